@@ -1,0 +1,1 @@
+"""nano-vx: a nanopass compiler for the Vx language."""

@@ -1,0 +1,88 @@
+"""The registry of every diagnostic code, with the paragraph `nano-vx explain CODE` prints.
+
+A code is added here before any pass may report it (Diagnostic refuses unknown codes), and
+every code here has a test that triggers it and a test that admits the repaired program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    title: str
+    explanation: str
+
+
+_ENTRIES = [
+    # -- E1xxx: the text does not parse -------------------------------------------------
+    Code("E1001", "syntax error",
+         "The parser expected something else at this point of the text. The message names "
+         "what it expected and what it found. The parser resumes at the next item or "
+         "statement, so one run reports several syntax errors, not only the first."),
+    Code("E1002", "unterminated string literal",
+         "A string literal opened with '\"' does not close before the end of its line."),
+    Code("E1003", "nesting too deep",
+         "Parentheses, brackets or braces nest deeper than the compiler accepts. Deep "
+         "nesting is refused with this diagnostic rather than risking a crash of the parser; "
+         "split the expression with `let` bindings."),
+    Code("E1004", "the input is not Vx text",
+         "The file is not UTF-8 text, or holds characters (NUL and other control "
+         "characters) that cannot appear in a Vx program. The diagnostic names the first "
+         "offending byte or character."),
+    Code("E1005", "the file is empty",
+         "The file holds no items: nothing but white space and comments. A program needs at "
+         "least `fn main() { }`."),
+    Code("E1006", "invalid literal",
+         "A numeric literal that cannot be read, such as an integer too large for any "
+         "integer type (more than 64 bits) or a malformed float."),
+    # -- E2xxx: names ----------------------------------------------------------------------
+    Code("E2001", "undefined name",
+         "A name is used where no variable, parameter, function, constant or declaration of "
+         "that name is in scope. Names are visible from their `let` to the end of the "
+         "enclosing block; functions and declared items are visible everywhere."),
+    Code("E2002", "no main function",
+         "The program is to be run, but it declares no `fn main`. Write `fn main() { ... }` "
+         "or `fn main() -> i32 { ... return 0; }`."),
+    Code("E2003", "name declared twice",
+         "Two items (functions, constants, structs, memory spaces or topologies) of one "
+         "program share a name. Rename one of them."),
+    # -- E3xxx: desugaring -----------------------------------------------------------------
+    Code("E3040", "`unroll across` needs constant bounds",
+         "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
+         "compiling, so `a` and `b` must be integer constants (literals, constant items, or "
+         "arithmetic on them), with a <= b. Use a `for` loop with `spawn on` for bounds known "
+         "only at run time."),
+    # -- E9xxx: the program stops at run time ------------------------------------------
+    Code("E9001", "integer division stopped the program",
+         "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "
+         "by -1 (the quotient does not fit). Integer arithmetic otherwise wraps, but these "
+         "two stop the program."),
+    Code("E9002", "assertion failed",
+         "An `assert(cond)` found its condition false while the program ran."),
+    Code("E9003", "index out of bounds",
+         "A tensor was indexed outside its extent on some dimension. The message names the "
+         "index and the extent."),
+    Code("E9004", "use of a moved value",
+         "A value was read after `transfer` moved it to another memory space; the source is "
+         "gone. The checker refuses this statically (E4001) once linearity checking is on; "
+         "the reference interpreter stops on it regardless."),
+    Code("E9005", "read of an uninitialised element",
+         "An element of a tensor made with `::uninit()` was read before anything was "
+         "written to it."),
+    Code("E9006", "the program stopped at run time",
+         "A run-time operation that Vx defines as an error, other than the ones with codes "
+         "of their own: a call of something that is not a function, a shift by too much, "
+         "a tensor too large to address, or a value of the wrong kind reaching an operator."),
+]
+
+CODES: dict[str, Code] = {c.code: c for c in _ENTRIES}
+
+
+def explain(code: str) -> str | None:
+    entry = CODES.get(code.upper())
+    if entry is None:
+        return None
+    return f"{entry.code}: {entry.title}\n\n{entry.explanation}\n"

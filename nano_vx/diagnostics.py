@@ -1,0 +1,125 @@
+"""Diagnostics: what the compiler says to its user.
+
+A diagnostic has a severity, a code from the registry (`nano_vx.codes`), a primary span, a
+message that names the facts, and optional notes and help lines. `data` carries the same facts
+as numbers and names for `--error-format=json`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .codes import CODES
+from .source import Span
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass
+class Diagnostic:
+    severity: str
+    code: str
+    message: str
+    span: Span | None = None
+    notes: list[str] = field(default_factory=list)
+    help: list[str] = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.code not in CODES:
+            raise ValueError(f"diagnostic code {self.code} is not in the registry")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity}")
+
+    def sort_key(self):
+        where = (self.span.source.name, self.span.start) if self.span else ("", -1)
+        return (self.severity != "warning", where)
+
+    def to_json(self) -> dict:
+        out = {"severity": self.severity, "code": self.code, "message": self.message}
+        if self.span is not None:
+            line, col = self.span.source.line_col(self.span.start)
+            end_line, end_col = self.span.source.line_col(self.span.end)
+            out["span"] = {
+                "file": self.span.source.name,
+                "line": line,
+                "column": col,
+                "end_line": end_line,
+                "end_column": end_col,
+            }
+        out["notes"] = list(self.notes)
+        out["help"] = list(self.help)
+        out.update(self.data)
+        return out
+
+    def render(self) -> str:
+        lines = [f"{self.severity}[{self.code}]: {self.message}"]
+        if self.span is not None:
+            src = self.span.source
+            line, col = src.line_col(self.span.start)
+            text = src.line_text(line).expandtabs(1)
+            gutter = " " * len(str(line))
+            end_line, end_col = src.line_col(max(self.span.end, self.span.start))
+            width = (end_col - col) if end_line == line else len(text) - col + 1
+            lines += [
+                f"{gutter}--> {src.name}:{line}:{col}",
+                f"{gutter} |",
+                f"{line} | {text}",
+                f"{gutter} | {' ' * (col - 1)}{'^' * max(1, width)}",
+            ]
+            pad = gutter
+        else:
+            pad = ""
+        lines += [f"{pad} = note: {n}" for n in self.notes]
+        lines += [f"{pad} = help: {h}" for h in self.help]
+        return "\n".join(lines)
+
+
+class Diagnostics:
+    """The diagnostics of one compilation, collected in order."""
+
+    def __init__(self):
+        self.items: list[Diagnostic] = []
+
+    def add(self, diag: Diagnostic) -> Diagnostic:
+        self.items.append(diag)
+        return diag
+
+    def error(self, code, span, message, *, notes=(), help=(), **data) -> Diagnostic:
+        return self.add(Diagnostic("error", code, message, span, list(notes), list(help), data))
+
+    def warning(self, code, span, message, *, notes=(), help=(), **data) -> Diagnostic:
+        return self.add(Diagnostic("warning", code, message, span, list(notes), list(help), data))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def codes(self) -> list[str]:
+        return [d.code for d in self.sorted()]
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=Diagnostic.sort_key)
+
+    def render(self) -> str:
+        out = [d.render() for d in self.sorted()]
+        errors = sum(d.severity == "error" for d in self.items)
+        warnings = len(self.items) - errors
+        if errors or warnings:
+            counts = []
+            if errors:
+                counts.append(f"{errors} error{'s' * (errors != 1)}")
+            if warnings:
+                counts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+            out.append(f"{' and '.join(counts)} reported")
+        return "\n\n".join(out) + ("\n" if out else "")
+
+    def to_json(self, **program) -> str:
+        doc = {"diagnostics": [d.to_json() for d in self.sorted()]}
+        doc.update(program)
+        return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+
+
+class CompileError(Exception):
+    """Raised to stop a phase after its diagnostics were reported."""

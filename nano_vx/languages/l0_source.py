@@ -1,0 +1,136 @@
+"""Lsrc: the surface language as parsed, nested items, `unroll across` and transfer methods included."""
+
+from __future__ import annotations
+
+import re
+
+from ..nanopass import Language, Nonterminal, Terminal, prod
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?\Z")
+
+BINARY_OPS = frozenset("|| && == != < <= > >= + - * / %".split())
+UNARY_OPS = frozenset({"-", "!"})
+ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/="})
+SCALARS = frozenset("i8 i16 i32 i64 u8 u32 u64 f16 bf16 f32 f64 bool void".split())
+UNITS = frozenset(
+    "B KB MB GB TB KiB MiB GiB TiB B/s KB/s MB/s GB/s TB/s KiB/s MiB/s GiB/s TiB/s "
+    "B/cyc Hz KHz MHz GHz".split()
+)
+
+
+def is_name(v) -> bool:
+    return type(v) is str and _IDENT.match(v) is not None
+
+
+TERMINALS = [
+    Terminal("name", is_name, "an identifier"),
+    Terminal("int", lambda v: type(v) is int, "an integer literal's value (unbounded)"),
+    Terminal("float", lambda v: type(v) is float, "a float literal's value"),
+    Terminal("bool", lambda v: type(v) is bool, "true or false"),
+    Terminal("string", lambda v: type(v) is str, "a string literal's text"),
+    Terminal("binop", lambda v: v in BINARY_OPS, " ".join(sorted(BINARY_OPS))),
+    Terminal("unop", lambda v: v in UNARY_OPS, "- !"),
+    Terminal("assignop", lambda v: v in ASSIGN_OPS, "= += -= *= /="),
+    Terminal("scalar", lambda v: v in SCALARS, "a scalar type name"),
+    Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
+             "a number as written in a declaration, kept exact"),
+    Terminal("unit", lambda v: v in UNITS, "a unit of size, bandwidth or clock"),
+]
+
+NONTERMINALS = [
+    Nonterminal("Program", (prod("Program", "items: Item*"),)),
+    Nonterminal("Item", (
+        prod("Fn", "name: name, generics: GParam*, params: Param*, on: Topo?, ret: Type?, "
+                   "bounds: Bound*, body: Block"),
+        prod("MemoryDecl", "name: name, fields: DeclField*"),
+        prod("TopologyDecl", "name: name, fields: DeclField*"),
+        prod("ConstItem", "name: name, type: Type, value: Expr"),
+        prod("StructDecl", "name: name, fields: Param*"),
+    )),
+    Nonterminal("GParam", (
+        prod("TypeParam", "name: name, topology: bool"),
+        prod("ConstParam", "name: name, type: Type"),
+    )),
+    Nonterminal("Param", (prod("Param", "name: name, type: Type?"),)),
+    Nonterminal("Bound", (prod("ReachableBound", "src: name, dst: name"),)),
+    Nonterminal("DeclField", (
+        prod("DeclField", "key: name, value: DeclValue?", "key: value, or a bare flag"),
+        prod("TransferEdge", "src: Mem, dst: Mem, cost: DeclValue"),
+    )),
+    Nonterminal("DeclValue", (
+        prod("Quantity", "number: decimal, unit: unit?"),
+        prod("Word", "word: name"),
+        prod("DeclList", "items: DeclValue*"),
+    ), includes=("Mem",)),
+    Nonterminal("Block", (prod("Block", "stmts: Stmt*, value: Expr?"),)),
+    Nonterminal("Stmt", (
+        prod("Let", "name: name, mutable: bool, type: Type?, value: Expr"),
+        prod("Assign", "target: Expr, op: assignop, value: Expr"),
+        prod("For", "var: name, start: Expr, end: Expr, body: Block"),
+        prod("While", "cond: Expr, body: Block"),
+        prod("If", "cond: Expr, comptime: bool, then: Block, orelse: Block?"),
+        prod("Return", "value: Expr?"),
+        prod("Break"),
+        prod("Continue"),
+        prod("Assert", "cond: Expr, message: string?"),
+        prod("ComptimeStmt", "body: Block"),
+        prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
+        prod("ExprStmt", "expr: Expr"),
+        prod("ItemStmt", "item: Item", "an item written inside a block (the playground form)"),
+    )),
+    Nonterminal("Expr", (
+        prod("Int", "value: int"),
+        prod("Float", "value: float"),
+        prod("Bool", "value: bool"),
+        prod("Str", "value: string"),
+        prod("Var", "name: name"),
+        prod("Binary", "op: binop, left: Expr, right: Expr"),
+        prod("Unary", "op: unop, operand: Expr"),
+        prod("Cast", "value: Expr, type: Type"),
+        prod("Call", "callee: Expr, targs: GArg*, args: Expr*"),
+        prod("MethodCall", "receiver: Expr, method: name, args: Expr*"),
+        prod("Index", "base: Expr, index: Expr"),
+        prod("FieldGet", "base: Expr, field: name"),
+        prod("TensorNew", "type: Type, ctor: name, args: Expr*", "Tensor<..>::new() and friends"),
+        prod("Transfer", "value: Expr, dest: Mem"),
+        prod("Spawn", "topo: Topo, body: Block"),
+        prod("Comptime", "body: Block"),
+        prod("Closure", "params: Param*, body: Block"),
+        prod("Grad", "fn: name, arg: Expr"),
+        prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
+        prod("Jvp", "fn: name, primal: Expr, tangent: Expr"),
+        prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
+        prod("SomeTopo", "topo: Topo"),
+        prod("NoneTopo"),
+    ), includes=("Mem", "Topo")),
+    Nonterminal("GArg", (
+        prod("TypeArg", "type: Type"),
+        prod("DimArg", "dim: Dim"),
+    )),
+    Nonterminal("Mem", (prod("MemRef", "name: name"),)),
+    Nonterminal("Topo", (prod("TopoRef", "name: name, index: Expr?, end: Expr?"),)),
+    Nonterminal("Type", (
+        prod("Scalar", "name: scalar"),
+        prod("TensorType", "elem: Type, dims: Dim*, place: Place?"),
+        prod("PinnedType", "inner: Type, topo: Topo"),
+        prod("VerifiedType", "inner: Type"),
+        prod("HardwareStateType", "inner: Type, topo: Topo"),
+        prod("RefType", "inner: Type, mem: Mem"),
+        prod("NamedType", "name: name", "a generic type parameter or a struct"),
+    )),
+    Nonterminal("Place", (), includes=("Mem", "Topo")),
+    Nonterminal("Dim", (
+        prod("DimInt", "value: int"),
+        prod("DimName", "name: name"),
+        prod("DimBinary", "op: binop, left: Dim, right: Dim"),
+    )),
+]
+
+Lsrc = Language(
+    "Lsrc",
+    "the surface language as parsed",
+    TERMINALS,
+    NONTERMINALS,
+    entry="Program",
+)

@@ -1,0 +1,202 @@
+"""Passes: one small rewrite from one language to the next.
+
+A pass names its input and output languages and writes handlers only for the productions it
+changes. Every other production is rebuilt automatically (the nanopass "auto clauses"): its
+children are walked, and when none of them changed the node itself is returned, so unchanged
+subtrees are shared, not copied. Subtrees that cannot contain a handled production are not
+walked at all.
+
+A handler is `handler(run, node) -> node`; `run.walk(child)` continues the pass below it,
+`run.ctx` is the compilation (diagnostics, options) and `run.state` the pass's own scratch.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable
+
+from .language import Language
+from .nodes import Node, current_pass
+from .verify import verify
+
+
+class PassError(Exception):
+    """A pass declaration that cannot work (a removed production with no handler, ...)."""
+
+
+class Pass:
+    def __init__(
+        self,
+        name: str,
+        input: Language | None,
+        output: Language,
+        doc: str,
+        *,
+        state: Callable[[], object] = dict,
+        run: Callable | None = None,
+    ):
+        self.name = name
+        self.input = input
+        self.output = output
+        self.doc = doc.strip()
+        self.handlers: dict[str, Callable] = {}
+        self._state = state
+        self._whole = run  # a pass that is not a tree walk (parse) supplies its own run
+        self._plans: dict[type, Callable] | None = None
+
+    @property
+    def summary(self) -> str:
+        return self.doc.splitlines()[0] if self.doc else ""
+
+    def on(self, *productions: str):
+        """Register a handler for input productions."""
+
+        def register(fn):
+            for p in productions:
+                if self.input is not None and p not in self.input.nodes:
+                    raise PassError(f"{self.name}: {self.input.name} has no production {p}")
+                self.handlers[p] = fn
+            self._plans = None
+            return fn
+
+        return register
+
+    def __repr__(self) -> str:
+        src = self.input.name if self.input else "text"
+        return f"<Pass {self.name}: {src} -> {self.output.name}>"
+
+    # -- running -----------------------------------------------------------------------
+
+    def __call__(self, tree, ctx=None, *, check: bool = True):
+        """Run the pass on `tree`; verify the result against the output language."""
+        token = current_pass.set(self.name)
+        try:
+            if self._whole is not None:
+                out = self._whole(tree, ctx)
+            else:
+                out = PassRun(self, ctx).walk(tree)
+        finally:
+            current_pass.reset(token)
+        if check and out is not None:
+            verify(out, self.output)
+        return out
+
+    def plans(self) -> dict[type, Callable]:
+        if self._plans is None:
+            self._plans = _make_plans(self)
+        return self._plans
+
+
+class PassRun:
+    """One run of a pass over one tree."""
+
+    __slots__ = ("pass_", "ctx", "state", "_dispatch")
+
+    def __init__(self, pass_: Pass, ctx):
+        self.pass_ = pass_
+        self.ctx = ctx
+        self.state = pass_._state()
+        plans = pass_.plans()
+        handlers = {pass_.input[p]: h for p, h in pass_.handlers.items()}
+        self._dispatch = {
+            cls: partial(h, self) if (h := handlers.get(cls)) else partial(plan, walk=self.walk)
+            for cls, plan in plans.items()
+        }
+
+    def walk(self, node: Node) -> Node:
+        try:
+            step = self._dispatch[type(node)]
+        except KeyError:
+            raise PassError(
+                f"pass {self.pass_.name} walked {node!r:.80}, which is not a node of "
+                f"its input language {self.pass_.input.name}"
+            ) from None
+        return step(node)
+
+    def rebuild(self, node: Node) -> Node:
+        """The automatic clause for `node`, for a handler that only wants to look."""
+        return self.pass_.plans()[type(node)](node, self.walk)
+
+    def walk_seq(self, nodes) -> tuple:
+        return tuple([self.walk(n) for n in nodes])
+
+
+def _reachable(language: Language, kind: str, memo: dict) -> frozenset:
+    """Every production that can occur somewhere below a field of this nonterminal."""
+    if kind in memo:
+        return memo[kind]
+    memo[kind] = frozenset()  # cycles: the fixed point is reached by the outer iteration
+    seen: set[str] = set()
+    todo = [kind]
+    kinds_seen: set[str] = set()
+    while todo:
+        k = todo.pop()
+        if k in kinds_seen:
+            continue
+        kinds_seen.add(k)
+        for nt_name in language.accepts[k]:
+            for p in language.nonterminals[nt_name].productions:
+                seen.add(p.name)
+                todo.extend(f.kind for f in p.fields if f.kind in language.nonterminals)
+    memo[kind] = frozenset(seen)
+    return memo[kind]
+
+
+def _make_plans(p: Pass) -> dict:
+    lin, lout = p.input, p.output
+    missing = [
+        name
+        for name, cls in lin.nodes.items()
+        if name not in p.handlers
+        and (name not in lout.nodes or lout.nodes[name]._fields != cls._fields)
+    ]
+    if missing:
+        raise PassError(
+            f"pass {p.name}: {lout.name} removes or changes {', '.join(sorted(missing))} "
+            f"but the pass has no handler for it"
+        )
+    # A production "needs a walk" when it is handled or its class is not shared with the
+    # output language; a field whose subtree holds none of those is returned untouched.
+    needs = {n for n, c in lin.nodes.items() if n in p.handlers or lout.nodes.get(n) is not c}
+    memo: dict = {}
+    plans = {}
+    for name, cls in lin.nodes.items():
+        steps = []
+        for f in cls._declared:
+            walk_it = f.kind in lin.nonterminals and bool(_reachable(lin, f.kind, memo) & needs)
+            steps.append((f.name, f.mult, walk_it))
+        out_cls = lout.nodes.get(name)
+        plans[cls] = _compile_plan(cls, out_cls, steps)
+    return plans
+
+
+def _compile_plan(cls, out_cls, steps) -> Callable:
+    """Generate the automatic clause for one production (generated for speed)."""
+    same = out_cls is cls
+    if same and not any(w for _, _, w in steps):
+        return lambda node, walk=None: node
+    lines = ["def plan(node, walk):"]
+    changed = []
+    args = []
+    for i, (name, mult, walk_it) in enumerate(steps):
+        lines.append(f"    a{i} = node.{name}")
+        if not walk_it:
+            args.append(f"a{i}")
+            continue
+        if mult == "*":
+            lines.append(f"    b{i} = tuple([walk(x) for x in a{i}])")
+            changed.append(f"any([x is not y for x, y in zip(a{i}, b{i})])")
+        elif mult == "?":
+            lines.append(f"    b{i} = None if a{i} is None else walk(a{i})")
+            changed.append(f"b{i} is not a{i}")
+        else:
+            lines.append(f"    b{i} = walk(a{i})")
+            changed.append(f"b{i} is not a{i}")
+        args.append(f"b{i}")
+    if same:
+        lines.append(f"    if not ({' or '.join(changed)}): return node")
+    lines.append(f"    return OUT({', '.join(args)}{', ' if args else ''}span=node.span)")
+    env = {"OUT": out_cls}
+    exec(compile("\n".join(lines), f"<auto clause {cls._prod}>", "exec"), env)
+    plan = env["plan"]
+    return plan
