@@ -1,0 +1,126 @@
+"""The `nano-vx` command.
+
+Only argparse is imported at start-up; the pipeline (and with it pyparsing and the passes) is
+imported when a command needs it, so `nano-vx --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+DESCRIPTION = """\
+Compile and run a Vx program. With no options, checks FILE and runs it through the
+reference interpreter, printing what the program prints.
+
+  nano-vx prog.vx                          check and run
+  nano-vx prog.vx --dump-after=all         print every IL between banners
+  nano-vx prog.vx --action check --error-format=json
+  nano-vx explain E2001                    what a diagnostic code means
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="nano-vx",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument("file", nargs="?", help="the Vx program (or `explain CODE`)")
+    ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
+    ap.add_argument("--action", choices=["parse", "check", "run"], default="run",
+                    help="how far to go: parse only, run every check, or check and run "
+                         "(default run)")
+    dump = ap.add_argument_group("dumping the IR")
+    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
+                      help="print the IR after these passes")
+    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all",
+                      help="print the IR before these passes")
+    dump.add_argument("--dump-changed", action="store_true",
+                      help="with --dump-after, only passes that changed the IR (implies "
+                           "--dump-after=all when that is not given)")
+    dump.add_argument("--dump-diff", action="store_true",
+                      help="print a unified diff of each dumped pass's input and output "
+                           "text instead of the whole IR (implies --dump-after=all when "
+                           "that is not given)")
+    dump.add_argument("--dump-dir", metavar="DIR",
+                      help="write dumps to numbered files in DIR, one per pass (implies "
+                           "--dump-after=all when no pass is named)")
+    dump.add_argument("--dump-format", choices=["text", "dot", "svg", "json"], default="text",
+                      help="text (default), Graphviz dot, dot rendered to SVG, or JSON")
+    info = ap.add_argument_group("the pipeline and its languages")
+    info.add_argument("--list-passes", action="store_true",
+                      help="print the pipeline: pass, input IL, output IL, summary")
+    info.add_argument("--list-languages", action="store_true", help="print every IL")
+    info.add_argument("--show-language", metavar="L", help="print one IL flat")
+    info.add_argument("--diff-language", metavar="A,B", help="print what B changes from A")
+    run = ap.add_argument_group("running")
+    run.add_argument("--stop-after", metavar="PASS", help="stop the pipeline after PASS")
+    run.add_argument("--timing", action="store_true",
+                     help="print the time of each pass on stderr")
+    run.add_argument("--error-format", choices=["human", "json"], default="human",
+                     help="how diagnostics are printed on stderr")
+    run.add_argument("--no-verify", action="store_true",
+                     help="skip checking each pass's output against its IL (faster; "
+                          "never used by the tests)")
+    return ap
+
+
+class Usage(Exception):
+    """A command line that cannot be carried out; exit status 2."""
+
+
+def main(argv: list[str] | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    ap = build_parser()
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as stop:  # argparse already printed the usage error or the help
+        return int(stop.code or 0)
+    try:
+        return _dispatch(args, stdout, stderr)
+    except Usage as problem:
+        ap.print_usage(stderr)
+        stderr.write(f"nano-vx: error: {problem}\n")
+        return EXIT_USAGE
+
+
+def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
+    if args.file == "explain":
+        return _explain(args.code, stdout, stderr)
+    if args.code is not None:
+        raise Usage(f"unexpected argument {args.code!r}")
+    if args.list_passes or args.list_languages or args.show_language or args.diff_language:
+        from . import info
+
+        return info.show(args, stdout, Usage)
+    if args.file is None:
+        raise Usage("no input file (try `nano-vx --help`)")
+    from .compile import compile_file
+
+    return compile_file(args, stdout, stderr, Usage)
+
+
+def _explain(code: str | None, stdout: TextIO, stderr: TextIO) -> int:
+    from .codes import CODES, explain
+
+    if code is None:
+        for entry in CODES.values():
+            stdout.write(f"{entry.code}  {entry.title}\n")
+        return EXIT_OK
+    text = explain(code)
+    if text is None:
+        stderr.write(f"nano-vx: error: no diagnostic code {code!r}; "
+                     f"`nano-vx explain` lists them all\n")
+        return EXIT_ERROR
+    stdout.write(text)
+    return EXIT_OK
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""`nano-vx FILE`: read, run the pipeline, report, and run the program."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from .context import Compilation
+from .deep import run_deep
+from .diagnostics import Diagnostics
+from .driver import DumpOptions, InternalError, run_pipeline
+from .pipeline import PIPELINE
+
+EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+
+
+def _pass_names(value: str | None, usage) -> set[str]:
+    if not value:
+        return set()
+    names = {n.strip() for n in value.split(",") if n.strip()}
+    known = PIPELINE.names()
+    unknown = sorted(names - set(known) - {"all"})
+    if unknown:
+        raise usage(f"no pass named {', '.join(unknown)}; the passes are {', '.join(known)}")
+    return names
+
+
+def dump_options(args, usage) -> DumpOptions | None:
+    after = _pass_names(args.dump_after, usage)
+    before = _pass_names(args.dump_before, usage)
+    implied = args.dump_changed or args.dump_diff or args.dump_dir
+    if implied and not after:
+        after = {"all"}
+    if not (after or before):
+        return None
+    return DumpOptions(after=after, before=before, changed_only=args.dump_changed,
+                       diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
+
+
+def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
+    dumps = dump_options(args, usage)
+    stop_after = "parse" if args.action == "parse" else None
+    if args.stop_after:
+        _pass_names(args.stop_after, usage)
+        stop_after = args.stop_after
+    diagnostics = Diagnostics()
+    try:
+        with open(args.file, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        stderr.write(f"nano-vx: error: cannot read {args.file!r}: {err.strerror}\n")
+        return EXIT_ERROR
+    from .parser import decode_source
+
+    source = decode_source(args.file, data, diagnostics)
+    if source is None:
+        return _report(diagnostics, args, stderr)
+    ctx = Compilation(source, diagnostics, options={"action": args.action})
+    try:
+        outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
+                           stop_after=stop_after, verify=not args.no_verify)
+    except InternalError as ice:
+        stderr.write(f"nano-vx: {ice}\n")
+        if ice.ir_file:
+            stderr.write(f"nano-vx: the IR that went into {ice.pass_name} and the traceback "
+                         f"are in {ice.ir_file}\n")
+        stderr.write("nano-vx: this is a bug in nano-vx, not in your program\n")
+        return EXIT_INTERNAL
+    if args.timing:
+        _timing(outcome.timings, stderr)
+    if diagnostics.has_errors or args.action != "run" or stop_after:
+        return _report(diagnostics, args, stderr)
+    return _run(outcome.tree, diagnostics, args, stdout, stderr)
+
+
+def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO) -> int:
+    from .oracle import RuntimeStop, run_program
+
+    if not any(item._prod == "Fn" and item.name == "main" for item in program.items):
+        diagnostics.error("E2002", None, "the program has no `fn main` to run",
+                          help=["add `fn main() { ... }`, or use `--action check`"])
+        return _report(diagnostics, args, stderr)
+    human = args.error_format == "human"
+    if human:
+        _report(diagnostics, args, stderr)  # warnings come before the program's output
+    try:
+        result = run_deep(run_program, program, out=stdout)
+    except RuntimeStop as stop:
+        stdout.flush()
+        if human:
+            diagnostics = Diagnostics()
+        diagnostics.add(stop.to_diagnostic())
+        return _report(diagnostics, args, stderr)
+    if not human:
+        _report(diagnostics, args, stderr)
+    return result % 256
+
+
+def _report(diagnostics: Diagnostics, args, stderr: TextIO) -> int:
+    if args.error_format == "json":
+        stderr.write(diagnostics.to_json())
+    elif diagnostics.items:
+        stderr.write(diagnostics.render())
+    return EXIT_ERROR if diagnostics.has_errors else EXIT_OK
+
+
+def _timing(timings, stderr: TextIO) -> None:
+    total = sum(t.seconds for t in timings) or 1e-12
+    width = max(len(t.name) for t in timings)
+    stderr.write(f"{'pass':<{width}}  {'ms':>9}  {'share':>6}\n")
+    for t in timings:
+        stderr.write(f"{t.name:<{width}}  {t.seconds * 1000:9.2f}  "
+                     f"{100 * t.seconds / total:5.1f}%\n")
+    stderr.write(f"{'total':<{width}}  {total * 1000:9.2f}\n")

@@ -1,0 +1,181 @@
+"""Run the pipeline over one program: dumps between passes, timing, internal errors.
+
+The driver knows nothing about any particular pass. It walks the pipeline table, asks the
+dump options what to print around each pass, stops at the first pass that reported an error,
+and turns an exception escaping a pass into an internal compiler error that names the pass
+and saves the IR that went into it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from .context import Compilation
+from .source import Source
+
+FORMAT_SUFFIX = {"text": "txt", "dot": "dot", "svg": "svg", "json": "json"}
+
+
+class InternalError(Exception):
+    """An exception escaped a pass: a bug in the compiler, not in the program."""
+
+    def __init__(self, pass_name: str, error: BaseException, ir_file: str | None):
+        self.pass_name = pass_name
+        self.error = error
+        self.ir_file = ir_file
+        super().__init__(f"internal compiler error in pass {pass_name}: "
+                         f"{type(error).__name__}: {error}")
+
+
+@dataclass
+class DumpOptions:
+    after: set[str] = field(default_factory=set)  # pass names, or {"all"}
+    before: set[str] = field(default_factory=set)
+    changed_only: bool = False
+    diff: bool = False
+    directory: str | None = None
+    format: str = "text"
+
+    def wants(self, which: set[str], name: str) -> bool:
+        return "all" in which or name in which
+
+
+@dataclass
+class PassTiming:
+    name: str
+    seconds: float
+
+
+@dataclass
+class Outcome:
+    tree: object = None
+    language: object = None
+    timings: list[PassTiming] = field(default_factory=list)
+    stopped_at: str | None = None  # the pass whose errors stopped the pipeline
+
+
+def render(tree, fmt: str, title: str) -> str:
+    """One IR in one dump format (the dump package is imported only when asked for)."""
+    if isinstance(tree, Source):
+        return tree.text
+    if fmt == "text":
+        from .dump.text import to_text
+
+        return to_text(tree)
+    if fmt == "json":
+        from .dump.json_form import dumps_json
+
+        return dumps_json(tree)
+    from .dump.dot import to_dot
+
+    dot = to_dot(tree, title=title)
+    if fmt == "dot":
+        return dot
+    from .dump.render import render_svg
+
+    return render_svg(dot)
+
+
+def _text(tree) -> str:
+    return render(tree, "text", "")
+
+
+class Dumper:
+    """Prints (or files) the IR around each pass as the dump options ask."""
+
+    def __init__(self, options: DumpOptions, out: TextIO):
+        self.options = options
+        self.out = out
+        self.count = 0
+
+    def emit(self, when: str, p, tree) -> None:
+        src = p.input.name if p.input is not None else "text"
+        banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
+        self._write(f"{when.lower()}-{p.name}", banner, render(tree, self.options.format, banner))
+
+    def emit_diff(self, p, before, after) -> None:
+        from .dump.diff import diff_text
+
+        src = p.input.name if p.input is not None else "text"
+        banner = f"*** IR Diff {p.name} ({src} -> {p.output.name}) ***"
+        body = diff_text(_text(before), _text(after), src, p.output.name) or "(no change)\n"
+        self._write(f"diff-{p.name}", banner, body)
+
+    def _write(self, stem: str, banner: str, body: str) -> None:
+        self.count += 1
+        if self.options.directory:
+            os.makedirs(self.options.directory, exist_ok=True)
+            suffix = "diff" if stem.startswith("diff-") else FORMAT_SUFFIX[self.options.format]
+            path = os.path.join(self.options.directory, f"{self.count:02d}-{stem}.{suffix}")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(body if body.endswith("\n") else body + "\n")
+            return
+        self.out.write(banner + "\n")
+        self.out.write(body if body.endswith("\n") else body + "\n")
+
+
+def run_pipeline(
+    pipeline,
+    source: Source,
+    ctx: Compilation,
+    *,
+    dumps: DumpOptions | None = None,
+    dump_out: TextIO | None = None,
+    stop_after: str | None = None,
+    verify: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> Outcome:
+    dumper = Dumper(dumps, dump_out) if dumps is not None else None
+    outcome = Outcome()
+    tree = source
+    for p in pipeline:
+        if progress:
+            progress(p.name)
+        if dumper and dumps.wants(dumps.before, p.name):
+            dumper.emit("Before", p, tree)
+        start = time.perf_counter()
+        try:
+            out = p(tree, ctx, check=verify)
+        except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
+            raise InternalError(p.name, error, _save_ice(p, tree, error)) from error
+        outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
+        if dumper and dumps.wants(dumps.after, p.name):
+            if dumps.diff:
+                dumper.emit_diff(p, tree, out)
+            elif not dumps.changed_only or isinstance(tree, Source) or _text(tree) != _text(out):
+                dumper.emit("After", p, out)
+        tree = out
+        outcome.tree, outcome.language = tree, p.output
+        if ctx.diagnostics.has_errors:
+            outcome.stopped_at = p.name
+            break
+        if p.name == stop_after:
+            break
+    return outcome
+
+
+def _save_ice(p, tree, error: BaseException) -> str | None:
+    """Write the IR that went into the failing pass, with the traceback, for the bug report."""
+    try:
+        ir = render(tree, "text", p.name)
+    except Exception as dump_error:  # noqa: BLE001 - the dump itself may be what is broken
+        ir = f"(the IR could not be printed: {type(dump_error).__name__}: {dump_error})\n{tree!r}"
+    body = (
+        f"nano-vx internal compiler error in pass {p.name}\n\n"
+        + "".join(traceback.format_exception(error))
+        + f"\n--- IR that went into {p.name} ---\n{ir}\n"
+    )
+    for directory in (os.getcwd(), tempfile.gettempdir()):
+        path = os.path.join(directory, f"nano-vx-ice-{p.name}.txt")
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(body)
+            return path
+        except OSError:
+            continue
+    return None
