@@ -1,0 +1,9 @@
+"""The front-end ILs, each a delta of the one before."""
+
+from .l0_source import Lsrc
+from .l1_hoisted import Lhoisted
+from .l2_unrolled import Lunrolled
+from .l3_transfers import Ltransfers
+from .l4_resolved import Lresolved
+
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved"]

@@ -1,0 +1,33 @@
+"""Lresolved: removes `Var`; adds `Local` (unique per function) and `Global`; binders take `uname`s."""
+
+from __future__ import annotations
+
+import re
+
+from ..nanopass import Terminal, prod
+from .l3_transfers import Ltransfers
+
+_UNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(#[0-9]+)?\Z")
+
+
+def is_uname(v) -> bool:
+    return type(v) is str and _UNAME.match(v) is not None
+
+
+Lresolved = Ltransfers.extend(
+    "Lresolved",
+    "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",
+    terminals=[Terminal("uname", is_uname, "a local's unique name: x, x#1, x#2, ...")],
+    remove={"Expr": ["Var"], "Stmt": ["Let", "For"], "Param": ["Param"]},
+    add={
+        "Expr": [
+            prod("Local", "name: uname", "a local variable or parameter of this function"),
+            prod("Global", "name: name", "a function, const item, other item, or builtin"),
+        ],
+        "Stmt": [
+            prod("Let", "name: uname, mutable: bool, type: Type?, value: Expr"),
+            prod("For", "var: uname, start: Expr, end: Expr, body: Block"),
+        ],
+        "Param": [prod("Param", "name: uname, type: Type?")],
+    },
+)

@@ -1,0 +1,152 @@
+"""desugar-unroll-across: Lhoisted -> Lunrolled (and the small constant folder for its bounds)."""
+
+from __future__ import annotations
+
+from ..languages import Lhoisted, Lunrolled
+from ..nanopass import Node, Pass, children
+
+desugar_unroll_across = Pass("desugar-unroll-across", Lhoisted, Lunrolled, """
+Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index.
+
+For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S }` as an
+expression statement. The index is evaluated in the calling scope, so the spawned topology's
+index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
+be compile-time integers: literals, `const` items, and + - * of those; anything else is E3040
+and the statement is dropped.
+""")
+
+S = Lunrolled.nodes
+
+
+@desugar_unroll_across.on("Program")
+def _program(run, node):
+    run.state["consts"] = {i.name: i.value for i in node.items if i._prod == "ConstItem"}
+    return run.rebuild(node)
+
+
+@desugar_unroll_across.on("Fn")
+def _fn(run, node):
+    # A local (or const generic) of this name hides the const item: not a constant here.
+    run.state["locals"] = binders(node)
+    out = run.rebuild(node)
+    run.state["locals"] = frozenset()
+    return out
+
+
+@desugar_unroll_across.on("Block")
+def _block(run, node):
+    # A walked statement is a node, or a tuple of nodes to splice in (the spawns).
+    stmts = []
+    for stmt in run.walk_seq(node.stmts):
+        stmts += stmt if type(stmt) is tuple else (stmt,)
+    value = None if node.value is None else run.walk(node.value)
+    if len(stmts) == len(node.stmts) and value is node.value and all(
+        a is b for a, b in zip(stmts, node.stmts)
+    ):
+        return node
+    return S["Block"](stmts, value, span=node.span)
+
+
+@desugar_unroll_across.on("UnrollAcross")
+def _unroll(run, node):
+    """The spawns, as a tuple the Block handler splices in; () after E3040."""
+    topo = node.topo
+    if topo.index is None:
+        run.ctx.diagnostics.error(
+            "E3040", topo.span,
+            f"`unroll across(Topology::{topo.name})` needs an index range such as "
+            f"`Topology::{topo.name}[0..4]`", topology=topo.name)
+        return ()
+    bounds = []
+    for expr in (topo.index, topo.end):
+        if expr is None:  # `N[a]`: the range a..a+1
+            bounds.append(bounds[0] + 1)
+            continue
+        value = fold(expr, run.state["consts"], run.state.get("locals", frozenset()))
+        if value is None:
+            run.ctx.diagnostics.error(
+                "E3040", expr.span,
+                f"the bound `{describe(expr)}` of `unroll across` is not a compile-time "
+                f"integer constant", bound=describe(expr))
+            return ()
+        bounds.append(value)
+    start, end = bounds
+    if start > end:
+        run.ctx.diagnostics.error(
+            "E3040", topo.span,
+            f"the range {start}..{end} of `unroll across` starts after it ends",
+            start=start, end=end)
+        return ()
+    body = run.walk(node.body)
+    out = []
+    for k in range(start, end):
+        # Each spawn owns its copy of the body: one node object never sits at two places of
+        # a tree, so analyses and dumps keyed by node identity see every copy.
+        if out:
+            body = _fresh(body)
+        let = S["Let"](node.var, False, None, S["Int"](k, span=topo.index.span), span=node.span)
+        block = S["Block"]((let, *body.stmts), body.value, span=body.span)
+        where = S["TopoRef"](topo.name, S["Int"](k, span=topo.index.span), None, span=topo.span)
+        out.append(S["ExprStmt"](S["Spawn"](where, block, span=node.span), span=node.span))
+    return tuple(out)
+
+
+def _fresh(node):
+    """A copy of `node` made of new node objects (same values, same spans)."""
+    values = []
+    for f in type(node)._declared:
+        v = getattr(node, f.name)
+        if f.mult == "*":
+            v = tuple(_fresh(x) if isinstance(x, Node) else x for x in v)
+        elif isinstance(v, Node):
+            v = _fresh(v)
+        values.append(v)
+    return type(node)(*values, span=node.span)
+
+
+# -- compile-time integer bounds: literals, `const` items, + - * of those --------------------
+
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def fold(expr, consts, hidden, _seen=frozenset()):
+    """The integer value of `expr`, or None when it is not a compile-time integer.
+
+    `consts` maps const item names to their value expressions; names in `hidden` are locals
+    that shadow a const item; `_seen` stops a const defined in terms of itself.
+    """
+    kind = expr._prod
+    if kind == "Int":
+        return expr.value
+    if kind == "Unary" and expr.op == "-":  # a negative literal
+        inner = fold(expr.operand, consts, hidden, _seen)
+        return None if inner is None else -inner
+    if kind == "Binary" and expr.op in _OPS:
+        left = fold(expr.left, consts, hidden, _seen)
+        right = fold(expr.right, consts, hidden, _seen)
+        return None if left is None or right is None else _OPS[expr.op](left, right)
+    if kind == "Var" and expr.name in consts and expr.name not in hidden | _seen:
+        # A const item's value lives at the top level, where no local hides anything.
+        return fold(consts[expr.name], consts, frozenset(), _seen | {expr.name})
+    return None
+
+
+def binders(fn):
+    """Every name a function binds anywhere: const generics, params, lets, fors, closures."""
+    names = {g.name for g in fn.generics if g._prod == "ConstParam"}
+    stack = [fn]
+    while stack:
+        node = stack.pop()
+        if node._prod in ("Param", "Let"):
+            names.add(node.name)
+        elif node._prod in ("For", "UnrollAcross"):
+            names.add(node.var)
+        stack.extend(child for _, _, child in children(node))
+    return frozenset(names)
+
+
+def describe(expr) -> str:
+    """The bound as the user wrote it, for the message."""
+    if expr.span is not None:
+        return expr.span.source.text[expr.span.start:expr.span.end]
+    return expr.name if expr._prod == "Var" else expr._prod

@@ -1,0 +1,76 @@
+"""hoist-nested-items: Lsrc -> Lhoisted."""
+
+from __future__ import annotations
+
+from ..languages import Lhoisted, Lsrc
+from ..nanopass import Pass
+
+hoist_nested_items = Pass("hoist-nested-items", Lsrc, Lhoisted, """
+Move every item written inside a block to the top level, after its enclosing item.
+
+The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after
+`main`. Items nested at any depth (in loops, in closures, in other nested items) come out in
+source order, so `main`'s items follow `main` the way they were written. A hoisted item whose
+name another item already has is E2003; both are kept so later passes still see the program.
+""")
+
+# `Memory::X` and `Topology::X` are written qualified, so they cannot clash with values or
+# with each other; every other item names a value.
+_NAMESPACE = {"MemoryDecl": "memory space", "TopologyDecl": "topology"}
+
+
+@hoist_nested_items.on("Program")
+def _program(run, node):
+    items, hoisted_ids = [], set()
+    for item in node.items:
+        run.state["hoisted"] = []
+        items.append(run.walk(item))
+        items += run.state["hoisted"]
+        hoisted_ids.update(id(h) for h in run.state["hoisted"])
+    _check_unique(run, items, hoisted_ids)
+    if len(items) == len(node.items) and all(a is b for a, b in zip(items, node.items)):
+        return node
+    return Lhoisted["Program"](items, span=node.span)
+
+
+@hoist_nested_items.on("ItemStmt")
+def _item_stmt(run, node):
+    """Hoist the item; the statement itself is spliced away by the Block handler."""
+    # Reserve the slot before walking, so an item precedes the items nested in it.
+    hoisted = run.state["hoisted"]
+    slot = len(hoisted)
+    hoisted.append(None)
+    hoisted[slot] = run.walk(node.item)
+    return ()
+
+
+@hoist_nested_items.on("Block")
+def _block(run, node):
+    # A walked statement is a node, or a tuple of nodes to splice in (here: none).
+    stmts = []
+    for stmt in run.walk_seq(node.stmts):
+        stmts += stmt if type(stmt) is tuple else (stmt,)
+    value = None if node.value is None else run.walk(node.value)
+    if len(stmts) == len(node.stmts) and value is node.value and all(
+        a is b for a, b in zip(stmts, node.stmts)
+    ):
+        return node
+    return Lhoisted["Block"](stmts, value, span=node.span)
+
+
+def _check_unique(run, items, hoisted_ids):
+    """E2003 for a name declared twice, reported at the hoisted one when one of them is."""
+    first = {}
+    # Top-level items claim their names first: a clash is the hoisted item's fault.
+    for item in sorted(items, key=lambda i: id(i) in hoisted_ids):
+        key = (_NAMESPACE.get(item._prod, "value"), item.name)
+        if key not in first:
+            first[key] = item
+            continue
+        other = first[key]
+        where = f" at {other.span}" if other.span is not None else ""
+        run.ctx.diagnostics.error(
+            "E2003", item.span, f"the name '{item.name}' is declared twice",
+            notes=[f"'{item.name}' is first declared{where}"],
+            help=["rename one of them"], name=item.name,
+        )
