@@ -1,0 +1,338 @@
+"""Compiling expressions to closures `f(frame) -> value`.
+
+Each production of the Expr nonterminal of any IL in the chain has a method `x_<Prod>`; a
+production only some ILs have (Var before resolve-names, Local and Global after) is handled
+per its meaning, so one compiler serves every IL. `hint` is the scalar type the context fixes
+(a typed `let`, a parameter, a return), which an integer or float literal under it takes.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from .errors import stop, wrong_kind
+from .functions import ClosureValue, compile_code
+from .numbers import (
+    FLOAT_TYPES, INT_TYPES, Placed, arith, cast, coerce, comparable, describe, logical_not,
+    negate, to_index, unplace,
+)
+from .places import NONE_TOPO, CPU_DRAM, MemValue, Moved, Placement, SomeTopo, same
+from .scope import Escape, display_name, frame_getter, reader
+from .tensors import Tensor, make_tensor
+from .types import scalar_hint
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+_METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
+                "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
+
+
+def _literal(value, hint, span):
+    """An unsuffixed literal under a typed context is a value of that type."""
+    if type(value) is int and hint in INT_TYPES:
+        return coerce(value, hint, span)
+    if type(value) is float and (hint in FLOAT_TYPES or hint == "f64"):
+        return coerce(value, hint, span)
+    return value
+
+
+class ExprMixin:
+    def expr(self, node, sc, hint=None):
+        method = getattr(self, "x_" + node._prod, None)
+        if method is None:
+            return self.unsupported(node, f"the expression {node._prod}")
+        return method(node, sc, hint)
+
+    def unsupported(self, node, what):
+        span = node.span
+
+        def refuse(f):
+            stop("E9006", span, f"the reference interpreter does not run {what} yet")
+        return refuse
+
+    # -- literals and names ----------------------------------------------------------------
+
+    def x_Int(self, node, sc, hint):
+        v = _literal(node.value, hint, node.span)
+        return lambda f: v
+
+    def x_Float(self, node, sc, hint):
+        v = _literal(node.value, hint, node.span)
+        return lambda f: v
+
+    def x_Bool(self, node, sc, hint):
+        v = node.value
+        return lambda f: v
+
+    def x_Str(self, node, sc, hint):
+        v = node.value
+        return lambda f: v
+
+    def x_Var(self, node, sc, hint):
+        return self.name_value(node.name, sc, node.span)
+
+    x_Local = x_Var
+    x_Global = x_Var  # a const generic may resolve either way; locals are looked up first
+
+    def name_value(self, name, sc, span):
+        loc = sc.lookup(name)
+        if loc is not None:
+            return reader(loc[0], loc[1], span)
+        return self.global_value(name, span)
+
+    # -- operators -------------------------------------------------------------------------
+
+    def x_Binary(self, node, sc, hint):
+        op, span = node.op, node.span
+        if op in ("&&", "||"):
+            return self._logic(node, sc)
+        operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
+        left = self.expr(node.left, sc, operand_hint)
+        right = self.expr(node.right, sc, operand_hint)
+        if op in _ARITH:
+            fn = _ARITH[op]
+
+            def arithmetic(f):
+                a, b = left(f), right(f)
+                if type(a) is int and type(b) is int:
+                    r = fn(a, b)
+                    if -2147483648 <= r <= 2147483647:
+                        return r
+                elif type(a) is float and type(b) is float:
+                    return fn(a, b)
+                return arith(op, a, b, span)
+            return arithmetic
+        if op in ("/", "%"):
+            return lambda f: arith(op, left(f), right(f), span)
+        fn = _COMPARE[op]
+
+        def compare(f):
+            a, b = left(f), right(f)
+            ta, tb = type(a), type(b)
+            if (ta is int and tb is int) or (ta is float and tb is float):
+                return fn(a, b)
+            if op in ("==", "!="):
+                eq = same(unplace(a), unplace(b))
+                if eq is not None:
+                    return eq if op == "==" else not eq
+            x, y = comparable(op, a, b, span)
+            return fn(x, y)
+        return compare
+
+    def _logic(self, node, sc):
+        left, right, op, span = self.expr(node.left, sc), self.expr(node.right, sc), node.op, node.span
+        stop_at = op == "||"  # the left value that decides without evaluating the right
+
+        def logic(f):
+            a = self.truth(left(f), span)
+            if a is stop_at:
+                return a
+            return self.truth(right(f), span)
+        return logic
+
+    @staticmethod
+    def truth(v, span) -> bool:
+        if type(v) is bool:
+            return v
+        v = unplace(v)
+        if type(v) is not bool:
+            wrong_kind(span, f"expected a bool, found {describe(v)}")
+        return v
+
+    def x_Unary(self, node, sc, hint):
+        span = node.span
+        if node.op == "-":
+            operand = self.expr(node.operand, sc, hint)
+
+            def neg(f):
+                v = operand(f)
+                if type(v) is int and -2147483647 <= v <= 2147483648:
+                    return -v
+                return negate(v, span)
+            return neg
+        operand = self.expr(node.operand, sc)
+        return lambda f: logical_not(operand(f), span)
+
+    def x_Cast(self, node, sc, hint):
+        value, span = self.expr(node.value, sc), node.span
+        if node.type._prod != "Scalar":
+            return self.unsupported(node, f"a cast to {node.type._prod}")
+        name = node.type.name
+        return lambda f: cast(value(f), name, span)
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def x_Call(self, node, sc, hint):
+        span = node.span
+        targs = [self.garg(a, sc) for a in node.targs]
+        callee = node.callee
+        hints = ()
+        if callee._prod in ("Var", "Global", "Local") and sc.lookup(callee.name) is None:
+            fixed = self.functions.get(callee.name)
+            if fixed is not None:  # a direct call: its parameter types type the literals
+                hints = [scalar_hint(p.type) for p in fixed.node.params]
+        fn = self.expr(callee, sc)
+        args = [self.expr(a, sc, hints[i] if i < len(hints) else None)
+                for i, a in enumerate(node.args)]
+
+        def call(f):
+            target = fn(f)
+            if not hasattr(target, "call"):
+                wrong_kind(span, f"a value of type {describe(target)} is not a function")
+            return target.call([a(f) for a in args], [t(f) for t in targs], span)
+        return call
+
+    def garg(self, node, sc):
+        """A generic argument: an extent for a const parameter, None for a type."""
+        if node._prod == "DimArg":
+            return self.dim(node.dim, sc)
+        ty = node.type
+        if ty._prod == "NamedType" and (sc.lookup(ty.name) is not None or ty.name in self.consts):
+            return self.name_value(ty.name, sc, node.span)  # `f<N>(..)` with N a constant
+        return lambda f: None
+
+    def x_Closure(self, node, sc, hint):
+        code = compile_code(self, "closure", (), node.params, None, node.body, sc)
+        return lambda f: ClosureValue(self, code, f)
+
+    def x_MethodCall(self, node, sc, hint):
+        method, span = node.method, node.span
+        if method in _METHOD_DEST:
+            return self.transfer(node.receiver, _METHOD_DEST[method], sc, span)
+        if method == "topology" and not node.args:
+            receiver, holds = self.expr(node.receiver, sc), self.holds
+
+            def topology(f):
+                v = receiver(f)
+                if type(v) is Tensor or type(v) is Placed:
+                    return Placement(v.space, v.topo, holds)
+                return Placement(CPU_DRAM, None, holds)  # an unmarked value lives on the host
+            return topology
+        if method == "try_pin":
+            return self.unsupported(node, "try_pin")
+        return self.unsupported(node, f"the method .{method}()")
+
+    # -- tensors ---------------------------------------------------------------------------
+
+    def x_TensorNew(self, node, sc, hint):
+        ty, ctor, span = node.type, node.ctor, node.span
+        if ty._prod != "TensorType" or ty.elem._prod != "Scalar":
+            return self.unsupported(node, "a tensor whose element type is not a scalar")
+        elem = ty.elem.name
+        dims = [self.dim(d, sc) for d in ty.dims]
+        args = [self.expr(a, sc, elem) for a in node.args]
+        space = self.place_space(ty.place)
+        return lambda f: make_tensor(elem, [d(f) for d in dims], ctor,
+                                     [a(f) for a in args], space, span)
+
+    def place_space(self, place) -> str:
+        if place is None:
+            return CPU_DRAM
+        if place._prod == "MemRef":
+            return place.name
+        return self.holds.get(place.name, CPU_DRAM)
+
+    def index_chain(self, node, sc):
+        """`t[i][j]`: the base closure and the index closures, outermost index first."""
+        indices = []
+        while node._prod == "Index":
+            indices.append(self.expr(node.index, sc))
+            node = node.base
+        indices.reverse()
+        return self.expr(node, sc), indices
+
+    def x_Index(self, node, sc, hint):
+        base, indices, span = *self.index_chain(node, sc), node.span
+
+        def index(f):
+            t = base(f)
+            if type(t) is not Tensor:
+                wrong_kind(span, f"cannot index a value of type {describe(t)}")
+            where = t.locate([to_index(i(f), span) for i in indices], span)
+            return t.read(where, span) if type(where) is int else where
+        return index
+
+    def x_FieldGet(self, node, sc, hint):
+        return self.unsupported(node, f"field access (.{node.field}): it has no struct values")
+
+    # -- places ----------------------------------------------------------------------------
+
+    def x_Transfer(self, node, sc, hint):
+        return self.transfer(node.value, node.dest.name, sc, node.span)
+
+    def transfer(self, source, dest, sc, span):
+        """Move a value into space `dest`; a variable it came from is gone afterwards."""
+        value = self.expr(source, sc)
+        slot_frame = None
+        if source._prod in ("Var", "Local") and sc.lookup(source.name) is not None:
+            depth, slot = sc.lookup(source.name)
+            slot_frame, name = frame_getter(depth), display_name(source.name)
+
+        def move(f):
+            v = value(f)
+            if slot_frame is not None:
+                slot_frame(f)[slot] = Moved(name, dest, span)
+            if type(v) is Tensor:
+                return v.placed(dest, None)
+            return Placed(unplace(v), dest, None)
+        return move
+
+    def x_Spawn(self, node, sc, hint):
+        topo, body, holds = self.topo(node.topo, sc), self.expr_block(node.body, sc), self.holds
+
+        def spawn(f):
+            where = topo(f)
+            v = body(f)
+            if v is None:
+                return None
+            if type(v) is Tensor:
+                return v.placed(holds.get(where.name, v.space), where)
+            return Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
+        return spawn
+
+    def x_Comptime(self, node, sc, hint):
+        return self.expr_block(node.body, sc)  # a later pass folds it; running it is the same
+
+    def x_TopoRef(self, node, sc, hint):
+        return self.topo(node, sc)
+
+    def x_MemRef(self, node, sc, hint):
+        v = MemValue(node.name)
+        return lambda f: v
+
+    def x_SomeTopo(self, node, sc, hint):
+        topo = self.topo(node.topo, sc)
+        return lambda f: SomeTopo(topo(f))
+
+    def x_NoneTopo(self, node, sc, hint):
+        return lambda f: NONE_TOPO
+
+    def expr_block(self, block, sc):
+        """A block used as an expression: its value; a break/continue/return in it escapes."""
+        sc.push()
+        stmts = [self.stmt(s, sc) for s in block.stmts]
+        value = self.expr(block.value, sc) if block.value is not None else None
+        sc.pop()
+
+        def run(f):
+            for s in stmts:
+                r = s(f)
+                if r is not None:
+                    raise Escape(r)
+            return value(f) if value is not None else None
+        return run
+
+    # -- not run yet: these need automatic differentiation or the memory model -------------
+
+    def x_Grad(self, node, sc, hint):
+        return self.unsupported(node, "grad")
+
+    def x_Vjp(self, node, sc, hint):
+        return self.unsupported(node, "vjp")
+
+    def x_Jvp(self, node, sc, hint):
+        return self.unsupported(node, "jvp")
+
+    def x_ReachableQ(self, node, sc, hint):
+        return self.unsupported(node, "Reachable<A, B> (it needs the memory model)")

@@ -1,0 +1,148 @@
+"""Callable values: top-level functions (compiled on first call), closures, builtins; and the
+call itself (arguments, const generics, the call-depth bound)."""
+
+from __future__ import annotations
+
+from .errors import stop, wrong_kind
+from .scope import Escape, FnScope, Return, stray
+from .tensors import Tensor
+from .types import scalar_hint
+
+
+class Code:
+    """A compiled function or closure body, ready to be called with a fresh frame."""
+
+    __slots__ = ("name", "nslots", "generics", "params", "body", "ret")
+
+    def __init__(self, name, nslots, generics, params, body, ret):
+        self.name = name
+        self.nslots = nslots
+        self.generics = generics  # (name, slot or None for a type parameter, conform)
+        self.params = params  # (slot, conform, [(dim index, const slot)])
+        self.body = body
+        self.ret = ret
+
+
+def compile_code(interp, name, generics, params, ret, body, parent: FnScope | None) -> Code:
+    sc = FnScope(parent, scalar_hint(ret))
+    gens, const_slots = [], {}
+    for g in generics:
+        if g._prod == "ConstParam":
+            slot = sc.declare(g.name)
+            const_slots[g.name] = slot
+            gens.append((g.name, slot, interp.conformer(g.type, g.span)))
+        else:
+            gens.append((g.name, None, None))
+    plist = []
+    for p in params:
+        binds = []
+        if p.type is not None and p.type._prod == "TensorType":
+            binds = [(k, const_slots[d.name]) for k, d in enumerate(p.type.dims)
+                     if d._prod == "DimName" and d.name in const_slots]
+        plist.append((sc.declare(p.name), interp.conformer(p.type, p.span), binds))
+    run = interp.fn_block(body, sc)
+    return Code(name, sc.nslots, gens, plist, run, interp.conformer(ret, body.span))
+
+
+def invoke(interp, code: Code, parent, args, targs, span):
+    if len(args) != len(code.params):
+        wrong_kind(span, f"'{code.name}' takes {len(code.params)} argument(s) but "
+                         f"{len(args)} were given")
+    interp.depth += 1
+    if interp.depth > interp.max_depth:
+        stop("E9006", span, f"call depth exceeded {interp.max_depth} nested calls "
+                            f"(in '{code.name}'): unbounded recursion?")
+    f = [None] * code.nslots
+    f[0] = parent
+    if targs:
+        _bind_targs(code, f, targs, span)
+    for (slot, conform, binds), v in zip(code.params, args):
+        f[slot] = conform(v) if conform is not None else v
+        for k, cslot in binds:
+            if f[cslot] is None:  # a const generic binds from the first argument naming it
+                if type(v) is not Tensor or k >= len(v.dims):
+                    wrong_kind(span, f"'{code.name}' expects a tensor of rank > {k}")
+                f[cslot] = v.dims[k]
+    for gname, slot, _ in code.generics:
+        if slot is not None and f[slot] is None:
+            wrong_kind(span, f"the const generic '{gname}' of '{code.name}' is not bound by "
+                             f"the call")
+    v = code.body(f)
+    if code.ret is not None:
+        v = code.ret(v)
+    interp.depth -= 1
+    return v
+
+
+def _bind_targs(code, f, targs, span):
+    if len(targs) > len(code.generics):
+        wrong_kind(span, f"'{code.name}' takes {len(code.generics)} generic argument(s) but "
+                         f"{len(targs)} were given")
+    for (gname, slot, conform), tv in zip(code.generics, targs):
+        if slot is None:
+            continue  # a type parameter: types do not exist at run time
+        if tv is None:
+            wrong_kind(span, f"the const generic '{gname}' needs a constant, not a type")
+        f[slot] = conform(tv) if conform is not None else tv
+
+
+def run_body(stmts, value):
+    """A function body: its statements, then its trailing value or the value of `return`."""
+    def body(f):
+        try:
+            for s in stmts:
+                r = s(f)
+                if r is not None:
+                    return _returned(r)
+        except Escape as e:
+            return _returned(e.signal)
+        return value(f) if value is not None else None
+    return body
+
+
+def _returned(signal):
+    if type(signal) is Return:
+        return signal.value
+    stray(signal, None)
+
+
+class FnValue:
+    """A top-level function; compiled the first time it is called."""
+
+    __slots__ = ("interp", "node", "code")
+    kind = "function"
+
+    def __init__(self, interp, node):
+        self.interp, self.node, self.code = interp, node, None
+
+    def compiled(self) -> Code:
+        if self.code is None:
+            n = self.node
+            self.code = compile_code(self.interp, n.name, n.generics, n.params, n.ret,
+                                     n.body, None)
+        return self.code
+
+    def call(self, args, targs, span):
+        return invoke(self.interp, self.compiled(), None, args, targs, span)
+
+
+class ClosureValue:
+    __slots__ = ("interp", "code", "frame")
+    kind = "closure"
+
+    def __init__(self, interp, code, frame):
+        self.interp, self.code, self.frame = interp, code, frame
+
+    def call(self, args, targs, span):
+        return invoke(self.interp, self.code, self.frame, args, targs, span)
+
+
+class Builtin:
+    __slots__ = ("name", "fn")
+    kind = "builtin function"
+
+    def __init__(self, name, fn):
+        self.name, self.fn = name, fn
+
+    def call(self, args, targs, span):
+        return self.fn(args, span)

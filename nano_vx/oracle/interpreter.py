@@ -1,0 +1,143 @@
+"""The program being run: its items, its globals, the builtins, and the entry point."""
+
+from __future__ import annotations
+
+import sys
+
+from ..deep import run_deep
+from ..nanopass.verify import children
+from .errors import stop, wrong_kind
+from .functions import Builtin, FnValue
+from .numbers import TInt, describe, format_scalar, unplace, wrap32
+from .places import BUILTIN_HOLDS, NoTopo, SomeTopo, Topo
+from .scope import FnScope
+from .statements import StmtMixin
+from .tensors import Tensor, format_tensor
+from .types import TypeMixin, scalar_hint
+
+MAX_CALL_DEPTH = 10_000
+
+
+class _Const:
+    """A `const` item, evaluated on first use (one const may name another)."""
+
+    __slots__ = ("interp", "node", "state", "value")
+
+    def __init__(self, interp, node):
+        self.interp, self.node, self.state, self.value = interp, node, "new", None
+
+    def get(self, span):
+        if self.state == "done":
+            return self.value
+        if self.state == "running":
+            wrong_kind(span, f"the constant '{self.node.name}' depends on itself")
+        self.state = "running"
+        sc = FnScope()
+        value = self.interp.expr(self.node.value, sc, scalar_hint(self.node.type))
+        conform = self.interp.conformer(self.node.type, self.node.span)
+        v = value([None] * sc.nslots)
+        self.value = conform(v) if conform is not None else v
+        self.state = "done"
+        return self.value
+
+
+def format_value(v, span) -> str:
+    text = format_scalar(v)
+    if text is not None:
+        return text
+    v = unplace(v)
+    if type(v) is Tensor:
+        return format_tensor(v, span)
+    if type(v) is Topo:
+        return str(v)
+    if type(v) is SomeTopo:
+        return f"Some({v.topo})"
+    if type(v) is NoTopo:
+        return "None"
+    wrong_kind(span, f"cannot print a value of type {describe(v)}")
+
+
+class Interpreter(StmtMixin, TypeMixin):
+    def __init__(self, program, out, max_depth=MAX_CALL_DEPTH):
+        self.out = out
+        self.depth = 0
+        self.max_depth = max_depth
+        self.functions: dict[str, FnValue] = {}
+        self.consts: dict[str, _Const] = {}
+        self.holds = dict(BUILTIN_HOLDS)
+        for item in _items(program):
+            self._declare(item)
+        self.builtins = {"print": Builtin("print", self._print)}
+
+    def _declare(self, item):
+        kind = item._prod
+        if kind == "Fn":
+            self.functions[item.name] = FnValue(self, item)
+        elif kind == "ConstItem":
+            self.consts[item.name] = _Const(self, item)
+        elif kind == "TopologyDecl":
+            for fld in item.fields:  # `memory: Memory::X` is the space the device holds
+                if fld._prod == "DeclField" and fld.key == "memory" and fld.value is not None \
+                        and fld.value._prod == "MemRef":
+                    self.holds[item.name] = fld.value.name
+        # MemoryDecl and StructDecl have no run-time effect.
+
+    def _print(self, args, span):
+        if len(args) != 1:
+            wrong_kind(span, f"print takes one argument, {len(args)} were given")
+        self.out.write(format_value(args[0], span) + "\n")
+
+    def global_value(self, name, span):
+        """A closure reading a name no local binds: a function, constant or builtin."""
+        if name in self.functions:
+            fn = self.functions[name]
+            return lambda f: fn
+        if name in self.consts:
+            const = self.consts[name]
+            return lambda f: const.get(span)
+        if name in self.builtins:
+            builtin = self.builtins[name]
+            return lambda f: builtin
+
+        def undefined(f):
+            stop("E9006", span, f"'{name}' is not defined")
+        return undefined
+
+    def run(self, entry: str) -> int:
+        fn = self.functions.get(entry)
+        if fn is None:
+            stop("E9006", None, f"the program has no function '{entry}' to run")
+        try:
+            result = fn.call([], [], fn.node.span)
+        except RecursionError:  # the Python stack ran out before the Vx depth bound did
+            stop("E9006", fn.node.span, f"call depth exceeded what the interpreter can hold "
+                                        f"({self.depth} nested calls)")
+        result = unplace(result)
+        if result is None:
+            return 0
+        if type(result) is int:
+            return wrap32(result)
+        if type(result) is TInt:
+            return result.v
+        wrong_kind(fn.node.span, f"'{entry}' returned a {describe(result)}, not an integer")
+
+
+def _items(program):
+    """The program's items, including those written inside blocks (the playground form):
+    they are visible everywhere, as after hoist-nested-items."""
+    stack = list(reversed(program.items))
+    while stack:
+        node = stack.pop()
+        if node._nt == "Item":
+            yield node
+        if node._prod == "ItemStmt":
+            stack.append(node.item)
+            continue
+        stack.extend(reversed([c for _, _, c in children(node)]))
+
+
+def run_program(program, *, out=sys.stdout, entry: str = "main",
+                max_depth: int = MAX_CALL_DEPTH) -> int:
+    """Run `program` (a tree in any IL of the chain) from `entry`; its return value, or 0
+    for a `fn main()` without a return type. A run-time stop raises RuntimeStop."""
+    return run_deep(lambda: Interpreter(program, out, max_depth).run(entry))

@@ -1,0 +1,248 @@
+"""Compiling statements to closures `f(frame) -> None | signal`.
+
+A statement hands back None to go on, or BREAK, CONTINUE or a Return, which each enclosing
+block passes up to the loop or function that consumes it (no exceptions on the common path).
+"""
+
+from __future__ import annotations
+
+from .errors import stop, wrong_kind
+from .expressions import ExprMixin
+from .functions import run_body
+from .numbers import TFloat, TInt, arith, describe, to_index, unplace, wrap32
+from .places import Moved, moved_stop
+from .scope import BREAK, CONTINUE, Escape, Return, display_name, frame_getter
+from .tensors import Tensor
+from .types import scalar_hint
+
+def _adopt(old, new):
+    """An untyped literal assigned to a typed variable takes the variable's type."""
+    if type(new) is int and type(old) is TInt:
+        return TInt(old.t.wrap(new), old.t)
+    if type(new) is float and type(old) is TFloat:
+        return TFloat(old.t.round(new), old.t)
+    return new
+
+
+def _loop_signal(r):
+    """What a loop does with a body's signal: True to stop looping, False to go on."""
+    if r is BREAK:
+        return True
+    return r is not CONTINUE
+
+
+class StmtMixin(ExprMixin):
+    def stmt(self, node, sc):
+        method = getattr(self, "s_" + node._prod, None)
+        if method is None:
+            return self.unsupported(node, f"the statement {node._prod}")
+        return method(node, sc)
+
+    def stmt_block(self, block, sc, before=None):
+        """A block in statement position; its trailing value is evaluated for its effects.
+        `before(sc)` may declare variables in the block's scope first (a loop variable)."""
+        sc.push()
+        slot = before(sc) if before is not None else None
+        stmts = [self.stmt(s, sc) for s in block.stmts]
+        if block.value is not None:
+            value = self.expr(block.value, sc)
+
+            def last(f):
+                value(f)
+            stmts.append(last)
+        sc.pop()
+        if len(stmts) == 1:
+            return slot, stmts[0]
+
+        def run(f):
+            for s in stmts:
+                r = s(f)
+                if r is not None:
+                    return r
+            return None
+        return slot, run
+
+    def fn_block(self, block, sc):
+        stmts = [self.stmt(s, sc) for s in block.stmts]
+        value = self.expr(block.value, sc, sc.ret) if block.value is not None else None
+        return run_body(stmts, value)
+
+    # -- bindings --------------------------------------------------------------------------
+
+    def s_Let(self, node, sc):
+        value = self.expr(node.value, sc, scalar_hint(node.type))
+        conform = self.conformer(node.type, node.span)
+        slot = sc.declare(node.name)  # after the value: `let x = x + 1` reads the outer x
+        if conform is None:
+            def let(f):
+                f[slot] = value(f)
+        else:
+            def let(f):
+                f[slot] = conform(value(f))
+        return let
+
+    def s_Assign(self, node, sc):
+        target, op, span = node.target, node.op, node.span
+        value = self.expr(node.value, sc)
+        if target._prod == "Index":
+            return self._assign_element(target, op, value, sc, span)
+        if target._prod not in ("Var", "Local") or sc.lookup(target.name) is None:
+            return self.unsupported(node, f"assignment to {target._prod}")
+        depth, slot = sc.lookup(target.name)
+        frame, name, binop = frame_getter(depth), display_name(target.name), op[:-1]
+
+        def assign(f):
+            fr = frame(f)
+            old = fr[slot]
+            if op == "=":
+                new = value(f)
+            else:
+                if type(old) is Moved:
+                    moved_stop(old, span)
+                new = self.operate(binop, old, value(f), span)
+            if type(new) is not type(old):
+                new = _adopt(old, new)
+            fr[slot] = new
+        return assign
+
+    @staticmethod
+    def operate(op, a, b, span):
+        if type(a) is int and type(b) is int and op != "/":
+            return wrap32(a + b if op == "+" else a - b if op == "-" else a * b)
+        return arith(op, a, b, span)
+
+    def _assign_element(self, target, op, value, sc, span):
+        base, indices = self.index_chain(target, sc)
+        binop = op[:-1]
+
+        def assign(f):
+            t = base(f)
+            if type(t) is not Tensor:
+                wrong_kind(span, f"cannot index a value of type {describe(t)}")
+            off = t.locate([to_index(i(f), span) for i in indices], span)
+            if type(off) is not int:
+                wrong_kind(span, "assignment to a whole row of a tensor; assign its elements")
+            new = value(f)
+            if op != "=":
+                new = self.operate(binop, t.read(off, span), new, span)
+            t.write(off, new, span)
+        return assign
+
+    # -- control ---------------------------------------------------------------------------
+
+    def s_If(self, node, sc):
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        then = self.stmt_block(node.then, sc)[1]
+        orelse = self.stmt_block(node.orelse, sc)[1] if node.orelse is not None else None
+
+        def if_(f):
+            c = cond(f)
+            if c is True or (c is not False and truth(c, span)):
+                return then(f)
+            if orelse is not None:
+                return orelse(f)
+            return None
+        return if_
+
+    def s_While(self, node, sc):
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        body = self.stmt_block(node.body, sc)[1]
+
+        def while_(f):
+            while True:
+                c = cond(f)
+                if c is not True and (c is False or not truth(c, span)):
+                    return None
+                try:
+                    r = body(f)
+                except Escape as e:
+                    r = e.signal
+                if r is not None and _loop_signal(r):
+                    return None if r is BREAK else r
+        return while_
+
+    def s_For(self, node, sc):
+        start, end, span = self.expr(node.start, sc), self.expr(node.end, sc), node.span
+        slot, body = self.stmt_block(node.body, sc, lambda s: s.declare(node.var))
+
+        def for_(f):
+            a, b = unplace(start(f)), unplace(end(f))
+            make = None
+            if type(a) is not int or type(b) is not int:
+                t = next((v.t for v in (a, b) if type(v) is TInt), None)
+                if t is None or not all(type(v) in (int, TInt) for v in (a, b)):
+                    wrong_kind(span, f"a range needs integer bounds, found {describe(a)} and "
+                                     f"{describe(b)}")
+                make = lambda i: TInt(i, t)  # noqa: E731 - the loop variable takes the type
+                a, b = to_index(a, span), to_index(b, span)
+            else:
+                a, b = wrap32(a), wrap32(b)
+            for i in range(a, b):
+                f[slot] = i if make is None else make(i)
+                try:
+                    r = body(f)
+                except Escape as e:
+                    r = e.signal
+                if r is not None and _loop_signal(r):
+                    return None if r is BREAK else r
+            return None
+        return for_
+
+    def s_Return(self, node, sc):
+        if node.value is None:
+            return lambda f: Return(None)
+        value = self.expr(node.value, sc, sc.ret)
+        return lambda f: Return(value(f))
+
+    def s_Break(self, node, sc):
+        return lambda f: BREAK
+
+    def s_Continue(self, node, sc):
+        return lambda f: CONTINUE
+
+    def s_Assert(self, node, sc):
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        if node.message is not None:
+            message = f"assertion failed: {node.message}"
+        elif node.cond.span is not None:
+            c = node.cond.span
+            message = f"assertion failed: {c.source.text[c.start:c.end]}"
+        else:
+            message = "assertion failed"
+
+        def assert_(f):
+            if not truth(cond(f), span):
+                stop("E9002", span, message)
+        return assert_
+
+    def s_ExprStmt(self, node, sc):
+        value = self.expr(node.expr, sc)
+
+        def expr_stmt(f):
+            value(f)
+        return expr_stmt
+
+    def s_ComptimeStmt(self, node, sc):
+        return self.stmt_block(node.body, sc)[1]  # run as ordinary code; folding is a pass
+
+    def s_ItemStmt(self, node, sc):
+        return lambda f: None  # collected as a top-level item before the run, as hoisting does
+
+    def s_UnrollAcross(self, node, sc):
+        """One spawn per index of the slice; the spawned values are dropped."""
+        topo, span = self.topo(node.topo, sc), node.span
+        slot, body = self.stmt_block(node.body, sc, lambda s: s.declare(node.var))
+
+        def unroll(f):
+            where = topo(f)
+            if where.index is None:
+                wrong_kind(span, f"unroll across needs a slice such as "
+                                 f"Topology::{where.name}[0..4]")
+            stop_at = where.end if where.end is not None else where.index + 1
+            for k in range(where.index, stop_at):
+                f[slot] = k
+                r = body(f)
+                if r is not None:
+                    return r
+            return None
+        return unroll

@@ -1,0 +1,125 @@
+"""Tensors of any rank, allocated lazily.
+
+Storage is a dict from flat offset to the elements written so far, plus the value every other
+element has (zero, the fill value, or UNINIT). Declaring a 50 GiB tensor therefore allocates
+nothing until an element is written. A tensor is a view on a storage (dims, strides, offset),
+so indexing a row, `transfer` and `spawn` make new views that alias the same elements, as
+moving an owned buffer does.
+"""
+
+from __future__ import annotations
+
+from .errors import stop, wrong_kind
+from .numbers import coerce, format_scalar
+
+PRINT_LIMIT = 4096  # print refuses larger tensors rather than materialise them
+ADDRESS_LIMIT = 1 << 63
+
+
+class _Uninit:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "UNINIT"
+
+
+UNINIT = _Uninit()
+
+_ZERO = {"bool": False, "f64": 0.0, "f32": 0.0, "f16": 0.0, "bf16": 0.0}
+
+
+class Storage:
+    __slots__ = ("elem", "data", "default", "dims")
+
+    def __init__(self, elem: str, default, dims):
+        self.elem, self.data, self.default = elem, {}, default
+        self.dims = dims  # of the whole tensor, to name an element in a message
+
+    def index_of(self, off: int) -> str:
+        parts = []
+        for d in reversed(self.dims):
+            off, i = divmod(off, d)
+            parts.append(f"[{i}]")
+        return "".join(reversed(parts))
+
+
+class Tensor:
+    __slots__ = ("store", "dims", "strides", "offset", "space", "topo")
+    kind = "tensor"
+
+    def __init__(self, store, dims, strides, offset, space, topo):
+        self.store, self.dims, self.strides, self.offset = store, dims, strides, offset
+        self.space, self.topo = space, topo
+
+    def size(self) -> int:
+        n = 1
+        for d in self.dims:
+            n *= d
+        return n
+
+    def placed(self, space: str, topo) -> "Tensor":
+        """The same elements, tagged as living in `space` (spawned on `topo`)."""
+        return Tensor(self.store, self.dims, self.strides, self.offset, space, topo)
+
+    def locate(self, indices, span):
+        """The flat offset of a full index, or the view selected by a partial one."""
+        dims, strides = self.dims, self.strides
+        if len(indices) > len(dims):
+            wrong_kind(span, f"{len(indices)} indices into a tensor of rank {len(dims)}")
+        off = self.offset
+        for k, i in enumerate(indices):
+            if not 0 <= i < dims[k]:
+                stop("E9003", span, f"index {i} is out of bounds for dimension {k} of "
+                                    f"extent {dims[k]}")
+            off += i * strides[k]
+        if len(indices) == len(dims):
+            return off
+        n = len(indices)
+        return Tensor(self.store, dims[n:], strides[n:], off, self.space, self.topo)
+
+    def read(self, off: int, span):
+        v = self.store.data.get(off, self.store.default)
+        if v is UNINIT:
+            stop("E9005", span, f"read of element {self.store.index_of(off)}, never written, "
+                                f"of a tensor made with ::uninit()")
+        return v
+
+    def write(self, off: int, value, span):
+        self.store.data[off] = coerce(value, self.store.elem, span)
+
+
+def make_tensor(elem: str, dims: list[int], ctor: str, args: list, space: str, span) -> Tensor:
+    """`Tensor<elem, dims>::ctor(args)`."""
+    for d in dims:
+        if d < 0:
+            wrong_kind(span, f"a tensor extent must not be negative, found {d}")
+    if ctor == "new" and not args:
+        default = coerce(_ZERO.get(elem, 0), elem, span)
+    elif ctor == "uninit" and not args:
+        default = UNINIT
+    elif ctor == "fill" and len(args) == 1:
+        default = coerce(args[0], elem, span)
+    else:
+        wrong_kind(span, f"Tensor has no constructor ::{ctor} taking {len(args)} argument(s)")
+    strides, n = [], 1
+    for d in reversed(dims):
+        strides.append(n)
+        n *= d
+    if n > ADDRESS_LIMIT:
+        wrong_kind(span, f"a tensor of {n} elements is too large to address")
+    strides.reverse()
+    return Tensor(Storage(elem, default, tuple(dims)), tuple(dims), tuple(strides), 0, space, None)
+
+
+def format_tensor(t: Tensor, span) -> str:
+    if t.size() > PRINT_LIMIT:
+        stop("E9006", span, f"refusing to print a tensor of {t.size()} elements (more than "
+                            f"{PRINT_LIMIT}); print some of its elements instead")
+
+    def rows(off: int, k: int) -> str:
+        if k == len(t.dims):
+            return format_scalar(t.read(off, span))
+        step = t.strides[k]
+        return "[" + ", ".join(rows(off + i * step, k + 1) for i in range(t.dims[k])) + "]"
+
+    return rows(t.offset, 0)

@@ -1,0 +1,96 @@
+"""Compiling the parts of a type that matter at run time: the scalar a value converts to
+(a typed `let`, parameter or return types the literals under it), tensor extents, and
+topology references."""
+
+from __future__ import annotations
+
+from .errors import wrong_kind
+from .numbers import Placed, coerce, describe, to_index
+from .places import Topo
+from .tensors import Tensor
+
+_WRAPPERS = ("PinnedType", "VerifiedType", "RefType")
+
+
+def scalar_hint(ty) -> str | None:
+    """The scalar type name a type fixes for the literals of the expression it annotates."""
+    while ty is not None and ty._prod in _WRAPPERS:
+        ty = ty.inner
+    return ty.name if ty is not None and ty._prod == "Scalar" else None
+
+
+class TypeMixin:
+    def conformer(self, ty, span):
+        """A function converting a value to type `ty` where the context fixes it, or None
+        when the type asks for nothing at run time (a generic `T`, no annotation)."""
+        if ty is None:
+            return None
+        kind = ty._prod
+        if kind == "Scalar":
+            name = ty.name
+            if name == "i32":
+                def conform(v):
+                    if type(v) is int and -2147483648 <= v <= 2147483647:
+                        return v
+                    return coerce(v, "i32", span)
+                return conform
+            return lambda v: coerce(v, name, span)
+        if kind == "TensorType":
+            def conform(v):
+                if type(v) is not Tensor:
+                    wrong_kind(span, f"expected a tensor, found {describe(v)}")
+                return v
+            return conform
+        if kind in _WRAPPERS:
+            inner = self.conformer(ty.inner, span)
+            if inner is None:
+                return None
+
+            def conform(v):  # keep the placement mark on a scalar that has one
+                if type(v) is Placed:
+                    return Placed(inner(v.value), v.space, v.topo)
+                return inner(v)
+            return conform
+        return None
+
+    def dim(self, d, sc):
+        """A closure computing one tensor extent (`4`, `S`, `S*2`) as a Python int."""
+        kind = d._prod
+        if kind == "DimInt":
+            value = d.value
+            return lambda f: value
+        if kind == "DimName":
+            read = self.name_value(d.name, sc, d.span)
+            span = d.span
+            return lambda f: to_index(read(f), span)
+        left, right, op, span = self.dim(d.left, sc), self.dim(d.right, sc), d.op, d.span
+
+        def binary(f):
+            a, b = left(f), right(f)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if b == 0:
+                wrong_kind(span, f"extent arithmetic {a} {op} 0 divides by zero")
+            q = abs(a) // abs(b)
+            q = q if (a < 0) == (b < 0) else -q
+            return q if op == "/" else a - b * q
+        if op not in ("+", "-", "*", "/", "%"):
+            wrong_kind(span, f"'{op}' is not extent arithmetic")
+        return binary
+
+    def topo(self, node, sc):
+        """A closure evaluating `Topology::N`, `N[i]` or `N[a..b]`; the bounds are evaluated
+        in the calling scope (semantics §1.1 rule 6)."""
+        name, span = node.name, node.span
+        index = self.expr(node.index, sc) if node.index is not None else None
+        end = self.expr(node.end, sc) if node.end is not None else None
+
+        def make(f):
+            i = to_index(index(f), span) if index is not None else None
+            e = to_index(end(f), span) if end is not None else None
+            return Topo(name, i, e)
+        return make

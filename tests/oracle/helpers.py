@@ -1,0 +1,71 @@
+"""Run a program through every IL of the front-end chain and check each run agrees."""
+
+import io
+
+from nano_vx.context import Compilation
+from nano_vx.oracle import RuntimeStop, run_program
+from nano_vx.passes.desugar_transfer_methods import desugar_transfer_methods
+from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
+from nano_vx.passes.hoist_nested_items import hoist_nested_items
+from nano_vx.passes.resolve_names import resolve_names
+from nano_vx.source import Source
+
+PASSES = [hoist_nested_items, desugar_unroll_across, desugar_transfer_methods, resolve_names]
+
+
+def parse(text: str):
+    from nano_vx.parser import parse_text
+
+    program, diagnostics = parse_text(text)
+    assert not diagnostics.has_errors, diagnostics.render()
+    return program
+
+
+def lowered(tree, text: str = ""):
+    """(IL name, tree) for the program in Lsrc and after each front-end pass."""
+    ctx = Compilation(Source("test.vx", text))
+    out = [("Lsrc", tree)]
+    for p in PASSES:
+        tree = p(tree, ctx)
+        assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
+        out.append((p.output.name, tree))
+    return out
+
+
+def run_one(tree):
+    """(printed text, main's result or the RuntimeStop)."""
+    out = io.StringIO()
+    try:
+        result = run_program(tree, out=out)
+    except RuntimeStop as stop:
+        return out.getvalue(), stop
+    return out.getvalue(), result
+
+
+def run_chain(program):
+    """Run `program` (Vx text or an Lsrc tree) in every IL; all runs must print the same and
+    end the same way. Returns (printed text, result or RuntimeStop) of the Lsrc run."""
+    text = program if isinstance(program, str) else ""
+    tree = parse(program) if isinstance(program, str) else program
+    runs = [(name, run_one(t)) for name, t in lowered(tree, text)]
+    first_out, first_end = runs[0][1]
+    for name, (out, end) in runs[1:]:
+        assert out == first_out, f"{name} printed differently"
+        if isinstance(first_end, RuntimeStop):
+            assert isinstance(end, RuntimeStop) and end.code == first_end.code, name
+        else:
+            assert end == first_end, f"{name} returned {end!r}, Lsrc {first_end!r}"
+    return first_out, first_end
+
+
+def output(program) -> str:
+    out, end = run_chain(program)
+    assert not isinstance(end, RuntimeStop), f"stopped: {end}"
+    return out
+
+
+def stops(program, code: str) -> RuntimeStop:
+    _, end = run_chain(program)
+    assert isinstance(end, RuntimeStop), f"ran to the end and returned {end!r}"
+    assert end.code == code, f"{end.code}: {end.message}"
+    return end
