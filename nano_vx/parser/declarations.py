@@ -1,0 +1,55 @@
+"""`Memory NAME { ... }` and `Topology NAME { ... }`: fields `key: value`, bare flags and
+`transfer Memory::A -> Memory::B : cost`, separated by commas and/or newlines."""
+
+from __future__ import annotations
+
+from pyparsing import Forward, Group, Keyword, Optional, ParseFatalException, Regex, ZeroOrMore
+
+from ..languages.l0_source import UNITS
+from .elements import Build, Dispatch
+from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, N, kw, punct)
+from .types import MEM
+
+_UNIT_NAMES = ", ".join(sorted(UNITS))
+
+
+def _check_unit(s, loc, t):
+    unit = t[0].strip()
+    if unit not in UNITS:
+        raise ParseFatalException(s, loc, f"Expected a unit ({_UNIT_NAMES})")
+    return unit
+
+
+# A unit sits on the number's line: a word on the next line is the next field.
+_UNIT = Regex(r"[ \t]*[A-Za-z]+(?:/[A-Za-z]+)?").leave_whitespace().add_parse_action(
+    _check_unit)
+_QUANTITY = Build(
+    Regex(r"[0-9]+(?:\.[0-9]+)?(?![0-9A-Za-z_.])").set_name("a number") + Optional(_UNIT),
+    lambda sp, t: N["Quantity"](t[0], t[1] if len(t) > 1 else None, span=sp))
+_WORD = Build(ANY_NAME, lambda sp, t: N["Word"](t[0], span=sp))
+
+DECL_VALUE = Forward().set_name("a value")
+_LIST = Build(
+    LBRACK - Group(Optional(DECL_VALUE + ZeroOrMore(COMMA + DECL_VALUE) + Optional(COMMA)))
+    - punct("]", "',' or ']'"),
+    lambda sp, t: N["DeclList"](tuple(t[0]), span=sp))
+DECL_VALUE <<= Dispatch({"Memory": MEM, "[": _LIST} | {d: _QUANTITY for d in "0123456789"},
+                        _WORD, "a value")
+
+_EDGE = Build(kw("transfer") - MEM - ARROW - MEM - COLON - DECL_VALUE,
+              lambda sp, t: N["TransferEdge"](t[0], t[1], t[2], span=sp))
+_FIELD = Build(ANY_NAME + Optional(COLON - DECL_VALUE),
+               lambda sp, t: N["DeclField"](t[0], t[1] if len(t) > 1 else None, span=sp))
+_FIELDS = Group(ZeroOrMore((_EDGE | _FIELD) + Optional(COMMA)))
+_CLOSE = punct("}", "a field or '}'")
+
+
+def _decl(production):
+    return lambda sp, t: N[production](t[0], tuple(t[1]), span=sp)
+
+
+# The keyword and the name together commit to a declaration (`Memory::X` is an expression).
+MEMORY_DECL = Build(Keyword("Memory").suppress() + IDENT - LBRACE - _FIELDS - _CLOSE,
+                    _decl("MemoryDecl"), "a memory declaration")
+TOPOLOGY_DECL = Build(Keyword("Topology").suppress() + IDENT - LBRACE - _FIELDS - _CLOSE,
+                      _decl("TopologyDecl"), "a topology declaration")

@@ -1,0 +1,45 @@
+"""The program loop: one item at a time, resuming at the next item after a broken one."""
+
+from __future__ import annotations
+
+from pyparsing import ParseBaseException
+
+from ..diagnostics import Diagnostics
+from ..languages.l0_source import Lsrc
+from ..source import Source, Span
+from . import grammar, recovery, state
+from .elements import skip_ws
+
+
+def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnostics):
+    """The Program of the items of `text` (already blanked) that parse."""
+    st = state.ParseState(source, skeleton)
+    state.begin(st)
+    try:
+        items = _items(text, skeleton, st)
+    finally:
+        state.end()
+    for (code, start), (end, message) in sorted(st.errors.items(), key=lambda e: e[0][1]):
+        diagnostics.error(code, Span(source, start, end), message)
+    return Lsrc["Program"](tuple(items), span=Span(source, 0, len(source.text)))
+
+
+def _items(text: str, skeleton: str, st: state.ParseState) -> list:
+    items = []
+    item = grammar.ITEM
+    loc = skip_ws(text, 0)
+    while loc < len(text):
+        try:
+            loc, toks = item._parse(text, loc, True, callPreParse=False)
+            items.append(toks[0])
+        except ParseBaseException as exc:
+            recovery.report(exc)
+            loc = recovery.next_item(skeleton, max(exc.loc, loc + 1))
+        except RecursionError:
+            # Nesting that no bracket shows (a long `else if` chain, closures returning
+            # closures) past what even the big stack of run_deep holds.
+            tok, start, end = recovery.found(text, loc)
+            st.error("E1003", start, end, "this item nests too deeply to parse")
+            loc = recovery.next_item(skeleton, loc + 1)
+        loc = skip_ws(text, loc)
+    return items

@@ -1,0 +1,73 @@
+"""Syntax errors: saying what was expected and what was found, and finding where to resume.
+
+Resuming scans the skeleton (strings and comments blanked), so a `;` or `}` inside a string
+or a comment is never taken for a boundary."""
+
+from __future__ import annotations
+
+import re
+
+from pyparsing import ParseBaseException
+
+from . import state
+from .elements import skip_ws
+
+_TOKEN = re.compile(
+    r'[A-Za-z_][A-Za-z0-9_]*|[0-9][0-9A-Za-z_.]*|"|::|->|\.\.|\|\||&&|[=!<>+\-*/]=|.', re.S)
+# An item keyword at the start of a line (column 1) followed by its name.
+_ITEM_START = r"^(?:fn|const|struct|Memory|Topology)[ \t]+[A-Za-z_]"
+_NEXT_ITEM = re.compile(_ITEM_START, re.M)
+_BOUNDARY = re.compile(r"[;{}()\[\]]|" + _ITEM_START, re.M)
+
+
+def found(text: str, loc: int) -> tuple[str, int, int]:
+    """How to name what is at `loc`, and its span."""
+    loc = skip_ws(text, loc)
+    if loc >= len(text):
+        return "end of file", len(text), len(text)
+    m = _TOKEN.match(text, loc)
+    tok = m.group()
+    if tok == '"':
+        return "a string literal", loc, loc + 1
+    return f"'{tok}'", loc, m.end()
+
+
+def expected(exc: ParseBaseException) -> str:
+    msg = exc.msg
+    return msg[len("Expected "):] if msg.startswith("Expected ") else msg
+
+
+def report(exc: ParseBaseException, what: str | None = None) -> None:
+    """E1001 for a failed parse: 'expected X, found Y' at the token found."""
+    text = exc.pstr
+    tok, start, end = found(text, exc.loc)
+    state.error("E1001", start, end, f"expected {what or expected(exc)}, found {tok}")
+
+
+def after_statement(skeleton: str, loc: int) -> int:
+    """Where to resume after a broken statement that failed at `loc`: after the next `;`, at
+    the next `}` that closes the enclosing block, or at an item keyword starting a line;
+    brackets opened after the error are skipped whole."""
+    depth = 0
+    for m in _BOUNDARY.finditer(skeleton, loc):
+        c = m.group()
+        if c in "([{":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        elif c == "}":
+            if depth == 0:
+                return m.start()
+            depth -= 1
+        elif c == ";":
+            if depth == 0:
+                return m.end()
+        else:
+            return m.start()
+    return len(skeleton)
+
+
+def next_item(skeleton: str, loc: int) -> int:
+    """Where to resume after a broken item: the next line that starts with an item keyword."""
+    m = _NEXT_ITEM.search(skeleton, loc)
+    return m.start() if m else len(skeleton)

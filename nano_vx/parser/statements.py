@@ -1,0 +1,182 @@
+"""Statements and blocks. A block's body is read by `BlockBody`, which recovers from a
+broken statement (reports it, resumes after the next `;` or at the block's `}`) so that one
+run reports every broken statement, not only the first."""
+
+from __future__ import annotations
+
+from pyparsing import Forward, Group, Keyword, Literal, Optional, ParseBaseException, Regex, ZeroOrMore
+
+from ..source import Span
+from . import recovery, state
+from .declarations import MEMORY_DECL, TOPOLOGY_DECL
+from .elements import Build, Dispatch, _Custom, skip_ws
+from .expressions import COMPTIME, SPAWN
+from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
+                      STRING_TEXT, N, kw, punct)
+from .refs import BLOCK, EXPR, ITEM, TYPE
+from .types import TOPO
+
+SEMI = punct(";", "';' after the statement")
+_PLACES = frozenset({"Var", "Index", "FieldGet"})
+
+
+class ExprLine:
+    """An expression at statement level, before its block decides what it is: a statement
+    (`;`, or a block-like form), an assignment, or the block's trailing value."""
+
+    __slots__ = ("expr", "op", "value", "semi", "blocklike", "span")
+
+    def __init__(self, expr, op, value, semi, blocklike, span):
+        self.expr, self.op, self.value = expr, op, value
+        self.semi, self.blocklike, self.span = semi, blocklike, span
+
+
+_ASSIGN_OP = Regex(r"[+\-*/]?=(?!=)").set_name("an assignment")
+_EXPR_LINE = Build(
+    EXPR + Group(Optional(_ASSIGN_OP - EXPR)) + Optional(Literal(";")),
+    lambda sp, t: ExprLine(t[0], t[1][0] if t[1] else None, t[1][1] if t[1] else None,
+                           len(t) > 2, False, sp))
+# `comptime { }` and `spawn on(..) { }` at the start of a statement end with their block,
+# as in Rust: the `;` after them is optional.
+_BLOCKLIKE_LINE = Build(
+    (COMPTIME | SPAWN) + Optional(Literal(";")),
+    lambda sp, t: ExprLine(t[0], None, None, len(t) > 1, True, sp))
+
+_LET = Build(
+    kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE)) - EQUALS
+    - EXPR - SEMI,
+    lambda sp, t: (N["Let"](t[-3], True, t[-2][0] if t[-2] else None, t[-1], span=sp)
+                   if t[0] == "mut" else
+                   N["Let"](t[0], False, t[1][0] if t[1] else None, t[2], span=sp)))
+_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - BLOCK,
+             lambda sp, t: N["For"](t[0], t[1], t[2], t[3], span=sp))
+_WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: N["While"](t[0], t[1], span=sp))
+
+_IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
+                 lambda sp, t: (sp, len(t) == 3, t[-2], t[-1]))
+
+
+def _if(sp, t):
+    heads = list(t)
+    orelse = None if isinstance(heads[-1], tuple) else heads.pop()
+    # An `else if` chain nests from its end: each later `if` is the only statement of the
+    # `else` block before it. Built in a loop, so long chains cost no recursion.
+    for head_span, comptime, cond, then in reversed(heads[1:]):
+        at = Span(sp.source, head_span.start, sp.end)
+        node = N["If"](cond, comptime, then, orelse, span=at)
+        orelse = N["Block"]((node,), None, span=at)
+    _, comptime, cond, then = heads[0]
+    return N["If"](cond, comptime, then, orelse, span=sp)
+
+
+_IF = Build(_IF_HEAD + ZeroOrMore(kw("else") + _IF_HEAD) + Optional(kw("else") - BLOCK), _if)
+_RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
+                lambda sp, t: N["Return"](t[0][0] if t[0] else None, span=sp))
+_BREAK = Build(kw("break") - SEMI, lambda sp, t: N["Break"](span=sp))
+_CONTINUE = Build(kw("continue") - SEMI, lambda sp, t: N["Continue"](span=sp))
+_ASSERT = Build(
+    kw("assert") - LPAR - EXPR - Group(Optional(COMMA - STRING_TEXT))
+    - punct(")", "',' or ')'") - SEMI,
+    lambda sp, t: N["Assert"](t[0], t[1][0] if t[1] else None, span=sp))
+
+
+class BlockBody(_Custom):
+    """The statements of a block up to (not including) its `}`; returns (stmts, value)."""
+
+    def __init__(self, stmt):
+        super().__init__([stmt])
+        self.stmt = stmt
+        self.set_name("a statement")
+
+    def parseImpl(self, s, loc, do_actions=True):
+        stmts: list = []
+        value = None
+        n = len(s)
+        stmt = self.stmt
+        while True:
+            loc = skip_ws(s, loc)
+            if loc >= n or s[loc] == "}":
+                break
+            if value is not None:  # a value followed by more: it needed its `;`
+                _missing_semi(s, value.span.end)
+                stmts.append(N["ExprStmt"](value, span=value.span))
+                value = None
+            try:
+                end, toks = stmt._parse(s, loc, do_actions, callPreParse=False)
+            except ParseBaseException as exc:
+                recovery.report(exc)
+                resume = recovery.after_statement(state.current().skeleton, max(exc.loc, loc))
+                if resume <= loc and s[loc:loc + 1] != "}":
+                    resume = recovery.after_statement(state.current().skeleton, loc + 1)
+                loc = resume
+                continue
+            node = toks[0]
+            loc = end
+            if not isinstance(node, ExprLine):
+                stmts.append(node)
+                continue
+            value = _settle(node, s, end, stmts)
+        return loc, [(tuple(stmts), value)]
+
+
+def _missing_semi(s: str, at: int) -> None:
+    tok, start, end = recovery.found(s, at)
+    state.error("E1001", start, end, f"expected ';' after the statement, found {tok}")
+
+
+def _settle(line: ExprLine, s: str, end: int, stmts: list):
+    """Append what `line` is to `stmts`; return it instead when it may be the block's value."""
+    expr, sp = line.expr, line.span
+    if line.op is not None:
+        if not line.semi:
+            _missing_semi(s, end)
+        if expr._prod not in _PLACES:
+            state.error("E1001", expr.span.start, expr.span.end,
+                        f"expected a place (a variable, an index or a field) on the left of "
+                        f"'{line.op}', found an expression")
+            return None
+        stmts.append(N["Assign"](expr, line.op, line.value, span=sp))
+        return None
+    nxt = skip_ws(s, end)
+    if not line.semi and s[nxt:nxt + 1] in ("}", ""):
+        return expr
+    if line.blocklike and expr._prod == "Comptime":
+        stmts.append(N["ComptimeStmt"](expr.body, span=sp))
+    elif line.semi or line.blocklike:
+        stmts.append(N["ExprStmt"](expr, span=sp))
+    else:
+        _missing_semi(s, end)
+        stmts.append(N["ExprStmt"](expr, span=sp))
+    return None
+
+
+_STMT = Forward().set_name("a statement")
+BODY = BlockBody(_STMT)
+BLOCK <<= Build(LBRACE + BODY - punct("}", "'}'"),
+                lambda sp, t: N["Block"](t[0][0], t[0][1], span=sp))
+
+
+def _unroll(sp, t):
+    topo, (var, body) = t[0], t[1]
+    return N["UnrollAcross"](topo, var, body, span=sp)
+
+
+_UNROLL_BODY = Build(LBRACE - BAR - IDENT - BAR - BODY - RBRACE,
+                     lambda sp, t: (t[0], N["Block"](t[1][0], t[1][1], span=sp)))
+_UNROLL = Build(kw("unroll") - kw("across") - LPAR - TOPO - RPAR - _UNROLL_BODY
+                + Optional(Literal(";")).suppress(), _unroll)
+_ITEM_STMT = Build(ITEM, lambda sp, t: N["ItemStmt"](t[0], span=sp))
+
+
+def _decl_or_expr(decl):
+    """`Memory NAME {` declares an item; `Memory::X` starts an expression."""
+    return Build(decl, lambda sp, t: N["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
+
+
+_STMT <<= Dispatch({
+    "let": _LET, "for": _FOR, "while": _WHILE, "if": _IF, "return": _RETURN,
+    "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
+    "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE,
+    "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT,
+    "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
+} | {c: _EXPR_LINE for c in "0123456789\"(|-!"}, _EXPR_LINE, "a statement")

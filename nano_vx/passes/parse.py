@@ -1,0 +1,25 @@
+"""The `parse` pass: source text to Lsrc."""
+
+from __future__ import annotations
+
+from ..languages.l0_source import Lsrc
+from ..nanopass import Pass
+from ..parser import parse
+
+
+def _run(source, ctx):
+    return parse(source, ctx.diagnostics)
+
+
+parse_pass = Pass(
+    "parse",
+    None,
+    Lsrc,
+    """Parse the source text into Lsrc, reporting E1xxx syntax diagnostics.
+
+    Every node carries its span. After a syntax error the parser resumes at the next
+    statement or item, so one run reports several errors; the Program holds the items that
+    parsed. Deep nesting is E1003, non-text input E1004, an empty file E1005.
+    """,
+    run=_run,
+)
