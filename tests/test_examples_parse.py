@@ -1,10 +1,13 @@
-"""Every program under examples/ parses with no diagnostics: the examples are the first
-thing a newcomer runs, so a grammar change that breaks one must fail here."""
+"""Every program under examples/ parses with no diagnostics, and the tour prints what
+examples/tour.expected says: the examples are the first thing a newcomer runs, so a change
+that breaks one must fail here."""
 
+import io
 from pathlib import Path
 
 import pytest
 
+from nano_vx.oracle import run_program
 from nano_vx.parser import parse_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -20,3 +23,11 @@ def test_example_parses_cleanly(path):
     program, diagnostics = parse_text(path.read_text(), str(path))
     assert not diagnostics.codes(), diagnostics.render()
     assert program.items, "an example with no items"
+
+
+def test_the_tour_prints_its_expected_output():
+    tour = EXAMPLES / "tour.vx"
+    program, diagnostics = parse_text(tour.read_text(), str(tour))
+    out = io.StringIO()
+    assert run_program(program, out=out) == 0
+    assert out.getvalue() == (EXAMPLES / "tour.expected").read_text()

@@ -1,0 +1,139 @@
+"""Throughput of the front end on generated programs of growing size.
+
+    python benchmarks/bench.py [--sizes 1000,10000,100000] [--seed 0] [--no-memory]
+
+For each size: parse rate in lines/s, then every later pass of `nano_vx.pipeline.PIPELINE` in
+IR nodes/s (nodes of the tree the pass reads), seconds, and peak memory. Timing and memory
+are separate runs, because tracemalloc slows allocation-heavy code several times over and
+would distort the rates. Then how each step scales from one size to the next, and the start-up
+time of `nano-vx --help`. Every figure is printed beside its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the generator, and nano_vx uninstalled
+
+from generate import generate  # noqa: E402
+
+from nano_vx.context import Compilation  # noqa: E402
+from nano_vx.deep import run_deep  # noqa: E402
+from nano_vx.nanopass.verify import children  # noqa: E402
+from nano_vx.pipeline import PIPELINE  # noqa: E402
+from nano_vx.source import Source  # noqa: E402
+
+PARSE_TARGET = 3_000  # lines/s
+PASS_TARGET = 500_000  # nodes/s
+LINEAR_TARGET = 1.1  # time may grow at most 1.1x faster than the input
+HELP_TARGET_MS = 150
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def count_nodes(tree) -> int:
+    """Nodes in a tree, walked with a stack: the trees are too deep for recursion."""
+    count, stack = 0, [tree]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(child for _, _, child in children(node))
+    return count
+
+
+def run_pipeline(text: str, name: str, measure_memory: bool) -> list[dict]:
+    """Run every pass once; per step: the work it read, seconds, and (optionally) peak bytes."""
+    source = Source(name, text)
+    ctx = Compilation(source)
+    tree, steps = source, []
+    for i, p in enumerate(PIPELINE):
+        work = len(source.line_starts) if i == 0 else count_nodes(tree)
+        progress(f"  {p.name} on {work:,} {'lines' if i == 0 else 'nodes'} ...")
+        if measure_memory:
+            tracemalloc.start()
+        start = time.perf_counter()
+        tree = p(tree, ctx)
+        seconds = time.perf_counter() - start
+        peak = None
+        if measure_memory:
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        steps.append({"name": p.name, "work": work, "seconds": seconds, "peak": peak})
+    if ctx.diagnostics.has_errors:
+        progress(f"  note: the generated program has diagnostics: {ctx.diagnostics.codes()[:5]}")
+    return steps
+
+
+def help_ms(repeats: int = 5) -> float:
+    """Best-of-N wall time of `nano-vx --help`, the start-up a user feels on every call."""
+    exe = Path(sys.executable).with_name("nano-vx")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "nano_vx.cli"]
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run([*command, "--help"], check=True, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def report(sizes: list[int], results: dict[int, list[dict]]) -> None:
+    print(f"{'lines':>8}  {'step':<26} {'rate':>16}  {'target':>14}  {'seconds':>8}  "
+          f"{'peak MiB':>8}")
+    for size in sizes:
+        for i, s in enumerate(results[size]):
+            rate = s["work"] / s["seconds"] if s["seconds"] else float("inf")
+            unit, target = ("lines/s", PARSE_TARGET) if i == 0 else ("nodes/s", PASS_TARGET)
+            peak = "-" if s["peak"] is None else f"{s['peak'] / 2**20:.1f}"
+            print(f"{size:>8}  {s['name']:<26} {rate:>10,.0f} {unit}  >= {target:>8,} "
+                  f"{verdict(rate >= target):<6} {s['seconds']:>7.3f}  {peak:>8}")
+        print()
+    for small, big in zip(sizes, sizes[1:]):
+        print(f"scaling {small} -> {big} lines (time ratio / input ratio, target <= "
+              f"{LINEAR_TARGET}):")
+        for a, b in zip(results[small], results[big]):
+            grow = b["work"] / a["work"]
+            ratio = b["seconds"] / a["seconds"] if a["seconds"] else float("inf")
+            print(f"  {a['name']:<26} time x{ratio:6.2f} for input x{grow:6.2f}  "
+                  f"= {ratio / grow:5.2f}  {verdict(ratio / grow <= LINEAR_TARGET)}")
+        print()
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,10000,100000",
+                    help="comma-separated line counts (default 1000,10000,100000)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results = {}
+    for size in sizes:
+        text = generate(size, args.seed)
+        name = f"generated-{size}.vx"
+        progress(f"{size} lines: timing")
+        results[size] = run_deep(run_pipeline, text, name, False)
+        if not args.no_memory:
+            progress(f"{size} lines: peak memory")
+            peaks = run_deep(run_pipeline, text, name, True)
+            for step, measured in zip(results[size], peaks):
+                step["peak"] = measured["peak"]
+    report(sizes, results)
+    ms = help_ms()
+    print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
+          f"{verdict(ms <= HELP_TARGET_MS)}")
+
+
+if __name__ == "__main__":
+    main()
