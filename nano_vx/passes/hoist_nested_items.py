@@ -10,8 +10,9 @@ Move every item written inside a block to the top level, after its enclosing ite
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after
 `main`. Items nested at any depth (in loops, in closures, in other nested items) come out in
-source order, so `main`'s items follow `main` the way they were written. A hoisted item whose
-name another item already has is E2003; both are kept so later passes still see the program.
+source order, so `main`'s items follow `main` the way they were written. Now that every item
+is in one list, two items of one name are E2003, reported at the hoisted one if either is;
+both are kept, so the output is still a whole program.
 """)
 
 # `Memory::X` and `Topology::X` are written qualified, so they cannot clash with values or
@@ -71,6 +72,6 @@ def _check_unique(run, items, hoisted_ids):
         where = f" at {other.span}" if other.span is not None else ""
         run.ctx.diagnostics.error(
             "E2003", item.span, f"the name '{item.name}' is declared twice",
-            notes=[f"'{item.name}' is first declared{where}"],
+            notes=[f"the other '{item.name}' is declared{where}"],
             help=["rename one of them"], name=item.name,
         )

@@ -1,0 +1,21 @@
+"""The front-end pipeline as a table: the passes in order, and every IL they pass through."""
+
+from __future__ import annotations
+
+from .nanopass import Pipeline
+from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_unroll_across import desugar_unroll_across
+from .passes.hoist_nested_items import hoist_nested_items
+from .passes.parse import parse_pass
+from .passes.resolve_names import resolve_names
+
+PIPELINE = Pipeline([
+    parse_pass,
+    hoist_nested_items,
+    desugar_unroll_across,
+    desugar_transfer_methods,
+    resolve_names,
+])
+
+# Every IL by name, in pipeline order (Lsrc first).
+LANGUAGES = {lang.name: lang for lang in PIPELINE.languages()}

@@ -1,0 +1,103 @@
+"""desugar-unroll-across: one `spawn on` per index, with constant bounds or E3040."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
+
+CASES = Path(__file__).parent / "cases" / "desugar_unroll_across"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {"not_constant"}  # the cases this pass reports errors on
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, front, snapshot_txt, snapshot_dot):
+    ran = front(CASES / f"{case}.vx", desugar_unroll_across)
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"desugar-unroll-across: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", [c for c in NAMES if c not in REFUSED])
+def test_the_output_prints_what_the_input_printed(case, front):
+    before, after = front(CASES / f"{case}.vx", desugar_unroll_across).prints()
+    assert after == before
+
+
+def _spawns(fn):
+    return [s.expr for s in fn.body.stmts if s._prod == "ExprStmt" and s.expr._prod == "Spawn"]
+
+
+def test_one_spawn_per_index_with_the_index_bound_first(front):
+    ran = front(CASES / "literal_range.vx", desugar_unroll_across)
+    assert not ran.diagnostics.items
+    assert not list(ran.nodes("UnrollAcross"))
+    [main] = ran.after.items
+    spawns = _spawns(main)
+    assert [(s.topo.name, s.topo.index.value, s.topo.end) for s in spawns] == [
+        ("NPU", 0, None), ("NPU", 1, None), ("NPU", 2, None)]
+    for k, spawn in enumerate(spawns):
+        let = spawn.body.stmts[0]
+        assert (let.name, let.mutable, let.type, let.value.value) == ("i", False, None, k)
+        assert spawn.span == ran.before.items[0].body.stmts[0].span
+    # The statement after the unroll stays after it.
+    assert main.body.stmts[-1] is ran.before.items[0].body.stmts[-1]
+    # Each spawn owns its copy of the body.
+    assert spawns[0].body.stmts[1] == spawns[1].body.stmts[1]
+    assert spawns[0].body.stmts[1] is not spawns[1].body.stmts[1]
+
+
+def test_const_items_and_arithmetic_fold_and_a_single_index(front):
+    ran = front(CASES / "const_bounds.vx", desugar_unroll_across)
+    assert not ran.diagnostics.items
+    spawns = _spawns(ran.after.items[2])
+    assert [(s.topo.name, s.topo.index.value) for s in spawns] == [
+        ("NPU", 1), ("NPU", 2), ("AccCore", 2)]
+
+
+def test_a_function_without_unroll_is_shared(front):
+    ran = front("fn main() { unroll across(Topology::NPU[0..1]) { |i| print(i); } }\n"
+                "fn other() { print(1); }\n", desugar_unroll_across)
+    assert ran.after.items[1] is ran.before.items[1]
+
+
+def _e3040(front, text):
+    ran = front(text, desugar_unroll_across)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E3040"
+    assert not list(ran.nodes("Spawn"))  # the statement is dropped, the tree still valid
+    return diag, diag.span.source.text[diag.span.start:diag.span.end]
+
+
+def test_a_runtime_bound_is_e3040_naming_the_bound(front):
+    diag, spanned = _e3040(front, (CASES / "not_constant.vx").read_text())
+    assert diag.message == "the bound `n` of `unroll across` is not a compile-time integer constant"
+    assert spanned == "n"
+    assert diag.span.line == 3
+
+
+def test_the_repaired_bound_is_accepted(front):
+    text = (CASES / "not_constant.vx").read_text().replace("let n = 4;", "")
+    ran = front("const n: i32 = 4;\n" + text, desugar_unroll_across)
+    assert not ran.diagnostics.items
+    assert len(_spawns(ran.after.items[1])) == 4
+
+
+def test_a_local_hiding_a_const_item_is_not_constant(front):
+    diag, spanned = _e3040(front, "const N: i32 = 4;\nfn main() { let N = 2; "
+                                  "unroll across(Topology::NPU[0..N]) { |i| print(i); } }\n")
+    assert spanned == "N"
+
+
+def test_a_backwards_range_is_e3040(front):
+    diag, spanned = _e3040(front, "fn main() { unroll across(Topology::NPU[3..1]) "
+                                  "{ |i| print(i); } }\n")
+    assert diag.message == "the range 3..1 of `unroll across` starts after it ends"
+    assert spanned == "Topology::NPU[3..1]"
+
+
+def test_a_topology_without_index_is_e3040(front):
+    diag, _ = _e3040(front, "fn main() { unroll across(Topology::GPU) { |i| print(i); } }\n")
+    assert "needs an index range" in diag.message

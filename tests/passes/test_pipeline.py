@@ -1,0 +1,27 @@
+"""The pipeline table: the front-end passes in order, and the IL chain they walk."""
+
+import importlib
+
+from nano_vx.pipeline import LANGUAGES, PIPELINE
+
+IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved"]
+
+
+def test_the_passes_are_in_chain_order():
+    assert PIPELINE.names() == ["parse", "hoist-nested-items", "desugar-unroll-across",
+                                "desugar-transfer-methods", "resolve-names"]
+
+
+def test_every_language_by_name_each_extending_the_one_before():
+    assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved"]
+    langs = list(LANGUAGES.values())
+    for before, after in zip(langs, langs[1:]):
+        assert after.parent is before
+
+
+def test_each_il_module_and_pass_says_what_it_does_in_one_line():
+    for name in IL_MODULES:
+        doc = importlib.import_module(f"nano_vx.languages.{name}").__doc__
+        assert doc and "\n" not in doc.strip(), name
+    for p in PIPELINE.passes[1:]:
+        assert p.summary and p.summary.endswith("."), p.name

@@ -1,0 +1,173 @@
+"""resolve-names: Local names unique per function, Global items and builtins, E2001."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.context import Compilation
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.languages import Lresolved, Ltransfers
+from nano_vx.nanopass import Node, children
+from nano_vx.passes.resolve_names import resolve_names
+from nano_vx.source import Source
+
+CASES = Path(__file__).parent / "cases" / "resolve_names"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {"undefined"}  # the cases this pass reports errors on
+R = Lresolved.nodes
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, front, snapshot_txt, snapshot_dot):
+    ran = front(CASES / f"{case}.vx", resolve_names)
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"resolve-names: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", [c for c in NAMES if c not in REFUSED])
+def test_the_output_prints_what_the_input_printed(case, front):
+    before, after = front(CASES / f"{case}.vx", resolve_names).prints()
+    assert after == before
+
+
+def _walk(node):
+    """Every node below `node`, in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed([c for _, _, c in children(n)]))
+
+
+def _bindings(fn):
+    """The names a function binds, in source order."""
+    names = [g.name for g in fn.generics if g._prod == "ConstParam"]
+    for n in _walk(fn):
+        if n._prod in ("Let", "Param"):
+            names.append(n.name)
+        elif n._prod == "For":
+            names.append(n.var)
+    return names
+
+
+def test_shadowing_gets_numbered_names(front):
+    ran = front(CASES / "shadowing.vx", resolve_names)
+    assert not ran.diagnostics.items
+    scale, _, main = ran.after.items
+    assert _bindings(scale) == ["S", "x", "n", "x#1", "i", "x#2", "add", "x#3", "n#1"]
+    assert _bindings(main) == ["x", "x#1"]
+    body = scale.body.stmts
+    assert body[0].value == R["Local"]("S")  # the const generic, as a value
+    assert body[1].value.left == R["Local"]("x")  # `let x = x * n` reads the parameter
+    assert body[-1].value == R["Local"]("x#1")  # `return x` after the loop's shadow ended
+    loop_print = body[2].body.stmts[1].expr
+    assert (loop_print.callee, loop_print.args[0]) == (R["Global"]("print"), R["Local"]("x#2"))
+    assert main.body.stmts[1].value.left.callee == R["Global"]("scale")
+    assert main.body.stmts[1].value.right == R["Global"]("LIMIT")
+
+
+def test_undefined_names_are_e2001_at_each_use(front):
+    ran = front(CASES / "undefined.vx", resolve_names)
+    diags = ran.diagnostics.items
+    assert [d.code for d in diags] == ["E2001"] * 3
+    assert [d.message for d in diags] == [
+        "cannot find value 'inner' in this scope",
+        "cannot find value 'missing' in this scope",
+        "cannot find value 'late' in this scope",
+    ]
+    text = diags[0].span.source.text
+    assert [(d.span.line, text[d.span.start:d.span.end]) for d in diags] == [
+        (6, "inner"), (6, "missing"), (7, "late")]
+    # The unresolved names are Globals, so the tree is a valid Lresolved program.
+    assert {g.name for g in ran.nodes("Global")} == {"print", "inner", "missing", "late"}
+
+
+def test_the_repaired_program_resolves_cleanly(front):
+    ran = front(CASES / "repaired.vx", resolve_names)
+    assert not ran.diagnostics.items
+
+
+def test_memory_and_topology_names_are_not_variables(front):
+    ran = front("fn main() { let t = Tensor<f32, [4]>::new(); "
+                "let u = transfer(t, Memory::NPU_HBM); spawn on(Topology::NPU[0]) { }; }\n",
+                resolve_names)
+    assert not ran.diagnostics.items
+    assert [m.name for m in ran.nodes("MemRef")] == ["NPU_HBM"]
+
+
+# -- property: unique bindings, and erasing the numbers gives back the input --------------
+
+T = Ltransfers.nodes
+LETTERS = st.sampled_from(["x", "y", "n"])
+I32 = T["Scalar"]("i32")
+
+exprs = st.recursive(
+    st.one_of(st.integers(0, 9).map(T["Int"]), LETTERS.map(T["Var"])),
+    lambda inner: st.builds(T["Binary"], st.just("+"), inner, inner),
+    max_leaves=4,
+)
+
+
+def _block(stmts):
+    return st.builds(T["Block"], st.lists(stmts, max_size=4), st.none() | exprs)
+
+
+stmts = st.recursive(
+    st.one_of(
+        st.builds(T["Let"], LETTERS, st.booleans(), st.none(), exprs),
+        st.builds(lambda e: T["ExprStmt"](T["Call"](T["Var"]("print"), (), (e,))), exprs),
+    ),
+    lambda inner: st.one_of(
+        st.builds(T["For"], LETTERS, st.just(T["Int"](0)), exprs, _block(inner)),
+        st.builds(T["If"], exprs, st.just(False), _block(inner), st.none()),
+        st.builds(
+            lambda ps, body: T["ExprStmt"](T["Closure"](ps, body)),
+            st.lists(st.builds(T["Param"], LETTERS, st.just(I32)), max_size=2),
+            _block(inner),
+        ),
+    ),
+    max_leaves=8,
+)
+
+fns = st.builds(
+    lambda generics, params, body: T["Fn"]("f", generics, params, None, None, (), body),
+    st.lists(st.builds(T["ConstParam"], LETTERS, st.just(I32)), max_size=1),
+    st.lists(st.builds(T["Param"], LETTERS, st.just(I32)), max_size=2),
+    _block(stmts),
+)
+
+
+def _erase(node):
+    """Back to Ltransfers: Local and Global become Var, unique names lose their `#n`."""
+    if node._prod in ("Local", "Global"):
+        return T["Var"](node.name.partition("#")[0])
+    values = []
+    for f in type(node)._declared:
+        v = getattr(node, f.name)
+        if f.mult == "*":
+            v = tuple(_erase(x) for x in v)
+        elif isinstance(v, Node):
+            v = _erase(v)
+        elif f.kind == "uname":
+            v = v.partition("#")[0]
+        values.append(v)
+    return T[node._prod](*values)
+
+
+@settings(max_examples=60, deadline=None)
+@given(fns)
+def test_every_binding_in_a_function_is_unique(fn):
+    program = T["Program"]((fn,))
+    ctx = Compilation(Source("generated.vx", ""))
+    out = resolve_names(program, ctx)
+    names = _bindings(out.items[0])
+    assert len(names) == len(set(names)), names
+    # Only names changed, and every Local names a binding of its function.
+    assert _erase(out) == program
+    assert {n.name for n in _walk(out) if n._prod == "Local"} <= set(names)
+    # E2001 exactly once per use of a name that is neither local nor global.
+    unknown = [n for n in _walk(out) if n._prod == "Global" and n.name not in ("f", "print")]
+    assert ctx.diagnostics.codes() == ["E2001"] * len(unknown)
