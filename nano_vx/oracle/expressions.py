@@ -13,7 +13,7 @@ import operator
 from .errors import stop, wrong_kind
 from .functions import ClosureValue, compile_code
 from .numbers import (
-    FLOAT_TYPES, INT_TYPES, Placed, arith, cast, coerce, comparable, describe, logical_not,
+    FLOAT_TYPES, I32_HI, I32_LO, INT_TYPES, Placed, arith, cast, coerce, comparable, describe, logical_not,
     negate, to_index, unplace,
 )
 from .places import NONE_TOPO, CPU_DRAM, MemValue, Moved, Placement, SomeTopo, same
@@ -35,6 +35,13 @@ def _literal(value, hint, span):
     if type(value) is float and (hint in FLOAT_TYPES or hint == "f64"):
         return coerce(value, hint, span)
     return value
+
+
+def _plain_int_literal(node, hint):
+    """The value of an integer literal that stays a plain (i32 or untyped) int, else None."""
+    if node._prod != "Int" or hint in INT_TYPES and hint != "i32":
+        return None
+    return node.value if I32_LO <= node.value <= I32_HI else None
 
 
 class ExprMixin:
@@ -90,8 +97,18 @@ class ExprMixin:
         operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
         left = self.expr(node.left, sc, operand_hint)
         right = self.expr(node.right, sc, operand_hint)
+        c = _plain_int_literal(node.right, operand_hint)
         if op in _ARITH:
             fn = _ARITH[op]
+            if c is not None:  # `i + 1`: the commonest shape, without a call for the 1
+                def arithmetic_const(f):
+                    a = left(f)
+                    if type(a) is int:
+                        r = fn(a, c)
+                        if -2147483648 <= r <= 2147483647:
+                            return r
+                    return arith(op, a, c, span)
+                return arithmetic_const
 
             def arithmetic(f):
                 a, b = left(f), right(f)
@@ -104,21 +121,44 @@ class ExprMixin:
                 return arith(op, a, b, span)
             return arithmetic
         if op in ("/", "%"):
-            return lambda f: arith(op, left(f), right(f), span)
+            fn = operator.floordiv if op == "/" else operator.mod
+            if c is not None and c > 0:
+                def divide_const(f):
+                    a = left(f)
+                    if type(a) is int and 0 <= a <= 2147483647:
+                        return fn(a, c)
+                    return arith(op, a, c, span)
+                return divide_const
+
+            def divide(f):
+                a, b = left(f), right(f)
+                # Non-negative i32 operands: floor and truncation agree, no stop is possible.
+                if type(a) is int and type(b) is int and 0 <= a <= 2147483647 and b > 0:
+                    return fn(a, b)
+                return arith(op, a, b, span)
+            return divide
         fn = _COMPARE[op]
+        if c is not None:
+            def compare_const(f):
+                a = left(f)
+                if type(a) is int:
+                    return fn(a, c)
+                return generic(a, c)
 
         def compare(f):
             a, b = left(f), right(f)
-            ta, tb = type(a), type(b)
-            if (ta is int and tb is int) or (ta is float and tb is float):
+            if (type(a) is int and type(b) is int) or (type(a) is float and type(b) is float):
                 return fn(a, b)
+            return generic(a, b)
+
+        def generic(a, b):
             if op in ("==", "!="):
                 eq = same(unplace(a), unplace(b))
                 if eq is not None:
                     return eq if op == "==" else not eq
             x, y = comparable(op, a, b, span)
             return fn(x, y)
-        return compare
+        return compare_const if c is not None else compare
 
     def _logic(self, node, sc):
         left, right, op, span = self.expr(node.left, sc), self.expr(node.right, sc), node.op, node.span

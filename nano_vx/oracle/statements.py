@@ -6,14 +6,19 @@ block passes up to the loop or function that consumes it (no exceptions on the c
 
 from __future__ import annotations
 
+import operator
+
 from .errors import stop, wrong_kind
 from .expressions import ExprMixin
 from .functions import run_body
 from .numbers import TFloat, TInt, arith, describe, to_index, unplace, wrap32
 from .places import Moved, moved_stop
-from .scope import BREAK, CONTINUE, Escape, Return, display_name, frame_getter
+from .scope import BREAK, CONTINUE, Escape, Return, frame_getter
 from .tensors import Tensor
 from .types import scalar_hint
+
+_FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
 
 def _adopt(old, new):
     """An untyped literal assigned to a typed variable takes the variable's type."""
@@ -89,27 +94,34 @@ class StmtMixin(ExprMixin):
         if target._prod not in ("Var", "Local") or sc.lookup(target.name) is None:
             return self.unsupported(node, f"assignment to {target._prod}")
         depth, slot = sc.lookup(target.name)
-        frame, name, binop = frame_getter(depth), display_name(target.name), op[:-1]
-
-        def assign(f):
-            fr = frame(f)
-            old = fr[slot]
-            if op == "=":
+        frame = frame_getter(depth)
+        if op == "=":
+            def assign(f):
+                fr = f if depth == 0 else frame(f)
                 new = value(f)
-            else:
-                if type(old) is Moved:
-                    moved_stop(old, span)
-                new = self.operate(binop, old, value(f), span)
+                old = fr[slot]
+                if type(new) is not type(old):
+                    new = _adopt(old, new)
+                fr[slot] = new
+            return assign
+        binop = op[:-1]
+        fast = _FAST.get(binop)
+
+        def compound(f):
+            fr = f if depth == 0 else frame(f)
+            old, v = fr[slot], value(f)
+            if fast is not None and type(old) is int and type(v) is int:
+                r = fast(old, v)
+                if -2147483648 <= r <= 2147483647:
+                    fr[slot] = r
+                    return
+            if type(old) is Moved:
+                moved_stop(old, span)
+            new = arith(binop, old, v, span)
             if type(new) is not type(old):
                 new = _adopt(old, new)
             fr[slot] = new
-        return assign
-
-    @staticmethod
-    def operate(op, a, b, span):
-        if type(a) is int and type(b) is int and op != "/":
-            return wrap32(a + b if op == "+" else a - b if op == "-" else a * b)
-        return arith(op, a, b, span)
+        return compound
 
     def _assign_element(self, target, op, value, sc, span):
         base, indices = self.index_chain(target, sc)
@@ -124,7 +136,7 @@ class StmtMixin(ExprMixin):
                 wrong_kind(span, "assignment to a whole row of a tensor; assign its elements")
             new = value(f)
             if op != "=":
-                new = self.operate(binop, t.read(off, span), new, span)
+                new = arith(binop, t.read(off, span), new, span)
             t.write(off, new, span)
         return assign
 
