@@ -15,7 +15,7 @@ from ..languages.l0_source import Lsrc
 from ..source import Source, Span
 from . import text as _text
 from .driver import parse_items
-from .text import MAX_DEPTH
+from .limits import MAX_DEPTH
 
 __all__ = ["MAX_DEPTH", "decode_source", "parse", "parse_text", "read_source"]
 
@@ -28,7 +28,7 @@ def parse(source: Source, diagnostics: Diagnostics):
     text = source.text
     if text.startswith("\ufeff"):  # a byte-order mark is not part of the program
         text = " " + text[1:]
-    text, skeleton = _text.blank(text, diagnostics, source)
+    text, skeleton, unterminated = _text.blank(text, diagnostics, source)
     if not skeleton.strip():
         diagnostics.error("E1005", Span(source, 0, len(source.text)),
                           "the file holds no items: nothing but white space and comments",
@@ -36,7 +36,7 @@ def parse(source: Source, diagnostics: Diagnostics):
         return empty
     if not _text.check_depth(skeleton, source, diagnostics):
         return empty
-    return run_deep(parse_items, source, text, skeleton, diagnostics)
+    return run_deep(parse_items, source, text, skeleton, diagnostics, unterminated)
 
 
 def decode_source(name: str, data: bytes, diagnostics: Diagnostics) -> Source | None:

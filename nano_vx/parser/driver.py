@@ -11,8 +11,10 @@ from . import grammar, recovery, state
 from .elements import skip_ws
 
 
-def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnostics):
-    """The Program of the items of `text` (already blanked) that parse."""
+def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnostics,
+                unterminated=()):
+    """The Program of the items of `text` (already blanked) that parse. A syntax error
+    within the rest of the line of an unterminated string (E1002) is its echo, not news."""
     st = state.ParseState(source, skeleton)
     state.begin(st)
     try:
@@ -20,6 +22,8 @@ def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnosti
     finally:
         state.end()
     for (code, start), (end, message) in sorted(st.errors.items(), key=lambda e: e[0][1]):
+        if code == "E1001" and any(a <= start <= b for a, b in unterminated):
+            continue
         diagnostics.error(code, Span(source, start, end), message)
     return Lsrc["Program"](tuple(items), span=Span(source, 0, len(source.text)))
 

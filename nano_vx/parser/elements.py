@@ -16,6 +16,7 @@ from typing import Callable
 from pyparsing import ParseException, ParserElement, ParseSyntaxException
 
 from . import state
+from .limits import MAX_NESTING, TooDeep
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 WHITE = " \t\r\n"
@@ -90,12 +91,19 @@ class Dispatch(_Custom):
             elem = self.table.get(s[loc:loc + 1])
         if elem is None:
             raise ParseException(s, loc, self.errmsg, self)
+        # Every recursive construct passes through a Dispatch, so its depth is the nesting.
+        st = state.current()
+        st.depth += 1
         try:
+            if st.depth > MAX_NESTING:
+                raise TooDeep(s, loc, f"more than {MAX_NESTING} nested constructs", self)
             return elem._parse(s, loc, do_actions, callPreParse=False)
         except ParseException as exc:
             if exc.loc <= loc:
                 raise ParseException(s, loc, self.errmsg, self) from None
             raise
+        finally:
+            st.depth -= 1
 
 
 PRECEDENCE = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,

@@ -11,6 +11,7 @@ from pyparsing import ParseBaseException
 
 from . import state
 from .elements import skip_ws
+from .limits import TooDeep
 
 _TOKEN = re.compile(
     r'[A-Za-z_][A-Za-z0-9_]*|[0-9][0-9A-Za-z_.]*|"|::|->|\.\.|\|\||&&|[=!<>+\-*/]=|.', re.S)
@@ -38,16 +39,28 @@ def expected(exc: ParseBaseException) -> str:
 
 
 def report(exc: ParseBaseException, what: str | None = None) -> None:
-    """E1001 for a failed parse: 'expected X, found Y' at the token found."""
+    """E1001 for a failed parse: 'expected X, found Y' at the token found (E1003 when the
+    parse gave up on nesting)."""
     text = exc.pstr
     tok, start, end = found(text, exc.loc)
+    if isinstance(exc, TooDeep):
+        state.error("E1003", start, end, f"this nests too deeply to parse: {exc.msg}")
+        return
     state.error("E1001", start, end, f"expected {what or expected(exc)}, found {tok}")
 
 
-def after_statement(skeleton: str, loc: int) -> int:
-    """Where to resume after a broken statement that failed at `loc`: after the next `;`, at
-    the next `}` that closes the enclosing block, or at an item keyword starting a line;
-    brackets opened after the error are skipped whole."""
+_STATEMENT_KEYWORD = re.compile(
+    r"(?:let|for|while|if|return|break|continue|assert|unroll|fn|const|struct)(?![A-Za-z0-9_])")
+
+
+def after_statement(skeleton: str, start: int, loc: int) -> int:
+    """Where to resume after the statement at `start` failed at `loc`: at `loc` itself when a
+    statement keyword is there (the usual missing `;`), else after the next `;`, at the next
+    `}` that closes the enclosing block, or at an item keyword starting a line; brackets
+    opened after the error are skipped whole."""
+    loc = skip_ws(skeleton, loc)
+    if loc > start and _STATEMENT_KEYWORD.match(skeleton, loc):
+        return loc
     depth = 0
     for m in _BOUNDARY.finditer(skeleton, loc):
         c = m.group()

@@ -20,6 +20,7 @@ class ParseState:
         self.skeleton = skeleton
         # Keyed by (code, offset): an alternative retried at the same place reports once.
         self.errors: dict[tuple[str, int], tuple[int, str]] = {}
+        self.depth = 0  # of nested Dispatch elements (see limits.MAX_NESTING)
 
     def error(self, code: str, start: int, end: int, message: str) -> None:
         self.errors.setdefault((code, start), (end, message))

@@ -11,6 +11,7 @@ from . import recovery, state
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch, _Custom, skip_ws
 from .expressions import COMPTIME, SPAWN
+from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
                       STRING_TEXT, N, kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
@@ -59,6 +60,9 @@ _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
 def _if(sp, t):
     heads = list(t)
     orelse = None if isinstance(heads[-1], tuple) else heads.pop()
+    if len(heads) > MAX_DEPTH:  # each `else if` nests the tree one level deeper
+        raise TooDeep(sp.source.text, heads[MAX_DEPTH][0].start,
+                      f"an `else if` chain longer than {MAX_DEPTH}")
     # An `else if` chain nests from its end: each later `if` is the only statement of the
     # `else` block before it. Built in a loop, so long chains cost no recursion.
     for head_span, comptime, cond, then in reversed(heads[1:]):
@@ -105,9 +109,10 @@ class BlockBody(_Custom):
                 end, toks = stmt._parse(s, loc, do_actions, callPreParse=False)
             except ParseBaseException as exc:
                 recovery.report(exc)
-                resume = recovery.after_statement(state.current().skeleton, max(exc.loc, loc))
+                skeleton = state.current().skeleton
+                resume = recovery.after_statement(skeleton, loc, max(exc.loc, loc))
                 if resume <= loc and s[loc:loc + 1] != "}":
-                    resume = recovery.after_statement(state.current().skeleton, loc + 1)
+                    resume = recovery.after_statement(skeleton, loc, loc + 1)
                 loc = resume
                 continue
             node = toks[0]

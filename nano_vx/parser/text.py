@@ -11,10 +11,8 @@ import re
 
 from ..diagnostics import Diagnostics
 from ..source import Source, Span
+from .limits import MAX_DEPTH
 
-# Deep enough for any program a person writes; verified to parse from any caller thanks to
-# nano_vx.deep.run_deep (tests/parser/test_limits.py).
-MAX_DEPTH = 256
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _LEXEME = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*("?)|#!?\[')
@@ -53,11 +51,13 @@ def check_characters(source: Source, diagnostics: Diagnostics) -> bool:
     return False
 
 
-def blank(text: str, diagnostics: Diagnostics, source: Source) -> tuple[str, str]:
-    """(text for the grammar, skeleton for recovery scans).
+def blank(text: str, diagnostics: Diagnostics,
+          source: Source) -> tuple[str, str, list[tuple[int, int]]]:
+    """(text for the grammar, skeleton for recovery scans, spans of unterminated strings).
 
     The grammar's text has comments and attributes (`#[..]`, `#![..]`) blanked and every
     unterminated string closed (after E1002); the skeleton also blanks string contents."""
+    unterminated: list[tuple[int, int]] = []
     parts: list[str] = []
     skel: list[str] = []
     pos = 0
@@ -82,6 +82,7 @@ def blank(text: str, diagnostics: Diagnostics, source: Source) -> tuple[str, str
             diagnostics.error("E1002", Span(source, start, end),
                               "unterminated string literal: it does not close before the end "
                               "of its line", help=['close it with \'"\''])
+            unterminated.append((start, end))
             # Closed in place (offsets kept) so that the rest of the line still parses.
             closed = '""' + " " * (end - start - 2) if end - start >= 2 else " "
             parts.append(closed)
@@ -90,7 +91,7 @@ def blank(text: str, diagnostics: Diagnostics, source: Source) -> tuple[str, str
         m = _LEXEME.search(text, pos)
     parts.append(text[pos:])
     skel.append(text[pos:])
-    return "".join(parts), "".join(skel)
+    return "".join(parts), "".join(skel), unterminated
 
 
 def _attribute_end(text: str, pos: int) -> int:

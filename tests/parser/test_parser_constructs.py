@@ -1,0 +1,290 @@
+"""Every construct of the surface syntax (vx-reference §1, §2) maps onto its Lsrc node."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.languages.l0_source import Lsrc
+from nano_vx.parser import parse_text
+
+N = Lsrc.nodes
+CASES = Path(__file__).parent / "cases"
+
+I32, F32 = N["Scalar"]("i32"), N["Scalar"]("f32")
+
+
+def V(name):
+    return N["Var"](name)
+
+
+def Int(v):
+    return N["Int"](v)
+
+
+def B(op, left, right):
+    return N["Binary"](op, left, right)
+
+
+def Topo(name, index=None, end=None):
+    return N["TopoRef"](name, index, end)
+
+
+def program(text):
+    prog, diags = parse_text(text)
+    assert not diags.codes(), diags.render()
+    return prog
+
+
+def body(text):
+    """The statements of `fn main() { text }`."""
+    return program(f"fn main() {{ {text} }}").items[0].body
+
+
+def stmt(text):
+    (only,) = body(text).stmts
+    return only
+
+
+def expr(text):
+    return stmt(f"let v = {text};").value
+
+
+# -- items ---------------------------------------------------------------------------------
+
+
+def test_fn_signature_with_generics_placement_return_and_bounds():
+    fn = program("fn f<A: Topology, T, const S: i32>(x: T) on Topology::GPU -> i32 "
+                 "where Reachable<A, B>, Reachable<B, C> { }").items[0]
+    assert fn == N["Fn"](
+        "f",
+        (N["TypeParam"]("A", True), N["TypeParam"]("T", False), N["ConstParam"]("S", I32)),
+        (N["Param"]("x", N["NamedType"]("T")),),
+        Topo("GPU"), I32,
+        (N["ReachableBound"]("A", "B"), N["ReachableBound"]("B", "C")),
+        N["Block"]((), None))
+
+
+def test_struct_and_const_items():
+    struct, const = program("struct P { x: i32, y: f32, }\nconst N: i32 = 4;").items
+    assert struct == N["StructDecl"]("P", (N["Param"]("x", I32), N["Param"]("y", F32)))
+    assert const == N["ConstItem"]("N", I32, Int(4))
+
+
+def test_playground_form_nests_items_and_ignores_attributes():
+    (main,) = program((CASES / "playground.vx").read_text()).items
+    (item_stmt,) = main.body.stmts
+    assert item_stmt._prod == "ItemStmt"
+    fn = item_stmt.item
+    assert [g.name for g in fn.generics] == ["A", "B", "C"]
+    assert fn.params[0].type == N["PinnedType"](I32, Topo("A"))
+    assert fn.bounds == (N["ReachableBound"]("A", "B"), N["ReachableBound"]("B", "C"))
+
+
+def test_declarations():
+    hbm, smem, dram, device = program((CASES / "declarations.vx").read_text()).items
+    Q, F = N["Quantity"], N["DeclField"]
+    assert hbm == N["MemoryDecl"]("HBM", (
+        F("capacity", Q("80", "GiB")), F("bandwidth", Q("3.35", "TB/s")),
+        F("scope", N["Word"]("device"))))
+    assert smem.fields == (
+        F("within", N["MemRef"]("L2")), F("capacity", Q("228", "KiB")),
+        F("bandwidth", Q("128", "B/cyc")), F("clock", Q("1.98", "GHz")),
+        F("replicas", Q("132", None)), F("overcommit", None))
+    assert dram == N["MemoryDecl"]("CPU_DRAM", ())
+    assert device.fields == (
+        F("arch", N["Word"]("nvptx64")), F("memory", N["MemRef"]("HBM")),
+        F("visible", N["DeclList"]((N["MemRef"]("HBM"), N["MemRef"]("SMEM")))),
+        F("dtypes", N["DeclList"]((N["Word"]("f32"), N["Word"]("f16")))),
+        N["TransferEdge"](N["MemRef"]("CPU_DRAM"), N["MemRef"]("HBM"), Q("20", None)),
+        N["TransferEdge"](N["MemRef"]("HBM"), N["MemRef"]("CPU_DRAM"), Q("31.5", "GB/s")))
+
+
+# -- statements ----------------------------------------------------------------------------
+
+
+def test_block_with_trailing_expression():
+    fn = program("fn sq(n: i32) -> i32 { let m = n; m * m }").items[0]
+    assert fn.body == N["Block"]((N["Let"]("m", False, None, V("n")),), B("*", V("m"), V("m")))
+
+
+def test_let_mut_with_type():
+    assert stmt("let mut x: Tensor<f32, [4]> = 1;") == N["Let"](
+        "x", True, N["TensorType"](F32, (N["DimInt"](4),), None), Int(1))
+
+
+@pytest.mark.parametrize("op", ["=", "+=", "-=", "*=", "/="])
+def test_assignment_to_places(op):
+    target = N["Index"](N["Index"](V("t"), V("i")), V("j"))
+    assert stmt(f"t[i][j] {op} 1;") == N["Assign"](target, op, Int(1))
+    assert stmt(f"p.x {op} 1;") == N["Assign"](N["FieldGet"](V("p"), "x"), op, Int(1))
+
+
+def test_for_and_while():
+    assert stmt("for i in a..b { }") == N["For"]("i", V("a"), V("b"), N["Block"]((), None))
+    assert stmt("for i in 0..S { }").end == V("S")
+    assert stmt("while x < 3 { x += 1; }") == N["While"](
+        B("<", V("x"), Int(3)), N["Block"]((N["Assign"](V("x"), "+=", Int(1)),), None))
+
+
+def test_if_else_if_else_nests_in_else_blocks():
+    b = lambda v: N["Block"]((N["ExprStmt"](Int(v)),), None)  # noqa: E731
+    got = stmt("if a { 1; } else if b { 2; } else { 3; }")
+    inner = N["If"](V("b"), False, b(2), b(3))
+    assert got == N["If"](V("a"), False, b(1), N["Block"]((inner,), None))
+    assert stmt("if comptime c { }") == N["If"](V("c"), True, N["Block"]((), None), None)
+
+
+def test_return_break_continue_assert():
+    assert body("return 1; return; break; continue;").stmts == (
+        N["Return"](Int(1)), N["Return"](None), N["Break"](), N["Continue"]())
+    assert body('assert(c); assert(c, "a\\n\\t\\\\\\"b");').stmts == (
+        N["Assert"](V("c"), None), N["Assert"](V("c"), 'a\n\t\\"b'))
+
+
+def test_comptime_statement_and_expression():
+    block = N["Block"]((N["ExprStmt"](Int(1)),), None)
+    assert body("comptime { 1; };").stmts == (N["ComptimeStmt"](block),)
+    assert body("comptime { 1; } let x = 2;").stmts[0] == N["ComptimeStmt"](block)
+    assert expr("comptime { 1; }") == N["Comptime"](block)
+    # At the end of a block without `;` it is the block's value.
+    assert body("comptime { 4 }").value == N["Comptime"](N["Block"]((), Int(4)))
+
+
+def test_unroll_across():
+    got = stmt("unroll across(Topology::NPU[0..4]) { |i| t[i] = i; };")
+    assert got == N["UnrollAcross"](
+        Topo("NPU", Int(0), Int(4)), "i",
+        N["Block"]((N["Assign"](N["Index"](V("t"), V("i")), "=", V("i")),), None))
+
+
+def test_semicolon_optional_after_block_like_statements():
+    stmts = body("spawn on(Topology::GPU) { } if a { } for i in 0..2 { } while b { } "
+                 "comptime { } let z = 0;").stmts
+    assert [s._prod for s in stmts] == ["ExprStmt", "If", "For", "While", "ComptimeStmt", "Let"]
+    assert stmts[0].expr == N["Spawn"](Topo("GPU"), N["Block"]((), None))
+
+
+# -- expressions ---------------------------------------------------------------------------
+
+
+def test_precedence_and_associativity():
+    assert expr("a || b && c == d + e * f") == B(
+        "||", V("a"), B("&&", V("b"), B("==", V("c"), B("+", V("d"), B("*", V("e"), V("f"))))))
+    assert expr("a - b - c") == B("-", B("-", V("a"), V("b")), V("c"))
+    assert expr("a / b % c") == B("%", B("/", V("a"), V("b")), V("c"))
+    assert expr("a < b != c >= d") == B(">=", B("!=", B("<", V("a"), V("b")), V("c")), V("d"))
+    assert expr("-x as f32 * 2") == B("*", N["Unary"]("-", N["Cast"](V("x"), F32)), Int(2))
+    assert expr("!(a <= b)") == N["Unary"]("!", B("<=", V("a"), V("b")))
+
+
+def test_calls_generic_calls_methods_index_fields():
+    assert expr("f(a, b)") == N["Call"](V("f"), (), (V("a"), V("b")))
+    assert expr("f<4>(a)") == N["Call"](V("f"), (N["DimArg"](N["DimInt"](4)),), (V("a"),))
+    assert expr("f<i32>(x)") == N["Call"](V("f"), (N["TypeArg"](I32),), (V("x"),))
+    assert expr("f<S*2>(x)").targs == (N["DimArg"](N["DimBinary"](
+        "*", N["DimName"]("S"), N["DimInt"](2))),)
+    assert expr("a < b") == B("<", V("a"), V("b"))
+    assert expr("a < b && c > d") == B("&&", B("<", V("a"), V("b")), B(">", V("c"), V("d")))
+    assert expr("x.m(a)") == N["MethodCall"](V("x"), "m", (V("a"),))
+    assert expr("x.to_device()") == N["MethodCall"](V("x"), "to_device", ())
+    assert expr("x.f[0]") == N["Index"](N["FieldGet"](V("x"), "f"), Int(0))
+
+
+def test_tensor_constructors_and_placements():
+    def ty(place=None, dims=(N["DimInt"](4), N["DimInt"](4))):
+        return N["TensorType"](F32, dims, place)
+
+    assert expr("Tensor<f32, [4, 4]>::new()") == N["TensorNew"](ty(), "new", ())
+    assert expr("Tensor<f32, [4, 4]>::uninit()") == N["TensorNew"](ty(), "uninit", ())
+    assert expr("Tensor<f32, [4, 4]>::fill(v)") == N["TensorNew"](ty(), "fill", (V("v"),))
+    dims = (N["DimName"]("S"), N["DimInt"](4))
+    assert expr("Tensor<f32, [S, 4], Memory::GPU_HBM>::new()").type == ty(
+        N["MemRef"]("GPU_HBM"), dims)
+    assert expr("Tensor<f32, [S, 4], Topology::GPU>::new()").type == ty(Topo("GPU"), dims)
+    dim = expr("Tensor<f32, [S*2+1]>::new()").type.dims[0]
+    assert dim == N["DimBinary"]("+", N["DimBinary"]("*", N["DimName"]("S"), N["DimInt"](2)),
+                                 N["DimInt"](1))
+
+
+def test_vx_forms():
+    assert expr("transfer(x, Memory::CPU_DRAM)") == N["Transfer"](V("x"), N["MemRef"]("CPU_DRAM"))
+    assert expr("spawn on(Topology::NPU[i]) { 1 }") == N["Spawn"](
+        Topo("NPU", V("i")), N["Block"]((), Int(1)))
+    assert expr("grad(f, x)") == N["Grad"]("f", V("x"))
+    assert expr("vjp(f, x, v)") == N["Vjp"]("f", V("x"), V("v"))
+    assert expr("jvp(f, x, v)") == N["Jvp"]("f", V("x"), V("v"))
+    assert expr("Reachable<Topology::A, Topology::B>") == N["ReachableQ"](Topo("A"), Topo("B"))
+    assert expr("Some(Topology::GPU)") == N["SomeTopo"](Topo("GPU"))
+    assert expr("None") == N["NoneTopo"]()
+    assert expr("Memory::X") == N["MemRef"]("X")
+    assert expr("Topology::NPU[0..4]") == Topo("NPU", Int(0), Int(4))
+    assert expr("x.topology() == Some(Topology::GPU)") == B(
+        "==", N["MethodCall"](V("x"), "topology", ()), N["SomeTopo"](Topo("GPU")))
+
+
+def test_closures():
+    assert expr("|x: i32| x + 1") == N["Closure"](
+        (N["Param"]("x", I32),), N["Block"]((), B("+", V("x"), Int(1))))
+    assert expr("|x| { x }") == N["Closure"]((N["Param"]("x", None),), N["Block"]((), V("x")))
+    assert expr("|x: i32| comptime { x }") == N["Closure"](
+        (N["Param"]("x", I32),), N["Block"]((), N["Comptime"](N["Block"]((), V("x")))))
+    assert expr("|| 0") == N["Closure"]((), N["Block"]((), Int(0)))
+    assert expr("a || || 0") == B("||", V("a"), N["Closure"]((), N["Block"]((), Int(0))))
+
+
+def test_types():
+    def ty(text):
+        return stmt(f"let v: {text} = 0;").type
+
+    assert ty("Pinned<i32, Topology::GPU>") == N["PinnedType"](I32, Topo("GPU"))
+    assert ty("Verified<f32>") == N["VerifiedType"](F32)
+    assert ty("HardwareState<T, Topology::X>") == N["HardwareStateType"](
+        N["NamedType"]("T"), Topo("X"))
+    assert ty("Ref<T, Memory::X>") == N["RefType"](N["NamedType"]("T"), N["MemRef"]("X"))
+    assert ty("Verified<Pinned<i32, Topology::GPU>>") == N["VerifiedType"](
+        N["PinnedType"](I32, Topo("GPU")))
+    for s in ("i8", "i16", "i64", "u8", "u32", "u64", "f16", "bf16", "f64", "bool", "void"):
+        assert ty(s) == N["Scalar"](s)
+
+
+def test_literals():
+    assert expr("1_000") == Int(1000)
+    assert expr("0xFF") == Int(255)
+    assert expr(str(2**64 - 1)) == Int(2**64 - 1)
+    assert expr("1.5") == N["Float"](1.5)
+    assert expr("1e3") == N["Float"](1000.0)
+    assert expr("2.5e-3") == N["Float"](0.0025)
+    assert expr("true") == N["Bool"](True) and expr("false") == N["Bool"](False)
+    assert expr('"a\\tb"') == N["Str"]("a\tb")
+
+
+def test_comments_are_ignored():
+    assert body("// a comment\nlet x = 1; // another\n").stmts == (N["Let"]("x", False, None,
+                                                                                 Int(1)),)
+
+
+# -- spans ---------------------------------------------------------------------------------
+
+
+def test_spans_line_and_column():
+    prog = program("fn main() {\n  let x = a + f(b)[2];\n}\n")
+    let = prog.items[0].body.stmts[0]
+    assert (let.span.line, let.span.col) == (2, 3)
+    value = let.value
+    assert (value.span.line, value.span.col) == (2, 11)
+    call_index = value.right
+    src = prog.items[0].span.source.text
+    assert src[call_index.span.start:call_index.span.end] == "f(b)[2]"
+    assert src[let.span.start:let.span.end] == "let x = a + f(b)[2];"
+
+
+def test_every_node_has_a_span():
+    from nano_vx.nanopass.verify import children
+
+    prog = program((CASES / "playground.vx").read_text() + (CASES / "declarations.vx")
+                   .read_text())
+    stack = [prog]
+    while stack:
+        node = stack.pop()
+        assert node.span is not None, node
+        stack.extend(child for _, _, child in children(node))

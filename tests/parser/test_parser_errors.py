@@ -1,0 +1,119 @@
+"""Bad input: every E1xxx code, each with its repaired program accepted; several syntax
+errors in one file; the parse pass."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.context import Compilation
+from nano_vx.diagnostics import Diagnostics
+from nano_vx.parser import decode_source, parse_text, read_source
+from nano_vx.passes.parse import parse_pass
+from nano_vx.source import Source
+
+CASES = Path(__file__).parent / "cases"
+
+
+def diags(text):
+    _, d = parse_text(text)
+    return [(x.code, x.span.line, x.span.col, x.message) for x in d.sorted()]
+
+
+@pytest.mark.parametrize("bad, good, code, message", [
+    ("fn main() { let x = 1 }", "fn main() { let x = 1; }", "E1001",
+     "expected ';' after the statement, found '}'"),
+    ("fn main() { let x = ; }", "fn main() { let x = 0; }", "E1001",
+     "expected an expression, found ';'"),
+    ("fn main() { f(1, 2; }", "fn main() { f(1, 2); }", "E1001",
+     "expected ',' or ')', found ';'"),
+    ("fn f(x i32) {}", "fn f(x: i32) {}", "E1001", "expected ':', found 'i32'"),
+    ("let x = 1;", "const x: i32 = 1;", "E1001",
+     "expected an item (fn, const, struct, Memory or Topology), found 'let'"),
+    ("fn main() { 1 + 2 = 3; }", "fn main() { x = 3; }", "E1001",
+     "expected a place (a variable, an index or a field) on the left of '=', found an "
+     "expression"),
+    ("Memory M { capacity: 4 Gib }", "Memory M { capacity: 4 GiB }", "E1001",
+     "expected a unit"),
+    ("fn main() {", "fn main() {}", "E1001", "expected '}', found end of file"),
+    ('fn main() { let s = "abc; }', 'fn main() { let s = "abc"; }', "E1002",
+     "unterminated string literal"),
+    ("fn main() { let x = 18446744073709551616; }",
+     "fn main() { let x = 18446744073709551615; }", "E1006", "does not fit in 64 bits"),
+    ("fn main() { let x = 1e; }", "fn main() { let x = 1e0; }", "E1006",
+     "invalid numeric literal '1e'"),
+    ('fn main() { let x = "\\q"; }', 'fn main() { let x = "\\\\q"; }', "E1006",
+     "unknown escape"),
+    ("fn main() { let x = 1; }\0", "fn main() { let x = 1; }", "E1004", "NUL"),
+    ("fn main() { let x = 1;\x07 }", "fn main() { let x = 1; }", "E1004", "U+0007"),
+    ("// nothing\n\n   ", "fn main() { }", "E1005", "nothing but white space"),
+])
+def test_code_and_repair(bad, good, code, message):
+    got = diags(bad)
+    assert [c for c, *_ in got] == [code], got
+    assert message in got[0][3]
+    assert diags(good) == []
+
+
+def test_error_position():
+    assert diags("fn main() {\n  let x = 1\n  let y = 2;\n}") == [
+        ("E1001", 3, 3, "expected ';' after the statement, found 'let'")]
+
+
+def test_bad_bytes_are_e1004():
+    prog, d = parse_text(b"fn main() { \xff }")
+    assert d.codes() == ["E1004"] and prog.items == ()
+    assert "0xff" in d.sorted()[0].message
+    d2 = Diagnostics()
+    assert decode_source("x.vx", b"\xc3\x28", d2) is None and d2.codes() == ["E1004"]
+    prog, d = parse_text("fn main() { }".encode())
+    assert d.codes() == [] and len(prog.items) == 1
+
+
+def test_read_source(tmp_path):
+    good, bad = tmp_path / "good.vx", tmp_path / "bad.vx"
+    good.write_bytes("fn main() { print(\"é\"); }".encode())
+    bad.write_bytes(b"\x00\x01\xfe")
+    d = Diagnostics()
+    assert read_source(good, d).text.startswith("fn main()") and not d.codes()
+    assert read_source(bad, d) is None and d.codes() == ["E1004"]
+
+
+def test_attribute_only_file_is_empty():
+    assert [c for c, *_ in diags("#![allow(unused)]\n// x\n")] == ["E1005"]
+
+
+def test_several_errors_in_one_file():
+    prog, d = parse_text((CASES / "multi_error.vx").read_text(), "multi_error.vx")
+    got = [(x.code, x.span.line, x.span.col) for x in d.sorted()]
+    assert got == [("E1001", 4, 3), ("E1001", 4, 11), ("E1001", 5, 13), ("E1001", 6, 9),
+                   ("E1001", 10, 13)], d.render()
+    # The broken statements are dropped, the broken item is skipped, the rest is kept.
+    assert [item.name for item in prog.items] == ["main", "fine"]
+    assert "multi_error.vx:4:3" in d.render()
+
+
+def test_recovery_inside_nested_blocks():
+    text = "fn main() {\n  if a {\n    let = 1;\n    ok();\n  }\n  f(;\n  g();\n}\n"
+    prog, d = parse_text(text)
+    assert [(x.span.line, x.span.col) for x in d.sorted()] == [(3, 9), (6, 5)]
+    stmts = prog.items[0].body.stmts
+    assert [s._prod for s in stmts] == ["If", "ExprStmt"]
+    assert stmts[0].then.stmts[0].expr.callee.name == "ok"
+
+
+def test_recovery_resumes_at_an_item_keyword_starting_a_line():
+    prog, d = parse_text("fn main() {\n  let x = (1 +\nfn next() { }\n")
+    assert d.codes()[0] == "E1001"
+    prog, d = parse_text("fn a( {\n}\nfn b() { }\n")
+    assert d.codes() == ["E1001"] and [i.name for i in prog.items] == ["b"]
+
+
+def test_parse_pass():
+    source = Source("t.vx", (CASES / "playground.vx").read_text())
+    ctx = Compilation(source, Diagnostics())
+    prog = parse_pass(source, ctx)
+    assert prog._prod == "Program" and not ctx.diagnostics.codes()
+    assert parse_pass.summary.startswith("Parse the source text into Lsrc")
+    bad = Source("b.vx", "fn main() { let }")
+    ctx = Compilation(bad, Diagnostics())
+    assert parse_pass(bad, ctx).items[0].name == "main" and ctx.diagnostics.codes() == ["E1001"]
