@@ -55,6 +55,10 @@ _ENTRIES = [
          "compiling, so `a` and `b` must be integer constants (literals, constant items, or "
          "arithmetic on them), with a <= b. Use a `for` loop with `spawn on` for bounds known "
          "only at run time."),
+    Code("E3041", "`unroll across` range too large",
+         "`unroll across` copies its body once per index while compiling, so a range of "
+         "more than 4096 indices is refused rather than letting the program grow without "
+         "bound. Use a `for` loop with `spawn on` for a range that large."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

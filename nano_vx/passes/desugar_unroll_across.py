@@ -12,10 +12,13 @@ For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S 
 expression statement. The index is evaluated in the calling scope, so the spawned topology's
 index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
 be compile-time integers: literals, `const` items, and + - * of those; anything else is E3040
-and the statement is dropped.
+and the statement is dropped. More than 4096 indices is E3041.
 """)
 
 S = Lunrolled.nodes
+
+# Each index copies the body, so a huge constant range would grow the program without bound.
+MAX_COPIES = 4096
 
 
 @desugar_unroll_across.on("Program")
@@ -26,11 +29,19 @@ def _program(run, node):
 
 @desugar_unroll_across.on("Fn")
 def _fn(run, node):
-    # A local (or const generic) of this name hides the const item: not a constant here.
-    run.state["locals"] = binders(node)
+    run.state["fn"], run.state["hidden"] = node, None  # see _hidden
     out = run.rebuild(node)
-    run.state["locals"] = frozenset()
+    run.state["fn"] = None
     return out
+
+
+def _hidden(run) -> frozenset:
+    """The names the current function binds: a local (or const generic) named like a const
+    item hides it. Found at most once per function, and only when a bound names a const."""
+    if run.state.get("hidden") is None:
+        fn = run.state.get("fn")
+        run.state["hidden"] = binders(fn) if fn is not None else frozenset()
+    return run.state["hidden"]
 
 
 @desugar_unroll_across.on("Block")
@@ -62,7 +73,7 @@ def _unroll(run, node):
         if expr is None:  # `N[a]`: the range a..a+1
             bounds.append(bounds[0] + 1)
             continue
-        value = fold(expr, run.state["consts"], run.state.get("locals", frozenset()))
+        value = fold(expr, run.state["consts"], lambda: _hidden(run))
         if value is None:
             run.ctx.diagnostics.error(
                 "E3040", expr.span,
@@ -76,6 +87,12 @@ def _unroll(run, node):
             "E3040", topo.span,
             f"the range {start}..{end} of `unroll across` starts after it ends",
             start=start, end=end)
+        return ()
+    if end - start > MAX_COPIES:
+        run.ctx.diagnostics.error(
+            "E3041", topo.span,
+            f"`unroll across` over {start}..{end} would make {end - start} copies of its "
+            f"body, more than the {MAX_COPIES} it unrolls", start=start, end=end)
         return ()
     body = run.walk(node.body)
     out = []
@@ -112,7 +129,7 @@ _OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * 
 def fold(expr, consts, hidden, _seen=frozenset()):
     """The integer value of `expr`, or None when it is not a compile-time integer.
 
-    `consts` maps const item names to their value expressions; names in `hidden` are locals
+    `consts` maps const item names to their value expressions; `hidden()` gives the locals
     that shadow a const item; `_seen` stops a const defined in terms of itself.
     """
     kind = expr._prod
@@ -125,9 +142,9 @@ def fold(expr, consts, hidden, _seen=frozenset()):
         left = fold(expr.left, consts, hidden, _seen)
         right = fold(expr.right, consts, hidden, _seen)
         return None if left is None or right is None else _OPS[expr.op](left, right)
-    if kind == "Var" and expr.name in consts and expr.name not in hidden | _seen:
+    if kind == "Var" and expr.name in consts and expr.name not in _seen | hidden():
         # A const item's value lives at the top level, where no local hides anything.
-        return fold(consts[expr.name], consts, frozenset(), _seen | {expr.name})
+        return fold(consts[expr.name], consts, frozenset, _seen | {expr.name})
     return None
 
 

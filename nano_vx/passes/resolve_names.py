@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from ..languages import Lresolved, Ltransfers
 from ..nanopass import Pass
 
@@ -31,13 +29,12 @@ class Scopes:
         self.stack = [{}]
         self.used: dict[str, int] = {}  # how many times each name was bound in this item
 
-    @contextmanager
-    def block(self):
+    # No try/finally: an exception ends the run, and the Scopes with it.
+    def push(self):
         self.stack.append({})
-        try:
-            yield
-        finally:
-            self.stack.pop()
+
+    def pop(self):
+        self.stack.pop()
 
     def bind(self, name: str) -> str:
         n = self.used.get(name, 0)
@@ -104,16 +101,20 @@ def _let(run, node):
 def _for(run, node):
     start, end = run.walk(node.start), run.walk(node.end)
     scopes = run.state["scopes"]
-    with scopes.block():
-        var = scopes.bind(node.var)
-        body = run.walk(node.body)
+    scopes.push()
+    var = scopes.bind(node.var)
+    body = run.walk(node.body)
+    scopes.pop()
     return R["For"](var, start, end, body, span=node.span)
 
 
 @resolve_names.on("Block", "Closure")
 def _scoped(run, node):
-    with run.state["scopes"].block():
-        return run.rebuild(node)
+    scopes = run.state["scopes"]
+    scopes.push()
+    out = run.rebuild(node)
+    scopes.pop()
+    return out
 
 
 @resolve_names.on("Var")

@@ -63,10 +63,10 @@ def test_a_function_without_unroll_is_shared(front):
     assert ran.after.items[1] is ran.before.items[1]
 
 
-def _e3040(front, text):
+def _e3040(front, text, code="E3040"):
     ran = front(text, desugar_unroll_across)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E3040"
+    assert diag.code == code
     assert not list(ran.nodes("Spawn"))  # the statement is dropped, the tree still valid
     return diag, diag.span.source.text[diag.span.start:diag.span.end]
 
@@ -101,3 +101,14 @@ def test_a_backwards_range_is_e3040(front):
 def test_a_topology_without_index_is_e3040(front):
     diag, _ = _e3040(front, "fn main() { unroll across(Topology::GPU) { |i| print(i); } }\n")
     assert "needs an index range" in diag.message
+
+
+def test_a_huge_range_is_e3041_and_the_limit_itself_unrolls(front):
+    diag, spanned = _e3040(front, "fn main() { unroll across(Topology::NPU[0..4097]) "
+                                  "{ |i| print(i); } }\n", code="E3041")
+    assert diag.message == ("`unroll across` over 0..4097 would make 4097 copies of its body, "
+                            "more than the 4096 it unrolls")
+    ran = front("fn main() { unroll across(Topology::NPU[1..4097]) { |i| } }\n",
+                desugar_unroll_across)
+    assert not ran.diagnostics.items
+    assert len(ran.after.items[0].body.stmts) == 4096

@@ -157,7 +157,7 @@ def _erase(node):
     return T[node._prod](*values)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(fns)
 def test_every_binding_in_a_function_is_unique(fn):
     program = T["Program"]((fn,))
