@@ -1,4 +1,4 @@
-"""Ltransfers: adds terminal `mark`; `Transfer` carries it, and the transfer methods became `Transfer`."""
+"""Ltransfers: adds terminal `mark`; `Transfer` carries it; transfer methods became `Transfer`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lresolved: removes `Var`; adds `Local` (unique per function) and `Global`; binders take `uname`s."""
+"""Lresolved: removes `Var`; adds `Local` (unique per function), `Global`; binders take `uname`s."""
 
 from __future__ import annotations
 
