@@ -7,6 +7,7 @@ imported when a command needs it, so `nano-vx --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import TextIO
 
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
     stderr = stderr or sys.stderr
     ap = build_parser()
     try:
-        args = ap.parse_args(argv)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            args = ap.parse_args(argv)
     except SystemExit as stop:  # argparse already printed the usage error or the help
         return int(stop.code or 0)
     try:

@@ -131,7 +131,8 @@ _AS = re.compile(r"as(?![A-Za-z0-9_])")
 
 
 class Operand(_Custom):
-    """`(- | !)* primary (call | index | .field | .method(args))* (as type)*`.
+    """`(- | !)* primary (call | index | .field | .method(args))* (as type)*`, where the
+    prefixes bind tighter than `as` (Rust: `-1 as u32` is `(-1) as u32`).
 
     One element peeking at the next character instead of one element per level trying
     and failing: the expression grammar's hot path. Prefix chains fold in a loop, so a long
@@ -170,6 +171,8 @@ class Operand(_Custom):
                         if len(toks) > 1 else N["FieldGet"](node, toks[0], span=at))
             else:
                 break
+        for op, at in reversed(prefixes):
+            node = N["Unary"](op, node, span=Span(source, at, node.span.end))
         while _AS.match(s, i):
             try:
                 loc, toks = TYPE._parse(s, i + 2, do_actions)
@@ -178,8 +181,6 @@ class Operand(_Custom):
                                            self) from None
             node = N["Cast"](node, toks[0], span=Span(source, node.span.start, loc))
             i = skip_ws(s, loc)
-        for op, at in reversed(prefixes):
-            node = N["Unary"](op, node, span=Span(source, at, node.span.end))
         return loc, [node]
 
 

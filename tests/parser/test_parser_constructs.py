@@ -173,7 +173,10 @@ def test_precedence_and_associativity():
     assert expr("a - b - c") == B("-", B("-", V("a"), V("b")), V("c"))
     assert expr("a / b % c") == B("%", B("/", V("a"), V("b")), V("c"))
     assert expr("a < b != c >= d") == B(">=", B("!=", B("<", V("a"), V("b")), V("c")), V("d"))
-    assert expr("-x as f32 * 2") == B("*", N["Unary"]("-", N["Cast"](V("x"), F32)), Int(2))
+    # As in Rust, prefix operators bind tighter than `as`: `-1 as u32` is `(-1) as u32`.
+    assert expr("-x as f32 * 2") == B("*", N["Cast"](N["Unary"]("-", V("x")), F32), Int(2))
+    assert expr("!a.b() as i64") == N["Cast"](
+        N["Unary"]("!", N["MethodCall"](V("a"), "b", ())), N["Scalar"]("i64"))
     assert expr("!(a <= b)") == N["Unary"]("!", B("<=", V("a"), V("b")))
 
 
