@@ -8,6 +8,9 @@ walked at all.
 
 A handler is `handler(run, node) -> node`; `run.walk(child)` continues the pass below it,
 `run.ctx` is the compilation (diagnostics, options) and `run.state` the pass's own scratch.
+A handler registered with `splice=True` may instead return a tuple of nodes (none, one or
+several), which the automatic clause of the parent splices into its `*` field: that is how a
+statement becomes several statements, or disappears.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class Pass:
         self.output = output
         self.doc = doc.strip()
         self.handlers: dict[str, Callable] = {}
+        self.splicing: set[str] = set()
         self._state = state
         self._whole = run  # a pass that is not a tree walk (parse) supplies its own run
         self._plans: dict[type, Callable] | None = None
@@ -48,14 +52,16 @@ class Pass:
     def summary(self) -> str:
         return self.doc.splitlines()[0] if self.doc else ""
 
-    def on(self, *productions: str):
-        """Register a handler for input productions."""
+    def on(self, *productions: str, splice: bool = False):
+        """Register a handler for input productions; with `splice`, it may return a tuple."""
 
         def register(fn):
             for p in productions:
                 if self.input is not None and p not in self.input.nodes:
                     raise PassError(f"{self.name}: {self.input.name} has no production {p}")
                 self.handlers[p] = fn
+                if splice:
+                    self.splicing.add(p)
             self._plans = None
             return fn
 
@@ -164,10 +170,20 @@ def _make_plans(p: Pass) -> dict:
         steps = []
         for f in cls._declared:
             walk_it = f.kind in lin.nonterminals and bool(_reachable(lin, f.kind, memo) & needs)
-            steps.append((f.name, f.mult, walk_it))
+            splice = walk_it and f.mult == "*" and _splices(lin, f.kind, p.splicing)
+            steps.append((f.name, "splice" if splice else f.mult, walk_it))
         out_cls = lout.nodes.get(name)
         plans[cls] = _compile_plan(cls, out_cls, steps)
     return plans
+
+
+def _splices(language: Language, kind: str, splicing: set[str]) -> bool:
+    """Can a node of a splicing production stand directly in a field of this kind?"""
+    return any(
+        p.name in splicing
+        for nt in language.accepts[kind]
+        for p in language.nonterminals[nt].productions
+    )
 
 
 def _compile_plan(cls, out_cls, steps) -> Callable:
@@ -183,7 +199,17 @@ def _compile_plan(cls, out_cls, steps) -> Callable:
         if not walk_it:
             args.append(f"a{i}")
             continue
-        if mult == "*":
+        if mult == "splice":
+            lines += [
+                f"    b{i} = []",
+                f"    for x in a{i}:",
+                "        r = walk(x)",
+                f"        b{i}.extend(r) if type(r) is tuple else b{i}.append(r)",
+                f"    b{i} = tuple(b{i})",
+            ]
+            changed.append(f"len(a{i}) != len(b{i}) "
+                           f"or any([x is not y for x, y in zip(a{i}, b{i})])")
+        elif mult == "*":
             lines.append(f"    b{i} = tuple([walk(x) for x in a{i}])")
             changed.append(f"any([x is not y for x, y in zip(a{i}, b{i})])")
         elif mult == "?":

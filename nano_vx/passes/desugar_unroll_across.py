@@ -44,23 +44,9 @@ def _hidden(run) -> frozenset:
     return run.state["hidden"]
 
 
-@desugar_unroll_across.on("Block")
-def _block(run, node):
-    # A walked statement is a node, or a tuple of nodes to splice in (the spawns).
-    stmts = []
-    for stmt in run.walk_seq(node.stmts):
-        stmts += stmt if type(stmt) is tuple else (stmt,)
-    value = None if node.value is None else run.walk(node.value)
-    if len(stmts) == len(node.stmts) and value is node.value and all(
-        a is b for a, b in zip(stmts, node.stmts)
-    ):
-        return node
-    return S["Block"](stmts, value, span=node.span)
-
-
-@desugar_unroll_across.on("UnrollAcross")
+@desugar_unroll_across.on("UnrollAcross", splice=True)
 def _unroll(run, node):
-    """The spawns, as a tuple the Block handler splices in; () after E3040."""
+    """The spawns, spliced into the enclosing block; none after E3040."""
     topo = node.topo
     if topo.index is None:
         run.ctx.diagnostics.error(

@@ -34,29 +34,15 @@ def _program(run, node):
     return Lhoisted["Program"](items, span=node.span)
 
 
-@hoist_nested_items.on("ItemStmt")
+@hoist_nested_items.on("ItemStmt", splice=True)
 def _item_stmt(run, node):
-    """Hoist the item; the statement itself is spliced away by the Block handler."""
+    """Hoist the item; the statement itself splices away into nothing."""
     # Reserve the slot before walking, so an item precedes the items nested in it.
     hoisted = run.state["hoisted"]
     slot = len(hoisted)
     hoisted.append(None)
     hoisted[slot] = run.walk(node.item)
     return ()
-
-
-@hoist_nested_items.on("Block")
-def _block(run, node):
-    # A walked statement is a node, or a tuple of nodes to splice in (here: none).
-    stmts = []
-    for stmt in run.walk_seq(node.stmts):
-        stmts += stmt if type(stmt) is tuple else (stmt,)
-    value = None if node.value is None else run.walk(node.value)
-    if len(stmts) == len(node.stmts) and value is node.value and all(
-        a is b for a, b in zip(stmts, node.stmts)
-    ):
-        return node
-    return Lhoisted["Block"](stmts, value, span=node.span)
 
 
 def _check_unique(run, items, hoisted_ids):

@@ -178,3 +178,20 @@ def test_a_pass_preserves_meaning_and_its_output_verifies(e):
     out = _negate_pass()(L0["Prog"](e))
     verify(out, L1)
     assert _value(out.body) == _value(e)
+
+
+def test_a_splicing_handler_turns_one_element_into_several_or_none():
+    p = Pass("spread-neg", L0, L1, "Neg e in a Sum becomes e, e; Neg 0 disappears")
+
+    @p.on("Neg", splice=True)
+    def _(run, node):
+        inner = run.walk(node.operand)
+        return () if inner == num(0) else (inner, inner)
+
+    kept = num(7)
+    tree = L0["Prog"](L0["Sum"]([kept, L0["Neg"](num(1)), L0["Neg"](num(0))]))
+    out = p(tree)
+    assert out.body.terms == (kept, num(1), num(1))
+    assert out.body.terms[0] is kept
+    with pytest.raises(NodeError, match="Prog.body: expected Expr, got tuple"):
+        p(L0["Prog"](L0["Neg"](num(1))))
