@@ -193,5 +193,5 @@ def test_a_splicing_handler_turns_one_element_into_several_or_none():
     out = p(tree)
     assert out.body.terms == (kept, num(1), num(1))
     assert out.body.terms[0] is kept
-    with pytest.raises(NodeError, match="Prog.body: expected Expr, got tuple"):
+    with pytest.raises(NodeError, match="Prog.body in pass spread-neg: expected Expr, got tuple"):
         p(L0["Prog"](L0["Neg"](num(1))))
