@@ -62,6 +62,7 @@ class Diagnostic:
             gutter = " " * len(str(line))
             end_line, end_col = src.line_col(max(self.span.end, self.span.start))
             width = (end_col - col) if end_line == line else len(text) - col + 1
+            text, col, width = _clip(text, col, width)
             lines += [
                 f"{gutter}--> {src.name}:{line}:{col}",
                 f"{gutter} |",
@@ -74,6 +75,22 @@ class Diagnostic:
         lines += [f"{pad} = note: {n}" for n in self.notes]
         lines += [f"{pad} = help: {h}" for h in self.help]
         return "\n".join(lines)
+
+
+SHOWN_COLUMNS = 100
+
+
+def _clip(text: str, col: int, width: int) -> tuple[str, int, int]:
+    """A window of a long source line around the span, so that one diagnostic on a
+    minified or generated line stays a few lines long, not kilobytes."""
+    width = max(1, min(width, SHOWN_COLUMNS // 2))
+    if len(text) <= SHOWN_COLUMNS:
+        return text, col, width
+    start = max(0, col - 1 - SHOWN_COLUMNS // 3)
+    window = text[start:start + SHOWN_COLUMNS]
+    prefix = "..." if start else ""
+    suffix = "..." if start + SHOWN_COLUMNS < len(text) else ""
+    return prefix + window + suffix, col - start + len(prefix), width
 
 
 class Diagnostics:
