@@ -121,6 +121,12 @@ class Language:
         from .nodes import node_class  # node classes need a finished language
 
         self.nodes = {p: node_class(self, nt, pr) for p, (nt, pr) in self.productions.items()}
+        # For each class of this language, its child fields as (name, is a sequence).
+        self.child_fields = {
+            cls: tuple((f.name, f.mult == "*") for f in cls._declared
+                       if f.kind in self.nonterminals)
+            for cls in self.nodes.values()
+        }
 
     def _check(self) -> None:
         if self.entry not in self.nonterminals:

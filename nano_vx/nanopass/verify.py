@@ -39,46 +39,39 @@ def path_to(tree: Node, target: Node) -> str:
 
 
 def verify(tree: Node, language) -> None:
-    """Raise VerifyError naming the production, the field and the path of the first bad node."""
+    """Raise VerifyError naming the path of the first node that is not in `language`.
+
+    Every node checked its own fields when it was built, against the accept sets and
+    terminal predicates of the language that declared its class; a class is shared between
+    two languages only when those are identical. So a tree is a sentence of `language`
+    exactly when its root is of the entry nonterminal and every node's class is one of the
+    language's own classes, which is what this walk checks (iteratively: trees can be deep).
+    """
     if not isinstance(tree, Node) or tree._nt not in language.accepts[language.entry]:
         raise VerifyError(f"{language.name}: the root is not a {language.entry}: {tree!r:.80}")
-    nodes, terminals, accepts = language.nodes, language.terminals, language.accepts
+    members = language.child_fields
     stack = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        node = stack.pop()
-        cls = type(node)
-        if nodes.get(cls._prod) is not cls:
-            how = "with these fields " if cls._prod in nodes else ""
-            raise VerifyError(
-                f"{language.name}: {path_to(tree, node)}: production {cls._prod} "
-                f"is not in this language {how}(it belongs to {cls._language.name})",
-                node,
-            )
-        for f in cls._declared:
-            value = getattr(node, f.name)
-            if f.mult == "*":
-                items = value
-            elif value is None and f.mult == "?":
-                continue
-            else:
-                items = (value,)
-            term = terminals.get(f.kind)
-            if term is not None:
-                for v in items:
-                    if not term.predicate(v):
-                        raise VerifyError(
-                            f"{language.name}: {path_to(tree, node)}.{f.name}: "
-                            f"{v!r:.60} is not a {f.kind}",
-                            node,
-                        )
-                continue
-            ok = accepts[f.kind]
-            for v in items:
-                if not isinstance(v, Node) or v._nt not in ok:
-                    got = v._prod if isinstance(v, Node) else type(v).__name__
-                    raise VerifyError(
-                        f"{language.name}: {path_to(tree, node)}.{f.name}: "
-                        f"expected {f.kind}, got {got}",
-                        node,
-                    )
-                stack.append(v)
+        node = pop()
+        fields = members.get(type(node))
+        if fields is None:
+            raise _not_a_member(tree, node, language)
+        for name, many in fields:
+            value = getattr(node, name)
+            if many:
+                extend(value)
+            elif value is not None:
+                push(value)
+
+
+def _not_a_member(tree: Node, node: Node, language) -> VerifyError:
+    cls = type(node)
+    if not isinstance(node, Node):
+        return VerifyError(f"{language.name}: {node!r:.60} is not a node")
+    how = "with these fields " if cls._prod in language.nodes else ""
+    return VerifyError(
+        f"{language.name}: {path_to(tree, node)}: production {cls._prod} "
+        f"is not in this language {how}(it belongs to {cls._language.name})",
+        node,
+    )
