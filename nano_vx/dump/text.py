@@ -1,0 +1,684 @@
+"""The text dump: any IL printed as Rust-like Vx surface syntax.
+
+Printers are looked up by production name *and* field names, so a later IL that changes a
+production's fields (say `Transfer` gaining `mark`) never goes through a printer written for
+the old shape and silently drops a field: an unknown shape prints in the generic form
+`Prod(field: value, ...)`, from the node's declared fields. Output goes into one list of
+strings joined at the end, so printing is linear in the size of the output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..deep import run_deep
+from ..nanopass.nodes import Node
+
+INDENT = "    "
+
+# Precedence, loosest first. Block-like expressions (`spawn`, `comptime`) sit below every
+# operator so that they are parenthesised as operands (`(comptime { .. }) + 1` would otherwise
+# read as a statement followed by `+1`), and a closure swallows everything to its right.
+CLOSURE, BLOCKLIKE, CAST, UNARY, POSTFIX, ATOM = 0, 1, 7, 8, 9, 10
+BINARY_PREC = {
+    "||": 2, "&&": 3,
+    "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
+    "+": 5, "-": 5,
+    "*": 6, "/": 6, "%": 6,
+}
+# Conditions and `for` bounds are followed by a block, so a block-like operand there is
+# parenthesised too.
+HEADER = BLOCKLIKE + 1
+
+_ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n", ord("\t"): "\\t",
+            ord("\r"): "\\r", ord("\0"): "\\0"}
+_ESCAPES.update({c: f"\\u{{{c:x}}}" for c in [*range(0x20), 0x7F] if c not in _ESCAPES})
+_BARE = re.compile(r"[^\s,:()\[\]{}\"]+\Z")
+
+
+def quote(text: str) -> str:
+    """A string literal as Vx (and Rust) writes it."""
+    return '"' + text.translate(_ESCAPES) + '"'
+
+
+def terminal_text(value, kind: str) -> str:
+    """A terminal value in the generic forms (text fallback, Graphviz labels)."""
+    if value is None:
+        return "_"
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is float:
+        return repr(value)
+    if type(value) is str:
+        # Names, operators, units print bare; string literals and anything that would not
+        # read back as one token are quoted.
+        return value if kind != "string" and _BARE.match(value) else quote(value)
+    if type(value) is tuple:
+        return "[" + ", ".join(terminal_text(v, kind) for v in value) + "]"
+    return str(value)
+
+
+def is_terminal(node_cls, field) -> bool:
+    return field.kind in node_cls._language.terminals
+
+
+# (production, field names) -> printer(writer, node). LINE printers write whole statements or
+# items (with their own `;`); EXPR printers write inline and carry a precedence (a number, or a
+# function of the node when it depends on an operator or a sign).
+LINE: dict[tuple[str, tuple[str, ...]], object] = {}
+EXPR: dict[tuple[str, tuple[str, ...]], tuple[object, object]] = {}
+
+
+def line(prod: str, fields: str = ""):
+    def register(fn):
+        LINE[(prod, tuple(fields.split()))] = fn
+        return fn
+    return register
+
+
+def expr(prod: str, fields: str = "", prec=ATOM):
+    def register(fn):
+        EXPR[(prod, tuple(fields.split()))] = (prec, fn)
+        return fn
+    return register
+
+
+def _key(node: Node) -> tuple[str, tuple[str, ...]]:
+    return node._prod, node._fields
+
+
+class Writer:
+    def __init__(self):
+        self.parts: list[str] = []
+        self.depth = 0
+
+    def put(self, *text: str) -> None:
+        self.parts.extend(text)
+
+    def newline(self) -> None:
+        self.parts.append("\n" + INDENT * self.depth)
+
+    def node(self, node: Node, min_prec: int = CLOSURE) -> None:
+        """`node` inline, parenthesised when it binds looser than its position needs."""
+        key = _key(node)
+        if key in EXPR:
+            prec, fn = EXPR[key]
+            if callable(prec):
+                prec = prec(node)
+            if prec < min_prec:
+                self.put("(")
+                fn(self, node)
+                self.put(")")
+            else:
+                fn(self, node)
+        elif key in LINE:
+            LINE[key](self, node)
+        else:
+            generic(self, node)
+
+    def stmt(self, node: Node) -> None:
+        """`node` as a whole line: statements and items print themselves, anything else is
+        an expression statement."""
+        fn = LINE.get(_key(node))
+        if fn is not None:
+            fn(self, node)
+        else:
+            self.node(node)
+            self.put(";")
+
+    def opt(self, prefix: str, node: Node | None, min_prec: int = CLOSURE) -> None:
+        if node is not None:
+            self.put(prefix)
+            self.node(node, min_prec)
+
+    def commas(self, nodes, min_prec: int = CLOSURE) -> None:
+        for i, n in enumerate(nodes):
+            if i:
+                self.put(", ")
+            self.node(n, min_prec)
+
+    def braced(self, block: Node, head: str = "") -> None:
+        """A block in braces, one statement a line; `head` goes after the `{` (the `|i|` of
+        `unroll across`). A block of an unknown shape prints generically inside the braces."""
+        if _key(block) != ("Block", ("stmts", "value")):
+            self.put("{", head, " ")
+            self.node(block)
+            self.put(" }")
+            return
+        if not block.stmts and block.value is None:
+            self.put("{", head, "}")
+            return
+        self.put("{", head)
+        self.depth += 1
+        for s in block.stmts:
+            self.newline()
+            self.stmt(s)
+        if block.value is not None:
+            self.newline()
+            self.node(block.value)
+        self.depth -= 1
+        self.newline()
+        self.put("}")
+
+
+def generic(w: Writer, node: Node) -> None:
+    """`Prod(field: value, ...)` for a production no printer knows."""
+    w.put(node._prod, "(")
+    cls = type(node)
+    for i, f in enumerate(cls._declared):
+        if i:
+            w.put(", ")
+        w.put(f.name, ": ")
+        value = getattr(node, f.name)
+        if is_terminal(cls, f):
+            w.put(terminal_text(value, f.kind))
+        elif value is None:
+            w.put("_")
+        elif f.mult == "*":
+            w.put("[")
+            w.commas(value)
+            w.put("]")
+        else:
+            w.node(value)
+    w.put(")")
+
+
+def to_text(node: Node) -> str:
+    """The text dump of any node of any IL, newline-terminated."""
+    return run_deep(_to_text, node)
+
+
+def _to_text(node: Node) -> str:
+    w = Writer()
+    w.node(node)
+    w.put("\n")
+    return "".join(w.parts)
+
+
+# Items and the program -------------------------------------------------------------------
+
+@line("Program", "items")
+def _program(w, n):
+    for i, item in enumerate(n.items):
+        if i:
+            w.put("\n")  # a blank line between items, with no trailing indentation
+            w.newline()
+        w.stmt(item)
+
+
+@line("Fn", "name generics params on ret bounds body")
+def _fn(w, n):
+    w.put("fn ", n.name)
+    if n.generics:
+        w.put("<")
+        w.commas(n.generics)
+        w.put(">")
+    w.put("(")
+    w.commas(n.params)
+    w.put(")")
+    w.opt(" on ", n.on)
+    w.opt(" -> ", n.ret)
+    if n.bounds:
+        w.put(" where ")
+        w.commas(n.bounds)
+    w.put(" ")
+    w.node(n.body)
+
+
+def _decl(keyword):
+    def printer(w, n):
+        w.put(keyword, " ", n.name, " {")
+        if n.fields:
+            w.put(" ")
+            w.commas(n.fields)
+            w.put(" ")
+        w.put("}")
+    return printer
+
+
+line("MemoryDecl", "name fields")(_decl("Memory"))
+line("TopologyDecl", "name fields")(_decl("Topology"))
+
+
+@line("ConstItem", "name type value")
+def _const(w, n):
+    w.put("const ", n.name, ": ")
+    w.node(n.type)
+    w.put(" = ")
+    w.node(n.value)
+    w.put(";")
+
+
+@line("StructDecl", "name fields")
+def _struct(w, n):
+    w.put("struct ", n.name, " {")
+    if n.fields:
+        w.depth += 1
+        for f in n.fields:
+            w.newline()
+            w.node(f)
+            w.put(",")
+        w.depth -= 1
+        w.newline()
+    w.put("}")
+
+
+@expr("TypeParam", "name topology")
+def _type_param(w, n):
+    w.put(n.name, ": Topology" if n.topology else "")
+
+
+@expr("ConstParam", "name type")
+def _const_param(w, n):
+    w.put("const ", n.name, ": ")
+    w.node(n.type)
+
+
+@expr("Param", "name type")
+def _param(w, n):
+    w.put(n.name)
+    w.opt(": ", n.type)
+
+
+@expr("ReachableBound", "src dst")
+def _bound(w, n):
+    w.put("Reachable<", n.src, ", ", n.dst, ">")
+
+
+@expr("DeclField", "key value")
+def _decl_field(w, n):
+    w.put(n.key)
+    w.opt(": ", n.value)
+
+
+@expr("TransferEdge", "src dst cost")
+def _edge(w, n):
+    w.put("transfer ")
+    w.node(n.src)
+    w.put(" -> ")
+    w.node(n.dst)
+    w.put(" : ")
+    w.node(n.cost)
+
+
+@expr("Quantity", "number unit")
+def _quantity(w, n):
+    w.put(n.number, f" {n.unit}" if n.unit is not None else "")
+
+
+@expr("Word", "word")
+def _word(w, n):
+    w.put(n.word)
+
+
+@expr("DeclList", "items")
+def _decl_list(w, n):
+    w.put("[")
+    w.commas(n.items)
+    w.put("]")
+
+
+# Statements --------------------------------------------------------------------------------
+
+@expr("Block", "stmts value")
+def _block(w, n):
+    w.braced(n)
+
+
+@line("Let", "name mutable type value")
+def _let(w, n):
+    w.put("let ", "mut " if n.mutable else "", n.name)
+    w.opt(": ", n.type)
+    w.put(" = ")
+    w.node(n.value)
+    w.put(";")
+
+
+@line("Assign", "target op value")
+def _assign(w, n):
+    w.node(n.target)
+    w.put(" ", n.op, " ")
+    w.node(n.value)
+    w.put(";")
+
+
+@line("For", "var start end body")
+def _for(w, n):
+    w.put("for ", n.var, " in ")
+    w.node(n.start, HEADER)
+    w.put("..")
+    w.node(n.end, HEADER)
+    w.put(" ")
+    w.node(n.body)
+
+
+@line("While", "cond body")
+def _while(w, n):
+    w.put("while ")
+    w.node(n.cond, HEADER)
+    w.put(" ")
+    w.node(n.body)
+
+
+@line("If", "cond comptime then orelse")
+def _if(w, n):
+    w.put("if ", "comptime " if n.comptime else "")
+    w.node(n.cond, HEADER)
+    w.put(" ")
+    w.node(n.then)
+    other = n.orelse
+    if other is None:
+        return
+    w.put(" else ")
+    # `else if` is a block holding just the inner `if`; print it the way it was written.
+    if (_key(other) == ("Block", ("stmts", "value")) and other.value is None
+            and len(other.stmts) == 1 and _key(other.stmts[0]) == _key(n)):
+        _if(w, other.stmts[0])
+    else:
+        w.node(other)
+
+
+@line("Return", "value")
+def _return(w, n):
+    w.put("return")
+    w.opt(" ", n.value)
+    w.put(";")
+
+
+@line("Break")
+def _break(w, n):
+    w.put("break;")
+
+
+@line("Continue")
+def _continue(w, n):
+    w.put("continue;")
+
+
+@line("Assert", "cond message")
+def _assert(w, n):
+    w.put("assert(")
+    w.node(n.cond)
+    if n.message is not None:
+        w.put(", ", quote(n.message))
+    w.put(");")
+
+
+@line("ComptimeStmt", "body")
+def _comptime_stmt(w, n):
+    w.put("comptime ")
+    w.node(n.body)
+
+
+@line("UnrollAcross", "topo var body")
+def _unroll(w, n):
+    w.put("unroll across(")
+    w.node(n.topo)
+    w.put(") ")
+    w.braced(n.body, f" |{n.var}|")
+
+
+@line("ExprStmt", "expr")
+def _expr_stmt(w, n):
+    w.node(n.expr)
+    w.put(";")
+
+
+@line("ItemStmt", "item")
+def _item_stmt(w, n):
+    w.stmt(n.item)
+
+
+# Expressions -------------------------------------------------------------------------------
+
+def _literal_prec(n):
+    # A negative literal (from constant folding) reads as a unary minus.
+    return UNARY if n.value < 0 or str(n.value).startswith("-") else ATOM
+
+
+@expr("Int", "value", _literal_prec)
+def _int(w, n):
+    w.put(str(n.value))
+
+
+@expr("Float", "value", _literal_prec)
+def _float(w, n):
+    w.put(repr(n.value))
+
+
+@expr("Bool", "value")
+def _bool(w, n):
+    w.put("true" if n.value else "false")
+
+
+@expr("Str", "value")
+def _str(w, n):
+    w.put(quote(n.value))
+
+
+@expr("Var", "name")
+def _var(w, n):
+    w.put(n.name)
+
+
+@expr("Local", "name")
+def _local(w, n):
+    w.put(n.name)
+
+
+@expr("Global", "name")
+def _global(w, n):
+    w.put("@", n.name)
+
+
+def _binary(w, n):
+    prec = BINARY_PREC[n.op]
+    w.node(n.left, prec)
+    w.put(" ", n.op, " ")
+    w.node(n.right, prec + 1)  # left-associative
+
+
+expr("Binary", "op left right", lambda n: BINARY_PREC[n.op])(_binary)
+expr("DimBinary", "op left right", lambda n: BINARY_PREC[n.op])(_binary)
+
+
+@expr("Unary", "op operand", UNARY)
+def _unary(w, n):
+    w.put(n.op)
+    w.node(n.operand, POSTFIX)  # `-(-x)`, never `--x`
+
+
+@expr("Cast", "value type", CAST)
+def _cast(w, n):
+    w.node(n.value, CAST)
+    w.put(" as ")
+    w.node(n.type)
+
+
+@expr("Call", "callee targs args", POSTFIX)
+def _call(w, n):
+    w.node(n.callee, POSTFIX)
+    if n.targs:
+        w.put("<")
+        w.commas(n.targs)
+        w.put(">")
+    w.put("(")
+    w.commas(n.args)
+    w.put(")")
+
+
+@expr("MethodCall", "receiver method args", POSTFIX)
+def _method_call(w, n):
+    w.node(n.receiver, POSTFIX)
+    w.put(".", n.method, "(")
+    w.commas(n.args)
+    w.put(")")
+
+
+@expr("Index", "base index", POSTFIX)
+def _index(w, n):
+    w.node(n.base, POSTFIX)
+    w.put("[")
+    w.node(n.index)
+    w.put("]")
+
+
+@expr("FieldGet", "base field", POSTFIX)
+def _field_get(w, n):
+    w.node(n.base, POSTFIX)
+    w.put(".", n.field)
+
+
+@expr("TensorNew", "type ctor args")
+def _tensor_new(w, n):
+    w.node(n.type)
+    w.put("::", n.ctor, "(")
+    w.commas(n.args)
+    w.put(")")
+
+
+@expr("Transfer", "value dest")
+def _transfer(w, n):
+    w.put("transfer(")
+    w.commas((n.value, n.dest))
+    w.put(")")
+
+
+@expr("Transfer", "value dest mark")
+def _marked_transfer(w, n):
+    w.put("transfer[", n.mark, "](")
+    w.commas((n.value, n.dest))
+    w.put(")")
+
+
+@expr("Spawn", "topo body", BLOCKLIKE)
+def _spawn(w, n):
+    w.put("spawn on(")
+    w.node(n.topo)
+    w.put(") ")
+    w.node(n.body)
+
+
+@expr("Comptime", "body", BLOCKLIKE)
+def _comptime(w, n):
+    w.put("comptime ")
+    w.node(n.body)
+
+
+@expr("Closure", "params body", CLOSURE)
+def _closure(w, n):
+    w.put("|")
+    w.commas(n.params)
+    w.put("| ")
+    w.node(n.body)
+
+
+@expr("Grad", "fn arg")
+def _grad(w, n):
+    w.put("grad(", n.fn, ", ")
+    w.node(n.arg)
+    w.put(")")
+
+
+def _pushforward(keyword):
+    def printer(w, n):
+        w.put(keyword, "(", n.fn, ", ")
+        w.commas(n.values()[1:])
+        w.put(")")
+    return printer
+
+
+expr("Vjp", "fn primal cotangent")(_pushforward("vjp"))
+expr("Jvp", "fn primal tangent")(_pushforward("jvp"))
+
+
+@expr("ReachableQ", "src dst")
+def _reachable_q(w, n):
+    w.put("Reachable<")
+    w.commas((n.src, n.dst))
+    w.put(">")
+
+
+@expr("SomeTopo", "topo")
+def _some(w, n):
+    w.put("Some(")
+    w.node(n.topo)
+    w.put(")")
+
+
+@expr("NoneTopo")
+def _none(w, n):
+    w.put("None")
+
+
+@expr("TypeArg", "type")
+def _type_arg(w, n):
+    w.node(n.type)
+
+
+@expr("DimArg", "dim")
+def _dim_arg(w, n):
+    w.node(n.dim)
+
+
+@expr("MemRef", "name")
+def _mem_ref(w, n):
+    w.put("Memory::", n.name)
+
+
+@expr("TopoRef", "name index end")
+def _topo_ref(w, n):
+    w.put("Topology::", n.name)
+    if n.index is not None or n.end is not None:
+        w.put("[")
+        if n.index is not None:
+            w.node(n.index, HEADER)
+        w.opt("..", n.end, HEADER)
+        w.put("]")
+
+
+# Types and dimensions ----------------------------------------------------------------------
+
+@expr("Scalar", "name")
+def _scalar(w, n):
+    w.put(n.name)
+
+
+@expr("TensorType", "elem dims place")
+def _tensor_type(w, n):
+    w.put("Tensor<")
+    w.node(n.elem)
+    w.put(", [")
+    w.commas(n.dims)
+    w.put("]")
+    w.opt(", ", n.place)
+    w.put(">")
+
+
+def _wrapper(keyword):
+    def printer(w, n):
+        w.put(keyword, "<")
+        w.commas(n.values())
+        w.put(">")
+    return printer
+
+
+expr("PinnedType", "inner topo")(_wrapper("Pinned"))
+expr("VerifiedType", "inner")(_wrapper("Verified"))
+expr("HardwareStateType", "inner topo")(_wrapper("HardwareState"))
+expr("RefType", "inner mem")(_wrapper("Ref"))
+
+
+@expr("NamedType", "name")
+def _named_type(w, n):
+    w.put(n.name)
+
+
+@expr("DimInt", "value", _literal_prec)
+def _dim_int(w, n):
+    w.put(str(n.value))
+
+
+@expr("DimName", "name")
+def _dim_name(w, n):
+    w.put(n.name)

@@ -1,0 +1,56 @@
+"""Shared pytest fixtures: snapshot files for IR dumps.
+
+`snapshot_txt` and `snapshot_dot` compare a string with a plain file,
+`tests/snapshots/<test module>/<test name>.txt` (or `.dot`), written as is (no syrupy header)
+so that each reviewed dump reads on its own. `pytest --snapshot-update` writes them.
+
+    @pytest.mark.parametrize("case", CASES)
+    def test_hoist(case, snapshot_txt, snapshot_dot):
+        assert to_text(out) == snapshot_txt           # test_hoist[playground].txt
+        assert to_dot(out, title=case) == snapshot_dot
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+class _PlainTextSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    # Lets syrupy prune a module's directory once its last snapshot is deleted.
+    snapshot_dirname = SNAPSHOTS.name
+
+    @classmethod
+    def dirname(cls, *, test_location) -> str:
+        # One tree for every test directory (tests/passes/..., tests/dump/...), not a
+        # snapshot folder beside each test file.
+        return str(SNAPSHOTS / test_location.basename)
+
+    def serialize(self, data, **kwargs) -> str:
+        # Only dumps are snapshotted: a node or a list here would store its repr.
+        if not isinstance(data, str):
+            raise TypeError(f"snapshot a dump (str), not {type(data).__name__}")
+        return data
+
+
+class TextDumpSnapshot(_PlainTextSnapshot):
+    file_extension = "txt"
+
+
+class DotDumpSnapshot(_PlainTextSnapshot):
+    file_extension = "dot"
+
+
+@pytest.fixture
+def snapshot_txt(snapshot):
+    return snapshot.use_extension(TextDumpSnapshot)
+
+
+@pytest.fixture
+def snapshot_dot(snapshot):
+    return snapshot.use_extension(DotDumpSnapshot)

@@ -1,0 +1,153 @@
+"""Hand-built Lsrc trees for the dump tests: one small example per production, and a program
+that uses every production at least once."""
+
+from __future__ import annotations
+
+from nano_vx.languages.l0_source import Lsrc
+
+L = Lsrc.nodes
+
+
+def mem(name="NPU_HBM"):
+    return L["MemRef"](name)
+
+
+def topo(name="NPU", index=None, end=None):
+    return L["TopoRef"](name, index, end)
+
+
+def var(name):
+    return L["Var"](name)
+
+
+def i(value):
+    return L["Int"](value)
+
+
+def f32():
+    return L["Scalar"]("f32")
+
+
+def block(*stmts, value=None):
+    return L["Block"](stmts, value)
+
+
+def tensor_type(place=None):
+    return L["TensorType"](f32(), (L["DimInt"](4), L["DimName"]("N")), place)
+
+
+# One example per production, built from the leaves up.
+EXAMPLES = {
+    "Int": lambda: i(42),
+    "Float": lambda: L["Float"](0.1),
+    "Bool": lambda: L["Bool"](True),
+    "Str": lambda: L["Str"]('say "hi"\n'),
+    "Var": lambda: var("x"),
+    "Binary": lambda: L["Binary"]("*", L["Binary"]("+", var("a"), i(1)), var("b")),
+    "Unary": lambda: L["Unary"]("-", var("x")),
+    "Cast": lambda: L["Cast"](var("x"), f32()),
+    "Call": lambda: L["Call"](var("stage"), (L["DimArg"](L["DimInt"](4)),), (var("x"), i(1))),
+    "MethodCall": lambda: L["MethodCall"](var("x"), "to_device", ()),
+    "Index": lambda: L["Index"](L["Index"](var("t"), i(0)), var("j")),
+    "FieldGet": lambda: L["FieldGet"](var("p"), "data"),
+    "TensorNew": lambda: L["TensorNew"](tensor_type(mem("GPU_HBM")), "fill", (L["Float"](1.0),)),
+    "Transfer": lambda: L["Transfer"](var("x"), mem()),
+    "Spawn": lambda: L["Spawn"](topo(index=i(0)), block(value=var("x"))),
+    "Comptime": lambda: L["Comptime"](block(value=i(1))),
+    "Closure": lambda: L["Closure"]((L["Param"]("a", None),), block(value=var("a"))),
+    "Grad": lambda: L["Grad"]("loss", var("w")),
+    "Vjp": lambda: L["Vjp"]("f", var("x"), var("dy")),
+    "Jvp": lambda: L["Jvp"]("f", var("x"), var("dx")),
+    "ReachableQ": lambda: L["ReachableQ"](topo("CPU"), topo("NPU", i(0))),
+    "SomeTopo": lambda: L["SomeTopo"](topo("GPU")),
+    "NoneTopo": lambda: L["NoneTopo"](),
+    "TypeArg": lambda: L["TypeArg"](f32()),
+    "DimArg": lambda: L["DimArg"](L["DimName"]("N")),
+    "MemRef": lambda: mem("GPU_HBM"),
+    "TopoRef": lambda: topo("NPU", i(0), i(4)),
+    "Scalar": lambda: f32(),
+    "TensorType": lambda: tensor_type(mem("GPU_HBM")),
+    "PinnedType": lambda: L["PinnedType"](f32(), topo("GPU")),
+    "VerifiedType": lambda: L["VerifiedType"](f32()),
+    "HardwareStateType": lambda: L["HardwareStateType"](f32(), topo("NPU", i(1))),
+    "RefType": lambda: L["RefType"](f32(), mem()),
+    "NamedType": lambda: L["NamedType"]("T"),
+    "DimInt": lambda: L["DimInt"](4),
+    "DimName": lambda: L["DimName"]("N"),
+    "DimBinary": lambda: L["DimBinary"]("*", L["DimName"]("N"), L["DimInt"](2)),
+    "Let": lambda: L["Let"]("x", True, f32(), L["Float"](2.5)),
+    "Assign": lambda: L["Assign"](L["Index"](var("t"), i(0)), "+=", i(1)),
+    "For": lambda: L["For"]("k", i(0), var("n"), block(L["ExprStmt"](var("k")))),
+    "While": lambda: L["While"](L["Binary"]("<", var("k"), i(3)), block(L["Break"]())),
+    "If": lambda: L["If"](
+        L["Bool"](False), False, block(L["Return"](None)),
+        block(L["If"](var("c"), True, block(L["Continue"]()), block(L["Break"]()))),
+    ),
+    "Return": lambda: L["Return"](var("x")),
+    "Break": lambda: L["Break"](),
+    "Continue": lambda: L["Continue"](),
+    "Assert": lambda: L["Assert"](L["Binary"]("==", var("x"), i(1)), "x is one"),
+    "ComptimeStmt": lambda: L["ComptimeStmt"](block(L["ExprStmt"](var("x")))),
+    "UnrollAcross": lambda: L["UnrollAcross"](
+        topo("NPU", i(0), i(4)), "i",
+        block(L["ExprStmt"](L["Call"](var("print"), (), (var("i"),)))),
+    ),
+    "ExprStmt": lambda: L["ExprStmt"](L["Call"](var("print"), (), (L["Str"]("hi"),))),
+    "ItemStmt": lambda: L["ItemStmt"](L["ConstItem"]("N", L["Scalar"]("i32"), i(4))),
+    "Block": lambda: block(L["Let"]("y", False, None, i(1)), value=var("y")),
+    "Program": lambda: L["Program"]((EXAMPLES["ConstItem"](),)),
+    "Fn": lambda: L["Fn"](
+        "stage", (L["TypeParam"]("D", True), L["ConstParam"]("N", L["Scalar"]("i32"))),
+        (L["Param"]("x", tensor_type()),), topo("D"), f32(),
+        (L["ReachableBound"]("CPU", "D"),), block(L["Return"](var("x"))),
+    ),
+    "MemoryDecl": lambda: L["MemoryDecl"]("HBM", (
+        L["DeclField"]("capacity", L["Quantity"]("40", "GiB")),
+        L["DeclField"]("within", mem("X")),
+        L["DeclField"]("overcommit", None),
+    )),
+    "TopologyDecl": lambda: L["TopologyDecl"]("D", (
+        L["DeclField"]("memory", mem("HBM")),
+        L["TransferEdge"](mem("A"), mem("B"), L["Quantity"]("20", None)),
+    )),
+    "ConstItem": lambda: L["ConstItem"]("N", L["Scalar"]("i32"), i(4)),
+    "StructDecl": lambda: L["StructDecl"]("Pair", (L["Param"]("a", f32()), L["Param"]("b", None))),
+    "TypeParam": lambda: L["TypeParam"]("T", False),
+    "ConstParam": lambda: L["ConstParam"]("N", L["Scalar"]("i32")),
+    "Param": lambda: L["Param"]("x", f32()),
+    "ReachableBound": lambda: L["ReachableBound"]("A", "B"),
+    "DeclField": lambda: L["DeclField"]("scope", L["Word"]("device")),
+    "TransferEdge": lambda: L["TransferEdge"](mem("A"), mem("B"), L["Quantity"]("31.5", "GB/s")),
+    "Quantity": lambda: L["Quantity"]("228", "KiB"),
+    "Word": lambda: L["Word"]("cached"),
+    "DeclList": lambda: L["DeclList"]((mem("A"), L["Word"]("f32"))),
+}
+
+
+def example(prod: str):
+    return EXAMPLES[prod]()
+
+
+def program():
+    """A program that holds every Lsrc production."""
+    items = [EXAMPLES[p]() for p in ("MemoryDecl", "TopologyDecl", "ConstItem", "StructDecl")]
+    items.append(EXAMPLES["Fn"]())
+    stmts = []
+    for prod, (nt, _) in Lsrc.productions.items():
+        if nt.name == "Stmt":
+            stmts.append(EXAMPLES[prod]())
+        elif nt.name == "Expr":
+            stmts.append(L["ExprStmt"](EXAMPLES[prod]()))
+    stmts += [
+        L["Let"]("t", False, L["PinnedType"](EXAMPLES["RefType"](), topo("NPU", i(0))),
+                 L["Call"](var("f"), (L["TypeArg"](L["HardwareStateType"](
+                     L["VerifiedType"](L["NamedType"]("T")), topo("GPU"))),
+                     L["DimArg"](EXAMPLES["DimBinary"]())), ())),
+        L["ItemStmt"](L["Fn"]("inner", (L["TypeParam"]("T", False),), (), None, None, (),
+                              block())),
+    ]
+    items.append(L["TopologyDecl"]("Dev", (
+        L["DeclField"]("visible", EXAMPLES["DeclList"]()), EXAMPLES["DeclField"](),
+    )))
+    items.append(L["Fn"]("main", (), (), None, None, (), block(*stmts, value=i(0))))
+    return L["Program"](tuple(items))
