@@ -11,7 +11,7 @@ The walk uses an explicit stack: the picture of a deep tree needs no deep recurs
 from __future__ import annotations
 
 from ..nanopass.nodes import Node
-from .text import is_terminal, terminal_text
+from .writer import is_terminal, terminal_text
 
 INDENT = "    "
 HEADER = (

@@ -111,7 +111,7 @@ EXAMPLES = {
         L["TransferEdge"](mem("A"), mem("B"), L["Quantity"]("20", None)),
     )),
     "ConstItem": lambda: L["ConstItem"]("N", L["Scalar"]("i32"), i(4)),
-    "StructDecl": lambda: L["StructDecl"]("Pair", (L["Param"]("a", f32()), L["Param"]("b", None))),
+    "StructDecl": lambda: L["StructDecl"]("Pair", (L["Param"]("a", f32()), L["Param"]("b", L["Scalar"]("i32")))),
     "TypeParam": lambda: L["TypeParam"]("T", False),
     "ConstParam": lambda: L["ConstParam"]("N", L["Scalar"]("i32")),
     "Param": lambda: L["Param"]("x", f32()),
@@ -122,6 +122,33 @@ EXAMPLES = {
     "Word": lambda: L["Word"]("cached"),
     "DeclList": lambda: L["DeclList"]((mem("A"), L["Word"]("f32"))),
 }
+
+
+def _bin(op, a, b):
+    return L["Binary"](op, a, b)
+
+
+# (tree, its text): parentheses exactly where precedence needs them.
+PRECEDENCE = [
+    (_bin("-", var("a"), _bin("-", var("b"), var("c"))), "a - (b - c)"),
+    (_bin("-", _bin("-", var("a"), var("b")), var("c")), "a - b - c"),
+    (_bin("*", _bin("+", var("a"), var("b")), var("c")), "(a + b) * c"),
+    (_bin("+", var("a"), _bin("*", var("b"), var("c"))), "a + b * c"),
+    (_bin("||", _bin("&&", var("a"), var("b")), var("c")), "a && b || c"),
+    (_bin("&&", _bin("||", var("a"), var("b")), var("c")), "(a || b) && c"),
+    (L["Unary"]("-", L["Unary"]("-", var("x"))), "-(-x)"),
+    (L["Unary"]("-", L["Int"](-1)), "-(-1)"),
+    (L["MethodCall"](L["Int"](-1), "abs", ()), "(-1).abs()"),
+    (L["Cast"](_bin("+", var("a"), i(1)), L["Scalar"]("f32")), "(a + 1) as f32"),
+    (L["Cast"](L["Unary"]("-", var("a")), L["Scalar"]("f32")), "-a as f32"),
+    (L["Unary"]("!", L["Cast"](var("a"), L["Scalar"]("bool"))), "!(a as bool)"),
+    (L["FieldGet"](L["Index"](_bin("+", var("a"), var("b")), i(0)), "f"), "(a + b)[0].f"),
+    (L["Call"](L["Closure"]((), block(value=i(1))), (), ()), "(|| {\n    1\n})()"),
+    (_bin("+", L["Comptime"](block(value=i(1))), i(2)), "(comptime {\n    1\n}) + 2"),
+    (L["Index"](var("t"), _bin("+", var("i"), i(1))), "t[i + 1]"),
+    (L["DimBinary"]("*", L["DimBinary"]("+", L["DimName"]("N"), L["DimInt"](1)),
+                    L["DimInt"](2)), "(N + 1) * 2"),
+]
 
 
 def example(prod: str):

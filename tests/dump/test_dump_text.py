@@ -4,10 +4,10 @@ fallback, determinism, and deep trees."""
 from __future__ import annotations
 
 import pytest
-from dump_samples import EXAMPLES, L, block, example, i, mem, program, var
+from dump_samples import EXAMPLES, PRECEDENCE, L, block, example, i, mem, program, var
 
 from nano_vx.dump import to_text
-from nano_vx.dump.text import EXPR, LINE
+from nano_vx.dump.writer import EXPR, LINE
 from nano_vx.languages import Lresolved, Lsrc, Ltransfers
 from nano_vx.nanopass import Terminal, prod
 
@@ -27,7 +27,7 @@ def test_program_reads_like_vx():
         "Memory HBM { capacity: 40 GiB, within: Memory::X, overcommit }\n\n"
         "Topology D { memory: Memory::HBM, transfer Memory::A -> Memory::B : 20 }\n\n"
         "const N: i32 = 4;\n\n"
-        "struct Pair {\n    a: f32,\n    b,\n}\n\n"
+        "struct Pair {\n    a: f32,\n    b: i32,\n}\n\n"
         "fn stage<D: Topology, const N: i32>(x: Tensor<f32, [4, N]>) on Topology::D -> f32 "
         "where Reachable<CPU, D> {\n    return x;\n}\n\n"
     )
@@ -56,30 +56,7 @@ def test_marked_transfer_local_and_global():
     assert to_text(example("Transfer")) == "transfer(x, Memory::NPU_HBM)\n"
 
 
-def _bin(op, a, b):
-    return L["Binary"](op, a, b)
-
-
-@pytest.mark.parametrize("tree, text", [
-    (_bin("-", var("a"), _bin("-", var("b"), var("c"))), "a - (b - c)"),
-    (_bin("-", _bin("-", var("a"), var("b")), var("c")), "a - b - c"),
-    (_bin("*", _bin("+", var("a"), var("b")), var("c")), "(a + b) * c"),
-    (_bin("+", var("a"), _bin("*", var("b"), var("c"))), "a + b * c"),
-    (_bin("||", _bin("&&", var("a"), var("b")), var("c")), "a && b || c"),
-    (_bin("&&", _bin("||", var("a"), var("b")), var("c")), "(a || b) && c"),
-    (L["Unary"]("-", L["Unary"]("-", var("x"))), "-(-x)"),
-    (L["Unary"]("-", L["Int"](-1)), "-(-1)"),
-    (L["MethodCall"](L["Int"](-1), "abs", ()), "(-1).abs()"),
-    (L["Cast"](_bin("+", var("a"), i(1)), L["Scalar"]("f32")), "(a + 1) as f32"),
-    (L["Cast"](L["Unary"]("-", var("a")), L["Scalar"]("f32")), "-a as f32"),
-    (L["Unary"]("!", L["Cast"](var("a"), L["Scalar"]("bool"))), "!(a as bool)"),
-    (L["FieldGet"](L["Index"](_bin("+", var("a"), var("b")), i(0)), "f"), "(a + b)[0].f"),
-    (L["Call"](L["Closure"]((), block(value=i(1))), (), ()), "(|| {\n    1\n})()"),
-    (_bin("+", L["Comptime"](block(value=i(1))), i(2)), "(comptime {\n    1\n}) + 2"),
-    (L["Index"](var("t"), _bin("+", var("i"), i(1))), "t[i + 1]"),
-    (L["DimBinary"]("*", L["DimBinary"]("+", L["DimName"]("N"), L["DimInt"](1)),
-                    L["DimInt"](2)), "(N + 1) * 2"),
-])
+@pytest.mark.parametrize("tree, text", PRECEDENCE)
 def test_parentheses_only_where_precedence_needs_them(tree, text):
     assert to_text(tree) == text + "\n"
 
