@@ -36,7 +36,8 @@ _BARE = re.compile(r"[^\s,:()\[\]{}\"]+\Z")
 
 
 def quote(text: str) -> str:
-    """A string literal as Vx (and Rust) writes it."""
+    """A string literal as Vx writes it. Other control characters print as Rust's `\\u{..}`,
+    which the Vx lexer does not read (yet): no other escape could show them."""
     return '"' + text.translate(_ESCAPES) + '"'
 
 
