@@ -202,3 +202,16 @@ def test_an_exception_in_a_pass_is_an_internal_error_naming_the_pass(prog, monke
     assert code == 70 and "internal compiler error in pass explode" in err
     saved = (tmp_path / "nano-vx-ice-explode.txt").read_text()
     assert "ValueError: boom" in saved and "fn main" in saved
+
+
+def test_a_reader_that_goes_away_early_gets_no_traceback(tmp_path):
+    big = tmp_path / "big.vx"
+    big.write_text("fn main() {\n" + "    print(1);\n" * 3000 + "}\n")
+    proc = subprocess.Popen([shutil.which("nano-vx"), str(big), "--dump-after=all",
+                             "--action", "check"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err
