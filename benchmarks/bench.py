@@ -25,6 +25,7 @@ from generate import generate  # noqa: E402
 
 from nano_vx.context import Compilation  # noqa: E402
 from nano_vx.deep import run_deep  # noqa: E402
+from nano_vx.driver import paused_collector  # noqa: E402
 from nano_vx.nanopass.verify import children  # noqa: E402
 from nano_vx.pipeline import PIPELINE  # noqa: E402
 from nano_vx.source import Source  # noqa: E402
@@ -53,6 +54,11 @@ def run_pipeline(text: str, name: str, measure_memory: bool) -> list[dict]:
     """Run every pass once; per step: the work it read, seconds, and (optionally) peak bytes."""
     source = Source(name, text)
     ctx = Compilation(source)
+    with paused_collector():  # as the driver runs the pipeline
+        return _steps(source, ctx, measure_memory)
+
+
+def _steps(source: Source, ctx: Compilation, measure_memory: bool) -> list[dict]:
     tree, steps = source, []
     for i, p in enumerate(PIPELINE):
         work = len(source.line_starts) if i == 0 else count_nodes(tree)

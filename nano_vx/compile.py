@@ -57,7 +57,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     ctx = Compilation(source, diagnostics, options={"action": args.action})
     try:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
-                           stop_after=stop_after, verify=not args.no_verify)
+                           stop_after=stop_after, verify=not args.no_verify,
+                           progress=_progress(source, stderr))
     except InternalError as ice:
         stderr.write(f"nano-vx: {ice}\n")
         if ice.ir_file:
@@ -70,6 +71,21 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if diagnostics.has_errors or args.action != "run" or stop_after:
         return _report(diagnostics, args, stderr)
     return _run(outcome.tree, diagnostics, args, stdout, stderr)
+
+
+LONG_INPUT_LINES = 20_000
+
+
+def _progress(source, stderr: TextIO):
+    """Name each pass as it starts on a large input, when a person is watching stderr."""
+    if len(source.line_starts) < LONG_INPUT_LINES or not stderr.isatty():
+        return None
+
+    def report(step: str) -> None:
+        stderr.write(f"nano-vx: {step} ...\n")
+        stderr.flush()
+
+    return report
 
 
 def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO) -> int:
