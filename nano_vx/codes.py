@@ -59,6 +59,46 @@ _ENTRIES = [
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
          "bound. Use a `for` loop with `spawn on` for a range that large."),
+    # -- E6xxx, memory model: declarations, machine files, routing (check-memory-declarations,
+    # load-machine-files, resolve-sub-space-ancestors) ----------------------------------
+    Code("E6002", "no transfer path",
+         "A `transfer` moves a value between two memory spaces that no chain of declared "
+         "transfer edges connects (a space without edges of its own is reached through its "
+         "`within:` ancestors). The compiler never stages the copy through a third space on "
+         "its own: declare an edge (`transfer Memory::A -> Memory::B : cost` in a Topology), "
+         "or write the intermediate transfer."),
+    Code("E6006", "`within:` cycle",
+         "The `within:` fields of memory spaces form a containment tree; following them "
+         "from this space comes back to it. The message names the cycle. Break it: the "
+         "outermost space (device memory) has no `within:`."),
+    Code("E6007", "sub-space larger than its parent",
+         "A memory space declared `within:` another declares a larger capacity than the "
+         "space that contains it. One replica of a per-SM space is compared, not the sum "
+         "over replicas. The message gives both sizes in bytes."),
+    Code("E6008", "non-positive size, bandwidth or cost",
+         "A capacity, bandwidth, clock, granule, replica count or transfer cost in a memory "
+         "or topology declaration is zero. Every such figure must be positive: a zero "
+         "capacity admits nothing and a zero bandwidth moves nothing."),
+    Code("E6011", "sub-space scope wider than its parent's",
+         "Scopes nest device > sm > cta > thread. A space `within:` another is private to "
+         "the same execution level as its parent or a narrower one; a space private to one "
+         "SM cannot contain one shared by the whole device. The message names both scopes."),
+    Code("E6012", "memory space or topology declared in two inputs",
+         "A memory space or topology of this name is declared by two of the inputs of one "
+         "compilation (the program, the `--machine` file, the `--host` file). Machine and "
+         "host files are added beside the program, so a name may come from only one of "
+         "them: drop the program's copy, or compile without the flag that declares it."),
+    Code("E6014", "host staging without a host",
+         "A transfer moves a value to or from `CPU_DRAM` while a machine model is in force "
+         "(a `--machine` file or a space declared `scope: device`), and no input declares "
+         "`CPU_DRAM`. A machine file describes the accelerator, not the computer it hangs "
+         "off, so no host memory is assumed: pass `--host default` (or `--host FILE`)."),
+    Code("E6015", "malformed memory or topology declaration",
+         "A field of a `Memory` or `Topology` declaration is not one the compiler knows, is "
+         "given twice, or has a value of the wrong kind (a size where a bandwidth belongs, "
+         "an unknown scope or architecture, a fractional byte count), or a required field "
+         "(a topology's `memory:`) is missing. The message names the field and what it "
+         "accepts."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

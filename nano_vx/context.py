@@ -13,3 +13,4 @@ class Compilation:
     source: Source
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     options: dict = field(default_factory=dict)
+    model: object = None  # the memory model (nano_vx.model.Model), from check-memory-declarations

@@ -1,0 +1,46 @@
+"""The memory model: memory spaces, topologies and transfer edges, and routing between spaces.
+
+Built from the program's `Memory`/`Topology` items (with those of `--machine`/`--host` files
+appended by load-machine-files) by the pass check-memory-declarations, which stores it on
+`ctx.model` for every later pass. Tests may build one directly:
+
+    model = build_model(program.items, diagnostics)     # reports E2001/E6006/7/8/11/15
+
+API (everything is exact: sizes are int bytes, rates and costs are Fractions):
+
+    model.spaces[name] -> Space(name, capacity: int | None (bytes, ONE replica),
+                                granule: int | None, within: str | None,
+                                scope: str | None ("device" | "sm" | "cta" | "thread", as
+                                declared), managed: "explicit" | "cached",
+                                replicas: int (default 1), overcommit: bool,
+                                bandwidth_bps: Fraction | None (B/cyc times clock when both
+                                are given), bytes_per_cycle, clock_hz, span (None: built in))
+    model.topologies[name] -> Topology(name, memory: str, visible: tuple[str, ...] (memory
+                                first; default (memory,)), dtypes: tuple[str, ...] | None,
+                                arch: str | None, span)
+    model.topology_of("NPU[0]") -> Topology | None      # by base name: NPU[i], NPU[a..b]
+    model.route(src, dst) -> Route(path: tuple[str, ...], cost: Fraction, legs) | None
+                                # cheapest; None: no path, or an unknown space. src == dst
+                                # is Route((src,), 0). Leg(src, dst, cost, via "edge"|"within")
+    model.ancestors(space) -> tuple[str, ...]            # `within:` chain, nearest first
+    model.scope_of(space) -> str | None                  # declared, else inherited
+    model.has_machine    # some space has `scope: device` (a machine model is in force)
+    model.builtin        # the built-in model of vx-reference §2 is part of this one
+    model.edges          # [Edge(src, dst, cost, bandwidth_bps, topology, span)]
+
+Costs: a relative cost is taken as written; a bandwidth edge costs REFERENCE_BPS / bandwidth
+(1575 GB/s, so a 31.5 GB/s PCIe 4 link costs 50 like the built-in host edge). See
+routing.py for how sub-spaces are reached through `within:`.
+
+Modules: units (exact quantities), fields (reading one declaration), spaces, topologies,
+builtin, coherence (E6006/E6007/E6011), routing (Dijkstra), memory_model (Model), build.
+"""
+
+from .build import build_model
+from .memory_model import Model
+from .routing import Leg, Route
+from .spaces import SCOPES, Space
+from .topologies import REFERENCE_BPS, Edge, Topology, bandwidth_cost
+
+__all__ = ["REFERENCE_BPS", "SCOPES", "Edge", "Leg", "Model", "Route", "Space", "Topology",
+           "bandwidth_cost", "build_model"]

@@ -1,0 +1,65 @@
+"""build_model: the Model of a program's `Memory`/`Topology` items, reporting what is wrong.
+
+With no machine model (no declared space has `scope: device`), the built-in model is in
+force and declarations add to it or refine it by name. With one, the declarations are the
+whole model: a machine file says which spaces exist, and no host is assumed (E6014 is the
+routing pass's). The host program still runs on `CPU`, so when `CPU_DRAM` is declared and
+no `Topology CPU` is, `CPU` is the topology that holds `CPU_DRAM` and sees only it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import builtin
+from .coherence import break_cycles, check_tree
+from .memory_model import Model
+from .spaces import Space, read_space
+from .topologies import Edge, Topology, read_topology
+
+
+def build_model(items, diagnostics) -> Model:
+    spaces: dict[str, Space] = {}
+    parents = {}
+    topologies: dict[str, Topology] = {}
+    edges: list[Edge] = []
+    refs = []
+    for item in items:
+        if item._prod == "MemoryDecl":
+            spaces[item.name], parents[item.name] = read_space(item, diagnostics)
+        elif item._prod == "TopologyDecl":
+            topology, its_edges, its_refs = read_topology(item, diagnostics)
+            if topology is not None:
+                topologies[item.name] = topology
+            edges.extend(its_edges)
+            refs.extend(its_refs)
+    has_machine = any(s.scope == "device" for s in spaces.values())
+    if not has_machine:
+        spaces = builtin.SPACES | spaces
+        topologies = builtin.TOPOLOGIES | topologies
+        edges = builtin.EDGES + edges
+    elif "CPU_DRAM" in spaces and "CPU" not in topologies:
+        topologies["CPU"] = Topology("CPU", "CPU_DRAM", ("CPU_DRAM",), arch="x86_64")
+    refs.extend(r for r in parents.values() if r is not None)
+    unknown = _report_unknown(refs, spaces, diagnostics)
+    spaces = {n: replace(s, within=None) if s.within in unknown else s
+              for n, s in spaces.items()}
+    topologies = {n: replace(t, visible=tuple(v for v in t.visible if v not in unknown))
+                  for n, t in topologies.items() if t.memory not in unknown}
+    edges = [e for e in edges if e.src not in unknown and e.dst not in unknown]
+    break_cycles(spaces, diagnostics)
+    model = Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine)
+    check_tree(model, diagnostics)
+    return model
+
+
+def _report_unknown(refs, spaces, diagnostics) -> set[str]:
+    unknown = set()
+    for ref in refs:
+        if ref.name in spaces:
+            continue
+        unknown.add(ref.name)
+        diagnostics.error("E2001", ref.span, f"no memory space named '{ref.name}'",
+                          help=["the memory spaces are " + ", ".join(sorted(spaces))],
+                          name=ref.name)
+    return unknown

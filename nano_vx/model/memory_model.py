@@ -1,0 +1,86 @@
+"""The `Model`: the memory spaces, topologies and edges one compilation is given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .routing import Graph, Leg, Route, cheapest
+from .spaces import SCOPES, Space
+from .topologies import Edge, Topology, bandwidth_cost
+
+
+@dataclass
+class Model:
+    spaces: dict[str, Space]
+    topologies: dict[str, Topology]
+    edges: list[Edge]
+    builtin: bool           # the built-in model of vx-reference §2 is part of this one
+    has_machine: bool       # some space has `scope: device`: a machine model is in force
+    _graph: Graph | None = field(default=None, repr=False)
+    _routes: dict = field(default_factory=dict, repr=False)
+
+    # -- topologies --------------------------------------------------------------------
+
+    def topology_of(self, name: str) -> Topology | None:
+        """The topology `name`, `NPU[0]` and `NPU[0..4]` by their base name `NPU`."""
+        return self.topologies.get(name.split("[", 1)[0].strip())
+
+    # -- the containment tree ----------------------------------------------------------
+
+    def ancestors(self, space: str) -> tuple[str, ...]:
+        """The `within:` chain above `space`, nearest first (not `space` itself)."""
+        chain: list[str] = []
+        s = self.spaces.get(space)
+        while s is not None and s.within is not None and s.within not in chain:
+            chain.append(s.within)
+            s = self.spaces.get(s.within)
+        return tuple(chain)
+
+    def scope_of(self, space: str) -> str | None:
+        """The declared scope, else the nearest ancestor's: a sub-space is no wider."""
+        for name in (space, *self.ancestors(space)):
+            s = self.spaces.get(name)
+            if s is not None and s.scope is not None:
+                return s.scope
+        return None
+
+    @staticmethod
+    def wider(a: str, b: str) -> bool:
+        """Scope `a` is wider than scope `b` (device > sm > cta > thread)."""
+        return SCOPES.index(a) < SCOPES.index(b)
+
+    # -- routing -----------------------------------------------------------------------
+
+    def route(self, src: str, dst: str) -> Route | None:
+        """The cheapest route from space `src` to space `dst`; None when there is no path
+        or either space is unknown."""
+        if src not in self.spaces or dst not in self.spaces:
+            return None
+        key = (src, dst)
+        if key not in self._routes:
+            self._routes[key] = cheapest(self.graph(), src, dst)
+        return self._routes[key]
+
+    def graph(self) -> Graph:
+        if self._graph is None:
+            self._graph = _graph(self)
+        return self._graph
+
+
+def _graph(model: Model) -> Graph:
+    cheapest_edge: dict[tuple[str, str], Fraction] = {}
+    for e in model.edges:
+        key = (e.src, e.dst)
+        cheapest_edge[key] = min(e.cost, cheapest_edge.get(key, e.cost))
+    graph: Graph = {}
+    for (src, dst), cost in sorted(cheapest_edge.items()):
+        graph.setdefault(src, []).append(Leg(src, dst, cost, "edge"))
+    with_edges = {e.src for e in model.edges} | {e.dst for e in model.edges}
+    for s in model.spaces.values():
+        if s.within is None or s.name in with_edges or s.within not in model.spaces:
+            continue
+        cost = bandwidth_cost(s.bandwidth_bps) if s.bandwidth_bps else Fraction(0)
+        graph.setdefault(s.within, []).append(Leg(s.within, s.name, cost, "within"))
+        graph.setdefault(s.name, []).append(Leg(s.name, s.within, cost, "within"))
+    return graph

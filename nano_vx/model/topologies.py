@@ -1,0 +1,104 @@
+"""Topologies and transfer edges: what a `Topology NAME { ... }` declaration says."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .fields import Fields
+from .units import COUNT, RATE, quantity
+
+ARCHES = ("x86_64", "aarch64", "nvptx64", "amdgcn")
+DTYPES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64", "bool")
+
+TOPOLOGY_FIELDS = {
+    "arch": "one of " + ", ".join(ARCHES),
+    "memory": "a memory space (`Memory::NAME`)",
+    "visible": "a list of memory spaces (`[Memory::A, Memory::B]`)",
+    "dtypes": "a list of element types (`[f32, f16]`)",
+}
+
+# One cost unit is the time a byte takes on a 1575 GB/s link, so that a PCIe 4 x16 host link
+# (31.5 GB/s) costs 50, the cost of the built-in host edges: declared relative costs and
+# declared bandwidths then sit on one scale, and a machine file's host link prices a copy the
+# way the built-in model does.
+REFERENCE_BPS = Fraction(1575 * 10**9)
+
+
+def bandwidth_cost(bps: Fraction) -> Fraction:
+    """The relative cost of moving over a link of `bps` bytes per second (exact)."""
+    return REFERENCE_BPS / bps
+
+
+@dataclass(frozen=True)
+class Topology:
+    name: str
+    memory: str                          # the space this device holds
+    visible: tuple[str, ...]             # the spaces it may read (memory first)
+    dtypes: tuple[str, ...] | None = None
+    arch: str | None = None
+    span: object = None                  # the declaration; None for a built-in topology
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: str
+    dst: str
+    cost: Fraction                       # relative; a bandwidth edge converted by bandwidth_cost
+    bandwidth_bps: Fraction | None = None  # as declared, when the edge gave a bandwidth
+    topology: str | None = None          # the declaring topology (None: built in)
+    span: object = None
+
+
+def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list]:
+    """The Topology, its edges, and every MemRef node it names (to check they exist).
+
+    No Topology when `memory:` is missing or malformed (reported): nothing can be placed on a
+    device that holds no memory."""
+    f = Fields(decl, "topology", TOPOLOGY_FIELDS, diagnostics)
+    refs = []
+    memory = f.mem("memory")
+    if memory is None and f.get("memory") is None:
+        f.bad(decl, f"topology '{decl.name}' does not say which memory it holds",
+              help=["add `memory: Memory::NAME`"])
+    visible = f.items("visible", "MemRef")
+    dtypes = f.items("dtypes", "Word")
+    for d in dtypes or ():
+        if d.word not in DTYPES:
+            f.bad(d, f"`{d.word}` in `dtypes` of topology '{decl.name}' is not an element type",
+                  help=["element types: " + ", ".join(DTYPES)])
+    edges = [e for e in (_edge(f, node) for node in f.edges) if e is not None]
+    refs.extend(r for r in (memory, *(visible or ())) if r is not None)
+    refs.extend(r for node in f.edges for r in (node.src, node.dst))
+    arch = f.word("arch", ARCHES)
+    if memory is None:
+        return None, edges, refs
+    seen = [memory.name] + [v.name for v in visible or () if v.name != memory.name]
+    topology = Topology(
+        name=decl.name,
+        memory=memory.name,
+        visible=tuple(dict.fromkeys(seen)) if visible is not None else (memory.name,),
+        dtypes=tuple(d.word for d in dtypes) if dtypes is not None else None,
+        arch=arch,
+        span=decl.span,
+    )
+    return topology, edges, refs
+
+
+def _edge(f: Fields, node) -> Edge | None:
+    v = node.cost
+    where = f"transfer Memory::{node.src.name} -> Memory::{node.dst.name}"
+    if v._prod != "Quantity" or v.unit is not None and quantity(v.number, v.unit)[0] != RATE:
+        f.bad(v, f"the cost of `{where}` in topology '{f.decl.name}' must be a relative cost "
+                 f"(a number) or a bandwidth (`31.5 GB/s`)")
+        return None
+    kind, value = quantity(v.number, v.unit)
+    if value <= 0:
+        f.diagnostics.error("E6008", v.span, f"the cost of `{where}` in topology "
+                                             f"'{f.decl.name}' is {value}; it must be positive",
+                            declaration=f.decl.name)
+        return None
+    if kind == COUNT:
+        return Edge(node.src.name, node.dst.name, value, None, f.decl.name, node.span)
+    return Edge(node.src.name, node.dst.name, bandwidth_cost(value), value, f.decl.name,
+                node.span)
