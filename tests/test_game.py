@@ -1,5 +1,6 @@
 """The game: every example runs through every pass, and the reference interpreter prints the
-same output, and ends the same way, on every IL as on the source."""
+same output, and ends the same way, on every IL as on the source; and every node of every IL
+still carries its source span."""
 
 import io
 from pathlib import Path
@@ -10,6 +11,7 @@ from nano_vx.context import Compilation
 from nano_vx.deep import run_deep
 from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.diagnostics import Diagnostics
+from nano_vx.nanopass import children
 from nano_vx.parser import parse
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
@@ -37,3 +39,15 @@ def test_every_il_runs_and_prints_what_the_source_prints(path):
         tree = run_deep(p, tree, ctx)
         assert not ctx.diagnostics.has_errors, f"{p.name}: {ctx.diagnostics.render()}"
         assert _run(tree) == expected, f"the output of {p.name} ({p.output.name}) runs differently"
+        assert not _without_span(tree), f"{p.name} left nodes without a source span"
+
+
+def _without_span(tree) -> set[str]:
+    """Productions of the nodes that lost their source span (a diagnostic could not point)."""
+    missing, stack = set(), [tree]
+    while stack:
+        node = stack.pop()
+        if node.span is None:
+            missing.add(node._prod)
+        stack.extend(child for _, _, child in children(node))
+    return missing
