@@ -3,7 +3,8 @@
 With no machine model (no declared space has `scope: device`), the built-in model is in
 force and declarations add to it or refine it by name. With one, the declarations are the
 whole model: a machine file says which spaces exist, and no host is assumed (E6014 is the
-routing pass's). The host program still runs on `CPU`, so when `CPU_DRAM` is declared and
+routing pass's): a machine file's host-link edges name `CPU_DRAM` before any host declares
+it, and wait for one silently. The host program still runs on `CPU`, so when `CPU_DRAM` is declared and
 no `Topology CPU` is, `CPU` is the topology that holds `CPU_DRAM` and sees only it.
 """
 
@@ -17,31 +18,37 @@ from .memory_model import Model
 from .spaces import Space, read_space
 from .topologies import Edge, Topology, read_topology
 
+HOST_MEMORY = "CPU_DRAM"
+
 
 def build_model(items, diagnostics) -> Model:
     spaces: dict[str, Space] = {}
     parents = {}
     topologies: dict[str, Topology] = {}
     edges: list[Edge] = []
-    refs = []
+    refs, edge_refs = [], []
     for item in items:
         if item._prod == "MemoryDecl":
             spaces[item.name], parents[item.name] = read_space(item, diagnostics)
         elif item._prod == "TopologyDecl":
-            topology, its_edges, its_refs = read_topology(item, diagnostics)
+            topology, its_edges, its_refs, its_edge_refs = read_topology(item, diagnostics)
             if topology is not None:
                 topologies[item.name] = topology
             edges.extend(its_edges)
             refs.extend(its_refs)
+            edge_refs.extend(its_edge_refs)
     has_machine = any(s.scope == "device" for s in spaces.values())
     if not has_machine:
         spaces = builtin.SPACES | spaces
         topologies = builtin.TOPOLOGIES | topologies
         edges = builtin.EDGES + edges
-    elif "CPU_DRAM" in spaces and "CPU" not in topologies:
-        topologies["CPU"] = Topology("CPU", "CPU_DRAM", ("CPU_DRAM",), arch="x86_64")
+    elif HOST_MEMORY in spaces and "CPU" not in topologies:
+        topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
     refs.extend(r for r in parents.values() if r is not None)
+    refs.extend(r for r in edge_refs if not (has_machine and r.name == HOST_MEMORY))
     unknown = _report_unknown(refs, spaces, diagnostics)
+    if has_machine and HOST_MEMORY not in spaces:
+        unknown.add(HOST_MEMORY)
     spaces = {n: replace(s, within=None) if s.within in unknown else s
               for n, s in spaces.items()}
     topologies = {n: replace(t, visible=tuple(v for v in t.visible if v not in unknown))

@@ -50,8 +50,9 @@ class Edge:
     span: object = None
 
 
-def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list]:
-    """The Topology, its edges, and every MemRef node it names (to check they exist).
+def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list, list]:
+    """The Topology, its edges, the MemRef nodes of its fields and those of its edges (to
+    check that they exist).
 
     No Topology when `memory:` is missing or malformed (reported): nothing can be placed on a
     device that holds no memory."""
@@ -69,10 +70,10 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list]
                   help=["element types: " + ", ".join(DTYPES)])
     edges = [e for e in (_edge(f, node) for node in f.edges) if e is not None]
     refs.extend(r for r in (memory, *(visible or ())) if r is not None)
-    refs.extend(r for node in f.edges for r in (node.src, node.dst))
+    edge_refs = [r for node in f.edges for r in (node.src, node.dst)]
     arch = f.word("arch", ARCHES)
     if memory is None:
-        return None, edges, refs
+        return None, edges, refs, edge_refs
     seen = [memory.name] + [v.name for v in visible or () if v.name != memory.name]
     topology = Topology(
         name=decl.name,
@@ -82,7 +83,7 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list]
         arch=arch,
         span=decl.span,
     )
-    return topology, edges, refs
+    return topology, edges, refs, edge_refs
 
 
 def _edge(f: Fields, node) -> Edge | None:
