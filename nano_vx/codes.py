@@ -59,6 +59,13 @@ _ENTRIES = [
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
          "bound. Use a `for` loop with `spawn on` for a range that large."),
+    # -- E4xxx: ownership ----------------------------------------------------------------
+    Code("E4001", "use of a value after `transfer` moved it",
+         "`transfer(x, M)` consumes a uniquely owned local: the data leaves x's space, and x "
+         "may not be used again. A move on one branch of an `if` counts after the `if`, and a "
+         "move inside a loop of a variable declared outside it is a use on the next "
+         "iteration. Use the transferred value under its new name, or assign x a new value "
+         "first (`x = ...`)."),
     # -- E6xxx, memory model: declarations, machine files, routing (check-memory-declarations,
     # load-machine-files, resolve-sub-space-ancestors) ----------------------------------
     Code("E6002", "no transfer path",

@@ -5,5 +5,6 @@ from .l1_hoisted import Lhoisted
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
+from .l5_typed import Ltyped
 
-__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved"]
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped"]

@@ -1,0 +1,93 @@
+"""infer-placement: Lresolved -> Ltyped."""
+
+from __future__ import annotations
+
+from ..languages import Lresolved, Ltyped
+from ..nanopass import Pass
+from ..placement.typer import Typer, join, settle
+from ..placement.types import Machine, placed, space_of
+
+infer_placement = Pass("infer-placement", Lresolved, Ltyped, """
+Give every `let` its type, with the memory space of every tensor in it.
+
+A tensor made without a space is in the space of the topology the code runs on (CPU_DRAM
+on the host, the spawned topology's inside `spawn on`, the declared one in `fn .. on`);
+`transfer(x, M)` is x's type in M; a call has the callee's declared return type, so a space
+crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`. Parameter and return types are
+written with their spaces, and each `Transfer` records the space its value leaves (`src`).
+The model comes from `ctx.model` (check-memory-declarations).
+""")
+
+T = Ltyped.nodes
+
+
+def _machine(run) -> Machine:
+    return run.state["machine"]
+
+
+@infer_placement.on("Program")
+def _program(run, node):
+    run.state["machine"] = machine = Machine(run.ctx.model)
+    run.state["typer"] = Typer(node, machine)
+    run.state["here"] = [machine.host_space]
+    return run.rebuild(node)
+
+
+@infer_placement.on("Fn")
+def _fn(run, node):
+    machine, typer = _machine(run), run.state["typer"]
+    sig = typer.functions[node.name]
+    for g in node.generics:
+        if g._prod == "ConstParam":
+            typer.bind(g.name, g.type, machine.host_space)
+    run.state["here"].append(sig.space)
+    out = run.rebuild(node)
+    run.state["here"].pop()
+    if node.ret is None:
+        return out
+    return out.replace(ret=placed(node.ret, sig.space, machine))
+
+
+@infer_placement.on("Param")
+def _param(run, node):
+    here = run.state["here"][-1]
+    ty = placed(node.type, here, _machine(run)) if node.type is not None else None
+    run.state["typer"].bind(node.name, ty if ty is not None else T["OpaqueType"](), here)
+    return node if ty is node.type else node.replace(type=ty)
+
+
+@infer_placement.on("Let")
+def _let(run, node):
+    value = run.walk(node.value)
+    typer, here = run.state["typer"], run.state["here"][-1]
+    got = settle(typer.of(value, here))
+    if node.type is None:
+        ty = got
+    else:  # the annotation, its spaces filled from the value's (or where it is made)
+        ty = placed(node.type, space_of(got, typer.machine) or here, typer.machine)
+    typer.bind(node.name, ty, here)
+    return T["Let"](node.name, node.mutable, ty, value, span=node.span)
+
+
+@infer_placement.on("For")
+def _for(run, node):
+    typer, here = run.state["typer"], run.state["here"][-1]
+    typer.bind(node.var, settle(join(typer.of(node.start, here), typer.of(node.end, here))),
+               here)
+    return run.rebuild(node)
+
+
+@infer_placement.on("Spawn")
+def _spawn(run, node):
+    run.state["here"].append(_machine(run).holds(node.topo.name))
+    out = run.rebuild(node)
+    run.state["here"].pop()
+    return out
+
+
+@infer_placement.on("Transfer")
+def _transfer(run, node):
+    value = run.walk(node.value)
+    src = run.state["typer"].space(value, run.state["here"][-1])
+    mem = T["MemRef"](src, span=node.value.span) if src is not None else None
+    return T["Transfer"](value, node.dest, node.mark, mem, span=node.span)

@@ -1,0 +1,56 @@
+"""Tile sizes in exact bytes, and granule rounding."""
+
+from __future__ import annotations
+
+ELEMENT_BYTES = {
+    "i8": 1, "u8": 1, "bool": 1,
+    "i16": 2, "f16": 2, "bf16": 2,
+    "i32": 4, "u32": 4, "f32": 4,
+    "i64": 8, "u64": 8, "f64": 8,
+}
+
+
+def _dim(d) -> int | None:
+    """A dimension's extent when it is a constant; None for a const generic (`S`)."""
+    if d._prod == "DimInt":
+        return d.value
+    if d._prod == "DimBinary":
+        a, b = _dim(d.left), _dim(d.right)
+        if a is None or b is None:
+            return None
+        if d.op == "+":
+            return a + b
+        if d.op == "-":
+            return a - b
+        if d.op == "*":
+            return a * b
+        if d.op == "/" and b != 0:
+            return a // b
+    return None
+
+
+def tensor_bytes(ty) -> int | None:
+    """The bytes of a tensor type with static dims and a scalar element; None otherwise
+    (a symbolic dim has no static size: monomorphization decides it later)."""
+    if ty is None or ty._prod != "TensorType" or ty.elem._prod != "Scalar":
+        return None
+    size = ELEMENT_BYTES.get(ty.elem.name)
+    if size is None:
+        return None
+    for d in ty.dims:
+        extent = _dim(d)
+        if extent is None or extent < 0:
+            return None
+        size *= extent
+    return size
+
+
+def rounded(size: int, granule: int | None) -> int:
+    """`size` rounded up to whole granules (a tile smaller than one still takes one)."""
+    if not granule:
+        return size
+    return max(1, -(-size // granule)) * granule
+
+
+def slots(size: int, granule: int) -> int:
+    return rounded(size, granule) // granule

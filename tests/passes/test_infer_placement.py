@@ -1,0 +1,102 @@
+"""infer-placement: every let typed, tensor types placed, transfers know their source space."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.languages import Ltyped
+from nano_vx.passes.infer_placement import infer_placement
+from nano_vx.placement.sizes import rounded, tensor_bytes
+from placement_front import run_placed
+
+CASES = Path(__file__).parent / "cases" / "infer_placement"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+T = Ltyped.nodes
+
+
+def _lets(ran) -> dict[str, str]:
+    """Each let's name and its inferred type, as the text dump writes it."""
+    return {n.name: to_text(n.type).strip() for n in ran.nodes("Let")}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_placed(CASES / f"{case}.vx", infer_placement)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"infer-placement: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    before, after = run_placed(CASES / f"{case}.vx", infer_placement).prints()
+    assert after == before
+
+
+def test_host_tensors_live_in_cpu_dram_and_transfers_move_them():
+    lets = _lets(run_placed(CASES / "host_and_device.vx", infer_placement))
+    assert lets["a"] == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
+    assert lets["b"] == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"  # the annotation, placed
+    assert lets["on_gpu"] == "Tensor<f32, [4, 4], Memory::GPU_HBM>"
+    assert lets["npu"] == "Tensor<f32, [4, 4], Memory::NPU_HBM>"  # .to_device()
+    assert lets["c"] == "Tensor<i32, [2], Memory::GPU_HBM>"  # Topology::GPU is its space
+
+
+def test_every_transfer_records_the_space_it_leaves():
+    ran = run_placed(CASES / "host_and_device.vx", infer_placement)
+    moves = [(t.src.name, t.dest.name) for t in ran.nodes("Transfer")]
+    assert moves == [("CPU_DRAM", "GPU_HBM"), ("CPU_DRAM", "NPU_HBM"), ("GPU_HBM", "CPU_DRAM")]
+
+
+def test_the_return_type_carries_the_space_across_the_call():
+    ran = run_placed(CASES / "across_call.vx", infer_placement)
+    assert _lets(ran)["kv"] == "Tensor<f32, [4, 4], Memory::GPU_HBM>"
+    host_only = ran.after.items[1]
+    assert to_text(host_only.ret).strip() == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
+    assert to_text(host_only.params[0].type).strip() == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
+
+
+def test_spawn_makes_tensors_in_the_spawned_space_and_yields_pinned():
+    ran = run_placed(CASES / "spawn.vx", infer_placement)
+    lets = _lets(ran)
+    assert lets["out"] == "Tensor<f32, [4], Memory::GPU_HBM>"
+    assert lets["on_gpu"] == "Pinned<Tensor<f32, [4], Memory::GPU_HBM>, Topology::GPU>"
+    assert lets["count"] == "Pinned<i32, Topology::NPU[1]>"
+    assert lets["nothing"] == "Pinned<void, Topology::NPU[0]>"
+    assert lets["back"] == "Tensor<f32, [4], Memory::CPU_DRAM>"
+    kernel = ran.after.items[0]
+    assert to_text(kernel.ret).strip() == "Tensor<i32, [2], Memory::NPU_HBM>"
+
+
+def test_scalars_are_typed_only_as_far_as_certain():
+    lets = _lets(run_placed(CASES / "scalars.vx", infer_placement))
+    assert (lets["n"], lets["half"], lets["ok"]) == ("i32", "f64", "bool")
+    assert (lets["sum"], lets["limit"], lets["doubled"]) == ("u8", "u8", "u8")
+    assert lets["mixed"] == lets["f"] == lets["applied"] == lets["big"] == "OpaqueType()"
+    assert lets["moved"] == "Ref<i32, Memory::NPU_HBM>"
+
+
+def test_a_symbolic_dim_has_no_static_size():
+    ran = run_placed(CASES / "symbolic.vx", infer_placement)
+    types = {n.name: n.type for n in ran.nodes("Let")}
+    assert to_text(types["staged"]).strip() == "Tensor<f32, [S], Memory::NPU_HBM>"
+    assert tensor_bytes(types["staged"]) is None
+    assert tensor_bytes(types["tile"]) is None
+
+
+@pytest.mark.parametrize("elem, size", [
+    ("i8", 1), ("u8", 1), ("bool", 1), ("i16", 2), ("f16", 2), ("bf16", 2),
+    ("i32", 4), ("u32", 4), ("f32", 4), ("i64", 8), ("u64", 8), ("f64", 8)])
+def test_element_sizes(elem, size):
+    ty = T["TensorType"](T["Scalar"](elem), (T["DimInt"](3), T["DimBinary"](
+        "*", T["DimInt"](2), T["DimInt"](5))), None)
+    assert tensor_bytes(ty) == size * 30
+
+
+def test_granule_rounding():
+    assert rounded(1, 16384) == 16384
+    assert rounded(16384, 16384) == 16384
+    assert rounded(16385, 16384) == 32768
+    assert rounded(100, None) == 100
