@@ -37,6 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--action", choices=["parse", "check", "run"], default="run",
                     help="how far to go: parse only, run every check, or check and run "
                          "(default run)")
+    model = ap.add_argument_group("the machine")
+    model.add_argument("--machine", metavar="FILE",
+                       help="add a machine file's Memory and Topology declarations (e.g. "
+                            "machines/h100-sxm.vx); without one the built-in model is used")
+    model.add_argument("--host", metavar="FILE|default",
+                       help="add a host file's declarations; `default` declares "
+                            "`Memory CPU_DRAM { managed: explicit }`")
     dump = ap.add_argument_group("dumping the IR")
     dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
                       help="print the IR after these passes")

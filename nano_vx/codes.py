@@ -105,7 +105,8 @@ _ENTRIES = [
          "given twice, or has a value of the wrong kind (a size where a bandwidth belongs, "
          "an unknown scope or architecture, a fractional byte count), or a required field "
          "(a topology's `memory:`) is missing. The message names the field and what it "
-         "accepts."),
+         "accepts. A `--machine` or `--host` file that holds anything but Memory and "
+         "Topology declarations is refused with this code too."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from .context import Compilation
@@ -54,7 +55,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     source = decode_source(args.file, data, diagnostics)
     if source is None:
         return _report(diagnostics, args, stderr)
-    ctx = Compilation(source, diagnostics, options={"action": args.action})
+    ctx = Compilation(source, diagnostics, options={"action": args.action,
+                                                    **_model_files(args, usage)})
     try:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,
@@ -71,6 +73,16 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if diagnostics.has_errors or args.action != "run" or stop_after:
         return _report(diagnostics, args, stderr)
     return _run(outcome.tree, diagnostics, args, stdout, stderr)
+
+
+def _model_files(args, usage) -> dict:
+    """--machine and --host, for load-machine-files; a file that is not there is a usage
+    error, like a missing program."""
+    files = {"machine": args.machine, "host": args.host}
+    for flag, path in files.items():
+        if path is not None and (flag, path) != ("host", "default") and not os.path.isfile(path):
+            raise usage(f"--{flag}: no such file {path!r}")
+    return files
 
 
 LONG_INPUT_LINES = 20_000

@@ -127,7 +127,7 @@ def test_dump_after_all_prints_every_il_between_banners(prog):
     code, out, _ = run(prog(HELLO), "--dump-after=all", "--action", "check")
     banners = [line for line in out.splitlines() if line.startswith("*** IR Dump After")]
     assert code == 0 and [b.split()[4] for b in banners] == PIPELINE.names()
-    assert banners[1] == "*** IR Dump After hoist-nested-items (Lsrc -> Lhoisted) ***"
+    assert "*** IR Dump After hoist-nested-items (Lsrc -> Lhoisted) ***" in banners
 
 
 def test_dump_before_parse_shows_the_source_text(prog):

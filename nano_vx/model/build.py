@@ -54,9 +54,9 @@ def build_model(items, diagnostics) -> Model:
     topologies = {n: replace(t, visible=tuple(v for v in t.visible if v not in unknown))
                   for n, t in topologies.items() if t.memory not in unknown}
     edges = [e for e in edges if e.src not in unknown and e.dst not in unknown]
-    break_cycles(spaces, diagnostics)
+    on_cycle = break_cycles(spaces, diagnostics)
     model = Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine)
-    check_tree(model, diagnostics)
+    check_tree(model, diagnostics, skip=on_cycle)
     return model
 
 

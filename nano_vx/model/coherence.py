@@ -9,10 +9,12 @@ from .spaces import Space
 from .units import show_bytes
 
 
-def break_cycles(spaces: dict[str, Space], diagnostics) -> None:
+def break_cycles(spaces: dict[str, Space], diagnostics) -> set[str]:
     """Report each `within:` cycle once, at its first declared member, and cut it there so
-    that every later walk up the tree ends."""
+    that every later walk up the tree ends. Returns the spaces on a cycle: their sizes and
+    scopes are not compared (the cut tree is not one anybody declared)."""
     settled: set[str] = set()
+    on_cycle: set[str] = set()
     for name in list(spaces):
         chain: list[str] = []
         here = name
@@ -23,6 +25,7 @@ def break_cycles(spaces: dict[str, Space], diagnostics) -> None:
         if here not in chain:
             continue  # reached the root, an unknown name, or a part already checked
         cycle = chain[chain.index(here):]
+        on_cycle.update(cycle)
         first = min(cycle, key=list(spaces).index)
         loop = cycle[cycle.index(first):] + cycle[:cycle.index(first)] + [first]
         diagnostics.error("E6006", spaces[first].span,
@@ -31,12 +34,13 @@ def break_cycles(spaces: dict[str, Space], diagnostics) -> None:
                           help=["the outermost space has no `within:`"],
                           space=first, cycle=loop)
         spaces[first] = replace(spaces[first], within=None)
+    return on_cycle
 
 
-def check_tree(model, diagnostics) -> None:
+def check_tree(model, diagnostics, skip: set[str]) -> None:
     """E6007 and E6011 for each space against its ancestors (after break_cycles)."""
     for s in model.spaces.values():
-        if s.within is None or s.within not in model.spaces:
+        if s.within is None or s.within not in model.spaces or s.name in skip:
             continue
         _check_size(model, s, diagnostics)
         _check_scope(model, s, diagnostics)

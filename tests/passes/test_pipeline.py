@@ -7,9 +7,20 @@ from nano_vx.pipeline import LANGUAGES, PIPELINE
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved"]
 
 
+# The planned order (notes/next.md); passes land one at a time, so the table holds the front
+# end and, of the rest, those that have landed, in this order.
+PLANNED = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
+           "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
+           "infer-placement", "desugar-comptime", "resolve-sub-space-ancestors",
+           "check-linearity", "check-visibility", "check-capacity", "schedule-sub-spaces"]
+FRONT = ["parse", "hoist-nested-items", "desugar-unroll-across", "desugar-transfer-methods",
+         "resolve-names"]
+
+
 def test_the_passes_are_in_chain_order():
-    assert PIPELINE.names() == ["parse", "hoist-nested-items", "desugar-unroll-across",
-                                "desugar-transfer-methods", "resolve-names"]
+    names = PIPELINE.names()
+    assert names == [n for n in PLANNED if n in names]
+    assert set(FRONT) <= set(names)
 
 
 def test_every_language_by_name_each_extending_the_one_before():

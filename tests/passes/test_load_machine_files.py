@@ -1,0 +1,128 @@
+"""load-machine-files: --machine and --host declarations join the program; E6012 for a name
+declared by two inputs, E6015 for a machine file holding more than declarations; every
+machine file of the fleet loads cleanly and cites its data sheet."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.context import Compilation
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.parser import parse_text
+from nano_vx.pipeline import PIPELINE
+from nano_vx.source import Source
+
+ROOT = Path(__file__).parents[2]
+MACHINES = sorted(p for p in (ROOT / "machines").glob("*.vx") if p.stem != "host-x86")
+HOST = ROOT / "machines" / "host-x86.vx"
+CASES = Path(__file__).parent / "cases" / "load_machine_files"
+H100 = str(ROOT / "machines" / "h100-sxm.vx")
+
+# case -> (machine, host, the codes reported)
+RUNS = {
+    "staging": (H100, "default", []),
+    "e6012_twice": (H100, None, ["E6012", "E6012"]),
+    "e6012_repaired": (H100, None, []),
+}
+
+
+def load(text: str, machine=None, host=None, upto="load-machine-files", name="case.vx"):
+    """(tree after `upto`, diagnostics, ctx) with the flags given."""
+    tree, diagnostics = parse_text(text, name)
+    assert not diagnostics.has_errors, diagnostics.render()
+    ctx = Compilation(Source(name, text), diagnostics, options={"machine": machine, "host": host})
+    for p in PIPELINE.passes[1:PIPELINE.names().index(upto) + 1]:
+        tree = p(tree, ctx)
+    return tree, diagnostics, ctx
+
+
+@pytest.mark.parametrize("case", sorted(RUNS))
+def test_output(case, snapshot_txt, snapshot_dot):
+    machine, host, codes = RUNS[case]
+    tree, diagnostics, _ = load((CASES / f"{case}.vx").read_text(), machine, host)
+    assert diagnostics.codes() == codes
+    assert to_text(tree) == snapshot_txt
+    assert to_dot(tree, title=f"load-machine-files: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", sorted(RUNS))
+def test_diagnostics(case, snapshot_txt):
+    machine, host, _ = RUNS[case]
+    _, diagnostics, _ = load((CASES / f"{case}.vx").read_text(), machine, host, name=case)
+    # Paths in the text are the machine file's: print them from the repository root.
+    assert diagnostics.render().replace(str(ROOT) + "/", "") == snapshot_txt
+
+
+def test_without_flags_the_program_is_untouched():
+    text = "fn main() {}\n"
+    tree, diagnostics = parse_text(text)
+    ctx = Compilation(Source("case.vx", text), diagnostics)
+    assert PIPELINE.passes[1](tree, ctx) is tree
+
+
+def test_machine_items_keep_spans_into_the_machine_file():
+    tree, _, _ = load("fn main() {}\n", H100)
+    hbm = next(i for i in tree.items if i._prod == "MemoryDecl" and i.name == "HBM")
+    assert hbm.span.source.name == H100 and hbm.span.line > 1
+
+
+def test_host_default_declares_only_cpu_dram_with_no_capacity():
+    _, diagnostics, ctx = load("fn main() {}\n", H100, "default",
+                               upto="check-memory-declarations")
+    assert not diagnostics.items
+    cpu = ctx.model.spaces["CPU_DRAM"]
+    assert cpu.capacity is None and cpu.managed == "explicit" and cpu.span is not None
+    assert ctx.model.route("CPU_DRAM", "HBM").cost == 25  # 63 GB/s on the 1575 GB/s scale
+
+
+def test_e6012_names_both_places():
+    _, diagnostics, _ = load("Memory CPU_DRAM {}\nfn main() {}\n", None, "default")
+    (d,) = diagnostics.items
+    assert d.code == "E6012" and d.data["name"] == "CPU_DRAM"
+    assert d.data["inputs"] == ["the program", "--host default"]
+    assert "case.vx:1:1" in d.notes[0]
+
+
+def test_e6015_a_machine_file_holds_only_declarations(tmp_path):
+    bad = tmp_path / "bad.vx"
+    bad.write_text("Memory HBM { scope: device }\nfn helper() {}\n")
+    _, diagnostics, _ = load("fn main() {}\n", str(bad))
+    assert diagnostics.codes() == ["E6015"]
+    bad.write_text("Memory HBM { scope: device }\n")  # the repair
+    _, diagnostics, _ = load("fn main() {}\n", str(bad))
+    assert not diagnostics.items
+
+
+@pytest.mark.parametrize("machine", [p.name for p in MACHINES])
+@pytest.mark.parametrize("host", [None, "default", str(HOST)])
+def test_every_machine_file_loads_cleanly(machine, host):
+    _, diagnostics, ctx = load("fn main() {}\n", str(ROOT / "machines" / machine), host,
+                               upto="check-memory-declarations")
+    assert not diagnostics.items, diagnostics.render()
+    model = ctx.model
+    assert model.has_machine and not model.builtin
+    assert {"HBM", "L2", "SMEM"} <= set(model.spaces) and "Device" in model.topologies
+    assert model.spaces["L2"].within == "HBM" and model.spaces["L2"].managed == "cached"
+    assert model.spaces["SMEM"].within == "L2" and model.spaces["SMEM"].scope == "sm"
+    assert model.spaces["SMEM"].replicas > 1
+    assert (model.route("CPU_DRAM", "HBM") is None) == (host is None)
+
+
+@pytest.mark.parametrize("path", [*MACHINES, HOST], ids=lambda p: p.name)
+def test_every_machine_file_cites_its_data_sheet(path):
+    text = path.read_text().lower()
+    assert "source:" in text and ("datasheet" in text or "data sheet" in text)
+
+
+def test_the_fleet_figures():
+    def hbm(machine):
+        _, _, ctx = load("fn main() {}\n", str(ROOT / "machines" / machine),
+                         upto="check-memory-declarations")
+        return ctx.model.spaces["HBM"]
+
+    assert hbm("a100-40.vx").capacity == 42_949_672_960
+    assert hbm("a100-80.vx").bandwidth_bps == 2_039_000_000_000
+    assert hbm("h100-sxm.vx").bandwidth_bps == 3_350_000_000_000
+    assert hbm("b200.vx").capacity == 180_000_000_000
+    assert hbm("mi300x.vx").capacity == 192_000_000_000
