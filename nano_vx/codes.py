@@ -107,6 +107,32 @@ _ENTRIES = [
          "(a topology's `memory:`) is missing. The message names the field and what it "
          "accepts. A `--machine` or `--host` file that holds anything but Memory and "
          "Topology declarations is refused with this code too."),
+    # -- E6xxx, placement: visibility and capacity (check-visibility, check-capacity) ---
+    Code("E6003", "a read of memory the reading topology cannot see",
+         "A value's memory space is part of its type, and each topology may read only the "
+         "spaces it declares `visible:` (the host, CPU, sees CPU_DRAM and NPU_HBM in the "
+         "built-in model). Indexing, printing, arithmetic or a condition on a value in "
+         "another space is refused, and so is capturing such a value in a `spawn on` block. "
+         "The message names the value, its space, what the reader sees, and the cost of "
+         "the transfer that fixes it on the declared path: write that `transfer` and read "
+         "the copy. A transfer itself is not a read; `managed: cached` spaces are exempt."),
+    Code("E6009", "a tile larger than its memory space",
+         "A statically shaped tensor placed into a bounded space by `transfer` is larger "
+         "than the space's capacity (after rounding up to whole granules when the space "
+         "declares a `granule:`; against one replica when it declares `replicas:`). The "
+         "message gives both numbers in bytes. Split the tensor, or place it in a larger "
+         "space."),
+    Code("E6010", "a working set larger than its memory space",
+         "The tiles one function holds in a space at the same time do not fit it. A tile is "
+         "resident from the `transfer` that places it to the last use of the value, each "
+         "rounded up to the space's granule when it has one; the working set is the peak of "
+         "their sum. The message gives the tile count, the granule, the sum and the "
+         "capacity in bytes. Let a tile die (transfer it out, or stop using it) before "
+         "placing the next, or declare the space `overcommit` if they never coexist."),
+    Code("W1028", "an over-capacity working set in an `overcommit` space",
+         "The working set of a function exceeds the capacity of a space declared "
+         "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "
+         "tiles never all coexist, so the compiler warns and admits the program."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..languages import Ltyped
 from ..nanopass import Pass
 from ..placement.moves import Moves
+from ..placement.visibility import display
 
 
 def _check(tree, ctx):
@@ -23,11 +24,6 @@ read of x is an error naming x and the transfer that moved it. A move on one bra
 `if` counts after the `if` (as in Rust); a move inside a loop of a variable declared
 outside it is a use-after-move on the next iteration. `x = ..` gives x a fresh value.
 """, run=_check)
-
-
-def display(uname: str) -> str:
-    """The name the programmer wrote (`x#1` is the second `x`)."""
-    return uname.partition("#")[0]
 
 
 def _report(ctx, use, name, transfer):

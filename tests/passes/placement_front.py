@@ -13,13 +13,14 @@ from nano_vx.nanopass import children
 from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.parser import parse_text
 from nano_vx.passes.check_linearity import check_linearity
+from nano_vx.passes.check_visibility import check_visibility
 from nano_vx.passes.infer_placement import infer_placement
 from nano_vx.languages import Lresolved
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
 
 
-PLACEMENT = [infer_placement, check_linearity]
+PLACEMENT = [infer_placement, check_linearity, check_visibility]
 
 
 @dataclass

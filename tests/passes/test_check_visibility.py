@@ -1,0 +1,69 @@
+"""check-visibility: a read of a space the reader cannot see is E6003, with the fix's price."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_visibility import check_visibility
+from placement_front import run_placed
+
+CASES = Path(__file__).parent / "cases" / "check_visibility"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {"residency", "capture", "reads"}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    assert ran.after is ran.before
+    assert bool(ran.diagnostics.items) == (case in REFUSED)
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"check-visibility: {case}") == snapshot_dot
+
+
+def _refused(case):
+    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    assert {d.code for d in ran.diagnostics.items} == {"E6003"}
+    return ran.diagnostics.items
+
+
+def test_correlation_program_1_names_both_spaces_and_the_price():
+    [d] = _refused("residency")
+    assert d.message == ("'kv' lives in GPU_HBM but CPU sees only [CPU_DRAM, NPU_HBM]; insert "
+                         "an explicit transfer to CPU_DRAM (cost 50 on the declared path)")
+    assert (d.span.line, d.span.col) == (11, 9)
+    assert d.data == {"value": "kv", "space": "GPU_HBM", "reader": "CPU",
+                      "sees": ["CPU_DRAM", "NPU_HBM"], "fix": "CPU_DRAM", "cost": 50,
+                      "path": ["GPU_HBM", "CPU_DRAM"]}
+
+
+def test_indexing_printing_arithmetic_and_conditions_are_reads():
+    diags = _refused("reads")
+    assert [(d.span.line, d.data["value"]) for d in diags] == [
+        (5, "g"), (6, "g"), (8, "n"), (9, "n")]
+
+
+def test_a_capture_is_judged_against_the_spawned_topology():
+    [d] = _refused("capture")
+    assert d.message.startswith("'t' lives in CPU_DRAM but NPU sees only [NPU_HBM]")
+    assert d.notes[0].startswith("'t' is captured by the `spawn on` at 4:5")
+
+
+@pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached"])
+def test_the_repaired_programs_are_admitted(case):
+    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    assert not ran.diagnostics.items
+    before, after = ran.prints()
+    assert after == before
+
+
+def test_a_space_with_no_path_home_says_so():
+    ran = run_placed("Memory Island { capacity: 1 KiB }\n"
+                     "fn main() { let j = Tensor<i32, [2], Memory::Island>::new();\n"
+                     "print(j[0]); }\n", check_visibility)
+    [d] = ran.diagnostics.items
+    assert d.message == ("'j' lives in Island but CPU sees only [CPU_DRAM, NPU_HBM]; there is "
+                         "no transfer path from Island to CPU_DRAM on the declared model")
+    assert d.data["cost"] is None
