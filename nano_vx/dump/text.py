@@ -380,6 +380,23 @@ def _marked_transfer(w, n):
     w.put(")")
 
 
+@expr("Transfer", "value dest mark src route")
+def _routed_transfer(w, n):
+    # transfer[sync, CPU_DRAM -> NPU_HBM (50) => W (0), cost 50](x, Memory::W): `->` is a
+    # declared edge, `=>` a within: leg, each with its cost.
+    w.put("transfer[", n.mark, ", ")
+    if n.route is None:
+        w.put("from ", n.src.name if n.src is not None else "an unknown space", ", no route")
+    else:
+        w.put(n.src.name)
+        for hop in n.route.hops:
+            w.put(" -> " if hop.via == "edge" else " => ", hop.dst, " (", hop.cost, ")")
+        w.put(", cost ", n.route.cost)
+    w.put("](")
+    w.commas((n.value, n.dest))
+    w.put(")")
+
+
 @expr("Spawn", "topo body", BLOCKLIKE)
 def _spawn(w, n):
     w.put("spawn on(")

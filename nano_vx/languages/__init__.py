@@ -6,5 +6,6 @@ from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
 from .l5_typed import Ltyped
+from .l7_routed import Lrouted
 
-__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped"]
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted"]

@@ -19,6 +19,9 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
                                 first; default (memory,)), dtypes: tuple[str, ...] | None,
                                 arch: str | None, span)
     model.topology_of("NPU[0]") -> Topology | None      # by base name: NPU[i], NPU[a..b]
+                                # Under a machine model `CPU` always exists and holds
+                                # CPU_DRAM, which is in model.spaces only when an input
+                                # declares it (--host); moving to or from it is E6014.
     model.route(src, dst) -> Route(path: tuple[str, ...], cost: Fraction, legs) | None
                                 # cheapest; None: no path, or an unknown space. src == dst
                                 # is Route((src,), 0). Leg(src, dst, cost, via "edge"|"within")

@@ -4,8 +4,9 @@ With no machine model (no declared space has `scope: device`), the built-in mode
 force and declarations add to it or refine it by name. With one, the declarations are the
 whole model: a machine file says which spaces exist, and no host is assumed (E6014 is the
 routing pass's): a machine file's host-link edges name `CPU_DRAM` before any host declares
-it, and wait for one silently. The host program still runs on `CPU`, so when `CPU_DRAM` is declared and
-no `Topology CPU` is, `CPU` is the topology that holds `CPU_DRAM` and sees only it.
+it, and wait for one silently. The host program still runs on `CPU`: when no `Topology CPU`
+is declared, `CPU` holds `CPU_DRAM` and sees only it, whether or not a host declared that
+space (a move to or from an undeclared `CPU_DRAM` is then E6014).
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ def build_model(items, diagnostics) -> Model:
         spaces = builtin.SPACES | spaces
         topologies = builtin.TOPOLOGIES | topologies
         edges = builtin.EDGES + edges
-    elif HOST_MEMORY in spaces and "CPU" not in topologies:
-        topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
     refs.extend(r for r in parents.values() if r is not None)
     refs.extend(r for r in edge_refs if not (has_machine and r.name == HOST_MEMORY))
     unknown = _report_unknown(refs, spaces, diagnostics)
@@ -54,6 +53,8 @@ def build_model(items, diagnostics) -> Model:
     topologies = {n: replace(t, visible=tuple(v for v in t.visible if v not in unknown))
                   for n, t in topologies.items() if t.memory not in unknown}
     edges = [e for e in edges if e.src not in unknown and e.dst not in unknown]
+    if has_machine and "CPU" not in topologies:
+        topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
     on_cycle = break_cycles(spaces, diagnostics)
     model = Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine)
     check_tree(model, diagnostics, skip=on_cycle)

@@ -126,3 +126,18 @@ def test_the_fleet_figures():
     assert hbm("h100-sxm.vx").bandwidth_bps == 3_350_000_000_000
     assert hbm("b200.vx").capacity == 180_000_000_000
     assert hbm("mi300x.vx").capacity == 192_000_000_000
+
+
+def test_the_command_line_takes_a_machine_and_a_host(tmp_path):
+    import io
+
+    from nano_vx.cli import main
+
+    prog = tmp_path / "prog.vx"
+    prog.write_text((CASES / "staging.vx").read_text())
+    out, err = io.StringIO(), io.StringIO()
+    argv = [str(prog), "--action", "check", "--host", "default", "--machine", H100]
+    assert main(argv, out, err) == 0, err.getvalue()
+    assert main([str(prog), "--action", "check", "--machine", str(tmp_path / "no.vx")],
+                out, err) == 2
+    assert "--machine: no such file" in err.getvalue()

@@ -1,0 +1,67 @@
+"""resolve-sub-space-ancestors: Ltyped -> Lrouted."""
+
+from __future__ import annotations
+
+from ..languages.l5_typed import Ltyped
+from ..languages.l7_routed import Lrouted
+from ..model.build import HOST_MEMORY
+from ..nanopass import Pass
+
+resolve_sub_space_ancestors = Pass("resolve-sub-space-ancestors", Ltyped, Lrouted, """
+Give every `Transfer` its route: the cheapest hops from its source space to its destination.
+
+A sub-space with no edges of its own is reached through its `within:` ancestors; a move
+between siblings meets at their nearest common ancestor and pays both legs; a value already
+in a sub-space starts there (nano_vx.model.routing). No path is E6002, naming both spaces:
+the compiler never stages a copy on its own. Moving to or from CPU_DRAM under a machine
+model that no `--host` completed is E6014. A destination no declaration names is E2001.
+A transfer whose source space is not known (a generic topology's) gets no route.
+""")
+
+R = Lrouted.nodes
+
+
+@resolve_sub_space_ancestors.on("Transfer")
+def _transfer(run, node):
+    value = run.walk(node.value)
+    model, dest = run.ctx.model, node.dest.name
+    src = node.src.name if node.src is not None else None
+    known = _known(run, node, src, dest)
+    route = _route(run, node, src, dest) if known and src is not None else None
+    return R["Transfer"](value, node.dest, node.mark, node.src, route, span=node.span)
+
+
+def _route(run, node, src: str, dest: str):
+    found = run.ctx.model.route(src, dest)
+    if found is None:
+        run.ctx.diagnostics.error(
+            "E6002", node.span, f"no transfer path from {src} to {dest} in the declared model",
+            help=[f"declare an edge (`transfer Memory::{src} -> Memory::{dest} : cost` in a "
+                  f"Topology), or transfer through a space both connect to"],
+            src=src, dest=dest)
+        return None
+    hops = [R["Hop"](leg.src, leg.dst, str(leg.cost), leg.via, span=node.span)
+            for leg in found.legs]
+    return R["Route"](hops, str(found.cost), span=node.span)
+
+
+def _known(run, node, src, dest) -> bool:
+    """Both spaces exist; E6014 or E2001 (once per name) when one does not."""
+    model, diagnostics = run.ctx.model, run.ctx.diagnostics
+    missing = [s for s in (src, dest) if s is not None and s not in model.spaces]
+    for space in missing:
+        if space == HOST_MEMORY and model.has_machine:
+            diagnostics.error(
+                "E6014", node.span,
+                f"this transfer stages through {HOST_MEMORY} ({src} -> {dest}), but a machine "
+                f"model is in force and no input declares {HOST_MEMORY}",
+                notes=["a machine file describes the accelerator, not the host it hangs off; "
+                       "add one with `--host default` or `--host FILE`"],
+                src=src, dest=dest)
+        elif space not in run.state.setdefault("reported", set()):
+            run.state["reported"].add(space)
+            diagnostics.error("E2001", node.dest.span if space == dest else node.span,
+                              f"no memory space named '{space}'",
+                              help=["the memory spaces are " + ", ".join(sorted(model.spaces))],
+                              name=space)
+    return not missing
