@@ -14,3 +14,4 @@ class Compilation:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     options: dict = field(default_factory=dict)
     model: object = None  # the memory model (nano_vx.model.Model), from check-memory-declarations
+    facts: dict = field(default_factory=dict)  # program-level facts for --error-format=json

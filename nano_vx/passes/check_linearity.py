@@ -1,8 +1,8 @@
-"""check-linearity: Ltyped -> Ltyped (a check; the tree is unchanged)."""
+"""check-linearity: Lrouted -> Lrouted (a check; the tree is unchanged)."""
 
 from __future__ import annotations
 
-from ..languages import Ltyped
+from ..languages.l7_routed import Lrouted
 from ..nanopass import Pass
 from ..placement.moves import Moves
 from ..placement.visibility import display
@@ -16,7 +16,7 @@ def _check(tree, ctx):
     return tree
 
 
-check_linearity = Pass("check-linearity", Ltyped, Ltyped, """
+check_linearity = Pass("check-linearity", Lrouted, Lrouted, """
 Refuse a use of a local after `transfer` consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later

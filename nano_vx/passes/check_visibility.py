@@ -1,8 +1,8 @@
-"""check-visibility: Ltyped -> Ltyped (a check; the tree is unchanged)."""
+"""check-visibility: Lrouted -> Lrouted (a check; the tree is unchanged)."""
 
 from __future__ import annotations
 
-from ..languages import Ltyped
+from ..languages.l7_routed import Lrouted
 from ..nanopass import Pass
 from ..placement.visibility import Visibility
 
@@ -12,7 +12,7 @@ def _check(tree, ctx):
     return tree
 
 
-check_visibility = Pass("check-visibility", Ltyped, Ltyped, """
+check_visibility = Pass("check-visibility", Lrouted, Lrouted, """
 Refuse a read of a value whose space the reading topology cannot see (E6003).
 
 Indexing, printing, arithmetic and conditions read a value; the code runs on the host (CPU),

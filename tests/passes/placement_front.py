@@ -1,5 +1,5 @@
 """Running a case up to one of the placement passes, whether or not the pipeline table
-holds it yet (then they run after the last pass whose output is Lresolved)."""
+holds it yet: the passes missing from the table run after it, in the planned order."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ from nano_vx.diagnostics import Diagnostics
 from nano_vx.nanopass import children
 from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.parser import parse_text
+from nano_vx.passes.check_capacity import check_capacity
 from nano_vx.passes.check_linearity import check_linearity
 from nano_vx.passes.check_visibility import check_visibility
+from nano_vx.passes.desugar_comptime import desugar_comptime
 from nano_vx.passes.infer_placement import infer_placement
-from nano_vx.languages import Lresolved
+from nano_vx.passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
 
 
-PLACEMENT = [infer_placement, check_linearity, check_visibility]
+PLACEMENT = [infer_placement, check_linearity, check_visibility, check_capacity]
 
 
 @dataclass
@@ -69,8 +71,8 @@ def run_placed(text: str | Path, upto, name: str = "case.vx") -> Placed:
 
 
 def _passes():
-    passes = PIPELINE.passes[1:]
-    if infer_placement in passes:
-        return passes
-    last = max(i for i, p in enumerate(passes) if p.output is Lresolved)
-    return passes[:last + 1] + PLACEMENT
+    planned = [resolve_sub_space_ancestors, *PLACEMENT]
+    passes = PIPELINE.passes[1:] + [p for p in planned if p not in PIPELINE.passes]
+    if desugar_comptime.output is not resolve_sub_space_ancestors.input:
+        passes = [p for p in passes if p is not desugar_comptime]  # the chain is being joined
+    return passes

@@ -1,0 +1,113 @@
+"""check-capacity: E6009 per tile, E6010 per working set, W1028 when overcommitted."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_capacity import check_capacity
+from nano_vx.placement.sizes import rounded
+from placement_front import run_placed
+
+CASES = Path(__file__).parent / "cases" / "check_capacity"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"],
+         "overcommit": ["W1028"], "replicas": ["E6009"]}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_placed(CASES / f"{case}.vx", check_capacity)
+    assert ran.after is ran.before
+    assert ran.diagnostics.codes() == CODES.get(case, [])
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"check-capacity: {case}") == snapshot_dot
+
+
+def _one(case):
+    [d] = run_placed(CASES / f"{case}.vx", check_capacity).diagnostics.items
+    return d
+
+
+def test_one_tile_too_large_gives_both_sizes_in_bytes():
+    d = _one("one_tile")
+    assert d.message == ("transferred tensor needs 262144 bytes but memory space 'Buf' has "
+                         "capacity 256000 bytes")
+    assert d.data == {"space": "Buf", "required": 262144, "available": 256000,
+                      "margin": -6144}
+
+
+def test_the_working_set_is_granule_rounded():
+    d = _one("granule")
+    assert d.message == ("the working set of 'main' in memory space 'Smem' is 3 tiles, 49152 "
+                         "bytes (each rounded up to the 16384-byte granule), over its 32768 "
+                         "byte capacity")
+    assert d.data == {"space": "Smem", "required": 49152, "available": 32768,
+                      "margin": -16384, "tiles": 3, "granule": 16384}
+
+
+def test_a_tile_read_in_a_loop_stays_resident_through_it():
+    d = _one("loop_resident")
+    assert "2 tiles, 5242880 bytes" in d.message
+
+
+def test_overcommit_turns_e6010_into_w1028():
+    d = _one("overcommit")
+    assert d.severity == "warning"
+    assert d.message.endswith("; the space is declared `overcommit`, which allows it")
+
+
+def test_a_replicated_space_is_judged_against_one_replica():
+    d = _one("replicas")
+    assert d.message == ("transferred tensor needs 200000 bytes but memory space 'Smem' has "
+                         "capacity 167936 bytes (one of its 108 replicas)")
+
+
+def test_the_resident_sets_are_kept_for_the_json_report():
+    ran = run_placed(CASES / "granule_repaired.vx", check_capacity)
+    [smem] = ran.ctx.facts["resident"]
+    assert (smem["space"], smem["bytes"], smem["capacity"]) == ("Smem", 16384, 32768)
+    assert smem["utilisation"] == 0.5
+    assert [t["name"] for t in smem["tiles"]] == ["a"]
+    assert ran.ctx.facts["routes"][0] == {"src": "CPU_DRAM", "dst": "Smem", "line": 10,
+                                          "column": 13, "path": ["CPU_DRAM", "NPU_HBM", "Smem"],
+                                          "cost": 50}
+
+
+# -- properties ----------------------------------------------------------------------------
+
+@given(st.lists(st.integers(0, 1 << 20), min_size=1, max_size=8), st.integers(1, 1 << 16))
+def test_granule_rounding_never_lowers_a_working_set(sizes, granule):
+    assert sum(rounded(s, granule) for s in sizes) >= sum(sizes)
+    assert all(rounded(s, granule) % granule == 0 for s in sizes)
+
+
+def _program(tiles, space_decl):
+    lets = "\n".join(f"    let t{i} = transfer(Tensor<{e}, [{d}]>::new(), Memory::{m});"
+                     for i, (e, d, m) in enumerate(tiles))
+    return f"{space_decl}\nfn f<const S: i32>() {{\n{lets}\n}}\nfn main() {{ f<2>(); }}\n"
+
+
+SPACES = st.sampled_from(["NPU_HBM", "GPU_HBM", "Unbounded"])
+ELEMS = st.sampled_from(["f32", "f16", "u8", "i64"])
+DIMS = st.sampled_from(["S", "S * 1000000000", "1000000000000", "4"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(ELEMS, DIMS, SPACES), min_size=1, max_size=5),
+       st.sampled_from(["", "Memory Bounded { capacity: 1 KiB, within: Memory::NPU_HBM }"]))
+def test_a_program_that_places_nothing_bounded_is_never_refused(tiles, extra):
+    text = _program(tiles, "Memory Unbounded { within: Memory::NPU_HBM }\n" + extra)
+    ran = run_placed(text, check_capacity)
+    assert not ran.diagnostics.items
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(ELEMS, st.sampled_from(["S", "S * 4096"]), st.just("Bounded")),
+                min_size=1, max_size=5))
+def test_symbolic_tiles_in_a_bounded_space_are_never_refused(tiles):
+    text = _program(tiles, "Memory Bounded { capacity: 1 KiB, within: Memory::NPU_HBM }")
+    assert not run_placed(text, check_capacity).diagnostics.items
