@@ -7,5 +7,6 @@ from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
 from .l5_typed import Ltyped
 from .l7_routed import Lrouted
+from .l8_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted"]
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted", "Lscheduled"]

@@ -23,6 +23,8 @@ def _one_replica(space) -> str:
 def judge(ws: WorkingSet, model, diagnostics) -> None:
     space = model.spaces[ws.space]
     capacity = space.capacity
+    if capacity is None:
+        return  # a granule without a capacity: scheduled, never refused
     too_big = [t for t in ws.tiles if t.footprint > capacity]
     for t in too_big:
         diagnostics.error(

@@ -37,7 +37,8 @@ def resident_sets(residency, model) -> list[dict]:
         capacity = model.spaces[ws.space].capacity
         out.append({
             "function": ws.function, "space": ws.space, "bytes": ws.peak,
-            "capacity": capacity, "utilisation": round(ws.peak / capacity, 6),
+            "capacity": capacity,
+            "utilisation": round(ws.peak / capacity, 6) if capacity else None,
             "tiles": [{"name": t.label.strip("'"), "bytes": t.size, "footprint": t.footprint,
                        **_at(t.transfer)} for t in ws.resident],
         })

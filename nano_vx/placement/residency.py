@@ -47,7 +47,8 @@ class WorkingSet:
 
 
 class Residency(PlacedWalk):
-    """Collects the tiles of each function; `sets` lists each bounded space's working set."""
+    """Collects the tiles of each function; `sets` lists the working set of each space that
+    is bounded or has a granule."""
 
     def __init__(self, tree, model):
         super().__init__(tree, model)
@@ -99,8 +100,8 @@ class Residency(PlacedWalk):
     def place(self, transfer):
         space = self.model.spaces.get(transfer.dest.name)
         size = tensor_bytes(self.type_of(transfer.value))
-        if space is None or space.capacity is None or size is None:
-            return  # unbounded, unknown, or no static size: nothing to judge
+        if space is None or size is None or space.capacity is None and not space.granule:
+            return  # unknown, no static size, or neither bounded nor scheduled
         self.tiles.append(Tile(space.name, size, rounded(size, space.granule), transfer,
                                self.point))
 

@@ -1,5 +1,5 @@
 """Running a case up to one of the placement passes, whether or not the pipeline table
-holds it yet: the passes missing from the table run after it, in the planned order."""
+holds it yet: then they run after check-memory-declarations, in the planned order."""
 
 from __future__ import annotations
 
@@ -14,15 +14,18 @@ from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.parser import parse_text
 from nano_vx.passes.check_capacity import check_capacity
 from nano_vx.passes.check_linearity import check_linearity
+from nano_vx.passes.check_memory_declarations import check_memory_declarations
 from nano_vx.passes.check_visibility import check_visibility
 from nano_vx.passes.desugar_comptime import desugar_comptime
 from nano_vx.passes.infer_placement import infer_placement
 from nano_vx.passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
+from nano_vx.passes.schedule_sub_spaces import schedule_sub_spaces
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
 
 
-PLACEMENT = [infer_placement, check_linearity, check_visibility, check_capacity]
+PLACEMENT = [infer_placement, check_linearity, check_visibility, check_capacity,
+             schedule_sub_spaces]
 
 
 @dataclass
@@ -71,8 +74,12 @@ def run_placed(text: str | Path, upto, name: str = "case.vx") -> Placed:
 
 
 def _passes():
-    planned = [resolve_sub_space_ancestors, *PLACEMENT]
-    passes = PIPELINE.passes[1:] + [p for p in planned if p not in PIPELINE.passes]
-    if desugar_comptime.output is not resolve_sub_space_ancestors.input:
-        passes = [p for p in passes if p is not desugar_comptime]  # the chain is being joined
-    return passes
+    passes = PIPELINE.passes[1:]
+    if all(p in passes for p in PLACEMENT):
+        return passes
+    # The chain is still being joined: the front end, then the planned order.
+    front = passes[:passes.index(check_memory_declarations) + 1]
+    joined = (desugar_comptime.input is infer_placement.output
+              and desugar_comptime.output is resolve_sub_space_ancestors.input)
+    middle = [desugar_comptime] if joined else []
+    return front + [infer_placement, *middle, resolve_sub_space_ancestors, *PLACEMENT[1:]]
