@@ -71,8 +71,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.timing:
         _timing(outcome.timings, stderr)
     if diagnostics.has_errors or args.action != "run" or stop_after:
-        return _report(diagnostics, args, stderr)
-    return _run(outcome.tree, diagnostics, args, stdout, stderr)
+        return _report(diagnostics, args, stderr, ctx.facts)
+    return _run(outcome.tree, diagnostics, args, stdout, stderr, ctx.facts)
 
 
 def _model_files(args, usage) -> dict:
@@ -100,7 +100,8 @@ def _progress(source, stderr: TextIO):
     return report
 
 
-def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO) -> int:
+def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO,
+         facts: dict) -> int:
     from .oracle import RuntimeStop, run_program
 
     if not any(item._prod == "Fn" and item.name == "main" for item in program.items):
@@ -117,15 +118,15 @@ def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO
         if human:
             diagnostics = Diagnostics()
         diagnostics.add(stop.to_diagnostic())
-        return _report(diagnostics, args, stderr)
+        return _report(diagnostics, args, stderr, facts)
     if not human:
-        _report(diagnostics, args, stderr)
+        _report(diagnostics, args, stderr, facts)
     return result % 256
 
 
-def _report(diagnostics: Diagnostics, args, stderr: TextIO) -> int:
-    if args.error_format == "json":
-        stderr.write(diagnostics.to_json())
+def _report(diagnostics: Diagnostics, args, stderr: TextIO, facts: dict | None = None) -> int:
+    if args.error_format == "json":  # the program-level facts (routes, resident sets) too
+        stderr.write(diagnostics.to_json(**(facts or {})))
     elif diagnostics.items:
         stderr.write(diagnostics.render())
     return EXIT_ERROR if diagnostics.has_errors else EXIT_OK

@@ -9,4 +9,5 @@ from .l5_typed import Ltyped
 from .l7_routed import Lrouted
 from .l8_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted", "Lscheduled"]
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted",
+           "Lscheduled"]
