@@ -58,13 +58,14 @@ def _printed(tree) -> str:
     return out.getvalue()
 
 
-def run_placed(text: str | Path, upto, name: str = "case.vx") -> Placed:
-    """Parse, run every pass before `upto` (which must report no error), then `upto`."""
+def run_placed(text: str | Path, upto, name: str = "case.vx", **options) -> Placed:
+    """Parse, run every pass before `upto` (which must report no error), then `upto`;
+    `options` are the command line's (`machine=`, `host=`)."""
     if isinstance(text, Path):
         text, name = text.read_text(), text.name
     tree, diagnostics = parse_text(text, name)
     assert not diagnostics.has_errors, diagnostics.render()
-    ctx = Compilation(Source(name, text), diagnostics)
+    ctx = Compilation(Source(name, text), diagnostics, options=options)
     for p in _passes():
         before, tree = tree, p(tree, ctx)
         if p is upto:

@@ -111,3 +111,28 @@ def test_a_program_that_places_nothing_bounded_is_never_refused(tiles, extra):
 def test_symbolic_tiles_in_a_bounded_space_are_never_refused(tiles):
     text = _program(tiles, "Memory Bounded { capacity: 1 KiB, within: Memory::NPU_HBM }")
     assert not run_placed(text, check_capacity).diagnostics.items
+
+
+# -- correlation program 6: one text, a verdict per machine --------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAM_6 = ROOT / "examples" / "correlation" / "06_capacity_against_a_declared_machine.vx"
+
+
+def test_correlation_program_6_is_refused_on_the_40_gb_part():
+    ran = run_placed(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-40.vx"),
+                     host="default")
+    [d] = ran.diagnostics.items
+    assert d.code == "E6009"
+    assert d.message == ("transferred tensor needs 53687091200 bytes but memory space 'HBM' "
+                         "has capacity 42949672960 bytes")
+    assert d.data["margin"] == 42949672960 - 53687091200
+
+
+def test_correlation_program_6_is_admitted_on_the_80_gb_part():
+    ran = run_placed(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-80.vx"),
+                     host="default")
+    assert not ran.diagnostics.items
+    [hbm] = ran.ctx.facts["resident"]
+    assert (hbm["bytes"], hbm["capacity"], hbm["utilisation"]) == (
+        53687091200, 85899345920, 0.625)
