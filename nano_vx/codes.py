@@ -59,6 +59,26 @@ _ENTRIES = [
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
          "bound. Use a `for` loop with `spawn on` for a range that large."),
+    Code("E3033", "a `comptime` block that does not fold",
+         "A `comptime` block is run while compiling and replaced by its value (or removed, "
+         "in statement position), so it must run to the end and leave nothing behind. The "
+         "message says which rule it broke: it cannot be finished while compiling (it "
+         "prints, spawns, transfers, or leaves through `return`); it writes to a variable "
+         "declared outside it (named); it holds a check, an `assert` or an integer `/` or "
+         "`%`, that the compiler cannot show to pass (one on a path taken only for some "
+         "run-time values, or one depending on a run-time value); or its value depends on "
+         "a value known only at run time (named) or on an integer result outside its type. "
+         "Reading a run-time value is allowed when nothing the block produces depends on it."),
+    Code("E3034", "a `comptime` block inside another",
+         "The outer block already runs while compiling, so the inner `comptime` asks for "
+         "nothing more: remove it. A lambda whose body is a `comptime` block, written "
+         "inside a block, is a function of its own and not a nested block."),
+    Code("E3035", "a call of a comptime lambda that cannot fold",
+         "A lambda whose body is a `comptime` block (`|x: i32| comptime { .. }`) runs while "
+         "compiling: every call is replaced by its value, and the lambda then disappears. A "
+         "call whose arguments are not all known while compiling has no value to be "
+         "replaced by, and there is no falling back to a run-time call. The lambda must be "
+         "bound with `let` and only called, not passed around as a value."),
     # -- E4xxx: ownership ----------------------------------------------------------------
     Code("E4001", "use of a value after `transfer` moved it",
          "`transfer(x, M)` consumes a uniquely owned local: the data leaves x's space, and x "
@@ -133,6 +153,19 @@ _ENTRIES = [
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "
          "tiles never all coexist, so the compiler warns and admits the program."),
+    # -- E8xxx: compile-time evaluation --------------------------------------------------
+    Code("E8002", "an assertion is false while compiling",
+         "An `assert` the compiler decides was false: one in a `comptime` block on a path "
+         "that always runs, or an assert over a placement query (`x.topology() == "
+         "Some(Topology::GPU)`), which the checker always decides. A true one is removed."),
+    Code("E8004", "compile-time evaluation too deeply nested",
+         "Evaluating a `comptime` block made more than 256 nested calls. The bound is "
+         "counted by the compiler, so unbounded recursion stops here rather than exhausting "
+         "the compiler."),
+    Code("E8005", "compile-time evaluation ran too long",
+         "A `comptime` block ran more than 1,000,000 loop iterations in all (every loop of "
+         "the block and of the functions it calls counts). Compute less while compiling, "
+         "or leave the computation to run time."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

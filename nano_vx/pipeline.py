@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.check_memory_declarations import check_memory_declarations
+from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.hoist_nested_items import hoist_nested_items
@@ -19,6 +20,7 @@ PIPELINE = Pipeline([
     desugar_transfer_methods,
     resolve_names,
     check_memory_declarations,
+    desugar_comptime,
 ])
 
 # Every IL by name, in pipeline order (Lsrc first).

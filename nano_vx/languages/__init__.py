@@ -6,8 +6,9 @@ from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
 from .l5_typed import Ltyped
+from .l6_folded import Lfolded
 from .l7_routed import Lrouted
 from .l8_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lrouted",
-           "Lscheduled"]
+__all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Ltyped", "Lfolded",
+           "Lrouted", "Lscheduled"]

@@ -28,7 +28,7 @@ _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
 
-def _literal(value, hint, span):
+def literal(value, hint, span):
     """An unsuffixed literal under a typed context is a value of that type."""
     if type(value) is int and hint in INT_TYPES:
         return coerce(value, hint, span)
@@ -61,11 +61,11 @@ class ExprMixin:
     # -- literals and names ----------------------------------------------------------------
 
     def x_Int(self, node, sc, hint):
-        v = _literal(node.value, hint, node.span)
+        v = literal(node.value, hint, node.span)
         return lambda f: v
 
     def x_Float(self, node, sc, hint):
-        v = _literal(node.value, hint, node.span)
+        v = literal(node.value, hint, node.span)
         return lambda f: v
 
     def x_Bool(self, node, sc, hint):

@@ -20,7 +20,7 @@ from .types import scalar_hint
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
-def _adopt(old, new):
+def adopt(old, new):
     """An untyped literal assigned to a typed variable takes the variable's type."""
     if type(new) is int and type(old) is TInt:
         return TInt(old.t.wrap(new), old.t)
@@ -101,7 +101,7 @@ class StmtMixin(ExprMixin):
                 new = value(f)
                 old = fr[slot]
                 if type(new) is not type(old):
-                    new = _adopt(old, new)
+                    new = adopt(old, new)
                 fr[slot] = new
             return assign
         binop = op[:-1]
@@ -119,7 +119,7 @@ class StmtMixin(ExprMixin):
                 moved_stop(old, span)
             new = arith(binop, old, v, span)
             if type(new) is not type(old):
-                new = _adopt(old, new)
+                new = adopt(old, new)
             fr[slot] = new
         return compound
 

@@ -24,7 +24,8 @@ def test_the_passes_are_in_chain_order():
 
 
 def test_every_language_by_name_each_extending_the_one_before():
-    assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved"]
+    assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
+                               "Lfolded"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before

@@ -1,0 +1,130 @@
+"""Operators at compile time: the interpreter's arithmetic (nano_vx/oracle/numbers.py), plus
+what compiling needs on top of it: unknown operands, results outside their type, and the
+checks `/` and `%` make."""
+
+from __future__ import annotations
+
+import operator
+
+from ..oracle.errors import RuntimeStop
+from ..oracle.numbers import (
+    I32, TFloat, TInt, arith, cast, comparable, format_scalar, logical_not, negate,
+    unplace,
+)
+from ..oracle.places import same
+from .errors import cannot_finish, depends, unproven_check
+from .values import Unknown, overflow
+
+_EXACT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+def _int_value(v, t) -> int:
+    """An integer operand as `arith` reads it in type t (an untyped literal adopts t)."""
+    return v.v if type(v) is TInt else t.wrap(v)
+
+
+def _wrapped(exact: int, r) -> str | None:
+    """Where an integer result `r` differs from the exact one: the type it left, else None."""
+    if type(r) is int:
+        return None if exact == r else I32.name
+    if type(r) is TInt:
+        return None if exact == r.v else r.t.name
+    return None
+
+
+def _is_float(v) -> bool:
+    v = unplace(v)
+    return type(v) is float or type(v) is TFloat
+
+
+class ArithmeticMixin:
+    """Needs `self.check_fails(span, detail)`, which knows whether the path always runs."""
+
+    def guarded(self, fn, *args):
+        """Call an interpreter operation; its run-time stop becomes a compile-time error."""
+        try:
+            return fn(*args)
+        except RuntimeStop as stop:
+            if stop.code == "E9001":
+                self.check_fails(stop.span, stop.message)
+            cannot_finish(stop.span, stop.message)
+
+    def binary(self, op, a, b, span):
+        if type(a) is int and type(b) is int:  # the interpreter's i32 fast paths
+            fast = _EXACT.get(op)
+            if fast is not None:
+                r = fast(a, b)
+                if -2147483648 <= r <= 2147483647:
+                    return r
+            elif op in _COMPARE:
+                return _COMPARE[op](a, b)
+            elif 0 <= a <= 2147483647 and b > 0:
+                return a // b if op == "/" else a % b
+        if op in ("/", "%"):
+            return self.divide(op, a, b, span)
+        if type(a) is Unknown:
+            return a
+        if type(b) is Unknown:
+            return b
+        if op in _EXACT:
+            r = self.guarded(arith, op, a, b, span)
+            ra = unplace(r)
+            t = ra.t if type(ra) is TInt else I32
+            if type(ra) in (int, TInt):
+                exact = _EXACT[op](_int_value(unplace(a), t), _int_value(unplace(b), t))
+                left = _wrapped(exact, ra)
+                if left is not None:
+                    return overflow(f"{format_scalar(unplace(a))} {op} "
+                                    f"{format_scalar(unplace(b))} = {exact} is outside {left}")
+            return r
+        if op in ("==", "!="):
+            eq = same(unplace(a), unplace(b))
+            if eq is not None:
+                return eq if op == "==" else not eq
+        x, y = self.guarded(comparable, op, a, b, span)
+        return _COMPARE[op](x, y)
+
+    def divide(self, op, a, b, span):
+        """`/` and `%`: an integer one is a check (zero divisor, minimum / -1) the compiler
+        must decide; a float one is not."""
+        ua, ub = type(a) is Unknown, type(b) is Unknown
+        if ub:
+            if not ua and _is_float(a):
+                return b
+            depends(span, b.why, what=f"the divisor of this `{op}` (zero stops the program)")
+        if ua:
+            if _is_float(b):
+                return a
+            d = unplace(b)
+            dv = d.v if type(d) is TInt else d
+            if dv == 0:
+                self.check_fails(span, f"`{op}` by zero")
+            signed = type(d) is not TInt or d.t.signed
+            if dv == -1 and signed:
+                depends(span, a.why, what=f"this `{op}` by -1 (the minimum value divided "
+                                          f"by -1 stops the program)")
+            return a
+        return self.guarded(arith, op, a, b, span)
+
+    def negative(self, v, span):
+        if type(v) is Unknown:
+            return v
+        r = self.guarded(negate, v, span)
+        rv = unplace(r)
+        if type(rv) in (int, TInt):
+            t = rv.t if type(rv) is TInt else I32
+            exact = -_int_value(unplace(v), t)
+            left = _wrapped(exact, rv)
+            if left is not None:
+                return overflow(f"-({format_scalar(unplace(v))}) = {exact} is outside {left}")
+        return r
+
+    def bit_not(self, v, span):
+        return v if type(v) is Unknown else self.guarded(logical_not, v, span)
+
+    def converted(self, v, name, span):
+        """`v as name`: wraps or saturates as Rust's `as` defines, never out of range."""
+        return v if type(v) is Unknown else self.guarded(cast, v, name, span)
+

@@ -1,0 +1,128 @@
+"""desugar-comptime: every comptime construct folds to a literal or goes, under the rules of
+semantics §4; each refused case has its code, its message and its repair."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main as cli_main
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.desugar_comptime import desugar_comptime
+
+CASES = Path(__file__).parent / "cases" / "desugar_comptime"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+# Refused case -> (code, what its message must say). Each has a `<case>_repaired.vx`.
+REFUSED = {
+    "e3033_cannot_finish": ("E3033", "cannot be finished while compiling: `print`"),
+    "e3033_writes_outside": ("E3033", "writes to `total`, which is declared outside it"),
+    "e3033_unproven_check": ("E3033", "cannot show to pass: the assert `n is small` is false "
+                                      "on a path that runs only for some values of `n`"),
+    "e3033_division": ("E3033", "the divisor of this `/` (zero stops the program) depends on "
+                                "`d`"),
+    "e3033_runtime_value": ("E3033", "the value of this comptime block depends on `n`, known "
+                                     "only when the program runs"),
+    "e3033_out_of_range": ("E3033", "depends on an integer result outside its type: "
+                                    "2147483647 + 1 = 2147483648 is outside i32"),
+    "e3034_nested": ("E3034", "a comptime block inside another comptime block"),
+    "e3035_runtime_argument": ("E3035", "this argument of comptime lambda `square` is not "
+                                        "known while compiling: it depends on `n`"),
+    "e8002_false_assert": ("E8002", "four lanes of 32"),
+    "e8002_placement": ("E8002", "dev.topology() == Some(Topology::CPU)"),
+    "e8004_deep": ("E8004", "more than 256 calls deep (calling `down`)"),
+    "e8005_long": ("E8005", "past 1,000,000 loop iterations"),
+}
+# The interpreter has no memory model, so it cannot run Reachable<A, B> before the fold.
+NOT_RUN = {"reachable"}
+COMPTIME = {"Comptime", "ComptimeStmt", "ReachableQ"}
+
+
+def _refused(name):
+    return name in REFUSED
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_before_and_after(case, front, snapshot_txt, snapshot_dot):
+    ran = front(CASES / f"{case}.vx", desugar_comptime)
+    dump = (f"// before desugar-comptime\n{to_text(ran.before)}\n"
+            f"// after desugar-comptime\n{to_text(ran.after)}")
+    assert dump == snapshot_txt
+    assert to_dot(ran.after, title=f"desugar-comptime: {case}") == snapshot_dot
+    left = [n for n in ran.nodes() if n._prod in COMPTIME or getattr(n, "comptime", False)]
+    assert not left
+
+
+@pytest.mark.parametrize("case", [n for n in NAMES if not _refused(n) and n not in NOT_RUN])
+def test_the_output_prints_what_the_input_printed(case, front):
+    ran = front(CASES / f"{case}.vx", desugar_comptime)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    before, after = ran.prints()
+    assert after == before
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_with_its_code_and_admitted_when_repaired(case, front):
+    code, says = REFUSED[case]
+    ran = front(CASES / f"{case}.vx", desugar_comptime)
+    [diag] = ran.diagnostics.items
+    assert diag.code == code
+    assert says in diag.message
+    repaired = front(CASES / f"{case}_repaired.vx", desugar_comptime)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_every_code_from_the_command_line(case, capsys):
+    code = REFUSED[case][0]
+    assert cli_main([str(CASES / f"{case}.vx"), "--action", "check"]) == 1
+    assert f"error[{code}]" in capsys.readouterr().err
+    assert cli_main([str(CASES / f"{case}_repaired.vx"), "--action", "check"]) == 0
+
+
+def test_reachable_is_a_compile_time_bool(front):
+    ran = front(CASES / "reachable.vx", desugar_comptime)
+    main = ran.after.items[-1]
+    assert [(s.name, s.value.value) for s in main.body.stmts] == [("near", True),
+                                                                  ("far", False)]
+
+
+def test_placement_asserts_are_decided_and_removed(front):
+    ran = front(CASES / "placement_assert.vx", desugar_comptime)
+    assert not ran.diagnostics.items
+    assert not list(ran.nodes("Assert"))
+
+
+def test_lambdas_leave_no_trace(front):
+    ran = front(CASES / "lambda.vx", desugar_comptime)
+    assert not list(ran.nodes("Closure"))
+    assert [s.name for s in ran.after.items[0].body.stmts if s._prod == "Let"] == ["v"]
+
+
+def test_a_lambda_used_as_a_value_is_e3035(front):
+    ran = front("fn main() { let sq = |x: i32| comptime { x * x }; let g = sq; }",
+                desugar_comptime)
+    assert ran.diagnostics.codes() == ["E3035"]
+    assert "`sq` is used as a value" in ran.diagnostics.items[0].message
+
+
+def test_a_write_in_a_branch_on_a_run_time_value_makes_the_variable_unknown(front):
+    ran = front("fn main() { let n = 1; let a = comptime { let mut s = 0; if n > 0 { s = 1; } "
+                "s }; }", desugar_comptime)
+    assert "depends on `n`" in ran.diagnostics.items[0].message
+
+
+def test_an_unknown_loop_is_checked_but_its_writes_are_unknown(front):
+    ran = front("fn main() { let n = 4; let a = comptime { let mut s = 0; for i in 0..n { "
+                "s += 1; } 3 }; print(a); }", desugar_comptime)
+    assert not ran.diagnostics.items
+    ran = front("fn main() { let n = 4; let a = comptime { let mut s = 0; for i in 0..n { "
+                "s += 1; } s }; }", desugar_comptime)
+    assert "depends on `n`" in ran.diagnostics.items[0].message
+
+
+def test_the_dump_shows_literals_and_no_comptime(capsys):
+    path = Path(__file__).parents[2] / "examples" / "tour.vx"
+    assert cli_main([str(path), "--action", "check", "--dump-after=desugar-comptime"]) == 0
+    out = capsys.readouterr().out
+    assert "comptime" not in out.split("***", 2)[2]
+    assert "let folded = 4950;" in out
