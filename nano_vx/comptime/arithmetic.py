@@ -12,7 +12,7 @@ from ..oracle.numbers import (
     unplace,
 )
 from ..oracle.places import same
-from .errors import cannot_finish, depends, unproven_check
+from .errors import cannot_finish, depends
 from .values import Unknown, overflow
 
 _EXACT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
