@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.check_capacity import check_capacity
+from .passes.check_linearity import check_linearity
 from .passes.check_memory_declarations import check_memory_declarations
+from .passes.check_visibility import check_visibility
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.infer_placement import infer_placement
 from .passes.load_machine_files import load_machine_files
 from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
+from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
+from .passes.schedule_sub_spaces import schedule_sub_spaces
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -20,7 +26,13 @@ PIPELINE = Pipeline([
     desugar_transfer_methods,
     resolve_names,
     check_memory_declarations,
+    infer_placement,
     desugar_comptime,
+    resolve_sub_space_ancestors,
+    check_linearity,
+    check_visibility,
+    check_capacity,
+    schedule_sub_spaces,
 ])
 
 # Every IL by name, in pipeline order (Lsrc first).

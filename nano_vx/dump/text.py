@@ -380,18 +380,34 @@ def _marked_transfer(w, n):
     w.put(")")
 
 
+@expr("Transfer", "value dest mark src")
 @expr("Transfer", "value dest mark src route")
-def _routed_transfer(w, n):
-    # transfer[sync, CPU_DRAM -> NPU_HBM (50) => W (0), cost 50](x, Memory::W): `->` is a
-    # declared edge, `=>` a within: leg, each with its cost.
+@expr("Transfer", "value dest mark src route slot")
+def _placed_transfer(w, n):
+    # What each IL has learnt rides in the brackets, in the order the ILs learn it:
+    # transfer[sync, from CPU_DRAM](x, Memory::GPU_HBM) once the source space is inferred;
+    # transfer[sync, CPU_DRAM -> NPU_HBM (50) => W (0), cost 50](x, Memory::W) once routed
+    # (`->` a declared edge, `=>` a within: leg, each with its cost); then, once scheduled,
+    # `, slot W+16384 (2 x 16384 B of 65536 B)`: byte offset, granules, granule and capacity
+    # (the whole descriptor is in the dot and JSON dumps).
+    fields = type(n)._fields
     w.put("transfer[", n.mark, ", ")
-    if n.route is None:
-        w.put("from ", n.src.name if n.src is not None else "an unknown space", ", no route")
+    route = n.route if "route" in fields else None
+    if route is None:
+        w.put("from ", n.src.name if n.src is not None else "an unknown space")
+        if "route" in fields:
+            w.put(", no route")
     else:
         w.put(n.src.name)
-        for hop in n.route.hops:
+        for hop in route.hops:
             w.put(" -> " if hop.via == "edge" else " => ", hop.dst, " (", hop.cost, ")")
-        w.put(", cost ", n.route.cost)
+        w.put(", cost ", route.cost)
+    slot = n.slot if "slot" in fields else None
+    if slot is not None:
+        space = slot.space
+        capacity = "unbounded" if space.capacity is None else f"{space.capacity} B"
+        w.put(f", slot {space.name}+{slot.offset} "
+              f"({slot.slots} x {space.granule} B of {capacity})")
     w.put("](")
     w.commas((n.value, n.dest))
     w.put(")")

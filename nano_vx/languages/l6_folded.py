@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .l4_resolved import Lresolved
+from .l5_typed import Ltyped
 
 # `If` keeps its field (so the dumps print it as before) but the field can only hold false:
 # an `if comptime` left behind cannot even be constructed in this IL, and verify refuses an
 # `If` of an earlier IL, so "no comptime construct" is checked on every run.
-Lfolded = Lresolved.extend(
+Lfolded = Ltyped.extend(
     "Lfolded",
-    "Lresolved with every comptime construct evaluated away: blocks are literals or gone",
+    "Ltyped with every comptime construct evaluated away: blocks are literals or gone",
     terminals=[Terminal("false", lambda v: v is False, "false: every `if comptime` is decided")],
     remove={"Expr": ["Comptime", "ReachableQ"], "Stmt": ["ComptimeStmt", "If"]},
     add={"Stmt": [prod("If", "cond: Expr, comptime: false, then: Block, orelse: Block?")]},

@@ -5,16 +5,16 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l5_typed import Ltyped
+from .l6_folded import Lfolded
 
 _COST = re.compile(r"[0-9]+(/[0-9]+)?\Z")
 VIA = frozenset({"edge", "within"})
 
 # A cost is exact (a Fraction in nano_vx.model) and written as its text, `50` or `63/134`, so
 # that every dump, JSON included, carries it without rounding.
-Lrouted = Ltyped.extend(
+Lrouted = Lfolded.extend(
     "Lrouted",
-    "Ltyped with routes: each Transfer knows the hops from its source space and their cost",
+    "Lfolded with routes: each Transfer knows the hops from its source space and their cost",
     terminals=[
         Terminal("cost", lambda v: type(v) is str and _COST.match(v) is not None,
                  "an exact relative cost, `50` or `63/134`"),

@@ -5,10 +5,12 @@ from .nodes import Node, NodeError
 from .passes import Pass, PassError, PassRun
 from .pipeline import Pipeline, PipelineError
 from .show import diff_languages, show_language
+from .spans import with_span
 from .verify import VerifyError, children, path_to, verify
 
 __all__ = [
     "Field", "Language", "LanguageError", "Nonterminal", "Production", "Terminal", "prod",
     "Node", "NodeError", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError",
     "VerifyError", "children", "path_to", "verify", "diff_languages", "show_language",
+    "with_span",
 ]

@@ -1,15 +1,15 @@
-"""desugar-comptime: Lresolved -> Lfolded."""
+"""desugar-comptime: Ltyped -> Lfolded."""
 
 from __future__ import annotations
 
 from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
 from ..comptime.errors import cannot_finish, depends, failed_assert, written
 from ..comptime.scan import comptime_lambdas, is_comptime_lambda, queries_placement, recorded_types
-from ..languages import Lfolded, Lresolved
+from ..languages import Lfolded, Ltyped
 from ..nanopass import Pass, children
 from ..oracle.scope import display_name
 
-desugar_comptime = Pass("desugar-comptime", Lresolved, Lfolded, """
+desugar_comptime = Pass("desugar-comptime", Ltyped, Lfolded, """
 Run every comptime construct while compiling and replace it by its result.
 
 A `comptime { .. }` block in expression position becomes the literal it evaluates to; one in

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..languages import Lresolved, Ltyped
-from ..nanopass import Pass
+from ..nanopass import Pass, with_span
 from ..placement.typer import Typer, join, settle
 from ..placement.types import Machine, placed, space_of
 
@@ -45,7 +45,7 @@ def _fn(run, node):
     run.state["here"].pop()
     if node.ret is None:
         return out
-    return out.replace(ret=placed(node.ret, sig.space, machine))
+    return out.replace(ret=with_span(placed(node.ret, sig.space, machine), node.ret.span))
 
 
 @infer_placement.on("Param")
@@ -53,7 +53,7 @@ def _param(run, node):
     here = run.state["here"][-1]
     ty = placed(node.type, here, _machine(run)) if node.type is not None else None
     run.state["typer"].bind(node.name, ty if ty is not None else T["OpaqueType"](), here)
-    return node if ty is node.type else node.replace(type=ty)
+    return node if ty is node.type else node.replace(type=with_span(ty, node.type.span))
 
 
 @infer_placement.on("Let")
@@ -66,6 +66,8 @@ def _let(run, node):
     else:  # the annotation, its spaces filled from the value's (or where it is made)
         ty = placed(node.type, space_of(got, typer.machine) or here, typer.machine)
     typer.bind(node.name, ty, here)
+    # An inferred type points at the `let` it was inferred for.
+    ty = with_span(ty, node.type.span if node.type is not None else node.span)
     return T["Let"](node.name, node.mutable, ty, value, span=node.span)
 
 

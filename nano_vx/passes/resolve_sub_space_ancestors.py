@@ -1,13 +1,13 @@
-"""resolve-sub-space-ancestors: Ltyped -> Lrouted."""
+"""resolve-sub-space-ancestors: Lfolded -> Lrouted."""
 
 from __future__ import annotations
 
-from ..languages.l5_typed import Ltyped
+from ..languages.l6_folded import Lfolded
 from ..languages.l7_routed import Lrouted
 from ..model.build import HOST_MEMORY
 from ..nanopass import Pass
 
-resolve_sub_space_ancestors = Pass("resolve-sub-space-ancestors", Ltyped, Lrouted, """
+resolve_sub_space_ancestors = Pass("resolve-sub-space-ancestors", Lfolded, Lrouted, """
 Give every `Transfer` its route: the cheapest hops from its source space to its destination.
 
 A sub-space with no edges of its own is reached through its `within:` ancestors; a move

@@ -125,4 +125,4 @@ def test_the_dump_shows_literals_and_no_comptime(capsys):
     assert cli_main([str(path), "--action", "check", "--dump-after=desugar-comptime"]) == 0
     out = capsys.readouterr().out
     assert "comptime" not in out.split("***", 2)[2]
-    assert "let folded = 4950;" in out
+    assert "let folded: i32 = 4950;" in out
