@@ -10,7 +10,7 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_capacity import check_capacity
 from nano_vx.placement.sizes import rounded
-from placement_front import run_placed
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_capacity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -20,7 +20,7 @@ CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"]
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt, snapshot_dot):
-    ran = run_placed(CASES / f"{case}.vx", check_capacity)
+    ran = run_front(CASES / f"{case}.vx", check_capacity)
     assert ran.after is ran.before
     assert ran.diagnostics.codes() == CODES.get(case, [])
     assert to_text(ran.after) == snapshot_txt
@@ -28,7 +28,7 @@ def test_output(case, snapshot_txt, snapshot_dot):
 
 
 def _one(case):
-    [d] = run_placed(CASES / f"{case}.vx", check_capacity).diagnostics.items
+    [d] = run_front(CASES / f"{case}.vx", check_capacity).diagnostics.items
     return d
 
 
@@ -67,7 +67,7 @@ def test_a_replicated_space_is_judged_against_one_replica():
 
 
 def test_the_resident_sets_are_kept_for_the_json_report():
-    ran = run_placed(CASES / "granule_repaired.vx", check_capacity)
+    ran = run_front(CASES / "granule_repaired.vx", check_capacity)
     [smem] = ran.ctx.facts["resident"]
     assert (smem["space"], smem["bytes"], smem["capacity"]) == ("Smem", 16384, 32768)
     assert smem["utilisation"] == 0.5
@@ -101,7 +101,7 @@ DIMS = st.sampled_from(["S", "S * 1000000000", "1000000000000", "4"])
        st.sampled_from(["", "Memory Bounded { capacity: 1 KiB, within: Memory::NPU_HBM }"]))
 def test_a_program_that_places_nothing_bounded_is_never_refused(tiles, extra):
     text = _program(tiles, "Memory Unbounded { within: Memory::NPU_HBM }\n" + extra)
-    ran = run_placed(text, check_capacity)
+    ran = run_front(text, check_capacity)
     assert not ran.diagnostics.items
 
 
@@ -110,7 +110,7 @@ def test_a_program_that_places_nothing_bounded_is_never_refused(tiles, extra):
                 min_size=1, max_size=5))
 def test_symbolic_tiles_in_a_bounded_space_are_never_refused(tiles):
     text = _program(tiles, "Memory Bounded { capacity: 1 KiB, within: Memory::NPU_HBM }")
-    assert not run_placed(text, check_capacity).diagnostics.items
+    assert not run_front(text, check_capacity).diagnostics.items
 
 
 # -- correlation program 6: one text, a verdict per machine --------------------------------
@@ -120,7 +120,7 @@ PROGRAM_6 = ROOT / "examples" / "correlation" / "06_capacity_against_a_declared_
 
 
 def test_correlation_program_6_is_refused_on_the_40_gb_part():
-    ran = run_placed(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-40.vx"),
+    ran = run_front(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-40.vx"),
                      host="default")
     [d] = ran.diagnostics.items
     assert d.code == "E6009"
@@ -130,7 +130,7 @@ def test_correlation_program_6_is_refused_on_the_40_gb_part():
 
 
 def test_correlation_program_6_is_admitted_on_the_80_gb_part():
-    ran = run_placed(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-80.vx"),
+    ran = run_front(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-80.vx"),
                      host="default")
     assert not ran.diagnostics.items
     [hbm] = ran.ctx.facts["resident"]

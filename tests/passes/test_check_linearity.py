@@ -7,7 +7,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_linearity import check_linearity
-from placement_front import run_placed
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_linearity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -16,14 +16,14 @@ REFUSED = {"straight", "branch", "loop"}
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt, snapshot_dot):
-    ran = run_placed(CASES / f"{case}.vx", check_linearity)
+    ran = run_front(CASES / f"{case}.vx", check_linearity)
     assert ran.after is ran.before  # a check: the tree goes on as it came
     assert to_text(ran.after) == snapshot_txt
     assert to_dot(ran.after, title=f"check-linearity: {case}") == snapshot_dot
 
 
 def _refusal(case):
-    ran = run_placed(CASES / f"{case}.vx", check_linearity)
+    ran = run_front(CASES / f"{case}.vx", check_linearity)
     [diag] = ran.diagnostics.items
     assert diag.code == "E4001"
     text = diag.span.source.text
@@ -54,19 +54,19 @@ def test_a_move_in_a_loop_of_an_outer_variable_fails_on_the_next_iteration():
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_the_interpreter_stops_on_the_refused_programs_too(case):
-    before, after = run_placed(CASES / f"{case}.vx", check_linearity).prints()
+    before, after = run_front(CASES / f"{case}.vx", check_linearity).prints()
     assert "stopped: E9004" in before and after == before
 
 
 def test_the_repaired_programs_are_admitted_and_run_unchanged():
-    ran = run_placed(CASES / "repaired.vx", check_linearity)
+    ran = run_front(CASES / "repaired.vx", check_linearity)
     assert not ran.diagnostics.items
     before, after = ran.prints()
     assert after == before == "1.5\n[2, 2]\n[1, 1]\n[4, 4]\n0\n"
 
 
 def test_a_while_condition_that_reads_a_moved_value_is_refused():
-    ran = run_placed("fn main() { let t = Tensor<i32, [1]>::fill(1); let mut n = 0;\n"
+    ran = run_front("fn main() { let t = Tensor<i32, [1]>::fill(1); let mut n = 0;\n"
                      "while t[0] > n { let d = transfer(t, Memory::NPU_HBM); n = n + 1; } }\n",
                      check_linearity)
     # Both uses on the second iteration: the condition, and the transfer itself.

@@ -7,7 +7,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_visibility import check_visibility
-from placement_front import run_placed
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_visibility"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -16,7 +16,7 @@ REFUSED = {"residency", "capture", "reads"}
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt, snapshot_dot):
-    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert ran.after is ran.before
     assert bool(ran.diagnostics.items) == (case in REFUSED)
     assert to_text(ran.after) == snapshot_txt
@@ -24,7 +24,7 @@ def test_output(case, snapshot_txt, snapshot_dot):
 
 
 def _refused(case):
-    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert {d.code for d in ran.diagnostics.items} == {"E6003"}
     return ran.diagnostics.items
 
@@ -53,14 +53,14 @@ def test_a_capture_is_judged_against_the_spawned_topology():
 
 @pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached"])
 def test_the_repaired_programs_are_admitted(case):
-    ran = run_placed(CASES / f"{case}.vx", check_visibility)
+    ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert not ran.diagnostics.items
     before, after = ran.prints()
     assert after == before
 
 
 def test_a_space_with_no_path_home_says_so():
-    ran = run_placed("Memory Island { capacity: 1 KiB }\n"
+    ran = run_front("Memory Island { capacity: 1 KiB }\n"
                      "fn main() { let j = Tensor<i32, [2], Memory::Island>::new();\n"
                      "print(j[0]); }\n", check_visibility)
     [d] = ran.diagnostics.items

@@ -9,7 +9,7 @@ from nano_vx.dump.text import to_text
 from nano_vx.languages import Ltyped
 from nano_vx.passes.infer_placement import infer_placement
 from nano_vx.placement.sizes import rounded, tensor_bytes
-from placement_front import run_placed
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "infer_placement"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -23,7 +23,7 @@ def _lets(ran) -> dict[str, str]:
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt, snapshot_dot):
-    ran = run_placed(CASES / f"{case}.vx", infer_placement)
+    ran = run_front(CASES / f"{case}.vx", infer_placement)
     assert not ran.diagnostics.items
     assert to_text(ran.after) == snapshot_txt
     assert to_dot(ran.after, title=f"infer-placement: {case}") == snapshot_dot
@@ -31,12 +31,12 @@ def test_output(case, snapshot_txt, snapshot_dot):
 
 @pytest.mark.parametrize("case", NAMES)
 def test_the_output_prints_what_the_input_printed(case):
-    before, after = run_placed(CASES / f"{case}.vx", infer_placement).prints()
+    before, after = run_front(CASES / f"{case}.vx", infer_placement).prints()
     assert after == before
 
 
 def test_host_tensors_live_in_cpu_dram_and_transfers_move_them():
-    lets = _lets(run_placed(CASES / "host_and_device.vx", infer_placement))
+    lets = _lets(run_front(CASES / "host_and_device.vx", infer_placement))
     assert lets["a"] == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
     assert lets["b"] == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"  # the annotation, placed
     assert lets["on_gpu"] == "Tensor<f32, [4, 4], Memory::GPU_HBM>"
@@ -45,13 +45,13 @@ def test_host_tensors_live_in_cpu_dram_and_transfers_move_them():
 
 
 def test_every_transfer_records_the_space_it_leaves():
-    ran = run_placed(CASES / "host_and_device.vx", infer_placement)
+    ran = run_front(CASES / "host_and_device.vx", infer_placement)
     moves = [(t.src.name, t.dest.name) for t in ran.nodes("Transfer")]
     assert moves == [("CPU_DRAM", "GPU_HBM"), ("CPU_DRAM", "NPU_HBM"), ("GPU_HBM", "CPU_DRAM")]
 
 
 def test_the_return_type_carries_the_space_across_the_call():
-    ran = run_placed(CASES / "across_call.vx", infer_placement)
+    ran = run_front(CASES / "across_call.vx", infer_placement)
     assert _lets(ran)["kv"] == "Tensor<f32, [4, 4], Memory::GPU_HBM>"
     host_only = ran.after.items[1]
     assert to_text(host_only.ret).strip() == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
@@ -59,7 +59,7 @@ def test_the_return_type_carries_the_space_across_the_call():
 
 
 def test_spawn_makes_tensors_in_the_spawned_space_and_yields_pinned():
-    ran = run_placed(CASES / "spawn.vx", infer_placement)
+    ran = run_front(CASES / "spawn.vx", infer_placement)
     lets = _lets(ran)
     assert lets["out"] == "Tensor<f32, [4], Memory::GPU_HBM>"
     assert lets["on_gpu"] == "Pinned<Tensor<f32, [4], Memory::GPU_HBM>, Topology::GPU>"
@@ -71,7 +71,7 @@ def test_spawn_makes_tensors_in_the_spawned_space_and_yields_pinned():
 
 
 def test_scalars_are_typed_only_as_far_as_certain():
-    lets = _lets(run_placed(CASES / "scalars.vx", infer_placement))
+    lets = _lets(run_front(CASES / "scalars.vx", infer_placement))
     assert (lets["n"], lets["half"], lets["ok"]) == ("i32", "f64", "bool")
     assert (lets["sum"], lets["limit"], lets["doubled"]) == ("u8", "u8", "u8")
     assert lets["mixed"] == lets["f"] == lets["applied"] == lets["big"] == "OpaqueType()"
@@ -79,7 +79,7 @@ def test_scalars_are_typed_only_as_far_as_certain():
 
 
 def test_a_symbolic_dim_has_no_static_size():
-    ran = run_placed(CASES / "symbolic.vx", infer_placement)
+    ran = run_front(CASES / "symbolic.vx", infer_placement)
     types = {n.name: n.type for n in ran.nodes("Let")}
     assert to_text(types["staged"]).strip() == "Tensor<f32, [S], Memory::NPU_HBM>"
     assert tensor_bytes(types["staged"]) is None

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.schedule_sub_spaces import schedule_sub_spaces
-from placement_front import run_placed
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "schedule_sub_spaces"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -17,7 +17,7 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt, snapshot_dot):
-    ran = run_placed(CASES / f"{case}.vx", schedule_sub_spaces)
+    ran = run_front(CASES / f"{case}.vx", schedule_sub_spaces)
     assert not ran.diagnostics.items
     assert to_text(ran.after) == snapshot_txt
     assert to_dot(ran.after, title=f"schedule-sub-spaces: {case}") == snapshot_dot
@@ -25,12 +25,12 @@ def test_output(case, snapshot_txt, snapshot_dot):
 
 @pytest.mark.parametrize("case", NAMES)
 def test_the_output_prints_what_the_input_printed(case):
-    before, after = run_placed(CASES / f"{case}.vx", schedule_sub_spaces).prints()
+    before, after = run_front(CASES / f"{case}.vx", schedule_sub_spaces).prints()
     assert after == before
 
 
 def test_tiles_are_bumped_above_resident_ones_and_reuse_freed_space():
-    ran = run_placed(CASES / "bump.vx", schedule_sub_spaces)
+    ran = run_front(CASES / "bump.vx", schedule_sub_spaces)
     slots = [(t.dest.name, t.slot and (t.slot.offset, t.slot.slots)) for t in ran.nodes("Transfer")]
     assert slots == [("Smem", (0, 1)), ("Smem", (16384, 2)), ("NPU_HBM", None),
                      ("NPU_HBM", None), ("Smem", (0, 1)), ("NPU_HBM", None),
@@ -53,7 +53,7 @@ def test_resident_tiles_never_overlap_and_each_takes_whole_granules(tiles):
         (outs if keep else lines).append(f"let o{i} = transfer(t{i}, Memory::NPU_HBM);")
     text = ("Memory Smem { within: Memory::NPU_HBM, granule: 4 KiB }\nfn main() {\n"
             + "\n".join(lines + outs) + "\n}\n")
-    ran = run_placed(text, schedule_sub_spaces)
+    ran = run_front(text, schedule_sub_spaces)
     placed = [t for t in ran.nodes("Transfer") if t.slot is not None]
     assert len(placed) == len(tiles)
     live = []
