@@ -10,6 +10,7 @@ from .passes.check_visibility import check_visibility
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
+from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.load_machine_files import load_machine_files
@@ -27,6 +28,7 @@ PIPELINE = Pipeline([
     resolve_names,
     check_memory_declarations,
     infer_placement,
+    fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,
     check_linearity,

@@ -31,7 +31,6 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         # Dispatch by production name, looked up once rather than per node.
         self.x_methods = _Dispatch(self, "x_")
         self.s_methods = _Dispatch(self, "s_")
-        self.lambdas: dict = {}  # the current function's comptime lambdas, callable in a block
         self._fresh()
 
     def _fresh(self):

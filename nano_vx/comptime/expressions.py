@@ -11,7 +11,6 @@ from ..oracle.scope import display_name
 from ..oracle.tensors import Tensor, make_tensor
 from ..oracle.types import scalar_hint
 from .errors import cannot_finish
-from .frames import Frame
 from .values import PRINT, Closure, Function, Unknown, runtime
 
 # Operations that exist only while the program runs on its devices.
@@ -49,9 +48,6 @@ class ExprMixin:
         held = frame.holder(node.name)
         if held is not None:
             return held[node.name]
-        lam = self.lambdas.get(node.name)
-        if lam is not None:  # a comptime lambda of the function: a compile-time function
-            return Closure(lam, Frame())
         return runtime(display_name(node.name))
 
     def x_Global(self, node, frame, hint):

@@ -1,5 +1,5 @@
-"""What the pass looks up in a function before folding in it: its comptime lambdas, the
-types recorded for its variables, and which asserts are placement queries."""
+"""What the comptime passes look up in a function before folding in it: its comptime
+lambdas, the types recorded for its variables, and which asserts are placement queries."""
 
 from __future__ import annotations
 

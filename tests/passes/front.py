@@ -6,6 +6,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from nano_vx.cli import main as cli_main
 from nano_vx.context import Compilation
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.nanopass import children
@@ -63,3 +64,35 @@ def run_front(text: str | Path, upto, name: str = "case.vx", **options) -> Ran:
             return Ran(before, tree, diagnostics, ctx)
         assert not diagnostics.has_errors, diagnostics.render()
     raise ValueError(f"{upto!r} is not a pass of the pipeline")
+
+
+# The checks every pass test with refused cases makes; each case file `<case>.vx` has a
+# repair beside it, `<case>_repaired.vx`.
+
+
+def _repaired(case: Path) -> Path:
+    return case.with_name(f"{case.stem}_repaired.vx")
+
+
+def assert_prints_the_same(case: Path, upto):
+    """The case is admitted and prints under the interpreter what it printed before `upto`."""
+    ran = run_front(case, upto)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    before, after = ran.prints()
+    assert after == before
+
+
+def assert_refused_then_repaired(case: Path, upto, code: str, says: str):
+    """`upto` reports one diagnostic, `code`, whose message says `says`; the repair passes."""
+    ran = run_front(case, upto)
+    [diag] = ran.diagnostics.items
+    assert diag.code == code
+    assert says in diag.message
+    repaired = run_front(_repaired(case), upto)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+
+
+def assert_refused_from_the_command_line(case: Path, code: str, capsys):
+    assert cli_main([str(case), "--action", "check"]) == 1
+    assert f"error[{code}]" in capsys.readouterr().err
+    assert cli_main([str(_repaired(case)), "--action", "check"]) == 0

@@ -4,6 +4,8 @@ semantics §4; each refused case has its code, its message and its repair."""
 from pathlib import Path
 
 import pytest
+from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+                   assert_refused_then_repaired)
 
 from nano_vx.cli import main as cli_main
 from nano_vx.dump.dot import to_dot
@@ -25,8 +27,6 @@ REFUSED = {
     "e3033_out_of_range": ("E3033", "depends on an integer result outside its type: "
                                     "2147483647 + 1 = 2147483648 is outside i32"),
     "e3034_nested": ("E3034", "a comptime block inside another comptime block"),
-    "e3035_runtime_argument": ("E3035", "this argument of comptime lambda `square` is not "
-                                        "known while compiling: it depends on `n`"),
     "e8002_false_assert": ("E8002", "four lanes of 32"),
     "e8002_placement": ("E8002", "dev.topology() == Some(Topology::CPU)"),
     "e8004_deep": ("E8004", "more than 256 calls deep (calling `down`)"),
@@ -53,30 +53,18 @@ def test_before_and_after(case, front, snapshot_txt, snapshot_dot):
 
 
 @pytest.mark.parametrize("case", [n for n in NAMES if not _refused(n) and n not in NOT_RUN])
-def test_the_output_prints_what_the_input_printed(case, front):
-    ran = front(CASES / f"{case}.vx", desugar_comptime)
-    assert not ran.diagnostics.items, ran.diagnostics.render()
-    before, after = ran.prints()
-    assert after == before
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", desugar_comptime)
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
-def test_refused_with_its_code_and_admitted_when_repaired(case, front):
-    code, says = REFUSED[case]
-    ran = front(CASES / f"{case}.vx", desugar_comptime)
-    [diag] = ran.diagnostics.items
-    assert diag.code == code
-    assert says in diag.message
-    repaired = front(CASES / f"{case}_repaired.vx", desugar_comptime)
-    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+def test_refused_with_its_code_and_admitted_when_repaired(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", desugar_comptime, *REFUSED[case])
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_every_code_from_the_command_line(case, capsys):
-    code = REFUSED[case][0]
-    assert cli_main([str(CASES / f"{case}.vx"), "--action", "check"]) == 1
-    assert f"error[{code}]" in capsys.readouterr().err
-    assert cli_main([str(CASES / f"{case}_repaired.vx"), "--action", "check"]) == 0
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
 
 
 def test_reachable_is_a_compile_time_bool(front):
@@ -90,19 +78,6 @@ def test_placement_asserts_are_decided_and_removed(front):
     ran = front(CASES / "placement_assert.vx", desugar_comptime)
     assert not ran.diagnostics.items
     assert not list(ran.nodes("Assert"))
-
-
-def test_lambdas_leave_no_trace(front):
-    ran = front(CASES / "lambda.vx", desugar_comptime)
-    assert not list(ran.nodes("Closure"))
-    assert [s.name for s in ran.after.items[0].body.stmts if s._prod == "Let"] == ["v"]
-
-
-def test_a_lambda_used_as_a_value_is_e3035(front):
-    ran = front("fn main() { let sq = |x: i32| comptime { x * x }; let g = sq; }",
-                desugar_comptime)
-    assert ran.diagnostics.codes() == ["E3035"]
-    assert "`sq` is used as a value" in ran.diagnostics.items[0].message
 
 
 def test_a_write_in_a_branch_on_a_run_time_value_makes_the_variable_unknown(front):

@@ -1,0 +1,124 @@
+"""fold-comptime-lambdas: Ltyped -> Ltyped."""
+
+from __future__ import annotations
+
+from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
+from ..comptime.reporting import nested, report
+from ..comptime.scan import comptime_lambdas, is_comptime_lambda, recorded_types
+from ..languages import Ltyped
+from ..nanopass import Pass
+from ..oracle.scope import display_name
+
+fold_comptime_lambdas = Pass("fold-comptime-lambdas", Ltyped, Ltyped, """
+Fold every call of a comptime lambda to its literal and drop the lambda's binding.
+
+A lambda bound with `let x = |..| comptime { .. }` runs while compiling (semantics §4): each
+call becomes the literal it returns, and the binding goes, called or not. A comptime block
+may call a lambda with its own variables, so there the lambda is written in place instead,
+for desugar-comptime to run with the block. E3034 for a block nested in a lambda's body;
+E3035 for a call with an argument not known while compiling, or a lambda used as a value.
+The IL does not change: that no comptime lambda is left outside a block is a property of the
+tree that Ltyped has no production to express.
+""")
+
+F = Ltyped.nodes
+
+
+@fold_comptime_lambdas.on("Program")
+def _program(run, node):
+    run.state["eval"] = Evaluator(node, model=getattr(run.ctx, "model", None))
+    run.state["lambdas"] = {}
+    run.state["blocks"] = 0  # how many comptime blocks the walk is inside
+    return run.rebuild(node)
+
+
+@fold_comptime_lambdas.on("Fn")
+def _fn(run, node):
+    ev = run.state["eval"]
+    run.state["lambdas"] = comptime_lambdas(node)
+    run.state["inlined"] = {}
+    ev.types = recorded_types(node)
+    out = run.rebuild(node)
+    run.state["lambdas"] = {}
+    ev.types = {}
+    return out
+
+
+def _inlined(run, name):
+    """The lambda bound to `name`, with the lambdas its body names written in place, so
+    that it runs with no binding left to look up."""
+    memo = run.state["inlined"]
+    if name not in memo:
+        run.state["blocks"] += 1
+        memo[name] = run.walk(run.state["lambdas"][name])
+        run.state["blocks"] -= 1
+    return memo[name]
+
+
+@fold_comptime_lambdas.on("Comptime", "ComptimeStmt")
+def _block(run, node):
+    run.state["blocks"] += 1
+    out = run.rebuild(node)
+    run.state["blocks"] -= 1
+    return out
+
+
+@fold_comptime_lambdas.on("Let", splice=True)
+def _let(run, node):
+    if run.state["blocks"] or node.name not in run.state["lambdas"]:
+        return run.rebuild(node)
+    nested(run, node.value.body.value.body)  # the lambda's own comptime body
+    return ()  # every call folds, so nothing refers to the binding
+
+
+@fold_comptime_lambdas.on("Call")
+def _call(run, node):
+    callee = node.callee
+    lambdas = run.state["lambdas"]
+    if run.state["blocks"] or callee._prod != "Local" or callee.name not in lambdas:
+        return run.rebuild(node)
+    name = display_name(callee.name)
+    ev = run.state["eval"]
+    try:
+        args = []
+        for a in run.walk_seq(node.args):  # walked first: an argument may call a lambda
+            v = ev.value(a)
+            if type(v) is Unknown:
+                raise ComptimeError(
+                    "E3035", a.span, f"this argument of comptime lambda `{name}` is not known "
+                    f"while compiling: it depends on {_why(v.why)}", lambda_=name)
+            args.append(v)
+        lam = _inlined(run, callee.name)
+        return to_literal(ev.call_lambda(lam, args, node.span), F, node.span)
+    except ComptimeError as e:
+        report(run, e)
+        return F["Int"](0, span=node.span)
+
+
+def _why(why) -> str:
+    if why.kind == "overflow":
+        return f"an integer result outside its type ({why.text})"
+    return f"`{why.text}`, known only when the program runs"
+
+
+@fold_comptime_lambdas.on("Local")
+def _local(run, node):
+    if node.name not in run.state["lambdas"]:
+        return node
+    if run.state["blocks"]:
+        return _inlined(run, node.name)
+    # calls were handled above: this is another use
+    run.ctx.diagnostics.error(
+        "E3035", node.span, f"comptime lambda `{display_name(node.name)}` is used as a "
+        f"value; it runs while compiling, so it can only be called", lambda_=node.name)
+    return node
+
+
+@fold_comptime_lambdas.on("Closure")
+def _closure(run, node):
+    if run.state["blocks"] or not is_comptime_lambda(node):
+        return run.rebuild(node)
+    run.ctx.diagnostics.error(
+        "E3035", node.span, "a comptime lambda must be bound with `let` and called; this one "
+        "is used as a value, which would need it at run time")
+    return F["Closure"](node.params, F["Block"]((), None, span=node.span), span=node.span)
