@@ -269,7 +269,12 @@ def _int_op(op: str, a: int, b: int, t: IntType, span) -> int:
                             f"{a} by zero ({t.name})")
     if t.signed and a == t.lo and b == -1:
         stop("E9001", span, f"attempt to compute {a} {op} -1, which overflows {t.name}")
-    q = abs(a) // abs(b)  # truncate toward zero, as Rust does, not Python's floor
+    return truncating(op, a, b)
+
+
+def truncating(op: str, a: int, b: int) -> int:
+    """`a / b` or `a % b` truncated toward zero, as Rust does (not Python's floor); b != 0."""
+    q = abs(a) // abs(b)
     if (a < 0) != (b < 0):
         q = -q
     return q if op == "/" else a - b * q

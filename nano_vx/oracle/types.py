@@ -5,7 +5,7 @@ topology references."""
 from __future__ import annotations
 
 from .errors import wrong_kind
-from .numbers import Placed, coerce, describe, to_index
+from .numbers import Placed, coerce, describe, to_index, truncating
 from .places import Topo
 from .tensors import Tensor
 
@@ -75,9 +75,7 @@ class TypeMixin:
                 return a * b
             if b == 0:
                 wrong_kind(span, f"extent arithmetic {a} {op} 0 divides by zero")
-            q = abs(a) // abs(b)
-            q = q if (a < 0) == (b < 0) else -q
-            return q if op == "/" else a - b * q
+            return truncating(op, a, b)
         if op not in ("+", "-", "*", "/", "%"):
             wrong_kind(span, f"'{op}' is not extent arithmetic")
         return binary

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..oracle.numbers import truncating
+
 ELEMENT_BYTES = {
     "i8": 1, "u8": 1, "bool": 1,
     "i16": 2, "f16": 2, "bf16": 2,
@@ -24,8 +26,8 @@ def _dim(d) -> int | None:
             return a - b
         if d.op == "*":
             return a * b
-        if d.op == "/" and b != 0:
-            return a // b
+        if d.op in ("/", "%") and b != 0:
+            return truncating(d.op, a, b)  # extents divide as the program's integers do
     return None
 
 
