@@ -3,7 +3,7 @@ nested in a block (semantics §4)."""
 
 from __future__ import annotations
 
-from ..nanopass import children
+from ..nanopass import child_nodes
 from .errors import ComptimeError
 
 
@@ -15,7 +15,7 @@ def nested(run, body) -> bool:
     """E3034 for every comptime block inside `body`; a closure in it starts afresh (a
     comptime lambda written in a block is a function of its own)."""
     found = False
-    stack = [child for _, _, child in children(body)]
+    stack = child_nodes(body)
     while stack:
         node = stack.pop()
         if node._prod in ("Comptime", "ComptimeStmt"):
@@ -24,5 +24,5 @@ def nested(run, body) -> bool:
                 "outer one already runs while compiling, so remove this `comptime`")
             found = True
         elif node._prod != "Closure":
-            stack.extend(child for _, _, child in children(node))
+            stack.extend(child_nodes(node))
     return found

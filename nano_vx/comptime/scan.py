@@ -3,15 +3,7 @@ lambdas, the types recorded for its variables, and which asserts are placement q
 
 from __future__ import annotations
 
-from ..nanopass import children
-
-
-def _nodes(root):
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(child for _, _, child in children(node))
+from ..nanopass import descendants as _nodes
 
 
 def is_comptime_lambda(closure) -> bool:
@@ -19,6 +11,23 @@ def is_comptime_lambda(closure) -> bool:
     `|x| comptime { .. }`)."""
     body = closure.body
     return not body.stmts and body.value is not None and body.value._prod == "Comptime"
+
+
+def holds_comptime_lambda(fn) -> bool:
+    """Does the function write a comptime lambda anywhere (most functions do not, and then
+    fold-comptime-lambdas has nothing to do in them)?"""
+    return any(n._prod == "Closure" and is_comptime_lambda(n) for n in _nodes(fn))
+
+
+def asks_the_compiler(fn) -> bool:
+    """Does anything in the function run while compiling: a comptime block, `if comptime`,
+    `Reachable<A, B>`, or a placement query an assert may ask?"""
+    return any(
+        n._prod in ("Comptime", "ComptimeStmt", "ReachableQ")
+        or (n._prod == "If" and n.comptime)
+        or (n._prod == "MethodCall" and n.method == "topology")
+        for n in _nodes(fn)
+    )
 
 
 def comptime_lambdas(fn) -> dict:

@@ -6,11 +6,11 @@ from .passes import Pass, PassError, PassRun
 from .pipeline import Pipeline, PipelineError
 from .show import diff_languages, show_language
 from .spans import with_span
-from .verify import VerifyError, children, path_to, verify
+from .verify import VerifyError, child_nodes, children, descendants, path_to, verify
 
 __all__ = [
     "Field", "Language", "LanguageError", "Nonterminal", "Production", "Terminal", "prod",
     "Node", "NodeError", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError",
-    "VerifyError", "children", "path_to", "verify", "diff_languages", "show_language",
+    "VerifyError", "child_nodes", "children", "descendants", "path_to", "verify", "diff_languages", "show_language",
     "with_span",
 ]

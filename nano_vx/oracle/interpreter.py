@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..deep import run_deep
-from ..nanopass.verify import children
+from ..nanopass.verify import child_nodes
 from .errors import stop, wrong_kind
 from .functions import Builtin, FnValue
 from .numbers import TInt, describe, format_scalar, unplace, wrap32
@@ -133,7 +133,7 @@ def _items(program):
         if node._prod == "ItemStmt":
             stack.append(node.item)
             continue
-        stack.extend(reversed([c for _, _, c in children(node)]))
+        stack.extend(reversed(child_nodes(node)))
 
 
 def run_program(program, *, out=sys.stdout, entry: str = "main",

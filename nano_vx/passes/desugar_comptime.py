@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
 from ..comptime.errors import cannot_finish, depends, failed_assert, written
 from ..comptime.reporting import nested, report
-from ..comptime.scan import queries_placement, recorded_types
+from ..comptime.scan import asks_the_compiler, queries_placement, recorded_types
 from ..languages import Lfolded, Ltyped
 from ..nanopass import Pass
 
@@ -32,7 +32,8 @@ def _program(run, node):
 @desugar_comptime.on("Fn")
 def _fn(run, node):
     ev = run.state["eval"]
-    ev.types = recorded_types(node)
+    # Only a function that asks the evaluator anything needs its variables' types looked up.
+    ev.types = recorded_types(node) if asks_the_compiler(node) else {}
     out = run.rebuild(node)
     ev.types = {}
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..languages import Lhoisted, Lunrolled
-from ..nanopass import Node, Pass, children
+from ..nanopass import Node, Pass, descendants
 
 desugar_unroll_across = Pass("desugar-unroll-across", Lhoisted, Lunrolled, """
 Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index.
@@ -137,14 +137,11 @@ def fold(expr, consts, hidden, _seen=frozenset()):
 def binders(fn):
     """Every name a function binds anywhere: const generics, params, lets, fors, closures."""
     names = {g.name for g in fn.generics if g._prod == "ConstParam"}
-    stack = [fn]
-    while stack:
-        node = stack.pop()
+    for node in descendants(fn):
         if node._prod in ("Param", "Let"):
             names.add(node.name)
         elif node._prod in ("For", "UnrollAcross"):
             names.add(node.var)
-        stack.extend(child for _, _, child in children(node))
     return frozenset(names)
 
 

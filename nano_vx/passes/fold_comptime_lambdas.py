@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
 from ..comptime.reporting import nested, report
-from ..comptime.scan import comptime_lambdas, is_comptime_lambda, recorded_types
+from ..comptime.scan import (
+    comptime_lambdas, holds_comptime_lambda, is_comptime_lambda, recorded_types,
+)
 from ..languages import Ltyped
 from ..nanopass import Pass
 from ..oracle.scope import display_name
@@ -34,6 +36,8 @@ def _program(run, node):
 
 @fold_comptime_lambdas.on("Fn")
 def _fn(run, node):
+    if not holds_comptime_lambda(node):
+        return node
     ev = run.state["eval"]
     run.state["lambdas"] = comptime_lambdas(node)
     run.state["inlined"] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..languages import Lsrc
-from ..nanopass import Pass, children
+from ..nanopass import Pass, child_nodes
 from ..parser import parse, read_source
 from ..source import Source
 
@@ -48,7 +48,7 @@ def _declarations(tree):
         if node._prod in _KIND:
             yield node
         elif node._nt in ("Program", "Item", "Block", "Stmt", "Expr"):
-            stack.extend(child for _, _, child in children(node))
+            stack.extend(child_nodes(node))
 
 
 def _unclaimed(claimed, item, label, diagnostics) -> bool:

@@ -6,7 +6,7 @@ can read how full each space is and what each transfer costs without parsing mes
 
 from __future__ import annotations
 
-from ..nanopass import children
+from ..nanopass import descendants
 from .visibility import cost_number
 
 
@@ -19,15 +19,13 @@ def _at(node) -> dict:
 
 def routes(tree, model) -> list[dict]:
     """Every transfer whose source space is known: its route and cost on the model."""
-    out, stack = [], [tree]
-    while stack:
-        node = stack.pop()
+    out = []
+    for node in descendants(tree):
         if node._prod == "Transfer" and node.src is not None:
             route = model.route(node.src.name, node.dest.name)
             out.append({"src": node.src.name, "dst": node.dest.name, **_at(node),
                         "path": list(route.path) if route else None,
                         "cost": cost_number(route.cost) if route else None})
-        stack.extend(reversed([c for _, _, c in children(node)]))
     return out
 
 

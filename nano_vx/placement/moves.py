@@ -10,7 +10,7 @@ pass left, so a move of an outer variable is a use-after-move on the next iterat
 
 from __future__ import annotations
 
-from ..nanopass import children
+from ..nanopass import child_nodes
 
 # Subtrees that hold no value reads: types, dimensions, memory names, generic arguments.
 _NOT_VALUES = frozenset({"Type", "Dim", "Mem", "GArg"})
@@ -118,7 +118,7 @@ class Moves:
         return self.generic(e, st)
 
     def generic(self, node, st):
-        for _, _, child in children(node):
+        for child in child_nodes(node):
             if st is None:
                 return None
             if child._nt in _NOT_VALUES:

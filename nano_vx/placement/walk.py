@@ -3,7 +3,7 @@ every local in scope: the frame the checks after infer-placement share."""
 
 from __future__ import annotations
 
-from ..nanopass import children
+from ..nanopass import child_nodes
 from .typer import Typer, join, settle
 from .types import HOST, OPAQUE, Machine
 
@@ -88,5 +88,5 @@ class PlacedWalk:
             self.topo.pop()
             self.here.pop()
             return
-        for _, _, child in children(n):
+        for child in child_nodes(n):
             self.node(child)
