@@ -26,7 +26,7 @@ from generate import generate  # noqa: E402
 from nano_vx.context import Compilation  # noqa: E402
 from nano_vx.deep import run_deep  # noqa: E402
 from nano_vx.driver import paused_collector  # noqa: E402
-from nano_vx.nanopass.verify import children  # noqa: E402
+from nano_vx.nanopass import descendants  # noqa: E402
 from nano_vx.pipeline import PIPELINE  # noqa: E402
 from nano_vx.source import Source  # noqa: E402
 
@@ -41,13 +41,7 @@ def progress(message: str) -> None:
 
 
 def count_nodes(tree) -> int:
-    """Nodes in a tree, walked with a stack: the trees are too deep for recursion."""
-    count, stack = 0, [tree]
-    while stack:
-        node = stack.pop()
-        count += 1
-        stack.extend(child for _, _, child in children(node))
-    return count
+    return sum(1 for _ in descendants(tree))
 
 
 def run_pipeline(text: str, name: str, measure_memory: bool) -> list[dict]:

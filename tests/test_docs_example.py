@@ -16,7 +16,7 @@ from docs.example_pass.pipeline import PIPELINE_WITH_FOLD  # noqa: E402
 from nano_vx.context import Compilation  # noqa: E402
 from nano_vx.dump.text import to_text  # noqa: E402
 from nano_vx.languages import Lresolved  # noqa: E402
-from nano_vx.nanopass import children, diff_languages  # noqa: E402
+from nano_vx.nanopass import descendants as nodes, diff_languages  # noqa: E402
 from nano_vx.oracle import run_program as run_reference  # noqa: E402
 from nano_vx.parser import parse_text  # noqa: E402
 from nano_vx.source import Source  # noqa: E402
@@ -54,14 +54,6 @@ def run_upto_fold(text):
         before, tree = tree, p(tree, ctx)
         assert not diagnostics.has_errors, diagnostics.render()
     return before, tree
-
-
-def nodes(tree):
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(child for _, _, child in children(node))
 
 
 def printed(run, program):

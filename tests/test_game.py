@@ -15,7 +15,7 @@ import pytest
 from nano_vx.context import Compilation
 from nano_vx.deep import run_deep
 from nano_vx.diagnostics import Diagnostics
-from nano_vx.nanopass import children
+from nano_vx.nanopass import descendants
 from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.parser import parse
 from nano_vx.pipeline import PIPELINE
@@ -50,13 +50,7 @@ def _run(tree) -> tuple[str, object]:
 
 def _without_span(tree) -> set[str]:
     """Productions of the nodes that lost their source span (a diagnostic could not point)."""
-    missing, stack = set(), [tree]
-    while stack:
-        node = stack.pop()
-        if node.span is None:
-            missing.add(node._prod)
-        stack.extend(child for _, _, child in children(node))
-    return missing
+    return {node._prod for node in descendants(tree) if node.span is None}
 
 
 # Correlation program 6 places a 50 GiB tensor: running it would only say it ran. Its point is
