@@ -24,7 +24,7 @@ R = Lrouted.nodes
 @resolve_sub_space_ancestors.on("Transfer")
 def _transfer(run, node):
     value = run.walk(node.value)
-    model, dest = run.ctx.model, node.dest.name
+    dest = node.dest.name
     src = node.src.name if node.src is not None else None
     known = _known(run, node, src, dest)
     route = _route(run, node, src, dest) if known and src is not None else None

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nano_vx.context import Compilation
-from nano_vx.diagnostics import Diagnostics
 from nano_vx.oracle import RuntimeStop, run_program
 from nano_vx.parser import parse_text
 from nano_vx.pipeline import PIPELINE

@@ -6,7 +6,6 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nano_vx.diagnostics import Diagnostics
 from nano_vx.model import build_model, bandwidth_cost
 from nano_vx.model.routing import Leg, cheapest
 from nano_vx.parser import parse_text
