@@ -40,8 +40,11 @@ def child_nodes(node: Node) -> list[Node]:
     """The child nodes of `node`, in field order (the fast form of `children`, for walks that
     need neither field names nor indexes)."""
     cls = type(node)
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:  # (a leaf's fields are an empty tuple: compare with None, not truth)
+        fields = _child_fields(cls)
     out: list[Node] = []
-    for name, many in _CHILD_FIELDS.get(cls) or _child_fields(cls):
+    for name, many in fields:
         value = getattr(node, name)
         if many:
             out.extend(value)

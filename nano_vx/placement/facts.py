@@ -6,6 +6,8 @@ can read how full each space is and what each transfer costs without parsing mes
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..nanopass import descendants
 from .visibility import cost_number
 
@@ -17,15 +19,17 @@ def _at(node) -> dict:
     return {"line": line, "column": col}
 
 
-def routes(tree, model) -> list[dict]:
-    """Every transfer whose source space is known: its route and cost on the model."""
+def routes(tree) -> list[dict]:
+    """Every transfer whose source space is known, with the route resolve-sub-space-ancestors
+    put on it (read from the IR, not searched for again)."""
     out = []
     for node in descendants(tree):
         if node._prod == "Transfer" and node.src is not None:
-            route = model.route(node.src.name, node.dest.name)
+            route = node.route
+            path = [node.src.name, *(hop.dst for hop in route.hops)] if route else None
             out.append({"src": node.src.name, "dst": node.dest.name, **_at(node),
-                        "path": list(route.path) if route else None,
-                        "cost": cost_number(route.cost) if route else None})
+                        "path": path,
+                        "cost": cost_number(Fraction(route.cost)) if route else None})
     return out
 
 
@@ -44,5 +48,5 @@ def resident_sets(residency, model) -> list[dict]:
 
 
 def record(ctx, residency) -> None:
-    ctx.facts["routes"] = routes(residency.tree, ctx.model)
+    ctx.facts["routes"] = routes(residency.tree)
     ctx.facts["resident"] = resident_sets(residency, ctx.model)
