@@ -63,9 +63,9 @@ def _block(run, node):
     value = node.value
     if value is None or value._prod != "Comptime":
         return run.rebuild(node)
-    stmts = run.walk_seq(node.stmts)
-    flat = tuple(x for s in stmts for x in (s if type(s) is tuple else (s,)))
-    return F["Block"](flat, _fold(run, value, unit_ok=True), span=node.span)
+    # The statements go through the automatic clause, which splices what they become.
+    stmts = run.rebuild(node.replace(value=None)).stmts
+    return F["Block"](stmts, _fold(run, value, unit_ok=True), span=node.span)
 
 
 def _run_block(run, body):
