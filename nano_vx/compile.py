@@ -55,8 +55,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     source = decode_source(args.file, data, diagnostics)
     if source is None:
         return _report(diagnostics, args, stderr)
-    ctx = Compilation(source, diagnostics, options={"action": args.action,
-                                                    **_model_files(args, usage)})
+    ctx = Compilation(source, diagnostics, **_model_files(args, usage))
     try:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,
@@ -70,9 +69,12 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         return EXIT_INTERNAL
     if args.timing:
         _timing(outcome.timings, stderr)
+    from .placement.facts import program_facts
+
+    facts = program_facts(ctx, outcome.tree) if args.error_format == "json" else {}
     if diagnostics.has_errors or args.action != "run" or stop_after:
-        return _report(diagnostics, args, stderr, ctx.facts)
-    return _run(outcome.tree, diagnostics, args, stdout, stderr, ctx.facts)
+        return _report(diagnostics, args, stderr, facts)
+    return _run(outcome.tree, diagnostics, args, stdout, stderr, facts)
 
 
 def _model_files(args, usage) -> dict:
@@ -102,7 +104,8 @@ def _progress(source, stderr: TextIO):
 
 def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO,
          facts: dict) -> int:
-    from .oracle import RuntimeStop, run_program
+    from .oracle import run_program
+    from .values.stops import RuntimeStop
 
     if not any(item._prod == "Fn" and item.name == "main" for item in program.items):
         diagnostics.error("E2002", None, "the program has no `fn main` to run",

@@ -1,17 +1,28 @@
-"""One compilation: its source, options and diagnostics, handed to every pass as `ctx`."""
+"""One compilation: its source, options and diagnostics, and the facts passes leave for later
+passes, handed to every pass as `ctx`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
 
 from .diagnostics import Diagnostics
 from .source import Source
+
+if TYPE_CHECKING:
+    from .model import Model
+    from .placement.working_sets import WorkingSet
 
 
 @dataclass
 class Compilation:
     source: Source
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    options: dict = field(default_factory=dict)
-    model: object = None  # the memory model (nano_vx.model.Model), from check-memory-declarations
-    facts: dict = field(default_factory=dict)  # program-level facts for --error-format=json
+    machine: str | None = None  # --machine FILE
+    host: str | None = None  # --host FILE, or "default"
+
+    # Facts: each is set by the one pass that declares it in `provides` and read only by the
+    # passes that declare it in `requires` (the framework holds them to it).
+    facts: ClassVar[frozenset[str]] = frozenset({"model", "working_sets"})
+    model: Model | None = None  # check-memory-declarations: the memory model
+    working_sets: list[WorkingSet] | None = None  # summarize-working-sets: tiles per function and space

@@ -18,6 +18,7 @@ from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.schedule_sub_spaces import schedule_sub_spaces
+from .passes.summarize_working_sets import summarize_working_sets
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -33,6 +34,7 @@ PIPELINE = Pipeline([
     resolve_sub_space_ancestors,
     check_linearity,
     check_visibility,
+    summarize_working_sets,
     check_capacity,
     schedule_sub_spaces,
 ])

@@ -16,10 +16,11 @@ from nano_vx.context import Compilation
 from nano_vx.deep import run_deep
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.nanopass import descendants
-from nano_vx.oracle import RuntimeStop, run_program
+from nano_vx.oracle import run_program
 from nano_vx.parser import parse
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
+from nano_vx.values.stops import RuntimeStop
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -61,8 +62,7 @@ NOT_RUN = {"correlation/06_capacity_against_a_declared_machine.vx"}
 @pytest.mark.parametrize("example,machine", RUNS, ids=[f"{e}[{m}]" for e, m in RUNS])
 def test_every_il_runs_and_prints_what_the_source_prints(example, machine):
     path = EXAMPLES / example
-    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(),
-                      options=dict(OPTIONS[machine]))
+    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(), **OPTIONS[machine])
     tree = run_deep(parse, ctx.source, ctx.diagnostics)
     assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
     expected = None if example in NOT_RUN else _run(tree)

@@ -9,7 +9,7 @@ import sys
 
 from nano_vx.deep import run_deep
 from nano_vx.oracle.interpreter import Interpreter
-from nano_vx.oracle.numbers import INT_TYPES, coerce
+from nano_vx.values.numbers import INT_TYPES, coerce
 
 
 class NegIntInterpreter(Interpreter):

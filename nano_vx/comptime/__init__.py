@@ -1,4 +1,8 @@
-"""The compile-time evaluator: runs `comptime` blocks while compiling (semantics §4)."""
+"""The compile-time evaluator: runs `comptime` blocks while compiling (semantics §4).
+
+It computes with the interpreter's values and operations (nano_vx/values), adding unknown
+values for what only the run knows.
+"""
 
 from .errors import ComptimeError
 from .evaluator import Evaluator

@@ -1,17 +1,17 @@
-"""Operators at compile time: the interpreter's arithmetic (nano_vx/oracle/numbers.py), plus
-what compiling needs on top of it: unknown operands, results outside their type, and the
+"""Operators at compile time: the arithmetic the interpreter runs (nano_vx/values/numbers.py),
+plus what compiling needs on top of it: unknown operands, results outside their type, and the
 checks `/` and `%` make."""
 
 from __future__ import annotations
 
 import operator
 
-from ..oracle.errors import RuntimeStop
-from ..oracle.numbers import (
+from ..values.numbers import (
     I32, TFloat, TInt, arith, cast, comparable, format_scalar, logical_not, negate,
     unplace,
 )
-from ..oracle.places import same
+from ..values.places import same
+from ..values.stops import RuntimeStop
 from .errors import cannot_finish, depends
 from .values import Unknown, overflow
 
@@ -43,7 +43,7 @@ class ArithmeticMixin:
     """Needs `self.check_fails(span, detail)`, which knows whether the path always runs."""
 
     def guarded(self, fn, *args):
-        """Call an interpreter operation; its run-time stop becomes a compile-time error."""
+        """Call a shared operation on values; its run-time stop becomes a compile-time error."""
         try:
             return fn(*args)
         except RuntimeStop as stop:

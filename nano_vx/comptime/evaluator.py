@@ -8,8 +8,8 @@ counted by the budget long before that stack could run out.
 from __future__ import annotations
 
 from ..deep import run_deep
-from ..oracle.tensors import Tensor
-from ..oracle.types import scalar_hint
+from ..values.literals import scalar_hint
+from ..values.tensors import Tensor
 from .arithmetic import ArithmeticMixin
 from .budget import Budget
 from .errors import cannot_finish, depends

@@ -4,12 +4,11 @@ interpreter, so a literal under `let x: u8 = ..` is a u8 here as it is at run ti
 
 from __future__ import annotations
 
-from ..oracle.expressions import literal
-from ..oracle.numbers import describe, to_index, unplace
-from ..oracle.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
-from ..oracle.scope import display_name
-from ..oracle.tensors import Tensor, make_tensor
-from ..oracle.types import scalar_hint
+from ..languages.l4_resolved import display_name
+from ..values.literals import literal, scalar_hint
+from ..values.numbers import describe, to_index, unplace
+from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
+from ..values.tensors import Tensor, make_tensor
 from .errors import cannot_finish
 from .values import PRINT, Closure, Function, Unknown, runtime
 

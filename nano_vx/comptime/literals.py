@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..oracle.numbers import TFloat, TInt, describe
+from ..values.numbers import TFloat, TInt, describe
 from .errors import cannot_finish
 
 

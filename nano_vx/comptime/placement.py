@@ -2,15 +2,15 @@
 
 Neither needs x's value, only where it lives: a value the evaluator made carries its space
 (as in the interpreter), and a run-time variable has the type infer-placement recorded on
-its `let` or parameter. The comparison itself is the interpreter's (`Placement`, `same`),
-so a decided assert means what it would have meant at run time.
+its `let` or parameter. The comparison itself is the interpreter's (`Placement`, `same`
+in nano_vx/values/places.py), so a decided assert means what it would have meant at run time.
 """
 
 from __future__ import annotations
 
-from ..oracle.numbers import Placed, unplace
-from ..oracle.places import CPU_DRAM, Placement, Topo
-from ..oracle.tensors import Tensor
+from ..values.numbers import Placed, unplace
+from ..values.places import CPU_DRAM, Placement, Topo
+from ..values.tensors import Tensor
 from .errors import cannot_finish, written
 from .values import Unknown
 

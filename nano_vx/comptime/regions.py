@@ -10,7 +10,7 @@ writes can be made unknown afterwards.
 
 from __future__ import annotations
 
-from ..oracle.scope import Return
+from ..values.control import Return
 from .errors import depends, unproven_check
 from .values import Unknown
 

@@ -1,13 +1,14 @@
 """Statements at compile time (`s_<Prod>`). A statement returns None to go on, or the
-interpreter's BREAK, CONTINUE or Return signal, which loops and calls consume."""
+BREAK, CONTINUE or Return signal the interpreter uses too (nano_vx/values/control.py), which
+loops and calls consume."""
 
 from __future__ import annotations
 
-from ..oracle.numbers import TInt, coerce, to_index, unplace
-from ..oracle.scope import BREAK, CONTINUE, Return, display_name
-from ..oracle.statements import adopt
-from ..oracle.tensors import Tensor
-from ..oracle.types import scalar_hint
+from ..languages.l4_resolved import display_name
+from ..values.control import BREAK, CONTINUE, Return
+from ..values.literals import adopt, scalar_hint
+from ..values.numbers import TInt, coerce, to_index, unplace
+from ..values.tensors import Tensor
 from .errors import cannot_finish, depends, failed_assert, writes_outside, written
 from .values import Unknown
 

@@ -1,6 +1,6 @@
 """Values the evaluator has that the interpreter does not: unknowns, and callables.
 
-Everything else is the interpreter's own representation (`nano_vx/oracle/numbers.py`,
+Everything else is the representation the interpreter uses too (nano_vx/values: numbers,
 tensors, places), so the two agree on what a value is.
 """
 

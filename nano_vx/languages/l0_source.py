@@ -127,6 +127,10 @@ NONTERMINALS = [
     )),
 ]
 
+# What describes a value rather than computes one: an analysis of evaluation (which values are
+# read, moved, resident) does not walk into these.
+DESCRIPTIONS = ("Type", "Dim", "Mem", "GArg")
+
 Lsrc = Language(
     "Lsrc",
     "the surface language as parsed",

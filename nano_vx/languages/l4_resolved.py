@@ -14,6 +14,11 @@ def is_uname(v) -> bool:
     return type(v) is str and _UNAME.match(v) is not None
 
 
+def display_name(name: str) -> str:
+    """A name as the programmer wrote it: resolve-names' `x#1` is the user's `x`."""
+    return name.split("#", 1)[0]
+
+
 Lresolved = Ltransfers.extend(
     "Lresolved",
     "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",

@@ -1,10 +1,11 @@
 """The memory model: memory spaces, topologies and transfer edges, and routing between spaces.
 
 Built from the program's `Memory`/`Topology` items (with those of `--machine`/`--host` files
-appended by load-machine-files) by the pass check-memory-declarations, which stores it on
-`ctx.model` for every later pass. Tests may build one directly:
+appended by load-machine-files) by the pass check-memory-declarations, which checks that the
+containment tree makes sense and provides it as the fact `model` for later passes. Tests may
+build one directly:
 
-    model = build_model(program.items, diagnostics)     # reports E2001/E6006/7/8/11/15
+    model = build_model(program.items, diagnostics)     # reports E2001/E6008/E6015
 
 API (everything is exact: sizes are int bytes, rates and costs are Fractions):
 
@@ -29,6 +30,7 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
     model.scope_of(space) -> str | None                  # declared, else inherited
     model.has_machine    # some space has `scope: device` (a machine model is in force)
     model.builtin        # the built-in model of vx-reference §2 is part of this one
+    model.cycles         # `within:` cycles, each cut at its first declared member
     model.edges          # [Edge(src, dst, cost, bandwidth_bps, topology, span)]
 
 Costs: a relative cost is taken as written; a bandwidth edge costs REFERENCE_BPS / bandwidth
@@ -36,14 +38,14 @@ Costs: a relative cost is taken as written; a bandwidth edge costs REFERENCE_BPS
 routing.py for how sub-spaces are reached through `within:`.
 
 Modules: units (exact quantities), fields (reading one declaration), spaces, topologies,
-builtin, coherence (E6006/E6007/E6011), routing (Dijkstra), memory_model (Model), build.
+builtin, routing (Dijkstra), memory_model (Model), build.
 """
 
 from .build import build_model
 from .memory_model import Model
-from .routing import Leg, Route
+from .routing import Leg, Route, cost_number, cost_text
 from .spaces import SCOPES, Space
 from .topologies import REFERENCE_BPS, Edge, Topology, bandwidth_cost
 
 __all__ = ["REFERENCE_BPS", "SCOPES", "Edge", "Leg", "Model", "Route", "Space", "Topology",
-           "bandwidth_cost", "build_model"]
+           "bandwidth_cost", "build_model", "cost_number", "cost_text"]

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import builtin
-from .coherence import break_cycles, check_tree
 from .memory_model import Model
 from .spaces import Space, read_space
 from .topologies import Edge, Topology, read_topology
@@ -23,6 +22,8 @@ HOST_MEMORY = "CPU_DRAM"
 
 
 def build_model(items, diagnostics) -> Model:
+    """The model the declarations describe; E2001, E6008 and E6015 for what cannot be read.
+    A `within:` cycle is cut and kept on `model.cycles`."""
     spaces: dict[str, Space] = {}
     parents = {}
     topologies: dict[str, Topology] = {}
@@ -55,10 +56,32 @@ def build_model(items, diagnostics) -> Model:
     edges = [e for e in edges if e.src not in unknown and e.dst not in unknown]
     if has_machine and "CPU" not in topologies:
         topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
-    on_cycle = break_cycles(spaces, diagnostics)
-    model = Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine)
-    check_tree(model, diagnostics, skip=on_cycle)
-    return model
+    cycles = _cut_cycles(spaces)
+    return Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine,
+                 cycles=cycles)
+
+
+def _cut_cycles(spaces: dict[str, Space]) -> tuple[tuple[str, ...], ...]:
+    """Cut each `within:` cycle at its first declared member, so that every walk up the tree
+    ends; return the cycles, each from that member round to it again (check-memory-
+    declarations reports them)."""
+    settled: set[str] = set()
+    cycles = []
+    for name in list(spaces):
+        chain: list[str] = []
+        here = name
+        while here in spaces and here not in settled and here not in chain:
+            chain.append(here)
+            here = spaces[here].within
+        settled.update(chain)
+        if here not in chain:
+            continue  # reached the root, an unknown name, or a part already checked
+        cycle = chain[chain.index(here):]
+        first = min(cycle, key=list(spaces).index)
+        at = cycle.index(first)
+        cycles.append((*cycle[at:], *cycle[:at], first))
+        spaces[first] = replace(spaces[first], within=None)
+    return tuple(cycles)
 
 
 def _report_unknown(refs, spaces, diagnostics) -> set[str]:

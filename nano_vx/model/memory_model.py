@@ -17,6 +17,7 @@ class Model:
     edges: list[Edge]
     builtin: bool           # the built-in model of vx-reference §2 is part of this one
     has_machine: bool       # some space has `scope: device`: a machine model is in force
+    cycles: tuple[tuple[str, ...], ...] = ()  # `within:` cycles, cut where they start
     _graph: Graph | None = field(default=None, repr=False)
     _routes: dict = field(default_factory=dict, repr=False)
 

@@ -40,6 +40,16 @@ class Route:
         return " -> ".join(self.path) + f" (cost {self.cost})"
 
 
+def cost_text(cost: Fraction) -> str:
+    """A cost as a message says it: `50`, or four significant digits when not whole."""
+    return str(cost.numerator) if cost.denominator == 1 else f"{float(cost):.4g}"
+
+
+def cost_number(cost: Fraction) -> int | float:
+    """A cost as JSON carries it."""
+    return cost.numerator if cost.denominator == 1 else float(cost)
+
+
 Graph = dict[str, list[Leg]]
 
 

@@ -1,5 +1,7 @@
-"""The nanopass framework: languages as data, node classes, passes, the pipeline."""
+"""The nanopass framework: languages as data, node classes, passes (rewriting and analysis),
+the pipeline."""
 
+from .analysis import Analysis, AnalysisRun
 from .language import Field, Language, LanguageError, Nonterminal, Production, Terminal, prod
 from .nodes import Node, NodeError
 from .passes import Pass, PassError, PassRun
@@ -10,7 +12,7 @@ from .verify import VerifyError, child_nodes, children, descendants, path_to, ve
 
 __all__ = [
     "Field", "Language", "LanguageError", "Nonterminal", "Production", "Terminal", "prod",
-    "Node", "NodeError", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError",
+    "Analysis", "AnalysisRun", "Node", "NodeError", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError",
     "VerifyError", "child_nodes", "children", "descendants", "path_to", "verify", "diff_languages", "show_language",
     "with_span",
 ]

@@ -7,10 +7,17 @@ subtrees are shared, not copied. Subtrees that cannot contain a handled producti
 walked at all.
 
 A handler is `handler(run, node) -> node`; `run.walk(child)` continues the pass below it,
-`run.ctx` is the compilation (diagnostics, options) and `run.state` the pass's own scratch.
-A handler registered with `splice=True` may instead return a tuple of nodes (none, one or
-several), which the automatic clause of the parent splices into its `*` field: that is how a
-statement becomes several statements, or disappears.
+`run.ctx` is the compilation (diagnostics, options, and the facts the pass declares) and
+`run.state` the pass's own state: a fresh instance of the class given as `state=` (a
+dataclass of the pass module's own), made for each run. A handler registered with
+`splice=True` may instead return a tuple of nodes (none, one or several), which the
+automatic clause of the parent splices into its `*` field: that is how a statement becomes
+several statements, or disappears.
+
+A pass declares the facts it reads from the compilation besides its input tree (`requires`,
+such as the memory model) and the facts it leaves there (`provides`). The pipeline checks
+that every requirement is provided by an earlier pass, and while the pass runs, `run.ctx`
+refuses a fact it did not declare; after it, every fact it provides must be set.
 """
 
 from __future__ import annotations
@@ -35,13 +42,17 @@ class Pass:
         output: Language,
         doc: str,
         *,
-        state: Callable[[], object] = dict,
+        state: Callable[[], object] = type(None),
+        requires: tuple[str, ...] = (),
+        provides: tuple[str, ...] = (),
         run: Callable | None = None,
     ):
         self.name = name
         self.input = input
         self.output = output
         self.doc = doc.strip()
+        self.requires = tuple(requires)
+        self.provides = tuple(provides)
         self.handlers: dict[str, Callable] = {}
         self.splicing: set[str] = set()
         self._state = state
@@ -76,16 +87,21 @@ class Pass:
     def __call__(self, tree, ctx=None, *, check: bool = True):
         """Run the pass on `tree`; verify the result against the output language."""
         token = current_pass.set(self.name)
+        view = Declared(ctx, self) if ctx is not None else None
         try:
-            if self._whole is not None:
-                out = self._whole(tree, ctx)
-            else:
-                out = PassRun(self, ctx).walk(tree)
+            out = self._whole(tree, view) if self._whole is not None else self._walk(tree, view)
         finally:
             current_pass.reset(token)
-        if check and out is not None:
+        for fact in self.provides if ctx is not None else ():
+            if getattr(ctx, fact) is None:
+                raise PassError(f"pass {self.name} provides '{fact}' but did not set it")
+        # An unchanged tree in an unchanged language was verified as this pass's input.
+        if check and out is not None and not (out is tree and self.input is self.output):
             verify(out, self.output)
         return out
+
+    def _walk(self, tree, ctx):
+        return PassRun(self, ctx).walk(tree)
 
     def plans(self) -> dict[type, Callable]:
         if self._plans is None:
@@ -93,41 +109,82 @@ class Pass:
         return self._plans
 
 
-class PassRun:
-    """One run of a pass over one tree."""
+class Declared:
+    """The compilation as one pass sees it: a fact (a name in the compilation class's
+    `facts`) can be read only when the pass requires or provides it, and written only when
+    it provides it; everything else (diagnostics, options, source) passes through."""
 
-    __slots__ = ("pass_", "ctx", "state", "_dispatch")
+    __slots__ = ("_ctx", "_pass")
 
-    def __init__(self, pass_: Pass, ctx):
+    def __init__(self, ctx, pass_: Pass):
+        object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "_pass", pass_)
+
+    def _undeclared(self, name: str, declared: tuple[str, ...]) -> bool:
+        return name in getattr(type(self._ctx), "facts", ()) and name not in declared
+
+    def __getattr__(self, name):
+        p = self._pass
+        if self._undeclared(name, p.requires + p.provides):
+            raise PassError(f"pass {p.name} reads the fact '{name}' but does not declare it "
+                            f"in requires=")
+        return getattr(self._ctx, name)
+
+    def __setattr__(self, name, value):
+        p = self._pass
+        if self._undeclared(name, p.provides):
+            raise PassError(f"pass {p.name} writes the fact '{name}' but does not declare it "
+                            f"in provides=")
+        setattr(self._ctx, name, value)
+
+
+class Run:
+    """One run of a pass over one tree: the compilation as the pass sees it, the pass's
+    state, and the table that sends each node class to its handler or automatic clause."""
+
+    __slots__ = ("pass_", "ctx", "state", "_dispatch", "_plans")
+
+    def __init__(self, pass_: Pass, ctx, state=None):
         self.pass_ = pass_
         self.ctx = ctx
-        self.state = pass_._state()
-        plans = pass_.plans()
+        self.state = pass_._state() if state is None else state
+        self._plans = pass_.plans()
         handlers = {pass_.input[p]: h for p, h in pass_.handlers.items()}
-        self._dispatch = {
+        self._dispatch = _Dispatch(pass_, {
             cls: partial(h, self) if (h := handlers.get(cls)) else partial(plan, walk=self.walk)
-            for cls, plan in plans.items()
-        }
+            for cls, plan in self._plans.items()
+        })
+
+
+class _Dispatch(dict):
+    """Node class -> step; a class of another language is the pass's bug, named."""
+
+    def __init__(self, pass_: Pass, steps: dict):
+        super().__init__(steps)
+        self.pass_ = pass_
+
+    def __missing__(self, cls):
+        raise PassError(f"pass {self.pass_.name} walked a {cls.__name__}, which is not a node "
+                        f"of its input language {self.pass_.input.name}")
+
+
+class PassRun(Run):
+    """One run of a rewriting pass."""
+
+    __slots__ = ()
 
     def walk(self, node: Node) -> Node:
-        try:
-            step = self._dispatch[type(node)]
-        except KeyError:
-            raise PassError(
-                f"pass {self.pass_.name} walked {node!r:.80}, which is not a node of "
-                f"its input language {self.pass_.input.name}"
-            ) from None
-        return step(node)
+        return self._dispatch[type(node)](node)
 
     def rebuild(self, node: Node) -> Node:
         """The automatic clause for `node`, for a handler that only wants to look."""
-        return self.pass_.plans()[type(node)](node, self.walk)
+        return self._plans[type(node)](node, self.walk)
 
     def walk_seq(self, nodes) -> tuple:
         return tuple([self.walk(n) for n in nodes])
 
 
-def _reachable(language: Language, kind: str, memo: dict) -> frozenset:
+def reachable(language: Language, kind: str, memo: dict) -> frozenset:
     """Every production that can occur somewhere below a field of this nonterminal."""
     if kind in memo:
         return memo[kind]
@@ -169,7 +226,7 @@ def _make_plans(p: Pass) -> dict:
     for name, cls in lin.nodes.items():
         steps = []
         for f in cls._declared:
-            walk_it = f.kind in lin.nonterminals and bool(_reachable(lin, f.kind, memo) & needs)
+            walk_it = f.kind in lin.nonterminals and bool(reachable(lin, f.kind, memo) & needs)
             splice = walk_it and f.mult == "*" and _splices(lin, f.kind, p.splicing)
             steps.append((f.name, "splice" if splice else f.mult, walk_it))
         out_cls = lout.nodes.get(name)

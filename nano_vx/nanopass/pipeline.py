@@ -1,4 +1,5 @@
-"""The pipeline: an ordered table of passes whose languages must line up."""
+"""The pipeline: an ordered table of passes whose languages line up and whose required facts
+are provided before they are needed."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from .passes import Pass
 
 
 class PipelineError(Exception):
-    """Adjacent passes whose languages do not meet."""
+    """Adjacent passes whose languages do not meet, or a fact required before it is made."""
 
 
 class Pipeline:
@@ -22,6 +23,14 @@ class Pipeline:
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise PipelineError(f"pass names used twice: {', '.join(sorted(dup))}")
+        provided: set[str] = set()
+        for p in passes:
+            missing = [f for f in p.requires if f not in provided]
+            if missing:
+                raise PipelineError(
+                    f"pass {p.name} requires {', '.join(missing)}, which no pass before it "
+                    f"provides")
+            provided.update(p.provides)
         self.passes = list(passes)
 
     def __iter__(self):

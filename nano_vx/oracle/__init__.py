@@ -2,10 +2,11 @@
 chain (Lsrc, Lhoisted, Lunrolled, Ltransfers, Lresolved) and prints what it prints.
 
 Each function body is compiled once, on its first call, to Python closures (one per node),
-dispatching on production names, so one evaluator serves every IL.
+dispatching on production names, so one evaluator serves every IL. The values it computes
+with, and the RuntimeStop a run raises, live in nano_vx/values, which the compile-time
+evaluator shares.
 """
 
-from .errors import RuntimeStop
 from .interpreter import run_program
 
-__all__ = ["RuntimeStop", "run_program"]
+__all__ = ["run_program"]

@@ -10,31 +10,23 @@ from __future__ import annotations
 
 import operator
 
-from .errors import stop, wrong_kind
-from .functions import ClosureValue, compile_code
-from .numbers import (
-    FLOAT_TYPES, I32_HI, I32_LO, INT_TYPES, Placed, arith, cast, coerce, comparable, describe, logical_not,
-    negate, to_index, unplace,
+from ..languages.l4_resolved import display_name
+from ..values.literals import literal, scalar_hint
+from ..values.numbers import (
+    I32_HI, I32_LO, INT_TYPES, Placed, arith, cast, comparable, describe, logical_not, negate,
+    to_index, unplace,
 )
-from .places import NONE_TOPO, CPU_DRAM, MemValue, Moved, Placement, SomeTopo, same
-from .scope import Escape, display_name, frame_getter, reader
-from .tensors import Tensor, make_tensor
-from .types import scalar_hint
+from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
+from ..values.stops import stop, wrong_kind
+from ..values.tensors import Tensor, make_tensor
+from .functions import ClosureValue, compile_code
+from .scope import Escape, Moved, frame_getter, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
-
-
-def literal(value, hint, span):
-    """An unsuffixed literal under a typed context is a value of that type."""
-    if type(value) is int and hint in INT_TYPES:
-        return coerce(value, hint, span)
-    if type(value) is float and (hint in FLOAT_TYPES or hint == "f64"):
-        return coerce(value, hint, span)
-    return value
 
 
 def _plain_int_literal(node, hint):

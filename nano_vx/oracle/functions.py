@@ -3,10 +3,11 @@ call itself (arguments, const generics, the call-depth bound)."""
 
 from __future__ import annotations
 
-from .errors import stop, wrong_kind
-from .scope import Escape, FnScope, Return, stray
-from .tensors import Tensor
-from .types import scalar_hint
+from ..values.control import Return
+from ..values.literals import scalar_hint
+from ..values.stops import stop, wrong_kind
+from ..values.tensors import Tensor
+from .scope import Escape, FnScope, stray
 
 
 class Code:

@@ -6,16 +6,20 @@ import sys
 
 from ..deep import run_deep
 from ..nanopass.verify import child_nodes
-from .errors import stop, wrong_kind
+from ..values.literals import scalar_hint
+from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
+from ..values.places import NoTopo, SomeTopo, Topo
+from ..values.stops import stop, wrong_kind
+from ..values.tensors import Tensor, format_tensor
 from .functions import Builtin, FnValue
-from .numbers import TInt, describe, format_scalar, unplace, wrap32
-from .places import BUILTIN_HOLDS, NoTopo, SomeTopo, Topo
 from .scope import FnScope
 from .statements import StmtMixin
-from .tensors import Tensor, format_tensor
-from .types import TypeMixin, scalar_hint
+from .types import TypeMixin
 
 MAX_CALL_DEPTH = 10_000
+
+# The built-in machine model (vx-reference §2): the memory space each topology holds.
+BUILTIN_HOLDS = {"CPU": "CPU_DRAM", "GPU": "GPU_HBM", "NPU": "NPU_HBM", "AccCore": "Local_SRAM"}
 
 
 class _Const:

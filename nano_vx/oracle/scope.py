@@ -1,4 +1,5 @@
-"""Where variables live while a function runs, and how control leaves a block.
+"""Where variables live while a function runs (and the mark a moved one holds), and how a
+signal escapes a block used as an expression.
 
 Each function body is compiled once; every `let`, parameter and loop variable gets a slot
 number at compile time, so a run-time variable access is a list index, not a name lookup.
@@ -8,8 +9,7 @@ A frame is a Python list: slot 0 holds the frame of the enclosing function for a
 
 from __future__ import annotations
 
-from .errors import stop
-from .places import Moved, moved_stop
+from ..values.stops import stop
 
 
 class FnScope:
@@ -44,9 +44,18 @@ class FnScope:
         return None
 
 
-def display_name(name: str) -> str:
-    """A name as the programmer wrote it: resolve-names' `x#1` is the user's `x`."""
-    return name.split("#", 1)[0]
+class Moved:
+    """Left in a variable whose value `transfer` moved away: reading it stops the program."""
+
+    __slots__ = ("name", "dest", "span")
+
+    def __init__(self, name: str, dest: str, span):
+        self.name, self.dest, self.span = name, dest, span
+
+
+def moved_stop(m: Moved, span):
+    where = f" at {m.span}" if m.span is not None else ""
+    stop("E9004", span, f"use of '{m.name}' after it moved to Memory::{m.dest}{where}")
 
 
 def reader(depth: int, slot: int, span):
@@ -81,24 +90,6 @@ def frame_getter(depth: int):
 
 
 # -- leaving a block early -----------------------------------------------------------------
-
-
-class Signal:
-    __slots__ = ("what",)
-
-    def __init__(self, what: str):
-        self.what = what
-
-
-BREAK = Signal("break")
-CONTINUE = Signal("continue")
-
-
-class Return:
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
 
 
 class Escape(Exception):

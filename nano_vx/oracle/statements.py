@@ -8,25 +8,16 @@ from __future__ import annotations
 
 import operator
 
-from .errors import stop, wrong_kind
+from ..values.control import BREAK, CONTINUE, Return
+from ..values.literals import adopt, scalar_hint
+from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
+from ..values.stops import stop, wrong_kind
+from ..values.tensors import Tensor
 from .expressions import ExprMixin
 from .functions import run_body
-from .numbers import TFloat, TInt, arith, describe, to_index, unplace, wrap32
-from .places import Moved, moved_stop
-from .scope import BREAK, CONTINUE, Escape, Return, frame_getter
-from .tensors import Tensor
-from .types import scalar_hint
+from .scope import Escape, Moved, frame_getter, moved_stop
 
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-
-
-def adopt(old, new):
-    """An untyped literal assigned to a typed variable takes the variable's type."""
-    if type(new) is int and type(old) is TInt:
-        return TInt(old.t.wrap(new), old.t)
-    if type(new) is float and type(old) is TFloat:
-        return TFloat(old.t.round(new), old.t)
-    return new
 
 
 def _loop_signal(r):

@@ -4,19 +4,11 @@ topology references."""
 
 from __future__ import annotations
 
-from .errors import wrong_kind
-from .numbers import Placed, coerce, describe, to_index, truncating
-from .places import Topo
-from .tensors import Tensor
-
-_WRAPPERS = ("PinnedType", "VerifiedType", "RefType")
-
-
-def scalar_hint(ty) -> str | None:
-    """The scalar type name a type fixes for the literals of the expression it annotates."""
-    while ty is not None and ty._prod in _WRAPPERS:
-        ty = ty.inner
-    return ty.name if ty is not None and ty._prod == "Scalar" else None
+from ..values.literals import TYPE_WRAPPERS
+from ..values.numbers import Placed, coerce, describe, to_index, truncating
+from ..values.places import Topo
+from ..values.stops import wrong_kind
+from ..values.tensors import Tensor
 
 
 class TypeMixin:
@@ -41,7 +33,7 @@ class TypeMixin:
                     wrong_kind(span, f"expected a tensor, found {describe(v)}")
                 return v
             return conform
-        if kind in _WRAPPERS:
+        if kind in TYPE_WRAPPERS:
             inner = self.conformer(ty.inner, span)
             if inner is None:
                 return None

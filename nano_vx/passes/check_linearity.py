@@ -1,39 +1,171 @@
-"""check-linearity: Lrouted -> Lrouted (a check; the tree is unchanged)."""
+"""check-linearity: Lrouted, a flow analysis (the tree is unchanged).
+
+The value threaded through the walk is the set of moved locals at each program point: a map
+from a moved local's unique name to the transfer that moved it, or None where control cannot
+reach (after `return`, `break`, `continue`). Only a `let` or an assignment `x = ..` takes a
+name out (x has a fresh value), so the join of two branches is their union: a value moved on
+either branch counts as moved after the `if`, as in Rust. A loop body is walked twice, the
+second time from the state its first pass left, so a move of an outer variable is a
+use-after-move on the next iteration.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
-from ..nanopass import Pass
-from ..placement.moves import Moves
-from ..placement.visibility import display
+from ..nanopass import Analysis
 
 
-def _check(tree, ctx):
-    for item in tree.items:
-        if item._prod == "Fn":
-            Moves(lambda use, name, transfer: _report(ctx, use, name, transfer)).block(
-                item.body, {})
-    return tree
+@dataclass
+class State:
+    loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
+    reported: set = field(default_factory=set)  # uses already reported (a loop walks twice)
 
 
-check_linearity = Pass("check-linearity", Lrouted, Lrouted, """
+check_linearity = Analysis("check-linearity", Lrouted, """
 Refuse a use of a local after `transfer` consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. A move on one branch of an
 `if` counts after the `if` (as in Rust); a move inside a loop of a variable declared
 outside it is a use-after-move on the next iteration. `x = ..` gives x a fresh value.
-""", run=_check)
+""", flow=True, skip=DESCRIPTIONS, state=State)
 
 
-def _report(ctx, use, name, transfer):
-    x = display(name)
+def _join(a: dict | None, b: dict | None) -> dict | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return {**b, **a}
+
+
+def _fresh(moved: dict | None, name: str) -> dict | None:
+    """The state after `name` gets a new value."""
+    if moved is None or name not in moved:
+        return moved
+    return {k: v for k, v in moved.items() if k != name}
+
+
+@check_linearity.on("Program")
+def _program(run, node, moved):
+    for item in node.items:
+        if item._prod == "Fn":
+            run.walk(item.body, {})
+    return moved
+
+
+@check_linearity.on("Block")
+def _block(run, node, moved):
+    for s in node.stmts:
+        if moved is None:
+            return None  # unreachable code moves nothing that matters
+        moved = run.walk(s, moved)
+    if moved is not None and node.value is not None:
+        moved = run.walk(node.value, moved)
+    return moved
+
+
+@check_linearity.on("Let")
+def _let(run, node, moved):
+    return _fresh(run.walk(node.value, moved), node.name)
+
+
+@check_linearity.on("Assign")
+def _assign(run, node, moved):
+    if node.target._prod == "Local" and node.op == "=":
+        return _fresh(run.walk(node.value, moved), node.target.name)
+    return run.walk(node.value, run.walk(node.target, moved))
+
+
+@check_linearity.on("If")
+def _if(run, node, moved):
+    moved = run.walk(node.cond, moved)
+    if moved is None:
+        return None
+    then = run.walk(node.then, dict(moved))
+    orelse = run.walk(node.orelse, dict(moved)) if node.orelse is not None else moved
+    return _join(then, orelse)
+
+
+@check_linearity.on("For")
+def _for(run, node, moved):
+    return _loop(run, node.body, None, run.walk(node.end, run.walk(node.start, moved)))
+
+
+@check_linearity.on("While")
+def _while(run, node, moved):
+    return _loop(run, node.body, node.cond, moved)
+
+
+def _loop(run, body, cond, moved):
+    """Two passes over the body: the second starts from what the first moved."""
+    if moved is None:
+        return None
+    exits = []
+    for _ in range(2):
+        if cond is not None:
+            moved = run.walk(cond, moved)
+        exits.append(moved)  # the loop may stop here (a false condition, an empty range)
+        run.state.loops.append([])
+        end = run.walk(body, dict(moved))
+        early = run.state.loops.pop()  # the states at each `break` and `continue`
+        exits.extend(early)
+        for e in (end, *early):
+            moved = _join(moved, e)
+    for e in exits:
+        moved = _join(moved, e)
+    return moved
+
+
+@check_linearity.on("Return")
+def _return(run, node, moved):
+    if node.value is not None:
+        run.walk(node.value, moved)
+    return None
+
+
+@check_linearity.on("Break", "Continue")
+def _leave(run, node, moved):
+    if run.state.loops:
+        run.state.loops[-1].append(moved)
+    return None
+
+
+@check_linearity.on("Spawn", "Closure")
+def _body(run, node, moved):
+    return run.walk(node.body, moved) or moved
+
+
+@check_linearity.on("Transfer")
+def _transfer(run, node, moved):
+    moved = run.walk(node.value, moved)
+    if moved is not None and node.value._prod == "Local":
+        moved = {**moved, node.value.name: node}
+    return moved
+
+
+@check_linearity.on("Local")
+def _local(run, node, moved):
+    if moved is not None and node.name in moved:
+        key = (node.span.start if node.span is not None else id(node), node.name)
+        if key not in run.state.reported:
+            run.state.reported.add(key)
+            _report(run, node, moved[node.name])
+    return moved
+
+
+def _report(run, use, transfer):
+    x = display_name(use.name)
     where = transfer.span
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "transfer"
     again = where is not None and use.span is not None and use.span.start < where.end
     when = " in an earlier iteration of the loop" if again else ""
-    ctx.diagnostics.error(
+    run.ctx.diagnostics.error(
         "E4001", use.span,
         f"use of moved value '{x}': it was moved to Memory::{transfer.dest.name}{when} "
         f"at line {line}, column {col}",

@@ -1,25 +1,75 @@
-"""check-memory-declarations: Lresolved -> Lresolved; build the memory model, check its tree."""
+"""check-memory-declarations: Lresolved, an analysis (the tree is unchanged)."""
 
 from __future__ import annotations
 
 from ..languages import Lresolved
-from ..model import build_model
-from ..nanopass import Pass
+from ..model import Model, Space, build_model
+from ..model.units import show_bytes
+from ..nanopass import Analysis
 
-
-def _run(tree, ctx):
-    ctx.model = build_model(tree.items, ctx.diagnostics)
-    return tree
-
-
-check_memory_declarations = Pass("check-memory-declarations", Lresolved, Lresolved, """
+check_memory_declarations = Analysis("check-memory-declarations", Lresolved, """
 Build the memory model from the Memory and Topology items and check that it is coherent.
 
-The model (nano_vx.model: spaces, topologies, edges, routing) is stored on `ctx.model` for
-the passes after this one; the tree is unchanged. Without a machine model (no space with
-`scope: device`) the built-in model of vx-reference §2 is in force and declarations refine
-it by name. Reported: a `within:` cycle (E6006), a sub-space larger than its parent
-(E6007), a zero size, bandwidth, clock, granule or cost (E6008), a sub-space scope wider
-than its parent's (E6011), an unknown field or a value of the wrong kind (E6015), and an
-undeclared memory space named by a declaration (E2001).
-""", run=_run)
+The model (nano_vx.model: spaces, topologies, edges, routing) is the fact `model` for the
+passes after this one. Without a machine model (no space with `scope: device`) the built-in
+model of vx-reference §2 is in force and declarations refine it by name. Reading the
+declarations reports an unknown field or a value of the wrong kind (E6015), a zero size,
+bandwidth, clock, granule or cost (E6008) and an undeclared memory space (E2001); then the
+containment tree must make sense: no `within:` cycle (E6006), no sub-space larger than its
+parent (E6007) or wider in scope (E6011).
+""", provides=("model",))
+
+
+@check_memory_declarations.on("Program")
+def _program(run, node):
+    model = build_model(node.items, run.ctx.diagnostics)
+    on_cycle = set()
+    for loop in model.cycles:
+        _cycle(run, model, loop)
+        on_cycle.update(loop)
+    # A space on a cycle sits in a tree nobody declared (the cut one): it is not compared.
+    for s in model.spaces.values():
+        if s.within is not None and s.within in model.spaces and s.name not in on_cycle:
+            _size(run, model, s)
+            _scope(run, model, s)
+    run.ctx.model = model
+
+
+def _cycle(run, model: Model, loop: tuple[str, ...]) -> None:
+    first = loop[0]
+    run.ctx.diagnostics.error(
+        "E6006", model.spaces[first].span,
+        f"memory space '{first}' is within itself: " + " -> ".join(loop),
+        help=["the outermost space has no `within:`"], space=first, cycle=list(loop))
+
+
+def _size(run, model: Model, s: Space) -> None:
+    if s.capacity is None:
+        return
+    # The nearest ancestor that declares a size bounds this one.
+    for name in model.ancestors(s.name):
+        parent = model.spaces[name]
+        if parent.capacity is None:
+            continue
+        if s.capacity > parent.capacity:
+            via = "" if name == s.within else f" (through '{s.within}')"
+            run.ctx.diagnostics.error(
+                "E6007", s.span,
+                f"memory space '{s.name}' has capacity {show_bytes(s.capacity)}, larger "
+                f"than the {show_bytes(parent.capacity)} of '{name}' that contains it{via}",
+                space=s.name, capacity=s.capacity, parent=name,
+                parent_capacity=parent.capacity)
+        return
+
+
+def _scope(run, model: Model, s: Space) -> None:
+    parent_scope = model.scope_of(s.within)
+    if s.scope is None or parent_scope is None or not model.wider(s.scope, parent_scope):
+        return
+    run.ctx.diagnostics.error(
+        "E6011", s.span,
+        f"memory space '{s.name}' has scope {s.scope}, wider than the scope {parent_scope} "
+        f"of '{s.within}' that contains it",
+        help=["scopes nest device > sm > cta > thread; a sub-space is no wider than its "
+              "parent"],
+        space=s.name, scope=s.scope, parent=s.within, parent_scope=parent_scope)

@@ -1,18 +1,32 @@
-"""check-visibility: Lrouted -> Lrouted (a check; the tree is unchanged)."""
+"""check-visibility: Lrouted, an analysis (the tree is unchanged)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
-from ..nanopass import Pass
-from ..placement.visibility import Visibility
+from ..model import cost_number, cost_text
+from ..nanopass import Analysis
+from ..placement.scopes import Scope, scope_of
+from ..placement.typer import Typer
+from ..placement.types import HOST, Machine
 
 
-def _check(tree, ctx):
-    Visibility(tree, ctx.model, ctx.diagnostics).run()
-    return tree
+@dataclass
+class State:
+    machine: Machine = None
+    typer: Typer = None
+    scope: Scope = None  # the current function's locals
+    topo: list[str] = field(default_factory=list)  # the topologies the code runs on
+    here: list[str | None] = field(default_factory=list)  # the spaces they hold
+    spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
+    transferred: set[int] = field(default_factory=set)  # values a transfer takes (not reads)
+    reported: set = field(default_factory=set)  # (spawn, local) captures already refused
 
 
-check_visibility = Pass("check-visibility", Lrouted, Lrouted, """
+check_visibility = Analysis("check-visibility", Lrouted, """
 Refuse a read of a value whose space the reading topology cannot see (E6003).
 
 Indexing, printing, arithmetic and conditions read a value; the code runs on the host (CPU),
@@ -21,4 +35,159 @@ its topology declares `visible:`. A value captured by a `spawn on` block from ou
 be visible there too (a transfer inside the block is not a read). The message names the
 value, its space, what the reader sees, and the cost of the fixing transfer on the declared
 path. Spaces declared `managed: cached` are hardware-coherent and exempt.
-""", run=_check)
+""", state=State, skip=DESCRIPTIONS, requires=("model",))
+
+
+@check_visibility.on("Program")
+def _program(run, node):
+    run.state.machine = Machine(run.ctx.model)
+    run.state.typer = Typer(node, run.state.machine)
+    run.descend(node)
+
+
+@check_visibility.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.scope = scope_of(node, st.typer)
+    st.topo = [node.on.name if node.on is not None else HOST]
+    st.here = [st.typer.functions[node.name].space]
+    run.descend(node)
+
+
+@check_visibility.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    st.spawns.append(node)
+    run.walk(node.topo)  # the index is computed where the spawn is written
+    st.topo.append(node.topo.name)
+    st.here.append(st.machine.holds(node.topo.name))
+    run.walk(node.body)
+    st.topo.pop()
+    st.here.pop()
+    st.spawns.pop()
+
+
+# -- the reads ------------------------------------------------------------------------------
+
+
+@check_visibility.on("Index")
+def _index(run, node):
+    if node.base._prod != "Index":  # `a[i][j]` reads `a` once
+        _read(run, node.base, node)
+    run.descend(node)
+
+
+@check_visibility.on("Call")
+def _call(run, node):
+    if node.callee._prod == "Global" and node.callee.name == "print":
+        for a in node.args:
+            if a._prod != "Index":
+                _read(run, a, a)
+    run.descend(node)
+
+
+@check_visibility.on("Binary")
+def _binary(run, node):
+    _operands(run, node.left, node.right)
+    run.descend(node)
+
+
+@check_visibility.on("Unary")
+def _unary(run, node):
+    _operands(run, node.operand)
+    run.descend(node)
+
+
+@check_visibility.on("Cast")
+def _cast(run, node):
+    _operands(run, node.value)
+    run.descend(node)
+
+
+@check_visibility.on("If", "While", "Assert")
+def _condition(run, node):
+    _operands(run, node.cond)
+    run.descend(node)
+
+
+@check_visibility.on("Assign")
+def _assign(run, node):
+    if node.op != "=":  # `x += 1` reads x
+        _operands(run, node.target)
+    run.descend(node)
+
+
+@check_visibility.on("Transfer")
+def _transfer(run, node):
+    run.state.transferred.add(id(node.value))
+    run.descend(node)
+
+
+@check_visibility.on("Local")
+def _local(run, node):
+    st = run.state
+    if st.spawns and _captured(st, node) and id(node) not in st.transferred:
+        _capture(run, node)
+
+
+def _operands(run, *exprs):
+    for e in exprs:
+        if e._prod == "Local":
+            _read(run, e, e)
+
+
+def _captured(st: State, local) -> bool:
+    """Is this local bound outside the innermost `spawn on` that reads it?"""
+    inside = len(st.topo) - 1
+    return st.scope.depth.get(local.name, inside) < inside
+
+
+def _read(run, value, at):
+    st = run.state
+    if value._prod == "Local" and _captured(st, value):
+        return  # judged once, as a capture of the spawn
+    name = display_name(value.name) if value._prod == "Local" else None
+    _judge(run, st.scope.space_of(value, st.here[-1]), name, at)
+
+
+def _capture(run, local):
+    st = run.state
+    spawn = st.spawns[-1]
+    if (id(spawn), local.name) in st.reported:
+        return
+    st.reported.add((id(spawn), local.name))
+    line, col = spawn.span.source.line_col(spawn.span.start) if spawn.span else (0, 0)
+    name = display_name(local.name)
+    _judge(run, st.scope.space_of(local, st.here[-1]), name, local,
+           note=f"'{name}' is captured by the `spawn on` at {line}:{col}, which runs on "
+                f"{st.topo[-1]}; a transfer is the only way a value crosses into it")
+
+
+def _judge(run, space, value: str | None, at, note=None):
+    """Report reading `value` (a local's name, None for another expression) in `space` from
+    the current topology, unless the topology sees it."""
+    st, model = run.state, run.ctx.model
+    reader = st.topo[-1]
+    sees = st.machine.sees(reader)
+    declared = model.spaces.get(space) if space is not None else None
+    if sees is None or declared is None or space in sees or declared.managed == "cached":
+        return  # a generic or unknown reader, an unknown space, or a coherent cache
+    home = st.machine.holds(reader)
+    route = model.route(space, home)
+    if route is None:
+        fix = f"there is no transfer path from {space} to {home} on the declared model"
+        cost = path = None
+    else:
+        fix = (f"insert an explicit transfer to {home} "
+               f"(cost {cost_text(route.cost)} on the declared path)")
+        cost, path = cost_number(route.cost), list(route.path)
+    repair = []
+    if route is not None and value is not None:
+        repair = [f"`let home = transfer({value}, Memory::{home});` and read `home`"]
+    name = f"'{value}'" if value is not None else "this value"
+    run.ctx.diagnostics.error(
+        "E6003", at.span,
+        f"{name} lives in {space} but {reader} sees only [{', '.join(sees)}]; {fix}",
+        notes=[note] if note else [], help=repair,
+        value=value, space=space, reader=reader, sees=list(sees), fix=home, cost=cost,
+        path=path)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
 from ..comptime.errors import cannot_finish, depends, failed_assert, written
 from ..comptime.reporting import nested, report
 from ..comptime.scan import asks_the_compiler, queries_placement, recorded_types
 from ..languages import Lfolded, Ltyped
 from ..nanopass import Pass
+
+@dataclass
+class State:
+    eval: Evaluator = None
+
 
 desugar_comptime = Pass("desugar-comptime", Ltyped, Lfolded, """
 Run every comptime construct while compiling and replace it by its result.
@@ -18,20 +25,18 @@ branch C selects. `Reachable<A, B>` is a bool. Each block obeys semantics §4: E
 cannot finish, writes outside, holds a check it cannot decide, or depends on a run-time value
 or an out-of-range integer), E3034 (nested), E8002 (a false assert), E8004/E8005 (256 calls,
 1,000,000 loop iterations).
-""")
-
-F = Lfolded.nodes
+""", state=State, requires=("model",))
 
 
 @desugar_comptime.on("Program")
 def _program(run, node):
-    run.state["eval"] = Evaluator(node, model=getattr(run.ctx, "model", None))
+    run.state.eval = Evaluator(node, model=run.ctx.model)
     return run.rebuild(node)
 
 
 @desugar_comptime.on("Fn")
 def _fn(run, node):
-    ev = run.state["eval"]
+    ev = run.state.eval
     # Only a function that asks the evaluator anything needs its variables' types looked up.
     ev.types = recorded_types(node) if asks_the_compiler(node) else {}
     out = run.rebuild(node)
@@ -44,11 +49,11 @@ def _fold(run, node, unit_ok: bool):
     that is allowed (a body's trailing `comptime { assert(..); }`)."""
     if not nested(run, node.body):
         try:
-            v = run.state["eval"].fold(node.body, node.span)
-            return None if v is None and unit_ok else to_literal(v, F, node.span)
+            v = run.state.eval.fold(node.body, node.span)
+            return None if v is None and unit_ok else to_literal(v, Lfolded, node.span)
         except ComptimeError as e:
             report(run, e)
-    return F["Int"](0, span=node.span)  # stands in for the value after an error
+    return Lfolded["Int"](0, span=node.span)  # stands in for the value after an error
 
 
 @desugar_comptime.on("Comptime")
@@ -65,13 +70,13 @@ def _block(run, node):
         return run.rebuild(node)
     # The statements go through the automatic clause, which splices what they become.
     stmts = run.rebuild(node.replace(value=None)).stmts
-    return F["Block"](stmts, _fold(run, value, unit_ok=True), span=node.span)
+    return Lfolded["Block"](stmts, _fold(run, value, unit_ok=True), span=node.span)
 
 
 def _run_block(run, body):
     if not nested(run, body):
         try:
-            run.state["eval"].run(body)
+            run.state.eval.run(body)
         except ComptimeError as e:
             report(run, e)
     return ()
@@ -94,7 +99,7 @@ def _if(run, node):
     if not node.comptime:
         return run.rebuild(node)
     try:
-        c = run.state["eval"].value(node.cond)
+        c = run.state.eval.value(node.cond)
         if type(c) is Unknown:
             depends(node.cond.span, c.why, what="the condition of this `if comptime`")
         if type(c) is not bool:
@@ -106,7 +111,7 @@ def _if(run, node):
     if chosen is None:
         return ()
     block = run.walk(chosen)  # the branch kept joins the enclosing block (names are unique)
-    tail = (F["ExprStmt"](block.value, span=block.value.span),) if block.value else ()
+    tail = (Lfolded["ExprStmt"](block.value, span=block.value.span),) if block.value else ()
     return (*block.stmts, *tail)
 
 
@@ -116,7 +121,7 @@ def _assert(run, node):
     if not queries_placement(node.cond):
         return run.rebuild(node)
     try:
-        c = run.state["eval"].value(node.cond)
+        c = run.state.eval.value(node.cond)
         if type(c) is Unknown:
             depends(node.span, c.why, what="this assert over a placement query")
         if c is False:
@@ -129,7 +134,7 @@ def _assert(run, node):
 @desugar_comptime.on("ReachableQ")
 def _reachable(run, node):
     try:
-        return F["Bool"](run.state["eval"].value(node), span=node.span)
+        return Lfolded["Bool"](run.state.eval.value(node), span=node.span)
     except ComptimeError as e:
         report(run, e)
-        return F["Bool"](False, span=node.span)
+        return Lfolded["Bool"](False, span=node.span)

@@ -14,8 +14,6 @@ without the release; `to_gpu()` / `to_gpu_relaxed()` target `GPU_HBM`. Only call
 arguments are these methods; any other method call stays a MethodCall.
 """)
 
-T = Ltransfers.nodes
-
 METHODS = {
     "to_device": ("NPU_HBM", "sync"),
     "to_device_relaxed": ("NPU_HBM", "relaxed"),
@@ -26,7 +24,7 @@ METHODS = {
 
 @desugar_transfer_methods.on("Transfer")
 def _transfer(run, node):
-    return T["Transfer"](run.walk(node.value), node.dest, "sync", span=node.span)
+    return Ltransfers["Transfer"](run.walk(node.value), node.dest, "sync", span=node.span)
 
 
 @desugar_transfer_methods.on("MethodCall")
@@ -34,5 +32,5 @@ def _method_call(run, node):
     if node.method not in METHODS or node.args:
         return run.rebuild(node)
     space, mark = METHODS[node.method]
-    dest = T["MemRef"](space, span=node.span)
-    return T["Transfer"](run.walk(node.receiver), dest, mark, span=node.span)
+    dest = Ltransfers["MemRef"](space, span=node.span)
+    return Ltransfers["Transfer"](run.walk(node.receiver), dest, mark, span=node.span)

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages import Lhoisted, Lunrolled
-from ..nanopass import Node, Pass, descendants
+from ..nanopass import Pass, descendants
+
+@dataclass
+class State:
+    consts: dict = field(default_factory=dict)  # const item name -> its value expression
+    fn: object = None  # the function being walked
+    hidden: frozenset | None = None  # the names it binds, once a bound asks (see _hidden)
+
 
 desugar_unroll_across = Pass("desugar-unroll-across", Lhoisted, Lunrolled, """
 Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index.
@@ -13,9 +22,7 @@ expression statement. The index is evaluated in the calling scope, so the spawne
 index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
 be compile-time integers: literals, `const` items, and + - * of those; anything else is E3040
 and the statement is dropped. More than 4096 indices is E3041.
-""")
-
-S = Lunrolled.nodes
+""", state=State)
 
 # Each index copies the body, so a huge constant range would grow the program without bound.
 MAX_COPIES = 4096
@@ -23,25 +30,25 @@ MAX_COPIES = 4096
 
 @desugar_unroll_across.on("Program")
 def _program(run, node):
-    run.state["consts"] = {i.name: i.value for i in node.items if i._prod == "ConstItem"}
+    run.state.consts = {i.name: i.value for i in node.items if i._prod == "ConstItem"}
     return run.rebuild(node)
 
 
 @desugar_unroll_across.on("Fn")
 def _fn(run, node):
-    run.state["fn"], run.state["hidden"] = node, None  # see _hidden
+    run.state.fn, run.state.hidden = node, None
     out = run.rebuild(node)
-    run.state["fn"] = None
+    run.state.fn = None
     return out
 
 
 def _hidden(run) -> frozenset:
     """The names the current function binds: a local (or const generic) named like a const
     item hides it. Found at most once per function, and only when a bound names a const."""
-    if run.state.get("hidden") is None:
-        fn = run.state.get("fn")
-        run.state["hidden"] = binders(fn) if fn is not None else frozenset()
-    return run.state["hidden"]
+    if run.state.hidden is None:
+        fn = run.state.fn
+        run.state.hidden = binders(fn) if fn is not None else frozenset()
+    return run.state.hidden
 
 
 @desugar_unroll_across.on("UnrollAcross", splice=True)
@@ -59,7 +66,7 @@ def _unroll(run, node):
         if expr is None:  # `N[a]`: the range a..a+1
             bounds.append(bounds[0] + 1)
             continue
-        value = fold(expr, run.state["consts"], lambda: _hidden(run))
+        value = fold(expr, run.state.consts, lambda: _hidden(run))
         if value is None:
             run.ctx.diagnostics.error(
                 "E3040", expr.span,
@@ -83,28 +90,15 @@ def _unroll(run, node):
     body = run.walk(node.body)
     out = []
     for k in range(start, end):
-        # Each spawn owns its copy of the body: one node object never sits at two places of
-        # a tree, so analyses and dumps keyed by node identity see every copy.
-        if out:
-            body = _fresh(body)
-        let = S["Let"](node.var, False, None, S["Int"](k, span=topo.index.span), span=node.span)
-        block = S["Block"]((let, *body.stmts), body.value, span=body.span)
-        where = S["TopoRef"](topo.name, S["Int"](k, span=topo.index.span), None, span=topo.span)
-        out.append(S["ExprStmt"](S["Spawn"](where, block, span=node.span), span=node.span))
+        # The copies share the body's nodes: nodes are immutable, and no pass keys anything
+        # by node identity, so a shared subtree is as good as a copy and costs nothing.
+        k_lit = Lunrolled["Int"](k, span=topo.index.span)
+        let = Lunrolled["Let"](node.var, False, None, k_lit, span=node.span)
+        block = Lunrolled["Block"]((let, *body.stmts), body.value, span=body.span)
+        where = Lunrolled["TopoRef"](topo.name, k_lit, None, span=topo.span)
+        spawn = Lunrolled["Spawn"](where, block, span=node.span)
+        out.append(Lunrolled["ExprStmt"](spawn, span=node.span))
     return tuple(out)
-
-
-def _fresh(node):
-    """A copy of `node` made of new node objects (same values, same spans)."""
-    values = []
-    for f in type(node)._declared:
-        v = getattr(node, f.name)
-        if f.mult == "*":
-            v = tuple(_fresh(x) if isinstance(x, Node) else x for x in v)
-        elif isinstance(v, Node):
-            v = _fresh(v)
-        values.append(v)
-    return type(node)(*values, span=node.span)
 
 
 # -- compile-time integer bounds: literals, `const` items, + - * of those --------------------

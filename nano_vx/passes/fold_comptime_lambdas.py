@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
 from ..comptime.reporting import nested, report
 from ..comptime.scan import (
@@ -9,7 +11,15 @@ from ..comptime.scan import (
 )
 from ..languages import Ltyped
 from ..nanopass import Pass
-from ..oracle.scope import display_name
+from ..languages.l4_resolved import display_name
+
+@dataclass
+class State:
+    eval: Evaluator = None
+    lambdas: dict = field(default_factory=dict)  # the current function's: name -> Closure
+    inlined: dict = field(default_factory=dict)  # name -> the lambda with its calls in place
+    blocks: int = 0  # how many comptime blocks the walk is inside
+
 
 fold_comptime_lambdas = Pass("fold-comptime-lambdas", Ltyped, Ltyped, """
 Fold every call of a comptime lambda to its literal and drop the lambda's binding.
@@ -21,16 +31,12 @@ for desugar-comptime to run with the block. E3034 for a block nested in a lambda
 E3035 for a call with an argument not known while compiling, or a lambda used as a value.
 The IL does not change: that no comptime lambda is left outside a block is a property of the
 tree that Ltyped has no production to express.
-""")
-
-F = Ltyped.nodes
+""", state=State, requires=("model",))
 
 
 @fold_comptime_lambdas.on("Program")
 def _program(run, node):
-    run.state["eval"] = Evaluator(node, model=getattr(run.ctx, "model", None))
-    run.state["lambdas"] = {}
-    run.state["blocks"] = 0  # how many comptime blocks the walk is inside
+    run.state.eval = Evaluator(node, model=run.ctx.model)
     return run.rebuild(node)
 
 
@@ -38,12 +44,12 @@ def _program(run, node):
 def _fn(run, node):
     if not holds_comptime_lambda(node):
         return node
-    ev = run.state["eval"]
-    run.state["lambdas"] = comptime_lambdas(node)
-    run.state["inlined"] = {}
+    ev = run.state.eval
+    run.state.lambdas = comptime_lambdas(node)
+    run.state.inlined = {}
     ev.types = recorded_types(node)
     out = run.rebuild(node)
-    run.state["lambdas"] = {}
+    run.state.lambdas = {}
     ev.types = {}
     return out
 
@@ -51,25 +57,25 @@ def _fn(run, node):
 def _inlined(run, name):
     """The lambda bound to `name`, with the lambdas its body names written in place, so
     that it runs with no binding left to look up."""
-    memo = run.state["inlined"]
+    memo = run.state.inlined
     if name not in memo:
-        run.state["blocks"] += 1
-        memo[name] = run.walk(run.state["lambdas"][name])
-        run.state["blocks"] -= 1
+        run.state.blocks += 1
+        memo[name] = run.walk(run.state.lambdas[name])
+        run.state.blocks -= 1
     return memo[name]
 
 
 @fold_comptime_lambdas.on("Comptime", "ComptimeStmt")
 def _block(run, node):
-    run.state["blocks"] += 1
+    run.state.blocks += 1
     out = run.rebuild(node)
-    run.state["blocks"] -= 1
+    run.state.blocks -= 1
     return out
 
 
 @fold_comptime_lambdas.on("Let", splice=True)
 def _let(run, node):
-    if run.state["blocks"] or node.name not in run.state["lambdas"]:
+    if run.state.blocks or node.name not in run.state.lambdas:
         return run.rebuild(node)
     nested(run, node.value.body.value.body)  # the lambda's own comptime body
     return ()  # every call folds, so nothing refers to the binding
@@ -78,11 +84,11 @@ def _let(run, node):
 @fold_comptime_lambdas.on("Call")
 def _call(run, node):
     callee = node.callee
-    lambdas = run.state["lambdas"]
-    if run.state["blocks"] or callee._prod != "Local" or callee.name not in lambdas:
+    lambdas = run.state.lambdas
+    if run.state.blocks or callee._prod != "Local" or callee.name not in lambdas:
         return run.rebuild(node)
     name = display_name(callee.name)
-    ev = run.state["eval"]
+    ev = run.state.eval
     try:
         args = []
         for a in run.walk_seq(node.args):  # walked first: an argument may call a lambda
@@ -93,10 +99,10 @@ def _call(run, node):
                     f"while compiling: it depends on {_why(v.why)}", lambda_=name)
             args.append(v)
         lam = _inlined(run, callee.name)
-        return to_literal(ev.call_lambda(lam, args, node.span), F, node.span)
+        return to_literal(ev.call_lambda(lam, args, node.span), Ltyped, node.span)
     except ComptimeError as e:
         report(run, e)
-        return F["Int"](0, span=node.span)
+        return Ltyped["Int"](0, span=node.span)
 
 
 def _why(why) -> str:
@@ -107,9 +113,9 @@ def _why(why) -> str:
 
 @fold_comptime_lambdas.on("Local")
 def _local(run, node):
-    if node.name not in run.state["lambdas"]:
+    if node.name not in run.state.lambdas:
         return node
-    if run.state["blocks"]:
+    if run.state.blocks:
         return _inlined(run, node.name)
     # calls were handled above: this is another use
     run.ctx.diagnostics.error(
@@ -120,9 +126,9 @@ def _local(run, node):
 
 @fold_comptime_lambdas.on("Closure")
 def _closure(run, node):
-    if run.state["blocks"] or not is_comptime_lambda(node):
+    if run.state.blocks or not is_comptime_lambda(node):
         return run.rebuild(node)
     run.ctx.diagnostics.error(
         "E3035", node.span, "a comptime lambda must be bound with `let` and called; this one "
         "is used as a value, which would need it at run time")
-    return F["Closure"](node.params, F["Block"]((), None, span=node.span), span=node.span)
+    return Ltyped["Closure"](node.params, Ltyped["Block"]((), None, span=node.span), span=node.span)

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages import Lhoisted, Lsrc
 from ..nanopass import Pass
+
+
+@dataclass
+class State:
+    hoisted: list = field(default_factory=list)  # the items hoisted out of the current item
+
 
 hoist_nested_items = Pass("hoist-nested-items", Lsrc, Lhoisted, """
 Move every item written inside a block to the top level, after its enclosing item.
@@ -13,7 +21,7 @@ The playground form `fn main() { fn f() {..} }` declares `f` as if it were writt
 source order, so `main`'s items follow `main` the way they were written. Now that every item
 is in one list, two items of one name are E2003, reported at the hoisted one if either is;
 both are kept, so the output is still a whole program.
-""")
+""", state=State)
 
 # `Memory::X` and `Topology::X` are written qualified, so they cannot clash with values or
 # with each other; every other item names a value.
@@ -24,10 +32,10 @@ _NAMESPACE = {"MemoryDecl": "memory space", "TopologyDecl": "topology"}
 def _program(run, node):
     items, hoisted_ids = [], set()
     for item in node.items:
-        run.state["hoisted"] = []
+        run.state.hoisted = []
         items.append(run.walk(item))
-        items += run.state["hoisted"]
-        hoisted_ids.update(id(h) for h in run.state["hoisted"])
+        items += run.state.hoisted
+        hoisted_ids.update(id(h) for h in run.state.hoisted)
     _check_unique(run, items, hoisted_ids)
     if len(items) == len(node.items) and all(a is b for a, b in zip(items, node.items)):
         return node
@@ -38,7 +46,7 @@ def _program(run, node):
 def _item_stmt(run, node):
     """Hoist the item; the statement itself splices away into nothing."""
     # Reserve the slot before walking, so an item precedes the items nested in it.
-    hoisted = run.state["hoisted"]
+    hoisted = run.state.hoisted
     slot = len(hoisted)
     hoisted.append(None)
     hoisted[slot] = run.walk(node.item)

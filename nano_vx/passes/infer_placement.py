@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages import Lresolved, Ltyped
 from ..nanopass import Pass, with_span
 from ..placement.typer import Typer, join, settle
 from ..placement.types import Machine, placed, space_of
+
+@dataclass
+class State:
+    machine: Machine = None
+    typer: Typer = None
+    here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
+
 
 infer_placement = Pass("infer-placement", Lresolved, Ltyped, """
 Give every `let` its type, with the memory space of every tensor in it.
@@ -15,34 +24,27 @@ on the host, the spawned topology's inside `spawn on`, the declared one in `fn .
 `transfer(x, M)` is x's type in M; a call has the callee's declared return type, so a space
 crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`. Parameter and return types are
 written with their spaces, and each `Transfer` records the space its value leaves (`src`).
-The model comes from `ctx.model` (check-memory-declarations).
-""")
-
-T = Ltyped.nodes
-
-
-def _machine(run) -> Machine:
-    return run.state["machine"]
+""", state=State, requires=("model",))
 
 
 @infer_placement.on("Program")
 def _program(run, node):
-    run.state["machine"] = machine = Machine(run.ctx.model)
-    run.state["typer"] = Typer(node, machine)
-    run.state["here"] = [machine.host_space]
+    run.state.machine = machine = Machine(run.ctx.model)
+    run.state.typer = Typer(node, machine)
+    run.state.here = [machine.host_space]
     return run.rebuild(node)
 
 
 @infer_placement.on("Fn")
 def _fn(run, node):
-    machine, typer = _machine(run), run.state["typer"]
+    machine, typer = run.state.machine, run.state.typer
     sig = typer.functions[node.name]
     for g in node.generics:
         if g._prod == "ConstParam":
             typer.bind(g.name, g.type, machine.host_space)
-    run.state["here"].append(sig.space)
+    run.state.here.append(sig.space)
     out = run.rebuild(node)
-    run.state["here"].pop()
+    run.state.here.pop()
     if node.ret is None:
         return out
     return out.replace(ret=with_span(placed(node.ret, sig.space, machine), node.ret.span))
@@ -50,16 +52,16 @@ def _fn(run, node):
 
 @infer_placement.on("Param")
 def _param(run, node):
-    here = run.state["here"][-1]
-    ty = placed(node.type, here, _machine(run)) if node.type is not None else None
-    run.state["typer"].bind(node.name, ty if ty is not None else T["OpaqueType"](), here)
+    here = run.state.here[-1]
+    ty = placed(node.type, here, run.state.machine) if node.type is not None else None
+    run.state.typer.bind(node.name, ty if ty is not None else Ltyped["OpaqueType"](), here)
     return node if ty is node.type else node.replace(type=with_span(ty, node.type.span))
 
 
 @infer_placement.on("Let")
 def _let(run, node):
     value = run.walk(node.value)
-    typer, here = run.state["typer"], run.state["here"][-1]
+    typer, here = run.state.typer, run.state.here[-1]
     got = settle(typer.of(value, here))
     if node.type is None:
         ty = got
@@ -68,12 +70,12 @@ def _let(run, node):
     typer.bind(node.name, ty, here)
     # An inferred type points at the `let` it was inferred for.
     ty = with_span(ty, node.type.span if node.type is not None else node.span)
-    return T["Let"](node.name, node.mutable, ty, value, span=node.span)
+    return Ltyped["Let"](node.name, node.mutable, ty, value, span=node.span)
 
 
 @infer_placement.on("For")
 def _for(run, node):
-    typer, here = run.state["typer"], run.state["here"][-1]
+    typer, here = run.state.typer, run.state.here[-1]
     typer.bind(node.var, settle(join(typer.of(node.start, here), typer.of(node.end, here))),
                here)
     return run.rebuild(node)
@@ -81,15 +83,15 @@ def _for(run, node):
 
 @infer_placement.on("Spawn")
 def _spawn(run, node):
-    run.state["here"].append(_machine(run).holds(node.topo.name))
+    run.state.here.append(run.state.machine.holds(node.topo.name))
     out = run.rebuild(node)
-    run.state["here"].pop()
+    run.state.here.pop()
     return out
 
 
 @infer_placement.on("Transfer")
 def _transfer(run, node):
     value = run.walk(node.value)
-    src = run.state["typer"].space(value, run.state["here"][-1])
-    mem = T["MemRef"](src, span=node.value.span) if src is not None else None
-    return T["Transfer"](value, node.dest, node.mark, mem, span=node.span)
+    src = run.state.typer.space(value, run.state.here[-1])
+    mem = Ltyped["MemRef"](src, span=node.value.span) if src is not None else None
+    return Ltyped["Transfer"](value, node.dest, node.mark, mem, span=node.span)

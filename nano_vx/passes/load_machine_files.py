@@ -16,7 +16,7 @@ _KIND = {"MemoryDecl": "memory space", "TopologyDecl": "topology"}
 def _run(tree, ctx):
     inputs = []
     for flag in ("machine", "host"):
-        value = ctx.options.get(flag)
+        value = getattr(ctx, flag)
         if value is None:
             continue
         source = DEFAULT_HOST if (flag, value) == ("host", "default") else read_source(

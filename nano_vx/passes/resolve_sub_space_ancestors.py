@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages.l6_folded import Lfolded
 from ..languages.l7_routed import Lrouted
 from ..model.build import HOST_MEMORY
 from ..nanopass import Pass
+
+@dataclass
+class State:
+    reported: set[str] = field(default_factory=set)  # unknown spaces already reported
+
 
 resolve_sub_space_ancestors = Pass("resolve-sub-space-ancestors", Lfolded, Lrouted, """
 Give every `Transfer` its route: the cheapest hops from its source space to its destination.
@@ -16,9 +23,7 @@ in a sub-space starts there (nano_vx.model.routing). No path is E6002, naming bo
 the compiler never stages a copy on its own. Moving to or from CPU_DRAM under a machine
 model that no `--host` completed is E6014. A destination no declaration names is E2001.
 A transfer whose source space is not known (a generic topology's) gets no route.
-""")
-
-R = Lrouted.nodes
+""", state=State, requires=("model",))
 
 
 @resolve_sub_space_ancestors.on("Transfer")
@@ -28,7 +33,7 @@ def _transfer(run, node):
     src = node.src.name if node.src is not None else None
     known = _known(run, node, src, dest)
     route = _route(run, node, src, dest) if known and src is not None else None
-    return R["Transfer"](value, node.dest, node.mark, node.src, route, span=node.span)
+    return Lrouted["Transfer"](value, node.dest, node.mark, node.src, route, span=node.span)
 
 
 def _route(run, node, src: str, dest: str):
@@ -40,9 +45,9 @@ def _route(run, node, src: str, dest: str):
                   f"Topology), or transfer through a space both connect to"],
             src=src, dest=dest)
         return None
-    hops = [R["Hop"](leg.src, leg.dst, str(leg.cost), leg.via, span=node.span)
+    hops = [Lrouted["Hop"](leg.src, leg.dst, str(leg.cost), leg.via, span=node.span)
             for leg in found.legs]
-    return R["Route"](hops, str(found.cost), span=node.span)
+    return Lrouted["Route"](hops, str(found.cost), span=node.span)
 
 
 def _known(run, node, src, dest) -> bool:
@@ -58,8 +63,8 @@ def _known(run, node, src, dest) -> bool:
                 notes=["a machine file describes the accelerator, not the host it hangs off; "
                        "add one with `--host default` or `--host FILE`"],
                 src=src, dest=dest)
-        elif space not in run.state.setdefault("reported", set()):
-            run.state["reported"].add(space)
+        elif space not in run.state.reported:
+            run.state.reported.add(space)
             diagnostics.error("E2001", node.dest.span if space == dest else node.span,
                               f"no memory space named '{space}'",
                               help=["the memory spaces are " + ", ".join(sorted(model.spaces))],

@@ -2,39 +2,64 @@
 
 from __future__ import annotations
 
-from ..languages.l7_routed import Lrouted
+from dataclasses import dataclass, field
+
 from ..languages.l8_scheduled import Lscheduled
+from ..languages.l7_routed import Lrouted
 from ..nanopass import Pass
-from ..placement.residency import Residency
-from ..placement.schedule import assign
+
+
+@dataclass(frozen=True)
+class Assignment:
+    space: str
+    offset: int
+    slots: int
+
+
+@dataclass
+class State:
+    slots: dict[int, Assignment] = field(default_factory=dict)  # by the transfer's ordinal
+    ordinal: int = 0  # transfers met so far, counted as summarize-working-sets counts them
+
 
 schedule_sub_spaces = Pass("schedule-sub-spaces", Lrouted, Lscheduled, """
 Give each tile placed in a space with a granule its slot: a byte offset and a granule count.
 
 A granule-rounded bump allocator per function and space: a tile starts at the end of the
-highest tile still resident when it is placed (residency as check-capacity computes it), and
-takes its size rounded up to whole granules. The assignment and the space's descriptor ride
-on the Transfer as metadata for later passes and the back end; spaces without a granule
-(device-global HBM/DRAM) are not scheduled.
-""")
-
-S = Lscheduled.nodes
+highest tile still resident when it is placed (the working sets of summarize-working-sets,
+the ones check-capacity judged), and takes its size rounded up to whole granules, so a tile
+reuses the room of tiles that died before it and two tiles resident at once never overlap.
+The assignment and the space's descriptor ride on the Transfer as metadata for later passes
+and the back end; spaces without a granule (device-global HBM/DRAM) are not scheduled.
+""", state=State, requires=("model", "working_sets"))
 
 
 @schedule_sub_spaces.on("Program")
 def _program(run, node):
-    run.state["slots"] = assign(Residency(node, run.ctx.model).run())
+    for ws in run.ctx.working_sets:
+        granule = run.ctx.model.spaces[ws.space].granule
+        if not granule:
+            continue
+        placed: list[tuple[object, int]] = []  # (tile, offset), in placement order
+        for tile in sorted(ws.tiles, key=lambda t: t.start):
+            live = [off + t.footprint for t, off in placed if t.start <= tile.start <= t.last]
+            offset = max(live, default=0)
+            placed.append((tile, offset))
+            run.state.slots[tile.ordinal] = Assignment(ws.space, offset,
+                                                       tile.footprint // granule)
     return run.rebuild(node)
 
 
 @schedule_sub_spaces.on("Transfer")
 def _transfer(run, node):
+    got = run.state.slots.get(run.state.ordinal)
+    run.state.ordinal += 1
     value = run.walk(node.value)
-    got = run.state["slots"].get(id(node))
     slot = None
     if got is not None:
         s = run.ctx.model.spaces[got.space]
-        desc = S["SubSpace"](s.name, s.capacity, s.granule, s.within, s.scope, s.managed,
-                             s.replicas, s.overcommit, span=node.dest.span)
-        slot = S["Slot"](got.offset, got.slots, desc, span=node.dest.span)
-    return S["Transfer"](value, node.dest, node.mark, node.src, node.route, slot, span=node.span)
+        desc = Lscheduled["SubSpace"](s.name, s.capacity, s.granule, s.within, s.scope,
+                                      s.managed, s.replicas, s.overcommit, span=node.dest.span)
+        slot = Lscheduled["Slot"](got.offset, got.slots, desc, span=node.dest.span)
+    return Lscheduled["Transfer"](value, node.dest, node.mark, node.src, node.route, slot,
+                                  span=node.span)

@@ -1,15 +1,17 @@
 """The program-level facts `--error-format=json` reports: routes and resident sets.
 
-Kept on `ctx.facts` (plain JSON data) for admitted programs as for refused ones, so a tool
-can read how full each space is and what each transfer costs without parsing messages.
+Plain JSON data, for admitted programs as for refused ones, so that a tool can read how full
+each space is and what each transfer costs without parsing messages. They are reported once
+the working sets are known (summarize-working-sets ran), read from the routed tree and the
+compilation's facts rather than computed again.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from ..model import cost_number
 from ..nanopass import descendants
-from .visibility import cost_number
 
 
 def _at(node) -> dict:
@@ -33,9 +35,9 @@ def routes(tree) -> list[dict]:
     return out
 
 
-def resident_sets(residency, model) -> list[dict]:
+def resident_sets(working_sets, model) -> list[dict]:
     out = []
-    for ws in residency.sets:
+    for ws in working_sets:
         capacity = model.spaces[ws.space].capacity
         out.append({
             "function": ws.function, "space": ws.space, "bytes": ws.peak,
@@ -47,6 +49,8 @@ def resident_sets(residency, model) -> list[dict]:
     return out
 
 
-def record(ctx, residency) -> None:
-    ctx.facts["routes"] = routes(residency.tree)
-    ctx.facts["resident"] = resident_sets(residency, ctx.model)
+def program_facts(ctx, tree) -> dict:
+    """The facts for the JSON report; none before the working sets are known."""
+    if ctx.working_sets is None:
+        return {}
+    return {"routes": routes(tree), "resident": resident_sets(ctx.working_sets, ctx.model)}

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nano_vx.context import Compilation
-from nano_vx.oracle import RuntimeStop, run_program
+from nano_vx.oracle import run_program
 from nano_vx.parser import parse_text
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
+from nano_vx.values.stops import RuntimeStop
 
 
 def fold(text: str):

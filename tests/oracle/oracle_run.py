@@ -3,12 +3,13 @@
 import io
 
 from nano_vx.context import Compilation
-from nano_vx.oracle import RuntimeStop, run_program
+from nano_vx.oracle import run_program
 from nano_vx.passes.desugar_transfer_methods import desugar_transfer_methods
 from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
 from nano_vx.passes.hoist_nested_items import hoist_nested_items
 from nano_vx.passes.resolve_names import resolve_names
 from nano_vx.source import Source
+from nano_vx.values.stops import RuntimeStop
 
 PASSES = [hoist_nested_items, desugar_unroll_across, desugar_transfer_methods, resolve_names]
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nano_vx.oracle import RuntimeStop
-from nano_vx.oracle.numbers import (
+from nano_vx.values.numbers import (
     FLOAT_TYPES, INT_TYPES, TFloat, TInt, arith, cast, format_float, format_scalar, negate,
 )
+from nano_vx.values.stops import RuntimeStop
 
 
 def typed(v, name):

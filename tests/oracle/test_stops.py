@@ -7,7 +7,8 @@ import pytest
 from oracle_run import output, parse, stops
 
 from nano_vx.diagnostics import Diagnostics
-from nano_vx.oracle import RuntimeStop, run_program
+from nano_vx.oracle import run_program
+from nano_vx.values.stops import RuntimeStop
 
 CASES = [
     ("E9001", "fn main() { let z = 0; print(10 / z); }",

@@ -2,7 +2,7 @@
 
 from oracle_run import output, stops
 
-from nano_vx.oracle.tensors import UNINIT, make_tensor
+from nano_vx.values.tensors import UNINIT, make_tensor
 
 
 def test_a_50_gib_declaration_allocates_nothing():

@@ -10,7 +10,7 @@ from nano_vx.cli import main as cli_main
 from nano_vx.context import Compilation
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.nanopass import children
-from nano_vx.oracle.errors import RuntimeStop
+from nano_vx.values.stops import RuntimeStop
 from nano_vx.oracle.interpreter import run_program
 from nano_vx.parser import parse_text
 from nano_vx.pipeline import PIPELINE
@@ -57,7 +57,7 @@ def run_front(text: str | Path, upto, name: str = "case.vx", **options) -> Ran:
         text, name = text.read_text(), text.name
     tree, diagnostics = parse_text(text, name)
     assert not diagnostics.has_errors, diagnostics.render()
-    ctx = Compilation(Source(name, text), diagnostics, options=options)
+    ctx = Compilation(Source(name, text), diagnostics, **options)
     for p in FRONT:
         before, tree = tree, p(tree, ctx)
         if p is upto:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_capacity import check_capacity
+from nano_vx.placement.facts import program_facts
 from nano_vx.placement.sizes import rounded
 from front import run_front
 
@@ -68,11 +69,12 @@ def test_a_replicated_space_is_judged_against_one_replica():
 
 def test_the_resident_sets_are_kept_for_the_json_report():
     ran = run_front(CASES / "granule_repaired.vx", check_capacity)
-    [smem] = ran.ctx.facts["resident"]
+    facts = program_facts(ran.ctx, ran.after)
+    [smem] = facts["resident"]
     assert (smem["space"], smem["bytes"], smem["capacity"]) == ("Smem", 16384, 32768)
     assert smem["utilisation"] == 0.5
     assert [t["name"] for t in smem["tiles"]] == ["a"]
-    assert ran.ctx.facts["routes"][0] == {"src": "CPU_DRAM", "dst": "Smem", "line": 10,
+    assert facts["routes"][0] == {"src": "CPU_DRAM", "dst": "Smem", "line": 10,
                                           "column": 13, "path": ["CPU_DRAM", "NPU_HBM", "Smem"],
                                           "cost": 50}
 
@@ -133,6 +135,6 @@ def test_correlation_program_6_is_admitted_on_the_80_gb_part():
     ran = run_front(PROGRAM_6, check_capacity, machine=str(ROOT / "machines" / "a100-80.vx"),
                      host="default")
     assert not ran.diagnostics.items
-    [hbm] = ran.ctx.facts["resident"]
+    [hbm] = program_facts(ran.ctx, ran.after)["resident"]
     assert (hbm["bytes"], hbm["capacity"], hbm["utilisation"]) == (
         53687091200, 85899345920, 0.625)

@@ -31,7 +31,7 @@ def load(text: str, machine=None, host=None, upto="load-machine-files", name="ca
     """(tree after `upto`, diagnostics, ctx) with the flags given."""
     tree, diagnostics = parse_text(text, name)
     assert not diagnostics.has_errors, diagnostics.render()
-    ctx = Compilation(Source(name, text), diagnostics, options={"machine": machine, "host": host})
+    ctx = Compilation(Source(name, text), diagnostics, machine=machine, host=host)
     for p in PIPELINE.passes[1:PIPELINE.names().index(upto) + 1]:
         tree = p(tree, ctx)
     return tree, diagnostics, ctx

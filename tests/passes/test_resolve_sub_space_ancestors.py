@@ -30,7 +30,7 @@ def route(case: str):
     """(tree before the pass, after it, diagnostics), every pass before it clean."""
     text = (CASES / f"{case}.vx").read_text()
     tree, diagnostics = parse_text(text, f"{case}.vx")
-    ctx = Compilation(Source(f"{case}.vx", text), diagnostics, options=OPTIONS.get(case, {}))
+    ctx = Compilation(Source(f"{case}.vx", text), diagnostics, **OPTIONS.get(case, {}))
     # Until infer-placement joins the pipeline table, it is run here by hand.
     upto = PIPELINE.names().index("check-memory-declarations") + 1
     for p in [*PIPELINE.passes[1:upto], infer_placement]:

@@ -1,4 +1,9 @@
-"""A stop of the running program (E9001-E9006), raised through the evaluator to run_program."""
+"""A stop of the running program (E9001-E9006), raised by the operations on values and by
+the interpreter.
+
+The interpreter lets it reach run_program; the compile-time evaluator, which runs the same
+operations on values, turns it into a compile-time error.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Scalar values and their arithmetic.
+"""Scalar values and their arithmetic, as the interpreter and the compile-time evaluator
+both compute them.
 
 The representation keeps the common case on bare Python objects, so a simple loop runs
 without allocating wrappers:
@@ -18,7 +19,7 @@ import math
 import struct
 from decimal import Decimal
 
-from .errors import stop, wrong_kind
+from .stops import stop, wrong_kind
 
 
 class IntType:

@@ -1,4 +1,5 @@
-"""Tensors of any rank, allocated lazily.
+"""Tensors of any rank, allocated lazily: the interpreter's and the compile-time evaluator's
+alike.
 
 Storage is a dict from flat offset to the elements written so far, plus the value every other
 element has (zero, the fill value, or UNINIT). Declaring a 50 GiB tensor therefore allocates
@@ -9,8 +10,8 @@ moving an owned buffer does.
 
 from __future__ import annotations
 
-from .errors import stop, wrong_kind
 from .numbers import coerce, format_scalar
+from .stops import stop, wrong_kind
 
 PRINT_LIMIT = 4096  # print refuses larger tensors rather than materialise them
 ADDRESS_LIMIT = 1 << 63

@@ -1,14 +1,12 @@
-"""Run-time values that name places: topologies, memory spaces, placement queries, and the
-mark a `transfer` leaves in the variable it moved."""
+"""Values that name places: topologies, memory spaces and placement queries.
+
+The interpreter and the compile-time evaluator both make and compare them, so an assert
+about placement decided while compiling means what it would have meant at run time.
+"""
 
 from __future__ import annotations
 
-from .errors import stop
-
 CPU_DRAM = "CPU_DRAM"
-
-# The built-in machine model (vx-reference §2): the memory space each topology holds.
-BUILTIN_HOLDS = {"CPU": "CPU_DRAM", "GPU": "GPU_HBM", "NPU": "NPU_HBM", "AccCore": "Local_SRAM"}
 
 
 class Topo:
@@ -94,20 +92,6 @@ def same(a, b):
     if ta in _PLACE_TYPES or tb in _PLACE_TYPES:
         return False
     return None
-
-
-class Moved:
-    """Left in a variable whose value `transfer` moved away: reading it stops the program."""
-
-    __slots__ = ("name", "dest", "span")
-
-    def __init__(self, name: str, dest: str, span):
-        self.name, self.dest, self.span = name, dest, span
-
-
-def moved_stop(m: Moved, span):
-    where = f" at {m.span}" if m.span is not None else ""
-    stop("E9004", span, f"use of '{m.name}' after it moved to Memory::{m.dest}{where}")
 
 
 _PLACE_TYPES = (Topo, SomeTopo, NoTopo, MemValue, Placement)

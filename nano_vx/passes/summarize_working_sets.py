@@ -1,0 +1,137 @@
+"""summarize-working-sets: Lrouted, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.l7_routed import Lrouted
+from ..nanopass import Analysis
+from ..placement.scopes import Scope, scope_of
+from ..placement.sizes import rounded, tensor_bytes
+from ..placement.typer import Typer
+from ..placement.types import Machine
+from ..placement.working_sets import Tile, WorkingSet
+
+
+@dataclass
+class State:
+    typer: Typer = None
+    sets: list[WorkingSet] = field(default_factory=list)
+    ordinal: int = 0  # transfers seen so far, in walk order: how schedule-sub-spaces finds a tile
+    point: int = 0  # the program point reached; a use or a placement takes the next
+    # The function being walked (None between functions):
+    scope: Scope | None = None
+    here: list[str | None] = field(default_factory=list)  # where its code runs
+    tiles: dict[int, Tile] = field(default_factory=dict)  # by ordinal
+    bound: dict[str, Tile] = field(default_factory=dict)  # by the local bound to it
+    uses: list[tuple[str, int]] = field(default_factory=list)  # (local, point)
+    loops: list[tuple[int, int]] = field(default_factory=list)  # (first, last point) each
+
+
+summarize_working_sets = Analysis("summarize-working-sets", Lrouted, """
+Find each function's tiles and how long each stays resident: the working set per space.
+
+A tile is a statically sized tensor that a `transfer` places in a space with a capacity or
+a granule. It is resident from its transfer to the last use of the local it is bound to
+(`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only), and a use
+inside a loop that the transfer is outside of keeps it to the end of the loop, since the
+next iteration uses it again. The working set of a space is the peak, over the program
+points, of the resident tiles, each rounded up to the space's granule. The sets are left on
+the compilation for check-capacity and schedule-sub-spaces.
+""", state=State, requires=("model",), provides=("working_sets",))
+
+
+@summarize_working_sets.on("Program")
+def _program(run, node):
+    run.state.typer = Typer(node, Machine(run.ctx.model))
+    run.descend(node)
+    run.ctx.working_sets = run.state.sets
+
+
+@summarize_working_sets.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.scope = scope_of(node, st.typer)
+    st.here = [st.typer.functions[node.name].space]
+    st.tiles, st.bound, st.uses, st.loops = {}, {}, [], []
+    run.descend(node)
+    for name, at in st.uses:
+        tile = st.bound.get(name)
+        if tile is not None and at > tile.start:
+            tile.last = max(tile.last, _through_loops(st.loops, tile.start, at))
+    st.sets.extend(_working_sets(node.name, list(st.tiles.values())))
+    st.scope = None
+
+
+@summarize_working_sets.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    run.walk(node.topo)
+    st.here.append(st.typer.machine.holds(node.topo.name))
+    run.walk(node.body)
+    st.here.pop()
+
+
+@summarize_working_sets.on("For", "While")
+def _loop(run, node):
+    st = run.state
+    st.point += 1
+    first = st.point
+    run.descend(node)
+    st.loops.append((first, st.point))
+
+
+@summarize_working_sets.on("Let")
+def _let(run, node):
+    run.walk(node.type)
+    ordinal = run.state.ordinal  # a transfer bound here is the next one the walk meets
+    run.walk(node.value)
+    tile = run.state.tiles.get(ordinal)
+    if node.value._prod == "Transfer" and tile is not None:
+        tile.name = node.name
+        run.state.bound[node.name] = tile
+
+
+@summarize_working_sets.on("Local")
+def _local(run, node):
+    st = run.state
+    st.point += 1
+    st.uses.append((node.name, st.point))
+
+
+@summarize_working_sets.on("Transfer")
+def _transfer(run, node):
+    st = run.state
+    ordinal, st.ordinal = st.ordinal, st.ordinal + 1
+    st.point += 1
+    if st.scope is not None:
+        space = run.ctx.model.spaces.get(node.dest.name)
+        size = tensor_bytes(st.scope.type_of(node.value, st.here[-1]))
+        # Unknown spaces, tensors with no static size, and spaces neither bounded nor
+        # scheduled hold no tiles.
+        if space is not None and size is not None and (space.capacity is not None
+                                                        or space.granule):
+            st.tiles[ordinal] = Tile(space.name, size, rounded(size, space.granule), node,
+                                     ordinal, st.point)
+    run.descend(node)
+
+
+def _through_loops(loops, placed: int, used: int) -> int:
+    """A use in a loop that does not hold the placement lasts to the loop's end."""
+    end = used
+    for first, last in loops:
+        if first <= used <= last and not first <= placed <= last:
+            end = max(end, last)
+    return end
+
+
+def _working_sets(function: str, tiles: list[Tile]):
+    for space in dict.fromkeys(t.space for t in tiles):
+        mine = [t for t in tiles if t.space == space]
+        best = WorkingSet(function, space, 0, [], mine)
+        for at in sorted({t.start for t in mine}):
+            live = [t for t in mine if t.start <= at <= t.last]
+            total = sum(t.footprint for t in live)
+            if total > best.peak:
+                best.peak, best.resident = total, live
+        yield best
