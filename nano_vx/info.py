@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .nanopass import diff_languages, show_language
+from .nanopass import Analysis, diff_languages, show_language
 from .pipeline import LANGUAGES, PIPELINE
 
 
 def show(args, out: TextIO, usage) -> int:
     if args.list_passes:
-        rows = [(p.name, p.input.name if p.input else "text", p.output.name, p.summary)
-                for p in PIPELINE]
-        widths = [max(len(r[i]) for r in rows + [("pass", "input", "output", "")])
-                  for i in range(3)]
-        out.write(f"{'pass':<{widths[0]}}  {'input':<{widths[1]}}  {'output':<{widths[2]}}  "
-                  "summary\n")
-        for r in rows:
-            out.write(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}\n")
+        _passes(out)
     if args.list_languages:
         for lang in LANGUAGES.values():
             parent = f" (extends {lang.parent.name})" if lang.parent else ""
@@ -30,6 +23,19 @@ def show(args, out: TextIO, usage) -> int:
             raise usage("--diff-language takes two languages: A,B")
         out.write(diff_languages(_language(names[0], usage), _language(names[1], usage)))
     return 0
+
+
+def _passes(out: TextIO) -> None:
+    """The pipeline as a table: each pass, its kind, its ILs, the facts it reads from the
+    compilation and leaves there, and its summary."""
+    header = ("pass", "kind", "input", "output", "requires", "provides", "summary")
+    rows = [(p.name, "analysis" if isinstance(p, Analysis) else "rewrite",
+             p.input.name if p.input else "text", p.output.name,
+             ",".join(p.requires) or "-", ",".join(p.provides) or "-", p.summary)
+            for p in PIPELINE]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for r in [header, *rows]:
+        out.write("  ".join(f"{c:<{w}}" for c, w in zip(r, widths)) + f"  {r[-1]}\n")
 
 
 def _language(name: str, usage):

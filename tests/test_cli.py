@@ -67,12 +67,17 @@ def test_explain_prints_a_codes_paragraph():
     assert code == 1 and "no diagnostic code" in err
 
 
-def test_list_passes_prints_the_table_with_languages():
+def test_list_passes_prints_the_table_with_languages_and_facts():
     code, out, _ = run("--list-passes")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split() == ["pass", "input", "output", "summary"]
+    assert code == 0 and lines[0].split() == [
+        "pass", "kind", "input", "output", "requires", "provides", "summary"]
     assert [line.split()[0] for line in lines[1:]] == PIPELINE.names()
-    assert lines[1].split()[:3] == ["parse", "text", "Lsrc"]
+    assert lines[1].split()[:6] == ["parse", "rewrite", "text", "Lsrc", "-", "-"]
+    rows = {line.split()[0]: line.split()[:6] for line in lines[1:]}
+    assert rows["summarize-working-sets"] == [
+        "summarize-working-sets", "analysis", "Lrouted", "Lrouted", "model", "working_sets"]
+    assert rows["check-capacity"][4:] == ["model,working_sets", "-"]
 
 
 def test_languages_are_listed_shown_and_diffed():
