@@ -5,8 +5,8 @@ values for what only the run knows.
 """
 
 from .errors import ComptimeError
-from .evaluator import Evaluator
+from .evaluator import Evaluator, recorded_types
 from .literals import to_literal
 from .values import Unknown
 
-__all__ = ["ComptimeError", "Evaluator", "Unknown", "to_literal"]
+__all__ = ["ComptimeError", "Evaluator", "Unknown", "recorded_types", "to_literal"]

@@ -8,6 +8,7 @@ counted by the budget long before that stack could run out.
 from __future__ import annotations
 
 from ..deep import run_deep
+from ..nanopass import descendants
 from ..values.literals import scalar_hint
 from ..values.tensors import Tensor
 from .arithmetic import ArithmeticMixin
@@ -19,6 +20,13 @@ from .placement import PlacementMixin
 from .regions import RegionMixin
 from .statements import StmtMixin
 from .values import PRINT, Closure, Function, Unknown
+
+
+def recorded_types(fn) -> dict:
+    """Unique name -> type, for every parameter and `let` of a function whose type is written
+    down (infer-placement writes down every one): what `x.topology()` asks of `x`."""
+    return {n.name: n.type for n in descendants(fn)
+            if n._prod in ("Param", "Let") and n.type is not None}
 
 
 class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMixin):

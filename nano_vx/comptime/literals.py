@@ -13,32 +13,32 @@ from ..values.numbers import TFloat, TInt, describe
 from .errors import cannot_finish
 
 
-def to_literal(v, nodes, span):
-    """The Expr of IL `nodes` (a language's node classes) for value v."""
+def to_literal(v, il, span):
+    """The Expr of language `il` for value v."""
     t = type(v)
     if t is bool:
-        return nodes["Bool"](v, span=span)
+        return il["Bool"](v, span=span)
     if t is int:
-        return nodes["Int"](v, span=span)
+        return il["Int"](v, span=span)
     if t is float:
-        return _float(v, nodes, span)
+        return _float(v, il, span)
     if t is str:
-        return nodes["Str"](v, span=span)
+        return il["Str"](v, span=span)
     if t is TInt:
-        return _typed(nodes["Int"](v.v, span=span), v.t.name, nodes, span)
+        return _typed(il["Int"](v.v, span=span), v.t.name, il, span)
     if t is TFloat:
-        return _typed(_float(v.v, nodes, span), v.t.name, nodes, span)
+        return _typed(_float(v.v, il, span), v.t.name, il, span)
     what = "no value" if v is None else f"a value of type {describe(v)}"
     cannot_finish(span, f"its value is {what}, which has no literal to replace the block with")
 
 
-def _typed(expr, name, nodes, span):
-    return nodes["Cast"](expr, nodes["Scalar"](name, span=span), span=span)
+def _typed(expr, name, il, span):
+    return il["Cast"](expr, il["Scalar"](name, span=span), span=span)
 
 
-def _float(v, nodes, span):
+def _float(v, il, span):
     if math.isfinite(v):
-        return nodes["Float"](v, span=span)
+        return il["Float"](v, span=span)
     top = 0.0 if v != v else math.copysign(1.0, v)
-    return nodes["Binary"]("/", nodes["Float"](top, span=span), nodes["Float"](0.0, span=span),
+    return il["Binary"]("/", il["Float"](top, span=span), il["Float"](0.0, span=span),
                            span=span)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
+from ..comptime import ComptimeError, Evaluator, Unknown, recorded_types, to_literal
 from ..comptime.errors import cannot_finish, depends, failed_assert, written
 from ..comptime.reporting import nested, report
-from ..comptime.scan import asks_the_compiler, queries_placement, recorded_types
 from ..languages import Lfolded, Ltyped
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 
 @dataclass
 class State:
@@ -28,6 +27,23 @@ or an out-of-range integer), E3034 (nested), E8002 (a false assert), E8004/E8005
 """, state=State, requires=("model",))
 
 
+def _asks_the_compiler(fn) -> bool:
+    """Does anything in the function run while compiling: a comptime block, `if comptime`,
+    `Reachable<A, B>`, or a placement query an assert may ask?"""
+    return any(
+        n._prod in ("Comptime", "ComptimeStmt", "ReachableQ")
+        or (n._prod == "If" and n.comptime)
+        or (n._prod == "MethodCall" and n.method == "topology")
+        for n in descendants(fn)
+    )
+
+
+def _queries_placement(expr) -> bool:
+    """Does the expression ask `.topology()` of something?"""
+    return any(n._prod == "MethodCall" and n.method == "topology" and not n.args
+               for n in descendants(expr))
+
+
 @desugar_comptime.on("Program")
 def _program(run, node):
     run.state.eval = Evaluator(node, model=run.ctx.model)
@@ -38,7 +54,7 @@ def _program(run, node):
 def _fn(run, node):
     ev = run.state.eval
     # Only a function that asks the evaluator anything needs its variables' types looked up.
-    ev.types = recorded_types(node) if asks_the_compiler(node) else {}
+    ev.types = recorded_types(node) if _asks_the_compiler(node) else {}
     out = run.rebuild(node)
     ev.types = {}
     return out
@@ -118,7 +134,7 @@ def _if(run, node):
 @desugar_comptime.on("Assert", splice=True)
 def _assert(run, node):
     """An assert over a placement query is decided here: removed when true (§4)."""
-    if not queries_placement(node.cond):
+    if not _queries_placement(node.cond):
         return run.rebuild(node)
     try:
         c = run.state.eval.value(node.cond)

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..comptime import ComptimeError, Evaluator, Unknown, to_literal
+from ..comptime import ComptimeError, Evaluator, Unknown, recorded_types, to_literal
 from ..comptime.reporting import nested, report
-from ..comptime.scan import (
-    comptime_lambdas, holds_comptime_lambda, is_comptime_lambda, recorded_types,
-)
 from ..languages import Ltyped
-from ..nanopass import Pass
 from ..languages.l4_resolved import display_name
+from ..nanopass import Pass, descendants
+
 
 @dataclass
 class State:
@@ -34,6 +32,19 @@ tree that Ltyped has no production to express.
 """, state=State, requires=("model",))
 
 
+def is_comptime_lambda(closure) -> bool:
+    """A closure whose whole body is a comptime block (how the parser reads
+    `|x| comptime { .. }`)."""
+    body = closure.body
+    return not body.stmts and body.value is not None and body.value._prod == "Comptime"
+
+
+def _comptime_lambdas(fn) -> dict:
+    """The comptime lambdas a function binds with `let`: unique name -> Closure node."""
+    return {n.name: n.value for n in descendants(fn.body)
+            if n._prod == "Let" and n.value._prod == "Closure" and is_comptime_lambda(n.value)}
+
+
 @fold_comptime_lambdas.on("Program")
 def _program(run, node):
     run.state.eval = Evaluator(node, model=run.ctx.model)
@@ -42,10 +53,11 @@ def _program(run, node):
 
 @fold_comptime_lambdas.on("Fn")
 def _fn(run, node):
-    if not holds_comptime_lambda(node):
+    # Most functions write no comptime lambda, and then there is nothing to do in them.
+    if not any(n._prod == "Closure" and is_comptime_lambda(n) for n in descendants(node)):
         return node
     ev = run.state.eval
-    run.state.lambdas = comptime_lambdas(node)
+    run.state.lambdas = _comptime_lambdas(node)
     run.state.inlined = {}
     ev.types = recorded_types(node)
     out = run.rebuild(node)

@@ -8,11 +8,10 @@ from front import (assert_prints_the_same, assert_refused_from_the_command_line,
                    assert_refused_then_repaired)
 
 from nano_vx.cli import main as cli_main
-from nano_vx.comptime.scan import is_comptime_lambda
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.nanopass import children
-from nano_vx.passes.fold_comptime_lambdas import fold_comptime_lambdas
+from nano_vx.passes.fold_comptime_lambdas import fold_comptime_lambdas, is_comptime_lambda
 
 CASES = Path(__file__).parent / "cases" / "fold_comptime_lambdas"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))

@@ -1,0 +1,114 @@
+"""summarize-working-sets: the tiles of each function and how long each stays resident."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.nanopass import descendants
+from nano_vx.passes.summarize_working_sets import summarize_working_sets
+from front import run_front
+
+CASES = Path(__file__).parent / "cases" / "summarize_working_sets"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+def _where(node) -> str:
+    return "%d:%d" % node.span.source.line_col(node.span.start)
+
+
+def describe(working_sets) -> str:
+    """The working sets as a reviewer reads them: per function and space, the peak and the
+    tiles resident at it, then every tile with its size, its transfer and its lifetime."""
+    lines = []
+    for ws in working_sets:
+        lines.append(f"fn {ws.function}, space {ws.space}: peak {ws.peak} bytes, "
+                     f"{len(ws.resident)} of {len(ws.tiles)} tiles resident at the peak")
+        for t in ws.tiles:
+            peak = "*" if t in ws.resident else " "
+            lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
+                         f"transfer #{t.ordinal} at {_where(t.transfer)}, "
+                         f"points {t.start}..{t.last}")
+    return "\n".join(lines) + "\n"
+
+
+def _sets(case):
+    ran = run_front(CASES / f"{case}.vx", summarize_working_sets)
+    assert ran.after is ran.before  # an analysis: the tree is unchanged
+    assert not ran.diagnostics.items
+    return ran
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    assert describe(_sets(case).ctx.working_sets) == snapshot_txt
+
+
+def test_a_tile_read_inside_a_loop_it_was_placed_before_lives_to_the_loops_end():
+    [ws] = _sets("loop_resident").ctx.working_sets
+    big, step = ws.tiles
+    assert (big.name, step.name) == ("big", "step")
+    assert big.start < step.start <= step.last < big.last  # `big` outlives each `step`
+    assert ws.resident == [big, step] and ws.peak == big.size + step.size
+
+
+def test_a_temporary_lives_at_its_transfer_and_a_bound_tile_to_its_last_use():
+    [ws] = _sets("bound_and_temporary").ctx.working_sets
+    a, temp = ws.tiles
+    assert (a.label, temp.label) == ("'a'", "a temporary")
+    assert temp.start == temp.last and a.start < temp.start < a.last
+    assert (a.footprint, temp.footprint, ws.peak) == (16384, 32768, 49152)
+
+
+def test_each_function_and_each_unrolled_copy_has_its_own_tiles():
+    sets = _sets("per_function").ctx.working_sets
+    assert [(ws.function, ws.space, len(ws.tiles)) for ws in sets] == [
+        ("stage", "Smem", 1), ("main", "Smem", 2)]
+    copies = sets[1].tiles
+    assert [t.name for t in copies] == ["t", "t#1"]
+    assert copies[0].transfer is not copies[1].transfer  # two transfers, one shared value
+
+
+def test_a_tensor_without_a_static_size_places_no_tile():
+    [ws] = _sets("symbolic").ctx.working_sets
+    assert [t.name for t in ws.tiles] == ["fixed"]
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_a_tiles_ordinal_is_its_transfers_place_in_walk_order(case):
+    """schedule-sub-spaces finds a tile by counting transfers as it rebuilds the tree, so
+    the count must be the walk order: the n-th Transfer of a pre-order walk."""
+    ran = _sets(case)
+    transfers = [n for n in descendants(ran.after) if n._prod == "Transfer"]
+    for ws in ran.ctx.working_sets:
+        for t in ws.tiles:
+            assert transfers[t.ordinal] is t.transfer
+
+
+# -- properties ----------------------------------------------------------------------------
+
+SIZES = st.lists(st.tuples(st.integers(1, 5000), st.booleans()), min_size=1, max_size=6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SIZES)
+def test_the_peak_is_the_largest_sum_of_tiles_resident_together(tiles):
+    # Each tile is placed; when `keep` is false it is moved out at once, else it stays to
+    # the final read.
+    body, kept = [], []
+    for i, (n, keep) in enumerate(tiles):
+        body.append(f"let t{i} = transfer(Tensor<u8, [{n}]>::fill(1), Memory::W);")
+        if keep:
+            kept.append(i)
+        else:
+            body.append(f"let o{i} = transfer(t{i}, Memory::NPU_HBM);")
+    body += [f"let k{i} = transfer(t{i}, Memory::NPU_HBM);" for i in kept]
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
+            + "\n".join(body) + "\n}\n")
+    [ws] = run_front(text, summarize_working_sets).ctx.working_sets
+    # Kept tiles pile up; a dropped one coexists with the kept tiles placed before it.
+    best = 0
+    for i, (n, keep) in enumerate(tiles):
+        best = max(best, n + sum(tiles[j][0] for j in kept if j < i))
+    assert ws.peak == best
