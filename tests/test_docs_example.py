@@ -1,5 +1,5 @@
 """docs/adding-a-pass.md stays true: its code blocks are the example's files, and the example
-pass does what the page says."""
+pass and analysis do what the page says."""
 
 import io
 import re
@@ -9,6 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # docs/example_pass is importable from the repository root
 
+from docs.example_pass.find_negated_literals import find_negated_literals  # noqa: E402
 from docs.example_pass.fold_negative_literals import fold_negative_literals  # noqa: E402
 from docs.example_pass.interpreter import run_program  # noqa: E402
 from docs.example_pass.language import Lnegint  # noqa: E402
@@ -16,16 +17,32 @@ from docs.example_pass.pipeline import PIPELINE_WITH_FOLD  # noqa: E402
 from nano_vx.context import Compilation  # noqa: E402
 from nano_vx.dump.text import to_text  # noqa: E402
 from nano_vx.languages import Lresolved  # noqa: E402
+from nano_vx.nanopass import AnalysisRun, Pipeline, PipelineError  # noqa: E402
 from nano_vx.nanopass import descendants as nodes, diff_languages  # noqa: E402
 from nano_vx.oracle import run_program as run_reference  # noqa: E402
 from nano_vx.parser import parse_text  # noqa: E402
+from nano_vx.pipeline import PIPELINE  # noqa: E402
 from nano_vx.source import Source  # noqa: E402
 
 DOC = ROOT / "docs" / "adding-a-pass.md"
 # A marker line, then a fenced block: `file` is a whole file, `excerpt` a verbatim part of
 # one, `output` what an expression the test knows prints.
 BLOCK = re.compile(r"<!-- (file|excerpt|output): (.+?) -->\n```\w*\n(.*?)```", re.S)
-OUTPUTS = {"diff_languages(Lresolved, Lnegint)": lambda: diff_languages(Lresolved, Lnegint)}
+
+
+def refusal(name):
+    """What Pipeline says of the real table with the pass `name` left out."""
+    try:
+        Pipeline([p for p in PIPELINE.passes if p.name != name])
+    except PipelineError as e:
+        return f"{e}\n"
+    return "accepted\n"
+
+
+OUTPUTS = {
+    "diff_languages(Lresolved, Lnegint)": lambda: diff_languages(Lresolved, Lnegint),
+    'refusal("summarize-working-sets")': lambda: refusal("summarize-working-sets"),
+}
 
 PROGRAM = """\
 fn main() -> i32 {
@@ -44,6 +61,19 @@ fn twice(a: i32) -> i32 {
 }
 """
 PRINTS = "-128\n5\n5\n-7\n-42\n"
+
+# A declaration's fields and a tensor's dimension: what the analysis's walk never enters.
+DECLARED = """\
+Memory Scratch {
+  within: Memory::GPU_HBM,
+  capacity: 64 KiB,
+}
+
+fn main() {
+  let t = Tensor<i32, [4]>::fill(-1);
+  print(t[0]);
+}
+"""
 
 
 def run_upto_fold(text):
@@ -82,8 +112,7 @@ def test_every_example_file_is_shown():
 
 def test_fold_output_snapshot(snapshot_txt):
     before, after = run_upto_fold(PROGRAM)
-    assert not [n for n in nodes(after) if n._prod == "Unary" and n.operand._prod == "Int"
-                and n.op == "-"]
+    assert find_negated_literals.collect(after).negated == []
     assert to_text(after) == snapshot_txt
 
 
@@ -112,3 +141,30 @@ def test_the_program_prints_the_same_before_and_after():
 def test_the_pass_is_last_in_its_pipeline():
     assert PIPELINE_WITH_FOLD.passes[-1] is fold_negative_literals
     assert PIPELINE_WITH_FOLD.languages()[-1] is Lnegint
+
+
+def test_the_analysis_finds_what_the_fold_leaves():
+    before, after = run_upto_fold(PROGRAM)
+    found = find_negated_literals.collect(before)  # an Lresolved tree is an Lnegint tree
+    assert [n.operand.value for n in found.negated] == [128, 5, 2, 21]
+    assert find_negated_literals.collect(after).negated == []
+
+
+def test_the_analysis_returns_its_input_unchanged():
+    before, after = run_upto_fold(PROGRAM)
+    ctx = Compilation(Source("example.vx", PROGRAM))
+    assert find_negated_literals(before, ctx) is before
+    assert find_negated_literals(after, ctx) is after
+    assert not ctx.diagnostics.items
+
+
+def test_the_walk_does_not_enter_what_cannot_hold_a_unary(monkeypatch):
+    before, _ = run_upto_fold(DECLARED)
+    met = set()
+    walk = AnalysisRun.walk
+    monkeypatch.setattr(AnalysisRun, "walk",
+                        lambda run, node, *acc: met.add(node._prod) or walk(run, node, *acc))
+    assert len(find_negated_literals.collect(before).negated) == 1
+    # Never met: the declaration's fields and their values, the tensor's dimension.
+    assert {n._prod for n in nodes(before)} - met == {"DeclField", "Quantity", "DimInt",
+                                                      "MemRef"}

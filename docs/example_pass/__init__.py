@@ -1,2 +1,3 @@
-"""The worked example of docs/adding-a-pass.md: the IL Lnegint and the pass
-fold-negative-literals, with its printer, its interpreter rule and its pipeline."""
+"""The worked example of docs/adding-a-pass.md: the IL Lnegint, the rewriting pass
+fold-negative-literals with its interpreter rule and its pipeline, and the analysis
+find-negated-literals that checks what the pass promises."""

@@ -11,8 +11,8 @@ from .spans import with_span
 from .verify import VerifyError, child_nodes, children, descendants, path_to, verify
 
 __all__ = [
-    "Field", "Language", "LanguageError", "Nonterminal", "Production", "Terminal", "prod",
-    "Analysis", "AnalysisRun", "Node", "NodeError", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError",
-    "VerifyError", "child_nodes", "children", "descendants", "path_to", "verify", "diff_languages", "show_language",
-    "with_span",
+    "Analysis", "AnalysisRun", "Field", "Language", "LanguageError", "Node", "NodeError",
+    "Nonterminal", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError", "Production",
+    "Terminal", "VerifyError", "child_nodes", "children", "descendants", "diff_languages",
+    "path_to", "prod", "show_language", "verify", "with_span",
 ]

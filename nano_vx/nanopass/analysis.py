@@ -10,12 +10,12 @@ the children it chooses with `run.walk(child)`, in the order it chooses.
 With `flow=True` the analysis threads a value through the walk in evaluation order: a
 handler is `handler(run, node, acc) -> acc`, `run.walk(child, acc)` returns the value after
 the child, and the automatic walk passes each child the value the one before it returned.
-
-Fields of the nonterminals named in `skip` are never entered by the automatic walk: an
-analysis of what a program computes skips the types written in it.
 That is the shape of a forward dataflow analysis (which locals a `transfer` has moved at
 each point, say): the handlers are the productions where the value changes or control
 splits, and everything else threads it through.
+
+Fields of the nonterminals named in `skip` are never entered by the automatic walk: an
+analysis of what a program computes skips the types written in it.
 
 What an analysis finds goes to diagnostics, or to the compilation as a fact it declares in
 `provides` (set by a handler, usually the one for the root).
@@ -111,7 +111,8 @@ def _compile_visit(cls, walked, flow: bool) -> Callable:
         if mult == "*":
             lines += [f"    for x in node.{name}:", "        " + step.format("x")]
         elif mult == "?":
-            lines += [f"    x = node.{name}", "    if x is not None:", "        " + step.format("x")]
+            lines += [f"    x = node.{name}", "    if x is not None:",
+                      "        " + step.format("x")]
         else:
             lines.append("    " + step.format(f"node.{name}"))
     if flow:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pyparsing import Forward, Group, Keyword, Optional, ParseFatalException, Regex, ZeroOrMore
 
-from ..languages.l0_source import UNITS
+from ..languages.l0_source import UNITS, Lsrc
 from .elements import Build, Dispatch
-from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, N, kw, punct)
+from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, kw, punct)
 from .types import MEM
 
 _UNIT_NAMES = ", ".join(sorted(UNITS))
@@ -25,27 +25,27 @@ _UNIT = Regex(r"[ \t]*[A-Za-z]+(?:/[A-Za-z]+)?").leave_whitespace().add_parse_ac
     _check_unit)
 _QUANTITY = Build(
     Regex(r"[0-9]+(?:\.[0-9]+)?(?![0-9A-Za-z_.])").set_name("a number") + Optional(_UNIT),
-    lambda sp, t: N["Quantity"](t[0], t[1] if len(t) > 1 else None, span=sp))
-_WORD = Build(ANY_NAME, lambda sp, t: N["Word"](t[0], span=sp))
+    lambda sp, t: Lsrc["Quantity"](t[0], t[1] if len(t) > 1 else None, span=sp))
+_WORD = Build(ANY_NAME, lambda sp, t: Lsrc["Word"](t[0], span=sp))
 
 DECL_VALUE = Forward().set_name("a value")
 _LIST = Build(
     LBRACK - Group(Optional(DECL_VALUE + ZeroOrMore(COMMA + DECL_VALUE) + Optional(COMMA)))
     - punct("]", "',' or ']'"),
-    lambda sp, t: N["DeclList"](tuple(t[0]), span=sp))
+    lambda sp, t: Lsrc["DeclList"](tuple(t[0]), span=sp))
 DECL_VALUE <<= Dispatch({"Memory": MEM, "[": _LIST} | {d: _QUANTITY for d in "0123456789"},
                         _WORD, "a value")
 
 _EDGE = Build(kw("transfer") - MEM - ARROW - MEM - COLON - DECL_VALUE,
-              lambda sp, t: N["TransferEdge"](t[0], t[1], t[2], span=sp))
+              lambda sp, t: Lsrc["TransferEdge"](t[0], t[1], t[2], span=sp))
 _FIELD = Build(ANY_NAME + Optional(COLON - DECL_VALUE),
-               lambda sp, t: N["DeclField"](t[0], t[1] if len(t) > 1 else None, span=sp))
+               lambda sp, t: Lsrc["DeclField"](t[0], t[1] if len(t) > 1 else None, span=sp))
 _FIELDS = Group(ZeroOrMore((_EDGE | _FIELD) + Optional(COMMA)))
 _CLOSE = punct("}", "a field or '}'")
 
 
 def _decl(production):
-    return lambda sp, t: N[production](t[0], tuple(t[1]), span=sp)
+    return lambda sp, t: Lsrc[production](t[0], tuple(t[1]), span=sp)
 
 
 # The keyword and the name together commit to a declaration (`Memory::X` is an expression).

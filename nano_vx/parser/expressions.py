@@ -11,11 +11,12 @@ import re
 from pyparsing import (FollowedBy, Group, Literal, Optional, ParseException, ParseSyntaxException,
                        ZeroOrMore)
 
+from ..languages.l0_source import Lsrc
 from ..source import Span
 from . import state
 from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACK, LPAR, LT, NUMBER,
-                      OROR, PATH, RBRACK, RPAR, STRING, N, kw, punct)
+                      OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, TYPE
 from .types import DIM, KEYWORD_TYPE, MEM, TENSOR_TYPE, TOPO
 
@@ -29,10 +30,10 @@ ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) 
 def _garg(sp, t):
     v = t[0]
     if v._nt == "Type":
-        return N["TypeArg"](v, span=sp)
+        return Lsrc["TypeArg"](v, span=sp)
     if v._prod == "DimName":  # a bare name: a type parameter (see KEYWORD_TYPE)
-        return N["TypeArg"](N["NamedType"](v.name, span=sp), span=sp)
-    return N["DimArg"](v, span=sp)
+        return Lsrc["TypeArg"](Lsrc["NamedType"](v.name, span=sp), span=sp)
+    return Lsrc["DimArg"](v, span=sp)
 
 
 _GARG = Build(KEYWORD_TYPE | DIM, _garg)
@@ -62,7 +63,7 @@ class NameExpr(_Custom):
         m = _IDENT_RE.match(s, loc)
         if m is None:
             raise ParseException(s, loc, self.errmsg, self)
-        var = N["Var"](m.group(), span=state.span(loc, m.end()))
+        var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
         if s[i:i + 1] == "<":
             try:
@@ -82,36 +83,36 @@ def _closure(sp, t):
     params = tuple(t[0])
     body = t[1]
     if body._nt != "Block":
-        body = N["Block"]((), body, span=body.span)
-    return N["Closure"](params, body, span=sp)
+        body = Lsrc["Block"]((), body, span=body.span)
+    return Lsrc["Closure"](params, body, span=sp)
 
 
 _CLOSURE_PARAM = Build(IDENT + Optional(COLON - TYPE),
-                       lambda sp, t: N["Param"](t[0], t[1] if len(t) > 1 else None, span=sp))
+                       lambda sp, t: Lsrc["Param"](t[0], t[1] if len(t) > 1 else None, span=sp))
 _CLOSURE_PARAMS = Group(
     OROR | (BAR + Optional(_CLOSURE_PARAM + ZeroOrMore(COMMA + _CLOSURE_PARAM)
                            + Optional(COMMA)) - punct("|", "',' or '|'")))
 CLOSURE = Build(_CLOSURE_PARAMS - (BLOCK | EXPR), _closure, "a closure")
 
 SPAWN = Build(kw("spawn") - kw("on") - LPAR - TOPO - RPAR - BLOCK,
-              lambda sp, t: N["Spawn"](t[0], t[1], span=sp), "spawn")
-COMPTIME = Build(kw("comptime") - BLOCK, lambda sp, t: N["Comptime"](t[0], span=sp), "comptime")
+              lambda sp, t: Lsrc["Spawn"](t[0], t[1], span=sp), "spawn")
+COMPTIME = Build(kw("comptime") - BLOCK, lambda sp, t: Lsrc["Comptime"](t[0], span=sp), "comptime")
 _TRANSFER = Build(kw("transfer") - LPAR - EXPR - COMMA - MEM - RPAR,
-                  lambda sp, t: N["Transfer"](t[0], t[1], span=sp))
+                  lambda sp, t: Lsrc["Transfer"](t[0], t[1], span=sp))
 _GRAD = Build(kw("grad") - LPAR - IDENT - COMMA - EXPR - RPAR,
-              lambda sp, t: N["Grad"](t[0], t[1], span=sp))
+              lambda sp, t: Lsrc["Grad"](t[0], t[1], span=sp))
 _VJP = Build(kw("vjp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
-             lambda sp, t: N["Vjp"](t[0], t[1], t[2], span=sp))
+             lambda sp, t: Lsrc["Vjp"](t[0], t[1], t[2], span=sp))
 _JVP = Build(kw("jvp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
-             lambda sp, t: N["Jvp"](t[0], t[1], t[2], span=sp))
+             lambda sp, t: Lsrc["Jvp"](t[0], t[1], t[2], span=sp))
 _REACHABLE = Build(kw("Reachable") - LT - TOPO - COMMA - TOPO - GT,
-                   lambda sp, t: N["ReachableQ"](t[0], t[1], span=sp))
-_SOME = Build(kw("Some") - LPAR - TOPO - RPAR, lambda sp, t: N["SomeTopo"](t[0], span=sp))
-_NONE = Build(kw("None"), lambda sp, t: N["NoneTopo"](span=sp))
-_TRUE = Build(kw("true"), lambda sp, t: N["Bool"](True, span=sp))
-_FALSE = Build(kw("false"), lambda sp, t: N["Bool"](False, span=sp))
+                   lambda sp, t: Lsrc["ReachableQ"](t[0], t[1], span=sp))
+_SOME = Build(kw("Some") - LPAR - TOPO - RPAR, lambda sp, t: Lsrc["SomeTopo"](t[0], span=sp))
+_NONE = Build(kw("None"), lambda sp, t: Lsrc["NoneTopo"](span=sp))
+_TRUE = Build(kw("true"), lambda sp, t: Lsrc["Bool"](True, span=sp))
+_FALSE = Build(kw("false"), lambda sp, t: Lsrc["Bool"](False, span=sp))
 _TENSOR_NEW = Build(TENSOR_TYPE - PATH - ANY_NAME - ARGS,
-                    lambda sp, t: N["TensorNew"](t[0], t[1], tuple(t[2]), span=sp))
+                    lambda sp, t: Lsrc["TensorNew"](t[0], t[1], tuple(t[2]), span=sp))
 _PAREN = LPAR - EXPR - RPAR
 
 _PRIMARY_TABLE = {
@@ -158,34 +159,34 @@ class Operand(_Custom):
                 loc, toks = _CALL._parse(s, i, do_actions, callPreParse=False)
                 if isinstance(node, GenericCallee):
                     at = Span(source, node.var.span.start, loc)
-                    node = N["Call"](node.var, node.targs, toks[0], span=at)
+                    node = Lsrc["Call"](node.var, node.targs, toks[0], span=at)
                 else:
-                    node = N["Call"](node, (), toks[0], span=Span(source, node.span.start, loc))
+                    node = Lsrc["Call"](node, (), toks[0], span=Span(source, node.span.start, loc))
             elif c == "[":
                 loc, toks = _INDEX._parse(s, i, do_actions, callPreParse=False)
-                node = N["Index"](node, toks[0], span=Span(source, node.span.start, loc))
+                node = Lsrc["Index"](node, toks[0], span=Span(source, node.span.start, loc))
             elif c == "." and s[i + 1:i + 2] != ".":
                 loc, toks = _MEMBER._parse(s, i, do_actions, callPreParse=False)
                 at = Span(source, node.span.start, loc)
-                node = (N["MethodCall"](node, toks[0], tuple(toks[1]), span=at)
-                        if len(toks) > 1 else N["FieldGet"](node, toks[0], span=at))
+                node = (Lsrc["MethodCall"](node, toks[0], tuple(toks[1]), span=at)
+                        if len(toks) > 1 else Lsrc["FieldGet"](node, toks[0], span=at))
             else:
                 break
         for op, at in reversed(prefixes):
-            node = N["Unary"](op, node, span=Span(source, at, node.span.end))
+            node = Lsrc["Unary"](op, node, span=Span(source, at, node.span.end))
         while _AS.match(s, i):
             try:
                 loc, toks = TYPE._parse(s, i + 2, do_actions)
             except ParseException as exc:
                 raise ParseSyntaxException(s, exc.loc, "Expected a type after 'as'",
                                            self) from None
-            node = N["Cast"](node, toks[0], span=Span(source, node.span.start, loc))
+            node = Lsrc["Cast"](node, toks[0], span=Span(source, node.span.start, loc))
             i = skip_ws(s, loc)
         return loc, [node]
 
 
 def _binary(op, left, right):
-    return N["Binary"](op, left, right, span=left.span.to(right.span))
+    return Lsrc["Binary"](op, left, right, span=left.span.to(right.span))
 
 
 EXPR <<= Binary(Operand(PRIMARY), _binary, "an expression")

@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from pyparsing import Group, Keyword, Optional, ZeroOrMore
 
+from ..languages.l0_source import Lsrc
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
-from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, N, kw, punct)
+from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 
 from .types import TOPO
 
-PARAM = Build(IDENT - COLON - TYPE, lambda sp, t: N["Param"](t[0], t[1], span=sp),
+PARAM = Build(IDENT - COLON - TYPE, lambda sp, t: Lsrc["Param"](t[0], t[1], span=sp),
               "a parameter")
 _PARAMS = Group(Optional(PARAM + ZeroOrMore(COMMA + PARAM) + Optional(COMMA)))
 
 _CONST_PARAM = Build(kw("const") - IDENT - COLON - TYPE,
-                     lambda sp, t: N["ConstParam"](t[0], t[1], span=sp))
+                     lambda sp, t: Lsrc["ConstParam"](t[0], t[1], span=sp))
 _TYPE_PARAM = Build(IDENT + Optional(COLON - Keyword("Topology")),
-                    lambda sp, t: N["TypeParam"](t[0], len(t) > 1, span=sp))
+                    lambda sp, t: Lsrc["TypeParam"](t[0], len(t) > 1, span=sp))
 _GPARAM = (_CONST_PARAM | _TYPE_PARAM).set_name("a generic parameter")
 _GENERICS = Group(Optional(LT - _GPARAM + ZeroOrMore(COMMA + _GPARAM) + Optional(COMMA)
                            - punct(">", "',' or '>'")))
 
 _BOUND = Build(kw("Reachable") - LT - IDENT - COMMA - IDENT - GT,
-               lambda sp, t: N["ReachableBound"](t[0], t[1], span=sp), "a bound")
+               lambda sp, t: Lsrc["ReachableBound"](t[0], t[1], span=sp), "a bound")
 _WHERE = Group(Optional(kw("where") - _BOUND + ZeroOrMore(COMMA + _BOUND) + Optional(COMMA)))
 
 
@@ -35,13 +36,13 @@ def _optional(group):
 FN = Build(
     kw("fn") - IDENT - _GENERICS - LPAR - _PARAMS - punct(")", "',' or ')'")
     - Group(Optional(kw("on") - TOPO)) - Group(Optional(ARROW - TYPE)) - _WHERE - BLOCK,
-    lambda sp, t: N["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
+    lambda sp, t: Lsrc["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
                           tuple(t[5]), t[6], span=sp),
     "a function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE - EQUALS - EXPR - punct(";"),
-                   lambda sp, t: N["ConstItem"](t[0], t[1], t[2], span=sp))
+                   lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2], span=sp))
 STRUCT = Build(kw("struct") - IDENT - LBRACE - _PARAMS - punct("}", "',' or '}'"),
-               lambda sp, t: N["StructDecl"](t[0], tuple(t[1]), span=sp))
+               lambda sp, t: Lsrc["StructDecl"](t[0], tuple(t[1]), span=sp))
 
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -11,7 +11,6 @@ from ..languages.l0_source import SCALARS, Lsrc
 from . import state
 from .elements import Build
 
-N = Lsrc.nodes
 
 # Words that cannot name a variable, a function or a parameter.
 RESERVED = frozenset(
@@ -82,15 +81,15 @@ def is_int(text: str) -> bool:
 def _number(sp, toks):
     text = toks[0]
     if is_int(text):
-        return N["Int"](read_int(text, sp), span=sp)
+        return Lsrc["Int"](read_int(text, sp), span=sp)
     if _FLOAT.match(text):
         value = float(text.replace("_", ""))
         if value == float("inf"):
             state.error("E1006", sp.start, sp.end, f"float literal {text} is out of range")
             value = 0.0
-        return N["Float"](value, span=sp)
+        return Lsrc["Float"](value, span=sp)
     state.error("E1006", sp.start, sp.end, f"invalid numeric literal '{text}'")
-    return N["Int"](0, span=sp)
+    return Lsrc["Int"](0, span=sp)
 
 
 NUMBER = Build(Regex(_NUMBER_TOKEN), _number, "a number")
@@ -117,5 +116,5 @@ def unescape(raw: str, start: int) -> str:
 _STRING_RE = Regex(r'"(?:[^"\\\n]|\\.)*"')
 STRING_TEXT = Build(_STRING_RE, lambda sp, t: unescape(t[0][1:-1], sp.start + 1),
                     "a string literal")
-STRING = Build(_STRING_RE, lambda sp, t: N["Str"](unescape(t[0][1:-1], sp.start + 1), span=sp),
+STRING = Build(_STRING_RE, lambda sp, t: Lsrc["Str"](unescape(t[0][1:-1], sp.start + 1), span=sp),
                "a string literal")

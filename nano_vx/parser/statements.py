@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pyparsing import Forward, Group, Keyword, Literal, Optional, ParseBaseException, Regex, ZeroOrMore
 
+from ..languages.l0_source import Lsrc
 from ..source import Span
 from . import recovery, state
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
@@ -13,7 +14,7 @@ from .elements import Build, Dispatch, _Custom, skip_ws
 from .expressions import COMPTIME, SPAWN
 from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
-                      STRING_TEXT, N, kw, punct)
+                      STRING_TEXT, kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 from .types import TOPO
 
@@ -46,12 +47,12 @@ _BLOCKLIKE_LINE = Build(
 _LET = Build(
     kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE)) - EQUALS
     - EXPR - SEMI,
-    lambda sp, t: (N["Let"](t[-3], True, t[-2][0] if t[-2] else None, t[-1], span=sp)
+    lambda sp, t: (Lsrc["Let"](t[-3], True, t[-2][0] if t[-2] else None, t[-1], span=sp)
                    if t[0] == "mut" else
-                   N["Let"](t[0], False, t[1][0] if t[1] else None, t[2], span=sp)))
+                   Lsrc["Let"](t[0], False, t[1][0] if t[1] else None, t[2], span=sp)))
 _FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - BLOCK,
-             lambda sp, t: N["For"](t[0], t[1], t[2], t[3], span=sp))
-_WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: N["While"](t[0], t[1], span=sp))
+             lambda sp, t: Lsrc["For"](t[0], t[1], t[2], t[3], span=sp))
+_WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: Lsrc["While"](t[0], t[1], span=sp))
 
 _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
                  lambda sp, t: (sp, len(t) == 3, t[-2], t[-1]))
@@ -67,21 +68,21 @@ def _if(sp, t):
     # `else` block before it. Built in a loop, so long chains cost no recursion.
     for head_span, comptime, cond, then in reversed(heads[1:]):
         at = Span(sp.source, head_span.start, sp.end)
-        node = N["If"](cond, comptime, then, orelse, span=at)
-        orelse = N["Block"]((node,), None, span=at)
+        node = Lsrc["If"](cond, comptime, then, orelse, span=at)
+        orelse = Lsrc["Block"]((node,), None, span=at)
     _, comptime, cond, then = heads[0]
-    return N["If"](cond, comptime, then, orelse, span=sp)
+    return Lsrc["If"](cond, comptime, then, orelse, span=sp)
 
 
 _IF = Build(_IF_HEAD + ZeroOrMore(kw("else") + _IF_HEAD) + Optional(kw("else") - BLOCK), _if)
 _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
-                lambda sp, t: N["Return"](t[0][0] if t[0] else None, span=sp))
-_BREAK = Build(kw("break") - SEMI, lambda sp, t: N["Break"](span=sp))
-_CONTINUE = Build(kw("continue") - SEMI, lambda sp, t: N["Continue"](span=sp))
+                lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
+_BREAK = Build(kw("break") - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
+_CONTINUE = Build(kw("continue") - SEMI, lambda sp, t: Lsrc["Continue"](span=sp))
 _ASSERT = Build(
     kw("assert") - LPAR - EXPR - Group(Optional(COMMA - STRING_TEXT))
     - punct(")", "',' or ')'") - SEMI,
-    lambda sp, t: N["Assert"](t[0], t[1][0] if t[1] else None, span=sp))
+    lambda sp, t: Lsrc["Assert"](t[0], t[1][0] if t[1] else None, span=sp))
 
 
 class BlockBody(_Custom):
@@ -103,7 +104,7 @@ class BlockBody(_Custom):
                 break
             if value is not None:  # a value followed by more: it needed its `;`
                 _missing_semi(s, value.span.end)
-                stmts.append(N["ExprStmt"](value, span=value.span))
+                stmts.append(Lsrc["ExprStmt"](value, span=value.span))
                 value = None
             try:
                 end, toks = stmt._parse(s, loc, do_actions, callPreParse=False)
@@ -140,42 +141,42 @@ def _settle(line: ExprLine, s: str, end: int, stmts: list):
                         f"expected a place (a variable, an index or a field) on the left of "
                         f"'{line.op}', found an expression")
             return None
-        stmts.append(N["Assign"](expr, line.op, line.value, span=sp))
+        stmts.append(Lsrc["Assign"](expr, line.op, line.value, span=sp))
         return None
     nxt = skip_ws(s, end)
     if not line.semi and s[nxt:nxt + 1] in ("}", ""):
         return expr
     if line.blocklike and expr._prod == "Comptime":
-        stmts.append(N["ComptimeStmt"](expr.body, span=sp))
+        stmts.append(Lsrc["ComptimeStmt"](expr.body, span=sp))
     elif line.semi or line.blocklike:
-        stmts.append(N["ExprStmt"](expr, span=sp))
+        stmts.append(Lsrc["ExprStmt"](expr, span=sp))
     else:
         _missing_semi(s, end)
-        stmts.append(N["ExprStmt"](expr, span=sp))
+        stmts.append(Lsrc["ExprStmt"](expr, span=sp))
     return None
 
 
 _STMT = Forward().set_name("a statement")
 BODY = BlockBody(_STMT)
 BLOCK <<= Build(LBRACE + BODY - punct("}", "'}'"),
-                lambda sp, t: N["Block"](t[0][0], t[0][1], span=sp))
+                lambda sp, t: Lsrc["Block"](t[0][0], t[0][1], span=sp))
 
 
 def _unroll(sp, t):
     topo, (var, body) = t[0], t[1]
-    return N["UnrollAcross"](topo, var, body, span=sp)
+    return Lsrc["UnrollAcross"](topo, var, body, span=sp)
 
 
 _UNROLL_BODY = Build(LBRACE - BAR - IDENT - BAR - BODY - RBRACE,
-                     lambda sp, t: (t[0], N["Block"](t[1][0], t[1][1], span=sp)))
+                     lambda sp, t: (t[0], Lsrc["Block"](t[1][0], t[1][1], span=sp)))
 _UNROLL = Build(kw("unroll") - kw("across") - LPAR - TOPO - RPAR - _UNROLL_BODY
                 + Optional(Literal(";")).suppress(), _unroll)
-_ITEM_STMT = Build(ITEM, lambda sp, t: N["ItemStmt"](t[0], span=sp))
+_ITEM_STMT = Build(ITEM, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp))
 
 
 def _decl_or_expr(decl):
     """`Memory NAME {` declares an item; `Memory::X` starts an expression."""
-    return Build(decl, lambda sp, t: N["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
+    return Build(decl, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
 
 
 _STMT <<= Dispatch({

@@ -16,9 +16,9 @@ from ..placement.types import HOST, Machine
 
 @dataclass
 class State:
-    machine: Machine = None
-    typer: Typer = None
-    scope: Scope = None  # the current function's locals
+    machine: Machine | None = None
+    typer: Typer | None = None
+    scope: Scope | None = None  # the current function's locals
     topo: list[str] = field(default_factory=list)  # the topologies the code runs on
     here: list[str | None] = field(default_factory=list)  # the spaces they hold
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes

@@ -12,7 +12,7 @@ from ..nanopass import Pass, descendants
 
 @dataclass
 class State:
-    eval: Evaluator = None
+    eval: Evaluator | None = None
 
 
 desugar_comptime = Pass("desugar-comptime", Ltyped, Lfolded, """

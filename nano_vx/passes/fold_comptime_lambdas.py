@@ -13,7 +13,7 @@ from ..nanopass import Pass, descendants
 
 @dataclass
 class State:
-    eval: Evaluator = None
+    eval: Evaluator | None = None
     lambdas: dict = field(default_factory=dict)  # the current function's: name -> Closure
     inlined: dict = field(default_factory=dict)  # name -> the lambda with its calls in place
     blocks: int = 0  # how many comptime blocks the walk is inside

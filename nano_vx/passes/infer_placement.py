@@ -11,8 +11,8 @@ from ..placement.types import Machine, placed, space_of
 
 @dataclass
 class State:
-    machine: Machine = None
-    typer: Typer = None
+    machine: Machine | None = None
+    typer: Typer | None = None
     here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
 
 

@@ -15,7 +15,7 @@ from ..placement.working_sets import Tile, WorkingSet
 
 @dataclass
 class State:
-    typer: Typer = None
+    typer: Typer | None = None
     sets: list[WorkingSet] = field(default_factory=list)
     ordinal: int = 0  # transfers seen so far, in walk order: how schedule-sub-spaces finds a tile
     point: int = 0  # the program point reached; a use or a placement takes the next

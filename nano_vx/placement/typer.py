@@ -14,7 +14,8 @@ rest.
 from __future__ import annotations
 
 from ..languages.l0_source import BINARY_OPS
-from .types import BOOL, OPAQUE, VOID, Machine, T, mentions, placed, space_of
+from ..languages.l5_typed import Ltyped
+from .types import BOOL, OPAQUE, VOID, Machine, mentions, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
 INT_LIT, FLOAT_LIT = "{integer}", "{float}"
@@ -27,9 +28,9 @@ _FLOATS = frozenset("f16 bf16 f32 f64".split())
 def settle(t):
     """A literal's type where nothing fixed it: i32 and f64, as Rust defaults them."""
     if t is INT_LIT:
-        return T["Scalar"]("i32")
+        return Ltyped["Scalar"]("i32")
     if t is FLOAT_LIT:
-        return T["Scalar"]("f64")
+        return Ltyped["Scalar"]("f64")
     return t
 
 
@@ -160,14 +161,14 @@ class Typer:
             return moved.replace(place=e.dest)
         if moved._prod == "RefType":
             moved = moved.inner
-        return T["RefType"](moved, e.dest)
+        return Ltyped["RefType"](moved, e.dest)
 
     def t_Spawn(self, e, here):
         there = self.machine.holds(e.topo.name)
         inner = self.block_value(e.body, there)
         if inner._prod == "TensorType" and there is not None:  # v lives on τ (§1.1 rule 4)
-            inner = inner.replace(place=T["MemRef"](there))
-        return T["PinnedType"](inner, e.topo)
+            inner = inner.replace(place=Ltyped["MemRef"](there))
+        return Ltyped["PinnedType"](inner, e.topo)
 
     def t_Comptime(self, e, here):
         return self.block_value(e.body, here)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from ..languages.l5_typed import Ltyped
 
-T = Ltyped.nodes
-OPAQUE = T["OpaqueType"]()
-VOID = T["Scalar"]("void")
-BOOL = T["Scalar"]("bool")
+OPAQUE = Ltyped["OpaqueType"]()
+VOID = Ltyped["Scalar"]("void")
+BOOL = Ltyped["Scalar"]("bool")
 
 HOST = "CPU"  # the topology the host program runs on (vx-reference §2)
 
@@ -51,7 +50,7 @@ def placed(ty, space: str | None, machine: Machine):
         where = place_of(ty.place, machine) if ty.place is not None else space
         if where is None:
             return ty
-        mem = T["MemRef"](where, span=ty.place.span if ty.place is not None else ty.span)
+        mem = Ltyped["MemRef"](where, span=ty.place.span if ty.place is not None else ty.span)
         if ty.place is not None and ty.place == mem:
             return ty
         return ty.replace(place=mem)
