@@ -7,18 +7,20 @@ from dataclasses import dataclass, field
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
-from ..model import cost_number, cost_text
+from ..model import Model, cost_number, cost_text
 from ..nanopass import Analysis
-from ..placement.scopes import Scope, scope_of
+from ..placement.scopes import Scope, scopes_of
 from ..placement.typer import Typer
 from ..placement.types import HOST, Machine
 
 
 @dataclass
 class State:
+    model: Model | None = None
     machine: Machine | None = None
     typer: Typer | None = None
-    scope: Scope | None = None  # the current function's locals
+    scopes: dict[str, Scope] = field(default_factory=dict)  # every function's locals
+    scope: Scope | None = None  # the current function's
     topo: list[str] = field(default_factory=list)  # the topologies the code runs on
     here: list[str | None] = field(default_factory=list)  # the spaces they hold
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
@@ -40,15 +42,18 @@ path. Spaces declared `managed: cached` are hardware-coherent and exempt.
 
 @check_visibility.on("Program")
 def _program(run, node):
-    run.state.machine = Machine(run.ctx.model)
-    run.state.typer = Typer(node, run.state.machine)
+    st = run.state
+    st.model = run.ctx.model
+    st.machine = Machine(st.model)
+    st.typer = Typer(node, st.machine)
+    st.scopes = scopes_of(node, st.typer)
     run.descend(node)
 
 
 @check_visibility.on("Fn")
 def _fn(run, node):
     st = run.state
-    st.scope = scope_of(node, st.typer)
+    st.scope = st.scopes[node.name]
     st.topo = [node.on.name if node.on is not None else HOST]
     st.here = [st.typer.functions[node.name].space]
     run.descend(node)
@@ -166,7 +171,8 @@ def _capture(run, local):
 def _judge(run, space, value: str | None, at, note=None):
     """Report reading `value` (a local's name, None for another expression) in `space` from
     the current topology, unless the topology sees it."""
-    st, model = run.state, run.ctx.model
+    st = run.state
+    model = st.model
     reader = st.topo[-1]
     sees = st.machine.sees(reader)
     declared = model.spaces.get(space) if space is not None else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis
-from ..placement.scopes import Scope, scope_of
+from ..placement.scopes import Scope, scopes_of
 from ..placement.sizes import rounded, tensor_bytes
 from ..placement.typer import Typer
 from ..placement.types import Machine
@@ -19,6 +19,7 @@ class State:
     sets: list[WorkingSet] = field(default_factory=list)
     ordinal: int = 0  # transfers seen so far, in walk order: how schedule-sub-spaces finds a tile
     point: int = 0  # the program point reached; a use or a placement takes the next
+    scopes: dict[str, Scope] = field(default_factory=dict)  # every function's locals
     # The function being walked (None between functions):
     scope: Scope | None = None
     here: list[str | None] = field(default_factory=list)  # where its code runs
@@ -44,6 +45,7 @@ the compilation for check-capacity and schedule-sub-spaces.
 @summarize_working_sets.on("Program")
 def _program(run, node):
     run.state.typer = Typer(node, Machine(run.ctx.model))
+    run.state.scopes = scopes_of(node, run.state.typer)
     run.descend(node)
     run.ctx.working_sets = run.state.sets
 
@@ -51,7 +53,7 @@ def _program(run, node):
 @summarize_working_sets.on("Fn")
 def _fn(run, node):
     st = run.state
-    st.scope = scope_of(node, st.typer)
+    st.scope = st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops = {}, {}, [], []
     run.descend(node)

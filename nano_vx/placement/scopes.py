@@ -1,4 +1,4 @@
-"""The locals of one typed function: each one's type, the space it was bound in, and how
+"""The locals of each typed function: each one's type, the space it was bound in, and how
 many `spawn on` blocks enclose its binding. The checks after infer-placement look a local up
 here instead of binding as they walk, so each of them handles only what it inspects."""
 
@@ -15,7 +15,7 @@ from .types import OPAQUE
 
 @dataclass
 class Scope:
-    typer: Typer
+    typer: Typer  # the function's own: its env holds the function's locals
     depth: dict[str, int] = field(default_factory=dict)  # local -> enclosing `spawn on`s
     here: list[str | None] = field(default_factory=list)  # while binding: where code runs
 
@@ -30,38 +30,49 @@ class Scope:
         self.depth[name] = len(self.here) - 1
 
 
-def scope_of(fn, typer: Typer) -> Scope:
-    """The scope of function `fn` (whose names resolve-names made unique within it)."""
-    return _bind_locals.collect(fn, state=Scope(typer, here=[typer.functions[fn.name].space]))
+@dataclass
+class _Binding:
+    typer: Typer
+    scopes: dict[str, Scope] = field(default_factory=dict)  # by function name
+    scope: Scope | None = None  # the function being walked
+
+
+def scopes_of(program, typer: Typer) -> dict[str, Scope]:
+    """The scope of every function of `program` (whose names resolve-names made unique
+    within each function), by function name."""
+    return _bind_locals.collect(program, state=_Binding(typer)).scopes
 
 
 _bind_locals = Analysis("bind-locals", Lrouted, """
-Bind every local of a function to its type, in source order (a helper of the checks).
+Bind every local of each function to its type, in source order (a helper of the checks).
 """, skip=DESCRIPTIONS)
 
 
 @_bind_locals.on("Fn")
 def _fn(run, node):
+    typer = run.state.typer
+    scope = Scope(typer.fresh(), here=[typer.functions[node.name].space])
+    run.state.scopes[node.name] = run.state.scope = scope
     for g in node.generics:
         if g._prod == "ConstParam":
-            run.state.bind(g.name, g.type)
+            scope.bind(g.name, g.type)
     run.descend(node)
 
 
 @_bind_locals.on("Param")
 def _param(run, node):
-    run.state.bind(node.name, node.type if node.type is not None else OPAQUE)
+    run.state.scope.bind(node.name, node.type if node.type is not None else OPAQUE)
 
 
 @_bind_locals.on("Let")
 def _let(run, node):
     run.descend(node)
-    run.state.bind(node.name, node.type)
+    run.state.scope.bind(node.name, node.type)
 
 
 @_bind_locals.on("For")
 def _for(run, node):
-    scope = run.state
+    scope = run.state.scope
     here = scope.here[-1]
     run.walk(node.start)
     run.walk(node.end)
@@ -72,7 +83,7 @@ def _for(run, node):
 
 @_bind_locals.on("Spawn")
 def _spawn(run, node):
-    scope = run.state
+    scope = run.state.scope
     scope.here.append(scope.typer.machine.holds(node.topo.name))
     run.descend(node)
     scope.here.pop()

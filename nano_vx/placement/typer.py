@@ -13,6 +13,8 @@ rest.
 
 from __future__ import annotations
 
+from copy import copy
+
 from ..languages.l0_source import BINARY_OPS
 from ..languages.l5_typed import Ltyped
 from .types import BOOL, OPAQUE, VOID, Machine, mentions, placed, space_of
@@ -82,6 +84,12 @@ class Typer:
         self.consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
         self.env: dict[str, object] = {}  # unique local name -> its type
         self.bound_in: dict[str, str | None] = {}  # unique local name -> the space it was bound in
+
+    def fresh(self) -> "Typer":
+        """A typer for another function: the same signatures, no locals yet."""
+        other = copy(self)
+        other.env, other.bound_in = {}, {}
+        return other
 
     def bind(self, name: str, ty, here: str | None) -> None:
         self.env[name] = ty
