@@ -149,6 +149,20 @@ _ENTRIES = [
          "their sum. The message gives the tile count, the granule, the sum and the "
          "capacity in bytes. Let a tile die (transfer it out, or stop using it) before "
          "placing the next, or declare the space `overcommit` if they never coexist."),
+    Code("E6027", "a working set that overflows only along a call path",
+         "Each function on a chain of calls fits the space alone, but the tiles a caller "
+         "holds across a call add up with what the callee places while it runs. A tile "
+         "held across a call is one placed before it and used in its arguments or after it; "
+         "sequential calls compose by max, a held tile by +. The message names the path "
+         "(`main -> stage`), the peak and the capacity, and the notes say what each "
+         "function holds. Let the caller's tile die before the call (transfer it out, or "
+         "stop using it afterwards), or split the work."),
+    Code("E6028", "recursion that places tiles in a bounded space",
+         "A function on a cycle of calls places tiles in a memory space that has a "
+         "capacity. Each activation holds its tiles while the recursion goes deeper, and "
+         "the depth is not known while compiling, so no bound can be proved. The message "
+         "names the cycle and the bytes each activation holds. Place the tiles outside the "
+         "recursion and pass them in, or write the recursion as a loop."),
     Code("W1028", "an over-capacity working set in an `overcommit` space",
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "

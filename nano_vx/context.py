@@ -11,7 +11,7 @@ from .source import Source
 
 if TYPE_CHECKING:
     from .model import Model
-    from .placement.working_sets import WorkingSet
+    from .placement.working_sets import CallSite, WorkingSet
 
 
 @dataclass
@@ -23,6 +23,7 @@ class Compilation:
 
     # Facts: each is set by the one pass that declares it in `provides` and read only by the
     # passes that declare it in `requires` (the framework holds them to it).
-    facts: ClassVar[frozenset[str]] = frozenset({"model", "working_sets"})
+    facts: ClassVar[frozenset[str]] = frozenset({"model", "working_sets", "call_sites"})
     model: Model | None = None  # check-memory-declarations: the memory model
     working_sets: list[WorkingSet] | None = None  # summarize-working-sets: tiles per function and space
+    call_sites: list[CallSite] | None = None  # summarize-working-sets: what each call holds

@@ -11,6 +11,7 @@ from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
+from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.load_machine_files import load_machine_files
@@ -36,6 +37,7 @@ PIPELINE = Pipeline([
     check_visibility,
     summarize_working_sets,
     check_capacity,
+    fold_working_sets,
     schedule_sub_spaces,
 ])
 

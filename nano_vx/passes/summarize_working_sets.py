@@ -10,23 +10,26 @@ from ..placement.scopes import Scope, scopes_of
 from ..placement.sizes import rounded, tensor_bytes
 from ..placement.typer import Typer
 from ..placement.types import Machine
-from ..placement.working_sets import Tile, WorkingSet
+from ..placement.working_sets import CallSite, Tile, WorkingSet
 
 
 @dataclass
 class State:
     typer: Typer | None = None
     sets: list[WorkingSet] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)  # of every function, in walk order
     ordinal: int = 0  # transfers seen so far, in walk order: how schedule-sub-spaces finds a tile
     point: int = 0  # the program point reached; a use or a placement takes the next
     scopes: dict[str, Scope] = field(default_factory=dict)  # every function's locals
     # The function being walked (None between functions):
+    fn: str | None = None
     scope: Scope | None = None
     here: list[str | None] = field(default_factory=list)  # where its code runs
     tiles: dict[int, Tile] = field(default_factory=dict)  # by ordinal
     bound: dict[str, Tile] = field(default_factory=dict)  # by the local bound to it
     uses: list[tuple[str, int]] = field(default_factory=list)  # (local, point)
     loops: list[tuple[int, int]] = field(default_factory=list)  # (first, last point) each
+    fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
 
 summarize_working_sets = Analysis("summarize-working-sets", Lrouted, """
@@ -37,9 +40,11 @@ a granule. It is resident from its transfer to the last use of the local it is b
 (`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only), and a use
 inside a loop that the transfer is outside of keeps it to the end of the loop, since the
 next iteration uses it again. The working set of a space is the peak, over the program
-points, of the resident tiles, each rounded up to the space's granule. The sets are left on
-the compilation for check-capacity and schedule-sub-spaces.
-""", state=State, requires=("model",), provides=("working_sets",))
+points, of the resident tiles, each rounded up to the space's granule. At each call of a
+function of the program it records the tiles still resident while the callee runs: placed
+before the call and used in its arguments or after it. The sets are left on the compilation
+for check-capacity and schedule-sub-spaces, the call sites for fold-working-sets.
+""", state=State, requires=("model",), provides=("working_sets", "call_sites"))
 
 
 @summarize_working_sets.on("Program")
@@ -48,21 +53,37 @@ def _program(run, node):
     run.state.scopes = scopes_of(node, run.state.typer)
     run.descend(node)
     run.ctx.working_sets = run.state.sets
+    run.ctx.call_sites = run.state.calls
 
 
 @summarize_working_sets.on("Fn")
 def _fn(run, node):
     st = run.state
-    st.scope = st.scopes[node.name]
+    st.fn, st.scope = node.name, st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
-    st.tiles, st.bound, st.uses, st.loops = {}, {}, [], []
+    st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
     run.descend(node)
     for name, at in st.uses:
         tile = st.bound.get(name)
         if tile is not None and at > tile.start:
             tile.last = max(tile.last, _through_loops(st.loops, tile.start, at))
+    for site in st.fn_calls:
+        for tile in st.tiles.values():
+            if tile.start < site.point <= tile.last:
+                site.held.setdefault(tile.space, []).append(tile)
     st.sets.extend(_working_sets(node.name, list(st.tiles.values())))
-    st.scope = None
+    st.calls.extend(st.fn_calls)
+    st.fn = st.scope = None
+
+
+@summarize_working_sets.on("Call")
+def _call(run, node):
+    st = run.state
+    callee = node.callee
+    if st.fn is not None and callee._prod == "Global" and callee.name in st.typer.functions:
+        st.point += 1  # the call starts before its arguments are read
+        st.fn_calls.append(CallSite(st.fn, callee.name, node, st.point))
+    run.descend(node)
 
 
 @summarize_working_sets.on("Spawn")

@@ -1,8 +1,10 @@
-"""Working sets: the tiles one function places in a memory space, and how long each stays.
+"""Working sets: the tiles one function places in a memory space, how long each stays, and
+what each call leaves resident while the callee runs.
 
-summarize-working-sets finds them and leaves them on the compilation (`working_sets`);
-check-capacity judges them against capacities and schedule-sub-spaces lays them out, so the
-two agree on what is resident when because they read one analysis.
+summarize-working-sets finds them and leaves them on the compilation (`working_sets`,
+`call_sites`); check-capacity judges each function's sets against capacities,
+schedule-sub-spaces lays them out, and fold-working-sets adds them up along the call graph,
+so all three agree on what is resident when because they read one analysis.
 """
 
 from __future__ import annotations
@@ -38,3 +40,16 @@ class WorkingSet:
     peak: int  # bytes at the peak
     resident: list[Tile] = field(default_factory=list)  # the tiles resident at the peak
     tiles: list[Tile] = field(default_factory=list)  # every tile placed in the space
+
+
+@dataclass
+class CallSite:
+    caller: str
+    callee: str
+    call: object  # the Call node
+    point: int  # the caller's program point where the call starts
+    held: dict[str, list[Tile]] = field(default_factory=dict)  # space -> tiles resident across
+
+    def live(self, space: str) -> int:
+        """The bytes the caller holds in `space` while the callee runs."""
+        return sum(t.footprint for t in self.held.get(space, ()))

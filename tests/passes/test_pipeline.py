@@ -12,7 +12,8 @@ ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-ac
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
            "infer-placement", "fold-comptime-lambdas", "desugar-comptime",
            "resolve-sub-space-ancestors", "check-linearity", "check-visibility",
-           "summarize-working-sets", "check-capacity", "schedule-sub-spaces"]
+           "summarize-working-sets", "check-capacity", "fold-working-sets",
+           "schedule-sub-spaces"]
 
 
 def test_the_passes_are_in_chain_order():

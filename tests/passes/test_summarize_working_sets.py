@@ -18,9 +18,10 @@ def _where(node) -> str:
     return "%d:%d" % node.span.source.line_col(node.span.start)
 
 
-def describe(working_sets) -> str:
+def describe(working_sets, call_sites) -> str:
     """The working sets as a reviewer reads them: per function and space, the peak and the
-    tiles resident at it, then every tile with its size, its transfer and its lifetime."""
+    tiles resident at it, then every tile with its size, its transfer and its lifetime; then
+    each call with the bytes its caller holds across it."""
     lines = []
     for ws in working_sets:
         lines.append(f"fn {ws.function}, space {ws.space}: peak {ws.peak} bytes, "
@@ -30,6 +31,10 @@ def describe(working_sets) -> str:
             lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
                          f"transfer #{t.ordinal} at {_where(t.transfer)}, "
                          f"points {t.start}..{t.last}")
+    for c in call_sites:
+        held = ", ".join(f"{space} {c.live(space)} bytes" for space in c.held) or "nothing"
+        lines.append(f"call {c.caller} -> {c.callee} at {_where(c.call)}, point {c.point}: "
+                     f"holds {held}")
     return "\n".join(lines) + "\n"
 
 
@@ -42,7 +47,8 @@ def _sets(case):
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt):
-    assert describe(_sets(case).ctx.working_sets) == snapshot_txt
+    ctx = _sets(case).ctx
+    assert describe(ctx.working_sets, ctx.call_sites) == snapshot_txt
 
 
 def test_a_tile_read_inside_a_loop_it_was_placed_before_lives_to_the_loops_end():
@@ -68,6 +74,14 @@ def test_each_function_and_each_unrolled_copy_has_its_own_tiles():
     copies = sets[1].tiles
     assert [t.name for t in copies] == ["t", "t#1"]
     assert copies[0].transfer is not copies[1].transfer  # two transfers, one shared value
+
+
+def test_a_call_records_the_tiles_its_caller_holds_across_it():
+    ctx = _sets("held_across_calls").ctx
+    [first, second] = ctx.call_sites
+    assert (first.caller, first.callee) == ("main", "stage")
+    assert [t.name for t in first.held["W"]] == ["kept", "arg"]  # `arg` is read by the call
+    assert first.live("W") == 2048 and second.held == {}  # everything died before it
 
 
 def test_a_tensor_without_a_static_size_places_no_tile():
