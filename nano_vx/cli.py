@@ -26,6 +26,30 @@ reference interpreter, printing what the program prints.
 """
 
 
+DUMP_HELP = """\
+On stdout, a text or dot dump follows a banner such as
+`*** IR Dump After resolve-names (Ltransfers -> Lresolved) ***`, and the program
+runs after the dumps. An svg or json dump on stdout is one document and nothing
+else (no banner; the program is checked, not run), so it names one pass. For
+more, --dump-dir=DIR writes one file per dump: NNa-before-PASS, NNb-after-PASS,
+NNc-diff-PASS, NN the pass's position in --list-passes. In the text dump, `@name`
+is a global (a function, a const item or a built-in such as `@print`), `x#1` a
+local renamed apart from an earlier `x`, and the type `_` one that placement
+inference leaves open (a closure, a string, a generic's result)."""
+
+
+class Once(argparse.Action):
+    """An option that takes one value: given twice, a usage error naming both values, since
+    keeping the last would silently drop the first (--machine A --machine B checks only B)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        earlier = getattr(namespace, self.dest)
+        if earlier is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({earlier!r} and {value!r}); it takes one file per run")
+        setattr(namespace, self.dest, value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="nano-vx",
@@ -34,17 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("file", nargs="?", help="the Vx program (or `explain CODE`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
-    ap.add_argument("--action", choices=["parse", "check", "run"], default="run",
+    ap.add_argument("--action", choices=["parse", "check", "run"],
                     help="how far to go: parse only, run every check, or check and run "
-                         "(default run)")
+                         "(default run; check when stdout holds an SVG or JSON dump)")
     model = ap.add_argument_group("the machine")
-    model.add_argument("--machine", metavar="FILE",
+    model.add_argument("--machine", metavar="FILE", action=Once,
                        help="add a machine file's Memory and Topology declarations (e.g. "
-                            "machines/h100-sxm.vx); without one the built-in model is used")
-    model.add_argument("--host", metavar="FILE|default",
+                            "machines/h100-sxm.vx); without one the built-in model is used. "
+                            "One per run: to check against several, run once per machine")
+    model.add_argument("--host", metavar="FILE|default", action=Once,
                        help="add a host file's declarations; `default` declares "
                             "`Memory CPU_DRAM { managed: explicit }`")
-    dump = ap.add_argument_group("dumping the IR")
+    dump = ap.add_argument_group("dumping the IR", DUMP_HELP)
     dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
                       help="print the IR after these passes")
     dump.add_argument("--dump-before", metavar="PASS[,PASS]|all",
@@ -57,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "text instead of the whole IR (implies --dump-after=all when "
                            "that is not given)")
     dump.add_argument("--dump-dir", metavar="DIR",
-                      help="write dumps to numbered files in DIR, one per pass (implies "
-                           "--dump-after=all when no pass is named)")
+                      help="write each dump to its own file in DIR, named by its pass "
+                           "(implies --dump-after=all when no pass is named)")
     dump.add_argument("--dump-format", choices=["text", "dot", "svg", "json"], default="text",
                       help="text (default), Graphviz dot, dot rendered to SVG, or JSON")
     info = ap.add_argument_group("the pipeline and its languages")
@@ -80,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class Usage(Exception):
-    """A command line that cannot be carried out; exit status 2."""
+    """A command line that parses but cannot be carried out; exit status 2."""
 
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None,
@@ -95,8 +120,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
         return int(stop.code or 0)
     try:
         return _dispatch(args, stdout, stderr)
-    except Usage as problem:
-        ap.print_usage(stderr)
+    except Usage as problem:  # one line: the options parsed, one of them cannot be used
         stderr.write(f"nano-vx: error: {problem}\n")
         return EXIT_USAGE
 
@@ -133,13 +157,75 @@ def _explain(code: str | None, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+class OutputError(Exception):
+    """stdout or stderr cannot be written: a full disk (`> /dev/full`) or a closed
+    descriptor (`>&-`)."""
+
+
+class GuardedStream:
+    """A standard stream whose write errors become one OutputError naming the stream. A
+    stream closed before start-up (sys.stdout is None) fails on its first write only, so
+    `nano-vx prog.vx --action check >&-` still succeeds when it prints nothing."""
+
+    def __init__(self, stream: TextIO | None, name: str):
+        self.stream = stream
+        self.name = name
+
+    def _call(self, method: str, *args):
+        if self.stream is None:
+            raise OutputError(f"cannot write to {self.name}: it is closed")
+        try:
+            return getattr(self.stream, method)(*args)
+        except BrokenPipeError:
+            raise  # the reader went away: entry stops quietly
+        except OSError as err:
+            raise OutputError(f"cannot write to {self.name}: {err.strerror or err}") from err
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        if self.stream is not None:  # nothing was written to a closed stream
+            self._call("flush")
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+
 def entry() -> None:
+    stdout = GuardedStream(sys.stdout, "stdout")
+    stderr = GuardedStream(sys.stderr, "stderr")
     try:
-        code = main()
-        sys.stdout.flush()
+        code = main(stdout=stdout, stderr=stderr)
+        stdout.flush()
     except BrokenPipeError:
-        # The reader went away (`nano-vx --dump-after=all | head`): stop quietly, and keep
-        # Python from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (`nano-vx --dump-after=all | head`): stop quietly.
+        _drop_stdout()
         code = 128 + signal.SIGPIPE
+    except OutputError as err:
+        _drop_stdout()
+        _say(stderr, f"nano-vx: error: {err}\n")
+        code = EXIT_ERROR
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
+        with contextlib.suppress(OSError, OutputError):
+            stdout.flush()  # what the program printed before the interruption
+        _say(stderr, "nano-vx: interrupted\n")
+        # The pipeline or the program may still be running on run_deep's worker thread,
+        # which cannot be stopped; a normal exit would wait for it to finish.
+        os._exit(128 + signal.SIGINT)
     sys.exit(code)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's own flush at exit does not complain
+    again about the buffer it could not write."""
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _say(stderr: GuardedStream, text: str) -> None:
+    """A last word on stderr, unless stderr is what failed."""
+    with contextlib.suppress(OSError, OutputError):
+        stderr.write(text)
+        stderr.flush()

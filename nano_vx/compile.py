@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import TextIO
 
 from .context import Compilation
 from .deep import run_deep
 from .diagnostics import Diagnostics
-from .driver import DumpOptions, InternalError, run_pipeline
+from .driver import DumpError, DumpOptions, InternalError, run_pipeline
 from .pipeline import PIPELINE
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
@@ -25,6 +26,9 @@ def _pass_names(value: str | None, usage) -> set[str]:
     return names
 
 
+DOCUMENT_FORMATS = ("svg", "json")
+
+
 def dump_options(args, usage) -> DumpOptions | None:
     after = _pass_names(args.dump_after, usage)
     before = _pass_names(args.dump_before, usage)
@@ -33,13 +37,61 @@ def dump_options(args, usage) -> DumpOptions | None:
         after = {"all"}
     if not (after or before):
         return None
-    return DumpOptions(after=after, before=before, changed_only=args.dump_changed,
-                       diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
+    if args.dump_diff and args.dump_format != "text":
+        raise usage(f"--dump-diff writes text diffs; it takes no --dump-format={args.dump_format}")
+    options = DumpOptions(after=after, before=before, changed_only=args.dump_changed,
+                          diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
+    if args.dump_dir:
+        _check_dump_dir(args.dump_dir, usage)
+    elif args.dump_format in DOCUMENT_FORMATS:
+        _one_document(options, usage)
+        options.banners = False
+    return options
+
+
+def _one_document(options: DumpOptions, usage) -> None:
+    """An SVG or a JSON on stdout is one document and nothing else (`> ir.json` must be
+    JSON): one dump, no banner, and the program is not run, its output would join it."""
+    fmt = options.format
+    wanted = [*options.before, *options.after]
+    if len(wanted) != 1 or "all" in wanted:
+        raise usage(f"--dump-format={fmt} writes one document to stdout: name one pass "
+                    f"(--dump-after=PASS), or write one file per dump with --dump-dir=DIR")
+    if options.before == {"parse"}:
+        raise usage(f"before parse there is only the program text, no {fmt} to write: "
+                    f"use --dump-after=parse")
+
+
+def _check_dump_dir(path: str, usage) -> None:
+    """Make the dump directory and try writing in it, so that an unusable one is a usage
+    error before the pipeline runs rather than a failure after the first pass."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise usage(f"--dump-dir: {path!r} is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as err:
+        raise usage(f"--dump-dir: cannot create the directory {path!r}: {err.strerror}")
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as err:
+        raise usage(f"--dump-dir: cannot write in the directory {path!r}: {err.strerror}")
+
+
+def _action(args, dumps: DumpOptions | None, usage) -> str:
+    """--action, whose default is to run, except when stdout is a dump's one document."""
+    if dumps is None or dumps.banners:
+        return args.action or "run"
+    if args.action == "run":
+        raise usage(f"--action run would print the program's output into the "
+                    f"--dump-format={dumps.format} document on stdout: use --dump-dir=DIR")
+    return args.action or "check"
 
 
 def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     dumps = dump_options(args, usage)
-    stop_after = "parse" if args.action == "parse" else None
+    action = _action(args, dumps, usage)
+    stop_after = "parse" if action == "parse" else None
     if args.stop_after:
         _pass_names(args.stop_after, usage)
         stop_after = args.stop_after
@@ -60,6 +112,9 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,
                            progress=_progress(source, stderr))
+    except DumpError as err:
+        stderr.write(f"nano-vx: error: {err}\n")
+        return EXIT_ERROR
     except InternalError as ice:
         stderr.write(f"nano-vx: {ice}\n")
         if ice.ir_file:
@@ -72,7 +127,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from .placement.facts import program_facts
 
     facts = program_facts(ctx, outcome.tree) if args.error_format == "json" else {}
-    if diagnostics.has_errors or args.action != "run" or stop_after:
+    if diagnostics.has_errors or action != "run" or stop_after:
         return _report(diagnostics, args, stderr, facts)
     return _run(outcome.tree, diagnostics, args, stdout, stderr, facts)
 

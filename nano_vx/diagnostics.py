@@ -8,6 +8,8 @@ as numbers and names for `--error-format=json`.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from .codes import CODES
@@ -54,27 +56,56 @@ class Diagnostic:
         return out
 
     def render(self) -> str:
-        lines = [f"{self.severity}[{self.code}]: {self.message}"]
+        lines = [f"{self.severity}[{self.code}]: {visible(self.message)}"]
         if self.span is not None:
             src = self.span.source
             line, col = src.line_col(self.span.start)
-            text = src.line_text(line).expandtabs(1)
+            text = src.line_text(line).removesuffix("\r").expandtabs(1)
             gutter = " " * len(str(line))
             end_line, end_col = src.line_col(max(self.span.end, self.span.start))
             width = (end_col - col) if end_line == line else len(text) - col + 1
-            text, col, width = _clip(text, col, width)
+            text, at, width = _clip(text, col, width)
+            before, spanned = visible(text[:at - 1]), visible(text[at - 1:at - 1 + width])
             lines += [
-                f"{gutter}--> {src.name}:{line}:{col}",
+                f"{gutter}--> {visible(src.name)}:{line}:{col}",
                 f"{gutter} |",
-                f"{line} | {text}",
-                f"{gutter} | {' ' * (col - 1)}{'^' * max(1, width)}",
+                f"{line} | {visible(text)}",
+                f"{gutter} | {' ' * _columns(before)}{'^' * max(1, _columns(spanned))}",
             ]
             pad = gutter
         else:
             pad = ""
-        lines += [f"{pad} = note: {n}" for n in self.notes]
-        lines += [f"{pad} = help: {h}" for h in self.help]
+        lines += [f"{pad} = note: {visible(n)}" for n in self.notes]
+        lines += [f"{pad} = help: {visible(h)}" for h in self.help]
         return "\n".join(lines)
+
+
+# What a terminal would act on rather than show: control characters (ANSI escapes, NUL,
+# C1), format characters (bidirectional overrides, zero-width), line and paragraph
+# separators, and lone surrogates, which stderr cannot even encode.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_SHORT = {"\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_UNUSUAL = re.compile(r"[^\x20-\x7e]")
+
+
+def visible(text: str) -> str:
+    """`text` with every character a terminal would act on written as Rust's `{:?}` writes
+    it (`\\u{1b}`, `\\0`), so that a diagnostic shows a source line rather than replays
+    it."""
+    def shown(m: re.Match) -> str:
+        c = m.group()
+        if unicodedata.category(c) not in _HIDDEN:
+            return c
+        return _SHORT.get(c) or f"\\u{{{ord(c):x}}}"
+
+    return _UNUSUAL.sub(shown, text)
+
+
+def _columns(text: str) -> int:
+    """The terminal columns `text` takes: two for a wide character (CJK, most emoji), none
+    for a combining mark, so that the caret stands under its span."""
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 SHOWN_COLUMNS = 100

@@ -34,6 +34,15 @@ class InternalError(Exception):
                          f"{type(error).__name__}: {error}")
 
 
+class DumpError(Exception):
+    """A dump file could not be written (a disk that filled up, a directory removed while the
+    compiler ran): the user's environment, not a bug, so no internal error."""
+
+    def __init__(self, path: str, error: OSError):
+        self.path = path
+        super().__init__(f"cannot write the dump {path}: {error.strerror or error}")
+
+
 @dataclass
 class DumpOptions:
     after: set[str] = field(default_factory=set)  # pass names, or {"all"}
@@ -42,6 +51,7 @@ class DumpOptions:
     diff: bool = False
     directory: str | None = None
     format: str = "text"
+    banners: bool = True  # False: stdout holds one document (an SVG, a JSON) and nothing else
 
     def wants(self, which: set[str], name: str) -> bool:
         return "all" in which or name in which
@@ -87,38 +97,52 @@ def _text(tree) -> str:
     return render(tree, "text", "")
 
 
+# A dump file is named by its pass's position in the pipeline, then a letter for the moment
+# (a before, b after, c diff), so the same pass always gets the same name whatever else is
+# dumped, and `ls` lists the files in the order they were written.
+PHASE_LETTER = {"before": "a", "after": "b", "diff": "c"}
+
+
 class Dumper:
     """Prints (or files) the IR around each pass as the dump options ask."""
 
     def __init__(self, options: DumpOptions, out: TextIO):
         self.options = options
         self.out = out
-        self.count = 0
 
-    def emit(self, when: str, p, tree) -> None:
+    def emit(self, when: str, index: int, p, tree) -> None:
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
-        self._write(f"{when.lower()}-{p.name}", banner, render(tree, self.options.format, banner))
+        # Before parse there is only the program text, whatever the format.
+        suffix = "vx" if isinstance(tree, Source) else FORMAT_SUFFIX[self.options.format]
+        self._write(index, when.lower(), p.name, suffix, banner,
+                    render(tree, self.options.format, banner))
 
-    def emit_diff(self, p, before, after) -> None:
+    def emit_diff(self, index: int, p, before, after) -> None:
         from .dump.diff import diff_text
 
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Diff {p.name} ({src} -> {p.output.name}) ***"
         body = diff_text(_text(before), _text(after), src, p.output.name) or "(no change)\n"
-        self._write(f"diff-{p.name}", banner, body)
+        self._write(index, "diff", p.name, "diff", banner, body)
 
-    def _write(self, stem: str, banner: str, body: str) -> None:
-        self.count += 1
-        if self.options.directory:
-            os.makedirs(self.options.directory, exist_ok=True)
-            suffix = "diff" if stem.startswith("diff-") else FORMAT_SUFFIX[self.options.format]
-            path = os.path.join(self.options.directory, f"{self.count:02d}-{stem}.{suffix}")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(body if body.endswith("\n") else body + "\n")
+    def _write(self, index: int, phase: str, name: str, suffix: str, banner: str,
+               body: str) -> None:
+        body = body if body.endswith("\n") else body + "\n"
+        directory = self.options.directory
+        if directory:
+            path = os.path.join(directory,
+                                f"{index:02d}{PHASE_LETTER[phase]}-{phase}-{name}.{suffix}")
+            try:
+                os.makedirs(directory, exist_ok=True)
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(body)
+            except OSError as error:
+                raise DumpError(path, error) from error
             return
-        self.out.write(banner + "\n")
-        self.out.write(body if body.endswith("\n") else body + "\n")
+        if self.options.banners:
+            self.out.write(banner + "\n")
+        self.out.write(body)
 
 
 @contextlib.contextmanager
@@ -160,7 +184,7 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         if progress:
             progress(f"[{index}/{len(pipeline)}] {p.name}")
         if dumper and dumps.wants(dumps.before, p.name):
-            dumper.emit("Before", p, tree)
+            dumper.emit("Before", index, p, tree)
         start = time.perf_counter()
         try:
             out = p(tree, ctx, check=verify)
@@ -169,9 +193,9 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
         if dumper and dumps.wants(dumps.after, p.name):
             if dumps.diff:
-                dumper.emit_diff(p, tree, out)
+                dumper.emit_diff(index, p, tree, out)
             elif not dumps.changed_only or isinstance(tree, Source) or _text(tree) != _text(out):
-                dumper.emit("After", p, out)
+                dumper.emit("After", index, p, out)
         tree = out
         outcome.tree, outcome.language = tree, p.output
         if ctx.diagnostics.has_errors:

@@ -2,8 +2,13 @@
 
 import io
 import json
+import os
 import shutil
+import signal
 import subprocess
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -76,7 +81,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
     assert lines[1].split()[:6] == ["parse", "rewrite", "text", "Lsrc", "-", "-"]
     rows = {line.split()[0]: line.split()[:6] for line in lines[1:]}
     assert rows["summarize-working-sets"] == [
-        "summarize-working-sets", "analysis", "Lrouted", "Lrouted", "model", "working_sets"]
+        "summarize-working-sets", "analysis", "Lrouted", "Lrouted", "model",
+        "working_sets,call_sites"]
     assert rows["check-capacity"][4:] == ["model,working_sets", "-"]
 
 
@@ -152,14 +158,50 @@ def test_dump_diff_shows_what_a_pass_changed(prog):
     assert any(line.startswith("+") and "a#1" in line for line in out.splitlines())
 
 
-@pytest.mark.parametrize("fmt,marker", [("dot", "digraph"), ("svg", "<svg"), ("json", '"node"')])
-def test_dump_formats(prog, fmt, marker):
-    code, out, _ = run(prog(HELLO), "--dump-after=resolve-names", f"--dump-format={fmt}",
-                       "--action", "check")
-    assert code == 0 and marker in out
-    if fmt == "json":
-        body = out.split("\n", 1)[1]
-        assert json.loads(body)["node"] == "Program"
+def test_a_dot_dump_follows_its_banner_and_the_program_runs(prog):
+    code, out, _ = run(prog(HELLO), "--dump-after=resolve-names", "--dump-format=dot")
+    banner, rest = out.split("\n", 1)
+    assert code == 0 and banner.startswith("*** IR Dump After resolve-names")
+    assert rest.startswith("digraph IR {") and rest.endswith("}\n42\n")
+
+
+def test_a_json_dump_on_stdout_is_one_json_document(prog):
+    code, out, _ = run(prog(HELLO), "--dump-after=resolve-names", "--dump-format=json")
+    assert code == 0 and json.loads(out)["node"] == "Program"  # no banner, no `42`
+
+
+def test_an_svg_dump_on_stdout_is_one_svg_document(prog):
+    code, out, _ = run(prog(HELLO), "--dump-before=infer-placement", "--dump-format=svg")
+    assert code == 0 and ET.fromstring(out).tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_a_document_dump_on_stdout_still_reports_the_programs_errors(prog):
+    code, out, err = run(prog("fn main() { print(y); }"), "--dump-after=parse",
+                         "--dump-format=json")
+    assert code == 1 and json.loads(out)["node"] == "Program" and "E2001" in err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--dump-after=all", "--dump-format=json"], "name one pass"),
+    (["--dump-after=parse,resolve-names", "--dump-format=svg"], "--dump-dir=DIR"),
+    (["--dump-after=parse", "--dump-before=parse", "--dump-format=json"], "name one pass"),
+    (["--dump-changed", "--dump-format=json"], "name one pass"),
+    (["--dump-before=parse", "--dump-format=json"], "only the program text"),
+    (["--dump-after=parse", "--dump-format=json", "--action", "run"], "use --dump-dir"),
+    (["--dump-diff", "--dump-format=json"], "--dump-diff writes text diffs"),
+])
+def test_stdout_cannot_hold_a_document_and_something_else(prog, argv, says):
+    code, out, err = run(prog(HELLO), *argv)
+    assert code == 2 and out == "" and says in err
+    assert err.count("\n") == 1, "a usage error is one line"
+
+
+def test_several_document_dumps_go_to_a_directory(prog, tmp_path):
+    where = tmp_path / "dumps"
+    code, out, _ = run(prog(HELLO), "--dump-after=all", "--dump-format=json",
+                       f"--dump-dir={where}")
+    assert code == 0 and out == "42\n"
+    assert all(json.loads(p.read_text())["node"] == "Program" for p in where.iterdir())
 
 
 def test_dump_dir_writes_numbered_files(prog, tmp_path):
@@ -167,7 +209,71 @@ def test_dump_dir_writes_numbered_files(prog, tmp_path):
     code, out, _ = run(prog(HELLO), f"--dump-dir={where}", "--action", "check")
     names = sorted(p.name for p in where.iterdir())
     assert code == 0 and out == ""
-    assert names == [f"{i:02d}-after-{n}.txt" for i, n in enumerate(PIPELINE.names(), 1)]
+    assert names == [f"{i:02d}b-after-{n}.txt" for i, n in enumerate(PIPELINE.names(), 1)]
+
+
+def position(name):
+    return f"{PIPELINE.names().index(name) + 1:02d}"
+
+
+def test_a_pass_gets_the_same_dump_file_whatever_else_is_dumped(prog, tmp_path):
+    alone, every = tmp_path / "alone", tmp_path / "every"
+    run(prog(HELLO), "--dump-after=resolve-names", f"--dump-dir={alone}")
+    run(prog(HELLO), f"--dump-dir={every}")
+    [name] = [p.name for p in alone.iterdir()]
+    assert name == f"{position('resolve-names')}b-after-resolve-names.txt"
+    assert (alone / name).read_text() == (every / name).read_text()
+
+
+def test_before_after_and_diff_files_sort_in_the_order_they_happen(prog, tmp_path):
+    where = tmp_path / "dumps"
+    run(prog(HELLO), "--dump-before=parse,resolve-names", "--dump-after=resolve-names",
+        f"--dump-dir={where}", "--dump-format=json")
+    run(prog(HELLO), "--dump-diff", "--dump-after=resolve-names", f"--dump-dir={where}")
+    n = position("resolve-names")
+    assert sorted(p.name for p in where.iterdir()) == [
+        "01a-before-parse.vx",  # before parse there is only the program text
+        f"{n}a-before-resolve-names.json", f"{n}b-after-resolve-names.json",
+        f"{n}c-diff-resolve-names.diff"]
+    assert (where / "01a-before-parse.vx").read_text() == HELLO
+
+
+def unusable_dir(kind, tmp_path):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    if kind == "read-only":
+        where = tmp_path / "read-only"
+        where.mkdir(mode=0o555)
+        if os.access(where, os.W_OK):
+            pytest.skip("this user (root) writes in a read-only directory")
+        return where
+    return {"a file": a_file, "under a file": a_file / "dumps",
+            "under /proc": Path("/proc/nano-vx-dumps")}[kind]
+
+
+@pytest.mark.parametrize("kind, reason", [
+    ("a file", "is not a directory"),
+    ("under a file", "cannot create the directory"),
+    ("under /proc", "cannot create the directory"),
+    ("read-only", "cannot write in the directory"),
+])
+def test_an_unusable_dump_dir_is_a_one_line_usage_error(prog, tmp_path, kind, reason):
+    if kind == "under /proc" and not Path("/proc/self").is_dir():
+        pytest.skip("needs Linux's /proc")
+    where = unusable_dir(kind, tmp_path)
+    code, out, err = run(prog(HELLO), f"--dump-dir={where}")
+    assert code == 2 and out == ""
+    assert err.startswith(f"nano-vx: error: --dump-dir: ") and err.count("\n") == 1
+    assert repr(str(where)) in err and reason in err
+
+
+def test_a_dump_file_that_cannot_be_written_is_an_error_not_a_traceback(prog, tmp_path):
+    where = tmp_path / "dumps"
+    (where / "01b-after-parse.txt").mkdir(parents=True)  # a directory where the file goes
+    code, out, err = run(prog(HELLO), f"--dump-dir={where}")
+    assert code == 1 and out == ""
+    assert err.startswith(f"nano-vx: error: cannot write the dump {where}/01b-after-parse.txt: ")
+    assert err.count("\n") == 1
 
 
 def test_stop_after_stops_the_pipeline_and_does_not_run(prog):
@@ -220,3 +326,83 @@ def test_a_reader_that_goes_away_early_gets_no_traceback(tmp_path):
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err
+
+
+MACHINES = Path(__file__).resolve().parent.parent / "machines"
+
+
+@pytest.mark.parametrize("flag", ["--machine", "--host"])
+def test_a_repeated_machine_or_host_is_a_usage_error_naming_both(prog, flag):
+    first, second = MACHINES / "a100-40.vx", MACHINES / "a100-80.vx"
+    code, out, err = run(prog(HELLO), flag, first, flag, second)
+    assert code == 2 and out == ""
+    assert f"argument {flag}: given twice ({str(first)!r} and {str(second)!r})" in err
+    code, out, _ = run(prog(HELLO), "--machine", first, "--host", "default")
+    assert (code, out) == (0, "42\n")
+
+
+def test_help_explains_the_dump_notation_and_the_stdout_rule():
+    _, out, _ = run("--help")
+    flat = " ".join(out.split())
+    assert "`@name` is a global" in flat and "`x#1` a local" in flat and "the type `_`" in flat
+    assert "An svg or json dump on stdout is one document" in flat
+
+
+def start(*argv, **popen):
+    return subprocess.Popen([shutil.which("nano-vx"), *map(str, argv)],
+                            stderr=subprocess.PIPE, **popen)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_stdout_is_a_one_line_error(prog):
+    with open("/dev/full", "w") as full:
+        proc = start(prog(HELLO), stdout=full)
+        err = proc.communicate(timeout=60)[1].decode()
+    assert proc.returncode == 1
+    assert err == "nano-vx: error: cannot write to stdout: No space left on device\n"
+
+
+def test_a_closed_stdout_is_a_one_line_error_when_something_is_printed(prog):
+    path = prog(HELLO)
+    proc = start(path, preexec_fn=lambda: os.close(1))
+    err = proc.communicate(timeout=60)[1].decode()
+    assert (proc.returncode, err) == (1, "nano-vx: error: cannot write to stdout: it is closed\n")
+    proc = start(path, "--action", "check", preexec_fn=lambda: os.close(1))
+    assert proc.communicate(timeout=60)[1] == b"" and proc.returncode == 0
+
+
+FOREVER = """\
+fn main() {
+    print(1);
+    let mut i: i64 = 0;
+    while true {
+        i = i + 1;
+    }
+}
+"""
+
+
+def test_ctrl_c_says_interrupted_and_exits_130(prog):
+    # SIGINT back to its default in the child (a shell's background job ignores it), stdout
+    # unbuffered so that the first line says the program is running: the signal then
+    # arrives while nano-vx runs it, not while Python is still starting.
+    proc = start(prog(FOREVER), stdout=subprocess.PIPE,
+                   env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline() == b"1\n"
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out, err) == (130, b"", b"nano-vx: interrupted\n")
+
+
+def test_a_diagnostic_shows_the_control_bytes_of_its_line_escaped(prog):
+    code, _, err = run(prog(b'fn main() {\n    let s = "\x1b[2J"; print(y);\n}\n'))
+    assert code == 1 and "\x1b" not in err
+    assert '2 |     let s = "\\u{1b}[2J"; print(y);\n  |              ^^^^^^\n' in err
+    code, _, err = run(prog(b'fn main() {\n    let s = "\x1b[2J"; print(y);\n}\n'),
+                       "--error-format=json")
+    assert json.loads(err)["diagnostics"][0]["code"] == "E1004"

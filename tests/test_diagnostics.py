@@ -50,6 +50,58 @@ def test_a_long_line_is_clipped_around_the_span():
     assert source_line[at:at + 3] == "BAD" and caret_line.count("^") == 3
 
 
+def rendered_line_and_caret(text, start, end, name="p.vx"):
+    rendered = Diagnostic("error", "E2001", "msg", Span(Source(name, text), start, end)).render()
+    return rendered.splitlines()[3:5]
+
+
+def under_caret(source_line, caret_line):
+    at = caret_line.index("^")
+    return source_line[at:at + caret_line.count("^")]
+
+
+def test_control_characters_of_the_line_are_shown_escaped_with_the_caret_in_place():
+    text = 'let s = "\x1b[31mred\x1b[0m\x00\x07\x7f\x9b"; print(y);\n'
+    source_line, caret_line = rendered_line_and_caret(text, text.index("y"), text.index("y") + 1)
+    assert source_line == '1 | let s = "\\u{1b}[31mred\\u{1b}[0m\\0\\u{7}\\u{7f}\\u{9b}"; print(y);'
+    assert under_caret(source_line, caret_line) == "y"
+    source_line, caret_line = rendered_line_and_caret(text, 9, 10)  # the span is the ESC
+    assert under_caret(source_line, caret_line) == "\\u{1b}"
+
+
+def test_bidirectional_overrides_and_separators_are_shown_escaped():
+    text = 'let s = "\u202eevil\u2066\u2028"; x\n'
+    source_line, caret_line = rendered_line_and_caret(text, text.index("x"), text.index("x") + 1)
+    assert source_line == '1 | let s = "\\u{202e}evil\\u{2066}\\u{2028}"; x'
+    assert under_caret(source_line, caret_line) == "x"
+
+
+def test_wide_characters_take_two_columns_and_crlf_is_a_line_ending():
+    text = 'let s = "中文"; x\r\n'
+    source_line, caret_line = rendered_line_and_caret(text, text.index("x"), text.index("x") + 1)
+    assert source_line == '1 | let s = "中文"; x'
+    assert caret_line == "  | " + " " * (len('let s = "中文"; ') + 2) + "^"
+
+
+def test_the_message_notes_help_and_file_name_are_shown_escaped():
+    src = Source("evil\x1b[2J.vx", "x\n")
+    rendered = Diagnostic("error", "E8002", "assert failed: \x1b[31mboom\x00", Span(src, 0, 1),
+                          notes=["a\x1bnote"], help=["a\x1bhelp"]).render()
+    assert "\x1b" not in rendered and "\x00" not in rendered
+    assert "assert failed: \\u{1b}[31mboom\\0" in rendered
+    assert "--> evil\\u{1b}[2J.vx:1:1" in rendered and "note: a\\u{1b}note" in rendered
+
+
+def test_the_json_form_of_control_characters_is_valid_json():
+    src = Source("p.vx", "let s = \"\x1b\x00\u202e\"; y\n")
+    d = Diagnostics()
+    d.error("E2001", Span(src, 14, 15), "cannot find 'y' \x1b\x00", help=["\u2028"])
+    text = d.to_json()
+    assert "\x1b" not in text and "\x00" not in text and "\u2028" not in text
+    [entry] = json.loads(text)["diagnostics"]
+    assert entry["message"] == "cannot find 'y' \x1b\x00" and entry["help"] == ["\u2028"]
+
+
 def test_the_json_form_carries_the_span_and_the_facts():
     src = Source("p.vx", "let x = 1;\n")
     d = Diagnostics()

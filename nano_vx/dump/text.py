@@ -531,6 +531,13 @@ expr("HardwareStateType", "inner topo")(_wrapper("HardwareState"))
 expr("RefType", "inner mem")(_wrapper("Ref"))
 
 
+@expr("OpaqueType")
+def _opaque_type(w, n):
+    # A type placement inference leaves open, written as Rust writes a type left to the
+    # compiler (`let f: _ = |x| ..`).
+    w.put("_")
+
+
 @expr("NamedType", "name")
 def _named_type(w, n):
     w.put(n.name)

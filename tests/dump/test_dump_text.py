@@ -8,7 +8,7 @@ from dump_samples import EXAMPLES, PRECEDENCE, L, block, example, i, mem, progra
 
 from nano_vx.dump import to_text
 from nano_vx.dump.writer import EXPR, LINE
-from nano_vx.languages import Lresolved, Lsrc, Ltransfers
+from nano_vx.languages import Lresolved, Lsrc, Ltransfers, Ltyped
 from nano_vx.nanopass import Terminal, prod
 
 
@@ -54,6 +54,13 @@ def test_marked_transfer_local_and_global():
     assert to_text(let) == "let x#1 = transfer[sync](x, Memory::NPU_HBM);\n"
     assert to_text(relaxed) == "transfer[relaxed](y, Memory::GPU_HBM)\n"
     assert to_text(example("Transfer")) == "transfer(x, Memory::NPU_HBM)\n"
+
+
+def test_an_opaque_type_prints_as_rust_writes_a_type_left_open():
+    T = Ltyped.nodes
+    closure = T["Closure"]((T["Param"]("a", None),), T["Block"]((), T["Local"]("a")))
+    let = T["Let"]("f", False, T["OpaqueType"](), closure)
+    assert to_text(let) == "let f: _ = |a| {\n    a\n};\n"
 
 
 @pytest.mark.parametrize("tree, text", PRECEDENCE)
