@@ -27,3 +27,14 @@ class Compilation:
     model: Model | None = None  # check-memory-declarations: the memory model
     working_sets: list[WorkingSet] | None = None  # summarize-working-sets: tiles per function and space
     call_sites: list[CallSite] | None = None  # summarize-working-sets: what each call holds
+
+    def describe(self, fact: str) -> str:
+        """A fact as text, for the dump after the pass that provides it."""
+        from .model.describe import describe_model
+        from .placement.working_sets import describe_call_sites, describe_working_sets
+
+        value = getattr(self, fact)
+        if value is None:
+            return "(not set)\n"
+        return {"model": describe_model, "working_sets": describe_working_sets,
+                "call_sites": describe_call_sites}[fact](value)

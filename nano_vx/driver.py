@@ -110,13 +110,15 @@ class Dumper:
         self.options = options
         self.out = out
 
-    def emit(self, when: str, index: int, p, tree) -> None:
+    def emit(self, when: str, index: int, p, tree, ctx=None) -> None:
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
         # Before parse there is only the program text, whatever the format.
         suffix = "vx" if isinstance(tree, Source) else FORMAT_SUFFIX[self.options.format]
-        self._write(index, when.lower(), p.name, suffix, banner,
-                    render(tree, self.options.format, banner))
+        body = render(tree, self.options.format, banner)
+        if ctx is not None and self.options.format == "text":
+            body += _facts(ctx, p)
+        self._write(index, when.lower(), p.name, suffix, banner, body)
 
     def emit_diff(self, index: int, p, before, after) -> None:
         from .dump.diff import diff_text
@@ -195,7 +197,7 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
             if dumps.diff:
                 dumper.emit_diff(index, p, tree, out)
             elif not dumps.changed_only or isinstance(tree, Source) or _text(tree) != _text(out):
-                dumper.emit("After", index, p, out)
+                dumper.emit("After", index, p, out, ctx)
         tree = out
         outcome.tree, outcome.language = tree, p.output
         if ctx.diagnostics.has_errors:
@@ -204,6 +206,18 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         if p.name == stop_after:
             break
     return outcome
+
+
+def _facts(ctx, p) -> str:
+    """The facts a pass leaves for later passes, as comments after its text dump: an
+    analysis's result is there, not in the IR it returns unchanged."""
+    if not p.provides:
+        return ""
+    lines = [f"facts provided by {p.name}:"]
+    for fact in p.provides:
+        lines.append(f"{fact}:")
+        lines += [f"  {line}" for line in ctx.describe(fact).splitlines()]
+    return "".join(f"// {line}\n" for line in lines)
 
 
 def _save_ice(p, tree, error: BaseException) -> str | None:

@@ -406,3 +406,17 @@ def test_a_diagnostic_shows_the_control_bytes_of_its_line_escaped(prog):
     code, _, err = run(prog(b'fn main() {\n    let s = "\x1b[2J"; print(y);\n}\n'),
                        "--error-format=json")
     assert json.loads(err)["diagnostics"][0]["code"] == "E1004"
+
+
+def test_a_text_dump_after_a_pass_that_provides_facts_shows_them_as_comments():
+    case = Path(__file__).parent / "passes" / "cases" / "fold_working_sets" / "held_across.vx"
+    code, out, _ = run(str(case), "--action", "check",
+                       "--dump-after=check-memory-declarations,summarize-working-sets")
+    assert code == 1  # the fold refuses the path; the dumps come before it
+    assert "// facts provided by check-memory-declarations:\n// model:\n" in out
+    assert "//   memory W: capacity 4194304 B, within NPU_HBM, managed explicit\n" in out
+    assert ("// call_sites:\n//   call main -> stage at 15:5, point 5: holds W 3145728 bytes\n"
+            in out)
+    # A pass that provides nothing adds nothing after its IR.
+    _, plain, _ = run(str(case), "--action", "check", "--dump-after=check-capacity")
+    assert "// facts" not in plain

@@ -53,3 +53,34 @@ class CallSite:
     def live(self, space: str) -> int:
         """The bytes the caller holds in `space` while the callee runs."""
         return sum(t.footprint for t in self.held.get(space, ()))
+
+
+def _where(node) -> str:
+    line, col = node.span.source.line_col(node.span.start) if node.span else (0, 0)
+    return f"{line}:{col}"
+
+
+def describe_working_sets(working_sets: list[WorkingSet]) -> str:
+    """The working sets as a reader of a dump reads them: per function and space, the peak
+    and the tiles resident at it (marked *), then every tile with its size, its transfer and
+    the program points it is resident at."""
+    lines = []
+    for ws in working_sets:
+        lines.append(f"fn {ws.function}, space {ws.space}: peak {ws.peak} bytes, "
+                     f"{len(ws.resident)} of {len(ws.tiles)} tiles resident at the peak")
+        for t in ws.tiles:
+            peak = "*" if t in ws.resident else " "
+            lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
+                         f"transfer #{t.ordinal} at {_where(t.transfer)}, "
+                         f"points {t.start}..{t.last}")
+    return "".join(line + "\n" for line in lines)
+
+
+def describe_call_sites(call_sites: list[CallSite]) -> str:
+    """Each call of a function of the program, with the bytes its caller holds across it."""
+    lines = []
+    for c in call_sites:
+        held = ", ".join(f"{space} {c.live(space)} bytes" for space in c.held) or "nothing"
+        lines.append(f"call {c.caller} -> {c.callee} at {_where(c.call)}, point {c.point}: "
+                     f"holds {held}")
+    return "".join(line + "\n" for line in lines)

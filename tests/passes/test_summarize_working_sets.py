@@ -8,34 +8,11 @@ from hypothesis import strategies as st
 
 from nano_vx.nanopass import descendants
 from nano_vx.passes.summarize_working_sets import summarize_working_sets
+from nano_vx.placement.working_sets import describe_call_sites, describe_working_sets
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "summarize_working_sets"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-
-
-def _where(node) -> str:
-    return "%d:%d" % node.span.source.line_col(node.span.start)
-
-
-def describe(working_sets, call_sites) -> str:
-    """The working sets as a reviewer reads them: per function and space, the peak and the
-    tiles resident at it, then every tile with its size, its transfer and its lifetime; then
-    each call with the bytes its caller holds across it."""
-    lines = []
-    for ws in working_sets:
-        lines.append(f"fn {ws.function}, space {ws.space}: peak {ws.peak} bytes, "
-                     f"{len(ws.resident)} of {len(ws.tiles)} tiles resident at the peak")
-        for t in ws.tiles:
-            peak = "*" if t in ws.resident else " "
-            lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
-                         f"transfer #{t.ordinal} at {_where(t.transfer)}, "
-                         f"points {t.start}..{t.last}")
-    for c in call_sites:
-        held = ", ".join(f"{space} {c.live(space)} bytes" for space in c.held) or "nothing"
-        lines.append(f"call {c.caller} -> {c.callee} at {_where(c.call)}, point {c.point}: "
-                     f"holds {held}")
-    return "\n".join(lines) + "\n"
 
 
 def _sets(case):
@@ -48,7 +25,8 @@ def _sets(case):
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt):
     ctx = _sets(case).ctx
-    assert describe(ctx.working_sets, ctx.call_sites) == snapshot_txt
+    text = describe_working_sets(ctx.working_sets) + describe_call_sites(ctx.call_sites)
+    assert text == snapshot_txt
 
 
 def test_a_tile_read_inside_a_loop_it_was_placed_before_lives_to_the_loops_end():
