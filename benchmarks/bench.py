@@ -116,6 +116,38 @@ def report(sizes: list[int], results: dict[int, list[dict]]) -> None:
         print()
 
 
+def within_chain_growth(repeat: int, n: int = 1_000) -> None:
+    """A `within:` chain of n and of 10 n memory spaces, each inside the one before (every
+    third sized, so each is compared with a sized ancestor), and a transfer into the
+    innermost: each pass may take at most ten times as long on the longer chain."""
+    def chain(spaces: int) -> str:
+        lines = ["Memory W0 { within: Memory::GPU_HBM, capacity: 1 GiB, scope: sm }"]
+        lines += [f"Memory W{i} {{ within: Memory::W{i - 1}"
+                  f"{', capacity: 1 MiB' if i % 3 == 0 else ''} }}" for i in range(1, spaces)]
+        lines.append(f"fn main() {{ let t = Tensor<i32, [4]>::new(); "
+                     f"let w = transfer(t, Memory::W{spaces - 1}); }}")
+        return "\n".join(lines) + "\n"
+
+    best = []
+    for spaces in (n, 10 * n):
+        progress(f"within: chain of {spaces:,} spaces, {repeat} runs")
+        text = chain(spaces)
+        runs = [run_deep(run_pipeline, text, f"within-{spaces}.vx", False)
+                for _ in range(repeat)]
+        best.append([min(step, key=lambda s: s["seconds"]) for step in zip(*runs)])
+    print(f"within: chain of {n:,} -> {10 * n:,} spaces (time ratio, target <= "
+          f"{10 * LINEAR_TARGET:g}; steps under 50 ms on the longer chain are not judged):")
+    for a, b in zip(*best):
+        ratio = b["seconds"] / a["seconds"] if a["seconds"] else float("inf")
+        judged = verdict(ratio <= 10 * LINEAR_TARGET) if b["seconds"] >= 0.05 else "-"
+        print(f"  {a['name']:<26} {a['seconds'] * 1000:9.1f} ms -> {b['seconds'] * 1000:9.1f} ms"
+              f"  x{ratio:6.2f}  {judged}")
+    total = [sum(s["seconds"] for s in steps) for steps in best]
+    print(f"  {'all passes':<26} {total[0] * 1000:9.1f} ms -> {total[1] * 1000:9.1f} ms"
+          f"  x{total[1] / total[0]:6.2f}  {verdict(total[1] <= 10 * LINEAR_TARGET * total[0])}")
+    print()
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000",
@@ -142,6 +174,7 @@ def main(argv=None) -> None:
             for step, measured in zip(results[size], peaks):
                 step["peak"] = measured["peak"]
     report(sizes, results)
+    within_chain_growth(args.repeat)
     ms = help_ms()
     print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
           f"{verdict(ms <= HELP_TARGET_MS)}")

@@ -58,7 +58,24 @@ _ENTRIES = [
     Code("E3041", "`unroll across` range too large",
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
-         "bound. Use a `for` loop with `spawn on` for a range that large."),
+         "bound. Nested unrolls multiply: a body is copied once per index of its own range "
+         "times the indices of every `unroll across` around it, and more than 4096 copies in "
+         "all is refused too. Use a `for` loop with `spawn on` for a range that large."),
+    Code("E3001", "an integer literal out of range for its type",
+         "An unsuffixed integer literal takes the type its context fixes, as in Rust: a "
+         "`let`'s type, the variable an assignment writes, a parameter, the function's "
+         "result, a tensor's element type, the other operand of arithmetic or of a "
+         "comparison, and i32 where nothing fixes one (`print(2147483648)`). A literal that "
+         "type cannot hold is refused rather than wrapped (`let x: u8 = 260;` would be 4). "
+         "`-N` is the one literal -N, so `let m: i8 = -128;` fits. The message names the "
+         "literal, the type and its range; write a type that holds the value, or a cast "
+         "(`300 as u8` converts, on purpose)."),
+    Code("E3003", "a call that does not match its function",
+         "A call passes a different number of arguments than the function has parameters, "
+         "an argument of another type than its parameter (another scalar type, or a tensor "
+         "with another element type, other extents or another memory space: the space is "
+         "part of the type), or binds the result of a function that returns nothing. The "
+         "message names both types. An unsuffixed literal fits any integer or float type."),
     Code("E3033", "a `comptime` block that does not fold",
          "A `comptime` block is run while compiling and replaced by its value (or removed, "
          "in statement position), so it must run to the end and leave nothing behind. The "
@@ -88,6 +105,12 @@ _ENTRIES = [
          "first (`x = ...`)."),
     # -- E6xxx, memory model: declarations, machine files, routing (check-memory-declarations,
     # load-machine-files, resolve-sub-space-ancestors) ----------------------------------
+    Code("E6001", "a call that runs a function on another topology",
+         "A function declared `fn f(..) on Topology::X` runs on X: its tensors are made in "
+         "X's memory and its code is compiled for X. Calling it from code that runs on "
+         "another topology (the host, or a `spawn on` block of another device) would run it "
+         "in the wrong place. The message names both topologies. Call it inside "
+         "`spawn on(Topology::X) { .. }`."),
     Code("E6002", "no transfer path",
          "A `transfer` moves a value between two memory spaces that no chain of declared "
          "transfer edges connects (a space without edges of its own is reached through its "
@@ -177,9 +200,11 @@ _ENTRIES = [
          "counted by the compiler, so unbounded recursion stops here rather than exhausting "
          "the compiler."),
     Code("E8005", "compile-time evaluation ran too long",
-         "A `comptime` block ran more than 1,000,000 loop iterations in all (every loop of "
-         "the block and of the functions it calls counts). Compute less while compiling, "
-         "or leave the computation to run time."),
+         "A `comptime` block took more than 1,000,000 steps in all (steps: loop iterations "
+         "and calls; every loop and call of the block and of the functions it calls "
+         "counts, so a recursion that branches, shallow as it may be, is bounded too). "
+         "Compute less while compiling (an iterative function instead of one that calls "
+         "itself twice), or leave the computation to run time."),
     # -- E9xxx: the program stops at run time ------------------------------------------
     Code("E9001", "integer division stopped the program",
          "An integer `/` or `%` had a zero divisor, or divided the minimum value of its type "

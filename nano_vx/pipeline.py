@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
+from .passes.check_literal_ranges import check_literal_ranges
 from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_visibility import check_visibility
 from .passes.desugar_comptime import desugar_comptime
@@ -30,11 +32,13 @@ PIPELINE = Pipeline([
     resolve_names,
     check_memory_declarations,
     infer_placement,
+    check_literal_ranges,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,
     check_linearity,
     check_visibility,
+    check_calls,
     summarize_working_sets,
     check_capacity,
     fold_working_sets,

@@ -2,9 +2,10 @@
 output, and ends the same way, on every IL as on the source; and every node of every IL still
 carries its source span.
 
-An example the compiler refuses (the correlation programs are written to be refused) plays the
-game up to the pass that refuses it, exactly as the driver stops there, and must be refused
-with the codes listed below: so this file is also the table of what each example is for.
+An example plays the game once for each `// nano-vx today` line of its header (read by
+tests/test_examples.py), with the machine that line's arguments name. One the compiler refuses
+(several correlation programs are written to be refused) plays up to the pass that refuses it,
+exactly as the driver stops there, and must be refused with the codes its header lists.
 """
 
 import io
@@ -21,23 +22,10 @@ from nano_vx.parser import parse
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
 from nano_vx.values.stops import RuntimeStop
+from test_examples import PROMISES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-A100_40 = {"host": "default", "machine": str(ROOT / "machines" / "a100-40.vx")}
-A100_80 = {"host": "default", "machine": str(ROOT / "machines" / "a100-80.vx")}
-
-# (example, options of the compilation) -> the codes it is refused with; absent: admitted.
-REFUSED = {
-    ("correlation/01_residency_across_a_call.vx", "builtin"): ["E6003"],
-    ("correlation/06_capacity_against_a_declared_machine.vx", "builtin"): ["E2001"],
-    ("correlation/06_capacity_against_a_declared_machine.vx", "a100-40"): ["E6009"],
-}
-OPTIONS = {"builtin": {}, "a100-40": A100_40, "a100-80": A100_80}
-RUNS = [(str(p.relative_to(EXAMPLES)), "builtin") for p in sorted(EXAMPLES.rglob("*.vx"))] + [
-    ("correlation/06_capacity_against_a_declared_machine.vx", "a100-40"),
-    ("correlation/06_capacity_against_a_declared_machine.vx", "a100-80"),
-]
 
 
 def _run(tree) -> tuple[str, object]:
@@ -59,10 +47,11 @@ def _without_span(tree) -> set[str]:
 NOT_RUN = {"correlation/06_capacity_against_a_declared_machine.vx"}
 
 
-@pytest.mark.parametrize("example,machine", RUNS, ids=[f"{e}[{m}]" for e, m in RUNS])
-def test_every_il_runs_and_prints_what_the_source_prints(example, machine):
+@pytest.mark.parametrize("promise", PROMISES, ids=str)
+def test_every_il_runs_and_prints_what_the_source_prints(promise):
+    example = promise.example
     path = EXAMPLES / example
-    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(), **OPTIONS[machine])
+    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(), **promise.machine)
     tree = run_deep(parse, ctx.source, ctx.diagnostics)
     assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
     expected = None if example in NOT_RUN else _run(tree)
@@ -74,4 +63,4 @@ def test_every_il_runs_and_prints_what_the_source_prints(example, machine):
         if expected is not None:
             assert _run(tree) == expected, f"{p.name}'s output ({p.output.name}) runs differently"
     errors = [d.code for d in ctx.diagnostics.sorted() if d.severity == "error"]
-    assert errors == REFUSED.get((example, machine), []), ctx.diagnostics.render()
+    assert errors == [code for code, _, _ in promise.errors], ctx.diagnostics.render()

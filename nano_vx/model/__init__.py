@@ -28,6 +28,9 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
                                 # is Route((src,), 0). Leg(src, dst, cost, via "edge"|"within")
     model.ancestors(space) -> tuple[str, ...]            # `within:` chain, nearest first
     model.scope_of(space) -> str | None                  # declared, else inherited
+    model.sized_ancestor(space) -> str | None            # nearest ancestor with a capacity
+                                # (both remembered: asked of every space, a chain is
+                                # walked once, not once per space)
     model.has_machine    # some space has `scope: device` (a machine model is in force)
     model.builtin        # the built-in model of vx-reference §2 is part of this one
     model.cycles         # `within:` cycles, each cut at its first declared member

@@ -66,18 +66,20 @@ def _cut_cycles(spaces: dict[str, Space]) -> tuple[tuple[str, ...], ...]:
     ends; return the cycles, each from that member round to it again (check-memory-
     declarations reports them)."""
     settled: set[str] = set()
+    order = {name: i for i, name in enumerate(spaces)}
     cycles = []
-    for name in list(spaces):
-        chain: list[str] = []
+    for name in order:
+        chain: dict[str, None] = {}  # in order, with a constant-time membership test
         here = name
         while here in spaces and here not in settled and here not in chain:
-            chain.append(here)
+            chain[here] = None
             here = spaces[here].within
         settled.update(chain)
         if here not in chain:
             continue  # reached the root, an unknown name, or a part already checked
-        cycle = chain[chain.index(here):]
-        first = min(cycle, key=list(spaces).index)
+        walked = list(chain)
+        cycle = walked[walked.index(here):]
+        first = min(cycle, key=order.__getitem__)
         at = cycle.index(first)
         cycles.append((*cycle[at:], *cycle[:at], first))
         spaces[first] = replace(spaces[first], within=None)

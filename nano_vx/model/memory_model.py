@@ -20,6 +20,8 @@ class Model:
     cycles: tuple[tuple[str, ...], ...] = ()  # `within:` cycles, cut where they start
     _graph: Graph | None = field(default=None, repr=False)
     _routes: dict = field(default_factory=dict, repr=False)
+    _scopes: dict = field(default_factory=dict, repr=False)  # space -> its scope's holder
+    _sized: dict = field(default_factory=dict, repr=False)  # space -> nearest with a capacity
 
     # -- topologies --------------------------------------------------------------------
 
@@ -32,19 +34,46 @@ class Model:
     def ancestors(self, space: str) -> tuple[str, ...]:
         """The `within:` chain above `space`, nearest first (not `space` itself)."""
         chain: list[str] = []
+        seen = {space}
         s = self.spaces.get(space)
-        while s is not None and s.within is not None and s.within not in chain:
+        while s is not None and s.within is not None and s.within not in seen:
             chain.append(s.within)
+            seen.add(s.within)
             s = self.spaces.get(s.within)
         return tuple(chain)
 
     def scope_of(self, space: str) -> str | None:
         """The declared scope, else the nearest ancestor's: a sub-space is no wider."""
-        for name in (space, *self.ancestors(space)):
-            s = self.spaces.get(name)
-            if s is not None and s.scope is not None:
-                return s.scope
-        return None
+        holder = self._nearest(space, lambda s: s.scope is not None, self._scopes)
+        return self.spaces[holder].scope if holder is not None else None
+
+    def sized_ancestor(self, space: str) -> str | None:
+        """The nearest ancestor of `space` (not `space` itself) that declares a capacity."""
+        s = self.spaces.get(space)
+        if s is None or s.within is None:
+            return None
+        return self._nearest(s.within, lambda s: s.capacity is not None, self._sized)
+
+    def _nearest(self, space: str, has, cache: dict) -> str | None:
+        """The first of `space` and its ancestors that `has`, remembered for every space
+        walked: asked of every space of a chain, each link is walked once, not once per
+        space below it."""
+        walked: set[str] = set()  # a cycle stops the walk
+        found = None
+        while space is not None and space not in cache and space not in walked:
+            s = self.spaces.get(space)
+            if s is None:
+                break
+            walked.add(space)
+            if has(s):
+                found = space
+                break
+            space = s.within
+        else:
+            found = cache.get(space) if space is not None else None
+        for name in walked:
+            cache[name] = found
+        return found
 
     @staticmethod
     def wider(a: str, b: str) -> bool:

@@ -58,21 +58,72 @@ def cheapest(graph: Graph, src: str, dst: str) -> Route | None:
     if src == dst:
         return Route((src,), Fraction(0))
     best: dict[str, Fraction] = {src: Fraction(0)}
-    heap: list[tuple[Fraction, tuple[str, ...], tuple[Leg, ...]]] = [(Fraction(0), (src,), ())]
+    heap: list[tuple[Fraction, _Path]] = [(Fraction(0), _Path(src))]
     done: set[str] = set()
     while heap:
-        cost, path, legs = heapq.heappop(heap)
-        here = path[-1]
+        cost, path = heapq.heappop(heap)
+        here = path.here
         if here in done:
             continue
         if here == dst:
-            return Route(path, cost, legs)
-        done.add(here)
+            return path.route(cost)
+        done.add(here)  # every space on `path` is done: a route never visits one twice
         for leg in graph.get(here, ()):
-            if leg.dst in done or leg.dst in path:
+            if leg.dst in done:
                 continue
             total = cost + leg.cost
             if leg.dst not in best or total <= best[leg.dst]:
                 best[leg.dst] = total
-                heapq.heappush(heap, (total, path + (leg.dst,), legs + (leg,)))
+                heapq.heappush(heap, (total, _Path(leg.dst, leg, path)))
     return None
+
+
+class _Path:
+    """A route so far, as its last leg and the route it extends. Extending one costs the
+    same however long it is, where a tuple of spaces is copied whole: along a `within:`
+    chain of n spaces that made routing quadratic. Paths compare as their tuples of spaces
+    would (equal costs go to the lexicographically smallest), in time logarithmic in their
+    length: `up[k]` is the path 2**k legs shorter, so the point where two paths part is
+    found by halving (binary lifting), not by walking back to the start."""
+
+    __slots__ = ("here", "leg", "back", "depth", "up")
+
+    def __init__(self, here: str, leg: Leg | None = None, back: _Path | None = None):
+        self.here, self.leg, self.back = here, leg, back
+        self.depth = 0 if back is None else back.depth + 1
+        up = [] if back is None else [back]
+        while up and len(up[-1].up) >= len(up):
+            up.append(up[-1].up[len(up) - 1])
+        self.up = up
+
+    def _at(self, depth: int) -> _Path:
+        """The start of this path that is `depth` legs long."""
+        p, k, rise = self, 0, self.depth - depth
+        while rise:
+            if rise & 1:
+                p = p.up[k]
+            rise, k = rise >> 1, k + 1
+        return p
+
+    def __lt__(self, other: _Path) -> bool:
+        depth = min(self.depth, other.depth)
+        a, b = self._at(depth), other._at(depth)
+        if a is b:  # one path starts the other
+            return self.depth < other.depth
+        for k in reversed(range(len(a.up))):
+            if a.up[k] is not b.up[k]:
+                a, b = a.up[k], b.up[k]
+        # a and b extend the same path by one leg each. Two legs to the same space are
+        # parallel edges, and only one of the two paths was extended further (the other
+        # space was done by then): the shorter path is then a start of the longer.
+        return a.here < b.here if a.here != b.here else self.depth < other.depth
+
+    def route(self, cost: Fraction) -> Route:
+        spaces, legs = [], []
+        p = self
+        while p is not None:
+            spaces.append(p.here)
+            if p.leg is not None:
+                legs.append(p.leg)
+            p = p.back
+        return Route(tuple(reversed(spaces)), cost, tuple(reversed(legs)))

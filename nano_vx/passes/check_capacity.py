@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..languages.l2_unrolled import copies_note
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.working_sets import WorkingSet
@@ -31,13 +32,18 @@ def _judge(run, ws: WorkingSet) -> None:
         return  # a granule without a capacity: scheduled, never refused
     diagnostics = run.ctx.diagnostics
     too_big = [t for t in ws.tiles if t.footprint > capacity]
+    # The copies `unroll across` makes share their body's transfer spans: one error a place.
+    copies: dict = {}
     for t in too_big:
+        copies.setdefault(t.transfer.span, []).append(t)
+    for t, *more in copies.values():
         diagnostics.error(
             "E6009", t.transfer.span,
             f"transferred tensor needs {t.footprint} bytes{_rounding(space, t.size)}"
             f" but memory space '{space.name}' has capacity {capacity} bytes"
             f"{_one_replica(space)}",
-            notes=[f"{t.label} is placed here, in '{ws.function}'"],
+            notes=[f"{t.label} is placed here, in '{ws.function}'",
+                   *copies_note(1 + len(more))],
             help=["split the tensor into tiles that fit, or place it in a larger space"],
             space=space.name, required=t.footprint, available=capacity,
             margin=capacity - t.footprint)

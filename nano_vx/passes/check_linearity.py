@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l2_unrolled import copies_note
 from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis
@@ -22,7 +23,10 @@ from ..nanopass import Analysis
 @dataclass
 class State:
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
-    reported: set = field(default_factory=set)  # uses already reported (a loop walks twice)
+    # (span, name as written) -> [its diagnostic, the unique names reported there]: a loop
+    # walks its body twice, and the copies `unroll across` makes share their body's spans
+    # (each copy's locals have names of their own).
+    reported: dict = field(default_factory=dict)
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
@@ -31,7 +35,8 @@ Refuse a use of a local after `transfer` consumed it (E4001).
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. A move on one branch of an
 `if` counts after the `if` (as in Rust); a move inside a loop of a variable declared
-outside it is a use-after-move on the next iteration. `x = ..` gives x a fresh value.
+outside it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use
+in the body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
 
@@ -55,6 +60,8 @@ def _program(run, node, moved):
     for item in node.items:
         if item._prod == "Fn":
             run.walk(item.body, {})
+    for diag, copies in run.state.reported.values():
+        diag.notes += copies_note(len(copies))
     return moved
 
 
@@ -151,10 +158,11 @@ def _transfer(run, node, moved):
 @check_linearity.on("Local")
 def _local(run, node, moved):
     if moved is not None and node.name in moved:
-        key = (node.span.start if node.span is not None else id(node), node.name)
+        key = (node.span if node.span is not None else id(node), display_name(node.name))
         if key not in run.state.reported:
-            run.state.reported.add(key)
             _report(run, node, moved[node.name])
+            run.state.reported[key] = [run.ctx.diagnostics.items[-1], set()]  # the report
+        run.state.reported[key][1].add(node.name)
     return moved
 
 

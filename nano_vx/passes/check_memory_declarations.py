@@ -35,11 +35,19 @@ def _program(run, node):
     run.ctx.model = model
 
 
+# A cycle through thousands of spaces is named by its ends, so the message stays a line.
+SHOWN_ON_A_CYCLE = 8
+
+
 def _cycle(run, model: Model, loop: tuple[str, ...]) -> None:
     first = loop[0]
+    shown = list(loop)
+    if len(loop) > SHOWN_ON_A_CYCLE:
+        half = SHOWN_ON_A_CYCLE // 2
+        shown = [*loop[:half], f"({len(loop) - 2 * half} more)", *loop[-half:]]
     run.ctx.diagnostics.error(
         "E6006", model.spaces[first].span,
-        f"memory space '{first}' is within itself: " + " -> ".join(loop),
+        f"memory space '{first}' is within itself: " + " -> ".join(shown),
         help=["the outermost space has no `within:`"], space=first, cycle=list(loop))
 
 
@@ -47,19 +55,18 @@ def _size(run, model: Model, s: Space) -> None:
     if s.capacity is None:
         return
     # The nearest ancestor that declares a size bounds this one.
-    for name in model.ancestors(s.name):
-        parent = model.spaces[name]
-        if parent.capacity is None:
-            continue
-        if s.capacity > parent.capacity:
-            via = "" if name == s.within else f" (through '{s.within}')"
-            run.ctx.diagnostics.error(
-                "E6007", s.span,
-                f"memory space '{s.name}' has capacity {show_bytes(s.capacity)}, larger "
-                f"than the {show_bytes(parent.capacity)} of '{name}' that contains it{via}",
-                space=s.name, capacity=s.capacity, parent=name,
-                parent_capacity=parent.capacity)
+    name = model.sized_ancestor(s.name)
+    if name is None:
         return
+    parent = model.spaces[name]
+    if s.capacity > parent.capacity:
+        via = "" if name == s.within else f" (through '{s.within}')"
+        run.ctx.diagnostics.error(
+            "E6007", s.span,
+            f"memory space '{s.name}' has capacity {show_bytes(s.capacity)}, larger "
+            f"than the {show_bytes(parent.capacity)} of '{name}' that contains it{via}",
+            space=s.name, capacity=s.capacity, parent=name,
+            parent_capacity=parent.capacity)
 
 
 def _scope(run, model: Model, s: Space) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l2_unrolled import copies_note
 from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
 from ..model import Model, cost_number, cost_text
@@ -26,6 +27,7 @@ class State:
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
     transferred: set[int] = field(default_factory=set)  # values a transfer takes (not reads)
     reported: set = field(default_factory=set)  # (spawn, local) captures already refused
+    said: dict = field(default_factory=dict)  # (span, message) -> [its diagnostic, times]
 
 
 check_visibility = Analysis("check-visibility", Lrouted, """
@@ -36,7 +38,8 @@ on the topology of `fn .. on`, or inside `spawn on(τ)` on τ, and may read only
 its topology declares `visible:`. A value captured by a `spawn on` block from outside must
 be visible there too (a transfer inside the block is not a read). The message names the
 value, its space, what the reader sees, and the cost of the fixing transfer on the declared
-path. Spaces declared `managed: cached` are hardware-coherent and exempt.
+path. Spaces declared `managed: cached` are hardware-coherent and exempt. A read in the
+body of an `unroll across` is in every copy of it, and refused once, not once per copy.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -48,6 +51,8 @@ def _program(run, node):
     st.typer = Typer(node, st.machine)
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
+    for diag, times in st.said.values():
+        diag.notes += copies_note(times)
 
 
 @check_visibility.on("Fn")
@@ -191,9 +196,15 @@ def _judge(run, space, value: str | None, at, note=None):
     if route is not None and value is not None:
         repair = [f"`let home = transfer({value}, Memory::{home});` and read `home`"]
     name = f"'{value}'" if value is not None else "this value"
-    run.ctx.diagnostics.error(
-        "E6003", at.span,
-        f"{name} lives in {space} but {reader} sees only [{', '.join(sees)}]; {fix}",
-        notes=[note] if note else [], help=repair,
+    message = f"{name} lives in {space} but {reader} sees only [{', '.join(sees)}]; {fix}"
+    # The copies `unroll across` makes share their body's nodes, spans included: the same
+    # read at the same place is one error, however many copies hold it.
+    said = st.said.get((at.span, message))
+    if said is not None:
+        said[1] += 1
+        return
+    diag = run.ctx.diagnostics.error(
+        "E6003", at.span, message, notes=[note] if note else [], help=repair,
         value=value, space=space, reader=reader, sees=list(sees), fix=home, cost=cost,
         path=path)
+    st.said[(at.span, message)] = [diag, 1]

@@ -12,6 +12,7 @@ class State:
     consts: dict = field(default_factory=dict)  # const item name -> its value expression
     fn: object = None  # the function being walked
     hidden: frozenset | None = None  # the names it binds, once a bound asks (see _hidden)
+    nest: list[tuple[int, int]] = field(default_factory=list)  # the ranges being unrolled
 
 
 desugar_unroll_across = Pass("desugar-unroll-across", Lhoisted, Lunrolled, """
@@ -21,10 +22,13 @@ For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S 
 expression statement. The index is evaluated in the calling scope, so the spawned topology's
 index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
 be compile-time integers: literals, `const` items, and + - * of those; anything else is E3040
-and the statement is dropped. More than 4096 indices is E3041.
+and the statement is dropped. A body is copied once per index of its own range times the
+indices of every `unroll across` around it: more than 4096 copies, counted before any is
+made, is E3041 (three nested ranges of 64 would make 262,144).
 """, state=State)
 
-# Each index copies the body, so a huge constant range would grow the program without bound.
+# Each index copies the body, and each copy of an enclosing unroll copies it again, so a huge
+# constant range, or a nest of modest ones, would grow the program without bound.
 MAX_COPIES = 4096
 
 
@@ -81,17 +85,17 @@ def _unroll(run, node):
             f"the range {start}..{end} of `unroll across` starts after it ends",
             start=start, end=end)
         return ()
-    if end - start > MAX_COPIES:
-        run.ctx.diagnostics.error(
-            "E3041", topo.span,
-            f"`unroll across` over {start}..{end} would make {end - start} copies of its "
-            f"body, more than the {MAX_COPIES} it unrolls", start=start, end=end)
+    if _too_many(run, topo, start, end):
         return ()
+    run.state.nest.append((start, end))
     body = run.walk(node.body)
+    run.state.nest.pop()
     out = []
     for k in range(start, end):
-        # The copies share the body's nodes: nodes are immutable, and no pass keys anything
-        # by node identity, so a shared subtree is as good as a copy and costs nothing.
+        # The copies share the body's nodes: nodes are immutable, and what a later pass
+        # records by node identity holds of every copy alike, so a shared subtree is as good
+        # as a copy and costs nothing. (A check finds a fault in every copy at once: it
+        # reports it once, with l2_unrolled.copies_note.)
         k_lit = Lunrolled["Int"](k, span=topo.index.span)
         let = Lunrolled["Let"](node.var, False, None, k_lit, span=node.span)
         block = Lunrolled["Block"]((let, *body.stmts), body.value, span=body.span)
@@ -99,6 +103,30 @@ def _unroll(run, node):
         spawn = Lunrolled["Spawn"](where, block, span=node.span)
         out.append(Lunrolled["ExprStmt"](spawn, span=node.span))
     return tuple(out)
+
+
+def _too_many(run, topo, start: int, end: int) -> bool:
+    """E3041 when this body would be copied more than MAX_COPIES times: once per index of
+    its range and of each enclosing one. Judged before the body is walked, so a refused
+    nest makes no copy of the body at all."""
+    ranges = [*run.state.nest, (start, end)]
+    copies = 1
+    for a, b in ranges:
+        copies *= b - a
+    if copies <= MAX_COPIES:
+        return False
+    if len(ranges) == 1:
+        message = (f"`unroll across` over {start}..{end} would make {copies} copies of its "
+                   f"body, more than the {MAX_COPIES} it unrolls")
+    else:
+        shown = [f"{a}..{b}" for a, b in ranges]
+        product = " x ".join(str(b - a) for a, b in ranges)
+        message = (f"nested `unroll across` over {', '.join(shown[:-1])} and {shown[-1]} "
+                   f"would make {copies} copies ({product}) of the innermost body, more "
+                   f"than the {MAX_COPIES} a nest unrolls")
+    run.ctx.diagnostics.error("E3041", topo.span, message, start=start, end=end,
+                              copies=copies, ranges=[list(r) for r in ranges])
+    return True
 
 
 # -- compile-time integer bounds: literals, `const` items, + - * of those --------------------

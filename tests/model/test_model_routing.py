@@ -1,6 +1,7 @@
 """Routing: the cheapest path (checked against brute force), sub-spaces through `within:`,
 siblings through their nearest common ancestor, the built-in costs."""
 
+import time
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -100,24 +101,24 @@ edge = st.tuples(st.sampled_from(NODES), st.sampled_from(NODES),
 
 
 def brute_force(graph, src, dst):
-    best = None
+    """Of the cheapest simple paths, the lexicographically smallest: (cost, path), or None."""
+    found = []
 
-    def walk(here, seen, cost):
-        nonlocal best
-        if here == dst:
-            best = cost if best is None else min(best, cost)
+    def walk(path, cost):
+        if path[-1] == dst:
+            found.append((cost, path))
             return
-        for leg in graph.get(here, ()):
-            if leg.dst not in seen:
-                walk(leg.dst, seen | {leg.dst}, cost + leg.cost)
+        for leg in graph.get(path[-1], ()):
+            if leg.dst not in path:
+                walk(path + (leg.dst,), cost + leg.cost)
 
-    walk(src, {src}, Fraction(0))
-    return best
+    walk((src,), Fraction(0))
+    return min(found, default=None)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(edge, max_size=14), st.sampled_from(NODES), st.sampled_from(NODES))
-def test_routing_cost_is_the_cheapest_simple_path(edges, src, dst):
+def test_routing_is_the_cheapest_simple_path_and_the_smallest_of_equal_ones(edges, src, dst):
     graph = {}
     for a, b, cost in edges:
         if a != b:
@@ -127,7 +128,34 @@ def test_routing_cost_is_the_cheapest_simple_path(edges, src, dst):
     if expected is None:
         assert route is None
         return
-    assert route.cost == expected
+    assert (route.cost, route.path) == expected
     assert route.path[0] == src and route.path[-1] == dst
     assert sum((leg.cost for leg in route.legs), Fraction(0)) == route.cost
     assert [leg.src for leg in route.legs] == list(route.path[:-1])
+
+
+def _chain(n: int):
+    """A host edge to the root of a `within:` chain of n free legs, and a rival of the same
+    cost beside it, so that equal-cost paths are compared all along the chain."""
+    graph = {"H": [Leg("H", "C0", Fraction(50), "edge"), Leg("H", "R", Fraction(50), "edge")]}
+    for i in range(n):
+        graph.setdefault(f"C{i}", []).append(Leg(f"C{i}", f"C{i + 1}", Fraction(0), "within"))
+        graph[f"C{i + 1}"] = [Leg(f"C{i + 1}", f"C{i}", Fraction(0), "within")]
+    return graph
+
+
+def test_routing_down_a_long_chain_takes_time_in_proportion():
+    # Each step of the search extends the path so far without copying it, and compares two
+    # paths where they part: ten times the chain, about ten times the time (a wide margin
+    # for a shared machine; copying the path made it a hundred).
+    def seconds(n):
+        graph = _chain(n)
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            route = cheapest(graph, "H", f"C{n}")
+            best = min(best, time.process_time() - start)
+        assert route.path == ("H", *(f"C{i}" for i in range(n + 1))) and route.cost == 50
+        return best
+
+    assert seconds(20_000) < 30 * seconds(2_000)

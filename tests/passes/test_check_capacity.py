@@ -16,7 +16,7 @@ from front import run_front
 CASES = Path(__file__).parent / "cases" / "check_capacity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"],
-         "overcommit": ["W1028"], "replicas": ["E6009"]}
+         "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -59,6 +59,13 @@ def test_overcommit_turns_e6010_into_w1028():
     d = _one("overcommit")
     assert d.severity == "warning"
     assert d.message.endswith("; the space is declared `overcommit`, which allows it")
+
+
+def test_a_tile_in_every_copy_of_an_unrolled_body_is_one_error():
+    d = _one("unrolled")
+    assert d.span.line == 12
+    assert d.notes == ["'placed' is placed here, in 'main'",
+                       "this applies to each of the 4 copies of this code that `unroll across` makes"]
 
 
 def test_a_replicated_space_is_judged_against_one_replica():

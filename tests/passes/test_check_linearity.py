@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_linearity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"straight", "branch", "loop"}
+REFUSED = {"straight", "branch", "loop", "unrolled"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -73,3 +73,10 @@ def test_a_while_condition_that_reads_a_moved_value_is_refused():
     assert [d.code for d in ran.diagnostics.items] == ["E4001", "E4001"]
     assert [d.span.source.line_col(d.span.start) for d in ran.diagnostics.items] == [(2, 7), (2, 35)]
     assert all("earlier iteration" in d.message for d in ran.diagnostics.items)
+
+
+def test_a_use_in_every_copy_of_an_unrolled_body_is_one_error():
+    diag, where = _refusal("unrolled")
+    assert where == (8, "t")
+    assert diag.notes == ["'t' moved here, at 7:20: `transfer(t, Memory::CPU_DRAM)`",
+                          "this applies to each of the 4 copies of this code that `unroll across` makes"]

@@ -71,3 +71,64 @@ def test_the_model_is_stored_for_later_passes():
     assert model.builtin and not model.has_machine
     assert model.spaces["W"].capacity == 4 * 2**20 and model.ancestors("W") == ("NPU_HBM",)
     assert model.route("CPU_DRAM", "W").cost == 50
+
+
+def within_chain(n: int) -> str:
+    """n spaces, each `within:` the one before; every third declares a capacity and every
+    fifth a scope, so each one's size and scope are compared with an ancestor's."""
+    lines = ["Memory S0 { within: Memory::GPU_HBM, capacity: 1 GiB, scope: sm }"]
+    for i in range(1, n):
+        fields = [f"within: Memory::S{i - 1}"]
+        if i % 3 == 0:
+            fields.append("capacity: 1 MiB")
+        if i % 5 == 0:
+            fields.append("scope: cta")
+        lines.append(f"Memory S{i} {{ {', '.join(fields)} }}")
+    return "\n".join(lines) + "\nfn main() { print(1); }\n"
+
+
+class CountingSpaces(dict):
+    """The model's spaces, counting every look-up: the work the check does."""
+
+    lookups = 0
+
+    def get(self, key, default=None):
+        CountingSpaces.lookups += 1
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        CountingSpaces.lookups += 1
+        return super().__getitem__(key)
+
+
+def _lookups(front, monkeypatch, n: int) -> int:
+    import nano_vx.passes.check_memory_declarations as pass_module
+
+    build = pass_module.build_model
+
+    def counted(items, diagnostics):
+        model = build(items, diagnostics)
+        model.spaces = CountingSpaces(model.spaces)
+        return model
+
+    monkeypatch.setattr(pass_module, "build_model", counted)
+    CountingSpaces.lookups = 0
+    ran = front(within_chain(n), check_memory_declarations)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    return CountingSpaces.lookups
+
+
+def test_a_long_within_chain_is_checked_in_linear_work(front, monkeypatch):
+    # Each space's nearest sized ancestor and inherited scope are found once, not by a walk
+    # up the whole chain per space: ten times the chain is about ten times the look-ups.
+    small, large = _lookups(front, monkeypatch, 100), _lookups(front, monkeypatch, 1000)
+    assert large <= 12 * small, (small, large)
+
+
+def test_a_long_cycle_is_named_by_its_ends(front):
+    text = within_chain(1000).replace("within: Memory::GPU_HBM", "within: Memory::S999")
+    ran = front(text, check_memory_declarations)
+    (d,) = ran.diagnostics.items
+    assert d.message == ("memory space 'S0' is within itself: S0 -> S999 -> S998 -> S997 -> "
+                         "(993 more) -> S3 -> S2 -> S1 -> S0")
+    assert len(d.data["cycle"]) == 1001  # the JSON form keeps every space

@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_visibility"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"residency", "capture", "reads"}
+REFUSED = {"residency", "capture", "reads", "unrolled"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -51,7 +51,8 @@ def test_a_capture_is_judged_against_the_spawned_topology():
     assert d.notes[0].startswith("'t' is captured by the `spawn on` at 4:5")
 
 
-@pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached"])
+@pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached",
+                                  "unrolled_repaired"])
 def test_the_repaired_programs_are_admitted(case):
     ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert not ran.diagnostics.items
@@ -67,3 +68,9 @@ def test_a_space_with_no_path_home_says_so():
     assert d.message == ("'j' lives in Island but CPU sees only [CPU_DRAM, NPU_HBM]; there is "
                          "no transfer path from Island to CPU_DRAM on the declared model")
     assert d.data["cost"] is None
+
+
+def test_a_read_in_every_copy_of_an_unrolled_body_is_one_error():
+    [d] = _refused("unrolled")
+    assert (d.span.line, d.span.col) == (7, 15)
+    assert d.notes[-1] == "this applies to each of the 4 copies of this code that `unroll across` makes"

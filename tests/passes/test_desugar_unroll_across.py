@@ -1,9 +1,12 @@
 """desugar-unroll-across: one `spawn on` per index, with constant bounds or E3040."""
 
+import io
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from nano_vx.cli import main as cli_main
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
@@ -111,3 +114,53 @@ def test_a_huge_range_is_e3041_and_the_limit_itself_unrolls(front):
                 desugar_unroll_across)
     assert not ran.diagnostics.items
     assert len(ran.after.items[0].body.stmts) == 4096
+
+
+NEST = """fn main() {
+    unroll across(Topology::NPU[0..64]) {
+        |i|
+        unroll across(Topology::NPU[0..64]) {
+            |j|
+            unroll across(Topology::NPU[0..64]) {
+                |k|
+                print(k);
+            }
+        }
+    }
+}
+"""
+
+
+def test_a_nest_is_bounded_by_the_product_of_its_ranges(front):
+    ran = front(NEST, desugar_unroll_across)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E3041"
+    assert diag.message == ("nested `unroll across` over 0..64, 0..64 and 0..64 would make "
+                            "262144 copies (64 x 64 x 64) of the innermost body, more than the "
+                            "4096 a nest unrolls")
+    assert diag.span.line == 6  # the range that crosses the bound
+    assert diag.data["copies"] == 262144
+    assert diag.data["ranges"] == [[0, 64], [0, 64], [0, 64]]
+
+
+def test_a_nest_within_the_bound_unrolls_every_copy(front):
+    ran = front(NEST.replace("NPU[0..64]) {\n                |k|", "NPU[0..1]) {\n"
+                             "                |k|"), desugar_unroll_across)
+    assert not ran.diagnostics.items
+    assert sum(1 for _ in ran.nodes("Spawn")) == 64 + 64 * 64 + 64 * 64
+
+
+def test_a_refused_nest_is_refused_in_little_memory(tmp_path):
+    # 262,144 copies grew past 500 MiB in the passes after this one; refused before any copy
+    # of the innermost body is made, the whole compilation stays small.
+    source = tmp_path / "nest.vx"
+    source.write_text(NEST)
+    err = io.StringIO()
+    tracemalloc.start()
+    try:
+        status = cli_main([str(source), "--action", "check"], io.StringIO(), err)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 1 and "error[E3041]" in err.getvalue()
+    assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MiB"

@@ -10,8 +10,9 @@ IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_reso
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
-           "infer-placement", "fold-comptime-lambdas", "desugar-comptime",
-           "resolve-sub-space-ancestors", "check-linearity", "check-visibility",
+           "infer-placement", "check-literal-ranges",
+           "fold-comptime-lambdas", "desugar-comptime",
+           "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
            "schedule-sub-spaces"]
 

@@ -1,0 +1,171 @@
+"""check-calls: Lrouted, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..dump.text import to_text
+from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l7_routed import Lrouted
+from ..nanopass import Analysis, descendants
+from ..placement.scopes import Scope, scopes_of
+from ..placement.typer import FLOAT_LIT, INT_LIT, Typer
+from ..placement.types import HOST, OPAQUE, Machine
+
+_INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
+_FLOATS = frozenset("f16 bf16 f32 f64".split())
+
+
+@dataclass
+class State:
+    machine: Machine | None = None
+    typer: Typer | None = None
+    functions: dict = field(default_factory=dict)  # name -> Fn node
+    scopes: dict[str, Scope] = field(default_factory=dict)
+    scope: Scope | None = None  # the current function's locals
+    topo: list[str] = field(default_factory=list)  # the topologies the code runs on
+    here: list[str | None] = field(default_factory=list)  # the spaces they hold
+
+
+check_calls = Analysis("check-calls", Lrouted, """
+Refuse a call whose arguments do not match the callee (E3003) or that runs it elsewhere (E6001).
+
+A call of a function of the program passes as many arguments as it has parameters, each of
+the parameter's type: the same scalar (an unsuffixed literal fits any integer or any float
+type), the same tensor element type, extents and memory space. A function's result used as a
+value must exist. The message names both types. Parameters whose type names a generic
+parameter are checked once monomorphization gives the instance's types; a value whose type
+placement could not infer is not judged. A function declared `fn f(..) on Topology::X` runs
+on X: calling it from code that runs elsewhere is E6001, naming both topologies.
+""", state=State, skip=DESCRIPTIONS, requires=("model",))
+
+
+@check_calls.on("Program")
+def _program(run, node):
+    st = run.state
+    st.machine = Machine(run.ctx.model)
+    st.typer = Typer(node, st.machine)
+    st.scopes = scopes_of(node, st.typer)
+    st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
+    run.descend(node)
+
+
+@check_calls.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.scope = st.scopes[node.name]
+    st.topo = [node.on.name if node.on is not None else HOST]
+    st.here = [st.typer.functions[node.name].space]
+    run.descend(node)
+
+
+@check_calls.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    run.walk(node.topo)
+    st.topo.append(node.topo.name)
+    st.here.append(st.machine.holds(node.topo.name))
+    run.walk(node.body)
+    st.topo.pop()
+    st.here.pop()
+
+
+@check_calls.on("Let")
+def _let(run, node):
+    value = node.value
+    if value._prod == "Call" and _callee(run, value) is not None \
+            and _callee(run, value).ret is None:
+        run.ctx.diagnostics.error(
+            "E3003", value.span,
+            f"'{value.callee.name}' returns nothing, but its result is bound to "
+            f"'{node.name.partition('#')[0]}'",
+            help=[f"give '{value.callee.name}' a result type (`-> T`) and return a value, or "
+                  f"call it as a statement"], callee=value.callee.name)
+    run.descend(node)
+
+
+@check_calls.on("Call")
+def _call(run, node):
+    fn = _callee(run, node)
+    if fn is not None and run.state.scope is not None:
+        _topology(run, node, fn)
+        _arguments(run, node, fn)
+    run.descend(node)
+
+
+def _callee(run, call):
+    callee = call.callee
+    return run.state.functions.get(callee.name) if callee._prod == "Global" else None
+
+
+def _topology(run, call, fn) -> None:
+    if fn.on is None:
+        return  # it runs wherever its caller does
+    there, here = _base(fn.on.name), _base(run.state.topo[-1])
+    if there == here:
+        return
+    run.ctx.diagnostics.error(
+        "E6001", call.span,
+        f"'{fn.name}' runs on {there} (`fn {fn.name}(..) on Topology::{fn.on.name}`), but "
+        f"this call runs on {here}",
+        help=[f"call it inside `spawn on(Topology::{fn.on.name}) {{ .. }}`"],
+        callee=fn.name, callee_topology=there, caller_topology=here)
+
+
+def _base(topology: str) -> str:
+    return topology.split("[", 1)[0].strip()
+
+
+def _arguments(run, call, fn) -> None:
+    params, args = fn.params, call.args
+    if len(params) != len(args):
+        wanted = ", ".join(_show(p.type) for p in params)
+        run.ctx.diagnostics.error(
+            "E3003", call.span,
+            f"'{fn.name}' takes {len(params)} argument{'s' * (len(params) != 1)} "
+            f"({wanted}), but this call passes {len(args)}",
+            callee=fn.name, expected=len(params), found=len(args))
+        return
+    generic = frozenset(g.name for g in fn.generics)
+    st = run.state
+    for i, (param, arg) in enumerate(zip(params, args), 1):
+        if param.type is None or _generic(param.type, generic) or _symbolic(param.type):
+            continue
+        found = st.scope.typer.of(arg, st.here[-1])
+        if found is OPAQUE or _fits(found, param.type):
+            continue
+        run.ctx.diagnostics.error(
+            "E3003", arg.span,
+            f"argument {i} of '{fn.name}' is {_show(found)}, but its parameter "
+            f"'{param.name.partition('#')[0]}' is {_show(param.type)}",
+            callee=fn.name, argument=i, expected=_show(param.type), found=_show(found))
+
+
+def _generic(ty, names: frozenset[str]) -> bool:
+    """Does the type name a generic parameter: a type `T`, or a topology `Topology::A`?"""
+    return any(n._prod in ("NamedType", "TopoRef") and n.name in names
+               for n in descendants(ty))
+
+
+def _symbolic(ty) -> bool:
+    """Does the type name an extent that is not a number (a const generic)?"""
+    return any(n._prod == "DimName" for n in descendants(ty))
+
+
+def _fits(found, expected) -> bool:
+    if found is INT_LIT:
+        return expected._prod == "Scalar" and expected.name in _INTS
+    if found is FLOAT_LIT:
+        return expected._prod == "Scalar" and expected.name in _FLOATS
+    if _symbolic(found) or any(n is OPAQUE or n._prod == "OpaqueType"
+                               for n in descendants(found)):
+        return True  # not known well enough to refuse
+    return found == expected
+
+
+def _show(ty) -> str:
+    if ty is None:
+        return "_"
+    if ty in (INT_LIT, FLOAT_LIT):
+        return ty
+    return to_text(ty).strip()

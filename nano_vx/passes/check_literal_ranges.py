@@ -1,0 +1,296 @@
+"""check-literal-ranges: Ltyped, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.l0_source import DESCRIPTIONS
+from ..languages.l2_unrolled import copies_note
+from ..languages.l5_typed import Ltyped
+from ..nanopass import Analysis
+from ..placement.typer import FLOAT_LIT, INT_LIT, Typer, join, settle
+from ..placement.types import OPAQUE, Machine
+from ..values.literals import scalar_hint
+from ..values.numbers import INT_TYPES
+
+# What a context fixes for an integer literal under it: an integer type's name; DEFAULT when
+# nothing fixes one, so that the literal is an i32 as Rust defaults it; None when this check
+# cannot tell (a float, a tensor, a generic type: a type checker's business, not a range).
+DEFAULT = "{integer}"
+
+ARITHMETIC = frozenset("+ - * / %".split())
+
+
+class _Types(Typer):
+    """The typer, remembering the type of each expression it was asked about: the check asks
+    for an operand's type at every level of a chain `a + 1 + 2 + ..`, and each question
+    would otherwise type the whole chain below it again."""
+
+    def __init__(self, program, machine: Machine):
+        super().__init__(program, machine)
+        self.known: dict[int, object] = {}
+
+    def fresh(self) -> _Types:
+        other = super().fresh()
+        other.known = {}
+        return other
+
+    def of(self, e, here: str | None):
+        # Always asked with no space (`here`): this check types values, not places.
+        t = self.known.get(id(e))
+        if t is None:
+            t = self.known[id(e)] = super().of(e, here)
+        return t
+
+
+@dataclass
+class State:
+    typer: _Types | None = None  # the current function's: its locals are bound as met
+    functions: dict = field(default_factory=dict)  # name -> Fn item, for its parameters
+    expect: str | None = None  # what the context fixes for the node being walked
+    results: list = field(default_factory=list)  # per enclosing fn or closure: its result's
+    said: dict = field(default_factory=dict)  # (span, message) -> [diagnostic, times]
+
+
+check_literal_ranges = Analysis("check-literal-ranges", Ltyped, """
+Refuse an integer literal that does not fit the type its context fixes (E3001).
+
+As in Rust, an unsuffixed integer literal takes the type its context fixes: a `let`'s type
+(written, or inferred by infer-placement), the variable an assignment writes, a parameter,
+the function's result for `return` and for its body's value, a tensor's element type for its
+constructor's arguments, and for an operand of arithmetic or of a comparison the other
+operand's type; where nothing fixes one (`print(2147483648)`), it is an i32. `-N` is the one
+literal -N, so `let m: i8 = -128;` fits and `-129` does not. A literal that is a cast's
+operand is not judged: `300 as u8` converts on purpose (rustc's `overflowing_literals` would
+refuse it too; here the cast says what is meant). The interpreter would wrap an out-of-range
+literal without a word (`let x: u8 = 260;` printing 4); the message names the literal, the
+type and its range.
+""", state=State, skip=DESCRIPTIONS, requires=("model",))
+
+
+def _under(run, node, expect, walk=None) -> None:
+    """Walk `node` (with `walk`, the run's by default) where the context fixes `expect`."""
+    st = run.state
+    outer, st.expect = st.expect, expect
+    (walk or run.walk)(node)
+    st.expect = outer
+
+
+def _fixed(ty) -> str | None:
+    """What a type fixes for the literals of the value it types. OpaqueType, a `let` whose
+    type placement inference left open (`let x = 2147483648;`), fixes nothing, so a literal
+    there is an i32 as Rust defaults it."""
+    if ty._prod == "OpaqueType":
+        return DEFAULT
+    name = scalar_hint(ty)
+    return name if name in INT_TYPES else None
+
+
+def _int_type(st: State, expr) -> str | None:
+    """The integer type of `expr` when it has one of its own (a literal has none)."""
+    ty = st.typer.of(expr, None)
+    if ty in (INT_LIT, FLOAT_LIT):
+        return None
+    name = scalar_hint(ty)
+    return name if name in INT_TYPES else None
+
+
+# -- items and statements -------------------------------------------------------------------
+
+
+@check_literal_ranges.on("Program")
+def _program(run, node):
+    st = run.state
+    st.typer = _Types(node, Machine(run.ctx.model))
+    st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
+    for item in node.items:
+        if item._prod == "ConstItem":
+            _under(run, item.value, _fixed(item.type))
+        elif item._prod == "Fn":
+            run.walk(item)
+    for diag, times in st.said.values():
+        diag.notes += copies_note(times)
+
+
+@check_literal_ranges.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.typer = st.typer.fresh()
+    for g in node.generics:
+        if g._prod == "ConstParam":
+            st.typer.bind(g.name, g.type, None)
+    _body(run, node.params, _fixed(node.ret) if node.ret is not None else None, node.body)
+
+
+@check_literal_ranges.on("Closure")
+def _closure(run, node):
+    _body(run, node.params, None, node.body)
+
+
+def _body(run, params, result, body) -> None:
+    st = run.state
+    for p in params:
+        st.typer.bind(p.name, p.type if p.type is not None else OPAQUE, None)
+    st.results.append(result)
+    _under(run, body, result)  # the body's value is the result
+    st.results.pop()
+
+
+@check_literal_ranges.on("Block")
+def _block(run, node):
+    for s in node.stmts:
+        _under(run, s, None)
+    if node.value is not None:
+        _under(run, node.value, run.state.expect)
+
+
+@check_literal_ranges.on("Let")
+def _let(run, node):
+    _under(run, node.value, _fixed(node.type))
+    run.state.typer.bind(node.name, node.type, None)
+
+
+@check_literal_ranges.on("Assign")
+def _assign(run, node):
+    _under(run, node.target, None)
+    _under(run, node.value, _int_type(run.state, node.target))
+
+
+@check_literal_ranges.on("For")
+def _for(run, node):
+    st = run.state
+    _under(run, node.start, _int_type(st, node.end) or DEFAULT)
+    _under(run, node.end, _int_type(st, node.start) or DEFAULT)
+    st.typer.bind(node.var, settle(join(st.typer.of(node.start, None),
+                                        st.typer.of(node.end, None))), None)
+    _under(run, node.body, None)
+
+
+@check_literal_ranges.on("If", "While", "Assert", "ExprStmt", "ComptimeStmt", "BlockStmt")
+def _free(run, node):
+    """A condition or a value nothing uses: no context fixes a literal's type there."""
+    _under(run, node, DEFAULT, run.descend)
+
+
+@check_literal_ranges.on("Return")
+def _return(run, node):
+    if node.value is not None:
+        results = run.state.results
+        _under(run, node.value, results[-1] if results else None)
+
+
+# -- expressions ----------------------------------------------------------------------------
+
+
+@check_literal_ranges.on("Int")
+def _int(run, node):
+    _judge(run, node.value, node)
+
+
+@check_literal_ranges.on("Unary")
+def _unary(run, node):
+    if node.op == "-" and node.operand._prod == "Int":
+        _judge(run, -node.operand.value, node)  # `-128` is one literal, not 128 negated
+    else:
+        _under(run, node.operand, run.state.expect)
+
+
+@check_literal_ranges.on("Binary")
+def _binary(run, node):
+    st = run.state
+    # A literal operand takes the other operand's type. When that has none, arithmetic
+    # passes on what its own context fixes; a comparison or a logic operator fixes nothing.
+    around = st.expect if node.op in ARITHMETIC else DEFAULT
+    left, right = _int_type(st, node.right), _int_type(st, node.left)
+    _under(run, node.left, left or around)
+    _under(run, node.right, right or around)
+
+
+@check_literal_ranges.on("Cast")
+def _cast(run, node):
+    value = node.value
+    literal = value._prod == "Int" or (
+        value._prod == "Unary" and value.op == "-" and value.operand._prod == "Int")
+    if not literal:  # a literal converts to the type cast to, whatever its value
+        _under(run, value, None)
+
+
+@check_literal_ranges.on("Call")
+def _call(run, node):
+    st = run.state
+    _under(run, node.callee, None)
+    expects = []
+    callee = node.callee
+    if callee._prod == "Global" and callee.name in st.functions:
+        expects = [_fixed(p.type) if p.type is not None else None
+                   for p in st.functions[callee.name].params]
+    elif callee._prod == "Global" and callee.name == "print":
+        expects = [DEFAULT] * len(node.args)
+    for i, arg in enumerate(node.args):
+        _under(run, arg, expects[i] if i < len(expects) else None)
+
+
+@check_literal_ranges.on("TensorNew")
+def _tensor(run, node):
+    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
+    for arg in node.args:
+        _under(run, arg, elem)
+
+
+@check_literal_ranges.on("Spawn")
+def _spawn(run, node):
+    _under(run, node.topo, None)
+    run.walk(node.body)  # its value is the spawn's, under the same context
+
+
+@check_literal_ranges.on("Index", "MethodCall", "FieldGet", "Transfer", "Grad", "Vjp", "Jvp",
+                         "SomeTopo", "TopoRef")
+def _unfixed(run, node):
+    """Nothing the check knows fixes the type of a literal below these."""
+    _under(run, node, None, run.descend)
+
+
+# -- the verdict ----------------------------------------------------------------------------
+
+# A literal of thousands of digits is named by its ends.
+SHOWN_DIGITS = 24
+
+
+def _judge(run, value: int, node) -> None:
+    st = run.state
+    if st.expect is None:
+        return
+    name = "i32" if st.expect == DEFAULT else st.expect
+    t = INT_TYPES[name]
+    if t.lo <= value <= t.hi:
+        return
+    text = _written(node, value)
+    message = (f"literal out of range for `{name}`: `{text}` does not fit into `{name}`, "
+               f"whose range is {t.lo}..={t.hi}")
+    said = st.said.get((node.span, message))
+    if said is not None:  # the same literal in another copy `unroll across` made
+        said[1] += 1
+        return
+    notes = ["nothing here fixes the literal's type, so it is an i32, as in Rust"
+             ] if st.expect == DEFAULT else []
+    wider = [u for u in INT_TYPES.values() if u.lo <= value <= u.hi]
+    wider.sort(key=lambda u: (u.signed != t.signed, u.bits))
+    if not wider:
+        repair = ["no integer type holds it"]
+    elif st.expect == DEFAULT:
+        repair = [f"give it a type that holds it: `let v: {wider[0].name} = {text};`"]
+    else:
+        repair = [f"use a type that holds it, such as `{wider[0].name}`"]
+    diag = run.ctx.diagnostics.error("E3001", node.span, message, notes=notes, help=repair,
+                                     literal=text, type=name, range=[t.lo, t.hi])
+    st.said[(node.span, message)] = [diag, 1]
+
+
+def _written(node, value: int) -> str:
+    """The literal as the source spells it (`0xFF`, `1_000`), its middle left out when it is
+    long."""
+    span = node.span
+    text = span.source.text[span.start:span.end] if span is not None else str(value)
+    if len(text) > SHOWN_DIGITS:
+        text = f"{text[:10]}...{text[-10:]} ({len(text)} characters)"
+    return text

@@ -1,0 +1,57 @@
+"""check-calls: arguments that do not match the callee (E3003), calls across topologies (E6001)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.check_calls import check_calls
+from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "check_calls"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "arity": ("E3003", "'add' takes 2 arguments (i32, i32), but this call passes 3"),
+    "space": ("E3003", "argument 1 of 'total' is Tensor<f32, [4], Memory::GPU_HBM>, but its "
+                       "parameter 'x' is Tensor<f32, [4], Memory::CPU_DRAM>"),
+    "extent": ("E3003", "argument 1 of 'first' is Tensor<i32, [8], Memory::CPU_DRAM>"),
+    "void_result": ("E3003", "'log' returns nothing, but its result is bound to 'r'"),
+    "topology": ("E6001", "'kernel' runs on NPU (`fn kernel(..) on Topology::NPU`), but this "
+                          "call runs on CPU"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_calls)
+    assert ran.after is ran.before
+    code = REFUSED.get(case, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_then_repaired(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_calls, *REFUSED[case])
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+def test_literals_fit_and_generic_parameters_wait_for_their_instances():
+    assert_prints_the_same(CASES / "literals_and_generics.vx", check_calls)
+
+
+def test_the_json_form_names_both_types():
+    [d] = run_front(CASES / "space.vx", check_calls).diagnostics.items
+    assert d.data == {"callee": "total", "argument": 1,
+                      "expected": "Tensor<f32, [4], Memory::CPU_DRAM>",
+                      "found": "Tensor<f32, [4], Memory::GPU_HBM>"}
+
+
+def test_a_call_inside_a_spawn_on_the_functions_topology_is_accepted():
+    text = (CASES / "topology.vx").read_text().replace(
+        "let r = kernel();", "let r = spawn on(Topology::NPU[2]) { kernel() };")
+    assert not run_front(text, check_calls).diagnostics.items

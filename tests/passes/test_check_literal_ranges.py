@@ -1,0 +1,158 @@
+"""check-literal-ranges: an integer literal that does not fit the type its context fixes is
+E3001, as Rust refuses it; a cast's operand converts."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.deep import run_deep
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.languages.l0_source import DESCRIPTIONS
+from nano_vx.languages.l5_typed import Ltyped
+from nano_vx.nanopass.passes import reachable
+from nano_vx.passes.check_literal_ranges import check_literal_ranges
+from front import assert_refused_from_the_command_line, assert_refused_then_repaired, run_front
+
+CASES = Path(__file__).parent / "cases" / "check_literal_ranges"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {"let_out_of_range", "default_i32", "negated", "unrolled"}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", check_literal_ranges)
+    assert ran.after is ran.before  # a check: the tree goes on as it came
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"check-literal-ranges: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_diagnostics(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_literal_ranges)
+    assert set(ran.diagnostics.codes()) == ({"E3001"} if case in REFUSED else set())
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case, says", [
+    ("let_out_of_range", "literal out of range for `u8`: `260` does not fit into `u8`, whose "
+                         "range is 0..=255"),
+    ("default_i32", "literal out of range for `i32`: `2147483648` does not fit into `i32`, "
+                    "whose range is -2147483648..=2147483647"),
+    ("negated", "literal out of range for `i8`: `-129` does not fit into `i8`, whose range is "
+                "-128..=127"),
+])
+def test_refused_then_repaired(case, says):
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_literal_ranges, "E3001", says)
+
+
+def test_refused_from_the_command_line(capsys):
+    assert_refused_from_the_command_line(CASES / "let_out_of_range.vx", "E3001", capsys)
+
+
+def test_the_data_names_the_literal_the_type_and_its_range():
+    [d] = run_front(CASES / "let_out_of_range.vx", check_literal_ranges).diagnostics.items
+    assert d.data == {"literal": "260", "type": "u8", "range": [0, 255]}
+    assert d.help == ["use a type that holds it, such as `u32`"]
+
+
+def test_a_literal_nothing_types_is_an_i32_and_the_help_says_how_to_type_it():
+    [d] = run_front(CASES / "default_i32.vx", check_literal_ranges).diagnostics.items
+    assert d.notes == ["nothing here fixes the literal's type, so it is an i32, as in Rust"]
+    assert d.help == ["give it a type that holds it: `let v: i64 = 2147483648;`"]
+
+
+def test_every_context_that_fixes_a_type_admits_what_fits_and_runs_unchanged():
+    ran = run_front(CASES / "contexts.vx", check_literal_ranges)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    before, after = ran.prints()
+    assert after == before == ("255\n0\n1\n8000000000\n4000000000\n18446744073709551615\n"
+                               "-9223372036854775808\n44\n4294967295\n")
+
+
+def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
+    [d] = run_front(CASES / "unrolled.vx", check_literal_ranges).diagnostics.items
+    assert d.notes == ["this applies to each of the 4 copies of this code that "
+                       "`unroll across` makes"]
+
+
+@pytest.mark.parametrize("program, literal, type_", [
+    ("fn f(x: u8) {}\nfn main() { f(300); }", "300", "u8"),
+    ("fn f() -> u8 { return 300; }\nfn main() { f(); }", "300", "u8"),
+    ("fn f() -> i8 { 128 }\nfn main() { f(); }", "128", "i8"),
+    ("fn main() { let t = Tensor<u8, [2]>::fill(256); }", "256", "u8"),
+    ("fn main() { let mut c: u32 = 0; c = 4294967296; }", "4294967296", "u32"),
+    ("fn main() { let mut c: u8 = 0; c += 256; }", "256", "u8"),
+    ("const L: u8 = 256;\nfn main() { print(L); }", "256", "u8"),
+    ("fn main() { let s: u8 = 1; if s > 256 { print(s); } }", "256", "u8"),
+    ("fn main() { let s: u8 = 1; print(s + 300); }", "300", "u8"),
+    ("fn main() { for i in 0..3000000000 { print(i); } }", "3000000000", "i32"),
+    ("fn main() { let f: i8 = comptime { 200 }; }", "200", "i8"),
+    ("fn main() { let big = 3000000000; }", "3000000000", "i32"),
+    ("fn main() { let i: i64 = 9223372036854775808; }", "9223372036854775808", "i64"),
+    ("fn main() { let s: u8 = 1; let w = (s + 256) as i32; }", "256", "u8"),
+])
+def test_each_context_fixes_the_type_it_names(program, literal, type_):
+    [d] = run_front(program, check_literal_ranges).diagnostics.items
+    assert (d.code, d.data["literal"], d.data["type"]) == ("E3001", literal, type_)
+
+
+def test_a_literal_no_integer_type_holds_says_so():
+    [d] = run_front("fn main() { let i: i64 = -9223372036854775809; }",
+                    check_literal_ranges).diagnostics.items
+    assert d.help == ["no integer type holds it"]
+
+
+def test_a_literal_spelled_in_thousands_of_characters_is_named_by_its_ends():
+    digits = "0" * 4000 + "256"
+    [d] = run_front(f"fn main() {{ let u: u8 = {digits}; }}",
+                    check_literal_ranges).diagnostics.items
+    assert d.data["literal"] == f"{'0' * 10}...{'0' * 7}256 (4003 characters)"
+    assert len(d.message) < 200
+
+
+def test_the_contexts_it_cannot_judge_are_left_alone():
+    # A float or generic context is a type checker's business, not a range; an index has no
+    # integer type in Vx yet.
+    ran = run_front("fn g<T>(x: T) {}\n"
+                    "fn main() { let f: f64 = 2.5; let t = Tensor<i32, [2]>::fill(0);\n"
+                    "g(3000000000); print(f); print(t[1]); }", check_literal_ranges)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+
+
+def test_every_production_that_can_hold_a_literal_is_decided():
+    """The context of a child is set by its parent's handler; a production without one
+    passes its own context down. That is right for the ones listed here, and any new
+    production that can hold an expression must be added to the pass or to this list."""
+    memo: dict = {}
+    undecided = {
+        name for name, cls in Ltyped.nodes.items()
+        if name not in check_literal_ranges.handlers
+        and any(f.kind in Ltyped.nonterminals and f.kind not in DESCRIPTIONS
+                and "Int" in reachable(Ltyped, f.kind, memo) for f in cls._declared)}
+    assert undecided == {
+        "ConstItem", "StructDecl",  # walked from the Program handler, or not at all
+        "Comptime",  # its block's value is its own: the same context
+        "ReachableQ",  # its topologies' indices are TopoRefs, which are decided
+        "TensorType", "PinnedType", "HardwareStateType",  # types: skipped
+    }
+
+
+def test_a_long_chain_of_sums_is_typed_once(monkeypatch):
+    # Each level of `x + 1 + 1 + .. + 3000000000` asks its operands' types; remembered, the
+    # chain is typed once, and ten times the chain is about ten times the work.
+    from nano_vx.placement.typer import Typer
+
+    typed = []
+    t_binary = Typer.t_Binary
+    monkeypatch.setattr(Typer, "t_Binary", lambda self, e, here: typed.append(e) or
+                        t_binary(self, e, here))
+
+    def work(n):
+        typed.clear()
+        text = f"fn main() {{ let x: i64 = 1; let y = x{' + 1' * n} + 3000000000; }}"
+        ran = run_deep(run_front, text, check_literal_ranges)  # as deep as the compiler goes
+        assert not ran.diagnostics.items
+        return len(typed)
+
+    assert work(2000) <= 12 * work(200)
