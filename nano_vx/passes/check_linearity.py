@@ -100,7 +100,8 @@ def _if(run, node, moved):
 
 @check_linearity.on("For")
 def _for(run, node, moved):
-    return _loop(run, node.body, None, run.walk(node.end, run.walk(node.start, moved)))
+    moved = run.walk(node.end, run.walk(node.start, moved))
+    return _loop(run, node.body, None, moved, fresh=node.var)
 
 
 @check_linearity.on("While")
@@ -108,8 +109,9 @@ def _while(run, node, moved):
     return _loop(run, node.body, node.cond, moved)
 
 
-def _loop(run, body, cond, moved):
-    """Two passes over the body: the second starts from what the first moved."""
+def _loop(run, body, cond, moved, fresh=None):
+    """Two passes over the body: the second starts from what the first moved. A `for`
+    variable (`fresh`) has a new value at the start of every pass."""
     if moved is None:
         return None
     exits = []
@@ -118,7 +120,7 @@ def _loop(run, body, cond, moved):
             moved = run.walk(cond, moved)
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)
         run.state.loops.append([])
-        end = run.walk(body, dict(moved))
+        end = run.walk(body, _fresh(dict(moved), fresh) if fresh else dict(moved))
         early = run.state.loops.pop()  # the states at each `break` and `continue`
         exits.extend(early)
         for e in (end, *early):

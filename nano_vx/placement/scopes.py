@@ -48,6 +48,13 @@ Bind every local of each function to its type, in source order (a helper of the 
 """, skip=DESCRIPTIONS)
 
 
+@_bind_locals.on("Program")
+def _program(run, node):
+    for item in node.items:
+        if item._prod == "Fn":  # a struct's fields are Params too, but bind no local
+            run.walk(item)
+
+
 @_bind_locals.on("Fn")
 def _fn(run, node):
     typer = run.state.typer

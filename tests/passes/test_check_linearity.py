@@ -80,3 +80,9 @@ def test_a_use_in_every_copy_of_an_unrolled_body_is_one_error():
     assert where == (8, "t")
     assert diag.notes == ["'t' moved here, at 7:20: `transfer(t, Memory::CPU_DRAM)`",
                           "this applies to each of the 4 copies of this code that `unroll across` makes"]
+
+
+def test_a_for_variable_is_a_fresh_value_each_time_round():
+    text = ("fn main() {\n    for i in 0..3 {\n        let k = transfer(i, Memory::NPU_HBM);\n"
+            "    }\n}\n")
+    assert not run_front(text, check_linearity).diagnostics.items

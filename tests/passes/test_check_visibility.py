@@ -74,3 +74,10 @@ def test_a_read_in_every_copy_of_an_unrolled_body_is_one_error():
     [d] = _refused("unrolled")
     assert (d.span.line, d.span.col) == (7, 15)
     assert d.notes[-1] == "this applies to each of the 4 copies of this code that `unroll across` makes"
+
+
+def test_a_struct_declaration_binds_no_local():
+    # A struct's fields are Param nodes, as a function's parameters are: only a function's
+    # bind locals (this was an internal error in the scope analysis).
+    text = "struct Pair {\n    a: i32,\n    b: i32,\n}\n\nfn main() {\n    print(1);\n}\n"
+    assert not run_front(text, check_visibility).diagnostics.items
