@@ -201,9 +201,21 @@ def _binary(run, node):
     # A literal operand takes the other operand's type. When that has none, arithmetic
     # passes on what its own context fixes; a comparison or a logic operator fixes nothing.
     around = st.expect if node.op in ARITHMETIC else DEFAULT
-    left, right = _int_type(st, node.right), _int_type(st, node.left)
-    _under(run, node.left, left or around)
-    _under(run, node.right, right or around)
+    _under(run, node.left, _beside(st, node.right, around))
+    _under(run, node.right, _beside(st, node.left, around))
+
+
+def _beside(st: State, other, around) -> str | None:
+    """What an operand's literals are fixed to by the other operand: its integer type; the
+    context's when it is a literal too; nothing when its type is not known here (a value
+    computed in a block this check has not walked yet), rather than a guess."""
+    ty = st.typer.of(other, None)
+    if ty is INT_LIT:
+        return around
+    if ty is OPAQUE or ty is FLOAT_LIT or ty._prod == "OpaqueType":
+        return None
+    name = scalar_hint(ty)
+    return name if name in INT_TYPES else around
 
 
 @check_literal_ranges.on("Cast")

@@ -156,3 +156,12 @@ def test_a_long_chain_of_sums_is_typed_once(monkeypatch):
         return len(typed)
 
     assert work(2000) <= 12 * work(200)
+
+
+def test_an_operand_whose_type_is_not_known_yet_fixes_nothing():
+    # The block's `s` is bound only when the block is walked, after the literal beside it is
+    # judged: no guess of i32 (the fuzz campaign found this refusal of a valid program).
+    text = "fn main() {\n    print(comptime { let s: i64 = 1; s } - 3000000000);\n}\n"
+    assert not run_front(text, check_literal_ranges).diagnostics.items
+    known = "fn main() {\n    let x: i32 = 1;\n    print(x + 3000000000);\n}\n"
+    assert run_front(known, check_literal_ranges).diagnostics.codes() == ["E3001"]
