@@ -148,6 +148,33 @@ def within_chain_growth(repeat: int, n: int = 1_000) -> None:
     print()
 
 
+def comptime_loop_growth(repeat: int) -> None:
+    """A comptime loop of n and of 10 n iterations (10 n: the evaluator's whole budget of
+    steps): desugar-comptime, which runs them, may take at most ten times as long on the
+    longer one. Then a loop of 2^31 - 1 iterations: how long E8005 takes to arrive."""
+    from nano_vx.comptime.budget import MAX_STEPS
+
+    def program(loop: str) -> str:
+        return (f"fn main() {{\n  let v = comptime {{\n    let mut s = 0;\n    {loop} {{\n"
+                f"      s = (s + i) % 7;\n    }}\n    s\n  }};\n  print(v);\n}}\n")
+
+    def best(loop: str, name: str) -> float:
+        progress(f"comptime loop `{loop}`, {repeat} runs")
+        runs = [run_deep(run_pipeline, program(loop), name, False) for _ in range(repeat)]
+        return min(s["seconds"] for run in runs for s in run if s["name"] == "desugar-comptime")
+
+    n = MAX_STEPS // 10
+    short, long = (best(f"for i in 0..{k}", f"comptime-{k}.vx") for k in (n, 10 * n))
+    endless = best("for i in 0..2147483647", "comptime-endless.vx")
+    ratio = long / short
+    print(f"comptime loop of {n:,} -> {10 * n:,} iterations (desugar-comptime, time ratio, "
+          f"target <= {10 * LINEAR_TARGET:g}):")
+    print(f"  {short * 1000:9.1f} ms -> {long * 1000:9.1f} ms  x{ratio:6.2f}  "
+          f"{verdict(ratio <= 10 * LINEAR_TARGET)}  ({long / (10 * n) * 1e6:.2f} µs per "
+          f"iteration; E8005 for the loop of 2^31 - 1 after {endless:.2f} s)")
+    print()
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000",
@@ -175,6 +202,7 @@ def main(argv=None) -> None:
                 step["peak"] = measured["peak"]
     report(sizes, results)
     within_chain_growth(args.repeat)
+    comptime_loop_growth(args.repeat)
     ms = help_ms()
     print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
           f"{verdict(ms <= HELP_TARGET_MS)}")

@@ -16,6 +16,7 @@ from .errors import cannot_finish, depends
 from .values import Unknown, overflow
 
 _EXACT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_QUOTIENT = {"/": operator.floordiv, "%": operator.mod}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 
@@ -39,6 +40,16 @@ def _is_float(v) -> bool:
     return type(v) is float or type(v) is TFloat
 
 
+class Literal:
+    """A right operand known when the code is compiled (`i + 1`): `operation` takes its
+    value once instead of calling a closure for it on every evaluation."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 class ArithmeticMixin:
     """Needs `self.check_fails(span, detail)`, which knows whether the path always runs."""
 
@@ -51,17 +62,43 @@ class ArithmeticMixin:
                 self.check_fails(stop.span, stop.message)
             cannot_finish(stop.span, stop.message)
 
+    def operation(self, op, span, left, right):
+        """`f(x) -> left(x) op right(x)`, compiled once per operator, with the interpreter's
+        fast paths for i32 operands and `binary` for every other case. The operands are
+        functions of one argument (a frame's closures, or `itemgetter`s of a pair of
+        values); a right operand that is a Literal is its value, taken once."""
+        binary = self.binary
+        literal = type(right) is Literal
+        c = right.value if literal else None
+        exact = _EXACT.get(op)
+        if exact is not None:
+            def arithmetic(x):
+                a, b = left(x), c if literal else right(x)
+                if type(a) is int and type(b) is int:
+                    r = exact(a, b)
+                    if -2147483648 <= r <= 2147483647:
+                        return r
+                return binary(op, a, b, span)
+            return arithmetic
+        compare = _COMPARE.get(op)
+        if compare is not None:
+            def comparison(x):
+                a, b = left(x), c if literal else right(x)
+                if type(a) is int and type(b) is int:
+                    return compare(a, b)
+                return binary(op, a, b, span)
+            return comparison
+        quotient = _QUOTIENT[op]
+
+        def division(x):
+            a, b = left(x), c if literal else right(x)
+            # Non-negative i32 operands: floor and truncation agree, no check can fail.
+            if type(a) is int and type(b) is int and 0 <= a <= 2147483647 and b > 0:
+                return quotient(a, b)
+            return binary(op, a, b, span)
+        return division
+
     def binary(self, op, a, b, span):
-        if type(a) is int and type(b) is int:  # the interpreter's i32 fast paths
-            fast = _EXACT.get(op)
-            if fast is not None:
-                r = fast(a, b)
-                if -2147483648 <= r <= 2147483647:
-                    return r
-            elif op in _COMPARE:
-                return _COMPARE[op](a, b)
-            elif 0 <= a <= 2147483647 and b > 0:
-                return a // b if op == "/" else a % b
         if op in ("/", "%"):
             return self.divide(op, a, b, span)
         if type(a) is Unknown:
@@ -114,8 +151,8 @@ class ArithmeticMixin:
         r = self.guarded(negate, v, span)
         rv = unplace(r)
         if type(rv) in (int, TInt):
-            t = rv.t if type(rv) is TInt else I32
-            exact = -_int_value(unplace(v), t)
+            uv = unplace(v)
+            exact = -(uv.v if type(uv) is TInt else uv)  # one operand: nothing to adopt
             left = _wrapped(exact, rv)
             if left is not None:
                 return overflow(f"-({format_scalar(unplace(v))}) = {exact} is outside {left}")

@@ -1,37 +1,45 @@
-"""The evaluator's bounds (semantics §4): loop iterations in all, and nested calls.
+"""The evaluator's bounds (semantics §4): steps in all, and nested calls.
 
-Both are counted here rather than left to Python: the iteration count stops a block that
-would run for hours, the depth count stops recursion long before Python's stack would.
+Both are counted here rather than left to Python. A step is a loop iteration or a call: the
+step count stops a block that would run for hours, whether it loops or recurses on more than
+one branch (a doubly recursive `f(40)` nests 40 calls deep but makes 10^8 of them); the
+depth count stops recursion long before Python's stack would.
 """
 
 from __future__ import annotations
 
 from .errors import ComptimeError
 
-MAX_ITERATIONS = 1_000_000
+MAX_STEPS = 1_000_000
 MAX_DEPTH = 256
 
 
 class Budget:
-    __slots__ = ("iterations", "depth")
+    __slots__ = ("steps", "depth")
 
     def __init__(self):
-        self.iterations = 0
+        self.steps = 0
         self.depth = 0
 
-    def iteration(self, span):
-        self.iterations += 1
-        if self.iterations > MAX_ITERATIONS:
-            raise ComptimeError("E8005", span, f"compile-time evaluation ran past "
-                                               f"{MAX_ITERATIONS:,} loop iterations in this "
-                                               f"comptime block", limit=MAX_ITERATIONS)
+    def step(self, span):
+        """A loop iteration."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            _too_long(span)
 
     def enter(self, span, name: str):
+        """A call: a step, one deeper. The caller takes the depth back (`depth -= 1`)."""
+        self.steps += 1
         self.depth += 1
+        if self.steps > MAX_STEPS:
+            _too_long(span)
         if self.depth > MAX_DEPTH:
             raise ComptimeError("E8004", span, f"compile-time evaluation went more than "
                                                f"{MAX_DEPTH} calls deep (calling `{name}`)",
                                 limit=MAX_DEPTH, function=name)
 
-    def leave(self):
-        self.depth -= 1
+
+def _too_long(span):
+    raise ComptimeError("E8005", span, f"compile-time evaluation took more than {MAX_STEPS:,} "
+                                       f"steps (steps: loop iterations and calls); it stopped "
+                                       f"here", limit=MAX_STEPS)

@@ -1,8 +1,11 @@
 """The evaluator: one per compilation; each block (or lambda call) it folds starts afresh.
 
-Entry points raise ComptimeError for a block that does not fold. Calls nest Python frames,
-so evaluation runs on the compiler's big-stack thread; the depth that matters, 256 calls, is
-counted by the budget long before that stack could run out.
+Code is compiled to closures once and then run (expressions.py, statements.py): a block when
+it is folded, a function or closure body the first time it is called, so a loop or a
+recursion runs compiled code on every step. Entry points raise ComptimeError for a block that
+does not fold. Calls nest Python frames, so evaluation runs on the compiler's big-stack
+thread; the depth that matters, 256 calls, is counted by the budget long before that stack
+could run out.
 """
 
 from __future__ import annotations
@@ -29,13 +32,33 @@ def recorded_types(fn) -> dict:
             if n._prod in ("Param", "Let") and n.type is not None}
 
 
+class Code:
+    """A compiled function or closure body, and what a call does around it."""
+
+    __slots__ = ("node", "name", "params", "body", "ret", "generic")
+
+    def __init__(self, node, name, params, body, ret, generic):
+        self.node = node  # kept, so that the id the code is found by stays the node's own
+        self.name = name
+        self.params = params  # (unique name, conformer or None)
+        self.body = body
+        self.ret = ret  # the return type's conformer, or None
+        self.generic = generic  # whether the function has const generics to bind
+
+
 class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMixin):
     def __init__(self, program, model=None):
         self.functions = {i.name: i for i in program.items if i._prod == "Fn"}
         self.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
+        # The only names a frame may hold that are read as globals (expressions.py).
+        self.const_generics = {g.name for f in self.functions.values() for g in f.generics
+                               if g._prod == "ConstParam"}
         self.const_values: dict = {}
         self.model = model  # the memory model, for Reachable<A, B>
         self.types: dict = {}  # the current function's recorded types, for x.topology()
+        self.codes: dict = {}  # id(Fn or Closure node) -> its Code, compiled once
+        # While a body compiles: the scalar type `return` converts to, for literal typing.
+        self.returns: str | None = None
         # Dispatch by production name, looked up once rather than per node.
         self.x_methods = _Dispatch(self, "x_")
         self.s_methods = _Dispatch(self, "s_")
@@ -54,7 +77,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         known only at run time or on an integer result outside its type."""
         def run():
             self._fresh()
-            v = self.value_block(block, Frame())
+            v = self.value_block(block)(Frame())
             if type(v) is Unknown:
                 depends(span, v.why)
             return v
@@ -64,7 +87,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         """A block in statement position: run it for its checks; its value is dropped."""
         def run():
             self._fresh()
-            r = self.stmts(block, Frame())
+            r = self.stmts(block)(Frame())
             if r is not None:
                 cannot_finish(block.span, "a `break`, `continue` or `return` leaves it")
         run_deep(run)
@@ -74,7 +97,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         comptime lambda): its value, unknown when it reads a run-time variable."""
         def run():
             self._fresh()
-            return self.expr(expr, Frame())
+            return self.expr(expr)(Frame())
         return run_deep(run)
 
     def call_lambda(self, closure, args, span):
@@ -90,31 +113,49 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
     # -- calls -----------------------------------------------------------------------------
 
     def call(self, callee, args, targs, span):
-        if type(callee) is Unknown:
+        if type(callee) is Function:
+            frame = Frame()
+        elif type(callee) is Closure:
+            frame = Frame(callee.frame)
+        elif type(callee) is Unknown:
             depends(span, callee.why, what="the function this call calls")
-        if callee is PRINT:
+        elif callee is PRINT:
             cannot_finish(span, "`print` writes its output only when the program runs, and "
                                 "this block disappears before then")
-        if type(callee) is Function:
-            node, frame, name = callee.node, Frame(ret=scalar_hint(callee.node.ret)), \
-                callee.node.name
-        elif type(callee) is Closure:
-            node, frame, name = callee.node, Frame(callee.frame), "closure"
         else:
             cannot_finish(span, f"a value of type {callee.kind} is not a function")
-        if len(args) != len(node.params):
-            cannot_finish(span, f"`{name}` takes {len(node.params)} argument(s) but "
+        node = callee.node
+        code = self.codes.get(id(node)) or self.code_of(node)
+        if len(args) != len(code.params):
+            cannot_finish(span, f"`{code.name}` takes {len(code.params)} argument(s) but "
                                 f"{len(args)} were given")
-        self.budget.enter(span, name)
-        if type(callee) is Function:
+        budget = self.budget
+        budget.enter(span, code.name)
+        if code.generic:
             self._bind_generics(node, frame, args, targs, span)
-        for p, v in zip(node.params, args):
-            frame.vars[p.name] = self.conform(v, p.type, span)
-        v = self.fn_body(node.body, frame)
-        if type(callee) is Function:
-            v = self.conform(v, node.ret, node.body.span)
-        self.budget.leave()
+        held = frame.vars
+        for (name, conform), v in zip(code.params, args):
+            held[name] = conform(v, span) if conform is not None else v
+        v = code.body(frame)
+        if code.ret is not None:
+            v = code.ret(v, node.body.span)
+        budget.depth -= 1
         return v
+
+    def code_of(self, node) -> Code:
+        """The compiled body of a function (`Fn`) or closure, on its first call."""
+        fn = node._prod == "Fn"
+        saved, self.returns = self.returns, scalar_hint(node.ret) if fn else None
+        try:
+            code = Code(node, node.name if fn else "closure",
+                        [(p.name, self.conformer(p.type)) for p in node.params],
+                        self.fn_body(node.body),
+                        self.conformer(node.ret) if fn else None,
+                        fn and any(g._prod == "ConstParam" for g in node.generics))
+        finally:
+            self.returns = saved
+        self.codes[id(node)] = code
+        return code
 
     def _bind_generics(self, fn, frame, args, targs, span):
         """Const generics: from `f<4>(..)`, else from the first tensor argument naming one."""
@@ -142,7 +183,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
             saved = self.budget, self.conditions, self.log
             self.budget, self.conditions, self.log = Budget(), [], []
             try:
-                v = self.expr(item.value, Frame(), scalar_hint(item.type))
+                v = self.expr(item.value, scalar_hint(item.type))(Frame())
             finally:
                 self.budget, self.conditions, self.log = saved
             self.const_values[name] = self.conform(v, item.type, item.span)

@@ -1,14 +1,21 @@
-"""Expressions at compile time, one method per production (`x_<Prod>`), over the trees of
-Lresolved and the ILs after it. `hint` is the scalar type the context fixes, as in the
-interpreter, so a literal under `let x: u8 = ..` is a u8 here as it is at run time."""
+"""Expressions at compile time, compiled once to closures `f(frame) -> value`, one method per
+production (`x_<Prod>`), over the trees of Lresolved and the ILs after it, as the interpreter
+compiles them (a loop body is compiled once and run on every iteration). `hint` is the scalar
+type the context fixes, as in the interpreter, so a literal under `let x: u8 = ..` is a u8
+here as it is at run time.
+
+Compiling never fails: what has no compile-time value compiles to a closure that says so
+when it runs, since code on a path not taken may hold anything.
+"""
 
 from __future__ import annotations
 
 from ..languages.l4_resolved import display_name
-from ..values.literals import literal, scalar_hint
+from ..values.literals import literal, negated_literal, scalar_hint
 from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
 from ..values.tensors import Tensor, make_tensor
+from .arithmetic import Literal
 from .errors import cannot_finish
 from .values import PRINT, Closure, Function, Unknown, runtime
 
@@ -23,67 +30,111 @@ _RUN_TIME_ONLY = {
 }
 
 
-class ExprMixin:
-    def expr(self, node, frame, hint=None):
-        return self.x_methods[node._prod](node, frame, hint)
+# The operators whose value is always a bool or an unknown.
+_BOOLEAN = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||"})
+_LITERALS = frozenset({"Int", "Float", "Bool", "Str"})  # their closures read no frame
 
-    def x_missing(self, node, frame, hint):
+
+def refuse(span, detail: str):
+    """The closure of code that cannot run while compiling: an error if it ever runs."""
+    def refused(frame):
+        cannot_finish(span, detail)
+    return refused
+
+
+def constant(v):
+    return lambda frame: v
+
+
+class ExprMixin:
+    def expr(self, node, hint=None):
+        return self.x_methods[node._prod](node, hint)
+
+    def x_missing(self, node, hint):
         """Every production without a method of its own: none has a compile-time value."""
-        cannot_finish(node.span, _RUN_TIME_ONLY.get(node._prod, f"it holds {node._prod}"))
+        return refuse(node.span, _RUN_TIME_ONLY.get(node._prod, f"it holds {node._prod}"))
 
     # -- literals and names ----------------------------------------------------------------
 
-    def x_Int(self, node, frame, hint):
-        return node.value if hint is None else literal(node.value, hint, node.span)
+    def x_Int(self, node, hint):
+        return constant(node.value if hint is None else literal(node.value, hint, node.span))
 
     x_Float = x_Int
 
-    def x_Bool(self, node, frame, hint):
-        return node.value
+    def x_Bool(self, node, hint):
+        return constant(node.value)
 
     x_Str = x_Bool
 
-    def x_Local(self, node, frame, hint):
-        held = frame.holder(node.name)
-        if held is not None:
-            return held[node.name]
-        return runtime(display_name(node.name))
-
-    def x_Global(self, node, frame, hint):
+    def x_Local(self, node, hint):
         name = node.name
-        held = frame.holder(name)  # a const generic may resolve as a global
-        if held is not None:
-            return held[name]
-        if name in self.functions:
-            return Function(self.functions[name])
-        if name in self.consts:
-            return self.const(name, node.span)
-        if name == "print":
-            return PRINT
-        cannot_finish(node.span, f"`{name}` has no compile-time value")
+        outside = runtime(display_name(name))  # declared outside the block: known at run time
+
+        def local(frame):
+            try:
+                return frame.vars[name]
+            except KeyError:  # a closure's captured variable, or one outside the block
+                held = frame.holder(name)
+                return held[name] if held is not None else outside
+        return local
+
+    def x_Global(self, node, hint):
+        name, span = node.name, node.span
+        function = Function(self.functions[name]) if name in self.functions else None
+        generic = name in self.const_generics  # which may resolve as a global
+
+        def glob(frame):
+            held = frame.holder(name) if generic else None
+            if held is not None:
+                return held[name]
+            if function is not None:
+                return function
+            if name in self.consts:
+                return self.const(name, span)
+            if name == "print":
+                return PRINT
+            cannot_finish(span, f"`{name}` has no compile-time value")
+        return glob
 
     # -- operators -------------------------------------------------------------------------
 
-    def x_Binary(self, node, frame, hint):
+    def x_Binary(self, node, hint):
         op = node.op
         if op in ("&&", "||"):
-            return self.logic(node, frame)
+            return self.logic(node)
         operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
-        left, right, x = node.left, node.right, self.x_methods  # (the hottest method)
-        a = x[left._prod](left, frame, operand_hint)
-        b = x[right._prod](right, frame, operand_hint)
-        return self.binary(op, a, b, node.span)
+        left = self.expr(node.left, operand_hint)
+        return self.operation(op, node.span, left, self.operand(node.right, operand_hint))
 
-    def logic(self, node, frame):
-        a = self.truth(self.expr(node.left, frame), node.left.span)
+    def operand(self, node, hint=None):
+        """A right operand: its closure, or the value of a literal (arithmetic.Literal)."""
+        closure = self.expr(node, hint)
+        return Literal(closure(None)) if node._prod in _LITERALS else closure
+
+    def logic(self, node):
+        left, right = self.condition(node.left), self.condition(node.right)
         decided = node.op == "||"  # the left value that decides without the right
-        if a is decided:
-            return a
-        if type(a) is Unknown:  # the right side runs only for some run-time values
-            b = self.maybe(a.why, lambda: self.truth(self.expr(node.right, frame),
-                                                     node.right.span))
-            return b if b is decided else a
-        return self.truth(self.expr(node.right, frame), node.right.span)
+
+        def logic(frame):
+            a = left(frame)
+            if a is decided:
+                return a
+            if type(a) is Unknown:  # the right side runs only for some run-time values
+                b = self.maybe(a.why, lambda: right(frame))
+                return b if b is decided else a
+            return right(frame)
+        return logic
+
+    def condition(self, node):
+        """An expression that must be a bool (or unknown): `f(frame) -> bool | Unknown`."""
+        value, truth, span = self.expr(node), self.truth, node.span
+        if node._prod == "Binary" and node.op in _BOOLEAN:
+            return value  # a comparison or `&&`, `||` gives nothing else
+
+        def cond(frame):
+            c = value(frame)
+            return c if type(c) is bool else truth(c, span)
+        return cond
 
     def truth(self, v, span):
         v = unplace(v)
@@ -91,134 +142,180 @@ class ExprMixin:
             return v
         cannot_finish(span, f"a condition must be a bool, found {describe(v)}")
 
-    def x_Unary(self, node, frame, hint):
+    def x_Unary(self, node, hint):
+        span = node.span
         if node.op == "-":
-            return self.negative(self.expr(node.operand, frame, hint), node.span)
-        return self.bit_not(self.expr(node.operand, frame), node.span)
+            if node.operand._prod == "Int":
+                v = negated_literal(node.operand.value, hint, span)
+                if v is not None:
+                    return constant(v)
+            operand, negative = self.expr(node.operand, hint), self.negative
+            return lambda frame: negative(operand(frame), span)
+        operand, bit_not = self.expr(node.operand), self.bit_not
+        return lambda frame: bit_not(operand(frame), span)
 
-    def x_Cast(self, node, frame, hint):
-        v = self.expr(node.value, frame)
+    def x_Cast(self, node, hint):
         if node.type._prod != "Scalar":
-            cannot_finish(node.span, f"a cast to {node.type._prod} has no compile-time value")
-        return self.converted(v, node.type.name, node.span)
+            return refuse(node.span, f"a cast to {node.type._prod} has no compile-time value")
+        value, name, span = self.expr(node.value), node.type.name, node.span
+        converted = self.converted
+        return lambda frame: converted(value(frame), name, span)
 
     # -- calls and closures ----------------------------------------------------------------
 
-    def x_Call(self, node, frame, hint):
-        callee = self.expr(node.callee, frame)
+    def x_Call(self, node, hint):
+        callee, span = node.callee, node.span
         hints = ()
-        if type(callee) is Function:  # a direct call: its parameter types type the literals
-            hints = [scalar_hint(p.type) for p in callee.node.params]
-        args = [self.expr(a, frame, hints[i] if i < len(hints) else None)
+        if callee._prod == "Global" and callee.name in self.functions:
+            # A direct call: its parameter types type the literals, as in the interpreter.
+            hints = [scalar_hint(p.type) for p in self.functions[callee.name].params]
+        fn = self.expr(callee)
+        args = [self.expr(a, hints[i] if i < len(hints) else None)
                 for i, a in enumerate(node.args)]
-        targs = [self.garg(t, frame) for t in node.targs]
-        return self.call(callee, args, targs, node.span)
+        targs = [self.garg(t) for t in node.targs]
+        call = self.call
 
-    def garg(self, node, frame):
+        def calling(frame):
+            target = fn(frame)
+            return call(target, [a(frame) for a in args],
+                        [t(frame) for t in targs] if targs else (), span)
+        return calling
+
+    def garg(self, node):
         """A generic argument: an extent for a const parameter, None for a type."""
         if node._prod == "DimArg":
-            return self.dim(node.dim, frame)
+            return self.dim(node.dim)
         ty = node.type
-        if ty._prod == "NamedType":  # `f<N>(..)` with N a const item or a const generic
-            held = frame.holder(ty.name)
+        if ty._prod != "NamedType":
+            return constant(None)
+        name, span = ty.name, node.span
+
+        def named(frame):  # `f<N>(..)` with N a const item or a const generic
+            held = frame.holder(name)
             if held is not None:
-                return held[ty.name]
-            if ty.name in self.consts:
-                return self.const(ty.name, node.span)
-        return None
+                return held[name]
+            return self.const(name, span) if name in self.consts else None
+        return named
 
-    def x_Closure(self, node, frame, hint):
-        return Closure(node, frame)
+    def x_Closure(self, node, hint):
+        return lambda frame: Closure(node, frame)
 
-    def x_Comptime(self, node, frame, hint):
+    def x_Comptime(self, node, hint):
         # Reached inside a function called while compiling, or a comptime lambda's body:
         # the evaluator already runs at compile time, so the block is just a block.
-        return self.value_block(node.body, frame)
+        return self.value_block(node.body)
 
-    def x_MethodCall(self, node, frame, hint):
+    def x_MethodCall(self, node, hint):
         if node.method == "topology" and not node.args:
-            return self.placement_query(node, frame)
-        cannot_finish(node.span, f"the method `.{node.method}()` has no compile-time value")
+            return self.placement_query(node)
+        return refuse(node.span, f"the method `.{node.method}()` has no compile-time value")
 
     # -- tensors ---------------------------------------------------------------------------
 
-    def x_TensorNew(self, node, frame, hint):
-        ty = node.type
+    def x_TensorNew(self, node, hint):
+        ty, span, ctor = node.type, node.span, node.ctor
         if ty._prod != "TensorType" or ty.elem._prod != "Scalar":
-            cannot_finish(node.span, "a tensor whose element type is not a scalar")
+            return refuse(span, "a tensor whose element type is not a scalar")
         elem = ty.elem.name
-        dims = [self.dim(d, frame) for d in ty.dims]
-        args = [self.expr(a, frame, elem) for a in node.args]
-        for v in (*dims, *args):
-            if type(v) is Unknown:
-                return v
+        dims = [self.dim(d) for d in ty.dims]
+        args = [self.expr(a, elem) for a in node.args]
         space = ty.place.name if ty.place is not None and ty.place._prod == "MemRef" \
             else CPU_DRAM
-        # Lazy storage, as in the interpreter: a huge extent allocates nothing until written.
-        return self.guarded(make_tensor, elem, dims, node.ctor, args, space, node.span)
 
-    def dim(self, d, frame):
-        """An extent (`4`, `S`, `S*2`) as a Python int, or an unknown."""
+        def tensor(frame):
+            extents, values = [d(frame) for d in dims], [a(frame) for a in args]
+            for v in (*extents, *values):
+                if type(v) is Unknown:
+                    return v
+            # Lazy storage, as in the interpreter: a huge extent allocates nothing until
+            # written.
+            return self.guarded(make_tensor, elem, extents, ctor, values, space, span)
+        return tensor
+
+    def dim(self, d):
+        """An extent (`4`, `S`, `S*2`): `f(frame) ->` a Python int, or an unknown."""
         kind = d._prod
         if kind == "DimInt":
-            return d.value
+            return constant(d.value)
         if kind == "DimName":
-            held = frame.holder(d.name)
-            v = held[d.name] if held is not None else (
-                self.const(d.name, d.span) if d.name in self.consts else runtime(d.name))
-            return v if type(v) is Unknown else self.guarded(to_index, v, d.span)
-        left, right = self.dim(d.left, frame), self.dim(d.right, frame)
-        return self.binary(d.op, left, right, d.span)
+            name, span, guarded = d.name, d.span, self.guarded
 
-    def x_Index(self, node, frame, hint):
-        base, indices = self.indexed(node, frame)
-        if type(base) is Unknown:
-            return base
-        for i in indices:
-            if type(i) is Unknown:
-                return i
-        where = self.guarded(base.locate, indices, node.span)
-        if type(where) is not int:
-            return where
-        tainted = self.tainted.get(id(base.store))
-        if tainted is not None:
-            return Unknown(tainted[1])
-        return self.guarded(base.read, where, node.span)
+            def extent(frame):
+                held = frame.holder(name)
+                v = held[name] if held is not None else (
+                    self.const(name, span) if name in self.consts else runtime(name))
+                return v if type(v) is Unknown else guarded(to_index, v, span)
+            return extent
+        return self.operation(d.op, d.span, self.dim(d.left), self.dim(d.right))
 
-    def indexed(self, node, frame):
-        """`t[i][j]`: the tensor (or an unknown) and the indices, outermost first."""
+    def x_Index(self, node, hint):
+        indexed, span, guarded = self.indexed(node), node.span, self.guarded
+
+        def index(frame):
+            base, indices = indexed(frame)
+            if type(base) is Unknown:
+                return base
+            for i in indices:
+                if type(i) is Unknown:
+                    return i
+            where = guarded(base.locate, indices, span)
+            if type(where) is not int:
+                return where
+            tainted = self.tainted.get(id(base.store))
+            if tainted is not None:
+                return Unknown(tainted[1])
+            return guarded(base.read, where, span)
+        return index
+
+    def indexed(self, node):
+        """`t[i][j]`: `f(frame) ->` the tensor (or an unknown) and the indices, outermost
+        first."""
         indices = []
         while node._prod == "Index":
-            indices.append(node.index)
+            indices.append(self.expr(node.index))
             node = node.base
-        base = self.expr(node, frame)
-        values = [self.expr(i, frame) for i in reversed(indices)]
-        values = [v if type(v) is Unknown else self.guarded(to_index, v, node.span)
-                  for v in values]
-        if type(base) is not Tensor and type(base) is not Unknown:
-            cannot_finish(node.span, f"cannot index a value of type {describe(base)}")
-        return base, values
+        indices.reverse()
+        base, span, guarded = self.expr(node), node.span, self.guarded
+
+        def indexed(frame):
+            t = base(frame)
+            values = [i(frame) for i in indices]
+            values = [v if type(v) is Unknown else guarded(to_index, v, span) for v in values]
+            if type(t) is not Tensor and type(t) is not Unknown:
+                cannot_finish(span, f"cannot index a value of type {describe(t)}")
+            return t, values
+        return indexed
 
     # -- places ----------------------------------------------------------------------------
 
-    def x_TopoRef(self, node, frame, hint):
-        bounds = []
-        for e in (node.index, node.end):
-            v = self.expr(e, frame) if e is not None else None
-            if type(v) is Unknown:
-                return v
-            bounds.append(self.guarded(to_index, v, e.span) if e is not None else None)
-        return Topo(node.name, *bounds)
+    def x_TopoRef(self, node, hint):
+        name, guarded = node.name, self.guarded
+        bounds = [(self.expr(e), e.span) if e is not None else None
+                  for e in (node.index, node.end)]
 
-    def x_SomeTopo(self, node, frame, hint):
-        topo = self.expr(node.topo, frame)
-        return topo if type(topo) is Unknown else SomeTopo(topo)
+        def topo(frame):
+            values = []
+            for bound in bounds:
+                v = bound[0](frame) if bound is not None else None
+                if type(v) is Unknown:
+                    return v
+                values.append(guarded(to_index, v, bound[1]) if bound is not None else None)
+            return Topo(name, *values)
+        return topo
 
-    def x_NoneTopo(self, node, frame, hint):
-        return NONE_TOPO
+    def x_SomeTopo(self, node, hint):
+        topo = self.expr(node.topo)
 
-    def x_MemRef(self, node, frame, hint):
-        return MemValue(node.name)
+        def some(frame):
+            t = topo(frame)
+            return t if type(t) is Unknown else SomeTopo(t)
+        return some
 
-    def x_ReachableQ(self, node, frame, hint):
-        return self.reachable(node, frame)
+    def x_NoneTopo(self, node, hint):
+        return constant(NONE_TOPO)
+
+    def x_MemRef(self, node, hint):
+        return constant(MemValue(node.name))
+
+    def x_ReachableQ(self, node, hint):
+        return lambda frame: self.reachable(node)

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 
 class Frame:
-    __slots__ = ("vars", "parent", "ret")
+    __slots__ = ("vars", "parent")
 
-    def __init__(self, parent: "Frame | None" = None, ret: str | None = None):
+    def __init__(self, parent: "Frame | None" = None):
         self.vars: dict = {}
         self.parent = parent
-        self.ret = ret  # the scalar type `return` converts to, for literal typing
 
     def holder(self, name: str) -> "dict | None":
         """The variables dict that holds `name`, or None when the block's outside does."""

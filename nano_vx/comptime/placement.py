@@ -24,18 +24,23 @@ class PlacementMixin:
             return {}
         return {t.name: t.memory for t in self.model.topologies.values()}
 
-    def placement_query(self, node, frame):
-        recv = node.receiver
-        v = self.expr(recv, frame)
-        if type(v) is not Unknown:
-            if type(v) is Tensor or type(v) is Placed:
-                return Placement(v.space, v.topo, self.holds())
-            return Placement(CPU_DRAM, None, self.holds())  # an unmarked value is on the host
-        ty = self.types.get(recv.name) if recv._prod == "Local" else None
-        if ty is None:
-            cannot_finish(node.span, f"the placement of `{written(recv)}` is not recorded, so "
-                                     f"`.topology()` cannot be decided")
-        return self.placement_of(ty, frame, node.span)
+    def placement_query(self, node):
+        """`x.topology()`, compiled: `f(frame) -> Placement`."""
+        recv, span = node.receiver, node.span
+        receiver = self.expr(recv)
+
+        def query(frame):
+            v = receiver(frame)
+            if type(v) is not Unknown:
+                if type(v) is Tensor or type(v) is Placed:
+                    return Placement(v.space, v.topo, self.holds())
+                return Placement(CPU_DRAM, None, self.holds())  # an unmarked value: the host
+            ty = self.types.get(recv.name) if recv._prod == "Local" else None
+            if ty is None:
+                cannot_finish(span, f"the placement of `{written(recv)}` is not recorded, so "
+                                    f"`.topology()` cannot be decided")
+            return self.placement_of(ty, frame, span)
+        return query
 
     def placement_of(self, ty, frame, span) -> Placement:
         """Where a value of type `ty` lives, as `.topology()` reports it."""
@@ -43,7 +48,7 @@ class PlacementMixin:
             ty = ty.inner
         kind = ty._prod
         if kind in ("PinnedType", "HardwareStateType"):
-            topo = unplace(self.expr(ty.topo, frame))
+            topo = unplace(self.expr(ty.topo)(frame))
             if type(topo) is not Topo:
                 cannot_finish(span, "the topology in this value's type is not known while "
                                     "compiling")
@@ -61,7 +66,7 @@ class PlacementMixin:
             cannot_finish(span, "the placement of this value was not inferred")
         return Placement(CPU_DRAM, None, self.holds())
 
-    def reachable(self, node, frame):
+    def reachable(self, node):
         """`Reachable<A, B>`: whether data can get from topology A's memory to B's."""
         if self.model is None:
             cannot_finish(node.span, "`Reachable<A, B>` needs the memory model")

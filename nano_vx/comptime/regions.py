@@ -16,11 +16,6 @@ from .values import Unknown
 
 
 class RegionMixin:
-    def write(self, held: dict, name: str, v):
-        if self.conditions:
-            self.log.append((held, name, held[name]))
-        held[name] = v
-
     def wrote_store(self, store):
         if self.conditions:
             self.log.append((None, store, None))
@@ -45,16 +40,17 @@ class RegionMixin:
                                  f"{_what(self.conditions[-1])}")
         unproven_check(span, detail)
 
-    def either(self, why, node, frame):
-        """`if` on an unknown condition: both branches, each from the state before it."""
+    def either(self, why, branches, frame, span):
+        """`if` on an unknown condition: both (compiled) branches, each from the state
+        before it."""
         start = len(self.log)
-        for branch in (node.then, node.orelse):
+        for branch in branches:
             if branch is None:
                 continue
             mark = len(self.log)
-            r = self.maybe(why, lambda: self.stmts(branch, frame))
+            r = self.maybe(why, lambda: branch(frame))
             if r is not None:
-                depends(node.span, why, what=f"whether the `{_word(r)}` in this `if` runs")
+                depends(span, why, what=f"whether the `{_word(r)}` in this `if` runs")
             for held, name, old in reversed(self.log[mark:]):
                 if held is not None:
                     held[name] = old
@@ -65,7 +61,7 @@ class RegionMixin:
         writes stops growing, each written variable unknown at the next pass."""
         seen: set = set()
         while True:
-            self.budget.iteration(span)
+            self.budget.step(span)
             mark = len(self.log)
             r = self.maybe(why, once)
             if type(r) is Return:

@@ -1,8 +1,10 @@
-"""Statements at compile time (`s_<Prod>`). A statement returns None to go on, or the
-BREAK, CONTINUE or Return signal the interpreter uses too (nano_vx/values/control.py), which
-loops and calls consume."""
+"""Statements at compile time, compiled once to closures `f(frame) -> signal` (`s_<Prod>`).
+A statement's closure returns None to go on, or the BREAK, CONTINUE or Return signal the
+interpreter uses too (nano_vx/values/control.py), which loops and calls consume."""
 
 from __future__ import annotations
+
+from operator import itemgetter
 
 from ..languages.l4_resolved import display_name
 from ..values.control import BREAK, CONTINUE, Return
@@ -10,175 +12,266 @@ from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, coerce, to_index, unplace
 from ..values.tensors import Tensor
 from .errors import cannot_finish, depends, failed_assert, writes_outside, written
+from .expressions import refuse
 from .values import Unknown
 
 
+# Scalar type -> the Python type whose values are already of it (an int: within i32).
+_EXACT_TYPE = {"i32": int, "f64": float, "bool": bool}
+
+
 class StmtMixin:
-    def stmt(self, node, frame):
-        return self.s_methods[node._prod](node, frame)
+    def stmt(self, node):
+        return self.s_methods[node._prod](node)
 
-    def s_missing(self, node, frame):
-        cannot_finish(node.span, f"it holds the statement {node._prod}")
+    def s_missing(self, node):
+        return refuse(node.span, f"it holds the statement {node._prod}")
 
-    def stmts(self, block, frame):
-        """A block in statement position: a signal, or None; its trailing value is
-        evaluated for its effects."""
-        s_methods = self.s_methods
-        for s in block.stmts:
-            r = s_methods[s._prod](s, frame)
-            if r is not None:
-                return r
+    def stmts(self, block):
+        """A block in statement position: `f(frame) ->` a signal, or None; its trailing
+        value is evaluated for its effects."""
+        body = [self.stmt(s) for s in block.stmts]
         if block.value is not None:
-            self.expr(block.value, frame)
+            value = self.expr(block.value)
+
+            def last(frame):
+                value(frame)
+            body.append(last)
+        if len(body) == 1:
+            return body[0]
+
+        def run(frame):
+            for s in body:
+                r = s(frame)
+                if r is not None:
+                    return r
+            return None
+        return run
+
+    def value_block(self, block):
+        """A block used as a value: `f(frame) ->` its value (None when it has none)."""
+        body = [(self.stmt(s), s.span) for s in block.stmts]
+        value = self.expr(block.value) if block.value is not None else None
+
+        def run(frame):
+            for s, span in body:
+                r = s(frame)
+                if r is not None:
+                    cannot_finish(span, f"`{_signal_word(r)}` leaves a block used as a value")
+            return value(frame) if value is not None else None
+        return run
+
+    def fn_body(self, block):
+        """A function or closure body: `f(frame) ->` its trailing value or the value of
+        `return`."""
+        body = [(self.stmt(s), s.span) for s in block.stmts]
+        value = self.expr(block.value, self.returns) if block.value is not None else None
+
+        def run(frame):
+            for s, span in body:
+                r = s(frame)
+                if r is not None:
+                    if type(r) is Return:
+                        return r.value
+                    cannot_finish(span, f"`{_signal_word(r)}` outside of a loop")
+            return value(frame) if value is not None else None
+        return run
+
+    def conformer(self, ty):
+        """`f(v, span) ->` v converted to the type a `let`, parameter or return fixes
+        (literals adopt it); None when the type fixes nothing to convert."""
+        if ty is None:
+            return None
+        name, guarded = scalar_hint(ty), self.guarded
+        if name is not None:
+            exact = _EXACT_TYPE.get(name)  # None: every value goes through `coerce`
+
+            def scalar(v, span):
+                if type(v) is exact and (exact is not int or -2147483648 <= v <= 2147483647):
+                    return v
+                return v if type(v) is Unknown else guarded(coerce, v, name, span)
+            return scalar
+        if ty._prod == "TensorType":
+            def tensor(v, span):
+                if type(v) is not Unknown and type(unplace(v)) is not Tensor:
+                    cannot_finish(span, f"expected a tensor, found {v!r:.40}")
+                return v
+            return tensor
         return None
 
-    def value_block(self, block, frame):
-        """A block used as a value: its value (None when it has none)."""
-        for s in block.stmts:
-            r = self.stmt(s, frame)
-            if r is not None:
-                cannot_finish(s.span, f"`{_signal_word(r)}` leaves a block used as a value")
-        return self.expr(block.value, frame) if block.value is not None else None
-
-    def fn_body(self, block, frame):
-        """A function or closure body: its trailing value or the value of `return`."""
-        for s in block.stmts:
-            r = self.stmt(s, frame)
-            if r is not None:
-                if type(r) is Return:
-                    return r.value
-                cannot_finish(s.span, f"`{_signal_word(r)}` outside of a loop")
-        return self.expr(block.value, frame, frame.ret) if block.value is not None else None
-
     def conform(self, v, ty, span):
-        """v converted to the type a `let`, parameter or return fixes (literals adopt it)."""
-        if type(v) is Unknown or ty is None:
-            return v
-        name = scalar_hint(ty)
-        if name is not None:
-            return self.guarded(coerce, v, name, span)
-        if ty._prod == "TensorType" and type(unplace(v)) is not Tensor:
-            cannot_finish(span, f"expected a tensor, found {v!r:.40}")
-        return v
+        conform = self.conformer(ty)
+        return conform(v, span) if conform is not None else v
 
     # -- bindings and writes ---------------------------------------------------------------
 
-    def s_Let(self, node, frame):
-        v = self.expr(node.value, frame, scalar_hint(node.type))
-        frame.vars[node.name] = self.conform(v, node.type, node.span)
+    def s_Let(self, node):
+        value, conform = self.expr(node.value, scalar_hint(node.type)), self.conformer(node.type)
+        name, span = node.name, node.span
 
-    def s_Assign(self, node, frame):
-        target = node.target
-        v = self.expr(node.value, frame)
+        def let(frame):
+            v = value(frame)
+            frame.vars[name] = conform(v, span) if conform is not None else v
+        return let
+
+    def s_Assign(self, node):
+        target, span = node.target, node.span
         root = target
         while root._prod == "Index":
             root = root.base
         if root._prod != "Local":
-            cannot_finish(node.span, f"an assignment to {root._prod}")
-        held = frame.holder(root.name)
-        if held is None:
-            writes_outside(node.span, display_name(root.name))
+            return refuse(span, f"an assignment to {root._prod}")
         if target is not root:
-            return self.assign_element(node, v, frame)
-        old = held[root.name]
-        if node.op != "=":
-            v = self.binary(node.op[:-1], old, v, node.span)
-        if type(v) is not type(old) and type(old) is not Unknown and type(v) is not Unknown:
-            v = adopt(old, v)
-        self.write(held, root.name, v)
+            return self.assign_element(node, self.expr(node.value))
+        if node.op == "=":
+            value = self.expr(node.value)
+        else:  # `x += e` is `x = x + e`
+            value = self.operation(node.op[:-1], span, self.expr(root),
+                                   self.operand(node.value))
+        name, shown = root.name, display_name(root.name)
 
-    def assign_element(self, node, v, frame):
-        tensor, indices = self.indexed(node.target, frame)
-        if type(tensor) is Unknown:
-            return  # a tensor unknown as a whole stays unknown
-        unknown = next((x for x in (*indices, v) if type(x) is Unknown), None)
-        if unknown is not None:
-            self.taint(tensor.store, unknown.why)
-            return
-        off = self.guarded(tensor.locate, indices, node.span)
-        if type(off) is not int:
-            cannot_finish(node.span, "an assignment to a whole row of a tensor")
-        if node.op != "=":
-            old = self.x_Index(node.target, frame, None)
-            v = self.binary(node.op[:-1], old, v, node.span)
-            if type(v) is Unknown:
-                self.taint(tensor.store, v.why)
+        def assign(frame):
+            v = value(frame)
+            held = frame.vars
+            if name not in held:
+                held = frame.holder(name)
+                if held is None:
+                    writes_outside(span, shown)
+            old = held[name]
+            if type(v) is not type(old):
+                v = adopt(old, v)
+            if self.conditions:  # regions.py: the write may be undone or made unknown
+                self.log.append((held, name, old))
+            held[name] = v
+        return assign
+
+    def assign_element(self, node, value):
+        indexed, span, guarded = self.indexed(node.target), node.span, self.guarded
+        read = self.expr(node.target) if node.op != "=" else None
+        # The old value and the new one, as a pair: `apply((old, v))`.
+        apply = self.operation(node.op[:-1], span, itemgetter(0), itemgetter(1)) \
+            if node.op != "=" else None
+
+        def assign(frame):
+            v = value(frame)
+            tensor, indices = indexed(frame)
+            if type(tensor) is Unknown:
+                return  # a tensor unknown as a whole stays unknown
+            unknown = next((x for x in (*indices, v) if type(x) is Unknown), None)
+            if unknown is not None:
+                self.taint(tensor.store, unknown.why)
                 return
-        self.guarded(tensor.write, off, v, node.span)
-        self.wrote_store(tensor.store)
+            off = guarded(tensor.locate, indices, span)
+            if type(off) is not int:
+                cannot_finish(span, "an assignment to a whole row of a tensor")
+            if apply is not None:
+                v = apply((read(frame), v))
+                if type(v) is Unknown:
+                    self.taint(tensor.store, v.why)
+                    return
+            guarded(tensor.write, off, v, span)
+            self.wrote_store(tensor.store)
+        return assign
 
     # -- control ---------------------------------------------------------------------------
 
-    def s_If(self, node, frame):
-        c = self.truth(self.expr(node.cond, frame), node.cond.span)
-        if type(c) is Unknown:
-            return self.either(c.why, node, frame)
-        if c:
-            return self.stmts(node.then, frame)
-        return self.stmts(node.orelse, frame) if node.orelse is not None else None
+    def s_If(self, node):
+        cond = self.condition(node.cond)
+        then = self.stmts(node.then)
+        orelse = self.stmts(node.orelse) if node.orelse is not None else None
 
-    def s_While(self, node, frame):
-        while True:
-            c = self.truth(self.expr(node.cond, frame), node.cond.span)
+        def if_(frame):
+            c = cond(frame)
             if type(c) is Unknown:
-                def once():
-                    r = self.stmts(node.body, frame)
-                    self.expr(node.cond, frame)  # its checks run after every iteration
-                    return r
-                return self.unknown_loop(c.why, once, node.span)
-            if not c:
-                return None
-            self.budget.iteration(node.span)
-            r = self.stmts(node.body, frame)
-            if r is not None and r is not CONTINUE:
-                return None if r is BREAK else r
+                return self.either(c.why, (then, orelse), frame, node.span)
+            if c:
+                return then(frame)
+            return orelse(frame) if orelse is not None else None
+        return if_
 
-    def s_For(self, node, frame):
-        a = unplace(self.expr(node.start, frame))
-        b = unplace(self.expr(node.end, frame))
-        for bound in (a, b):
-            if type(bound) is Unknown:
-                frame.vars[node.var] = bound
-                return self.unknown_loop(bound.why, lambda: self.stmts(node.body, frame),
-                                         node.span)
-            if type(bound) is not int and type(bound) is not TInt:
-                cannot_finish(node.span, "a range needs integer bounds")
-        t = next((v.t for v in (a, b) if type(v) is TInt), None)  # the variable's type
-        lo, hi = self.guarded(to_index, a, node.span), self.guarded(to_index, b, node.span)
-        for i in range(lo, hi):
-            self.budget.iteration(node.span)
-            frame.vars[node.var] = i if t is None else TInt(i, t)
-            r = self.stmts(node.body, frame)
-            if r is not None and r is not CONTINUE:
-                return None if r is BREAK else r
-        return None
+    def s_While(self, node):
+        cond, body, span = self.condition(node.cond), self.stmts(node.body), node.span
 
-    def s_Return(self, node, frame):
+        def loop(frame):
+            budget = self.budget
+            while True:
+                c = cond(frame)
+                if type(c) is Unknown:
+                    def once():
+                        r = body(frame)
+                        cond(frame)  # its checks run after every iteration
+                        return r
+                    return self.unknown_loop(c.why, once, span)
+                if not c:
+                    return None
+                budget.step(span)
+                r = body(frame)
+                if r is not None and r is not CONTINUE:
+                    return None if r is BREAK else r
+        return loop
+
+    def s_For(self, node):
+        start, end, body = self.expr(node.start), self.expr(node.end), self.stmts(node.body)
+        var, span, guarded = node.var, node.span, self.guarded
+
+        def loop(frame):
+            a, b = unplace(start(frame)), unplace(end(frame))
+            for bound in (a, b):
+                if type(bound) is Unknown:
+                    frame.vars[var] = bound
+                    return self.unknown_loop(bound.why, lambda: body(frame), span)
+                if type(bound) is not int and type(bound) is not TInt:
+                    cannot_finish(span, "a range needs integer bounds")
+            t = next((v.t for v in (a, b) if type(v) is TInt), None)  # the variable's type
+            lo, hi = guarded(to_index, a, span), guarded(to_index, b, span)
+            budget, vars = self.budget, frame.vars
+            for i in range(lo, hi):
+                budget.step(span)
+                vars[var] = i if t is None else TInt(i, t)
+                r = body(frame)
+                if r is not None and r is not CONTINUE:
+                    return None if r is BREAK else r
+            return None
+        return loop
+
+    def s_Return(self, node):
         if node.value is None:
-            return Return(None)
-        return Return(self.expr(node.value, frame, frame.ret))
+            return lambda frame: Return(None)
+        value = self.expr(node.value, self.returns)
+        return lambda frame: Return(value(frame))
 
-    def s_Break(self, node, frame):
-        return BREAK
+    def s_Break(self, node):
+        return lambda frame: BREAK
 
-    def s_Continue(self, node, frame):
-        return CONTINUE
+    def s_Continue(self, node):
+        return lambda frame: CONTINUE
 
-    def s_Assert(self, node, frame):
-        c = self.truth(self.expr(node.cond, frame), node.cond.span)
-        if type(c) is Unknown:
-            depends(node.span, c.why, what="this assert")
-        if not c:
-            text = node.message if node.message is not None else written(node.cond)
-            if self.conditions:
-                self.check_fails(node.span, f"the assert `{text}` is false")
-            failed_assert(node.span, text)
+    def s_Assert(self, node):
+        cond, span = self.condition(node.cond), node.span
+        text = node.message if node.message is not None else written(node.cond)
 
-    def s_ComptimeStmt(self, node, frame):
-        return self.stmts(node.body, frame)
+        def check(frame):
+            c = cond(frame)
+            if type(c) is Unknown:
+                depends(span, c.why, what="this assert")
+            if not c:
+                if self.conditions:
+                    self.check_fails(span, f"the assert `{text}` is false")
+                failed_assert(span, text)
+        return check
 
-    def s_ExprStmt(self, node, frame):
-        self.expr(node.expr, frame)
+    def s_ComptimeStmt(self, node):
+        return self.stmts(node.body)
+
+    def s_BlockStmt(self, node):
+        return self.stmts(node.body)  # names are unique per function: no scope to open
+
+    def s_ExprStmt(self, node):
+        value = self.expr(node.expr)
+
+        def effect(frame):
+            value(frame)
+        return effect
 
 
 def _signal_word(r) -> str:

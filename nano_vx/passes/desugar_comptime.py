@@ -22,8 +22,8 @@ A `comptime { .. }` block in expression position becomes the literal it evaluate
 statement position is run for its checks and removed. `if comptime C { } else { }` keeps the
 branch C selects. `Reachable<A, B>` is a bool. Each block obeys semantics §4: E3033 (it
 cannot finish, writes outside, holds a check it cannot decide, or depends on a run-time value
-or an out-of-range integer), E3034 (nested), E8002 (a false assert), E8004/E8005 (256 calls,
-1,000,000 loop iterations).
+or an out-of-range integer), E3034 (nested), E8002 (a false assert), E8004/E8005 (256 nested
+calls, 1,000,000 steps: loop iterations and calls).
 """, state=State, requires=("model",))
 
 

@@ -30,6 +30,15 @@ def literal(value, hint, span):
     return value
 
 
+def negated_literal(value: int, hint, span):
+    """`-N` for an integer literal N, as one literal: Rust reads `let x: i8 = -128` as the
+    literal -128, never as 128 (which i8 cannot hold) negated. An unsigned type cannot be
+    negated, so there it is None: the caller negates, which refuses."""
+    if hint in INT_TYPES and not INT_TYPES[hint].signed:
+        return None
+    return literal(-value, hint, span)
+
+
 def adopt(old, new):
     """An untyped literal assigned to a typed variable takes the variable's type."""
     if type(new) is int and type(old) is TInt:

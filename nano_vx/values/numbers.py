@@ -360,7 +360,9 @@ def negate(v, span):
     v = unplace(v)
     tv = type(v)
     if tv is int:
-        return wrap32(-v)
+        # Outside i32 a plain int can only be a literal no context has typed yet (`-N` for a
+        # large N): it stays one, exact, for the context to type (`let x: i64 = -5000000000`).
+        return wrap32(-v) if I32_LO <= v <= I32_HI else -v
     if tv is TInt:
         if not v.t.signed:
             wrong_kind(span, f"cannot negate a value of unsigned type {v.t.name}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,23 @@ def printed(tree) -> str:
     return out.getvalue()
 
 
+def outcome(text: str):
+    """What compiling (up to desugar-comptime) and running the program gives: the codes
+    reported, else what it prints (or the code it stops with)."""
+    tree, diagnostics = fold(text)
+    return diagnostics.codes() if diagnostics.has_errors else printed(tree)
+
+
+def refused_before_folding(run_time, got) -> bool:
+    """Whether the run-time form was refused before any block ran (a literal out of its
+    type's range): then the comptime form is refused the same way (and may say more about
+    its block)."""
+    if type(run_time) is not list:
+        return False
+    assert type(got) is list and set(run_time) <= set(got), (got, run_time)
+    return True
+
+
 INT_TYPES = ["i32", "i64", "i8", "u8", "u32"]
 leaf = st.integers(-300, 300).map(str) | st.sampled_from(["2147483647", "-2147483647",
                                                           "255", "0", "1", "-1"])
@@ -57,8 +75,11 @@ def _exprs():
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_exprs())
 def test_a_folded_block_prints_what_the_expression_prints(expr):
-    run_time = printed(fold(f"fn main() {{ print({expr}); }}")[0])
-    tree, diagnostics = fold(f"fn main() {{ let v = comptime {{ {expr} }}; print(v); }}")
+    run_time = outcome(f"fn main() {{ print({expr}); }}")
+    text = f"fn main() {{ let v = comptime {{ {expr} }}; print(v); }}"
+    if refused_before_folding(run_time, outcome(text)):
+        return
+    tree, diagnostics = fold(text)
     if diagnostics.has_errors:
         # Refused only when the run-time program stops or a result leaves its type.
         assert diagnostics.codes() == ["E3033"], diagnostics.render()
@@ -94,3 +115,60 @@ def test_any_recursion_stops_at_the_depth_budget(depth, step):
     _, diagnostics = fold(text)
     assert diagnostics.codes() == ["E8004"]
     assert time.monotonic() - start < 5
+
+
+def test_a_doubly_recursive_call_stops_at_the_step_budget():
+    """40 calls deep, far below 256, but 10^8 calls: each call is a step of the budget."""
+    fn = "fn f(n: i32) -> i32 { if n < 2 { return n; } return f(n - 1) + f(n - 2); }\n"
+    start = time.monotonic()
+    _, diagnostics = fold(fn + "fn main() { let v = comptime { f(40) }; }")
+    assert diagnostics.codes() == ["E8005"]
+    assert "steps: loop iterations and calls" in diagnostics.items[0].message
+    assert time.monotonic() - start < 20
+    tree, diagnostics = fold(fn + "fn main() { let v = comptime { f(12) }; print(v); }")
+    assert not diagnostics.has_errors, diagnostics.render()
+    assert printed(tree) == "144\n"
+
+
+NEGATED = ["i8", "i16", "i32", "i64", "u8", "u32", "u64"]
+# Magnitudes at and around the bounds of every width: -N for N near 2^7, 2^8, ... 2^64
+# (the parser takes literals up to 2^64 - 1: E1006 above).
+magnitude = st.tuples(st.sampled_from([0, 1 << 7, 1 << 8, 1 << 15, 1 << 16, 1 << 31,
+                                       1 << 32, 1 << 63, 1 << 64]),
+                      st.integers(-2, 2)).map(lambda t: min(max(0, sum(t)), (1 << 64) - 1))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(NEGATED), magnitude)
+def test_a_negated_literal_folds_to_what_it_is_at_run_time(t, n):
+    typed = f"let v: {t} = -{n};"
+    pairs = [(typed, f"let v = comptime {{ let w: {t} = -{n}; w }};"),
+             (f"let v = -{n} as {t};", f"let v = comptime {{ -{n} as {t} }};")]
+    if t.startswith("i"):
+        # The block's value is an untyped literal its context then types, so this form
+        # says what the literal outside says only where negating is allowed at all
+        # (`let v: u8 = comptime { -0 };` is 0, where negating a u8 stops the program).
+        pairs.append((typed, f"let v: {t} = comptime {{ -{n} }};"))
+    for run, block in pairs:
+        run_time = outcome(f"fn main() {{ {run} print(v); }}")
+        got = outcome(f"fn main() {{ {block} print(v); }}")
+        if refused_before_folding(run_time, got):
+            continue
+        if got == ["E3033"]:  # refused only where the run-time program stops
+            assert run_time.startswith("stopped"), (block, run_time)
+        else:
+            assert got == run_time, block
+
+
+@pytest.mark.parametrize("block, prints", [
+    ("let v: i64 = comptime { -5000000000 };", "-5000000000"),
+    ("let v: i64 = comptime { -9223372036854775808 };", "-9223372036854775808"),
+    ("let v = comptime { let w: i8 = -128; w };", "-128"),
+    ("let v = comptime { let w: i32 = -2147483648; w };", "-2147483648"),
+])
+def test_negated_literals_at_the_bounds_fold(block, prints):
+    text = f"fn main() {{ {block} print(v); }}"
+    tree, diagnostics = fold(text)
+    assert not diagnostics.has_errors, diagnostics.render()
+    assert printed(tree) == prints + "\n"
+    assert printed(parse_text(text, "prop.vx")[0]) == prints + "\n"  # unfolded, the same

@@ -30,7 +30,8 @@ REFUSED = {
     "e8002_false_assert": ("E8002", "four lanes of 32"),
     "e8002_placement": ("E8002", "dev.topology() == Some(Topology::CPU)"),
     "e8004_deep": ("E8004", "more than 256 calls deep (calling `down`)"),
-    "e8005_long": ("E8005", "past 1,000,000 loop iterations"),
+    "e8005_long": ("E8005", "more than 1,000,000 steps (steps: loop iterations and calls)"),
+    "e8005_calls": ("E8005", "more than 1,000,000 steps"),
 }
 # The interpreter has no memory model, so it cannot run Reachable<A, B> before the fold.
 NOT_RUN = {"reachable"}
