@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..deep import run_deep
 from ..nanopass import descendants
 from ..values.literals import scalar_hint
+from ..values.numbers import describe
 from ..values.tensors import Tensor
 from .arithmetic import ArithmeticMixin
 from .budget import Budget
@@ -123,7 +124,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
             cannot_finish(span, "`print` writes its output only when the program runs, and "
                                 "this block disappears before then")
         else:
-            cannot_finish(span, f"a value of type {callee.kind} is not a function")
+            cannot_finish(span, f"a value of type {describe(callee)} is not a function")
         node = callee.node
         code = self.codes.get(id(node)) or self.code_of(node)
         if len(args) != len(code.params):

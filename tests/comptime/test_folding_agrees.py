@@ -172,3 +172,10 @@ def test_negated_literals_at_the_bounds_fold(block, prints):
     assert not diagnostics.has_errors, diagnostics.render()
     assert printed(tree) == prints + "\n"
     assert printed(parse_text(text, "prop.vx")[0]) == prints + "\n"  # unfolded, the same
+
+
+def test_calling_a_value_that_is_not_a_function_is_e3033_not_an_internal_error():
+    # Found by the fuzz campaign: `1(2)` inside a comptime block.
+    _, diagnostics = fold("fn main() { let a = comptime { 1(2) }; print(a); }\n")
+    [d] = diagnostics.items
+    assert d.code == "E3033" and "a value of type i32 is not a function" in d.message
