@@ -225,7 +225,11 @@ def _save_ice(p, tree, error: BaseException) -> str | None:
     try:
         ir = render(tree, "text", p.name)
     except Exception as dump_error:  # noqa: BLE001 - the dump itself may be what is broken
-        ir = f"(the IR could not be printed: {type(dump_error).__name__}: {dump_error})\n{tree!r}"
+        ir = f"(the IR could not be printed: {type(dump_error).__name__}: {dump_error})"
+        try:
+            ir += f"\n{tree!r}"
+        except RecursionError:  # a tree too deep for the printer is too deep for repr too
+            ir += f"\n(a {type(tree).__name__} too deep to show)"
     body = (
         f"nano-vx internal compiler error in pass {p.name}\n\n"
         + "".join(traceback.format_exception(error))

@@ -237,6 +237,11 @@ def _comptime_stmt(w, n):
     w.node(n.body)
 
 
+@line("BlockStmt", "body")
+def _block_stmt(w, n):
+    w.node(n.body)
+
+
 @line("UnrollAcross", "topo var body")
 def _unroll(w, n):
     w.put("unroll across(")

@@ -75,6 +75,7 @@ NONTERMINALS = [
         prod("Continue"),
         prod("Assert", "cond: Expr, message: string?"),
         prod("ComptimeStmt", "body: Block"),
+        prod("BlockStmt", "body: Block", "a block written as a statement: its own scope"),
         prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
         prod("ExprStmt", "expr: Expr"),
         prod("ItemStmt", "item: Item", "an item written inside a block (the playground form)"),

@@ -228,6 +228,9 @@ class StmtMixin(ExprMixin):
     def s_ComptimeStmt(self, node, sc):
         return self.stmt_block(node.body, sc)[1]  # run as ordinary code; folding is a pass
 
+    def s_BlockStmt(self, node, sc):
+        return self.stmt_block(node.body, sc)[1]
+
     def s_ItemStmt(self, node, sc):
         return lambda f: None  # collected as a top-level item before the run, as hoisting does
 

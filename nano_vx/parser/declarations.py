@@ -6,8 +6,10 @@ from __future__ import annotations
 from pyparsing import Forward, Group, Keyword, Optional, ParseFatalException, Regex, ZeroOrMore
 
 from ..languages.l0_source import UNITS, Lsrc
+from . import state
 from .elements import Build, Dispatch
-from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, kw, punct)
+from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, U64_MAX, kw, punct,
+                      shown)
 from .types import MEM
 
 _UNIT_NAMES = ", ".join(sorted(UNITS))
@@ -23,9 +25,25 @@ def _check_unit(s, loc, t):
 # A unit sits on the number's line: a word on the next line is the next field.
 _UNIT = Regex(r"[ \t]*[A-Za-z]+(?:/[A-Za-z]+)?").leave_whitespace().add_parse_action(
     _check_unit)
+# The model reads a figure exactly (a Fraction of its digits); one with more digits than a
+# 64-bit integer has is no real figure, and is refused by its length before any conversion.
+MAX_FIGURE_DIGITS = len(str(U64_MAX))
+
+
+def _quantity(sp, t):
+    number, unit = t[0], t[1] if len(t) > 1 else None
+    digits = len(number) - number.count(".")
+    if digits > MAX_FIGURE_DIGITS:
+        state.error("E1006", sp.start, sp.start + len(number),
+                    f"the number {shown(number, digits, 'digits')} has more than "
+                    f"{MAX_FIGURE_DIGITS} digits: no memory or link figure needs that many")
+        number = "0"
+    return Lsrc["Quantity"](number, unit, span=sp)
+
+
 _QUANTITY = Build(
     Regex(r"[0-9]+(?:\.[0-9]+)?(?![0-9A-Za-z_.])").set_name("a number") + Optional(_UNIT),
-    lambda sp, t: Lsrc["Quantity"](t[0], t[1] if len(t) > 1 else None, span=sp))
+    _quantity)
 _WORD = Build(ANY_NAME, lambda sp, t: Lsrc["Word"](t[0], span=sp))
 
 DECL_VALUE = Forward().set_name("a value")

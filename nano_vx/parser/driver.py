@@ -9,6 +9,10 @@ from ..languages.l0_source import Lsrc
 from ..source import Source, Span
 from . import grammar, recovery, state
 from .elements import skip_ws
+from .limits import MAX_TREE_DEPTH, tree_depth
+
+SPLIT_HELP = ("split the expression with `let` bindings: `let a = <some terms>; "
+              "let b = a + <the next terms>;`",)
 
 
 def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnostics,
@@ -21,10 +25,11 @@ def parse_items(source: Source, text: str, skeleton: str, diagnostics: Diagnosti
         items = _items(text, skeleton, st)
     finally:
         state.end()
-    for (code, start), (end, message) in sorted(st.errors.items(), key=lambda e: e[0][1]):
+    for (code, start), (end, message, help) in sorted(st.errors.items(),
+                                                      key=lambda e: e[0][1]):
         if code == "E1001" and any(a <= start <= b for a, b in unterminated):
             continue
-        diagnostics.error(code, Span(source, start, end), message)
+        diagnostics.error(code, Span(source, start, end), message, help=help)
     return Lsrc["Program"](tuple(items), span=Span(source, 0, len(source.text)))
 
 
@@ -35,7 +40,8 @@ def _items(text: str, skeleton: str, st: state.ParseState) -> list:
     while loc < len(text):
         try:
             loc, toks = item._parse(text, loc, True, callPreParse=False)
-            items.append(toks[0])
+            if _admitted(toks[0], text, st):
+                items.append(toks[0])
         except ParseBaseException as exc:
             recovery.report(exc)
             loc = recovery.next_item(skeleton, max(exc.loc, loc + 1))
@@ -47,3 +53,17 @@ def _items(text: str, skeleton: str, st: state.ParseState) -> list:
             loc = recovery.next_item(skeleton, loc + 1)
         loc = skip_ws(text, loc)
     return items
+
+
+def _admitted(item, text: str, st: state.ParseState) -> bool:
+    """False after E1003 when the item's tree is deeper than MAX_TREE_DEPTH, reported where
+    the path to its deepest node passes the limit."""
+    depth, past = tree_depth(item)
+    if past is None:
+        return True
+    tok, start, end = recovery.found(text, past.span.start)
+    st.error("E1003", start, end,
+             f"this nests {depth} levels deep, past the limit of {MAX_TREE_DEPTH} (every "
+             f"operator, call, index, field, cast, statement and block is a level)",
+             SPLIT_HELP)
+    return False

@@ -64,14 +64,34 @@ _INT_HEX = re.compile(r"0[xX][0-9A-Fa-f_]*[0-9A-Fa-f][0-9A-Fa-f_]*\Z")
 _FLOAT = re.compile(r"[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:[eE][+-]?[0-9]+)?\Z")
 
 
+# More significant digits than this cannot fit in 64 bits: such a literal is refused by its
+# length, never converted (Python refuses to convert strings of more than 4300 digits).
+_MAX_DIGITS = {10: len(str(U64_MAX)), 16: 16}
+
+
 def read_int(text: str, sp) -> int:
     """The value of an integer literal; E1006 (and 0) when it exceeds 64 bits."""
-    value = int(text.replace("_", ""), 16 if text[:2] in ("0x", "0X") else 10)
-    if value > U64_MAX:
+    base = 16 if text[:2] in ("0x", "0X") else 10
+    written = text[2 if base == 16 else 0:].replace("_", "")
+    digits = written.lstrip("0")
+    value = int(digits or "0", base) if len(digits) <= _MAX_DIGITS[base] else None
+    if value is None or value > U64_MAX:
         state.error("E1006", sp.start, sp.end,
-                    f"integer literal {text} does not fit in 64 bits (the largest is {U64_MAX})")
+                    f"integer literal {shown(text, len(written), 'digits')} does not fit in "
+                    f"64 bits (the largest is {U64_MAX})")
         return 0
     return value
+
+
+SHOWN_CHARACTERS = 40
+
+
+def shown(literal: str, count: int | None = None, unit: str = "characters") -> str:
+    """A literal as a message quotes it: whole when short, else its first and last
+    characters and how many it has, so that a 5,000-digit literal costs one line."""
+    if len(literal) <= SHOWN_CHARACTERS:
+        return literal
+    return f"{literal[:12]}...{literal[-12:]} ({count or len(literal)} {unit})"
 
 
 def is_int(text: str) -> bool:
@@ -85,10 +105,11 @@ def _number(sp, toks):
     if _FLOAT.match(text):
         value = float(text.replace("_", ""))
         if value == float("inf"):
-            state.error("E1006", sp.start, sp.end, f"float literal {text} is out of range")
+            state.error("E1006", sp.start, sp.end,
+                        f"float literal {shown(text)} is out of range")
             value = 0.0
         return Lsrc["Float"](value, span=sp)
-    state.error("E1006", sp.start, sp.end, f"invalid numeric literal '{text}'")
+    state.error("E1006", sp.start, sp.end, f"invalid numeric literal '{shown(text)}'")
     return Lsrc["Int"](0, span=sp)
 
 

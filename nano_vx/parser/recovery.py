@@ -10,7 +10,7 @@ import re
 from pyparsing import ParseBaseException
 
 from . import state
-from .elements import skip_ws
+from .elements import WHITE, skip_ws
 from .limits import TooDeep
 
 _TOKEN = re.compile(
@@ -39,14 +39,33 @@ def expected(exc: ParseBaseException) -> str:
 
 
 def report(exc: ParseBaseException, what: str | None = None) -> None:
-    """E1001 for a failed parse: 'expected X, found Y' at the token found (E1003 when the
-    parse gave up on nesting)."""
+    """E1001 for a failed parse: 'expected X, found Y' at the token found, or for a missing
+    `;` just after the statement's last token (E1003 when the parse gave up on nesting)."""
     text = exc.pstr
     tok, start, end = found(text, exc.loc)
     if isinstance(exc, TooDeep):
         state.error("E1003", start, end, f"this nests too deeply to parse: {exc.msg}")
         return
-    state.error("E1001", start, end, f"expected {what or expected(exc)}, found {tok}")
+    what = what or expected(exc)
+    if what.startswith("';'"):
+        missing_semi(text, start, what)
+        return
+    state.error("E1001", start, end, f"expected {what}, found {tok}")
+
+
+def missing_semi(text: str, at: int, what: str = "';' after the statement") -> None:
+    """E1001 for a `;` missing before `at`, where rustc points: just after the last token
+    of the statement, not at the next line's token (which the message names)."""
+    tok = found(text, at)[0]
+    at = token_end(text, at)
+    state.error("E1001", at, at, f"expected {what}, found {tok}")
+
+
+def token_end(text: str, loc: int) -> int:
+    """The end of the token before `loc`: white space (and blanked comments) skipped back."""
+    while loc > 0 and text[loc - 1] in WHITE:
+        loc -= 1
+    return loc
 
 
 _STATEMENT_KEYWORD = re.compile(

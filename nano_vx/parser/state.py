@@ -19,11 +19,13 @@ class ParseState:
         # The text with strings and comments blanked: what recovery scans for `;` and `}`.
         self.skeleton = skeleton
         # Keyed by (code, offset): an alternative retried at the same place reports once.
-        self.errors: dict[tuple[str, int], tuple[int, str]] = {}
+        self.errors: dict[tuple[str, int], tuple[int, str, tuple[str, ...]]] = {}
         self.depth = 0  # of nested Dispatch elements (see limits.MAX_NESTING)
+        self.links = 0  # `else if` links on the path being read (see statements.IfChain)
 
-    def error(self, code: str, start: int, end: int, message: str) -> None:
-        self.errors.setdefault((code, start), (end, message))
+    def error(self, code: str, start: int, end: int, message: str,
+              help: tuple[str, ...] = ()) -> None:
+        self.errors.setdefault((code, start), (end, message, help))
 
 
 def begin(state: ParseState) -> None:
@@ -42,5 +44,5 @@ def span(start: int, end: int) -> Span:
     return Span(_local.state.source, start, end)
 
 
-def error(code: str, start: int, end: int, message: str) -> None:
-    _local.state.error(code, start, end, message)
+def error(code: str, start: int, end: int, message: str, help: tuple[str, ...] = ()) -> None:
+    _local.state.error(code, start, end, message, help)

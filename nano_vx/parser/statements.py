@@ -4,7 +4,10 @@ run reports every broken statement, not only the first."""
 
 from __future__ import annotations
 
-from pyparsing import Forward, Group, Keyword, Literal, Optional, ParseBaseException, Regex, ZeroOrMore
+import re
+
+from pyparsing import (Forward, Group, Keyword, Literal, Optional, ParseBaseException,
+                       ParseException, ParseSyntaxException, Regex)
 
 from ..languages.l0_source import Lsrc
 from ..source import Span
@@ -58,12 +61,52 @@ _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
                  lambda sp, t: (sp, len(t) == 3, t[-2], t[-1]))
 
 
+_ELSE = re.compile(r"else(?![A-Za-z0-9_])")
+_IF_WORD = re.compile(r"if(?![A-Za-z0-9_])")
+
+
+class IfChain(_Custom):
+    """`if c {..} (else if c {..})* (else {..})?`, read in a loop; returns (heads, orelse).
+
+    Each `else if` nests the tree, and its blocks, one level deeper, and so does each link of
+    the chains a chain is written in: past MAX_DEPTH links on one path the chain is refused
+    where the link past it starts, before anything after it is read (and BlockBody skips the
+    statement whole), so a long chain costs MAX_DEPTH links, not its length."""
+
+    def __init__(self, head, block):
+        super().__init__([head, block])
+        self.head, self.block = head, block
+        self.set_name("an `if` statement")
+
+    def parseImpl(self, s, loc, do_actions=True):
+        st = state.current()
+        outer = st.links
+        try:
+            loc, toks = self.head._parse(s, loc, do_actions, callPreParse=False)
+            heads = [toks[0]]
+            while True:
+                m = _ELSE.match(s, skip_ws(s, loc))
+                if m is None:
+                    return loc, [(tuple(heads), None)]
+                at = skip_ws(s, m.end())
+                st.links = outer + len(heads)  # the links above what is read next
+                if not _IF_WORD.match(s, at):
+                    try:
+                        loc, toks = self.block._parse(s, at, do_actions, callPreParse=False)
+                    except ParseException as exc:  # `else` commits to a block
+                        raise ParseSyntaxException(s, exc.loc, exc.msg, self.block) from None
+                    return loc, [(tuple(heads), toks[0])]
+                if st.links >= MAX_DEPTH:
+                    raise TooDeep(s, at, f"`else if` links nest more than {MAX_DEPTH} deep "
+                                         f"(in one chain, or in chains within chains)")
+                loc, toks = self.head._parse(s, at, do_actions, callPreParse=False)
+                heads.append(toks[0])
+        finally:
+            st.links = outer
+
+
 def _if(sp, t):
-    heads = list(t)
-    orelse = None if isinstance(heads[-1], tuple) else heads.pop()
-    if len(heads) > MAX_DEPTH:  # each `else if` nests the tree one level deeper
-        raise TooDeep(sp.source.text, heads[MAX_DEPTH][0].start,
-                      f"an `else if` chain longer than {MAX_DEPTH}")
+    heads, orelse = t[0]
     # An `else if` chain nests from its end: each later `if` is the only statement of the
     # `else` block before it. Built in a loop, so long chains cost no recursion.
     for head_span, comptime, cond, then in reversed(heads[1:]):
@@ -74,7 +117,7 @@ def _if(sp, t):
     return Lsrc["If"](cond, comptime, then, orelse, span=sp)
 
 
-_IF = Build(_IF_HEAD + ZeroOrMore(kw("else") + _IF_HEAD) + Optional(kw("else") - BLOCK), _if)
+_IF = Build(IfChain(_IF_HEAD, BLOCK), _if)
 _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
                 lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
 _BREAK = Build(kw("break") - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
@@ -103,7 +146,7 @@ class BlockBody(_Custom):
             if loc >= n or s[loc] == "}":
                 break
             if value is not None:  # a value followed by more: it needed its `;`
-                _missing_semi(s, value.span.end)
+                recovery.missing_semi(s, value.span.end)
                 stmts.append(Lsrc["ExprStmt"](value, span=value.span))
                 value = None
             try:
@@ -111,7 +154,10 @@ class BlockBody(_Custom):
             except ParseBaseException as exc:
                 recovery.report(exc)
                 skeleton = state.current().skeleton
-                resume = recovery.after_statement(skeleton, loc, max(exc.loc, loc))
+                # A statement that nests too deeply is skipped whole: resuming inside it
+                # would read its next level as a statement of its own, and so on down.
+                at = loc if isinstance(exc, TooDeep) else max(exc.loc, loc)
+                resume = recovery.after_statement(skeleton, loc, at)
                 if resume <= loc and s[loc:loc + 1] != "}":
                     resume = recovery.after_statement(skeleton, loc, loc + 1)
                 loc = resume
@@ -125,17 +171,12 @@ class BlockBody(_Custom):
         return loc, [(tuple(stmts), value)]
 
 
-def _missing_semi(s: str, at: int) -> None:
-    tok, start, end = recovery.found(s, at)
-    state.error("E1001", start, end, f"expected ';' after the statement, found {tok}")
-
-
 def _settle(line: ExprLine, s: str, end: int, stmts: list):
     """Append what `line` is to `stmts`; return it instead when it may be the block's value."""
     expr, sp = line.expr, line.span
     if line.op is not None:
         if not line.semi:
-            _missing_semi(s, end)
+            recovery.missing_semi(s, end)
         if expr._prod not in _PLACES:
             state.error("E1001", expr.span.start, expr.span.end,
                         f"expected a place (a variable, an index or a field) on the left of "
@@ -151,7 +192,7 @@ def _settle(line: ExprLine, s: str, end: int, stmts: list):
     elif line.semi or line.blocklike:
         stmts.append(Lsrc["ExprStmt"](expr, span=sp))
     else:
-        _missing_semi(s, end)
+        recovery.missing_semi(s, end)
         stmts.append(Lsrc["ExprStmt"](expr, span=sp))
     return None
 
@@ -172,6 +213,9 @@ _UNROLL_BODY = Build(LBRACE - BAR - IDENT - BAR - BODY - RBRACE,
 _UNROLL = Build(kw("unroll") - kw("across") - LPAR - TOPO - RPAR - _UNROLL_BODY
                 + Optional(Literal(";")).suppress(), _unroll)
 _ITEM_STMT = Build(ITEM, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp))
+# `{ .. }` as a statement, as in Rust: a block with its own scope (`;` after it optional).
+_BLOCK_STMT = Build(BLOCK + Optional(Literal(";")).suppress(),
+                    lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
 
 
 def _decl_or_expr(decl):
@@ -182,7 +226,7 @@ def _decl_or_expr(decl):
 _STMT <<= Dispatch({
     "let": _LET, "for": _FOR, "while": _WHILE, "if": _IF, "return": _RETURN,
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
-    "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE,
+    "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "{": _BLOCK_STMT,
     "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
 } | {c: _EXPR_LINE for c in "0123456789\"(|-!"}, _EXPR_LINE, "a statement")

@@ -8,7 +8,7 @@ from ..languages.l0_source import SCALARS, Lsrc
 from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, COMMA, DOTDOT, GT, IDENT, INT_TOKEN, LBRACK, LPAR, LT, PATH, is_int,
-                      RBRACK, RPAR, kw, read_int)
+                      RBRACK, RPAR, kw, read_int, shown)
 from .refs import EXPR, TYPE
 
 MEM = Build(kw("Memory") - PATH - ANY_NAME, lambda sp, t: Lsrc["MemRef"](t[0], span=sp),
@@ -38,7 +38,7 @@ PLACE = Dispatch({"Memory": MEM, "Topology": TOPO}, None,
 def _dim_int(sp, t):
     text = t[0]
     if not is_int(text):
-        state.error("E1006", sp.start, sp.end, f"invalid dimension literal '{text}'")
+        state.error("E1006", sp.start, sp.end, f"invalid dimension literal '{shown(text)}'")
         return Lsrc["DimInt"](0, span=sp)
     return Lsrc["DimInt"](read_int(text, sp), span=sp)
 

@@ -88,6 +88,7 @@ EXAMPLES = {
     "Continue": lambda: L["Continue"](),
     "Assert": lambda: L["Assert"](L["Binary"]("==", var("x"), i(1)), "x is one"),
     "ComptimeStmt": lambda: L["ComptimeStmt"](block(L["ExprStmt"](var("x")))),
+    "BlockStmt": lambda: L["BlockStmt"](block(L["Let"]("x", False, None, i(2)))),
     "UnrollAcross": lambda: L["UnrollAcross"](
         topo("NPU", i(0), i(4)), "i",
         block(L["ExprStmt"](L["Call"](var("print"), (), (var("i"),)))),

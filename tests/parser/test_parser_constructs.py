@@ -150,6 +150,17 @@ def test_comptime_statement_and_expression():
     assert body("comptime { 4 }").value == N["Comptime"](N["Block"]((), Int(4)))
 
 
+def test_a_bare_block_is_a_statement():
+    let = lambda name, v: N["Let"](name, False, None, Int(v))  # noqa: E731
+    inner = N["BlockStmt"](N["Block"]((let("x", 3),), None))
+    got = body("let x = 1; { let x = 2; { let x = 3; }; } {} x")
+    assert got == N["Block"]((
+        let("x", 1), N["BlockStmt"](N["Block"]((let("x", 2), inner), None)),
+        N["BlockStmt"](N["Block"]((), None))), V("x"))
+    # Its value, as an `if`'s, is evaluated for its effects: it is not the enclosing block's.
+    assert body("{ 1 }") == N["Block"]((N["BlockStmt"](N["Block"]((), Int(1))),), None)
+
+
 def test_unroll_across():
     got = stmt("unroll across(Topology::NPU[0..4]) { |i| t[i] = i; };")
     assert got == N["UnrollAcross"](

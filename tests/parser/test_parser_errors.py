@@ -41,6 +41,19 @@ def diags(text):
      "fn main() { let x = 18446744073709551615; }", "E1006", "does not fit in 64 bits"),
     ("fn main() { let x = 1e; }", "fn main() { let x = 1e0; }", "E1006",
      "invalid numeric literal '1e'"),
+    # Refused by their length, never converted (Python converts at most 4300 digits), and
+    # quoted shortened.
+    ("fn main() { let x = " + "12" * 2150 + "5; }", "fn main() { let x = 125; }", "E1006",
+     "integer literal 121212121212...212121212125 (4301 digits) does not fit in 64 bits"),
+    ("fn main() { let x = " + "9" * 4300 + "; }", "fn main() { let x = 9; }", "E1006",
+     "integer literal 999999999999...999999999999 (4300 digits) does not fit in 64 bits (the "
+     "largest is 18446744073709551615)"),
+    ("fn main() { let x = 0x" + "f" * 5000 + "; }", "fn main() { let x = 0xf; }", "E1006",
+     "integer literal 0xffffffffff...ffffffffffff (5000 digits) does not fit"),
+    ("fn main() { let t: Tensor<i32, [" + "7" * 5000 + "]> = f(); }",
+     "fn main() { let t: Tensor<i32, [7]> = f(); }", "E1006", "(5000 digits) does not fit"),
+    ("Memory M { capacity: " + "8" * 5000 + " GB }", "Memory M { capacity: 8 GB }", "E1006",
+     "the number 888888888888...888888888888 (5000 digits) has more than 20 digits"),
     ('fn main() { let x = "\\q"; }', 'fn main() { let x = "\\\\q"; }', "E1006",
      "unknown escape"),
     ("fn main() { let x = 1; }\0", "fn main() { let x = 1; }", "E1004", "NUL"),
@@ -50,13 +63,29 @@ def diags(text):
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
     assert [c for c, *_ in got] == [code], got
-    assert message in got[0][3]
+    assert message in got[0][3] and len(got[0][3]) < 200
     assert diags(good) == []
 
 
-def test_error_position():
+def test_a_missing_semicolon_is_reported_after_the_statement():
+    # Where rustc points: just after the statement's last token, not at the next line.
     assert diags("fn main() {\n  let x = 1\n  let y = 2;\n}") == [
-        ("E1001", 3, 3, "expected ';' after the statement, found 'let'")]
+        ("E1001", 2, 12, "expected ';' after the statement, found 'let'")]
+    assert diags("fn main() {\n  x = 3   // set\n  return\n}") == [
+        ("E1001", 2, 8, "expected ';' after the statement, found 'return'"),
+        ("E1001", 3, 9, "expected ';' after the statement, found '}'")]
+    assert diags("fn main() {\n  f(1)\n  g();\n}") == [
+        ("E1001", 2, 7, "expected ';' after the statement, found 'g'")]
+    assert diags("const N: i32 = 4\nfn main() {}") == [("E1001", 1, 17, "expected ';', found 'fn'")]
+    _, d = parse_text("fn main() {\n  let x = 1\n}")
+    assert d.render().splitlines()[1:5] == [
+        " --> <input>:2:12", "  |", "2 |   let x = 1", "  |            ^"]
+
+
+def test_leading_zeros_do_not_make_a_literal_large():
+    prog, d = parse_text("fn main() { let x = " + "0" * 5000 + "42; }")
+    assert d.codes() == [] and prog.items[0].body.stmts[0].value.value == 42
+    assert diags("fn main() { let x = 18_446_744_073_709_551_615; }") == []
 
 
 def test_bad_bytes_are_e1004():
@@ -85,11 +114,11 @@ def test_attribute_only_file_is_empty():
 def test_several_errors_in_one_file():
     prog, d = parse_text((CASES / "multi_error.vx").read_text(), "multi_error.vx")
     got = [(x.code, x.span.line, x.span.col) for x in d.sorted()]
-    assert got == [("E1001", 4, 3), ("E1001", 4, 11), ("E1001", 5, 13), ("E1001", 6, 9),
+    assert got == [("E1001", 3, 12), ("E1001", 4, 11), ("E1001", 5, 13), ("E1001", 6, 8),
                    ("E1001", 10, 13)], d.render()
     # The broken statements are dropped, the broken item is skipped, the rest is kept.
     assert [item.name for item in prog.items] == ["main", "fine"]
-    assert "multi_error.vx:4:3" in d.render()
+    assert "multi_error.vx:3:12" in d.render()
 
 
 def test_recovery_inside_nested_blocks():
