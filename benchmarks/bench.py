@@ -175,6 +175,35 @@ def comptime_loop_growth(repeat: int) -> None:
     print()
 
 
+def nesting_growth(repeat: int) -> None:
+    """Inputs that once took super-linear time: an `else if` chain of 2,000 and 20,000 links
+    (refused with E1003 past 256, in time linear in the text), and nested `unroll across`
+    making 400 and 4,000 copies (admitted): the whole pipeline may take at most ten times as
+    long on the larger."""
+    def chain(links: int) -> str:
+        arms = "".join(f" else if x == {i} {{ print({i}); }}" for i in range(1, links))
+        return f"fn main() {{ let x = 1; if x == 0 {{ print(0); }}{arms} }}\n"
+
+    def nest(copies: int) -> str:
+        return ("fn main() {\n  unroll across(Topology::NPU[0..20]) { |i|\n"
+                f"    unroll across(Topology::NPU[0..{copies // 20}]) {{ |j|\n"
+                "      let t = Tensor<i32, [4]>::fill(1);\n    }\n  }\n}\n")
+
+    for title, make, small, large in (("`else if` chain, links", chain, 2_000, 20_000),
+                                      ("nested `unroll across`, copies", nest, 400, 4_000)):
+        totals = []
+        for size in (small, large):
+            progress(f"{title} of {size:,}, {repeat} runs")
+            text = make(size)
+            runs = [run_deep(run_pipeline, text, "nesting.vx", False) for _ in range(repeat)]
+            totals.append(min(sum(s["seconds"] for s in run) for run in runs))
+        ratio = totals[1] / totals[0]
+        print(f"{title} of {small:,} -> {large:,} (whole pipeline, time ratio, target <= "
+              f"{10 * LINEAR_TARGET:g}): {totals[0] * 1000:.1f} ms -> {totals[1] * 1000:.1f} ms"
+              f"  x{ratio:.2f}  {verdict(ratio <= 10 * LINEAR_TARGET)}")
+    print()
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000",
@@ -203,6 +232,7 @@ def main(argv=None) -> None:
     report(sizes, results)
     within_chain_growth(args.repeat)
     comptime_loop_growth(args.repeat)
+    nesting_growth(args.repeat)
     ms = help_ms()
     print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
           f"{verdict(ms <= HELP_TARGET_MS)}")
