@@ -8,7 +8,7 @@ pipeline in a worker of its own, as `nano-vx FILE --action check` and, when admi
 `nano-vx FILE`, each phase under a time bound and the worker under a memory bound
 (tests/fuzz/runner.py). The first input of each distinct failure (same kind, exception and
 frame) is minimized and saved under --out as NAME.vx, with NAME.txt beside it: the key,
-whether issue 8 already names it, the traceback or the stacks, and the input as found. The
+whether an open issue already names it (tests/fuzz/known.py), the traceback or the stacks, and the input as found. The
 first generated program refused with each set of codes is saved too, as
 refused-generated-CODES.vx: the generator means them to be admitted, so each is a bug of the
 compiler or of the generator.
@@ -16,7 +16,7 @@ compiler or of the generator.
 A progress line comes every --progress seconds; at the end, the inputs tried, the failures
 and inputs/s, and per kind of input how many were admitted, refused, ran past the bound (a
 mutant's program may loop for ever: only its check must end) or failed. The exit status is
-1 when a failure issue 8 does not name was found.
+1 when a failure no open issue names was found.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def save(out: Path, key: str, item, small: bytes, outcome, known: str | None) ->
     action = "" if outcome.phase == "run" else " --action check"
     name.with_suffix(".txt").write_text(
         f"key: {key}\n"
-        f"issue 8: {known or 'not named there: a new failure'}\n"
+        f"known: {known or 'no: a new failure'}\n"
         f"input: {item.kind}, {len(item.data)} bytes, minimized to {len(small)}\n"
         f"reproduce: nano-vx {name.with_suffix('.vx')}{action}\n\n"
         f"--- what the minimized input ends with ---\n{outcome.detail}\n"
@@ -163,7 +163,7 @@ class Tally:
         new = sum(1 for f in self.failures.values() if not f["known"])
         return (f"[{int(elapsed // 60)}:{int(elapsed % 60):02d}] {self.tried:,} inputs, "
                 f"{self.tried / max(elapsed, 1e-9):.1f}/s, {failed} failures "
-                f"({len(self.failures)} distinct, {new} not named by issue 8)")
+                f"({len(self.failures)} distinct, {new} not known)")
 
     def summary(self, args, elapsed: float) -> str:
         rows = [f"fuzzed {elapsed / 60:.1f} min with {args.jobs} jobs (seed {args.seed}, "
