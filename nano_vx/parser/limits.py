@@ -2,21 +2,22 @@
 
 MAX_DEPTH bounds brackets (checked on the text before parsing) and chains that nest the
 tree without brackets and are read in a loop: prefix operators, and `else if` links, which
-nest blocks (those of the chains a chain is written in count too). MAX_NESTING
-bounds the grammar's own recursion (closures returning closures, types within types), which
-counts a few levels per bracket, hence the factor. Both are verified to parse from any caller
-thanks to nano_vx.deep.run_deep (tests/parser/test_parser_limits.py).
+nest blocks (the links of the chains a chain is written in count too). MAX_NESTING bounds
+the grammar's own recursion (closures returning closures, types within types), which counts
+a few levels per bracket, hence the factor. Both are verified to parse from any caller thanks
+to nano_vx.deep.run_deep (tests/parser/test_parser_limits.py).
 
 MAX_TREE_DEPTH bounds what every pass, dump and the interpreter then walk: the depth of each
 item's tree, counted in nodes, whatever built it. Chains of binary operators, calls, indexes,
-fields and casts are read in loops and nest without brackets (a left-associative chain of N
-operators is N levels deep), and brackets multiply with them (a chain inside each of 200
-nested parentheses). The walkers recurse, at most 4 Python frames per level, on the deep
-thread of nano_vx.deep (a recursion limit of 200,000 frames, a 512 MiB stack): measured,
-every pass and dump format worked on a 45,000-level chain and the first failure came near
-50,000 (check-visibility). 20,000 keeps a margin of 2.5 and admits what people write
-(expressions of a few thousand terms in generated code); tests/test_deep_input.py runs the
-whole pipeline, the interpreter and every dump at this bound."""
+fields, casts and dimensions are read in loops and nest without brackets (a left-associative
+chain of N operators is N levels deep), and brackets stack on them (a chain inside each of
+200 nested parentheses). The walkers recurse, at most 4 Python frames per level (profiled
+for every kind of chain), on the deep thread of nano_vx.deep: a recursion limit of 200,000
+frames and a 512 MiB stack. Measured before this bound existed, every pass and dump format
+worked on a chain 45,000 levels deep and check-visibility failed first, near 50,000. 20,000
+keeps a margin of 2.5 and admits what people write (expressions of a few thousand terms in
+generated code); tests/test_deep_input.py runs the pipeline, the interpreter and the dumps
+at this bound."""
 
 from __future__ import annotations
 
