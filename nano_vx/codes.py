@@ -25,9 +25,11 @@ _ENTRIES = [
     Code("E1002", "unterminated string literal",
          "A string literal opened with '\"' does not close before the end of its line."),
     Code("E1003", "nesting too deep",
-         "Parentheses, brackets or braces nest deeper than the compiler accepts. Deep "
-         "nesting is refused with this diagnostic rather than risking a crash of the parser; "
-         "split the expression with `let` bindings."),
+         "Brackets (more than 256 deep), chains read without brackets (`else if` links, "
+         "prefix operators) or the tree of one item (more than 20,000 levels: every "
+         "operator, call, index, field, cast, statement and block is a level) nest deeper "
+         "than the compiler accepts. Deep nesting is refused with this diagnostic rather "
+         "than risking a crash of any pass; split the expression with `let` bindings."),
     Code("E1004", "the input is not Vx text",
          "The file is not UTF-8 text, or holds characters (NUL and other control "
          "characters) that cannot appear in a Vx program. The diagnostic names the first "

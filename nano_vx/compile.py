@@ -10,6 +10,7 @@ from .context import Compilation
 from .deep import run_deep
 from .diagnostics import Diagnostics
 from .driver import DumpError, DumpOptions, InternalError, run_pipeline
+from .dump.render import RenderError
 from .pipeline import PIPELINE
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
@@ -112,7 +113,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,
                            progress=_progress(source, stderr))
-    except DumpError as err:
+    except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
         stderr.write(f"nano-vx: error: {err}\n")
         return EXIT_ERROR
     except InternalError as ice:

@@ -420,3 +420,13 @@ def test_a_text_dump_after_a_pass_that_provides_facts_shows_them_as_comments():
     # A pass that provides nothing adds nothing after its IR.
     _, plain, _ = run(str(case), "--action", "check", "--dump-after=check-capacity")
     assert "// facts" not in plain
+
+
+def test_an_svg_renderer_that_fails_is_one_line_not_a_traceback(prog, monkeypatch, capsys):
+    import nano_vx.dump.render as render
+
+    monkeypatch.setattr(render, "find_renderer", lambda: "/nonexistent/dot")
+    code = main([str(prog(HELLO)), "--dump-after=parse", "--dump-format=svg"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("nano-vx: error: /nonexistent/dot -Tsvg could not run")
+    assert "Traceback" not in err

@@ -115,7 +115,12 @@ def _loop(run, body, cond, moved, fresh=None):
     if moved is None:
         return None
     exits = []
-    for _ in range(2):
+    for round_ in range(2):
+        # A second pass from the state the first started from would repeat it exactly:
+        # skipping it keeps nested loops linear rather than 2^depth.
+        if round_ and moved == first:
+            break
+        first = moved
         if cond is not None:
             moved = run.walk(cond, moved)
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)

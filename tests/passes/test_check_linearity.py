@@ -86,3 +86,21 @@ def test_a_for_variable_is_a_fresh_value_each_time_round():
     text = ("fn main() {\n    for i in 0..3 {\n        let k = transfer(i, Memory::NPU_HBM);\n"
             "    }\n}\n")
     assert not run_front(text, check_linearity).diagnostics.items
+
+
+def test_nested_loops_that_move_nothing_are_walked_once_each(monkeypatch):
+    # Each loop walks its body twice to see the next iteration; without moves the second
+    # walk repeats the first and is skipped, so nested loops cost their number, not 2^depth
+    # (20 nested loops took 220 s).
+    import nano_vx.passes.check_linearity as pass_module
+
+    walks = []
+    loop = pass_module._loop
+    monkeypatch.setattr(pass_module, "_loop", lambda *a, **k: walks.append(1) or loop(*a, **k))
+    depth = 16
+    body = "".join("    " * i + "while x < 1 {\n" for i in range(1, depth + 1))
+    body += "    " * (depth + 1) + "print(x);\n"
+    body += "".join("    " * i + "}\n" for i in range(depth, 0, -1))
+    text = f"fn main() {{\n    let x = 0;\n{body}}}\n"
+    assert not run_front(text, check_linearity).diagnostics.items
+    assert len(walks) == depth
