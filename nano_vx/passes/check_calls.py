@@ -8,9 +8,9 @@ from ..dump.text import to_text
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis, descendants
-from ..placement.scopes import Scope, scopes_of
+from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.typer import FLOAT_LIT, INT_LIT, Typer
-from ..placement.types import HOST, OPAQUE, Machine
+from ..placement.types import OPAQUE, Machine
 
 _INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
 _FLOATS = frozenset("f16 bf16 f32 f64".split())
@@ -23,8 +23,7 @@ class State:
     functions: dict = field(default_factory=dict)  # name -> Fn node
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None  # the current function's locals
-    topo: list[str] = field(default_factory=list)  # the topologies the code runs on
-    here: list[str | None] = field(default_factory=list)  # the spaces they hold
+    where: Where | None = None  # where the code being walked runs
 
 
 check_calls = Analysis("check-calls", Lrouted, """
@@ -54,20 +53,14 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.scope = st.scopes[node.name]
-    st.topo = [node.on.name if node.on is not None else HOST]
-    st.here = [st.typer.functions[node.name].space]
+    st.where = Where.of(node, st.typer)
     run.descend(node)
 
 
 @check_calls.on("Spawn")
 def _spawn(run, node):
     st = run.state
-    run.walk(node.topo)
-    st.topo.append(node.topo.name)
-    st.here.append(st.machine.holds(node.topo.name))
-    run.walk(node.body)
-    st.topo.pop()
-    st.here.pop()
+    st.where.inside(run, node, st.machine)
 
 
 @check_calls.on("Let")
@@ -101,7 +94,7 @@ def _callee(run, call):
 def _topology(run, call, fn) -> None:
     if fn.on is None:
         return  # it runs wherever its caller does
-    there, here = _base(fn.on.name), _base(run.state.topo[-1])
+    there, here = _base(fn.on.name), _base(run.state.where.topo[-1])
     if there == here:
         return
     run.ctx.diagnostics.error(
@@ -131,7 +124,7 @@ def _arguments(run, call, fn) -> None:
     for i, (param, arg) in enumerate(zip(params, args), 1):
         if param.type is None or _generic(param.type, generic) or _symbolic(param.type):
             continue
-        found = st.scope.typer.of(arg, st.here[-1])
+        found = st.scope.typer.of(arg, st.where.here[-1])
         if found is OPAQUE or _fits(found, param.type):
             continue
         run.ctx.diagnostics.error(

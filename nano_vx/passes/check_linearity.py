@@ -114,7 +114,7 @@ def _loop(run, body, cond, moved, fresh=None):
     variable (`fresh`) has a new value at the start of every pass."""
     if moved is None:
         return None
-    exits = []
+    exits, first = [], None
     for round_ in range(2):
         # A second pass from the state the first started from would repeat it exactly:
         # skipping it keeps nested loops linear rather than 2^depth.

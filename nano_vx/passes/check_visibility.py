@@ -10,9 +10,9 @@ from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
 from ..model import Model, cost_number, cost_text
 from ..nanopass import Analysis
-from ..placement.scopes import Scope, scopes_of
+from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.typer import Typer
-from ..placement.types import HOST, Machine
+from ..placement.types import Machine
 
 
 @dataclass
@@ -22,8 +22,7 @@ class State:
     typer: Typer | None = None
     scopes: dict[str, Scope] = field(default_factory=dict)  # every function's locals
     scope: Scope | None = None  # the current function's
-    topo: list[str] = field(default_factory=list)  # the topologies the code runs on
-    here: list[str | None] = field(default_factory=list)  # the spaces they hold
+    where: Where | None = None  # where the code being walked runs
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
     transferred: set[int] = field(default_factory=set)  # values a transfer takes (not reads)
     reported: set = field(default_factory=set)  # (spawn, local) captures already refused
@@ -59,8 +58,7 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.scope = st.scopes[node.name]
-    st.topo = [node.on.name if node.on is not None else HOST]
-    st.here = [st.typer.functions[node.name].space]
+    st.where = Where.of(node, st.typer)
     run.descend(node)
 
 
@@ -68,12 +66,7 @@ def _fn(run, node):
 def _spawn(run, node):
     st = run.state
     st.spawns.append(node)
-    run.walk(node.topo)  # the index is computed where the spawn is written
-    st.topo.append(node.topo.name)
-    st.here.append(st.machine.holds(node.topo.name))
-    run.walk(node.body)
-    st.topo.pop()
-    st.here.pop()
+    st.where.inside(run, node, st.machine)
     st.spawns.pop()
 
 
@@ -148,7 +141,7 @@ def _operands(run, *exprs):
 
 def _captured(st: State, local) -> bool:
     """Is this local bound outside the innermost `spawn on` that reads it?"""
-    inside = len(st.topo) - 1
+    inside = len(st.where.topo) - 1
     return st.scope.depth.get(local.name, inside) < inside
 
 
@@ -157,7 +150,7 @@ def _read(run, value, at):
     if value._prod == "Local" and _captured(st, value):
         return  # judged once, as a capture of the spawn
     name = display_name(value.name) if value._prod == "Local" else None
-    _judge(run, st.scope.space_of(value, st.here[-1]), name, at)
+    _judge(run, st.scope.space_of(value, st.where.here[-1]), name, at)
 
 
 def _capture(run, local):
@@ -168,9 +161,9 @@ def _capture(run, local):
     st.reported.add((id(spawn), local.name))
     line, col = spawn.span.source.line_col(spawn.span.start) if spawn.span else (0, 0)
     name = display_name(local.name)
-    _judge(run, st.scope.space_of(local, st.here[-1]), name, local,
+    _judge(run, st.scope.space_of(local, st.where.here[-1]), name, local,
            note=f"'{name}' is captured by the `spawn on` at {line}:{col}, which runs on "
-                f"{st.topo[-1]}; a transfer is the only way a value crosses into it")
+                f"{st.where.topo[-1]}; a transfer is the only way a value crosses into it")
 
 
 def _judge(run, space, value: str | None, at, note=None):
@@ -178,7 +171,7 @@ def _judge(run, space, value: str | None, at, note=None):
     the current topology, unless the topology sees it."""
     st = run.state
     model = st.model
-    reader = st.topo[-1]
+    reader = st.where.topo[-1]
     sees = st.machine.sees(reader)
     declared = model.spaces.get(space) if space is not None else None
     if sees is None or declared is None or space in sees or declared.managed == "cached":

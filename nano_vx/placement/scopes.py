@@ -10,7 +10,7 @@ from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis
 from .typer import Typer, join, settle
-from .types import OPAQUE
+from .types import HOST, OPAQUE, Machine
 
 
 @dataclass
@@ -28,6 +28,30 @@ class Scope:
     def bind(self, name: str, ty) -> None:
         self.typer.bind(name, ty, self.here[-1])
         self.depth[name] = len(self.here) - 1
+
+
+@dataclass
+class Where:
+    """Where the code a check is walking runs: the topologies, innermost last (`CPU` for the
+    host), and the spaces they hold."""
+
+    topo: list[str]
+    here: list[str | None]
+
+    @classmethod
+    def of(cls, fn, typer: Typer) -> Where:
+        return cls([fn.on.name if fn.on is not None else HOST],
+                   [typer.functions[fn.name].space])
+
+    def inside(self, run, spawn, machine: Machine) -> None:
+        """Walk a `spawn on` block: its topology's index where it is written, its body on
+        the spawned topology."""
+        run.walk(spawn.topo)
+        self.topo.append(spawn.topo.name)
+        self.here.append(machine.holds(spawn.topo.name))
+        run.walk(spawn.body)
+        self.topo.pop()
+        self.here.pop()
 
 
 @dataclass
