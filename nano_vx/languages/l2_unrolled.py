@@ -20,3 +20,28 @@ def copies_note(copies: int) -> list[str]:
         return []
     return [f"this applies to each of the {copies} copies of this code that `unroll across` "
             f"makes"]
+
+
+class OncePerPlace:
+    """What a check has reported, by place and message, so that a fault met again in another
+    copy of an unrolled body (the same nodes, the same span) is counted, not reported again;
+    `note_copies` then says on each diagnostic how many copies it applies to. A copy is told
+    apart by `copy` (a local's unique name, when the walk may meet one copy twice), else
+    every meeting is one more copy."""
+
+    def __init__(self):
+        self._said: dict = {}  # key -> [its diagnostic, the copies met]
+
+    def again(self, key, copy=None) -> bool:
+        entry = self._said.get(key)
+        if entry is None:
+            return False
+        entry[1].add(copy if copy is not None else len(entry[1]))
+        return True
+
+    def said(self, key, diagnostic, copy=None) -> None:
+        self._said[key] = [diagnostic, {copy if copy is not None else 0}]
+
+    def note_copies(self) -> None:
+        for diagnostic, copies in self._said.values():
+            diagnostic.notes += copies_note(len(copies))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import copies_note
+from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
 from ..nanopass import Analysis
@@ -23,10 +23,9 @@ from ..nanopass import Analysis
 @dataclass
 class State:
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
-    # (span, name as written) -> [its diagnostic, the unique names reported there]: a loop
-    # walks its body twice, and the copies `unroll across` makes share their body's spans
-    # (each copy's locals have names of their own).
-    reported: dict = field(default_factory=dict)
+    # By (span, name as written): the copies `unroll across` makes share their body's spans,
+    # and each copy's locals have unique names of their own.
+    reported: OncePerPlace = field(default_factory=OncePerPlace)
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
@@ -60,8 +59,7 @@ def _program(run, node, moved):
     for item in node.items:
         if item._prod == "Fn":
             run.walk(item.body, {})
-    for diag, copies in run.state.reported.values():
-        diag.notes += copies_note(len(copies))
+    run.state.reported.note_copies()
     return moved
 
 
@@ -165,11 +163,12 @@ def _transfer(run, node, moved):
 @check_linearity.on("Local")
 def _local(run, node, moved):
     if moved is not None and node.name in moved:
+        # A loop is walked twice, so one copy's use may be met twice: its unique name
+        # tells the copies apart.
         key = (node.span if node.span is not None else id(node), display_name(node.name))
-        if key not in run.state.reported:
+        if not run.state.reported.again(key, copy=node.name):
             _report(run, node, moved[node.name])
-            run.state.reported[key] = [run.ctx.diagnostics.items[-1], set()]  # the report
-        run.state.reported[key][1].add(node.name)
+            run.state.reported.said(key, run.ctx.diagnostics.items[-1], copy=node.name)
     return moved
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import copies_note
+from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l5_typed import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, Typer, join, settle
@@ -49,7 +49,7 @@ class State:
     functions: dict = field(default_factory=dict)  # name -> Fn item, for its parameters
     expect: str | None = None  # what the context fixes for the node being walked
     results: list = field(default_factory=list)  # per enclosing fn or closure: its result's
-    said: dict = field(default_factory=dict)  # (span, message) -> [diagnostic, times]
+    said: OncePerPlace = field(default_factory=OncePerPlace)  # by (span, message)
 
 
 check_literal_ranges = Analysis("check-literal-ranges", Ltyped, """
@@ -108,8 +108,7 @@ def _program(run, node):
             _under(run, item.value, _fixed(item.type))
         elif item._prod == "Fn":
             run.walk(item)
-    for diag, times in st.said.values():
-        diag.notes += copies_note(times)
+    st.said.note_copies()
 
 
 @check_literal_ranges.on("Fn")
@@ -279,9 +278,7 @@ def _judge(run, value: int, node) -> None:
     text = _written(node, value)
     message = (f"literal out of range for `{name}`: `{text}` does not fit into `{name}`, "
                f"whose range is {t.lo}..={t.hi}")
-    said = st.said.get((node.span, message))
-    if said is not None:  # the same literal in another copy `unroll across` made
-        said[1] += 1
+    if st.said.again((node.span, message)):  # the same literal in another unrolled copy
         return
     notes = ["nothing here fixes the literal's type, so it is an i32, as in Rust"
              ] if st.expect == DEFAULT else []
@@ -295,7 +292,7 @@ def _judge(run, value: int, node) -> None:
         repair = [f"use a type that holds it, such as `{wider[0].name}`"]
     diag = run.ctx.diagnostics.error("E3001", node.span, message, notes=notes, help=repair,
                                      literal=text, type=name, range=[t.lo, t.hi])
-    st.said[(node.span, message)] = [diag, 1]
+    st.said.said((node.span, message), diag)
 
 
 def _written(node, value: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import copies_note
+from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l4_resolved import display_name
 from ..languages.l7_routed import Lrouted
 from ..model import Model, cost_number, cost_text
@@ -26,7 +26,7 @@ class State:
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
     transferred: set[int] = field(default_factory=set)  # values a transfer takes (not reads)
     reported: set = field(default_factory=set)  # (spawn, local) captures already refused
-    said: dict = field(default_factory=dict)  # (span, message) -> [its diagnostic, times]
+    said: OncePerPlace = field(default_factory=OncePerPlace)  # by (span, message)
 
 
 check_visibility = Analysis("check-visibility", Lrouted, """
@@ -50,8 +50,7 @@ def _program(run, node):
     st.typer = Typer(node, st.machine)
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
-    for diag, times in st.said.values():
-        diag.notes += copies_note(times)
+    st.said.note_copies()
 
 
 @check_visibility.on("Fn")
@@ -192,12 +191,10 @@ def _judge(run, space, value: str | None, at, note=None):
     message = f"{name} lives in {space} but {reader} sees only [{', '.join(sees)}]; {fix}"
     # The copies `unroll across` makes share their body's nodes, spans included: the same
     # read at the same place is one error, however many copies hold it.
-    said = st.said.get((at.span, message))
-    if said is not None:
-        said[1] += 1
+    if st.said.again((at.span, message)):
         return
     diag = run.ctx.diagnostics.error(
         "E6003", at.span, message, notes=[note] if note else [], help=repair,
         value=value, space=space, reader=reader, sees=list(sees), fix=home, cost=cost,
         path=path)
-    st.said[(at.span, message)] = [diag, 1]
+    st.said.said((at.span, message), diag)
