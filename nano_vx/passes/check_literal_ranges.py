@@ -86,15 +86,6 @@ def _fixed(ty) -> str | None:
     return name if name in INT_TYPES else None
 
 
-def _int_type(st: State, expr) -> str | None:
-    """The integer type of `expr` when it has one of its own (a literal has none)."""
-    ty = st.typer.of(expr, None)
-    if ty in (INT_LIT, FLOAT_LIT):
-        return None
-    name = scalar_hint(ty)
-    return name if name in INT_TYPES else None
-
-
 # -- items and statements -------------------------------------------------------------------
 
 
@@ -152,14 +143,14 @@ def _let(run, node):
 @check_literal_ranges.on("Assign")
 def _assign(run, node):
     _under(run, node.target, None)
-    _under(run, node.value, _int_type(run.state, node.target))
+    _under(run, node.value, _beside(run.state, node.target, None))
 
 
 @check_literal_ranges.on("For")
 def _for(run, node):
     st = run.state
-    _under(run, node.start, _int_type(st, node.end) or DEFAULT)
-    _under(run, node.end, _int_type(st, node.start) or DEFAULT)
+    _under(run, node.start, _beside(st, node.end, DEFAULT))
+    _under(run, node.end, _beside(st, node.start, DEFAULT))
     st.typer.bind(node.var, settle(join(st.typer.of(node.start, None),
                                         st.typer.of(node.end, None))), None)
     _under(run, node.body, None)
@@ -205,9 +196,10 @@ def _binary(run, node):
 
 
 def _beside(st: State, other, around) -> str | None:
-    """What an operand's literals are fixed to by the other operand: its integer type; the
-    context's when it is a literal too; nothing when its type is not known here (a value
-    computed in a block this check has not walked yet), rather than a guess."""
+    """What a value's literals are fixed to by the value beside it (the other operand, the
+    variable assigned, the other bound of a range): its integer type; `around` when it is a
+    literal too or not an integer; nothing when its type is not known here (a value computed
+    in a block this check has not walked yet), rather than a guess."""
     ty = st.typer.of(other, None)
     if ty is INT_LIT:
         return around
