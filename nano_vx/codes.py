@@ -78,6 +78,35 @@ _ENTRIES = [
          "with another element type, other extents or another memory space: the space is "
          "part of the type), or binds the result of a function that returns nothing. The "
          "message names both types. An unsuffixed literal fits any integer or float type."),
+    Code("E3020", "a `match` that misses a variant",
+         "`x.try_pin(Topology::X)` gives `Available(p)` when a unit of X was free to pin (p "
+         "is the value pinned on it, held until the arm ends) and `Saturated(v)` when every "
+         "unit was taken (v is the value, not pinned). Which one comes back depends on what "
+         "else holds X while the program runs, so a `match` on it needs an arm for each. The "
+         "message names the arm that is missing; add it, even if all it does is report."),
+    Code("E3032", "runaway instantiation of a generic function",
+         "monomorphize makes one instance of a generic function per distinct list of "
+         "generic arguments. When an instance calls its generic with new arguments each time "
+         "(`f<N + 1>` inside `f<N>`: polymorphic recursion), instances never stop coming, so "
+         "the compiler stops after 64 generic calls deep along one chain, or 4096 instances "
+         "in all, and names the chain. A run-time `if` does not stop it; an `if comptime` "
+         "does, since the branch it does not take asks for no instance. Or make the "
+         "recursion call the same instance, or pass the changing value as an ordinary "
+         "argument."),
+    Code("E3046", "a const dimension bound twice to different extents",
+         "A `const` generic used as a tensor extent (`fn scores<const S: i32>(q: "
+         "Tensor<f32, [S]>, k: Tensor<f32, [S]>)`) states that the arguments agree there. S "
+         "binds once, from the first argument that names it (on any axis) or from `f<4>`; "
+         "every later argument must have the same extent. The message names the parameter, "
+         "the extent it is bound to and by which argument, and the argument that differs."),
+    Code("E3047", "a generic argument that cannot be worked out or does not fit",
+         "Each generic parameter of a called function must be given (`f<4>(x)`, `f<i32>(y)`, "
+         "`f<GPU>(p)`) or deducible from an argument's type (a type from the argument in its "
+         "place, a topology from `Pinned<_, Topology::A>`, a const from a tensor extent). "
+         "Refused: a parameter nothing gives, more generic arguments than parameters, a type "
+         "where a const is expected (or the reverse), generic arguments to a function that "
+         "is not generic, and an instance whose const arithmetic (`[N - 4]`) makes an extent "
+         "zero, negative, or a division by zero."),
     Code("E3033", "a `comptime` block that does not fold",
          "A `comptime` block is run while compiling and replaced by its value (or removed, "
          "in statement position), so it must run to the end and leave nothing behind. The "
@@ -179,7 +208,7 @@ _ENTRIES = [
          "holds across a call add up with what the callee places while it runs. A tile "
          "held across a call is one placed before it and used in its arguments or after it; "
          "sequential calls compose by max, a held tile by +. The message names the path "
-         "(`main -> stage`), the peak and the capacity, and the notes say what each "
+         "(`main -> stage$i32`), the peak and the capacity, and the notes say what each "
          "function holds. Let the caller's tile die before the call (transfer it out, or "
          "stop using it afterwards), or split the work."),
     Code("E6028", "recursion that places tiles in a bounded space",
@@ -188,6 +217,14 @@ _ENTRIES = [
          "the depth is not known while compiling, so no bound can be proved. The message "
          "names the cycle and the bytes each activation holds. Place the tiles outside the "
          "recursion and pass them in, or write the recursion as a loop."),
+    Code("E6030", "an unmet `where Reachable<A, B>` at a call",
+         "`where Reachable<A, B>` on a generic function states that data can get from the "
+         "memory topology A holds to the memory B holds, along the declared transfer graph "
+         "(the routing transfers use). The clause is discharged at every call, for the "
+         "topologies the call binds A and B to. The message names the clause as written, "
+         "the callee, and the two topologies with no path between their spaces; the "
+         "clauses that hold are not reported. Declare a transfer edge, or call the function "
+         "with devices that can reach each other."),
     Code("W1028", "an over-capacity working set in an `overcommit` space",
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "

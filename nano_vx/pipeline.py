@@ -7,8 +7,10 @@ from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
+from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_visibility import check_visibility
+from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
@@ -17,6 +19,7 @@ from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.load_machine_files import load_machine_files
+from .passes.monomorphize import monomorphize
 from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
@@ -31,8 +34,11 @@ PIPELINE = Pipeline([
     desugar_transfer_methods,
     resolve_names,
     check_memory_declarations,
+    monomorphize,
+    check_where_clauses,
     infer_placement,
     check_literal_ranges,
+    check_match_arms,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,

@@ -53,3 +53,60 @@ def test_program_6_is_admitted_on_the_80_gb_part_and_json_shows_routes_and_resid
     [resident] = doc["resident"]
     assert (resident["space"], resident["bytes"], resident["capacity"]) == (
         "HBM", 53687091200, 85899345920)
+
+
+def _repaired(tmp_path, program: str, old: str, new: str) -> Path:
+    text = (PROGRAMS / program).read_text()
+    assert old in text
+    path = tmp_path / program
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_program_2_is_refused_along_the_path_through_the_instance():
+    code, out, err = nano_vx(PROGRAMS / "02_working_set_across_a_call.vx", "--action", "check")
+    assert code == 1 and out == ""
+    assert ("error[E6027]: the working set along the call path main -> stage$i32 in memory "
+            "space 'W' peaks at 6291456 bytes, over its 4194304 byte capacity") in err
+    assert "'main' holds 3145728 bytes across its call of 'stage$i32'" in err
+    assert "'stage$i32' itself peaks at 3145728 bytes" in err
+
+
+def test_program_2_repaired_is_admitted(tmp_path):
+    # `sx` leaves W before the call: sequential, the two 3 MiB tiles compose by max.
+    path = _repaired(tmp_path, "02_working_set_across_a_call.vx",
+                     "  let _r = stage(7);\n  let _back = transfer(sx, Memory::CPU_DRAM);",
+                     "  let _back = transfer(sx, Memory::CPU_DRAM);\n  let _r = stage(7);")
+    assert nano_vx(path) == (0, "", "")
+
+
+def test_program_3_names_the_failing_clause_and_not_the_one_that_holds():
+    code, _, err = nano_vx(PROGRAMS / "03_reachability_across_a_generic_call.vx",
+                           "--action", "check")
+    assert code == 1
+    assert ("error[E6030]: unsatisfied `where Reachable<B, C>` in call to 'pipeline': "
+            "no transfer path from CPU to Island") in err
+    assert "Reachable<A, B>" not in err and err.count("error[") == 1
+
+
+def test_program_3_repaired_is_admitted(tmp_path):
+    path = _repaired(tmp_path, "03_reachability_across_a_generic_call.vx",
+                     "  memory: Memory::Island,\n",
+                     "  memory: Memory::Island,\n  transfer Memory::CPU_DRAM -> Memory::Island : 90\n")
+    assert nano_vx(path) == (0, "", "")
+
+
+def test_program_7_says_which_argument_bound_the_dimension():
+    code, _, err = nano_vx(PROGRAMS / "07_shared_dimension.vx", "--action", "check")
+    assert code == 1
+    assert ("error[E3046]: 'S' is bound to 4 by argument 1, but argument 2 has extent 7"
+            in err)
+
+
+def test_program_7_with_both_extents_4_prints_what_main_returns(tmp_path):
+    path = _repaired(tmp_path, "07_shared_dimension.vx",
+                     "Tensor<f32, [7]>::fill(1.0)", "Tensor<f32, [4]>::fill(1.0)")
+    text = path.read_text().replace("  return scores(q, k);",
+                                    "  let r = scores(q, k);\n  print(r);\n  return r;")
+    path.write_text(text)
+    assert nano_vx(path) == (0, "0\n", "")

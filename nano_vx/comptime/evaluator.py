@@ -14,7 +14,6 @@ from ..deep import run_deep
 from ..nanopass import descendants
 from ..values.literals import scalar_hint
 from ..values.numbers import describe
-from ..values.tensors import Tensor
 from .arithmetic import ArithmeticMixin
 from .budget import Budget
 from .errors import cannot_finish, depends
@@ -36,24 +35,20 @@ def recorded_types(fn) -> dict:
 class Code:
     """A compiled function or closure body, and what a call does around it."""
 
-    __slots__ = ("node", "name", "params", "body", "ret", "generic")
+    __slots__ = ("node", "name", "params", "body", "ret")
 
-    def __init__(self, node, name, params, body, ret, generic):
+    def __init__(self, node, name, params, body, ret):
         self.node = node  # kept, so that the id the code is found by stays the node's own
         self.name = name
         self.params = params  # (unique name, conformer or None)
         self.body = body
         self.ret = ret  # the return type's conformer, or None
-        self.generic = generic  # whether the function has const generics to bind
 
 
 class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMixin):
     def __init__(self, program, model=None):
         self.functions = {i.name: i for i in program.items if i._prod == "Fn"}
         self.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
-        # The only names a frame may hold that are read as globals (expressions.py).
-        self.const_generics = {g.name for f in self.functions.values() for g in f.generics
-                               if g._prod == "ConstParam"}
         self.const_values: dict = {}
         self.model = model  # the memory model, for Reachable<A, B>
         self.types: dict = {}  # the current function's recorded types, for x.topology()
@@ -105,7 +100,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         """A call of a comptime lambda with known arguments: the value of its body."""
         def run():
             self._fresh()
-            v = self.call(Closure(closure, Frame()), args, [], span)
+            v = self.call(Closure(closure, Frame()), args, span)
             if type(v) is Unknown:
                 depends(span, v.why, what="the value of this call")
             return v
@@ -113,7 +108,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
 
     # -- calls -----------------------------------------------------------------------------
 
-    def call(self, callee, args, targs, span):
+    def call(self, callee, args, span):
         if type(callee) is Function:
             frame = Frame()
         elif type(callee) is Closure:
@@ -132,8 +127,6 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
                                 f"{len(args)} were given")
         budget = self.budget
         budget.enter(span, code.name)
-        if code.generic:
-            self._bind_generics(node, frame, args, targs, span)
         held = frame.vars
         for (name, conform), v in zip(code.params, args):
             held[name] = conform(v, span) if conform is not None else v
@@ -151,30 +144,11 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
             code = Code(node, node.name if fn else "closure",
                         [(p.name, self.conformer(p.type)) for p in node.params],
                         self.fn_body(node.body),
-                        self.conformer(node.ret) if fn else None,
-                        fn and any(g._prod == "ConstParam" for g in node.generics))
+                        self.conformer(node.ret) if fn else None)
         finally:
             self.returns = saved
         self.codes[id(node)] = code
         return code
-
-    def _bind_generics(self, fn, frame, args, targs, span):
-        """Const generics: from `f<4>(..)`, else from the first tensor argument naming one."""
-        consts = {g.name: g for g in fn.generics if g._prod == "ConstParam"}
-        for g, tv in zip(fn.generics, targs):
-            if g.name in consts and tv is not None:
-                frame.vars[g.name] = self.conform(tv, g.type, span)
-        for p, v in zip(fn.params, args):
-            if p.type is None or p.type._prod != "TensorType":
-                continue
-            for k, d in enumerate(p.type.dims):
-                if d._prod == "DimName" and d.name in consts and d.name not in frame.vars:
-                    known = type(v) is Tensor and k < len(v.dims)
-                    frame.vars[d.name] = v.dims[k] if known else v
-        for name in consts:
-            if name not in frame.vars:
-                cannot_finish(span, f"the const generic `{name}` of `{fn.name}` is not bound "
-                                    f"by the call")
 
     def const(self, name, span):
         """A `const` item's value, evaluated once (with its own budget: it runs anywhere)."""

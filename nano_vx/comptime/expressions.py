@@ -27,6 +27,7 @@ _RUN_TIME_ONLY = {
     "Vjp": "`vjp` is not evaluated while compiling",
     "Jvp": "`jvp` is not evaluated while compiling",
     "FieldGet": "struct fields have no compile-time values",
+    "Match": "a `match` on `try_pin` depends on which units are free when the program runs",
 }
 
 
@@ -81,12 +82,8 @@ class ExprMixin:
     def x_Global(self, node, hint):
         name, span = node.name, node.span
         function = Function(self.functions[name]) if name in self.functions else None
-        generic = name in self.const_generics  # which may resolve as a global
 
         def glob(frame):
-            held = frame.holder(name) if generic else None
-            if held is not None:
-                return held[name]
             if function is not None:
                 return function
             if name in self.consts:
@@ -172,30 +169,11 @@ class ExprMixin:
         fn = self.expr(callee)
         args = [self.expr(a, hints[i] if i < len(hints) else None)
                 for i, a in enumerate(node.args)]
-        targs = [self.garg(t) for t in node.targs]
         call = self.call
 
         def calling(frame):
-            target = fn(frame)
-            return call(target, [a(frame) for a in args],
-                        [t(frame) for t in targs] if targs else (), span)
+            return call(fn(frame), [a(frame) for a in args], span)
         return calling
-
-    def garg(self, node):
-        """A generic argument: an extent for a const parameter, None for a type."""
-        if node._prod == "DimArg":
-            return self.dim(node.dim)
-        ty = node.type
-        if ty._prod != "NamedType":
-            return constant(None)
-        name, span = ty.name, node.span
-
-        def named(frame):  # `f<N>(..)` with N a const item or a const generic
-            held = frame.holder(name)
-            if held is not None:
-                return held[name]
-            return self.const(name, span) if name in self.consts else None
-        return named
 
     def x_Closure(self, node, hint):
         return lambda frame: Closure(node, frame)
@@ -233,7 +211,8 @@ class ExprMixin:
         return tensor
 
     def dim(self, d):
-        """An extent (`4`, `S`, `S*2`): `f(frame) ->` a Python int, or an unknown."""
+        """An extent (`4`, `N`, `N*2` with N a const item; monomorphize replaced the const
+        generics): `f(frame) ->` a Python int, or an unknown."""
         kind = d._prod
         if kind == "DimInt":
             return constant(d.value)
@@ -241,9 +220,7 @@ class ExprMixin:
             name, span, guarded = d.name, d.span, self.guarded
 
             def extent(frame):
-                held = frame.holder(name)
-                v = held[name] if held is not None else (
-                    self.const(name, span) if name in self.consts else runtime(name))
+                v = self.const(name, span) if name in self.consts else runtime(name)
                 return v if type(v) is Unknown else guarded(to_index, v, span)
             return extent
         return self.operation(d.op, d.span, self.dim(d.left), self.dim(d.right))

@@ -34,11 +34,20 @@ def _program(w, n):
 
 
 @line("Fn", "name generics params on ret bounds body")
-def _fn(w, n):
+def _generic_fn(w, n):
+    _fn(w, n, n.generics)
+
+
+@line("Fn", "name params on ret bounds body")  # from Lmono on, generics are instances
+def _instance_fn(w, n):
+    _fn(w, n, ())
+
+
+def _fn(w, n, generics):
     w.put("fn ", n.name)
-    if n.generics:
+    if generics:
         w.put("<")
-        w.commas(n.generics)
+        w.commas(generics)
         w.put(">")
     w.put("(")
     w.commas(n.params)
@@ -110,6 +119,15 @@ def _param(w, n):
 @expr("ReachableBound", "src dst")
 def _bound(w, n):
     w.put("Reachable<", n.src, ", ", n.dst, ">")
+
+
+@expr("ReachableBound", "src dst written")
+def _bound_made_concrete(w, n):
+    w.put("Reachable<")
+    w.node(n.src)
+    w.put(", ")
+    w.node(n.dst)
+    w.put("> /* ", n.written, " */")
 
 
 @expr("DeclField", "key value")
@@ -330,12 +348,22 @@ def _cast(w, n):
 
 
 @expr("Call", "callee targs args", POSTFIX)
-def _call(w, n):
+def _generic_call(w, n):
     w.node(n.callee, POSTFIX)
     if n.targs:
         w.put("<")
         w.commas(n.targs)
         w.put(">")
+    _args(w, n)
+
+
+@expr("Call", "callee args", POSTFIX)  # from Lmono on, the callee names the instance
+def _call(w, n):
+    w.node(n.callee, POSTFIX)
+    _args(w, n)
+
+
+def _args(w, n):
     w.put("(")
     w.commas(n.args)
     w.put(")")
@@ -429,6 +457,32 @@ def _spawn(w, n):
 @expr("Comptime", "body", BLOCKLIKE)
 def _comptime(w, n):
     w.put("comptime ")
+    w.node(n.body)
+
+
+@expr("Match", "scrutinee arms", BLOCKLIKE)
+def _match(w, n):
+    w.put("match ")
+    w.node(n.scrutinee, HEADER)
+    if not n.arms:
+        w.put(" {}")
+        return
+    w.put(" {")
+    w.depth += 1
+    for arm in n.arms:
+        w.newline()
+        w.node(arm)
+    w.depth -= 1
+    w.newline()
+    w.put("}")
+
+
+@expr("Arm", "variant binding body")
+def _arm(w, n):
+    # The binding prints as a parameter: with its type once infer-placement gave it one.
+    w.put(n.variant, "(")
+    w.node(n.binding)
+    w.put(") => ")
     w.node(n.body)
 
 

@@ -13,6 +13,8 @@ BINARY_OPS = frozenset("|| && == != < <= > >= + - * / %".split())
 UNARY_OPS = frozenset({"-", "!"})
 ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/="})
 SCALARS = frozenset("i8 i16 i32 i64 u8 u32 u64 f16 bf16 f32 f64 bool void".split())
+# The variants of HardwareState (semantics §3.2), the patterns a `match` arm names.
+VARIANTS = ("Available", "Saturated")
 UNITS = frozenset(
     "B KB MB GB TB KiB MiB GiB TiB B/s KB/s MB/s GB/s TB/s KiB/s MiB/s GiB/s TiB/s "
     "B/cyc Hz KHz MHz GHz".split()
@@ -36,6 +38,7 @@ TERMINALS = [
     Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
              "a number as written in a declaration, kept exact"),
     Terminal("unit", lambda v: v in UNITS, "a unit of size, bandwidth or clock"),
+    Terminal("variant", lambda v: v in VARIANTS, "Available Saturated: a HardwareState variant"),
 ]
 
 NONTERMINALS = [
@@ -104,7 +107,13 @@ NONTERMINALS = [
         prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),
+        prod("Match", "scrutinee: Expr, arms: Arm*",
+             "match on the result of try_pin: the arm of the variant it holds runs"),
     ), includes=("Mem", "Topo")),
+    Nonterminal("Arm", (
+        prod("Arm", "variant: variant, binding: Param, body: Block",
+             "`Available(p) => { .. }`: the binding is a local of the arm's body"),
+    )),
     Nonterminal("GArg", (
         prod("TypeArg", "type: Type"),
         prod("DimArg", "dim: Dim"),

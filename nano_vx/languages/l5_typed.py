@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l4_resolved import Lresolved
+from .l4m_monomorphic import Lmono
 
-Ltyped = Lresolved.extend(
+Ltyped = Lmono.extend(
     "Ltyped",
-    "Lresolved with placement: Let types inferred, tensor types placed, Transfer(src) known",
+    "Lmono with placement: Let types inferred, tensor types placed, Transfer(src) known",
     remove={"Stmt": ["Let"], "Expr": ["Transfer"]},
     add={
         "Stmt": [prod("Let", "name: uname, mutable: bool, type: Type, value: Expr",

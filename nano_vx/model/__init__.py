@@ -18,7 +18,8 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
                                 are given), bytes_per_cycle, clock_hz, span (None: built in))
     model.topologies[name] -> Topology(name, memory: str, visible: tuple[str, ...] (memory
                                 first; default (memory,)), dtypes: tuple[str, ...] | None,
-                                arch: str | None, span)
+                                arch: str | None, replicas: int (pins held at once by
+                                `try_pin`; default 1), span)
     model.topology_of("NPU[0]") -> Topology | None      # by base name: NPU[i], NPU[a..b]
                                 # Under a machine model `CPU` always exists and holds
                                 # CPU_DRAM, which is in model.spaces only when an input

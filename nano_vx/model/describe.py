@@ -21,7 +21,9 @@ def describe_model(model: Model) -> str:
         facts += ["overcommit"] if s.overcommit else []
         lines.append(f"memory {s.name}: " + ", ".join(facts))
     for t in model.topologies.values():
-        lines.append(f"topology {t.name}: holds {t.memory}, sees [{', '.join(t.visible)}]")
+        replicas = f", {t.replicas} replicas" if t.replicas > 1 else ""
+        lines.append(f"topology {t.name}: holds {t.memory}, sees [{', '.join(t.visible)}]"
+                     f"{replicas}")
     for e in model.edges:
         lines.append(f"edge {e.src} -> {e.dst}: cost {cost_text(e.cost)}")
     for cycle in model.cycles:

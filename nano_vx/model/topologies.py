@@ -16,6 +16,7 @@ TOPOLOGY_FIELDS = {
     "memory": "a memory space (`Memory::NAME`)",
     "visible": "a list of memory spaces (`[Memory::A, Memory::B]`)",
     "dtypes": "a list of element types (`[f32, f16]`)",
+    "replicas": "a whole number (the units `try_pin` may pin at once)",
 }
 
 # One cost unit is the time a byte takes on a 1575 GB/s link, so that a PCIe 4 x16 host link
@@ -37,6 +38,7 @@ class Topology:
     visible: tuple[str, ...]             # the spaces it may read (memory first)
     dtypes: tuple[str, ...] | None = None
     arch: str | None = None
+    replicas: int = 1                    # how many pins `try_pin` may hold on it at once
     span: object = None                  # the declaration; None for a built-in topology
 
 
@@ -81,6 +83,7 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list,
         visible=tuple(dict.fromkeys(seen)) if visible is not None else (memory.name,),
         dtypes=tuple(d.word for d in dtypes) if dtypes is not None else None,
         arch=arch,
+        replicas=f.count("replicas") or 1,
         span=decl.span,
     )
     return topology, edges, refs, edge_refs

@@ -103,6 +103,12 @@ class Pass:
     def _walk(self, tree, ctx):
         return PassRun(self, ctx).walk(tree)
 
+    def rewrite(self, tree, ctx=None, *, state=None):
+        """Run the pass over `tree` (any node of its language) with the given state and
+        return the new tree: how one pass asks a helper rewrite that is not in the pipeline.
+        The caller's own output is verified, this piece with it."""
+        return PassRun(self, ctx, state).walk(tree)
+
     def plans(self) -> dict[type, Callable]:
         if self._plans is None:
             self._plans = _make_plans(self)
@@ -212,6 +218,7 @@ def _make_plans(p: Pass) -> dict:
         for name, cls in lin.nodes.items()
         if name not in p.handlers
         and (name not in lout.nodes or lout.nodes[name]._fields != cls._fields)
+        and _walked_for_it(lin, name, p.handlers)
     ]
     if missing:
         raise PassError(
@@ -232,6 +239,18 @@ def _make_plans(p: Pass) -> dict:
         out_cls = lout.nodes.get(name)
         plans[cls] = _compile_plan(cls, out_cls, steps)
     return plans
+
+
+def _walked_for_it(language: Language, production: str, handlers) -> bool:
+    """Can an automatic clause reach a node of `production`? Not when it can only stand in
+    fields of handled productions (`generics` of a handled `Fn`): the handler that builds
+    the parent decides what becomes of it."""
+    nt = language.productions[production][0].name
+    if nt == language.entry:
+        return True
+    return any(nt in language.accepts[f.kind]
+               for name, cls in language.nodes.items() if name not in handlers
+               for f in cls._declared if f.kind in language.nonterminals)
 
 
 def _splices(language: Language, kind: str, splicing: set[str]) -> bool:

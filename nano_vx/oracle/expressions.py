@@ -197,7 +197,8 @@ class ExprMixin:
 
     def x_Call(self, node, sc, hint):
         span = node.span
-        targs = [self.garg(a, sc) for a in node.targs]
+        # From Lmono on a call has no generic arguments: its callee is an instance.
+        targs = [self.garg(a, sc) for a in node.targs] if "targs" in node._fields else []
         callee = node.callee
         hints = ()
         if callee._prod in ("Var", "Global", "Local") and sc.lookup(callee.name) is None:
@@ -242,7 +243,7 @@ class ExprMixin:
                 return Placement(CPU_DRAM, None, holds)  # an unmarked value lives on the host
             return topology
         if method == "try_pin":
-            return self.unsupported(node, "try_pin")
+            return self.try_pin(node, sc)
         return self.unsupported(node, f"the method .{method}()")
 
     # -- tensors ---------------------------------------------------------------------------

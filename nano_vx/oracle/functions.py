@@ -95,9 +95,10 @@ def run_body(stmts, value):
                 r = s(f)
                 if r is not None:
                     return _returned(r)
+            # The value may be a block-like expression (`spawn`, `match`) that returns.
+            return value(f) if value is not None else None
         except Escape as e:
             return _returned(e.signal)
-        return value(f) if value is not None else None
     return body
 
 
@@ -119,8 +120,10 @@ class FnValue:
     def compiled(self) -> Code:
         if self.code is None:
             n = self.node
-            self.code = compile_code(self.interp, n.name, n.generics, n.params, n.ret,
-                                     n.body, None)
+            # From Lmono on a function has no generics: each instance is its own.
+            generics = n.generics if "generics" in n._fields else ()
+            self.code = compile_code(self.interp, n.name, generics, n.params, n.ret, n.body,
+                                     None)
         return self.code
 
     def call(self, args, targs, span):

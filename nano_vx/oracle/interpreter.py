@@ -15,6 +15,7 @@ from .functions import Builtin, FnValue
 from .scope import FnScope
 from .statements import StmtMixin
 from .types import TypeMixin
+from .typestates import Occupancy, TypestateMixin
 
 MAX_CALL_DEPTH = 10_000
 
@@ -61,7 +62,7 @@ def format_value(v, span) -> str:
     wrong_kind(span, f"cannot print a value of type {describe(v)}")
 
 
-class Interpreter(StmtMixin, TypeMixin):
+class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
     def __init__(self, program, out, max_depth=MAX_CALL_DEPTH):
         self.out = out
         self.depth = 0
@@ -69,8 +70,10 @@ class Interpreter(StmtMixin, TypeMixin):
         self.functions: dict[str, FnValue] = {}
         self.consts: dict[str, _Const] = {}
         self.holds = dict(BUILTIN_HOLDS)
+        self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         for item in _items(program):
             self._declare(item)
+        self.pins = Occupancy(self.replicas)
         self.builtins = {"print": Builtin("print", self._print)}
 
     def _declare(self, item):
@@ -81,9 +84,13 @@ class Interpreter(StmtMixin, TypeMixin):
             self.consts[item.name] = _Const(self, item)
         elif kind == "TopologyDecl":
             for fld in item.fields:  # `memory: Memory::X` is the space the device holds
-                if fld._prod == "DeclField" and fld.key == "memory" and fld.value is not None \
-                        and fld.value._prod == "MemRef":
+                if fld._prod != "DeclField" or fld.value is None:
+                    continue
+                if fld.key == "memory" and fld.value._prod == "MemRef":
                     self.holds[item.name] = fld.value.name
+                elif fld.key == "replicas" and fld.value._prod == "Quantity" \
+                        and fld.value.unit is None and fld.value.number.isdigit():
+                    self.replicas[item.name] = int(fld.value.number)  # else refused: E6015
         # MemoryDecl and StructDecl have no run-time effect.
 
     def _print(self, args, span):

@@ -1,5 +1,6 @@
 """Expressions: literals, names, operators by precedence, postfix chains, and the Vx forms
-(`transfer`, `spawn`, `comptime`, closures, `grad`/`vjp`/`jvp`, `Reachable`, placements).
+(`transfer`, `spawn`, `comptime`, `match`, closures, `grad`/`vjp`/`jvp`, `Reachable`,
+placements).
 
 Precedence, loosest first: || < && < comparisons < + - < * / % < unary - ! < `as` < postfix.
 """
@@ -9,14 +10,14 @@ from __future__ import annotations
 import re
 
 from pyparsing import (FollowedBy, Group, Literal, Optional, ParseException, ParseSyntaxException,
-                       ZeroOrMore)
+                       Regex, ZeroOrMore)
 
 from ..languages.l0_source import Lsrc
 from ..source import Span
 from . import state
 from .elements import Binary, Build, Dispatch, _Custom, skip_ws
-from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACK, LPAR, LT, NUMBER,
-                      OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
+from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
+                      LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, TYPE
 from .types import DIM, KEYWORD_TYPE, MEM, TENSOR_TYPE, TOPO
 
@@ -97,6 +98,34 @@ CLOSURE = Build(_CLOSURE_PARAMS - (BLOCK | EXPR), _closure, "a closure")
 SPAWN = Build(kw("spawn") - kw("on") - LPAR - TOPO - RPAR - BLOCK,
               lambda sp, t: Lsrc["Spawn"](t[0], t[1], span=sp), "spawn")
 COMPTIME = Build(kw("comptime") - BLOCK, lambda sp, t: Lsrc["Comptime"](t[0], span=sp), "comptime")
+
+# `match h { Available(p) => { .. }, Saturated(v) => { .. } }`: the arms of a match on the
+# result of `try_pin`, in either order, a comma between them optional (as after a block in
+# Rust); `HardwareState::Available` is the same pattern spelled with its type.
+_VARIANT = Regex(r"(?:HardwareState\s*::\s*)?(?:Available|Saturated)(?![A-Za-z0-9_])").set_name(
+    "`Available(..)` or `Saturated(..)`")
+_BINDING = Build(IDENT, lambda sp, t: Lsrc["Param"](t[0], None, span=sp))
+_ARM = Build(_VARIANT - LPAR - _BINDING - RPAR - punct("=>", "'=>'") - BLOCK,
+             lambda sp, t: Lsrc["Arm"](t[0].rsplit(":", 1)[-1].strip(), t[1], t[2], span=sp))
+_ARMS = Group(Optional(_ARM + ZeroOrMore(Optional(COMMA) + _ARM) + Optional(COMMA)))
+
+
+def _match(sp, t):
+    scrutinee, arms = t[0], tuple(t[1])
+    first = {}
+    for arm in arms:  # a second arm for one variant could never run
+        seen = first.setdefault(arm.variant, arm)
+        if seen is not arm:
+            line, col = sp.source.line_col(seen.span.start)
+            state.error("E1001", arm.span.start, arm.span.end,
+                        f"this `match` already has an arm for `{arm.variant}(..)`, at "
+                        f"{line}:{col}; each variant takes one arm")
+    return Lsrc["Match"](scrutinee, arms, span=sp)
+
+
+MATCH = Build(kw("match") - EXPR - LBRACE - _ARMS
+              - punct("}", "`Available(..) => { .. }`, `Saturated(..) => { .. }` or '}'"),
+              _match, "match")
 _TRANSFER = Build(kw("transfer") - LPAR - EXPR - COMMA - MEM - RPAR,
                   lambda sp, t: Lsrc["Transfer"](t[0], t[1], span=sp))
 _GRAD = Build(kw("grad") - LPAR - IDENT - COMMA - EXPR - RPAR,
@@ -116,7 +145,7 @@ _TENSOR_NEW = Build(TENSOR_TYPE - PATH - ANY_NAME - ARGS,
 _PAREN = LPAR - EXPR - RPAR
 
 _PRIMARY_TABLE = {
-    "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN,
+    "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
     "(": _PAREN, '"': STRING, "|": CLOSURE,

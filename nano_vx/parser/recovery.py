@@ -19,6 +19,7 @@ _TOKEN = re.compile(
 _ITEM_START = r"^(?:fn|const|struct|Memory|Topology)[ \t]+[A-Za-z_]"
 _NEXT_ITEM = re.compile(_ITEM_START, re.M)
 _BOUNDARY = re.compile(r"[;{}()\[\]]|" + _ITEM_START, re.M)
+_BRACE = re.compile(r"[{}]")
 
 
 def found(text: str, loc: int) -> tuple[str, int, int]:
@@ -76,11 +77,14 @@ def after_statement(skeleton: str, start: int, loc: int) -> int:
     """Where to resume after the statement at `start` failed at `loc`: at `loc` itself when a
     statement keyword is there (the usual missing `;`), else after the next `;`, at the next
     `}` that closes the enclosing block, or at an item keyword starting a line; brackets
-    opened after the error are skipped whole."""
+    opened after the error are skipped whole. A statement that failed inside braces of its
+    own (the arms of a `match`, the fields of a declaration) ends with the `}` closing them,
+    so it resumes after that one: that `}` does not close the enclosing block."""
     loc = skip_ws(skeleton, loc)
-    if loc > start and _STATEMENT_KEYWORD.match(skeleton, loc):
+    own = _open_braces(skeleton, start, loc)
+    if loc > start and not own and _STATEMENT_KEYWORD.match(skeleton, loc):
         return loc
-    depth = 0
+    depth = own
     for m in _BOUNDARY.finditer(skeleton, loc):
         c = m.group()
         if c in "([{":
@@ -91,12 +95,23 @@ def after_statement(skeleton: str, start: int, loc: int) -> int:
             if depth == 0:
                 return m.start()
             depth -= 1
+            if own and depth == 0:
+                after = skip_ws(skeleton, m.end())
+                return after + 1 if skeleton[after:after + 1] == ";" else m.end()
         elif c == ";":
             if depth == 0:
                 return m.end()
         else:
             return m.start()
     return len(skeleton)
+
+
+def _open_braces(skeleton: str, start: int, loc: int) -> int:
+    """How many `{` the text from `start` to `loc` leaves open."""
+    depth = 0
+    for m in _BRACE.finditer(skeleton, start, loc):
+        depth = depth + 1 if m.group() == "{" else max(0, depth - 1)
+    return depth
 
 
 def next_item(skeleton: str, loc: int) -> int:

@@ -14,7 +14,7 @@ from ..source import Span
 from . import recovery, state
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch, _Custom, skip_ws
-from .expressions import COMPTIME, SPAWN
+from .expressions import COMPTIME, MATCH, SPAWN
 from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
                       STRING_TEXT, kw, punct)
@@ -41,10 +41,10 @@ _EXPR_LINE = Build(
     EXPR + Group(Optional(_ASSIGN_OP - EXPR)) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], t[1][0] if t[1] else None, t[1][1] if t[1] else None,
                            len(t) > 2, False, sp))
-# `comptime { }` and `spawn on(..) { }` at the start of a statement end with their block,
-# as in Rust: the `;` after them is optional.
+# `comptime { }`, `spawn on(..) { }` and `match x { .. }` at the start of a statement end
+# with their block, as in Rust: the `;` after them is optional.
 _BLOCKLIKE_LINE = Build(
-    (COMPTIME | SPAWN) + Optional(Literal(";")),
+    (COMPTIME | SPAWN | MATCH) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], None, None, len(t) > 1, True, sp))
 
 _LET = Build(
@@ -226,7 +226,8 @@ def _decl_or_expr(decl):
 _STMT <<= Dispatch({
     "let": _LET, "for": _FOR, "while": _WHILE, "if": _IF, "return": _RETURN,
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
-    "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "{": _BLOCK_STMT,
+    "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
+    "{": _BLOCK_STMT,
     "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
 } | {c: _EXPR_LINE for c in "0123456789\"(|-!"}, _EXPR_LINE, "a statement")

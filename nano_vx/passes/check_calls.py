@@ -32,9 +32,9 @@ Refuse a call whose arguments do not match the callee (E3003) or that runs it el
 A call of a function of the program passes as many arguments as it has parameters, each of
 the parameter's type: the same scalar (an unsuffixed literal fits any integer or any float
 type), the same tensor element type, extents and memory space. A function's result used as a
-value must exist. The message names both types. Parameters whose type names a generic
-parameter are checked once monomorphization gives the instance's types; a value whose type
-placement could not infer is not judged. A function declared `fn f(..) on Topology::X` runs
+value must exist. The message names both types. An instance of a generic function is
+checked with its parameters' types made concrete by monomorphize (`stage$i32` takes an
+i32); a value whose type placement could not infer is not judged. A function declared `fn f(..) on Topology::X` runs
 on X: calling it from code that runs elsewhere is E6001, naming both topologies.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
@@ -119,10 +119,9 @@ def _arguments(run, call, fn) -> None:
             f"({wanted}), but this call passes {len(args)}",
             callee=fn.name, expected=len(params), found=len(args))
         return
-    generic = frozenset(g.name for g in fn.generics)
     st = run.state
     for i, (param, arg) in enumerate(zip(params, args), 1):
-        if param.type is None or _generic(param.type, generic) or _symbolic(param.type):
+        if param.type is None or _symbolic(param.type):
             continue
         found = st.scope.typer.of(arg, st.where.here[-1])
         if found is OPAQUE or _fits(found, param.type):
@@ -134,14 +133,8 @@ def _arguments(run, call, fn) -> None:
             callee=fn.name, argument=i, expected=_show(param.type), found=_show(found))
 
 
-def _generic(ty, names: frozenset[str]) -> bool:
-    """Does the type name a generic parameter: a type `T`, or a topology `Topology::A`?"""
-    return any(n._prod in ("NamedType", "TopoRef") and n.name in names
-               for n in descendants(ty))
-
-
 def _symbolic(ty) -> bool:
-    """Does the type name an extent that is not a number (a const generic)?"""
+    """Does the type name an extent that is not a number (a const item)?"""
     return any(n._prod == "DimName" for n in descendants(ty))
 
 

@@ -33,9 +33,10 @@ Refuse a use of a local after `transfer` consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. A move on one branch of an
-`if` counts after the `if` (as in Rust); a move inside a loop of a variable declared
-outside it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use
-in the body of an `unroll across` is in every copy of it, and refused once.
+`if` or in one arm of a `match` counts after it (as in Rust); a move inside a loop of a
+variable declared outside it is a use-after-move on the next iteration. `x = ..` gives x a
+fresh value. A use in the body of an `unroll across` is in every copy of it, and refused
+once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
 
@@ -94,6 +95,18 @@ def _if(run, node, moved):
     then = run.walk(node.then, dict(moved))
     orelse = run.walk(node.orelse, dict(moved)) if node.orelse is not None else moved
     return _join(then, orelse)
+
+
+@check_linearity.on("Match")
+def _match(run, node, moved):
+    """One arm runs, so the arms are branches, as the two of an `if` are."""
+    moved = run.walk(node.scrutinee, moved)
+    if moved is None or not node.arms:
+        return moved
+    out = None
+    for arm in node.arms:
+        out = _join(out, run.walk(arm.body, dict(moved)))
+    return out
 
 
 @check_linearity.on("For")

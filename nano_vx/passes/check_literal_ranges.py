@@ -106,9 +106,6 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.typer = st.typer.fresh()
-    for g in node.generics:
-        if g._prod == "ConstParam":
-            st.typer.bind(g.name, g.type, None)
     _body(run, node.params, _fixed(node.ret) if node.ret is not None else None, node.body)
 
 

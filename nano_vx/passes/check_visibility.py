@@ -37,8 +37,10 @@ on the topology of `fn .. on`, or inside `spawn on(τ)` on τ, and may read only
 its topology declares `visible:`. A value captured by a `spawn on` block from outside must
 be visible there too (a transfer inside the block is not a read). The message names the
 value, its space, what the reader sees, and the cost of the fixing transfer on the declared
-path. Spaces declared `managed: cached` are hardware-coherent and exempt. A read in the
-body of an `unroll across` is in every copy of it, and refused once, not once per copy.
+path. Spaces declared `managed: cached` are hardware-coherent and exempt. The value an
+`Available(p)` arm binds lives on the topology `try_pin` pinned it to, and a read of it is
+judged as any other. A read in the body of an `unroll across` is in every copy of it, and
+refused once, not once per copy.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 

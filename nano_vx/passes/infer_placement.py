@@ -1,13 +1,13 @@
-"""infer-placement: Lresolved -> Ltyped."""
+"""infer-placement: Lmono -> Ltyped."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages import Lresolved, Ltyped
+from ..languages import Lmono, Ltyped
 from ..nanopass import Pass, with_span
 from ..placement.typer import Typer, join, settle
-from ..placement.types import Machine, placed, space_of
+from ..placement.types import Machine, placed
 
 @dataclass
 class State:
@@ -16,13 +16,15 @@ class State:
     here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
 
 
-infer_placement = Pass("infer-placement", Lresolved, Ltyped, """
+infer_placement = Pass("infer-placement", Lmono, Ltyped, """
 Give every `let` its type, with the memory space of every tensor in it.
 
 A tensor made without a space is in the space of the topology the code runs on (CPU_DRAM
 on the host, the spawned topology's inside `spawn on`, the declared one in `fn .. on`);
 `transfer(x, M)` is x's type in M; a call has the callee's declared return type, so a space
-crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`. Parameter and return types are
+crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`; `x.try_pin(τ)` is
+`HardwareState<T, τ>`, whose `match` binds `Available(p)` as `Pinned<T, τ>` (a tensor in τ's
+space) and `Saturated(v)` as `Verified<T>`. Parameter and return types are
 written with their spaces, and each `Transfer` records the space its value leaves (`src`).
 """, state=State, requires=("model",))
 
@@ -39,9 +41,6 @@ def _program(run, node):
 def _fn(run, node):
     machine, typer = run.state.machine, run.state.typer
     sig = typer.functions[node.name]
-    for g in node.generics:
-        if g._prod == "ConstParam":
-            typer.bind(g.name, g.type, machine.host_space)
     run.state.here.append(sig.space)
     out = run.rebuild(node)
     run.state.here.pop()
@@ -62,11 +61,7 @@ def _param(run, node):
 def _let(run, node):
     value = run.walk(node.value)
     typer, here = run.state.typer, run.state.here[-1]
-    got = settle(typer.of(value, here))
-    if node.type is None:
-        ty = got
-    else:  # the annotation, its spaces filled from the value's (or where it is made)
-        ty = placed(node.type, space_of(got, typer.machine) or here, typer.machine)
+    ty = typer.let_type(node.type, value, here)
     typer.bind(node.name, ty, here)
     # An inferred type points at the `let` it was inferred for.
     ty = with_span(ty, node.type.span if node.type is not None else node.span)
@@ -87,6 +82,22 @@ def _spawn(run, node):
     out = run.rebuild(node)
     run.state.here.pop()
     return out
+
+
+@infer_placement.on("Match")
+def _match(run, node):
+    """Each arm's binding gets the type of what its variant holds (`Typer.arm_type`)."""
+    scrutinee = run.walk(node.scrutinee)
+    typer, here = run.state.typer, run.state.here[-1]
+    state = settle(typer.of(scrutinee, here))
+    arms = []
+    for arm in node.arms:
+        b = arm.binding
+        ty = with_span(typer.arm_type(state, arm.variant), b.span)
+        typer.bind(b.name, ty, here)
+        binding = Ltyped["Param"](b.name, ty, span=b.span)
+        arms.append(Ltyped["Arm"](arm.variant, binding, run.walk(arm.body), span=arm.span))
+    return Ltyped["Match"](scrutinee, arms, span=node.span)
 
 
 @infer_placement.on("Transfer")

@@ -47,8 +47,9 @@ resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
 Replace each `Var` by a `Local` with a name unique in its function, or by a `Global`.
 
 Items (functions, consts, structs, memory spaces, topologies) and the builtin `print` are
-global. Parameters, `let`, `for` variables, closure parameters and const generic parameters
-are locals with block scope; a `let` is visible from the statement after it. Every binding of
+global. Parameters, `let`, `for` variables, closure parameters, the binding of a `match` arm
+and const generic parameters are locals with block scope (an arm's binding is visible in its
+arm only); a `let` is visible from the statement after it. Every binding of
 a local gets a name unique within its item: the first `x` stays `x`, the next is `x#1`, then
 `x#2`, so a shadowing `let` can no longer be confused with the variable it hides. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
@@ -115,7 +116,7 @@ def _for(run, node):
     return Lresolved["For"](var, start, end, body, span=node.span)
 
 
-@resolve_names.on("Block", "Closure")
+@resolve_names.on("Block", "Closure", "Arm")
 def _scoped(run, node):
     scopes = run.state.scopes
     scopes.push()

@@ -84,9 +84,6 @@ def _fn(run, node):
     typer = run.state.typer
     scope = Scope(typer.fresh(), here=[typer.functions[node.name].space])
     run.state.scopes[node.name] = run.state.scope = scope
-    for g in node.generics:
-        if g._prod == "ConstParam":
-            scope.bind(g.name, g.type)
     run.descend(node)
 
 

@@ -17,7 +17,7 @@ from copy import copy
 
 from ..languages.l0_source import BINARY_OPS
 from ..languages.l5_typed import Ltyped
-from .types import BOOL, OPAQUE, VOID, Machine, mentions, placed, space_of
+from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
 INT_LIT, FLOAT_LIT = "{integer}", "{float}"
@@ -65,13 +65,7 @@ class Signature:
 
     def __init__(self, fn, machine: Machine):
         self.space = machine.holds(fn.on.name) if fn.on is not None else machine.host_space
-        generic = frozenset(g.name for g in fn.generics if g._prod == "TypeParam")
-        if fn.ret is None:
-            self.ret = VOID
-        elif mentions(fn.ret, generic):
-            self.ret = OPAQUE  # monomorphization (a later issue) knows the instance's type
-        else:
-            self.ret = placed(fn.ret, self.space, machine)
+        self.ret = VOID if fn.ret is None else placed(fn.ret, self.space, machine)
 
 
 class Typer:
@@ -94,6 +88,14 @@ class Typer:
     def bind(self, name: str, ty, here: str | None) -> None:
         self.env[name] = ty
         self.bound_in[name] = here
+
+    def let_type(self, declared, value, here: str | None):
+        """The type a `let` binds: its annotation, with the spaces filled from the value's
+        (or where the value is made); without one, the value's."""
+        got = settle(self.of(value, here))
+        if declared is None:
+            return got
+        return placed(declared, space_of(got, self.machine) or here, self.machine)
 
     def space(self, expr, here: str | None) -> str | None:
         """The space the value of `expr` lives in: its type's, else where its local was
@@ -163,7 +165,8 @@ class Typer:
 
     def t_Transfer(self, e, here):
         moved = settle(self.of(e.value, here))
-        if moved._prod == "PinnedType":  # the copy in M is no longer locked to τ
+        # The copy in M is no longer locked to τ, nor is its place left open (Verified).
+        if moved._prod in ("PinnedType", "VerifiedType"):
             moved = moved.inner
         if moved._prod == "TensorType":
             return moved.replace(place=e.dest)
@@ -185,3 +188,31 @@ class Typer:
         if block.value is None:
             return VOID
         return settle(self.of(block.value, here))
+
+    def t_MethodCall(self, e, here):
+        """`x.try_pin(Topology::X)` is HardwareState<T, X> (semantics §3.2), T the type of x:
+        what its `match` arms bind is `arm_type`'s."""
+        if e.method == "try_pin" and len(e.args) == 1 and e.args[0]._prod == "TopoRef":
+            value = settle(self.of(e.receiver, here))
+            if value._prod == "PinnedType":  # the attempt pins the value, not its old pin
+                value = value.inner
+            return Ltyped["HardwareStateType"](value, e.args[0])
+        return OPAQUE
+
+    def arm_type(self, state, variant: str):
+        """What a `match` arm binds from a HardwareState<T, X>: `Available(p)` is Pinned<T, X>
+        with a tensor in X's memory (it lives on X); `Saturated(v)` is Verified<T>, the value
+        where it was."""
+        if state._prod != "HardwareStateType":
+            return OPAQUE
+        if variant == "Saturated":
+            return Ltyped["VerifiedType"](state.inner)
+        inner, there = state.inner, self.machine.holds(state.topo.name)
+        if inner._prod == "TensorType" and there is not None:
+            inner = inner.replace(place=Ltyped["MemRef"](there))
+        return Ltyped["PinnedType"](inner, state.topo)
+
+    def t_Match(self, e, here):
+        """The value of the arm that runs: the type the arms agree on, else opaque."""
+        values = [self.block_value(arm.body, here) for arm in e.arms]
+        return values[0] if values and all(v == values[0] for v in values) else OPAQUE

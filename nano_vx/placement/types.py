@@ -73,12 +73,7 @@ def space_of(ty, machine: Machine) -> str | None:
         return ty.mem.name
     if kind == "PinnedType":
         return space_of(ty.inner, machine) or machine.holds(ty.topo.name)
+    if kind == "VerifiedType":  # `Saturated(v)`: the value as it was, where it was
+        return space_of(ty.inner, machine)
     return None
 
-
-def mentions(ty, names: frozenset[str]) -> bool:
-    """Does `ty` name one of the generic type parameters `names`?"""
-    if ty._prod == "NamedType":
-        return ty.name in names
-    inner = getattr(ty, "inner", None) or getattr(ty, "elem", None)
-    return inner is not None and mentions(inner, names)

@@ -61,6 +61,11 @@ EXAMPLES = {
     "ReachableQ": lambda: L["ReachableQ"](topo("CPU"), topo("NPU", i(0))),
     "SomeTopo": lambda: L["SomeTopo"](topo("GPU")),
     "NoneTopo": lambda: L["NoneTopo"](),
+    "Match": lambda: L["Match"](
+        L["MethodCall"](var("x"), "try_pin", (topo("GPU"),)),
+        (EXAMPLES["Arm"](), L["Arm"]("Saturated", L["Param"]("v", None), block()))),
+    "Arm": lambda: L["Arm"]("Available", L["Param"]("p", None),
+                            block(L["ExprStmt"](L["Call"](var("print"), (), (i(1),))))),
     "TypeArg": lambda: L["TypeArg"](f32()),
     "DimArg": lambda: L["DimArg"](L["DimName"]("N")),
     "MemRef": lambda: mem("GPU_HBM"),

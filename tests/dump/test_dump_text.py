@@ -63,6 +63,20 @@ def test_an_opaque_type_prints_as_rust_writes_a_type_left_open():
     assert to_text(let) == "let f: _ = |a| {\n    a\n};\n"
 
 
+def test_a_match_prints_its_arms_and_a_typed_binding_its_type():
+    T = Ltyped.nodes
+    pinned = T["PinnedType"](T["Scalar"]("i32"), T["TopoRef"]("GPU", None, None))
+    arm = T["Arm"]("Available", T["Param"]("p", pinned), T["Block"]((), T["Local"]("p")))
+    match = T["Match"](T["Local"]("h"), (arm,))
+    assert to_text(match) == ("match h {\n    Available(p: Pinned<i32, Topology::GPU>) => {\n"
+                              "        p\n    }\n}\n")
+    assert to_text(L["Match"](var("h"), ())) == "match h {}\n"
+    # Block-like: an operand, or the scrutinee of another match, is parenthesised.
+    empty = L["Match"](var("h"), ())
+    assert to_text(L["Binary"]("+", empty, i(1))) == "(match h {}) + 1\n"
+    assert to_text(L["Match"](empty, ())) == "match (match h {}) {}\n"
+
+
 @pytest.mark.parametrize("tree, text", PRECEDENCE)
 def test_parentheses_only_where_precedence_needs_them(tree, text):
     assert to_text(tree) == text + "\n"

@@ -92,6 +92,32 @@ def test_a_pass_without_a_handler_for_a_removed_production_is_refused():
         p(L0["Prog"](num(1)))
 
 
+_TAGGED = Language("Ltagged", "a program whose only Tag is under its Prog", [INT], [
+    Nonterminal("Prog", (prod("Prog", "tag: Tag, body: Expr"),)),
+    Nonterminal("Tag", (prod("Tag", "value: int"),)),
+    Nonterminal("Expr", (prod("Num", "value: int"), prod("Neg", "operand: Expr"))),
+], entry="Prog")
+
+
+def test_a_removed_production_only_a_handled_parent_holds_needs_no_handler():
+    untagged = Language("Luntagged", "Prog without its tag", [INT], [
+        Nonterminal("Prog", (prod("Prog", "body: Expr"),)),
+        Nonterminal("Expr", (prod("Num", "value: int"), prod("Neg", "operand: Expr"))),
+    ], entry="Prog")
+    drop = Pass("drop-tag", _TAGGED, untagged, "the Prog handler drops the tag")
+
+    @drop.on("Prog")
+    def _(run, node):
+        return untagged["Prog"](run.walk(node.body))
+
+    out = drop(_TAGGED["Prog"](_TAGGED["Tag"](1), _TAGGED["Neg"](_TAGGED["Num"](2))))
+    assert out == untagged["Prog"](untagged["Neg"](untagged["Num"](2)))
+    # Without the Prog handler, an automatic clause would reach the Tag: refused.
+    with pytest.raises(PassError, match="removes or changes Prog, Tag"):
+        Pass("careless", _TAGGED, untagged, "no handlers")(_TAGGED["Prog"](
+            _TAGGED["Tag"](1), _TAGGED["Num"](2)))
+
+
 def _negate_pass():
     p = Pass("remove-neg", L0, L1, "Neg e becomes e * -1")
 

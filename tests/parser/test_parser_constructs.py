@@ -236,6 +236,31 @@ def test_vx_forms():
         "==", N["MethodCall"](V("x"), "topology", ()), N["SomeTopo"](Topo("GPU")))
 
 
+def test_match_on_a_try_pin_result():
+    def arm(variant, name, *stmts, value=None):
+        return N["Arm"](variant, N["Param"](name, None), N["Block"](stmts, value))
+
+    pin = N["MethodCall"](V("x"), "try_pin", (Topo("GPU"),))
+    got = body("match x.try_pin(Topology::GPU) { Available(p) => { f(p); }, "
+               "Saturated(v) => { } }").value  # last in its block, without `;`: its value
+    assert got == (N["Match"](pin, (
+        arm("Available", "p", N["ExprStmt"](N["Call"](V("f"), (), (V("p"),)))),
+        arm("Saturated", "v"))))
+    # Either order, the path spelling, the comma between arms and after the last optional;
+    # a match is an expression whose value is its arm's.
+    assert expr("match h { HardwareState::Saturated(v) => { 1 } Available(p) => { 2 }, }") == \
+        N["Match"](V("h"), (arm("Saturated", "v", value=Int(1)),
+                            arm("Available", "p", value=Int(2))))
+    assert expr("match h {}") == N["Match"](V("h"), ())
+    # As a statement it ends with its block, like `spawn on`: the `;` after it is optional.
+    assert [s._prod for s in body("match h {} let z = 0;").stmts] == ["ExprStmt", "Let"]
+
+
+def test_match_is_reserved():
+    _, d = parse_text("fn main() { let match = 1; }")
+    assert d.codes() == ["E1001"]
+
+
 def test_closures():
     assert expr("|x: i32| x + 1") == N["Closure"](
         (N["Param"]("x", I32),), N["Block"]((), B("+", V("x"), Int(1))))

@@ -59,6 +59,13 @@ def diags(text):
     ("fn main() { let x = 1; }\0", "fn main() { let x = 1; }", "E1004", "NUL"),
     ("fn main() { let x = 1;\x07 }", "fn main() { let x = 1; }", "E1004", "U+0007"),
     ("// nothing\n\n   ", "fn main() { }", "E1005", "nothing but white space"),
+    ("fn main() { match h { Available(p) => { } Available(q) => { } } }",
+     "fn main() { match h { Available(p) => { } Saturated(q) => { } } }", "E1001",
+     "this `match` already has an arm for `Available(..)`, at 1:23; each variant takes one arm"),
+    ("fn main() { match h { Busy(p) => { } } }", "fn main() { match h { Saturated(p) => { } } }",
+     "E1001", "expected `Available(..) => { .. }`, `Saturated(..) => { .. }` or '}', found 'Busy'"),
+    ("fn main() { match h { Available(p) => 1, } }",
+     "fn main() { match h { Available(p) => { 1 }, } }", "E1001", "expected '{', found '1'"),
 ])
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
@@ -128,6 +135,17 @@ def test_recovery_inside_nested_blocks():
     stmts = prog.items[0].body.stmts
     assert [s._prod for s in stmts] == ["If", "ExprStmt"]
     assert stmts[0].then.stmts[0].expr.callee.name == "ok"
+
+
+def test_recovery_after_a_broken_match_arm_resumes_after_the_match():
+    # The match's own `}` ends the broken statement; it does not close the function.
+    text = ("fn main() {\n  match h { Busy(p) => { } }\n  let r = match h { Available(p) => "
+            "{ let q = 2; } let s = 1; };\n  let z = 3;\n  z + 1\n}\nfn next() { }\n")
+    prog, d = parse_text(text)
+    assert [(x.span.line, x.span.col) for x in d.sorted()] == [(2, 13), (3, 52)]
+    assert [i.name for i in prog.items] == ["main", "next"]
+    main = prog.items[0].body
+    assert [s._prod for s in main.stmts] == ["Let"] and main.value._prod == "Binary"
 
 
 def test_recovery_resumes_at_an_item_keyword_starting_a_line():

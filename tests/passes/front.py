@@ -82,6 +82,16 @@ def assert_prints_the_same(case: Path, upto):
     assert after == before
 
 
+def assert_judged(case: Path, upto, refused: dict, snapshot_txt):
+    """`upto`, an analysis, leaves the tree as it was and reports the code `refused` gives
+    the case (nothing for a case it does not name), rendered as the snapshot shows."""
+    ran = run_front(case, upto)
+    assert ran.after is ran.before
+    code = refused.get(case.stem, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert ran.diagnostics.render() == snapshot_txt
+
+
 def assert_refused_then_repaired(case: Path, upto, code: str, says: str):
     """`upto` reports one diagnostic, `code`, whose message says `says`; the repair passes."""
     ran = run_front(case, upto)

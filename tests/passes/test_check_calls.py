@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.passes.check_calls import check_calls
-from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+from front import (assert_judged, assert_prints_the_same, assert_refused_from_the_command_line,
                    assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "check_calls"
@@ -23,11 +23,7 @@ REFUSED = {
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt):
-    ran = run_front(CASES / f"{case}.vx", check_calls)
-    assert ran.after is ran.before
-    code = REFUSED.get(case, (None,))[0]
-    assert ran.diagnostics.codes() == ([code] if code else [])
-    assert ran.diagnostics.render() == snapshot_txt
+    assert_judged(CASES / f"{case}.vx", check_calls, REFUSED, snapshot_txt)
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
@@ -40,8 +36,17 @@ def test_refused_from_the_command_line(case, capsys):
     assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
 
 
-def test_literals_fit_and_generic_parameters_wait_for_their_instances():
+def test_literals_fit_and_instances_take_their_arguments():
     assert_prints_the_same(CASES / "literals_and_generics.vx", check_calls)
+
+
+def test_an_instance_is_judged_with_its_parameters_made_concrete():
+    # T binds to i32 from the first argument; the second is then a float for an i32.
+    text = (CASES / "literals_and_generics.vx").read_text().replace("pick(1, 2)",
+                                                                     "pick(1, 2.5)")
+    [d] = run_front(text, check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", "argument 2 of 'pick$i32' is {float}, but its "
+                                            "parameter 'b' is i32")
 
 
 def test_the_json_form_names_both_types():

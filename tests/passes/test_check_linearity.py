@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_linearity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"straight", "branch", "loop", "unrolled"}
+REFUSED = {"straight", "branch", "loop", "unrolled", "match"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -44,6 +44,13 @@ def test_a_move_on_one_branch_counts_after_the_if():
     diag, where = _refusal("branch")
     assert where == (8, "t")
     assert "moved to Memory::NPU_HBM at line 6" in diag.message
+
+
+def test_the_arms_of_a_match_are_branches():
+    # The read in the other arm is not after the move; the one after the match is.
+    diag, where = _refusal("match")
+    assert where == (13, "t")
+    assert "moved to Memory::NPU_HBM at line 7" in diag.message
 
 
 def test_a_move_in_a_loop_of_an_outer_variable_fails_on_the_next_iteration():

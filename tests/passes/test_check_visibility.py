@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_visibility"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"residency", "capture", "reads", "unrolled"}
+REFUSED = {"residency", "capture", "reads", "unrolled", "pinned"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -51,8 +51,24 @@ def test_a_capture_is_judged_against_the_spawned_topology():
     assert d.notes[0].startswith("'t' is captured by the `spawn on` at 4:5")
 
 
+def test_the_value_an_available_arm_binds_lives_on_the_pinned_topology():
+    [d] = _refused("pinned")
+    assert d.message == ("'p' lives in GPU_HBM but CPU sees only [CPU_DRAM, NPU_HBM]; insert "
+                         "an explicit transfer to CPU_DRAM (cost 50 on the declared path)")
+    assert (d.span.line, d.span.col) == (6, 19)  # `v[0]` in the other arm is on the host
+
+
+def test_the_value_a_saturated_arm_binds_stays_where_it_was():
+    ran = run_front("fn main() {\n"
+                    "  let g = transfer(Tensor<f32, [4]>::fill(2.0), Memory::GPU_HBM);\n"
+                    "  match g.try_pin(Topology::NPU) {\n    Available(p) => { }\n"
+                    "    Saturated(v) => { print(v[0]); }\n  }\n}\n", check_visibility)
+    [d] = ran.diagnostics.items
+    assert d.message.startswith("'v' lives in GPU_HBM but CPU sees only [CPU_DRAM, NPU_HBM]")
+
+
 @pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached",
-                                  "unrolled_repaired"])
+                                  "unrolled_repaired", "pinned_repaired"])
 def test_the_repaired_programs_are_admitted(case):
     ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert not ran.diagnostics.items

@@ -44,6 +44,23 @@ def test_host_tensors_live_in_cpu_dram_and_transfers_move_them():
     assert lets["c"] == "Tensor<i32, [2], Memory::GPU_HBM>"  # Topology::GPU is its space
 
 
+def test_try_pin_is_a_hardware_state_and_its_arms_bind_pinned_and_verified():
+    ran = run_front(CASES / "try_pin.vx", infer_placement)
+    lets = _lets(ran)
+    assert lets["attempt"] == ("HardwareState<Tensor<f32, [4], Memory::CPU_DRAM>, "
+                               "Topology::GPU>")
+    assert lets["read"] == "f32"  # both arms give an f32: the match's value
+    assert lets["back"] == "Tensor<f32, [4], Memory::CPU_DRAM>"
+    assert lets["copy"] == "Pinned<i32, Topology::NPU[0]>"
+    arms = {n.binding.name: to_text(n.binding.type).strip() for n in ran.nodes("Arm")}
+    assert arms == {
+        "p": "Pinned<Tensor<f32, [4], Memory::GPU_HBM>, Topology::GPU>",  # lives on the GPU
+        "v": "Verified<Tensor<f32, [4], Memory::CPU_DRAM>>",  # where it was
+        "q": "Pinned<i32, Topology::NPU[0]>",
+        "w": "Verified<i32>",
+    }
+
+
 def test_every_transfer_records_the_space_it_leaves():
     ran = run_front(CASES / "host_and_device.vx", infer_placement)
     moves = [(t.src.name, t.dest.name) for t in ran.nodes("Transfer")]
@@ -78,12 +95,12 @@ def test_scalars_are_typed_only_as_far_as_certain():
     assert lets["moved"] == "Ref<i32, Memory::NPU_HBM>"
 
 
-def test_a_symbolic_dim_has_no_static_size():
-    ran = run_front(CASES / "symbolic.vx", infer_placement)
+def test_an_instance_has_static_sizes():
+    ran = run_front(CASES / "generic_instance.vx", infer_placement)
     types = {n.name: n.type for n in ran.nodes("Let")}
-    assert to_text(types["staged"]).strip() == "Tensor<f32, [S], Memory::NPU_HBM>"
-    assert tensor_bytes(types["staged"]) is None
-    assert tensor_bytes(types["tile"]) is None
+    assert to_text(types["staged"]).strip() == "Tensor<f32, [3], Memory::NPU_HBM>"
+    assert tensor_bytes(types["staged"]) == 12
+    assert tensor_bytes(types["tile"]) == 24
 
 
 @pytest.mark.parametrize("elem, size", [

@@ -5,12 +5,13 @@ import importlib
 from nano_vx.pipeline import LANGUAGES, PIPELINE
 
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
-              "l5_typed", "l6_folded", "l7_routed", "l8_scheduled"]
+              "l4m_monomorphic", "l5_typed", "l6_folded", "l7_routed", "l8_scheduled"]
 
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
-           "infer-placement", "check-literal-ranges",
+           "monomorphize", "check-where-clauses", "infer-placement", "check-literal-ranges",
+           "check-match-arms",
            "fold-comptime-lambdas", "desugar-comptime",
            "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
@@ -23,7 +24,7 @@ def test_the_passes_are_in_chain_order():
 
 def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
-                               "Ltyped", "Lfolded", "Lrouted", "Lscheduled"]
+                               "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before

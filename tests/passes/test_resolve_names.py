@@ -69,6 +69,21 @@ def test_shadowing_gets_numbered_names(front):
     assert main.body.stmts[1].value.right == R["Global"]("LIMIT")
 
 
+def test_a_match_arm_binds_its_name_for_its_own_block(front):
+    ran = front(CASES / "match_arms.vx", resolve_names)
+    assert not ran.diagnostics.items
+    [main] = ran.after.items
+    assert _bindings(main) == ["p", "p#1", "v", "p#2"]
+    available, saturated = main.body.stmts[1].expr.arms
+    assert available.body.stmts[0].expr.args == (R["Local"]("p#1"),)
+    assert saturated.body.stmts[1].expr.args == (R["Local"]("p#2"),)
+    assert main.body.stmts[2].expr.args == (R["Local"]("p"),)  # the arm's `p` has ended
+    ran = front("fn main() { match 1.try_pin(Topology::NPU) { Available(q) => { } "
+                "Saturated(w) => { print(q); } } print(w); }", resolve_names)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "cannot find value 'q' in this scope", "cannot find value 'w' in this scope"]
+
+
 def test_undefined_names_are_e2001_at_each_use(front):
     ran = front(CASES / "undefined.vx", resolve_names)
     diags = ran.diagnostics.items
@@ -127,6 +142,13 @@ stmts = st.recursive(
             lambda ps, body: T["ExprStmt"](T["Closure"](ps, body)),
             st.lists(st.builds(T["Param"], LETTERS, st.just(I32)), max_size=2),
             _block(inner),
+        ),
+        st.builds(
+            lambda e, arms: T["ExprStmt"](T["Match"](e, tuple(arms))),
+            exprs,
+            st.lists(st.builds(T["Arm"], st.sampled_from(["Available", "Saturated"]),
+                               st.builds(T["Param"], LETTERS, st.none()), _block(inner)),
+                     max_size=2),
         ),
     ),
     max_leaves=8,

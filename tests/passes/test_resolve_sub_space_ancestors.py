@@ -6,14 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from nano_vx.context import Compilation
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.parser import parse_text
-from nano_vx.passes.infer_placement import infer_placement
 from nano_vx.passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
-from nano_vx.pipeline import PIPELINE
-from nano_vx.source import Source
+from front import run_front
 
 ROOT = Path(__file__).parents[2]
 CASES = Path(__file__).parent / "cases" / "resolve_sub_space_ancestors"
@@ -28,15 +24,8 @@ REFUSED = {"e6002_no_path": ["E6002"], "e6014_no_host": ["E6014"], "e2001_unknow
 
 def route(case: str):
     """(tree before the pass, after it, diagnostics), every pass before it clean."""
-    text = (CASES / f"{case}.vx").read_text()
-    tree, diagnostics = parse_text(text, f"{case}.vx")
-    ctx = Compilation(Source(f"{case}.vx", text), diagnostics, **OPTIONS.get(case, {}))
-    # Until infer-placement joins the pipeline table, it is run here by hand.
-    upto = PIPELINE.names().index("check-memory-declarations") + 1
-    for p in [*PIPELINE.passes[1:upto], infer_placement]:
-        tree = p(tree, ctx)
-        assert not diagnostics.has_errors, diagnostics.render()
-    return tree, resolve_sub_space_ancestors(tree, ctx), diagnostics
+    ran = run_front(CASES / f"{case}.vx", resolve_sub_space_ancestors, **OPTIONS.get(case, {}))
+    return ran.before, ran.after, ran.diagnostics
 
 
 def transfers(tree):

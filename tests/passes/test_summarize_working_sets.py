@@ -62,9 +62,10 @@ def test_a_call_records_the_tiles_its_caller_holds_across_it():
     assert first.live("W") == 2048 and second.held == {}  # everything died before it
 
 
-def test_a_tensor_without_a_static_size_places_no_tile():
-    [ws] = _sets("symbolic").ctx.working_sets
-    assert [t.name for t in ws.tiles] == ["fixed"]
+def test_the_tiles_of_a_generic_instance_have_its_extents():
+    [ws] = _sets("generic_instance").ctx.working_sets
+    assert ws.function == "scale$8"
+    assert [(t.name, t.size) for t in ws.tiles] == [("w", 32), ("fixed", 1024)]
 
 
 @pytest.mark.parametrize("case", NAMES)

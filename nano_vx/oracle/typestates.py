@@ -1,0 +1,101 @@
+"""`x.try_pin(Topology::X)` and `match` on its result (semantics §3.2), with the occupancy
+of each topology: a topology admits as many pins at once as its declared `replicas` (1 when
+it declares none, and for the built-in ones), so a run can take either arm.
+
+`try_pin` takes a pin when one is free and yields `Available` with the value pinned on X (a
+tensor in X's memory), else `Saturated` with the value as it was. The pin is held until the
+`Available` arm that binds it ends, however it ends (its value, `return`, `break`, a stop).
+Pins are counted per topology name: `NPU[0]` and `NPU[1]` share the `replicas` of `NPU`.
+"""
+
+from __future__ import annotations
+
+from ..values.numbers import Placed, describe, unplace
+from ..values.places import CPU_DRAM, Topo
+from ..values.stops import stop, wrong_kind
+from ..values.tensors import Tensor
+
+
+class HardwareState:
+    """The result of `try_pin`: its variant, the value an arm binds, and the topology."""
+
+    __slots__ = ("variant", "value", "topo", "held")
+    kind = "HardwareState"
+
+    def __init__(self, variant: str, value, topo: Topo, held: bool):
+        self.variant, self.value, self.topo = variant, value, topo
+        self.held = held  # an Available result whose pin its arm has not released yet
+
+
+class Occupancy:
+    """How many pins each topology holds now, against how many it admits."""
+
+    def __init__(self, replicas: dict[str, int]):
+        self.replicas = replicas  # declared `replicas:` by topology name
+        self.held: dict[str, int] = {}
+
+    def take(self, topo: str) -> bool:
+        n = self.held.get(topo, 0)
+        if n >= self.replicas.get(topo, 1):
+            return False
+        self.held[topo] = n + 1
+        return True
+
+    def release(self, state: HardwareState) -> None:
+        # A result matched twice binds its arm twice, but gives its pin back once.
+        if state.held:
+            state.held = False
+            self.held[state.topo.name] -= 1
+
+
+class TypestateMixin:
+    def try_pin(self, node, sc):
+        span = node.span
+        receiver = self.expr(node.receiver, sc)
+        args = [self.expr(a, sc) for a in node.args]
+        holds, pins = self.holds, self.pins
+
+        def try_pin(f):
+            v = receiver(f)
+            given = [a(f) for a in args]
+            if len(given) != 1 or type(given[0]) is not Topo:
+                wrong_kind(span, "try_pin takes one topology, as in `x.try_pin(Topology::GPU)`")
+            where = given[0]
+            if not pins.take(where.name):
+                return HardwareState("Saturated", v, where, False)
+            if type(v) is Tensor:
+                return HardwareState("Available", v.placed(holds.get(where.name, v.space), where),
+                                     where, True)
+            pinned = Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
+            return HardwareState("Available", pinned, where, True)
+        return try_pin
+
+    def x_Match(self, node, sc, hint):
+        scrutinee, span, pins = self.expr(node.scrutinee, sc), node.span, self.pins
+        arms = {}
+        for arm in node.arms:
+            if arm.variant in arms:
+                continue  # the parser refuses a second arm for a variant; the first one runs
+            sc.push()
+            slot = sc.declare(arm.binding.name)
+            arms[arm.variant] = slot, self.expr_block(arm.body, sc)
+            sc.pop()
+
+        def match(f):
+            state = scrutinee(f)
+            if type(state) is not HardwareState:
+                wrong_kind(span, f"`match` takes the result of `try_pin`, found "
+                                 f"{describe(state)}")
+            arm = arms.get(state.variant)
+            if arm is None:
+                pins.release(state)
+                stop("E9006", span, f"this `match` has no arm for `{state.variant}(..)`")
+            slot, body = arm
+            f[slot] = state.value
+            if not state.held:
+                return body(f)
+            try:
+                return body(f)
+            finally:
+                pins.release(state)
+        return match

@@ -1,0 +1,463 @@
+"""monomorphize: Lresolved -> Lmono."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..comptime import ComptimeError, Evaluator
+from ..dump.text import to_text
+from ..languages import Lmono, Lresolved
+from ..languages.l4m_monomorphic import generic_of
+from ..nanopass import Pass, descendants, with_span
+from ..placement.typer import INT_LIT, Signature, Typer, join, settle
+from ..placement.types import OPAQUE, Machine, placed
+
+MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
+MAX_INSTANCES = 4096  # in the whole program
+
+
+@dataclass
+class Request:
+    """An instance asked for and not yet walked: the generic with its parameters replaced
+    (still Lresolved), its where clauses made concrete, and the call chain that asked."""
+
+    name: str
+    fn: object
+    bounds: tuple
+    chain: tuple[str, ...]
+
+
+@dataclass
+class State:
+    machine: Machine | None = None
+    base: Typer | None = None  # every signature, instances' as they are made
+    typer: Typer | None = None  # the function being walked: its locals
+    here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
+    generics: dict = field(default_factory=dict)  # generic functions by name
+    functions: frozenset[str] = frozenset()  # the other functions' names
+    instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
+    made: dict[str, object] = field(default_factory=dict)  # instance name -> its Lmono Fn
+    todo: deque = field(default_factory=deque)  # Requests
+    walking: Request | None = None  # the function being walked (name, bounds, chain)
+    stopped: bool = False  # a runaway instantiation was refused: make no more
+    evaluator: Evaluator | None = None  # decides `if comptime` conditions
+
+
+monomorphize = Pass("monomorphize", Lresolved, Lmono, """
+Replace every generic function by one instance per distinct list of generic arguments.
+
+Generic arguments are written (`f<4>(x)`, `f<i32>(y)`; a topology parameter takes a bare
+topology name, `f<GPU>(p)`), else deduced from the types of the arguments: a type parameter
+from the argument in its place, a topology from a `Pinned<_, Topology::A>`, a const from a
+tensor extent. A const binds once, from the first argument that names it, on any axis; a
+later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
+2 has extent 7). An instance is named by its generic and its arguments (`stage$i32`,
+`scores$4`, `pipeline$GPU$CPU$Island`); its body has every parameter replaced (a const's uses
+by its value, `[N * 2]` folded) and its where clauses name the topologies. Instances are made
+from the calls of the non-generic functions, then from the calls of the instances, so a
+generic function nothing calls disappears unchecked. A generic argument that cannot be
+worked out, or does not fit its parameter, is E3047; an instantiation more than 64 generic
+calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
+`if comptime` does not take is pruned and asks for no instance, so a recursion over a const
+can stop at a base case.
+""", state=State, requires=("model",))
+
+
+@monomorphize.on("Program")
+def _program(run, node):
+    st = run.state
+    st.machine = Machine(run.ctx.model)
+    st.base = Typer(node, st.machine)
+    st.evaluator = Evaluator(node, model=run.ctx.model)
+    fns = [i for i in node.items if i._prod == "Fn"]
+    st.generics = {f.name: f for f in fns if f.generics}
+    st.functions = frozenset(f.name for f in fns if not f.generics)
+    walked = {}
+    for item in node.items:
+        if item._prod != "Fn":
+            walked[id(item)] = _walk_item(run, item, Request(item.name, item, (), ()))
+        elif not item.generics:
+            bounds = tuple(_bound(b, {}) for b in item.bounds)
+            walked[id(item)] = _walk_item(run, item, Request(item.name, item, bounds,
+                                                             (item.name,)))
+    while st.todo:
+        request = st.todo.popleft()
+        st.made[request.name] = _walk_item(run, request.fn, request)
+    items = []
+    for item in node.items:
+        if item._prod == "Fn" and item.generics:
+            items += [st.made[name] for name in st.instances.get(item.name, ())]
+        else:
+            items.append(walked[id(item)])
+    return node.replace(items=tuple(items))
+
+
+def _walk_item(run, item, request: Request):
+    st = run.state
+    st.walking = request
+    st.typer = st.base.fresh()
+    st.here = [st.base.functions[request.name].space if item._prod == "Fn"
+               else st.machine.host_space]
+    return run.walk(item)
+
+
+@monomorphize.on("Fn")
+def _fn(run, node):
+    st = run.state
+    params = run.walk_seq(node.params)
+    body = run.walk(node.body)
+    return Lmono["Fn"](st.walking.name, params, node.on, node.ret, st.walking.bounds, body,
+                       span=node.span)
+
+
+def _bound(bound, binding: dict):
+    """A where clause with its topology parameters replaced by what they are bound to."""
+    src, dst = (b if (b := binding.get(n)) is not None and type(b) is not int
+                and b._prod == "TopoRef" else Lmono["TopoRef"](n, None, None, span=bound.span)
+                for n in (bound.src, bound.dst))
+    return Lmono["ReachableBound"](src, dst, f"Reachable<{bound.src}, {bound.dst}>",
+                                   span=bound.span)
+
+
+# -- the types of locals, which deduction reads ----------------------------------------
+
+
+@monomorphize.on("Param")
+def _param(run, node):
+    st = run.state
+    here = st.here[-1]
+    ty = placed(node.type, here, st.machine) if node.type is not None else OPAQUE
+    st.typer.bind(node.name, ty, here)
+    return node
+
+
+@monomorphize.on("Let")
+def _let(run, node):
+    st = run.state
+    value = run.walk(node.value)
+    here = st.here[-1]
+    st.typer.bind(node.name, st.typer.let_type(node.type, value, here), here)
+    return node if value is node.value else node.replace(value=value)
+
+
+@monomorphize.on("For")
+def _for(run, node):
+    st = run.state
+    here = st.here[-1]
+    start, end = run.walk(node.start), run.walk(node.end)
+    st.typer.bind(node.var, settle(join(st.typer.of(start, here), st.typer.of(end, here))),
+                  here)
+    return node.replace(start=start, end=end, body=run.walk(node.body))
+
+
+@monomorphize.on("If")
+def _if(run, node):
+    name = run.state.walking.name
+    instance = generic_of(name) != name
+    taken = _decided(run, node.cond) if node.comptime and instance else None
+    if taken is None:
+        return run.rebuild(node)
+    # In an instance, the branch an `if comptime` does not take is pruned before any check
+    # runs, so that `if comptime N > 1 { f(..N - 1..) }` asks for no instance where N is 1
+    # (the base case of a recursion over a const). Elsewhere desugar-comptime decides.
+    empty = Lmono["Block"]((), None, span=node.then.span)
+    then = run.walk(node.then) if taken else empty
+    orelse = run.walk(node.orelse) if not taken and node.orelse is not None else None
+    return node.replace(cond=run.walk(node.cond), then=then, orelse=orelse)
+
+
+def _decided(run, cond) -> bool | None:
+    """The condition's value when it is known while compiling (the instance's consts are
+    literals by now); None when it is not, or cannot be computed (desugar-comptime says
+    why)."""
+    try:
+        value = run.state.evaluator.value(cond)
+    except ComptimeError:
+        return None
+    return value if type(value) is bool else None
+
+
+@monomorphize.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    st.here.append(st.machine.holds(node.topo.name))
+    out = run.rebuild(node)
+    st.here.pop()
+    return out
+
+
+# -- calls -------------------------------------------------------------------------------
+
+
+@monomorphize.on("Global")
+def _global(run, node):
+    return Lmono["Global"](node.name, span=node.span)
+
+
+@monomorphize.on("Call")
+def _call(run, node):
+    st = run.state
+    callee, args = run.walk(node.callee), run.walk_seq(node.args)
+    name = node.callee.name if node.callee._prod == "Global" else None
+    if name in st.generics:
+        instance = _instance(run, node, st.generics[name], args)
+        if instance is not None:
+            callee = Lmono["Global"](instance, span=node.callee.span)
+    elif node.targs:
+        what = f"'{name}' is not generic" if name in st.functions else "this callee is not a " \
+                                                                       "generic function"
+        _refuse(run, node.span, f"{what}, but this call gives it {_count(len(node.targs))}",
+                help=["remove the `<..>` after the function's name"])
+    return Lmono["Call"](callee, args, span=node.span)
+
+
+def _instance(run, call, fn, args) -> str | None:
+    """The name of the instance this call runs, made (or asked for) on first use; None when
+    the call's generic arguments cannot be worked out (reported)."""
+    st = run.state
+    binding, by = {}, {}  # parameter -> what it is bound to, and by which argument (0: `<..>`)
+    if not _explicit(run, call, fn, binding, by):
+        return None
+    kinds = {g.name: g for g in fn.generics}
+    for i, (param, arg) in enumerate(zip(fn.params, args), 1):
+        found = with_span(_argument_type(st, arg), arg.span)
+        if param.type is not None and found is not OPAQUE \
+                and not _deduce(run, call, kinds, param.type, found, i, arg, binding, by):
+            return None
+    missing = [g.name for g in fn.generics if g.name not in binding]
+    if missing:
+        _refuse(run, call.span, f"cannot tell what '{missing[0]}' is in this call to "
+                                f"'{fn.name}': no argument's type names it and no generic "
+                                f"argument gives it",
+                help=[f"write the generic arguments out, `{fn.name}<..>(..)`, in the order "
+                      f"{', '.join(_kind(g) for g in fn.generics)}"])
+        return None
+    name = fn.name + "".join("$" + _show(binding[g.name]) for g in fn.generics)
+    if name not in st.base.functions:
+        return name if _make(run, call, fn, name, binding) else None
+    return name
+
+
+def _argument_type(st, arg):
+    found = settle(st.typer.of(arg, st.here[-1]))
+    if found is OPAQUE and arg._prod == "Int":
+        # Past i32's range, and nothing else fixes it: i32, as Rust defaults it (so that
+        # check-literal-ranges refuses the literal, E3001, rather than the call guessing).
+        return settle(INT_LIT)
+    return found
+
+
+def _make(run, call, fn, name: str, binding: dict) -> bool:
+    st = run.state
+    chain = st.walking.chain + (name,)
+    made = sum(len(v) for v in st.instances.values())
+    if st.stopped:
+        return False
+    if len(chain) > MAX_DEPTH or made >= MAX_INSTANCES:
+        st.stopped = True
+        far = (f"{MAX_DEPTH} generic calls deep" if len(chain) > MAX_DEPTH
+               else f"to {MAX_INSTANCES} instances")
+        shown = chain if len(chain) <= 6 else chain[:3] + ("...",) + chain[-2:]
+        _refuse(run, call.span, f"instantiating '{fn.name}' went {far} and was stopped: "
+                                f"{' -> '.join(shown)}", code="E3032",
+                notes=["each instance calls the generic with new arguments, so "
+                       "monomorphization would never finish (polymorphic recursion)"],
+                help=["stop the recursion with `if comptime` (the branch it does not take "
+                      "makes no instance), or pass the changing value as an ordinary "
+                      "argument"],
+                chain=list(chain))
+        return False
+    concrete = _substitute.rewrite(fn.replace(generics=()), run.ctx,
+                                   state=_Substitution(binding, name, fn))
+    st.base.functions[name] = Signature(concrete, st.machine)
+    st.instances.setdefault(fn.name, []).append(name)
+    st.todo.append(Request(name, concrete, tuple(_bound(b, binding) for b in fn.bounds),
+                           chain))
+    return True
+
+
+def _explicit(run, call, fn, binding: dict, by: dict) -> bool:
+    """Bind what `f<..>` writes, in the order of the generic parameters."""
+    if len(call.targs) > len(fn.generics):
+        _refuse(run, call.span, f"'{fn.name}' takes {_count(len(fn.generics))}, but this call "
+                                f"gives it {len(call.targs)}")
+        return False
+    for g, targ in zip(fn.generics, call.targs):
+        value = _written(g, targ)
+        if value is None:
+            _refuse(run, targ.span, f"'{g.name}' of '{fn.name}' is {_kind(g, named=False)}, "
+                                    f"but this call gives it `{to_text(targ).strip()}`")
+            return False
+        binding[g.name], by[g.name] = value, 0
+    return True
+
+
+def _written(g, targ):
+    """What a written generic argument binds `g` to, or None when it cannot be that."""
+    if g._prod == "ConstParam":
+        return _extent(targ.dim) if targ._prod == "DimArg" else None
+    if targ._prod != "TypeArg":
+        return None
+    if g.topology:
+        t = targ.type
+        return Lmono["TopoRef"](t.name, None, None, span=t.span) \
+            if t._prod == "NamedType" else None
+    return targ.type
+
+
+def _extent(dim) -> int | None:
+    """A dimension's value when it is whole numbers only; None for a name or a division by
+    zero."""
+    if dim._prod == "DimInt":
+        return dim.value
+    if dim._prod == "DimBinary":
+        a, b = _extent(dim.left), _extent(dim.right)
+        if a is not None and b is not None and not (dim.op == "/" and b == 0):
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0}[dim.op]
+    return None
+
+
+def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
+    """Bind the generic parameters `param` (a parameter's written type) names from `found`
+    (the argument's type); False when a const is bound twice to different extents
+    (reported)."""
+    k = param._prod
+    if k == "NamedType" and param.name in kinds and kinds[param.name]._prod == "TypeParam" \
+            and not kinds[param.name].topology:
+        if not any(n._prod == "OpaqueType" for n in descendants(found)):
+            binding.setdefault(param.name, found)
+        by.setdefault(param.name, i)
+        return True
+    if k != found._prod:
+        return True  # a mismatch: check-calls names both types once the instance exists
+    if k == "TensorType":
+        for axis, (d, e) in enumerate(zip(param.dims, found.dims), 1):
+            if d._prod != "DimName" or d.name not in kinds or e._prod != "DimInt":
+                continue
+            if d.name not in binding:
+                binding[d.name], by[d.name] = e.value, i
+            elif binding[d.name] != e.value:
+                _twice(run, call, d.name, binding[d.name], by[d.name], i, e.value, arg)
+                return False
+        return _deduce(run, call, kinds, param.elem, found.elem, i, arg, binding, by)
+    if k in ("PinnedType", "HardwareStateType"):
+        topo = param.topo.name
+        if topo in kinds and kinds[topo]._prod == "TypeParam" and kinds[topo].topology:
+            binding.setdefault(topo, found.topo)
+            by.setdefault(topo, i)
+    if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType"):
+        return _deduce(run, call, kinds, param.inner, found.inner, i, arg, binding, by)
+    return True
+
+
+def _twice(run, call, name, bound, first, i, extent, arg) -> None:
+    origin = "the generic argument `<..>`" if first == 0 else f"argument {first}"
+    _refuse(run, arg.span, f"'{name}' is bound to {bound} by {origin}, but argument {i} has "
+                           f"extent {extent}", code="E3046",
+            notes=[f"in this call to '{call.callee.name}', every argument that names "
+                   f"'{name}' must have the same extent there"],
+            help=[f"pass arguments that agree on '{name}' (here, each of extent {bound} "
+                  f"where the parameter's type names '{name}')"],
+            parameter=name, bound=bound, bound_by=first, argument=i, extent=extent,
+            callee=call.callee.name)
+
+
+def _show(value) -> str:
+    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`."""
+    if type(value) is int:
+        return str(value)
+    if value._prod == "TopoRef":
+        index = value.index
+        return value.name + (f"[{index.value}]" if index is not None and index._prod == "Int"
+                             else "")
+    return "".join(to_text(value).split())
+
+
+def _kind(g, named: bool = True) -> str:
+    kind = (f"a const {to_text(g.type).strip()}" if g._prod == "ConstParam"
+            else "a topology" if g.topology else "a type")
+    return f"'{g.name}' ({kind})" if named else kind
+
+
+def _count(n: int) -> str:
+    return f"{n} generic argument{'s' * (n != 1)}"
+
+
+def _refuse(run, span, message, *, code="E3047", notes=(), help=(), **data) -> None:
+    run.ctx.diagnostics.error(code, span, message, notes=notes, help=help, **data)
+
+
+# -- an instance's body: the generic's, with its parameters replaced --------------------
+
+
+@dataclass
+class _Substitution:
+    binding: dict  # parameter -> a type, a TopoRef, or an int
+    name: str  # the instance's
+    fn: object  # the generic
+
+
+_substitute = Pass("substitute-generic-parameters", Lresolved, Lresolved, """
+Replace a generic function's parameters by what one instance binds them to (a helper of
+monomorphize): types, topologies, const values and the extents that use them.
+""")
+
+
+@_substitute.on("NamedType")
+def _named(run, node):
+    bound = run.state.binding.get(node.name)
+    return bound if bound is not None and type(bound) is not int else node
+
+
+@_substitute.on("TopoRef")
+def _topo(run, node):
+    bound = run.state.binding.get(node.name)
+    if bound is None or type(bound) is int or bound._prod != "TopoRef" or node.index is not None:
+        return run.rebuild(node)
+    return Lresolved["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
+
+
+@_substitute.on("DimName")
+def _dim_name(run, node):
+    bound = run.state.binding.get(node.name)
+    return Lresolved["DimInt"](bound, span=node.span) if type(bound) is int else node
+
+
+@_substitute.on("DimBinary")
+def _dim_binary(run, node):
+    out = run.rebuild(node)
+    if out.left._prod != "DimInt" or out.right._prod != "DimInt":
+        return out
+    extent = _extent(out)
+    if extent is not None and extent > 0:
+        return Lresolved["DimInt"](extent, span=node.span)
+    value = "a division by zero" if extent is None else str(extent)
+    run.ctx.diagnostics.error(
+        "E3047", node.span,
+        f"in '{run.state.name}' the extent `{to_text(node).strip()}` is "
+        f"`{to_text(out).strip()}`, which is {value}; an extent must be a positive whole "
+        f"number", help=["call the generic with arguments that keep every extent positive"],
+        instance=run.state.name)
+    return out
+
+
+@_substitute.on("Local")
+def _local(run, node):
+    bound = run.state.binding.get(node.name)
+    if type(bound) is not int:
+        return node
+    const = next(g for g in run.state.fn.generics if g.name == node.name)
+    value = Lresolved["Int"](bound, span=node.span)
+    if const.type._prod == "Scalar" and const.type.name == "i32":
+        return value
+    return Lresolved["Cast"](value, const.type, span=node.span)
+
+
+@_substitute.on("TypeArg")
+def _type_arg(run, node):
+    # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension.
+    if node.type._prod == "NamedType" and type(run.state.binding.get(node.type.name)) is int:
+        return Lresolved["DimArg"](Lresolved["DimInt"](run.state.binding[node.type.name],
+                                                       span=node.span), span=node.span)
+    return run.rebuild(node)

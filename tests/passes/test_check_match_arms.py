@@ -1,0 +1,72 @@
+"""check-match-arms: a `match` on the result of `try_pin` without an arm for a variant (E3020)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.check_match_arms import check_match_arms
+from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "check_match_arms"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "missing_saturated": ("E3020", "this `match` on the result of `try_pin` has no "
+                                   "`Saturated(..)` arm"),
+    "missing_available": ("E3020", "this `match` on the result of `try_pin` has no "
+                                   "`Available(..)` arm"),
+    "nested": ("E3020", "has no `Available(..)` and no `Saturated(..)` arm"),
+    "unrolled": ("E3020", "has no `Saturated(..)` arm"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_match_arms)
+    assert ran.after is ran.before
+    code = REFUSED.get(case, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_then_repaired(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_match_arms, *REFUSED[case])
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+@pytest.mark.parametrize("case", [n for n in NAMES if n.endswith("_repaired")])
+def test_a_repaired_program_runs_the_same_after_the_check(case):
+    assert_prints_the_same(CASES / f"{case}.vx", check_match_arms)
+
+
+def test_the_json_form_names_the_missing_arms_and_the_span_is_the_head():
+    [d] = run_front(CASES / "nested.vx", check_match_arms).diagnostics.items
+    assert d.data == {"missing": ["Available", "Saturated"]}
+    span = d.span
+    assert span.source.text[span.start:span.end] == "match x.try_pin(Topology::NPU)"
+    assert [h.split(":")[0] for h in d.help] == ["add an arm", "add an arm"]
+
+
+def test_a_match_in_an_unrolled_body_is_refused_once_for_all_its_copies():
+    [d] = run_front(CASES / "unrolled.vx", check_match_arms).diagnostics.items
+    assert d.notes == ["this applies to each of the 3 copies of this code that `unroll across` "
+                       "makes"]
+
+
+def test_a_match_cannot_fold_while_compiling():
+    # Which arm runs is decided by the units free at run time: a comptime block holding a
+    # match is refused where comptime blocks are folded, with that reason.
+    from nano_vx.passes.desugar_comptime import desugar_comptime
+
+    ran = run_front("fn main() {\n    let c = comptime {\n        match 1.try_pin(Topology::NPU) "
+                    "{ Available(p) => { 1 } Saturated(v) => { 2 } }\n    };\n    print(c);\n}\n",
+                    desugar_comptime)
+    [d] = ran.diagnostics.items
+    assert d.code == "E3033"
+    assert d.message.endswith("a `match` on `try_pin` depends on which units are free when the "
+                              "program runs")

@@ -1,0 +1,144 @@
+"""monomorphize: generic functions become instances (`stage$i32`); a const dimension binds once
+(E3046); generic arguments that cannot be worked out (E3047); runaway instantiation (E3032)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.monomorphize import MAX_DEPTH, monomorphize
+from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "monomorphize"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "shared_dimension": ("E3046", "'S' is bound to 4 by argument 1, but argument 2 has "
+                                  "extent 7"),
+    "undeducible": ("E3047", "cannot tell what 'N' is in this call to 'zeros'"),
+    "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
+                         "main -> depth$1 -> depth$2 -> ... -> depth$63 -> depth$64"),
+}
+
+
+def _refused(text: str):
+    [d] = run_front(text, monomorphize).diagnostics.items
+    return d
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", monomorphize)
+    code = REFUSED.get(case, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert to_text(ran.after) + ran.diagnostics.render() == snapshot_txt
+    assert to_dot(ran.after, title=f"monomorphize: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", [n for n in NAMES if n not in REFUSED])
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", monomorphize)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_then_repaired(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", monomorphize, *REFUSED[case])
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+def test_instances_replace_their_generics_in_the_order_they_are_asked_for():
+    ran = run_front(CASES / "instances.vx", monomorphize)
+    names = [i.name for i in ran.after.items if i._prod == "Fn"]
+    assert names == ["first$i32", "first$f64", "total$3", "total$4", "widen$3", "home$GPU",
+                     "main"]
+
+
+def test_the_json_form_says_what_bound_the_dimension():
+    d = run_front(CASES / "shared_dimension.vx", monomorphize).diagnostics.items[0]
+    assert d.data == {"parameter": "S", "bound": 4, "bound_by": 1, "argument": 2,
+                      "extent": 7, "callee": "scores"}
+
+
+def test_a_dimension_written_as_a_generic_argument_binds_before_the_arguments():
+    d = _refused("fn f<const N: i32>(t: Tensor<i32, [N]>) -> i32 { N }\n"
+                 "fn main() { print(f<3>(Tensor<i32, [5]>::fill(1))); }")
+    assert (d.code, d.message) == ("E3046", "'N' is bound to 3 by the generic argument `<..>`, "
+                                            "but argument 1 has extent 5")
+
+
+def test_a_dimension_binds_from_any_axis_of_the_first_argument_naming_it():
+    d = _refused("fn f<const N: i32>(a: Tensor<i32, [2, N]>, b: Tensor<i32, [N]>) -> i32 { N }\n"
+                 "fn main() { print(f(Tensor<i32, [2, 6]>::fill(1), "
+                 "Tensor<i32, [5]>::fill(1))); }")
+    assert d.message == "'N' is bound to 6 by argument 1, but argument 2 has extent 5"
+
+
+@pytest.mark.parametrize("call, says", [
+    ("f<1, 2>(t)", "'f' takes 1 generic argument, but this call gives it 2"),
+    ("f<i32>(t)", "'N' of 'f' is a const i32, but this call gives it `i32`"),
+    ("g<4>(t)", "'g' is not generic, but this call gives it 1 generic argument"),
+    ("f<0>(Tensor<i32, [0]>::new())", "the extent `N - 1` is `0 - 1`, which is -1"),
+])
+def test_generic_arguments_that_do_not_fit_are_refused(call, says):
+    d = _refused("fn f<const N: i32>(t: Tensor<i32, [N]>) -> i32 {\n"
+                 "    let u = Tensor<i32, [N - 1]>::new(); N }\n"
+                 "fn g(t: Tensor<i32, [4]>) -> i32 { 1 }\n"
+                 f"fn main() {{ let t = Tensor<i32, [4]>::fill(1); print({call}); }}")
+    assert d.code == "E3047" and says in d.message, d.message
+
+
+def test_a_topology_parameter_takes_a_bare_topology_name():
+    ran = run_front("fn f<A: Topology>() -> i32 { let p = spawn on(Topology::A) { 1 }; 2 }\n"
+                    "fn main() { print(f<NPU>()); }", monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["f$NPU", "main"]
+
+
+def test_a_const_used_as_a_value_becomes_its_value_in_its_own_type():
+    ran = run_front("fn f<const N: i64>(t: Tensor<i32, [N]>) -> i64 { N }\n"
+                    "fn main() { print(f(Tensor<i32, [2]>::fill(1))); }", monomorphize)
+    assert "fn f$2(t: Tensor<i32, [2]>) -> i64 {\n    2 as i64\n}" in to_text(ran.after)
+
+
+def test_the_instance_of_correlation_program_2_is_named_in_the_path():
+    root = Path(__file__).parents[2]
+    ran = run_front(root / "examples" / "correlation" / "02_working_set_across_a_call.vx",
+                    monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["stage$i32", "main"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6))
+def test_one_instance_per_distinct_extent_and_each_runs_as_the_generic_did(extents):
+    calls = "\n".join(f"    print(size(Tensor<i32, [{n}]>::fill({n})));" for n in extents)
+    text = (f"fn size<const N: i32>(t: Tensor<i32, [N]>) -> i32 {{ N * t[0] }}\n"
+            f"fn main() {{\n{calls}\n}}\n")
+    ran = run_front(text, monomorphize)
+    instances = [i.name for i in ran.after.items if i._prod == "Fn"][:-1]
+    assert instances == [f"size${n}" for n in dict.fromkeys(extents)]
+    before, after = ran.prints()
+    assert after == before == "".join(f"{n * n}\n" for n in extents)
+
+
+def test_recursion_that_repeats_its_instance_is_one_instance():
+    ran = run_front("fn down<const N: i32>(t: Tensor<i32, [N]>, k: i32) -> i32 {\n"
+                    "    if k == 0 { return N; } down(t, k - 1) }\n"
+                    "fn main() { print(down(Tensor<i32, [3]>::fill(0), 5)); }", monomorphize)
+    assert not ran.diagnostics.items
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["down$3", "main"]
+    assert ran.prints() == ("3\n", "3\n")
+
+
+def test_the_chain_is_refused_at_the_depth_bound_with_every_function_on_it():
+    # The run-time `if` does not stop instantiation: every instance asks for the next.
+    d = _refused("fn up<const N: i32>(t: Tensor<i32, [N]>) -> i32 {\n"
+                 "    if N >= 3 { return N; } up(Tensor<i32, [N + 1]>::fill(0)) }\n"
+                 "fn main() { print(up(Tensor<i32, [1]>::fill(0))); }")
+    assert d.code == "E3032"
+    assert d.data["chain"] == ["main"] + [f"up${n}" for n in range(1, MAX_DEPTH + 1)]
