@@ -192,14 +192,20 @@ def _spawn(run, node):
 
 @monomorphize.on("Global")
 def _global(run, node):
+    if node.name in run.state.generics:
+        _refuse(run, node.span, f"'{node.name}' is generic, so it can only be called: each "
+                                f"call gets the instance its generic arguments ask for",
+                help=[f"call it (`{node.name}(..)`), or wrap the call in a closure"])
     return Lmono["Global"](node.name, span=node.span)
 
 
 @monomorphize.on("Call")
 def _call(run, node):
     st = run.state
-    callee, args = run.walk(node.callee), run.walk_seq(node.args)
     name = node.callee.name if node.callee._prod == "Global" else None
+    args = run.walk_seq(node.args)
+    callee = Lmono["Global"](name, span=node.callee.span) if name in st.generics \
+        else run.walk(node.callee)
     if name in st.generics:
         instance = _instance(run, node, st.generics[name], args)
         if instance is not None:

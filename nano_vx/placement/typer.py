@@ -38,7 +38,7 @@ def settle(t):
 
 def _value(t):
     """What arithmetic sees of an operand: a computation's result carries no placement."""
-    while t not in (INT_LIT, FLOAT_LIT) and t._prod in ("PinnedType", "RefType"):
+    while t not in (INT_LIT, FLOAT_LIT) and t._prod in ("PinnedType", "RefType", "VerifiedType"):
         t = t.inner
     return t
 

@@ -61,6 +61,17 @@ def test_try_pin_is_a_hardware_state_and_its_arms_bind_pinned_and_verified():
     }
 
 
+def test_a_verified_value_computes_as_the_value_it_wraps():
+    ran = run_front("fn main() {\n"
+                    "    match Tensor<f32, [4]>::fill(2.0).try_pin(Topology::GPU) {\n"
+                    "        Available(p) => { print(1); }\n"
+                    "        Saturated(v) => { let first = v[0]; let twice = v[1] * 2.0; }\n"
+                    "    }\n"
+                    "}", infer_placement)
+    lets = _lets(ran)
+    assert lets["first"] == lets["twice"] == "f32"
+
+
 def test_every_transfer_records_the_space_it_leaves():
     ran = run_front(CASES / "host_and_device.vx", infer_placement)
     moves = [(t.src.name, t.dest.name) for t in ran.nodes("Transfer")]

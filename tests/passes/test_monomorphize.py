@@ -94,6 +94,20 @@ def test_generic_arguments_that_do_not_fit_are_refused(call, says):
     assert d.code == "E3047" and says in d.message, d.message
 
 
+def test_a_generic_function_named_but_not_called_is_refused():
+    d = _refused("fn id<T>(x: T) -> T { x }\nfn main() { let f = id; print(id(1)); }")
+    assert (d.code, d.message) == ("E3047", "'id' is generic, so it can only be called: each "
+                                            "call gets the instance its generic arguments ask "
+                                            "for")
+
+
+def test_an_instance_over_a_tensor_type_is_named_by_that_type():
+    ran = run_front("fn id<T>(x: T) -> T { x }\n"
+                    "fn main() { print(id(Tensor<f32, [2]>::fill(1.5))[1]); }", monomorphize)
+    assert ran.after.items[0].name == "id$Tensor<f32,[2],Memory::CPU_DRAM>"
+    assert ran.prints() == ("1.5\n", "1.5\n")
+
+
 def test_a_topology_parameter_takes_a_bare_topology_name():
     ran = run_front("fn f<A: Topology>() -> i32 { let p = spawn on(Topology::A) { 1 }; 2 }\n"
                     "fn main() { print(f<NPU>()); }", monomorphize)
