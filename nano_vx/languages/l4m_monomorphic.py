@@ -22,6 +22,13 @@ def generic_of(name: str) -> str:
     return name.split("$", 1)[0]
 
 
+def topology_name(ref) -> str:
+    """A topology reference as instance names spell it: `GPU`, `NPU[0]` (an index that is
+    not a literal is left out)."""
+    index = ref.index
+    return ref.name + (f"[{index.value}]" if index is not None and index._prod == "Int" else "")
+
+
 Lmono = Lresolved.extend(
     "Lmono",
     "Lresolved without generics: each generic function is replaced by one instance per "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l4m_monomorphic import Lmono, generic_of
+from ..languages.l4m_monomorphic import Lmono, generic_of, topology_name
 from ..nanopass import Analysis
 
 
@@ -47,7 +47,7 @@ def _discharge(run, call, callee: str, bound) -> None:
     src, dst = (model.topology_of(t.name) for t in (bound.src, bound.dst))
     if src is not None and dst is not None and model.route(src.memory, dst.memory) is not None:
         return
-    a, b = _name(bound.src), _name(bound.dst)
+    a, b = topology_name(bound.src), topology_name(bound.dst)
     if src is None or dst is None:
         missing = a if src is None else b
         why = f"no topology named {missing} is declared"
@@ -69,11 +69,6 @@ def _discharge(run, call, callee: str, bound) -> None:
         callee=callee, clause=bound.written, src=a, dst=b,
         src_space=src.memory if src is not None else None,
         dst_space=dst.memory if dst is not None else None)
-
-
-def _name(topo) -> str:
-    index = topo.index
-    return topo.name + (f"[{index.value}]" if index is not None and index._prod == "Int" else "")
 
 
 def _edge(src, dst) -> str:

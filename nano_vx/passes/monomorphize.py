@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from ..comptime import ComptimeError, Evaluator
 from ..dump.text import to_text
 from ..languages import Lmono, Lresolved
-from ..languages.l4m_monomorphic import generic_of
+from ..languages.l4m_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import INT_LIT, Signature, Typer, join, settle
+from ..placement.sizes import extent
 from ..placement.types import OPAQUE, Machine, placed
+from .substitute_generic_parameters import Substitution, substitute
 
 MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
 MAX_INSTANCES = 4096  # in the whole program
@@ -53,8 +55,9 @@ from the argument in its place, a topology from a `Pinned<_, Topology::A>`, a co
 tensor extent. A const binds once, from the first argument that names it, on any axis; a
 later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
 2 has extent 7). An instance is named by its generic and its arguments (`stage$i32`,
-`scores$4`, `pipeline$GPU$CPU$Island`); its body has every parameter replaced (a const's uses
-by its value, `[N * 2]` folded) and its where clauses name the topologies. Instances are made
+`scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's with every parameter
+replaced (the helper rewrite substitute-generic-parameters: a const's uses by its value,
+`[N * 2]` folded) and its where clauses name the topologies. Instances are made
 from the calls of the non-generic functions, then from the calls of the instances, so a
 generic function nothing calls disappears unchecked. A generic argument that cannot be
 worked out, or does not fit its parameter, is E3047; an instantiation more than 64 generic
@@ -222,14 +225,17 @@ def _instance(run, call, fn, args) -> str | None:
     """The name of the instance this call runs, made (or asked for) on first use; None when
     the call's generic arguments cannot be worked out (reported)."""
     st = run.state
-    binding, by = {}, {}  # parameter -> what it is bound to, and by which argument (0: `<..>`)
+    # parameter -> what it is bound to; a const's -> the argument that bound it (0: `<..>`)
+    binding, by = {}, {}
     if not _explicit(run, call, fn, binding, by):
         return None
     kinds = {g.name: g for g in fn.generics}
     for i, (param, arg) in enumerate(zip(fn.params, args), 1):
-        found = with_span(_argument_type(st, arg), arg.span)
-        if param.type is not None and found is not OPAQUE \
-                and not _deduce(run, call, kinds, param.type, found, i, arg, binding, by):
+        found = _argument_type(st, arg)
+        if param.type is None or found is OPAQUE:
+            continue  # nothing to learn from it
+        if not _deduce(run, call, kinds, param.type, with_span(found, arg.span), i, arg,
+                       binding, by):
             return None
     missing = [g.name for g in fn.generics if g.name not in binding]
     if missing:
@@ -257,10 +263,9 @@ def _argument_type(st, arg):
 def _make(run, call, fn, name: str, binding: dict) -> bool:
     st = run.state
     chain = st.walking.chain + (name,)
-    made = sum(len(v) for v in st.instances.values())
     if st.stopped:
         return False
-    if len(chain) > MAX_DEPTH or made >= MAX_INSTANCES:
+    if len(chain) > MAX_DEPTH or len(st.made) + len(st.todo) >= MAX_INSTANCES:
         st.stopped = True
         far = (f"{MAX_DEPTH} generic calls deep" if len(chain) > MAX_DEPTH
                else f"to {MAX_INSTANCES} instances")
@@ -274,8 +279,8 @@ def _make(run, call, fn, name: str, binding: dict) -> bool:
                       "argument"],
                 chain=list(chain))
         return False
-    concrete = _substitute.rewrite(fn.replace(generics=()), run.ctx,
-                                   state=_Substitution(binding, name, fn))
+    concrete = substitute.rewrite(fn.replace(generics=()), run.ctx,
+                                  state=Substitution(binding, name, fn))
     st.base.functions[name] = Signature(concrete, st.machine)
     st.instances.setdefault(fn.name, []).append(name)
     st.todo.append(Request(name, concrete, tuple(_bound(b, binding) for b in fn.bounds),
@@ -302,7 +307,7 @@ def _explicit(run, call, fn, binding: dict, by: dict) -> bool:
 def _written(g, targ):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
-        return _extent(targ.dim) if targ._prod == "DimArg" else None
+        return extent(targ.dim) if targ._prod == "DimArg" else None
     if targ._prod != "TypeArg":
         return None
     if g.topology:
@@ -310,18 +315,6 @@ def _written(g, targ):
         return Lmono["TopoRef"](t.name, None, None, span=t.span) \
             if t._prod == "NamedType" else None
     return targ.type
-
-
-def _extent(dim) -> int | None:
-    """A dimension's value when it is whole numbers only; None for a name or a division by
-    zero."""
-    if dim._prod == "DimInt":
-        return dim.value
-    if dim._prod == "DimBinary":
-        a, b = _extent(dim.left), _extent(dim.right)
-        if a is not None and b is not None and not (dim.op == "/" and b == 0):
-            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0}[dim.op]
-    return None
 
 
 def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
@@ -333,12 +326,11 @@ def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
             and not kinds[param.name].topology:
         if not any(n._prod == "OpaqueType" for n in descendants(found)):
             binding.setdefault(param.name, found)
-        by.setdefault(param.name, i)
         return True
     if k != found._prod:
         return True  # a mismatch: check-calls names both types once the instance exists
     if k == "TensorType":
-        for axis, (d, e) in enumerate(zip(param.dims, found.dims), 1):
+        for d, e in zip(param.dims, found.dims):
             if d._prod != "DimName" or d.name not in kinds or e._prod != "DimInt":
                 continue
             if d.name not in binding:
@@ -351,21 +343,20 @@ def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
         topo = param.topo.name
         if topo in kinds and kinds[topo]._prod == "TypeParam" and kinds[topo].topology:
             binding.setdefault(topo, found.topo)
-            by.setdefault(topo, i)
     if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType"):
         return _deduce(run, call, kinds, param.inner, found.inner, i, arg, binding, by)
     return True
 
 
-def _twice(run, call, name, bound, first, i, extent, arg) -> None:
+def _twice(run, call, name, bound, first, i, other, arg) -> None:
     origin = "the generic argument `<..>`" if first == 0 else f"argument {first}"
     _refuse(run, arg.span, f"'{name}' is bound to {bound} by {origin}, but argument {i} has "
-                           f"extent {extent}", code="E3046",
+                           f"extent {other}", code="E3046",
             notes=[f"in this call to '{call.callee.name}', every argument that names "
                    f"'{name}' must have the same extent there"],
             help=[f"pass arguments that agree on '{name}' (here, each of extent {bound} "
                   f"where the parameter's type names '{name}')"],
-            parameter=name, bound=bound, bound_by=first, argument=i, extent=extent,
+            parameter=name, bound=bound, bound_by=first, argument=i, extent=other,
             callee=call.callee.name)
 
 
@@ -374,9 +365,7 @@ def _show(value) -> str:
     if type(value) is int:
         return str(value)
     if value._prod == "TopoRef":
-        index = value.index
-        return value.name + (f"[{index.value}]" if index is not None and index._prod == "Int"
-                             else "")
+        return topology_name(value)
     return "".join(to_text(value).split())
 
 
@@ -392,78 +381,3 @@ def _count(n: int) -> str:
 
 def _refuse(run, span, message, *, code="E3047", notes=(), help=(), **data) -> None:
     run.ctx.diagnostics.error(code, span, message, notes=notes, help=help, **data)
-
-
-# -- an instance's body: the generic's, with its parameters replaced --------------------
-
-
-@dataclass
-class _Substitution:
-    binding: dict  # parameter -> a type, a TopoRef, or an int
-    name: str  # the instance's
-    fn: object  # the generic
-
-
-_substitute = Pass("substitute-generic-parameters", Lresolved, Lresolved, """
-Replace a generic function's parameters by what one instance binds them to (a helper of
-monomorphize): types, topologies, const values and the extents that use them.
-""")
-
-
-@_substitute.on("NamedType")
-def _named(run, node):
-    bound = run.state.binding.get(node.name)
-    return bound if bound is not None and type(bound) is not int else node
-
-
-@_substitute.on("TopoRef")
-def _topo(run, node):
-    bound = run.state.binding.get(node.name)
-    if bound is None or type(bound) is int or bound._prod != "TopoRef" or node.index is not None:
-        return run.rebuild(node)
-    return Lresolved["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
-
-
-@_substitute.on("DimName")
-def _dim_name(run, node):
-    bound = run.state.binding.get(node.name)
-    return Lresolved["DimInt"](bound, span=node.span) if type(bound) is int else node
-
-
-@_substitute.on("DimBinary")
-def _dim_binary(run, node):
-    out = run.rebuild(node)
-    if out.left._prod != "DimInt" or out.right._prod != "DimInt":
-        return out
-    extent = _extent(out)
-    if extent is not None and extent > 0:
-        return Lresolved["DimInt"](extent, span=node.span)
-    value = "a division by zero" if extent is None else str(extent)
-    run.ctx.diagnostics.error(
-        "E3047", node.span,
-        f"in '{run.state.name}' the extent `{to_text(node).strip()}` is "
-        f"`{to_text(out).strip()}`, which is {value}; an extent must be a positive whole "
-        f"number", help=["call the generic with arguments that keep every extent positive"],
-        instance=run.state.name)
-    return out
-
-
-@_substitute.on("Local")
-def _local(run, node):
-    bound = run.state.binding.get(node.name)
-    if type(bound) is not int:
-        return node
-    const = next(g for g in run.state.fn.generics if g.name == node.name)
-    value = Lresolved["Int"](bound, span=node.span)
-    if const.type._prod == "Scalar" and const.type.name == "i32":
-        return value
-    return Lresolved["Cast"](value, const.type, span=node.span)
-
-
-@_substitute.on("TypeArg")
-def _type_arg(run, node):
-    # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension.
-    if node.type._prod == "NamedType" and type(run.state.binding.get(node.type.name)) is int:
-        return Lresolved["DimArg"](Lresolved["DimInt"](run.state.binding[node.type.name],
-                                                       span=node.span), span=node.span)
-    return run.rebuild(node)

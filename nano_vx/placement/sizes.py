@@ -12,12 +12,13 @@ ELEMENT_BYTES = {
 }
 
 
-def _dim(d) -> int | None:
-    """A dimension's extent when it is a constant; None for a const generic (`S`)."""
+def extent(d) -> int | None:
+    """A dimension's extent when it is a constant (`4`, `3 * 2`); None for a name or a
+    division by zero."""
     if d._prod == "DimInt":
         return d.value
     if d._prod == "DimBinary":
-        a, b = _dim(d.left), _dim(d.right)
+        a, b = extent(d.left), extent(d.right)
         if a is None or b is None:
             return None
         if d.op == "+":
@@ -33,17 +34,17 @@ def _dim(d) -> int | None:
 
 def tensor_bytes(ty) -> int | None:
     """The bytes of a tensor type with static dims and a scalar element; None otherwise
-    (a symbolic dim has no static size: monomorphization decides it later)."""
+    (a dim naming a `const` item has no static size here)."""
     if ty is None or ty._prod != "TensorType" or ty.elem._prod != "Scalar":
         return None
     size = ELEMENT_BYTES.get(ty.elem.name)
     if size is None:
         return None
     for d in ty.dims:
-        extent = _dim(d)
-        if extent is None or extent < 0:
+        n = extent(d)
+        if n is None or n < 0:
             return None
-        size *= extent
+        size *= n
     return size
 
 

@@ -1,0 +1,91 @@
+"""substitute-generic-parameters: Lresolved -> Lresolved, a helper rewrite of monomorphize.
+
+Not in the pipeline: monomorphize runs it (`Pass.rewrite`) once per instance it makes, on the
+generic function's tree, and walks the result as that instance's body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..dump.text import to_text
+from ..languages import Lresolved
+from ..nanopass import Pass
+from ..placement.sizes import extent
+
+
+@dataclass
+class Substitution:
+    binding: dict  # parameter -> a type, a TopoRef, or an int
+    name: str  # the instance's
+    fn: object  # the generic
+
+
+substitute = Pass("substitute-generic-parameters", Lresolved, Lresolved, """
+Replace a generic function's parameters by what one instance binds them to.
+
+A type parameter's uses become the type, a topology's the topology, a const's uses as a value
+its literal (cast to its type unless it is i32) and its uses in extents the number, with the
+extent arithmetic around it folded (`[N * 2]` is `[8]` for N = 4); `f<S>(..)` naming the
+const is a dimension. An extent that folds to zero, a negative number or a division by zero
+is E3047, naming the instance.
+""", state=Substitution)
+
+
+@substitute.on("NamedType")
+def _named(run, node):
+    bound = run.state.binding.get(node.name)
+    return bound if bound is not None and type(bound) is not int else node
+
+
+@substitute.on("TopoRef")
+def _topo(run, node):
+    bound = run.state.binding.get(node.name)
+    if bound is None or type(bound) is int or bound._prod != "TopoRef" or node.index is not None:
+        return run.rebuild(node)
+    return Lresolved["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
+
+
+@substitute.on("DimName")
+def _dim_name(run, node):
+    bound = run.state.binding.get(node.name)
+    return Lresolved["DimInt"](bound, span=node.span) if type(bound) is int else node
+
+
+@substitute.on("DimBinary")
+def _dim_binary(run, node):
+    out = run.rebuild(node)
+    if out.left._prod != "DimInt" or out.right._prod != "DimInt":
+        return out
+    n = extent(out)
+    if n is not None and n > 0:
+        return Lresolved["DimInt"](n, span=node.span)
+    value = "a division by zero" if n is None else str(n)
+    run.ctx.diagnostics.error(
+        "E3047", node.span,
+        f"in '{run.state.name}' the extent `{to_text(node).strip()}` is "
+        f"`{to_text(out).strip()}`, which is {value}; an extent must be a positive whole "
+        f"number", help=["call the generic with arguments that keep every extent positive"],
+        instance=run.state.name)
+    return out
+
+
+@substitute.on("Local")
+def _local(run, node):
+    bound = run.state.binding.get(node.name)
+    if type(bound) is not int:
+        return node
+    const = next(g for g in run.state.fn.generics if g.name == node.name)
+    value = Lresolved["Int"](bound, span=node.span)
+    if const.type._prod == "Scalar" and const.type.name == "i32":
+        return value
+    return Lresolved["Cast"](value, const.type, span=node.span)
+
+
+@substitute.on("TypeArg")
+def _type_arg(run, node):
+    # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension.
+    if node.type._prod == "NamedType" and type(run.state.binding.get(node.type.name)) is int:
+        return Lresolved["DimArg"](Lresolved["DimInt"](run.state.binding[node.type.name],
+                                                       span=node.span), span=node.span)
+    return run.rebuild(node)
