@@ -181,6 +181,21 @@ def _decided(run, cond) -> bool | None:
     return value if type(value) is bool else None
 
 
+@monomorphize.on("Match")
+def _match(run, node):
+    """An arm's binding has the type its variant holds, so it can deduce a generic argument
+    (`f(p)` in `Available(p)` binds a topology parameter from `Pinned<T, X>`)."""
+    st = run.state
+    here = st.here[-1]
+    scrutinee = run.walk(node.scrutinee)
+    state = settle(st.typer.of(scrutinee, here))
+    arms = []
+    for arm in node.arms:
+        st.typer.bind(arm.binding.name, st.typer.arm_type(state, arm.variant), here)
+        arms.append(arm.replace(body=run.walk(arm.body)))
+    return node.replace(scrutinee=scrutinee, arms=tuple(arms))
+
+
 @monomorphize.on("Spawn")
 def _spawn(run, node):
     st = run.state

@@ -175,11 +175,14 @@ class Typer:
         return Ltyped["RefType"](moved, e.dest)
 
     def t_Spawn(self, e, here):
-        there = self.machine.holds(e.topo.name)
-        inner = self.block_value(e.body, there)
-        if inner._prod == "TensorType" and there is not None:  # v lives on τ (§1.1 rule 4)
+        return self._pinned(self.block_value(e.body, self.machine.holds(e.topo.name)), e.topo)
+
+    def _pinned(self, inner, topo):
+        """Pinned<T, τ>: a tensor in it lives on τ (§1.1 rule 4), in the space τ holds."""
+        there = self.machine.holds(topo.name)
+        if inner._prod == "TensorType" and there is not None:
             inner = inner.replace(place=Ltyped["MemRef"](there))
-        return Ltyped["PinnedType"](inner, e.topo)
+        return Ltyped["PinnedType"](inner, topo)
 
     def t_Comptime(self, e, here):
         return self.block_value(e.body, here)
@@ -207,10 +210,7 @@ class Typer:
             return OPAQUE
         if variant == "Saturated":
             return Ltyped["VerifiedType"](state.inner)
-        inner, there = state.inner, self.machine.holds(state.topo.name)
-        if inner._prod == "TensorType" and there is not None:
-            inner = inner.replace(place=Ltyped["MemRef"](there))
-        return Ltyped["PinnedType"](inner, state.topo)
+        return self._pinned(state.inner, state.topo)
 
     def t_Match(self, e, here):
         """The value of the arm that runs: the type the arms agree on, else opaque."""

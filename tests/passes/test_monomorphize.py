@@ -156,3 +156,16 @@ def test_the_chain_is_refused_at_the_depth_bound_with_every_function_on_it():
                  "fn main() { print(up(Tensor<i32, [1]>::fill(0))); }")
     assert d.code == "E3032"
     assert d.data["chain"] == ["main"] + [f"up${n}" for n in range(1, MAX_DEPTH + 1)]
+
+
+def test_the_binding_of_an_available_arm_deduces_its_topology():
+    ran = run_front("fn on_it<A: Topology>(p: Pinned<i32, Topology::A>) -> i32 { 1 }\n"
+                    "fn main() {\n"
+                    "    match 5.try_pin(Topology::GPU) {\n"
+                    "        Available(p) => { print(on_it(p)); }\n"
+                    "        Saturated(v) => { print(0); }\n"
+                    "    }\n"
+                    "}", monomorphize)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["on_it$GPU", "main"]
+    assert ran.prints() == ("1\n", "1\n")
