@@ -100,9 +100,10 @@ _ENTRIES = [
          "every later argument must have the same extent. The message names the parameter, "
          "the extent it is bound to and by which argument, and the argument that differs."),
     Code("E3047", "a generic argument that cannot be worked out or does not fit",
-         "Each generic parameter of a called function must be given (`f<4>(x)`, `f<i32>(y)`, "
-         "`f<GPU>(p)`) or deducible from an argument's type (a type from the argument in its "
-         "place, a topology from `Pinned<_, Topology::A>`, a const from a tensor extent). "
+         "Each generic parameter of a called function must be given (`f<4>(x)`, "
+         "`f<i32>(y)`, `f<Topology::GPU>(p)`) or deducible from an argument's type (a type "
+         "from the argument in its place, a topology from `Pinned<_, Topology::A>`, a const "
+         "from a tensor extent). "
          "Refused: a parameter nothing gives, more generic arguments than parameters, a type "
          "where a const is expected (or the reverse), generic arguments to a function that "
          "is not generic, and an instance whose const arithmetic (`[N - 4]`) makes an extent "

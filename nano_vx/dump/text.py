@@ -542,6 +542,11 @@ def _dim_arg(w, n):
     w.node(n.dim)
 
 
+@expr("TopoArg", "topo")
+def _topo_arg(w, n):
+    w.node(n.topo)
+
+
 @expr("MemRef", "name")
 def _mem_ref(w, n):
     w.put("Memory::", n.name)

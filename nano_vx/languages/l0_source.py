@@ -117,6 +117,7 @@ NONTERMINALS = [
     Nonterminal("GArg", (
         prod("TypeArg", "type: Type"),
         prod("DimArg", "dim: Dim"),
+        prod("TopoArg", "topo: Topo", "a topology parameter's argument, `f<Topology::GPU>(p)`"),
     )),
     Nonterminal("Mem", (prod("MemRef", "name: name"),)),
     Nonterminal("Topo", (prod("TopoRef", "name: name, index: Expr?, end: Expr?"),)),

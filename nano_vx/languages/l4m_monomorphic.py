@@ -43,7 +43,7 @@ Lmono = Lresolved.extend(
         "GParam": ["TypeParam", "ConstParam"],
         "Bound": ["ReachableBound"],
         "Expr": ["Call", "Global"],
-        "GArg": ["TypeArg", "DimArg"],
+        "GArg": ["TypeArg", "DimArg", "TopoArg"],
     },
     add={
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "

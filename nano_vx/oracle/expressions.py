@@ -217,9 +217,12 @@ class ExprMixin:
         return call
 
     def garg(self, node, sc):
-        """A generic argument: an extent for a const parameter, None for a type."""
+        """A generic argument: an extent for a const parameter, None for a type or a
+        topology."""
         if node._prod == "DimArg":
             return self.dim(node.dim, sc)
+        if node._prod == "TopoArg":
+            return lambda f: None
         ty = node.type
         if ty._prod == "NamedType" and (sc.lookup(ty.name) is not None or ty.name in self.consts):
             return self.name_value(ty.name, sc, node.span)  # `f<N>(..)` with N a constant

@@ -25,11 +25,13 @@ _CLOSE_ARGS = punct(")", "',' or ')'")
 ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) - _CLOSE_ARGS)
 
 
-# -- generic arguments: `f<4>(a)`, `f<i32>(x)` ---------------------------------------------
+# -- generic arguments: `f<4>(a)`, `f<i32>(x)`, `f<Topology::GPU>(p)` -------------------------
 
 
 def _garg(sp, t):
     v = t[0]
+    if v._nt == "Topo":
+        return Lsrc["TopoArg"](v, span=sp)
     if v._nt == "Type":
         return Lsrc["TypeArg"](v, span=sp)
     if v._prod == "DimName":  # a bare name: a type parameter (see KEYWORD_TYPE)
@@ -37,7 +39,7 @@ def _garg(sp, t):
     return Lsrc["DimArg"](v, span=sp)
 
 
-_GARG = Build(KEYWORD_TYPE | DIM, _garg)
+_GARG = Build(TOPO | KEYWORD_TYPE | DIM, _garg)
 # Tried before reading `<` as less-than; FollowedBy('(') keeps `a < b > c` a comparison.
 _GENERIC_ARGS = Group(LT + _GARG + ZeroOrMore(COMMA + _GARG) + Optional(COMMA) + GT
                       + FollowedBy(Literal("(")))

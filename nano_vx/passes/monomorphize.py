@@ -49,10 +49,9 @@ class State:
 monomorphize = Pass("monomorphize", Lresolved, Lmono, """
 Replace every generic function by one instance per distinct list of generic arguments.
 
-Generic arguments are written (`f<4>(x)`, `f<i32>(y)`; a topology parameter takes a bare
-topology name, `f<GPU>(p)`), else deduced from the types of the arguments: a type parameter
-from the argument in its place, a topology from a `Pinned<_, Topology::A>`, a const from a
-tensor extent. A const binds once, from the first argument that names it, on any axis; a
+Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
+else deduced from the types of the arguments: a type parameter from the argument in its
+place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent. A const binds once, from the first argument that names it, on any axis; a
 later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
 2 has extent 7). An instance is named by its generic and its arguments (`stage$i32`,
 `scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's with every parameter
@@ -323,9 +322,11 @@ def _written(g, targ):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
         return extent(targ.dim) if targ._prod == "DimArg" else None
+    if g.topology and targ._prod == "TopoArg":
+        return targ.topo
     if targ._prod != "TypeArg":
         return None
-    if g.topology:
+    if g.topology:  # a bare name, `f<GPU>(p)`
         t = targ.type
         return Lmono["TopoRef"](t.name, None, None, span=t.span) \
             if t._prod == "NamedType" else None

@@ -68,6 +68,7 @@ EXAMPLES = {
                             block(L["ExprStmt"](L["Call"](var("print"), (), (i(1),))))),
     "TypeArg": lambda: L["TypeArg"](f32()),
     "DimArg": lambda: L["DimArg"](L["DimName"]("N")),
+    "TopoArg": lambda: L["TopoArg"](topo("NPU", i(1))),
     "MemRef": lambda: mem("GPU_HBM"),
     "TopoRef": lambda: topo("NPU", i(0), i(4)),
     "Scalar": lambda: f32(),
@@ -175,7 +176,7 @@ def program():
         L["Let"]("t", False, L["PinnedType"](EXAMPLES["RefType"](), topo("NPU", i(0))),
                  L["Call"](var("f"), (L["TypeArg"](L["HardwareStateType"](
                      L["VerifiedType"](L["NamedType"]("T")), topo("GPU"))),
-                     L["DimArg"](EXAMPLES["DimBinary"]())), ())),
+                     L["DimArg"](EXAMPLES["DimBinary"]()), EXAMPLES["TopoArg"]()), ())),
         L["ItemStmt"](L["Fn"]("inner", (L["TypeParam"]("T", False),), (), None, None, (),
                               block())),
     ]

@@ -197,6 +197,8 @@ def test_calls_generic_calls_methods_index_fields():
     assert expr("f<i32>(x)") == N["Call"](V("f"), (N["TypeArg"](I32),), (V("x"),))
     assert expr("f<S*2>(x)").targs == (N["DimArg"](N["DimBinary"](
         "*", N["DimName"]("S"), N["DimInt"](2))),)
+    assert expr("f<Topology::NPU[1]>(p)") == N["Call"](
+        V("f"), (N["TopoArg"](N["TopoRef"]("NPU", Int(1), None)),), (V("p"),))
     assert expr("a < b") == B("<", V("a"), V("b"))
     assert expr("a < b && c > d") == B("&&", B("<", V("a"), V("b")), B(">", V("c"), V("d")))
     assert expr("x.m(a)") == N["MethodCall"](V("x"), "m", (V("a"),))

@@ -108,10 +108,19 @@ def test_an_instance_over_a_tensor_type_is_named_by_that_type():
     assert ran.prints() == ("1.5\n", "1.5\n")
 
 
-def test_a_topology_parameter_takes_a_bare_topology_name():
+@pytest.mark.parametrize("written, instance", [
+    ("NPU", "f$NPU"), ("Topology::NPU", "f$NPU"), ("Topology::NPU[1]", "f$NPU[1]")])
+def test_a_topology_parameter_takes_a_topology_or_its_bare_name(written, instance):
     ran = run_front("fn f<A: Topology>() -> i32 { let p = spawn on(Topology::A) { 1 }; 2 }\n"
-                    "fn main() { print(f<NPU>()); }", monomorphize)
-    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["f$NPU", "main"]
+                    f"fn main() {{ print(f<{written}>()); }}", monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == [instance, "main"]
+    assert ran.prints() == ("2\n", "2\n")
+
+
+def test_a_topology_is_not_a_type_argument():
+    d = _refused("fn id<T>(x: T) -> T { x }\nfn main() { print(id<Topology::GPU>(1)); }")
+    assert (d.code, d.message) == ("E3047", "'T' of 'id' is a type, but this call gives it "
+                                            "`Topology::GPU`")
 
 
 def test_a_const_used_as_a_value_becomes_its_value_in_its_own_type():
