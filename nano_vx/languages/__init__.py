@@ -5,11 +5,11 @@ from .l1_hoisted import Lhoisted
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
-from .l4m_monomorphic import Lmono
-from .l5_typed import Ltyped
-from .l6_folded import Lfolded
-from .l7_routed import Lrouted
-from .l8_scheduled import Lscheduled
+from .l5_monomorphic import Lmono
+from .l6_typed import Ltyped
+from .l7_folded import Lfolded
+from .l8_routed import Lrouted
+from .l9_scheduled import Lscheduled
 
 __all__ = ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..dump.text import to_text
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l7_routed import Lrouted
+from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis, descendants
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.typer import FLOAT_LIT, INT_LIT, Typer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..languages.l2_unrolled import copies_note
-from ..languages.l7_routed import Lrouted
+from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.working_sets import WorkingSet
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l4_resolved import display_name
-from ..languages.l7_routed import Lrouted
+from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 
 

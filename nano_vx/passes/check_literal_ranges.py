@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l5_typed import Ltyped
+from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, Typer, join, settle
 from ..placement.types import OPAQUE, Machine

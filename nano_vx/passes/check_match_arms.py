@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS, VARIANTS
 from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l5_typed import Ltyped
+from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
 from ..source import Span
 

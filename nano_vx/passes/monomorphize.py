@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..comptime import ComptimeError, Evaluator
 from ..dump.text import to_text
 from ..languages import Lmono, Lresolved
-from ..languages.l4m_monomorphic import generic_of, topology_name
+from ..languages.l5_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import INT_LIT, Signature, Typer, join, settle
 from ..placement.sizes import extent

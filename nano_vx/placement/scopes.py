@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l7_routed import Lrouted
+from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from .typer import Typer, join, settle
 from .types import HOST, OPAQUE, Machine

@@ -16,7 +16,7 @@ from __future__ import annotations
 from copy import copy
 
 from ..languages.l0_source import BINARY_OPS
-from ..languages.l5_typed import Ltyped
+from ..languages.l6_typed import Ltyped
 from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.

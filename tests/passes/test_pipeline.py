@@ -5,7 +5,7 @@ import importlib
 from nano_vx.pipeline import LANGUAGES, PIPELINE
 
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
-              "l4m_monomorphic", "l5_typed", "l6_folded", "l7_routed", "l8_scheduled"]
+              "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled"]
 
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",

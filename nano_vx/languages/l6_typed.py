@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l4m_monomorphic import Lmono
+from .l5_monomorphic import Lmono
 
 Ltyped = Lmono.extend(
     "Ltyped",

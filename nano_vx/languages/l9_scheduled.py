@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l7_routed import Lrouted
+from .l8_routed import Lrouted
 
 Lscheduled = Lrouted.extend(
     "Lscheduled",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .l5_typed import Ltyped
+from .l6_typed import Ltyped
 
 # `If` keeps its field (so the dumps print it as before) but the field can only hold false:
 # an `if comptime` left behind cannot even be constructed in this IL, and verify refuses an
