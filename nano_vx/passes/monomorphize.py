@@ -10,7 +10,7 @@ from ..dump.text import to_text
 from ..languages import Lmono, Lresolved
 from ..languages.l5_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
-from ..placement.typer import INT_LIT, Signature, Typer, join, settle
+from ..placement.typer import Signature, Typer, join, settle
 from ..placement.sizes import extent
 from ..placement.types import OPAQUE, Machine, placed
 from .substitute_generic_parameters import Substitution, substitute
@@ -245,7 +245,7 @@ def _instance(run, call, fn, args) -> str | None:
         return None
     kinds = {g.name: g for g in fn.generics}
     for i, (param, arg) in enumerate(zip(fn.params, args), 1):
-        found = _argument_type(st, arg)
+        found = settle(st.typer.of(arg, st.here[-1]))
         if param.type is None or found is OPAQUE:
             continue  # nothing to learn from it
         if not _deduce(run, call, kinds, param.type, with_span(found, arg.span), i, arg,
@@ -263,15 +263,6 @@ def _instance(run, call, fn, args) -> str | None:
     if name not in st.base.functions:
         return name if _make(run, call, fn, name, binding) else None
     return name
-
-
-def _argument_type(st, arg):
-    found = settle(st.typer.of(arg, st.here[-1]))
-    if found is OPAQUE and arg._prod == "Int":
-        # Past i32's range, and nothing else fixes it: i32, as Rust defaults it (so that
-        # check-literal-ranges refuses the literal, E3001, rather than the call guessing).
-        return settle(INT_LIT)
-    return found
 
 
 def _make(run, call, fn, name: str, binding: dict) -> bool:

@@ -6,9 +6,9 @@ x's type in M (a non-tensor becomes `Ref<T, M>`); a call has the callee's declar
 type, its space included; `spawn on(τ) { B }` is `Pinned<T, τ>`.
 
 Scalars are typed only as far as placement needs and never beyond what is certain: an
-integer literal is "some integer" until a context fixes it (as in Rust), and arithmetic
-mixing two different types is OpaqueType rather than a guess. A later type checker owns the
-rest.
+integer literal is "some integer" until a context fixes it (as in Rust), whatever its value
+(whether the value fits is check-literal-ranges' question, E3001), and arithmetic mixing two
+different types is OpaqueType rather than a guess. A later type checker owns the rest.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
 INT_LIT, FLOAT_LIT = "{integer}", "{float}"
-_I32 = (-(2**31), 2**31 - 1)
 _COMPARE = frozenset("== != < <= > >= && ||".split()) & BINARY_OPS
 _INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
 _FLOATS = frozenset("f16 bf16 f32 f64".split())
@@ -114,7 +113,7 @@ class Typer:
         return rule(e, here) if rule is not None else OPAQUE
 
     def t_Int(self, e, here):
-        return INT_LIT if _I32[0] <= e.value <= _I32[1] else OPAQUE
+        return INT_LIT
 
     def t_Float(self, e, here):
         return FLOAT_LIT
