@@ -23,6 +23,8 @@ reference interpreter, printing what the program prints.
   nano-vx prog.vx --dump-after=all         print every IL between banners
   nano-vx prog.vx --action check --error-format=json
   nano-vx explain E2001                    what a diagnostic code means
+  nano-vx spatial examples/spatial/gemm.sdf --target wormhole
+                                           run the spatial lane on a spatial program
 """
 
 
@@ -56,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ap.add_argument("file", nargs="?", help="the Vx program (or `explain CODE`)")
+    ap.add_argument("file", nargs="?",
+                    help="the Vx program (or `explain CODE`, or `spatial PROGRAM`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
     ap.add_argument("--action", choices=["parse", "check", "run"],
                     help="how far to go: parse only, run every check, or check and run "
@@ -101,6 +104,22 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-verify", action="store_true",
                      help="skip checking each pass's output against its IL (faster; "
                           "never used by the tests)")
+    lane = ap.add_argument_group(
+        "the spatial lane", "nano-vx spatial PROGRAM --target TARGET runs a spatial program "
+        "(docs/spatial.md) through tile, place, size-buffers, fuse-readers, "
+        "synthesize-handshakes and schedule, validating every pass")
+    lane.add_argument("--target", metavar="NAME|FILE", action=Once,
+                      help="the mesh: a name in machines/spatial/ (wormhole, gpu-sm, fabric) "
+                           "or a .toml file")
+    lane.add_argument("--inputs", metavar="FILE.npz", action=Once,
+                      help="the program's input tensors (default: the .npz beside it)")
+    lane.add_argument("--seed", type=int, default=0,
+                      help="seed of the random inputs that join the corpus (default 0)")
+    lane.add_argument("--corpus", type=int, default=2, metavar="N",
+                      help="inputs each pass is validated on (default 2)")
+    lane.add_argument("--no-validate", action="store_true",
+                      help="skip running each pass's input and output on the corpus "
+                           "(faster; never used by the tests)")
     return ap
 
 
@@ -128,6 +147,10 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
 def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
     if args.file == "explain":
         return _explain(args.code, stdout, stderr)
+    if args.file == "spatial":
+        from .spatial.driver import run_spatial
+
+        return run_spatial(args, stdout, stderr, Usage)
     if args.code is not None:
         raise Usage(f"unexpected argument {args.code!r}")
     if args.list_passes or args.list_languages or args.show_language or args.diff_language:

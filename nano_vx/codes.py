@@ -230,6 +230,61 @@ _ENTRIES = [
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "
          "tiles never all coexist, so the compiler warns and admits the program."),
+    # -- E70xx: the spatial lane -----------------------------------------------------------
+    Code("E7001", "spatial text does not parse",
+         "A spatial program (`nano-vx spatial PROGRAM`) is not in the text form of its IL: "
+         "the message says what was expected and what was found, at the line and column. "
+         "The header `spatial NAME: IL {` names the IL; an item the IL does not have yet "
+         "(a `place` in an Sdataflow program) is refused with the IL that introduces it."),
+    Code("E7002", "an ill-formed spatial program",
+         "The program breaks a structural rule its meaning depends on: a stream with other "
+         "than one producer and one consumer, a cycle, an undeclared name, a tile that does "
+         "not divide its tensor, tokens an op cannot combine, a stage off the mesh, a "
+         "buffer with two producing engines. Every problem is reported, each naming the "
+         "item. The inputs given with --inputs must match the program's input tensors."),
+    Code("E7003", "inconsistent dataflow rates",
+         "The balance equations of the graph (for every stream, firings of the producer "
+         "times the tokens it puts = firings of the consumer times the tokens it takes) have "
+         "no positive solution: along two paths the graph asks one stage to fire at two "
+         "different rates, so tokens would pile up on one path and starve on the other. A "
+         "tiled access that walks a number of tiles the equations do not allow is refused "
+         "too."),
+    Code("E7004", "a target that cannot be used",
+         "The --target of `nano-vx spatial` names no file in machines/spatial/, or its file "
+         "is not a valid target: a missing or unknown field, a non-positive figure, or a "
+         "figure without its source in [sources]. The message names the file and the field."),
+    Code("E7010", "no tiling fits a site",
+         "`tile` found no tile shapes with which every stream's tile, double-buffered, fits "
+         "the SRAM of one site of the target. The message gives the bytes the smallest tiles "
+         "need, the site's capacity and the largest stream. A graph whose rates or "
+         "broadcasts keep whole-tensor tiles needs its whole tensors on one site."),
+    Code("E7011", "buffers do not fit a site",
+         "`size-buffers` needs, for some site, more SRAM (granule-rounded bytes of every "
+         "buffer at its deadlock-free depth) or more buffers than the target gives a site. "
+         "The message names the site, the bytes needed and the capacity, and the largest "
+         "buffers with their depths."),
+    Code("E7012", "too many semaphores on a site",
+         "`synthesize-handshakes` gives every buffer between sites, and every receiver of a "
+         "multicast, a credit semaphore on its producer's site and a data semaphore on its "
+         "consumer's; some site needs more than the target has. The message names the site "
+         "and the count."),
+    Code("E7013", "no deadlock-free schedule",
+         "`schedule` simulated the engines, each firing one stage at a time, with the "
+         "buffers' depths, and some engines can go no further. The message names each stuck "
+         "engine, the stage it would fire and what it waits for. `nano-vx spatial` runs the "
+         "program as given first (E7021), so this is reported when --no-validate skips that."),
+    Code("E7020", "a pass changed what the program means",
+         "After each pass of the spatial lane the compiler runs the pass's input and output "
+         "on a corpus of inputs (the program's own and random ones) and compares them: the "
+         "output must be well formed and finish with the same output tensors (floats within "
+         "a relative 1e-4). The message names the pass and how they parted company: an "
+         "output that differs (the input, the tensor, the first element, both values), or "
+         "one side deadlocking or overflowing. It is a bug in the pass."),
+    Code("E7021", "the spatial program does not finish",
+         "The program as given deadlocks (engines each waiting for another), overflows (a "
+         "token put into a slot its producer had not reserved) or underflows (a token read "
+         "before it arrived) on one of its inputs, so it has no meaning to preserve. The "
+         "message names the engines and the ops they wait at, or the buffer and the step."),
     # -- E8xxx: compile-time evaluation --------------------------------------------------
     Code("E8002", "an assertion is false while compiling",
          "An `assert` the compiler decides was false: one in a `comptime` block on a path "

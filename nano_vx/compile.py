@@ -16,11 +16,11 @@ from .pipeline import PIPELINE
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
 
 
-def _pass_names(value: str | None, usage) -> set[str]:
+def _pass_names(value: str | None, usage, pipeline=PIPELINE) -> set[str]:
     if not value:
         return set()
     names = {n.strip() for n in value.split(",") if n.strip()}
-    known = PIPELINE.names()
+    known = pipeline.names()
     unknown = sorted(names - set(known) - {"all"})
     if unknown:
         raise usage(f"no pass named {', '.join(unknown)}; the passes are {', '.join(known)}")
@@ -30,9 +30,9 @@ def _pass_names(value: str | None, usage) -> set[str]:
 DOCUMENT_FORMATS = ("svg", "json")
 
 
-def dump_options(args, usage) -> DumpOptions | None:
-    after = _pass_names(args.dump_after, usage)
-    before = _pass_names(args.dump_before, usage)
+def dump_options(args, usage, pipeline=PIPELINE) -> DumpOptions | None:
+    after = _pass_names(args.dump_after, usage, pipeline)
+    before = _pass_names(args.dump_before, usage, pipeline)
     implied = args.dump_changed or args.dump_diff or args.dump_dir
     if implied and not after:
         after = {"all"}

@@ -11,6 +11,7 @@ The walk uses an explicit stack: the picture of a deep tree needs no deep recurs
 from __future__ import annotations
 
 from ..nanopass.nodes import Node
+from ..spatial import is_spatial_program
 from .writer import is_terminal, terminal_text
 
 INDENT = "    "
@@ -68,6 +69,10 @@ def _children(node: Node, own_id: str):
 
 
 def to_dot(node: Node, title: str | None = None) -> str:
+    if is_spatial_program(node):
+        from .spatial_dot import to_spatial_dot
+
+        return to_spatial_dot(node, title)
     out = ["digraph IR {"]
     out += [INDENT + h for h in HEADER]
     if title is not None:

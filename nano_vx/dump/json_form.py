@@ -74,6 +74,8 @@ def _from_json(data: dict, language, source: Source | None) -> Node:
 def _terminal(value, kind: str, mult: str):
     if mult == "*":
         return tuple(_terminal(v, kind, "") for v in value)
+    if type(value) is list:  # a tuple-valued terminal (a shape, a site), which JSON lists
+        return tuple(value)
     if kind == "float" and type(value) in (str, int):
         return float(value)  # "inf"/"nan", or a whole float json wrote without a point
     return value

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from ..deep import run_deep
 from ..nanopass.nodes import Node
+from ..spatial import is_spatial_program
 from .writer import (ATOM, BINARY_PREC, BLOCK, BLOCKLIKE, CAST, CLOSURE, HEADER, POSTFIX, UNARY,
                      Writer, expr, line, quote, shape)
 
 
 def to_text(node: Node) -> str:
     """The text dump of any node of any IL, newline-terminated."""
+    if is_spatial_program(node):
+        # A spatial program dumps in the spatial text form, which its parser reads back.
+        from ..spatial.text import to_spatial_text
+
+        return to_spatial_text(node)
     return run_deep(_to_text, node)
 
 

@@ -11,7 +11,9 @@ class PipelineError(Exception):
 
 
 class Pipeline:
-    def __init__(self, passes: list[Pass]):
+    def __init__(self, passes: list[Pass], given: tuple[str, ...] = ()):
+        """`given`: the facts the compilation holds before the first pass (the spatial
+        lane's target, from the command line)."""
         for a, b in zip(passes, passes[1:]):
             if a.output is not b.input:
                 src = b.input.name if b.input else "text"
@@ -23,7 +25,7 @@ class Pipeline:
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise PipelineError(f"pass names used twice: {', '.join(sorted(dup))}")
-        provided: set[str] = set()
+        provided: set[str] = set(given)
         for p in passes:
             missing = [f for f in p.requires if f not in provided]
             if missing:

@@ -1,0 +1,70 @@
+"""The cycle model of the spatial lane, from a target's rates alone: what `tile` minimises when
+it chooses tile shapes and what `fuse-readers` compares when it weighs a multicast against
+streaming each reader its own copy. Every figure comes from the target file; nothing here is
+fitted to a program."""
+
+from __future__ import annotations
+
+from math import ceil
+
+
+def dram_cycles(target, nbytes: int) -> float:
+    """Cycles to move `nbytes` between DRAM and the mesh, the chip's whole DRAM bandwidth."""
+    return nbytes / target.dram_bytes_per_cycle
+
+
+def transfer_cycles(target, nbytes: int, hops: int) -> float:
+    """One tile over the network: the link's serialisation, then the hops' latency."""
+    return nbytes / target.link_bytes_per_cycle + hops * target.hop_cycles
+
+
+def compute_cycles(target, dtype: str, ops: int) -> float:
+    return ops / target.rates[dtype]
+
+
+def read_cycles(target, nbytes: int, copies: int) -> float:
+    """`copies` readers each fetching the same tile from DRAM: the DRAM pays for every copy,
+    plus one latency."""
+    return dram_cycles(target, nbytes * copies) + target.dram_latency_cycles
+
+
+def multicast_cycles(target, nbytes: int, source, receivers) -> float:
+    """One DRAM fetch, then one multicast to the receivers' sites: the network carries the tile
+    once along the tree, the farthest receiver sets the latency, and the barrier waits for a
+    credit to come back from the farthest receiver."""
+    far = max((target.hops(source, r) for r in receivers), default=0)
+    return (dram_cycles(target, nbytes) + target.dram_latency_cycles
+            + transfer_cycles(target, nbytes, far) + far * target.hop_cycles)
+
+
+def tiles_per_site(firings: int, sites: int) -> int:
+    return ceil(firings / max(1, sites))
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def split_counts(grids: list[int], sites: int) -> tuple[int, ...]:
+    """How many blocks `place` cuts each of the first two parallel tile grids into: the most
+    sites it can fill, each count dividing its grid (so every block has as many tiles), the
+    first dimension cut first."""
+    grids = grids[:2]
+    if not grids:
+        return ()
+    best: tuple[int, ...] = tuple(1 for _ in grids)
+    for a in divisors(grids[0]):
+        rest = [b for b in (divisors(grids[1]) if len(grids) > 1 else [1]) if a * b <= sites]
+        if a > sites or not rest:
+            continue
+        b = max(rest)
+        if a * b > _product(best) or (a * b == _product(best) and a > best[0]):
+            best = (a, b)[:len(grids)]
+    return best
+
+
+def _product(xs) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out

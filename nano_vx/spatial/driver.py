@@ -1,0 +1,246 @@
+"""`nano-vx spatial PROGRAM --target TARGET`: read a spatial program, run the lane from the IL
+it is written in, validate every pass (well-formed output, same outputs as its input on a
+corpus of inputs), and report the outcome, its step count and where each stage runs.
+
+Everything that can go wrong with the program or the target is a coded diagnostic: text that
+does not parse (E7001), an ill-formed program (E7002), inconsistent rates (E7003), a bad target
+(E7004), a pass that cannot apply (its SpatialReject's code), a rewrite that changed the
+meaning (E7020), a program that fails on its own inputs (E7021).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TextIO
+
+import numpy as np
+
+from ..diagnostics import Diagnostics
+from ..driver import Dumper, InternalError, _save_ice
+from ..source import Source, Span
+from .check import IllFormed
+
+EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+
+
+class _Stop(Exception):
+    """The run ends with the diagnostics reported so far."""
+
+
+def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
+    from ..compile import _pass_names, dump_options
+    from .lane import SPATIAL_PIPELINE
+
+    if args.code is None:
+        raise usage("spatial: no program (nano-vx spatial PROGRAM --target TARGET)")
+    if args.target is None:
+        raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
+    dumps = dump_options(args, usage, SPATIAL_PIPELINE)
+    if args.stop_after:
+        _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
+    try:
+        with open(args.code, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as err:
+        stderr.write(f"nano-vx: error: cannot read {args.code!r}: "
+                     f"{getattr(err, 'strerror', None) or err}\n")
+        return EXIT_ERROR
+    run = _Run(args, Source(args.code, text), stdout, stderr, dumps)
+    try:
+        run.go()
+    except _Stop:
+        pass
+    except InternalError as ice:
+        stderr.write(f"nano-vx: {ice}\n")
+        if ice.ir_file:
+            stderr.write(f"nano-vx: the IR that went into {ice.pass_name} and the traceback "
+                         f"are in {ice.ir_file}\n")
+        stderr.write("nano-vx: this is a bug in nano-vx, not in your program\n")
+        return EXIT_INTERNAL
+    if args.error_format == "json":
+        stderr.write(run.diagnostics.to_json())
+    elif run.diagnostics.items:
+        stderr.write(run.diagnostics.render())
+    return EXIT_ERROR if run.diagnostics.has_errors else EXIT_OK
+
+
+class _Run:
+    def __init__(self, args, source: Source, out: TextIO, err: TextIO, dumps):
+        self.args = args
+        self.source = source
+        self.out = out
+        self.err = err
+        self.dumps = dumps
+        self.diagnostics = Diagnostics()
+
+    def fail(self, code: str, message: str, *, span=None, notes=(), help=(), **data):
+        self.diagnostics.error(code, span, message, notes=list(notes), help=list(help), **data)
+        raise _Stop
+
+    def go(self) -> None:
+        from ..oracle.equivalence import corpus, evaluate
+        from .balance import RateError, repetitions
+        from .context import SpatialContext
+        from .lane import SPATIAL_PIPELINE, passes_from
+        from .parse import SpatialSyntaxError, parse_spatial
+        from .program import Program
+        from .target import TargetError, load_target
+        from .text import language_of
+        from .validate import validate
+
+        try:
+            target = load_target(self.args.target)
+        except TargetError as err:
+            self.fail("E7004", str(err))
+        try:
+            graph = parse_spatial(self.source.text, self.source.name)
+        except SpatialSyntaxError as err:
+            self.fail("E7001", err.message, span=self._at(err.line, err.column))
+        problems = validate(graph, target)
+        if problems:
+            for problem in problems:
+                self.diagnostics.error("E7002", None, problem)
+            raise _Stop
+        try:
+            repetitions(Program(graph))
+        except RateError as err:
+            self.fail("E7003", str(err))
+        inputs = self._inputs(graph, corpus)
+        outcomes = []
+        if not self.args.no_validate:
+            outcomes = [evaluate(graph, given) for given in inputs]
+            self._refuse_failing(outcomes, "as written")
+        passes = passes_from(language_of(graph).name)
+        ctx = SpatialContext(target)
+        dumper = Dumper(self.dumps, self.out) if self.dumps is not None else None
+        lines = []
+        position = {p.name: i for i, p in enumerate(SPATIAL_PIPELINE, 1)}
+        for p in passes:
+            index = position[p.name]
+            if dumper and self.dumps.wants(self.dumps.before, p.name):
+                dumper.emit("Before", index, p, graph)
+            start = time.perf_counter()
+            after = self._apply(p, graph, ctx)
+            spent = time.perf_counter() - start
+            checked = "not validated (--no-validate)"
+            if not self.args.no_validate:
+                start = time.perf_counter()
+                outcomes = self._validate(p, graph, after, target, inputs, outcomes)
+                checked = f"validated on {len(inputs)} inputs in {time.perf_counter() - start:.2f} s"
+            if dumper and self.dumps.wants(self.dumps.after, p.name):
+                if self.dumps.diff:
+                    dumper.emit_diff(index, p, graph, after)
+                else:
+                    dumper.emit("After", index, p, after)
+            ils = f"{p.input.name} -> {p.output.name}"
+            lines.append(f"  {p.name:<22} {ils:<30} {spent * 1000:8.1f} ms   {checked}")
+            graph = after
+            if p.name == self.args.stop_after:
+                break
+        if self.args.no_validate:
+            outcomes = [evaluate(graph, inputs[0])]
+        self._refuse_failing(outcomes, "after the lane")
+        if self.dumps is None or self.dumps.banners:
+            self._report(graph, target, lines, outcomes[0])
+
+    def _at(self, line: int, column: int) -> Span:
+        start = self.source.line_starts[line - 1] + column - 1
+        return Span(self.source, start, min(start + 1, len(self.source.text)))
+
+    def _inputs(self, graph, corpus) -> list[dict[str, np.ndarray]]:
+        """The program's own inputs (--inputs, or the .npz beside it) first, then random ones
+        from --seed, as many as --corpus asks."""
+        given = self.args.inputs
+        beside = os.path.splitext(self.args.code)[0] + ".npz"
+        if given is None and os.path.isfile(beside):
+            given = beside
+        inputs = []
+        if given is not None:
+            inputs.append(self._load_inputs(graph, given))
+        count = max(0, self.args.corpus - len(inputs))
+        return inputs + corpus(graph, self.args.seed, count)
+
+    def _load_inputs(self, graph, path: str) -> dict[str, np.ndarray]:
+        from .ops import NUMPY_DTYPES
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError) as err:
+            self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
+        out = {}
+        for t in graph.tensors:
+            if t.role != "input":
+                continue
+            a = arrays.get(t.name)
+            if a is None:
+                self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
+                                   f"(they have {', '.join(sorted(arrays)) or 'none'})")
+            if a.shape != tuple(t.shape) or a.dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
+                self.fail("E7002", f"input '{t.name}' in {path!r} is {a.dtype}{list(a.shape)}; "
+                                   f"the program declares {t.dtype}{list(t.shape)}")
+            out[t.name] = a
+        return out
+
+    def _apply(self, p, graph, ctx):
+        from .reject import SpatialReject
+
+        try:
+            return p(graph, ctx)
+        except SpatialReject as reject:
+            where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
+                                      ("buffer", reject.buffer)) if v is not None}
+            self.fail(reject.code, f"{p.name} cannot apply: {reject.message}",
+                      **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
+                                            for k, v in where.items()}})
+        except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
+            raise InternalError(p.name, error, _save_ice(p, graph, error)) from error
+
+    def _validate(self, p, before, after, target, inputs, reference):
+        from .check import check_rewrite
+
+        outcomes: list = []
+        problem = check_rewrite(before, after, target, inputs=inputs, reference=reference,
+                                seen=outcomes)
+        if problem is not None:
+            kind = "IllFormed" if isinstance(problem, IllFormed) else type(problem).__name__
+            self.fail("E7020", f"pass {p.name} changed what the program means "
+                               f"({kind}): {problem.describe()}",
+                      notes=[f"{p.input.name} -> {p.output.name}, checked on "
+                             f"{len(inputs)} inputs"],
+                      help=["this is a bug in the pass: rerun with --dump-before and "
+                            f"--dump-after={p.name} to see its input and output"],
+                      **{"pass": p.name, "divergence": kind})
+        return outcomes
+
+    def _refuse_failing(self, outcomes, when: str) -> None:
+        from ..oracle.outcomes import Finished
+
+        for k, outcome in enumerate(outcomes):
+            if not isinstance(outcome, Finished):
+                self.fail("E7021", f"the program {when} does not finish on input {k}: "
+                                   f"{outcome.describe()}")
+
+    def _report(self, graph, target, lines, outcome) -> None:
+        from .program import Program
+
+        w = self.out.write
+        w(f"{graph.name} on {target.name} ({target.rows} x {target.cols} sites)\n")
+        for line in lines:
+            w(line + "\n")
+        w(f"outcome: {outcome.describe()}\n")
+        for name, value in sorted(outcome.outputs.items()):
+            w(f"output {name}: {value.dtype}{list(value.shape)}, sum {value.sum():g}\n")
+        p = Program(graph)
+        if not p.places:
+            return
+        w("placement:\n")
+        by_site: dict = {}
+        for stage, (site, engine) in p.places.items():
+            by_site.setdefault(site, {}).setdefault(engine, []).append(stage)
+        for site in sorted(by_site):
+            parts = "; ".join(f"{engine} {', '.join(stages)}"
+                              for engine, stages in sorted(by_site[site].items()))
+            w(f"  site {site}: {parts}\n")
+

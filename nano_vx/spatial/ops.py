@@ -1,0 +1,113 @@
+"""What a stage computes, on real tiles (numpy arrays): the meaning every evaluator of the
+spatial lane shares, from the unbounded dataflow graph to the choreographed program.
+
+A load's firings walk its access (`tiles_of`); a compute or scalar stage's firing turns the
+tokens its input ports deliver into the tokens of its output ports (`fire`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+NUMPY_DTYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+
+
+class OpError(Exception):
+    """A stage whose tokens cannot be combined (shapes that do not meet, an axis the tile
+    does not have): the program is ill-formed."""
+
+
+def loop_points(loops) -> list[dict[str, int]]:
+    """The points of a loop nest in firing order, the last loop varying fastest."""
+    ranges = [range(lp.start, lp.stop, lp.step) for lp in loops]
+    names = [lp.var for lp in loops]
+    return [dict(zip(names, values)) for values in itertools.product(*ranges)]
+
+
+def loop_count(loops) -> int:
+    count = 1
+    for lp in loops:
+        count *= len(range(lp.start, lp.stop, lp.step))
+    return count
+
+
+def tile_coords(index, point: dict[str, int]) -> tuple[int, ...]:
+    return tuple(0 if v == "0" else point[v] for v in index)
+
+
+def tile_slices(tile, coords) -> tuple[slice, ...]:
+    return tuple(slice(c * t, (c + 1) * t) for c, t in zip(coords, tile))
+
+
+def access_slices(stage, shape) -> list[tuple[slice, ...]]:
+    """Per firing, the region of the tensor a load or store touches. A stage without a tile
+    (Sdataflow) touches the whole tensor at every firing."""
+    if not hasattr(stage, "tile"):
+        return [tuple(slice(0, n) for n in shape)]
+    return [tile_slices(stage.tile, tile_coords(stage.index, p)) for p in loop_points(stage.loops)]
+
+
+def fire(stage, inputs: list[list[np.ndarray]], dtype) -> list[np.ndarray]:
+    """One firing: `inputs[i]` holds the tokens taken from input port i (its rate of them);
+    returns the tokens put on each output port (the same list for every port)."""
+    kind = stage._prod
+    if kind == "Scalar":
+        return _scalar(stage, inputs, dtype)
+    op = stage.op
+    try:
+        if op == "matmul_acc":
+            a, b = inputs
+            acc = np.zeros((a[0].shape[0], b[0].shape[1]), dtype=dtype)
+            for x, y in zip(a, b):
+                acc = acc + (x.astype(dtype) @ y.astype(dtype))
+            return [acc.astype(dtype)]
+        if op in ("add", "mul"):
+            a, b = inputs
+            fn = np.add if op == "add" else np.multiply
+            return [fn(x, y).astype(dtype) for x, y in zip(a, b)]
+        if op == "scale":
+            return [(x * stage.factor).astype(dtype) for x in inputs[0]]
+        if op == "exp":
+            return [np.exp(x).astype(dtype) for x in inputs[0]]
+        reduce = np.sum if op == "sum" else np.max
+        parts = [reduce(x, axis=stage.axis, keepdims=True) for x in inputs[0]]
+        return [reduce(np.stack(parts), axis=0).astype(dtype)]
+    except (ValueError, IndexError, np.exceptions.AxisError) as error:
+        raise OpError(f"stage {stage.name} ({op}): {error}") from None
+
+
+_BINARY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide,
+           "max": np.maximum, "min": np.minimum}
+
+
+def _scalar(stage, inputs, dtype) -> list[np.ndarray]:
+    out = []
+    for tokens in zip(*inputs):
+        env = dict(zip(stage.params, tokens))
+        try:
+            with np.errstate(all="ignore"):
+                out.append(np.asarray(_eval(stage.body, env)).astype(dtype))
+        except ValueError as error:
+            raise OpError(f"stage {stage.name} (scalar): {error}") from None
+    return out
+
+
+def _eval(e, env):
+    kind = e._prod
+    if kind == "Arg":
+        return env[e.name]
+    if kind == "Num":
+        return e.value
+    if kind == "Bin":
+        a, b = _eval(e.a, env), _eval(e.b, env)
+        if e.op == "/" and np.issubdtype(np.result_type(a, b), np.integer):
+            return np.floor_divide(a, np.where(b == 0, 1, b)) * (b != 0)
+        return _BINARY[e.op](a, b)
+    a = _eval(e.a, env)
+    if e.op == "-":
+        return np.negative(a)
+    if e.op == "exp":
+        return np.exp(a)
+    return np.reciprocal(np.asarray(a, dtype=np.float64))

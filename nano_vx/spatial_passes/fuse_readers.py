@@ -1,0 +1,94 @@
+"""fuse-readers: Ssized -> Sfused."""
+
+from __future__ import annotations
+
+from ..languages.s3_sized import Ssized
+from ..languages.s4_fused import Sfused
+from ..nanopass import Pass
+from ..spatial import cost
+from ..spatial.ops import loop_points, tile_coords
+from ..spatial.program import Program
+from ..spatial.reject import SpatialReject
+from ..spatial.shapes import token_bytes, token_shapes
+
+fuse_readers = Pass("fuse-readers", Ssized, Sfused, """
+Read a tile once for all its readers, multicasting it, where the cost model says that pays.
+
+Readers of one tile are the loads on a `reader` engine that read the same tensor with the same
+tile shape and the same sequence of tile coordinates (compared point by point, so loads whose
+loops differ only in a variable their index does not use, over as many points, are readers of
+one tile). Each set of two or more such loads becomes the first of them in the graph's order,
+which keeps its name and place and takes the out ports of the whole set; the others and their
+places go. That happens when
+
+- every receiver is on the kept load's site (its buffer is there): one read feeding several
+  consumers of its own site costs no DRAM traffic and needs no network; or
+- the target multicasts and one fetch plus a multicast from the kept load's site to every
+  receiver's site (its buffer's) costs fewer cycles (`cost.multicast_cycles`) than every
+  load fetching its own copy (`cost.read_cycles` with one copy per load).
+
+Otherwise the loads stay as they are, each streaming its reader its own copy. Every load left
+with several out ports (fused, or one read that fed several consumers already) gets a group
+`<load>_group` of all its out streams. Buffers do not change: each receiver keeps its own
+buffer and its own slot accounting.
+""", requires=("target",))
+L = Sfused
+
+
+@fuse_readers.on("Graph")
+def _graph(run, g):
+    p = Program(g)
+    target = run.ctx.target
+    shapes = token_shapes(p)
+    fused: dict[str, tuple] = {}  # kept load -> the out ports of its whole set
+    gone: set[str] = set()
+    for readers in _readers_of_one_tile(p):
+        if len(readers) > 1 and _fuse_pays(p, shapes, readers, target):
+            fused[readers[0].name] = tuple(port for ld in readers for port in ld.outs)
+            gone.update(ld.name for ld in readers[1:])
+    stages = tuple(st.replace(outs=fused[st.name]) if st.name in fused else st
+                   for st in g.stages if st.name not in gone)
+    places = tuple(pl for pl in g.places if pl.stage not in gone)
+    groups = tuple(L["Group"](f"{st.name}_group", st.name, tuple(o.stream for o in st.outs))
+                   for st in stages if st._prod == "Load" and len(st.outs) > 1)
+    return L["Graph"](g.name, g.tensors, g.streams, stages, places, g.buffers, groups,
+                      span=g.span)
+
+
+def _readers_of_one_tile(p: Program) -> list[list]:
+    """The loads on reader engines that feed something, in sets of equal reads, each in
+    graph order."""
+    sets: dict[tuple, list] = {}
+    for st in p.graph.stages:
+        if st._prod != "Load" or not st.outs or _engine(p, st.name) != "reader":
+            continue
+        sequence = tuple(tile_coords(st.index, point) for point in loop_points(st.loops))
+        sets.setdefault((st.tensor, st.tile, sequence), []).append(st)
+    return list(sets.values())
+
+
+def _engine(p: Program, stage: str) -> str | None:
+    place = p.places.get(stage)
+    return place[1] if place else None
+
+
+def _fuse_pays(p: Program, shapes, readers: list, target) -> bool:
+    source = p.places[readers[0].name][0]
+    receivers = [_receiver_site(p, ld, port.stream) for ld in readers for port in ld.outs]
+    if all(site == source for site in receivers):
+        return True
+    if not target.multicast:
+        return False
+    nbytes = token_bytes(p, shapes, readers[0].outs[0].stream)
+    return (cost.multicast_cycles(target, nbytes, source, receivers)
+            < cost.read_cycles(target, nbytes, copies=len(readers)))
+
+
+def _receiver_site(p: Program, load, stream: str) -> tuple:
+    buffer = p.buffers.get(stream)
+    if buffer is None:
+        raise SpatialReject("E7002", "fuse-readers",
+                            f"stream '{stream}' of load '{load.name}' has no buffer; every "
+                            f"stream of an Ssized program has one", stage=load.name,
+                            buffer=stream)
+    return buffer.site
