@@ -30,8 +30,6 @@ from .outcomes import Deadlock, Finished, Overflow, Underflow
 (LOOP, END, RESERVE, READ, WRITE, PUSH, SEND, MCAST, WAITFRONT, POP, WAIT, SIGNAL, BARRIER,
  FIRE) = range(14)
 BLOCKING = frozenset({RESERVE, WAITFRONT, WAIT, BARRIER})
-MOVES = frozenset({READ, WRITE, PUSH, SEND, MCAST, WAITFRONT, POP, WAIT, SIGNAL, BARRIER,
-                   RESERVE})  # data-movement events; FIRE is tile compute
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,7 @@ class State:
     cursors: object  # per (stage, staging target): tiles read or written so far
     writes: object  # (tensor, slices, tile) in the order stores wrote them
     counts: object  # per engine: ops executed
+    claimed: object  # per buffer: tokens its consumer waited for on the data semaphore
     steps: int
     fires: int = 0  # of the steps, tile computations
 
@@ -66,9 +65,12 @@ class Machine:
         self.receivers = [tuple(bid[s] for s in p.groups[g].streams) for g in self.groups]
         # The buffer whose slots a credit semaphore counts: a wait on it reserves them.
         self.credit_of = [None] * len(self.sems)
+        self.data_of = [None] * len(self.sems)  # the buffer whose tokens it announces
         for b, h in p.handshakes.items():
             if h.credit is not None and h.credit in sid:
                 self.credit_of[sid[h.credit]] = bid[b]
+            if h.data is not None and h.data in sid:
+                self.data_of[sid[h.data]] = bid[b]
         self.receiver_credits = [tuple(sid[p.handshakes[self.buffers[r]].credit]
                                        for r in rs) for rs in self.receivers]
         self.dram = {n: np.asarray(inputs[n]) for n, t in p.tensors.items() if t.role == "input"}
@@ -144,7 +146,7 @@ class Machine:
                      pvector([()] * (nb + len(self.groups))),
                      pvector(self.p.semaphores[s].initial for s in self.sems),
                      pvector([0] * max(1, len(self.cursor_id))), pvector(),
-                     pvector([0] * len(self.code)), 0)
+                     pvector([0] * len(self.code)), pvector([0] * nb), 0)
 
     @staticmethod
     def _settle(code, ip, loops) -> tuple:
@@ -196,8 +198,8 @@ class Machine:
         instr = self.code[e][ip]
         op = instr[0]
         n = state.steps + 1
-        q, r, stg, sm, cur, wr = (state.queues, state.reserved, state.staged, state.sems,
-                                  state.cursors, state.writes)
+        q, r, stg, sm, cur, wr, cl = (state.queues, state.reserved, state.staged, state.sems,
+                                      state.cursors, state.writes, state.claimed)
         if op == RESERVE:
             r = r.set(instr[1], r[instr[1]] + instr[2])
         elif op == READ:
@@ -243,14 +245,22 @@ class Machine:
             if len(q[b]) < k:
                 return self._under(b, n, f"pops {k} tokens but {len(q[b])} are there")
             q = q.set(b, q[b][k:])
+            cl = cl.set(b, max(0, cl[b] - k))
         elif op == WAIT:
             _, s, k = instr
             sm = sm.set(s, sm[s] - k)
             b = self.credit_of[s]
             if b is not None:
                 r = r.set(b, r[b] + k)
+            b = self.data_of[s]
+            if b is not None:
+                cl = cl.set(b, cl[b] + k)
         elif op == SIGNAL:
-            sm = sm.set(instr[1], sm[instr[1]] + instr[2])
+            _, s, k = instr
+            bad = self._signal_check(state, s, k)
+            if bad:
+                return bad
+            sm = sm.set(s, sm[s] + k)
         elif op == BARRIER:
             for s, b in zip(self.receiver_credits[instr[1]], self.receivers[instr[1]]):
                 sm = sm.set(s, sm[s] - 1)
@@ -263,7 +273,7 @@ class Machine:
             cur = cur.set(c, cur[c] + 1)
         pcs = state.pcs.set(e, self._settle(self.code[e], ip + 1, loops))
         counts = state.counts.set(e, state.counts[e] + 1)
-        return State(pcs, q, r, stg, sm, cur, wr, counts, n, state.fires + (op == FIRE))
+        return State(pcs, q, r, stg, sm, cur, wr, counts, cl, n, state.fires + (op == FIRE))
 
     def _put_check(self, state: State, b: int, k: int, slot: int) -> str | None:
         if len(state.staged[slot]) < k:
@@ -274,6 +284,31 @@ class Machine:
         if len(state.queues[b]) + k > self.depth[b]:
             return (f"puts {k} tokens into a buffer holding {len(state.queues[b])} of "
                     f"depth {self.depth[b]}")
+        return None
+
+    def _signal_check(self, state: State, s: int, k: int):
+        """A semaphore of a handshake may only count what is so. Every slot of a buffer is
+        free on the credit semaphore, held by the producer, or holding a token, so a credit
+        signalled before its slot is popped is one slot too many, an Overflow waiting for the
+        producer to use it; the data semaphore counts tokens in the buffer the consumer has not
+        waited for, so data signalled before it is sent is an Underflow waiting for the
+        consumer to read it. Caught at the signal, the fault does not depend on which engine
+        happens to run next."""
+        n = state.steps + 1
+        b = self.credit_of[s]
+        if b is not None:
+            slots = state.sems[s] + k + state.reserved[b] + len(state.queues[b])
+            if slots > self.depth[b]:
+                return Overflow(self.buffers[b], self.site[b], n,
+                                f"'{self.sems[s]}' is signalled to {state.sems[s] + k} "
+                                f"credits while the producer holds {state.reserved[b]} "
+                                f"slots and {len(state.queues[b])} hold tokens: more than "
+                                f"the depth {self.depth[b]}")
+        b = self.data_of[s]
+        if b is not None and state.sems[s] + k + state.claimed[b] > len(state.queues[b]):
+            return self._under(b, n, f"'{self.sems[s]}' announces {state.sems[s] + k} tokens "
+                                     f"beyond the {state.claimed[b]} already taken, but the "
+                                     f"buffer holds {len(state.queues[b])}")
         return None
 
     def _under(self, b: int, n: int, why: str) -> Underflow:

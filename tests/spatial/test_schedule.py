@@ -341,11 +341,11 @@ def _broken(text: str, line: str, **where):
 
 
 @pytest.mark.parametrize("line, where, outcome, why", [
-    # The consumer hands a credit back before it has popped: the producer sends into a full
-    # buffer.
-    ("signal x_credit 1", {"before": "wait x_data 1"}, Overflow, "holding 2 of depth 2"),
-    # The producer announces a token before sending it: the consumer fires on nothing.
-    ("signal x_data 1", {"before": "wait x_credit 1"}, Underflow, "fires with 0"),
+    # The consumer hands a credit back before it has popped: one slot too many is free, which
+    # the signal itself shows, whatever the producer does next.
+    ("signal x_credit 1", {"before": "wait x_data 1"}, Overflow, "more than the depth 2"),
+    # The producer announces a token before sending it: the consumer would fire on nothing.
+    ("signal x_data 1", {"before": "wait x_credit 1"}, Underflow, "but the buffer holds 0"),
 ], ids=["credit-signal-before-pop", "data-signal-before-send"])
 def test_a_swapped_signal_is_caught(line, where, outcome, why):
     before, bad = _broken(SEMAPHORE_PAIR, line, **where)
@@ -430,7 +430,8 @@ def _forked_runs(program, inputs, seed: int, prefixes: int = 4, forks: int = 5) 
     `forks` ways from the one State it reached (states are persistent: a step leaves its
     state as it was)."""
     machine = Machine(program, inputs)
-    total = eval_choreography(program, inputs).steps
+    first = eval_choreography(program, inputs)
+    total = first.steps if isinstance(first, Finished) else first.step
     rng = np.random.default_rng(seed)
     outcomes = []
     for _ in range(prefixes):
@@ -455,15 +456,16 @@ def test_every_fair_interleaving_finishes_alike(name):
             np.testing.assert_array_equal(other.outputs[tensor], value)
 
 
-def test_random_interleavings_find_a_signal_swap_the_fixed_order_misses():
-    """The credit signal just before its pop: the fixed order runs the two back to back, but
-    an order that lets the producer send in between overflows. The harness above would see
-    it; a schedule that kept the discipline is needed for one run to decide."""
+def test_a_credit_signal_just_before_its_pop_overflows_in_every_order():
+    """The fixed order runs the signal and the pop back to back, so a producer never gets to
+    send into the slot in between; the signal is caught where it is made, by counting the
+    buffer's slots, so every order reports it and one run decides."""
     before, bad = _broken(SEMAPHORE_PAIR, "signal x_credit 1", before="pop x 1")
     inputs = corpus(before)[0]
-    assert isinstance(eval_choreography(bad, inputs), Finished)
+    fixed = eval_choreography(bad, inputs)
+    assert isinstance(fixed, Overflow) and fixed.buffer == "x"
     outcomes = _forked_runs(bad, inputs, seed=1)
-    assert any(isinstance(o, Overflow) and o.buffer == "x" for o in outcomes)
+    assert outcomes and all(isinstance(o, Overflow) and o.buffer == "x" for o in outcomes)
 
 
 # -- room from credits, and refusals --------------------------------------------------------
