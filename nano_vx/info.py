@@ -12,7 +12,7 @@ def show(args, out: TextIO, usage) -> int:
     if args.list_passes:
         _passes(out)
     if args.list_languages:
-        for lang in LANGUAGES.values():
+        for lang in _languages().values():
             parent = f" (extends {lang.parent.name})" if lang.parent else ""
             out.write(f"{lang.name}{parent}: {lang.doc}\n")
     if args.show_language:
@@ -26,19 +26,36 @@ def show(args, out: TextIO, usage) -> int:
 
 
 def _passes(out: TextIO) -> None:
-    """The pipeline as a table: each pass, its kind, its ILs, the facts it reads from the
-    compilation and leaves there, and its summary."""
+    """Each lane as a table: each pass, its kind, its ILs, the facts it reads from the
+    compilation and leaves there, and its summary. The front end comes first; the spatial
+    lane (`nano-vx spatial`) follows after a blank line and its title."""
+    from .spatial.lane import SPATIAL_PIPELINE
+
+    _table(out, PIPELINE)
+    out.write("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET):\n")
+    _table(out, SPATIAL_PIPELINE)
+
+
+def _table(out: TextIO, pipeline) -> None:
     header = ("pass", "kind", "input", "output", "requires", "provides", "summary")
     rows = [(p.name, "analysis" if isinstance(p, Analysis) else "rewrite",
              p.input.name if p.input else "text", p.output.name,
              ",".join(p.requires) or "-", ",".join(p.provides) or "-", p.summary)
-            for p in PIPELINE]
+            for p in pipeline]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     for r in [header, *rows]:
         out.write("  ".join(f"{c:<{w}}" for c, w in zip(r, widths)) + f"  {r[-1]}\n")
 
 
+def _languages() -> dict:
+    """Every IL of both lanes by name, the front end's first."""
+    from .spatial.lane import SPATIAL_LANGUAGES
+
+    return {**LANGUAGES, **SPATIAL_LANGUAGES}
+
+
 def _language(name: str, usage):
-    if name not in LANGUAGES:
-        raise usage(f"no language {name!r}; the languages are {', '.join(LANGUAGES)}")
-    return LANGUAGES[name]
+    languages = _languages()
+    if name not in languages:
+        raise usage(f"no language {name!r}; the languages are {', '.join(languages)}")
+    return languages[name]

@@ -15,6 +15,7 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.nanopass import Pass, Pipeline
 from nano_vx.pipeline import PIPELINE
+from nano_vx.spatial.lane import SPATIAL_PIPELINE
 
 HELLO = """\
 fn main() -> i32 {
@@ -77,13 +78,23 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
     lines = out.splitlines()
     assert code == 0 and lines[0].split() == [
         "pass", "kind", "input", "output", "requires", "provides", "summary"]
-    assert [line.split()[0] for line in lines[1:]] == PIPELINE.names()
+    front = lines[1:lines.index("")]
+    assert [line.split()[0] for line in front] == PIPELINE.names()
     assert lines[1].split()[:6] == ["parse", "rewrite", "text", "Lsrc", "-", "-"]
-    rows = {line.split()[0]: line.split()[:6] for line in lines[1:]}
+    rows = {line.split()[0]: line.split()[:6] for line in front}
     assert rows["summarize-working-sets"] == [
         "summarize-working-sets", "analysis", "Lrouted", "Lrouted", "model",
         "working_sets,call_sites"]
     assert rows["check-capacity"][4:] == ["model,working_sets", "-"]
+
+
+def test_list_passes_prints_the_spatial_lane_after_the_front_end():
+    _, out, _ = run("--list-passes")
+    lane = out.split("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET):\n")[1]
+    rows = [line.split()[:6] for line in lane.splitlines()[1:]]
+    assert [r[0] for r in rows] == SPATIAL_PIPELINE.names()
+    assert rows[0] == ["tile", "rewrite", "Sdataflow", "Stiled", "target", "-"]
+    assert rows[-1][:4] == ["schedule", "rewrite", "Shandshaked", "Schoreographed"]
 
 
 def test_languages_are_listed_shown_and_diffed():
@@ -93,6 +104,10 @@ def test_languages_are_listed_shown_and_diffed():
     assert "ItemStmt(item: Item)" in out
     code, out, _ = run("--diff-language=Lsrc,Lhoisted")
     assert "- Stmt ::= ItemStmt(item: Item)" in out
+    code, out, _ = run("--list-languages")
+    assert "Schoreographed (extends Shandshaked)" in out
+    code, out, _ = run("--diff-language=Ssized,Sfused")
+    assert code == 0 and "Group(name: name, stage: name, streams: name*)" in out
     code, _, err = run("--show-language=Lnope")
     assert code == 2 and "no language 'Lnope'" in err
 

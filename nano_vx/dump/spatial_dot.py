@@ -50,8 +50,8 @@ def to_spatial_dot(graph, title: str | None = None) -> str:
 
 def _stage(p: Program, ids, name: str) -> str:
     st = p.stages[name]
-    what = {"Load": f"load {st.tensor}", "Store": f"store {st.tensor}",
-            "Scalar": "scalar"}.get(st._prod) or f"{st.op}"
+    what = (f"{st._prod.lower()} {st.tensor}" if st._prod in ("Load", "Store")
+            else "scalar" if st._prod == "Scalar" else st.op)
     lines = [name, what]
     if name in p.places:
         lines.append(p.places[name][1])

@@ -50,7 +50,7 @@ def _component(program, links, root) -> dict[str, int]:
                 raise RateError(
                     f"the rates are inconsistent at stream '{stream}': '{p.stage}' puts "
                     f"{p.rate} and '{c.stage}' takes {c.rate} per firing, which needs "
-                    f"'{c.stage}' to fire {_ratio(want / ratio[here])} times as often as "
+                    f"'{there}' to fire {_ratio(want / ratio[here])} times as often as "
                     f"'{here}' along one path and {_ratio(ratio[there] / ratio[here])} along "
                     f"another")
     scale = lcm(*(r.denominator for r in ratio.values()))

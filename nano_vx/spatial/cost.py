@@ -22,19 +22,25 @@ def compute_cycles(target, dtype: str, ops: int) -> float:
     return ops / target.rates[dtype]
 
 
-def read_cycles(target, nbytes: int, copies: int) -> float:
-    """`copies` readers each fetching the same tile from DRAM: the DRAM pays for every copy,
-    plus one latency."""
-    return dram_cycles(target, nbytes * copies) + target.dram_latency_cycles
+def read_cycles(target, nbytes: int, copies: int, sharing: int = 1) -> float:
+    """Per tile in the steady state, `copies` readers each fetching their own copy of it
+    while `sharing` sites read DRAM at once: DRAM serves every copy at its share of the
+    bandwidth while each copy crosses a link into its site (the two overlap), plus one
+    latency."""
+    share = target.dram_bytes_per_cycle / sharing
+    return (max(copies * nbytes / share, nbytes / target.link_bytes_per_cycle)
+            + target.dram_latency_cycles)
 
 
-def multicast_cycles(target, nbytes: int, source, receivers) -> float:
-    """One DRAM fetch, then one multicast to the receivers' sites: the network carries the tile
-    once along the tree, the farthest receiver sets the latency, and the barrier waits for a
-    credit to come back from the farthest receiver."""
+def multicast_cycles(target, nbytes: int, source, receivers, sharing: int = 1) -> float:
+    """Per tile in the steady state, one fetch multicast to the receivers' sites: DRAM serves
+    the tile once at the reader's share of the bandwidth while the network carries it once
+    along the tree, plus one latency, plus the hops to the farthest receiver and back (the
+    barrier waits for its credit)."""
     far = max((target.hops(source, r) for r in receivers), default=0)
-    return (dram_cycles(target, nbytes) + target.dram_latency_cycles
-            + transfer_cycles(target, nbytes, far) + far * target.hop_cycles)
+    share = target.dram_bytes_per_cycle / sharing
+    return (max(nbytes / share, nbytes / target.link_bytes_per_cycle)
+            + target.dram_latency_cycles + 2 * far * target.hop_cycles)
 
 
 def tiles_per_site(firings: int, sites: int) -> int:

@@ -167,7 +167,7 @@ class _Run:
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError, EOFError) as err:
             self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
         out = {}
         for t in graph.tensors:

@@ -25,7 +25,8 @@ Cost: a round tries, on every engine, its stages that have firings left, each ch
 the stage's ports; every round but the last fires at least one stage. A run is therefore
 O(F x (S + P)) in the worst case for F firings, S stages and P ports, and about F x (stages
 per engine) x (ports per stage) / engines when the engines are busy at once; memory is the
-witness, one name per firing. About 20 ms for 10,000 firings on a few engines.
+witness, one name per firing. Measured: 15 to 35 ms for 10,000 firings (a chain of 10
+stages on 6 engines; 50 stages on 6 engines).
 """
 
 from __future__ import annotations

@@ -102,6 +102,7 @@ def _eval(e, env):
         return e.value
     if kind == "Bin":
         a, b = _eval(e.a, env), _eval(e.b, env)
+        # Integer / floors and x / 0 is 0 (docs/spatial.md): a spatial program cannot stop.
         if e.op == "/" and np.issubdtype(np.result_type(a, b), np.integer):
             return np.floor_divide(a, np.where(b == 0, 1, b)) * (b != 0)
         return _BINARY[e.op](a, b)

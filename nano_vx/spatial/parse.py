@@ -170,21 +170,19 @@ class _Parser:
         return -value if minus else value
 
     def at_number(self) -> bool:
-        ahead = 1 if self.at("-") else 0
-        return self.peek(ahead).kind in ("int", "float")
+        """A constant comes next, maybe with a minus sign."""
+        return self.peek(1 if self.at("-") else 0).kind in ("int", "float")
 
-    def number(self, what: str) -> int | float:
+    def number(self) -> int | float:
+        """The constant `at_number` saw."""
         minus = self.accept("-")
-        tok = self.peek()
+        tok = self.take()
         if tok.kind == "int":
             value = int(tok.text)
-        elif tok.kind == "float":
+        else:
             value = float(tok.text)
             if not math.isfinite(value):
                 raise self._error(tok.start, f"the constant {tok.text} is too large for a float")
-        else:
-            raise self.fail(what)
-        self.take()
         return -value if minus else value
 
     def ints(self, close: str, what: str) -> tuple[int, ...]:
@@ -209,8 +207,7 @@ class _Parser:
         if self.accept(":"):
             self.lang = self.language()
         self.expect("{", "after the program's header")
-        graph_cls = self.lang["Graph"]
-        fields: dict[str, list] = {f: [] for f in graph_cls._fields[1:]}
+        fields: dict[str, list] = {f: [] for f in self.lang["Graph"]._fields[1:]}
         while True:
             self.skip_newlines()
             if self.accept("}"):
@@ -221,15 +218,11 @@ class _Parser:
             fields[self.item_field()].append(self.item())
             if not self.at_line_end():
                 raise self.fail(f"end of line after the {keyword} item")
-        end = self.toks[self.i - 1]
+        graph = self.make("Graph", first, gname, *map(tuple, fields.values()))
         self.skip_newlines()
         if self.peek().kind != "eof":
             raise self.fail("end of input after the program's closing '}'")
-        span = Span(self.source, first.start, end.end)
-        try:
-            return graph_cls(gname, *map(tuple, fields.values()), span=span)
-        except NodeError as err:
-            raise self._error(first.start, f"{self.lang.name} refuses this Graph: {err}") from None
+        return graph
 
     def language(self):
         tok = self.peek()
@@ -333,7 +326,7 @@ class _Parser:
         cname = self.name("the compute stage's name")
         op = self.word("op", f"the op of compute {cname}")
         axis = self.integer(f"the axis of compute {cname}") if self.accept("axis") else None
-        factor = self.number(f"the factor of compute {cname}") if self.at_number() else None
+        factor = self.number() if self.at_number() else None
         self.expect("(", f"to open the inputs of compute {cname}")
         ins = []
         while not self.accept(")"):
@@ -489,8 +482,8 @@ class _Parser:
     def unary(self) -> tuple:
         tok = self.peek()
         self.nesting = self.deeper(tok, self.nesting)
-        if self.at("-") and self.peek(1).kind in ("int", "float"):
-            result = self.make("Num", tok, self.number("a constant")), 1
+        if self.at_number():  # `-2` is the constant; `-(2)` and `-x` are negations
+            result = self.make("Num", tok, self.number()), 1
         elif self.accept("-"):
             a, depth = self.unary()
             result = self.make("Un", tok, "-", a), self.deeper(tok, depth)
@@ -501,8 +494,6 @@ class _Parser:
 
     def primary(self) -> tuple:
         tok = self.peek()
-        if tok.kind in ("int", "float"):
-            return self.make("Num", tok, self.number("a constant")), 1
         if self.accept("("):
             inner = self.expr()
             self.expect(")", "to close the parenthesis")

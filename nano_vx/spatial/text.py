@@ -44,8 +44,9 @@ def language_of(graph):
     cls = type(graph)
     candidates = [lang for lang in LANGUAGES if lang.nodes.get("Graph") is cls]
     if not candidates:
-        where = cls._language.name if cls._language is not None else "no language"
-        raise SpatialTextError(f"not a spatial Graph: a {cls._prod} node of {where}")
+        lang = getattr(cls, "_language", None)
+        what = f"a {cls._prod} node of {lang.name}" if lang is not None else repr(graph)[:80]
+        raise SpatialTextError(f"not a spatial Graph: {what}")
     if candidates != [Sdataflow, Stiled]:
         return candidates[0]
     accesses = [s for s in graph.stages if s._prod in ("Load", "Store")]

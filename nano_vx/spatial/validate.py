@@ -17,6 +17,8 @@ from .program import Program, ins, outs
 from .shapes import ShapeError, token_shapes
 
 ARITY = {"matmul_acc": 2, "add": 2, "mul": 2, "scale": 1, "exp": 1, "sum": 1, "max": 1}
+# The stages a schedule op may name: the evaluators run each op on that kind of stage only.
+STAGE_KINDS = {"Read": ("Load",), "Write": ("Store",), "Fire": ("Compute", "Scalar")}
 
 
 def validate(graph, target=None) -> list[str]:
@@ -92,6 +94,10 @@ def _stage(p: Program, st, problems) -> None:
         if len(st.params) != len(st.ins):
             problems.append(f"scalar '{st.name}' has {len(st.params)} parameters for "
                             f"{len(st.ins)} inputs")
+        _twice(f"parameter of scalar '{st.name}':", st.params, problems)
+        for name in sorted(_args(st.body) - set(st.params)):
+            problems.append(f"scalar '{st.name}' uses '{name}' in its body, which is not one "
+                            f"of its parameters ({', '.join(st.params)})")
         rates = {port.rate for port in (*st.ins, *st.outs)}
         if len(rates) > 1:
             problems.append(f"scalar '{st.name}' has rates {sorted(rates)}; a scalar stage "
@@ -108,6 +114,13 @@ def _stage(p: Program, st, problems) -> None:
         _compute_rates(st, problems)
     if not st.outs:
         problems.append(f"{kind.lower()} '{st.name}' has no output")
+
+
+def _args(e) -> set[str]:
+    """The parameter names a scalar body uses."""
+    if e._prod == "Arg":
+        return {e.name}
+    return set().union(*(_args(getattr(e, f)) for f in ("a", "b") if hasattr(e, f)))
 
 
 def _compute_rates(st, problems) -> None:
@@ -169,9 +182,13 @@ def _access(p: Program, st, problems) -> None:
         if lp is None:
             problems.append(f"{what} '{st.name}' indexes dimension {d} by '{v}', which no "
                             f"loop declares")
-        elif st.tile[d] > 0 and lp.stop > tensor.shape[d] // st.tile[d]:
-            problems.append(f"{what} '{st.name}': loop {v} reaches tile {lp.stop - 1} of "
-                            f"dimension {d}, which has {tensor.shape[d] // st.tile[d]} tiles")
+        elif st.tile[d] > 0 and lp.step > 0:
+            # The last point the loop reaches, not stop - 1: a stepped loop may stop short.
+            points = range(lp.start, lp.stop, lp.step)
+            tiles = tensor.shape[d] // st.tile[d]
+            if points and points[-1] >= tiles:
+                problems.append(f"{what} '{st.name}': loop {v} reaches tile {points[-1]} of "
+                                f"dimension {d}, which has {tiles} tiles")
 
 
 def _acyclic(p: Program, problems) -> None:
@@ -224,12 +241,19 @@ def _buffers(p: Program, problems) -> None:
         if b is None:
             problems.append(f"stream '{name}' has no buffer")
             continue
-        site = p.places.get(p.consumer(name).stage, (None,))[0]
+        consumer = _end(p.consumers, name)
+        site = p.places.get(consumer, (None,))[0]
         if site is not None and b.site != site:
             problems.append(f"buffer '{name}' is on site {b.site}, but its consumer "
-                            f"'{p.consumer(name).stage}' is on {site}")
+                            f"'{consumer}' is on {site}")
         if b.depth < 0 or b.bytes < 0:
             problems.append(f"buffer '{name}' has depth {b.depth} and {b.bytes} bytes")
+
+
+def _end(ends: dict, stream: str) -> str | None:
+    """The stage at one end of a stream, None when it has none (`_streams` says so)."""
+    found = ends.get(stream)
+    return found[0].stage if found else None
 
 
 def _groups(p: Program, problems) -> None:
@@ -237,7 +261,7 @@ def _groups(p: Program, problems) -> None:
     _twice("group member stream", [s for g in p.table("groups") for s in g.streams], problems)
     for g in p.table("groups"):
         for s in g.streams:
-            if s not in p.streams or p.producer(s).stage != g.stage:
+            if s not in p.streams or _end(p.producers, s) != g.stage:
                 problems.append(f"group '{g.name}' lists stream '{s}', which stage "
                                 f"'{g.stage}' does not produce")
 
@@ -250,8 +274,8 @@ def _handshakes(p: Program, problems) -> None:
         if h is None:
             problems.append(f"buffer '{name}' has no handshake")
             continue
-        src = p.places.get(p.producer(name).stage, (None,))[0]
-        dst = p.places.get(p.consumer(name).stage, (None,))[0]
+        src = p.places.get(_end(p.producers, name), (None,))[0]
+        dst = p.places.get(_end(p.consumers, name), (None,))[0]
         grouped = name in p.group_of_stream
         if h.kind == "fifo" and src != dst:
             problems.append(f"buffer '{name}' is a fifo between sites {src} and {dst}; a fifo "
@@ -286,6 +310,11 @@ def _schedules(p: Program, target, problems) -> None:
                         field == "buffer" and kind == "Read" and name in p.groups):
                     problems.append(f"schedule {sched.site} {sched.engine}: {kind.lower()} "
                                     f"names {field} '{name}', which is not declared")
+            stage = p.stages.get(getattr(op, "stage", None))
+            if stage is not None and stage._prod not in STAGE_KINDS[kind]:
+                problems.append(f"schedule {sched.site} {sched.engine}: {kind.lower()} "
+                                f"names {stage._prod.lower()} '{stage.name}'; {kind.lower()} "
+                                f"takes a {' or '.join(k.lower() for k in STAGE_KINDS[kind])}")
             if kind in ("Push", "Send"):
                 putters.setdefault(op.buffer, set()).add(who)
             elif kind == "Multicast" and op.group in p.groups:

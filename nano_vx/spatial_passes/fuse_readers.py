@@ -6,6 +6,7 @@ from ..languages.s3_sized import Ssized
 from ..languages.s4_fused import Sfused
 from ..nanopass import Pass
 from ..spatial import cost
+from ..spatial.handshakes import semaphores_per_site
 from ..spatial.ops import loop_points, tile_coords
 from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
@@ -24,13 +25,17 @@ places go. That happens when
 - every receiver is on the kept load's site (its buffer is there): one read feeding several
   consumers of its own site costs no DRAM traffic and needs no network; or
 - the target multicasts and one fetch plus a multicast from the kept load's site to every
-  receiver's site (its buffer's) costs fewer cycles (`cost.multicast_cycles`) than every
-  load fetching its own copy (`cost.read_cycles` with one copy per load).
+  receiver's site (its buffer's) costs fewer cycles per tile (`cost.multicast_cycles`) than
+  every load fetching its own copy (`cost.read_cycles` with one copy per load), DRAM shared
+  by every site that holds a load.
 
 Otherwise the loads stay as they are, each streaming its reader its own copy. Every load left
 with several out ports (fused, or one read that fed several consumers already) gets a group
-`<load>_group` of all its out streams. Buffers do not change: each receiver keeps its own
-buffer and its own slot accounting.
+`<load>_group` of all its out streams. A group costs semaphores: each receiver gets a credit
+on the reader's site and a data one on its own; where that would put more on a site than the
+target has, the group with the most receivers read from that site is given up (its loads
+stream their own copies, or its one load reads once per consumer) until every site fits.
+Buffers do not change: each receiver keeps its own buffer and its own slot accounting.
 """, requires=("target",))
 L = Sfused
 
@@ -40,19 +45,41 @@ def _graph(run, g):
     p = Program(g)
     target = run.ctx.target
     shapes = token_shapes(p)
-    fused: dict[str, tuple] = {}  # kept load -> the out ports of its whole set
-    gone: set[str] = set()
-    for readers in _readers_of_one_tile(p):
-        if len(readers) > 1 and _fuse_pays(p, shapes, readers, target):
-            fused[readers[0].name] = tuple(port for ld in readers for port in ld.outs)
-            gone.update(ld.name for ld in readers[1:])
+    shared = [readers for readers in _readers_of_one_tile(p)
+              if (len(readers) > 1 and _fuse_pays(p, shapes, readers, target))
+              or (len(readers) == 1 and len(readers[0].outs) > 1)]
+    while True:
+        out = _sharing(g, shared)
+        site = _over_semaphores(out, target)
+        if site is None:
+            return out
+        here = [readers for readers in shared if p.places[readers[0].name][0] == site]
+        if not here:  # the site is short without any group: synthesize-handshakes says so
+            return out
+        shared.remove(max(here, key=lambda readers: sum(len(ld.outs) for ld in readers)))
+
+
+def _sharing(g, shared: list):
+    """The program in which each set of readers is its first load, feeding a group."""
+    fused = {readers[0].name: tuple(port for ld in readers for port in ld.outs)
+             for readers in shared}
+    gone = {ld.name for readers in shared for ld in readers[1:]}
     stages = tuple(st.replace(outs=fused[st.name]) if st.name in fused else st
                    for st in g.stages if st.name not in gone)
     places = tuple(pl for pl in g.places if pl.stage not in gone)
     groups = tuple(L["Group"](f"{st.name}_group", st.name, tuple(o.stream for o in st.outs))
-                   for st in stages if st._prod == "Load" and len(st.outs) > 1)
+                   for st in stages if st.name in fused)
     return L["Graph"](g.name, g.tensors, g.streams, stages, places, g.buffers, groups,
                       span=g.span)
+
+
+def _over_semaphores(g, target) -> tuple | None:
+    """The first site that would hold more semaphores than the target gives it, once
+    synthesize-handshakes gives every receiver of a group its credit and data semaphores."""
+    for site, names in sorted(semaphores_per_site(Program(g), target).items()):
+        if len(names) > target.semaphores:
+            return site
+    return None
 
 
 def _readers_of_one_tile(p: Program) -> list[list]:
@@ -80,8 +107,10 @@ def _fuse_pays(p: Program, shapes, readers: list, target) -> bool:
     if not target.multicast:
         return False
     nbytes = token_bytes(p, shapes, readers[0].outs[0].stream)
-    return (cost.multicast_cycles(target, nbytes, source, receivers)
-            < cost.read_cycles(target, nbytes, copies=len(readers)))
+    sharing = len({site for stage, (site, _) in p.places.items()
+                   if p.stages[stage]._prod == "Load"})
+    return (cost.multicast_cycles(target, nbytes, source, receivers, sharing)
+            < cost.read_cycles(target, nbytes, copies=len(readers), sharing=sharing))
 
 
 def _receiver_site(p: Program, load, stream: str) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..languages.s4_fused import Sfused
 from ..languages.s5_handshaked import Shandshaked
 from ..nanopass import Pass
+from ..spatial.handshakes import handshake_kind, semaphore_sites
 from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
 
@@ -32,29 +33,17 @@ def _graph(run, g):
     target = run.ctx.target
     handshakes, semaphores = [], []
     for b in g.buffers:
-        kind = _kind(p, b.stream, target)
+        kind = handshake_kind(p, b.stream, target)
         credit = data = None
-        if kind in ("barrier", "semaphore_pair"):
+        sites = semaphore_sites(p, b.stream, target)
+        if sites is not None:
             credit, data = f"{b.stream}_credit", f"{b.stream}_data"
-            semaphores.append(L["Semaphore"](credit, _site(p, p.producer(b.stream).stage),
-                                             b.depth))
-            semaphores.append(L["Semaphore"](data, b.site, 0))
+            semaphores.append(L["Semaphore"](credit, sites[0], b.depth))
+            semaphores.append(L["Semaphore"](data, sites[1], 0))
         handshakes.append(L["Handshake"](b.stream, kind, credit, data))
     _check_semaphores(semaphores, target)
     return L["Graph"](g.name, g.tensors, g.streams, g.stages, g.places, g.buffers, g.groups,
                       tuple(handshakes), tuple(semaphores), span=g.span)
-
-
-def _site(p: Program, stage: str) -> tuple:
-    return p.places[stage][0]
-
-
-def _kind(p: Program, stream: str, target) -> str:
-    if stream in p.group_of_stream:
-        return "barrier"
-    if _site(p, p.producer(stream).stage) == _site(p, p.consumer(stream).stage):
-        return "fifo"
-    return "valid_ready" if target.links == "fabric" else "semaphore_pair"
 
 
 def _check_semaphores(semaphores, target) -> None:

@@ -205,6 +205,10 @@ def _analyse(p: Program):
     blocked = {root(k) for _, k, _, from_load in broadcasts if not from_load}
     blocked |= {root(k) for _, k, _, _ in broadcasts if root(k) in reduced_by}
     blocked |= {d for d, sts in reduced_by.items() if len(sts) > 1}
+    # One stream carrying a dimension on two axes (X @ X from one load) would need tile
+    # (t, u) with t != u, which the one loop of that dimension cannot name.
+    blocked |= {d for ds in stream_dims.values() for d in ds
+                if d is not None and ds.count(d) > 1}
     order = _order(p, stream_dims, reduced_by)
     cuttable = [d for d in order if d not in blocked]
     names = dict(zip(order, _loop_names(len(order))))
@@ -213,12 +217,10 @@ def _analyse(p: Program):
 
 
 def _order(p: Program, stream_dims, reduced_by) -> list:
-    seen: list = []
+    seen: dict = {}  # insertion-ordered set: a stream may carry one dimension twice
     stores = [st for st in p.stages.values() if st._prod == "Store"]
-    for st in stores:
-        seen += [d for d in stream_dims[st.input.stream] if d is not None and d not in seen]
-    for ds in stream_dims.values():
-        seen += [d for d in ds if d is not None and d not in seen]
+    for ds in [stream_dims[st.input.stream] for st in stores] + list(stream_dims.values()):
+        seen.update((d, None) for d in ds if d is not None)
     kept = [d for d in seen if d not in reduced_by]
     return kept + [d for d in seen if d in reduced_by]
 

@@ -16,9 +16,10 @@ from nano_vx.spatial_passes.fuse_readers import fuse_readers
 
 A_TILE_BYTES = 16 * 16 * 4  # one i32 tile [16, 16] of A
 
-# DRAM at 8 B/cycle against links at 32: fetching the A tile twice (2048 / 8 + 100 = 356
-# cycles) loses to one fetch and a one-hop multicast (1024 / 8 + 100 + 1024 / 32 + 2 + 2 =
-# 264). The defaults of small_target (DRAM 64 B/cycle) would keep two copies (132 < 152).
+# In these programs two sites hold loads, so each has half the DRAM bandwidth. DRAM at 8
+# B/cycle against links at 32: fetching the A tile twice costs max(2 x 1024 / 4, 1024 / 32) +
+# 100 = 612 cycles a tile and loses to one fetch and a one-hop multicast, max(1024 / 4,
+# 1024 / 32) + 100 + 2 x 2 = 360.
 SLOW_DRAM = small_target(2, 2, dram_bytes_per_cycle=8)
 SLOW_DRAM_NO_MULTICAST = small_target(2, 2, dram_bytes_per_cycle=8, multicast=False)
 
@@ -99,10 +100,10 @@ def test_without_multicast_every_reader_keeps_its_own_copy():
     assert check_rewrite(before, after, SLOW_DRAM_NO_MULTICAST) is None
 
 
-# DRAM at 1024 B/cycle against links at 4: two fetches cost 2048 / 1024 + 100 = 102 cycles;
-# one fetch and a multicast pay the link's serialisation of the tile, 1024 / 4 = 256 cycles,
-# on top of the one fetch: 1024 / 1024 + 100 + 256 + 2 + 2 = 361. Multicasting is possible
-# but slower, so the loads stay apart.
+# DRAM at 1024 B/cycle against links at 4: the link's serialisation of the tile, 1024 / 4 =
+# 256 cycles, bounds both ways; two fetches cost max(2 x 1024 / 512, 256) + 100 = 356 cycles,
+# one fetch and a one-hop multicast max(1024 / 512, 256) + 100 + 2 x 2 = 360. Multicasting is
+# possible but slower, so the loads stay apart.
 FAST_DRAM_SLOW_NETWORK = small_target(2, 2, dram_bytes_per_cycle=1024, link_bytes_per_cycle=4)
 FAST_DRAM_SLOW_NETWORK_NO_MULTICAST = small_target(
     2, 2, dram_bytes_per_cycle=1024, link_bytes_per_cycle=4, multicast=False)
@@ -111,25 +112,35 @@ FAST_DRAM_SLOW_NETWORK_NO_MULTICAST = small_target(
 def test_the_cost_model_decides_when_the_target_can_multicast():
     t = FAST_DRAM_SLOW_NETWORK
     assert t.multicast
-    assert cost.read_cycles(t, A_TILE_BYTES, copies=2) == 102
-    assert cost.multicast_cycles(t, A_TILE_BYTES, (0, 0), [(0, 0), (0, 1)]) == 361
+    assert cost.read_cycles(t, A_TILE_BYTES, copies=2, sharing=2) == 356
+    assert cost.multicast_cycles(t, A_TILE_BYTES, (0, 0), [(0, 0), (0, 1)], sharing=2) == 360
     before = parse_spatial(row())
     after = fused(before, t)
     assert loads(after) == loads(before)
     assert after.groups == ()
 
 
-# With 30 cycles a hop (DRAM 8 B/cycle, links 32) a multicast saves 1024 / 8 - 1024 / 32 = 96
-# cycles of DRAM and pays 2 x 30 per hop to the farthest receiver (there and the credit
-# back): one hop pays (60 < 96), two do not (120 > 96).
+# With 70 cycles a hop (DRAM 8 B/cycle shared by two sites, links 32) a multicast saves
+# 2 x 1024 / 4 - 1024 / 4 = 256 cycles of DRAM a tile and pays 2 x 70 per hop to the farthest
+# receiver (there and the credit back): one hop pays (140 < 256), two do not (280 > 256).
 @pytest.mark.parametrize("site1, fuses", [("(0, 1)", True), ("(1, 1)", False)])
 def test_the_receivers_site_is_its_buffers_not_its_loads(site1, fuses):
     # Both A loads sit on (0, 0); only the buffer of a1 (with mm1) moves away.
-    t = small_target(2, 2, dram_bytes_per_cycle=8, hop_cycles=30)
+    t = small_target(2, 2, dram_bytes_per_cycle=8, hop_cycles=70)
     before = parse_spatial(row(site1=site1, ld_a1_place="(0, 0) reader"))
     after = fused(before, t)
     assert ("ldA1" not in loads(after)) is fuses
     assert check_rewrite(before, after, t) is None
+
+
+# A multicast must beat the copies, not tie. Two copies cost 612 cycles a tile; one fetch and
+# a one-hop multicast 256 + 100 + 2 x hop_cycles: 610 with 127 cycles a hop, 612 (a tie) with
+# 128.
+@pytest.mark.parametrize("hop_cycles, fuses", [(127, True), (128, False)])
+def test_a_multicast_that_only_ties_with_the_copies_is_not_made(hop_cycles, fuses):
+    t = small_target(2, 2, dram_bytes_per_cycle=8, hop_cycles=hop_cycles)
+    before = parse_spatial(row())
+    assert ("ldA1" not in loads(fused(before, t))) is fuses
 
 
 @pytest.mark.parametrize("ld_a1, place", [
@@ -219,3 +230,14 @@ def _broken_stage(st):
     if st.name == "ldB1":
         return st.replace(outs=st.outs + (st.outs[0].replace(stream="a1"),))
     return st
+
+
+@pytest.mark.parametrize("semaphores, fuses", [(3, True), (2, False)])
+def test_a_multicast_is_given_up_where_its_semaphores_do_not_fit(semaphores, fuses):
+    """The fused A load on (0, 0) feeds a0 there and a1 on (0, 1): two credits and a0's data
+    semaphore sit on (0, 0), three where the target may give two."""
+    t = small_target(2, 2, dram_bytes_per_cycle=8, semaphores=semaphores)
+    before = parse_spatial(row())
+    after = fused(before, t)
+    assert ("ldA1" not in loads(after)) is fuses
+    assert check_rewrite(before, after, t) is None

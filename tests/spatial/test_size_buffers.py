@@ -155,9 +155,39 @@ def test_a_zero_depth_copy_of_the_output_deadlocks():
     assert isinstance(found, Deadlocks) and found.side == "after"
 
 
+@st.composite
+def diamonds(draw):
+    """A load feeding two chains of scale stages with random batch rates that an add joins:
+    the short side usually needs more than its live minimum."""
+    n = draw(st.sampled_from([4, 8, 12]))
+    rates = st.sampled_from([d for d in (1, 2, 3, 4) if n % d == 0])
+    lines, places, last = [], [], {}
+    for side in "pq":
+        last[side] = f"{side}0"
+        for k in range(draw(st.integers(0, 2))):
+            r = draw(rates)
+            out = f"{side}{k + 1}"
+            lines.append(f"    compute {side}c{k} scale 2 ({last[side]} x{r}) -> {out} x{r}")
+            places.append(f"{side}c{k}")
+            last[side] = out
+    r = draw(rates)
+    streams = ["p0", "q0", *(x.split()[-2] for x in lines), "o"]
+    places += ["ld", "j", "st"]
+    sites = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    return "\n".join([
+        "spatial diamond: Splaced {", "    tensor X: i32[4, 4] input",
+        "    tensor Y: i32[4, 4] output", *(f"    stream {s}: i32" for s in streams),
+        f"    load ld X[0, 0] tile [4, 4] for r in 0..{n} -> p0, q0", *lines,
+        f"    compute j add({last['p']} x{r}, {last['q']} x{r}) -> o x{r}",
+        f"    store st o -> Y[0, 0] tile [4, 4] for r in 0..{n}",
+        *(f"    place {name} {draw(st.sampled_from(sites))} "
+          f"{draw(st.sampled_from(['reader', 'compute', 'writer']))}" for name in places),
+        "}", ""])
+
+
 @SETTINGS
 @given(layered_graphs(sites=((0, 0),)) | layered_graphs(
-    sites=((0, 0), (0, 1), (1, 0), (1, 1))), st.booleans())
+    sites=((0, 0), (0, 1), (1, 0), (1, 1))) | diamonds(), st.booleans())
 def test_sized_random_graphs_finish_and_mean_what_they_meant(text, tight):
     before = parse_spatial(text)
     rows = 2 if any(pl.site != (0, 0) for pl in before.places) else 1

@@ -206,21 +206,23 @@ def test_dump_to_text_prints_spatial_graphs_in_the_spatial_form():
         assert to_text(g) == to_spatial_text(g) == text
 
 
-def test_depth_limit_is_inclusive_of_deep_inputs():
-    ok = "(" * (MAX_DEPTH - 10) + "a" + ")" * (MAX_DEPTH - 10)
-    g = parse_spatial(f"spatial p {{\n scalar s(a: p) = {ok} -> q\n}}")
-    assert g.stages[0].body == Sdataflow["Arg"]("a")
-    chain = " + ".join(["a"] * (MAX_DEPTH - 10))
-    assert parse_spatial(to_spatial_text(parse_spatial(
-        f"spatial p {{\n scalar s(a: p) = {chain} -> q\n}}")))
-
-
-# Errors ------------------------------------------------------------------------------------
-
 def _deep_repeats(n: int) -> str:
     return ("spatial p: Schoreographed {\n schedule (0, 0) e {\n"
             + "repeat 1 {\n" * n + "}\n" * n + "}\n}")
 
+
+def test_nesting_below_the_limit_parses():
+    parens = "(" * (MAX_DEPTH - 10) + "a" + ")" * (MAX_DEPTH - 10)
+    g = parse_spatial(f"spatial p {{\n scalar s(a: p) = {parens} -> q\n}}")
+    assert g.stages[0].body == Sdataflow["Arg"]("a")
+    chain = " + ".join(["a"] * (MAX_DEPTH - 10))
+    for text in [f"spatial p {{\n scalar s(a: p) = {chain} -> q\n}}",
+                 _deep_repeats(MAX_DEPTH - 10)]:
+        g = parse_spatial(text)
+        assert parse_spatial(to_spatial_text(g)) == g
+
+
+# Errors ------------------------------------------------------------------------------------
 
 ERRORS = [
     ("spatial p: Sfoo {\n}", 1, 12,
@@ -338,6 +340,7 @@ def test_printer_refuses_what_the_text_cannot_say():
     port = S["Port"]("a", 1)
     cases = [
         (port, "not a spatial Graph: a Port node of Sdataflow"),
+        ("spatial p {}", "not a spatial Graph: 'spatial p {}'"),
         (_graph(S, [S["Scalar"]("s", ("a", "b"), S["Arg"]("a"), (port,), ())]),
          "scalar s has 2 params but 1 input ports"),
         (_graph(S, [S["Compute"]("c", "scale", None, float("inf"), (port,), ())]),
