@@ -279,7 +279,10 @@ _ENTRIES = [
          "output must be well formed and finish with the same output tensors (floats within "
          "a relative 1e-4). The message names the pass and how they parted company: an "
          "output that differs (the input, the tensor, the first element, both values), or "
-         "one side deadlocking or overflowing. It is a bug in the pass."),
+         "one side deadlocking or overflowing. For an integer result, or a deadlock, it is "
+         "a bug in the pass. A float result may also differ because tiling reorders "
+         "additions: a sum that cancels large terms keeps only their low bits, which "
+         "depend on the order; compute it in f64 or without the cancellation."),
     Code("E7021", "the spatial program does not finish",
          "The program as given deadlocks (engines each waiting for another), overflows (a "
          "token put into a slot its producer had not reserved) or underflows (a token read "

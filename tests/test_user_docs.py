@@ -1,7 +1,9 @@
 """The user documentation says what nano-vx does today, and a clone carries all of it.
 
 - Every example of docs/language.md and docs/diagnostics.md is a fenced `vx` block after a
-  marker `<!-- example: OUTCOME [escaped] [ARGS] -->`, and compiles and runs to OUTCOME:
+  marker `<!-- example: OUTCOME [escaped] [ARGS] -->`, or a fenced `sdf` block (a spatial
+  program, run by `nano-vx spatial`) after `<!-- example: OUTCOME spatial ARGS -->`, and
+  compiles and runs to OUTCOME:
   `admitted` (exit status 0, nothing reported) or a code (every diagnostic reported has that
   code). ARGS are more command-line arguments (`--machine machines/h100-sxm.vx`, run where
   the repository's machines/ is at hand); `escaped` means the block spells bytes as
@@ -72,7 +74,8 @@ class Example:
         self.where = f"{name}:{fence.line}"
         self.outcome = words[0]
         self.escaped = "escaped" in words[1:]
-        self.args = [w for w in words[1:] if w != "escaped"]
+        self.spatial = fence.lang == "sdf"
+        self.args = [w for w in words[1:] if w not in ("escaped", "spatial")]
         self.text = fence.body
         self.output: str | None = None
         self.reports: str | None = None
@@ -86,7 +89,7 @@ def examples(name: str) -> list[Example]:
     text = page(name)
     found = []
     for fence in fences(text):
-        if fence.lang != "vx" or fence.kind != "example":
+        if fence.lang not in ("vx", "sdf") or fence.kind != "example":
             continue
         ex, end = Example(name, fence), fence.end
         while (after := _AFTER.match(text, end)) is not None:
@@ -110,9 +113,11 @@ def workdir(tmp_path, monkeypatch):
 
 def compile_example(ex: Example):
     """(exit status, what the program printed, the diagnostics as JSON entries)."""
-    Path("example.vx").write_bytes(ex.source())
+    name = "example.sdf" if ex.spatial else "example.vx"
+    Path(name).write_bytes(ex.source())
     out, err = io.StringIO(), io.StringIO()
-    status = main(["example.vx", "--error-format=json", *ex.args], stdout=out, stderr=err)
+    command = ["spatial", name] if ex.spatial else [name]
+    status = main([*command, "--error-format=json", *ex.args], stdout=out, stderr=err)
     return status, out.getvalue(), json.loads(err.getvalue())["diagnostics"]
 
 
@@ -135,9 +140,11 @@ def test_an_example_does_what_its_marker_says(ex, workdir):
 @pytest.mark.parametrize("name", EXAMPLE_PAGES)
 def test_every_program_on_an_example_page_is_a_marked_example(name):
     for fence in fences(page(name)):
-        if fence.lang == "vx":
+        if fence.lang in ("vx", "sdf"):
             assert fence.kind == "example", f"{name}:{fence.line}: no example marker"
             outcome = fence.spec.split()[0]
+            assert (fence.lang == "sdf") == ("spatial" in fence.spec.split()), (
+                f"{name}:{fence.line}: a spatial example is an sdf block marked `spatial`")
             assert outcome == "admitted" or _CODE.fullmatch(outcome), f"{name}:{fence.line}"
 
 

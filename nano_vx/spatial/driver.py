@@ -209,8 +209,7 @@ class _Run:
                                f"({kind}): {problem.describe()}",
                       notes=[f"{p.input.name} -> {p.output.name}, checked on "
                              f"{len(inputs)} inputs"],
-                      help=["this is a bug in the pass: rerun with --dump-before and "
-                            f"--dump-after={p.name} to see its input and output"],
+                      help=[_why(problem, before, p.name)],
                       **{"pass": p.name, "divergence": kind})
         return outcomes
 
@@ -244,3 +243,18 @@ class _Run:
                               for engine, stages in sorted(by_site[site].items()))
             w(f"  site {site}: {parts}\n")
 
+
+
+def _why(problem, program, pass_name: str) -> str:
+    """What to make of a divergence: a float result may be the program's numerics (tiling
+    reassociates sums); anything else is the pass's bug."""
+    from ..oracle.equivalence import OutputDiffers
+
+    if isinstance(problem, OutputDiffers):
+        dtype = next(t.dtype for t in program.tensors if t.name == problem.tensor)
+        if dtype.startswith("f"):
+            return ("the pass reorders float additions: a result that cancels large terms "
+                    "keeps only their low bits, which depend on the order; compute it in f64 "
+                    "or without the cancellation")
+    return (f"this is a bug in the pass: rerun with --dump-before={pass_name} and "
+            f"--dump-after={pass_name} to see its input and output")

@@ -61,7 +61,12 @@ def fire(stage, inputs: list[list[np.ndarray]], dtype) -> list[np.ndarray]:
             a, b = inputs
             acc = np.zeros((a[0].shape[0], b[0].shape[1]), dtype=dtype)
             for x, y in zip(a, b):
-                acc = acc + (x.astype(dtype) @ y.astype(dtype))
+                product = x.astype(dtype) @ y.astype(dtype)
+                # Else numpy would broadcast a 1-d tile or a thinner product into the sum.
+                if product.shape != acc.shape:
+                    raise ValueError(f"the product of tiles of shapes {list(x.shape)} and "
+                                     f"{list(y.shape)} is not of shape {list(acc.shape)}")
+                acc = acc + product
             return [acc.astype(dtype)]
         if op in ("add", "mul"):
             a, b = inputs

@@ -180,7 +180,8 @@ def _target_path(name_or_path: str | os.PathLike) -> Path:
     path = TARGET_DIR / f"{name_or_path}.toml"
     if not path.is_file():
         raise TargetError(f"unknown target {name_or_path!r}; the known targets are "
-                          f"{', '.join(known_targets()) or '(none)'} (in {TARGET_DIR})")
+                          f"{', '.join(known_targets()) or '(none)'}, the files of "
+                          f"machines/spatial/, or give the path of a .toml file")
     return path
 
 

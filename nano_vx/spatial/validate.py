@@ -32,9 +32,11 @@ def validate(graph, target=None) -> list[str]:
         _acyclic(p, problems)
     if not problems:
         try:
-            token_shapes(p)
+            _stored_shapes(p, token_shapes(p), problems)
         except ShapeError as error:
             problems.append(str(error))
+    if target is not None:
+        _element_types(p, target, problems)
     if hasattr(graph, "places"):
         _places(p, target, problems)
     if hasattr(graph, "buffers"):
@@ -213,6 +215,31 @@ def _acyclic(p: Program, problems) -> None:
             elif not state.get(nxt):
                 state[nxt] = 1
                 stack.append((nxt, iter(succ[nxt])))
+
+
+def _element_types(p: Program, target, problems) -> None:
+    """A stage computes in an element type only where the target gives it a rate."""
+    for st in p.stages.values():
+        if st._prod in ("Compute", "Scalar"):
+            dtype = p.stage_dtype(st)
+            if dtype not in target.rates:
+                problems.append(f"stage '{st.name}' computes in {dtype}, which {target.name} "
+                                f"has no rate for (it computes in "
+                                f"{', '.join(sorted(target.rates))})")
+
+
+def _stored_shapes(p: Program, shapes, problems) -> None:
+    """A store writes its token over its tile (the whole tensor before tiling): the two
+    must have one shape."""
+    for st in p.stages.values():
+        if st._prod != "Store":
+            continue
+        region = tuple(getattr(st, "tile", p.tensors[st.tensor].shape))
+        token = shapes.get(st.input.stream)
+        if token is not None and tuple(token) != region:
+            what = "tile" if hasattr(st, "tile") else "tensor"
+            problems.append(f"store '{st.name}' writes tokens of shape {list(token)} over its "
+                            f"{what} of shape {list(region)} in '{st.tensor}'")
 
 
 def _places(p: Program, target, problems) -> None:

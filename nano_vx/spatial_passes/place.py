@@ -11,14 +11,14 @@ from ..spatial.program import Program, ins, outs
 place = Pass("place", Stiled, Splaced, """
 Put every stage on a site and an engine of the mesh, cutting the graph into one copy per site.
 
-The graph is cut along the loop variables every load and store walks with the same range and
-some store indexes by (the output tiles, which no two copies share): the first two of them,
-each into as many equal blocks as fill the most sites (`split_counts`, the count `tile`'s cost
-model assumed). Block (a, b) of the cut is the copy of every stage and stream with suffix
-`_a_b`, its loads and stores walking only their block of each cut variable, on the site whose
-row-major number is a x (blocks along the second variable) + b. On its site a load runs on
-the `reader` engine, a store on the `writer` and a compute or scalar stage on `compute`. A
-graph with nothing to cut runs whole on site (0, 0).
+The graph is cut along the outermost loop variables every load and store walks with the same
+range and in the same order, and every store indexes by (the output tiles, which no two copies
+share): the first two of them, each into as many equal blocks as fill the most sites
+(`split_counts`, the count `tile`'s cost model assumed). Block (a, b) of the cut is the copy of
+every stage and stream with suffix `_a_b`, its loads and stores walking only their block of
+each cut variable, on the site whose row-major number is a x (blocks along the second variable)
++ b. On its site a load runs on the `reader` engine, a store on the `writer` and a compute or
+scalar stage on `compute`. A graph with nothing to cut runs whole on site (0, 0).
 """, requires=("target",))
 L = Splaced
 ENGINE = {"Load": "reader", "Store": "writer", "Compute": "compute", "Scalar": "compute"}
@@ -48,15 +48,22 @@ def _graph(run, g):
 
 
 def _cut_variables(p: Program) -> list:
-    """Loops every load and store has, alike, that a store indexes by."""
+    """Of the outermost loops every load and store walks alike and in one order, the first
+    two that every store indexes by. Outermost, so that a copy's firings of each access are
+    those of whole iterations of the cut loops and its stages still pair their tokens as the
+    whole graph did (a loop inside another, or in another order, would hand one copy's
+    loads the tiles another copy's stores write); indexed by every store, so that no two
+    copies write one tile."""
     accesses = [st for st in p.stages.values() if st._prod in ("Load", "Store")]
-    if not accesses:
+    stores = [st for st in accesses if st._prod == "Store"]
+    if not stores:
         return []
-    stored = {v for st in accesses if st._prod == "Store" for v in st.index}
-    first = next(st for st in accesses if st._prod == "Store") \
-        if any(st._prod == "Store" for st in accesses) else accesses[0]
-    return [lp for lp in first.loops
-            if lp.var in stored and all(lp in st.loops for st in accesses)][:2]
+    common = []
+    for loops in zip(*(st.loops for st in accesses)):
+        if any(lp != loops[0] for lp in loops):
+            break
+        common.append(loops[0])
+    return [lp for lp in common if all(lp.var in st.index for st in stores)][:2]
 
 
 def _count(lp) -> int:
