@@ -102,6 +102,8 @@ def _graph(run, g):
 @tile.on("Load")
 def _load(run, st):
     p, plan = run.state.program, run.state.plan
+    if plan.whole:  # a whole plan has no dimensions to take a nest from
+        return _whole_access(Stiled["Load"], st, p, st.outs)
     consumer = p.consumer(st.outs[0].stream).stage
     return _access(Stiled["Load"], st, p, plan, _nest(p, plan, consumer), st.outs)
 
@@ -109,6 +111,8 @@ def _load(run, st):
 @tile.on("Store")
 def _store(run, st):
     p, plan = run.state.program, run.state.plan
+    if plan.whole:
+        return _whole_access(Stiled["Store"], st, p, st.input)
     return _access(Stiled["Store"], st, p, plan, _firing_dims(p, plan, st.name), st.input)
 
 
@@ -122,13 +126,15 @@ def _compute(run, st):
     return st.replace(ins=tuple(port.replace(rate=r) for port, r in zip(st.ins, rates)))
 
 
+def _whole_access(cls, st, p: Program, ports):
+    """The whole tensor at every firing, the firings counted by a loop `r`."""
+    shape = p.tensors[st.tensor].shape
+    reps = repetitions(p)[st.name]
+    loops = (Stiled["Loop"]("r", 0, reps, 1),) if reps > 1 else ()
+    return cls(st.name, st.tensor, shape, loops, ("0",) * len(shape), ports, span=st.span)
+
+
 def _access(cls, st, p: Program, plan: Plan, nest, ports):
-    tensor = p.tensors[st.tensor]
-    if plan.whole:
-        reps = repetitions(p)[st.name]
-        loops = (Stiled["Loop"]("r", 0, reps, 1),) if reps > 1 else ()
-        return cls(st.name, st.tensor, tensor.shape, loops, ("0",) * len(tensor.shape), ports,
-                   span=st.span)
     stream = ports[0].stream if isinstance(ports, tuple) else ports.stream
     dims = plan.stream_dims[stream]
     tile_shape = plan.tile_shape(stream)
