@@ -6,12 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..oracle.equivalence import corpus, equivalent_under
+from .balance import RateError, repetitions
+from .program import Program
 from .validate import validate
 
 
 @dataclass(frozen=True)
 class IllFormed:
-    """The pass's output breaks a structural rule of its IL."""
+    """The pass's output breaks a structural rule of its IL, or its rates have no
+    solution."""
     problems: tuple[str, ...]
 
     def describe(self) -> str:
@@ -22,6 +25,11 @@ def check_rewrite(before, after, target=None, *, inputs=None, reference=None, se
     """None when `after` is a faithful rewrite of `before`, else an IllFormed or the first
     Divergence of `equivalent_under` (whose `reference` and `seen` it passes on)."""
     problems = validate(after, target)
+    if not problems:
+        try:
+            repetitions(Program(after))
+        except RateError as error:
+            problems = [str(error)]
     if problems:
         return IllFormed(tuple(problems))
     inputs = corpus(before) if inputs is None else inputs

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .program import Program, ins, outs
 from .shapes import ShapeError, token_shapes
+from .text import OP_WORDS
 
 ARITY = {"matmul_acc": 2, "add": 2, "mul": 2, "scale": 1, "exp": 1, "sum": 1, "max": 1}
 # The stages a schedule op may name: the evaluators run each op on that kind of stage only.
@@ -220,6 +221,8 @@ def _acyclic(p: Program, problems) -> None:
 def _element_types(p: Program, target, problems) -> None:
     """A stage computes in an element type only where the target gives it a rate."""
     for st in p.stages.values():
+        if any(port.stream not in p.streams for port in outs(st)[:1]):
+            continue  # its type is that of a stream `_streams` reports undeclared
         if st._prod in ("Compute", "Scalar"):
             dtype = p.stage_dtype(st)
             if dtype not in target.rates:
@@ -304,7 +307,7 @@ def _handshakes(p: Program, problems) -> None:
         src = p.places.get(_end(p.producers, name), (None,))[0]
         dst = p.places.get(_end(p.consumers, name), (None,))[0]
         grouped = name in p.group_of_stream
-        if h.kind == "fifo" and src != dst:
+        if h.kind == "fifo" and None not in (src, dst) and src != dst:
             problems.append(f"buffer '{name}' is a fifo between sites {src} and {dst}; a fifo "
                             f"joins two engines of one site")
         if h.kind == "barrier" and not grouped:
@@ -335,12 +338,12 @@ def _schedules(p: Program, target, problems) -> None:
                          "stage": p.stages}[field]
                 if name is not None and name not in known and not (
                         field == "buffer" and kind == "Read" and name in p.groups):
-                    problems.append(f"schedule {sched.site} {sched.engine}: {kind.lower()} "
+                    problems.append(f"schedule {sched.site} {sched.engine}: {OP_WORDS[kind]} "
                                     f"names {field} '{name}', which is not declared")
             stage = p.stages.get(getattr(op, "stage", None))
             if stage is not None and stage._prod not in STAGE_KINDS[kind]:
-                problems.append(f"schedule {sched.site} {sched.engine}: {kind.lower()} "
-                                f"names {stage._prod.lower()} '{stage.name}'; {kind.lower()} "
+                problems.append(f"schedule {sched.site} {sched.engine}: {OP_WORDS[kind]} "
+                                f"names {stage._prod.lower()} '{stage.name}'; {OP_WORDS[kind]} "
                                 f"takes a {' or '.join(k.lower() for k in STAGE_KINDS[kind])}")
             if kind in ("Push", "Send"):
                 putters.setdefault(op.buffer, set()).add(who)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+import spatial_reference as reference
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
 from nano_vx.oracle.equivalence import OutputDiffers
 from nano_vx.spatial import cost
 from nano_vx.spatial.check import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program
-from nano_vx.spatial.target import small_target
+from nano_vx.spatial.target import load_target, small_target
 from nano_vx.spatial_passes.fuse_readers import fuse_readers
 
 A_TILE_BYTES = 16 * 16 * 4  # one i32 tile [16, 16] of A
@@ -241,3 +244,16 @@ def test_a_multicast_is_given_up_where_its_semaphores_do_not_fit(semaphores, fus
     after = fused(before, t)
     assert ("ldA1" not in loads(after)) is fuses
     assert check_rewrite(before, after, t) is None
+
+
+# -- the reference programs on the shipped targets ---------------------------------------------
+
+
+@pytest.mark.parametrize("program, target", reference.CASES, ids=reference.IDS)
+def test_the_reference_programs(program, target, snapshot_txt, snapshot_dot):
+    """The snapshot of the pass's output, and the oracle's verdict on the program's inputs."""
+    before, after = reference.step(program, target, "fuse-readers")
+    assert to_text(after) == snapshot_txt
+    assert to_dot(after, title=f"fuse-readers: {program} on {target}") == snapshot_dot
+    found = check_rewrite(before, after, load_target(target), inputs=[reference.inputs(program)])
+    assert found is None, found.describe()

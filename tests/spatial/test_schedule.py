@@ -11,17 +11,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import spatial_reference as reference
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
 from nano_vx.oracle.dataflow import eval_dataflow
-from nano_vx.oracle.equivalence import Overflows, corpus
+from nano_vx.oracle.equivalence import corpus, Overflows
 from nano_vx.oracle.outcomes import Finished, Overflow, Underflow
-from nano_vx.oracle.tokens import Machine, State, eval_choreography
+from nano_vx.oracle.tokens import eval_choreography, Machine, State
 from nano_vx.spatial.check import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject
-from nano_vx.spatial.target import small_target
+from nano_vx.spatial.target import load_target, small_target
 from nano_vx.spatial.text import to_spatial_text
-from nano_vx.spatial_passes.schedule import Loop, compress, schedule, smallest_period
+from nano_vx.spatial_passes.schedule import compress, schedule, smallest_period, Loop
 
 TARGET = small_target(2, 2)
 
@@ -558,3 +561,16 @@ def test_a_multicast_of_a_compute_output_is_refused():
         _scheduled(text)
     assert caught.value.code == "E7002" and caught.value.stage == "dup"
     assert "group 'g' multicasts the output of compute 'dup'" in caught.value.message
+
+
+# -- the reference programs on the shipped targets ---------------------------------------------
+
+
+@pytest.mark.parametrize("program, target", reference.CASES, ids=reference.IDS)
+def test_the_reference_programs(program, target, snapshot_txt, snapshot_dot):
+    """The snapshot of the pass's output, and the oracle's verdict on the program's inputs."""
+    before, after = reference.step(program, target, "schedule")
+    assert to_text(after) == snapshot_txt
+    assert to_dot(after, title=f"schedule: {program} on {target}") == snapshot_dot
+    found = check_rewrite(before, after, load_target(target), inputs=[reference.inputs(program)])
+    assert found is None, found.describe()

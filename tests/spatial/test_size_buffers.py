@@ -10,17 +10,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_firings import DIAMOND, SETTINGS, layered_graphs
 
+import spatial_reference as reference
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
 from nano_vx.oracle.dataflow import eval_dataflow
-from nano_vx.oracle.equivalence import Deadlocks, corpus
+from nano_vx.oracle.equivalence import corpus, Deadlocks
 from nano_vx.oracle.outcomes import Finished
 from nano_vx.spatial.balance import port_tokens, repetitions
 from nano_vx.spatial.check import check_rewrite
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.firings import Firings, simulate_engines
+from nano_vx.spatial.firings import simulate_engines, Firings
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program
 from nano_vx.spatial.reject import SpatialReject
-from nano_vx.spatial.target import small_target
+from nano_vx.spatial.target import load_target, small_target
 from nano_vx.spatial_passes.size_buffers import size_buffers
 
 TOKEN = 64  # an i32[4, 4] tile
@@ -210,3 +213,16 @@ def test_sized_random_graphs_finish_and_mean_what_they_meant(text, tight):
         assert b.site == p.places[p.consumer(b.stream).stage][0]
     assert isinstance(eval_dataflow(out, corpus(before, count=1)[0]), Finished)
     assert check_rewrite(before, out, target) is None
+
+
+# -- the reference programs on the shipped targets ---------------------------------------------
+
+
+@pytest.mark.parametrize("program, target", reference.CASES, ids=reference.IDS)
+def test_the_reference_programs(program, target, snapshot_txt, snapshot_dot):
+    """The snapshot of the pass's output, and the oracle's verdict on the program's inputs."""
+    before, after = reference.step(program, target, "size-buffers")
+    assert to_text(after) == snapshot_txt
+    assert to_dot(after, title=f"size-buffers: {program} on {target}") == snapshot_dot
+    found = check_rewrite(before, after, load_target(target), inputs=[reference.inputs(program)])
+    assert found is None, found.describe()

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+import spatial_reference as reference
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
 from nano_vx.oracle.equivalence import Overflows
 from nano_vx.spatial.check import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject
-from nano_vx.spatial.target import small_target
+from nano_vx.spatial.target import load_target, small_target
 from nano_vx.spatial_passes.synthesize_handshakes import synthesize_handshakes
 
 NOC = small_target(1, 2)
@@ -145,3 +148,16 @@ def test_a_credit_beyond_the_depth_overflows_the_buffer():
     assert isinstance(found, Overflows)
     assert found.side == "after"
     assert (found.outcome.buffer, found.outcome.site) == ("y", (0, 1))
+
+
+# -- the reference programs on the shipped targets ---------------------------------------------
+
+
+@pytest.mark.parametrize("program, target", reference.CASES, ids=reference.IDS)
+def test_the_reference_programs(program, target, snapshot_txt, snapshot_dot):
+    """The snapshot of the pass's output, and the oracle's verdict on the program's inputs."""
+    before, after = reference.step(program, target, "synthesize-handshakes")
+    assert to_text(after) == snapshot_txt
+    assert to_dot(after, title=f"synthesize-handshakes: {program} on {target}") == snapshot_dot
+    found = check_rewrite(before, after, load_target(target), inputs=[reference.inputs(program)])
+    assert found is None, found.describe()
