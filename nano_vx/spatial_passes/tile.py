@@ -300,8 +300,9 @@ def _choose(p: Program, target) -> Plan:
         biggest = max(p.streams, key=lambda s: prod(plan.shapes[s]))
         raise SpatialReject(
             "E7010", "tile",
-            f"no tiling of '{p.name}' fits one site of {target.name}: the smallest tiles, "
-            f"each stream double-buffered, need {smallest:,} bytes and a site has "
+            f"no tiling of '{p.name}' fits one site of {target.name}: the smallest of them, "
+            f"every stream's tiles at least double-buffered, needs {smallest:,} bytes and a "
+            f"site has "
             f"{target.sram_bytes:,} (the largest stream is '{biggest}', "
             f"{list(plan.shapes[biggest])} {p.token_dtype(biggest)})",
             stage=p.producer(biggest).stage, buffer=biggest)
@@ -397,14 +398,18 @@ def _is_reduced(plan: Plan, d) -> bool:
 
 def _whole(p: Program, target) -> Plan:
     shapes = token_shapes(p)
-    need = sum(2 * target.granule * target.granules(prod(shapes[s]) * _itemsize(p, s))
-               for s in p.streams)
+    need = 0
+    for s in p.streams:
+        made, taken = p.producer(s).rate, p.consumer(s).rate
+        depth = max(2, made + taken - gcd(made, taken))
+        need += depth * target.granule * target.granules(prod(shapes[s]) * _itemsize(p, s))
     if need > target.sram_bytes:
         biggest = max(p.streams, key=lambda s: prod(shapes[s]))
         raise SpatialReject(
             "E7010", "tile",
-            f"'{p.name}' keeps whole-tensor tiles (its rates are not all 1) and its streams "
-            f"need {need:,} bytes double-buffered on one site; {target.name} has "
-            f"{target.sram_bytes:,} (the largest is '{biggest}', {list(shapes[biggest])})",
+            f"'{p.name}' keeps whole-tensor tiles (its rates are not all 1) and its streams, "
+            f"each at least double-buffered or as deep as its rates ask, need {need:,} bytes "
+            f"on one site; {target.name} has {target.sram_bytes:,} (the largest is "
+            f"'{biggest}', {list(shapes[biggest])} {p.token_dtype(biggest)})",
             stage=p.producer(biggest).stage, buffer=biggest)
     return Plan({}, [], {}, {}, {}, shapes, whole=True)

@@ -7,6 +7,7 @@ and random small targets."""
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -293,7 +294,7 @@ def test_a_reduced_dimension_nothing_broadcasts_is_cut_when_sram_is_tight():
 def test_a_dimension_two_stages_reduce_stays_whole():
     # At the SRAM where SUMS cuts its rows, TWO cannot: whole rows of 8 need 256 bytes.
     target = small_target(2, 2, sram_bytes=160)
-    with pytest.raises(SpatialReject, match="need 256 bytes and a site has 160"):
+    with pytest.raises(SpatialReject, match="needs 256 bytes and a site has 160"):
         run_tile(TWO, target)
     out = checked_tile(TWO, small_target(2, 2, sram_bytes=256))
     assert stage(out, "ld").tile == (1, 8) and stage(out, "ld").index == ("i", "0")
@@ -363,9 +364,9 @@ def test_nothing_fits_names_the_bytes_and_the_largest_stream():
     e = caught.value
     assert (e.code, e.pass_name, e.stage, e.buffer) == ("E7010", "tile", "ld_a", "a")
     assert e.message == (
-        "no tiling of 'mm' fits one site of small-1x1: the smallest tiles, each stream "
-        "double-buffered, need 192 bytes and a site has 128 (the largest stream is 'a', "
-        "[16, 16] i32)")
+        "no tiling of 'mm' fits one site of small-1x1: the smallest of them, every stream's "
+        "tiles at least double-buffered, needs 192 bytes and a site has 128 (the largest "
+        "stream is 'a', [16, 16] i32)")
 
 
 def test_whole_tiles_that_do_not_fit_are_refused():
@@ -375,8 +376,9 @@ def test_whole_tiles_that_do_not_fit_are_refused():
     e = caught.value
     assert (e.code, e.stage, e.buffer) == ("E7010", "ld", "a")
     assert e.message == (
-        "'rated' keeps whole-tensor tiles (its rates are not all 1) and its streams need 192 "
-        "bytes double-buffered on one site; small-1x1 has 160 (the largest is 'a', [4, 4])")
+        "'rated' keeps whole-tensor tiles (its rates are not all 1) and its streams, each at "
+        "least double-buffered or as deep as its rates ask, need 192 bytes on one site; "
+        "small-1x1 has 160 (the largest is 'a', [4, 4] i32)")
 
 
 # -- random graphs ---------------------------------------------------------------------------
@@ -454,7 +456,7 @@ def tile_or_refuse(text: str, target):
         out = tile(before, SpatialContext(target))
     except SpatialReject as e:
         assert e.code == "E7010", e.message
-        need = int(e.message.split(" need ")[1].split(" bytes")[0].replace(",", ""))
+        need = int(re.search(r"needs? ([\d,]+) bytes", e.message)[1].replace(",", ""))
         assert need > target.sram_bytes, e.message
         return None
     assert check_rewrite(before, out, target) is None, to_text(out)
