@@ -16,8 +16,8 @@ def main() -> None:
                  "B": rng.integers(-8, 9, (64, 64)).astype(np.int32)},
         "gemv": {"x": rng.standard_normal((1, 512)).astype(np.float32),
                  "W": (rng.standard_normal((512, 256)) / 16).astype(np.float32)},
-        "softmax": {"X": (4 * rng.standard_normal((64, 128))).astype(np.float32)},
-        "row_sums": {"X": rng.integers(-100, 101, (256, 256)).astype(np.int32)},
+        "softmax": {"X": (4 * rng.standard_normal((16, 256))).astype(np.float32)},
+        "row_sums": {"X": rng.integers(-100, 101, (64, 256)).astype(np.int32)},
     }
     for name, tensors in arrays.items():
         np.savez(HERE / f"{name}.npz", **tensors)

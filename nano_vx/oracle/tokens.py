@@ -75,6 +75,7 @@ class Machine:
                                        for r in rs) for rs in self.receivers]
         self.dram = {n: np.asarray(inputs[n]) for n, t in p.tensors.items() if t.role == "input"}
         self.cursor_id: dict[tuple[str, str], int] = {}
+        self.slices: dict[str, list] = {}  # per load or store: the region of each firing
         self.engines = [(s.site, s.engine) for s in p.table("schedules")]
         self.code = [self._compile(s.ops, []) for s in p.table("schedules")]
         self.ops_text = [self._texts(s.ops, []) for s in p.table("schedules")]
@@ -107,6 +108,11 @@ class Machine:
                 out.append(" ".join([OP_WORDS[op._prod], *args]))
         return out
 
+    def _slices(self, st) -> list:
+        if st.name not in self.slices:
+            self.slices[st.name] = access_slices(st, self.p.tensors[st.tensor].shape)
+        return self.slices[st.name]
+
     def _cursor(self, stage: str, target: str) -> int:
         return self.cursor_id.setdefault((stage, target), len(self.cursor_id))
 
@@ -116,13 +122,12 @@ class Machine:
         if kind == "Read":
             st = p.stages[op.stage]
             target = self.gid.get(op.buffer, bid.get(op.buffer))
-            tensor = self.dram[st.tensor]
-            return (READ, tensor, access_slices(st, tensor.shape), target,
+            return (READ, self.dram[st.tensor], self._slices(st), target,
                     self._cursor(op.stage, op.buffer))
         if kind == "Write":
             st = p.stages[op.stage]
-            slices = access_slices(st, p.tensors[st.tensor].shape)
-            return (WRITE, bid[op.buffer], st.tensor, slices, self._cursor(op.stage, op.buffer))
+            return (WRITE, bid[op.buffer], st.tensor, self._slices(st),
+                    self._cursor(op.stage, op.buffer))
         if kind == "Fire":
             st = p.stages[op.stage]
             inputs = tuple((bid[port.stream], port.rate) for port in ins(st))

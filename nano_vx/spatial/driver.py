@@ -17,7 +17,8 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import Dumper, InternalError, _save_ice
+from ..driver import DumpError, Dumper, InternalError, _save_ice
+from ..dump.render import RenderError
 from ..source import Source, Span
 from .check import IllFormed
 
@@ -39,6 +40,8 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     dumps = dump_options(args, usage, SPATIAL_PIPELINE)
     if args.stop_after:
         _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
+    if args.corpus < 1:
+        raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
     try:
         with open(args.code, encoding="utf-8") as fh:
             text = fh.read()
@@ -51,6 +54,9 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         run.go()
     except _Stop:
         pass
+    except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
+        stderr.write(f"nano-vx: error: {err}\n")
+        return EXIT_ERROR
     except InternalError as ice:
         stderr.write(f"nano-vx: {ice}\n")
         if ice.ir_file:
@@ -119,7 +125,7 @@ class _Run:
         for p in passes:
             index = position[p.name]
             if dumper and self.dumps.wants(self.dumps.before, p.name):
-                dumper.emit("Before", index, p, graph)
+                _dumping(p, graph, dumper.emit, "Before", index, p, graph)
             start = time.perf_counter()
             after = self._apply(p, graph, ctx)
             spent = time.perf_counter() - start
@@ -127,12 +133,14 @@ class _Run:
             if not self.args.no_validate:
                 start = time.perf_counter()
                 outcomes = self._validate(p, graph, after, target, inputs, outcomes)
-                checked = f"validated on {len(inputs)} inputs in {time.perf_counter() - start:.2f} s"
+                plural = "s" if len(inputs) != 1 else ""
+                checked = (f"validated on {len(inputs)} input{plural} in "
+                           f"{time.perf_counter() - start:.2f} s")
             if dumper and self.dumps.wants(self.dumps.after, p.name):
                 if self.dumps.diff:
-                    dumper.emit_diff(index, p, graph, after)
+                    _dumping(p, after, dumper.emit_diff, index, p, graph, after)
                 else:
-                    dumper.emit("After", index, p, after)
+                    _dumping(p, after, dumper.emit, "After", index, p, after)
             ils = f"{p.input.name} -> {p.output.name}"
             lines.append(f"  {p.name:<22} {ils:<30} {spent * 1000:8.1f} ms   {checked}")
             graph = after
@@ -140,7 +148,7 @@ class _Run:
                 break
         if self.args.no_validate:
             outcomes = [evaluate(graph, inputs[0])]
-        self._refuse_failing(outcomes, "after the lane")
+        self._refuse_failing(outcomes, "after the lane" if lines else "as written")
         if self.dumps is None or self.dumps.banners:
             self._report(graph, target, lines, outcomes[0])
 
@@ -165,10 +173,14 @@ class _Run:
         from .ops import NUMPY_DTYPES
 
         try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {k: data[k] for k in data.files}
+            loaded = np.load(path, allow_pickle=False)
         except (OSError, ValueError, EOFError) as err:
             self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
+                               f"with one array per input tensor, named as the tensor")
+        with loaded as data:
+            arrays = {k: data[k] for k in data.files}
         out = {}
         for t in graph.tensors:
             if t.role != "input":
@@ -258,3 +270,14 @@ def _why(problem, program, pass_name: str) -> str:
                     "or without the cancellation")
     return (f"this is a bug in the pass: rerun with --dump-before={pass_name} and "
             f"--dump-after={pass_name} to see its input and output")
+
+
+def _dumping(p, graph, emit, *args) -> None:
+    """A dump, whose failure is the environment's (a file that cannot be written, a renderer
+    that fails) or else a bug, reported as an internal error of the pass it shows."""
+    try:
+        emit(*args)
+    except (DumpError, RenderError):
+        raise
+    except Exception as error:  # noqa: BLE001 - a dump that breaks is a compiler bug
+        raise InternalError(p.name, error, _save_ice(p, graph, error)) from error

@@ -327,7 +327,8 @@ def _schedules(p: Program, target, problems) -> None:
     putters: dict[str, set] = {}
     takers: dict[str, set] = {}
     waiters: dict[str, set] = {}
-    _twice("schedule of engine", [(s.site, s.engine) for s in p.table("schedules")], problems)
+    _twice("schedule of engine", [f"{s.site} {s.engine}" for s in p.table("schedules")],
+           problems)
     for sched in p.table("schedules"):
         who = (sched.site, sched.engine)
         for op in _flat(sched.ops):

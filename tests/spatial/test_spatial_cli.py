@@ -1,7 +1,8 @@
 """`nano-vx spatial` as a user meets it: its dumps (text, dot, json, --dump-dir), how far it
 runs (--stop-after), what it validates on (--no-validate, --inputs, --seed, --corpus), a
 program written at a later IL entering the lane at its pass, and every way a program or a
-target can be wrong, each a coded diagnostic and never a traceback."""
+target can be wrong, each a coded diagnostic and never a traceback. Last, a smoke run of
+benchmarks/spatial_bench.py --quick (under a second)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -280,7 +280,7 @@ def test_the_npz_beside_the_program_is_its_default_input(tmp_path):
     code, out, err = spatial(program, "--target", "wormhole", "--corpus", 1)
     assert (code, err) == (0, "")
     assert "\noutput Y: int32[8, 8], sum 960\n" in out
-    assert "validated on 1 inputs" in out
+    assert "validated on 1 input in" in out
 
 
 @pytest.mark.parametrize("arrays, message", [
@@ -315,9 +315,6 @@ def test_unreadable_inputs_are_e7002(tmp_path, content):
     assert d["message"].startswith(f"cannot read the inputs '{given}': ")
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="a .npy file given as --inputs: np.load returns an array, which the "
-                          "driver's `with` cannot enter")
 def test_a_npy_file_as_inputs_is_e7002(tmp_path):
     program = write(tmp_path, "triple.sdf", SCALE)
     np.save(tmp_path / "given.npy", np.zeros((8, 8), np.int32))
@@ -346,13 +343,10 @@ def test_corpus_is_how_many_inputs_each_pass_is_validated_on(tmp_path):
     assert all("validated on 3 inputs in" in line for line in lines)
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="--corpus 0 without an .npz leaves no input: the driver reports "
-                          "outcomes[0] of an empty list")
-def test_an_empty_corpus_is_refused_or_runs_on_one_input(tmp_path):
+def test_an_empty_corpus_is_a_usage_error(tmp_path):
     program = write(tmp_path, "triple.sdf", SCALE)
     code, _, err = spatial(program, "--target", "wormhole", "--corpus", 0)
-    assert code in (0, 2), err
+    assert code == 2 and "--corpus takes a count of inputs, 1 or more, not 0" in err
 
 
 # -- programs at later ILs ---------------------------------------------------------------------
@@ -510,9 +504,8 @@ def test_an_unreadable_program_is_an_error_not_a_traceback(tmp_path):
 # -- the benchmark -----------------------------------------------------------------------------
 
 def test_the_spatial_benchmark_runs_quick():
-    start = time.perf_counter()
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "spatial_bench.py"),
                            "--quick"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "events/s" in done.stdout
-    assert time.perf_counter() - start < 20
+    assert "\ngemv       wormhole " in done.stdout

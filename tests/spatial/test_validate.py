@@ -354,7 +354,7 @@ CASES = [
     # -- _schedules ------------------------------------------------------------------------
     _case("schedule-twice", "choreography",
           [("    schedule (1, 0) writer {", "    schedule (0, 1) writer {")],
-          ["schedule of engine '((0, 1), 'writer')' is declared twice"]),
+          ["schedule of engine '(0, 1) writer' is declared twice"]),
     _case("op-unknown-buffer", "choreography", [("wait_front y1 1", "wait_front z1 1")],
           ["schedule (1, 0) writer: wait_front names buffer 'z1', which is not declared"]),
     _case("op-unknown-group", "choreography", [("barrier g", "barrier h")],
