@@ -509,3 +509,41 @@ def test_the_spatial_benchmark_runs_quick():
     assert done.returncode == 0, done.stderr
     assert "events/s" in done.stdout
     assert "\ngemv       wormhole " in done.stdout
+
+
+# -- E7020: a rewrite that changes what the program computes -------------------------------
+
+# Each row sums 4,096 terms near 1,000,000 and subtracts their total: what is left is the low
+# bits of numbers near 4e9, which depend on the order of the additions. `tile` cuts the rows
+# on wormhole, and the sums, reassociated, differ by far more than the tolerance.
+CANCEL = """\
+spatial cancel {
+    tensor X: f32[64, 4096] input
+    tensor D: f32[64, 1] output
+    stream x: f32
+    stream a: f32
+    stream s: f32
+    stream d: f32
+    load ld X -> x
+    scalar shifted(v: x) = v * 10000 + %s -> a
+    compute total sum axis 1 (a) -> s
+    scalar unshifted(t: s) = t - %s -> d
+    store st d -> D
+}
+"""
+
+
+def test_a_float_result_the_tiling_changes_is_e7020_naming_the_pass_and_the_element(tmp_path):
+    program = write(tmp_path, "cancel.sdf", CANCEL % (1000000, 4096000000))
+    code, _, err = spatial(program, "--target", "wormhole", "--error-format=json")
+    [found] = diagnostics(err)
+    assert code == 1 and found["code"] == "E7020"
+    assert (found["pass"], found["divergence"]) == ("tile", "OutputDiffers")
+    assert "tensor 'D' differs first at [" in found["message"]
+    assert "reorders float additions" in found["help"][0]
+
+
+def test_the_same_sum_without_the_cancellation_is_admitted(tmp_path):
+    program = write(tmp_path, "cancel.sdf", CANCEL % (0, 0))
+    code, out, err = spatial(program, "--target", "wormhole")
+    assert (code, err) == (0, "") and "outcome: finished" in out
