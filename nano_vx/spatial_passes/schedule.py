@@ -194,14 +194,74 @@ class Loop:
     body: tuple
 
 
+# How far into a sequence its repeating middle may start: a pipeline's fill is a few firings.
+LONGEST_HEAD = 8
+
+
 def compress(seq) -> tuple:
-    """`seq` as items: its smallest block repeated, when it has one, with runs of one
-    element inside the block (or in the whole sequence, when it has no period) as Loops."""
-    seq = tuple(seq)
-    period = smallest_period(seq)
-    if period < len(seq):
-        return (Loop(len(seq) // period, compress(seq[:period])),)
-    return _runs(seq)
+    """`seq` as items: its smallest block repeated, when it has one; else a short head, the
+    longest stretch after it that is one block repeated, and the rest compressed the same
+    way (a pipeline fills, runs in step, then drains); runs of one element as Loops. A
+    stretch must cover a quarter of what is left, so the search ends after a few stretches
+    and the nesting of loops stays shallow."""
+    items: list = []
+    rest = tuple(seq)
+    while rest:
+        period = smallest_period(rest)
+        if period < len(rest):
+            items.append(Loop(len(rest) // period, compress(rest[:period])))
+            break
+        middle = _repeated_middle(rest)
+        if middle is None or middle[1] * middle[2] * 4 < len(rest):
+            items += _runs(rest)
+            break
+        head, period, count = middle
+        items += _runs(rest[:head])
+        items.append(Loop(count, compress(rest[head:head + period])))
+        rest = rest[head + period * count:]
+    return tuple(items)
+
+
+def _repeated_middle(seq: tuple) -> tuple[int, int, int] | None:
+    """(head, period, count): of the stretches that start within LONGEST_HEAD elements and
+    are one block repeated at least twice, the longest (the earliest of equals); None when
+    none saves more than a run-length form would."""
+    best = None
+    for head in range(min(LONGEST_HEAD, len(seq)) + 1):
+        found = _longest_repeated_prefix(seq[head:])
+        if found is None:
+            continue
+        period, count = found
+        if best is None or period * count > best[1] * best[2]:
+            best = (head, period, count)
+    if best is None or best[1] == 1:  # a run: _runs says that already
+        return None
+    return best
+
+
+def _longest_repeated_prefix(seq: tuple) -> tuple[int, int] | None:
+    """(period, count) of the longest prefix of `seq` that is a block repeated twice or
+    more, from the prefix function of `seq` (the border of every prefix), in linear time."""
+    border = _borders(seq)
+    for length in range(len(seq), 1, -1):
+        period = length - border[length - 1]
+        if period < length and length % period == 0:
+            return period, length // period
+    return None
+
+
+def _borders(seq) -> list[int]:
+    """For each prefix of `seq`, the length of its longest proper border (the
+    Knuth-Morris-Pratt failure function)."""
+    border = [0] * len(seq)
+    k = 0
+    for i in range(1, len(seq)):
+        while k and seq[i] != seq[k]:
+            k = border[k - 1]
+        if seq[i] == seq[k]:
+            k += 1
+        border[i] = k
+    return border
 
 
 def _runs(seq: tuple) -> tuple:
@@ -217,18 +277,9 @@ def _runs(seq: tuple) -> tuple:
 
 def smallest_period(seq) -> int:
     """The length of the shortest block that, repeated a whole number of times, is `seq`
-    (len(seq) when only `seq` itself is): from the longest border of `seq` (the
-    Knuth-Morris-Pratt failure function), in linear time."""
+    (len(seq) when only `seq` itself is): from the longest border of `seq`, in linear time."""
     n = len(seq)
     if n == 0:
         return 0
-    border = [0] * n
-    k = 0
-    for i in range(1, n):
-        while k and seq[i] != seq[k]:
-            k = border[k - 1]
-        if seq[i] == seq[k]:
-            k += 1
-        border[i] = k
-    period = n - border[-1]
+    period = n - _borders(seq)[-1]
     return period if n % period == 0 else n

@@ -377,7 +377,11 @@ def test_a_push_before_its_reserve_is_caught():
     ("aabaabaab", (Loop(3, (Loop(2, ("a",)), "b")),)),
     ("abc", ("a", "b", "c")),
     # No period: only the runs are folded, the rest stays a list.
-    ("aababbb", (Loop(2, ("a",)), "b", "a", Loop(3, ("b",)))),
+    ("aababbb", ("a", Loop(2, ("a", "b")), Loop(2, ("b",)))),
+    # a pipeline's fill, its steady state, its drain: the longest repeated stretch wins
+    ("a" + "ba" * 6 + "bb", (Loop(7, ("a", "b")), "b")),
+    ("aa" + "bbaa" * 3 + "bbb", (Loop(4, (Loop(2, ("a",)), Loop(2, ("b",)))), "b")),
+    ("c" + "ab" * 5 + "d", ("c", Loop(5, ("a", "b")), "d")),
     ("abaab", ("a", "b", Loop(2, ("a",)), "b")),
 ], ids=repr)
 def test_compress(seq, items):
