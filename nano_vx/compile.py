@@ -9,7 +9,7 @@ from typing import TextIO
 from .context import Compilation
 from .deep import run_deep
 from .diagnostics import Diagnostics
-from .driver import DumpError, DumpOptions, InternalError, run_pipeline
+from .driver import DumpError, DumpOptions, InternalError, report_internal_error, run_pipeline
 from .dump.render import RenderError
 from .pipeline import PIPELINE
 
@@ -117,11 +117,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         stderr.write(f"nano-vx: error: {err}\n")
         return EXIT_ERROR
     except InternalError as ice:
-        stderr.write(f"nano-vx: {ice}\n")
-        if ice.ir_file:
-            stderr.write(f"nano-vx: the IR that went into {ice.pass_name} and the traceback "
-                         f"are in {ice.ir_file}\n")
-        stderr.write("nano-vx: this is a bug in nano-vx, not in your program\n")
+        report_internal_error(ice, stderr)
         return EXIT_INTERNAL
     if args.timing:
         _timing(outcome.timings, stderr)

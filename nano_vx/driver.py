@@ -34,6 +34,15 @@ class InternalError(Exception):
                          f"{type(error).__name__}: {error}")
 
 
+def report_internal_error(ice: InternalError, stderr) -> None:
+    """What a user sees of a compiler bug: the pass, the exception, where the IR went."""
+    stderr.write(f"nano-vx: {ice}\n")
+    if ice.ir_file:
+        stderr.write(f"nano-vx: the IR that went into {ice.pass_name} and the traceback "
+                     f"are in {ice.ir_file}\n")
+    stderr.write("nano-vx: this is a bug in nano-vx, not in your program\n")
+
+
 class DumpError(Exception):
     """A dump file could not be written (a disk that filled up, a directory removed while the
     compiler ran): the user's environment, not a bug, so no internal error."""
@@ -191,7 +200,7 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         try:
             out = p(tree, ctx, check=verify)
         except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
-            raise InternalError(p.name, error, _save_ice(p, tree, error)) from error
+            raise InternalError(p.name, error, save_ice(p, tree, error)) from error
         outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
         if dumper and dumps.wants(dumps.after, p.name):
             if dumps.diff:
@@ -220,7 +229,7 @@ def _facts(ctx, p) -> str:
     return "".join(f"// {line}\n" for line in lines)
 
 
-def _save_ice(p, tree, error: BaseException) -> str | None:
+def save_ice(p, tree, error: BaseException) -> str | None:
     """Write the IR that went into the failing pass, with the traceback, for the bug report."""
     try:
         ir = render(tree, "text", p.name)

@@ -12,6 +12,10 @@ needs as many staged values and reserved slots as it puts, or the outcome is an 
 read of a token that is not there (`fire`, `write`, `pop` ahead of `wait_front`) is an
 Underflow. `reserve`, `wait_front`, `wait` and `barrier` block until their condition holds;
 every other op runs at once.
+
+`Machine.step` and `run` are the reference semantics. `eval_choreography` runs the same fixed
+order through the compiled runner of nano_vx/oracle/fast.py (many times faster), which
+tests/oracle/test_fast.py checks against them, outcome and final state.
 """
 
 from __future__ import annotations
@@ -341,9 +345,15 @@ class Machine:
         site, engine = self.engines[e]
         return f"{engine}{list(site)}"
 
+    def names(self) -> list[str]:
+        """Each engine as outcomes name it, `reader[0, 1]`, in schedule order."""
+        return [self._who(e) for e in range(len(self.code))]
+
 
 def run(machine: Machine, state: State | None = None):
-    """The fixed fair order: engines in turn, each running until it blocks or ends."""
+    """The fixed fair order: engines in turn, each running until it blocks or ends. The
+    reference for the compiled runner of nano_vx/oracle/fast.py, which `eval_choreography`
+    uses and tests/oracle/test_fast.py checks against this one."""
     state = machine.initial() if state is None else state
     engines = range(len(machine.code))
     while True:
@@ -360,5 +370,7 @@ def run(machine: Machine, state: State | None = None):
 
 def eval_choreography(program, inputs: dict[str, np.ndarray]):
     """Run a choreographed program on its inputs: Finished (with the output tensors),
-    Deadlock, Overflow or Underflow."""
-    return run(Machine(program, inputs))
+    Deadlock, Overflow or Underflow. The fixed fair order of `run`, compiled."""
+    from .fast import run_fast  # fast.py builds on this module
+
+    return run_fast(Machine(program, inputs))

@@ -17,7 +17,7 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import DumpError, Dumper, InternalError, _save_ice
+from ..driver import DumpError, Dumper, InternalError, save_ice, report_internal_error
 from ..dump.render import RenderError
 from ..source import Source, Span
 from .check import IllFormed
@@ -58,11 +58,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         stderr.write(f"nano-vx: error: {err}\n")
         return EXIT_ERROR
     except InternalError as ice:
-        stderr.write(f"nano-vx: {ice}\n")
-        if ice.ir_file:
-            stderr.write(f"nano-vx: the IR that went into {ice.pass_name} and the traceback "
-                         f"are in {ice.ir_file}\n")
-        stderr.write("nano-vx: this is a bug in nano-vx, not in your program\n")
+        report_internal_error(ice, stderr)
         return EXIT_INTERNAL
     if args.error_format == "json":
         stderr.write(run.diagnostics.to_json())
@@ -207,7 +203,7 @@ class _Run:
                       **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
                                             for k, v in where.items()}})
         except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
-            raise InternalError(p.name, error, _save_ice(p, graph, error)) from error
+            raise InternalError(p.name, error, save_ice(p, graph, error)) from error
 
     def _validate(self, p, before, after, target, inputs, reference):
         from .check import check_rewrite
@@ -280,4 +276,4 @@ def _dumping(p, graph, emit, *args) -> None:
     except (DumpError, RenderError):
         raise
     except Exception as error:  # noqa: BLE001 - a dump that breaks is a compiler bug
-        raise InternalError(p.name, error, _save_ice(p, graph, error)) from error
+        raise InternalError(p.name, error, save_ice(p, graph, error)) from error
