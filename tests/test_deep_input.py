@@ -102,7 +102,7 @@ def test_the_internal_error_report_survives_a_tree_too_deep_to_print(tmp_path, m
         tree = Lsrc["Binary"]("+", tree, Lsrc["Int"](1))
     monkeypatch.chdir(tmp_path)
     failing = types.SimpleNamespace(name="hoist-nested-items")
-    report = run_deep(driver._save_ice, failing, tree, RecursionError("too deep"))
+    report = run_deep(driver.save_ice, failing, tree, RecursionError("too deep"))
     assert report == str(tmp_path / "nano-vx-ice-hoist-nested-items.txt")
     text = (tmp_path / "nano-vx-ice-hoist-nested-items.txt").read_text()
     assert "the IR could not be printed: RecursionError" in text

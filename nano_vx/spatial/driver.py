@@ -17,7 +17,7 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import DumpError, Dumper, InternalError, save_ice, report_internal_error
+from ..driver import DumpError, Dumper, InternalError, report_internal_error, save_ice
 from ..dump.render import RenderError
 from ..source import Source, Span
 from .check import IllFormed

@@ -124,21 +124,19 @@ def test_the_reference_programs(program, target):
 # -- hand-written choreographies and their mutants -------------------------------------------
 
 
-def _schedule_choreography(name: str) -> str:
-    before = parse_spatial(test_schedule.PROGRAMS[name])
-    return to_spatial_text(schedule(before, SpatialContext(test_schedule.TARGET)))
+def _scheduled(text: str) -> tuple[str, dict]:
+    before = parse_spatial(text)
+    after = schedule(before, SpatialContext(test_schedule.TARGET))
+    return to_spatial_text(after), corpus(before, 0, 1)[0]
 
 
+# test_schedule.py's fifo chain and multicast schedule to test_tokens.py's choreographies.
 CHOREOGRAPHIES = {
     **{f"tokens-{name}": (text, test_tokens.INPUTS[name])
        for name, text in test_tokens.PROGRAMS.items()},
-    **{f"schedule-{name}": (_schedule_choreography(name),
-                            corpus(parse_spatial(test_schedule.PROGRAMS[name]), 0, 1)[0])
-       for name in test_schedule.PROGRAMS},
-    "schedule-credits-below-depth": (
-        to_spatial_text(schedule(parse_spatial(test_schedule.CREDITS_BELOW_DEPTH),
-                                 SpatialContext(test_schedule.TARGET))),
-        corpus(parse_spatial(test_schedule.CREDITS_BELOW_DEPTH), 0, 1)[0]),
+    **{f"schedule-{name}": _scheduled(test_schedule.PROGRAMS[name])
+       for name in ("semaphore_pair", "valid_ready")},
+    "schedule-credits-below-depth": _scheduled(test_schedule.CREDITS_BELOW_DEPTH),
 }
 
 OP_LINE = re.compile(r"^\s+(" + "|".join(OP_WORDS.values()) + r") ")
