@@ -5,17 +5,10 @@ fitted to a program."""
 
 from __future__ import annotations
 
-from math import ceil
-
 
 def dram_cycles(target, nbytes: int) -> float:
     """Cycles to move `nbytes` between DRAM and the mesh, the chip's whole DRAM bandwidth."""
     return nbytes / target.dram_bytes_per_cycle
-
-
-def transfer_cycles(target, nbytes: int, hops: int) -> float:
-    """One tile over the network: the link's serialisation, then the hops' latency."""
-    return nbytes / target.link_bytes_per_cycle + hops * target.hop_cycles
 
 
 def compute_cycles(target, dtype: str, ops: int) -> float:
@@ -41,10 +34,6 @@ def multicast_cycles(target, nbytes: int, source, receivers, sharing: int = 1) -
     share = target.dram_bytes_per_cycle / sharing
     return (max(nbytes / share, nbytes / target.link_bytes_per_cycle)
             + target.dram_latency_cycles + 2 * far * target.hop_cycles)
-
-
-def tiles_per_site(firings: int, sites: int) -> int:
-    return ceil(firings / max(1, sites))
 
 
 def divisors(n: int) -> list[int]:

@@ -33,10 +33,10 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from ..compile import _pass_names, dump_options
     from .lane import SPATIAL_PIPELINE
 
-    if args.code is None:
-        raise usage("spatial: no program (nano-vx spatial PROGRAM --target TARGET)")
     if args.target is None:
         raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
+    if args.code is None:
+        return _describe_target(args.target, stdout, stderr)
     dumps = dump_options(args, usage, SPATIAL_PIPELINE)
     if args.stop_after:
         _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
@@ -65,6 +65,20 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     elif run.diagnostics.items:
         stderr.write(run.diagnostics.render())
     return EXIT_ERROR if run.diagnostics.has_errors else EXIT_OK
+
+
+def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
+    """`nano-vx spatial --target T` with no program: what the target is."""
+    from .target import TargetError, describe_target, load_target
+
+    try:
+        stdout.write(describe_target(load_target(name)) + "\n")
+    except TargetError as err:
+        diagnostics = Diagnostics()
+        diagnostics.error("E7004", None, str(err))
+        stderr.write(diagnostics.render())
+        return EXIT_ERROR
+    return EXIT_OK
 
 
 class _Run:

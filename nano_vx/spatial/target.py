@@ -104,9 +104,6 @@ class SpatialTarget:
                               f"not {nbytes!r}")
         return -(-nbytes // self.granule)
 
-    def cycles_to_seconds(self, cycles: float) -> float:
-        return cycles / (self.clock_ghz * 1e9)
-
     def _on_mesh(self, site) -> None:
         ok = (isinstance(site, tuple) and len(site) == 2
               and all(isinstance(x, int) and not isinstance(x, bool) for x in site)

@@ -226,11 +226,6 @@ def test_granules_refuse_a_size_that_is_not_a_byte_count(nbytes):
         small_target(1, 1).granules(nbytes)
 
 
-def test_cycles_to_seconds_uses_the_clock():
-    assert small_target(1, 1, clock_ghz=2.0).cycles_to_seconds(1000) == pytest.approx(5e-7)
-    assert load_target("wormhole").cycles_to_seconds(1e9) == pytest.approx(1.0)
-
-
 # --- small_target and the dataclass -------------------------------------------------------
 
 def test_small_target_applies_overrides_and_sources_every_figure():
