@@ -4,13 +4,20 @@
 
 (1) The token oracle. For each GEMM C = A @ B of size N on the mesh small_target(R, C): the
 lane's passes, called directly without validation (as `--no-validate`), take it to
-Schoreographed; then `eval_choreography` runs it on random inputs. Reported: the steps, of
-them the data-movement events and the tile-compute events (Finished.steps - Finished.fires,
-Finished.fires), the time to build the Machine (compile the schedules) and to run it, events
-per second of run time overall and of data movement (over the same run time: the two kinds
-interleave), and, from one GEMM to the next on the same mesh (more tiles) or the same GEMM on
-a larger mesh, how the events grow against the work (multiply-adds) and how the run time grows
-against the events: an oracle linear in its events keeps that last ratio near 1.
+Schoreographed; then both runners of the fixed fair order run it on random inputs: the
+stepper (`tokens.run`, one persistent State per step, the reference) and the compiled runner
+(nano_vx/oracle/fast.py, what `eval_choreography` uses), which must agree on the outcome.
+Reported: the steps, of them the data-movement events and the tile-compute events
+(Finished.steps - Finished.fires, Finished.fires), the time to build the Machine (compile the
+schedules to flat code) and to step it, events per second of run time overall and of data
+movement (over the same run time: the two kinds interleave); for the compiled runner, the time
+to write its generators (compiling the shapes not in its cache yet: repeated runs find them
+all there), to run them, of that the time inside ops.fire (numpy, the same work for both
+runners), its events per second, and its events per second outside numpy (steps over the run
+time less the numpy time: the runner's own speed); and, from one GEMM to the next on the same
+mesh (more tiles) or the same GEMM on a larger mesh, how the events grow against the work
+(multiply-adds) and how each runner's run time grows against the events: an oracle linear in
+its events keeps that last ratio near 1.
 (2) The lane as `nano-vx spatial PROGRAM --target T` runs it, per reference program and
 shipped target: the six passes, and the validation (the program as written on its inputs, then
 every rewrite checked against its input on the corpus: the .npz beside the program and one
@@ -35,11 +42,13 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent)]  # nano_vx uninstalled
 
 from nano_vx.oracle.equivalence import corpus, evaluate  # noqa: E402
+from nano_vx.oracle.fast import FastMachine  # noqa: E402
 from nano_vx.oracle.outcomes import Finished  # noqa: E402
 from nano_vx.oracle.tokens import Machine, run  # noqa: E402
 from nano_vx.spatial.check import check_rewrite  # noqa: E402
 from nano_vx.spatial.context import SpatialContext  # noqa: E402
 from nano_vx.spatial.lane import SPATIAL_PIPELINE  # noqa: E402
+from nano_vx.spatial import ops  # noqa: E402
 from nano_vx.spatial.parse import parse_spatial  # noqa: E402
 from nano_vx.spatial.target import known_targets, load_target, small_target  # noqa: E402
 
@@ -99,15 +108,28 @@ class OracleRun:
     steps: int
     fires: int
     build: float  # seconds to build the Machine
-    seconds: float  # seconds to run it
+    seconds: float  # seconds to step it (tokens.run)
+    compile: float  # seconds to compile it to generators (FastMachine)
+    fast: float  # seconds to run those
+    numpy: float  # of them, seconds inside ops.fire
 
     @property
     def total(self) -> float:
-        return self.build + self.seconds
+        return self.build + self.seconds + self.compile + self.fast
 
     @property
     def moves(self) -> int:
         return self.steps - self.fires
+
+
+def timed_fire(spent: list[float]):
+    """ops.fire, adding the CPU time it takes to spent[0]."""
+    def fire(stage, inputs, dtype):
+        start = time.process_time()
+        made = ops.fire(stage, inputs, dtype)
+        spent[0] += time.process_time() - start
+        return made
+    return fire
 
 
 def choreographed(text: str, target):
@@ -124,43 +146,73 @@ def oracle_run(size: int, rows: int, cols: int, repeat: int) -> OracleRun:
     inputs = corpus(graph, 0, 1)[0]
     want = inputs["A"] @ inputs["B"]
 
+    def check(outcome, runner: str) -> None:
+        if not isinstance(outcome, Finished):
+            raise SystemExit(f"spatial_bench: GEMM {size} on {rows} x {cols}, {runner}: "
+                             f"{outcome.describe()}")
+        if not np.array_equal(outcome.outputs["C"], want):
+            raise SystemExit(f"spatial_bench: GEMM {size} on {rows} x {cols}, {runner}: "
+                             f"C != A @ B")
+
     def measure() -> OracleRun:
         start = time.process_time()
         machine = Machine(graph, inputs)
         built = time.process_time()
-        outcome = run(machine)
+        stepped = run(machine)
         done = time.process_time()
-        if not isinstance(outcome, Finished):
-            raise SystemExit(f"spatial_bench: GEMM {size} on {rows} x {cols}: "
-                             f"{outcome.describe()}")
-        if not np.array_equal(outcome.outputs["C"], want):
-            raise SystemExit(f"spatial_bench: GEMM {size} on {rows} x {cols}: C != A @ B")
+        check(stepped, "stepper")
+        spent = [0.0]
+        fast = FastMachine(machine, fire=timed_fire(spent))
+        compiled = time.process_time()
+        outcome = fast.run()
+        finished = time.process_time()
+        check(outcome, "compiled")
+        if outcome != stepped:
+            raise SystemExit(f"spatial_bench: GEMM {size} on {rows} x {cols}: the compiled "
+                             f"runner {outcome.describe()}, the stepper {stepped.describe()}")
         return OracleRun(size, (rows, cols), len(machine.code), outcome.steps, outcome.fires,
-                         built - start, done - built)
+                         built - start, done - built, compiled - done, finished - compiled,
+                         spent[0])
 
     return best(repeat, measure)
 
 
+def _per_second(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
 def report_oracle(runs: list[OracleRun]) -> None:
-    print("The token oracle (eval_choreography) on GEMMs, fastest run:")
+    print("The token oracle on GEMMs, fastest run. The stepper (tokens.run, the reference):")
     print(f"{'GEMM':>6} {'mesh':>7} {'engines':>7} {'steps':>10} {'data moves':>10} "
           f"{'tile fires':>10} {'build s':>8} {'run s':>8} {'events/s':>10} {'moves/s':>10}")
     for r in runs:
-        rate = r.steps / r.seconds if r.seconds else float("inf")
-        moves = r.moves / r.seconds if r.seconds else float("inf")
         print(f"{r.size:>6} {r.mesh[0]:>3} x {r.mesh[1]:<2} {r.engines:>7} {r.steps:>10,} "
-              f"{r.moves:>10,} {r.fires:>10,} {r.build:>8.3f} {r.seconds:>8.3f} {rate:>10,.0f} "
-              f"{moves:>10,.0f}")
+              f"{r.moves:>10,} {r.fires:>10,} {r.build:>8.3f} {r.seconds:>8.3f} "
+              f"{_per_second(r.steps, r.seconds):>10,.0f} "
+              f"{_per_second(r.moves, r.seconds):>10,.0f}")
+    print()
+    print("The compiled runner (fast.py, what eval_choreography runs) on the same Machines; "
+          "numpy: the time inside ops.fire:")
+    print(f"{'GEMM':>6} {'mesh':>7} {'compile s':>9} {'run s':>8} {'numpy s':>8} "
+          f"{'events/s':>10} {'moves/s':>10} {'outside numpy':>13} {'vs stepper':>10}")
+    for r in runs:
+        print(f"{r.size:>6} {r.mesh[0]:>3} x {r.mesh[1]:<2} {r.compile:>9.3f} {r.fast:>8.3f} "
+              f"{r.numpy:>8.3f} {_per_second(r.steps, r.fast):>10,.0f} "
+              f"{_per_second(r.moves, r.fast):>10,.0f} "
+              f"{_per_second(r.steps, r.fast - r.numpy):>13,.0f} "
+              f"{_per_second(r.seconds, r.fast):>9.1f}x")
     print()
     for title, key in (("the same mesh, a larger GEMM (more tiles)", lambda r: r.mesh),
                        ("the same GEMM, a larger mesh", lambda r: r.size)):
         pairs = [(a, b) for b in runs if (a := _previous(runs, b, key)) is not None]
-        if pairs:
-            print(f"Growth on {title} (work = N^3 multiply-adds; run time against events, "
-                  f"target <= {LINEAR_TARGET}):")
-            for a, b in pairs:
-                print(_growth(a, b))
-            print()
+        for runner, seconds in (("stepper", lambda r: r.seconds),
+                                ("compiled runner", lambda r: r.fast)):
+            if pairs:
+                print(f"Growth on {title}, {runner} (work = N^3 multiply-adds; run time "
+                      f"against events, target <= {LINEAR_TARGET}):")
+                for a, b in pairs:
+                    print(_growth(a, b, seconds))
+                print()
 
 
 def _previous(runs: list[OracleRun], b: OracleRun, key) -> OracleRun | None:
@@ -169,10 +221,10 @@ def _previous(runs: list[OracleRun], b: OracleRun, key) -> OracleRun | None:
     return earlier[-1] if earlier else None
 
 
-def _growth(a: OracleRun, b: OracleRun) -> str:
+def _growth(a: OracleRun, b: OracleRun, seconds) -> str:
     work = (b.size / a.size) ** 3
     events = b.steps / a.steps
-    time_ratio = b.seconds / a.seconds if a.seconds else float("inf")
+    time_ratio = seconds(b) / seconds(a) if seconds(a) else float("inf")
     per_event = time_ratio / events
     verdict = "ok" if per_event <= LINEAR_TARGET else "MISSED"
     return (f"  {a.size:>4} on {a.mesh[0]}x{a.mesh[1]} -> {b.size:>4} on {b.mesh[0]}x"

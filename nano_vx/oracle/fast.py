@@ -15,13 +15,19 @@ when no engine moves, the cells are turned back into a `State` (each engine's pr
 recovered from the ops it executed), and the reference names the result: `Machine.step` runs
 the faulty op on that State and returns its Overflow or Underflow, `Machine.outcome` the
 Deadlock or Finished. Every outcome is built by the reference's own code, message and step
-count included. tests/oracle/test_fast.py checks this runner against the stepper, outcome and final
-state, on the reference programs, hand-written and broken choreographies and random graphs.
+count included. tests/oracle/test_fast.py checks this runner against the stepper, outcome and
+final state, on the reference programs, hand-written and broken choreographies and random
+graphs.
 
 A generator's code depends only on its schedule's shape (ops, counts, depths, rates) with
 every buffer, semaphore and constant it touches named in order of first use, so engines of
 the same shape (every reader of a tiled GEMM) share one compiled code object, bound to their
-own cells, and later programs reuse it from a cache.
+own cells, and later programs reuse it from a cache. A schedule nesting more repeats than
+CPython compiles is stepped instead.
+
+Speed (benchmarks/spatial_bench.py): about 3.5 million events per second outside numpy; on
+the GEMMs the tile computations of ops.fire, the same numpy calls as the stepper's, take most
+of the run.
 """
 
 from __future__ import annotations
@@ -32,25 +38,33 @@ from functools import lru_cache
 
 from pyrsistent import pvector
 
-from ..spatial.ops import fire
+from ..spatial import ops
 from .tokens import (BARRIER, FIRE, LOOP, MCAST, POP, PUSH, READ, RESERVE, SEND, SIGNAL, WAIT,
-                     WAITFRONT, WRITE, Machine, State)
+                     WAITFRONT, WRITE, Machine, State, run)
 
 # What the generated code sees besides its cells.
-_GLOBALS = {"__builtins__": builtins, "fire": fire}
+_GLOBALS = {"__builtins__": builtins}
 # Cells the generated code assigns (ints); the other cells hold lists or constants.
 _ASSIGNED = frozenset({"r", "l", "m", "k", "F"})
+# CPython compiles at most 20 nested blocks: the loops, and the `while` of a blocking op.
+MAX_LOOPS = 19
+
+
+class TooDeep(Exception):
+    """A schedule nests its repeats deeper than Python can compile: `run_fast` steps it."""
 
 
 class FastMachine:
     """A Machine's schedules compiled to generators; `run()` runs them from the initial
-    state in the fixed fair order, as often as asked."""
+    state in the fixed fair order, as often as asked. `fire` computes a stage's firing:
+    ops.fire, or (benchmarks/spatial_bench.py) a timed one that tells the numpy time from the
+    runner's."""
 
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: Machine, fire=ops.fire):
         self.machine = machine
         self.start = machine.initial()
         self.sizes = [_loop_sizes(code) for code in machine.code]
-        self.constants: dict[tuple, object] = {}
+        self.constants: dict[tuple, object] = {("fire",): fire}
         self.engines = []  # per engine: its code object and the cell key of each free name
         for e, code in enumerate(machine.code):
             source, keys = _Writer(self, e).engine(code)
@@ -103,23 +117,28 @@ class FastMachine:
         return cells
 
     def _state(self, cells, counts: list[int]) -> State:
-        m = self.machine
-        nb = len(m.buffers)
+        """The cells as the stepper's State, each engine having executed `counts` ops."""
+        start, m = self.start, self.machine
 
-        def each(kind: str, n: int, wrap=lambda v: v):
-            return pvector(wrap(cells[kind, i].cell_contents) for i in range(n))
+        def each(kind: str, like, wrap=lambda v: v):
+            return pvector(wrap(cells[kind, i].cell_contents) for i in range(len(like)))
 
         pcs = pvector(_pc(code, sizes, c) for code, sizes, c in zip(m.code, self.sizes, counts))
-        return State(pcs, each("q", nb, tuple), each("r", nb),
-                     each("s", nb + len(m.groups), tuple), each("m", len(m.sems)),
-                     each("k", len(self.start.cursors)),
-                     pvector(cells["W",].cell_contents), pvector(counts), each("l", nb),
-                     sum(counts), cells["F",].cell_contents)
+        return State(pcs, each("q", start.queues, tuple), each("r", start.reserved),
+                     each("s", start.staged, tuple), each("m", start.sems),
+                     each("k", start.cursors), pvector(cells["W",].cell_contents),
+                     pvector(counts), each("l", start.claimed), sum(counts),
+                     cells["F",].cell_contents)
 
 
 def run_fast(machine: Machine):
-    """`tokens.run(machine)`, from the initial state, compiled."""
-    return FastMachine(machine).run()
+    """`tokens.run(machine)`, from the initial state, compiled (stepped where a schedule
+    nests too deep to compile)."""
+    try:
+        fast = FastMachine(machine)
+    except TooDeep:
+        return run(machine)
+    return fast.run()
 
 
 def _drive(gens) -> tuple[list[int], int | None]:
@@ -220,6 +239,7 @@ class _Writer:
         self.fast, self.m, self.e = fast, fast.machine, e
         self.names: dict[tuple, str] = {}  # cell key -> its name in this engine
         self.keys: dict[str, tuple] = {}
+        self.used: dict[str, int] = {}  # per kind of cell, how many are named
         self.lines: list[str] = []
         self.depth = 2
         self.pending = 0
@@ -246,12 +266,13 @@ class _Writer:
     def cell(self, *key) -> str:
         """The name of a cell of the run's state in this engine: its kind and a number in
         order of first use."""
-        if key not in self.names:
+        name = self.names.get(key)
+        if name is None:
             kind = key[0]
-            n = sum(1 for k in self.names if k[0] == kind)
-            self.names[key] = f"{kind}{n}" if len(key) > 1 else kind
-            self.keys[self.names[key]] = key
-        return self.names[key]
+            n = self.used[kind] = self.used.get(kind, -1) + 1
+            name = self.names[key] = f"{kind}{n}" if len(key) > 1 else kind
+            self.keys[name] = key
+        return name
 
     def const(self, kind: str, at: int, value) -> str:
         """A constant of this engine (`at`: the ip of its op, or the buffer or semaphore it
@@ -286,6 +307,9 @@ class _Writer:
         while ip < stop:
             instr = code[ip]
             if instr[0] == LOOP:
+                if self.depth - 1 > MAX_LOOPS:
+                    raise TooDeep(f"{self.m.names()[self.e]} nests more than {MAX_LOOPS} "
+                                  f"repeats")
                 self.settle()
                 self.emit(f"for _ in range({instr[1]}):")
                 self.depth += 1
@@ -318,7 +342,8 @@ class _Writer:
         if queues:
             self.fault(*(f"len({q}) < {rate}" for q, rate in queues))
         taken = [f"{q}[:{rate}]" for q, rate in queues]
-        self.emit(f"made = fire({st}, [{', '.join(taken)}], {self.const('DT', ip, dtype)})")
+        dt = self.const("DT", ip, dtype)
+        self.emit(f"made = {self.cell('fire')}({st}, [{', '.join(taken)}], {dt})")
         for t in targets:
             self.emit(f"{self.cell('s', t)}.extend(made)")
         self.emit(f"{self.cell('F')} += 1")
