@@ -58,16 +58,7 @@ def fire(stage, inputs: list[list[np.ndarray]], dtype) -> list[np.ndarray]:
     op = stage.op
     try:
         if op == "matmul_acc":
-            a, b = inputs
-            acc = np.zeros((a[0].shape[0], b[0].shape[1]), dtype=dtype)
-            for x, y in zip(a, b):
-                product = x.astype(dtype) @ y.astype(dtype)
-                # Else numpy would broadcast a 1-d tile or a thinner product into the sum.
-                if product.shape != acc.shape:
-                    raise ValueError(f"the product of tiles of shapes {list(x.shape)} and "
-                                     f"{list(y.shape)} is not of shape {list(acc.shape)}")
-                acc = acc + product
-            return [acc.astype(dtype)]
+            return [_matmul_acc(*inputs, dtype)]
         if op in ("add", "mul"):
             a, b = inputs
             fn = np.add if op == "add" else np.multiply
@@ -81,6 +72,37 @@ def fire(stage, inputs: list[list[np.ndarray]], dtype) -> list[np.ndarray]:
         return [reduce(np.stack(parts), axis=0).astype(dtype)]
     except (ValueError, IndexError, np.exceptions.AxisError) as error:
         raise OpError(f"stage {stage.name} ({op}): {error}") from None
+
+
+# Below this, every partial sum of an integer product is exact in a float64.
+EXACT_IN_FLOAT64 = 2 ** 53
+
+
+def _matmul_acc(a: list, b: list, dtype) -> np.ndarray:
+    """The sum of the products of the token pairs, computed as one product of the tokens laid
+    side by side, [a1 a2 ..] @ [b1; b2; ..]. Integers multiply in float64 (BLAS, far faster
+    than numpy's integer loop) when every partial sum is exact there, else in int64; either
+    way the result wraps to the element type as integer arithmetic does (mod 2^bits, which
+    the order of the additions does not change)."""
+    rows, cols = a[0].shape[0], b[0].shape[-1]
+    for x, y in zip(a, b):
+        # Else numpy would broadcast a 1-d tile or a thinner product into the sum.
+        if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0] or (
+                x.shape[0], y.shape[1]) != (rows, cols):
+            raise ValueError(f"the product of tiles of shapes {list(x.shape)} and "
+                             f"{list(y.shape)} is not of shape {[rows, cols]}")
+    left, right = np.concatenate(a, axis=1), np.concatenate(b, axis=0)
+    if not np.issubdtype(dtype, np.integer):
+        return left.astype(dtype) @ right.astype(dtype)
+    left, right = left.astype(np.int64), right.astype(np.int64)
+    # (in float64, so that the largest negative integer has a magnitude; with a bit to spare
+    # for the rounding of the bound itself)
+    bound = (np.abs(left, dtype=np.float64).max(initial=0)
+             * np.abs(right, dtype=np.float64).max(initial=0) * left.shape[1])
+    if bound < EXACT_IN_FLOAT64 / 2:
+        exact = np.rint(left.astype(np.float64) @ right.astype(np.float64)).astype(np.int64)
+        return exact.astype(dtype)
+    return (left @ right).astype(dtype)
 
 
 _BINARY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide,

@@ -229,3 +229,20 @@ def test_tokens_an_op_cannot_combine_raise_op_error(line, tokens, fragment):
         fire(stage, tokens, np.float64)
     assert str(caught.value).startswith(fragment)
     assert len(str(caught.value)) > len(fragment)  # numpy's reason follows
+
+
+@pytest.mark.parametrize("dtype, high", [
+    (np.int32, 100),  # every partial sum exact in a float64: the BLAS path
+    (np.int32, 2 ** 31 - 1),  # products past 2^53: the int64 path, wrapping
+    (np.int64, 2 ** 62),  # the int64 path, wrapping mod 2^64
+])
+def test_an_integer_matmul_wraps_as_its_pairs_summed_one_by_one_would(dtype, high):
+    rng = np.random.default_rng(7)
+    a = [rng.integers(-high, high, (3, 4), dtype=dtype) for _ in range(3)]
+    b = [rng.integers(-high, high, (4, 2), dtype=dtype) for _ in range(3)]
+    with np.errstate(over="ignore"):
+        want = np.zeros((3, 2), dtype=dtype)
+        for x, y in zip(a, b):
+            want = want + x @ y  # numpy's integer loop, wrapping at the element type
+    [got] = fire(_stage("compute mm matmul_acc(a x3, b x3) -> c"), [a, b], dtype)
+    assert got.dtype == dtype and (got == want).all()
