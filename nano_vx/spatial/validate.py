@@ -266,6 +266,7 @@ def _places(p: Program, target, problems) -> None:
 
 def _buffers(p: Program, problems) -> None:
     _twice("buffer of stream", [b.stream for b in p.table("buffers")], problems)
+    _undeclared("buffer", [b.stream for b in p.table("buffers")], p, problems)
     for name in p.streams:
         b = p.buffers.get(name)
         if b is None:
@@ -286,6 +287,12 @@ def _end(ends: dict, stream: str) -> str | None:
     return found[0].stage if found else None
 
 
+def _undeclared(item: str, streams, p: Program, problems) -> None:
+    for name in streams:
+        if name not in p.streams:
+            problems.append(f"{item} '{name}' names no declared stream")
+
+
 def _groups(p: Program, problems) -> None:
     _twice("group", [g.name for g in p.table("groups")], problems)
     _twice("group member stream", [s for g in p.table("groups") for s in g.streams], problems)
@@ -298,6 +305,7 @@ def _groups(p: Program, problems) -> None:
 
 def _handshakes(p: Program, problems) -> None:
     _twice("handshake of buffer", [h.buffer for h in p.table("handshakes")], problems)
+    _undeclared("handshake", [h.buffer for h in p.table("handshakes")], p, problems)
     _twice("semaphore", [s.name for s in p.table("semaphores")], problems)
     for name in p.streams:
         h = p.handshakes.get(name)

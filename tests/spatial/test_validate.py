@@ -443,3 +443,23 @@ def test_a_stream_without_ends_in_a_choreography_is_reported_not_a_crash():
         "stream 'lost' has 0 consumers (none); a stream joins one producer to one consumer",
         "group 'h' lists stream 'lost', which stage 'sm' does not produce",
         "buffer 'lost' receives a multicast but has a fifo handshake"]
+
+
+def test_a_buffer_or_handshake_of_a_stream_not_declared_is_reported():
+    graph = parse_spatial("""\
+spatial stray: Shandshaked {
+    tensor A: i32[4, 4] input
+    tensor B: i32[4, 4] output
+    stream a: i32
+    load ld A[0, 0] tile [4, 4] -> a
+    store st a -> B[0, 0] tile [4, 4]
+    place ld (0, 0) reader
+    place st (0, 0) writer
+    buffer a (0, 0) depth 1 bytes 64
+    buffer ghost (0, 0) depth 1 bytes 64
+    handshake a fifo
+    handshake ghost fifo
+}
+""")
+    assert validate(graph) == ["buffer 'ghost' names no declared stream",
+                               "handshake 'ghost' names no declared stream"]
