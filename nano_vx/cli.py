@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add a machine file's Memory and Topology declarations (e.g. "
                             "machines/h100-sxm.vx); without one the built-in model is used. "
                             "One per run: to check against several, run once per machine")
+    model.add_argument("--verify-seams", action="store_true",
+                       help="refuse a relaxed transfer (`to_device_relaxed`) whose data a "
+                            "kernel's assert depends on (E6004), proved with z3")
     model.add_argument("--host", metavar="FILE|default", action=Once,
                        help="add a host file's declarations; `default` declares "
                             "`Memory CPU_DRAM { managed: explicit }`")

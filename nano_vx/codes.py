@@ -149,6 +149,14 @@ _ENTRIES = [
          "`within:` ancestors). The compiler never stages the copy through a third space on "
          "its own: declare an edge (`transfer Memory::A -> Memory::B : cost` in a Topology), "
          "or write the intermediate transfer."),
+    Code("E6004", "a relaxed transfer whose kernel depends on the data",
+         "With --verify-seams: `x.to_device_relaxed()` moves a tensor without the release "
+         "that makes what was written before it visible on the device, and a kernel "
+         "(`spawn on`) asserts something of the moved data. The assert is an obligation on "
+         "the seam: z3 looks for contents as written that make it true and contents the "
+         "kernel may read stale that make it false. When it finds them the transfer is "
+         "refused, naming the value and the seam (the two spaces), with the counterexample "
+         "as a note. Move it with `x.to_device()`, which releases the buffer first."),
     Code("E6006", "`within:` cycle",
          "The `within:` fields of memory spaces form a containment tree; following them "
          "from this space comes back to it. The message names the cycle. Break it: the "

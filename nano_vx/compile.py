@@ -108,7 +108,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     source = decode_source(args.file, data, diagnostics)
     if source is None:
         return _report(diagnostics, args, stderr)
-    ctx = Compilation(source, diagnostics, **_model_files(args, usage))
+    ctx = Compilation(source, diagnostics, **_model_files(args, usage),
+                      verify_seams=args.verify_seams)
     try:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,

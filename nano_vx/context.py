@@ -20,6 +20,7 @@ class Compilation:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     machine: str | None = None  # --machine FILE
     host: str | None = None  # --host FILE, or "default"
+    verify_seams: bool = False  # --verify-seams: verify-seams discharges the seams with z3
 
     # Facts: each is set by the one pass that declares it in `provides` and read only by the
     # passes that declare it in `requires` (the framework holds them to it).

@@ -25,6 +25,7 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.summarize_working_sets import summarize_working_sets
+from .passes.verify_seams import verify_seams
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -45,6 +46,7 @@ PIPELINE = Pipeline([
     check_linearity,
     check_visibility,
     check_calls,
+    verify_seams,
     summarize_working_sets,
     check_capacity,
     fold_working_sets,

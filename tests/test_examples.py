@@ -47,12 +47,15 @@ class Promise:
     errors: tuple[tuple[str, int, int], ...]  # (code, line, column) of each error
 
     @property
-    def machine(self) -> dict[str, str]:
-        """The compilation's machine options the arguments name (`machine=`, `host=`)."""
-        options = {}
+    def options(self) -> dict:
+        """The compilation's options the arguments name (`machine=`, `host=`,
+        `verify_seams=`)."""
+        options: dict = {}
         for flag, value in zip(self.args, self.args[1:]):
             if flag in ("--machine", "--host"):
                 options[flag[2:]] = value if value == "default" else str(ROOT / value)
+        if "--verify-seams" in self.args:
+            options["verify_seams"] = True
         return options
 
     def __str__(self) -> str:
@@ -118,9 +121,9 @@ def test_the_header_lines_are_read_as_written():
     assert refused.args == ("--action", "check", "--host", "default", "--machine",
                             "machines/a100-40.vx")
     assert refused.errors == (("E6009", 16, 17),) and refused.status == 1
-    assert refused.machine == {"host": "default",
+    assert refused.options == {"host": "default",
                                "machine": str(ROOT / "machines" / "a100-40.vx")}
     assert (admitted.status, admitted.prints) == (0, "")
-    assert bare.machine == {} and bare.errors[0][0] == "E2001"
+    assert bare.options == {} and bare.errors[0][0] == "E2001"
     with pytest.raises(ValueError, match="cannot read"):
         _promise("x.vx", "", "exits politely")

@@ -51,7 +51,7 @@ NOT_RUN = {"correlation/06_capacity_against_a_declared_machine.vx"}
 def test_every_il_runs_and_prints_what_the_source_prints(promise):
     example = promise.example
     path = EXAMPLES / example
-    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(), **promise.machine)
+    ctx = Compilation(Source(str(path), path.read_text()), Diagnostics(), **promise.options)
     tree = run_deep(parse, ctx.source, ctx.diagnostics)
     assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
     expected = None if example in NOT_RUN else _run(tree)

@@ -14,6 +14,7 @@ ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-ac
            "check-match-arms",
            "fold-comptime-lambdas", "desugar-comptime",
            "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
+           "verify-seams",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
            "schedule-sub-spaces"]
 

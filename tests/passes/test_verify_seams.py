@@ -1,0 +1,128 @@
+"""verify-seams (--verify-seams): a relaxed transfer whose data a kernel's assert depends on
+is refused with z3's counterexample (E6004); a synchronized one, or an assert the data cannot
+change, is admitted."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.cli import main as cli_main
+from nano_vx.passes.verify_seams import verify_seams
+from front import run_front
+
+CASES = Path(__file__).parent / "cases" / "verify_seams"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "stale_read": ("E6004", "relaxed transfer of 'a' across the CPU_DRAM -> NPU_HBM seam"),
+    "wrapping": ("E6004", "relaxed transfer of 'a' across the CPU_DRAM -> NPU_HBM seam"),
+    "not_a_number": ("E6004", "relaxed transfer of 'xs' across the CPU_DRAM -> NPU_HBM seam"),
+}
+
+
+def judged(case: str):
+    return run_front(CASES / f"{case}.vx", verify_seams, verify_seams=True)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = judged(case)
+    assert ran.after is ran.before
+    code = REFUSED.get(case, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_then_repaired(case):
+    [d] = judged(case).diagnostics.items
+    assert (d.code, REFUSED[case][1] in d.message) == ("E6004", True)
+    assert not judged(f"{case}_repaired").diagnostics.items
+
+
+def test_the_counterexample_names_the_read_as_written_and_as_read_stale():
+    [d] = judged("wrapping").diagnostics.items
+    assert d.data["reads"] == [{"read": "moved[1]", "fresh": d.data["reads"][0]["fresh"],
+                                "stale": "2147483647"}]
+    assert (d.data["value"], d.data["seam"]) == ("a", ["CPU_DRAM", "NPU_HBM"])
+    assert "`v + 1 > v` at 7:12 false" in d.notes[0]
+    span = d.span
+    assert span.source.text[span.start:span.end] == "a.to_device_relaxed()"
+
+
+def test_without_the_flag_nothing_is_checked():
+    ran = run_front(CASES / "stale_read.vx", verify_seams)
+    assert not ran.diagnostics.items
+
+
+def test_correlation_program_4_from_the_command_line(capsys):
+    program = Path(__file__).parents[2] / "examples" / "correlation" / \
+        "04_freshness_across_the_launch.vx"
+    assert cli_main([str(program), "--verify-seams", "--action", "check"]) == 1
+    err = capsys.readouterr().err
+    assert "error[E6004]: relaxed transfer of 'a' across the CPU_DRAM -> NPU_HBM seam" in err
+    assert cli_main([str(program), "--action", "check"]) == 0
+
+
+def test_z3_is_imported_only_when_the_flag_asks_for_it():
+    program = CASES / "stale_read.vx"
+    check = ("import sys; from nano_vx.cli import main; "
+             f"main([{str(program)!r}, '--action', 'check']); "
+             "print('z3' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
+
+
+# -- the encoding, against brute force over every i8 ---------------------------------------------
+
+def _wrap8(n: int) -> int:
+    return (n + 128) % 256 - 128
+
+
+_OPS = {"+": lambda a, b: _wrap8(a + b), "-": lambda a, b: _wrap8(a - b),
+        "*": lambda a, b: _wrap8(a * b)}
+_COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__,
+            ">": int.__gt__, ">=": int.__ge__}
+
+
+@st.composite
+def _i8_terms(draw, depth: int = 3):
+    """(text, function of the element) of an i8 term over `moved[0]`, every operation with the
+    element on one side (a condition on literals alone is not the seam's)."""
+    if depth == 0 or draw(st.booleans()):
+        return "moved[0]", lambda x: x
+    text, fn = draw(_i8_terms(depth - 1))
+    op = draw(st.sampled_from(sorted(_OPS)))
+    k = draw(st.integers(-5, 5))
+    lit = f"({k})" if k < 0 else str(k)
+    if draw(st.booleans()):
+        return f"({text} {op} {lit})", lambda x, f=fn, o=_OPS[op], k=k: o(f(x), k)
+    return f"({lit} {op} {text})", lambda x, f=fn, o=_OPS[op], k=k: o(k, f(x))
+
+
+@settings(max_examples=25, deadline=None)
+@given(_i8_terms(), st.sampled_from(sorted(_COMPARE)), st.integers(-5, 5))
+def test_the_verdict_is_brute_forces_over_every_i8(term, compare, k):
+    """E6004 exactly when some element value makes the assert true and another false, with i8
+    arithmetic wrapping as the interpreter's does."""
+    text, fn = term
+    program = f"""
+fn stage(a: Tensor<i8, [2]>) -> i32 {{
+  let moved = a.to_device_relaxed();
+  spawn on(Topology::NPU[0]) {{
+    assert({text} {compare} {k});
+  }};
+  return 0;
+}}
+
+fn main() {{
+  let _r = stage(Tensor<i8, [2]>::fill(1));
+}}
+"""
+    ran = run_front(program, verify_seams, verify_seams=True)
+    outcomes = {_COMPARE[compare](fn(x), k) for x in range(-128, 128)}
+    assert ran.diagnostics.codes() == (["E6004"] if len(outcomes) == 2 else [])
