@@ -20,6 +20,7 @@ from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
@@ -51,6 +52,7 @@ PIPELINE = Pipeline([
     check_capacity,
     fold_working_sets,
     schedule_sub_spaces,
+    outline_kernels,
 ])
 
 # Every IL by name, in pipeline order (Lsrc first).

@@ -460,6 +460,15 @@ def _spawn(w, n):
     w.node(n.body)
 
 
+@expr("Launch", "kernel topo args", POSTFIX)
+def _launch(w, n):
+    w.put("launch ", n.kernel, " on(")
+    w.node(n.topo)
+    w.put(")(")
+    w.commas(n.args)
+    w.put(")")
+
+
 @expr("Comptime", "body", BLOCKLIKE)
 def _comptime(w, n):
     w.put("comptime ")

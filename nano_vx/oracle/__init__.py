@@ -1,5 +1,5 @@
 """The reference interpreter: runs a Vx program given as a tree in any IL of the front-end
-chain, Lsrc to Lscheduled, and prints what it prints.
+chain, Lsrc to Lkernels, and prints what it prints.
 
 Each function body is compiled once, on its first call, to Python closures (one per node),
 dispatching on production names, so one evaluator serves every IL. The values it computes

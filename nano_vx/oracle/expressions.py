@@ -319,13 +319,20 @@ class ExprMixin:
 
         def spawn(f):
             where = topo(f)
-            v = body(f)
-            if v is None:
-                return None
-            if type(v) is Tensor:
-                return v.placed(holds.get(where.name, v.space), where)
-            return Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
+            return _pinned(body(f), where, holds)
         return spawn
+
+    def x_Launch(self, node, sc, hint):
+        """An outlined spawn: its kernel called with what the body captured, its value
+        pinned where it ran, as the spawn's was."""
+        topo, holds, span = self.topo(node.topo, sc), self.holds, node.span
+        args = [self.expr(a, sc) for a in node.args]
+        kernel = self.functions[node.kernel]
+
+        def launch(f):
+            where = topo(f)
+            return _pinned(kernel.call([a(f) for a in args], [], span), where, holds)
+        return launch
 
     def x_Comptime(self, node, sc, hint):
         return self.expr_block(node.body, sc)  # a later pass folds it; running it is the same
@@ -372,3 +379,13 @@ class ExprMixin:
 
     def x_ReachableQ(self, node, sc, hint):
         return self.unsupported(node, "Reachable<A, B> (it needs the memory model)")
+
+
+def _pinned(v, where, holds):
+    """What a spawn or launch yields: its body's value, placed in the space its topology
+    holds (nothing for a body without a value)."""
+    if v is None:
+        return None
+    if type(v) is Tensor:
+        return v.placed(holds.get(where.name, v.space), where)
+    return Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)

@@ -5,7 +5,8 @@ import importlib
 from nano_vx.pipeline import LANGUAGES, PIPELINE
 
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
-              "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled"]
+              "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
+              "l10_kernels"]
 
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
@@ -16,7 +17,7 @@ ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-ac
            "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
            "verify-seams",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
-           "schedule-sub-spaces"]
+           "schedule-sub-spaces", "outline-kernels"]
 
 
 def test_the_passes_are_in_chain_order():
@@ -25,7 +26,8 @@ def test_the_passes_are_in_chain_order():
 
 def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
-                               "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled"]
+                               "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
+                               "Lkernels"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before

@@ -1,0 +1,17 @@
+"""Lkernels: a `spawn on` body is a kernel function of its own, and the spawn a launch of it."""
+
+from __future__ import annotations
+
+from ..nanopass import prod
+from .l9_scheduled import Lscheduled
+
+Lkernels = Lscheduled.extend(
+    "Lkernels",
+    "Lscheduled with kernels outlined: Spawn becomes Launch of an `on` function",
+    remove={"Expr": ["Spawn"]},
+    add={
+        "Expr": [prod("Launch", "kernel: iname, topo: Topo, args: Expr*",
+                      "run the kernel function on the topology with the values it captures; "
+                      "its value is placed there, as a spawn's was")],
+    },
+)

@@ -1,0 +1,55 @@
+"""outline-kernels: each `spawn on` body becomes a kernel function, launched with what it
+captures; the program prints what it printed."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.outline_kernels import outline_kernels
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "outline_kernels"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", outline_kernels)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"outline-kernels: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", outline_kernels)
+
+
+def kernels(case: str) -> dict:
+    after = run_front(CASES / f"{case}.vx", outline_kernels).after
+    return {item.name: item for item in after.items if "$kernel" in item.name}
+
+
+def test_a_kernel_receives_what_its_body_uses_in_order_of_first_use_typed_as_declared():
+    [kernel] = kernels("captures").values()
+    assert [p.name for p in kernel.params] == ["out", "dev"]
+    assert [p.type.place.name for p in kernel.params] == ["GPU_HBM", "GPU_HBM"]
+    assert kernel.on.name == "GPU"
+
+
+def test_inner_spawns_are_outlined_first_and_a_loop_counter_is_passed_untyped():
+    found = kernels("nested")
+    assert list(found) == ["stage$kernel0", "stage$kernel1"]
+    outer = found["stage$kernel1"]
+    assert [(p.name, p.type is None) for p in outer.params] == [
+        ("data", False), ("i", True), ("n", False)]
+    [launch] = [s.expr for s in outer.body.stmts if s._prod == "ExprStmt"
+                and s.expr._prod == "Launch"]
+    assert (launch.kernel, [a.name for a in launch.args]) == ("stage$kernel0", ["data", "n"])
+
+
+def test_no_spawn_is_left():
+    after = run_front(CASES / "values.vx", outline_kernels).after
+    assert "spawn" not in to_text(after) and to_text(after).count("launch ") == 3
