@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--verify-seams", action="store_true",
                        help="refuse a relaxed transfer (`to_device_relaxed`) whose data a "
                             "kernel's assert depends on (E6004), proved with z3")
+    model.add_argument("--emit-seam-certs", action="store_true",
+                       help="start each kernel with `assume`s of the host asserts that "
+                            "dominate its launch, over what it receives")
     model.add_argument("--host", metavar="FILE|default", action=Once,
                        help="add a host file's declarations; `default` declares "
                             "`Memory CPU_DRAM { managed: explicit }`")

@@ -109,7 +109,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if source is None:
         return _report(diagnostics, args, stderr)
     ctx = Compilation(source, diagnostics, **_model_files(args, usage),
-                      verify_seams=args.verify_seams)
+                      verify_seams=args.verify_seams, emit_seam_certs=args.emit_seam_certs)
     try:
         outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
                            stop_after=stop_after, verify=not args.no_verify,

@@ -18,6 +18,7 @@ from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
+from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
 from .passes.outline_kernels import outline_kernels
@@ -53,6 +54,7 @@ PIPELINE = Pipeline([
     fold_working_sets,
     schedule_sub_spaces,
     outline_kernels,
+    insert_seam_assumes,
 ])
 
 # Every IL by name, in pipeline order (Lsrc first).

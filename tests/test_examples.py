@@ -49,13 +49,15 @@ class Promise:
     @property
     def options(self) -> dict:
         """The compilation's options the arguments name (`machine=`, `host=`,
-        `verify_seams=`)."""
+        `verify_seams=`, `emit_seam_certs=`)."""
         options: dict = {}
         for flag, value in zip(self.args, self.args[1:]):
             if flag in ("--machine", "--host"):
                 options[flag[2:]] = value if value == "default" else str(ROOT / value)
         if "--verify-seams" in self.args:
             options["verify_seams"] = True
+        if "--emit-seam-certs" in self.args:
+            options["emit_seam_certs"] = True
         return options
 
     def __str__(self) -> str:

@@ -246,6 +246,13 @@ def _continue(w, n):
     w.put("continue;")
 
 
+@line("Assume", "cond")
+def _assume(w, n):
+    w.put("assume(")
+    w.node(n.cond)
+    w.put(");")
+
+
 @line("Assert", "cond message")
 def _assert(w, n):
     w.put("assert(")

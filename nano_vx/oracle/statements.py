@@ -218,6 +218,18 @@ class StmtMixin(ExprMixin):
                 stop("E9002", span, message)
         return assert_
 
+    def s_Assume(self, node, sc):
+        """A host assert's condition inside a kernel: it holds by construction, and the
+        interpreter checks it as the assert it came from."""
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        c = node.cond.span
+        shown = c.source.text[c.start:c.end] if c is not None else "the assumption"
+
+        def assume(f):
+            if not truth(cond(f), span):
+                stop("E9002", span, f"assumption failed in a kernel: {shown}")
+        return assume
+
     def s_ExprStmt(self, node, sc):
         value = self.expr(node.expr, sc)
 

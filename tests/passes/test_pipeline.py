@@ -6,7 +6,7 @@ from nano_vx.pipeline import LANGUAGES, PIPELINE
 
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
-              "l10_kernels"]
+              "l10_kernels", "l11_assumed"]
 
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
@@ -17,7 +17,7 @@ ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-ac
            "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
            "verify-seams",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
-           "schedule-sub-spaces", "outline-kernels"]
+           "schedule-sub-spaces", "outline-kernels", "insert-seam-assumes"]
 
 
 def test_the_passes_are_in_chain_order():
@@ -27,7 +27,7 @@ def test_the_passes_are_in_chain_order():
 def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
-                               "Lkernels"]
+                               "Lkernels", "Lassumed"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before

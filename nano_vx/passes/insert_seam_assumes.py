@@ -1,0 +1,120 @@
+"""insert-seam-assumes: Lkernels -> Lassumed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.l10_kernels import Lkernels
+from ..languages.l11_assumed import Lassumed
+from ..nanopass import Pass
+
+L = Lassumed
+
+
+@dataclass
+class State:
+    assumed: dict = field(default_factory=dict)  # kernel -> the conditions every launch proves
+
+
+insert_seam_assumes = Pass("insert-seam-assumes", Lkernels, Lassumed, """
+With --emit-seam-certs, start each kernel with the host's proofs about what it receives.
+
+A host `assert(c)` is a certificate for the code after it: c holds there. Where such an
+assert dominates a launch (it comes before it in the same block or an enclosing one, not in a
+branch or a loop body that has ended) and every local c mentions is one the kernel receives
+and cannot change (a parameter, or a `let` without `mut`), c is true whenever the kernel
+runs: the kernel gets `assume(c)` first, which the back end lowers to `llvm.intr.assume`, so
+the kernel's own code may be simplified by a fact only the host knew. A kernel launched from
+several places gets only the conditions every launch proves. c may hold literals, locals,
+arithmetic, comparisons and logic; a condition that reads a tensor or calls a function is not
+carried (the kernel could see other values). Host code gets none; without the flag no kernel
+does.
+""", state=State)
+
+
+@insert_seam_assumes.on("Program")
+def _program(run, program):
+    if run.ctx.emit_seam_certs:
+        launches: dict = {}
+        for item in program.items:
+            if item._prod == "Fn":
+                _proofs(item.body, _immutable_params(item), [], launches)
+        run.state.assumed = {k: [c for c in conds[0] if all(c in other for other in conds)]
+                             for k, conds in launches.items()}
+    return run.rebuild(program)
+
+
+@insert_seam_assumes.on("Fn")
+def _fn(run, fn):
+    fn = run.rebuild(fn)
+    conds = run.state.assumed.get(fn.name)
+    if not conds:
+        return fn
+    assumes = tuple(L["Assume"](c, span=c.span) for c in conds)
+    return fn.replace(body=fn.body.replace(stmts=assumes + fn.body.stmts))
+
+
+def _immutable_params(fn) -> set[str]:
+    return {p.name for p in fn.params}
+
+
+def _proofs(block, fixed: set[str], proved: list, launches: dict) -> None:
+    """Walk a block in order: each assert over fixed locals is proved for what follows it in
+    this block; each launch records what is proved where it is."""
+    proved = list(proved)
+    fixed = set(fixed)
+    for stmt in block.stmts:
+        kind = stmt._prod
+        if kind == "Assert" and _carried(stmt.cond, fixed):
+            proved.append(stmt.cond)
+        elif kind == "Let" and not stmt.mutable:
+            fixed.add(stmt.name)
+        for launch in _launches(stmt):
+            received = {a.name for a in launch.args if a._prod == "Local"}
+            here = [c for c in proved if _locals(c) <= received]
+            launches.setdefault(launch.kernel, []).append(here)
+        for inner in _blocks(stmt):
+            _proofs(inner, fixed, proved, launches)
+
+
+def _carried(cond, fixed: set[str]) -> bool:
+    """A condition the kernel can re-check with what it receives: literals, fixed locals,
+    arithmetic, comparisons and logic only."""
+    kind = cond._prod
+    if kind in ("Int", "Float", "Bool"):
+        return True
+    if kind == "Local":
+        return cond.name in fixed
+    if kind == "Unary":
+        return _carried(cond.operand, fixed)
+    if kind == "Binary":
+        return _carried(cond.left, fixed) and _carried(cond.right, fixed)
+    return False
+
+
+def _locals(cond) -> set[str]:
+    kind = cond._prod
+    if kind == "Local":
+        return {cond.name}
+    if kind == "Unary":
+        return _locals(cond.operand)
+    if kind == "Binary":
+        return _locals(cond.left) | _locals(cond.right)
+    return set()
+
+
+def _launches(stmt):
+    """The launches a statement makes itself (not those of the blocks nested in it)."""
+    for expr in (getattr(stmt, "value", None), getattr(stmt, "expr", None)):
+        if expr is not None and getattr(expr, "_prod", None) == "Launch":
+            yield expr
+
+
+def _blocks(stmt):
+    for name in ("then", "orelse", "body"):
+        child = getattr(stmt, name, None)
+        if child is not None and getattr(child, "_prod", None) == "Block":
+            yield child
+    expr = getattr(stmt, "expr", None)
+    if expr is not None and getattr(expr, "_prod", None) == "If":
+        yield from _blocks(expr)
