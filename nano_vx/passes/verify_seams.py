@@ -30,7 +30,7 @@ depends on the data the relaxed transfer does not publish, and the transfer is r
 the solver's counterexample as a note. A condition that holds whatever the elements are, or
 that reads no moved tensor, asks nothing of the seam. A synchronized transfer (`to_device()`)
 publishes its data and is never an obligation. Conditions the solver cannot express (calls,
-tensors built in the kernel) are not checked.
+tensors built in the kernel, unsigned integers) are not checked.
 
 Integers are bit-vectors of their width (they wrap, as the interpreter's do), floats IEEE
 floats of theirs; z3 is imported only when the flag is given.
@@ -107,8 +107,9 @@ class _Term:
     bits: int = 0
 
 
-INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u32": 32, "u64": 64}
-UNSIGNED = {"u8", "u32", "u64"}
+# Signed integers: their comparisons and division are the bit-vectors' signed ones. An
+# unsigned element makes its condition one the pass does not check.
+INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
 FLOAT_BITS = {"f32": 32, "f64": 64}
 
 
