@@ -13,8 +13,8 @@ L = Lkernels
 
 @dataclass
 class State:
-    fn: str = ""  # the function being walked
-    types: dict = field(default_factory=dict)  # its locals (unique names) -> declared types
+    item: object = None  # the item being walked
+    types: dict | None = None  # its locals (unique names) -> declared types, once asked for
     kernels: list = field(default_factory=list)  # outlined, in the order of their spawns
 
 
@@ -35,8 +35,7 @@ kernel's body is outlined first, so kernels launch kernels.
 def _program(run, program):
     items = []
     for item in program.items:
-        run.state.fn, run.state.kernels = getattr(item, "name", ""), []
-        run.state.types = _locals(item) if item._prod == "Fn" else {}
+        run.state.item, run.state.types, run.state.kernels = item, None, []
         items.append(run.walk(item))
         items += run.state.kernels
     return L["Program"](tuple(items), span=program.span)
@@ -46,7 +45,9 @@ def _program(run, program):
 def _spawn(run, spawn):
     body = run.walk(spawn.body)  # its own spawns first
     captured = _captures(spawn.body)
-    name = f"{run.state.fn}$kernel{len(run.state.kernels)}"
+    if run.state.types is None:  # only a function that spawns needs its locals' types
+        run.state.types = _declared.collect(run.state.item).types
+    name = f"{run.state.item.name}$kernel{len(run.state.kernels)}"
     params = tuple(L["Param"](local, run.state.types.get(local), span=spawn.span)
                    for local in captured)
     run.state.kernels.append(
@@ -55,17 +56,13 @@ def _spawn(run, spawn):
     return L["Launch"](name, spawn.topo, args, span=spawn.span)
 
 
-def _locals(fn) -> dict:
-    """Every local of the function with the type its declaration writes (names are unique
-    within a function from resolve-names on, so one table serves the whole body)."""
-    return _declared.collect(fn).types
-
-
 @dataclass
 class _Declared:
     types: dict = field(default_factory=dict)
 
 
+# Locals are unique within a function from resolve-names on, so one table of the types their
+# declarations write serves the whole body.
 _declared = Analysis("declared-local-types", Lscheduled, """
 The type each local's declaration gives it: a parameter's, a `let`'s.
 """, state=_Declared)
