@@ -149,3 +149,15 @@ Lsrc = Language(
     NONTERMINALS,
     entry="Program",
 )
+
+
+def nested_blocks(stmt):
+    """The blocks a statement holds, in order: an `if`'s branches (also as an expression
+    statement), a loop's body, a block statement's block."""
+    for name in ("then", "orelse", "body"):
+        child = getattr(stmt, name, None)
+        if child is not None and getattr(child, "_prod", None) == "Block":
+            yield child
+    expr = getattr(stmt, "expr", None)
+    if expr is not None and getattr(expr, "_prod", None) == "If":
+        yield from nested_blocks(expr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..languages.l0_source import nested_blocks
 from ..languages.l10_kernels import Lkernels
 from ..languages.l11_assumed import Lassumed
 from ..nanopass import Pass
@@ -73,7 +74,7 @@ def _proofs(block, fixed: set[str], proved: list, launches: dict) -> None:
             received = {a.name for a in launch.args if a._prod == "Local"}
             here = [c for c in proved if _locals(c) <= received]
             launches.setdefault(launch.kernel, []).append(here)
-        for inner in _blocks(stmt):
+        for inner in nested_blocks(stmt):
             _proofs(inner, fixed, proved, launches)
 
 
@@ -108,13 +109,3 @@ def _launches(stmt):
     for expr in (getattr(stmt, "value", None), getattr(stmt, "expr", None)):
         if expr is not None and getattr(expr, "_prod", None) == "Launch":
             yield expr
-
-
-def _blocks(stmt):
-    for name in ("then", "orelse", "body"):
-        child = getattr(stmt, name, None)
-        if child is not None and getattr(child, "_prod", None) == "Block":
-            yield child
-    expr = getattr(stmt, "expr", None)
-    if expr is not None and getattr(expr, "_prod", None) == "If":
-        yield from _blocks(expr)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import visible
 
+from ..languages.l0_source import nested_blocks
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 
@@ -149,7 +150,7 @@ class _Kernel:
             self.assertion(stmt)
         elif kind == "For":
             self.types[stmt.var] = "i32"  # a loop counter: any value of its type
-        for child in _blocks(stmt):
+        for child in nested_blocks(stmt):
             self.block(child)
 
     def assertion(self, stmt) -> None:
@@ -383,13 +384,3 @@ def _show(z3, value) -> str:
             return "inf" if value.isPositive() else "-inf"
         return repr(float(z3.simplify(z3.fpToReal(value)).as_fraction()))
     return str(value)
-
-
-def _blocks(stmt):
-    """The blocks nested in a statement, in order."""
-    for name in ("then", "orelse", "body"):
-        child = getattr(stmt, name, None)
-        if child is not None and getattr(child, "_prod", None) == "Block":
-            yield child
-    if stmt._prod == "ExprStmt" and getattr(stmt.expr, "_prod", None) == "If":
-        yield from _blocks(stmt.expr)
