@@ -33,8 +33,9 @@ Otherwise the loads stay as they are, each streaming its reader its own copy. Ev
 with several out ports (fused, or one read that fed several consumers already) gets a group
 `<load>_group` of all its out streams. A group costs semaphores: each receiver gets a credit
 on the reader's site and a data one on its own; where that would put more on a site than the
-target has, the group with the most receivers read from that site is given up (its loads
-stream their own copies, or its one load reads once per consumer) until every site fits.
+target has, the group with the most receivers read from that site is split in two, each half
+read once by its first load (a group of one load is given up: it reads once per consumer),
+until every site fits.
 Buffers do not change: each receiver keeps its own buffer and its own slot accounting.
 """, requires=("target",))
 L = Sfused
@@ -56,7 +57,12 @@ def _graph(run, g):
         here = [readers for readers in shared if p.places[readers[0].name][0] == site]
         if not here:  # the site is short without any group: synthesize-handshakes says so
             return out
-        shared.remove(max(here, key=lambda readers: sum(len(ld.outs) for ld in readers)))
+        biggest = max(here, key=lambda readers: sum(len(ld.outs) for ld in readers))
+        shared.remove(biggest)
+        half = len(biggest) // 2
+        if half:  # two smaller groups, each read once, the second from its own first load
+            shared += [part for part in (biggest[:half], biggest[half:])
+                       if len(part) > 1 or len(part[0].outs) > 1]
 
 
 def _sharing(g, shared: list):

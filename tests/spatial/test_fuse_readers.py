@@ -257,3 +257,29 @@ def test_the_reference_programs(program, target, snapshot_txt, snapshot_dot):
     assert to_dot(after, title=f"fuse-readers: {program} on {target}") == snapshot_dot
     found = check_rewrite(before, after, load_target(target), inputs=[reference.inputs(program)])
     assert found is None, found.describe()
+
+
+def four_readers() -> str:
+    """Four sites of one row read the same tile of A, each storing it to its own B."""
+    lines = ["spatial four: Ssized {", "    tensor A: i32[4, 4] input"]
+    lines += [f"    tensor B{k}: i32[4, 4] output" for k in range(4)]
+    lines += [f"    stream a{k}: i32" for k in range(4)]
+    lines += [f"    load ld{k} A[0, 0] tile [4, 4] -> a{k}" for k in range(4)]
+    lines += [f"    store st{k} a{k} -> B{k}[0, 0] tile [4, 4]" for k in range(4)]
+    lines += [f"    place ld{k} (0, {k}) reader" for k in range(4)]
+    lines += [f"    place st{k} (0, {k}) writer" for k in range(4)]
+    lines += [f"    buffer a{k} (0, {k}) depth 1 bytes 64" for k in range(4)]
+    return "\n".join(lines + ["}", ""])
+
+
+@pytest.mark.parametrize("semaphores, groups", [
+    (5, [["a0", "a1", "a2", "a3"]]),  # 4 credits and a0's data on (0, 0)
+    (4, [["a0", "a1"], ["a2", "a3"]]),  # halves: 2 credits and one data on (0, 0) and (0, 2)
+    (2, []),  # no group fits: every load reads its own copy
+])
+def test_a_group_whose_semaphores_do_not_fit_is_split_until_it_fits(semaphores, groups):
+    t = small_target(1, 4, dram_bytes_per_cycle=1, semaphores=semaphores)
+    before = parse_spatial(four_readers())
+    after = fused(before, t)
+    assert [list(g.streams) for g in after.groups] == groups
+    assert check_rewrite(before, after, t) is None
