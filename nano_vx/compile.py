@@ -121,7 +121,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         report_internal_error(ice, stderr)
         return EXIT_INTERNAL
     if args.timing:
-        _timing(outcome.timings, stderr)
+        print_timing(outcome.timings, stderr)
     from .placement.facts import program_facts
 
     facts = program_facts(ctx, outcome.tree) if args.error_format == "json" else {}
@@ -188,7 +188,8 @@ def _report(diagnostics: Diagnostics, args, stderr: TextIO, facts: dict | None =
     return EXIT_ERROR if diagnostics.has_errors else EXIT_OK
 
 
-def _timing(timings, stderr: TextIO) -> None:
+def print_timing(timings, stderr: TextIO) -> None:
+    """--timing: each pass's time and share, on stderr."""
     total = sum(t.seconds for t in timings) or 1e-12
     width = max(len(t.name) for t in timings)
     stderr.write(f"{'pass':<{width}}  {'ms':>9}  {'share':>6}\n")

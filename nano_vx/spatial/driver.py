@@ -23,6 +23,8 @@ from ..source import Source, Span
 from .check import IllFormed
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+# Options of `nano-vx FILE.vx` that mean nothing to a spatial program: refused, not ignored.
+FRONT_END_ONLY = ("--action", "--machine", "--host", "--verify-seams", "--emit-seam-certs")
 
 
 class _Stop(Exception):
@@ -42,6 +44,10 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
     if args.corpus < 1:
         raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
+    for flag in FRONT_END_ONLY:
+        if getattr(args, flag.lstrip("-").replace("-", "_")) not in (None, False):
+            raise usage(f"{flag} is an option of the Vx front end; nano-vx spatial does not "
+                        f"take it")
     try:
         with open(args.code, encoding="utf-8") as fh:
             text = fh.read()
@@ -95,6 +101,8 @@ class _Run:
         raise _Stop
 
     def go(self) -> None:
+        from ..compile import print_timing
+        from ..driver import PassTiming
         from ..oracle.equivalence import corpus, evaluate
         from .balance import RateError, repetitions
         from .context import SpatialContext
@@ -130,7 +138,7 @@ class _Run:
         passes = passes_from(language_of(graph).name)
         ctx = SpatialContext(target)
         dumper = Dumper(self.dumps, self.out) if self.dumps is not None else None
-        lines = []
+        lines, timings = [], []
         position = {p.name: i for i, p in enumerate(SPATIAL_PIPELINE, 1)}
         for p in passes:
             index = position[p.name]
@@ -139,6 +147,7 @@ class _Run:
             start = time.perf_counter()
             after = self._apply(p, graph, ctx)
             spent = time.perf_counter() - start
+            timings.append(PassTiming(p.name, spent))
             checked = "not validated (--no-validate)"
             if not self.args.no_validate:
                 start = time.perf_counter()
@@ -156,6 +165,8 @@ class _Run:
             graph = after
             if p.name == self.args.stop_after:
                 break
+        if self.args.timing and timings:
+            print_timing(timings, self.err)
         if self.args.no_validate:
             outcomes = [evaluate(graph, inputs[0])]
         self._refuse_failing(outcomes, "after the lane" if lines else "as written")
@@ -209,7 +220,7 @@ class _Run:
         from .reject import SpatialReject
 
         try:
-            return p(graph, ctx)
+            return p(graph, ctx, check=not self.args.no_verify)
         except SpatialReject as reject:
             where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
                                       ("buffer", reject.buffer)) if v is not None}

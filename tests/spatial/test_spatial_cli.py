@@ -552,3 +552,20 @@ def test_the_same_sum_without_the_cancellation_is_admitted(tmp_path):
     program = write(tmp_path, "cancel.sdf", CANCEL % (0, 0))
     code, out, err = spatial(program, "--target", "wormhole")
     assert (code, err) == (0, "") and "outcome: finished" in out
+
+
+def test_timing_prints_each_pass_on_stderr_and_no_verify_still_runs(tmp_path):
+    code, out, err = spatial(GEMV, "--target", "gpu-sm", "--timing", "--no-verify")
+    assert code == 0 and "outcome: finished" in out
+    rows = [line.split()[0] for line in err.splitlines()]
+    assert rows == ["pass", *SPATIAL_PIPELINE.names(), "total"]
+
+
+@pytest.mark.parametrize("flag", [["--machine", "machines/a100-40.vx"], ["--host", "default"],
+                                  ["--action", "check"], ["--verify-seams"],
+                                  ["--emit-seam-certs"]])
+def test_an_option_of_the_front_end_is_refused_not_ignored(flag):
+    code, out, err = spatial(GEMV, "--target", "gpu-sm", *flag)
+    assert (code, out) == (2, "")
+    assert err == (f"nano-vx: error: {flag[0]} is an option of the Vx front end; nano-vx "
+                   f"spatial does not take it\n")
