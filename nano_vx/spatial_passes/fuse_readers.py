@@ -24,8 +24,9 @@ places go. That happens when
 
 - every receiver is on the kept load's site (its buffer is there): one read feeding several
   consumers of its own site costs no DRAM traffic and needs no network; or
-- the target multicasts and one fetch plus a multicast from the kept load's site to every
-  receiver's site (its buffer's) costs fewer cycles per tile (`cost.multicast_cycles`) than
+- the target multicasts, the receivers' sites (their buffers') fill a rectangle of the mesh
+  (what a multicast reaches: every site in it receives), and one fetch plus a multicast from
+  the kept load's site to them costs fewer cycles per tile (`cost.multicast_cycles`) than
   every load fetching its own copy (`cost.read_cycles` with one copy per load), DRAM shared
   by every site that holds a load.
 
@@ -110,13 +111,21 @@ def _fuse_pays(p: Program, shapes, readers: list, target) -> bool:
     receivers = [_receiver_site(p, ld, port.stream) for ld in readers for port in ld.outs]
     if all(site == source for site in receivers):
         return True
-    if not target.multicast:
+    if not target.multicast or not _rectangle(set(receivers)):
         return False
     nbytes = token_bytes(p, shapes, readers[0].outs[0].stream)
     sharing = len({site for stage, (site, _) in p.places.items()
                    if p.stages[stage]._prod == "Load"})
     return (cost.multicast_cycles(target, nbytes, source, receivers, sharing)
             < cost.read_cycles(target, nbytes, copies=len(readers), sharing=sharing))
+
+
+def _rectangle(sites: set) -> bool:
+    """Do the sites fill a rectangle of the mesh, the shape a multicast reaches?"""
+    rows = [r for r, _ in sites]
+    cols = [c for _, c in sites]
+    area = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+    return area == len(sites)
 
 
 def _receiver_site(p: Program, load, stream: str) -> tuple:

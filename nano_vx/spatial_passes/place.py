@@ -16,9 +16,11 @@ range and in the same order, and every store indexes by (the output tiles, which
 share): the first two of them, each into as many equal blocks as fill the most sites
 (`split_counts`, the count `tile`'s cost model assumed). Block (a, b) of the cut is the copy of
 every stage and stream with suffix `_a_b`, its loads and stores walking only their block of
-each cut variable, on the site whose row-major number is a x (blocks along the second variable)
-+ b. On its site a load runs on the `reader` engine, a store on the `writer` and a compute or
-scalar stage on `compute`. A graph with nothing to cut runs whole on site (0, 0).
+each cut variable, on site (a, b) when the blocks fit the mesh's rows and columns, so that the
+copies sharing a row of output tiles share a row of the mesh (and a multicast to them reaches a
+rectangle); otherwise on the site whose row-major number is a x (blocks along the second
+variable) + b. On its site a load runs on the `reader` engine, a store on the `writer` and a
+compute or scalar stage on `compute`. A graph with nothing to cut runs whole on site (0, 0).
 """, requires=("target",))
 L = Splaced
 ENGINE = {"Load": "reader", "Store": "writer", "Compute": "compute", "Scalar": "compute"}
@@ -34,10 +36,11 @@ def _graph(run, g):
         places = tuple(L["Place"](st.name, (0, 0), ENGINE[st._prod]) for st in g.stages)
         return L["Graph"](g.name, g.tensors, g.streams, g.stages, places, span=g.span)
     blocks = _blocks(counts)
+    grid = len(counts) == 2 and counts[0] <= target.rows and counts[1] <= target.cols
     streams, stages, places = [], [], []
     for number, block in enumerate(blocks):
         suffix = "_" + "_".join(map(str, block))
-        site = (number // target.cols, number % target.cols)
+        site = block if grid else (number // target.cols, number % target.cols)
         ranges = {lp.var: _block_range(lp, c, b) for lp, c, b in zip(cuts, counts, block)}
         streams += [s.replace(name=s.name + suffix) for s in g.streams]
         for st in g.stages:

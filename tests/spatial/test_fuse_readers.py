@@ -283,3 +283,22 @@ def test_a_group_whose_semaphores_do_not_fit_is_split_until_it_fits(semaphores, 
     after = fused(before, t)
     assert [list(g.streams) for g in after.groups] == groups
     assert check_rewrite(before, after, t) is None
+
+
+def test_receivers_that_do_not_fill_a_rectangle_get_no_multicast():
+    """Three of the four readers, on (0, 0), (0, 1) and (1, 1): a multicast to their bounding
+    rectangle would reach (1, 0) too."""
+    text = four_readers()
+    for k, site in enumerate(["(0, 0)", "(0, 1)", "(1, 1)", "(1, 0)"]):
+        text = text.replace(f"place ld{k} (0, {k}) reader", f"place ld{k} {site} reader")
+        text = text.replace(f"place st{k} (0, {k}) writer", f"place st{k} {site} writer")
+        text = text.replace(f"buffer a{k} (0, {k})", f"buffer a{k} {site}")
+    t = small_target(2, 2, dram_bytes_per_cycle=1)
+    three = parse_spatial(text)
+    assert [list(g.streams) for g in fused(three, t).groups] == [["a0", "a1", "a2", "a3"]]
+    drop = three.replace(stages=tuple(s for s in three.stages if s.name not in ("ld3", "st3")),
+                         streams=tuple(s for s in three.streams if s.name != "a3"),
+                         places=tuple(p for p in three.places if p.stage not in ("ld3", "st3")),
+                         buffers=tuple(b for b in three.buffers if b.stream != "a3"),
+                         tensors=tuple(x for x in three.tensors if x.name != "B3"))
+    assert fused(drop, t).groups == ()
