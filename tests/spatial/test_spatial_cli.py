@@ -569,3 +569,17 @@ def test_an_option_of_the_front_end_is_refused_not_ignored(flag):
     assert (code, out) == (2, "")
     assert err == (f"nano-vx: error: {flag[0]} is an option of the Vx front end; nano-vx "
                    f"spatial does not take it\n")
+
+
+def test_an_svg_dump_is_one_document_of_the_mesh(tmp_path):
+    """--dump-format=svg renders the Graphviz form: the sites as clusters, nothing else on
+    stdout (no banner, no report)."""
+    import xml.etree.ElementTree as ET
+
+    code, out, err = spatial(GEMV, "--target", "gpu-sm", "--dump-after=place",
+                             "--dump-format=svg")
+    assert (code, err) == (0, "")
+    root = ET.fromstring(out)
+    assert root.tag.endswith("svg")
+    titles = [t.text for t in root.iter() if t.tag.endswith("title")]
+    assert "cluster_0" in titles and "site (0, 0)" in out
