@@ -110,7 +110,7 @@ PRECEDENCE = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=":
               "+": 4, "-": 4, "*": 5, "/": 5, "%": 5}
 # An operator never followed by `=` (that is an assignment), `-` never by `>` (a return
 # type arrow), `/` never by `/` (comments are blanked, but keep it exact).
-_OP = re.compile(r"\|\||&&|==|!=|<=|>=|<|>|\+(?!=)|-(?![=>])|\*(?!=)|/(?![=/])|%")
+_OP = re.compile(r"\|\||&&|==|!=|<=|>=|<|>|\+(?!=)|-(?![=>])|\*(?!=)|/(?![=/])|%(?!=)")
 
 
 class Binary(_Custom):

@@ -66,6 +66,10 @@ class NameExpr(_Custom):
         m = _IDENT_RE.match(s, loc)
         if m is None:
             raise ParseException(s, loc, self.errmsg, self)
+        if m.group() == "print" and s.startswith("!", m.end()) and \
+                s.startswith("(", skip_ws(s, m.end() + 1)):
+            # `print!(x)`, as the public Vx compiler's users write it, is `print(x)`.
+            return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
         if s[i:i + 1] == "<":

@@ -168,3 +168,32 @@ fn main() {
 def test_features_for_later_issues_stop_plainly(text):
     stop = stops(text, "E9006")
     assert "does not run" in stop.message
+
+
+def test_remainder_assignment_and_print_with_a_bang():
+    assert output("""
+fn main() {
+    let mut x = 17;
+    x %= 5;
+    let mut t = Tensor<i32, [2]>::fill(-9);
+    t[1] %= 4;
+    print!(x);
+    print!(t);
+    let c = comptime {
+        let mut y = 23;
+        y %= 7;
+        y
+    };
+    print(c);
+}
+""") == "2\n[-9, -1]\n2\n"
+
+
+def test_remainder_assignment_by_zero_stops_as_the_remainder_does():
+    stop = stops("""
+fn main() {
+    let mut z = 3;
+    z %= 0;
+}
+""", "E9001")
+    assert "remainder of 3 by zero" in stop.message

@@ -329,3 +329,18 @@ def test_every_node_has_a_span():
         node = stack.pop()
         assert node.span is not None, node
         stack.extend(child for _, _, child in children(node))
+
+
+# -- the surface of the public Vx compiler (vx-surface): first forms -------------------------
+
+
+def test_remainder_assignment_is_a_compound_assignment_not_a_remainder():
+    assert stmt("x %= 5;") == N["Assign"](V("x"), "%=", Int(5))
+    assert stmt("t[1] %= 4;") == N["Assign"](N["Index"](V("t"), Int(1)), "%=", Int(4))
+    assert expr("a % b") == B("%", V("a"), V("b"))
+
+
+def test_print_with_a_bang_is_print():
+    assert stmt("print!(7);") == N["ExprStmt"](N["Call"](V("print"), (), (Int(7),)))
+    assert stmt("print! (7);") == stmt("print(7);")
+    assert expr("print != 3") == B("!=", V("print"), Int(3))
