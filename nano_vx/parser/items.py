@@ -24,7 +24,8 @@ _GPARAM = (_CONST_PARAM | _TYPE_PARAM).set_name("a generic parameter")
 _GENERICS = Group(Optional(LT - _GPARAM + ZeroOrMore(COMMA + _GPARAM) + Optional(COMMA)
                            - punct(">", "',' or '>'")))
 
-_BOUND = Build(kw("Reachable") - LT - IDENT - COMMA - IDENT - GT,
+# `Transfer<A, B>` is the older spelling of the bound, still in users' programs.
+_BOUND = Build((kw("Reachable") | kw("Transfer")) - LT - IDENT - COMMA - IDENT - GT,
                lambda sp, t: Lsrc["ReachableBound"](t[0], t[1], span=sp), "a bound")
 _WHERE = Group(Optional(kw("where") - _BOUND + ZeroOrMore(COMMA + _BOUND) + Optional(COMMA)))
 

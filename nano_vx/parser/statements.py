@@ -218,6 +218,12 @@ _BLOCK_STMT = Build(BLOCK + Optional(Literal(";")).suppress(),
                     lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
 
 
+# `unsafe { .. }`, as the public Vx compiler's users write it: nano-vx has nothing unsafe to
+# allow, so it is the block.
+_UNSAFE = Build(kw("unsafe") - BLOCK + Optional(Literal(";")).suppress(),
+                lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
+
+
 def _decl_or_expr(decl):
     """`Memory NAME {` declares an item; `Memory::X` starts an expression."""
     return Build(decl, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
@@ -227,7 +233,7 @@ _STMT <<= Dispatch({
     "let": _LET, "for": _FOR, "while": _WHILE, "if": _IF, "return": _RETURN,
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
-    "{": _BLOCK_STMT,
+    "{": _BLOCK_STMT, "unsafe": _UNSAFE,
     "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
 } | {c: _EXPR_LINE for c in "0123456789\"(|-!"}, _EXPR_LINE, "a statement")

@@ -344,3 +344,14 @@ def test_print_with_a_bang_is_print():
     assert stmt("print!(7);") == N["ExprStmt"](N["Call"](V("print"), (), (Int(7),)))
     assert stmt("print! (7);") == stmt("print(7);")
     assert expr("print != 3") == B("!=", V("print"), Int(3))
+
+
+def test_an_unsafe_block_is_a_block_statement():
+    assert stmt("unsafe { x = 1; }") == stmt("{ x = 1; }")
+    assert stmt("unsafe { x = 1; };") == stmt("{ x = 1; }")
+
+
+def test_transfer_is_the_older_spelling_of_the_reachable_bound():
+    old = program("fn f<A: Topology, B: Topology>() where Transfer<A, B> { }").items[0]
+    new = program("fn f<A: Topology, B: Topology>() where Reachable<A, B> { }").items[0]
+    assert old == new and old.bounds == (N["ReachableBound"]("A", "B"),)
