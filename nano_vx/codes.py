@@ -212,6 +212,12 @@ _ENTRIES = [
          "their sum. The message gives the tile count, the granule, the sum and the "
          "capacity in bytes. Let a tile die (transfer it out, or stop using it) before "
          "placing the next, or declare the space `overcommit` if they never coexist."),
+    Code("E6026", "a tensor of an element type its device does not represent",
+         "A topology declares the element types its device represents (`dtypes: [f16, i8]`, "
+         "narrow ones such as `i4` and `f8e4m3` included), and a tensor is placed in the "
+         "memory that topology holds, or on the device by name, with another element type. "
+         "The message names the type, the device and its list. Convert the tensor to one of "
+         "the listed types, or list its type."),
     Code("E6027", "a working set that overflows only along a call path",
          "Each function on a chain of calls fits the space alone, but the tiles a caller "
          "holds across a call add up with what the callee places while it runs. A tile "

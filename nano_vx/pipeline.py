@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.check_calls import check_calls
+from .passes.check_element_types import check_element_types
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
@@ -42,6 +43,7 @@ PIPELINE = Pipeline([
     infer_placement,
     check_literal_ranges,
     check_match_arms,
+    check_element_types,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,

@@ -9,7 +9,10 @@ from .fields import Fields
 from .units import COUNT, RATE, quantity
 
 ARCHES = ("x86_64", "aarch64", "nvptx64", "amdgcn")
-DTYPES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64", "bool")
+# What a device may say it represents: the element types of Vx, and the narrow ones of
+# accelerators (which no Vx tensor has, so a device that lists only those holds no tensor).
+DTYPES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64", "bool",
+          "i4", "u4", "f8e4m3", "f8e5m2", "f4e2m1")
 
 TOPOLOGY_FIELDS = {
     "arch": "one of " + ", ".join(ARCHES),

@@ -1,0 +1,55 @@
+"""check-element-types: a tensor placed on a device whose `dtypes:` does not list its element
+type (E6026)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.check_element_types import check_element_types
+from front import assert_prints_the_same, assert_refused_from_the_command_line, run_front
+
+CASES = Path(__file__).parent / "cases" / "check_element_types"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "narrow_device": ("E6026", "a tensor of f32 is placed in NPU_SRAM, the memory of topology "
+                               "'Npu', which represents only [f16, i8, i4, f8e4m3]"),
+    "by_device": ("E6026", "a tensor of i32 is placed in NPU_SRAM, the memory of topology "
+                           "'Npu', which represents only [i8]"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_element_types)
+    assert ran.after is ran.before
+    assert set(ran.diagnostics.codes()) == ({"E6026"} if case in REFUSED else set())
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_every_placement_is_refused_and_the_repair_admitted(case):
+    ran = run_front(CASES / f"{case}.vx", check_element_types)
+    assert ran.diagnostics.codes() and set(ran.diagnostics.codes()) == {"E6026"}
+    assert all(d.message == REFUSED[case][1] for d in ran.diagnostics.items)
+    repaired = run_front(CASES / f"{case}_repaired.vx", check_element_types)
+    assert not repaired.diagnostics.items
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", "E6026", capsys)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_the_repair_runs_the_same_after_the_check(case):
+    assert_prints_the_same(CASES / f"{case}_repaired.vx", check_element_types)
+
+
+def test_the_json_form_names_the_type_the_device_and_its_list():
+    d = run_front(CASES / "by_device.vx", check_element_types).diagnostics.items[0]
+    assert d.data == {"element": "i32", "topology": "Npu", "dtypes": ["i8"]}
+
+
+def test_a_device_without_dtypes_holds_every_type():
+    text = (CASES / "by_device.vx").read_text().replace(", dtypes: [i8]", "")
+    assert not run_front(text, check_element_types).diagnostics.items
