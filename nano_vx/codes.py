@@ -212,6 +212,11 @@ _ENTRIES = [
          "their sum. The message gives the tile count, the granule, the sum and the "
          "capacity in bytes. Let a tile die (transfer it out, or stop using it) before "
          "placing the next, or declare the space `overcommit` if they never coexist."),
+    Code("E6025", "a placement that names no declared location",
+         "A tensor type places its value in `Memory::X` or on `Topology::X`, or `spawn on` "
+         "runs code on `Topology::X`, and no input declares X: not the program, not a "
+         "machine or host file, not the built-in model (in force when no machine is given). "
+         "The message names the location and the note lists the declared ones."),
     Code("E6026", "a tensor of an element type its device does not represent",
          "A topology declares the element types its device represents (`dtypes: [f16, i8]`, "
          "narrow ones such as `i4` and `f8e4m3` included), and a tensor is placed in the "

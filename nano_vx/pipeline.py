@@ -8,6 +8,7 @@ from .passes.check_element_types import check_element_types
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
+from .passes.check_locations import check_locations
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_visibility import check_visibility
@@ -40,6 +41,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     monomorphize,
     check_where_clauses,
+    check_locations,
     infer_placement,
     check_literal_ranges,
     check_match_arms,
