@@ -129,9 +129,12 @@ def _eval(e, env):
         return e.value
     if kind == "Bin":
         a, b = _eval(e.a, env), _eval(e.b, env)
-        # Integer / floors and x / 0 is 0 (docs/spatial.md): a spatial program cannot stop.
+        # Integer / truncates toward zero, as Vx's does; x / 0 is 0 (docs/spatial.md): a
+        # spatial program cannot stop.
         if e.op == "/" and np.issubdtype(np.result_type(a, b), np.integer):
-            return np.floor_divide(a, np.where(b == 0, 1, b)) * (b != 0)
+            safe = np.where(b == 0, 1, b)
+            quotient = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+            return quotient * (b != 0)
         return _BINARY[e.op](a, b)
     a = _eval(e.a, env)
     if e.op == "-":

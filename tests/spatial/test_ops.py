@@ -132,21 +132,21 @@ def test_scalar_functions_on_floats(body, fn):
     np.testing.assert_allclose(out, fn(x, y))
 
 
-def test_integer_division_floors_and_a_division_by_zero_gives_zero():
-    """docs/spatial.md: integer / rounds towards minus infinity, x / 0 is 0 (a spatial program
-    has no way to stop), unlike numpy's true division and C's truncation."""
+def test_integer_division_truncates_and_a_division_by_zero_gives_zero():
+    """docs/spatial.md: integer / rounds toward zero as Vx's `/` does (and as `scale` does),
+    x / 0 is 0 (a spatial program has no way to stop), unlike numpy's floor division."""
     stage = _stage("scalar q(x: a, y: b) = x / y -> c")
     x = np.array([7, -7, 7, -7, 5, -5, 0], dtype=np.int32)
     y = np.array([2, 2, -2, -2, 0, 0, 3], dtype=np.int32)
     (out,) = fire(stage, [[x], [y]], np.int32)
     assert out.dtype == np.int32
-    np.testing.assert_array_equal(out, [3, -4, -4, 3, 0, 0, 0])
+    np.testing.assert_array_equal(out, [3, -3, -3, 3, 0, 0, 0])
 
 
-def test_integer_division_by_a_constant_floors_too():
+def test_integer_division_by_a_constant_truncates_too():
     stage = _stage("scalar h(x: a) = x / 2 -> c")
     (out,) = fire(stage, [[np.array([5, -5, 4], dtype=np.int32)]], np.int32)
-    np.testing.assert_array_equal(out, [2, -3, 2])
+    np.testing.assert_array_equal(out, [2, -2, 2])
 
 
 def test_division_by_a_float_constant_is_true_division_then_the_stage_type():
