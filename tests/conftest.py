@@ -1,4 +1,6 @@
-"""Shared pytest fixtures: snapshot files for IR dumps.
+"""Shared pytest fixtures: snapshot files for IR dumps; and tests/spatial on the import path,
+where the spatial programs several test directories run are written once
+(`choreographies.py`, `spatial_reference.py`).
 
 `snapshot_txt` and `snapshot_dot` compare a string with a plain file,
 `tests/snapshots/<test module>/<test name>.txt` (or `.dot`), written as is (no syrupy header)
@@ -12,12 +14,14 @@ so that each reviewed dump reads on its own. `pytest --snapshot-update` writes t
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
+sys.path.append(str(Path(__file__).parent / "spatial"))
 
 
 class _PlainTextSnapshot(SingleFileSnapshotExtension):

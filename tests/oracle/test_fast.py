@@ -10,32 +10,27 @@ every way the semantics knows; and on random graphs through the lane, mutated or
 from __future__ import annotations
 
 import re
-import sys
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "spatial"))
-
-import spatial_reference as reference  # noqa: E402
-import test_schedule  # noqa: E402
-import test_tokens  # noqa: E402
-from test_lane import dataflow_programs, small_targets  # noqa: E402
-
-from nano_vx.oracle.equivalence import corpus  # noqa: E402
-from nano_vx.oracle.fast import MAX_LOOPS, FastMachine, TooDeep  # noqa: E402
-from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow  # noqa: E402
-from nano_vx.oracle.tokens import Machine, State, eval_choreography, run  # noqa: E402
-from nano_vx.spatial.context import SpatialContext  # noqa: E402
-from nano_vx.spatial.lane import SPATIAL_PIPELINE  # noqa: E402
-from nano_vx.spatial.parse import parse_spatial  # noqa: E402
-from nano_vx.spatial.reject import SpatialReject  # noqa: E402
-from nano_vx.spatial.text import OP_WORDS, to_spatial_text  # noqa: E402
-from nano_vx.spatial_passes.schedule import schedule  # noqa: E402
+import spatial_reference as reference
+import test_schedule
+import test_tokens
+from test_lane import dataflow_programs, small_targets
+from nano_vx.oracle.equivalence import corpus
+from nano_vx.oracle.fast import MAX_LOOPS, FastMachine, TooDeep
+from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow
+from nano_vx.oracle.tokens import Machine, State, eval_choreography, run
+from nano_vx.spatial.context import SpatialContext
+from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial.parse import parse_spatial
+from nano_vx.spatial.reject import SpatialReject
+from nano_vx.spatial.text import OP_WORDS, to_spatial_text
+from nano_vx.spatial_passes.schedule import schedule
 
 
 # -- the comparison ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from choreographies import MULTICAST
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import small_target
 from nano_vx.spatial.validate import validate
@@ -54,86 +55,8 @@ spatial tiled: Stiled {
 }
 """
 
-# One load multicast to two sites (a barrier handshake on each), a fifo to each writer.
-CHOREOGRAPHY = """\
-spatial bcast: Schoreographed {
-    tensor X: i32[8, 8] input
-    tensor Y0: i32[8, 8] output
-    tensor Y1: i32[8, 1] output
-    stream x0: i32
-    stream x1: i32
-    stream y0: i32
-    stream y1: i32
-    load ldX X[i, 0] tile [2, 8] for i in 0..4 -> x0, x1
-    compute sc scale 2 (x0) -> y0
-    compute sm sum axis 1 (x1) -> y1
-    store stY0 y0 -> Y0[i, 0] tile [2, 8] for i in 0..4
-    store stY1 y1 -> Y1[i, 0] tile [2, 1] for i in 0..4
-    place ldX (0, 0) reader
-    place sc (0, 1) compute
-    place stY0 (0, 1) writer
-    place sm (1, 0) compute
-    place stY1 (1, 0) writer
-    buffer x0 (0, 1) depth 2 bytes 128
-    buffer x1 (1, 0) depth 2 bytes 128
-    buffer y0 (0, 1) depth 2 bytes 128
-    buffer y1 (1, 0) depth 2 bytes 32
-    group g ldX -> x0, x1
-    handshake x0 barrier credit x0_credit data x0_data
-    handshake x1 barrier credit x1_credit data x1_data
-    handshake y0 fifo
-    handshake y1 fifo
-    semaphore x0_credit (0, 0) initial 2
-    semaphore x0_data (0, 1) initial 0
-    semaphore x1_credit (0, 0) initial 2
-    semaphore x1_data (1, 0) initial 0
-    schedule (0, 0) reader {
-        repeat 4 {
-            barrier g
-            read ldX g
-            multicast g 1
-            signal x0_data 1
-            signal x1_data 1
-        }
-    }
-    schedule (0, 1) compute {
-        repeat 4 {
-            wait x0_data 1
-            reserve y0 1
-            fire sc
-            push y0 1
-            pop x0 1
-            signal x0_credit 1
-        }
-    }
-    schedule (0, 1) writer {
-        repeat 4 {
-            wait_front y0 1
-            write y0 stY0
-            pop y0 1
-        }
-    }
-    schedule (1, 0) compute {
-        repeat 4 {
-            wait x1_data 1
-            reserve y1 1
-            fire sm
-            push y1 1
-            pop x1 1
-            signal x1_credit 1
-        }
-    }
-    schedule (1, 0) writer {
-        repeat 4 {
-            wait_front y1 1
-            write y1 stY1
-            pop y1 1
-        }
-    }
-}
-"""
 
-BASES = {"dataflow": DATAFLOW, "tiled": TILED, "choreography": CHOREOGRAPHY}
+BASES = {"dataflow": DATAFLOW, "tiled": TILED, "choreography": MULTICAST}
 
 
 def _edit(text: str, edits) -> str:
@@ -423,8 +346,8 @@ def test_a_stage_computes_only_in_a_type_the_target_has_a_rate_for():
 
 
 @pytest.mark.parametrize("text", [
-    _edit(CHOREOGRAPHY, [("place stY1 (1, 0) writer", "place stY1 (1, 0) dma")]),
-    CHOREOGRAPHY.replace("(1, 0)", "(5, 5)"),  # the whole site moves off the mesh
+    _edit(MULTICAST, [("place stY1 (1, 0) writer", "place stY1 (1, 0) dma")]),
+    MULTICAST.replace("(1, 0)", "(5, 5)"),  # the whole site moves off the mesh
 ], ids=["engine", "site"])
 def test_without_a_target_the_mesh_and_engines_are_not_checked(text):
     graph = parse_spatial(text)
@@ -433,7 +356,7 @@ def test_without_a_target_the_mesh_and_engines_are_not_checked(text):
 
 
 def test_a_stream_without_ends_in_a_choreography_is_reported_not_a_crash():
-    text = _edit(CHOREOGRAPHY, [
+    text = _edit(MULTICAST, [
         _after("    stream y1: i32", "stream lost: i32"),
         _after("    buffer y1 (1, 0) depth 2 bytes 32", "buffer lost (1, 0) depth 1 bytes 32"),
         _after("    handshake y1 fifo", "handshake lost fifo"),
