@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 from .context import Compilation
+from .dump.render import RenderError
 from .source import Source
 
 FORMAT_SUFFIX = {"text": "txt", "dot": "dot", "svg": "svg", "json": "json"}
@@ -32,6 +33,20 @@ class InternalError(Exception):
         self.ir_file = ir_file
         super().__init__(f"internal compiler error in pass {pass_name}: "
                          f"{type(error).__name__}: {error}")
+
+
+@contextlib.contextmanager
+def internal_errors(p, tree, expected: tuple = ()):
+    """Whatever escapes the block, running pass `p` on `tree` or printing the IR around it, is
+    a bug of the compiler: an InternalError naming the pass, with the IR that went into it
+    saved for the report. An `expected` exception (a pass's typed refusal, a renderer that
+    fails) is the caller's to report and goes through as it is."""
+    try:
+        yield
+    except expected:
+        raise
+    except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
+        raise InternalError(p.name, error, save_ice(p, tree, error)) from error
 
 
 def report_internal_error(ice: InternalError, stderr) -> None:
@@ -124,9 +139,11 @@ class Dumper:
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
         # Before parse there is only the program text, whatever the format.
         suffix = "vx" if isinstance(tree, Source) else FORMAT_SUFFIX[self.options.format]
-        body = render(tree, self.options.format, banner)
-        if ctx is not None and self.options.format == "text":
-            body += _facts(ctx, p)
+        # A renderer that fails is the environment's failing; writing is too (_write).
+        with internal_errors(p, tree, expected=(RenderError,)):
+            body = render(tree, self.options.format, banner)
+            if ctx is not None and self.options.format == "text":
+                body += _facts(ctx, p)
         self._write(index, when.lower(), p.name, suffix, banner, body)
 
     def emit_diff(self, index: int, p, before, after) -> None:
@@ -134,7 +151,8 @@ class Dumper:
 
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Diff {p.name} ({src} -> {p.output.name}) ***"
-        body = diff_text(_text(before), _text(after), src, p.output.name) or "(no change)\n"
+        with internal_errors(p, before):
+            body = diff_text(_text(before), _text(after), src, p.output.name) or "(no change)\n"
         self._write(index, "diff", p.name, "diff", banner, body)
 
     def _write(self, index: int, phase: str, name: str, suffix: str, banner: str,
@@ -197,10 +215,8 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         if dumper and dumps.wants(dumps.before, p.name):
             dumper.emit("Before", index, p, tree)
         start = time.perf_counter()
-        try:
+        with internal_errors(p, tree):
             out = p(tree, ctx, check=verify)
-        except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
-            raise InternalError(p.name, error, save_ice(p, tree, error)) from error
         outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
         if dumper and dumps.wants(dumps.after, p.name):
             if dumps.diff:

@@ -445,3 +445,23 @@ def test_an_svg_renderer_that_fails_is_one_line_not_a_traceback(prog, monkeypatc
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("nano-vx: error: /nonexistent/dot -Tsvg could not run")
     assert "Traceback" not in err
+
+
+GEMV = Path(__file__).resolve().parent.parent / "examples" / "spatial" / "gemv.sdf"
+
+
+@pytest.mark.parametrize("argv", [
+    ["{prog}", "--dump-after=resolve-names"],
+    ["spatial", str(GEMV), "--target", "gpu-sm", "--dump-after=place"],
+])
+def test_a_dump_that_breaks_is_an_internal_error_not_a_traceback(argv, prog, monkeypatch,
+                                                                 tmp_path):
+    def broken(tree, fmt, title):
+        raise RuntimeError("the printer broke")
+
+    monkeypatch.chdir(tmp_path)  # where the report of the internal error goes
+    monkeypatch.setattr("nano_vx.driver.render", broken)
+    path = prog(HELLO)
+    code, _, err = run(*(a.format(prog=path) for a in argv))
+    assert code == 70
+    assert "internal compiler error in pass" in err and "RuntimeError: the printer broke" in err

@@ -17,7 +17,7 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import DumpError, Dumper, InternalError, report_internal_error, save_ice
+from ..driver import DumpError, Dumper, InternalError, internal_errors, report_internal_error
 from ..dump.render import RenderError
 from ..source import Source, Span
 from .check import IllFormed
@@ -143,7 +143,7 @@ class _Run:
         for p in passes:
             index = position[p.name]
             if dumper and self.dumps.wants(self.dumps.before, p.name):
-                _dumping(p, graph, dumper.emit, "Before", index, p, graph)
+                dumper.emit("Before", index, p, graph)
             start = time.perf_counter()
             after = self._apply(p, graph, ctx)
             spent = time.perf_counter() - start
@@ -151,15 +151,16 @@ class _Run:
             checked = "not validated (--no-validate)"
             if not self.args.no_validate:
                 start = time.perf_counter()
-                outcomes = self._validate(p, graph, after, target, inputs, outcomes)
+                with internal_errors(p, graph, expected=(_Stop,)):
+                    outcomes = self._validate(p, graph, after, target, inputs, outcomes)
                 plural = "s" if len(inputs) != 1 else ""
                 checked = (f"validated on {len(inputs)} input{plural} in "
                            f"{time.perf_counter() - start:.2f} s")
             if dumper and self.dumps.wants(self.dumps.after, p.name):
                 if self.dumps.diff:
-                    _dumping(p, after, dumper.emit_diff, index, p, graph, after)
+                    dumper.emit_diff(index, p, graph, after)
                 else:
-                    _dumping(p, after, dumper.emit, "After", index, p, after)
+                    dumper.emit("After", index, p, after)
             ils = f"{p.input.name} -> {p.output.name}"
             lines.append(f"  {p.name:<22} {ils:<30} {spent * 1000:8.1f} ms   {checked}")
             graph = after
@@ -220,15 +221,14 @@ class _Run:
         from .reject import SpatialReject
 
         try:
-            return p(graph, ctx, check=not self.args.no_verify)
+            with internal_errors(p, graph, expected=(SpatialReject,)):
+                return p(graph, ctx, check=not self.args.no_verify)
         except SpatialReject as reject:
             where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
                                       ("buffer", reject.buffer)) if v is not None}
             self.fail(reject.code, f"{p.name} cannot apply: {reject.message}",
                       **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
                                             for k, v in where.items()}})
-        except Exception as error:  # noqa: BLE001 - every escape from a pass is a compiler bug
-            raise InternalError(p.name, error, save_ice(p, graph, error)) from error
 
     def _validate(self, p, before, after, target, inputs, reference):
         from .check import check_rewrite
@@ -291,14 +291,3 @@ def _why(problem, program, pass_name: str) -> str:
                     "or without the cancellation")
     return (f"this is a bug in the pass: rerun with --dump-before={pass_name} and "
             f"--dump-after={pass_name} to see its input and output")
-
-
-def _dumping(p, graph, emit, *args) -> None:
-    """A dump, whose failure is the environment's (a file that cannot be written, a renderer
-    that fails) or else a bug, reported as an internal error of the pass it shows."""
-    try:
-        emit(*args)
-    except (DumpError, RenderError):
-        raise
-    except Exception as error:  # noqa: BLE001 - a dump that breaks is a compiler bug
-        raise InternalError(p.name, error, save_ice(p, graph, error)) from error
