@@ -49,11 +49,14 @@ def _spawn(run, node):
 
 
 def _space(run, ref) -> None:
-    spaces = run.ctx.model.spaces
-    if ref.name == "CPU_DRAM" or ref.name in spaces:  # the host's memory always exists
+    model = run.ctx.model
+    # A topology's memory exists with it (the host's CPU_DRAM under a machine model too,
+    # though model.spaces has it only when an input declares it).
+    known = set(model.spaces) | {t.memory for t in model.topologies.values()}
+    if ref.name in known:
         return
     _refuse(run, ref, f"`Memory::{ref.name}` names no declared memory space",
-            f"the memory spaces are {', '.join(sorted(spaces))}", location=ref.name)
+            f"the memory spaces are {', '.join(sorted(known))}", location=ref.name)
 
 
 def _topology(run, ref) -> None:
