@@ -79,3 +79,29 @@ spatial bcast: Schoreographed {
     }
 }
 """
+
+
+# One site; the compute engine hosts two stages, and `s` takes two tokens per firing.
+FIFO_CHAIN = """\
+spatial chain: Shandshaked {
+    tensor X: i32[8, 8] input
+    tensor Y: i32[2, 8] output
+    stream x: i32
+    stream t: i32
+    stream y: i32
+    load ldX X[i, 0] tile [2, 8] for i in 0..4 -> x
+    scalar tw(v: x) = v * 2 + 1 -> t
+    compute s sum axis 0 (t x2) -> y
+    store stY y -> Y[i, 0] tile [1, 8] for i in 0..2
+    place ldX (0, 0) reader
+    place tw (0, 0) compute
+    place s (0, 0) compute
+    place stY (0, 0) writer
+    buffer x (0, 0) depth 2 bytes 128
+    buffer t (0, 0) depth 2 bytes 128
+    buffer y (0, 0) depth 1 bytes 32
+    handshake x fifo
+    handshake t fifo
+    handshake y fifo
+}
+"""

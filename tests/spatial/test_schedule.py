@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from choreographies import FIFO_CHAIN
 import spatial_reference as reference
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
@@ -28,30 +29,6 @@ from nano_vx.spatial_passes.schedule import compress, schedule, smallest_period,
 
 TARGET = small_target(2, 2)
 
-# One site; the compute engine hosts two stages, and `s` takes two tokens per firing.
-FIFO_CHAIN = """\
-spatial chain: Shandshaked {
-    tensor X: i32[8, 8] input
-    tensor Y: i32[2, 8] output
-    stream x: i32
-    stream t: i32
-    stream y: i32
-    load ldX X[i, 0] tile [2, 8] for i in 0..4 -> x
-    scalar tw(v: x) = v * 2 + 1 -> t
-    compute s sum axis 0 (t x2) -> y
-    store stY y -> Y[i, 0] tile [1, 8] for i in 0..2
-    place ldX (0, 0) reader
-    place tw (0, 0) compute
-    place s (0, 0) compute
-    place stY (0, 0) writer
-    buffer x (0, 0) depth 2 bytes 128
-    buffer t (0, 0) depth 2 bytes 128
-    buffer y (0, 0) depth 1 bytes 32
-    handshake x fifo
-    handshake t fifo
-    handshake y fifo
-}
-"""
 
 # y is deeper than x, so that the consumer of x does not wait on y: a semaphore signalled too
 # early then shows in the fixed order of eval_choreography.
