@@ -1,0 +1,47 @@
+"""Lscalars: every literal, operator, cast, `let`, loop variable and parameter has its type."""
+
+from __future__ import annotations
+
+from ..nanopass import prod
+from .l11_assumed import Lassumed
+
+# The back end needs a machine type for every value. The interpreter types untyped literals as
+# it runs (an `i32` until a typed operand meets it); code generation needs that decision made
+# once, before it, as Rust's inference makes it: from the context, else i32 and f64. What the
+# back end does not lower (the run-time machine state: `try_pin`, `match` on it, topology
+# values; differentiation) is not in this IL: type-scalars refuses it.
+Lscalars = Lassumed.extend(
+    "Lscalars",
+    "Lassumed with scalar types decided: literals, operators, casts, lets, loop variables, "
+    "parameters and every function's result carry a type",
+    remove={
+        "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "Match", "MethodCall", "FieldGet",
+                 "SomeTopo", "NoneTopo", "Grad", "Vjp", "Jvp", "Mem", "Topo"],
+        "Arm": ["Arm"],
+        "Type": ["HardwareStateType"],
+        "Stmt": ["Let", "For"],
+        "Param": ["Param"],
+        "Item": ["Fn"],
+    },
+    add={
+        "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type, "
+                            "bounds: Bound*, body: Block",
+                      "ret: the result type, `void` for none (a kernel's is its body's)")],
+        "Param": [prod("Param", "name: uname, type: Type")],
+        "Expr": [
+            prod("Int", "value: int, type: scalar", "an integer literal of the type its "
+                                                    "context gives, else i32"),
+            prod("Float", "value: float, type: scalar", "a float literal of the type its "
+                                                        "context gives, else f64"),
+            prod("Binary", "op: binop, type: scalar, left: Expr, right: Expr",
+                 "type: the operands' type (a comparison's value is a bool)"),
+            prod("Unary", "op: unop, type: scalar, operand: Expr"),
+            prod("Cast", "value: Expr, source: scalar, type: Type", "source: the value's type"),
+        ],
+        "Stmt": [
+            prod("Let", "name: uname, mutable: bool, type: Type, value: Expr",
+                 "the type is decided: a scalar, a tensor, or opaque for a closure"),
+            prod("For", "var: uname, type: scalar, start: Expr, end: Expr, body: Block"),
+        ],
+    },
+)

@@ -1,0 +1,12 @@
+"""Llifted: no closures; each became a function of the program, its captures extra parameters."""
+
+from __future__ import annotations
+
+from .l12_scalars import Lscalars
+
+Llifted = Lscalars.extend(
+    "Llifted",
+    "Lscalars without closures: a closure is a function whose captures are parameters, and "
+    "its calls pass them; no value is opaque any more",
+    remove={"Expr": ["Closure"], "Type": ["OpaqueType"]},
+)

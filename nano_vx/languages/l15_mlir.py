@@ -1,0 +1,141 @@
+"""Lmlir: the operations of MLIR's func, arith, cf, memref and llvm dialects, and vx.transfer.
+
+One production per operation (or per family of operations with one shape), in SSA form:
+each value is defined once, by an operation or as a block argument, and named without its
+`%`. emit-mlir prints this IL as MLIR text and hands it to the real MLIR parser, so its
+productions follow MLIR's operations field for field. What the program asks of the machine
+at run time (print a value, stop with a diagnostic, check that a tensor can be allocated) is a
+call of a runtime function, declared as `func.func private`; the sites table says what each
+call site prints or reports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..nanopass import Language, Nonterminal, Terminal, prod
+from .l5_monomorphic import is_iname
+from .l14_blocks import Lblocks
+
+_SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
+_LABEL = re.compile(r"bb[0-9]+\Z")
+_SCALAR_TYPES = frozenset("i1 i8 i16 i32 i64 f16 bf16 f32 f64 index".split())
+_MEMREF = re.compile(r"memref<([0-9]+x)*(i1|i8|i16|i32|i64|f16|bf16|f32|f64)>\Z")
+
+ARITH_OPS = frozenset(
+    "addi subi muli divsi divui remsi remui andi ori xori addf subf mulf divf remf".split())
+COMPARE_OPS = frozenset({"cmpi", "cmpf"})
+PREDICATES = {
+    "cmpi": frozenset("eq ne slt sle sgt sge ult ule ugt uge".split()),
+    "cmpf": frozenset("oeq une olt ole ogt oge".split()),
+}
+CONVERT_OPS = frozenset(
+    "arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.extf arith.truncf "
+    "arith.index_cast arith.index_castui arith.bitcast "
+    "llvm.intr.fptosi.sat llvm.intr.fptoui.sat".split())
+PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor"})
+
+
+def is_mtype(v) -> bool:
+    """An MLIR type as its text: a scalar, `index`, or a memref of static shape."""
+    return type(v) is str and (v in _SCALAR_TYPES or _MEMREF.match(v) is not None)
+
+
+def is_number(v) -> bool:
+    return type(v) in (int, float)
+
+
+def _code(v) -> bool:
+    return type(v) is str and re.match(r"E9[0-9]{3}\Z", v) is not None
+
+
+TERMINALS = [
+    Terminal("iname", is_iname, "a function's name, as the front end gave it"),
+    Terminal("name", lambda v: type(v) is str and re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", v)
+             is not None, "an identifier: a runtime function, a space, a topology"),
+    Terminal("ssa", lambda v: type(v) is str and _SSA.match(v) is not None,
+             "an SSA value's name, without its %"),
+    Terminal("label", lambda v: type(v) is str and _LABEL.match(v) is not None,
+             "a block's label, without its ^"),
+    Terminal("mtype", is_mtype, "an MLIR type: i1 .. i64, f16, bf16, f32, f64, index, "
+                                "memref<4x3xf32>"),
+    Terminal("number", is_number, "a constant's value"),
+    Terminal("arithop", lambda v: v in ARITH_OPS, " ".join(sorted(ARITH_OPS))),
+    Terminal("cmpop", lambda v: v in COMPARE_OPS, "cmpi cmpf"),
+    Terminal("predicate", lambda v: v in PREDICATES["cmpi"] | PREDICATES["cmpf"],
+             "a comparison predicate: eq slt ult .. for cmpi, oeq olt .. for cmpf"),
+    Terminal("convop", lambda v: v in CONVERT_OPS, "a conversion's full operation name"),
+    Terminal("int", lambda v: type(v) is int and not isinstance(v, bool), "an integer"),
+    Terminal("string", lambda v: type(v) is str, "text"),
+    Terminal("code", _code, "a run-time stop's diagnostic code, E9001 .. E9006"),
+    Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u32", "u64",
+                                       "f16", "bf16", "f32", "f64"),
+             "a Vx scalar type: how a value printed or reported is read"),
+    Terminal("printkind", lambda v: v in PRINT_KINDS, "int float bool str tensor"),
+]
+
+NONTERMINALS = [
+    Nonterminal("Program", (prod("Program", "items: Item*", "a builtin.module"),)),
+    Nonterminal("Item", (
+        prod("Func", "name: iname, args: Arg*, results: mtype*, topology: name?, "
+                     "blocks: Block*",
+             "func.func; topology: the device a kernel runs on (the vx.topology attribute)"),
+        prod("Declare", "name: name, args: mtype*, results: mtype*",
+             "func.func private: a function of the runtime"),
+        prod("PrintSite", "id: int, kind: printkind, type: scalar?, text: string?, dims: int*",
+             "what vx_print(id, payload) prints: an integer, float or bool of `type` (the "
+             "payload holds its bits), the string `text`, or a tensor of `type` and `dims` "
+             "(the payload is its address)"),
+        prod("StopSite", "id: int, code: code, message: string, operand: scalar?",
+             "what vx_stop(id, a, b) and vx_check_alloc(id, bytes) report, at this node's "
+             "span: `{a}` and `{b}` in the message are the operands, read as `operand`"),
+    )),
+    Nonterminal("Arg", (prod("Arg", "name: ssa, type: mtype", "a typed value: a block's "
+                                                               "argument, a call's result"),)),
+    Nonterminal("Block", (prod("Block", "label: label, args: Arg*, ops: Op*, term: Term"),)),
+    Nonterminal("Op", (
+        prod("Constant", "result: ssa, value: number, type: mtype", "arith.constant"),
+        prod("Arith", "result: ssa, op: arithop, lhs: ssa, rhs: ssa, type: mtype",
+             "arith.addi .. arith.remf"),
+        prod("Compare", "result: ssa, op: cmpop, predicate: predicate, lhs: ssa, rhs: ssa, "
+                        "type: mtype", "arith.cmpi / arith.cmpf; type: the operands'"),
+        prod("Convert", "result: ssa, op: convop, value: ssa, source: mtype, type: mtype",
+             "a conversion from `source` to `type`"),
+        prod("Alloca", "result: ssa, type: mtype", "memref.alloca: a mutable local's cell"),
+        prod("Alloc", "result: ssa, type: mtype", "memref.alloc: a tensor's elements"),
+        prod("Load", "result: ssa, ref: ssa, indices: ssa*, type: mtype",
+             "memref.load; type: the memref's"),
+        prod("Store", "value: ssa, ref: ssa, indices: ssa*, type: mtype",
+             "memref.store; type: the memref's"),
+        prod("Collapse", "result: ssa, ref: ssa, source: mtype, type: mtype",
+             "memref.collapse_shape of every dimension into one"),
+        prod("Pointer", "result: ssa, ref: ssa, type: mtype",
+             "memref.extract_aligned_pointer_as_index; type: the memref's"),
+        prod("Transfer", "result: ssa, value: ssa, type: mtype, source: name?, dest: name, "
+                         "route: string?, slot: string?",
+             "vx.transfer: the value moved into space `dest` (a tensor is copied into a "
+             "buffer of that space); route and slot are the front end's facts, as text"),
+        prod("Call", "results: Arg*, callee: iname, args: ssa*, launch: name?",
+             "func.call; launch: the topology a kernel launch runs it on"),
+        prod("Assume", "cond: ssa", "llvm.intr.assume"),
+    )),
+    Nonterminal("Term", (
+        prod("Br", "dest: label, args: ssa*", "cf.br"),
+        prod("CondBr", "cond: ssa, then: label, then_args: ssa*, orelse: label, "
+                       "orelse_args: ssa*", "cf.cond_br"),
+        prod("Ret", "values: ssa*", "func.return"),
+        prod("Unreachable", "", "llvm.unreachable: after a call that stops the program"),
+    )),
+]
+
+# Every production of Lblocks gives way: this IL is written afresh, with Lblocks as the one
+# before it so that --diff-language shows the whole change.
+Lmlir = Language(
+    "Lmlir",
+    "MLIR operations in SSA form (func, arith, cf, memref, llvm, vx.transfer) and the "
+    "runtime's print and stop sites",
+    TERMINALS,
+    NONTERMINALS,
+    entry="Program",
+    parent=Lblocks,
+)
