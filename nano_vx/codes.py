@@ -135,6 +135,19 @@ _ENTRIES = [
          "move inside a loop of a variable declared outside it is a use on the next "
          "iteration. Use the transferred value under its new name, or assign x a new value "
          "first (`x = ...`)."),
+    # -- E5xxx: native code (the back end's passes) ------------------------------------
+    Code("E5001", "native code does not lower this construct",
+         "The program is correct, but the back end (type-scalars and the passes after it) "
+         "does not turn this construct into native code yet: a `match` on a hardware state and "
+         "the `try_pin` that makes it, a topology or memory space used as a value, struct "
+         "fields, differentiation, a closure used other than by calling it. `--action "
+         "emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
+         "reference interpreter, and the default action does so too, after warning W5001."),
+    Code("W5001", "run in the reference interpreter instead of native code",
+         "The program is run (the default action) but native code does not lower one of its "
+         "constructs (E5001 names it): nano-vx runs it in the reference interpreter, which "
+         "gives the same output and exit status, only slower. `--action interpret` asks for "
+         "the interpreter and says nothing."),
     # -- E6xxx, memory model: declarations, machine files, routing (check-memory-declarations,
     # load-machine-files, resolve-sub-space-ancestors) ----------------------------------
     Code("E6001", "a call that runs a function on another topology",

@@ -16,7 +16,7 @@ Lscalars = Lassumed.extend(
     "parameters and every function's result carry a type",
     remove={
         "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "Match", "MethodCall", "FieldGet",
-                 "SomeTopo", "NoneTopo", "Grad", "Vjp", "Jvp", "Mem", "Topo"],
+                 "SomeTopo", "NoneTopo", "Grad", "Vjp", "Jvp", "Mem", "Topo", "Closure"],
         "Arm": ["Arm"],
         "Type": ["HardwareStateType"],
         "Stmt": ["Let", "For"],
@@ -37,6 +37,7 @@ Lscalars = Lassumed.extend(
                  "type: the operands' type (a comparison's value is a bool)"),
             prod("Unary", "op: unop, type: scalar, operand: Expr"),
             prod("Cast", "value: Expr, source: scalar, type: Type", "source: the value's type"),
+            prod("Closure", "params: Param*, ret: Type, body: Block"),
         ],
         "Stmt": [
             prod("Let", "name: uname, mutable: bool, type: Type, value: Expr",
