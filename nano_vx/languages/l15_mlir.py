@@ -20,7 +20,9 @@ from .l14_blocks import Lblocks
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
 _SCALAR_TYPES = frozenset("i1 i8 i16 i32 i64 f16 bf16 f32 f64 index".split())
-_MEMREF = re.compile(r"memref<([0-9]+x)*(i1|i8|i16|i32|i64|f16|bf16|f32|f64)>\Z")
+_ELEMENT = r"(i1|i8|i16|i32|i64|f16|bf16|f32|f64)"
+# A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
+_MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z")
 
 ARITH_OPS = frozenset(
     "addi subi muli divsi divui remsi remui andi ori xori addf subf mulf divf remf".split())
@@ -37,7 +39,8 @@ PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor"})
 
 
 def is_mtype(v) -> bool:
-    """An MLIR type as its text: a scalar, `index`, or a memref of static shape."""
+    """An MLIR type as its text: a scalar, `index`, a memref of static shape, or a rank-0
+    memref holding one."""
     return type(v) is str and (v in _SCALAR_TYPES or _MEMREF.match(v) is not None)
 
 
@@ -58,7 +61,7 @@ TERMINALS = [
     Terminal("label", lambda v: type(v) is str and _LABEL.match(v) is not None,
              "a block's label, without its ^"),
     Terminal("mtype", is_mtype, "an MLIR type: i1 .. i64, f16, bf16, f32, f64, index, "
-                                "memref<4x3xf32>"),
+                                "memref<4x3xf32>, memref<memref<4xf32>>"),
     Terminal("number", is_number, "a constant's value"),
     Terminal("arithop", lambda v: v in ARITH_OPS, " ".join(sorted(ARITH_OPS))),
     Terminal("cmpop", lambda v: v in COMPARE_OPS, "cmpi cmpf"),
