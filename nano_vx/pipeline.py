@@ -1,4 +1,5 @@
-"""The front-end pipeline as a table: the passes in order, and every IL they pass through."""
+"""The pipelines as tables: the front end's passes in order, the back end's after them, and
+every IL they pass through."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.verify_seams import verify_seams
+from .passes.type_scalars import type_scalars
+from .passes.lift_closures import lift_closures
+from .passes.explicate_control import explicate_control
+from .passes.select_instructions import select_instructions
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -61,5 +66,17 @@ PIPELINE = Pipeline([
     insert_seam_assumes,
 ])
 
+# The back end's passes, from the front end's last IL down to MLIR operations. They run when
+# native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
+# dump or --stop-after names one of them.
+BACK_END = [
+    type_scalars,
+    lift_closures,
+    explicate_control,
+    select_instructions,
+]
+
+NATIVE = Pipeline(PIPELINE.passes + BACK_END)
+
 # Every IL by name, in pipeline order (Lsrc first).
-LANGUAGES = {lang.name: lang for lang in PIPELINE.languages()}
+LANGUAGES = {lang.name: lang for lang in NATIVE.languages()}

@@ -78,7 +78,7 @@ TERMINALS = [
 ]
 
 NONTERMINALS = [
-    Nonterminal("Program", (prod("Program", "items: Item*", "a builtin.module"),)),
+    Nonterminal("Module", (prod("Module", "items: Item*", "builtin.module"),)),
     Nonterminal("Item", (
         prod("Func", "name: iname, args: Arg*, results: mtype*, topology: name?, "
                      "blocks: Block*",
@@ -132,13 +132,15 @@ NONTERMINALS = [
 ]
 
 # Every production of Lblocks gives way: this IL is written afresh, with Lblocks as the one
-# before it so that --diff-language shows the whole change.
+# before it so that --diff-language shows the whole change. Its root is a Module, not a
+# Program: a node class is shared by every IL with the same production, and an MLIR module
+# must be told apart from a Vx program by its class.
 Lmlir = Language(
     "Lmlir",
     "MLIR operations in SSA form (func, arith, cf, memref, llvm, vx.transfer) and the "
     "runtime's print and stop sites",
     TERMINALS,
     NONTERMINALS,
-    entry="Program",
+    entry="Module",
     parent=Lblocks,
 )

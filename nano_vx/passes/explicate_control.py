@@ -114,6 +114,7 @@ class _Builder:
         self.start(head)
         self.finish(L["Branch"](self.run.walk(stmt.cond), body, after, span=stmt.span))
         self.loop(body, head, after, stmt.body, stmt.span)
+        self.start(after)
 
     def s_For(self, stmt):
         head, body, step, after = self.fresh(), self.fresh(), self.fresh(), self.fresh()
@@ -127,15 +128,19 @@ class _Builder:
         less = L["Binary"]("<", stmt.type, L["Local"](counter, span=span),
                            L["Local"](bound, span=span), span=span)
         self.finish(L["Branch"](less, body, after, span=span))
-        self.start(step)
         one = L["Binary"]("+", stmt.type, L["Local"](counter, span=span),
                           L["Int"](1, stmt.type, span=span), span=span)
-        self.stmts.append(L["Assign"](L["Local"](counter, span=span), "=", one, span=span))
-        self.goto(head, span)
+        increment = L["Assign"](L["Local"](counter, span=span), "=", one, span=span)
         bind = L["Let"](stmt.var, False, ty, L["Local"](counter, span=span), span=span)
         self.loop(body, step, after, stmt.body, span, first=bind)
+        self.start(step)
+        self.stmts.append(increment)
+        self.goto(head, span)
+        self.start(after)
 
     def loop(self, body, again, after, block, span, first=None):
+        """The body of a loop, `continue` going to `again` and `break` to `after`; the
+        block after the loop is the caller's to open."""
         self.start(body)
         if first is not None:
             self.stmts.append(first)
@@ -143,7 +148,6 @@ class _Builder:
         self.body(block)
         self.loops.pop()
         self.goto(again, span)
-        self.start(after)
 
     def s_Break(self, stmt):
         self.goto(self.loops[-1][1], stmt.span)

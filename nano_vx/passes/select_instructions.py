@@ -113,7 +113,7 @@ class _Program:
     def lower(self):
         funcs = [_Function(self, fn).lower() for fn in self.fns.values()]
         items = list(self.runtime.values()) + funcs + self.sites
-        return M["Program"](tuple(items), span=self.tree.span)
+        return M["Module"](tuple(items), span=self.tree.span)
 
     def declare(self, name: str, args: tuple):
         if name not in self.runtime:
