@@ -61,9 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("file", nargs="?",
                     help="the Vx program (or `explain CODE`, or `spatial PROGRAM`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
-    ap.add_argument("--action", choices=["parse", "check", "run"],
-                    help="how far to go: parse only, run every check, or check and run "
-                         "(default run; check when stdout holds an SVG or JSON dump)")
+    ap.add_argument("--action",
+                    choices=["parse", "check", "emit-mlir", "emit-llvm", "interpret", "run"],
+                    help="how far to go: parse only; run every check; print the MLIR, or the "
+                         "optimized LLVM IR; run in the reference interpreter; or compile to "
+                         "native code and run (default run; check when stdout holds an SVG "
+                         "or JSON dump)")
+    ap.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=2,
+                    metavar="LEVEL", help="-O0 .. -O3: how hard LLVM optimizes native code "
+                                          "(default -O2)")
     model = ap.add_argument_group("the machine")
     model.add_argument("--machine", metavar="FILE", action=Once,
                        help="add a machine file's Memory and Topology declarations (e.g. "

@@ -11,12 +11,12 @@ from .deep import run_deep
 from .diagnostics import Diagnostics
 from .driver import DumpError, DumpOptions, InternalError, report_internal_error, run_pipeline
 from .dump.render import RenderError
-from .pipeline import PIPELINE
+from .pipeline import BACK_END, NATIVE, PIPELINE
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
 
 
-def _pass_names(value: str | None, usage, pipeline=PIPELINE) -> set[str]:
+def _pass_names(value: str | None, usage, pipeline=NATIVE) -> set[str]:
     if not value:
         return set()
     names = {n.strip() for n in value.split(",") if n.strip()}
@@ -30,7 +30,7 @@ def _pass_names(value: str | None, usage, pipeline=PIPELINE) -> set[str]:
 DOCUMENT_FORMATS = ("svg", "json")
 
 
-def dump_options(args, usage, pipeline=PIPELINE) -> DumpOptions | None:
+def dump_options(args, usage, pipeline=NATIVE) -> DumpOptions | None:
     after = _pass_names(args.dump_after, usage, pipeline)
     before = _pass_names(args.dump_before, usage, pipeline)
     implied = args.dump_changed or args.dump_diff or args.dump_dir
@@ -111,7 +111,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     ctx = Compilation(source, diagnostics, **_model_files(args, usage),
                       verify_seams=args.verify_seams, emit_seam_certs=args.emit_seam_certs)
     try:
-        outcome = run_deep(run_pipeline, PIPELINE, source, ctx, dumps=dumps, dump_out=stdout,
+        outcome = run_deep(run_pipeline, _pipeline(action, dumps, stop_after), source, ctx,
+                           dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
                            stop_after=stop_after, verify=not args.no_verify,
                            progress=_progress(source, stderr))
     except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
@@ -124,10 +125,110 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         print_timing(outcome.timings, stderr)
     from .placement.facts import program_facts
 
-    facts = program_facts(ctx, outcome.tree) if args.error_format == "json" else {}
-    if diagnostics.has_errors or action != "run" or stop_after:
+    # The facts are the front end's: routes and resident sets, read from its last IL.
+    front = outcome.kept.get(FRONT_END_IL, outcome.tree)
+    facts = program_facts(ctx, front) if args.error_format == "json" else {}
+    if action == "run" and _not_lowered(outcome, diagnostics) and not stop_after:
+        # A correct program native code does not lower yet still runs, in the interpreter.
+        diagnostics = _warned(diagnostics)
+        return _run(outcome.refused, diagnostics, args, stdout, stderr, facts, _interpret)
+    if diagnostics.has_errors or action in ("parse", "check") or stop_after:
         return _report(diagnostics, args, stderr, facts)
-    return _run(outcome.tree, diagnostics, args, stdout, stderr, facts)
+    if action == "interpret":
+        return _run(outcome.tree, diagnostics, args, stdout, stderr, facts, _interpret)
+    if action == "run":
+        runner = _native(args.opt_level, stderr if args.timing else None)
+        return _run(outcome.tree, diagnostics, args, stdout, stderr, facts, runner)
+    return _emit(action, outcome.tree, args, diagnostics, stdout, stderr)
+
+
+NATIVE_ACTIONS = ("run", "emit-mlir", "emit-llvm")
+FRONT_END_IL = PIPELINE.passes[-1].output.name
+
+
+def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):
+    """The front end, and the back end after it when native code is wanted or one of its
+    passes is named."""
+    named = {stop_after} if stop_after else set()
+    if dumps is not None:
+        named |= dumps.after | dumps.before
+    if action in NATIVE_ACTIONS or named & {p.name for p in BACK_END}:
+        return NATIVE
+    return PIPELINE
+
+
+def _not_lowered(outcome, diagnostics: Diagnostics) -> bool:
+    """The only errors are type-scalars' E5001: the front end accepted the program."""
+    errors = [d for d in diagnostics.items if d.severity == "error"]
+    return outcome.stopped_at == "type-scalars" and all(d.code == "E5001" for d in errors)
+
+
+def _warned(diagnostics: Diagnostics) -> Diagnostics:
+    """The diagnostics with each E5001 turned into the W5001 of running in the interpreter."""
+    out = Diagnostics()
+    for d in diagnostics.items:
+        if d.code != "E5001":
+            out.add(d)
+        else:
+            out.warning("W5001", d.span, f"{d.message}: running it in the reference "
+                                         f"interpreter instead",
+                        help=["--action interpret asks for the interpreter"])
+    return out
+
+
+def _interpret(program, out: TextIO) -> int:
+    from .oracle import run_program
+
+    return run_deep(run_program, program, out=out)
+
+
+def _native(opt_level: int, timing: TextIO | None):
+    """A runner that compiles the program to native code and runs it (--timing: how long
+    the back end and the run took, on stderr)."""
+    def run(program, out: TextIO) -> int:
+        import time
+
+        from .backend.jit import compile_native, run_compiled
+
+        start = time.perf_counter()
+        native = compile_native(program, opt_level)
+        built = time.perf_counter()
+        try:
+            return run_compiled(native, out)
+        finally:
+            if timing is not None:
+                timing.write(f"native code: built in {1000 * (built - start):.2f} ms (-O"
+                             f"{opt_level}), ran in {1000 * (time.perf_counter() - built):.2f}"
+                             f" ms\n")
+    return run
+
+
+def _emit(action: str, program, args, diagnostics: Diagnostics, stdout: TextIO,
+          stderr: TextIO) -> int:
+    """--action emit-mlir, emit-llvm: the module, printed after the diagnostics' warnings."""
+    from .backend.errors import BackendBug
+
+    try:
+        if action == "emit-mlir":
+            from .backend.mlir import emit_mlir
+
+            text = emit_mlir(program)
+        else:
+            from .backend.llvm import optimized_ir
+            from .backend.mlir import to_llvm_ir
+
+            text = optimized_ir(to_llvm_ir(program), args.opt_level)
+    except BackendBug as bug:
+        _report_bug(bug, stderr)
+        return EXIT_INTERNAL
+    code = _report(diagnostics, args, stderr)
+    stdout.write(text if text.endswith("\n") else text + "\n")
+    return code
+
+
+def _report_bug(bug, stderr: TextIO) -> None:
+    stderr.write(f"nano-vx: internal compiler error in the back end: {bug}\n"
+                 f"nano-vx: this is a bug in nano-vx, not in your program\n")
 
 
 def _model_files(args, usage) -> dict:
@@ -156,11 +257,11 @@ def _progress(source, stderr: TextIO):
 
 
 def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO,
-         facts: dict) -> int:
-    from .oracle import run_program
+         facts: dict, runner) -> int:
+    from .backend.errors import BackendBug
     from .values.stops import RuntimeStop
 
-    if not any(item._prod == "Fn" and item.name == "main" for item in program.items):
+    if not any(item._prod in ("Fn", "Func") and item.name == "main" for item in program.items):
         diagnostics.error("E2002", None, "the program has no `fn main` to run",
                           help=["add `fn main() { ... }`, or use `--action check`"])
         return _report(diagnostics, args, stderr)
@@ -168,7 +269,10 @@ def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO
     if human:
         _report(diagnostics, args, stderr)  # warnings come before the program's output
     try:
-        result = run_deep(run_program, program, out=stdout)
+        result = runner(program, stdout)
+    except BackendBug as bug:
+        _report_bug(bug, stderr)
+        return EXIT_INTERNAL
     except RuntimeStop as stop:
         stdout.flush()
         if human:

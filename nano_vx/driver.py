@@ -93,6 +93,8 @@ class Outcome:
     language: object = None
     timings: list[PassTiming] = field(default_factory=list)
     stopped_at: str | None = None  # the pass whose errors stopped the pipeline
+    refused: object = None  # the tree that went into that pass
+    kept: dict = field(default_factory=dict)  # IL name -> the tree in it, for those asked for
 
 
 def render(tree, fmt: str, title: str) -> str:
@@ -200,12 +202,17 @@ def run_pipeline(
     stop_after: str | None = None,
     verify: bool = True,
     progress: Callable[[str], None] | None = None,
+    keep: frozenset = frozenset(),
 ) -> Outcome:
+    """Run the passes in order; `keep` names ILs whose trees the outcome holds besides the
+    last one."""
     with paused_collector():
-        return _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress)
+        return _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
+                           keep)
 
 
-def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress) -> Outcome:
+def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
+                keep) -> Outcome:
     dumper = Dumper(dumps, dump_out) if dumps is not None else None
     outcome = Outcome()
     tree = source
@@ -223,10 +230,12 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
                 dumper.emit_diff(index, p, tree, out)
             elif not dumps.changed_only or isinstance(tree, Source) or _text(tree) != _text(out):
                 dumper.emit("After", index, p, out, ctx)
-        tree = out
+        before, tree = tree, out
         outcome.tree, outcome.language = tree, p.output
+        if p.output.name in keep:
+            outcome.kept[p.output.name] = tree
         if ctx.diagnostics.has_errors:
-            outcome.stopped_at = p.name
+            outcome.stopped_at, outcome.refused = p.name, before
             break
         if p.name == stop_after:
             break

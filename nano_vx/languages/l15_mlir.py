@@ -1,13 +1,12 @@
-"""Lmlir: the operations of MLIR's func, arith, cf, memref and llvm dialects, and vx.transfer.
+"""Lmlir: the operations of MLIR's func, arith, cf, memref and llvm dialects, and vx.transfer."""
 
-One production per operation (or per family of operations with one shape), in SSA form:
-each value is defined once, by an operation or as a block argument, and named without its
-`%`. emit-mlir prints this IL as MLIR text and hands it to the real MLIR parser, so its
-productions follow MLIR's operations field for field. What the program asks of the machine
-at run time (print a value, stop with a diagnostic, check that a tensor can be allocated) is a
-call of a runtime function, declared as `func.func private`; the sites table says what each
-call site prints or reports.
-"""
+# One production per operation (or per family of operations with one shape), in SSA form:
+# each value is defined once, by an operation or as a block argument, and named without its
+# `%`. emit-mlir prints this IL as MLIR text and hands it to the real MLIR parser, so its
+# productions follow MLIR's operations field for field. What the program asks of the machine
+# at run time (print a value, stop with a diagnostic, check that the machine can hold a
+# tensor) is a call of a runtime function, declared as `func.func private`; the sites say what
+# each call site prints or reports.
 
 from __future__ import annotations
 

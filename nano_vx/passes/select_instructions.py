@@ -25,9 +25,11 @@ block, so LLVM's mem2reg makes it a register again); every other one is the SSA 
 that calls the runtime's vx_stop with a stop site and never returns: a zero divisor and the
 minimum divided by -1 (E9001), an index outside its extent (E9003, after every index of the
 access is computed), a false `assert` (E9002). `&&` and `||` branch when their right side
-could stop or has effects, else they are arith.andi/ori. A tensor is allocated after
-vx_check_alloc agrees to its size and filled as its constructor says (a loop over its
-elements); `transfer` is vx.transfer, with the route and slot as attributes; a launch is a
+could stop or has effects, else they are arith.andi/ori. A tensor is memref.alloc,
+whose buffer the runtime gives zeroed and backs with memory only where it is written (so
+`new()` and `uninit()` cost nothing until used, as in the interpreter); `fill(v)` first asks
+vx_check_alloc whether the machine can hold it, then stores v in a loop; `transfer` is
+vx.transfer, with the route and slot as attributes; a launch is a
 func.call with the topology as an attribute; `assume` is llvm.intr.assume; `print` calls
 vx_print with a print site saying how to read the value. A `const` is computed where it is
 used.
@@ -514,32 +516,32 @@ class _Function:
         return ref, tuple(out), tensor
 
     def e_TensorNew(self, e):
-        tensor = vx_type(e.type)
-        ref = self.allocate(tensor, f"`{_shown(e)}`")
-        if e.ctor == "uninit":
-            return ref, tensor
-        value = self.expr(e.args[0])[0] if e.args else self.const(
-            0.0 if _kind(tensor.elem) == "float" else 0, tensor.elem)
+        tensor, what = vx_type(e.type), f"`{_shown(e)}`"
+        if e.ctor != "fill":  # the runtime's buffers start zeroed, pages given on first write
+            return self.allocate(tensor, what), tensor
+        value = self.expr(e.args[0])[0]
+        self.check_room(tensor, f"cannot fill {what}")
+        ref = self.allocate(tensor, what)
         self.fill(ref, tensor, value)
         return ref, tensor
 
-    def allocate(self, tensor: Tensor, what: str) -> str:
+    def check_room(self, tensor: Tensor, what: str):
+        """Ask the runtime whether the machine can hold every element of the tensor (a fill
+        or a copy writes them all)."""
         site = self.p.site("StopSite", self.span, "E9006",
-                           f"cannot allocate {what}: {{a}} bytes is more than this machine "
-                           f"can hold", "u64")
-        nbytes = self.const(tensor.bytes(), "i64")
-        self.runtime_call("vx_check_alloc", (self.const(site, "i32"), nbytes))
+                           f"{what}: {{a}} bytes is more than this machine's memory", "u64")
+        self.runtime_call("vx_check_alloc", (self.const(site, "i32"),
+                                             self.const(tensor.bytes(), "i64")))
+
+    def allocate(self, tensor: Tensor, what: str) -> str:
+        """A zeroed buffer for the tensor, or a stop when there is no room even for the
+        address range."""
         ref = self.op("Alloc", tensor.mtype)
         address = self.op("Pointer", ref, tensor.mtype)
         wide = self.op("Convert", "arith.index_cast", address, "index", "i64")
         got = self.op("Compare", "cmpi", "ne", wide, self.const(0, "i64"), "i64")
-        fail, cont = self.new_block(), self.new_block()
-        self.end("CondBr", got, cont.label, (), fail.label, ())
-        self.block = fail
-        zero = self.const(0, "i64")
-        self.runtime_call("vx_stop", (self.const(site, "i32"), nbytes, zero))
-        self.end("Unreachable")
-        self.block = cont
+        self.check(got, "E9006", f"cannot allocate {what}: {{a}} bytes", "u64",
+                   self.const(tensor.bytes(), "i64"))
         return ref
 
     def fill(self, ref: str, tensor: Tensor, value: str):
@@ -570,12 +572,7 @@ class _Function:
         slot = _slot_text(e.slot)
         source = e.src.name if e.src is not None else None
         if isinstance(t, Tensor):
-            site = self.p.site("StopSite", self.span, "E9006",
-                               f"cannot allocate the copy of `{_shown(e.value)}` in "
-                               f"Memory::{e.dest.name}: {{a}} bytes is more than this machine "
-                               f"can hold", "u64")
-            self.runtime_call("vx_check_alloc", (self.const(site, "i32"),
-                                                 self.const(t.bytes(), "i64")))
+            self.check_room(t, f"cannot copy `{_shown(e.value)}` into Memory::{e.dest.name}")
         return self.op("Transfer", value, mtype(t), source, e.dest.name, route, slot), t
 
     def print(self, arg):

@@ -107,7 +107,8 @@ def _param(run, param):
 def _let(run, let):
     ty = _decided(run, let)
     # A tensor's inferred type is kept: it says which space the tensor is in.
-    keep = run.walk(let.type) if _written(let) or isinstance(ty, (_Tensor, _Closure)) else None
+    placed = isinstance(ty, _Tensor) and let.type._prod != "OpaqueType"
+    keep = run.walk(let.type) if _written(let) or placed or isinstance(ty, _Closure) else None
     return L["Let"](let.name, let.mutable, _type_node(ty, let.span, keep), run.walk(let.value),
                     span=let.span)
 

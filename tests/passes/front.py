@@ -13,11 +13,11 @@ from nano_vx.nanopass import children
 from nano_vx.values.stops import RuntimeStop
 from nano_vx.oracle.interpreter import run_program
 from nano_vx.parser import parse_text
-from nano_vx.pipeline import PIPELINE
+from nano_vx.pipeline import NATIVE
 from nano_vx.source import Source
 
 # The tree passes after parse, in pipeline order: a case reaches a pass the way a program does.
-FRONT = PIPELINE.passes[1:]
+FRONT = NATIVE.passes[1:]
 
 
 @dataclass

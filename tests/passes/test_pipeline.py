@@ -1,12 +1,14 @@
-"""The pipeline table: the front-end passes in order, and the IL chain they walk."""
+"""The pipeline tables: the front-end passes in order, the back end's after them, and the IL
+chain they walk."""
 
 import importlib
 
-from nano_vx.pipeline import LANGUAGES, PIPELINE
+from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 
 IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
-              "l10_kernels", "l11_assumed"]
+              "l10_kernels", "l11_assumed", "l12_scalars", "l13_lifted", "l14_blocks",
+              "l15_mlir"]
 
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
@@ -21,14 +23,19 @@ ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-ac
            "schedule-sub-spaces", "outline-kernels", "insert-seam-assumes"]
 
 
+BACK_END_ORDER = ["type-scalars", "lift-closures", "explicate-control", "select-instructions"]
+
+
 def test_the_passes_are_in_chain_order():
     assert PIPELINE.names() == ORDER
+    assert [p.name for p in BACK_END] == BACK_END_ORDER
+    assert NATIVE.names() == ORDER + BACK_END_ORDER
 
 
 def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
-                               "Lkernels", "Lassumed"]
+                               "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lmlir"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before
@@ -38,5 +45,5 @@ def test_each_il_module_and_pass_says_what_it_does_in_one_line():
     for name in IL_MODULES:
         doc = importlib.import_module(f"nano_vx.languages.{name}").__doc__
         assert doc and "\n" not in doc.strip(), name
-    for p in PIPELINE.passes[1:]:
+    for p in NATIVE.passes[1:]:
         assert p.summary and p.summary.endswith("."), p.name
