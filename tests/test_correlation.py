@@ -110,3 +110,28 @@ def test_program_7_with_both_extents_4_prints_what_main_returns(tmp_path):
                                     "  let r = scores(q, k);\n  print(r);\n  return r;")
     path.write_text(text)
     assert nano_vx(path) == (0, "0\n", "")
+
+
+def _float_ops(*flags) -> dict:
+    code, out, err = nano_vx(PROGRAMS / "05_certificate_across_the_launch.vx", "--action",
+                             "emit-llvm", "-O3", *flags)
+    assert code == 0 and not err
+    words = out.split()
+    return {op: words.count(op) for op in ("fmul", "fadd")}
+
+
+def test_program_5_the_certificate_folds_the_fma_chain_at_O3_and_the_answer_stays():
+    base, certified = _float_ops(), _float_ops("--emit-seam-certs")
+    assert base["fmul"] > 0 and base["fadd"] > 0
+    assert certified == {"fmul": 0, "fadd": 0}
+    for flags in ((), ("--emit-seam-certs",)):
+        assert nano_vx(PROGRAMS / "05_certificate_across_the_launch.vx", "-O3", *flags) == \
+            (0, "0\n", "")
+
+
+def test_program_5_the_assume_reaches_the_kernel_and_only_the_kernel():
+    code, out, _ = nano_vx(PROGRAMS / "05_certificate_across_the_launch.vx", "--action",
+                           "emit-mlir", "--emit-seam-certs")
+    kernel = out[out.index('func.func @launch$kernel0'):]
+    host = out[:out.index('func.func @launch$kernel0')]
+    assert code == 0 and "llvm.intr.assume" in kernel and "llvm.intr.assume" not in host

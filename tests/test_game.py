@@ -1,6 +1,6 @@
-"""The game: every example runs through every pass, the reference interpreter prints the same
-output, and ends the same way, on every IL as on the source; and every node of every IL still
-carries its source span.
+"""The game: every example runs through every pass, to the bottom of the chain (Lmlir), the
+reference interpreter prints the same output, and ends the same way, on every IL as on the
+source; and every node of every IL still carries its source span.
 
 An example plays the game once for each `// nano-vx today` line of its header (read by
 tests/test_examples.py), with the machine that line's arguments name. One the compiler refuses
@@ -19,7 +19,7 @@ from nano_vx.diagnostics import Diagnostics
 from nano_vx.nanopass import descendants
 from nano_vx.oracle import run_program
 from nano_vx.parser import parse
-from nano_vx.pipeline import PIPELINE
+from nano_vx.pipeline import NATIVE
 from nano_vx.source import Source
 from nano_vx.values.stops import RuntimeStop
 from test_examples import PROMISES
@@ -55,7 +55,7 @@ def test_every_il_runs_and_prints_what_the_source_prints(promise):
     tree = run_deep(parse, ctx.source, ctx.diagnostics)
     assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
     expected = None if example in NOT_RUN else _run(tree)
-    for p in PIPELINE.passes[1:]:
+    for p in NATIVE.passes[1:]:
         tree = run_deep(p, tree, ctx)
         assert not _without_span(tree), f"{p.name} left nodes without a source span"
         if ctx.diagnostics.has_errors:

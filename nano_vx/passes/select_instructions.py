@@ -155,6 +155,7 @@ class _Function:
         self.entry_ops: list = []
         self.assigned = _assigned(fn)
         self.block = None
+        self.entered: list = []  # blocks in the order code was first put in them
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -166,6 +167,12 @@ class _Function:
         block = _Block(f"bb{len(self.blocks)}", args)
         self.blocks.append(block)
         return block
+
+    def enter(self, block: _Block):
+        """Make `block` the one code goes into."""
+        if block not in self.entered:
+            self.entered.append(block)
+        self.block = block
 
     def emit(self, prod: str, *fields, span=None):
         self.block.ops.append(M[prod](*fields, span=span or self.span))
@@ -203,9 +210,9 @@ class _Function:
         """Go on when `ok` holds; else stop with the site's report."""
         fail, cont = self.new_block(), self.new_block()
         self.end("CondBr", ok, cont.label, (), fail.label, ())
-        self.block = fail
+        self.enter(fail)
         self.stop(code, message, operand, a, b)
-        self.block = cont
+        self.enter(cont)
 
     def to_i64(self, ssa: str, t: str) -> str:
         m = _MACHINE[t]
@@ -222,7 +229,7 @@ class _Function:
         ret = vx_type(fn.ret)
         args = []
         entry = self.new_block()
-        self.block = entry
+        self.enter(entry)
         for prm in fn.params:
             t = vx_type(prm.type)
             ssa = _ssa_name(prm.name)
@@ -232,7 +239,7 @@ class _Function:
         mine = {b.label: (entry if k == 0 else self.new_block()) for k, b in enumerate(fn.blocks)}
         self.labels = {label: block.label for label, block in mine.items()}
         for b in fn.blocks:
-            self.block = mine[b.label]
+            self.enter(mine[b.label])
             for s in b.stmts:
                 self.span = s.span
                 getattr(self, "s_" + s._prod)(s)
@@ -244,29 +251,10 @@ class _Function:
         return M["Func"](fn.name, tuple(args), results, topology, self.finish(), span=fn.span)
 
     def finish(self) -> tuple:
-        """Our blocks in the order they were made, each split where a check branched off."""
-        # Blocks made for checks were appended after the source's; lay each out after the
-        # block it branched from, so the text reads in source order.
-        order, placed = [], set()
-
-        def place(block):
-            if block.label in placed:
-                return
-            placed.add(block.label)
-            order.append(block)
-            term = block.term
-            for label in (getattr(term, "then", None), getattr(term, "orelse", None),
-                          getattr(term, "dest", None)):
-                child = by_label.get(label)
-                if child is not None and child.label not in source_labels:
-                    place(child)
-
-        by_label = {b.label: b for b in self.blocks}
-        source_labels = set(self.labels.values())
-        for label in [self.labels[b.label] for b in self.fn.blocks]:
-            place(by_label[label])
-        for block in self.blocks:
-            place(block)
+        """The blocks in the order code went into them, those that stop the program last
+        (they are the cold paths, and the text reads on without them), relabelled."""
+        order = [b for b in self.entered if b.term._prod != "Unreachable"] + \
+            [b for b in self.entered if b.term._prod == "Unreachable"]
         new = {b.label: f"bb{k}" for k, b in enumerate(order)}
         return tuple(M["Block"](new[b.label], b.args, tuple(b.ops), _relabel(b.term, new),
                                 span=self.fn.span) for b in order)
@@ -436,10 +424,10 @@ class _Function:
             self.end("CondBr", left, rhs.label, (), join.label, (decided,))
         else:
             self.end("CondBr", left, join.label, (decided,), rhs.label, ())
-        self.block = rhs
+        self.enter(rhs)
         right, _ = self.expr(e.right)
         self.end("Br", join.label, (right,))
-        self.block = join
+        self.enter(join)
         return join.args[0].name
 
     def e_Unary(self, e):
@@ -558,13 +546,13 @@ class _Function:
         head = self.new_block((i,))
         body, after = self.new_block(), self.new_block()
         self.end("Br", head.label, (start,))
-        self.block = head
+        self.enter(head)
         more = self.op("Compare", "cmpi", "ult", i.name, stop, "index")
         self.end("CondBr", more, body.label, (), after.label, ())
-        self.block = body
+        self.enter(body)
         self.emit("Store", value, ref, (i.name,), flat.mtype)
         self.end("Br", head.label, (self.op("Arith", "addi", i.name, one, "index"),))
-        self.block = after
+        self.enter(after)
 
     def e_Transfer(self, e):
         value, t = self.expr(e.value)
@@ -583,13 +571,13 @@ class _Function:
         value, t = self.expr(arg)
         if t == "void":
             self.stop("E9006", "cannot print a value of type ()")
-            self.block = self.new_block()
+            self.enter(self.new_block())
             return
         if isinstance(t, Tensor):
             if t.size > PRINT_LIMIT:
                 self.stop("E9006", f"refusing to print a tensor of {t.size} elements (more "
                                    f"than {PRINT_LIMIT}); print some of its elements instead")
-                self.block = self.new_block()
+                self.enter(self.new_block())
                 return
             site = self.p.site("PrintSite", arg.span, "tensor", t.elem, None, t.dims)
             address = self.op("Pointer", value, t.mtype)

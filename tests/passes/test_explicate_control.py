@@ -1,0 +1,57 @@
+"""explicate-control: a function body becomes basic blocks joined by goto, branch and
+return."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.explicate_control import explicate_control
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "explicate_control"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", explicate_control)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"explicate-control: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", explicate_control)
+
+
+def _fn(case: str, name: str):
+    after = run_front(CASES / f"{case}.vx", explicate_control).after
+    return next(i for i in after.items if i._prod == "Fn" and i.name == name)
+
+
+def test_every_jump_names_a_block_of_the_function_and_blocks_are_numbered_in_order():
+    for case in NAMES:
+        after = run_front(CASES / f"{case}.vx", explicate_control).after
+        for fn in (i for i in after.items if i._prod == "Fn"):
+            labels = [b.label for b in fn.blocks]
+            assert labels == [f"bb{k}" for k in range(len(labels))]
+            for b in fn.blocks:
+                for f in ("target", "then", "orelse"):
+                    if f in b.exit._fields:
+                        assert getattr(b.exit, f) in labels
+
+
+def test_a_for_loop_is_a_counter_a_bound_a_head_a_body_and_a_step():
+    fn = _fn("loops", "first_square_above")
+    lets = [s.name for b in fn.blocks for s in b.stmts if s._prod == "Let"]
+    assert lets == ["i_next", "i_end", "i"]
+    assert [b.exit._prod for b in fn.blocks].count("Branch") == 2
+
+
+def test_code_after_a_return_is_dropped_with_the_blocks_no_jump_reaches():
+    fn = _fn("blocks", "sign")
+    assert "99" not in to_text(fn)
+    assert all(b.exit._prod == "Return" or b.label for b in fn.blocks)

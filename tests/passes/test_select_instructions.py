@@ -1,0 +1,77 @@
+"""select-instructions: the MLIR operations of every statement, in SSA form, with the checks
+the interpreter makes as branches to the runtime's stop sites."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.select_instructions import select_instructions
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "select_instructions"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", select_instructions)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", select_instructions)
+
+
+def _module(case: str):
+    return run_front(CASES / f"{case}.vx", select_instructions).after
+
+
+def _sites(module, prod: str) -> list:
+    return [i for i in module.items if i._prod == prod]
+
+
+def test_a_division_by_a_variable_is_checked_for_zero_and_overflow_by_a_constant_not():
+    module = _module("arithmetic")
+    divide = next(i for i in module.items if i._prod == "Func" and i.name == "divide")
+    text = to_text(module)
+    messages = [s.message for s in _sites(module, "StopSite")]
+    assert messages.count("attempt to divide {a} by zero (i32)") == 1  # divide's; not 100 / 7
+    assert "attempt to compute {a} / -1, which overflows i32" in messages
+    assert sum(1 for b in divide.blocks for op in b.ops if op._prod == "Arith"
+               and op.op == "divsi") == 1
+    assert "arith.divsi" in text and "arith.divui" not in text
+
+
+def test_unsigned_values_compare_and_print_as_unsigned():
+    module = _module("arithmetic")
+    text = to_text(module)
+    assert "arith.cmpi ugt" in text
+    assert any(s.kind == "int" and s.type == "u32" for s in _sites(module, "PrintSite"))
+
+
+def test_every_index_is_checked_against_its_extent_after_all_are_computed():
+    module = _module("tensors")
+    messages = {s.message for s in _sites(module, "StopSite")}
+    assert "index {a} is out of bounds for dimension 1 of extent 3" in messages
+    assert "index {a} is out of bounds for dimension 0 of extent 2" in messages
+
+
+def test_a_tensor_variable_assigned_after_its_let_lives_in_a_cell_of_its_memref():
+    assert "memref.alloca() : memref<memref<2xi32>>" in to_text(_module("tensors"))
+
+
+def test_a_transfer_keeps_its_route_and_a_launch_its_topology():
+    text = to_text(_module("tensors"))
+    assert '"vx.transfer"' in text and 'route = "CPU_DRAM -> GPU_HBM (50), cost 50"' in text
+    assert '{vx.launch = "GPU"}' in text and 'attributes {vx.topology = "GPU"}' in text
+
+
+def test_a_right_side_that_could_stop_or_print_is_branched_to_else_and_or():
+    module = _module("logic")
+    main = next(i for i in module.items if i._prod == "Func" and i.name == "main")
+    joins = [b for b in main.blocks if b.args]
+    assert len(joins) == 4  # b != 0 && a / b > 1, the two loud ||, the assert's a / b
+    assert "arith.andi" in to_text(module)  # a > 1 && b == 0 needs no branch

@@ -1,0 +1,74 @@
+"""type-scalars: every literal, operator, cast, binder and result gets its machine type, as
+Rust infers it; what native code does not lower is refused with E5001."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.type_scalars import type_scalars
+from front import (assert_prints_the_same, assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "type_scalars"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
+REFUSED = {"e5001_try_pin": "`match` on a hardware state",
+           "e5001_assigning_closure": "a closure that assigns to 'total', which it captures"}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", type_scalars)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"type-scalars: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES + [f"{c}_repaired" for c in REFUSED])
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", type_scalars)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_what_native_code_does_not_lower_is_refused(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", type_scalars, "E5001", REFUSED[case])
+
+
+def _lets(case: str) -> dict:
+    after = run_front(CASES / f"{case}.vx", type_scalars).after
+    main = next(i for i in after.items if i._prod == "Fn" and i.name == "main")
+    return {s.name: s.type.name for s in main.body.stmts
+            if s._prod == "Let" and s.type._prod == "Scalar"}
+
+
+def test_a_variable_first_bound_to_a_literal_takes_the_type_assigned_to_it_later():
+    lets = _lets("literals")
+    assert lets["s"] == "i64" and lets["half"] == "f64" and lets["x"] == "f32"
+
+
+def test_literals_take_the_type_of_what_they_meet_else_i32():
+    after = run_front(CASES / "literals.vx", type_scalars).after
+    literals = {(n.value, n.type) for n in _descendants(after) if n._prod == "Int"}
+    assert (3000000000, "i64") in literals  # passed as an i64 parameter
+    assert (300, "i64") in literals  # under a cast: its value kept
+    assert (2147483647, "i32") in literals and (1, "i32") in literals
+
+
+def test_a_kernel_returns_its_body_value_and_a_closure_parameter_takes_its_argument_type():
+    after = run_front(CASES / "kernel_result.vx", type_scalars).after
+    kernel = next(i for i in after.items if i._prod == "Fn" and "$kernel" in i.name)
+    assert kernel.ret.name == "i32"
+    closure = next(n for n in _descendants(after) if n._prod == "Closure")
+    assert [p.type.name for p in closure.params] == ["u8"] and closure.ret.name == "u8"
+
+
+def test_a_refused_function_is_left_out_and_the_rest_typed():
+    ran = run_front(CASES / "e5001_try_pin.vx", type_scalars)
+    assert ran.diagnostics.codes() == ["E5001"]
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == []
+
+
+def _descendants(node):
+    from nano_vx.nanopass import descendants
+
+    return descendants(node)
