@@ -483,15 +483,16 @@ class _Function:
         ref, indices, tensor = self.access(e)
         return self.op("Load", ref, indices, tensor.mtype), tensor.elem
 
-    def access(self, e):
-        """A full index `t[i][j]`: the memref, the indices (as `index`, each checked against
-        its extent after all are computed, as the interpreter does) and the tensor type."""
+    def access(self, e, row=False):
+        """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
+        extent after all are computed, as the interpreter does) and the tensor type. Only a
+        printed one may select a row (type-scalars refused the rest)."""
         chain = []
         while e._prod == "Index":
             chain.append(e.index)
             e = e.base
         ref, tensor = self.expr(e)
-        if len(chain) != len(tensor.dims):
+        if len(chain) != len(tensor.dims) and not row:
             raise AssertionError("an index that selects a row reached select-instructions")
         values = [self.expr(i) for i in reversed(chain)]
         out = []
@@ -563,10 +564,50 @@ class _Function:
             self.check_room(t, f"cannot copy `{_shown(e.value)}` into Memory::{e.dest.name}")
         return self.op("Transfer", value, mtype(t), source, e.dest.name, route, slot), t
 
+    def is_row(self, e) -> bool:
+        base = e
+        while base._prod == "Index":
+            base = base.base
+        return _rank(e) < len(self.tensor_type(base).dims)
+
+    def tensor_type(self, e) -> "Tensor":
+        """The tensor type of the expression an index chain starts from."""
+        if e._prod == "Local":
+            return (self.cells.get(e.name) or self.values[e.name])[1]
+        return vx_type(self.p.fns[e.kernel if e._prod == "Launch" else e.callee.name].ret) \
+            if e._prod in ("Call", "Launch") else vx_type(e.type)
+
+    def print_row(self, e):
+        """`print(t[i])` of a rank-2 t: the row's elements, read from its first one's address
+        (the buffer is row-major and contiguous)."""
+        ref, indices, tensor = self.access(e, row=True)
+        rest = tensor.dims[len(indices):]
+        row = Tensor(tensor.elem, rest)
+        if row.size > PRINT_LIMIT:
+            self.stop("E9006", f"refusing to print a tensor of {row.size} elements (more "
+                               f"than {PRINT_LIMIT}); print some of its elements instead")
+            self.enter(self.new_block())
+            return
+        offset, stride = self.const(0, "index"), row.size
+        for k in reversed(range(len(indices))):
+            scaled = self.op("Arith", "muli", indices[k], self.const(stride, "index"), "index")
+            offset = self.op("Arith", "addi", offset, scaled, "index")
+            stride *= tensor.dims[k]
+        size = max(1, _BITS[_MACHINE[tensor.elem]] // 8)
+        nbytes = self.op("Arith", "muli", offset, self.const(size, "index"), "index")
+        start = self.op("Pointer", ref, tensor.mtype)
+        address = self.op("Arith", "addi", start, nbytes, "index")
+        site = self.p.site("PrintSite", e.span, "tensor", tensor.elem, None, rest)
+        payload = self.op("Convert", "arith.index_cast", address, "index", "i64")
+        self.runtime_call("vx_print", (self.const(site, "i32"), payload))
+
     def print(self, arg):
         if arg._prod == "Str":
             site = self.p.site("PrintSite", arg.span, "str", None, arg.value, ())
             self.runtime_call("vx_print", (self.const(site, "i32"), self.const(0, "i64")))
+            return
+        if arg._prod == "Index" and self.is_row(arg):
+            self.print_row(arg)
             return
         value, t = self.expr(arg)
         if t == "void":
@@ -592,6 +633,11 @@ class _Function:
                                None, ())
             payload = self.to_i64(value, t)
         self.runtime_call("vx_print", (self.const(site, "i32"), payload))
+
+
+def _rank(e) -> int:
+    """How many indices an index expression applies."""
+    return 1 + _rank(e.base) if e._prod == "Index" else 0
 
 
 def _pure(e) -> bool:

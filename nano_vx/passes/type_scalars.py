@@ -474,7 +474,8 @@ class _Infer:
         callee = e.callee
         if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
             if len(e.args) == 1:
-                self.expr(e.args[0])
+                arg = e.args[0]
+                self.e_Index(arg, row=True) if arg._prod == "Index" else self.expr(arg)
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name))
@@ -507,14 +508,17 @@ class _Infer:
             raise _Mismatch(e, f"a closure that assigns to '{assigned[0]}', which it captures")
         return _Closure(params, ret, e)
 
-    def e_Index(self, e):
-        base = _find(self.expr(e.base))
+    def e_Index(self, e, row=False):
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
+        base = _find(self.e_Index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), _Var("int"), e.index)
-        if isinstance(base, _Tensor):
-            if len(base.dims) > 1:
-                return _Tensor(base.elem, base.dims[1:], None)
+        if not isinstance(base, _Tensor):
+            raise _Mismatch(e, f"indexing {_show(base)}")
+        if len(base.dims) == 1:
             return base.elem
-        raise _Mismatch(e, f"indexing {_show(base)}")
+        if not row:
+            raise _Mismatch(e, "a row of a tensor used other than printed")
+        return _Tensor(base.elem, base.dims[1:], None)
 
     def e_TensorNew(self, e):
         t = _scalar_of(e.type, e)

@@ -31,7 +31,8 @@ CASES = [
 
 @pytest.mark.parametrize("code, bad, good, printed", CASES)
 def test_each_stop_and_its_repair(code, bad, good, printed):
-    stop = stops(bad, code)
+    # Native code does not track which elements were written: an unwritten one reads zero.
+    stop = stops(bad, code, native_too=code != "E9005")
     assert stop.span is not None
     assert output(good) == printed
 
