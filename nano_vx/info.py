@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from .nanopass import Analysis, diff_languages, show_language
-from .pipeline import LANGUAGES, PIPELINE
+from .pipeline import BACK_END, LANGUAGES, PIPELINE
 
 
 def show(args, out: TextIO, usage) -> int:
@@ -27,11 +27,14 @@ def show(args, out: TextIO, usage) -> int:
 
 def _passes(out: TextIO) -> None:
     """Each lane as a table: each pass, its kind, its ILs, the facts it reads from the
-    compilation and leaves there, and its summary. The front end comes first; the spatial
-    lane (`nano-vx spatial`) follows after a blank line and its title."""
+    compilation and leaves there, and its summary. The front end comes first, then the back
+    end's passes (run for native code), then the spatial lane (`nano-vx spatial`), each after
+    a blank line and its title."""
     from .spatial.lane import SPATIAL_PIPELINE
 
     _table(out, PIPELINE)
+    out.write("\nthe back end (native code: the default run, --action emit-mlir, emit-llvm):\n")
+    _table(out, BACK_END)
     out.write("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET):\n")
     _table(out, SPATIAL_PIPELINE)
 

@@ -14,7 +14,7 @@ import pytest
 
 from nano_vx.cli import main
 from nano_vx.nanopass import Pass, Pipeline
-from nano_vx.pipeline import PIPELINE
+from nano_vx.pipeline import BACK_END, PIPELINE
 from nano_vx.spatial.lane import SPATIAL_PIPELINE
 
 HELLO = """\
@@ -95,6 +95,56 @@ def test_list_passes_prints_the_spatial_lane_after_the_front_end():
     assert [r[0] for r in rows] == SPATIAL_PIPELINE.names()
     assert rows[0] == ["tile", "rewrite", "Sdataflow", "Stiled", "target", "-"]
     assert rows[-1][:4] == ["schedule", "rewrite", "Shandshaked", "Schoreographed"]
+
+
+def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_lane():
+    _, out, _ = run("--list-passes")
+    back = out.split("\nthe back end (native code: the default run, --action emit-mlir, "
+                     "emit-llvm):\n")[1].split("\n\n")[0]
+    rows = [line.split()[:4] for line in back.splitlines()[1:]]
+    assert [r[0] for r in rows] == [p.name for p in BACK_END]
+    assert rows[0] == ["type-scalars", "rewrite", "Lassumed", "Lscalars"]
+    assert rows[-1] == ["select-instructions", "rewrite", "Lblocks", "Lmlir"]
+
+
+def test_the_default_run_is_native_and_interpret_asks_for_the_interpreter(prog):
+    path = prog("fn main() -> i32 { let x: u8 = 250; print(x + 10); return 7; }")
+    assert run(path) == (7, "4\n", "")
+    assert run(path, "--action", "interpret") == (7, "4\n", "")
+    code, _, err = run(path, "--timing")
+    assert code == 7 and "native code: built in" in err and "select-instructions" in err
+
+
+def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
+    code, out, err = run(prog(HELLO), "--action", "emit-mlir")
+    assert code == 0 and not err and "func.func @main() -> i32" in out
+    path = prog("fn main() { let mut s = 0; for i in 0..10 { s += i; } print(s); }")
+    code, o0, _ = run(path, "--action", "emit-llvm", "-O0")
+    code3, o3, _ = run(path, "--action", "emit-llvm", "-O3")
+    assert code == code3 == 0 and "icmp slt i32" in o0 and "br i1" in o0
+    assert "icmp" not in o3 and "call void @vx_print(i32 0, i64 45)" in o3  # the loop folded
+    assert run(path, "-O4")[0] == 2
+
+
+def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
+    path = prog("""fn main() {
+  let x = Tensor<f32, [4]>::fill(1.5);
+  match x.try_pin(Topology::GPU) {
+    Available(p) => { print(1); }
+    Saturated(v) => { print(0); }
+  }
+}""")
+    code, out, err = run(path)
+    assert (code, out) == (0, "1\n") and "warning[W5001]" in err
+    assert run(path, "--action", "interpret") == (0, "1\n", "")
+    code, out, err = run(path, "--action", "emit-mlir")
+    assert (code, out) == (1, "") and "error[E5001]" in err
+
+
+def test_a_dump_of_a_back_end_pass_runs_the_back_end_whatever_the_action(prog):
+    code, out, _ = run(prog(HELLO), "--action", "check", "--dump-after=select-instructions")
+    assert code == 0 and "*** IR Dump After select-instructions (Lblocks -> Lmlir) ***" in out
+    assert "module {" in out
 
 
 def test_languages_are_listed_shown_and_diffed():
