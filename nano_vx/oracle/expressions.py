@@ -33,7 +33,22 @@ def _plain_int_literal(node, hint):
     """The value of an integer literal that stays a plain (i32 or untyped) int, else None."""
     if node._prod != "Int" or hint in INT_TYPES and hint != "i32":
         return None
+    if "type" in node._fields and node.type != hint:
+        return None  # a literal typed apart from its operator: its conversion stops the run
     return node.value if I32_LO <= node.value <= I32_HI else None
+
+
+def _yields(node):
+    """The scalar type an expression of Lscalars yields by construction (a literal, an
+    arithmetic operator, a cast to a scalar), or None when only running it tells."""
+    kind = node._prod
+    if kind in ("Int", "Float", "Unary"):
+        return node.type
+    if kind == "Binary" and node.op in ("+", "-", "*", "/", "%"):
+        return node.type
+    if kind == "Cast" and node.type._prod == "Scalar":
+        return node.type.name
+    return None
 
 
 class ExprMixin:
@@ -53,12 +68,12 @@ class ExprMixin:
     # -- literals and names ----------------------------------------------------------------
 
     def x_Int(self, node, sc, hint):
+        if "type" in node._fields:  # Lscalars on: the type the compiler decided
+            hint = node.type
         v = literal(node.value, hint, node.span)
         return lambda f: v
 
-    def x_Float(self, node, sc, hint):
-        v = literal(node.value, hint, node.span)
-        return lambda f: v
+    x_Float = x_Int
 
     def x_Bool(self, node, sc, hint):
         v = node.value
@@ -86,9 +101,14 @@ class ExprMixin:
         op, span = node.op, node.span
         if op in ("&&", "||"):
             return self._logic(node, sc)
-        operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
-        left = self.expr(node.left, sc, operand_hint)
-        right = self.expr(node.right, sc, operand_hint)
+        if "type" in node._fields:  # Lscalars on: computed at the operand type decided
+            operand_hint = node.type
+            left = self.typed_operand(node.left, sc, operand_hint)
+            right = self.typed_operand(node.right, sc, operand_hint)
+        else:
+            operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
+            left = self.expr(node.left, sc, operand_hint)
+            right = self.expr(node.right, sc, operand_hint)
         c = _plain_int_literal(node.right, operand_hint)
         if op in _ARITH:
             fn = _ARITH[op]
@@ -152,6 +172,13 @@ class ExprMixin:
             return fn(x, y)
         return compare_const if c is not None else compare
 
+    def typed_operand(self, node, sc, name):
+        """An operand of an operator whose operand type the compiler decided."""
+        value = self.expr(node, sc, name)
+        if _yields(node) == name:
+            return value  # a value of that type by construction
+        return self.conformed(value, name, node.span)
+
     def _logic(self, node, sc):
         left, right, op, span = self.expr(node.left, sc), self.expr(node.right, sc), node.op, node.span
         stop_at = op == "||"  # the left value that decides without evaluating the right
@@ -174,8 +201,10 @@ class ExprMixin:
 
     def x_Unary(self, node, sc, hint):
         span = node.span
+        typed = "type" in node._fields  # Lscalars on: the operand's type decided
         if node.op == "-":
-            operand = self.expr(node.operand, sc, hint)
+            operand = (self.typed_operand(node.operand, sc, node.type) if typed
+                       else self.expr(node.operand, sc, hint))
 
             def neg(f):
                 v = operand(f)
@@ -183,11 +212,16 @@ class ExprMixin:
                     return -v
                 return negate(v, span)
             return neg
-        operand = self.expr(node.operand, sc)
+        operand = (self.typed_operand(node.operand, sc, node.type) if typed
+                   else self.expr(node.operand, sc))
         return lambda f: logical_not(operand(f), span)
 
     def x_Cast(self, node, sc, hint):
-        value, span = self.expr(node.value, sc), node.span
+        if "source" in node._fields:  # Lscalars on: the value's type decided
+            value = self.typed_operand(node.value, sc, node.source)
+        else:
+            value = self.expr(node.value, sc)
+        span = node.span
         if node.type._prod != "Scalar":
             return self.unsupported(node, f"a cast to {node.type._prod}")
         name = node.type.name
@@ -229,7 +263,8 @@ class ExprMixin:
         return lambda f: None
 
     def x_Closure(self, node, sc, hint):
-        code = compile_code(self, "closure", (), node.params, None, node.body, sc)
+        ret = node.ret if "ret" in node._fields else None  # Lscalars: its result type
+        code = compile_code(self, "closure", (), node.params, ret, node.body, sc)
         return lambda f: ClosureValue(self, code, f)
 
     def x_MethodCall(self, node, sc, hint):

@@ -7,6 +7,7 @@ from ..values.control import Return
 from ..values.literals import scalar_hint
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
+from .blocks import run_blocks
 from .scope import Escape, FnScope, stray
 
 
@@ -41,8 +42,11 @@ def compile_code(interp, name, generics, params, ret, body, parent: FnScope | No
             binds = [(k, const_slots[d.name]) for k, d in enumerate(p.type.dims)
                      if d._prod == "DimName" and d.name in const_slots]
         plist.append((sc.declare(p.name), interp.conformer(p.type, p.span), binds))
-    run = interp.fn_block(body, sc)
-    return Code(name, sc.nslots, gens, plist, run, interp.conformer(ret, body.span))
+    if type(body) is tuple:  # Lblocks on: the function's basic blocks
+        run, span = run_blocks(interp, body, sc), body[0].span if body else None
+    else:
+        run, span = interp.fn_block(body, sc), body.span
+    return Code(name, sc.nslots, gens, plist, run, interp.conformer(ret, span))
 
 
 def invoke(interp, code: Code, parent, args, targs, span):
@@ -122,7 +126,8 @@ class FnValue:
             n = self.node
             # From Lmono on a function has no generics: each instance is its own.
             generics = n.generics if "generics" in n._fields else ()
-            self.code = compile_code(self.interp, n.name, generics, n.params, n.ret, n.body,
+            body = n.blocks if "blocks" in n._fields else n.body
+            self.code = compile_code(self.interp, n.name, generics, n.params, n.ret, body,
                                      None)
         return self.code
 

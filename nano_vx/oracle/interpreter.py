@@ -13,6 +13,7 @@ from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor, format_tensor
 from .functions import Builtin, FnValue
 from .scope import FnScope
+from .ssa import is_lmlir, run_ssa
 from .statements import StmtMixin
 from .types import TypeMixin
 from .typestates import Occupancy, TypestateMixin
@@ -151,4 +152,6 @@ def run_program(program, *, out=sys.stdout, entry: str = "main",
                 max_depth: int = MAX_CALL_DEPTH) -> int:
     """Run `program` (a tree in any IL of the chain) from `entry`; its return value, or 0
     for a `fn main()` without a return type. A run-time stop raises RuntimeStop."""
+    if is_lmlir(program):
+        return run_deep(run_ssa, program, out, entry, max_depth)
     return run_deep(lambda: Interpreter(program, out, max_depth).run(entry))

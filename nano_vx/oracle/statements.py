@@ -165,7 +165,12 @@ class StmtMixin(ExprMixin):
         return while_
 
     def s_For(self, node, sc):
-        start, end, span = self.expr(node.start, sc), self.expr(node.end, sc), node.span
+        span = node.span
+        if "type" in node._fields:  # Lscalars on: the bounds, and so the variable, typed
+            start = self.typed_operand(node.start, sc, node.type)
+            end = self.typed_operand(node.end, sc, node.type)
+        else:
+            start, end = self.expr(node.start, sc), self.expr(node.end, sc)
         slot, body = self.stmt_block(node.body, sc, lambda s: s.declare(node.var))
 
         def for_(f):

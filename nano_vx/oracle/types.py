@@ -5,7 +5,9 @@ topology references."""
 from __future__ import annotations
 
 from ..values.literals import TYPE_WRAPPERS
-from ..values.numbers import Placed, coerce, describe, to_index, truncating
+from ..values.numbers import (
+    FLOAT_TYPES, INT_TYPES, Placed, TFloat, TInt, coerce, describe, to_index, truncating,
+)
 from ..values.places import Topo
 from ..values.stops import wrong_kind
 from ..values.tensors import Tensor
@@ -19,14 +21,7 @@ class TypeMixin:
             return None
         kind = ty._prod
         if kind == "Scalar":
-            name = ty.name
-            if name == "i32":
-                def conform(v):
-                    if type(v) is int and -2147483648 <= v <= 2147483647:
-                        return v
-                    return coerce(v, "i32", span)
-                return conform
-            return lambda v: coerce(v, name, span)
+            return scalar_conformer(ty.name, span)
         if kind == "TensorType":
             def conform(v):
                 if type(v) is not Tensor:
@@ -44,6 +39,31 @@ class TypeMixin:
                 return inner(v)
             return conform
         return None
+
+    def conformed(self, value, name: str, span):
+        """The closure `value` whose result is converted to scalar type `name`: an operand
+        of a type the compiler decided (Lscalars on), computed at that type."""
+        if name == "void":
+            return value
+        # The check inline for the types a value carries as a bare Python object, so an
+        # operand of the right type costs one closure call.
+        exact = {"i32": int, "f64": float, "bool": bool}.get(name)
+        if exact is not None:
+            def conformed(f):
+                v = value(f)
+                if type(v) is exact and (exact is not int or -2147483648 <= v <= 2147483647):
+                    return v
+                return coerce(v, name, span)
+            return conformed
+        t = INT_TYPES.get(name) or FLOAT_TYPES[name]
+        boxed = TInt if name in INT_TYPES else TFloat
+
+        def conformed_boxed(f):
+            v = value(f)
+            if type(v) is boxed and v.t is t:
+                return v
+            return coerce(v, name, span)
+        return conformed_boxed
 
     def dim(self, d, sc):
         """A closure computing one tensor extent (`4`, `S`, `S*2`) as a Python int."""
@@ -84,3 +104,17 @@ class TypeMixin:
             e = to_index(end(f), span) if end is not None else None
             return Topo(name, i, e)
         return make
+
+
+def scalar_conformer(name: str, span):
+    """A function converting a value to scalar type `name`; None for `void` (a function
+    without a result, from Lscalars on), which converts nothing."""
+    if name == "void":
+        return None
+    if name == "i32":
+        def conform(v):
+            if type(v) is int and -2147483648 <= v <= 2147483647:
+                return v
+            return coerce(v, "i32", span)
+        return conform
+    return lambda v: coerce(v, name, span)

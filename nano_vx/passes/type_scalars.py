@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.l11_assumed import Lassumed
 from ..languages.l12_scalars import Lscalars
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
@@ -333,12 +333,14 @@ class _Infer:
                 unify(self.expr(item.value), _scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
-            for ref in [item.on] * (item.on is not None) + \
-                    [t for b in item.bounds for t in (b.src, b.dst)]:
-                self.topo(ref)
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            # A topology's index is an integer wherever it is written: in a type, in `on`, in
+            # a bound, at a launch (those the body's walk met are typed already).
+            for node in descendants(item):
+                if node._prod == "TopoRef":
+                    self.topo(node)
         except _Mismatch as bad:
             return bad.node, bad.what
         return None
@@ -541,5 +543,5 @@ class _Infer:
 
     def topo(self, ref):
         for child in child_nodes(ref):
-            if child._nt == "Expr":
+            if child._nt == "Expr" and id(child) not in self.terms:
                 unify(self.expr(child), _Var("int"), child)

@@ -117,10 +117,19 @@ def format_tensor(t: Tensor, span) -> str:
         stop("E9006", span, f"refusing to print a tensor of {t.size()} elements (more than "
                             f"{PRINT_LIMIT}); print some of its elements instead")
 
-    def rows(off: int, k: int) -> str:
-        if k == len(t.dims):
-            return format_scalar(t.read(off, span))
-        step = t.strides[k]
-        return "[" + ", ".join(rows(off + i * step, k + 1) for i in range(t.dims[k])) + "]"
+    return format_rows(t.dims, t.strides, t.offset,
+                       lambda off: format_scalar(t.read(off, span)))
 
-    return rows(t.offset, 0)
+
+def format_rows(dims, strides, offset: int, element) -> str:
+    """Nested rows `[a, b]` of the elements at `offset` with `dims` and `strides`, each
+    element's text being element(flat offset): shared with the back end's runtime, which
+    prints a tensor from its bytes."""
+
+    def rows(off: int, k: int) -> str:
+        if k == len(dims):
+            return element(off)
+        step = strides[k]
+        return "[" + ", ".join(rows(off + i * step, k + 1) for i in range(dims[k])) + "]"
+
+    return rows(offset, 0)

@@ -1,0 +1,93 @@
+"""What a runtime call means: the text vx_print prints and the stop vx_stop raises, read from
+the program's PrintSite and StopSite items (backend-abi.md).
+
+The Lmlir interpreter and the native runtime both call these, and they print through the
+tree interpreter's own formatting (values/numbers.py, values/tensors.py), so the three cannot
+disagree about how a value looks.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+
+from ..values.numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, format_scalar
+from ..values.stops import RuntimeStop
+from ..values.tensors import format_rows
+
+_U64 = INT_TYPES["u64"]
+
+# How a tensor's element is stored (backend-abi.md): struct format, native byte order.
+_ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "i32": "i", "u32": "I",
+            "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d"}
+
+
+def site_table(program) -> dict[int, object]:
+    """The program's sites by id."""
+    return {item.id: item for item in program.items
+            if item._prod in ("PrintSite", "StopSite")}
+
+
+def _value(type_name: str, v):
+    """A Python int or float as the interpreter's value of scalar type `type_name`."""
+    if type_name == "bool":
+        return v != 0
+    if type_name == "i32":
+        return INT_TYPES["i32"].wrap(v)
+    if type_name in INT_TYPES:
+        t = INT_TYPES[type_name]
+        return TInt(t.wrap(v), t)
+    if type_name == "f64":
+        return v
+    return TFloat(v, FLOAT_TYPES[type_name])
+
+
+def _from_bits(type_name: str, payload: int):
+    """The value of an i64 payload: an integer's (extended) value, or a float's f64 bits."""
+    if type_name in FLOAT_TYPES or type_name == "f64":
+        payload = struct.unpack("=d", struct.pack("=Q", _U64.wrap(payload)))[0]
+    return _value(type_name, payload)
+
+
+def _elements(type_name: str, data: bytes) -> list:
+    fmt = _ELEMENT[type_name]
+    raw = struct.unpack(f"={len(data) // struct.calcsize(fmt)}{fmt}", data)
+    if type_name == "bf16":  # the high half of an f32
+        raw = struct.unpack(f"={len(raw)}f", struct.pack(f"={len(raw)}I",
+                                                         *(h << 16 for h in raw)))
+    return [_value(type_name, v) for v in raw]
+
+
+def printed(site, payload: int, read) -> str:
+    """What vx_print(site, payload) prints, without the newline. read(address, nbytes) gives
+    the bytes of a tensor's elements."""
+    kind = site.kind
+    if kind == "str":
+        return site.text
+    if kind != "tensor":
+        return format_scalar(_from_bits(site.type, payload))
+    count = 1
+    for d in site.dims:
+        count *= d
+    size = struct.calcsize("=" + _ELEMENT[site.type])
+    elements = _elements(site.type, read(payload, count * size)) if count else []
+    strides, n = [], 1
+    for d in reversed(site.dims):
+        strides.append(n)
+        n *= d
+    strides.reverse()
+    return format_rows(site.dims, strides, 0, lambda off: format_scalar(elements[off]))
+
+
+def stopped(site, a: int, b: int) -> RuntimeStop:
+    """The stop vx_stop(site, a, b) means."""
+    message = site.message
+    if site.operand is not None:
+        message = message.replace("{a}", format_scalar(_from_bits(site.operand, a))) \
+                         .replace("{b}", format_scalar(_from_bits(site.operand, b)))
+    return RuntimeStop(site.code, site.span, message)
+
+
+def allocation_limit() -> int:
+    """The most bytes one allocation may ask for: the machine's physical memory."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
