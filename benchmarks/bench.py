@@ -1,8 +1,8 @@
-"""Throughput of the front end on generated programs of growing size.
+"""Throughput of the front end and the back end's passes on generated programs of growing size.
 
     python benchmarks/bench.py [--sizes 1000,10000,100000] [--seed 0] [--no-memory] [--repeat 3]
 
-For each size: parse rate in lines/s, then every later pass of `nano_vx.pipeline.PIPELINE` in
+For each size: parse rate in lines/s, then every later pass of `nano_vx.pipeline.NATIVE` in
 IR nodes/s (nodes of the tree the pass reads), seconds, and peak memory. Timing and memory
 are separate runs, because tracemalloc slows allocation-heavy code several times over and
 would distort the rates. Then how each step scales from one size to the next, and the start-up
@@ -27,7 +27,7 @@ from nano_vx.context import Compilation  # noqa: E402
 from nano_vx.deep import run_deep  # noqa: E402
 from nano_vx.driver import paused_collector  # noqa: E402
 from nano_vx.nanopass import descendants  # noqa: E402
-from nano_vx.pipeline import PIPELINE  # noqa: E402
+from nano_vx.pipeline import NATIVE  # noqa: E402
 from nano_vx.source import Source  # noqa: E402
 
 PARSE_TARGET = 3_000  # lines/s
@@ -54,7 +54,7 @@ def run_pipeline(text: str, name: str, measure_memory: bool) -> list[dict]:
 
 def _steps(source: Source, ctx: Compilation, measure_memory: bool) -> list[dict]:
     tree, steps = source, []
-    for i, p in enumerate(PIPELINE):
+    for i, p in enumerate(NATIVE):
         work = len(source.line_starts) if i == 0 else count_nodes(tree)
         progress(f"  {p.name} on {work:,} {'lines' if i == 0 else 'nodes'} ...")
         if measure_memory:
