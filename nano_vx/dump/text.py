@@ -5,6 +5,7 @@ the rest."""
 from __future__ import annotations
 
 from ..deep import run_deep
+from ..languages.l15_mlir import Lmlir
 from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
 from .writer import (ATOM, BINARY_PREC, BLOCK, BLOCKLIKE, CAST, CLOSURE, HEADER, POSTFIX, UNARY,
@@ -18,6 +19,10 @@ def to_text(node: Node) -> str:
         from ..spatial.text import to_spatial_text
 
         return to_spatial_text(node)
+    if type(node) is Lmlir["Module"]:  # MLIR text, as emit-mlir hands it to MLIR
+        from ..backend.mlir_text import to_mlir_text
+
+        return to_mlir_text(node)
     return run_deep(_to_text, node)
 
 
@@ -637,3 +642,7 @@ def _dim_int(w, n):
 @expr("DimName", "name")
 def _dim_name(w, n):
     w.put(n.name)
+
+
+# The back end's tree ILs print through printers of their own.
+from . import text_lowered  # noqa: E402,F401

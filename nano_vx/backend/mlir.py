@@ -1,0 +1,177 @@
+"""The MLIR stage: an Lmlir program's text parsed and verified by the real MLIR, rewritten
+with the bindings (vx.transfer ops into copies; bf16 conversions through f32, as the
+interpreter rounds; memrefs of bools into memrefs of bytes, which MLIR's lowering needs),
+lowered to the LLVM dialect and translated to LLVM IR.
+
+The MLIR Python bindings are imported inside the functions: the CLI must start without them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from .errors import BackendBug
+from .mlir_text import to_mlir_text
+
+# Transfers become memref.alloc + memref.copy before this runs (lower_transfers), so every
+# op left is one of func, arith, cf, memref or llvm. expand-strided-metadata rewrites
+# memref.collapse_shape into a reinterpret_cast that finalize-memref-to-llvm can lower.
+# memref.alloc calls the runtime's allocator (use-generic-functions): _mlir_memref_to_llvm_alloc,
+# which maps zeroed pages the machine backs only when they are first written (runtime.py).
+PIPELINE = ("builtin.module(expand-strided-metadata, "
+            "finalize-memref-to-llvm{use-generic-functions=true}, "
+            "convert-arith-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, "
+            "reconcile-unrealized-casts)")
+
+
+def emit_mlir(program) -> str:
+    """The verified module as MLIR prints it, vx.transfer ops and all."""
+    with _module(program) as module:
+        return str(module)
+
+
+def to_llvm_ir(program) -> str:
+    """The program as LLVM IR text, before any LLVM optimization."""
+    from mlir.dialects.llvm import translate_module_to_llvmir
+    from mlir.passmanager import PassManager
+
+    with _module(program) as module:
+        lower_transfers(module)
+        bf16_through_f32(module)
+        bools_as_bytes(module)
+        with _mlir_errors("lowering to the LLVM dialect"):
+            PassManager.parse(PIPELINE).run(module.operation)
+        _check_lowered(module)
+        with _mlir_errors("translating to LLVM IR"):
+            return str(translate_module_to_llvmir(module.operation))
+
+
+def lower_transfers(module) -> None:
+    """Rewrite each vx.transfer: a memref into a fresh buffer of its type holding a copy of
+    its elements (as a move between per-space buffers would give), a scalar into itself."""
+    from mlir import ir
+    from mlir.dialects import memref
+
+    for op in _ops_named(module, "vx.transfer"):
+        source, result = op.operands[0], op.results[0]
+        if isinstance(source.type, ir.MemRefType):
+            with ir.InsertionPoint(op), op.location:
+                copy = memref.AllocOp(source.type, [], []).result
+                memref.CopyOp(source, copy)
+            result.replace_all_uses_with(copy)
+        else:
+            result.replace_all_uses_with(source)
+        op.erase()
+
+
+def bf16_through_f32(module) -> None:
+    """Make each conversion to bf16 from an f64 or an integer go through f32, as the
+    interpreter's bf16 rounding does (values/numbers.py): LLVM would round once, straight to
+    bf16, when it folds a constant, and the two differ where the f32 lands on a tie."""
+    from mlir import ir
+    from mlir.dialects import arith
+
+    first_step = {"arith.truncf": arith.TruncFOp, "arith.sitofp": arith.SIToFPOp,
+                  "arith.uitofp": arith.UIToFPOp}
+    for op in _ops_named(module, *first_step):
+        source, result = op.operands[0], op.results[0]
+        if not isinstance(result.type, ir.BF16Type) or isinstance(source.type, ir.F32Type):
+            continue
+        with ir.InsertionPoint(op), op.location:
+            f32 = first_step[op.name](ir.F32Type.get(), source).result
+            bf16 = arith.TruncFOp(result.type, f32).result
+        result.replace_all_uses_with(bf16)
+        op.erase()
+
+
+def bools_as_bytes(module) -> None:
+    """Make every memref of i1 a memref of i8, storing a bool as the byte 0 or 1 (the ABI's
+    storage): a store is of the bool extended, a load is truncated back. MLIR 22's
+    finalize-memref-to-llvm asserts, aborting the process, on a store to a memref of i1."""
+    from mlir import ir
+    from mlir.dialects import arith
+
+    i1, i8 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
+
+    def byte_typed(t):
+        if isinstance(t, ir.MemRefType) and t.element_type == i1:
+            return ir.MemRefType.get(t.shape, i8, loc=ir.Location.unknown())
+        return t
+
+    def retype(value):
+        value.set_type(byte_typed(value.type))
+
+    for op in _ops(module):
+        if op.name == "func.func":
+            old = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            new = ir.FunctionType.get([byte_typed(t) for t in old.inputs],
+                                      [byte_typed(t) for t in old.results])
+            op.attributes["function_type"] = ir.TypeAttr.get(new)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    retype(arg)
+        for result in op.results:
+            retype(result)
+        if op.name == "memref.store" and op.operands[0].type == i1:
+            with ir.InsertionPoint(op), op.location:
+                op.operands[0] = arith.ExtUIOp(i8, op.operands[0]).result
+        elif op.name == "memref.load" and op.results[0].type == i1:
+            loaded = op.results[0]
+            loaded.set_type(i8)
+            with ir.InsertionPoint.after(op), op.location:
+                bool_value = arith.TruncIOp(i1, loaded)
+            loaded.replace_all_uses_except(bool_value.result, bool_value.operation)
+
+
+def _ops_named(module, *names) -> list:
+    """The module's ops of these names, collected before any is rewritten."""
+    return [op for op in _ops(module) if op.name in names]
+
+
+def _ops(module) -> list:
+    """Every op of the module, the module first."""
+    from mlir import ir
+
+    found = []
+
+    def visit(op):
+        found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _check_lowered(module) -> None:
+    """Refuse a module with an op left outside the LLVM dialect: the translation to LLVM IR
+    crashes the process on one instead of reporting it."""
+    left = [f"{op.name} at {op.location}" for op in _ops(module)
+            if not op.name.startswith("llvm.") and op.name != "builtin.module"]
+    if left:
+        raise BackendBug(f"lowering to the LLVM dialect left {', '.join(left)}")
+
+
+@contextlib.contextmanager
+def _module(program):
+    """The program parsed and verified (parsing verifies), in a context of its own, which
+    allows the vx dialect's unregistered ops."""
+    from mlir import ir
+
+    text = to_mlir_text(program)
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    with context, ir.Location.unknown():
+        with _mlir_errors("parsing and verifying the module"):
+            module = ir.Module.parse(text)
+        yield module
+
+
+@contextlib.contextmanager
+def _mlir_errors(step: str):
+    from mlir.ir import MLIRError
+
+    try:
+        yield
+    except MLIRError as error:
+        raise BackendBug(f"MLIR failed {step}: {error}") from error

@@ -1,0 +1,210 @@
+"""An Lmlir program as MLIR text, in the dialects' custom syntax: what the MLIR parser reads
+(backend/mlir.py) and what `--dump-after select-instructions` shows.
+
+Every operand's type is taken from where MLIR requires it to agree: a call's from the
+callee's signature, a branch argument's from the target block's argument, a returned value's
+from the function's results, a loaded or stored element's from the memref. So the printer
+needs no type inference, and a disagreement is MLIR's verifier's to report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_MEMREF = re.compile(r"memref<((?:[0-9]+x)*)([a-z0-9]+)>\Z")
+
+# The bits of an infinity and of the quiet NaN, per float type: a constant MLIR cannot read
+# as a decimal literal is written as its bit pattern.
+_FLOAT_BITS = {"f16": (16, 0x7C00, 0x7E00), "bf16": (16, 0x7F80, 0x7FC0),
+               "f32": (32, 0x7F800000, 0x7FC00000),
+               "f64": (64, 0x7FF0000000000000, 0x7FF8000000000000)}
+
+# MLIR 22's LLVM dialect has no op for the saturating conversions: they are calls of the
+# LLVM intrinsics, named with the result and source types (llvm.fptosi.sat.i32.f32).
+_SATURATING = {"llvm.intr.fptosi.sat": "llvm.fptosi.sat",
+               "llvm.intr.fptoui.sat": "llvm.fptoui.sat"}
+
+
+class MlirTextError(ValueError):
+    """An Lmlir program that names a block or a function it does not have."""
+
+
+def to_mlir_text(program) -> str:
+    """The MLIR text of an Lmlir Module: its sites as comments, then the module."""
+    lines = [_site_comment(item) for item in program.items
+             if item._prod in ("PrintSite", "StopSite")]
+    signatures = {item.name: item for item in program.items
+                  if item._prod in ("Func", "Declare")}
+    lines.append("module {")
+    for item in program.items:
+        if item._prod == "Declare":
+            lines.append(f"  func.func private {symbol(item.name)}({', '.join(item.args)})"
+                         f"{_results(item.results)}")
+        elif item._prod == "Func":
+            lines.extend(_func(item, signatures))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def symbol(name: str) -> str:
+    """A function's symbol reference; a name that is not a bare identifier is quoted."""
+    return f"@{name}" if _BARE_SYMBOL.match(name) else f"@{string(name)}"
+
+
+def string(text: str) -> str:
+    """A string literal MLIR reads back as `text`: printable ASCII as is, `"` and `\\`
+    escaped, every other byte of its UTF-8 as two hex digits."""
+    out = []
+    for byte in text.encode("utf-8"):
+        c = chr(byte)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 0x20 <= byte < 0x7F:
+            out.append(c)
+        else:
+            out.append(f"\\{byte:02X}")
+    return '"' + "".join(out) + '"'
+
+
+def memref_shape(mtype: str) -> tuple[tuple[int, ...], str]:
+    """The dimensions and the element type of a memref type's text."""
+    m = _MEMREF.match(mtype)
+    if m is None:
+        raise MlirTextError(f"{mtype} is not a memref type")
+    return tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2)
+
+
+def _site_comment(site) -> str:
+    if site._prod == "StopSite":
+        operand = f" (operands {site.operand})" if site.operand else ""
+        return f"// vx_stop site {site.id}: {site.code} {string(site.message)}{operand}"
+    if site.kind == "str":
+        what = f"str {string(site.text or '')}"
+    elif site.kind == "tensor":
+        what = f"tensor {site.type} [{', '.join(map(str, site.dims))}]"
+    else:
+        what = site.kind + (f" {site.type}" if site.type else "")
+    return f"// vx_print site {site.id}: {what}"
+
+
+def _results(types) -> str:
+    if not types:
+        return ""
+    return f" -> {types[0]}" if len(types) == 1 else f" -> ({', '.join(types)})"
+
+
+def _func(fn, signatures) -> list[str]:
+    params = ", ".join(f"%{a.name}: {a.type}" for a in fn.args)
+    attrs = f" attributes {{vx.topology = {string(fn.topology)}}}" if fn.topology else ""
+    head = f"  func.func {symbol(fn.name)}({params}){_results(fn.results)}{attrs}"
+    if not fn.blocks:
+        return [head]
+    blocks = {b.label: b for b in fn.blocks}
+    lines = [head + " {"]
+    for i, block in enumerate(fn.blocks):
+        # With named arguments the function's arguments are the entry block's, and MLIR
+        # refuses a label there.
+        if i or not fn.args:
+            args = ", ".join(f"%{a.name}: {a.type}" for a in block.args)
+            lines.append(f"  ^{block.label}({args}):" if args else f"  ^{block.label}:")
+        lines.extend(f"    {_op(op, signatures)}" for op in block.ops)
+        lines.append(f"    {_term(block.term, fn, blocks)}")
+    lines.append("  }")
+    return lines
+
+
+def _values(names) -> str:
+    return ", ".join(f"%{n}" for n in names)
+
+
+def _constant(value, mtype: str) -> str:
+    if mtype not in _FLOAT_BITS:
+        return str(value)
+    v = float(value)
+    if math.isinf(v) or math.isnan(v):
+        bits, inf, nan = _FLOAT_BITS[mtype]
+        pattern = nan if math.isnan(v) else inf | (1 << (bits - 1) if v < 0 else 0)
+        return f"0x{pattern:0{bits // 4}X}"
+    text = repr(v)  # the shortest decimal that reads back as v; MLIR wants a `.` in it
+    if "." not in text:
+        mantissa, _, exponent = text.partition("e")
+        text = f"{mantissa}.0" + (f"e{exponent}" if exponent else "")
+    return text
+
+
+def _op(op, signatures) -> str:
+    p = op._prod
+    if p == "Constant":
+        return f"%{op.result} = arith.constant {_constant(op.value, op.type)} : {op.type}"
+    if p == "Arith":
+        return f"%{op.result} = arith.{op.op} %{op.lhs}, %{op.rhs} : {op.type}"
+    if p == "Compare":
+        return (f"%{op.result} = arith.{op.op} {op.predicate}, %{op.lhs}, %{op.rhs} : "
+                f"{op.type}")
+    if p == "Convert":
+        if op.op in _SATURATING:
+            intrinsic = f"{_SATURATING[op.op]}.{op.type}.{op.source}"
+            return (f"%{op.result} = llvm.call_intrinsic {string(intrinsic)}(%{op.value}) : "
+                    f"({op.source}) -> {op.type}")
+        return f"%{op.result} = {op.op} %{op.value} : {op.source} to {op.type}"
+    if p in ("Alloca", "Alloc"):
+        return f"%{op.result} = memref.{p.lower()}() : {op.type}"
+    if p == "Load":
+        return f"%{op.result} = memref.load %{op.ref}[{_values(op.indices)}] : {op.type}"
+    if p == "Store":
+        return f"memref.store %{op.value}, %{op.ref}[{_values(op.indices)}] : {op.type}"
+    if p == "Collapse":
+        dims = ", ".join(map(str, range(len(memref_shape(op.source)[0]))))
+        return (f"%{op.result} = memref.collapse_shape %{op.ref} [[{dims}]] : {op.source} "
+                f"into {op.type}")
+    if p == "Pointer":
+        return (f"%{op.result} = memref.extract_aligned_pointer_as_index %{op.ref} : "
+                f"{op.type} -> index")
+    if p == "Transfer":
+        attrs = ", ".join(f"{key} = {string(getattr(op, key))}"
+                          for key in ("source", "dest", "route", "slot")
+                          if getattr(op, key) is not None)
+        return (f"%{op.result} = \"vx.transfer\"(%{op.value}) {{{attrs}}} : ({op.type}) -> "
+                f"{op.type}")
+    if p == "Call":
+        callee = signatures.get(op.callee)
+        if callee is None:
+            raise MlirTextError(f"a call of {op.callee}, which the program does not define")
+        results = f"{_values(a.name for a in op.results)} = " if op.results else ""
+        launch = f" {{vx.launch = {string(op.launch)}}}" if op.launch else ""
+        types = (callee.args if callee._prod == "Declare"
+                 else tuple(a.type for a in callee.args))
+        result_types = ", ".join(a.type for a in op.results)
+        return (f"{results}func.call {symbol(op.callee)}({_values(op.args)}){launch} : "
+                f"({', '.join(types)}) -> ({result_types})")
+    if p == "Assume":
+        return f"llvm.intr.assume %{op.cond} : i1"
+    raise MlirTextError(f"no MLIR form for a {p} operation")
+
+
+def _successor(label: str, args, blocks) -> str:
+    block = blocks.get(label)
+    if block is None:
+        raise MlirTextError(f"a branch to ^{label}, which the function does not have")
+    if not args:
+        return f"^{label}"
+    return f"^{label}({_values(args)} : {', '.join(a.type for a in block.args)})"
+
+
+def _term(term, fn, blocks) -> str:
+    p = term._prod
+    if p == "Br":
+        return f"cf.br {_successor(term.dest, term.args, blocks)}"
+    if p == "CondBr":
+        return (f"cf.cond_br %{term.cond}, {_successor(term.then, term.then_args, blocks)}, "
+                f"{_successor(term.orelse, term.orelse_args, blocks)}")
+    if p == "Ret":
+        if not term.values:
+            return "func.return"
+        return f"func.return {_values(term.values)} : {', '.join(fn.results)}"
+    if p == "Unreachable":
+        return "llvm.unreachable"
+    raise MlirTextError(f"no MLIR form for a {p} terminator")
+

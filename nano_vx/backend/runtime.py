@@ -1,0 +1,155 @@
+"""The runtime native code calls (backend-abi.md): vx_print, vx_stop and vx_check_alloc, as
+C callbacks, and the reports they send from the child process that runs the code to the
+parent that waits for it.
+
+A report is a frame: a tag byte, the payload's length (8 bytes), the payload.
+  P  text printed (UTF-8)            S  a stop: site, a, b (=iqq)
+  R  main's value (=q)               E  the child failed in Python: its traceback (UTF-8)
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import sys
+import struct
+import traceback
+
+from .sites import allocation_limit, printed
+
+_FRAME = struct.Struct("=cQ")
+_STOP = struct.Struct("=iqq")
+_VALUE = struct.Struct("=q")
+_U64_MASK = (1 << 64) - 1
+
+# Only the child runs native code, so only the child sets this: the sites and the pipe's
+# write end of the run in progress.
+_run: dict = {}
+
+
+def start(sites: dict, fd: int) -> None:
+    """In the child, before main runs: where the callbacks report, and what sites mean."""
+    _run["sites"], _run["fd"] = sites, fd
+
+
+def send(tag: bytes, payload: bytes) -> None:
+    frame = _FRAME.pack(tag, len(payload)) + payload
+    while frame:
+        frame = frame[os.write(_run["fd"], frame):]
+
+
+def send_result(value: int) -> None:
+    send(b"R", _VALUE.pack(value))
+
+
+def fail() -> None:
+    """Report the exception being handled and end the child: a failure in the runtime is
+    the compiler's bug, and the native code cannot go on past it. Never returns."""
+    try:
+        send(b"E", traceback.format_exc().encode())
+    finally:
+        os._exit(70)
+
+
+def _guarded(fn):
+    """A callback that reports its own failure: ctypes would print and drop an exception
+    raised in a callback, and the native code would run on."""
+    def callback(*args):
+        try:
+            fn(*args)
+        except BaseException:  # noqa: BLE001 - anything here ends the run as a bug
+            fail()
+    return callback
+
+
+def _print(site: int, payload: int) -> None:
+    text = printed(_run["sites"][site], payload, ctypes.string_at)
+    send(b"P", (text + "\n").encode())
+
+
+def _stop(site: int, a: int, b: int) -> None:
+    send(b"S", _STOP.pack(site, a, b))
+    os._exit(0)
+
+
+def _check_alloc(site: int, size: int) -> None:
+    if size & _U64_MASK > allocation_limit():
+        _stop(site, size, 0)
+
+
+# A tensor's buffer: anonymous pages, zero until written, reserved neither in memory nor in
+# swap (MAP_NORESERVE), so a 50 GiB tensor costs what is written of it, as in the
+# interpreter. The address range itself may still be refused: then the code's null check
+# stops the program with the tensor's name and size.
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                       ctypes.c_int, ctypes.c_long)
+_MAP_FAILED = ctypes.c_void_p(-1).value
+
+
+# Python's mmap module names MAP_NORESERVE only from 3.13; Linux's value is 0x4000.
+_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+_FLAGS = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE
+
+
+def _alloc(size: int) -> int:
+    address = _libc.mmap(None, max(size, 1), mmap.PROT_READ | mmap.PROT_WRITE, _FLAGS, -1, 0)
+    return 0 if address in (None, _MAP_FAILED) else address
+
+
+def _free(address: int) -> None:
+    """Buffers live until the run ends (the child's exit returns them)."""
+
+
+_ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64)(_alloc)
+_FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_free)
+
+_PRINT = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int64)(_guarded(_print))
+_STOP_FN = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int64, ctypes.c_int64)(
+    _guarded(_stop))
+_CHECK_ALLOC = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int64)(_guarded(_check_alloc))
+FUNCTIONS = {"vx_print": _PRINT, "vx_stop": _STOP_FN, "vx_check_alloc": _CHECK_ALLOC}
+ALLOCATOR = {"_mlir_memref_to_llvm_alloc": _ALLOC, "_mlir_memref_to_llvm_free": _FREE}
+
+
+def register(llvm) -> None:
+    """Make the runtime's functions known to LLVM's symbol resolution, which MCJIT consults
+    when it links the compiled code (so before the engine is finalized)."""
+    for name, fn in {**FUNCTIONS, **ALLOCATOR}.items():
+        llvm.add_symbol(name, ctypes.cast(fn, ctypes.c_void_p).value)
+
+
+class Reports:
+    """The parent's side: frames decoded as the bytes arrive."""
+
+    def __init__(self):
+        self.buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
+        """The frames the data completes, as (tag, payload); a partial one waits."""
+        self.buffer += data
+        frames, start = [], 0
+        while len(self.buffer) - start >= _FRAME.size:
+            tag, size = _FRAME.unpack_from(self.buffer, start)
+            end = start + _FRAME.size + size
+            if len(self.buffer) < end:
+                break
+            frames.append((tag, bytes(self.buffer[start + _FRAME.size:end])))
+            start = end
+        del self.buffer[:start]  # once per read: a program printing much sends many frames
+        return frames
+
+    def pending(self) -> bool:
+        """Bytes of a frame the child never finished."""
+        return bool(self.buffer)
+
+
+def decode_stop(payload: bytes) -> tuple[int, int, int]:
+    """A stop's site, a and b."""
+    return _STOP.unpack(payload)
+
+
+def decode_result(payload: bytes) -> int:
+    return _VALUE.unpack(payload)[0]

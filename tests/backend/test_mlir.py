@@ -1,0 +1,168 @@
+"""The MLIR stage with the real bindings: the text parses and verifies, transfers become
+copies, bf16 conversions go through f32, the pipeline reaches the LLVM dialect, and what
+MLIR refuses is a BackendBug naming MLIR's diagnostic."""
+
+from __future__ import annotations
+
+import pytest
+from lmlir_samples import Builder, L, every_op, main_program
+
+from nano_vx.backend.errors import BackendBug
+from nano_vx.backend.mlir import (PIPELINE, bf16_through_f32, bools_as_bytes, emit_mlir,
+                                  lower_transfers, to_llvm_ir)
+
+
+def _parsed(text: str):
+    from mlir import ir
+
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    with context, ir.Location.unknown():
+        return context, ir.Module.parse(text)
+
+
+def test_every_op_verifies_and_keeps_its_transfers_and_attributes():
+    text = emit_mlir(every_op())
+    assert text.startswith("module {\n  func.func private @vx_print(i32, i64)\n")
+    assert ('"vx.transfer"(%alloc) {dest = "GPU_HBM", route = "CPU_DRAM -> GPU_HBM", '
+            'slot = "slot0", source = "CPU_DRAM"} : (memref<2x3xf32>) -> memref<2x3xf32>'
+            in text)
+    assert '"vx.transfer"(%4) {dest = "CPU_DRAM"} : (i32) -> i32' in text
+    assert 'func.func @main$kernel0(%arg0: memref<6xf32>) attributes {vx.topology = "GPU"}' \
+        in text
+    assert 'call @main$kernel0(%collapse_shape_1) {vx.launch = "GPU"} : (memref<6xf32>) -> ()' \
+        in text
+    assert 'llvm.call_intrinsic "llvm.fptosi.sat.i32.f32"(%cst_3) : (f32) -> i32' in text
+    assert "llvm.intr.assume %10 : i1" in text
+    assert "cf.cond_br %2, ^bb5, ^bb1(%1 : i32)" in text  # MLIR numbers blocks in order
+
+
+def test_the_lowering_pipeline():
+    assert PIPELINE == (
+        "builtin.module(expand-strided-metadata, "
+        "finalize-memref-to-llvm{use-generic-functions=true}, "
+        "convert-arith-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, "
+        "reconcile-unrealized-casts)")
+
+
+def test_a_memref_transfer_becomes_a_fresh_buffer_and_a_copy_and_a_scalar_one_its_operand():
+    context, module = _parsed(
+        "func.func @f(%m: memref<4xi8>, %x: f32) -> (memref<4xi8>, f32) {\n"
+        '  %a = "vx.transfer"(%m) {dest = "GPU_HBM"} : (memref<4xi8>) -> memref<4xi8>\n'
+        '  %b = "vx.transfer"(%x) {dest = "GPU_HBM"} : (f32) -> f32\n'
+        "  return %a, %b : memref<4xi8>, f32\n"
+        "}\n")
+    with context:
+        lower_transfers(module)
+        assert module.operation.verify()
+        assert str(module) == (
+            "module {\n"
+            "  func.func @f(%arg0: memref<4xi8>, %arg1: f32) -> (memref<4xi8>, f32) {\n"
+            "    %alloc = memref.alloc() : memref<4xi8>\n"
+            "    memref.copy %arg0, %alloc : memref<4xi8> to memref<4xi8>\n"
+            "    return %alloc, %arg1 : memref<4xi8>, f32\n"
+            "  }\n"
+            "}\n")
+
+
+def test_conversions_to_bf16_from_f64_and_integers_go_through_f32():
+    context, module = _parsed(
+        "func.func @f(%d: f64, %f: f32, %i: i64, %u: i32) -> (bf16, bf16, bf16, bf16) {\n"
+        "  %a = arith.truncf %d : f64 to bf16\n"
+        "  %b = arith.truncf %f : f32 to bf16\n"
+        "  %c = arith.sitofp %i : i64 to bf16\n"
+        "  %e = arith.uitofp %u : i32 to bf16\n"
+        "  return %a, %b, %c, %e : bf16, bf16, bf16, bf16\n"
+        "}\n")
+    with context:
+        bf16_through_f32(module)
+        assert module.operation.verify()
+        body = str(module).splitlines()[2:-3]
+    assert body == [
+        "    %0 = arith.truncf %arg0 : f64 to f32",
+        "    %1 = arith.truncf %0 : f32 to bf16",
+        "    %2 = arith.truncf %arg1 : f32 to bf16",
+        "    %3 = arith.sitofp %arg2 : i64 to f32",
+        "    %4 = arith.truncf %3 : f32 to bf16",
+        "    %5 = arith.uitofp %arg3 : i32 to f32",
+        "    %6 = arith.truncf %5 : f32 to bf16",
+    ]
+
+
+def test_memrefs_of_bools_become_memrefs_of_bytes_everywhere_they_appear():
+    context, module = _parsed(
+        "func.func @k(%m: memref<2xi1>) -> i1 {\n"
+        "  %i = arith.constant 0 : index\n"
+        "  %t = arith.constant true\n"
+        "  memref.store %t, %m[%i] : memref<2xi1>\n"
+        "  %r = memref.load %m[%i] : memref<2xi1>\n"
+        "  return %r : i1\n"
+        "}\n"
+        "func.func @main() -> i1 {\n"
+        "  %a = memref.alloc() : memref<1x2xi1>\n"
+        "  %c = memref.collapse_shape %a [[0, 1]] : memref<1x2xi1> into memref<2xi1>\n"
+        "  %r = func.call @k(%c) : (memref<2xi1>) -> i1\n"
+        "  return %r : i1\n"
+        "}\n")
+    with context:
+        bools_as_bytes(module)
+        assert module.operation.verify()
+        text = str(module)
+    assert text == (
+        "module {\n"
+        "  func.func @k(%arg0: memref<2xi8>) -> i1 {\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %true = arith.constant true\n"
+        "    %0 = arith.extui %true : i1 to i8\n"
+        "    memref.store %0, %arg0[%c0] : memref<2xi8>\n"
+        "    %1 = memref.load %arg0[%c0] : memref<2xi8>\n"
+        "    %2 = arith.trunci %1 : i8 to i1\n"
+        "    return %2 : i1\n"
+        "  }\n"
+        "  func.func @main() -> i1 {\n"
+        "    %alloc = memref.alloc() : memref<1x2xi8>\n"
+        "    %collapse_shape = memref.collapse_shape %alloc [[0, 1]] : memref<1x2xi8> into "
+        "memref<2xi8>\n"
+        "    %0 = call @k(%collapse_shape) : (memref<2xi8>) -> i1\n"
+        "    return %0 : i1\n"
+        "  }\n"
+        "}\n")
+
+
+def test_the_llvm_ir_of_every_op():
+    ir = to_llvm_ir(every_op())
+    for line in (
+        "declare void @vx_print(i32, i64)",
+        "declare ptr @_mlir_memref_to_llvm_alloc(i64)",
+        "define i32 @twice(i32 %0) {",
+        'define void @"main$kernel0"(ptr %0, ptr %1, i64 %2, i64 %3, i64 %4) {',
+        "define i32 @main() {",
+        "call i32 @llvm.fptosi.sat.i32.f32(float 3.000000e+09)",
+        "call void @llvm.memcpy.p0.p0.i64(",
+        "call void @llvm.assume(i1 %",
+        "fptrunc float %",
+        "unreachable",
+    ):
+        assert line in ir
+    assert "vx.transfer" not in ir and "memref<" not in ir
+
+
+def test_a_module_mlir_does_not_verify_is_a_backend_bug_naming_the_diagnostic():
+    b = Builder()
+    b.const(1, "i32")
+    b.end(L["Ret"](()))
+    broken = L["Module"]((b.func("main", results=("i32",)),))
+    with pytest.raises(BackendBug, match=r"(?s)MLIR failed parsing and verifying the module: "
+                                         r".*'func.return' "
+                                         r"op has 0 operands, but enclosing function "
+                                         r"\(@main\) returns 1"):
+        emit_mlir(broken)
+
+
+def test_an_op_on_the_wrong_type_is_a_backend_bug():
+    b = Builder()
+    b.arith("addi", b.const(1.5, "f32"), b.const(2.5, "f32"), "f32")
+    with pytest.raises(BackendBug, match=r"(?s)MLIR failed parsing and verifying the module: "
+                                         r".*'arith.addi' op "
+                                         r"operand #0 must be signless-integer-like"):
+        to_llvm_ir(main_program(b))

@@ -1,0 +1,154 @@
+"""The f16 and bf16 conversion routines linked into every program agree bit for bit with the
+interpreter's rounding (values/numbers.py), on every half, at every rounding boundary, and
+when LLVM's code generator calls them for a plain fptrunc or fpext."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import math
+import random
+import struct
+
+import pytest
+
+from nano_vx.backend.llvm import binding
+from nano_vx.backend.softfloat import link_softfloat
+from nano_vx.values.numbers import FLOAT_TYPES
+
+# Each conversion as the code generator meets it, on bits in and bits out.
+_WRAPPERS = r"""
+define i16 @d2h(i64 %x) {
+  %d = bitcast i64 %x to double
+  %h = fptrunc double %d to half
+  %b = bitcast half %h to i16
+  ret i16 %b
+}
+define i16 @f2h(i32 %x) {
+  %f = bitcast i32 %x to float
+  %h = fptrunc float %f to half
+  %b = bitcast half %h to i16
+  ret i16 %b
+}
+define i32 @h2f(i16 %x) {
+  %h = bitcast i16 %x to half
+  %f = fpext half %h to float
+  %b = bitcast float %f to i32
+  ret i32 %b
+}
+define i16 @f2b(i32 %x) {
+  %f = bitcast i32 %x to float
+  %h = fptrunc float %f to bfloat
+  %b = bitcast bfloat %h to i16
+  ret i16 %b
+}
+define i16 @d2b(i64 %x) {
+  %d = bitcast i64 %x to double
+  %h = fptrunc double %d to bfloat
+  %b = bitcast bfloat %h to i16
+  ret i16 %b
+}
+"""
+_TYPES = {"d2h": (ctypes.c_uint16, ctypes.c_uint64), "f2h": (ctypes.c_uint16, ctypes.c_uint32),
+          "h2f": (ctypes.c_uint32, ctypes.c_uint16), "f2b": (ctypes.c_uint16, ctypes.c_uint32),
+          "d2b": (ctypes.c_uint16, ctypes.c_uint64)}
+F16, BF16, F32 = FLOAT_TYPES["f16"], FLOAT_TYPES["bf16"], FLOAT_TYPES["f32"]
+
+
+@pytest.fixture(scope="module", params=["generic", "host"])
+def conversions(request):
+    """The wrappers compiled for a CPU without F16C (every conversion a call) and for this
+    host."""
+    llvm = binding()
+    if request.param == "generic":
+        cpu, features = "x86-64", ""
+    else:
+        cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    tm = llvm.Target.from_default_triple().create_target_machine(
+        cpu=cpu, features=features, opt=2, jit=True)
+    module = llvm.parse_assembly(_WRAPPERS)
+    module.triple, module.data_layout = tm.triple, str(tm.target_data)
+    link_softfloat(module, llvm)
+    engine = llvm.create_mcjit_compiler(module, tm)
+    engine.finalize_object()
+    fns = {name: ctypes.CFUNCTYPE(*types)(engine.get_function_address(name))
+           for name, types in _TYPES.items()}
+    yield fns
+    del engine
+
+
+def _bits(fmt: str, v: float) -> int:
+    return struct.unpack({"d": "=Q", "f": "=I", "e": "=H"}[fmt], struct.pack("=" + fmt, v))[0]
+
+
+def _value(fmt: str, bits: int) -> float:
+    return struct.unpack("=" + fmt, struct.pack({"d": "=Q", "f": "=I", "e": "=H"}[fmt], bits))[0]
+
+
+def _same(a: float, b: float) -> bool:
+    return (a != a and b != b) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+
+
+def test_every_half_extends_exactly(conversions):
+    wrong = [h for h in range(1 << 16)
+             if not _same(_value("f", conversions["h2f"](h)), _value("e", h))]
+    assert wrong == []
+
+
+@functools.cache
+def _around_every_half():
+    """Finite halves (every subnormal, the largest, a third of the rest), the midpoints to
+    their neighbours and the doubles either side."""
+    out = []
+    chosen = sorted({*range(0x400), *range(0x400, 0x7C00, 3), *range(0x7BC0, 0x7C00)})
+    for h in chosen:
+        v = _value("e", h)
+        nxt = _value("e", h + 1) if h < 0x7BFF else 65520.0  # where rounding reaches inf
+        mid = (v + nxt) / 2
+        out += [v, mid, math.nextafter(mid, 0.0), math.nextafter(mid, math.inf)]
+    out += [5e-324, 1e300, math.inf, 2.0 ** -25, 2.0 ** -26, 65504.0, 65519.99, 0.1]
+    return tuple(out + [-v for v in out] + [math.nan])
+
+
+def test_f64_to_f16_rounds_once_to_nearest_even(conversions):
+    d2h = conversions["d2h"]
+    wrong = [v for v in _around_every_half()
+             if not _same(_value("e", d2h(_bits("d", v))), F16.round(v))]
+    assert wrong == []
+
+
+def test_f32_to_f16_rounds_to_nearest_even(conversions):
+    f2h = conversions["f2h"]
+    wrong = [v for v in map(F32.round, _around_every_half())
+             if not _same(_value("e", f2h(_bits("f", v))), F16.round(v))]
+    assert wrong == []
+
+
+def _bf16_samples():
+    rnd = random.Random(7)
+    out = [rnd.uniform(-1e5, 1e5) for _ in range(3000)]
+    out += [rnd.choice((-1, 1)) * 2.0 ** rnd.uniform(-149, 128) for _ in range(3000)]
+    # ties of bf16 after the rounding to f32, and just off them
+    out += [(1 + k / 256 + 1 / 512) * 2.0 ** e for k in range(0, 256, 17) for e in (-130, 0, 40)]
+    out += [math.nextafter(v, 0.0) for v in out[-48:]]
+    out += [0.0, -0.0, math.inf, -math.inf, 3.4e38, 3.39e38, 1e-45, 0.1, 0.2]
+    return out
+
+
+def test_f32_and_f64_to_bf16_round_as_the_interpreter_does(conversions):
+    f2b, d2b = conversions["f2b"], conversions["d2b"]
+    wrong = []
+    for v in _bf16_samples():
+        expected = BF16.round(v)
+        f32 = F32.round(v)
+        for got in (f2b(_bits("f", f32)), d2b(_bits("d", v))):
+            if not _same(_value("f", got << 16), expected):
+                wrong.append(v)
+    assert wrong == []
+
+
+def test_nan_stays_a_quiet_nan(conversions):
+    nan = _bits("d", math.nan)
+    assert conversions["d2h"](nan) == 0x7E00
+    assert conversions["d2b"](nan) == 0x7FC0
+    assert conversions["f2b"](_bits("f", math.nan)) == 0x7FC0
