@@ -331,7 +331,7 @@ def test_an_unusable_dump_dir_is_a_one_line_usage_error(prog, tmp_path, kind, re
     where = unusable_dir(kind, tmp_path)
     code, out, err = run(prog(HELLO), f"--dump-dir={where}")
     assert code == 2 and out == ""
-    assert err.startswith(f"nano-vx: error: --dump-dir: ") and err.count("\n") == 1
+    assert err.startswith("nano-vx: error: --dump-dir: ") and err.count("\n") == 1
     assert repr(str(where)) in err and reason in err
 
 

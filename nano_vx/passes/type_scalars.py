@@ -290,8 +290,8 @@ class _Signatures:
         return self.rets[name]
 
 
-def _literal(e) -> bool:
-    return e._prod == "Int" or e._prod == "Unary" and e.op == "-" and _literal(e.operand)
+def _is_literal(e) -> bool:
+    return e._prod == "Int" or e._prod == "Unary" and e.op == "-" and _is_literal(e.operand)
 
 
 def _assigned_captures(closure) -> list:
@@ -463,7 +463,7 @@ class _Infer:
 
     def e_Cast(self, e):
         source = self.expr(e.value)
-        if _literal(e.value) and isinstance(_find(source), _Var) and _find(source).kind == "int":
+        if _is_literal(e.value) and isinstance(_find(source), _Var) and _find(source).kind == "int":
             # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
             # desugar-comptime leaves, is 9000000000, not an i32 that wrapped.
             source = unify(source, "i64", e)
