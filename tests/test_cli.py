@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -519,3 +520,20 @@ def test_a_dump_that_breaks_is_an_internal_error_not_a_traceback(argv, prog, mon
     code, _, err = run(*(a.format(prog=path) for a in argv))
     assert code == 70
     assert "internal compiler error in pass" in err and "RuntimeError: the printer broke" in err
+
+
+def _modules_after(*argv) -> set:
+    """The heavy modules a command line imported, run in a fresh interpreter."""
+    check = ("import sys; from nano_vx.cli import main; "
+             f"main({[str(a) for a in argv]!r}); "
+             "print(sorted(m for m in ('mlir', 'llvmlite', 'z3') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                          check=True)
+    return set(eval(done.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own print
+
+
+def test_mlir_and_llvmlite_are_imported_only_for_native_code(prog):
+    path = prog(HELLO)
+    assert _modules_after(path, "--action", "check") == set()
+    assert _modules_after(path, "--action", "interpret") == set()
+    assert _modules_after(path) == {"mlir", "llvmlite"}
