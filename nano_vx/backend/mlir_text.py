@@ -101,18 +101,24 @@ def _func(fn, signatures) -> list[str]:
     head = f"  func.func {symbol(fn.name)}({params}){_results(fn.results)}{attrs}"
     if not fn.blocks:
         return [head]
-    blocks = {b.label: b for b in fn.blocks}
     lines = [head + " {"]
     for i, block in enumerate(fn.blocks):
         # With named arguments the function's arguments are the entry block's, and MLIR
         # refuses a label there.
+        label, body = block_lines(block, fn, signatures)
         if i or not fn.args:
-            args = ", ".join(f"%{a.name}: {a.type}" for a in block.args)
-            lines.append(f"  ^{block.label}({args}):" if args else f"  ^{block.label}:")
-        lines.extend(f"    {_op(op, signatures)}" for op in block.ops)
-        lines.append(f"    {_term(block.term, fn, blocks)}")
+            lines.append(f"  {label}")
+        lines.extend(f"    {line}" for line in body)
     lines.append("  }")
     return lines
+
+
+def block_lines(block, fn, signatures) -> tuple[str, list[str]]:
+    """A block of a Func as MLIR text: its label line and its operations' lines."""
+    args = ", ".join(f"%{a.name}: {a.type}" for a in block.args)
+    label = f"^{block.label}({args}):" if args else f"^{block.label}:"
+    blocks = {b.label: b for b in fn.blocks}
+    return label, [_op(op, signatures) for op in block.ops] + [_term(block.term, fn, blocks)]
 
 
 def _values(names) -> str:

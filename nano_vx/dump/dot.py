@@ -73,6 +73,10 @@ def to_dot(node: Node, title: str | None = None) -> str:
         from .spatial_dot import to_spatial_dot
 
         return to_spatial_dot(node, title)
+    from .cfg_dot import has_blocks, to_cfg_dot
+
+    if has_blocks(node):  # a program of basic blocks is drawn as its control-flow graph
+        return to_cfg_dot(node, title)
     out = ["digraph IR {"]
     out += [INDENT + h for h in HEADER]
     if title is not None:

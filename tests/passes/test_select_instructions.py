@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.select_instructions import select_instructions
 from front import assert_prints_the_same, run_front
@@ -14,10 +15,11 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 
 
 @pytest.mark.parametrize("case", NAMES)
-def test_output(case, snapshot_txt):
+def test_output(case, snapshot_txt, snapshot_dot):
     ran = run_front(CASES / f"{case}.vx", select_instructions)
     assert not ran.diagnostics.items
     assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"select-instructions: {case}") == snapshot_dot
 
 
 @pytest.mark.parametrize("case", NAMES)
