@@ -18,6 +18,7 @@ from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
+from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
@@ -45,6 +46,7 @@ PIPELINE = Pipeline([
     resolve_names,
     check_memory_declarations,
     monomorphize,
+    fold_const_extents,
     check_where_clauses,
     check_locations,
     infer_placement,

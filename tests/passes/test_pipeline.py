@@ -13,7 +13,7 @@ IL_MODULES = ["l0_source", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_reso
 
 ORDER = ["parse", "load-machine-files", "hoist-nested-items", "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
-           "monomorphize", "check-where-clauses", "check-locations", "infer-placement",
+           "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
            "check-match-arms", "check-element-types",
            "fold-comptime-lambdas", "desugar-comptime",

@@ -1,0 +1,96 @@
+"""fold-const-extents: Lmono -> Lmono."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages import Lmono
+from ..languages.l4_resolved import display_name
+from ..nanopass import Pass, descendants
+from ..placement.sizes import extent
+from ..values.numbers import INT_TYPES, truncating
+
+L = Lmono
+
+
+@dataclass
+class State:
+    values: dict = field(default_factory=dict)  # const item -> its integer value
+    locals: set = field(default_factory=set)  # the names the function being walked binds
+
+
+fold_const_extents = Pass("fold-const-extents", Lmono, Lmono, """
+Write each extent that names an integer `const` item as its number.
+
+`Tensor<f32, [N, N]>` with `const N: i32 = 1024` is `Tensor<f32, [1024, 1024]>`. A const's value is an integer literal or arithmetic (`+ - * / %`, a minus, a cast to an
+integer type) over literals and other consts; extent arithmetic around it folds too (`[N *
+2]`). An extent whose name is not such a const (a local's, a const holding anything else, or
+one that folds to zero or less) stays as it is written. From here on a tensor's size is known
+wherever its extents are: the capacity checks count it, and native code gives it a memref of
+static shape.
+""", state=State)
+
+
+@fold_const_extents.on("Program")
+def _program(run, program):
+    consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
+    for name in consts:
+        value = _const(name, consts, set())
+        if value is not None:
+            run.state.values[name] = value
+    return run.rebuild(program)
+
+
+@fold_const_extents.on("Fn")
+def _fn(run, fn):
+    run.state.locals = {display_name(n.name) for n in descendants(fn)
+                        if n._prod in ("Param", "Let")} | \
+        {display_name(n.var) for n in descendants(fn) if n._prod == "For"}
+    out = run.rebuild(fn)
+    run.state.locals = set()
+    return out
+
+
+@fold_const_extents.on("DimName")
+def _dim_name(run, node):
+    value = run.state.values.get(node.name)
+    if value is None or value <= 0 or node.name in run.state.locals:
+        return node
+    return L["DimInt"](value, span=node.span)
+
+
+@fold_const_extents.on("DimBinary")
+def _dim_binary(run, node):
+    out = run.rebuild(node)
+    n = extent(out) if out.left._prod == out.right._prod == "DimInt" else None
+    return L["DimInt"](n, span=node.span) if n is not None and n > 0 else out
+
+
+def _const(name: str, consts: dict, seen: set) -> int | None:
+    """A const item's value, when it is an integer its type holds."""
+    item = consts[name]
+    value = _value(item.value, consts, seen | {name})
+    t = INT_TYPES.get(item.type.name) if item.type._prod == "Scalar" else None
+    return value if t is not None and value is not None and t.lo <= value <= t.hi else None
+
+
+def _value(expr, consts: dict, seen: set) -> int | None:
+    """A const's integer value, when its expression is one that folds to it."""
+    kind = expr._prod
+    if kind == "Int":
+        return expr.value
+    if kind == "Global" and expr.name in consts and expr.name not in seen:
+        return _const(expr.name, consts, seen)
+    if kind == "Unary" and expr.op == "-":
+        value = _value(expr.operand, consts, seen)
+        return None if value is None else -value
+    if kind == "Cast" and expr.type._prod == "Scalar" and expr.type.name in INT_TYPES:
+        return _value(expr.value, consts, seen)
+    if kind == "Binary" and expr.op in ("+", "-", "*", "/", "%"):
+        a, b = _value(expr.left, consts, seen), _value(expr.right, consts, seen)
+        if a is None or b is None or expr.op in ("/", "%") and b == 0:
+            return None
+        if expr.op in ("/", "%"):
+            return truncating(expr.op, a, b)
+        return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
+    return None
