@@ -57,3 +57,11 @@ def test_native_code_prints_and_ends_as_the_interpreter(path, args, monkeypatch)
 def test_the_programs_native_code_does_not_lower_are_the_ones_listed():
     listed = {path for path, _ in RUNS if path in NOT_LOWERED}
     assert listed == NOT_LOWERED
+
+
+@pytest.mark.parametrize("kernel", ["matmul", "stencil", "reduction"])
+def test_the_benchmark_kernels_compile_to_vector_code_at_O3(kernel):
+    out, err = io.StringIO(), io.StringIO()
+    path = ROOT / "benchmarks" / "kernels" / f"{kernel}.vx"
+    assert main([str(path), "--action", "emit-llvm", "-O3"], stdout=out, stderr=err) == 0
+    assert not err.getvalue() and re.search(r"<\d+ x (float|double|i64)>", out.getvalue())
