@@ -316,6 +316,12 @@ def _float(w, n):
     w.put(repr(n.value))
 
 
+@expr("Suffixed", "value suffix")
+def _suffixed(w, n):
+    w.node(n.value)
+    w.put(n.suffix)
+
+
 @expr("Bool", "value")
 def _bool(w, n):
     w.put("true" if n.value else "false")

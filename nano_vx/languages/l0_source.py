@@ -88,6 +88,8 @@ NONTERMINALS = [
         prod("Float", "value: float"),
         prod("Bool", "value: bool"),
         prod("Str", "value: string"),
+        prod("Suffixed", "value: Expr, suffix: scalar",
+             "a literal with its type written after it: `0i64`, `10f32` (value: Int or Float)"),
         prod("Var", "name: name"),
         prod("Binary", "op: binop, left: Expr, right: Expr"),
         prod("Unary", "op: unop, operand: Expr"),

@@ -1,11 +1,11 @@
-"""Lhoisted: Lsrc without `ItemStmt`; every item is at the top level."""
+"""Lhoisted: Lplain without `ItemStmt`; every item is at the top level."""
 
 from __future__ import annotations
 
-from .l0_source import Lsrc
+from .l0_plain import Lplain
 
-Lhoisted = Lsrc.extend(
+Lhoisted = Lplain.extend(
     "Lhoisted",
-    "Lsrc without ItemStmt: items written inside blocks are hoisted to the top level",
+    "Lplain without ItemStmt: items written inside blocks are hoisted to the top level",
     remove={"Stmt": ["ItemStmt"]},
 )

@@ -75,6 +75,14 @@ class ExprMixin:
 
     x_Float = x_Int
 
+    def x_Suffixed(self, node, sc, hint):
+        """`0i64`: the literal as a value of its written type (`10f32` is a float)."""
+        value = node.value.value
+        if node.suffix in ("f16", "bf16", "f32", "f64"):
+            value = float(value)
+        v = literal(value, node.suffix, node.span)
+        return lambda f: v
+
     def x_Bool(self, node, sc, hint):
         v = node.value
         return lambda f: v

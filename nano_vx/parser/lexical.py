@@ -98,8 +98,37 @@ def is_int(text: str) -> bool:
     return bool(_INT_DEC.match(text) or _INT_HEX.match(text))
 
 
+# A type written after a literal: `0i64`, `10f32`, `1_000_u32`, `0xFFu8`.
+_SUFFIX = re.compile(r"(.*?[0-9A-Fa-f.])_*(i8|i16|i32|i64|u8|u32|u64|f16|bf16|f32|f64)\Z", re.S)
+_FLOAT_SUFFIXES = ("f16", "bf16", "f32", "f64")
+
+
 def _number(sp, toks):
     text = toks[0]
+    m = _SUFFIX.match(text)
+    if m is not None and not is_int(text):  # `0x1f32` is a hexadecimal integer, as in Rust
+        return _suffixed(sp, m.group(1), m.group(2))
+    return _plain_number(sp, text)
+
+
+def _suffixed(sp, digits: str, suffix: str):
+    """`<literal><type>`; an integer type after a float literal, or a float type after a
+    hexadecimal one, is E1006."""
+    if is_int(digits) and not (digits[:2] in ("0x", "0X") and suffix in _FLOAT_SUFFIXES):
+        value = read_int(digits, sp)
+        literal = Lsrc["Float"](float(value), span=sp) if suffix in _FLOAT_SUFFIXES \
+            else Lsrc["Int"](value, span=sp)
+    elif _FLOAT.match(digits) and suffix in _FLOAT_SUFFIXES:
+        literal = _plain_number(sp, digits)
+    else:
+        state.error("E1006", sp.start, sp.end,
+                    f"invalid numeric literal '{shown(digits + suffix)}': a `{suffix}` suffix "
+                    f"on {'a float' if _FLOAT.match(digits) else 'this'} literal")
+        return Lsrc["Int"](0, span=sp)
+    return Lsrc["Suffixed"](literal, suffix, span=sp)
+
+
+def _plain_number(sp, text: str):
     if is_int(text):
         return Lsrc["Int"](read_int(text, sp), span=sp)
     if _FLOAT.match(text):

@@ -1,10 +1,10 @@
-"""hoist-nested-items: Lsrc -> Lhoisted."""
+"""hoist-nested-items: Lplain -> Lhoisted."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages import Lhoisted, Lsrc
+from ..languages import Lhoisted, Lplain
 from ..nanopass import Pass
 
 
@@ -13,7 +13,7 @@ class State:
     hoisted: list = field(default_factory=list)  # the items hoisted out of the current item
 
 
-hoist_nested_items = Pass("hoist-nested-items", Lsrc, Lhoisted, """
+hoist_nested_items = Pass("hoist-nested-items", Lplain, Lhoisted, """
 Move every item written inside a block to the top level, after its enclosing item.
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after

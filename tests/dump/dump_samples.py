@@ -42,6 +42,7 @@ EXAMPLES = {
     "Float": lambda: L["Float"](0.1),
     "Bool": lambda: L["Bool"](True),
     "Str": lambda: L["Str"]('say "hi"\n'),
+    "Suffixed": lambda: L["Suffixed"](i(300), "u32"),
     "Var": lambda: var("x"),
     "Binary": lambda: L["Binary"]("*", L["Binary"]("+", var("a"), i(1)), var("b")),
     "Unary": lambda: L["Unary"]("-", var("x")),

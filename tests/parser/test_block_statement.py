@@ -57,8 +57,8 @@ def test_every_pass_keeps_the_block_and_its_scope(tmp_path):
     path.write_text(SHADOWING)
     status, out, err = cli(path, "--action", "check", "--dump-after=all")
     assert (status, err) == (0, "")
-    after_resolve = out.split("*** IR Dump After ")[6]
-    assert after_resolve.startswith("resolve-names")
+    after_resolve = next(d for d in out.split("*** IR Dump After ")
+                         if d.startswith("resolve-names"))
     # The inner `x`s are new names, and the `x` after the block is the outer one again.
     assert "let x#1 = 2;" in after_resolve and "let x#2 = x#1 + 10;" in after_resolve
     assert "@print(x#1);\n    }\n    @print(x);" in after_resolve

@@ -355,3 +355,26 @@ def test_transfer_is_the_older_spelling_of_the_reachable_bound():
     old = program("fn f<A: Topology, B: Topology>() where Transfer<A, B> { }").items[0]
     new = program("fn f<A: Topology, B: Topology>() where Reachable<A, B> { }").items[0]
     assert old == new and old.bounds == (N["ReachableBound"]("A", "B"),)
+
+
+# -- literal suffixes (vx-surface: `0i64`, `10f32`, `3u8`) ----------------------------------
+
+
+@pytest.mark.parametrize("text,value,suffix", [
+    ("0i64", N["Int"](0), "i64"), ("3u8", N["Int"](3), "u8"), ("1_000_u32", N["Int"](1000), "u32"),
+    ("0xFFu8", N["Int"](255), "u8"), ("10f32", N["Float"](10.0), "f32"),
+    ("2.5f64", N["Float"](2.5), "f64"), ("1e3f32", N["Float"](1000.0), "f32"),
+    ("7bf16", N["Float"](7.0), "bf16"),
+])
+def test_a_literal_may_carry_its_type(text, value, suffix):
+    assert expr(text) == N["Suffixed"](value, suffix)
+
+
+def test_a_hexadecimal_literal_ending_in_f32_is_one_number_as_in_rust():
+    assert expr("0x1f32") == Int(0x1F32)
+
+
+@pytest.mark.parametrize("text", ["1.5i32", "0x10f32x", "3u7", "2.0u8"])
+def test_an_unknown_or_misplaced_suffix_is_e1006(text):
+    _, diags = parse_text(f"fn main() {{ let v = {text}; }}")
+    assert diags.codes() == ["E1006"]

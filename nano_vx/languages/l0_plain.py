@@ -1,0 +1,11 @@
+"""Lplain: Lsrc without `Suffixed`; a literal's written type is a cast of the plain literal."""
+
+from __future__ import annotations
+
+from .l0_source import Lsrc
+
+Lplain = Lsrc.extend(
+    "Lplain",
+    "Lsrc with every literal plain: `300u16` is `300 as u16`, its range checked",
+    remove={"Expr": ["Suffixed"]},
+)
