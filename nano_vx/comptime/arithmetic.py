@@ -17,6 +17,7 @@ from .values import Unknown, overflow
 
 _EXACT = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _QUOTIENT = {"/": operator.floordiv, "%": operator.mod}
+_BITS = frozenset("& | ^ << >>".split())
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
 
@@ -80,6 +81,10 @@ class ArithmeticMixin:
                         return r
                 return binary(op, a, b, span)
             return arithmetic
+        if op in _BITS:
+            def bits(x):
+                return binary(op, left(x), c if literal else right(x), span)
+            return bits
         compare = _COMPARE.get(op)
         if compare is not None:
             def comparison(x):
@@ -116,6 +121,8 @@ class ArithmeticMixin:
                     return overflow(f"{format_scalar(unplace(a))} {op} "
                                     f"{format_scalar(unplace(b))} = {exact} is outside {left}")
             return r
+        if op in _BITS:  # no overflow to report: the bits are the result
+            return self.guarded(arith, op, a, b, span)
         if op in ("==", "!="):
             eq = same(unplace(a), unplace(b))
             if eq is not None:

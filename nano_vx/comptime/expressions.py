@@ -99,9 +99,12 @@ class ExprMixin:
         op = node.op
         if op in ("&&", "||"):
             return self.logic(node)
-        operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
+        operand_hint = hint if op in ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>") \
+            else None
         left = self.expr(node.left, operand_hint)
-        return self.operation(op, node.span, left, self.operand(node.right, operand_hint))
+        # A shift's amount has a type of its own: the context types only what is shifted.
+        right_hint = None if op in ("<<", ">>") else operand_hint
+        return self.operation(op, node.span, left, self.operand(node.right, right_hint))
 
     def operand(self, node, hint=None):
         """A right operand: its closure, or the value of a literal (arithmetic.Literal)."""

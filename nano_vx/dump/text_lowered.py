@@ -4,11 +4,11 @@ blocks. Registered by importing this module (dump/text.py does)."""
 
 from __future__ import annotations
 
-from .writer import BINARY_PREC, CAST, CLOSURE, HEADER, POSTFIX, UNARY, expr, line
+from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, HEADER, POSTFIX, UNARY, expr, line
 
 
 def _suffixed_prec(n):
-    return UNARY if str(n.value).startswith("-") else 10
+    return UNARY if str(n.value).startswith("-") else ATOM
 
 
 @expr("Int", "value type", _suffixed_prec)

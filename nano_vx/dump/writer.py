@@ -18,12 +18,13 @@ INDENT = "    "
 # Precedence, loosest first. Block-like expressions (`spawn`, `comptime`) sit below every
 # operator so that they are parenthesised as operands (`(comptime { .. }) + 1` would otherwise
 # read as a statement followed by `+1`), and a closure swallows everything to its right.
-CLOSURE, BLOCKLIKE, CAST, UNARY, POSTFIX, ATOM = 0, 1, 7, 8, 9, 10
+CLOSURE, BLOCKLIKE, CAST, UNARY, POSTFIX, ATOM = 0, 1, 11, 12, 13, 14
 BINARY_PREC = {
     "||": 2, "&&": 3,
     "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
-    "+": 5, "-": 5,
-    "*": 6, "/": 6, "%": 6,
+    "|": 5, "^": 6, "&": 7, "<<": 8, ">>": 8,
+    "+": 9, "-": 9,
+    "*": 10, "/": 10, "%": 10,
 }
 # Conditions and `for` bounds are followed by a block, so a block-like operand there is
 # parenthesised too.

@@ -9,9 +9,9 @@ from ..nanopass import Language, Nonterminal, Terminal, prod
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?\Z")
 
-BINARY_OPS = frozenset("|| && == != < <= > >= + - * / %".split())
+BINARY_OPS = frozenset("|| && == != < <= > >= + - * / % & | ^ << >>".split())
 UNARY_OPS = frozenset({"-", "!"})
-ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/=", "%="})
+ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
 SCALARS = frozenset("i8 i16 i32 i64 u8 u32 u64 f16 bf16 f32 f64 bool void".split())
 # The variants of HardwareState (semantics §3.2), the patterns a `match` arm names.
 VARIANTS = ("Available", "Saturated")
@@ -33,7 +33,7 @@ TERMINALS = [
     Terminal("string", lambda v: type(v) is str, "a string literal's text"),
     Terminal("binop", lambda v: v in BINARY_OPS, " ".join(sorted(BINARY_OPS))),
     Terminal("unop", lambda v: v in UNARY_OPS, "- !"),
-    Terminal("assignop", lambda v: v in ASSIGN_OPS, "= += -= *= /= %="),
+    Terminal("assignop", lambda v: v in ASSIGN_OPS, " ".join(sorted(ASSIGN_OPS))),
     Terminal("scalar", lambda v: v in SCALARS, "a scalar type name"),
     Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
              "a number as written in a declaration, kept exact"),

@@ -24,7 +24,8 @@ _ELEMENT = r"(i1|i8|i16|i32|i64|f16|bf16|f32|f64)"
 _MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z")
 
 ARITH_OPS = frozenset(
-    "addi subi muli divsi divui remsi remui andi ori xori addf subf mulf divf remf".split())
+    "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui "
+    "addf subf mulf divf remf".split())
 COMPARE_OPS = frozenset({"cmpi", "cmpf"})
 PREDICATES = {
     "cmpi": frozenset("eq ne slt sle sgt sge ult ule ugt uge".split()),

@@ -13,8 +13,8 @@ import operator
 from ..languages.l4_resolved import display_name
 from ..values.literals import literal, scalar_hint
 from ..values.numbers import (
-    I32_HI, I32_LO, INT_TYPES, Placed, arith, cast, comparable, describe, logical_not, negate,
-    to_index, unplace,
+    I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, arith, cast, comparable, describe, logical_not,
+    negate, to_index, unplace,
 )
 from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
 from ..values.stops import stop, wrong_kind
@@ -25,6 +25,8 @@ from .scope import Escape, Moved, frame_getter, reader
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
+_TYPED_BY_CONTEXT = frozenset("+ - * / % & | ^ << >>".split())
+_BITS = frozenset("& | ^ << >>".split())
 _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
@@ -109,14 +111,20 @@ class ExprMixin:
         op, span = node.op, node.span
         if op in ("&&", "||"):
             return self._logic(node, sc)
+        # A shift's amount has a type of its own: the operator's type is what is shifted.
         if "type" in node._fields:  # Lscalars on: computed at the operand type decided
             operand_hint = node.type
             left = self.typed_operand(node.left, sc, operand_hint)
-            right = self.typed_operand(node.right, sc, operand_hint)
+            right = self.expr(node.right, sc) if op in SHIFTS else \
+                self.typed_operand(node.right, sc, operand_hint)
         else:
-            operand_hint = hint if op in ("+", "-", "*", "/", "%") else None
+            operand_hint = hint if op in _TYPED_BY_CONTEXT else None
             left = self.expr(node.left, sc, operand_hint)
-            right = self.expr(node.right, sc, operand_hint)
+            right = self.expr(node.right, sc, None if op in SHIFTS else operand_hint)
+        if op in _BITS:
+            def bits(f):
+                return arith(op, left(f), right(f), span)
+            return bits
         c = _plain_int_literal(node.right, operand_hint)
         if op in _ARITH:
             fn = _ARITH[op]

@@ -399,7 +399,8 @@ def _constant(machine, node, slot):
 
 
 _INT_ARITH = {"addi": operator.add, "subi": operator.sub, "muli": operator.mul,
-              "andi": operator.and_, "ori": operator.or_, "xori": operator.xor}
+              "andi": operator.and_, "ori": operator.or_, "xori": operator.xor,
+              "shli": operator.lshift, "shrsi": operator.rshift}
 _FLOAT_ARITH = {"addf": "+", "subf": "-", "mulf": "*", "divf": "/", "remf": "%"}
 _FLOAT_FAST = {"addf": operator.add, "subf": operator.sub, "mulf": operator.mul}
 
@@ -426,6 +427,12 @@ def _arith(machine, node, slot):
     if type(t) is not Int:
         internal(span, f"arith.{op} on {node.type}")
     lo, hi, wrap = t.lo, t.hi, t.wrap
+    if op == "shrui":  # the value read unsigned; the amount is below the width already
+        mask = t.mask
+
+        def logical_shift(f):
+            f[r] = wrap((f[a] & mask) >> f[b])
+        return logical_shift
     if op in _INT_ARITH:
         fn = _INT_ARITH[op]
 

@@ -106,11 +106,13 @@ class Dispatch(_Custom):
             st.depth -= 1
 
 
+# Rust's: comparisons, then `|`, `^`, `&`, the shifts, `+ -`, `* / %`, each binding tighter.
 PRECEDENCE = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
-              "+": 4, "-": 4, "*": 5, "/": 5, "%": 5}
+              "|": 4, "^": 5, "&": 6, "<<": 7, ">>": 7, "+": 8, "-": 8, "*": 9, "/": 9, "%": 9}
 # An operator never followed by `=` (that is an assignment), `-` never by `>` (a return
 # type arrow), `/` never by `/` (comments are blanked, but keep it exact).
-_OP = re.compile(r"\|\||&&|==|!=|<=|>=|<|>|\+(?!=)|-(?![=>])|\*(?!=)|/(?![=/])|%(?!=)")
+_OP = re.compile(r"\|\||&&|==|!=|<<(?!=)|>>(?!=)|<=|>=|<(?!<)|>(?!>)|\+(?!=)|-(?![=>])"
+                 r"|\*(?!=)|/(?![=/])|%(?!=)|&(?![&=])|\|(?![|=])|\^(?!=)")
 
 
 class Binary(_Custom):

@@ -36,7 +36,7 @@ class ExprLine:
         self.semi, self.blocklike, self.span = semi, blocklike, span
 
 
-_ASSIGN_OP = Regex(r"[+\-*/%]?=(?!=)").set_name("an assignment")
+_ASSIGN_OP = Regex(r"(?:<<|>>|[+\-*/%&|^])?=(?!=)").set_name("an assignment")
 _EXPR_LINE = Build(
     EXPR + Group(Optional(_ASSIGN_OP - EXPR)) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], t[1][0] if t[1] else None, t[1][1] if t[1] else None,

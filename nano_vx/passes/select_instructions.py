@@ -92,6 +92,7 @@ def _wrap(value: int, t: str) -> int:
 _ARITH = {("+", "int"): "addi", ("-", "int"): "subi", ("*", "int"): "muli",
           ("+", "float"): "addf", ("-", "float"): "subf", ("*", "float"): "mulf",
           ("/", "float"): "divf", ("%", "float"): "remf"}
+_BITWISE_OPS = {"&": "andi", "|": "ori", "^": "xori"}
 _PREDICATE = {"==": ("eq", "eq", "oeq"), "!=": ("ne", "ne", "une"), "<": ("slt", "ult", "olt"),
               "<=": ("sle", "ule", "ole"), ">": ("sgt", "ugt", "ogt"),
               ">=": ("sge", "uge", "oge")}
@@ -314,18 +315,18 @@ class _Function:
         target, op = node.target, node.op
         if target._prod == "Index":
             ref, indices, tensor = self.access(target)
-            value, _ = self.expr(node.value)
+            value, vt = self.expr(node.value)
             if op != "=":
                 old = self.op("Load", ref, indices, tensor.mtype)
-                value = self.arith(op[:-1], old, value, tensor.elem)
+                value = self.operate(op[:-1], old, value, vt, tensor.elem)
             self.emit("Store", value, ref, indices, tensor.mtype)
             return
         cell, t = self.cells[target.name]
         cell_type = f"memref<{mtype(t)}>"
         old = self.op("Load", cell, (), cell_type) if op != "=" else None
-        value, _ = self.expr(node.value)
+        value, vt = self.expr(node.value)
         if old is not None:
-            value = self.arith(op[:-1], old, value, t)
+            value = self.operate(op[:-1], old, value, vt, t)
         self.emit("Store", value, cell, (), cell_type)
 
     def s_Assert(self, node):
@@ -378,17 +379,39 @@ class _Function:
         if op in ("&&", "||"):
             return self.logic(e), "bool"
         left, _ = self.expr(e.left)
-        right, _ = self.expr(e.right)
+        right, right_type = self.expr(e.right)
         if op in _PREDICATE:
             signed, unsigned, ordered = _PREDICATE[op]
             if _kind(t) == "float":
                 return self.op("Compare", "cmpf", ordered, left, right, _MACHINE[t]), "bool"
             pred = signed if _signed(t) and t != "bool" else unsigned
             return self.op("Compare", "cmpi", pred, left, right, _MACHINE[t]), "bool"
-        return self.arith(op, left, right, t), t
+        return self.operate(op, left, right, right_type, t), t
+
+    def operate(self, op: str, left: str, right: str, right_type: str, t: str) -> str:
+        """`left op right` of type t, for an operator or a compound assignment's."""
+        if op in ("<<", ">>"):
+            return self.shift(op, left, right, right_type, t)
+        return self.arith(op, left, right, t)
+
+    def shift(self, op: str, value: str, amount: str, amount_type: str, t: str) -> str:
+        """`<<`, `>>` as Rust's wrapping shifts: the amount in the value's width, modulo it
+        (LLVM's shift by the width or more would be poison); `>>` of a signed type
+        arithmetic, of an unsigned one logical."""
+        m, a = _MACHINE[t], _MACHINE[amount_type]
+        if _BITS[a] > _BITS[m]:
+            amount = self.op("Convert", "arith.trunci", amount, a, m)
+        elif _BITS[a] < _BITS[m]:
+            ext = "arith.extsi" if _signed(amount_type) else "arith.extui"
+            amount = self.op("Convert", ext, amount, a, m)
+        amount = self.op("Arith", "andi", amount, self.const(_BITS[m] - 1, t), m)
+        name = "shli" if op == "<<" else "shrsi" if _signed(t) else "shrui"
+        return self.op("Arith", name, value, amount, m)
 
     def arith(self, op: str, left: str, right: str, t: str) -> str:
         m = _MACHINE[t]
+        if op in _BITWISE_OPS:
+            return self.op("Arith", _BITWISE_OPS[op], left, right, m)
         if (op, _kind(t)) in _ARITH:
             return self.op("Arith", _ARITH[op, _kind(t)], left, right, m)
         # Integer / and %: the checks the interpreter makes, then the operation.

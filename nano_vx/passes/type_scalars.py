@@ -15,6 +15,8 @@ L = Lscalars
 _FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
+_BITWISE = frozenset({"&", "|", "^"})
+_SHIFTS = frozenset({"<<", ">>"})
 # What native code does not lower: the machine state a run consults (`try_pin` and the
 # `match` on its result, a value's topology), fields of structs, differentiation.
 _UNLOWERED = {
@@ -386,7 +388,11 @@ class _Infer:
             target = self.expr(s.target)
             if isinstance(_find(target), _Closure):
                 raise _Mismatch(s, "assignment to a closure")
-            unify(target, self.expr(s.value), s)
+            if s.op in ("<<=", ">>="):  # the amount is any integer
+                unify(target, _Var("int"), s)
+                unify(self.expr(s.value), _Var("int"), s.value)
+            else:
+                unify(target, self.expr(s.value), s)
         elif kind == "For":
             t = unify(self.expr(s.start), self.expr(s.end), s)
             t = unify(t, _Var("int"), s)
@@ -447,8 +453,14 @@ class _Infer:
             unify(self.expr(e.right), "bool", e.right)
             self.note(e, "bool")
             return "bool"
+        if e.op in _SHIFTS:  # the amount is any integer; the value shifted is the type
+            t = unify(self.expr(e.left), _Var("int"), e.left)
+            unify(self.expr(e.right), _Var("int"), e.right)
+            return self.note(e, t)
         t = unify(self.expr(e.left), self.expr(e.right), e)
-        if isinstance(_find(t), (_Tensor, _Closure)) or _find(t) in ("str", "void"):
+        if isinstance(_find(t), (_Tensor, _Closure)) or _find(t) in ("str", "void") or \
+                e.op in _BITWISE and (_find(t) in _FLOATS or isinstance(_find(t), _Var)
+                                      and _find(t).kind == "float"):
             raise _Mismatch(e, f"'{e.op}' on {_show(t)}")
         self.note(e, t)
         return "bool" if e.op in _COMPARE else t

@@ -258,6 +258,10 @@ def to_index(v, span) -> int:
 # -- arithmetic ----------------------------------------------------------------------------
 
 
+_BITWISE = {"&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}
+SHIFTS = frozenset({"<<", ">>"})
+
+
 def _int_op(op: str, a: int, b: int, t: IntType, span) -> int:
     if op == "+":
         return t.wrap(a + b)
@@ -265,6 +269,8 @@ def _int_op(op: str, a: int, b: int, t: IntType, span) -> int:
         return t.wrap(a - b)
     if op == "*":
         return t.wrap(a * b)
+    if op in _BITWISE:  # two's complement: Python's ints act as if sign-extended forever
+        return t.wrap(_BITWISE[op](a, b))
     if b == 0:
         stop("E9001", span, f"attempt to {'divide' if op == '/' else 'take the remainder of'} "
                             f"{a} by zero ({t.name})")
@@ -312,10 +318,29 @@ def _mismatch(op, a, b, span):
     wrong_kind(span, f"cannot apply '{op}' to {describe(a)} and {describe(b)}")
 
 
+def shift(op: str, a, b, span):
+    """`a << b`, `a >> b`: of a's type (b may be any integer type), the amount taken modulo
+    the width as Rust's wrapping shifts do; `>>` is arithmetic for a signed type, logical for
+    an unsigned one."""
+    a, b = unplace(a), unplace(b)
+    if type(a) not in (int, TInt) or type(b) not in (int, TInt):
+        _mismatch(op, a, b, span)
+    t = a.t if type(a) is TInt else I32
+    av = a.v if type(a) is TInt else wrap32(a)
+    n = (b.v if type(b) is TInt else b) % t.bits
+    r = t.wrap(av << n) if op == "<<" else t.wrap(av >> n)
+    return TInt(r, t) if type(a) is TInt else r
+
+
 def arith(op: str, a, b, span):
-    """The general case of + - * / % (the evaluator inlines the i32 and f64 fast paths)."""
+    """The general case of + - * / % & | ^ << >> (the evaluator inlines the i32 and f64 fast
+    paths)."""
+    if op in SHIFTS:
+        return shift(op, a, b, span)
     a, b = unplace(a), unplace(b)
     ta, tb = type(a), type(b)
+    if ta is bool and tb is bool and op in _BITWISE:  # `&`, `|`, `^` of bools: no shortcut
+        return bool(_BITWISE[op](a, b))
     if ta is int and tb is int:
         return _int_op(op, wrap32(a), wrap32(b), I32, span)
     if (ta is int or ta is TInt) and (tb is int or tb is TInt):

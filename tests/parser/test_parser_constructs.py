@@ -378,3 +378,28 @@ def test_a_hexadecimal_literal_ending_in_f32_is_one_number_as_in_rust():
 def test_an_unknown_or_misplaced_suffix_is_e1006(text):
     _, diags = parse_text(f"fn main() {{ let v = {text}; }}")
     assert diags.codes() == ["E1006"]
+
+
+# -- bitwise operators and shifts, with Rust's precedence -----------------------------------
+
+
+@pytest.mark.parametrize("text,tree", [
+    ("1 + 2 << 3", B("<<", B("+", Int(1), Int(2)), Int(3))),
+    ("a & b == 8", B("==", B("&", V("a"), V("b")), Int(8))),
+    ("a | b ^ c & d", B("|", V("a"), B("^", V("b"), B("&", V("c"), V("d"))))),
+    ("a << 1 >> 2", B(">>", B("<<", V("a"), Int(1)), Int(2))),
+    ("a < b << 1", B("<", V("a"), B("<<", V("b"), Int(1)))),
+    ("a || b | c", B("||", V("a"), B("|", V("b"), V("c")))),
+])
+def test_bitwise_operators_bind_as_in_rust(text, tree):
+    assert expr(text) == tree
+
+
+@pytest.mark.parametrize("op", ["&=", "|=", "^=", "<<=", ">>=", "%="])
+def test_every_binary_operator_has_its_compound_assignment(op):
+    assert stmt(f"x {op} 2;") == N["Assign"](V("x"), op, Int(2))
+
+
+def test_a_closure_is_still_a_closure_beside_bitwise_or():
+    f = expr("|x| x | 1")
+    assert f._prod == "Closure" and f.body.value == B("|", V("x"), Int(1))
