@@ -153,6 +153,16 @@ Lsrc = Language(
 )
 
 
+def assertion_message(node) -> str:
+    """What a false `assert` says when it stops the program: its message, else its condition
+    as written."""
+    if node.message is not None:
+        return f"assertion failed: {node.message}"
+    c = node.cond.span
+    return f"assertion failed: {c.source.text[c.start:c.end]}" if c is not None \
+        else "assertion failed"
+
+
 def nested_blocks(stmt):
     """The blocks a statement holds, in order: an `if`'s branches (also as an expression
     statement), a loop's body, a block statement's block."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 
+from ..languages.l0_source import assertion_message
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
@@ -210,13 +211,7 @@ class StmtMixin(ExprMixin):
 
     def s_Assert(self, node, sc):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
-        if node.message is not None:
-            message = f"assertion failed: {node.message}"
-        elif node.cond.span is not None:
-            c = node.cond.span
-            message = f"assertion failed: {c.source.text[c.start:c.end]}"
-        else:
-            message = "assertion failed"
+        message = assertion_message(node)
 
         def assert_(f):
             if not truth(cond(f), span):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..languages.l0_source import assertion_message
 from ..languages.l14_blocks import Lblocks
 from ..languages.l15_mlir import Lmlir
 from ..nanopass import Pass
@@ -331,14 +332,7 @@ class _Function:
 
     def s_Assert(self, node):
         cond, _ = self.expr(node.cond)
-        if node.message is not None:
-            message = f"assertion failed: {node.message}"
-        elif node.cond.span is not None:
-            c = node.cond.span
-            message = f"assertion failed: {c.source.text[c.start:c.end]}"
-        else:
-            message = "assertion failed"
-        self.check(cond, "E9002", message)
+        self.check(cond, "E9002", assertion_message(node))
 
     def s_Assume(self, node):
         cond, _ = self.expr(node.cond)
