@@ -12,6 +12,7 @@ import ctypes
 import faulthandler
 import os
 import signal
+import sys
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -26,6 +27,7 @@ from .softfloat import link_softfloat
 # softfloat.py.)
 LIBCALLS = ("memcpy", "memmove", "memset", "fmod", "fmodf")
 
+_PR_SET_PDEATHSIG = 1
 _RESULT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
            "i32": ctypes.c_int32, "i64": ctypes.c_int64}
 
@@ -98,6 +100,8 @@ def _child(native: Native, fd: int) -> None:
     # A crash is the parent's to report; a faulthandler here would dump the Python stack
     # the child inherited, which says nothing about the native code.
     faulthandler.disable()
+    if sys.platform.startswith("linux"):  # the parent killed, the run goes with it
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     try:
         runtime.start(native.sites, fd)
         runtime.send_result(int(native.main() or 0))

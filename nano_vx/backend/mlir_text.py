@@ -39,7 +39,10 @@ def to_mlir_text(program) -> str:
                   if item._prod in ("Func", "Declare")}
     lines.append("module {")
     for item in program.items:
-        if item._prod == "Declare":
+        if item._prod == "Global":
+            lines.append(f'  memref.global "private" {symbol(item.name)} : {item.type} = '
+                         f"dense<{item.value}>")
+        elif item._prod == "Declare":
             lines.append(f"  func.func private {symbol(item.name)}({', '.join(item.args)})"
                          f"{_results(item.results)}")
         elif item._prod == "Func":
@@ -155,6 +158,8 @@ def _op(op, signatures) -> str:
             return (f"%{op.result} = llvm.call_intrinsic {string(intrinsic)}(%{op.value}) : "
                     f"({op.source}) -> {op.type}")
         return f"%{op.result} = {op.op} %{op.value} : {op.source} to {op.type}"
+    if p == "GetGlobal":
+        return f"%{op.result} = memref.get_global {symbol(op.name)} : {op.type}"
     if p in ("Alloca", "Alloc"):
         return f"%{op.result} = memref.{p.lower()}() : {op.type}"
     if p == "Load":

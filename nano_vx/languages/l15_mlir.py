@@ -85,6 +85,9 @@ NONTERMINALS = [
              "func.func; topology: the device a kernel runs on (the vx.topology attribute)"),
         prod("Declare", "name: name, args: mtype*, results: mtype*",
              "func.func private: a function of the runtime"),
+        prod("Global", "name: name, type: mtype, value: number",
+             "memref.global: a cell the whole program shares, starting at `value` (the depth "
+             "of nested calls)"),
         prod("PrintSite", "id: int, kind: printkind, type: scalar?, text: string?, dims: int*",
              "what vx_print(id, payload) prints: an integer, float or bool of `type` (the "
              "payload holds its bits), the string `text`, or a tensor of `type` and `dims` "
@@ -105,6 +108,7 @@ NONTERMINALS = [
         prod("Convert", "result: ssa, op: convop, value: ssa, source: mtype, type: mtype",
              "a conversion from `source` to `type`"),
         prod("Alloca", "result: ssa, type: mtype", "memref.alloca: a mutable local's cell"),
+        prod("GetGlobal", "result: ssa, name: name, type: mtype", "memref.get_global"),
         prod("Alloc", "result: ssa, type: mtype", "memref.alloc: a tensor's elements"),
         prod("Load", "result: ssa, ref: ssa, indices: ssa*, type: mtype",
              "memref.load; type: the memref's"),

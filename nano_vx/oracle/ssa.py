@@ -180,11 +180,15 @@ class _Machine:
         self.sites = site_table(program)
         self.functions: dict[str, _Function] = {}
         self.declared: set[str] = set()
+        self.globals: dict[str, Memref] = {}
         for item in program.items:
             if item._prod == "Func":
                 self.functions[item.name] = _Function(self, item)
             elif item._prod == "Declare":
                 self.declared.add(item.name)
+            elif item._prod == "Global":
+                t = _memref_type(item, item.type)
+                self.globals[item.name] = Memref([item.value], t)
         self.buffers = weakref.WeakValueDictionary()  # address -> root Memref
         self.next_address = 1 << 16
 
@@ -558,6 +562,16 @@ def _memref_type(node, text):
     return t
 
 
+def _get_global(machine, node, slot):
+    r, cell = slot(node.result), machine.globals.get(node.name)
+    if cell is None:
+        internal(node.span, f"memref.get_global of '{node.name}', which the module lacks")
+
+    def get_global(f):
+        f[r] = cell
+    return get_global
+
+
 def _alloc(machine, node, slot):
     r, t = slot(node.result), _memref_type(node, node.type)
     zero = t.zero if node._prod == "Alloc" else None
@@ -686,6 +700,6 @@ def _assume(machine, node, slot):
 
 
 _OPS = {"Constant": _constant, "Arith": _arith, "Compare": _compare, "Convert": _convert,
-        "Alloca": _alloc, "Alloc": _alloc, "Load": _load, "Store": _store,
+        "Alloca": _alloc, "Alloc": _alloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
         "Collapse": _collapse, "Pointer": _pointer, "Transfer": _transfer, "Call": _call,
         "Assume": _assume}

@@ -11,6 +11,7 @@ from ..nanopass import Pass
 from ..nanopass.verify import child_nodes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from ..oracle.interpreter import MAX_CALL_DEPTH
 from ..values.tensors import PRINT_LIMIT
 
 M = Lmlir
@@ -116,7 +117,9 @@ class _Program:
 
     def lower(self):
         funcs = [_Function(self, fn).lower() for fn in self.fns.values()]
-        items = list(self.runtime.values()) + funcs + self.sites
+        # `main` runs at depth 1, as in the interpreter; each call goes one deeper.
+        depth = M["Global"](DEPTH, "memref<i64>", 1, span=self.tree.span)
+        items = [depth] + list(self.runtime.values()) + funcs + self.sites
         return M["Module"](tuple(items), span=self.tree.span)
 
     def declare(self, name: str, args: tuple):
@@ -130,6 +133,7 @@ class _Program:
         return site_id
 
 
+DEPTH = "vx_depth"  # the memref.global counting nested calls
 _RUNTIME = {"vx_print": ("i32", "i64"), "vx_stop": ("i32", "i64", "i64"),
             "vx_check_alloc": ("i32", "i64")}
 
@@ -344,7 +348,13 @@ class _Function:
     # -- expressions: each gives (ssa, Vx type), "void" for no value -------------------
 
     def expr(self, e):
-        return getattr(self, "e_" + e._prod)(e)
+        """Lower an expression; what it checks and what it emits points at it, as the
+        interpreter's stops do."""
+        outer, self.span = self.span, e.span or self.span
+        try:
+            return getattr(self, "e_" + e._prod)(e)
+        finally:
+            self.span = outer
 
     def e_Int(self, e):
         return self.const(e.value, e.type), e.type
@@ -487,9 +497,21 @@ class _Function:
         return self.call(callee, args, None)
 
     def call(self, callee: str, args: tuple, launch):
+        """A call of a function of the program, one level deeper than the caller: past
+        MAX_CALL_DEPTH nested calls the program stops, as the interpreter does, instead of
+        running out of stack (or, once LLVM has made the recursion a loop, never ending)."""
         ret = vx_type(self.p.fns[callee].ret)
         results = () if ret == "void" else (M["Arg"](self.fresh(), mtype(ret), span=self.span),)
+        cell = self.op("GetGlobal", DEPTH, "memref<i64>")
+        depth = self.op("Load", cell, (), "memref<i64>")
+        deeper = self.op("Arith", "addi", depth, self.const(1, "i64"), "i64")
+        fits = self.op("Compare", "cmpi", "sle", deeper, self.const(MAX_CALL_DEPTH, "i64"), "i64")
+        shown = "closure" if "$closure" in callee else callee  # as the interpreter names it
+        self.check(fits, "E9006", f"call depth exceeded {MAX_CALL_DEPTH} nested calls (in "
+                                  f"'{shown}'): unbounded recursion?")
+        self.emit("Store", deeper, cell, (), "memref<i64>")
         self.emit("Call", results, callee, args, launch)
+        self.emit("Store", depth, cell, (), "memref<i64>")
         return (results[0].name if results else ""), ret
 
     def e_Launch(self, e):
