@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from .errors import BackendBug
-from .mlir_text import to_mlir_text
+from .mlir_text import site_comments, to_mlir_text
 
 # Transfers become memref.alloc + memref.copy before this runs (lower_transfers), so every
 # op left is one of func, arith, cf, memref or llvm. expand-strided-metadata rewrites
@@ -25,9 +25,10 @@ PIPELINE = ("builtin.module(expand-strided-metadata, "
 
 
 def emit_mlir(program) -> str:
-    """The verified module as MLIR prints it, vx.transfer ops and all."""
+    """The verified module as MLIR prints it, vx.transfer ops and all, after what its print
+    and stop sites mean."""
     with _module(program) as module:
-        return str(module)
+        return "".join(f"{line}\n" for line in site_comments(program)) + str(module)
 
 
 def to_llvm_ir(program) -> str:

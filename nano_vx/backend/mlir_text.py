@@ -33,8 +33,7 @@ class MlirTextError(ValueError):
 
 def to_mlir_text(program) -> str:
     """The MLIR text of an Lmlir Module: its sites as comments, then the module."""
-    lines = [_site_comment(item) for item in program.items
-             if item._prod in ("PrintSite", "StopSite")]
+    lines = site_comments(program)
     signatures = {item.name: item for item in program.items
                   if item._prod in ("Func", "Declare")}
     lines.append("module {")
@@ -77,6 +76,12 @@ def memref_shape(mtype: str) -> tuple[tuple[int, ...], str]:
     if m is None:
         raise MlirTextError(f"{mtype} is not a memref type")
     return tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2)
+
+
+def site_comments(program) -> list[str]:
+    """What each print and stop site means, as `//` lines (MLIR has no operation for them)."""
+    return [_site_comment(item) for item in program.items
+            if item._prod in ("PrintSite", "StopSite")]
 
 
 def _site_comment(site) -> str:

@@ -23,7 +23,10 @@ def _parsed(text: str):
 
 def test_every_op_verifies_and_keeps_its_transfers_and_attributes():
     text = emit_mlir(every_op())
-    assert text.startswith("module {\n  func.func private @vx_print(i32, i64)\n")
+    comments, module = text.split("module {\n", 1)
+    assert comments.startswith("// vx_print site ") and all(
+        line.startswith("// vx_") for line in comments.splitlines())
+    assert module.startswith("  func.func private @vx_print(i32, i64)\n")
     assert ('"vx.transfer"(%alloc) {dest = "GPU_HBM", route = "CPU_DRAM -> GPU_HBM", '
             'slot = "slot0", source = "CPU_DRAM"} : (memref<2x3xf32>) -> memref<2x3xf32>'
             in text)
