@@ -474,7 +474,11 @@ class _Infer:
         return self.note(e, t)
 
     def e_Cast(self, e):
-        source = self.expr(e.value)
+        source, target = self.expr(e.value), _scalar_of(e.type, e)
+        # As in Rust, a bool converts to an integer and nothing else converts to a bool.
+        if (target == "bool") != (_find(source) == "bool") and \
+                (target == "bool" or target in _FLOATS):
+            raise _Mismatch(e, f"a cast of {_show(source)} to {_show(target)}")
         if _is_literal(e.value) and isinstance(_find(source), _Var) and _find(source).kind == "int":
             # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
             # desugar-comptime leaves, is 9000000000, not an i32 that wrapped.
@@ -482,7 +486,7 @@ class _Infer:
         if not isinstance(_find(source), (str, _Var)) or _find(source) in ("str", "void"):
             raise _Mismatch(e, f"a cast of {_show(source)}")
         self.note(e, source)
-        return _scalar_of(e.type, e)
+        return target
 
     def e_Call(self, e):
         callee = e.callee

@@ -72,3 +72,17 @@ def _descendants(node):
     from nano_vx.nanopass import descendants
 
     return descendants(node)
+
+
+@pytest.mark.parametrize("text,what", [
+    ("let b = 5 as bool;", "a cast of {integer} to bool"),
+    ("let f = true as f32;", "a cast of bool to f32"),
+    ("let s = \"no\"; print(s);", "a variable holding a string"),
+    ("let t = Tensor<i32, [2, 2]>::new(); let r = t[0];", "a row of a tensor used other than printed"),
+    ("let x: u8 = 3; print(-x);", "'-' on u8"),
+    ("let a = 1.5; print(a & 1.0);", "'&' on {float}"),
+])
+def test_what_native_code_would_compute_differently_is_refused(text, what):
+    ran = run_front(f"fn main() {{ {text} }}\n", type_scalars)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E5001" and what in diag.message
