@@ -16,6 +16,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
+from .passes.desugar_loops import desugar_loops
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -42,6 +43,7 @@ PIPELINE = Pipeline([
     parse_pass,
     load_machine_files,
     desugar_literal_suffixes,
+    desugar_loops,
     hoist_nested_items,
     desugar_unroll_across,
     desugar_transfer_methods,

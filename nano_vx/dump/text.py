@@ -208,6 +208,12 @@ def _for(w, n):
     w.node(n.body)
 
 
+@line("Loop", "body")
+def _loop(w, n):
+    w.put("loop ")
+    w.node(n.body)
+
+
 @line("While", "cond body")
 def _while(w, n):
     w.put("while ")

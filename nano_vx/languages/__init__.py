@@ -2,6 +2,7 @@
 
 from .l0_source import Lsrc
 from .l0_plain import Lplain
+from .l0_loops import Lwhile
 from .l1_hoisted import Lhoisted
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
@@ -12,5 +13,5 @@ from .l7_folded import Lfolded
 from .l8_routed import Lrouted
 from .l9_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lplain", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lplain", "Lwhile", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

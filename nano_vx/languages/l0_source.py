@@ -72,6 +72,7 @@ NONTERMINALS = [
         prod("Assign", "target: Expr, op: assignop, value: Expr"),
         prod("For", "var: name, start: Expr, end: Expr, body: Block"),
         prod("While", "cond: Expr, body: Block"),
+        prod("Loop", "body: Block", "`loop { .. }`: runs until a `break` or a `return`"),
         prod("If", "cond: Expr, comptime: bool, then: Block, orelse: Block?"),
         prod("Return", "value: Expr?"),
         prod("Break"),

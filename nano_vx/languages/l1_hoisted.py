@@ -1,11 +1,11 @@
-"""Lhoisted: Lplain without `ItemStmt`; every item is at the top level."""
+"""Lhoisted: Lwhile without `ItemStmt`; every item is at the top level."""
 
 from __future__ import annotations
 
-from .l0_plain import Lplain
+from .l0_loops import Lwhile
 
-Lhoisted = Lplain.extend(
+Lhoisted = Lwhile.extend(
     "Lhoisted",
-    "Lplain without ItemStmt: items written inside blocks are hoisted to the top level",
+    "Lwhile without ItemStmt: items written inside blocks are hoisted to the top level",
     remove={"Stmt": ["ItemStmt"]},
 )

@@ -148,6 +148,11 @@ class StmtMixin(ExprMixin):
             return None
         return if_
 
+    def s_Loop(self, node, sc):
+        """`loop { B }` runs as `while true { B }` (desugar-loops makes it one)."""
+        forever = type(node)._language["Bool"](True, span=node.span)
+        return self.s_While(type(node)._language["While"](forever, node.body, span=node.span), sc)
+
     def s_While(self, node, sc):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         body = self.stmt_block(node.body, sc)[1]

@@ -56,6 +56,7 @@ _LET = Build(
 _FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - BLOCK,
              lambda sp, t: Lsrc["For"](t[0], t[1], t[2], t[3], span=sp))
 _WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: Lsrc["While"](t[0], t[1], span=sp))
+_LOOP = Build(kw("loop") - BLOCK, lambda sp, t: Lsrc["Loop"](t[0], span=sp))
 
 _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
                  lambda sp, t: (sp, len(t) == 3, t[-2], t[-1]))
@@ -230,7 +231,7 @@ def _decl_or_expr(decl):
 
 
 _STMT <<= Dispatch({
-    "let": _LET, "for": _FOR, "while": _WHILE, "if": _IF, "return": _RETURN,
+    "let": _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF, "return": _RETURN,
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
     "{": _BLOCK_STMT, "unsafe": _UNSAFE,

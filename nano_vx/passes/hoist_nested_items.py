@@ -1,10 +1,10 @@
-"""hoist-nested-items: Lplain -> Lhoisted."""
+"""hoist-nested-items: Lwhile -> Lhoisted."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages import Lhoisted, Lplain
+from ..languages import Lhoisted, Lwhile
 from ..nanopass import Pass
 
 
@@ -13,7 +13,7 @@ class State:
     hoisted: list = field(default_factory=list)  # the items hoisted out of the current item
 
 
-hoist_nested_items = Pass("hoist-nested-items", Lplain, Lhoisted, """
+hoist_nested_items = Pass("hoist-nested-items", Lwhile, Lhoisted, """
 Move every item written inside a block to the top level, after its enclosing item.
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after

@@ -86,6 +86,7 @@ EXAMPLES = {
     "Assign": lambda: L["Assign"](L["Index"](var("t"), i(0)), "+=", i(1)),
     "For": lambda: L["For"]("k", i(0), var("n"), block(L["ExprStmt"](var("k")))),
     "While": lambda: L["While"](L["Binary"]("<", var("k"), i(3)), block(L["Break"]())),
+    "Loop": lambda: L["Loop"](block(L["Break"]())),
     "If": lambda: L["If"](
         L["Bool"](False), False, block(L["Return"](None)),
         block(L["If"](var("c"), True, block(L["Continue"]()), block(L["Break"]()))),

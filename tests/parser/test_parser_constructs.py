@@ -403,3 +403,9 @@ def test_every_binary_operator_has_its_compound_assignment(op):
 def test_a_closure_is_still_a_closure_beside_bitwise_or():
     f = expr("|x| x | 1")
     assert f._prod == "Closure" and f.body.value == B("|", V("x"), Int(1))
+
+
+def test_loop_is_a_statement_and_a_reserved_word():
+    assert stmt("loop { break; }") == N["Loop"](N["Block"]((N["Break"](),), None))
+    _, diags = parse_text("fn main() { let loop = 1; }")
+    assert diags.codes() == ["E1001"]

@@ -5,13 +5,14 @@ import importlib
 
 from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 
-IL_MODULES = ["l0_source", "l0_plain", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
+IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
               "l10_kernels", "l11_assumed", "l12_scalars", "l13_lifted", "l14_blocks",
               "l15_mlir"]
 
 
-ORDER = ["parse", "load-machine-files", "desugar-literal-suffixes", "hoist-nested-items", "desugar-unroll-across",
+ORDER = ["parse", "load-machine-files", "desugar-literal-suffixes", "desugar-loops",
+         "hoist-nested-items", "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
            "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
@@ -33,7 +34,7 @@ def test_the_passes_are_in_chain_order():
 
 
 def test_every_language_by_name_each_extending_the_one_before():
-    assert list(LANGUAGES) == ["Lsrc", "Lplain", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
+    assert list(LANGUAGES) == ["Lsrc", "Lplain", "Lwhile", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
                                "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lmlir"]
     langs = list(LANGUAGES.values())
