@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..values.control import Return
 from ..values.literals import scalar_hint
-from ..values.stops import stop, wrong_kind
+from ..values.stops import stop, too_deep, wrong_kind
 from ..values.tensors import Tensor
 from .blocks import run_blocks
 from .scope import Escape, FnScope, stray
@@ -55,8 +55,7 @@ def invoke(interp, code: Code, parent, args, targs, span):
                          f"{len(args)} were given")
     interp.depth += 1
     if interp.depth > interp.max_depth:
-        stop("E9006", span, f"call depth exceeded {interp.max_depth} nested calls "
-                            f"(in '{code.name}'): unbounded recursion?")
+        stop("E9006", span, too_deep(interp.max_depth, code.name))
     f = [None] * code.nslots
     f[0] = parent
     if targs:

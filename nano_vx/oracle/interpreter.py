@@ -9,7 +9,7 @@ from ..nanopass.verify import child_nodes
 from ..values.literals import scalar_hint
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
 from ..values.places import NoTopo, SomeTopo, Topo
-from ..values.stops import stop, wrong_kind
+from ..values.stops import MAX_CALL_DEPTH, stop, wrong_kind
 from ..values.tensors import Tensor, format_tensor
 from .functions import Builtin, FnValue
 from .scope import FnScope
@@ -18,7 +18,6 @@ from .statements import StmtMixin
 from .types import TypeMixin
 from .typestates import Occupancy, TypestateMixin
 
-MAX_CALL_DEPTH = 10_000
 
 # The built-in machine model (vx-reference §2): the memory space each topology holds.
 BUILTIN_HOLDS = {"CPU": "CPU_DRAM", "GPU": "GPU_HBM", "NPU": "NPU_HBM", "AccCore": "Local_SRAM"}

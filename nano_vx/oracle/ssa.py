@@ -25,7 +25,7 @@ from ..languages.l15_mlir import PREDICATES, Lmlir
 from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,
 )
-from ..values.stops import stop, wrong_kind
+from ..values.stops import stop, too_deep, wrong_kind
 
 RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
 DENSE_LIMIT = 1 << 22  # cells of a buffer held in a list; a larger one holds those written
@@ -256,8 +256,7 @@ class _Function:
                            f"{len(args)} were given")
         m.depth += 1
         if m.depth > m.max_depth:
-            stop("E9006", span, f"call depth exceeded {m.max_depth} nested calls "
-                                f"(in '{self.node.name}'): unbounded recursion?")
+            stop("E9006", span, too_deep(m.max_depth, self.node.name))
         f = [None] * nslots
         for slots, v in zip(params, args):
             for s in slots:

@@ -11,7 +11,7 @@ from ..nanopass import Pass
 from ..nanopass.verify import child_nodes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
-from ..oracle.interpreter import MAX_CALL_DEPTH
+from ..values.stops import MAX_CALL_DEPTH, too_deep
 from ..values.tensors import PRINT_LIMIT
 
 M = Lmlir
@@ -507,8 +507,7 @@ class _Function:
         deeper = self.op("Arith", "addi", depth, self.const(1, "i64"), "i64")
         fits = self.op("Compare", "cmpi", "sle", deeper, self.const(MAX_CALL_DEPTH, "i64"), "i64")
         shown = "closure" if "$closure" in callee else callee  # as the interpreter names it
-        self.check(fits, "E9006", f"call depth exceeded {MAX_CALL_DEPTH} nested calls (in "
-                                  f"'{shown}'): unbounded recursion?")
+        self.check(fits, "E9006", too_deep(MAX_CALL_DEPTH, shown))
         self.emit("Store", deeper, cell, (), "memref<i64>")
         self.emit("Call", results, callee, args, launch)
         self.emit("Store", depth, cell, (), "memref<i64>")

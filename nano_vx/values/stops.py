@@ -23,6 +23,15 @@ class RuntimeStop(Exception):
         return Diagnostic("error", self.code, self.message, self.span)
 
 
+# How many calls may be nested before a run stops: the interpreter's bound, and native code's.
+MAX_CALL_DEPTH = 10_000
+
+
+def too_deep(max_depth: int, callee: str) -> str:
+    """The E9006 message of a call one level past `max_depth`."""
+    return f"call depth exceeded {max_depth} nested calls (in '{callee}'): unbounded recursion?"
+
+
 def stop(code: str, span, message: str):
     raise RuntimeStop(code, span, message)
 

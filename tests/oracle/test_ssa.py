@@ -10,7 +10,7 @@ import pytest
 
 from nano_vx.languages.l15_mlir import Lmlir
 from nano_vx.oracle import run_program
-from nano_vx.oracle.interpreter import MAX_CALL_DEPTH
+from nano_vx.values.stops import MAX_CALL_DEPTH
 from nano_vx.source import Source, Span
 from nano_vx.values.stops import RuntimeStop
 
