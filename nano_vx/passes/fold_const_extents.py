@@ -27,7 +27,8 @@ integer type) over literals and other consts; extent arithmetic around it folds 
 2]`). An extent whose name is not such a const (a local's, a const holding anything else, or
 one that folds to zero or less) stays as it is written. From here on a tensor's size is known
 wherever its extents are: the capacity checks count it, and native code gives it a memref of
-static shape.
+static shape. The IL stays Lmono: a name may still stand in an extent afterwards (a local's, a
+float const's), so no production goes.
 """, state=State)
 
 
