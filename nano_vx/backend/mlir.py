@@ -1,7 +1,6 @@
 """The MLIR stage: an Lmlir program's text parsed and verified by the real MLIR, rewritten
 with the bindings (vx.transfer ops into copies; bf16 conversions through f32, as the
-interpreter rounds; memrefs of bools into memrefs of bytes, which MLIR's lowering needs),
-lowered to the LLVM dialect and translated to LLVM IR.
+interpreter rounds), lowered to the LLVM dialect and translated to LLVM IR.
 
 The MLIR Python bindings are imported inside the functions: the CLI must start without them.
 """
@@ -39,7 +38,6 @@ def to_llvm_ir(program) -> str:
     with _module(program) as module:
         lower_transfers(module)
         bf16_through_f32(module)
-        bools_as_bytes(module)
         with _mlir_errors("lowering to the LLVM dialect"):
             PassManager.parse(PIPELINE).run(module.operation)
         _check_lowered(module)
@@ -83,46 +81,6 @@ def bf16_through_f32(module) -> None:
             bf16 = arith.TruncFOp(result.type, f32).result
         result.replace_all_uses_with(bf16)
         op.erase()
-
-
-def bools_as_bytes(module) -> None:
-    """Make every memref of i1 a memref of i8, storing a bool as the byte 0 or 1 (the ABI's
-    storage): a store is of the bool extended, a load is truncated back. MLIR 22's
-    finalize-memref-to-llvm asserts, aborting the process, on a store to a memref of i1."""
-    from mlir import ir
-    from mlir.dialects import arith
-
-    i1, i8 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(8)
-
-    def byte_typed(t):
-        if isinstance(t, ir.MemRefType) and t.element_type == i1:
-            return ir.MemRefType.get(t.shape, i8, loc=ir.Location.unknown())
-        return t
-
-    def retype(value):
-        value.set_type(byte_typed(value.type))
-
-    for op in _ops(module):
-        if op.name == "func.func":
-            old = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-            new = ir.FunctionType.get([byte_typed(t) for t in old.inputs],
-                                      [byte_typed(t) for t in old.results])
-            op.attributes["function_type"] = ir.TypeAttr.get(new)
-        for region in op.regions:
-            for block in region.blocks:
-                for arg in block.arguments:
-                    retype(arg)
-        for result in op.results:
-            retype(result)
-        if op.name == "memref.store" and op.operands[0].type == i1:
-            with ir.InsertionPoint(op), op.location:
-                op.operands[0] = arith.ExtUIOp(i8, op.operands[0]).result
-        elif op.name == "memref.load" and op.results[0].type == i1:
-            loaded = op.results[0]
-            loaded.set_type(i8)
-            with ir.InsertionPoint.after(op), op.location:
-                bool_value = arith.TruncIOp(i1, loaded)
-            loaded.replace_all_uses_except(bool_value.result, bool_value.operation)
 
 
 def _ops_named(module, *names) -> list:

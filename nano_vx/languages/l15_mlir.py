@@ -19,7 +19,8 @@ from .l14_blocks import Lblocks
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
 _SCALAR_TYPES = frozenset("i1 i8 i16 i32 i64 f16 bf16 f32 f64 index".split())
-_ELEMENT = r"(i1|i8|i16|i32|i64|f16|bf16|f32|f64)"
+# No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
+_ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
 # A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
 _MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z")
 

@@ -42,6 +42,9 @@ used.
 _MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "i32": "i32", "u32": "i32",
             "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
             "f64": "f64"}
+# In memory a bool is a byte, 0 or 1 (the runtime's layout; MLIR's memref lowering does not
+# store i1): memrefs of bools hold i8, and loads and stores convert.
+_STORED = {**_MACHINE, "bool": "i8"}
 _BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
          "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 _FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
@@ -54,7 +57,7 @@ class Tensor:
 
     @property
     def mtype(self) -> str:
-        return "memref<" + "".join(f"{d}x" for d in self.dims) + _MACHINE[self.elem] + ">"
+        return "memref<" + "".join(f"{d}x" for d in self.dims) + _STORED[self.elem] + ">"
 
     @property
     def size(self) -> int:
@@ -78,6 +81,11 @@ def vx_type(ty):
 
 def mtype(t) -> str:
     return t.mtype if isinstance(t, Tensor) else _MACHINE[t]
+
+
+def cell_type(t) -> str:
+    """The memref.alloca of a variable of type t."""
+    return f"memref<{t.mtype if isinstance(t, Tensor) else _STORED[t]}>"
 
 
 def _signed(t: str) -> bool:
@@ -220,6 +228,17 @@ class _Function:
         self.stop(code, message, operand, a, b)
         self.enter(cont)
 
+    def load(self, ref: str, indices: tuple, memref: str, t) -> str:
+        """A value of type t read from a memref (a bool from its byte)."""
+        value = self.op("Load", ref, indices, memref)
+        return self.op("Convert", "arith.trunci", value, "i8", "i1") if t == "bool" else value
+
+    def store(self, value: str, ref: str, indices: tuple, memref: str, t):
+        """A value of type t written to a memref (a bool as its byte)."""
+        if t == "bool":
+            value = self.op("Convert", "arith.extui", value, "i1", "i8")
+        self.emit("Store", value, ref, indices, memref)
+
     def to_i64(self, ssa: str, t: str) -> str:
         m = _MACHINE[t]
         if m == "i64":
@@ -270,10 +289,10 @@ class _Function:
         if local in self.assigned:
             if local not in self.cells:
                 cell = _ssa_name(local) + ".cell"
-                self.entry_ops.append(M["Alloca"](cell, f"memref<{mtype(t)}>", span=span))
+                self.entry_ops.append(M["Alloca"](cell, cell_type(t), span=span))
                 self.cells[local] = (cell, t)
             cell, _ = self.cells[local]
-            self.emit("Store", ssa, cell, (), f"memref<{mtype(t)}>")
+            self.store(ssa, cell, (), cell_type(t), t)
         else:
             self.values[local] = (ssa, t)
 
@@ -322,17 +341,16 @@ class _Function:
             ref, indices, tensor = self.access(target)
             value, vt = self.expr(node.value)
             if op != "=":
-                old = self.op("Load", ref, indices, tensor.mtype)
+                old = self.load(ref, indices, tensor.mtype, tensor.elem)
                 value = self.operate(op[:-1], old, value, vt, tensor.elem)
-            self.emit("Store", value, ref, indices, tensor.mtype)
+            self.store(value, ref, indices, tensor.mtype, tensor.elem)
             return
         cell, t = self.cells[target.name]
-        cell_type = f"memref<{mtype(t)}>"
-        old = self.op("Load", cell, (), cell_type) if op != "=" else None
+        old = self.load(cell, (), cell_type(t), t) if op != "=" else None
         value, vt = self.expr(node.value)
         if old is not None:
             value = self.operate(op[:-1], old, value, vt, t)
-        self.emit("Store", value, cell, (), cell_type)
+        self.store(value, cell, (), cell_type(t), t)
 
     def s_Assert(self, node):
         cond, _ = self.expr(node.cond)
@@ -372,7 +390,7 @@ class _Function:
     def e_Local(self, e):
         if e.name in self.cells:
             cell, t = self.cells[e.name]
-            return self.op("Load", cell, (), f"memref<{mtype(t)}>"), t
+            return self.load(cell, (), cell_type(t), t), t
         return self.values[e.name]
 
     def e_Global(self, e):
@@ -519,7 +537,7 @@ class _Function:
 
     def e_Index(self, e):
         ref, indices, tensor = self.access(e)
-        return self.op("Load", ref, indices, tensor.mtype), tensor.elem
+        return self.load(ref, indices, tensor.mtype, tensor.elem), tensor.elem
 
     def access(self, e, row=False):
         """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
@@ -574,7 +592,7 @@ class _Function:
     def fill(self, ref: str, tensor: Tensor, value: str):
         """Store `value` in every element: a loop over the buffer seen as one dimension."""
         if not tensor.dims:
-            self.emit("Store", value, ref, (), tensor.mtype)
+            self.store(value, ref, (), tensor.mtype, tensor.elem)
             return
         flat = Tensor(tensor.elem, (tensor.size,))
         if len(tensor.dims) > 1:
@@ -589,7 +607,7 @@ class _Function:
         more = self.op("Compare", "cmpi", "ult", i.name, stop, "index")
         self.end("CondBr", more, body.label, (), after.label, ())
         self.enter(body)
-        self.emit("Store", value, ref, (i.name,), flat.mtype)
+        self.store(value, ref, (i.name,), flat.mtype, tensor.elem)
         self.end("Br", head.label, (self.op("Arith", "addi", i.name, one, "index"),))
         self.enter(after)
 

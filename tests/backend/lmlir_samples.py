@@ -53,10 +53,13 @@ class Builder:
         self.emit(L["Store"](value, ref, indices, mtype))
 
     def opaque(self, value, mtype: str) -> str:
-        """A constant stored in a cell and loaded back: a value -O0 cannot fold."""
-        cell = self.alloc(f"memref<{mtype}>", "Alloca")
-        self.store(self.const(value, mtype), cell, (), f"memref<{mtype}>")
-        return self.load(cell, (), f"memref<{mtype}>")
+        """A constant stored in a cell and loaded back: a value -O0 cannot fold (a bool's
+        cell holds its byte, as Lmlir stores bools)."""
+        stored = "i8" if mtype == "i1" else mtype
+        cell = self.alloc(f"memref<{stored}>", "Alloca")
+        self.store(self.const(value, stored), cell, (), f"memref<{stored}>")
+        loaded = self.load(cell, (), f"memref<{stored}>")
+        return self.convert("arith.trunci", loaded, "i8", "i1") if mtype == "i1" else loaded
 
     def index(self, i: int) -> str:
         return self.const(i, "index")

@@ -97,7 +97,7 @@ def test_tensors(level):
             b.store(b.const(10 * i + j, "i32"), grid, (b.index(i), b.index(j)),
                     "memref<2x3xi32>")
     b.print_tensor(grid, "memref<2x3xi32>", "i32", (2, 3))
-    for mtype, vx, values in [("memref<3xi1>", "bool", (1, 0, 1)),
+    for mtype, vx, values in [("memref<3xi8>", "bool", (1, 0, 1)),
                               ("memref<2xi8>", "u8", (255, 0)),
                               ("memref<2x2xi64>", "u64", (-1, 1, 2, 3)),
                               ("memref<2xf16>", "f16", (0.1, 1.5)),

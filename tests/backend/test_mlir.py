@@ -8,7 +8,7 @@ import pytest
 from lmlir_samples import Builder, L, every_op, main_program
 
 from nano_vx.backend.errors import BackendBug
-from nano_vx.backend.mlir import (PIPELINE, bf16_through_f32, bools_as_bytes, emit_mlir,
+from nano_vx.backend.mlir import (PIPELINE, bf16_through_f32, emit_mlir,
                                   lower_transfers, to_llvm_ir)
 
 
@@ -90,46 +90,6 @@ def test_conversions_to_bf16_from_f64_and_integers_go_through_f32():
         "    %5 = arith.uitofp %arg3 : i32 to f32",
         "    %6 = arith.truncf %5 : f32 to bf16",
     ]
-
-
-def test_memrefs_of_bools_become_memrefs_of_bytes_everywhere_they_appear():
-    context, module = _parsed(
-        "func.func @k(%m: memref<2xi1>) -> i1 {\n"
-        "  %i = arith.constant 0 : index\n"
-        "  %t = arith.constant true\n"
-        "  memref.store %t, %m[%i] : memref<2xi1>\n"
-        "  %r = memref.load %m[%i] : memref<2xi1>\n"
-        "  return %r : i1\n"
-        "}\n"
-        "func.func @main() -> i1 {\n"
-        "  %a = memref.alloc() : memref<1x2xi1>\n"
-        "  %c = memref.collapse_shape %a [[0, 1]] : memref<1x2xi1> into memref<2xi1>\n"
-        "  %r = func.call @k(%c) : (memref<2xi1>) -> i1\n"
-        "  return %r : i1\n"
-        "}\n")
-    with context:
-        bools_as_bytes(module)
-        assert module.operation.verify()
-        text = str(module)
-    assert text == (
-        "module {\n"
-        "  func.func @k(%arg0: memref<2xi8>) -> i1 {\n"
-        "    %c0 = arith.constant 0 : index\n"
-        "    %true = arith.constant true\n"
-        "    %0 = arith.extui %true : i1 to i8\n"
-        "    memref.store %0, %arg0[%c0] : memref<2xi8>\n"
-        "    %1 = memref.load %arg0[%c0] : memref<2xi8>\n"
-        "    %2 = arith.trunci %1 : i8 to i1\n"
-        "    return %2 : i1\n"
-        "  }\n"
-        "  func.func @main() -> i1 {\n"
-        "    %alloc = memref.alloc() : memref<1x2xi8>\n"
-        "    %collapse_shape = memref.collapse_shape %alloc [[0, 1]] : memref<1x2xi8> into "
-        "memref<2xi8>\n"
-        "    %0 = call @k(%collapse_shape) : (memref<2xi8>) -> i1\n"
-        "    return %0 : i1\n"
-        "  }\n"
-        "}\n")
 
 
 def test_the_llvm_ir_of_every_op():

@@ -394,7 +394,7 @@ def test_a_transfer_copies_a_buffer_and_passes_a_scalar():
 
 
 @pytest.mark.parametrize("t, zero", [("memref<2xi32>", 0), ("memref<3x2xf16>", 0.0),
-                                     ("memref<1xi1>", 0)])
+                                     ("memref<1xi8>", 0)])
 def test_an_alloc_starts_zeroed_as_the_runtime_gives_it(t, zero):
     last = [const(f"i{k}", 0, "index") for k in range(t.count("x"))]
     ops = [L["Alloc"]("t", t), *last, L["Load"]("x", "t", [op.result for op in last], t)]
@@ -488,7 +488,7 @@ def tensor_print(memref, elem, dims, values, site_id=0):
 
 @pytest.mark.parametrize("memref, elem, scalar, dims, values, text", [
     ("memref<2x2xi32>", "i32", "i32", (2, 2), [1, -2, 3, 4], "[[1, -2], [3, 4]]"),
-    ("memref<3xi1>", "i1", "bool", (3,), [1, 0, 1], "[true, false, true]"),
+    ("memref<3xi8>", "i8", "bool", (3,), [1, 0, 1], "[true, false, true]"),
     ("memref<2xi8>", "i8", "u8", (2,), [-1, 7], "[255, 7]"),
     ("memref<2xi64>", "i64", "u64", (2,), [-1, 0], "[18446744073709551615, 0]"),
     ("memref<2xf16>", "f16", "f16", (2,), [0.1, -2.5], "[0.1, -2.5]"),
@@ -588,7 +588,7 @@ def test_a_call_of_an_undeclared_runtime_function_is_a_compiler_bug():
 
 
 def test_print_of_a_fresh_alloc_shows_its_zeros():
-    ops = [L["Alloc"]("t", "memref<2x1xi1>"), L["Pointer"]("p", "t", "memref<2x1xi1>"),
+    ops = [L["Alloc"]("t", "memref<2x1xi8>"), L["Pointer"]("p", "t", "memref<2x1xi8>"),
            conv("p64", "arith.index_cast", "p", "index", "i64"), *print_call(0, "p64")]
     out, _ = run(site(0, "tensor", "bool", dims=(2, 1)), func("main", [block("bb0", ops, ret())]))
     assert out == "[[false], [false]]\n"

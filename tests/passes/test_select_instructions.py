@@ -77,3 +77,13 @@ def test_a_right_side_that_could_stop_or_print_is_branched_to_else_and_or():
     joins = [b for b in main.blocks if b.args]
     assert len(joins) == 4  # b != 0 && a / b > 1, the two loud ||, the assert's a / b
     assert "arith.andi" in to_text(module)  # a > 1 && b == 0 needs no branch
+
+
+def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
+    text = to_text(_module("tensors"))
+    assert "memref<2xi8>" in text and "xi1>" not in text
+    assert "memref.alloc() : memref<2xi8>" in text  # zeroed: every element `false`
+    ran = run_front("fn main() { let mut b = true; b = !b; let t = Tensor<bool, [1]>::new();"
+                    " t[0] = b; print(t[0]); }\n", select_instructions)
+    text = to_text(ran.after)
+    assert "memref.alloca() : memref<i8>" in text and "arith.trunci" in text
