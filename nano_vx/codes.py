@@ -48,42 +48,128 @@ _ENTRIES = [
     Code("E2002", "no main function",
          "The program is to be run, but it declares no `fn main`. Write `fn main() { ... }` "
          "or `fn main() -> i32 { ... return 0; }`."),
-    Code("E2003", "name declared twice",
+    Code("E2003", "unknown enum",
+         "`E::V` (a value, or a pattern of a `match`) names an enum E the program does not "
+         "declare. Declare it, `enum E { V, W(i32) }`, or fix the name."),
+    Code("E2004", "unknown variant",
+         "`E::V` names a variant the enum E does not declare, or gives it another number of "
+         "values than its declaration carries (`Circle(f32)` carries one). The message lists "
+         "the enum's variants."),
+    Code("E2005", "name declared twice",
          "Two items (functions, constants, structs, memory spaces or topologies) of one "
          "program share a name. Rename one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
     Code("E3040", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
          "compiling, so `a` and `b` must be integer constants (literals, constant items, or "
-         "arithmetic on them), with a <= b. Use a `for` loop with `spawn on` for bounds known "
-         "only at run time."),
+         "arithmetic on them), with a <= b. For bounds known only at run time, loop with `for` "
+         "around a `spawn on` (which picks no unit by a run-time index: that is W1030)."),
     Code("E3041", "`unroll across` range too large",
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
          "bound. Nested unrolls multiply: a body is copied once per index of its own range "
          "times the indices of every `unroll across` around it, and more than 4096 copies in "
-         "all is refused too. Use a `for` loop with `spawn on` for a range that large."),
-    Code("E3001", "an integer literal out of range for its type",
+         "all is refused too. For a range that large, loop with `for` around a `spawn on` "
+         "(which picks no unit by a run-time index: that is W1030)."),
+    Code("E3001", "a `let` whose value has another type",
+         "The value bound by `let x: T = v;` must be of type T, and so must a `const`'s value "
+         "and a value assigned with `=`. An unsuffixed literal takes the type it meets, as in "
+         "Rust (`let x: u8 = 3;` is fine, `let x: u8 = 3.0;` and `let y: f32 = 1;` are not), "
+         "and so does a variable bound to one without a written type (`let n = 0;` is "
+         "whatever integer its uses make it). A tensor's type includes its element type, "
+         "its extents and its memory space. The message names both types; convert a number "
+         "with `as`, or write the type the value has."),
+    Code("E3002", "a `return` that does not match the function's result",
+         "`return v;` and the last expression of a body (without `;`) give the function's "
+         "result, so v must be of its declared type; `return;` gives none, so it is refused "
+         "in a function declared `-> T`, and a function declared without a result gives no "
+         "value. The message names the function and both types."),
+    Code("E3003", "a call argument of another type than its parameter",
+         "An argument must be of its parameter's type: the same scalar type (an unsuffixed "
+         "literal fits any integer or float type), or a tensor with the same element type, "
+         "extents and memory space (the space is part of the type). Binding the result of a "
+         "function that returns nothing is refused too. The message names both types."),
+    Code("E3004", "an arithmetic or bitwise operator on operands it does not take",
+         "`+ - * / %` take two numbers of one type; `& | ^` two integers or two bools of one "
+         "type; `<< >>` an integer, shifted by an integer of any type; prefix `-` a signed "
+         "number. So arithmetic on a bool, a bitwise operator or a shift on a float, mixing "
+         "i32 with i64 or an integer with a float, and negating an unsigned integer are "
+         "refused, as Rust refuses them; an unsuffixed literal takes the other side's type. "
+         "Convert one side with `as`."),
+    Code("E3005", "a comparison of values of different types",
+         "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
+         "integer with a float or a bool with a number is refused (an unsuffixed literal "
+         "takes the other side's type). Convert one side with `as`. Comparisons do not "
+         "chain: `a < b < c` compares a bool with c."),
+    Code("E3006", "a logical operator on a value that is not a bool",
+         "`&&` and `||` take two bools; `!` takes a bool, or an integer whose bits it flips "
+         "(as in Rust), never a float. Write the comparison you mean (`n != 0`)."),
+    Code("E3007", "an `if` whose branches differ in type, or a condition that is not a bool",
+         "An `if` used as a value gives the value of the branch that runs, so its branches "
+         "must agree on one type (an unsuffixed literal takes the other branch's); a branch "
+         "that leaves by `return`, `break` or `continue` has no value to agree. The "
+         "condition of `if`, `while` and `assert` must be a bool: a number is not true or "
+         "false, so write the comparison (`n != 0`)."),
+    Code("E3008", "an integer literal out of range for its type",
          "An unsuffixed integer literal takes the type its context fixes, as in Rust: a "
          "`let`'s type, the variable an assignment writes, a parameter, the function's "
          "result, a tensor's element type, the other operand of arithmetic or of a "
          "comparison, and i32 where nothing fixes one (`print(2147483648)`). A literal that "
-         "type cannot hold is refused rather than wrapped (`let x: u8 = 260;` would be 4). "
-         "`-N` is the one literal -N, so `let m: i8 = -128;` fits. The message names the "
-         "literal, the type and its range; write a type that holds the value, or a cast "
-         "(`300 as u8` converts, on purpose)."),
-    Code("E3003", "a call that does not match its function",
-         "A call passes a different number of arguments than the function has parameters, "
-         "an argument of another type than its parameter (another scalar type, or a tensor "
-         "with another element type, other extents or another memory space: the space is "
-         "part of the type), or binds the result of a function that returns nothing. The "
-         "message names both types. An unsuffixed literal fits any integer or float type."),
+         "type cannot hold is refused rather than wrapped (`let x: u8 = 260;` would be 4); "
+         "so is a suffixed literal its suffix cannot hold (`256u8`). `-N` is the one literal "
+         "-N, so `let m: i8 = -128;` fits. The message names the literal, the type and its "
+         "range; write a type that holds the value, or a cast (`300 as u8` converts, on "
+         "purpose)."),
+    Code("E3010", "a call with the wrong number of arguments",
+         "A call passes exactly as many arguments as the function has parameters. The "
+         "message names the parameters' types and how many arguments the call passes."),
+    Code("E3011", "an unsupported cast",
+         "`as` converts a number to a number (wrapping, truncating or rounding as Rust "
+         "does) and a bool to an integer (`true as i32` is 1). Nothing converts to a bool "
+         "(compare instead: `n != 0`), a bool does not convert to a float (go through an "
+         "integer: `b as i32 as f32`), and a tensor or a call that returns nothing is not "
+         "a number."),
+    Code("E3028", "a function with a result whose body can end without one",
+         "A function declared `-> T` ends in its value (a last expression without `;`) or "
+         "leaves by `return` on every path, as in Rust. A path ends at `return`, at an `if` "
+         "with an `else` whose branches both end, and at `loop { .. }` (or `while true`) "
+         "with no `break` out of it; any other loop may run no turn, and `assert(false)` "
+         "does not count as a return. Add the value or the `return` the path is missing."),
     Code("E3020", "a `match` that misses a variant",
          "`x.try_pin(Topology::X)` gives `Available(p)` when a unit of X was free to pin (p "
          "is the value pinned on it, held until the arm ends) and `Saturated(v)` when every "
          "unit was taken (v is the value, not pinned). Which one comes back depends on what "
          "else holds X while the program runs, so a `match` on it needs an arm for each. The "
-         "message names the arm that is missing; add it, even if all it does is report."),
+         "message names the arm that is missing; add it, even if all it does is report. "
+         "A `match` on a value covers every value as well: each variant of an enum, `true` "
+         "and `false` of a bool, and for an integer a last case `_ => ..` (or a name) that "
+         "takes what the others do not list; the message names what no case covers."),
+    Code("E3012", "a struct literal that misses a field",
+         "`S { a: 1, b: t }` builds a value of struct S, so it gives every field S declares: "
+         "the message names the ones missing. (A struct has no default values.)"),
+    Code("E3013", "a field that is not the struct's, or of another type",
+         "A struct literal names the fields its struct declares, each once, and gives each a "
+         "value of the field's declared type (an unsuffixed literal fits any type of its "
+         "kind); `s.f` reads a field s's struct declares. The message names the struct, the "
+         "field and, for a value of another type, both types. A field whose type is a "
+         "generic parameter of the struct takes any value: nano-vx erases a generic "
+         "struct's parameters."),
+    Code("E3018", "an array or list literal of the wrong shape",
+         "`[a, b, c]` is a rank-1 tensor of scalars: it needs at least one element (its "
+         "length and element type come from them) and its elements are scalars. A nested "
+         "list initialises a tensor instead: `Tensor<f32>([[1.0, 2.0], [3.0, 4.0]])`, whose "
+         "rows all have the same extents, and which, when the type writes its extents "
+         "(`Tensor<f32, [2, 2]>([..])`), has exactly those."),
+    Code("E3023", "a shaped tensor initialised from a single value",
+         "`Tensor<T, [..]>(x)` takes a nested list of the tensor's elements, or nothing (a "
+         "tensor of zeros). To give every element one value, write `Tensor<T, [..]>::fill(v)`."),
+    Code("E3024", "`.shape` on a tensor",
+         "A tensor has no `.shape` field to index: its extents are part of its type. Write "
+         "`t.extent(i)` for the extent of axis i."),
+    Code("E3025", "`.extent(i)` with an index that is not a literal below the rank",
+         "`t.extent(i)` is the extent of axis i of t, so i must be an integer literal from 0 "
+         "to the tensor's rank minus one: the message names the rank. A `?` extent is read "
+         "when the program runs; a written one is a constant."),
     Code("E3032", "runaway instantiation of a generic function",
          "monomorphize makes one instance of a generic function per distinct list of "
          "generic arguments. When an instance calls its generic with new arguments each time "
@@ -129,19 +215,48 @@ _ENTRIES = [
          "replaced by, and there is no falling back to a run-time call. The lambda must be "
          "bound with `let` and only called, not passed around as a value."),
     # -- E4xxx: ownership ----------------------------------------------------------------
-    Code("E4001", "use of a value after `transfer` moved it",
+    Code("E4001", "use of a value after a move",
          "`transfer(x, M)` consumes a uniquely owned local: the data leaves x's space, and x "
-         "may not be used again. A move on one branch of an `if` counts after the `if`, and a "
-         "move inside a loop of a variable declared outside it is a use on the next "
-         "iteration. Use the transferred value under its new name, or assign x a new value "
-         "first (`x = ...`)."),
+         "may not be used again. Passing x by value to a function of the program (`f(x)`) "
+         "moves it too when x owns data (a tensor, or a struct holding one): the callee has "
+         "it now. Scalars and references are copied, and `&x` lends x without moving it. A "
+         "move on one branch of an `if` counts after the `if`, and a move inside a loop of a "
+         "variable declared outside it is a use on the next iteration. Use the transferred "
+         "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
+         "`&T`), or assign x a new value first (`x = ...`)."),
+    # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of
+    # that `let`'s block, or, passed as an argument, while its call runs (check-borrows).
+    # The split follows Rust's: E0499 and E0502 -> E4002 and E4003, E0506 and E0505 -> E4004,
+    # E0594 and E0596 (through a `&` reference) -> E4006.
+    Code("E4002", "a mutable borrow while another borrow lasts",
+         "`&mut x` needs x to itself: no other loan of x, shared or mutable, may last where it "
+         "is taken. A loan bound by `let p = &x;` lasts to the end of the block holding the "
+         "`let`, and one passed as an argument while its call runs, so `f(&mut x, &x)` and "
+         "`let p = &x; let q = &mut x;` are refused. The message names the loan in the way "
+         "and how long it lasts. End it first: put the first borrow and its uses in a block "
+         "`{ .. }` of their own."),
+    Code("E4003", "a shared borrow while a mutable borrow lasts",
+         "`&x` may not be taken while a `&mut x` lasts (see E4002 for how long a loan "
+         "lasts): the mutable reference could change x under the shared one. Any number of "
+         "shared loans may last at once. The message names the mutable loan and how long it "
+         "lasts."),
+    Code("E4004", "changing a variable while it is borrowed",
+         "While a loan of x lasts (see E4002), x may not be assigned (`x = ..`, `x += ..`, "
+         "`x[i] = ..`), moved by `transfer`, nor passed by value to a function that takes "
+         "it: the reference would see its value change under it, or go. Reading x is "
+         "allowed. Assign through the reference instead (`*p = ..`), or end the loan first."),
+    Code("E4006", "a write through a shared reference",
+         "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
+         "refused. Take a mutable reference (`&mut x`, a parameter of type `&mut T`) where "
+         "the value is to be changed."),
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5001", "native code does not lower this construct",
          "The program is correct, but the back end (type-scalars and the passes after it) "
          "does not turn this construct into native code yet: a `match` on a hardware state and "
          "the `try_pin` that makes it, a topology or memory space used as a value, struct "
-         "fields, differentiation, a closure used other than by calling it. `--action "
-         "emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
+         "fields, differentiation, a closure used other than by calling it, a reference to an "
+         "element of a tensor or to a temporary, a function returning a reference to a scalar. "
+         "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",
          "The program is run (the default action) but native code does not lower one of its "
@@ -196,13 +311,23 @@ _ENTRIES = [
          "(a `--machine` file or a space declared `scope: device`), and no input declares "
          "`CPU_DRAM`. A machine file describes the accelerator, not the computer it hangs "
          "off, so no host memory is assumed: pass `--host default` (or `--host FILE`)."),
-    Code("E6015", "malformed memory or topology declaration",
+    Code("E6016", "malformed memory or topology declaration",
          "A field of a `Memory` or `Topology` declaration is not one the compiler knows, is "
          "given twice, or has a value of the wrong kind (a size where a bandwidth belongs, "
-         "an unknown scope or architecture, a fractional byte count), or a required field "
-         "(a topology's `memory:`) is missing. The message names the field and what it "
-         "accepts. A `--machine` or `--host` file that holds anything but Memory and "
-         "Topology declarations is refused with this code too."),
+         "an unknown scope, a fractional byte count), or a required field (a topology's "
+         "`memory:`) is missing. The message names the field and what it accepts. A "
+         "transfer edge with an unknown flag, with both `relaxed` and `sync`, or with no "
+         "cost where none can be derived (its spaces are not in one `within:` tree, or no "
+         "space between them declares a bandwidth in bytes per second) is refused the same "
+         "way, and so is a `--machine` or `--host` file that holds anything but Memory and "
+         "Topology declarations."),
+    Code("E6013", "an explicit cost on an edge whose cost is derived",
+         "A transfer edge between two spaces of one `within:` tree, where some space on the "
+         "containment path between them declares a bandwidth, has its cost derived: the "
+         "cost of a link at the narrowest of those bandwidths (the bottleneck), on the scale "
+         "of declared costs. Writing a cost as well would give the edge two prices. The "
+         "message names the edge, the cost written and the one derived. Drop the cost "
+         "(`transfer Memory::HBM -> Memory::L2`), or change the bandwidths it derives from."),
     # -- E6xxx, placement: visibility and capacity (check-visibility, check-capacity) ---
     Code("E6003", "a read of memory the reading topology cannot see",
          "A value's memory space is part of its type, and each topology may read only the "
@@ -258,6 +383,18 @@ _ENTRIES = [
          "the callee, and the two topologies with no path between their spaces; the "
          "clauses that hold are not reported. Declare a transfer edge, or call the function "
          "with devices that can reach each other."),
+    Code("W1029", "an `arch:` this compiler does not know",
+         "A topology's `arch:` names its target, and the set of targets is open: a name "
+         "nano-vx does not know (it knows nvptx64, amdgcn, x86_64, aarch64, thumbv7em, "
+         "applegpu, riscv64, wasm32, spirv64 and a few more) is kept as written, with this "
+         "warning in case it is a misspelling. `arch:` is recorded, not used to generate "
+         "code."),
+    Code("W1030", "a `spawn on` index that is not a compile-time constant",
+         "`spawn on(Topology::X[i])` places the block on unit i of X, which the compiler "
+         "must know: an index that is not a compile-time integer (a literal, a `const` item, "
+         "a const generic parameter, or + - * / % of those) falls back to index 0, and the "
+         "expression is not evaluated. The warning names the expression. Write a constant "
+         "index, or `unroll across(Topology::X[a..b])` for one spawn per unit."),
     Code("W1028", "an over-capacity working set in an `overcommit` space",
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "

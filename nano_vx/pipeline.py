@@ -4,19 +4,26 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.check_borrows import check_borrows
 from .passes.check_calls import check_calls
+from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
+from .passes.check_extent_queries import check_extent_queries
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
 from .passes.check_locations import check_locations
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
+from .passes.check_returns import check_returns
+from .passes.check_types import check_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
+from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_loops import desugar_loops
+from .passes.desugar_tuple_lets import desugar_tuple_lets
 from .passes.desugar_transfer_methods import desugar_transfer_methods
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -42,8 +49,10 @@ from .passes.select_instructions import select_instructions
 PIPELINE = Pipeline([
     parse_pass,
     load_machine_files,
+    desugar_tensor_constructors,
     desugar_literal_suffixes,
     desugar_loops,
+    desugar_tuple_lets,
     hoist_nested_items,
     desugar_unroll_across,
     desugar_transfer_methods,
@@ -57,12 +66,17 @@ PIPELINE = Pipeline([
     check_literal_ranges,
     check_match_arms,
     check_element_types,
+    check_extent_queries,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,
+    check_types,
+    check_returns,
     check_linearity,
+    check_borrows,
     check_visibility,
     check_calls,
+    check_struct_fields,
     verify_seams,
     summarize_working_sets,
     check_capacity,

@@ -150,7 +150,7 @@ def test_a_dump_of_a_back_end_pass_runs_the_back_end_whatever_the_action(prog):
 
 def test_languages_are_listed_shown_and_diffed():
     code, out, _ = run("--list-languages")
-    assert code == 0 and "Lhoisted (extends Lwhile)" in out
+    assert code == 0 and "Lhoisted (extends Lunpacked)" in out
     code, out, _ = run("--show-language=Lsrc")
     assert "ItemStmt(item: Item)" in out
     code, out, _ = run("--diff-language=Lsrc,Lhoisted")
@@ -204,7 +204,7 @@ def test_dump_after_all_prints_every_il_between_banners(prog):
     code, out, _ = run(prog(HELLO), "--dump-after=all", "--action", "check")
     banners = [line for line in out.splitlines() if line.startswith("*** IR Dump After")]
     assert code == 0 and [b.split()[4] for b in banners] == PIPELINE.names()
-    assert "*** IR Dump After hoist-nested-items (Lwhile -> Lhoisted) ***" in banners
+    assert "*** IR Dump After hoist-nested-items (Lunpacked -> Lhoisted) ***" in banners
 
 
 def test_dump_before_parse_shows_the_source_text(prog):

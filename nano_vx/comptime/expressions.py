@@ -16,7 +16,7 @@ from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
 from ..values.tensors import Tensor, make_tensor
 from .arithmetic import Literal
-from .errors import cannot_finish
+from .errors import cannot_finish, depends
 from .values import PRINT, Closure, Function, Unknown, runtime
 
 # Operations that exist only while the program runs on its devices.
@@ -185,6 +185,17 @@ class ExprMixin:
         # Reached inside a function called while compiling, or a comptime lambda's body:
         # the evaluator already runs at compile time, so the block is just a block.
         return self.value_block(node.body)
+
+    def x_IfExpr(self, node, hint):
+        cond, span = self.condition(node.cond), node.span
+        then, orelse = self.value_block(node.then), self.value_block(node.orelse)
+
+        def if_(frame):
+            c = cond(frame)
+            if type(c) is Unknown:
+                depends(span, c.why, what="which branch of this `if` gives its value")
+            return then(frame) if c else orelse(frame)
+        return if_
 
     def x_MethodCall(self, node, hint):
         if node.method == "topology" and not node.args:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..deep import run_deep
 from ..languages.l15_mlir import Lmlir
 from ..nanopass.nodes import Node
+from ..placement.sizes import extent
 from ..spatial import is_spatial_program
 from .writer import (ATOM, BINARY_PREC, BLOCK, BLOCKLIKE, CAST, CLOSURE, HEADER, POSTFIX, UNARY,
                      Writer, expr, line, quote, shape)
@@ -96,9 +97,46 @@ def _const(w, n):
     w.put(";")
 
 
-@line("StructDecl", "name fields")
-def _struct(w, n):
-    w.put("struct ", n.name, " {")
+@line("EnumDecl", "name variants")
+def _enum(w, n):
+    w.put("enum ", n.name, " {")
+    if n.variants:
+        w.depth += 1
+        for v in n.variants:
+            w.newline()
+            w.node(v)
+            w.put(",")
+        w.depth -= 1
+        w.newline()
+    w.put("}")
+
+
+@expr("Variant", "name fields")
+def _variant(w, n):
+    w.put(n.name)
+    if n.fields:
+        w.put("(")
+        w.commas(n.fields)
+        w.put(")")
+
+
+@line("StructDecl", "name fields generics")
+def _generic_struct(w, n):
+    _struct(w, n, n.generics)
+
+
+@line("StructDecl", "name fields")  # from Lmono on, a generic struct's parameters are erased
+def _erased_struct(w, n):
+    _struct(w, n, ())
+
+
+def _struct(w, n, generics):
+    w.put("struct ", n.name)
+    if generics:
+        w.put("<")
+        w.commas(generics)
+        w.put(">")
+    w.put(" {")
     if n.fields:
         w.depth += 1
         for f in n.fields:
@@ -147,14 +185,14 @@ def _decl_field(w, n):
     w.opt(": ", n.value)
 
 
-@expr("TransferEdge", "src dst cost")
+@expr("TransferEdge", "src dst cost flags")
 def _edge(w, n):
     w.put("transfer ")
     w.node(n.src)
     w.put(" -> ")
     w.node(n.dst)
-    w.put(" : ")
-    w.node(n.cost)
+    w.opt(" : ", n.cost)
+    w.put("".join(f" {flag}" for flag in n.flags))
 
 
 @expr("Quantity", "number unit")
@@ -240,6 +278,21 @@ def _if(w, n):
         w.node(other)
 
 
+@expr("IfExpr", "cond then orelse", BLOCKLIKE)
+def _if_expr(w, n):
+    w.put("if ")
+    w.node(n.cond, HEADER)
+    w.put(" ")
+    w.node(n.then)
+    w.put(" else ")
+    other = n.orelse
+    if shape(other) == BLOCK and not other.stmts and other.value is not None \
+            and shape(other.value) == shape(n):
+        _if_expr(w, other.value)
+    else:
+        w.node(other)
+
+
 @line("Return", "value")
 def _return(w, n):
     w.put("return")
@@ -292,11 +345,19 @@ def _unroll(w, n):
     w.braced(n.body, f" |{n.var}|")
 
 
+@line("LetTuple", "names value")
+def _let_tuple(w, n):
+    w.put("let (", ", ".join(n.names), ") = ")
+    w.node(n.value)
+    w.put(";")
+
+
 @line("ExprStmt", "expr")
 def _expr_stmt(w, n):
     # `comptime { .. };` at the start of a statement reads back as a ComptimeStmt; the
     # parentheses keep an expression statement one. (`spawn` starts no statement.)
-    w.node(n.expr, HEADER if n.expr._prod == "Comptime" else CLOSURE)
+    # An `if` there would read back as an `if` statement: the parentheses keep it a value.
+    w.node(n.expr, HEADER if n.expr._prod in ("Comptime", "IfExpr") else CLOSURE)
     w.put(";")
 
 
@@ -370,6 +431,18 @@ def _unary(w, n):
     w.node(n.operand, POSTFIX)  # `-(-x)`, never `--x`
 
 
+@expr("Borrow", "value mutable", UNARY)
+def _borrow(w, n):
+    w.put("&mut " if n.mutable else "&")
+    w.node(n.value, POSTFIX)  # `&(&x)`, as `-(-x)`
+
+
+@expr("Deref", "value", UNARY)
+def _deref(w, n):
+    w.put("*")
+    w.node(n.value, POSTFIX)
+
+
 @expr("Cast", "value type", CAST)
 def _cast(w, n):
     w.node(n.value, CAST)
@@ -421,12 +494,98 @@ def _field_get(w, n):
     w.put(".", n.field)
 
 
+@expr("TupleGet", "base index", POSTFIX)
+def _tuple_get(w, n):
+    w.node(n.base, POSTFIX)
+    w.put(".", str(n.index))
+
+
+@expr("Tuple", "elems", ATOM)
+def _tuple(w, n):
+    w.put("(")
+    w.commas(n.elems)
+    w.put(",)" if len(n.elems) == 1 else ")")
+
+
+@expr("StructLit", "name targs fields", ATOM)
+def _struct_lit(w, n):
+    w.put(n.name)
+    if n.targs:
+        w.put("::<")
+        w.commas(n.targs)
+        w.put(">")
+    w.put(" { ")
+    w.commas(n.fields)
+    w.put(" }")
+
+
+@expr("StructLit", "name fields", ATOM)
+def _erased_struct_lit(w, n):
+    w.put(n.name, " { ")
+    w.commas(n.fields)
+    w.put(" }")
+
+
+@expr("FieldInit", "name value")
+def _field_init(w, n):
+    w.put(n.name, ": ")
+    w.node(n.value)
+
+
 @expr("TensorNew", "type ctor args")
 def _tensor_new(w, n):
     w.node(n.type)
     w.put("::", n.ctor, "(")
     w.commas(n.args)
     w.put(")")
+
+
+@expr("TensorCall", "elem dims shaped place args")
+def _tensor_call(w, n):
+    w.put("Tensor<")
+    w.node(n.elem)
+    if n.shaped:
+        w.put(", [")
+        w.commas(n.dims)
+        w.put("]")
+        w.opt(", ", n.place)
+    w.put(">(")
+    w.commas(n.args)
+    w.put(")")
+
+
+@expr("TensorLit", "type elems")
+def _tensor_lit(w, n):
+    w.node(n.type)
+    w.put("(")
+    extents = [extent(d) for d in getattr(n.type, "dims", ())]
+    if None in extents or not extents:
+        extents = [len(n.elems)]
+    values = list(n.elems)
+
+    def rows(k, start):
+        if k == len(extents) - 1:
+            w.put("[")
+            w.commas(values[start:start + extents[k]])
+            w.put("]")
+            return
+        step = 1
+        for e in extents[k + 1:]:
+            step *= e
+        w.put("[")
+        for r in range(extents[k]):
+            w.put(", " if r else "")
+            rows(k + 1, start + r * step)
+        w.put("]")
+    rows(0, 0)
+    w.put(")")
+
+
+@expr("ArrayLit", "elems", ATOM)
+def _array_lit(w, n):
+    w.put("[")
+    w.commas(n.elems)
+    w.put("]")
 
 
 @expr("Transfer", "value dest")
@@ -514,6 +673,71 @@ def _match(w, n):
     w.depth -= 1
     w.newline()
     w.put("}")
+
+
+@expr("MatchValue", "scrutinee cases", BLOCKLIKE)
+def _match_value(w, n):
+    w.put("match ")
+    w.node(n.scrutinee, HEADER)
+    if not n.cases:
+        w.put(" {}")
+        return
+    w.put(" {")
+    w.depth += 1
+    for case in n.cases:
+        w.newline()
+        w.node(case)
+        w.put(",")
+    w.depth -= 1
+    w.newline()
+    w.put("}")
+
+
+@expr("Case", "pattern body")
+def _case(w, n):
+    w.node(n.pattern)
+    w.put(" => ")
+    w.node(n.body)
+
+
+@expr("PWild", "")
+def _p_wild(w, n):
+    w.put("_")
+
+
+@expr("PLit", "value")
+def _p_lit(w, n):
+    w.node(n.value)
+
+
+@expr("PBind", "name")
+def _p_bind(w, n):
+    w.put(n.name)
+
+
+@expr("PVariant", "enum variant args")
+def _p_variant(w, n):
+    w.put(n.enum, "::", n.variant)
+    if n.args:
+        w.put("(")
+        w.commas(n.args)
+        w.put(")")
+
+
+@expr("POr", "alts")
+def _p_or(w, n):
+    for i, alt in enumerate(n.alts):
+        w.put(" | " if i else "")
+        w.node(alt)
+
+
+@expr("EnumValue", "enum variant args", ATOM)
+def _enum_value(w, n):
+    w.put(n.enum, "::", n.variant)
+    if n.args:
+        w.put("(")
+        w.commas(n.args)
+        w.put(")")
 
 
 @expr("Arm", "variant binding body")
@@ -634,11 +858,31 @@ expr("HardwareStateType", "inner topo")(_wrapper("HardwareState"))
 expr("RefType", "inner mem")(_wrapper("Ref"))
 
 
+@expr("BorrowType", "inner mutable")
+def _borrow_type(w, n):
+    w.put("&mut " if n.mutable else "&")
+    w.node(n.inner)
+
+
 @expr("OpaqueType")
 def _opaque_type(w, n):
     # A type placement inference leaves open, written as Rust writes a type left to the
     # compiler (`let f: _ = |x| ..`).
     w.put("_")
+
+
+@expr("TupleType", "elems")
+def _tuple_type(w, n):
+    w.put("(")
+    w.commas(n.elems)
+    w.put(",)" if len(n.elems) == 1 else ")")
+
+
+@expr("AppliedType", "name args")
+def _applied_type(w, n):
+    w.put(n.name, "<")
+    w.commas(n.args)
+    w.put(">")
 
 
 @expr("NamedType", "name")
@@ -649,6 +893,11 @@ def _named_type(w, n):
 @expr("DimInt", "value", _literal_prec)
 def _dim_int(w, n):
     w.put(str(n.value))
+
+
+@expr("DimAny", "", ATOM)
+def _dim_any(w, n):
+    w.put("?")
 
 
 @expr("DimName", "name")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..languages.l0_source import is_valued_if
 from ..nanopass.nodes import Node
 
 INDENT = "    "
@@ -87,6 +88,13 @@ def expr(prod: str, fields: str = "", prec=ATOM):
 BLOCK = ("Block", ("stmts", "value"))  # the block shape `braced` lays out
 
 
+_IF_STMT = ("If", ("cond", "comptime", "then", "orelse"))
+
+
+def _reads_as_value(stmt: Node) -> bool:
+    return shape(stmt) == _IF_STMT and is_valued_if(stmt)
+
+
 def shape(node: Node) -> tuple[str, tuple[str, ...]]:
     return node._prod, node._fields
 
@@ -157,6 +165,8 @@ class Writer:
         for s in block.stmts:
             self.newline()
             self.stmt(s)
+        if block.value is None and block.stmts and _reads_as_value(block.stmts[-1]):
+            self.put(";")  # else the `if` reads back as the block's value
         if block.value is not None:
             self.newline()
             self.node(block.value)

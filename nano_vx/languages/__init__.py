@@ -1,8 +1,10 @@
 """The front-end ILs, each a delta of the one before."""
 
 from .l0_source import Lsrc
+from .l0_shaped import Lshaped
 from .l0_plain import Lplain
 from .l0_loops import Lwhile
+from .l0_unpacked import Lunpacked
 from .l1_hoisted import Lhoisted
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
@@ -13,5 +15,5 @@ from .l7_folded import Lfolded
 from .l8_routed import Lrouted
 from .l9_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lplain", "Lwhile", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

@@ -1,11 +1,11 @@
-"""Lplain: Lsrc without `Suffixed`; a literal's written type is a cast of the plain literal."""
+"""Lplain: Lshaped without `Suffixed`; a literal's written type is a cast of the plain literal."""
 
 from __future__ import annotations
 
-from .l0_source import Lsrc
+from .l0_shaped import Lshaped
 
-Lplain = Lsrc.extend(
+Lplain = Lshaped.extend(
     "Lplain",
-    "Lsrc with every literal plain: `300u16` is `300 as u16`, its range checked",
+    "Lshaped with every literal plain: `300u16` is `300 as u16`, its range checked",
     remove={"Expr": ["Suffixed"]},
 )

@@ -20,6 +20,9 @@ UNITS = frozenset(
     "B/cyc Hz KHz MHz GHz".split()
 )
 
+# The words a transfer edge may carry after its spaces and cost (`: 63 GB/s copy_engine`).
+EDGE_FLAGS = ("relaxed", "sync", "copy_engine")
+
 
 def is_name(v) -> bool:
     return type(v) is str and _IDENT.match(v) is not None
@@ -49,7 +52,9 @@ NONTERMINALS = [
         prod("MemoryDecl", "name: name, fields: DeclField*"),
         prod("TopologyDecl", "name: name, fields: DeclField*"),
         prod("ConstItem", "name: name, type: Type, value: Expr"),
-        prod("StructDecl", "name: name, fields: Param*"),
+        prod("EnumDecl", "name: name, variants: Variant*", "`enum Shape { Dot, Circle(f32) }`"),
+        prod("StructDecl", "name: name, fields: Param*, generics: GParam*",
+             "`struct S<T, const N: i32> { a: T, b: Tensor<f32, [N]> }`"),
     )),
     Nonterminal("GParam", (
         prod("TypeParam", "name: name, topology: bool"),
@@ -59,7 +64,8 @@ NONTERMINALS = [
     Nonterminal("Bound", (prod("ReachableBound", "src: name, dst: name"),)),
     Nonterminal("DeclField", (
         prod("DeclField", "key: name, value: DeclValue?", "key: value, or a bare flag"),
-        prod("TransferEdge", "src: Mem, dst: Mem, cost: DeclValue"),
+        prod("TransferEdge", "src: Mem, dst: Mem, cost: DeclValue?, flags: name*",
+             "an edge; no cost: derived from the bandwidths along `within:`"),
     )),
     Nonterminal("DeclValue", (
         prod("Quantity", "number: decimal, unit: unit?"),
@@ -82,6 +88,8 @@ NONTERMINALS = [
         prod("BlockStmt", "body: Block", "a block written as a statement: its own scope"),
         prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
         prod("ExprStmt", "expr: Expr"),
+        prod("LetTuple", "names: name*, value: Expr",
+             "`let (a, b) = t;`: one variable per element of the tuple t"),
         prod("ItemStmt", "item: Item", "an item written inside a block (the playground form)"),
     )),
     Nonterminal("Expr", (
@@ -95,11 +103,25 @@ NONTERMINALS = [
         prod("Binary", "op: binop, left: Expr, right: Expr"),
         prod("Unary", "op: unop, operand: Expr"),
         prod("Cast", "value: Expr, type: Type"),
+        prod("Borrow", "value: Expr, mutable: bool",
+             "`&x`, `&mut x`: a reference to the place `value` names (a variable, an "
+             "element of a tensor), or to a temporary holding its value"),
+        prod("Deref", "value: Expr", "`*p`: the place the reference `p` names"),
         prod("Call", "callee: Expr, targs: GArg*, args: Expr*"),
         prod("MethodCall", "receiver: Expr, method: name, args: Expr*"),
         prod("Index", "base: Expr, index: Expr"),
         prod("FieldGet", "base: Expr, field: name"),
-        prod("TensorNew", "type: Type, ctor: name, args: Expr*", "Tensor<..>::new() and friends"),
+        prod("TensorNew", "type: Type, ctor: name, args: Expr*",
+             "Tensor<..>::new() and friends; with `?` extents, the extents come first, as a "
+             "list (`::uninit([n, m])`)"),
+        prod("TensorCall", "elem: Type, dims: Dim*, shaped: bool, place: Place?, args: Expr*",
+             "`Tensor<f32>([[1.0, 2.0]])`, `Tensor<f32, [4]>()` as written (shaped: the "
+             "extents are written)"),
+        prod("ArrayLit", "elems: Expr*", "`[a, b, c]`: a rank-1 tensor of scalars"),
+        prod("Tuple", "elems: Expr*", "`(a, b)`: 2 to 6 values of any types"),
+        prod("StructLit", "name: name, targs: GArg*, fields: FieldInit*",
+             "`S { a: 1, b: t }` (`S::<f32> { .. }` with generic arguments)"),
+        prod("TupleGet", "base: Expr, index: int", "`t.0`: one element of a tuple"),
         prod("Transfer", "value: Expr, dest: Mem"),
         prod("Spawn", "topo: Topo, body: Block"),
         prod("Comptime", "body: Block"),
@@ -110,12 +132,34 @@ NONTERMINALS = [
         prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),
+        prod("IfExpr", "cond: Expr, then: Block, orelse: Block",
+             "`if` used as a value: the value of the branch that runs (each ends in its value, "
+             "or leaves by `return`, `break` or `continue`)"),
+        prod("EnumValue", "enum: name, variant: name, args: Expr*",
+             "`Shape::Dot`, `Shape::Circle(1.5)`"),
+        prod("MatchValue", "scrutinee: Expr, cases: Case*",
+             "match on a value (an integer, a bool, an enum): the first case whose pattern "
+             "matches runs"),
         prod("Match", "scrutinee: Expr, arms: Arm*",
              "match on the result of try_pin: the arm of the variant it holds runs"),
     ), includes=("Mem", "Topo")),
     Nonterminal("Arm", (
         prod("Arm", "variant: variant, binding: Param, body: Block",
              "`Available(p) => { .. }`: the binding is a local of the arm's body"),
+    )),
+    Nonterminal("FieldInit", (prod("FieldInit", "name: name, value: Expr"),)),
+    Nonterminal("Variant", (prod("Variant", "name: name, fields: Type*",
+                                 "a variant of an enum, with the types of what it carries"),)),
+    Nonterminal("Case", (prod("Case", "pattern: Pattern, body: Block",
+                              "`pattern => value`: the names the pattern binds are locals of "
+                              "the body"),)),
+    Nonterminal("Pattern", (
+        prod("PWild", "", "`_`: anything"),
+        prod("PLit", "value: Expr", "an integer or bool literal: a value equal to it"),
+        prod("PBind", "name: name", "a name: anything, bound to it"),
+        prod("PVariant", "enum: name, variant: name, args: Pattern*",
+             "`Shape::Circle(r)`: that variant, what it carries matching `args`"),
+        prod("POr", "alts: Pattern*", "`1 | 2`: any of them (they bind no name)"),
     )),
     Nonterminal("GArg", (
         prod("TypeArg", "type: Type"),
@@ -131,13 +175,19 @@ NONTERMINALS = [
         prod("VerifiedType", "inner: Type"),
         prod("HardwareStateType", "inner: Type, topo: Topo"),
         prod("RefType", "inner: Type, mem: Mem"),
+        prod("BorrowType", "inner: Type, mutable: bool", "`&T`, `&mut T`: a reference to a T"),
         prod("NamedType", "name: name", "a generic type parameter or a struct"),
+        prod("TupleType", "elems: Type*", "`(i32, f32)`"),
+        prod("AppliedType", "name: name, args: GArg*",
+             "a generic struct with its arguments: `Pair<f32, 4>`"),
     )),
     Nonterminal("Place", (), includes=("Mem", "Topo")),
     Nonterminal("Dim", (
         prod("DimInt", "value: int"),
         prod("DimName", "name: name"),
         prod("DimBinary", "op: binop, left: Dim, right: Dim"),
+        prod("DimAny", "", "`?`: an extent known only when the program runs, given to the "
+                           "constructor (`Tensor<f32, [?]>::new([n])`)"),
     )),
 ]
 
@@ -162,6 +212,38 @@ def assertion_message(node) -> str:
     c = node.cond.span
     return f"assertion failed: {c.source.text[c.start:c.end]}" if c is not None \
         else "assertion failed"
+
+
+_LEAVES = frozenset({"Return", "Break", "Continue"})
+
+
+def gives_value(block) -> bool:
+    """Whether a branch of an `if` gives a value (or leaves before it needs one): it ends in
+    a value, in a statement that leaves, or in an `if` that gives one."""
+    if block.value is not None:
+        return True
+    if not block.stmts:
+        return False
+    last = block.stmts[-1]
+    return last._prod in _LEAVES or (last._prod == "If" and is_valued_if(last))
+
+
+def is_valued_if(stmt) -> bool:
+    """An `if` statement that reads as a value where its block ends: not `if comptime`, an
+    `else` present, both branches giving a value and at least one of them an actual value
+    (`if c { return 1; } else { return 2; }` stays a statement)."""
+    if stmt.comptime or stmt.orelse is None:
+        return False
+    if not (gives_value(stmt.then) and gives_value(stmt.orelse)):
+        return False
+    return _has_value(stmt.then) or _has_value(stmt.orelse)
+
+
+def _has_value(block) -> bool:
+    if block.value is not None:
+        return True
+    last = block.stmts[-1] if block.stmts else None
+    return last is not None and last._prod == "If" and is_valued_if(last)
 
 
 def nested_blocks(stmt):

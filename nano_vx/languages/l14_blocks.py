@@ -18,6 +18,7 @@ Lblocks = Llifted.extend(
     remove={
         "Item": ["Fn"],
         "Stmt": ["If", "While", "For", "Return", "Break", "Continue", "BlockStmt"],
+        "Expr": ["IfExpr"],
         "Block": ["Block"],
     },
     add={

@@ -1,11 +1,11 @@
-"""Lhoisted: Lwhile without `ItemStmt`; every item is at the top level."""
+"""Lhoisted: Lunpacked without `ItemStmt`; every item is at the top level."""
 
 from __future__ import annotations
 
-from .l0_loops import Lwhile
+from .l0_unpacked import Lunpacked
 
-Lhoisted = Lwhile.extend(
+Lhoisted = Lunpacked.extend(
     "Lhoisted",
-    "Lwhile without ItemStmt: items written inside blocks are hoisted to the top level",
+    "Lunpacked without ItemStmt: items written inside blocks are hoisted to the top level",
     remove={"Stmt": ["ItemStmt"]},
 )

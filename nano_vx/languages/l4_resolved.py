@@ -23,7 +23,7 @@ Lresolved = Ltransfers.extend(
     "Lresolved",
     "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",
     terminals=[Terminal("uname", is_uname, "a local's unique name: x, x#1, x#2, ...")],
-    remove={"Expr": ["Var"], "Stmt": ["Let", "For"], "Param": ["Param"]},
+    remove={"Expr": ["Var"], "Stmt": ["Let", "For"], "Param": ["Param"], "Pattern": ["PBind"]},
     add={
         "Expr": [
             prod("Local", "name: uname", "a local variable or parameter of this function"),
@@ -34,5 +34,6 @@ Lresolved = Ltransfers.extend(
             prod("For", "var: uname, start: Expr, end: Expr, body: Block"),
         ],
         "Param": [prod("Param", "name: uname, type: Type?")],
+        "Pattern": [prod("PBind", "name: uname")],
     },
 )

@@ -39,21 +39,27 @@ Lmono = Lresolved.extend(
         Terminal("clause", lambda v: type(v) is str, "a where clause as written"),
     ],
     remove={
-        "Item": ["Fn"],
         "GParam": ["TypeParam", "ConstParam"],
         "Bound": ["ReachableBound"],
-        "Expr": ["Call", "Global"],
+        "Expr": ["Call", "Global", "StructLit"],
         "GArg": ["TypeArg", "DimArg", "TopoArg"],
+        "Type": ["AppliedType"],
+        "Item": ["Fn", "StructDecl"],
     },
     add={
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
                             "bounds: Bound*, body: Block",
-                      "a function of the program, or an instance of a generic one")],
+                      "a function of the program, or an instance of a generic one"),
+                 prod("StructDecl", "name: name, fields: Param*",
+                      "a generic struct's parameters are erased: a field of type `T` is "
+                      "of any type, `Pair<f32, 4>` is `Pair`")],
         "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",
                        "where Reachable<src, dst>, the topologies the instance was made "
                        "for; written: the clause as the generic spells it")],
         "Expr": [
             prod("Call", "callee: Expr, args: Expr*", "a generic callee names its instance"),
+            prod("StructLit", "name: name, fields: FieldInit*",
+                 "a generic struct's arguments are erased (see StructDecl)"),
             prod("Global", "name: iname", "a function (an instance too), const item, or "
                                          "builtin"),
         ],

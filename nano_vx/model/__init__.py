@@ -5,7 +5,7 @@ appended by load-machine-files) by the pass check-memory-declarations, which che
 containment tree makes sense and provides it as the fact `model` for later passes. Tests may
 build one directly:
 
-    model = build_model(program.items, diagnostics)     # reports E2001/E6008/E6015
+    model = build_model(program.items, diagnostics)     # reports E2001/E6008/E6013/E6016
 
 API (everything is exact: sizes are int bytes, rates and costs are Fractions):
 
@@ -18,7 +18,8 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
                                 are given), bytes_per_cycle, clock_hz, span (None: built in))
     model.topologies[name] -> Topology(name, memory: str, visible: tuple[str, ...] (memory
                                 first; default (memory,)), dtypes: tuple[str, ...] | None,
-                                arch: str | None, replicas: int (pins held at once by
+                                arch: str | None (as written; an unknown target is
+                                W1029), replicas: int (pins held at once by
                                 `try_pin`; default 1), span)
     model.topology_of("NPU[0]") -> Topology | None      # by base name: NPU[i], NPU[a..b]
                                 # Under a machine model `CPU` always exists and holds
@@ -35,14 +36,16 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
     model.has_machine    # some space has `scope: device` (a machine model is in force)
     model.builtin        # the built-in model of vx-reference §2 is part of this one
     model.cycles         # `within:` cycles, each cut at its first declared member
-    model.edges          # [Edge(src, dst, cost, bandwidth_bps, topology, span)]
+    model.edges          # [Edge(src, dst, cost, bandwidth_bps, topology, span, derived,
+                                #       ordering: "relaxed" | "sync" | None, copy_engine)]
 
 Costs: a relative cost is taken as written; a bandwidth edge costs REFERENCE_BPS / bandwidth
-(1575 GB/s, so a 31.5 GB/s PCIe 4 link costs 50 like the built-in host edge). See
-routing.py for how sub-spaces are reached through `within:`.
+(1575 GB/s, so a 31.5 GB/s PCIe 4 link costs 50 like the built-in host edge); an edge written
+without a cost costs what one of the narrowest bandwidth on its `within:` path would
+(derived_costs.py). See routing.py for how sub-spaces are reached through `within:`.
 
 Modules: units (exact quantities), fields (reading one declaration), spaces, topologies,
-builtin, routing (Dijkstra), memory_model (Model), build.
+builtin, routing (Dijkstra), memory_model (Model), derived_costs, build.
 """
 
 from .build import build_model

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import builtin
+from .derived_costs import price_edges
 from .memory_model import Model
 from .spaces import Space, read_space
 from .topologies import Edge, Topology, read_topology
@@ -22,8 +23,9 @@ HOST_MEMORY = "CPU_DRAM"
 
 
 def build_model(items, diagnostics) -> Model:
-    """The model the declarations describe; E2001, E6008 and E6015 for what cannot be read.
-    A `within:` cycle is cut and kept on `model.cycles`."""
+    """The model the declarations describe; E2001, E6008 and E6016 for what cannot be read,
+    E6013 for an edge that writes a cost derived from `within:` (derived_costs.py). A
+    `within:` cycle is cut and kept on `model.cycles`."""
     spaces: dict[str, Space] = {}
     parents = {}
     topologies: dict[str, Topology] = {}
@@ -57,8 +59,11 @@ def build_model(items, diagnostics) -> Model:
     if has_machine and "CPU" not in topologies:
         topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
     cycles = _cut_cycles(spaces)
-    return Model(spaces, topologies, edges, builtin=not has_machine, has_machine=has_machine,
-                 cycles=cycles)
+    model = Model(spaces, topologies, [], builtin=not has_machine, has_machine=has_machine,
+                  cycles=cycles)
+    # Derived costs follow `within:`, so they wait until the tree is whole and acyclic.
+    model.edges = price_edges(model, edges, diagnostics)
+    return model
 
 
 def _cut_cycles(spaces: dict[str, Space]) -> tuple[tuple[str, ...], ...]:

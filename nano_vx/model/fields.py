@@ -1,6 +1,6 @@
 """Reading the fields of one `Memory`/`Topology` declaration, reporting what is malformed.
 
-Each reader takes the field node and returns the value, or None after reporting E6015 (a
+Each reader takes the field node and returns the value, or None after reporting E6016 (a
 value of the wrong kind) or E6008 (a figure that is not positive), so one declaration
 reports every bad field and the model is still built from the good ones.
 """
@@ -37,7 +37,7 @@ class Fields:
         return self.by_key.get(key)
 
     def bad(self, node, message: str, **more) -> None:
-        self.diagnostics.error("E6015", node.span, message, declaration=self.decl.name, **more)
+        self.diagnostics.error("E6016", node.span, message, declaration=self.decl.name, **more)
 
     def expected(self, f, value_node=None) -> None:
         self.bad(value_node or f, f"`{f.key}` of {self.what} '{self.decl.name}' must be "

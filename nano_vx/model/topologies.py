@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from ..languages.l0_source import EDGE_FLAGS
 from .fields import Fields
 from .units import COUNT, RATE, quantity
 
-ARCHES = ("x86_64", "aarch64", "nvptx64", "amdgcn")
+# The targets nano-vx knows by name. The set is open: another name is kept as written, with
+# W1029 in case it is a misspelling (`arch:` is recorded, not used to generate code).
+ARCHES = ("x86_64", "i686", "aarch64", "armv7", "thumbv7em", "thumbv6m", "riscv64", "riscv32",
+          "powerpc64le", "s390x", "wasm32", "wasm64", "nvptx64", "amdgcn", "applegpu",
+          "spirv64", "spirv32", "hexagon")
 # What a device may say it represents: the element types of Vx, and the narrow ones of
 # accelerators (which no Vx tensor has, so a device that lists only those holds no tensor).
 DTYPES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64", "bool",
           "i4", "u4", "f8e4m3", "f8e5m2", "f4e2m1")
 
 TOPOLOGY_FIELDS = {
-    "arch": "one of " + ", ".join(ARCHES),
+    "arch": "a target name (`nvptx64`, `x86_64`, ...)",
     "memory": "a memory space (`Memory::NAME`)",
     "visible": "a list of memory spaces (`[Memory::A, Memory::B]`)",
     "dtypes": "a list of element types (`[f32, f16]`)",
@@ -49,10 +54,15 @@ class Topology:
 class Edge:
     src: str
     dst: str
-    cost: Fraction                       # relative; a bandwidth edge converted by bandwidth_cost
-    bandwidth_bps: Fraction | None = None  # as declared, when the edge gave a bandwidth
+    # Relative; a bandwidth edge converted by bandwidth_cost. None only between reading a
+    # declaration and build_model, for an edge written without a cost (derived there).
+    cost: Fraction | None
+    bandwidth_bps: Fraction | None = None  # as declared, or the bottleneck it was derived from
     topology: str | None = None          # the declaring topology (None: built in)
     span: object = None
+    derived: bool = False                # the cost comes from the bandwidths along `within:`
+    ordering: str | None = None          # "relaxed" or "sync", as the edge's flags say
+    copy_engine: bool = False            # the `copy_engine` flag
 
 
 def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list, list]:
@@ -76,7 +86,7 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list,
     edges = [e for e in (_edge(f, node) for node in f.edges) if e is not None]
     refs.extend(r for r in (memory, *(visible or ())) if r is not None)
     edge_refs = [r for node in f.edges for r in (node.src, node.dst)]
-    arch = f.word("arch", ARCHES)
+    arch = _arch(f)
     if memory is None:
         return None, edges, refs, edge_refs
     seen = [memory.name] + [v.name for v in visible or () if v.name != memory.name]
@@ -92,9 +102,37 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list,
     return topology, edges, refs, edge_refs
 
 
+def _arch(f: Fields) -> str | None:
+    """The target name as written; W1029 for one nano-vx does not know."""
+    field = f.get("arch")
+    if field is None:
+        return None
+    v = field.value
+    if v is None or v._prod != "Word":
+        f.expected(field, v)
+        return None
+    if v.word not in ARCHES:
+        f.diagnostics.warning(
+            "W1029", v.span, f"`arch` of topology '{f.decl.name}' is `{v.word}`, a target "
+                             f"nano-vx does not know; it is kept as written",
+            help=["the targets it knows: " + ", ".join(ARCHES)],
+            declaration=f.decl.name, arch=v.word)
+    return v.word
+
+
+def edge_text(src: str, dst: str) -> str:
+    return f"transfer Memory::{src} -> Memory::{dst}"
+
+
 def _edge(f: Fields, node) -> Edge | None:
+    """The edge as written; its cost is None when it gave none (build_model derives it)."""
+    where = edge_text(node.src.name, node.dst.name)
+    ordering, copy_engine = _flags(f, node, where)
+    edge = Edge(node.src.name, node.dst.name, None, None, f.decl.name, node.span,
+                ordering=ordering, copy_engine=copy_engine)
     v = node.cost
-    where = f"transfer Memory::{node.src.name} -> Memory::{node.dst.name}"
+    if v is None:
+        return edge
     if v._prod != "Quantity" or v.unit is not None and quantity(v.number, v.unit)[0] != RATE:
         f.bad(v, f"the cost of `{where}` in topology '{f.decl.name}' must be a relative cost "
                  f"(a number) or a bandwidth (`31.5 GB/s`)")
@@ -106,6 +144,26 @@ def _edge(f: Fields, node) -> Edge | None:
                             declaration=f.decl.name)
         return None
     if kind == COUNT:
-        return Edge(node.src.name, node.dst.name, value, None, f.decl.name, node.span)
-    return Edge(node.src.name, node.dst.name, bandwidth_cost(value), value, f.decl.name,
-                node.span)
+        return replace(edge, cost=value)
+    return replace(edge, cost=bandwidth_cost(value), bandwidth_bps=value)
+
+
+def _flags(f: Fields, node, where: str) -> tuple[str | None, bool]:
+    """(ordering, copy_engine) from the edge's flags; E6016 for an unknown or repeated flag,
+    and for `relaxed` with `sync`."""
+    seen: list[str] = []
+    for flag in node.flags:
+        if flag not in EDGE_FLAGS:
+            f.bad(node, f"`{flag}` is not a flag of `{where}` in topology '{f.decl.name}'",
+                  help=["an edge may carry `relaxed` or `sync`, and `copy_engine`"])
+        elif flag in seen:
+            f.bad(node, f"`{where}` in topology '{f.decl.name}' gives `{flag}` twice")
+        else:
+            seen.append(flag)
+    if "relaxed" in seen and "sync" in seen:
+        f.bad(node, f"`{where}` in topology '{f.decl.name}' is both `relaxed` and `sync`; an "
+                    f"edge is one or the other")
+        ordering = None
+    else:
+        ordering = next((o for o in ("relaxed", "sync") if o in seen), None)
+    return ordering, "copy_engine" in seen

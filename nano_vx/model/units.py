@@ -43,3 +43,11 @@ def show_bytes(n: int) -> str:
         if n >= size:
             return f"{n} bytes ({n / size:.4g} {name})"
     return f"{n} bytes"
+
+
+def show_rate(bps: Fraction) -> str:
+    """A bandwidth in bytes per second as a message prints it: `3.35 TB/s`, `63 GB/s`."""
+    for name, size in (("TB/s", 10**12), ("GB/s", 10**9), ("MB/s", 10**6), ("KB/s", 10**3)):
+        if bps >= size:
+            return f"{float(bps / size):.4g} {name}"
+    return f"{float(bps):.4g} B/s"

@@ -13,13 +13,16 @@ import operator
 from ..languages.l4_resolved import display_name
 from ..values.literals import literal, scalar_hint
 from ..values.numbers import (
-    I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, arith, cast, comparable, describe, logical_not,
-    negate, to_index, unplace,
+    I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
+    logical_not, negate, to_index, unplace,
 )
 from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
 from ..values.stops import stop, wrong_kind
-from ..values.tensors import Tensor, make_tensor
+from ..passes.desugar_tensor_constructors import meaning
+from ..values.structs import EnumValue, StructValue
+from ..values.tensors import Tensor, array_elem, make_tensor, tensor_of
 from .functions import ClosureValue, compile_code
+from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -232,6 +235,41 @@ class ExprMixin:
                    else self.expr(node.operand, sc))
         return lambda f: logical_not(operand(f), span)
 
+    # -- references ------------------------------------------------------------------------
+
+    def x_Borrow(self, node, sc, hint):
+        """`&x` names x's slot; `&t[i]` the element; `&*p` the place p names; anything else
+        a temporary holding its value."""
+        value, mutable, span = node.value, node.mutable, node.span
+        kind = value._prod
+        if kind in ("Var", "Local") and sc.lookup(value.name) is not None:
+            depth, slot = sc.lookup(value.name)
+            frame = frame_getter(depth)
+            return lambda f: Ref(frame(f), slot, mutable)
+        if kind == "Index":
+            base, indices = self.index_chain(value, sc)
+
+            def element(f):
+                t = referent(base(f), span)
+                if type(t) is not Tensor:
+                    wrong_kind(span, f"cannot index a value of type {describe(t)}")
+                where = t.locate([to_index(i(f), span) for i in indices], span)
+                return Ref(t, where, mutable) if type(where) is int else Ref([where], 0, mutable)
+            return element
+        if kind == "Deref":
+            place = self.expr(value.value, sc)
+
+            def reborrow(f):
+                r = as_ref(place(f), span)
+                return Ref(r.holder, r.key, mutable)
+            return reborrow
+        temporary = self.expr(value, sc, hint)
+        return lambda f: Ref([temporary(f)], 0, mutable)
+
+    def x_Deref(self, node, sc, hint):
+        ref, span = self.expr(node.value, sc), node.span
+        return lambda f: as_ref(ref(f), span).get(span)
+
     def x_Cast(self, node, sc, hint):
         if "source" in node._fields:  # Lscalars on: the value's type decided
             value = self.typed_operand(node.value, sc, node.source)
@@ -283,6 +321,17 @@ class ExprMixin:
         code = compile_code(self, "closure", (), node.params, ret, node.body, sc)
         return lambda f: ClosureValue(self, code, f)
 
+    def x_IfExpr(self, node, sc, hint):
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        then, orelse = self.expr_block(node.then, sc, hint), self.expr_block(node.orelse, sc, hint)
+
+        def if_(f):
+            c = cond(f)
+            if c is True or (c is not False and truth(c, span)):
+                return then(f)
+            return orelse(f)
+        return if_
+
     def x_MethodCall(self, node, sc, hint):
         method, span = node.method, node.span
         if method in _METHOD_DEST:
@@ -298,20 +347,72 @@ class ExprMixin:
             return topology
         if method == "try_pin":
             return self.try_pin(node, sc)
+        if method == "extent" and len(node.args) == 1 and node.args[0]._prod == "Int":
+            receiver, axis = self.expr(node.receiver, sc), node.args[0].value
+
+            def extent(f):
+                t = unplace(receiver(f))
+                if type(t) is not Tensor or axis >= len(t.dims):
+                    wrong_kind(span, f"`.extent({axis})` of {describe(t)}")
+                return t.dims[axis]
+            return extent
         return self.unsupported(node, f"the method .{method}()")
 
     # -- tensors ---------------------------------------------------------------------------
 
     def x_TensorNew(self, node, sc, hint):
-        ty, ctor, span = node.type, node.ctor, node.span
+        ty, ctor, span, args = node.type, node.ctor, node.span, node.args
         if ty._prod != "TensorType" or ty.elem._prod != "Scalar":
             return self.unsupported(node, "a tensor whose element type is not a scalar")
         elem = ty.elem.name
-        dims = [self.dim(d, sc) for d in ty.dims]
-        args = [self.expr(a, sc, elem) for a in node.args]
+        if any(d._prod == "DimAny" for d in ty.dims):  # the list of extents comes first
+            dims = [self.extent(e, sc) for e in args[0].elems]
+            args = args[1:]
+        else:
+            dims = [self.dim(d, sc) for d in ty.dims]
+        args = [self.expr(a, sc, elem) for a in args]
         space = self.place_space(ty.place)
         return lambda f: make_tensor(elem, [d(f) for d in dims], ctor,
                                      [a(f) for a in args], space, span)
+
+    def extent(self, node, sc):
+        value, span = self.expr(node, sc), node.span
+        return lambda f: to_index(value(f), span)
+
+    def x_TensorCall(self, node, sc, hint):
+        """`Tensor<..>(..)` as written runs as what desugar-tensor-constructors makes it."""
+        return self.expr(meaning(node), sc, hint)
+
+    def x_TensorLit(self, node, sc, hint):
+        ty, span = node.type, node.span
+        elem = ty.elem.name
+        dims = [self.dim(d, sc) for d in ty.dims]
+        elems = [self.expr(e, sc, elem) for e in node.elems]
+        space = self.place_space(ty.place)
+        return lambda f: tensor_of(elem, [d(f) for d in dims], [e(f) for e in elems], space,
+                                   span)
+
+    def x_Tuple(self, node, sc, hint):
+        elems = [self.expr(e, sc) for e in node.elems]
+        return lambda f: tuple(unplace(e(f)) for e in elems)
+
+    def x_TupleGet(self, node, sc, hint):
+        base, index, span = self.expr(node.base, sc), node.index, node.span
+
+        def get(f):
+            t = unplace(base(f))
+            if type(t) is not tuple or index >= len(t):
+                wrong_kind(span, f"`.{index}` of {describe(t)}")
+            return t[index]
+        return get
+
+    def x_ArrayLit(self, node, sc, hint):
+        elems, span = [self.expr(e, sc) for e in node.elems], node.span
+
+        def array(f):
+            values = [unplace(e(f)) for e in elems]
+            return tensor_of(array_elem(values, span), [len(values)], values, CPU_DRAM, span)
+        return array
 
     def place_space(self, place) -> str:
         if place is None:
@@ -334,6 +435,8 @@ class ExprMixin:
 
         def index(f):
             t = base(f)
+            if type(t) is Ref:
+                t = referent(t, span)
             if type(t) is not Tensor:
                 wrong_kind(span, f"cannot index a value of type {describe(t)}")
             where = t.locate([to_index(i(f), span) for i in indices], span)
@@ -341,7 +444,81 @@ class ExprMixin:
         return index
 
     def x_FieldGet(self, node, sc, hint):
-        return self.unsupported(node, f"field access (.{node.field}): it has no struct values")
+        base, name, span = self.expr(node.base, sc), node.field, node.span
+
+        def get(f):
+            v = referent(base(f), span)
+            if type(v) is not StructValue or name not in v.fields:
+                wrong_kind(span, f"{describe(v)} has no field `{name}`")
+            return v.fields[name]
+        return get
+
+    def x_EnumValue(self, node, sc, hint):
+        args, enum, variant = [self.expr(a, sc) for a in node.args], node.enum, node.variant
+        return lambda f: EnumValue(enum, variant, tuple(unplace(a(f)) for a in args))
+
+    def x_MatchValue(self, node, sc, hint):
+        scrutinee, span = self.expr(node.scrutinee, sc), node.span
+        cases = []
+        for case in node.cases:
+            sc.push()
+            test = self.pattern(case.pattern, sc)
+            cases.append((test, self.expr_block(case.body, sc, hint)))
+            sc.pop()
+
+        def match(f):
+            v = unplace(scrutinee(f))
+            for test, body in cases:
+                if test(v, f):
+                    return body(f)
+            stop("E9006", span, f"no case of this `match` matches this {describe(v)}")
+        return match
+
+    def pattern(self, p, sc):
+        """`test(value, frame) -> bool` for pattern p; a name it binds is stored in its slot
+        of the frame (declared in `sc`, the case's scope)."""
+        kind = p._prod
+        if kind == "PWild":
+            return lambda v, f: True
+        if kind == "PBind":
+            slot = sc.declare(p.name)
+
+            def bind(v, f):
+                f[slot] = v
+                return True
+            return bind
+        if kind == "PLit":
+            lit = self.expr(p.value, sc)
+
+            def equal(v, f):
+                w = lit(f)
+                return (type(v) is bool) == (type(w) is bool) and _plain(v) == _plain(w)
+            return equal
+        if kind == "POr":
+            alts = [self.pattern(a, sc) for a in p.alts]
+            return lambda v, f: any(a(v, f) for a in alts)
+        enum, variant = p.enum, p.variant
+        args = [self.pattern(a, sc) for a in p.args]
+
+        def variant_of(v, f):
+            return type(v) is EnumValue and v.enum == enum and v.variant == variant and \
+                len(v.args) == len(args) and all(a(x, f) for a, x in zip(args, v.args))
+        return variant_of
+
+    def x_StructLit(self, node, sc, hint):
+        order = self.struct_fields.get(node.name)
+        if order is None:
+            return self.unsupported(node, f"a literal of `{node.name}`, which is no struct")
+        given = [(fi.name, self.expr(fi.value, sc)) for fi in node.fields]  # written order
+        name, span = node.name, node.span
+
+        def build(f):
+            values = {k: v(f) for k, v in given}
+            if set(values) != set(order):
+                wrong_kind(span, f"`{name} {{ .. }}` gives fields {sorted(values)}, not "
+                                 f"{sorted(order)}")
+            return StructValue(name, {k: values[k] for k in order})
+        return build
 
     # -- places ----------------------------------------------------------------------------
 
@@ -402,11 +579,12 @@ class ExprMixin:
     def x_NoneTopo(self, node, sc, hint):
         return lambda f: NONE_TOPO
 
-    def expr_block(self, block, sc):
-        """A block used as an expression: its value; a break/continue/return in it escapes."""
+    def expr_block(self, block, sc, hint=None):
+        """A block used as an expression: its value (typed by `hint` as the block's would be);
+        a break/continue/return in it escapes."""
         sc.push()
         stmts = [self.stmt(s, sc) for s in block.stmts]
-        value = self.expr(block.value, sc) if block.value is not None else None
+        value = self.expr(block.value, sc, hint) if block.value is not None else None
         sc.pop()
 
         def run(f):
@@ -440,3 +618,8 @@ def _pinned(v, where, holds):
     if type(v) is Tensor:
         return v.placed(holds.get(where.name, v.space), where)
     return Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
+
+
+def _plain(v):
+    """A scalar's number, whatever its type (a pattern's literal takes the value's type)."""
+    return v.v if type(v) is TInt or type(v) is TFloat else v

@@ -8,6 +8,7 @@ from ..values.literals import scalar_hint
 from ..values.stops import stop, too_deep, wrong_kind
 from ..values.tensors import Tensor
 from .blocks import run_blocks
+from .references import referent
 from .scope import Escape, FnScope, stray
 
 
@@ -38,8 +39,9 @@ def compile_code(interp, name, generics, params, ret, body, parent: FnScope | No
     plist = []
     for p in params:
         binds = []
-        if p.type is not None and p.type._prod == "TensorType":
-            binds = [(k, const_slots[d.name]) for k, d in enumerate(p.type.dims)
+        ty = p.type.inner if p.type is not None and p.type._prod == "BorrowType" else p.type
+        if ty is not None and ty._prod == "TensorType":  # `&Tensor<f32, [N]>` binds N too
+            binds = [(k, const_slots[d.name]) for k, d in enumerate(ty.dims)
                      if d._prod == "DimName" and d.name in const_slots]
         plist.append((sc.declare(p.name), interp.conformer(p.type, p.span), binds))
     if type(body) is tuple:  # Lblocks on: the function's basic blocks
@@ -64,6 +66,7 @@ def invoke(interp, code: Code, parent, args, targs, span):
         f[slot] = conform(v) if conform is not None else v
         for k, cslot in binds:
             if f[cslot] is None:  # a const generic binds from the first argument naming it
+                v = referent(v, span)
                 if type(v) is not Tensor or k >= len(v.dims):
                     wrong_kind(span, f"'{code.name}' expects a tensor of rank > {k}")
                 f[cslot] = v.dims[k]

@@ -8,10 +8,12 @@ from ..deep import run_deep
 from ..nanopass.verify import child_nodes
 from ..values.literals import scalar_hint
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
+from ..values.structs import EnumValue, StructValue
 from ..values.places import NoTopo, SomeTopo, Topo
 from ..values.stops import MAX_CALL_DEPTH, stop, wrong_kind
 from ..values.tensors import Tensor, format_tensor
 from .functions import Builtin, FnValue
+from .references import referent
 from .scope import FnScope
 from .ssa import is_lmlir, run_ssa
 from .statements import StmtMixin
@@ -47,12 +49,21 @@ class _Const:
 
 
 def format_value(v, span) -> str:
+    v = referent(v, span)  # a reference prints as what it names, as in Rust
     text = format_scalar(v)
     if text is not None:
         return text
     v = unplace(v)
     if type(v) is Tensor:
         return format_tensor(v, span)
+    if type(v) is tuple:
+        return "(" + ", ".join(format_value(x, span) for x in v) + ")"
+    if type(v) is EnumValue:
+        args = "(" + ", ".join(format_value(x, span) for x in v.args) + ")" if v.args else ""
+        return f"{v.enum}::{v.variant}{args}"
+    if type(v) is StructValue:
+        return v.name + " { " + ", ".join(f"{k}: {format_value(x, span)}"
+                                          for k, x in v.fields.items()) + " }"
     if type(v) is Topo:
         return str(v)
     if type(v) is SomeTopo:
@@ -71,6 +82,7 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
         self.consts: dict[str, _Const] = {}
         self.holds = dict(BUILTIN_HOLDS)
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
+        self.struct_fields: dict[str, list] = {}  # a struct's field names, in order
         for item in _items(program):
             self._declare(item)
         self.pins = Occupancy(self.replicas)
@@ -90,8 +102,10 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
                     self.holds[item.name] = fld.value.name
                 elif fld.key == "replicas" and fld.value._prod == "Quantity" \
                         and fld.value.unit is None and fld.value.number.isdigit():
-                    self.replicas[item.name] = int(fld.value.number)  # else refused: E6015
-        # MemoryDecl and StructDecl have no run-time effect.
+                    self.replicas[item.name] = int(fld.value.number)  # else refused: E6016
+        elif kind == "StructDecl":
+            self.struct_fields[item.name] = [f.name for f in item.fields]
+        # MemoryDecl has no run-time effect.
 
     def _print(self, args, span):
         if len(args) != 1:

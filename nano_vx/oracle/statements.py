@@ -13,9 +13,11 @@ from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
 from ..values.stops import stop, wrong_kind
+from ..values.structs import StructValue
 from ..values.tensors import Tensor
 from .expressions import ExprMixin
 from .functions import run_body
+from .references import as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -78,11 +80,29 @@ class StmtMixin(ExprMixin):
                 f[slot] = conform(value(f))
         return let
 
+    def s_LetTuple(self, node, sc):
+        """`let (a, b) = t;` binds each name to its element (desugar-tuple-lets makes it one
+        `let` per element)."""
+        value, span, n = self.expr(node.value, sc), node.span, len(node.names)
+        slots = [sc.declare(name) for name in node.names]
+
+        def let(f):
+            t = unplace(value(f))
+            if type(t) is not tuple or len(t) < n:
+                wrong_kind(span, f"`let` of {n} names from {describe(t)}")
+            for slot, v in zip(slots, t):
+                f[slot] = v
+        return let
+
     def s_Assign(self, node, sc):
         target, op, span = node.target, node.op, node.span
         value = self.expr(node.value, sc)
         if target._prod == "Index":
             return self._assign_element(target, op, value, sc, span)
+        if target._prod == "Deref":
+            return self._assign_through(target, op, value, sc, span)
+        if target._prod == "FieldGet":
+            return self._assign_field(target, op, value, sc, span)
         if target._prod not in ("Var", "Local") or sc.lookup(target.name) is None:
             return self.unsupported(node, f"assignment to {target._prod}")
         depth, slot = sc.lookup(target.name)
@@ -115,12 +135,52 @@ class StmtMixin(ExprMixin):
             fr[slot] = new
         return compound
 
+    def _assign_through(self, target, op, value, sc, span):
+        """`*p = v`, `*p += v`: the place p names takes the value."""
+        ref, binop = self.expr(target.value, sc), op[:-1]
+
+        def assign(f):
+            r = as_ref(ref(f), span)
+            new = value(f)
+            if op != "=":
+                new = arith(binop, r.get(span), new, span)
+            r.set(new, span)
+        return assign
+
+    def _assign_field(self, target, op, value, sc, span):
+        """`s.a = v`, `s.a.b += v`: the variable s takes a new struct with the field changed
+        (a struct is a value: another name for the old one keeps it)."""
+        path, root = [], target
+        while root._prod == "FieldGet":
+            path.append(root.field)
+            root = root.base
+        if root._prod not in ("Var", "Local") or sc.lookup(root.name) is None:
+            return self.unsupported(target, "assignment to a field of a value without a name")
+        path.reverse()
+        depth, slot = sc.lookup(root.name)
+        frame, binop = frame_getter(depth), op[:-1]
+
+        def update(s, fields, new):
+            if type(s) is not StructValue or fields[0] not in s.fields:
+                wrong_kind(span, f"{describe(s)} has no field `{fields[0]}`")
+            if len(fields) == 1:
+                old = s.fields[fields[0]]
+                return s.with_field(fields[0], new(old))
+            return s.with_field(fields[0], update(s.fields[fields[0]], fields[1:], new))
+
+        def assign(f):
+            fr = f if depth == 0 else frame(f)
+            v = value(f)
+            fr[slot] = update(fr[slot], path, lambda old: v if op == "=" else
+                              arith(binop, old, v, span))
+        return assign
+
     def _assign_element(self, target, op, value, sc, span):
         base, indices = self.index_chain(target, sc)
         binop = op[:-1]
 
         def assign(f):
-            t = base(f)
+            t = referent(base(f), span)
             if type(t) is not Tensor:
                 wrong_kind(span, f"cannot index a value of type {describe(t)}")
             off = t.locate([to_index(i(f), span) for i in indices], span)

@@ -28,6 +28,14 @@ class TypeMixin:
                     wrong_kind(span, f"expected a tensor, found {describe(v)}")
                 return v
             return conform
+        if kind == "TupleType":
+            parts = [self.conformer(t, span) for t in ty.elems]
+
+            def conform(v):
+                if type(v) is not tuple or len(v) != len(parts):
+                    wrong_kind(span, f"expected a tuple of {len(parts)}, found {describe(v)}")
+                return tuple(c(x) if c is not None else x for c, x in zip(parts, v))
+            return conform
         if kind in TYPE_WRAPPERS:
             inner = self.conformer(ty.inner, span)
             if inner is None:

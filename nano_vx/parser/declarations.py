@@ -1,11 +1,12 @@
 """`Memory NAME { ... }` and `Topology NAME { ... }`: fields `key: value`, bare flags and
-`transfer Memory::A -> Memory::B : cost`, separated by commas and/or newlines."""
+`transfer Memory::A -> Memory::B [: cost] [flag ...]`, separated by commas and/or newlines."""
 
 from __future__ import annotations
 
-from pyparsing import Forward, Group, Keyword, Optional, ParseFatalException, Regex, ZeroOrMore
+from pyparsing import (Forward, Group, Keyword, Optional, ParseException, ParseFatalException,
+                       Regex, ZeroOrMore)
 
-from ..languages.l0_source import UNITS, Lsrc
+from ..languages.l0_source import EDGE_FLAGS, UNITS, Lsrc
 from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, U64_MAX, kw, punct,
@@ -17,14 +18,16 @@ _UNIT_NAMES = ", ".join(sorted(UNITS))
 
 def _check_unit(s, loc, t):
     unit = t[0].strip()
+    if unit in EDGE_FLAGS:  # `: 20 relaxed`: a cost without a unit, then a flag
+        raise ParseException(s, loc, "a unit")
     if unit not in UNITS:
         raise ParseFatalException(s, loc, f"Expected a unit ({_UNIT_NAMES})")
     return unit
 
 
 # A unit sits on the number's line: a word on the next line is the next field.
-_UNIT = Regex(r"[ \t]*[A-Za-z]+(?:/[A-Za-z]+)?").leave_whitespace().add_parse_action(
-    _check_unit)
+_UNIT = Regex(r"[ \t]*[A-Za-z_][A-Za-z0-9_]*(?:/[A-Za-z]+)?").leave_whitespace() \
+    .add_parse_action(_check_unit)
 # The model reads a figure exactly (a Fraction of its digits); one with more digits than a
 # 64-bit integer has is no real figure, and is refused by its length before any conversion.
 MAX_FIGURE_DIGITS = len(str(U64_MAX))
@@ -54,8 +57,14 @@ _LIST = Build(
 DECL_VALUE <<= Dispatch({"Memory": MEM, "[": _LIST} | {d: _QUANTITY for d in "0123456789"},
                         _WORD, "a value")
 
-_EDGE = Build(kw("transfer") - MEM - ARROW - MEM - COLON - DECL_VALUE,
-              lambda sp, t: Lsrc["TransferEdge"](t[0], t[1], t[2], span=sp))
+# An edge's flags (`relaxed`, `copy_engine`, ...) sit on its line, like a unit: a word on
+# the next line is the next field, and so is a word followed by ':' on the same line.
+_FLAG = Regex(r"[ \t]*(?!transfer\b)[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_]|[ \t]*:)") \
+    .leave_whitespace() \
+    .add_parse_action(lambda t: t[0].strip())
+_EDGE = Build(kw("transfer") - MEM - ARROW - MEM
+              + Optional(COLON - DECL_VALUE, default=None) + Group(ZeroOrMore(_FLAG)),
+              lambda sp, t: Lsrc["TransferEdge"](t[0], t[1], t[2], tuple(t[3]), span=sp))
 _FIELD = Build(ANY_NAME + Optional(COLON - DECL_VALUE),
                lambda sp, t: Lsrc["DeclField"](t[0], t[1] if len(t) > 1 else None, span=sp))
 _FIELDS = Group(ZeroOrMore((_EDGE | _FIELD) + Optional(COMMA)))

@@ -2,15 +2,16 @@
 (`transfer`, `spawn`, `comptime`, `match`, closures, `grad`/`vjp`/`jvp`, `Reachable`,
 placements).
 
-Precedence, loosest first: || < && < comparisons < + - < * / % < unary - ! < `as` < postfix.
+Precedence, loosest first: || < && < comparisons < + - < * / % < unary - ! * & < `as` <
+postfix.
 """
 
 from __future__ import annotations
 
 import re
 
-from pyparsing import (FollowedBy, Group, Literal, Optional, ParseException, ParseSyntaxException,
-                       Regex, ZeroOrMore)
+from pyparsing import (FollowedBy, Forward, Group, Literal, Optional, ParseException,
+                       ParseSyntaxException, Regex, ZeroOrMore)
 
 from ..languages.l0_source import Lsrc
 from ..source import Span
@@ -18,8 +19,8 @@ from . import state
 from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
-from .refs import BLOCK, EXPR, TYPE
-from .types import DIM, KEYWORD_TYPE, MEM, TENSOR_TYPE, TOPO
+from .refs import BLOCK, EXPR, IF_EXPR, TYPE
+from .types import GARGS, MEM, TENSOR_HEAD, TOPO
 
 _CLOSE_ARGS = punct(")", "',' or ')'")
 ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) - _CLOSE_ARGS)
@@ -28,21 +29,8 @@ ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) 
 # -- generic arguments: `f<4>(a)`, `f<i32>(x)`, `f<Topology::GPU>(p)` -------------------------
 
 
-def _garg(sp, t):
-    v = t[0]
-    if v._nt == "Topo":
-        return Lsrc["TopoArg"](v, span=sp)
-    if v._nt == "Type":
-        return Lsrc["TypeArg"](v, span=sp)
-    if v._prod == "DimName":  # a bare name: a type parameter (see KEYWORD_TYPE)
-        return Lsrc["TypeArg"](Lsrc["NamedType"](v.name, span=sp), span=sp)
-    return Lsrc["DimArg"](v, span=sp)
-
-
-_GARG = Build(TOPO | KEYWORD_TYPE | DIM, _garg)
 # Tried before reading `<` as less-than; FollowedBy('(') keeps `a < b > c` a comparison.
-_GENERIC_ARGS = Group(LT + _GARG + ZeroOrMore(COMMA + _GARG) + Optional(COMMA) + GT
-                      + FollowedBy(Literal("(")))
+_GENERIC_ARGS = GARGS + FollowedBy(Literal("("))
 
 
 class GenericCallee:
@@ -55,11 +43,21 @@ class GenericCallee:
         self.targs = targs
 
 
+_FIELD_INIT = Build(IDENT + COLON - EXPR, lambda sp, t: Lsrc["FieldInit"](t[0], t[1], span=sp))
+_STRUCT_BODY = Group(LBRACE - _FIELD_INIT + ZeroOrMore(COMMA + _FIELD_INIT) + Optional(COMMA)
+                     - punct("}", "',' or '}'"))
+_TURBOFISH = PATH + GARGS
+# `S { a: ..`: a struct literal; a block never starts with `name:`, so `if c { .. }` and
+# `while c { .. }` keep their blocks.
+_STRUCT_START = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?!:)")
+
+
 class NameExpr(_Custom):
-    """A name, with generic arguments when `<...>(` follows it (else `<` is less-than)."""
+    """A name, with generic arguments when `<...>(` follows it (else `<` is less-than), or
+    a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`."""
 
     def __init__(self):
-        super().__init__([_GENERIC_ARGS])
+        super().__init__([_GENERIC_ARGS, _STRUCT_BODY, _TURBOFISH])
         self.set_name("an identifier")
 
     def parseImpl(self, s, loc, do_actions=True):
@@ -72,6 +70,27 @@ class NameExpr(_Custom):
             return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
+        targs = ()
+        if s.startswith("::", i) and s.startswith("<", skip_ws(s, i + 2)):
+            i, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
+            targs, i = tuple(toks[-1]), skip_ws(s, i)
+        if _STRUCT_START.match(s, i):
+            end, toks = _STRUCT_BODY._parse(s, i, do_actions, callPreParse=False)
+            return end, [Lsrc["StructLit"](m.group(), targs, tuple(toks[0]),
+                                           span=state.span(loc, end))]
+        if targs:
+            raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic arguments",
+                                       self)
+        if s.startswith("::", i) and _IDENT_RE.match(s, skip_ws(s, i + 2)):
+            # `Shape::Dot`, `Shape::Circle(1.5)`: a variant of an enum, with what it carries.
+            v = _IDENT_RE.match(s, skip_ws(s, i + 2))
+            end, args = v.end(), ()
+            j = skip_ws(s, end)
+            if s[j:j + 1] == "(":
+                end, toks = ARGS._parse(s, j, do_actions, callPreParse=False)
+                args = tuple(toks[0])
+            return end, [Lsrc["EnumValue"](m.group(), v.group(), args,
+                                           span=state.span(loc, end))]
         if s[i:i + 1] == "<":
             try:
                 end, toks = _GENERIC_ARGS._parse(s, i, do_actions, callPreParse=False)
@@ -105,19 +124,67 @@ SPAWN = Build(kw("spawn") - kw("on") - LPAR - TOPO - RPAR - BLOCK,
               lambda sp, t: Lsrc["Spawn"](t[0], t[1], span=sp), "spawn")
 COMPTIME = Build(kw("comptime") - BLOCK, lambda sp, t: Lsrc["Comptime"](t[0], span=sp), "comptime")
 
-# `match h { Available(p) => { .. }, Saturated(v) => { .. } }`: the arms of a match on the
-# result of `try_pin`, in either order, a comma between them optional (as after a block in
-# Rust); `HardwareState::Available` is the same pattern spelled with its type.
-_VARIANT = Regex(r"(?:HardwareState\s*::\s*)?(?:Available|Saturated)(?![A-Za-z0-9_])").set_name(
-    "`Available(..)` or `Saturated(..)`")
-_BINDING = Build(IDENT, lambda sp, t: Lsrc["Param"](t[0], None, span=sp))
-_ARM = Build(_VARIANT - LPAR - _BINDING - RPAR - punct("=>", "'=>'") - BLOCK,
-             lambda sp, t: Lsrc["Arm"](t[0].rsplit(":", 1)[-1].strip(), t[1], t[2], span=sp))
-_ARMS = Group(Optional(_ARM + ZeroOrMore(Optional(COMMA) + _ARM) + Optional(COMMA)))
+# -- match -------------------------------------------------------------------------------
+# `match x { 0 => a, 1 | 2 => b, n => c }`, `match s { Shape::Circle(r) => .., _ => .. }`: a
+# match on a value. `match h { Available(p) => { .. }, Saturated(v) => { .. } }` is a match on
+# the result of `try_pin` (`HardwareState::Available` is the same pattern with its type): a
+# form of its own, whose arms hold the pin while they run.
+
+_PATTERN = Forward().set_name("a pattern")
+_HW = re.compile(r"(?:HardwareState\s*::\s*)?(Available|Saturated)(?![A-Za-z0-9_])")
+_P_WILD = Build(Regex(r"_(?![A-Za-z0-9_])"), lambda sp, t: Lsrc["PWild"](span=sp))
+_P_BOOL = Build(Regex(r"(?:true|false)(?![A-Za-z0-9_])"),
+                lambda sp, t: Lsrc["PLit"](Lsrc["Bool"](t[0] == "true", span=sp), span=sp))
+_P_INT = Build(Optional(Literal("-")) + NUMBER,
+               lambda sp, t: Lsrc["PLit"](Lsrc["Unary"]("-", t[1], span=sp) if len(t) == 2
+                                          else t[0], span=sp))
+_P_ARGS = Group(Optional(LPAR - Optional(_PATTERN + ZeroOrMore(COMMA + _PATTERN)
+                                         + Optional(COMMA)) - punct(")", "',' or ')'")))
+_P_HW = Build(Regex(_HW.pattern) + _P_ARGS,
+              lambda sp, t: Lsrc["PVariant"]("HardwareState", _HW.match(t[0]).group(1),
+                                             tuple(t[1]), span=sp))
+_P_PATH = Build(IDENT + PATH - ANY_NAME + _P_ARGS,
+                lambda sp, t: Lsrc["PVariant"](t[0], t[1], tuple(t[2]), span=sp))
+_P_BIND = Build(IDENT, lambda sp, t: Lsrc["PBind"](t[0], span=sp))
+_P_ATOM = (_P_WILD | _P_BOOL | _P_INT | _P_HW | _P_PATH | _P_BIND).set_name("a pattern")
+_PATTERN <<= Build(_P_ATOM + ZeroOrMore(BAR + _P_ATOM),
+                   lambda sp, t: t[0] if len(t) == 1 else Lsrc["POr"](tuple(t), span=sp))
+
+
+def _case_body(sp, t):
+    body = t[0]
+    return body if body._nt == "Block" else Lsrc["Block"]((), body, span=body.span)
+
+
+_CASE = Build(_PATTERN - punct("=>", "'=>'") - Build(BLOCK | EXPR, _case_body),
+              lambda sp, t: Lsrc["Case"](t[0], t[1], span=sp))
+_CASES = Group(Optional(_CASE + ZeroOrMore(Optional(COMMA) + _CASE) + Optional(COMMA)))
+
+
+def _pin_arm(case):
+    """The arm of a match on a hardware state that `case` is, or None."""
+    p = case.pattern
+    if p._prod != "PVariant" or p.enum != "HardwareState" or len(p.args) != 1 \
+            or p.args[0]._prod != "PBind":
+        return None
+    binding = Lsrc["Param"](p.args[0].name, None, span=p.args[0].span)
+    return Lsrc["Arm"](p.variant, binding, case.body, span=case.span)
 
 
 def _match(sp, t):
-    scrutinee, arms = t[0], tuple(t[1])
+    scrutinee, cases = t[0], tuple(t[1])
+    hardware = [c for c in cases if c.pattern._prod == "PVariant"
+                and c.pattern.enum == "HardwareState"]
+    pinning = scrutinee._prod == "MethodCall" and scrutinee.method == "try_pin"
+    if not hardware and not pinning:
+        return Lsrc["MatchValue"](scrutinee, cases, span=sp)
+    arms = [_pin_arm(c) for c in cases]
+    if None in arms:
+        bad = cases[arms.index(None)]
+        state.error("E1001", bad.span.start, bad.span.end,
+                    "a `match` on the result of `try_pin` has the arms `Available(p) => { .. }` "
+                    "and `Saturated(v) => { .. }`, each binding a name")
+        return Lsrc["Match"](scrutinee, tuple(a for a in arms if a is not None), span=sp)
     first = {}
     for arm in arms:  # a second arm for one variant could never run
         seen = first.setdefault(arm.variant, arm)
@@ -126,11 +193,10 @@ def _match(sp, t):
             state.error("E1001", arm.span.start, arm.span.end,
                         f"this `match` already has an arm for `{arm.variant}(..)`, at "
                         f"{line}:{col}; each variant takes one arm")
-    return Lsrc["Match"](scrutinee, arms, span=sp)
+    return Lsrc["Match"](scrutinee, tuple(arms), span=sp)
 
 
-MATCH = Build(kw("match") - EXPR - LBRACE - _ARMS
-              - punct("}", "`Available(..) => { .. }`, `Saturated(..) => { .. }` or '}'"),
+MATCH = Build(kw("match") - EXPR - LBRACE - _CASES - punct("}", "a pattern or '}'"),
               _match, "match")
 _TRANSFER = Build(kw("transfer") - LPAR - EXPR - COMMA - MEM - RPAR,
                   lambda sp, t: Lsrc["Transfer"](t[0], t[1], span=sp))
@@ -146,15 +212,66 @@ _SOME = Build(kw("Some") - LPAR - TOPO - RPAR, lambda sp, t: Lsrc["SomeTopo"](t[
 _NONE = Build(kw("None"), lambda sp, t: Lsrc["NoneTopo"](span=sp))
 _TRUE = Build(kw("true"), lambda sp, t: Lsrc["Bool"](True, span=sp))
 _FALSE = Build(kw("false"), lambda sp, t: Lsrc["Bool"](False, span=sp))
-_TENSOR_NEW = Build(TENSOR_TYPE - PATH - ANY_NAME - ARGS,
-                    lambda sp, t: Lsrc["TensorNew"](t[0], t[1], tuple(t[2]), span=sp))
-_PAREN = LPAR - EXPR - RPAR
+
+
+_ARRAY = Build(LBRACK - Group(Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)))
+               - punct("]", "',' or ']'"), lambda sp, t: Lsrc["ArrayLit"](tuple(t[0]), span=sp),
+               "an array literal")
+# A tensor constructor's argument: a list whose elements may be lists (a tensor's rows).
+_NESTED = Forward().set_name("a list")
+_NESTED_ELEM = Dispatch({"[": _NESTED}, None, "a list") | EXPR
+_NESTED <<= Build(LBRACK - Group(Optional(_NESTED_ELEM + ZeroOrMore(COMMA + _NESTED_ELEM)
+                                          + Optional(COMMA))) - punct("]", "',' or ']'"),
+                  lambda sp, t: Lsrc["ArrayLit"](tuple(t[0]), span=sp))
+_TENSOR_ARGS = Group(LPAR - Optional(_NESTED | EXPR) - punct(")", "')'"))
+
+
+def _tensor_call(sp, t):
+    """`Tensor<T>(..)`, `Tensor<T, [..]>(..)` as written: desugar-tensor-constructors reads
+    what it makes."""
+    (_, elem, dims, place), args = t[0], tuple(t[1])
+    return Lsrc["TensorCall"](elem, dims or (), dims is not None, place, args, span=sp)
+
+
+def _tensor_ctor(sp, t):
+    (head, elem, dims, place), ctor, args = t[0], t[1], tuple(t[2])
+    if dims is None:
+        state.error("E1001", sp.start, sp.end,
+                    f"`Tensor<T>::{ctor}(..)` needs the tensor's extents: `Tensor<T, [4]>`, or "
+                    f"`[?]` with the extents given first, `::{ctor}([n])`")
+        dims = ()
+    if any(d._prod == "DimAny" for d in dims) and not (
+            args and args[0]._prod == "ArrayLit" and len(args[0].elems) == len(dims)):
+        state.error("E1001", sp.start, sp.end,
+                    f"a tensor with `?` extents takes all {len(dims)} of its extents first, as "
+                    f"a list: `::{ctor}([{', '.join('n' for _ in dims)}]{', ..' if args else ''})`")
+    return Lsrc["TensorNew"](Lsrc["TensorType"](elem, dims, place, span=head), ctor, args,
+                             span=sp)
+
+
+_TENSOR_NEW = (Build(TENSOR_HEAD + PATH - ANY_NAME - ARGS, _tensor_ctor)
+               | Build(TENSOR_HEAD + _TENSOR_ARGS, _tensor_call)).set_name("a tensor constructor")
+
+
+def _paren(sp, t):
+    elems = tuple(t[0])
+    if len(elems) == 1 and not t[1]:
+        return elems[0]
+    if not 2 <= len(elems) <= 6:
+        state.error("E1001", sp.start, sp.end,
+                    f"a tuple has 2 to 6 elements, this one {len(elems)}")
+    return Lsrc["Tuple"](elems, span=sp)
+
+
+# `(e)` is e; `(a, b)` a tuple (a trailing comma allowed, and making `(a,)` one).
+_PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
+               + Group(Optional(COMMA)) - punct(")", "',' or ')'"), _paren)
 
 _PRIMARY_TABLE = {
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
-    "(": _PAREN, '"': STRING, "|": CLOSURE,
+    "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY,
 } | {d: NUMBER for d in "0123456789"}
 PRIMARY = Dispatch(_PRIMARY_TABLE, _NAME_EXPR, "an expression")
 
@@ -162,13 +279,19 @@ PRIMARY = Dispatch(_PRIMARY_TABLE, _NAME_EXPR, "an expression")
 
 _CALL = Build(ARGS, lambda sp, t: tuple(t[0]))
 _INDEX = LBRACK - EXPR - RBRACK
-_MEMBER = DOT - ANY_NAME + Optional(ARGS)
+_MEMBER = DOT - (ANY_NAME | Regex(r"[0-9]+(?![0-9A-Za-z_])").set_name("a field or an index")) \
+    + Optional(ARGS)
 _AS = re.compile(r"as(?![A-Za-z0-9_])")
+# In a prefix position `*` dereferences and `&` borrows; after an operand the Binary loop
+# reads them as multiplication, bitwise and, and (`&&`) logical and.
+_PREFIXES = ("-", "!", "*", "&")
+_MUT = re.compile(r"mut(?![A-Za-z0-9_])")
 
 
 class Operand(_Custom):
-    """`(- | !)* primary (call | index | .field | .method(args))* (as type)*`, where the
-    prefixes bind tighter than `as` (Rust: `-1 as u32` is `(-1) as u32`).
+    """`(- | ! | * | & | &mut)* primary (call | index | .field | .method(args))* (as type)*`,
+    where the prefixes bind tighter than `as` (Rust: `-1 as u32` is `(-1) as u32`) and looser
+    than the postfix forms (`&t[0]` borrows the element, `*p[0]` dereferences it).
 
     One element peeking at the next character instead of one element per level trying
     and failing: the expression grammar's hot path. Prefix chains fold in a loop, so a long
@@ -181,9 +304,14 @@ class Operand(_Custom):
 
     def parseImpl(self, s, loc, do_actions=True):
         prefixes = []
-        while s[loc:loc + 1] in ("-", "!"):
-            prefixes.append((s[loc], loc))
+        while s[loc:loc + 1] in _PREFIXES:
+            op, at = s[loc], loc
             loc = skip_ws(s, loc + 1)
+            if op == "&":  # `&mut x`; `&&x` in a prefix position is `&(&x)`, as in Rust
+                m = _MUT.match(s, loc)
+                if m is not None:
+                    op, loc = "&mut", skip_ws(s, m.end())
+            prefixes.append((op, at))
         loc, toks = self.primary._parse(s, loc, do_actions, callPreParse=False)
         node = toks[0]
         source = state.current().source
@@ -203,12 +331,21 @@ class Operand(_Custom):
             elif c == "." and s[i + 1:i + 2] != ".":
                 loc, toks = _MEMBER._parse(s, i, do_actions, callPreParse=False)
                 at = Span(source, node.span.start, loc)
-                node = (Lsrc["MethodCall"](node, toks[0], tuple(toks[1]), span=at)
-                        if len(toks) > 1 else Lsrc["FieldGet"](node, toks[0], span=at))
+                if toks[0][0].isdigit():  # `t.0`
+                    node = Lsrc["TupleGet"](node, int(toks[0]), span=at)
+                else:
+                    node = (Lsrc["MethodCall"](node, toks[0], tuple(toks[1]), span=at)
+                            if len(toks) > 1 else Lsrc["FieldGet"](node, toks[0], span=at))
             else:
                 break
         for op, at in reversed(prefixes):
-            node = Lsrc["Unary"](op, node, span=Span(source, at, node.span.end))
+            at = Span(source, at, node.span.end)
+            if op == "*":
+                node = Lsrc["Deref"](node, span=at)
+            elif op[0] == "&":
+                node = Lsrc["Borrow"](node, op == "&mut", span=at)
+            else:
+                node = Lsrc["Unary"](op, node, span=at)
         while _AS.match(s, i):
             try:
                 loc, toks = TYPE._parse(s, i + 2, do_actions)

@@ -7,7 +7,8 @@ from pyparsing import Group, Keyword, Optional, ZeroOrMore
 from ..languages.l0_source import Lsrc
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
-from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, kw, punct)
+from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, RPAR, kw,
+                      punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 
 from .types import TOPO
@@ -42,8 +43,17 @@ FN = Build(
     "a function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE - EQUALS - EXPR - punct(";"),
                    lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2], span=sp))
-STRUCT = Build(kw("struct") - IDENT - LBRACE - _PARAMS - punct("}", "',' or '}'"),
-               lambda sp, t: Lsrc["StructDecl"](t[0], tuple(t[1]), span=sp))
+STRUCT = Build(kw("struct") - IDENT - _GENERICS - LBRACE - _PARAMS - punct("}", "',' or '}'"),
+               lambda sp, t: Lsrc["StructDecl"](t[0], tuple(t[2]), tuple(t[1]), span=sp))
 
-ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "Memory": MEMORY_DECL,
+_VARIANT = Build(IDENT + Group(Optional(LPAR - Optional(TYPE + ZeroOrMore(COMMA + TYPE)
+                                                         + Optional(COMMA)) - RPAR)),
+                 lambda sp, t: Lsrc["Variant"](t[0], tuple(t[1]), span=sp), "a variant")
+ENUM = Build(kw("enum") - IDENT - LBRACE
+             - Group(Optional(_VARIANT + ZeroOrMore(COMMA + _VARIANT) + Optional(COMMA)))
+             - punct("}", "',' or '}'"),
+             lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
+
+ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
+                   "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from pyparsing import (Forward, Group, Keyword, Literal, Optional, ParseBaseException,
-                       ParseException, ParseSyntaxException, Regex)
+                       ParseException, ParseSyntaxException, Regex, ZeroOrMore)
 
-from ..languages.l0_source import Lsrc
+from ..languages.l0_source import Lsrc, is_valued_if
 from ..source import Span
 from . import recovery, state
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
@@ -18,11 +18,11 @@ from .expressions import COMPTIME, MATCH, SPAWN
 from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
                       STRING_TEXT, kw, punct)
-from .refs import BLOCK, EXPR, ITEM, TYPE
+from .refs import BLOCK, EXPR, IF_EXPR, ITEM, TYPE
 from .types import TOPO
 
 SEMI = punct(";", "';' after the statement")
-_PLACES = frozenset({"Var", "Index", "FieldGet"})
+_PLACES = frozenset({"Var", "Index", "FieldGet", "Deref"})
 
 
 class ExprLine:
@@ -53,6 +53,10 @@ _LET = Build(
     lambda sp, t: (Lsrc["Let"](t[-3], True, t[-2][0] if t[-2] else None, t[-1], span=sp)
                    if t[0] == "mut" else
                    Lsrc["Let"](t[0], False, t[1][0] if t[1] else None, t[2], span=sp)))
+_LET_TUPLE = Build(
+    kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
+    - EXPR - SEMI,
+    lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
 _FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - BLOCK,
              lambda sp, t: Lsrc["For"](t[0], t[1], t[2], t[3], span=sp))
 _WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: Lsrc["While"](t[0], t[1], span=sp))
@@ -118,7 +122,40 @@ def _if(sp, t):
     return Lsrc["If"](cond, comptime, then, orelse, span=sp)
 
 
-_IF = Build(IfChain(_IF_HEAD, BLOCK), _if)
+def as_value(stmt):
+    """The `if` statement `stmt` (see is_valued_if) as an `if` expression; an `else if` link
+    of its chain, a block holding just the inner `if`, becomes a block whose value it is."""
+    def branch(block):
+        last = block.stmts[-1] if block.stmts else None
+        if block.value is None and last is not None and last._prod == "If" \
+                and is_valued_if(last):
+            return block.replace(stmts=block.stmts[:-1], value=as_value(last))
+        return block
+    return Lsrc["IfExpr"](stmt.cond, branch(stmt.then), branch(stmt.orelse), span=stmt.span)
+
+
+def _if_expr(sp, t):
+    stmt = _if(sp, t)
+    if stmt.comptime:
+        state.error("E1001", sp.start, sp.end,
+                    "`if comptime` is a statement: it gives no value (write the `if comptime` "
+                    "around the `let`)")
+    elif not is_valued_if(stmt):
+        state.error("E1001", sp.start, sp.end,
+                    "an `if` used as a value needs an `else`, and each branch must end in its "
+                    "value (an expression without `;`) or leave with `return`, `break` or "
+                    "`continue`")
+    else:
+        return as_value(stmt)
+    return Lsrc["Int"](0, span=sp)
+
+
+# An `if` at the start of a statement: a statement, or its block's value when the block ends
+# with it, it gives a value (is_valued_if) and no `;` follows it (`if c { 1 } else { 2 };` is
+# a statement whose branch values are dropped, as in Rust).
+_IF = Build(IfChain(_IF_HEAD, BLOCK) + Optional(Literal(";")),
+            lambda sp, t: ExprLine(_if(sp, t), None, None, len(t) > 1, True, sp))
+IF_EXPR <<= Build(IfChain(_IF_HEAD, BLOCK), _if_expr)
 _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
                 lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
 _BREAK = Build(kw("break") - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
@@ -180,13 +217,19 @@ def _settle(line: ExprLine, s: str, end: int, stmts: list):
             recovery.missing_semi(s, end)
         if expr._prod not in _PLACES:
             state.error("E1001", expr.span.start, expr.span.end,
-                        f"expected a place (a variable, an index or a field) on the left of "
-                        f"'{line.op}', found an expression")
+                        f"expected a place (a variable, an index, a field or `*p`) on the "
+                        f"left of '{line.op}', found an expression")
             return None
         stmts.append(Lsrc["Assign"](expr, line.op, line.value, span=sp))
         return None
     nxt = skip_ws(s, end)
-    if not line.semi and s[nxt:nxt + 1] in ("}", ""):
+    at_end = not line.semi and s[nxt:nxt + 1] in ("}", "")
+    if expr._prod == "If":
+        if at_end and is_valued_if(expr):
+            return as_value(expr)
+        stmts.append(expr)
+        return None
+    if at_end:
         return expr
     if line.blocklike and expr._prod == "Comptime":
         stmts.append(Lsrc["ComptimeStmt"](expr.body, span=sp))
@@ -231,10 +274,10 @@ def _decl_or_expr(decl):
 
 
 _STMT <<= Dispatch({
-    "let": _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF, "return": _RETURN,
+    "let": _LET_TUPLE | _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF, "return": _RETURN,
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
     "{": _BLOCK_STMT, "unsafe": _UNSAFE,
-    "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT,
+    "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT, "enum": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
-} | {c: _EXPR_LINE for c in "0123456789\"(|-!"}, _EXPR_LINE, "a statement")
+} | {c: _EXPR_LINE for c in "0123456789\"(|-!*&["}, _EXPR_LINE, "a statement")

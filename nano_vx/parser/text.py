@@ -17,7 +17,9 @@ from .limits import MAX_DEPTH
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _LEXEME = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*("?)|#!?\[')
 _BRACKET = re.compile(r"[()\[\]{}]")
-_UNARY_RUN = re.compile(r"(?:[-!][ \t\r\n]*){%d,}" % (MAX_DEPTH + 1))
+# `-x`, `!x`, `*p`, `&x`, `&mut x`: each a level (a run of `&&` in a binary position is no
+# program anyway).
+_UNARY_RUN = re.compile(r"(?:(?:&[ \t\r\n]*mut\b|[-!*&])[ \t\r\n]*){%d,}" % (MAX_DEPTH + 1))
 
 
 def decode(name: str, data: bytes) -> tuple[Source, tuple[int, int] | None]:

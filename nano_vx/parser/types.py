@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pyparsing import Forward, Group, Optional, Regex, ZeroOrMore
+from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, ZeroOrMore
 
 from ..languages.l0_source import SCALARS, Lsrc
 from . import state
@@ -54,6 +54,7 @@ def _fold_dims(sp, t):
 DIM = Forward().set_name("a dimension")
 _dim_atom = (Build(INT_TOKEN, _dim_int)
              | Build(IDENT, lambda sp, t: Lsrc["DimName"](t[0], span=sp))
+             | Build(Literal("?"), lambda sp, t: Lsrc["DimAny"](span=sp))
              | (LPAR + DIM + RPAR)).set_name("a dimension")
 _dim_mul = Build(_dim_atom + ZeroOrMore(Regex(r"[*/]") + _dim_atom), _fold_dims)
 DIM <<= Build(_dim_mul + ZeroOrMore(Regex(r"[+-](?![=>])") + _dim_mul), _fold_dims)
@@ -64,14 +65,22 @@ DIMS = Group(DIM + ZeroOrMore(COMMA + DIM) + Optional(COMMA))
 
 
 def _tensor(sp, t):
-    return Lsrc["TensorType"](t[0], tuple(t[1]), t[2] if len(t) > 2 else None, span=sp)
+    return Lsrc["TensorType"](t[0], t[1], t[2] if len(t) > 2 else None, span=sp)
 
 
 SCALAR = Build(Regex("|".join(sorted(SCALARS, key=len, reverse=True)) + r"(?![A-Za-z0-9_])"),
                lambda sp, t: Lsrc["Scalar"](t[0], span=sp))
+# `[]`: a rank-0 tensor, one element.
+_SHAPE = LBRACK - Group(Optional(DIMS)).set_parse_action(lambda t: [tuple(t[0][0])]
+                                                         if t[0] else [()]) - RBRACK
 TENSOR_TYPE = Build(
-    kw("Tensor") - LT - TYPE - COMMA - LBRACK - DIMS - RBRACK + Optional(COMMA - PLACE) - GT,
+    kw("Tensor") - LT - TYPE - COMMA - _SHAPE + Optional(COMMA - PLACE) - GT,
     _tensor, "a tensor type")
+# What a tensor constructor names: `Tensor<f32>` alone (its shape to come from the
+# arguments) or a whole tensor type; (elem, dims or None, place or None).
+TENSOR_HEAD = Build(
+    kw("Tensor") - LT - TYPE + Optional(COMMA - _SHAPE + Optional(COMMA - PLACE)) - GT,
+    lambda sp, t: (sp, t[0], t[1] if len(t) > 1 else None, t[2] if len(t) > 2 else None))
 _pinned = Build(kw("Pinned") - LT - TYPE - COMMA - TOPO - GT,
                 lambda sp, t: Lsrc["PinnedType"](t[0], t[1], span=sp))
 _verified = Build(kw("Verified") - LT - TYPE - GT,
@@ -80,12 +89,42 @@ _hwstate = Build(kw("HardwareState") - LT - TYPE - COMMA - TOPO - GT,
                  lambda sp, t: Lsrc["HardwareStateType"](t[0], t[1], span=sp))
 _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
              lambda sp, t: Lsrc["RefType"](t[0], t[1], span=sp))
-NAMED_TYPE = Build(IDENT, lambda sp, t: Lsrc["NamedType"](t[0], span=sp))
+# `&T`, `&mut T`; `&&T` is a reference to a reference, as in Rust (the table dispatches on
+# one character at a time).
+_borrow = Build(Literal("&") - Optional(Keyword("mut")) - TYPE,
+                lambda sp, t: Lsrc["BorrowType"](t[-1], len(t) == 3, span=sp))
+_TYPE_ARGS = Forward().set_name("generic arguments")
+NAMED_TYPE = Build(IDENT + Optional(_TYPE_ARGS),
+                   lambda sp, t: Lsrc["NamedType"](t[0], span=sp) if len(t) == 1 else
+                   Lsrc["AppliedType"](t[0], tuple(t[1]), span=sp))
+# No commitment after `(`: in a generic argument list `(N + 1)` is a dimension.
+_TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
+                                 + Optional(COMMA)) + RPAR,
+                    lambda sp, t: Lsrc["TupleType"](tuple(t[0]), span=sp), "a tuple type")
 
 _TYPE_TABLE = {s: SCALAR for s in SCALARS} | {
     "Tensor": TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
-    "HardwareState": _hwstate, "Ref": _ref}
+    "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # The types a generic argument list may hold besides a dimension (a bare name reads as a
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).
 KEYWORD_TYPE = Dispatch(_TYPE_TABLE, None, "a type")
+
+# -- generic arguments: `f<4>(a)`, `f<i32>(x)`, `f<Topology::GPU>(p)`, `Pair<f32, 4>` ---------
+
+
+def _garg(sp, t):
+    v = t[0]
+    if v._nt == "Topo":
+        return Lsrc["TopoArg"](v, span=sp)
+    if v._nt == "Type":
+        return Lsrc["TypeArg"](v, span=sp)
+    if v._prod == "DimName":  # a bare name: a type parameter (see KEYWORD_TYPE)
+        return Lsrc["TypeArg"](Lsrc["NamedType"](v.name, span=sp), span=sp)
+    return Lsrc["DimArg"](v, span=sp)
+
+
+GARG = Build(TOPO | KEYWORD_TYPE | DIM, _garg)
+GARGS = Group(LT + GARG + ZeroOrMore(COMMA + GARG) + Optional(COMMA) + GT)
+# No commitment: `x as T < y` is a comparison when no `>` closes the list.
+_TYPE_ARGS <<= GARGS

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..dump.text import to_text
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l8_routed import Lrouted
-from ..nanopass import Analysis, descendants
+from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.typer import FLOAT_LIT, INT_LIT, Typer
-from ..placement.types import OPAQUE, Machine
-
-_INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
-_FLOATS = frozenset("f16 bf16 f32 f64".split())
+from ..placement.typer import Typer, fits, show
+from ..placement.types import Machine
 
 
 @dataclass
@@ -27,15 +23,16 @@ class State:
 
 
 check_calls = Analysis("check-calls", Lrouted, """
-Refuse a call whose arguments do not match the callee (E3003) or that runs it elsewhere (E6001).
+Refuse a call that does not match its callee (E3010, E3003) or that runs it elsewhere (E6001).
 
-A call of a function of the program passes as many arguments as it has parameters, each of
-the parameter's type: the same scalar (an unsuffixed literal fits any integer or any float
-type), the same tensor element type, extents and memory space. A function's result used as a
-value must exist. The message names both types. An instance of a generic function is
-checked with its parameters' types made concrete by monomorphize (`stage$i32` takes an
-i32); a value whose type placement could not infer is not judged. A function declared `fn f(..) on Topology::X` runs
-on X: calling it from code that runs elsewhere is E6001, naming both topologies.
+A call of a function of the program passes as many arguments as it has parameters (E3010),
+each of the parameter's type (E3003): the same scalar (an unsuffixed literal fits any integer
+or any float type), the same tensor element type, extents and memory space. A function's
+result used as a value must exist (E3003). The message names both types. An instance of a
+generic function is checked with its parameters' types made concrete by monomorphize
+(`stage$i32` takes an i32); a value whose type placement could not infer is not judged. A
+function declared `fn f(..) on Topology::X` runs on X: calling it from code that runs
+elsewhere is E6001, naming both topologies.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -112,46 +109,23 @@ def _base(topology: str) -> str:
 def _arguments(run, call, fn) -> None:
     params, args = fn.params, call.args
     if len(params) != len(args):
-        wanted = ", ".join(_show(p.type) for p in params)
+        wanted = ", ".join(show(p.type) for p in params)
         run.ctx.diagnostics.error(
-            "E3003", call.span,
+            "E3010", call.span,
             f"'{fn.name}' takes {len(params)} argument{'s' * (len(params) != 1)} "
             f"({wanted}), but this call passes {len(args)}",
             callee=fn.name, expected=len(params), found=len(args))
         return
     st = run.state
     for i, (param, arg) in enumerate(zip(params, args), 1):
-        if param.type is None or _symbolic(param.type):
+        if param.type is None:
             continue
         found = st.scope.typer.of(arg, st.where.here[-1])
-        if found is OPAQUE or _fits(found, param.type):
+        if fits(found, param.type):
             continue
         run.ctx.diagnostics.error(
             "E3003", arg.span,
-            f"argument {i} of '{fn.name}' is {_show(found)}, but its parameter "
-            f"'{param.name.partition('#')[0]}' is {_show(param.type)}",
-            callee=fn.name, argument=i, expected=_show(param.type), found=_show(found))
+            f"argument {i} of '{fn.name}' is {show(found)}, but its parameter "
+            f"'{param.name.partition('#')[0]}' is {show(param.type)}",
+            callee=fn.name, argument=i, expected=show(param.type), found=show(found))
 
-
-def _symbolic(ty) -> bool:
-    """Does the type name an extent that is not a number (a const item)?"""
-    return any(n._prod == "DimName" for n in descendants(ty))
-
-
-def _fits(found, expected) -> bool:
-    if found is INT_LIT:
-        return expected._prod == "Scalar" and expected.name in _INTS
-    if found is FLOAT_LIT:
-        return expected._prod == "Scalar" and expected.name in _FLOATS
-    if _symbolic(found) or any(n is OPAQUE or n._prod == "OpaqueType"
-                               for n in descendants(found)):
-        return True  # not known well enough to refuse
-    return found == expected
-
-
-def _show(ty) -> str:
-    if ty is None:
-        return "_"
-    if ty in (INT_LIT, FLOAT_LIT):
-        return ty
-    return to_text(ty).strip()

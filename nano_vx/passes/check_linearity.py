@@ -1,12 +1,12 @@
 """check-linearity: Lrouted, a flow analysis (the tree is unchanged).
 
 The value threaded through the walk is the set of moved locals at each program point: a map
-from a moved local's unique name to the transfer that moved it, or None where control cannot
-reach (after `return`, `break`, `continue`). Only a `let` or an assignment `x = ..` takes a
-name out (x has a fresh value), so the join of two branches is their union: a value moved on
-either branch counts as moved after the `if`, as in Rust. A loop body is walked twice, the
-second time from the state its first pass left, so a move of an outer variable is a
-use-after-move on the next iteration.
+from a moved local's unique name to what moved it (a `transfer`, or a call it was passed to by
+value), or None where control cannot reach (after `return`, `break`, `continue`). Only a `let`
+or an assignment `x = ..` takes a name out (x has a fresh value), so the join of two branches
+is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
+loop body is walked twice, the second time from the state its first pass left, so a move of an
+outer variable is a use-after-move on the next iteration.
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l4_resolved import display_name
 from ..languages.l8_routed import Lrouted
-from ..nanopass import Analysis
+from ..nanopass import Analysis, descendants
+from ..placement.ownership import Movers, callee_name
 
 
 @dataclass
 class State:
+    movers: Movers | None = None
+    types: dict = field(default_factory=dict)  # the current function's locals -> their types
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
@@ -29,14 +32,16 @@ class State:
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
-Refuse a use of a local after `transfer` consumed it (E4001).
+Refuse a use of a local after `transfer` or a call consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
-read of x is an error naming x and the transfer that moved it. A move on one branch of an
-`if` or in one arm of a `match` counts after it (as in Rust); a move inside a loop of a
-variable declared outside it is a use-after-move on the next iteration. `x = ..` gives x a
-fresh value. A use in the body of an `unroll across` is in every copy of it, and refused
-once.
+read of x is an error naming x and the transfer that moved it. Passing x by value to a
+function of the program (or a closure) moves it too when x owns data (a tensor, a struct
+holding one): the callee has it now. `&x` lends it and moves nothing; scalars and references
+are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
+of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
+it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
+body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
 
@@ -57,8 +62,12 @@ def _fresh(moved: dict | None, name: str) -> dict | None:
 
 @check_linearity.on("Program")
 def _program(run, node, moved):
+    run.state.movers = Movers(node)
     for item in node.items:
         if item._prod == "Fn":
+            # Every binder's type, once: a name is unique within its function.
+            run.state.types = {n.name: n.type for n in descendants(item)
+                               if n._prod in ("Param", "Let")}
             run.walk(item.body, {})
     run.state.reported.note_copies()
     return moved
@@ -165,6 +174,19 @@ def _body(run, node, moved):
     return run.walk(node.body, moved) or moved
 
 
+@check_linearity.on("Call")
+def _call(run, node, moved):
+    """The arguments in order, each argument that owns data moved as soon as it is passed:
+    `f(t, t[0])` reads t after the call has it."""
+    moved = run.walk(node.callee, moved)
+    movers = run.state.movers.moved(node, run.state.types)
+    for arg in node.args:
+        moved = run.walk(arg, moved)
+        if moved is not None and arg in movers:
+            moved = {**moved, arg.name: node}
+    return moved
+
+
 @check_linearity.on("Transfer")
 def _transfer(run, node, moved):
     moved = run.walk(node.value, moved)
@@ -185,18 +207,29 @@ def _local(run, node, moved):
     return moved
 
 
-def _report(run, use, transfer):
+def _report(run, use, mover):
+    """E4001 at `use`, naming what moved the local: a Transfer or a Call."""
     x = display_name(use.name)
-    where = transfer.span
+    where = mover.span
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
-    text = where.source.text[where.start:where.end] if where is not None else "transfer"
-    again = where is not None and use.span is not None and use.span.start < where.end
+    text = where.source.text[where.start:where.end] if where is not None else "the move"
+    gone = mover.value if mover._prod == "Transfer" else \
+        next(a for a in mover.args if a._prod == "Local" and a.name == use.name)
+    # A use that is not after the move in the text was reached through a loop's back edge.
+    again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
     when = " in an earlier iteration of the loop" if again else ""
+    if mover._prod == "Transfer":
+        went = f"to Memory::{mover.dest.name}"
+        repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
+        data = {"moved_to": mover.dest.name}
+    else:
+        callee = callee_name(mover)
+        went = f"into the call of '{callee}'"
+        repair = f"lend it instead (`&{x}`, with '{callee}' taking a reference)"
+        data = {"moved_into": callee}
     run.ctx.diagnostics.error(
         "E4001", use.span,
-        f"use of moved value '{x}': it was moved to Memory::{transfer.dest.name}{when} "
-        f"at line {line}, column {col}",
+        f"use of moved value '{x}': it was moved {went}{when} at line {line}, column {col}",
         notes=[f"'{x}' moved here, at {line}:{col}: `{text}`"],
-        help=[f"read the value where it went (`let y = transfer({x}, ..);` then `y`), or "
-              f"give '{x}' a new value before this use"],
-        name=x, moved_to=transfer.dest.name, moved_at={"line": line, "column": col})
+        help=[f"{repair}, or give '{x}' a new value before this use"],
+        name=x, **data, moved_at={"line": line, "column": col})

@@ -8,7 +8,7 @@ from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
-from ..placement.typer import FLOAT_LIT, INT_LIT, Typer, join, settle
+from ..placement.typer import FLOAT_LIT, INT_LIT, RememberingTyper, join, settle
 from ..placement.types import OPAQUE, Machine
 from ..values.literals import scalar_hint
 from ..values.numbers import INT_TYPES
@@ -21,31 +21,9 @@ DEFAULT = "{integer}"
 ARITHMETIC = frozenset("+ - * / %".split())
 
 
-class _Types(Typer):
-    """The typer, remembering the type of each expression it was asked about: the check asks
-    for an operand's type at every level of a chain `a + 1 + 2 + ..`, and each question
-    would otherwise type the whole chain below it again."""
-
-    def __init__(self, program, machine: Machine):
-        super().__init__(program, machine)
-        self.known: dict[int, object] = {}
-
-    def fresh(self) -> _Types:
-        other = super().fresh()
-        other.known = {}
-        return other
-
-    def of(self, e, here: str | None):
-        # Always asked with no space (`here`): this check types values, not places.
-        t = self.known.get(id(e))
-        if t is None:
-            t = self.known[id(e)] = super().of(e, here)
-        return t
-
-
 @dataclass
 class State:
-    typer: _Types | None = None  # the current function's: its locals are bound as met
+    typer: RememberingTyper | None = None  # the current function's: its locals are bound as met
     functions: dict = field(default_factory=dict)  # name -> Fn item, for its parameters
     expect: str | None = None  # what the context fixes for the node being walked
     results: list = field(default_factory=list)  # per enclosing fn or closure: its result's
@@ -53,7 +31,7 @@ class State:
 
 
 check_literal_ranges = Analysis("check-literal-ranges", Ltyped, """
-Refuse an integer literal that does not fit the type its context fixes (E3001).
+Refuse an integer literal that does not fit the type its context fixes (E3008).
 
 As in Rust, an unsuffixed integer literal takes the type its context fixes: a `let`'s type
 (written, or inferred by infer-placement), the variable an assignment writes, a parameter,
@@ -92,7 +70,7 @@ def _fixed(ty) -> str | None:
 @check_literal_ranges.on("Program")
 def _program(run, node):
     st = run.state
-    st.typer = _Types(node, Machine(run.ctx.model))
+    st.typer = RememberingTyper(node, Machine(run.ctx.model))
     st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
     for item in node.items:
         if item._prod == "ConstItem":
@@ -237,6 +215,36 @@ def _tensor(run, node):
         _under(run, arg, elem)
 
 
+@check_literal_ranges.on("TensorLit")
+def _tensor_literal(run, node):
+    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
+    for x in node.elems:  # nested lists pass the element type down to their numbers
+        _under(run, x, elem)
+
+
+@check_literal_ranges.on("IfExpr")
+def _if_expr(run, node):
+    _under(run, node.cond, DEFAULT)
+    run.walk(node.then)  # the value of the branch that runs is the `if`'s
+    run.walk(node.orelse)
+
+
+@check_literal_ranges.on("MatchValue")
+def _match_value(run, node):
+    """A literal pattern takes the scrutinee's type; the case that runs gives the value."""
+    _under(run, node.scrutinee, DEFAULT)
+    pattern = _beside(run.state, node.scrutinee, DEFAULT)
+    for case in node.cases:
+        _under(run, case.pattern, pattern)
+        run.walk(case.body)
+
+
+@check_literal_ranges.on("StructLit", "EnumValue", "PVariant")
+def _fields(run, node):
+    """A field's or a variant's value has its declared type, which this check does not read."""
+    _under(run, node, None, run.descend)
+
+
 @check_literal_ranges.on("Spawn")
 def _spawn(run, node):
     _under(run, node.topo, None)
@@ -279,7 +287,7 @@ def _judge(run, value: int, node) -> None:
         repair = [f"give it a type that holds it: `let v: {wider[0].name} = {text};`"]
     else:
         repair = [f"use a type that holds it, such as `{wider[0].name}`"]
-    diag = run.ctx.diagnostics.error("E3001", node.span, message, notes=notes, help=repair,
+    diag = run.ctx.diagnostics.error("E3008", node.span, message, notes=notes, help=repair,
                                      literal=text, type=name, range=[t.lo, t.hi])
     st.said.said((node.span, message), diag)
 

@@ -13,10 +13,13 @@ Build the memory model from the Memory and Topology items and check that it is c
 The model (nano_vx.model: spaces, topologies, edges, routing) is the fact `model` for the
 passes after this one. Without a machine model (no space with `scope: device`) the built-in
 model of vx-reference §2 is in force and declarations refine it by name. Reading the
-declarations reports an unknown field or a value of the wrong kind (E6015), a zero size,
-bandwidth, clock, granule or cost (E6008) and an undeclared memory space (E2001); then the
-containment tree must make sense: no `within:` cycle (E6006), no sub-space larger than its
-parent (E6007) or wider in scope (E6011).
+declarations reports an unknown field or a value of the wrong kind (E6016), a zero size,
+bandwidth, clock, granule or cost (E6008), an undeclared memory space (E2001) and an `arch:`
+it does not know (warning W1029). A transfer edge written without a cost gets one derived
+from the bandwidths along `within:` (E6016 when none can be), and one that writes a cost
+where a derived one exists is E6013; its flags (`relaxed` or `sync`, `copy_engine`) are kept
+on the model's edge. Then the containment tree must make sense: no `within:` cycle (E6006),
+no sub-space larger than its parent (E6007) or wider in scope (E6011).
 """, provides=("model",))
 
 

@@ -1,19 +1,19 @@
-"""desugar-literal-suffixes: Lsrc -> Lplain."""
+"""desugar-literal-suffixes: Lshaped -> Lplain."""
 
 from __future__ import annotations
 
-from ..languages import Lplain, Lsrc
+from ..languages import Lplain, Lshaped
 from ..nanopass import Pass
 from ..values.numbers import INT_TYPES
 
 L = Lplain
 
-desugar_literal_suffixes = Pass("desugar-literal-suffixes", Lsrc, Lplain, """
+desugar_literal_suffixes = Pass("desugar-literal-suffixes", Lshaped, Lplain, """
 Make each literal with a written type (`0i64`, `10f32`, `0xFFu8`) a plain literal cast to it.
 
 `300u16` is `300 as u16`, and means the same: the literal is a value of that type. What the
 cast does not say, the pass checks first: an integer literal must fit its suffix, counting a
-minus written before it (`-128i8` fits, `128i8` and `256u8` do not: E3001, naming the literal
+minus written before it (`-128i8` fits, `128i8` and `256u8` do not: E3008, naming the literal
 and the type's range), so the cast never wraps one. A float suffix on an integer literal makes
 it a float (`10f32` is `10.0 as f32`).
 """)
@@ -42,7 +42,7 @@ def _desugared(run, node, value):
             f"{node.value.value}{node.suffix}"
         shown = f"-{text}" if value < 0 else text
         run.ctx.diagnostics.error(
-            "E3001", node.span,
+            "E3008", node.span,
             f"literal out of range for `{t.name}`: `{shown}` does not fit into `{t.name}`, "
             f"whose range is {t.lo}..={t.hi}",
             help=[f"use a suffix whose type holds it, such as `{_wider(value, t)}`"],

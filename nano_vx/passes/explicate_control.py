@@ -20,7 +20,9 @@ body or out, the body jumping back; `for v in a..b` evaluates a and b once, into
 and a bound of its own, and each turn binds v to the counter, so `continue` goes to the step
 that increments it. `break`, `continue` and `return` end their block; what follows them in it
 can never run and is dropped, as are blocks no jump reaches. A function's trailing value is
-its `return`. Blocks are labelled bb0 (the entry), bb1, ... in the order of the source
+its `return`. An `if` used as a value (type-scalars admits it where its value goes straight
+to a `let`, an assignment, a `return` or nowhere) is a branch whose arms each deliver their
+own value there; a `let` of one starts at its type's zero. Blocks are labelled bb0 (the entry), bb1, ... in the order of the source
 they come from.
 """)
 
@@ -29,13 +31,13 @@ they come from.
 def _fn(run, fn):
     builder = _Builder(run, _names(fn))
     builder.block(fn.body.stmts)
-    value = run.walk(fn.body.value) if fn.body.value is not None else None
-    builder.finish(L["Return"](value, span=fn.body.value.span if value else fn.body.span))
+    builder.deliver(fn.body.value, builder.returns, fn.body.span)
     return L["Fn"](fn.name, run.walk_seq(fn.params), run.walk(fn.on) if fn.on else None,
                    run.walk(fn.ret), run.walk_seq(fn.bounds), builder.blocks(), span=fn.span)
 
 
-@explicate_control.on("If", "While", "For", "Return", "Break", "Continue", "BlockStmt", "Block")
+@explicate_control.on("If", "While", "For", "Return", "Break", "Continue", "BlockStmt", "Block",
+                      "IfExpr")
 def _structured(run, node):
     raise AssertionError(f"{node._prod} is lowered by the Fn that holds it, never walked alone")
 
@@ -91,8 +93,58 @@ class _Builder:
     def body(self, block):
         """A nested block's statements, and its trailing value for its effects."""
         self.block(block.stmts)
-        if block.value is not None and self.label is not None:
-            self.stmts.append(L["ExprStmt"](self.run.walk(block.value), span=block.value.span))
+        if block.value is not None:
+            self.deliver(block.value, self.drops)
+
+    # -- where a value goes: an `if` value delivers each branch's value there itself ------
+
+    def deliver(self, value, sink, span=None):
+        """Hand `value` (None: no value) to `sink`, unless the block already jumped away; an
+        `if` value becomes a branch whose arms each hand their own value to `sink`."""
+        if self.label is None:
+            return
+        if value is None or value._prod != "IfExpr":
+            sink(self.run.walk(value) if value is not None else None, value.span if value
+                 else span)
+            return
+        then, orelse, after = self.fresh(), self.fresh(), self.fresh()
+        self.finish(L["Branch"](self.run.walk(value.cond), then, orelse, span=value.span))
+        for label, arm in ((then, value.then), (orelse, value.orelse)):
+            self.start(label)
+            self.block(arm.stmts)
+            self.deliver(arm.value, sink, arm.span)
+            self.goto(after, value.span)
+        self.start(after)
+
+    def returns(self, value, span):
+        self.finish(L["Return"](value, span=span))
+
+    def drops(self, value, span):
+        if value is not None:
+            self.stmts.append(L["ExprStmt"](value, span=span))
+
+    def s_Let(self, stmt):
+        if stmt.value._prod != "IfExpr":
+            return self.simple(stmt)
+        # The variable starts at its type's zero (type-scalars admits only a scalar here),
+        # then each arm assigns its value.
+        ty, span = self.run.walk(stmt.type), stmt.span
+        self.stmts.append(L["Let"](stmt.name, True, ty, _zero(ty.name, span), span=span))
+        target = L["Local"](stmt.name, span=span)
+        self.deliver(stmt.value, lambda v, at: self.stmts.append(
+            L["Assign"](target, "=", v, span=at)))
+
+    def s_Assign(self, stmt):
+        if stmt.value._prod != "IfExpr":
+            return self.simple(stmt)
+        target = self.run.walk(stmt.target)
+        self.deliver(stmt.value, lambda v, at: self.stmts.append(
+            L["Assign"](target, stmt.op, v, span=at)))
+
+    def s_ExprStmt(self, stmt):
+        if stmt.expr._prod != "IfExpr":
+            return self.simple(stmt)
+        self.deliver(stmt.expr, self.drops)
 
     def s_BlockStmt(self, stmt):
         self.body(stmt.body)
@@ -156,8 +208,7 @@ class _Builder:
         self.goto(self.loops[-1][0], stmt.span)
 
     def s_Return(self, stmt):
-        value = self.run.walk(stmt.value) if stmt.value is not None else None
-        self.finish(L["Return"](value, span=stmt.span))
+        self.deliver(stmt.value, self.returns, stmt.span)
 
     def blocks(self) -> tuple:
         """The blocks a jump reaches from the entry, relabelled bb0, bb1, ... in order."""
@@ -176,6 +227,14 @@ class _Builder:
             stmts, exit_ = self.done[label]
             out.append(L["BasicBlock"](new[label], stmts, _relabel(exit_, new), span=exit_.span))
         return tuple(out)
+
+
+def _zero(scalar: str, span):
+    if scalar == "bool":
+        return L["Bool"](False, span=span)
+    if scalar.startswith(("f", "bf")):
+        return L["Float"](0.0, scalar, span=span)
+    return L["Int"](0, scalar, span=span)
 
 
 def _relabel(exit_, new: dict):

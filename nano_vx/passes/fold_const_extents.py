@@ -9,6 +9,7 @@ from ..languages.l4_resolved import display_name
 from ..nanopass import Pass, descendants
 from ..placement.sizes import extent
 from ..values.numbers import INT_TYPES, truncating
+from .desugar_unroll_across import describe
 
 L = Lmono
 
@@ -17,6 +18,8 @@ L = Lmono
 class State:
     values: dict = field(default_factory=dict)  # const item -> its integer value
     locals: set = field(default_factory=set)  # the names the function being walked binds
+    consts: dict = field(default_factory=dict)  # const item name -> the item
+    warned: set = field(default_factory=set)  # spawn indices told of (unrolled copies share one)
 
 
 fold_const_extents = Pass("fold-const-extents", Lmono, Lmono, """
@@ -29,12 +32,16 @@ one that folds to zero or less) stays as it is written. From here on a tensor's 
 wherever its extents are: the capacity checks count it, and native code gives it a memref of
 static shape. The IL stays Lmono: a name may still stand in an extent afterwards (a local's, a
 float const's), so no production goes.
+
+The unit index of `spawn on(Topology::X[i])` must be known the same way (a literal, a const,
+a const generic's value, arithmetic over those): any other index falls back to 0, with
+W1030 naming the expression, which is then not evaluated.
 """, state=State)
 
 
 @fold_const_extents.on("Program")
 def _program(run, program):
-    consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
+    consts = run.state.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
     for name in consts:
         value = _const(name, consts, set())
         if value is not None:
@@ -65,6 +72,30 @@ def _dim_binary(run, node):
     out = run.rebuild(node)
     n = extent(out) if out.left._prod == out.right._prod == "DimInt" else None
     return L["DimInt"](n, span=node.span) if n is not None and n > 0 else out
+
+
+@fold_const_extents.on("Spawn")
+def _spawn(run, node):
+    """A unit index that is not a compile-time integer is 0, after W1030."""
+    out = run.rebuild(node)
+    topo = out.topo
+    if topo._prod != "TopoRef" or topo.index is None or topo.end is not None \
+            or _value(topo.index, run.state.consts, set()) is not None:
+        return out
+    index = topo.index
+    if index.span not in run.state.warned:
+        run.state.warned.add(index.span)
+        written = describe(index)
+        run.ctx.diagnostics.warning(
+            "W1030", index.span,
+            f"the index `{written}` of `spawn on(Topology::{topo.name}[{written}])` is not "
+            f"a compile-time constant; index 0 is used",
+            notes=["the expression is not evaluated"],
+            help=["write a constant index, or `unroll across(Topology::"
+                  f"{topo.name}[a..b])` for one spawn per unit"],
+            topology=topo.name, index=written)
+    zero = L["Int"](0, span=index.span)
+    return out.replace(topo=topo.replace(index=zero))
 
 
 def _const(name: str, consts: dict, seen: set) -> int | None:

@@ -31,7 +31,7 @@ def _run(tree, ctx):
         for item in program.items:
             if item._prod not in _KIND:
                 ctx.diagnostics.error(
-                    "E6015", item.span, f"the file of {label} holds a `{item._prod}`; machine "
+                    "E6016", item.span, f"the file of {label} holds a `{item._prod}`; machine "
                     f"and host files hold only Memory and Topology declarations",
                     input=label)
             elif _unclaimed(claimed, item, label, ctx.diagnostics):
@@ -59,7 +59,7 @@ def _unclaimed(claimed, item, label, diagnostics) -> bool:
         return True
     other_label, other = claimed[key]
     if other_label == label:
-        return True  # twice in one file: hoist-nested-items reports E2003
+        return True  # twice in one file: hoist-nested-items reports E2005
     kind = _KIND[item._prod]
     diagnostics.error(
         "E6012", item.span,
@@ -74,7 +74,7 @@ load_machine_files = Pass("load-machine-files", Lsrc, Lsrc, """
 Parse the files of `--machine FILE` and `--host FILE|default` and append their items.
 
 Machine and host files hold only `Memory` and `Topology` declarations (anything else is
-E6015); their spans point into the file that declared them. `--host default` declares
+E6016); their spans point into the file that declared them. `--host default` declares
 `Memory CPU_DRAM { managed: explicit }`, with no capacity. A memory space or topology name
 declared by two inputs (the program, the machine file, the host file) is E6012, naming
 both places; the second declaration is dropped so that it is reported once.

@@ -13,6 +13,7 @@ from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import Signature, Typer, join, settle
 from ..placement.sizes import extent
 from ..placement.types import OPAQUE, Machine, placed
+from .resolve_names import BUILTINS, undefined
 from .substitute_generic_parameters import Substitution, substitute
 
 MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
@@ -38,6 +39,7 @@ class State:
     here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
     generics: dict = field(default_factory=dict)  # generic functions by name
     functions: frozenset[str] = frozenset()  # the other functions' names
+    items: frozenset[str] = frozenset()  # every item's name, and the builtins
     instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
     made: dict[str, object] = field(default_factory=dict)  # instance name -> its Lmono Fn
     todo: deque = field(default_factory=deque)  # Requests
@@ -62,7 +64,9 @@ generic function nothing calls disappears unchecked. A generic argument that can
 worked out, or does not fit its parameter, is E3047; an instantiation more than 64 generic
 calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
 `if comptime` does not take is pruned and asks for no instance, so a recursion over a const
-can stop at a base case.
+can stop at a base case; the pruned branch may name what does not exist (resolve-names left
+such a name alone), and a name there that survives is E2001. A generic struct's parameters are
+erased: `Pair<f32, 4>` is `Pair`, and `Pair::<f32, 4> { .. }` builds a `Pair`.
 """, state=State, requires=("model",))
 
 
@@ -75,6 +79,7 @@ def _program(run, node):
     fns = [i for i in node.items if i._prod == "Fn"]
     st.generics = {f.name: f for f in fns if f.generics}
     st.functions = frozenset(f.name for f in fns if not f.generics)
+    st.items = frozenset(i.name for i in node.items) | BUILTINS
     walked = {}
     for item in node.items:
         if item._prod != "Fn":
@@ -123,6 +128,23 @@ def _bound(bound, binding: dict):
 
 
 # -- the types of locals, which deduction reads ----------------------------------------
+
+
+@monomorphize.on("StructDecl")
+def _struct(run, node):
+    # A generic struct's parameters are erased, not instantiated: its values are built and
+    # read the same whatever the arguments, which only the checks of its fields would need.
+    return Lmono["StructDecl"](node.name, run.walk_seq(node.fields), span=node.span)
+
+
+@monomorphize.on("StructLit")
+def _struct_lit(run, node):
+    return Lmono["StructLit"](node.name, run.walk_seq(node.fields), span=node.span)
+
+
+@monomorphize.on("AppliedType")
+def _applied(run, node):
+    return Lmono["NamedType"](node.name, span=node.span)
 
 
 @monomorphize.on("Param")
@@ -209,7 +231,11 @@ def _spawn(run, node):
 
 @monomorphize.on("Global")
 def _global(run, node):
-    if node.name in run.state.generics:
+    if node.name not in run.state.items:  # named in a branch of `if comptime` it kept
+        undefined(run, node.name, node.span,
+                  notes=[f"in '{run.state.walking.name}', the `if comptime` around it keeps "
+                         f"the branch that names it"])
+    elif node.name in run.state.generics:
         _refuse(run, node.span, f"'{node.name}' is generic, so it can only be called: each "
                                 f"call gets the instance its generic arguments ask for",
                 help=[f"call it (`{node.name}(..)`), or wrap the call in a closure"])
@@ -227,7 +253,7 @@ def _call(run, node):
         instance = _instance(run, node, st.generics[name], args)
         if instance is not None:
             callee = Lmono["Global"](instance, span=node.callee.span)
-    elif node.targs:
+    elif node.targs and (name is None or name in st.items):  # an unknown one is reported
         what = f"'{name}' is not generic" if name in st.functions else "this callee is not a " \
                                                                        "generic function"
         _refuse(run, node.span, f"{what}, but this call gives it {_count(len(node.targs))}",
@@ -350,7 +376,7 @@ def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
         topo = param.topo.name
         if topo in kinds and kinds[topo]._prod == "TypeParam" and kinds[topo].topology:
             binding.setdefault(topo, found.topo)
-    if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType"):
+    if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType", "BorrowType"):
         return _deduce(run, call, kinds, param.inner, found.inner, i, arg, binding, by)
     return True
 

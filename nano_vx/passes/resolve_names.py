@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lresolved, Ltransfers
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 
 
 class Scopes:
@@ -41,19 +41,30 @@ class Scopes:
 class State:
     globals: frozenset = frozenset()  # item names and builtins
     scopes: Scopes = field(default_factory=Scopes)  # the current item's locals
+    generics: frozenset = frozenset()  # the current function's generic parameters
+    deferring: int = 0  # > 0 in a branch of an `if comptime` on a generic parameter
+    enums: dict = field(default_factory=dict)  # name -> EnumDecl
 
 
 resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
 Replace each `Var` by a `Local` with a name unique in its function, or by a `Global`.
 
-Items (functions, consts, structs, memory spaces, topologies) and the builtin `print` are
-global. Parameters, `let`, `for` variables, closure parameters, the binding of a `match` arm
-and const generic parameters are locals with block scope (an arm's binding is visible in its
-arm only); a `let` is visible from the statement after it. Every binding of
-a local gets a name unique within its item: the first `x` stays `x`, the next is `x#1`, then
+Items (functions, consts, structs, enums, memory spaces, topologies) and the builtin `print`
+are global. Parameters, `let`, `for` variables, closure parameters, the binding of a `match`
+arm, the names a `match` case's pattern binds and const generic parameters are locals with
+block scope (an arm's binding is visible in its arm only); a `let` is visible from the
+statement after it. `E::V(..)` names an enum of the program (E2003) and one of its variants,
+with as many values as the variant carries (E2004). Every binding of a local gets a name
+unique within its item: the first `x` stays `x`, the next is `x#1`, then
 `x#2`, so a shadowing `let` can no longer be confused with the variable it hides. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
 it again. `Memory::X`, `Topology::X`, type and dimension names are not variables.
+
+In a branch of an `if comptime` whose condition names a generic parameter of its function, an
+unknown name is a `Global` without a word: which branch an instance keeps is known only once
+monomorphize makes it, and the one it prunes may name what does not exist
+(`if comptime N > 1 { .. }` is how a recursion over a const stops). Monomorphize reports the
+name (E2001) if a branch that names it is kept.
 """, state=State)
 
 BUILTINS = frozenset({"print"})
@@ -66,9 +77,11 @@ def _opt(run, node):
 @resolve_names.on("Program")
 def _program(run, node):
     run.state.globals = frozenset(item.name for item in node.items) | BUILTINS
+    run.state.enums = {i.name: i for i in node.items if i._prod == "EnumDecl"}
     items = []
     for item in node.items:
         run.state.scopes = Scopes()
+        run.state.generics = frozenset()
         items.append(run.walk(item))
     if all(a is b for a, b in zip(items, node.items)):
         return node
@@ -77,6 +90,7 @@ def _program(run, node):
 
 @resolve_names.on("Fn")
 def _fn(run, node):
+    run.state.generics = frozenset(g.name for g in node.generics)
     # A const generic is a value in the body (`let n = S;`), named as written.
     for g in node.generics:
         if g._prod == "ConstParam":
@@ -94,7 +108,8 @@ def _param(run, node):
 def _struct(run, node):
     # Field names are not variables: keep them, resolve only inside their types.
     fields = [Lresolved["Param"](f.name, _opt(run, f.type), span=f.span) for f in node.fields]
-    return Lresolved["StructDecl"](node.name, fields, span=node.span)
+    return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics),
+                                   span=node.span)
 
 
 @resolve_names.on("Let")
@@ -116,7 +131,38 @@ def _for(run, node):
     return Lresolved["For"](var, start, end, body, span=node.span)
 
 
-@resolve_names.on("Block", "Closure", "Arm")
+@resolve_names.on("PBind")
+def _bind(run, node):
+    return Lresolved["PBind"](run.state.scopes.bind(node.name), span=node.span)
+
+
+@resolve_names.on("EnumValue", "PVariant")
+def _variant(run, node):
+    """`E::V(..)`: E an enum of the program (E2003), V one of its variants with as many
+    values as it carries (E2004)."""
+    if node._prod == "PVariant" and node.enum == "HardwareState":
+        return run.rebuild(node)
+    decl = run.state.enums.get(node.enum)
+    report = run.ctx.diagnostics.error
+    if decl is None:
+        report("E2003", node.span, f"there is no enum named '{node.enum}'", name=node.enum,
+               help=[f"declare it: `enum {node.enum} {{ {node.variant} }}`"])
+        return run.rebuild(node)
+    variants = {v.name: v for v in decl.variants}
+    variant = variants.get(node.variant)
+    listed = ", ".join(v.name + ("(..)" if v.fields else "") for v in decl.variants)
+    if variant is None:
+        report("E2004", node.span, f"enum '{node.enum}' has no variant '{node.variant}'",
+               help=[f"its variants: {listed}"], enum=node.enum, variant=node.variant)
+    elif len(variant.fields) != len(node.args):
+        report("E2004", node.span,
+               f"'{node.enum}::{node.variant}' carries {len(variant.fields)} "
+               f"value{'s' * (len(variant.fields) != 1)}, but this gives "
+               f"{len(node.args)}", enum=node.enum, variant=node.variant)
+    return run.rebuild(node)
+
+
+@resolve_names.on("Block", "Closure", "Arm", "Case")
 def _scoped(run, node):
     scopes = run.state.scopes
     scopes.push()
@@ -125,23 +171,36 @@ def _scoped(run, node):
     return out
 
 
+@resolve_names.on("If")
+def _if(run, node):
+    st = run.state
+    if not (node.comptime and any(n._prod in ("Var", "TopoRef", "NamedType")
+                                  and n.name in st.generics for n in descendants(node.cond))):
+        return run.rebuild(node)
+    cond = run.walk(node.cond)
+    st.deferring += 1
+    then, orelse = run.walk(node.then), _opt(run, node.orelse)
+    st.deferring -= 1
+    return node.replace(cond=cond, then=then, orelse=orelse)
+
+
 @resolve_names.on("Var")
 def _var(run, node):
     unique = run.state.scopes.lookup(node.name)
     if unique is not None:
         return Lresolved["Local"](unique, span=node.span)
-    if node.name not in run.state.globals:
-        _undefined(run, node.name, node.span)
+    if node.name not in run.state.globals and not run.state.deferring:
+        undefined(run, node.name, node.span)
     return Lresolved["Global"](node.name, span=node.span)
 
 
 @resolve_names.on("Grad", "Vjp", "Jvp")
 def _differentiate(run, node):
     if node.fn not in run.state.globals and run.state.scopes.lookup(node.fn) is None:
-        _undefined(run, node.fn, node.span)
+        undefined(run, node.fn, node.span)
     return run.rebuild(node)
 
 
-def _undefined(run, name, span):
+def undefined(run, name, span, notes=()):
     run.ctx.diagnostics.error(
-        "E2001", span, f"cannot find value '{name}' in this scope", name=name)
+        "E2001", span, f"cannot find value '{name}' in this scope", notes=notes, name=name)

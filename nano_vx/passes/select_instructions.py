@@ -21,9 +21,10 @@ Choose the MLIR operation for every statement, expression and jump: the program 
 
 A Vx scalar becomes its machine type (bool i1, u32 i32, ...; the operation says signed or
 unsigned: divsi or divui, cmpi slt or ult, extsi or extui), a tensor a memref of its shape. A
-variable that is assigned after its `let` lives in a memref.alloca cell (made in the entry
-block, so LLVM's mem2reg makes it a register again); every other one is the SSA value of its
-`let`. What the interpreter checks as it runs is made explicit, each check a branch to a block
+variable that is assigned after its `let`, or borrowed, lives in a memref.alloca cell (made in
+the entry block, so LLVM's mem2reg makes it a register again); every other one is the SSA value
+of its `let`. A reference to a variable is its cell, a memref of rank 0: `*p` loads from it and
+`*p = v` stores to it. What the interpreter checks as it runs is made explicit, each check a branch to a block
 that calls the runtime's vx_stop with a stop site and never returns: a zero divisor and the
 minimum divided by -1 (E9001), an index outside its extent (E9003, after every index of the
 access is computed), a false `assert` (E9002). `&&` and `||` branch when their right side
@@ -70,22 +71,35 @@ class Tensor:
         return self.size * max(1, _BITS[_MACHINE[self.elem]] // 8)
 
 
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a scalar variable: the address of its cell (a memref of rank 0)."""
+
+    target: str  # a Vx scalar
+
+    @property
+    def mtype(self) -> str:
+        return f"memref<{_STORED[self.target]}>"
+
+
 def vx_type(ty):
-    """A Type node as a Vx scalar's name, a Tensor, or "void"."""
+    """A Type node as a Vx scalar's name, a Tensor, a Ref, or "void"."""
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     if ty._prod == "TensorType":
         return Tensor(vx_type(ty.elem), tuple(d.value for d in ty.dims))
+    if ty._prod == "BorrowType":  # type-scalars left only references to scalars
+        return Ref(vx_type(ty.inner))
     return ty.name
 
 
 def mtype(t) -> str:
-    return t.mtype if isinstance(t, Tensor) else _MACHINE[t]
+    return t.mtype if isinstance(t, (Tensor, Ref)) else _MACHINE[t]
 
 
 def cell_type(t) -> str:
     """The memref.alloca of a variable of type t."""
-    return f"memref<{t.mtype if isinstance(t, Tensor) else _STORED[t]}>"
+    return f"memref<{t.mtype if isinstance(t, (Tensor, Ref)) else _STORED[t]}>"
 
 
 def _signed(t: str) -> bool:
@@ -345,6 +359,14 @@ class _Function:
                 value = self.operate(op[:-1], old, value, vt, tensor.elem)
             self.store(value, ref, indices, tensor.mtype, tensor.elem)
             return
+        if target._prod == "Deref":  # through a reference: into the cell it points to
+            ref, r = self.expr(target.value)
+            value, vt = self.expr(node.value)
+            if op != "=":
+                value = self.operate(op[:-1], self.load(ref, (), r.mtype, r.target), value,
+                                     vt, r.target)
+            self.store(value, ref, (), r.mtype, r.target)
+            return
         cell, t = self.cells[target.name]
         old = self.load(cell, (), cell_type(t), t) if op != "=" else None
         value, vt = self.expr(node.value)
@@ -475,6 +497,17 @@ class _Function:
         self.enter(join)
         return join.args[0].name
 
+    def e_Borrow(self, e):
+        """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
+        if e.value._prod == "Deref":
+            return self.expr(e.value.value)
+        cell, t = self.cells[e.value.name]
+        return cell, Ref(t)
+
+    def e_Deref(self, e):
+        ref, r = self.expr(e.value)
+        return self.load(ref, (), r.mtype, r.target), r.target
+
     def e_Unary(self, e):
         value, _ = self.expr(e.operand)
         t, m = e.type, _MACHINE[e.type]
@@ -568,6 +601,18 @@ class _Function:
         self.check_room(tensor, f"cannot fill {what}")
         ref = self.allocate(tensor, what)
         self.fill(ref, tensor, value)
+        return ref, tensor
+
+    def e_TensorLit(self, e):
+        tensor = vx_type(e.type)
+        values = [self.expr(x)[0] for x in e.elems]  # in order: an element may stop
+        ref = self.allocate(tensor, f"`{_shown(e)}`")
+        for k, value in enumerate(values):
+            at, index = k, []
+            for d in reversed(tensor.dims):
+                at, i = divmod(at, d)
+                index.append(self.const(i, "index"))
+            self.store(value, ref, tuple(reversed(index)), tensor.mtype, tensor.elem)
         return ref, tensor
 
     def check_room(self, tensor: Tensor, what: str):
@@ -666,6 +711,8 @@ class _Function:
             self.print_row(arg)
             return
         value, t = self.expr(arg)
+        if isinstance(t, Ref):  # a reference prints what it names
+            value, t = self.load(value, (), t.mtype, t.target), t.target
         if t == "void":
             self.stop("E9006", "cannot print a value of type ()")
             self.enter(self.new_block())
@@ -708,12 +755,14 @@ def _pure(e) -> bool:
 
 
 def _assigned(fn) -> set:
-    """The locals an assignment names: they live in cells."""
+    """The locals an assignment names, or a reference points to: they live in cells."""
     out, stack = set(), [fn]
     while stack:
         node = stack.pop()
         if node._prod == "Assign" and node.target._prod == "Local":
             out.add(node.target.name)
+        elif node._prod == "Borrow" and node.value._prod == "Local":
+            out.add(node.value.name)
         stack.extend(child_nodes(node))
     return out
 

@@ -37,7 +37,8 @@ Find each function's tiles and how long each stays resident: the working set per
 
 A tile is a statically sized tensor that a `transfer` places in a space with a capacity or
 a granule. It is resident from its transfer to the last use of the local it is bound to
-(`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only), and a use
+(`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only; a reference
+bound to it, `let p = &t`, allocates nothing and its uses are uses of the tile), and a use
 inside a loop that the transfer is outside of keeps it to the end of the loop, since the
 next iteration uses it again. The working set of a space is the peak, over the program
 points, of the resident tiles, each rounded up to the space's granule. At each call of a
@@ -113,6 +114,11 @@ def _let(run, node):
     if node.value._prod == "Transfer" and tile is not None:
         tile.name = node.name
         run.state.bound[node.name] = tile
+    elif node.value._prod == "Borrow" and node.value.value._prod == "Local":
+        # A borrow allocates nothing: a use of the reference is a use of the tile it names.
+        lent = run.state.bound.get(node.value.value.name)
+        if lent is not None:
+            run.state.bound[node.name] = lent
 
 
 @summarize_working_sets.on("Local")

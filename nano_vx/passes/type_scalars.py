@@ -25,6 +25,9 @@ _UNLOWERED = {
     "Grad": "grad", "Vjp": "vjp", "Jvp": "jvp", "TopoRef": "a topology value",
     "MemRef": "a memory-space value", "NamedType": "a struct or generic type",
     "HardwareStateType": "a hardware state",
+    "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
+    "StructLit": "a struct value", "EnumValue": "an enum value",
+    "MatchValue": "a `match` on a value",
 }
 
 
@@ -45,7 +48,9 @@ of whatever is later assigned to it, and what nothing fixes is i32 (integers) or
 A closure's parameters take the types of the arguments it is called with. A kernel's result is
 its body's value. The first native-code pass: what it cannot type, because native code does not
 lower it (a `match` on a hardware state, a topology value, a struct, differentiation, a closure
-used other than by calling it), is refused here with E5001.
+used other than by calling it, a reference to an element or a temporary, a function returning
+a reference to a scalar), is refused here with E5001. A reference to a tensor is the tensor's
+buffer: `&t`, `*p` and `&Tensor<..>` are erased. One to a scalar variable is typed `&T`.
 """, state=State)
 
 
@@ -71,7 +76,9 @@ def _program(run, program):
                       for name, fn in sigs.fns.items() if name not in refused}
     items = []
     for item in program.items:
-        if getattr(item, "name", None) in refused:
+        # A struct or enum declaration makes no code: every function holding one of their
+        # values was refused above.
+        if getattr(item, "name", None) in refused or item._prod in ("StructDecl", "EnumDecl"):
             continue
         run.state.item = getattr(item, "name", None)
         items.append(run.walk(item))
@@ -79,7 +86,9 @@ def _program(run, program):
 
 
 @type_scalars.on("Match", "Arm", "MethodCall", "FieldGet", "SomeTopo", "NoneTopo", "Grad", "Vjp",
-                  "Jvp", "HardwareStateType")
+                  "Jvp", "HardwareStateType", "MatchValue", "Case", "EnumValue", "StructLit",
+                  "FieldInit", "Tuple", "TupleGet", "PWild", "PLit", "PBind", "PVariant", "POr",
+                  "Variant", "EnumDecl", "StructDecl")
 def _unlowered(run, node):
     # An item holding one of these was refused with E5001 and is not rebuilt.
     raise AssertionError(f"type-scalars rebuilt a {node._prod} of a refused item")
@@ -121,6 +130,13 @@ def _for(run, node):
                     run.walk(node.body), span=node.span)
 
 
+@type_scalars.on("ArrayLit")
+def _array(run, node):
+    # `[a, b]` is the tensor literal of its decided type.
+    ty = _type_node(_decided(run, node), node.span)
+    return L["TensorLit"](ty, run.walk_seq(node.elems), span=node.span)
+
+
 @type_scalars.on("Int", "Float")
 def _literal(run, node):
     return L[node._prod](node.value, _decided(run, node), span=node.span)
@@ -141,6 +157,23 @@ def _unary(run, node):
 def _cast(run, node):
     return L["Cast"](run.walk(node.value), _decided(run, node), run.walk(node.type),
                      span=node.span)
+
+
+@type_scalars.on("Borrow", "Deref")
+def _reference(run, node):
+    # A reference to a tensor is the tensor's buffer: `&t` is t and `*p` is p, and writes
+    # through either reach the same elements. One to a scalar stays (the address of a cell).
+    if isinstance(_decided(run, node), _Tensor):
+        return run.walk(node.value)
+    return run.rebuild(node)
+
+
+@type_scalars.on("BorrowType")
+def _reference_type(run, node):
+    inner = node.inner
+    while inner._prod == "BorrowType":
+        inner = inner.inner
+    return run.walk(inner) if inner._prod == "TensorType" else run.rebuild(node)
 
 
 @type_scalars.on("Closure")
@@ -166,6 +199,14 @@ class _Closure:
     params: list
     ret: object
     node: object
+
+
+@dataclass(frozen=True, eq=False)
+class _Ref:
+    """A reference to a scalar variable: in native code, the address of its cell."""
+
+    target: object  # the scalar's type
+    mutable: bool
 
 
 class _Var:
@@ -204,9 +245,11 @@ def _show(t) -> str:
     if isinstance(t, _Var):
         return {"int": "{integer}", "float": "{float}"}.get(t.kind, "_")
     if isinstance(t, _Tensor):
-        return f"Tensor<{t.elem}, {list(t.dims)}>"
+        return f"Tensor<{_show(t.elem)}, {list(t.dims)}>"
     if isinstance(t, _Closure):
         return "a closure"
+    if isinstance(t, _Ref):
+        return f"&{'mut ' if t.mutable else ''}{_show(t.target)}"
     return t
 
 
@@ -226,19 +269,41 @@ def unify(a, b, node):
         if _fits(var.kind, t):
             var.value = t
             return t
-    elif isinstance(a, _Tensor) and isinstance(b, _Tensor) and (a.elem, a.dims) == (b.elem, b.dims):
+    elif isinstance(a, _Tensor) and isinstance(b, _Tensor) and a.dims == b.dims:
+        unify(a.elem, b.elem, node)  # an array literal's elements may be undecided yet
+        return a
+    elif isinstance(a, _Ref) and isinstance(b, _Ref):
+        unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
         return a
     raise _Mismatch(node, f"a value of type {_show(a)} where {_show(b)} is expected")
+
+
+def _reference_to(t, mutable: bool, node):
+    """The type of a reference to a value of type t: a tensor's is the tensor (its buffer,
+    the reference erased); a scalar's the address of a cell; no other is lowered."""
+    found = _find(t)
+    if isinstance(found, _Tensor):
+        return t
+    if isinstance(found, str) and found not in ("void", "str") or \
+            isinstance(found, _Var) and found.kind != "any":
+        return _Ref(t, mutable)
+    what = "a reference" if isinstance(found, _Ref) else _show(t)
+    raise _Mismatch(node, f"a reference to {what}")
 
 
 def _scalar_of(ty, node):
     """The inference type of a written Type node."""
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
+    if ty._prod == "BorrowType":
+        return _reference_to(_scalar_of(ty.inner, node), ty.mutable, node)
     if ty._prod == "Scalar":
         return ty.name
     if ty._prod == "TensorType":
         elem = _scalar_of(ty.elem, node)
+        if any(d._prod == "DimAny" for d in ty.dims):
+            raise _Mismatch(node, "a tensor whose extents are known only when the program "
+                                  "runs (`?`)")
         if not isinstance(elem, str) or any(d._prod != "DimInt" for d in ty.dims):
             raise _Mismatch(node, "a tensor whose extents are not integers")
         return _Tensor(elem, tuple(d.value for d in ty.dims), ty)
@@ -247,18 +312,53 @@ def _scalar_of(ty, node):
     raise _Mismatch(node, _UNLOWERED.get(ty._prod, ty._prod))
 
 
+def _bad_binary(op: str, t):
+    t = _find(t)
+    if isinstance(t, (_Tensor, _Closure, _Ref)) or t in ("str", "void") or \
+            op in _BITWISE and (t in _FLOATS or isinstance(t, _Var) and t.kind == "float"):
+        return f"'{op}' on {_show(t)}"
+    return None
+
+
+def _bad_negation(t):
+    t = _find(t)
+    if t == "bool" or t in INT_TYPES and not INT_TYPES[t].signed:
+        return f"'-' on {_show(t)}"
+    return None
+
+
+def _bad_cast(source, target):
+    # As in Rust, a bool converts to an integer and nothing else converts to a bool.
+    if (target == "bool") != (_find(source) == "bool") and (target == "bool" or target in _FLOATS):
+        return f"a cast of {_show(source)} to {_show(target)}"
+    return None
+
+
+def _decide(t):
+    """A type as solved: what nothing fixed is i32 or f64 (void for anything else), a
+    tensor's elements included."""
+    t = _find(t)
+    if isinstance(t, _Var):
+        return {"int": "i32", "float": "f64"}.get(t.kind, "void")
+    if isinstance(t, _Tensor) and not isinstance(t.elem, str):
+        return _Tensor(_decide(t.elem), t.dims, t.node)
+    if isinstance(t, _Ref):
+        return _Ref(_decide(t.target), t.mutable)
+    return t
+
+
 def _type_node(t, span, keep=None):
     """A decided type as a Type node: `keep` (the type as written, or a tensor's as placed)
     when there is one."""
     if keep is not None:
         return keep
-    t = _find(t)
-    if isinstance(t, _Var):
-        t = {"int": "i32", "float": "f64"}.get(t.kind, "void")
+    t = _decide(t)
     if isinstance(t, _Tensor):
         return t.node or L["TensorType"](L["Scalar"](t.elem, span=span),
                                          tuple(L["DimInt"](d, span=span) for d in t.dims),
                                          None, span=span)
+    if isinstance(t, _Ref):
+        return L["BorrowType"](L["Scalar"](t.target, span=span), t.mutable, span=span)
     return L["Scalar"](t, span=span)
 
 
@@ -284,7 +384,10 @@ class _Signatures:
         if name not in self.rets:
             fn = self.fns[name]
             if fn.ret is not None:
-                self.rets[name] = _scalar_of(fn.ret, fn)
+                ret = _scalar_of(fn.ret, fn)
+                if isinstance(ret, _Ref):  # its cell would not outlive the call
+                    raise _Mismatch(fn, "a function that returns a reference to a scalar")
+                self.rets[name] = ret
             elif fn.on is not None and fn.body.value is not None:
                 self.rets[name] = _Var("any")  # a kernel: its body's value decides
             else:
@@ -296,9 +399,10 @@ def _is_literal(e) -> bool:
     return e._prod == "Int" or e._prod == "Unary" and e.op == "-" and _is_literal(e.operand)
 
 
-def _assigned_captures(closure) -> list:
-    """The variables of the enclosing function a closure assigns to: lifted, it receives
-    their values, so it could not change them."""
+def _assigned_captures(closure, borrowed: bool = False) -> list:
+    """The variables of the enclosing function a closure assigns to (or, `borrowed`, takes a
+    reference to): lifted, it receives their values, so it could not change them (nor lend
+    them)."""
     bound = {p.name for p in closure.params}
     assigned = []
     stack = [closure.body]
@@ -306,8 +410,10 @@ def _assigned_captures(closure) -> list:
         node = stack.pop()
         if node._prod in ("Let", "For"):
             bound.add(node.name if node._prod == "Let" else node.var)
-        elif node._prod == "Assign" and node.target._prod == "Local":
-            assigned.append(node.target.name)
+        elif node._prod == ("Borrow" if borrowed else "Assign"):
+            place = node.value if borrowed else node.target
+            if place._prod == "Local":
+                assigned.append(place.name)
         stack.extend(child_nodes(node))
     return [name for name in assigned if name not in bound]
 
@@ -326,6 +432,9 @@ class _Infer:
         self.env: dict = {}  # local -> type term
         self.terms: dict = {}  # id(node) -> type term
         self.ret = None
+        self.placed: set = set()  # id() of each `if` value standing where one may (see value)
+        self.judged: list = []  # (node, test, its type terms), tested again once solved
+        self.if_lets: list = []  # the lets bound to an `if` value
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -338,6 +447,15 @@ class _Infer:
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            for node, bad, terms in self.judged:
+                what = bad(*(_decide(t) for t in terms))
+                if what is not None:
+                    raise _Mismatch(node, what)
+            for let in self.if_lets:  # explicate-control starts each at its type's zero
+                t = _find(self.terms[id(let)])
+                if not (isinstance(t, str) and t != "void" or isinstance(t, _Var)
+                        and t.kind != "any"):
+                    raise _Mismatch(let.value, "an `if` whose value is not a scalar")
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
             for node in descendants(item):
@@ -348,12 +466,7 @@ class _Infer:
         return None
 
     def solved(self) -> dict:
-        out = {}
-        for key, t in self.terms.items():
-            t = _find(t)
-            out[key] = {"int": "i32", "float": "f64", "any": "void"}[t.kind] \
-                if isinstance(t, _Var) else t
-        return out
+        return {key: _decide(t) for key, t in self.terms.items()}
 
     def note(self, node, t):
         """Record node's type; a node met twice (a shared subtree) has one type."""
@@ -371,20 +484,26 @@ class _Infer:
         for s in block.stmts:
             self.stmt(s)
         if block.value is not None:
-            t = self.expr(block.value)
+            t = self.value(block.value)
             if value_type is not None:
                 unify(t, value_type, block.value)
 
     def stmt(self, s):
         kind = s._prod
         if kind == "Let":
-            t = self.expr(s.value)
+            t = self.value(s.value)
+            if s.value._prod == "IfExpr":
+                self.if_lets.append(s)
             if _written(s):
                 t = unify(t, _scalar_of(s.type, s), s)
             if _find(t) == "str":
                 raise _Mismatch(s, "a variable holding a string")
             self.bind(s, s.name, t)
         elif kind == "Assign":
+            if s.target._prod == "Deref" and isinstance(_find(self.expr(s.target.value)),
+                                                        _Tensor):
+                # The reference erased, it would rebind the parameter instead.
+                raise _Mismatch(s, "an assignment of a whole tensor through a reference")
             target = self.expr(s.target)
             if isinstance(_find(target), _Closure):
                 raise _Mismatch(s, "assignment to a closure")
@@ -392,7 +511,8 @@ class _Infer:
                 unify(target, _Var("int"), s)
                 unify(self.expr(s.value), _Var("int"), s.value)
             else:
-                unify(target, self.expr(s.value), s)
+                value = self.value(s.value) if s.target._prod == "Local" else self.expr(s.value)
+                unify(target, value, s)
         elif kind == "For":
             t = unify(self.expr(s.start), self.expr(s.end), s)
             t = unify(t, _Var("int"), s)
@@ -405,16 +525,25 @@ class _Infer:
                 if inner is not None:
                     self.block(inner)
         elif kind == "Return":
-            t = self.expr(s.value) if s.value is not None else "void"
+            t = self.value(s.value) if s.value is not None else "void"
             unify(t, self.ret, s)
         elif kind == "ExprStmt":
-            self.expr(s.expr)
+            self.value(s.expr)
         elif kind == "BlockStmt":
             self.block(s.body)
         elif kind not in ("Break", "Continue"):
             raise _Mismatch(s, f"the statement {kind}")
 
     # -- expressions -------------------------------------------------------------------
+
+    def value(self, e):
+        """An expression whose value goes straight to a variable, to the result or nowhere:
+        where an `if` may give a value, explicate-control turning it into branches that each
+        deliver their own. Elsewhere (an operand, an argument) it would need its branches
+        inside the expression."""
+        if e._prod == "IfExpr":
+            self.placed.add(id(e))
+        return self.expr(e)
 
     def expr(self, e):
         method = getattr(self, "e_" + e._prod, None)
@@ -423,6 +552,16 @@ class _Infer:
                 _UNLOWERED.get(e._prod, e._prod)
             raise _Mismatch(e, what)
         return method(e)
+
+    def e_IfExpr(self, e):
+        if id(e) not in self.placed:
+            raise _Mismatch(e, "an `if` value inside a larger expression (bind it with a "
+                               "`let` first)")
+        unify(self.expr(e.cond), "bool", e.cond)
+        t = _Var("any")
+        for arm in (e.then, e.orelse):
+            self.block(arm, t)
+        return t
 
     def e_Int(self, e):
         return self.note(e, _Var("int"))
@@ -458,27 +597,31 @@ class _Infer:
             unify(self.expr(e.right), _Var("int"), e.right)
             return self.note(e, t)
         t = unify(self.expr(e.left), self.expr(e.right), e)
-        if isinstance(_find(t), (_Tensor, _Closure)) or _find(t) in ("str", "void") or \
-                e.op in _BITWISE and (_find(t) in _FLOATS or isinstance(_find(t), _Var)
-                                      and _find(t).kind == "float"):
-            raise _Mismatch(e, f"'{e.op}' on {_show(t)}")
+        self.judge(e, _bad_binary, e.op, t)
         self.note(e, t)
         return "bool" if e.op in _COMPARE else t
 
+    def judge(self, node, bad, *terms):
+        """Refuse what native code would compute differently from the interpreter: now, on
+        the types known so far, and again once the item is solved (a closure's parameter is
+        typed by the calls after it)."""
+        self.judged.append((node, bad, terms))
+        what = bad(*terms)
+        if what is not None:
+            raise _Mismatch(node, what)
+
     def e_Unary(self, e):
         t = self.expr(e.operand)
+        if isinstance(_find(t), _Ref):
+            raise _Mismatch(e, f"'{e.op}' on {_show(t)}")
         if e.op == "-":
             t = unify(t, _Var("any"), e)
-            if _find(t) == "bool" or _find(t) in INT_TYPES and not INT_TYPES[_find(t)].signed:
-                raise _Mismatch(e, f"'-' on {_show(t)}")
+            self.judge(e, _bad_negation, t)
         return self.note(e, t)
 
     def e_Cast(self, e):
         source, target = self.expr(e.value), _scalar_of(e.type, e)
-        # As in Rust, a bool converts to an integer and nothing else converts to a bool.
-        if (target == "bool") != (_find(source) == "bool") and \
-                (target == "bool" or target in _FLOATS):
-            raise _Mismatch(e, f"a cast of {_show(source)} to {_show(target)}")
+        self.judge(e, _bad_cast, source, target)
         if _is_literal(e.value) and isinstance(_find(source), _Var) and _find(source).kind == "int":
             # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
             # desugar-comptime leaves, is 9000000000, not an i32 that wrapped.
@@ -524,6 +667,9 @@ class _Infer:
         assigned = _assigned_captures(e)
         if assigned:
             raise _Mismatch(e, f"a closure that assigns to '{assigned[0]}', which it captures")
+        borrowed = _assigned_captures(e, borrowed=True)
+        if borrowed:
+            raise _Mismatch(e, f"a closure that borrows '{borrowed[0]}', which it captures")
         return _Closure(params, ret, e)
 
     def e_Index(self, e, row=False):
@@ -538,6 +684,20 @@ class _Infer:
             raise _Mismatch(e, "a row of a tensor used other than printed")
         return _Tensor(base.elem, base.dims[1:], None)
 
+    def e_ArrayLit(self, e):
+        elem = _Var("any")
+        for x in e.elems:
+            elem = unify(elem, self.expr(x), x)
+        if not isinstance(_find(elem), (str, _Var)) or _find(elem) in ("str", "void"):
+            raise _Mismatch(e, "an array literal of non-scalars")
+        return self.note(e, _Tensor(elem, (len(e.elems),), None))
+
+    def e_TensorLit(self, e):
+        t = _scalar_of(e.type, e)
+        for x in e.elems:
+            unify(self.expr(x), t.elem, x)
+        return t
+
     def e_TensorNew(self, e):
         t = _scalar_of(e.type, e)
         if not isinstance(t, _Tensor):
@@ -547,7 +707,31 @@ class _Infer:
         return t
 
     def e_Transfer(self, e):
-        return self.expr(e.value)
+        t = self.expr(e.value)
+        if isinstance(_find(t), _Ref):
+            raise _Mismatch(e, "a transfer of a reference")
+        return t
+
+    def e_Borrow(self, e):
+        """`&x` of a variable (its cell's address), `&*p` (p again), `&t` of a tensor (t)."""
+        value = e.value
+        inner = self.expr(value)
+        if isinstance(_find(inner), _Tensor):
+            return self.note(e, inner)
+        if value._prod == "Local":
+            return self.note(e, _reference_to(inner, e.mutable, e))
+        if value._prod == "Deref":
+            return self.note(e, _Ref(_find(self.expr(value.value)).target, e.mutable))
+        what = "an element of a tensor" if value._prod == "Index" else "a temporary value"
+        raise _Mismatch(e, f"a reference to {what}")
+
+    def e_Deref(self, e):
+        ref = _find(self.expr(e.value))
+        if isinstance(ref, _Tensor):
+            return self.note(e, ref)
+        if isinstance(ref, _Ref):
+            return self.note(e, ref.target)
+        raise _Mismatch(e, f"a dereference of {_show(ref)}")
 
     def e_Launch(self, e):
         for arg in e.args:

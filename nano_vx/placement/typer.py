@@ -5,17 +5,21 @@ The rules (semantics §2, §3.1): a tensor made without a space is made where th
 x's type in M (a non-tensor becomes `Ref<T, M>`); a call has the callee's declared return
 type, its space included; `spawn on(τ) { B }` is `Pinned<T, τ>`.
 
-Scalars are typed only as far as placement needs and never beyond what is certain: an
-integer literal is "some integer" until a context fixes it (as in Rust), whatever its value
-(whether the value fits is check-literal-ranges' question, E3001), and arithmetic mixing two
-different types is OpaqueType rather than a guess. A later type checker owns the rest.
+Scalars are typed never beyond what is certain: an integer literal is "some integer" until a
+context fixes it (as in Rust), whatever its value (whether the value fits is
+check-literal-ranges' question, E3008), and arithmetic mixing two different types is
+OpaqueType rather than a guess. Whether types agree is the checks' question (`kind`, `fits`
+and `common` are their rules); a type that holds what is not known here (OpaqueType, a
+symbolic extent) is never judged.
 """
 
 from __future__ import annotations
 
 from copy import copy
 
+from ..dump.text import to_text
 from ..languages.l0_source import BINARY_OPS
+from ..nanopass import descendants
 from ..languages.l6_typed import Ltyped
 from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
@@ -24,6 +28,12 @@ INT_LIT, FLOAT_LIT = "{integer}", "{float}"
 _COMPARE = frozenset("== != < <= > >= && ||".split()) & BINARY_OPS
 _INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
 _FLOATS = frozenset("f16 bf16 f32 f64".split())
+
+
+def literal(t) -> bool:
+    """Is `t` an unsuffixed literal's type (asked by identity: comparing a node with a string
+    would ask the node)?"""
+    return t is INT_LIT or t is FLOAT_LIT
 
 
 def settle(t):
@@ -35,9 +45,9 @@ def settle(t):
     return t
 
 
-def _value(t):
+def value_type(t):
     """What arithmetic sees of an operand: a computation's result carries no placement."""
-    while t not in (INT_LIT, FLOAT_LIT) and t._prod in ("PinnedType", "RefType", "VerifiedType"):
+    while not literal(t) and t._prod in ("PinnedType", "RefType", "VerifiedType"):
         t = t.inner
     return t
 
@@ -49,14 +59,73 @@ def _fits(literal, t) -> bool:
 
 def join(a, b):
     """The type of `a op b` for arithmetic: a literal takes the other side's type."""
-    a, b = _value(a), _value(b)
-    if a in (INT_LIT, FLOAT_LIT) and b in (INT_LIT, FLOAT_LIT):
+    return common(value_type(a), value_type(b))
+
+
+def common(a, b):
+    """The type two values agree on (the two sides of an operator, the branches of an `if`):
+    the same type, or a literal and a type of its kind, which the literal takes; OPAQUE when
+    they do not agree."""
+    if literal(a) and literal(b):
         return a if a is b else OPAQUE
-    if a in (INT_LIT, FLOAT_LIT):
+    if literal(a):
         return b if _fits(a, b) else OPAQUE
-    if b in (INT_LIT, FLOAT_LIT):
+    if literal(b):
         return a if _fits(b, a) else OPAQUE
     return a if a == b else OPAQUE
+
+
+def kind(t) -> str | None:
+    """What an operator sees of a value of type `t`: "int", "float" or "bool"; None for
+    anything else (a tensor, void, a type not known here), which no operator rule judges."""
+    t = value_type(t)
+    if t is INT_LIT:
+        return "int"
+    if t is FLOAT_LIT:
+        return "float"
+    if t._prod != "Scalar":
+        return None
+    return "int" if t.name in _INTS else "float" if t.name in _FLOATS else \
+        "bool" if t.name == "bool" else None
+
+
+def known(t) -> bool:
+    """Whether `t` is known well enough to judge: nothing in it is OpaqueType or an extent
+    that is not a number."""
+    return literal(t) or not any(
+        n._prod in ("OpaqueType", "DimName", "DimBinary") for n in descendants(t))
+
+
+def fits(found, expected) -> bool:
+    """Whether a value of type `found` may stand where `expected` is: the same type (the
+    memory space of a tensor is part of it), or an unsuffixed literal (or a variable bound to
+    one, `expected` then) and a type of its kind. Where a plain scalar is expected, a scalar
+    moved or pinned elsewhere gives its value, as it does to arithmetic. What is not known is
+    not refused."""
+    if not (known(found) and known(expected)):
+        return True
+    if literal(expected) or expected._prod == "Scalar":
+        found = value_type(found)
+    if literal(found) or literal(expected):
+        return common(found, expected) is not OPAQUE
+    if found._prod == expected._prod == "BorrowType" and found.mutable:
+        return fits(found.inner, expected.inner)  # `&mut T` stands for `&T`, as in Rust
+    return found == expected
+
+
+def show(ty) -> str:
+    """A type as a message names it: `i32`, `{integer}`, `Tensor<f32, [4], Memory::X>`."""
+    if ty is None:
+        return "_"
+    if literal(ty):
+        return ty
+    return to_text(ty).strip()
+
+
+def written(let) -> bool:
+    """Whether the type of a `let` of Ltyped or later is the programmer's: infer-placement
+    gives an inferred type the `let`'s own span (a literal's i32 there is only a default)."""
+    return let.type.span != let.span
 
 
 class Signature:
@@ -75,6 +144,7 @@ class Typer:
         self.functions = {i.name: Signature(i, machine) for i in program.items
                           if i._prod == "Fn"}
         self.consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
+        self.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
         self.env: dict[str, object] = {}  # unique local name -> its type
         self.bound_in: dict[str, str | None] = {}  # unique local name -> the space it was bound in
 
@@ -131,10 +201,20 @@ class Typer:
     def t_Binary(self, e, here):
         if e.op in _COMPARE:
             return BOOL
+        if e.op in ("<<", ">>"):  # the amount may be of any integer type
+            return value_type(self.of(e.left, here))
         return join(self.of(e.left, here), self.of(e.right, here))
 
     def t_Unary(self, e, here):
-        return BOOL if e.op == "!" else _value(self.of(e.operand, here))
+        t = value_type(self.of(e.operand, here))
+        return BOOL if e.op == "!" and kind(t) != "int" else t  # `!` on an integer is bitwise
+
+    def t_Borrow(self, e, here):
+        return Ltyped["BorrowType"](settle(self.of(e.value, here)), e.mutable)
+
+    def t_Deref(self, e, here):
+        ref = self.of(e.value, here)
+        return ref.inner if not literal(ref) and ref._prod == "BorrowType" else OPAQUE
 
     def t_Cast(self, e, here):
         return placed(e.type, here, self.machine)
@@ -152,8 +232,10 @@ class Typer:
         return BOOL
 
     def t_Index(self, e, here):
-        base = _value(self.of(e.base, here))
-        if base in (INT_LIT, FLOAT_LIT) or base._prod != "TensorType" or not base.dims:
+        base = value_type(self.of(e.base, here))
+        while not literal(base) and base._prod == "BorrowType":  # `p[i]` indexes what p names
+            base = value_type(base.inner)
+        if literal(base) or base._prod != "TensorType" or not base.dims:
             return OPAQUE
         if len(base.dims) == 1:
             return base.elem
@@ -161,6 +243,81 @@ class Typer:
 
     def t_TensorNew(self, e, here):
         return placed(e.type, here, self.machine)
+
+    def t_TensorLit(self, e, here):
+        return placed(e.type, here, self.machine)
+
+    def t_StructLit(self, e, here):
+        decl = self.structs.get(e.name)
+        if decl is None or getattr(decl, "generics", ()):
+            return OPAQUE  # a generic's arguments are erased from Lmono on
+        return Ltyped["NamedType"](e.name, span=e.span)
+
+    def t_FieldGet(self, e, here):
+        """A field of a struct the program declares: its declared type, with a tensor's
+        space where the struct was made."""
+        t = value_type(self.of(e.base, here))
+        if t in (INT_LIT, FLOAT_LIT) or t._prod != "NamedType":
+            return OPAQUE
+        return self.field_type(t.name, e.field, here)
+
+    def field_type(self, struct: str, name: str, here):
+        """The declared type of a struct's field; OPAQUE for one the program does not
+        declare, or whose type names a generic parameter (erased from Lmono on) or a const."""
+        decl = self.structs.get(struct)
+        field = next((f for f in decl.fields if f.name == name), None) if decl else None
+        if field is None or field.type is None or any(
+                n._prod == "DimName" or n._prod == "NamedType" and n.name not in self.structs
+                for n in descendants(field.type)):
+            return OPAQUE
+        return placed(field.type, here, self.machine)
+
+    def t_EnumValue(self, e, here):
+        return Ltyped["NamedType"](e.enum, span=e.span)
+
+    def t_MatchValue(self, e, here):
+        """The cases' agreed type; a name a pattern binds is not known here, so neither is a
+        value that reads it."""
+        return self.agreed([c.body for c in e.cases], here, OPAQUE)
+
+    def t_Tuple(self, e, here):
+        elems = tuple(self.of(x, here) for x in e.elems)
+        if any(t in (INT_LIT, FLOAT_LIT) for t in elems):
+            return OPAQUE  # a literal element takes its type from where the tuple goes
+        return Ltyped["TupleType"](elems, span=e.span)
+
+    def t_TupleGet(self, e, here):
+        t = value_type(self.of(e.base, here))
+        if t not in (INT_LIT, FLOAT_LIT) and t._prod == "TupleType" and e.index < len(t.elems):
+            return t.elems[e.index]
+        return OPAQUE
+
+    def t_ArrayLit(self, e, here):
+        if not e.elems:
+            return OPAQUE
+        elem = value_type(self.of(e.elems[0], here))
+        for x in e.elems[1:]:
+            elem = join(elem, self.of(x, here))
+        elem = settle(elem)
+        if elem is OPAQUE or elem._prod != "Scalar":
+            return OPAQUE
+        dims = (Ltyped["DimInt"](len(e.elems), span=e.span),)
+        return placed(Ltyped["TensorType"](elem, dims, None, span=e.span), here, self.machine)
+
+    def t_IfExpr(self, e, here):
+        return self.agreed((e.then, e.orelse), here, OPAQUE)
+
+    def agreed(self, blocks, here, none):
+        """The value of the block that runs: the type the blocks' values agree on (an
+        unsuffixed literal takes the others'; a block that leaves has none), else opaque;
+        `none` when no block has a value."""
+        values = [self.of(b.value, here) for b in blocks if b.value is not None]
+        if not values:
+            return none
+        t = values[0]
+        for v in values[1:]:
+            t = common(t, v)
+        return t
 
     def t_Transfer(self, e, here):
         moved = settle(self.of(e.value, here))
@@ -212,6 +369,27 @@ class Typer:
         return self._pinned(state.inner, state.topo)
 
     def t_Match(self, e, here):
-        """The value of the arm that runs: the type the arms agree on, else opaque."""
-        values = [self.block_value(arm.body, here) for arm in e.arms]
-        return values[0] if values and all(v == values[0] for v in values) else OPAQUE
+        """The value of the arm that runs (see agreed); void when no arm has a value."""
+        return self.agreed([arm.body for arm in e.arms], here, VOID)
+
+
+class RememberingTyper(Typer):
+    """The typer, remembering the type of each expression it was asked about: a check asks
+    for an operand's type at every level of a chain `a + 1 + 2 + ..`, and each question would
+    otherwise type the whole chain below it again. An expression is asked about at one place
+    (its `here`), and `fresh` forgets, since instances of one generic may share nodes."""
+
+    def __init__(self, program, machine: Machine):
+        super().__init__(program, machine)
+        self.known: dict[int, object] = {}
+
+    def fresh(self) -> RememberingTyper:
+        other = super().fresh()
+        other.known = {}
+        return other
+
+    def of(self, e, here: str | None):
+        t = self.known.get(id(e))
+        if t is None:
+            t = self.known[id(e)] = super().of(e, here)
+        return t

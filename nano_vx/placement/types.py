@@ -58,7 +58,7 @@ def placed(ty, space: str | None, machine: Machine):
         return ty.replace(inner=placed(ty.inner, machine.holds(ty.topo.name), machine))
     if kind == "RefType":
         return ty.replace(inner=placed(ty.inner, ty.mem.name, machine))
-    if kind in ("VerifiedType", "HardwareStateType"):
+    if kind in ("VerifiedType", "HardwareStateType", "BorrowType"):
         return ty.replace(inner=placed(ty.inner, space, machine))
     return ty
 
@@ -73,7 +73,7 @@ def space_of(ty, machine: Machine) -> str | None:
         return ty.mem.name
     if kind == "PinnedType":
         return space_of(ty.inner, machine) or machine.holds(ty.topo.name)
-    if kind == "VerifiedType":  # `Saturated(v)`: the value as it was, where it was
+    if kind in ("VerifiedType", "BorrowType"):  # `Saturated(v)`, `&t`: where the value is
         return space_of(ty.inner, machine)
     return None
 

@@ -348,6 +348,8 @@ def arith(op: str, a, b, span):
         av = a.v if ta is TInt else t.wrap(a)
         bv = b.v if tb is TInt else t.wrap(b)
         return TInt(_int_op(op, av, bv, t, span), t)
+    if op in _BITWISE:  # of two integers or two bools, not of floats (Rust has no such op)
+        _mismatch(op, a, b, span)
     if ta is float and tb is float:
         return _float_op(op, a, b)
     if (ta is float or ta is TFloat) and (tb is float or tb is TFloat):

@@ -10,7 +10,7 @@ moving an owned buffer does.
 
 from __future__ import annotations
 
-from .numbers import coerce, format_scalar
+from .numbers import TFloat, TInt, coerce, describe, format_scalar
 from .stops import stop, wrong_kind
 
 PRINT_LIMIT = 4096  # print refuses larger tensors rather than materialise them
@@ -110,6 +110,27 @@ def make_tensor(elem: str, dims: list[int], ctor: str, args: list, space: str, s
         wrong_kind(span, f"a tensor of {n} elements is too large to address")
     strides.reverse()
     return Tensor(Storage(elem, default, tuple(dims)), tuple(dims), tuple(strides), 0, space, None)
+
+
+def tensor_of(elem: str, dims: list[int], values: list, space: str, span) -> Tensor:
+    """A tensor holding `values` in row-major order: a list literal's."""
+    t = make_tensor(elem, dims, "uninit", [], space, span)
+    if t.size() != len(values):
+        wrong_kind(span, f"{len(values)} elements for a tensor of {t.size()}")
+    for off, v in enumerate(values):
+        t.write(off, v, span)
+    return t
+
+
+def array_elem(values: list, span) -> str:
+    """The element type of `[a, b, ..]`: the first typed element's (the literals adopt it),
+    else the literals' own (i32, f64, bool)."""
+    for v in values:
+        if type(v) is TInt or type(v) is TFloat:
+            return v.t.name
+    if type(values[0]) is Tensor:
+        wrong_kind(span, "an array literal holds scalars, not tensors")
+    return describe(values[0])
 
 
 def format_tensor(t: Tensor, span) -> str:

@@ -25,9 +25,11 @@ def test_program_reads_like_vx():
     text = to_text(program())
     assert text.startswith(
         "Memory HBM { capacity: 40 GiB, within: Memory::X, overcommit }\n\n"
-        "Topology D { memory: Memory::HBM, transfer Memory::A -> Memory::B : 20 }\n\n"
+        "Topology D { memory: Memory::HBM, transfer Memory::A -> Memory::B : 20, "
+        "transfer Memory::B -> Memory::A sync }\n\n"
         "const N: i32 = 4;\n\n"
-        "struct Pair {\n    a: f32,\n    b: i32,\n}\n\n"
+        "struct Pair<T> {\n    a: T,\n    b: i32,\n}\n\n"
+        "enum Shape {\n    Dot,\n    Rect(f32, f32),\n}\n\n"
         "fn stage<D: Topology, const N: i32>(x: Tensor<f32, [4, N]>) on Topology::D -> f32 "
         "where Reachable<CPU, D> {\n    return x;\n}\n\n"
     )

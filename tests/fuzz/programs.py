@@ -294,13 +294,18 @@ class Writer:
         if not isinstance(type, Tensor):
             return self.expr(type, where, depth)
         if type.dims == ("S",):  # a const generic extent: any rank-1 tensor binds it
-            held = [v.name for v in self.readable(where, Tensor) if v.space == "CPU_DRAM"
+            held = [v for v in self.readable(where, Tensor) if v.space == "CPU_DRAM"
                     and v.type.elem == type.elem and len(v.type.dims) == 1]
             type = Tensor(type.elem, (self.number(1, 6),))
         else:
-            held = [v.name for v in self.readable(where, type) if v.space == "CPU_DRAM"]
+            held = [v for v in self.readable(where, type) if v.space == "CPU_DRAM"]
+        # Passed by value, a tensor moves into the call: only once, so not from a loop or an
+        # unrolled body around its declaration, and never read again.
+        held = [v for v in held if v.loops == where.loops and where.unrolled == 1]
         if held and self.chance(50):
-            return self.pick(held)
+            var = self.pick(held)
+            var.consumed = True
+            return var.name
         return self.new_tensor(type)
 
     def new_tensor(self, type: Tensor) -> str:

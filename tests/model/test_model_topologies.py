@@ -26,9 +26,9 @@ def test_replicas_is_read_and_one_when_left_out():
 
 @pytest.mark.parametrize("value, code, says", [
     ("0", "E6008", "`replicas` of topology 'Pair' is 0; it must be positive"),
-    ("1.5", "E6015", "`replicas` of topology 'Pair' must be a whole number"),
-    ("many", "E6015", "`replicas` of topology 'Pair' must be a whole number"),
-    ("2 KiB", "E6015", "`replicas` of topology 'Pair' must be a whole number"),
+    ("1.5", "E6016", "`replicas` of topology 'Pair' must be a whole number"),
+    ("many", "E6016", "`replicas` of topology 'Pair' must be a whole number"),
+    ("2 KiB", "E6016", "`replicas` of topology 'Pair' must be a whole number"),
 ])
 def test_a_malformed_count_is_refused_and_the_topology_keeps_one(value, code, says):
     model, diagnostics = built(f", replicas: {value}")

@@ -212,8 +212,9 @@ fn attempt(x: Tensor<f32, [4]>) -> f32 {
 
 fn main() {
     let x = Tensor<f32, [4]>::fill(1.5);
+    let y = Tensor<f32, [4]>::fill(1.5);
     print(attempt(x));
-    print(attempt(x));
+    print(attempt(y));  // x moved into the first call
 }
 """
 

@@ -66,7 +66,7 @@ def test_fn_signature_with_generics_placement_return_and_bounds():
 
 def test_struct_and_const_items():
     struct, const = program("struct P { x: i32, y: f32, }\nconst N: i32 = 4;").items
-    assert struct == N["StructDecl"]("P", (N["Param"]("x", I32), N["Param"]("y", F32)))
+    assert struct == N["StructDecl"]("P", (N["Param"]("x", I32), N["Param"]("y", F32)), ())
     assert const == N["ConstItem"]("N", I32, Int(4))
 
 
@@ -95,8 +95,28 @@ def test_declarations():
         F("arch", N["Word"]("nvptx64")), F("memory", N["MemRef"]("HBM")),
         F("visible", N["DeclList"]((N["MemRef"]("HBM"), N["MemRef"]("SMEM")))),
         F("dtypes", N["DeclList"]((N["Word"]("f32"), N["Word"]("f16")))),
-        N["TransferEdge"](N["MemRef"]("CPU_DRAM"), N["MemRef"]("HBM"), Q("20", None)),
-        N["TransferEdge"](N["MemRef"]("HBM"), N["MemRef"]("CPU_DRAM"), Q("31.5", "GB/s")))
+        N["TransferEdge"](N["MemRef"]("CPU_DRAM"), N["MemRef"]("HBM"), Q("20", None), ()),
+        N["TransferEdge"](N["MemRef"]("HBM"), N["MemRef"]("CPU_DRAM"), Q("31.5", "GB/s"), ()))
+
+
+def test_transfer_edges_without_a_cost_and_with_flags():
+    (device,) = program("""Topology D {
+  memory: Memory::HBM,
+  transfer Memory::HBM -> Memory::L2,
+  transfer Memory::L2 -> Memory::HBM sync copy_engine
+  transfer Memory::CPU_DRAM -> Memory::HBM : 20 relaxed
+  transfer Memory::HBM -> Memory::CPU_DRAM : 63 GB/s copy_engine  // a comment
+  replicas: 2
+}
+""").items
+    E, M, Q = N["TransferEdge"], N["MemRef"], N["Quantity"]
+    assert device.fields == (
+        N["DeclField"]("memory", M("HBM")),
+        E(M("HBM"), M("L2"), None, ()),
+        E(M("L2"), M("HBM"), None, ("sync", "copy_engine")),
+        E(M("CPU_DRAM"), M("HBM"), Q("20", None), ("relaxed",)),
+        E(M("HBM"), M("CPU_DRAM"), Q("63", "GB/s"), ("copy_engine",)),
+        N["DeclField"]("replicas", Q("2", None)))
 
 
 # -- statements ----------------------------------------------------------------------------
@@ -253,7 +273,9 @@ def test_match_on_a_try_pin_result():
     assert expr("match h { HardwareState::Saturated(v) => { 1 } Available(p) => { 2 }, }") == \
         N["Match"](V("h"), (arm("Saturated", "v", value=Int(1)),
                             arm("Available", "p", value=Int(2))))
-    assert expr("match h {}") == N["Match"](V("h"), ())
+    assert expr("match x.try_pin(Topology::GPU) {}") == N["Match"](pin, ())
+    # Without a `try_pin` or its patterns, a match is on a value.
+    assert expr("match h {}") == N["MatchValue"](V("h"), ())
     # As a statement it ends with its block, like `spawn on`: the `;` after it is optional.
     assert [s._prod for s in body("match h {} let z = 0;").stmts] == ["ExprStmt", "Let"]
 

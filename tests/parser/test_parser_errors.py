@@ -28,10 +28,10 @@ def diags(text):
      "expected ',' or ')', found ';'"),
     ("fn f(x i32) {}", "fn f(x: i32) {}", "E1001", "expected ':', found 'i32'"),
     ("let x = 1;", "const x: i32 = 1;", "E1001",
-     "expected an item (fn, const, struct, Memory or Topology), found 'let'"),
+     "expected an item (fn, const, struct, enum, Memory or Topology), found 'let'"),
     ("fn main() { 1 + 2 = 3; }", "fn main() { x = 3; }", "E1001",
-     "expected a place (a variable, an index or a field) on the left of '=', found an "
-     "expression"),
+     "expected a place (a variable, an index, a field or `*p`) on the left of '=', found "
+     "an expression"),
     ("Memory M { capacity: 4 Gib }", "Memory M { capacity: 4 GiB }", "E1001",
      "expected a unit"),
     ("fn main() {", "fn main() {}", "E1001", "expected '}', found end of file"),
@@ -63,9 +63,13 @@ def diags(text):
      "fn main() { match h { Available(p) => { } Saturated(q) => { } } }", "E1001",
      "this `match` already has an arm for `Available(..)`, at 1:23; each variant takes one arm"),
     ("fn main() { match h { Busy(p) => { } } }", "fn main() { match h { Saturated(p) => { } } }",
-     "E1001", "expected `Available(..) => { .. }`, `Saturated(..) => { .. }` or '}', found 'Busy'"),
-    ("fn main() { match h { Available(p) => 1, } }",
-     "fn main() { match h { Available(p) => { 1 }, } }", "E1001", "expected '{', found '1'"),
+     "E1001", "expected '=>', found '('"),
+    ("fn main() { match h { Available(p) => { } Saturated(_) => { } } }",
+     "fn main() { match h { Available(p) => { } Saturated(v) => { } } }", "E1001",
+     "a `match` on the result of `try_pin` has the arms `Available(p) => { .. }` and "
+     "`Saturated(v) => { .. }`, each binding a name"),
+    ("fn main() { match n { 0 => 1 2 } }", "fn main() { match n { 0 => 1, _ => 2 } }", "E1001",
+     "expected '=>', found '}'"),
 ])
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
@@ -142,7 +146,7 @@ def test_recovery_after_a_broken_match_arm_resumes_after_the_match():
     text = ("fn main() {\n  match h { Busy(p) => { } }\n  let r = match h { Available(p) => "
             "{ let q = 2; } let s = 1; };\n  let z = 3;\n  z + 1\n}\nfn next() { }\n")
     prog, d = parse_text(text)
-    assert [(x.span.line, x.span.col) for x in d.sorted()] == [(2, 13), (3, 52)]
+    assert [(x.span.line, x.span.col) for x in d.sorted()] == [(2, 17), (3, 52)]
     assert [i.name for i in prog.items] == ["main", "next"]
     main = prog.items[0].body
     assert [s._prod for s in main.stmts] == ["Let"] and main.value._prod == "Binary"

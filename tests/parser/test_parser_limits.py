@@ -68,6 +68,9 @@ def test_unclosed_brackets_are_e1003_not_a_crash():
 def test_prefix_operator_runs():
     assert parse_text("fn main() { let x = " + "-" * MAX_DEPTH + "1; }")[1].codes() == []
     assert parse_text("fn main() { let x = " + "- " * 5000 + "1; }")[1].codes() == ["E1003"]
+    assert parse_text("fn main() { let x = " + "&mut *" * (MAX_DEPTH // 2) + "y; }")[1] \
+        .codes() == []
+    assert parse_text("fn main() { let x = " + "&mut *" * 5000 + "y; }")[1].codes() == ["E1003"]
 
 
 def test_else_if_chains():

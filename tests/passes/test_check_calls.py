@@ -1,4 +1,5 @@
-"""check-calls: arguments that do not match the callee (E3003), calls across topologies (E6001)."""
+"""check-calls: argument counts (E3010) and types (E3003) that do not match the callee, calls across
+topologies (E6001)."""
 
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from front import (assert_judged, assert_prints_the_same, assert_refused_from_th
 CASES = Path(__file__).parent / "cases" / "check_calls"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
-    "arity": ("E3003", "'add' takes 2 arguments (i32, i32), but this call passes 3"),
+    "arity": ("E3010", "'add' takes 2 arguments (i32, i32), but this call passes 3"),
     "space": ("E3003", "argument 1 of 'total' is Tensor<f32, [4], Memory::GPU_HBM>, but its "
                        "parameter 'x' is Tensor<f32, [4], Memory::CPU_DRAM>"),
     "extent": ("E3003", "argument 1 of 'first' is Tensor<i32, [8], Memory::CPU_DRAM>"),

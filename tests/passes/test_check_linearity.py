@@ -111,3 +111,94 @@ def test_nested_loops_that_move_nothing_are_walked_once_each(monkeypatch):
     text = f"fn main() {{\n    let x = 0;\n{body}}}\n"
     assert not run_front(text, check_linearity).diagnostics.items
     assert len(walks) == depth
+
+
+# -- moves by a call ----------------------------------------------------------------------
+
+
+def test_a_tensor_passed_by_value_moves_into_the_call():
+    ran = run_front(CASES / "moved_by_call.vx", check_linearity)
+    [diag] = ran.diagnostics.items
+    text = diag.span.source.text
+    assert (diag.span.line, text[diag.span.start:diag.span.end]) == (12, "t")
+    assert diag.message == ("use of moved value 't': it was moved into the call of 'total' "
+                            "at line 10, column 15")
+    assert diag.notes == ["'t' moved here, at 10:15: `total(t)`"]
+    assert diag.help == ["lend it instead (`&t`, with 'total' taking a reference), or give 't' "
+                         "a new value before this use"]
+    assert diag.data == {"name": "t", "moved_into": "total",
+                         "moved_at": {"line": 10, "column": 15}}
+
+
+def test_lending_the_tensor_moves_nothing_and_prints_the_same():
+    ran = run_front(CASES / "lent_to_call.vx", check_linearity)
+    assert not ran.diagnostics.items
+    assert ran.prints() == ("1.5\n3\n1.5\n", "1.5\n3\n1.5\n")
+
+
+def _moves(body: str, prelude: str = "") -> list[tuple[int, str]]:
+    ran = run_front(f"{prelude}fn main() {{\n{body}\n}}\n", check_linearity)
+    return [(d.span.line, d.message) for d in ran.diagnostics.items]
+
+
+TAKE = "fn take(t: Tensor<i32, [2]>) -> i32 { t[0] }\n"
+PAIR = "fn pair(a: Tensor<i32, [2]>, b: Tensor<i32, [2]>) -> i32 { a[0] + b[0] }\n"
+
+
+@pytest.mark.parametrize("body,prelude,moves", [
+    # A scalar is copied, a builtin reads, a reference is lent.
+    ("let x = 1;\nlet y = id(x);\nprint(x + y);", "fn id(x: i32) -> i32 { x }\n", []),
+    ("let t = Tensor<i32, [2]>::fill(1);\nprint(t);\nprint(t);", "", []),
+    ("let t = Tensor<i32, [2]>::fill(1);\nlet p = &t;\nlet q = p;\nprint(look(p) + look(q));",
+     "fn look(t: &Tensor<i32, [2]>) -> i32 { t[0] }\n", []),
+    # The second argument reads what the first moved.
+    ("let t = Tensor<i32, [2]>::fill(1);\nprint(pair(t, t));", PAIR,
+     [(4, "use of moved value 't': it was moved into the call of 'pair' at line 4, column 7")]),
+    # A call in a loop of a tensor made outside it moves it on the first iteration.
+    ("let t = Tensor<i32, [2]>::fill(1);\nfor i in 0..2 {\nprint(take(t));\n}", TAKE,
+     [(5, "use of moved value 't': it was moved into the call of 'take' in an earlier "
+          "iteration of the loop at line 5, column 7")]),
+    # A new value after the move is a new tensor to use.
+    ("let mut t = Tensor<i32, [2]>::fill(1);\nprint(take(t));\nt = Tensor<i32, [2]>::fill(2);"
+     "\nprint(take(t));", TAKE, []),
+    # A closure takes what it is passed, as a function does.
+    ("let f = |t: Tensor<i32, [2]>| t[0];\nlet t = Tensor<i32, [2]>::fill(1);\nprint(f(t));\n"
+     "print(t[1]);", "",
+     [(5, "use of moved value 't': it was moved into the call of 'f' at line 4, column 7")]),
+    # The instance of a generic function is named as the generic is written.
+    ("let t = Tensor<i32, [2]>::fill(1);\nprint(size(t));\nprint(t[0]);",
+     "fn size<const N: i32>(t: Tensor<i32, [N]>) -> i32 { N }\n",
+     [(5, "use of moved value 't': it was moved into the call of 'size' at line 4, column 7")]),
+])
+def test_what_a_call_moves(body, prelude, moves):
+    assert _moves(body, prelude) == moves
+
+
+def test_a_struct_owns_data_when_a_field_does():
+    from nano_vx.languages import Lsrc
+    from nano_vx.placement.ownership import owns_data
+
+    L = Lsrc.nodes
+    tensor = L["TensorType"](L["Scalar"]("f32"), (L["DimInt"](4),), None)
+    i32 = L["Scalar"]("i32")
+    structs = {"Pair": L["StructDecl"]("Pair", (L["Param"]("a", i32), L["Param"]("b", i32)), ()),
+               "Tile": L["StructDecl"]("Tile", (L["Param"]("n", i32), L["Param"]("t", tensor)), ()),
+               "Outer": L["StructDecl"]("Outer", (L["Param"]("in", L["NamedType"]("Tile")),), ()),
+               "Loop": L["StructDecl"]("Loop", (L["Param"]("me", L["NamedType"]("Loop")),), ())}
+    owns = {name: owns_data(L["NamedType"](name), structs) for name in structs}
+    assert owns == {"Pair": False, "Tile": True, "Outer": True, "Loop": False}
+    assert owns_data(L["PinnedType"](tensor, L["TopoRef"]("GPU", None, None)), structs)
+    assert owns_data(L["TupleType"]((i32, tensor)), structs)
+    assert not owns_data(L["TupleType"]((i32, i32)), structs)
+    assert not owns_data(L["BorrowType"](tensor, True), structs)
+    assert not owns_data(None, structs)
+
+
+def test_a_struct_holding_a_tensor_moves_into_the_call():
+    prelude = ("struct Tile { n: i32, t: Tensor<f32, [2]> }\n"
+               "struct Pair { a: i32, b: i32 }\n"
+               "fn size(x: Tile) -> i32 { x.n }\nfn sum(p: Pair) -> i32 { p.a + p.b }\n")
+    assert _moves("let a = Tile { n: 2, t: Tensor<f32, [2]>::fill(1.0) };\nprint(size(a));\n"
+                  "print(a.n);", prelude) == [
+        (8, "use of moved value 'a': it was moved into the call of 'size' at line 7, column 7")]
+    assert _moves("let p = Pair { a: 1, b: 2 };\nprint(sum(p));\nprint(p.a);", prelude) == []

@@ -1,4 +1,5 @@
-"""check-match-arms: a `match` on the result of `try_pin` without an arm for a variant (E3020)."""
+"""check-match-arms: a `match` on the result of `try_pin` without an arm for a variant, and a
+`match` on a value that does not cover every value (E3020)."""
 
 from pathlib import Path
 
@@ -17,6 +18,11 @@ REFUSED = {
                                    "`Available(..)` arm"),
     "nested": ("E3020", "has no `Available(..)` and no `Saturated(..)` arm"),
     "unrolled": ("E3020", "has no `Saturated(..)` arm"),
+    "enum_variant_missing": ("E3020", "this `match` on a `Shape` has no case for "
+                                      "`Shape::Rect(..)`"),
+    "bool_case_missing": ("E3020", "this `match` on a bool has no case for `false`"),
+    "integer_rest_missing": ("E3020", "this `match` does not cover every value: no case takes "
+                                      "the ones it does not list"),
 }
 
 

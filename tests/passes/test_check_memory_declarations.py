@@ -1,6 +1,8 @@
 """check-memory-declarations: the model is built and stored; E6006, E6007, E6008, E6011,
-E6015 and E2001 for declarations that do not make sense, each with its repair."""
+E6013, E6016 and E2001 for declarations that do not make sense and W1029 for a target it does
+not know, each with its repair; edge costs derived from `within:` and edge flags."""
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,7 @@ import pytest
 from nano_vx.context import Compilation
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.model.describe import describe_model
 from nano_vx.parser import parse_text
 from nano_vx.passes.check_memory_declarations import check_memory_declarations
 from nano_vx.pipeline import PIPELINE
@@ -20,8 +23,11 @@ REFUSED = {
     "e6007_larger": ["E6007"],
     "e6008_zero": ["E6008"] * 4,
     "e6011_scope": ["E6011"],
-    "e6015_malformed": ["E6015"] * 9,
+    "e6013_derivable": ["E6013"] * 2,
+    "e6016_malformed": ["E6016"] * 9,
+    "e6016_edges": ["E6016"] * 4,
     "e2001_unknown_space": ["E2001"] * 2,
+    "w1029_unknown_arch": ["W1029"],
 }
 
 
@@ -132,3 +138,60 @@ def test_a_long_cycle_is_named_by_its_ends(front):
     assert d.message == ("memory space 'S0' is within itself: S0 -> S999 -> S998 -> S997 -> "
                          "(993 more) -> S3 -> S2 -> S1 -> S0")
     assert len(d.data["cycle"]) == 1001  # the JSON form keeps every space
+
+
+def test_e6013_names_the_edge_the_written_cost_and_the_derived_one(front):
+    first, second = run("e6013_derivable", front).diagnostics.items
+    assert first.message == (
+        "`transfer Memory::Big -> Memory::Mid` in topology 'T' gives the cost 20, but its cost "
+        "is derived from the bandwidths along `within:`: 3.15 (the 500 GB/s of Mid, the "
+        "narrowest on Big -> Mid)")
+    assert (first.data["edge"], first.data["cost"], first.data["derived"]) == (
+        "Big -> Mid", "20", 3.15)
+    assert second.data["cost"] == "400 GB/s" and "Mid -> Big -> Low" in second.message
+
+
+
+def test_derived_costs_are_priced_at_the_bottleneck_bandwidth(front):
+    model = run("e6013_repaired", front).ctx.model
+    big_mid, mid_low = [e for e in model.edges if e.topology == "T"]
+    # 500 GB/s, the narrower of Big's 2 TB/s and Mid's, is 3.15 units of 1575 GB/s; Mid -> Low
+    # goes up to Big and down again, and Low declares no bandwidth to bound it.
+    assert (big_mid.cost, big_mid.bandwidth_bps, big_mid.derived) == (
+        Fraction(63, 20), 500 * 10**9, True)
+    assert (mid_low.cost, mid_low.derived, mid_low.copy_engine) == (Fraction(63, 20), True, True)
+    assert model.route("Big", "Low").path == ("Big", "Mid", "Low")
+    assert model.route("Big", "Low").cost == Fraction(63, 10)
+
+
+def test_edge_flags_and_derived_costs_are_described(front):
+    model = run("e6016_edges_repaired", front).ctx.model
+    edges = describe_model(model).split("edge CPU_DRAM -> NPU_HBM", 1)[1]
+    assert "edge Near -> Far: cost 50, copy_engine\n" in edges
+    assert "edge Far -> Near: cost 20, relaxed\n" in edges
+    assert "edge CPU_DRAM -> Near: cost 50\n" in edges
+    # Tile: 64 B/cyc at 1.5 GHz is 96 GB/s
+    assert "edge Near -> Tile: cost 16.41, derived from 96 GB/s along within:, sync\n" in edges
+    assert [e.ordering for e in model.edges if e.topology == "T"] == [None, "relaxed", None,
+                                                                       "sync"]
+
+
+def test_an_edge_with_no_derivable_cost_says_why(front):
+    flag, both, trees, no_rate = run("e6016_edges", front).diagnostics.items
+    assert flag.message == "`speedy` is not a flag of `transfer Memory::Near -> Memory::Far` " \
+                           "in topology 'T'"
+    assert both.message.endswith("is both `relaxed` and `sync`; an edge is one or the other")
+    assert trees.message.endswith("none can be derived: CPU_DRAM and Near are not in one "
+                                  "`within:` tree")
+    assert no_rate.message.endswith("none can be derived: no space on Near -> Tile declares a "
+                                    "bandwidth in bytes per second")
+    assert no_rate.notes == ["the bandwidth of Tile is per cycle, and it declares no `clock:` "
+                             "to make it bytes per second"]
+
+
+def test_an_unknown_arch_is_kept_with_a_warning(front):
+    ran = run("w1029_unknown_arch", front)
+    (d,) = ran.diagnostics.items
+    assert (d.severity, d.data["arch"]) == ("warning", "riscv")
+    assert ran.ctx.model.topologies["T"].arch == "riscv"
+    assert run("w1029_repaired", front).ctx.model.topologies["V"].arch == "applegpu"

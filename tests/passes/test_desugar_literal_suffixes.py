@@ -1,5 +1,5 @@
 """desugar-literal-suffixes: `0i64` is `0 as i64` once the literal is known to fit its type
-(E3001 when it does not, counting a minus written before it)."""
+(E3008 when it does not, counting a minus written before it)."""
 
 from pathlib import Path
 
@@ -12,7 +12,7 @@ from front import (assert_prints_the_same, assert_refused_from_the_command_line,
                    assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "desugar_literal_suffixes"
-NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e3001"))
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e3008"))
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -23,19 +23,19 @@ def test_output(case, snapshot_txt, snapshot_dot):
     assert to_dot(ran.after, title=f"desugar-literal-suffixes: {case}") == snapshot_dot
 
 
-@pytest.mark.parametrize("case", NAMES + ["e3001_out_of_range_repaired"])
+@pytest.mark.parametrize("case", NAMES + ["e3008_out_of_range_repaired"])
 def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", desugar_literal_suffixes)
 
 
-def test_a_literal_that_does_not_fit_its_suffix_is_e3001():
-    assert_refused_then_repaired(CASES / "e3001_out_of_range.vx", desugar_literal_suffixes,
-                                 "E3001", "`128i8` does not fit into `i8`, whose range is "
+def test_a_literal_that_does_not_fit_its_suffix_is_e3008():
+    assert_refused_then_repaired(CASES / "e3008_out_of_range.vx", desugar_literal_suffixes,
+                                 "E3008", "`128i8` does not fit into `i8`, whose range is "
                                           "-128..=127")
 
 
-def test_e3001_from_the_command_line(capsys):
-    assert_refused_from_the_command_line(CASES / "e3001_out_of_range.vx", "E3001", capsys)
+def test_e3008_from_the_command_line(capsys):
+    assert_refused_from_the_command_line(CASES / "e3008_out_of_range.vx", "E3008", capsys)
 
 
 @pytest.mark.parametrize("text,says", [
@@ -46,7 +46,7 @@ def test_e3001_from_the_command_line(capsys):
 def test_the_minus_before_a_literal_counts(text, says):
     ran = run_front(f"fn main() {{ let a = {text}; }}\n", desugar_literal_suffixes)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E3001" and says in diag.message
+    assert diag.code == "E3008" and says in diag.message
 
 
 def test_every_suffix_is_a_cast_and_a_float_suffix_makes_a_float():

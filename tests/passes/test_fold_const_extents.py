@@ -1,5 +1,6 @@
 """fold-const-extents: an extent naming an integer const is its number, so a tensor's size is
-known to the capacity checks and to native code; the program prints what it printed."""
+known to the capacity checks and to native code; the program prints what it printed. A
+`spawn on` unit index not known while compiling is 0, with W1030."""
 
 from pathlib import Path
 
@@ -45,3 +46,60 @@ def test_a_const_that_does_not_fold_to_a_positive_integer_stays_a_name():
             "fn main() { print(Z); }\n")
     ran = run_front(text, fold_const_extents)
     assert ran.after is ran.before or to_text(ran.after) == to_text(ran.before)
+
+
+SPAWNS = """const K: i32 = 2;
+fn on_unit<const N: i32>() -> i32 {
+    let v = spawn on(Topology::NPU[N * K]) { 1 };
+    return v;
+}
+fn main() {
+    spawn on(Topology::AccCore[K * 2 - 1]) { print(7); };
+    for j in 0..2 {
+        let w = spawn on(Topology::NPU[j + 1]) { 6 * 7 };
+        print(w);
+    }
+    print(on_unit<1>());
+}
+"""
+
+
+def _spawn_indices(ran):
+    return [n.topo.index for n in ran.nodes("Spawn")]
+
+
+def test_w1030_a_spawn_index_not_known_while_compiling_is_0():
+    ran = run_front(SPAWNS, fold_const_extents)
+    (d,) = ran.diagnostics.items
+    assert (d.severity, d.code) == ("warning", "W1030")
+    assert d.message == ("the index `j + 1` of `spawn on(Topology::NPU[j + 1])` is not a "
+                         "compile-time constant; index 0 is used")
+    assert (d.span.line, d.data["index"], d.data["topology"]) == (9, "j + 1", "NPU")
+    # The constant indices (a const's arithmetic, a const generic's) stay as written.
+    indices = _spawn_indices(ran)
+    assert sum(1 for i in indices if i._prod == "Int" and i.value == 0) == 1
+    assert len(indices) == 3 and all(i._prod != "Local" for i in indices)
+
+
+def test_w1030_repaired_constant_indices_are_kept_and_unrolled_copies_warn_once():
+    repaired = SPAWNS.replace("Topology::NPU[j + 1]", "Topology::NPU[1]")
+    ran = run_front(repaired, fold_const_extents)
+    assert not ran.diagnostics.items
+    unrolled = """fn main() {
+    unroll across(Topology::NPU[0..3]) { |i|
+        for j in 0..2 { spawn on(Topology::GPU[j]) { print(1); }; }
+    }
+}
+"""
+    assert run_front(unrolled, fold_const_extents).diagnostics.codes() == ["W1030"]
+
+
+def test_w1030_the_block_runs_on_unit_0():
+    ran = run_front("""fn main() {
+    let i = 3;
+    let v = spawn on(Topology::NPU[i]) { 1 };
+    print(v.topology() == Some(Topology::NPU[0]));
+}
+""", fold_const_extents)
+    assert ran.diagnostics.codes() == ["W1030"]
+    assert ran.prints() == ("false\n", "true\n")  # before the pass, on unit 3

@@ -104,7 +104,7 @@ def test_scalars_are_typed_only_as_far_as_certain():
     assert (lets["sum"], lets["limit"], lets["doubled"]) == ("u8", "u8", "u8")
     assert lets["mixed"] == lets["f"] == lets["applied"] == "_"
     # A literal's type does not depend on its value: nothing fixes this one, so it is an
-    # i32 as in Rust, and check-literal-ranges refuses it there (E3001).
+    # i32 as in Rust, and check-literal-ranges refuses it there (E3008).
     assert lets["big"] == "i32"
     assert lets["moved"] == "Ref<i32, Memory::NPU_HBM>"
 

@@ -1,12 +1,14 @@
 """load-machine-files: --machine and --host declarations join the program; E6012 for a name
-declared by two inputs, E6015 for a machine file holding more than declarations; every
-machine file of the fleet loads cleanly and cites its data sheet."""
+declared by two inputs, E6016 for a machine file holding more than declarations; every
+machine file of the fleet loads cleanly and cites its data sheet, and an edge without a cost
+is priced from the fleet's bandwidths."""
 
 from pathlib import Path
 
 import pytest
 
 from nano_vx.context import Compilation
+from nano_vx.model import REFERENCE_BPS
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.parser import parse_text
@@ -84,11 +86,11 @@ def test_e6012_names_both_places():
     assert "case.vx:1:1" in d.notes[0]
 
 
-def test_e6015_a_machine_file_holds_only_declarations(tmp_path):
+def test_e6016_a_machine_file_holds_only_declarations(tmp_path):
     bad = tmp_path / "bad.vx"
     bad.write_text("Memory HBM { scope: device }\nfn helper() {}\n")
     _, diagnostics, _ = load("fn main() {}\n", str(bad))
-    assert diagnostics.codes() == ["E6015"]
+    assert diagnostics.codes() == ["E6016"]
     bad.write_text("Memory HBM { scope: device }\n")  # the repair
     _, diagnostics, _ = load("fn main() {}\n", str(bad))
     assert not diagnostics.items
@@ -107,6 +109,9 @@ def test_every_machine_file_loads_cleanly(machine, host):
     assert model.spaces["SMEM"].within == "L2" and model.spaces["SMEM"].scope == "sm"
     assert model.spaces["SMEM"].replicas > 1
     assert (model.route("CPU_DRAM", "HBM") is None) == (host is None)
+    host_links = [e for e in model.edges if "CPU_DRAM" in (e.src, e.dst)]
+    assert len(host_links) == (0 if host is None else 2)
+    assert all(e.copy_engine and e.ordering is None for e in host_links)
 
 
 @pytest.mark.parametrize("path", [*MACHINES, HOST], ids=lambda p: p.name)
@@ -141,3 +146,28 @@ def test_the_command_line_takes_a_machine_and_a_host(tmp_path):
     assert main([str(prog), "--action", "check", "--machine", str(tmp_path / "no.vx")],
                 out, err) == 2
     assert "--machine: no such file" in err.getvalue()
+
+
+COPIER = "Topology Copier { memory: Memory::HBM, transfer Memory::HBM -> Memory::SMEM sync }\n"
+
+
+@pytest.mark.parametrize("machine, bottleneck", [
+    ("h100-sxm.vx", "HBM"),   # SMEM's 128 B/cyc has no clock: HBM's 3.35 TB/s bounds it
+    ("h200.vx", "SMEM"),      # 128 B/cyc at 1.98 GHz, 253.44 GB/s, below HBM's 4.8 TB/s
+])
+def test_an_edge_without_a_cost_is_priced_by_the_narrowest_bandwidth(machine, bottleneck):
+    _, diagnostics, ctx = load(COPIER + "fn main() {}\n", str(ROOT / "machines" / machine),
+                               upto="check-memory-declarations")
+    assert not diagnostics.items, diagnostics.render()
+    (edge,) = [e for e in ctx.model.edges if e.topology == "Copier"]
+    bps = ctx.model.spaces[bottleneck].bandwidth_bps
+    assert edge.derived and edge.ordering == "sync" and edge.bandwidth_bps == bps
+    assert edge.cost == REFERENCE_BPS / bps
+
+
+def test_e6013_a_cost_written_beside_the_fleet_bandwidths():
+    text = COPIER.replace("SMEM sync", "SMEM : 5") + "fn main() {}\n"
+    _, diagnostics, _ = load(text, H100, upto="check-memory-declarations")
+    (d,) = diagnostics.items
+    assert d.code == "E6013" and d.data["bottleneck"] == "HBM"
+    assert "gives the cost 5" in d.message and "0.4701" in d.message

@@ -178,3 +178,22 @@ def test_the_binding_of_an_available_arm_deduces_its_topology():
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["on_it$GPU", "main"]
     assert ran.prints() == ("1\n", "1\n")
+
+
+
+def test_the_branch_an_if_comptime_prunes_may_name_what_does_not_exist():
+    """`if comptime N > 1` in a const-generic body: for N = 1 the branch is pruned before any
+    check, so the name it holds is never looked up (the case's snapshot shows the pruning)."""
+    ran = run_front(CASES / "if_comptime_prunes_a_name.vx", monomorphize)
+    assert not ran.diagnostics.items
+    assert ran.prints()[1] == "1\n"
+
+
+def test_a_kept_branch_that_names_what_does_not_exist_is_e2001():
+    text = (CASES / "if_comptime_prunes_a_name.vx").read_text()
+    d = _refused(text.replace("count<1>", "count<2>"))
+    assert (d.code, d.message) == ("E2001", "cannot find value 'helper_that_does_not_exist' "
+                                            "in this scope")
+    assert d.notes == ["in 'count$2', the `if comptime` around it keeps the branch that names "
+                       "it"]
+    assert (d.span.line, d.span.col) == (5, 20)

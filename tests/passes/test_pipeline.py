@@ -11,14 +11,16 @@ IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l2_unrolled", 
               "l15_mlir"]
 
 
-ORDER = ["parse", "load-machine-files", "desugar-literal-suffixes", "desugar-loops",
+ORDER = ["parse", "load-machine-files", "desugar-tensor-constructors",
+         "desugar-literal-suffixes", "desugar-loops",
+         "desugar-tuple-lets",
          "hoist-nested-items", "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-memory-declarations",
            "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
-           "check-match-arms", "check-element-types",
+           "check-match-arms", "check-element-types", "check-extent-queries",
            "fold-comptime-lambdas", "desugar-comptime",
-           "resolve-sub-space-ancestors", "check-linearity", "check-visibility", "check-calls",
+           "resolve-sub-space-ancestors", "check-types", "check-returns", "check-linearity", "check-borrows", "check-visibility", "check-calls", "check-struct-fields",
            "verify-seams",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
            "schedule-sub-spaces", "outline-kernels", "insert-seam-assumes"]
@@ -34,7 +36,7 @@ def test_the_passes_are_in_chain_order():
 
 
 def test_every_language_by_name_each_extending_the_one_before():
-    assert list(LANGUAGES) == ["Lsrc", "Lplain", "Lwhile", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
+    assert list(LANGUAGES) == ["Lsrc", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
                                "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lmlir"]
     langs = list(LANGUAGES.values())

@@ -193,3 +193,17 @@ def test_every_binding_in_a_function_is_unique(fn):
     # E2001 exactly once per use of a name that is neither local nor global.
     unknown = [n for n in _walk(out) if n._prod == "Global" and n.name not in ("f", "print")]
     assert ctx.diagnostics.codes() == ["E2001"] * len(unknown)
+
+
+
+PRUNED = Path(__file__).parent / "cases" / "monomorphize" / "if_comptime_prunes_a_name.vx"
+
+
+def test_an_unknown_name_under_an_if_comptime_on_a_generic_waits_for_the_instance(front):
+    assert not front(PRUNED, resolve_names).diagnostics.items
+
+
+def test_an_unknown_name_under_another_if_comptime_is_refused(front):
+    text = "fn main() {\n    if comptime 1 > 2 {\n        missing();\n    }\n}\n"
+    [d] = front(text, resolve_names).diagnostics.items
+    assert (d.code, d.message) == ("E2001", "cannot find value 'missing' in this scope")

@@ -105,3 +105,11 @@ def test_the_peak_is_the_largest_sum_of_tiles_resident_together(tiles):
     for i, (n, keep) in enumerate(tiles):
         best = max(best, n + sum(tiles[j][0] for j in kept if j < i))
     assert ws.peak == best
+
+
+def test_a_reference_to_a_tile_keeps_it_resident_while_the_reference_is_used():
+    [ws] = _sets("borrowed_tile").ctx.working_sets
+    a, temp = ws.tiles
+    assert (a.label, temp.label) == ("'a'", "a temporary")
+    assert a.start < temp.start < a.last  # used through `view` after the temporary
+    assert (len(ws.tiles), ws.peak) == (2, 16384 + 32768)  # the reference is no tile

@@ -13,7 +13,8 @@ from front import (assert_prints_the_same, assert_refused_then_repaired, run_fro
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
 REFUSED = {"e5001_try_pin": "`match` on a hardware state",
-           "e5001_assigning_closure": "a closure that assigns to 'total', which it captures"}
+           "e5001_assigning_closure": "a closure that assigns to 'total', which it captures",
+           "e5001_element_reference": "a reference to an element of a tensor"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -74,15 +75,64 @@ def _descendants(node):
     return descendants(node)
 
 
+# check-types refuses these where the types are written; a closure's parameters are typed only
+# by its calls, so type-scalars judges them again once every call is seen.
 @pytest.mark.parametrize("text,what", [
-    ("let b = 5 as bool;", "a cast of {integer} to bool"),
-    ("let f = true as f32;", "a cast of bool to f32"),
+    ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),
+    ("let g = |b| b as f32; print(g(true));", "a cast of bool to f32"),
     ("let s = \"no\"; print(s);", "a variable holding a string"),
     ("let t = Tensor<i32, [2, 2]>::new(); let r = t[0];", "a row of a tensor used other than printed"),
-    ("let x: u8 = 3; print(-x);", "'-' on u8"),
-    ("let a = 1.5; print(a & 1.0);", "'&' on {float}"),
+    ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
+    ("let k = |a, b| a & b; print(k(1.5, 1.0));", "'&' on f64"),
 ])
 def test_what_native_code_would_compute_differently_is_refused(text, what):
     ran = run_front(f"fn main() {{ {text} }}\n", type_scalars)
     [diag] = ran.diagnostics.items
     assert diag.code == "E5001" and what in diag.message
+
+
+def test_a_reference_to_a_tensor_is_erased_and_one_to_a_scalar_typed():
+    ran = run_front(CASES / "references.vx", type_scalars)
+    scale, bump, main = ran.after.items
+    assert scale.params[0].type._prod == "TensorType"
+    assert to_text(bump.params[0].type) == "&mut i64\n"
+    lets = {s.name: s for s in main.body.stmts if s._prod == "Let"}
+    assert lets["view"].type._prod == "TensorType" and lets["view"].value._prod == "Local"
+    assert to_text(lets["p"].type) == "&i64\n"
+
+
+@pytest.mark.parametrize("body,what", [
+    ("let x: i32 = 1;\n    let p = &x;\n    print(p == p);", "'==' on &i32"),
+    ("let x = 1.5;\n    let p = &x;\n    print(-p);", "'-' on &{float}"),
+    ("let x = 1;\n    let p = &x;\n    let q = &p;", "a reference to a reference"),
+    ("let p = &5;", "a reference to a temporary value"),
+    ("let x = 1;\n    let p = &x;\n    let d = transfer(p, Memory::GPU_HBM);",
+     "a transfer of a reference"),
+    ("let mut x = 1;\n    let f = |k: i32| { let p = &mut x; *p = k; };\n    f(2);",
+     "a closure that borrows 'x', which it captures"),
+])
+def test_what_native_code_does_not_lower_of_references(body, what):
+    ran = run_front(f"fn main() {{\n    {body}\n}}\n", type_scalars)
+    assert [d.message for d in ran.diagnostics.items] == \
+        [f"native code does not lower {what} (in 'main')"]
+
+
+def test_a_function_returning_a_reference_to_a_scalar_is_refused():
+    ran = run_front("fn first(t: &Tensor<i32, [2]>) -> &i32 {\n    &t[0]\n}\n\n"
+                    "fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    print(*first(&t));\n}\n",
+                    type_scalars)
+    assert {d.message for d in ran.diagnostics.items} == {
+        "native code does not lower a function that returns a reference to a scalar (in "
+        "'first')",
+        "native code does not lower a function that returns a reference to a scalar (in "
+        "'main')"}
+
+
+def test_an_assignment_of_a_whole_tensor_through_a_reference_is_refused():
+    ran = run_front("fn main() {\n    let mut t = Tensor<i32, [2]>::fill(1);\n"
+                    "    let p = &mut t;\n    *p = Tensor<i32, [2]>::fill(2);\n}\n",
+                    type_scalars)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E5001" and diag.span.line == 4
+    assert diag.message == ("native code does not lower an assignment of a whole tensor "
+                            "through a reference (in 'main')")

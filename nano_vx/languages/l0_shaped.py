@@ -1,0 +1,16 @@
+"""Lshaped: Lsrc without `TensorCall`; every tensor constructor names its whole type."""
+
+from __future__ import annotations
+
+from ..nanopass import prod
+from .l0_source import Lsrc
+
+Lshaped = Lsrc.extend(
+    "Lshaped",
+    "Lsrc with each `Tensor<..>(..)` call written as the constructor or the literal it is, "
+    "with all its extents",
+    remove={"Expr": ["TensorCall"]},
+    add={"Expr": [prod("TensorLit", "type: Type, elems: Expr*",
+                       "`Tensor<f32, [2, 2]>([[1.0, 2.0], [3.0, 4.0]])`: the tensor's whole "
+                       "type and its elements in row-major order")]},
+)

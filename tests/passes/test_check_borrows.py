@@ -1,0 +1,174 @@
+"""check-borrows: conflicting loans (E4002, E4003), a lent variable changed (E4004), a write
+through a shared reference (E4006); each loan lasting lexically."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_borrows import check_borrows
+from front import assert_refused_from_the_command_line, assert_refused_then_repaired, run_front
+
+CASES = Path(__file__).parent / "cases" / "check_borrows"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "mutable_while_borrowed": (
+        "E4002", (5, "&mut total"),
+        "cannot borrow 'total' as mutable: 'total' is already borrowed (shared) at line 4, "
+        "column 17",
+        "'total' borrowed here, at 4:17: `&total`, held by 'first' until the end of its "
+        "block, at 8:1",
+        "end the loan `&total` before this: put it and the uses of 'first' in a block "
+        "`{ .. }` of their own"),
+    "shared_while_mutable": (
+        "E4003", (8, "&x"),
+        "cannot borrow 'x' as shared: 'x' is already borrowed (mutable) at line 8, column 9",
+        "'x' borrowed here, at 8:9: `&mut x`, lent to `add(&mut x, &x)` until it returns",
+        "the loan `&mut x` ends when its call returns: do this after the call"),
+    "assigned_while_borrowed": (
+        "E4004", (5, "count"),
+        "cannot assign to 'count': 'count' is already borrowed (shared) at line 4, column 16",
+        "'count' borrowed here, at 4:16: `&count`, held by 'seen' until the end of its block, "
+        "at 7:1",
+        "end the loan `&count` before this: put it and the uses of 'seen' in a block `{ .. }` "
+        "of their own"),
+    "moved_while_borrowed": (
+        "E4004", (9, "t"),
+        "cannot move 't' into the call of 'consume': 't' is already borrowed (shared) at line "
+        "8, column 16",
+        "'t' borrowed here, at 8:16: `&t`, held by 'view' until the end of its block, at 11:1",
+        "end the loan `&t` before this: put it and the uses of 'view' in a block `{ .. }` of "
+        "their own"),
+    "write_through_shared": (
+        "E4006", (3, "t[0]"),
+        "cannot assign to `t[0]`: `t` is a shared reference (`&Tensor<f32, [4], "
+        "Memory::CPU_DRAM>`), and writing needs `&mut`",
+        None,
+        "take a mutable reference where `t` is made (`&mut ..`, of type `&mut Tensor<f32, "
+        "[4], Memory::CPU_DRAM>`)"),
+}
+PRINTS = {"mutable_while_borrowed": "5\n", "shared_while_mutable": "2\n",
+          "assigned_while_borrowed": "1\n2\n", "moved_while_borrowed": "1.5\n1.5\n",
+          "write_through_shared": "0\n"}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", check_borrows)
+    assert ran.after is ran.before  # a check: the tree goes on as it came
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"check-borrows: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_each_refusal_names_the_loan_in_the_way_and_how_long_it_lasts(case):
+    code, where, message, note, help_ = REFUSED[case]
+    ran = run_front(CASES / f"{case}.vx", check_borrows)
+    [diag] = ran.diagnostics.items
+    text = diag.span.source.text
+    assert (diag.code, (diag.span.line, text[diag.span.start:diag.span.end])) == (code, where)
+    assert diag.message == message
+    assert diag.notes == ([note] if note else [])
+    assert diag.help == [help_]
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_the_repaired_programs_are_admitted_and_run(case):
+    code, _, message, _, _ = REFUSED[case]
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_borrows, code, message)
+    before, after = run_front(CASES / f"{case}_repaired.vx", check_borrows).prints()
+    assert before == after == PRINTS[case]
+
+
+@pytest.mark.parametrize("case", ["mutable_while_borrowed", "write_through_shared"])
+def test_the_command_line_refuses_and_admits_the_repair(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+def test_the_loans_that_never_conflict_are_admitted():
+    ran = run_front(CASES / "admitted.vx", check_borrows)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert ran.prints() == ("7\n36\n", "7\n36\n")
+
+
+def test_the_data_of_a_conflict_names_the_variable_and_the_loan():
+    ran = run_front(CASES / "mutable_while_borrowed.vx", check_borrows)
+    assert ran.diagnostics.items[0].data == {
+        "name": "total", "borrowed_at": {"line": 4, "column": 17}, "loan": "shared"}
+
+
+def _codes(body: str, prelude: str = "") -> list[tuple[str, int]]:
+    ran = run_front(f"{prelude}fn main() {{\n{body}\n}}\n", check_borrows)
+    return [(d.code, d.span.line) for d in ran.diagnostics.items]
+
+
+SETS = "fn set(p: &mut i32, q: &mut i32) { *p = 1; *q = 2; }\n"
+LOOK = "fn look(p: &i32) -> i32 { *p }\n"
+FIRST = "fn first(t: &Tensor<i32, [2]>) -> &i32 { &t[0] }\n"
+KEEP = "fn keep(t: Tensor<i32, [2]>) -> i32 { t[0] }\n"
+
+
+@pytest.mark.parametrize("body,prelude,codes", [
+    # Two mutable loans passed to one call: the first lasts while the call runs.
+    ("let mut x = 1;\nset(&mut x, &mut x);", SETS, [("E4002", 4)]),
+    # Each call's loan ends when it returns.
+    ("let mut x = 1;\nlet mut y = 2;\nset(&mut x, &mut y);\nset(&mut x, &mut y);", SETS, []),
+    # A loan taken in a loop body ends with each iteration.
+    ("let mut x = 1;\nfor i in 0..3 {\nlet p = &mut x;\n*p += i;\n}\nx = 0;", "", []),
+    # A loan taken before a loop lasts through it.
+    ("let mut x = 1;\nlet p = &x;\nfor i in 0..3 {\nx = i;\n}\nprint(*p);", "", [("E4004", 5)]),
+    # Given another value, a reference variable lets go of what it held.
+    ("let mut x = 1;\nlet mut y = 1;\nlet mut p = &mut x;\np = &mut y;\nx = 2;\n*p = 3;", "", []),
+    ("let mut x = 1;\nlet mut p = &mut x;\n*p = 2;\np = &mut x;\n*p = 3;", "", []),
+    # A copy of a reference holds its loans too.
+    ("let mut x = 1;\nlet p = &x;\nlet q = p;\nx = 2;\nprint(*q);", "", [("E4004", 5)]),
+    # A call that returns a reference keeps its argument's loan in the result.
+    ("let mut t = Tensor<i32, [2]>::fill(1);\nlet r = first(&t);\nt[0] = 2;\nprint(*r);",
+     FIRST, [("E4004", 5)]),
+    # A call whose result is no reference lets go of its arguments' loans.
+    ("let mut x = 1;\nlet n = look(&x);\nx = n + 1;\nprint(x);", LOOK, []),
+    ("let mut x = 1;\nx = look(&x) + 1;", LOOK, []),
+    # An `&mut` argument stands for a `&` parameter.
+    ("let mut x = 1;\nprint(look(&mut x));", LOOK, []),
+    # Reads of a lent variable are not refused, even of a mutably lent one.
+    ("let mut x = 1;\nlet p = &mut x;\n*p = 5;\nprint(x);", "", []),
+    # An element's loan is a loan of the whole tensor.
+    ("let mut t = Tensor<i32, [2]>::fill(1);\nlet e = &mut t[0];\nlet f = &t[1];\n*e = 3;",
+     "", [("E4003", 4)]),
+    # A transfer of a lent tensor moves it: E4004.
+    ("let t = Tensor<i32, [2]>::fill(1);\nlet v = &t;\nlet d = transfer(t, Memory::GPU_HBM);",
+     "", [("E4004", 4)]),
+    # A loan passed to a call lasts through the rest of its arguments: `keep(t)` moves t.
+    ("let t = Tensor<i32, [2]>::fill(1);\nprint(look2(&t, t));",
+     "fn look2(a: &Tensor<i32, [2]>, b: Tensor<i32, [2]>) -> i32 { a[0] + b[0] }\n",
+     [("E4004", 4)]),
+    ("let t = Tensor<i32, [2]>::fill(1);\nprint(first2(&t) + keep(t));",
+     KEEP + "fn first2(t: &Tensor<i32, [2]>) -> i32 { t[0] }\n", []),
+    # Writing through a shared reference in any spelling, or borrowing mutably through one.
+    ("let x = 1;\nlet p = &x;\n*p = 2;", "", [("E4006", 4)]),
+    ("let x = 1;\nlet p = &x;\n*p += 2;", "", [("E4006", 4)]),
+    ("let t = Tensor<i32, [2]>::fill(1);\nlet p = &t;\n(*p)[0] = 2;", "", [("E4006", 4)]),
+    ("let x = 1;\nlet p = &x;\nlet q = &mut *p;", "", [("E4006", 4)]),
+    ("let mut x = 1;\nlet p = &mut x;\nlet q = &p;\n**q = 2;", "", [("E4006", 5)]),
+    ("let mut x = 1;\nlet p = &mut x;\nlet q = &mut p;\n**q = 2;", "", []),
+    # A temporary is lent to nothing: `&5` conflicts with nothing.
+    ("let p = &mut 5;\n*p = 6;\nprint(*p);", "", []),
+])
+def test_how_long_a_loan_lasts(body, prelude, codes):
+    assert _codes(body, prelude) == codes
+
+
+def test_a_closure_and_a_spawn_body_are_checked_where_they_are_written():
+    assert _codes("let mut x = 1;\nlet p = &x;\nlet f = |k: i32| { x = k; };\nprint(*p);") \
+        == [("E4004", 4)]
+    assert _codes("let mut x = 1;\nlet p = &x;\nlet v = spawn on(Topology::CPU) { x = 2; 0 };\n"
+                  "print(*p);") == [("E4004", 4)]
+
+
+def test_an_unrolled_body_is_refused_once_for_all_its_copies():
+    ran = run_front("fn main() {\nlet mut x = 1;\nlet p = &x;\n"
+                    "unroll across(Topology::NPU[0..2]) { |k|\nx = k;\n};\nprint(*p);\n}\n",
+                    check_borrows)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E4004" and diag.span.line == 5

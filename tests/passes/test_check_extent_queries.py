@@ -1,0 +1,47 @@
+"""check-extent-queries: `.extent(i)` with an axis that is not a literal below the rank
+(E3025), and `.shape` (E3024)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.check_extent_queries import check_extent_queries
+from front import assert_prints_the_same, assert_refused_from_the_command_line, run_front
+
+CASES = Path(__file__).parent / "cases" / "check_extent_queries"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "axis_past_rank": ("E3025", "`.extent(i)` takes one integer literal below the tensor's "
+                                "rank, 2, naming an axis"),
+    "axis_not_literal": ("E3025", "`.extent(i)` takes one integer literal below the tensor's "
+                                  "rank, 2, naming an axis"),
+    "shape_field": ("E3024", "a tensor has no `.shape`: its extents are part of its type"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_extent_queries)
+    assert ran.after is ran.before
+    expected = {REFUSED[case][0]} if case in REFUSED else set()
+    assert set(ran.diagnostics.codes()) == expected
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_every_query_is_refused_and_the_repair_admitted(case):
+    code, message = REFUSED[case]
+    ran = run_front(CASES / f"{case}.vx", check_extent_queries)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [(code, message)]
+    repaired = run_front(CASES / f"{case}_repaired.vx", check_extent_queries)
+    assert not repaired.diagnostics.items
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_the_repair_runs_the_same_after_the_check(case):
+    assert_prints_the_same(CASES / f"{case}_repaired.vx", check_extent_queries)

@@ -1,0 +1,55 @@
+"""check-struct-fields: a struct literal that misses a field (E3012), a field that is not the
+struct's or has another type (E3013), a literal of no struct (E2001)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.check_struct_fields import check_struct_fields
+from front import assert_prints_the_same, assert_refused_from_the_command_line, run_front
+
+CASES = Path(__file__).parent / "cases" / "check_struct_fields"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {
+    "missing_field": ("E3012", "this `Point` does not give its field 'y'"),
+    "unknown_field": ("E3013", "struct 'Point' has no field 'z'"),
+    "mistyped_field": ("E3013", "field 'count' of 'Sample' is u8, but this value is {float}"),
+    "read_unknown_field": ("E3013", "struct 'Point' has no field 'z'"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", check_struct_fields)
+    assert ran.after is ran.before
+    assert set(ran.diagnostics.codes()) == ({REFUSED[case][0]} if case in REFUSED else set())
+    assert ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_every_literal_is_refused_and_the_repair_admitted(case):
+    ran = run_front(CASES / f"{case}.vx", check_struct_fields)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [REFUSED[case]]
+    assert not run_front(CASES / f"{case}_repaired.vx", check_struct_fields).diagnostics.items
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_the_repair_runs_the_same_after_the_check(case):
+    assert_prints_the_same(CASES / f"{case}_repaired.vx", check_struct_fields)
+
+
+def test_a_field_of_a_generic_parameter_takes_any_value():
+    assert not run_front(CASES / "generic_field.vx", check_struct_fields).diagnostics.items
+
+
+def test_a_field_given_twice_and_a_literal_of_no_struct():
+    text = ("struct P { x: i32 }\n\nfn main() {\n  let a = P { x: 1, x: 2 };\n"
+            "  let b = Q { x: 1 };\n}\n")
+    said = [(d.code, d.message) for d in run_front(text, check_struct_fields).diagnostics.items]
+    assert said == [("E3013", "'x' is given twice in this `P`"),
+                    ("E2001", "`Q { .. }` builds a struct, but no struct is named 'Q'")]
