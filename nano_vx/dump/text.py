@@ -278,9 +278,9 @@ def _if(w, n):
         w.node(other)
 
 
-@expr("IfExpr", "cond then orelse", BLOCKLIKE)
+@expr("IfExpr", "cond comptime then orelse", BLOCKLIKE)
 def _if_expr(w, n):
-    w.put("if ")
+    w.put("if ", "comptime " if n.comptime else "")
     w.node(n.cond, HEADER)
     w.put(" ")
     w.node(n.then)
@@ -803,6 +803,11 @@ def _type_arg(w, n):
 @expr("DimArg", "dim")
 def _dim_arg(w, n):
     w.node(n.dim)
+
+
+@expr("FloatArg", "value")
+def _float_arg(w, n):
+    w.put(repr(n.value))
 
 
 @expr("TopoArg", "topo")

@@ -132,9 +132,10 @@ NONTERMINALS = [
         prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),
-        prod("IfExpr", "cond: Expr, then: Block, orelse: Block",
+        prod("IfExpr", "cond: Expr, comptime: bool, then: Block, orelse: Block",
              "`if` used as a value: the value of the branch that runs (each ends in its value, "
-             "or leaves by `return`, `break` or `continue`)"),
+             "or leaves by `return`, `break` or `continue`); an `if comptime` only ends a "
+             "block"),
         prod("EnumValue", "enum: name, variant: name, args: Expr*",
              "`Shape::Dot`, `Shape::Circle(1.5)`"),
         prod("MatchValue", "scrutinee: Expr, cases: Case*",
@@ -165,6 +166,7 @@ NONTERMINALS = [
         prod("TypeArg", "type: Type"),
         prod("DimArg", "dim: Dim"),
         prod("TopoArg", "topo: Topo", "a topology parameter's argument, `f<Topology::GPU>(p)`"),
+        prod("FloatArg", "value: float", "a float const parameter's argument, `f<2.5>(x)`"),
     )),
     Nonterminal("Mem", (prod("MemRef", "name: name"),)),
     Nonterminal("Topo", (prod("TopoRef", "name: name, index: Expr?, end: Expr?"),)),
@@ -229,10 +231,10 @@ def gives_value(block) -> bool:
 
 
 def is_valued_if(stmt) -> bool:
-    """An `if` statement that reads as a value where its block ends: not `if comptime`, an
-    `else` present, both branches giving a value and at least one of them an actual value
-    (`if c { return 1; } else { return 2; }` stays a statement)."""
-    if stmt.comptime or stmt.orelse is None:
+    """An `if` statement that reads as a value where its block ends: an `else` present, both
+    branches giving a value and at least one of them an actual value (`if c { return 1; }
+    else { return 2; }` stays a statement)."""
+    if stmt.orelse is None:
         return False
     if not (gives_value(stmt.then) and gives_value(stmt.orelse)):
         return False

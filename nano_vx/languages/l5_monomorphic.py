@@ -42,7 +42,7 @@ Lmono = Lresolved.extend(
         "GParam": ["TypeParam", "ConstParam"],
         "Bound": ["ReachableBound"],
         "Expr": ["Call", "Global", "StructLit"],
-        "GArg": ["TypeArg", "DimArg", "TopoArg"],
+        "GArg": ["TypeArg", "DimArg", "TopoArg", "FloatArg"],
         "Type": ["AppliedType"],
         "Item": ["Fn", "StructDecl"],
     },

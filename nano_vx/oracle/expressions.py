@@ -305,12 +305,15 @@ class ExprMixin:
         return call
 
     def garg(self, node, sc):
-        """A generic argument: an extent for a const parameter, None for a type or a
-        topology."""
+        """A generic argument: an extent or a float for a const parameter, None for a type
+        or a topology."""
         if node._prod == "DimArg":
             return self.dim(node.dim, sc)
         if node._prod == "TopoArg":
             return lambda f: None
+        if node._prod == "FloatArg":
+            value = node.value
+            return lambda f: value
         ty = node.type
         if ty._prod == "NamedType" and (sc.lookup(ty.name) is not None or ty.name in self.consts):
             return self.name_value(ty.name, sc, node.span)  # `f<N>(..)` with N a constant

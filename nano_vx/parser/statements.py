@@ -131,15 +131,16 @@ def as_value(stmt):
                 and is_valued_if(last):
             return block.replace(stmts=block.stmts[:-1], value=as_value(last))
         return block
-    return Lsrc["IfExpr"](stmt.cond, branch(stmt.then), branch(stmt.orelse), span=stmt.span)
+    return Lsrc["IfExpr"](stmt.cond, stmt.comptime, branch(stmt.then), branch(stmt.orelse),
+                          span=stmt.span)
 
 
 def _if_expr(sp, t):
     stmt = _if(sp, t)
     if stmt.comptime:
         state.error("E1001", sp.start, sp.end,
-                    "`if comptime` is a statement: it gives no value (write the `if comptime` "
-                    "around the `let`)")
+                    "an `if comptime` gives a value only where it ends a block (write the "
+                    "`if comptime` around the `let`)")
     elif not is_valued_if(stmt):
         state.error("E1001", sp.start, sp.end,
                     "an `if` used as a value needs an `else`, and each branch must end in its "

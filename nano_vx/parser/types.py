@@ -110,7 +110,7 @@ TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).
 KEYWORD_TYPE = Dispatch(_TYPE_TABLE, None, "a type")
 
-# -- generic arguments: `f<4>(a)`, `f<i32>(x)`, `f<Topology::GPU>(p)`, `Pair<f32, 4>` ---------
+# -- generic arguments: `f<4>(a)`, `f<2.5>(x)`, `f<i32>(x)`, `f<Topology::GPU>(p)`, `Pair<f32, 4>`
 
 
 def _garg(sp, t):
@@ -124,7 +124,9 @@ def _garg(sp, t):
     return Lsrc["DimArg"](v, span=sp)
 
 
-GARG = Build(TOPO | KEYWORD_TYPE | DIM, _garg)
+_FLOAT_ARG = Build(Regex(r"-?[0-9]+\.[0-9]+(?![0-9A-Za-z_.])"),
+                   lambda sp, t: Lsrc["FloatArg"](float(t[0]), span=sp))
+GARG = _FLOAT_ARG | Build(TOPO | KEYWORD_TYPE | DIM, _garg)
 GARGS = Group(LT + GARG + ZeroOrMore(COMMA + GARG) + Optional(COMMA) + GT)
 # No commitment: `x as T < y` is a comparison when no `>` closes the list.
 _TYPE_ARGS <<= GARGS

@@ -39,7 +39,8 @@ def _judge(run, ws: WorkingSet) -> None:
     for t, *more in copies.values():
         diagnostics.error(
             "E6009", t.transfer.span,
-            f"transferred tensor needs {t.footprint} bytes{_rounding(space, t.size)}"
+            f"{'transferred' if t.ordinal is not None else 'placed'} tensor needs "
+            f"{t.footprint} bytes{_rounding(space, t.size)}"
             f" but memory space '{space.name}' has capacity {capacity} bytes"
             f"{_one_replica(space)}",
             notes=[f"{t.label} is placed here, in '{ws.function}'",

@@ -32,7 +32,7 @@ def _asks_the_compiler(fn) -> bool:
     `Reachable<A, B>`, or a placement query an assert may ask?"""
     return any(
         n._prod in ("Comptime", "ComptimeStmt", "ReachableQ")
-        or (n._prod == "If" and n.comptime)
+        or (n._prod in ("If", "IfExpr") and n.comptime)
         or (n._prod == "MethodCall" and n.method == "topology")
         for n in descendants(fn)
     )
@@ -80,13 +80,36 @@ def _comptime(run, node):
 @desugar_comptime.on("Block")
 def _block(run, node):
     """A block whose trailing expression is a comptime block: that is its last statement
-    when it has no value, and goes."""
+    when it has no value, and goes. One that ends in an `if comptime` giving a value ends
+    in the branch kept: its statements, then its value."""
     value = node.value
+    if value is not None and value._prod == "IfExpr" and value.comptime:
+        stmts = run.rebuild(node.replace(value=None)).stmts
+        chosen = _decide(run, value)
+        if chosen is None:
+            return Lfolded["Block"](stmts, None, span=node.span)
+        kept = run.walk(chosen)  # the branch kept joins the enclosing block (names are unique)
+        return Lfolded["Block"]((*stmts, *kept.stmts), kept.value, span=node.span)
     if value is None or value._prod != "Comptime":
         return run.rebuild(node)
     # The statements go through the automatic clause, which splices what they become.
     stmts = run.rebuild(node.replace(value=None)).stmts
     return Lfolded["Block"](stmts, _fold(run, value, unit_ok=True), span=node.span)
+
+
+def _decide(run, node):
+    """The branch an `if comptime` keeps; None when its condition cannot be decided
+    (reported)."""
+    try:
+        c = run.state.eval.value(node.cond)
+        if type(c) is Unknown:
+            depends(node.cond.span, c.why, what="the condition of this `if comptime`")
+        if type(c) is not bool:
+            cannot_finish(node.cond.span, "the condition of this `if comptime` is not a bool")
+    except ComptimeError as e:
+        report(run, e)
+        return None
+    return node.then if c else node.orelse
 
 
 def _run_block(run, body):
@@ -114,16 +137,7 @@ def _expr_stmt(run, node):
 def _if(run, node):
     if not node.comptime:
         return run.rebuild(node)
-    try:
-        c = run.state.eval.value(node.cond)
-        if type(c) is Unknown:
-            depends(node.cond.span, c.why, what="the condition of this `if comptime`")
-        if type(c) is not bool:
-            cannot_finish(node.cond.span, "the condition of this `if comptime` is not a bool")
-    except ComptimeError as e:
-        report(run, e)
-        return ()
-    chosen = node.then if c else node.orelse
+    chosen = _decide(run, node)
     if chosen is None:
         return ()
     block = run.walk(chosen)  # the branch kept joins the enclosing block (names are unique)

@@ -175,7 +175,7 @@ def _for(run, node):
     return node.replace(start=start, end=end, body=run.walk(node.body))
 
 
-@monomorphize.on("If")
+@monomorphize.on("If", "IfExpr")
 def _if(run, node):
     name = run.state.walking.name
     instance = generic_of(name) != name
@@ -187,7 +187,8 @@ def _if(run, node):
     # (the base case of a recursion over a const). Elsewhere desugar-comptime decides.
     empty = Lmono["Block"]((), None, span=node.then.span)
     then = run.walk(node.then) if taken else empty
-    orelse = run.walk(node.orelse) if not taken and node.orelse is not None else None
+    orelse = run.walk(node.orelse) if not taken and node.orelse is not None else \
+        (empty if node._prod == "IfExpr" else None)
     return node.replace(cond=run.walk(node.cond), then=then, orelse=orelse)
 
 
@@ -338,6 +339,10 @@ def _explicit(run, call, fn, binding: dict, by: dict) -> bool:
 def _written(g, targ):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
+        if g.type._prod == "Scalar" and g.type.name in ("f16", "bf16", "f32", "f64"):
+            return targ.value if targ._prod == "FloatArg" else \
+                float(extent(targ.dim)) if targ._prod == "DimArg" and extent(targ.dim) \
+                is not None else None
         return extent(targ.dim) if targ._prod == "DimArg" else None
     if g.topology and targ._prod == "TopoArg":
         return targ.topo
@@ -395,7 +400,7 @@ def _twice(run, call, name, bound, first, i, other, arg) -> None:
 
 def _show(value) -> str:
     """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`."""
-    if type(value) is int:
+    if type(value) in (int, float):
         return str(value)
     if value._prod == "TopoRef":
         return topology_name(value)

@@ -171,7 +171,7 @@ def _scoped(run, node):
     return out
 
 
-@resolve_names.on("If")
+@resolve_names.on("If", "IfExpr")
 def _if(run, node):
     st = run.state
     if not (node.comptime and any(n._prod in ("Var", "TopoRef", "NamedType")

@@ -45,8 +45,9 @@ def _program(run, node):
             live = [off + t.footprint for t, off in placed if t.start <= tile.start <= t.last]
             offset = max(live, default=0)
             placed.append((tile, offset))
-            run.state.slots[tile.ordinal] = Assignment(ws.space, offset,
-                                                       tile.footprint // granule)
+            if tile.ordinal is not None:  # a tile made in place has no transfer to carry it
+                run.state.slots[tile.ordinal] = Assignment(ws.space, offset,
+                                                           tile.footprint // granule)
     return run.rebuild(node)
 
 

@@ -19,16 +19,18 @@ class Substitution:
     binding: dict  # parameter -> a type, a TopoRef, or an int
     name: str  # the instance's
     fn: object  # the generic
+    argument: int = 0  # > 0 inside a generic argument of a call: a value, not an extent
 
 
 substitute = Pass("substitute-generic-parameters", Lresolved, Lresolved, """
 Replace a generic function's parameters by what one instance binds them to.
 
 A type parameter's uses become the type, a topology's the topology, a const's uses as a value
-its literal (cast to its type unless it is i32) and its uses in extents the number, with the
-extent arithmetic around it folded (`[N * 2]` is `[8]` for N = 4); `f<S>(..)` naming the
-const is a dimension. An extent that folds to zero, a negative number or a division by zero
-is E3047, naming the instance.
+its literal (cast to its type unless it is i32, or f64 for a float const) and its uses in
+extents the number, with the extent arithmetic around it folded (`[N * 2]` is `[8]` for N =
+4); `f<S>(..)` naming the const is a dimension. An extent in a type that folds to zero, a
+negative number or a division by zero is E3047, naming the instance; a generic argument of a
+call (`f<N - 1>()`) is a value and may be zero or negative.
 """, state=Substitution)
 
 
@@ -58,7 +60,7 @@ def _dim_binary(run, node):
     if out.left._prod != "DimInt" or out.right._prod != "DimInt":
         return out
     n = extent(out)
-    if n is not None and n > 0:
+    if n is not None and (n > 0 or run.state.argument):
         return Lresolved["DimInt"](n, span=node.span)
     value = "a division by zero" if n is None else str(n)
     run.ctx.diagnostics.error(
@@ -73,13 +75,24 @@ def _dim_binary(run, node):
 @substitute.on("Local")
 def _local(run, node):
     bound = run.state.binding.get(node.name)
-    if type(bound) is not int:
+    if type(bound) not in (int, float):
         return node
     const = next(g for g in run.state.fn.generics if g.name == node.name)
-    value = Lresolved["Int"](bound, span=node.span)
-    if const.type._prod == "Scalar" and const.type.name == "i32":
+    value = Lresolved["Int" if type(bound) is int else "Float"](bound, span=node.span)
+    if const.type._prod == "Scalar" and const.type.name == ("i32" if type(bound) is int
+                                                            else "f64"):
         return value
     return Lresolved["Cast"](value, const.type, span=node.span)
+
+
+@substitute.on("DimArg")
+def _dim_arg(run, node):
+    # A const argument is a value, which may be zero or negative: only an extent in a type
+    # must be positive.
+    run.state.argument += 1
+    out = run.rebuild(node)
+    run.state.argument -= 1
+    return out
 
 
 @substitute.on("TypeArg")

@@ -9,7 +9,7 @@ from ..nanopass import Analysis
 from ..placement.scopes import Scope, scopes_of
 from ..placement.sizes import rounded, tensor_bytes
 from ..placement.typer import Typer
-from ..placement.types import Machine
+from ..placement.types import Machine, space_of
 from ..placement.working_sets import CallSite, Tile, WorkingSet
 
 
@@ -36,7 +36,9 @@ summarize_working_sets = Analysis("summarize-working-sets", Lrouted, """
 Find each function's tiles and how long each stays resident: the working set per space.
 
 A tile is a statically sized tensor that a `transfer` places in a space with a capacity or
-a granule. It is resident from its transfer to the last use of the local it is bound to
+a granule, or that is made there (`Tensor<f32, [N], Memory::X>::new()`, the space spelled by
+its device as `Topology::X` too). It is resident from its placement to the last use of the
+local it is bound to
 (`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only; a reference
 bound to it, `let p = &t`, allocates nothing and its uses are uses of the tile), and a use
 inside a loop that the transfer is outside of keeps it to the end of the loop, since the
@@ -110,8 +112,9 @@ def _let(run, node):
     run.walk(node.type)
     ordinal = run.state.ordinal  # a transfer bound here is the next one the walk meets
     run.walk(node.value)
-    tile = run.state.tiles.get(ordinal)
-    if node.value._prod == "Transfer" and tile is not None:
+    made = node.value._prod in ("TensorNew", "TensorLit")
+    tile = run.state.tiles.get(_key(node.value, None if made else ordinal))
+    if (node.value._prod == "Transfer" or made) and tile is not None:
         tile.name = node.name
         run.state.bound[node.name] = tile
     elif node.value._prod == "Borrow" and node.value.value._prod == "Local":
@@ -134,15 +137,40 @@ def _transfer(run, node):
     ordinal, st.ordinal = st.ordinal, st.ordinal + 1
     st.point += 1
     if st.scope is not None:
-        space = run.ctx.model.spaces.get(node.dest.name)
-        size = tensor_bytes(st.scope.type_of(node.value, st.here[-1]))
-        # Unknown spaces, tensors with no static size, and spaces neither bounded nor
-        # scheduled hold no tiles.
-        if space is not None and size is not None and (space.capacity is not None
-                                                        or space.granule):
-            st.tiles[ordinal] = Tile(space.name, size, rounded(size, space.granule), node,
-                                     ordinal, st.point)
+        _place(run, node, ordinal, node.dest.name, st.scope.type_of(node.value, st.here[-1]))
     run.descend(node)
+
+
+@summarize_working_sets.on("TensorNew", "TensorLit")
+def _made(run, node):
+    """A tensor made in place, `Tensor<f32, [N], Memory::X>::new()` or spelled by the device,
+    `Topology::X`, is a tile of its space as a transferred one is."""
+    st = run.state
+    if st.scope is not None:
+        ty = st.scope.type_of(node, st.here[-1])
+        space = space_of(ty, st.typer.machine) if ty._prod == "TensorType" else None
+        if space is not None:
+            _place(run, node, None, space, ty)
+    run.descend(node)
+
+
+def _place(run, node, ordinal: int | None, space_name: str, ty) -> None:
+    """Record a tile of type `ty` placed by `node` in a space: unknown spaces, tensors with no
+    static size, and spaces neither bounded nor scheduled hold none."""
+    st = run.state
+    space = run.ctx.model.spaces.get(space_name)
+    size = tensor_bytes(ty)
+    if space is not None and size is not None and (space.capacity is not None
+                                                    or space.granule):
+        if ordinal is None:  # a transfer took its point already
+            st.point += 1
+        st.tiles[_key(node, ordinal)] = Tile(space.name, size, rounded(size, space.granule),
+                                             node, ordinal, st.point)
+
+
+def _key(node, ordinal: int | None):
+    """A transferred tile is known by its transfer's ordinal, a made one by its node."""
+    return ordinal if ordinal is not None else id(node)
 
 
 def _through_loops(loops, placed: int, used: int) -> int:

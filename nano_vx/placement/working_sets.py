@@ -19,8 +19,9 @@ class Tile:
     space: str
     size: int  # exact bytes of the tensor
     footprint: int  # bytes it occupies: rounded up to the space's granule
-    transfer: object  # the Transfer node that placed it
-    ordinal: int  # which transfer of the program it is, counting in walk order from 0
+    transfer: object  # the node that placed it: a Transfer, or the constructor that made it
+    ordinal: int | None  # which transfer of the program it is, counting in walk order from 0;
+    # None for a tile made in place, which schedule-sub-spaces gives no slot
     start: int  # the point it is placed at; points number a function's nodes in order
     name: str | None = None  # the local it is bound to
     last: int = 0  # the last point it is resident at

@@ -84,8 +84,8 @@ EXAMPLES = {
     "ReachableQ": lambda: L["ReachableQ"](topo("CPU"), topo("NPU", i(0))),
     "SomeTopo": lambda: L["SomeTopo"](topo("GPU")),
     "NoneTopo": lambda: L["NoneTopo"](),
-    "IfExpr": lambda: L["IfExpr"](var("c"), block(value=i(1)), block(
-        value=L["IfExpr"](var("d"), block(value=i(2)), block(L["Return"](None))))),
+    "IfExpr": lambda: L["IfExpr"](var("c"), False, block(value=i(1)), block(
+        value=L["IfExpr"](var("d"), True, block(value=i(2)), block(L["Return"](None))))),
     "Match": lambda: L["Match"](
         L["MethodCall"](var("x"), "try_pin", (topo("GPU"),)),
         (EXAMPLES["Arm"](), L["Arm"]("Saturated", L["Param"]("v", None), block()))),
@@ -94,6 +94,7 @@ EXAMPLES = {
     "TypeArg": lambda: L["TypeArg"](f32()),
     "DimArg": lambda: L["DimArg"](L["DimName"]("N")),
     "TopoArg": lambda: L["TopoArg"](topo("NPU", i(1))),
+    "FloatArg": lambda: L["FloatArg"](-2.5),
     "MemRef": lambda: mem("GPU_HBM"),
     "TopoRef": lambda: topo("NPU", i(0), i(4)),
     "Scalar": lambda: f32(),
@@ -195,7 +196,7 @@ PRECEDENCE = [
     (L["Call"](L["Closure"]((), block(value=i(1))), (), ()), "(|| {\n    1\n})()"),
     (_bin("+", L["Comptime"](block(value=i(1))), i(2)), "(comptime {\n    1\n}) + 2"),
     (L["Index"](var("t"), _bin("+", var("i"), i(1))), "t[i + 1]"),
-    (_bin("+", i(1), L["IfExpr"](var("c"), block(value=i(2)), block(value=i(3)))),
+    (_bin("+", i(1), L["IfExpr"](var("c"), False, block(value=i(2)), block(value=i(3)))),
      "1 + (if c {\n    2\n} else {\n    3\n})"),
     (L["DimBinary"]("*", L["DimBinary"]("+", L["DimName"]("N"), L["DimInt"](1)),
                     L["DimInt"](2)), "(N + 1) * 2"),
@@ -221,7 +222,8 @@ def program():
         L["Let"]("t", False, L["PinnedType"](EXAMPLES["RefType"](), topo("NPU", i(0))),
                  L["Call"](var("f"), (L["TypeArg"](L["HardwareStateType"](
                      L["VerifiedType"](L["NamedType"]("T")), topo("GPU"))),
-                     L["DimArg"](EXAMPLES["DimBinary"]()), EXAMPLES["TopoArg"]()), ())),
+                     L["DimArg"](EXAMPLES["DimBinary"]()), EXAMPLES["TopoArg"](),
+                     EXAMPLES["FloatArg"]()), ())),
         L["Let"]("r", False, EXAMPLES["BorrowType"](), EXAMPLES["Borrow"]()),
         L["Let"]("u", False, EXAMPLES["TupleType"](), EXAMPLES["Tuple"]()),
         L["Let"]("p", False, EXAMPLES["AppliedType"](), EXAMPLES["StructLit"]()),

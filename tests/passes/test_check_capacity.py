@@ -16,7 +16,8 @@ from front import run_front
 CASES = Path(__file__).parent / "cases" / "check_capacity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"],
-         "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"]}
+         "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
+         "made_in_place": ["E6009"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -31,6 +32,13 @@ def test_output(case, snapshot_txt, snapshot_dot):
 def _one(case):
     [d] = run_front(CASES / f"{case}.vx", check_capacity).diagnostics.items
     return d
+
+
+def test_a_tensor_made_in_a_space_spelled_by_its_device_is_a_tile_of_it():
+    d = _one("made_in_place")
+    assert d.message == ("placed tensor needs 4096 bytes but memory space 'Tiny' has capacity "
+                         "1024 bytes")
+    assert not run_front(CASES / "made_in_place_repaired.vx", check_capacity).diagnostics.items
 
 
 def test_one_tile_too_large_gives_both_sizes_in_bytes():

@@ -197,3 +197,25 @@ def test_a_kept_branch_that_names_what_does_not_exist_is_e2001():
     assert d.notes == ["in 'count$2', the `if comptime` around it keeps the branch that names "
                        "it"]
     assert (d.span.line, d.span.col) == (5, 20)
+
+
+def test_a_float_const_takes_a_float_argument_and_names_its_instance_by_it():
+    ran = run_front("fn scale<const S: f32>(x: f32) -> f32 { x * S }\n\n"
+                    "fn main() { print(scale<2.5>(2.0)); print(scale<-0.5>(4.0)); }\n",
+                    monomorphize)
+    assert not ran.diagnostics.items
+    assert [i.name for i in ran.after.items] == ["scale$2.5", "scale$-0.5", "main"]
+    assert ran.prints() == ("5\n-2\n", "5\n-2\n")
+
+
+def test_a_const_argument_may_be_zero_or_negative_and_an_if_comptime_ending_a_body_is_its_value():
+    # `count<N - 1>()` reaches count<0>, whose `if comptime` keeps the else branch; the
+    # argument is a value, not an extent, so 0 (and N - 1 in the pruned branch) is no error.
+    text = ("fn count<const N: i32>() -> i32 {\n"
+            "  if comptime N > 0 { N + count<N - 1>() } else { 0 }\n}\n\n"
+            "fn main() { print(count<3>()); }\n")
+    ran = run_front(text, monomorphize)
+    assert not ran.diagnostics.items
+    assert [i.name for i in ran.after.items] == ["count$3", "count$2", "count$1", "count$0",
+                                                 "main"]
+    assert ran.prints() == ("6\n", "6\n")
