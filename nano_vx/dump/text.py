@@ -472,9 +472,19 @@ def _args(w, n):
     w.put(")")
 
 
+def _dotted(w, base):
+    """What a `.` follows: a number in parentheses, since `0.0` and `1.f` read as floats."""
+    if base._prod in ("Int", "Float"):
+        w.put("(")
+        w.node(base)
+        w.put(")")
+    else:
+        w.node(base, POSTFIX)
+
+
 @expr("MethodCall", "receiver method args", POSTFIX)
 def _method_call(w, n):
-    w.node(n.receiver, POSTFIX)
+    _dotted(w, n.receiver)
     w.put(".", n.method, "(")
     w.commas(n.args)
     w.put(")")
@@ -490,13 +500,13 @@ def _index(w, n):
 
 @expr("FieldGet", "base field", POSTFIX)
 def _field_get(w, n):
-    w.node(n.base, POSTFIX)
+    _dotted(w, n.base)
     w.put(".", n.field)
 
 
 @expr("TupleGet", "base index", POSTFIX)
 def _tuple_get(w, n):
-    w.node(n.base, POSTFIX)
+    _dotted(w, n.base)
     w.put(".", str(n.index))
 
 
@@ -550,8 +560,31 @@ def _tensor_call(w, n):
         w.put("]")
         w.opt(", ", n.place)
     w.put(">(")
-    w.commas(n.args)
+    for arg in n.args:
+        _nested(w, arg)
     w.put(")")
+
+
+def _nested(w, e):
+    """A tensor constructor's list: a list element is a row; an element that is no list but
+    starts with `[` (`[0][i]`) goes in parentheses, or it would read as one."""
+    if e._prod != "ArrayLit":
+        _element(w, e)
+        return
+    w.put("[")
+    for i, item in enumerate(e.elems):
+        w.put(", " if i else "")
+        _nested(w, item)
+    w.put("]")
+
+
+def _element(w, e):
+    if to_text(e).startswith("["):
+        w.put("(")
+        w.node(e)
+        w.put(")")
+    else:
+        w.node(e)
 
 
 @expr("TensorLit", "type elems")
@@ -566,7 +599,9 @@ def _tensor_lit(w, n):
     def rows(k, start):
         if k == len(extents) - 1:
             w.put("[")
-            w.commas(values[start:start + extents[k]])
+            for i, e in enumerate(values[start:start + extents[k]]):
+                w.put(", " if i else "")
+                _element(w, e)
             w.put("]")
             return
         step = 1
