@@ -179,6 +179,11 @@ _ENTRIES = [
          "does, since the branch it does not take asks for no instance. Or make the "
          "recursion call the same instance, or pass the changing value as an ordinary "
          "argument."),
+    Code("E3044", "a constant without a value, or one that depends on itself",
+         "A `const` item is its value, computed while compiling, so it has one (`const N: "
+         "i32 = 4;`) and that value does not need the constant itself, directly or through "
+         "other constants (`const A: i32 = B + 1; const B: i32 = A * 2;`). The message names "
+         "the chain that leads back."),
     Code("E3046", "a const dimension bound twice to different extents",
          "A `const` generic used as a tensor extent (`fn scores<const S: i32>(q: "
          "Tensor<f32, [S]>, k: Tensor<f32, [S]>)`) states that the arguments agree there. S "

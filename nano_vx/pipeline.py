@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.check_borrows import check_borrows
 from .passes.check_calls import check_calls
+from .passes.check_constants import check_constants
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -57,6 +58,7 @@ PIPELINE = Pipeline([
     desugar_unroll_across,
     desugar_transfer_methods,
     resolve_names,
+    check_constants,
     check_memory_declarations,
     monomorphize,
     fold_const_extents,

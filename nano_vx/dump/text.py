@@ -92,8 +92,7 @@ line("TopologyDecl", "name fields")(_decl("Topology"))
 def _const(w, n):
     w.put("const ", n.name, ": ")
     w.node(n.type)
-    w.put(" = ")
-    w.node(n.value)
+    w.opt(" = ", n.value)
     w.put(";")
 
 

@@ -41,8 +41,10 @@ FN = Build(
     lambda sp, t: Lsrc["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
                           tuple(t[5]), t[6], span=sp),
     "a function")
-CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE - EQUALS - EXPR - punct(";"),
-                   lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2], span=sp))
+CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - EXPR))
+                   - punct(";", "'=' or ';'"),
+                   lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2][0] if t[2] else None,
+                                                   span=sp))
 STRUCT = Build(kw("struct") - IDENT - _GENERICS - LBRACE - _PARAMS - punct("}", "',' or '}'"),
                lambda sp, t: Lsrc["StructDecl"](t[0], tuple(t[2]), tuple(t[1]), span=sp))
 
