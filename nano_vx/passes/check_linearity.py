@@ -96,7 +96,7 @@ def _assign(run, node, moved):
     return run.walk(node.value, run.walk(node.target, moved))
 
 
-@check_linearity.on("If")
+@check_linearity.on("If", "IfExpr")
 def _if(run, node, moved):
     moved = run.walk(node.cond, moved)
     if moved is None:
@@ -115,6 +115,18 @@ def _match(run, node, moved):
     out = None
     for arm in node.arms:
         out = _join(out, run.walk(arm.body, dict(moved)))
+    return out
+
+
+@check_linearity.on("MatchValue")
+def _match_value(run, node, moved):
+    """One case runs: the cases are branches too."""
+    moved = run.walk(node.scrutinee, moved)
+    if moved is None or not node.cases:
+        return moved
+    out = None
+    for case in node.cases:
+        out = _join(out, run.walk(case.body, dict(moved)))
     return out
 
 

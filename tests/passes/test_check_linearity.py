@@ -202,3 +202,16 @@ def test_a_struct_holding_a_tensor_moves_into_the_call():
                   "print(a.n);", prelude) == [
         (8, "use of moved value 'a': it was moved into the call of 'size' at line 7, column 7")]
     assert _moves("let p = Pair { a: 1, b: 2 };\nprint(sum(p));\nprint(p.a);", prelude) == []
+
+
+def test_the_branches_of_an_if_value_and_the_cases_of_a_match_on_a_value_are_branches():
+    # Each branch moves or reads x from the state before the `if`; after it, x is moved.
+    text = ("fn main() {\n  let x = Tensor<f32, [4]>::fill(1.0);\n  let c = true;\n"
+            "  let y = if c { transfer(x, Memory::CPU_DRAM) } else { x };\n"
+            "  let z = Tensor<f32, [4]>::fill(2.0);\n"
+            "  let w = match 3 { 0 => transfer(z, Memory::CPU_DRAM), _ => z };\n"
+            "  print(y[0] + w[0]);\n}\n")
+    assert not run_front(text, check_linearity).diagnostics.items
+    after = text.replace("print(y[0] + w[0]);", "print(x[0] + z[0]);")
+    said = [d.message for d in run_front(after, check_linearity).diagnostics.items]
+    assert [m.split(":")[0] for m in said] == ["use of moved value 'x'", "use of moved value 'z'"]
