@@ -10,6 +10,7 @@ from .passes.check_constants import check_constants
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
+from .passes.check_tensor_literals import check_tensor_literals
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
@@ -69,6 +70,7 @@ PIPELINE = Pipeline([
     check_match_arms,
     check_element_types,
     check_extent_queries,
+    check_tensor_literals,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,

@@ -11,7 +11,8 @@ Write each `Tensor<..>(..)` call as the constructor or the literal it means, wit
 
 - `Tensor<T, [..]>()` is `Tensor<T, [..]>::new()`.
 - `Tensor<T, [..]>([..])` is a tensor literal: the nested list's elements in row-major order;
-  the list has the written extents (E3018).
+  the list has the written extents (E3018; an extent naming a constant is checked when the
+  program runs).
 - `Tensor<T>([[1.0, 2.0], [3.0, 4.0]])` takes its extents from the nesting, `[2, 2]`: every
   row has the same length (E3018).
 - `Tensor<T>([n, m])`, a flat list of integers (no float literal in it), is the shape of a
@@ -42,12 +43,12 @@ def _call(run, call):
         if ragged is not None:
             report("E3018", ragged.span, "the rows of this nested list differ in shape: a "
                                          "tensor's rows all have the same extents")
-        elif call.shaped and tuple(extent(d) for d in call.dims) != extents:
-            written = ", ".join(str(extent(d)) if extent(d) is not None else "?"
-                                for d in call.dims)
+        elif call.shaped and None not in (written := tuple(map(extent, call.dims))) and \
+                written != extents:
             report("E3018", arg.span, f"this list has extents "
-                                      f"[{', '.join(map(str, extents))}], not [{written}] as "
-                                      f"the tensor's type writes")
+                                      f"[{', '.join(map(str, extents))}], not "
+                                      f"[{', '.join(map(str, written))}] as the tensor's type "
+                                      f"writes")
     return meaning(call, Lshaped, run.walk)
 
 

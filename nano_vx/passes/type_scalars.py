@@ -8,6 +8,7 @@ from ..languages.l11_assumed import Lassumed
 from ..languages.l12_scalars import Lscalars
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
+from ..placement.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
@@ -306,6 +307,9 @@ def _scalar_of(ty, node):
                                   "runs (`?`)")
         if not isinstance(elem, str) or any(d._prod != "DimInt" for d in ty.dims):
             raise _Mismatch(node, "a tensor whose extents are not integers")
+        size = tensor_bytes(ty)
+        if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
+            raise _Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
         return _Tensor(elem, tuple(d.value for d in ty.dims), ty)
     if ty._prod == "OpaqueType":
         return _Var("any")

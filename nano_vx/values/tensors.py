@@ -116,7 +116,8 @@ def tensor_of(elem: str, dims: list[int], values: list, space: str, span) -> Ten
     """A tensor holding `values` in row-major order: a list literal's."""
     t = make_tensor(elem, dims, "uninit", [], space, span)
     if t.size() != len(values):
-        wrong_kind(span, f"{len(values)} elements for a tensor of {t.size()}")
+        wrong_kind(span, f"this list has {len(values)} element(s), but the tensor has "
+                         f"{t.size()}")
     for off, v in enumerate(values):
         t.write(off, v, span)
     return t

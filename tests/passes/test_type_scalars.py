@@ -136,3 +136,12 @@ def test_an_assignment_of_a_whole_tensor_through_a_reference_is_refused():
     assert diag.code == "E5001" and diag.span.line == 4
     assert diag.message == ("native code does not lower an assignment of a whole tensor "
                             "through a reference (in 'main')")
+
+
+def test_a_tensor_whose_bytes_no_address_reaches_is_refused_not_compiled():
+    # MLIR would abort on the memref's size; the interpreter stops on it when it is made.
+    ran = run_front("fn main() { let t = Tensor<f32, [100000000000, 100000000]>::new(); }\n",
+                    type_scalars)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E5001"
+    assert "a tensor of 40000000000000000000 bytes, more than an address reaches" in diag.message
