@@ -406,6 +406,9 @@ class Writer:
         type = self.pick(COMPTIME_TYPES if where.pure else SCALAR_TYPES)
         typed = self.chance(50)
         value = self.expr(type, where, anchored=not typed)  # untyped, the value says the type
+        if self.chance(15):  # an `if` giving the value: each branch shows its type as well
+            other = self.expr(type, where, anchored=not typed)
+            value = f"if {self.condition(where, 1)} {{ {value} }} else {{ {other} }}"
         shadows = [v.name for v in self.visible() if not v.fixed]
         name = self.pick(shadows) if shadows and self.chance(15) else self.fresh("v")
         mutable = self.chance(40)
