@@ -193,7 +193,7 @@ def _assign(run, node):
         return
     if fits(found, target) or fits(found, value_type(target)):
         return
-    written_as = to_text(node.target).strip()
+    written_as = _written(node.target)
     _error(run, "E3001", node.value.span,
            f"`{written_as}` is {show(target)}, but the value assigned to it is {show(found)}",
            help=_convert(found, target), target=written_as, expected=show(target),
@@ -332,16 +332,23 @@ def _cast(run, node):
     source, target = value_type(_type(run, node.value)), node.type
     if target._prod != "Scalar" or not known(source):
         return
-    k, to, value = kind(source), target.name, to_text(node.value).strip()
+    k, to = kind(source), target.name
     if to == "bool" and k in ("int", "float"):
         zero = "0.0" if k == "float" else "0"
-        why, help = "a number is never a bool", [f"compare it instead: `{value} != {zero}`"]
+        why, help = "a number is never a bool", [
+            f"compare it instead: `{_written(node.value)} != {zero}`"]
     elif k == "bool" and kind(target) == "float":
         why, help = "a bool converts only to an integer", [
-            f"go through an integer: `{value} as i32 as {to}`"]
+            f"go through an integer: `{_written(node.value)} as i32 as {to}`"]
     elif k is None and (source._prod == "TensorType" or source == VOID) or to == "void":
         why, help = "`as` converts a number or a bool to a number", []
     else:
         return
     _error(run, "E3011", node.span, f"cannot cast {show(source)} to {to}: {why}", help=help,
            source=show(source), target=to)
+
+
+def _written(node) -> str:
+    """An expression as the message quotes it (printed only for a refusal: printing is
+    dear)."""
+    return to_text(node).strip()
