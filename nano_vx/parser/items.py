@@ -42,7 +42,7 @@ FN = Build(
                           tuple(t[5]), t[6], span=sp),
     "a function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - EXPR))
-                   - punct(";", "'=' or ';'"),
+                   - punct(";"),
                    lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2][0] if t[2] else None,
                                                    span=sp))
 STRUCT = Build(kw("struct") - IDENT - _GENERICS - LBRACE - _PARAMS - punct("}", "',' or '}'"),
