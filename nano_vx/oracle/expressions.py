@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 
+from ..dump.text import to_text
 from ..languages.l4_resolved import display_name
 from ..values.literals import literal, scalar_hint
 from ..values.numbers import (
@@ -19,9 +20,10 @@ from ..values.numbers import (
 from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
 from ..values.stops import stop, wrong_kind
 from ..passes.desugar_tensor_constructors import meaning
+from ..placement.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_elem, make_tensor, tensor_of
-from .functions import ClosureValue, compile_code
+from .functions import ClosureValue, compile_code, type_slot
 from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
 
@@ -285,6 +287,10 @@ class ExprMixin:
 
     def x_Call(self, node, sc, hint):
         span = node.span
+        callee = node.callee
+        if callee._prod in ("Var", "Global") and callee.name == "sizeof" \
+                and callee.name not in self.functions and sc.lookup("sizeof") is None:
+            return self.size_of(node, sc)
         # From Lmono on a call has no generic arguments: its callee is an instance.
         targs = [self.garg(a, sc) for a in node.targs] if "targs" in node._fields else []
         callee = node.callee
@@ -304,6 +310,27 @@ class ExprMixin:
             return target.call([a(f) for a in args], [t(f) for t in targs], span)
         return call
 
+    def size_of(self, node, sc):
+        """`sizeof<T>()`: the bytes of a T, known from the type written or, for a type
+        parameter, from what the call showed of it (monomorphize makes it a literal)."""
+        span = node.span
+        targs = node.targs if "targs" in node._fields else ()
+        if len(targs) != 1 or node.args or targs[0]._prod != "TypeArg":
+            wrong_kind(span, "`sizeof` takes one type and no argument: `sizeof<f32>()`")
+        ty = targs[0].type
+        if ty._prod == "NamedType" and sc.lookup(type_slot(ty.name)) is not None:
+            read = self.name_value(type_slot(ty.name), sc, span)
+        else:
+            size = type_bytes(ty)
+            read = lambda f: size  # noqa: E731 - a constant
+
+        def size_of(f):
+            n = read(f)
+            if n is None:
+                wrong_kind(span, f"`sizeof<{to_text(ty).strip()}>()` has no size known here")
+            return n
+        return size_of
+
     def garg(self, node, sc):
         """A generic argument: an extent or a float for a const parameter, None for a type
         or a topology."""
@@ -317,7 +344,10 @@ class ExprMixin:
         ty = node.type
         if ty._prod == "NamedType" and (sc.lookup(ty.name) is not None or ty.name in self.consts):
             return self.name_value(ty.name, sc, node.span)  # `f<N>(..)` with N a constant
-        return lambda f: None
+        if ty._prod == "NamedType" and sc.lookup(type_slot(ty.name)) is not None:
+            return self.name_value(type_slot(ty.name), sc, node.span)  # `f<T>` inside a generic
+        size = type_bytes(ty)  # what a type parameter's slot holds: see functions.Code
+        return lambda f: size
 
     def x_Closure(self, node, sc, hint):
         ret = node.ret if "ret" in node._fields else None  # Lscalars: its result type

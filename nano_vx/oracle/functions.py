@@ -3,7 +3,9 @@ call itself (arguments, const generics, the call-depth bound)."""
 
 from __future__ import annotations
 
+from ..placement.sizes import ELEMENT_BYTES
 from ..values.control import Return
+from ..values.numbers import describe, unplace
 from ..values.literals import scalar_hint
 from ..values.stops import stop, too_deep, wrong_kind
 from ..values.tensors import Tensor
@@ -20,7 +22,9 @@ class Code:
     def __init__(self, name, nslots, generics, params, body, ret):
         self.name = name
         self.nslots = nslots
-        self.generics = generics  # (name, slot or None for a type parameter, conform)
+        # (name, slot, conform, whether a type): a type parameter's slot holds the bytes of a
+        # value of its type, what `sizeof<T>()` reads (None while nothing shows it)
+        self.generics = generics
         self.params = params  # (slot, conform, [(dim index, const slot)])
         self.body = body
         self.ret = ret
@@ -29,13 +33,15 @@ class Code:
 def compile_code(interp, name, generics, params, ret, body, parent: FnScope | None) -> Code:
     sc = FnScope(parent, scalar_hint(ret))
     gens, const_slots = [], {}
+    type_slots = {}
     for g in generics:
         if g._prod == "ConstParam":
             slot = sc.declare(g.name)
             const_slots[g.name] = slot
-            gens.append((g.name, slot, interp.conformer(g.type, g.span)))
+            gens.append((g.name, slot, interp.conformer(g.type, g.span), False))
         else:
-            gens.append((g.name, None, None))
+            slot = type_slots[g.name] = sc.declare(type_slot(g.name))
+            gens.append((g.name, slot, None, True))
     plist = []
     for p in params:
         binds = []
@@ -43,6 +49,10 @@ def compile_code(interp, name, generics, params, ret, body, parent: FnScope | No
         if ty is not None and ty._prod == "TensorType":  # `&Tensor<f32, [N]>` binds N too
             binds = [(k, const_slots[d.name]) for k, d in enumerate(ty.dims)
                      if d._prod == "DimName" and d.name in const_slots]
+            if ty.elem._prod == "NamedType" and ty.elem.name in type_slots:
+                binds.append(("elem", type_slots[ty.elem.name]))
+        elif ty is not None and ty._prod == "NamedType" and ty.name in type_slots:
+            binds.append(("value", type_slots[ty.name]))
         plist.append((sc.declare(p.name), interp.conformer(p.type, p.span), binds))
     if type(body) is tuple:  # Lblocks on: the function's basic blocks
         run, span = run_blocks(interp, body, sc), body[0].span if body else None
@@ -65,13 +75,10 @@ def invoke(interp, code: Code, parent, args, targs, span):
     for (slot, conform, binds), v in zip(code.params, args):
         f[slot] = conform(v) if conform is not None else v
         for k, cslot in binds:
-            if f[cslot] is None:  # a const generic binds from the first argument naming it
-                v = referent(v, span)
-                if type(v) is not Tensor or k >= len(v.dims):
-                    wrong_kind(span, f"'{code.name}' expects a tensor of rank > {k}")
-                f[cslot] = v.dims[k]
-    for gname, slot, _ in code.generics:
-        if slot is not None and f[slot] is None:
+            if f[cslot] is None:  # a generic binds from the first argument naming it
+                f[cslot] = _shown_by(code, k, referent(v, span), span)
+    for gname, slot, _, is_type in code.generics:
+        if not is_type and f[slot] is None:
             wrong_kind(span, f"the const generic '{gname}' of '{code.name}' is not bound by "
                              f"the call")
     v = code.body(f)
@@ -85,12 +92,37 @@ def _bind_targs(code, f, targs, span):
     if len(targs) > len(code.generics):
         wrong_kind(span, f"'{code.name}' takes {len(code.generics)} generic argument(s) but "
                          f"{len(targs)} were given")
-    for (gname, slot, conform), tv in zip(code.generics, targs):
-        if slot is None:
-            continue  # a type parameter: types do not exist at run time
+    for (gname, slot, conform, is_type), tv in zip(code.generics, targs):
+        if is_type:
+            f[slot] = tv  # the bytes of the type written, None when it has no static size
+            continue
         if tv is None:
             wrong_kind(span, f"the const generic '{gname}' needs a constant, not a type")
         f[slot] = conform(tv) if conform is not None else tv
+
+
+def type_slot(name: str) -> str:
+    """The slot name of a type parameter: no variable can be called this."""
+    return f"<type {name}>"
+
+
+def _shown_by(code, k, v, span):
+    """What argument v shows of a generic: a tensor's extent on axis k, or the bytes of an
+    element of it ("elem") or of v itself ("value")."""
+    if k == "value":
+        return value_bytes(v)
+    if type(v) is not Tensor or k != "elem" and k >= len(v.dims):
+        wrong_kind(span, f"'{code.name}' expects a tensor"
+                         f"{f' of rank > {k}' if k != 'elem' else ''}")
+    return ELEMENT_BYTES.get(v.store.elem) if k == "elem" else v.dims[k]
+
+
+def value_bytes(v) -> int | None:
+    """The bytes of a value: a scalar's or a tensor's; None for anything else."""
+    if type(v) is Tensor:
+        size = ELEMENT_BYTES.get(v.store.elem)
+        return size * v.size() if size is not None else None
+    return ELEMENT_BYTES.get(describe(unplace(v)))
 
 
 def run_body(stmts, value):

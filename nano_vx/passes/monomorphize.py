@@ -11,7 +11,7 @@ from ..languages import Lmono, Lresolved
 from ..languages.l5_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import Signature, Typer, join, settle
-from ..placement.sizes import extent
+from ..placement.sizes import extent, type_bytes
 from ..placement.types import OPAQUE, Machine, placed
 from .resolve_names import BUILTINS, undefined
 from .substitute_generic_parameters import Substitution, substitute
@@ -247,6 +247,8 @@ def _global(run, node):
 def _call(run, node):
     st = run.state
     name = node.callee.name if node.callee._prod == "Global" else None
+    if name == "sizeof" and name not in st.functions:
+        return _size_of(run, node)
     args = run.walk_seq(node.args)
     callee = Lmono["Global"](name, span=node.callee.span) if name in st.generics \
         else run.walk(node.callee)
@@ -260,6 +262,19 @@ def _call(run, node):
         _refuse(run, node.span, f"{what}, but this call gives it {_count(len(node.targs))}",
                 help=["remove the `<..>` after the function's name"])
     return Lmono["Call"](callee, args, span=node.span)
+
+
+def _size_of(run, call):
+    """`sizeof<T>()` is the bytes of a T, a literal once T is the instance's type."""
+    targ = call.targs[0] if len(call.targs) == 1 and not call.args else None
+    size = type_bytes(targ.type) if targ is not None and targ._prod == "TypeArg" else None
+    if size is None:
+        shown = ", ".join(to_text(t).strip() for t in call.targs)
+        _refuse(run, call.span, f"`sizeof<{shown}>()` has no size: it takes one type, a scalar "
+                                f"or a tensor with numbers for extents, and no argument",
+                help=["write `sizeof<f32>()` or `sizeof<Tensor<f32, [4, 4]>>()`"])
+        size = 0
+    return Lmono["Int"](size, span=call.span)
 
 
 def _instance(run, call, fn, args) -> str | None:

@@ -67,7 +67,7 @@ monomorphize makes it, and the one it prunes may name what does not exist
 name (E2001) if a branch that names it is kept.
 """, state=State)
 
-BUILTINS = frozenset({"print"})
+BUILTINS = frozenset({"print", "sizeof"})
 
 
 def _opt(run, node):

@@ -32,6 +32,14 @@ def extent(d) -> int | None:
     return None
 
 
+def type_bytes(ty) -> int | None:
+    """The bytes of a value of type `ty`, `sizeof<T>()`: a scalar's, or a tensor's with static
+    extents; None for a type without a static size."""
+    if ty is not None and ty._prod == "Scalar":
+        return ELEMENT_BYTES.get(ty.name)
+    return tensor_bytes(ty)
+
+
 def tensor_bytes(ty) -> int | None:
     """The bytes of a tensor type with static dims and a scalar element; None otherwise
     (a dim naming a `const` item has no static size here)."""

@@ -219,3 +219,38 @@ def test_a_const_argument_may_be_zero_or_negative_and_an_if_comptime_ending_a_bo
     assert [i.name for i in ran.after.items] == ["count$3", "count$2", "count$1", "count$0",
                                                  "main"]
     assert ran.prints() == ("6\n", "6\n")
+
+
+SIZES = """\
+fn bytes_of<T>(x: T) -> i64 {
+  sizeof<T>()
+}
+
+fn row_bytes<T>(t: Tensor<T, [4]>) -> i64 {
+  sizeof<T>() * 4
+}
+
+fn main() {
+  print(sizeof<f32>());
+  print(sizeof<Tensor<f64, [2, 3]>>());
+  print(bytes_of(2.5f32));
+  print(bytes_of(7i64));
+  print(row_bytes(Tensor<u8, [4]>::new()));
+}
+"""
+
+
+def test_sizeof_is_a_literal_in_each_instance_and_the_generic_ran_the_same():
+    ran = run_front(SIZES, monomorphize)
+    assert not ran.diagnostics.items
+    bodies = {i.name: to_text(i.body).split() for i in ran.after.items}
+    assert bodies["bytes_of$f32"] == ["{", "4", "}"]
+    assert bodies["row_bytes$u8"] == ["{", "1", "*", "4", "}"]
+    # Before monomorphize the interpreter knows T from what the call passed.
+    assert ran.prints() == ("4\n48\n4\n8\n4\n", "4\n48\n4\n8\n4\n")
+
+
+def test_sizeof_of_a_type_without_a_static_size_is_refused():
+    d = _refused("fn main() { print(sizeof<Tensor<f32, [?]>>()); }\n")
+    assert d.code == "E3047"
+    assert d.message.startswith("`sizeof<Tensor<f32, [?]>>()` has no size: it takes one type")
