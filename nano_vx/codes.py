@@ -400,6 +400,10 @@ _ENTRIES = [
          "a const generic parameter, or + - * / % of those) falls back to index 0, and the "
          "expression is not evaluated. The warning names the expression. Write a constant "
          "index, or `unroll across(Topology::X[a..b])` for one spawn per unit."),
+    Code("W1031", "an import nano-vx does not follow",
+         "nano-vx compiles one file: `import a::b;` is read, and warned about, but brings no "
+         "names with it. A name the program uses from it is then E2001 where it is used; "
+         "declare what the program needs in the file itself."),
     Code("W1028", "an over-capacity working set in an `overcommit` space",
          "The working set of a function exceeds the capacity of a space declared "
          "`overcommit`, which would be E6010 otherwise: the declaration asserts that the "

@@ -22,6 +22,7 @@ from .passes.check_types import check_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
+from .passes.drop_imports import drop_imports
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_loops import desugar_loops
@@ -51,6 +52,7 @@ from .passes.select_instructions import select_instructions
 PIPELINE = Pipeline([
     parse_pass,
     load_machine_files,
+    drop_imports,
     desugar_tensor_constructors,
     desugar_literal_suffixes,
     desugar_loops,

@@ -96,6 +96,11 @@ def _const(w, n):
     w.put(";")
 
 
+@line("Import", "path")
+def _import(w, n):
+    w.put("import ", "::".join(n.path), ";")
+
+
 @line("EnumDecl", "name variants")
 def _enum(w, n):
     w.put("enum ", n.name, " {")

@@ -1,6 +1,7 @@
 """The front-end ILs, each a delta of the one before."""
 
 from .l0_source import Lsrc
+from .l0_one_file import Lonefile
 from .l0_shaped import Lshaped
 from .l0_plain import Lplain
 from .l0_loops import Lwhile
@@ -15,5 +16,5 @@ from .l7_folded import Lfolded
 from .l8_routed import Lrouted
 from .l9_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

@@ -1,13 +1,13 @@
-"""Lshaped: Lsrc without `TensorCall`; every tensor constructor names its whole type."""
+"""Lshaped: Lonefile without `TensorCall`; every tensor constructor names its whole type."""
 
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l0_source import Lsrc
+from .l0_one_file import Lonefile
 
-Lshaped = Lsrc.extend(
+Lshaped = Lonefile.extend(
     "Lshaped",
-    "Lsrc with each `Tensor<..>(..)` call written as the constructor or the literal it is, "
+    "Lonefile with each `Tensor<..>(..)` call written as the constructor or the literal it is, "
     "with all its extents",
     remove={"Expr": ["TensorCall"]},
     add={"Expr": [prod("TensorLit", "type: Type, elems: Expr*",

@@ -54,6 +54,7 @@ NONTERMINALS = [
         prod("ConstItem", "name: name, type: Type, value: Expr?",
              "a constant; one without a value is refused (E3044)"),
         prod("EnumDecl", "name: name, variants: Variant*", "`enum Shape { Dot, Circle(f32) }`"),
+        prod("Import", "path: name*", "`import a::b;`: nano-vx compiles one file, and warns"),
         prod("StructDecl", "name: name, fields: Param*, generics: GParam*",
              "`struct S<T, const N: i32> { a: T, b: Tensor<f32, [N]> }`"),
     )),

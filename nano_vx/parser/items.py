@@ -7,8 +7,8 @@ from pyparsing import Group, Keyword, Optional, ZeroOrMore
 from ..languages.l0_source import Lsrc
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
-from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, RPAR, kw,
-                      punct)
+from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, PATH, RPAR,
+                      kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 
 from .types import TOPO
@@ -56,6 +56,10 @@ ENUM = Build(kw("enum") - IDENT - LBRACE
              - punct("}", "',' or '}'"),
              lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
 
+IMPORT = Build(kw("import") - IDENT + ZeroOrMore(PATH - IDENT) - punct(";"),
+               lambda sp, t: Lsrc["Import"](tuple(t), span=sp), "an import")
+
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
+                   "import": IMPORT,
                    "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -15,7 +15,7 @@ from .elements import Build
 # Words that cannot name a variable, a function or a parameter.
 RESERVED = frozenset(
     "fn let mut for in while loop if else return break continue assert comptime unroll spawn "
-    "match "
+    "match import "
     "transfer true false as where const struct grad vjp jvp Some None Reachable Memory "
     "Topology Tensor Pinned Verified HardwareState Ref".split()
 ) | SCALARS

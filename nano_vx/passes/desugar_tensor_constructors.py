@@ -1,12 +1,12 @@
-"""desugar-tensor-constructors: Lsrc -> Lshaped."""
+"""desugar-tensor-constructors: Lonefile -> Lshaped."""
 
 from __future__ import annotations
 
-from ..languages import Lshaped, Lsrc
+from ..languages import Lonefile, Lshaped
 from ..nanopass import Pass
 from ..placement.sizes import extent
 
-desugar_tensor_constructors = Pass("desugar-tensor-constructors", Lsrc, Lshaped, """
+desugar_tensor_constructors = Pass("desugar-tensor-constructors", Lonefile, Lshaped, """
 Write each `Tensor<..>(..)` call as the constructor or the literal it means, with its extents.
 
 - `Tensor<T, [..]>()` is `Tensor<T, [..]>::new()`.

@@ -101,6 +101,7 @@ EXAMPLES = {
     "DimAny": lambda: L["DimAny"](),
     "AppliedType": lambda: L["AppliedType"]("Pair", (L["TypeArg"](f32()),
                                                      L["DimArg"](L["DimInt"](4)))),
+    "Import": lambda: L["Import"](("std", "math")),
     "EnumDecl": lambda: L["EnumDecl"]("Shape", (L["Variant"]("Dot", ()), EXAMPLES["Variant"]())),
     "Variant": lambda: L["Variant"]("Rect", (f32(), f32())),
     "TupleType": lambda: L["TupleType"]((f32(), L["TupleType"]((L["Scalar"]("i32"), f32())))),
@@ -209,8 +210,8 @@ def example(prod: str):
 
 def program():
     """A program that holds every Lsrc production."""
-    items = [EXAMPLES[p]() for p in ("MemoryDecl", "TopologyDecl", "ConstItem", "StructDecl",
-                                     "EnumDecl")]
+    items = [EXAMPLES[p]() for p in ("Import", "MemoryDecl", "TopologyDecl", "ConstItem",
+                                     "StructDecl", "EnumDecl")]
     items.append(EXAMPLES["Fn"]())
     stmts = []
     for prod, (nt, _) in Lsrc.productions.items():

@@ -24,6 +24,7 @@ def test_every_production_has_a_printer_and_prints(name):
 def test_program_reads_like_vx():
     text = to_text(program())
     assert text.startswith(
+        "import std::math;\n\n"
         "Memory HBM { capacity: 40 GiB, within: Memory::X, overcommit }\n\n"
         "Topology D { memory: Memory::HBM, transfer Memory::A -> Memory::B : 20, "
         "transfer Memory::B -> Memory::A sync }\n\n"

@@ -28,7 +28,7 @@ def diags(text):
      "expected ',' or ')', found ';'"),
     ("fn f(x i32) {}", "fn f(x: i32) {}", "E1001", "expected ':', found 'i32'"),
     ("let x = 1;", "const x: i32 = 1;", "E1001",
-     "expected an item (fn, const, struct, enum, Memory or Topology), found 'let'"),
+     "expected an item (fn, const, struct, enum, import, Memory or Topology), found 'let'"),
     ("fn main() { 1 + 2 = 3; }", "fn main() { x = 3; }", "E1001",
      "expected a place (a variable, an index, a field or `*p`) on the left of '=', found "
      "an expression"),

@@ -11,7 +11,7 @@ IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l2_unrolled", 
               "l15_mlir"]
 
 
-ORDER = ["parse", "load-machine-files", "desugar-tensor-constructors",
+ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-constructors",
          "desugar-literal-suffixes", "desugar-loops",
          "desugar-tuple-lets",
          "hoist-nested-items", "desugar-unroll-across",
@@ -36,7 +36,7 @@ def test_the_passes_are_in_chain_order():
 
 
 def test_every_language_by_name_each_extending_the_one_before():
-    assert list(LANGUAGES) == ["Lsrc", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
+    assert list(LANGUAGES) == ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
                                "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lmlir"]
     langs = list(LANGUAGES.values())

@@ -1,0 +1,11 @@
+"""Lonefile: Lsrc without `Import`; the program is the one file nano-vx compiles."""
+
+from __future__ import annotations
+
+from .l0_source import Lsrc
+
+Lonefile = Lsrc.extend(
+    "Lonefile",
+    "Lsrc without Import: every item the program has is in its file",
+    remove={"Item": ["Import"]},
+)
