@@ -106,27 +106,17 @@ def _if(run, node, moved):
     return _join(then, orelse)
 
 
-@check_linearity.on("Match")
+@check_linearity.on("Match", "MatchValue")
 def _match(run, node, moved):
-    """One arm runs, so the arms are branches, as the two of an `if` are."""
+    """One arm (one case) runs, so the arms are branches, as the two of an `if` are."""
     moved = run.walk(node.scrutinee, moved)
-    if moved is None or not node.arms:
+    bodies = [arm.body for arm in node.arms] if node._prod == "Match" else \
+        [case.body for case in node.cases]
+    if moved is None or not bodies:
         return moved
     out = None
-    for arm in node.arms:
-        out = _join(out, run.walk(arm.body, dict(moved)))
-    return out
-
-
-@check_linearity.on("MatchValue")
-def _match_value(run, node, moved):
-    """One case runs: the cases are branches too."""
-    moved = run.walk(node.scrutinee, moved)
-    if moved is None or not node.cases:
-        return moved
-    out = None
-    for case in node.cases:
-        out = _join(out, run.walk(case.body, dict(moved)))
+    for body in bodies:
+        out = _join(out, run.walk(body, dict(moved)))
     return out
 
 
