@@ -56,8 +56,9 @@ _ENTRIES = [
          "values than its declaration carries (`Circle(f32)` carries one). The message lists "
          "the enum's variants."),
     Code("E2005", "name declared twice",
-         "Two items (functions, constants, structs, memory spaces or topologies) of one "
-         "program share a name. Rename one of them."),
+         "Two items (functions, constants, structs, enums, memory spaces or topologies) of "
+         "one program share a name, or two fields of one struct, or two variants of one "
+         "enum. Rename one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
     Code("E3040", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "

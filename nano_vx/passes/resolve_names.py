@@ -106,6 +106,7 @@ def _param(run, node):
 
 @resolve_names.on("StructDecl")
 def _struct(run, node):
+    _once_each(run, node.fields, f"struct '{node.name}'", "field")
     # Field names are not variables: keep them, resolve only inside their types.
     fields = [Lresolved["Param"](f.name, _opt(run, f.type), span=f.span) for f in node.fields]
     return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics),
@@ -134,6 +135,25 @@ def _for(run, node):
 @resolve_names.on("PBind")
 def _bind(run, node):
     return Lresolved["PBind"](run.state.scopes.bind(node.name), span=node.span)
+
+
+@resolve_names.on("EnumDecl")
+def _enum(run, node):
+    _once_each(run, node.variants, f"enum '{node.name}'", "variant")
+    return run.rebuild(node)
+
+
+def _once_each(run, members, owner: str, what: str) -> None:
+    """E2005 for a second member of one name (a variant of an enum, a field of a struct)."""
+    seen = {}
+    for m in members:
+        first = seen.setdefault(m.name, m)
+        if first is not m:
+            run.ctx.diagnostics.error(
+                "E2005", m.span, f"{owner} has two {what}s named '{m.name}'",
+                notes=[f"the first is at {first.span.line}:{first.span.col}"]
+                if first.span is not None else [], help=[f"rename one of the {what}s"],
+                name=m.name)
 
 
 @resolve_names.on("EnumValue", "PVariant")
