@@ -13,7 +13,9 @@ SEEDS = [p.read_text() for p in sorted((ROOT / "examples").rglob("*.vx"))]
 SEEDS += [p.read_text() for p in sorted((Path(__file__).parent / "cases").glob("*.vx"))]
 ALPHABET = st.sampled_from(list("fnletmuif{}()[]<>;:,.|&=+-*/%!\"\\#0123456789 \n\tx_")
                            + ["fn ", "let ", "Memory ", "Topology::", "Tensor<", "->", "..",
-                              "//", "spawn on(", "comptime ", "else if ", "1e", "0x"])
+                              "//", "spawn on(", "comptime ", "else if ", "1e", "0x",
+                              "match ", "=>", "enum ", "struct ", "::", "&mut ", "_",
+                              "Tensor<f32>(", "if ", "import ", "sizeof<", ".0", "?"])
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
