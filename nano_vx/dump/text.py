@@ -508,6 +508,18 @@ def _field_get(w, n):
     w.put(".", n.field)
 
 
+@expr("Select", "cond then orelse", BLOCKLIKE)
+def _select(w, n):
+    # Lblocks' `if` value inside an expression, written as the `if` it was.
+    w.put("if ")
+    w.node(n.cond, HEADER)
+    w.put(" { ")
+    w.node(n.then)
+    w.put(" } else { ")
+    w.node(n.orelse)
+    w.put(" }")
+
+
 @expr("TupleGet", "base index", POSTFIX)
 def _tuple_get(w, n):
     _dotted(w, n.base)

@@ -25,6 +25,9 @@ Lblocks = Llifted.extend(
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type, "
                             "bounds: Bound*, blocks: BasicBlock*",
                       "the first block is the entry")],
+        "Expr": [prod("Select", "cond: Expr, then: Expr, orelse: Expr",
+                      "an `if` value inside an expression, its arms plain values: only the "
+                      "arm the condition picks is evaluated")],
         "BasicBlock": [prod("BasicBlock", "label: label, stmts: Stmt*, exit: Exit",
                             "straight-line statements, then the one way out")],
         "Exit": [

@@ -354,6 +354,18 @@ class ExprMixin:
         code = compile_code(self, "closure", (), node.params, ret, node.body, sc)
         return lambda f: ClosureValue(self, code, f)
 
+    def x_Select(self, node, sc, hint):
+        """An `if` value whose arms are plain values (Lblocks): the picked arm only."""
+        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
+        then, orelse = self.expr(node.then, sc, hint), self.expr(node.orelse, sc, hint)
+
+        def select(f):
+            c = cond(f)
+            if c is True or (c is not False and truth(c, span)):
+                return then(f)
+            return orelse(f)
+        return select
+
     def x_IfExpr(self, node, sc, hint):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         then, orelse = self.expr_block(node.then, sc, hint), self.expr_block(node.orelse, sc, hint)

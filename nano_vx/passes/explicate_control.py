@@ -22,8 +22,9 @@ that increments it. `break`, `continue` and `return` end their block; what follo
 can never run and is dropped, as are blocks no jump reaches. A function's trailing value is
 its `return`. An `if` used as a value (type-scalars admits it where its value goes straight
 to a `let`, an assignment, a `return` or nowhere) is a branch whose arms each deliver their
-own value there; a `let` of one starts at its type's zero. Blocks are labelled bb0 (the entry), bb1, ... in the order of the source
-they come from.
+own value there; a `let` of one starts at its type's zero. One inside a larger expression,
+whose arms are plain values, is a `select` of the arm the condition picks. Blocks are
+labelled bb0 (the entry), bb1, ... in the order of the source they come from.
 """)
 
 
@@ -36,8 +37,17 @@ def _fn(run, fn):
                    run.walk(fn.ret), run.walk_seq(fn.bounds), builder.blocks(), span=fn.span)
 
 
-@explicate_control.on("If", "While", "For", "Return", "Break", "Continue", "BlockStmt", "Block",
-                      "IfExpr")
+@explicate_control.on("IfExpr")
+def _if_value(run, node):
+    # Met inside an expression (one where its value goes is delivered by the Fn's builder):
+    # type-scalars admits it there only with arms that are plain values.
+    if node.then.stmts or node.orelse.stmts:
+        raise AssertionError("an `if` value with statements reached an expression")
+    return L["Select"](run.walk(node.cond), run.walk(node.then.value),
+                       run.walk(node.orelse.value), span=node.span)
+
+
+@explicate_control.on("If", "While", "For", "Return", "Break", "Continue", "BlockStmt", "Block")
 def _structured(run, node):
     raise AssertionError(f"{node._prod} is lowered by the Fn that holds it, never walked alone")
 

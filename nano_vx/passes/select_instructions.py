@@ -497,6 +497,23 @@ class _Function:
         self.enter(join)
         return join.args[0].name
 
+    def e_Select(self, e):
+        """`if c { a } else { b }` inside an expression: a branch to the arm that runs, and a
+        block after both whose argument is the arm's value."""
+        cond, _ = self.expr(e.cond)
+        then, orelse = self.new_block(), self.new_block()
+        self.end("CondBr", cond, then.label, (), orelse.label, ())
+        self.enter(then)
+        a, t = self.expr(e.then)
+        mtype = t.mtype if isinstance(t, Tensor) else _MACHINE[t]
+        join = self.new_block((M["Arg"](self.fresh(), mtype, span=e.span),))
+        self.end("Br", join.label, (a,))
+        self.enter(orelse)
+        b, _ = self.expr(e.orelse)
+        self.end("Br", join.label, (b,))
+        self.enter(join)
+        return join.args[0].name, t
+
     def e_Borrow(self, e):
         """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
         if e.value._prod == "Deref":
@@ -675,6 +692,8 @@ class _Function:
         """The tensor type of the expression an index chain starts from."""
         if e._prod == "Local":
             return (self.cells.get(e.name) or self.values[e.name])[1]
+        if e._prod == "Select":  # both arms have the type
+            return self.tensor_type(e.then)
         return vx_type(self.p.fns[e.kernel if e._prod == "Launch" else e.callee.name].ret) \
             if e._prod in ("Call", "Launch") else vx_type(e.type)
 

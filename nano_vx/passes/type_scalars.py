@@ -543,8 +543,8 @@ class _Infer:
     def value(self, e):
         """An expression whose value goes straight to a variable, to the result or nowhere:
         where an `if` may give a value, explicate-control turning it into branches that each
-        deliver their own. Elsewhere (an operand, an argument) it would need its branches
-        inside the expression."""
+        deliver their own. Elsewhere (an operand, an argument) only an `if` whose arms are
+        plain values is lowered (a select of the arm the condition picks)."""
         if e._prod == "IfExpr":
             self.placed.add(id(e))
         return self.expr(e)
@@ -558,9 +558,9 @@ class _Infer:
         return method(e)
 
     def e_IfExpr(self, e):
-        if id(e) not in self.placed:
-            raise _Mismatch(e, "an `if` value inside a larger expression (bind it with a "
-                               "`let` first)")
+        if id(e) not in self.placed and (e.then.stmts or e.orelse.stmts):
+            raise _Mismatch(e, "an `if` value with statements in its arms inside a larger "
+                               "expression (bind it with a `let` first)")
         unify(self.expr(e.cond), "bool", e.cond)
         t = _Var("any")
         for arm in (e.then, e.orelse):

@@ -55,3 +55,13 @@ def test_code_after_a_return_is_dropped_with_the_blocks_no_jump_reaches():
     fn = _fn("blocks", "sign")
     assert "99" not in to_text(fn)
     assert all(b.exit._prod == "Return" or b.label for b in fn.blocks)
+
+
+def test_an_if_value_inside_an_expression_is_a_select_and_one_where_its_value_goes_branches():
+    after = run_front(CASES / "if_values.vx", explicate_control).after
+    pick = next(i for i in after.items if i.name == "pick")
+    assert [b.exit._prod for b in pick.blocks] == ["Return"]  # no branch: a select
+    assert to_text(pick.blocks[0].exit).strip() == \
+        "return base + (if c { 1i64 } else { base * 2i64 });"
+    classify = next(i for i in after.items if i.name == "classify")
+    assert classify.blocks[0].exit._prod == "Branch"  # statements in an arm: branches
