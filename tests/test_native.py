@@ -27,7 +27,6 @@ _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 NOT_LOWERED = {
     "tests/passes/cases/check_borrows/admitted.vx",
     "tests/passes/cases/type_scalars/e5001_element_reference.vx",
-    "tests/passes/cases/check_extent_queries/axis_not_literal_repaired.vx",
     "tests/passes/cases/check_struct_fields/generic_field.vx",
     "tests/passes/cases/check_struct_fields/missing_field_repaired.vx",
     "tests/passes/cases/check_struct_fields/mistyped_field_repaired.vx",
@@ -36,8 +35,6 @@ NOT_LOWERED = {
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
     "tests/passes/cases/desugar_tuple_lets/nested_blocks.vx",
     "tests/passes/cases/desugar_tuple_lets/unpack.vx",
-    "tests/passes/cases/check_extent_queries/axis_past_rank_repaired.vx",
-    "tests/passes/cases/check_extent_queries/shape_field_repaired.vx",
     "tests/passes/cases/check_match_arms/bool_case_missing_repaired.vx",
     "tests/passes/cases/check_match_arms/enum_variant_missing_repaired.vx",
     "tests/passes/cases/check_match_arms/integer_rest_missing_repaired.vx",

@@ -36,6 +36,7 @@ _UNLOWERED = {
 class State:
     types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
     rets: dict = field(default_factory=dict)  # function name -> its result type (a Type node)
+    extents: dict = field(default_factory=dict)  # id(`t.extent(i)`) -> the extent, a number
     item: str | None = None  # the item being rebuilt
 
 
@@ -73,6 +74,7 @@ def _program(run, program):
     # Solved only once every item is inferred: a launch's type is the kernel's body's, and
     # a kernel's parameters are what its launch passes, whichever comes first.
     run.state.types = {name: infer.solved() for name, infer in inferred.items()}
+    run.state.extents = {key: n for infer in inferred.values() for key, n in infer.extents.items()}
     run.state.rets = {name: _type_node(sigs.ret(name), fn.span, fn.ret)
                       for name, fn in sigs.fns.items() if name not in refused}
     items = []
@@ -86,7 +88,14 @@ def _program(run, program):
     return L["Program"](tuple(items), span=program.span)
 
 
-@type_scalars.on("Match", "Arm", "MethodCall", "FieldGet", "SomeTopo", "NoneTopo", "Grad", "Vjp",
+@type_scalars.on("MethodCall")
+def _method(run, node):
+    # `t.extent(i)` of a tensor with static extents is that number; any other method call
+    # was refused with E5001.
+    return L["Int"](run.state.extents[id(node)], _decided(run, node), span=node.span)
+
+
+@type_scalars.on("Match", "Arm", "FieldGet", "SomeTopo", "NoneTopo", "Grad", "Vjp",
                   "Jvp", "HardwareStateType", "MatchValue", "Case", "EnumValue", "StructLit",
                   "FieldInit", "Tuple", "TupleGet", "PWild", "PLit", "PBind", "PVariant", "POr",
                   "Variant", "EnumDecl", "StructDecl")
@@ -438,6 +447,7 @@ class _Infer:
         self.ret = None
         self.placed: set = set()  # id() of each `if` value standing where one may (see value)
         self.judged: list = []  # (node, test, its type terms), tested again once solved
+        self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
         self.if_lets: list = []  # the lets bound to an `if` value
 
     def item(self):
@@ -578,6 +588,17 @@ class _Infer:
 
     def e_Str(self, e):
         return "str"
+
+    def e_MethodCall(self, e):
+        """`t.extent(i)` of a variable whose tensor's extents are numbers: a constant, typed
+        as a literal is."""
+        if e.method == "extent" and e.receiver._prod == "Local" and len(e.args) == 1 \
+                and e.args[0]._prod == "Int":
+            t = _find(self.expr(e.receiver))
+            if isinstance(t, _Tensor) and e.args[0].value < len(t.dims):
+                self.extents[id(e)] = t.dims[e.args[0].value]
+                return self.note(e, _Var("int"))  # a number, of the integer type it meets
+        raise _Mismatch(e, f"the method call .{e.method}()")
 
     def e_Local(self, e):
         t = self.env.get(e.name)
