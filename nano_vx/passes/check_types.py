@@ -280,6 +280,14 @@ def _operator(run, node, written_op: str, operand, other) -> None:
     the operator as written (`+=` for an Assign)."""
     op = written_op.rstrip("=") if written_op not in RELATIONAL else written_op
     (left_expr, left), (right_expr, right) = operand, other
+    for t, expr in ((left, left_expr), (right, right_expr)):
+        if not literal(t) and t._prod == "BorrowType" and op not in RELATIONAL:
+            # Arithmetic reads a value: a reference is read through (`*p`), as in Rust.
+            _error(run, "E3004", expr.span,
+                   f"`{written_op}` does not apply to {show(t)}, a reference",
+                   help=[f"read the value it names: `*{_written(expr)}`"],
+                   operator=written_op, found=show(t))
+            return
     sides = (("left", kind(left), left, left_expr), ("right", kind(right), right, right_expr))
     if op in LOGICAL:
         for side, k, t, expr in sides:

@@ -143,3 +143,11 @@ def test_the_branch_an_if_comptime_does_not_take_is_not_judged():
 def test_a_body_that_ends_in_a_spawn_of_nothing_gives_no_value():
     text = "fn main() {\n    spawn on(Topology::GPU) {\n        print(1);\n    }\n}\n"
     assert not run_front(text, check_types).diagnostics.items
+
+
+def test_arithmetic_on_a_reference_is_refused_and_reading_through_it_admitted():
+    text = "fn main() {\n  let x = 4;\n  let p = &x;\n  print(p + 1);\n}\n"
+    said = [(d.code, d.message, d.help) for d in run_front(text, check_types).diagnostics.items]
+    assert said == [("E3004", "`+` does not apply to &i32, a reference",
+                     ["read the value it names: `*p`"])]
+    assert not run_front(text.replace("p + 1", "*p + 1"), check_types).diagnostics.items
