@@ -7,6 +7,7 @@ from .nanopass import Pipeline
 from .passes.check_borrows import check_borrows
 from .passes.check_calls import check_calls
 from .passes.check_constants import check_constants
+from .passes.check_declared_tiles import check_declared_tiles
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -73,6 +74,7 @@ PIPELINE = Pipeline([
     check_element_types,
     check_extent_queries,
     check_tensor_literals,
+    check_declared_tiles,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,
