@@ -14,7 +14,7 @@ from ..languages.l4_resolved import display_name
 from ..values.literals import literal, negated_literal, scalar_hint
 from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
-from ..values.tensors import Tensor, make_tensor
+from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .arithmetic import Literal
 from .errors import cannot_finish, depends
 from .values import PRINT, Closure, Function, Unknown, runtime
@@ -223,6 +223,30 @@ class ExprMixin:
             # written.
             return self.guarded(make_tensor, elem, extents, ctor, values, space, span)
         return tensor
+
+    def x_ArrayLit(self, node, hint):
+        elems, span = [self.expr(e) for e in node.elems], node.span
+
+        def array(frame):
+            values = [unplace(e(frame)) for e in elems]
+            unknown = next((v for v in values if type(v) is Unknown), None)
+            if unknown is not None:
+                return unknown
+            return self.guarded(array_of, values, CPU_DRAM, span)
+        return array
+
+    def x_TensorLit(self, node, hint):
+        ty, span = node.type, node.span
+        elem = ty.elem.name
+        dims, elems = [self.dim(d) for d in ty.dims], [self.expr(e, elem) for e in node.elems]
+
+        def literal(frame):
+            extents, values = [d(frame) for d in dims], [e(frame) for e in elems]
+            unknown = next((v for v in (*extents, *values) if type(v) is Unknown), None)
+            if unknown is not None:
+                return unknown
+            return self.guarded(tensor_of, elem, extents, values, CPU_DRAM, span)
+        return literal
 
     def dim(self, d):
         """An extent (`4`, `N`, `N*2` with N a const item; monomorphize replaced the const

@@ -22,7 +22,7 @@ from ..values.stops import stop, wrong_kind
 from ..passes.desugar_tensor_constructors import meaning
 from ..placement.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
-from ..values.tensors import Tensor, array_elem, make_tensor, tensor_of
+from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .functions import ClosureValue, compile_code, type_slot
 from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
@@ -454,10 +454,7 @@ class ExprMixin:
     def x_ArrayLit(self, node, sc, hint):
         elems, span = [self.expr(e, sc) for e in node.elems], node.span
 
-        def array(f):
-            values = [unplace(e(f)) for e in elems]
-            return tensor_of(array_elem(values, span), [len(values)], values, CPU_DRAM, span)
-        return array
+        return lambda f: array_of([unplace(e(f)) for e in elems], CPU_DRAM, span)
 
     def place_space(self, place) -> str:
         if place is None:
@@ -492,7 +489,7 @@ class ExprMixin:
         base, name, span = self.expr(node.base, sc), node.field, node.span
 
         def get(f):
-            v = referent(base(f), span)
+            v = unplace(referent(base(f), span))
             if type(v) is not StructValue or name not in v.fields:
                 wrong_kind(span, f"{describe(v)} has no field `{name}`")
             return v.fields[name]

@@ -123,6 +123,11 @@ def tensor_of(elem: str, dims: list[int], values: list, space: str, span) -> Ten
     return t
 
 
+def array_of(values: list, space: str, span) -> Tensor:
+    """`[a, b, ..]`: a rank-1 tensor of the values, of their element type (see array_elem)."""
+    return tensor_of(array_elem(values, span), [len(values)], values, space, span)
+
+
 def array_elem(values: list, span) -> str:
     """The element type of `[a, b, ..]`: the first typed element's (the literals adopt it),
     else the literals' own (i32, f64, bool)."""
