@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from front import (assert_prints_the_same, assert_refused_from_the_command_line,
-                   assert_refused_then_repaired)
+                   assert_refused_then_repaired, run_front)
 
 from nano_vx.cli import main as cli_main
 from nano_vx.dump.dot import to_dot
@@ -102,3 +102,12 @@ def test_the_dump_shows_literals_and_no_comptime(capsys):
     out = capsys.readouterr().out
     assert "comptime" not in out.split("***", 2)[2]
     assert "let folded: i32 = 4950;" in out
+
+
+def test_a_comptime_block_folds_array_and_tensor_literals():
+    text = ("fn main() {\n  let a = comptime { [1, 2, 3][2] };\n"
+            "  let t = comptime { Tensor<f32, [2]>([1.5, 2.5])[1] };\n  print(a);\n  print(t);\n}\n")
+    ran = run_front(text, desugar_comptime)
+    assert not ran.diagnostics.items
+    lets = [s.value for s in ran.after.items[0].body.stmts if s._prod == "Let"]
+    assert [(v._prod, v.value) for v in lets] == [("Int", 3), ("Float", 2.5)]
