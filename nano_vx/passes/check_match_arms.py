@@ -18,7 +18,7 @@ class State:
 
 
 check_match_arms = Analysis("check-match-arms", Ltyped, """
-Refuse a `match` on the result of `try_pin` that has no arm for one of its variants (E3020).
+Refuse a `match` that misses a case: a variant of `try_pin`'s result, or values (E3020).
 
 `x.try_pin(Topology::X)` comes back `Available(p)` when a unit of X was free to pin and
 `Saturated(v)` when every unit was taken, which depends on what else holds X while the
