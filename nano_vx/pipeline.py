@@ -29,6 +29,7 @@ from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tuple_lets import desugar_tuple_lets
 from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_value_matches import desugar_value_matches
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
@@ -75,6 +76,7 @@ PIPELINE = Pipeline([
     check_extent_queries,
     check_tensor_literals,
     check_declared_tiles,
+    desugar_value_matches,
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,

@@ -1,0 +1,119 @@
+"""desugar-value-matches: Ltyped -> Ltyped.
+
+Same IL: a `match` on an enum stays, so `MatchValue` is still in it; this pass only rewrites
+the ones whose patterns are numbers and bools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..languages.l6_typed import Ltyped
+from ..nanopass import Pass
+
+L = Ltyped
+
+
+@dataclass
+class State:
+    made: int = 0  # scrutinees named so far, in this function
+
+
+desugar_value_matches = Pass("desugar-value-matches", Ltyped, Ltyped, """
+Write a `match` on a number or a bool as the scrutinee in a variable and an `if` chain.
+
+`let r = match e { 0 => a, 1 | 2 => b, n => c };` is `let match#1 = e; let r = if match#1 ==
+0 { a } else if match#1 == 1 || match#1 == 2 { b } else { let n = match#1; c };`. e is
+evaluated once; the cases are tried in order; a case `_` or a name takes the rest, and the
+last case is the `else` (check-match-arms made sure the cases cover every value). Only a
+`match` whose value goes straight to a `let`, an assignment, a `return`, a statement or a
+block's end is rewritten, since the variable's `let` goes before the statement; a `match` on
+an enum stays as it is. The `if` chain is what native code lowers.
+""", state=State)
+
+
+@desugar_value_matches.on("Fn")
+def _fn(run, node):
+    run.state.made = 0
+    return run.rebuild(node)
+
+
+def _scalar(node) -> bool:
+    """A `match` whose patterns are all numbers, bools, `_`, names and `|` of them."""
+    def plain(p):
+        return p._prod in ("PWild", "PBind", "PLit") or \
+            p._prod == "POr" and all(plain(a) for a in p.alts)
+    if node is None or node._prod != "MatchValue" or not node.cases or \
+            not all(plain(c.pattern) for c in node.cases):
+        return False
+    # One case, its body statements: there is no `if` to hold them; it stays a `match`.
+    first = node.cases[0]
+    return first.pattern._prod not in ("PWild", "PBind") or \
+        first.pattern._prod == "PWild" and not first.body.stmts
+
+
+def _named(run, match):
+    """(the `let` of the scrutinee's variable, a read of it)."""
+    run.state.made += 1
+    name, span = f"match#{run.state.made}", match.scrutinee.span
+    let = L["Let"](name, False, L["OpaqueType"](span=match.span), run.walk(match.scrutinee),
+                   span=match.span)  # the type's span the let's: inferred (see _body)
+    return let, (lambda: L["Local"](name, span=span))
+
+
+def _chain(run, match, read):
+    """The `if` chain of the cases, from the last one (the `else`) back."""
+    cases = list(match.cases)
+    for k, case in enumerate(cases):  # what follows a case that takes everything never runs
+        if case.pattern._prod in ("PWild", "PBind"):
+            cases = cases[:k + 1]
+            break
+    out = _body(run, cases[-1], read)
+    for case in reversed(cases[:-1]):
+        cond = _test(case.pattern, read)
+        out = L["Block"]((), L["IfExpr"](cond, False, _body(run, case, read), out,
+                                         span=case.span), span=case.span)
+    return out.value  # an `if`, or the one case's plain value (see _scalar)
+
+
+def _test(pattern, read):
+    if pattern._prod == "POr":
+        tests = [_test(a, read) for a in pattern.alts]
+        out = tests[0]
+        for t in tests[1:]:
+            out = L["Binary"]("||", out, t, span=pattern.span)
+        return out
+    if pattern._prod == "PLit":
+        return L["Binary"]("==", read(), pattern.value, span=pattern.span)
+    return L["Bool"](True, span=pattern.span)
+
+
+def _body(run, case, read):
+    body = run.walk(case.body)
+    if case.pattern._prod != "PBind":
+        return body
+    # The type carries the let's own span: an inferred type, as infer-placement marks one.
+    span = case.pattern.span
+    bind = L["Let"](case.pattern.name, False, L["OpaqueType"](span=span), read(), span=span)
+    return body.replace(stmts=(bind, *body.stmts))
+
+
+@desugar_value_matches.on("Let", "Assign", "Return", "ExprStmt", splice=True)
+def _stmt(run, node):
+    field = "expr" if node._prod == "ExprStmt" else "value"
+    match = getattr(node, field)
+    # An assignment to an element evaluates its indices after the value: the scrutinee's
+    # `let` would come first, so only a variable's assignment is rewritten.
+    if not _scalar(match) or node._prod == "Assign" and node.target._prod != "Local":
+        return (run.rebuild(node),)
+    let, read = _named(run, match)
+    rest = run.rebuild(node.replace(**{field: L["Bool"](True, span=node.span)}))
+    return let, rest.replace(**{field: _chain(run, match, read)})
+
+
+@desugar_value_matches.on("Block")
+def _block(run, node):
+    if not _scalar(node.value):
+        return run.rebuild(node)
+    stmts = run.rebuild(node.replace(value=None)).stmts
+    let, read = _named(run, node.value)
+    return L["Block"]((*stmts, let), _chain(run, node.value, read), span=node.span)

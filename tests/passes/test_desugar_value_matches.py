@@ -1,0 +1,44 @@
+"""desugar-value-matches: a `match` on a number or a bool, where its value goes straight to a
+place, is a variable and an `if` chain; a `match` on an enum stays; the program prints what
+it printed."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.desugar_value_matches import desugar_value_matches
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "desugar_value_matches"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", desugar_value_matches)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"desugar-value-matches: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", desugar_value_matches)
+
+
+def test_what_stays_a_match():
+    numbers = run_front(CASES / "numbers_and_bools.vx", desugar_value_matches)
+    # The one case binding a name, with statements: no `if` to hold them.
+    assert len(list(numbers.nodes("MatchValue"))) == 1
+    enum = run_front(CASES / "enum_stays.vx", desugar_value_matches)
+    assert len(list(enum.nodes("MatchValue"))) == 1 and not list(enum.nodes("IfExpr"))
+
+
+def test_the_scrutinee_is_evaluated_once():
+    text = ("fn next(c: i32) -> i32 {\n  print(c);\n  c + 1\n}\n\n"
+            "fn main() {\n  let r = match next(1) { 0 => 10, 1 => 20, _ => 30 };\n"
+            "  print(r);\n}\n")
+    ran = run_front(text, desugar_value_matches)
+    assert ran.prints() == ("1\n30\n", "1\n30\n")
