@@ -35,7 +35,6 @@ NOT_LOWERED = {
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
     "tests/passes/cases/desugar_tuple_lets/nested_blocks.vx",
     "tests/passes/cases/desugar_value_matches/enum_stays.vx",
-    "tests/passes/cases/desugar_value_matches/numbers_and_bools.vx",
     "tests/passes/cases/desugar_tuple_lets/unpack.vx",
     "tests/passes/cases/check_match_arms/enum_variant_missing_repaired.vx",
     "tests/passes/cases/check_match_arms/missing_available_repaired.vx",

@@ -24,7 +24,8 @@ Write a `match` on a number or a bool as the scrutinee in a variable and an `if`
 `let r = match e { 0 => a, 1 | 2 => b, n => c };` is `let match#1 = e; let r = if match#1 ==
 0 { a } else if match#1 == 1 || match#1 == 2 { b } else { let n = match#1; c };`. e is
 evaluated once; the cases are tried in order; a case `_` or a name takes the rest, and the
-last case is the `else` (check-match-arms made sure the cases cover every value). Only a
+last case is the `else` (check-match-arms made sure the cases cover every value). A first
+case that takes everything runs alone: its statements join the enclosing block. Only a
 `match` whose value goes straight to a `let`, an assignment, a `return`, a statement or a
 block's end is rewritten, since the variable's `let` goes before the statement; a `match` on
 an enum stays as it is. The `if` chain is what native code lowers.
@@ -45,10 +46,9 @@ def _scalar(node) -> bool:
     if node is None or node._prod != "MatchValue" or not node.cases or \
             not all(plain(c.pattern) for c in node.cases):
         return False
-    # One case, its body statements: there is no `if` to hold them; it stays a `match`.
+    # A first case that takes everything runs alone: it needs a value to leave in place.
     first = node.cases[0]
-    return first.pattern._prod not in ("PWild", "PBind") or \
-        first.pattern._prod == "PWild" and not first.body.stmts
+    return first.pattern._prod not in ("PWild", "PBind") or first.body.value is not None
 
 
 def _named(run, match):
@@ -58,6 +58,17 @@ def _named(run, match):
     let = L["Let"](name, False, L["OpaqueType"](span=match.span), run.walk(match.scrutinee),
                    span=match.span)  # the type's span the let's: inferred (see _body)
     return let, (lambda: L["Local"](name, span=span))
+
+
+def _rewritten(run, match, read):
+    """(statements to run first, the value): the case that takes everything when it is the
+    first, its statements joining the enclosing block (names are unique); else no statement
+    and the `if` chain."""
+    first = match.cases[0]
+    if first.pattern._prod not in ("PWild", "PBind"):
+        return (), _chain(run, match, read)
+    body = _body(run, first, read)
+    return body.stmts, body.value
 
 
 def _chain(run, match, read):
@@ -72,7 +83,7 @@ def _chain(run, match, read):
         cond = _test(case.pattern, read)
         out = L["Block"]((), L["IfExpr"](cond, False, _body(run, case, read), out,
                                          span=case.span), span=case.span)
-    return out.value  # an `if`, or the one case's plain value (see _scalar)
+    return out.value  # an `if` (two cases at least: see _rewritten)
 
 
 def _test(pattern, read):
@@ -107,7 +118,8 @@ def _stmt(run, node):
         return (run.rebuild(node),)
     let, read = _named(run, match)
     rest = run.rebuild(node.replace(**{field: L["Bool"](True, span=node.span)}))
-    return let, rest.replace(**{field: _chain(run, match, read)})
+    first, value = _rewritten(run, match, read)
+    return (let, *first, rest.replace(**{field: value}))
 
 
 @desugar_value_matches.on("Block")
@@ -116,4 +128,5 @@ def _block(run, node):
         return run.rebuild(node)
     stmts = run.rebuild(node.replace(value=None)).stmts
     let, read = _named(run, node.value)
-    return L["Block"]((*stmts, let), _chain(run, node.value, read), span=node.span)
+    first, value = _rewritten(run, node.value, read)
+    return L["Block"]((*stmts, let, *first), value, span=node.span)

@@ -28,10 +28,13 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", desugar_value_matches)
 
 
-def test_what_stays_a_match():
+def test_only_a_match_on_an_enum_stays_one():
     numbers = run_front(CASES / "numbers_and_bools.vx", desugar_value_matches)
-    # The one case binding a name, with statements: no `if` to hold them.
-    assert len(list(numbers.nodes("MatchValue"))) == 1
+    # `match b { x => { let y = x + 1; y * 2 } }`: the one case joins the block.
+    assert not list(numbers.nodes("MatchValue"))
+    main = next(i for i in numbers.after.items if i.name == "main")
+    assert [s.name for s in main.body.stmts if s._prod == "Let"][-4:] == \
+        ["match#4", "x", "y", "k"]
     enum = run_front(CASES / "enum_stays.vx", desugar_value_matches)
     assert len(list(enum.nodes("MatchValue"))) == 1 and not list(enum.nodes("IfExpr"))
 
