@@ -165,8 +165,16 @@ def _variant(run, node):
     decl = run.state.enums.get(node.enum)
     report = run.ctx.diagnostics.error
     if decl is None:
+        # `H::width()` in vxc calls a function of an `impl` block, which nano-vx does not read.
+        through_a_type = node._prod == "EnumValue" and (node.enum in run.state.globals
+                                                       or node.enum in run.state.generics)
         report("E2003", node.span, f"there is no enum named '{node.enum}'", name=node.enum,
-               help=[f"declare it: `enum {node.enum} {{ {node.variant} }}`"])
+               notes=[f"'{node.enum}' is not an enum, and nano-vx has no `impl` blocks: "
+                      f"`{node.enum}::{node.variant}(..)` cannot call a function through a "
+                      f"type"] if through_a_type else [],
+               help=[f"declare it: `enum {node.enum} {{ {node.variant} }}`" if not
+                     through_a_type else f"call a function of the program instead: "
+                                         f"`{node.variant}(..)`"])
         return run.rebuild(node)
     variants = {v.name: v for v in decl.variants}
     variant = variants.get(node.variant)

@@ -49,3 +49,11 @@ def test_a_variant_or_a_field_declared_twice_is_e2005():
                     ("E2005", "enum 'E' has two variants named 'A'")]
     repaired = "struct P { x: i32, y: f32 }\n\nenum E { A, B, C }\n\nfn main() { }\n"
     assert not run_front(repaired, resolve_names).diagnostics.items
+
+
+def test_a_call_through_a_type_says_there_are_no_impl_blocks():
+    text = "struct Vec { n: i32 }\n\nfn main() {\n  let v = Vec::new();\n}\n"
+    [d] = run_front(text, resolve_names).diagnostics.items
+    assert (d.code, d.message) == ("E2003", "there is no enum named 'Vec'")
+    assert d.notes == ["'Vec' is not an enum, and nano-vx has no `impl` blocks: `Vec::new(..)` "
+                       "cannot call a function through a type"]
