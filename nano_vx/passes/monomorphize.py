@@ -114,8 +114,13 @@ def _fn(run, node):
     st = run.state
     params = run.walk_seq(node.params)
     body = run.walk(node.body)
-    return Lmono["Fn"](st.walking.name, params, node.on, node.ret, st.walking.bounds, body,
-                       span=node.span)
+    return Lmono["Fn"](st.walking.name, params, node.on, _type(run, node.ret),
+                       st.walking.bounds, body, span=node.span)
+
+
+def _type(run, ty):
+    """A written type as Lmono has it (a generic struct's arguments erased), or None."""
+    return run.walk(ty) if ty is not None else None
 
 
 def _bound(bound, binding: dict):
@@ -134,7 +139,9 @@ def _bound(bound, binding: dict):
 def _struct(run, node):
     # A generic struct's parameters are erased, not instantiated: its values are built and
     # read the same whatever the arguments, which only the checks of its fields would need.
-    return Lmono["StructDecl"](node.name, run.walk_seq(node.fields), span=node.span)
+    # Fields are not locals: each keeps its name, and only its type is walked.
+    fields = tuple(Lmono["Param"](f.name, _type(run, f.type), span=f.span) for f in node.fields)
+    return Lmono["StructDecl"](node.name, fields, span=node.span)
 
 
 @monomorphize.on("StructLit")
@@ -151,18 +158,20 @@ def _applied(run, node):
 def _param(run, node):
     st = run.state
     here = st.here[-1]
-    ty = placed(node.type, here, st.machine) if node.type is not None else OPAQUE
+    written = _type(run, node.type)
+    ty = placed(written, here, st.machine) if written is not None else OPAQUE
     st.typer.bind(node.name, ty, here)
-    return node
+    return node if written is node.type else node.replace(type=written)
 
 
 @monomorphize.on("Let")
 def _let(run, node):
     st = run.state
-    value = run.walk(node.value)
+    value, written = run.walk(node.value), _type(run, node.type)
     here = st.here[-1]
-    st.typer.bind(node.name, st.typer.let_type(node.type, value, here), here)
-    return node if value is node.value else node.replace(value=value)
+    st.typer.bind(node.name, st.typer.let_type(written, value, here), here)
+    return node if value is node.value and written is node.type else \
+        node.replace(value=value, type=written)
 
 
 @monomorphize.on("For")

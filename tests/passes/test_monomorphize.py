@@ -254,3 +254,16 @@ def test_sizeof_of_a_type_without_a_static_size_is_refused():
     d = _refused("fn main() { print(sizeof<Tensor<f32, [?]>>()); }\n")
     assert d.code == "E3047"
     assert d.message.startswith("`sizeof<Tensor<f32, [?]>>()` has no size: it takes one type")
+
+
+def test_a_generic_struct_written_in_a_signature_or_a_let_is_the_struct_erased():
+    text = ("struct Pair<T, const N: i32> { a: T, b: Tensor<f32, [N]> }\n\n"
+            "fn first(p: Pair<f32, 2>) -> f32 { p.a }\n\n"
+            "fn make() -> Pair<f32, 2> { Pair { a: 2.5, b: Tensor<f32, [2]>::new() } }\n\n"
+            "fn main() {\n  let q: Pair<f32, 2> = make();\n  print(first(q));\n}\n")
+    ran = run_front(text, monomorphize)
+    assert not ran.diagnostics.items
+    assert not list(ran.nodes("AppliedType"))
+    # The field `a: T` keeps its parameter's name: erased, it takes any value.
+    assert [to_text(n).strip() for n in ran.nodes("NamedType")] == ["T", "Pair", "Pair", "Pair"]
+    assert ran.prints() == ("2.5\n", "2.5\n")
