@@ -17,7 +17,7 @@ from ..values.structs import StructValue
 from ..values.tensors import Tensor
 from .expressions import ExprMixin
 from .functions import run_body
-from .references import as_ref, referent
+from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -149,16 +149,32 @@ class StmtMixin(ExprMixin):
 
     def _assign_field(self, target, op, value, sc, span):
         """`s.a = v`, `s.a.b += v`: the variable s takes a new struct with the field changed
-        (a struct is a value: another name for the old one keeps it)."""
+        (a struct is a value: another name for the old one keeps it); through a reference
+        (`p.a = v`, `(*p).a = v`), the place it names does."""
         path, root = [], target
         while root._prod == "FieldGet":
             path.append(root.field)
             root = root.base
-        if root._prod not in ("Var", "Local") or sc.lookup(root.name) is None:
-            return self.unsupported(target, "assignment to a field of a value without a name")
         path.reverse()
-        depth, slot = sc.lookup(root.name)
-        frame, binop = frame_getter(depth), op[:-1]
+        binop = op[:-1]
+        if root._prod == "Deref":
+            ref = self.expr(root.value, sc)
+
+            def cell(f):
+                r = as_ref(ref(f), span)
+                return r.get(span), lambda v: r.set(v, span)
+        elif root._prod in ("Var", "Local") and sc.lookup(root.name) is not None:
+            depth, slot = sc.lookup(root.name)
+            frame = frame_getter(depth)
+
+            def cell(f):
+                fr = f if depth == 0 else frame(f)
+                held = fr[slot]
+                if type(held) is Ref:  # a reference variable: its field is the place's
+                    return held.get(span), lambda v: held.set(v, span)
+                return held, lambda v: fr.__setitem__(slot, v)
+        else:
+            return self.unsupported(target, "assignment to a field of a value without a name")
 
         def update(s, fields, new):
             if type(s) is not StructValue or fields[0] not in s.fields:
@@ -169,10 +185,9 @@ class StmtMixin(ExprMixin):
             return s.with_field(fields[0], update(s.fields[fields[0]], fields[1:], new))
 
         def assign(f):
-            fr = f if depth == 0 else frame(f)
             v = value(f)
-            fr[slot] = update(fr[slot], path, lambda old: v if op == "=" else
-                              arith(binop, old, v, span))
+            held, put = cell(f)
+            put(update(held, path, lambda old: v if op == "=" else arith(binop, old, v, span)))
         return assign
 
     def _assign_element(self, target, op, value, sc, span):

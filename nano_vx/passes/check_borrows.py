@@ -317,7 +317,7 @@ def _line_col(node) -> tuple[int, int]:
 
 def _text(node) -> str:
     sp = node.span
-    return sp.source.text[sp.start:sp.end] if sp is not None else node._prod
+    return sp.source.text[sp.start:sp.end].strip() if sp is not None else node._prod
 
 
 def _end(st: State, depth: int):

@@ -172,3 +172,9 @@ fn main() {
 }
 """, "E9004", native_too=False)
     assert stop.message.startswith("use of 't' after it moved to Memory::GPU_HBM")
+
+
+def test_a_field_is_assigned_through_a_reference_to_its_struct():
+    text = ("struct P { x: i32 }\n\nfn bump(p: &mut P) {\n  (*p).x += 1;\n  p.x *= 10;\n}\n\n"
+            "fn main() {\n  let mut p = P { x: 1 };\n  bump(&mut p);\n  print(p.x);\n}\n")
+    assert output(text) == "20\n"
