@@ -32,6 +32,10 @@ _UNLOWERED = {
 }
 
 
+# The tensor constructors and how many arguments each takes (`?` extents are refused first).
+_CTOR_ARGS = {"new": 0, "uninit": 0, "fill": 1}
+
+
 @dataclass
 class State:
     types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
@@ -727,6 +731,8 @@ class _Infer:
         t = _scalar_of(e.type, e)
         if not isinstance(t, _Tensor):
             raise _Mismatch(e, "a tensor of that type")
+        if len(e.args) != _CTOR_ARGS.get(e.ctor, -1):  # the interpreter stops on it (E9006)
+            raise _Mismatch(e, f"`::{e.ctor}` with {len(e.args)} argument(s)")
         for a in e.args:
             unify(self.expr(a), t.elem, a)
         return t
