@@ -123,7 +123,10 @@ _ENTRIES = [
          "purpose)."),
     Code("E3010", "a call with the wrong number of arguments",
          "A call passes exactly as many arguments as the function has parameters. The "
-         "message names the parameters' types and how many arguments the call passes."),
+         "message names the parameters' types and how many arguments the call passes. A "
+         "tensor constructor too: `::new()` and `::uninit()` take nothing, `::fill(v)` one "
+         "value (after the list of extents a tensor with `?` extents takes first), and Tensor "
+         "has no other constructor."),
     Code("E3011", "an unsupported cast",
          "`as` converts a number to a number (wrapping, truncating or rounding as Rust "
          "does) and a bool to an integer (`true as i32` is 1). Nothing converts to a bool "

@@ -11,6 +11,7 @@ from .passes.check_declared_tiles import check_declared_tiles
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
+from .passes.check_tensor_constructors import check_tensor_constructors
 from .passes.check_tensor_literals import check_tensor_literals
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
@@ -75,6 +76,7 @@ PIPELINE = Pipeline([
     check_element_types,
     check_extent_queries,
     check_tensor_literals,
+    check_tensor_constructors,
     check_declared_tiles,
     desugar_value_matches,
     fold_comptime_lambdas,

@@ -11,6 +11,7 @@ from ..nanopass.verify import child_nodes
 from ..placement.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from .check_tensor_constructors import TAKES
 
 L = Lscalars
 _FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
@@ -32,8 +33,6 @@ _UNLOWERED = {
 }
 
 
-# The tensor constructors and how many arguments each takes (`?` extents are refused first).
-_CTOR_ARGS = {"new": 0, "uninit": 0, "fill": 1}
 
 
 @dataclass
@@ -731,8 +730,9 @@ class _Infer:
         t = _scalar_of(e.type, e)
         if not isinstance(t, _Tensor):
             raise _Mismatch(e, "a tensor of that type")
-        if len(e.args) != _CTOR_ARGS.get(e.ctor, -1):  # the interpreter stops on it (E9006)
-            raise _Mismatch(e, f"`::{e.ctor}` with {len(e.args)} argument(s)")
+        if len(e.args) != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused it
+            raise AssertionError(f"`::{e.ctor}` with {len(e.args)} argument(s) reached "
+                                 f"type-scalars")
         for a in e.args:
             unify(self.expr(a), t.elem, a)
         return t

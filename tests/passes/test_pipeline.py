@@ -18,7 +18,7 @@ ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-construc
            "desugar-transfer-methods", "resolve-names", "check-constants", "check-memory-declarations",
            "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
-           "check-match-arms", "check-element-types", "check-extent-queries", "check-tensor-literals", "check-declared-tiles", "desugar-value-matches",
+           "check-match-arms", "check-element-types", "check-extent-queries", "check-tensor-literals", "check-tensor-constructors", "check-declared-tiles", "desugar-value-matches",
            "fold-comptime-lambdas", "desugar-comptime",
            "resolve-sub-space-ancestors", "check-types", "check-returns", "check-linearity", "check-borrows", "check-visibility", "check-calls", "check-struct-fields",
            "verify-seams",

@@ -146,9 +146,3 @@ def test_a_tensor_whose_bytes_no_address_reaches_is_refused_not_compiled():
     assert diag.code == "E5001"
     assert "a tensor of 40000000000000000000 bytes, more than an address reaches" in diag.message
 
-
-def test_a_constructor_given_the_wrong_arguments_is_refused_not_compiled():
-    # select-instructions read the missing value of `::fill()` (found by the fuzz campaign).
-    ran = run_front("fn main() { let t = Tensor<f64, [4]>::fill(); }\n", type_scalars)
-    [diag] = ran.diagnostics.items
-    assert diag.code == "E5001" and "`::fill` with 0 argument(s)" in diag.message

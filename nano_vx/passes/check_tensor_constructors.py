@@ -1,0 +1,34 @@
+"""check-tensor-constructors: Ltyped, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from ..languages.l6_typed import Ltyped
+from ..nanopass import Analysis
+
+# Each constructor and the values it takes after the extents list a `?` tensor gives first.
+TAKES = {"new": 0, "uninit": 0, "fill": 1}
+
+check_tensor_constructors = Analysis("check-tensor-constructors", Ltyped, """
+Refuse `Tensor<..>::ctor(..)` with a constructor Tensor has not or the wrong arguments (E3010).
+
+`::new()` and `::uninit()` take nothing and `::fill(v)` one value; a tensor with `?` extents
+takes the list of its extents first (`::fill([n], v)`). Anything else would only stop the
+program when it ran.
+""")
+
+
+@check_tensor_constructors.on("TensorNew")
+def _new(run, node):
+    run.descend(node)
+    takes = TAKES.get(node.ctor)
+    given = len(node.args) - any(d._prod == "DimAny" for d in node.type.dims)
+    if takes is None:
+        run.ctx.diagnostics.error(
+            "E3010", node.span, f"Tensor has no constructor `::{node.ctor}`",
+            help=["its constructors: `::new()`, `::uninit()`, `::fill(v)`"],
+            constructor=node.ctor)
+    elif given != takes:
+        run.ctx.diagnostics.error(
+            "E3010", node.span,
+            f"`::{node.ctor}` takes {takes} value{'s' * (takes != 1)}, but this gives {given}",
+            constructor=node.ctor, expected=takes, found=given)
