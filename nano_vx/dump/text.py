@@ -118,10 +118,7 @@ def _enum(w, n):
 @expr("Variant", "name fields")
 def _variant(w, n):
     w.put(n.name)
-    if n.fields:
-        w.put("(")
-        w.commas(n.fields)
-        w.put(")")
+    _carried(w, n.fields)
 
 
 @line("StructDecl", "name fields generics")
@@ -526,7 +523,8 @@ def _tuple_get(w, n):
     w.put(".", str(n.index))
 
 
-@expr("Tuple", "elems", ATOM)
+@expr("Tuple", "elems", ATOM)  # a tuple, and its type: written alike
+@expr("TupleType", "elems")
 def _tuple(w, n):
     w.put("(")
     w.commas(n.elems)
@@ -766,12 +764,18 @@ def _p_bind(w, n):
     w.put(n.name)
 
 
-@expr("PVariant", "enum variant args")
-def _p_variant(w, n):
+@expr("PVariant", "enum variant args")  # a pattern, and a value: written alike
+@expr("EnumValue", "enum variant args", ATOM)
+def _variant_of(w, n):
     w.put(n.enum, "::", n.variant)
-    if n.args:
+    _carried(w, n.args)
+
+
+def _carried(w, values):
+    """What a variant carries, `(a, b)`: nothing when it carries nothing."""
+    if values:
         w.put("(")
-        w.commas(n.args)
+        w.commas(values)
         w.put(")")
 
 
@@ -780,15 +784,6 @@ def _p_or(w, n):
     for i, alt in enumerate(n.alts):
         w.put(" | " if i else "")
         w.node(alt)
-
-
-@expr("EnumValue", "enum variant args", ATOM)
-def _enum_value(w, n):
-    w.put(n.enum, "::", n.variant)
-    if n.args:
-        w.put("(")
-        w.commas(n.args)
-        w.put(")")
 
 
 @expr("Arm", "variant binding body")
@@ -925,13 +920,6 @@ def _opaque_type(w, n):
     # A type placement inference leaves open, written as Rust writes a type left to the
     # compiler (`let f: _ = |x| ..`).
     w.put("_")
-
-
-@expr("TupleType", "elems")
-def _tuple_type(w, n):
-    w.put("(")
-    w.commas(n.elems)
-    w.put(",)" if len(n.elems) == 1 else ")")
 
 
 @expr("AppliedType", "name args")
