@@ -36,6 +36,8 @@ from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.flatten_impl_blocks import flatten_impl_blocks
+from .passes.resolve_type_paths import resolve_type_paths
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.load_machine_files import load_machine_files
@@ -61,6 +63,8 @@ PIPELINE = Pipeline([
     desugar_loops,
     desugar_tuple_lets,
     hoist_nested_items,
+    flatten_impl_blocks,
+    resolve_type_paths,
     desugar_unroll_across,
     desugar_transfer_methods,
     resolve_names,

@@ -55,12 +55,17 @@ def _instance_fn(w, n):
     _fn(w, n, ())
 
 
+def _generic_args(w, args):
+    """`<a, b>`: a declaration's generic parameters or a use's arguments; none, nothing."""
+    if args:
+        w.put("<")
+        w.commas(args)
+        w.put(">")
+
+
 def _fn(w, n, generics):
     w.put("fn ", n.name)
-    if generics:
-        w.put("<")
-        w.commas(generics)
-        w.put(">")
+    _generic_args(w, generics)
     w.put("(")
     w.commas(n.params)
     w.put(")")
@@ -121,6 +126,27 @@ def _variant(w, n):
     _carried(w, n.fields)
 
 
+@line("Impl", "generics type fns")
+def _impl(w, n):
+    w.put("impl")
+    _generic_args(w, n.generics)
+    w.put(" ")
+    w.node(n.type)
+    if not n.fns:
+        w.put(" {}")
+        return
+    w.put(" {")
+    w.depth += 1
+    for i, fn in enumerate(n.fns):
+        if i:
+            w.put("\n")
+        w.newline()
+        w.stmt(fn)
+    w.depth -= 1
+    w.newline()
+    w.put("}")
+
+
 @line("StructDecl", "name fields generics")
 def _generic_struct(w, n):
     _struct(w, n, n.generics)
@@ -133,10 +159,7 @@ def _erased_struct(w, n):
 
 def _struct(w, n, generics):
     w.put("struct ", n.name)
-    if generics:
-        w.put("<")
-        w.commas(generics)
-        w.put(">")
+    _generic_args(w, generics)
     w.put(" {")
     if n.fields:
         w.depth += 1
@@ -454,10 +477,7 @@ def _cast(w, n):
 @expr("Call", "callee targs args", POSTFIX)
 def _generic_call(w, n):
     w.node(n.callee, POSTFIX)
-    if n.targs:
-        w.put("<")
-        w.commas(n.targs)
-        w.put(">")
+    _generic_args(w, n.targs)
     _args(w, n)
 
 
@@ -766,9 +786,21 @@ def _p_bind(w, n):
 
 @expr("PVariant", "enum variant args")  # a pattern, and a value: written alike
 @expr("EnumValue", "enum variant args", ATOM)
+@expr("EnumValue", "enum variant", ATOM)  # until resolve-type-paths, a value is a PathCall
 def _variant_of(w, n):
     w.put(n.enum, "::", n.variant)
-    _carried(w, n.args)
+    _carried(w, getattr(n, "args", ()))
+
+
+@expr("PathCall", "type targs fn fargs args", ATOM)
+def _path_call(w, n):
+    w.put(n.type)
+    _generic_args(w, n.targs)
+    w.put("::", n.fn)
+    _generic_args(w, n.fargs)
+    w.put("(")
+    w.commas(n.args)
+    w.put(")")
 
 
 def _carried(w, values):

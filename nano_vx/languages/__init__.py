@@ -7,6 +7,8 @@ from .l0_plain import Lplain
 from .l0_loops import Lwhile
 from .l0_unpacked import Lunpacked
 from .l1_hoisted import Lhoisted
+from .l1_flat import Lflat
+from .l1_paths import Lpaths
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
@@ -16,5 +18,5 @@ from .l7_folded import Lfolded
 from .l8_routed import Lrouted
 from .l9_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

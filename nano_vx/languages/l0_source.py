@@ -57,6 +57,9 @@ NONTERMINALS = [
         prod("Import", "path: name*", "`import a::b;`: nano-vx compiles one file, and warns"),
         prod("StructDecl", "name: name, fields: Param*, generics: GParam*",
              "`struct S<T, const N: i32> { a: T, b: Tensor<f32, [N]> }`"),
+        prod("Impl", "generics: GParam*, type: Type, fns: Item*",
+             "`impl<T> Pair<T> { fn new(..) -> Self { .. } }`: functions called through the "
+             "type, `Pair::new(..)`"),
     )),
     Nonterminal("GParam", (
         prod("TypeParam", "name: name, topology: bool"),
@@ -138,8 +141,12 @@ NONTERMINALS = [
              "`if` used as a value: the value of the branch that runs (each ends in its value, "
              "or leaves by `return`, `break` or `continue`); an `if comptime` only ends a "
              "block"),
-        prod("EnumValue", "enum: name, variant: name, args: Expr*",
-             "`Shape::Dot`, `Shape::Circle(1.5)`"),
+        prod("EnumValue", "enum: name, variant: name",
+             "`Shape::Dot`: a path with no call (with one, it is a PathCall)"),
+        prod("PathCall", "type: name, targs: GArg*, fn: name, fargs: GArg*, args: Expr*",
+             "`Shape::Circle(1.5)`, `Pair::new(a, b)`, `Vec<i32>::with<4>()`: a variant given "
+             "what it carries, or a call of a function of an impl block (targs: the type's "
+             "generic arguments, fargs: the function's)"),
         prod("MatchValue", "scrutinee: Expr, cases: Case*",
              "match on a value (an integer, a bool, an enum): the first case whose pattern "
              "matches runs"),

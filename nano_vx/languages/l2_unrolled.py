@@ -1,12 +1,12 @@
-"""Lunrolled: Lhoisted without `UnrollAcross`; it became one `spawn on` per index."""
+"""Lunrolled: Lpaths without `UnrollAcross`; it became one `spawn on` per index."""
 
 from __future__ import annotations
 
-from .l1_hoisted import Lhoisted
+from .l1_paths import Lpaths
 
-Lunrolled = Lhoisted.extend(
+Lunrolled = Lpaths.extend(
     "Lunrolled",
-    "Lhoisted without UnrollAcross: each became one spawn on per index of its range",
+    "Lpaths without UnrollAcross: each became one spawn on per index of its range",
     remove={"Stmt": ["UnrollAcross"]},
 )
 

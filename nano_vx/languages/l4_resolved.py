@@ -27,7 +27,7 @@ Lresolved = Ltransfers.extend(
     add={
         "Expr": [
             prod("Local", "name: uname", "a local variable or parameter of this function"),
-            prod("Global", "name: name", "a function, const item, other item, or builtin"),
+            prod("Global", "name: fname", "a function, const item, other item, or builtin"),
         ],
         "Stmt": [
             prod("Let", "name: uname, mutable: bool, type: Type?, value: Expr"),

@@ -9,7 +9,7 @@ from .l4_resolved import Lresolved
 
 # An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
 # `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`.
-_INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\$[A-Za-z0-9_\[\]<>,.:-]+)*\Z")
+_INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?(\$[A-Za-z0-9_\[\]<>,.:-]+)*\Z")
 
 
 def is_iname(v) -> bool:

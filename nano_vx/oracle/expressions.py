@@ -292,16 +292,19 @@ class ExprMixin:
                 and callee.name not in self.functions and sc.lookup("sizeof") is None:
             return self.size_of(node, sc)
         # From Lmono on a call has no generic arguments: its callee is an instance.
-        targs = [self.garg(a, sc) for a in node.targs] if "targs" in node._fields else []
-        callee = node.callee
-        hints = ()
+        targs = node.targs if "targs" in node._fields else ()
+        fixed = None
         if callee._prod in ("Var", "Global", "Local") and sc.lookup(callee.name) is None:
             fixed = self.functions.get(callee.name)
-            if fixed is not None:  # a direct call: its parameter types type the literals
-                hints = [scalar_hint(p.type) for p in fixed.node.params]
-        fn = self.expr(callee, sc)
+        return self.call(self.expr(callee, sc), fixed, targs, node.args, sc, span)
+
+    def call(self, fn, fixed, targs, args, sc, span):
+        """Call what `fn` gives; `fixed`, the function a direct call names, types the literals
+        passed to it by its parameters' types."""
+        targs = [self.garg(a, sc) for a in targs]
+        hints = [scalar_hint(p.type) for p in fixed.node.params] if fixed is not None else ()
         args = [self.expr(a, sc, hints[i] if i < len(hints) else None)
-                for i, a in enumerate(node.args)]
+                for i, a in enumerate(args)]
 
         def call(f):
             target = fn(f)
@@ -309,6 +312,16 @@ class ExprMixin:
                 wrong_kind(span, f"a value of type {describe(target)} is not a function")
             return target.call([a(f) for a in args], [t(f) for t in targs], span)
         return call
+
+    def x_PathCall(self, node, sc, hint):
+        """`A::b(..)` before resolve-type-paths: the function `b` of an impl of A, or else
+        A's variant `b` with what it carries."""
+        owner = self.named_type(node.type, sc)
+        fixed = self.functions.get(f"{owner}::{node.fn}")
+        if fixed is None:
+            args, variant = [self.expr(a, sc) for a in node.args], node.fn
+            return lambda f: EnumValue(owner, variant, tuple(unplace(a(f)) for a in args))
+        return self.call(lambda f: fixed, fixed, node.targs, node.args, sc, node.span)
 
     def size_of(self, node, sc):
         """`sizeof<T>()`: the bytes of a T, known from the type written or, for a type
@@ -496,7 +509,9 @@ class ExprMixin:
         return get
 
     def x_EnumValue(self, node, sc, hint):
-        args, enum, variant = [self.expr(a, sc) for a in node.args], node.enum, node.variant
+        # Until resolve-type-paths a variant that carries values is a PathCall.
+        args = [self.expr(a, sc) for a in getattr(node, "args", ())]
+        enum, variant = self.named_type(node.enum, sc), node.variant
         return lambda f: EnumValue(enum, variant, tuple(unplace(a(f)) for a in args))
 
     def x_MatchValue(self, node, sc, hint):
@@ -539,7 +554,7 @@ class ExprMixin:
         if kind == "POr":
             alts = [self.pattern(a, sc) for a in p.alts]
             return lambda v, f: any(a(v, f) for a in alts)
-        enum, variant = p.enum, p.variant
+        enum, variant = self.named_type(p.enum, sc), p.variant
         args = [self.pattern(a, sc) for a in p.args]
 
         def variant_of(v, f):
@@ -547,12 +562,17 @@ class ExprMixin:
                 len(v.args) == len(args) and all(a(x, f) for a, x in zip(args, v.args))
         return variant_of
 
+    def named_type(self, name, sc):
+        """The struct or enum a name written as a type names: `Self` in an impl block is
+        the block's type (until flatten-impl-blocks writes it out)."""
+        return sc.self_type if name == "Self" and sc.self_type is not None else name
+
     def x_StructLit(self, node, sc, hint):
-        order = self.struct_fields.get(node.name)
+        name, span = self.named_type(node.name, sc), node.span
+        order = self.struct_fields.get(name)
         if order is None:
-            return self.unsupported(node, f"a literal of `{node.name}`, which is no struct")
+            return self.unsupported(node, f"a literal of `{name}`, which is no struct")
         given = [(fi.name, self.expr(fi.value, sc)) for fi in node.fields]  # written order
-        name, span = node.name, node.span
 
         def build(f):
             values = {k: v(f) for k, v in given}

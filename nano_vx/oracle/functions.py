@@ -30,8 +30,11 @@ class Code:
         self.ret = ret
 
 
-def compile_code(interp, name, generics, params, ret, body, parent: FnScope | None) -> Code:
+def compile_code(interp, name, generics, params, ret, body, parent: FnScope | None,
+                 self_type: str | None = None) -> Code:
     sc = FnScope(parent, scalar_hint(ret))
+    if self_type is not None:
+        sc.self_type = self_type
     gens, const_slots = [], {}
     type_slots = {}
     for g in generics:
@@ -149,20 +152,24 @@ def _returned(signal):
 class FnValue:
     """A top-level function; compiled the first time it is called."""
 
-    __slots__ = ("interp", "node", "code")
+    __slots__ = ("interp", "node", "code", "outer", "self_type")
     kind = "function"
 
-    def __init__(self, interp, node):
+    def __init__(self, interp, node, outer=(), self_type=None):
+        """`outer`, `self_type`: for a function still in its impl block, the block's generic
+        parameters (which come first) and the type `Self` names."""
         self.interp, self.node, self.code = interp, node, None
+        self.outer, self.self_type = tuple(outer), self_type
 
     def compiled(self) -> Code:
         if self.code is None:
             n = self.node
             # From Lmono on a function has no generics: each instance is its own.
-            generics = n.generics if "generics" in n._fields else ()
+            generics = self.outer + (n.generics if "generics" in n._fields else ())
             body = n.blocks if "blocks" in n._fields else n.body
-            self.code = compile_code(self.interp, n.name, generics, n.params, n.ret, body,
-                                     None)
+            name = n.name if self.self_type is None else f"{self.self_type}::{n.name}"
+            self.code = compile_code(self.interp, name, generics, n.params, n.ret, body,
+                                     None, self.self_type)
         return self.code
 
     def call(self, args, targs, span):

@@ -103,6 +103,10 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
                 elif fld.key == "replicas" and fld.value._prod == "Quantity" \
                         and fld.value.unit is None and fld.value.number.isdigit():
                     self.replicas[item.name] = int(fld.value.number)  # else refused: E6016
+        elif kind == "Impl":  # before flatten-impl-blocks: `impl P { fn f }` declares `P::f`
+            for fn in item.fns:
+                self.functions[f"{item.type.name}::{fn.name}"] = FnValue(
+                    self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
             self.struct_fields[item.name] = [f.name for f in item.fields]
         # MemoryDecl has no run-time effect.
@@ -155,6 +159,10 @@ def _items(program):
         node = stack.pop()
         if node._nt == "Item":
             yield node
+        if node._prod == "Impl":  # its functions are declared through its type; their
+            for fn in reversed(node.fns):  # bodies may still hold items of their own
+                stack.extend(reversed(child_nodes(fn)))
+            continue
         if node._prod == "ItemStmt":
             stack.append(node.item)
             continue

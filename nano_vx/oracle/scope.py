@@ -20,6 +20,8 @@ class FnScope:
         self.blocks: list[dict[str, int]] = [{}]
         self.nslots = 1
         self.ret = ret  # the scalar type `return` converts to, for literal typing
+        # The struct or enum `Self` names, in a function of an impl block (and its closures).
+        self.self_type = parent.self_type if parent is not None else None
 
     def push(self):
         self.blocks.append({})

@@ -47,6 +47,7 @@ _FIELD_INIT = Build(IDENT + COLON - EXPR, lambda sp, t: Lsrc["FieldInit"](t[0], 
 _STRUCT_BODY = Group(LBRACE - _FIELD_INIT + ZeroOrMore(COMMA + _FIELD_INIT) + Optional(COMMA)
                      - punct("}", "',' or '}'"))
 _TURBOFISH = PATH + GARGS
+_TYPE_PATH = GARGS + PATH + IDENT + FollowedBy(Literal("(") | Literal("<"))
 # `S { a: ..`: a struct literal; a block never starts with `name:`, so `if c { .. }` and
 # `while c { .. }` keep their blocks.
 _STRUCT_START = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?!:)")
@@ -82,22 +83,41 @@ class NameExpr(_Custom):
             raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic arguments",
                                        self)
         if s.startswith("::", i) and _IDENT_RE.match(s, skip_ws(s, i + 2)):
-            # `Shape::Dot`, `Shape::Circle(1.5)`: a variant of an enum, with what it carries.
+            # `Shape::Dot`; `Shape::Circle(1.5)` and `Pair::new(a)` are both a PathCall, told
+            # apart once the program's enums and impl blocks are known.
             v = _IDENT_RE.match(s, skip_ws(s, i + 2))
-            end, args = v.end(), ()
-            j = skip_ws(s, end)
-            if s[j:j + 1] == "(":
-                end, toks = ARGS._parse(s, j, do_actions, callPreParse=False)
-                args = tuple(toks[0])
-            return end, [Lsrc["EnumValue"](m.group(), v.group(), args,
-                                           span=state.span(loc, end))]
+            j = skip_ws(s, v.end())
+            if s[j:j + 1] not in ("(", "<"):
+                return v.end(), [Lsrc["EnumValue"](m.group(), v.group(),
+                                                   span=state.span(loc, v.end()))]
+            return self.path_call(s, loc, m.group(), (), v.group(), j, do_actions)
         if s[i:i + 1] == "<":
             try:
                 end, toks = _GENERIC_ARGS._parse(s, i, do_actions, callPreParse=False)
             except ParseException:
-                return m.end(), [var]
+                return self.applied_path(s, loc, m, i, do_actions)
             return end, [GenericCallee(var, tuple(toks[0]))]
         return m.end(), [var]
+
+    def applied_path(self, s, loc, m, i, do_actions):
+        """`Vec<i32>::new(..)`: a call through a generic type with its arguments; else
+        `<` is less-than."""
+        try:
+            end, toks = _TYPE_PATH._parse(s, i, do_actions, callPreParse=False)
+        except ParseException:
+            return m.end(), [Lsrc["Var"](m.group(), span=state.span(loc, m.end()))]
+        j = skip_ws(s, end)
+        return self.path_call(s, loc, m.group(), tuple(toks[0]), toks[1], j, do_actions)
+
+    def path_call(self, s, loc, type_name, targs, fn, j, do_actions):
+        """The rest of `A::f`: the function's generic arguments, if any, and the call."""
+        fargs = ()
+        if s[j:j + 1] == "<":
+            j, toks = _GENERIC_ARGS._parse(s, j, do_actions, callPreParse=False)
+            fargs, j = tuple(toks[0]), skip_ws(s, j)
+        end, toks = ARGS._parse(s, j, do_actions, callPreParse=False)
+        return end, [Lsrc["PathCall"](type_name, targs, fn, fargs, tuple(toks[0]),
+                                      span=state.span(loc, end))]
 
 
 _NAME_EXPR = NameExpr()

@@ -1,4 +1,4 @@
-"""Items: functions, `const` items, structs, and the declarations (from `declarations`)."""
+"""Items: functions, `const` items, structs, enums, impl blocks, and the declarations (from `declarations`)."""
 
 from __future__ import annotations
 
@@ -56,10 +56,15 @@ ENUM = Build(kw("enum") - IDENT - LBRACE
              - punct("}", "',' or '}'"),
              lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
 
+# An impl block holds functions only: nano-vx has no traits, so no `impl Trait for T`.
+IMPL = Build(kw("impl") - _GENERICS - TYPE - LBRACE - Group(ZeroOrMore(FN))
+             - punct("}", "a function or '}'"),
+             lambda sp, t: Lsrc["Impl"](tuple(t[0]), t[1], tuple(t[2]), span=sp))
+
 IMPORT = Build(kw("import") - IDENT + ZeroOrMore(PATH - IDENT) - punct(";"),
                lambda sp, t: Lsrc["Import"](tuple(t), span=sp), "an import")
 
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
-                   "import": IMPORT,
+                   "import": IMPORT, "impl": IMPL,
                    "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -1,10 +1,10 @@
-"""desugar-unroll-across: Lhoisted -> Lunrolled (and the small constant folder for its bounds)."""
+"""desugar-unroll-across: Lpaths -> Lunrolled (and the small constant folder for its bounds)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages import Lhoisted, Lunrolled
+from ..languages import Lpaths, Lunrolled
 from ..nanopass import Pass, descendants
 
 @dataclass
@@ -15,7 +15,7 @@ class State:
     nest: list[tuple[int, int]] = field(default_factory=list)  # the ranges being unrolled
 
 
-desugar_unroll_across = Pass("desugar-unroll-across", Lhoisted, Lunrolled, """
+desugar_unroll_across = Pass("desugar-unroll-across", Lpaths, Lunrolled, """
 Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index.
 
 For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S }` as an

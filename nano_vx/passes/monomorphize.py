@@ -307,8 +307,8 @@ def _instance(run, call, fn, args) -> str | None:
         _refuse(run, call.span, f"cannot tell what '{missing[0]}' is in this call to "
                                 f"'{fn.name}': no argument's type names it and no generic "
                                 f"argument gives it",
-                help=[f"write the generic arguments out, `{fn.name}<..>(..)`, in the order "
-                      f"{', '.join(_kind(g) for g in fn.generics)}"])
+                help=[f"write the generic arguments out, {_written_out(fn.name)}, in the "
+                      f"order {', '.join(_kind(g) for g in fn.generics)}"])
         return None
     name = fn.name + "".join("$" + _show(binding[g.name]) for g in fn.generics)
     if name not in st.base.functions:
@@ -429,6 +429,15 @@ def _show(value) -> str:
     if value._prod == "TopoRef":
         return topology_name(value)
     return "".join(to_text(value).split())
+
+
+def _written_out(name):
+    """Where a call writes its generic arguments: a function of a generic type's impl block
+    takes the type's first, `Pair<i32>::with<4>(..)`."""
+    owner, _, fn = name.rpartition("::")
+    if owner:
+        return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
+    return f"`{name}<..>(..)`"
 
 
 def _kind(g, named: bool = True) -> str:

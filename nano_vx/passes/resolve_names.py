@@ -156,6 +156,23 @@ def _once_each(run, members, owner: str, what: str) -> None:
                 name=m.name)
 
 
+def _not_an_enum(st, node):
+    """The note and help of E2003: what the path `A::b` names when A is no enum."""
+    a, b = node.enum, node.variant
+    if f"{a}::{b}" in st.globals:
+        return {"notes": [f"`{a}::{b}` is a function of `impl {a}`, and nano-vx has no "
+                          f"function values"], "help": [f"call it: `{a}::{b}(..)`"]}
+    if a in st.generics:
+        return {"notes": [f"'{a}' is a generic parameter, and nano-vx has no traits: no "
+                          f"function is called through a parameter"],
+                "help": [f"call through a struct or enum with an impl block: `S::{b}(..)`"]}
+    if node._prod == "EnumValue" and a in st.globals:
+        return {"notes": [f"'{a}' is not an enum, and no impl block of it declares a "
+                          f"function '{b}'"],
+                "help": [f"declare one: `impl {a} {{ fn {b}(..) {{ .. }} }}`"]}
+    return {"help": [f"declare it: `enum {a} {{ {b} }}`"]}
+
+
 @resolve_names.on("EnumValue", "PVariant")
 def _variant(run, node):
     """`E::V(..)`: E an enum of the program (E2003), V one of its variants with as many
@@ -165,16 +182,8 @@ def _variant(run, node):
     decl = run.state.enums.get(node.enum)
     report = run.ctx.diagnostics.error
     if decl is None:
-        # `H::width()` in vxc calls a function of an `impl` block, which nano-vx does not read.
-        through_a_type = node._prod == "EnumValue" and (node.enum in run.state.globals
-                                                       or node.enum in run.state.generics)
         report("E2003", node.span, f"there is no enum named '{node.enum}'", name=node.enum,
-               notes=[f"'{node.enum}' is not an enum, and nano-vx has no `impl` blocks: "
-                      f"`{node.enum}::{node.variant}(..)` cannot call a function through a "
-                      f"type"] if through_a_type else [],
-               help=[f"declare it: `enum {node.enum} {{ {node.variant} }}`" if not
-                     through_a_type else f"call a function of the program instead: "
-                                         f"`{node.variant}(..)`"])
+               **_not_an_enum(run.state, node))
         return run.rebuild(node)
     variants = {v.name: v for v in decl.variants}
     variant = variants.get(node.variant)

@@ -62,7 +62,9 @@ EXAMPLES = {
     "StructLit": lambda: L["StructLit"]("Pair", (L["TypeArg"](f32()),),
                                         (EXAMPLES["FieldInit"](), L["FieldInit"]("b", i(2)))),
     "FieldInit": lambda: L["FieldInit"]("a", L["Float"](1.5)),
-    "EnumValue": lambda: L["EnumValue"]("Shape", "Rect", (L["Float"](2.0), var("h"))),
+    "EnumValue": lambda: L["EnumValue"]("Shape", "Dot"),
+    "PathCall": lambda: L["PathCall"]("Pair", (L["TypeArg"](f32()),), "with",
+                                      (L["DimArg"](L["DimInt"](4)),), (L["Float"](2.0), var("h"))),
     "MatchValue": lambda: L["MatchValue"](var("s"), (
         EXAMPLES["Case"](),
         L["Case"](EXAMPLES["POr"](), block(value=i(2))),
@@ -102,6 +104,11 @@ EXAMPLES = {
     "AppliedType": lambda: L["AppliedType"]("Pair", (L["TypeArg"](f32()),
                                                      L["DimArg"](L["DimInt"](4)))),
     "Import": lambda: L["Import"](("std", "math")),
+    "Impl": lambda: L["Impl"]((L["TypeParam"]("T", False),),
+                              L["AppliedType"]("Pair", (L["TypeArg"](L["NamedType"]("T")),)),
+                              (L["Fn"]("first", (), (L["Param"]("p", L["NamedType"]("Self")),),
+                                       None, L["NamedType"]("T"), (),
+                                       block(value=L["FieldGet"](var("p"), "a"))),)),
     "EnumDecl": lambda: L["EnumDecl"]("Shape", (L["Variant"]("Dot", ()), EXAMPLES["Variant"]())),
     "Variant": lambda: L["Variant"]("Rect", (f32(), f32())),
     "TupleType": lambda: L["TupleType"]((f32(), L["TupleType"]((L["Scalar"]("i32"), f32())))),
@@ -211,7 +218,7 @@ def example(prod: str):
 def program():
     """A program that holds every Lsrc production."""
     items = [EXAMPLES[p]() for p in ("Import", "MemoryDecl", "TopologyDecl", "ConstItem",
-                                     "StructDecl", "EnumDecl")]
+                                     "StructDecl", "Impl", "EnumDecl")]
     items.append(EXAMPLES["Fn"]())
     stmts = []
     for prod, (nt, _) in Lsrc.productions.items():

@@ -30,6 +30,7 @@ def test_program_reads_like_vx():
         "transfer Memory::B -> Memory::A sync }\n\n"
         "const N: i32 = 4;\n\n"
         "struct Pair<T> {\n    a: T,\n    b: i32,\n}\n\n"
+        "impl<T> Pair<T> {\n    fn first(p: Self) -> T {\n        p.a\n    }\n}\n\n"
         "enum Shape {\n    Dot,\n    Rect(f32, f32),\n}\n\n"
         "fn stage<D: Topology, const N: i32>(x: Tensor<f32, [4, N]>) on Topology::D -> f32 "
         "where Reachable<CPU, D> {\n    return x;\n}\n\n"

@@ -73,8 +73,12 @@ def _extend(exprs):
         st.builds(lambda fs: L["StructLit"]("Pair", (), tuple(
             L["FieldInit"](n, v) for n, v in fs)), st.lists(st.tuples(NAMES, exprs),
                                                            min_size=1, max_size=2)),
-        st.builds(lambda args: L["EnumValue"]("Shape", "Rect", tuple(args)),
-                  st.lists(exprs, max_size=2)),
+        st.builds(lambda v: L["EnumValue"]("Shape", v), NAMES),
+        st.builds(lambda t, targs, fargs, args: L["PathCall"]("Pair", tuple(
+            L["TypeArg"](L["Scalar"](s)) for s in targs), t, tuple(
+            L["DimArg"](L["DimInt"](k)) for k in fargs), tuple(args)),
+            NAMES, st.lists(SCALARS, max_size=2), st.lists(st.integers(0, 9), max_size=2),
+            st.lists(exprs, max_size=2)),
         st.builds(lambda s, cases: L["MatchValue"](s, tuple(
             L["Case"](p, b) for p, b in cases)), exprs,
             st.lists(st.tuples(_patterns(), blocks), max_size=3)),
@@ -111,10 +115,20 @@ def _stmts(exprs):
     )
 
 
-PROGRAMS = st.builds(
-    lambda stmts, value: L["Program"]((L["Fn"]("main", (), (), None, None, (),
-                                               L["Block"](tuple(stmts), value)),)),
-    st.lists(_stmts(EXPRS), max_size=4), st.none() | EXPRS)
+def _program(stmts, value, impl):
+    main = L["Fn"]("main", (), (), None, None, (), L["Block"](tuple(stmts), value))
+    if impl is None:
+        return L["Program"]((main,))
+    return L["Program"]((L["Impl"](impl[0], impl[1], (main,)),))
+
+
+_IMPLS = st.none() | st.sampled_from([
+    ((), L["NamedType"]("Pair")),
+    ((L["TypeParam"]("T", False),),
+     L["AppliedType"]("Pair", (L["TypeArg"](L["NamedType"]("T")),))),
+])
+
+PROGRAMS = st.builds(_program, st.lists(_stmts(EXPRS), max_size=4), st.none() | EXPRS, _IMPLS)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

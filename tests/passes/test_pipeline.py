@@ -5,7 +5,8 @@ import importlib
 
 from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 
-IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l2_unrolled", "l3_transfers", "l4_resolved",
+IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l1_flat", "l1_paths",
+              "l2_unrolled", "l3_transfers", "l4_resolved",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
               "l10_kernels", "l11_assumed", "l12_scalars", "l13_lifted", "l14_blocks",
               "l15_mlir"]
@@ -14,7 +15,8 @@ IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l2_unrolled", 
 ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-constructors",
          "desugar-literal-suffixes", "desugar-loops",
          "desugar-tuple-lets",
-         "hoist-nested-items", "desugar-unroll-across",
+         "hoist-nested-items", "flatten-impl-blocks", "resolve-type-paths",
+         "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-constants", "check-memory-declarations",
            "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
@@ -36,7 +38,8 @@ def test_the_passes_are_in_chain_order():
 
 
 def test_every_language_by_name_each_extending_the_one_before():
-    assert list(LANGUAGES) == ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lunrolled", "Ltransfers", "Lresolved",
+    assert list(LANGUAGES) == ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted",
+                               "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
                                "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lmlir"]
     langs = list(LANGUAGES.values())

@@ -51,9 +51,9 @@ def test_a_variant_or_a_field_declared_twice_is_e2005():
     assert not run_front(repaired, resolve_names).diagnostics.items
 
 
-def test_a_call_through_a_type_says_there_are_no_impl_blocks():
+def test_a_call_through_a_type_with_no_such_function_says_so():
     text = "struct Vec { n: i32 }\n\nfn main() {\n  let v = Vec::new();\n}\n"
     [d] = run_front(text, resolve_names).diagnostics.items
     assert (d.code, d.message) == ("E2003", "there is no enum named 'Vec'")
-    assert d.notes == ["'Vec' is not an enum, and nano-vx has no `impl` blocks: `Vec::new(..)` "
-                       "cannot call a function through a type"]
+    assert d.notes == ["'Vec' is not an enum, and no impl block of it declares a function 'new'"]
+    assert d.help == ["declare one: `impl Vec { fn new(..) { .. } }`"]

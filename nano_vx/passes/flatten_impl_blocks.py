@@ -1,0 +1,127 @@
+"""flatten-impl-blocks: Lhoisted -> Lflat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages import Lflat, Lhoisted
+from ..nanopass import Pass
+
+L = Lflat
+
+
+@dataclass
+class State:
+    self_type: object = None  # the type `Self` stands for, inside an impl block
+    self_targs: tuple = ()  # its generic arguments: the impl's own parameters
+    types: set = field(default_factory=set)  # the program's structs and enums
+
+
+flatten_impl_blocks = Pass("flatten-impl-blocks", Lhoisted, Lflat, """
+Make each function of an `impl` block a top-level function named through its type.
+
+`impl<T> Pair<T> { fn new(a: T) -> Self { .. } }` becomes `fn Pair::new<T>(a: T) -> Pair<T>`:
+the impl's generic parameters come before the function's own, so `Pair<i32>::new(1)` is the
+call `Pair::new<i32>(1)`. Inside the block `Self` is the impl's type, written out: as a type,
+as a struct literal's name (`Self { a: 1 }`) and as the type of a path (`Self::new(..)`,
+`Self::Dot`). nano-vx has no traits and no methods: these functions are called through their
+type. An impl names a struct or an enum of the program (E2001 otherwise), with its generic
+parameters in order as the type's arguments (E3047 otherwise: `impl<T> Pair<T, T>` would need
+an impl per pattern of arguments); a function declared twice for one type is E2005, and both
+are kept, so the output is still a whole program.
+""", state=State)
+
+
+@flatten_impl_blocks.on("Program")
+def _program(run, node):
+    run.state.types = {i.name for i in node.items if i._prod in ("StructDecl", "EnumDecl")}
+    flat = run.rebuild(node)
+    seen = {}
+    for fn in flat.items:
+        if fn._prod != "Fn" or "::" not in fn.name:
+            continue
+        if fn.name in seen:
+            where = f" at {seen[fn.name].span}" if seen[fn.name].span is not None else ""
+            run.ctx.diagnostics.error(
+                "E2005", fn.span, f"the function '{fn.name}' is declared twice",
+                notes=[f"the other '{fn.name}' is declared{where}"],
+                help=["rename one of them"], name=fn.name)
+        seen.setdefault(fn.name, fn)
+    return flat
+
+
+@flatten_impl_blocks.on("Impl", splice=True)
+def _impl(run, node):
+    return tuple(_flatten(run, node, run.state.types))
+
+
+def _flatten(run, impl, types):
+    """The impl's functions, each named through its type; none when it names no type."""
+    ty = impl.type
+    if ty._prod not in ("NamedType", "AppliedType"):
+        run.ctx.diagnostics.error(
+            "E2001", ty.span, "an impl block names a struct or an enum of the program",
+            help=["declare a struct and implement it: `struct S { .. }` and `impl S { .. }`"])
+        return []
+    if ty.name not in types:
+        run.ctx.diagnostics.error(
+            "E2001", ty.span, f"there is no struct or enum named '{ty.name}' to implement",
+            help=[f"declare it: `struct {ty.name} {{ .. }}`"], name=ty.name)
+    params = [g.name for g in impl.generics]
+    args = list(getattr(ty, "args", ()))
+    if [_param_named(a) for a in args] != params:
+        written = ", ".join(params)
+        run.ctx.diagnostics.error(
+            "E3047", ty.span, f"the impl's type must name its generic parameters in order: "
+                              f"`{ty.name}<{written}>`" if params else
+                              f"an impl without generic parameters names a type without "
+                              f"arguments: `{ty.name}`",
+            notes=["nano-vx has one impl per generic type, for every argument it is given"])
+    run.state.self_type = run.walk(ty)
+    run.state.self_targs = tuple(run.walk_seq(args))
+    generics = run.walk_seq(impl.generics)
+    fns = []
+    for fn in impl.fns:
+        flat = run.walk(fn)
+        fns.append(flat.replace(name=f"{ty.name}::{fn.name}", generics=generics + flat.generics))
+    run.state.self_type, run.state.self_targs = None, ()
+    return fns
+
+
+def _param_named(arg):
+    """The generic parameter an argument of the impl's type names, if it is one."""
+    inner = arg.type if arg._prod == "TypeArg" else arg.dim if arg._prod == "DimArg" else None
+    if inner is not None and inner._prod in ("NamedType", "DimName"):
+        return inner.name
+    return None
+
+
+@flatten_impl_blocks.on("NamedType")
+def _named_type(run, node):
+    if node.name == "Self" and run.state.self_type is not None:
+        return run.state.self_type
+    return run.rebuild(node)
+
+
+@flatten_impl_blocks.on("StructLit")
+def _struct_lit(run, node):
+    if node.name == "Self" and run.state.self_type is not None:
+        return L["StructLit"](run.state.self_type.name, run.walk_seq(node.targs),
+                              run.walk_seq(node.fields), span=node.span)
+    return run.rebuild(node)
+
+
+@flatten_impl_blocks.on("PathCall")
+def _path_call(run, node):
+    if node.type == "Self" and run.state.self_type is not None:
+        return L["PathCall"](run.state.self_type.name,
+                             run.walk_seq(node.targs) or run.state.self_targs, node.fn,
+                             run.walk_seq(node.fargs), run.walk_seq(node.args), span=node.span)
+    return run.rebuild(node)
+
+
+@flatten_impl_blocks.on("EnumValue", "PVariant")
+def _variant(run, node):
+    if node.enum == "Self" and run.state.self_type is not None:
+        return run.rebuild(node).replace(enum=run.state.self_type.name)
+    return run.rebuild(node)
