@@ -53,6 +53,15 @@ _TYPE_PATH = GARGS + PATH + IDENT + FollowedBy(Literal("(") | Literal("<"))
 _STRUCT_START = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?!:)")
 
 
+def _calls_with_generics(s, j) -> bool:
+    """Whether `<` at j opens generic arguments and a call (`S::f<4>(x)`), not less-than."""
+    try:
+        _GENERIC_ARGS.try_parse(s, j)
+    except ParseException:
+        return False
+    return True
+
+
 class NameExpr(_Custom):
     """A name, with generic arguments when `<...>(` follows it (else `<` is less-than), or
     a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`."""
@@ -87,10 +96,10 @@ class NameExpr(_Custom):
             # apart once the program's enums and impl blocks are known.
             v = _IDENT_RE.match(s, skip_ws(s, i + 2))
             j = skip_ws(s, v.end())
-            if s[j:j + 1] not in ("(", "<"):
-                return v.end(), [Lsrc["EnumValue"](m.group(), v.group(),
-                                                   span=state.span(loc, v.end()))]
-            return self.path_call(s, loc, m.group(), (), v.group(), j, do_actions)
+            if s[j:j + 1] == "(" or s[j:j + 1] == "<" and _calls_with_generics(s, j):
+                return self.path_call(s, loc, m.group(), (), v.group(), j, do_actions)
+            return v.end(), [Lsrc["EnumValue"](m.group(), v.group(),
+                                               span=state.span(loc, v.end()))]
         if s[i:i + 1] == "<":
             try:
                 end, toks = _GENERIC_ARGS._parse(s, i, do_actions, callPreParse=False)

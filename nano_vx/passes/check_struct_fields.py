@@ -8,8 +8,8 @@ from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.typer import Typer, fits, show, value_type
-from ..placement.types import Machine
+from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
+from ..placement.types import Machine, placed
 
 
 @dataclass
@@ -27,9 +27,11 @@ Refuse a struct literal without every field (E3012), and a field not the struct'
 A field whose value has another type than the field's is E3013 too.
 
 `S { a: 1, b: t }` gives every field S declares, each once, each a value of the field's type
-(an unsuffixed literal fits any type of its kind); `s.f` names a field S declares. A field
-whose type is a generic parameter of the struct takes any value: its parameters are erased
-(monomorphize). A literal of a name that is no struct is E2001.
+(an unsuffixed literal fits any type of its kind); `s.f` names a field S declares. A generic
+struct's parameters are erased (monomorphize), so within one literal the fields bind them:
+`Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3013 (`a` made T a
+float), and `Tensor<f32, [N]>` takes a tensor of f32 of one extent, the same N wherever N is
+named. A literal of a name that is no struct is E2001.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -65,7 +67,7 @@ def _literal(run, lit):
                                   f"named '{lit.name}'", name=lit.name)
         return
     declared = {f.name: f for f in decl.fields}
-    seen = set()
+    seen, bound = set(), {}
     for given in lit.fields:
         if given.name not in declared or given.name in seen:
             again = given.name in seen
@@ -76,7 +78,7 @@ def _literal(run, lit):
                    field=given.name)
             continue
         seen.add(given.name)
-        _judge(run, lit.name, declared[given.name], given.value)
+        _judge(run, lit.name, declared[given.name], given.value, bound)
     missing = [name for name in declared if name not in seen]
     if missing:
         report("E3012", lit.span,
@@ -85,18 +87,62 @@ def _literal(run, lit):
                help=["a struct literal gives every field"], struct=lit.name, missing=missing)
 
 
-def _judge(run, struct: str, declared, value) -> None:
+def _judge(run, struct: str, declared, value, bound: dict) -> None:
     st = run.state
     here = st.where.here[-1]
-    expected = st.typer.field_type(struct, declared.name, here)
     found = st.scope.typer.of(value, here)
-    if fits(found, expected):
+    expected = placed(declared.type, here, st.typer.machine) if declared.type else OPAQUE
+    conflict = _unify(expected, found, bound, st.structs, declared.name)
+    if conflict is None:
         return
     run.ctx.diagnostics.error(
         "E3013", value.span,
-        f"field '{declared.name}' of '{struct}' is {show(expected)}, but this value is "
-        f"{show(found)}", struct=struct, field=declared.name, expected=show(expected),
+        f"field '{declared.name}' of '{struct}' is {show(expected)}{conflict}, but this value "
+        f"is {show(found)}", struct=struct, field=declared.name, expected=show(expected),
         found=show(found))
+
+
+def _unify(expected, found, bound, structs, by):
+    """None when a value of type `found` fits a field of type `expected`; else what the
+    message adds. A generic struct's parameters are erased (monomorphize), so a name in a
+    field's type that is no struct is one of them: the first field that shows it binds it
+    (`bound`: name -> (type or extent, field)), and every other field must agree."""
+    if expected is OPAQUE or literal(expected):
+        return None if fits(found, expected) else ""
+    kind = expected._prod
+    if kind in ("NamedType", "DimName") and (kind == "DimName" or expected.name not in structs):
+        if not known(found):
+            return None
+        prior = bound.get(expected.name)
+        if prior is None:
+            bound[expected.name] = (found, by)
+            return None
+        if fits(found, prior[0]):
+            return None
+        if fits(prior[0], found):  # a literal bound first takes the type it meets later
+            bound[expected.name] = (found, prior[1])
+            return None
+        return f", and field '{prior[1]}' made {expected.name} = {show(prior[0])}"
+    if known(expected):
+        return None if fits(found, expected) else ""
+    found = value_type(found)
+    if not known(found) and (literal(found) or found._prod == "OpaqueType"):
+        return None
+    if kind == "TensorType" and not literal(found) and found._prod == "TensorType":
+        if len(found.dims) != len(expected.dims) or \
+                expected.place is not None and found.place is not None and \
+                expected.place != found.place:
+            return ""
+        for want, got in ((expected.elem, found.elem), *zip(expected.dims, found.dims)):
+            if want._prod == "DimName":
+                got = got if got._prod == "DimInt" else OPAQUE
+            conflict = _unify(want, got, bound, structs, by)
+            if conflict is not None:
+                return conflict
+        return None
+    if kind == "DimInt":
+        return None if found is OPAQUE or found == expected else ""
+    return None  # a shape this check does not take apart: not refused
 
 
 @check_struct_fields.on("FieldGet")

@@ -15,6 +15,13 @@ REFUSED = {
     "unknown_field": ("E3013", "struct 'Point' has no field 'z'"),
     "mistyped_field": ("E3013", "field 'count' of 'Sample' is u8, but this value is {float}"),
     "read_unknown_field": ("E3013", "struct 'Point' has no field 'z'"),
+    "generic_disagreement": ("E3013", "field 'b' of 'Pair' is T, and field 'a' made T = "
+                                      "{float}, but this value is bool"),
+    "generic_extent": ("E3013", "field 'bottom' of 'Rows' is Tensor<f32, [N], Memory::CPU_DRAM>, "
+                                "and field 'top' made N = 4, but this value is "
+                                "Tensor<f32, [5], Memory::CPU_DRAM>"),
+    "generic_element": ("E3013", "field 'data' of 'Row' is Tensor<f32, [N], Memory::CPU_DRAM>, "
+                                 "but this value is Tensor<i32, [4], Memory::CPU_DRAM>"),
 }
 
 
@@ -53,3 +60,10 @@ def test_a_field_given_twice_and_a_literal_of_no_struct():
     said = [(d.code, d.message) for d in run_front(text, check_struct_fields).diagnostics.items]
     assert said == [("E3013", "'x' is given twice in this `P`"),
                     ("E2001", "`Q { .. }` builds a struct, but no struct is named 'Q'")]
+
+
+def test_a_literal_bound_first_takes_the_type_a_later_field_gives():
+    ran = run_front("struct Pair<T> { a: T, b: T }\nfn main() {\n"
+                    "  let p = Pair { a: 1, b: 2i64 };\n  let q = Pair { a: 1i64, b: 2 };\n"
+                    "  print(p.a + q.b);\n}\n", check_struct_fields)
+    assert not ran.diagnostics.items
