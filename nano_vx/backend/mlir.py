@@ -13,13 +13,15 @@ from .errors import BackendBug
 from .mlir_text import site_comments, to_mlir_text
 
 # Transfers become memref.alloc + memref.copy before this runs (lower_transfers), so every
-# op left is one of func, arith, cf, memref or llvm. expand-strided-metadata rewrites
+# op left is one of func, arith, math, cf, memref or llvm (math.exp and math.log become LLVM
+# intrinsics, which LLVM calls libm for). expand-strided-metadata rewrites
 # memref.collapse_shape into a reinterpret_cast that finalize-memref-to-llvm can lower.
 # memref.alloc calls the runtime's allocator (use-generic-functions): _mlir_memref_to_llvm_alloc,
 # which maps zeroed pages the machine backs only when they are first written (runtime.py).
 PIPELINE = ("builtin.module(expand-strided-metadata, "
             "finalize-memref-to-llvm{use-generic-functions=true}, "
-            "convert-arith-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, "
+            "convert-math-to-llvm, convert-arith-to-llvm, convert-cf-to-llvm, "
+            "convert-func-to-llvm, "
             "reconcile-unrealized-casts)")
 
 

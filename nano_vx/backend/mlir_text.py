@@ -154,6 +154,8 @@ def _op(op, signatures) -> str:
         return f"%{op.result} = arith.constant {_constant(op.value, op.type)} : {op.type}"
     if p == "Arith":
         return f"%{op.result} = arith.{op.op} %{op.lhs}, %{op.rhs} : {op.type}"
+    if p == "Math":
+        return f"%{op.result} = math.{op.op} %{op.value} : {op.type}"
     if p == "Compare":
         return (f"%{op.result} = arith.{op.op} {op.predicate}, %{op.lhs}, %{op.rhs} : "
                 f"{op.type}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..deep import run_deep
 from ..nanopass import descendants
 from ..values.literals import scalar_hint
+from ..values.math import apply
 from ..values.numbers import describe
 from .arithmetic import ArithmeticMixin
 from .budget import Budget
@@ -22,7 +23,7 @@ from .frames import Frame
 from .placement import PlacementMixin
 from .regions import RegionMixin
 from .statements import StmtMixin
-from .values import PRINT, Closure, Function, Unknown
+from .values import PRINT, Closure, Function, Math, Unknown
 
 
 def recorded_types(fn) -> dict:
@@ -118,6 +119,9 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         elif callee is PRINT:
             cannot_finish(span, "`print` writes its output only when the program runs, and "
                                 "this block disappears before then")
+        elif type(callee) is Math:
+            unknown = next((a for a in args if type(a) is Unknown), None)
+            return unknown if unknown is not None else apply(callee.name, args, span)
         else:
             cannot_finish(span, f"a value of type {describe(callee)} is not a function")
         node = callee.node

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from ..languages.l4_resolved import display_name
 from ..values.literals import literal, negated_literal, scalar_hint
+from ..values.math import MATH
 from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .arithmetic import Literal
 from .errors import cannot_finish, depends
-from .values import PRINT, Closure, Function, Unknown, runtime
+from .values import PRINT, Closure, Function, Math, Unknown, runtime
 
 # Operations that exist only while the program runs on its devices.
 _RUN_TIME_ONLY = {
@@ -90,6 +91,8 @@ class ExprMixin:
                 return self.const(name, span)
             if name == "print":
                 return PRINT
+            if name in MATH:
+                return Math(name)
             cannot_finish(span, f"`{name}` has no compile-time value")
         return glob
 

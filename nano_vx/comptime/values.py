@@ -64,3 +64,13 @@ class Print:
 
 
 PRINT = Print()
+
+
+class Math:
+    """A math built-in (`exp`, `max`, ..): computed while compiling as when running."""
+
+    __slots__ = ("name",)
+    kind = "builtin function"
+
+    def __init__(self, name: str):
+        self.name = name

@@ -26,7 +26,8 @@ _MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{
 
 ARITH_OPS = frozenset(
     "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui "
-    "addf subf mulf divf remf".split())
+    "addf subf mulf divf remf maxsi minsi maxui minui maxnumf minnumf".split())
+MATH_OPS = frozenset("exp log sqrt absf absi".split())
 COMPARE_OPS = frozenset({"cmpi", "cmpf"})
 PREDICATES = {
     "cmpi": frozenset("eq ne slt sle sgt sge ult ule ugt uge".split()),
@@ -65,6 +66,7 @@ TERMINALS = [
                                 "memref<4x3xf32>, memref<memref<4xf32>>"),
     Terminal("number", is_number, "a constant's value"),
     Terminal("arithop", lambda v: v in ARITH_OPS, " ".join(sorted(ARITH_OPS))),
+    Terminal("mathop", lambda v: v in MATH_OPS, " ".join(sorted(MATH_OPS))),
     Terminal("cmpop", lambda v: v in COMPARE_OPS, "cmpi cmpf"),
     Terminal("predicate", lambda v: v in PREDICATES["cmpi"] | PREDICATES["cmpf"],
              "a comparison predicate: eq slt ult .. for cmpi, oeq olt .. for cmpf"),
@@ -104,6 +106,8 @@ NONTERMINALS = [
         prod("Constant", "result: ssa, value: number, type: mtype", "arith.constant"),
         prod("Arith", "result: ssa, op: arithop, lhs: ssa, rhs: ssa, type: mtype",
              "arith.addi .. arith.remf"),
+        prod("Math", "result: ssa, op: mathop, value: ssa, type: mtype",
+             "math.exp, math.log, math.sqrt, math.absf, math.absi"),
         prod("Compare", "result: ssa, op: cmpop, predicate: predicate, lhs: ssa, rhs: ssa, "
                         "type: mtype", "arith.cmpi / arith.cmpf; type: the operands'"),
         prod("Convert", "result: ssa, op: convop, value: ssa, source: mtype, type: mtype",

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import sys
 
 from ..deep import run_deep
 from ..nanopass.verify import child_nodes
 from ..values.literals import scalar_hint
+from ..values.math import MATH, apply
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
 from ..values.structs import EnumValue, StructValue
 from ..values.places import NoTopo, SomeTopo, Topo
@@ -86,7 +89,8 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
         for item in _items(program):
             self._declare(item)
         self.pins = Occupancy(self.replicas)
-        self.builtins = {"print": Builtin("print", self._print)}
+        self.builtins = {"print": Builtin("print", self._print)} | {
+            name: Builtin(name, partial(apply, name)) for name in MATH}
 
     def _declare(self, item):
         kind = item._prod

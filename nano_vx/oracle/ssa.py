@@ -25,6 +25,7 @@ from ..languages.l15_mlir import PREDICATES, Lmlir
 from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,
 )
+from ..values.math import float_fn, pick
 from ..values.stops import stop, too_deep, wrong_kind
 
 RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
@@ -411,6 +412,8 @@ _FLOAT_FAST = {"addf": operator.add, "subf": operator.sub, "mulf": operator.mul}
 def _arith(machine, node, slot):
     r, a, b, t, op, span = (slot(node.result), slot(node.lhs), slot(node.rhs),
                             mtype(node.type), node.op, node.span)
+    if op[:3] in ("max", "min"):
+        return _extremum(node, r, a, b, t)
     if op in _FLOAT_ARITH:
         if type(t) is not Float:
             internal(span, f"arith.{op} on {node.type}")
@@ -452,6 +455,40 @@ def _arith(machine, node, slot):
             internal(span, f"arith.{op} by zero: select-instructions checks the divisor")
         f[r] = wrap(truncating(which, x, y))
     return divide
+
+
+def _extremum(node, r, a, b, t):
+    """arith.maxnumf/minnumf (a NaN loses to a number), maxsi/minsi and maxui/minui (the
+    operands read signed or unsigned, the one picked kept as it was)."""
+    name, how = node.op[:3], node.op[3:]
+    if how == "numf":
+        def number(f):
+            f[r] = pick(name, f[a], f[b])
+        return number
+    read = t.signed if how == "si" else (lambda v: v & t.mask)
+    better = operator.gt if name == "max" else operator.lt
+
+    def integer(f):
+        x, y = f[a], f[b]
+        f[r] = x if better(read(x), read(y)) or read(x) == read(y) else y
+    return integer
+
+
+def _math(machine, node, slot):
+    r, v, t = slot(node.result), slot(node.value), mtype(node.type)
+    if node.op == "absi":
+        def absolute(f):
+            f[r] = t.wrap(abs(t.signed(f[v])))
+        return absolute
+    fn, rnd = float_fn("abs" if node.op == "absf" else node.op), t.round
+    if rnd is None:
+        def f64(f):
+            f[r] = fn(f[v])
+        return f64
+
+    def rounded(f):
+        f[r] = rnd(fn(f[v]))
+    return rounded
 
 
 _ORDER = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
@@ -698,7 +735,7 @@ def _assume(machine, node, slot):
     return assume
 
 
-_OPS = {"Constant": _constant, "Arith": _arith, "Compare": _compare, "Convert": _convert,
+_OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compare, "Convert": _convert,
         "Alloca": _alloc, "Alloc": _alloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
         "Collapse": _collapse, "Pointer": _pointer, "Transfer": _transfer, "Call": _call,
         "Assume": _assume}

@@ -8,8 +8,9 @@ from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.typer import Typer, fits, show
+from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type
 from ..placement.types import Machine
+from ..values.math import ARITY, FLOAT_ONLY, MATH
 
 
 @dataclass
@@ -32,7 +33,9 @@ result used as a value must exist (E3003). The message names both types. An inst
 generic function is checked with its parameters' types made concrete by monomorphize
 (`stage$i32` takes an i32); a value whose type placement could not infer is not judged. A
 function declared `fn f(..) on Topology::X` runs on X: calling it from code that runs
-elsewhere is E6001, naming both topologies.
+elsewhere is E6001, naming both topologies. The math built-ins are judged the same way:
+`exp`, `log` and `sqrt` take one float, `abs` one number, `max` and `min` two numbers of one
+type (E3010 for the count, E3003 for a type).
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -80,7 +83,39 @@ def _call(run, node):
     if fn is not None and run.state.scope is not None:
         _topology(run, node, fn)
         _arguments(run, node, fn)
+    elif node.callee._prod == "Global" and node.callee.name in MATH \
+            and run.state.scope is not None:
+        _math(run, node, node.callee.name)
     run.descend(node)
+
+
+def _math(run, call, name) -> None:
+    """`exp`, `log`, `sqrt` take a float; `abs` a number; `max`, `min` two of one type."""
+    args, arity = call.args, ARITY[name]
+    if len(args) != arity:
+        run.ctx.diagnostics.error(
+            "E3010", call.span, f"'{name}' takes {arity} argument{'s' * (arity != 1)}, but "
+                                f"this call passes {len(args)}",
+            callee=name, expected=arity, found=len(args))
+        return
+    st = run.state
+    found = [st.scope.typer.of(a, st.where.here[-1]) for a in args]
+    wanted = ("float",) if name in FLOAT_ONLY else ("int", "float")
+    for i, (arg, t) in enumerate(zip(args, found), 1):
+        if known(t) and kind(t) not in wanted:
+            takes = "a float (f32, f64, ..)" if name in FLOAT_ONLY else "a number"
+            run.ctx.diagnostics.error(
+                "E3003", arg.span, f"argument {i} of '{name}' is {show(t)}, but '{name}' "
+                                   f"takes {takes}",
+                help=[f"convert it: `{name}(.. as f64)`"] if kind(t) == "int" else [],
+                callee=name, argument=i, found=show(t))
+            return
+    if len(found) == 2 and all(known(t) for t in found) and \
+            common(value_type(found[0]), value_type(found[1])) is OPAQUE:
+        run.ctx.diagnostics.error(
+            "E3003", args[1].span, f"'{name}' takes two numbers of one type, but these are "
+                                   f"{show(found[0])} and {show(found[1])}",
+            callee=name, argument=2, expected=show(found[0]), found=show(found[1]))
 
 
 def _callee(run, call):

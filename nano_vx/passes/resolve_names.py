@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages import Lresolved, Ltransfers
 from ..nanopass import Pass, descendants
+from ..values.math import MATH
 
 
 class Scopes:
@@ -67,7 +68,7 @@ monomorphize makes it, and the one it prunes may name what does not exist
 name (E2001) if a branch that names it is kept.
 """, state=State)
 
-BUILTINS = frozenset({"print", "sizeof"})
+BUILTINS = frozenset({"print", "sizeof"}) | MATH
 
 
 def _opt(run, node):

@@ -10,6 +10,7 @@ from ..languages.l15_mlir import Lmlir
 from ..nanopass import Pass
 from ..nanopass.verify import child_nodes
 from ..values.literals import TYPE_WRAPPERS
+from ..values.math import MATH
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 from ..values.stops import MAX_CALL_DEPTH, too_deep
 from ..values.tensors import PRINT_LIMIT
@@ -561,8 +562,23 @@ class _Function:
         if callee == "print" and callee not in self.p.fns:
             self.print(e.args[0])
             return "", "void"
+        if callee in MATH and callee not in self.p.fns:
+            return self.math(callee, [self.expr(a) for a in e.args])
         args = tuple(self.expr(a)[0] for a in e.args)
         return self.call(callee, args, None)
+
+    def math(self, name: str, args: list):
+        """A math built-in: one `math` op, or arith's max and min (maxnumf, whose NaN loses
+        to a number, as the interpreter's does). Its operands have one type (type-scalars)."""
+        t = args[0][1]
+        m, float_ = mtype(t), _kind(t) == "float"
+        if name in ("max", "min"):
+            op = f"{name}numf" if float_ else f"{name}{'si' if _signed(t) else 'ui'}"
+            return self.op("Arith", op, args[0][0], args[1][0], m), t
+        if name == "abs" and not float_ and not _signed(t):
+            return args[0][0], t  # an unsigned number is its own absolute value
+        op = {"abs": "absf" if float_ else "absi"}.get(name, name)
+        return self.op("Math", op, args[0][0], m), t
 
     def call(self, callee: str, args: tuple, launch):
         """A call of a function of the program, one level deeper than the caller: past

@@ -10,6 +10,7 @@ from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..placement.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
+from ..values.math import FLOAT_ONLY, MATH
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 from .check_tensor_constructors import TAKES
 
@@ -668,6 +669,12 @@ class _Infer:
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name))
+        if callee._prod == "Global" and callee.name in MATH:
+            # check-calls judged the count and kinds: the result is the arguments' one type.
+            t = _Var("float" if callee.name in FLOAT_ONLY else "any")
+            for arg in e.args:
+                t = unify(t, self.expr(arg), arg)
+            return self.note(e, t)
         if callee._prod == "Local" and isinstance(_find(self.env.get(callee.name)), _Closure):
             closure = _find(self.env[callee.name])
             return self.call(e, closure.params, closure.ret)

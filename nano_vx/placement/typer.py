@@ -21,6 +21,7 @@ from ..dump.text import to_text
 from ..languages.l0_source import BINARY_OPS
 from ..nanopass import descendants
 from ..languages.l6_typed import Ltyped
+from ..values.math import MATH
 from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
@@ -73,6 +74,17 @@ def common(a, b):
     if literal(b):
         return a if _fits(b, a) else OPAQUE
     return a if a == b else OPAQUE
+
+
+def math_result(args):
+    """The type of a math built-in's result: its arguments' common type (`max(x, 1)` of an
+    f32 x is an f32), OPAQUE when they have none (check-calls says why)."""
+    if not args:
+        return OPAQUE
+    t = value_type(args[0])
+    for other in args[1:]:
+        t = common(t, value_type(other))
+    return t if kind(t) in ("int", "float") else OPAQUE
 
 
 def kind(t) -> str | None:
@@ -226,6 +238,8 @@ class Typer:
             sig = self.functions.get(e.callee.name)
             if sig is not None:
                 return sig.ret
+            if e.callee.name in MATH:
+                return math_result([self.of(a, here) for a in e.args])
         return OPAQUE
 
     def t_ReachableQ(self, e, here):

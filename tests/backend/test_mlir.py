@@ -44,8 +44,8 @@ def test_the_lowering_pipeline():
     assert PIPELINE == (
         "builtin.module(expand-strided-metadata, "
         "finalize-memref-to-llvm{use-generic-functions=true}, "
-        "convert-arith-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, "
-        "reconcile-unrealized-casts)")
+        "convert-math-to-llvm, convert-arith-to-llvm, convert-cf-to-llvm, "
+        "convert-func-to-llvm, reconcile-unrealized-casts)")
 
 
 def test_a_memref_transfer_becomes_a_fresh_buffer_and_a_copy_and_a_scalar_one_its_operand():

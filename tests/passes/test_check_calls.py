@@ -1,5 +1,5 @@
-"""check-calls: argument counts (E3010) and types (E3003) that do not match the callee, calls across
-topologies (E6001)."""
+"""check-calls: argument counts (E3010) and types (E3003) that do not match the callee (a
+function of the program or a math built-in), calls across topologies (E6001)."""
 
 from pathlib import Path
 
@@ -19,6 +19,10 @@ REFUSED = {
     "void_result": ("E3003", "'log' returns nothing, but its result is bound to 'r'"),
     "topology": ("E6001", "'kernel' runs on NPU (`fn kernel(..) on Topology::NPU`), but this "
                           "call runs on CPU"),
+    "math_integer": ("E3003", "argument 1 of 'exp' is i32, but 'exp' takes a float (f32, f64, "
+                              "..)"),
+    "math_mixed": ("E3003", "'max' takes two numbers of one type, but these are f32 and f64"),
+    "math_arity": ("E3010", "'sqrt' takes 1 argument, but this call passes 2"),
 }
 
 

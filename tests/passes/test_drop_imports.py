@@ -31,4 +31,4 @@ def test_each_import_is_one_warning_naming_its_path():
 def test_a_name_used_from_an_import_is_undefined_where_it_is_used(capsys):
     assert cli_main([str(CASES / "used.vx"), "--action", "check"]) == 1
     err = capsys.readouterr().err
-    assert "warning[W1031]" in err and "error[E2001]: cannot find value 'sqrt'" in err
+    assert "warning[W1031]" in err and "error[E2001]: cannot find value 'hypot'" in err
