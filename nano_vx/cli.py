@@ -25,6 +25,7 @@ reference interpreter, printing what the program prints.
   nano-vx explain E2001                    what a diagnostic code means
   nano-vx spatial examples/spatial/gemm.sdf --target wormhole
                                            run the spatial lane on a spatial program
+  nano-vx check-certificate gemm.json      check a certificate of the spatial lane
 """
 
 
@@ -59,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("file", nargs="?",
-                    help="the Vx program (or `explain CODE`, or `spatial PROGRAM`)")
+                    help="the Vx program (or `explain CODE`, `spatial PROGRAM`, or "
+                         "`check-certificate FILE.json`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
     ap.add_argument("--action",
                     choices=["parse", "check", "emit-mlir", "emit-llvm", "interpret", "run"],
@@ -123,12 +125,27 @@ def build_parser() -> argparse.ArgumentParser:
     lane.add_argument("--target", metavar="NAME|FILE", action=Once,
                       help="the mesh: a name in machines/spatial/ (wormhole, gpu-sm, fabric) "
                            "or a .toml file")
+    lane.add_argument("--kernel", metavar="NAME", action=Once,
+                      help="for a Vx program (PROGRAM.vx), the function to lower (default: "
+                           "the one with tensor parameters)")
     lane.add_argument("--inputs", metavar="FILE.npz", action=Once,
                       help="the program's input tensors (default: the .npz beside it)")
     lane.add_argument("--seed", type=int, default=0,
                       help="seed of the random inputs that join the corpus (default 0)")
     lane.add_argument("--corpus", type=int, default=2, metavar="N",
                       help="inputs each pass is validated on (default 2)")
+    lane.add_argument("--certificate", metavar="FILE.json", action=Once,
+                      help="write the scheduled program's certificate (docs/certificate.md), "
+                           "or that of a refusal because a site cannot hold its buffers or "
+                           "semaphores; `nano-vx check-certificate FILE.json` checks it")
+    lane.add_argument("--lower", metavar="BACKEND", choices=["tenstorrent", "cuda"],
+                      action=Once,
+                      help="lower the scheduled program to tenstorrent (tt-metal kernels and "
+                           "host program) or cuda (one persistent kernel and its launch); "
+                           "the source goes to stdout unless --lower-dir is given")
+    lane.add_argument("--lower-dir", metavar="DIR", action=Once,
+                      help="write the files of --lower to DIR, one per kernel and host "
+                           "program, with census.txt")
     lane.add_argument("--no-validate", action="store_true",
                       help="skip running each pass's input and output on the corpus "
                            "(faster; never used by the tests)")
@@ -159,6 +176,13 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
 def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
     if args.file == "explain":
         return _explain(args.code, stdout, stderr)
+    if args.file == "check-certificate":
+        if args.code is None:
+            raise Usage("check-certificate: no certificate (nano-vx check-certificate "
+                        "FILE.json)")
+        from .oracle.checkers.check_certificate import main as check_certificate
+
+        return check_certificate([args.code], stdout, stderr)
     if args.file == "spatial":
         from .spatial.driver import run_spatial
 

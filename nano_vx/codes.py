@@ -89,7 +89,9 @@ _ENTRIES = [
          "An argument must be of its parameter's type: the same scalar type (an unsuffixed "
          "literal fits any integer or float type), or a tensor with the same element type, "
          "extents and memory space (the space is part of the type). Binding the result of a "
-         "function that returns nothing is refused too. The message names both types."),
+         "function that returns nothing is refused too. The math built-ins take numbers: "
+         "`exp`, `log` and `sqrt` a float, `max` and `min` two of one type. The message names "
+         "both types."),
     Code("E3004", "an arithmetic or bitwise operator on operands it does not take",
          "`+ - * / %` take two numbers of one type; `& | ^` two integers or two bools of one "
          "type; `<< >>` an integer, shifted by an integer of any type; prefix `-` a signed "
@@ -126,7 +128,8 @@ _ENTRIES = [
          "message names the parameters' types and how many arguments the call passes. A "
          "tensor constructor too: `::new()` and `::uninit()` take nothing, `::fill(v)` one "
          "value (after the list of extents a tensor with `?` extents takes first), and Tensor "
-         "has no other constructor."),
+         "has no other constructor. The math built-ins take one argument (`exp`, `log`, "
+         "`sqrt`, `abs`) or two (`max`, `min`)."),
     Code("E3011", "an unsupported cast",
          "`as` converts a number to a number (wrapping, truncating or rounding as Rust "
          "does) and a bool to an integer (`true as i32` is 1). Nothing converts to a bool "
@@ -470,6 +473,46 @@ _ENTRIES = [
          "token put into a slot its producer had not reserved) or underflows (a token read "
          "before it arrived) on one of its inputs, so it has no meaning to preserve. The "
          "message names the engines and the ops they wait at, or the buffer and the step."),
+    Code("E7030", "a scheduled program does not fit its target",
+         "With --certificate, the compiler places the buffers and semaphores of every site of "
+         "the scheduled program in the site's SRAM granules, buffer slots and semaphore slots, "
+         "by a SAT solver (docs/certificate.md). A program the lane sized itself always fits "
+         "(a site that cannot hold its buffers is E7011, its semaphores E7012); one written "
+         "in Schoreographed, with its own depths and bytes, may not. The message names the "
+         "site and what it lacks; the certificate written holds the site's CNF and the "
+         "solver's refutation of it, which `nano-vx check-certificate` checks."),
+    Code("E7060", "a Vx kernel the bridge into the spatial lane does not read",
+         "`nano-vx spatial prog.vx` reads one function of the program (--kernel NAME, or the "
+         "one with tensor parameters) as a dataflow graph. Its parameters are tensors (inputs) "
+         "and `&mut` tensors (outputs) of i32, i64, f32 or f64 with extents known while "
+         "compiling; its body is loop nests, `spawn` blocks (an `unroll across`) holding them, "
+         "and `let`s of numbers and of tensors made with `::new()`. A nest's innermost body "
+         "is an element assignment `OUT[i][j] = ..` (arithmetic over elements read at the same "
+         "indices, or at 0 along an axis of extent 1), a matrix product (`acc += A[i][k] * "
+         "B[k][j]`) or a sum along an axis (`s += X[i][j]`); loops around it that index no "
+         "axis are loops over tiles, whose variables appear only in bounds. The message names "
+         "the construct and what was expected there."),
+    Code("E7061", "a tensor a Vx kernel's loops do not write exactly once",
+         "The bridge makes one stage per tensor the kernel writes, so the pieces that write "
+         "a tensor (one per `unroll across` index and per iteration of the loops over tiles) "
+         "must compute it the same way and write each of its elements exactly once: the "
+         "message names the elements written twice, or how many of the tensor's elements the "
+         "loops write, or the tensor read before it is complete, or the output never "
+         "written."),
+    Code("E7040", "a program lowering cannot take",
+         "`--lower` writes source text for a verified choreography only: a Schoreographed "
+         "program (the lane run through `schedule`; not one stopped earlier with "
+         "--stop-after) that is well formed on its target and finishes on its inputs. The "
+         "message says which of these the program is not."),
+    Code("E7041", "a construct the backend cannot express",
+         "The program holds something the chosen backend has no way to write: for "
+         "tenstorrent, a `send` to a buffer on another core (semaphore pairs and the "
+         "valid/ready links of a fabric target), 64-bit element types, an engine other than "
+         "reader, compute and writer, more circular buffers or semaphores than a Tensix core "
+         "has; for cuda, more shared memory or engines than a thread block has; for both, a "
+         "token staged (by `read` or `fire`) before its producer holds a slot for it, since "
+         "both write tokens in place. The message names the op and the site. Another backend "
+         "or target may take the program."),
     # -- E8xxx: compile-time evaluation --------------------------------------------------
     Code("E8002", "an assertion is false while compiling",
          "An `assert` the compiler decides was false: one in a `comptime` block on a path "

@@ -22,6 +22,7 @@ class Compilation:
     host: str | None = None  # --host FILE, or "default"
     verify_seams: bool = False  # --verify-seams: verify-seams discharges the seams with z3
     emit_seam_certs: bool = False  # --emit-seam-certs: insert-seam-assumes carries the proofs
+    kernel: str | None = None  # nano-vx spatial --kernel NAME: the function from-vx lowers
 
     # Facts: each is set by the one pass that declares it in `provides` and read only by the
     # passes that declare it in `requires` (the framework holds them to it).

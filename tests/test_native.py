@@ -17,7 +17,8 @@ from test_examples import PROMISES
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "tests" / "passes" / "cases").rglob("*.vx"))
-RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES] + \
+# A promise of `--action check` runs nothing (the spatial lane's Vx kernels have no `main`).
+RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.args] + \
        [(str(c.relative_to(ROOT)), ()) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 

@@ -2,8 +2,8 @@
 
 - Every example of docs/language.md and docs/diagnostics.md is a fenced `vx` block after a
   marker `<!-- example: OUTCOME [escaped] [ARGS] -->`, or a fenced `sdf` block (a spatial
-  program, run by `nano-vx spatial`) after `<!-- example: OUTCOME spatial ARGS -->`, and
-  compiles and runs to OUTCOME:
+  program) after `<!-- example: OUTCOME spatial ARGS -->`; a block marked `spatial` (a Vx
+  kernel too) is run by `nano-vx spatial`. Each compiles and runs to OUTCOME:
   `admitted` (exit status 0, nothing reported) or a code (every diagnostic reported has that
   code). ARGS are more command-line arguments (`--machine machines/h100-sxm.vx`, run where
   the repository's machines/ is at hand); `escaped` means the block spells bytes as
@@ -74,7 +74,8 @@ class Example:
         self.where = f"{name}:{fence.line}"
         self.outcome = words[0]
         self.escaped = "escaped" in words[1:]
-        self.spatial = fence.lang == "sdf"
+        self.spatial = "spatial" in words[1:]  # run by `nano-vx spatial`
+        self.suffix = fence.lang
         self.args = [w for w in words[1:] if w not in ("escaped", "spatial")]
         self.text = fence.body
         self.output: str | None = None
@@ -113,7 +114,7 @@ def workdir(tmp_path, monkeypatch):
 
 def compile_example(ex: Example):
     """(exit status, what the program printed, the diagnostics as JSON entries)."""
-    name = "example.sdf" if ex.spatial else "example.vx"
+    name = f"example.{ex.suffix}"
     Path(name).write_bytes(ex.source())
     out, err = io.StringIO(), io.StringIO()
     command = ["spatial", name] if ex.spatial else [name]
@@ -143,8 +144,8 @@ def test_every_program_on_an_example_page_is_a_marked_example(name):
         if fence.lang in ("vx", "sdf"):
             assert fence.kind == "example", f"{name}:{fence.line}: no example marker"
             outcome = fence.spec.split()[0]
-            assert (fence.lang == "sdf") == ("spatial" in fence.spec.split()), (
-                f"{name}:{fence.line}: a spatial example is an sdf block marked `spatial`")
+            assert fence.lang == "vx" or "spatial" in fence.spec.split(), (
+                f"{name}:{fence.line}: an sdf block is marked `spatial`")
             assert outcome == "admitted" or _CODE.fullmatch(outcome), f"{name}:{fence.line}"
 
 

@@ -350,16 +350,19 @@ class Machine:
         return [self._who(e) for e in range(len(self.code))]
 
 
-def run(machine: Machine, state: State | None = None):
+def run(machine: Machine, state: State | None = None, on_step=None):
     """The fixed fair order: engines in turn, each running until it blocks or ends. The
     reference for the compiled runner of nano_vx/oracle/fast.py, which `eval_choreography`
-    uses and tests/oracle/test_fast.py checks against this one."""
+    uses and tests/oracle/test_fast.py checks against this one. `on_step(state, e)`, when
+    given, sees each step before it is taken (the certificate records its witness so)."""
     state = machine.initial() if state is None else state
     engines = range(len(machine.code))
     while True:
         progressed = False
         for e in engines:
             while machine.enabled(state, e):
+                if on_step is not None:
+                    on_step(state, e)
                 state = machine.step(state, e)
                 if not isinstance(state, State):
                     return state

@@ -63,3 +63,93 @@ def _product(xs) -> int:
     for x in xs:
         out *= x
     return out
+
+
+# -- the cycles of one op of a choreography (the clock and the timed oracle) ----------------
+
+# Every op takes at least one cycle: the model's unit of time, the issue of the op by its
+# engine. Bookkeeping ops (reserve, push, wait_front, pop, wait, barrier, a same-site signal)
+# take exactly that; no target file publishes a finer figure for them.
+ISSUE_CYCLES = 1
+
+
+class OpCycles:
+    """`of(site, engine, op)`: the integer cycles one op of a choreographed program occupies
+    its engine, from the op's work (`work.OpWorks`) and the target's rates (`roofs`). Its
+    effects (tokens put, slots freed, a semaphore signalled) are visible when it ends.
+
+    - `read`, `write`: a DRAM latency plus the tile's bytes at the larger of two times: the
+      engine's share of the DRAM bandwidth, and one link into its site. DRAM is shared in
+      proportion to demand: in the steady state every engine's DRAM transfers spread over the
+      period, so an engine moving a fraction f of the run's DRAM bytes gets f of the bandwidth,
+      but never less than an equal share among the n engines that use DRAM (a small transfer
+      is served beside the large ones, not behind them). The engine moving the most bytes has
+      f >= 1/n, so its DRAM ops take at least the run's DRAM bytes over the bandwidth: the
+      DRAM roof;
+    - `send`, `multicast`: the bytes over one link (a multicast's tree carries them once,
+      pipelined along its links) plus a hop latency per hop to the farthest receiver;
+    - `fire`: the larger of its element operations over the site's rate for its element type
+      and its SRAM bytes over the site's SRAM bandwidth;
+    - `signal` to another site: one cycle plus the hops;
+    - every other op: ISSUE_CYCLES.
+    Each is rounded up to whole cycles, so the clock's weights are integers."""
+
+    def __init__(self, graph, target):
+        from .roofs import roofs
+        from .work import OpWorks, work
+
+        self.works = OpWorks(graph)
+        self.roofs = roofs(target)
+        self.total = work(graph, self.works)
+        self.cache: dict = {}
+
+    def of(self, site, engine: str, op) -> int:
+        key = (site, engine, op)
+        if key not in self.cache:
+            self.cache[key] = max(ISSUE_CYCLES, _ceil(self._cycles(site, engine, op)))
+        return self.cache[key]
+
+    def stages(self) -> dict[str, int]:
+        """Per stage, the cycles one run spends on its firings: its reads, writes or fires
+        and the puts (push, send, multicast) of its outputs. The bookkeeping ops around them
+        (waits, reserves, pops, signals) are the engine's, not a stage's."""
+        from .work import executions
+
+        p = self.works.p
+        out = dict.fromkeys(p.stages, 0)
+        for sched in p.table("schedules"):
+            for op, times in executions(sched.ops):
+                kind = op._prod
+                if kind in ("Read", "Write", "Fire"):
+                    stage = op.stage
+                elif kind in ("Push", "Send"):
+                    stage = p.producer(op.buffer).stage
+                elif kind == "Multicast":
+                    stage = p.groups[op.group].stage
+                else:
+                    continue
+                out[stage] += times * self.of(sched.site, sched.engine, op)
+        return out
+
+    def _cycles(self, site, engine: str, op):
+        from fractions import Fraction
+
+        w, r = self.works.of(site, op), self.roofs
+        hops = w.hops * r.hop.exact
+        moved = w.dram_read + w.dram_write
+        if moved:
+            users = sum(1 for n in self.total.engine_dram.values() if n)
+            share = r.dram.exact * max(Fraction(self.total.engine_dram[site, engine],
+                                                self.total.dram_bytes), Fraction(1, users))
+            return r.dram_latency.exact + max(moved / share, moved / r.link.exact)
+        if w.net_bytes:
+            return w.net_bytes / r.link.exact + hops
+        if w.kind is not None:
+            sram = sum(n for _, n in w.sram)
+            return max(w.ops / r.compute[w.dtype].exact, sram / r.sram.exact)
+        return ISSUE_CYCLES + hops
+
+
+def _ceil(x) -> int:
+    """An int or a Fraction, rounded up."""
+    return -(-x.numerator // x.denominator)

@@ -33,6 +33,7 @@ class _Stop(Exception):
 
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from ..compile import _pass_names, dump_options
+    from .certify import CertificateError
     from .lane import SPATIAL_PIPELINE
 
     if args.target is None:
@@ -42,8 +43,13 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     dumps = dump_options(args, usage, SPATIAL_PIPELINE)
     if args.stop_after:
         _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
+    if args.certificate is not None and args.stop_after not in (None, "schedule"):
+        raise usage(f"--certificate certifies the scheduled program, but the lane stops after "
+                    f"{args.stop_after}")
     if args.corpus < 1:
         raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
+    if args.lower_dir is not None and args.lower is None:
+        raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
     for flag in FRONT_END_ONLY:
         if getattr(args, flag.lstrip("-").replace("-", "_")) not in (None, False):
             raise usage(f"{flag} is an option of the Vx front end; nano-vx spatial does not "
@@ -60,7 +66,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         run.go()
     except _Stop:
         pass
-    except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
+    except (DumpError, RenderError, CertificateError) as err:  # the environment's failing
         stderr.write(f"nano-vx: error: {err}\n")
         return EXIT_ERROR
     except InternalError as ice:
@@ -112,15 +118,28 @@ class _Run:
         from .target import TargetError, load_target
         from .text import language_of
         from .validate import validate
+        from .vx_source import bridge
 
         try:
             target = load_target(self.args.target)
         except TargetError as err:
             self.fail("E7004", str(err))
-        try:
-            graph = parse_spatial(self.source.text, self.source.name)
-        except SpatialSyntaxError as err:
-            self.fail("E7001", err.message, span=self._at(err.line, err.column))
+        kernel = None
+        if self.source.name.endswith(".vx"):
+            start = time.perf_counter()
+            bridged = bridge(self.source, self.args.kernel, self.diagnostics)
+            if bridged is None:
+                raise _Stop
+            graph, kernel = bridged
+            bridging = time.perf_counter() - start
+        else:
+            if self.args.kernel is not None:
+                self.fail("E7060", "--kernel names the function of a Vx program to lower; "
+                                   "this program is already spatial")
+            try:
+                graph = parse_spatial(self.source.text, self.source.name)
+            except SpatialSyntaxError as err:
+                self.fail("E7001", err.message, span=self._at(err.line, err.column))
         problems = validate(graph, target)
         if problems:
             for problem in problems:
@@ -135,10 +154,24 @@ class _Run:
         if not self.args.no_validate:
             outcomes = [evaluate(graph, given) for given in inputs]
             self._refuse_failing(outcomes, "as written")
+            start = time.perf_counter()
+            differs = kernel.divergence(outcomes, inputs) if kernel is not None else None
+            checking = time.perf_counter() - start
+            if differs is not None:
+                self.fail("E7020", f"from-vx changed what the kernel '{kernel.name}' computes: "
+                                   f"{differs}",
+                          help=["this is a bug in from-vx: rerun with --dump-before=tile to "
+                                "see the graph it made"], **{"pass": "from-vx"})
         passes = passes_from(language_of(graph).name)
         ctx = SpatialContext(target)
         dumper = Dumper(self.dumps, self.out) if self.dumps is not None else None
         lines, timings = [], []
+        if kernel is not None:
+            checked = "not validated (--no-validate)" if self.args.no_validate else (
+                f"the interpreter agrees on {len(inputs)} input{'s' * (len(inputs) != 1)} "
+                f"in {checking:.2f} s")
+            lines.append(f"  {'from-vx':<22} {'Vx -> Sdataflow':<30} "
+                         f"{bridging * 1000:8.1f} ms   {checked}")
         position = {p.name: i for i, p in enumerate(SPATIAL_PIPELINE, 1)}
         for p in passes:
             index = position[p.name]
@@ -171,8 +204,31 @@ class _Run:
         if self.args.no_validate:
             outcomes = [evaluate(graph, inputs[0])]
         self._refuse_failing(outcomes, "after the lane" if lines else "as written")
+        certified = self._certify(graph, target, inputs[0])
+        if self.args.lower is not None:
+            self._lower(graph, target)
         if self.dumps is None or self.dumps.banners:
             self._report(graph, target, lines, outcomes[0])
+            if certified:
+                self.out.write(certified + "\n")
+
+    def _lower(self, graph, target) -> None:
+        """--lower: the backend's files to --lower-dir, or to stdout instead of the report."""
+        from .lower import LowerError
+        from .lower.output import lower_program
+
+        try:
+            lower_program(graph, target, self.args.lower, self.args.lower_dir, self.out)
+        except LowerError as err:
+            self.fail(err.code, f"lowering to {self.args.lower}: {err.message}",
+                      backend=self.args.lower)
+        except OSError as err:
+            raise DumpError(f"cannot write {self.args.lower_dir!r}: "
+                            f"{err.strerror or err}") from None
+        except AssertionError as err:
+            raise InternalError(f"lower-{self.args.lower}", err, None) from err
+        if self.args.lower_dir is None:
+            raise _Stop
 
     def _at(self, line: int, column: int) -> Span:
         start = self.source.line_starts[line - 1] + column - 1
@@ -227,8 +283,40 @@ class _Run:
             where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
                                       ("buffer", reject.buffer)) if v is not None}
             self.fail(reject.code, f"{p.name} cannot apply: {reject.message}",
+                      notes=self._certify_refusal(graph, ctx.target, reject),
                       **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
                                             for k, v in where.items()}})
+
+    def _certify(self, graph, target, given) -> str | None:
+        """Write the certificate --certificate asks for: the report's line on it, or E7030
+        (with the refutation written) for a site that cannot hold what it must."""
+        if self.args.certificate is None:
+            return None
+        from .certify import DoesNotFit, certify, summary, write
+
+        start = time.perf_counter()
+        try:
+            document = certify(graph, target, given)
+        except DoesNotFit as refusal:
+            write(self.args.certificate, refusal.document)
+            self.fail("E7030", refusal.message, site=list(refusal.site),
+                      notes=[f"the certificate of this refusal is in {self.args.certificate}"])
+        write(self.args.certificate, document)
+        return (f"certificate: {self.args.certificate} ({summary(document)}; "
+                f"{time.perf_counter() - start:.2f} s)")
+
+    def _certify_refusal(self, graph, target, reject) -> list[str]:
+        """Write the certificate of a refusal --certificate asks for: the note saying so."""
+        if self.args.certificate is None:
+            return []
+        from .certify import certify_refusal, write
+
+        document = certify_refusal(graph, target, reject)
+        if document is None:
+            return ["no certificate is written: only a refusal because a site cannot hold its "
+                    "buffers or semaphores (E7011, E7012) has one"]
+        write(self.args.certificate, document)
+        return [f"the certificate of this refusal is in {self.args.certificate}"]
 
     def _validate(self, p, before, after, target, inputs, reference):
         from .check import check_rewrite
@@ -265,6 +353,11 @@ class _Run:
         for name, value in sorted(outcome.outputs.items()):
             w(f"output {name}: {value.dtype}{list(value.shape)}, sum {value.sum():g}\n")
         p = Program(graph)
+        if p.table("schedules"):
+            from .periods import periods, report_lines
+
+            for line in report_lines(periods(graph, target), target):
+                w(line + "\n")
         if not p.places:
             return
         w("placement:\n")

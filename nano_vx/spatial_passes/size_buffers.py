@@ -47,18 +47,27 @@ SHOWN = 3  # buffers a refusal lists
 def _graph(run, g):
     p = Program(g)
     target = run.ctx.target
-    carried = _carried(p)
-    rates = {s: (p.producer(s).rate, p.consumer(s).rate) for s in p.streams}
-    found = _deadlock_free(g, rates, carried)
-    token = _token_bytes(p)
-    site = {s: p.places[p.consumer(s).stage][0] for s in p.streams}
-    full = {s: max(d, min(sum(rates[s]), carried[s])) for s, d in found.items()}
+    site, found, full, token = buffer_demands(g)
     depths = {}
     for where, names in sorted(_by_site(site).items()):
         _check_fits(target, where, names, found, token)
         depths.update(_raised(target, names, found, full, token))
     buffers = tuple(L["Buffer"](s, site[s], depths[s], depths[s] * token[s]) for s in p.streams)
     return L["Graph"](g.name, g.tensors, g.streams, g.stages, g.places, buffers, span=g.span)
+
+
+def buffer_demands(g) -> tuple[dict, dict, dict, dict]:
+    """Per stream: its buffer's site, its deadlock-free depth (step 1), its full-rate depth
+    (step 2) and the bytes of one token. Step 3 fits these; the certificate of a refusal
+    (E7011, nano_vx/spatial/certify.py) places the deadlock-free depths."""
+    p = Program(g)
+    carried = _carried(p)
+    rates = {s: (p.producer(s).rate, p.consumer(s).rate) for s in p.streams}
+    found = _deadlock_free(g, rates, carried)
+    token = _token_bytes(p)
+    site = {s: p.places[p.consumer(s).stage][0] for s in p.streams}
+    full = {s: max(d, min(sum(rates[s]), carried[s])) for s, d in found.items()}
+    return site, found, full, token
 
 
 def _carried(p: Program) -> dict[str, int]:

@@ -22,7 +22,7 @@ TOKEN = re.compile(r"\s+|//[^\n]*|[A-Za-z_]\w*|\d+(?:\.\d+)?|\S")
 NAME = re.compile(r"[A-Za-z_]\w*")
 KEYWORDS = frozenset("fn let mut for in while if else return break continue assert comptime "
                      "unroll across spawn on transfer Memory Topology Tensor true false Some None "
-                     "as where const struct".split())
+                     "as where const struct impl Self".split())
 WORDS = sorted({t for text in CORPUS.values() for t in TOKEN.findall(text)
                 if NAME.fullmatch(t) and t not in KEYWORDS})
 NUMBERS = ["0", "1", "-1", "7", "128", "255", "2147483647", "4294967296", "1.5"]

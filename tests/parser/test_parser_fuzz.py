@@ -15,7 +15,8 @@ ALPHABET = st.sampled_from(list("fnletmuif{}()[]<>;:,.|&=+-*/%!\"\\#0123456789 \
                            + ["fn ", "let ", "Memory ", "Topology::", "Tensor<", "->", "..",
                               "//", "spawn on(", "comptime ", "else if ", "1e", "0x",
                               "match ", "=>", "enum ", "struct ", "::", "&mut ", "_",
-                              "Tensor<f32>(", "if ", "import ", "sizeof<", ".0", "?"])
+                              "Tensor<f32>(", "if ", "import ", "sizeof<", ".0", "?", "impl ",
+                              "Self", "<i32>::"])
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

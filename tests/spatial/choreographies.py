@@ -105,3 +105,51 @@ spatial chain: Shandshaked {
     handshake y fifo
 }
 """
+
+# Two sites: a reader sends eight tiles through a semaphore pair of depth DEPTH to a
+# compute engine, whose fifo feeds the writer (the clock's and the timed oracle's tests).
+PIPE = """\
+spatial pipe: Schoreographed {
+    tensor X: i32[16, 8] input
+    tensor Y: i32[16, 8] output
+    stream x: i32
+    stream y: i32
+    load ldX X[i, 0] tile [2, 8] for i in 0..8 -> x
+    compute sc scale 3 (x) -> y
+    store stY y -> Y[i, 0] tile [2, 8] for i in 0..8
+    place ldX (0, 0) reader
+    place sc (0, 1) compute
+    place stY (0, 1) writer
+    buffer x (0, 1) depth DEPTH bytes 128
+    buffer y (0, 1) depth 2 bytes 128
+    handshake x semaphore_pair credit x_credit data x_data
+    handshake y fifo
+    semaphore x_credit (0, 0) initial DEPTH
+    semaphore x_data (0, 1) initial 0
+    schedule (0, 0) reader {
+        repeat 8 {
+            wait x_credit 1
+            read ldX x
+            send x 1
+            signal x_data 1
+        }
+    }
+    schedule (0, 1) compute {
+        repeat 8 {
+            wait x_data 1
+            reserve y 1
+            fire sc
+            push y 1
+            pop x 1
+            signal x_credit 1
+        }
+    }
+    schedule (0, 1) writer {
+        repeat 8 {
+            wait_front y 1
+            write y stY
+            pop y 1
+        }
+    }
+}
+"""

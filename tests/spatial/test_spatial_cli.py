@@ -355,6 +355,37 @@ def test_a_choreographed_program_is_run_as_written(tmp_path):
     assert "\noutcome: finished in 104 steps (96 data movement, 8 tile compute)\n" in out
 
 
+
+# -- the period ------------------------------------------------------------------------------
+
+def test_the_report_gives_the_period_predicted_and_simulated():
+    code, out, err = spatial(GEMV, "--target", "wormhole")
+    assert (code, err) == (0, "")
+    assert ("\noutput y: float32[1, 256], sum 7.0034\n"
+            "period: 4,425 cycles a run (4.425 µs at 1 GHz) by the clock; critical cycle "
+            "through reader[0, 0], compute[0, 0]\n"
+            "simulated: 4,425 cycles a run (4.425 µs) over 16 runs; one run alone 4,703 "
+            "cycles\n"
+            "roofline: 1,831.11 cycles a run (dram)\n"
+            "placement:\n") in out
+
+
+def test_a_lane_stopped_before_the_schedule_has_no_period():
+    code, out, err = spatial(GEMV, "--target", "wormhole", "--stop-after=place")
+    assert (code, err) == (0, "")
+    assert "period:" not in out and "simulated:" not in out
+
+
+def test_a_program_the_clock_cannot_time_is_still_simulated(tmp_path):
+    # The writer signals x_data too (by 0, so the run still finishes): two engines signal it.
+    text = CHOREOGRAPHED.replace("WRITES", "8").replace(
+        "            wait_front y 1\n", "            wait_front y 1\n            signal x_data 0\n")
+    code, out, err = spatial(write(tmp_path, "two.sdf", text), "--target", "wormhole")
+    assert (code, err) == (0, "")
+    assert ("\nperiod: none (semaphore 'x_data' is signalled by reader[0, 0], writer[0, 1]: its "
+            "waiter depends on the sum of their signals, which the clock's graph (one edge per "
+            "dependence) cannot say)\nsimulated: ") in out
+
 @pytest.mark.parametrize("name, text, where", [
     ("shallow.sdf", SHALLOW, "s waits at input 't' (1 of 2 tokens)"),
     ("chor.sdf", CHOREOGRAPHED.replace("WRITES", "9"), "writer[0, 1] waits at wait_front y 1"),

@@ -1,0 +1,95 @@
+"""The census of a lowering (spatial-lane.md §7): for every circular buffer, semaphore, kernel
+and multicast group a backend emitted, the IR object it is the image of.
+
+The IR objects that must be emitted, one image each:
+
+- every buffer of the program (its stream's name): one circular buffer;
+- every semaphore (its name): one semaphore, with the IR's initial value;
+- every schedule (its (site, engine)): one kernel; an engine without a schedule has no work
+  and gets none;
+- every multicast group (its name): one staging area on the reader's site, which its `read`s
+  fill and its `multicast`s copy from.
+
+A backend records each object as it writes its declaration (`Census.record`); the check
+(`census_problems`) then holds the census against both the program and the text: every
+declaration the backend's patterns find in the files is recorded once and every recorded one
+is found once, and per kind the recorded images are exactly the objects above, each once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+KINDS = ("buffer", "semaphore", "kernel", "group")
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str  # one of KINDS
+    name: str  # the emitted object's name in the text
+    image: object  # buffer, semaphore or group name; (site, engine) for a kernel
+    file: str
+
+
+@dataclass
+class Census:
+    entries: list = field(default_factory=list)
+
+    def record(self, kind: str, name: str, image, file: str) -> None:
+        self.entries.append(Entry(kind, name, image, file))
+
+    def lines(self) -> list[str]:
+        """The census as text, one object a line."""
+        out = []
+        for e in self.entries:
+            image = (f"schedule {e.image[0]} {e.image[1]}" if e.kind == "kernel"
+                     else f"{e.kind} {e.image}")
+            out.append(f"{e.kind:<9} {e.name:<28} <- {image}  ({e.file})")
+        return out
+
+
+def required(graph) -> dict[str, list]:
+    """Per kind, the IR objects that must be emitted."""
+    return {
+        "buffer": [b.stream for b in graph.buffers],
+        "semaphore": [s.name for s in graph.semaphores],
+        "kernel": [(s.site, s.engine) for s in graph.schedules],
+        "group": [g.name for g in graph.groups],
+    }
+
+
+def scan(files: dict[str, str], patterns: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(kind, name, file) of every declaration a pattern finds (its group 1 is the name)."""
+    found = []
+    for file, text in sorted(files.items()):
+        for kind in KINDS:
+            for m in re.finditer(patterns[kind], text, flags=re.M):
+                found.append((kind, m.group(1), file))
+    return found
+
+
+def census_problems(census: Census, graph, files: dict[str, str],
+                    patterns: dict[str, str]) -> list[str]:
+    """Why the census is not a bijection between the emitted objects and the IR objects that
+    must be emitted; empty when it is."""
+    problems: list[str] = []
+    recorded = [(e.kind, e.name, e.file) for e in census.entries]
+    found = scan(files, patterns)
+    for item in sorted(set(recorded) | set(found)):
+        r, f = recorded.count(item), found.count(item)
+        if (r, f) != (1, 1):
+            kind, name, file = item
+            problems.append(f"{kind} '{name}' in {file}: declared {f} times in the text, "
+                            f"recorded {r} times in the census")
+    need = required(graph)
+    for kind in KINDS:
+        images = [e.image for e in census.entries if e.kind == kind]
+        for image in need[kind]:
+            n = images.count(image)
+            if n != 1:
+                problems.append(f"{kind} {image}: the image of {n} emitted objects")
+        for image in images:
+            if image not in need[kind]:
+                problems.append(f"{kind} {image}: emitted but not an object of the program")
+    return problems

@@ -1,0 +1,280 @@
+"""One kernel of the `tenstorrent` backend: a schedule's ops as tt-metal calls
+(docs/spatial.md, "Lowering"). Its runtime arguments (semaphore ids, NoC coordinates, DRAM
+and L1 addresses) are gathered as the ops name them and returned for the host to pass; its
+private counters are those of the cuda backend (put_B, got_B, staged_B, taken_S, gput_G,
+gstaged_G, cursors)."""
+
+from __future__ import annotations
+
+from ..program import ins, outs
+from . import LowerError
+from .compute import C_TYPES, HELPERS, elems, fire_lines
+from .tenstorrent import Layout, elem_size, rectangle, row_bytes
+
+
+class KernelWriter:
+    def __init__(self, plan, layout: Layout, sched):
+        self.plan, self.p, self.layout, self.s = plan, plan.p, layout, sched
+        self.args: dict[str, str] = {}  # kernel variable -> what the host passes
+        self.vars: dict[str, None] = {}
+        self.cursors: dict[tuple, str] = {}
+        self.cbs: dict[str, None] = {}
+        self.sems: dict[str, None] = {}
+        self.tables: dict[str, None] = {}
+        self.depth = 0
+
+    def text(self) -> tuple[str, list]:
+        s = self.s
+        body: list[str] = []
+        self._ops(s.ops, body, "    ")
+        compute = s.engine == "compute"
+        head = [f"// Schedule {s.site} {s.engine} of {self.p.name}, as a tt-metal "
+                f"{'compute' if compute else 'data-movement'} kernel",
+                "// (nano-vx spatial --lower tenstorrent).",
+                "#include <cstdint>", "#include <cmath>",
+                '#include "compute_kernel_api/common.h"' if compute
+                else '#include "dataflow_api.h"', "",
+                "#define NVX_FN inline", HELPERS]
+        for stage in self.tables:
+            tiles = self.plan.tiles(stage)
+            rows = ", ".join("{" + ", ".join(f"{x}u" for x in o) + "}" for o in tiles)
+            head.append(f"constexpr uint32_t tiles_{stage}[{len(tiles)}][{len(tiles[0])}] = "
+                        f"{{{rows}}};")
+        head += (["namespace NAMESPACE {", "void MAIN {"] if compute
+                 else ["void kernel_main() {"])
+        head += [f"    const uint32_t {v} = get_arg_val<uint32_t>({i});"
+                 for i, v in enumerate(self.args)]
+        for t in self.p.graph.tensors:
+            if f"dram_{t.name}" in self.args:
+                head.append(f"    const InterleavedAddrGen<true> pages_{t.name} = "
+                            f"{{.bank_base_address = dram_{t.name}, .page_size = "
+                            f"{row_bytes(t.shape, t.dtype)}}};")
+        for b in self.cbs:
+            head.append(f"    constexpr uint32_t cb_{b} = {self.layout.cb[b]};")
+            head.append(f"    const uint32_t base_{b} = get_write_ptr(cb_{b});")
+        for sem in self.sems:
+            head.append(f"    volatile tt_l1_ptr uint32_t* sem_{sem} = reinterpret_cast<"
+                        f"volatile tt_l1_ptr uint32_t*>(get_semaphore(sem_id_{sem}));")
+        if self.vars:
+            head.append("    uint32_t " + ", ".join(f"{v} = 0" for v in self.vars) + ";")
+        tail = ["    noc_async_atomic_barrier();", "}"] + (["}"] if compute else [])
+        return "\n".join(head + body + tail) + "\n", list(self.args.items())
+
+    # -- names the kernel asks for ---------------------------------------------------------
+
+    def var(self, name: str) -> str:
+        self.vars[name] = None
+        return name
+
+    def arg(self, name: str, host: str) -> str:
+        self.args[name] = host
+        return name
+
+    def cb(self, b: str) -> str:
+        site = self.plan.buffer(b).site if b in self.p.buffers else self.plan.group_site(b)
+        if site != self.s.site:
+            raise LowerError("E7041", f"{self.s.engine} of site {self.s.site} uses the "
+                                      f"circular buffer of '{b}' on core {site}; a kernel "
+                                      f"reaches only its own core's circular buffers")
+        self.cbs[b] = None
+        return f"cb_{b}"
+
+    def sem(self, name: str) -> str:
+        self.arg(f"sem_id_{name}", f"sem_{name}")
+        return name
+
+    def core(self, site) -> tuple[str, str]:
+        r, c = site
+        return (self.arg(f"noc_x_r{r}c{c}", f"noc_r{r}c{c}.x"),
+                self.arg(f"noc_y_r{r}c{c}", f"noc_r{r}c{c}.y"))
+
+    def cursor(self, stage: str, target: str) -> str:
+        key = (stage, target)
+        if key not in self.cursors:
+            self.cursors[key] = f"cursor{len(self.cursors)}"
+        self.tables[stage] = None
+        return self.var(self.cursors[key])
+
+    # -- ops -------------------------------------------------------------------------------
+
+    def _ops(self, ops, out: list, pad: str) -> None:
+        from ..text import OP_WORDS
+
+        for op in ops:
+            if op._prod == "Repeat":
+                i = f"i{self.depth}"
+                self.depth += 1
+                out.append(f"{pad}for (uint32_t {i} = 0; {i} < {op.count}u; ++{i}) {{")
+                self._ops(op.body, out, pad + "    ")
+                out.append(f"{pad}}}")
+                self.depth -= 1
+            else:
+                out.append(f"{pad}// {' '.join([OP_WORDS[op._prod], *map(str, op.values())])}")
+                out += [pad + line for line in getattr(self, f"_{op._prod.lower()}")(op)]
+
+    def _page(self, b: str) -> int:
+        buf = self.plan.buffer(b)
+        return buf.bytes // buf.depth
+
+    def _slot(self, b: str, index: str) -> str:
+        """The L1 address of the slot holding token number `index` of a buffer of this
+        core."""
+        self.cb(b)
+        return f"base_{b} + (({index}) % {self.plan.buffer(b).depth}u) * {self._page(b)}u"
+
+    def _dram(self, op, addr: str, read: bool) -> list[str]:
+        st = self.p.stages[op.stage]
+        tensor = self.p.tensors[st.tensor]
+        self.arg(f"dram_{tensor.name}", f"dram_{tensor.name}->address()")
+        cur = self.cursor(op.stage, op.buffer)
+        tile, shape = self.plan.tile_shape(op.stage), tensor.shape
+        size = elem_size(tensor.dtype)
+        rows, span = elems(tile[:-1]), tile[-1] * size
+        page = _row_page(tile, shape)
+        noc = (f"get_noc_addr({page}, pages_{tensor.name}, org[{len(shape) - 1}] * {size}u)")
+        move = (f"noc_async_read({noc}, addr + row * {span}u, {span}u);" if read
+                else f"noc_async_write(addr + row * {span}u, {noc}, {span}u);")
+        return ["{",
+                f"    const uint32_t* org = tiles_{op.stage}[{cur} % "
+                f"{len(self.plan.tiles(op.stage))}u];",
+                f"    const uint32_t addr = {addr};",
+                f"    for (uint32_t row = 0; row < {rows}u; ++row) {move}",
+                f"    noc_async_{'read' if read else 'write'}_barrier();",
+                f"    {cur} += 1;",
+                "}"]
+
+    def _read(self, op) -> list[str]:
+        target = op.buffer
+        if target in self.p.groups:
+            self.cb(target)
+            put, staged = self.var(f"gput_{target}"), self.var(f"gstaged_{target}")
+            cap = max(1, self.plan.group_peak.get(target, 1))
+            page = self.plan.group_elems(target) * elem_size(self.plan.group_dtype(target))
+            addr = f"base_{target} + (({put} + {staged}) % {cap}u) * {page}u"
+        else:
+            put, staged = self.var(f"put_{target}"), self.var(f"staged_{target}")
+            addr = self._slot(target, f"{put} + {staged}")
+        return self._dram(op, addr, True)[:-1] + [f"    {staged} += 1;", "}"]
+
+    def _write(self, op) -> list[str]:
+        got = self.var(f"got_{op.buffer}")
+        return self._dram(op, self._slot(op.buffer, got), False)
+
+    def _reserve(self, op) -> list[str]:
+        return [f"cb_reserve_back({self.cb(op.buffer)}, {op.count});"]
+
+    def _push(self, op) -> list[str]:
+        b, k = op.buffer, op.count
+        put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
+        return [f"cb_push_back({self.cb(b)}, {k});", f"{put} += {k}u; {staged} -= {k}u;"]
+
+    def _send(self, op):
+        raise LowerError("E7041", f"{self.s.engine} of site {self.s.site} sends to buffer "
+                                  f"'{op.buffer}' on another core: tt-metal writes a token "
+                                  f"to another core from a circular buffer of its own, which "
+                                  f"the program does not have (only multicast groups stage "
+                                  f"tokens apart)")
+
+    def _multicast(self, op) -> list[str]:
+        plan, g, k = self.plan, op.group, op.count
+        self.cb(g)
+        receivers = self.p.groups[g].streams
+        gput, gstaged = self.var(f"gput_{g}"), self.var(f"gstaged_{g}")
+        cap = max(1, plan.group_peak.get(g, 1))
+        page = plan.group_elems(g) * elem_size(plan.group_dtype(g))
+        lines = [f"for (uint32_t j = 0; j < {k}u; ++j) {{",
+                 f"    const uint32_t src = base_{g} + (({gput} + j) % {cap}u) * {page}u;"]
+        rect = rectangle(plan, g)
+        if rect is not None:
+            (r0, c0), (r1, c1) = rect
+            first = receivers[0]
+            put = self.var(f"put_{first}")
+            x0, y0 = self.core((r0, c0))
+            x1, y1 = self.core((r1, c1))
+            ring = self.arg(f"ring_{g}", f"l1_{g}->address()")
+            depth = plan.buffer(first).depth
+            mine = self.s.site in [plan.buffer(r).site for r in receivers]
+            call = ("noc_async_write_multicast_loopback_src" if mine
+                    else "noc_async_write_multicast")
+            lines.append(f"    {call}(src, get_noc_multicast_addr({x0}, {y0}, {x1}, {y1}, "
+                         f"{ring} + (({put} + j) % {depth}u) * {self._page(first)}u), "
+                         f"{page}u, {len(receivers)});")
+        else:
+            for r in receivers:
+                put = self.var(f"put_{r}")
+                x, y = self.core(plan.buffer(r).site)
+                ring = self.arg(f"ring_{r}", f"l1_{r}->address()")
+                lines.append(f"    noc_async_write(src, get_noc_addr({x}, {y}, {ring} + "
+                             f"(({put} + j) % {plan.buffer(r).depth}u) * {self._page(r)}u), "
+                             f"{page}u);")
+        lines += ["}", "noc_async_write_barrier();"]
+        lines += [f"{self.var(f'put_{r}')} += {k}u;" for r in receivers]
+        return lines + [f"{gput} += {k}u; {gstaged} -= {k}u;"]
+
+    def _waitfront(self, op) -> list[str]:
+        return [f"cb_wait_front({self.cb(op.buffer)}, {op.count});"]
+
+    def _pop(self, op) -> list[str]:
+        got = self.var(f"got_{op.buffer}")
+        return [f"cb_pop_front({self.cb(op.buffer)}, {op.count});", f"{got} += {op.count}u;"]
+
+    def _wait(self, op) -> list[str]:
+        return self._take(op.sem, op.count)
+
+    def _take(self, sem: str, k: int) -> list[str]:
+        site = self.p.semaphores[sem].site
+        if site != self.s.site:
+            raise LowerError("E7041", f"{self.s.engine} of site {self.s.site} waits on "
+                                      f"semaphore '{sem}' of core {site}; a kernel waits only "
+                                      f"on its own core's semaphores")
+        self.sems[self.sem(sem)] = None
+        taken = self.var(f"taken_{sem}")
+        return [f"noc_semaphore_wait_min(sem_{sem}, {taken} + {k}u);", f"{taken} += {k}u;"]
+
+    def _signal(self, op) -> list[str]:
+        x, y = self.core(self.p.semaphores[op.sem].site)
+        sem_id = self.arg(f"sem_id_{op.sem}", f"sem_{op.sem}")
+        return [f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({sem_id})), "
+                f"{op.count});"]
+
+    def _barrier(self, op) -> list[str]:
+        lines = []
+        for r in self.p.groups[op.group].streams:
+            lines += self._take(self.p.handshakes[r].credit, 1)
+        return lines
+
+    def _fire(self, op) -> list[str]:
+        plan = self.plan
+        st = self.p.stages[op.stage]
+        readers, writers = [], []
+        for port in ins(st):
+            b = port.stream
+            got, t = self.var(f"got_{b}"), C_TYPES[plan.dtype(b)]
+            readers.append(lambda j, e, b=b, got=got, t=t:
+                           f"reinterpret_cast<volatile {t}*>({self._slot(b, f'{got} + {j}')})"
+                           f"[{e}]")
+        for port in outs(st):
+            b = port.stream
+            put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
+            t = C_TYPES[plan.dtype(b)]
+            writers.append(lambda j, e, b=b, put=put, staged=staged, t=t:
+                           f"reinterpret_cast<volatile {t}*>("
+                           f"{self._slot(b, f'{put} + {staged} + {j}')})[{e}]")
+        lines = ["{"] + ["    " + x for x in fire_lines(plan.p, st, plan.shapes, readers,
+                                                        writers, "0u", "1u")]
+        made = plan.made(st)
+        lines += [f"    staged_{port.stream} += {made}u;" for port in outs(st)]
+        return lines + ["}"]
+
+
+def _row_page(tile, shape) -> str:
+    """The DRAM page (a row of the tensor: its last dimension) of row `row` of the tile at
+    origin `org`, the tile's leading dimensions flattened."""
+    terms = []
+    for d in range(len(shape) - 1):
+        inner = elems(tile[d + 1:-1])
+        stride = elems(shape[d + 1:-1])
+        local = f"(row / {inner}u) % {tile[d]}u" if inner != 1 else f"row % {tile[d]}u"
+        term = f"(org[{d}] + {local})"
+        terms.append(f"{term} * {stride}u" if stride != 1 else term)
+    return " + ".join(terms) or "0u"

@@ -1,0 +1,199 @@
+"""The tenstorrent backend: the files of a small program (snapshot), one kernel per schedule and
+a host program for every reference program and target, circular buffers and semaphores sized
+and set from the IR, the image of each schedule op, its refusals, and the command line. No
+tt-metal toolchain is at hand: the text is checked against the IR, not compiled."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from choreographies import MULTICAST, PIPE
+import spatial_reference as reference
+from nano_vx.cli import main
+from nano_vx.spatial.lower import lower, LowerError
+from nano_vx.spatial.parse import parse_spatial
+from nano_vx.spatial.target import load_target, small_target
+
+
+def files(graph, target) -> dict[str, str]:
+    lowered = lower(graph, target, "tenstorrent")
+    assert lowered.problems(graph) == []
+    return lowered.files
+
+
+def joined(files_: dict[str, str]) -> str:
+    return "".join(f"// ---- {name} ----\n{text}" for name, text in files_.items())
+
+
+def test_a_small_program_snapshot(snapshot_txt):
+    assert joined(files(parse_spatial(MULTICAST), load_target("wormhole"))) == snapshot_txt
+
+
+@pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
+def test_a_kernel_per_schedule_and_a_host_program(program, target):
+    graph = reference.step(program, target, "schedule")[1]
+    out = files(graph, load_target(target))
+    names = [f"r{s.site[0]}c{s.site[1]}_{s.engine}.cpp" for s in graph.schedules]
+    assert list(out) == names + ["host.cpp"]
+    for s, name in zip(graph.schedules, names):
+        entry = "void MAIN {" if s.engine == "compute" else "void kernel_main() {"
+        assert entry in out[name].splitlines()
+    host = out["host.cpp"]
+    # Every circular buffer holds depth x page bytes of its buffer; every semaphore starts
+    # where the IR says.
+    for b in graph.buffers:
+        page = b.bytes // b.depth
+        found = re.search(rf"CBHandle cb_{b.stream} = CreateCircularBuffer\(program, "
+                          rf"core_r{b.site[0]}c{b.site[1]}, CircularBufferConfig\((\d+), "
+                          rf"\{{\{{(\d+), [\w:]+\}}\}}\)\.set_page_size\((\d+), (\d+)\)", host)
+        assert found is not None, b.stream
+        assert (int(found[1]), int(found[4]), found[2]) == (b.bytes, page, found[3])
+    for s in graph.semaphores:
+        assert (f"uint32_t sem_{s.name} = CreateSemaphore(program, core_r{s.site[0]}c"
+                f"{s.site[1]}, {s.initial});") in host
+
+
+def test_each_op_of_a_multicast_program():
+    out = files(parse_spatial(MULTICAST), load_target("wormhole"))
+    reader = [x.strip() for x in out["r0c0_reader.cpp"].splitlines()]
+    body = reader[reader.index("for (uint32_t i0 = 0; i0 < 4u; ++i0) {"):]
+    assert body[1:6] == [
+        "// barrier g",
+        "noc_semaphore_wait_min(sem_x0_credit, taken_x0_credit + 1u);",
+        "taken_x0_credit += 1u;",
+        "noc_semaphore_wait_min(sem_x1_credit, taken_x1_credit + 1u);",
+        "taken_x1_credit += 1u;"]
+    assert ("for (uint32_t row = 0; row < 2u; ++row) noc_async_read(get_noc_addr((org[0] + "
+            "row % 2u), pages_X, org[1] * 4u), addr + row * 32u, 32u);") in body
+    assert ("noc_async_write(src, get_noc_addr(noc_x_r0c1, noc_y_r0c1, ring_x0 + ((put_x0 + j) "
+            "% 2u) * 64u), 64u);") in body
+    assert ("noc_semaphore_inc(get_noc_addr(noc_x_r0c1, noc_y_r0c1, get_semaphore("
+            "sem_id_x0_data)), 1);") in body
+    writer = [x.strip() for x in out["r0c1_writer.cpp"].splitlines()]
+    assert after(writer, "// wait_front y0 1") == "cb_wait_front(cb_y0, 1);"
+    assert after(writer, "// pop y0 1") == "cb_pop_front(cb_y0, 1);"
+    compute = [x.strip() for x in out["r0c1_compute.cpp"].splitlines()]
+    assert after(compute, "// reserve y0 1") == "cb_reserve_back(cb_y0, 1);"
+    assert after(compute, "// push y0 1") == "cb_push_back(cb_y0, 1);"
+    assert after(compute, "// signal x0_credit 1") == (
+        "noc_semaphore_inc(get_noc_addr(noc_x_r0c0, noc_y_r0c0, get_semaphore("
+        "sem_id_x0_credit)), 1);")
+
+
+def after(lines: list[str], comment: str) -> str:
+    """The first line of an op's image: the line after the op's comment."""
+    return lines[lines.index(comment) + 1]
+
+
+def test_a_group_filling_a_rectangle_of_cores_is_one_multicast():
+    graph = reference.step("gemm", "wormhole", "schedule")[1]
+    out = files(graph, load_target("wormhole"))
+    assert ("noc_async_write_multicast_loopback_src(src, get_noc_multicast_addr(noc_x_r0c0, "
+            "noc_y_r0c0, noc_x_r0c7, noc_y_r0c7, ring_load_a_0_0_group + ((put_a_0_0 + j) % "
+            "2u) * 2048u), 2048u, 8);") in out["r0c0_reader.cpp"]
+    assert ("noc_async_write_multicast_loopback_src(src, get_noc_multicast_addr(noc_x_r0c1, "
+            "noc_y_r0c1, noc_x_r3c1, noc_y_r3c1, ring_load_b_0_1_group + ((put_b_0_1 + j) % "
+            "2u) * 1024u), 1024u, 4);") in out["r0c1_reader.cpp"]
+    host = out["host.cpp"]
+    assert ("CBHandle cb_b_2_1 = CreateCircularBuffer(program, core_r2c1, CircularBufferConfig("
+            "2048, {{1, tt::DataFormat::Int32}}).set_page_size(1, 1024)"
+            ".set_globally_allocated_address(*l1_load_b_0_1_group));") in host
+
+
+def test_a_kernel_source_not_emitted_breaks_the_census():
+    graph = parse_spatial(MULTICAST)
+    lowered = lower(graph, load_target("wormhole"), "tenstorrent")
+    del lowered.files["r1c0_writer.cpp"]
+    assert lowered.problems(graph) == ["kernel source r1c0_writer.cpp was not emitted"]
+
+
+LINK = """\
+spatial link: Schoreographed {
+    tensor A: i32[8, 8] input
+    tensor C: i32[8, 8] output
+    stream a: i32
+    load ldA A[i, 0] tile [2, 8] for i in 0..4 -> a
+    store stC a -> C[i, 0] tile [2, 8] for i in 0..4
+    place ldA (0, 0) reader
+    place stC (0, 1) writer
+    buffer a (0, 1) depth 2 bytes 128
+    handshake a valid_ready
+    schedule (0, 0) reader {
+        repeat 4 {
+            reserve a 1
+            read ldA a
+            send a 1
+        }
+    }
+    schedule (0, 1) writer {
+        repeat 4 {
+            wait_front a 1
+            write a stC
+            pop a 1
+        }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text,kind", [(LINK, "valid_ready"),
+                                       (PIPE.replace("DEPTH", "2"), "semaphore_pair")])
+def test_a_send_between_cores_is_refused(text, kind):
+    target = small_target(2, 2, links="fabric" if kind == "valid_ready" else "noc")
+    buffer = "a" if kind == "valid_ready" else "x"
+    with pytest.raises(LowerError) as refused:
+        lower(parse_spatial(text), target, "tenstorrent")
+    assert (refused.value.code, refused.value.message) == (
+        "E7041", f"buffer '{buffer}' has a {kind} handshake between cores: tt-metal sends a "
+                 f"token to another core from a circular buffer of the producer's, which the "
+                 f"program does not have (only a multicast group stages its tokens apart)")
+
+
+def test_the_same_program_on_one_core_is_lowered():
+    one = (LINK.replace("place stC (0, 1)", "place stC (0, 0)")
+           .replace("buffer a (0, 1)", "buffer a (0, 0)")
+           .replace("valid_ready", "fifo").replace("send a 1", "push a 1")
+           .replace("schedule (0, 1) writer", "schedule (0, 0) writer"))
+    graph = parse_spatial(one)
+    assert list(files(graph, small_target(2, 2, links="fabric"))) == [
+        "r0c0_reader.cpp", "r0c0_writer.cpp", "host.cpp"]
+
+
+def test_64_bit_elements_are_refused():
+    wide = MULTICAST.replace("i32", "i64")
+    with pytest.raises(LowerError) as refused:
+        lower(parse_spatial(wide), small_target(2, 2), "tenstorrent")
+    assert (refused.value.code, refused.value.message) == (
+        "E7041", "buffer 'x0' holds i64; Wormhole has no 64-bit element types")
+
+
+def test_the_command_line_writes_a_file_per_kernel(tmp_path):
+    program = tmp_path / "bcast.sdf"
+    program.write_text(MULTICAST)
+    where = tmp_path / "tt"
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["spatial", str(program), "--target", "wormhole", "--lower", "tenstorrent",
+                   "--lower-dir", str(where)], stdout=out, stderr=err)
+    assert (status, err.getvalue()) == (0, "")
+    expected = files(parse_spatial(MULTICAST), load_target("wormhole"))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == (f"lowered to tenstorrent in {where}: 6 files, census of 4 buffers, "
+                        f"4 semaphores, 5 kernels, 1 group (a bijection)")
+    assert lines[1:7] == [f"  wrote {where / name} ({text.count(chr(10))} lines)"
+                          for name, text in expected.items()]
+    for name, text in expected.items():
+        assert (where / name).read_text() == text
+
+
+def test_the_command_line_refuses_what_tt_metal_cannot_say(tmp_path):
+    program = tmp_path / "link.sdf"
+    program.write_text(LINK)
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["spatial", str(program), "--target", "fabric", "--lower", "tenstorrent",
+                   "--error-format=json"], stdout=out, stderr=err)
+    assert status == 1
+    assert '"code": "E7041"' in err.getvalue()
+    assert out.getvalue() == ""
