@@ -8,39 +8,10 @@ from __future__ import annotations
 
 from ..program import ins, outs
 from .compute import C_TYPES, elems, fire_lines
+from .schedule_writer import ScheduleWriter
 
 
-class EngineWriter:
-    def __init__(self, plan):
-        self.plan = plan
-        self.p = plan.p
-        self.vars: dict[str, None] = {}
-        self.cursors: dict[tuple, str] = {}
-        self.depth = 0
-
-    def var(self, name: str) -> str:
-        self.vars[name] = None
-        return name
-
-    def cursor(self, stage: str, target: str) -> str:
-        key = (stage, target)
-        if key not in self.cursors:
-            self.cursors[key] = f"cursor{len(self.cursors)}"
-        return self.var(self.cursors[key])
-
-    def ops(self, ops, out: list, pad: str) -> None:
-        for op in ops:
-            if op._prod == "Repeat":
-                i = f"i{self.depth}"
-                self.depth += 1
-                out.append(f"{pad}for (unsigned {i} = 0; {i} < {op.count}u; ++{i}) {{")
-                self.ops(op.body, out, pad + "    ")
-                out.append(f"{pad}}}")
-                self.depth -= 1
-            else:
-                out.append(f"{pad}// {_op_text(op)}")
-                out += [pad + line for line in getattr(self, f"_{op._prod.lower()}")(op)]
-
+class EngineWriter(ScheduleWriter):
     def _slot(self, b: str, index: str) -> str:
         """Element 0 of the slot that holds token number `index` of buffer b."""
         d, e = self.plan.buffer(b).depth, self.plan.elems(b)
@@ -174,12 +145,6 @@ class EngineWriter:
         for port in outs(st):
             lines.append(f"    staged_{port.stream} += {made}u;")
         return lines + ["    __syncwarp();", "}"]
-
-
-def _op_text(op) -> str:
-    from ..text import OP_WORDS
-
-    return " ".join([OP_WORDS[op._prod], *map(str, op.values())])
 
 
 def _offset(tile, shape) -> str:

@@ -9,24 +9,25 @@ from __future__ import annotations
 from ..program import ins, outs
 from . import LowerError
 from .compute import C_TYPES, HELPERS, elems, fire_lines
+from .schedule_writer import ScheduleWriter
 from .tenstorrent import Layout, elem_size, rectangle, row_bytes
 
 
-class KernelWriter:
+class KernelWriter(ScheduleWriter):
+    counter = "uint32_t"
+
     def __init__(self, plan, layout: Layout, sched):
-        self.plan, self.p, self.layout, self.s = plan, plan.p, layout, sched
+        super().__init__(plan)
+        self.layout, self.s = layout, sched
         self.args: dict[str, str] = {}  # kernel variable -> what the host passes
-        self.vars: dict[str, None] = {}
-        self.cursors: dict[tuple, str] = {}
         self.cbs: dict[str, None] = {}
         self.sems: dict[str, None] = {}
         self.tables: dict[str, None] = {}
-        self.depth = 0
 
     def text(self) -> tuple[str, list]:
         s = self.s
         body: list[str] = []
-        self._ops(s.ops, body, "    ")
+        self.ops(s.ops, body, "    ")
         compute = s.engine == "compute"
         head = [f"// Schedule {s.site} {s.engine} of {self.p.name}, as a tt-metal "
                 f"{'compute' if compute else 'data-movement'} kernel",
@@ -62,10 +63,6 @@ class KernelWriter:
 
     # -- names the kernel asks for ---------------------------------------------------------
 
-    def var(self, name: str) -> str:
-        self.vars[name] = None
-        return name
-
     def arg(self, name: str, host: str) -> str:
         self.args[name] = host
         return name
@@ -89,28 +86,10 @@ class KernelWriter:
                 self.arg(f"noc_y_r{r}c{c}", f"noc_r{r}c{c}.y"))
 
     def cursor(self, stage: str, target: str) -> str:
-        key = (stage, target)
-        if key not in self.cursors:
-            self.cursors[key] = f"cursor{len(self.cursors)}"
-        self.tables[stage] = None
-        return self.var(self.cursors[key])
+        self.tables[stage] = None  # its tile addresses are a table the host passes
+        return super().cursor(stage, target)
 
     # -- ops -------------------------------------------------------------------------------
-
-    def _ops(self, ops, out: list, pad: str) -> None:
-        from ..text import OP_WORDS
-
-        for op in ops:
-            if op._prod == "Repeat":
-                i = f"i{self.depth}"
-                self.depth += 1
-                out.append(f"{pad}for (uint32_t {i} = 0; {i} < {op.count}u; ++{i}) {{")
-                self._ops(op.body, out, pad + "    ")
-                out.append(f"{pad}}}")
-                self.depth -= 1
-            else:
-                out.append(f"{pad}// {' '.join([OP_WORDS[op._prod], *map(str, op.values())])}")
-                out += [pad + line for line in getattr(self, f"_{op._prod.lower()}")(op)]
 
     def _page(self, b: str) -> int:
         buf = self.plan.buffer(b)
