@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from choreographies import FIFO_CHAIN
+from choreographies import FIFO_CHAIN, PIPE
 from nano_vx.cli import main
 from nano_vx.oracle.equivalence import corpus
 from nano_vx.spatial.context import SpatialContext
@@ -62,52 +62,10 @@ spatial pl: Splaced {
 SHALLOW = FIFO_CHAIN.replace("buffer t (0, 0) depth 2 bytes 128",
                              "buffer t (0, 0) depth 1 bytes 64")
 
-# The writer asks for a ninth tile of the eight the compute engine makes.
-CHOREOGRAPHED = """\
-spatial pl: Schoreographed {
-    tensor X: i32[16, 8] input
-    tensor Y: i32[16, 8] output
-    stream x: i32
-    stream y: i32
-    load ldX X[i, 0] tile [2, 8] for i in 0..8 -> x
-    compute sc scale 3 (x) -> y
-    store stY y -> Y[i, 0] tile [2, 8] for i in 0..8
-    place ldX (0, 0) reader
-    place sc (0, 1) compute
-    place stY (0, 1) writer
-    buffer x (0, 1) depth 2 bytes 128
-    buffer y (0, 1) depth 2 bytes 128
-    handshake x semaphore_pair credit x_credit data x_data
-    handshake y fifo
-    semaphore x_credit (0, 0) initial 2
-    semaphore x_data (0, 1) initial 0
-    schedule (0, 0) reader {
-        repeat 8 {
-            wait x_credit 1
-            read ldX x
-            send x 1
-            signal x_data 1
-        }
-    }
-    schedule (0, 1) compute {
-        repeat 8 {
-            wait x_data 1
-            reserve y 1
-            fire sc
-            push y 1
-            pop x 1
-            signal x_credit 1
-        }
-    }
-    schedule (0, 1) writer {
-        repeat WRITES {
-            wait_front y 1
-            write y stY
-            pop y 1
-        }
-    }
-}
-"""
+# PIPE with WRITES tiles written: at 9 the writer asks for a ninth tile of the eight the
+# compute engine makes.
+CHOREOGRAPHED = PIPE.replace("DEPTH", "2").replace(
+    "repeat 8 {\n            wait_front y 1", "repeat WRITES {\n            wait_front y 1")
 
 
 def spatial(*args) -> tuple[int, str, str]:
