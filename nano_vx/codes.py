@@ -513,6 +513,13 @@ _ENTRIES = [
          "token staged (by `read` or `fire`) before its producer holds a slot for it, since "
          "both write tokens in place. The message names the op and the site. Another backend "
          "or target may take the program."),
+    Code("E7062", "a spatial program too large to run here",
+         "`nano-vx spatial` runs every program it compiles on real inputs: the token "
+         "semantics validates each pass, and the report gives the outcome. Its tensors, "
+         "inputs and outputs, must therefore fit in memory: at most 64 MiB in all, counted "
+         "from their shapes before anything is allocated. The message names the largest "
+         "tensor. The lane's decisions (tiles, placement, depths, schedules) are of the same "
+         "kind at a smaller size, which is how to check a program shaped like a large one."),
     # -- E8xxx: compile-time evaluation --------------------------------------------------
     Code("E8002", "an assertion is false while compiling",
          "An `assert` the compiler decides was false: one in a `comptime` block on a path "

@@ -27,6 +27,17 @@ EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
 FRONT_END_ONLY = ("--action", "--machine", "--host", "--verify-seams", "--emit-seam-certs")
 
 
+# The bytes of tensors the lane runs a program on: inputs, outputs and a corpus of each.
+RUN_LIMIT = 64 << 20
+
+
+def _elements(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
 class _Stop(Exception):
     """The run ends with the diagnostics reported so far."""
 
@@ -149,6 +160,7 @@ class _Run:
             repetitions(Program(graph))
         except RateError as err:
             self.fail("E7003", str(err))
+        self._refuse_too_large(graph)
         inputs = self._inputs(graph, corpus)
         outcomes = []
         if not self.args.no_validate:
@@ -229,6 +241,23 @@ class _Run:
             raise InternalError(f"lower-{self.args.lower}", err, None) from err
         if self.args.lower_dir is None:
             raise _Stop
+
+    def _refuse_too_large(self, graph) -> None:
+        """The lane runs every program on real inputs (the oracle checks each pass), so its
+        tensors must fit in memory here: counted, never allocated."""
+        from .ops import NUMPY_DTYPES
+
+        sizes = {t.name: np.dtype(NUMPY_DTYPES[t.dtype]).itemsize * _elements(t.shape)
+                 for t in graph.tensors}
+        total = sum(sizes.values())
+        if total > RUN_LIMIT:
+            biggest = max(sizes, key=sizes.get)
+            self.fail("E7062", f"the program's tensors take {total:,} bytes ('{biggest}' "
+                               f"{sizes[biggest]:,}); nano-vx spatial runs a program on real "
+                               f"inputs, and at most {RUN_LIMIT:,} bytes of tensors",
+                      help=["run the program at a smaller size: the lane's decisions for "
+                            "it are the same kind of decisions at any size"],
+                      tensor=biggest, bytes=total, limit=RUN_LIMIT)
 
     def _at(self, line: int, column: int) -> Span:
         start = self.source.line_starts[line - 1] + column - 1

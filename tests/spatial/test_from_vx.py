@@ -233,3 +233,19 @@ def test_what_the_front_end_refuses_is_refused_with_its_own_code(tmp_path):
 def test_kernel_is_an_option_of_vx_programs_only():
     status, _, diagnostics = run(EXAMPLES / "gemm.sdf", "--target", "wormhole", "--kernel", "k")
     assert status == 1 and diagnostics[0]["code"] == "E7060"
+
+
+@pytest.mark.parametrize("suffix, text", [
+    ("sdf", "spatial big {\n    tensor X: f32[100000, 100000] input\n"
+            "    tensor Y: f32[100000, 100000] output\n    stream x: f32\n"
+            "    load l X -> x\n    store s x -> Y\n}\n"),
+    ("vx", kernel(loop("Y[i][j] = X[i][j] * 2;", rows="0..3000000")).replace(
+        "[8, 8]", "[3000000, 8]")),
+])
+def test_a_program_too_large_to_run_is_refused_before_anything_is_allocated(
+        tmp_path, suffix, text):
+    path = tmp_path / f"big.{suffix}"
+    path.write_text(text)
+    status, _, diagnostics = run(path, "--target", "wormhole")
+    assert status == 1 and [d["code"] for d in diagnostics] == ["E7062"]
+    assert diagnostics[0]["message"].startswith("the program's tensors take ")
