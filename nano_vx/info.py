@@ -30,13 +30,14 @@ def _passes(out: TextIO) -> None:
     compilation and leaves there, and its summary. The front end comes first, then the back
     end's passes (run for native code), then the spatial lane (`nano-vx spatial`), each after
     a blank line and its title."""
-    from .spatial.lane import SPATIAL_PIPELINE
+    from .spatial.lane import VX_PIPELINE
 
     _table(out, PIPELINE)
     out.write("\nthe back end (native code: the default run, --action emit-mlir, emit-llvm):\n")
     _table(out, BACK_END)
-    out.write("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET):\n")
-    _table(out, SPATIAL_PIPELINE)
+    out.write("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET; a Vx program starts "
+              "at from-vx, after the front end):\n")
+    _table(out, VX_PIPELINE)
 
 
 def _table(out: TextIO, pipeline) -> None:

@@ -91,10 +91,12 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():
     _, out, _ = run("--list-passes")
-    lane = out.split("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET):\n")[1]
+    lane = out.split("\nthe spatial lane (nano-vx spatial PROGRAM --target TARGET; a Vx "
+                     "program starts at from-vx, after the front end):\n")[1]
     rows = [line.split()[:6] for line in lane.splitlines()[1:]]
-    assert [r[0] for r in rows] == SPATIAL_PIPELINE.names()
-    assert rows[0] == ["tile", "rewrite", "Sdataflow", "Stiled", "target", "-"]
+    assert [r[0] for r in rows] == ["from-vx", *SPATIAL_PIPELINE.names()]
+    assert rows[0] == ["from-vx", "rewrite", "Lfolded", "Sdataflow", "-", "-"]
+    assert rows[1] == ["tile", "rewrite", "Sdataflow", "Stiled", "target", "-"]
     assert rows[-1][:4] == ["schedule", "rewrite", "Shandshaked", "Schoreographed"]
 
 

@@ -45,15 +45,16 @@ class _Stop(Exception):
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from ..compile import _pass_names, dump_options
     from .certify import CertificateError
-    from .lane import SPATIAL_PIPELINE
+    from .lane import SPATIAL_PIPELINE, VX_PIPELINE
 
     if args.target is None:
         raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
     if args.code is None:
         return _describe_target(args.target, stdout, stderr)
-    dumps = dump_options(args, usage, SPATIAL_PIPELINE)
+    lane = VX_PIPELINE if args.code.endswith(".vx") else SPATIAL_PIPELINE
+    dumps = dump_options(args, usage, lane)
     if args.stop_after:
-        _pass_names(args.stop_after, usage, SPATIAL_PIPELINE)
+        _pass_names(args.stop_after, usage, lane)
     if args.certificate is not None and args.stop_after not in (None, "schedule"):
         raise usage(f"--certificate certifies the scheduled program, but the lane stops after "
                     f"{args.stop_after}")
@@ -123,7 +124,7 @@ class _Run:
         from ..oracle.equivalence import corpus, evaluate
         from .balance import RateError, repetitions
         from .context import SpatialContext
-        from .lane import SPATIAL_PIPELINE, passes_from
+        from .lane import VX_PIPELINE, passes_from
         from .parse import SpatialSyntaxError, parse_spatial
         from .program import Program
         from .target import TargetError, load_target
@@ -172,9 +173,9 @@ class _Run:
             if differs is not None:
                 self.fail("E7020", f"from-vx changed what the kernel '{kernel.name}' computes: "
                                    f"{differs}",
-                          help=["this is a bug in from-vx: rerun with --dump-before=tile to "
+                          help=["this is a bug in from-vx: rerun with --dump-after=from-vx to "
                                 "see the graph it made"], **{"pass": "from-vx"})
-        passes = passes_from(language_of(graph).name)
+        passes = [] if self.args.stop_after == "from-vx" else passes_from(language_of(graph).name)
         ctx = SpatialContext(target)
         dumper = Dumper(self.dumps, self.out) if self.dumps is not None else None
         lines, timings = [], []
@@ -184,7 +185,10 @@ class _Run:
                 f"in {checking:.2f} s")
             lines.append(f"  {'from-vx':<22} {'Vx -> Sdataflow':<30} "
                          f"{bridging * 1000:8.1f} ms   {checked}")
-        position = {p.name: i for i, p in enumerate(SPATIAL_PIPELINE, 1)}
+        # Dump files are numbered by the lane's table in --list-passes, from-vx first.
+        position = {p.name: i for i, p in enumerate(VX_PIPELINE, 1)}
+        if kernel is not None and dumper:
+            self._dump_bridge(dumper, kernel, graph, position["from-vx"])
         for p in passes:
             index = position[p.name]
             if dumper and self.dumps.wants(self.dumps.before, p.name):
@@ -241,6 +245,19 @@ class _Run:
             raise InternalError(f"lower-{self.args.lower}", err, None) from err
         if self.args.lower_dir is None:
             raise _Stop
+
+    def _dump_bridge(self, dumper, kernel, graph, index: int) -> None:
+        """The dumps asked of from-vx: the checked front-end program before it, the graph
+        after it."""
+        from ..spatial_passes.from_vx import from_vx
+
+        if self.dumps.wants(self.dumps.before, "from-vx"):
+            dumper.emit("Before", index, from_vx, kernel.tree)
+        if self.dumps.wants(self.dumps.after, "from-vx"):
+            if self.dumps.diff:
+                dumper.emit_diff(index, from_vx, kernel.tree, graph)
+            else:
+                dumper.emit("After", index, from_vx, graph)
 
     def _refuse_too_large(self, graph) -> None:
         """The lane runs every program on real inputs (the oracle checks each pass), so its

@@ -4,6 +4,7 @@ A program written by hand in any of these ILs enters the lane at the pass that r
 from __future__ import annotations
 
 from ..nanopass import Pipeline
+from ..spatial_passes.from_vx import from_vx
 from ..spatial_passes.fuse_readers import fuse_readers
 from ..spatial_passes.place import place
 from ..spatial_passes.schedule import schedule
@@ -19,6 +20,9 @@ SPATIAL_PIPELINE = Pipeline([
     synthesize_handshakes,
     schedule,
 ], given=("target",))
+
+# A Vx kernel enters the lane through from-vx, once the front end has checked its program.
+VX_PIPELINE = Pipeline([from_vx, *SPATIAL_PIPELINE], given=("target",))
 
 SPATIAL_LANGUAGES = {lang.name: lang for lang in SPATIAL_PIPELINE.languages()}
 

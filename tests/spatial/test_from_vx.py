@@ -249,3 +249,25 @@ def test_a_program_too_large_to_run_is_refused_before_anything_is_allocated(
     status, _, diagnostics = run(path, "--target", "wormhole")
     assert status == 1 and [d["code"] for d in diagnostics] == ["E7062"]
     assert diagnostics[0]["message"].startswith("the program's tensors take ")
+
+
+def test_the_bridge_is_dumped_and_stopped_after_like_a_pass(tmp_path):
+    status, printed, diagnostics = run(EXAMPLES / "row_sums.vx", "--target", "wormhole",
+                                       "--dump-after=from-vx", "--stop-after=from-vx")
+    assert (status, diagnostics) == (0, [])
+    assert printed.startswith("*** IR Dump After from-vx (Lfolded -> Sdataflow) ***\n"
+                              "spatial row_sums: Sdataflow {\n")
+    assert "\n  tile " not in printed  # the lane stopped after the bridge
+    run(EXAMPLES / "row_sums.vx", "--target", "wormhole", "--corpus", "1",
+        "--dump-before=from-vx", "--dump-after=from-vx,tile", f"--dump-dir={tmp_path}")
+    assert sorted(f.name for f in tmp_path.iterdir()) == [
+        "01a-before-from-vx.txt", "01b-after-from-vx.txt", "02b-after-tile.txt"]
+    assert (tmp_path / "01a-before-from-vx.txt").read_text().startswith(
+        "const ROWS_PER_NPU: i32 = 16;")
+    err = io.StringIO()
+    status = main(["spatial", str(EXAMPLES / "row_sums.sdf"), "--target", "wormhole",
+                   "--dump-after=from-vx"], stdout=io.StringIO(), stderr=err)
+    # A spatial program has no from-vx: a usage error.
+    assert (status, err.getvalue()) == (2, "nano-vx: error: no pass named from-vx; the passes "
+                                           "are tile, place, size-buffers, fuse-readers, "
+                                           "synthesize-handshakes, schedule\n")

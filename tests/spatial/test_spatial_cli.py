@@ -164,7 +164,8 @@ def test_dump_dir_writes_each_pass_output_in_its_il(tmp_path):
     code, out, err = spatial(GEMV, "--target", "gpu-sm", "--dump-dir", directory)
     assert (code, err) == (0, "")
     assert "*** IR Dump" not in out and "\noutcome: finished in " in out
-    names = [f"{i:02d}b-after-{p.name}.txt" for i, p in enumerate(SPATIAL_PIPELINE, 1)]
+    # Numbered as --list-passes lists the lane: from-vx (for a Vx kernel) is 01.
+    names = [f"{i:02d}b-after-{p.name}.txt" for i, p in enumerate(SPATIAL_PIPELINE, 2)]
     assert sorted(f.name for f in directory.iterdir()) == names
     for name, p in zip(names, SPATIAL_PIPELINE):
         graph = parse_spatial((directory / name).read_text(), name)
@@ -185,8 +186,8 @@ def test_stop_after_ends_the_lane_at_that_pass(tmp_path):
                              "--dump-dir", tmp_path)
     assert (code, err) == (0, "")
     assert pass_lines(out) == ["tile", "place"]
-    assert sorted(f.name for f in tmp_path.iterdir()) == ["01b-after-tile.txt",
-                                                          "02b-after-place.txt"]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["02b-after-tile.txt",
+                                                          "03b-after-place.txt"]
     # A placed program runs as a dataflow graph: firings, no data movement.
     assert re.search(r"\noutcome: finished in [\d,]+ steps\n", out)
 
