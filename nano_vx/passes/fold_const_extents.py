@@ -8,7 +8,7 @@ from ..languages import Lmono
 from ..languages.l4_resolved import display_name
 from ..nanopass import Pass, descendants
 from ..placement.sizes import extent
-from ..values.numbers import INT_TYPES, truncating
+from ..values.constants import const_item_value, int_value
 from .desugar_unroll_across import describe
 
 L = Lmono
@@ -43,7 +43,7 @@ W1030 naming the expression, which is then not evaluated.
 def _program(run, program):
     consts = run.state.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
     for name in consts:
-        value = _const(name, consts, set())
+        value = const_item_value(name, consts)
         if value is not None:
             run.state.values[name] = value
     return run.rebuild(program)
@@ -80,7 +80,7 @@ def _spawn(run, node):
     out = run.rebuild(node)
     topo = out.topo
     if topo._prod != "TopoRef" or topo.index is None or topo.end is not None \
-            or _value(topo.index, run.state.consts, set()) is not None:
+            or int_value(topo.index, run.state.consts) is not None:
         return out
     index = topo.index
     if index.span not in run.state.warned:
@@ -96,33 +96,3 @@ def _spawn(run, node):
             topology=topo.name, index=written)
     zero = L["Int"](0, span=index.span)
     return out.replace(topo=topo.replace(index=zero))
-
-
-def _const(name: str, consts: dict, seen: set) -> int | None:
-    """A const item's value, when it is an integer its type holds."""
-    item = consts[name]
-    value = _value(item.value, consts, seen | {name})
-    t = INT_TYPES.get(item.type.name) if item.type._prod == "Scalar" else None
-    return value if t is not None and value is not None and t.lo <= value <= t.hi else None
-
-
-def _value(expr, consts: dict, seen: set) -> int | None:
-    """A const's integer value, when its expression is one that folds to it."""
-    kind = expr._prod
-    if kind == "Int":
-        return expr.value
-    if kind == "Global" and expr.name in consts and expr.name not in seen:
-        return _const(expr.name, consts, seen)
-    if kind == "Unary" and expr.op == "-":
-        value = _value(expr.operand, consts, seen)
-        return None if value is None else -value
-    if kind == "Cast" and expr.type._prod == "Scalar" and expr.type.name in INT_TYPES:
-        return _value(expr.value, consts, seen)
-    if kind == "Binary" and expr.op in ("+", "-", "*", "/", "%"):
-        a, b = _value(expr.left, consts, seen), _value(expr.right, consts, seen)
-        if a is None or b is None or expr.op in ("/", "%") and b == 0:
-            return None
-        if expr.op in ("/", "%"):
-            return truncating(expr.op, a, b)
-        return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
-    return None

@@ -9,7 +9,7 @@ from ..languages.l7_folded import Lfolded
 from ..languages.s0_dataflow import DTYPES, Sdataflow
 from ..nanopass import Pass
 from ..spatial.vx_nests import BridgeError, Nest, Piece
-from ..values.numbers import truncating
+from ..values.constants import int_value
 
 S = Sdataflow
 
@@ -119,27 +119,9 @@ class _Bridge:
                                          "parameters, not as a value")
 
     def _const(self, e, env):
-        """The integer value of `e` while compiling, or None."""
-        kind = e._prod
-        if kind == "Int":
-            return e.value
-        if kind == "Local":
-            return env.get(e.name)
-        if kind == "Global" and e.name in self.consts:
-            value = self.consts[e.name].value
-            return None if value is None else self._const(value, {})
-        if kind == "Unary" and e.op == "-":
-            v = self._const(e.operand, env)
-            return None if v is None else -v
-        if kind == "Binary" and e.op in ("+", "-", "*", "/", "%"):
-            a, b = self._const(e.left, env), self._const(e.right, env)
-            if a is None or b is None or e.op in "/%" and b == 0:
-                return None
-            if e.op in "/%":
-                return truncating(e.op, a, b)
-            return {"+": a + b, "-": a - b, "*": a * b}[e.op]
-        return None
-
+        """The integer value of `e` while compiling, or None: `env` holds the locals known
+        to be numbers (an `unroll across` index, a `let` of one, a loop over tiles' variable)."""
+        return int_value(e, self.consts, env)
 
 def _tensor(ty):
     """(element type, extents) of a tensor type, None for another type; an extent not known

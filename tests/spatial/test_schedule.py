@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choreographies import FIFO_CHAIN
+from choreographies import FIFO_CHAIN, VALID_READY
 import spatial_reference as reference
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
@@ -85,32 +85,6 @@ spatial bcast: Shandshaked {
     semaphore x0_data (0, 1) initial 0
     semaphore x1_credit (0, 0) initial 2
     semaphore x1_data (1, 0) initial 0
-}
-"""
-
-# Two loads share the reader engine; the matmul takes two tokens of each per firing.
-VALID_READY = """\
-spatial link: Shandshaked {
-    tensor A: i32[8, 8] input
-    tensor B: i32[8, 4] input
-    tensor C: i32[8, 4] output
-    stream a: i32
-    stream b: i32
-    stream c: i32
-    load ldA A[i, k] tile [4, 4] for i in 0..2, k in 0..2 -> a
-    load ldB B[k, 0] tile [4, 4] for i in 0..2, k in 0..2 -> b
-    compute mm matmul_acc(a x2, b x2) -> c
-    store stC c -> C[i, 0] tile [4, 4] for i in 0..2
-    place ldA (0, 0) reader
-    place ldB (0, 0) reader
-    place mm (0, 1) compute
-    place stC (0, 1) writer
-    buffer a (0, 1) depth 2 bytes 128
-    buffer b (0, 1) depth 2 bytes 128
-    buffer c (0, 1) depth 1 bytes 64
-    handshake a valid_ready
-    handshake b valid_ready
-    handshake c fifo
 }
 """
 
