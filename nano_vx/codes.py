@@ -445,7 +445,8 @@ _ENTRIES = [
          "broadcasts keep whole-tensor tiles needs its whole tensors on one site."),
     Code("E7011", "buffers do not fit a site",
          "`size-buffers` needs, for some site, more SRAM (granule-rounded bytes of every "
-         "buffer at its deadlock-free depth) or more buffers than the target gives a site. "
+         "buffer at its deadlock-free depth) or more buffers than the target gives a site; "
+         "or `relay-tokens` does, once it adds the buffers of its relays. "
          "The message names the site, the bytes needed and the capacity, and the largest "
          "buffers with their depths."),
     Code("E7012", "too many semaphores on a site",
@@ -509,7 +510,10 @@ _ENTRIES = [
          "tenstorrent, a `send` to a buffer on another core (semaphore pairs and the "
          "valid/ready links of a fabric target), 64-bit element types, an engine other than "
          "reader, compute and writer, more circular buffers or semaphores than a Tensix core "
-         "has; for cuda, more shared memory or engines than a thread block has; for both, a "
+         "has, a compute schedule that waits on or signals a semaphore or sends or "
+         "multicasts (a tt-metal compute kernel has no semaphore or NoC calls; on a target "
+         "whose `semaphore_engines` leave compute out the lane relays such tokens); for "
+         "cuda, more shared memory or engines than a thread block has; for both, a "
          "token staged (by `read` or `fire`) before its producer holds a slot for it, since "
          "both write tokens in place. The message names the op and the site. Another backend "
          "or target may take the program."),

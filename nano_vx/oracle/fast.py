@@ -39,6 +39,7 @@ from functools import lru_cache
 from pyrsistent import pvector
 
 from ..spatial import ops
+from ..spatial.program import is_copy
 from .tokens import (BARRIER, FIRE, LOOP, MCAST, POP, PUSH, READ, RESERVE, SEND, SIGNAL, WAIT,
                      WAITFRONT, WRITE, Machine, State, run)
 
@@ -346,7 +347,8 @@ class _Writer:
         self.emit(f"made = {self.cell('fire')}({st}, [{', '.join(taken)}], {dt})")
         for t in targets:
             self.emit(f"{self.cell('s', t)}.extend(made)")
-        self.emit(f"{self.cell('F')} += 1")
+        if not is_copy(stage):
+            self.emit(f"{self.cell('F')} += 1")
 
     def put_checks(self, b: int, k: int) -> list[str]:
         """`Machine._put_check` but for the staged values, checked by the caller."""

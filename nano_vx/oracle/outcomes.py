@@ -12,7 +12,7 @@ class Finished:
     outputs: dict[str, np.ndarray] = field(compare=False)
     steps: int
     ops: dict[str, int] = field(default_factory=dict)  # per engine (or stage) what it did
-    fires: int = 0  # of the steps, the tile computations; the rest move data
+    fires: int = 0  # of the steps, the tile computations; the rest (a relay's copy too) move data
 
     def describe(self) -> str:
         if not self.fires:

@@ -27,7 +27,7 @@ from pyrsistent import pvector
 
 from ..spatial.balance import repetitions
 from ..spatial.ops import NUMPY_DTYPES, access_slices, fire
-from ..spatial.program import Program, ins, outs
+from ..spatial.program import Program, ins, is_copy, outs
 from ..spatial.text import OP_WORDS
 from .outcomes import Deadlock, Finished, Overflow, Underflow
 
@@ -282,7 +282,8 @@ class Machine:
             cur = cur.set(c, cur[c] + 1)
         pcs = state.pcs.set(e, self._settle(self.code[e], ip + 1, loops))
         counts = state.counts.set(e, state.counts[e] + 1)
-        return State(pcs, q, r, stg, sm, cur, wr, counts, cl, n, state.fires + (op == FIRE))
+        computes = op == FIRE and not is_copy(instr[1])
+        return State(pcs, q, r, stg, sm, cur, wr, counts, cl, n, state.fires + computes)
 
     def _put_check(self, state: State, b: int, k: int, slot: int) -> str | None:
         if len(state.staged[slot]) < k:

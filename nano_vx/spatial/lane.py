@@ -7,6 +7,7 @@ from ..nanopass import Pipeline
 from ..spatial_passes.from_vx import from_vx
 from ..spatial_passes.fuse_readers import fuse_readers
 from ..spatial_passes.place import place
+from ..spatial_passes.relay_tokens import relay_tokens
 from ..spatial_passes.schedule import schedule
 from ..spatial_passes.size_buffers import size_buffers
 from ..spatial_passes.synthesize_handshakes import synthesize_handshakes
@@ -17,6 +18,7 @@ SPATIAL_PIPELINE = Pipeline([
     place,
     size_buffers,
     fuse_readers,
+    relay_tokens,
     synthesize_handshakes,
     schedule,
 ], given=("target",))

@@ -93,3 +93,18 @@ def ins(stage) -> tuple:
 
 def outs(stage) -> tuple:
     return getattr(stage, "outs", ())
+
+
+def flat_ops(ops):
+    """The ops of a schedule in order, the bodies of `repeat` once each."""
+    for op in ops:
+        if op._prod == "Repeat":
+            yield from flat_ops(op.body)
+        else:
+            yield op
+
+
+def is_copy(stage) -> bool:
+    """A scalar stage whose body is one of its parameters (a relay of relay-tokens): its
+    firing moves a token and computes nothing."""
+    return stage._prod == "Scalar" and stage.body._prod == "Arg"

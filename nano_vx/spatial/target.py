@@ -19,6 +19,8 @@ from pathlib import Path
 
 DTYPES = ("i32", "i64", "f32", "f64")
 REQUIRED_ENGINES = ("reader", "compute", "writer")
+# The engines that carry a relay (`relay-tokens`): they must be free to touch semaphores.
+RELAY_ENGINES = ("reader", "writer")
 LINK_KINDS = ("noc", "fabric")
 TARGET_DIR = Path(__file__).resolve().parents[2] / "machines" / "spatial"
 
@@ -61,7 +63,9 @@ class SpatialTarget:
     site; bandwidths are bytes per cycle of `clock_ghz`; `rates` maps an element type to the
     element operations a site performs per cycle (a type without a rate is not supported);
     `links` is "noc" (buffers between sites handshake with semaphore pairs) or "fabric"
-    (streaming valid/ready links); `sources` cites every figure."""
+    (streaming valid/ready links); `semaphore_engines` are the engines that may wait on or
+    signal a semaphore (every engine, unless the file says fewer); `sources` cites every
+    figure."""
 
     name: str
     description: str
@@ -82,6 +86,7 @@ class SpatialTarget:
     dram_latency_cycles: int
     clock_ghz: float
     sources: Mapping[str, str] = field(repr=False)
+    semaphore_engines: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -155,7 +160,9 @@ def describe_target(t: SpatialTarget) -> str:
     return "\n".join([
         f"{t.name}: {t.description}",
         f"  mesh      {t.rows} x {t.cols} ({t.rows * t.cols} sites), "
-        f"engines {', '.join(t.engines)}",
+        f"engines {', '.join(t.engines)}" + (
+            f" (only {', '.join(t.semaphore_engines)} touch semaphores)"
+            if t.semaphore_engines != t.engines else ""),
         f"  SRAM      {_bytes(t.sram_bytes)} per site in {t.granule}-byte granules, "
         f"{_num(t.sram_bytes_per_cycle)} B/cycle; {t.buffers} buffers, "
         f"{t.semaphores} semaphores",
@@ -196,10 +203,12 @@ def _checked(values: Mapping, origin: str) -> dict:
             raise TargetError(f"{origin}: unknown key {key!r}; a target has the fields "
                               f"{', '.join(names)}")
     for key in names:
-        if key not in values:
+        if key not in values and key not in _OPTIONAL:
             raise TargetError(f"{origin}: missing field {key!r}")
-    out = {key: _CHECKS[key](values[key], origin, key) for key in names}
+    out = {key: _CHECKS[key](values[key], origin, key) for key in names if key not in _OPTIONAL}
     _check_sources(out["sources"], out["rates"], origin)
+    out["semaphore_engines"] = _semaphore_engines(values.get("semaphore_engines"),
+                                                  out["engines"], origin)
     return out
 
 
@@ -238,6 +247,25 @@ def _engines(value, origin: str, key: str) -> tuple[str, ...]:
         raise TargetError(f"{origin}: field {key!r} lacks the engine(s) {', '.join(missing)}; "
                           f"every target has {', '.join(REQUIRED_ENGINES)}")
     return tuple(value)
+
+
+def _semaphore_engines(value, engines: tuple[str, ...], origin: str) -> tuple[str, ...]:
+    """Absent: every engine. Else engines of the target, the relay engines among them."""
+    key = "semaphore_engines"
+    if value is None:
+        return engines
+    if not isinstance(value, (list, tuple)) or not value:
+        raise _refuse(origin, key, "a list of engine names", value)
+    for engine in value:
+        if engine not in engines:
+            raise TargetError(f"{origin}: field {key!r} names {engine!r}, which is not one "
+                              f"of the target's engines ({', '.join(engines)})")
+    missing = [e for e in RELAY_ENGINES if e not in value]
+    if missing:
+        raise TargetError(f"{origin}: field {key!r} lacks {', '.join(missing)}; a token that "
+                          f"crosses a semaphore handshake is relayed by the "
+                          f"{' and '.join(RELAY_ENGINES)} engines, so they touch semaphores")
+    return tuple(e for e in engines if e in value)
 
 
 def _rates(value, origin: str, key: str) -> FrozenMap:
@@ -281,6 +309,7 @@ def _check_sources(sources: Mapping, rates: Mapping, origin: str) -> None:
                               f"field of the target")
 
 
+_OPTIONAL = ("semaphore_engines",)
 _CHECKS = {
     "name": _text, "description": _text, "engines": _engines, "rates": _rates,
     "multicast": _multicast, "links": _links, "sources": _sources,

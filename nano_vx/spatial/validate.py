@@ -13,7 +13,7 @@ in every fair order.
 
 from __future__ import annotations
 
-from .program import Program, ins, outs
+from .program import Program, flat_ops, ins, outs
 from .shapes import ShapeError, token_shapes
 from .text import OP_WORDS
 
@@ -46,6 +46,8 @@ def validate(graph, target=None) -> list[str]:
         _groups(p, problems)
     if hasattr(graph, "handshakes"):
         _handshakes(p, problems)
+        if target is not None:
+            _semaphore_engines(p, target, problems)
     if hasattr(graph, "schedules"):
         _schedules(p, target, problems)
     return problems
@@ -331,6 +333,23 @@ def _handshakes(p: Program, problems) -> None:
                                 f"declared")
 
 
+def _semaphore_engines(p: Program, target, problems) -> None:
+    """A handshake's semaphores are waited on and signalled by its producer's and its
+    consumer's engines, which the target must let touch them (relay-tokens arranges it)."""
+    for h in p.table("handshakes"):
+        if h.credit is None or h.buffer not in p.streams:
+            continue
+        for end, side in ((p.producers, "producer"), (p.consumers, "consumer")):
+            stage = _end(end, h.buffer)
+            engine = p.places.get(stage, (None, None))[1]
+            if engine is not None and engine not in target.semaphore_engines:
+                problems.append(
+                    f"buffer '{h.buffer}' has a {h.kind} handshake, whose semaphores its "
+                    f"{side} '{stage}' would touch from the {engine} engine, but "
+                    f"{target.name} lets only {', '.join(target.semaphore_engines)} touch "
+                    f"semaphores (relay-tokens gives such a buffer a relay)")
+
+
 def _schedules(p: Program, target, problems) -> None:
     putters: dict[str, set] = {}
     takers: dict[str, set] = {}
@@ -339,7 +358,7 @@ def _schedules(p: Program, target, problems) -> None:
            problems)
     for sched in p.table("schedules"):
         who = (sched.site, sched.engine)
-        for op in _flat(sched.ops):
+        for op in flat_ops(sched.ops):
             kind = op._prod
             for field in ("buffer", "group", "sem", "stage"):
                 name = getattr(op, field, None)
@@ -375,11 +394,3 @@ def _schedules(p: Program, target, problems) -> None:
                 listed = ", ".join(f"{s} {e}" for s, e in sorted(engines))
                 problems.append(f"more than one engine {rule} '{name}' ({listed}); one engine "
                                 f"may")
-
-
-def _flat(ops):
-    for op in ops:
-        if op._prod == "Repeat":
-            yield from _flat(op.body)
-        else:
-            yield op

@@ -208,6 +208,6 @@ def work(graph, works: OpWorks | None = None) -> Work:
                 total.multicast[op.group] = (bytes_ + times * w.net_bytes, links)
             for site, n in w.sram:
                 _add(total.sram, site, times * n)
-            if w.kind is not None:
+            if w.ops:  # a relay's copy (relay-tokens) moves SRAM bytes and computes nothing
                 _add(total.ops, (sched.site, w.kind, w.dtype), times * w.ops)
     return total

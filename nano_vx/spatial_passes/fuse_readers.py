@@ -6,7 +6,7 @@ from ..languages.s3_sized import Ssized
 from ..languages.s4_fused import Sfused
 from ..nanopass import Pass
 from ..spatial import cost
-from ..spatial.handshakes import semaphores_per_site
+from ..spatial.handshakes import over_budget
 from ..spatial.ops import loop_points, tile_coords
 from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
@@ -33,10 +33,12 @@ places go. That happens when
 Otherwise the loads stay as they are, each streaming its reader its own copy. Every load left
 with several out ports (fused, or one read that fed several consumers already) gets a group
 `<load>_group` of all its out streams. A group costs semaphores: each receiver gets a credit
-on the reader's site and a data one on its own; where that would put more on a site than the
-target has, the group with the most receivers read from that site is split in two, each half
-read once by its first load (a group of one load is given up: it reads once per consumer),
-until every site fits.
+on the reader's site and a data one on its own; and on a target that keeps compute engines off
+semaphores, a relay buffer beside each receiver that such an engine consumes (relay-tokens).
+Where that would put more semaphores, buffers or SRAM bytes on a site than the target has, the
+group with the most receivers read from that site is split in two, each half read once by its
+first load (a group of one load is given up: it reads once per consumer), until every site
+fits.
 Buffers do not change: each receiver keeps its own buffer and its own slot accounting.
 """, requires=("target",))
 L = Sfused
@@ -52,11 +54,11 @@ def _graph(run, g):
               or (len(readers) == 1 and len(readers[0].outs) > 1)]
     while True:
         out = _sharing(g, shared)
-        site = _over_semaphores(out, target)
+        site = over_budget(Program(out), target)
         if site is None:
             return out
-        here = [readers for readers in shared if p.places[readers[0].name][0] == site]
-        if not here:  # the site is short without any group: synthesize-handshakes says so
+        here = [readers for readers in shared if site in _sites_of(p, readers)]
+        if not here:  # the site is short without any group: a later pass says so
             return out
         biggest = max(here, key=lambda readers: sum(len(ld.outs) for ld in readers))
         shared.remove(biggest)
@@ -64,6 +66,13 @@ def _graph(run, g):
         if half:  # two smaller groups, each read once, the second from its own first load
             shared += [part for part in (biggest[:half], biggest[half:])
                        if len(part) > 1 or len(part[0].outs) > 1]
+
+
+def _sites_of(p: Program, readers: list) -> set:
+    """The sites a group of these readers puts semaphores or buffers on: the reading site
+    and every receiver's."""
+    return {p.places[readers[0].name][0]} | {p.buffers[port.stream].site
+                                             for ld in readers for port in ld.outs}
 
 
 def _sharing(g, shared: list):
@@ -78,15 +87,6 @@ def _sharing(g, shared: list):
                    for st in stages if st.name in fused)
     return L["Graph"](g.name, g.tensors, g.streams, stages, places, g.buffers, groups,
                       span=g.span)
-
-
-def _over_semaphores(g, target) -> tuple | None:
-    """The first site that would hold more semaphores than the target gives it, once
-    synthesize-handshakes gives every receiver of a group its credit and data semaphores."""
-    for site, names in sorted(semaphores_per_site(Program(g), target).items()):
-        if len(names) > target.semaphores:
-            return site
-    return None
 
 
 def _readers_of_one_tile(p: Program) -> list[list]:

@@ -191,9 +191,9 @@ def test_ops_waiting_on_each_other_within_a_run_are_a_deadlock():
 # -- the reference programs ----------------------------------------------------------------
 
 PERIODS = {
-    ("gemm", "wormhole"): 2488, ("gemm", "gpu-sm"): 1618, ("gemm", "fabric"): 8874,
-    ("gemv", "wormhole"): 4425, ("gemv", "gpu-sm"): 2445, ("gemv", "fabric"): 34117,
-    ("softmax", "wormhole"): 455, ("softmax", "gpu-sm"): 767, ("softmax", "fabric"): 2001,
+    ("gemm", "wormhole"): 2352, ("gemm", "gpu-sm"): 1618, ("gemm", "fabric"): 7136,
+    ("gemv", "wormhole"): 3934, ("gemv", "gpu-sm"): 2445, ("gemv", "fabric"): 33792,
+    ("softmax", "wormhole"): 445, ("softmax", "gpu-sm"): 1457, ("softmax", "fabric"): 1935,
     ("row_sums", "wormhole"): 513, ("row_sums", "gpu-sm"): 744, ("row_sums", "fabric"): 3828,
 }
 

@@ -270,4 +270,4 @@ def test_the_bridge_is_dumped_and_stopped_after_like_a_pass(tmp_path):
     # A spatial program has no from-vx: a usage error.
     assert (status, err.getvalue()) == (2, "nano-vx: error: no pass named from-vx; the passes "
                                            "are tile, place, size-buffers, fuse-readers, "
-                                           "synthesize-handshakes, schedule\n")
+                                           "relay-tokens, synthesize-handshakes, schedule\n")

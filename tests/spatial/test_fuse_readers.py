@@ -196,6 +196,21 @@ def test_one_read_feeding_several_consumers_gets_a_group_on_any_target():
         assert check_rewrite(before, after, t) is None
 
 
+@pytest.mark.parametrize("semaphore_engines, buffers, grouped", [
+    (None, 4, True),  # compute may wait on the group's semaphores: no relay
+    (["reader", "writer"], 6, True),  # two relay buffers beside x0 and x1: six in all
+    (["reader", "writer"], 5, False),  # no room for them: each consumer read its own copy
+])
+def test_a_group_whose_relays_a_site_cannot_hold_is_given_up(semaphore_engines, buffers,
+                                                              grouped):
+    extra = {} if semaphore_engines is None else {"semaphore_engines": semaphore_engines}
+    t = small_target(1, 1, buffers=buffers, **extra)
+    before = parse_spatial(FAN_OUT)
+    after = fused(before, t)
+    assert groups(after) == ([("ldX_group", "ldX", ("x0", "x1"))] if grouped else [])
+    assert check_rewrite(before, after, t) is None
+
+
 def test_two_reads_of_one_tile_for_their_own_site_are_one_read_on_any_target():
     # Two loads of X for consumers on their own site: one read serves both, with no network.
     before = parse_spatial(FAN_OUT.replace(

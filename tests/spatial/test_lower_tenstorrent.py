@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from choreographies import MULTICAST, PIPE
+from choreographies import MULTICAST, MULTICAST_RELAYED, PIPE
 import spatial_reference as reference
 from nano_vx.cli import main
 from nano_vx.spatial.lower import lower, LowerError
@@ -29,7 +29,8 @@ def joined(files_: dict[str, str]) -> str:
 
 
 def test_a_small_program_snapshot(snapshot_txt):
-    assert joined(files(parse_spatial(MULTICAST), load_target("wormhole"))) == snapshot_txt
+    assert joined(files(parse_spatial(MULTICAST_RELAYED), load_target("wormhole"))) == (
+        snapshot_txt)
 
 
 @pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
@@ -57,7 +58,7 @@ def test_a_kernel_per_schedule_and_a_host_program(program, target):
 
 
 def test_each_op_of_a_multicast_program():
-    out = files(parse_spatial(MULTICAST), load_target("wormhole"))
+    out = files(parse_spatial(MULTICAST_RELAYED), load_target("wormhole"))
     reader = [x.strip() for x in out["r0c0_reader.cpp"].splitlines()]
     body = reader[reader.index("for (uint32_t i0 = 0; i0 < 4u; ++i0) {"):]
     assert body[1:6] == [
@@ -76,11 +77,36 @@ def test_each_op_of_a_multicast_program():
     assert after(writer, "// wait_front y0 1") == "cb_wait_front(cb_y0, 1);"
     assert after(writer, "// pop y0 1") == "cb_pop_front(cb_y0, 1);"
     compute = [x.strip() for x in out["r0c1_compute.cpp"].splitlines()]
+    assert after(compute, "// wait_front x0_in 1") == "cb_wait_front(cb_x0_in, 1);"
     assert after(compute, "// reserve y0 1") == "cb_reserve_back(cb_y0, 1);"
     assert after(compute, "// push y0 1") == "cb_push_back(cb_y0, 1);"
-    assert after(compute, "// signal x0_credit 1") == (
+    assert after(compute, "// pop x0_in 1") == "cb_pop_front(cb_x0_in, 1);"
+    assert "noc_" not in out["r0c1_compute.cpp"]
+    relay = [x.strip() for x in out["r0c1_reader.cpp"].splitlines()]
+    assert relay[relay.index("// wait x0_data 1") + 1:][:2] == [
+        "noc_semaphore_wait_min(sem_x0_data, taken_x0_data + 1u);", "taken_x0_data += 1u;"]
+    assert after(relay, "// reserve x0_in 1") == "cb_reserve_back(cb_x0_in, 1);"
+    assert after(relay, "// signal x0_credit 1") == (
         "noc_semaphore_inc(get_noc_addr(noc_x_r0c0, noc_y_r0c0, get_semaphore("
         "sem_id_x0_credit)), 1);")
+
+
+def test_a_compute_schedule_that_touches_a_semaphore_is_refused():
+    with pytest.raises(LowerError) as refused:
+        lower(parse_spatial(MULTICAST), small_target(2, 2), "tenstorrent")
+    assert (refused.value.code, refused.value.message) == (
+        "E7041", "the compute schedule of site (0, 1) has 'wait x0_data'; a tt-metal compute "
+                 "kernel has no semaphore or NoC calls (a target whose semaphore_engines leave "
+                 "out compute has relay-tokens relay such tokens through the reader and "
+                 "writer)")
+
+
+@pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
+def test_no_compute_kernel_of_the_reference_programs_touches_the_noc(program, target):
+    out = files(reference.step(program, target, "schedule")[1], load_target(target))
+    for name, text in out.items():
+        if name.endswith("_compute.cpp"):
+            assert "noc_" not in text and "semaphore" not in text, name
 
 
 def after(lines: list[str], comment: str) -> str:
@@ -99,12 +125,12 @@ def test_a_group_filling_a_rectangle_of_cores_is_one_multicast():
             "2u) * 1024u), 1024u, 4);") in out["r0c1_reader.cpp"]
     host = out["host.cpp"]
     assert ("CBHandle cb_b_2_1 = CreateCircularBuffer(program, core_r2c1, CircularBufferConfig("
-            "2048, {{1, tt::DataFormat::Int32}}).set_page_size(1, 1024)"
+            "2048, {{2, tt::DataFormat::Int32}}).set_page_size(2, 1024)"
             ".set_globally_allocated_address(*l1_load_b_0_1_group));") in host
 
 
 def test_a_kernel_source_not_emitted_breaks_the_census():
-    graph = parse_spatial(MULTICAST)
+    graph = parse_spatial(MULTICAST_RELAYED)
     lowered = lower(graph, load_target("wormhole"), "tenstorrent")
     del lowered.files["r1c0_writer.cpp"]
     assert lowered.problems(graph) == ["kernel source r1c0_writer.cpp was not emitted"]
@@ -163,7 +189,7 @@ def test_the_same_program_on_one_core_is_lowered():
 
 
 def test_64_bit_elements_are_refused():
-    wide = MULTICAST.replace("i32", "i64")
+    wide = MULTICAST_RELAYED.replace("i32", "i64")
     with pytest.raises(LowerError) as refused:
         lower(parse_spatial(wide), small_target(2, 2), "tenstorrent")
     assert (refused.value.code, refused.value.message) == (
@@ -172,17 +198,17 @@ def test_64_bit_elements_are_refused():
 
 def test_the_command_line_writes_a_file_per_kernel(tmp_path):
     program = tmp_path / "bcast.sdf"
-    program.write_text(MULTICAST)
+    program.write_text(MULTICAST_RELAYED)
     where = tmp_path / "tt"
     out, err = io.StringIO(), io.StringIO()
     status = main(["spatial", str(program), "--target", "wormhole", "--lower", "tenstorrent",
                    "--lower-dir", str(where)], stdout=out, stderr=err)
     assert (status, err.getvalue()) == (0, "")
-    expected = files(parse_spatial(MULTICAST), load_target("wormhole"))
+    expected = files(parse_spatial(MULTICAST_RELAYED), load_target("wormhole"))
     lines = out.getvalue().splitlines()
-    assert lines[0] == (f"lowered to tenstorrent in {where}: 6 files, census of 4 buffers, "
-                        f"4 semaphores, 5 kernels, 1 group (a bijection)")
-    assert lines[1:7] == [f"  wrote {where / name} ({text.count(chr(10))} lines)"
+    assert lines[0] == (f"lowered to tenstorrent in {where}: 8 files, census of 6 buffers, "
+                        f"4 semaphores, 7 kernels, 1 group (a bijection)")
+    assert lines[1:9] == [f"  wrote {where / name} ({text.count(chr(10))} lines)"
                           for name, text in expected.items()]
     for name, text in expected.items():
         assert (where / name).read_text() == text

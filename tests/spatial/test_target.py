@@ -77,6 +77,7 @@ def _valid() -> dict:
     t = small_target(2, 3)
     values = {f.name: getattr(t, f.name) for f in dataclasses.fields(t)}
     values["engines"] = list(t.engines)
+    values["semaphore_engines"] = list(t.semaphore_engines)
     values["rates"] = dict(t.rates)
     values["sources"] = dict(t.sources)
     return values
@@ -180,6 +181,35 @@ def test_a_target_without_a_writer_engine_is_refused(tmp_path):
     values["engines"] = ["reader", "compute"]
     message = _refused(tmp_path, values)
     assert "'engines'" in message and "writer" in message
+
+
+def test_semaphore_engines_default_to_every_engine(tmp_path):
+    values = _valid()
+    del values["semaphore_engines"]
+    assert load_target(_write(tmp_path, values)).semaphore_engines == (
+        "reader", "compute", "writer")
+
+
+def test_semaphore_engines_must_be_engines_of_the_target(tmp_path):
+    values = _valid()
+    values["semaphore_engines"] = ["reader", "writer", "dma"]
+    assert _refused(tmp_path, values) == (
+        f"{tmp_path}/bad.toml: field 'semaphore_engines' names 'dma', which is not one of the "
+        f"target's engines (reader, compute, writer)")
+
+
+def test_semaphore_engines_must_keep_the_relay_engines(tmp_path):
+    values = _valid()
+    values["semaphore_engines"] = ["reader", "compute"]
+    assert _refused(tmp_path, values) == (
+        f"{tmp_path}/bad.toml: field 'semaphore_engines' lacks writer; a token that crosses a "
+        f"semaphore handshake is relayed by the reader and writer engines, so they touch "
+        f"semaphores")
+
+
+def test_every_shipped_target_keeps_compute_off_semaphores():
+    for name in SHIPPED:
+        assert load_target(name).semaphore_engines == ("reader", "writer")
 
 
 def test_an_unknown_link_kind_is_named(tmp_path):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from choreographies import MULTICAST
+from choreographies import MULTICAST, MULTICAST_RELAYED
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import small_target
 from nano_vx.spatial.validate import validate
@@ -343,6 +343,17 @@ def test_a_stage_computes_only_in_a_type_the_target_has_a_rate_for():
         f"stage '{name}' computes in f32, which small-2x2 has no rate for (it computes in i32)"
         for name in ("ex", "sc", "pr", "sm")]
     assert validate(parse_spatial(TILED), integers_only) == []
+
+
+def test_a_handshake_touched_by_an_engine_kept_off_semaphores_is_reported():
+    kept_off = small_target(2, 2, semaphore_engines=["reader", "writer"])
+    assert validate(parse_spatial(MULTICAST), kept_off) == [
+        f"buffer '{b}' has a barrier handshake, whose semaphores its consumer '{st}' would "
+        f"touch from the compute engine, but small-2x2 lets only reader, writer touch "
+        f"semaphores (relay-tokens gives such a buffer a relay)"
+        for b, st in (("x0", "sc"), ("x1", "sm"))]
+    assert validate(parse_spatial(MULTICAST), TARGET) == []
+    assert validate(parse_spatial(MULTICAST_RELAYED), kept_off) == []
 
 
 @pytest.mark.parametrize("text", [

@@ -39,7 +39,11 @@ def _tile_bytes(graph, stage) -> int:
 def test_dram_bytes_are_what_the_stages_move(program, target):
     graph = steps(program, target)["schedule"][1]
     w = work(graph)
+    # A load read into a group reads a tile once a firing; one with several out ports and no
+    # group (fuse-readers gave it up) reads it once for each.
+    grouped = {g.stage for g in graph.groups}
     loads = {s.name: loop_count(s.loops) * _tile_bytes(graph, s)
+             * (1 if s.name in grouped else len(s.outs))
              for s in graph.stages if s._prod == "Load"}
     stores = {s.name: loop_count(s.loops) * _tile_bytes(graph, s)
               for s in graph.stages if s._prod == "Store"}
@@ -116,7 +120,7 @@ def test_the_cycles_of_the_ops_of_a_gemv_on_wormhole():
     graph = steps("gemv", "wormhole")["schedule"][1]
     cycles = OpCycles(graph, load_target("wormhole"))
     reader = next(s for s in graph.schedules if s.site == (0, 0) and s.engine == "reader")
-    x_loop, w_loop = reader.ops
+    x_loop, w_loop, relay_loop = reader.ops
     of = {op._prod + (" " + op.stage if op._prod == "Read" else ""):
           cycles.of((0, 0), "reader", op) for op in (*x_loop.body, *w_loop.body)}
     # Reader (0, 0) moves 67,584 of the run's 527,360 DRAM bytes, so its share of the 288
@@ -134,6 +138,10 @@ def test_the_cycles_of_the_ops_of_a_gemv_on_wormhole():
     compute = next(s for s in graph.schedules if s.site == (0, 0) and s.engine == "compute")
     fire = next(op for op in compute.ops if op._prod == "Fire")
     assert cycles.of((0, 0), "compute", fire) == 512
+    # The relay of x into the compute engine's fifo copies a 1 KiB tile within SRAM: 2 KiB
+    # read and written at 256 bytes a cycle.
+    relay = next(op for op in relay_loop.body if op._prod == "Fire")
+    assert cycles.of((0, 0), "reader", relay) == 8
 
 
 def test_the_cycles_of_each_stage_of_a_run():

@@ -15,11 +15,15 @@ for the count to exceed that, so nothing ever subtracts.
 What tt-metal cannot say is refused (E7041): a `send` (a token for a circular buffer of
 another core needs a staging buffer on the producer's core that the IR does not have, so
 semaphore pairs and valid/ready links are out), 64-bit element types, an engine other than
-reader, compute and writer, more circular buffers or semaphores than a core has.
+reader, compute and writer, more circular buffers or semaphores than a core has, and a compute
+schedule that touches a semaphore or the NoC (tt-metal gives those calls to data-movement
+kernels only; on a target that says so in `semaphore_engines`, relay-tokens keeps them off
+compute).
 """
 
 from __future__ import annotations
 
+from ..program import flat_ops
 from . import Lowered, LowerError
 from .census import Census
 
@@ -88,12 +92,27 @@ class Layout:
             if s.engine not in ENGINES:
                 raise LowerError("E7041", f"site {s.site} has an engine '{s.engine}'; a "
                                           f"Tensix core runs reader, compute and writer")
+            if s.engine == "compute":
+                _no_semaphores(s)
         for b in p.graph.buffers:
             if p.token_dtype(b.stream) not in FORMATS:
                 raise LowerError("E7041", f"buffer '{b.stream}' holds "
                                           f"{p.token_dtype(b.stream)}; Wormhole has no "
                                           f"64-bit element types")
         self.args: dict[str, list[tuple[str, str]]] = {}
+
+
+def _no_semaphores(s) -> None:
+    """A compute kernel has no semaphore calls: tt-metal gives them (dataflow_api.h) to
+    data-movement kernels only."""
+    for op in flat_ops(s.ops):
+        if op._prod in ("Wait", "Signal", "Barrier", "Send", "Multicast"):
+            what = getattr(op, "sem", None) or getattr(op, "group", None) or op.buffer
+            raise LowerError("E7041", f"the compute schedule of site {s.site} has "
+                                      f"'{op._prod.lower()} {what}'; a tt-metal compute "
+                                      f"kernel has no semaphore or NoC calls (a target whose "
+                                      f"semaphore_engines leave out compute has relay-tokens "
+                                      f"relay such tokens through the reader and writer)")
 
 
 def rectangle(plan, group: str):

@@ -58,7 +58,9 @@ class KernelWriter(ScheduleWriter):
                         f"volatile tt_l1_ptr uint32_t*>(get_semaphore(sem_id_{sem}));")
         if self.vars:
             head.append("    uint32_t " + ", ".join(f"{v} = 0" for v in self.vars) + ";")
-        tail = ["    noc_async_atomic_barrier();", "}"] + (["}"] if compute else [])
+        # A data-movement kernel lets its semaphore increments land before it ends; a
+        # compute kernel has no NoC calls.
+        tail = ["}", "}"] if compute else ["    noc_async_atomic_barrier();", "}"]
         return "\n".join(head + body + tail) + "\n", list(self.args.items())
 
     # -- names the kernel asks for ---------------------------------------------------------
