@@ -25,6 +25,7 @@ reference interpreter, printing what the program prints.
   nano-vx explain E2001                    what a diagnostic code means
   nano-vx spatial examples/spatial/gemm.sdf --target wormhole
                                            run the spatial lane on a spatial program
+  nano-vx explore prog.vx -o prog.html     every pass of prog.vx as one HTML page
   nano-vx check-certificate gemm.json      check a certificate of the spatial lane
 """
 
@@ -53,6 +54,13 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, value)
 
 
+def _positive(text: str) -> int:
+    """A whole number of milliseconds, at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="nano-vx",
@@ -60,8 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("file", nargs="?",
-                    help="the Vx program (or `explain CODE`, `spatial PROGRAM`, or "
-                         "`check-certificate FILE.json`)")
+                    help="the Vx program (or `explain CODE`, `spatial PROGRAM`, "
+                         "`explore PROGRAM`, or `check-certificate FILE.json`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
     ap.add_argument("--action",
                     choices=["parse", "check", "emit-mlir", "emit-llvm", "interpret", "run"],
@@ -103,6 +111,16 @@ def build_parser() -> argparse.ArgumentParser:
                            "(implies --dump-after=all when no pass is named)")
     dump.add_argument("--dump-format", choices=["text", "dot", "svg", "json"], default="text",
                       help="text (default), Graphviz dot, dot rendered to SVG, or JSON")
+    explore = ap.add_argument_group(
+        "the explorer", "nano-vx explore PROGRAM -o PAGE.html writes one self-contained HTML "
+        "page with every pass: its IL before and after, the diff, the Graphviz picture, its "
+        "languages, time and diagnostics (docs/seeing.md); a .sdf program takes --target")
+    explore.add_argument("-o", "--output", metavar="PAGE.html", action=Once,
+                         help="where explore writes the page (default: PROGRAM's name with "
+                              ".html, in the current directory)")
+    explore.add_argument("--no-graphs", action="store_true",
+                         help="explore without the Graphviz pictures (faster on large "
+                              "programs)")
     info = ap.add_argument_group("the pipeline and its languages")
     info.add_argument("--list-passes", action="store_true",
                       help="print the pipeline: pass, input IL, output IL, summary")
@@ -115,9 +133,24 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print the time of each pass on stderr")
     run.add_argument("--error-format", choices=["human", "json"], default="human",
                      help="how diagnostics are printed on stderr")
+    run.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                     help="colour the diagnostics as rustc does: always, never, or when "
+                          "stderr is a terminal (default auto; NO_COLOR in the environment "
+                          "turns auto off)")
     run.add_argument("--no-verify", action="store_true",
                      help="skip checking each pass's output against its IL (faster; "
                           "never used by the tests)")
+    contracts = ap.add_argument_group(
+        "contracts", "`requires`, `ensures` and loop `invariant` clauses are proved with z3 "
+        "while compiling (verify-contracts)")
+    contracts.add_argument("--no-verify-contracts", action="store_true",
+                           help="do not prove them (nothing then reaches insert-seam-assumes)")
+    contracts.add_argument("--contract-timeout-ms", type=_positive, metavar="MS",
+                           help="z3's time limit per proof, in milliseconds (default 10000); "
+                                "one not decided in time is a warning (W8002)")
+    contracts.add_argument("--check-contracts", action="store_true",
+                           help="check them as the program runs (E9007): the program runs in "
+                                "the reference interpreter, since native code does not")
     lane = ap.add_argument_group(
         "the spatial lane", "nano-vx spatial PROGRAM --target TARGET runs a spatial program "
         "(docs/spatial.md) through tile, place, size-buffers, fuse-readers, "
@@ -173,7 +206,19 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
         return EXIT_USAGE
 
 
+def wants_color(choice: str, stderr: TextIO) -> bool:
+    """--color: `auto` is a terminal on stderr that has not asked for none (NO_COLOR, or
+    TERM=dumb)."""
+    if choice != "auto":
+        return choice == "always"
+    return (stderr.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb")
+
+
 def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
+    args.color = wants_color(args.color, stderr)
+    if args.file != "explore" and (args.output is not None or args.no_graphs):
+        raise Usage("-o/--output and --no-graphs are options of `nano-vx explore`")
     if args.file == "explain":
         return _explain(args.code, stdout, stderr)
     if args.file == "check-certificate":
@@ -187,6 +232,10 @@ def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
         from .spatial.driver import run_spatial
 
         return run_spatial(args, stdout, stderr, Usage)
+    if args.file == "explore":
+        from .explore.command import run_explore
+
+        return run_explore(args, stdout, stderr, Usage)
     if args.code is not None:
         raise Usage(f"unexpected argument {args.code!r}")
     if args.list_passes or args.list_languages or args.show_language or args.diff_language:

@@ -40,6 +40,12 @@ _ENTRIES = [
     Code("E1006", "invalid literal",
          "A numeric literal that cannot be read, such as an integer too large for any "
          "integer type (more than 64 bits) or a malformed float."),
+    Code("E1007", "an IL dump that does not read back",
+         "A dump given back to nano-vx (the text `--dump-after` writes, or its JSON) must be a "
+         "sentence of the IL its first line names (`// IL: Lresolved`; a JSON dump's "
+         "\"language\"). The message names the line and column where the text stopped "
+         "fitting, what the production being read expected there and after what: a dump "
+         "edited by hand must keep the notation the IL is printed in."),
     # -- E2xxx: names ----------------------------------------------------------------------
     Code("E2001", "undefined name",
          "A name is used where no variable, parameter, function, constant or declaration of "
@@ -226,6 +232,35 @@ _ENTRIES = [
          "call whose arguments are not all known while compiling has no value to be "
          "replaced by, and there is no falling back to a run-time call. The lambda must be "
          "bound with `let` and only called, not passed around as a value."),
+    Code("E3060", "a differentiated function with an integer or bool parameter or result",
+         "`grad(f, x)`, `vjp(f, x, s)` and `jvp(f, x, t)` differentiate f with respect to "
+         "its parameter, so f takes one float or tensor of floats and returns one (`grad` "
+         "a float: the derivative of a tensor result needs a seed, `vjp`). An integer or a "
+         "bool has no derivative. The message names the function and the parameter or the "
+         "result; differentiate a function of the float alone that calls f with the rest. "
+         "A function f calls is differentiated with respect to its float parameters only, "
+         "and may take integers."),
+    Code("E3061", "a construct differentiation cannot follow",
+         "The derivative of a function, and of every function it calls with a float, is "
+         "generated from its code, statement by statement. Some constructs have no rule: a "
+         "`transfer` or `spawn` (the derivative would have to move between memory spaces "
+         "with the value), a closure, a struct, a tuple, a `match`, a reference to a scalar, "
+         "`%` on floats, a function that runs on another topology, a generic function "
+         "named directly, a derivative inside a differentiated function. The reverse "
+         "sweep of `grad` and `vjp` must also run the function backwards, so it refuses "
+         "`break`, `continue` and `return` inside a loop (the trip count must be known "
+         "when the loop starts), a tensor made inside a loop or a branch or assigned whole, "
+         "a tensor moved into a call (lend it, `&t`), and a tensor result that is not a "
+         "local variable returned at the end. The message names the function and the "
+         "construct; a note says why the function is differentiated."),
+    Code("E3062", "a `while` loop whose trip count depends on the differentiated value",
+         "A loop that turns a number of times depending on the value being differentiated "
+         "makes the function a different computation on each side of every point where "
+         "the count changes, and the derivative of the count itself is not defined. A "
+         "`while` whose condition (or a `break` or `return` under a condition) depends on "
+         "the differentiated parameter is refused, naming the function. Write a `for` "
+         "loop whose bounds are known when it starts; a `while` over integers that do not "
+         "depend on the parameter is followed."),
     # -- E4xxx: ownership ----------------------------------------------------------------
     Code("E4001", "use of a value after a move",
          "`transfer(x, M)` consumes a uniquely owned local: the data leaves x's space, and x "
@@ -524,7 +559,49 @@ _ENTRIES = [
          "from their shapes before anything is allocated. The message names the largest "
          "tensor. The lane's decisions (tiles, placement, depths, schedules) are of the same "
          "kind at a smaller size, which is how to check a program shaped like a large one."),
-    # -- E8xxx: compile-time evaluation --------------------------------------------------
+    # -- E8xxx: compile-time evaluation and contracts (verify-contracts) ----------------
+    Code("E8001", "a postcondition that does not hold",
+         "An `ensures` clause does not follow from the function's `requires` clauses and its "
+         "body: z3 found values of the parameters, given in a note, for which the body "
+         "returns a result that makes the clause false. Integers wrap at their width as they "
+         "do when the program runs, so a clause true of unbounded integers may still be "
+         "refused (`return > x` for `x + 1` at x = 2147483647). A call in the body is known "
+         "by its callee's contract only, a loop by its invariants: strengthen them, require "
+         "more of the caller, or fix the body."),
+    Code("E8003", "an index out of range while compiling",
+         "A `comptime` block indexes an array or a tensor outside its extent, on a path that "
+         "always runs. The message names the index and the extent. The same index at run "
+         "time would stop the program (E9003)."),
+    Code("E8006", "a precondition not established at a call",
+         "A call passes arguments for which the callee's `requires` clause can be false: z3 "
+         "found values, given in a note, that reach the call and make the clause false. The "
+         "caller must establish it: test it (`if`, `assert`) or require it in its own "
+         "contract. `main` has no caller, so its own `requires` must hold by itself. A call "
+         "made while compiling (in a `comptime` block) folds away, so its precondition is "
+         "checked there, on the values it is called with."),
+    Code("E8007", "a loop invariant false on entry",
+         "A loop's `invariant` can be false before the first iteration: the note gives "
+         "values, on entry to the loop, that make it false. Establish it before the loop, "
+         "or weaken it."),
+    Code("E8008", "a loop invariant not preserved",
+         "An iteration that starts with the `invariant` true (and the loop's condition: in a "
+         "`for`, the variable below its end) can end with it false; the note gives the "
+         "values at the start of such an iteration. Only the invariants are known of the "
+         "variables a loop changes, so an invariant too weak to carry itself across an "
+         "iteration is refused here too: strengthen it with what the iteration needs."),
+    Code("W8001", "a contract left unverified",
+         "verify-contracts encodes integers (wrapping at their width), booleans and floats, "
+         "their operators and casts, `if`, loops by their invariants and calls by their "
+         "callees' contracts. Anything else (a tensor element, a field, a math built-in, a "
+         "variable lent with `&mut`) stands for any value of its type. When a contract's "
+         "proof depends on such a value, the contract is neither proved nor refused: this "
+         "warning names it and the construct. `--check-contracts` checks it as the program "
+         "runs."),
+    Code("W8002", "a contract the solver did not decide in time",
+         "z3 neither proved nor refuted the contract within `--contract-timeout-ms` "
+         "milliseconds (10000 unless given), so it is left unverified. Give the solver more "
+         "time, or simplify what it must reason about: a product of two variables, and "
+         "float arithmetic, are the usual cost."),
     Code("E8002", "an assertion is false while compiling",
          "An `assert` the compiler decides was false: one in a `comptime` block on a path "
          "that always runs, or an assert over a placement query (`x.topology() == "
@@ -560,6 +637,13 @@ _ENTRIES = [
          "A run-time operation that Vx defines as an error, other than the ones with codes "
          "of their own: a call of something that is not a function, a shift by too much, "
          "a tensor too large to address, or a value of the wrong kind reaching an operator."),
+    Code("E9007", "a contract is false at run time",
+         "With `--check-contracts`, the reference interpreter checks every contract as the "
+         "program runs: a `requires` when its function is entered, an `ensures` when it "
+         "returns (over the result and the parameters' values on entry), a loop `invariant` "
+         "at the start of every iteration. The message names the clause as written. "
+         "verify-contracts proves them while compiling, so a program it admits trips none "
+         "of them; a clause it could only report as unverified (W8001, W8002) may."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _ENTRIES}

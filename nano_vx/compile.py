@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from functools import partial
 from typing import TextIO
 
 from .context import Compilation
@@ -92,6 +93,8 @@ def _action(args, dumps: DumpOptions | None, usage) -> str:
 def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     dumps = dump_options(args, usage)
     action = _action(args, dumps, usage)
+    if args.check_contracts and action == "run":  # native code does not check contracts
+        action = "interpret"
     stop_after = "parse" if action == "parse" else None
     if args.stop_after:
         _pass_names(args.stop_after, usage)
@@ -109,7 +112,10 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if source is None:
         return _report(diagnostics, args, stderr)
     ctx = Compilation(source, diagnostics, **_model_files(args, usage),
-                      verify_seams=args.verify_seams, emit_seam_certs=args.emit_seam_certs)
+                      verify_seams=args.verify_seams, emit_seam_certs=args.emit_seam_certs,
+                      verify_contracts=not args.no_verify_contracts)
+    if args.contract_timeout_ms is not None:
+        ctx.contract_timeout_ms = args.contract_timeout_ms
     try:
         outcome = run_deep(run_pipeline, _pipeline(action, dumps, stop_after), source, ctx,
                            dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
@@ -131,11 +137,13 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if action == "run" and _not_lowered(outcome, diagnostics) and not stop_after:
         # A correct program native code does not lower yet still runs, in the interpreter.
         diagnostics = _warned(diagnostics)
-        return _run(outcome.refused, diagnostics, args, stdout, stderr, facts, _interpret)
+        return _run(outcome.refused, diagnostics, args, stdout, stderr, facts,
+                    partial(_interpret, check_contracts=args.check_contracts))
     if diagnostics.has_errors or action in ("parse", "check") or stop_after:
         return _report(diagnostics, args, stderr, facts)
     if action == "interpret":
-        return _run(outcome.tree, diagnostics, args, stdout, stderr, facts, _interpret)
+        return _run(outcome.tree, diagnostics, args, stdout, stderr, facts,
+                    partial(_interpret, check_contracts=args.check_contracts))
     if action == "run":
         runner = _native(args.opt_level, stderr if args.timing else None)
         return _run(outcome.tree, diagnostics, args, stdout, stderr, facts, runner)
@@ -176,10 +184,10 @@ def _warned(diagnostics: Diagnostics) -> Diagnostics:
     return out
 
 
-def _interpret(program, out: TextIO) -> int:
+def _interpret(program, out: TextIO, check_contracts: bool = False) -> int:
     from .oracle import run_program
 
-    return run_deep(run_program, program, out=out)
+    return run_deep(run_program, program, out=out, check_contracts=check_contracts)
 
 
 def _native(opt_level: int, timing: TextIO | None):
@@ -288,7 +296,7 @@ def _report(diagnostics: Diagnostics, args, stderr: TextIO, facts: dict | None =
     if args.error_format == "json":  # the program-level facts (routes, resident sets) too
         stderr.write(diagnostics.to_json(**(facts or {})))
     elif diagnostics.items:
-        stderr.write(diagnostics.render())
+        stderr.write(diagnostics.render(color=args.color))
     return EXIT_ERROR if diagnostics.has_errors else EXIT_OK
 
 

@@ -1,21 +1,45 @@
 """Diagnostics: what the compiler says to its user.
 
 A diagnostic has a severity, a code from the registry (`nano_vx.codes`), a primary span, a
-message that names the facts, and optional notes and help lines. `data` carries the same facts
-as numbers and names for `--error-format=json`.
+message that names the facts, optional labelled secondary spans (where a value was moved, say),
+and optional notes and help lines. `data` carries the same facts as numbers and names for
+`--error-format=json`. How a diagnostic is drawn is `nano_vx.snippets`.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from .codes import CODES
+from .snippets import draw, visible
 from .source import Span
 
+__all__ = ["Diagnostic", "Diagnostics", "Label", "CompileError", "visible", "span_json",
+           "JSON_VERSION", "SEVERITIES"]
+
 SEVERITIES = ("error", "warning")
+# The version of the JSON form (`--error-format=json`, docs/diagnostics-json.md): a field
+# added keeps it, a field removed or changed in meaning raises it.
+JSON_VERSION = 1
+
+
+@dataclass
+class Label:
+    """A secondary span and what happened there (`'t' moved here`), drawn with `-` under it."""
+
+    span: Span
+    text: str
+
+    def to_json(self) -> dict:
+        return {"span": span_json(self.span), "label": self.text}
+
+
+def span_json(span: Span) -> dict:
+    line, col = span.source.line_col(span.start)
+    end_line, end_col = span.source.line_col(span.end)
+    return {"file": span.source.name, "line": line, "column": col, "end_line": end_line,
+            "end_column": end_col}
 
 
 @dataclass
@@ -27,6 +51,7 @@ class Diagnostic:
     notes: list[str] = field(default_factory=list)
     help: list[str] = field(default_factory=list)
     data: dict = field(default_factory=dict)
+    labels: list[Label] = field(default_factory=list)
 
     def __post_init__(self):
         if self.code not in CODES:
@@ -41,87 +66,16 @@ class Diagnostic:
     def to_json(self) -> dict:
         out = {"severity": self.severity, "code": self.code, "message": self.message}
         if self.span is not None:
-            line, col = self.span.source.line_col(self.span.start)
-            end_line, end_col = self.span.source.line_col(self.span.end)
-            out["span"] = {
-                "file": self.span.source.name,
-                "line": line,
-                "column": col,
-                "end_line": end_line,
-                "end_column": end_col,
-            }
+            out["span"] = span_json(self.span)
+        out["labels"] = [label.to_json() for label in self.labels]
         out["notes"] = list(self.notes)
         out["help"] = list(self.help)
         out.update(self.data)
         return out
 
-    def render(self) -> str:
-        lines = [f"{self.severity}[{self.code}]: {visible(self.message)}"]
-        if self.span is not None:
-            src = self.span.source
-            line, col = src.line_col(self.span.start)
-            text = src.line_text(line).removesuffix("\r").expandtabs(1)
-            gutter = " " * len(str(line))
-            end_line, end_col = src.line_col(max(self.span.end, self.span.start))
-            width = (end_col - col) if end_line == line else len(text) - col + 1
-            text, at, width = _clip(text, col, width)
-            before, spanned = visible(text[:at - 1]), visible(text[at - 1:at - 1 + width])
-            lines += [
-                f"{gutter}--> {visible(src.name)}:{line}:{col}",
-                f"{gutter} |",
-                f"{line} | {visible(text)}",
-                f"{gutter} | {' ' * _columns(before)}{'^' * max(1, _columns(spanned))}",
-            ]
-            pad = gutter
-        else:
-            pad = ""
-        lines += [f"{pad} = note: {visible(n)}" for n in self.notes]
-        lines += [f"{pad} = help: {visible(h)}" for h in self.help]
-        return "\n".join(lines)
-
-
-# What a terminal would act on rather than show: control characters (ANSI escapes, NUL,
-# C1), format characters (bidirectional overrides, zero-width), line and paragraph
-# separators, and lone surrogates, which stderr cannot even encode.
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_SHORT = {"\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-_UNUSUAL = re.compile(r"[^\x20-\x7e]")
-
-
-def visible(text: str) -> str:
-    """`text` with every character a terminal would act on written as Rust's `{:?}` writes
-    it (`\\u{1b}`, `\\0`), so that a diagnostic shows a source line rather than replays
-    it."""
-    def shown(m: re.Match) -> str:
-        c = m.group()
-        if unicodedata.category(c) not in _HIDDEN:
-            return c
-        return _SHORT.get(c) or f"\\u{{{ord(c):x}}}"
-
-    return _UNUSUAL.sub(shown, text)
-
-
-def _columns(text: str) -> int:
-    """The terminal columns `text` takes: two for a wide character (CJK, most emoji), none
-    for a combining mark, so that the caret stands under its span."""
-    return sum(0 if unicodedata.combining(c) else
-               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-SHOWN_COLUMNS = 100
-
-
-def _clip(text: str, col: int, width: int) -> tuple[str, int, int]:
-    """A window of a long source line around the span, so that one diagnostic on a
-    minified or generated line stays a few lines long, not kilobytes."""
-    width = max(1, min(width, SHOWN_COLUMNS // 2))
-    if len(text) <= SHOWN_COLUMNS:
-        return text, col, width
-    start = max(0, col - 1 - SHOWN_COLUMNS // 3)
-    window = text[start:start + SHOWN_COLUMNS]
-    prefix = "..." if start else ""
-    suffix = "..." if start + SHOWN_COLUMNS < len(text) else ""
-    return prefix + window + suffix, col - start + len(prefix), width
+    def render(self, color: bool = False) -> str:
+        """The text form, as rustc prints it; `color` adds a terminal's colours."""
+        return draw(self, color)
 
 
 class Diagnostics:
@@ -134,11 +88,15 @@ class Diagnostics:
         self.items.append(diag)
         return diag
 
-    def error(self, code, span, message, *, notes=(), help=(), **data) -> Diagnostic:
-        return self.add(Diagnostic("error", code, message, span, list(notes), list(help), data))
+    def error(self, code, span, message, *, notes=(), help=(), labels=(),
+              **data) -> Diagnostic:
+        return self.add(Diagnostic("error", code, message, span, list(notes), list(help), data,
+                                   list(labels)))
 
-    def warning(self, code, span, message, *, notes=(), help=(), **data) -> Diagnostic:
-        return self.add(Diagnostic("warning", code, message, span, list(notes), list(help), data))
+    def warning(self, code, span, message, *, notes=(), help=(), labels=(),
+                **data) -> Diagnostic:
+        return self.add(Diagnostic("warning", code, message, span, list(notes), list(help),
+                                   data, list(labels)))
 
     @property
     def has_errors(self) -> bool:
@@ -150,8 +108,8 @@ class Diagnostics:
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.items, key=Diagnostic.sort_key)
 
-    def render(self) -> str:
-        out = [d.render() for d in self.sorted()]
+    def render(self, color: bool = False) -> str:
+        out = [d.render(color) for d in self.sorted()]
         errors = sum(d.severity == "error" for d in self.items)
         warnings = len(self.items) - errors
         if errors or warnings:
@@ -164,7 +122,7 @@ class Diagnostics:
         return "\n\n".join(out) + ("\n" if out else "")
 
     def to_json(self, **program) -> str:
-        doc = {"diagnostics": [d.to_json() for d in self.sorted()]}
+        doc = {"version": JSON_VERSION, "diagnostics": [d.to_json() for d in self.sorted()]}
         doc.update(program)
         return json.dumps(doc, indent=2, sort_keys=False) + "\n"
 

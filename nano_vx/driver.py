@@ -97,18 +97,19 @@ class Outcome:
     kept: dict = field(default_factory=dict)  # IL name -> the tree in it, for those asked for
 
 
-def render(tree, fmt: str, title: str) -> str:
-    """One IR in one dump format (the dump package is imported only when asked for)."""
+def render(tree, fmt: str, title: str, language=None) -> str:
+    """One IR in one dump format (the dump package is imported only when asked for); with its
+    `language`, a text or JSON dump names its IL, so that it reads back."""
     if isinstance(tree, Source):
         return tree.text
     if fmt == "text":
         from .dump.text import to_text
 
-        return to_text(tree)
+        return to_text(tree, language)
     if fmt == "json":
         from .dump.json_form import dumps_json
 
-        return dumps_json(tree)
+        return dumps_json(tree, language=language)
     from .dump.dot import to_dot
 
     dot = to_dot(tree, title=title)
@@ -143,7 +144,8 @@ class Dumper:
         suffix = "vx" if isinstance(tree, Source) else FORMAT_SUFFIX[self.options.format]
         # A renderer that fails is the environment's failing; writing is too (_write).
         with internal_errors(p, tree, expected=(RenderError,)):
-            body = render(tree, self.options.format, banner)
+            language = p.output if when == "After" else p.input
+            body = render(tree, self.options.format, banner, language)
             if ctx is not None and self.options.format == "text":
                 body += _facts(ctx, p)
         self._write(index, when.lower(), p.name, suffix, banner, body)

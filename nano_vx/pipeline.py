@@ -24,6 +24,8 @@ from .passes.check_types import check_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
+from .passes.differentiate_forward import differentiate_forward
+from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
@@ -48,6 +50,7 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.summarize_working_sets import summarize_working_sets
+from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
 from .passes.type_scalars import type_scalars
 from .passes.lift_closures import lift_closures
@@ -86,6 +89,8 @@ PIPELINE = Pipeline([
     fold_comptime_lambdas,
     desugar_comptime,
     resolve_sub_space_ancestors,
+    differentiate_forward,
+    differentiate_reverse,
     check_types,
     check_returns,
     check_linearity,
@@ -93,6 +98,7 @@ PIPELINE = Pipeline([
     check_visibility,
     check_calls,
     check_struct_fields,
+    verify_contracts,
     verify_seams,
     summarize_working_sets,
     check_capacity,

@@ -513,7 +513,7 @@ GEMV = Path(__file__).resolve().parent.parent / "examples" / "spatial" / "gemv.s
 ])
 def test_a_dump_that_breaks_is_an_internal_error_not_a_traceback(argv, prog, monkeypatch,
                                                                  tmp_path):
-    def broken(tree, fmt, title):
+    def broken(*args):
         raise RuntimeError("the printer broke")
 
     monkeypatch.chdir(tmp_path)  # where the report of the internal error goes

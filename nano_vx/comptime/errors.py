@@ -43,5 +43,17 @@ def depends(span, why, what: str = "the value of this comptime block"):
                         variable=why.text)
 
 
+def out_of_range(span, index: int, dims, axis: int):
+    where = (f"this array has {dims[0]} elements" if len(dims) == 1 else
+             f"dimension {axis} of this tensor has extent {dims[axis]}")
+    raise ComptimeError("E8003", span, f"index {index} is out of range: {where}",
+                        index=index, axis=axis, extent=dims[axis])
+
+
+def failed_precondition(span, text: str):
+    raise ComptimeError("E8006", span, f"precondition `{text}` is false at a call made while "
+                                       f"compiling", contract=text)
+
+
 def failed_assert(span, text: str):
     raise ComptimeError("E8002", span, f"this assert is false while compiling: {text}")

@@ -17,7 +17,7 @@ from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .arithmetic import Literal
-from .errors import cannot_finish, depends
+from .errors import cannot_finish, depends, out_of_range
 from .values import PRINT, Closure, Function, Math, Unknown, runtime
 
 # Operations that exist only while the program runs on its devices.
@@ -276,7 +276,7 @@ class ExprMixin:
             for i in indices:
                 if type(i) is Unknown:
                     return i
-            where = guarded(base.locate, indices, span)
+            where = self.located(base, indices, span)
             if type(where) is not int:
                 return where
             tainted = self.tainted.get(id(base.store))
@@ -284,6 +284,17 @@ class ExprMixin:
                 return Unknown(tainted[1])
             return guarded(base.read, where, span)
         return index
+
+    def located(self, tensor, indices, span):
+        """The flat offset of `tensor[indices]`, or the row they select. An index outside
+        its extent is E8003 where the indexing always runs, else a check the compiler
+        cannot show to pass (E3033)."""
+        for axis, (i, n) in enumerate(zip(indices, tensor.dims)):
+            if not 0 <= i < n:
+                if self.conditions:
+                    self.check_fails(span, f"index {i} is outside extent {n}")
+                out_of_range(span, i, tensor.dims, axis)
+        return self.guarded(tensor.locate, indices, span)
 
     def indexed(self, node):
         """`t[i][j]`: `f(frame) ->` the tensor (or an unknown) and the indices, outermost

@@ -11,7 +11,8 @@ from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, coerce, to_index, unplace
 from ..values.tensors import Tensor
-from .errors import cannot_finish, depends, failed_assert, writes_outside, written
+from .errors import (cannot_finish, depends, failed_assert, failed_precondition, writes_outside,
+                     written)
 from .expressions import refuse
 from .values import Unknown
 
@@ -161,7 +162,7 @@ class StmtMixin:
             if unknown is not None:
                 self.taint(tensor.store, unknown.why)
                 return
-            off = guarded(tensor.locate, indices, span)
+            off = self.located(tensor, indices, span)
             if type(off) is not int:
                 cannot_finish(span, "an assignment to a whole row of a tensor")
             if apply is not None:
@@ -260,6 +261,26 @@ class StmtMixin:
                 failed_assert(span, text)
         return check
 
+    def s_Requires(self, node):
+        """Checked here: a call made while compiling folds away, and with it the call at
+        which verify-contracts would have proved the precondition."""
+        cond, span, text = self.condition(node.cond), node.span, written(node.cond)
+
+        def check(frame):
+            c = cond(frame)
+            if type(c) is Unknown:
+                depends(span, c.why, what="this precondition")
+            if not c:
+                if self.conditions:
+                    self.check_fails(span, f"the precondition `{text}` is false")
+                failed_precondition(span, text)
+        return check
+
+    def s_Ensures(self, node):
+        return _proved_apart  # verify-contracts proves it of every call, this one included
+
+    s_Invariant = s_Ensures
+
     def s_ComptimeStmt(self, node):
         return self.stmts(node.body)
 
@@ -272,6 +293,10 @@ class StmtMixin:
         def effect(frame):
             value(frame)
         return effect
+
+
+def _proved_apart(frame):
+    return None
 
 
 def _signal_word(r) -> str:

@@ -1,27 +1,45 @@
 """The JSON dump, and the way back.
 
 `{"node": "Let", "span": {...} | null, "fields": {"name": "x", ...}}`, fields in declaration
-order, `*` fields as lists. JSON has no infinity or NaN, so a non-finite float is written as
+order, `*` fields as lists; a dump of a whole IL names it first, `{"language": "Lresolved",
+"node": "Program", ...}`. JSON has no infinity or NaN, so a non-finite float is written as
 the string "inf", "-inf" or "nan" and read back through the field's declared kind.
 """
 
 from __future__ import annotations
 
 import json
+import json.decoder
+import json.scanner
 import math
 
 from ..deep import run_deep
-from ..nanopass.nodes import Node
+from ..nanopass.nodes import Node, NodeError
 from ..source import Source, Span
+
+
+class JsonFormError(ValueError):
+    """JSON that is not a tree of the language: what is wrong, and the object it is in."""
+
+    def __init__(self, message: str, where: object):
+        super().__init__(message)
+        self.message = message
+        self.where = where
 
 
 def to_json(node: Node) -> dict:
     return run_deep(_node_json, node)
 
 
-def dumps_json(node: Node, indent: int | None = None) -> str:
-    """Compact by default: indentation makes a deep tree's JSON quadratic in size."""
-    return run_deep(lambda: json.dumps(_node_json(node), indent=indent, ensure_ascii=False))
+def dumps_json(node: Node, indent: int | None = None, language=None) -> str:
+    """Compact by default: indentation makes a deep tree's JSON quadratic in size. With its
+    `language`, the dump names its IL, so that it reads back."""
+    def document():
+        data = _node_json(node)
+        if language is not None:
+            data = {"language": getattr(language, "name", language), **data}
+        return json.dumps(data, indent=indent, ensure_ascii=False)
+    return run_deep(document)
 
 
 def _span_json(span: Span | None) -> dict | None:
@@ -50,41 +68,121 @@ def _node_json(node: Node) -> dict:
     }
 
 
-def from_json(data: dict, language, source: Source | None = None) -> Node:
-    """Rebuild a tree through `language`'s node classes (which check every field). Spans are
-    rebuilt only when the `source` they point into is given."""
-    return run_deep(_from_json, data, language, source)
+def from_json(data: dict, language, source: Source | None = None, spans=None) -> Node:
+    """Rebuild a tree through `language`'s node classes (which check every field); what does
+    not fit raises JsonFormError. A node's span is `spans(obj)` when given (where its object
+    is in the JSON text), else rebuilt from its "span" when the `source` it points into is
+    given."""
+    return run_deep(_from_json, data, language, source, spans)
 
 
-def _from_json(data: dict, language, source: Source | None) -> Node:
-    cls = language[data["node"]]
-    fields = data["fields"]
+def _from_json(data, language, source, spans) -> Node:
+    if type(data) is not dict or type(data.get("node")) is not str \
+            or type(data.get("fields")) is not dict:
+        raise JsonFormError('expected a node: an object with "node" and "fields"', data)
+    name, fields = data["node"], data["fields"]
+    if name not in language.nodes:
+        raise JsonFormError(f"{language.name} has no production {name}", data)
+    cls = language.nodes[name]
+    extra = sorted(set(fields) - set(cls._fields))
+    if extra:
+        raise JsonFormError(f"{name} has no field {extra[0]}; its fields are "
+                            f"{', '.join(cls._fields) or 'none'}", data)
     values = []
     for f in cls._declared:
+        if f.name not in fields:
+            raise JsonFormError(f"{name} needs its field {f.name} ({f})", data)
         value = fields[f.name]
         if f.kind in language.terminals:
             values.append(_terminal(value, f.kind, f.mult))
         elif f.mult == "*":
-            values.append(tuple(_from_json(v, language, source) for v in value))
+            if type(value) is not list:
+                raise JsonFormError(f"{name}.{f.name}: expected a list of {f.kind}", data)
+            values.append(tuple(_child(v, f, name, language, source, spans) for v in value))
         else:
-            values.append(None if value is None else _from_json(value, language, source))
-    return cls(*values, span=_span(data.get("span"), source))
+            values.append(None if value is None and f.mult == "?"
+                          else _child(value, f, name, language, source, spans))
+    span = spans(data) if spans is not None else _span(data.get("span"), source)
+    try:
+        return cls(*values, span=span)
+    except NodeError as err:
+        raise JsonFormError(str(err), data) from None
+
+
+def _child(data, f, parent: str, language, source, spans) -> Node:
+    node = _from_json(data, language, source, spans)
+    if node._nt not in language.accepts[f.kind]:
+        raise JsonFormError(f"{parent}.{f.name}: expected {f.kind}, not a {node._prod} "
+                            f"({node._nt})", data)
+    return node
 
 
 def _terminal(value, kind: str, mult: str):
-    if mult == "*":
+    if mult == "*" and type(value) is list:
         return tuple(_terminal(v, kind, "") for v in value)
     if type(value) is list:  # a tuple-valued terminal (a shape, a site), which JSON lists
         return tuple(value)
     if kind == "float" and type(value) in (str, int):
-        return float(value)  # "inf"/"nan", or a whole float json wrote without a point
+        try:
+            return float(value)  # "inf"/"nan", or a whole float json wrote without a point
+        except ValueError:
+            return value  # the node's check says what is wrong with it
     return value
 
 
-def _span(data: dict | None, source: Source | None) -> Span | None:
-    if data is None or source is None:
+def _span(data, source: Source | None) -> Span | None:
+    if type(data) is not dict or source is None:
         return None
-    starts = source.line_starts
-    start = starts[data["line"] - 1] + data["column"] - 1
-    end = starts[data["end_line"] - 1] + data["end_column"] - 1
+    try:
+        starts = source.line_starts
+        start = starts[data["line"] - 1] + data["column"] - 1
+        end = starts[data["end_line"] - 1] + data["end_column"] - 1
+    except (KeyError, IndexError, TypeError):
+        return None
     return Span(source, start, end)
+
+
+def load_with_places(text: str):
+    """The JSON value of `text` and where each of its objects is: {id(obj): (start, end)}.
+    Raises json.JSONDecodeError."""
+    places: dict[int, tuple[int, int]] = {}
+    decoder = json.JSONDecoder()
+
+    def parse_object(s_and_end, *args):
+        obj, end = json.decoder.JSONObject(s_and_end, *args)
+        places[id(obj)] = (s_and_end[1] - 1, end)
+        return obj, end
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    return decoder.decode(text), places
+
+
+def read_json_dump(source: Source, diagnostics):
+    """(language, tree) of a JSON dump, spans pointing at each node's object in it; or None,
+    with an E1007 where the JSON stops being a tree of its IL."""
+    from .read import _error, json_languages
+
+    try:
+        data, places = load_with_places(source.text)
+    except json.JSONDecodeError as err:
+        _error(diagnostics, source, err.pos, f"not JSON: {err.msg}")
+        return None
+    name = data.get("language") if type(data) is dict else None
+    known = json_languages()
+    if name not in known:
+        where = places.get(id(data), (0, 1))[0]
+        named = f"no IL is named {name!r}" if name is not None else "this one names none"
+        _error(diagnostics, source, where, f'a JSON dump names its IL in "language"; {named}; '
+                                           f"the ILs are {', '.join(known)}")
+        return None
+
+    def spans(obj):
+        start, end = places[id(obj)]
+        return Span(source, start, end)
+    try:
+        return known[name], from_json(data, known[name], spans=spans)
+    except JsonFormError as err:
+        start = places.get(id(err.where), (0, 1))[0]
+        _error(diagnostics, source, start, err.message)
+        return None

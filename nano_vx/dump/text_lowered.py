@@ -1,105 +1,65 @@
-"""Text printers for the back end's tree ILs (Lscalars to Lblocks): a literal with its type as
-a Rust suffix (`3000000000i64`), a loop variable with its type, a function as labelled basic
-blocks. Registered by importing this module (dump/text.py does)."""
+"""Forms of the back end's tree ILs (Lscalars to Lblocks): a literal with its type as a Rust
+suffix (`3000000000i64`), a loop variable with its type, a function as labelled basic blocks.
+Registered by importing this module (dump/text.py does).
+
+An operator's type, and a cast's source type, are those of its operands, which a literal's
+suffix or another operator shows: the operator is written as in the source then
+(`x * 2i64`), and with its type in brackets when no operand shows it (`s +[i64] step`)."""
 
 from __future__ import annotations
 
-from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, HEADER, POSTFIX, UNARY, expr, line
+from .forms import Implied, Lines, Opt, expr, line
+from .vx_pieces import Number, literal_prec
+from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, UNARY
+
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 
 
-def _suffixed_prec(n):
-    return UNARY if str(n.value).startswith("-") else ATOM
+def shown(e) -> str | None:
+    """The scalar type an operand's text shows: a literal's suffix, an operator's type (a
+    comparison's value is a bool), a cast's target, an `if` value's arm's; None for a
+    variable or a call."""
+    if e._prod == "Select":
+        then = shown(e.then)
+        return then if then is not None else shown(e.orelse)
+    if "type" not in e._fields:
+        return None
+    if e._prod in ("Int", "Float", "Unary"):
+        return e.type
+    if e._prod == "Binary":
+        return "bool" if e.op in _COMPARISONS else e.type
+    if e._prod == "Cast" and e.type._prod == "Scalar":
+        return e.type.name
+    return None
 
 
-@expr("Int", "value type", _suffixed_prec)
-def _int(w, n):
-    w.put(str(n.value), n.type)
+def _operands(n) -> str | None:
+    left = shown(n.left)
+    return left if left is not None else shown(n.right)
 
 
-@expr("Float", "value type", _suffixed_prec)
-def _float(w, n):
-    w.put(repr(n.value), n.type)
+def _literal(n) -> int:
+    return literal_prec(n, UNARY, ATOM)
 
 
-# An operator's type is its operands', which their literals' suffixes and their variables'
-# `let`s show: the operator prints as written.
-@expr("Binary", "op type left right", lambda n: BINARY_PREC[n.op])
-def _binary(w, n):
-    prec = BINARY_PREC[n.op]
-    w.node(n.left, prec)
-    w.put(" ", n.op, " ")
-    w.node(n.right, prec + 1)
-
-
-@expr("Unary", "op type operand", UNARY)
-def _unary(w, n):
-    w.put(n.op)
-    w.node(n.operand, POSTFIX)
-
-
-@expr("Cast", "value source type", CAST)
-def _cast(w, n):
-    w.node(n.value, CAST)
-    w.put(" as ")
-    w.node(n.type)
-
-
-@line("For", "var type start end body")
-def _for(w, n):
-    w.put("for ", n.var, ": ", n.type, " in ")
-    w.node(n.start, HEADER)
-    w.put("..")
-    w.node(n.end, HEADER)
-    w.put(" ")
-    w.node(n.body)
-
-
-@expr("Closure", "params ret body", CLOSURE)
-def _closure(w, n):
-    w.put("|")
-    w.commas(n.params)
-    w.put("| -> ")
-    w.node(n.ret)
-    w.put(" ")
-    w.node(n.body)
-
-
-@line("Fn", "name params on ret bounds blocks")
-def _fn(w, n):
-    w.put("fn ", n.name, "(")
-    w.commas(n.params)
-    w.put(")")
-    w.opt(" on ", n.on)
-    w.put(" -> ")
-    w.node(n.ret)
-    if n.bounds:
-        w.put(" where ")
-        w.commas(n.bounds)
-    w.put(" {")
-    for block in n.blocks:
-        w.newline()
-        w.stmt(block)
-    w.newline()
-    w.put("}")
-
-
-@line("BasicBlock", "label stmts exit")
-def _basic_block(w, n):
-    w.put(n.label, ":")
-    w.depth += 1
-    for s in (*n.stmts, n.exit):
-        w.newline()
-        w.stmt(s)
-    w.depth -= 1
-
-
-@line("Goto", "target")
-def _goto(w, n):
-    w.put("goto ", n.target, ";")
-
-
-@line("Branch", "cond then orelse")
-def _branch(w, n):
-    w.put("branch ")
-    w.node(n.cond)
-    w.put(", ", n.then, ", ", n.orelse, ";")
+expr("Int", "value type", Number("value"), "{type}", prec=_literal)
+expr("Float", "value type", Number("value"), "{type}", prec=_literal)
+expr("Binary", "op type left right",
+     "{left:=} {op}", Implied("type", _operands, "[{type}]"), " {right:+}",
+     prec=lambda n: BINARY_PREC[n.op])
+expr("Unary", "op type operand",
+     "{op}", Implied("type", lambda n: shown(n.operand), "[{type}]"), "{operand:POSTFIX}",
+     prec=UNARY)
+expr("Cast", "value source type",
+     "{value:CAST} as", Implied("source", lambda n: shown(n.value), "[{source}]"), " {type}",
+     prec=CAST)
+line("For", "var type start end body",
+     "for {var}: {type} in {start:HEADER}..{end:HEADER} {body}")
+expr("Closure", "params ret body", "|{params}| -> {ret} {body}", prec=CLOSURE)
+line("Fn", "name params on ret bounds blocks",
+     "fn {name}({params})", Opt(" on {on}"), " -> {ret}", Opt(" where {bounds}"), " {{",
+     Lines("blocks", nest=False, stmt=True, close="always"), "}}")
+line("BasicBlock", "label stmts exit",
+     "{label}:", Lines("stmts", stmt=True, close=False), Lines("exit", stmt=True, close=False))
+line("Goto", "target", "goto {target};")
+line("Branch", "cond then orelse", "branch {cond}, {then}, {orelse};")

@@ -1,17 +1,17 @@
-"""The machinery of the text dump: a writer, the table of printers, the generic form.
+"""The machinery of the text dump: a writer, the table of forms, the generic form.
 
-Printers are looked up by production name *and* field names, so a later IL that changes a
-production's fields (say `Transfer` gaining `mark`) never goes through a printer written for
+Forms are looked up by production name *and* field names, so a later IL that changes a
+production's fields (say `Transfer` gaining `mark`) never goes through a form written for
 the old shape and silently drops a field: an unknown shape prints in the generic form
-`Prod(field: value, ...)`, from the node's declared fields. Output goes into one list of
-strings joined at the end, so printing is linear in the size of the output.
+`Prod(field: value, ...)`, from the node's declared fields, and reads back from it. Output
+goes into one list of strings joined at the end, so printing is linear in the size of the
+output.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..languages.l0_source import is_valued_if
 from ..nanopass.nodes import Node
 
 INDENT = "    "
@@ -30,6 +30,8 @@ BINARY_PREC = {
 # Conditions and `for` bounds are followed by a block, so a block-like operand there is
 # parenthesised too.
 HEADER = BLOCKLIKE + 1
+# What an operand in parentheses binds as, when read back: tighter than any position needs.
+GROUPED = 99
 
 _ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n", ord("\t"): "\\t",
             ord("\r"): "\\r", ord("\0"): "\\0"}
@@ -64,39 +66,19 @@ def is_terminal(node_cls, field) -> bool:
     return field.kind in node_cls._language.terminals
 
 
-# (production, field names) -> printer(writer, node). LINE printers write whole statements or
-# items (with their own `;`); EXPR printers write inline and carry a precedence (a number, or a
-# function of the node when it depends on an operator or a sign).
-LINE: dict[tuple[str, tuple[str, ...]], object] = {}
-EXPR: dict[tuple[str, tuple[str, ...]], tuple[object, object]] = {}
-
-
-def line(prod: str, fields: str = ""):
-    def register(fn):
-        LINE[(prod, tuple(fields.split()))] = fn
-        return fn
-    return register
-
-
-def expr(prod: str, fields: str = "", prec=ATOM):
-    def register(fn):
-        EXPR[(prod, tuple(fields.split()))] = (prec, fn)
-        return fn
-    return register
-
-
-BLOCK = ("Block", ("stmts", "value"))  # the block shape `braced` lays out
-
-
-_IF_STMT = ("If", ("cond", "comptime", "then", "orelse"))
-
-
-def _reads_as_value(stmt: Node) -> bool:
-    return shape(stmt) == _IF_STMT and is_valued_if(stmt)
+# (production, field names) -> its Form (forms.py): how a node of that shape is written and
+# read. A shape with no form, or a node its form does not fit, is written in the generic form.
+FORMS: dict[tuple[str, tuple[str, ...]], object] = {}
 
 
 def shape(node: Node) -> tuple[str, tuple[str, ...]]:
     return node._prod, node._fields
+
+
+def form_of(node: Node):
+    """The form `node` is written in, or None for the generic form."""
+    form = FORMS.get((node._prod, node._fields))
+    return form if form is not None and form.fits(node) else None
 
 
 class Writer:
@@ -112,67 +94,31 @@ class Writer:
 
     def node(self, node: Node, min_prec: int = CLOSURE) -> None:
         """`node` inline, parenthesised when it binds looser than its position needs."""
-        key = shape(node)
-        if key in EXPR:
-            prec, fn = EXPR[key]
-            if callable(prec):
-                prec = prec(node)
-            if prec < min_prec:
-                self.put("(")
-                fn(self, node)
-                self.put(")")
-            else:
-                fn(self, node)
-        elif key in LINE:
-            LINE[key](self, node)
-        else:
+        form = form_of(node)
+        if form is None:
             generic(self, node)
+        elif not form.line and form.prec_of(node) < min_prec:
+            self.put("(")
+            form.emit(self, node)
+            self.put(")")
+        else:
+            form.emit(self, node)
 
     def stmt(self, node: Node) -> None:
         """`node` as a whole line: statements and items print themselves, anything else is
         an expression statement."""
-        fn = LINE.get(shape(node))
-        if fn is not None:
-            fn(self, node)
+        form = form_of(node)
+        if form is not None and form.line:
+            form.emit(self, node)
         else:
             self.node(node)
             self.put(";")
-
-    def opt(self, prefix: str, node: Node | None, min_prec: int = CLOSURE) -> None:
-        if node is not None:
-            self.put(prefix)
-            self.node(node, min_prec)
 
     def commas(self, nodes, min_prec: int = CLOSURE) -> None:
         for i, n in enumerate(nodes):
             if i:
                 self.put(", ")
             self.node(n, min_prec)
-
-    def braced(self, block: Node, head: str = "") -> None:
-        """A block in braces, one statement a line; `head` goes after the `{` (the `|i|` of
-        `unroll across`). A block of an unknown shape prints generically inside the braces."""
-        if shape(block) != BLOCK:
-            self.put("{", head, " ")
-            self.node(block)
-            self.put(" }")
-            return
-        if not block.stmts and block.value is None:
-            self.put("{", head, "}")
-            return
-        self.put("{", head)
-        self.depth += 1
-        for s in block.stmts:
-            self.newline()
-            self.stmt(s)
-        if block.value is None and block.stmts and _reads_as_value(block.stmts[-1]):
-            self.put(";")  # else the `if` reads back as the block's value
-        if block.value is not None:
-            self.newline()
-            self.node(block.value)
-        self.depth -= 1
-        self.newline()
-        self.put("}")
 
 
 def generic(w: Writer, node: Node) -> None:
@@ -195,3 +141,11 @@ def generic(w: Writer, node: Node) -> None:
         else:
             w.node(value)
     w.put(")")
+
+
+HEADER_PREFIX = "// IL: "
+
+
+def il_header(language) -> str:
+    """The line a dump of `language` (a Language or its name) starts with."""
+    return f"{HEADER_PREFIX}{getattr(language, 'name', language)}\n"

@@ -89,6 +89,16 @@ NONTERMINALS = [
         prod("Break"),
         prod("Continue"),
         prod("Assert", "cond: Expr, message: string?"),
+        prod("Requires", "cond: Expr",
+             "`requires c` in a function's header, kept at the start of its body: c holds "
+             "whenever the function is called, an obligation on every caller"),
+        prod("Ensures", "cond: Expr",
+             "`ensures c` in a function's header, kept at the start of its body: c holds "
+             "whenever the function returns (`return` in c is the result, a parameter its "
+             "value on entry)"),
+        prod("Invariant", "cond: Expr",
+             "`invariant c` in a loop's header, kept at the start of its body: c holds "
+             "before every iteration and when the loop ends"),
         prod("ComptimeStmt", "body: Block"),
         prod("BlockStmt", "body: Block", "a block written as a statement: its own scope"),
         prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
@@ -135,6 +145,7 @@ NONTERMINALS = [
         prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
         prod("Jvp", "fn: name, primal: Expr, tangent: Expr"),
         prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
+        prod("ReturnValue", "", "`return` in an `ensures`: the function's result"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),
         prod("IfExpr", "cond: Expr, comptime: bool, then: Block, orelse: Block",
@@ -255,6 +266,18 @@ def _has_value(block) -> bool:
         return True
     last = block.stmts[-1] if block.stmts else None
     return last is not None and last._prod == "If" and is_valued_if(last)
+
+
+CONTRACTS = frozenset({"Requires", "Ensures", "Invariant"})
+
+
+def contract_clauses(block) -> tuple:
+    """The contract clauses a function's or a loop's body starts with, as its header wrote
+    them (`requires`, `ensures`, `invariant`)."""
+    n = 0
+    while n < len(block.stmts) and block.stmts[n]._prod in CONTRACTS:
+        n += 1
+    return block.stmts[:n]
 
 
 def nested_blocks(stmt):

@@ -29,7 +29,7 @@ Lscalars = Lassumed.extend(
         "Variant": ["Variant"],
         "FieldInit": ["FieldInit"],
         "Type": ["HardwareStateType"],
-        "Stmt": ["Let", "For"],
+        "Stmt": ["Let", "For", "Requires", "Ensures", "Invariant"],  # contracts make no code
         "Param": ["Param"],
         "Item": ["Fn", "StructDecl", "EnumDecl"],
     },

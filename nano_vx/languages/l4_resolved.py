@@ -1,4 +1,4 @@
-"""Lresolved: removes `Var`; adds `Local` (unique per function), `Global`; binders take `uname`s."""
+"""Lresolved: removes `Var` (and `ReturnValue`, now the Local `return`); adds `Local` (unique per function), `Global`; binders take `uname`s."""
 
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ Lresolved = Ltransfers.extend(
     "Lresolved",
     "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",
     terminals=[Terminal("uname", is_uname, "a local's unique name: x, x#1, x#2, ...")],
-    remove={"Expr": ["Var"], "Stmt": ["Let", "For"], "Param": ["Param"], "Pattern": ["PBind"]},
+    remove={"Expr": ["Var", "ReturnValue"], "Stmt": ["Let", "For"], "Param": ["Param"], "Pattern": ["PBind"]},
     add={
         "Expr": [
-            prod("Local", "name: uname", "a local variable or parameter of this function"),
+            prod("Local", "name: uname", "a local variable or parameter of this function; "
+                                         "`return`, in an `ensures`, is the result"),
             prod("Global", "name: fname", "a function, const item, other item, or builtin"),
         ],
         "Stmt": [

@@ -657,16 +657,27 @@ class ExprMixin:
             return value(f) if value is not None else None
         return run
 
-    # -- not run yet: these need automatic differentiation or the memory model -------------
+    # -- differentiation: run as the function the compiler generates (oracle/derivatives.py)
 
     def x_Grad(self, node, sc, hint):
-        return self.unsupported(node, "grad")
+        return self.derivative(node, [node.arg], sc)
 
     def x_Vjp(self, node, sc, hint):
-        return self.unsupported(node, "vjp")
+        return self.derivative(node, [node.primal, node.cotangent], sc)
 
     def x_Jvp(self, node, sc, hint):
-        return self.unsupported(node, "jvp")
+        return self.derivative(node, [node.primal, node.tangent], sc)
+
+    def derivative(self, node, args, sc):
+        from .derivatives import generated
+        values, span = [self.expr(a, sc) for a in args], node.span
+
+        def run(f):
+            fn, seed = generated(self, node)
+            return fn.call([v(f) for v in values] + seed, [], span)
+        return run
+
+    # -- not run yet: this needs the memory model ----------------------------------------
 
     def x_ReachableQ(self, node, sc, hint):
         return self.unsupported(node, "Reachable<A, B> (it needs the memory model)")

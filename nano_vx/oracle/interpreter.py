@@ -15,6 +15,7 @@ from ..values.structs import EnumValue, StructValue
 from ..values.places import NoTopo, SomeTopo, Topo
 from ..values.stops import MAX_CALL_DEPTH, stop, wrong_kind
 from ..values.tensors import Tensor, format_tensor
+from .contracts import ContractMixin
 from .functions import Builtin, FnValue
 from .references import referent
 from .scope import FnScope
@@ -76,9 +77,10 @@ def format_value(v, span) -> str:
     wrong_kind(span, f"cannot print a value of type {describe(v)}")
 
 
-class Interpreter(StmtMixin, TypeMixin, TypestateMixin):
-    def __init__(self, program, out, max_depth=MAX_CALL_DEPTH):
+class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
+    def __init__(self, program, out, max_depth=MAX_CALL_DEPTH, check_contracts=False):
         self.out = out
+        self.check_contracts = check_contracts
         self.depth = 0
         self.max_depth = max_depth
         self.functions: dict[str, FnValue] = {}
@@ -174,9 +176,10 @@ def _items(program):
 
 
 def run_program(program, *, out=sys.stdout, entry: str = "main",
-                max_depth: int = MAX_CALL_DEPTH) -> int:
+                max_depth: int = MAX_CALL_DEPTH, check_contracts: bool = False) -> int:
     """Run `program` (a tree in any IL of the chain) from `entry`; its return value, or 0
-    for a `fn main()` without a return type. A run-time stop raises RuntimeStop."""
+    for a `fn main()` without a return type. A run-time stop raises RuntimeStop. With
+    `check_contracts`, a false `requires`, `ensures` or loop `invariant` stops it (E9007)."""
     if is_lmlir(program):
         return run_deep(run_ssa, program, out, entry, max_depth)
-    return run_deep(lambda: Interpreter(program, out, max_depth).run(entry))
+    return run_deep(lambda: Interpreter(program, out, max_depth, check_contracts).run(entry))

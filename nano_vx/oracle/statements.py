@@ -62,9 +62,11 @@ class StmtMixin(ExprMixin):
         return slot, run
 
     def fn_block(self, block, sc):
-        stmts = [self.stmt(s, sc) for s in block.stmts]
-        value = self.expr(block.value, sc, sc.ret) if block.value is not None else None
-        return run_body(stmts, value)
+        def compile_body():
+            stmts = [self.stmt(s, sc) for s in block.stmts]
+            value = self.expr(block.value, sc, sc.ret) if block.value is not None else None
+            return run_body(stmts, value)
+        return self.ensured(block, sc, compile_body)
 
     # -- bindings --------------------------------------------------------------------------
 

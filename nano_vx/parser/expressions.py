@@ -16,6 +16,7 @@ from pyparsing import (FollowedBy, Forward, Group, Literal, Optional, ParseExcep
 from ..languages.l0_source import Lsrc
 from ..source import Span
 from . import state
+from .contracts import RESULT_VALUE
 from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
@@ -300,7 +301,7 @@ _PRIMARY_TABLE = {
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
-    "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY,
+    "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY, "return": RESULT_VALUE,
 } | {d: NUMBER for d in "0123456789"}
 PRIMARY = Dispatch(_PRIMARY_TABLE, _NAME_EXPR, "an expression")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pyparsing import Group, Keyword, Optional, ZeroOrMore
 
 from ..languages.l0_source import Lsrc
+from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
 from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, PATH, RPAR,
@@ -37,9 +38,10 @@ def _optional(group):
 
 FN = Build(
     kw("fn") - IDENT - _GENERICS - LPAR - _PARAMS - punct(")", "',' or ')'")
-    - Group(Optional(kw("on") - TOPO)) - Group(Optional(ARROW - TYPE)) - _WHERE - BLOCK,
+    - Group(Optional(kw("on") - TOPO)) - Group(Optional(ARROW - TYPE)) - _WHERE - FN_CONTRACTS
+    - BLOCK,
     lambda sp, t: Lsrc["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
-                          tuple(t[5]), t[6], span=sp),
+                          tuple(t[5]), guarded(t[6], t[7]), span=sp),
     "a function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - EXPR))
                    - punct(";"),

@@ -22,6 +22,7 @@ class ParseState:
         self.errors: dict[tuple[str, int], tuple[int, str, tuple[str, ...]]] = {}
         self.depth = 0  # of nested Dispatch elements (see limits.MAX_NESTING)
         self.links = 0  # `else if` links on the path being read (see statements.IfChain)
+        self.ensures = False  # inside an `ensures` condition, `return` is a value (contracts)
 
     def error(self, code: str, start: int, end: int, message: str,
               help: tuple[str, ...] = ()) -> None:

@@ -12,6 +12,7 @@ from pyparsing import (Forward, Group, Keyword, Literal, Optional, ParseBaseExce
 from ..languages.l0_source import Lsrc, is_valued_if
 from ..source import Span
 from . import recovery, state
+from .contracts import INVARIANTS, ReturnOrResult, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch, _Custom, skip_ws
 from .expressions import COMPTIME, MATCH, SPAWN
@@ -57,10 +58,12 @@ _LET_TUPLE = Build(
     kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
     - EXPR - SEMI,
     lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
-_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - BLOCK,
-             lambda sp, t: Lsrc["For"](t[0], t[1], t[2], t[3], span=sp))
-_WHILE = Build(kw("while") - EXPR - BLOCK, lambda sp, t: Lsrc["While"](t[0], t[1], span=sp))
-_LOOP = Build(kw("loop") - BLOCK, lambda sp, t: Lsrc["Loop"](t[0], span=sp))
+_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - INVARIANTS - BLOCK,
+             lambda sp, t: Lsrc["For"](t[0], t[1], t[2], guarded(t[3], t[4]), span=sp))
+_WHILE = Build(kw("while") - EXPR - INVARIANTS - BLOCK,
+               lambda sp, t: Lsrc["While"](t[0], guarded(t[1], t[2]), span=sp))
+_LOOP = Build(kw("loop") - INVARIANTS - BLOCK,
+              lambda sp, t: Lsrc["Loop"](guarded(t[0], t[1]), span=sp))
 
 _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
                  lambda sp, t: (sp, len(t) == 3, t[-2], t[-1]))
@@ -275,7 +278,8 @@ def _decl_or_expr(decl):
 
 
 _STMT <<= Dispatch({
-    "let": _LET_TUPLE | _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF, "return": _RETURN,
+    "let": _LET_TUPLE | _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF,
+    "return": ReturnOrResult(_RETURN, _EXPR_LINE),
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
     "{": _BLOCK_STMT, "unsafe": _UNSAFE,

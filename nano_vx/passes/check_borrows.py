@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..diagnostics import Label
 from ..dump.text import to_text
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
@@ -285,7 +286,9 @@ def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
                   f"'{display_name(loan.held_by)}' in a block `{{ .. }}` of their own")
     _report(run, code, at, loan.root,
             f"{what}: '{x}' is already borrowed ({kind}) at line {line}, column {col}",
-            notes=[f"'{x}' borrowed here, at {line}:{col}: {taken}, {loan.ends}"],
+            notes=[f"the loan {taken} is {loan.ends}"],
+            labels=[Label(loan.borrow.span, f"'{x}' borrowed here ({kind})")]
+            if loan.borrow.span is not None else [],
             help=[repair],
             name=x, borrowed_at={"line": line, "column": col}, loan=kind)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..diagnostics import Label
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
 from ..languages.l4_resolved import display_name
@@ -229,9 +230,12 @@ def _report(run, use, mover):
         went = f"into the call of '{callee}'"
         repair = f"lend it instead (`&{x}`, with '{callee}' taking a reference)"
         data = {"moved_into": callee}
+    # The move drawn under its line; a move the text does not hold is told in a note.
+    moved = [Label(gone.span, f"'{x}' moved here{when and ', in an earlier iteration'}")] \
+        if gone.span is not None else []
     run.ctx.diagnostics.error(
         "E4001", use.span,
         f"use of moved value '{x}': it was moved {went}{when} at line {line}, column {col}",
-        notes=[f"'{x}' moved here, at {line}:{col}: `{text}`"],
+        labels=moved, notes=[] if moved else [f"'{x}' moved here, at {line}:{col}: `{text}`"],
         help=[f"{repair}, or give '{x}' a new value before this use"],
         name=x, **data, moved_at={"line": line, "column": col})

@@ -131,7 +131,8 @@ def _for(run, node):
     _under(run, node.body, None)
 
 
-@check_literal_ranges.on("If", "While", "Assert", "ExprStmt", "ComptimeStmt", "BlockStmt")
+@check_literal_ranges.on("If", "While", "Assert", "ExprStmt", "ComptimeStmt", "BlockStmt",
+                        "Requires", "Ensures", "Invariant")
 def _free(run, node):
     """A condition or a value nothing uses: no context fixes a literal's type there."""
     _under(run, node, DEFAULT, run.descend)

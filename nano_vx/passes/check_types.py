@@ -234,10 +234,10 @@ def _returned(run, value, gives: str) -> None:
                found=show(found))
 
 
-@check_types.on("If", "While", "Assert")
+@check_types.on("If", "While", "Assert", "Requires", "Ensures", "Invariant")
 def _conditional(run, node):
     run.descend(node)
-    _condition(run, node.cond, {"If": "if", "While": "while", "Assert": "assert"}[node._prod])
+    _condition(run, node.cond, node._prod.lower())
 
 
 def _condition(run, cond, what: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import nested_blocks
+from ..languages.l0_source import contract_clauses, nested_blocks
 from ..languages.l10_kernels import Lkernels
 from ..languages.l11_assumed import Lassumed
 from ..nanopass import Pass
@@ -28,9 +28,11 @@ runs: the kernel gets `assume(c)` first, which the back end lowers to `llvm.intr
 the kernel's own code may be simplified by a fact only the host knew. A kernel launched from
 several places gets only the conditions every launch proves. c may hold literals, locals,
 arithmetic, comparisons and logic; a condition that reads a tensor or calls a function is not
-carried (the kernel could see other values). Host code gets none; without the flag no kernel
-does.
-""", state=State)
+carried (the kernel could see other values). A `requires` of the launching function that
+verify-contracts proved at every call is such a certificate too, from the function's first
+statement on: a kernel can be compiled against its caller's contract. Host code gets none;
+without the flag no kernel does.
+""", state=State, requires=("proved_requires",))
 
 
 @insert_seam_assumes.on("Program")
@@ -39,7 +41,8 @@ def _program(run, program):
         launches: dict = {}
         for item in program.items:
             if item._prod == "Fn":
-                _proofs(item.body, _immutable_params(item), [], launches)
+                fixed = _immutable_params(item)
+                _proofs(item.body, fixed, _required(run, item, fixed), launches)
         run.state.assumed = {k: [c for c in conds[0] if all(c in other for other in conds)]
                              for k, conds in launches.items()}
     return run.rebuild(program)
@@ -53,6 +56,13 @@ def _fn(run, fn):
         return fn
     assumes = tuple(L["Assume"](c, span=c.span) for c in conds)
     return fn.replace(body=fn.body.replace(stmts=assumes + fn.body.stmts))
+
+
+def _required(run, fn, fixed: set[str]) -> list:
+    """The conditions of `fn`'s `requires` that every call was proved to establish."""
+    proved = run.ctx.proved_requires.get(fn.name, frozenset())
+    clauses = [c for c in contract_clauses(fn.body) if c._prod == "Requires"]
+    return [c.cond for i, c in enumerate(clauses) if i in proved and _carried(c.cond, fixed)]
 
 
 def _immutable_params(fn) -> set[str]:

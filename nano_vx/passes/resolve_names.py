@@ -57,7 +57,8 @@ block scope (an arm's binding is visible in its arm only); a `let` is visible fr
 statement after it. `E::V(..)` names an enum of the program (E2003) and one of its variants,
 with as many values as the variant carries (E2004). Every binding of a local gets a name
 unique within its item: the first `x` stays `x`, the next is `x#1`, then
-`x#2`, so a shadowing `let` can no longer be confused with the variable it hides. An unknown
+`x#2`, so a shadowing `let` can no longer be confused with the variable it hides; `return`
+in an `ensures` is the local `return`, the function's result. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
 it again. `Memory::X`, `Topology::X`, type and dimension names are not variables.
 
@@ -131,6 +132,12 @@ def _for(run, node):
     body = run.walk(node.body)
     scopes.pop()
     return Lresolved["For"](var, start, end, body, span=node.span)
+
+
+@resolve_names.on("ReturnValue")
+def _result(run, node):
+    # `return` cannot be an identifier, so the local never meets a name the user wrote.
+    return Lresolved["Local"]("return", span=node.span)
 
 
 @resolve_names.on("PBind")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..languages.l0_source import CONTRACTS
 from ..languages.l11_assumed import Lassumed
 from ..languages.l12_scalars import Lscalars
 from ..nanopass import Pass, descendants
@@ -110,6 +111,11 @@ def _unlowered(run, node):
 
 def _decided(run, node) -> str:
     return run.state.types[run.state.item][id(node)]
+
+
+@type_scalars.on(*CONTRACTS, splice=True)
+def _contract(run, node):
+    return ()  # proved by verify-contracts, or checked by the interpreter when asked
 
 
 @type_scalars.on("Fn")
@@ -549,7 +555,7 @@ class _Infer:
             self.value(s.expr)
         elif kind == "BlockStmt":
             self.block(s.body)
-        elif kind not in ("Break", "Continue"):
+        elif kind not in ("Break", "Continue", *CONTRACTS):  # a contract makes no code
             raise _Mismatch(s, f"the statement {kind}")
 
     # -- expressions -------------------------------------------------------------------

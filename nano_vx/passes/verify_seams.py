@@ -9,6 +9,7 @@ from ..diagnostics import visible
 from ..languages.l0_source import nested_blocks
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
+from ..solver import bounded, counterexample, float_sort, show, smallest, z3 as load_z3
 
 
 @dataclass
@@ -60,9 +61,8 @@ def _let(run, let):
 def _spawn(run, spawn):
     if not run.state.relaxed:
         return
-    import z3  # only with --verify-seams, and only when a relaxed move reaches a kernel
-
-    kernel = _Kernel(z3, run.state.relaxed, run.state.types)
+    # z3 is imported only with --verify-seams, and only when a relaxed move reaches a kernel.
+    kernel = _Kernel(load_z3(), run.state.relaxed, run.state.types)
     kernel.block(spawn.body)
     for failure in kernel.failures:
         _report(run, failure)
@@ -167,14 +167,14 @@ class _Kernel:
         moved = {tensor for tensor, _, _ in self.reads}
         if not moved or moved <= self.blamed:
             return
-        z3 = self.z3
-        solver = z3.Solver()
-        solver.set("rlimit", SOLVER_RLIMIT)
-        solver.set("timeout", SOLVER_MS)
-        solver.add(fresh, z3.Not(stale))
-        if solver.check() != z3.sat:
+        refuted = (fresh, self.z3.Not(stale))
+        verdict = counterexample(bounded(SOLVER_MS, SOLVER_RLIMIT), *refuted)
+        if verdict.status != "fails":
             return
-        self.failures.append(self.failure(stmt, solver.model(), moved))
+        reads = [(self.z3.Select(self.array(tensor, side), index), True)
+                 for tensor, index, _ in self.reads for side in ("fresh", "stale")]
+        model = smallest(refuted, reads, SOLVER_MS) or verdict.model
+        self.failures.append(self.failure(stmt, model, moved))
         self.blamed |= moved
 
     def failure(self, stmt, model, moved) -> _Failure:
@@ -183,7 +183,7 @@ class _Kernel:
             if shown in seen:
                 continue
             seen.add(shown)
-            fresh, stale = (_show(self.z3, model.eval(
+            fresh, stale = (show(model.eval(
                 self.z3.Select(self.array(tensor, side), index), model_completion=True))
                 for side in ("fresh", "stale"))
             parts.append(f"`{shown}` is {fresh} as written but {stale} as the kernel may read "
@@ -241,7 +241,7 @@ class _Kernel:
         if scalar in INT_BITS:
             return _Term(z3.BitVec(name, INT_BITS[scalar]), "int", INT_BITS[scalar])
         if scalar in FLOAT_BITS:
-            return _Term(z3.FP(name, _fp_sort(z3, FLOAT_BITS[scalar])), "float",
+            return _Term(z3.FP(name, float_sort(scalar)), "float",
                          FLOAT_BITS[scalar])
         raise _Untranslatable(name)
 
@@ -254,7 +254,7 @@ class _Kernel:
         moved = tensor in self.relaxed
         array = self.array(tensor, side if moved else "fresh")
         if moved:
-            shown = f"{_local(tensor)}[{_show(self.z3, self.z3.simplify(index.expr))}]"
+            shown = f"{_local(tensor)}[{show(self.z3.simplify(index.expr))}]"
             self.reads.append((tensor, index.expr, shown))
         value = self.z3.Select(array, index.expr)
         if elem in INT_BITS:
@@ -273,7 +273,7 @@ class _Kernel:
             if elem in INT_BITS:
                 sort = z3.BitVecSort(INT_BITS[elem])
             elif elem in FLOAT_BITS:
-                sort = _fp_sort(z3, FLOAT_BITS[elem])
+                sort = float_sort(elem)
             elif elem == "bool":
                 sort = z3.BoolSort()
             else:
@@ -287,7 +287,7 @@ class _Kernel:
         z3 = self.z3
         if t.kind == "literal":
             if kind == "float":
-                return _Term(z3.FPVal(float(t.expr), _fp_sort(z3, bits)), "float", bits)
+                return _Term(z3.FPVal(float(t.expr), float_sort(f"f{bits}")), "float", bits)
             if isinstance(t.expr, float):
                 raise _Untranslatable("a float literal where an integer goes")
             return _Term(z3.BitVecVal(t.expr, bits), "int", bits)
@@ -352,10 +352,6 @@ def _float_op(z3, op: str, a: _Term, b: _Term) -> _Term:
     return _Term(arith[op](rne, x, y), "float", a.bits)
 
 
-def _fp_sort(z3, bits: int):
-    return z3.Float32() if bits == 32 else z3.Float64()
-
-
 def _scalar(type_node) -> str | None:
     if isinstance(type_node, str):
         return type_node
@@ -375,17 +371,3 @@ def _element(type_node) -> str | None:
 def _local(name: str) -> str:
     """A local as the program wrote it (`x#1` is the second `x`)."""
     return name.split("#")[0]
-
-
-def _show(z3, value) -> str:
-    """A model's value as Vx would print it: integers signed, floats as decimals."""
-    if z3.is_bv_value(value):
-        n, bits = value.as_long(), value.size()
-        return str(n - (1 << bits) if n >= 1 << (bits - 1) else n)
-    if z3.is_fp_value(value):
-        if value.isNaN():
-            return "NaN"
-        if value.isInf():
-            return "inf" if value.isPositive() else "-inf"
-        return repr(float(z3.simplify(z3.fpToReal(value)).as_fraction()))
-    return str(value)

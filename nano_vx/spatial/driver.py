@@ -87,7 +87,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.error_format == "json":
         stderr.write(run.diagnostics.to_json())
     elif run.diagnostics.items:
-        stderr.write(run.diagnostics.render())
+        stderr.write(run.diagnostics.render(color=args.color))
     return EXIT_ERROR if run.diagnostics.has_errors else EXIT_OK
 
 

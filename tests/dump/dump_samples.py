@@ -3,7 +3,7 @@ that uses every production at least once."""
 
 from __future__ import annotations
 
-from nano_vx.languages.l0_source import Lsrc
+from nano_vx.languages.l0_source import CONTRACTS, Lsrc
 
 L = Lsrc.nodes
 
@@ -94,7 +94,7 @@ EXAMPLES = {
     "Arm": lambda: L["Arm"]("Available", L["Param"]("p", None),
                             block(L["ExprStmt"](L["Call"](var("print"), (), (i(1),))))),
     "TypeArg": lambda: L["TypeArg"](f32()),
-    "DimArg": lambda: L["DimArg"](L["DimName"]("N")),
+    "DimArg": lambda: L["DimArg"](L["DimInt"](8)),
     "TopoArg": lambda: L["TopoArg"](topo("NPU", i(1))),
     "FloatArg": lambda: L["FloatArg"](-2.5),
     "MemRef": lambda: mem("GPU_HBM"),
@@ -135,6 +135,10 @@ EXAMPLES = {
     "Break": lambda: L["Break"](),
     "Continue": lambda: L["Continue"](),
     "Assert": lambda: L["Assert"](L["Binary"]("==", var("x"), i(1)), "x is one"),
+    "Requires": lambda: L["Requires"](L["Binary"](">", var("n"), i(0))),
+    "Ensures": lambda: L["Ensures"](L["Binary"](">=", L["ReturnValue"](), i(0))),
+    "Invariant": lambda: L["Invariant"](L["Binary"]("<=", var("k"), var("n"))),
+    "ReturnValue": lambda: L["ReturnValue"](),
     "ComptimeStmt": lambda: L["ComptimeStmt"](block(L["ExprStmt"](var("x")))),
     "BlockStmt": lambda: L["BlockStmt"](block(L["Let"]("x", False, None, i(2)))),
     "UnrollAcross": lambda: L["UnrollAcross"](
@@ -188,8 +192,8 @@ PRECEDENCE = [
     (_bin("||", _bin("&&", var("a"), var("b")), var("c")), "a && b || c"),
     (_bin("&&", _bin("||", var("a"), var("b")), var("c")), "(a || b) && c"),
     (L["Unary"]("-", L["Unary"]("-", var("x"))), "-(-x)"),
-    (L["Unary"]("-", L["Int"](-1)), "-(-1)"),
-    (L["MethodCall"](L["Int"](-1), "abs", ()), "(-1).abs()"),
+    (L["Unary"]("-", L["Int"](-1)), "-(const -1)"),
+    (L["MethodCall"](L["Int"](-1), "abs", ()), "(const -1).abs()"),
     (L["Cast"](_bin("+", var("a"), i(1)), L["Scalar"]("f32")), "(a + 1) as f32"),
     (L["Cast"](L["Unary"]("-", var("a")), L["Scalar"]("f32")), "-a as f32"),
     (L["Unary"]("!", L["Cast"](var("a"), L["Scalar"]("bool"))), "!(a as bool)"),
@@ -222,6 +226,8 @@ def program():
     items.append(EXAMPLES["Fn"]())
     stmts = []
     for prod, (nt, _) in Lsrc.productions.items():
+        if prod in CONTRACTS or prod == "ReturnValue":
+            continue  # written in a header: `checked` below
         if nt.name == "Stmt":
             stmts.append(EXAMPLES[prod]())
         elif nt.name == "Expr":
@@ -245,4 +251,8 @@ def program():
         L["DeclField"]("visible", EXAMPLES["DeclList"]()), EXAMPLES["DeclField"](),
     )))
     items.append(L["Fn"]("main", (), (), None, None, (), block(*stmts, value=i(0))))
+    loop = L["While"](EXAMPLES["While"]().cond, block(EXAMPLES["Invariant"](), L["Break"]()))
+    items.append(L["Fn"]("checked", (), (L["Param"]("n", L["Scalar"]("i32")),), None,
+                         L["Scalar"]("i32"), (),
+                         block(EXAMPLES["Requires"](), EXAMPLES["Ensures"](), loop, value=i(1))))
     return L["Program"](tuple(items))

@@ -8,6 +8,7 @@ import pytest
 from dump_samples import L, example, i, mem, program, var
 
 from nano_vx.dump import diff_text, dumps_json, from_json, to_json, to_text
+from nano_vx.dump.json_form import JsonFormError
 from nano_vx.languages import Lresolved, Lsrc
 from nano_vx.source import Source, Span
 
@@ -30,6 +31,21 @@ def test_shape():
     back = from_json(to_json(let), Lsrc, src)
     assert back == let and back.span == let.span and back.value.span == let.value.span
     assert from_json(to_json(let), Lsrc).span is None
+
+
+def test_a_dump_of_an_il_names_it_first():
+    data = json.loads(dumps_json(program(), language=Lsrc))
+    assert list(data) == ["language", "node", "span", "fields"] and data["language"] == "Lsrc"
+    assert from_json(data, Lsrc) == program()
+
+
+def test_json_that_is_no_tree_of_the_language_is_refused_by_name():
+    data = to_json(L["Let"]("y", False, None, var("x")))
+    data["fields"]["value"] = {"node": "Break", "span": None, "fields": {}}
+    with pytest.raises(JsonFormError) as refused:
+        from_json(data, Lsrc)
+    assert refused.value.message == "Let.value: expected Expr, not a Break (Stmt)"
+    assert refused.value.where is data["fields"]["value"]
 
 
 def test_star_fields_are_lists():

@@ -162,13 +162,17 @@ fn main() {
 
 
 @pytest.mark.parametrize("text", [
-    "fn main() { let g = grad(f, 1.0); }\nfn f(x: f64) -> f64 { x }",
     "fn main() { let r = Reachable<Topology::CPU, Topology::GPU>; }",
 ])
 def test_features_for_later_issues_stop_plainly(text):
-    # In the interpreter: the pipeline folds `Reachable` and type-scalars refuses grad.
+    # In the interpreter: the pipeline folds `Reachable`.
     stop = stops(text, "E9006", native_too=False)
     assert "does not run" in stop.message
+
+
+def test_derivatives_run_as_the_functions_the_compiler_generates_for_them():
+    assert output("fn main() { print(grad(f, 3.0)); print(jvp(f, 3.0, 0.5)); }\n"
+                  "fn f(x: f64) -> f64 { x * x }") == "6\n3\n"
 
 
 def test_remainder_assignment_and_print_with_a_bang():

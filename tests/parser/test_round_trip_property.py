@@ -1,7 +1,7 @@
 """Every program printed from a random Lsrc tree parses back to that tree: the text dump is
 the parser's inverse, for the core and for the larger surface (if-values, tuples, array
 literals, tensor constructors as written, structs, enums, `match` on values, references,
-float const generics).
+float const generics, contracts: `requires`, `ensures` with `return`, loop `invariant`s).
 
 The trees are drawn from the productions the parser makes, so each holds only what a program
 can spell: integer literals are not negative (`-1` is a minus and a literal), a tuple has 2 to
@@ -94,6 +94,13 @@ def _extend(exprs):
 
 
 EXPRS = st.recursive(_leaf(), _extend, max_leaves=12)
+# An `ensures` condition, where `return` is a value too.
+ENSURED = st.recursive(_leaf() | st.just(L["ReturnValue"]()), _extend, max_leaves=6)
+
+
+def _guarded(clauses, block):
+    """A body starting with the contract clauses its header writes."""
+    return L["Block"](tuple(clauses) + block.stmts, block.value)
 
 
 def _stmts(exprs):
@@ -107,16 +114,22 @@ def _stmts(exprs):
         st.builds(lambda v: L["Return"](v), st.none() | exprs),
     )
     inner = _block(exprs, simple)
+    invariants = st.lists(exprs.map(lambda c: L["Invariant"](c)), max_size=2)
     return st.one_of(
         simple,
         st.builds(lambda c, a, b: L["If"](c, False, a, b), exprs, inner, st.none() | inner),
-        st.builds(lambda c, b: L["While"](c, b), exprs, inner),
-        st.builds(lambda b: L["Loop"](b), inner),
+        st.builds(lambda c, i, b: L["While"](c, _guarded(i, b)), exprs, invariants, inner),
+        st.builds(lambda i, b: L["Loop"](_guarded(i, b)), invariants, inner),
     )
 
 
-def _program(stmts, value, impl):
-    main = L["Fn"]("main", (), (), None, None, (), L["Block"](tuple(stmts), value))
+_CLAUSES = st.lists(EXPRS.map(lambda c: L["Requires"](c)) | ENSURED.map(lambda c: L["Ensures"](c)),
+                   max_size=3)
+
+
+def _program(stmts, value, impl, clauses):
+    main = L["Fn"]("main", (), (), None, None, (),
+                   _guarded(clauses, L["Block"](tuple(stmts), value)))
     if impl is None:
         return L["Program"]((main,))
     return L["Program"]((L["Impl"](impl[0], impl[1], (main,)),))
@@ -128,7 +141,8 @@ _IMPLS = st.none() | st.sampled_from([
      L["AppliedType"]("Pair", (L["TypeArg"](L["NamedType"]("T")),))),
 ])
 
-PROGRAMS = st.builds(_program, st.lists(_stmts(EXPRS), max_size=4), st.none() | EXPRS, _IMPLS)
+PROGRAMS = st.builds(_program, st.lists(_stmts(EXPRS), max_size=4), st.none() | EXPRS, _IMPLS,
+                     _CLAUSES)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

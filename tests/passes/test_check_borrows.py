@@ -17,27 +17,25 @@ REFUSED = {
         "E4002", (5, "&mut total"),
         "cannot borrow 'total' as mutable: 'total' is already borrowed (shared) at line 4, "
         "column 17",
-        "'total' borrowed here, at 4:17: `&total`, held by 'first' until the end of its "
-        "block, at 8:1",
+        "the loan `&total` is held by 'first' until the end of its block, at 8:1",
         "end the loan `&total` before this: put it and the uses of 'first' in a block "
         "`{ .. }` of their own"),
     "shared_while_mutable": (
         "E4003", (8, "&x"),
         "cannot borrow 'x' as shared: 'x' is already borrowed (mutable) at line 8, column 9",
-        "'x' borrowed here, at 8:9: `&mut x`, lent to `add(&mut x, &x)` until it returns",
+        "the loan `&mut x` is lent to `add(&mut x, &x)` until it returns",
         "the loan `&mut x` ends when its call returns: do this after the call"),
     "assigned_while_borrowed": (
         "E4004", (5, "count"),
         "cannot assign to 'count': 'count' is already borrowed (shared) at line 4, column 16",
-        "'count' borrowed here, at 4:16: `&count`, held by 'seen' until the end of its block, "
-        "at 7:1",
+        "the loan `&count` is held by 'seen' until the end of its block, at 7:1",
         "end the loan `&count` before this: put it and the uses of 'seen' in a block `{ .. }` "
         "of their own"),
     "moved_while_borrowed": (
         "E4004", (9, "t"),
         "cannot move 't' into the call of 'consume': 't' is already borrowed (shared) at line "
         "8, column 16",
-        "'t' borrowed here, at 8:16: `&t`, held by 'view' until the end of its block, at 11:1",
+        "the loan `&t` is held by 'view' until the end of its block, at 11:1",
         "end the loan `&t` before this: put it and the uses of 'view' in a block `{ .. }` of "
         "their own"),
     "write_through_shared": (
@@ -90,6 +88,21 @@ def test_the_loans_that_never_conflict_are_admitted():
     ran = run_front(CASES / "admitted.vx", check_borrows)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert ran.prints() == ("7\n36\n", "7\n36\n")
+
+
+def test_the_loan_in_the_way_is_drawn_as_a_secondary_label_on_its_line():
+    ran = run_front(CASES / "shared_while_mutable.vx", check_borrows)
+    [diag] = ran.diagnostics.items
+    [label] = diag.labels
+    assert (label.span.line, label.span.col, label.text) == (8, 9, "'x' borrowed here (mutable)")
+    assert diag.render().splitlines()[1:7] == [
+        " --> shared_while_mutable.vx:8:17",
+        "  |",
+        "8 |     add(&mut x, &x);",
+        "  |         ------  ^^",
+        "  |         |",
+        "  |         'x' borrowed here (mutable)",
+    ]
 
 
 def test_the_data_of_a_conflict_names_the_variable_and_the_loan():

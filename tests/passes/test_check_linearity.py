@@ -22,6 +22,13 @@ def test_output(case, snapshot_txt, snapshot_dot):
     assert to_dot(ran.after, title=f"check-linearity: {case}") == snapshot_dot
 
 
+def _moved(diag):
+    """(line, column, text) of the span the label names, and the label."""
+    [label] = diag.labels
+    sp = label.span
+    return (*sp.source.line_col(sp.start), sp.source.text[sp.start:sp.end]), label.text
+
+
 def _refusal(case):
     ran = run_front(CASES / f"{case}.vx", check_linearity)
     [diag] = ran.diagnostics.items
@@ -35,9 +42,25 @@ def test_a_use_after_the_transfer_names_the_variable_and_the_move():
     assert where == (5, "host")
     assert diag.message == ("use of moved value 'host': it was moved to Memory::GPU_HBM "
                             "at line 4, column 15")
-    assert diag.notes == ["'host' moved here, at 4:15: `transfer(host, Memory::GPU_HBM)`"]
+    assert _moved(diag) == ((4, 24, "host"), "'host' moved here")
+    assert diag.notes == []
     assert diag.data == {"name": "host", "moved_to": "GPU_HBM",
                          "moved_at": {"line": 4, "column": 15}}
+
+
+def test_the_move_is_drawn_under_its_line_as_a_secondary_label():
+    diag, _ = _refusal("straight")
+    assert diag.render() == (
+        "error[E4001]: use of moved value 'host': it was moved to Memory::GPU_HBM at line 4, "
+        "column 15\n"
+        " --> straight.vx:5:11\n"
+        "  |\n"
+        "4 |     let dev = transfer(host, Memory::GPU_HBM);\n"
+        "  |                        ---- 'host' moved here\n"
+        "5 |     print(host[0]);\n"
+        "  |           ^^^^\n"
+        "  = help: read the value where it went (`let y = transfer(host, ..);` then `y`), or "
+        "give 'host' a new value before this use")
 
 
 def test_a_move_on_one_branch_counts_after_the_if():
@@ -57,6 +80,7 @@ def test_a_move_in_a_loop_of_an_outer_variable_fails_on_the_next_iteration():
     diag, where = _refusal("loop")
     assert where == (6, "t")
     assert "in an earlier iteration of the loop" in diag.message
+    assert _moved(diag) == ((6, 26, "t"), "'t' moved here, in an earlier iteration")
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
@@ -85,8 +109,8 @@ def test_a_while_condition_that_reads_a_moved_value_is_refused():
 def test_a_use_in_every_copy_of_an_unrolled_body_is_one_error():
     diag, where = _refusal("unrolled")
     assert where == (8, "t")
-    assert diag.notes == ["'t' moved here, at 7:20: `transfer(t, Memory::CPU_DRAM)`",
-                          "this applies to each of the 4 copies of this code that `unroll across` makes"]
+    assert _moved(diag) == ((7, 29, "t"), "'t' moved here")
+    assert diag.notes == ["this applies to each of the 4 copies of this code that `unroll across` makes"]
 
 
 def test_a_for_variable_is_a_fresh_value_each_time_round():
@@ -123,7 +147,7 @@ def test_a_tensor_passed_by_value_moves_into_the_call():
     assert (diag.span.line, text[diag.span.start:diag.span.end]) == (12, "t")
     assert diag.message == ("use of moved value 't': it was moved into the call of 'total' "
                             "at line 10, column 15")
-    assert diag.notes == ["'t' moved here, at 10:15: `total(t)`"]
+    assert _moved(diag) == ((10, 21, "t"), "'t' moved here")
     assert diag.help == ["lend it instead (`&t`, with 'total' taking a reference), or give 't' "
                          "a new value before this use"]
     assert diag.data == {"name": "t", "moved_into": "total",

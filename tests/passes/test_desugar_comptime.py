@@ -29,6 +29,9 @@ REFUSED = {
     "e3034_nested": ("E3034", "a comptime block inside another comptime block"),
     "e8002_false_assert": ("E8002", "four lanes of 32"),
     "e8002_placement": ("E8002", "dev.topology() == Some(Topology::CPU)"),
+    "e8003_index": ("E8003", "index 5 is out of range: this array has 3 elements"),
+    "e8006_precondition": ("E8006", "precondition `x > 0` is false at a call made while "
+                                    "compiling"),
     "e8004_deep": ("E8004", "more than 256 calls deep (calling `down`)"),
     "e8005_long": ("E8005", "more than 1,000,000 steps (steps: loop iterations and calls)"),
     "e8005_calls": ("E8005", "more than 1,000,000 steps"),

@@ -45,6 +45,17 @@ def test_the_dominating_asserts_over_what_the_kernel_receives_are_assumed():
     assert found["launch"] == [] and found["main"] == []
 
 
+def test_a_requires_proved_at_every_call_is_carried_into_the_kernel():
+    """The kernel is compiled against its caller's contract."""
+    assert assumes(certified("contract").after)["launch$kernel0"] == ["assume(n > 0);",
+                                                                     "assume(m >= n);"]
+
+
+def test_a_requires_not_proved_is_not_carried():
+    ran = certified("contract", verify_contracts=False)
+    assert assumes(ran.after)["launch$kernel0"] == []
+
+
 def test_asserts_the_kernel_cannot_rely_on_are_not_carried():
     assert assumes(certified("not_carried").after)["stage$kernel0"] == []
 

@@ -65,7 +65,7 @@ def test_a_functions_own_arguments_come_after_its_types():
                "fn main() {\n  print(W<i32>::pick<2>(W { a: 1 }));\n}\n")
     ran = run_front(program, resolve_type_paths)
     [call] = [n for n in ran.nodes("Call") if n.callee.name == "W::pick"]
-    assert to_text(call) == "W::pick<i32, 2>(W { a: 1 })\n"
+    assert to_text(call) == "<W>::pick<i32, 2>(W { a: 1 })\n"
     alone = run_front(program.replace("W<i32>::pick<2>", "W::pick<2>"), resolve_type_paths)
     [diag] = alone.diagnostics.items
     assert diag.code == "E3047" and "not those of 'W', which come first" in diag.message

@@ -262,8 +262,9 @@ def test_the_bridge_is_dumped_and_stopped_after_like_a_pass(tmp_path):
         "--dump-before=from-vx", "--dump-after=from-vx,tile", f"--dump-dir={tmp_path}")
     assert sorted(f.name for f in tmp_path.iterdir()) == [
         "01a-before-from-vx.txt", "01b-after-from-vx.txt", "02b-after-tile.txt"]
+    # The dump names its IL in its first line, so that it reads back.
     assert (tmp_path / "01a-before-from-vx.txt").read_text().startswith(
-        "const ROWS_PER_NPU: i32 = 16;")
+        "// IL: Lfolded\nconst ROWS_PER_NPU: i32 = 16;")
     err = io.StringIO()
     status = main(["spatial", str(EXAMPLES / "row_sums.sdf"), "--target", "wormhole",
                    "--dump-after=from-vx"], stdout=io.StringIO(), stderr=err)

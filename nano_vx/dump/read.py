@@ -1,0 +1,110 @@
+"""Reading a dump back: the text (or JSON) of any IL into that IL's tree, spans pointing into
+the dump. `nano-vx dump.txt` starts here.
+
+A text dump starts with the line naming its IL (`// IL: Lresolved`, writer.il_header); a JSON
+dump names it in its root object's "language"; a spatial program's text names it in its
+header (`spatial NAME: Stiled {`). What does not read back is one E1007 naming the line, the
+column and what was expected there, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..deep import run_deep
+from ..diagnostics import Diagnostics
+from ..source import Source, Span
+from .writer import HEADER_PREFIX
+
+CODE = "E1007"
+_HEADER = re.compile(re.escape(HEADER_PREFIX.strip()) + r"[ \t]*(\S*)[ \t]*(?:\n|\Z)")
+# Printed as MLIR text, which the MLIR tools read, not this reader.
+UNREADABLE = {"Lmlir": "Lmlir is printed as MLIR text, which only MLIR's own tools read back"}
+
+
+def languages() -> dict:
+    """Every IL a text dump can name, by name: the pipeline's."""
+    from ..pipeline import LANGUAGES
+
+    return LANGUAGES
+
+
+def json_languages() -> dict:
+    """Every IL a JSON dump can name: the pipeline's and the spatial lane's."""
+    from ..spatial.lane import SPATIAL_LANGUAGES
+
+    return {**languages(), **SPATIAL_LANGUAGES}
+
+
+def read_dump(text: str, path: str = "<dump>", diagnostics: Diagnostics | None = None):
+    """(language, tree) of a dump, or None when it does not read back; why is reported to
+    `diagnostics` (E1007)."""
+    diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+    source = Source(path, text)
+    try:
+        return run_deep(_read, source, diagnostics)
+    except RecursionError:
+        _error(diagnostics, source, 0, "the dump nests deeper than the reader follows")
+        return None
+
+
+def _read(source: Source, diagnostics: Diagnostics):
+    text = source.text
+    start = len(text) - len(text.lstrip())
+    if text.startswith("{", start):
+        from .json_form import read_json_dump
+
+        return read_json_dump(source, diagnostics)
+    if text.startswith("spatial", start):
+        return _read_spatial(source, diagnostics)
+    m = _HEADER.match(text)
+    if m is None:
+        first = text.split("\n", 1)[0].strip()
+        shown = f"'{first[:40]}'" if first else "nothing"
+        _error(diagnostics, source, 0, f"a dump starts with a line naming its IL, "
+                                       f"'{HEADER_PREFIX}NAME'; this one starts with {shown}")
+        return None
+    name = m.group(1)
+    known = languages()
+    if name not in known or name in UNREADABLE:
+        why = UNREADABLE.get(name) or (
+            f"no IL is named '{name}'; the ILs are {', '.join(known)}" if name
+            else f"the header names no IL; the ILs are {', '.join(known)}")
+        _error(diagnostics, source, m.start(1), why, end=m.end(1))
+        return None
+    tree = read_tree(source, known[name], m.end(), diagnostics)
+    return None if tree is None else (known[name], tree)
+
+
+def read_tree(source: Source, language, start: int, diagnostics: Diagnostics,
+              kind: str | None = None):
+    """The node of `kind` (by default the language's entry, a whole program) that the text
+    after `start` is, in `language`; or None, reported."""
+    from .reader import ReadFailure, Reader
+
+    try:
+        return run_deep(Reader(source, language, start).read, kind)
+    except ReadFailure as failure:
+        _error(diagnostics, source, failure.pos, failure.message)
+    except RecursionError:
+        _error(diagnostics, source, start, "the dump nests deeper than the reader follows")
+    return None
+
+
+def _read_spatial(source: Source, diagnostics: Diagnostics):
+    from ..spatial.parse import SpatialSyntaxError, parse_spatial
+    from ..spatial.text import language_of
+
+    try:
+        graph = parse_spatial(source.text, source.name)
+    except SpatialSyntaxError as err:
+        offset = source.line_starts[err.line - 1] + err.column - 1
+        _error(diagnostics, source, offset, err.message)
+        return None
+    return language_of(graph), graph
+
+
+def _error(diagnostics: Diagnostics, source: Source, start: int, message: str,
+           end: int | None = None) -> None:
+    end = end if end is not None and end > start else min(start + 1, len(source.text))
+    diagnostics.error(CODE, Span(source, start, end), message)

@@ -1,0 +1,202 @@
+"""The derivatives differentiate-forward and differentiate-reverse generate are derivatives.
+
+For every differentiable function of the pass tests' cases and of examples/least_squares.vx,
+the adjoint and the tangent agree with central finite differences of the function itself to
+a relative 1e-6 in f64: for a function with a tensor result, `vjp(f, x, u)` is the gradient
+of `<u, f(x)>`, and `<u, jvp(f, x, e_k)>` its k-th component. The tangent and the adjoint
+are each other's transpose: `<vjp(f, x, u), v>` equals `<u, jvp(f, x, v)>` on random
+vectors (the dot-product test). And the same two properties hold for random expression
+trees inside random loop nests (hypothesis). Every
+program runs in the reference interpreter on the front end's last IL.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.context import Compilation
+from nano_vx.deep import run_deep
+from nano_vx.oracle import run_program
+from nano_vx.parser import parse_text
+from nano_vx.pipeline import PIPELINE
+from nano_vx.source import Source
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "passes" / "cases"
+
+# (program, function, its parameter: "f64", "tensor" or "&tensor" with the extent, the
+# result's extent or None for a float, the point)
+FUNCTIONS = [
+    ("differentiate_forward/scalars.vx", "smooth", "f64", None, [1.5]),
+    ("differentiate_forward/scalars.vx", "smooth", "f64", None, [0.5]),
+    ("differentiate_forward/integer_parameter_repaired.vx", "at_three", "f64", None, [2.5]),
+    ("differentiate_forward/transfer_repaired.vx", "norm", "tensor", None, [3.0, 4.0]),
+    ("differentiate_forward/while_on_value_repaired.vx", "halvings", "f64", None, [10.0]),
+    ("differentiate_forward/two_parameters_repaired.vx", "square", "f64", None, [2.0]),
+    ("differentiate_reverse/scalars.vx", "smooth", "f64", None, [1.5]),
+    ("differentiate_reverse/scalars.vx", "smooth", "f64", None, [0.5]),
+    ("differentiate_reverse/tensors.vx", "normalize", "tensor", 3, [3.0, 4.0, 12.0]),
+    ("differentiate_reverse/tensors.vx", "loss", "tensor", None, [3.0, 4.0, 12.0]),
+    ("differentiate_reverse/loops.vx", "at_four", "f64", None, [0.5]),
+    ("differentiate_reverse/break_in_loop_repaired.vx", "partial", "f64", None, [2.0]),
+    ("differentiate_reverse/integer_result_repaired.vx", "scaled", "f64", None, [1.3]),
+    ("differentiate_reverse/moved_tensor_repaired.vx", "loss", "tensor", None,
+     [1.0, 2.0, 3.0]),
+    ("differentiate_reverse/spawn_repaired.vx", "offload", "f64", None, [1.0]),
+    ("differentiate_reverse/while_on_value_repaired.vx", "grow", "f64", None, [2.0]),
+    ("../../../examples/least_squares.vx", "loss", "&tensor", None, [1.5, -0.5]),
+]
+IDS = [f"{path.split('/')[-1][:-3]}:{fn}@{point}" for path, fn, _, _, point in FUNCTIONS]
+# A tensor made inside a loop: the tangent follows it, the adjoint does not (E3061).
+FORWARD_ONLY = ("differentiate_forward/tensors.vx", "normalize", "tensor", 3, [3.0, 4.0, 12.0])
+
+
+def run(text: str) -> list[str]:
+    """What the program prints, compiled by the front end and run in the interpreter."""
+    tree, diagnostics = parse_text(text, "derivative.vx")
+    ctx = Compilation(Source("derivative.vx", text), diagnostics)
+    for p in PIPELINE.passes[1:]:
+        assert not diagnostics.has_errors, diagnostics.render()
+        tree = run_deep(p, tree, ctx)
+    assert not diagnostics.has_errors, diagnostics.render()
+    out = io.StringIO()
+    run_deep(run_program, tree, out=out)
+    return out.getvalue().splitlines()
+
+
+def numbers(line: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[-+0-9.eE]+|NaN|inf", line)]
+
+
+def literal(values: list[float], param: str) -> str:
+    """A Vx value: a float, or a tensor literal (lent, for `&tensor`)."""
+    text = [f"{v:.17f}" for v in values]
+    if param == "f64":
+        return text[0]
+    return ("&" if param == "&tensor" else "") + "[" + ", ".join(text) + "]"
+
+
+def functions_of(path: str) -> str:
+    """The program's items but its `main`."""
+    text = (CASES / path).read_text()
+    return text[:text.index("fn main()")]
+
+
+def _finite_differences(path, fn, param, point, u, first_lines):
+    """What the program prints for `first_lines`, and the central difference of
+    `<u, f(x)>` along each axis of the point."""
+    h, lines, sides = 1e-5, list(first_lines), []
+    for k in range(len(point)):
+        for step in (h, -h):
+            moved = list(point)
+            moved[k] = float(f"{point[k] + step:.17f}")
+            sides.append(moved[k])
+            lines.append(f"print({fn}({literal(moved, param)}));")
+    printed = run(functions_of(path) + "fn main() {\n" + "\n".join(lines) + "\n}\n")
+    given = printed[:len(first_lines)]
+    values = [sum(a * b for a, b in zip(u, numbers(line))) for line in printed[len(given):]]
+    slopes = [(values[2 * k] - values[2 * k + 1]) / (sides[2 * k] - sides[2 * k + 1])
+              for k in range(len(point))]
+    return given, slopes
+
+
+@pytest.mark.parametrize("path,fn,param,out,point", FUNCTIONS, ids=IDS)
+def test_the_adjoint_agrees_with_central_finite_differences(path, fn, param, out, point):
+    u = [1.0] if out is None else [0.5, -1.0, 2.0][:out]
+    seed = literal(u, "f64" if out is None else "tensor")
+    [adjoint], slopes = _finite_differences(
+        path, fn, param, point, u, [f"print(vjp({fn}, {literal(point, param)}, {seed}));"])
+    for k, slope in enumerate(slopes):
+        assert numbers(adjoint)[k] == pytest.approx(slope, rel=1e-6, abs=1e-7), k
+
+
+@pytest.mark.parametrize("path,fn,param,out,point", FUNCTIONS + [FORWARD_ONLY],
+                         ids=IDS + ["tensors:normalize, forward"])
+def test_the_tangent_agrees_with_central_finite_differences(path, fn, param, out, point):
+    u = [1.0] if out is None else [0.5, -1.0, 2.0][:out]
+    lines = []
+    for k in range(len(point)):
+        axis = [1.0 if j == k else 0.0 for j in range(len(point))]
+        lines.append(f"print(jvp({fn}, {literal(point, param)}, "
+                     f"{literal(axis, param)}));")  # the tangent is passed as x is
+    tangents, slopes = _finite_differences(path, fn, param, point, u, lines)
+    for k, slope in enumerate(slopes):
+        along = sum(a * b for a, b in zip(u, numbers(tangents[k])))
+        assert along == pytest.approx(slope, rel=1e-6, abs=1e-7), k
+
+
+@pytest.mark.parametrize("path,fn,param,out,point", FUNCTIONS, ids=IDS)
+def test_vjp_and_jvp_are_each_others_transpose_on_random_vectors(path, fn, param, out, point):
+    rng = random.Random(f"{path}:{fn}:{point}")
+    for _ in range(2):
+        u = [rng.uniform(-1, 1) for _ in range(out or 1)]
+        v = [rng.uniform(-1, 1) for _ in range(len(point))]
+        seed = literal(u, "f64" if out is None else "tensor")
+        printed = run(functions_of(path) + "fn main() {\n"
+                      f"print(vjp({fn}, {literal(point, param)}, {seed}));\n"
+                      f"print(jvp({fn}, {literal(point, param)}, "
+                      f"{literal(v, param)}));\n}}\n")
+        back, forth = numbers(printed[0]), numbers(printed[1])
+        left = sum(a * b for a, b in zip(back, v))
+        right = sum(a * b for a, b in zip(u, forth))
+        assert left == pytest.approx(right, rel=1e-9, abs=1e-12), printed
+
+
+# -- random expression trees in random loop nests ------------------------------------------
+
+SMOOTH = ["({a} + {b})", "({a} - {b})", "({a} * {b})", "({a} / (1.0 + {b} * {b}))",
+          "log(1.0 + {a} * {a})", "sqrt(1.0 + {a} * {b} * {a} * {b})", "exp(0.25 * {a})"]
+KINKED = ["abs({a})", "max({a}, {b})", "min({a}, {b})"]
+
+
+def expressions(leaves: list[str], kinks: bool, depth: int = 3):
+    forms = SMOOTH + (KINKED if kinks else [])
+    leaf = st.sampled_from(leaves + ["0.5", "1.25", "2.0"])
+    return st.recursive(leaf, lambda inner: st.builds(
+        lambda form, a, b: form.format(a=a, b=b), st.sampled_from(forms), inner, inner),
+        max_leaves=2 ** depth)
+
+
+@st.composite
+def programs(draw, kinks: bool):
+    """`fn f(x: f64) -> f64`: an accumulator updated, squashed into (-1, 1), in a nest of
+    one or two loops (an `if` on its value inside), and a result built from both."""
+    depth = draw(st.integers(1, 2))
+    loops = [(f"i{k}", draw(st.integers(1, 3))) for k in range(depth)]
+    leaves = ["x", "s"] + [f"({i} as f64)" for i, _ in loops]
+    step = draw(expressions(leaves, kinks))
+    other = draw(expressions(leaves, kinks, 2))
+    result = draw(expressions(["x", "s"], kinks))
+    body = f"let t = {step};\ns = t / sqrt(1.0 + t * t);\n" \
+           f"if s > 0.25 {{ s = s * 0.5 + {other} / (4.0 + {other} * {other}); }}\n"
+    for i, n in reversed(loops):
+        body = f"for {i} in 0..{n} {{\n{body}}}\n"
+    return f"fn f(x: f64) -> f64 {{\nlet mut s = x;\n{body}{result}\n}}\n"
+
+
+@settings(max_examples=25, derandomize=True, database=None, deadline=None)
+@given(programs(kinks=True), st.floats(-2.0, 2.0), st.floats(-1.0, 1.0),
+       st.floats(-1.0, 1.0))
+def test_random_programs_vjp_and_jvp_are_each_others_transpose(program, x, u, v):
+    printed = run(program + f"fn main() {{\nprint(vjp(f, {x:.17f}, {u:.17f}));\n"
+                            f"print(jvp(f, {x:.17f}, {v:.17f}));\n}}\n")
+    back, forth = (numbers(line)[0] for line in printed)
+    assert back * v == pytest.approx(u * forth, rel=1e-9, abs=1e-12), program
+
+
+@settings(max_examples=25, derandomize=True, database=None, deadline=None)
+@given(programs(kinks=False), st.floats(-2.0, 2.0))
+def test_random_smooth_programs_grad_agrees_with_central_finite_differences(program, x):
+    h = 1e-5
+    up, down = float(f"{x + h:.17f}"), float(f"{x - h:.17f}")
+    printed = run(program + f"fn main() {{\nprint(grad(f, {x:.17f}));\n"
+                            f"print(f({up:.17f}));\nprint(f({down:.17f}));\n}}\n")
+    g, fu, fd = (numbers(line)[0] for line in printed)
+    assert g == pytest.approx((fu - fd) / (up - down), rel=1e-6, abs=1e-7), program
