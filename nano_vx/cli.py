@@ -22,6 +22,8 @@ reference interpreter, printing what the program prints.
   nano-vx prog.vx                          check and run
   nano-vx prog.vx --dump-after=all         print every IL between banners
   nano-vx prog.vx --action check --error-format=json
+  nano-vx prog.vx --dump-dir=ir --action check
+  nano-vx ir/20b-after-infer-placement.txt resume from a dump (edit it first)
   nano-vx explain E2001                    what a diagnostic code means
   nano-vx spatial examples/spatial/gemm.sdf --target wormhole
                                            run the spatial lane on a spatial program
@@ -68,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("file", nargs="?",
-                    help="the Vx program (or `explain CODE`, `spatial PROGRAM`, "
+                    help="the Vx program, or an IL dump to resume from (or `explain CODE`, `spatial PROGRAM`, "
                          "`explore PROGRAM`, or `check-certificate FILE.json`)")
     ap.add_argument("code", nargs="?", help=argparse.SUPPRESS)
     ap.add_argument("--action",
@@ -129,6 +131,14 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("--diff-language", metavar="A,B", help="print what B changes from A")
     run = ap.add_argument_group("running")
     run.add_argument("--stop-after", metavar="PASS", help="stop the pipeline after PASS")
+    run.add_argument("--start-after", metavar="PASS", action=Once,
+                     help="start the pipeline after PASS: FILE is a dump of the IL PASS "
+                          "produces (a file --dump-dir wrote starts after its own pass)")
+    run.add_argument("--start-before", metavar="PASS", action=Once,
+                     help="start the pipeline with PASS: FILE is a dump of the IL PASS reads")
+    run.add_argument("--passes", metavar="PASS[,PASS]", action=Once,
+                     help="run exactly these passes, in this order, on FILE (a dump of the "
+                          "first one's IL, or a program when the first is parse)")
     run.add_argument("--timing", action="store_true",
                      help="print the time of each pass on stderr")
     run.add_argument("--error-format", choices=["human", "json"], default="human",

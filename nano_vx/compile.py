@@ -116,11 +116,15 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
                       verify_contracts=not args.no_verify_contracts)
     if args.contract_timeout_ms is not None:
         ctx.contract_timeout_ms = args.contract_timeout_ms
+    start = _start(args, ctx, _pipeline(action, dumps, stop_after), usage)
+    if start is None:
+        return _report(diagnostics, args, stderr)
+    pipeline, tree = start
     try:
-        outcome = run_deep(run_pipeline, _pipeline(action, dumps, stop_after), source, ctx,
+        outcome = run_deep(run_pipeline, pipeline, tree, ctx,
                            dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
                            stop_after=stop_after, verify=not args.no_verify,
-                           progress=_progress(source, stderr))
+                           progress=_progress(source, stderr), numbers=NUMBERS)
     except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
         stderr.write(f"nano-vx: error: {err}\n")
         return EXIT_ERROR
@@ -134,12 +138,14 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     # The facts are the front end's: routes and resident sets, read from its last IL.
     front = outcome.kept.get(FRONT_END_IL, outcome.tree)
     facts = program_facts(ctx, front) if args.error_format == "json" else {}
-    if action == "run" and _not_lowered(outcome, diagnostics) and not stop_after:
+    # --stop-after and --passes end the pipeline where they say: the program does not run.
+    cut = bool(stop_after or args.passes)
+    if action == "run" and _not_lowered(outcome, diagnostics) and not cut:
         # A correct program native code does not lower yet still runs, in the interpreter.
         diagnostics = _warned(diagnostics)
         return _run(outcome.refused, diagnostics, args, stdout, stderr, facts,
                     partial(_interpret, check_contracts=args.check_contracts))
-    if diagnostics.has_errors or action in ("parse", "check") or stop_after:
+    if diagnostics.has_errors or action in ("parse", "check") or cut:
         return _report(diagnostics, args, stderr, facts)
     if action == "interpret":
         return _run(outcome.tree, diagnostics, args, stdout, stderr, facts,
@@ -152,6 +158,57 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
 
 NATIVE_ACTIONS = ("run", "emit-mlir", "emit-llvm")
 FRONT_END_IL = PIPELINE.passes[-1].output.name
+# A dump file is numbered by its pass's place in the whole pipeline, whatever part runs.
+NUMBERS = {name: i for i, name in enumerate(NATIVE.names(), 1)}
+
+
+def _start(args, ctx: Compilation, base, usage):
+    """The passes to run and what they start from: the program's text through `base`, or a
+    dump (or the text under --passes, --start-after, --start-before) through the part
+    nano_vx.resume picks, with the facts it needs rebuilt and the diagnostics the dump
+    carries reported again. None when the dump does not read back (E1007, reported)."""
+    from .dump.read import is_dump
+
+    source = ctx.source
+    dump = is_dump(source.text)
+    if not (dump or args.passes or args.start_after or args.start_before):
+        return base, source
+    from .nanopass import Pipeline
+    from .resume import State, Unresumable, plan, read_state, rebuild_facts
+
+    if args.passes and (args.start_after or args.start_before):
+        raise usage("--passes names every pass to run; it takes no --start-after or "
+                    "--start-before")
+    if args.start_after and args.start_before:
+        raise usage("--start-after and --start-before name the same place twice: give one")
+    language, tree, state = None, source, State()
+    if dump:
+        from .dump.read import read_source
+        from .pipeline import LANGUAGES
+
+        read = read_source(source, ctx.diagnostics)
+        state = read_state(source, ctx.diagnostics) if read else None
+        if state is None:
+            return None
+        language, tree = read
+        if language.name not in LANGUAGES:
+            raise usage(f"{source.name} is a spatial program ({language.name}): run it with "
+                        f"`nano-vx spatial {source.name} --target TARGET`")
+    names = [n.strip() for n in args.passes.split(",") if n.strip()] if args.passes else None
+    try:
+        passes = plan(NATIVE, base, language, state, start_after=args.start_after,
+                      start_before=args.start_before, names=names)
+        rebuild_facts(ctx, tree, language, passes, NATIVE, state.facts)
+    except Unresumable as err:
+        raise usage(str(err)) from None
+    running = {p.name for p in passes}
+    for d in state.reported:
+        if d.origin not in running:
+            ctx.diagnostics.add(d)
+    if ctx.diagnostics.has_errors:  # the run the dump comes from stopped there
+        passes = []
+    given = tuple(f for f in Compilation.facts if getattr(ctx, f) is not None)
+    return Pipeline(passes, given=given), tree
 
 
 def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):

@@ -52,6 +52,8 @@ class Diagnostic:
     help: list[str] = field(default_factory=list)
     data: dict = field(default_factory=dict)
     labels: list[Label] = field(default_factory=list)
+    # The pass that reported it, which a dump file records (nano_vx.resume).
+    origin: str | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.code not in CODES:

@@ -137,7 +137,7 @@ class Dumper:
         self.options = options
         self.out = out
 
-    def emit(self, when: str, index: int, p, tree, ctx=None) -> None:
+    def emit(self, when: str, index: int, p, tree, ctx) -> None:
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
         # Before parse there is only the program text, whatever the format.
@@ -146,8 +146,13 @@ class Dumper:
         with internal_errors(p, tree, expected=(RenderError,)):
             language = p.output if when == "After" else p.input
             body = render(tree, self.options.format, banner, language)
-            if ctx is not None and self.options.format == "text":
-                body += _facts(ctx, p)
+            if self.options.format == "text" and not isinstance(tree, Source):
+                if when == "After":
+                    body += _facts(ctx, p)
+                if self.options.directory:  # a file to resume from: the state goes with it
+                    from .resume import trailer
+
+                    body += trailer(ctx, when, p.name)
         self._write(index, when.lower(), p.name, suffix, banner, body)
 
     def emit_diff(self, index: int, p, before, after) -> None:
@@ -205,28 +210,35 @@ def run_pipeline(
     verify: bool = True,
     progress: Callable[[str], None] | None = None,
     keep: frozenset = frozenset(),
+    numbers: dict[str, int] | None = None,
 ) -> Outcome:
-    """Run the passes in order; `keep` names ILs whose trees the outcome holds besides the
-    last one."""
+    """Run the passes in order on `source` (the program's text, or a tree read from a
+    dump); `keep` names ILs whose trees the outcome holds besides the last one; `numbers`
+    numbers the dump files by each pass's place in the whole pipeline, when `pipeline` is a
+    part of it."""
     with paused_collector():
         return _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
-                           keep)
+                           keep, numbers)
 
 
 def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
-                keep) -> Outcome:
+                keep, numbers) -> Outcome:
     dumper = Dumper(dumps, dump_out) if dumps is not None else None
-    outcome = Outcome()
+    outcome = Outcome(tree=source)
     tree = source
-    for index, p in enumerate(pipeline, 1):
+    for step, p in enumerate(pipeline, 1):
+        index = numbers[p.name] if numbers else step
         if progress:
-            progress(f"[{index}/{len(pipeline)}] {p.name}")
+            progress(f"[{step}/{len(pipeline)}] {p.name}")
         if dumper and dumps.wants(dumps.before, p.name):
-            dumper.emit("Before", index, p, tree)
+            dumper.emit("Before", index, p, tree, ctx)
         start = time.perf_counter()
+        reported = len(ctx.diagnostics.items)
         with internal_errors(p, tree):
             out = p(tree, ctx, check=verify)
         outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
+        for d in ctx.diagnostics.items[reported:]:
+            d.origin = p.name
         if dumper and dumps.wants(dumps.after, p.name):
             if dumps.diff:
                 dumper.emit_diff(index, p, tree, out)

@@ -318,6 +318,36 @@ class Implied(Piece):
                                      for pos, vals in states)])
 
 
+class Inferred(Piece):
+    """A type the compiler inferred rather than the program wrote, written `~T`. Which one
+    it is lives in the spans (placement/typer.written: an inferred type carries its `let`'s
+    own span) and changes what the type means: a literal's `~i32` is only a default that
+    check-types and type-scalars may still widen, a written `i32` is fixed. So the text says
+    it, and reading `~T` gives the type its node's span again."""
+
+    MARK = Lit("~")
+
+    def __init__(self, field: str):
+        self.field = field
+        self.fields = (field,)
+        self.slot = Slot(field)
+        self.pieces = (self.slot,)
+
+    def fits(self, node):
+        return present(getattr(node, self.field))
+
+    def emit(self, w, node, form):
+        # A tree built by hand has no spans to tell; it prints as written.
+        if node.span is not None and getattr(node, self.field).span == node.span:
+            self.MARK.emit(w, node, form)
+        self.slot.emit(w, node, form)
+
+    def read(self, r, form, states):
+        marked = self.slot.read(r, form, self.MARK.read(r, form, states))
+        return r.unique([*((pos, {**vals, ("inferred", self.field): True})
+                           for pos, vals in marked), *self.slot.read(r, form, states)])
+
+
 def slots(pieces):
     """The slots of some pieces, those inside optional parts included."""
     for p in pieces:

@@ -39,13 +39,25 @@ def json_languages() -> dict:
 def read_dump(text: str, path: str = "<dump>", diagnostics: Diagnostics | None = None):
     """(language, tree) of a dump, or None when it does not read back; why is reported to
     `diagnostics` (E1007)."""
+    return read_source(Source(path, text), diagnostics)
+
+
+def read_source(source: Source, diagnostics: Diagnostics | None = None):
+    """read_dump, of a Source the caller holds (its compilation's), so the tree's spans and
+    the compilation's diagnostics point into the same one."""
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
-    source = Source(path, text)
     try:
         return run_deep(_read, source, diagnostics)
     except RecursionError:
         _error(diagnostics, source, 0, "the dump nests deeper than the reader follows")
         return None
+
+
+def is_dump(text: str) -> bool:
+    """Does the text start as a dump does (its IL's line, or a JSON object), rather than as
+    a program?"""
+    head = text.lstrip()
+    return head.startswith(HEADER_PREFIX.strip()) or head.startswith("{")
 
 
 def _read(source: Source, diagnostics: Diagnostics):

@@ -337,6 +337,9 @@ class Reader:
             node = cls(*(vals[f] for f in cls._fields), span=Span(self.source, start, end))
         except (NodeError, KeyError):
             return None
+        inferred = [k[1] for k in vals if type(k) is tuple and k[0] == "inferred"]
+        if inferred:  # forms.Inferred: the type carries its node's span
+            node = node.replace(**{f: getattr(node, f).replace(span=node.span) for f in inferred})
         if isinstance(form, Form):
             if not form.fits(node):
                 return None

@@ -13,7 +13,7 @@ from ..languages.l0_source import CONTRACTS, UNITS
 from ..languages.l15_mlir import Lmlir
 from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
-from .forms import Choice, Flag, Lines, Opt, Slot, expr, line
+from .forms import Choice, Flag, Inferred, Lines, Opt, Slot, expr, line
 from .transfer_facts import TransferFacts
 from .vx_pieces import (Bare, Braced, BracedBody, ElseChain, Guarded, Number, TensorRows,
                         TupleElems, literal_prec, nested)
@@ -150,7 +150,7 @@ expr("DeclList", "items", "[{items}]")
 
 expr("Block", "stmts value", Braced())
 line("Let", "name mutable type value",
-     "let ", Flag("mutable", "mut "), "{name}", Opt(": {type}"), " = {value};")
+     "let ", Flag("mutable", "mut "), "{name}", Opt(": ", Inferred("type")), " = {value};")
 line("Assign", "target op value", "{target} {op} {value};")
 line("For", "var start end body", "for {var} in {start:HEADER}..{end:HEADER}", _guarded("body"))
 line("Loop", "body", "loop", _guarded("body"))

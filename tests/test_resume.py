@@ -1,0 +1,207 @@
+"""The pipeline resumes from any IL: a dump file `--dump-dir` writes runs on, through
+`nano-vx FILE`, to what the whole run prints; --passes, --start-after and --start-before pick
+the passes; what a resumed run cannot do is a usage error or a diagnostic naming why."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from test_examples import PROMISES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def dumps_of(example: str, args: tuple[str, ...], directory: Path) -> list[Path]:
+    """Every dump file of the example's front end and back end, as --dump-dir writes them."""
+    kept = list(args)
+    if "--action" in kept:
+        at = kept.index("--action")
+        del kept[at:at + 2]
+    code, _, err = run(ROOT / "examples" / example, *kept, "--dump-dir", directory,
+                       "--action", "check")
+    assert code in (0, 1), err
+    return sorted(directory.iterdir())
+
+
+def _language_changes(files: list[Path]) -> list[Path]:
+    """The last dump of each IL: where a resumed run rebuilds the most."""
+    last = {}
+    for f in files:
+        last[f.read_text().split("\n", 1)[0]] = f
+    return sorted(last.values())
+
+
+# One promise of each example is resumed from every dump; the others (other machines, other
+# flags) from the last dump of each IL.
+FIRST = {}
+for _promise in PROMISES:
+    FIRST.setdefault(_promise.example, _promise)
+
+
+@pytest.mark.parametrize("promise", PROMISES, ids=lambda p: f"{p.example} {' '.join(p.args)}")
+def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path):
+    os.chdir(ROOT)  # the examples' arguments name machines/ from the root
+    whole = run(ROOT / "examples" / promise.example, *promise.args)
+    files = dumps_of(promise.example, promise.args, tmp_path)
+    assert files  # at least parse's
+    if FIRST[promise.example] is not promise:
+        files = _language_changes(files)
+    for f in files:
+        resumed = run(f, *promise.args)
+        assert resumed[:2] == whole[:2], f"{f.name}: {resumed[2]}"
+
+
+CAPACITY = ROOT / "examples/correlation/06_capacity_against_a_declared_machine.vx"
+SMALL = ("--host", "default", "--machine", ROOT / "machines/a100-40.vx")
+
+
+@pytest.fixture(scope="module")
+def capacity_dumps(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("capacity")
+    run(CAPACITY, *SMALL, "--dump-dir", directory, "--action", "check")
+    return {f.name.split("-", 2)[2].rsplit(".", 1)[0]: f for f in directory.iterdir()
+            if "-after-" in f.name}
+
+
+def test_a_dump_ends_with_where_it_was_taken_and_what_was_reported(capacity_dumps):
+    text = capacity_dumps["check-capacity"].read_text()
+    tail = text.splitlines()[-3:]
+    assert tail[:2] == ["// after: check-capacity", "// fact proved_requires: {}"]
+    assert tail[2].startswith('// reported by check-capacity: {') and '"code": "E6009"' in tail[2]
+
+
+def test_a_dump_taken_where_the_run_stopped_stops_there_again(capacity_dumps):
+    code, out, err = run(capacity_dumps["check-capacity"])
+    assert (code, out) == (1, "")
+    assert err.startswith("error[E6009]: ")
+    assert "06_capacity_against_a_declared_machine.vx:16:17" in err  # where it was reported
+
+
+def test_a_fact_a_later_pass_needs_is_rebuilt_from_the_tree(capacity_dumps):
+    # fold-working-sets needs the working sets and the model: summarize-working-sets runs
+    # again on the Lrouted tree, the model is read from the declarations in it.
+    code, _, err = run(capacity_dumps["summarize-working-sets"], "--action", "check")
+    assert code == 1 and "error[E6009]" in err and "capacity_against" not in err.split("\n")[1]
+
+
+def test_a_dump_edited_by_hand_runs_as_edited(capacity_dumps, tmp_path):
+    # 50 GiB of f16 does not fit the 40 GB part; 50 MiB does.
+    text = capacity_dumps["infer-placement"].read_text()
+    assert text.count("[51200, 524288]") == 3
+    edited = tmp_path / "edited.txt"
+    edited.write_text(text.replace("[51200, 524288]", "[51200, 512]"))
+    assert run(edited, "--action", "check")[:2] == (0, "")
+
+
+def test_start_after_names_the_pass_whose_output_the_file_is(capacity_dumps):
+    dump = capacity_dumps["check-visibility"]
+    code, _, err = run(dump, "--start-after", "infer-placement")
+    assert code == 2
+    assert err == ("nano-vx: error: --start-after=infer-placement: infer-placement produces "
+                   "Ltyped, but the input is in Lrouted\n")
+    assert run(dump, "--start-after", "check-types", "--action", "check")[0] == 1
+
+
+def test_start_before_runs_the_named_pass_first(capacity_dumps, tmp_path):
+    dump = capacity_dumps["check-capacity"]
+    code, _, err = run(dump, "--start-before", "check-capacity", "--action", "check",
+                       "--dump-dir", tmp_path)
+    assert code == 1 and err.count("error[E6009]") == 1  # reported once, by the pass re-run
+    assert sorted(f.name for f in tmp_path.iterdir())[0] == "44b-after-check-capacity.txt"
+
+
+def test_passes_runs_exactly_the_named_passes(capacity_dumps, tmp_path):
+    dump = capacity_dumps["resolve-sub-space-ancestors"]
+    code, _, err = run(dump, "--passes", "check-types,summarize-working-sets,check-capacity",
+                       "--dump-dir", tmp_path)
+    assert code == 1 and "error[E6009]" in err
+    assert [f.name for f in sorted(tmp_path.iterdir())] == [
+        "34b-after-check-types.txt", "43b-after-summarize-working-sets.txt",
+        "44b-after-check-capacity.txt"]
+
+
+def test_passes_whose_ils_do_not_line_up_are_a_usage_error(capacity_dumps):
+    dump = capacity_dumps["resolve-sub-space-ancestors"]
+    assert run(dump, "--passes", "check-types,outline-kernels") == (
+        2, "", "nano-vx: error: --passes: check-types produces Lrouted, but outline-kernels "
+               "reads Lscheduled\n")
+    assert run(dump, "--passes", "infer-placement") == (
+        2, "", "nano-vx: error: --passes: infer-placement reads Lmono, but the input is in "
+               "Lrouted\n")
+    code, _, err = run(dump, "--passes", "check-tyeps")
+    assert code == 2 and err.startswith("nano-vx: error: no pass named check-tyeps; ")
+
+
+def test_passes_and_a_start_are_one_too_many(capacity_dumps):
+    code, _, err = run(capacity_dumps["check-types"], "--passes", "check-returns",
+                       "--start-after", "check-types")
+    assert code == 2 and "--passes names every pass to run" in err
+
+
+def test_a_program_runs_from_a_pass_on_with_passes(tmp_path):
+    program = tmp_path / "p.vx"
+    program.write_text("fn main() { print(1 + 2); }\n")
+    assert run(program, "--passes", "parse,drop-imports", "--action", "check") == (0, "", "")
+    code, _, err = run(program, "--passes", "drop-imports")
+    assert code == 2 and "drop-imports reads Lsrc, but the input is in the program's text" in err
+
+
+def test_a_carried_fact_missing_from_a_hand_written_dump_is_named(tmp_path):
+    dump = tmp_path / "kernels.txt"
+    dump.write_text("// IL: Lkernels\nfn main() {}\n")
+    code, _, err = run(dump, "--action", "check")
+    assert code == 2
+    assert err == ("nano-vx: error: insert-seam-assumes needs the fact 'proved_requires', "
+                   "which verify-contracts provides; a Lkernels tree does not hold it and the "
+                   "dump does not carry it (a `// fact proved_requires: ...` line, as "
+                   "--dump-dir writes after verify-contracts)\n")
+    dump.write_text("// IL: Lkernels\nfn main() {}\n// fact proved_requires: {}\n")
+    assert run(dump, "--action", "check") == (0, "", "")
+
+
+def test_a_state_line_that_does_not_read_is_e1007(tmp_path):
+    dump = tmp_path / "bad.txt"
+    dump.write_text('// IL: Lkernels\nfn main() {}\n// fact proved_requires: {"main": 1}\n')
+    code, _, err = run(dump)
+    assert code == 1
+    assert err.startswith("error[E1007]: the state line '// fact proved_requires:' does not "
+                          'read: expected {"function": [requires index, ...], ...}\n'
+                          " --> ")
+
+
+def test_a_spatial_program_is_sent_to_the_spatial_command(tmp_path):
+    from nano_vx.dump.json_form import dumps_json
+    from nano_vx.spatial.parse import parse_spatial
+    from nano_vx.spatial.text import language_of
+
+    graph = parse_spatial((ROOT / "examples/spatial/gemm.sdf").read_text(), "gemm.sdf")
+    dump = tmp_path / "gemm.json"
+    dump.write_text(dumps_json(graph, language=language_of(graph)))
+    assert run(dump) == (2, "", f"nano-vx: error: {dump} is a spatial program (Sdataflow): run "
+                                f"it with `nano-vx spatial {dump} --target TARGET`\n")
+
+
+def test_an_inferred_type_reads_back_as_inferred(tmp_path):
+    # `let s = 0.0;` is any float it meets; `let s: f64 = 0.0;` is an f64. A dump says which.
+    program = tmp_path / "p.vx"
+    program.write_text("fn main() {\n    let x: f32 = 1.5;\n    let mut s = 0.0;\n"
+                       "    s += x;\n    print(s);\n}\n")
+    run(program, "--dump-dir", tmp_path / "d", "--action", "check")
+    dump = tmp_path / "d" / "20b-after-infer-placement.txt"
+    assert "    let mut s: ~f64 = 0.0;\n" in dump.read_text()
+    assert run(dump) == (0, "1.5\n", "")
+    written = tmp_path / "written.txt"
+    written.write_text(dump.read_text().replace("~f64", "f64"))
+    code, _, err = run(written)
+    assert code == 1 and err.startswith("error[E3004]: `+=` is given f64 and f32")
