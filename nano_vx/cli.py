@@ -40,8 +40,10 @@ else (no banner; the program is checked, not run), so it names one pass. For
 more, --dump-dir=DIR writes one file per dump: NNa-before-PASS, NNb-after-PASS,
 NNc-diff-PASS, NN the pass's position in --list-passes. In the text dump, `@name`
 is a global (a function, a const item or a built-in such as `@print`), `x#1` a
-local renamed apart from an earlier `x`, and the type `_` one that placement
-inference leaves open (a closure, a string, a generic's result)."""
+local renamed apart from an earlier `x`, the type `_` one that placement
+inference leaves open (a closure, a string, a generic's result), and `~T` a
+`let`'s type inference chose. A dump file reads back: `nano-vx DIR/FILE` resumes
+the pipeline after the pass that wrote it."""
 
 
 class Once(argparse.Action):

@@ -137,7 +137,10 @@ class Dumper:
         self.options = options
         self.out = out
 
-    def emit(self, when: str, index: int, p, tree, ctx) -> None:
+    def emit(self, when: str, index: int, p, tree, ctx=None) -> None:
+        """A dump of `tree` around pass `p`; with the compilation `ctx` (the Vx lane's), a
+        text dump after a pass ends with the facts it provides, and a file with the state a
+        resumed run needs (nano_vx.resume)."""
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
         # Before parse there is only the program text, whatever the format.
@@ -146,7 +149,7 @@ class Dumper:
         with internal_errors(p, tree, expected=(RenderError,)):
             language = p.output if when == "After" else p.input
             body = render(tree, self.options.format, banner, language)
-            if self.options.format == "text" and not isinstance(tree, Source):
+            if ctx is not None and self.options.format == "text" and not isinstance(tree, Source):
                 if when == "After":
                     body += _facts(ctx, p)
                 if self.options.directory:  # a file to resume from: the state goes with it
@@ -227,7 +230,7 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
     outcome = Outcome(tree=source)
     tree = source
     for step, p in enumerate(pipeline, 1):
-        index = numbers[p.name] if numbers else step
+        index = numbers.get(p.name, step) if numbers else step
         if progress:
             progress(f"[{step}/{len(pipeline)}] {p.name}")
         if dumper and dumps.wants(dumps.before, p.name):
@@ -239,10 +242,14 @@ def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, prog
         outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
         for d in ctx.diagnostics.items[reported:]:
             d.origin = p.name
-        if dumper and dumps.wants(dumps.after, p.name):
+        # With --dump-changed, parse's whole dump is shown (the program's text becomes an
+        # IL), but not a diff that finds the text unchanged.
+        if dumper and dumps.wants(dumps.after, p.name) and (
+                not dumps.changed_only or isinstance(tree, Source) and not dumps.diff
+                or _text(tree) != _text(out)):
             if dumps.diff:
                 dumper.emit_diff(index, p, tree, out)
-            elif not dumps.changed_only or isinstance(tree, Source) or _text(tree) != _text(out):
+            else:
                 dumper.emit("After", index, p, out, ctx)
         before, tree = tree, out
         outcome.tree, outcome.language = tree, p.output

@@ -226,6 +226,12 @@ def test_dump_diff_shows_what_a_pass_changed(prog):
     assert any(line.startswith("+") and "a#1" in line for line in out.splitlines())
 
 
+def test_dump_changed_with_dump_diff_diffs_only_the_passes_that_changed(prog):
+    code, out, _ = run(prog(HELLO), "--dump-changed", "--dump-diff", "--action", "check")
+    assert code == 0 and "(no change)" not in out
+    assert out.count("*** IR Diff") == 1 and out.startswith("*** IR Diff resolve-names")
+
+
 def test_a_dot_dump_follows_its_banner_and_the_program_runs(prog):
     code, out, _ = run(prog(HELLO), "--dump-after=resolve-names", "--dump-format=dot")
     banner, rest = out.split("\n", 1)

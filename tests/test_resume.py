@@ -205,3 +205,13 @@ def test_an_inferred_type_reads_back_as_inferred(tmp_path):
     written.write_text(dump.read_text().replace("~f64", "f64"))
     code, _, err = run(written)
     assert code == 1 and err.startswith("error[E3004]: `+=` is given f64 and f32")
+
+
+def test_a_dump_before_a_pass_resumes_with_that_pass(tmp_path):
+    run(CAPACITY, *SMALL, "--dump-before", "check-capacity", "--dump-dir", tmp_path,
+        "--action", "check")
+    dump = tmp_path / "44a-before-check-capacity.txt"
+    assert dump.read_text().splitlines()[-2:] == ["// before: check-capacity",
+                                                  "// fact proved_requires: {}"]
+    code, _, err = run(dump, "--action", "check")
+    assert code == 1 and err.count("error[E6009]") == 1

@@ -188,26 +188,28 @@ def test_each_code_has_a_triggering_and_a_repaired_program(code):
 # -- docs/cli.md -------------------------------------------------------------------------------
 
 
-def cli_files() -> dict[str, str]:
+def cli_files(name: str = "cli.md") -> dict[str, str]:
+    """The files a page defines: each block after `<!-- file: NAME -->` (every `vx` block is
+    one)."""
     files = {}
-    for fence in fences(page("cli.md")):
-        if fence.lang == "vx":
-            assert fence.kind == "file", f"cli.md:{fence.line}: a vx block must be a file"
+    for fence in fences(page(name)):
+        if fence.lang == "vx" or fence.kind == "file":
+            assert fence.kind == "file", f"{name}:{fence.line}: a vx block must be a file"
             files[fence.spec] = fence.body
     return files
 
 
-def cli_sessions() -> list[tuple[int, str, list[str]]]:
+def cli_sessions(name: str = "cli.md") -> list[tuple[int, str, list[str]]]:
     """(line, command, the lines printed under it) for each `$` line of the page, in order."""
     steps = []
-    for fence in fences(page("cli.md")):
+    for fence in fences(page(name)):
         if fence.lang != "console":
             continue
         for offset, row in enumerate(fence.body.splitlines()):
             if row.startswith("$ "):
                 steps.append((fence.line + 1 + offset, row[2:], []))
             else:
-                assert steps, f"cli.md:{fence.line}: a console block starts with a `$` line"
+                assert steps, f"{name}:{fence.line}: a console block starts with a `$` line"
                 steps[-1][2].append(row)
     return steps
 
@@ -228,7 +230,7 @@ def run_step(command: str, status: int) -> tuple[int, list[str]]:
         return status, [str(status)]
     if argv[0] == "ls":
         return 0, sorted(os.listdir(argv[1]))
-    assert argv[0] == "nano-vx", f"cli.md runs only nano-vx, echo $? and ls: {command}"
+    assert argv[0] == "nano-vx", f"a page runs only nano-vx, echo $? and ls: {command}"
     out = io.StringIO()  # one stream, as a terminal shows them
     return main(argv[1:], stdout=out, stderr=out), out.getvalue().splitlines()
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..languages.l0_source import ASSIGN_OPS, BINARY_OPS, SCALARS, UNARY_OPS, UNITS
+from ..parser.lexical import RESERVED
 from .writer import quote, terminal_text
 
 _WORD = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -131,7 +132,10 @@ def _path_read(text: str, pos: int):
 LEXEMES: dict[str, Lexeme] = {
     "name": Lexeme("a name", str, _regex(_WORD)),
     "fname": Lexeme("a function's name", str, _regex(rf"{_WORD}(?:::{_WORD})?")),
-    "uname": Lexeme("a local's name (x, x#1)", str, _regex(rf"{_WORD}(?:#[0-9]+)?")),
+    # A bare keyword is no local (`transfer[sync](..)` is a transfer, never `transfer` indexed
+    # and called); one renamed apart (`match#1`) is.
+    "uname": Lexeme("a local's name (x, x#1)", str,
+                    _regex(rf"(?!{_keywords(RESERVED)}(?!#)){_WORD}(?:#[0-9]+)?")),
     "iname": Lexeme("a function's name", str, _read_iname),
     "label": Lexeme("a block's label (bb0)", str, _regex(r"bb[0-9]+" + _ENDS_WORD)),
     "clause": Lexeme("a where clause", str, _read_clause),

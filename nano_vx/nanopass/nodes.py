@@ -36,7 +36,9 @@ class Node:
         raise AttributeError(f"{self._prod} nodes are immutable")
 
     def values(self) -> tuple:
-        return tuple(getattr(self, f) for f in self._fields)
+        """The field values in order; a production with a field named `values` hides this
+        method, so the framework itself reads them through `field_values`."""
+        return field_values(self)
 
     def replace(self, **changes) -> "Node":
         """A copy with some fields changed; the span is kept unless given."""
@@ -51,7 +53,7 @@ class Node:
             return True
         if type(other) is not type(self):
             return NotImplemented if not isinstance(other, Node) else False
-        return self.values() == other.values()
+        return field_values(self) == field_values(other)
 
     def __ne__(self, other):
         eq = self.__eq__(other)
@@ -61,7 +63,7 @@ class Node:
         try:
             return object.__getattribute__(self, "_hash")
         except AttributeError:
-            h = hash((self._prod, self.values()))
+            h = hash((self._prod, field_values(self)))
             object.__setattr__(self, "_hash", h)
             return h
 
@@ -75,6 +77,11 @@ class Node:
         from ..explore.notebook import node_html
 
         return node_html(self)
+
+
+def field_values(node: Node) -> tuple:
+    """A node's field values in order, whatever its fields are called."""
+    return tuple(getattr(node, f) for f in node._fields)
 
 
 def _describe(value) -> str:

@@ -89,9 +89,9 @@ def _carried(st: State, e) -> list[Loan]:
         if ret is None or ret._prod != "BorrowType":
             return []
         return [loan for a in e.args for loan in _carried(st, a)]
-    if kind == "Match":
-        return [loan for arm in e.arms if arm.body.value is not None
-                for loan in _carried(st, arm.body.value)]
+    if kind in ("Match", "MatchValue"):
+        return [loan for arm in (e.arms if kind == "Match" else e.cases)
+                if arm.body.value is not None for loan in _carried(st, arm.body.value)]
     return [loan for child in child_nodes(e) if child._prod == "Block"
             and child.value is not None for loan in _carried(st, child.value)]
 

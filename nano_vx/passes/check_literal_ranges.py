@@ -73,7 +73,7 @@ def _program(run, node):
     st.typer = RememberingTyper(node, Machine(run.ctx.model))
     st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
     for item in node.items:
-        if item._prod == "ConstItem":
+        if item._prod == "ConstItem" and item.value is not None:  # E3044 refused `const N: u8;`
             _under(run, item.value, _fixed(item.type))
         elif item._prod == "Fn":
             run.walk(item)

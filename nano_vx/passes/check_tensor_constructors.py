@@ -21,11 +21,19 @@ program when it ran.
 def _new(run, node):
     run.descend(node)
     takes = TAKES.get(node.ctor)
-    given = len(node.args) - any(d._prod == "DimAny" for d in node.type.dims)
+    sized = any(d._prod == "DimAny" for d in node.type.dims)  # its extents list comes first
+    given = len(node.args) - sized
     if takes is None:
         run.ctx.diagnostics.error(
             "E3010", node.span, f"Tensor has no constructor `::{node.ctor}`",
             help=["its constructors: `::new()`, `::uninit()`, `::fill(v)`"],
+            constructor=node.ctor)
+    elif given < 0:  # the parser refuses this (E1001); a hand-written IL may hold it
+        shown = ", ".join(["[..]"] + ["v"] * takes)
+        run.ctx.diagnostics.error(
+            "E3010", node.span,
+            f"`::{node.ctor}` of a tensor with `?` extents takes the list of its extents "
+            f"first, but this gives nothing", help=[f"write `::{node.ctor}({shown})`"],
             constructor=node.ctor)
     elif given != takes:
         run.ctx.diagnostics.error(

@@ -338,7 +338,12 @@ def _unary(run, node):
 def _cast(run, node):
     run.descend(node)
     source, target = value_type(_type(run, node.value)), node.type
-    if target._prod != "Scalar" or not known(source):
+    if target._prod != "Scalar":  # the parser takes any type after `as`; no value goes there
+        shown = show(source) if known(source) else "this value"
+        _error(run, "E3011", node.span, f"cannot cast {shown} to {show(target)}: `as` "
+               f"converts a number or a bool to a number", source=shown, target=show(target))
+        return
+    if not known(source):
         return
     k, to = kind(source), target.name
     if to == "bool" and k in ("int", "float"):

@@ -23,24 +23,34 @@ it a float (`10f32` is `10.0 as f32`).
 def _unary(run, node):
     operand = node.operand
     if node.op == "-" and operand._prod == "Suffixed" and operand.value._prod == "Int":
-        return L["Unary"]("-", _desugared(run, operand, -operand.value.value), span=node.span)
+        return L["Unary"]("-", _desugared(run, operand, -operand.value.value, minus=True),
+                          span=node.span)
     return run.rebuild(node)
 
 
 @desugar_literal_suffixes.on("Suffixed")
 def _suffixed(run, node):
-    value = node.value.value if node.value._prod == "Int" else None
-    return _desugared(run, node, value)
+    return _desugared(run, node, _integer(node.value))
 
 
-def _desugared(run, node, value):
+def _integer(e):
+    """The value of an integer literal, or of a minus on one: the parser puts the minus
+    outside the Suffixed, a hand-written IL may put it inside."""
+    if e._prod == "Unary" and e.op == "-" and e.operand._prod == "Int":
+        return -e.operand.value
+    return e.value if e._prod == "Int" else None
+
+
+def _desugared(run, node, value, minus=False):
     """The cast of the plain literal, once an integer's value (negated when a minus is
-    written before it) is known to fit the suffix."""
+    written before it, `minus`) is known to fit the suffix."""
     t = INT_TYPES.get(node.suffix)
     if t is not None and value is not None and not t.lo <= value <= t.hi:
-        text = node.span.source.text[node.span.start:node.span.end] if node.span else \
-            f"{node.value.value}{node.suffix}"
-        shown = f"-{text}" if value < 0 else text
+        if node.span:
+            text = node.span.source.text[node.span.start:node.span.end]
+            shown = f"-{text}" if minus else text
+        else:
+            shown = f"{value}{node.suffix}"
         run.ctx.diagnostics.error(
             "E3008", node.span,
             f"literal out of range for `{t.name}`: `{shown}` does not fit into `{t.name}`, "

@@ -30,7 +30,11 @@ its elements are not lists (E3018).
 def _call(run, call):
     report = run.ctx.diagnostics.error
     arg = call.args[0] if call.args else None
-    if arg is not None and arg._prod != "ArrayLit":
+    if len(call.args) > 1:  # the parser reads one; a hand-written IL may hold more
+        report("E3023", call.args[1].span, "a tensor is initialised from one nested list of "
+                                           "its elements, not from several values",
+               help=["write every element in one list: `Tensor<T, [2, 2]>([[1, 2], [3, 4]])`"])
+    elif arg is not None and arg._prod != "ArrayLit":
         report("E3023", call.span, "a tensor is initialised from a nested list of its "
                                    "elements, not from a single value",
                help=["write `Tensor<T, [..]>::fill(v)` for every element v"])

@@ -34,7 +34,9 @@ MAX_COPIES = 4096
 
 @desugar_unroll_across.on("Program")
 def _program(run, node):
-    run.state.consts = {i.name: i.value for i in node.items if i._prod == "ConstItem"}
+    # A const without a value (check-constants refuses it later) folds to nothing.
+    run.state.consts = {i.name: i.value for i in node.items
+                        if i._prod == "ConstItem" and i.value is not None}
     return run.rebuild(node)
 
 

@@ -5,10 +5,10 @@ the ones whose patterns are numbers and bools."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..languages.l6_typed import Ltyped
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 
 L = Ltyped
 
@@ -16,6 +16,7 @@ L = Ltyped
 @dataclass
 class State:
     made: int = 0  # scrutinees named so far, in this function
+    taken: set = field(default_factory=set)  # the names the function binds
 
 
 desugar_value_matches = Pass("desugar-value-matches", Ltyped, Ltyped, """
@@ -35,6 +36,8 @@ an enum stays as it is. The `if` chain is what native code lowers.
 @desugar_value_matches.on("Fn")
 def _fn(run, node):
     run.state.made = 0
+    run.state.taken = {n.var if n._prod == "For" else n.name for n in descendants(node)
+                       if n._prod in ("Let", "Param", "PBind", "For")}
     return run.rebuild(node)
 
 
@@ -53,8 +56,11 @@ def _scalar(node) -> bool:
 
 def _named(run, match):
     """(the `let` of the scrutinee's variable, a read of it)."""
-    run.state.made += 1
-    name, span = f"match#{run.state.made}", match.scrutinee.span
+    st = run.state
+    st.made += 1
+    while f"match#{st.made}" in st.taken:  # a hand-written IL may bind one already
+        st.made += 1
+    name, span = f"match#{st.made}", match.scrutinee.span
     let = L["Let"](name, False, L["OpaqueType"](span=match.span), run.walk(match.scrutinee),
                    span=match.span)  # the type's span the let's: inferred (see _body)
     return let, (lambda: L["Local"](name, span=span))

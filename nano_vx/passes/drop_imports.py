@@ -20,3 +20,12 @@ def _import(run, node):
         "W1031", node.span, f"`import {path};` brings nothing: nano-vx compiles one file",
         help=["declare what the program uses in this file"], path=list(node.path))
     return ()
+
+
+@drop_imports.on("ItemStmt", splice=True)
+def _item_stmt(run, node):
+    """An import inside a block (the parser reads none there, Lsrc holds one) goes with its
+    statement: the statement cannot hold no item."""
+    if node.item._prod == "Import":
+        return _import(run, node.item)
+    return run.rebuild(node)

@@ -82,6 +82,11 @@ def _flatten(run, impl, types):
     generics = run.walk_seq(impl.generics)
     fns = []
     for fn in impl.fns:
+        if fn._prod != "Fn":  # the parser reads none; Lhoisted's Impl holds any Item
+            run.ctx.diagnostics.error(
+                "E1001", fn.span, f"expected a function in an impl block, found a {fn._prod}",
+                help=["declare it outside the impl block"])
+            continue
         flat = run.walk(fn)
         fns.append(flat.replace(name=f"{ty.name}::{fn.name}", generics=generics + flat.generics))
     run.state.self_type, run.state.self_targs = None, ()

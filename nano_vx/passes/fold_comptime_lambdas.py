@@ -16,6 +16,8 @@ class State:
     eval: Evaluator | None = None
     lambdas: dict = field(default_factory=dict)  # the current function's: name -> Closure
     inlined: dict = field(default_factory=dict)  # name -> the lambda with its calls in place
+    inlining: set = field(default_factory=set)  # the lambdas being written in place now
+    unfit: set = field(default_factory=set)  # the lambdas that name themselves: E2001 said
     blocks: int = 0  # how many comptime blocks the walk is inside
 
 
@@ -58,7 +60,7 @@ def _fn(run, node):
         return node
     ev = run.state.eval
     run.state.lambdas = _comptime_lambdas(node)
-    run.state.inlined = {}
+    run.state.inlined, run.state.unfit = {}, set()
     ev.types = recorded_types(node)
     out = run.rebuild(node)
     run.state.lambdas = {}
@@ -69,11 +71,13 @@ def _fn(run, node):
 def _inlined(run, name):
     """The lambda bound to `name`, with the lambdas its body names written in place, so
     that it runs with no binding left to look up."""
-    memo = run.state.inlined
+    memo, st = run.state.inlined, run.state
     if name not in memo:
-        run.state.blocks += 1
-        memo[name] = run.walk(run.state.lambdas[name])
-        run.state.blocks -= 1
+        st.blocks += 1
+        st.inlining.add(name)
+        memo[name] = run.walk(st.lambdas[name])
+        st.inlining.discard(name)
+        st.blocks -= 1
     return memo[name]
 
 
@@ -111,6 +115,8 @@ def _call(run, node):
                     f"while compiling: it depends on {_why(v.why)}", lambda_=name)
             args.append(v)
         lam = _inlined(run, callee.name)
+        if callee.name in run.state.unfit:  # said why already: no value to fold to
+            return Ltyped["Int"](0, span=node.span)
         return to_literal(ev.call_lambda(lam, args, node.span), Ltyped, node.span)
     except ComptimeError as e:
         report(run, e)
@@ -126,6 +132,13 @@ def _why(why) -> str:
 @fold_comptime_lambdas.on("Local")
 def _local(run, node):
     if node.name not in run.state.lambdas:
+        return node
+    if node.name in run.state.inlining:  # a hand-written IL may; resolve-names refuses it
+        run.ctx.diagnostics.error(
+            "E2001", node.span, f"cannot find value '{display_name(node.name)}' in this scope",
+            notes=["a `let` binds its name after its value: a comptime lambda cannot call "
+                   "itself"])
+        run.state.unfit |= run.state.inlining
         return node
     if run.state.blocks:
         return _inlined(run, node.name)

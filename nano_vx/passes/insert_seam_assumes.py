@@ -39,10 +39,12 @@ without the flag no kernel does.
 def _program(run, program):
     if run.ctx.emit_seam_certs:
         launches: dict = {}
+        params = {item.name: [p.name for p in item.params] for item in program.items
+                  if item._prod == "Fn"}
         for item in program.items:
             if item._prod == "Fn":
                 fixed = _immutable_params(item)
-                _proofs(item.body, fixed, _required(run, item, fixed), launches)
+                _proofs(item.body, fixed, _required(run, item, fixed), launches, params)
         run.state.assumed = {k: [c for c in conds[0] if all(c in other for other in conds)]
                              for k, conds in launches.items()}
     return run.rebuild(program)
@@ -69,9 +71,10 @@ def _immutable_params(fn) -> set[str]:
     return {p.name for p in fn.params}
 
 
-def _proofs(block, fixed: set[str], proved: list, launches: dict) -> None:
+def _proofs(block, fixed: set[str], proved: list, launches: dict, params: dict) -> None:
     """Walk a block in order: each assert over fixed locals is proved for what follows it in
-    this block; each launch records what is proved where it is."""
+    this block; each launch records what is proved where it is, in the names of the kernel's
+    parameters (`params`: function -> its parameters' names)."""
     proved = list(proved)
     fixed = set(fixed)
     for stmt in block.stmts:
@@ -81,11 +84,14 @@ def _proofs(block, fixed: set[str], proved: list, launches: dict) -> None:
         elif kind == "Let" and not stmt.mutable:
             fixed.add(stmt.name)
         for launch in _launches(stmt):
-            received = {a.name for a in launch.args if a._prod == "Local"}
-            here = [c for c in proved if _locals(c) <= received]
+            # A local passed to the kernel is its parameter in the same place: outline-kernels
+            # names the two alike, a hand-written IL may not.
+            received = {a.name: p for a, p in zip(launch.args, params.get(launch.kernel, ()))
+                        if a._prod == "Local"}
+            here = [_renamed(c, received) for c in proved if _locals(c) <= received.keys()]
             launches.setdefault(launch.kernel, []).append(here)
         for inner in nested_blocks(stmt):
-            _proofs(inner, fixed, proved, launches)
+            _proofs(inner, fixed, proved, launches, params)
 
 
 def _carried(cond, fixed: set[str]) -> bool:
@@ -101,6 +107,18 @@ def _carried(cond, fixed: set[str]) -> bool:
     if kind == "Binary":
         return _carried(cond.left, fixed) and _carried(cond.right, fixed)
     return False
+
+
+def _renamed(cond, names: dict):
+    """`cond` with each local named as `names` maps it."""
+    kind = cond._prod
+    if kind == "Local":
+        return cond.replace(name=names[cond.name])
+    if kind == "Unary":
+        return cond.replace(operand=_renamed(cond.operand, names))
+    if kind == "Binary":
+        return cond.replace(left=_renamed(cond.left, names), right=_renamed(cond.right, names))
+    return cond
 
 
 def _locals(cond) -> set[str]:

@@ -18,13 +18,14 @@ class State:
     types: dict = field(default_factory=dict)  # its locals -> their types
     lifted: dict = field(default_factory=dict)  # closure local -> (function, captures)
     made: list = field(default_factory=list)  # the functions lifted out of it
+    taken: set = field(default_factory=set)  # the names of the program's functions
 
 
 lift_closures = Pass("lift-closures", Lscalars, Llifted, """
 Make each closure a function of the program, and each call of it a call of that function.
 
 `let f = |x: T| body;` in function g becomes the function `g$closure<n>` (the n-th closure of
-g, in source order), whose parameters are the closure's and then the variables of g the body
+g, in source order, or the next number no function has), whose parameters are the closure's and then the variables of g the body
 reads, in order of first use; a call `f(a)` passes them after its arguments: `g$closure0(a,
 k)`. The values are read at the call, so a closure sees what its variables hold when it is
 called, as it did. (type-scalars refused a closure that assigns to a variable it captures.)
@@ -35,6 +36,7 @@ The `let` of the closure disappears. Lifted functions follow the function they c
 @lift_closures.on("Program")
 def _program(run, program):
     items = []
+    run.state.taken = {item.name for item in program.items if item._prod == "Fn"}
     for item in program.items:
         if item._prod != "Fn":
             items.append(run.walk(item))
@@ -56,7 +58,11 @@ def _let(run, let):
     for local in _captures(closure):  # a closure it calls passes on that one's captures
         inner = run.state.lifted[local][1] if local in run.state.lifted else [local]
         captured += [c for c in inner if c not in captured]
-    name = f"{fn.name}$closure{len(run.state.made)}"
+    n = len(run.state.made)
+    while f"{fn.name}$closure{n}" in run.state.taken:  # only a hand-written IL has one
+        n += 1
+    name = f"{fn.name}$closure{n}"
+    run.state.taken.add(name)
     params = run.walk_seq(closure.params) + tuple(
         L["Param"](local, run.state.types[local], span=closure.span) for local in captured)
     run.state.made.append(L["Fn"](name, params, fn.on, run.walk(closure.ret), (), body,

@@ -16,12 +16,14 @@ class State:
     item: object = None  # the item being walked
     types: dict | None = None  # its locals (unique names) -> declared types, once asked for
     kernels: list = field(default_factory=list)  # outlined, in the order of their spawns
+    taken: set = field(default_factory=set)  # the names of the program's functions
 
 
 outline_kernels = Pass("outline-kernels", Lscheduled, Lkernels, """
 Make each `spawn on` body a kernel function of its own, launched where the spawn was.
 
-The kernel of the n-th spawn of `f` (innermost first, in source order) is `f$kernel<n>`, an
+The kernel of the n-th spawn of `f` (innermost first, in source order) is `f$kernel<n>` (or
+the next number no function has), an
 `on` function of the spawn's topology whose parameters are the locals the body captures
 (reads or writes, in order of first use), typed as they were declared where the declaration
 gives a type, and whose body is the spawn's. The spawn becomes `Launch(kernel, topology,
@@ -34,6 +36,7 @@ kernel's body is outlined first, so kernels launch kernels.
 @outline_kernels.on("Program")
 def _program(run, program):
     items = []
+    run.state.taken = {item.name for item in program.items if item._prod == "Fn"}
     for item in program.items:
         run.state.item, run.state.types, run.state.kernels = item, None, []
         items.append(run.walk(item))
@@ -47,7 +50,11 @@ def _spawn(run, spawn):
     captured = _captures(spawn.body)
     if run.state.types is None:  # only a function that spawns needs its locals' types
         run.state.types = _declared.collect(run.state.item).types
-    name = f"{run.state.item.name}$kernel{len(run.state.kernels)}"
+    n = len(run.state.kernels)
+    while f"{run.state.item.name}$kernel{n}" in run.state.taken:  # only in a hand-written IL
+        n += 1
+    name = f"{run.state.item.name}$kernel{n}"
+    run.state.taken.add(name)
     params = tuple(L["Param"](local, run.state.types.get(local), span=spawn.span)
                    for local in captured)
     run.state.kernels.append(

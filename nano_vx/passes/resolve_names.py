@@ -45,6 +45,7 @@ class State:
     generics: frozenset = frozenset()  # the current function's generic parameters
     deferring: int = 0  # > 0 in a branch of an `if comptime` on a generic parameter
     enums: dict = field(default_factory=dict)  # name -> EnumDecl
+    ensuring: bool = False  # in an `ensures` clause, where `return` is the result
 
 
 resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
@@ -134,8 +135,20 @@ def _for(run, node):
     return Lresolved["For"](var, start, end, body, span=node.span)
 
 
+@resolve_names.on("Ensures")
+def _ensures(run, node):
+    run.state.ensuring = True
+    out = run.rebuild(node)
+    run.state.ensuring = False
+    return out
+
+
 @resolve_names.on("ReturnValue")
 def _result(run, node):
+    if not run.state.ensuring:  # the parser reads none elsewhere; a hand-written IL may
+        undefined(run, "return", node.span,
+                  notes=["`return` is the function's result only in an `ensures` clause"])
+        return Lresolved["Global"]("return", span=node.span)
     # `return` cannot be an identifier, so the local never meets a name the user wrote.
     return Lresolved["Local"]("return", span=node.span)
 

@@ -275,9 +275,17 @@ class _Function:
             ssa = _ssa_name(prm.name)
             args.append(M["Arg"](ssa, mtype(t), span=prm.span))
             self.bind(prm.name, ssa, t, prm.span)
-        # Every source block has its block before any jump is lowered.
-        mine = {b.label: (entry if k == 0 else self.new_block()) for k, b in enumerate(fn.blocks)}
+        # Every source block has its block before any jump is lowered. MLIR's entry block has
+        # no predecessors: a first block some jump targets (explicate-control makes none, a
+        # hand-written Lblocks may) is entered from an entry of its own.
+        first = fn.blocks[0].label if fn.blocks else None
+        jumped = any(getattr(b.exit, f, None) == first for b in fn.blocks
+                     for f in ("target", "then", "orelse") if f in b.exit._fields)
+        mine = {b.label: (entry if k == 0 and not jumped else self.new_block())
+                for k, b in enumerate(fn.blocks)}
         self.labels = {label: block.label for label, block in mine.items()}
+        if jumped:
+            self.end("Br", mine[first].label, ())
         for b in fn.blocks:
             self.enter(mine[b.label])
             for s in b.stmts:

@@ -54,7 +54,17 @@ def _let(run, let):
     value = let.value
     if value._prod == "Transfer" and value.mark == "relaxed":
         run.state.relaxed[let.name] = let
+    else:  # a name bound again holds another value (renaming makes that rare)
+        run.state.relaxed.pop(let.name, None)
     run.descend(let)
+
+
+@verify_seams.on("Block")
+def _block(run, block):
+    # A name a block binds again is its own up to the block's end.
+    outer = dict(run.state.relaxed)
+    run.descend(block)
+    run.state.relaxed = outer
 
 
 @verify_seams.on("Spawn")
@@ -124,7 +134,7 @@ class _Kernel:
 
     def __init__(self, z3, relaxed: dict, types: dict):
         self.z3 = z3
-        self.relaxed = relaxed
+        self.relaxed = relaxed  # less the names the kernel binds again, where it does
         self.types = dict(types)
         self.env: dict = {}  # immutable locals bound in the kernel -> two terms, their reads
         self.arrays: dict = {}  # (tensor, side) -> its z3 array
@@ -134,9 +144,14 @@ class _Kernel:
 
     # -- walking the kernel ------------------------------------------------------------
 
-    def block(self, block) -> None:
+    def block(self, block, bound: str | None = None) -> None:
+        """Its statements; a name bound in it (`bound`: a loop's variable) is the block's
+        own value up to its end, not the relaxed move's of that name."""
+        outer = self.relaxed
+        self.relaxed = {k: v for k, v in outer.items() if k != bound}
         for stmt in block.stmts:
             self.stmt(stmt)
+        self.relaxed = outer
 
     def stmt(self, stmt) -> None:
         kind = stmt._prod
@@ -150,12 +165,14 @@ class _Kernel:
                                            self.term(stmt.value, "stale"), self.reads)
                 except _Untranslatable:
                     pass
+            # From here on the name is the kernel's own value (renaming makes that rare).
+            self.relaxed = {k: v for k, v in self.relaxed.items() if k != stmt.name}
         elif kind == "Assert":
             self.assertion(stmt)
         elif kind == "For":
             self.types[stmt.var] = "i32"  # a loop counter: any value of its type
         for child in nested_blocks(stmt):
-            self.block(child)
+            self.block(child, stmt.var if kind == "For" else None)
 
     def assertion(self, stmt) -> None:
         self.reads = []

@@ -70,6 +70,17 @@ def test_equality_is_structural_and_ignores_spans():
     assert hash(L0["Sum"]([num(1)])) == hash(L0["Sum"]((num(1),)))
 
 
+def test_a_field_named_values_does_not_break_equality_or_hashing():
+    # Lmlir's Ret has a field `values`, which hides the node method of that name.
+    from nano_vx.languages.l15_mlir import Lmlir
+
+    ret = Lmlir["Ret"]
+    assert ret(("v0", "v1"), span=1) == ret(("v0", "v1"), span=2)
+    assert ret(("v0",)) != ret(("v1",))
+    assert hash(ret(["v0"])) == hash(ret(("v0",)))
+    assert ret(("v0",)).replace(values=("v2",)) == ret(("v2",))
+
+
 def test_identical_productions_share_a_class_across_languages():
     assert L0["Bin"] is L1["Bin"]
     assert "Neg" not in L1.nodes

@@ -26,3 +26,14 @@ def test_output(path, snapshot_txt, snapshot_dot):
     assert not ctx.diagnostics.items, ctx.diagnostics.render()
     assert to_text(tree) == snapshot_txt
     assert to_dot(tree, title=f"parse: {path.stem}") == snapshot_dot
+
+
+def test_handwritten_generic_form_is_no_program_text():
+    # The generic form `Prod(field: value)` is the IL reader's: a dump may write any node so,
+    # but it is no Vx; parse refuses it as syntax, where it stops fitting a call's arguments.
+    source = Source("case.vx", "fn main() {\n    print(Suffixed(value: 1, suffix: i32));\n}\n")
+    ctx = Compilation(source, Diagnostics())
+    tree = parse_pass(ctx.source, ctx)
+    assert [(d.code, d.message, str(d.span)) for d in ctx.diagnostics.items] == [
+        ("E1001", "expected ',' or ')', found ':'", "case.vx:2:25")]
+    assert to_text(tree) == "fn main() {}\n"

@@ -185,3 +185,32 @@ def test_an_unrolled_body_is_refused_once_for_all_its_copies():
                     check_borrows)
     [diag] = ran.diagnostics.items
     assert diag.code == "E4004" and diag.span.line == 5
+
+
+# Hand-written Lrouted: a match on a value, which desugar-value-matches writes as an `if`
+# chain before this pass, whose value is a loan: `r` holds it as it would an `if`'s.
+LOAN_FROM_A_VALUE_MATCH = """
+    // IL: Lrouted
+    fn main() {
+        let n: i32 = 1;
+        let mut x: i32 = 0;
+        let r: &mut i32 = match n {
+            1 => {
+                &mut x
+            },
+            _ => {
+                &mut x
+            },
+        };
+        let s: &mut i32 = &mut x;
+        *r = 2;
+    }
+"""
+
+
+def test_handwritten_a_value_match_carries_its_cases_loans(run_pass, snapshot_txt):
+    ran = run_pass("check-borrows", LOAN_FROM_A_VALUE_MATCH)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E4002", "cannot borrow 'x' as mutable: 'x' is already borrowed (mutable) at line 7, "
+                  "column 13")]
+    assert ran.dump == snapshot_txt

@@ -65,3 +65,26 @@ def test_a_call_inside_a_spawn_on_the_functions_topology_is_accepted():
     text = (CASES / "topology.vx").read_text().replace(
         "let r = kernel();", "let r = spawn on(Topology::NPU[2]) { kernel() };")
     assert not run_front(text, check_calls).diagnostics.items
+
+
+# Hand-written Lrouted: a function parameter without a type, which the parser builds only for
+# a closure's. Such a parameter takes any argument; the count of arguments is still judged,
+# the missing type shown as `_`.
+UNTYPED_PARAMETER = """
+    // IL: Lrouted
+    fn twice(x, y: i32) -> i32 {
+        y * 2
+    }
+
+    fn main() {
+        @print(@twice(true, 1));
+        @print(@twice(1));
+    }
+"""
+
+
+def test_handwritten_a_parameter_without_a_type_takes_any_argument(run_pass, snapshot_txt):
+    ran = run_pass("check-calls", UNTYPED_PARAMETER)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3010", "'twice' takes 2 arguments (_, i32), but this call passes 1")]
+    assert ran.dump == snapshot_txt

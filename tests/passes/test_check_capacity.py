@@ -158,3 +158,33 @@ def test_correlation_program_6_is_admitted_on_the_80_gb_part():
     [hbm] = program_facts(ran.ctx, ran.after)["resident"]
     assert (hbm["bytes"], hbm["capacity"], hbm["utilisation"]) == (
         53687091200, 85899345920, 0.625)
+
+
+# Hand-written Lrouted: a tile transferred into a space the model lacks, which check-locations
+# refuses (E6025) before this pass. It has no capacity to be judged against; the tile placed
+# beside it in a bounded space still is.
+UNDECLARED_SPACE = """
+    // IL: Lrouted
+    Memory Smem {
+        within: Memory::NPU_HBM, capacity: 2 KiB, granule: 1 KiB, bandwidth: 128 B/cyc,
+        managed: explicit
+    }
+
+    fn main() {
+        let a: Tensor<u8, [1000], Memory::Ghost> =
+            transfer[sync, NPU_HBM -> Ghost (10), cost 10](Tensor<u8, [1000]>::fill(1),
+                                                           Memory::Ghost);
+        let b: Tensor<u8, [3000], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [3000]>::fill(1),
+                                                          Memory::Smem);
+        @print(a[0] + b[0]);
+    }
+"""
+
+
+def test_handwritten_a_tile_in_an_undeclared_space_is_not_judged(run_pass, snapshot_txt):
+    ran = run_pass("check-capacity", UNDECLARED_SPACE)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E6009", "transferred tensor needs 3072 bytes (3000 rounded up to whole 1024-byte "
+                  "granules) but memory space 'Smem' has capacity 2048 bytes")]
+    assert ran.dump == snapshot_txt

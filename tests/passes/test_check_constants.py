@@ -44,3 +44,17 @@ def test_a_cycle_is_reported_once_whichever_constant_it_starts_from():
     said = [d.message for d in run_front(text, check_constants).diagnostics.items]
     assert said == ["the constant 'A' depends on itself: A -> B -> A",
                     "the constant 'C' depends on itself: C -> C"]
+
+
+def test_handwritten_cycle_through_an_undeclared_name(run_pass, snapshot_txt):
+    # A const naming `@Z`, which no item declares: resolve-names refuses such a name first
+    # (E2001). It is not a constant, so the cycle A -> B -> C -> A is reported alone.
+    ran = run_pass("check-constants", """
+        // IL: Lresolved
+        const A: i32 = @B;
+        const B: i32 = @C * 2;
+        const C: i32 = @A + @Z;
+        fn main() {}
+    """)
+    assert ran.codes == ["E3044"]
+    assert ran.dump == snapshot_txt

@@ -53,3 +53,31 @@ def test_the_json_form_names_the_type_the_device_and_its_list():
 def test_a_device_without_dtypes_holds_every_type():
     text = (CASES / "by_device.vx").read_text().replace(", dtypes: [i8]", "")
     assert not run_front(text, check_element_types).diagnostics.items
+
+
+# Hand-written Ltyped: tensor types placed by a device, `Topology::Npu`, which infer-placement
+# always rewrites to the memory the device holds, so no program's Ltyped has one; and one on a
+# topology nobody declares, which check-locations refuses. The first is judged by the device's
+# `dtypes:` as its memory would be; the second names no device to judge by.
+PLACED_BY_DEVICE = """
+    // IL: Ltyped
+    Memory NPU_SRAM { capacity: 1 MiB }
+
+    Topology Npu { memory: Memory::NPU_SRAM, dtypes: [i8] }
+
+    fn first(t: Tensor<i32, [4], Topology::Npu>, u: Tensor<i32, [4], Topology::Ghost>) -> i32 {
+        return 0;
+    }
+
+    fn main() {
+        @print(1);
+    }
+"""
+
+
+def test_handwritten_a_type_placed_by_device_is_judged_by_its_dtypes(run_pass, snapshot_txt):
+    ran = run_pass("check-element-types", PLACED_BY_DEVICE)
+    assert ran.codes == ["E6026"]
+    assert ran.diagnostics.items[0].data == {"element": "i32", "topology": "Npu",
+                                             "dtypes": ["i8"]}
+    assert ran.dump == snapshot_txt

@@ -45,3 +45,24 @@ def test_refused_from_the_command_line(case, capsys):
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_the_repair_runs_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}_repaired.vx", check_extent_queries)
+
+
+# Hand-written Ltyped: one unique name bound twice in a function, which resolve-names'
+# renaming prevents (the second would be `t#1`). Each query is judged by the binding walked
+# last before it: the same `.extent(1)` fits the first tensor and not the second.
+NAME_BOUND_TWICE = """
+    // IL: Ltyped
+    fn main() {
+        let t: Tensor<f32, [2, 3], Memory::CPU_DRAM> = Tensor<f32, [2, 3]>::new();
+        @print(t.extent(1));
+        let t: Tensor<f32, [4], Memory::CPU_DRAM> = Tensor<f32, [4]>::new();
+        @print(t.extent(1));
+    }
+"""
+
+
+def test_handwritten_a_name_bound_twice_is_judged_by_its_last_binding(run_pass, snapshot_txt):
+    ran = run_pass("check-extent-queries", NAME_BOUND_TWICE)
+    assert ran.codes == ["E3025"]
+    assert ran.diagnostics.items[0].span.line == 6  # the second query
+    assert ran.dump == snapshot_txt

@@ -239,3 +239,31 @@ def test_the_branches_of_an_if_value_and_the_cases_of_a_match_on_a_value_are_bra
     after = text.replace("print(y[0] + w[0]);", "print(x[0] + z[0]);")
     said = [d.message for d in run_front(after, check_linearity).diagnostics.items]
     assert [m.split(":")[0] for m in said] == ["use of moved value 'x'", "use of moved value 'z'"]
+
+
+# Hand-written Lrouted: matches on a value, which desugar-value-matches writes as `if` chains
+# before this pass, one of them without a case (check-match-arms refuses it). A move in one
+# case counts after the match, as one in a branch of an `if` does; no case moves nothing.
+MOVED_IN_ONE_CASE = """
+    // IL: Lrouted
+    fn main() {
+        let n: i32 = 2;
+        let t: Tensor<f32, [2], Memory::CPU_DRAM> = Tensor<f32, [2]>::fill(1.0);
+        match n {};
+        match n {
+            1 => {
+                transfer[sync, CPU_DRAM -> GPU_HBM (50), cost 50](t, Memory::GPU_HBM);
+            },
+            _ => {},
+        };
+        @print(t);
+    }
+"""
+
+
+def test_handwritten_a_move_in_one_case_of_a_value_match_counts_after(run_pass, snapshot_txt):
+    ran = run_pass("check-linearity", MOVED_IN_ONE_CASE)
+    assert ran.codes == ["E4001"]
+    assert [d.message for d in ran.diagnostics.items] == [
+        "use of moved value 't': it was moved to Memory::GPU_HBM at line 8, column 13"]
+    assert ran.dump == snapshot_txt

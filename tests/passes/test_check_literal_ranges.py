@@ -205,3 +205,25 @@ def test_a_pattern_takes_the_scrutinees_type_and_a_field_is_not_judged_here():
     [d] = run_front(text, check_literal_ranges).diagnostics.items
     assert (d.code, d.data["literal"], d.data["type"]) == ("E3008", "300", "u8")
     assert not run_front(text.replace("300", "255"), check_literal_ranges).diagnostics.items
+
+
+# Hand-written Ltyped: a const item with no value, which check-constants refuses (E3044) before
+# this pass runs; it walked the missing value and raised. It is passed over; the next const's
+# value is still judged against its type.
+CONST_WITHOUT_VALUE = """
+    // IL: Ltyped
+    const X: u8;
+
+    const Y: u8 = 256;
+
+    fn main() {
+        @print(@Y);
+    }
+"""
+
+
+def test_handwritten_a_const_without_a_value_is_passed_over(run_pass, snapshot_txt):
+    ran = run_pass("check-literal-ranges", CONST_WITHOUT_VALUE)
+    assert ran.codes == ["E3008"]
+    assert ran.diagnostics.items[0].data["literal"] == "256"
+    assert ran.dump == snapshot_txt

@@ -48,3 +48,26 @@ def test_refused_from_the_command_line(capsys):
     assert cli_main([str(CASES / "undeclared.vx"), "--action", "check"]) == 1
     assert "error[E6025]" in capsys.readouterr().err
     assert cli_main([str(CASES / "undeclared_repaired.vx"), "--action", "check"]) == 0
+
+
+# Hand-written Lmono: a topology whose memory no declaration names, which
+# check-memory-declarations refuses before this pass runs. The model built from the text
+# leaves that topology and its memory out, so both placements naming them are refused.
+MEMORY_NOBODY_DECLARES = """
+    // IL: Lmono
+    Topology Tile { memory: Memory::Nowhere }
+
+    fn main() {
+        let a = Tensor<i32, [2], Memory::Nowhere>::new();
+        let b = Tensor<i32, [2], Topology::Tile>::new();
+        @print(a);
+    }
+"""
+
+
+def test_handwritten_a_topology_over_an_undeclared_memory_is_not_a_location(run_pass,
+                                                                            snapshot_txt):
+    ran = run_pass("check-locations", MEMORY_NOBODY_DECLARES)
+    assert ran.codes == ["E6025", "E6025"]
+    assert [d.data["location"] for d in ran.diagnostics.items] == ["Nowhere", "Tile"]
+    assert ran.dump == snapshot_txt

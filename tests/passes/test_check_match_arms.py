@@ -76,3 +76,26 @@ def test_a_match_cannot_fold_while_compiling():
     assert d.code == "E3033"
     assert d.message.endswith("a `match` on `try_pin` depends on which units are free when the "
                               "program runs")
+
+
+# Hand-written Ltyped: a case naming an enum nobody declares, which resolve-names refuses
+# before this pass runs. With no declaration to list the variants, the match is judged as a
+# match on any value: it needs a case `_`.
+UNDECLARED_ENUM = """
+    // IL: Ltyped
+    fn main() {
+        let k: i32 = match 3 {
+            Ghost::A => {
+                1
+            },
+        };
+        @print(k);
+    }
+"""
+
+
+def test_handwritten_a_case_of_an_undeclared_enum_needs_a_rest(run_pass, snapshot_txt):
+    ran = run_pass("check-match-arms", UNDECLARED_ENUM)
+    assert ran.codes == ["E3020"]
+    assert ran.diagnostics.items[0].data["missing"] == ["_"]
+    assert ran.dump == snapshot_txt

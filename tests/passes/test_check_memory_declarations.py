@@ -195,3 +195,16 @@ def test_an_unknown_arch_is_kept_with_a_warning(front):
     assert (d.severity, d.data["arch"]) == ("warning", "riscv")
     assert ran.ctx.model.topologies["T"].arch == "riscv"
     assert run("w1029_repaired", front).ctx.model.topologies["V"].arch == "applegpu"
+
+
+def test_handwritten_a_space_declared_twice(run_pass, snapshot_txt):
+    # Two declarations of one space: hoist-nested-items refuses that first (E2005). The
+    # later one is the model's, so its `within:` itself is the one cycle reported.
+    ran = run_pass("check-memory-declarations", """
+        // IL: Lresolved
+        Memory Scratch { within: Memory::GPU_HBM, capacity: 64 KiB, managed: explicit }
+        Memory Scratch { within: Memory::Scratch, capacity: 1 KiB, managed: explicit }
+        fn main() {}
+    """)
+    assert ran.codes == ["E6006"]
+    assert ran.dump == snapshot_txt

@@ -74,3 +74,32 @@ def test_the_branch_an_if_comptime_takes_is_the_one_judged():
            "fn first() -> i32 { if comptime true { return 1; } }\n" \
            "fn main() { print(pick<1>() + pick<2>() + first()); }"
     assert _messages(text) == []
+
+
+# Hand-written Lrouted: a match on a value still in the tree, which desugar-value-matches
+# writes as an `if` chain long before this pass, one without a single case (check-match-arms
+# refuses it). Every case returning ends the path; no case at all ends nothing.
+VALUE_MATCHES = """
+    // IL: Lrouted
+    fn every_case_returns(n: i32) -> i32 {
+        match n {
+            1 => {
+                return 10;
+            },
+            _ => {
+                return 20;
+            },
+        };
+    }
+
+    fn no_case(n: i32) -> i32 {
+        match n {};
+    }
+"""
+
+
+def test_handwritten_a_value_match_ends_only_when_it_has_cases(run_pass, snapshot_txt):
+    ran = run_pass("check-returns", VALUE_MATCHES)
+    assert ran.codes == ["E3028"]
+    assert "'no_case' returns i32" in ran.report
+    assert ran.dump == snapshot_txt

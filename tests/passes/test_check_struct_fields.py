@@ -67,3 +67,29 @@ def test_a_literal_bound_first_takes_the_type_a_later_field_gives():
                     "  let p = Pair { a: 1, b: 2i64 };\n  let q = Pair { a: 1i64, b: 2 };\n"
                     "  print(p.a + q.b);\n}\n", check_struct_fields)
     assert not ran.diagnostics.items
+
+
+# Hand-written Lrouted: a struct that declares one field twice, which E2005 refuses long
+# before this pass. The field is one name, judged by its last declaration and given once.
+FIELD_DECLARED_TWICE = """
+    // IL: Lrouted
+    struct S {
+        a: i32,
+        a: bool,
+    }
+
+    fn main() {
+        let p: S = S { a: true };
+        let q: S = S { a: 1, a: false };
+        @print(p.a);
+    }
+"""
+
+
+def test_handwritten_a_field_declared_twice_is_one_field(run_pass, snapshot_txt):
+    ran = run_pass("check-struct-fields", FIELD_DECLARED_TWICE)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3013", "field 'a' of 'S' is bool, but this value is {integer}"),
+        ("E3013", "'a' is given twice in this `S`"),
+    ]
+    assert ran.dump == snapshot_txt

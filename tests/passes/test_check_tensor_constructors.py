@@ -44,3 +44,24 @@ def test_the_repair_runs_the_same_after_the_check(case):
 def test_the_extents_of_a_question_mark_tensor_come_first_and_are_not_a_value():
     text = "fn main() {\n  let n = 2;\n  let d = Tensor<f64, [?]>::fill([n], 1.0);\n}\n"
     assert not run_front(text, check_tensor_constructors).diagnostics.items
+
+
+# Hand-written Ltyped: a tensor with `?` extents made without its extents list, which the
+# parser refuses (E1001). This pass counted the missing list as a value and said "this gives
+# -1"; it says what is missing.
+NO_EXTENTS_LIST = """
+    // IL: Ltyped
+    fn main() {
+        let a: Tensor<i32, [?], Memory::CPU_DRAM> = Tensor<i32, [?]>::new();
+        let b: Tensor<i32, [?], Memory::CPU_DRAM> = Tensor<i32, [?]>::fill();
+        @print(a);
+    }
+"""
+
+
+def test_handwritten_a_sized_constructor_without_its_extents_list(run_pass, snapshot_txt):
+    ran = run_pass("check-tensor-constructors", NO_EXTENTS_LIST)
+    assert ran.codes == ["E3010", "E3010"]
+    assert [d.help for d in ran.diagnostics.items] == [["write `::new([..])`"],
+                                                      ["write `::fill([..], v)`"]]
+    assert ran.dump == snapshot_txt

@@ -97,3 +97,29 @@ def test_a_struct_declaration_binds_no_local():
     # bind locals (this was an internal error in the scope analysis).
     text = "struct Pair {\n    a: i32,\n    b: i32,\n}\n\nfn main() {\n    print(1);\n}\n"
     assert not run_front(text, check_visibility).diagnostics.items
+
+
+# Hand-written Lrouted: a tensor in a space the model lacks and a `spawn on` a topology it
+# lacks, which check-locations refuses (E6025) before this pass. What sees an unknown space,
+# and what an unknown topology sees, is not known: only the read of GPU_HBM on the host is
+# judged.
+UNDECLARED_PLACES = """
+    // IL: Lrouted
+    fn main() {
+        let g: Tensor<f32, [2], Memory::GPU_HBM> = Tensor<f32, [2]>::fill(1.0);
+        let h: Tensor<f32, [2], Memory::Ghost> = Tensor<f32, [2]>::fill(1.0);
+        @print(h[0]);
+        spawn on(Topology::Phantom) {
+            @print(g[0]);
+        };
+        @print(g[1]);
+    }
+"""
+
+
+def test_handwritten_undeclared_places_are_not_judged(run_pass, snapshot_txt):
+    ran = run_pass("check-visibility", UNDECLARED_PLACES)
+    assert ran.codes == ["E6003"]
+    assert ran.diagnostics.items[0].span.source.line_col(
+        ran.diagnostics.items[0].span.start) == (9, 12)
+    assert ran.dump == snapshot_txt

@@ -63,3 +63,29 @@ def test_a_clause_naming_no_declared_topology_is_refused():
                     "fn main() { print(f()); }", check_where_clauses)
     [d] = ran.diagnostics.items
     assert d.code == "E6030" and "no topology named Atlantis is declared" in d.message
+
+
+# Hand-written Lmono: a space `within:` a space nobody declares, which check-memory-declarations
+# refuses before this pass runs. The model built from it holds the space but no route into it,
+# so the clause is refused as unreachable, not as naming an undeclared topology.
+WITHIN_NOTHING = """
+    // IL: Lmono
+    Memory Scratch { within: Memory::Atlantis, capacity: 1 MiB }
+
+    Topology Tile { memory: Memory::Scratch }
+
+    fn feed() -> i32 where Reachable<Topology::CPU, Topology::Tile> /* Reachable<CPU, Tile> */ {
+        1
+    }
+
+    fn main() {
+        @print(@feed());
+    }
+"""
+
+
+def test_handwritten_a_space_within_an_undeclared_space_is_unreachable(run_pass, snapshot_txt):
+    ran = run_pass("check-where-clauses", WITHIN_NOTHING)
+    assert ran.codes == ["E6030"]
+    assert ran.diagnostics.items[0].data["dst_space"] == "Scratch"
+    assert ran.dump == snapshot_txt

@@ -104,7 +104,7 @@ def test_the_dump_shows_literals_and_no_comptime(capsys):
     assert cli_main([str(path), "--action", "check", "--dump-after=desugar-comptime"]) == 0
     out = capsys.readouterr().out
     assert "comptime" not in out.split("***", 2)[2]
-    assert "let folded: i32 = 4950;" in out
+    assert "let folded: ~i32 = 4950;" in out
 
 
 def test_a_comptime_block_folds_array_and_tensor_literals():
@@ -114,3 +114,26 @@ def test_a_comptime_block_folds_array_and_tensor_literals():
     assert not ran.diagnostics.items
     lets = [s.value for s in ran.after.items[0].body.stmts if s._prod == "Let"]
     assert [to_text(v).strip() for v in lets] == ["3", "2.5 as f32"]
+
+
+# Hand-written Ltyped: a comptime lambda left in the function, which fold-comptime-lambdas
+# always folds away (calls and binding). Its block is run like any other comptime block, and
+# depends on the lambda's parameter: E3033, and the block stands as 0 after it.
+LAMBDA_LEFT = """
+    // IL: Ltyped
+    fn main() {
+        let sq: _ = |x: i32| {
+            comptime {
+                x * x
+            }
+        };
+        @print(sq(3));
+    }
+"""
+
+
+def test_handwritten_a_comptime_lambda_left_depends_on_its_parameter(run_pass, snapshot_txt):
+    ran = run_pass("desugar-comptime", LAMBDA_LEFT)
+    assert ran.codes == ["E3033"]
+    assert "depends on `x`" in ran.diagnostics.items[0].message
+    assert ran.dump == snapshot_txt

@@ -55,3 +55,17 @@ def test_every_suffix_is_a_cast_and_a_float_suffix_makes_a_float():
     assert casts == {("Int", "i64"), ("Float", "f32"), ("Int", "u8"), ("Int", "u32"),
                      ("Int", "i8"), ("Float", "f64")}
     assert not list(ran.nodes("Suffixed"))
+
+
+def test_handwritten_minus_inside_the_suffixed(run_pass, snapshot_txt):
+    # The minus inside the Suffixed (the generic form): the parser always puts it outside,
+    # `-(129i8)`. It still counts: -129 does not fit an i8 (E3008), -128 does.
+    ran = run_pass("desugar-literal-suffixes", """
+        // IL: Lshaped
+        fn main() {
+            print(Suffixed(value: -129, suffix: i8));
+            print(Suffixed(value: -128, suffix: i8));
+        }
+    """)
+    assert ran.codes == ["E3008"]
+    assert ran.dump == snapshot_txt

@@ -7,7 +7,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.desugar_loops import desugar_loops
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "desugar_loops"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -31,3 +31,24 @@ def test_every_loop_is_a_while_on_true():
     assert not list(ran.nodes("Loop"))
     whiles = list(ran.nodes("While"))
     assert len(whiles) == 2 and all(w.cond._prod == "Bool" and w.cond.value for w in whiles)
+
+
+def test_handwritten_loop_with_an_invariant(run_pass, snapshot_txt):
+    # A `loop` with an invariant in its header, which programs write on `while` and `for`
+    # and hardly ever here: it stays at the head of the `while true` body.
+    ran = run_pass("desugar-loops", """
+        // IL: Lplain
+        fn main() {
+            let mut i = 0;
+            loop invariant i <= 3 {
+                if i == 3 {
+                    break;
+                }
+                i += 1;
+            }
+            print(i);
+        }
+    """)
+    assert ran.codes == []
+    assert _printed(ran.tree) == "3\n"
+    assert ran.dump == snapshot_txt

@@ -60,3 +60,16 @@ def test_a_list_is_a_shape_only_without_extents_and_without_a_float():
     assert made["f"]._prod == "TensorLit"                              # [2.5, 1]: values
     assert made["v"]._prod == "TensorLit" and len(made["v"].elems) == 3
     assert not list(ran.nodes("TensorCall"))
+
+
+def test_handwritten_two_lists(run_pass, snapshot_txt):
+    # A `Tensor<..>(..)` call with two arguments: TensorCall's args are a sequence, the parser
+    # reads one (E1001 at the comma). The second is refused, not dropped without a word.
+    ran = run_pass("desugar-tensor-constructors", """
+        // IL: Lonefile
+        fn main() {
+            print(Tensor<i32, [2]>([1, 2], [3, 4]));
+        }
+    """)
+    assert ran.codes == ["E3023"]
+    assert ran.dump == snapshot_txt

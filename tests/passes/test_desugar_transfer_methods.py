@@ -6,6 +6,7 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
 from nano_vx.passes.desugar_transfer_methods import desugar_transfer_methods
 
 CASES = Path(__file__).parent / "cases" / "desugar_transfer_methods"
@@ -54,3 +55,24 @@ def test_a_function_without_transfers_is_shared(front):
     ran = front("fn main() { let t = Tensor<f32, [4]>::new(); let u = t.to_gpu(); }\n"
                 "fn other(x: i32) -> i32 { return x.abs(); }\n", desugar_transfer_methods)
     assert ran.after.items[1] is ran.before.items[1]
+
+
+def test_handwritten_methods_around_a_transfer(run_pass, snapshot_txt):
+    # Three moves in one expression, as no program writes them: a method with an argument
+    # (a MethodCall) on a `transfer(..)` (still unmarked) of a method's result. Only the
+    # calls without arguments are moves; the unmarked one becomes "sync".
+    ran = run_pass("desugar-transfer-methods", """
+        // IL: Lunrolled
+        fn main() {
+            let x = Tensor<f32, [2]>::fill(1.0);
+            let y = transfer(x.to_gpu_relaxed(), Memory::NPU_HBM).to_device(1);
+        }
+    """)
+    assert ran.codes == []
+    assert [(t.mark, t.dest.name) for t in _transfers(ran.tree)] == [
+        ("sync", "NPU_HBM"), ("relaxed", "GPU_HBM")]
+    assert ran.dump == snapshot_txt
+
+
+def _transfers(tree):
+    return [n for n in descendants(tree) if n._prod == "Transfer"]

@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.desugar_tuple_lets import desugar_tuple_lets
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "desugar_tuple_lets"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -42,3 +42,18 @@ def test_each_element_is_read_from_the_tuple_in_order():
     lets = ran.after.items[0].body.stmts[:4]
     assert [(s.name, getattr(s.value, "index", None)) for s in lets] == \
         [("tuple", None), ("a", 0), ("b", 1), ("c", 2)]
+
+
+def test_handwritten_no_names(run_pass, snapshot_txt):
+    # `let () = e;`, a LetTuple binding no name: the parser wants one (E1001). e is still
+    # evaluated once, into `tuple`, and nothing else is bound.
+    ran = run_pass("desugar-tuple-lets", """
+        // IL: Lwhile
+        fn main() {
+            let () = (1, 2);
+            print(3);
+        }
+    """)
+    assert ran.codes == []
+    assert _printed(ran.tree) == "3\n"
+    assert ran.dump == snapshot_txt

@@ -164,3 +164,26 @@ def test_a_refused_nest_is_refused_in_little_memory(tmp_path):
         tracemalloc.stop()
     assert status == 1 and "error[E3041]" in err.getvalue()
     assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_a_const_without_a_value_is_not_constant(front):
+    # It made fold read the missing value (an AttributeError); check-constants refuses the
+    # const itself later (E3044).
+    diag, spanned = _e3040(front, "const N: i32;\nfn main() { "
+                                  "unroll across(Topology::NPU[0..N]) { |i| print(i); } }\n")
+    assert spanned == "N"
+
+
+def test_handwritten_range_without_a_start(run_pass, snapshot_txt):
+    # `Topology::NPU[..2]`: a TopoRef with an end and no index, which the parser never builds
+    # (it reads `[a]` or `[a..b]`). No start is no range: E3040, and the statement goes.
+    ran = run_pass("desugar-unroll-across", """
+        // IL: Lpaths
+        fn main() {
+            unroll across(Topology::NPU[..2]) { |i|
+                print(i);
+            }
+        }
+    """)
+    assert ran.codes == ["E3040"]
+    assert ran.dump == snapshot_txt

@@ -2,14 +2,16 @@
 place, is a variable and an `if` chain; a `match` on an enum stays; the program prints what
 it printed."""
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from nano_vx.dump.dot import to_dot
+from nano_vx.dump.read import read_dump
 from nano_vx.dump.text import to_text
 from nano_vx.passes.desugar_value_matches import desugar_value_matches
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "desugar_value_matches"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -45,3 +47,33 @@ def test_the_scrutinee_is_evaluated_once():
             "  print(r);\n}\n")
     ran = run_front(text, desugar_value_matches)
     assert ran.prints() == ("1\n30\n", "1\n30\n")
+
+
+# Hand-written Ltyped: a local already named `match#1`, the name this pass gives a scrutinee;
+# no program binds one (`match` is a keyword, and resolve-names never makes it). The pass
+# took the name again, shadowing the local, and the program printed 4 instead of 7; it now
+# takes the next free name.
+NAME_TAKEN = """
+    // IL: Ltyped
+    fn main() {
+        let match#1: i32 = 5;
+        let r: i32 = match 2 {
+            0 => {
+                1
+            },
+            n => {
+                match#1 + n
+            },
+        };
+        @print(r);
+    }
+"""
+
+
+def test_handwritten_the_scrutinee_takes_a_name_not_bound_yet(run_pass, snapshot_txt):
+    ran = run_pass("desugar-value-matches", NAME_TAKEN)
+    assert ran.codes == []
+    assert [s.name for s in ran.tree.items[0].body.stmts[:3]] == ["match#1", "match#2", "r"]
+    assert ran.dump == snapshot_txt
+    assert _printed(ran.tree) == _printed(read_dump(textwrap.dedent(NAME_TAKEN).lstrip())[1]) \
+        == "7\n"

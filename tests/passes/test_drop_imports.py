@@ -7,7 +7,7 @@ import pytest
 from nano_vx.cli import main as cli_main
 from nano_vx.dump.text import to_text
 from nano_vx.passes.drop_imports import drop_imports
-from front import run_front
+from front import _printed, run_front
 
 CASES = Path(__file__).parent / "cases" / "drop_imports"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -32,3 +32,18 @@ def test_a_name_used_from_an_import_is_undefined_where_it_is_used(capsys):
     assert cli_main([str(CASES / "used.vx"), "--action", "check"]) == 1
     err = capsys.readouterr().err
     assert "warning[W1031]" in err and "error[E2001]: cannot find value 'hypot'" in err
+
+
+def test_handwritten_import_inside_a_block(run_pass, snapshot_txt):
+    # An `import` as a statement: Lsrc's ItemStmt holds any item, the parser reads none in a
+    # block (E1001). The statement goes with it, or the ItemStmt would hold nothing.
+    ran = run_pass("drop-imports", """
+        // IL: Lsrc
+        fn main() {
+            import std::math;
+            print(1);
+        }
+    """)
+    assert ran.codes == ["W1031"]
+    assert _printed(ran.tree) == "1\n"
+    assert ran.dump == snapshot_txt

@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.explicate_control import explicate_control
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "explicate_control"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -65,3 +65,50 @@ def test_an_if_value_inside_an_expression_is_a_select_and_one_where_its_value_go
         "return base + (if c { 1i64 } else { base * 2i64 });"
     classify = next(i for i in after.items if i.name == "classify")
     assert classify.blocks[0].exit._prod == "Branch"  # statements in an arm: branches
+
+
+# Hand-written Llifted: a local named as the `for` loop's own counter would be, and code after
+# `break` and `return`, which the parser accepts but no program of the examples writes. The
+# counter takes the next free name, and the dead statements are dropped.
+COUNTER_NAME_TAKEN = """
+    // IL: Llifted
+    fn main() -> void {
+        let mut i_next: i32 = 5i32;
+        for i: i32 in 0i32..2i32 {
+            if i == 1i32 {
+                break;
+                @print(99i32);
+            }
+            @print(i +[i32] i_next);
+        }
+        return;
+        @print(7i32);
+    }
+"""
+
+
+def test_handwritten_a_taken_counter_name_and_dead_code(run_pass, snapshot_txt):
+    ran = run_pass("explicate-control", COUNTER_NAME_TAKEN)
+    assert ran.codes == []
+    assert "let mut i_next#1: ~i32 = 0i32;" in ran.text
+    assert "99i32" not in ran.text and "7i32" not in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "5\n"
+    assert ran.dump == snapshot_txt
+
+
+# Hand-written Llifted: `break` outside any loop. No earlier pass refuses it (nor `break` in a
+# closure's body, which lift-closures makes a function of its own), so `nano-vx` reaches here
+# with it and fails with an internal error.
+BREAK_OUTSIDE_A_LOOP = """
+    // IL: Llifted
+    fn main() -> void {
+        break;
+    }
+"""
+
+
+@pytest.mark.xfail(strict=True, raises=IndexError, reason="`break` or `continue` outside a "
+                   "loop (also in a closure's body) is refused by no pass: explicate-control "
+                   "crashes on it")
+def test_handwritten_break_outside_a_loop(run_pass):
+    assert run_pass("explicate-control", BREAK_OUTSIDE_A_LOOP).codes

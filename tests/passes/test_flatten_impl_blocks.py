@@ -56,3 +56,23 @@ def test_self_outside_an_impl_block_is_left_for_the_type_checks():
                     flatten_impl_blocks)
     [fn] = [i for i in ran.after.items if i.name == "f"]
     assert fn.params[0].type._prod == "NamedType" and fn.params[0].type.name == "Self"
+
+
+def test_handwritten_const_in_an_impl(run_pass, snapshot_txt):
+    # An impl block holding a const: Lhoisted's Impl holds any item, the parser reads only
+    # functions there (E1001). The const is refused as the parser refuses it, and dropped.
+    ran = run_pass("flatten-impl-blocks", """
+        // IL: Lhoisted
+        struct S {}
+        impl S {
+            const N: i32 = 3;
+            fn f() -> i32 {
+                1
+            }
+        }
+        fn main() {
+            print(S::f());
+        }
+    """)
+    assert ran.codes == ["E1001"]
+    assert ran.dump == snapshot_txt

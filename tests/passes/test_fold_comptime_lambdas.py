@@ -78,3 +78,31 @@ def test_a_lambda_called_in_a_block_is_written_in_place(front):
 def test_desugar_comptime_runs_the_lambdas_written_in_a_block(capsys):
     assert cli_main([str(CASES / "block_call.vx")]) == 0
     assert capsys.readouterr().out == "19\n17\n"
+
+
+# Hand-written Ltyped: a comptime lambda whose body calls the lambda itself; no program holds
+# one, since a `let` binds its name after its value and resolve-names refuses the name
+# (E2001). Writing the lambda in place for its own call recursed without end (RecursionError);
+# it is refused with the same E2001, once, whether the call is outside a block or inside one.
+CALLS_ITSELF = """
+    // IL: Ltyped
+    fn main() {
+        let fact: _ = |n: i32| {
+            comptime {
+                if n == 0 { 1 } else { n * fact(n - 1) }
+            }
+        };
+        @print(fact(4));
+    }
+"""
+
+
+@pytest.mark.parametrize("call", ["@print(fact(4));", "let v: _ = comptime { fact(3) };"])
+def test_handwritten_a_lambda_that_calls_itself_is_refused(run_pass, call):
+    ran = run_pass("fold-comptime-lambdas", CALLS_ITSELF.replace("@print(fact(4));", call))
+    assert ran.codes == ["E2001"]
+    assert ran.diagnostics.items[0].message == "cannot find value 'fact' in this scope"
+
+
+def test_handwritten_a_lambda_that_calls_itself_output(run_pass, snapshot_txt):
+    assert run_pass("fold-comptime-lambdas", CALLS_ITSELF).dump == snapshot_txt

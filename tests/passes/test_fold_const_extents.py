@@ -2,14 +2,16 @@
 known to the capacity checks and to native code; the program prints what it printed. A
 `spawn on` unit index not known while compiling is 0, with W1030."""
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from nano_vx.dump.dot import to_dot
+from nano_vx.dump.read import read_dump
 from nano_vx.dump.text import to_text
 from nano_vx.passes.fold_const_extents import fold_const_extents
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "fold_const_extents"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -103,3 +105,54 @@ def test_w1030_the_block_runs_on_unit_0():
 """, fold_const_extents)
     assert ran.diagnostics.codes() == ["W1030"]
     assert ran.prints() == ("false\n", "true\n")  # before the pass, on unit 3
+
+
+# Hand-written Lmono: consts that check-constants refuses before this pass runs, so no program
+# that reaches it holds them: a cycle, a value outside its type, and arithmetic that folds to a
+# zero extent. Each stays as written; the names inside a zero extent's arithmetic still fold.
+REFUSED_CONSTS = """
+    // IL: Lmono
+    const A: i32 = B + 1;
+    const B: i32 = A * 2;
+    const BIG: i32 = 2147483647 * 4;
+    const M: i32 = 4;
+    fn main() {
+        let t = Tensor<i32, [A, BIG]>::new();
+        let u = Tensor<i32, [M - 4, M * M]>::new();
+        @print(u);
+    }
+"""
+
+
+def test_handwritten_consts_earlier_checks_refuse_stay_names(run_pass, snapshot_txt):
+    ran = run_pass("fold-const-extents", REFUSED_CONSTS)
+    assert ran.codes == []
+    assert "Tensor<i32, [A, BIG]>" in ran.text
+    assert "Tensor<i32, [4 - 4, 16]>" in ran.text
+    assert ran.dump == snapshot_txt
+
+
+# Hand-written Lmono: this pass's own output, which no program hands it (it runs once): the
+# folded extents are numbers already and a second run changes nothing.
+FOLDED_ONCE = """
+    // IL: Lmono
+    const N: i32 = 2;
+    fn main() {
+        let t = Tensor<i32, [N * 3, N]>::new();
+        @print(t);
+    }
+"""
+
+
+def test_handwritten_a_second_run_changes_nothing(run_pass):
+    once = run_pass("fold-const-extents", FOLDED_ONCE)
+    assert "Tensor<i32, [6, 2]>" in once.text
+    twice = run_pass("fold-const-extents", once.text)
+    assert (twice.text, twice.codes) == (once.text, [])
+    assert _printed(twice.tree) == _prints(FOLDED_ONCE) \
+        == "[[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]]\n"
+
+
+def _prints(text: str) -> str:
+    """What hand-written IL prints under the reference interpreter."""
+    return _printed(read_dump(textwrap.dedent(text).lstrip())[1])

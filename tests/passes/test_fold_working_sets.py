@@ -165,3 +165,38 @@ def test_the_fold_agrees_with_running_the_calls(bodies):
     # capacity); a path's is the fold's.
     assert {d.code for d in refused} <= {"E6027", "E6010", "E6009"}
     assert max(d.data["required"] for d in refused) == peak
+
+
+# Hand-written Lrouted: a call of a function the program lacks, which resolve-names refuses
+# (E2001) before this pass. It adds nothing to its caller's total; the path through the
+# function that is there still overflows.
+CALL_OF_NO_FUNCTION = """
+    // IL: Lrouted
+    Memory Smem {
+        within: Memory::NPU_HBM, capacity: 4 KiB, bandwidth: 128 B/cyc, managed: explicit
+    }
+
+    fn fill() {
+        let t: Tensor<u8, [3000], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [3000]>::fill(1),
+                                                          Memory::Smem);
+        @print(t[0]);
+    }
+
+    fn main() {
+        let b: Tensor<u8, [2000], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [2000]>::fill(1),
+                                                          Memory::Smem);
+        @ghost();
+        @fill();
+        @print(b[0]);
+    }
+"""
+
+
+def test_handwritten_a_call_of_no_function_adds_nothing(run_pass, snapshot_txt):
+    ran = run_pass("fold-working-sets", CALL_OF_NO_FUNCTION)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E6027", "the working set along the call path main -> fill in memory space 'Smem' "
+                  "peaks at 5000 bytes, over its 4096 byte capacity")]
+    assert ran.dump == snapshot_txt

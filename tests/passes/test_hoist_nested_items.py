@@ -7,6 +7,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.hoist_nested_items import hoist_nested_items
+from front import _printed
 
 CASES = Path(__file__).parent / "cases" / "hoist_nested_items"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -65,3 +66,24 @@ def test_memory_and_topology_names_do_not_clash_with_values(front):
     text = "Memory Scratch { capacity: 4 KiB }\nfn main() { fn Scratch() { } Scratch(); }\n"
     ran = front(text, hoist_nested_items)
     assert not ran.diagnostics.items
+
+
+def test_handwritten_item_nested_in_a_const(run_pass, snapshot_txt):
+    # A function declared inside a closure in a const's value, outside every function: it is
+    # hoisted after the const that held it, and the const still calls it.
+    ran = run_pass("hoist-nested-items", """
+        // IL: Lunpacked
+        const N: i32 = (|| {
+            fn three() -> i32 {
+                3
+            }
+            three()
+        })();
+        fn main() {
+            print(N);
+        }
+    """)
+    assert ran.codes == []
+    assert [i.name for i in ran.tree.items] == ["N", "three", "main"]
+    assert _printed(ran.tree) == "3\n"
+    assert ran.dump == snapshot_txt

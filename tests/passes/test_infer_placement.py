@@ -131,3 +131,30 @@ def test_granule_rounding():
     assert rounded(16384, 16384) == 16384
     assert rounded(16385, 16384) == 32768
     assert rounded(100, None) == 100
+
+
+# Hand-written Lmono: a spawn on a topology and a tensor in a space nobody declares, which
+# check-locations refuses before this pass runs. Code on the unknown topology runs in no known
+# space, so the tensor made there stays unplaced; a transfer out of the unknown space still
+# records it as the space its value leaves.
+UNDECLARED_PLACES = """
+    // IL: Lmono
+    fn main() {
+        let v = spawn on(Topology::Ghost) {
+            let t = Tensor<i32, [2]>::new();
+            t
+        };
+        let g = Tensor<i32, [2], Memory::Ghost>::new();
+        let u = transfer[sync](g, Memory::GPU_HBM);
+        @print(v);
+    }
+"""
+
+
+def test_handwritten_undeclared_places_leave_tensors_unplaced(run_pass, snapshot_txt):
+    ran = run_pass("infer-placement", UNDECLARED_PLACES)
+    assert ran.codes == []
+    spawn, _, transfer = (s.value for s in ran.tree.items[0].body.stmts[:3])
+    assert spawn.body.stmts[0].type.place is None  # the tensor made on Ghost
+    assert transfer.src.name == "Ghost"
+    assert ran.dump == snapshot_txt

@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.insert_seam_assumes import insert_seam_assumes
-from front import run_front
+from front import _printed, run_front
 
 CASES = Path(__file__).parent / "cases" / "insert_seam_assumes"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -78,3 +78,34 @@ def test_a_kernel_launched_twice_assumes_what_both_launches_prove():
     program = tree.replace(items=tuple(twice if i is host else i for i in tree.items))
     out = insert_seam_assumes(program, ran.ctx)
     assert assumes(out)["launch$kernel0"] == ["assume(kblk_start > qblk_end);"]
+
+
+# Hand-written Lkernels: a launch whose arguments are not named as the kernel's parameters in
+# their places (outline-kernels always names them alike), the first argument even named as
+# another parameter. The host's proofs, an assert and a proved `requires`, reach the kernel
+# in the names of its parameters.
+ARGUMENTS_NAMED_OTHERWISE = """
+    // IL: Lkernels
+    fn main() {
+        @run(4);
+    }
+
+    fn run(n: i32) requires n > 0 {
+        let k: i32 = 3;
+        assert(k < n);
+        launch run$kernel0 on(Topology::GPU)(k, n);
+    }
+
+    fn run$kernel0(n: i32, m: i32) on Topology::GPU {
+        @print(n + m);
+    }
+    // fact proved_requires: {"run": [0]}
+"""
+
+
+def test_handwritten_proofs_reach_the_kernel_in_its_parameters_names(run_pass, snapshot_txt):
+    ran = run_pass("insert-seam-assumes", ARGUMENTS_NAMED_OTHERWISE, emit_seam_certs=True)
+    assert ran.codes == []
+    assert "    assume(m > 0);\n    assume(n < m);\n    @print(n + m);\n" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "7\n"
+    assert ran.dump == snapshot_txt

@@ -171,3 +171,20 @@ def test_e6013_a_cost_written_beside_the_fleet_bandwidths():
     (d,) = diagnostics.items
     assert d.code == "E6013" and d.data["bottleneck"] == "HBM"
     assert "gives the cost 5" in d.message and "0.4701" in d.message
+
+
+def test_handwritten_rerun_on_its_own_output(run_pass):
+    # Idempotence: the pass re-run on what it wrote with `--host default` meets the host's
+    # declaration already in the program; a resumed run skips the pass (the dump's `after:`).
+    ran = run_pass("load-machine-files", """
+        // IL: Lsrc
+        fn main() {
+            print(1);
+        }
+
+        Memory CPU_DRAM { managed: explicit }
+    """, host="default")
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E6012", "memory space 'CPU_DRAM' is declared in two inputs: the program and "
+                  "--host default")]
+    assert ran.text.count("Memory CPU_DRAM") == 1

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.monomorphize import MAX_DEPTH, monomorphize
-from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+from front import (_printed, assert_prints_the_same, assert_refused_from_the_command_line,
                    assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "monomorphize"
@@ -267,3 +267,21 @@ def test_a_generic_struct_written_in_a_signature_or_a_let_is_the_struct_erased()
     # The field `a: T` keeps its parameter's name: erased, it takes any value.
     assert [to_text(n).strip() for n in ran.nodes("NamedType")] == ["T", "Pair", "Pair", "Pair"]
     assert ran.prints() == ("2.5\n", "2.5\n")
+
+
+def test_handwritten_uncalled_generic_naming_nothing(run_pass, snapshot_txt):
+    # A generic function calling `@nowhere`, which no item declares (resolve-names refuses
+    # it first, E2001). Nothing calls the generic, so it disappears unchecked.
+    ran = run_pass("monomorphize", """
+        // IL: Lresolved
+        fn broken<T>(x: T) -> T {
+            @nowhere(x)
+        }
+        fn main() {
+            @print(1);
+        }
+    """)
+    assert ran.codes == []
+    assert [i.name for i in ran.tree.items] == ["main"]
+    assert _printed(ran.tree) == "1\n"
+    assert ran.dump == snapshot_txt

@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.outline_kernels import outline_kernels
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "outline_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -53,3 +53,30 @@ def test_inner_spawns_are_outlined_first_and_a_loop_counter_is_passed_untyped():
 def test_no_spawn_is_left():
     after = run_front(CASES / "values.vx", outline_kernels).after
     assert "spawn" not in to_text(after) and to_text(after).count("launch ") == 3
+
+
+# Hand-written Lscheduled: a function already named as main's first kernel would be, a name
+# with a `$` no Vx program can write. The kernel takes the next free number, not a second
+# function of that name.
+KERNEL_NAME_TAKEN = """
+    // IL: Lscheduled
+    fn main$kernel0() {
+        @print(1);
+    }
+
+    fn main() {
+        let t: Tensor<i32, [2], Memory::GPU_HBM> = Tensor<i32, [2]>::fill(7);
+        spawn on(Topology::GPU) {
+            @print(t[0]);
+        };
+        @main$kernel0();
+    }
+"""
+
+
+def test_handwritten_a_kernel_name_already_taken(run_pass, snapshot_txt):
+    ran = run_pass("outline-kernels", KERNEL_NAME_TAKEN)
+    assert ran.codes == []
+    assert [item.name for item in ran.tree.items] == ["main$kernel0", "main", "main$kernel1"]
+    assert _printed(ran.before) == _printed(ran.tree) == "7\n1\n"
+    assert ran.dump == snapshot_txt

@@ -207,3 +207,16 @@ def test_an_unknown_name_under_another_if_comptime_is_refused(front):
     text = "fn main() {\n    if comptime 1 > 2 {\n        missing();\n    }\n}\n"
     [d] = front(text, resolve_names).diagnostics.items
     assert (d.code, d.message) == ("E2001", "cannot find value 'missing' in this scope")
+
+
+def test_handwritten_return_outside_an_ensures(run_pass, snapshot_txt):
+    # `return` as a value outside an `ensures`: Ltransfers' ReturnValue may stand anywhere,
+    # the parser reads it only in that clause. It names no result here: E2001.
+    ran = run_pass("resolve-names", """
+        // IL: Ltransfers
+        fn main() {
+            print(return);
+        }
+    """)
+    assert ran.codes == ["E2001"]
+    assert ran.dump == snapshot_txt

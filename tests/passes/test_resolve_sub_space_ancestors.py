@@ -83,3 +83,29 @@ def test_e6002_names_both_spaces():
 def test_e6014_notes_the_host_flag():
     (d,) = route("e6014_no_host")[2].items
     assert any("--host" in note for note in d.notes)
+
+
+# Hand-written Lfolded: two spaces each `within:` the other, a cycle check-memory-declarations
+# refuses, and a transfer whose source space nobody declares, which infer-placement never
+# records (check-locations refuses the placement first). The cycle gives no route and no
+# endless walk up the ancestors (E6002); the unknown source is named (E2001).
+CYCLE_AND_UNKNOWN_SOURCE = """
+    // IL: Lfolded
+    Memory A { within: Memory::B, capacity: 4 MiB }
+
+    Memory B { within: Memory::A, capacity: 4 MiB }
+
+    fn main() -> i32 {
+        let x: Tensor<f32, [16], Memory::CPU_DRAM> = Tensor<f32, [16]>::new();
+        let a: Tensor<f32, [16], Memory::A> = transfer[sync, from CPU_DRAM](x, Memory::A);
+        let g: Tensor<f32, [16], Memory::CPU_DRAM> = transfer[sync, from Ghost](x, Memory::CPU_DRAM);
+        return 0;
+    }
+"""
+
+
+def test_handwritten_a_within_cycle_and_an_unknown_source(run_pass, snapshot_txt):
+    ran = run_pass("resolve-sub-space-ancestors", CYCLE_AND_UNKNOWN_SOURCE)
+    assert ran.codes == ["E6002", "E2001"]
+    assert ran.text.count(", no route]") == 2
+    assert ran.dump == snapshot_txt

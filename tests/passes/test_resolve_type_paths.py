@@ -10,7 +10,7 @@ from nano_vx.cli import main as cli_main
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.resolve_type_paths import resolve_type_paths
-from front import assert_prints_the_same, assert_refused_then_repaired, run_front
+from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
 
 CASES = Path(__file__).parent / "cases" / "resolve_type_paths"
 
@@ -69,3 +69,20 @@ def test_a_functions_own_arguments_come_after_its_types():
     alone = run_front(program.replace("W<i32>::pick<2>", "W::pick<2>"), resolve_type_paths)
     [diag] = alone.diagnostics.items
     assert diag.code == "E3047" and "not those of 'W', which come first" in diag.message
+
+
+def test_handwritten_function_named_through_no_type(run_pass, snapshot_txt):
+    # `fn S::f` with no struct S: only flatten-impl-blocks makes such a name, from an impl of
+    # a declared type (E2001 otherwise). The function exists, so `S::f()` is its call.
+    ran = run_pass("resolve-type-paths", """
+        // IL: Lflat
+        fn S::f() -> i32 {
+            7
+        }
+        fn main() {
+            print(S::f());
+        }
+    """)
+    assert ran.codes == []
+    assert _printed(ran.tree) == "7\n"
+    assert ran.dump == snapshot_txt

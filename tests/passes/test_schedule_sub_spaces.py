@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.schedule_sub_spaces import schedule_sub_spaces
-from front import run_front
+from front import _printed, run_front
 
 CASES = Path(__file__).parent / "cases" / "schedule_sub_spaces"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -63,3 +63,38 @@ def test_resident_tiles_never_overlap_and_each_takes_whole_granules(tiles):
         assert all(end <= a or start >= b for a, b in live)  # no overlap with a resident tile
         if keep:
             live.append((start, end))
+
+
+# Hand-written Lrouted: a tile in a space the model lacks (check-locations refuses it), which
+# still counts among the transfers, and a tile over its space's capacity (check-capacity
+# refuses it): the slots follow the working sets all the same, the second tile past the end.
+UNCHECKED_TILES = """
+    // IL: Lrouted
+    Memory Smem {
+        within: Memory::NPU_HBM, capacity: 2 KiB, granule: 1 KiB, bandwidth: 128 B/cyc,
+        managed: explicit
+    }
+
+    fn main() {
+        let a: Tensor<u8, [1000], Memory::Ghost> =
+            transfer[sync, NPU_HBM -> Ghost (10), cost 10](Tensor<u8, [1000]>::fill(1),
+                                                           Memory::Ghost);
+        let b: Tensor<u8, [3000], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [3000]>::fill(2),
+                                                          Memory::Smem);
+        let c: Tensor<u8, [100], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [100]>::fill(3),
+                                                          Memory::Smem);
+        @print(b[0] + c[0]);
+    }
+"""
+
+
+def test_handwritten_tiles_earlier_checks_refuse_are_scheduled(run_pass, snapshot_txt):
+    ran = run_pass("schedule-sub-spaces", UNCHECKED_TILES)
+    assert ran.codes == []
+    assert "cost 10](Tensor<u8, [1000]>" in ran.text
+    assert "slot Smem+0 (3 x 1024 B of 2048 B, within NPU_HBM)" in ran.text
+    assert "slot Smem+3072 (1 x 1024 B of 2048 B, within NPU_HBM)" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "5\n"
+    assert ran.dump == snapshot_txt

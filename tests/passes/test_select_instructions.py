@@ -87,3 +87,27 @@ def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
                     " t[0] = b; print(t[0]); }\n", select_instructions)
     text = to_text(ran.after)
     assert "memref.alloca() : memref<i8>" in text and "arith.trunci" in text
+
+
+# Hand-written Lblocks: a jump back to a function's first block, which explicate-control never
+# makes (its first block is only entered). MLIR's entry block has no predecessors, so the
+# first block is entered from an entry of its own, and the module parses and verifies.
+JUMP_TO_THE_FIRST_BLOCK = """
+    // IL: Lblocks
+    fn spin(n: i32) -> i32 {
+    bb0:
+        branch n > 0i32, bb1, bb0;
+    bb1:
+        return n;
+    }
+"""
+
+
+def test_handwritten_a_jump_to_the_first_block(run_pass, snapshot_txt):
+    from nano_vx.backend.mlir import emit_mlir
+
+    ran = run_pass("select-instructions", JUMP_TO_THE_FIRST_BLOCK)
+    assert ran.codes == []
+    assert "func.func @spin(%n: i32) -> i32 {\n    cf.br ^bb1\n  ^bb1:\n" in ran.text
+    assert "func.func @spin" in emit_mlir(ran.tree)
+    assert ran.dump == snapshot_txt

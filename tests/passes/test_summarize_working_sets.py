@@ -113,3 +113,37 @@ def test_a_reference_to_a_tile_keeps_it_resident_while_the_reference_is_used():
     assert (a.label, temp.label) == ("'a'", "a temporary")
     assert a.start < temp.start < a.last  # used through `view` after the temporary
     assert (len(ws.tiles), ws.peak) == (2, 16384 + 32768)  # the reference is no tile
+
+
+# Hand-written Lrouted: a tile transferred into a space the model lacks, which check-locations
+# refuses (E6025) before this pass: it belongs to no working set. Of the two tiles in the
+# declared space, the one never read is resident only where it is placed.
+UNDECLARED_SPACE = """
+    // IL: Lrouted
+    Memory Smem {
+        within: Memory::NPU_HBM, capacity: 8 KiB, granule: 1 KiB, bandwidth: 128 B/cyc,
+        managed: explicit
+    }
+
+    fn main() {
+        let a: Tensor<u8, [1000], Memory::Ghost> =
+            transfer[sync, NPU_HBM -> Ghost (10), cost 10](Tensor<u8, [1000]>::fill(1),
+                                                           Memory::Ghost);
+        let b: Tensor<u8, [3000], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [3000]>::fill(1),
+                                                          Memory::Smem);
+        let c: Tensor<u8, [100], Memory::Smem> =
+            transfer[sync, NPU_HBM -> Smem (10), cost 10](Tensor<u8, [100]>::fill(1),
+                                                          Memory::Smem);
+        @print(a[0] + b[0]);
+    }
+"""
+
+
+def test_handwritten_a_tile_in_an_undeclared_space_is_in_no_working_set(run_pass):
+    ran = run_pass("summarize-working-sets", UNDECLARED_SPACE)
+    assert ran.codes == []
+    assert ran.ctx.describe("working_sets") == (
+        "fn main, space Smem: peak 4096 bytes, 2 of 2 tiles resident at the peak\n"
+        "  * 'b': 3000 bytes, footprint 3072, transfer #1 at 12:9, points 2..5\n"
+        "  * 'c': 100 bytes, footprint 1024, transfer #2 at 15:9, points 3..3\n")

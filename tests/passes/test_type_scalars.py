@@ -146,3 +146,28 @@ def test_a_tensor_whose_bytes_no_address_reaches_is_refused_not_compiled():
     assert diag.code == "E5001"
     assert "a tensor of 40000000000000000000 bytes, more than an address reaches" in diag.message
 
+
+
+# Hand-written Lassumed: a match on a value, which desugar-value-matches writes as an `if`
+# chain in the front end; native code has no lowering of its own for it.
+VALUE_MATCH = """
+    // IL: Lassumed
+    fn main() {
+        let n: i32 = 2;
+        match n {
+            1 => {
+                @print(10);
+            },
+            _ => {
+                @print(20);
+            },
+        };
+    }
+"""
+
+
+def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
+    ran = run_pass("type-scalars", VALUE_MATCH)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5001", "native code does not lower a `match` on a value (in 'main')")]
+    assert ran.dump == snapshot_txt

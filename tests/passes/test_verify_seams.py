@@ -126,3 +126,41 @@ fn main() {{
     ran = run_front(program, verify_seams, verify_seams=True)
     outcomes = {_COMPARE[compare](fn(x), k) for x in range(-128, 128)}
     assert ran.diagnostics.codes() == (["E6004"] if len(outcomes) == 2 else [])
+
+
+# Hand-written Lrouted: the relaxed tensor's name bound again, in a block of the host and in
+# kernels, which the unique names of resolve-names rule out. An assert on a value of that name
+# there reads the block's own value, and asks nothing of the seam; the last kernel reads the
+# moved tensor itself and is refused.
+NAME_BOUND_AGAIN = """
+    // IL: Lrouted
+    fn stage(a: Tensor<i32, [4], Memory::CPU_DRAM>) {
+        let m: Tensor<i32, [4], Memory::NPU_HBM> =
+            transfer[relaxed, CPU_DRAM -> NPU_HBM (50), cost 50](a, Memory::NPU_HBM);
+        {
+            let m: Tensor<i32, [4], Memory::NPU_HBM> = Tensor<i32, [4]>::fill(42);
+            spawn on(Topology::NPU[0]) {
+                assert(m[2] == 42);
+            };
+        }
+        spawn on(Topology::NPU[0]) {
+            for m in 0..4 {
+                assert(m < 4);
+            }
+            let m: Tensor<i32, [4], Memory::NPU_HBM> = Tensor<i32, [4]>::fill(42);
+            assert(m[0] == 42);
+        };
+        spawn on(Topology::NPU[0]) {
+            assert(m[1] == 42);
+        };
+    }
+"""
+
+
+def test_handwritten_a_name_bound_again_is_not_the_moved_tensor(run_pass, snapshot_txt):
+    ran = run_pass("verify-seams", NAME_BOUND_AGAIN, verify_seams=True)
+    assert ran.codes == ["E6004"]
+    assert ran.diagnostics.items[0].notes == [
+        "counterexample from z3: `m[1]` is 42 as written but 0 as the kernel may read it, "
+        "which makes the kernel's assert `m[1] == 42` at 19:16 false"]
+    assert ran.dump == snapshot_txt
