@@ -109,7 +109,8 @@ _ENTRIES = [
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
          "takes the other side's type). Convert one side with `as`. Comparisons do not "
-         "chain: `a < b < c` compares a bool with c."),
+         "chain: `a < b < c` compares a bool with c. A `match` case compares too: on an "
+         "enum, its pattern names a variant of that enum."),
     Code("E3006", "a logical operator on a value that is not a bool",
          "`&&` and `||` take two bools; `!` takes a bool, or an integer whose bits it flips "
          "(as in Rust), never a float. Write the comparison you mean (`n != 0`)."),
@@ -183,6 +184,11 @@ _ENTRIES = [
          "`t.extent(i)` is the extent of axis i of t, so i must be an integer literal from 0 "
          "to the tensor's rank minus one: the message names the rank. A `?` extent is read "
          "when the program runs; a written one is a constant."),
+    Code("E3029", "`break` or `continue` outside a loop",
+         "`break` leaves and `continue` restarts the innermost `for`, `while` or `loop` around "
+         "it in the same body. A closure's body is a function of its own and a `spawn`'s body "
+         "a kernel of its own, so a loop written around the closure or the spawn is not one "
+         "they can leave: move the loop inside, or leave the body with `return`."),
     Code("E3032", "runaway instantiation of a generic function",
          "monomorphize makes one instance of a generic function per distinct list of "
          "generic arguments. When an instance calls its generic with new arguments each time "

@@ -15,6 +15,7 @@ from .passes.check_tensor_constructors import check_tensor_constructors
 from .passes.check_tensor_literals import check_tensor_literals
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
+from .passes.check_loop_exits import check_loop_exits
 from .passes.check_literal_ranges import check_literal_ranges
 from .passes.check_locations import check_locations
 from .passes.check_match_arms import check_match_arms
@@ -93,6 +94,7 @@ PIPELINE = Pipeline([
     differentiate_reverse,
     check_types,
     check_returns,
+    check_loop_exits,
     check_linearity,
     check_borrows,
     check_visibility,

@@ -20,7 +20,7 @@ workdir = docs.workdir
 EDITS = {
     "draft.txt": ("p1/31b-after-resolve-sub-space-ancestors.txt", (1, 2)),
     "repaired.txt": ("p1/31b-after-resolve-sub-space-ancestors.txt", (1, 2)),
-    "hbm-64.txt": ("p6/38b-after-check-visibility.txt", (1, 1)),
+    "hbm-64.txt": ("p6/39b-after-check-visibility.txt", (1, 1)),
 }
 
 

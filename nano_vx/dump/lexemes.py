@@ -133,9 +133,10 @@ LEXEMES: dict[str, Lexeme] = {
     "name": Lexeme("a name", str, _regex(_WORD)),
     "fname": Lexeme("a function's name", str, _regex(rf"{_WORD}(?:::{_WORD})?")),
     # A bare keyword is no local (`transfer[sync](..)` is a transfer, never `transfer` indexed
-    # and called); one renamed apart (`match#1`) is.
+    # and called); one renamed apart (`match#1`) is, and so is `return`, the result an
+    # `ensures` names.
     "uname": Lexeme("a local's name (x, x#1)", str,
-                    _regex(rf"(?!{_keywords(RESERVED)}(?!#)){_WORD}(?:#[0-9]+)?")),
+                    _regex(rf"(?!{_keywords(RESERVED - {'return'})}(?!#)){_WORD}(?:#[0-9]+)?")),
     "iname": Lexeme("a function's name", str, _read_iname),
     "label": Lexeme("a block's label (bb0)", str, _regex(r"bb[0-9]+" + _ENDS_WORD)),
     "clause": Lexeme("a where clause", str, _read_clause),

@@ -23,6 +23,7 @@ from ..passes.desugar_tensor_constructors import meaning
 from ..placement.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
+from .derivatives import derivative
 from .functions import ClosureValue, compile_code, type_slot
 from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
@@ -657,7 +658,7 @@ class ExprMixin:
             return value(f) if value is not None else None
         return run
 
-    # -- differentiation: run as the function the compiler generates (oracle/derivatives.py)
+    # -- differentiation: the function run on floats carrying derivatives (derivatives.py)
 
     def x_Grad(self, node, sc, hint):
         return self.derivative(node, [node.arg], sc)
@@ -669,13 +670,8 @@ class ExprMixin:
         return self.derivative(node, [node.primal, node.tangent], sc)
 
     def derivative(self, node, args, sc):
-        from .derivatives import generated
         values, span = [self.expr(a, sc) for a in args], node.span
-
-        def run(f):
-            fn, seed = generated(self, node)
-            return fn.call([v(f) for v in values] + seed, [], span)
-        return run
+        return lambda f: derivative(self, node, [v(f) for v in values], span)
 
     # -- not run yet: this needs the memory model ----------------------------------------
 

@@ -49,8 +49,8 @@ The value of a `let` (or of a `const`, or assigned with `=`) has the variable's 
 `return v;` and a body's last expression have the function's result type, `return;` and a
 function without a result give none (E3002). Arithmetic takes two numbers of one type,
 `& | ^` two integers or two bools of one type, `<< >>` an integer shifted by an integer of any
-type, and unary `-` a signed number (E3004); a comparison takes two values of one type
-(E3005); `&&`, `||` take bools and `!` a bool or an integer, whose bits it flips (E3006); the
+type, and unary `-` a signed number (E3004); a comparison takes two values of one type, and a
+`match` case on an enum names a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose bits it flips (E3006); the
 condition of `if`, `while` and `assert` is a bool and the branches of an `if` used as a value
 agree (E3007); `as` converts a number or a bool to a number, and nothing to a bool nor a bool
 to a float (E3011). As in Rust, an unsuffixed literal takes the type of the value beside it,
@@ -365,3 +365,23 @@ def _written(node) -> str:
     """An expression as the message quotes it (printed only for a refusal: printing is
     dear)."""
     return to_text(node).strip()
+
+
+@check_types.on("MatchValue")
+def _match_value(run, node):
+    run.descend(node)
+    t = value_type(_type(run, node.scrutinee))
+    if t._prod != "NamedType":
+        return
+    for case in node.cases:
+        for pattern in _alternatives(case.pattern):
+            if pattern._prod == "PVariant" and pattern.enum != t.name:
+                _error(run, "E3005", pattern.span,
+                       f"this case compares {t.name} with `{pattern.enum}::{pattern.variant}`, "
+                       f"a {pattern.enum}: a case's pattern is of its `match`'s type",
+                       help=[f"name a variant of {t.name}, or `_` for the rest"],
+                       operator="match", left=t.name, right=pattern.enum)
+
+
+def _alternatives(pattern) -> tuple:
+    return pattern.alts if pattern._prod == "POr" else (pattern,)

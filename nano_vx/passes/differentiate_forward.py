@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Pass
-from .derivative_code import Build, active, copy_into, dims_of, float_name, refuse, tensor_of, zero
-from .differentiation import FnInfo, differentiate_all, generated_name, is_math, is_print
+from ..derivatives.code import (
+    Build, active, copy_into, dims_of, float_name, generated_name, is_print, picks_first,
+    refuse, tensor_of, zero,
+)
+from ..derivatives.differentiation import FnInfo, differentiate_all, is_math
 
 differentiate_forward = Pass("differentiate-forward", Lrouted, Lrouted, """
 Make `jvp(f, x, t)` a call of `f$jvp`, the tangent function of f: value and tangent side by side.
@@ -245,9 +248,9 @@ class Tangent:
             return b.bin(op, ta, tc)
         if op == "*":  # ta * c + a * tc
             return _sum(b, ta and b.bin("*", ta, c), tc and b.bin("*", a, tc))
-        if op == "/":  # ta / c - a * tc / (c * c)
+        if op == "/":  # ta / c - tc / c * (a / c), as the adjoint divides
             left = ta and b.bin("/", ta, c)
-            right = tc and b.bin("/", b.bin("*", a, tc), b.bin("*", c, c))
+            right = tc and b.bin("*", b.bin("/", tc, c), e)
             if right is None:
                 return left
             return b.bin("-", left, right) if left is not None else b.neg(right)
@@ -295,13 +298,6 @@ class Tangent:
         if name == "sqrt":
             return b.bin("/", ta, b.bin("*", b.flt(2.0), e))
         return b.if_value(b.bin("<", a, b.flt(0.0)), b.neg(ta), ta)  # abs
-
-
-def picks_first(b, name: str, a, c):
-    """Whether max(a, c) (min) is a, as values/math.py picks: a NaN loses to a number, and
-    of two equal values the first is taken."""
-    beats = ">" if name == "max" else "<"
-    return b.bin("&&", b.bin("==", a, a), b.not_(b.bin(beats, c, a)))
 
 
 def _sum(b, x, y):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Pass
-from .adjoint_form import Normalize
-from .adjoint_sweeps import Adjoints, Sweeps, Tape
-from .derivative_code import Build, active, copy_into, dims_of, tensor_of
-from .differentiation import FnInfo, differentiate_all, generated_name
+from ..derivatives.adjoint_form import Normalize
+from ..derivatives.code import Build, active, copy_into, dims_of, generated_name, tensor_of
+from ..derivatives.differentiation import FnInfo, differentiate_all
+from ..derivatives.forward_sweep import Adjoints, ForwardSweep, Tape
+from ..derivatives.reverse_sweep import Sweeps
 
 differentiate_reverse = Pass("differentiate-reverse", Lrouted, Lrouted, """
 Make `vjp(f, x, s)` and `grad(f, x)` calls of `f$vjp`, the adjoint function of f.
@@ -61,7 +62,7 @@ class Adjoint:
         seed_param = b.param(seed, b.ref_type(fn.ret) if ret_tensor is not None else fn.ret)
         adj_params = [b.param(adj.names[p.name], b.ref_type(_owned(p.type), True))
                       for p in self.actives[1:]]
-        sweeps = Sweeps(info, form.once, self.tape, adj)
+        sweeps = Sweeps(info, form.once, self.tape, adj=adj)
         forward, count = sweeps.forward(form.stmts)
         reverse = sweeps.reverse(form.stmts)
         tapes, extra = self._tapes(b, sweeps, count, params, prologue, primal)
@@ -111,7 +112,7 @@ class Adjoint:
             extra = []
             before = []
         else:
-            counter = Sweeps(info, self.form.once, tape, self.adj, counting=True)
+            counter = ForwardSweep(info, self.form.once, tape, counting=True)
             counted, _ = counter.forward(self.form.stmts)
             nf, ni = info.names.fresh("floats"), info.names.fresh("ints")
             i64 = b.scalar("i64")

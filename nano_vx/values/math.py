@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .numbers import TFloat, TInt, describe, unplace, wrap32
+from .numbers import TFloat, TInt, Traced, describe, unplace, wrap32
 from .stops import wrong_kind
 
 ARITY = {"exp": 1, "log": 1, "sqrt": 1, "abs": 1, "max": 2, "min": 2}
@@ -60,6 +60,9 @@ def apply(name: str, args: list, span):
     if len(args) != ARITY[name]:
         wrong_kind(span, f"`{name}` takes {ARITY[name]} argument(s), {len(args)} were given")
     args = [unplace(a) for a in args]
+    traced = [a for a in args if isinstance(a, Traced)]
+    if traced:
+        return traced[0].math(name, args, span)
     kinds = {_kind(a) for a in args}
     if len(kinds) != 1 or None in kinds or name in FLOAT_ONLY and kinds != {"float"}:
         shown = " and ".join(describe(a) for a in args)

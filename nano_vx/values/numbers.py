@@ -111,6 +111,20 @@ class TFloat:
         return f"{self.v}{self.t.name}"
 
 
+class Traced:
+    """A float carrying a derivative: what the reference interpreter's `grad`, `vjp` and
+    `jvp` run a function on (oracle/traced.py). `v` is its value, a float or a TFloat. The
+    operations below take plain numbers first; one that meets a Traced hands it to the
+    value's own methods (`arith`, `negated`, `cast`, `coerced`, and math.apply's `math`),
+    which compute the value as for `v` and its derivative beside it."""
+
+    __slots__ = ("v",)
+
+    @property
+    def kind(self) -> str:  # what `describe` names: the value's type
+        return describe(self.v)
+
+
 class Placed:
     """A scalar marked with the memory space (and topology) it was moved or spawned to.
     Operators read through it; the result of a computation carries no mark."""
@@ -207,6 +221,8 @@ def coerce(v, name: str, span):
             return TFloat(t.round(v), t)
         if tv is TFloat and v.t is t:
             return v
+    if isinstance(v, Traced):
+        return v.coerced(name, span)
     wrong_kind(span, f"expected a value of type {name}, found {describe(v)}")
 
 
@@ -243,6 +259,8 @@ def cast(v, name: str, span):
         if name in FLOAT_TYPES:
             t = FLOAT_TYPES[name]
             return TFloat(t.round(fv), t)
+    elif isinstance(v, Traced):
+        return v.cast(name, span)
     wrong_kind(span, f"cannot cast a value of type {describe(v)} to {name}")
 
 
@@ -359,6 +377,8 @@ def arith(op: str, a, b, span):
         av = a.v if ta is TFloat else t.round(a)
         bv = b.v if tb is TFloat else t.round(b)
         return TFloat(t.round(_float_op(op, av, bv)), t)
+    if isinstance(a, Traced) or isinstance(b, Traced):
+        return (a if isinstance(a, Traced) else b).arith(op, a, b, span)
     _mismatch(op, a, b, span)
 
 
@@ -380,6 +400,9 @@ def comparable(op: str, a, b, span):
         return av, bv
     if (ta is bool and tb is bool) or (ta is str and tb is str):
         return a, b
+    if isinstance(a, Traced) or isinstance(b, Traced):  # compared by value
+        return comparable(op, a.v if isinstance(a, Traced) else a,
+                          b.v if isinstance(b, Traced) else b, span)
     _mismatch(op, a, b, span)
 
 
@@ -398,6 +421,8 @@ def negate(v, span):
         return -v
     if tv is TFloat:
         return TFloat(-v.v, v.t)
+    if isinstance(v, Traced):
+        return v.negated(span)
     wrong_kind(span, f"cannot negate a value of type {describe(v)}")
 
 
@@ -452,4 +477,6 @@ def format_scalar(v) -> str | None:
         return v
     if tv is Placed:
         return format_scalar(v.value)
+    if isinstance(v, Traced):  # printed inside a function being differentiated
+        return format_scalar(v.v)
     return None

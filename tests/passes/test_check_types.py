@@ -218,3 +218,17 @@ def test_a_resumed_run_admits_a_literal_bound_without_a_type(tmp_path, capsys):
     capsys.readouterr()
     assert cli_main([str(dump)]) == 0
     assert capsys.readouterr().out == "0\n"
+
+
+SHAPES = "enum Shape { Circle, Square }\nenum Light { On, Off }\n"
+
+
+def test_a_case_of_another_enum_is_no_case_of_the_match():
+    text = SHAPES + ("fn main() { let s = Shape::Circle; match s { Shape::Circle => print(1), "
+                     "Light::On | Light::Off => print(2), _ => print(3), } }")
+    ran = run_front(text, check_types)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3005", f"this case compares Shape with `Light::{v}`, a Light: a case's pattern is "
+                  f"of its `match`'s type") for v in ("On", "Off")]
+    repaired = text.replace("Light::On | Light::Off", "Shape::Square")
+    assert not run_front(repaired, check_types).diagnostics.items

@@ -1,20 +1,24 @@
-"""The derivatives differentiate-forward and differentiate-reverse generate are derivatives.
+"""The derivatives differentiate-forward and differentiate-reverse generate are derivatives,
+and the reference interpreter's own rule for `grad`, `vjp` and `jvp` (dual numbers and a
+tape, nano_vx/oracle/derivatives.py) checks them.
 
-For every differentiable function of the pass tests' cases and of examples/least_squares.vx,
-the adjoint and the tangent agree with central finite differences of the function itself to
-a relative 1e-6 in f64: for a function with a tensor result, `vjp(f, x, u)` is the gradient
-of `<u, f(x)>`, and `<u, jvp(f, x, e_k)>` its k-th component. The tangent and the adjoint
-are each other's transpose: `<vjp(f, x, u), v>` equals `<u, jvp(f, x, v)>` on random
-vectors (the dot-product test). And the same two properties hold for random expression
-trees inside random loop nests (hypothesis). Every
-program runs in the reference interpreter on the front end's last IL.
+Every program below runs twice in the interpreter: on the IL before differentiate-forward,
+where the interpreter's rule computes each derivative, and on the front end's last IL, where
+the generated `f$jvp` and `f$vjp` do; the two print alike (to rounding: they sum the same
+terms in orders of their own). For every differentiable function of the pass tests' cases
+and of examples/least_squares.vx, the adjoint and the tangent agree with central finite
+differences of the function itself to a relative 1e-6 in f64: for a function with a tensor
+result, `vjp(f, x, u)` is the gradient of `<u, f(x)>`, and `<u, jvp(f, x, e_k)>` its k-th
+component. The tangent and the adjoint are each other's transpose: `<vjp(f, x, u), v>` equals
+`<u, jvp(f, x, v)>` on random vectors (the dot-product test). The same properties hold for
+random expression trees inside random loop nests (hypothesis). And native code runs the
+generated functions as the interpreter does, for each function and some random programs.
 """
 
 from __future__ import annotations
 
 import io
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -25,8 +29,12 @@ from nano_vx.context import Compilation
 from nano_vx.deep import run_deep
 from nano_vx.oracle import run_program
 from nano_vx.parser import parse_text
-from nano_vx.pipeline import PIPELINE
+from nano_vx.diagnostics import Diagnostics
+from nano_vx.passes.differentiate_forward import differentiate_forward
+from nano_vx.passes.differentiate_reverse import differentiate_reverse
+from nano_vx.pipeline import NATIVE, PIPELINE
 from nano_vx.source import Source
+from printed_alike import assert_alike, numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "passes" / "cases"
@@ -51,6 +59,8 @@ FUNCTIONS = [
      [1.0, 2.0, 3.0]),
     ("differentiate_reverse/spawn_repaired.vx", "offload", "f64", None, [1.0]),
     ("differentiate_reverse/while_on_value_repaired.vx", "grow", "f64", None, [2.0]),
+    ("differentiate_reverse/generic_named_repaired.vx", "square_f64", "f64", None, [1.5]),
+    ("differentiate_reverse/nested_grad_repaired.vx", "slope", "f64", None, [2.0]),
     ("../../../examples/least_squares.vx", "loss", "&tensor", None, [1.5, -0.5]),
 ]
 IDS = [f"{path.split('/')[-1][:-3]}:{fn}@{point}" for path, fn, _, _, point in FUNCTIONS]
@@ -58,21 +68,50 @@ IDS = [f"{path.split('/')[-1][:-3]}:{fn}@{point}" for path, fn, _, _, point in F
 FORWARD_ONLY = ("differentiate_forward/tensors.vx", "normalize", "tensor", 3, [3.0, 4.0, 12.0])
 
 
-def run(text: str) -> list[str]:
-    """What the program prints, compiled by the front end and run in the interpreter."""
+def compile_front(text: str):
+    """The program on the IL before differentiate-forward and on the front end's last IL."""
     tree, diagnostics = parse_text(text, "derivative.vx")
     ctx = Compilation(Source("derivative.vx", text), diagnostics)
+    before = None
     for p in PIPELINE.passes[1:]:
         assert not diagnostics.has_errors, diagnostics.render()
+        if p is differentiate_forward:
+            before = tree
         tree = run_deep(p, tree, ctx)
     assert not diagnostics.has_errors, diagnostics.render()
+    return before, tree, ctx
+
+
+def printed(tree) -> str:
     out = io.StringIO()
     run_deep(run_program, tree, out=out)
-    return out.getvalue().splitlines()
+    return out.getvalue()
 
 
-def numbers(line: str) -> list[float]:
-    return [float(x) for x in re.findall(r"[-+0-9.eE]+|NaN|inf", line)]
+def run(text: str) -> list[str]:
+    """What the program prints, each derivative computed by the interpreter's own rule,
+    after checking that the generated functions print alike."""
+    before, after, _ = compile_front(text)
+    rule = printed(before)
+    assert_alike(printed(after), rule)
+    return rule.splitlines()
+
+
+def run_native(text: str) -> tuple[str, str, str | None]:
+    """What the program prints by the interpreter's rule, by the generated functions
+    interpreted, and by the generated functions compiled to native code (None when the
+    back end does not lower them, E5001)."""
+    from nano_vx.backend.jit import run_native
+    before, tree, ctx = compile_front(text)
+    rule, interpreted = printed(before), printed(tree)
+    for p in NATIVE.passes[len(PIPELINE.passes):]:
+        tree = run_deep(p, tree, ctx)
+        if ctx.diagnostics.has_errors:
+            assert set(ctx.diagnostics.codes()) == {"E5001"}, ctx.diagnostics.render()
+            return rule, interpreted, None
+    out = io.StringIO()
+    run_native(tree, out)
+    return rule, interpreted, out.getvalue()
 
 
 def literal(values: list[float], param: str) -> str:
@@ -99,9 +138,9 @@ def _finite_differences(path, fn, param, point, u, first_lines):
             moved[k] = float(f"{point[k] + step:.17f}")
             sides.append(moved[k])
             lines.append(f"print({fn}({literal(moved, param)}));")
-    printed = run(functions_of(path) + "fn main() {\n" + "\n".join(lines) + "\n}\n")
-    given = printed[:len(first_lines)]
-    values = [sum(a * b for a, b in zip(u, numbers(line))) for line in printed[len(given):]]
+    shown = run(functions_of(path) + "fn main() {\n" + "\n".join(lines) + "\n}\n")
+    given = shown[:len(first_lines)]
+    values = [sum(a * b for a, b in zip(u, numbers(line))) for line in shown[len(given):]]
     slopes = [(values[2 * k] - values[2 * k + 1]) / (sides[2 * k] - sides[2 * k + 1])
               for k in range(len(point))]
     return given, slopes
@@ -139,14 +178,14 @@ def test_vjp_and_jvp_are_each_others_transpose_on_random_vectors(path, fn, param
         u = [rng.uniform(-1, 1) for _ in range(out or 1)]
         v = [rng.uniform(-1, 1) for _ in range(len(point))]
         seed = literal(u, "f64" if out is None else "tensor")
-        printed = run(functions_of(path) + "fn main() {\n"
-                      f"print(vjp({fn}, {literal(point, param)}, {seed}));\n"
-                      f"print(jvp({fn}, {literal(point, param)}, "
-                      f"{literal(v, param)}));\n}}\n")
-        back, forth = numbers(printed[0]), numbers(printed[1])
+        shown = run(functions_of(path) + "fn main() {\n"
+                    f"print(vjp({fn}, {literal(point, param)}, {seed}));\n"
+                    f"print(jvp({fn}, {literal(point, param)}, "
+                    f"{literal(v, param)}));\n}}\n")
+        back, forth = numbers(shown[0]), numbers(shown[1])
         left = sum(a * b for a, b in zip(back, v))
         right = sum(a * b for a, b in zip(u, forth))
-        assert left == pytest.approx(right, rel=1e-9, abs=1e-12), printed
+        assert left == pytest.approx(right, rel=1e-9, abs=1e-12), shown
 
 
 # -- random expression trees in random loop nests ------------------------------------------
@@ -200,3 +239,112 @@ def test_random_smooth_programs_grad_agrees_with_central_finite_differences(prog
                             f"print(f({up:.17f}));\nprint(f({down:.17f}));\n}}\n")
     g, fu, fd = (numbers(line)[0] for line in printed)
     assert g == pytest.approx((fu - fd) / (up - down), rel=1e-6, abs=1e-7), program
+
+
+# -- native code -----------------------------------------------------------------------------
+
+# The adjoints whose tape is sized when they run (a loop whose bound is a parameter, a
+# `while`): native code does not lower a tensor of extents known only then (E5001).
+NOT_LOWERED = {("differentiate_forward/scalars.vx", "smooth"),
+               ("differentiate_reverse/loops.vx", "at_four"),
+               ("differentiate_reverse/while_on_value_repaired.vx", "grow")}
+
+
+@pytest.mark.parametrize("path,fn,param,out,point", FUNCTIONS + [FORWARD_ONLY],
+                         ids=IDS + ["tensors:normalize, forward"])
+def test_native_code_runs_the_generated_functions_as_the_interpreter_does(
+        path, fn, param, out, point):
+    u = [0.5, -1.0, 2.0][:out] if out else [0.75]
+    v = [(-1.0) ** k * (k + 1) / 4 for k in range(len(point))]
+    x = literal(point, param)
+    lines = [] if (path, fn) == FORWARD_ONLY[:2] else \
+        [f"print(vjp({fn}, {x}, {literal(u, 'f64' if out is None else 'tensor')}));"]
+    lines.append(f"print(jvp({fn}, {x}, {literal(v, param)}));")
+    rule, interpreted, native = run_native(
+        functions_of(path) + "fn main() {\n" + "\n".join(lines) + "\n}\n")
+    assert len(rule.splitlines()) == len(lines)
+    assert (native is None) == ((path, fn) in NOT_LOWERED)
+    if native is None:
+        return
+    assert native == interpreted
+    assert_alike(native, rule)
+
+
+@settings(max_examples=15, derandomize=True, database=None, deadline=None)
+@given(programs(kinks=True), st.floats(-2.0, 2.0))
+def test_random_programs_native_code_computes_the_interpreters_derivatives(program, x):
+    rule, interpreted, native = run_native(
+        program + f"fn main() {{\nprint(grad(f, {x:.17f}));\n"
+                  f"print(jvp(f, {x:.17f}, 0.5));\n}}\n")
+    assert native == interpreted, program
+    assert_alike(native, rule, rel=1e-9, abs=1e-12)
+
+
+# -- the game on the generated functions -----------------------------------------------------
+
+GAME = [f"differentiate_forward/{p.name}" for p in sorted(CASES.glob("differentiate_forward/*.vx"))
+        if "_repaired" in p.stem or p.stem in ("scalars", "tensors")] + \
+       [f"differentiate_reverse/{p.name}" for p in sorted(CASES.glob("differentiate_reverse/*.vx"))
+        if "_repaired" in p.stem or p.stem in ("scalars", "tensors", "loops", "prints")] + \
+       ["../../../examples/least_squares.vx"]
+
+
+def play(text: str, name: str) -> str | None:
+    """The game, from differentiate-reverse's dump: the program as it left the pass, written
+    out and read back (its spans now point into the dump), runs through every later pass,
+    the back end's too, down to native code; after each, every node keeps a span, and the
+    interpreter (running the generated functions) prints alike with the interpreter's own
+    rule on the IL before differentiate-forward. Returns the pass that refused the program
+    (the back end, E5001, for a tape sized at run time), or None."""
+    from nano_vx.backend.jit import run_native
+    from nano_vx.dump.read import read_dump
+    from nano_vx.dump.text import to_text
+    from nano_vx.nanopass import descendants
+    from nano_vx.resume import rebuild_facts
+
+    before, _, _ = compile_front(text)  # the IL before differentiate-forward
+    rule = printed(before)
+    tree, diagnostics = parse_text(text, name)
+    ctx = Compilation(Source(name, text), diagnostics)
+    passes = NATIVE.passes[1:]
+    upto = passes.index(differentiate_reverse) + 1
+    for p in passes[:upto]:
+        tree = run_deep(p, tree, ctx)
+    dump = to_text(tree, differentiate_reverse.output)
+    read = Diagnostics()
+    language, tree = read_dump(dump, name + ".Lrouted.txt", read)
+    assert not read.items and language is differentiate_reverse.output, read.render()
+    assert to_text(tree, language) == dump
+    ctx = Compilation(Source(name + ".Lrouted.txt", dump), Diagnostics())
+    rebuild_facts(ctx, tree, language, passes[upto:], NATIVE.passes, {})
+    for p in passes[upto:]:
+        tree = run_deep(p, tree, ctx)
+        if ctx.diagnostics.has_errors:
+            assert set(ctx.diagnostics.codes()) == {"E5001"}, ctx.diagnostics.render()
+            return p.name
+        assert not [n._prod for n in descendants(tree) if n.span is None], p.name
+        if p is not NATIVE.passes[-1]:  # Lmlir runs natively below
+            assert_alike(printed(tree), rule), p.name
+    out = io.StringIO()
+    run_native(tree, out)
+    assert_alike(out.getvalue(), rule)
+    return None
+
+
+# The programs whose adjoints keep a tape sized when they run: native code stops at them.
+TAPE_AT_RUN_TIME = {"differentiate_reverse/loops.vx",
+                    "differentiate_reverse/while_on_value_repaired.vx"}
+
+
+@pytest.mark.parametrize("path", GAME, ids=[p.replace("differentiate_", "").split("/", 3)[-1]
+                                            for p in GAME])
+def test_the_game_on_the_generated_functions(path):
+    refused_by = play((CASES / path).read_text(), path)
+    assert refused_by == ("type-scalars" if path in TAPE_AT_RUN_TIME else None)
+
+
+@settings(max_examples=6, derandomize=True, database=None, deadline=None)
+@given(programs(kinks=True), st.floats(-2.0, 2.0))
+def test_the_game_on_the_generated_functions_of_random_programs(program, x):
+    assert play(program + f"fn main() {{\nprint(grad(f, {x:.17f}));\n"
+                          f"print(jvp(f, {x:.17f}, 0.5));\n}}\n", "random.vx") is None

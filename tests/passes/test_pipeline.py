@@ -22,7 +22,7 @@ ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-construc
            "check-literal-ranges",
            "check-match-arms", "check-element-types", "check-extent-queries", "check-tensor-literals", "check-tensor-constructors", "check-declared-tiles", "desugar-value-matches",
            "fold-comptime-lambdas", "desugar-comptime",
-           "resolve-sub-space-ancestors", "differentiate-forward", "differentiate-reverse", "check-types", "check-returns", "check-linearity", "check-borrows", "check-visibility", "check-calls", "check-struct-fields",
+           "resolve-sub-space-ancestors", "differentiate-forward", "differentiate-reverse", "check-types", "check-returns", "check-loop-exits", "check-linearity", "check-borrows", "check-visibility", "check-calls", "check-struct-fields",
            "verify-contracts", "verify-seams",
            "summarize-working-sets", "check-capacity", "fold-working-sets",
            "schedule-sub-spaces", "outline-kernels", "insert-seam-assumes"]

@@ -166,6 +166,15 @@ class Build:
         return L["Param"](name, ty, span=self.span)
 
 
+def generated_name(fn: str, mode: str) -> str:
+    return f"{fn}${mode}"
+
+
+def is_print(node) -> bool:
+    return node._prod == "ExprStmt" and node.expr._prod == "Call" and \
+        node.expr.callee._prod == "Global" and node.expr.callee.name == "print"
+
+
 def zero(b: Build, ty):
     """The zero of a float or a tensor type."""
     t = tensor_of(ty)
@@ -240,3 +249,10 @@ def substitute(node, rename: dict):
         return node
     return rebuild(node, lambda n: n.replace(name=rename[n.name])
                    if n._prod == "Local" and n.name in rename else None)
+
+
+def picks_first(b, name: str, a, c):
+    """Whether max(a, c) (min) is a, as values/math.py picks: a NaN loses to a number, and
+    of two equal values the first is taken."""
+    beats = ">" if name == "max" else "<"
+    return b.bin("&&", b.bin("==", a, a), b.not_(b.bin(beats, c, a)))

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..nanopass import descendants
-from .derivative_code import Build, float_name, refuse, tensor_of
-from .differentiation import FnInfo, is_math, is_print
+from .code import Build, float_name, is_print, refuse, tensor_of
+from .differentiation import FnInfo, is_math
 
 
 @dataclass

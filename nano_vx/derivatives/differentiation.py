@@ -20,9 +20,11 @@ from ..nanopass import descendants
 from ..placement.typer import FLOAT_LIT, Typer, join, literal, settle, show, written
 from ..placement.types import Machine, placed
 from ..values.math import MATH
-from .derivative_code import (
-    FLOATS, Build, Names, Refusal, active, dims_of, float_name, rebuild, refuse, tensor_of,
+from .code import (
+    FLOATS, Build, Names, Refusal, active, dims_of, float_name, generated_name, rebuild,
+    refuse, tensor_of,
 )
+from .quiet import Silencer
 
 SITES = {"Grad": "grad", "Vjp": "vjp", "Jvp": "jvp"}
 
@@ -137,11 +139,6 @@ class ProgramInfo:
 def is_math(call, name: str | None = None) -> bool:
     return call._prod == "Call" and call.callee._prod == "Global" and \
         call.callee.name in MATH and (name is None or call.callee.name == name)
-
-
-def is_print(node) -> bool:
-    return node._prod == "ExprStmt" and node.expr._prod == "Call" and \
-        node.expr.callee._prod == "Global" and node.expr.callee.name == "print"
 
 
 # -- what a differentiated function may hold ------------------------------------------------
@@ -298,10 +295,6 @@ def callees(fn_node, program_info: ProgramInfo) -> list:
             if n._prod == "Call" and program_info.differentiable_call(n) is not None]
 
 
-def generated_name(fn: str, mode: str) -> str:
-    return f"{fn}${mode}"
-
-
 def site_callee(site: Site, program_info: ProgramInfo):
     """The function a site names and the arity check: E3010 for a function that does not
     take one argument, E3061 for a name that is not one of the program's functions."""
@@ -397,11 +390,13 @@ def differentiate_all(run, program, mode: str, generate) -> object:
                 why[callee] = why[name] + [f"'{callee}' is differentiated because '{name}' "
                                            f"calls it at {line}:{col}"]
                 todo.append((callee, False))
+    quiet = Silencer(program)
+    made = {name: [quiet.calls_in(fn) for fn in fns] for name, fns in made.items()}
     items = []
     for item in program.items:
         items.append(_rewrite_sites(item, calls, info) if item._prod == "Fn" else item)
         if item._prod == "Fn":
-            items += made.get(item.name, [])
+            items += quiet.copy_of(item.name) + made.get(item.name, [])
     return program.replace(items=tuple(items))
 
 
