@@ -5,7 +5,7 @@ differentiate-forward and differentiate-reverse both write with it."""
 
 from __future__ import annotations
 
-from ..languages.l4_resolved import display_name
+from ..languages.l4_resolved import display_name, unused_name
 from ..languages.l8_routed import Lrouted
 from ..nanopass import descendants
 from ..placement.typer import FLOAT_LIT, INT_LIT, literal, value_type
@@ -194,12 +194,7 @@ class Names:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "v"
         if base[0].isdigit():
             base = "v" + base
-        name, k = base, 0
-        while name in self.taken:
-            k += 1
-            name = f"{base}#{k}"
-        self.taken.add(name)
-        return name
+        return unused_name(base, self.taken)
 
     def derived(self, name: str, suffix: str) -> str:
         return self.fresh(display_name(name) + suffix)

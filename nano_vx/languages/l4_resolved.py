@@ -19,6 +19,17 @@ def display_name(name: str) -> str:
     return name.split("#", 1)[0]
 
 
+def unused_name(base: str, taken: set[str]) -> str:
+    """`base`, or the first of `base#1`, `base#2`, ... (numbered as resolve-names numbers a
+    user's locals) that `taken` lacks; added to `taken`: a local a pass makes."""
+    name, n = base, 0
+    while name in taken:
+        n += 1
+        name = f"{base}#{n}"
+    taken.add(name)
+    return name
+
+
 Lresolved = Ltransfers.extend(
     "Lresolved",
     "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",

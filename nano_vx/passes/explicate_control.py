@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..languages.l13_lifted import Llifted
 from ..languages.l14_blocks import Lblocks
-from ..languages.l4_resolved import display_name
+from ..languages.l4_resolved import display_name, unused_name
 from ..nanopass import Pass
 from ..nanopass.verify import child_nodes
 
@@ -84,12 +84,7 @@ class _Builder:
 
     def local(self, base: str) -> str:
         """A name no variable of the function has: `i_end`, `i_end#1`, ..."""
-        name, n = base, 0
-        while name in self.taken:
-            n += 1
-            name = f"{base}#{n}"
-        self.taken.add(name)
-        return name
+        return unused_name(base, self.taken)
 
     def block(self, stmts):
         for stmt in stmts:
