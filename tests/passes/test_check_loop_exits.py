@@ -59,8 +59,9 @@ BREAK_IN_A_SPAWN_IN_A_LOOP = """
 """
 
 
-def test_handwritten_the_loop_around_a_spawn_is_not_its_own(run_pass):
+def test_handwritten_the_loop_around_a_spawn_is_not_its_own(run_pass, snapshot_txt):
     # A `for` inside the spawn's body is the body's own loop; the one around it is not.
     ran = run_pass("check-loop-exits", BREAK_IN_A_SPAWN_IN_A_LOOP)
     assert ran.codes == ["E3029"]
     assert ran.diagnostics.items[0].span.line == 8
+    assert ran.dump == snapshot_txt
