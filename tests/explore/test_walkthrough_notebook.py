@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import nbclient
+import nbformat
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "walkthrough.ipynb"
 
