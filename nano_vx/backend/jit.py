@@ -19,7 +19,7 @@ from typing import TextIO
 from . import runtime
 from .errors import BackendBug
 from .mlir import to_llvm_ir
-from .sites import site_table, stopped
+from ..values.sites import site_table, stopped
 from .softfloat import link_softfloat
 
 # What LLVM's code generator may call besides what the IR declares: memref.copy's memcpy

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from .errors import BackendBug
-from .mlir_text import site_comments, to_mlir_text
+from ..dump.mlir_text import site_comments, to_mlir_text
 
 # Transfers become memref.alloc + memref.copy before this runs (lower_transfers), so every
 # op left is one of func, arith, math, cf, memref or llvm (math.exp and math.log become LLVM

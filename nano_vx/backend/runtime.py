@@ -16,7 +16,7 @@ import sys
 import struct
 import traceback
 
-from .sites import allocation_limit, printed
+from ..values.sites import allocation_limit, printed
 
 _FRAME = struct.Struct("=cQ")
 _STOP = struct.Struct("=iqq")

@@ -58,7 +58,7 @@ def _heading(fn) -> str:
 
 def _code(block, fn, signatures) -> tuple[str, list[str]]:
     if fn._prod == "Func":
-        from ..backend.mlir_text import block_lines
+        from .mlir_text import block_lines
 
         return block_lines(block, fn, signatures)
     from .text import to_text

@@ -32,7 +32,7 @@ def to_text(node: Node, language=None) -> str:
         return to_spatial_text(node)
     head = il_header(language) if language is not None else ""
     if type(node) is Lmlir["Module"]:  # MLIR text, as emit-mlir hands it to MLIR
-        from ..backend.mlir_text import to_mlir_text
+        from .mlir_text import to_mlir_text
 
         return head + to_mlir_text(node)
     return head + run_deep(_to_text, node)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from ..languages.l0_source import is_valued_if
-from ..placement.sizes import extent
+from ..values.sizes import extent
 from ..source import Span
 from .forms import Lit, Piece, Slot, compile_pieces
 from .lexemes import read_number

@@ -19,8 +19,8 @@ from ..values.numbers import (
 )
 from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
 from ..values.stops import stop, wrong_kind
-from ..passes.desugar_tensor_constructors import meaning
-from ..placement.sizes import type_bytes
+from ..languages.tensor_calls import meaning
+from ..values.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .derivatives import derivative

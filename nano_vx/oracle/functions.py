@@ -3,7 +3,7 @@ call itself (arguments, const generics, the call-depth bound)."""
 
 from __future__ import annotations
 
-from ..placement.sizes import ELEMENT_BYTES
+from ..values.sizes import ELEMENT_BYTES
 from ..values.control import Return
 from ..values.numbers import describe, unplace
 from ..values.literals import scalar_hint

@@ -20,7 +20,7 @@ import re
 import struct
 import weakref
 
-from ..backend.sites import allocation_limit, printed, site_table, stopped
+from ..values.sites import allocation_limit, printed, site_table, stopped
 from ..languages.l15_mlir import PREDICATES, Lmlir
 from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
-from ..placement.sizes import rounded, tensor_bytes
+from ..values.sizes import rounded, tensor_bytes
 from ..placement.types import Machine, space_of
 
 check_declared_tiles = Analysis("check-declared-tiles", Ltyped, """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
-from ..placement.sizes import extent
+from ..values.sizes import extent
 
 check_tensor_literals = Analysis("check-tensor-literals", Ltyped, """
 Refuse a tensor literal with another number of elements than its extents hold (E3018).

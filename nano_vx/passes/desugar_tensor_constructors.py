@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..languages import Lonefile, Lshaped
+from ..languages.tensor_calls import meaning, rows
 from ..nanopass import Pass
-from ..placement.sizes import extent
+from ..values.sizes import extent
 
 desugar_tensor_constructors = Pass("desugar-tensor-constructors", Lonefile, Lshaped, """
 Write each `Tensor<..>(..)` call as the constructor or the literal it means, with its extents.
@@ -43,7 +44,7 @@ def _call(run, call):
                help=["write its extents, `Tensor<T, [4]>()`, or give them as a list, "
                      "`Tensor<T>([n])`"])
     elif arg is not None:
-        extents, _, ragged = _rows(arg)
+        extents, _, ragged = rows(arg)
         if ragged is not None:
             report("E3018", ragged.span, "the rows of this nested list differ in shape: a "
                                          "tensor's rows all have the same extents")
@@ -68,60 +69,3 @@ def _array(run, node):
                                      "initialises a tensor",
                help=["write `Tensor<f32>([[1.0, 2.0], [3.0, 4.0]])`"])
     return run.rebuild(node)
-
-
-def meaning(call, L=Lshaped, walk=lambda node: node):
-    """The constructor or literal `Tensor<..>(..)` means, in language L, its parts given to
-    `walk` (a refused one is `::new()` of what it writes): the reference interpreter runs a
-    TensorCall as this."""
-    span = call.span
-    arg = call.args[0] if call.args else None
-    place = walk(call.place) if call.place is not None else None
-
-    def typed(dims):
-        return L["TensorType"](walk(call.elem), dims, place, span=span)
-
-    def new(dims, args=()):
-        return L["TensorNew"](typed(dims), "new", args, span=span)
-    written = tuple(walk(d) for d in call.dims)
-    if arg is None or arg._prod != "ArrayLit":
-        return new(written)
-    extents, flat, ragged = _rows(arg)
-    if ragged is not None:
-        return new(written)
-    if _flat_shape(call, extents, flat):
-        if all(e._prod == "Int" for e in flat):
-            return new(tuple(L["DimInt"](e.value, span=e.span) for e in flat))
-        return new(tuple(L["DimAny"](span=e.span) for e in flat), (walk(arg),))
-    dims = written if call.shaped else tuple(L["DimInt"](n, span=span) for n in extents)
-    return L["TensorLit"](typed(dims), tuple(walk(e) for e in flat), span=span)
-
-
-def _flat_shape(call, extents, flat) -> bool:
-    """Whether the list is a shape: no extents written, one level, no float literal."""
-    return not call.shaped and len(extents) == 1 and not any(map(_float_literal, flat))
-
-
-def _rows(e):
-    """(extents, the elements in row-major order, None) of a nested list; when two rows
-    differ in shape, the list that holds them is the third."""
-    if e._prod != "ArrayLit":
-        return (), [e], None
-    shapes, flat = set(), []
-    for row in e.elems:
-        got, items, ragged = _rows(row)
-        if ragged is not None:
-            return (), [], ragged
-        shapes.add(got)
-        flat += items
-    if len(shapes) > 1:
-        return (), [], e
-    return (len(e.elems), *next(iter(shapes), ())), flat, None
-
-
-def _float_literal(e) -> bool:
-    while e._prod in ("Unary", "Suffixed"):
-        if e._prod == "Suffixed":
-            return e.suffix.startswith(("f", "bf"))
-        e = e.operand
-    return e._prod == "Float"

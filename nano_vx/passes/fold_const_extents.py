@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..languages import Lmono
 from ..languages.l4_resolved import display_name
 from ..nanopass import Pass, descendants
-from ..placement.sizes import extent
+from ..values.sizes import extent
 from ..values.constants import const_item_value, int_value
 from .desugar_unroll_across import describe
 

@@ -11,7 +11,7 @@ from ..languages import Lmono, Lresolved
 from ..languages.l5_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import Signature, Typer, join, settle
-from ..placement.sizes import extent, type_bytes
+from ..values.sizes import extent, type_bytes
 from ..placement.types import OPAQUE, Machine, placed
 from .resolve_names import BUILTINS, undefined
 from .substitute_generic_parameters import Substitution, substitute

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..dump.text import to_text
 from ..languages import Lresolved
 from ..nanopass import Pass
-from ..placement.sizes import extent
+from ..values.sizes import extent
 
 
 @dataclass

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, scopes_of
-from ..placement.sizes import rounded, tensor_bytes
+from ..values.sizes import rounded, tensor_bytes
 from ..placement.typer import Typer
 from ..placement.types import Machine, space_of
 from ..placement.working_sets import CallSite, Tile, WorkingSet

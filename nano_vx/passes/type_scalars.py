@@ -9,7 +9,7 @@ from ..languages.l11_assumed import Lassumed
 from ..languages.l12_scalars import Lscalars
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
-from ..placement.sizes import tensor_bytes
+from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from ..values.numbers import FLOAT_TYPES, INT_TYPES

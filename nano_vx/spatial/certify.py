@@ -89,7 +89,7 @@ def certify_refusal(graph, target, reject) -> dict | None:
     if reject.code not in FIT_CODES or reject.site is None:
         return None
     if reject.code == "E7011":
-        from ..spatial_passes.size_buffers import buffer_demands
+        from .buffer_depths import buffer_demands
 
         site, depth, _, token = buffer_demands(graph)
         items = {"buffers": [(s, depth[s] * token[s]) for s in sorted(site)

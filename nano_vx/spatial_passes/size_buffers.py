@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from math import gcd
-
 from ..languages.s2_placed import Splaced
 from ..languages.s3_sized import Ssized
 from ..nanopass import Pass
-from ..spatial.balance import RateError, port_tokens, repetitions
-from ..spatial.firings import EngineRun, SimulationError, Stuck
+from ..spatial.buffer_depths import buffer_demands
 from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
-from ..spatial.shapes import ShapeError, token_bytes, token_shapes
 
 size_buffers = Pass("size-buffers", Splaced, Ssized, """
 Give each stream a buffer on its consumer's site: deep enough to finish, at full rate if it fits.
@@ -38,6 +34,8 @@ tokens in one run (its firings by the balance equations times p):
 
 A deeper buffer never makes a run stuck (every run with shallower buffers is a run with
 deeper ones too), so every depth chosen here finishes.
+Steps 1 and 2 are `spatial/buffer_depths.py`, which the certificate of an E7011 refusal
+(`spatial_backend/certify.py`) also reads; step 3 is this pass.
 """, requires=("target",))
 L = Ssized
 SHOWN = 3  # buffers a refusal lists
@@ -54,55 +52,6 @@ def _graph(run, g):
         depths.update(_raised(target, names, found, full, token))
     buffers = tuple(L["Buffer"](s, site[s], depths[s], depths[s] * token[s]) for s in p.streams)
     return L["Graph"](g.name, g.tensors, g.streams, g.stages, g.places, buffers, span=g.span)
-
-
-def buffer_demands(g) -> tuple[dict, dict, dict, dict]:
-    """Per stream: its buffer's site, its deadlock-free depth (step 1), its full-rate depth
-    (step 2) and the bytes of one token. Step 3 fits these; the certificate of a refusal
-    (E7011, nano_vx/spatial/certify.py) places the deadlock-free depths."""
-    p = Program(g)
-    carried = _carried(p)
-    rates = {s: (p.producer(s).rate, p.consumer(s).rate) for s in p.streams}
-    found = _deadlock_free(g, rates, carried)
-    token = _token_bytes(p)
-    site = {s: p.places[p.consumer(s).stage][0] for s in p.streams}
-    full = {s: max(d, min(sum(rates[s]), carried[s])) for s, d in found.items()}
-    return site, found, full, token
-
-
-def _carried(p: Program) -> dict[str, int]:
-    try:
-        return port_tokens(p, repetitions(p))
-    except RateError as error:
-        raise SpatialReject("E7003", "size-buffers", str(error)) from None
-
-
-def _token_bytes(p: Program) -> dict[str, int]:
-    try:
-        shapes = token_shapes(p)
-    except ShapeError as error:
-        raise SpatialReject("E7002", "size-buffers", str(error)) from None
-    return {s: token_bytes(p, shapes, s) for s in p.streams}
-
-
-def _deadlock_free(g, rates, carried) -> dict[str, int]:
-    depths = {s: pr + cr - gcd(pr, cr) for s, (pr, cr) in rates.items()}
-    try:
-        sim = EngineRun(g, depths)
-    except SimulationError as error:
-        raise SpatialReject("E7002", "size-buffers", str(error)) from None
-    while isinstance(stuck := sim.run(), Stuck):
-        # Each turn deepens a stream below its T, so the loop ends within sum(T) turns.
-        full = {w.stream: w.rate for w in stuck.full() if depths[w.stream] < carried[w.stream]}
-        if not full:
-            raise SpatialReject(
-                "E7002", "size-buffers",
-                f"'{g.name}' is stuck whatever the buffer depths: {stuck.describe()}",
-                stage=stuck.blocked[0].stage, site=stuck.blocked[0].site)
-        for s, rate in full.items():
-            depths[s] = min(depths[s] + rate, carried[s])
-            sim.deepen(s, depths[s])
-    return depths
 
 
 def _by_site(site: dict[str, tuple]) -> dict[tuple, list[str]]:

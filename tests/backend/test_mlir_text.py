@@ -8,7 +8,7 @@ import math
 import pytest
 from lmlir_samples import RUNTIME, Builder, L, every_op, main_program, program
 
-from nano_vx.backend.mlir_text import MlirTextError, string, symbol, to_mlir_text
+from nano_vx.dump.mlir_text import MlirTextError, string, symbol, to_mlir_text
 from nano_vx.dump import to_text
 
 

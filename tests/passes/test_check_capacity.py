@@ -10,7 +10,7 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_capacity import check_capacity
 from nano_vx.placement.facts import program_facts
-from nano_vx.placement.sizes import rounded
+from nano_vx.values.sizes import rounded
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_capacity"

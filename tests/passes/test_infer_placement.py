@@ -8,7 +8,7 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.languages import Ltyped
 from nano_vx.passes.infer_placement import infer_placement
-from nano_vx.placement.sizes import rounded, tensor_bytes
+from nano_vx.values.sizes import rounded, tensor_bytes
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "infer_placement"

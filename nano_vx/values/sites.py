@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import struct
 
-from ..values.numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, format_scalar
-from ..values.stops import RuntimeStop
-from ..values.tensors import format_rows
+from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, format_scalar
+from .stops import RuntimeStop
+from .tensors import format_rows
 
 _U64 = INT_TYPES["u64"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..values.numbers import truncating
+from .numbers import truncating
 
 ELEMENT_BYTES = {
     "i8": 1, "u8": 1, "bool": 1,
