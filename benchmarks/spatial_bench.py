@@ -45,9 +45,9 @@ from nano_vx.oracle.equivalence import corpus, evaluate  # noqa: E402
 from nano_vx.oracle.fast import FastMachine  # noqa: E402
 from nano_vx.oracle.outcomes import Finished  # noqa: E402
 from nano_vx.oracle.tokens import Machine, run  # noqa: E402
-from nano_vx.spatial.check import check_rewrite  # noqa: E402
+from nano_vx.oracle.rewrites import check_rewrite  # noqa: E402
 from nano_vx.spatial.context import SpatialContext  # noqa: E402
-from nano_vx.spatial.lane import SPATIAL_PIPELINE  # noqa: E402
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE  # noqa: E402
 from nano_vx.spatial import ops  # noqa: E402
 from nano_vx.spatial.parse import parse_spatial  # noqa: E402
 from nano_vx.spatial.target import known_targets, load_target, small_target  # noqa: E402

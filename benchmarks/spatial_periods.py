@@ -20,9 +20,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent)]  # nano_vx uninstalled
 
 from nano_vx.spatial.context import SpatialContext  # noqa: E402
-from nano_vx.spatial.lane import SPATIAL_PIPELINE  # noqa: E402
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE  # noqa: E402
 from nano_vx.spatial.parse import parse_spatial  # noqa: E402
-from nano_vx.spatial.periods import cycles_text, periods  # noqa: E402
+from nano_vx.spatial_backend.periods import cycles_text, periods  # noqa: E402
 from nano_vx.spatial.target import known_targets, load_target  # noqa: E402
 
 EXAMPLES = HERE.parent / "examples" / "spatial"

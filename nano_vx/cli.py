@@ -241,7 +241,7 @@ def _dispatch(args, stdout: TextIO, stderr: TextIO) -> int:
 
         return check_certificate([args.code], stdout, stderr)
     if args.file == "spatial":
-        from .spatial.driver import run_spatial
+        from .spatial_driver.command import run_spatial
 
         return run_spatial(args, stdout, stderr, Usage)
     if args.file == "explore":

@@ -30,7 +30,7 @@ def _passes(out: TextIO) -> None:
     compilation and leaves there, and its summary. The front end comes first, then the back
     end's passes (run for native code), then the spatial lane (`nano-vx spatial`), each after
     a blank line and its title."""
-    from .spatial.lane import VX_PIPELINE
+    from .spatial_pipeline import VX_PIPELINE
 
     _table(out, PIPELINE)
     out.write("\nthe back end (native code: the default run, --action emit-mlir, emit-llvm):\n")
@@ -53,7 +53,7 @@ def _table(out: TextIO, pipeline) -> None:
 
 def _languages() -> dict:
     """Every IL of both lanes by name, the front end's first."""
-    from .spatial.lane import SPATIAL_LANGUAGES
+    from .spatial_pipeline import SPATIAL_LANGUAGES
 
     return {**LANGUAGES, **SPATIAL_LANGUAGES}
 

@@ -16,7 +16,7 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.nanopass import Pass, Pipeline
 from nano_vx.pipeline import BACK_END, PIPELINE
-from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
 HELLO = """\
 fn main() -> i32 {

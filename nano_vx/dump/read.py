@@ -31,7 +31,7 @@ def languages() -> dict:
 
 def json_languages() -> dict:
     """Every IL a JSON dump can name: the pipeline's and the spatial lane's."""
-    from ..spatial.lane import SPATIAL_LANGUAGES
+    from ..spatial_pipeline import SPATIAL_LANGUAGES
 
     return {**languages(), **SPATIAL_LANGUAGES}
 

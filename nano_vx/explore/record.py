@@ -88,7 +88,7 @@ def record_spatial(source: Source, target_name: str, verify: bool = True) -> Rec
     `nano-vx spatial`'s work, not repeated here."""
     from ..source import Span
     from ..spatial.context import SpatialContext
-    from ..spatial.lane import passes_from
+    from ..spatial_pipeline import passes_from
     from ..spatial.parse import SpatialSyntaxError, parse_spatial
     from ..spatial.reject import SpatialReject
     from ..spatial.target import TargetError, load_target

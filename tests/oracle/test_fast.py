@@ -26,7 +26,7 @@ from nano_vx.oracle.fast import MAX_LOOPS, FastMachine, TooDeep
 from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow
 from nano_vx.oracle.tokens import Machine, State, eval_choreography, run
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject
 from nano_vx.spatial.text import OP_WORDS, to_spatial_text

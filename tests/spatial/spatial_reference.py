@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target
 

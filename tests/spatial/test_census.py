@@ -14,8 +14,8 @@ import pytest
 from choreographies import MULTICAST, MULTICAST_RELAYED, PIPE
 import spatial_reference as reference
 from test_lower_tenstorrent import LINK
-from nano_vx.spatial.lower import BACKENDS, lower, LowerError
-from nano_vx.spatial.lower.census import Census, census_problems, required, scan
+from nano_vx.spatial_backend import BACKENDS, lower, LowerError
+from nano_vx.spatial_backend.census import Census, census_problems, required, scan
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 

@@ -26,9 +26,9 @@ from nano_vx.oracle.checkers.check_certificate import NotACertificate, check
 from nano_vx.oracle.checkers.fit import check_site, encode
 from nano_vx.oracle.checkers.replay import flat_ops
 from nano_vx.oracle.tokens import Machine, State, run
-from nano_vx.spatial.certify import DoesNotFit, certify, certify_refusal
+from nano_vx.spatial_backend.certify import DoesNotFit, certify, certify_refusal
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lane import passes_from
+from nano_vx.spatial_pipeline import passes_from
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject
 from nano_vx.oracle.equivalence import corpus

@@ -20,8 +20,8 @@ from nano_vx.oracle.outcomes import Finished
 from nano_vx.source import Source
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.text import to_spatial_text
-from nano_vx.spatial.vx_reference import run_kernel
-from nano_vx.spatial.vx_source import bridge
+from nano_vx.spatial_driver.vx_reference import run_kernel
+from nano_vx.spatial_driver.vx_source import bridge
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "spatial"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.oracle.equivalence import corpus, evaluate
 from nano_vx.source import Source
-from nano_vx.spatial.vx_source import bridge
+from nano_vx.spatial_driver.vx_source import bridge
 
 ROWS, COLS = 8, 4
 INPUTS = ["P", "Q", "R"]

@@ -10,7 +10,7 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.oracle.equivalence import OutputDiffers
 from nano_vx.spatial import cost
-from nano_vx.spatial.check import check_rewrite
+from nano_vx.oracle.rewrites import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program

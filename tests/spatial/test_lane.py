@@ -19,9 +19,9 @@ from nano_vx.cli import main
 from nano_vx.oracle.dataflow import eval_dataflow
 from nano_vx.oracle.equivalence import corpus, evaluate
 from nano_vx.oracle.outcomes import Finished
-from nano_vx.spatial.check import check_rewrite
+from nano_vx.oracle.rewrites import check_rewrite
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject
 from nano_vx.spatial.target import load_target, small_target

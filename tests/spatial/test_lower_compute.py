@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from nano_vx.spatial.lower.compute import C_TYPES, HELPERS, fire_lines
+from nano_vx.spatial_backend.compute import C_TYPES, HELPERS, fire_lines
 from nano_vx.spatial.ops import NUMPY_DTYPES, fire
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program, ins

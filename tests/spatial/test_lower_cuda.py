@@ -14,8 +14,8 @@ from choreographies import MULTICAST, MULTICAST_RELAYED, PIPE, VALID_READY
 import spatial_reference as reference
 from nano_vx.cli import main
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lower import lower, LowerError
-from nano_vx.spatial.lower.cuda import MAX_SHARED
+from nano_vx.spatial_backend import lower, LowerError
+from nano_vx.spatial_backend.cuda import MAX_SHARED
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 from nano_vx.spatial_passes.schedule import schedule

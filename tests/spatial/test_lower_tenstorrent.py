@@ -13,7 +13,7 @@ import pytest
 from choreographies import MULTICAST, MULTICAST_RELAYED, PIPE
 import spatial_reference as reference
 from nano_vx.cli import main
-from nano_vx.spatial.lower import lower, LowerError
+from nano_vx.spatial_backend import lower, LowerError
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 

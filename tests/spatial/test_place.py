@@ -16,7 +16,7 @@ from test_tile import (CASES, RATED, SETTINGS, dataflow_graphs, points, small_ta
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.oracle.equivalence import OutputDiffers, corpus
-from nano_vx.spatial.check import IllFormed, check_rewrite
+from nano_vx.oracle.rewrites import IllFormed, check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.cost import split_counts
 from nano_vx.spatial.parse import parse_spatial

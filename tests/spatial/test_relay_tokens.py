@@ -9,7 +9,7 @@ import pytest
 import spatial_reference as reference
 from choreographies import MULTICAST
 from nano_vx.dump.text import to_text
-from nano_vx.spatial.check import check_rewrite
+from nano_vx.oracle.rewrites import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program

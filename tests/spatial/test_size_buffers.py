@@ -17,7 +17,7 @@ from nano_vx.oracle.dataflow import eval_dataflow
 from nano_vx.oracle.equivalence import corpus, Deadlocks
 from nano_vx.oracle.outcomes import Finished
 from nano_vx.spatial.balance import port_tokens, repetitions
-from nano_vx.spatial.check import check_rewrite
+from nano_vx.oracle.rewrites import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.firings import simulate_engines, Firings
 from nano_vx.spatial.parse import parse_spatial

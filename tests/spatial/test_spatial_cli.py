@@ -20,7 +20,7 @@ from choreographies import FIFO_CHAIN, PIPE
 from nano_vx.cli import main
 from nano_vx.oracle.equivalence import corpus
 from nano_vx.spatial.context import SpatialContext
-from nano_vx.spatial.lane import SPATIAL_PIPELINE
+from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program
 from nano_vx.spatial.target import TARGET_DIR, load_target

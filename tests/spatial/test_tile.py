@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.oracle.equivalence import OutputDiffers, corpus
-from nano_vx.spatial.check import IllFormed, check_rewrite
+from nano_vx.oracle.rewrites import IllFormed, check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.reject import SpatialReject

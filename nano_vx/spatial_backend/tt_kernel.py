@@ -6,7 +6,7 @@ gstaged_G, cursors)."""
 
 from __future__ import annotations
 
-from ..program import ins, outs
+from ..spatial.program import ins, outs
 from . import LowerError
 from .compute import C_TYPES, HELPERS, elems, fire_lines
 from .schedule_writer import ScheduleWriter

@@ -1,6 +1,8 @@
-"""`lower`: a verified Schoreographed program and its target to the source text a vendor
-toolchain takes, and the census of what was emitted (spatial-lane.md §7, docs/spatial.md
-"Lowering"). Each backend is a pure function `emit(plan, target) -> Lowered`:
+"""The spatial lane's back end: what it makes of a verified program. Its certificate
+(`certify.py`), its measured and predicted periods (`periods.py`), and here `lower`: a
+verified Schoreographed program and its target to the source text a vendor toolchain takes,
+and the census of what was emitted (docs/spatial.md "Lowering"). Each backend is a pure
+function `emit(plan, target) -> Lowered`:
 
 - `tenstorrent`: tt-metal reader, compute and writer kernels per site and a host program;
 - `cuda`: one persistent CUDA kernel, a thread block per site and a warp per engine, with its
@@ -65,11 +67,11 @@ def lower(graph, target, backend: str) -> Lowered:
 def verify(graph, target) -> None:
     """Refuse (E7040) what is not a choreography that is well formed on `target` and
     finishes: only such a program has a meaning the emitted code can keep."""
-    from ...oracle.equivalence import corpus
-    from ...oracle.outcomes import Finished
-    from ...oracle.tokens import eval_choreography
-    from ..text import language_of
-    from ..validate import validate
+    from ..oracle.equivalence import corpus
+    from ..oracle.outcomes import Finished
+    from ..oracle.tokens import eval_choreography
+    from ..spatial.text import language_of
+    from ..spatial.validate import validate
 
     il = language_of(graph).name
     if il != "Schoreographed":

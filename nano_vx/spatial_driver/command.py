@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostics
 from ..driver import DumpError, Dumper, InternalError, internal_errors, report_internal_error
 from ..dump.render import RenderError
 from ..source import Source, Span
-from .check import IllFormed
+from ..oracle.rewrites import IllFormed
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
 # Options of `nano-vx FILE.vx` that mean nothing to a spatial program: refused, not ignored.
@@ -44,8 +44,8 @@ class _Stop(Exception):
 
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from ..compile import _pass_names, dump_options
-    from .certify import CertificateError
-    from .lane import SPATIAL_PIPELINE, VX_PIPELINE
+    from ..spatial_backend.certify import CertificateError
+    from ..spatial_pipeline import SPATIAL_PIPELINE, VX_PIPELINE
 
     if args.target is None:
         raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
@@ -93,7 +93,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
 
 def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
     """`nano-vx spatial --target T` with no program: what the target is."""
-    from .target import TargetError, describe_target, load_target
+    from ..spatial.target import TargetError, describe_target, load_target
 
     try:
         stdout.write(describe_target(load_target(name)) + "\n")
@@ -122,14 +122,14 @@ class _Run:
         from ..compile import print_timing
         from ..driver import PassTiming
         from ..oracle.equivalence import corpus, evaluate
-        from .balance import RateError, repetitions
-        from .context import SpatialContext
-        from .lane import VX_PIPELINE, passes_from
-        from .parse import SpatialSyntaxError, parse_spatial
-        from .program import Program
-        from .target import TargetError, load_target
-        from .text import language_of
-        from .validate import validate
+        from ..spatial.balance import RateError, repetitions
+        from ..spatial.context import SpatialContext
+        from ..spatial_pipeline import VX_PIPELINE, passes_from
+        from ..spatial.parse import SpatialSyntaxError, parse_spatial
+        from ..spatial.program import Program
+        from ..spatial.target import TargetError, load_target
+        from ..spatial.text import language_of
+        from ..spatial.validate import validate
         from .vx_source import bridge
 
         try:
@@ -230,8 +230,8 @@ class _Run:
 
     def _lower(self, graph, target) -> None:
         """--lower: the backend's files to --lower-dir, or to stdout instead of the report."""
-        from .lower import LowerError
-        from .lower.output import lower_program
+        from ..spatial_backend import LowerError
+        from ..spatial_backend.output import lower_program
 
         try:
             lower_program(graph, target, self.args.lower, self.args.lower_dir, self.out)
@@ -262,7 +262,7 @@ class _Run:
     def _refuse_too_large(self, graph) -> None:
         """The lane runs every program on real inputs (the oracle checks each pass), so its
         tensors must fit in memory here: counted, never allocated."""
-        from .ops import NUMPY_DTYPES
+        from ..spatial.ops import NUMPY_DTYPES
 
         sizes = {t.name: np.dtype(NUMPY_DTYPES[t.dtype]).itemsize * _elements(t.shape)
                  for t in graph.tensors}
@@ -294,7 +294,7 @@ class _Run:
         return inputs + corpus(graph, self.args.seed, count)
 
     def _load_inputs(self, graph, path: str) -> dict[str, np.ndarray]:
-        from .ops import NUMPY_DTYPES
+        from ..spatial.ops import NUMPY_DTYPES
 
         try:
             loaded = np.load(path, allow_pickle=False)
@@ -320,7 +320,7 @@ class _Run:
         return out
 
     def _apply(self, p, graph, ctx):
-        from .reject import SpatialReject
+        from ..spatial.reject import SpatialReject
 
         try:
             with internal_errors(p, graph, expected=(SpatialReject,)):
@@ -338,7 +338,7 @@ class _Run:
         (with the refutation written) for a site that cannot hold what it must."""
         if self.args.certificate is None:
             return None
-        from .certify import DoesNotFit, certify, summary, write
+        from ..spatial_backend.certify import DoesNotFit, certify, summary, write
 
         start = time.perf_counter()
         try:
@@ -355,7 +355,7 @@ class _Run:
         """Write the certificate of a refusal --certificate asks for: the note saying so."""
         if self.args.certificate is None:
             return []
-        from .certify import certify_refusal, write
+        from ..spatial_backend.certify import certify_refusal, write
 
         document = certify_refusal(graph, target, reject)
         if document is None:
@@ -365,7 +365,7 @@ class _Run:
         return [f"the certificate of this refusal is in {self.args.certificate}"]
 
     def _validate(self, p, before, after, target, inputs, reference):
-        from .check import check_rewrite
+        from ..oracle.rewrites import check_rewrite
 
         outcomes: list = []
         problem = check_rewrite(before, after, target, inputs=inputs, reference=reference,
@@ -389,7 +389,7 @@ class _Run:
                                    f"{outcome.describe()}")
 
     def _report(self, graph, target, lines, outcome) -> None:
-        from .program import Program
+        from ..spatial.program import Program
 
         w = self.out.write
         w(f"{graph.name} on {target.name} ({target.rows} x {target.cols} sites)\n")
@@ -400,7 +400,7 @@ class _Run:
             w(f"output {name}: {value.dtype}{list(value.shape)}, sum {value.sum():g}\n")
         p = Program(graph)
         if p.table("schedules"):
-            from .periods import periods, report_lines
+            from ..spatial_backend.periods import periods, report_lines
 
             for line in report_lines(periods(graph, target), target):
                 w(line + "\n")

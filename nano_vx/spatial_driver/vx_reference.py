@@ -8,7 +8,7 @@ import io
 import numpy as np
 
 from ..oracle.interpreter import Interpreter
-from .ops import NUMPY_DTYPES
+from ..spatial.ops import NUMPY_DTYPES
 from ..oracle.references import Ref
 from ..values.numbers import unplace
 from ..values.tensors import make_tensor, tensor_of

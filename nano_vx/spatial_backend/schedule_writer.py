@@ -4,7 +4,7 @@ method (`_read`, `_push`, ...), and the names of the engine's private variables 
 
 from __future__ import annotations
 
-from ..text import OP_WORDS
+from ..spatial.text import OP_WORDS
 
 
 class ScheduleWriter:

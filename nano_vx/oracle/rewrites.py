@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..oracle.equivalence import corpus, equivalent_under
-from .balance import RateError, repetitions
-from .program import Program
-from .validate import validate
+from .equivalence import corpus, equivalent_under
+from ..spatial.balance import RateError, repetitions
+from ..spatial.program import Program
+from ..spatial.validate import validate
 
 
 @dataclass(frozen=True)

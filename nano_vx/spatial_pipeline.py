@@ -3,15 +3,15 @@ A program written by hand in any of these ILs enters the lane at the pass that r
 
 from __future__ import annotations
 
-from ..nanopass import Pipeline
-from ..spatial_passes.from_vx import from_vx
-from ..spatial_passes.fuse_readers import fuse_readers
-from ..spatial_passes.place import place
-from ..spatial_passes.relay_tokens import relay_tokens
-from ..spatial_passes.schedule import schedule
-from ..spatial_passes.size_buffers import size_buffers
-from ..spatial_passes.synthesize_handshakes import synthesize_handshakes
-from ..spatial_passes.tile import tile
+from .nanopass import Pipeline
+from .spatial_passes.from_vx import from_vx
+from .spatial_passes.fuse_readers import fuse_readers
+from .spatial_passes.place import place
+from .spatial_passes.relay_tokens import relay_tokens
+from .spatial_passes.schedule import schedule
+from .spatial_passes.size_buffers import size_buffers
+from .spatial_passes.synthesize_handshakes import synthesize_handshakes
+from .spatial_passes.tile import tile
 
 SPATIAL_PIPELINE = Pipeline([
     tile,

@@ -23,7 +23,7 @@ compute).
 
 from __future__ import annotations
 
-from ..program import flat_ops
+from ..spatial.program import flat_ops
 from . import Lowered, LowerError
 from .census import Census
 

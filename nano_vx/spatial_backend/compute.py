@@ -42,7 +42,7 @@ def elems(shape) -> int:
 def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str) -> list[str]:
     """C++ statements for one firing. `ins[i](j, e)` loads element e of the j-th token of
     input port i; `outs[o](j, e)` is the lvalue of element e of output token j of port o."""
-    from ..program import ins as in_ports, outs as out_ports
+    from ..spatial.program import ins as in_ports, outs as out_ports
 
     ports_in = in_ports(stage)
     dtype = p.stage_dtype(stage)

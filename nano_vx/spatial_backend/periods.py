@@ -19,9 +19,9 @@ class Periods:
 
 def periods(graph, target) -> Periods:
     from ..oracle.timed import run_timed
-    from .clock import ClockError, clock
-    from .cost import OpCycles
-    from .roofs import roofline
+    from ..spatial.clock import ClockError, clock
+    from ..spatial.cost import OpCycles
+    from ..spatial.roofs import roofline
 
     cycles = OpCycles(graph, target)
     try:

@@ -22,9 +22,9 @@ import json
 
 from ..oracle.checkers.check_certificate import KIND, SCHEMA
 from ..oracle.checkers.fit import encode, overfull
-from .cnf import solve
-from .program import Program, ins, outs
-from .text import OP_WORDS
+from ..spatial.cnf import solve
+from ..spatial.program import Program, ins, outs
+from ..spatial.text import OP_WORDS
 
 FIT_CODES = ("E7011", "E7012")  # the refusals a certificate can prove
 
@@ -48,7 +48,7 @@ def certify(graph, target, inputs) -> dict:
     order of its events does not depend on the values). Raises DoesNotFit."""
     from ..oracle.outcomes import Finished
     from ..oracle.tokens import Machine, run
-    from .shapes import token_bytes, token_shapes
+    from ..spatial.shapes import token_bytes, token_shapes
 
     p = Program(graph)
     fit = []
@@ -89,13 +89,13 @@ def certify_refusal(graph, target, reject) -> dict | None:
     if reject.code not in FIT_CODES or reject.site is None:
         return None
     if reject.code == "E7011":
-        from .buffer_depths import buffer_demands
+        from ..spatial.buffer_depths import buffer_demands
 
         site, depth, _, token = buffer_demands(graph)
         items = {"buffers": [(s, depth[s] * token[s]) for s in sorted(site)
                              if site[s] == reject.site], "semaphores": None}
     else:
-        from .handshakes import semaphores_per_site
+        from ..spatial.handshakes import semaphores_per_site
 
         items = _site_items(graph).get(reject.site, {"buffers": []})
         items["semaphores"] = sorted(semaphores_per_site(Program(graph), target).get(

@@ -6,7 +6,7 @@ gput_G / gstaged_G for a group's staging, and one cursor per load or store it ru
 
 from __future__ import annotations
 
-from ..program import ins, outs
+from ..spatial.program import ins, outs
 from .compute import C_TYPES, elems, fire_lines
 from .schedule_writer import ScheduleWriter
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ops import access_slices
-from ..program import Program, ins, outs
-from ..shapes import token_shapes
+from ..spatial.ops import access_slices
+from ..spatial.program import Program, ins, outs
+from ..spatial.shapes import token_shapes
 from .compute import elems
 
 
