@@ -1,8 +1,9 @@
-"""How an IL node shows itself in Jupyter (`Node._repr_html_`): its text dump, highlighted, and
-its Graphviz picture as inline SVG. Any node of any IL, a whole program or one expression.
+"""How an IL node shows itself in Jupyter: its text dump, highlighted, and its Graphviz picture
+as inline SVG. Any node of any IL, a whole program or one expression.
 
-Imported by the node's method only when a notebook asks for the HTML, so neither Pygments nor
-the dump package is loaded by the compiler itself.
+An IPython extension: `%load_ext nano_vx.explore.notebook` registers `node_html` as the HTML
+form of every `Node`. The framework's node classes know nothing of notebooks (the framework is
+the bottom layer, the explorer the top), so the display is registered from above.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ STYLE = """<style>
 .nano-vx-node .svg svg { max-width: 100%; height: auto; }
 .nano-vx-node .note { color: #6e7781; font-size: 12px; }
 """
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext nano_vx.explore.notebook`: every IL node displays as `node_html`."""
+    from ..nanopass.nodes import Node
+
+    ipython.display_formatter.formatters["text/html"].for_type(Node, node_html)
 
 
 def node_html(node) -> str:

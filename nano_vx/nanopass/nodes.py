@@ -71,13 +71,6 @@ class Node:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
         return f"{self._prod}({inner})"
 
-    def _repr_html_(self) -> str:
-        """Jupyter's view of a node: its text dump highlighted and its Graphviz picture. The
-        one reference of the framework to a layer above it, made only when a notebook asks."""
-        from ..explore.notebook import node_html
-
-        return node_html(self)
-
 
 def field_values(node: Node) -> tuple:
     """A node's field values in order, whatever its fields are called."""
