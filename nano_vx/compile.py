@@ -167,14 +167,15 @@ def _start(args, ctx: Compilation, base, usage):
     dump (or the text under --passes, --start-after, --start-before) through the part
     nano_vx.resume picks, with the facts it needs rebuilt and the diagnostics the dump
     carries reported again. None when the dump does not read back (E1007, reported)."""
-    from .dump.read import is_dump
+    from .resume.read import is_dump
 
     source = ctx.source
     dump = is_dump(source.text)
     if not (dump or args.passes or args.start_after or args.start_before):
         return base, source
     from .nanopass import Pipeline
-    from .resume import State, Unresumable, plan, read_state, rebuild_facts
+    from .dump.state import State, read_state
+    from .resume import Unresumable, plan, rebuild_facts
 
     if args.passes and (args.start_after or args.start_before):
         raise usage("--passes names every pass to run; it takes no --start-after or "
@@ -183,7 +184,7 @@ def _start(args, ctx: Compilation, base, usage):
         raise usage("--start-after and --start-before name the same place twice: give one")
     language, tree, state = None, source, State()
     if dump:
-        from .dump.read import read_source
+        from .resume.read import read_source
         from .pipeline import LANGUAGES
 
         read = read_source(source, ctx.diagnostics)

@@ -153,7 +153,7 @@ class Dumper:
                 if when == "After":
                     body += _facts(ctx, p)
                 if self.options.directory:  # a file to resume from: the state goes with it
-                    from .resume import trailer
+                    from .dump.state import trailer
 
                     body += trailer(ctx, when, p.name)
         self._write(index, when.lower(), p.name, suffix, banner, body)

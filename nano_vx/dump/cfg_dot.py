@@ -5,7 +5,7 @@ as a compiler textbook draws a CFG. Node ids are the function's position and the
 
 from __future__ import annotations
 
-from .dot import HEADER, INDENT, dot_quote
+from .dot_syntax import HEADER, INDENT, dot_quote
 
 
 def has_blocks(program) -> bool:

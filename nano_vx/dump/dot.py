@@ -12,24 +12,12 @@ from __future__ import annotations
 
 from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
+from .cfg_dot import has_blocks, to_cfg_dot
+from .dot_syntax import HEADER, INDENT, dot_quote
+from .spatial_dot import to_spatial_dot
 from .writer import is_terminal, terminal_text
 
-INDENT = "    "
-HEADER = (
-    "graph [ordering=out];",
-    'node [shape=box, fontname="Helvetica", fontsize=10];',
-    'edge [fontname="Helvetica", fontsize=9];',
-)
 _CLOSE = object()  # stack marker: the cluster opened by a block ends here
-
-
-def dot_quote(text: str) -> str:
-    """A DOT double-quoted string whose label shows `text` literally, one line per `\\n`.
-
-    Backslashes are doubled so that `\\l`, `\\N` and the like in a value stay text; `<>{}|`
-    need no escape because no node uses a record shape."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
 
 
 def label(node: Node) -> str:
@@ -70,11 +58,7 @@ def _children(node: Node, own_id: str):
 
 def to_dot(node: Node, title: str | None = None) -> str:
     if is_spatial_program(node):
-        from .spatial_dot import to_spatial_dot
-
         return to_spatial_dot(node, title)
-    from .cfg_dot import has_blocks, to_cfg_dot
-
     if has_blocks(node):  # a program of basic blocks is drawn as its control-flow graph
         return to_cfg_dot(node, title)
     out = ["digraph IR {"]

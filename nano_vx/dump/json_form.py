@@ -156,33 +156,3 @@ def load_with_places(text: str):
     decoder.parse_object = parse_object
     decoder.scan_once = json.scanner.py_make_scanner(decoder)
     return decoder.decode(text), places
-
-
-def read_json_dump(source: Source, diagnostics):
-    """(language, tree) of a JSON dump, spans pointing at each node's object in it; or None,
-    with an E1007 where the JSON stops being a tree of its IL."""
-    from .read import _error, json_languages
-
-    try:
-        data, places = load_with_places(source.text)
-    except json.JSONDecodeError as err:
-        _error(diagnostics, source, err.pos, f"not JSON: {err.msg}")
-        return None
-    name = data.get("language") if type(data) is dict else None
-    known = json_languages()
-    if name not in known:
-        where = places.get(id(data), (0, 1))[0]
-        named = f"no IL is named {name!r}" if name is not None else "this one names none"
-        _error(diagnostics, source, where, f'a JSON dump names its IL in "language"; {named}; '
-                                           f"the ILs are {', '.join(known)}")
-        return None
-
-    def spans(obj):
-        start, end = places[id(obj)]
-        return Span(source, start, end)
-    try:
-        return known[name], from_json(data, known[name], spans=spans)
-    except JsonFormError as err:
-        start = places.get(id(err.where), (0, 1))[0]
-        _error(diagnostics, source, start, err.message)
-        return None

@@ -7,7 +7,7 @@ program's order, so the same program always gives the same bytes."""
 from __future__ import annotations
 
 from ..spatial.program import Program, outs
-from .dot import dot_quote
+from .dot_syntax import dot_quote
 
 INDENT = "    "
 

@@ -12,7 +12,7 @@ from ..values.sizes import extent
 from ..source import Span
 from .forms import Lit, Piece, Slot, compile_pieces
 from .lexemes import read_number
-from .writer import CLOSURE, HEADER, shape
+from .writer import CLOSURE, HEADER, Writer, shape
 
 BLOCK = ("Block", ("stmts", "value"))
 
@@ -302,9 +302,9 @@ def nested(w, e) -> None:
 
 
 def _element(w, e) -> None:
-    from .text import to_text
-
-    if to_text(e).startswith("["):
+    probe = Writer()
+    probe.node(e)
+    if "".join(probe.parts).startswith("["):
         w.put("(")
         w.node(e)
         w.put(")")

@@ -430,3 +430,9 @@ class _Writer:
 _OPS = {RESERVE: "reserve", READ: "read", FIRE: "fire", PUSH: "push", SEND: "send",
         MCAST: "multicast", WAITFRONT: "wait_front", POP: "pop", WAIT: "wait",
         SIGNAL: "signal", BARRIER: "barrier", WRITE: "write"}
+
+
+def eval_choreography(program, inputs: dict):
+    """Run a choreographed program on its inputs: Finished (with the output tensors),
+    Deadlock, Overflow or Underflow. The fixed fair order of `run`, compiled."""
+    return run_fast(Machine(program, inputs))

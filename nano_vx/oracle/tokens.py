@@ -1,5 +1,5 @@
-"""`eval_choreography`: the token semantics of a choreographed spatial program
-(spatial-lane.md §3), the oracle every rewrite of the spatial lane answers to.
+"""The token semantics of a choreographed spatial program (docs/spatial.md), the oracle every
+rewrite of the spatial lane answers to.
 
 The machine state is persistent (pyrsistent vectors indexed by small integers, tuples for
 queues), so a state can be kept and forked for free: `step(state, engine)` returns a new state
@@ -13,9 +13,9 @@ read of a token that is not there (`fire`, `write`, `pop` ahead of `wait_front`)
 Underflow. `reserve`, `wait_front`, `wait` and `barrier` block until their condition holds;
 every other op runs at once.
 
-`Machine.step` and `run` are the reference semantics. `eval_choreography` runs the same fixed
-order through the compiled runner of nano_vx/oracle/fast.py (many times faster), which
-tests/oracle/test_fast.py checks against them, outcome and final state.
+`Machine.step` and `run` are the reference semantics. `fast.eval_choreography` runs the same
+fixed order through a compiled runner (many times faster), which tests/oracle/test_fast.py
+checks against them, outcome and final state.
 """
 
 from __future__ import annotations
@@ -370,11 +370,3 @@ def run(machine: Machine, state: State | None = None, on_step=None):
                 progressed = True
         if not progressed:
             return machine.outcome(state)
-
-
-def eval_choreography(program, inputs: dict[str, np.ndarray]):
-    """Run a choreographed program on its inputs: Finished (with the output tensors),
-    Deadlock, Overflow or Underflow. The fixed fair order of `run`, compiled."""
-    from .fast import run_fast  # fast.py builds on this module
-
-    return run_fast(Machine(program, inputs))

@@ -69,7 +69,7 @@ def verify(graph, target) -> None:
     finishes: only such a program has a meaning the emitted code can keep."""
     from ..oracle.equivalence import corpus
     from ..oracle.outcomes import Finished
-    from ..oracle.tokens import eval_choreography
+    from ..oracle.fast import eval_choreography
     from ..spatial.text import language_of
     from ..spatial.validate import validate
 

@@ -7,7 +7,7 @@ census as its line is written."""
 from __future__ import annotations
 
 from .compute import elems
-from .tenstorrent import FORMATS, rectangle
+from .tt_layout import FORMATS, rectangle
 
 PROCESSORS = {"reader": "DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default",
               "writer": "DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default"}

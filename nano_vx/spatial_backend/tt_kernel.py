@@ -10,7 +10,7 @@ from ..spatial.program import ins, outs
 from . import LowerError
 from .compute import C_TYPES, HELPERS, elems, fire_lines
 from .schedule_writer import ScheduleWriter
-from .tenstorrent import Layout, elem_size, rectangle, row_bytes
+from .tt_layout import Layout, elem_size, rectangle, row_bytes
 
 
 class KernelWriter(ScheduleWriter):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.diagnostics import Diagnostics
-from nano_vx.dump.read import read_dump
+from nano_vx.resume.read import read_dump
 
 PAGE = Path(__file__).resolve().parent.parent.parent / "docs" / "diagnostics.md"
 _EXAMPLE = re.compile(r"<!-- example: (\S+) dump -->\n```text\n(.*?)^```\n"

@@ -11,7 +11,7 @@ import pytest
 
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.dump.json_form import dumps_json
-from nano_vx.dump.read import json_languages, languages, read_dump
+from nano_vx.resume.read import json_languages, languages, read_dump
 
 ILS = ", ".join(languages())
 JSON_ILS = ", ".join(json_languages())

@@ -13,7 +13,7 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.context import Compilation
 from nano_vx.diagnostics import Diagnostics
-from nano_vx.dump.read import read_dump
+from nano_vx.resume.read import read_dump
 from nano_vx.dump.text import to_text
 from nano_vx.parser import parse_text
 from nano_vx.pipeline import NATIVE

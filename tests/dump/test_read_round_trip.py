@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from il_trees import Trees
 
 from nano_vx.diagnostics import Diagnostics
-from nano_vx.dump.read import UNREADABLE, read_dump, read_tree
+from nano_vx.resume.read import UNREADABLE, read_dump, read_tree
 from nano_vx.dump.text import to_text
 from nano_vx.dump.writer import FORMS
 from nano_vx.pipeline import LANGUAGES

@@ -14,7 +14,7 @@ from nano_vx.oracle.equivalence import (ATOL, RTOL, Deadlocks, OutputDiffers, Ov
                                         ShapeDiffers, compare_outputs, corpus,
                                         equivalent_under, evaluate)
 from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow
-from nano_vx.oracle.tokens import eval_choreography
+from nano_vx.oracle.fast import eval_choreography
 from nano_vx.spatial.parse import parse_spatial
 
 # Y[j] is the sum of rows 3j..3j+2 of X: the tiled graph, then the same on two sites, with a

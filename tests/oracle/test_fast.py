@@ -24,7 +24,8 @@ from test_lane import dataflow_programs, small_targets
 from nano_vx.oracle.equivalence import corpus
 from nano_vx.oracle.fast import MAX_LOOPS, FastMachine, TooDeep
 from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow
-from nano_vx.oracle.tokens import Machine, State, eval_choreography, run
+from nano_vx.oracle.fast import eval_choreography
+from nano_vx.oracle.tokens import Machine, State, run
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 from nano_vx.spatial.parse import parse_spatial

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from choreographies import MULTICAST
 from nano_vx.oracle.outcomes import Deadlock, Finished, Overflow, Underflow
-from nano_vx.oracle.tokens import Machine, State, eval_choreography, run
+from nano_vx.oracle.fast import eval_choreography
+from nano_vx.oracle.tokens import Machine, State, run
 from nano_vx.spatial.balance import RateError
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import small_target

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from nano_vx.context import Compilation
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.driver import render
-from nano_vx.dump.read import read_source
+from nano_vx.resume.read import read_source
 from nano_vx.pipeline import NATIVE
-from nano_vx.resume import read_state, rebuild_facts
+from nano_vx.dump.state import read_state
+from nano_vx.resume import rebuild_facts
 from nano_vx.source import Source
 
 

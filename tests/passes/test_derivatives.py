@@ -297,7 +297,7 @@ def play(text: str, name: str) -> str | None:
     rule on the IL before differentiate-forward. Returns the pass that refused the program
     (the back end, E5001, for a tape sized at run time), or None."""
     from nano_vx.backend.jit import run_native
-    from nano_vx.dump.read import read_dump
+    from nano_vx.resume.read import read_dump
     from nano_vx.dump.text import to_text
     from nano_vx.nanopass import descendants
     from nano_vx.resume import rebuild_facts

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.dot import to_dot
-from nano_vx.dump.read import read_dump
+from nano_vx.resume.read import read_dump
 from nano_vx.dump.text import to_text
 from nano_vx.passes.fold_const_extents import fold_const_extents
 from front import _printed, assert_prints_the_same, run_front

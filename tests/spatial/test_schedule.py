@@ -18,7 +18,8 @@ from nano_vx.dump.text import to_text
 from nano_vx.oracle.dataflow import eval_dataflow
 from nano_vx.oracle.equivalence import corpus, Overflows
 from nano_vx.oracle.outcomes import Finished, Overflow, Underflow
-from nano_vx.oracle.tokens import eval_choreography, Machine, State
+from nano_vx.oracle.fast import eval_choreography
+from nano_vx.oracle.tokens import Machine, State
 from nano_vx.oracle.rewrites import check_rewrite
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.parse import parse_spatial

@@ -9,12 +9,14 @@ column and what was expected there, never an exception.
 
 from __future__ import annotations
 
+import json
 import re
 
 from ..deep import run_deep
 from ..diagnostics import Diagnostics
+from ..dump.json_form import JsonFormError, from_json, load_with_places
+from ..dump.writer import HEADER_PREFIX
 from ..source import Source, Span
-from .writer import HEADER_PREFIX
 
 CODE = "E1007"
 _HEADER = re.compile(re.escape(HEADER_PREFIX.strip()) + r"[ \t]*(\S*)[ \t]*(?:\n|\Z)")
@@ -64,8 +66,6 @@ def _read(source: Source, diagnostics: Diagnostics):
     text = source.text
     start = len(text) - len(text.lstrip())
     if text.startswith("{", start):
-        from .json_form import read_json_dump
-
         return read_json_dump(source, diagnostics)
     if text.startswith("spatial", start):
         return _read_spatial(source, diagnostics)
@@ -92,7 +92,7 @@ def read_tree(source: Source, language, start: int, diagnostics: Diagnostics,
               kind: str | None = None):
     """The node of `kind` (by default the language's entry, a whole program) that the text
     after `start` is, in `language`; or None, reported."""
-    from .reader import ReadFailure, Reader
+    from ..dump.reader import ReadFailure, Reader
 
     try:
         return run_deep(Reader(source, language, start).read, kind)
@@ -120,3 +120,31 @@ def _error(diagnostics: Diagnostics, source: Source, start: int, message: str,
            end: int | None = None) -> None:
     end = end if end is not None and end > start else min(start + 1, len(source.text))
     diagnostics.error(CODE, Span(source, start, end), message)
+
+
+def read_json_dump(source: Source, diagnostics):
+    """(language, tree) of a JSON dump, spans pointing at each node's object in it; or None,
+    with an E1007 where the JSON stops being a tree of its IL."""
+    try:
+        data, places = load_with_places(source.text)
+    except json.JSONDecodeError as err:
+        _error(diagnostics, source, err.pos, f"not JSON: {err.msg}")
+        return None
+    name = data.get("language") if type(data) is dict else None
+    known = json_languages()
+    if name not in known:
+        where = places.get(id(data), (0, 1))[0]
+        named = f"no IL is named {name!r}" if name is not None else "this one names none"
+        _error(diagnostics, source, where, f'a JSON dump names its IL in "language"; {named}; '
+                                           f"the ILs are {', '.join(known)}")
+        return None
+
+    def spans(obj):
+        start, end = places[id(obj)]
+        return Span(source, start, end)
+    try:
+        return known[name], from_json(data, known[name], spans=spans)
+    except JsonFormError as err:
+        start = places.get(id(err.where), (0, 1))[0]
+        _error(diagnostics, source, start, err.message)
+        return None
