@@ -1,9 +1,11 @@
-"""Run the pipeline over one program: dumps between passes, timing, internal errors.
+"""The one pass runner: every lane, every tool runs its passes through `run_passes`.
 
-The driver knows nothing about any particular pass. It walks the pipeline table, asks the
-dump options what to print around each pass, stops at the first pass that reported an error,
-and turns an exception escaping a pass into an internal compiler error that names the pass
-and saves the IR that went into it.
+The runner knows nothing about any particular pass. It walks a list of passes, times each,
+tags each diagnostic with the pass that reported it, stops at the first pass that reported an
+error (or at `stop_after`), and turns an exception escaping a pass into an internal compiler
+error that names the pass and saves the IR that went into it. What a caller wants to see
+around each pass (dumps, the explorer's recording, the spatial lane's validation of every
+rewrite, the benchmark's measurements) is a `Watch` it hands in.
 """
 
 from __future__ import annotations
@@ -202,65 +204,111 @@ def paused_collector():
             gc.enable()
 
 
-def run_pipeline(
-    pipeline,
-    source: Source,
-    ctx: Compilation,
-    *,
-    dumps: DumpOptions | None = None,
-    dump_out: TextIO | None = None,
-    stop_after: str | None = None,
-    verify: bool = True,
-    progress: Callable[[str], None] | None = None,
-    keep: frozenset = frozenset(),
-    numbers: dict[str, int] | None = None,
-) -> Outcome:
-    """Run the passes in order on `source` (the program's text, or a tree read from a
-    dump); `keep` names ILs whose trees the outcome holds besides the last one; `numbers`
-    numbers the dump files by each pass's place in the whole pipeline, when `pipeline` is a
-    part of it."""
-    with paused_collector():
-        return _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
-                           keep, numbers)
+class Watch:
+    """What a caller sees of each pass: `before` it runs, and `after` with what it made.
+    Either may raise an exception of the caller's to end the run (a refusal)."""
+
+    def before(self, index: int, p, tree) -> None:
+        pass
+
+    def after(self, ran: Ran) -> None:
+        pass
 
 
-def _run_passes(pipeline, source, ctx, dumps, dump_out, stop_after, verify, progress,
-                keep, numbers) -> Outcome:
-    dumper = Dumper(dumps, dump_out) if dumps is not None else None
-    outcome = Outcome(tree=source)
-    tree = source
-    for step, p in enumerate(pipeline, 1):
-        index = numbers.get(p.name, step) if numbers else step
-        if progress:
-            progress(f"[{step}/{len(pipeline)}] {p.name}")
-        if dumper and dumps.wants(dumps.before, p.name):
-            dumper.emit("Before", index, p, tree, ctx)
-        start = time.perf_counter()
-        reported = len(ctx.diagnostics.items)
-        with internal_errors(p, tree):
-            out = p(tree, ctx, check=verify)
-        outcome.timings.append(PassTiming(p.name, time.perf_counter() - start))
-        for d in ctx.diagnostics.items[reported:]:
-            d.origin = p.name
+@dataclass
+class Ran:
+    """One pass that ran: its number among the dump files, its input and output, its time and
+    the diagnostics it reported."""
+
+    index: int
+    p: object
+    before: object
+    after: object
+    seconds: float
+    reported: list
+
+
+class DumpWatch(Watch):
+    """The dump options' IR around each pass, printed or filed by a Dumper; with the Vx lane's
+    compilation `ctx`, text dumps carry its facts and state."""
+
+    def __init__(self, dumps: DumpOptions, out: TextIO, ctx=None):
+        self.dumps = dumps
+        self.dumper = Dumper(dumps, out)
+        self.ctx = ctx
+
+    def before(self, index: int, p, tree) -> None:
+        if self.dumps.wants(self.dumps.before, p.name):
+            self.dumper.emit("Before", index, p, tree, self.ctx)
+
+    def after(self, ran: Ran) -> None:
+        dumps, p = self.dumps, ran.p
         # With --dump-changed, parse's whole dump is shown (the program's text becomes an
         # IL), but not a diff that finds the text unchanged.
-        if dumper and dumps.wants(dumps.after, p.name) and (
-                not dumps.changed_only or isinstance(tree, Source) and not dumps.diff
-                or _text(tree) != _text(out)):
+        if dumps.wants(dumps.after, p.name) and (
+                not dumps.changed_only or isinstance(ran.before, Source) and not dumps.diff
+                or _text(ran.before) != _text(ran.after)):
             if dumps.diff:
-                dumper.emit_diff(index, p, tree, out)
+                self.dumper.emit_diff(ran.index, p, ran.before, ran.after)
             else:
-                dumper.emit("After", index, p, out, ctx)
+                self.dumper.emit("After", ran.index, p, ran.after, self.ctx)
+
+
+def run_passes(passes, tree, ctx, *, verify: bool = True, watch=(), stop_after: str | None = None,
+               progress: Callable[[str], None] | None = None, numbers: dict | None = None,
+               keep: frozenset = frozenset(), refusals: tuple = ()) -> Outcome:
+    """Run `passes` in order on `tree` (a program's text, or a tree read from a dump) in the
+    compilation `ctx`, each verified unless `verify` is off; `numbers` numbers the dump files
+    by each pass's place in the whole table when `passes` is a part of it; `keep` names ILs
+    whose trees the outcome holds besides the last one; `refusals` are the exceptions by which
+    a pass refuses its program (the spatial lane's), which go through to the caller. The
+    garbage collector is paused."""
+    with paused_collector():
+        return _run(passes, tree, ctx, verify, watch, stop_after, progress, numbers or {}, keep,
+                    refusals)
+
+
+def _run(passes, tree, ctx, verify, watch, stop_after, progress, numbers, keep,
+         refusals) -> Outcome:
+    outcome = Outcome(tree=tree)
+    diagnostics = getattr(ctx, "diagnostics", None)  # a spatial pass refuses by raising
+    passes = list(passes)
+    for step, p in enumerate(passes, 1):
+        index = numbers.get(p.name, step)
+        if progress:
+            progress(f"[{step}/{len(passes)}] {p.name}")
+        for w in watch:
+            w.before(index, p, tree)
+        seen = len(diagnostics.items) if diagnostics is not None else 0
+        start = time.perf_counter()
+        with internal_errors(p, tree, expected=refusals):
+            out = p(tree, ctx, check=verify)
+        seconds = time.perf_counter() - start
+        outcome.timings.append(PassTiming(p.name, seconds))
+        reported = diagnostics.items[seen:] if diagnostics is not None else []
+        for d in reported:
+            d.origin = p.name
+        ran = Ran(index, p, tree, out, seconds, reported)
+        for w in watch:
+            w.after(ran)
         before, tree = tree, out
         outcome.tree, outcome.language = tree, p.output
         if p.output.name in keep:
             outcome.kept[p.output.name] = tree
-        if ctx.diagnostics.has_errors:
+        if diagnostics is not None and diagnostics.has_errors:
             outcome.stopped_at, outcome.refused = p.name, before
             break
         if p.name == stop_after:
             break
     return outcome
+
+
+def run_pipeline(pipeline, source: Source, ctx: Compilation, *, dumps: DumpOptions | None = None,
+                 dump_out: TextIO | None = None, **options) -> Outcome:
+    """The Vx lane's passes over `source` (the program's text, or a tree read from a dump),
+    with the dumps `dumps` asks for written to `dump_out`; `options` go to run_passes."""
+    watch = (DumpWatch(dumps, dump_out, ctx),) if dumps is not None else ()
+    return run_passes(pipeline, source, ctx, watch=watch, **options)
 
 
 def _facts(ctx, p) -> str:

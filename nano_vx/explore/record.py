@@ -1,18 +1,17 @@
 """Running a program through a lane and keeping, for every pass, what the explorer shows: the
 tree before and after, the time, the diagnostics the pass reported and the facts it left.
 
-The explorer walks the pipeline table itself rather than through the driver's dump options:
-it needs the trees, not their printed banners. As the driver does, it stops after the first
-pass that reported an error, and an exception escaping a pass is an InternalError.
+The explorer runs the passes through the one pass runner (`driver.run_passes`) with a watch
+that keeps the trees rather than printing them: so it stops where a compilation stops, after
+the first pass that reported an error, and an exception escaping a pass is an InternalError.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Diagnostics
-from ..driver import internal_errors, paused_collector
+from ..driver import Ran, Watch, run_passes
 from ..source import Source
 
 
@@ -60,26 +59,25 @@ def record_vx(source: Source, diagnostics: Diagnostics, machine=None, host=None,
     from ..pipeline import NATIVE
 
     ctx = Compilation(source, diagnostics, machine=machine, host=host)
-    steps = [_step(p) for p in NATIVE]
-    stopped = run_deep(_walk, NATIVE, steps, source, ctx, verify)
-    return Recording("vx", source, steps, list(diagnostics.items), stopped)
+    keeper = _Keeper(NATIVE, ctx)
+    outcome = run_deep(run_passes, NATIVE, source, ctx, verify=verify, watch=(keeper,))
+    return Recording("vx", source, keeper.steps, list(diagnostics.items), outcome.stopped_at)
 
 
-def _walk(pipeline, steps: list[Step], tree, ctx, verify: bool) -> str | None:
-    with paused_collector():
-        for p, step in zip(pipeline, steps):
-            seen = len(ctx.diagnostics.items)
-            start = time.perf_counter()
-            with internal_errors(p, tree):
-                out = p(tree, ctx, check=verify)
-            step.seconds = time.perf_counter() - start
-            step.ran, step.before, step.after = True, tree, out
-            step.diagnostics = ctx.diagnostics.items[seen:]
-            step.facts = {fact: ctx.describe(fact) for fact in p.provides}
-            tree = out
-            if ctx.diagnostics.has_errors:
-                return p.name
-    return None
+class _Keeper(Watch):
+    """A Step for every pass of the table, filled in as each runs."""
+
+    def __init__(self, passes, ctx=None):
+        self.steps = [_step(p) for p in passes]
+        self.by_name = {step.name: step for step in self.steps}
+        self.ctx = ctx
+
+    def after(self, ran: Ran) -> None:
+        step = self.by_name[ran.p.name]
+        step.ran, step.before, step.after = True, ran.before, ran.after
+        step.seconds, step.diagnostics = ran.seconds, ran.reported
+        if self.ctx is not None:
+            step.facts = {fact: self.ctx.describe(fact) for fact in ran.p.provides}
 
 
 def record_spatial(source: Source, target_name: str, verify: bool = True) -> Recording:
@@ -114,20 +112,17 @@ def record_spatial(source: Source, target_name: str, verify: bool = True) -> Rec
     if diagnostics.has_errors:
         return recording
     passes = passes_from(language_of(graph).name)
-    recording.steps = [_step(p) for p in passes]
-    ctx = SpatialContext(target)
-    for p, step in zip(passes, recording.steps):
-        start = time.perf_counter()
-        try:
-            with internal_errors(p, graph, expected=(SpatialReject,)):
-                after = p(graph, ctx, check=verify)
-        except SpatialReject as reject:
-            step.diagnostics = [diagnostics.error(reject.code, None,
-                                                  f"{p.name} cannot apply: {reject.message}")]
-            step.ran, step.before, step.after = True, graph, graph
-            recording.stopped_at = p.name
-            break
-        step.seconds = time.perf_counter() - start
-        step.ran, step.before, step.after = True, graph, after
-        graph = after
+    keeper = _Keeper(passes)
+    recording.steps = keeper.steps
+    try:
+        run_passes(passes, graph, SpatialContext(target), verify=verify, watch=(keeper,),
+                   refusals=(SpatialReject,))
+    except SpatialReject as reject:
+        step = next(step for step in keeper.steps if not step.ran)
+        step.diagnostics = [diagnostics.error(reject.code, None,
+                                              f"{step.name} cannot apply: {reject.message}")]
+        step.ran = True
+        step.before = step.after = next((s.after for s in reversed(keeper.steps)
+                                         if s.after is not None), graph)
+        recording.stopped_at = step.name
     return recording

@@ -17,7 +17,8 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import DumpError, Dumper, InternalError, internal_errors, report_internal_error
+from ..driver import (DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors,
+                      report_internal_error, run_passes)
 from ..dump.render import RenderError
 from ..source import Source, Span
 from ..oracle.rewrites import IllFormed
@@ -105,6 +106,35 @@ def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+class _Validation(Watch):
+    """Each rewrite of the lane checked against the token semantics on the inputs as it is
+    made (unless --no-validate), and the report's line on each pass."""
+
+    def __init__(self, run: _Run, target, inputs, outcomes, lines: list[str]):
+        self.run, self.target, self.inputs = run, target, inputs
+        self.outcomes, self.lines = outcomes, lines
+        self.done: set[str] = set()
+        self.graph = None  # the program the next pass gets
+
+    def before(self, index: int, p, tree) -> None:
+        self.graph = tree
+
+    def after(self, ran: Ran) -> None:
+        p = ran.p
+        checked = "not validated (--no-validate)"
+        if not self.run.args.no_validate:
+            start = time.perf_counter()
+            with internal_errors(p, ran.before, expected=(_Stop,)):
+                self.outcomes = self.run._validate(p, ran.before, ran.after, self.target,
+                                                   self.inputs, self.outcomes)
+            plural = "s" if len(self.inputs) != 1 else ""
+            checked = (f"validated on {len(self.inputs)} input{plural} in "
+                       f"{time.perf_counter() - start:.2f} s")
+        ils = f"{p.input.name} -> {p.output.name}"
+        self.lines.append(f"  {p.name:<22} {ils:<30} {ran.seconds * 1000:8.1f} ms   {checked}")
+        self.done.add(p.name)
+
+
 class _Run:
     def __init__(self, args, source: Source, out: TextIO, err: TextIO, dumps):
         self.args = args
@@ -120,13 +150,13 @@ class _Run:
 
     def go(self) -> None:
         from ..compile import print_timing
-        from ..driver import PassTiming
         from ..oracle.equivalence import corpus, evaluate
         from ..spatial.balance import RateError, repetitions
         from ..spatial.context import SpatialContext
         from ..spatial_pipeline import VX_PIPELINE, passes_from
         from ..spatial.parse import SpatialSyntaxError, parse_spatial
         from ..spatial.program import Program
+        from ..spatial.reject import SpatialReject
         from ..spatial.target import TargetError, load_target
         from ..spatial.text import language_of
         from ..spatial.validate import validate
@@ -176,9 +206,8 @@ class _Run:
                           help=["this is a bug in from-vx: rerun with --dump-after=from-vx to "
                                 "see the graph it made"], **{"pass": "from-vx"})
         passes = [] if self.args.stop_after == "from-vx" else passes_from(language_of(graph).name)
-        ctx = SpatialContext(target)
-        dumper = Dumper(self.dumps, self.out) if self.dumps is not None else None
-        lines, timings = [], []
+        dumps = DumpWatch(self.dumps, self.out) if self.dumps is not None else None
+        lines = []
         if kernel is not None:
             checked = "not validated (--no-validate)" if self.args.no_validate else (
                 f"the interpreter agrees on {len(inputs)} input{'s' * (len(inputs) != 1)} "
@@ -187,34 +216,18 @@ class _Run:
                          f"{bridging * 1000:8.1f} ms   {checked}")
         # Dump files are numbered by the lane's table in --list-passes, from-vx first.
         position = {p.name: i for i, p in enumerate(VX_PIPELINE, 1)}
-        if kernel is not None and dumper:
-            self._dump_bridge(dumper, kernel, graph, position["from-vx"])
-        for p in passes:
-            index = position[p.name]
-            if dumper and self.dumps.wants(self.dumps.before, p.name):
-                dumper.emit("Before", index, p, graph)
-            start = time.perf_counter()
-            after = self._apply(p, graph, ctx)
-            spent = time.perf_counter() - start
-            timings.append(PassTiming(p.name, spent))
-            checked = "not validated (--no-validate)"
-            if not self.args.no_validate:
-                start = time.perf_counter()
-                with internal_errors(p, graph, expected=(_Stop,)):
-                    outcomes = self._validate(p, graph, after, target, inputs, outcomes)
-                plural = "s" if len(inputs) != 1 else ""
-                checked = (f"validated on {len(inputs)} input{plural} in "
-                           f"{time.perf_counter() - start:.2f} s")
-            if dumper and self.dumps.wants(self.dumps.after, p.name):
-                if self.dumps.diff:
-                    dumper.emit_diff(index, p, graph, after)
-                else:
-                    dumper.emit("After", index, p, after)
-            ils = f"{p.input.name} -> {p.output.name}"
-            lines.append(f"  {p.name:<22} {ils:<30} {spent * 1000:8.1f} ms   {checked}")
-            graph = after
-            if p.name == self.args.stop_after:
-                break
+        if kernel is not None and dumps:
+            self._dump_bridge(dumps.dumper, kernel, graph, position["from-vx"])
+        checks = _Validation(self, target, inputs, outcomes, lines)
+        try:
+            outcome = run_passes(passes, graph, SpatialContext(target),
+                                 verify=not self.args.no_verify, stop_after=self.args.stop_after,
+                                 watch=(checks, dumps) if dumps else (checks,),
+                                 numbers=position, refusals=(SpatialReject,))
+        except SpatialReject as reject:
+            self._refused(next(p for p in passes if p.name not in checks.done), checks.graph,
+                          target, reject)
+        graph, outcomes, timings = outcome.tree, checks.outcomes, outcome.timings
         if self.args.timing and timings:
             print_timing(timings, self.err)
         if self.args.no_validate:
@@ -319,19 +332,13 @@ class _Run:
             out[t.name] = a
         return out
 
-    def _apply(self, p, graph, ctx):
-        from ..spatial.reject import SpatialReject
-
-        try:
-            with internal_errors(p, graph, expected=(SpatialReject,)):
-                return p(graph, ctx, check=not self.args.no_verify)
-        except SpatialReject as reject:
-            where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
-                                      ("buffer", reject.buffer)) if v is not None}
-            self.fail(reject.code, f"{p.name} cannot apply: {reject.message}",
-                      notes=self._certify_refusal(graph, ctx.target, reject),
-                      **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
-                                            for k, v in where.items()}})
+    def _refused(self, p, graph, target, reject) -> None:
+        where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
+                                  ("buffer", reject.buffer)) if v is not None}
+        self.fail(reject.code, f"{p.name} cannot apply: {reject.message}",
+                  notes=self._certify_refusal(graph, target, reject),
+                  **{"pass": p.name, **{k: list(v) if isinstance(v, tuple) else v
+                                        for k, v in where.items()}})
 
     def _certify(self, graph, target, given) -> str | None:
         """Write the certificate --certificate asks for: the report's line on it, or E7030
