@@ -1,4 +1,4 @@
-"""The correlation programs from the command line, as a user meets them (correlation.md)."""
+"""The correlation programs from the command line, as a user meets them (docs/correlation.md)."""
 
 import io
 import json

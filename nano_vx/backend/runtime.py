@@ -1,4 +1,4 @@
-"""The runtime native code calls (backend-abi.md): vx_print, vx_stop and vx_check_alloc, as
+"""The runtime native code calls (docs/backend.md): vx_print, vx_stop and vx_check_alloc, as
 C callbacks, and the reports they send from the child process that runs the code to the
 parent that waits for it.
 

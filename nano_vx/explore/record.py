@@ -84,32 +84,17 @@ def record_spatial(source: Source, target_name: str, verify: bool = True) -> Rec
     """The spatial lane over a spatial program (`.sdf`), from the IL it is written in. The
     explorer shows what each pass makes; validating the rewrites on inputs is
     `nano-vx spatial`'s work, not repeated here."""
-    from ..source import Span
     from ..spatial.context import SpatialContext
-    from ..spatial_pipeline import passes_from
-    from ..spatial.parse import SpatialSyntaxError, parse_spatial
+    from ..spatial.load import check_program, read_program, read_target
     from ..spatial.reject import SpatialReject
-    from ..spatial.target import TargetError, load_target
     from ..spatial.text import language_of
-    from ..spatial.validate import validate
+    from ..spatial_pipeline import passes_from
 
     diagnostics = Diagnostics()
     recording = Recording("spatial", source, [], diagnostics.items)
-    try:
-        target = load_target(target_name)
-    except TargetError as err:
-        diagnostics.error("E7004", None, str(err))
-        return recording
-    try:
-        graph = parse_spatial(source.text, source.name)
-    except SpatialSyntaxError as err:
-        line = min(err.line, len(source.line_starts))
-        at = source.line_starts[line - 1] + err.column - 1
-        diagnostics.error("E7001", Span(source, at, at + 1), err.message)
-        return recording
-    for problem in validate(graph, target):
-        diagnostics.error("E7002", None, problem)
-    if diagnostics.has_errors:
+    target = read_target(target_name, diagnostics)
+    graph = read_program(source, diagnostics) if target is not None else None
+    if graph is None or not check_program(graph, target, diagnostics):
         return recording
     passes = passes_from(language_of(graph).name)
     keeper = _Keeper(passes)

@@ -16,7 +16,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 DTYPES = ("i32", "i64", "f32", "f64")
 ROLES = ("input", "output")
-# The compute ops of spatial-lane.md §2 and how many tiles each combines per output token.
+# The compute ops (docs/spatial.md, "The ILs") and how many tiles each combines per output token.
 OPS = ("matmul_acc", "add", "mul", "scale", "exp", "sum", "max")
 SCALAR_BINOPS = ("+", "-", "*", "/", "max", "min")
 SCALAR_UNOPS = ("-", "exp", "recip")

@@ -1,4 +1,4 @@
-"""The typed outcomes of running a spatial program (spatial-lane.md §3)."""
+"""The typed outcomes of running a spatial program (docs/spatial.md, "What a program means")."""
 
 from __future__ import annotations
 

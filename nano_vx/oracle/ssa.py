@@ -1,4 +1,4 @@
-"""Running an Lmlir program: MLIR operations in SSA form, with the meaning backend-abi.md
+"""Running an Lmlir program: MLIR operations in SSA form, with the meaning docs/backend.md
 gives them, so that the last IL of the chain runs and prints as the source does.
 
 Each function is compiled on its first call: every SSA value gets a slot of the frame (a
@@ -160,7 +160,7 @@ def _copy_cells(cells):
 
 
 def _element_bytes(elem, cells, count: int, span) -> bytes:
-    """A buffer's first `count` cells as the native code stores them (backend-abi.md)."""
+    """A buffer's first `count` cells as the native code stores them (docs/backend.md)."""
     values = [cells[i] for i in range(count)]
     if None in values:
         internal(span, "print of a buffer with a cell never written")
@@ -219,7 +219,7 @@ class _Machine:
             internal(span, f"no {kind} {id_}")
         return site
 
-    # The runtime functions (backend-abi.md): each takes the call's argument values.
+    # The runtime functions (docs/backend.md): each takes the call's argument values.
 
     def vx_print(self, args, span):
         site = self.site(args[0], "PrintSite", span)

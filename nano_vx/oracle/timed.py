@@ -1,4 +1,4 @@
-"""The timed mode of the token semantics (spatial-lane.md §3, "Timed mode"): a discrete-event
+"""The timed mode of the token semantics (docs/spatial.md, "The period"): a discrete-event
 simulation of a choreographed program's schedules in which every op takes the cycles the
 cost model gives it (nano_vx/spatial/cost.py, `OpCycles`).
 

@@ -1,4 +1,4 @@
-"""The clock (spatial-lane.md §6): the steady-state period of a choreographed program,
+"""The clock (docs/spatial.md, "The period"): the steady-state period of a choreographed program,
 computed from its handshake graph as the maximum cycle ratio, exactly. Not fitted.
 
 The program runs as a persistent kernel: each engine runs its whole schedule once per *run*

@@ -1,4 +1,4 @@
-"""The parser of the spatial text form (notes/spatial-design.md), the inverse of
+"""The parser of the spatial text form (docs/spatial.md, "The ILs"), the inverse of
 `text.to_spatial_text`: the header names the IL, and the parser builds that IL's nodes.
 
 Recursive descent over a token list. Items and schedule ops end at the end of a line (a list

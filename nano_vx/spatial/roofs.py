@@ -1,4 +1,4 @@
-"""The roofs (spatial-ir.md `roofs`): the rates a target sustains, each with the citation its
+"""The roofs (docs/spatial.md, "The period"): the rates a target sustains, each with the citation its
 target file gives it, and the roofline a program's work is held against: for each resource,
 the cycles one run needs at the resource's rate. No run can be faster than its highest roof.
 The cost model charges DRAM and compute so that the clock's period is never below those two

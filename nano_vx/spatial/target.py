@@ -1,4 +1,4 @@
-"""Spatial targets (spatial-lane.md §1): a mesh of sites, each with engines, SRAM cut into
+"""Spatial targets (docs/spatial.md, "Targets"): a mesh of sites, each with engines, SRAM cut into
 granules, semaphores, circular buffers and a compute rate per element type; a network
 between sites; DRAM; a clock.
 

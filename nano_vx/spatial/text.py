@@ -1,4 +1,4 @@
-"""The text form of the spatial ILs (notes/spatial-design.md): a printer for the Graph of any
+"""The text form of the spatial ILs (docs/spatial.md, "The ILs"): a printer for the Graph of any
 of the seven ILs, which `parse.parse_spatial` reads back to an equal node.
 
 The header names the IL, so the text alone says which node classes to rebuild; `language_of`

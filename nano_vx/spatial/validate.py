@@ -1,5 +1,5 @@
 """`validate`: the structural rules a spatial program must keep at every IL, so that its
-meaning is defined (spatial-lane.md §3). Each problem is one sentence naming the item; an
+meaning is defined (docs/spatial.md, "What a program means"). Each problem is one sentence naming the item; an
 empty list means the program is well formed.
 
 The rules grow with the ILs: every stream has one producer and one consumer and the graph

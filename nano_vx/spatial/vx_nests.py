@@ -36,7 +36,7 @@ class BridgeError(Exception):
         self.span, self.message, self.code, self.help = span, message, code, tuple(help)
 
 
-# The math built-ins a scalar stage has (spatial-lane.md's scalar bodies), with their arity.
+# The math built-ins a scalar stage has (docs/spatial.md, "The ILs"), with their arity.
 _SCALAR_CALLS = {"exp": 1, "max": 2, "min": 2}
 
 # Loops over tiles run while compiling: a nest that would make more pieces than this is

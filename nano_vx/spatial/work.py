@@ -1,4 +1,4 @@
-"""The work model (spatial-ir.md `work`): what a choreographed program makes a target do,
+"""The work model (docs/spatial.md, "The period"): what a choreographed program makes a target do,
 counted from the program itself, op by op. Nothing here is a rate or a time: `roofs` holds
 the rates, `cost` turns one op's work into cycles, and `Work` totals a whole run.
 

@@ -1,4 +1,4 @@
-"""The census of a lowering (spatial-lane.md §7): for every circular buffer, semaphore, kernel
+"""The census of a lowering (docs/spatial.md, "The census"): for every circular buffer, semaphore, kernel
 and multicast group a backend emitted, the IR object it is the image of.
 
 The IR objects that must be emitted, one image each:

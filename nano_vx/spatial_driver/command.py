@@ -20,7 +20,7 @@ from ..diagnostics import Diagnostics
 from ..driver import (DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors,
                       report_internal_error, run_passes)
 from ..dump.render import RenderError
-from ..source import Source, Span
+from ..source import Source
 from ..oracle.rewrites import IllFormed
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
@@ -154,18 +154,15 @@ class _Run:
         from ..spatial.balance import RateError, repetitions
         from ..spatial.context import SpatialContext
         from ..spatial_pipeline import VX_PIPELINE, passes_from
-        from ..spatial.parse import SpatialSyntaxError, parse_spatial
+        from ..spatial.load import check_program, read_program, read_target
         from ..spatial.program import Program
         from ..spatial.reject import SpatialReject
-        from ..spatial.target import TargetError, load_target
         from ..spatial.text import language_of
-        from ..spatial.validate import validate
         from .vx_source import bridge
 
-        try:
-            target = load_target(self.args.target)
-        except TargetError as err:
-            self.fail("E7004", str(err))
+        target = read_target(self.args.target, self.diagnostics)
+        if target is None:
+            raise _Stop
         kernel = None
         if self.source.name.endswith(".vx"):
             start = time.perf_counter()
@@ -178,14 +175,8 @@ class _Run:
             if self.args.kernel is not None:
                 self.fail("E7060", "--kernel names the function of a Vx program to lower; "
                                    "this program is already spatial")
-            try:
-                graph = parse_spatial(self.source.text, self.source.name)
-            except SpatialSyntaxError as err:
-                self.fail("E7001", err.message, span=self._at(err.line, err.column))
-        problems = validate(graph, target)
-        if problems:
-            for problem in problems:
-                self.diagnostics.error("E7002", None, problem)
+            graph = read_program(self.source, self.diagnostics)
+        if graph is None or not check_program(graph, target, self.diagnostics):
             raise _Stop
         try:
             repetitions(Program(graph))
@@ -288,10 +279,6 @@ class _Run:
                       help=["run the program at a smaller size: the lane's decisions for "
                             "it are the same kind of decisions at any size"],
                       tensor=biggest, bytes=total, limit=RUN_LIMIT)
-
-    def _at(self, line: int, column: int) -> Span:
-        start = self.source.line_starts[line - 1] + column - 1
-        return Span(self.source, start, min(start + 1, len(self.source.text)))
 
     def _inputs(self, graph, corpus) -> list[dict[str, np.ndarray]]:
         """The program's own inputs (--inputs, or the .npz beside it) first, then random ones

@@ -1,5 +1,5 @@
 """What a runtime call means: the text vx_print prints and the stop vx_stop raises, read from
-the program's PrintSite and StopSite items (backend-abi.md).
+the program's PrintSite and StopSite items (docs/backend.md).
 
 The Lmlir interpreter and the native runtime both call these, and they print through the
 tree interpreter's own formatting (values/numbers.py, values/tensors.py), so the three cannot
@@ -17,7 +17,7 @@ from .tensors import format_rows
 
 _U64 = INT_TYPES["u64"]
 
-# How a tensor's element is stored (backend-abi.md): struct format, native byte order.
+# How a tensor's element is stored (docs/backend.md): struct format, native byte order.
 _ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "i32": "i", "u32": "I",
             "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d"}
 

@@ -1,5 +1,5 @@
 """Lmlir programs written by hand for the back end's tests, through a small builder that
-names values, numbers sites, and widens what it prints the way backend-abi.md says
+names values, numbers sites, and widens what it prints the way docs/backend.md says
 select-instructions does."""
 
 from __future__ import annotations

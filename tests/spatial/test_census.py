@@ -1,4 +1,4 @@
-"""The census of a lowering (spatial-lane.md §7): for every reference program on every shipped
+"""The census of a lowering (docs/spatial.md, "The census"): for every reference program on every shipped
 target and both backends, a bijection between the circular buffers, semaphores, kernels and
 group staging areas found in the emitted text and the program's buffers, semaphores,
 schedules and groups; and the check's failures when an emitted object is dropped or doubled,
