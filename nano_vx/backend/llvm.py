@@ -22,14 +22,14 @@ def binding():
     return llvm
 
 
-# The instructions these give round to bf16 with subnormal inputs read as zero and subnormal
-# results flushed to zero, whatever MXCSR says (AVX512-BF16's and AVX-NE-CONVERT's
-# VCVTNEPS2BF16; AVX10.2's bf16 arithmetic, which implies the first), where the interpreter
-# rounds to nearest even: without them LLVM rounds through __truncsfbf2 (softfloat.py), as on
-# a CPU that lacks them, and the MLIR stage rounds to bf16 in integer operations
-# (narrow_floats.py), so no bf16 rounding is left to them anyway. Clearing a feature clears
-# what implies it (AVX10.1 and 10.2). F16C's and AVX512-FP16's f16 instructions round as IEEE
-# says and stay.
+# The bf16 instructions of these features (AVX512-BF16's and AVX-NE-CONVERT's VCVTNEPS2BF16,
+# AVX10.2's bf16 arithmetic, which implies AVX512-BF16) read subnormal inputs as zero and flush
+# subnormal results, whatever MXCSR says, where the interpreter rounds to nearest even. The
+# MLIR stage leaves no bf16 rounding to LLVM (mlir.py, bf16_in_integers); without these
+# features, one LLVM makes anyway (its own, or in IR from elsewhere) is a call of __truncsfbf2
+# (softfloat.py), as on a CPU that lacks them, slower but exact. Clearing a feature clears
+# those that imply it (AVX10.1, AVX10.2). The f16 instructions (F16C, AVX512-FP16) round as
+# IEEE says and stay.
 NOT_IEEE = ("avx512bf16", "avxneconvert")
 
 

@@ -97,20 +97,21 @@ def bf16_through_f32(module) -> None:
 
 def bf16_in_integers(module) -> None:
     """Round each f32 to bf16 in integer operations, to nearest even, subnormals included, a
-    NaN kept and made quiet: as __truncsfbf2 does (softfloat.py), for every CPU, inline."""
+    NaN kept and made quiet, as __truncsfbf2 does (softfloat.py), on every CPU. Inline, LLVM
+    vectorizes it: a bf16 loop ran 4 to 10 times slower calling __truncsfbf2 per value."""
     from mlir import ir
     from mlir.dialects import arith
 
+    i32 = ir.IntegerType.get_signless(32)
+
+    def const(value):
+        return arith.constant(i32, value)
+
     for op in _ops_named(module, "arith.truncf"):
         source, result = op.operands[0], op.results[0]
-        if not isinstance(result.type, ir.BF16Type):
+        if not (isinstance(result.type, ir.BF16Type) and isinstance(source.type, ir.F32Type)):
             continue
         with ir.InsertionPoint(op), op.location:
-            i32 = ir.IntegerType.get_signless(32)
-
-            def const(value):
-                return arith.constant(i32, value)
-
             bits = arith.bitcast(i32, source)
             magnitude = arith.andi(bits, const(0x7FFFFFFF))
             nan = arith.cmpi(arith.CmpIPredicate.ugt, magnitude, const(0x7F800000))
