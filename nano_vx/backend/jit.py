@@ -40,8 +40,9 @@ class Native:
     sites: dict
 
 
-def compile_native(program, opt_level: int = 2) -> Native:
-    """The program compiled for this host at -O`opt_level`, linked against the runtime."""
+def compile_native(program, opt_level: int = 2, cpu: str | None = None) -> Native:
+    """The program compiled for this host (or `cpu`, an LLVM CPU name, which this host must
+    be able to run) at -O`opt_level`, linked against the runtime."""
     from .llvm import binding, optimize
 
     unknown = {item.name for item in program.items if item._prod == "Declare"} \
@@ -54,7 +55,7 @@ def compile_native(program, opt_level: int = 2) -> Native:
     if main is None or main.args or len(main.results) > 1 or \
             any(t not in _RESULT for t in main.results):
         raise BackendBug("the program has no `main` of type () -> () or () -> iN")
-    module, tm = optimize(to_llvm_ir(program), opt_level)
+    module, tm = optimize(to_llvm_ir(program), opt_level, cpu)
     llvm = binding()
     link_softfloat(module, llvm)
     runtime.register(llvm)

@@ -1,5 +1,6 @@
 """The MLIR stage with the real bindings: the text parses and verifies, transfers become
-copies, bf16 conversions go through f32, the pipeline reaches the LLVM dialect, and what
+copies, bf16 conversions go through f32, bf16 arithmetic runs in f32 and rounds to bf16 in
+integer operations, the pipeline reaches the LLVM dialect, and what
 MLIR refuses is a BackendBug naming MLIR's diagnostic."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ import pytest
 from lmlir_samples import Builder, L, every_op, main_program
 
 from nano_vx.backend.errors import BackendBug
-from nano_vx.backend.mlir import (PIPELINE, bf16_through_f32, emit_mlir,
-                                  lower_transfers, to_llvm_ir)
+from nano_vx.backend.mlir import (BF16_IN_F32, PIPELINE, bf16_in_integers, bf16_through_f32,
+                                  emit_mlir, lower_transfers, to_llvm_ir)
 
 
 def _parsed(text: str):
@@ -92,6 +93,31 @@ def test_conversions_to_bf16_from_f64_and_integers_go_through_f32():
     ]
 
 
+def test_bf16_arithmetic_runs_in_f32_and_rounds_in_integers_and_f16_stays():
+    from mlir.passmanager import PassManager
+
+    context, module = _parsed(
+        "func.func @f(%a: bf16, %b: bf16, %h: f16) -> (bf16, bf16, f16, f16) {\n"
+        "  %s = arith.addf %a, %b : bf16\n"
+        "  %r = math.sqrt %a : bf16\n"
+        "  %t = arith.addf %h, %h : f16\n"
+        "  %u = math.sqrt %h : f16\n"
+        "  return %s, %r, %t, %u : bf16, bf16, f16, f16\n"
+        "}\n")
+    with context:
+        PassManager.parse(BF16_IN_F32).run(module.operation)
+        bf16_in_integers(module)
+        assert module.operation.verify()
+        body = module.body.operations[0].regions[0].blocks[0].operations
+        ops = [(op.name, str(op.results[0].type)) for op in body if op.results]
+        returned = [op.owner.name for op in body[len(body) - 1].operands]
+    computed = [(name, t) for name, t in ops if name in ("arith.addf", "math.sqrt")]
+    assert computed == [("arith.addf", "f32"), ("math.sqrt", "f32"),
+                        ("arith.addf", "f16"), ("math.sqrt", "f16")]
+    assert not any(name == "arith.truncf" for name, _ in ops)
+    assert returned == ["arith.bitcast", "arith.bitcast", "arith.addf", "math.sqrt"]
+
+
 def test_the_llvm_ir_of_every_op():
     ir = to_llvm_ir(every_op())
     for line in (
@@ -103,11 +129,12 @@ def test_the_llvm_ir_of_every_op():
         "call i32 @llvm.fptosi.sat.i32.f32(float 3.000000e+09)",
         "call void @llvm.memcpy.p0.p0.i64(",
         "call void @llvm.assume(i1 %",
-        "fptrunc float %",
+        "bitcast i16 %",
         "unreachable",
     ):
         assert line in ir
     assert "vx.transfer" not in ir and "memref<" not in ir
+    assert "fptrunc" not in ir  # the one conversion, to bf16, rounds in integer operations
 
 
 def test_a_module_mlir_does_not_verify_is_a_backend_bug_naming_the_diagnostic():

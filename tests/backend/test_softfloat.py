@@ -1,6 +1,9 @@
-"""The f16 and bf16 conversion routines linked into every program agree bit for bit with the
-interpreter's rounding (values/numbers.py), on every half, at every rounding boundary, and
-when LLVM's code generator calls them for a plain fptrunc or fpext."""
+"""The f16 and bf16 conversions of native code agree bit for bit with the interpreter's
+rounding (values/numbers.py), on every half, at every rounding boundary, subnormals included,
+whether LLVM's code generator calls the routines linked into every program for a plain fptrunc
+or fpext or uses an instruction: on the JIT's target (llvm.target_machine) for each x86-64 CPU
+this host can run code for, from a generic x86-64 without F16C to one with AVX512-BF16 and
+AVX512-FP16."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ import struct
 
 import pytest
 
-from nano_vx.backend.llvm import binding
+from cpus import RUN, skip_unless_runnable
+
+from nano_vx.backend.llvm import binding, target_machine
 from nano_vx.backend.softfloat import link_softfloat
 from nano_vx.values.numbers import FLOAT_TYPES
 
@@ -48,24 +53,39 @@ define i16 @d2b(i64 %x) {
   %b = bitcast bfloat %h to i16
   ret i16 %b
 }
+define i64 @h2d(i16 %x) {
+  %h = bitcast i16 %x to half
+  %d = fpext half %h to double
+  %b = bitcast double %d to i64
+  ret i64 %b
+}
+define i32 @b2f(i16 %x) {
+  %h = bitcast i16 %x to bfloat
+  %f = fpext bfloat %h to float
+  %b = bitcast float %f to i32
+  ret i32 %b
+}
+define i64 @b2d(i16 %x) {
+  %h = bitcast i16 %x to bfloat
+  %d = fpext bfloat %h to double
+  %b = bitcast double %d to i64
+  ret i64 %b
+}
 """
 _TYPES = {"d2h": (ctypes.c_uint16, ctypes.c_uint64), "f2h": (ctypes.c_uint16, ctypes.c_uint32),
           "h2f": (ctypes.c_uint32, ctypes.c_uint16), "f2b": (ctypes.c_uint16, ctypes.c_uint32),
-          "d2b": (ctypes.c_uint16, ctypes.c_uint64)}
+          "d2b": (ctypes.c_uint16, ctypes.c_uint64), "h2d": (ctypes.c_uint64, ctypes.c_uint16),
+          "b2f": (ctypes.c_uint32, ctypes.c_uint16), "b2d": (ctypes.c_uint64, ctypes.c_uint16)}
 F16, BF16, F32 = FLOAT_TYPES["f16"], FLOAT_TYPES["bf16"], FLOAT_TYPES["f32"]
 
 
-@pytest.fixture(scope="module", params=["generic", "host"])
+@pytest.fixture(scope="module", params=[*RUN, "host"])
 def conversions(request):
-    """The wrappers compiled for a CPU without F16C (every conversion a call) and for this
-    host."""
+    """The wrappers compiled as the JIT compiles a program, for the CPU named (x86-64 has no
+    F16C: every conversion is a call) or for this host."""
     llvm = binding()
-    if request.param == "generic":
-        cpu, features = "x86-64", ""
-    else:
-        cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
-    tm = llvm.Target.from_default_triple().create_target_machine(
-        cpu=cpu, features=features, opt=2, jit=True)
+    skip_unless_runnable(request.param)
+    tm = target_machine(2, None if request.param == "host" else request.param)
     module = llvm.parse_assembly(_WRAPPERS)
     module.triple, module.data_layout = tm.triple, str(tm.target_data)
     link_softfloat(module, llvm)
@@ -89,9 +109,12 @@ def _same(a: float, b: float) -> bool:
     return (a != a and b != b) or (a == b and math.copysign(1, a) == math.copysign(1, b))
 
 
-def test_every_half_extends_exactly(conversions):
+def test_every_half_and_every_bf16_extends_exactly(conversions):
     wrong = [h for h in range(1 << 16)
-             if not _same(_value("f", conversions["h2f"](h)), _value("e", h))]
+             if not _same(_value("f", conversions["h2f"](h)), _value("e", h))
+             or not _same(_value("d", conversions["h2d"](h)), _value("e", h))
+             or not _same(_value("f", conversions["b2f"](h)), _value("f", h << 16))
+             or not _same(_value("d", conversions["b2d"](h)), _value("f", h << 16))]
     assert wrong == []
 
 
@@ -147,8 +170,45 @@ def test_f32_and_f64_to_bf16_round_as_the_interpreter_does(conversions):
     assert wrong == []
 
 
+def _around_every_small_bf16():
+    """The f32s at and next to every bf16 subnormal and the smallest normals, and either side
+    of the midpoints between them, of both signs: where a conversion that reads subnormals as
+    zero, or rounds them otherwise, differs."""
+    offsets = (*range(4), *range(0x7FFC, 0x8005), *range(0xFFFC, 0x10000))
+    return [sign | high << 16 | low for sign in (0, 1 << 31) for high in range(0x100)
+            for low in offsets]
+
+
+def test_f32_and_f64_near_bf16_subnormals_round_as_the_interpreter_does(conversions):
+    f2b, d2b = conversions["f2b"], conversions["d2b"]
+    wrong = []
+    for bits in _around_every_small_bf16():
+        v = _value("f", bits)
+        expected = BF16.round(v)
+        if not (_same(_value("f", f2b(bits) << 16), expected)
+                and _same(_value("f", d2b(_bits("d", v)) << 16), expected)):
+            wrong.append(hex(bits))
+    assert wrong == []
+
+
+def test_f32_and_f64_near_f16_subnormals_round_as_the_interpreter_does(conversions):
+    f2h, d2h = conversions["f2h"], conversions["d2h"]
+    smallest = 2.0 ** -24
+    # f16's subnormals and smallest normals, the midpoints, and the f32s next to them
+    values = [k * smallest / 2 for k in range(0, 2 * 0x480)]
+    values += [math.nextafter(v, d) for v in values for d in (0.0, 1.0)]
+    values += [-v for v in values]
+    wrong = [v for v in map(F32.round, values)
+             if not (_same(_value("e", f2h(_bits("f", v))), F16.round(v))
+                     and _same(_value("e", d2h(_bits("d", v))), F16.round(v)))]
+    assert wrong == []
+
+
 def test_nan_stays_a_quiet_nan(conversions):
     nan = _bits("d", math.nan)
     assert conversions["d2h"](nan) == 0x7E00
     assert conversions["d2b"](nan) == 0x7FC0
     assert conversions["f2b"](_bits("f", math.nan)) == 0x7FC0
+    assert conversions["f2b"](0xFF800001) == 0xFFC0  # signalling, negative: quiet, signed
+    assert conversions["f2h"](0x7F800001) & 0x7E00 == 0x7E00
+    assert conversions["b2f"](0x7F81) == 0x7F810000  # widening keeps the payload
