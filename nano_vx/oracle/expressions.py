@@ -39,6 +39,7 @@ _BITS = frozenset("& | ^ << >>".split())
 # Lmlir is not among them: its modules run in ssa.py.
 INTERPRETED = lineage(Lblocks)
 EXPRESSIONS = Handlers("the interpreter's expressions", INTERPRETED, "Expr")
+_PATTERNS = Handlers("the interpreter's patterns", INTERPRETED, "Pattern")
 _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
@@ -565,26 +566,37 @@ class ExprMixin:
     def pattern(self, p, sc):
         """`test(value, frame) -> bool` for pattern p; a name it binds is stored in its slot
         of the frame (declared in `sc`, the case's scope)."""
-        kind = p._prod
-        if kind == "PWild":
-            return lambda v, f: True
-        if kind == "PBind":
-            slot = sc.declare(p.name)
+        return _PATTERNS[p._prod](self, p, sc)
 
-            def bind(v, f):
-                f[slot] = v
-                return True
-            return bind
-        if kind == "PLit":
-            lit = self.expr(p.value, sc)
+    @_PATTERNS.on("PWild")
+    def p_PWild(self, p, sc):
+        return lambda v, f: True
 
-            def equal(v, f):
-                w = lit(f)
-                return (type(v) is bool) == (type(w) is bool) and _plain(v) == _plain(w)
-            return equal
-        if kind == "POr":
-            alts = [self.pattern(a, sc) for a in p.alts]
-            return lambda v, f: any(a(v, f) for a in alts)
+    @_PATTERNS.on("PBind")
+    def p_PBind(self, p, sc):
+        slot = sc.declare(p.name)
+
+        def bind(v, f):
+            f[slot] = v
+            return True
+        return bind
+
+    @_PATTERNS.on("PLit")
+    def p_PLit(self, p, sc):
+        lit = self.expr(p.value, sc)
+
+        def equal(v, f):
+            w = lit(f)
+            return (type(v) is bool) == (type(w) is bool) and _plain(v) == _plain(w)
+        return equal
+
+    @_PATTERNS.on("POr")
+    def p_POr(self, p, sc):
+        alts = [self.pattern(a, sc) for a in p.alts]
+        return lambda v, f: any(a(v, f) for a in alts)
+
+    @_PATTERNS.on("PVariant")
+    def p_PVariant(self, p, sc):
         enum, variant = self.named_type(p.enum, sc), p.variant
         args = [self.pattern(a, sc) for a in p.args]
 

@@ -22,6 +22,8 @@ from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 STATEMENTS = Handlers("the interpreter's statements", INTERPRETED, "Stmt")
+# An assignment to a place other than a variable, by the place's production.
+_PLACES = Handlers("the interpreter's assignment targets", INTERPRETED, "Expr")
 
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
@@ -107,12 +109,9 @@ class StmtMixin(ExprMixin):
     def s_Assign(self, node, sc):
         target, op, span = node.target, node.op, node.span
         value = self.expr(node.value, sc)
-        if target._prod == "Index":
-            return self._assign_element(target, op, value, sc, span)
-        if target._prod == "Deref":
-            return self._assign_through(target, op, value, sc, span)
-        if target._prod == "FieldGet":
-            return self._assign_field(target, op, value, sc, span)
+        to_place = _PLACES.get(target._prod)
+        if to_place is not None:
+            return to_place(self, target, op, value, sc, span)
         if target._prod not in ("Var", "Local") or sc.lookup(target.name) is None:
             return self.unsupported(node, f"assignment to {target._prod}")
         depth, slot = sc.lookup(target.name)
@@ -145,6 +144,7 @@ class StmtMixin(ExprMixin):
             fr[slot] = new
         return compound
 
+    @_PLACES.on("Deref")
     def _assign_through(self, target, op, value, sc, span):
         """`*p = v`, `*p += v`: the place p names takes the value."""
         ref, binop = self.expr(target.value, sc), op[:-1]
@@ -157,6 +157,7 @@ class StmtMixin(ExprMixin):
             r.set(new, span)
         return assign
 
+    @_PLACES.on("FieldGet")
     def _assign_field(self, target, op, value, sc, span):
         """`s.a = v`, `s.a.b += v`: the variable s takes a new struct with the field changed
         (a struct is a value: another name for the old one keeps it); through a reference
@@ -200,6 +201,7 @@ class StmtMixin(ExprMixin):
             put(update(held, path, lambda old: v if op == "=" else arith(binop, old, v, span)))
         return assign
 
+    @_PLACES.on("Index")
     def _assign_element(self, target, op, value, sc, span):
         base, indices = self.index_chain(target, sc)
         binop = op[:-1]

@@ -111,3 +111,10 @@ def test_the_reference_interpreter_dispatches_through_its_tables():
     assert {"Int", "Float", "Var", "Local", "Global", "Match", "ReturnValue"} \
         <= set(Interpreter.expressions)
     assert {"Let", "While", "Requires"} <= set(Interpreter.statements)
+
+
+def test_every_pattern_has_a_rule_in_the_interpreter():
+    from nano_vx.oracle.expressions import _PATTERNS
+
+    assert set(_PATTERNS) == _PATTERNS.productions == {"PWild", "PBind", "PLit", "POr",
+                                                       "PVariant"}
