@@ -28,6 +28,9 @@ class DispatchError(Exception):
 
 
 class Handlers(dict):
+    """Production name -> handler, for the productions of `languages` (those a field of
+    kind `nonterminal` accepts, when given)."""
+
     def __init__(self, what: str, languages: Iterable[Language], nonterminal: str | None = None):
         super().__init__()
         self.what = what
@@ -63,9 +66,13 @@ class Handlers(dict):
         return table
 
     def _unknown(self, production: str) -> str:
-        names = ", ".join(lang.name for lang in self.languages)
+        langs = self.languages
+        if len(langs) > 2 and all(b.parent is a for a, b in zip(langs, langs[1:])):
+            names = f"{langs[0].name} to {langs[-1].name}"
+        else:
+            names = ", ".join(lang.name for lang in langs)
         kind = f" {self.nonterminal}" if self.nonterminal else ""
-        near = get_close_matches(production, self.productions, n=1)
+        near = get_close_matches(production, sorted(self.productions), n=1)
         hint = f" (did you mean {near[0]}?)" if near else ""
         return f"which is no{kind} production of {names}{hint}"
 

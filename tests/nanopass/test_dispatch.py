@@ -99,6 +99,9 @@ def test_lineage_is_the_chain_of_extensions():
     assert lineage(L0, L0) == (L0,)
     with pytest.raises(DispatchError, match="Ltiny is not extended from Lthree"):
         lineage(L0, L2)
+    with pytest.raises(DispatchError, match="is for Four, which is no Expr production of Ltiny "
+                                            "to Lthree"):
+        Handlers("expressions", lineage(L2), "Expr").on("Four")(lambda node: 4)
 
 
 def test_the_reference_interpreter_dispatches_through_its_tables():
