@@ -1,7 +1,8 @@
 """The nanopass framework: languages as data, node classes, passes (rewriting and analysis),
-the pipeline."""
+the pipeline, and checked handler tables for evaluators that walk ILs by hand."""
 
 from .analysis import Analysis, AnalysisRun
+from .dispatch import DispatchError, Handlers, lineage
 from .language import Field, Language, LanguageError, Nonterminal, Production, Terminal, prod
 from .nodes import Node, NodeError
 from .passes import Pass, PassError, PassRun
@@ -11,8 +12,9 @@ from .spans import with_span
 from .verify import VerifyError, child_nodes, children, descendants, path_to, verify
 
 __all__ = [
-    "Analysis", "AnalysisRun", "Field", "Language", "LanguageError", "Node", "NodeError",
-    "Nonterminal", "Pass", "PassError", "PassRun", "Pipeline", "PipelineError", "Production",
-    "Terminal", "VerifyError", "child_nodes", "children", "descendants", "diff_languages",
-    "path_to", "prod", "show_language", "verify", "with_span",
+    "Analysis", "AnalysisRun", "DispatchError", "Field", "Handlers", "Language",
+    "LanguageError", "Node", "NodeError", "Nonterminal", "Pass", "PassError", "PassRun",
+    "Pipeline", "PipelineError", "Production", "Terminal", "VerifyError", "child_nodes",
+    "children", "descendants", "diff_languages", "lineage", "path_to", "prod", "show_language",
+    "verify", "with_span",
 ]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from ..comptime.errors import written
 from ..languages.l0_source import contract_clauses
 from ..values.stops import stop
+from .expressions import EXPRESSIONS
+from .statements import STATEMENTS
 
 
 def _skip(f):
@@ -21,15 +23,19 @@ def _skip(f):
 class ContractMixin:
     """The interpreter's rules for contracts; `self.check_contracts` says whether to check."""
 
+    @STATEMENTS.on("Requires")
     def s_Requires(self, node, sc):
         return self._clause(node, sc, "requires", "is false on entry")
 
+    @STATEMENTS.on("Invariant")
     def s_Invariant(self, node, sc):
         return self._clause(node, sc, "loop invariant", "is false at the start of an iteration")
 
+    @STATEMENTS.on("Ensures")
     def s_Ensures(self, node, sc):
         return _skip  # checked when the function returns (ensured)
 
+    @EXPRESSIONS.on("ReturnValue")
     def x_ReturnValue(self, node, sc, hint):
         return self.name_value("return", sc, node.span)
 

@@ -1,9 +1,10 @@
 """Compiling expressions to closures `f(frame) -> value`.
 
-Each production of the Expr nonterminal of any IL in the chain has a method `x_<Prod>`; a
-production only some ILs have (Var before resolve-names, Local and Global after) is handled
-per its meaning, so one compiler serves every IL. `hint` is the scalar type the context fixes
-(a typed `let`, a parameter, a return), which an integer or float literal under it takes.
+Each production of the Expr nonterminal of any IL in the chain has a method registered in
+EXPRESSIONS; a production only some ILs have (Var before resolve-names, Local and Global
+after) is handled per its meaning, so one compiler serves every IL. `hint` is the scalar type
+the context fixes (a typed `let`, a parameter, a return), which an integer or float literal
+under it takes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import operator
 
 from ..dump.text import to_text
+from ..languages.l14_blocks import Lblocks
 from ..languages.l4_resolved import display_name
+from ..nanopass import Handlers, lineage
 from ..values.literals import literal, scalar_hint
 from ..values.numbers import (
     I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
@@ -33,6 +36,10 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">": operator.gt, ">=": operator.ge}
 _TYPED_BY_CONTEXT = frozenset("+ - * / % & | ^ << >>".split())
 _BITS = frozenset("& | ^ << >>".split())
+# Lmlir is not among them: its modules run in ssa.py.
+INTERPRETED = lineage(Lblocks)
+EXPRESSIONS = Handlers("the interpreter's expressions", INTERPRETED, "Expr")
+_PATTERNS = Handlers("the interpreter's patterns", INTERPRETED, "Pattern")
 _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
@@ -60,11 +67,13 @@ def _yields(node):
 
 
 class ExprMixin:
+    expressions = EXPRESSIONS
+
     def expr(self, node, sc, hint=None):
-        method = getattr(self, "x_" + node._prod, None)
+        method = self.expressions.get(node._prod)
         if method is None:
             return self.unsupported(node, f"the expression {node._prod}")
-        return method(node, sc, hint)
+        return method(self, node, sc, hint)
 
     def unsupported(self, node, what):
         span = node.span
@@ -75,14 +84,14 @@ class ExprMixin:
 
     # -- literals and names ----------------------------------------------------------------
 
+    @EXPRESSIONS.on("Int", "Float")
     def x_Int(self, node, sc, hint):
         if "type" in node._fields:  # Lscalars on: the type the compiler decided
             hint = node.type
         v = literal(node.value, hint, node.span)
         return lambda f: v
 
-    x_Float = x_Int
-
+    @EXPRESSIONS.on("Suffixed")
     def x_Suffixed(self, node, sc, hint):
         """`0i64`: the literal as a value of its written type (`10f32` is a float)."""
         value = node.value.value
@@ -91,19 +100,20 @@ class ExprMixin:
         v = literal(value, node.suffix, node.span)
         return lambda f: v
 
+    @EXPRESSIONS.on("Bool")
     def x_Bool(self, node, sc, hint):
         v = node.value
         return lambda f: v
 
+    @EXPRESSIONS.on("Str")
     def x_Str(self, node, sc, hint):
         v = node.value
         return lambda f: v
 
+    # A const generic may resolve to a Local or a Global; locals are looked up first.
+    @EXPRESSIONS.on("Var", "Local", "Global")
     def x_Var(self, node, sc, hint):
         return self.name_value(node.name, sc, node.span)
-
-    x_Local = x_Var
-    x_Global = x_Var  # a const generic may resolve either way; locals are looked up first
 
     def name_value(self, name, sc, span):
         loc = sc.lookup(name)
@@ -113,6 +123,7 @@ class ExprMixin:
 
     # -- operators -------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("Binary")
     def x_Binary(self, node, sc, hint):
         op, span = node.op, node.span
         if op in ("&&", "||"):
@@ -221,6 +232,7 @@ class ExprMixin:
             wrong_kind(span, f"expected a bool, found {describe(v)}")
         return v
 
+    @EXPRESSIONS.on("Unary")
     def x_Unary(self, node, sc, hint):
         span = node.span
         typed = "type" in node._fields  # Lscalars on: the operand's type decided
@@ -240,6 +252,7 @@ class ExprMixin:
 
     # -- references ------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("Borrow")
     def x_Borrow(self, node, sc, hint):
         """`&x` names x's slot; `&t[i]` the element; `&*p` the place p names; anything else
         a temporary holding its value."""
@@ -269,10 +282,12 @@ class ExprMixin:
         temporary = self.expr(value, sc, hint)
         return lambda f: Ref([temporary(f)], 0, mutable)
 
+    @EXPRESSIONS.on("Deref")
     def x_Deref(self, node, sc, hint):
         ref, span = self.expr(node.value, sc), node.span
         return lambda f: as_ref(ref(f), span).get(span)
 
+    @EXPRESSIONS.on("Cast")
     def x_Cast(self, node, sc, hint):
         if "source" in node._fields:  # Lscalars on: the value's type decided
             value = self.typed_operand(node.value, sc, node.source)
@@ -286,6 +301,7 @@ class ExprMixin:
 
     # -- calls -----------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("Call")
     def x_Call(self, node, sc, hint):
         span = node.span
         callee = node.callee
@@ -314,6 +330,7 @@ class ExprMixin:
             return target.call([a(f) for a in args], [t(f) for t in targs], span)
         return call
 
+    @EXPRESSIONS.on("PathCall")
     def x_PathCall(self, node, sc, hint):
         """`A::b(..)` before resolve-type-paths: the function `b` of an impl of A, or else
         A's variant `b` with what it carries."""
@@ -363,11 +380,13 @@ class ExprMixin:
         size = type_bytes(ty)  # what a type parameter's slot holds: see functions.Code
         return lambda f: size
 
+    @EXPRESSIONS.on("Closure")
     def x_Closure(self, node, sc, hint):
         ret = node.ret if "ret" in node._fields else None  # Lscalars: its result type
         code = compile_code(self, "closure", (), node.params, ret, node.body, sc)
         return lambda f: ClosureValue(self, code, f)
 
+    @EXPRESSIONS.on("Select")
     def x_Select(self, node, sc, hint):
         """An `if` value whose arms are plain values (Lblocks): the picked arm only."""
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
@@ -380,6 +399,7 @@ class ExprMixin:
             return orelse(f)
         return select
 
+    @EXPRESSIONS.on("IfExpr")
     def x_IfExpr(self, node, sc, hint):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         then, orelse = self.expr_block(node.then, sc, hint), self.expr_block(node.orelse, sc, hint)
@@ -391,6 +411,7 @@ class ExprMixin:
             return orelse(f)
         return if_
 
+    @EXPRESSIONS.on("MethodCall")
     def x_MethodCall(self, node, sc, hint):
         method, span = node.method, node.span
         if method in _METHOD_DEST:
@@ -419,6 +440,7 @@ class ExprMixin:
 
     # -- tensors ---------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("TensorNew")
     def x_TensorNew(self, node, sc, hint):
         ty, ctor, span, args = node.type, node.ctor, node.span, node.args
         if ty._prod != "TensorType" or ty.elem._prod != "Scalar":
@@ -438,10 +460,12 @@ class ExprMixin:
         value, span = self.expr(node, sc), node.span
         return lambda f: to_index(value(f), span)
 
+    @EXPRESSIONS.on("TensorCall")
     def x_TensorCall(self, node, sc, hint):
         """`Tensor<..>(..)` as written runs as what desugar-tensor-constructors makes it."""
         return self.expr(meaning(node), sc, hint)
 
+    @EXPRESSIONS.on("TensorLit")
     def x_TensorLit(self, node, sc, hint):
         ty, span = node.type, node.span
         elem = ty.elem.name
@@ -451,10 +475,12 @@ class ExprMixin:
         return lambda f: tensor_of(elem, [d(f) for d in dims], [e(f) for e in elems], space,
                                    span)
 
+    @EXPRESSIONS.on("Tuple")
     def x_Tuple(self, node, sc, hint):
         elems = [self.expr(e, sc) for e in node.elems]
         return lambda f: tuple(unplace(e(f)) for e in elems)
 
+    @EXPRESSIONS.on("TupleGet")
     def x_TupleGet(self, node, sc, hint):
         base, index, span = self.expr(node.base, sc), node.index, node.span
 
@@ -465,6 +491,7 @@ class ExprMixin:
             return t[index]
         return get
 
+    @EXPRESSIONS.on("ArrayLit")
     def x_ArrayLit(self, node, sc, hint):
         elems, span = [self.expr(e, sc) for e in node.elems], node.span
 
@@ -486,6 +513,7 @@ class ExprMixin:
         indices.reverse()
         return self.expr(node, sc), indices
 
+    @EXPRESSIONS.on("Index")
     def x_Index(self, node, sc, hint):
         base, indices, span = *self.index_chain(node, sc), node.span
 
@@ -499,6 +527,7 @@ class ExprMixin:
             return t.read(where, span) if type(where) is int else where
         return index
 
+    @EXPRESSIONS.on("FieldGet")
     def x_FieldGet(self, node, sc, hint):
         base, name, span = self.expr(node.base, sc), node.field, node.span
 
@@ -509,12 +538,14 @@ class ExprMixin:
             return v.fields[name]
         return get
 
+    @EXPRESSIONS.on("EnumValue")
     def x_EnumValue(self, node, sc, hint):
         # Until resolve-type-paths a variant that carries values is a PathCall.
         args = [self.expr(a, sc) for a in getattr(node, "args", ())]
         enum, variant = self.named_type(node.enum, sc), node.variant
         return lambda f: EnumValue(enum, variant, tuple(unplace(a(f)) for a in args))
 
+    @EXPRESSIONS.on("MatchValue")
     def x_MatchValue(self, node, sc, hint):
         scrutinee, span = self.expr(node.scrutinee, sc), node.span
         cases = []
@@ -535,26 +566,37 @@ class ExprMixin:
     def pattern(self, p, sc):
         """`test(value, frame) -> bool` for pattern p; a name it binds is stored in its slot
         of the frame (declared in `sc`, the case's scope)."""
-        kind = p._prod
-        if kind == "PWild":
-            return lambda v, f: True
-        if kind == "PBind":
-            slot = sc.declare(p.name)
+        return _PATTERNS[p._prod](self, p, sc)
 
-            def bind(v, f):
-                f[slot] = v
-                return True
-            return bind
-        if kind == "PLit":
-            lit = self.expr(p.value, sc)
+    @_PATTERNS.on("PWild")
+    def p_PWild(self, p, sc):
+        return lambda v, f: True
 
-            def equal(v, f):
-                w = lit(f)
-                return (type(v) is bool) == (type(w) is bool) and _plain(v) == _plain(w)
-            return equal
-        if kind == "POr":
-            alts = [self.pattern(a, sc) for a in p.alts]
-            return lambda v, f: any(a(v, f) for a in alts)
+    @_PATTERNS.on("PBind")
+    def p_PBind(self, p, sc):
+        slot = sc.declare(p.name)
+
+        def bind(v, f):
+            f[slot] = v
+            return True
+        return bind
+
+    @_PATTERNS.on("PLit")
+    def p_PLit(self, p, sc):
+        lit = self.expr(p.value, sc)
+
+        def equal(v, f):
+            w = lit(f)
+            return (type(v) is bool) == (type(w) is bool) and _plain(v) == _plain(w)
+        return equal
+
+    @_PATTERNS.on("POr")
+    def p_POr(self, p, sc):
+        alts = [self.pattern(a, sc) for a in p.alts]
+        return lambda v, f: any(a(v, f) for a in alts)
+
+    @_PATTERNS.on("PVariant")
+    def p_PVariant(self, p, sc):
         enum, variant = self.named_type(p.enum, sc), p.variant
         args = [self.pattern(a, sc) for a in p.args]
 
@@ -568,6 +610,7 @@ class ExprMixin:
         the block's type (until flatten-impl-blocks writes it out)."""
         return sc.self_type if name == "Self" and sc.self_type is not None else name
 
+    @EXPRESSIONS.on("StructLit")
     def x_StructLit(self, node, sc, hint):
         name, span = self.named_type(node.name, sc), node.span
         order = self.struct_fields.get(name)
@@ -585,6 +628,7 @@ class ExprMixin:
 
     # -- places ----------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("Transfer")
     def x_Transfer(self, node, sc, hint):
         return self.transfer(node.value, node.dest.name, sc, node.span)
 
@@ -605,6 +649,7 @@ class ExprMixin:
             return Placed(unplace(v), dest, None)
         return move
 
+    @EXPRESSIONS.on("Spawn")
     def x_Spawn(self, node, sc, hint):
         topo, body, holds = self.topo(node.topo, sc), self.expr_block(node.body, sc), self.holds
 
@@ -613,6 +658,7 @@ class ExprMixin:
             return _pinned(body(f), where, holds)
         return spawn
 
+    @EXPRESSIONS.on("Launch")
     def x_Launch(self, node, sc, hint):
         """An outlined spawn: its kernel called with what the body captured, its value
         pinned where it ran, as the spawn's was."""
@@ -625,20 +671,25 @@ class ExprMixin:
             return _pinned(kernel.call([a(f) for a in args], [], span), where, holds)
         return launch
 
+    @EXPRESSIONS.on("Comptime")
     def x_Comptime(self, node, sc, hint):
         return self.expr_block(node.body, sc)  # a later pass folds it; running it is the same
 
+    @EXPRESSIONS.on("TopoRef")
     def x_TopoRef(self, node, sc, hint):
         return self.topo(node, sc)
 
+    @EXPRESSIONS.on("MemRef")
     def x_MemRef(self, node, sc, hint):
         v = MemValue(node.name)
         return lambda f: v
 
+    @EXPRESSIONS.on("SomeTopo")
     def x_SomeTopo(self, node, sc, hint):
         topo = self.topo(node.topo, sc)
         return lambda f: SomeTopo(topo(f))
 
+    @EXPRESSIONS.on("NoneTopo")
     def x_NoneTopo(self, node, sc, hint):
         return lambda f: NONE_TOPO
 
@@ -660,12 +711,15 @@ class ExprMixin:
 
     # -- differentiation: the function run on floats carrying derivatives (derivatives.py)
 
+    @EXPRESSIONS.on("Grad")
     def x_Grad(self, node, sc, hint):
         return self.derivative(node, [node.arg], sc)
 
+    @EXPRESSIONS.on("Vjp")
     def x_Vjp(self, node, sc, hint):
         return self.derivative(node, [node.primal, node.cotangent], sc)
 
+    @EXPRESSIONS.on("Jvp")
     def x_Jvp(self, node, sc, hint):
         return self.derivative(node, [node.primal, node.tangent], sc)
 
@@ -675,6 +729,7 @@ class ExprMixin:
 
     # -- not run yet: this needs the memory model ----------------------------------------
 
+    @EXPRESSIONS.on("ReachableQ")
     def x_ReachableQ(self, node, sc, hint):
         return self.unsupported(node, "Reachable<A, B> (it needs the memory model)")
 

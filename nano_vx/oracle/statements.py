@@ -9,16 +9,21 @@ from __future__ import annotations
 import operator
 
 from ..languages.l0_source import assertion_message
+from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
 from ..values.stops import stop, wrong_kind
 from ..values.structs import StructValue
 from ..values.tensors import Tensor
-from .expressions import ExprMixin
+from .expressions import INTERPRETED, ExprMixin
 from .functions import run_body
 from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
+
+STATEMENTS = Handlers("the interpreter's statements", INTERPRETED, "Stmt")
+# An assignment to a place other than a variable, by the place's production.
+_PLACES = Handlers("the interpreter's assignment targets", INTERPRETED, "Expr")
 
 _FAST = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
@@ -31,11 +36,13 @@ def _loop_signal(r):
 
 
 class StmtMixin(ExprMixin):
+    statements = STATEMENTS
+
     def stmt(self, node, sc):
-        method = getattr(self, "s_" + node._prod, None)
+        method = self.statements.get(node._prod)
         if method is None:
             return self.unsupported(node, f"the statement {node._prod}")
-        return method(node, sc)
+        return method(self, node, sc)
 
     def stmt_block(self, block, sc, before=None):
         """A block in statement position; its trailing value is evaluated for its effects.
@@ -70,6 +77,7 @@ class StmtMixin(ExprMixin):
 
     # -- bindings --------------------------------------------------------------------------
 
+    @STATEMENTS.on("Let")
     def s_Let(self, node, sc):
         value = self.expr(node.value, sc, scalar_hint(node.type))
         conform = self.conformer(node.type, node.span)
@@ -82,6 +90,7 @@ class StmtMixin(ExprMixin):
                 f[slot] = conform(value(f))
         return let
 
+    @STATEMENTS.on("LetTuple")
     def s_LetTuple(self, node, sc):
         """`let (a, b) = t;` binds each name to its element (desugar-tuple-lets makes it one
         `let` per element)."""
@@ -96,15 +105,13 @@ class StmtMixin(ExprMixin):
                 f[slot] = v
         return let
 
+    @STATEMENTS.on("Assign")
     def s_Assign(self, node, sc):
         target, op, span = node.target, node.op, node.span
         value = self.expr(node.value, sc)
-        if target._prod == "Index":
-            return self._assign_element(target, op, value, sc, span)
-        if target._prod == "Deref":
-            return self._assign_through(target, op, value, sc, span)
-        if target._prod == "FieldGet":
-            return self._assign_field(target, op, value, sc, span)
+        to_place = _PLACES.get(target._prod)
+        if to_place is not None:
+            return to_place(self, target, op, value, sc, span)
         if target._prod not in ("Var", "Local") or sc.lookup(target.name) is None:
             return self.unsupported(node, f"assignment to {target._prod}")
         depth, slot = sc.lookup(target.name)
@@ -137,6 +144,7 @@ class StmtMixin(ExprMixin):
             fr[slot] = new
         return compound
 
+    @_PLACES.on("Deref")
     def _assign_through(self, target, op, value, sc, span):
         """`*p = v`, `*p += v`: the place p names takes the value."""
         ref, binop = self.expr(target.value, sc), op[:-1]
@@ -149,6 +157,7 @@ class StmtMixin(ExprMixin):
             r.set(new, span)
         return assign
 
+    @_PLACES.on("FieldGet")
     def _assign_field(self, target, op, value, sc, span):
         """`s.a = v`, `s.a.b += v`: the variable s takes a new struct with the field changed
         (a struct is a value: another name for the old one keeps it); through a reference
@@ -192,6 +201,7 @@ class StmtMixin(ExprMixin):
             put(update(held, path, lambda old: v if op == "=" else arith(binop, old, v, span)))
         return assign
 
+    @_PLACES.on("Index")
     def _assign_element(self, target, op, value, sc, span):
         base, indices = self.index_chain(target, sc)
         binop = op[:-1]
@@ -211,6 +221,7 @@ class StmtMixin(ExprMixin):
 
     # -- control ---------------------------------------------------------------------------
 
+    @STATEMENTS.on("If")
     def s_If(self, node, sc):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         then = self.stmt_block(node.then, sc)[1]
@@ -225,11 +236,13 @@ class StmtMixin(ExprMixin):
             return None
         return if_
 
+    @STATEMENTS.on("Loop")
     def s_Loop(self, node, sc):
         """`loop { B }` runs as `while true { B }` (desugar-loops makes it one)."""
         forever = type(node)._language["Bool"](True, span=node.span)
         return self.s_While(type(node)._language["While"](forever, node.body, span=node.span), sc)
 
+    @STATEMENTS.on("While")
     def s_While(self, node, sc):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         body = self.stmt_block(node.body, sc)[1]
@@ -247,6 +260,7 @@ class StmtMixin(ExprMixin):
                     return None if r is BREAK else r
         return while_
 
+    @STATEMENTS.on("For")
     def s_For(self, node, sc):
         span = node.span
         if "type" in node._fields:  # Lscalars on: the bounds, and so the variable, typed
@@ -279,18 +293,22 @@ class StmtMixin(ExprMixin):
             return None
         return for_
 
+    @STATEMENTS.on("Return")
     def s_Return(self, node, sc):
         if node.value is None:
             return lambda f: Return(None)
         value = self.expr(node.value, sc, sc.ret)
         return lambda f: Return(value(f))
 
+    @STATEMENTS.on("Break")
     def s_Break(self, node, sc):
         return lambda f: BREAK
 
+    @STATEMENTS.on("Continue")
     def s_Continue(self, node, sc):
         return lambda f: CONTINUE
 
+    @STATEMENTS.on("Assert")
     def s_Assert(self, node, sc):
         cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
         message = assertion_message(node)
@@ -300,6 +318,7 @@ class StmtMixin(ExprMixin):
                 stop("E9002", span, message)
         return assert_
 
+    @STATEMENTS.on("Assume")
     def s_Assume(self, node, sc):
         """A host assert's condition inside a kernel: it holds by construction, and the
         interpreter checks it as the assert it came from."""
@@ -312,6 +331,7 @@ class StmtMixin(ExprMixin):
                 stop("E9002", span, f"assumption failed in a kernel: {shown}")
         return assume
 
+    @STATEMENTS.on("ExprStmt")
     def s_ExprStmt(self, node, sc):
         value = self.expr(node.expr, sc)
 
@@ -319,15 +339,19 @@ class StmtMixin(ExprMixin):
             value(f)
         return expr_stmt
 
+    @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node, sc):
         return self.stmt_block(node.body, sc)[1]  # run as ordinary code; folding is a pass
 
+    @STATEMENTS.on("BlockStmt")
     def s_BlockStmt(self, node, sc):
         return self.stmt_block(node.body, sc)[1]
 
+    @STATEMENTS.on("ItemStmt")
     def s_ItemStmt(self, node, sc):
         return lambda f: None  # collected as a top-level item before the run, as hoisting does
 
+    @STATEMENTS.on("UnrollAcross")
     def s_UnrollAcross(self, node, sc):
         """One spawn per index of the slice; the spawned values are dropped."""
         topo, span = self.topo(node.topo, sc), node.span

@@ -14,6 +14,7 @@ from ..values.numbers import Placed, describe, unplace
 from ..values.places import CPU_DRAM, Topo
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
+from .expressions import EXPRESSIONS
 
 
 class HardwareState:
@@ -70,6 +71,7 @@ class TypestateMixin:
             return HardwareState("Available", pinned, where, True)
         return try_pin
 
+    @EXPRESSIONS.on("Match")
     def x_Match(self, node, sc, hint):
         scrutinee, span, pins = self.expr(node.scrutinee, sc), node.span, self.pins
         arms = {}

@@ -5,10 +5,12 @@ from __future__ import annotations
 from ..languages.l13_lifted import Llifted
 from ..languages.l14_blocks import Lblocks
 from ..languages.l4_resolved import display_name, unused_name
-from ..nanopass import Pass
+from ..nanopass import Handlers, Pass
 from ..nanopass.verify import child_nodes
 
 L = Lblocks
+# The statements the block builder lowers itself; any other is walked by the pass.
+_LOWER = Handlers("explicate-control's block builder", (Llifted,), "Stmt")
 
 explicate_control = Pass("explicate-control", Llifted, Lblocks, """
 Make control flow explicit: each function body becomes basic blocks joined by jumps.
@@ -90,7 +92,7 @@ class _Builder:
         for stmt in stmts:
             if self.label is None:
                 return  # after a jump or a return: never runs
-            getattr(self, "s_" + stmt._prod, self.simple)(stmt)
+            _LOWER.get(stmt._prod, _Builder.simple)(self, stmt)
 
     def simple(self, stmt):
         self.stmts.append(self.run.walk(stmt))
@@ -128,6 +130,7 @@ class _Builder:
         if value is not None:
             self.stmts.append(L["ExprStmt"](value, span=span))
 
+    @_LOWER.on("Let")
     def s_Let(self, stmt):
         if stmt.value._prod != "IfExpr":
             return self.simple(stmt)
@@ -139,6 +142,7 @@ class _Builder:
         self.deliver(stmt.value, lambda v, at: self.stmts.append(
             L["Assign"](target, "=", v, span=at)))
 
+    @_LOWER.on("Assign")
     def s_Assign(self, stmt):
         if stmt.value._prod != "IfExpr":
             return self.simple(stmt)
@@ -146,14 +150,17 @@ class _Builder:
         self.deliver(stmt.value, lambda v, at: self.stmts.append(
             L["Assign"](target, stmt.op, v, span=at)))
 
+    @_LOWER.on("ExprStmt")
     def s_ExprStmt(self, stmt):
         if stmt.expr._prod != "IfExpr":
             return self.simple(stmt)
         self.deliver(stmt.expr, self.drops)
 
+    @_LOWER.on("BlockStmt")
     def s_BlockStmt(self, stmt):
         self.body(stmt.body)
 
+    @_LOWER.on("If")
     def s_If(self, stmt):
         then, after = self.fresh(), self.fresh()
         orelse = self.fresh() if stmt.orelse is not None else after
@@ -165,6 +172,7 @@ class _Builder:
                 self.goto(after, stmt.span)
         self.start(after)
 
+    @_LOWER.on("While")
     def s_While(self, stmt):
         head, body, after = self.fresh(), self.fresh(), self.fresh()
         self.goto(head, stmt.span)
@@ -173,6 +181,7 @@ class _Builder:
         self.loop(body, head, after, stmt.body, stmt.span)
         self.start(after)
 
+    @_LOWER.on("For")
     def s_For(self, stmt):
         head, body, step, after = self.fresh(), self.fresh(), self.fresh(), self.fresh()
         span, ty = stmt.span, L["Scalar"](stmt.type, span=stmt.span)
@@ -206,12 +215,15 @@ class _Builder:
         self.loops.pop()
         self.goto(again, span)
 
+    @_LOWER.on("Break")
     def s_Break(self, stmt):
         self.goto(self.loops[-1][1], stmt.span)
 
+    @_LOWER.on("Continue")
     def s_Continue(self, stmt):
         self.goto(self.loops[-1][0], stmt.span)
 
+    @_LOWER.on("Return")
     def s_Return(self, stmt):
         self.deliver(stmt.value, self.returns, stmt.span)
 

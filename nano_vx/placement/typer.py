@@ -19,8 +19,10 @@ from copy import copy
 
 from ..dump.text import to_text
 from ..languages.l0_source import BINARY_OPS
-from ..nanopass import descendants
+from ..nanopass import Handlers, descendants, lineage
+from ..languages.l4_resolved import Lresolved
 from ..languages.l6_typed import Ltyped
+from ..languages.l8_routed import Lrouted
 from ..values.math import MATH
 from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 
@@ -29,6 +31,8 @@ INT_LIT, FLOAT_LIT = "{integer}", "{float}"
 _COMPARE = frozenset("== != < <= > >= && ||".split()) & BINARY_OPS
 _INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
 _FLOATS = frozenset("f16 bf16 f32 f64".split())
+# The typer serves monomorphize (from Lresolved) and the checks up to Lrouted.
+TYPE_RULES = Handlers("the typer's rules", lineage(Lrouted, Lresolved), "Expr")
 
 
 def literal(t) -> bool:
@@ -191,25 +195,31 @@ class Typer:
     def of(self, e, here: str | None):
         """The type of expression `e` computed on a unit holding space `here` (a literal
         type for an unsuffixed literal)."""
-        rule = getattr(self, "t_" + e._prod, None)
-        return rule(e, here) if rule is not None else OPAQUE
+        rule = TYPE_RULES.get(e._prod)
+        return rule(self, e, here) if rule is not None else OPAQUE
 
+    @TYPE_RULES.on("Int")
     def t_Int(self, e, here):
         return INT_LIT
 
+    @TYPE_RULES.on("Float")
     def t_Float(self, e, here):
         return FLOAT_LIT
 
+    @TYPE_RULES.on("Bool")
     def t_Bool(self, e, here):
         return BOOL
 
+    @TYPE_RULES.on("Local")
     def t_Local(self, e, here):
         return self.env.get(e.name, OPAQUE)
 
+    @TYPE_RULES.on("Global")
     def t_Global(self, e, here):
         ty = self.consts.get(e.name)
         return placed(ty, self.machine.host_space, self.machine) if ty is not None else OPAQUE
 
+    @TYPE_RULES.on("Binary")
     def t_Binary(self, e, here):
         if e.op in _COMPARE:
             return BOOL
@@ -217,20 +227,25 @@ class Typer:
             return value_type(self.of(e.left, here))
         return join(self.of(e.left, here), self.of(e.right, here))
 
+    @TYPE_RULES.on("Unary")
     def t_Unary(self, e, here):
         t = value_type(self.of(e.operand, here))
         return BOOL if e.op == "!" and kind(t) != "int" else t  # `!` on an integer is bitwise
 
+    @TYPE_RULES.on("Borrow")
     def t_Borrow(self, e, here):
         return Ltyped["BorrowType"](settle(self.of(e.value, here)), e.mutable)
 
+    @TYPE_RULES.on("Deref")
     def t_Deref(self, e, here):
         ref = self.of(e.value, here)
         return ref.inner if not literal(ref) and ref._prod == "BorrowType" else OPAQUE
 
+    @TYPE_RULES.on("Cast")
     def t_Cast(self, e, here):
         return placed(e.type, here, self.machine)
 
+    @TYPE_RULES.on("Call")
     def t_Call(self, e, here):
         if e.callee._prod == "Global":
             if e.callee.name == "print":
@@ -242,9 +257,11 @@ class Typer:
                 return math_result([self.of(a, here) for a in e.args])
         return OPAQUE
 
+    @TYPE_RULES.on("ReachableQ")
     def t_ReachableQ(self, e, here):
         return BOOL
 
+    @TYPE_RULES.on("Index")
     def t_Index(self, e, here):
         base = value_type(self.of(e.base, here))
         while not literal(base) and base._prod == "BorrowType":  # `p[i]` indexes what p names
@@ -255,18 +272,22 @@ class Typer:
             return base.elem
         return base.replace(dims=base.dims[1:])
 
+    @TYPE_RULES.on("TensorNew")
     def t_TensorNew(self, e, here):
         return placed(e.type, here, self.machine)
 
+    @TYPE_RULES.on("TensorLit")
     def t_TensorLit(self, e, here):
         return placed(e.type, here, self.machine)
 
+    @TYPE_RULES.on("StructLit")
     def t_StructLit(self, e, here):
         decl = self.structs.get(e.name)
         if decl is None or getattr(decl, "generics", ()):
             return OPAQUE  # a generic's arguments are erased from Lmono on
         return Ltyped["NamedType"](e.name, span=e.span)
 
+    @TYPE_RULES.on("FieldGet")
     def t_FieldGet(self, e, here):
         """A field of a struct the program declares: its declared type, with a tensor's
         space where the struct was made."""
@@ -286,26 +307,31 @@ class Typer:
             return OPAQUE
         return placed(field.type, here, self.machine)
 
+    @TYPE_RULES.on("EnumValue")
     def t_EnumValue(self, e, here):
         return Ltyped["NamedType"](e.enum, span=e.span)
 
+    @TYPE_RULES.on("MatchValue")
     def t_MatchValue(self, e, here):
         """The cases' agreed type; a name a pattern binds is not known here, so neither is a
         value that reads it."""
         return self.agreed([c.body for c in e.cases], here, OPAQUE)
 
+    @TYPE_RULES.on("Tuple")
     def t_Tuple(self, e, here):
         elems = tuple(self.of(x, here) for x in e.elems)
         if any(t in (INT_LIT, FLOAT_LIT) for t in elems):
             return OPAQUE  # a literal element takes its type from where the tuple goes
         return Ltyped["TupleType"](elems, span=e.span)
 
+    @TYPE_RULES.on("TupleGet")
     def t_TupleGet(self, e, here):
         t = value_type(self.of(e.base, here))
         if t not in (INT_LIT, FLOAT_LIT) and t._prod == "TupleType" and e.index < len(t.elems):
             return t.elems[e.index]
         return OPAQUE
 
+    @TYPE_RULES.on("ArrayLit")
     def t_ArrayLit(self, e, here):
         if not e.elems:
             return OPAQUE
@@ -318,6 +344,7 @@ class Typer:
         dims = (Ltyped["DimInt"](len(e.elems), span=e.span),)
         return placed(Ltyped["TensorType"](elem, dims, None, span=e.span), here, self.machine)
 
+    @TYPE_RULES.on("IfExpr")
     def t_IfExpr(self, e, here):
         return self.agreed((e.then, e.orelse), here, OPAQUE)
 
@@ -333,6 +360,7 @@ class Typer:
             t = common(t, v)
         return t
 
+    @TYPE_RULES.on("Transfer")
     def t_Transfer(self, e, here):
         moved = settle(self.of(e.value, here))
         # The copy in M is no longer locked to τ, nor is its place left open (Verified).
@@ -344,6 +372,7 @@ class Typer:
             moved = moved.inner
         return Ltyped["RefType"](moved, e.dest)
 
+    @TYPE_RULES.on("Spawn")
     def t_Spawn(self, e, here):
         return self._pinned(self.block_value(e.body, self.machine.holds(e.topo.name)), e.topo)
 
@@ -354,6 +383,7 @@ class Typer:
             inner = inner.replace(place=Ltyped["MemRef"](there))
         return Ltyped["PinnedType"](inner, topo)
 
+    @TYPE_RULES.on("Comptime")
     def t_Comptime(self, e, here):
         return self.block_value(e.body, here)
 
@@ -362,6 +392,7 @@ class Typer:
             return VOID
         return settle(self.of(block.value, here))
 
+    @TYPE_RULES.on("MethodCall")
     def t_MethodCall(self, e, here):
         """`x.try_pin(Topology::X)` is HardwareState<T, X> (semantics §3.2), T the type of x:
         what its `match` arms bind is `arm_type`'s."""
@@ -382,6 +413,7 @@ class Typer:
             return Ltyped["VerifiedType"](state.inner)
         return self._pinned(state.inner, state.topo)
 
+    @TYPE_RULES.on("Match")
     def t_Match(self, e, here):
         """The value of the arm that runs (see agreed); void when no arm has a value."""
         return self.agreed([arm.body for arm in e.arms], here, VOID)

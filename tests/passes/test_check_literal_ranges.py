@@ -152,11 +152,11 @@ def test_every_production_that_can_hold_a_literal_is_decided():
 def test_a_long_chain_of_sums_is_typed_once(monkeypatch):
     # Each level of `x + 1 + 1 + .. + 3000000000` asks its operands' types; remembered, the
     # chain is typed once, and ten times the chain is about ten times the work.
-    from nano_vx.placement.typer import Typer
+    from nano_vx.placement.typer import TYPE_RULES
 
     typed = []
-    t_binary = Typer.t_Binary
-    monkeypatch.setattr(Typer, "t_Binary", lambda self, e, here: typed.append(e) or
+    t_binary = TYPE_RULES["Binary"]
+    monkeypatch.setitem(TYPE_RULES, "Binary", lambda self, e, here: typed.append(e) or
                         t_binary(self, e, here))
 
     def work(n):
