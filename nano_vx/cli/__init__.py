@@ -68,8 +68,8 @@ def _refuse(parser: Parser, name: str | None, args, extra: list[str]) -> None:
             owners = [_label(other) for other in (None, *COMMANDS)
                       if other != name and _takes(_module(other).build_parser(), flag)]
             if owners:
-                belongs = " and ".join([", ".join(owners[:-1]), owners[-1]] if owners[1:]
-                                       else owners)
+                belongs = (f"{', '.join(owners[:-1])} and {owners[-1]}" if len(owners) > 1
+                           else owners[0])
                 raise Usage(f"{flag} is not an option of {_label(name)} (it belongs to "
                             f"{belongs})")
     if any(word.startswith("-") and len(word) > 1 for word in extra):
