@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -545,3 +546,100 @@ def test_mlir_and_llvmlite_are_imported_only_for_native_code(prog):
     assert _modules_after(path, "--action", "check") == set()
     assert _modules_after(path, "--action", "interpret") == set()
     assert _modules_after(path) == {"mlir", "llvmlite"}
+
+
+# -- the commands and their options ------------------------------------------------------------
+
+DUMPS = {"--dump-after", "--dump-before", "--dump-changed", "--dump-diff", "--dump-dir",
+         "--dump-format"}
+OUTPUT = {"--timing", "--error-format", "--color"}
+# Each command line by its first word (None: `nano-vx FILE`), and the options it takes.
+COMMANDS = {
+    None: {"-h", "--help", "--action", "-O", "--machine", "--host", "--verify-seams",
+           "--emit-seam-certs", *DUMPS, "--list-passes", "--list-languages",
+           "--show-language", "--diff-language", "--stop-after", "--start-after",
+           "--start-before", "--passes", *OUTPUT, "--no-verify", "--no-verify-contracts",
+           "--contract-timeout-ms", "--check-contracts"},
+    "spatial": {"-h", "--help", "--target", "--kernel", "--inputs", "--seed", "--corpus",
+                "--no-validate", "--no-verify", "--certificate", "--lower", "--lower-dir",
+                *DUMPS, "--stop-after", *OUTPUT},
+    "explore": {"-h", "--help", "-o", "--output", "--no-graphs", "--machine", "--host",
+                "--target", "--no-verify", "--color"},
+    "explain": {"-h", "--help"},
+    "check-certificate": {"-h", "--help"},
+}
+
+
+def label(command):
+    return f"nano-vx {command or 'FILE'}"
+
+
+def listed_options(help_text: str) -> set:
+    """The options --help lists, one entry each (`-o PAGE.html, --output PAGE.html`), not
+    those its prose mentions."""
+    entries = [re.split(r"\s{2,}", line.strip())[0] for line in help_text.splitlines()
+               if re.match(r"  -", line)]
+    return {form.split()[0] for entry in entries for form in entry.split(", ")}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=label)
+def test_each_commands_help_lists_only_its_options(command):
+    code, out, err = run(*filter(None, [command]), "--help")
+    assert (code, err) == (0, "")
+    assert out.startswith(f"usage: {label(command).replace(' FILE', '')} ")
+    assert listed_options(out) == COMMANDS[command]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=label)
+def test_an_option_of_another_command_is_a_usage_error_naming_both(command):
+    given = [*filter(None, [command]), "an-argument"]
+    others = set().union(*COMMANDS.values()) - COMMANDS[command]
+    assert others
+    for flag in sorted(others):
+        owners = [label(c) for c, flags in COMMANDS.items() if flag in flags]
+        belongs = (" and ".join([", ".join(owners[:-1]), owners[-1]]) if len(owners) > 1
+                   else owners[0])
+        code, out, err = run(*given, flag)
+        assert (code, out) == (2, ""), flag
+        assert err == (f"{label(command).replace(' FILE', '')}: error: {flag} is not an "
+                       f"option of {label(command)} (it belongs to {belongs})\n")
+
+
+def test_a_program_named_like_a_command_is_reached_through_its_directory(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spatial").write_text(HELLO)
+    assert run("./spatial") == (0, "42\n", "")
+    code, out, err = run("spatial")  # the command, which needs a target
+    assert (code, out) == (2, "") and "spatial: no --target" in err
+    code, out, err = run("--timing", "spatial", "gemv.sdf")
+    assert (code, out) == (2, "")
+    assert err == ("nano-vx: error: unexpected argument 'gemv.sdf' (a command is the first "
+                   "word: nano-vx spatial ...; a program file named spatial is ./spatial)\n")
+
+
+def test_an_unknown_option_is_argparses_usage_error(prog):
+    code, out, err = run(prog(HELLO), "--no-such-option")
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: nano-vx ")
+    assert err.endswith("nano-vx: error: unrecognized arguments: --no-such-option\n")
+    code, _, err = run("explain", "E2001", "E2002")
+    assert (code, err) == (2, "nano-vx explain: error: unexpected argument 'E2002'\n")
+
+
+def test_the_help_says_the_plain_run_compiles_to_native_code():
+    _, out, _ = run("--help")
+    flat = " ".join(out.split())
+    assert "is compiled to native code, and runs" in flat
+    assert "runs in the reference interpreter instead, after the warning W5001" in flat
+    for command in COMMANDS:
+        if command:
+            assert f"nano-vx {command} " in flat
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c], ids=label)
+def test_the_cli_page_names_every_option_of_each_command(command):
+    _, out, _ = run(command, "--help")
+    page = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    missing = [flag for flag in sorted(listed_options(out)) if f"`{flag}" not in page]
+    assert missing == [], f"docs/cli.md does not describe {missing}"

@@ -41,6 +41,6 @@ def test_every_top_level_module_has_a_layer():
 def test_the_contract_sees_function_level_imports():
     # A layer breach inside a function counts: grimp records imports wherever they are.
     graph = grimp.build_graph("nano_vx")
-    details = graph.get_import_details(importer="nano_vx.cli",
+    details = graph.get_import_details(importer="nano_vx.cli.spatial",
                                        imported="nano_vx.spatial_driver.command")
     assert details, "cli imports the spatial command inside a function"

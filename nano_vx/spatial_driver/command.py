@@ -24,8 +24,6 @@ from ..source import Source
 from ..oracle.rewrites import IllFormed
 
 EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
-# Options of `nano-vx FILE.vx` that mean nothing to a spatial program: refused, not ignored.
-FRONT_END_ONLY = ("--action", "--machine", "--host", "--verify-seams", "--emit-seam-certs")
 
 
 # The bytes of tensors the lane runs a program on: inputs, outputs and a corpus of each.
@@ -63,10 +61,6 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
     if args.lower_dir is not None and args.lower is None:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
-    for flag in FRONT_END_ONLY:
-        if getattr(args, flag.lstrip("-").replace("-", "_")) not in (None, False):
-            raise usage(f"{flag} is an option of the Vx front end; nano-vx spatial does not "
-                        f"take it")
     try:
         with open(args.code, encoding="utf-8") as fh:
             text = fh.read()

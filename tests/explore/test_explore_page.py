@@ -142,7 +142,14 @@ def test_a_spatial_refusal_names_the_pass():
     (["explore"], "explore: no program"),
     (["explore", "examples/spatial/gemm.sdf"], "a spatial program needs --target"),
     (["explore", "examples/tour.vx", "--target", "wormhole"], "--target is for a spatial"),
-    (["examples/tour.vx", "-o", "tour.html"], "-o/--output and --no-graphs are options of"),
+    (["examples/tour.vx", "-o", "tour.html"],
+     "nano-vx: error: -o is not an option of nano-vx FILE (it belongs to nano-vx explore)"),
+    (["examples/tour.vx", "--no-graphs"], "--no-graphs is not an option of nano-vx FILE"),
+    (["explore", "examples/spatial/gemm.sdf", "--target", "wormhole", "--host", "default"],
+     "explore: --host is for a Vx program; a spatial program (.sdf) takes --target"),
+    (["explore", "examples/tour.vx", "--action", "check"],
+     "nano-vx explore: error: --action is not an option of nano-vx explore (it belongs to "
+     "nano-vx FILE)"),
 ])
 def test_usage_errors(argv, message, monkeypatch):
     monkeypatch.chdir(ROOT)

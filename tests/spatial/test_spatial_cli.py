@@ -537,14 +537,24 @@ def test_timing_prints_each_pass_on_stderr_and_no_verify_still_runs(tmp_path):
     assert rows == ["pass", *SPATIAL_PIPELINE.names(), "total"]
 
 
-@pytest.mark.parametrize("flag", [["--machine", "machines/a100-40.vx"], ["--host", "default"],
-                                  ["--action", "check"], ["--verify-seams"],
-                                  ["--emit-seam-certs"]])
-def test_an_option_of_the_front_end_is_refused_not_ignored(flag):
-    code, out, err = spatial(GEMV, "--target", "gpu-sm", *flag)
+FRONT_END = "nano-vx FILE"
+
+
+@pytest.mark.parametrize("words, flag, owners", [
+    ("--machine machines/a100-40.vx", "--machine", "nano-vx FILE and nano-vx explore"),
+    ("--host default", "--host", "nano-vx FILE and nano-vx explore"),
+    ("--action check", "--action", FRONT_END), ("--verify-seams", "--verify-seams", FRONT_END),
+    ("--emit-seam-certs", "--emit-seam-certs", FRONT_END),
+    ("--passes=tile", "--passes", FRONT_END), ("--start-after tile", "--start-after", FRONT_END),
+    ("-O3", "-O", FRONT_END), ("--check-contracts", "--check-contracts", FRONT_END),
+    ("--list-passes", "--list-passes", FRONT_END),
+    ("--no-graphs", "--no-graphs", "nano-vx explore"), ("-o page.html", "-o", "nano-vx explore"),
+])
+def test_an_option_of_another_command_is_refused_naming_it(words, flag, owners):
+    code, out, err = spatial(GEMV, "--target", "gpu-sm", *words.split())
     assert (code, out) == (2, "")
-    assert err == (f"nano-vx: error: {flag[0]} is an option of the Vx front end; nano-vx "
-                   f"spatial does not take it\n")
+    assert err == (f"nano-vx spatial: error: {flag} is not an option of nano-vx spatial "
+                   f"(it belongs to {owners})\n")
 
 
 def test_an_svg_dump_is_one_document_of_the_mesh(tmp_path):

@@ -1,0 +1,115 @@
+"""What the commands share: the parser each builds, the usage error, options taken once, and
+the options two or more commands take (each command adds only the groups that apply to it)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+class Usage(Exception):
+    """A command line that parses but cannot be carried out; exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """One command's parser. It can list its option strings, so that an option given to the
+    wrong command is refused naming the commands that take it."""
+
+    def __init__(self, prog: str, description: str):
+        super().__init__(prog=prog, description=description,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    def flags(self) -> list[str]:
+        return [flag for action in self._actions for flag in action.option_strings]
+
+
+class Once(argparse.Action):
+    """An option that takes one value: given twice, a usage error naming both values, since
+    keeping the last would silently drop the first (--machine A --machine B checks only B)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        earlier = getattr(namespace, self.dest)
+        if earlier is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({earlier!r} and {value!r}); it takes one file per run")
+        setattr(namespace, self.dest, value)
+
+
+def positive(text: str) -> int:
+    """A whole number of milliseconds, at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return int(text)
+
+
+def add_machine_files(group) -> None:
+    """--machine and --host: `nano-vx FILE` and `nano-vx explore`."""
+    group.add_argument("--machine", metavar="FILE", action=Once,
+                       help="add a machine file's Memory and Topology declarations (e.g. "
+                            "machines/h100-sxm.vx); without one the built-in model is used. "
+                            "One per run: to check against several, run once per machine")
+    group.add_argument("--host", metavar="FILE|default", action=Once,
+                       help="add a host file's declarations; `default` declares "
+                            "`Memory CPU_DRAM { managed: explicit }`")
+
+
+def add_target(group, help_text: str) -> None:
+    """--target: `nano-vx spatial` and, for a spatial program, `nano-vx explore`."""
+    group.add_argument("--target", metavar="NAME|FILE", action=Once, help=help_text)
+
+
+def add_no_verify(group) -> None:
+    group.add_argument("--no-verify", action="store_true",
+                       help="skip checking each pass's output against its IL (faster; "
+                            "never used by the tests)")
+
+
+def add_timing(group) -> None:
+    group.add_argument("--timing", action="store_true",
+                       help="print the time of each pass on stderr")
+
+
+def add_error_format(group) -> None:
+    group.add_argument("--error-format", choices=["human", "json"], default="human",
+                       help="how diagnostics are printed on stderr")
+
+
+def add_color(group) -> None:
+    group.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                       help="colour the diagnostics as rustc does: always, never, or when "
+                            "stderr is a terminal (default auto; NO_COLOR in the environment "
+                            "turns auto off)")
+
+
+def add_dumps(parser: Parser, explanation: str) -> None:
+    """The dump options, which `nano-vx FILE` and `nano-vx spatial` take with their own
+    passes' names; `explanation` says what a dump looks like and how it reads back there."""
+    dump = parser.add_argument_group("dumping the IR", explanation)
+    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
+                      help="print the IR after these passes")
+    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all",
+                      help="print the IR before these passes")
+    dump.add_argument("--dump-changed", action="store_true",
+                      help="with --dump-after, only passes that changed the IR (implies "
+                           "--dump-after=all when that is not given)")
+    dump.add_argument("--dump-diff", action="store_true",
+                      help="print a unified diff of each dumped pass's input and output "
+                           "text instead of the whole IR (implies --dump-after=all when "
+                           "that is not given)")
+    dump.add_argument("--dump-dir", metavar="DIR",
+                      help="write each dump to its own file in DIR, named by its pass "
+                           "(implies --dump-after=all when no pass is named)")
+    dump.add_argument("--dump-format", choices=["text", "dot", "svg", "json"], default="text",
+                      help="text (default), Graphviz dot, dot rendered to SVG, or JSON")
+
+
+def wants_color(choice: str, stderr: TextIO) -> bool:
+    """--color: `auto` is a terminal on stderr that has not asked for none (NO_COLOR, or
+    TERM=dumb)."""
+    if choice != "auto":
+        return choice == "always"
+    return (stderr.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb")
