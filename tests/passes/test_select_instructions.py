@@ -89,11 +89,11 @@ def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
     assert "memref.alloca() : memref<i8>" in text and "arith.trunci" in text
 
 
-# Hand-written Lblocks: a jump back to a function's first block, which explicate-control never
+# Hand-written Lcells: a jump back to a function's first block, which explicate-control never
 # makes (its first block is only entered). MLIR's entry block has no predecessors, so the
 # first block is entered from an entry of its own, and the module parses and verifies.
 JUMP_TO_THE_FIRST_BLOCK = """
-    // IL: Lblocks
+    // IL: Lcells
     fn spin(n: i32) -> i32 {
     bb0:
         branch n > 0i32, bb1, bb0;
