@@ -76,6 +76,18 @@ class FunctionBuilder:
         self.blocks.append(block)
         return block
 
+    def open_blocks(self, entry: Block, labels: list, targets: set) -> dict:
+        """A block for each of a function's source blocks, made before any jump is lowered:
+        source label -> Block. The first is the entry unless a jump targets it: MLIR's entry
+        block has no predecessors, so such a first block (explicate-control makes none, a
+        hand-written Lcells may) is entered from an entry of its own."""
+        jumped = bool(labels) and labels[0] in targets
+        mine = {label: (entry if k == 0 and not jumped else self.new_block())
+                for k, label in enumerate(labels)}
+        if jumped:
+            self.end("Br", mine[labels[0]].label, ())
+        return mine
+
     def enter(self, block: Block):
         """Make `block` the one code goes into."""
         if block not in self.entered:
@@ -124,6 +136,35 @@ class FunctionBuilder:
             return ssa
         return self.op("Convert", "arith.extsi" if signed(t) and t != "bool" else "arith.extui",
                        ssa, m, "i64")
+
+    def short_circuit(self, op: str, left: str, right, span) -> str:
+        """`left && right()`, `left || right()` for a right side lowered only when the left
+        does not decide: a branch to it, and a block after whose argument is the value."""
+        rhs, join = self.new_block(), self.new_block((self.arg("i1", span),))
+        if op == "&&":
+            self.end("CondBr", left, rhs.label, (), join.label, (left,))
+        else:
+            self.end("CondBr", left, join.label, (left,), rhs.label, ())
+        self.enter(rhs)
+        value = right()
+        self.end("Br", join.label, (value,))
+        self.enter(join)
+        return join.args[0].name
+
+    def choose(self, cond: str, then, orelse, span):
+        """The value of the arm `cond` picks, each arm lowered by a callable giving (ssa, Vx
+        type): a branch to it, and a block after both whose argument is the arm's value."""
+        then_block, else_block = self.new_block(), self.new_block()
+        self.end("CondBr", cond, then_block.label, (), else_block.label, ())
+        self.enter(then_block)
+        a, t = then()
+        join = self.new_block((self.arg(mtype(t), span),))
+        self.end("Br", join.label, (a,))
+        self.enter(else_block)
+        other, _ = orelse()
+        self.end("Br", join.label, (other,))
+        self.enter(join)
+        return join.args[0].name, t
 
     # -- the runtime -----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.print_ops import print_row, print_text, print_value
 from ..backend.scalar_ops import COMPARISONS, cast, compare, math_builtin, negate, operate
 from ..backend.tensor_ops import allocate, check_room, checked_indices, fill, store_elements
+from ..backend.transfer_attributes import route_text, slot_text
 from ..languages.l15_mlir import Lmlir
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis, Pass
@@ -91,17 +92,10 @@ def _function(run, fn, module):
         ssa = ssa_name(prm.name)
         args.append(M["Arg"](ssa, mtype(t), span=prm.span))
         b.bind(prm.name, ssa, t, prm.span)
-    # Every source block has its block before any jump is lowered. MLIR's entry block has
-    # no predecessors: a first block some jump targets (explicate-control makes none, a
-    # hand-written Lblocks may) is entered from an entry of its own.
-    first = fn.blocks[0].label if fn.blocks else None
-    jumped = any(getattr(blk.exit, f, None) == first for blk in fn.blocks
-                 for f in ("target", "then", "orelse") if f in blk.exit._fields)
-    mine = {blk.label: (entry if k == 0 and not jumped else b.new_block())
-            for k, blk in enumerate(fn.blocks)}
+    targets = {getattr(blk.exit, f) for blk in fn.blocks
+               for f in ("target", "then", "orelse") if f in blk.exit._fields}
+    mine = b.open_blocks(entry, [blk.label for blk in fn.blocks], targets)
     s.labels = {label: block.label for label, block in mine.items()}
-    if jumped:
-        b.end("Br", mine[first].label, ())
     for blk in fn.blocks:
         b.enter(mine[blk.label])
         for stmt in blk.stmts:
@@ -164,26 +158,27 @@ def _assign(run, node):
     b, target, op = run.state.b, node.target, node.op
     if target._prod == "Index":
         ref, indices, tensor = access(run, target)
-        value, vt = expr(run, node.value)
-        if op != "=":
-            old = b.load(ref, indices, tensor.mtype, tensor.elem)
-            value = operate(b, op[:-1], old, value, vt, tensor.elem)
-        b.store(value, ref, indices, tensor.mtype, tensor.elem)
-        return
-    if target._prod == "Deref":  # through a reference: into the cell it points to
+        _update(run, node, ref, indices, tensor.mtype, tensor.elem)
+    elif target._prod == "Deref":  # through a reference: into the cell it points to
         ref, r = expr(run, target.value)
+        _update(run, node, ref, (), r.mtype, r.target)
+    else:  # a local's cell: a compound assignment reads it before the value is computed
+        cell, t = b.cells[target.name]
+        old = b.load(cell, (), cell_type(t), t) if op != "=" else None
         value, vt = expr(run, node.value)
-        if op != "=":
-            value = operate(b, op[:-1], b.load(ref, (), r.mtype, r.target), value, vt,
-                            r.target)
-        b.store(value, ref, (), r.mtype, r.target)
-        return
-    cell, t = b.cells[target.name]
-    old = b.load(cell, (), cell_type(t), t) if op != "=" else None
+        if old is not None:
+            value = operate(b, op[:-1], old, value, vt, t)
+        b.store(value, cell, (), cell_type(t), t)
+
+
+def _update(run, node, ref: str, indices: tuple, memref: str, t):
+    """Store the assigned value at `ref[indices]`; a compound assignment reads the old one
+    after computing the value."""
+    b = run.state.b
     value, vt = expr(run, node.value)
-    if old is not None:
-        value = operate(b, op[:-1], old, value, vt, t)
-    b.store(value, cell, (), cell_type(t), t)
+    if node.op != "=":
+        value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
+    b.store(value, ref, indices, memref, t)
 
 
 @_select.on("Assume")
@@ -248,22 +243,11 @@ def _binary(run, e):
 
 def _logic(run, e) -> str:
     """`a && b`, `a || b`: b only when a does not decide."""
-    b = run.state.b
     left, _ = expr(run, e.left)
     if _pure(e.right):
         right, _ = expr(run, e.right)
-        return b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
-    rhs, join = b.new_block(), b.new_block((b.arg("i1", e.span),))
-    decided = left
-    if e.op == "&&":
-        b.end("CondBr", left, rhs.label, (), join.label, (decided,))
-    else:
-        b.end("CondBr", left, join.label, (decided,), rhs.label, ())
-    b.enter(rhs)
-    right, _ = expr(run, e.right)
-    b.end("Br", join.label, (right,))
-    b.enter(join)
-    return join.args[0].name
+        return run.state.b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
+    return run.state.b.short_circuit(e.op, left, lambda: expr(run, e.right)[0], e.span)
 
 
 def _pure(e) -> bool:
@@ -279,21 +263,10 @@ def _pure(e) -> bool:
 
 @_select.on("Select")
 def _select_value(run, e):
-    """`if c { a } else { b }` inside an expression: a branch to the arm that runs, and a
-    block after both whose argument is the arm's value."""
-    b = run.state.b
+    """`if c { a } else { b }` inside an expression: only the arm the condition picks."""
     cond, _ = expr(run, e.cond)
-    then, orelse = b.new_block(), b.new_block()
-    b.end("CondBr", cond, then.label, (), orelse.label, ())
-    b.enter(then)
-    a, t = expr(run, e.then)
-    join = b.new_block((b.arg(mtype(t), e.span),))
-    b.end("Br", join.label, (a,))
-    b.enter(orelse)
-    other, _ = expr(run, e.orelse)
-    b.end("Br", join.label, (other,))
-    b.enter(join)
-    return join.args[0].name, t
+    return run.state.b.choose(cond, lambda: expr(run, e.then), lambda: expr(run, e.orelse),
+                              e.span)
 
 
 @_select.on("Borrow")
@@ -425,27 +398,10 @@ def _transfer(run, e):
     source = e.src.name if e.src is not None else None
     if isinstance(t, Tensor):
         check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}")
-    return b.op("Transfer", value, mtype(t), source, e.dest.name, _route_text(e.src, e.route),
-                _slot_text(e.slot)), t
+    return b.op("Transfer", value, mtype(t), source, e.dest.name, route_text(e.src, e.route),
+                slot_text(e.slot)), t
 
 
 def shown(node) -> str:
     s = node.span
     return s.source.text[s.start:s.end] if s is not None else node._prod
-
-
-def _route_text(src, route) -> str | None:
-    if route is None:
-        return None
-    text = src.name if src is not None else "?"
-    for hop in route.hops:
-        text += f" {'->' if hop.via == 'edge' else '=>'} {hop.dst} ({hop.cost})"
-    return f"{text}, cost {route.cost}"
-
-
-def _slot_text(slot) -> str | None:
-    if slot is None:
-        return None
-    space = slot.space
-    capacity = "unbounded" if space.capacity is None else f"{space.capacity} B"
-    return f"{space.name}+{slot.offset} ({slot.slots} x {space.granule} B of {capacity})"
