@@ -39,7 +39,7 @@ it is written (so `new()` and `uninit()` cost nothing until used, as in the inte
 with the topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a
 print site saying how to read the value. A `const` is computed where it is used. The blocks
 come in the order code went into them, those that stop last.
-""", run=lambda tree, ctx: _select.collect(tree, ctx, state=_Lowering(tree)).module)
+""", run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
 
 
 @dataclass
@@ -59,7 +59,7 @@ class _Lowering:
 
 # The handlers, one per production of Lcells' statements, exits and expressions (checked at
 # import against Lcells); an expression's gives (ssa, Vx type), "void" for no value.
-_select = Analysis("select-instructions", Lcells, "The MLIR operations of one node.")
+lowering = Analysis("select-instructions", Lcells, "The MLIR operations of one node.")
 
 
 def expr(run, e):
@@ -73,7 +73,7 @@ def expr(run, e):
         b.span = outer
 
 
-@_select.on("Program")
+@lowering.on("Program")
 def _program(run, node):
     module = ModuleBuilder(node.span)
     run.state.module = module.module([_function(run, fn, module)
@@ -111,19 +111,19 @@ def _function(run, fn, module):
 
 # -- exits -------------------------------------------------------------------------------
 
-@_select.on("Goto")
+@lowering.on("Goto")
 def _goto(run, node):
     run.state.b.end("Br", run.state.labels[node.target], ())
 
 
-@_select.on("Branch")
+@lowering.on("Branch")
 def _branch(run, node):
     cond, _ = expr(run, node.cond)
     labels = run.state.labels
     run.state.b.end("CondBr", cond, labels[node.then], (), labels[node.orelse], ())
 
 
-@_select.on("Return")
+@lowering.on("Return")
 def _return(run, node):
     b, ret = run.state.b, run.state.ret
     if node.value is None:
@@ -136,14 +136,14 @@ def _return(run, node):
     b.end("Ret", () if ret == "void" or t == "void" else (value,))
 
 
-@_select.on("Stop")
+@lowering.on("Stop")
 def _stop(run, node):
     run.state.b.stop(node.code, node.message)
 
 
 # -- statements --------------------------------------------------------------------------
 
-@_select.on("Let")
+@lowering.on("Let")
 def _let(run, node):
     b = run.state.b
     value, t = expr(run, node.value)
@@ -153,7 +153,7 @@ def _let(run, node):
         b.bind(node.name, value, t, node.span)
 
 
-@_select.on("Assign")
+@lowering.on("Assign")
 def _assign(run, node):
     b, target, op = run.state.b, node.target, node.op
     if target._prod == "Index":
@@ -181,41 +181,41 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
     b.store(value, ref, indices, memref, t)
 
 
-@_select.on("Assume")
+@lowering.on("Assume")
 def _assume(run, node):
     cond, _ = expr(run, node.cond)
     run.state.b.emit("Assume", cond)
 
 
-@_select.on("ExprStmt")
+@lowering.on("ExprStmt")
 def _expr_stmt(run, node):
     expr(run, node.expr)
 
 
 # -- expressions -------------------------------------------------------------------------
 
-@_select.on("Int")
+@lowering.on("Int")
 def _int(run, e):
     return run.state.b.const(e.value, e.type), e.type
 
 
-@_select.on("Float")
+@lowering.on("Float")
 def _float(run, e):
     return run.state.b.const(FLOAT_TYPES[e.type].round(e.value) if e.type in FLOAT_TYPES
                              else e.value, e.type), e.type
 
 
-@_select.on("Bool")
+@lowering.on("Bool")
 def _bool(run, e):
     return run.state.b.const(int(e.value), "bool"), "bool"
 
 
-@_select.on("Str")
+@lowering.on("Str")
 def _str(run, e):
     raise AssertionError("a string outside print reached select-instructions")
 
 
-@_select.on("Local")
+@lowering.on("Local")
 def _local(run, e):
     b = run.state.b
     if e.name in b.cells:
@@ -224,12 +224,12 @@ def _local(run, e):
     return b.values[e.name]
 
 
-@_select.on("Global")
+@lowering.on("Global")
 def _global(run, e):
     return expr(run, run.state.consts[e.name].value)
 
 
-@_select.on("Binary")
+@lowering.on("Binary")
 def _binary(run, e):
     b, op, t = run.state.b, e.op, e.type
     if op in ("&&", "||"):
@@ -261,7 +261,7 @@ def _pure(e) -> bool:
     return False
 
 
-@_select.on("Select")
+@lowering.on("Select")
 def _select_value(run, e):
     """`if c { a } else { b }` inside an expression: only the arm the condition picks."""
     cond, _ = expr(run, e.cond)
@@ -269,7 +269,7 @@ def _select_value(run, e):
                               e.span)
 
 
-@_select.on("Borrow")
+@lowering.on("Borrow")
 def _borrow(run, e):
     """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
     if e.value._prod == "Deref":
@@ -278,26 +278,26 @@ def _borrow(run, e):
     return cell, Ref(t)
 
 
-@_select.on("Deref")
+@lowering.on("Deref")
 def _deref(run, e):
     ref, r = expr(run, e.value)
     return run.state.b.load(ref, (), r.mtype, r.target), r.target
 
 
-@_select.on("Unary")
+@lowering.on("Unary")
 def _unary(run, e):
     value, _ = expr(run, e.operand)
     return negate(run.state.b, e.op, value, e.type), e.type
 
 
-@_select.on("Cast")
+@lowering.on("Cast")
 def _cast(run, e):
     value, _ = expr(run, e.value)
     target = vx_type(e.type)
     return cast(run.state.b, value, e.source, target), target
 
 
-@_select.on("Call")
+@lowering.on("Call")
 def _call(run, e):
     callee, fns = e.callee.name, run.state.fns
     if callee == "print" and callee not in fns:
@@ -344,12 +344,12 @@ def _indexed(run, e) -> Tensor:
     return vx_type(e.type)
 
 
-@_select.on("Launch")
+@lowering.on("Launch")
 def _launch(run, e):
     return _call_fn(run, e.kernel, tuple(expr(run, a)[0] for a in e.args), e.topo.name)
 
 
-@_select.on("Index")
+@lowering.on("Index")
 def _index(run, e):
     ref, indices, tensor = access(run, e)
     return run.state.b.load(ref, indices, tensor.mtype, tensor.elem), tensor.elem
@@ -370,7 +370,7 @@ def access(run, e, row=False):
     return ref, checked_indices(run.state.b, values, tensor.dims), tensor
 
 
-@_select.on("TensorNew")
+@lowering.on("TensorNew")
 def _tensor_new(run, e):
     b, tensor, what = run.state.b, vx_type(e.type), f"`{shown(e)}`"
     if e.ctor != "fill":  # the runtime's buffers start zeroed, pages given on first write
@@ -382,7 +382,7 @@ def _tensor_new(run, e):
     return ref, tensor
 
 
-@_select.on("TensorLit")
+@lowering.on("TensorLit")
 def _tensor_lit(run, e):
     tensor = vx_type(e.type)
     values = [expr(run, x)[0] for x in e.elems]  # in order: an element may stop
@@ -391,7 +391,7 @@ def _tensor_lit(run, e):
     return ref, tensor
 
 
-@_select.on("Transfer")
+@lowering.on("Transfer")
 def _transfer(run, e):
     b = run.state.b
     value, t = expr(run, e.value)

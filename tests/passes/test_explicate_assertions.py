@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.explicate_assertions import explicate_assertions
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "explicate_assertions"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -74,4 +74,6 @@ def test_handwritten_a_loop_back_to_a_block_holding_an_assert(run_pass, snapshot
     assert ran.codes == []
     assert "    branch i < 3i32, bb9, bb8;\nbb8:\n    stop E9002, \"assertion failed: i stays " \
            "small\";\nbb9:\n    @print(i);\n    branch i < 5i32, bb3, bb0;\n" in ran.text
+    printed = "1\n2\nstopped: E9002: assertion failed: i stays small\n"
+    assert _printed(ran.before) == _printed(ran.tree) == printed
     assert ran.dump == snapshot_txt

@@ -7,7 +7,9 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.passes.select_instructions import select_instructions
+from nano_vx.languages.lcells import Lcells
+from nano_vx.nanopass import PassError
+from nano_vx.passes.select_instructions import lowering, select_instructions
 from front import assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "select_instructions"
@@ -111,3 +113,16 @@ def test_handwritten_a_jump_to_the_first_block(run_pass, snapshot_txt):
     assert "func.func @spin(%n: i32) -> i32 {\n    cf.br ^bb1\n  ^bb1:\n" in ran.text
     assert "func.func @spin" in emit_mlir(ran.tree)
     assert ran.dump == snapshot_txt
+
+
+def test_every_statement_exit_and_expression_of_lcells_has_its_handler():
+    for nonterminal in ("Stmt", "Exit", "Expr"):
+        for p in Lcells.nonterminals[nonterminal].productions:
+            assert p.name in lowering.handlers, p.name
+
+
+def test_a_handler_for_a_production_lcells_has_not_is_refused_when_it_is_declared():
+    # What a misspelt name, or a production an earlier pass removed, meets at import.
+    with pytest.raises(PassError, match="Lcells has no production Assert"):
+        lowering.on("Assert")(lambda run, node: None)
+    assert "Assert" not in lowering.handlers
