@@ -53,10 +53,11 @@ class Block:
 class FunctionBuilder:
     """One function's lowering: the blocks made so far, the open one, and where each local
     is (an SSA value, or a cell for one the program changes after its `let`). `span` is the
-    node being lowered: what it emits and the sites it makes point at it."""
+    node being lowered: what it emits and the sites it makes point at it. `walk` is the
+    pass's: it lowers an expression to its (ssa, Vx type), "void" for no value."""
 
-    def __init__(self, module: ModuleBuilder, cells, span):
-        self.module, self.span = module, span
+    def __init__(self, module: ModuleBuilder, cells, span, walk):
+        self.module, self.span, self.walk = module, span, walk
         self.blocks: list[Block] = []
         self.in_cells = frozenset(cells)  # the locals choose-memory-cells put in cells
         self.values: dict = {}  # local -> (ssa, Vx type)
@@ -66,6 +67,15 @@ class FunctionBuilder:
         self.entry_ops: list = []
         self.block = None
         self.entered: list = []  # blocks in the order code was first put in them
+
+    def lower(self, e):
+        """Lower an expression; what it checks and what it emits points at it, as the
+        interpreter's stops do."""
+        outer, self.span = self.span, e.span or self.span
+        try:
+            return self.walk(e)
+        finally:
+            self.span = outer
 
     def fresh(self) -> str:
         self.counter += 1

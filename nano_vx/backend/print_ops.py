@@ -5,7 +5,39 @@ row's address, nothing for a string), or a stop for what cannot be printed."""
 from __future__ import annotations
 
 from ..values.tensors import PRINT_LIMIT
-from .machine_types import MACHINE, Ref, Tensor, element_bytes, kind
+from .machine_types import MACHINE, Ref, Tensor, element_bytes, kind, vx_type
+from .tensor_ops import access
+
+
+def print_arg(b, arg, fns: dict):
+    """`print(arg)`: a string, a row of a tensor (`t[i]` of a rank-2 t), or a value; `fns`
+    are the program's functions by name (a row of a call's result has its result's type)."""
+    if arg._prod == "Str":
+        print_text(b, arg.span, arg.value)
+    elif arg._prod == "Index" and _rank(arg) < len(_indexed(b, arg, fns).dims):
+        ref, indices, tensor = access(b, arg, row=True)
+        print_row(b, arg.span, ref, indices, tensor)
+    else:
+        value, t = b.lower(arg)
+        print_value(b, arg.span, value, t)
+
+
+def _rank(e) -> int:
+    """How many indices an index expression applies."""
+    return 1 + _rank(e.base) if e._prod == "Index" else 0
+
+
+def _indexed(b, e, fns: dict) -> Tensor:
+    """The tensor type of the expression an index chain starts from."""
+    while e._prod == "Index":
+        e = e.base
+    while e._prod == "Select":  # both arms have the type
+        e = e.then
+    if e._prod == "Local":
+        return (b.cells.get(e.name) or b.values[e.name])[1]
+    if e._prod in ("Call", "Launch"):
+        return vx_type(fns[e.kernel if e._prod == "Launch" else e.callee.name].ret)
+    return vx_type(e.type)
 
 
 def print_text(b, span, text: str):

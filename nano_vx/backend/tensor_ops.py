@@ -1,10 +1,72 @@
-"""A tensor's buffer in MLIR, on values of a FunctionBuilder: its allocation (zeroed by the
-runtime, a stop when there is no room), the runtime's check that the machine can hold what a
-fill or a copy writes, indices checked against their extents, and element stores."""
+"""Tensors in MLIR, on a FunctionBuilder: an element read through its indices (each checked
+against its extent), a constructor or literal's buffer (memref.alloc, zeroed by the runtime,
+which backs it with memory only where it is written, so `new()` and `uninit()` cost nothing
+until used; a stop when there is no room), `fill(v)` as a loop after the runtime's check that
+the machine can hold it, and a transfer (vx.transfer, the route and slot as attributes)."""
 
 from __future__ import annotations
 
-from .machine_types import Tensor
+from .machine_types import Tensor, mtype, vx_type
+from .transfer_attributes import route_text, slot_text
+
+
+def element(b, e):
+    """`t[i][j]`: the element's (ssa, Vx type)."""
+    ref, indices, tensor = access(b, e)
+    return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.elem
+
+
+def access(b, e, row=False):
+    """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
+    extent after all are computed, as the interpreter does) and the tensor type. Only a
+    printed one may select a row (type-scalars refused the rest)."""
+    chain = []
+    while e._prod == "Index":
+        chain.append(e.index)
+        e = e.base
+    ref, tensor = b.lower(e)
+    if len(chain) != len(tensor.dims) and not row:
+        raise AssertionError("an index that selects a row reached select-instructions")
+    values = [b.lower(i) for i in reversed(chain)]
+    return ref, checked_indices(b, values, tensor.dims), tensor
+
+
+def tensor_new(b, e):
+    """`Tensor<..>::new()`, `uninit()`, `fill(v)`: the buffer and its type."""
+    tensor, what = vx_type(e.type), f"`{shown(e)}`"
+    if e.ctor != "fill":  # the runtime's buffers start zeroed, pages given on first write
+        return allocate(b, tensor, what), tensor
+    value = b.lower(e.args[0])[0]
+    check_room(b, tensor, f"cannot fill {what}")
+    ref = allocate(b, tensor, what)
+    fill(b, ref, tensor, value)
+    return ref, tensor
+
+
+def tensor_lit(b, e):
+    """A tensor literal: its elements computed in order (one may stop), then its buffer."""
+    tensor = vx_type(e.type)
+    values = [b.lower(x)[0] for x in e.elems]
+    ref = allocate(b, tensor, f"`{shown(e)}`")
+    store_elements(b, ref, tensor, values)
+    return ref, tensor
+
+
+def transfer(b, e):
+    """`transfer(v, M)`: vx.transfer, after the runtime's check that the machine can hold a
+    tensor's copy."""
+    value, t = b.lower(e.value)
+    source = e.src.name if e.src is not None else None
+    if isinstance(t, Tensor):
+        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}")
+    return b.op("Transfer", value, mtype(t), source, e.dest.name, route_text(e.src, e.route),
+                slot_text(e.slot)), t
+
+
+def shown(node) -> str:
+    """The node's text in the source, for a stop's message."""
+    s = node.span
+    return s.source.text[s.start:s.end] if s is not None else node._prod
 
 
 def allocate(b, tensor: Tensor, what: str) -> str:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..backend.machine_types import Ref, Tensor, cell_type, mtype, vx_type
+from ..backend.machine_types import Ref, cell_type, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
-from ..backend.print_ops import print_row, print_text, print_value
+from ..backend.print_ops import print_arg
 from ..backend.scalar_ops import COMPARISONS, cast, compare, math_builtin, negate, operate
-from ..backend.tensor_ops import allocate, check_room, checked_indices, fill, store_elements
-from ..backend.transfer_attributes import route_text, slot_text
+from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
 from ..languages.l15_mlir import Lmlir
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis, Pass
@@ -30,15 +29,12 @@ rank 0: `*p` loads from it and `*p = v` stores to it. What the interpreter check
 inside an expression is made explicit, each check a branch to a block that calls the
 runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
 by -1 (E9001), an index outside its extent (E9003, after every index of the access is
-computed), a call nested too deep (E9006); a `Stop` exit is such a block. `&&` and `||`
-branch when their right side could stop or has effects, else they are arith.andi/ori. A
-tensor is memref.alloc, whose buffer the runtime gives zeroed and backs with memory only where
-it is written (so `new()` and `uninit()` cost nothing until used, as in the interpreter);
-`fill(v)` first asks vx_check_alloc whether the machine can hold it, then stores v in a loop;
-`transfer` is vx.transfer, with the route and slot as attributes; a launch is a func.call
-with the topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a
-print site saying how to read the value. A `const` is computed where it is used. The blocks
-come in the order code went into them, those that stop last.
+computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
+block. `&&` and `||` branch when their right side could stop or has effects, else they are
+arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
+topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a print
+site saying how to read the value. A `const` is computed where it is used. The blocks come in
+the order code went into them, those that stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
 
 
@@ -62,17 +58,6 @@ class _Lowering:
 lowering = Analysis("select-instructions", Lcells, "The MLIR operations of one node.")
 
 
-def expr(run, e):
-    """Lower an expression; what it checks and what it emits points at it, as the
-    interpreter's stops do."""
-    b = run.state.b
-    outer, b.span = b.span, e.span or b.span
-    try:
-        return run.walk(e)
-    finally:
-        b.span = outer
-
-
 @lowering.on("Program")
 def _program(run, node):
     module = ModuleBuilder(node.span)
@@ -82,7 +67,7 @@ def _program(run, node):
 
 def _function(run, fn, module):
     s = run.state
-    b = s.b = FunctionBuilder(module, fn.cells, fn.span)
+    b = s.b = FunctionBuilder(module, fn.cells, fn.span, run.walk)
     s.ret = vx_type(fn.ret)
     args = []
     entry = b.new_block()
@@ -118,7 +103,7 @@ def _goto(run, node):
 
 @lowering.on("Branch")
 def _branch(run, node):
-    cond, _ = expr(run, node.cond)
+    cond, _ = run.state.b.lower(node.cond)
     labels = run.state.labels
     run.state.b.end("CondBr", cond, labels[node.then], (), labels[node.orelse], ())
 
@@ -132,7 +117,7 @@ def _return(run, node):
             return
         b.end("Ret", ())
         return
-    value, t = expr(run, node.value)
+    value, t = run.state.b.lower(node.value)
     b.end("Ret", () if ret == "void" or t == "void" else (value,))
 
 
@@ -146,7 +131,7 @@ def _stop(run, node):
 @lowering.on("Let")
 def _let(run, node):
     b = run.state.b
-    value, t = expr(run, node.value)
+    value, t = run.state.b.lower(node.value)
     if t != "void":
         if node.name not in b.in_cells:
             value = b.rename(value, ssa_name(node.name))
@@ -157,15 +142,15 @@ def _let(run, node):
 def _assign(run, node):
     b, target, op = run.state.b, node.target, node.op
     if target._prod == "Index":
-        ref, indices, tensor = access(run, target)
+        ref, indices, tensor = access(b, target)
         _update(run, node, ref, indices, tensor.mtype, tensor.elem)
     elif target._prod == "Deref":  # through a reference: into the cell it points to
-        ref, r = expr(run, target.value)
+        ref, r = run.state.b.lower(target.value)
         _update(run, node, ref, (), r.mtype, r.target)
     else:  # a local's cell: a compound assignment reads it before the value is computed
         cell, t = b.cells[target.name]
         old = b.load(cell, (), cell_type(t), t) if op != "=" else None
-        value, vt = expr(run, node.value)
+        value, vt = run.state.b.lower(node.value)
         if old is not None:
             value = operate(b, op[:-1], old, value, vt, t)
         b.store(value, cell, (), cell_type(t), t)
@@ -175,7 +160,7 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
     """Store the assigned value at `ref[indices]`; a compound assignment reads the old one
     after computing the value."""
     b = run.state.b
-    value, vt = expr(run, node.value)
+    value, vt = run.state.b.lower(node.value)
     if node.op != "=":
         value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
     b.store(value, ref, indices, memref, t)
@@ -183,13 +168,13 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
 
 @lowering.on("Assume")
 def _assume(run, node):
-    cond, _ = expr(run, node.cond)
+    cond, _ = run.state.b.lower(node.cond)
     run.state.b.emit("Assume", cond)
 
 
 @lowering.on("ExprStmt")
 def _expr_stmt(run, node):
-    expr(run, node.expr)
+    run.state.b.lower(node.expr)
 
 
 # -- expressions -------------------------------------------------------------------------
@@ -226,7 +211,7 @@ def _local(run, e):
 
 @lowering.on("Global")
 def _global(run, e):
-    return expr(run, run.state.consts[e.name].value)
+    return run.state.b.lower(run.state.consts[e.name].value)
 
 
 @lowering.on("Binary")
@@ -234,8 +219,8 @@ def _binary(run, e):
     b, op, t = run.state.b, e.op, e.type
     if op in ("&&", "||"):
         return _logic(run, e), "bool"
-    left, _ = expr(run, e.left)
-    right, right_type = expr(run, e.right)
+    left, _ = run.state.b.lower(e.left)
+    right, right_type = run.state.b.lower(e.right)
     if op in COMPARISONS:
         return compare(b, op, left, right, t), "bool"
     return operate(b, op, left, right, right_type, t), t
@@ -243,11 +228,11 @@ def _binary(run, e):
 
 def _logic(run, e) -> str:
     """`a && b`, `a || b`: b only when a does not decide."""
-    left, _ = expr(run, e.left)
+    left, _ = run.state.b.lower(e.left)
     if _pure(e.right):
-        right, _ = expr(run, e.right)
+        right, _ = run.state.b.lower(e.right)
         return run.state.b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
-    return run.state.b.short_circuit(e.op, left, lambda: expr(run, e.right)[0], e.span)
+    return run.state.b.short_circuit(e.op, left, lambda: run.state.b.lower(e.right)[0], e.span)
 
 
 def _pure(e) -> bool:
@@ -264,8 +249,8 @@ def _pure(e) -> bool:
 @lowering.on("Select")
 def _select_value(run, e):
     """`if c { a } else { b }` inside an expression: only the arm the condition picks."""
-    cond, _ = expr(run, e.cond)
-    return run.state.b.choose(cond, lambda: expr(run, e.then), lambda: expr(run, e.orelse),
+    cond, _ = run.state.b.lower(e.cond)
+    return run.state.b.choose(cond, lambda: run.state.b.lower(e.then), lambda: run.state.b.lower(e.orelse),
                               e.span)
 
 
@@ -273,26 +258,26 @@ def _select_value(run, e):
 def _borrow(run, e):
     """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
     if e.value._prod == "Deref":
-        return expr(run, e.value.value)
+        return run.state.b.lower(e.value.value)
     cell, t = run.state.b.cells[e.value.name]
     return cell, Ref(t)
 
 
 @lowering.on("Deref")
 def _deref(run, e):
-    ref, r = expr(run, e.value)
+    ref, r = run.state.b.lower(e.value)
     return run.state.b.load(ref, (), r.mtype, r.target), r.target
 
 
 @lowering.on("Unary")
 def _unary(run, e):
-    value, _ = expr(run, e.operand)
+    value, _ = run.state.b.lower(e.operand)
     return negate(run.state.b, e.op, value, e.type), e.type
 
 
 @lowering.on("Cast")
 def _cast(run, e):
-    value, _ = expr(run, e.value)
+    value, _ = run.state.b.lower(e.value)
     target = vx_type(e.type)
     return cast(run.state.b, value, e.source, target), target
 
@@ -301,11 +286,11 @@ def _cast(run, e):
 def _call(run, e):
     callee, fns = e.callee.name, run.state.fns
     if callee == "print" and callee not in fns:
-        _print(run, e.args[0])
+        print_arg(run.state.b, e.args[0], fns)
         return "", "void"
     if callee in MATH and callee not in fns:
-        return math_builtin(run.state.b, callee, [expr(run, a) for a in e.args])
-    return _call_fn(run, callee, tuple(expr(run, a)[0] for a in e.args), None)
+        return math_builtin(run.state.b, callee, [run.state.b.lower(a) for a in e.args])
+    return _call_fn(run, callee, tuple(run.state.b.lower(a)[0] for a in e.args), None)
 
 
 def _call_fn(run, callee: str, args: tuple, launch):
@@ -313,95 +298,26 @@ def _call_fn(run, callee: str, args: tuple, launch):
     return run.state.b.call(callee, args, launch, ret), ret
 
 
-def _print(run, arg):
-    b = run.state.b
-    if arg._prod == "Str":
-        print_text(b, arg.span, arg.value)
-    elif arg._prod == "Index" and _rank(arg) < len(_indexed(run, arg).dims):
-        ref, indices, tensor = access(run, arg, row=True)
-        print_row(b, arg.span, ref, indices, tensor)
-    else:
-        value, t = expr(run, arg)
-        print_value(b, arg.span, value, t)
-
-
-def _rank(e) -> int:
-    """How many indices an index expression applies."""
-    return 1 + _rank(e.base) if e._prod == "Index" else 0
-
-
-def _indexed(run, e) -> Tensor:
-    """The tensor type of the expression an index chain starts from."""
-    while e._prod == "Index":
-        e = e.base
-    while e._prod == "Select":  # both arms have the type
-        e = e.then
-    if e._prod == "Local":
-        b = run.state.b
-        return (b.cells.get(e.name) or b.values[e.name])[1]
-    if e._prod in ("Call", "Launch"):
-        return vx_type(run.state.fns[e.kernel if e._prod == "Launch" else e.callee.name].ret)
-    return vx_type(e.type)
-
-
 @lowering.on("Launch")
 def _launch(run, e):
-    return _call_fn(run, e.kernel, tuple(expr(run, a)[0] for a in e.args), e.topo.name)
+    return _call_fn(run, e.kernel, tuple(run.state.b.lower(a)[0] for a in e.args), e.topo.name)
 
 
 @lowering.on("Index")
 def _index(run, e):
-    ref, indices, tensor = access(run, e)
-    return run.state.b.load(ref, indices, tensor.mtype, tensor.elem), tensor.elem
-
-
-def access(run, e, row=False):
-    """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
-    extent after all are computed, as the interpreter does) and the tensor type. Only a
-    printed one may select a row (type-scalars refused the rest)."""
-    chain = []
-    while e._prod == "Index":
-        chain.append(e.index)
-        e = e.base
-    ref, tensor = expr(run, e)
-    if len(chain) != len(tensor.dims) and not row:
-        raise AssertionError("an index that selects a row reached select-instructions")
-    values = [expr(run, i) for i in reversed(chain)]
-    return ref, checked_indices(run.state.b, values, tensor.dims), tensor
+    return element(run.state.b, e)
 
 
 @lowering.on("TensorNew")
 def _tensor_new(run, e):
-    b, tensor, what = run.state.b, vx_type(e.type), f"`{shown(e)}`"
-    if e.ctor != "fill":  # the runtime's buffers start zeroed, pages given on first write
-        return allocate(b, tensor, what), tensor
-    value = expr(run, e.args[0])[0]
-    check_room(b, tensor, f"cannot fill {what}")
-    ref = allocate(b, tensor, what)
-    fill(b, ref, tensor, value)
-    return ref, tensor
+    return tensor_new(run.state.b, e)
 
 
 @lowering.on("TensorLit")
 def _tensor_lit(run, e):
-    tensor = vx_type(e.type)
-    values = [expr(run, x)[0] for x in e.elems]  # in order: an element may stop
-    ref = allocate(run.state.b, tensor, f"`{shown(e)}`")
-    store_elements(run.state.b, ref, tensor, values)
-    return ref, tensor
+    return tensor_lit(run.state.b, e)
 
 
 @lowering.on("Transfer")
 def _transfer(run, e):
-    b = run.state.b
-    value, t = expr(run, e.value)
-    source = e.src.name if e.src is not None else None
-    if isinstance(t, Tensor):
-        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}")
-    return b.op("Transfer", value, mtype(t), source, e.dest.name, route_text(e.src, e.route),
-                slot_text(e.slot)), t
-
-
-def shown(node) -> str:
-    s = node.span
-    return s.source.text[s.start:s.end] if s is not None else node._prod
+    return transfer(run.state.b, e)
