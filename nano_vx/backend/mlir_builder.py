@@ -1,8 +1,10 @@
 """Building one MLIR function of Lmlir: its blocks, the open one, fresh SSA names, constants,
-loads and stores of bools as bytes, the locals that live in cells, and the runtime's calls
-that stop the program (a check is a branch to a block that stops).
+loads and stores of bools as bytes, the locals that live in cells, values chosen by a branch,
+calls one level deeper, and the runtime's calls that stop the program (a check is a branch to
+a block that stops).
 
-select-instructions drives it, one statement at a time; it knows nothing of Vx's statements."""
+select-instructions drives it one statement at a time, and lowers each expression with its
+own handlers (`lower`); nothing here decides what a Vx production becomes."""
 
 from __future__ import annotations
 

@@ -103,9 +103,9 @@ def _goto(run, node):
 
 @lowering.on("Branch")
 def _branch(run, node):
-    cond, _ = run.state.b.lower(node.cond)
-    labels = run.state.labels
-    run.state.b.end("CondBr", cond, labels[node.then], (), labels[node.orelse], ())
+    b, labels = run.state.b, run.state.labels
+    cond, _ = b.lower(node.cond)
+    b.end("CondBr", cond, labels[node.then], (), labels[node.orelse], ())
 
 
 @lowering.on("Return")
@@ -117,7 +117,7 @@ def _return(run, node):
             return
         b.end("Ret", ())
         return
-    value, t = run.state.b.lower(node.value)
+    value, t = b.lower(node.value)
     b.end("Ret", () if ret == "void" or t == "void" else (value,))
 
 
@@ -131,7 +131,7 @@ def _stop(run, node):
 @lowering.on("Let")
 def _let(run, node):
     b = run.state.b
-    value, t = run.state.b.lower(node.value)
+    value, t = b.lower(node.value)
     if t != "void":
         if node.name not in b.in_cells:
             value = b.rename(value, ssa_name(node.name))
@@ -145,12 +145,12 @@ def _assign(run, node):
         ref, indices, tensor = access(b, target)
         _update(run, node, ref, indices, tensor.mtype, tensor.elem)
     elif target._prod == "Deref":  # through a reference: into the cell it points to
-        ref, r = run.state.b.lower(target.value)
+        ref, r = b.lower(target.value)
         _update(run, node, ref, (), r.mtype, r.target)
     else:  # a local's cell: a compound assignment reads it before the value is computed
         cell, t = b.cells[target.name]
         old = b.load(cell, (), cell_type(t), t) if op != "=" else None
-        value, vt = run.state.b.lower(node.value)
+        value, vt = b.lower(node.value)
         if old is not None:
             value = operate(b, op[:-1], old, value, vt, t)
         b.store(value, cell, (), cell_type(t), t)
@@ -160,7 +160,7 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
     """Store the assigned value at `ref[indices]`; a compound assignment reads the old one
     after computing the value."""
     b = run.state.b
-    value, vt = run.state.b.lower(node.value)
+    value, vt = b.lower(node.value)
     if node.op != "=":
         value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
     b.store(value, ref, indices, memref, t)
@@ -168,8 +168,8 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
 
 @lowering.on("Assume")
 def _assume(run, node):
-    cond, _ = run.state.b.lower(node.cond)
-    run.state.b.emit("Assume", cond)
+    b = run.state.b
+    b.emit("Assume", b.lower(node.cond)[0])
 
 
 @lowering.on("ExprStmt")
@@ -219,8 +219,8 @@ def _binary(run, e):
     b, op, t = run.state.b, e.op, e.type
     if op in ("&&", "||"):
         return _logic(run, e), "bool"
-    left, _ = run.state.b.lower(e.left)
-    right, right_type = run.state.b.lower(e.right)
+    left, _ = b.lower(e.left)
+    right, right_type = b.lower(e.right)
     if op in COMPARISONS:
         return compare(b, op, left, right, t), "bool"
     return operate(b, op, left, right, right_type, t), t
@@ -228,11 +228,12 @@ def _binary(run, e):
 
 def _logic(run, e) -> str:
     """`a && b`, `a || b`: b only when a does not decide."""
-    left, _ = run.state.b.lower(e.left)
+    b = run.state.b
+    left, _ = b.lower(e.left)
     if _pure(e.right):
-        right, _ = run.state.b.lower(e.right)
-        return run.state.b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
-    return run.state.b.short_circuit(e.op, left, lambda: run.state.b.lower(e.right)[0], e.span)
+        right, _ = b.lower(e.right)
+        return b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
+    return b.short_circuit(e.op, left, lambda: b.lower(e.right)[0], e.span)
 
 
 def _pure(e) -> bool:
@@ -249,9 +250,9 @@ def _pure(e) -> bool:
 @lowering.on("Select")
 def _select_value(run, e):
     """`if c { a } else { b }` inside an expression: only the arm the condition picks."""
-    cond, _ = run.state.b.lower(e.cond)
-    return run.state.b.choose(cond, lambda: run.state.b.lower(e.then), lambda: run.state.b.lower(e.orelse),
-                              e.span)
+    b = run.state.b
+    cond, _ = b.lower(e.cond)
+    return b.choose(cond, lambda: b.lower(e.then), lambda: b.lower(e.orelse), e.span)
 
 
 @lowering.on("Borrow")
@@ -265,8 +266,9 @@ def _borrow(run, e):
 
 @lowering.on("Deref")
 def _deref(run, e):
-    ref, r = run.state.b.lower(e.value)
-    return run.state.b.load(ref, (), r.mtype, r.target), r.target
+    b = run.state.b
+    ref, r = b.lower(e.value)
+    return b.load(ref, (), r.mtype, r.target), r.target
 
 
 @lowering.on("Unary")
@@ -284,13 +286,13 @@ def _cast(run, e):
 
 @lowering.on("Call")
 def _call(run, e):
-    callee, fns = e.callee.name, run.state.fns
+    b, callee, fns = run.state.b, e.callee.name, run.state.fns
     if callee == "print" and callee not in fns:
-        print_arg(run.state.b, e.args[0], fns)
+        print_arg(b, e.args[0], fns)
         return "", "void"
     if callee in MATH and callee not in fns:
-        return math_builtin(run.state.b, callee, [run.state.b.lower(a) for a in e.args])
-    return _call_fn(run, callee, tuple(run.state.b.lower(a)[0] for a in e.args), None)
+        return math_builtin(b, callee, [b.lower(a) for a in e.args])
+    return _call_fn(run, callee, tuple(b.lower(a)[0] for a in e.args), None)
 
 
 def _call_fn(run, callee: str, args: tuple, launch):
