@@ -148,7 +148,7 @@ def _assign(run, node):
         ref, r = b.lower(target.value)
         _update(run, node, ref, (), r.mtype, r.target)
     else:  # a local's cell: a compound assignment reads it before the value is computed
-        cell, t = b.cells[target.name]
+        cell, t = _cell(run, node, target.name)
         old = b.load(cell, (), cell_type(t), t) if op != "=" else None
         value, vt = b.lower(node.value)
         if old is not None:
@@ -164,6 +164,20 @@ def _update(run, node, ref: str, indices: tuple, memref: str, t):
     if node.op != "=":
         value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
     b.store(value, ref, indices, memref, t)
+
+
+def _cell(run, node, local: str):
+    """The cell of a local the function assigns or borrows. Only a dump edited by hand can
+    leave such a local out of the function's `cells`: refused (E1007), and given a cell
+    from here on so that the lowering goes on to report what else is wrong."""
+    b = run.state.b
+    if local not in b.cells:
+        run.ctx.diagnostics.error(
+            "E1007", node.span, f"'{local}' is assigned or borrowed, so it lives in a cell, "
+            f"but its function's `cells` do not name it")
+        b.in_cells = b.in_cells | {local}
+        b.bind(local, *b.values[local], node.span)
+    return b.cells[local]
 
 
 @lowering.on("Assume")
@@ -260,7 +274,7 @@ def _borrow(run, e):
     """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
     if e.value._prod == "Deref":
         return run.state.b.lower(e.value.value)
-    cell, t = run.state.b.cells[e.value.name]
+    cell, t = _cell(run, e, e.value.name)
     return cell, Ref(t)
 
 

@@ -126,3 +126,23 @@ def test_a_handler_for_a_production_lcells_has_not_is_refused_when_it_is_declare
     with pytest.raises(PassError, match="Lcells has no production Assert"):
         lowering.on("Assert")(lambda run, node: None)
     assert "Assert" not in lowering.handlers
+
+
+# Hand-written Lcells, as a dump edited by hand may be: a local assigned after its `let`
+# that its function's `cells` leave out. choose-memory-cells never makes one.
+AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL = """
+    // IL: Lcells
+    fn main() -> void {
+    bb0:
+        let mut x: i32 = 1i32;
+        x = 2i32;
+        @print(x);
+        return;
+    }
+"""
+
+
+def test_handwritten_an_assigned_local_without_its_cell_is_refused(run_pass):
+    ran = run_pass("select-instructions", AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL)
+    assert ran.codes == ["E1007"]
+    assert "'x' is assigned or borrowed, so it lives in a cell" in ran.dump
