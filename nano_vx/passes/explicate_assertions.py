@@ -22,10 +22,11 @@ Make each `assert` a branch: on to the rest of its block, or to a block that sto
 
 The block holding an `assert` ends at it, in a branch on the condition to a new block with
 the statements after it (and the block's exit), or else to a new block whose exit is `Stop`
-with the assertion's message; the stopping block comes first, as the cold path native code
-puts last. The checks inside expressions (a divisor, an index, a call's depth, an
-allocation) stay for select-instructions, which branches to its stops in the middle of
-computing an expression.
+with the assertion's message; the new blocks follow it, the one that stops first, which is
+the order select-instructions meets them in (it puts the blocks that stop last). The checks
+inside expressions (a divisor, an index, a call's depth, an allocation) stay for
+select-instructions: each stops in the middle of computing an expression, which no block
+boundary of this IL can split without naming the values computed so far.
 """, state=_Labels)
 
 
