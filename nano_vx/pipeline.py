@@ -56,6 +56,8 @@ from .passes.verify_seams import verify_seams
 from .passes.type_scalars import type_scalars
 from .passes.lift_closures import lift_closures
 from .passes.explicate_control import explicate_control
+from .passes.explicate_assertions import explicate_assertions
+from .passes.choose_memory_cells import choose_memory_cells
 from .passes.select_instructions import select_instructions
 
 PIPELINE = Pipeline([
@@ -117,6 +119,8 @@ BACK_END = [
     type_scalars,
     lift_closures,
     explicate_control,
+    explicate_assertions,
+    choose_memory_cells,
     select_instructions,
 ]
 

@@ -1,5 +1,6 @@
-"""Forms of the back end's tree ILs (Lscalars to Lblocks): a literal with its type as a Rust
-suffix (`3000000000i64`), a loop variable with its type, a function as labelled basic blocks.
+"""Forms of the back end's tree ILs (Lscalars to Lcells): a literal with its type as a Rust
+suffix (`3000000000i64`), a loop variable with its type, a function as labelled basic blocks
+(its cells named after `cells`), a block that stops as `stop E9002, "message";`.
 Registered by importing this module (dump/text.py does).
 
 An operator's type, and a cast's source type, are those of its operands, which a literal's
@@ -59,7 +60,11 @@ expr("Closure", "params ret body", "|{params}| -> {ret} {body}", prec=CLOSURE)
 line("Fn", "name params on ret bounds blocks",
      "fn {name}({params})", Opt(" on {on}"), " -> {ret}", Opt(" where {bounds}"), " {{",
      Lines("blocks", nest=False, stmt=True, close="always"), "}}")
+line("Fn", "name params on ret bounds cells blocks",
+     "fn {name}({params})", Opt(" on {on}"), " -> {ret}", Opt(" where {bounds}"),
+     Opt(" cells {cells}"), " {{", Lines("blocks", nest=False, stmt=True, close="always"), "}}")
 line("BasicBlock", "label stmts exit",
      "{label}:", Lines("stmts", stmt=True, close=False), Lines("exit", stmt=True, close=False))
 line("Goto", "target", "goto {target};")
 line("Branch", "cond then orelse", "branch {cond}, {then}, {orelse};")
+line("Stop", "code message", "stop {code}, {message};")

@@ -14,7 +14,7 @@ import re
 
 from ..nanopass import Language, Nonterminal, Terminal, prod
 from .l5_monomorphic import is_iname
-from .l14_blocks import Lblocks
+from .lcells import Lcells
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
@@ -140,7 +140,7 @@ NONTERMINALS = [
     )),
 ]
 
-# Every production of Lblocks gives way: this IL is written afresh, with Lblocks as the one
+# Every production of Lcells gives way: this IL is written afresh, with Lcells as the one
 # before it so that --diff-language shows the whole change. Its root is a Module, not a
 # Program: a node class is shared by every IL with the same production, and an MLIR module
 # must be told apart from a Vx program by its class.
@@ -151,5 +151,5 @@ Lmlir = Language(
     TERMINALS,
     NONTERMINALS,
     entry="Module",
-    parent=Lblocks,
+    parent=Lcells,
 )

@@ -50,6 +50,9 @@ def _exit(interp, node, sc, cells):
     if kind == "Goto":
         target = _cell(cells, node.target, span)
         return lambda f: target
+    if kind == "Stop":  # Lstops on: a check the program failed
+        code, message = node.code, node.message
+        return lambda f: stop(code, span, message)
     cond, truth = interp.expr(node.cond, sc), interp.truth
     then, orelse = _cell(cells, node.then, span), _cell(cells, node.orelse, span)
 

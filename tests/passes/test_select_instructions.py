@@ -7,7 +7,9 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.passes.select_instructions import select_instructions
+from nano_vx.languages.lcells import Lcells
+from nano_vx.nanopass import PassError
+from nano_vx.passes.select_instructions import lowering, select_instructions
 from front import assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "select_instructions"
@@ -89,11 +91,11 @@ def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
     assert "memref.alloca() : memref<i8>" in text and "arith.trunci" in text
 
 
-# Hand-written Lblocks: a jump back to a function's first block, which explicate-control never
+# Hand-written Lcells: a jump back to a function's first block, which explicate-control never
 # makes (its first block is only entered). MLIR's entry block has no predecessors, so the
 # first block is entered from an entry of its own, and the module parses and verifies.
 JUMP_TO_THE_FIRST_BLOCK = """
-    // IL: Lblocks
+    // IL: Lcells
     fn spin(n: i32) -> i32 {
     bb0:
         branch n > 0i32, bb1, bb0;
@@ -111,3 +113,36 @@ def test_handwritten_a_jump_to_the_first_block(run_pass, snapshot_txt):
     assert "func.func @spin(%n: i32) -> i32 {\n    cf.br ^bb1\n  ^bb1:\n" in ran.text
     assert "func.func @spin" in emit_mlir(ran.tree)
     assert ran.dump == snapshot_txt
+
+
+def test_every_statement_exit_and_expression_of_lcells_has_its_handler():
+    for nonterminal in ("Stmt", "Exit", "Expr"):
+        for p in Lcells.nonterminals[nonterminal].productions:
+            assert p.name in lowering.handlers, p.name
+
+
+def test_a_handler_for_a_production_lcells_has_not_is_refused_when_it_is_declared():
+    # What a misspelt name, or a production an earlier pass removed, meets at import.
+    with pytest.raises(PassError, match="Lcells has no production Assert"):
+        lowering.on("Assert")(lambda run, node: None)
+    assert "Assert" not in lowering.handlers
+
+
+# Hand-written Lcells, as a dump edited by hand may be: a local assigned after its `let`
+# that its function's `cells` leave out. choose-memory-cells never makes one.
+AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL = """
+    // IL: Lcells
+    fn main() -> void {
+    bb0:
+        let mut x: i32 = 1i32;
+        x = 2i32;
+        @print(x);
+        return;
+    }
+"""
+
+
+def test_handwritten_an_assigned_local_without_its_cell_is_refused(run_pass):
+    ran = run_pass("select-instructions", AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL)
+    assert ran.codes == ["E1007"]
+    assert "'x' is assigned or borrowed, so it lives in a cell" in ran.dump

@@ -1,0 +1,90 @@
+"""Vx types as the machine's: a scalar's MLIR type (how it computes and how it is stored), a
+tensor's memref, a reference's cell, and the constants MLIR reads as signed bits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..values.literals import TYPE_WRAPPERS
+from ..values.numbers import FLOAT_TYPES, INT_TYPES
+
+MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "i32": "i32", "u32": "i32",
+           "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
+           "f64": "f64"}
+# In memory a bool is a byte, 0 or 1 (the runtime's layout; MLIR's memref lowering does not
+# store i1): memrefs of bools hold i8, and loads and stores convert.
+STORED = {**MACHINE, "bool": "i8"}
+BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
+        "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
+
+
+@dataclass(frozen=True)
+class Tensor:
+    elem: str  # a Vx scalar
+    dims: tuple
+
+    @property
+    def mtype(self) -> str:
+        return "memref<" + "".join(f"{d}x" for d in self.dims) + STORED[self.elem] + ">"
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.dims:
+            n *= d
+        return n
+
+    def bytes(self) -> int:
+        return self.size * element_bytes(self.elem)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a scalar variable: the address of its cell (a memref of rank 0)."""
+
+    target: str  # a Vx scalar
+
+    @property
+    def mtype(self) -> str:
+        return f"memref<{STORED[self.target]}>"
+
+
+def vx_type(ty):
+    """A Type node as a Vx scalar's name, a Tensor, a Ref, or "void"."""
+    while ty._prod in TYPE_WRAPPERS:
+        ty = ty.inner
+    if ty._prod == "TensorType":
+        return Tensor(vx_type(ty.elem), tuple(d.value for d in ty.dims))
+    if ty._prod == "BorrowType":  # type-scalars left only references to scalars
+        return Ref(vx_type(ty.inner))
+    return ty.name
+
+
+def mtype(t) -> str:
+    return t.mtype if isinstance(t, (Tensor, Ref)) else MACHINE[t]
+
+
+def cell_type(t) -> str:
+    """The memref.alloca of a variable of type t."""
+    return f"memref<{t.mtype if isinstance(t, (Tensor, Ref)) else STORED[t]}>"
+
+
+def element_bytes(t: str) -> int:
+    """The bytes one element of Vx scalar type t takes in a tensor's buffer."""
+    return max(1, BITS[MACHINE[t]] // 8)
+
+
+def signed(t: str) -> bool:
+    return t not in INT_TYPES or INT_TYPES[t].signed
+
+
+def kind(t: str) -> str:
+    return "float" if t in FLOATS else "int"
+
+
+def wrap(value: int, t: str) -> int:
+    """A constant as the signed value of its bits, which is how MLIR reads one."""
+    bits = BITS[MACHINE[t]] if t in MACHINE else BITS[t]
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if bits > 1 and value >> (bits - 1) else value

@@ -1,0 +1,102 @@
+"""`print` in MLIR, on values of a FunctionBuilder: a call of the runtime's vx_print with a
+print site saying how to read the payload (a scalar's bits widened to 64, a tensor's or a
+row's address, nothing for a string), or a stop for what cannot be printed."""
+
+from __future__ import annotations
+
+from ..values.tensors import PRINT_LIMIT
+from .machine_types import MACHINE, Ref, Tensor, element_bytes, kind, vx_type
+from .tensor_ops import access
+
+
+def print_arg(b, arg, fns: dict):
+    """`print(arg)`: a string, a row of a tensor (`t[i]` of a rank-2 t), or a value; `fns`
+    are the program's functions by name (a row of a call's result has its result's type)."""
+    if arg._prod == "Str":
+        print_text(b, arg.span, arg.value)
+    elif arg._prod == "Index" and _rank(arg) < len(_indexed(b, arg, fns).dims):
+        ref, indices, tensor = access(b, arg, row=True)
+        print_row(b, arg.span, ref, indices, tensor)
+    else:
+        value, t = b.lower(arg)
+        print_value(b, arg.span, value, t)
+
+
+def _rank(e) -> int:
+    """How many indices an index expression applies."""
+    return 1 + _rank(e.base) if e._prod == "Index" else 0
+
+
+def _indexed(b, e, fns: dict) -> Tensor:
+    """The tensor type of the expression an index chain starts from."""
+    while e._prod == "Index":
+        e = e.base
+    while e._prod == "Select":  # both arms have the type
+        e = e.then
+    if e._prod == "Local":
+        return (b.cells.get(e.name) or b.values[e.name])[1]
+    if e._prod in ("Call", "Launch"):
+        return vx_type(fns[e.kernel if e._prod == "Launch" else e.callee.name].ret)
+    return vx_type(e.type)
+
+
+def print_text(b, span, text: str):
+    site = b.module.site("PrintSite", span, "str", None, text, ())
+    b.runtime_call("vx_print", (b.const(site, "i32"), b.const(0, "i64")))
+
+
+def print_value(b, span, value: str, t):
+    """Print a value of Vx type t (a reference prints what it names)."""
+    if isinstance(t, Ref):
+        value, t = b.load(value, (), t.mtype, t.target), t.target
+    if t == "void":
+        _refuse(b, "cannot print a value of type ()")
+        return
+    if isinstance(t, Tensor):
+        if t.size > PRINT_LIMIT:
+            _refuse(b, _too_many(t.size))
+            return
+        site = b.module.site("PrintSite", span, "tensor", t.elem, None, t.dims)
+        address = b.op("Pointer", value, t.mtype)
+        payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
+    elif kind(t) == "float":
+        site = b.module.site("PrintSite", span, "float", t, None, ())
+        wide = value if t == "f64" else b.op("Convert", "arith.extf", value, MACHINE[t], "f64")
+        payload = b.op("Convert", "arith.bitcast", wide, "f64", "i64")
+    else:
+        site = b.module.site("PrintSite", span, "bool" if t == "bool" else "int", t, None, ())
+        payload = b.to_i64(value, t)
+    b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
+    """`print(t[i])` of a rank-2 t: the row's elements, read from its first one's address
+    (the buffer is row-major and contiguous)."""
+    rest = tensor.dims[len(indices):]
+    row = Tensor(tensor.elem, rest)
+    if row.size > PRINT_LIMIT:
+        _refuse(b, _too_many(row.size))
+        return
+    offset, stride = b.const(0, "index"), row.size
+    for k in reversed(range(len(indices))):
+        scaled = b.op("Arith", "muli", indices[k], b.const(stride, "index"), "index")
+        offset = b.op("Arith", "addi", offset, scaled, "index")
+        stride *= tensor.dims[k]
+    nbytes = b.op("Arith", "muli", offset, b.const(element_bytes(tensor.elem), "index"),
+                  "index")
+    start = b.op("Pointer", ref, tensor.mtype)
+    address = b.op("Arith", "addi", start, nbytes, "index")
+    site = b.module.site("PrintSite", span, "tensor", tensor.elem, None, rest)
+    payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
+    b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def _too_many(size: int) -> str:
+    return (f"refusing to print a tensor of {size} elements (more than {PRINT_LIMIT}); "
+            f"print some of its elements instead")
+
+
+def _refuse(b, message: str):
+    """Stop here; code after the print goes into a block of its own, which no jump reaches."""
+    b.stop("E9006", message)
+    b.enter(b.new_block())

@@ -1,0 +1,19 @@
+"""The runtime's interface as generated code sees it: the functions it
+calls, with their MLIR argument types, and the global counting nested calls.
+
+backend/runtime.py implements these functions; this module is what select-instructions
+declares and calls, so the two meet only here and there."""
+
+from __future__ import annotations
+
+# vx_print(site, payload): print what the print site says the payload holds.
+# vx_stop(site, a, b): stop with the stop site's report, `{a}` and `{b}` its operands.
+# vx_check_alloc(site, bytes): stop with the site's report when the machine cannot hold them.
+FUNCTIONS = {"vx_print": ("i32", "i64"), "vx_stop": ("i32", "i64", "i64"),
+             "vx_check_alloc": ("i32", "i64")}
+
+# The memref.global counting nested calls: `main` runs at depth 1, as in the interpreter,
+# and each call goes one deeper.
+DEPTH = "vx_depth"
+DEPTH_TYPE = "memref<i64>"
+DEPTH_START = 1
