@@ -104,7 +104,12 @@ def cast(b, value: str, source: str, target: str) -> str:
         return b.op("Convert", conv, value, s, m)
     if s == m:
         return value
-    conv = "arith.extf" if BITS[s] < BITS[m] or (s, m) == ("bf16", "f16") else "arith.truncf"
+    if {s, m} == {"bf16", "f16"}:
+        # Neither format holds the other, and MLIR converts only to a wider or a narrower
+        # one: through f32, which holds both exactly, so the value is rounded once, as the
+        # interpreter rounds it.
+        value, s = b.op("Convert", "arith.extf", value, s, "f32"), "f32"
+    conv = "arith.extf" if BITS[s] < BITS[m] else "arith.truncf"
     return b.op("Convert", conv, value, s, m)
 
 
