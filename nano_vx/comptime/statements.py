@@ -1,6 +1,7 @@
-"""Statements at compile time, compiled once to closures `f(frame) -> signal` (STATEMENTS).
-A statement's closure returns None to go on, or the BREAK, CONTINUE or Return signal the
-interpreter uses too (nano_vx/values/control.py), which loops and calls consume."""
+"""Statements at compile time, compiled once to closures `f(frame) -> signal`, one method per
+production registered in STATEMENTS. A statement's closure returns None to go on, or the BREAK,
+CONTINUE or Return signal the interpreter uses too (nano_vx/values/control.py), which loops
+and calls consume."""
 
 from __future__ import annotations
 
