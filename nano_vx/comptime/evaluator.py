@@ -56,9 +56,6 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         self.codes: dict = {}  # id(Fn or Closure node) -> its Code, compiled once
         # While a body compiles: the scalar type `return` converts to, for literal typing.
         self.returns: str | None = None
-        # Dispatch by production name, looked up once rather than per node.
-        self.x_methods = _Dispatch(self, "x_")
-        self.s_methods = _Dispatch(self, "s_")
         self._fresh()
 
     def _fresh(self):
@@ -170,15 +167,3 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         if v is None:
             cannot_finish(span, f"the constant `{name}` depends on itself")
         return v
-
-
-class _Dispatch(dict):
-    """Production name -> the evaluator's method for it (`x_missing` / `s_missing` else)."""
-
-    def __init__(self, evaluator, prefix: str):
-        super().__init__((n[len(prefix):], getattr(evaluator, n))
-                         for n in dir(evaluator) if n.startswith(prefix))
-        self.fallback = self.pop("missing")
-
-    def __missing__(self, prod: str):
-        return self.fallback

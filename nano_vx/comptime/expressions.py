@@ -1,8 +1,8 @@
 """Expressions at compile time, compiled once to closures `f(frame) -> value`, one method per
-production (`x_<Prod>`), over the trees of Lresolved and the ILs after it, as the interpreter
-compiles them (a loop body is compiled once and run on every iteration). `hint` is the scalar
-type the context fixes, as in the interpreter, so a literal under `let x: u8 = ..` is a u8
-here as it is at run time.
+production registered in EXPRESSIONS, over the trees of Lresolved and the ILs after it up to
+Ltyped, as the interpreter compiles them (a loop body is compiled once and run on every
+iteration). `hint` is the scalar type the context fixes, as in the interpreter, so a literal
+under `let x: u8 = ..` is a u8 here as it is at run time.
 
 Compiling never fails: what has no compile-time value compiles to a closure that says so
 when it runs, since code on a path not taken may hold anything.
@@ -10,7 +10,9 @@ when it runs, since code on a path not taken may hold anything.
 
 from __future__ import annotations
 
+from ..languages import Lresolved, Ltyped
 from ..languages.l4_resolved import display_name
+from ..nanopass import Handlers, lineage
 from ..values.literals import literal, negated_literal, scalar_hint
 from ..values.math import MATH
 from ..values.numbers import describe, to_index, unplace
@@ -19,6 +21,10 @@ from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .arithmetic import Literal
 from .errors import cannot_finish, depends, out_of_range
 from .values import PRINT, Closure, Function, Math, Unknown, runtime
+
+# monomorphize folds on Lresolved; fold-comptime-lambdas and desugar-comptime on Ltyped.
+FOLDED = lineage(Ltyped, Lresolved)
+EXPRESSIONS = Handlers("the compile-time evaluator's expressions", FOLDED, "Expr")
 
 # Operations that exist only while the program runs on its devices.
 _RUN_TIME_ONLY = {
@@ -49,25 +55,29 @@ def constant(v):
 
 
 class ExprMixin:
-    def expr(self, node, hint=None):
-        return self.x_methods[node._prod](node, hint)
+    expressions = EXPRESSIONS
 
-    def x_missing(self, node, hint):
-        """Every production without a method of its own: none has a compile-time value."""
-        return refuse(node.span, _RUN_TIME_ONLY.get(node._prod, f"it holds {node._prod}"))
+    def expr(self, node, hint=None):
+        method = self.expressions.get(node._prod)
+        if method is None:  # nothing without a handler has a compile-time value
+            return refuse(node.span, f"it holds {node._prod}")
+        return method(self, node, hint)
+
+    @EXPRESSIONS.on(*_RUN_TIME_ONLY)
+    def x_run_time_only(self, node, hint):
+        return refuse(node.span, _RUN_TIME_ONLY[node._prod])
 
     # -- literals and names ----------------------------------------------------------------
 
+    @EXPRESSIONS.on("Int", "Float")
     def x_Int(self, node, hint):
         return constant(node.value if hint is None else literal(node.value, hint, node.span))
 
-    x_Float = x_Int
-
+    @EXPRESSIONS.on("Bool", "Str")
     def x_Bool(self, node, hint):
         return constant(node.value)
 
-    x_Str = x_Bool
-
+    @EXPRESSIONS.on("Local")
     def x_Local(self, node, hint):
         name = node.name
         outside = runtime(display_name(name))  # declared outside the block: known at run time
@@ -80,6 +90,7 @@ class ExprMixin:
                 return held[name] if held is not None else outside
         return local
 
+    @EXPRESSIONS.on("Global")
     def x_Global(self, node, hint):
         name, span = node.name, node.span
         function = Function(self.functions[name]) if name in self.functions else None
@@ -98,6 +109,7 @@ class ExprMixin:
 
     # -- operators -------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("Binary")
     def x_Binary(self, node, hint):
         op = node.op
         if op in ("&&", "||"):
@@ -145,6 +157,7 @@ class ExprMixin:
             return v
         cannot_finish(span, f"a condition must be a bool, found {describe(v)}")
 
+    @EXPRESSIONS.on("Unary")
     def x_Unary(self, node, hint):
         span = node.span
         if node.op == "-":
@@ -157,6 +170,7 @@ class ExprMixin:
         operand, bit_not = self.expr(node.operand), self.bit_not
         return lambda frame: bit_not(operand(frame), span)
 
+    @EXPRESSIONS.on("Cast")
     def x_Cast(self, node, hint):
         if node.type._prod != "Scalar":
             return refuse(node.span, f"a cast to {node.type._prod} has no compile-time value")
@@ -166,6 +180,7 @@ class ExprMixin:
 
     # -- calls and closures ----------------------------------------------------------------
 
+    @EXPRESSIONS.on("Call")
     def x_Call(self, node, hint):
         callee, span = node.callee, node.span
         hints = ()
@@ -181,14 +196,17 @@ class ExprMixin:
             return call(fn(frame), [a(frame) for a in args], span)
         return calling
 
+    @EXPRESSIONS.on("Closure")
     def x_Closure(self, node, hint):
         return lambda frame: Closure(node, frame)
 
+    @EXPRESSIONS.on("Comptime")
     def x_Comptime(self, node, hint):
         # Reached inside a function called while compiling, or a comptime lambda's body:
         # the evaluator already runs at compile time, so the block is just a block.
         return self.value_block(node.body)
 
+    @EXPRESSIONS.on("IfExpr")
     def x_IfExpr(self, node, hint):
         cond, span = self.condition(node.cond), node.span
         then, orelse = self.value_block(node.then), self.value_block(node.orelse)
@@ -200,6 +218,7 @@ class ExprMixin:
             return then(frame) if c else orelse(frame)
         return if_
 
+    @EXPRESSIONS.on("MethodCall")
     def x_MethodCall(self, node, hint):
         if node.method == "topology" and not node.args:
             return self.placement_query(node)
@@ -207,6 +226,7 @@ class ExprMixin:
 
     # -- tensors ---------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("TensorNew")
     def x_TensorNew(self, node, hint):
         ty, span, ctor = node.type, node.span, node.ctor
         if ty._prod != "TensorType" or ty.elem._prod != "Scalar":
@@ -227,6 +247,7 @@ class ExprMixin:
             return self.guarded(make_tensor, elem, extents, ctor, values, space, span)
         return tensor
 
+    @EXPRESSIONS.on("ArrayLit")
     def x_ArrayLit(self, node, hint):
         elems, span = [self.expr(e) for e in node.elems], node.span
 
@@ -238,6 +259,7 @@ class ExprMixin:
             return self.guarded(array_of, values, CPU_DRAM, span)
         return array
 
+    @EXPRESSIONS.on("TensorLit")
     def x_TensorLit(self, node, hint):
         ty, span = node.type, node.span
         elem = ty.elem.name
@@ -266,6 +288,7 @@ class ExprMixin:
             return extent
         return self.operation(d.op, d.span, self.dim(d.left), self.dim(d.right))
 
+    @EXPRESSIONS.on("Index")
     def x_Index(self, node, hint):
         indexed, span, guarded = self.indexed(node), node.span, self.guarded
 
@@ -317,6 +340,7 @@ class ExprMixin:
 
     # -- places ----------------------------------------------------------------------------
 
+    @EXPRESSIONS.on("TopoRef")
     def x_TopoRef(self, node, hint):
         name, guarded = node.name, self.guarded
         bounds = [(self.expr(e), e.span) if e is not None else None
@@ -332,6 +356,7 @@ class ExprMixin:
             return Topo(name, *values)
         return topo
 
+    @EXPRESSIONS.on("SomeTopo")
     def x_SomeTopo(self, node, hint):
         topo = self.expr(node.topo)
 
@@ -340,11 +365,14 @@ class ExprMixin:
             return t if type(t) is Unknown else SomeTopo(t)
         return some
 
+    @EXPRESSIONS.on("NoneTopo")
     def x_NoneTopo(self, node, hint):
         return constant(NONE_TOPO)
 
+    @EXPRESSIONS.on("MemRef")
     def x_MemRef(self, node, hint):
         return constant(MemValue(node.name))
 
+    @EXPRESSIONS.on("ReachableQ")
     def x_ReachableQ(self, node, hint):
         return lambda frame: self.reachable(node)

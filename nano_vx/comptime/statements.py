@@ -1,32 +1,37 @@
-"""Statements at compile time, compiled once to closures `f(frame) -> signal` (`s_<Prod>`).
-A statement's closure returns None to go on, or the BREAK, CONTINUE or Return signal the
-interpreter uses too (nano_vx/values/control.py), which loops and calls consume."""
+"""Statements at compile time, compiled once to closures `f(frame) -> signal`, one method per
+production registered in STATEMENTS. A statement's closure returns None to go on, or the BREAK,
+CONTINUE or Return signal the interpreter uses too (nano_vx/values/control.py), which loops
+and calls consume."""
 
 from __future__ import annotations
 
 from operator import itemgetter
 
 from ..languages.l4_resolved import display_name
+from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, coerce, to_index, unplace
 from ..values.tensors import Tensor
 from .errors import (cannot_finish, depends, failed_assert, failed_precondition, writes_outside,
                      written)
-from .expressions import refuse
+from .expressions import FOLDED, refuse
 from .values import Unknown
 
 
 # Scalar type -> the Python type whose values are already of it (an int: within i32).
 _EXACT_TYPE = {"i32": int, "f64": float, "bool": bool}
+STATEMENTS = Handlers("the compile-time evaluator's statements", FOLDED, "Stmt")
 
 
 class StmtMixin:
-    def stmt(self, node):
-        return self.s_methods[node._prod](node)
+    statements = STATEMENTS
 
-    def s_missing(self, node):
-        return refuse(node.span, f"it holds the statement {node._prod}")
+    def stmt(self, node):
+        method = self.statements.get(node._prod)
+        if method is None:
+            return refuse(node.span, f"it holds the statement {node._prod}")
+        return method(self, node)
 
     def stmts(self, block):
         """A block in statement position: `f(frame) ->` a signal, or None; its trailing
@@ -106,6 +111,7 @@ class StmtMixin:
 
     # -- bindings and writes ---------------------------------------------------------------
 
+    @STATEMENTS.on("Let")
     def s_Let(self, node):
         value, conform = self.expr(node.value, scalar_hint(node.type)), self.conformer(node.type)
         name, span = node.name, node.span
@@ -115,6 +121,7 @@ class StmtMixin:
             frame.vars[name] = conform(v, span) if conform is not None else v
         return let
 
+    @STATEMENTS.on("Assign")
     def s_Assign(self, node):
         target, span = node.target, node.span
         root = target
@@ -176,6 +183,7 @@ class StmtMixin:
 
     # -- control ---------------------------------------------------------------------------
 
+    @STATEMENTS.on("If")
     def s_If(self, node):
         cond = self.condition(node.cond)
         then = self.stmts(node.then)
@@ -190,6 +198,7 @@ class StmtMixin:
             return orelse(frame) if orelse is not None else None
         return if_
 
+    @STATEMENTS.on("While")
     def s_While(self, node):
         cond, body, span = self.condition(node.cond), self.stmts(node.body), node.span
 
@@ -211,6 +220,7 @@ class StmtMixin:
                     return None if r is BREAK else r
         return loop
 
+    @STATEMENTS.on("For")
     def s_For(self, node):
         start, end, body = self.expr(node.start), self.expr(node.end), self.stmts(node.body)
         var, span, guarded = node.var, node.span, self.guarded
@@ -235,18 +245,22 @@ class StmtMixin:
             return None
         return loop
 
+    @STATEMENTS.on("Return")
     def s_Return(self, node):
         if node.value is None:
             return lambda frame: Return(None)
         value = self.expr(node.value, self.returns)
         return lambda frame: Return(value(frame))
 
+    @STATEMENTS.on("Break")
     def s_Break(self, node):
         return lambda frame: BREAK
 
+    @STATEMENTS.on("Continue")
     def s_Continue(self, node):
         return lambda frame: CONTINUE
 
+    @STATEMENTS.on("Assert")
     def s_Assert(self, node):
         cond, span = self.condition(node.cond), node.span
         text = node.message if node.message is not None else written(node.cond)
@@ -261,6 +275,7 @@ class StmtMixin:
                 failed_assert(span, text)
         return check
 
+    @STATEMENTS.on("Requires")
     def s_Requires(self, node):
         """Checked here: a call made while compiling folds away, and with it the call at
         which verify-contracts would have proved the precondition."""
@@ -276,17 +291,19 @@ class StmtMixin:
                 failed_precondition(span, text)
         return check
 
+    @STATEMENTS.on("Ensures", "Invariant")
     def s_Ensures(self, node):
         return _proved_apart  # verify-contracts proves it of every call, this one included
 
-    s_Invariant = s_Ensures
-
+    @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node):
         return self.stmts(node.body)
 
+    @STATEMENTS.on("BlockStmt")
     def s_BlockStmt(self, node):
         return self.stmts(node.body)  # names are unique per function: no scope to open
 
+    @STATEMENTS.on("ExprStmt")
     def s_ExprStmt(self, node):
         value = self.expr(node.expr)
 

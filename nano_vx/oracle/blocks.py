@@ -9,8 +9,14 @@ listed in.
 
 from __future__ import annotations
 
+from ..languages.l14_blocks import Lblocks
+from ..languages.lstops import Lstops
+from ..nanopass import Handlers
 from ..values.control import Return
 from ..values.stops import stop
+
+# Only Lblocks has blocks: Lmlir's functions run in ssa.py.
+_EXITS = Handlers("the interpreter's block exits", (Lblocks, Lstops), "Exit")
 
 
 def run_blocks(interp, blocks, sc):
@@ -40,19 +46,33 @@ def run_blocks(interp, blocks, sc):
 
 def _exit(interp, node, sc, cells):
     """A closure giving the next block's cell, or the Return that ends the call."""
-    kind, span = node._prod, node.span
-    if kind == "Return":
-        if node.value is None:
-            done = Return(None)
-            return lambda f: done
-        value = interp.expr(node.value, sc, sc.ret)
-        return lambda f: Return(value(f))
-    if kind == "Goto":
-        target = _cell(cells, node.target, span)
-        return lambda f: target
-    if kind == "Stop":  # Lstops on: a check the program failed
-        code, message = node.code, node.message
-        return lambda f: stop(code, span, message)
+    return _EXITS[node._prod](interp, node, sc, cells)
+
+
+@_EXITS.on("Return")
+def _return(interp, node, sc, cells):
+    if node.value is None:
+        done = Return(None)
+        return lambda f: done
+    value = interp.expr(node.value, sc, sc.ret)
+    return lambda f: Return(value(f))
+
+
+@_EXITS.on("Goto")
+def _goto(interp, node, sc, cells):
+    target = _cell(cells, node.target, node.span)
+    return lambda f: target
+
+
+@_EXITS.on("Stop")
+def _stop(interp, node, sc, cells):
+    code, message, span = node.code, node.message, node.span  # Lstops on: a failed check
+    return lambda f: stop(code, span, message)
+
+
+@_EXITS.on("Branch")
+def _branch(interp, node, sc, cells):
+    span = node.span
     cond, truth = interp.expr(node.cond, sc), interp.truth
     then, orelse = _cell(cells, node.then, span), _cell(cells, node.orelse, span)
 

@@ -4,6 +4,7 @@ topology references."""
 
 from __future__ import annotations
 
+from ..nanopass import Handlers
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import (
     FLOAT_TYPES, INT_TYPES, Placed, TFloat, TInt, coerce, describe, to_index, truncating,
@@ -11,42 +12,56 @@ from ..values.numbers import (
 from ..values.places import Topo
 from ..values.stops import wrong_kind
 from ..values.tensors import Tensor
+from .expressions import INTERPRETED
+
+# The types a value is converted to at run time; any other asks for nothing.
+CONFORMERS = Handlers("the interpreter's conversions to a type", INTERPRETED, "Type")
+EXTENTS = Handlers("the interpreter's tensor extents", INTERPRETED, "Dim")
 
 
 class TypeMixin:
+    conformers = CONFORMERS
+    extents = EXTENTS
+
     def conformer(self, ty, span):
         """A function converting a value to type `ty` where the context fixes it, or None
         when the type asks for nothing at run time (a generic `T`, no annotation)."""
-        if ty is None:
+        make = self.conformers.get(ty._prod) if ty is not None else None
+        return make(self, ty, span) if make is not None else None
+
+    @CONFORMERS.on("Scalar")
+    def conform_scalar(self, ty, span):
+        return scalar_conformer(ty.name, span)
+
+    @CONFORMERS.on("TensorType")
+    def conform_tensor(self, ty, span):
+        def conform(v):
+            if type(v) is not Tensor:
+                wrong_kind(span, f"expected a tensor, found {describe(v)}")
+            return v
+        return conform
+
+    @CONFORMERS.on("TupleType")
+    def conform_tuple(self, ty, span):
+        parts = [self.conformer(t, span) for t in ty.elems]
+
+        def conform(v):
+            if type(v) is not tuple or len(v) != len(parts):
+                wrong_kind(span, f"expected a tuple of {len(parts)}, found {describe(v)}")
+            return tuple(c(x) if c is not None else x for c, x in zip(parts, v))
+        return conform
+
+    @CONFORMERS.on(*TYPE_WRAPPERS)
+    def conform_wrapped(self, ty, span):
+        inner = self.conformer(ty.inner, span)
+        if inner is None:
             return None
-        kind = ty._prod
-        if kind == "Scalar":
-            return scalar_conformer(ty.name, span)
-        if kind == "TensorType":
-            def conform(v):
-                if type(v) is not Tensor:
-                    wrong_kind(span, f"expected a tensor, found {describe(v)}")
-                return v
-            return conform
-        if kind == "TupleType":
-            parts = [self.conformer(t, span) for t in ty.elems]
 
-            def conform(v):
-                if type(v) is not tuple or len(v) != len(parts):
-                    wrong_kind(span, f"expected a tuple of {len(parts)}, found {describe(v)}")
-                return tuple(c(x) if c is not None else x for c, x in zip(parts, v))
-            return conform
-        if kind in TYPE_WRAPPERS:
-            inner = self.conformer(ty.inner, span)
-            if inner is None:
-                return None
-
-            def conform(v):  # keep the placement mark on a scalar that has one
-                if type(v) is Placed:
-                    return Placed(inner(v.value), v.space, v.topo)
-                return inner(v)
-            return conform
-        return None
+        def conform(v):  # keep the placement mark on a scalar that has one
+            if type(v) is Placed:
+                return Placed(inner(v.value), v.space, v.topo)
+            return inner(v)
+        return conform
 
     def conformed(self, value, name: str, span):
         """The closure `value` whose result is converted to scalar type `name`: an operand
@@ -75,14 +90,20 @@ class TypeMixin:
 
     def dim(self, d, sc):
         """A closure computing one tensor extent (`4`, `S`, `S*2`) as a Python int."""
-        kind = d._prod
-        if kind == "DimInt":
-            value = d.value
-            return lambda f: value
-        if kind == "DimName":
-            read = self.name_value(d.name, sc, d.span)
-            span = d.span
-            return lambda f: to_index(read(f), span)
+        return self.extents[d._prod](self, d, sc)
+
+    @EXTENTS.on("DimInt")
+    def dim_int(self, d, sc):
+        value = d.value
+        return lambda f: value
+
+    @EXTENTS.on("DimName")
+    def dim_name(self, d, sc):
+        read, span = self.name_value(d.name, sc, d.span), d.span
+        return lambda f: to_index(read(f), span)
+
+    @EXTENTS.on("DimBinary")
+    def dim_binary(self, d, sc):
         left, right, op, span = self.dim(d.left, sc), self.dim(d.right, sc), d.op, d.span
 
         def binary(f):
