@@ -160,11 +160,14 @@ class Infer:
         self.bind(s, s.var, t)
         self.block(s.body)
 
-    @STATEMENTS.on("While", "Assert", "Assume")
-    def _conditioned(self, s):
+    @STATEMENTS.on("While")
+    def _while(self, s):
         unify(self.expr(s.cond), "bool", s.cond)
-        if s._prod == "While":
-            self.block(s.body)
+        self.block(s.body)
+
+    @STATEMENTS.on("Assert", "Assume")
+    def _asserted(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
 
     @STATEMENTS.on("If")
     def _if(self, s):

@@ -7,7 +7,11 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.languages.l11_assumed import Lassumed
+from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
+from nano_vx.scalars.infer import EXPRESSIONS
+from nano_vx.scalars.rules import Rules
 from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
@@ -56,6 +60,15 @@ def test_a_kernel_returns_its_body_value_and_a_closure_parameter_takes_its_argum
     assert kernel.ret.name == "i32"
     closure = next(n for n in _descendants(after) if n._prod == "Closure")
     assert [p.type.name for p in closure.params] == ["u8"] and closure.ret.name == "u8"
+
+
+def test_a_rule_for_a_production_the_il_has_not_is_refused_when_it_is_registered():
+    rules = Rules(Lassumed)
+    with pytest.raises(LanguageError, match="Lassumed has no production Itn"):
+        @rules.on("Int", "Itn")
+        def _literal(infer, e):
+            return None
+    assert set(EXPRESSIONS) <= set(Lassumed.productions) and "Int" in EXPRESSIONS
 
 
 def _descendants(node):
