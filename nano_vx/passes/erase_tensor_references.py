@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lnative import Lnative
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.terms import Tensor, find
 
@@ -27,8 +27,10 @@ address of the variable's cell.
 
 @erase_tensor_references.on("Program")
 def _program(run, program):
-    run.state.tensors = {key for infer in infer_program(program).items.values()
-                         for key, t in infer.terms.items() if isinstance(find(t), Tensor)}
+    # The inference is most of the pass's time, and a program without `&` or `*` needs none.
+    if any(n._prod in ("Borrow", "Deref") for n in descendants(program)):
+        run.state.tensors = {key for infer in infer_program(program).items.values()
+                             for key, t in infer.terms.items() if isinstance(find(t), Tensor)}
     return run.rebuild(program)
 
 
