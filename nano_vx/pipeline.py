@@ -53,6 +53,10 @@ from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.check_native_subset import check_native_subset
+from .passes.erase_contracts import erase_contracts
+from .passes.drop_type_declarations import drop_type_declarations
+from .passes.erase_tensor_references import erase_tensor_references
 from .passes.type_scalars import type_scalars
 from .passes.lift_closures import lift_closures
 from .passes.explicate_control import explicate_control
@@ -116,6 +120,10 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    check_native_subset,
+    erase_contracts,
+    drop_type_declarations,
+    erase_tensor_references,
     type_scalars,
     lift_closures,
     explicate_control,

@@ -3,35 +3,22 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l11_assumed import Lassumed
+from .lnative import Lnative
 
 # The back end needs a machine type for every value. The interpreter types untyped literals as
 # it runs (an `i32` until a typed operand meets it); code generation needs that decision made
-# once, before it, as Rust's inference makes it: from the context, else i32 and f64. What the
-# back end does not lower (the run-time machine state: `try_pin`, `match` on it, topology
-# values; differentiation) is not in this IL: type-scalars refuses it. An array literal is
-# the tensor literal of its decided type. Struct and enum declarations make no code and are
-# gone; so are their values, tuples and `match` on a value, which native code does not lower
-# yet. A reference to a tensor is the tensor's buffer
-# (type-scalars erases `&t`, `*p` and `&Tensor<..>`); a reference to a scalar variable stays,
-# and select-instructions makes it the address of the variable's cell.
-Lscalars = Lassumed.extend(
+# once, before it, as Rust's inference makes it: from the context, else i32 and f64. An array
+# literal is the tensor literal of its decided type, `t.extent(i)` of a tensor of static
+# extents the number.
+Lscalars = Lnative.extend(
     "Lscalars",
-    "Lassumed with scalar types decided: literals, operators, casts, lets, loop variables, "
+    "Lnative with scalar types decided: literals, operators, casts, lets, loop variables, "
     "parameters and every function's result carry a type",
     remove={
-        "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "Match", "MethodCall", "FieldGet",
-                 "ArrayLit", "MatchValue", "EnumValue", "StructLit", "Tuple", "TupleGet",
-                 "SomeTopo", "NoneTopo", "Grad", "Vjp", "Jvp", "Mem", "Topo", "Closure"],
-        "Arm": ["Arm"],
-        "Case": ["Case"],
-        "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],
-        "Variant": ["Variant"],
-        "FieldInit": ["FieldInit"],
-        "Type": ["HardwareStateType"],
-        "Stmt": ["Let", "For", "Requires", "Ensures", "Invariant"],  # contracts make no code
+        "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "MethodCall", "ArrayLit", "Closure"],
+        "Stmt": ["Let", "For"],
         "Param": ["Param"],
-        "Item": ["Fn", "StructDecl", "EnumDecl"],
+        "Item": ["Fn"],
     },
     add={
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type, "

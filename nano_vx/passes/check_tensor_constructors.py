@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from ..languages.l6_typed import Ltyped
 from ..nanopass import Analysis
-
-# Each constructor and the values it takes after the extents list a `?` tensor gives first.
-TAKES = {"new": 0, "uninit": 0, "fill": 1}
+from ..values.constructors import TAKES
 
 check_tensor_constructors = Analysis("check-tensor-constructors", Ltyped, """
 Refuse `Tensor<..>::ctor(..)` with a constructor Tensor has not or the wrong arguments (E3010).

@@ -8,8 +8,8 @@ from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l1_flat", "l1_paths",
               "l2_unrolled", "l3_transfers", "l4_resolved",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
-              "l10_kernels", "l11_assumed", "l12_scalars", "l13_lifted", "l14_blocks",
-              "lstops", "lcells", "l15_mlir"]
+              "l10_kernels", "l11_assumed", "lnocontracts", "lnative", "l12_scalars",
+              "l13_lifted", "l14_blocks", "lstops", "lcells", "l15_mlir"]
 
 
 ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-constructors",
@@ -28,8 +28,9 @@ ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-construc
            "schedule-sub-spaces", "outline-kernels", "insert-seam-assumes"]
 
 
-BACK_END_ORDER = ["type-scalars", "lift-closures", "explicate-control", "explicate-assertions",
-                  "choose-memory-cells", "select-instructions"]
+BACK_END_ORDER = ["check-native-subset", "erase-contracts", "drop-type-declarations",
+                  "erase-tensor-references", "type-scalars", "lift-closures", "explicate-control",
+                  "explicate-assertions", "choose-memory-cells", "select-instructions"]
 
 
 def test_the_passes_are_in_chain_order():
@@ -42,8 +43,8 @@ def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted",
                                "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved",
                                "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
-                               "Lkernels", "Lassumed", "Lscalars", "Llifted", "Lblocks", "Lstops", "Lcells",
-                               "Lmlir"]
+                               "Lkernels", "Lassumed", "Lnocontracts", "Lnative",
+                               "Lscalars", "Llifted", "Lblocks", "Lstops", "Lcells", "Lmlir"]
     langs = list(LANGUAGES.values())
     for before, after in zip(langs, langs[1:]):
         assert after.parent is before

@@ -1,0 +1,14 @@
+"""Lnocontracts: removes `Requires`, `Ensures` and `Invariant`, which make no code."""
+
+from __future__ import annotations
+
+from .l0_source import CONTRACTS
+from .l11_assumed import Lassumed
+
+# verify-contracts proved them, or the interpreter checks them when asked (--check-contracts,
+# on the front end's tree): native code has nothing to do with them.
+Lnocontracts = Lassumed.extend(
+    "Lnocontracts",
+    "Lassumed without contracts: native code makes none",
+    remove={"Stmt": sorted(CONTRACTS)},
+)

@@ -1,0 +1,24 @@
+"""check-native-subset: Lassumed, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from ..languages.l11_assumed import Lassumed
+from ..nanopass import Analysis
+from ..scalars import infer_program, report_refused
+
+check_native_subset = Analysis("check-native-subset", Lassumed, """
+Refuse what native code does not lower (E5001): the first pass of the back end.
+
+Native code needs a machine type for every value, so what scalar inference cannot type is
+refused here: a `match` on a hardware state or on a value, a topology or memory-space value,
+a struct, enum or tuple, differentiation, a closure used other than by calling it, a
+reference to an element or a temporary, a function returning a reference to a scalar, and
+what native code would compute differently from the interpreter (`-` on an unsigned integer,
+a bitwise operator on floats, a cast to bool). The program is correct: the default action
+runs the tree this pass read in the reference interpreter instead, with W5001.
+""")
+
+
+@check_native_subset.on("Program")
+def _program(run, program):
+    report_refused(run.ctx.diagnostics, infer_program(program))

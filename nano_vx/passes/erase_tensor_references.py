@@ -1,0 +1,49 @@
+"""erase-tensor-references: Lnative, a rewrite in the same IL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lnative import Lnative
+from ..nanopass import Pass, descendants
+from ..scalars import infer_program
+from ..scalars.terms import Tensor, find
+
+
+@dataclass
+class State:
+    tensors: set = field(default_factory=set)  # id() of each node whose type is a tensor
+
+
+erase_tensor_references = Pass("erase-tensor-references", Lnative, Lnative, """
+Erase references to tensors: `&t` is t, `*p` is p and `&Tensor<..>` is `Tensor<..>`.
+
+In native code a tensor is its buffer, so a reference to one is the buffer too, and writes
+through either reach the same elements. Which `&` and `*` are a tensor's is what scalar
+inference decides. A reference to a scalar variable stays: select-instructions makes it the
+address of the variable's cell.
+""", state=State)
+
+
+@erase_tensor_references.on("Program")
+def _program(run, program):
+    # The inference is most of the pass's time, and a program without `&` or `*` needs none.
+    if any(n._prod in ("Borrow", "Deref") for n in descendants(program)):
+        run.state.tensors = {key for infer in infer_program(program).items.values()
+                             for key, t in infer.terms.items() if isinstance(find(t), Tensor)}
+    return run.rebuild(program)
+
+
+@erase_tensor_references.on("Borrow", "Deref")
+def _reference(run, node):
+    if id(node) in run.state.tensors:
+        return run.walk(node.value)
+    return run.rebuild(node)
+
+
+@erase_tensor_references.on("BorrowType")
+def _reference_type(run, node):
+    inner = node.inner
+    while inner._prod == "BorrowType":
+        inner = inner.inner
+    return run.walk(inner) if inner._prod == "TensorType" else run.rebuild(node)

@@ -1,0 +1,45 @@
+"""Scalar types for native code, inferred as Rust infers them: the type terms and their
+unification (`terms`), what a program's items declare (`signatures`), and the rules that
+type one item (`infer`, a table checked against the IL it reads). The native-code gate, the
+erasure of references to tensors and type-scalars each run the inference and read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .infer import Infer
+from .signatures import Signatures
+
+
+@dataclass
+class Inferred:
+    sigs: Signatures
+    items: dict  # item name -> its Infer, for every function and constant
+    refused: dict  # item name -> (node, what native code does not lower), in program order
+
+
+def infer_program(program) -> Inferred:
+    """Infer every function and constant of `program`, in order: a kernel's parameters are
+    what the launch before it passes."""
+    sigs = Signatures(program)
+    items, refused = {}, {}
+    for item in program.items:
+        if item._prod in ("Fn", "ConstItem"):
+            infer = items[item.name] = Infer(sigs, item)
+            problem = infer.item()
+            if problem is not None:
+                refused[item.name] = problem
+    return Inferred(sigs, items, refused)
+
+
+def report_refused(diagnostics, inferred: Inferred) -> None:
+    """E5001 for each item native code does not lower."""
+    for name, (node, what) in inferred.refused.items():
+        refuse(diagnostics, name, node, what)
+
+
+def refuse(diagnostics, name: str, node, what: str) -> None:
+    """E5001: the item `name` holds, at `node`, `what` native code does not lower."""
+    diagnostics.error(
+        "E5001", node.span, f"native code does not lower {what} (in '{name}')",
+        help=["run the program in the reference interpreter: --action interpret"])

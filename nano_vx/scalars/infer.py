@@ -1,0 +1,412 @@
+"""Types flow over one item, as Rust infers them: every literal, operator, cast and binder
+gets a type term, and what native code does not lower raises Mismatch."""
+
+from __future__ import annotations
+
+from ..languages.l0_source import CONTRACTS
+from ..languages.l11_assumed import Lassumed
+from ..nanopass import child_nodes, descendants
+from ..values.constructors import TAKES
+from ..values.math import FLOAT_ONLY, MATH
+from .rules import Rules
+from .signatures import Signatures, assigned_captures, is_literal, written
+from .terms import (UNLOWERED, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
+                    bad_negation, decide, find, reference_to, scalar_of, show, unify)
+
+_COMPARE = frozenset("== != < <= > >=".split())
+_LOGIC = frozenset({"&&", "||"})
+_SHIFTS = frozenset({"<<", ">>"})
+
+# The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
+STATEMENTS = Rules(Lassumed)
+EXPRESSIONS = Rules(Lassumed)
+
+
+class Infer:
+    """Types flow over one item: every literal, operator, cast, binder gets a type term."""
+
+    def __init__(self, sigs: Signatures, item):
+        self.sigs, self.item_node = sigs, item
+        self.env: dict = {}  # local -> type term
+        self.terms: dict = {}  # id(node) -> type term
+        self.ret = None
+        self.placed: set = set()  # id() of each `if` value standing where one may (see value)
+        self.judged: list = []  # (node, test, its type terms), tested again once solved
+        self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
+        self.if_lets: list = []  # the lets bound to an `if` value
+
+    def item(self):
+        """None when every node typed, else (node, what native code does not lower)."""
+        item = self.item_node
+        try:
+            if item._prod == "ConstItem":
+                unify(self.expr(item.value), scalar_of(item.type, item), item)
+                return None
+            self.ret = self.sigs.ret(item.name)
+            for p, t in zip(item.params, self.sigs.params(item.name)):
+                self.bind(p, p.name, t)
+            self.block(item.body, self.ret)
+            for node, bad, terms in self.judged:
+                what = bad(*(decide(t) for t in terms))
+                if what is not None:
+                    raise Mismatch(node, what)
+            for let in self.if_lets:  # explicate-control starts each at its type's zero
+                t = find(self.terms[id(let)])
+                if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
+                        and t.kind != "any"):
+                    raise Mismatch(let.value, "an `if` whose value is not a scalar")
+            # A topology's index is an integer wherever it is written: in a type, in `on`, in
+            # a bound, at a launch (those the body's walk met are typed already).
+            for node in descendants(item):
+                if node._prod == "TopoRef":
+                    self.topo(node)
+        except Mismatch as bad:
+            return bad.node, bad.what
+        return None
+
+    def solved(self) -> dict:
+        return {key: decide(t) for key, t in self.terms.items()}
+
+    def note(self, node, t):
+        """Record node's type; a node met twice (a shared subtree) has one type."""
+        old = self.terms.get(id(node))
+        self.terms[id(node)] = t if old is None else unify(old, t, node)
+        return t
+
+    def bind(self, node, name, t):
+        self.env[name] = t
+        self.note(node, t)
+
+    def judge(self, node, bad, *terms):
+        """Refuse what native code would compute differently from the interpreter: now, on
+        the types known so far, and again once the item is solved (a closure's parameter is
+        typed by the calls after it)."""
+        self.judged.append((node, bad, terms))
+        what = bad(*terms)
+        if what is not None:
+            raise Mismatch(node, what)
+
+    def block(self, block, value_type=None):
+        for s in block.stmts:
+            rule = STATEMENTS.get(s._prod)
+            if rule is None:
+                raise Mismatch(s, f"the statement {s._prod}")
+            rule(self, s)
+        if block.value is not None:
+            t = self.value(block.value)
+            if value_type is not None:
+                unify(t, value_type, block.value)
+
+    def value(self, e):
+        """An expression whose value goes straight to a variable, to the result or nowhere:
+        where an `if` may give a value, explicate-control turning it into branches that each
+        deliver their own. Elsewhere (an operand, an argument) only an `if` whose arms are
+        plain values is lowered (a select of the arm the condition picks)."""
+        if e._prod == "IfExpr":
+            self.placed.add(id(e))
+        return self.expr(e)
+
+    def expr(self, e):
+        rule = EXPRESSIONS.get(e._prod)
+        if rule is None:
+            raise Mismatch(e, UNLOWERED.get(e._prod, e._prod))
+        return rule(self, e)
+
+    def call(self, e, params, ret):
+        if len(params) != len(e.args):
+            raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
+                              f"{len(params)}")
+        for arg, p in zip(e.args, params):
+            unify(self.expr(arg), p, arg)
+        return ret
+
+    def topo(self, ref):
+        for child in child_nodes(ref):
+            if child._nt == "Expr" and id(child) not in self.terms:
+                unify(self.expr(child), Var("int"), child)
+
+    # -- statements --------------------------------------------------------------------
+
+    @STATEMENTS.on("Let")
+    def _let(self, s):
+        t = self.value(s.value)
+        if s.value._prod == "IfExpr":
+            self.if_lets.append(s)
+        if written(s):
+            t = unify(t, scalar_of(s.type, s), s)
+        if find(t) == "str":
+            raise Mismatch(s, "a variable holding a string")
+        self.bind(s, s.name, t)
+
+    @STATEMENTS.on("Assign")
+    def _assign(self, s):
+        if s.target._prod == "Deref" and isinstance(find(self.expr(s.target.value)), Tensor):
+            # The reference erased, it would rebind the parameter instead.
+            raise Mismatch(s, "an assignment of a whole tensor through a reference")
+        target = self.expr(s.target)
+        if isinstance(find(target), Closure):
+            raise Mismatch(s, "assignment to a closure")
+        if s.op in ("<<=", ">>="):  # the amount is any integer
+            unify(target, Var("int"), s)
+            unify(self.expr(s.value), Var("int"), s.value)
+        else:
+            value = self.value(s.value) if s.target._prod == "Local" else self.expr(s.value)
+            unify(target, value, s)
+
+    @STATEMENTS.on("For")
+    def _for(self, s):
+        t = unify(self.expr(s.start), self.expr(s.end), s)
+        t = unify(t, Var("int"), s)
+        self.bind(s, s.var, t)
+        self.block(s.body)
+
+    @STATEMENTS.on("While")
+    def _while(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+        self.block(s.body)
+
+    @STATEMENTS.on("Assert", "Assume")
+    def _asserted(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+
+    @STATEMENTS.on("If")
+    def _if(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+        self.block(s.then)
+        if s.orelse is not None:
+            self.block(s.orelse)
+
+    @STATEMENTS.on("Return")
+    def _return(self, s):
+        t = self.value(s.value) if s.value is not None else "void"
+        unify(t, self.ret, s)
+
+    @STATEMENTS.on("ExprStmt")
+    def _expr_stmt(self, s):
+        self.value(s.expr)
+
+    @STATEMENTS.on("BlockStmt")
+    def _block_stmt(self, s):
+        self.block(s.body)
+
+    @STATEMENTS.on("Break", "Continue", *CONTRACTS)  # a contract makes no code
+    def _no_code(self, s):
+        pass
+
+    # -- expressions -------------------------------------------------------------------
+
+    @EXPRESSIONS.on("IfExpr")
+    def _if_expr(self, e):
+        if id(e) not in self.placed and (e.then.stmts or e.orelse.stmts):
+            raise Mismatch(e, "an `if` value with statements in its arms inside a larger "
+                              "expression (bind it with a `let` first)")
+        unify(self.expr(e.cond), "bool", e.cond)
+        t = Var("any")
+        for arm in (e.then, e.orelse):
+            self.block(arm, t)
+        return t
+
+    @EXPRESSIONS.on("Int")
+    def _int(self, e):
+        return self.note(e, Var("int"))
+
+    @EXPRESSIONS.on("Float")
+    def _float(self, e):
+        return self.note(e, Var("float"))
+
+    @EXPRESSIONS.on("Bool")
+    def _bool(self, e):
+        return "bool"
+
+    @EXPRESSIONS.on("Str")
+    def _str(self, e):
+        return "str"
+
+    @EXPRESSIONS.on("MethodCall")
+    def _method_call(self, e):
+        """`t.extent(i)` of a variable whose tensor's extents are numbers: a constant, typed
+        as a literal is."""
+        if e.method == "extent" and e.receiver._prod == "Local" and len(e.args) == 1 \
+                and e.args[0]._prod == "Int":
+            t = find(self.expr(e.receiver))
+            if isinstance(t, Tensor) and e.args[0].value < len(t.dims):
+                self.extents[id(e)] = t.dims[e.args[0].value]
+                return self.note(e, Var("int"))  # a number, of the integer type it meets
+        raise Mismatch(e, f"the method call .{e.method}()")
+
+    @EXPRESSIONS.on("Local")
+    def _local(self, e):
+        t = self.env.get(e.name)
+        if t is None:
+            raise Mismatch(e, f"the variable '{e.name}' before its `let`")
+        return t
+
+    @EXPRESSIONS.on("Global")
+    def _global(self, e):
+        if e.name in self.sigs.consts:
+            return scalar_of(self.sigs.consts[e.name].type, e)
+        raise Mismatch(e, "a function used as a value")
+
+    @EXPRESSIONS.on("Binary")
+    def _binary(self, e):
+        if e.op in _LOGIC:
+            unify(self.expr(e.left), "bool", e.left)
+            unify(self.expr(e.right), "bool", e.right)
+            self.note(e, "bool")
+            return "bool"
+        if e.op in _SHIFTS:  # the amount is any integer; the value shifted is the type
+            t = unify(self.expr(e.left), Var("int"), e.left)
+            unify(self.expr(e.right), Var("int"), e.right)
+            return self.note(e, t)
+        t = unify(self.expr(e.left), self.expr(e.right), e)
+        self.judge(e, bad_binary, e.op, t)
+        self.note(e, t)
+        return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("Unary")
+    def _unary(self, e):
+        t = self.expr(e.operand)
+        if isinstance(find(t), Ref):
+            raise Mismatch(e, f"'{e.op}' on {show(t)}")
+        if e.op == "-":
+            t = unify(t, Var("any"), e)
+            self.judge(e, bad_negation, t)
+        return self.note(e, t)
+
+    @EXPRESSIONS.on("Cast")
+    def _cast(self, e):
+        source, target = self.expr(e.value), scalar_of(e.type, e)
+        self.judge(e, bad_cast, source, target)
+        if is_literal(e.value) and isinstance(find(source), Var) and find(source).kind == "int":
+            # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
+            # desugar-comptime leaves, is 9000000000, not an i32 that wrapped.
+            source = unify(source, "i64", e)
+        if not isinstance(find(source), (str, Var)) or find(source) in ("str", "void"):
+            raise Mismatch(e, f"a cast of {show(source)}")
+        self.note(e, source)
+        return target
+
+    @EXPRESSIONS.on("Call")
+    def _call(self, e):
+        callee = e.callee
+        if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
+            if len(e.args) == 1:
+                arg = e.args[0]
+                self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg)
+                return "void"
+        if callee._prod == "Global" and callee.name in self.sigs.fns:
+            return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name))
+        if callee._prod == "Global" and callee.name in MATH:
+            # check-calls judged the count and kinds: the result is the arguments' one type.
+            t = Var("float" if callee.name in FLOAT_ONLY else "any")
+            for arg in e.args:
+                t = unify(t, self.expr(arg), arg)
+            return self.note(e, t)
+        if callee._prod == "Local" and isinstance(find(self.env.get(callee.name)), Closure):
+            closure = find(self.env[callee.name])
+            return self.call(e, closure.params, closure.ret)
+        raise Mismatch(e, "a call of something other than a function or a closure "
+                          "bound by `let`")
+
+    @EXPRESSIONS.on("Closure")
+    def _closure(self, e):
+        params = []
+        for p in e.params:
+            t = scalar_of(p.type, p) if p.type is not None else Var("any")
+            self.bind(p, p.name, t)
+            params.append(t)
+        ret = self.note(e, Var("any"))
+        self.block(e.body, ret)
+        if e.body.value is None:
+            unify(ret, "void", e)
+        assigned = assigned_captures(e)
+        if assigned:
+            raise Mismatch(e, f"a closure that assigns to '{assigned[0]}', which it captures")
+        borrowed = assigned_captures(e, borrowed=True)
+        if borrowed:
+            raise Mismatch(e, f"a closure that borrows '{borrowed[0]}', which it captures")
+        return Closure(params, ret, e)
+
+    @EXPRESSIONS.on("Index")
+    def _index(self, e):
+        return self.index(e)
+
+    def index(self, e, row=False):
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
+        base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
+        unify(self.expr(e.index), Var("int"), e.index)
+        if not isinstance(base, Tensor):
+            raise Mismatch(e, f"indexing {show(base)}")
+        if len(base.dims) == 1:
+            return base.elem
+        if not row:
+            raise Mismatch(e, "a row of a tensor used other than printed")
+        return Tensor(base.elem, base.dims[1:], None)
+
+    @EXPRESSIONS.on("ArrayLit")
+    def _array_lit(self, e):
+        elem = Var("any")
+        for x in e.elems:
+            elem = unify(elem, self.expr(x), x)
+        if not isinstance(find(elem), (str, Var)) or find(elem) in ("str", "void"):
+            raise Mismatch(e, "an array literal of non-scalars")
+        return self.note(e, Tensor(elem, (len(e.elems),), None))
+
+    @EXPRESSIONS.on("TensorLit")
+    def _tensor_lit(self, e):
+        t = scalar_of(e.type, e)
+        for x in e.elems:
+            unify(self.expr(x), t.elem, x)
+        return t
+
+    @EXPRESSIONS.on("TensorNew")
+    def _tensor_new(self, e):
+        t = scalar_of(e.type, e)
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, "a tensor of that type")
+        if len(e.args) != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused it
+            raise AssertionError(f"`::{e.ctor}` with {len(e.args)} argument(s) reached "
+                                 f"scalar inference")
+        for a in e.args:
+            unify(self.expr(a), t.elem, a)
+        return t
+
+    @EXPRESSIONS.on("Transfer")
+    def _transfer(self, e):
+        t = self.expr(e.value)
+        if isinstance(find(t), Ref):
+            raise Mismatch(e, "a transfer of a reference")
+        return t
+
+    @EXPRESSIONS.on("Borrow")
+    def _borrow(self, e):
+        """`&x` of a variable (its cell's address), `&*p` (p again), `&t` of a tensor (t)."""
+        value = e.value
+        inner = self.expr(value)
+        if isinstance(find(inner), Tensor):
+            return self.note(e, inner)
+        if value._prod == "Local":
+            return self.note(e, reference_to(inner, e.mutable, e))
+        if value._prod == "Deref":
+            return self.note(e, Ref(find(self.expr(value.value)).target, e.mutable))
+        what = "an element of a tensor" if value._prod == "Index" else "a temporary value"
+        raise Mismatch(e, f"a reference to {what}")
+
+    @EXPRESSIONS.on("Deref")
+    def _deref(self, e):
+        ref = find(self.expr(e.value))
+        if isinstance(ref, Tensor):
+            return self.note(e, ref)
+        if isinstance(ref, Ref):
+            return self.note(e, ref.target)
+        raise Mismatch(e, f"a dereference of {show(ref)}")
+
+    @EXPRESSIONS.on("Launch")
+    def _launch(self, e):
+        for arg in e.args:
+            self.expr(arg)
+        self.topo(e.topo)
+        if e.kernel in self.sigs.fns:
+            return self.call(e, self.sigs.params(e.kernel), self.sigs.ret(e.kernel))
+        raise Mismatch(e, f"a launch of '{e.kernel}', which is not a function")
+

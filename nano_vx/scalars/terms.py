@@ -1,0 +1,199 @@
+"""Type terms and their unification: a type is a scalar's name ("i32", "bool", "void", "str"),
+a Tensor, a Closure, a Ref, or a Var that unification decides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..values.sizes import tensor_bytes
+from ..values.literals import TYPE_WRAPPERS
+from ..values.numbers import FLOAT_TYPES, INT_TYPES
+
+FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
+BITWISE = frozenset({"&", "|", "^"})
+# What native code does not lower: the machine state a run consults (`try_pin` and the
+# `match` on its result, a value's topology), fields of structs, differentiation.
+UNLOWERED = {
+    "Match": "`match` on a hardware state",
+    "FieldGet": "a struct field", "SomeTopo": "a topology value", "NoneTopo": "a topology value",
+    "Grad": "grad", "Vjp": "vjp", "Jvp": "jvp", "TopoRef": "a topology value",
+    "MemRef": "a memory-space value", "NamedType": "a struct or generic type",
+    "HardwareStateType": "a hardware state",
+    "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
+    "StructLit": "a struct value", "EnumValue": "an enum value",
+    "MatchValue": "a `match` on a value",
+}
+
+
+@dataclass(frozen=True)
+class Tensor:
+    elem: str
+    dims: tuple
+    node: object  # the TensorType as written, for the rebuilt `let`
+
+
+@dataclass
+class Closure:
+    params: list
+    ret: object
+    node: object
+
+
+@dataclass(frozen=True, eq=False)
+class Ref:
+    """A reference to a scalar variable: in native code, the address of its cell."""
+
+    target: object  # the scalar's type
+    mutable: bool
+
+
+class Var:
+    """An undecided type: a literal's ("int", "float") or anything's ("any")."""
+
+    __slots__ = ("kind", "parent", "value")
+
+    def __init__(self, kind: str):
+        self.kind, self.parent, self.value = kind, None, None
+
+
+def find(t):
+    """What t stands for now: its representative's value, or the representative."""
+    root = t
+    while isinstance(root, Var) and root.parent is not None:
+        root = root.parent
+    # Path compression: a long function chains its variables one to the next, and without
+    # it every lookup walked the whole chain (quadratic in the function's length).
+    while t is not root:
+        t.parent, t = root, t.parent
+    if isinstance(root, Var) and root.value is not None:
+        return root.value
+    return root
+
+
+class Mismatch(Exception):
+    """What native code does not lower, at the node that shows it."""
+
+    def __init__(self, node, what: str):
+        super().__init__(what)
+        self.node, self.what = node, what
+
+
+def fits(kind: str, t) -> bool:
+    if kind == "int":
+        return t in INT_TYPES
+    if kind == "float":
+        return t in FLOATS
+    return True
+
+
+def show(t) -> str:
+    t = find(t)
+    if isinstance(t, Var):
+        return {"int": "{integer}", "float": "{float}"}.get(t.kind, "_")
+    if isinstance(t, Tensor):
+        return f"Tensor<{show(t.elem)}, {list(t.dims)}>"
+    if isinstance(t, Closure):
+        return "a closure"
+    if isinstance(t, Ref):
+        return f"&{'mut ' if t.mutable else ''}{show(t.target)}"
+    return t
+
+
+def unify(a, b, node):
+    a, b = find(a), find(b)
+    if a is b or a == b and not isinstance(a, Var):
+        return a
+    if isinstance(a, Var) and isinstance(b, Var):
+        if a.kind == "any" or a.kind == b.kind:
+            a.parent = b
+            return b
+        if b.kind == "any":
+            b.parent = a
+            return a
+    elif isinstance(a, Var) or isinstance(b, Var):
+        var, t = (a, b) if isinstance(a, Var) else (b, a)
+        if fits(var.kind, t):
+            var.value = t
+            return t
+    elif isinstance(a, Tensor) and isinstance(b, Tensor) and a.dims == b.dims:
+        unify(a.elem, b.elem, node)  # an array literal's elements may be undecided yet
+        return a
+    elif isinstance(a, Ref) and isinstance(b, Ref):
+        unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
+        return a
+    raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
+
+
+def reference_to(t, mutable: bool, node):
+    """The type of a reference to a value of type t: a tensor's is the tensor (its buffer,
+    the reference erased); a scalar's the address of a cell; no other is lowered."""
+    found = find(t)
+    if isinstance(found, Tensor):
+        return t
+    if isinstance(found, str) and found not in ("void", "str") or \
+            isinstance(found, Var) and found.kind != "any":
+        return Ref(t, mutable)
+    what = "a reference" if isinstance(found, Ref) else show(t)
+    raise Mismatch(node, f"a reference to {what}")
+
+
+def scalar_of(ty, node):
+    """The type term of a written Type node."""
+    while ty._prod in TYPE_WRAPPERS:
+        ty = ty.inner
+    if ty._prod == "BorrowType":
+        return reference_to(scalar_of(ty.inner, node), ty.mutable, node)
+    if ty._prod == "Scalar":
+        return ty.name
+    if ty._prod == "TensorType":
+        elem = scalar_of(ty.elem, node)
+        if any(d._prod == "DimAny" for d in ty.dims):
+            raise Mismatch(node, "a tensor whose extents are known only when the program "
+                                 "runs (`?`)")
+        if not isinstance(elem, str) or any(d._prod != "DimInt" for d in ty.dims):
+            raise Mismatch(node, "a tensor whose extents are not integers")
+        size = tensor_bytes(ty)
+        if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
+            raise Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
+        return Tensor(elem, tuple(d.value for d in ty.dims), ty)
+    if ty._prod == "OpaqueType":
+        return Var("any")
+    raise Mismatch(node, UNLOWERED.get(ty._prod, ty._prod))
+
+
+def decide(t):
+    """A type as solved: what nothing fixed is i32 or f64 (void for anything else), a
+    tensor's elements included."""
+    t = find(t)
+    if isinstance(t, Var):
+        return {"int": "i32", "float": "f64"}.get(t.kind, "void")
+    if isinstance(t, Tensor) and not isinstance(t.elem, str):
+        return Tensor(decide(t.elem), t.dims, t.node)
+    if isinstance(t, Ref):
+        return Ref(decide(t.target), t.mutable)
+    return t
+
+
+# -- what native code would compute differently from the interpreter ------------------------
+
+
+def bad_binary(op: str, t):
+    t = find(t)
+    if isinstance(t, (Tensor, Closure, Ref)) or t in ("str", "void") or \
+            op in BITWISE and (t in FLOATS or isinstance(t, Var) and t.kind == "float"):
+        return f"'{op}' on {show(t)}"
+    return None
+
+
+def bad_negation(t):
+    t = find(t)
+    if t == "bool" or t in INT_TYPES and not INT_TYPES[t].signed:
+        return f"'-' on {show(t)}"
+    return None
+
+
+def bad_cast(source, target):
+    # As in Rust, a bool converts to an integer and nothing else converts to a bool.
+    if (target == "bool") != (find(source) == "bool") and (target == "bool" or target in FLOATS):
+        return f"a cast of {show(source)} to {show(target)}"
+    return None
