@@ -21,9 +21,9 @@ becomes a fresh constant of that type, registered as opaque with the node that m
 a refutation that depends on one is reported as unverified rather than as a counterexample.
 
 A tensor of scalars is a z3 array from 64-bit indices to its elements; an element read is the
-array at the index, widened to 64 bits by its sign. This is the one encoding of Vx into z3:
-verify-contracts runs a function's paths with it (execute.py), verify-seams a kernel's asserts
-over the tensors a relaxed transfer moves.
+array at the index, widened to 64 bits as `as i64` widens it. This is the one encoding of Vx
+into z3: verify-contracts runs a function's paths with it (execute.py), verify-seams a
+kernel's asserts over the tensors a relaxed transfer moves (seams.py).
 """
 
 from __future__ import annotations
@@ -135,8 +135,9 @@ class Encoding:
         return self.z.Array(name, self.z.BitVecSort(64), self.sort(ty))
 
     def index(self, v, node):
-        """`v` as the 64-bit index of an element: an integer widened by its sign (a literal
-        wrapped to 64 bits), an Unknown for anything else."""
+        """`v` as the 64-bit index of an element: an integer as `as i64` makes it (by its
+        sign, or zeros for an unsigned one; a literal wrapped), an Unknown for anything
+        else."""
         if isinstance(v, Term) and v.ty == INT_LITERAL:
             return self.typed(v, "i64", node)
         if isinstance(v, Term) and v.ty in INT_TYPES:
