@@ -232,11 +232,13 @@ class _Kernel:
 def _known(v) -> Term:
     """A value the encoding follows; _Untranslatable for an Unknown."""
     if isinstance(v, Unknown):
-        raise _Untranslatable(v.why._prod if v.why is not None else "a value")
+        raise _Untranslatable(v.why)
     return v
 
 
 def _scalar(type_node) -> str | None:
+    """A local's scalar type (a loop counter's is given by name). Unlike
+    `values.literals.scalar_hint`, a reference is no scalar: the seams do not follow one."""
     if isinstance(type_node, str):
         return type_node
     while type_node is not None and type_node._prod in ("VerifiedType", "PinnedType"):
