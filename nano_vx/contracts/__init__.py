@@ -1,5 +1,7 @@
-"""Contracts proved while compiling: a function's paths as z3 terms (terms.py, execute.py),
-which verify-contracts turns into obligations for the solver (nano_vx/solver.py).
+"""Contracts proved while compiling, by the one encoding of Vx into z3 (terms.py): a function's
+paths (execute.py), which verify-contracts turns into obligations for the solver
+(nano_vx/solver.py), and a kernel's asserts against the tensors relaxed transfers move
+(seams.py), verify-seams' boundary contracts.
 
 This package imports z3 only through the solver module, on first use; importing it costs
 nothing until a program has a contract to prove.

@@ -19,6 +19,11 @@
 What the encoding does not follow is an `Unknown`: where a value of a type is needed it
 becomes a fresh constant of that type, registered as opaque with the node that made it, so
 a refutation that depends on one is reported as unverified rather than as a counterexample.
+
+A tensor of scalars is a z3 array from 64-bit indices to its elements; an element read is the
+array at the index, widened to 64 bits as `as i64` widens it. This is the one encoding of Vx
+into z3: verify-contracts runs a function's paths with it (execute.py), verify-seams a
+kernel's asserts over the tensors a relaxed transfer moves (seams.py).
 """
 
 from __future__ import annotations
@@ -75,18 +80,24 @@ class Encoding:
         """A new constant of scalar type `ty`, named after `label`; opaque when it stands
         for a value the encoding does not follow, made by the node `why` (None when no
         node made it: two paths meeting with values of two types)."""
-        z = self.z
         self._count += 1
         name = f"{label}!{self._count}"
-        if ty == "bool":
-            expr = z.Bool(name)
-        elif ty in INT_TYPES:
-            expr = z.BitVec(name, INT_TYPES[ty].bits)
-        else:
-            expr = z.FP(name, float_sort(ty))
         if opaque or why is not None:
             self.opaque[name] = why
-        return Term(expr, ty)
+        return self.constant(name, ty)
+
+    def constant(self, name: str, ty: str) -> Term:
+        """The constant `name` of scalar type `ty`: any value of the type, the same one
+        wherever the name is asked for again."""
+        return Term(self.z.Const(name, self.sort(ty)), ty)
+
+    def sort(self, ty: str):
+        """The z3 sort of scalar type `ty`."""
+        if ty == "bool":
+            return self.z.BoolSort()
+        if ty in INT_TYPES:
+            return self.z.BitVecSort(INT_TYPES[ty].bits)
+        return float_sort(ty)
 
     def typed(self, v, ty: str, why) -> Term:
         """`v` as a term of scalar type `ty`: a literal takes the type, an unknown value is a
@@ -116,6 +127,26 @@ class Encoding:
             return v.expr
         return self.fresh("bool", "condition", v.why if isinstance(v, Unknown) else why,
                           opaque=True).expr
+
+    # -- tensors -----------------------------------------------------------------------
+
+    def array(self, name: str, ty: str):
+        """The tensor `name` of scalar elements of type `ty`: a z3 array from 64-bit indices."""
+        return self.z.Array(name, self.z.BitVecSort(64), self.sort(ty))
+
+    def index(self, v, node):
+        """`v` as the 64-bit index of an element: an integer as `as i64` makes it (by its
+        sign, or zeros for an unsigned one; a literal wrapped), an Unknown for anything
+        else."""
+        if isinstance(v, Term) and v.ty == INT_LITERAL:
+            return self.typed(v, "i64", node)
+        if isinstance(v, Term) and v.ty in INT_TYPES:
+            return self.cast(v, "i64", node)
+        return v if isinstance(v, Unknown) else Unknown(node)
+
+    def element(self, array, ty: str, at: Term) -> Term:
+        """The element of `array` (a tensor of `ty`) at the index `at`."""
+        return Term(self.z.Select(array, at.expr), ty)
 
     # -- operators ---------------------------------------------------------------------
 

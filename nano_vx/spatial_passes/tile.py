@@ -2,99 +2,41 @@
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
-from math import gcd, prod
-
-import numpy as np
+from dataclasses import dataclass
 
 from ..languages.s0_dataflow import Sdataflow
 from ..languages.s1_tiled import Stiled
 from ..nanopass import Pass
 from ..spatial.balance import repetitions
-from ..spatial.cost import compute_cycles, divisors, dram_cycles, split_counts
-from ..spatial.ops import NUMPY_DTYPES
-from ..spatial.program import Program, ins, outs
-from ..spatial.reject import SpatialReject
-from ..spatial.shapes import token_shapes
+from ..spatial.program import Program
+from ..spatial.tiling import Plan, firing_dims, nest, plan_tiles, rate
 
 
 @dataclass
 class State:
-    plan: object = None  # the chosen Plan, made by the Graph handler before the stages
+    plan: Plan | None = None  # asked of the planner by the Graph handler, before the stages
     program: Program | None = None
 
 
 tile = Pass("tile", Sdataflow, Stiled, """
 Give every load and store a tile shape and a loop nest, chosen by the cost model.
 
-Every axis of every token is a dimension; an op says which axes are one dimension (a matmul's
-inner extents, an elementwise op's aligned axes) and which it reduces (a matmul's inner one,
-the axis of a sum or max). A dimension can be cut into tiles when the tiles of every stream
-that carries it can flow in one order: a reduced dimension is reduced by one stage and no op
-broadcasts over it, and no op broadcasts a computed stream over a cut dimension (a load can
-repeat a tile; a computed stream cannot). Dimensions are ordered output dimensions first and
-reduced ones last, so each stage fires once per tile of its output, taking the tiles of the
-dimensions it reduces innermost (a matmul takes K/tk tiles of each input per firing).
-
-Among the grids that divide every extent, `tile` picks the one with the fewest cycles by the
-cost model: the larger of compute (ops over the rate of the sites `place` will fill) and DRAM
-(bytes moved, re-reads included, over the DRAM bandwidth), plus the fill (every site's first
-tile of each load, over the DRAM bandwidth), one network hop per firing of the busiest site
-and half a DRAM latency per read (a double buffer keeps two in flight). A grid is allowed
-only when every stream's tiles fit one site's SRAM, double-buffered or as many as its
-consumer takes per firing. A graph with rates other than 1, or one whose dimensions cannot be
-ordered, keeps whole-tensor tiles, one per firing. Nothing fits: E7010, naming the largest
-tile.
+The tiling planner (`nano_vx/spatial/tiling.py`) chooses the grid: the dimensions a graph can
+be cut along, ordered output dimensions first and reduced ones last, and among the grids that
+divide every extent and fit one site's SRAM the one with the fewest cycles by the cost model.
+This pass writes its plan into the program: each load and store takes its stream's tile
+shape, the loop nest of the stage that fires with it (a load the nest of its consumer, a store
+its input's firing dimensions) and an index naming each cut axis by its loop; a stage that
+reduces a cut dimension takes as many tiles of each input per firing as that dimension has. A
+graph with rates other than 1, or one whose dimensions cannot be ordered, keeps whole-tensor
+tiles, one per firing. Nothing fits: E7010, naming the largest tile.
 """, requires=("target",), state=State)
-
-
-@dataclass
-class Dims:
-    """Union-find over the axes of streams and tensors."""
-
-    parent: dict = field(default_factory=dict)
-    extent: dict = field(default_factory=dict)
-
-    def add(self, key, n: int) -> None:
-        self.parent.setdefault(key, key)
-        self.extent[key] = n
-
-    def find(self, key):
-        while self.parent[key] != key:
-            self.parent[key] = self.parent[self.parent[key]]
-            key = self.parent[key]
-        return key
-
-    def union(self, a, b) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[rb] = ra
-
-
-@dataclass
-class Plan:
-    grid: dict  # dimension -> tiles along it (1: not cut)
-    order: list  # every dimension, output ones first, reduced ones last
-    stream_dims: dict  # stream -> the dimension of each axis (None: an axis of extent 1)
-    reduces: dict  # stage -> dimensions it reduces
-    names: dict  # dimension -> loop variable
-    shapes: dict  # stream -> its whole-tensor token shape
-    whole: bool = False  # keep whole-tensor tiles
-
-    def with_grid(self, grid: dict) -> "Plan":
-        return Plan({**self.grid, **grid}, self.order, self.stream_dims, self.reduces,
-                    self.names, self.shapes)
-
-    def tile_shape(self, stream: str) -> tuple:
-        return tuple(n // self.grid.get(d, 1) if d is not None else n
-                     for n, d in zip(self.shapes[stream], self.stream_dims[stream]))
 
 
 @tile.on("Graph")
 def _graph(run, g):
     p = Program(g)
-    run.state.plan = _choose(p, run.ctx.target)
+    run.state.plan = plan_tiles(p, run.ctx.target)
     run.state.program = p
     return run.rebuild(g)
 
@@ -105,7 +47,7 @@ def _load(run, st):
     if plan.whole:  # a whole plan has no dimensions to take a nest from
         return _whole_access(Stiled["Load"], st, p, st.outs)
     consumer = p.consumer(st.outs[0].stream).stage
-    return _access(Stiled["Load"], st, p, plan, _nest(p, plan, consumer), st.outs)
+    return _access(Stiled["Load"], st, plan, nest(p, plan, consumer), st.outs)
 
 
 @tile.on("Store")
@@ -113,7 +55,7 @@ def _store(run, st):
     p, plan = run.state.program, run.state.plan
     if plan.whole:
         return _whole_access(Stiled["Store"], st, p, st.input)
-    return _access(Stiled["Store"], st, p, plan, _firing_dims(p, plan, st.name), st.input)
+    return _access(Stiled["Store"], st, plan, firing_dims(p, plan, st.name), st.input)
 
 
 @tile.on("Compute", "Scalar")
@@ -122,7 +64,7 @@ def _compute(run, st):
     if plan.whole or not plan.reduces.get(st.name):
         return st
     p = run.state.program
-    rates = [_rate(p, plan, st.name, port.stream) for port in st.ins]
+    rates = [rate(p, plan, st.name, port.stream) for port in st.ins]
     return st.replace(ins=tuple(port.replace(rate=r) for port, r in zip(st.ins, rates)))
 
 
@@ -134,282 +76,9 @@ def _whole_access(cls, st, p: Program, ports):
     return cls(st.name, st.tensor, shape, loops, ("0",) * len(shape), ports, span=st.span)
 
 
-def _access(cls, st, p: Program, plan: Plan, nest, ports):
+def _access(cls, st, plan: Plan, nest_dims, ports):
     stream = ports[0].stream if isinstance(ports, tuple) else ports.stream
     dims = plan.stream_dims[stream]
-    tile_shape = plan.tile_shape(stream)
     index = tuple(plan.names[d] if d is not None and plan.grid[d] > 1 else "0" for d in dims)
-    loops = tuple(Stiled["Loop"](plan.names[d], 0, plan.grid[d], 1) for d in nest)
-    return cls(st.name, st.tensor, tile_shape, loops, index, ports, span=st.span)
-
-
-# -- the dimensions of a graph ---------------------------------------------------------------
-
-def _dims(p: Program, shapes) -> tuple[Dims, dict, list]:
-    """Union the axes an op makes one dimension; return what each stage reduces and every
-    broadcast (stage, dimension, stream broadcast, whether a load makes that stream)."""
-    dims = Dims()
-    for s, shape in shapes.items():
-        for a, n in enumerate(shape):
-            dims.add((s, a), n)
-    reduces: dict[str, list] = {}
-    broadcasts: list = []
-    for st in p.stages.values():
-        kind = st._prod
-        out = outs(st)
-        first = out[0].stream if out else None
-        for port in out[1:]:
-            for a in range(len(shapes[first])):
-                dims.union((first, a), (port.stream, a))
-        if kind in ("Load", "Store"):
-            continue
-        inputs = [port.stream for port in st.ins]
-        op = getattr(st, "op", "scalar")
-        if op == "matmul_acc":
-            a, b = inputs
-            dims.union((a, 0), (first, 0))
-            dims.union((b, 1), (first, 1))
-            dims.union((a, 1), (b, 0))
-            reduces.setdefault(st.name, []).append((a, 1))
-        elif op in ("sum", "max"):
-            for ax in range(len(shapes[first])):
-                if ax != st.axis:
-                    dims.union((inputs[0], ax), (first, ax))
-            reduces.setdefault(st.name, []).append((inputs[0], st.axis))
-        else:
-            rank = len(shapes[first])
-            for s in inputs:
-                shift = rank - len(shapes[s])
-                for ax in range(rank):
-                    n_out = shapes[first][ax]
-                    n_in = shapes[s][ax - shift] if ax >= shift else 1
-                    if n_in == n_out:
-                        if ax >= shift:
-                            dims.union((s, ax - shift), (first, ax))
-                    elif n_out > 1:
-                        from_load = p.stages[p.producer(s).stage]._prod == "Load"
-                        broadcasts.append((st.name, (first, ax), s, from_load))
-    return dims, reduces, broadcasts
-
-
-def _analyse(p: Program):
-    """The plan with nothing cut, the dimensions that may be cut, and their extents; None
-    when the graph keeps whole tiles."""
-    if any(port.rate != 1 for st in p.stages.values() for port in (*ins(st), *outs(st))):
-        return None
-    shapes = token_shapes(p)
-    dims, reduces_axes, broadcasts = _dims(p, shapes)
-    root = dims.find
-    stream_dims = {s: tuple(root((s, a)) if n > 1 else None for a, n in enumerate(shape))
-                   for s, shape in shapes.items()}
-    reduces = {st: [root(k) for k in keys if dims.extent[k] > 1]
-               for st, keys in reduces_axes.items()}
-    reduced_by: dict = {}
-    for st, ds in reduces.items():
-        for d in ds:
-            reduced_by.setdefault(d, set()).add(st)
-    blocked = {root(k) for _, k, _, from_load in broadcasts if not from_load}
-    blocked |= {root(k) for _, k, _, _ in broadcasts if root(k) in reduced_by}
-    blocked |= {d for d, sts in reduced_by.items() if len(sts) > 1}
-    # One stream carrying a dimension on two axes (X @ X from one load) would need tile
-    # (t, u) with t != u, which the one loop of that dimension cannot name.
-    blocked |= {d for ds in stream_dims.values() for d in ds
-                if d is not None and ds.count(d) > 1}
-    order = _order(p, stream_dims, reduced_by)
-    cuttable = [d for d in order if d not in blocked]
-    names = dict(zip(order, _loop_names(len(order))))
-    plan = Plan({d: 1 for d in order}, order, stream_dims, reduces, names, shapes)
-    return plan, cuttable, dims
-
-
-def _order(p: Program, stream_dims, reduced_by) -> list:
-    seen: dict = {}  # insertion-ordered set: a stream may carry one dimension twice
-    stores = [st for st in p.stages.values() if st._prod == "Store"]
-    for ds in [stream_dims[st.input.stream] for st in stores] + list(stream_dims.values()):
-        seen.update((d, None) for d in ds if d is not None)
-    kept = [d for d in seen if d not in reduced_by]
-    return kept + [d for d in seen if d in reduced_by]
-
-
-def _loop_names(n: int) -> list[str]:
-    base = "ijklmnpqrstuvw"
-    return [base[i] if i < len(base) else f"d{i}" for i in range(n)]
-
-
-def _firing_dims(p: Program, plan: Plan, stage: str) -> list:
-    """The cut dimensions a stage fires once per tile of: those of its output (a store: of
-    its input), in the plan's order."""
-    st = p.stages[stage]
-    stream = st.input.stream if st._prod == "Store" else st.outs[0].stream
-    have = set(plan.stream_dims[stream])
-    return [d for d in plan.order if d in have and plan.grid[d] > 1]
-
-
-def _nest(p: Program, plan: Plan, stage: str) -> list:
-    """The order a stage takes tiles in: its firing dimensions, then those it reduces."""
-    inner = [d for d in plan.order if d in plan.reduces.get(stage, ()) and plan.grid[d] > 1]
-    return _firing_dims(p, plan, stage) + inner
-
-
-def _rate(p: Program, plan: Plan, stage: str, stream: str) -> int:
-    have = set(plan.stream_dims[stream])
-    return prod(plan.grid[d] for d in plan.reduces.get(stage, ()) if d in have)
-
-
-def _consistent(p: Program, plan: Plan) -> bool:
-    """Every stream's tiles come out of its producer in the order its consumer takes them:
-    a computed stream in its producer's firing order; a load repeats to follow its consumer,
-    and every consumer of one load takes the same order."""
-    for st in p.stages.values():
-        if st._prod == "Load":
-            nests = {tuple(_nest(p, plan, p.consumer(port.stream).stage)) for port in st.outs}
-            if len(nests) > 1:
-                return False
-            continue
-        if st._prod == "Store" and p.stages[p.producer(st.input.stream).stage]._prod == "Load":
-            continue
-        for port in ins(st):
-            producer = p.stages[p.producer(port.stream).stage]
-            if producer._prod == "Load":
-                continue
-            if _nest(p, plan, st.name) != _firing_dims(p, plan, producer.name):
-                return False
-    return True
-
-
-# -- choosing the grid -----------------------------------------------------------------------
-
-def _choose(p: Program, target) -> Plan:
-    found = _analyse(p)
-    if found is None:
-        return _whole(p, target)
-    plan, cuttable, dims = found
-    best, smallest = None, None
-    for grid in _candidates(cuttable, dims):
-        trial = plan.with_grid(grid)
-        if not _consistent(p, trial):
-            continue
-        need = _working_set(p, trial, target)
-        smallest = need if smallest is None else min(smallest, need)
-        if need > target.sram_bytes:
-            continue
-        cost = (_cycles(p, trial, target), -prod(grid.values()))
-        if best is None or cost < best[0]:
-            best = (cost, trial)
-    if best is None:
-        biggest = max(p.streams, key=lambda s: prod(plan.shapes[s]))
-        raise SpatialReject(
-            "E7010", "tile",
-            f"no tiling of '{p.name}' fits one site of {target.name}: the smallest of them, "
-            f"every stream's tiles at least double-buffered, needs {smallest:,} bytes and a "
-            f"site has "
-            f"{target.sram_bytes:,} (the largest stream is '{biggest}', "
-            f"{list(plan.shapes[biggest])} {p.token_dtype(biggest)})",
-            stage=p.producer(biggest).stage, buffer=biggest)
-    return best[1]
-
-
-def _candidates(cuttable, dims: Dims):
-    choices = []
-    for d in cuttable:
-        n = dims.extent[d]
-        options = divisors(n)
-        if len(options) > 12:  # keep the search small: powers of two and the extremes
-            options = sorted({1, n, *(x for x in options if x & (x - 1) == 0)})
-        choices.append(options)
-    for combo in itertools.product(*choices):
-        yield dict(zip(cuttable, combo))
-
-
-def _tile_bytes(p: Program, plan: Plan, stream: str) -> int:
-    return prod(plan.tile_shape(stream)) * _itemsize(p, stream)
-
-
-def _itemsize(p: Program, stream: str) -> int:
-    return np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize
-
-
-def _working_set(p: Program, plan: Plan, target) -> int:
-    """SRAM one copy of the pipeline needs: every stream's tiles at the smallest depth that
-    does not deadlock (a consumer taking r tiles per firing needs r), at least two (double
-    buffering)."""
-    total = 0
-    for s in p.streams:
-        made, taken = 1, _rate(p, plan, p.consumer(s).stage, s)
-        depth = max(2, made + taken - gcd(made, taken))
-        total += depth * target.granule * target.granules(_tile_bytes(p, plan, s))
-    return total
-
-
-def _cycles(p: Program, plan: Plan, target) -> float:
-    firings = {}
-    for name, st in p.stages.items():
-        dims = (_nest(p, plan, p.consumer(st.outs[0].stream).stage) if st._prod == "Load"
-                else _firing_dims(p, plan, name))
-        firings[name] = prod(plan.grid[d] for d in dims)
-    moved = sum(firings[n] * _tile_bytes(p, plan, (st.outs[0] if st._prod == "Load"
-                                                    else st.input).stream)
-                for n, st in p.stages.items() if st._prod in ("Load", "Store"))
-    sites = prod(split_counts([plan.grid[d] for d in _splittable(p, plan)],
-                              target.rows * target.cols))
-    work = sum(compute_cycles(target, p.stage_dtype(st), firings[n] * _ops(p, plan, st))
-               for n, st in p.stages.items() if st._prod not in ("Load", "Store"))
-    loads = [n for n, st in p.stages.items() if st._prod == "Load"]
-    busiest = -(-sum(firings.values()) // sites)
-    busiest_reads = -(-sum(firings[n] for n in loads) // sites)
-    # Before the first firing every site waits for its first tile of each load, so large
-    # tiles fill the pipeline slowly; small ones pay a hop per firing, and a DRAM latency per
-    # read with the two reads a double buffer keeps in flight.
-    fill = dram_cycles(target, sites * sum(_tile_bytes(p, plan, p.stages[n].outs[0].stream)
-                                           for n in loads))
-    per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
-    return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
-
-
-def _ops(p: Program, plan: Plan, st) -> int:
-    """Element operations of one firing: 2mkn per pair of tiles a matmul takes, else one per
-    element of every input tile taken."""
-    if getattr(st, "op", None) == "matmul_acc":
-        m, k = plan.tile_shape(st.ins[0].stream)
-        n = plan.tile_shape(st.ins[1].stream)[1]
-        return 2 * m * k * n * _rate(p, plan, st.name, st.ins[0].stream)
-    return sum(prod(plan.tile_shape(port.stream)) * _rate(p, plan, st.name, port.stream)
-               for port in st.ins)
-
-
-def _splittable(p: Program, plan: Plan) -> list:
-    """The cut output dimensions every load and store walks: those `place` cuts the graph
-    along."""
-    common = None
-    for name, st in p.stages.items():
-        if st._prod == "Load":
-            dims = set(_nest(p, plan, p.consumer(st.outs[0].stream).stage))
-        elif st._prod == "Store":
-            dims = set(_firing_dims(p, plan, name))
-        else:
-            continue
-        common = dims if common is None else common & dims
-    return [d for d in plan.order if common and d in common and not _is_reduced(plan, d)]
-
-
-def _is_reduced(plan: Plan, d) -> bool:
-    return any(d in ds for ds in plan.reduces.values())
-
-
-def _whole(p: Program, target) -> Plan:
-    shapes = token_shapes(p)
-    need = 0
-    for s in p.streams:
-        made, taken = p.producer(s).rate, p.consumer(s).rate
-        depth = max(2, made + taken - gcd(made, taken))
-        need += depth * target.granule * target.granules(prod(shapes[s]) * _itemsize(p, s))
-    if need > target.sram_bytes:
-        biggest = max(p.streams, key=lambda s: prod(shapes[s]))
-        raise SpatialReject(
-            "E7010", "tile",
-            f"'{p.name}' keeps whole-tensor tiles (its rates are not all 1) and its streams, "
-            f"each at least double-buffered or as deep as its rates ask, need {need:,} bytes "
-            f"on one site; {target.name} has {target.sram_bytes:,} (the largest is "
-            f"'{biggest}', {list(shapes[biggest])} {p.token_dtype(biggest)})",
-            stage=p.producer(biggest).stage, buffer=biggest)
-    return Plan({}, [], {}, {}, {}, shapes, whole=True)
+    loops = tuple(Stiled["Loop"](plan.names[d], 0, plan.grid[d], 1) for d in nest_dims)
+    return cls(st.name, st.tensor, plan.tile_shape(stream), loops, index, ports, span=st.span)

@@ -11,7 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nano_vx.cli import main as cli_main
+from nano_vx.contracts.terms import FLOAT_LITERAL, INT_LITERAL, Encoding, Term, Unknown
 from nano_vx.passes.verify_seams import verify_seams
+from nano_vx.solver import bounded, counterexample
+from nano_vx.values.numbers import INT_TYPES
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "verify_seams"
@@ -126,6 +129,33 @@ fn main() {{
     ran = run_front(program, verify_seams, verify_seams=True)
     outcomes = {_COMPARE[compare](fn(x), k) for x in range(-128, 128)}
     assert ran.diagnostics.codes() == (["E6004"] if len(outcomes) == 2 else [])
+
+
+# -- the tensor reads of the one encoding (contracts/terms.py), which the seams ask of it -------
+
+def test_an_index_is_a_64_bit_bit_vector_widened_as_its_type_says():
+    enc = Encoding()
+    z = enc.z
+    for ty, value, index in [("i8", -1, 2**64 - 1), ("u8", 255, 255), ("i32", -2, 2**64 - 2),
+                             ("i64", 7, 7)]:
+        at = enc.index(Term(z.BitVecVal(value, INT_TYPES[ty].bits), ty), None)
+        assert (at.ty, z.simplify(at.expr).as_long()) == ("i64", index), ty
+    assert z.simplify(enc.index(Term(2**64 + 3, INT_LITERAL), None).expr).as_long() == 3
+    assert isinstance(enc.index(Term(1.0, FLOAT_LITERAL), None), Unknown)
+    assert isinstance(enc.index(Term(z.BoolVal(True), "bool"), None), Unknown)
+
+
+def test_an_element_is_the_array_at_its_index_and_a_named_constant_is_one_constant():
+    enc = Encoding()
+    z = enc.z
+    tensor = enc.array("t", "f32")
+    k = enc.constant("k", "i16")
+    assert k.expr.eq(enc.constant("k", "i16").expr)
+    read = enc.element(tensor, "f32", enc.index(k, None))
+    assert read.ty == "f32" and read.expr.eq(z.Select(tensor, z.SignExt(48, k.expr)))
+    other = enc.element(tensor, "f32", enc.index(Term(3, INT_LITERAL), None))
+    assert counterexample(bounded(10_000), k.expr == 3, z.Not(read.expr == other.expr)) \
+        .status == "holds"
 
 
 # Hand-written Lrouted: the relaxed tensor's name bound again, in a block of the host and in
