@@ -55,16 +55,26 @@ def counterexample(s, *assertions) -> Verdict:
     return Verdict("unknown", reason=s.reason_unknown())
 
 
-def smallest(assertions, values, timeout_ms: int):
+# The work a minimization may take, in z3's resource units: about 30 times what the largest
+# case of the tests takes (a few seconds on one core). A bound of work, not of time, so the
+# counterexample shown is the same on a loaded machine as on an idle one.
+MINIMIZE_RLIMIT = 50_000_000
+MINIMIZE_MS = 60_000  # a safety net only: the work bound ends every search long before
+
+
+def smallest(assertions, values):
     """A model of `assertions` in which `values` are as small as they can be, the first
     first: an integer (a bit-vector, given with whether it is signed) closest to zero, then
     positive; a float with the smallest bits (+0.0, then the positive numbers upwards); a
     bool false. The values this names are then one counterexample, whatever z3 solved before
     in this process (a plain model depends on that history), and the most readable. None
-    when z3 does not find it within `timeout_ms`."""
+    when z3 does not find it within MINIMIZE_RLIMIT units of work: the obligation is already
+    refuted, and this only chooses which counterexample to show, so it is bounded by work
+    rather than by the per-obligation time limit, whose end would depend on the load."""
     z = z3()
     opt = z.Optimize()
-    opt.set("timeout", timeout_ms)
+    opt.set("rlimit", MINIMIZE_RLIMIT)
+    opt.set("timeout", MINIMIZE_MS)
     opt.add(*assertions)
     for v, signed in values:
         if z.is_fp(v):

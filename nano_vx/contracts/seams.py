@@ -117,7 +117,7 @@ class _Kernel:
             return
         reads = [(self.z3.Select(self.array(tensor, side), index), True)
                  for tensor, index, _ in self.reads for side in ("fresh", "stale")]
-        model = smallest(refuted, reads, SOLVER_MS) or verdict.model
+        model = smallest(refuted, reads) or verdict.model
         self.failures.append(self.failure(stmt, model, moved))
         self.blamed |= moved
 

@@ -79,7 +79,7 @@ def _verify(run, fn, fns, consts, proved) -> None:
             weak = [ex.weak[c] for c in mentioned if c in ex.weak]
             named = [(s.expr, s.signed) for _, items in ob.shown for s in items
                      if s.expr.decl().name() in mentioned]
-            model = smallest(refuted, named, timeout) or verdict.model
+            model = smallest(refuted, named) or verdict.model
             _refuted(run, ob, model, mentioned, weak)
     for use, callee in ex.escaped:
         proved[callee.name].clear()
