@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from ..languages import Lpaths, Lunrolled
 from ..nanopass import Pass, descendants
+from ..values.constants import written
+
 
 @dataclass
 class State:
@@ -76,8 +78,8 @@ def _unroll(run, node):
         if value is None:
             run.ctx.diagnostics.error(
                 "E3040", expr.span,
-                f"the bound `{describe(expr)}` of `unroll across` is not a compile-time "
-                f"integer constant", bound=describe(expr))
+                f"the bound `{written(expr)}` of `unroll across` is not a compile-time "
+                f"integer constant", bound=written(expr))
             return ()
         bounds.append(value)
     start, end = bounds
@@ -167,10 +169,3 @@ def binders(fn):
         elif node._prod in ("For", "UnrollAcross"):
             names.add(node.var)
     return frozenset(names)
-
-
-def describe(expr) -> str:
-    """The bound as the user wrote it, for the message."""
-    if expr.span is not None:
-        return expr.span.source.text[expr.span.start:expr.span.end]
-    return expr.name if expr._prod == "Var" else expr._prod

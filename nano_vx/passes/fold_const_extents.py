@@ -8,8 +8,7 @@ from ..languages import Lmono
 from ..languages.l4_resolved import display_name
 from ..nanopass import Pass, descendants
 from ..values.sizes import extent
-from ..values.constants import const_item_value, int_value
-from .desugar_unroll_across import describe
+from ..values.constants import const_item_value, int_value, written
 
 L = Lmono
 
@@ -85,14 +84,14 @@ def _spawn(run, node):
     index = topo.index
     if index.span not in run.state.warned:
         run.state.warned.add(index.span)
-        written = describe(index)
+        shown = written(index)
         run.ctx.diagnostics.warning(
             "W1030", index.span,
-            f"the index `{written}` of `spawn on(Topology::{topo.name}[{written}])` is not "
+            f"the index `{shown}` of `spawn on(Topology::{topo.name}[{shown}])` is not "
             f"a compile-time constant; index 0 is used",
             notes=["the expression is not evaluated"],
             help=["write a constant index, or `unroll across(Topology::"
                   f"{topo.name}[a..b])` for one spawn per unit"],
-            topology=topo.name, index=written)
+            topology=topo.name, index=shown)
     zero = L["Int"](0, span=index.span)
     return out.replace(topo=topo.replace(index=zero))

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 
 from ..comptime import ComptimeError, Evaluator
 from ..dump.text import to_text
+from ..global_names import BUILTINS, undefined
 from ..languages import Lmono, Lresolved
 from ..languages.l5_monomorphic import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import Signature, Typer, join, settle
 from ..values.sizes import extent, type_bytes
 from ..placement.types import OPAQUE, Machine, placed
-from .resolve_names import BUILTINS, undefined
 from .substitute_generic_parameters import Substitution, substitute
 
 MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
@@ -242,7 +242,7 @@ def _spawn(run, node):
 @monomorphize.on("Global")
 def _global(run, node):
     if node.name not in run.state.items:  # named in a branch of `if comptime` it kept
-        undefined(run, node.name, node.span,
+        undefined(run.ctx.diagnostics, node.name, node.span,
                   notes=[f"in '{run.state.walking.name}', the `if comptime` around it keeps "
                          f"the branch that names it"])
     elif node.name in run.state.generics:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..global_names import BUILTINS, undefined
 from ..languages import Lresolved, Ltransfers
 from ..nanopass import Pass, descendants
-from ..values.math import MATH
 
 
 class Scopes:
@@ -69,8 +69,6 @@ monomorphize makes it, and the one it prunes may name what does not exist
 (`if comptime N > 1 { .. }` is how a recursion over a const stops). Monomorphize reports the
 name (E2001) if a branch that names it is kept.
 """, state=State)
-
-BUILTINS = frozenset({"print", "sizeof"}) | MATH
 
 
 def _opt(run, node):
@@ -146,7 +144,7 @@ def _ensures(run, node):
 @resolve_names.on("ReturnValue")
 def _result(run, node):
     if not run.state.ensuring:  # the parser reads none elsewhere; a hand-written IL may
-        undefined(run, "return", node.span,
+        undefined(run.ctx.diagnostics, "return", node.span,
                   notes=["`return` is the function's result only in an `ensures` clause"])
         return Lresolved["Global"]("return", span=node.span)
     # `return` cannot be an identifier, so the local never meets a name the user wrote.
@@ -248,17 +246,13 @@ def _var(run, node):
     if unique is not None:
         return Lresolved["Local"](unique, span=node.span)
     if node.name not in run.state.globals and not run.state.deferring:
-        undefined(run, node.name, node.span)
+        undefined(run.ctx.diagnostics, node.name, node.span)
     return Lresolved["Global"](node.name, span=node.span)
 
 
 @resolve_names.on("Grad", "Vjp", "Jvp")
 def _differentiate(run, node):
     if node.fn not in run.state.globals and run.state.scopes.lookup(node.fn) is None:
-        undefined(run, node.fn, node.span)
+        undefined(run.ctx.diagnostics, node.fn, node.span)
     return run.rebuild(node)
 
-
-def undefined(run, name, span, notes=()):
-    run.ctx.diagnostics.error(
-        "E2001", span, f"cannot find value '{name}' in this scope", notes=notes, name=name)

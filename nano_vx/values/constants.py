@@ -1,7 +1,8 @@
 """The integer value of an expression while compiling, read off the tree without running
 anything: literals, `const` items (when their type holds the value), casts to an integer
 type, unary `-` and `+ - * / %` of those, and locals known to hold a number. fold-const-extents
-reads extents and spawn indices with it, from-vx a kernel's loop bounds."""
+reads extents and spawn indices with it, from-vx a kernel's loop bounds; and an expression as
+written, for the message about one that is not such an integer."""
 
 from __future__ import annotations
 
@@ -44,3 +45,11 @@ def int_value(expr, consts: dict, known: dict | None = None,
             return truncating(expr.op, a, b)
         return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
     return None
+
+
+def written(expr) -> str:
+    """`expr` as the programmer wrote it, for a message saying it is not a compile-time
+    integer (an `unroll across` bound, a `spawn on` index)."""
+    if expr.span is not None:
+        return expr.span.source.text[expr.span.start:expr.span.end]
+    return expr.name if expr._prod == "Var" else expr._prod
