@@ -28,6 +28,7 @@ from .passes.desugar_comptime import desugar_comptime
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
+from .passes.erase_generic_structs import erase_generic_structs
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_loops import desugar_loops
@@ -37,6 +38,7 @@ from .passes.desugar_value_matches import desugar_value_matches
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
+from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.flatten_impl_blocks import flatten_impl_blocks
@@ -80,7 +82,9 @@ PIPELINE = Pipeline([
     resolve_names,
     check_constants,
     check_memory_declarations,
+    erase_generic_structs,
     monomorphize,
+    fold_sizeof,
     fold_const_extents,
     check_where_clauses,
     check_locations,

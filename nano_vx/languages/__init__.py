@@ -12,11 +12,13 @@ from .l1_paths import Lpaths
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
+from .l4_erased import Lerased
+from .l5_instances import Linstances
 from .l5_monomorphic import Lmono
 from .l6_typed import Ltyped
 from .l7_folded import Lfolded
 from .l8_routed import Lrouted
 from .l9_scheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

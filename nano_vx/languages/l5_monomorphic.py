@@ -1,67 +1,14 @@
-"""Lmono: Lresolved with no generic left: every generic function became its instances."""
+"""Lmono: removes `Call`'s generic arguments (`sizeof<T>()` is its literal) and with them `GArg`."""
 
 from __future__ import annotations
 
-import re
+from ..nanopass import prod
+from .l5_instances import Linstances
 
-from ..nanopass import Terminal, prod
-from .l4_resolved import Lresolved
-
-# An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
-# `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`.
-_INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?(\$[A-Za-z0-9_\[\]<>,.:-]+)*\Z")
-
-
-def is_iname(v) -> bool:
-    return type(v) is str and _INAME.match(v) is not None
-
-
-def generic_of(name: str) -> str:
-    """The generic function an instance was made from: `stage$i32` is an instance of
-    `stage`; a function that was never generic is its own."""
-    return name.split("$", 1)[0]
-
-
-def topology_name(ref) -> str:
-    """A topology reference as instance names spell it: `GPU`, `NPU[0]` (an index that is
-    not a literal is left out)."""
-    index = ref.index
-    return ref.name + (f"[{index.value}]" if index is not None and index._prod == "Int" else "")
-
-
-Lmono = Lresolved.extend(
+Lmono = Linstances.extend(
     "Lmono",
-    "Lresolved without generics: each generic function is replaced by one instance per "
-    "distinct argument list it is called with; its where clauses name concrete topologies",
-    terminals=[
-        Terminal("iname", is_iname, "a function's name, an instance's with its arguments: "
-                                    "stage$i32, scores$4"),
-        Terminal("clause", lambda v: type(v) is str, "a where clause as written"),
-    ],
-    remove={
-        "GParam": ["TypeParam", "ConstParam"],
-        "Bound": ["ReachableBound"],
-        "Expr": ["Call", "Global", "StructLit"],
-        "GArg": ["TypeArg", "DimArg", "TopoArg", "FloatArg"],
-        "Type": ["AppliedType"],
-        "Item": ["Fn", "StructDecl"],
-    },
-    add={
-        "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
-                            "bounds: Bound*, body: Block",
-                      "a function of the program, or an instance of a generic one"),
-                 prod("StructDecl", "name: name, fields: Param*",
-                      "a generic struct's parameters are erased: a field of type `T` is "
-                      "of any type, `Pair<f32, 4>` is `Pair`")],
-        "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",
-                       "where Reachable<src, dst>, the topologies the instance was made "
-                       "for; written: the clause as the generic spells it")],
-        "Expr": [
-            prod("Call", "callee: Expr, args: Expr*", "a generic callee names its instance"),
-            prod("StructLit", "name: name, fields: FieldInit*",
-                 "a generic struct's arguments are erased (see StructDecl)"),
-            prod("Global", "name: iname", "a function (an instance too), const item, or "
-                                         "builtin"),
-        ],
-    },
+    "Linstances without generic arguments: `sizeof<T>()` is the number of bytes of a T",
+    remove={"Expr": ["Call"], "GArg": ["TypeArg", "DimArg", "TopoArg", "FloatArg"]},
+    add={"Expr": [prod("Call", "callee: Expr, args: Expr*", "a generic callee names its "
+                                                            "instance")]},
 )

@@ -1,4 +1,4 @@
-"""monomorphize: Lresolved -> Lmono."""
+"""monomorphize: Lerased -> Linstances."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from ..comptime import ComptimeError, Evaluator
 from ..dump.text import to_text
 from ..global_names import BUILTINS, undefined
-from ..languages import Lmono, Lresolved
-from ..languages.l5_monomorphic import generic_of, topology_name
+from ..languages import Lerased, Linstances
+from ..languages.l5_instances import generic_of, topology_name
 from ..nanopass import Pass, descendants, with_span
 from ..placement.typer import Signature, Typer, join, settle
-from ..values.sizes import extent, type_bytes
+from ..values.sizes import extent
 from ..placement.types import OPAQUE, Machine, placed
 from .substitute_generic_parameters import Substitution, substitute
 
@@ -23,7 +23,7 @@ MAX_INSTANCES = 4096  # in the whole program
 @dataclass
 class Request:
     """An instance asked for and not yet walked: the generic with its parameters replaced
-    (still Lresolved), its where clauses made concrete, and the call chain that asked."""
+    (still Lerased), its where clauses made concrete, and the call chain that asked."""
 
     name: str
     fn: object
@@ -41,14 +41,14 @@ class State:
     functions: frozenset[str] = frozenset()  # the other functions' names
     items: frozenset[str] = frozenset()  # every item's name, and the builtins
     instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
-    made: dict[str, object] = field(default_factory=dict)  # instance name -> its Lmono Fn
+    made: dict[str, object] = field(default_factory=dict)  # instance name -> its Fn
     todo: deque = field(default_factory=deque)  # Requests
     walking: Request | None = None  # the function being walked (name, bounds, chain)
     stopped: bool = False  # a runaway instantiation was refused: make no more
     evaluator: Evaluator | None = None  # decides `if comptime` conditions
 
 
-monomorphize = Pass("monomorphize", Lresolved, Lmono, """
+monomorphize = Pass("monomorphize", Lerased, Linstances, """
 Replace every generic function by one instance per distinct list of generic arguments.
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
@@ -65,8 +65,8 @@ worked out, or does not fit its parameter, is E3047; an instantiation more than 
 calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
 `if comptime` does not take is pruned and asks for no instance, so a recursion over a const
 can stop at a base case; the pruned branch may name what does not exist (resolve-names left
-such a name alone), and a name there that survives is E2001. A generic struct's parameters are
-erased: `Pair<f32, 4>` is `Pair`, and `Pair::<f32, 4> { .. }` builds a `Pair`.
+such a name alone), and a name there that survives is E2001. A call of the builtin `sizeof`
+keeps its generic arguments, the instance's, for fold-sizeof; every other call loses them.
 """, state=State, requires=("model",))
 
 
@@ -114,21 +114,21 @@ def _fn(run, node):
     st = run.state
     params = run.walk_seq(node.params)
     body = run.walk(node.body)
-    return Lmono["Fn"](st.walking.name, params, node.on, _type(run, node.ret),
+    return Linstances["Fn"](st.walking.name, params, node.on, _type(run, node.ret),
                        st.walking.bounds, body, span=node.span)
 
 
 def _type(run, ty):
-    """A written type as Lmono has it (a generic struct's arguments erased), or None."""
+    """A written type as Linstances has it, or None."""
     return run.walk(ty) if ty is not None else None
 
 
 def _bound(bound, binding: dict):
     """A where clause with its topology parameters replaced by what they are bound to."""
     src, dst = (b if (b := binding.get(n)) is not None and type(b) is not int
-                and b._prod == "TopoRef" else Lmono["TopoRef"](n, None, None, span=bound.span)
+                and b._prod == "TopoRef" else Linstances["TopoRef"](n, None, None, span=bound.span)
                 for n in (bound.src, bound.dst))
-    return Lmono["ReachableBound"](src, dst, f"Reachable<{bound.src}, {bound.dst}>",
+    return Linstances["ReachableBound"](src, dst, f"Reachable<{bound.src}, {bound.dst}>",
                                    span=bound.span)
 
 
@@ -137,21 +137,8 @@ def _bound(bound, binding: dict):
 
 @monomorphize.on("StructDecl")
 def _struct(run, node):
-    # A generic struct's parameters are erased, not instantiated: its values are built and
-    # read the same whatever the arguments, which only the checks of its fields would need.
     # Fields are not locals: each keeps its name, and only its type is walked.
-    fields = tuple(Lmono["Param"](f.name, _type(run, f.type), span=f.span) for f in node.fields)
-    return Lmono["StructDecl"](node.name, fields, span=node.span)
-
-
-@monomorphize.on("StructLit")
-def _struct_lit(run, node):
-    return Lmono["StructLit"](node.name, run.walk_seq(node.fields), span=node.span)
-
-
-@monomorphize.on("AppliedType")
-def _applied(run, node):
-    return Lmono["NamedType"](node.name, span=node.span)
+    return node.replace(fields=tuple(f.replace(type=_type(run, f.type)) for f in node.fields))
 
 
 @monomorphize.on("Param")
@@ -194,7 +181,7 @@ def _if(run, node):
     # In an instance, the branch an `if comptime` does not take is pruned before any check
     # runs, so that `if comptime N > 1 { f(..N - 1..) }` asks for no instance where N is 1
     # (the base case of a recursion over a const). Elsewhere desugar-comptime decides.
-    empty = Lmono["Block"]((), None, span=node.then.span)
+    empty = Linstances["Block"]((), None, span=node.then.span)
     then = run.walk(node.then) if taken else empty
     orelse = run.walk(node.orelse) if not taken and node.orelse is not None else \
         (empty if node._prod == "IfExpr" else None)
@@ -249,7 +236,7 @@ def _global(run, node):
         _refuse(run, node.span, f"'{node.name}' is generic, so it can only be called: each "
                                 f"call gets the instance its generic arguments ask for",
                 help=[f"call it (`{node.name}(..)`), or wrap the call in a closure"])
-    return Lmono["Global"](node.name, span=node.span)
+    return Linstances["Global"](node.name, span=node.span)
 
 
 @monomorphize.on("Call")
@@ -257,33 +244,22 @@ def _call(run, node):
     st = run.state
     name = node.callee.name if node.callee._prod == "Global" else None
     if name == "sizeof" and name not in st.functions:
-        return _size_of(run, node)
+        # The builtin: fold-sizeof reads its type, the instance's by now.
+        return node.replace(callee=Linstances["Global"](name, span=node.callee.span),
+                            targs=run.walk_seq(node.targs), args=run.walk_seq(node.args))
     args = run.walk_seq(node.args)
-    callee = Lmono["Global"](name, span=node.callee.span) if name in st.generics \
+    callee = Linstances["Global"](name, span=node.callee.span) if name in st.generics \
         else run.walk(node.callee)
     if name in st.generics:
         instance = _instance(run, node, st.generics[name], args)
         if instance is not None:
-            callee = Lmono["Global"](instance, span=node.callee.span)
+            callee = Linstances["Global"](instance, span=node.callee.span)
     elif node.targs and (name is None or name in st.items):  # an unknown one is reported
         what = f"'{name}' is not generic" if name in st.functions else "this callee is not a " \
                                                                        "generic function"
         _refuse(run, node.span, f"{what}, but this call gives it {_count(len(node.targs))}",
                 help=["remove the `<..>` after the function's name"])
-    return Lmono["Call"](callee, args, span=node.span)
-
-
-def _size_of(run, call):
-    """`sizeof<T>()` is the bytes of a T, a literal once T is the instance's type."""
-    targ = call.targs[0] if len(call.targs) == 1 and not call.args else None
-    size = type_bytes(targ.type) if targ is not None and targ._prod == "TypeArg" else None
-    if size is None:
-        shown = ", ".join(to_text(t).strip() for t in call.targs)
-        _refuse(run, call.span, f"`sizeof<{shown}>()` has no size: it takes one type, a scalar "
-                                f"or a tensor with numbers for extents, and no argument",
-                help=["write `sizeof<f32>()` or `sizeof<Tensor<f32, [4, 4]>>()`"])
-        size = 0
-    return Lmono["Int"](size, span=call.span)
+    return Linstances["Call"](callee, (), args, span=node.span)
 
 
 def _instance(run, call, fn, args) -> str | None:
@@ -374,7 +350,7 @@ def _written(g, targ):
         return None
     if g.topology:  # a bare name, `f<GPU>(p)`
         t = targ.type
-        return Lmono["TopoRef"](t.name, None, None, span=t.span) \
+        return Linstances["TopoRef"](t.name, None, None, span=t.span) \
             if t._prod == "NamedType" else None
     return targ.type
 

@@ -1,4 +1,4 @@
-"""substitute-generic-parameters: Lresolved -> Lresolved, a helper rewrite of monomorphize.
+"""substitute-generic-parameters: Lerased -> Lerased, a helper rewrite of monomorphize.
 
 Not in the pipeline: monomorphize runs it (`Pass.rewrite`) once per instance it makes, on the
 generic function's tree, and walks the result as that instance's body.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..dump.text import to_text
-from ..languages import Lresolved
+from ..languages import Lerased
 from ..nanopass import Pass
 from ..values.sizes import extent
 
@@ -22,7 +22,7 @@ class Substitution:
     argument: int = 0  # > 0 inside a generic argument of a call: a value, not an extent
 
 
-substitute = Pass("substitute-generic-parameters", Lresolved, Lresolved, """
+substitute = Pass("substitute-generic-parameters", Lerased, Lerased, """
 Replace a generic function's parameters by what one instance binds them to.
 
 A type parameter's uses become the type, a topology's the topology, a const's uses as a value
@@ -45,13 +45,13 @@ def _topo(run, node):
     bound = run.state.binding.get(node.name)
     if bound is None or type(bound) is int or bound._prod != "TopoRef" or node.index is not None:
         return run.rebuild(node)
-    return Lresolved["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
+    return Lerased["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
 
 
 @substitute.on("DimName")
 def _dim_name(run, node):
     bound = run.state.binding.get(node.name)
-    return Lresolved["DimInt"](bound, span=node.span) if type(bound) is int else node
+    return Lerased["DimInt"](bound, span=node.span) if type(bound) is int else node
 
 
 @substitute.on("DimBinary")
@@ -61,7 +61,7 @@ def _dim_binary(run, node):
         return out
     n = extent(out)
     if n is not None and (n > 0 or run.state.argument):
-        return Lresolved["DimInt"](n, span=node.span)
+        return Lerased["DimInt"](n, span=node.span)
     value = "a division by zero" if n is None else str(n)
     run.ctx.diagnostics.error(
         "E3047", node.span,
@@ -78,11 +78,11 @@ def _local(run, node):
     if type(bound) not in (int, float):
         return node
     const = next(g for g in run.state.fn.generics if g.name == node.name)
-    value = Lresolved["Int" if type(bound) is int else "Float"](bound, span=node.span)
+    value = Lerased["Int" if type(bound) is int else "Float"](bound, span=node.span)
     if const.type._prod == "Scalar" and const.type.name == ("i32" if type(bound) is int
                                                             else "f64"):
         return value
-    return Lresolved["Cast"](value, const.type, span=node.span)
+    return Lerased["Cast"](value, const.type, span=node.span)
 
 
 @substitute.on("DimArg")
@@ -99,6 +99,6 @@ def _dim_arg(run, node):
 def _type_arg(run, node):
     # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension.
     if node.type._prod == "NamedType" and type(run.state.binding.get(node.type.name)) is int:
-        return Lresolved["DimArg"](Lresolved["DimInt"](run.state.binding[node.type.name],
+        return Lerased["DimArg"](Lerased["DimInt"](run.state.binding[node.type.name],
                                                        span=node.span), span=node.span)
     return run.rebuild(node)

@@ -6,7 +6,7 @@ import importlib
 from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 
 IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l1_flat", "l1_paths",
-              "l2_unrolled", "l3_transfers", "l4_resolved",
+              "l2_unrolled", "l3_transfers", "l4_resolved", "l4_erased", "l5_instances",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
               "l10_kernels", "l11_assumed", "lnocontracts", "lnative", "l12_scalars",
               "l13_lifted", "l14_blocks", "lstops", "lcells", "l15_mlir"]
@@ -18,7 +18,7 @@ ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-construc
          "hoist-nested-items", "flatten-impl-blocks", "resolve-type-paths",
          "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-constants", "check-memory-declarations",
-           "monomorphize", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
+           "erase-generic-structs", "monomorphize", "fold-sizeof", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
            "check-match-arms", "check-element-types", "check-extent-queries", "check-tensor-literals", "check-tensor-constructors", "check-declared-tiles", "desugar-value-matches",
            "fold-comptime-lambdas", "desugar-comptime",
@@ -42,7 +42,7 @@ def test_the_passes_are_in_chain_order():
 def test_every_language_by_name_each_extending_the_one_before():
     assert list(LANGUAGES) == ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted",
                                "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved",
-                               "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
+                               "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded", "Lrouted", "Lscheduled",
                                "Lkernels", "Lassumed", "Lnocontracts", "Lnative",
                                "Lscalars", "Llifted", "Lblocks", "Lstops", "Lcells", "Lmlir"]
     langs = list(LANGUAGES.values())

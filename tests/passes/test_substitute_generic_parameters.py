@@ -2,8 +2,8 @@
 one binding at a time: what each parameter's uses become."""
 
 from nano_vx.dump.text import to_text
-from nano_vx.languages import Lresolved
-from nano_vx.passes.check_memory_declarations import check_memory_declarations
+from nano_vx.languages import Lerased
+from nano_vx.passes.erase_generic_structs import erase_generic_structs
 from nano_vx.passes.substitute_generic_parameters import Substitution, substitute
 from front import run_front
 
@@ -19,7 +19,7 @@ fn main() { }
 
 
 def instance(binding: dict):
-    ran = run_front(GENERIC, check_memory_declarations)
+    ran = run_front(GENERIC, erase_generic_structs)
     fn = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "stage")
     out = substitute.rewrite(fn.replace(generics=()), ran.ctx,
                              state=Substitution(binding, "stage$inst", fn))
@@ -27,8 +27,8 @@ def instance(binding: dict):
 
 
 def binding(n: int = 4):
-    return {"T": Lresolved["Scalar"]("f64"), "N": n, "M": 7,
-            "A": Lresolved["TopoRef"]("GPU", None, None)}
+    return {"T": Lerased["Scalar"]("f64"), "N": n, "M": 7,
+            "A": Lerased["TopoRef"]("GPU", None, None)}
 
 
 def test_every_parameter_becomes_what_the_instance_binds_it_to():

@@ -1,0 +1,58 @@
+"""Linstances: no generic function left (`Fn` loses `generics`, named `stage$i32` as an instance), concrete where clauses; only `sizeof<T>()` keeps `targs`."""
+
+from __future__ import annotations
+
+import re
+
+from ..nanopass import Terminal, prod
+from .l4_erased import Lerased
+
+# An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
+# `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`.
+_INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?(\$[A-Za-z0-9_\[\]<>,.:-]+)*\Z")
+
+
+def is_iname(v) -> bool:
+    return type(v) is str and _INAME.match(v) is not None
+
+
+def generic_of(name: str) -> str:
+    """The generic function an instance was made from: `stage$i32` is an instance of
+    `stage`; a function that was never generic is its own."""
+    return name.split("$", 1)[0]
+
+
+def topology_name(ref) -> str:
+    """A topology reference as instance names spell it: `GPU`, `NPU[0]` (an index that is
+    not a literal is left out)."""
+    index = ref.index
+    return ref.name + (f"[{index.value}]" if index is not None and index._prod == "Int" else "")
+
+
+Linstances = Lerased.extend(
+    "Linstances",
+    "Lerased without generic functions: each is replaced by one instance per distinct "
+    "argument list it is called with; its where clauses name concrete topologies. A call "
+    "keeps generic arguments only as `sizeof<T>()`, T the instance's",
+    terminals=[
+        Terminal("iname", is_iname, "a function's name, an instance's with its arguments: "
+                                    "stage$i32, scores$4"),
+        Terminal("clause", lambda v: type(v) is str, "a where clause as written"),
+    ],
+    remove={
+        "GParam": ["TypeParam", "ConstParam"],
+        "Bound": ["ReachableBound"],
+        "Expr": ["Global"],
+        "Item": ["Fn"],
+    },
+    add={
+        "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
+                            "bounds: Bound*, body: Block",
+                      "a function of the program, or an instance of a generic one")],
+        "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",
+                       "where Reachable<src, dst>, the topologies the instance was made "
+                       "for; written: the clause as the generic spells it")],
+        "Expr": [prod("Global", "name: iname", "a function (an instance too), const item, or "
+                                              "builtin")],
+    },
+)
