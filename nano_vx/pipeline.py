@@ -28,7 +28,7 @@ from .passes.desugar_comptime import desugar_comptime
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
-from .passes.erase_generic_structs import erase_generic_structs
+from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_loops import desugar_loops
@@ -82,7 +82,7 @@ PIPELINE = Pipeline([
     resolve_names,
     check_constants,
     check_memory_declarations,
-    erase_generic_structs,
+    erase_struct_arguments,
     monomorphize,
     fold_sizeof,
     fold_const_extents,

@@ -1,4 +1,4 @@
-"""Linstances: no generic function left (`Fn` loses `generics`, named `stage$i32` as an instance), concrete where clauses; only `sizeof<T>()` keeps `targs`."""
+"""Linstances: removes generic parameters (`Fn` and `StructDecl` lose `generics`; an instance is named `stage$i32`), where clauses name topologies; only `sizeof<T>()` keeps `targs`."""
 
 from __future__ import annotations
 
@@ -43,12 +43,15 @@ Linstances = Lerased.extend(
         "GParam": ["TypeParam", "ConstParam"],
         "Bound": ["ReachableBound"],
         "Expr": ["Global"],
-        "Item": ["Fn"],
+        "Item": ["Fn", "StructDecl"],
     },
     add={
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
                             "bounds: Bound*, body: Block",
-                      "a function of the program, or an instance of a generic one")],
+                      "a function of the program, or an instance of a generic one"),
+                 prod("StructDecl", "name: name, fields: Param*",
+                      "a generic struct's parameters are dropped: a field of type `T` is "
+                      "of any type")],
         "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",
                        "where Reachable<src, dst>, the topologies the instance was made "
                        "for; written: the clause as the generic spells it")],

@@ -10,9 +10,9 @@ from ..dump.text import to_text
 from ..global_names import BUILTINS, undefined
 from ..languages import Lerased, Linstances
 from ..languages.l5_instances import generic_of, topology_name
-from ..nanopass import Pass, descendants, with_span
+from ..nanopass import Pass
+from ..placement import generic_arguments
 from ..placement.typer import Signature, Typer, join, settle
-from ..values.sizes import extent
 from ..placement.types import OPAQUE, Machine, placed
 from .substitute_generic_parameters import Substitution, substitute
 
@@ -65,7 +65,8 @@ worked out, or does not fit its parameter, is E3047; an instantiation more than 
 calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
 `if comptime` does not take is pruned and asks for no instance, so a recursion over a const
 can stop at a base case; the pruned branch may name what does not exist (resolve-names left
-such a name alone), and a name there that survives is E2001. A call of the builtin `sizeof`
+such a name alone), and a name there that survives is E2001. A generic struct loses its
+parameters, which nothing applies since erase-struct-arguments. A call of the builtin `sizeof`
 keeps its generic arguments, the instance's, for fold-sizeof; every other call loses them.
 """, state=State, requires=("model",))
 
@@ -137,8 +138,11 @@ def _bound(bound, binding: dict):
 
 @monomorphize.on("StructDecl")
 def _struct(run, node):
+    # Nothing applies a generic struct's parameters since erase-struct-arguments: they go.
     # Fields are not locals: each keeps its name, and only its type is walked.
-    return node.replace(fields=tuple(f.replace(type=_type(run, f.type)) for f in node.fields))
+    fields = tuple(Linstances["Param"](f.name, _type(run, f.type), span=f.span)
+                   for f in node.fields)
+    return Linstances["StructDecl"](node.name, fields, span=node.span)
 
 
 @monomorphize.on("Param")
@@ -257,7 +261,8 @@ def _call(run, node):
     elif node.targs and (name is None or name in st.items):  # an unknown one is reported
         what = f"'{name}' is not generic" if name in st.functions else "this callee is not a " \
                                                                        "generic function"
-        _refuse(run, node.span, f"{what}, but this call gives it {_count(len(node.targs))}",
+        given = generic_arguments.count(len(node.targs))
+        _refuse(run, node.span, f"{what}, but this call gives it {given}",
                 help=["remove the `<..>` after the function's name"])
     return Linstances["Call"](callee, (), args, span=node.span)
 
@@ -266,25 +271,9 @@ def _instance(run, call, fn, args) -> str | None:
     """The name of the instance this call runs, made (or asked for) on first use; None when
     the call's generic arguments cannot be worked out (reported)."""
     st = run.state
-    # parameter -> what it is bound to; a const's -> the argument that bound it (0: `<..>`)
-    binding, by = {}, {}
-    if not _explicit(run, call, fn, binding, by):
-        return None
-    kinds = {g.name: g for g in fn.generics}
-    for i, (param, arg) in enumerate(zip(fn.params, args), 1):
-        found = settle(st.typer.of(arg, st.here[-1]))
-        if param.type is None or found is OPAQUE:
-            continue  # nothing to learn from it
-        if not _deduce(run, call, kinds, param.type, with_span(found, arg.span), i, arg,
-                       binding, by):
-            return None
-    missing = [g.name for g in fn.generics if g.name not in binding]
-    if missing:
-        _refuse(run, call.span, f"cannot tell what '{missing[0]}' is in this call to "
-                                f"'{fn.name}': no argument's type names it and no generic "
-                                f"argument gives it",
-                help=[f"write the generic arguments out, {_written_out(fn.name)}, in the "
-                      f"order {', '.join(_kind(g) for g in fn.generics)}"])
+    found = [settle(st.typer.of(arg, st.here[-1])) for _, arg in zip(fn.params, args)]
+    binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics)
+    if binding is None:
         return None
     name = fn.name + "".join("$" + _show(binding[g.name]) for g in fn.generics)
     if name not in st.base.functions:
@@ -320,84 +309,6 @@ def _make(run, call, fn, name: str, binding: dict) -> bool:
     return True
 
 
-def _explicit(run, call, fn, binding: dict, by: dict) -> bool:
-    """Bind what `f<..>` writes, in the order of the generic parameters."""
-    if len(call.targs) > len(fn.generics):
-        _refuse(run, call.span, f"'{fn.name}' takes {_count(len(fn.generics))}, but this call "
-                                f"gives it {len(call.targs)}")
-        return False
-    for g, targ in zip(fn.generics, call.targs):
-        value = _written(g, targ)
-        if value is None:
-            _refuse(run, targ.span, f"'{g.name}' of '{fn.name}' is {_kind(g, named=False)}, "
-                                    f"but this call gives it `{to_text(targ).strip()}`")
-            return False
-        binding[g.name], by[g.name] = value, 0
-    return True
-
-
-def _written(g, targ):
-    """What a written generic argument binds `g` to, or None when it cannot be that."""
-    if g._prod == "ConstParam":
-        if g.type._prod == "Scalar" and g.type.name in ("f16", "bf16", "f32", "f64"):
-            return targ.value if targ._prod == "FloatArg" else \
-                float(extent(targ.dim)) if targ._prod == "DimArg" and extent(targ.dim) \
-                is not None else None
-        return extent(targ.dim) if targ._prod == "DimArg" else None
-    if g.topology and targ._prod == "TopoArg":
-        return targ.topo
-    if targ._prod != "TypeArg":
-        return None
-    if g.topology:  # a bare name, `f<GPU>(p)`
-        t = targ.type
-        return Linstances["TopoRef"](t.name, None, None, span=t.span) \
-            if t._prod == "NamedType" else None
-    return targ.type
-
-
-def _deduce(run, call, kinds, param, found, i, arg, binding, by) -> bool:
-    """Bind the generic parameters `param` (a parameter's written type) names from `found`
-    (the argument's type); False when a const is bound twice to different extents
-    (reported)."""
-    k = param._prod
-    if k == "NamedType" and param.name in kinds and kinds[param.name]._prod == "TypeParam" \
-            and not kinds[param.name].topology:
-        if not any(n._prod == "OpaqueType" for n in descendants(found)):
-            binding.setdefault(param.name, found)
-        return True
-    if k != found._prod:
-        return True  # a mismatch: check-calls names both types once the instance exists
-    if k == "TensorType":
-        for d, e in zip(param.dims, found.dims):
-            if d._prod != "DimName" or d.name not in kinds or e._prod != "DimInt":
-                continue
-            if d.name not in binding:
-                binding[d.name], by[d.name] = e.value, i
-            elif binding[d.name] != e.value:
-                _twice(run, call, d.name, binding[d.name], by[d.name], i, e.value, arg)
-                return False
-        return _deduce(run, call, kinds, param.elem, found.elem, i, arg, binding, by)
-    if k in ("PinnedType", "HardwareStateType"):
-        topo = param.topo.name
-        if topo in kinds and kinds[topo]._prod == "TypeParam" and kinds[topo].topology:
-            binding.setdefault(topo, found.topo)
-    if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType", "BorrowType"):
-        return _deduce(run, call, kinds, param.inner, found.inner, i, arg, binding, by)
-    return True
-
-
-def _twice(run, call, name, bound, first, i, other, arg) -> None:
-    origin = "the generic argument `<..>`" if first == 0 else f"argument {first}"
-    _refuse(run, arg.span, f"'{name}' is bound to {bound} by {origin}, but argument {i} has "
-                           f"extent {other}", code="E3046",
-            notes=[f"in this call to '{call.callee.name}', every argument that names "
-                   f"'{name}' must have the same extent there"],
-            help=[f"pass arguments that agree on '{name}' (here, each of extent {bound} "
-                  f"where the parameter's type names '{name}')"],
-            parameter=name, bound=bound, bound_by=first, argument=i, extent=other,
-            callee=call.callee.name)
-
-
 def _show(value) -> str:
     """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`."""
     if type(value) in (int, float):
@@ -405,25 +316,6 @@ def _show(value) -> str:
     if value._prod == "TopoRef":
         return topology_name(value)
     return "".join(to_text(value).split())
-
-
-def _written_out(name):
-    """Where a call writes its generic arguments: a function of a generic type's impl block
-    takes the type's first, `Pair<i32>::with<4>(..)`."""
-    owner, _, fn = name.rpartition("::")
-    if owner:
-        return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
-    return f"`{name}<..>(..)`"
-
-
-def _kind(g, named: bool = True) -> str:
-    kind = (f"a const {to_text(g.type).strip()}" if g._prod == "ConstParam"
-            else "a topology" if g.topology else "a type")
-    return f"'{g.name}' ({kind})" if named else kind
-
-
-def _count(n: int) -> str:
-    return f"{n} generic argument{'s' * (n != 1)}"
 
 
 def _refuse(run, span, message, *, code="E3047", notes=(), help=(), **data) -> None:

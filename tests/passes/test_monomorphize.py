@@ -1,5 +1,6 @@
 """monomorphize: generic functions become instances (`stage$i32`); a const dimension binds once
-(E3046); generic arguments that cannot be worked out (E3047); runaway instantiation (E3032)."""
+(E3046); generic arguments that cannot be worked out (E3047); runaway instantiation (E3032).
+Generic structs are erase-struct-arguments' (before it), `sizeof` fold-sizeof's (after it)."""
 
 from pathlib import Path
 
@@ -221,59 +222,21 @@ def test_a_const_argument_may_be_zero_or_negative_and_an_if_comptime_ending_a_bo
     assert ran.prints() == ("6\n", "6\n")
 
 
-SIZES = """\
-fn bytes_of<T>(x: T) -> i64 {
-  sizeof<T>()
-}
-
-fn row_bytes<T>(t: Tensor<T, [4]>) -> i64 {
-  sizeof<T>() * 4
-}
-
-fn main() {
-  print(sizeof<f32>());
-  print(sizeof<Tensor<f64, [2, 3]>>());
-  print(bytes_of(2.5f32));
-  print(bytes_of(7i64));
-  print(row_bytes(Tensor<u8, [4]>::new()));
-}
-"""
-
-
-def test_sizeof_is_a_literal_in_each_instance_and_the_generic_ran_the_same():
-    ran = run_front(SIZES, monomorphize)
+def test_the_builtin_sizeof_keeps_its_type_the_instance_s_for_fold_sizeof():
+    ran = run_front("fn bytes_of<T>(x: T) -> i64 { sizeof<T>() }\n"
+                    "fn main() { print(bytes_of(2.5f32)); print(sizeof<i64>()); }\n",
+                    monomorphize)
     assert not ran.diagnostics.items
-    bodies = {i.name: to_text(i.body).split() for i in ran.after.items}
-    assert bodies["bytes_of$f32"] == ["{", "4", "}"]
-    assert bodies["row_bytes$u8"] == ["{", "1", "*", "4", "}"]
-    # Before monomorphize the interpreter knows T from what the call passed.
-    assert ran.prints() == ("4\n48\n4\n8\n4\n", "4\n48\n4\n8\n4\n")
-
-
-def test_sizeof_of_a_type_without_a_static_size_is_refused():
-    d = _refused("fn main() { print(sizeof<Tensor<f32, [?]>>()); }\n")
-    assert d.code == "E3047"
-    assert d.message.startswith("`sizeof<Tensor<f32, [?]>>()` has no size: it takes one type")
-
-
-def test_a_generic_struct_written_in_a_signature_or_a_let_is_the_struct_erased():
-    text = ("struct Pair<T, const N: i32> { a: T, b: Tensor<f32, [N]> }\n\n"
-            "fn first(p: Pair<f32, 2>) -> f32 { p.a }\n\n"
-            "fn make() -> Pair<f32, 2> { Pair { a: 2.5, b: Tensor<f32, [2]>::new() } }\n\n"
-            "fn main() {\n  let q: Pair<f32, 2> = make();\n  print(first(q));\n}\n")
-    ran = run_front(text, monomorphize)
-    assert not ran.diagnostics.items
-    assert not list(ran.nodes("AppliedType"))
-    # The field `a: T` keeps its parameter's name: erased, it takes any value.
-    assert [to_text(n).strip() for n in ran.nodes("NamedType")] == ["T", "Pair", "Pair", "Pair"]
-    assert ran.prints() == ("2.5\n", "2.5\n")
+    assert "fn bytes_of$f32(x: f32) -> i64 {\n    @sizeof<f32>()\n}" in to_text(ran.after)
+    assert "@print(@sizeof<i64>());" in to_text(ran.after)
+    assert ran.prints() == ("4\n8\n", "4\n8\n")
 
 
 def test_handwritten_uncalled_generic_naming_nothing(run_pass, snapshot_txt):
     # A generic function calling `@nowhere`, which no item declares (resolve-names refuses
     # it first, E2001). Nothing calls the generic, so it disappears unchecked.
     ran = run_pass("monomorphize", """
-        // IL: Lresolved
+        // IL: Lerased
         fn broken<T>(x: T) -> T {
             @nowhere(x)
         }

@@ -18,7 +18,7 @@ ORDER = ["parse", "load-machine-files", "drop-imports", "desugar-tensor-construc
          "hoist-nested-items", "flatten-impl-blocks", "resolve-type-paths",
          "desugar-unroll-across",
            "desugar-transfer-methods", "resolve-names", "check-constants", "check-memory-declarations",
-           "erase-generic-structs", "monomorphize", "fold-sizeof", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
+           "erase-struct-arguments", "monomorphize", "fold-sizeof", "fold-const-extents", "check-where-clauses", "check-locations", "infer-placement",
            "check-literal-ranges",
            "check-match-arms", "check-element-types", "check-extent-queries", "check-tensor-literals", "check-tensor-constructors", "check-declared-tiles", "desugar-value-matches",
            "fold-comptime-lambdas", "desugar-comptime",

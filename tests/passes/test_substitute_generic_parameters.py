@@ -3,7 +3,7 @@ one binding at a time: what each parameter's uses become."""
 
 from nano_vx.dump.text import to_text
 from nano_vx.languages import Lerased
-from nano_vx.passes.erase_generic_structs import erase_generic_structs
+from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
 from nano_vx.passes.substitute_generic_parameters import Substitution, substitute
 from front import run_front
 
@@ -19,7 +19,7 @@ fn main() { }
 
 
 def instance(binding: dict):
-    ran = run_front(GENERIC, erase_generic_structs)
+    ran = run_front(GENERIC, erase_struct_arguments)
     fn = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "stage")
     out = substitute.rewrite(fn.replace(generics=()), ran.ctx,
                              state=Substitution(binding, "stage$inst", fn))

@@ -1,0 +1,149 @@
+"""What one call binds a generic function's parameters to: the generic arguments it writes
+(`f<4>(x)`, `f<GPU>(p)`), then what its arguments' types give (a type from the argument in
+its place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent). What
+cannot be worked out, or does not fit, is E3047; a const bound to two extents is E3046.
+monomorphize names and makes the instance a binding asks for."""
+
+from __future__ import annotations
+
+from ..dump.text import to_text
+from ..languages import Lerased
+from ..nanopass import descendants, with_span
+from ..values.sizes import extent
+from .types import OPAQUE
+
+
+def binding(call, fn, found, diagnostics) -> dict | None:
+    """Each generic parameter of `fn` -> a type, a TopoRef, or a number, for `call`, whose
+    arguments' types are `found` (settled; OPAQUE where unknown); None when some parameter
+    cannot be bound (reported)."""
+    return _Binder(call, fn, diagnostics).bind(found)
+
+
+def count(n: int) -> str:
+    """`n` generic arguments, as a message counts them."""
+    return f"{n} generic argument{'s' * (n != 1)}"
+
+
+class _Binder:
+    def __init__(self, call, fn, diagnostics):
+        self.call, self.fn, self.diagnostics = call, fn, diagnostics
+        self.kinds = {g.name: g for g in fn.generics}
+        self.binding = {}  # parameter -> what it is bound to
+        self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
+
+    def bind(self, found) -> dict | None:
+        fn, call = self.fn, self.call
+        if not self._explicit():
+            return None
+        for i, (param, arg, ty) in enumerate(zip(fn.params, call.args, found), 1):
+            if param.type is None or ty is OPAQUE:
+                continue  # nothing to learn from it
+            if not self._deduce(param.type, with_span(ty, arg.span), i, arg):
+                return None
+        missing = [g.name for g in fn.generics if g.name not in self.binding]
+        if missing:
+            self._refuse(call.span, f"cannot tell what '{missing[0]}' is in this call to "
+                                    f"'{fn.name}': no argument's type names it and no generic "
+                                    f"argument gives it",
+                         help=[f"write the generic arguments out, {_written_out(fn.name)}, in "
+                               f"the order {', '.join(_kind(g) for g in fn.generics)}"])
+            return None
+        return self.binding
+
+    def _explicit(self) -> bool:
+        """Bind what `f<..>` writes, in the order of the generic parameters."""
+        fn, call = self.fn, self.call
+        if len(call.targs) > len(fn.generics):
+            self._refuse(call.span, f"'{fn.name}' takes {count(len(fn.generics))}, but this "
+                                    f"call gives it {len(call.targs)}")
+            return False
+        for g, targ in zip(fn.generics, call.targs):
+            value = _written(g, targ)
+            if value is None:
+                self._refuse(targ.span, f"'{g.name}' of '{fn.name}' is "
+                                        f"{_kind(g, named=False)}, but this call gives it "
+                                        f"`{to_text(targ).strip()}`")
+                return False
+            self.binding[g.name], self.by[g.name] = value, 0
+        return True
+
+    def _deduce(self, param, found, i, arg) -> bool:
+        """Bind the generic parameters `param` (a parameter's written type) names from
+        `found` (the argument's type); False when a const is bound twice to different
+        extents (reported)."""
+        kinds, binding = self.kinds, self.binding
+        k = param._prod
+        if k == "NamedType" and param.name in kinds and kinds[param.name]._prod == "TypeParam" \
+                and not kinds[param.name].topology:
+            if not any(n._prod == "OpaqueType" for n in descendants(found)):
+                binding.setdefault(param.name, found)
+            return True
+        if k != found._prod:
+            return True  # a mismatch: check-calls names both types once the instance exists
+        if k == "TensorType":
+            for d, e in zip(param.dims, found.dims):
+                if d._prod != "DimName" or d.name not in kinds or e._prod != "DimInt":
+                    continue
+                if d.name not in binding:
+                    binding[d.name], self.by[d.name] = e.value, i
+                elif binding[d.name] != e.value:
+                    self._twice(d.name, i, e.value, arg)
+                    return False
+            return self._deduce(param.elem, found.elem, i, arg)
+        if k in ("PinnedType", "HardwareStateType"):
+            topo = param.topo.name
+            if topo in kinds and kinds[topo]._prod == "TypeParam" and kinds[topo].topology:
+                binding.setdefault(topo, found.topo)
+        if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType", "BorrowType"):
+            return self._deduce(param.inner, found.inner, i, arg)
+        return True
+
+    def _twice(self, name, i, other, arg) -> None:
+        bound, first, callee = self.binding[name], self.by[name], self.call.callee.name
+        origin = "the generic argument `<..>`" if first == 0 else f"argument {first}"
+        self._refuse(arg.span, f"'{name}' is bound to {bound} by {origin}, but argument {i} "
+                               f"has extent {other}", code="E3046",
+                     notes=[f"in this call to '{callee}', every argument that names "
+                            f"'{name}' must have the same extent there"],
+                     help=[f"pass arguments that agree on '{name}' (here, each of extent "
+                           f"{bound} where the parameter's type names '{name}')"],
+                     parameter=name, bound=bound, bound_by=first, argument=i, extent=other,
+                     callee=callee)
+
+    def _refuse(self, span, message, *, code="E3047", notes=(), help=(), **data) -> None:
+        self.diagnostics.error(code, span, message, notes=notes, help=help, **data)
+
+
+def _written(g, targ):
+    """What a written generic argument binds `g` to, or None when it cannot be that."""
+    if g._prod == "ConstParam":
+        if g.type._prod == "Scalar" and g.type.name in ("f16", "bf16", "f32", "f64"):
+            return targ.value if targ._prod == "FloatArg" else \
+                float(extent(targ.dim)) if targ._prod == "DimArg" and extent(targ.dim) \
+                is not None else None
+        return extent(targ.dim) if targ._prod == "DimArg" else None
+    if g.topology and targ._prod == "TopoArg":
+        return targ.topo
+    if targ._prod != "TypeArg":
+        return None
+    if g.topology:  # a bare name, `f<GPU>(p)`
+        t = targ.type
+        return Lerased["TopoRef"](t.name, None, None, span=t.span) \
+            if t._prod == "NamedType" else None
+    return targ.type
+
+
+def _written_out(name):
+    """Where a call writes its generic arguments: a function of a generic type's impl block
+    takes the type's first, `Pair<i32>::with<4>(..)`."""
+    owner, _, fn = name.rpartition("::")
+    if owner:
+        return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
+    return f"`{name}<..>(..)`"
+
+
+def _kind(g, named: bool = True) -> str:
+    kind = (f"a const {to_text(g.type).strip()}" if g._prod == "ConstParam"
+            else "a topology" if g.topology else "a type")
+    return f"'{g.name}' ({kind})" if named else kind

@@ -1,0 +1,74 @@
+"""erase-struct-arguments: a generic struct's arguments are erased (`Pair<f32, 4>` is `Pair`,
+`Pair::<f32, 4> { .. }` builds a `Pair`); the declaration keeps its parameters for
+monomorphize to drop; the program prints what it printed."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
+from nano_vx.passes.monomorphize import monomorphize
+from front import _printed, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "erase_struct_arguments"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", erase_struct_arguments)
+    assert not ran.diagnostics.items
+    assert not list(ran.nodes("AppliedType"))
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"erase-struct-arguments: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", erase_struct_arguments)
+
+
+def test_a_generic_struct_written_in_a_signature_or_a_let_is_the_struct_erased():
+    text = ("struct Pair<T, const N: i32> { a: T, b: Tensor<f32, [N]> }\n\n"
+            "fn first(p: Pair<f32, 2>) -> f32 { p.a }\n\n"
+            "fn make() -> Pair<f32, 2> { Pair { a: 2.5, b: Tensor<f32, [2]>::new() } }\n\n"
+            "fn main() {\n  let q: Pair<f32, 2> = make();\n  print(first(q));\n}\n")
+    ran = run_front(text, erase_struct_arguments)
+    # The field `a: T` keeps its parameter's name: erased, it takes any value.
+    assert [to_text(n).strip() for n in ran.nodes("NamedType")] == ["T", "Pair", "Pair", "Pair"]
+    assert [g.name for g in ran.after.items[0].generics] == ["T", "N"]
+    assert ran.prints() == ("2.5\n", "2.5\n")
+
+
+def test_calls_with_a_struct_written_or_returned_ask_for_one_instance():
+    ran = run_front(CASES / "pair.vx", monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == ["first", "make", "same$Pair",
+                                                                    "main"]
+    assert ran.after.items[0].name == "Pair" and not hasattr(ran.after.items[0], "generics")
+
+
+def test_handwritten_a_struct_applied_to_itself_inside_a_tuple(run_pass, snapshot_txt):
+    # An application nested in another's arguments, in a tuple type and in literals: the
+    # outer one erased whole, the inner literal erased on its own.
+    ran = run_pass("erase-struct-arguments", """
+        // IL: Lresolved
+        struct Cell<T> {
+            v: T,
+        }
+
+        fn get(c: (Cell<Cell<i32>>, i32)) -> i32 {
+            c.0.v.v + c.1
+        }
+
+        fn main() {
+            let c = Cell::<Cell<i32>> { v: Cell::<i32> { v: 41 } };
+            @print(@get((c, 1)));
+        }
+    """)
+    assert ran.codes == []
+    assert "fn get(c: (Cell, i32)) -> i32 {" in ran.text
+    assert "let c = Cell { v: Cell { v: 41 } };" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "42\n"
+    assert ran.dump == snapshot_txt
