@@ -31,9 +31,10 @@ def topology_name(ref) -> str:
 
 Linstances = Lerased.extend(
     "Linstances",
-    "Lerased without generic functions: each is replaced by one instance per distinct "
-    "argument list it is called with; its where clauses name concrete topologies. A call "
-    "keeps generic arguments only as `sizeof<T>()`, T the instance's",
+    "Lerased without generic parameters: each generic function is replaced by one instance "
+    "per distinct argument list it is called with, its where clauses naming concrete "
+    "topologies; a struct keeps none. A call keeps generic arguments only as `sizeof<T>()`, "
+    "T the instance's",
     terminals=[
         Terminal("iname", is_iname, "a function's name, an instance's with its arguments: "
                                     "stage$i32, scores$4"),

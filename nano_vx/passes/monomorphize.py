@@ -53,8 +53,9 @@ Replace every generic function by one instance per distinct list of generic argu
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
 else deduced from the types of the arguments: a type parameter from the argument in its
-place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent. A const binds once, from the first argument that names it, on any axis; a
-later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
+place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent
+(`placement/generic_arguments.py`). A const binds once, from the first argument that names
+it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
 2 has extent 7). An instance is named by its generic and its arguments (`stage$i32`,
 `scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's with every parameter
 replaced (the helper rewrite substitute-generic-parameters: a const's uses by its value,
