@@ -12,8 +12,8 @@ from .l1_paths import Lpaths
 from .l2_unrolled import Lunrolled
 from .l3_transfers import Ltransfers
 from .l4_resolved import Lresolved
-from .l4_erased import Lerased
-from .l5_instances import Linstances
+from .lerased import Lerased
+from .linstances import Linstances
 from .l5_monomorphic import Lmono
 from .l6_typed import Ltyped
 from .l7_folded import Lfolded

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Language, Nonterminal, Terminal, prod
-from .l5_instances import is_iname
+from .linstances import is_iname
 from .lcells import Lcells
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")

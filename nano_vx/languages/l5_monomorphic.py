@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l5_instances import Linstances
+from .linstances import Linstances
 
 Lmono = Linstances.extend(
     "Lmono",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..dump.text import to_text
 from ..languages.l0_source import DESCRIPTIONS
 from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l5_instances import generic_of
+from ..languages.linstances import generic_of
 from ..languages.l8_routed import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Where

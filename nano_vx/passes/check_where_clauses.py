@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l5_instances import generic_of, topology_name
+from ..languages.linstances import generic_of, topology_name
 from ..languages.l5_monomorphic import Lmono
 from ..nanopass import Analysis
 

@@ -9,7 +9,7 @@ from ..comptime import ComptimeError, Evaluator
 from ..dump.text import to_text
 from ..global_names import BUILTINS, undefined
 from ..languages import Lerased, Linstances
-from ..languages.l5_instances import generic_of, topology_name
+from ..languages.linstances import generic_of, topology_name
 from ..nanopass import Pass
 from ..placement import generic_arguments
 from ..placement.typer import Signature, Typer, join, settle

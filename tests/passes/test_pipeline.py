@@ -6,7 +6,7 @@ import importlib
 from nano_vx.pipeline import BACK_END, LANGUAGES, NATIVE, PIPELINE
 
 IL_MODULES = ["l0_source", "l0_plain", "l0_loops", "l1_hoisted", "l1_flat", "l1_paths",
-              "l2_unrolled", "l3_transfers", "l4_resolved", "l4_erased", "l5_instances",
+              "l2_unrolled", "l3_transfers", "l4_resolved", "lerased", "linstances",
               "l5_monomorphic", "l6_typed", "l7_folded", "l8_routed", "l9_scheduled",
               "l10_kernels", "l11_assumed", "lnocontracts", "lnative", "l12_scalars",
               "l13_lifted", "l14_blocks", "lstops", "lcells", "l15_mlir"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l4_erased import Lerased
+from .lerased import Lerased
 
 # An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
 # `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`.
