@@ -1,4 +1,4 @@
-"""Lerased: removes `AppliedType` and `StructLit`'s `targs`: a generic struct's uses name the struct alone."""
+"""Lerased: removes `AppliedType` and `StructLit`'s `targs`: a generic struct's uses name it alone."""
 
 from __future__ import annotations
 

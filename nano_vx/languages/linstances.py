@@ -1,4 +1,4 @@
-"""Linstances: removes generic parameters (`Fn` and `StructDecl` lose `generics`; an instance is named `stage$i32`), where clauses name topologies; only `sizeof<T>()` keeps `targs`."""
+"""Linstances: removes generic parameters (`Fn`, `StructDecl`; an instance is `stage$i32`); only `sizeof<T>()` keeps `targs`."""
 
 from __future__ import annotations
 

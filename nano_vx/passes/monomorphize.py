@@ -55,12 +55,12 @@ Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or 
 else deduced from the types of the arguments: a type parameter from the argument in its
 place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent
 (`placement/generic_arguments.py`). A const binds once, from the first argument that names
-it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by argument 1, but argument
-2 has extent 7). An instance is named by its generic and its arguments (`stage$i32`,
-`scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's with every parameter
-replaced (the helper rewrite substitute-generic-parameters: a const's uses by its value,
-`[N * 2]` folded) and its where clauses name the topologies. Instances are made
-from the calls of the non-generic functions, then from the calls of the instances, so a
+it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by
+argument 1, but argument 2 has extent 7). An instance is named by its generic and its
+arguments (`stage$i32`, `scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's
+with every parameter replaced (the helper rewrite substitute-generic-parameters: a const's
+uses by its value, `[N * 2]` folded) and its where clauses name the topologies. Instances are
+made from the calls of the non-generic functions, then from the calls of the instances, so a
 generic function nothing calls disappears unchecked. A generic argument that cannot be
 worked out, or does not fit its parameter, is E3047; an instantiation more than 64 generic
 calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
@@ -117,7 +117,7 @@ def _fn(run, node):
     params = run.walk_seq(node.params)
     body = run.walk(node.body)
     return Linstances["Fn"](st.walking.name, params, node.on, _type(run, node.ret),
-                       st.walking.bounds, body, span=node.span)
+                            st.walking.bounds, body, span=node.span)
 
 
 def _type(run, ty):
@@ -128,10 +128,11 @@ def _type(run, ty):
 def _bound(bound, binding: dict):
     """A where clause with its topology parameters replaced by what they are bound to."""
     src, dst = (b if (b := binding.get(n)) is not None and type(b) is not int
-                and b._prod == "TopoRef" else Linstances["TopoRef"](n, None, None, span=bound.span)
+                and b._prod == "TopoRef"
+                else Linstances["TopoRef"](n, None, None, span=bound.span)
                 for n in (bound.src, bound.dst))
     return Linstances["ReachableBound"](src, dst, f"Reachable<{bound.src}, {bound.dst}>",
-                                   span=bound.span)
+                                        span=bound.span)
 
 
 # -- the types of locals, which deduction reads ----------------------------------------
