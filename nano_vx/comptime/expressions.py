@@ -22,7 +22,7 @@ from .arithmetic import Literal
 from .errors import cannot_finish, depends, out_of_range
 from .values import PRINT, Closure, Function, Math, Unknown, runtime
 
-# monomorphize folds on Lresolved; fold-comptime-lambdas and desugar-comptime on Ltyped.
+# monomorphize folds on Lerased; fold-comptime-lambdas and desugar-comptime on Ltyped.
 FOLDED = lineage(Ltyped, Lresolved)
 EXPRESSIONS = Handlers("the compile-time evaluator's expressions", FOLDED, "Expr")
 

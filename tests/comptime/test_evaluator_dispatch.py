@@ -11,7 +11,7 @@ import pytest
 from nano_vx.comptime import Evaluator
 from nano_vx.comptime.expressions import EXPRESSIONS, ExprMixin
 from nano_vx.comptime.statements import STATEMENTS, StmtMixin
-from nano_vx.languages import Lmono, Lresolved, Ltyped
+from nano_vx.languages import Lerased, Linstances, Lmono, Lresolved, Ltyped
 from nano_vx.nanopass import DispatchError
 
 
@@ -49,7 +49,7 @@ def test_a_production_removed_before_the_evaluator_runs_is_refused():
 
 def test_the_tables_serve_the_ils_the_evaluator_folds_on():
     assert Evaluator.expressions.languages == Evaluator.statements.languages \
-        == (Lresolved, Lmono, Ltyped)
+        == (Lresolved, Lerased, Linstances, Lmono, Ltyped)
 
 
 def test_every_handler_of_the_evaluator_is_in_its_table():
