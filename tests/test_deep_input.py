@@ -16,7 +16,7 @@ import pytest
 from nano_vx import driver
 from nano_vx.cli import main
 from nano_vx.deep import run_deep
-from nano_vx.languages.l0_source import Lsrc
+from nano_vx.languages.lsrc import Lsrc
 from nano_vx.parser import parse_text
 from nano_vx.parser.limits import MAX_TREE_DEPTH, tree_depth
 from nano_vx.pipeline import PIPELINE

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l15_mlir import Lmlir
+from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
 from .machine_types import BITS, MACHINE, cell_type, mtype, signed, wrap

@@ -11,7 +11,7 @@ when it runs, since code on a path not taken may hold anything.
 from __future__ import annotations
 
 from ..languages import Lresolved, Ltyped
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
 from ..values.literals import literal, negated_literal, scalar_hint
 from ..values.math import MATH

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import CONTRACTS, DESCRIPTIONS, contract_clauses
-from ..languages.l4_resolved import display_name
+from ..languages.lsrc import CONTRACTS, DESCRIPTIONS, contract_clauses
+from ..languages.lresolved import display_name
 from ..nanopass import child_nodes, descendants
 from ..values.literals import scalar_hint
 from ..values.numbers import INT_TYPES

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import visible
-from ..languages.l0_source import nested_blocks
+from ..languages.lsrc import nested_blocks
 from ..solver import bounded, counterexample, show, smallest
 from .terms import FLOAT_LITERAL, INT_LITERAL, LITERALS, Encoding, Term, Unknown
 

@@ -5,8 +5,8 @@ differentiate-forward and differentiate-reverse both write with it."""
 
 from __future__ import annotations
 
-from ..languages.l4_resolved import display_name, unused_name
-from ..languages.l8_routed import Lrouted
+from ..languages.lresolved import display_name, unused_name
+from ..languages.lrouted import Lrouted
 from ..nanopass import descendants
 from ..placement.typer import FLOAT_LIT, INT_LIT, literal, value_type
 

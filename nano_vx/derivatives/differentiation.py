@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..languages.linstances import generic_of
 from ..nanopass import descendants
 from ..placement.typer import FLOAT_LIT, Typer, join, literal, settle, show, written

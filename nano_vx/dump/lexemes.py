@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..languages.l0_source import ASSIGN_OPS, BINARY_OPS, SCALARS, UNARY_OPS, UNITS
+from ..languages.lsrc import ASSIGN_OPS, BINARY_OPS, SCALARS, UNARY_OPS, UNITS
 from ..parser.lexical import RESERVED
 from .writer import quote, terminal_text
 

@@ -9,8 +9,8 @@ import importlib
 import math
 
 from ..deep import run_deep
-from ..languages.l0_source import CONTRACTS, UNITS
-from ..languages.l15_mlir import Lmlir
+from ..languages.lsrc import CONTRACTS, UNITS
+from ..languages.lmlir import Lmlir
 from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
 from .forms import Choice, Flag, Inferred, Lines, Opt, Slot, expr, line

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ..languages.l0_source import is_valued_if
+from ..languages.lsrc import is_valued_if
 from ..values.sizes import extent
 from ..source import Span
 from .forms import Lit, Piece, Slot, compile_pieces

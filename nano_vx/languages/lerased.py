@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l4_resolved import Lresolved
+from .lresolved import Lresolved
 
 Lerased = Lresolved.extend(
     "Lerased",

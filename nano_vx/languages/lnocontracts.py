@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .l0_source import CONTRACTS
-from .l11_assumed import Lassumed
+from .lsrc import CONTRACTS
+from .lassumed import Lassumed
 
 # verify-contracts proved them, or the interpreter checks them when asked (--check-contracts,
 # on the front end's tree): native code has nothing to do with them.

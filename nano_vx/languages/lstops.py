@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l14_blocks import Lblocks
+from .lblocks import Lblocks
 
 Lstops = Lblocks.extend(
     "Lstops",

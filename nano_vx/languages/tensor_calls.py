@@ -4,7 +4,7 @@ call in an IL before that pass. One definition, so the two cannot differ."""
 
 from __future__ import annotations
 
-from .l0_shaped import Lshaped
+from .lshaped import Lshaped
 
 
 def meaning(call, L=Lshaped, walk=lambda node: node):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..languages.l0_source import EDGE_FLAGS
+from ..languages.lsrc import EDGE_FLAGS
 from .fields import Fields
 from .units import COUNT, RATE, quantity
 

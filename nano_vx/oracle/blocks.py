@@ -9,7 +9,7 @@ listed in.
 
 from __future__ import annotations
 
-from ..languages.l14_blocks import Lblocks
+from ..languages.lblocks import Lblocks
 from ..languages.lstops import Lstops
 from ..nanopass import Handlers
 from ..values.control import Return

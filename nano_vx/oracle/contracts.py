@@ -1,7 +1,7 @@
 """Contracts at run time: `requires`, `ensures` and `invariant` clauses, checked when the run
 asks for it (`--check-contracts`) and otherwise skipped, as a compiled program skips them.
 
-A clause is a statement at the start of the body it guards (see l0_source). `requires` is
+A clause is a statement at the start of the body it guards (see lsrc). `requires` is
 checked on entry, `invariant` at the start of every iteration, `ensures` when the function
 returns, over the result (`return`) and the parameters as they were on entry: the
 postcondition speaks of the call, whatever the body did to its parameters since.
@@ -10,7 +10,7 @@ postcondition speaks of the call, whatever the body did to its parameters since.
 from __future__ import annotations
 
 from ..comptime.errors import written
-from ..languages.l0_source import contract_clauses
+from ..languages.lsrc import contract_clauses
 from ..values.stops import stop
 from .expressions import EXPRESSIONS
 from .statements import STATEMENTS

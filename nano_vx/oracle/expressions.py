@@ -12,8 +12,8 @@ from __future__ import annotations
 import operator
 
 from ..dump.text import to_text
-from ..languages.l14_blocks import Lblocks
-from ..languages.l4_resolved import display_name
+from ..languages.lblocks import Lblocks
+from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
 from ..values.literals import literal, scalar_hint
 from ..values.numbers import (

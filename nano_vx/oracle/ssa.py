@@ -21,7 +21,7 @@ import struct
 import weakref
 
 from ..values.sites import allocation_limit, printed, site_table, stopped
-from ..languages.l15_mlir import PREDICATES, Lmlir
+from ..languages.lmlir import PREDICATES, Lmlir
 from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 
-from ..languages.l0_source import assertion_message
+from ..languages.lsrc import assertion_message
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..deep import run_deep
 from ..diagnostics import Diagnostics
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from ..source import Source, Span
 from . import text as _text
 from .driver import parse_items

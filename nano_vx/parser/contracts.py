@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pyparsing import Group, ParseException, ZeroOrMore
 
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from . import state
 from .elements import Build, _Custom
 from .lexical import kw

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pyparsing import (Forward, Group, Keyword, Optional, ParseException, ParseFatalException,
                        Regex, ZeroOrMore)
 
-from ..languages.l0_source import EDGE_FLAGS, UNITS, Lsrc
+from ..languages.lsrc import EDGE_FLAGS, UNITS, Lsrc
 from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, ARROW, COLON, COMMA, IDENT, LBRACE, LBRACK, U64_MAX, kw, punct,

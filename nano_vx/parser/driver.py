@@ -5,7 +5,7 @@ from __future__ import annotations
 from pyparsing import ParseBaseException
 
 from ..diagnostics import Diagnostics
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from ..source import Source, Span
 from . import grammar, recovery, state
 from .elements import skip_ws

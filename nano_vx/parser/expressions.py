@@ -13,7 +13,7 @@ import re
 from pyparsing import (FollowedBy, Forward, Group, Literal, Optional, ParseException,
                        ParseSyntaxException, Regex, ZeroOrMore)
 
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from ..source import Span
 from . import state
 from .contracts import RESULT_VALUE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyparsing import Group, Keyword, Optional, ZeroOrMore
 
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch

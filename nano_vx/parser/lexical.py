@@ -7,7 +7,7 @@ import re
 
 from pyparsing import Keyword, Literal, Regex, Suppress
 
-from ..languages.l0_source import SCALARS, Lsrc
+from ..languages.lsrc import SCALARS, Lsrc
 from . import state
 from .elements import Build
 

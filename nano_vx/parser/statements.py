@@ -9,7 +9,7 @@ import re
 from pyparsing import (Forward, Group, Keyword, Literal, Optional, ParseBaseException,
                        ParseException, ParseSyntaxException, Regex, ZeroOrMore)
 
-from ..languages.l0_source import Lsrc, is_valued_if
+from ..languages.lsrc import Lsrc, is_valued_if
 from ..source import Span
 from . import recovery, state
 from .contracts import INVARIANTS, ReturnOrResult, guarded

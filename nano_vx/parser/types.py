@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, ZeroOrMore
 
-from ..languages.l0_source import SCALARS, Lsrc
+from ..languages.lsrc import SCALARS, Lsrc
 from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, COMMA, DOTDOT, GT, IDENT, INT_TOKEN, LBRACK, LPAR, LT, PATH, is_int,

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Label
 from ..dump.text import to_text
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l4_resolved import display_name
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
+from ..languages.lresolved import display_name
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes
 from ..placement.ownership import Movers, callee_name

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type

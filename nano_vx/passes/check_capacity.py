@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.l2_unrolled import copies_note
-from ..languages.l8_routed import Lrouted
+from ..languages.lunrolled import copies_note
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.working_sets import WorkingSet
 

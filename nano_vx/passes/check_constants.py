@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l4_resolved import Lresolved
+from ..languages.lresolved import Lresolved
 from ..nanopass import Analysis, descendants
 
 check_constants = Analysis("check-constants", Lresolved, """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l6_typed import Ltyped
+from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..values.sizes import rounded, tensor_bytes
 from ..placement.types import Machine, space_of

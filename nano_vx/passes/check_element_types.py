@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l6_typed import Ltyped
+from ..languages.lunrolled import OncePerPlace
+from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l6_typed import Ltyped
+from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..values.literals import TYPE_WRAPPERS
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Label
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l4_resolved import display_name
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
+from ..languages.lresolved import display_name
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis, descendants
 from ..placement.ownership import Movers, callee_name
 

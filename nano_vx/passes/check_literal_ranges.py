@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l6_typed import Ltyped
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
+from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, RememberingTyper, join, settle
 from ..placement.types import OPAQUE, Machine

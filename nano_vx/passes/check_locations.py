@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l5_monomorphic import Lmono
+from ..languages.lunrolled import OncePerPlace
+from ..languages.lmono import Lmono
 from ..nanopass import Analysis
 
 

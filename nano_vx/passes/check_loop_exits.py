@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 
 

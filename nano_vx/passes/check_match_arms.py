@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS, VARIANTS
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l6_typed import Ltyped
+from ..languages.lsrc import DESCRIPTIONS, VARIANTS
+from ..languages.lunrolled import OncePerPlace
+from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..source import Span
 

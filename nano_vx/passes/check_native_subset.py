@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l11_assumed import Lassumed
+from ..languages.lassumed import Lassumed
 from ..nanopass import Analysis
 from ..scalars import infer_program, report_refused
 

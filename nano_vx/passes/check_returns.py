@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis, children
 from ..placement.typer import show
 from ..source import Span

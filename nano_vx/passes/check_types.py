@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..dump.text import to_text
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import OncePerPlace
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
 from ..languages.linstances import generic_of
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Where
 from ..placement.typer import (RememberingTyper, common, fits, join, kind, known, literal, show,

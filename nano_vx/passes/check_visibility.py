@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l2_unrolled import OncePerPlace
-from ..languages.l4_resolved import display_name
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
+from ..languages.lresolved import display_name
+from ..languages.lrouted import Lrouted
 from ..model import Model, cost_number, cost_text
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of

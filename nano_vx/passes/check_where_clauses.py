@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS
+from ..languages.lsrc import DESCRIPTIONS
 from ..languages.linstances import generic_of, topology_name
-from ..languages.l5_monomorphic import Lmono
+from ..languages.lmono import Lmono
 from ..nanopass import Analysis
 
 

@@ -99,7 +99,7 @@ def _unroll(run, node):
         # The copies share the body's nodes: nodes are immutable, and what a later pass
         # records by node identity holds of every copy alike, so a shared subtree is as good
         # as a copy and costs nothing. (A check finds a fault in every copy at once: it
-        # reports it once, with l2_unrolled.copies_note.)
+        # reports it once, with lunrolled.copies_note.)
         k_lit = Lunrolled["Int"](k, span=topo.index.span)
         let = Lunrolled["Let"](node.var, False, None, k_lit, span=node.span)
         block = Lunrolled["Block"]((let, *body.stmts), body.value, span=body.span)

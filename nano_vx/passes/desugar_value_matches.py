@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l6_typed import Ltyped
+from ..languages.ltyped import Ltyped
 from ..nanopass import Pass, descendants
 
 L = Ltyped

@@ -3,7 +3,7 @@ of the IL, and `jvp` a call of one: see the pass's docstring)."""
 
 from __future__ import annotations
 
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..nanopass import Pass
 from ..derivatives.code import (
     Build, active, copy_into, dims_of, float_name, generated_name, is_print, picks_first,

@@ -3,7 +3,7 @@ of the IL, and `grad` and `vjp` calls of one: see the pass's docstring)."""
 
 from __future__ import annotations
 
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..nanopass import Pass
 from ..derivatives.adjoint_form import Normalize
 from ..derivatives.code import Build, active, copy_into, dims_of, generated_name, tensor_of

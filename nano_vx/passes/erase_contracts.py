@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.l0_source import CONTRACTS
-from ..languages.l11_assumed import Lassumed
+from ..languages.lsrc import CONTRACTS
+from ..languages.lassumed import Lassumed
 from ..languages.lnocontracts import Lnocontracts
 from ..nanopass import Pass
 

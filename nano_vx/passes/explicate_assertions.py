@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..languages.l0_source import assertion_message
-from ..languages.l14_blocks import Lblocks
+from ..languages.lsrc import assertion_message
+from ..languages.lblocks import Lblocks
 from ..languages.lstops import Lstops
 from ..nanopass import Pass
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..languages.l13_lifted import Llifted
-from ..languages.l14_blocks import Lblocks
-from ..languages.l4_resolved import display_name, unused_name
+from ..languages.llifted import Llifted
+from ..languages.lblocks import Lblocks
+from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Handlers, Pass
 from ..nanopass.verify import child_nodes
 

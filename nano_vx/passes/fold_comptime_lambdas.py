@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..comptime import ComptimeError, Evaluator, Unknown, recorded_types, to_literal
 from ..comptime.reporting import nested, report
 from ..languages import Ltyped
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..nanopass import Pass, descendants
 
 

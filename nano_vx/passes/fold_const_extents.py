@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lmono
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..nanopass import Pass, descendants
 from ..values.sizes import extent
 from ..values.constants import const_item_value, int_value, written

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l8_routed import Lrouted
+from ..languages.lrouted import Lrouted
 from ..model import Model
 from ..nanopass import Analysis
 from ..placement.working_sets import CallSite

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import contract_clauses, nested_blocks
-from ..languages.l10_kernels import Lkernels
-from ..languages.l11_assumed import Lassumed
+from ..languages.lsrc import contract_clauses, nested_blocks
+from ..languages.lkernels import Lkernels
+from ..languages.lassumed import Lassumed
 from ..nanopass import Pass
 
 L = Lassumed

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l12_scalars import Lscalars
-from ..languages.l13_lifted import Llifted
+from ..languages.lscalars import Lscalars
+from ..languages.llifted import Llifted
 from ..nanopass import Pass
 from ..nanopass.verify import child_nodes
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l9_scheduled import Lscheduled
-from ..languages.l10_kernels import Lkernels
+from ..languages.lscheduled import Lscheduled
+from ..languages.lkernels import Lkernels
 from ..nanopass import Analysis, Pass
 
 L = Lkernels

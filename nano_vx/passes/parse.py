@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l0_source import Lsrc
+from ..languages.lsrc import Lsrc
 from ..nanopass import Pass
 from ..parser import parse
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l7_folded import Lfolded
-from ..languages.l8_routed import Lrouted
+from ..languages.lfolded import Lfolded
+from ..languages.lrouted import Lrouted
 from ..model.build import HOST_MEMORY
 from ..nanopass import Pass
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l9_scheduled import Lscheduled
-from ..languages.l8_routed import Lrouted
+from ..languages.lscheduled import Lscheduled
+from ..languages.lrouted import Lrouted
 from ..nanopass import Pass
 
 

@@ -9,7 +9,7 @@ from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.print_ops import print_arg
 from ..backend.scalar_ops import COMPARISONS, cast, compare, math_builtin, negate, operate
 from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
-from ..languages.l15_mlir import Lmlir
+from ..languages.lmlir import Lmlir
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis, Pass
 from ..values.math import MATH

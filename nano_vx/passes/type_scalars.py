@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l12_scalars import Lscalars
+from ..languages.lscalars import Lscalars
 from ..languages.lnative import Lnative
 from ..nanopass import Pass
 from ..scalars import infer_program, report_refused

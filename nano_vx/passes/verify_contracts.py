@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..comptime.errors import written
 from ..diagnostics import visible
-from ..languages.l0_source import contract_clauses
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import contract_clauses
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 
 verify_contracts = Analysis("verify-contracts", Lrouted, """

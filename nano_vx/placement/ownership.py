@@ -9,7 +9,7 @@ builtins (`print`) read their arguments and move nothing.
 
 from __future__ import annotations
 
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..languages.linstances import generic_of
 
 # Types that hold a value of their `inner` type and own what it owns.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l0_source import DESCRIPTIONS
-from ..languages.l8_routed import Lrouted
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from .typer import Typer, join, settle
 from .types import HOST, OPAQUE, Machine

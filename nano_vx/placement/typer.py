@@ -18,11 +18,11 @@ from __future__ import annotations
 from copy import copy
 
 from ..dump.text import to_text
-from ..languages.l0_source import BINARY_OPS
+from ..languages.lsrc import BINARY_OPS
 from ..nanopass import Handlers, descendants, lineage
-from ..languages.l4_resolved import Lresolved
-from ..languages.l6_typed import Ltyped
-from ..languages.l8_routed import Lrouted
+from ..languages.lresolved import Lresolved
+from ..languages.ltyped import Ltyped
+from ..languages.lrouted import Lrouted
 from ..values.math import MATH
 from .types import BOOL, OPAQUE, VOID, Machine, placed, space_of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.l6_typed import Ltyped
+from ..languages.ltyped import Ltyped
 
 OPAQUE = Ltyped["OpaqueType"]()
 VOID = Ltyped["Scalar"]("void")

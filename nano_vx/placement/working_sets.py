@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 
 
 @dataclass

@@ -3,8 +3,8 @@ gets a type term, and what native code does not lower raises Mismatch."""
 
 from __future__ import annotations
 
-from ..languages.l0_source import CONTRACTS
-from ..languages.l11_assumed import Lassumed
+from ..languages.lsrc import CONTRACTS
+from ..languages.lassumed import Lassumed
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 
 from ..deep import run_deep
-from ..languages.s0_dataflow import Sdataflow
-from ..languages.s1_tiled import Stiled
-from ..languages.s2_placed import Splaced
-from ..languages.s3_sized import Ssized
-from ..languages.s4_fused import Sfused
-from ..languages.s5_handshaked import Shandshaked
-from ..languages.s6_choreographed import Schoreographed
+from ..languages.sdataflow import Sdataflow
+from ..languages.stiled import Stiled
+from ..languages.splaced import Splaced
+from ..languages.ssized import Ssized
+from ..languages.sfused import Sfused
+from ..languages.shandshaked import Shandshaked
+from ..languages.schoreographed import Schoreographed
 
 LANGUAGES = (Sdataflow, Stiled, Splaced, Ssized, Sfused, Shandshaked, Schoreographed)
 

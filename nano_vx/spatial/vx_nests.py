@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..languages.l4_resolved import display_name
+from ..languages.lresolved import display_name
 from ..nanopass import descendants
 
 class BridgeError(Exception):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..languages.l7_folded import Lfolded
-from ..languages.s0_dataflow import DTYPES, Sdataflow
+from ..languages.lfolded import Lfolded
+from ..languages.sdataflow import DTYPES, Sdataflow
 from ..nanopass import Pass
 from ..spatial.vx_nests import BridgeError, Nest, Piece
 from ..values.constants import int_value

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.s3_sized import Ssized
-from ..languages.s4_fused import Sfused
+from ..languages.ssized import Ssized
+from ..languages.sfused import Sfused
 from ..nanopass import Pass
 from ..spatial import cost
 from ..spatial.handshakes import over_budget

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.s1_tiled import Stiled
-from ..languages.s2_placed import Splaced
+from ..languages.stiled import Stiled
+from ..languages.splaced import Splaced
 from ..nanopass import Pass
 from ..spatial.cost import split_counts
 from ..spatial.program import Program, ins, outs

@@ -5,7 +5,7 @@ Sfused has."""
 
 from __future__ import annotations
 
-from ..languages.s4_fused import Sfused
+from ..languages.sfused import Sfused
 from ..nanopass import Pass
 from ..spatial.handshakes import relayed_ends
 from ..spatial.program import Program

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..languages.s5_handshaked import Shandshaked
-from ..languages.s6_choreographed import Schoreographed
+from ..languages.shandshaked import Shandshaked
+from ..languages.schoreographed import Schoreographed
 from ..nanopass import Pass
 from ..spatial.firings import Stuck, simulate_engines
 from ..spatial.program import Program, ins, outs

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.s2_placed import Splaced
-from ..languages.s3_sized import Ssized
+from ..languages.splaced import Splaced
+from ..languages.ssized import Ssized
 from ..nanopass import Pass
 from ..spatial.buffer_depths import buffer_demands
 from ..spatial.program import Program

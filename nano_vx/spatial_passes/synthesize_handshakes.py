@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..languages.s4_fused import Sfused
-from ..languages.s5_handshaked import Shandshaked
+from ..languages.sfused import Sfused
+from ..languages.shandshaked import Shandshaked
 from ..nanopass import Pass
 from ..spatial.handshakes import handshake_kind, semaphore_sites
 from ..spatial.program import Program

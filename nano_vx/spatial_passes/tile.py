@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..languages.s0_dataflow import Sdataflow
-from ..languages.s1_tiled import Stiled
+from ..languages.sdataflow import Sdataflow
+from ..languages.stiled import Stiled
 from ..nanopass import Pass
 from ..spatial.balance import repetitions
 from ..spatial.program import Program

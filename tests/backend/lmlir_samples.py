@@ -4,7 +4,7 @@ select-instructions does."""
 
 from __future__ import annotations
 
-from nano_vx.languages.l15_mlir import Lmlir as L
+from nano_vx.languages.lmlir import Lmlir as L
 
 RUNTIME = (
     L["Declare"]("vx_print", ("i32", "i64"), ()),

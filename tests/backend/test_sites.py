@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from nano_vx.values.sites import allocation_limit, printed, site_table, stopped
-from nano_vx.languages.l15_mlir import Lmlir
+from nano_vx.languages.lmlir import Lmlir
 from nano_vx.source import Source, Span
 from nano_vx.values.stops import RuntimeStop
 

@@ -3,7 +3,7 @@ that uses every production at least once."""
 
 from __future__ import annotations
 
-from nano_vx.languages.l0_source import CONTRACTS, Lsrc
+from nano_vx.languages.lsrc import CONTRACTS, Lsrc
 
 L = Lsrc.nodes
 

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from nano_vx.languages.l0_source import UNITS as LEXED_UNITS
+from nano_vx.languages.lsrc import UNITS as LEXED_UNITS
 from nano_vx.model.units import CLOCK, COUNT, PER_CYCLE, RATE, SIZE, UNITS, quantity, show_bytes
 
 

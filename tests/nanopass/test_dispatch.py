@@ -106,7 +106,7 @@ def test_lineage_is_the_chain_of_extensions():
 
 def test_the_reference_interpreter_dispatches_through_its_tables():
     from nano_vx.languages import Lsrc
-    from nano_vx.languages.l14_blocks import Lblocks
+    from nano_vx.languages.lblocks import Lblocks
     from nano_vx.oracle.interpreter import Interpreter
 
     assert Interpreter.expressions.languages[0] is Lsrc

@@ -72,7 +72,7 @@ def test_equality_is_structural_and_ignores_spans():
 
 def test_a_field_named_values_does_not_break_equality_or_hashing():
     # Lmlir's Ret has a field `values`, which hides the node method of that name.
-    from nano_vx.languages.l15_mlir import Lmlir
+    from nano_vx.languages.lmlir import Lmlir
 
     ret = Lmlir["Ret"]
     assert ret(("v0", "v1"), span=1) == ret(("v0", "v1"), span=2)

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from nano_vx.languages.l14_blocks import Lblocks as L
+from nano_vx.languages.lblocks import Lblocks as L
 from nano_vx.oracle import run_program
 from nano_vx.values.stops import RuntimeStop
 

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from nano_vx.languages.l12_scalars import Lscalars as L
+from nano_vx.languages.lscalars import Lscalars as L
 from nano_vx.oracle import run_program
 from nano_vx.values.stops import RuntimeStop
 

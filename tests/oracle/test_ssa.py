@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from nano_vx.languages.l15_mlir import Lmlir
+from nano_vx.languages.lmlir import Lmlir
 from nano_vx.oracle import run_program
 from nano_vx.values.stops import MAX_CALL_DEPTH
 from nano_vx.source import Source, Span

@@ -3,7 +3,7 @@ place, `&T` and `&mut T` as types; `&`, `&&` and `*` after an operand stay binar
 
 import pytest
 
-from nano_vx.languages.l0_source import Lsrc
+from nano_vx.languages.lsrc import Lsrc
 from nano_vx.parser import parse_text
 
 N = Lsrc.nodes

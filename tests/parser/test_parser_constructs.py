@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from nano_vx.languages.l0_source import Lsrc
+from nano_vx.languages.lsrc import Lsrc
 from nano_vx.parser import parse_text
 
 N = Lsrc.nodes

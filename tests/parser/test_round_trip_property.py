@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.dump.text import to_text
-from nano_vx.languages.l0_source import Lsrc as L
+from nano_vx.languages.lsrc import Lsrc as L
 from nano_vx.parser import parse
 from nano_vx.parser.lexical import RESERVED
 from nano_vx.source import Source

@@ -8,8 +8,8 @@ import pytest
 from nano_vx.deep import run_deep
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.languages.l0_source import DESCRIPTIONS
-from nano_vx.languages.l6_typed import Ltyped
+from nano_vx.languages.lsrc import DESCRIPTIONS
+from nano_vx.languages.ltyped import Ltyped
 from nano_vx.nanopass.passes import reachable
 from nano_vx.passes.check_literal_ranges import check_literal_ranges
 from front import assert_refused_from_the_command_line, assert_refused_then_repaired, run_front

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
-from nano_vx.languages.l0_source import CONTRACTS
+from nano_vx.languages.lsrc import CONTRACTS
 from nano_vx.passes.erase_contracts import erase_contracts
 from front import _printed, assert_prints_the_same, run_front
 

@@ -7,7 +7,7 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.languages.l11_assumed import Lassumed
+from nano_vx.languages.lassumed import Lassumed
 from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
 from nano_vx.scalars.infer import EXPRESSIONS

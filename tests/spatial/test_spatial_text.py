@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nano_vx.dump.text import to_text
-from nano_vx.languages.s0_dataflow import DTYPES, OPS, ROLES, SCALAR_BINOPS, SCALAR_UNOPS
-from nano_vx.languages.s5_handshaked import HANDSHAKES
+from nano_vx.languages.sdataflow import DTYPES, OPS, ROLES, SCALAR_BINOPS, SCALAR_UNOPS
+from nano_vx.languages.shandshaked import HANDSHAKES
 from nano_vx.nanopass import NodeError, descendants
 from nano_vx.spatial.parse import MAX_DEPTH, SpatialSyntaxError, parse_spatial
 from nano_vx.spatial.text import LANGUAGES, SpatialTextError, language_of, to_spatial_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l13_lifted import Llifted
+from .llifted import Llifted
 
 _LABEL = re.compile(r"bb[0-9]+\Z")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .s5_handshaked import Shandshaked
+from .shandshaked import Shandshaked
 
 Schoreographed = Shandshaked.extend(
     "Schoreographed",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l1_flat import Lflat
+from .lflat import Lflat
 
 Lpaths = Lflat.extend(
     "Lpaths",

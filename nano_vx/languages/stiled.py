@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .s0_dataflow import Sdataflow, is_name
+from .sdataflow import Sdataflow, is_name
 
 
 def _index(v) -> bool:

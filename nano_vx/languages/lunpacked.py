@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l0_loops import Lwhile
+from .lwhile import Lwhile
 
 Lunpacked = Lwhile.extend(
     "Lunpacked",

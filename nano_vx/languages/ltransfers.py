@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .l2_unrolled import Lunrolled
+from .lunrolled import Lunrolled
 
 MARKS = frozenset({"sync", "relaxed"})
 

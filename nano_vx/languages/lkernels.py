@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l9_scheduled import Lscheduled
+from .lscheduled import Lscheduled
 
 Lkernels = Lscheduled.extend(
     "Lkernels",

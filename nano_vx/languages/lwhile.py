@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l0_plain import Lplain
+from .lplain import Lplain
 
 Lwhile = Lplain.extend(
     "Lwhile",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l12_scalars import Lscalars
+from .lscalars import Lscalars
 
 Llifted = Lscalars.extend(
     "Llifted",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l3_transfers import Ltransfers
+from .ltransfers import Ltransfers
 
 _UNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(#[0-9]+)?\Z")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l5_monomorphic import Lmono
+from .lmono import Lmono
 
 Ltyped = Lmono.extend(
     "Ltyped",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l0_source import Lsrc
+from .lsrc import Lsrc
 
 Lonefile = Lsrc.extend(
     "Lonefile",

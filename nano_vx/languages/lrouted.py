@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l7_folded import Lfolded
+from .lfolded import Lfolded
 
 _COST = re.compile(r"[0-9]+(/[0-9]+)?\Z")
 VIA = frozenset({"edge", "within"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l8_routed import Lrouted
+from .lrouted import Lrouted
 
 Lscheduled = Lrouted.extend(
     "Lscheduled",

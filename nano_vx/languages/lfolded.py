@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .l6_typed import Ltyped
+from .ltyped import Ltyped
 
 # `If` and `IfExpr` keep their field (so the dumps print it as before) but the field can only hold false:
 # an `if comptime` left behind cannot even be constructed in this IL, and verify refuses an

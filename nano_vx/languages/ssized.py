@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .s2_placed import Splaced
+from .splaced import Splaced
 
 Ssized = Splaced.extend(
     "Ssized",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l10_kernels import Lkernels
+from .lkernels import Lkernels
 
 Lassumed = Lkernels.extend(
     "Lassumed",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l0_shaped import Lshaped
+from .lshaped import Lshaped
 
 Lplain = Lshaped.extend(
     "Lplain",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l1_paths import Lpaths
+from .lpaths import Lpaths
 
 Lunrolled = Lpaths.extend(
     "Lunrolled",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Terminal, prod
-from .l1_hoisted import Lhoisted
+from .lhoisted import Lhoisted
 
 _PATH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?\Z")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import Terminal, prod
-from .s4_fused import Sfused
+from .sfused import Sfused
 
 HANDSHAKES = ("fifo", "semaphore_pair", "barrier", "valid_ready", "token")
 

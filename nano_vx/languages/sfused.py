@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .s3_sized import Ssized
+from .ssized import Ssized
 
 Sfused = Ssized.extend(
     "Sfused",

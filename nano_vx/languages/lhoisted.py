@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .l0_unpacked import Lunpacked
+from .lunpacked import Lunpacked
 
 Lhoisted = Lunpacked.extend(
     "Lhoisted",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .l0_one_file import Lonefile
+from .lonefile import Lonefile
 
 Lshaped = Lonefile.extend(
     "Lshaped",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .s1_tiled import Stiled
+from .stiled import Stiled
 
 Splaced = Stiled.extend(
     "Splaced",
