@@ -5,12 +5,12 @@ the passes; what a resumed run cannot do is a usage error or a diagnostic naming
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
 
 from nano_vx.cli import main
+from compiled import share_native_builds
 from dump_files import dump_file
 from test_examples import PROMISES
 
@@ -50,9 +50,12 @@ for _promise in PROMISES:
     FIRST.setdefault(_promise.example, _promise)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("promise", PROMISES, ids=lambda p: f"{p.example} {' '.join(p.args)}")
-def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path):
-    os.chdir(ROOT)  # the examples' arguments name machines/ from the root
+def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the examples' arguments name machines/ from the root
+    share_native_builds(monkeypatch)  # each resumed run lowers the whole run's program
     whole = run(ROOT / "examples" / promise.example, *promise.args)
     files = dumps_of(promise.example, promise.args, tmp_path)
     assert files  # at least parse's
