@@ -117,6 +117,7 @@ def test_any_recursion_stops_at_the_depth_budget(depth, step):
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.slow
 def test_a_doubly_recursive_call_stops_at_the_step_budget():
     """40 calls deep, far below 256, but 10^8 calls: each call is a step of the budget."""
     fn = "fn f(n: i32) -> i32 { if n < 2 { return n; } return f(n - 1) + f(n - 2); }\n"
