@@ -72,6 +72,7 @@ def _exprs():
     return st.recursive(leaf, lambda c: binary(c) | cast(c), max_leaves=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_exprs())
 def test_a_folded_block_prints_what_the_expression_prints(expr):
@@ -139,6 +140,7 @@ magnitude = st.tuples(st.sampled_from([0, 1 << 7, 1 << 8, 1 << 15, 1 << 16, 1 <<
                       st.integers(-2, 2)).map(lambda t: min(max(0, sum(t)), (1 << 64) - 1))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(NEGATED), magnitude)
 def test_a_negated_literal_folds_to_what_it_is_at_run_time(t, n):
