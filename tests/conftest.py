@@ -50,6 +50,14 @@ class DotDumpSnapshot(_PlainTextSnapshot):
     file_extension = "dot"
 
 
+def pytest_addoption(parser, pluginmanager):
+    # pyproject.toml's addopts asks pytest-xdist for workers: under `-p no:xdist` (one process,
+    # for a debugger) its options must still parse, and then mean nothing.
+    if not pluginmanager.has_plugin("xdist"):
+        parser.addoption("--numprocesses", dest="numprocesses")
+        parser.addoption("--dist", dest="dist")
+
+
 @pytest.fixture
 def snapshot_txt(snapshot):
     return snapshot.use_extension(TextDumpSnapshot)

@@ -73,6 +73,7 @@ def _run(path: str, *args: str) -> tuple[int, str, list[str]]:
     return code, out.getvalue(), _CODES.findall(err.getvalue())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path,args", RUNS, ids=[" ".join((p, *a)) for p, a in RUNS])
 def test_native_code_prints_and_ends_as_the_interpreter(path, args, monkeypatch):
     monkeypatch.chdir(ROOT)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzz.programs import programs
@@ -46,6 +47,7 @@ def _ending(run, tree):
     return out.getvalue(), result
 
 
+@pytest.mark.slow
 @settings(max_examples=60, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(programs(size=24))

@@ -5,12 +5,13 @@ the passes; what a resumed run cannot do is a usage error or a diagnostic naming
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
 
 from nano_vx.cli import main
+from compiled import share_native_builds
+from dump_files import dump_file
 from test_examples import PROMISES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,9 +50,12 @@ for _promise in PROMISES:
     FIRST.setdefault(_promise.example, _promise)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("promise", PROMISES, ids=lambda p: f"{p.example} {' '.join(p.args)}")
-def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path):
-    os.chdir(ROOT)  # the examples' arguments name machines/ from the root
+def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the examples' arguments name machines/ from the root
+    share_native_builds(monkeypatch)  # each resumed run lowers the whole run's program
     whole = run(ROOT / "examples" / promise.example, *promise.args)
     files = dumps_of(promise.example, promise.args, tmp_path)
     assert files  # at least parse's
@@ -118,7 +122,7 @@ def test_start_before_runs_the_named_pass_first(capacity_dumps, tmp_path):
     code, _, err = run(dump, "--start-before", "check-capacity", "--action", "check",
                        "--dump-dir", tmp_path)
     assert code == 1 and err.count("error[E6009]") == 1  # reported once, by the pass re-run
-    assert sorted(f.name for f in tmp_path.iterdir())[0] == "45b-after-check-capacity.txt"
+    assert sorted(f.name for f in tmp_path.iterdir())[0] == dump_file("check-capacity")
 
 
 def test_passes_runs_exactly_the_named_passes(capacity_dumps, tmp_path):
@@ -127,8 +131,8 @@ def test_passes_runs_exactly_the_named_passes(capacity_dumps, tmp_path):
                        "--dump-dir", tmp_path)
     assert code == 1 and "error[E6009]" in err
     assert [f.name for f in sorted(tmp_path.iterdir())] == [
-        "34b-after-check-types.txt", "44b-after-summarize-working-sets.txt",
-        "45b-after-check-capacity.txt"]
+        dump_file("check-types"), dump_file("summarize-working-sets"),
+        dump_file("check-capacity")]
 
 
 def test_passes_whose_ils_do_not_line_up_are_a_usage_error(capacity_dumps):
@@ -198,7 +202,7 @@ def test_an_inferred_type_reads_back_as_inferred(tmp_path):
     program.write_text("fn main() {\n    let x: f32 = 1.5;\n    let mut s = 0.0;\n"
                        "    s += x;\n    print(s);\n}\n")
     run(program, "--dump-dir", tmp_path / "d", "--action", "check")
-    dump = tmp_path / "d" / "20b-after-infer-placement.txt"
+    dump = tmp_path / "d" / dump_file("infer-placement")
     assert "    let mut s: ~f64 = 0.0;\n" in dump.read_text()
     assert run(dump) == (0, "1.5\n", "")
     written = tmp_path / "written.txt"
@@ -210,7 +214,7 @@ def test_an_inferred_type_reads_back_as_inferred(tmp_path):
 def test_a_dump_before_a_pass_resumes_with_that_pass(tmp_path):
     run(CAPACITY, *SMALL, "--dump-before", "check-capacity", "--dump-dir", tmp_path,
         "--action", "check")
-    dump = tmp_path / "45a-before-check-capacity.txt"
+    dump = tmp_path / dump_file("check-capacity", "before")
     assert dump.read_text().splitlines()[-2:] == ["// before: check-capacity",
                                                   "// fact proved_requires: {}"]
     code, _, err = run(dump, "--action", "check")

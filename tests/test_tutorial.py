@@ -10,6 +10,7 @@ import difflib
 from pathlib import Path
 
 import test_user_docs as docs
+from dump_files import dump_file
 
 PAGE = "tutorial.md"
 
@@ -18,9 +19,9 @@ workdir = docs.workdir
 
 # Each edited file: the dump it was copied from and the (lines removed, lines added) of its edit.
 EDITS = {
-    "draft.txt": ("p1/31b-after-resolve-sub-space-ancestors.txt", (1, 2)),
-    "repaired.txt": ("p1/31b-after-resolve-sub-space-ancestors.txt", (1, 2)),
-    "hbm-64.txt": ("p6/39b-after-check-visibility.txt", (1, 1)),
+    "draft.txt": ("p1/" + dump_file("resolve-sub-space-ancestors"), (1, 2)),
+    "repaired.txt": ("p1/" + dump_file("resolve-sub-space-ancestors"), (1, 2)),
+    "hbm-64.txt": ("p6/" + dump_file("check-visibility"), (1, 1)),
 }
 
 

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import codecs
+import glob
 import io
 import json
 import os
@@ -214,18 +215,30 @@ def cli_sessions(name: str = "cli.md") -> list[tuple[int, str, list[str]]]:
     return steps
 
 
+# A dump file's number is its pass's place in the pipeline, which moves whenever a pass is
+# added: a page shows the number of the day it was written, and any number matches it.
+_DUMP_NUMBER = re.compile(r"(?<![\w.-])\d\d(?=[abc]-(?:before|after|diff)-)")
+
+
+def _shown_line(line: str) -> str:
+    return r"\d\d".join(re.escape(part) for part in _DUMP_NUMBER.split(line))
+
+
 def shown_matches(shown: list[str], printed: list[str]) -> bool:
     """Whether the lines the page shows are the lines printed, `...` standing for any run of
-    lines and a line ending in `...` for any line that starts with the rest of it."""
+    lines, a line ending in `...` for any line that starts with the rest of it, and a dump
+    file's number for any number."""
     pattern = "".join(r"(?:.*\n)*?" if line == "..."
-                      else re.escape(line[:-3]) + r".*\n" if line.endswith("...")
-                      else re.escape(line) + r"\n" for line in shown)
+                      else _shown_line(line[:-3]) + r".*\n" if line.endswith("...")
+                      else _shown_line(line) + r"\n" for line in shown)
     return re.fullmatch(pattern, "".join(line + "\n" for line in printed)) is not None
 
 
 def run_step(command: str, status: int) -> tuple[int, list[str]]:
-    """Run one `$` line in the current directory: (its exit status, what it printed)."""
-    argv = shlex.split(command)
+    """Run one `$` line in the current directory: (its exit status, what it printed). A word
+    with a `*` is a glob, expanded as a shell does (left as it is when nothing matches)."""
+    argv = [found for word in shlex.split(command)
+            for found in (sorted(glob.glob(word)) if "*" in word else []) or [word]]
     if argv == ["echo", "$?"]:
         return status, [str(status)]
     if argv[0] == "ls":

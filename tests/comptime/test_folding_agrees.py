@@ -72,6 +72,7 @@ def _exprs():
     return st.recursive(leaf, lambda c: binary(c) | cast(c), max_leaves=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_exprs())
 def test_a_folded_block_prints_what_the_expression_prints(expr):
@@ -117,6 +118,7 @@ def test_any_recursion_stops_at_the_depth_budget(depth, step):
     assert time.monotonic() - start < 5
 
 
+@pytest.mark.slow
 def test_a_doubly_recursive_call_stops_at_the_step_budget():
     """40 calls deep, far below 256, but 10^8 calls: each call is a step of the budget."""
     fn = "fn f(n: i32) -> i32 { if n < 2 { return n; } return f(n - 1) + f(n - 2); }\n"
@@ -138,6 +140,7 @@ magnitude = st.tuples(st.sampled_from([0, 1 << 7, 1 << 8, 1 << 15, 1 << 16, 1 <<
                       st.integers(-2, 2)).map(lambda t: min(max(0, sum(t)), (1 << 64) - 1))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(NEGATED), magnitude)
 def test_a_negated_literal_folds_to_what_it_is_at_run_time(t, n):

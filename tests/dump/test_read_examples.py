@@ -49,6 +49,7 @@ def facts_only(rest: str) -> bool:
     return all(line.startswith("// ") for line in rest.splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: str(p.relative_to(ROOT / "examples")))
 def test_every_text_dump_of_an_example_reads_back_as_its_tree(path, tmp_path):
     where = dump_files(path, tmp_path, "text")

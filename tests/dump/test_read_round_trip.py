@@ -49,6 +49,7 @@ def test_a_dump_of_any_tree_reads_back_as_that_tree(name):
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", READABLE)
 def test_a_node_of_any_production_reads_back(name):
     language = LANGUAGES[name]

@@ -22,10 +22,10 @@ from nano_vx.pipeline import NATIVE
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None,
     reason="no browser: the explorer's browser tests need Debian's chromium and "
-           "chromium-driver (apt-get install chromium chromium-driver; .ci/run installs them)")
+           "chromium-driver (apt-get install chromium chromium-driver; .ci/run installs them)")]
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ def test_the_notebook_is_committed_without_outputs():
     assert all(not cell.get("outputs") for cell in nb.cells if cell.cell_type == "code")
 
 
+@pytest.mark.slow
 def test_every_cell_runs_and_the_walk_is_what_the_text_says(executed):
     text = printed(executed)
     assert "the last was check-visibility" in text
@@ -48,6 +49,7 @@ def test_every_cell_runs_and_the_walk_is_what_the_text_says(executed):
     assert "the program printed '0\\n' and returned 0" in text
 
 
+@pytest.mark.slow
 def test_the_nodes_show_their_highlighted_text_and_their_picture(executed):
     shown = outputs(executed, "text/html")
     assert len(shown) == 4

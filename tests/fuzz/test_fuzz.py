@@ -41,6 +41,7 @@ def ends_well(runner: Runner, data: bytes, terminates: bool = False) -> Outcome:
     return outcome
 
 
+@pytest.mark.slow
 def test_generated_programs_are_admitted_and_run_to_their_end(runner):
     kinds = []
 
@@ -54,12 +55,14 @@ def test_generated_programs_are_admitted_and_run_to_their_end(runner):
     assert kinds.count("admitted") >= 0.9 * len(kinds), kinds
 
 
+@pytest.mark.slow
 @settings(BOUNDED, max_examples=120)
 @given(mutants(st.one_of(programs(), st.sampled_from(EXAMPLES))))
 def test_mutants_of_programs_and_examples_get_diagnostics(runner, text):
     ends_well(runner, text.encode())
 
 
+@pytest.mark.slow
 @settings(BOUNDED, max_examples=80)
 @given(st.one_of(raw_bytes(), spliced(st.sampled_from(EXAMPLES))))
 def test_raw_and_spliced_bytes_get_diagnostics(runner, data):

@@ -7,6 +7,7 @@ The trees are drawn from the productions the parser makes, so each holds only wh
 can spell: integer literals are not negative (`-1` is a minus and a literal), a tuple has 2 to
 6 elements, `<` and `>` are left out (`f < 4 > (x)` reads as a generic call)."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,6 +146,7 @@ PROGRAMS = st.builds(_program, st.lists(_stmts(EXPRS), max_size=4), st.none() | 
                      _CLAUSES)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(PROGRAMS)
 def test_a_printed_tree_parses_back_to_itself(program):

@@ -220,6 +220,7 @@ def programs(draw, kinks: bool):
     return f"fn f(x: f64) -> f64 {{\nlet mut s = x;\n{body}{result}\n}}\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=25, derandomize=True, database=None, deadline=None)
 @given(programs(kinks=True), st.floats(-2.0, 2.0), st.floats(-1.0, 1.0),
        st.floats(-1.0, 1.0))
@@ -230,6 +231,7 @@ def test_random_programs_vjp_and_jvp_are_each_others_transpose(program, x, u, v)
     assert back * v == pytest.approx(u * forth, rel=1e-9, abs=1e-12), program
 
 
+@pytest.mark.slow
 @settings(max_examples=25, derandomize=True, database=None, deadline=None)
 @given(programs(kinks=False), st.floats(-2.0, 2.0))
 def test_random_smooth_programs_grad_agrees_with_central_finite_differences(program, x):
@@ -270,6 +272,7 @@ def test_native_code_runs_the_generated_functions_as_the_interpreter_does(
     assert_alike(native, rule)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, derandomize=True, database=None, deadline=None)
 @given(programs(kinks=True), st.floats(-2.0, 2.0))
 def test_random_programs_native_code_computes_the_interpreters_derivatives(program, x):
@@ -343,6 +346,7 @@ def test_the_game_on_the_generated_functions(path):
     assert refused_by == ("check-native-subset" if path in TAPE_AT_RUN_TIME else None)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, derandomize=True, database=None, deadline=None)
 @given(programs(kinks=True), st.floats(-2.0, 2.0))
 def test_the_game_on_the_generated_functions_of_random_programs(program, x):

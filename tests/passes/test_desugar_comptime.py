@@ -14,6 +14,13 @@ from nano_vx.passes.desugar_comptime import desugar_comptime
 
 CASES = Path(__file__).parent / "cases" / "desugar_comptime"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+# A million compile-time steps each, seconds by design: the inner loop keeps E8005 through
+# docs/diagnostics.md's program for it (tests/test_user_docs.py).
+SLOW = {"e8005_long", "e8005_calls"}
+
+
+def cases(names) -> list:
+    return [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in names]
 # Refused case -> (code, what its message must say). Each has a `<case>_repaired.vx`.
 REFUSED = {
     "e3033_cannot_finish": ("E3033", "cannot be finished while compiling: `print`"),
@@ -45,7 +52,7 @@ def _refused(name):
     return name in REFUSED
 
 
-@pytest.mark.parametrize("case", NAMES)
+@pytest.mark.parametrize("case", cases(NAMES))
 def test_before_and_after(case, front, snapshot_txt, snapshot_dot):
     ran = front(CASES / f"{case}.vx", desugar_comptime)
     dump = (f"// before desugar-comptime\n{to_text(ran.before)}\n"
@@ -61,12 +68,12 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", desugar_comptime)
 
 
-@pytest.mark.parametrize("case", sorted(REFUSED))
+@pytest.mark.parametrize("case", cases(sorted(REFUSED)))
 def test_refused_with_its_code_and_admitted_when_repaired(case):
     assert_refused_then_repaired(CASES / f"{case}.vx", desugar_comptime, *REFUSED[case])
 
 
-@pytest.mark.parametrize("case", sorted(REFUSED))
+@pytest.mark.parametrize("case", cases(sorted(REFUSED)))
 def test_every_code_from_the_command_line(case, capsys):
     assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
 

@@ -304,6 +304,8 @@ def _i8_terms(draw, depth: int = 3):
     return f"({text} {op} {lit})", lambda x, f=fn, o=_OPS[op], k=k: o(f(x), k)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 @settings(max_examples=40, deadline=None)
 @given(_i8_terms(), st.sampled_from(sorted(_COMPARE)), st.integers(-8, 8))
 def test_the_verdict_is_brute_forces_over_every_i8(term, compare, k):
@@ -361,6 +363,8 @@ fn main() {{
 """
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(sorted(_REQUIRES)), max_size=3), st.lists(_ENSURES, max_size=1),
        _BODIES, _LOOPS, st.lists(st.tuples(_ARGS, _ARGS), min_size=1, max_size=3))

@@ -198,6 +198,7 @@ PERIODS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program,target", CASES, ids=IDS)
 def test_the_period_of_every_reference_program(program, target):
     graph = steps(program, target)["schedule"][1]

@@ -86,6 +86,7 @@ def run(path: Path, *args: str) -> tuple[int, str, list[dict]]:
     return status, out.getvalue(), json.loads(err.getvalue())["diagnostics"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", TWINS)
 @pytest.mark.parametrize("target", TARGETS)
 def test_a_kernel_runs_through_the_lane_as_its_spatial_text_does(name, target):

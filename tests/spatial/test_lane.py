@@ -65,6 +65,7 @@ def test_every_reference_program_has_an_expectation():
     assert PROGRAMS == sorted(EXPECTED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_reference_program_on_target(name, target):

@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_the_readme_table_is_what_the_script_prints():
     printed = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "spatial_periods.py")],
                              capture_output=True, text=True, check=True).stdout

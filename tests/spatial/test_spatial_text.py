@@ -424,6 +424,7 @@ def _nonterminal(lang, nt):
 GRAPHS = {lang: _nonterminal(lang, "Program") for lang in LANGUAGES}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES, ids=[lang.name for lang in LANGUAGES])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -58,6 +58,7 @@ def test_a_program_that_deadlocks_is_a_deadlock():
                                ("writer[0, 1]", "wait_front y 1"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program,target", CASES, ids=IDS)
 def test_the_simulated_period_is_the_clocks(program, target):
     graph = steps(program, target)["schedule"][1]

@@ -108,6 +108,7 @@ def test_the_roofline_of_a_gemv_is_its_dram():
         ["dram", "link", "compute", "sram"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program,target", CASES, ids=IDS)
 def test_no_period_is_below_the_roofline(program, target):
     graph = steps(program, target)["schedule"][1]
