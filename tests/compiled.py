@@ -9,7 +9,7 @@ from __future__ import annotations
 from nano_vx.backend import jit
 from nano_vx.backend.errors import BackendBug
 from nano_vx.backend.mlir import to_llvm_ir
-from nano_vx.backend.sites import site_table
+from nano_vx.values.sites import site_table
 
 _build = jit.compile_native
 _built: dict[tuple[str, int], jit.Native] = {}
