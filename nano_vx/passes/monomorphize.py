@@ -14,7 +14,7 @@ from ..nanopass import Pass
 from ..placement import generic_arguments
 from ..placement.typer import Signature, Typer, join, settle
 from ..placement.types import OPAQUE, Machine, placed
-from .substitute_generic_parameters import Substitution, substitute
+from ..placement.substitute_generic_parameters import Substitution, substitute
 
 MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
 MAX_INSTANCES = 4096  # in the whole program

@@ -4,7 +4,7 @@ one binding at a time: what each parameter's uses become."""
 from nano_vx.dump.text import to_text
 from nano_vx.languages import Lerased
 from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
-from nano_vx.passes.substitute_generic_parameters import Substitution, substitute
+from nano_vx.placement.substitute_generic_parameters import Substitution, substitute
 from front import run_front
 
 GENERIC = """
