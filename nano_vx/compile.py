@@ -223,14 +223,13 @@ def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):
     return PIPELINE
 
 
-_GATES = ("check-native-subset", "drop-type-declarations", "type-scalars")
-
-
 def _not_lowered(outcome, diagnostics: Diagnostics) -> bool:
-    """The only errors are the E5001 of check-native-subset (or of a later pass of the back
-    end, for a dump resumed after it): the front end accepted the program."""
+    """The run stopped in the back end and its only errors are E5001 (check-native-subset's,
+    or a later back-end pass's for a dump resumed after it): the front end accepted the
+    program."""
     errors = [d for d in diagnostics.items if d.severity == "error"]
-    return outcome.stopped_at in _GATES and all(d.code == "E5001" for d in errors)
+    return (outcome.stopped_at in {p.name for p in BACK_END}
+            and all(d.code == "E5001" for d in errors))
 
 
 def _warned(diagnostics: Diagnostics) -> Diagnostics:

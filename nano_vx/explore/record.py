@@ -71,6 +71,10 @@ class _Keeper(Watch):
         self.steps = [_step(p) for p in passes]
         self.by_name = {step.name: step for step in self.steps}
         self.ctx = ctx
+        self.going_in = None  # the tree the pass running now was given
+
+    def before(self, index: int, p, tree) -> None:
+        self.going_in = tree
 
     def after(self, ran: Ran) -> None:
         step = self.by_name[ran.p.name]
@@ -106,8 +110,6 @@ def record_spatial(source: Source, target_name: str, verify: bool = True) -> Rec
         step = next(step for step in keeper.steps if not step.ran)
         step.diagnostics = [diagnostics.error(reject.code, None,
                                               f"{step.name} cannot apply: {reject.message}")]
-        step.ran = True
-        step.before = step.after = next((s.after for s in reversed(keeper.steps)
-                                         if s.after is not None), graph)
+        step.ran, step.before, step.after = True, keeper.going_in, keeper.going_in
         recording.stopped_at = step.name
     return recording

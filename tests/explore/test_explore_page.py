@@ -165,3 +165,18 @@ def test_a_file_that_is_not_text_is_refused_without_a_page(tmp_path):
     assert main(["explore", str(bad), "-o", str(tmp_path / "p.html")], stdout=io.StringIO(),
                 stderr=err) == 1
     assert "error[E1004]" in err.getvalue() and not (tmp_path / "p.html").exists()
+
+
+def test_a_pass_of_the_spatial_lane_that_refuses_shows_what_it_was_given(tmp_path):
+    # A site of 256 bytes holds no tile of the GEMM: tile refuses (E7010), given the program.
+    wormhole = (ROOT / "machines/spatial/wormhole.toml").read_text()
+    target = tmp_path / "small.toml"
+    target.write_text(re.sub(r"^sram_bytes = .*", "sram_bytes = 256", wormhole, count=1,
+                             flags=re.MULTILINE))
+    path = ROOT / "examples/spatial/gemm.sdf"
+    recording = record_spatial(Source(str(path), path.read_text()), str(target))
+    tile, *rest = recording.steps
+    assert recording.stopped_at == "tile" and tile.ran and not any(s.ran for s in rest)
+    assert tile.before is tile.after and tile.before._language.name == "Sdataflow"
+    assert [d.code for d in tile.diagnostics] == ["E7010"]
+    assert tile.diagnostics[0].message.startswith("tile cannot apply: ")
