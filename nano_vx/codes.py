@@ -304,7 +304,7 @@ _ENTRIES = [
          "the value is to be changed."),
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5001", "native code does not lower this construct",
-         "The program is correct, but the back end (type-scalars and the passes after it) "
+         "The program is correct, but the back end (check-native-subset and the passes after it) "
          "does not turn this construct into native code yet: a `match` on a hardware state and "
          "the `try_pin` that makes it, a topology or memory space used as a value, struct "
          "fields, differentiation, a closure used other than by calling it, a reference to an "

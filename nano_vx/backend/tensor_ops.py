@@ -19,7 +19,7 @@ def element(b, e):
 def access(b, e, row=False):
     """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
     extent after all are computed, as the interpreter does) and the tensor type. Only a
-    printed one may select a row (type-scalars refused the rest)."""
+    printed one may select a row (check-native-subset refused the rest)."""
     chain = []
     while e._prod == "Index":
         chain.append(e.index)

@@ -22,7 +22,7 @@ body or out, the body jumping back; `for v in a..b` evaluates a and b once, into
 and a bound of its own, and each turn binds v to the counter, so `continue` goes to the step
 that increments it. `break`, `continue` and `return` end their block; what follows them in it
 can never run and is dropped, as are blocks no jump reaches. A function's trailing value is
-its `return`. An `if` used as a value (type-scalars admits it where its value goes straight
+its `return`. An `if` used as a value (check-native-subset admits it where its value goes straight
 to a `let`, an assignment, a `return` or nowhere) is a branch whose arms each deliver their
 own value there; a `let` of one starts at its type's zero. One inside a larger expression,
 whose arms are plain values, is a `select` of the arm the condition picks. Blocks are
@@ -42,7 +42,7 @@ def _fn(run, fn):
 @explicate_control.on("IfExpr")
 def _if_value(run, node):
     # Met inside an expression (one where its value goes is delivered by the Fn's builder):
-    # type-scalars admits it there only with arms that are plain values.
+    # check-native-subset admits it there only with arms that are plain values.
     if node.then.stmts or node.orelse.stmts:
         raise AssertionError("an `if` value with statements reached an expression")
     return L["Select"](run.walk(node.cond), run.walk(node.then.value),
@@ -134,7 +134,7 @@ class _Builder:
     def s_Let(self, stmt):
         if stmt.value._prod != "IfExpr":
             return self.simple(stmt)
-        # The variable starts at its type's zero (type-scalars admits only a scalar here),
+        # The variable starts at its type's zero (check-native-subset admits only a scalar here),
         # then each arm assigns its value.
         ty, span = self.run.walk(stmt.type), stmt.span
         self.stmts.append(L["Let"](stmt.name, True, ty, _zero(ty.name, span), span=span))

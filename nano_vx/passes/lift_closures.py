@@ -28,7 +28,7 @@ Make each closure a function of the program, and each call of it a call of that 
 g, in source order, or the next number no function has), whose parameters are the closure's and then the variables of g the body
 reads, in order of first use; a call `f(a)` passes them after its arguments: `g$closure0(a,
 k)`. The values are read at the call, so a closure sees what its variables hold when it is
-called, as it did. (type-scalars refused a closure that assigns to a variable it captures.)
+called, as it did. (check-native-subset refused a closure that assigns to a variable it captures.)
 The `let` of the closure disappears. Lifted functions follow the function they came from.
 """, state=State)
 
@@ -83,7 +83,7 @@ def _call(run, call):
 
 @lift_closures.on("Closure", "OpaqueType")
 def _closure(run, node):
-    # type-scalars refused every closure that is not bound by a `let` and called, and only
+    # check-native-subset refused every closure that is not bound by a `let` and called, and only
     # such a `let`, which _let removes, has an opaque type.
     raise AssertionError(f"a {node._prod} outside a closure's `let` reached lift-closures")
 
