@@ -3,12 +3,15 @@
     python benchmarks/fuzz.py --minutes N [--jobs J] [--out DIR] [--seed S] [--bound SECONDS]
 
 Each job draws inputs from tests/fuzz (generated programs, token mutants of them and of the
-examples, good texts with bytes spliced in, raw bytes) and puts each through the whole
-pipeline in a worker of its own, as `nano-vx FILE --action check` and, when admitted,
-`nano-vx FILE`, each phase under a time bound and the worker under a memory bound
-(tests/fuzz/runner.py). The first input of each distinct failure (same kind, exception and
-frame) is minimized and saved under --out as NAME.vx, with NAME.txt beside it: the key,
-whether an open issue already names it (tests/fuzz/known.py), the traceback or the stacks, and the input as found. The
+examples, good texts with bytes spliced in, raw bytes, mutated dumps of every IL of both
+lanes in text and JSON, mutated spatial programs) and puts each through the whole pipeline
+in a worker of its own, as `nano-vx FILE --action check` and, when admitted, `nano-vx FILE`
+(a spatial input: `nano-vx spatial FILE --target wormhole`), each phase under a time bound
+and the worker under a memory bound (tests/fuzz/runner.py). The first input of each
+distinct failure (same kind, exception and frame) is minimized and saved under --out as
+NAME.input.EXT, with NAME.txt beside it: the key, whether an open issue already names it
+(tests/fuzz/known.py), the command that reproduces it, the traceback or the stacks, and the
+input as found. The
 first generated program refused with each set of codes is saved too, as
 refused-generated-CODES.vx: the generator means them to be admitted, so each is a bug of the
 compiler or of the generator.
@@ -66,16 +69,19 @@ def slug(key: str) -> str:
 
 def save(out: Path, key: str, item, small: bytes, outcome, known: str | None) -> Path:
     name = out / slug(key)
-    name.with_suffix(".vx").write_bytes(small)
-    action = "" if outcome.phase == "run" else " --action check"
+    form = item.form
+    given = name.with_name(name.name + ".input" + Path(form.name).suffix)
+    given.write_bytes(small)
+    argv = form.run if outcome.phase == "run" else form.check
+    command = " ".join(str(given) if a == form.name else a for a in argv)
     name.with_suffix(".txt").write_text(
         f"key: {key}\n"
         f"known: {known or 'no: a new failure'}\n"
         f"input: {item.kind}, {len(item.data)} bytes, minimized to {len(small)}\n"
-        f"reproduce: nano-vx {name.with_suffix('.vx')}{action}\n\n"
+        f"reproduce: nano-vx {command}\n\n"
         f"--- what the minimized input ends with ---\n{outcome.detail}\n"
         f"--- the input as found ---\n{item.text}\n", encoding="utf-8")
-    return name.with_suffix(".vx")
+    return given
 
 
 def job(index: int, args, deadline: float, events, claims, lock) -> None:
@@ -98,8 +104,9 @@ def job(index: int, args, deadline: float, events, claims, lock) -> None:
                 return
             budget = args.minimize_seconds if time.monotonic() < deadline else 30.0
             small = minimize(item.data, lambda data: runner.run(
-                data, terminates=item.terminates).key == outcome.key, seconds=budget)
-            last = runner.run(small, terminates=item.terminates)
+                data, terminates=item.terminates, form=item.form).key == outcome.key,
+                seconds=budget)
+            last = runner.run(small, terminates=item.terminates, form=item.form)
             shown = last if last.key == outcome.key else outcome
             events.put(("saved", outcome.key, str(save(out, outcome.key, item, small, shown,
                                                         known))))
@@ -115,7 +122,7 @@ def job(index: int, args, deadline: float, events, claims, lock) -> None:
             def one(item):
                 if time.monotonic() >= deadline:
                     return
-                outcome = runner.run(item.data, terminates=item.terminates)
+                outcome = runner.run(item.data, terminates=item.terminates, form=item.form)
                 end = "failed" if outcome.failed else outcome.kind
                 refused = outcome.codes if item.kind == "generated" and end == "refused" else ()
                 events.put(("input", item.kind, end, refused, outcome.seconds))

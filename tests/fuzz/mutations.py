@@ -30,7 +30,8 @@ OPERATORS = list("+-*/%<>")
 # What an insertion may add: every keyword and punctuation mark, and what a bad file brings.
 INSERTS = sorted(KEYWORDS) + list("{}()[];:,.=<>+-*/%!|&#@\"'\\") + [
     "::", "..", "->", "=>", "==", "&&", "||", "//", "/*", "0x", "1_", "1e999", "1.", ".5",
-    "18446744073709551616", "99999999999999999999999999999999", "\t", "\r", "\x00", "\x1b[31m",
+    "18446744073709551616", "99999999999999999999999999999999", "9" * 5000, "\t", "\r",
+    "\x00", "\x1b[31m",
     "\u00e9", "\u202e", "\ufeff", *NUMBERS]
 EDITS = ("delete", "duplicate", "swap", "insert", "near-miss")
 

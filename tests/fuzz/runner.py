@@ -1,9 +1,10 @@
 """Put one input through the whole pipeline, as `nano-vx` would, under a time and a memory
 bound, and say how it ended.
 
-A `Runner` keeps one worker process (`fuzz.worker`) and hands it inputs one at a time:
-`nano-vx FILE --action check`, then for an admitted program `nano-vx FILE`, which runs it
-through the reference interpreter. The compiler keeps its promise when the check ends with
+A `Runner` keeps one worker process (`fuzz.worker`) and hands it inputs one at a time, each
+in its `Form`: a program or a front-end dump is `nano-vx FILE --action check`, then, when
+admitted, `nano-vx FILE`, which runs it; a spatial program or a dump of the spatial lane is
+`nano-vx spatial FILE --target wormhole`, which validates every pass of the lane on it. The compiler keeps its promise when the check ends with
 exit status 0, 1 or 2 and neither phase lets an exception out, reports an internal error,
 runs past its time bound or past the memory bound. A worker that hung, crashed or ran out of
 memory is replaced before the next input.
@@ -33,8 +34,29 @@ ROOT = Path(__file__).resolve().parents[2]
 FAILURES = ("traceback", "internal error", "exit status", "hang", "memory", "crash")
 GRACE = 5.0  # seconds the worker has past its bound to write its stacks and exit
 FRAME = re.compile(r'File "([^"]+)", line (\d+),? in (\S+)')
-PASS_DIRS = ("nano_vx/passes/", "nano_vx/oracle/", "nano_vx/parser/")
+PASS_DIRS = ("nano_vx/passes/", "nano_vx/oracle/", "nano_vx/parser/", "nano_vx/resume/",
+             "nano_vx/spatial_passes/", "nano_vx/spatial/")
 WORKER = "fuzz/worker.py"
+
+
+@dataclass(frozen=True)
+class Form:
+    """How an input reaches nano-vx: the file it is written to, the command line of its check
+    and of the run of an admitted input (None: the check is the whole of it)."""
+    name: str
+    check: tuple[str, ...]
+    run: tuple[str, ...] | None
+
+
+def _front(name: str) -> Form:
+    return Form(name, (name, "--action", "check"), (name,))
+
+
+PROGRAM = _front("input.vx")
+TEXT_DUMP = _front("input.txt")
+JSON_DUMP = _front("input.json")
+SPATIAL = Form("input.sdf", ("spatial", "input.sdf", "--target", "wormhole"), None)
+SPATIAL_DUMP = Form("input.txt", ("spatial", "input.txt", "--target", "wormhole"), None)
 
 
 @dataclass(frozen=True)
@@ -118,10 +140,13 @@ class Runner:
         self._stop()
         shutil.rmtree(self.home, ignore_errors=True)
 
-    def run(self, data: bytes, run: bool = True, terminates: bool = False) -> Outcome:
-        """How `data` ends: checked, and run when admitted and `run`. A run past its bound is
-        a failure only when the program `terminates` by construction."""
-        request = {"data": base64.b64encode(data).decode(), "run": run,
+    def run(self, data: bytes, run: bool = True, terminates: bool = False,
+            form: Form = PROGRAM) -> Outcome:
+        """How `data` ends, given in `form`: checked, and run when admitted, `run` and the form
+        has a run. A run past its bound is a failure only when the program `terminates` by
+        construction."""
+        request = {"data": base64.b64encode(data).decode(), "name": form.name,
+                   "check": list(form.check), "run": list(form.run) if run and form.run else None,
                    "check_bound": self.check_bound, "run_bound": self.run_bound}
         self._send((json.dumps(request) + "\n").encode())
         phase, started = "check", time.monotonic()

@@ -1,22 +1,30 @@
 """The fuzz campaign, bounded for the suite: a few hundred inputs, the same ones on every run
 (derandomized, no example database), each through the whole pipeline in a worker with a time
 and a memory bound. Generated programs must be admitted and run to their end; mutants of them
-and of the examples, and raw bytes, must be admitted or refused with diagnostics; none may end
-in a traceback, an internal error, another exit status, a hang or a memory failure.
+and of the examples, raw bytes, mutated dumps of every IL of both lanes (text and JSON) and
+mutated spatial programs must be admitted or refused with diagnostics; none may end in a
+traceback, an internal error, another exit status, a hang or a memory failure.
 benchmarks/fuzz.py runs the long campaign. Also here: the runner and the minimizer, on
 planted failures."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzz.dumps import corpus
+from fuzz.inputs import dump_inputs
 from fuzz.known import known_item
 from fuzz.minimize import PIECE, minimize
 from fuzz.mutations import CORPUS, mutants, raw_bytes, spliced
 from fuzz.programs import programs
-from fuzz.runner import Outcome, Runner
+from fuzz.runner import PROGRAM, Form, Outcome, Runner
+from nano_vx.pipeline import LANGUAGES
+from nano_vx.spatial_pipeline import SPATIAL_LANGUAGES
 
 # E8005 arrives after a million compile-time steps (loop iterations and calls): seconds by
 # design (a mutant of these can pass the bound on a loaded machine). These cases stay in the
@@ -34,8 +42,9 @@ def runner():
         yield r
 
 
-def ends_well(runner: Runner, data: bytes, terminates: bool = False) -> Outcome:
-    outcome = runner.run(data, terminates=terminates)
+def ends_well(runner: Runner, data: bytes, terminates: bool = False,
+              form: Form = PROGRAM) -> Outcome:
+    outcome = runner.run(data, terminates=terminates, form=form)
     assert not outcome.failed, (f"{outcome.report()}\n--- the input ---\n"
                                 f"{data.decode('utf-8', 'replace')}")
     return outcome
@@ -67,6 +76,27 @@ def test_mutants_of_programs_and_examples_get_diagnostics(runner, text):
 @given(st.one_of(raw_bytes(), spliced(st.sampled_from(EXAMPLES))))
 def test_raw_and_spliced_bytes_get_diagnostics(runner, data):
     ends_well(runner, data)
+
+
+@pytest.mark.slow
+def test_the_dump_corpus_holds_every_il_of_both_lanes_in_text_and_json():
+    header = re.compile(r"^(?://\s*IL:\s*(\w+)|spatial \w+: (\w+) \{)", re.M)
+    texts, jsons = set(), set()
+    for form, text in corpus().values():
+        if form.name.endswith(".json"):
+            jsons.add(json.loads(text)["language"])
+        else:
+            texts.update(a or b for a, b in header.findall(text))
+    # Sdataflow is the spatial program as written, which the corpus holds too.
+    assert texts == set(LANGUAGES) | set(SPATIAL_LANGUAGES) - {"Sdataflow"}
+    assert jsons == set(LANGUAGES)
+
+
+@pytest.mark.slow
+@settings(BOUNDED, max_examples=120)
+@given(st.one_of(*dump_inputs()))
+def test_mutated_dumps_and_spatial_programs_get_diagnostics(runner, item):
+    ends_well(runner, item.data, form=item.form)
 
 
 # -- the runner and the minimizer, on planted failures --------------------------------------

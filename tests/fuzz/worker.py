@@ -2,8 +2,8 @@
 
 ENTRY (`module:function`, `nano_vx.cli:main` but for the tests' planted compiler) is called
 as `nano-vx` calls it, on the input written to a file. Requests come one JSON line each on
-stdin: the bytes (base64), whether to run an admitted program, and the time bound of each
-phase. Answers go one JSON line each to the original stdout: `{"phase": "run"}` when the run
+stdin: the bytes (base64), the file's name, the command line of the check and of the run of
+an admitted input (none for an input that has no run), and the time bound of each phase. Answers go one JSON line each to the original stdout: `{"phase": "run"}` when the run
 starts, then what the phase ended with. The worker runs in its own directory, so internal
 error reports (`nano-vx-ice-PASS.txt`) land there, and bounds itself: its address space
 to MEMORY bytes beyond what it holds after start-up, and its time with faulthandler, which
@@ -26,7 +26,8 @@ import sys
 import time
 import traceback
 
-INPUT = "input.vx"
+from nano_vx.deep import STACK_BYTES
+
 CODE = re.compile(r"^(?:error|warning)\[([A-Z]\d+)\]", re.M)
 KEEP_FRAMES = 60
 
@@ -44,7 +45,9 @@ class Sink(io.TextIOBase):
 
 def _bound_memory(extra: int) -> None:
     pages = int(open("/proc/self/statm").read().split()[0])
-    limit = pages * os.sysconf("SC_PAGE_SIZE") + extra
+    # The bound is on address space, and the big-stack thread of one input may still be
+    # unmapping its stack when the next input starts its own: room for that second stack.
+    limit = pages * os.sysconf("SC_PAGE_SIZE") + extra + STACK_BYTES
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
@@ -105,13 +108,13 @@ def main() -> None:
     _bound_memory(int(sys.argv[2]))
     for line in sys.stdin:
         request = json.loads(line)
-        with open(INPUT, "wb") as fh:
+        with open(request["name"], "wb") as fh:
             fh.write(base64.b64decode(request["data"]))
-        answer = _phase(compile_, [INPUT, "--action", "check"], request["check_bound"], stack)
+        answer = _phase(compile_, request["check"], request["check_bound"], stack)
         answer["phase"] = "check"
         if answer["status"] == 0 and answer["error"] is None and request["run"]:
             answers.write(json.dumps({"phase": "run"}) + "\n")
-            answer = _phase(compile_, [INPUT], request["run_bound"], stack)
+            answer = _phase(compile_, request["run"], request["run_bound"], stack)
             answer["phase"] = "run"
         answers.write(json.dumps(answer) + "\n")
 
