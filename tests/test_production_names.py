@@ -12,7 +12,6 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-
 import nano_vx
 import nano_vx.languages
 from nano_vx.nanopass.language import Language
