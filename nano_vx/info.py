@@ -78,14 +78,13 @@ def _text_languages(out: TextIO) -> None:
 
 def pass_table(lane: str, facts: bool = False) -> str:
     """A lane's passes as a markdown table: each pass, its input and output IL, and what it
-    does, which is the first paragraph of its docstring; with `facts`, also its kind and the
+    does, its summary (the first paragraph of its docstring); with `facts`, also its kind and the
     facts it requires and provides."""
     rows = []
     for p in lanes()[lane][1]:
         ils = f"{_il(p.input)} -> {_il(p.output)}"
-        what = _first_paragraph(p.doc)
-        rows.append([f"`{p.name}`", _kind(p), ils, _facts(p), what] if facts
-                    else [f"`{p.name}`", ils, what])
+        rows.append([f"`{p.name}`", _kind(p), ils, _facts(p), p.summary] if facts
+                    else [f"`{p.name}`", ils, p.summary])
     header = ["pass", "kind", "IL in -> out", "facts", "what it does"] if facts else \
         ["pass", "IL in -> out", "what it does"]
     return _markdown(header, rows)
@@ -112,10 +111,6 @@ def _markdown(header: list[str], rows: list[list[str]]) -> str:
     # A `|` inside a cell, even in a code span, would end the cell.
     return "".join("| " + " | ".join(c.replace("|", "\\|") for c in line) + " |\n"
                    for line in lines)
-
-
-def _first_paragraph(doc: str) -> str:
-    return " ".join(doc.split("\n\n")[0].split())
 
 
 def _kind(p) -> str:

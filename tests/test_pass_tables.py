@@ -20,8 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from nano_vx import info
 from nano_vx.cli import main
 from nano_vx.info import language_lanes, language_table, lanes, pass_table
+from nano_vx.languages import Lsrc
+from nano_vx.nanopass import Pass
+from nano_vx.passes.parse import parse_pass
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md", "ARCHITECTURE.md", "docs/spatial.md"]
@@ -77,14 +81,20 @@ def test_every_lane_is_in_the_readme_and_the_architecture():
     assert ("languages", "spatial") in _sections((ROOT / "docs/spatial.md").read_text())
 
 
-def test_a_table_row_is_the_first_paragraph_of_the_docstring_with_its_bars_escaped():
-    table = pass_table("front end").splitlines()
-    assert table[:2] == ["| pass | IL in -> out | what it does |", "| --- | --- | --- |"]
-    assert table[2] == ("| `parse` | text -> `Lsrc` | Parse the source text into Lsrc, "
-                        "reporting E1xxx syntax diagnostics. |")
-    machine = next(row for row in table if row.startswith("| `load-machine-files`"))
-    assert "`--host FILE\\|default`" in machine
-    assert len(table) == 2 + len(lanes()["front end"][1])
+def test_a_row_is_the_docstrings_first_paragraph_on_one_line_its_bars_escaped(monkeypatch):
+    pick = Pass("pick-a-or-b", Lsrc, Lsrc, """
+    Keep `a|b` where the first
+    of the two fits.
+
+    The rest of the docstring is no part of the row.
+    """)
+    monkeypatch.setattr(info, "lanes", lambda: {"one": ("one pass", [parse_pass, pick])})
+    assert pass_table("one").splitlines() == [
+        "| pass | IL in -> out | what it does |",
+        "| --- | --- | --- |",
+        f"| `parse` | text -> `Lsrc` | {parse_pass.summary} |",
+        "| `pick-a-or-b` | `Lsrc` -> `Lsrc` | Keep `a\\|b` where the first of the two fits. |",
+    ]
 
 
 def test_the_table_with_facts_names_the_kind_and_the_facts():
