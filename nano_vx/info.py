@@ -12,11 +12,13 @@ from .pipeline import BACK_END, LANGUAGES, PIPELINE
 
 
 def show(args, out: TextIO, usage) -> int:
-    markdown = args.format == "markdown"
-    if args.list_passes:
-        (_markdown_passes if markdown else _passes)(out)
-    if args.list_languages:
-        (_markdown_languages if markdown else _text_languages)(out)
+    if args.format == "markdown":
+        out.write("\n".join(_markdown_sections(args.list_passes, args.list_languages)))
+    else:
+        if args.list_passes:
+            _passes(out)
+        if args.list_languages:
+            _text_languages(out)
     if args.show_language:
         out.write(show_language(_language(args.show_language, usage)))
     if args.diff_language:
@@ -96,14 +98,12 @@ def language_table(lane: str) -> str:
                      [[f"`{lang.name}`", lang.doc] for lang in language_lanes()[lane].values()])
 
 
-def _markdown_passes(out: TextIO) -> None:
-    out.write("\n".join(f"{title}:\n\n{pass_table(lane, facts=True)}"
-                        for lane, (title, _) in lanes().items()))
-
-
-def _markdown_languages(out: TextIO) -> None:
-    out.write("\n".join(f"the ILs of the {lane} lane:\n\n{language_table(lane)}"
-                        for lane in language_lanes()))
+def _markdown_sections(passes: bool, languages: bool) -> list[str]:
+    """Each lane's table under its title: the passes with their kinds and facts, the ILs."""
+    return ([f"{title}:\n\n{pass_table(lane, facts=True)}"
+             for lane, (title, _) in lanes().items()] if passes else []) + \
+        ([f"the ILs of the {lane} lane:\n\n{language_table(lane)}"
+          for lane in language_lanes()] if languages else [])
 
 
 def _markdown(header: list[str], rows: list[list[str]]) -> str:

@@ -127,6 +127,8 @@ def test_list_passes_as_markdown_prints_each_lane_with_its_title():
     assert out == expected
     code, out, _ = _run("--list-languages", "--format", "markdown")
     assert code == 0 and language_table("spatial") in out and language_table("vx") in out
+    _, both, _ = _run("--list-passes", "--list-languages", "--format=markdown")
+    assert both == f"{expected}\n{out}", "a blank line ends the last table of passes"
 
 
 def test_format_without_a_listing_is_a_usage_error():
