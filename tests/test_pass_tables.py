@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # The pages of the repository's root and of docs/: any may hold a generated section.
 PAGES = [str(p.relative_to(ROOT)) for p in sorted([*ROOT.glob("*.md"), *ROOT.glob("docs/*.md")])]
 REGENERATE = "python -m pytest tests/test_pass_tables.py --snapshot-update"
-SECTION = re.compile(r"(<!-- (passes|languages): ([a-z ]+?)(, with facts)? -->\n)(.*?)"
-                     r"(<!-- end \2 -->)", re.S)
+SECTION = re.compile(r"(^<!-- (passes|languages): ([a-z ]+?)(, with facts)? -->\n)(.*?)"
+                     r"(<!-- end \2 -->)", re.S | re.M)
 
 
 def _table(kind: str, lane: str, facts: str | None) -> str:
@@ -56,7 +56,7 @@ def _sections(text: str) -> set[tuple[str, str]]:
 def test_the_generated_tables_are_the_pipelines(page, request):
     path = ROOT / page
     text = path.read_text()
-    opened = re.findall(r"<!-- (?:passes|languages): ", text)
+    opened = re.findall(r"^<!-- (?:passes|languages): ", text, flags=re.M)
     assert len(opened) == len(SECTION.findall(text)), f"{page}: a marker without its end"
     fresh = regenerated(text)
     if fresh != text and request.config.getoption("--snapshot-update"):
