@@ -557,7 +557,7 @@ OUTPUT = {"--timing", "--error-format", "--color"}
 COMMANDS = {
     None: {"-h", "--help", "--action", "-O", "--machine", "--host", "--verify-seams",
            "--emit-seam-certs", *DUMPS, "--list-passes", "--list-languages",
-           "--show-language", "--diff-language", "--stop-after", "--start-after",
+           "--show-language", "--diff-language", "--format", "--stop-after", "--start-after",
            "--start-before", "--passes", *OUTPUT, "--no-verify", "--no-verify-contracts",
            "--contract-timeout-ms", "--check-contracts"},
     "spatial": {"-h", "--help", "--target", "--kernel", "--inputs", "--seed", "--corpus",

@@ -72,6 +72,10 @@ def build_parser() -> Parser:
     info.add_argument("--list-languages", action="store_true", help="print every IL")
     info.add_argument("--show-language", metavar="L", help="print one IL flat")
     info.add_argument("--diff-language", metavar="A,B", help="print what B changes from A")
+    info.add_argument("--format", choices=["text", "markdown"],
+                      help="how --list-passes and --list-languages print: text (default), or "
+                           "the markdown tables README.md, ARCHITECTURE.md and docs/spatial.md "
+                           "hold")
     running = ap.add_argument_group("running")
     running.add_argument("--stop-after", metavar="PASS", help="stop the pipeline after PASS")
     running.add_argument("--start-after", metavar="PASS", action=Once,
@@ -103,6 +107,8 @@ def build_parser() -> Parser:
 
 def run(args, stdout: TextIO, stderr: TextIO) -> int:
     args.color = wants_color(args.color, stderr)
+    if args.format and not (args.list_passes or args.list_languages):
+        raise Usage("--format says how --list-passes or --list-languages prints; give one")
     if args.list_passes or args.list_languages or args.show_language or args.diff_language:
         from .. import info
 

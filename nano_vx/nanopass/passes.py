@@ -61,7 +61,9 @@ class Pass:
 
     @property
     def summary(self) -> str:
-        return self.doc.splitlines()[0] if self.doc else ""
+        """The docstring's first paragraph on one line: what `--list-passes` and the docs'
+        tables of passes say of the pass."""
+        return " ".join(self.doc.split("\n\n")[0].split())
 
     def on(self, *productions: str, splice: bool = False):
         """Register a handler for input productions; with `splice`, it may return a tuple."""

@@ -15,7 +15,8 @@ class State:
 
 
 check_extent_queries = Analysis("check-extent-queries", Ltyped, """
-Refuse `t.extent(i)` whose i is not an integer literal below t's rank (E3025), and `t.shape`.
+Refuse `t.extent(i)` whose i is not an integer literal below t's rank (E3025), and `t.shape`
+(E3024).
 
 `t.shape[i]` is E3024: `.extent(i)` is the spelling.
 

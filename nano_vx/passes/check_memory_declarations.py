@@ -8,7 +8,8 @@ from ..model.units import show_bytes
 from ..nanopass import Analysis
 
 check_memory_declarations = Analysis("check-memory-declarations", Lresolved, """
-Build the memory model from the Memory and Topology items and check that it is coherent.
+Build the memory model from the Memory and Topology items and check that it is coherent
+(E6006-E6008, E6011, E6013, E6016, W1029).
 
 The model (nano_vx.model: spaces, topologies, edges, routing) is the fact `model` for the
 passes after this one. Without a machine model (no space with `scope: device`) the built-in

@@ -22,7 +22,8 @@ class State:
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3012), and a field not the struct's (E3013).
+Refuse a struct literal without every field (E3012), a field not the struct's (E3013), and a
+literal of no struct (E2001).
 
 A field whose value has another type than the field's is E3013 too.
 

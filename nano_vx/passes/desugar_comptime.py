@@ -16,7 +16,8 @@ class State:
 
 
 desugar_comptime = Pass("desugar-comptime", Ltyped, Lfolded, """
-Run every comptime construct while compiling and replace it by its result.
+Run every comptime construct while compiling and replace it by its result (E3033 for one that
+does not fold, E3034 nested, E8002 a false assert, E8004 and E8005 past the budgets).
 
 A `comptime { .. }` block in expression position becomes the literal it evaluates to; one in
 statement position is run for its checks and removed. `if comptime C { } else { }` keeps the

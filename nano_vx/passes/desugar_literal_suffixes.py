@@ -9,7 +9,8 @@ from ..values.numbers import INT_TYPES
 L = Lplain
 
 desugar_literal_suffixes = Pass("desugar-literal-suffixes", Lshaped, Lplain, """
-Make each literal with a written type (`0i64`, `10f32`, `0xFFu8`) a plain literal cast to it.
+Make each literal with a written type (`0i64`, `10f32`, `0xFFu8`) a plain literal cast to it,
+once it fits the type (E3008).
 
 `300u16` is `300 as u16`, and means the same: the literal is a value of that type. What the
 cast does not say, the pass checks first: an integer literal must fit its suffix, counting a

@@ -8,7 +8,8 @@ from ..nanopass import Pass
 from ..values.sizes import extent
 
 desugar_tensor_constructors = Pass("desugar-tensor-constructors", Lonefile, Lshaped, """
-Write each `Tensor<..>(..)` call as the constructor or the literal it means, with its extents.
+Write each `Tensor<..>(..)` call as the constructor or the literal it means, with its extents;
+a list of the wrong shape is E3018, one value for a shaped tensor E3023.
 
 - `Tensor<T, [..]>()` is `Tensor<T, [..]>::new()`.
 - `Tensor<T, [..]>([..])` is a tensor literal: the nested list's elements in row-major order;

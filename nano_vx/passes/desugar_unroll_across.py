@@ -18,7 +18,8 @@ class State:
 
 
 desugar_unroll_across = Pass("desugar-unroll-across", Lpaths, Lunrolled, """
-Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index.
+Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index (E3040 for
+bounds that are not constants, E3041 for too many copies).
 
 For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S }` as an
 expression statement. The index is evaluated in the calling scope, so the spawned topology's

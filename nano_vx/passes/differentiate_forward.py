@@ -12,7 +12,8 @@ from ..derivatives.code import (
 from ..derivatives.differentiation import FnInfo, differentiate_all, is_math
 
 differentiate_forward = Pass("differentiate-forward", Lrouted, Lrouted, """
-Make `jvp(f, x, t)` a call of `f$jvp`, the tangent function of f: value and tangent side by side.
+Make `jvp(f, x, t)` a call of `f$jvp`, the tangent function of f: value and tangent side by
+side (E3060-E3062, E3010 for what has no derivative).
 
 `f$jvp` takes each parameter of f followed, for a float or a tensor of floats, by its
 tangent (a tensor by reference, copied where f took it by value), and returns the tangent

@@ -12,7 +12,8 @@ from ..derivatives.forward_sweep import Adjoints, ForwardSweep, Tape
 from ..derivatives.reverse_sweep import Sweeps
 
 differentiate_reverse = Pass("differentiate-reverse", Lrouted, Lrouted, """
-Make `vjp(f, x, s)` and `grad(f, x)` calls of `f$vjp`, the adjoint function of f.
+Make `vjp(f, x, s)` and `grad(f, x)` calls of `f$vjp`, the adjoint function of f (E3060-E3062,
+E3010 for what has no derivative or cannot run backwards).
 
 `f$vjp` takes f's parameters (a tensor by reference, copied where f took it by value), the
 seed (the adjoint of f's result; grad's is 1), and a `&mut` for the adjoint of each float or

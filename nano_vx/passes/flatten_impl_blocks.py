@@ -18,7 +18,8 @@ class State:
 
 
 flatten_impl_blocks = Pass("flatten-impl-blocks", Lhoisted, Lflat, """
-Make each function of an `impl` block a top-level function named through its type.
+Make each function of an `impl` block a top-level function named through its type (E2001 an
+impl of no type, E3047 its parameters out of order, E2005 a function declared twice).
 
 `impl<T> Pair<T> { fn new(a: T) -> Self { .. } }` becomes `fn Pair::new<T>(a: T) -> Pair<T>`:
 the impl's generic parameters come before the function's own, so `Pair<i32>::new(1)` is the

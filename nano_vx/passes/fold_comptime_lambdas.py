@@ -22,7 +22,8 @@ class State:
 
 
 fold_comptime_lambdas = Pass("fold-comptime-lambdas", Ltyped, Ltyped, """
-Fold every call of a comptime lambda to its literal and drop the lambda's binding.
+Fold every call of a comptime lambda to its literal and drop the lambda's binding (E3034 for a
+block nested in its body, E3035 for a call that cannot fold).
 
 A lambda bound with `let x = |..| comptime { .. }` runs while compiling (semantics §4): each
 call becomes the literal it returns, and the binding goes, called or not. A comptime block

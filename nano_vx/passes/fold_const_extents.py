@@ -22,7 +22,8 @@ class State:
 
 
 fold_const_extents = Pass("fold-const-extents", Lmono, Lmono, """
-Write each extent that names an integer `const` item as its number.
+Write each extent that names an integer `const` item as its number; a `spawn on` unit index
+that is not a compile-time integer is 0 (W1030).
 
 `Tensor<f32, [N, N]>` with `const N: i32 = 1024` is `Tensor<f32, [1024, 1024]>`. A const's value is an integer literal or arithmetic (`+ - * / %`, a minus, a cast to an
 integer type) over literals and other consts; extent arithmetic around it folds too (`[N *

@@ -16,7 +16,8 @@ class State:
 
 
 fold_sizeof = Pass("fold-sizeof", Linstances, Lmono, """
-Replace `sizeof<T>()` by the number of bytes of a T, and drop every call's generic arguments.
+Replace `sizeof<T>()` by the number of bytes of a T, and drop every call's generic arguments
+(E3047 for a T without a static size).
 
 After monomorphize T is the instance's type, so `sizeof<T>()` in `bytes_of<T>` is `4` in
 `bytes_of$f32`. It takes one type, a scalar or a tensor with numbers for extents, and no

@@ -10,7 +10,8 @@ from ..nanopass import Analysis
 from ..placement.working_sets import CallSite
 
 fold_working_sets = Analysis("fold-working-sets", Lrouted, """
-Add the working sets up along the call graph: refuse what overflows only across calls (E6027).
+Add the working sets up along the call graph: refuse what overflows only across calls (E6027,
+W1028 when overcommitted) and recursion placing tiles in a bounded space (E6028).
 
 A function's total in a space is the larger of its own peak and, for each of its calls, the
 bytes it holds across the call plus the callee's total: sequential calls compose by max, a

@@ -14,7 +14,8 @@ class State:
 
 
 hoist_nested_items = Pass("hoist-nested-items", Lunpacked, Lhoisted, """
-Move every item written inside a block to the top level, after its enclosing item.
+Move every item written inside a block to the top level, after its enclosing item; a name
+declared twice is E2005.
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after
 `main`. Items nested at any depth (in loops, in closures, in other nested items) come out in

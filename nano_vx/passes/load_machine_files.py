@@ -71,7 +71,8 @@ def _unclaimed(claimed, item, label, diagnostics) -> bool:
 
 
 load_machine_files = Pass("load-machine-files", Lsrc, Lsrc, """
-Parse the files of `--machine FILE` and `--host FILE|default` and append their items.
+Parse the files of `--machine FILE` and `--host FILE|default` and append their items; a space
+or topology two inputs declare is E6012.
 
 Machine and host files hold only `Memory` and `Topology` declarations (anything else is
 E6016); their spans point into the file that declared them. `--host default` declares

@@ -15,7 +15,8 @@ parse_pass = Pass(
     "parse",
     None,
     Lsrc,
-    """Parse the source text into Lsrc, reporting E1xxx syntax diagnostics.
+    """Parse the source text into Lsrc, with a span on every node, reporting each syntax error
+    and going on after it (E1001-E1006).
 
     Every node carries its span. After a syntax error the parser resumes at the next
     statement or item, so one run reports several errors; the Program holds the items that

@@ -49,7 +49,9 @@ class State:
 
 
 resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
-Replace each `Var` by a `Local` with a name unique in its function, or by a `Global`.
+Replace each `Var` by a `Local` with a name unique in its function, or by a `Global` (E2001 an
+undefined name, E2003 and E2004 an unknown enum or variant, E2005 a variant or field declared
+twice).
 
 Items (functions, consts, structs, enums, memory spaces, topologies) and the builtin `print`
 are global. Parameters, `let`, `for` variables, closure parameters, the binding of a `match`

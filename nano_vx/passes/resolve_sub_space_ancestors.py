@@ -15,7 +15,8 @@ class State:
 
 
 resolve_sub_space_ancestors = Pass("resolve-sub-space-ancestors", Lfolded, Lrouted, """
-Give every `Transfer` its route: the cheapest hops from its source space to its destination.
+Give every `Transfer` its route: the cheapest hops from its source space to its destination
+(E6002 for no path, E6014 for host staging without `--host`).
 
 A sub-space with no edges of its own is reached through its `within:` ancestors; a move
 between siblings meets at their nearest common ancestor and pays both legs; a value already

@@ -17,7 +17,8 @@ class State:
 
 
 resolve_type_paths = Pass("resolve-type-paths", Lflat, Lpaths, """
-Tell the two meanings of `A::b(..)` apart: a call of a function of an impl block, or a variant.
+Tell the two meanings of `A::b(..)` apart: a call of a function of an impl block, or a variant
+(E3047 for generic arguments on a variant).
 
 `A::b(..)` parses alike whether `A` is a struct with `impl A { fn b(..) }` or an enum with a
 variant `b`; now that impl blocks are flat, it is a call of the function `A::b` when the

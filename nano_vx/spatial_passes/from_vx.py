@@ -23,7 +23,8 @@ def _run(program, ctx):
 
 
 from_vx = Pass("from-vx", Lfolded, Sdataflow, """
-Read a Vx kernel function as a dataflow graph: the bridge from Vx into the spatial lane.
+Read a Vx kernel function as a dataflow graph, the bridge from Vx into the spatial lane (E7060
+for what it does not read, E7061 for a tensor not written exactly once).
 
 The kernel (`--kernel NAME`, or the one function with tensor parameters) takes its inputs as
 tensors and its outputs as `&mut` tensors, all of i32, i64, f32 or f64 with extents known

@@ -12,7 +12,8 @@ from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
 
 relay_tokens = Pass("relay-tokens", Sfused, Sfused, """
-Hand every semaphore handshake to an engine the target lets touch semaphores.
+Hand every semaphore handshake to an engine the target lets touch semaphores (E7011 when a site
+cannot hold the relays' buffers).
 
 A buffer whose handshake will carry semaphores (a multicast receiver, a buffer between the
 sites of a noc target: see synthesize-handshakes) has its consumer wait on its data semaphore

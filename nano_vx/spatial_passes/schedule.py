@@ -12,7 +12,8 @@ from ..spatial.program import Program, ins, outs
 from ..spatial.reject import SpatialReject
 
 schedule = Pass("schedule", Shandshaked, Schoreographed, """
-Give every engine that has stages a schedule: its stages' firings, in an order that finishes.
+Give every engine that has stages a schedule: its stages' firings, in an order that finishes
+(E7013 when none does).
 
 Which firing comes when is the witness of `firings.simulate_engines`, a run of the graph in
 which each engine fires one stage at a time and every buffer keeps to its room (its depth, or

@@ -10,7 +10,8 @@ from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
 
 size_buffers = Pass("size-buffers", Splaced, Ssized, """
-Give each stream a buffer on its consumer's site: deep enough to finish, at full rate if it fits.
+Give each stream a buffer on its consumer's site: deep enough to finish, at full rate if it
+fits (E7011 when a site cannot hold them).
 
 For a stream whose producer puts p tokens per firing and whose consumer takes c, carrying T
 tokens in one run (its firings by the balance equations times p):

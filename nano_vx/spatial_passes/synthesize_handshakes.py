@@ -10,7 +10,8 @@ from ..spatial.program import Program
 from ..spatial.reject import SpatialReject
 
 synthesize_handshakes = Pass("synthesize-handshakes", Sfused, Shandshaked, """
-Give every buffer a handshake (fifo, semaphore pair, barrier, valid/ready) and semaphores.
+Give every buffer a handshake (fifo, semaphore pair, barrier, valid/ready) and semaphores
+(E7012 for too many on a site).
 
 The handshake is how a buffer's producer and consumer agree on free slots and on tokens:
 

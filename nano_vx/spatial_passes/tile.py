@@ -19,7 +19,8 @@ class State:
 
 
 tile = Pass("tile", Sdataflow, Stiled, """
-Give every load and store a tile shape and a loop nest, chosen by the cost model.
+Give every load and store a tile shape and a loop nest, chosen by the cost model (E7010 when no
+tiling fits a site).
 
 The tiling planner (`nano_vx/spatial/tiling.py`) chooses the grid: the dimensions a graph can
 be cut along, ordered output dimensions first and reduced ones last, and among the grids that
