@@ -92,8 +92,10 @@ function build() {
     const errors = p.diagnostics.length;
     const warn = p.diagnostics.every(d => d.severity === "warning");
     const cls = [p.ran ? (p.changed ? "changed" : "unchanged") : "notrun"];
+    // The tooltip is the docstring's first paragraph, the line --list-passes prints.
+    const summary = p.doc.split("\n\n")[0].replace(/\s+/g, " ");
     list.append(el("li", {id: `pass-${p.name}`, class: cls.join(" "), "data-name": p.name,
-                          title: p.doc.split("\n")[0], onclick: () => select(p.name)},
+                          title: summary, onclick: () => select(p.name)},
       el("span", {class: "n", text: p.index}), el("span", {class: "name", text: p.name}),
       errors ? el("span", {class: "badge" + (warn ? " warning" : ""), text: errors}) : null,
       el("span", {class: "ms", text: p.ran ? p.ms.toFixed(1) : ""})));
