@@ -7,6 +7,7 @@ from .nanopass import Pipeline
 from .passes.check_calls import check_calls
 from .passes.check_constants import check_constants
 from .passes.check_declared_tiles import check_declared_tiles
+from .passes.check_deferred_names import check_deferred_names
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -85,6 +86,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     erase_struct_arguments,
     monomorphize,
+    check_deferred_names,
     fold_sizeof,
     fold_const_extents,
     check_where_clauses,
