@@ -183,7 +183,6 @@ def test_the_binding_of_an_available_arm_deduces_its_topology():
     assert ran.prints() == ("1\n", "1\n")
 
 
-
 def test_the_branch_an_if_comptime_prunes_may_name_what_does_not_exist():
     """`if comptime N > 1` in a const-generic body: for N = 1 the branch is pruned before any
     check, so the name it holds is never looked up (the case's snapshot shows the pruning)."""
