@@ -49,7 +49,9 @@ class State:
 
 
 monomorphize = Pass("monomorphize", Lerased, Linstances, """
-Replace every generic function by one instance per distinct list of generic arguments.
+Replace every generic function by one instance per distinct list of generic arguments;
+refuse arguments that bind a const twice (E3046), cannot be worked out or do not fit (E3047),
+or never stop asking for new instances (E3032).
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
 else deduced from the types of the arguments: a type parameter from the argument in its
