@@ -278,7 +278,7 @@ _ENTRIES = [
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of
-    # that `let`'s block, or, passed as an argument, while its call runs (check-borrows).
+    # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4006 is check-shared-writes').
     # The split follows Rust's: E0499 and E0502 -> E4002 and E4003, E0506 and E0505 -> E4004,
     # E0594 and E0596 (through a `&` reference) -> E4006.
     Code("E4002", "a mutable borrow while another borrow lasts",

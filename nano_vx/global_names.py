@@ -1,6 +1,7 @@
 """What a `Global` may name: the program's items and the builtins every program has; a name
-that is neither is E2001. Shared by resolve-names, which resolves names, and monomorphize,
-which meets the names of an `if comptime` branch resolve-names could not judge."""
+that is neither is E2001. Shared by resolve-names, which resolves names, and
+check-deferred-names, which judges the names of an `if comptime` branch resolve-names could
+not."""
 
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
-from .passes.check_borrows import check_borrows
 from .passes.check_calls import check_calls
 from .passes.check_constants import check_constants
 from .passes.check_declared_tiles import check_declared_tiles
+from .passes.check_deferred_names import check_deferred_names
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -15,12 +15,14 @@ from .passes.check_tensor_constructors import check_tensor_constructors
 from .passes.check_tensor_literals import check_tensor_literals
 from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
+from .passes.check_loans import check_loans
 from .passes.check_loop_exits import check_loop_exits
 from .passes.check_literal_ranges import check_literal_ranges
 from .passes.check_locations import check_locations
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_returns import check_returns
+from .passes.check_shared_writes import check_shared_writes
 from .passes.check_types import check_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
@@ -84,6 +86,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     erase_struct_arguments,
     monomorphize,
+    check_deferred_names,
     fold_sizeof,
     fold_const_extents,
     check_where_clauses,
@@ -106,7 +109,8 @@ PIPELINE = Pipeline([
     check_returns,
     check_loop_exits,
     check_linearity,
-    check_borrows,
+    check_shared_writes,
+    check_loans,
     check_visibility,
     check_calls,
     check_struct_fields,

@@ -26,7 +26,7 @@ _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 # run-time machine state of `try_pin` and `match` on it; `.extent(i)`; tuples; a function
 # returning a reference to a scalar, a reference to an element.
 NOT_LOWERED = {
-    "tests/passes/cases/check_borrows/admitted.vx",
+    "tests/passes/cases/check_loans/admitted.vx",
     "tests/passes/cases/type_scalars/e5001_element_reference.vx",
     "tests/passes/cases/check_struct_fields/generic_field.vx",
     "tests/passes/cases/check_struct_fields/generic_disagreement_repaired.vx",

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..comptime import ComptimeError, Evaluator
-from ..dump.text import to_text
-from ..global_names import BUILTINS, undefined
+from ..comptime import Evaluator
+from ..global_names import BUILTINS
 from ..languages import Lerased, Linstances
-from ..languages.linstances import generic_of, topology_name
 from ..nanopass import Pass
 from ..placement import generic_arguments
+from ..placement.instances import concrete_bound, instance_name
 from ..placement.typer import Signature, Typer, join, settle
+from ..placement.prune_comptime_branches import Pruning, prune
 from ..placement.types import OPAQUE, Machine, placed
 from ..placement.substitute_generic_parameters import Substitution, substitute
 
@@ -45,11 +45,13 @@ class State:
     todo: deque = field(default_factory=deque)  # Requests
     walking: Request | None = None  # the function being walked (name, bounds, chain)
     stopped: bool = False  # a runaway instantiation was refused: make no more
-    evaluator: Evaluator | None = None  # decides `if comptime` conditions
+    pruning: Pruning | None = None  # decides an instance's `if comptime` conditions
 
 
 monomorphize = Pass("monomorphize", Lerased, Linstances, """
-Replace every generic function by one instance per distinct list of generic arguments.
+Replace every generic function by one instance per distinct list of generic arguments;
+refuse arguments that bind a const twice (E3046), cannot be worked out or do not fit (E3047),
+or never stop asking for new instances (E3032).
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
 else deduced from the types of the arguments: a type parameter from the argument in its
@@ -57,18 +59,19 @@ place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent
 (`placement/generic_arguments.py`). A const binds once, from the first argument that names
 it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by
 argument 1, but argument 2 has extent 7). An instance is named by its generic and its
-arguments (`stage$i32`, `scores$4`, `pipeline$GPU$CPU$Island`); its body is the generic's
-with every parameter replaced (the helper rewrite substitute-generic-parameters: a const's
-uses by its value, `[N * 2]` folded) and its where clauses name the topologies. Instances are
-made from the calls of the non-generic functions, then from the calls of the instances, so a
-generic function nothing calls disappears unchecked. A generic argument that cannot be
-worked out, or does not fit its parameter, is E3047; an instantiation more than 64 generic
-calls deep (polymorphic recursion) is E3032, naming the chain; in an instance, the branch an
-`if comptime` does not take is pruned and asks for no instance, so a recursion over a const
-can stop at a base case; the pruned branch may name what does not exist (resolve-names left
-such a name alone), and a name there that survives is E2001. A generic struct loses its
-parameters, which nothing applies since erase-struct-arguments. A call of the builtin `sizeof`
-keeps its generic arguments, the instance's, for fold-sizeof; every other call loses them.
+arguments (`stage$i32`, `scores$4`, `pipeline$GPU$CPU$Island`; `placement/instances.py`);
+its body is the generic's with every parameter replaced (the helper rewrite
+substitute-generic-parameters: a const's uses by its value, `[N * 2]` folded) and its where
+clauses name the topologies. Instances are made from the calls of the non-generic
+functions, then from the calls of the instances, so a generic function nothing calls
+disappears unchecked. A generic argument that cannot be worked out, or does not fit its
+parameter, is E3047; an instantiation more than 64 generic calls deep (polymorphic
+recursion) is E3032, naming the chain. Each instance's body is pruned (the helper rewrite
+prune-comptime-branches) before its calls are walked: the branch an `if comptime` does not
+take asks for no instance, so a recursion over a const can stop at a base case (what a kept
+branch names, check-deferred-names judges). A generic struct loses its parameters, which
+nothing applies since erase-struct-arguments. A call of the builtin `sizeof` keeps its
+generic arguments, the instance's, for fold-sizeof; every other call loses them.
 """, state=State, requires=("model",))
 
 
@@ -77,7 +80,7 @@ def _program(run, node):
     st = run.state
     st.machine = Machine(run.ctx.model)
     st.base = Typer(node, st.machine)
-    st.evaluator = Evaluator(node, model=run.ctx.model)
+    st.pruning = Pruning(Evaluator(node, model=run.ctx.model))
     fns = [i for i in node.items if i._prod == "Fn"]
     st.generics = {f.name: f for f in fns if f.generics}
     st.functions = frozenset(f.name for f in fns if not f.generics)
@@ -87,7 +90,7 @@ def _program(run, node):
         if item._prod != "Fn":
             walked[id(item)] = _walk_item(run, item, Request(item.name, item, (), ()))
         elif not item.generics:
-            bounds = tuple(_bound(b, {}) for b in item.bounds)
+            bounds = tuple(concrete_bound(b, {}) for b in item.bounds)
             walked[id(item)] = _walk_item(run, item, Request(item.name, item, bounds,
                                                              (item.name,)))
     while st.todo:
@@ -123,16 +126,6 @@ def _fn(run, node):
 def _type(run, ty):
     """A written type as Linstances has it, or None."""
     return run.walk(ty) if ty is not None else None
-
-
-def _bound(bound, binding: dict):
-    """A where clause with its topology parameters replaced by what they are bound to."""
-    src, dst = (b if (b := binding.get(n)) is not None and type(b) is not int
-                and b._prod == "TopoRef"
-                else Linstances["TopoRef"](n, None, None, span=bound.span)
-                for n in (bound.src, bound.dst))
-    return Linstances["ReachableBound"](src, dst, f"Reachable<{bound.src}, {bound.dst}>",
-                                        span=bound.span)
 
 
 # -- the types of locals, which deduction reads ----------------------------------------
@@ -177,34 +170,6 @@ def _for(run, node):
     return node.replace(start=start, end=end, body=run.walk(node.body))
 
 
-@monomorphize.on("If", "IfExpr")
-def _if(run, node):
-    name = run.state.walking.name
-    instance = generic_of(name) != name
-    taken = _decided(run, node.cond) if node.comptime and instance else None
-    if taken is None:
-        return run.rebuild(node)
-    # In an instance, the branch an `if comptime` does not take is pruned before any check
-    # runs, so that `if comptime N > 1 { f(..N - 1..) }` asks for no instance where N is 1
-    # (the base case of a recursion over a const). Elsewhere desugar-comptime decides.
-    empty = Linstances["Block"]((), None, span=node.then.span)
-    then = run.walk(node.then) if taken else empty
-    orelse = run.walk(node.orelse) if not taken and node.orelse is not None else \
-        (empty if node._prod == "IfExpr" else None)
-    return node.replace(cond=run.walk(node.cond), then=then, orelse=orelse)
-
-
-def _decided(run, cond) -> bool | None:
-    """The condition's value when it is known while compiling (the instance's consts are
-    literals by now); None when it is not, or cannot be computed (desugar-comptime says
-    why)."""
-    try:
-        value = run.state.evaluator.value(cond)
-    except ComptimeError:
-        return None
-    return value if type(value) is bool else None
-
-
 @monomorphize.on("Match")
 def _match(run, node):
     """An arm's binding has the type its variant holds, so it can deduce a generic argument
@@ -234,11 +199,7 @@ def _spawn(run, node):
 
 @monomorphize.on("Global")
 def _global(run, node):
-    if node.name not in run.state.items:  # named in a branch of `if comptime` it kept
-        undefined(run.ctx.diagnostics, node.name, node.span,
-                  notes=[f"in '{run.state.walking.name}', the `if comptime` around it keeps "
-                         f"the branch that names it"])
-    elif node.name in run.state.generics:
+    if node.name in run.state.generics:
         _refuse(run, node.span, f"'{node.name}' is generic, so it can only be called: each "
                                 f"call gets the instance its generic arguments ask for",
                 help=[f"call it (`{node.name}(..)`), or wrap the call in a closure"])
@@ -260,7 +221,7 @@ def _call(run, node):
         instance = _instance(run, node, st.generics[name], args)
         if instance is not None:
             callee = Linstances["Global"](instance, span=node.callee.span)
-    elif node.targs and (name is None or name in st.items):  # an unknown one is reported
+    elif node.targs and (name is None or name in st.items):  # an unknown one: E2001, later
         what = f"'{name}' is not generic" if name in st.functions else "this callee is not a " \
                                                                        "generic function"
         given = generic_arguments.count(len(node.targs))
@@ -277,7 +238,7 @@ def _instance(run, call, fn, args) -> str | None:
     binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics)
     if binding is None:
         return None
-    name = fn.name + "".join("$" + _show(binding[g.name]) for g in fn.generics)
+    name = instance_name(fn, binding)
     if name not in st.base.functions:
         return name if _make(run, call, fn, name, binding) else None
     return name
@@ -304,20 +265,12 @@ def _make(run, call, fn, name: str, binding: dict) -> bool:
         return False
     concrete = substitute.rewrite(fn.replace(generics=()), run.ctx,
                                   state=Substitution(binding, name, fn))
+    concrete = prune.rewrite(concrete, run.ctx, state=st.pruning)
     st.base.functions[name] = Signature(concrete, st.machine)
     st.instances.setdefault(fn.name, []).append(name)
-    st.todo.append(Request(name, concrete, tuple(_bound(b, binding) for b in fn.bounds),
-                           chain))
+    bounds = tuple(concrete_bound(b, binding) for b in fn.bounds)
+    st.todo.append(Request(name, concrete, bounds, chain))
     return True
-
-
-def _show(value) -> str:
-    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`."""
-    if type(value) in (int, float):
-        return str(value)
-    if value._prod == "TopoRef":
-        return topology_name(value)
-    return "".join(to_text(value).split())
 
 
 def _refuse(run, span, message, *, code="E3047", notes=(), help=(), **data) -> None:

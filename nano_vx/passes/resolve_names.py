@@ -68,8 +68,8 @@ it again. `Memory::X`, `Topology::X`, type and dimension names are not variables
 In a branch of an `if comptime` whose condition names a generic parameter of its function, an
 unknown name is a `Global` without a word: which branch an instance keeps is known only once
 monomorphize makes it, and the one it prunes may name what does not exist
-(`if comptime N > 1 { .. }` is how a recursion over a const stops). Monomorphize reports the
-name (E2001) if a branch that names it is kept.
+(`if comptime N > 1 { .. }` is how a recursion over a const stops). check-deferred-names
+reports the name (E2001) if an instance keeps a branch that names it.
 """, state=State)
 
 

@@ -151,7 +151,7 @@ fn main() {
 
 
 def test_a_write_through_a_shared_reference_stops_the_run():
-    # check-borrows refuses it (E4006); run unchecked, the interpreter stops rather than write.
+    # check-shared-writes refuses it (E4006); run unchecked, the interpreter stops rather than write.
     stop = stops("fn main() {\n    let x = 1;\n    let p = &x;\n    *p = 2;\n}\n", "E9006",
                  native_too=False)
     assert stop.message == "a write through a shared reference (`&`); it needs `&mut`"

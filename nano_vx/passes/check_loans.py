@@ -1,11 +1,10 @@
-"""check-borrows: Lrouted, an analysis (the tree is unchanged)."""
+"""check-loans: Lrouted, an analysis (the tree is unchanged)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Label
-from ..dump.text import to_text
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
@@ -13,6 +12,8 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes
 from ..placement.ownership import Movers, callee_name
+from ..placement.references import DeclaredTypes, root
+from ..values.constants import written
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,7 @@ class Loan:
 @dataclass
 class State:
     movers: Movers | None = None
-    rets: dict = field(default_factory=dict)  # function -> its declared result type
-    types: dict = field(default_factory=dict)  # the current function's locals -> their types
+    types: DeclaredTypes = field(default_factory=DeclaredTypes)
     frames: list[list[Loan]] = field(default_factory=list)  # per open block, the loans held
     declared: dict[str, int] = field(default_factory=dict)  # local -> the frame declaring it
     blocks: list = field(default_factory=list)  # the open Block nodes, as frames
@@ -37,8 +37,8 @@ class State:
     reported: OncePerPlace = field(default_factory=OncePerPlace)
 
 
-check_borrows = Analysis("check-borrows", Lrouted, """
-Refuse conflicting loans (E4002, E4003), changes to a lent variable (E4004), writes via `&` (E4006).
+check_loans = Analysis("check-loans", Lrouted, """
+Refuse conflicting loans (E4002, E4003) and changes to a lent variable (E4004).
 
 A loan is what `&x` or `&mut x` takes of a variable x (`&t[i]` and `&t.f` take all of t, as
 Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). How long it lasts
@@ -55,23 +55,14 @@ is lexical, read off the text:
 While a loan of x lasts, as in Rust's borrow checker: a `&mut x` is E4002 (Rust's E0499, and
 E0502 for a mutable borrow); a `&x` while the loan is mutable is E4003 (E0502); assigning to x
 or to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it by `transfer` or passing it by
-value to a function is E4004 (E0506, E0505). A write through a `&T` (`*p = ..`, `p[i] = ..`,
-`**q = ..` for `q: &&mut T`, or taking `&mut *p`) is E4006 (E0594, E0596). Each message names
-the loan in the way and how long it lasts. Reads of a lent variable are not refused: with
-loans that last to the end of their block, that would refuse `let p = &mut x; *p = 5;
-print(x);`, which Rust admits because p is not used again.
+value to a function is E4004 (E0506, E0505). A write through a reference (`*p = ..`) changes
+what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
+lent variable are not refused: with loans that last to the end of their block, that would
+refuse `let p = &mut x; *p = 5; print(x);`, which Rust admits because p is not used again.
 """, skip=DESCRIPTIONS, state=State)
 
 
 # -- loans: what a borrow takes, what a value carries ---------------------------------------
-
-
-def _root(place):
-    """The variable a place expression borrows from: x for `x`, `x[i]`, `x.f`, and `*x` (a
-    reborrow through the reference x); None for a temporary (`&5`, `&f(x)`)."""
-    while place._prod in ("Index", "FieldGet", "Deref"):
-        place = place.value if place._prod == "Deref" else place.base
-    return place.name if place._prod == "Local" else None
 
 
 def _carried(st: State, e) -> list[Loan]:
@@ -80,12 +71,12 @@ def _carried(st: State, e) -> list[Loan]:
     `if` or `match`."""
     kind = e._prod
     if kind == "Borrow":
-        root = _root(e.value)
-        return [Loan(root, e.mutable, e)] if root is not None else []
+        x = root(e.value)
+        return [Loan(x, e.mutable, e)] if x is not None else []
     if kind == "Local":
         return [loan for frame in st.frames for loan in frame if loan.held_by == e.name]
     if kind == "Call":
-        ret = st.rets.get(e.callee.name) if e.callee._prod == "Global" else None
+        ret = st.types.results.get(e.callee.name) if e.callee._prod == "Global" else None
         if ret is None or ret._prod != "BorrowType":
             return []
         return [loan for a in e.args for loan in _carried(st, a)]
@@ -96,67 +87,29 @@ def _carried(st: State, e) -> list[Loan]:
             and child.value is not None for loan in _carried(st, child.value)]
 
 
-def _live(st: State, root: str) -> list[Loan]:
-    """The loans of `root` that last here, oldest first (not those of a variable being given
-    a new value: they end with the assignment)."""
+def _live(st: State, x: str) -> list[Loan]:
+    """The loans of `x` that last here, oldest first (not those of a variable being given a
+    new value: they end with the assignment)."""
     return [loan for loans in (*st.frames, st.temporary) for loan in loans
-            if loan.root == root and loan.held_by not in st.releasing]
-
-
-def _type_of(st: State, e):
-    """The type of a reference expression, as far as this check needs it."""
-    kind = e._prod
-    if kind == "Local":
-        return st.types.get(e.name)
-    if kind == "Deref":
-        t = _type_of(st, e.value)
-        return t.inner if t is not None and t._prod == "BorrowType" else None
-    if kind == "Call" and e.callee._prod == "Global":
-        return st.rets.get(e.callee.name)
-    return None
-
-
-def _through(st: State, place):
-    """The reference a write to `place` goes through (`*p`; `p[i]` for a reference p, which
-    indexing sees through; `(*p)[i]`), or None when it writes a variable of its own."""
-    base = place
-    while base._prod in ("Index", "FieldGet"):
-        base = base.base
-    if base._prod == "Deref":
-        return base.value
-    t = _type_of(st, base) if base is not place else None
-    return base if t is not None and t._prod == "BorrowType" else None
-
-
-def _shared(st: State, ref):
-    """The shared reference on the way to what `ref` names (`ref` itself, or one it was
-    read through: `**q` for `q: &&mut T` is behind a `&`), else None."""
-    while True:
-        t = _type_of(st, ref)
-        if t is not None and t._prod == "BorrowType" and not t.mutable:
-            return ref
-        if ref._prod != "Deref":
-            return None
-        ref = ref.value
+            if loan.root == x and loan.held_by not in st.releasing]
 
 
 # -- the walk --------------------------------------------------------------------------------
 
 
-@check_borrows.on("Program")
+@check_loans.on("Program")
 def _program(run, node):
     st = run.state
     st.movers = Movers(node)
-    fns = [item for item in node.items if item._prod == "Fn"]
-    st.rets = {fn.name: fn.ret for fn in fns}
-    for fn in fns:
-        st.types = {p.name: p.type for p in fn.params}
+    st.types = DeclaredTypes.of(node)
+    for fn in (item for item in node.items if item._prod == "Fn"):
+        st.types.enter(fn)
         st.declared = {p.name: 0 for p in fn.params}
         run.walk(fn.body)
     st.reported.note_copies()
 
 
-@check_borrows.on("Block")
+@check_loans.on("Block")
 def _block(run, node):
     st = run.state
     st.frames.append([])
@@ -166,18 +119,17 @@ def _block(run, node):
     st.frames.pop()
 
 
-@check_borrows.on("Closure")
+@check_loans.on("Closure")
 def _closure(run, node):
-    for p in node.params:
-        run.state.types[p.name] = p.type
+    run.state.types.bind(node.params)
     run.descend(node)
 
 
-@check_borrows.on("Let")
+@check_loans.on("Let")
 def _let(run, node):
     st = run.state
     run.walk(node.value)
-    st.types[node.name] = node.type
+    st.types.locals[node.name] = node.type
     st.declared[node.name] = len(st.frames) - 1
     _hold(st, node.name, _carried(st, node.value))
 
@@ -192,7 +144,7 @@ def _hold(st: State, name: str, loans: list[Loan]) -> None:
     st.frames[depth].extend(replace(loan, held_by=name, ends=ends) for loan in loans)
 
 
-@check_borrows.on("Assign")
+@check_loans.on("Assign")
 def _assign(run, node):
     st = run.state
     target = node.target
@@ -204,24 +156,19 @@ def _assign(run, node):
         st.releasing.pop()
     else:
         run.walk(target)  # the indices, and what they borrow
-    ref = _through(st, target)
-    if ref is not None:
-        shared = _shared(st, ref)
-        if shared is not None:
-            _write_through_shared(run, target, shared, borrow=False)
-    elif _root(target) is not None:
-        x = _root(target)
+    x = root(target)
+    if x is not None and st.types.through(target) is None:
         what = f"'{display_name(x)}'" if target._prod == "Local" else f"`{_text(target)}`"
         _changed(run, target, x, f"assign to {what}")
     if fresh:
         _hold(st, target.name, _carried(st, node.value))
 
 
-@check_borrows.on("Call")
+@check_loans.on("Call")
 def _call(run, node):
     st = run.state
     run.walk(node.callee)
-    movers = st.movers.moved(node, st.types)
+    movers = st.movers.moved(node, st.types.locals)
     lent = len(st.temporary)
     for arg in node.args:
         run.walk(arg)
@@ -233,7 +180,7 @@ def _call(run, node):
     del st.temporary[lent:]
 
 
-@check_borrows.on("Transfer")
+@check_loans.on("Transfer")
 def _transfer(run, node):
     run.walk(node.value)
     if node.value._prod == "Local":
@@ -241,40 +188,40 @@ def _transfer(run, node):
         _changed(run, node.value, x, f"move '{display_name(x)}' to Memory::{node.dest.name}")
 
 
-@check_borrows.on("Borrow")
+@check_loans.on("Borrow")
 def _borrow(run, node):
     st = run.state
     run.descend(node)
-    if node.mutable:
-        shared = _through(st, node.value)
-        shared = _shared(st, shared) if shared is not None else None
-        if shared is not None:
-            _write_through_shared(run, node, shared, borrow=True)
-            return
-    root = _root(node.value)
-    if root is None:
+    x = root(node.value)
+    if x is None:
         return
-    live = _live(st, root)
-    x = display_name(root)
+    live = _live(st, x)
+    shown = display_name(x)
     if node.mutable and live:
-        _conflict(run, "E4002", node, live[0], f"cannot borrow '{x}' as mutable")
+        _conflict(run, "E4002", node, live[0], f"cannot borrow '{shown}' as mutable")
     elif not node.mutable:
         mutable = [loan for loan in live if loan.mutable]
         if mutable:
-            _conflict(run, "E4003", node, mutable[0], f"cannot borrow '{x}' as shared")
+            _conflict(run, "E4003", node, mutable[0], f"cannot borrow '{shown}' as shared")
 
 
 # -- reports ----------------------------------------------------------------------------------
 
 
-def _changed(run, at, root: str, what: str) -> None:
-    """E4004 at `at` when a loan of `root` lasts here."""
-    live = _live(run.state, root)
+def _changed(run, at, x: str, what: str) -> None:
+    """E4004 at `at` when a loan of `x` lasts here."""
+    live = _live(run.state, x)
     if live:
         _conflict(run, "E4004", at, live[0], f"cannot {what}")
 
 
 def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
+    """`code` at `at`, naming `loan`, the one in the way; once for all the copies `unroll
+    across` made of it."""
+    key = (at.span if at.span is not None else id(at), code)
+    said = run.state.reported
+    if said.again(key, copy=loan.root):
+        return
     x = display_name(loan.root)
     kind = "mutable" if loan.mutable else "shared"
     line, col = _line_col(loan.borrow)
@@ -284,34 +231,14 @@ def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
     else:
         repair = (f"end the loan {taken} before this: put it and the uses of "
                   f"'{display_name(loan.held_by)}' in a block `{{ .. }}` of their own")
-    _report(run, code, at, loan.root,
-            f"{what}: '{x}' is already borrowed ({kind}) at line {line}, column {col}",
-            notes=[f"the loan {taken} is {loan.ends}"],
-            labels=[Label(loan.borrow.span, f"'{x}' borrowed here ({kind})")]
-            if loan.borrow.span is not None else [],
-            help=[repair],
-            name=x, borrowed_at={"line": line, "column": col}, loan=kind)
-
-
-def _write_through_shared(run, at, ref, borrow: bool) -> None:
-    """E4006 at `at`, a place assigned to or a `&mut` borrow, which goes through `ref`."""
-    shown = _text(ref)
-    t = _type_of(run.state, ref)
-    written = f"borrow `{_text(at.value)}` as mutable" if borrow else f"assign to `{_text(at)}`"
-    _report(run, "E4006", at, shown,
-            f"cannot {written}: `{shown}` is a shared reference (`{_show(t)}`), and writing "
-            f"needs `&mut`",
-            help=[f"take a mutable reference where `{shown}` is made (`&mut ..`, of type "
-                  f"`&mut {_show(t.inner)}`)"],
-            reference=shown)
-
-
-def _report(run, code: str, at, copy, message: str, **more) -> None:
-    key = (at.span if at.span is not None else id(at), code)
-    said = run.state.reported
-    if not said.again(key, copy=copy):
-        run.ctx.diagnostics.error(code, at.span, message, **more)
-        said.said(key, run.ctx.diagnostics.items[-1], copy=copy)
+    run.ctx.diagnostics.error(
+        code, at.span, f"{what}: '{x}' is already borrowed ({kind}) at line {line}, column {col}",
+        notes=[f"the loan {taken} is {loan.ends}"],
+        labels=[Label(loan.borrow.span, f"'{x}' borrowed here ({kind})")]
+        if loan.borrow.span is not None else [],
+        help=[repair],
+        name=x, borrowed_at={"line": line, "column": col}, loan=kind)
+    said.said(key, run.ctx.diagnostics.items[-1], copy=loan.root)
 
 
 def _line_col(node) -> tuple[int, int]:
@@ -319,14 +246,9 @@ def _line_col(node) -> tuple[int, int]:
 
 
 def _text(node) -> str:
-    sp = node.span
-    return sp.source.text[sp.start:sp.end].strip() if sp is not None else node._prod
+    return written(node).strip()
 
 
 def _end(st: State, depth: int):
     block = st.blocks[depth]
     return block.span.source.line_col(block.span.end - 1) if block.span is not None else (0, 0)
-
-
-def _show(t) -> str:
-    return to_text(t).strip() if t is not None else "_"

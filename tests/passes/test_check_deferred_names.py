@@ -1,0 +1,93 @@
+"""check-deferred-names: a name no item declares, in a branch an instance's `if comptime`
+keeps (E2001); the branches monomorphize pruned are never judged."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_deferred_names import check_deferred_names
+from front import (assert_prints_the_same, assert_refused_from_the_command_line,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "check_deferred_names"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = {"kept_branch_names_nothing": (
+    "E2001", "cannot find value 'helper_that_does_not_exist' in this scope")}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", check_deferred_names)
+    assert ran.after is ran.before  # a check: the tree goes on as it came
+    code = REFUSED.get(case, (None,))[0]
+    assert ran.diagnostics.codes() == ([code] if code else [])
+    assert to_text(ran.after) + ran.diagnostics.render() == snapshot_txt
+    assert to_dot(ran.after, title=f"check-deferred-names: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", [n for n in NAMES if n not in REFUSED])
+def test_the_admitted_programs_run(case):
+    assert_prints_the_same(CASES / f"{case}.vx", check_deferred_names)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_then_repaired(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_deferred_names, *REFUSED[case])
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused_from_the_command_line(case, capsys):
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
+
+
+def test_a_kept_branch_that_names_what_does_not_exist_is_e2001():
+    ran = run_front(CASES / "kept_branch_names_nothing.vx", check_deferred_names)
+    [d] = ran.diagnostics.items
+    assert (d.code, d.message) == ("E2001", "cannot find value 'helper_that_does_not_exist' "
+                                            "in this scope")
+    assert d.notes == ["in 'count$2', the `if comptime` around it keeps the branch that names "
+                       "it"]
+    assert (d.span.line, d.span.col) == (5, 20)
+    assert d.data == {"name": "helper_that_does_not_exist"}
+
+
+def test_the_branch_monomorphize_prunes_is_not_judged():
+    """The monomorphize case whose instance count$1 prunes the branch naming nothing."""
+    case = Path(__file__).parent / "cases" / "monomorphize" / "if_comptime_prunes_a_name.vx"
+    assert not run_front(case, check_deferred_names).diagnostics.items
+    text = case.read_text().replace("count<1>", "count<2>")
+    assert run_front(text, check_deferred_names).diagnostics.codes() == ["E2001"]
+
+
+def test_each_instance_that_keeps_the_branch_is_named():
+    text = (CASES / "kept_branch_names_nothing.vx").read_text()
+    ran = run_front(text.replace("print(count<2>());", "print(count<2>() + count<3>());"),
+                    check_deferred_names)
+    assert sorted(d.notes[0].split("'")[1] for d in ran.diagnostics.items) == \
+        ["count$2", "count$3"]
+
+
+# Hand-written Linstances: a kept branch that names nothing, in a function that was never
+# generic (resolve-names refuses such a name at once in a program), and a builtin and an
+# instance, which are names of the program.
+KEPT_IN_A_PLAIN_FUNCTION = """
+    // IL: Linstances
+    fn twice$4() -> i32 {
+        4 * 2
+    }
+    fn main() {
+        if comptime true {
+            @print(@twice$4() + @nowhere(1));
+        }
+    }
+"""
+
+
+def test_handwritten_a_name_of_nothing_in_a_plain_function(run_pass, snapshot_txt):
+    ran = run_pass("check-deferred-names", KEPT_IN_A_PLAIN_FUNCTION)
+    assert ran.codes == ["E2001"]
+    [d] = ran.diagnostics.items
+    assert d.notes == ["in 'main', the `if comptime` around it keeps the branch that names it"]
+    assert ran.dump == snapshot_txt
