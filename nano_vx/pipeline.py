@@ -21,7 +21,10 @@ from .passes.check_locations import check_locations
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_returns import check_returns
-from .passes.check_types import check_types
+from .passes.check_casts import check_casts
+from .passes.check_conditions import check_conditions
+from .passes.check_operand_types import check_operand_types
+from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.desugar_comptime import desugar_comptime
@@ -102,7 +105,10 @@ PIPELINE = Pipeline([
     resolve_sub_space_ancestors,
     differentiate_forward,
     differentiate_reverse,
-    check_types,
+    check_operand_types,
+    check_casts,
+    check_conditions,
+    check_value_types,
     check_returns,
     check_loop_exits,
     check_linearity,
