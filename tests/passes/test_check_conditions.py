@@ -67,3 +67,27 @@ def test_a_contracts_condition_is_a_bool():
     assert _only(text) == ("E3007", "the condition of `requires` is i32, not a bool")
     assert not run_front(text.replace("requires n", "requires n > 0"),
                          check_conditions).diagnostics.items
+
+
+# Hand-written Lrouted: a literal bound where infer-placement chose the type (`~i32`) is
+# whatever integer it meets, a written `i32` is one; either way a number is no condition.
+INFERRED_CONDITIONS = """
+    // IL: Lrouted
+    fn main() {
+        let n: ~i32 = 0;
+        let m: i32 = 0;
+        while n {
+            break;
+        }
+        if m {
+            @print(m);
+        }
+    }
+"""
+
+
+def test_handwritten_an_inferred_literal_is_no_condition(run_pass):
+    ran = run_pass("check-conditions", INFERRED_CONDITIONS)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "the condition of `while` is {integer}, not a bool",
+        "the condition of `if` is i32, not a bool"]

@@ -121,3 +121,22 @@ def test_no_operator_takes_a_string(op, string_on_the_left):
     assert refused.diagnostics.codes() == [code]
     admitted = run_front(f"fn main() {{ print({good} {op} {good}); }}", check_operand_types)
     assert not admitted.diagnostics.items
+
+
+# Hand-written Lrouted: a string bound to a variable whose type infer-placement left open
+# (`~_`) is text, which no operator takes; a type the dump writes `_` is not known here.
+OPEN_TYPES = """
+    // IL: Lrouted
+    fn main() {
+        let s: ~_ = "total";
+        let t: _ = "total";
+        @print(s + 1);
+        @print(t + 1);
+    }
+"""
+
+
+def test_handwritten_a_string_bound_without_a_type_is_text(run_pass):
+    ran = run_pass("check-operand-types", OPEN_TYPES)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "`+` does not apply to str: it takes two numbers of one type"]
