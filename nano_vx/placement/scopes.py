@@ -64,10 +64,11 @@ class _Binding:
 
 def scopes_of(program, typer: Typer, *, loose: bool = False) -> dict[str, Scope]:
     """The scope of every function of `program` (whose names resolve-names made unique
-    within each function), by function name. With `loose`, as the type checks bind: a local
-    bound without a written type to an unsuffixed literal has the literal's type, whatever
-    integer (or float) it meets, as in Rust, where `let n = 0;` is whatever integer its uses
-    make it; bound so to a string, it is text."""
+    within each function), by function name. A local bound to a string without a written
+    type is text, to a typer that knows strings (infer-placement leaves its type open). With
+    `loose`, as the type checks bind: a local bound so to an unsuffixed literal has the
+    literal's type, whatever integer (or float) it meets, as in Rust, where `let n = 0;` is
+    whatever integer its uses make it."""
     return _bind_locals.collect(program, state=_Binding(typer, loose=loose)).scopes
 
 
@@ -100,9 +101,9 @@ def _param(run, node):
 def _let(run, node):
     run.descend(node)
     scope, ty = run.state.scope, node.type
-    if run.state.loose and not written(node):
+    if not written(node) and (run.state.loose or ty._prod == "OpaqueType"):
         found = scope.typer.of(node.value, scope.here[-1])
-        if literal(found) or found is TEXT:
+        if found is TEXT or run.state.loose and literal(found):
             ty = found
     scope.bind(node.name, ty)
 
