@@ -10,12 +10,12 @@ from ..placement.typer import kind, known, show, value_type
 from ..placement.types import VOID
 
 check_casts = Analysis("check-casts", Lrouted, """
-Refuse a cast `as` does not make (E3011): it converts a number or a bool to a number, and
-nothing to a bool nor a bool to a float.
+Refuse a cast `as` does not make (E3011): only a number or a bool converts, to a number.
 
-A tensor, a string or nothing (a call of a function without a result) converts to no
-number, and a type that is not a scalar is no cast's target, whatever the value; a value
-whose type is not known here is judged only by its target.
+Nothing converts to a bool, nor a bool to a float. A tensor, a string or nothing (a call of
+a function without a result) converts to no number, and a type that is not a scalar is no
+cast's target, whatever the value; a value whose type is not known here is judged only by
+its target.
 """, state=Checking, skip=DESCRIPTIONS, requires=("model",))
 
 

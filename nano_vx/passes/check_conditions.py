@@ -10,8 +10,7 @@ from ..placement.type_checking import (Checking, cast_help, each_item, enter, qu
 from ..placement.typer import OPAQUE, common, kind, known, show, value_type
 
 check_conditions = Analysis("check-conditions", Lrouted, """
-Refuse a condition that is not a bool, and an `if` used as a value whose branches differ in
-type (E3007).
+Refuse a condition that is not a bool, and an `if` value whose branches differ in type (E3007).
 
 The condition of `if`, `while` and `assert`, and of a `requires`, `ensures` or loop
 `invariant`, is a bool: not an integer (compare it with 0), nor a string. An `if` used as a

@@ -25,8 +25,7 @@ TAKES = [
 
 
 check_operand_types = Analysis("check-operand-types", Lrouted, """
-Refuse an operator given operands it does not take (E3004, E3005, E3006): arithmetic, bitwise
-and shifts, comparisons and `match` cases, `&&` `||` `!`.
+Refuse an operator given operands of types it does not take (E3004, E3005, E3006).
 
 Arithmetic takes two numbers of one type, `& | ^` two integers or two bools of one type,
 `<< >>` an integer shifted by an integer of any type, and unary `-` a signed number (E3004),

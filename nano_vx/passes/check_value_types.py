@@ -19,8 +19,7 @@ class State(Checking):
 
 
 check_value_types = Analysis("check-value-types", Lrouted, """
-Refuse a value of another type than the variable or the result it gives (E3001, E3002), and a
-`main` whose result is no exit status (E3009).
+Refuse a value of another type than its variable or its function's result (E3001, E3002, E3009).
 
 The value of a `let` (or of a `const`, or assigned with `=`) has the variable's type (E3001);
 `return v;` and a body's last expression have the function's result type, `return;` and a
