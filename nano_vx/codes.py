@@ -133,11 +133,12 @@ _ENTRIES = [
          "-N, so `let m: i8 = -128;` fits. The message names the literal, the type and its "
          "range; write a type that holds the value, or a cast (`300 as u8` converts, on "
          "purpose)."),
-    Code("E3009", "a `main` whose result is no exit status",
-         "The value `main` returns becomes the process's exit status, so `main` returns "
-         "nothing (`fn main()`) or an integer (`fn main() -> i32`; the status is the value "
-         "modulo 256). A float, a bool, a tensor or any other result is refused: print the "
-         "value, and return an integer if the status should say something."),
+    Code("E3009", "a `main` the program cannot start with",
+         "A program starts by calling `main()`, with no arguments, so `main` takes no "
+         "parameters. The value it returns becomes the process's exit status, so `main` "
+         "returns nothing (`fn main()`) or an integer (`fn main() -> i32`; the status is the "
+         "value modulo 256). A float, a bool, a tensor or any other result is refused: print "
+         "the value, and return an integer if the status should say something."),
     Code("E3010", "a call with the wrong number of arguments",
          "A call passes exactly as many arguments as the function has parameters. The "
          "message names the parameters' types and how many arguments the call passes. A "

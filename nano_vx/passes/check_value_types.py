@@ -24,8 +24,9 @@ Refuse a value of another type than its variable or its function's result (E3001
 The value of a `let` (or of a `const`, or assigned with `=`) has the variable's type (E3001);
 `return v;` and a body's last expression have the function's result type, `return;` and a
 function without a result give none (E3002). A string is no number nor bool: only a
-variable bound to it without a written type holds it. `main`'s result becomes the process's
-exit status, so it has none or is an integer (E3009). An unsuffixed literal, and a variable
+variable bound to it without a written type holds it. The program starts with `main()`, whose
+result becomes the process's exit status: it takes no parameters, and has no result or an
+integer (E3009). An unsuffixed literal, and a variable
 bound to one, take the type they meet; a value whose type is not known here (a closure's
 result, too) is not judged.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
@@ -50,7 +51,7 @@ def _fn(run, node):
     enter(run, node)
     result = st.typer.functions[node.name].ret
     if node.name == "main":
-        _exit_status(run, node, result)
+        _entry(run, node, result)
     st.results.append((node.name, result))
     run.descend(node)
     if node.body.value is not None:
@@ -58,7 +59,13 @@ def _fn(run, node):
     st.results.pop()
 
 
-def _exit_status(run, main, result) -> None:
+def _entry(run, main, result) -> None:
+    """The program starts with `main()`, and its result is the process's exit status."""
+    if main.params:
+        n = len(main.params)
+        refuse(run, "E3009", main.params[0].span,
+               f"'main' takes {n} parameter{'s' * (n != 1)}, but the program starts by "
+               f"calling it with none", help=["declare it `fn main()`"], parameters=n)
     if result == VOID or result._prod == "Scalar" and kind(result) == "int":
         return
     refuse(run, "E3009", main.ret.span,

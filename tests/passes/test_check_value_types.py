@@ -1,6 +1,6 @@
 """check-value-types: a value of another type than the variable or the result it gives
-(E3001, E3002), a string where no text goes among them, and a `main` whose result is no exit
-status (E3009); each refused with a message that names both types, and the repaired program
+(E3001, E3002), a string where no text goes among them, and a `main` the program cannot start
+with (E3009); each refused with a message that names both types, and the repaired program
 admitted."""
 
 from pathlib import Path
@@ -73,6 +73,8 @@ def test_each_place_a_value_goes_is_judged(body, message):
      "constant 'N' is declared i32, but its value is {float}"),
     ("fn main() -> bool { true }", "E3009",
      "'main' returns bool, but its result is the program's exit status, an integer"),
+    ("fn main(n: i32) { print(n); }", "E3009",
+     "'main' takes 1 parameter, but the program starts by calling it with none"),
     ("fn main() -> Tensor<i32, [1]> { [1] }", "E3009",
      "'main' returns Tensor<i32, [1], Memory::CPU_DRAM>, but its result is the program's "
      "exit status, an integer"),
@@ -85,6 +87,14 @@ def test_results_and_constants(text, code, message):
 def test_main_returns_nothing_or_an_integer(result):
     value = " 0 " if result else " "
     assert not run_front(f"fn main(){result} {{{value}}}", check_value_types).diagnostics.items
+
+
+def test_main_takes_no_parameters():
+    text = "fn main(n: i32) {\n    print(n);\n}\n"
+    [d] = run_front(text, check_value_types).diagnostics.items
+    assert (d.code, d.help) == ("E3009", ["declare it `fn main()`"])
+    repaired = text.replace("main(n: i32) {", "main() {\n    let n: i32 = 1;")
+    assert not run_front(repaired, check_value_types).diagnostics.items
 
 
 def test_literals_and_the_variables_bound_to_them_take_the_type_they_meet():
