@@ -84,11 +84,11 @@ _ENTRIES = [
          "Rust (`let x: u8 = 3;` is fine, `let x: u8 = 3.0;` and `let y: f32 = 1;` are not), "
          "and so does a variable bound to one without a written type (`let n = 0;` is "
          "whatever integer its uses make it). A tensor's type includes its element type, "
-         "its extents and its memory space. A string is text, which `print`, an `assert`'s "
-         "message and a variable bound to it without a written type take, and nothing else "
-         "(an operator, a condition, a cast or an argument refuses it with its own code). "
-         "The message names both types; convert a number with `as`, or write the type the "
-         "value has."),
+         "its extents and its memory space. A string is text (`str` in a message), which "
+         "`print`, an `assert`'s message and a variable bound to it without a written type "
+         "take, and nothing else (an operator, a condition, a cast or an argument refuses it "
+         "with its own code). The message names both types; convert a number with `as`, or "
+         "write the type the value has."),
     Code("E3002", "a `return` that does not match the function's result",
          "`return v;` and the last expression of a body (without `;`) give the function's "
          "result, so v must be of its declared type; `return;` gives none, so it is refused "
