@@ -84,8 +84,11 @@ _ENTRIES = [
          "Rust (`let x: u8 = 3;` is fine, `let x: u8 = 3.0;` and `let y: f32 = 1;` are not), "
          "and so does a variable bound to one without a written type (`let n = 0;` is "
          "whatever integer its uses make it). A tensor's type includes its element type, "
-         "its extents and its memory space. The message names both types; convert a number "
-         "with `as`, or write the type the value has."),
+         "its extents and its memory space. A string is text (`str` in a message), which "
+         "`print`, an `assert`'s message and a variable bound to it without a written type "
+         "take, and nothing else (an operator, a condition, a cast or an argument refuses it "
+         "with its own code). The message names both types; convert a number with `as`, or "
+         "write the type the value has."),
     Code("E3002", "a `return` that does not match the function's result",
          "`return v;` and the last expression of a body (without `;`) give the function's "
          "result, so v must be of its declared type; `return;` gives none, so it is refused "
@@ -130,6 +133,12 @@ _ENTRIES = [
          "-N, so `let m: i8 = -128;` fits. The message names the literal, the type and its "
          "range; write a type that holds the value, or a cast (`300 as u8` converts, on "
          "purpose)."),
+    Code("E3009", "a `main` the program cannot start with",
+         "A program starts by calling `main()`, with no arguments, so `main` takes no "
+         "parameters. The value it returns becomes the process's exit status, so `main` "
+         "returns nothing (`fn main()`) or an integer (`fn main() -> i32`; the status is the "
+         "value modulo 256). A float, a bool, a tensor or any other result is refused: print "
+         "the value, and return an integer if the status should say something."),
     Code("E3010", "a call with the wrong number of arguments",
          "A call passes exactly as many arguments as the function has parameters. The "
          "message names the parameters' types and how many arguments the call passes. A "
@@ -141,8 +150,8 @@ _ENTRIES = [
          "`as` converts a number to a number (wrapping, truncating or rounding as Rust "
          "does) and a bool to an integer (`true as i32` is 1). Nothing converts to a bool "
          "(compare instead: `n != 0`), a bool does not convert to a float (go through an "
-         "integer: `b as i32 as f32`), and a tensor or a call that returns nothing is not "
-         "a number."),
+         "integer: `b as i32 as f32`), and a tensor, a string or a call that returns "
+         "nothing is not a number."),
     Code("E3028", "a function with a result whose body can end without one",
          "A function declared `-> T` ends in its value (a last expression without `;`) or "
          "leaves by `return` on every path, as in Rust. A path ends at `return`, at an `if` "

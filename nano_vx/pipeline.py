@@ -5,68 +5,71 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.check_calls import check_calls
+from .passes.check_capacity import check_capacity
+from .passes.check_casts import check_casts
+from .passes.check_conditions import check_conditions
 from .passes.check_constants import check_constants
 from .passes.check_declared_tiles import check_declared_tiles
 from .passes.check_deferred_names import check_deferred_names
-from .passes.check_struct_fields import check_struct_fields
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
-from .passes.check_tensor_constructors import check_tensor_constructors
-from .passes.check_tensor_literals import check_tensor_literals
-from .passes.check_capacity import check_capacity
 from .passes.check_linearity import check_linearity
-from .passes.check_loans import check_loans
-from .passes.check_loop_exits import check_loop_exits
 from .passes.check_literal_ranges import check_literal_ranges
+from .passes.check_loans import check_loans
 from .passes.check_locations import check_locations
+from .passes.check_loop_exits import check_loop_exits
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
+from .passes.check_native_subset import check_native_subset
+from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_shared_writes import check_shared_writes
-from .passes.check_types import check_types
+from .passes.check_struct_fields import check_struct_fields
+from .passes.check_tensor_constructors import check_tensor_constructors
+from .passes.check_tensor_literals import check_tensor_literals
+from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
+from .passes.choose_memory_cells import choose_memory_cells
 from .passes.desugar_comptime import desugar_comptime
+from .passes.desugar_literal_suffixes import desugar_literal_suffixes
+from .passes.desugar_loops import desugar_loops
+from .passes.desugar_tensor_constructors import desugar_tensor_constructors
+from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_tuple_lets import desugar_tuple_lets
+from .passes.desugar_unroll_across import desugar_unroll_across
+from .passes.desugar_value_matches import desugar_value_matches
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
+from .passes.drop_type_declarations import drop_type_declarations
+from .passes.erase_contracts import erase_contracts
 from .passes.erase_struct_arguments import erase_struct_arguments
-from .passes.desugar_literal_suffixes import desugar_literal_suffixes
-from .passes.desugar_tensor_constructors import desugar_tensor_constructors
-from .passes.desugar_loops import desugar_loops
-from .passes.desugar_tuple_lets import desugar_tuple_lets
-from .passes.desugar_transfer_methods import desugar_transfer_methods
-from .passes.desugar_value_matches import desugar_value_matches
-from .passes.desugar_unroll_across import desugar_unroll_across
+from .passes.erase_tensor_references import erase_tensor_references
+from .passes.explicate_assertions import explicate_assertions
+from .passes.explicate_control import explicate_control
+from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
-from .passes.flatten_impl_blocks import flatten_impl_blocks
-from .passes.resolve_type_paths import resolve_type_paths
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
+from .passes.lift_closures import lift_closures
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
+from .passes.resolve_type_paths import resolve_type_paths
 from .passes.schedule_sub_spaces import schedule_sub_spaces
+from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
+from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
-from .passes.check_native_subset import check_native_subset
-from .passes.erase_contracts import erase_contracts
-from .passes.drop_type_declarations import drop_type_declarations
-from .passes.erase_tensor_references import erase_tensor_references
-from .passes.type_scalars import type_scalars
-from .passes.lift_closures import lift_closures
-from .passes.explicate_control import explicate_control
-from .passes.explicate_assertions import explicate_assertions
-from .passes.choose_memory_cells import choose_memory_cells
-from .passes.select_instructions import select_instructions
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -105,7 +108,10 @@ PIPELINE = Pipeline([
     resolve_sub_space_ancestors,
     differentiate_forward,
     differentiate_reverse,
-    check_types,
+    check_operand_types,
+    check_casts,
+    check_conditions,
+    check_value_types,
     check_returns,
     check_loop_exits,
     check_linearity,

@@ -114,7 +114,7 @@ def test_start_after_names_the_pass_whose_output_the_file_is(capacity_dumps):
     assert code == 2
     assert err == ("nano-vx: error: --start-after=infer-placement: infer-placement produces "
                    "Ltyped, but the input is in Lrouted\n")
-    assert run(dump, "--start-after", "check-types", "--action", "check")[0] == 1
+    assert run(dump, "--start-after", "check-value-types", "--action", "check")[0] == 1
 
 
 def test_start_before_runs_the_named_pass_first(capacity_dumps, tmp_path):
@@ -127,19 +127,20 @@ def test_start_before_runs_the_named_pass_first(capacity_dumps, tmp_path):
 
 def test_passes_runs_exactly_the_named_passes(capacity_dumps, tmp_path):
     dump = capacity_dumps["resolve-sub-space-ancestors"]
-    code, _, err = run(dump, "--passes", "check-types,summarize-working-sets,check-capacity",
+    code, _, err = run(dump, "--passes",
+                       "check-value-types,summarize-working-sets,check-capacity",
                        "--dump-dir", tmp_path)
     assert code == 1 and "error[E6009]" in err
     assert [f.name for f in sorted(tmp_path.iterdir())] == [
-        dump_file("check-types"), dump_file("summarize-working-sets"),
+        dump_file("check-value-types"), dump_file("summarize-working-sets"),
         dump_file("check-capacity")]
 
 
 def test_passes_whose_ils_do_not_line_up_are_a_usage_error(capacity_dumps):
     dump = capacity_dumps["resolve-sub-space-ancestors"]
-    assert run(dump, "--passes", "check-types,outline-kernels") == (
-        2, "", "nano-vx: error: --passes: check-types produces Lrouted, but outline-kernels "
-               "reads Lscheduled\n")
+    assert run(dump, "--passes", "check-value-types,outline-kernels") == (
+        2, "", "nano-vx: error: --passes: check-value-types produces Lrouted, but "
+               "outline-kernels reads Lscheduled\n")
     assert run(dump, "--passes", "infer-placement") == (
         2, "", "nano-vx: error: --passes: infer-placement reads Lmono, but the input is in "
                "Lrouted\n")
@@ -148,8 +149,8 @@ def test_passes_whose_ils_do_not_line_up_are_a_usage_error(capacity_dumps):
 
 
 def test_passes_and_a_start_are_one_too_many(capacity_dumps):
-    code, _, err = run(capacity_dumps["check-types"], "--passes", "check-returns",
-                       "--start-after", "check-types")
+    code, _, err = run(capacity_dumps["check-value-types"], "--passes", "check-returns",
+                       "--start-after", "check-value-types")
     assert code == 2 and "--passes names every pass to run" in err
 
 

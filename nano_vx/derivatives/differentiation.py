@@ -57,7 +57,7 @@ class Site:
 
 class FnInfo:
     """One function to differentiate: its locals' types, its parameters' activity, and the
-    typer that types its expressions (its locals bound as check-types binds them)."""
+    typer that types its expressions (its locals bound as the type checks bind them)."""
 
     def __init__(self, program_info, fn):
         self.program, self.fn = program_info, fn

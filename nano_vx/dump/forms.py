@@ -322,7 +322,7 @@ class Inferred(Piece):
     """A type the compiler inferred rather than the program wrote, written `~T`. Which one
     it is lives in the spans (placement/typer.written: an inferred type carries its `let`'s
     own span) and changes what the type means: a literal's `~i32` is only a default that
-    check-types and type-scalars may still widen, a written `i32` is fixed. So the text says
+    the type checks and type-scalars may still widen, a written `i32` is fixed. So the text says
     it, and reading `~T` gives the type its node's span again."""
 
     MARK = Lit("~")

@@ -8,6 +8,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
+from ..placement.type_checking import CheckingTyper
 from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type
 from ..placement.types import Machine
 from ..values.math import ARITY, FLOAT_ONLY, MATH
@@ -43,7 +44,7 @@ type (E3010 for the count, E3003 for a type).
 def _program(run, node):
     st = run.state
     st.machine = Machine(run.ctx.model)
-    st.typer = Typer(node, st.machine)
+    st.typer = CheckingTyper(node, st.machine)  # which knows a string is text
     st.scopes = scopes_of(node, st.typer)
     st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
     run.descend(node)

@@ -8,6 +8,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
+from ..placement.type_checking import CheckingTyper
 from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
 from ..placement.types import Machine, placed
 
@@ -39,7 +40,7 @@ named. A literal of a name that is no struct is E2001.
 @check_struct_fields.on("Program")
 def _program(run, node):
     st = run.state
-    st.typer = Typer(node, Machine(run.ctx.model))
+    st.typer = CheckingTyper(node, Machine(run.ctx.model))  # which knows a string is text
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
-from .typer import Typer, join, settle
-from .types import HOST, OPAQUE, Machine
+from .typer import Typer, join, literal, settle, written
+from .types import HOST, OPAQUE, TEXT, Machine
 
 
 @dataclass
@@ -59,12 +59,17 @@ class _Binding:
     typer: Typer
     scopes: dict[str, Scope] = field(default_factory=dict)  # by function name
     scope: Scope | None = None  # the function being walked
+    loose: bool = False  # a local bound to a literal or a string, without a written type
 
 
-def scopes_of(program, typer: Typer) -> dict[str, Scope]:
+def scopes_of(program, typer: Typer, *, loose: bool = False) -> dict[str, Scope]:
     """The scope of every function of `program` (whose names resolve-names made unique
-    within each function), by function name."""
-    return _bind_locals.collect(program, state=_Binding(typer)).scopes
+    within each function), by function name. A local bound to a string without a written
+    type is text, to a typer that knows strings (infer-placement leaves its type open). With
+    `loose`, as the type checks bind: a local bound so to an unsuffixed literal has the
+    literal's type, whatever integer (or float) it meets, as in Rust, where `let n = 0;` is
+    whatever integer its uses make it."""
+    return _bind_locals.collect(program, state=_Binding(typer, loose=loose)).scopes
 
 
 _bind_locals = Analysis("bind-locals", Lrouted, """
@@ -95,7 +100,12 @@ def _param(run, node):
 @_bind_locals.on("Let")
 def _let(run, node):
     run.descend(node)
-    run.state.scope.bind(node.name, node.type)
+    scope, ty = run.state.scope, node.type
+    if not written(node) and (run.state.loose or ty._prod == "OpaqueType"):
+        found = scope.typer.of(node.value, scope.here[-1])
+        if found is TEXT or run.state.loose and literal(found):
+            ty = found
+    scope.bind(node.name, ty)
 
 
 @_bind_locals.on("For")
@@ -104,8 +114,8 @@ def _for(run, node):
     here = scope.here[-1]
     run.walk(node.start)
     run.walk(node.end)
-    scope.bind(node.var, settle(join(scope.typer.of(node.start, here),
-                                     scope.typer.of(node.end, here))))
+    ty = join(scope.typer.of(node.start, here), scope.typer.of(node.end, here))
+    scope.bind(node.var, ty if run.state.loose else settle(ty))
     run.walk(node.body)
 
 

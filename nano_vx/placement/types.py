@@ -7,6 +7,9 @@ from ..languages.ltyped import Ltyped
 OPAQUE = Ltyped["OpaqueType"]()
 VOID = Ltyped["Scalar"]("void")
 BOOL = Ltyped["Scalar"]("bool")
+# A string's type, which only the type checks give (`print` and `assert` take text; nothing
+# else does): no type a program writes, it is told apart by identity from a struct `str`.
+TEXT = Ltyped["NamedType"]("str")
 
 HOST = "CPU"  # the topology the host program runs on (vx-reference §2)
 

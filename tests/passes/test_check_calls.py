@@ -54,6 +54,26 @@ def test_an_instance_is_judged_with_its_parameters_made_concrete():
                                             "parameter 'b' is i32")
 
 
+@pytest.mark.parametrize("call, message", [
+    ('scale("s")', "argument 1 of 'scale' is str, but its parameter 'x' is f32"),
+    ('sqrt("s")', "argument 1 of 'sqrt' is str, but 'sqrt' takes a float (f32, f64, ..)"),
+])
+def test_a_string_is_no_argument_of_a_number(call, message):
+    text = "fn scale(x: f32) -> f32 { x * 2.0 }\nfn main() { print(CALL); }\n"
+    [d] = run_front(text.replace("CALL", call), check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", message)
+    repaired = text.replace("CALL", call.replace('"s"', "1.5"))
+    assert not run_front(repaired, check_calls).diagnostics.items
+
+
+def test_a_variable_bound_to_a_string_holds_text():
+    text = 'fn scale(x: f32) -> f32 { x * 2.0 }\nfn main() { let s = "s"; print(scale(s)); }\n'
+    [d] = run_front(text, check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", "argument 1 of 'scale' is str, but its parameter "
+                                            "'x' is f32")
+    assert not run_front(text.replace('s = "s"', "s: f32 = 1.5"), check_calls).diagnostics.items
+
+
 def test_the_json_form_names_both_types():
     [d] = run_front(CASES / "space.vx", check_calls).diagnostics.items
     assert d.data == {"callee": "total", "argument": 1,

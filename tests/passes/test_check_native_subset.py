@@ -27,7 +27,7 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     assert ran.after is ran.before
 
 
-# check-types refuses these where the types are written; a closure's parameters are typed only
+# check-casts refuses these where the types are written; a closure's parameters are typed only
 # by its calls, so the inference judges them again once every call is seen.
 @pytest.mark.parametrize("text,what", [
     ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),

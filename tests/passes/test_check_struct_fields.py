@@ -50,6 +50,13 @@ def test_the_repair_runs_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}_repaired.vx", check_struct_fields)
 
 
+def test_a_string_is_no_value_of_a_number_field():
+    text = 'struct S { a: i32 }\nfn main() { let s = S { a: "x" }; print(s.a); }\n'
+    [d] = run_front(text, check_struct_fields).diagnostics.items
+    assert (d.code, d.message) == ("E3013", "field 'a' of 'S' is i32, but this value is str")
+    assert not run_front(text.replace('"x"', "1"), check_struct_fields).diagnostics.items
+
+
 def test_a_field_of_a_generic_parameter_takes_any_value():
     assert not run_front(CASES / "generic_field.vx", check_struct_fields).diagnostics.items
 

@@ -1,0 +1,149 @@
+"""check-operand-types: Lrouted, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lrouted import Lrouted
+from ..nanopass import Analysis
+from ..placement.type_checking import Checking, each_item, enter, quoted, refuse, type_of
+from ..placement.typer import OPAQUE, common, kind, literal, show, value_type
+from ..values.numbers import INT_TYPES
+
+ARITHMETIC = frozenset("+ - * / %".split())
+BITWISE = frozenset("& | ^".split())
+SHIFTS = frozenset(("<<", ">>"))
+RELATIONAL = frozenset("== != < <= > >=".split())
+LOGICAL = frozenset(("&&", "||"))
+
+# What each family of operators takes, and how a message says it.
+TAKES = [
+    (ARITHMETIC, ("int", "float"), "two numbers of one type"),
+    (BITWISE, ("int", "bool"), "two integers or two bools of one type"),
+    (SHIFTS, ("int",), "an integer, shifted by an integer"),
+    (RELATIONAL, ("int", "float", "bool"), "two numbers or two bools of one type"),
+]
+
+
+check_operand_types = Analysis("check-operand-types", Lrouted, """
+Refuse an operator given operands of types it does not take (E3004, E3005, E3006).
+
+Arithmetic takes two numbers of one type, `& | ^` two integers or two bools of one type,
+`<< >>` an integer shifted by an integer of any type, and unary `-` a signed number (E3004),
+and so does a compound assignment (`x += v`); a reference is read through first (`*p + 1`).
+A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
+a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
+bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
+other side's type; a value whose type is not known here is not judged.
+""", state=Checking, skip=DESCRIPTIONS, requires=("model",))
+
+
+@check_operand_types.on("Program")
+def _program(run, node):
+    each_item(run, node)
+
+
+@check_operand_types.on("Fn")
+def _fn(run, node):
+    enter(run, node)
+    run.descend(node)
+
+
+@check_operand_types.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    st.where.inside(run, node, st.machine)
+
+
+@check_operand_types.on("Assign")
+def _assign(run, node):
+    run.descend(node)
+    if node.op != "=":
+        _operator(run, node, node.op, (node.target, type_of(run, node.target)),
+                  (node.value, type_of(run, node.value)))
+
+
+@check_operand_types.on("Binary")
+def _binary(run, node):
+    run.descend(node)
+    _operator(run, node, node.op, (node.left, type_of(run, node.left)),
+              (node.right, type_of(run, node.right)))
+
+
+def _operator(run, node, written_op: str, operand, other) -> None:
+    """Judge `left op right`, each side given as (its expression, its type); `written_op` is
+    the operator as written (`+=` for an Assign)."""
+    op = written_op.rstrip("=") if written_op not in RELATIONAL else written_op
+    (left_expr, left), (right_expr, right) = operand, other
+    for t, expr in ((left, left_expr), (right, right_expr)):
+        if not literal(t) and t._prod == "BorrowType" and op not in RELATIONAL:
+            # Arithmetic reads a value: a reference is read through (`*p`), as in Rust.
+            refuse(run, "E3004", expr.span,
+                   f"`{written_op}` does not apply to {show(t)}, a reference",
+                   help=[f"read the value it names: `*{quoted(expr)}`"],
+                   operator=written_op, found=show(t))
+            return
+    sides = (("left", kind(left), left, left_expr), ("right", kind(right), right, right_expr))
+    if op in LOGICAL:
+        for side, k, t, expr in sides:
+            if k not in (None, "bool"):
+                refuse(run, "E3006", expr.span,
+                       f"`{op}` takes two bools, but its {side} operand is "
+                       f"{show(value_type(t))}", operator=op, found=show(value_type(t)))
+        return
+    [(accepted, says)] = [(a, s) for ops, a, s in TAKES if op in ops]
+    for _, k, t, _ in sides:
+        if k is not None and k not in accepted:
+            refuse(run, "E3005" if op in RELATIONAL else "E3004", node.span,
+                   f"`{written_op}` does not apply to {show(value_type(t))}: it takes {says}",
+                   operator=written_op, found=show(value_type(t)))
+            return
+    a, b = value_type(left), value_type(right)
+    kinds = {sides[0][1], sides[1][1]}
+    if op in SHIFTS or None in kinds or common(a, b) is not OPAQUE:
+        return
+    help = ["convert one side with `as`"] if kinds <= {"int", "float"} else []
+    if op in RELATIONAL:
+        refuse(run, "E3005", node.span,
+               f"`{op}` compares {show(a)} with {show(b)}: both sides must be of one type",
+               help=help, operator=op, left=show(a), right=show(b))
+    else:
+        refuse(run, "E3004", node.span,
+               f"`{written_op}` is given {show(a)} and {show(b)}: it takes {says}",
+               help=help, operator=written_op, left=show(a), right=show(b))
+
+
+@check_operand_types.on("Unary")
+def _unary(run, node):
+    run.descend(node)
+    t = value_type(type_of(run, node.operand))
+    k = kind(t)
+    if node.op == "!" and k in ("float", "text"):
+        refuse(run, "E3006", node.span,
+               f"`!` takes a bool, or an integer whose bits it flips, but its operand is "
+               f"{show(t)}", operator="!", found=show(t))
+    elif node.op == "-" and (k in ("bool", "text") or k == "int" and not literal(t)
+                             and not INT_TYPES[t.name].signed):
+        why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
+        refuse(run, "E3004", node.span, f"`-` does not apply to {show(t)}: {why}",
+               operator="-", found=show(t))
+
+
+@check_operand_types.on("MatchValue")
+def _match_value(run, node):
+    run.descend(node)
+    t = value_type(type_of(run, node.scrutinee))
+    if t._prod != "NamedType":
+        return
+    for case in node.cases:
+        for pattern in _alternatives(case.pattern):
+            if pattern._prod == "PVariant" and pattern.enum != t.name:
+                refuse(run, "E3005", pattern.span,
+                       f"this case compares {t.name} with `{pattern.enum}::{pattern.variant}`, "
+                       f"a {pattern.enum}: a case's pattern is of its `match`'s type",
+                       help=[] if kind(t) == "text" else [
+                           f"name a variant of {t.name}, or `_` for the rest"],
+                       operator="match", left=t.name, right=pattern.enum)
+
+
+def _alternatives(pattern) -> tuple:
+    return pattern.alts if pattern._prod == "POr" else (pattern,)
