@@ -114,7 +114,13 @@ class _Validation(Watch):
         self.graph = tree
 
     def after(self, ran: Ran) -> None:
+        from ..spatial.load import check_work
+
         p = ran.p
+        # A pass may cut tokens into many more tiles than the program had: its output is
+        # evaluated (here, or as the lane's result) only within the same bounds.
+        if not check_work(ran.after, self.run.diagnostics, after=p.name):
+            raise _Stop
         checked = "not validated (--no-validate)"
         if not self.run.args.no_validate:
             start = time.perf_counter()
