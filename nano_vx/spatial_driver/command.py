@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import time
+import zipfile
+import zlib
 from typing import TextIO
 
 import numpy as np
@@ -294,30 +296,35 @@ class _Run:
         return inputs + corpus(graph, self.args.seed, count)
 
     def _load_inputs(self, graph, path: str) -> dict[str, np.ndarray]:
+        """The input tensors of an .npz archive, each array's shape and type checked from its
+        header before it is read (a small archive may unpack to any size)."""
         from ..spatial.ops import NUMPY_DTYPES
 
         try:
             loaded = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
-                               f"with one array per input tensor, named as the tensor")
-        with loaded as data:
-            arrays = {k: data[k] for k in data.files}
-        out = {}
-        for t in graph.tensors:
-            if t.role != "input":
-                continue
-            a = arrays.get(t.name)
-            if a is None:
-                self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
-                                   f"(they have {', '.join(sorted(arrays)) or 'none'})")
-            if a.shape != tuple(t.shape) or a.dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
-                self.fail("E7002", f"input '{t.name}' in {path!r} is {a.dtype}{list(a.shape)}; "
-                                   f"the program declares {t.dtype}{list(t.shape)}")
-            out[t.name] = a
-        return out
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
+                                   f"with one array per input tensor, named as the tensor")
+            with loaded as data:
+                headers = {k: _array_header(data.zip, k) for k in data.files}
+                wanted = [t for t in graph.tensors if t.role == "input"]
+                for t in wanted:
+                    if t.name not in headers:
+                        self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
+                                           f"(they have {', '.join(sorted(headers)) or 'none'})")
+                    shape, dtype = headers[t.name]
+                    if shape != tuple(t.shape) or dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
+                        self.fail("E7002", f"input '{t.name}' in {path!r} is "
+                                           f"{dtype}{list(shape)}; the program declares "
+                                           f"{t.dtype}{list(t.shape)}")
+                return {t.name: data[t.name] for t in wanted}
+        except OSError as err:
+            self.fail("E7002", f"cannot read the inputs {path!r}: "
+                               f"{(err.strerror or 'cannot be read').lower()}")
+        # numpy's, zipfile's and zlib's words for bytes that are not an archive of arrays
+        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error):
+            self.fail("E7002", f"cannot read the inputs {path!r}: they are not an .npz "
+                               f"archive of numeric arrays (numpy.savez writes one)")
 
     def _refused(self, p, graph, target, reject) -> None:
         where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
@@ -409,6 +416,20 @@ class _Run:
                               for engine, stages in sorted(by_site[site].items()))
             w(f"  site {site}: {parts}\n")
 
+
+
+def _array_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple, np.dtype]:
+    """The shape and element type array `name` of an .npz archive declares, read from its
+    .npy header alone."""
+    readers = {(1, 0): np.lib.format.read_array_header_1_0,
+               (2, 0): np.lib.format.read_array_header_2_0}
+    member = f"{name}.npy" if f"{name}.npy" in archive.namelist() else name
+    with archive.open(member) as fh:
+        version = np.lib.format.read_magic(fh)
+        if version not in readers:
+            raise ValueError(f"an .npy header of version {version}")
+        shape, _, dtype = readers[version](fh)
+    return shape, dtype
 
 
 def _why(problem, program, pass_name: str) -> str:
