@@ -37,6 +37,9 @@ from .work import OpWorks, executions
 # steps and 332,000 element operations a run at any IL.
 STEP_LIMIT = 500_000
 ELEMENT_LIMIT = 1 << 28
+# A Vx kernel's own run, by the reference interpreter (to check from-vx), takes some 4 to 8 µs
+# an element operation: a kernel of more is not run there.
+INTERPRETED_LIMIT = 1 << 22
 # The ops of a schedule that move `count` tokens one by one.
 _TOKEN_OPS = frozenset({"Reserve", "Push", "Send", "Multicast", "WaitFront", "Pop"})
 
@@ -117,3 +120,14 @@ def too_much(work: Asked) -> str | None:
     return (f"one run of the program takes {steps:,} steps and {elements:,} element operations "
             f"('{most}' {table[most]:,} {over}); nano-vx evaluates a spatial program of at most "
             f"{STEP_LIMIT:,} steps and {ELEMENT_LIMIT:,} element operations a run")
+
+
+def too_much_to_interpret(work: Asked, kernel: str) -> str | None:
+    """Whether the Vx kernel the program was bridged from asks for more than the reference
+    interpreter runs: what, with the figures, or None."""
+    elements = work.total_elements
+    if elements <= INTERPRETED_LIMIT:
+        return None
+    return (f"the Vx kernel '{kernel}' takes {elements:,} element operations a run; nano-vx "
+            f"spatial runs a kernel in the reference interpreter to check from-vx, and at most "
+            f"{INTERPRETED_LIMIT:,} element operations of one")

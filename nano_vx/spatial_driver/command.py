@@ -180,6 +180,8 @@ class _Run:
             graph = read_program(self.source, self.diagnostics)
         if graph is None or not check_program(graph, target, self.diagnostics):
             raise _Stop
+        if kernel is not None and not self.args.no_validate:
+            self._refuse_too_long_to_interpret(graph, kernel.name)
         try:
             repetitions(Program(graph))
         except RateError as err:
@@ -264,6 +266,17 @@ class _Run:
                 dumper.emit_diff(index, from_vx, kernel.tree, graph)
             else:
                 dumper.emit("After", index, from_vx, graph)
+
+    def _refuse_too_long_to_interpret(self, graph, name: str) -> None:
+        from ..spatial.bounds import INTERPRETED_LIMIT, asked, too_much_to_interpret
+
+        work = asked(graph)
+        refusal = too_much_to_interpret(work, name) if work is not None else None
+        if refusal is not None:
+            self.fail("E7063", refusal, help=[
+                "run the kernel at a smaller size, or give --no-validate to skip the "
+                "interpreter's run (and every other check on inputs)"],
+                elements=work.total_elements, element_limit=INTERPRETED_LIMIT)
 
     def _refuse_too_large(self, graph) -> None:
         """The lane runs every program on real inputs (the oracle checks each pass), so its
