@@ -575,9 +575,11 @@ _ENTRIES = [
          "At most 500,000 steps and 2^28 (268,435,456) element operations a run are "
          "evaluated, for the program as loaded (by every command that loads one) and for each "
          "pass's output (a pass may cut tokens into many tiles). The message gives both "
-         "figures and the stage or engine asking the most. Lower the rates or counts that "
-         "multiply, or run the program at a smaller size: the lane's decisions are of the "
-         "same kind at any size."),
+         "figures and the stage or engine asking the most. A Vx kernel (`nano-vx spatial "
+         "prog.vx`) is also run by the reference interpreter, to check from-vx, at some "
+         "microseconds an element operation: its graph may take at most 2^22 (4,194,304) "
+         "(--no-validate skips that run). Lower the rates or counts that multiply, or run the "
+         "program at a smaller size: the lane's decisions are of the same kind at any size."),
     # -- E8xxx: compile-time evaluation and contracts (verify-contracts) ----------------
     Code("E8001", "a postcondition that does not hold",
          "An `ensures` clause does not follow from the function's `requires` clauses and its "

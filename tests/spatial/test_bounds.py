@@ -24,7 +24,7 @@ from nano_vx.oracle.equivalence import corpus, evaluate
 from nano_vx.oracle.outcomes import Finished
 from nano_vx.source import Source
 from nano_vx.spatial.balance import repetitions
-from nano_vx.spatial.bounds import ELEMENT_LIMIT, STEP_LIMIT, asked
+from nano_vx.spatial.bounds import ELEMENT_LIMIT, INTERPRETED_LIMIT, STEP_LIMIT, asked
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.load import check_program
 from nano_vx.spatial.parse import INT_MAX, parse_spatial
@@ -35,6 +35,7 @@ from nano_vx.spatial_pipeline import passes_from
 from test_firings import SETTINGS, layered_graphs
 
 WORMHOLE = load_target("wormhole")
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "spatial"
 # The refusal is counting, not running: well under this even on a loaded machine.
 QUICK = 1.0
 
@@ -218,6 +219,32 @@ def test_the_explorer_refuses_the_huge_rate_before_running_a_pass():
     assert [d.code for d in recording.diagnostics] == ["E7063"]
     assert not recording.steps
     assert record_spatial(Source("p.sdf", GEMM.replace("RATE", "x1")), "wormhole").steps
+
+
+def test_a_vx_kernel_too_long_to_interpret_is_e7063_before_the_interpreter_runs(tmp_path):
+    """The reference interpreter, which checks from-vx, takes microseconds an element
+    operation: a 256^3 matmul kernel is refused at once, the 64^3 one accepted."""
+    gemm = (EXAMPLES / "gemm.vx").read_text()
+    big = gemm.replace("64", "256").replace("r * 16..(r + 1) * 16", "r * 64..(r + 1) * 64")
+    big = big.replace("jt * 16..(jt + 1) * 16", "jt * 64..(jt + 1) * 64")
+    path = tmp_path / "gemm.vx"
+    path.write_text(big)
+    err = io.StringIO()
+    start = time.perf_counter()
+    assert main(["spatial", str(path), "--target", "wormhole", "--error-format=json"],
+                stdout=io.StringIO(), stderr=err) == 1
+    assert time.perf_counter() - start < 5 * QUICK  # the bridge reads the kernel first
+    (d,) = json.loads(err.getvalue())["diagnostics"]
+    assert d["code"] == "E7063" and d["element_limit"] == INTERPRETED_LIMIT
+    assert d["elements"] == 256 ** 3 + 3 * 256 * 256
+    assert d["message"] == (f"the Vx kernel 'gemm' takes {d['elements']:,} element operations "
+                            f"a run; nano-vx spatial runs a kernel in the reference interpreter "
+                            f"to check from-vx, and at most 4,194,304 element operations of one")
+    path.write_text(gemm)
+    out = io.StringIO()
+    assert main(["spatial", str(path), "--target", "wormhole", "--corpus", "1",
+                 "--stop-after", "from-vx"], stdout=out, stderr=io.StringIO()) == 0
+    assert "the interpreter agrees on 1 input" in out.getvalue()
 
 
 # -- the count --------------------------------------------------------------------------------
