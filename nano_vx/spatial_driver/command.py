@@ -178,7 +178,11 @@ class _Run:
                 self.fail("E7060", "--kernel names the function of a Vx program to lower; "
                                    "this program is already spatial")
             graph = read_program(self.source, self.diagnostics)
-        if graph is None or not check_program(graph, target, self.diagnostics):
+        if graph is None:
+            raise _Stop
+        # Tensors too large to hold are the first thing to say of a program, whatever else.
+        self._refuse_too_large(graph)
+        if not check_program(graph, target, self.diagnostics):
             raise _Stop
         if kernel is not None and not self.args.no_validate:
             self._refuse_too_long_to_interpret(graph, kernel.name)
@@ -186,7 +190,6 @@ class _Run:
             repetitions(Program(graph))
         except RateError as err:
             self.fail("E7003", str(err))
-        self._refuse_too_large(graph)
         inputs = self._inputs(graph, corpus)
         outcomes = []
         if not self.args.no_validate:
