@@ -65,9 +65,9 @@ def _broadcast(st, inputs) -> tuple[int, ...]:
     for d in range(rank):
         extents = {shape[d - rank + len(shape)] for shape in inputs if d - rank + len(shape) >= 0}
         if len(extents - {1}) > 1:
-            raise _cannot(st, inputs, f"extents {' and '.join(map(str, sorted(extents)))} meet "
-                                      f"at axis {d} (counted from the largest rank), and only "
-                                      f"equal extents or 1 broadcast")
+            meeting = " and ".join(map(str, sorted(extents - {1})))
+            raise _cannot(st, inputs, f"extents {meeting} meet at axis {d} of the result, and "
+                                      f"only equal extents or 1 broadcast")
         out.append(min(extents - {1}, default=1))
     return tuple(out)
 

@@ -207,8 +207,7 @@ CASES = [
            "matmul_acc multiplies two matrices (tokens of rank 2)"]),
     _case("broadcast-mismatch", "dataflow", [("tensor M: f32[4, 1]", "tensor M: f32[4, 3]")],
           ["stage 'ex' (scalar) cannot combine tokens of shapes [[4, 4], [4, 3]]: extents 3 "
-           "and 4 meet at axis 1 (counted from the largest rank), and only equal extents or 1 "
-           "broadcast"]),
+           "and 4 meet at axis 1 of the result, and only equal extents or 1 broadcast"]),
     _case("stored-tensor-shape", "dataflow", [("tensor S: f32[4, 1]", "tensor S: f32[1, 4]")],
           ["store 'stS' writes tokens of shape [4, 1] over its tensor of shape [1, 4] in 'S'"],
           [("sum axis 1 (y2)", "sum axis 0 (y2)"), ("tensor M: f32[4, 1]", "tensor M: f32[1, 4]")]),
