@@ -574,6 +574,21 @@ _ENTRIES = [
          "from their shapes before anything is allocated. The message names the largest "
          "tensor. The lane's decisions (tiles, placement, depths, schedules) are of the same "
          "kind at a smaller size, which is how to check a program shaped like a large one."),
+    Code("E7063", "a spatial program that asks for too much work",
+         "`nano-vx spatial` runs a spatial program and each pass's output on real tensors, "
+         "and rates, loop bounds, repeat counts and extents multiply into the work of one run. "
+         "Before anything runs, the work is counted from the text: its steps (each firing and "
+         "each token it takes or puts, each op a schedule executes, each point of a tiled "
+         "access's loop nest) and its element operations (each tile loaded or stored and each "
+         "stage's arithmetic, a matmul one per row, inner and column of each pair of tiles). "
+         "At most 500,000 steps and 2^28 (268,435,456) element operations a run are "
+         "evaluated, for the program as loaded (by every command that loads one) and for each "
+         "pass's output (a pass may cut tokens into many tiles). The message gives both "
+         "figures and the stage or engine asking the most. A Vx kernel (`nano-vx spatial "
+         "prog.vx`) is also run by the reference interpreter, to check from-vx, at some "
+         "microseconds an element operation: its graph may take at most 2^22 (4,194,304) "
+         "(--no-validate skips that run). Lower the rates or counts that multiply, or run the "
+         "program at a smaller size: the lane's decisions are of the same kind at any size."),
     # -- E8xxx: compile-time evaluation and contracts (verify-contracts) ----------------
     Code("E8001", "a postcondition that does not hold",
          "An `ensures` clause does not follow from the function's `requires` clauses and its "

@@ -44,7 +44,7 @@ class ModuleBuilder:
         return M["Module"](tuple(items), span=self.span)
 
 
-@dataclass
+@dataclass(eq=False)  # a block is itself: comparing fields would compare every op
 class Block:
     label: str
     args: tuple = ()
@@ -68,7 +68,7 @@ class FunctionBuilder:
         self.counter = 0
         self.entry_ops: list = []
         self.block = None
-        self.entered: list = []  # blocks in the order code was first put in them
+        self.entered: dict = {}  # blocks in the order code was first put in them (a set)
 
     def lower(self, e):
         """Lower an expression; what it checks and what it emits points at it, as the
@@ -102,8 +102,7 @@ class FunctionBuilder:
 
     def enter(self, block: Block):
         """Make `block` the one code goes into."""
-        if block not in self.entered:
-            self.entered.append(block)
+        self.entered.setdefault(block)
         self.block = block
 
     def emit(self, prod: str, *fields, span=None):

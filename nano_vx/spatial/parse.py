@@ -19,6 +19,10 @@ from ..source import Source, Span
 from .text import LANGUAGES, OP_WORDS
 
 MAX_DEPTH = 200
+# Every integer of a spatial program (extents, rates, loop bounds, counts, constants) is a
+# 64-bit integer, as the tensors' indices and numpy's are; a longer one is a syntax error,
+# checked on the digits before Python converts them.
+INT_MIN, INT_MAX = -(2 ** 63), 2 ** 63 - 1
 
 _TOKEN = re.compile(r"""
     (?P<space>[ \t\r]+)
@@ -166,8 +170,21 @@ class _Parser:
             self.take()
         if self.peek().kind != "int":
             raise self.fail(what)
-        value = int(self.take().text)
-        return -value if minus else value
+        return self.int64(self.take(), minus)
+
+    def int64(self, tok: _Tok, minus: bool, digits: str | None = None) -> int:
+        """The integer `digits` (the token's text by default) spell, negated with `minus`;
+        an error at `tok` outside the 64-bit range."""
+        digits = tok.text if digits is None else digits
+        significant = digits.lstrip("0")
+        if len(significant) <= len(str(INT_MAX)):
+            value = int(significant or "0") * (-1 if minus else 1)
+            if INT_MIN <= value <= INT_MAX:
+                return value
+        shown = digits if len(digits) <= 24 else f"{digits[:20]}... ({len(digits):,} digits)"
+        raise self._error(tok.start, f"the integer {'-' * minus}{shown} is out of range: the "
+                                     f"integers of a spatial program are 64-bit, from "
+                                     f"{INT_MIN} to {INT_MAX}")
 
     def at_number(self) -> bool:
         """A constant comes next, maybe with a minus sign."""
@@ -178,11 +195,10 @@ class _Parser:
         minus = self.accept("-")
         tok = self.take()
         if tok.kind == "int":
-            value = int(tok.text)
-        else:
-            value = float(tok.text)
-            if not math.isfinite(value):
-                raise self._error(tok.start, f"the constant {tok.text} is too large for a float")
+            return self.int64(tok, minus)
+        value = float(tok.text)
+        if not math.isfinite(value):
+            raise self._error(tok.start, f"the constant {tok.text} is too large for a float")
         return -value if minus else value
 
     def ints(self, close: str, what: str) -> tuple[int, ...]:
@@ -405,7 +421,7 @@ class _Parser:
         rate = 1
         tok = self.peek()
         if tok.kind == "name" and _RATE.match(tok.text):
-            rate = int(self.take().text[1:])
+            rate = self.int64(self.take(), False, tok.text[1:])
         elif tok.kind == "name" and tok.text == "x":
             self.take()
             rate = self.integer(f"the rate of stream {stream} after 'x'")

@@ -3,6 +3,8 @@ loads forward: what `tile`'s cost model, `size-buffers` and the byte counts of b
 
 from __future__ import annotations
 
+from math import prod
+
 import numpy as np
 
 from .ops import NUMPY_DTYPES
@@ -37,24 +39,44 @@ def _made(p: Program, st, inputs) -> tuple[int, ...]:
     kind = st._prod
     if kind == "Load":
         return tuple(getattr(st, "tile", p.tensors[st.tensor].shape))
-    try:
-        if kind == "Scalar" or st.op in ("add", "mul"):
-            return tuple(np.broadcast_shapes(*inputs))
-        if st.op == "matmul_acc":
-            (m, k), (k2, n) = inputs
-            if k != k2:
-                raise ValueError(f"inner extents {k} and {k2} differ")
-            return (m, n)
-        if st.op in ("sum", "max"):
-            shape = list(inputs[0])
-            shape[st.axis] = 1
-            return tuple(shape)
-        return inputs[0]
-    except (ValueError, IndexError) as error:
-        raise ShapeError(f"stage '{st.name}' ({getattr(st, 'op', 'scalar')}) cannot combine "
-                         f"tokens of shapes {[list(s) for s in inputs]}: {error}") from None
+    if kind == "Scalar" or st.op in ("add", "mul"):
+        return _broadcast(st, inputs)
+    if st.op == "matmul_acc":
+        if len(inputs) != 2 or any(len(shape) != 2 for shape in inputs):
+            raise _cannot(st, inputs, "matmul_acc multiplies two matrices (tokens of rank 2)")
+        (m, k), (k2, n) = inputs
+        if k != k2:
+            raise _cannot(st, inputs, f"inner extents {k} and {k2} differ")
+        return (m, n)
+    if st.op in ("sum", "max"):
+        rank = len(inputs[0])
+        if not 0 <= st.axis < rank:
+            axes = f"axes 0 to {rank - 1}" if rank else "no axis"
+            raise _cannot(st, inputs, f"it reduces axis {st.axis}, and its tokens have {axes}")
+        return tuple(1 if d == st.axis else n for d, n in enumerate(inputs[0]))
+    return inputs[0]
+
+
+def _broadcast(st, inputs) -> tuple[int, ...]:
+    """numpy's broadcasting, which the evaluators apply: shapes aligned at their last axis,
+    each extent equal to the others or 1."""
+    rank = max(map(len, inputs), default=0)
+    out = []
+    for d in range(rank):
+        extents = {shape[d - rank + len(shape)] for shape in inputs if d - rank + len(shape) >= 0}
+        if len(extents - {1}) > 1:
+            meeting = " and ".join(map(str, sorted(extents - {1})))
+            raise _cannot(st, inputs, f"extents {meeting} meet at axis {d} of the result, and "
+                                      f"only equal extents or 1 broadcast")
+        out.append(min(extents - {1}, default=1))
+    return tuple(out)
+
+
+def _cannot(st, inputs, why: str) -> ShapeError:
+    return ShapeError(f"stage '{st.name}' ({getattr(st, 'op', 'scalar')}) cannot combine "
+                      f"tokens of shapes {[list(s) for s in inputs]}: {why}")
 
 
 def token_bytes(p: Program, shapes, stream: str) -> int:
     shape = shapes.get(stream, ())
-    return int(np.prod(shape, dtype=np.int64)) * np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize
+    return prod(shape) * np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import time
+import zipfile
+import zlib
 from typing import TextIO
 
 import numpy as np
@@ -114,7 +116,13 @@ class _Validation(Watch):
         self.graph = tree
 
     def after(self, ran: Ran) -> None:
+        from ..spatial.load import check_work
+
         p = ran.p
+        # A pass may cut tokens into many more tiles than the program had: its output is
+        # evaluated (here, or as the lane's result) only within the same bounds.
+        if not check_work(ran.after, self.run.diagnostics, after=p.name):
+            raise _Stop
         checked = "not validated (--no-validate)"
         if not self.run.args.no_validate:
             start = time.perf_counter()
@@ -170,13 +178,18 @@ class _Run:
                 self.fail("E7060", "--kernel names the function of a Vx program to lower; "
                                    "this program is already spatial")
             graph = read_program(self.source, self.diagnostics)
-        if graph is None or not check_program(graph, target, self.diagnostics):
+        if graph is None:
             raise _Stop
+        # Tensors too large to hold are the first thing to say of a program, whatever else.
+        self._refuse_too_large(graph)
+        if not check_program(graph, target, self.diagnostics):
+            raise _Stop
+        if kernel is not None and not self.args.no_validate:
+            self._refuse_too_long_to_interpret(graph, kernel.name)
         try:
             repetitions(Program(graph))
         except RateError as err:
             self.fail("E7003", str(err))
-        self._refuse_too_large(graph)
         inputs = self._inputs(graph, corpus)
         outcomes = []
         if not self.args.no_validate:
@@ -257,6 +270,17 @@ class _Run:
             else:
                 dumper.emit("After", index, from_vx, graph)
 
+    def _refuse_too_long_to_interpret(self, graph, name: str) -> None:
+        from ..spatial.bounds import INTERPRETED_LIMIT, asked, too_much_to_interpret
+
+        work = asked(graph)
+        refusal = too_much_to_interpret(work, name) if work is not None else None
+        if refusal is not None:
+            self.fail("E7063", refusal, help=[
+                "run the kernel at a smaller size, or give --no-validate to skip the "
+                "interpreter's run (and every other check on inputs)"],
+                elements=work.total_elements, element_limit=INTERPRETED_LIMIT)
+
     def _refuse_too_large(self, graph) -> None:
         """The lane runs every program on real inputs (the oracle checks each pass), so its
         tensors must fit in memory here: counted, never allocated."""
@@ -288,30 +312,35 @@ class _Run:
         return inputs + corpus(graph, self.args.seed, count)
 
     def _load_inputs(self, graph, path: str) -> dict[str, np.ndarray]:
+        """The input tensors of an .npz archive, each array's shape and type checked from its
+        header before it is read (a small archive may unpack to any size)."""
         from ..spatial.ops import NUMPY_DTYPES
 
         try:
             loaded = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
-                               f"with one array per input tensor, named as the tensor")
-        with loaded as data:
-            arrays = {k: data[k] for k in data.files}
-        out = {}
-        for t in graph.tensors:
-            if t.role != "input":
-                continue
-            a = arrays.get(t.name)
-            if a is None:
-                self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
-                                   f"(they have {', '.join(sorted(arrays)) or 'none'})")
-            if a.shape != tuple(t.shape) or a.dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
-                self.fail("E7002", f"input '{t.name}' in {path!r} is {a.dtype}{list(a.shape)}; "
-                                   f"the program declares {t.dtype}{list(t.shape)}")
-            out[t.name] = a
-        return out
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
+                                   f"with one array per input tensor, named as the tensor")
+            with loaded as data:
+                headers = {k: _array_header(data.zip, k) for k in data.files}
+                wanted = [t for t in graph.tensors if t.role == "input"]
+                for t in wanted:
+                    if t.name not in headers:
+                        self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
+                                           f"(they have {', '.join(sorted(headers)) or 'none'})")
+                    shape, dtype = headers[t.name]
+                    if shape != tuple(t.shape) or dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
+                        self.fail("E7002", f"input '{t.name}' in {path!r} is "
+                                           f"{dtype}{list(shape)}; the program declares "
+                                           f"{t.dtype}{list(t.shape)}")
+                return {t.name: data[t.name] for t in wanted}
+        except OSError as err:
+            self.fail("E7002", f"cannot read the inputs {path!r}: "
+                               f"{(err.strerror or 'cannot be read').lower()}")
+        # numpy's, zipfile's and zlib's words for bytes that are not an archive of arrays
+        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error):
+            self.fail("E7002", f"cannot read the inputs {path!r}: they are not an .npz "
+                               f"archive of numeric arrays (numpy.savez writes one)")
 
     def _refused(self, p, graph, target, reject) -> None:
         where = {k: v for k, v in (("stage", reject.stage), ("site", reject.site),
@@ -403,6 +432,20 @@ class _Run:
                               for engine, stages in sorted(by_site[site].items()))
             w(f"  site {site}: {parts}\n")
 
+
+
+def _array_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple, np.dtype]:
+    """The shape and element type array `name` of an .npz archive declares, read from its
+    .npy header alone."""
+    readers = {(1, 0): np.lib.format.read_array_header_1_0,
+               (2, 0): np.lib.format.read_array_header_2_0}
+    member = f"{name}.npy" if f"{name}.npy" in archive.namelist() else name
+    with archive.open(member) as fh:
+        version = np.lib.format.read_magic(fh)
+        if version not in readers:
+            raise ValueError(f"an .npy header of version {version}")
+        shape, _, dtype = readers[version](fh)
+    return shape, dtype
 
 
 def _why(problem, program, pass_name: str) -> str:

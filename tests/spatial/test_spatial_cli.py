@@ -244,8 +244,24 @@ def test_inputs_that_do_not_fit_the_program_are_e7002(tmp_path, arrays, message)
     assert (d["code"], d["message"]) == ("E7002", message.format(path=given))
 
 
-@pytest.mark.parametrize("content", [None, b"", b"not an npz"])
-def test_unreadable_inputs_are_e7002(tmp_path, content):
+def _corrupt_npz() -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, X=np.arange(64, dtype=np.int32).reshape(8, 8))
+    data = bytearray(buffer.getvalue())
+    for i in range(60, 90):  # inside the compressed member
+        data[i] ^= 0x55
+    return bytes(data)
+
+
+NOT_AN_ARCHIVE = "they are not an .npz archive of numeric arrays (numpy.savez writes one)"
+
+
+@pytest.mark.parametrize("content, why", [
+    (None, "no such file or directory"), (b"", NOT_AN_ARCHIVE), (b"not an npz", NOT_AN_ARCHIVE),
+    # A zip header with nothing after it was a traceback (zipfile.BadZipFile).
+    (b"PK\x03\x04garbage" * 4, NOT_AN_ARCHIVE), (_corrupt_npz(), NOT_AN_ARCHIVE),
+])
+def test_unreadable_inputs_are_e7002_in_words_of_its_own(tmp_path, content, why):
     program = write(tmp_path, "triple.sdf", SCALE)
     given = tmp_path / "given.npz"
     if content is not None:
@@ -254,8 +270,18 @@ def test_unreadable_inputs_are_e7002(tmp_path, content):
                              "--error-format=json")
     assert (code, out) == (1, "")
     [d] = diagnostics(err)
-    assert d["code"] == "E7002"
-    assert d["message"].startswith(f"cannot read the inputs '{given}': ")
+    assert (d["code"], d["message"]) == ("E7002", f"cannot read the inputs '{given}': {why}")
+
+
+def test_an_array_of_objects_is_refused_from_its_header(tmp_path):
+    program = write(tmp_path, "triple.sdf", SCALE)
+    given = tmp_path / "given.npz"
+    np.savez(given, X=np.array([1, "a", None], dtype=object))
+    code, _, err = spatial(program, "--target", "wormhole", "--inputs", given,
+                           "--error-format=json")
+    [d] = diagnostics(err)
+    assert (code, d["message"]) == (1, f"input 'X' in '{given}' is object[3]; the program "
+                                       f"declares i32[8, 8]")
 
 
 def test_a_npy_file_as_inputs_is_e7002(tmp_path):

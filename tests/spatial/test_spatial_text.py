@@ -12,7 +12,8 @@ from nano_vx.dump.text import to_text
 from nano_vx.languages.sdataflow import DTYPES, OPS, ROLES, SCALAR_BINOPS, SCALAR_UNOPS
 from nano_vx.languages.shandshaked import HANDSHAKES
 from nano_vx.nanopass import NodeError, descendants
-from nano_vx.spatial.parse import MAX_DEPTH, SpatialSyntaxError, parse_spatial
+from nano_vx.spatial.parse import (INT_MAX, INT_MIN, MAX_DEPTH, SpatialSyntaxError,
+                                   parse_spatial)
 from nano_vx.spatial.text import LANGUAGES, SpatialTextError, language_of, to_spatial_text
 
 Sdataflow, Stiled, Splaced, Ssized, Sfused, Shandshaked, Schoreographed = LANGUAGES
@@ -297,6 +298,16 @@ ERRORS = [
      18 + 4 * MAX_DEPTH, [f"expression nested deeper than {MAX_DEPTH} levels"]),
     (_deep_repeats(MAX_DEPTH + 5), MAX_DEPTH + 2, 10,
      [f"repeats nested deeper than {MAX_DEPTH} levels"]),
+    # Integers past 64 bits, even past Python's 4,300-digit conversion limit.
+    ("spatial p {\n  tensor A: i32[8, " + "9" * 5000 + "] input\n}", 2, 20,
+     ["the integer 99999999999999999999... (5,000 digits) is out of range",
+      "from -9223372036854775808 to 9223372036854775807"]),
+    ("spatial p {\n  compute c add(a x9223372036854775808, b) -> q\n}", 2, 19,
+     ["the integer 9223372036854775808 is out of range"]),
+    ("spatial p {\n  load l A -> a x 99999999999999999999\n}", 2, 19,
+     ["the integer 99999999999999999999 is out of range"]),
+    ("spatial p {\n  scalar s(a: p) = a * -9223372036854775809 -> q\n}", 2, 25,
+     ["the integer -9223372036854775809 is out of range"]),
 ]
 
 
@@ -375,7 +386,7 @@ TRICKY_NAMES = ["x", "x4", "x0", "step", "tile", "for", "in", "axis", "max", "mi
                 "initial", "spatial", "input", "i32", "fire", "_", "Sdataflow"]
 NAMES = st.one_of(st.sampled_from(TRICKY_NAMES),
                   st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}", fullmatch=True))
-INTS = st.one_of(st.integers(-3, 20), st.integers(-10**30, 10**30))
+INTS = st.one_of(st.integers(-3, 20), st.integers(INT_MIN, INT_MAX))
 NUMBERS = st.one_of(INTS, st.floats(allow_nan=False, allow_infinity=False))
 TERMINALS = {
     "name": NAMES, "int": INTS, "number": NUMBERS,
@@ -436,6 +447,27 @@ def test_random_graphs_round_trip(lang, data):
     back = parse_spatial(text)
     assert back == g
     assert to_spatial_text(back) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(2 ** 80), 2 ** 80), st.integers(0, 5000))
+def test_an_integer_reads_back_exactly_in_64_bits_and_is_refused_past_them(value, zeros):
+    """An extent, a constant and a rate (which has no sign) take the 64-bit integers, leading
+    zeros or not, and refuse any other as a syntax error, never Python's conversion error."""
+    sign, digits = "-" * (value < 0), "0" * zeros + str(abs(value))
+    positions = [
+        (f"tensor A: i32[{sign}{digits}] input", value, lambda g: g.tensors[0].shape[0]),
+        (f"scalar s(v: a) = v * {sign}{digits} -> q", value, lambda g: g.stages[0].body.b.value),
+        (f"load l A -> a x{digits}", abs(value), lambda g: g.stages[0].outs[0].rate),
+    ]
+    for item, meant, read in positions:
+        text = f"spatial p {{\n  {item}\n}}"
+        if INT_MIN <= meant <= INT_MAX:
+            assert read(parse_spatial(text)) == meant
+        else:
+            with pytest.raises(SpatialSyntaxError, match="is out of range: the integers of a "
+                                                         "spatial program are 64-bit"):
+                parse_spatial(text)
 
 
 @settings(max_examples=200, deadline=None)

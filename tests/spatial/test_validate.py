@@ -192,6 +192,22 @@ CASES = [
     _case("token-shapes", "tiled", [("B[k, 0] tile [4, 4]", "B[k, 0] tile [2, 4]")],
           ["stage 'mm' (matmul_acc) cannot combine tokens of shapes [[4, 4], [2, 4]]: inner "
            "extents 4 and 2 differ"]),
+    # An axis the tokens do not have, a matmul of other than matrices, extents that do not
+    # broadcast: each named with the figures, not with the exception Python would raise.
+    _case("axis-negative", "dataflow", [("sum axis 1 (y2)", "sum axis -1 (y2)")],
+          ["stage 'sm' (sum) cannot combine tokens of shapes [[4, 4]]: it reduces axis -1, "
+           "and its tokens have axes 0 to 1"]),
+    _case("axis-beyond-rank", "dataflow", [("sum axis 1 (y2)", "sum axis 2 (y2)")],
+          ["stage 'sm' (sum) cannot combine tokens of shapes [[4, 4]]: it reduces axis 2, "
+           "and its tokens have axes 0 to 1"]),
+    _case("matmul-rank", "tiled",
+          [("tensor A: i32[8, 8]", "tensor A: i32[8, 8, 1]"),
+           ("A[i, k] tile [4, 4]", "A[i, k, 0] tile [4, 4, 1]")],
+          ["stage 'mm' (matmul_acc) cannot combine tokens of shapes [[4, 4, 1], [4, 4]]: "
+           "matmul_acc multiplies two matrices (tokens of rank 2)"]),
+    _case("broadcast-mismatch", "dataflow", [("tensor M: f32[4, 1]", "tensor M: f32[4, 3]")],
+          ["stage 'ex' (scalar) cannot combine tokens of shapes [[4, 4], [4, 3]]: extents 3 "
+           "and 4 meet at axis 1 of the result, and only equal extents or 1 broadcast"]),
     _case("stored-tensor-shape", "dataflow", [("tensor S: f32[4, 1]", "tensor S: f32[1, 4]")],
           ["store 'stS' writes tokens of shape [4, 1] over its tensor of shape [1, 4] in 'S'"],
           [("sum axis 1 (y2)", "sum axis 0 (y2)"), ("tensor M: f32[4, 1]", "tensor M: f32[1, 4]")]),
