@@ -10,11 +10,10 @@ from typing import TextIO
 from .context import Compilation
 from .deep import run_deep
 from .diagnostics import Diagnostics
-from .driver import DumpError, DumpOptions, InternalError, report_internal_error, run_pipeline
-from .dump.render import RenderError
+from .driver import DumpOptions, run_pipeline
 from .pipeline import BACK_END, NATIVE, PIPELINE
 
-EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+EXIT_OK, EXIT_ERROR = 0, 1
 
 
 def _pass_names(value: str | None, usage, pipeline=NATIVE) -> set[str]:
@@ -120,17 +119,12 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if start is None:
         return _report(diagnostics, args, stderr)
     pipeline, tree = start
-    try:
-        outcome = run_deep(run_pipeline, pipeline, tree, ctx,
-                           dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
-                           stop_after=stop_after, verify=not args.no_verify,
-                           progress=_progress(source, stderr), numbers=NUMBERS)
-    except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
-        stderr.write(f"nano-vx: error: {err}\n")
-        return EXIT_ERROR
-    except InternalError as ice:
-        report_internal_error(ice, stderr)
-        return EXIT_INTERNAL
+    # A dump that cannot be written and a pass that fails go up to the command line, which
+    # says each as the failure it is (nano_vx/cli/failures.py).
+    outcome = run_deep(run_pipeline, pipeline, tree, ctx,
+                       dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
+                       stop_after=stop_after, verify=not args.no_verify,
+                       progress=_progress(source, stderr), numbers=NUMBERS)
     if args.timing:
         print_timing(outcome.timings, stderr)
     from .placement.facts import program_facts
@@ -265,7 +259,12 @@ def _native(opt_level: int, timing: TextIO | None):
         try:
             return run_compiled(native, out)
         finally:
-            if timing is not None:
+            record = getattr(timing, "record", None)
+            if record is not None:
+                record("native", {"opt_level": opt_level,
+                                  "build_ms": round(1000 * (built - start), 3),
+                                  "run_ms": round(1000 * (time.perf_counter() - built), 3)})
+            elif timing is not None:
                 timing.write(f"native code: built in {1000 * (built - start):.2f} ms (-O"
                              f"{opt_level}), ran in {1000 * (time.perf_counter() - built):.2f}"
                              f" ms\n")
@@ -275,29 +274,18 @@ def _native(opt_level: int, timing: TextIO | None):
 def _emit(action: str, program, args, diagnostics: Diagnostics, stdout: TextIO,
           stderr: TextIO) -> int:
     """--action emit-mlir, emit-llvm: the module, printed after the diagnostics' warnings."""
-    from .backend.errors import BackendBug
+    if action == "emit-mlir":  # a BackendBug is the command line's to report
+        from .backend.mlir import emit_mlir
 
-    try:
-        if action == "emit-mlir":
-            from .backend.mlir import emit_mlir
+        text = emit_mlir(program)
+    else:
+        from .backend.llvm import optimized_ir
+        from .backend.mlir import to_llvm_ir
 
-            text = emit_mlir(program)
-        else:
-            from .backend.llvm import optimized_ir
-            from .backend.mlir import to_llvm_ir
-
-            text = optimized_ir(to_llvm_ir(program), args.opt_level)
-    except BackendBug as bug:
-        _report_bug(bug, stderr)
-        return EXIT_INTERNAL
+        text = optimized_ir(to_llvm_ir(program), args.opt_level)
     code = _report(diagnostics, args, stderr)
     stdout.write(text if text.endswith("\n") else text + "\n")
     return code
-
-
-def _report_bug(bug, stderr: TextIO) -> None:
-    stderr.write(f"nano-vx: internal compiler error in the back end: {bug}\n"
-                 f"nano-vx: this is a bug in nano-vx, not in your program\n")
 
 
 def _model_files(args, usage) -> dict:
@@ -327,7 +315,6 @@ def _progress(source, stderr: TextIO):
 
 def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO,
          facts: dict, runner) -> int:
-    from .backend.errors import BackendBug
     from .values.stops import RuntimeStop
 
     if not any(item._prod in ("Fn", "Func") and item.name == "main" for item in program.items):
@@ -339,9 +326,6 @@ def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO
         _report(diagnostics, args, stderr)  # warnings come before the program's output
     try:
         result = runner(program, stdout)
-    except BackendBug as bug:
-        _report_bug(bug, stderr)
-        return EXIT_INTERNAL
     except RuntimeStop as stop:
         stdout.flush()
         if human:
@@ -362,8 +346,14 @@ def _report(diagnostics: Diagnostics, args, stderr: TextIO, facts: dict | None =
 
 
 def print_timing(timings, stderr: TextIO) -> None:
-    """--timing: each pass's time and share, on stderr."""
+    """--timing: each pass's time and share, on stderr; under --error-format=json, stderr
+    records them as the document's `timings` (nano_vx/cli/failures.py's JsonChannel)."""
     total = sum(t.seconds for t in timings) or 1e-12
+    record = getattr(stderr, "record", None)
+    if record is not None:
+        record("timings", [{"pass": t.name, "ms": round(t.seconds * 1000, 3)}
+                           for t in timings])
+        return
     width = max(len(t.name) for t in timings)
     stderr.write(f"{'pass':<{width}}  {'ms':>9}  {'share':>6}\n")
     for t in timings:

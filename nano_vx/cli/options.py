@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import TextIO
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
 class Usage(Exception):
@@ -24,6 +24,12 @@ class Parser(argparse.ArgumentParser):
 
     def flags(self) -> list[str]:
         return [flag for action in self._actions for flag in action.option_strings]
+
+    def error(self, message: str):
+        """What argparse refuses is a Usage the command line reports, in text or JSON."""
+        from .failures import ArgumentProblem
+
+        raise ArgumentProblem(message, self.format_usage())
 
 
 class Once(argparse.Action):
