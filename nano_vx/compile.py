@@ -17,9 +17,11 @@ EXIT_OK, EXIT_ERROR = 0, 1
 
 
 def _pass_names(value: str | None, usage, pipeline=NATIVE) -> set[str]:
-    if not value:
+    if value is None:
         return set()
     names = {n.strip() for n in value.split(",") if n.strip()}
+    if not names:
+        raise usage(f"{value!r} names no pass; the passes are {', '.join(pipeline.names())}")
     known = pipeline.names()
     unknown = sorted(names - set(known) - {"all"})
     if unknown:
@@ -189,7 +191,7 @@ def _start(args, ctx: Compilation, base, usage):
         if language.name not in LANGUAGES:
             raise usage(f"{source.name} is a spatial program ({language.name}): run it with "
                         f"`nano-vx spatial {source.name} --target TARGET`")
-    names = [n.strip() for n in args.passes.split(",") if n.strip()] if args.passes else None
+    names = _listed_passes(args.passes, usage) if args.passes is not None else None
     try:
         passes = plan(NATIVE, base, language, state, start_after=args.start_after,
                       start_before=args.start_before, names=names)
@@ -204,6 +206,16 @@ def _start(args, ctx: Compilation, base, usage):
         passes = []
     given = tuple(f for f in Compilation.facts if getattr(ctx, f) is not None)
     return Pipeline(passes, given=given), tree
+
+
+def _listed_passes(value: str, usage) -> list[str]:
+    """--passes: the passes to run, in order, each once (a pass's facts are made once)."""
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    _pass_names(value, usage)
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise usage(f"--passes names {', '.join(twice)} twice; a pass runs once in a pipeline")
+    return names
 
 
 def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):

@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
             args, extra = parser.parse_known_args(argv[1:] if name else argv)
             if extra:
                 _refuse(parser, name, args, extra)
+        parser.refuse_empty(args)
         prog = "nano-vx"
         code = command.run(args, stdout, err)
         stdout.flush()

@@ -25,6 +25,14 @@ class Parser(argparse.ArgumentParser):
     def flags(self) -> list[str]:
         return [flag for action in self._actions for flag in action.option_strings]
 
+    def refuse_empty(self, args) -> None:
+        """An option given an empty value (`-o ''`, `--passes=`) is a usage error: taken as
+        given it would mean the default, or nothing, silently."""
+        for action in self._actions:
+            value = getattr(args, action.dest, None)
+            if action.option_strings and isinstance(value, str) and not value.strip():
+                raise Usage(f"{'/'.join(action.option_strings)} was given an empty value")
+
     def error(self, message: str):
         """What argparse refuses is a Usage the command line reports, in text or JSON."""
         from .failures import ArgumentProblem
