@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from functools import partial
 from typing import TextIO
 
@@ -44,9 +43,7 @@ def dump_options(args, usage, pipeline=NATIVE) -> DumpOptions | None:
         raise usage(f"--dump-diff writes text diffs; it takes no --dump-format={args.dump_format}")
     options = DumpOptions(after=after, before=before, changed_only=args.dump_changed,
                           diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
-    if args.dump_dir:
-        _check_dump_dir(args.dump_dir, usage)
-    elif args.dump_format in DOCUMENT_FORMATS:
+    if not args.dump_dir and args.dump_format in DOCUMENT_FORMATS:
         _one_document(options, usage)
         options.banners = False
     return options
@@ -63,22 +60,6 @@ def _one_document(options: DumpOptions, usage) -> None:
     if options.before == {"parse"}:
         raise usage(f"before parse there is only the program text, no {fmt} to write: "
                     f"use --dump-after=parse")
-
-
-def _check_dump_dir(path: str, usage) -> None:
-    """Make the dump directory and try writing in it, so that an unusable one is a usage
-    error before the pipeline runs rather than a failure after the first pass."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise usage(f"--dump-dir: {path!r} is not a directory")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as err:
-        raise usage(f"--dump-dir: cannot create the directory {path!r}: {err.strerror}")
-    try:
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as err:
-        raise usage(f"--dump-dir: cannot write in the directory {path!r}: {err.strerror}")
 
 
 def _action(args, dumps: DumpOptions | None, usage) -> str:
@@ -104,9 +85,8 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     try:
         with open(args.file, "rb") as fh:
             data = fh.read()
-    except OSError as err:
-        stderr.write(f"nano-vx: error: cannot read {args.file!r}: {err.strerror}\n")
-        return EXIT_ERROR
+    except OSError as err:  # the command line checked it, but it can go in the meantime
+        raise usage(f"cannot read {args.file!r}: {err.strerror}") from None
     from .parser import decode_source
 
     source = decode_source(args.file, data, diagnostics)

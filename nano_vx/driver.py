@@ -64,9 +64,9 @@ class DumpError(Exception):
     """A dump file could not be written (a disk that filled up, a directory removed while the
     compiler ran): the user's environment, not a bug, so no internal error."""
 
-    def __init__(self, path: str, error: OSError):
+    def __init__(self, path: str, error: OSError, what: str = "the dump"):
         self.path = path
-        super().__init__(f"cannot write the dump {path}: {error.strerror or error}")
+        super().__init__(f"cannot write {what} {path}: {error.strerror or error}")
 
 
 @dataclass

@@ -77,3 +77,90 @@ def test_an_empty_output_of_explore_is_a_usage_error_and_nothing_is_written(hell
 def test_a_list_of_no_pass_is_a_usage_error(hello, flag):
     code, out, err = run(hello, flag)
     assert code == 2 and out == "" and "names no pass; the passes are parse," in err
+
+
+# -- files: read and written, checked before any work ----------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["nope.vx"], "nano-vx: error: cannot read 'nope.vx': No such file or directory\n"),
+    (["."], "nano-vx: error: cannot read '.': Is a directory\n"),
+    (["hello.vx", "--machine=nope.vx"],
+     "nano-vx: error: --machine: cannot read 'nope.vx': No such file or directory\n"),
+    (["spatial", "nope.sdf", "--target", "wormhole"],
+     "nano-vx spatial: error: cannot read 'nope.sdf': No such file or directory\n"),
+    (["explore", "nope.vx"],
+     "nano-vx explore: error: cannot read 'nope.vx': No such file or directory\n"),
+    (["check-certificate", "."],
+     "nano-vx check-certificate: error: cannot read '.': Is a directory\n"),
+])
+def test_an_input_that_cannot_be_read_is_a_usage_error(hello, argv, message):
+    assert run(*argv) == (2, "", message)
+
+
+def test_explore_refuses_to_write_the_page_over_its_program(hello):
+    code, _, err = run("explore", hello, "-o", hello)
+    assert (code, err) == (2, f"nano-vx explore: error: -o '{hello}' is the program "
+                              f"'{hello}': writing it would destroy the input; name another "
+                              f"file\n")
+    assert hello.read_text() == HELLO
+
+
+def test_explore_refuses_a_default_page_that_is_its_program(hello):
+    page = hello.with_suffix(".html")
+    page.write_text(HELLO)
+    code, _, err = run("explore", page.name)
+    assert code == 2 and "is the program 'hello.html'" in err and page.read_text() == HELLO
+
+
+def test_explore_refuses_to_write_the_page_over_its_machine_file(hello):
+    machine = hello.parent / "m.vx"
+    machine.write_text("")
+    code, _, err = run("explore", hello, "--machine", machine, "-o", machine)
+    assert code == 2 and "is the --machine file" in err
+
+
+def test_the_same_file_under_another_name_is_the_same_file(hello):
+    os.link(hello, hello.parent / "alias.vx")
+    code, _, err = run("explore", hello, "-o", "alias.vx")
+    assert code == 2 and "is the program" in err and hello.read_text() == HELLO
+
+
+@pytest.mark.parametrize("where, why", [("/", "Is a directory"),
+                                        ("no/such/dir/page.html", "No such file or directory")])
+def test_an_unwritable_page_is_refused_before_any_pass_runs(hello, where, why):
+    code, _, err = run("explore", hello, "-o", where)
+    assert (code, err) == (2, f"nano-vx explore: error: -o: cannot write {where!r}: {why}\n")
+
+
+def test_checking_a_page_leaves_no_file_behind(hello):
+    code, _, _ = run("explore", hello, "--machine", "nope.vx", "-o", "page.html")
+    assert code == 2 and not (hello.parent / "page.html").exists()
+
+
+def test_a_certificate_over_the_program_is_refused(hello):
+    program = hello.parent / "gemv.sdf"
+    program.write_text(GEMV.read_text())
+    code, _, err = run("spatial", program, "--target", "wormhole", "--certificate", program)
+    assert code == 2 and "--certificate" in err and "is the program" in err
+    assert program.read_text() == GEMV.read_text()
+
+
+def test_an_unwritable_lower_dir_is_a_usage_error_before_the_lane_runs(hello):
+    (hello.parent / "file").write_text("")
+    code, out, err = run("spatial", GEMV, "--target", "wormhole", "--lower", "tenstorrent",
+                         "--lower-dir", hello.parent / "file" / "out")
+    assert (code, out) == (2, "")
+    assert err.startswith("nano-vx spatial: error: --lower-dir: cannot create the directory ")
+
+
+def test_a_lower_dir_that_fails_while_writing_is_one_line_exit_1(hello, monkeypatch):
+    from nano_vx.spatial_backend import output
+
+    def full(*args):
+        raise OSError(28, "No space left on device", "out/census.txt")
+
+    monkeypatch.setattr(output, "lower_program", full)
+    code, _, err = run("spatial", GEMV, "--target", "wormhole", "--lower", "tenstorrent",
+                       "--lower-dir", "out")
+    assert (code, err) == (1, "nano-vx: error: cannot write the tenstorrent program's file "
+                              "out/census.txt: No space left on device\n")

@@ -15,6 +15,7 @@ import sys
 from typing import TextIO
 
 from .failures import Failure, JsonChannel, classify, say_text, wants_json
+from .paths import check_paths
 from .options import EXIT_ERROR, Parser, Usage, wants_color
 from .streams import GuardedStream, OutputError, drop_stdout, say
 
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
             if extra:
                 _refuse(parser, name, args, extra)
         parser.refuse_empty(args)
+        check_paths(command.paths(args))
         prog = "nano-vx"
         code = command.run(args, stdout, err)
         stdout.flush()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from .options import Parser, Usage
+from .paths import Named
 
 DESCRIPTION = """\
 Check a certificate that `nano-vx spatial --certificate FILE.json` wrote
@@ -22,6 +23,11 @@ def build_parser() -> Parser:
     ap = Parser("nano-vx check-certificate", DESCRIPTION)
     ap.add_argument("certificate", nargs="?", metavar="FILE.json", help="the certificate")
     return ap
+
+
+def paths(args) -> list[Named]:
+    return [] if args.certificate is None else [Named("the certificate", args.certificate,
+                                                      "input")]
 
 
 def run(args, stdout: TextIO, stderr: TextIO) -> int:

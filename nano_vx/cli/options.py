@@ -70,6 +70,15 @@ def add_machine_files(group) -> None:
                             "`Memory CPU_DRAM { managed: explicit }`")
 
 
+def model_files(args) -> list:
+    """The files --machine and --host name (`--host default` names none)."""
+    from .paths import Named
+
+    return [Named(f"--{flag}", path, "input")
+            for flag, path in (("machine", args.machine), ("host", args.host))
+            if path is not None and (flag, path) != ("host", "default")]
+
+
 def add_target(group, help_text: str) -> None:
     """--target: `nano-vx spatial` and, for a spatial program, `nano-vx explore`."""
     group.add_argument("--target", metavar="NAME|FILE", action=Once, help=help_text)

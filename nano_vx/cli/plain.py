@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_machine_files, add_no_verify, add_timing, positive, wants_color)
+                      add_machine_files, add_no_verify, add_timing, model_files, positive,
+                      wants_color)
+from .paths import Named
 
 DESCRIPTION = """\
 Check a Vx program and run it. With no options, FILE goes through every pass of the
@@ -101,9 +103,23 @@ def build_parser() -> Parser:
     return ap
 
 
+def paths(args) -> list[Named]:
+    if _shows_the_pipeline(args) or args.file is None:
+        return []
+    named = [Named("the program", args.file, "input"), *model_files(args)]
+    if args.dump_dir is not None:
+        named.append(Named("--dump-dir", args.dump_dir, "directory"))
+    return named
+
+
+def _shows_the_pipeline(args) -> bool:
+    return bool(args.list_passes or args.list_languages or args.show_language
+                or args.diff_language)
+
+
 def run(args, stdout: TextIO, stderr: TextIO) -> int:
     args.color = wants_color(args.color, stderr)
-    if args.list_passes or args.list_languages or args.show_language or args.diff_language:
+    if _shows_the_pipeline(args):
         from .. import info
 
         return info.show(args, stdout, Usage)

@@ -6,6 +6,7 @@ from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
                       add_no_verify, add_target, add_timing, wants_color)
+from .paths import Named
 
 DESCRIPTION = """\
 Run a spatial program (docs/spatial.md) through the spatial lane, from the IL its
@@ -73,6 +74,20 @@ def build_parser() -> Parser:
     add_error_format(running)
     add_color(running)
     return ap
+
+
+def paths(args) -> list[Named]:
+    if args.code is None:
+        return []
+    named = [Named("the program", args.code, "input")]
+    if args.inputs is not None:
+        named.append(Named("--inputs", args.inputs, "input"))
+    if args.certificate is not None:
+        named.append(Named("--certificate", args.certificate, "output"))
+    for flag, directory in (("--lower-dir", args.lower_dir), ("--dump-dir", args.dump_dir)):
+        if directory is not None:
+            named.append(Named(flag, directory, "directory"))
+    return named
 
 
 def run(args, stdout: TextIO, stderr: TextIO) -> int:

@@ -17,13 +17,11 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import (DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors,
-                      report_internal_error, run_passes)
-from ..dump.render import RenderError
+from ..driver import DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors, run_passes
 from ..source import Source
 from ..oracle.rewrites import IllFormed
 
-EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+EXIT_OK, EXIT_ERROR = 0, 1
 
 
 # The bytes of tensors the lane runs a program on: inputs, outputs and a corpus of each.
@@ -43,7 +41,6 @@ class _Stop(Exception):
 
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     from ..compile import _pass_names, dump_options
-    from ..spatial_backend.certify import CertificateError
     from ..spatial_pipeline import SPATIAL_PIPELINE, VX_PIPELINE
 
     if args.target is None:
@@ -71,14 +68,8 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     run = _Run(args, Source(args.code, text), stdout, stderr, dumps)
     try:
         run.go()
-    except _Stop:
+    except _Stop:  # a file that cannot be written or a failing pass is the command line's
         pass
-    except (DumpError, RenderError, CertificateError) as err:  # the environment's failing
-        stderr.write(f"nano-vx: error: {err}\n")
-        return EXIT_ERROR
-    except InternalError as ice:
-        report_internal_error(ice, stderr)
-        return EXIT_INTERNAL
     if args.error_format == "json":
         stderr.write(run.diagnostics.to_json())
     elif run.diagnostics.items:
@@ -237,8 +228,8 @@ class _Run:
             self.fail(err.code, f"lowering to {self.args.lower}: {err.message}",
                       backend=self.args.lower)
         except OSError as err:
-            raise DumpError(f"cannot write {self.args.lower_dir!r}: "
-                            f"{err.strerror or err}") from None
+            raise DumpError(err.filename or self.args.lower_dir, err,
+                            what=f"the {self.args.lower} program's file") from None
         except AssertionError as err:
             raise InternalError(f"lower-{self.args.lower}", err, None) from err
         if self.args.lower_dir is None:

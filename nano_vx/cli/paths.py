@@ -1,0 +1,91 @@
+"""The files a command line names, checked before any work starts: each input can be read,
+each output can be written and is none of the inputs (`nano-vx explore F.vx -o F.vx` would
+replace the program with the page). A file that fails is a usage error, exit status 2: found
+after every pass has run, it would waste the run, or destroy what it read.
+
+A command module says which of its arguments name files with `paths(args)`: a list of Named.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from dataclasses import dataclass
+
+from .options import Usage
+
+
+@dataclass(frozen=True)
+class Named:
+    flag: str  # how the command line names it: "the program", "--machine", "-o"
+    path: str
+    role: str  # "input", "output" (a file) or "directory" (an output directory)
+
+
+def check_paths(paths: list[Named]) -> None:
+    inputs = [p for p in paths if p.role == "input"]
+    for p in inputs:
+        _readable(p)
+    for p in paths:
+        if p.role == "output":
+            _not_an_input(p, inputs)
+            _writable(p)
+        elif p.role == "directory":
+            _directory(p)
+
+
+def _refuse(p: Named, verb: str, code: int) -> None:
+    named = f"{p.flag}: " if p.flag.startswith("-") else ""
+    raise Usage(f"{named}cannot {verb} {p.path!r}: {os.strerror(code)}")
+
+
+def _readable(p: Named) -> None:
+    if not os.path.exists(p.path):
+        _refuse(p, "read", errno.ENOENT)
+    if os.path.isdir(p.path):
+        _refuse(p, "read", errno.EISDIR)
+    if not os.access(p.path, os.R_OK):
+        _refuse(p, "read", errno.EACCES)
+
+
+def _not_an_input(p: Named, inputs: list[Named]) -> None:
+    if not os.path.exists(p.path):
+        return
+    for given in inputs:
+        if os.path.samefile(p.path, given.path):
+            what = f"the {given.flag} file" if given.flag.startswith("-") else given.flag
+            raise Usage(f"{p.flag} {p.path!r} is {what} {given.path!r}: writing it would "
+                        f"destroy the input; name another file")
+
+
+def _writable(p: Named) -> None:
+    """Open the file for writing without changing it: an existing file is not truncated, a
+    new one is removed again."""
+    if os.path.isdir(p.path):
+        _refuse(p, "write", errno.EISDIR)
+    created = not os.path.exists(p.path)
+    try:
+        fd = os.open(p.path, os.O_WRONLY | (os.O_CREAT | os.O_EXCL if created else 0))
+    except OSError as err:
+        _refuse(p, "write", err.errno)
+    os.close(fd)
+    if created:
+        os.unlink(p.path)
+
+
+def _directory(p: Named) -> None:
+    """Make the directory, as the command would, and write a file in it."""
+    if os.path.exists(p.path) and not os.path.isdir(p.path):
+        raise Usage(f"{p.flag}: {p.path!r} is not a directory")
+    try:
+        os.makedirs(p.path, exist_ok=True)
+    except OSError as err:
+        raise Usage(f"{p.flag}: cannot create the directory {p.path!r}: "
+                    f"{os.strerror(err.errno)}") from None
+    try:
+        with tempfile.TemporaryFile(dir=p.path):
+            pass
+    except OSError as err:
+        raise Usage(f"{p.flag}: cannot write in the directory {p.path!r}: "
+                    f"{os.strerror(err.errno)}") from None
