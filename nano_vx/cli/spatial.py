@@ -79,9 +79,8 @@ def build_parser() -> Parser:
 def paths(args) -> list[Named]:
     if args.code is None:
         return []
+    # --inputs is read with the program: one that cannot be read is its E7002.
     named = [Named("the program", args.code, "input")]
-    if args.inputs is not None:
-        named.append(Named("--inputs", args.inputs, "input"))
     if args.certificate is not None:
         named.append(Named("--certificate", args.certificate, "output"))
     for flag, directory in (("--lower-dir", args.lower_dir), ("--dump-dir", args.dump_dir)):

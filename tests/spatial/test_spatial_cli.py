@@ -478,8 +478,8 @@ def test_a_target_without_a_program_is_described():
 
 def test_an_unreadable_program_is_an_error_not_a_traceback(tmp_path):
     code, out, err = spatial(tmp_path / "none.sdf", "--target", "wormhole")
-    assert (code, out) == (1, "")
-    assert err.startswith(f"nano-vx: error: cannot read '{tmp_path / 'none.sdf'}': ")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"nano-vx spatial: error: cannot read '{tmp_path / 'none.sdf'}': ")
 
 
 # -- the benchmark -----------------------------------------------------------------------------
