@@ -164,3 +164,36 @@ def test_a_lower_dir_that_fails_while_writing_is_one_line_exit_1(hello, monkeypa
                        "--lower-dir", "out")
     assert (code, err) == (1, "nano-vx: error: cannot write the tenstorrent program's file "
                               "out/census.txt: No space left on device\n")
+
+
+# -- numbers with a documented range ----------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["hello.vx", "--contract-timeout-ms=600001"], "argument --contract-timeout-ms: expected "
+     "a positive whole number, not '600001' (milliseconds, at most 600,000)"),
+    (["hello.vx", "--contract-timeout-ms=99999999999999999999"],
+     "not '99999999999999999999' (milliseconds, at most 600,000)"),
+    (["hello.vx", "--contract-timeout-ms=0"], "expected a positive whole number, not '0'"),
+    (["hello.vx", "--contract-timeout-ms=١٠"], "expected a positive whole number, not '١٠'"),
+    (["spatial", GEMV, "--target", "wormhole", "--seed=-1"],
+     "argument --seed: expected a non-negative whole number, not '-1' (at most "
+     "4,294,967,295)"),
+    (["spatial", GEMV, "--target", "wormhole", "--corpus=100000000"],
+     "argument --corpus: expected a positive whole number, not '100000000' (inputs, at most "
+     "16)"),
+])
+def test_a_number_out_of_its_range_is_a_usage_error(hello, argv, message):
+    code, out, err = run(*argv)
+    last = err.splitlines()[-1]
+    assert code == 2 and out == "" and last.startswith("nano-vx") and message in last
+    assert "Traceback" not in err
+
+
+def test_the_largest_contract_timeout_is_taken(hello):
+    assert run(hello, "--contract-timeout-ms=600000", "--action=check") == (0, "", "")
+
+
+def test_z3_is_bounded_in_memory():
+    from nano_vx.solver import MEMORY_MB, z3
+
+    assert z3().get_param("memory_max_size") == str(MEMORY_MB)

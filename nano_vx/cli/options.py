@@ -52,11 +52,21 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, value)
 
 
-def positive(text: str) -> int:
-    """A whole number of milliseconds, at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return int(text)
+def whole(low: int, high: int, unit: str = ""):
+    """A whole number from `low` to `high`: the option's documented range."""
+    kind = {0: "non-negative", 1: "positive"}.get(low, f"{low:,} or more,")
+    of = f"{unit}, " if unit else ""
+
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"expected a {kind} whole number, not {text!r} "
+                                             f"({of}at most {high:,})")
+        return int(text)
+    return read
+
+
+# --contract-timeout-ms: z3's time per proof, at most ten minutes (a program has many).
+CONTRACT_TIMEOUT_MS = 600_000
 
 
 def add_machine_files(group) -> None:

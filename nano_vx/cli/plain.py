@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_machine_files, add_no_verify, add_timing, model_files, positive,
-                      wants_color)
+                      add_machine_files, add_no_verify, add_timing, CONTRACT_TIMEOUT_MS,
+                      model_files, wants_color, whole)
 from .paths import Named
 
 DESCRIPTION = """\
@@ -94,9 +94,11 @@ def build_parser() -> Parser:
         "while compiling (verify-contracts)")
     contracts.add_argument("--no-verify-contracts", action="store_true",
                            help="do not prove them (nothing then reaches insert-seam-assumes)")
-    contracts.add_argument("--contract-timeout-ms", type=positive, metavar="MS",
-                           help="z3's time limit per proof, in milliseconds (default 10000); "
-                                "one not decided in time is a warning (W8002)")
+    contracts.add_argument("--contract-timeout-ms", metavar="MS",
+                           type=whole(1, CONTRACT_TIMEOUT_MS, "milliseconds"),
+                           help=f"z3's time limit per proof, in milliseconds (default 10000, "
+                                f"at most {CONTRACT_TIMEOUT_MS}); one not decided in time is "
+                                f"a warning (W8002)")
     contracts.add_argument("--check-contracts", action="store_true",
                            help="check them as the program runs (E9007): the program runs in "
                                 "the reference interpreter, since native code does not")

@@ -54,8 +54,6 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.certificate is not None and args.stop_after not in (None, "schedule"):
         raise usage(f"--certificate certifies the scheduled program, but the lane stops after "
                     f"{args.stop_after}")
-    if args.corpus < 1:
-        raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
     if args.lower_dir is not None and args.lower is None:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
     try:

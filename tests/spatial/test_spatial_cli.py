@@ -289,7 +289,7 @@ def test_corpus_is_how_many_inputs_each_pass_is_validated_on(tmp_path):
 def test_an_empty_corpus_is_a_usage_error(tmp_path):
     program = write(tmp_path, "triple.sdf", SCALE)
     code, _, err = spatial(program, "--target", "wormhole", "--corpus", 0)
-    assert code == 2 and "--corpus takes a count of inputs, 1 or more, not 0" in err
+    assert code == 2 and "--corpus: expected a positive whole number, not '0' (inputs, at most 16)" in err
 
 
 # -- programs at later ILs ---------------------------------------------------------------------
