@@ -197,3 +197,150 @@ def test_z3_is_bounded_in_memory():
     from nano_vx.solver import MEMORY_MB, z3
 
     assert z3().get_param("memory_max_size") == str(MEMORY_MB)
+
+
+# -- --error-format=json: stderr is one JSON document, whatever stops the command ---------
+
+def error_of(doc):
+    assert doc["version"] == 1 and "messages" not in doc  # no line of text got in
+    return doc.get("error")
+
+
+@pytest.mark.parametrize("argv, kind, status, message", [
+    (["hello.vx", "--bogus"], "usage", 2, "unrecognized arguments: --bogus"),
+    (["hello.vx", "-O9"], "usage", 2, "argument -O: invalid choice: 9 (choose from 0, 1, 2, 3)"),
+    (["hello.vx", "--passes=nope"], "usage", 2, "no pass named nope; the passes are parse,"),
+    (["hello.vx", "--target", "wormhole"], "usage", 2, "--target is not an option of nano-vx "
+                                                       "FILE"),
+    (["hello.vx", "--passes="], "usage", 2, "--passes was given an empty value"),
+    (["nope.vx"], "usage", 2, "cannot read 'nope.vx': No such file or directory"),
+    (["."], "usage", 2, "cannot read '.': Is a directory"),
+    (["hello.vx", "--dump-dir=hello.vx"], "usage", 2, "--dump-dir: 'hello.vx' is not a "
+                                                      "directory"),
+    (["spatial", "nope.sdf", "--target", "wormhole"], "usage", 2, "cannot read 'nope.sdf'"),
+    (["spatial", GEMV], "usage", 2, "spatial: no --target"),
+    (["spatial", GEMV, "--target", "wormhole", "--corpus=0"], "usage", 2,
+     "argument --corpus: expected a positive whole number"),
+])
+def test_a_usage_error_is_the_documents_error(hello, argv, kind, status, message):
+    code, out, doc = run_json(*argv)
+    error = error_of(doc)
+    assert (code, out, doc["diagnostics"]) == (status, "", [])
+    assert (error["kind"], error["exit"]) == (kind, status) and error["message"].startswith(
+        message)
+
+
+@pytest.mark.parametrize("flag", ["--error-format=json", "--error-f=json"])
+def test_json_is_asked_for_before_the_line_parses(hello, flag):
+    code, _, err = run(hello, "--bogus", *flag.split(" "))
+    assert code == 2 and json.loads(err)["error"]["kind"] == "usage"
+
+
+def test_json_given_as_two_words_is_json_too(hello):
+    code, _, err = run(hello, "--bogus", "--error-format", "json")
+    assert code == 2 and json.loads(err)["error"]["kind"] == "usage"
+
+
+def test_a_refused_program_has_no_error_only_its_diagnostics(hello):
+    hello.write_text("fn main() { print(y); }")
+    code, _, doc = run_json(hello)
+    assert code == 1 and error_of(doc) is None and doc["diagnostics"][0]["code"] == "E2001"
+
+
+def test_a_bug_outside_any_pass_is_an_internal_error_without_python_text(hello, monkeypatch):
+    def broken(*args):
+        raise ValueError("too many values to unpack (expected 2)")
+
+    monkeypatch.setattr("nano_vx.compile.compile_file", broken)
+    code, _, err = run(hello)
+    saved = hello.parent / "nano-vx-ice.txt"
+    assert (code, err) == (70, "nano-vx: internal compiler error: ValueError: too many values "
+                               "to unpack (expected 2)\n"
+                               f"nano-vx: the traceback is in {saved}\n"
+                               "nano-vx: this is a bug in nano-vx, not in your program\n")
+    assert "Traceback (most recent call last)" in saved.read_text()
+    code, _, doc = run_json(hello)
+    assert code == 70 and error_of(doc) == {
+        "kind": "internal", "exit": 70, "ir_file": str(saved),
+        "message": "internal compiler error: ValueError: too many values to unpack "
+                   "(expected 2)"}
+
+
+def test_a_bug_in_a_pass_is_an_internal_error_naming_the_pass(hello, monkeypatch):
+    from nano_vx.nanopass import Pass, Pipeline
+    from nano_vx.pipeline import PIPELINE
+
+    lang = PIPELINE.passes[0].output
+    broken = Pass("explode", lang, lang, "raises, to test the internal-error path")
+
+    @broken.on("Program")
+    def _(run_, node):
+        raise IndexError("list assignment index out of range")
+
+    monkeypatch.setattr("nano_vx.compile.NATIVE", Pipeline([PIPELINE.passes[0], broken]))
+    code, _, doc = run_json(hello)
+    error = error_of(doc)
+    assert code == 70 and (error["kind"], error["pass"]) == ("internal", "explode")
+    assert error["ir_file"] == str(hello.parent / "nano-vx-ice-explode.txt")
+
+
+def test_a_dump_that_cannot_be_written_is_an_environment_error(hello, monkeypatch):
+    import builtins
+
+    real_open = builtins.open
+
+    def full(path, mode="r", *args, **kwargs):
+        if "w" in mode and str(path).startswith("ir"):
+            raise OSError(28, "No space left on device")
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", full)
+    code, _, doc = run_json(hello, "--dump-dir=ir")
+    assert code == 1 and error_of(doc) == {
+        "kind": "environment", "exit": 1,
+        "message": f"cannot write the dump {os.path.join('ir', '01b-after-parse.txt')}: No "
+                   f"space left on device"}
+
+
+def test_a_full_stdout_is_an_environment_error_in_the_document(hello):
+    from nano_vx.cli.streams import GuardedStream
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    err = io.StringIO()
+    code = main([str(hello), "--error-format=json"], stdout=GuardedStream(Full(), "stdout"),
+                stderr=err)
+    doc = json.loads(err.getvalue())
+    assert code == 1 and error_of(doc) == {
+        "kind": "environment", "exit": 1,
+        "message": "cannot write to stdout: No space left on device"}
+
+
+def test_a_binary_spatial_program_is_e7001_not_python_text(hello):
+    program = hello.parent / "bin.sdf"
+    program.write_bytes(b"\x00\xff")
+    code, out, doc = run_json("spatial", program, "--target", "wormhole")
+    assert (code, out, error_of(doc)) == (1, "", None)
+    [d] = doc["diagnostics"]
+    assert (d["code"], d["message"]) == ("E7001", "the program is not UTF-8 text: byte 0xff "
+                                                  "at offset 1")
+
+
+def test_an_unknown_target_alone_is_json_too(hello):
+    code, _, doc = run_json("spatial", "--target", "nowhere")
+    assert code == 1 and doc["diagnostics"][0]["code"] == "E7004"
+
+
+def test_timing_in_json_is_part_of_the_document(hello):
+    code, out, doc = run_json(hello, "--timing")
+    assert (code, out, error_of(doc)) == (0, "42\n", None)
+    assert [t["pass"] for t in doc["timings"]][:2] == ["parse", "load-machine-files"]
+    assert all(t["ms"] >= 0 for t in doc["timings"])
+    assert set(doc["native"]) == {"opt_level", "build_ms", "run_ms"}
+
+
+def test_timing_of_the_spatial_lane_in_json(hello):
+    code, _, doc = run_json("spatial", GEMV, "--target", "wormhole", "--timing")
+    assert code == 0 and [t["pass"] for t in doc["timings"]][0] == "tile"

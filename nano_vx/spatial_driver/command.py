@@ -46,7 +46,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.target is None:
         raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
     if args.code is None:
-        return _describe_target(args.target, stdout, stderr)
+        return _describe_target(args.target, stdout, stderr, args.error_format)
     lane = VX_PIPELINE if args.code.endswith(".vx") else SPATIAL_PIPELINE
     dumps = dump_options(args, usage, lane)
     if args.stop_after:
@@ -57,14 +57,19 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.lower_dir is not None and args.lower is None:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
     try:
-        with open(args.code, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        stderr.write(f"nano-vx: error: cannot read {args.code!r}: "
-                     f"{getattr(err, 'strerror', None) or err}\n")
-        return EXIT_ERROR
+        with open(args.code, "rb") as fh:
+            data = fh.read()
+    except OSError as err:  # the command line checked it, but it can go in the meantime
+        raise usage(f"cannot read {args.code!r}: {err.strerror}") from None
+    try:
+        text, bad = data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        text, bad = "", err.start
     run = _Run(args, Source(args.code, text), stdout, stderr, dumps)
     try:
+        if bad is not None:
+            run.fail("E7001", f"the program is not UTF-8 text: byte 0x{data[bad]:02x} at "
+                              f"offset {bad}")
         run.go()
     except _Stop:  # a file that cannot be written or a failing pass is the command line's
         pass
@@ -75,7 +80,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     return EXIT_ERROR if run.diagnostics.has_errors else EXIT_OK
 
 
-def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
+def _describe_target(name: str, stdout: TextIO, stderr: TextIO, error_format: str) -> int:
     """`nano-vx spatial --target T` with no program: what the target is."""
     from ..spatial.target import TargetError, describe_target, load_target
 
@@ -84,7 +89,7 @@ def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
     except TargetError as err:
         diagnostics = Diagnostics()
         diagnostics.error("E7004", None, str(err))
-        stderr.write(diagnostics.render())
+        stderr.write(diagnostics.to_json() if error_format == "json" else diagnostics.render())
         return EXIT_ERROR
     return EXIT_OK
 
