@@ -11,6 +11,7 @@ from .deep import run_deep
 from .diagnostics import Diagnostics
 from .driver import DumpOptions, run_pipeline
 from .pipeline import BACK_END, NATIVE, PIPELINE
+from .source import INPUT_LIMIT
 
 EXIT_OK, EXIT_ERROR = 0, 1
 
@@ -84,9 +85,12 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     diagnostics = Diagnostics()
     try:
         with open(args.file, "rb") as fh:
-            data = fh.read()
+            data = fh.read(INPUT_LIMIT + 1)  # a pipe has no size to check beforehand
     except OSError as err:  # the command line checked it, but it can go in the meantime
         raise usage(f"cannot read {args.file!r}: {err.strerror}") from None
+    if len(data) > INPUT_LIMIT:
+        raise usage(f"{args.file!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads "
+                    f"files of at most {INPUT_LIMIT:,} bytes")
     from .parser import decode_source
 
     source = decode_source(args.file, data, diagnostics)

@@ -344,3 +344,35 @@ def test_timing_in_json_is_part_of_the_document(hello):
 def test_timing_of_the_spatial_lane_in_json(hello):
     code, _, doc = run_json("spatial", GEMV, "--target", "wormhole", "--timing")
     assert code == 0 and [t["pass"] for t in doc["timings"]][0] == "tile"
+
+
+# -- inputs that never end ---------------------------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("argv, prog", [(["/dev/zero"], "nano-vx"),
+                                        (["spatial", "/dev/zero", "--target", "wormhole"],
+                                         "nano-vx spatial"),
+                                        (["hello.vx", "--machine=/dev/zero"], "nano-vx")])
+def test_a_device_is_refused_not_read_for_ever(hello, argv, prog):
+    code, _, err = run(*argv)
+    assert code == 2 and err.startswith(f"{prog}: error: ") and "'/dev/zero' is a device, " \
+        "not a file" in err
+
+
+def test_a_file_over_the_input_limit_is_refused_before_it_is_read(hello, monkeypatch):
+    monkeypatch.setattr("nano_vx.cli.paths.INPUT_LIMIT", 10)
+    code, _, err = run(hello.name)
+    assert (code, err) == (2, f"nano-vx: error: 'hello.vx' is {len(HELLO)} bytes; nano-vx "
+                              f"reads files of at most 10 bytes\n")
+
+
+def test_a_pipe_is_read_only_up_to_the_input_limit(hello, monkeypatch):
+    monkeypatch.setattr("nano_vx.compile.INPUT_LIMIT", 10)
+    read, write = os.pipe()
+    os.write(write, HELLO.encode())
+    os.close(write)
+    try:
+        code, _, err = run(f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert code == 2 and "holds more than 10 bytes" in err

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 
+from ..source import INPUT_LIMIT
 from .options import Usage
 
 
@@ -35,18 +37,30 @@ def check_paths(paths: list[Named]) -> None:
             _directory(p)
 
 
+def _named(p: Named) -> str:
+    return f"{p.flag}: " if p.flag.startswith("-") else ""
+
+
 def _refuse(p: Named, verb: str, code: int) -> None:
-    named = f"{p.flag}: " if p.flag.startswith("-") else ""
-    raise Usage(f"{named}cannot {verb} {p.path!r}: {os.strerror(code)}")
+    raise Usage(f"{_named(p)}cannot {verb} {p.path!r}: {os.strerror(code)}")
 
 
 def _readable(p: Named) -> None:
+    """A file or a pipe (`nano-vx /dev/stdin`) that can be read, not a device (/dev/zero
+    never ends), and at most INPUT_LIMIT bytes."""
     if not os.path.exists(p.path):
         _refuse(p, "read", errno.ENOENT)
     if os.path.isdir(p.path):
         _refuse(p, "read", errno.EISDIR)
     if not os.access(p.path, os.R_OK):
         _refuse(p, "read", errno.EACCES)
+    mode = os.stat(p.path).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        raise Usage(f"{_named(p)}{p.path!r} is a device, not a file")
+    size = os.path.getsize(p.path)
+    if size > INPUT_LIMIT:
+        raise Usage(f"{_named(p)}{p.path!r} is {size:,} bytes; nano-vx reads files of at "
+                    f"most {INPUT_LIMIT:,} bytes")
 
 
 def _not_an_input(p: Named, inputs: list[Named]) -> None:
