@@ -183,6 +183,9 @@ def _start(args, ctx: Compilation, base, usage):
     except Unresumable as err:
         raise usage(str(err)) from None
     running = {p.name for p in passes}
+    if args.stop_after and args.stop_after not in running:
+        raise usage(f"--stop-after={args.stop_after}: the run does not reach it (it runs "
+                    f"{_span(passes)})")
     for d in state.reported:
         if d.origin not in running:
             ctx.diagnostics.add(d)
@@ -200,6 +203,14 @@ def _listed_passes(value: str, usage) -> list[str]:
     if twice:
         raise usage(f"--passes names {', '.join(twice)} twice; a pass runs once in a pipeline")
     return names
+
+
+def _span(passes) -> str:
+    if not passes:
+        return "no pass"
+    if len(passes) == 1:
+        return passes[0].name
+    return f"{passes[0].name} to {passes[-1].name}"
 
 
 def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):

@@ -376,3 +376,44 @@ def test_a_pipe_is_read_only_up_to_the_input_limit(hello, monkeypatch):
     finally:
         os.close(read)
     assert code == 2 and "holds more than 10 bytes" in err
+
+
+# -- where the run starts and stops ------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [["hello.vx", "--stop-after=parse,check-types"],
+                                  ["hello.vx", "--start-before=parse,drop-imports"],
+                                  ["spatial", GEMV, "--target", "wormhole",
+                                   "--stop-after=tile,place"]])
+def test_a_list_where_one_pass_is_named_is_a_usage_error(hello, argv):
+    code, out, err = run(*argv)
+    flag, value = argv[-1].split("=")
+    assert (code, out) == (2, "")
+    assert err.endswith(f"error: argument {flag}: names one pass, not a list: {value!r}\n")
+
+
+def test_stop_after_given_twice_is_a_usage_error(hello):
+    code, _, err = run(hello, "--stop-after=parse", "--stop-after=drop-imports")
+    assert code == 2 and err.endswith("error: argument --stop-after: given twice ('parse' and "
+                                      "'drop-imports'); it takes one value per run\n")
+
+
+@pytest.mark.parametrize("argv, runs", [
+    (["--passes=parse", "--stop-after=check-types"], "parse"),
+    (["--start-before=drop-imports", "--stop-after=parse"], None),
+])
+def test_stop_after_a_pass_the_run_does_not_reach_is_a_usage_error(hello, dump, argv, runs):
+    source = hello if runs == "parse" else dump
+    code, out, err = run(source, *argv)
+    stop = argv[-1].split("=")[1]
+    assert (code, out) == (2, "")
+    assert err.startswith(f"nano-vx: error: --stop-after={stop}: the run does not reach it")
+
+
+def test_stop_after_a_dumps_own_pass_is_a_usage_error(dump):
+    code, _, err = run(dump, "--stop-after=parse")
+    assert (code, err) == (2, "nano-vx: error: --stop-after=parse: the run does not reach it "
+                              "(it runs load-machine-files to select-instructions)\n")
+
+
+def test_stop_after_a_pass_the_resumed_run_reaches_stops_there(dump):
+    assert run(dump, "--stop-after=drop-imports") == (0, "", "")

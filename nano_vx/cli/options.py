@@ -48,7 +48,7 @@ class Once(argparse.Action):
         earlier = getattr(namespace, self.dest)
         if earlier is not None:
             raise argparse.ArgumentError(
-                self, f"given twice ({earlier!r} and {value!r}); it takes one file per run")
+                self, f"given twice ({earlier!r} and {value!r}); it takes one value per run")
         setattr(namespace, self.dest, value)
 
 
@@ -63,6 +63,13 @@ def whole(low: int, high: int, unit: str = ""):
                                              f"({of}at most {high:,})")
         return int(text)
     return read
+
+
+def one_pass(text: str) -> str:
+    """A pass's name: --stop-after=a,b would stop after neither."""
+    if "," in text:
+        raise argparse.ArgumentTypeError(f"names one pass, not a list: {text!r}")
+    return text.strip()
 
 
 # --contract-timeout-ms: z3's time per proof, at most ten minutes (a program has many).

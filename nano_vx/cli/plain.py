@@ -6,7 +6,7 @@ from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
                       add_machine_files, add_no_verify, add_timing, CONTRACT_TIMEOUT_MS,
-                      model_files, wants_color, whole)
+                      model_files, one_pass, wants_color, whole)
 from .paths import Named
 
 DESCRIPTION = """\
@@ -75,11 +75,12 @@ def build_parser() -> Parser:
     info.add_argument("--show-language", metavar="L", help="print one IL flat")
     info.add_argument("--diff-language", metavar="A,B", help="print what B changes from A")
     running = ap.add_argument_group("running")
-    running.add_argument("--stop-after", metavar="PASS", help="stop the pipeline after PASS")
-    running.add_argument("--start-after", metavar="PASS", action=Once,
+    running.add_argument("--stop-after", metavar="PASS", action=Once, type=one_pass,
+                         help="stop the pipeline after PASS")
+    running.add_argument("--start-after", metavar="PASS", action=Once, type=one_pass,
                          help="start the pipeline after PASS: FILE is a dump of the IL PASS "
                               "produces (a file --dump-dir wrote starts after its own pass)")
-    running.add_argument("--start-before", metavar="PASS", action=Once,
+    running.add_argument("--start-before", metavar="PASS", action=Once, type=one_pass,
                          help="start the pipeline with PASS: FILE is a dump of the IL PASS "
                               "reads")
     running.add_argument("--passes", metavar="PASS[,PASS]", action=Once,

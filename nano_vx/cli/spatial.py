@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_no_verify, add_target, add_timing, wants_color, whole)
+                      add_no_verify, add_target, add_timing, one_pass, wants_color, whole)
 from .paths import Named
 
 DESCRIPTION = """\
@@ -76,7 +76,8 @@ def build_parser() -> Parser:
                              "program, with census.txt")
     add_dumps(ap, DUMP_HELP)
     running = ap.add_argument_group("running")
-    running.add_argument("--stop-after", metavar="PASS", help="stop the lane after PASS")
+    running.add_argument("--stop-after", metavar="PASS", action=Once, type=one_pass,
+                         help="stop the lane after PASS")
     add_timing(running)
     add_error_format(running)
     add_color(running)
