@@ -417,3 +417,20 @@ def test_stop_after_a_dumps_own_pass_is_a_usage_error(dump):
 
 def test_stop_after_a_pass_the_resumed_run_reaches_stops_there(dump):
     assert run(dump, "--stop-after=drop-imports") == (0, "", "")
+
+
+# -- --inputs of the spatial lane: its E7002, in words, never Python's ------------------
+
+@pytest.mark.parametrize("content, why", [
+    (None, "No such file or directory"),
+    (b"garbage", "it is not a NumPy .npz archive (numpy.savez writes one)"),
+    (b"PK\x03\x04junk", "it is not a NumPy .npz archive (numpy.savez writes one)"),
+])
+def test_unreadable_inputs_say_why_in_words(hello, content, why):
+    given = hello.parent / "given.npz"
+    if content is not None:
+        given.write_bytes(content)
+    code, out, doc = run_json("spatial", GEMV, "--target", "wormhole", "--inputs", given)
+    [d] = doc["diagnostics"]
+    assert (code, out, d["code"]) == (1, "", "E7002")
+    assert d["message"] == f"cannot read the inputs {str(given)!r}: {why}"

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import time
+import zipfile
+import zlib
 from typing import TextIO
 
 import numpy as np
@@ -286,13 +288,18 @@ class _Run:
 
         try:
             loaded = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            self.fail("E7002", f"cannot read the inputs {path!r}: {err}")
+            if isinstance(loaded, np.lib.npyio.NpzFile):
+                with loaded as data:
+                    arrays = {k: data[k] for k in data.files}
+        except OSError as err:
+            self.fail("E7002", f"cannot read the inputs {path!r}: "
+                               f"{err.strerror or 'not a NumPy file'}")
+        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error):  # numpy's and zip's
+            self.fail("E7002", f"cannot read the inputs {path!r}: it is not a NumPy .npz "
+                               f"archive (numpy.savez writes one)")
         if not isinstance(loaded, np.lib.npyio.NpzFile):
             self.fail("E7002", f"the inputs {path!r} are one array; give an .npz archive "
                                f"with one array per input tensor, named as the tensor")
-        with loaded as data:
-            arrays = {k: data[k] for k in data.files}
         out = {}
         for t in graph.tensors:
             if t.role != "input":
