@@ -5,6 +5,10 @@ document; never a traceback, never work done on an output that cannot be written
 import io
 import json
 import os
+import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -434,3 +438,51 @@ def test_unreadable_inputs_say_why_in_words(hello, content, why):
     [d] = doc["diagnostics"]
     assert (code, out, d["code"]) == (1, "", "E7002")
     assert d["message"] == f"cannot read the inputs {str(given)!r}: {why}"
+
+
+# -- the real streams: the console script --------------------------------------------------
+
+FOREVER = "fn main() {\n    print(1);\n    let mut i: i64 = 0;\n    while true {\n" \
+          "        i = i + 1;\n    }\n}\n"
+
+
+def start(*argv, **popen):
+    return subprocess.Popen([shutil.which("nano-vx"), *map(str, argv)],
+                            stderr=subprocess.PIPE, **popen)
+
+
+def test_stdout_appended_to_the_program_is_refused(hello):
+    with open(hello, "a") as same:
+        proc = start(hello, stdout=same)
+        err = proc.communicate(timeout=60)[1].decode()
+    assert (proc.returncode, err) == (2, f"nano-vx: error: stdout is the program '{hello}': "
+                                         f"writing it would destroy the input; redirect "
+                                         f"stdout to another file\n")
+    assert hello.read_text() == HELLO
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_under_json_is_the_documents_error(hello):
+    with open("/dev/full", "w") as full:
+        proc = start(hello, "--error-format=json", stdout=full)
+        err = proc.communicate(timeout=60)[1].decode()
+    assert proc.returncode == 1 and json.loads(err)["error"] == {
+        "kind": "environment", "exit": 1,
+        "message": "cannot write to stdout: No space left on device"}
+
+
+def test_ctrl_c_under_json_is_the_documents_error(hello):
+    hello.write_text(FOREVER)
+    proc = start(hello, "--error-format=json", stdout=subprocess.PIPE,
+                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline() == b"1\n"
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out) == (130, b"")
+    assert json.loads(err)["error"] == {"kind": "interrupted", "message": "interrupted",
+                                        "exit": 130}

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
             if extra:
                 _refuse(parser, name, args, extra)
         parser.refuse_empty(args)
-        check_paths(command.paths(args))
+        check_paths(command.paths(args), stdout)
         prog = "nano-vx"
         code = command.run(args, stdout, err)
         stdout.flush()

@@ -25,10 +25,11 @@ class Named:
     role: str  # "input", "output" (a file) or "directory" (an output directory)
 
 
-def check_paths(paths: list[Named]) -> None:
+def check_paths(paths: list[Named], stdout) -> None:
     inputs = [p for p in paths if p.role == "input"]
     for p in inputs:
         _readable(p)
+    _stdout_not_an_input(stdout, inputs)
     for p in paths:
         if p.role == "output":
             _not_an_input(p, inputs)
@@ -71,6 +72,22 @@ def _not_an_input(p: Named, inputs: list[Named]) -> None:
             what = f"the {given.flag} file" if given.flag.startswith("-") else given.flag
             raise Usage(f"{p.flag} {p.path!r} is {what} {given.path!r}: writing it would "
                         f"destroy the input; name another file")
+
+
+def _stdout_not_an_input(stdout, inputs: list[Named]) -> None:
+    """`nano-vx F.vx >> F.vx` would write the output into the program (and `> F.vx` has
+    emptied it already)."""
+    try:
+        out = os.fstat(stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # not a file: a StringIO, a closed stream
+        return
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for given in inputs:
+        if os.path.samestat(out, os.stat(given.path)):
+            what = f"the {given.flag} file" if given.flag.startswith("-") else given.flag
+            raise Usage(f"stdout is {what} {given.path!r}: writing it would destroy the "
+                        f"input; redirect stdout to another file")
 
 
 def _writable(p: Named) -> None:

@@ -43,6 +43,11 @@ class GuardedStream:
         if self.stream is not None:  # nothing was written to a closed stream
             self._call("flush")
 
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError("the stream is closed")
+        return self.stream.fileno()
+
     def isatty(self) -> bool:
         return self.stream is not None and self.stream.isatty()
 
