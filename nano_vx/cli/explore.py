@@ -6,8 +6,8 @@ import os
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_machine_files, add_no_verify,
-                      add_target, model_files, wants_color)
-from .paths import Named
+                      add_target, wants_color)
+from .paths import Named, model_files
 
 DESCRIPTION = """\
 Run PROGRAM through every pass (a Vx program through the front end and the back end

@@ -20,7 +20,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from .options import EXIT_ERROR, EXIT_INTERNAL, EXIT_USAGE, Usage
+from .options import EXIT_ERROR, EXIT_INTERNAL, EXIT_USAGE, ArgumentProblem, Usage
 from .streams import OutputError
 
 STATUS = {"usage": EXIT_USAGE, "environment": EXIT_ERROR, "internal": EXIT_INTERNAL,
@@ -39,15 +39,6 @@ class Failure:
     @property
     def status(self) -> int:
         return STATUS[self.kind]
-
-
-class ArgumentProblem(Usage):
-    """What argparse refuses (an unknown option, a bad choice): the usage lines come first in
-    the text form, as argparse prints them."""
-
-    def __init__(self, message: str, usage: str):
-        super().__init__(message)
-        self.usage = usage
 
 
 def wants_json(parser, argv: list[str]) -> bool:

@@ -14,6 +14,15 @@ class Usage(Exception):
     """A command line that parses but cannot be carried out; exit status 2."""
 
 
+class ArgumentProblem(Usage):
+    """What argparse refuses (an unknown option, a bad choice): the usage lines come first in
+    the text form, as argparse prints them."""
+
+    def __init__(self, message: str, usage: str):
+        super().__init__(message)
+        self.usage = usage
+
+
 class Parser(argparse.ArgumentParser):
     """One command's parser. It can list its option strings, so that an option given to the
     wrong command is refused naming the commands that take it."""
@@ -35,8 +44,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         """What argparse refuses is a Usage the command line reports, in text or JSON."""
-        from .failures import ArgumentProblem
-
         raise ArgumentProblem(message, self.format_usage())
 
 
@@ -85,15 +92,6 @@ def add_machine_files(group) -> None:
     group.add_argument("--host", metavar="FILE|default", action=Once,
                        help="add a host file's declarations; `default` declares "
                             "`Memory CPU_DRAM { managed: explicit }`")
-
-
-def model_files(args) -> list:
-    """The files --machine and --host name (`--host default` names none)."""
-    from .paths import Named
-
-    return [Named(f"--{flag}", path, "input")
-            for flag, path in (("machine", args.machine), ("host", args.host))
-            if path is not None and (flag, path) != ("host", "default")]
 
 
 def add_target(group, help_text: str) -> None:

@@ -25,6 +25,13 @@ class Named:
     role: str  # "input", "output" (a file) or "directory" (an output directory)
 
 
+def model_files(args) -> list[Named]:
+    """The files --machine and --host name (`--host default` names none)."""
+    return [Named(f"--{flag}", path, "input")
+            for flag, path in (("machine", args.machine), ("host", args.host))
+            if path is not None and (flag, path) != ("host", "default")]
+
+
 def check_paths(paths: list[Named], stdout) -> None:
     inputs = [p for p in paths if p.role == "input"]
     for p in inputs:

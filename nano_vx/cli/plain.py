@@ -6,8 +6,8 @@ from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
                       add_machine_files, add_no_verify, add_timing, CONTRACT_TIMEOUT_MS,
-                      model_files, one_pass, wants_color, whole)
-from .paths import Named
+                      one_pass, wants_color, whole)
+from .paths import Named, model_files
 
 DESCRIPTION = """\
 Check a Vx program and run it. With no options, FILE goes through every pass of the
