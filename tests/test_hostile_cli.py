@@ -486,3 +486,30 @@ def test_ctrl_c_under_json_is_the_documents_error(hello):
     assert (proc.returncode, out) == (130, b"")
     assert json.loads(err)["error"] == {"kind": "interrupted", "message": "interrupted",
                                         "exit": 130}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("argv, flag", [
+    (["spatial", GEMV, "--target", "/dev/zero"], "--target"),
+    (["spatial", "--target", "/dev/zero"], "--target"),
+    (["spatial", GEMV, "--target", "wormhole", "--inputs", "/dev/zero"], "--inputs"),
+])
+def test_a_device_as_a_target_or_inputs_is_refused(hello, argv, flag):
+    assert run(*argv) == (2, "", f"nano-vx spatial: error: {flag}: '/dev/zero' is a device, "
+                                 f"not a file\n")
+
+
+def test_a_missing_target_file_is_still_e7004(hello):
+    code, _, doc = run_json("spatial", GEMV, "--target", "nope.toml")
+    assert code == 1 and doc["diagnostics"][0]["code"] == "E7004" and "error" not in doc
+
+
+def test_a_certificate_over_the_inputs_is_refused(hello):
+    import numpy as np
+
+    np.savez(hello.parent / "given.npz", X=np.zeros(3))
+    code, _, err = run("spatial", GEMV, "--target", "wormhole", "--inputs", "given.npz",
+                       "--certificate", "given.npz")
+    assert (code, err) == (2, "nano-vx spatial: error: --certificate 'given.npz' is the "
+                              "--inputs file 'given.npz': writing it would destroy the input; "
+                              "name another file\n")

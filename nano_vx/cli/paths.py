@@ -22,7 +22,10 @@ from .options import Usage
 class Named:
     flag: str  # how the command line names it: "the program", "--machine", "-o"
     path: str
-    role: str  # "input", "output" (a file) or "directory" (an output directory)
+    # "input"; "diagnosed", an input the command reports on itself when it cannot be read
+    # (a target, E7004), checked only for what would never end; "output" (a file);
+    # "directory" (an output directory).
+    role: str
 
 
 def model_files(args) -> list[Named]:
@@ -33,13 +36,16 @@ def model_files(args) -> list[Named]:
 
 
 def check_paths(paths: list[Named], stdout) -> None:
-    inputs = [p for p in paths if p.role == "input"]
-    for p in inputs:
-        _readable(p)
-    _stdout_not_an_input(stdout, inputs)
+    for p in paths:
+        if p.role == "input":
+            _readable(p)
+        elif p.role == "diagnosed" and os.path.exists(p.path) and not os.path.isdir(p.path):
+            _bounded(p)
+    read = [p for p in paths if p.role in ("input", "diagnosed") and os.path.exists(p.path)]
+    _stdout_not_an_input(stdout, read)
     for p in paths:
         if p.role == "output":
-            _not_an_input(p, inputs)
+            _not_an_input(p, read)
             _writable(p)
         elif p.role == "directory":
             _directory(p)
@@ -55,13 +61,17 @@ def _refuse(p: Named, verb: str, code: int) -> None:
 
 def _readable(p: Named) -> None:
     """A file or a pipe (`nano-vx /dev/stdin`) that can be read, not a device (/dev/zero
-    never ends), and at most INPUT_LIMIT bytes."""
+    never ends), and at most INPUT_LIMIT bytes (_bounded)."""
     if not os.path.exists(p.path):
         _refuse(p, "read", errno.ENOENT)
     if os.path.isdir(p.path):
         _refuse(p, "read", errno.EISDIR)
     if not os.access(p.path, os.R_OK):
         _refuse(p, "read", errno.EACCES)
+    _bounded(p)
+
+
+def _bounded(p: Named) -> None:
     mode = os.stat(p.path).st_mode
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
         raise Usage(f"{_named(p)}{p.path!r} is a device, not a file")

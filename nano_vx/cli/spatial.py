@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
@@ -85,10 +86,17 @@ def build_parser() -> Parser:
 
 
 def paths(args) -> list[Named]:
+    # --inputs and a target file are read with the program: one that cannot be read is its
+    # E7002 or E7004, but one that never ends is refused here.
+    target = args.target or ""
+    named = []
+    if target.endswith(".toml") or "/" in target or os.sep in target:
+        named.append(Named("--target", target, "diagnosed"))
     if args.code is None:
-        return []
-    # --inputs is read with the program: one that cannot be read is its E7002.
-    named = [Named("the program", args.code, "input")]
+        return named
+    named.append(Named("the program", args.code, "input"))
+    if args.inputs is not None:
+        named.append(Named("--inputs", args.inputs, "diagnosed"))
     if args.certificate is not None:
         named.append(Named("--certificate", args.certificate, "output"))
     for flag, directory in (("--lower-dir", args.lower_dir), ("--dump-dir", args.dump_dir)):
