@@ -12,7 +12,7 @@ Check a certificate that `nano-vx spatial --certificate FILE.json` wrote
 (docs/certificate.md), without the compiler: its structure, the replay of its witness,
 and each site's fit (or, for a refusal, the refutation). Print what was checked; the
 exit status is 0 when the certificate is accepted, 1 when it is refused or is not a
-certificate. The checker also runs on its own:
+certificate, 2 when there is no file or it cannot be read. The checker also runs on its own:
 python nano_vx/oracle/checkers/check_certificate.py FILE.json
 
   nano-vx check-certificate gemv.json
