@@ -257,7 +257,7 @@ def test_a_bug_outside_any_pass_is_an_internal_error_without_python_text(hello, 
 
     monkeypatch.setattr("nano_vx.compile.compile_file", broken)
     code, _, err = run(hello)
-    saved = hello.parent / "nano-vx-ice.txt"
+    saved = hello.parent / "nano-vx-ice-command.txt"
     assert (code, err) == (70, "nano-vx: internal compiler error: ValueError: too many values "
                                "to unpack (expected 2)\n"
                                f"nano-vx: the traceback is in {saved}\n"

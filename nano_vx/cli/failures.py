@@ -103,7 +103,7 @@ def _unexpected(problem: Exception) -> Failure:
     from ..driver import save_report
 
     message = f"internal compiler error: {type(problem).__name__}: {problem}"
-    saved = save_report("nano-vx-ice.txt", "nano-vx internal compiler error\n\n"
+    saved = save_report("nano-vx-ice-command.txt", "nano-vx internal compiler error\n\n"
                         + "".join(traceback.format_exception(problem)))
     where = f"nano-vx: the traceback is in {saved}\n" if saved else ""
     return Failure("internal", message, data={"ir_file": saved},
