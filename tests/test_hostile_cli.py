@@ -513,3 +513,15 @@ def test_a_certificate_over_the_inputs_is_refused(hello):
     assert (code, err) == (2, "nano-vx spatial: error: --certificate 'given.npz' is the "
                               "--inputs file 'given.npz': writing it would destroy the input; "
                               "name another file\n")
+
+
+@pytest.mark.parametrize("formats, json_mode", [(["json", "human"], False),
+                                                (["human", "json"], True)])
+def test_the_last_error_format_given_is_the_one(hello, formats, json_mode):
+    hello.write_text("fn main() { print(y); }")
+    code, _, err = run(hello, *[f"--error-format={f}" for f in formats])
+    assert code == 1
+    if json_mode:
+        assert json.loads(err)["diagnostics"][0]["code"] == "E2001"
+    else:
+        assert err.startswith("error[E2001]")

@@ -45,21 +45,17 @@ def wants_json(parser, argv: list[str]) -> bool:
     """Whether the command line asks for --error-format=json, read before it is parsed, so
     that a command line that does not parse is refused in JSON too. A long option may be
     abbreviated (argparse reads --error-f=json), so any prefix of a flag that takes the
-    format counts."""
-    flags = [f for f in parser.flags() if f == "--error-format"]
-    if not flags:
+    format counts, and the last one given wins, as argparse reads it."""
+    if "--error-format" not in parser.flags():
         return False
+    chosen = None
     for i, word in enumerate(argv):
         if word == "--":
             break
         flag, eq, value = word.partition("=")
-        if not (len(flag) > 2 and "--error-format".startswith(flag)):
-            continue
-        if not eq:
-            value = argv[i + 1] if i + 1 < len(argv) else ""
-        if value == "json":
-            return True
-    return False
+        if len(flag) > 2 and "--error-format".startswith(flag):
+            chosen = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+    return chosen == "json"
 
 
 def classify(problem: Exception, prog: str) -> Failure:
