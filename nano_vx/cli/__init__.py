@@ -15,8 +15,8 @@ import sys
 from typing import TextIO
 
 from .failures import Failure, JsonChannel, classify, say_text, wants_json
-from .paths import check_paths
 from .options import EXIT_ERROR, Parser, Usage, wants_color
+from .paths import check_paths
 from .streams import GuardedStream, OutputError, drop_stdout, say
 
 __all__ = ["entry", "main", "wants_color"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_machine_files, add_no_verify, add_timing, CONTRACT_TIMEOUT_MS,
-                      one_pass, wants_color, whole)
+from .options import (CONTRACT_TIMEOUT_MS, Once, Parser, Usage, add_color, add_dumps,
+                      add_error_format, add_machine_files, add_no_verify, add_timing, one_pass,
+                      wants_color, whole)
 from .paths import Named, model_files
 
 DESCRIPTION = """\
