@@ -109,10 +109,13 @@ def _stdout_not_an_input(stdout, inputs: list[Named]) -> None:
 
 def _writable(p: Named) -> None:
     """Open the file for writing without changing it: an existing file is not truncated, a
-    new one is removed again."""
+    new one is removed again. A named pipe is left alone: opening it would hang until a
+    reader comes, and closing it would end that reader's input."""
     if os.path.isdir(p.path):
         _refuse(p, "write", errno.EISDIR)
     created = not os.path.exists(p.path)
+    if not created and stat.S_ISFIFO(os.stat(p.path).st_mode):
+        return
     try:
         fd = os.open(p.path, os.O_WRONLY | (os.O_CREAT | os.O_EXCL if created else 0))
     except OSError as err:
