@@ -530,11 +530,13 @@ def test_the_last_error_format_given_is_the_one(hello, formats, json_mode):
 def test_a_page_written_to_a_named_pipe_reaches_its_reader(hello):
     pipe = hello.parent / "page.fifo"
     os.mkfifo(pipe)
-    reader = subprocess.Popen(["cat", str(pipe)], stdout=subprocess.PIPE)
-    try:
-        code, _, err = run("explore", hello, "-o", pipe, "--no-graphs")
-        page = reader.communicate(timeout=60)[0]
-    finally:
-        reader.kill()
+    with open(hello.parent / "read.html", "wb") as read:
+        reader = subprocess.Popen(["cat", str(pipe)], stdout=read)
+        try:
+            code, _, err = run("explore", hello, "-o", pipe, "--no-graphs")
+            reader.wait(timeout=60)
+        finally:
+            reader.kill()
+    page = (hello.parent / "read.html").read_bytes()
     assert code == 0 and page.startswith(b"<!DOCTYPE html>") and page.rstrip().endswith(
         b"</html>")
