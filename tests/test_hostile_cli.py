@@ -540,3 +540,15 @@ def test_a_page_written_to_a_named_pipe_reaches_its_reader(hello):
     page = (hello.parent / "read.html").read_bytes()
     assert code == 0 and page.startswith(b"<!DOCTYPE html>") and page.rstrip().endswith(
         b"</html>")
+
+
+def test_a_pipe_is_read_only_up_to_the_input_limit_by_the_spatial_lane(hello, monkeypatch):
+    monkeypatch.setattr("nano_vx.spatial_driver.command.INPUT_LIMIT", 10)
+    read, write = os.pipe()
+    os.write(write, GEMV.read_bytes()[:4096])
+    os.close(write)
+    try:
+        code, _, err = run("spatial", f"/dev/fd/{read}", "--target", "wormhole")
+    finally:
+        os.close(read)
+    assert code == 2 and "holds more than 10 bytes" in err

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostics
 from ..driver import DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors, run_passes
-from ..source import Source
+from ..source import INPUT_LIMIT, Source
 from ..oracle.rewrites import IllFormed
 
 EXIT_OK, EXIT_ERROR = 0, 1
@@ -60,9 +60,12 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
     try:
         with open(args.code, "rb") as fh:
-            data = fh.read()
+            data = fh.read(INPUT_LIMIT + 1)  # a pipe has no size to check beforehand
     except OSError as err:  # the command line checked it, but it can go in the meantime
         raise usage(f"cannot read {args.code!r}: {err.strerror}") from None
+    if len(data) > INPUT_LIMIT:
+        raise usage(f"{args.code!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads "
+                    f"files of at most {INPUT_LIMIT:,} bytes")
     try:
         text, bad = data.decode("utf-8"), None
     except UnicodeDecodeError as err:
