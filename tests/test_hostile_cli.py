@@ -552,3 +552,10 @@ def test_a_pipe_is_read_only_up_to_the_input_limit_by_the_spatial_lane(hello, mo
     finally:
         os.close(read)
     assert code == 2 and "holds more than 10 bytes" in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_explore_refuses_a_device_as_the_target(hello):
+    code, _, err = run("explore", GEMV, "--target", "/dev/zero", "-o", "page.html")
+    assert (code, err) == (2, "nano-vx explore: error: --target: '/dev/zero' is a device, not "
+                              "a file\n")

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_machine_files, add_no_verify,
                       add_target, wants_color)
-from .paths import Named, model_files
+from .paths import Named, model_files, target_file
 
 DESCRIPTION = """\
 Run PROGRAM through every pass (a Vx program through the front end and the back end
@@ -49,7 +49,7 @@ def paths(args) -> list[Named]:
         return []
     if args.output is None:
         args.output = os.path.splitext(os.path.basename(args.code))[0] + ".html"
-    return [Named("the program", args.code, "input"), *model_files(args),
+    return [Named("the program", args.code, "input"), *model_files(args), *target_file(args),
             Named("-o", args.output, "output")]
 
 

@@ -35,6 +35,15 @@ def model_files(args) -> list[Named]:
             if path is not None and (flag, path) != ("host", "default")]
 
 
+def target_file(args) -> list[Named]:
+    """--target when it names a file rather than a target of machines/spatial/: read by the
+    lane, which reports one it cannot read (E7004), but one that never ends is refused."""
+    target = args.target or ""
+    if target.endswith(".toml") or "/" in target or os.sep in target:
+        return [Named("--target", target, "diagnosed")]
+    return []
+
+
 def check_paths(paths: list[Named], stdout) -> None:
     for p in paths:
         if p.role == "input":

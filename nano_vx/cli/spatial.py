@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
                       add_no_verify, add_target, add_timing, one_pass, wants_color, whole)
-from .paths import Named
+from .paths import Named, target_file
 
 DESCRIPTION = """\
 Run a spatial program (docs/spatial.md) through the spatial lane, from the IL its
@@ -86,16 +85,11 @@ def build_parser() -> Parser:
 
 
 def paths(args) -> list[Named]:
-    # --inputs and a target file are read with the program: one that cannot be read is its
-    # E7002 or E7004, but one that never ends is refused here.
-    target = args.target or ""
-    named = []
-    if target.endswith(".toml") or "/" in target or os.sep in target:
-        named.append(Named("--target", target, "diagnosed"))
+    named = target_file(args)
     if args.code is None:
         return named
     named.append(Named("the program", args.code, "input"))
-    if args.inputs is not None:
+    if args.inputs is not None:  # read with the program: its E7002, as a target is E7004
         named.append(Named("--inputs", args.inputs, "diagnosed"))
     if args.certificate is not None:
         named.append(Named("--certificate", args.certificate, "output"))
