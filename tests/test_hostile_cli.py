@@ -559,3 +559,15 @@ def test_explore_refuses_a_device_as_the_target(hello):
     code, _, err = run("explore", GEMV, "--target", "/dev/zero", "-o", "page.html")
     assert (code, err) == (2, "nano-vx explore: error: --target: '/dev/zero' is a device, not "
                               "a file\n")
+
+
+def test_dump_after_given_twice_dumps_after_both(hello):
+    code, out, _ = run(hello, "--dump-after=parse", "--dump-after=drop-imports",
+                       "--action=check")
+    banners = [line for line in out.splitlines() if line.startswith("*** IR Dump")]
+    assert code == 0 and [b.split()[4] for b in banners] == ["parse", "drop-imports"]
+
+
+def test_an_empty_dump_after_among_others_is_still_refused(hello):
+    code, _, err = run(hello, "--dump-after=parse", "--dump-after=")
+    assert (code, err) == (2, "nano-vx: error: --dump-after was given an empty value\n")

@@ -59,6 +59,17 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, value)
 
 
+class Joined(argparse.Action):
+    """A list of passes that may be given more than once: each list joins the earlier ones
+    (--dump-after=a --dump-after=b dumps after both, not after b alone)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not value.strip():
+            raise Usage(f"{'/'.join(self.option_strings)} was given an empty value")
+        earlier = getattr(namespace, self.dest)
+        setattr(namespace, self.dest, value if earlier is None else f"{earlier},{value}")
+
+
 def whole(low: int, high: int, unit: str = ""):
     """A whole number from `low` to `high`: the option's documented range."""
     kind = {0: "non-negative", 1: "positive"}.get(low, f"{low:,} or more,")
@@ -126,9 +137,9 @@ def add_dumps(parser: Parser, explanation: str) -> None:
     """The dump options, which `nano-vx FILE` and `nano-vx spatial` take with their own
     passes' names; `explanation` says what a dump looks like and how it reads back there."""
     dump = parser.add_argument_group("dumping the IR", explanation)
-    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
+    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all", action=Joined,
                       help="print the IR after these passes")
-    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all",
+    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all", action=Joined,
                       help="print the IR before these passes")
     dump.add_argument("--dump-changed", action="store_true",
                       help="with --dump-after, only passes that changed the IR (implies "
