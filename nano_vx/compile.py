@@ -63,6 +63,27 @@ def _one_document(options: DumpOptions, usage) -> None:
                     f"use --dump-after=parse")
 
 
+def read_input(path: str, usage) -> bytes:
+    """The bytes of a file the command line names, at most INPUT_LIMIT of them: the command
+    line checked a file's size, but a pipe's is known only by reading it. Read a piece at a
+    time, so that a small program does not cost a buffer of the limit's size."""
+    pieces, size = [], 0
+    try:
+        with open(path, "rb") as fh:
+            while size <= INPUT_LIMIT and (piece := fh.read(READ_PIECE)):
+                pieces.append(piece)
+                size += len(piece)
+    except OSError as err:  # the command line checked it, but it can go in the meantime
+        raise usage(f"cannot read {path!r}: {err.strerror}") from None
+    if size > INPUT_LIMIT:
+        raise usage(f"{path!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads files of "
+                    f"at most {INPUT_LIMIT:,} bytes")
+    return b"".join(pieces)
+
+
+READ_PIECE = 1 << 20
+
+
 def _action(args, dumps: DumpOptions | None, usage) -> str:
     """--action, whose default is to run, except when stdout is a dump's one document."""
     if dumps is None or dumps.banners:
@@ -83,14 +104,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         _pass_names(args.stop_after, usage)
         stop_after = args.stop_after
     diagnostics = Diagnostics()
-    try:
-        with open(args.file, "rb") as fh:
-            data = fh.read(INPUT_LIMIT + 1)  # a pipe has no size to check beforehand
-    except OSError as err:  # the command line checked it, but it can go in the meantime
-        raise usage(f"cannot read {args.file!r}: {err.strerror}") from None
-    if len(data) > INPUT_LIMIT:
-        raise usage(f"{args.file!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads "
-                    f"files of at most {INPUT_LIMIT:,} bytes")
+    data = read_input(args.file, usage)
     from .parser import decode_source
 
     source = decode_source(args.file, data, diagnostics)

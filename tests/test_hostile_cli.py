@@ -543,7 +543,7 @@ def test_a_page_written_to_a_named_pipe_reaches_its_reader(hello):
 
 
 def test_a_pipe_is_read_only_up_to_the_input_limit_by_the_spatial_lane(hello, monkeypatch):
-    monkeypatch.setattr("nano_vx.spatial_driver.command.INPUT_LIMIT", 10)
+    monkeypatch.setattr("nano_vx.compile.INPUT_LIMIT", 10)
     read, write = os.pipe()
     os.write(write, GEMV.read_bytes()[:4096])
     os.close(write)

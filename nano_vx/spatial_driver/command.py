@@ -20,7 +20,7 @@ import numpy as np
 
 from ..diagnostics import Diagnostics
 from ..driver import DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors, run_passes
-from ..source import INPUT_LIMIT, Source
+from ..source import Source
 from ..oracle.rewrites import IllFormed
 
 EXIT_OK, EXIT_ERROR = 0, 1
@@ -42,7 +42,7 @@ class _Stop(Exception):
 
 
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
-    from ..compile import _pass_names, dump_options
+    from ..compile import _pass_names, dump_options, read_input
     from ..spatial_pipeline import SPATIAL_PIPELINE, VX_PIPELINE
 
     if args.target is None:
@@ -58,14 +58,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
                     f"{args.stop_after}")
     if args.lower_dir is not None and args.lower is None:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
-    try:
-        with open(args.code, "rb") as fh:
-            data = fh.read(INPUT_LIMIT + 1)  # a pipe has no size to check beforehand
-    except OSError as err:  # the command line checked it, but it can go in the meantime
-        raise usage(f"cannot read {args.code!r}: {err.strerror}") from None
-    if len(data) > INPUT_LIMIT:
-        raise usage(f"{args.code!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads "
-                    f"files of at most {INPUT_LIMIT:,} bytes")
+    data = read_input(args.code, usage)
     try:
         text, bad = data.decode("utf-8"), None
     except UnicodeDecodeError as err:
