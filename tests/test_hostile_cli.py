@@ -571,3 +571,14 @@ def test_dump_after_given_twice_dumps_after_both(hello):
 def test_an_empty_dump_after_among_others_is_still_refused(hello):
     code, _, err = run(hello, "--dump-after=parse", "--dump-after=")
     assert (code, err) == (2, "nano-vx: error: --dump-after was given an empty value\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv, status", [(["nope.vx"], 2),
+                                          (["hello.vx", "--error-format=json"], 1)])
+def test_a_full_stderr_leaves_the_status_to_tell(hello, argv, status):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.Popen([shutil.which("nano-vx"), *argv], stdout=subprocess.PIPE,
+                                stderr=full)
+        proc.communicate(timeout=60)
+    assert proc.returncode == status

@@ -74,10 +74,13 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None,
     except Exception as problem:  # noqa: BLE001 - every stop is said the one way
         failure = classify(problem, prog)
         code = failure.status
-    if channel is not None:
-        stderr.write(channel.document(failure))
-    elif failure is not None:
-        say_text(failure, stderr)
+    try:
+        if channel is not None:
+            stderr.write(channel.document(failure))
+        elif failure is not None:
+            say_text(failure, stderr)
+    except OutputError:  # stderr itself fails: the status is all that is left to tell
+        code = code or EXIT_ERROR
     return code
 
 
@@ -121,7 +124,7 @@ def entry() -> None:
         # The reader went away (`nano-vx --dump-after=all | head`): stop quietly.
         drop_stdout()
         code = 128 + signal.SIGPIPE
-    except OutputError:  # stderr itself cannot be written: nothing more can be said
+    except OutputError:  # stderr cannot be written (a Ctrl-C's last word): nothing more
         drop_stdout()
         code = EXIT_ERROR
     except KeyboardInterrupt as stop:
