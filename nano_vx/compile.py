@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from functools import partial
 from typing import TextIO
 
 from .context import Compilation
 from .deep import run_deep
 from .diagnostics import Diagnostics
-from .driver import DumpError, DumpOptions, InternalError, report_internal_error, run_pipeline
-from .dump.render import RenderError
+from .driver import DumpOptions, run_pipeline
 from .pipeline import BACK_END, NATIVE, PIPELINE
+from .source import INPUT_LIMIT
 
-EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+EXIT_OK, EXIT_ERROR = 0, 1
 
 
 def _pass_names(value: str | None, usage, pipeline=NATIVE) -> set[str]:
-    if not value:
+    if value is None:
         return set()
     names = {n.strip() for n in value.split(",") if n.strip()}
+    if not names:
+        raise usage(f"{value!r} names no pass; the passes are {', '.join(pipeline.names())}")
     known = pipeline.names()
     unknown = sorted(names - set(known) - {"all"})
     if unknown:
@@ -43,9 +44,7 @@ def dump_options(args, usage, pipeline=NATIVE) -> DumpOptions | None:
         raise usage(f"--dump-diff writes text diffs; it takes no --dump-format={args.dump_format}")
     options = DumpOptions(after=after, before=before, changed_only=args.dump_changed,
                           diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
-    if args.dump_dir:
-        _check_dump_dir(args.dump_dir, usage)
-    elif args.dump_format in DOCUMENT_FORMATS:
+    if not args.dump_dir and args.dump_format in DOCUMENT_FORMATS:
         _one_document(options, usage)
         options.banners = False
     return options
@@ -64,20 +63,25 @@ def _one_document(options: DumpOptions, usage) -> None:
                     f"use --dump-after=parse")
 
 
-def _check_dump_dir(path: str, usage) -> None:
-    """Make the dump directory and try writing in it, so that an unusable one is a usage
-    error before the pipeline runs rather than a failure after the first pass."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise usage(f"--dump-dir: {path!r} is not a directory")
+def read_input(path: str, usage) -> bytes:
+    """The bytes of a file the command line names, at most INPUT_LIMIT of them: the command
+    line checked a file's size, but a pipe's is known only by reading it. Read a piece at a
+    time, so that a small program does not cost a buffer of the limit's size."""
+    pieces, size = [], 0
     try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as err:
-        raise usage(f"--dump-dir: cannot create the directory {path!r}: {err.strerror}")
-    try:
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as err:
-        raise usage(f"--dump-dir: cannot write in the directory {path!r}: {err.strerror}")
+        with open(path, "rb") as fh:
+            while size <= INPUT_LIMIT and (piece := fh.read(READ_PIECE)):
+                pieces.append(piece)
+                size += len(piece)
+    except OSError as err:  # the command line checked it, but it can go in the meantime
+        raise usage(f"cannot read {path!r}: {err.strerror}") from None
+    if size > INPUT_LIMIT:
+        raise usage(f"{path!r} holds more than {INPUT_LIMIT:,} bytes; nano-vx reads files of "
+                    f"at most {INPUT_LIMIT:,} bytes")
+    return b"".join(pieces)
+
+
+READ_PIECE = 1 << 20
 
 
 def _action(args, dumps: DumpOptions | None, usage) -> str:
@@ -100,12 +104,7 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         _pass_names(args.stop_after, usage)
         stop_after = args.stop_after
     diagnostics = Diagnostics()
-    try:
-        with open(args.file, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        stderr.write(f"nano-vx: error: cannot read {args.file!r}: {err.strerror}\n")
-        return EXIT_ERROR
+    data = read_input(args.file, usage)
     from .parser import decode_source
 
     source = decode_source(args.file, data, diagnostics)
@@ -120,17 +119,12 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if start is None:
         return _report(diagnostics, args, stderr)
     pipeline, tree = start
-    try:
-        outcome = run_deep(run_pipeline, pipeline, tree, ctx,
-                           dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
-                           stop_after=stop_after, verify=not args.no_verify,
-                           progress=_progress(source, stderr), numbers=NUMBERS)
-    except (DumpError, RenderError) as err:  # the environment's failing, not the compiler's
-        stderr.write(f"nano-vx: error: {err}\n")
-        return EXIT_ERROR
-    except InternalError as ice:
-        report_internal_error(ice, stderr)
-        return EXIT_INTERNAL
+    # A dump that cannot be written and a pass that fails go up to the command line, which
+    # says each as the failure it is (nano_vx/cli/failures.py).
+    outcome = run_deep(run_pipeline, pipeline, tree, ctx,
+                       dumps=dumps, dump_out=stdout, keep=frozenset({FRONT_END_IL}),
+                       stop_after=stop_after, verify=not args.no_verify,
+                       progress=_progress(source, stderr), numbers=NUMBERS)
     if args.timing:
         print_timing(outcome.timings, stderr)
     from .placement.facts import program_facts
@@ -195,7 +189,7 @@ def _start(args, ctx: Compilation, base, usage):
         if language.name not in LANGUAGES:
             raise usage(f"{source.name} is a spatial program ({language.name}): run it with "
                         f"`nano-vx spatial {source.name} --target TARGET`")
-    names = [n.strip() for n in args.passes.split(",") if n.strip()] if args.passes else None
+    names = _listed_passes(args.passes, usage) if args.passes is not None else None
     try:
         passes = plan(NATIVE, base, language, state, start_after=args.start_after,
                       start_before=args.start_before, names=names)
@@ -203,6 +197,9 @@ def _start(args, ctx: Compilation, base, usage):
     except Unresumable as err:
         raise usage(str(err)) from None
     running = {p.name for p in passes}
+    if args.stop_after and args.stop_after not in running:
+        raise usage(f"--stop-after={args.stop_after}: the run does not reach it (it runs "
+                    f"{_span(passes)})")
     for d in state.reported:
         if d.origin not in running:
             ctx.diagnostics.add(d)
@@ -210,6 +207,24 @@ def _start(args, ctx: Compilation, base, usage):
         passes = []
     given = tuple(f for f in Compilation.facts if getattr(ctx, f) is not None)
     return Pipeline(passes, given=given), tree
+
+
+def _listed_passes(value: str, usage) -> list[str]:
+    """--passes: the passes to run, in order, each once (a pass's facts are made once)."""
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    _pass_names(value, usage)
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise usage(f"--passes names {', '.join(twice)} twice; a pass runs once in a pipeline")
+    return names
+
+
+def _span(passes) -> str:
+    if not passes:
+        return "no pass"
+    if len(passes) == 1:
+        return passes[0].name
+    return f"{passes[0].name} to {passes[-1].name}"
 
 
 def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):
@@ -265,7 +280,12 @@ def _native(opt_level: int, timing: TextIO | None):
         try:
             return run_compiled(native, out)
         finally:
-            if timing is not None:
+            record = getattr(timing, "record", None)
+            if record is not None:
+                record("native", {"opt_level": opt_level,
+                                  "build_ms": round(1000 * (built - start), 3),
+                                  "run_ms": round(1000 * (time.perf_counter() - built), 3)})
+            elif timing is not None:
                 timing.write(f"native code: built in {1000 * (built - start):.2f} ms (-O"
                              f"{opt_level}), ran in {1000 * (time.perf_counter() - built):.2f}"
                              f" ms\n")
@@ -275,29 +295,18 @@ def _native(opt_level: int, timing: TextIO | None):
 def _emit(action: str, program, args, diagnostics: Diagnostics, stdout: TextIO,
           stderr: TextIO) -> int:
     """--action emit-mlir, emit-llvm: the module, printed after the diagnostics' warnings."""
-    from .backend.errors import BackendBug
+    if action == "emit-mlir":  # a BackendBug is the command line's to report
+        from .backend.mlir import emit_mlir
 
-    try:
-        if action == "emit-mlir":
-            from .backend.mlir import emit_mlir
+        text = emit_mlir(program)
+    else:
+        from .backend.llvm import optimized_ir
+        from .backend.mlir import to_llvm_ir
 
-            text = emit_mlir(program)
-        else:
-            from .backend.llvm import optimized_ir
-            from .backend.mlir import to_llvm_ir
-
-            text = optimized_ir(to_llvm_ir(program), args.opt_level)
-    except BackendBug as bug:
-        _report_bug(bug, stderr)
-        return EXIT_INTERNAL
+        text = optimized_ir(to_llvm_ir(program), args.opt_level)
     code = _report(diagnostics, args, stderr)
     stdout.write(text if text.endswith("\n") else text + "\n")
     return code
-
-
-def _report_bug(bug, stderr: TextIO) -> None:
-    stderr.write(f"nano-vx: internal compiler error in the back end: {bug}\n"
-                 f"nano-vx: this is a bug in nano-vx, not in your program\n")
 
 
 def _model_files(args, usage) -> dict:
@@ -327,7 +336,6 @@ def _progress(source, stderr: TextIO):
 
 def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO,
          facts: dict, runner) -> int:
-    from .backend.errors import BackendBug
     from .values.stops import RuntimeStop
 
     if not any(item._prod in ("Fn", "Func") and item.name == "main" for item in program.items):
@@ -339,9 +347,6 @@ def _run(program, diagnostics: Diagnostics, args, stdout: TextIO, stderr: TextIO
         _report(diagnostics, args, stderr)  # warnings come before the program's output
     try:
         result = runner(program, stdout)
-    except BackendBug as bug:
-        _report_bug(bug, stderr)
-        return EXIT_INTERNAL
     except RuntimeStop as stop:
         stdout.flush()
         if human:
@@ -362,8 +367,14 @@ def _report(diagnostics: Diagnostics, args, stderr: TextIO, facts: dict | None =
 
 
 def print_timing(timings, stderr: TextIO) -> None:
-    """--timing: each pass's time and share, on stderr."""
+    """--timing: each pass's time and share, on stderr; under --error-format=json, stderr
+    records them as the document's `timings` (nano_vx/cli/failures.py's JsonChannel)."""
     total = sum(t.seconds for t in timings) or 1e-12
+    record = getattr(stderr, "record", None)
+    if record is not None:
+        record("timings", [{"pass": t.name, "ms": round(t.seconds * 1000, 3)}
+                           for t in timings])
+        return
     width = max(len(t.name) for t in timings)
     stderr.write(f"{'pass':<{width}}  {'ms':>9}  {'share':>6}\n")
     for t in timings:

@@ -64,9 +64,9 @@ class DumpError(Exception):
     """A dump file could not be written (a disk that filled up, a directory removed while the
     compiler ran): the user's environment, not a bug, so no internal error."""
 
-    def __init__(self, path: str, error: OSError):
+    def __init__(self, path: str, error: OSError, what: str = "the dump"):
         self.path = path
-        super().__init__(f"cannot write the dump {path}: {error.strerror or error}")
+        super().__init__(f"cannot write {what} {path}: {error.strerror or error}")
 
 
 @dataclass
@@ -338,8 +338,14 @@ def save_ice(p, tree, error: BaseException) -> str | None:
         + "".join(traceback.format_exception(error))
         + f"\n--- IR that went into {p.name} ---\n{ir}\n"
     )
+    return save_report(f"nano-vx-ice-{p.name}.txt", body)
+
+
+def save_report(name: str, body: str) -> str | None:
+    """Write a bug report in the current directory, or the temporary one when that cannot
+    be written; None when neither can."""
     for directory in (os.getcwd(), tempfile.gettempdir()):
-        path = os.path.join(directory, f"nano-vx-ice-{p.name}.txt")
+        path = os.path.join(directory, name)
         try:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(body)

@@ -14,10 +14,16 @@ from dataclasses import dataclass
 FLOAT_FORMATS = {"f64": (11, 53), "f32": (8, 24), "f16": (5, 11), "bf16": (8, 8)}
 
 
+# What z3 may allocate, in megabytes, whatever it is asked: beyond it a query is undecided
+# ("out of memory", W8002 for a contract), not a compiler that takes the machine's memory.
+MEMORY_MB = 4096
+
+
 def z3():
-    """The z3 module, imported on the first call."""
+    """The z3 module, imported (and bounded in memory) on the first call."""
     import z3 as module
 
+    module.set_param("memory_max_size", MEMORY_MB)
     return module
 
 

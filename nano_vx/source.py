@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+# The largest file nano-vx reads (a program, a dump, a machine file, a certificate): a
+# larger one is refused on the command line, before it is read into memory.
+INPUT_LIMIT = 64 << 20
+
 
 class Source:
     """One input text. Line and column come from a table of line starts (not from

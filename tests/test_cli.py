@@ -200,7 +200,7 @@ def test_binary_input_gets_a_diagnostic(prog):
 
 def test_a_missing_file_is_an_error_not_a_traceback(tmp_path):
     code, _, err = run(tmp_path / "nope.vx")
-    assert code == 1 and "cannot read" in err
+    assert code == 2 and "cannot read" in err
 
 
 def test_dump_after_all_prints_every_il_between_banners(prog):

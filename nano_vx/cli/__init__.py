@@ -14,7 +14,9 @@ import signal
 import sys
 from typing import TextIO
 
-from .options import EXIT_ERROR, EXIT_USAGE, Parser, Usage, wants_color
+from .failures import Failure, JsonChannel, classify, say_text, wants_json
+from .options import EXIT_ERROR, Parser, Usage, wants_color
+from .paths import check_paths
 from .streams import GuardedStream, OutputError, drop_stdout, say
 
 __all__ = ["entry", "main", "wants_color"]
@@ -35,27 +37,51 @@ def _module(name: str | None):
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
+    """Run one command. Whatever stops it (a usage error, a file the system will not write,
+    a bug) is one failure, said on stderr as text or, under --error-format=json, in the one
+    JSON document stderr then holds."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     argv = sys.argv[1:] if argv is None else list(argv)
     name = argv[0] if argv and argv[0] in COMMANDS else None
     command = _module(name)
     parser = command.build_parser()
+    channel = JsonChannel() if wants_json(parser, argv) else None
+    err = channel or stderr
+    failure = None
+    # A usage error names the command while its line is read, nano-vx once it runs.
+    prog = parser.prog
     try:
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(err):
             args, extra = parser.parse_known_args(argv[1:] if name else argv)
             if extra:
                 _refuse(parser, name, args, extra)
-    except SystemExit as stop:  # argparse already printed the usage error or the help
-        return int(stop.code or 0)
-    except Usage as problem:  # one line, naming the command
-        stderr.write(f"{parser.prog}: error: {problem}\n")
-        return EXIT_USAGE
+        parser.refuse_empty(args)
+        check_paths(command.paths(args), stdout)
+        prog = "nano-vx"
+        code = command.run(args, stdout, err)
+        stdout.flush()
+    except SystemExit as stop:  # --help, printed by argparse
+        code = int(stop.code or 0)
+    except BrokenPipeError:
+        raise  # the reader went away: entry stops quietly
+    except KeyboardInterrupt as stop:  # entry says it, unless the document does
+        if channel is not None:
+            with contextlib.suppress(OSError, OutputError):
+                stderr.write(channel.document(Failure("interrupted", "interrupted")))
+            stop.said = True
+        raise
+    except Exception as problem:  # noqa: BLE001 - every stop is said the one way
+        failure = classify(problem, prog)
+        code = failure.status
     try:
-        return command.run(args, stdout, stderr)
-    except Usage as problem:  # one line: the options parsed, one of them cannot be used
-        stderr.write(f"nano-vx: error: {problem}\n")
-        return EXIT_USAGE
+        if channel is not None:
+            stderr.write(channel.document(failure))
+        elif failure is not None:
+            say_text(failure, stderr)
+    except OutputError:  # stderr itself fails: the status is all that is left to tell
+        code = code or EXIT_ERROR
+    return code
 
 
 def _refuse(parser: Parser, name: str | None, args, extra: list[str]) -> None:
@@ -94,21 +120,22 @@ def entry() -> None:
     stderr = GuardedStream(sys.stderr, "stderr")
     try:
         code = main(stdout=stdout, stderr=stderr)
-        stdout.flush()
     except BrokenPipeError:
         # The reader went away (`nano-vx --dump-after=all | head`): stop quietly.
         drop_stdout()
         code = 128 + signal.SIGPIPE
-    except OutputError as err:
+    except OutputError:  # stderr cannot be written (a Ctrl-C's last word): nothing more
         drop_stdout()
-        say(stderr, f"nano-vx: error: {err}\n")
         code = EXIT_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
         with contextlib.suppress(OSError, OutputError):
             stdout.flush()  # what the program printed before the interruption
-        say(stderr, "nano-vx: interrupted\n")
+        if not getattr(stop, "said", False):
+            say(stderr, "nano-vx: interrupted\n")
         # The pipeline or the program may still be running on run_deep's worker thread,
         # which cannot be stopped; a normal exit would wait for it to finish.
         os._exit(128 + signal.SIGINT)
+    if stdout.failed:  # said: Python's own flush at exit must not try again
+        drop_stdout()
     sys.exit(code)

@@ -22,6 +22,10 @@ def build_parser() -> Parser:
     return ap
 
 
+def paths(args) -> list:
+    return []
+
+
 def run(args, stdout: TextIO, stderr: TextIO) -> int:
     from ..codes import CODES, explain
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_machine_files, add_no_verify,
                       add_target, wants_color)
+from .paths import Named, model_files, target_file
 
 DESCRIPTION = """\
 Run PROGRAM through every pass (a Vx program through the front end and the back end
@@ -38,6 +40,17 @@ def build_parser() -> Parser:
     add_no_verify(both)
     add_color(both)
     return ap
+
+
+def paths(args) -> list[Named]:
+    """The program and the page; the page's default is set here, so that it is checked too
+    (`nano-vx explore page.html` would write page.html over itself)."""
+    if args.code is None:
+        return []
+    if args.output is None:
+        args.output = os.path.splitext(os.path.basename(args.code))[0] + ".html"
+    return [Named("the program", args.code, "input"), *model_files(args), *target_file(args),
+            Named("-o", args.output, "output")]
 
 
 def run(args, stdout: TextIO, stderr: TextIO) -> int:

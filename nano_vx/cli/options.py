@@ -7,11 +7,20 @@ import argparse
 import os
 from typing import TextIO
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
 class Usage(Exception):
     """A command line that parses but cannot be carried out; exit status 2."""
+
+
+class ArgumentProblem(Usage):
+    """What argparse refuses (an unknown option, a bad choice): the usage lines come first in
+    the text form, as argparse prints them."""
+
+    def __init__(self, message: str, usage: str):
+        super().__init__(message)
+        self.usage = usage
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,6 +34,18 @@ class Parser(argparse.ArgumentParser):
     def flags(self) -> list[str]:
         return [flag for action in self._actions for flag in action.option_strings]
 
+    def refuse_empty(self, args) -> None:
+        """An option given an empty value (`-o ''`, `--passes=`) is a usage error: taken as
+        given it would mean the default, or nothing, silently."""
+        for action in self._actions:
+            value = getattr(args, action.dest, None)
+            if action.option_strings and isinstance(value, str) and not value.strip():
+                raise Usage(f"{'/'.join(action.option_strings)} was given an empty value")
+
+    def error(self, message: str):
+        """What argparse refuses is a Usage the command line reports, in text or JSON."""
+        raise ArgumentProblem(message, self.format_usage())
+
 
 class Once(argparse.Action):
     """An option that takes one value: given twice, a usage error naming both values, since
@@ -34,15 +55,43 @@ class Once(argparse.Action):
         earlier = getattr(namespace, self.dest)
         if earlier is not None:
             raise argparse.ArgumentError(
-                self, f"given twice ({earlier!r} and {value!r}); it takes one file per run")
+                self, f"given twice ({earlier!r} and {value!r}); it takes one value per run")
         setattr(namespace, self.dest, value)
 
 
-def positive(text: str) -> int:
-    """A whole number of milliseconds, at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return int(text)
+class Joined(argparse.Action):
+    """A list of passes that may be given more than once: each list joins the earlier ones
+    (--dump-after=a --dump-after=b dumps after both, not after b alone)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not value.strip():
+            raise Usage(f"{'/'.join(self.option_strings)} was given an empty value")
+        earlier = getattr(namespace, self.dest)
+        setattr(namespace, self.dest, value if earlier is None else f"{earlier},{value}")
+
+
+def whole(low: int, high: int, unit: str = ""):
+    """A whole number from `low` to `high`: the option's documented range."""
+    kind = {0: "non-negative", 1: "positive"}.get(low, f"{low:,} or more,")
+    of = f"{unit}, " if unit else ""
+
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"expected a {kind} whole number, not {text!r} "
+                                             f"({of}at most {high:,})")
+        return int(text)
+    return read
+
+
+def one_pass(text: str) -> str:
+    """A pass's name: --stop-after=a,b would stop after neither."""
+    if "," in text:
+        raise argparse.ArgumentTypeError(f"names one pass, not a list: {text!r}")
+    return text.strip()
+
+
+# --contract-timeout-ms: z3's time per proof, at most ten minutes (a program has many).
+CONTRACT_TIMEOUT_MS = 600_000
 
 
 def add_machine_files(group) -> None:
@@ -88,9 +137,9 @@ def add_dumps(parser: Parser, explanation: str) -> None:
     """The dump options, which `nano-vx FILE` and `nano-vx spatial` take with their own
     passes' names; `explanation` says what a dump looks like and how it reads back there."""
     dump = parser.add_argument_group("dumping the IR", explanation)
-    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all",
+    dump.add_argument("--dump-after", metavar="PASS[,PASS]|all", action=Joined,
                       help="print the IR after these passes")
-    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all",
+    dump.add_argument("--dump-before", metavar="PASS[,PASS]|all", action=Joined,
                       help="print the IR before these passes")
     dump.add_argument("--dump-changed", action="store_true",
                       help="with --dump-after, only passes that changed the IR (implies "

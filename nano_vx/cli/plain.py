@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_machine_files, add_no_verify, add_timing, positive, wants_color)
+from .options import (CONTRACT_TIMEOUT_MS, Once, Parser, Usage, add_color, add_dumps,
+                      add_error_format, add_machine_files, add_no_verify, add_timing, one_pass,
+                      wants_color, whole)
+from .paths import Named, model_files
 
 DESCRIPTION = """\
 Check a Vx program and run it. With no options, FILE goes through every pass of the
@@ -77,11 +79,12 @@ def build_parser() -> Parser:
                            "the markdown tables README.md, ARCHITECTURE.md and docs/spatial.md "
                            "hold")
     running = ap.add_argument_group("running")
-    running.add_argument("--stop-after", metavar="PASS", help="stop the pipeline after PASS")
-    running.add_argument("--start-after", metavar="PASS", action=Once,
+    running.add_argument("--stop-after", metavar="PASS", action=Once, type=one_pass,
+                         help="stop the pipeline after PASS")
+    running.add_argument("--start-after", metavar="PASS", action=Once, type=one_pass,
                          help="start the pipeline after PASS: FILE is a dump of the IL PASS "
                               "produces (a file --dump-dir wrote starts after its own pass)")
-    running.add_argument("--start-before", metavar="PASS", action=Once,
+    running.add_argument("--start-before", metavar="PASS", action=Once, type=one_pass,
                          help="start the pipeline with PASS: FILE is a dump of the IL PASS "
                               "reads")
     running.add_argument("--passes", metavar="PASS[,PASS]", action=Once,
@@ -96,20 +99,36 @@ def build_parser() -> Parser:
         "while compiling (verify-contracts)")
     contracts.add_argument("--no-verify-contracts", action="store_true",
                            help="do not prove them (nothing then reaches insert-seam-assumes)")
-    contracts.add_argument("--contract-timeout-ms", type=positive, metavar="MS",
-                           help="z3's time limit per proof, in milliseconds (default 10000); "
-                                "one not decided in time is a warning (W8002)")
+    contracts.add_argument("--contract-timeout-ms", metavar="MS",
+                           type=whole(1, CONTRACT_TIMEOUT_MS, "milliseconds"),
+                           help=f"z3's time limit per proof, in milliseconds (default 10000, "
+                                f"at most {CONTRACT_TIMEOUT_MS}); one not decided in time is "
+                                f"a warning (W8002)")
     contracts.add_argument("--check-contracts", action="store_true",
                            help="check them as the program runs (E9007): the program runs in "
                                 "the reference interpreter, since native code does not")
     return ap
 
 
+def paths(args) -> list[Named]:
+    if _shows_the_pipeline(args) or args.file is None:
+        return []
+    named = [Named("the program", args.file, "input"), *model_files(args)]
+    if args.dump_dir is not None:
+        named.append(Named("--dump-dir", args.dump_dir, "directory"))
+    return named
+
+
+def _shows_the_pipeline(args) -> bool:
+    return bool(args.list_passes or args.list_languages or args.show_language
+                or args.diff_language)
+
+
 def run(args, stdout: TextIO, stderr: TextIO) -> int:
     args.color = wants_color(args.color, stderr)
     if args.format and not (args.list_passes or args.list_languages):
         raise Usage("--format says how --list-passes or --list-languages prints; give one")
-    if args.list_passes or args.list_languages or args.show_language or args.diff_language:
+    if _shows_the_pipeline(args):
         from .. import info
 
         return info.show(args, stdout, Usage)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from .options import (Once, Parser, Usage, add_color, add_dumps, add_error_format,
-                      add_no_verify, add_target, add_timing, wants_color)
+                      add_no_verify, add_target, add_timing, one_pass, wants_color, whole)
+from .paths import Named, target_file
 
 DESCRIPTION = """\
 Run a spatial program (docs/spatial.md) through the spatial lane, from the IL its
@@ -20,6 +21,10 @@ target. `nano-vx --list-passes` lists the lane's passes after the front end's.
   nano-vx spatial examples/spatial/gemv.sdf --target wormhole --lower tenstorrent
   nano-vx spatial --target wormhole        describe the target
 """
+
+# numpy's seeds are unsigned; a corpus holds every input in memory at once.
+SEED_MAX = 2**32 - 1
+CORPUS_MAX = 16
 
 DUMP_HELP = """\
 The passes are the lane's. On stdout, a text or dot dump follows a banner such as
@@ -45,10 +50,13 @@ def build_parser() -> Parser:
     program.add_argument("--inputs", metavar="FILE.npz", action=Once,
                          help="the program's input tensors (default: the .npz beside it)")
     checking = ap.add_argument_group("validating the passes")
-    checking.add_argument("--seed", type=int, default=0, metavar="N",
-                          help="seed of the random inputs that join the corpus (default 0)")
-    checking.add_argument("--corpus", type=int, default=2, metavar="N",
-                          help="inputs each pass is validated on (default 2)")
+    checking.add_argument("--seed", type=whole(0, SEED_MAX), default=0, metavar="N",
+                          help=f"seed of the random inputs that join the corpus (default 0, "
+                               f"at most {SEED_MAX})")
+    checking.add_argument("--corpus", type=whole(1, CORPUS_MAX, "inputs"), default=2,
+                          metavar="N", help=f"inputs each pass is validated on (default 2, at "
+                                            f"most {CORPUS_MAX}: each is a copy of the "
+                                            f"program's tensors)")
     checking.add_argument("--no-validate", action="store_true",
                           help="skip running each pass's input and output on the corpus "
                                "(faster; never used by the tests)")
@@ -68,11 +76,27 @@ def build_parser() -> Parser:
                              "program, with census.txt")
     add_dumps(ap, DUMP_HELP)
     running = ap.add_argument_group("running")
-    running.add_argument("--stop-after", metavar="PASS", help="stop the lane after PASS")
+    running.add_argument("--stop-after", metavar="PASS", action=Once, type=one_pass,
+                         help="stop the lane after PASS")
     add_timing(running)
     add_error_format(running)
     add_color(running)
     return ap
+
+
+def paths(args) -> list[Named]:
+    named = target_file(args)
+    if args.code is None:
+        return named
+    named.append(Named("the program", args.code, "input"))
+    if args.inputs is not None:  # read with the program: its E7002, as a target is E7004
+        named.append(Named("--inputs", args.inputs, "diagnosed"))
+    if args.certificate is not None:
+        named.append(Named("--certificate", args.certificate, "output"))
+    for flag, directory in (("--lower-dir", args.lower_dir), ("--dump-dir", args.dump_dir)):
+        if directory is not None:
+            named.append(Named(flag, directory, "directory"))
+    return named
 
 
 def run(args, stdout: TextIO, stderr: TextIO) -> int:

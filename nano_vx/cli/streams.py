@@ -22,15 +22,18 @@ class GuardedStream:
     def __init__(self, stream: TextIO | None, name: str):
         self.stream = stream
         self.name = name
+        self.failed = False
 
     def _call(self, method: str, *args):
         if self.stream is None:
+            self.failed = True
             raise OutputError(f"cannot write to {self.name}: it is closed")
         try:
             return getattr(self.stream, method)(*args)
         except BrokenPipeError:
             raise  # the reader went away: entry stops quietly
         except OSError as err:
+            self.failed = True
             raise OutputError(f"cannot write to {self.name}: {err.strerror or err}") from err
 
     def write(self, text: str) -> int:
@@ -39,6 +42,11 @@ class GuardedStream:
     def flush(self) -> None:
         if self.stream is not None:  # nothing was written to a closed stream
             self._call("flush")
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError("the stream is closed")
+        return self.stream.fileno()
 
     def isatty(self) -> bool:
         return self.stream is not None and self.stream.isatty()

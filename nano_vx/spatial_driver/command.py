@@ -19,13 +19,11 @@ from typing import TextIO
 import numpy as np
 
 from ..diagnostics import Diagnostics
-from ..driver import (DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors,
-                      report_internal_error, run_passes)
-from ..dump.render import RenderError
+from ..driver import DumpError, DumpWatch, InternalError, Ran, Watch, internal_errors, run_passes
 from ..source import Source
 from ..oracle.rewrites import IllFormed
 
-EXIT_OK, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 70
+EXIT_OK, EXIT_ERROR = 0, 1
 
 
 # The bytes of tensors the lane runs a program on: inputs, outputs and a corpus of each.
@@ -44,14 +42,13 @@ class _Stop(Exception):
 
 
 def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
-    from ..compile import _pass_names, dump_options
-    from ..spatial_backend.certify import CertificateError
+    from ..compile import _pass_names, dump_options, read_input
     from ..spatial_pipeline import SPATIAL_PIPELINE, VX_PIPELINE
 
     if args.target is None:
         raise usage("spatial: no --target (a file in machines/spatial/ or its name)")
     if args.code is None:
-        return _describe_target(args.target, stdout, stderr)
+        return _describe_target(args.target, stdout, stderr, args.error_format)
     lane = VX_PIPELINE if args.code.endswith(".vx") else SPATIAL_PIPELINE
     dumps = dump_options(args, usage, lane)
     if args.stop_after:
@@ -59,28 +56,21 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     if args.certificate is not None and args.stop_after not in (None, "schedule"):
         raise usage(f"--certificate certifies the scheduled program, but the lane stops after "
                     f"{args.stop_after}")
-    if args.corpus < 1:
-        raise usage(f"--corpus takes a count of inputs, 1 or more, not {args.corpus}")
     if args.lower_dir is not None and args.lower is None:
         raise usage("--lower-dir names where --lower writes its files; give --lower BACKEND")
+    data = read_input(args.code, usage)
     try:
-        with open(args.code, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        stderr.write(f"nano-vx: error: cannot read {args.code!r}: "
-                     f"{getattr(err, 'strerror', None) or err}\n")
-        return EXIT_ERROR
+        text, bad = data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        text, bad = "", err.start
     run = _Run(args, Source(args.code, text), stdout, stderr, dumps)
     try:
+        if bad is not None:
+            run.fail("E7001", f"the program is not UTF-8 text: byte 0x{data[bad]:02x} at "
+                              f"offset {bad}")
         run.go()
-    except _Stop:
+    except _Stop:  # a file that cannot be written or a failing pass is the command line's
         pass
-    except (DumpError, RenderError, CertificateError) as err:  # the environment's failing
-        stderr.write(f"nano-vx: error: {err}\n")
-        return EXIT_ERROR
-    except InternalError as ice:
-        report_internal_error(ice, stderr)
-        return EXIT_INTERNAL
     if args.error_format == "json":
         stderr.write(run.diagnostics.to_json())
     elif run.diagnostics.items:
@@ -88,7 +78,7 @@ def run_spatial(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     return EXIT_ERROR if run.diagnostics.has_errors else EXIT_OK
 
 
-def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
+def _describe_target(name: str, stdout: TextIO, stderr: TextIO, error_format: str) -> int:
     """`nano-vx spatial --target T` with no program: what the target is."""
     from ..spatial.target import TargetError, describe_target, load_target
 
@@ -97,7 +87,7 @@ def _describe_target(name: str, stdout: TextIO, stderr: TextIO) -> int:
     except TargetError as err:
         diagnostics = Diagnostics()
         diagnostics.error("E7004", None, str(err))
-        stderr.write(diagnostics.render())
+        stderr.write(diagnostics.to_json() if error_format == "json" else diagnostics.render())
         return EXIT_ERROR
     return EXIT_OK
 
@@ -250,8 +240,8 @@ class _Run:
             self.fail(err.code, f"lowering to {self.args.lower}: {err.message}",
                       backend=self.args.lower)
         except OSError as err:
-            raise DumpError(f"cannot write {self.args.lower_dir!r}: "
-                            f"{err.strerror or err}") from None
+            raise DumpError(err.filename or self.args.lower_dir, err,
+                            what=f"the {self.args.lower} program's file") from None
         except AssertionError as err:
             raise InternalError(f"lower-{self.args.lower}", err, None) from err
         if self.args.lower_dir is None:

@@ -145,7 +145,7 @@ def test_the_command_line_takes_a_machine_and_a_host(tmp_path):
     assert main(argv, out, err) == 0, err.getvalue()
     assert main([str(prog), "--action", "check", "--machine", str(tmp_path / "no.vx")],
                 out, err) == 2
-    assert "--machine: no such file" in err.getvalue()
+    assert "--machine: cannot read" in err.getvalue()
 
 
 COPIER = "Topology Copier { memory: Memory::HBM, transfer Memory::HBM -> Memory::SMEM sync }\n"

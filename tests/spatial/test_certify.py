@@ -524,9 +524,9 @@ def test_a_certificate_that_cannot_be_written_is_an_error(tmp_path):
     path = tmp_path / "missing" / "gemv.json"
     code, _, err = cli("spatial", EXAMPLES / "gemv.sdf", "--target", "wormhole",
                        "--certificate", path)
-    assert code == 1
-    assert err == (f"nano-vx: error: cannot write the certificate {str(path)!r}: No such "
-                   f"file or directory\n")
+    assert code == 2
+    assert err == (f"nano-vx spatial: error: --certificate: cannot write {str(path)!r}: No "
+                   f"such file or directory\n")
 
 
 def test_check_certificate_refuses_a_broken_certificate_with_exit_1(tmp_path):
@@ -558,9 +558,9 @@ def test_check_certificate_names_a_file_that_is_not_a_certificate(tmp_path, text
 
 def test_check_certificate_needs_a_readable_file(tmp_path):
     code, out, err = cli("check-certificate", tmp_path / "none.json")
-    assert (code, out) == (1, "")
-    assert err == (f"nano-vx: error: cannot read {str(tmp_path / 'none.json')!r}: No such "
-                   f"file or directory\n")
+    assert (code, out) == (2, "")
+    assert err == (f"nano-vx check-certificate: error: cannot read "
+                   f"{str(tmp_path / 'none.json')!r}: No such file or directory\n")
     code, out, err = cli("check-certificate")
     assert (code, out) == (2, "")
     assert err == ("nano-vx: error: check-certificate: no certificate (nano-vx "

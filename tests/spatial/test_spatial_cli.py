@@ -315,7 +315,7 @@ def test_corpus_is_how_many_inputs_each_pass_is_validated_on(tmp_path):
 def test_an_empty_corpus_is_a_usage_error(tmp_path):
     program = write(tmp_path, "triple.sdf", SCALE)
     code, _, err = spatial(program, "--target", "wormhole", "--corpus", 0)
-    assert code == 2 and "--corpus takes a count of inputs, 1 or more, not 0" in err
+    assert code == 2 and "--corpus: expected a positive whole number, not '0' (inputs, at most 16)" in err
 
 
 # -- programs at later ILs ---------------------------------------------------------------------
@@ -504,8 +504,8 @@ def test_a_target_without_a_program_is_described():
 
 def test_an_unreadable_program_is_an_error_not_a_traceback(tmp_path):
     code, out, err = spatial(tmp_path / "none.sdf", "--target", "wormhole")
-    assert (code, out) == (1, "")
-    assert err.startswith(f"nano-vx: error: cannot read '{tmp_path / 'none.sdf'}': ")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"nano-vx spatial: error: cannot read '{tmp_path / 'none.sdf'}': ")
 
 
 # -- the benchmark -----------------------------------------------------------------------------
