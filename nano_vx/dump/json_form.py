@@ -16,6 +16,7 @@ import math
 from ..deep import run_deep
 from ..nanopass.nodes import Node, NodeError
 from ..source import Source, Span
+from .lexemes import whole_number
 
 
 class JsonFormError(ValueError):
@@ -144,9 +145,9 @@ def _span(data, source: Source | None) -> Span | None:
 
 def load_with_places(text: str):
     """The JSON value of `text` and where each of its objects is: {id(obj): (start, end)}.
-    Raises json.JSONDecodeError."""
+    Raises json.JSONDecodeError, or NumberTooLong for an integer of too many digits."""
     places: dict[int, tuple[int, int]] = {}
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=whole_number)
 
     def parse_object(s_and_end, *args):
         obj, end = json.decoder.JSONObject(s_and_end, *args)

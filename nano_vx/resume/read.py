@@ -15,6 +15,7 @@ import re
 from ..deep import run_deep
 from ..diagnostics import Diagnostics
 from ..dump.json_form import JsonFormError, from_json, load_with_places
+from ..dump.lexemes import NumberTooLong
 from ..dump.writer import HEADER_PREFIX
 from ..source import Source, Span
 
@@ -129,6 +130,10 @@ def read_json_dump(source: Source, diagnostics):
         data, places = load_with_places(source.text)
     except json.JSONDecodeError as err:
         _error(diagnostics, source, err.pos, f"not JSON: {err.msg}")
+        return None
+    except NumberTooLong as err:
+        at = source.text.find(err.digits)
+        _error(diagnostics, source, at, str(err), end=at + len(err.digits))
         return None
     name = data.get("language") if type(data) is dict else None
     known = json_languages()
