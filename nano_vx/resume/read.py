@@ -50,10 +50,20 @@ def read_source(source: Source, diagnostics: Diagnostics | None = None):
     the compilation's diagnostics point into the same one."""
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
     try:
-        return run_deep(_read, source, diagnostics)
+        return run_deep(_read_checked, source, diagnostics)
     except RecursionError:
         _error(diagnostics, source, 0, "the dump nests deeper than the reader follows")
         return None
+
+
+def _read_checked(source: Source, diagnostics: Diagnostics):
+    """The dump read, and checked as a tree the passes may take (`resume/check.py`)."""
+    from .check import well_formed
+
+    read = _read(source, diagnostics)
+    if read is None or read[0].name not in languages():  # a spatial program: validated
+        return read                                       # by `nano-vx spatial`
+    return read if well_formed(*read, source, diagnostics) else None
 
 
 def is_dump(text: str) -> bool:

@@ -1,0 +1,45 @@
+"""What a dump read back must be before any pass takes it: a dump is data, edited by hand
+or by anyone, and a pass trusts the IL it reads (the passes before it made it). So the tree
+is verified against its IL, and a tree of a typed back-end IL (Lscalars to Lcells) against
+that IL's rules of scope and type (`nano_vx/scalars/well_formed.py`): the back end's passes
+after type-scalars check nothing, and would fail on a name bound nowhere or an operand of
+another type. What is wrong is E1007 at the node that shows it."""
+
+from __future__ import annotations
+
+from ..nanopass import VerifyError, verify
+from ..source import Span
+
+CODE = "E1007"
+
+
+def typed_languages() -> tuple:
+    """The ILs whose every scalar carries its type: type-scalars' output and those after it
+    that read back."""
+    from ..languages.lblocks import Lblocks
+    from ..languages.lcells import Lcells
+    from ..languages.llifted import Llifted
+    from ..languages.lscalars import Lscalars
+    from ..languages.lstops import Lstops
+
+    return Lscalars, Llifted, Lblocks, Lstops, Lcells
+
+
+def well_formed(language, tree, source, diagnostics) -> bool:
+    """Whether the tree a dump read back into may go to the passes; each thing wrong is
+    reported (E1007)."""
+    try:
+        verify(tree, language)
+    except VerifyError as err:
+        span = err.node.span if err.node is not None else Span(source, 0, 0)
+        diagnostics.error(CODE, span, f"the dump is not a tree of {language.name}: {err}")
+        return False
+    if language not in typed_languages():
+        return True
+    from ..scalars.well_formed import ill_formed
+
+    problems = ill_formed(tree)
+    for node, what in problems:
+        diagnostics.error(CODE, node.span, f"the {language.name} dump is not well formed: "
+                                           f"{what}")
+    return not problems
