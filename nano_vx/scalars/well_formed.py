@@ -69,6 +69,7 @@ class Check:
     def __init__(self, sigs: Signatures, item):
         self.sigs, self.item_node = sigs, item
         self.env: dict = {}  # local -> type term, those bound where the walk is
+        self.bound: set = set()  # every local bound so far in the item
         self.ret = None
         self.loops = 0  # loops around the walk (Lscalars)
 
@@ -81,7 +82,7 @@ class Check:
             return
         self.ret = typed(item.ret, item, void=True)
         for p, t in zip(item.params, self.params(item.name)):
-            self.bind(p.name, t)
+            self.bind(p, p.name, t)
         if item.on is not None:
             self.topo(item.on)
         if "body" in item._fields:
@@ -108,7 +109,12 @@ class Check:
         unify(self.expr(const.value), t, const.value)
         return t
 
-    def bind(self, name, t):
+    def bind(self, node, name, t):
+        """A local's one binding in its item (names are unique per function, and the back
+        end makes each one SSA value or one cell)."""
+        if name in self.bound:
+            raise Mismatch(node, f"a second binding of '{name}' in one function")
+        self.bound.add(name)
         self.env[name] = t
 
     def block(self, block, value_type=None):
@@ -161,7 +167,7 @@ class Check:
     def _let(self, s):
         t = typed(s.type, s, void=True)
         unify(self.expr(s.value), t, s)
-        self.bind(s.name, t)
+        self.bind(s, s.name, t)
 
     @STATEMENTS.on("Assign")
     def _assign(self, s):
@@ -189,7 +195,7 @@ class Check:
         unify(self.expr(s.start), t, s.start)
         unify(self.expr(s.end), t, s.end)
         outer = dict(self.env)
-        self.bind(s.var, t)
+        self.bind(s, s.var, t)
         self.loop(s.body)
         self.env = outer
 
@@ -374,7 +380,7 @@ class Check:
         params = []
         for p in e.params:
             params.append(typed(p.type, p))
-            self.bind(p.name, params[-1])
+            self.bind(p, p.name, params[-1])
         ret, self.ret, self.loops = self.ret, typed(e.ret, e, void=True), 0
         closure = Closure(params, self.ret, e)
         self.block(e.body, self.ret)
