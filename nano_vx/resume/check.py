@@ -34,11 +34,16 @@ def well_formed(language, tree, source, diagnostics) -> bool:
         span = err.node.span if err.node is not None else Span(source, 0, 0)
         diagnostics.error(CODE, span, f"the dump is not a tree of {language.name}: {err}")
         return False
-    if language not in typed_languages():
-        return True
-    from ..scalars.well_formed import ill_formed
+    if language in typed_languages():
+        from ..scalars.well_formed import ill_formed
 
-    problems = ill_formed(tree)
+        problems = ill_formed(tree)
+    elif "Local" in language.productions:
+        from .scopes import unscoped_locals
+
+        problems = unscoped_locals(tree)
+    else:
+        return True
     for node, what in problems:
         diagnostics.error(CODE, node.span, f"the {language.name} dump is not well formed: "
                                            f"{what}")

@@ -1,0 +1,72 @@
+"""The scoping rule of the front end's ILs from Lresolved on, checked on a dump: each local
+is used inside the scope of its binding (a `let` before it in its block or an enclosing one,
+a parameter of its function or closure (or a generic constant of its function), a loop's variable in the loop, a `match` arm's
+binding in the arm). resolve-names made the program so; a dump edited afterwards may not be,
+and the passes after it (the scalar inference, which binds each function's locals in one
+flat table, then the back end) take it that it is."""
+
+from __future__ import annotations
+
+from ..nanopass import child_nodes, descendants
+
+# Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
+_BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
+
+
+def unscoped_locals(program) -> list:
+    """(node, what is wrong) for each function binding a local twice or using one outside
+    its scope: the first such node."""
+    problems = []
+    for item in program.items:
+        if item._prod != "Fn":
+            continue
+        found = _second_binding(item) or _first_unscoped(item, set())
+        if found is not None:
+            what = f"the variable '{found.name}', which is not bound here" \
+                if found._prod == "Local" else \
+                f"a second binding of '{_bound(found)}' in one function"
+            problems.append((found, f"{what} (in '{item.name}')"))
+    return problems
+
+
+def _bound(node) -> str:
+    return node.var if node._prod == "For" else node.name
+
+
+def _second_binding(fn):
+    """The first binder of a name bound before in the function (names are unique per
+    function, and the back end makes each one SSA value or one cell)."""
+    seen: set = set()
+    for node in descendants(fn):
+        if node._prod in ("Let", "For", "PBind") or node._prod == "Param" and node is not fn:
+            name = _bound(node)
+            if name in seen:
+                return node
+            seen.add(name)
+    return None
+
+
+def _first_unscoped(node, bound: set):
+    prod = node._prod
+    if prod == "Local":
+        return None if node.name in bound else node
+    if prod == "Let":
+        found = _first_unscoped(node.value, bound)
+        bound.add(node.name)
+        return found
+    if prod in ("Block", "For") or prod in _BINDERS or prod == "Ensures":
+        bound = set(bound)  # the scope ends with the node
+        for c in child_nodes(node) if prod in _BINDERS else ():
+            if c._prod in ("Param", "ConstParam"):  # a generic constant, until monomorphize
+                bound.add(c.name)
+            elif c._nt == "Pattern":
+                bound.update(n.name for n in descendants(c) if n._prod == "PBind")
+        if prod == "Ensures":
+            bound.add("return")  # the function's result, as resolve-names names it
+    for child in child_nodes(node):
+        if prod == "For" and child is node.body:
+            bound.add(node.var)
+        found = _first_unscoped(child, bound)
+        if found is not None:
+            return found
+    return None
