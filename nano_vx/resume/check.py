@@ -1,9 +1,10 @@
 """What a dump read back must be before any pass takes it: a dump is data, edited by hand
 or by anyone, and a pass trusts the IL it reads (the passes before it made it). So the tree
-is verified against its IL, and a tree of a typed back-end IL (Lscalars to Lcells) against
-that IL's rules of scope and type (`nano_vx/scalars/well_formed.py`): the back end's passes
-after type-scalars check nothing, and would fail on a name bound nowhere or an operand of
-another type. What is wrong is E1007 at the node that shows it."""
+is verified against its IL, and against the rules the passes after it take as given: a tree
+of a typed back-end IL (Lscalars to Lcells) against that IL's rules of scope and type
+(`nano_vx/scalars/well_formed.py`), the back end's passes after type-scalars checking
+nothing; one of the front end's ILs from Lresolved on against its scoping rule and what its
+values must be (`front_end.py`). What is wrong is E1007 at the node that shows it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from ..nanopass import VerifyError, verify
 from ..source import Span
 
 CODE = "E1007"
+# The ILs after Lrouted, the last the front end's checks read: a program in one of them has
+# passed every check.
+PAST_THE_CHECKS = frozenset({"Lscheduled", "Lkernels", "Lassumed", "Lnocontracts", "Lnative"})
 
 
 def typed_languages() -> tuple:
@@ -39,9 +43,9 @@ def well_formed(language, tree, source, diagnostics) -> bool:
 
         problems = ill_formed(tree)
     elif "Local" in language.productions:
-        from .scopes import unscoped_locals
+        from .front_end import ill_formed as front_end_faults
 
-        problems = unscoped_locals(tree)
+        problems = front_end_faults(tree, checked=language.name in PAST_THE_CHECKS)
     else:
         return True
     for node, what in problems:

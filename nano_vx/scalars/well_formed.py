@@ -9,6 +9,7 @@ is the one its operands give. The types are read and compared with the inference
 from __future__ import annotations
 
 from ..languages.lblocks import Lblocks
+from ..languages.lsrc import gives_value
 from ..languages.lscalars import Lscalars
 from ..languages.lstops import Lstops
 from ..nanopass import descendants
@@ -392,6 +393,9 @@ class Check:
         unify(self.expr(e.cond), "bool", e.cond)
         t = Var("any")  # an arm without a value leaves it by a jump
         for arm in (e.then, e.orelse):
+            if not gives_value(arm):
+                raise Mismatch(e, "an `if` used as a value with an arm that neither gives "
+                                  "one nor leaves")
             self.block(arm, t)
         return t
 

@@ -1,21 +1,31 @@
-"""The scoping rule of the front end's ILs from Lresolved on, checked on a dump: each local
-is used inside the scope of its binding (a `let` before it in its block or an enclosing one,
-a parameter of its function or closure (or a generic constant of its function), a loop's variable in the loop, a `match` arm's
-binding in the arm). resolve-names made the program so; a dump edited afterwards may not be,
-and the passes after it (the scalar inference, which binds each function's locals in one
-flat table, then the back end) take it that it is."""
+"""The rules of the front end's ILs from Lresolved on (before type-scalars types every
+scalar) that a dump is checked for; the passes after the dump take them as given.
+
+Scope: each local is used inside the scope of its binding (a `let` before it in its block or
+an enclosing one, a parameter of its function or closure (or a generic constant of its
+function), a loop's variable in the loop, a `match` arm's binding in the arm), and bound once
+in its function. resolve-names made the program so; the scalar inference binds a function's
+locals in one flat table, and the back end makes each one SSA value or one cell.
+
+Values: an `if` used as a value has a value in each arm, or leaves it (the parser makes one
+only so; explicate-control delivers each arm's value). And in the ILs past the front end's
+checks, a tensor constructor has the arguments it takes (check-tensor-constructors refused
+any other, and the scalar inference takes it that it did).
+"""
 
 from __future__ import annotations
 
+from ..languages.lsrc import gives_value
 from ..nanopass import child_nodes, descendants
+from ..values.constructors import TAKES
 
 # Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
 _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
 
 
-def unscoped_locals(program) -> list:
-    """(node, what is wrong) for each function binding a local twice or using one outside
-    its scope: the first such node."""
+def ill_formed(program, checked: bool) -> list:
+    """(node, what is wrong) for the first fault of each function; `checked`: the IL is
+    past the front end's checks."""
     problems = []
     for item in program.items:
         if item._prod != "Fn":
@@ -25,8 +35,22 @@ def unscoped_locals(program) -> list:
             what = f"the variable '{found.name}', which is not bound here" \
                 if found._prod == "Local" else \
                 f"a second binding of '{_bound(found)}' in one function"
+        else:
+            found, what = _bad_value(item, checked)
+        if found is not None:
             problems.append((found, f"{what} (in '{item.name}')"))
     return problems
+
+
+def _bad_value(fn, checked: bool) -> tuple:
+    for node in descendants(fn):
+        if node._prod == "IfExpr" and not (gives_value(node.then) and
+                                           gives_value(node.orelse)):
+            return node, "an `if` used as a value with an arm that neither gives one nor " \
+                         "leaves"
+        if checked and node._prod == "TensorNew" and len(node.args) != TAKES.get(node.ctor):
+            return node, f"`::{node.ctor}` with {len(node.args)} arguments"
+    return None, None
 
 
 def _bound(node) -> str:
