@@ -291,3 +291,65 @@ def test_a_dump_naming_another_il_than_its_text_is_e1007(dumps, tmp_path):
 def test_a_dump_of_mlir_is_refused_by_name(dumps):
     refused(dumps["select-instructions"], "Lmlir is printed as MLIR text, which only MLIR's "
                                           "own tools read back")
+
+
+# -- the front end's ILs past resolve-names -----------------------------------------------
+
+VALUES = """\
+fn main() -> i32 {
+    let t = Tensor<i32, [2]>::fill(7);
+    let n = 3;
+    let y = if n > 2 { t[0] } else { t[1] };
+    {
+        let inner = y + 1;
+        print(inner);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def front_end(tmp_path_factory) -> dict:
+    """The dumps of VALUES after the passes past the front end's checks, by pass name."""
+    root = tmp_path_factory.mktemp("front_end")
+    program = root / "values.vx"
+    program.write_text(VALUES)
+    passes = "check-types,outline-kernels,insert-seam-assumes,drop-type-declarations"
+    assert run(program, "--dump-dir", root / "text", "--dump-after", passes)[:2] == (0, "8\n")
+    return {f.name.split("-", 2)[2].rsplit(".", 1)[0]: f for f in (root / "text").iterdir()}
+
+
+@pytest.mark.parametrize("name", ["check-types", "insert-seam-assumes",
+                                  "drop-type-declarations"])
+@pytest.mark.parametrize("old, new, message", [
+    # `inner` used after the block that binds it ends
+    ("    return 0;", "    @print(inner);\n    return 0;",
+     "the variable 'inner', which is not bound here (in 'main')"),
+    ("    let n: ~i32 = 3;", "    let n: ~i32 = 3;\n    let n: ~i32 = 4;",
+     "a second binding of 'n' in one function (in 'main')"),
+    ("        t[1]\n", "        @print(1);\n",
+     "an `if` used as a value with an arm that neither gives one nor leaves (in 'main')"),
+])
+def test_a_front_end_dump_out_of_scope_or_without_a_value_is_e1007(front_end, tmp_path, name,
+                                                                    old, new, message):
+    il = front_end[name].read_text().split("\n", 1)[0][len("// IL: "):]
+    refused(edited(front_end, tmp_path, name, old, new),
+            f"the {il} dump is not well formed: {message}")
+
+
+@pytest.mark.parametrize("name", ["check-types", "insert-seam-assumes",
+                                  "drop-type-declarations"])
+def test_a_front_end_dump_edited_within_the_rules_resumes(front_end, tmp_path, name):
+    assert run(front_end[name])[:2] == (0, "8\n")
+    path = edited(front_end, tmp_path, name, "        let inner", "        let mut inner")
+    assert run(path)[:2] == (0, "8\n")
+    path = edited(front_end, tmp_path, name, "        t[1]\n", "        return 5;\n")
+    assert run(path)[:2] == (0, "8\n")  # an arm that leaves needs no value
+
+
+def test_a_constructor_without_its_argument_is_e1007_from_ltyped_on(front_end, tmp_path):
+    for name, il in (("check-types", "Lrouted"), ("insert-seam-assumes", "Lassumed")):
+        path = edited(front_end, tmp_path, name, "::fill(7)", "::fill()")
+        refused(path, f"the {il} dump is not well formed: `::fill` with 0 arguments "
+                      f"(in 'main')")

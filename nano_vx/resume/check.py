@@ -12,9 +12,10 @@ from ..nanopass import VerifyError, verify
 from ..source import Span
 
 CODE = "E1007"
-# The ILs after Lrouted, the last the front end's checks read: a program in one of them has
-# passed every check.
-PAST_THE_CHECKS = frozenset({"Lscheduled", "Lkernels", "Lassumed", "Lnocontracts", "Lnative"})
+# The front end's ILs from Ltyped on: a dump of one may resume after check-tensor-constructors
+# (which reads Ltyped), and the passes after it take its verdict as given.
+CONSTRUCTORS_CHECKED = frozenset({"Ltyped", "Lfolded", "Lrouted", "Lscheduled", "Lkernels",
+                                  "Lassumed", "Lnocontracts", "Lnative"})
 
 
 def typed_languages() -> tuple:
@@ -45,7 +46,7 @@ def well_formed(language, tree, source, diagnostics) -> bool:
     elif "Local" in language.productions:
         from .front_end import ill_formed as front_end_faults
 
-        problems = front_end_faults(tree, checked=language.name in PAST_THE_CHECKS)
+        problems = front_end_faults(tree, checked=language.name in CONSTRUCTORS_CHECKED)
     else:
         return True
     for node, what in problems:

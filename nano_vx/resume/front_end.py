@@ -8,9 +8,9 @@ in its function. resolve-names made the program so; the scalar inference binds a
 locals in one flat table, and the back end makes each one SSA value or one cell.
 
 Values: an `if` used as a value has a value in each arm, or leaves it (the parser makes one
-only so; explicate-control delivers each arm's value). And in the ILs past the front end's
-checks, a tensor constructor has the arguments it takes (check-tensor-constructors refused
-any other, and the scalar inference takes it that it did).
+only so; explicate-control delivers each arm's value). And from Ltyped on, a tensor
+constructor has the arguments it takes (check-tensor-constructors refused any other, and a
+dump may resume after it: the scalar inference takes it that it did).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
 
 
 def ill_formed(program, checked: bool) -> list:
-    """(node, what is wrong) for the first fault of each function; `checked`: the IL is
-    past the front end's checks."""
+    """(node, what is wrong) for the first fault of each function; `checked`: tensor
+    constructors are checked (the IL is Ltyped or later)."""
     problems = []
     for item in program.items:
         if item._prod != "Fn":
