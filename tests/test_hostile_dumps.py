@@ -353,3 +353,24 @@ def test_a_constructor_without_its_argument_is_e1007_from_ltyped_on(front_end, t
         path = edited(front_end, tmp_path, name, "::fill(7)", "::fill()")
         refused(path, f"the {il} dump is not well formed: `::fill` with 0 arguments "
                       f"(in 'main')")
+
+
+def test_an_item_declared_twice_is_e1007(dumps, front_end, tmp_path):
+    refused(edited(front_end, tmp_path, "insert-seam-assumes", "fn main()",
+                   "fn main() -> i32 {\n    return 1;\n}\n\nfn main()"),
+            "the Lassumed dump is not well formed: a second item named 'main'")
+    refused(edited(dumps, tmp_path, "type-scalars", "const K: i32 = 3i32;",
+                   "const K: i32 = 3i32;\nconst K: i32 = 4i32;"),
+            "the Lscalars dump is not well formed: a second item named 'K'")
+
+
+def test_a_dump_that_stopped_with_an_error_reports_it_and_runs_no_pass(front_end, tmp_path):
+    # Its tree may be what the error says (resolve-names leaves an unknown name unbound):
+    # nothing runs on it, so nothing is checked but its state lines.
+    error = {"severity": "error", "code": "E2001", "message": "there is no 'inner' here"}
+    path = edited(front_end, tmp_path, "insert-seam-assumes", "    return 0;",
+                  "    @print(inner);\n    return 0;")
+    path.write_text(path.read_text() + f"// reported by resolve-names: {json.dumps(error)}\n")
+    code, out, err = run(path)
+    assert (code, out) == (1, "") and err.startswith("error[E2001]: there is no 'inner' here")
+    assert "E1007" not in err

@@ -1,6 +1,7 @@
 """The rules of the front end's ILs from Lresolved on (before type-scalars types every
 scalar) that a dump is checked for; the passes after the dump take them as given.
 
+Names: a function or constant is declared once (hoist-nested-items reported any other).
 Scope: each local is used inside the scope of its binding (a `let` before it in its block or
 an enclosing one, a parameter of its function or closure (or a generic constant of its
 function), a loop's variable in the loop, a `match` arm's binding in the arm), and bound once
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from ..languages.lsrc import gives_value
 from ..nanopass import child_nodes, descendants
+from ..scalars.well_formed import second_items
 from ..values.constructors import TAKES
 
 # Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
@@ -26,7 +28,7 @@ _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
 def ill_formed(program, checked: bool) -> list:
     """(node, what is wrong) for the first fault of each function; `checked`: tensor
     constructors are checked (the IL is Ltyped or later)."""
-    problems = []
+    problems = second_items(program)
     for item in program.items:
         if item._prod != "Fn":
             continue

@@ -63,7 +63,18 @@ def _read_checked(source: Source, diagnostics: Diagnostics):
     read = _read(source, diagnostics)
     if read is None or read[0].name not in languages():  # a spatial program: validated
         return read                                       # by `nano-vx spatial`
+    if _stopped(source):  # no pass runs: the run the dump comes from stopped there, and
+        return read       # its tree may be what the error it reported says
     return read if well_formed(*read, source, diagnostics) else None
+
+
+def _stopped(source: Source) -> bool:
+    """Whether the dump carries an error (its state lines read; any fault of theirs is
+    reported when they are read for the run)."""
+    from ..dump.state import read_state
+
+    state = read_state(source, Diagnostics())
+    return state is not None and any(d.severity == "error" for d in state.reported)
 
 
 def is_dump(text: str) -> bool:

@@ -35,13 +35,7 @@ _SCALARS = frozenset(INT_TYPES) | FLOATS | {"bool"}
 def ill_formed(program) -> list:
     """(node, what is wrong) for each item that is not well formed, the first thing wrong
     in it; an empty list for a tree the back end can take."""
-    problems = []
-    names: set = set()
-    for item in program.items:
-        name = getattr(item, "name", None)
-        if item._prod in ("Fn", "ConstItem") and name in names:
-            problems.append((item, f"a second item named '{name}'"))
-        names.add(name)
+    problems = second_items(program)
     sigs = Signatures(program)
     for item in program.items:
         if item._prod not in ("Fn", "ConstItem"):
@@ -50,6 +44,18 @@ def ill_formed(program) -> list:
             Check(sigs, item).item()
         except Mismatch as bad:
             problems.append((bad.node, f"{bad.what} (in '{item.name}')"))
+    return problems
+
+
+def second_items(program) -> list:
+    """(item, what is wrong) for each function or constant named as one before it."""
+    problems = []
+    names: set = set()
+    for item in program.items:
+        if item._prod in ("Fn", "ConstItem"):
+            if item.name in names:
+                problems.append((item, f"a second item named '{item.name}'"))
+            names.add(item.name)
     return problems
 
 
