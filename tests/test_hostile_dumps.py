@@ -374,3 +374,12 @@ def test_a_dump_that_stopped_with_an_error_reports_it_and_runs_no_pass(front_end
     code, out, err = run(path)
     assert (code, out) == (1, "") and err.startswith("error[E2001]: there is no 'inner' here")
     assert "E1007" not in err
+
+
+def test_a_json_field_holding_an_object_where_a_terminal_goes_is_e1007(dumps, tmp_path):
+    path = edited(dumps, tmp_path, "type-scalars.json", '"type": "i32"', '"type": {"a": 1}',
+                  "json")
+    code, out, err = run(path)
+    assert (code, out) == (1, "") and err.startswith("error[E1007]: "), err
+    path = edited(dumps, tmp_path, "type-scalars.json", '"op": "+"', '"op": {"a": 1}', "json")
+    refused(path, 'Binary.op: expected binop, not {"a": 1}')

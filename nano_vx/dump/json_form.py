@@ -96,6 +96,11 @@ def _from_json(data, language, source, spans) -> Node:
         value = fields[f.name]
         if f.kind in language.terminals:
             values.append(_terminal(value, f.kind, f.mult))
+            try:
+                hash(values[-1])  # every terminal's value is; an object in it is not
+            except TypeError:
+                raise JsonFormError(f"{name}.{f.name}: expected {f.kind}, not "
+                                    f"{json.dumps(value)[:40]}", data) from None
         elif f.mult == "*":
             if type(value) is not list:
                 raise JsonFormError(f"{name}.{f.name}: expected a list of {f.kind}", data)
