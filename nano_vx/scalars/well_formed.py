@@ -16,6 +16,7 @@ from ..nanopass import descendants
 from ..values.constructors import TAKES
 from ..values.math import ARITY, FLOAT_ONLY
 from ..values.numbers import INT_TYPES
+from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
@@ -37,11 +38,12 @@ def ill_formed(program) -> list:
     in it; an empty list for a tree the back end can take."""
     problems = second_items(program)
     sigs = Signatures(program)
+    constants: dict = {}  # name -> its type, once its value is checked
     for item in program.items:
         if item._prod not in ("Fn", "ConstItem"):
             continue
         try:
-            Check(sigs, item).item()
+            Check(sigs, item, constants).item()
         except Mismatch as bad:
             problems.append((bad.node, f"{bad.what} (in '{item.name}')"))
     return problems
@@ -73,8 +75,8 @@ def typed(ty, node, void: bool = False):
 class Check:
     """The types over one item, from what the tree writes: each node's is its operands'."""
 
-    def __init__(self, sigs: Signatures, item):
-        self.sigs, self.item_node = sigs, item
+    def __init__(self, sigs: Signatures, item, constants: dict):
+        self.sigs, self.item_node, self.constants = sigs, item, constants
         self.env: dict = {}  # local -> type term, those bound where the walk is
         self.bound: set = set()  # every local bound so far in the item
         self.ret = None
@@ -83,8 +85,6 @@ class Check:
     def item(self):
         item = self.item_node
         if item._prod == "ConstItem":
-            if item.value is None:
-                raise Mismatch(item, "a constant without a value")
             self.constant(item.name, set())
             return
         self.ret = typed(item.ret, item, void=True)
@@ -95,7 +95,7 @@ class Check:
         if "body" in item._fields:
             self.block(item.body, self.ret)
         else:
-            Blocks(self, item).check()
+            check_blocks(self, item)
 
     def params(self, name: str) -> list:
         fn = self.sigs.fns[name]
@@ -105,8 +105,12 @@ class Check:
         """A constant's type, its value typed (select-instructions computes a constant where
         it is used, so one may not depend on itself)."""
         const = self.sigs.consts[name]
+        if name in self.constants:
+            return self.constants[name]
         if name in seen:
             raise Mismatch(const, f"the constant '{name}' depends on itself")
+        if const.value is None:
+            raise Mismatch(const, "a constant without a value")
         t = typed(const.type, const)
         for node in descendants(const.value):
             if node._prod == "Local":
@@ -114,6 +118,7 @@ class Check:
             if node._prod == "Global" and node.name in self.sigs.consts:
                 self.constant(node.name, seen | {name})
         unify(self.expr(const.value), t, const.value)
+        self.constants[name] = t
         return t
 
     def bind(self, node, name, t):
@@ -139,6 +144,9 @@ class Check:
         if rule is None:
             raise Mismatch(s, f"the statement {s._prod}")
         rule(self, s)
+
+    def exit(self, x):
+        (EXITS.get(x._prod) or STATEMENTS[x._prod])(self, x)
 
     def expr(self, e):
         rule = EXPRESSIONS.get(e._prod) or SELECT.get(e._prod)
@@ -485,75 +493,3 @@ class Check:
         if e.kernel not in self.sigs.fns:
             raise Mismatch(e, f"a launch of '{e.kernel}', which names no function")
         return self.call(e, self.params(e.kernel), typed(self.sigs.fns[e.kernel].ret, e, True))
-
-
-class Blocks:
-    """A function of basic blocks: labels that name one block each, and every local used
-    where a `let` of it dominates (and has been met, in the order the back end reads the
-    blocks)."""
-
-    def __init__(self, types: Check, fn):
-        self.types, self.fn = types, fn
-
-    def check_labels(self) -> dict:
-        fn = self.fn
-        if not fn.blocks:
-            raise Mismatch(fn, "a function without blocks")
-        blocks = {}
-        for blk in fn.blocks:
-            if blk.label in blocks:
-                raise Mismatch(blk, f"a second block labelled {blk.label}")
-            blocks[blk.label] = blk
-        for blk in fn.blocks:
-            for target in successors(blk):
-                if target not in blocks:
-                    raise Mismatch(blk.exit, f"a jump to {target}, which labels no block")
-        return blocks
-
-    def check(self):
-        blocks = self.check_labels()
-        doms = dominators(self.fn.blocks, blocks)
-        check, params = self.types, dict(self.types.env)
-        bound: dict = {}  # label -> the locals its statements bind, once met
-        for blk in self.fn.blocks:
-            check.env = dict(params)
-            for label in doms[blk.label]:
-                check.env.update(bound.get(label, {}))
-            before = dict(check.env)
-            for s in blk.stmts:
-                check.stmt(s)
-            (EXITS.get(blk.exit._prod) or STATEMENTS[blk.exit._prod])(check, blk.exit)
-            bound[blk.label] = {k: v for k, v in check.env.items() if before.get(k) is not v}
-        if "cells" in self.fn._fields:
-            known = set(params) | {n for names in bound.values() for n in names}
-            for cell in self.fn.cells:
-                if cell not in known:
-                    raise Mismatch(self.fn, f"the cell '{cell}', which names no local of "
-                                            f"the function")
-
-
-def successors(blk) -> tuple:
-    exit = blk.exit
-    return tuple(getattr(exit, f) for f in ("target", "then", "orelse") if f in exit._fields)
-
-
-def dominators(order: tuple, blocks: dict) -> dict:
-    """label -> the labels of the blocks that strictly dominate it (every block for one the
-    entry does not reach, whose uses MLIR does not check), in the order given."""
-    labels = [b.label for b in order]
-    preds: dict = {label: [] for label in labels}
-    for b in order:
-        for s in successors(b):
-            preds[s].append(b.label)
-    everything = set(labels)
-    dom = {label: set(everything) for label in labels}
-    dom[labels[0]] = {labels[0]}
-    changed = True
-    while changed:
-        changed = False
-        for label in labels[1:]:
-            incoming = [dom[p] for p in preds[label]]
-            new = (set.intersection(*incoming) if incoming else set(everything)) | {label}
-            if new != dom[label]:
-                dom[label], changed = new, True
-    return {label: [d for d in labels if d in dom[label] and d != label] for label in labels}
