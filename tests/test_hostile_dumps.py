@@ -383,3 +383,15 @@ def test_a_json_field_holding_an_object_where_a_terminal_goes_is_e1007(dumps, tm
     assert (code, out) == (1, "") and err.startswith("error[E1007]: "), err
     path = edited(dumps, tmp_path, "type-scalars.json", '"op": "+"', '"op": {"a": 1}', "json")
     refused(path, 'Binary.op: expected binop, not {"a": 1}')
+
+
+def test_an_ltyped_dump_is_held_to_the_constructor_checks_once_they_ran(tmp_path):
+    program = tmp_path / "p.vx"
+    program.write_text(VALUES)
+    run(program, "--dump-dir", tmp_path, "--action", "check", "--dump-after",
+        "infer-placement,check-tensor-constructors")
+    for name, code in (("infer-placement", "E3010"), ("check-tensor-constructors", "E1007")):
+        path = edited({name: next(tmp_path.glob(f"*-after-{name}.txt"))}, tmp_path, name,
+                      "::fill(7)", "::fill()")
+        code_, out, err = run(path)
+        assert (code_, out) == (1, "") and err.startswith(f"error[{code}]: "), err

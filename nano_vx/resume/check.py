@@ -12,10 +12,10 @@ from ..nanopass import VerifyError, verify
 from ..source import Span
 
 CODE = "E1007"
-# The front end's ILs from Ltyped on: a dump of one may resume after check-tensor-constructors
-# (which reads Ltyped), and the passes after it take its verdict as given.
-CONSTRUCTORS_CHECKED = frozenset({"Ltyped", "Lfolded", "Lrouted", "Lscheduled", "Lkernels",
-                                  "Lassumed", "Lnocontracts", "Lnative"})
+# The front end's ILs after check-tensor-constructors' (Ltyped): the passes that read them
+# take its verdict as given, and so does one after it that reads Ltyped.
+CONSTRUCTORS_CHECKED = frozenset({"Lfolded", "Lrouted", "Lscheduled", "Lkernels", "Lassumed",
+                                  "Lnocontracts", "Lnative"})
 
 
 def typed_languages() -> tuple:
@@ -30,9 +30,9 @@ def typed_languages() -> tuple:
     return Lscalars, Llifted, Lblocks, Lstops, Lcells
 
 
-def well_formed(language, tree, source, diagnostics) -> bool:
+def well_formed(language, tree, source, diagnostics, state=None) -> bool:
     """Whether the tree a dump read back into may go to the passes; each thing wrong is
-    reported (E1007)."""
+    reported (E1007). `state`: the dump's state lines, which say where it was taken."""
     try:
         verify(tree, language)
     except VerifyError as err:
@@ -46,10 +46,22 @@ def well_formed(language, tree, source, diagnostics) -> bool:
     elif "Local" in language.productions:
         from .front_end import ill_formed as front_end_faults
 
-        problems = front_end_faults(tree, checked=language.name in CONSTRUCTORS_CHECKED)
+        problems = front_end_faults(tree, checked=language.name in CONSTRUCTORS_CHECKED
+                                    or _past(state, "check-tensor-constructors"))
     else:
         return True
     for node, what in problems:
         diagnostics.error(CODE, node.span, f"the {language.name} dump is not well formed: "
                                            f"{what}")
     return not problems
+
+
+def _past(state, check: str) -> bool:
+    """Whether a dump with these state lines was taken after the pass `check` ran."""
+    from ..pipeline import NATIVE
+
+    names = NATIVE.names()
+    if state is None or (state.after or state.before) not in names:
+        return False
+    at = names.index(state.after) + 1 if state.after else names.index(state.before)
+    return at > names.index(check)
