@@ -464,7 +464,7 @@ class Check:
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
         t = find(self.expr(e.value))
-        if not isinstance(t, Tensor):
+        if not isinstance(t, (Tensor, str)) or t in ("void", "str"):  # a scalar is copied
             raise Mismatch(e, f"a transfer of {show(t)}")
         return t
 
