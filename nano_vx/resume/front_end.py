@@ -23,11 +23,13 @@ from ..values.constructors import TAKES
 
 # Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
 _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
+# Nodes whose bindings end with them.
+_SCOPES = _BINDERS | {"Block", "For", "Ensures"}
 
 
 def ill_formed(program, checked: bool) -> list:
-    """(node, what is wrong) for the first fault of each function; `checked`: tensor
-    constructors are checked (the IL is Ltyped or later)."""
+    """(node, what is wrong) for each item declared twice and the first fault of each
+    function; `checked`: check-tensor-constructors has run on the tree."""
     problems = second_items(program)
     for item in program.items:
         if item._prod != "Fn":
@@ -45,6 +47,7 @@ def ill_formed(program, checked: bool) -> list:
 
 
 def _bad_value(fn, checked: bool) -> tuple:
+    """(node, what is wrong) for the first value of the function that is not one."""
     for node in descendants(fn):
         if node._prod == "IfExpr" and not (gives_value(node.then) and
                                            gives_value(node.orelse)):
@@ -64,7 +67,7 @@ def _second_binding(fn):
     function, and the back end makes each one SSA value or one cell)."""
     seen: set = set()
     for node in descendants(fn):
-        if node._prod in ("Let", "For", "PBind") or node._prod == "Param" and node is not fn:
+        if node._prod in ("Let", "For", "PBind", "Param"):
             name = _bound(node)
             if name in seen:
                 return node
@@ -73,6 +76,7 @@ def _second_binding(fn):
 
 
 def _first_unscoped(node, bound: set):
+    """The first local under `node` used where no binding of it is in scope (`bound`)."""
     prod = node._prod
     if prod == "Local":
         return None if node.name in bound else node
@@ -80,8 +84,8 @@ def _first_unscoped(node, bound: set):
         found = _first_unscoped(node.value, bound)
         bound.add(node.name)
         return found
-    if prod in ("Block", "For") or prod in _BINDERS or prod == "Ensures":
-        bound = set(bound)  # the scope ends with the node
+    if prod in _SCOPES:
+        bound = set(bound)
         for c in child_nodes(node) if prod in _BINDERS else ():
             if c._prod in ("Param", "ConstParam"):  # a generic constant, until monomorphize
                 bound.add(c.name)
