@@ -45,7 +45,11 @@ _ENTRIES = [
          "sentence of the IL its first line names (`// IL: Lresolved`; a JSON dump's "
          "\"language\"). The message names the line and column where the text stopped "
          "fitting, what the production being read expected there and after what: a dump "
-         "edited by hand must keep the notation the IL is printed in."),
+         "edited by hand must keep the notation the IL is printed in. Before any pass takes "
+         "it, a dump is also checked as data: its state lines (a `// reported by` line holds "
+         "a diagnostic object), and a typed back-end IL's (Lscalars to Lcells) rules of scope "
+         "and type: every local, constant, function and block label it names is there, and "
+         "every type it writes is the one its operands give."),
     # -- E2xxx: names ----------------------------------------------------------------------
     Code("E2001", "undefined name",
          "A name is used where no variable, parameter, function, constant or declaration of "

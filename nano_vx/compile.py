@@ -178,10 +178,10 @@ def _start(args, ctx: Compilation, base, usage):
         raise usage("--start-after and --start-before name the same place twice: give one")
     language, tree, state = None, source, State()
     if dump:
-        from .resume.read import read_source
+        from .resume.read import read_checked
         from .pipeline import LANGUAGES
 
-        read = read_source(source, ctx.diagnostics)
+        read = read_checked(source, ctx.diagnostics)
         state = read_state(source, ctx.diagnostics) if read else None
         if state is None:
             return None

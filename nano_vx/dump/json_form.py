@@ -16,6 +16,7 @@ import math
 from ..deep import run_deep
 from ..nanopass.nodes import Node, NodeError
 from ..source import Source, Span
+from .lexemes import whole_number
 
 
 class JsonFormError(ValueError):
@@ -95,6 +96,11 @@ def _from_json(data, language, source, spans) -> Node:
         value = fields[f.name]
         if f.kind in language.terminals:
             values.append(_terminal(value, f.kind, f.mult))
+            try:
+                hash(values[-1])  # every terminal's value is; an object in it is not
+            except TypeError:
+                raise JsonFormError(f"{name}.{f.name}: expected {f.kind}, not "
+                                    f"{json.dumps(value)[:40]}", data) from None
         elif f.mult == "*":
             if type(value) is not list:
                 raise JsonFormError(f"{name}.{f.name}: expected a list of {f.kind}", data)
@@ -144,9 +150,9 @@ def _span(data, source: Source | None) -> Span | None:
 
 def load_with_places(text: str):
     """The JSON value of `text` and where each of its objects is: {id(obj): (start, end)}.
-    Raises json.JSONDecodeError."""
+    Raises json.JSONDecodeError, or NumberTooLong for an integer of too many digits."""
     places: dict[int, tuple[int, int]] = {}
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=whole_number)
 
     def parse_object(s_and_end, *args):
         obj, end = json.decoder.JSONObject(s_and_end, *args)

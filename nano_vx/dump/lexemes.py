@@ -102,14 +102,49 @@ def _read_clause(text: str, pos: int):
     return text[pos:end].rstrip(), len(text[pos:end].rstrip()) + pos
 
 
+class ReadFailure(Exception):
+    """Text that does not fit the IL: the furthest position reached and what it wanted."""
+
+    def __init__(self, pos: int, message: str):
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+# Far more than any value of any IL holds, and below Python's limit on converting digits.
+MAX_DIGITS = 4000
+
+
+class NumberTooLong(ValueError):
+    """An integer of more digits than a dump's numbers have."""
+
+    def __init__(self, digits: str):
+        super().__init__(f"an integer of {len(digits.lstrip('-'))} digits; a dump's integers "
+                         f"have at most {MAX_DIGITS}")
+        self.digits = digits
+
+
+def whole_number(digits: str) -> int:
+    """The integer the digits (with an optional sign) write, or NumberTooLong."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise NumberTooLong(digits)
+    return int(digits)
+
+
 _FLOAT = r"(?:[0-9]+\.[0-9]+(?:e[+-]?[0-9]+)?|[0-9]+e[+-]?[0-9]+|inf|nan)"
 def read_number(text: str, pos: int, kind: str):
-    """A number with an optional sign: an int, or a float as `repr` writes one."""
+    """A number with an optional sign: an int, or a float as `repr` writes one; an integer
+    of too many digits is a ReadFailure there and then."""
     pattern = rf"-?{_FLOAT}" if kind == "float" else r"-?[0-9]+"
     m = re.compile(pattern).match(text, pos)
     if m is None:
         return None
-    return (float if kind == "float" else int)(m.group()), m.end()
+    if kind == "float":
+        return float(m.group()), m.end()
+    try:
+        return whole_number(m.group()), m.end()
+    except NumberTooLong as err:
+        raise ReadFailure(pos, str(err)) from None
 
 
 def _path_show(value: str) -> str:

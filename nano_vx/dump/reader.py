@@ -24,20 +24,11 @@ import re
 from ..nanopass.nodes import NodeError
 from ..source import Source, Span
 from .forms import Choice, Form, GenericForm, Lit, Opt, Slot, article, fields_view
-from .lexemes import STARTS, lexeme, read_bare
+from .lexemes import STARTS, ReadFailure, lexeme, read_bare
 from .writer import ATOM, CLOSURE, FORMS, GROUPED, Writer
 
 _SKIP = re.compile(r"(?:\s+|//[^\n]*)*")
 _SPACE = re.compile(r"\s+|//[^\n]*")
-
-
-class ReadFailure(Exception):
-    """Text that does not fit the IL: the furthest position reached and what it wanted."""
-
-    def __init__(self, pos: int, message: str):
-        super().__init__(message)
-        self.pos = pos
-        self.message = message
 
 
 class Reader:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Diagnostics, Label
 from ..source import Source, Span
+from .lexemes import whole_number
 
 _LINE = re.compile(r"^// (after|before|fact [a-z_]+|reported by [a-z-]+): (.*)$", re.M)
 
@@ -65,7 +66,6 @@ class State:
 def read_state(source: Source, diagnostics: Diagnostics) -> State | None:
     """The state lines of a dump; one that does not read is E1007 at its line (None)."""
     state = State()
-    files: dict[str, Source | None] = {}
     for m in _LINE.finditer(source.text):
         key, value = m.group(1), m.group(2).strip()
         try:
@@ -76,10 +76,11 @@ def read_state(source: Source, diagnostics: Diagnostics) -> State | None:
                 if fact not in CARRIED:
                     raise ValueError(f"no fact named '{fact}' is carried; the carried facts "
                                      f"are {', '.join(CARRIED)}")
-                state.facts[fact] = CARRIED[fact][1](json.loads(value))
+                state.facts[fact] = CARRIED[fact][1](json.loads(value, parse_int=whole_number))
             else:
                 state.reported.append(_diagnostic(key[len("reported by "):],
-                                                  json.loads(value), files))
+                                                  json.loads(value, parse_int=whole_number),
+                                                  source))
         except (ValueError, KeyError, TypeError) as err:
             diagnostics.error("E1007", Span(source, m.start(2), m.end(2)),
                               f"the state line '// {key}:' does not read: {err}")
@@ -88,40 +89,64 @@ def read_state(source: Source, diagnostics: Diagnostics) -> State | None:
 
 
 _KNOWN = ("severity", "code", "message", "span", "labels", "notes", "help")
+_SPAN_FIELDS = ("line", "column", "end_line", "end_column")
 
 
-def _diagnostic(origin: str, data: dict, files: dict) -> Diagnostic:
-    """A diagnostic from its JSON form; its spans point into the file it was reported in
-    when that file can still be read, else it keeps its place as a note."""
-    notes = list(data.get("notes", ()))
-    span = _span(data.get("span"), files, notes)
+def _diagnostic(origin: str, data, source: Source) -> Diagnostic:
+    """A diagnostic from its JSON form. A dump is data: a span that points into the dump's
+    own text keeps its place there; any other (the program it was made from, or whatever
+    file a hand-edited line names) is never opened, and is kept as a note."""
+    if type(data) is not dict:
+        raise ValueError("expected a JSON object (a diagnostic as --error-format=json "
+                         "writes it)")
+    for key in ("severity", "code", "message"):
+        if type(data.get(key)) is not str:
+            raise ValueError(f'expected a string in "{key}"')
+    notes = _strings(data, "notes")
+    span = _span(data.get("span"), source, notes)
     labels = []
+    if type(data.get("labels", [])) is not list:
+        raise ValueError('expected a list in "labels"')
     for label in data.get("labels", ()):
-        where = _span(label["span"], files, notes)
+        if type(label) is not dict or type(label.get("label")) is not str:
+            raise ValueError('expected {"span": {...}, "label": "..."} in "labels"')
+        where = _span(label.get("span"), source, notes)
         if where is not None:
             labels.append(Label(where, label["label"]))
     d = Diagnostic(data["severity"], data["code"], data["message"], span, notes,
-                   list(data.get("help", ())), {k: v for k, v in data.items() if k not in _KNOWN},
-                   labels)
+                   _strings(data, "help"),
+                   {k: v for k, v in data.items() if k not in _KNOWN}, labels)
     d.origin = origin
     return d
 
 
-def _span(where: dict | None, files: dict, notes: list) -> Span | None:
+def _strings(data: dict, key: str) -> list:
+    value = data.get(key, [])
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise ValueError(f'expected a list of strings in "{key}"')
+    return list(value)
+
+
+def _span(where, source: Source, notes: list) -> Span | None:
     if where is None:
         return None
-    name = where["file"]
-    if name not in files:
-        try:
-            with open(name, encoding="utf-8") as fh:
-                files[name] = Source(name, fh.read())
-        except (OSError, UnicodeDecodeError):
-            files[name] = None
-    source = files[name]
-    lines = source.line_starts if source is not None else []
-    if where["line"] > len(lines) or where["end_line"] > len(lines):
-        notes.append(f"reported at {name}:{where['line']}:{where['column']}")
+    if type(where) is not dict or type(where.get("file")) is not str or not all(
+            type(where.get(k)) is int for k in _SPAN_FIELDS):
+        raise ValueError('expected a span {"file": "...", "line": 1, "column": 1, '
+                         '"end_line": 1, "end_column": 1}')
+    start = _offset(source, where["line"], where["column"])
+    end = _offset(source, where["end_line"], where["end_column"])
+    if where["file"] != source.name or start is None or end is None:
+        notes.append(f"reported at {where['file']}:{where['line']}:{where['column']}")
         return None
-    start = lines[where["line"] - 1] + where["column"] - 1
-    end = lines[where["end_line"] - 1] + where["end_column"] - 1
     return Span(source, start, max(start, end))
+
+
+def _offset(source: Source, line: int, column: int) -> int | None:
+    """The offset of a line and column (from 1) in the source; None where it has none."""
+    lines = source.line_starts
+    if not 1 <= line <= len(lines) or column < 1:
+        return None
+    end = lines[line] - 1 if line < len(lines) else len(source.text)
+    offset = lines[line - 1] + column - 1
+    return offset if offset <= end else None

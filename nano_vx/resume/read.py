@@ -15,6 +15,7 @@ import re
 from ..deep import run_deep
 from ..diagnostics import Diagnostics
 from ..dump.json_form import JsonFormError, from_json, load_with_places
+from ..dump.lexemes import NumberTooLong
 from ..dump.writer import HEADER_PREFIX
 from ..source import Source, Span
 
@@ -46,13 +47,40 @@ def read_dump(text: str, path: str = "<dump>", diagnostics: Diagnostics | None =
 
 def read_source(source: Source, diagnostics: Diagnostics | None = None):
     """read_dump, of a Source the caller holds (its compilation's), so the tree's spans and
-    the compilation's diagnostics point into the same one."""
+    the compilation's diagnostics point into the same one. The tree is read, not checked:
+    read_checked checks what a resumed run is to take."""
+    return _deep(_read, source, diagnostics)
+
+
+def read_checked(source: Source, diagnostics: Diagnostics | None = None):
+    """The dump a resumed run takes: read_source, and checked as a tree the passes may take
+    (`resume/check.py`). None, reported, when it does not read back or is not such a
+    tree."""
+    return _deep(_read_checked, source, diagnostics)
+
+
+def _deep(read, source: Source, diagnostics: Diagnostics | None):
     diagnostics = diagnostics if diagnostics is not None else Diagnostics()
     try:
-        return run_deep(_read, source, diagnostics)
+        return run_deep(read, source, diagnostics)
     except RecursionError:
         _error(diagnostics, source, 0, "the dump nests deeper than the reader follows")
         return None
+
+
+def _read_checked(source: Source, diagnostics: Diagnostics):
+    from ..dump.state import read_state
+    from .check import well_formed
+
+    read = _read(source, diagnostics)
+    if read is None or read[0].name not in languages():  # a spatial program: validated
+        return read                                       # by `nano-vx spatial`
+    # A fault of the state lines is reported when the run reads them.
+    state = read_state(source, Diagnostics())
+    if state is not None and any(d.severity == "error" for d in state.reported):
+        return read  # no pass runs: the run the dump comes from stopped there, and its
+        # tree may be what the error it reported says
+    return read if well_formed(*read, source, diagnostics, state) else None
 
 
 def is_dump(text: str) -> bool:
@@ -129,6 +157,10 @@ def read_json_dump(source: Source, diagnostics):
         data, places = load_with_places(source.text)
     except json.JSONDecodeError as err:
         _error(diagnostics, source, err.pos, f"not JSON: {err.msg}")
+        return None
+    except NumberTooLong as err:
+        at = source.text.find(err.digits)
+        _error(diagnostics, source, at, str(err), end=at + len(err.digits))
         return None
     name = data.get("language") if type(data) is dict else None
     known = json_languages()

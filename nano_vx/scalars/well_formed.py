@@ -1,0 +1,495 @@
+"""Is a typed back-end tree (Lscalars to Lcells) one the back end's passes can take? A dump
+of one is read back as data, so nothing in it is taken on trust: every name is bound where
+it is used (a local by a dominating `let` or a parameter, a global by a constant, a callee
+by a function, a jump's label by a block of its function), and every type the tree writes
+is the one its operands give. The types are read and compared with the inference's own terms
+(`scalar_of`, `unify`, `bad_binary` ...), which decided them when type-scalars wrote them.
+"""
+
+from __future__ import annotations
+
+from ..languages.lblocks import Lblocks
+from ..languages.lsrc import gives_value
+from ..languages.lscalars import Lscalars
+from ..languages.lstops import Lstops
+from ..nanopass import descendants
+from ..values.constructors import TAKES
+from ..values.math import ARITY, FLOAT_ONLY
+from ..values.numbers import INT_TYPES
+from .block_scopes import check_blocks
+from .rules import Rules
+from .signatures import Signatures
+from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
+                    bad_negation, find, scalar_of, show, unify)
+
+STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
+EXPRESSIONS = Rules(Lscalars)
+SELECT = Rules(Lblocks)
+EXITS = Rules(Lstops)
+
+_COMPARE = frozenset("== != < <= > >=".split())
+_LOGIC = frozenset({"&&", "||"})
+_SHIFTS = frozenset({"<<", ">>"})
+_SCALARS = frozenset(INT_TYPES) | FLOATS | {"bool"}
+
+
+def ill_formed(program) -> list:
+    """(node, what is wrong) for each item that is not well formed, the first thing wrong
+    in it; an empty list for a tree the back end can take."""
+    problems = second_items(program)
+    sigs = Signatures(program)
+    constants: dict = {}  # name -> its type, once its value is checked
+    for item in program.items:
+        if item._prod not in ("Fn", "ConstItem"):
+            continue
+        try:
+            Check(sigs, item, constants).item()
+        except Mismatch as bad:
+            problems.append((bad.node, f"{bad.what} (in '{item.name}')"))
+    return problems
+
+
+def second_items(program) -> list:
+    """(item, what is wrong) for each function or constant named as one before it."""
+    problems = []
+    names: set = set()
+    for item in program.items:
+        if item._prod in ("Fn", "ConstItem"):
+            if item.name in names:
+                problems.append((item, f"a second item named '{item.name}'"))
+            names.add(item.name)
+    return problems
+
+
+def typed(ty, node, void: bool = False):
+    """The type term of a written type whose every scalar is a machine type."""
+    t = scalar_of(ty, node)
+    found = find(t)
+    scalar = found.elem if isinstance(found, Tensor) else \
+        found.target if isinstance(found, Ref) else found
+    if isinstance(scalar, str) and scalar not in _SCALARS and not (void and scalar == "void"):
+        raise Mismatch(node, f"the type {scalar}, which is no machine type")
+    return t
+
+
+class Check:
+    """The types over one item, from what the tree writes: each node's is its operands'."""
+
+    def __init__(self, sigs: Signatures, item, constants: dict):
+        self.sigs, self.item_node, self.constants = sigs, item, constants
+        self.env: dict = {}  # local -> type term, those bound where the walk is
+        self.bound: set = set()  # every local bound so far in the item
+        self.ret = None
+        self.loops = 0  # loops around the walk (Lscalars)
+
+    def item(self):
+        item = self.item_node
+        if item._prod == "ConstItem":
+            self.constant(item.name, set())
+            return
+        self.ret = typed(item.ret, item, void=True)
+        for p, t in zip(item.params, self.params(item.name)):
+            self.bind(p, p.name, t)
+        if item.on is not None:
+            self.topo(item.on)
+        if "body" in item._fields:
+            self.block(item.body, self.ret)
+        else:
+            check_blocks(self, item)
+
+    def params(self, name: str) -> list:
+        fn = self.sigs.fns[name]
+        return [typed(p.type, p) for p in fn.params]
+
+    def constant(self, name: str, seen: set):
+        """A constant's type, its value typed (select-instructions computes a constant where
+        it is used, so one may not depend on itself)."""
+        const = self.sigs.consts[name]
+        if name in self.constants:
+            return self.constants[name]
+        if name in seen:
+            raise Mismatch(const, f"the constant '{name}' depends on itself")
+        if const.value is None:
+            raise Mismatch(const, "a constant without a value")
+        t = typed(const.type, const)
+        for node in descendants(const.value):
+            if node._prod == "Local":
+                raise Mismatch(node, f"a local, '{node.name}', in a constant")
+            if node._prod == "Global" and node.name in self.sigs.consts:
+                self.constant(node.name, seen | {name})
+        unify(self.expr(const.value), t, const.value)
+        self.constants[name] = t
+        return t
+
+    def bind(self, node, name, t):
+        """A local's one binding in its item (names are unique per function, and the back
+        end makes each one SSA value or one cell)."""
+        if name in self.bound:
+            raise Mismatch(node, f"a second binding of '{name}' in one function")
+        self.bound.add(name)
+        self.env[name] = t
+
+    def block(self, block, value_type=None):
+        outer = dict(self.env)
+        for s in block.stmts:
+            self.stmt(s)
+        if block.value is not None:
+            t = self.expr(block.value)
+            if value_type is not None:
+                unify(t, value_type, block.value)
+        self.env = outer
+
+    def stmt(self, s):
+        rule = STATEMENTS.get(s._prod)
+        if rule is None:
+            raise Mismatch(s, f"the statement {s._prod}")
+        rule(self, s)
+
+    def exit(self, x):
+        (EXITS.get(x._prod) or STATEMENTS[x._prod])(self, x)
+
+    def expr(self, e):
+        rule = EXPRESSIONS.get(e._prod) or SELECT.get(e._prod)
+        if rule is None:
+            raise Mismatch(e, f"the expression {e._prod}")
+        return rule(self, e)
+
+    def scalar(self, e, kind: str | None = None):
+        """The type of e, which must be a machine scalar (of `kind`: "int", "float")."""
+        t = find(self.expr(e))
+        if not isinstance(t, str) or t not in _SCALARS or \
+                kind == "int" and t not in INT_TYPES or kind == "float" and t not in FLOATS:
+            wanted = {"int": "an integer", "float": "a float"}.get(kind, "a scalar")
+            raise Mismatch(e, f"a value of type {show(t)} where {wanted} is expected")
+        return t
+
+    def call(self, e, params, ret):
+        if len(params) != len(e.args):
+            raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
+                              f"{len(params)}")
+        for arg, p in zip(e.args, params):
+            unify(self.expr(arg), p, arg)
+        return ret
+
+    def topo(self, ref):
+        for child in (ref.index, ref.end):
+            if child is not None:
+                self.scalar(child, "int")
+
+    # -- statements --------------------------------------------------------------------
+
+    @STATEMENTS.on("Let")
+    def _let(self, s):
+        t = typed(s.type, s, void=True)
+        unify(self.expr(s.value), t, s)
+        self.bind(s, s.name, t)
+
+    @STATEMENTS.on("Assign")
+    def _assign(self, s):
+        if s.target._prod not in ("Local", "Index", "Deref"):
+            raise Mismatch(s.target, "an assignment to what is not a variable, an element or "
+                                     "a dereference")
+        target = find(self.expr(s.target))
+        if s.op in ("<<=", ">>="):
+            unify(target, self.scalar(s.target, "int"), s)
+            self.scalar(s.value, "int")
+            return
+        if not isinstance(target, str) and s.op != "=":
+            raise Mismatch(s, f"'{s.op}' on {show(target)}")
+        if isinstance(target, str):
+            self.scalar(s.target)
+        unify(self.expr(s.value), target, s)
+        if s.op != "=":
+            what = bad_binary(s.op[:-1], target)
+            if what is not None:
+                raise Mismatch(s, what)
+
+    @STATEMENTS.on("For")
+    def _for(self, s):
+        t = self.type_of(s, "int")
+        unify(self.expr(s.start), t, s.start)
+        unify(self.expr(s.end), t, s.end)
+        outer = dict(self.env)
+        self.bind(s, s.var, t)
+        self.loop(s.body)
+        self.env = outer
+
+    @STATEMENTS.on("While")
+    def _while(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+        self.loop(s.body)
+
+    def loop(self, body):
+        self.loops += 1
+        self.block(body)
+        self.loops -= 1
+
+    @STATEMENTS.on("Break", "Continue")
+    def _jump(self, s):
+        if not self.loops:
+            raise Mismatch(s, f"`{s._prod.lower()}` outside a loop")
+
+    @STATEMENTS.on("Assert", "Assume")
+    def _asserted(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+
+    @STATEMENTS.on("If")
+    def _if(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+        self.block(s.then)
+        if s.orelse is not None:
+            self.block(s.orelse)
+
+    @STATEMENTS.on("Return")
+    def _return(self, s):
+        if s.value is not None:
+            unify(self.expr(s.value), self.ret, s)
+
+    @STATEMENTS.on("ExprStmt")
+    def _expr_stmt(self, s):
+        self.expr(s.expr)
+
+    @STATEMENTS.on("BlockStmt")
+    def _block_stmt(self, s):
+        self.block(s.body)
+
+    # -- exits (Lblocks on) ------------------------------------------------------------
+
+    @EXITS.on("Goto", "Stop")
+    def _jump_exit(self, s):
+        pass  # its label is checked with the function's blocks
+
+    @EXITS.on("Branch")
+    def _branch(self, s):
+        unify(self.expr(s.cond), "bool", s.cond)
+
+    # -- expressions -------------------------------------------------------------------
+
+    def type_of(self, e, kind: str | None = None, t: str | None = None) -> str:
+        """The scalar type a node writes (`t`, else its `type`), which must be a machine
+        type (of `kind`: "int", "float")."""
+        t = e.type if t is None else t
+        if t not in _SCALARS or kind == "int" and t not in INT_TYPES or \
+                kind == "float" and t not in FLOATS:
+            wanted = {"int": "an integer", "float": "a float"}.get(kind, "a machine")
+            raise Mismatch(e, f"the type {t} on {e._prod}, which takes {wanted} type")
+        return t
+
+    @EXPRESSIONS.on("Int")
+    def _int(self, e):
+        t = INT_TYPES.get(self.type_of(e, "int"))
+        if not t.lo <= e.value <= t.mask:  # its bits: 200i8 is -56, as the interpreter reads it
+            raise Mismatch(e, f"the literal {e.value}, which {t.name} does not hold")
+        return t.name
+
+    @EXPRESSIONS.on("Float")
+    def _float(self, e):
+        return self.type_of(e, "float")
+
+    @EXPRESSIONS.on("Bool")
+    def _bool(self, e):
+        return "bool"
+
+    @EXPRESSIONS.on("Str")
+    def _str(self, e):
+        raise Mismatch(e, "a string other than what `print` prints")
+
+    @EXPRESSIONS.on("Local")
+    def _local(self, e):
+        t = self.env.get(e.name)
+        if t is None:
+            raise Mismatch(e, f"the variable '{e.name}', which is not bound here")
+        if find(t) == "void":
+            raise Mismatch(e, f"the variable '{e.name}', which holds no value")
+        return t
+
+    @EXPRESSIONS.on("Global")
+    def _global(self, e):
+        if e.name in self.sigs.consts:
+            return typed(self.sigs.consts[e.name].type, e)
+        what = "a function used as a value" if e.name in self.sigs.fns else \
+            f"'{e.name}', which names no constant"
+        raise Mismatch(e, what)
+
+    @EXPRESSIONS.on("Binary")
+    def _binary(self, e):
+        if e.op in _LOGIC:
+            for side in (e.left, e.right):
+                unify(self.expr(side), "bool", side)
+            return unify(self.type_of(e), "bool", e)
+        t = self.type_of(e)
+        if e.op in _SHIFTS:
+            unify(self.scalar(e.left, "int"), t, e.left)
+            self.scalar(e.right, "int")
+            return t
+        unify(self.expr(e.left), t, e.left)
+        unify(self.expr(e.right), t, e.right)
+        what = bad_binary(e.op, t)
+        if what is not None:
+            raise Mismatch(e, what)
+        return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("Unary")
+    def _unary(self, e):
+        t = self.type_of(e)
+        unify(self.expr(e.operand), t, e.operand)
+        what = bad_negation(t) if e.op == "-" else \
+            (f"'!' on {t}" if t in FLOATS else None)
+        if what is not None:
+            raise Mismatch(e, what)
+        return t
+
+    @EXPRESSIONS.on("Cast")
+    def _cast(self, e):
+        source = self.scalar(e.value)
+        unify(source, self.type_of(e, t=e.source), e)
+        target = typed(e.type, e)
+        if not isinstance(find(target), str):
+            raise Mismatch(e, f"a cast to {show(target)}")
+        what = bad_cast(source, find(target))
+        if what is not None:
+            raise Mismatch(e, what)
+        return target
+
+    @EXPRESSIONS.on("Call")
+    def _call(self, e):
+        callee = e.callee
+        if callee._prod == "Local":
+            closure = find(self.expr(callee))
+            if not isinstance(closure, Closure):
+                raise Mismatch(e, f"a call of {show(closure)}")
+            return self.call(e, closure.params, closure.ret)
+        if callee._prod != "Global":
+            raise Mismatch(e, "a call of something other than a function or a closure")
+        name = callee.name
+        if name in self.sigs.fns:
+            return self.call(e, self.params(name), typed(self.sigs.fns[name].ret, e, True))
+        if name == "print":
+            return self.print(e)
+        if name in ARITY:
+            if len(e.args) != ARITY[name]:
+                raise Mismatch(e, f"`{name}` with {len(e.args)} arguments; it takes "
+                                  f"{ARITY[name]}")
+            types = [self.scalar(a, "float" if name in FLOAT_ONLY else None) for a in e.args]
+            for a, t in zip(e.args, types):
+                unify(t, types[0], a)
+            if types[0] == "bool":
+                raise Mismatch(e, f"`{name}` of a bool")
+            return types[0]
+        raise Mismatch(callee, f"a call of '{name}', which names no function")
+
+    def print(self, e):
+        if len(e.args) != 1:
+            raise Mismatch(e, f"`print` with {len(e.args)} arguments; it takes 1")
+        arg = e.args[0]
+        if arg._prod == "Str":
+            return "void"
+        t = find(self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg))
+        if isinstance(t, (Closure, Ref)) or t == "void":
+            raise Mismatch(arg, f"a print of {show(t)}")
+        return "void"
+
+    @EXPRESSIONS.on("Closure")
+    def _closure(self, e):
+        outer, loops = dict(self.env), self.loops
+        params = []
+        for p in e.params:
+            params.append(typed(p.type, p))
+            self.bind(p, p.name, params[-1])
+        ret, self.ret, self.loops = self.ret, typed(e.ret, e, void=True), 0
+        closure = Closure(params, self.ret, e)
+        self.block(e.body, self.ret)
+        self.ret, self.env, self.loops = ret, outer, loops
+        return closure
+
+    @EXPRESSIONS.on("IfExpr")
+    def _if_expr(self, e):
+        unify(self.expr(e.cond), "bool", e.cond)
+        t = Var("any")  # an arm without a value leaves it by a jump
+        for arm in (e.then, e.orelse):
+            if not gives_value(arm):
+                raise Mismatch(e, "an `if` used as a value with an arm that neither gives "
+                                  "one nor leaves")
+            self.block(arm, t)
+        return t
+
+    @SELECT.on("Select")
+    def _select(self, e):
+        unify(self.expr(e.cond), "bool", e.cond)
+        return unify(self.expr(e.then), self.expr(e.orelse), e)
+
+    @EXPRESSIONS.on("Index")
+    def _index(self, e):
+        return self.index(e)
+
+    def index(self, e, row=False):
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
+        base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
+        self.scalar(e.index, "int")
+        if not isinstance(base, Tensor):
+            raise Mismatch(e, f"indexing {show(base)}")
+        if len(base.dims) == 1:
+            return base.elem
+        if not row:
+            raise Mismatch(e, "a row of a tensor used other than printed")
+        return Tensor(base.elem, base.dims[1:], None)
+
+    @EXPRESSIONS.on("TensorLit")
+    def _tensor_lit(self, e):
+        t = self.tensor(e)
+        count = 1
+        for d in t.dims:
+            count *= d
+        if count != len(e.elems):
+            raise Mismatch(e, f"a tensor literal of {len(e.elems)} elements for {count}")
+        for x in e.elems:
+            unify(self.expr(x), t.elem, x)
+        return t
+
+    @EXPRESSIONS.on("TensorNew")
+    def _tensor_new(self, e):
+        t = self.tensor(e)
+        if len(e.args) != TAKES.get(e.ctor, -1):
+            raise Mismatch(e, f"`::{e.ctor}` with {len(e.args)} arguments")
+        for a in e.args:
+            unify(self.expr(a), t.elem, a)
+        return t
+
+    def tensor(self, e) -> Tensor:
+        t = find(typed(e.type, e))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a tensor of type {show(t)}")
+        return t
+
+    @EXPRESSIONS.on("Transfer")
+    def _transfer(self, e):
+        t = find(self.expr(e.value))
+        if not isinstance(t, (Tensor, str)) or t in ("void", "str"):  # a scalar is copied
+            raise Mismatch(e, f"a transfer of {show(t)}")
+        return t
+
+    @EXPRESSIONS.on("Borrow")
+    def _borrow(self, e):
+        value = e.value
+        if value._prod == "Deref":
+            ref = find(self.expr(value.value))
+            if not isinstance(ref, Ref):
+                raise Mismatch(e, f"a dereference of {show(ref)}")
+            return Ref(ref.target, e.mutable)
+        if value._prod != "Local":
+            raise Mismatch(e, "a reference to what is not a variable")
+        return Ref(self.scalar(value), e.mutable)
+
+    @EXPRESSIONS.on("Deref")
+    def _deref(self, e):
+        ref = find(self.expr(e.value))
+        if not isinstance(ref, Ref):
+            raise Mismatch(e, f"a dereference of {show(ref)}")
+        return ref.target
+
+    @EXPRESSIONS.on("Launch")
+    def _launch(self, e):
+        self.topo(e.topo)
+        if e.kernel not in self.sigs.fns:
+            raise Mismatch(e, f"a launch of '{e.kernel}', which names no function")
+        return self.call(e, self.params(e.kernel), typed(self.sigs.fns[e.kernel].ret, e, True))
