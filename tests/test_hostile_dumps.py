@@ -315,12 +315,12 @@ def front_end(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("front_end")
     program = root / "values.vx"
     program.write_text(VALUES)
-    passes = "check-types,outline-kernels,insert-seam-assumes,drop-type-declarations"
+    passes = "check-value-types,outline-kernels,insert-seam-assumes,drop-type-declarations"
     assert run(program, "--dump-dir", root / "text", "--dump-after", passes)[:2] == (0, "8\n")
     return {f.name.split("-", 2)[2].rsplit(".", 1)[0]: f for f in (root / "text").iterdir()}
 
 
-@pytest.mark.parametrize("name", ["check-types", "insert-seam-assumes",
+@pytest.mark.parametrize("name", ["check-value-types", "insert-seam-assumes",
                                   "drop-type-declarations"])
 @pytest.mark.parametrize("old, new, message", [
     # `inner` used after the block that binds it ends
@@ -338,7 +338,7 @@ def test_a_front_end_dump_out_of_scope_or_without_a_value_is_e1007(front_end, tm
             f"the {il} dump is not well formed: {message}")
 
 
-@pytest.mark.parametrize("name", ["check-types", "insert-seam-assumes",
+@pytest.mark.parametrize("name", ["check-value-types", "insert-seam-assumes",
                                   "drop-type-declarations"])
 def test_a_front_end_dump_edited_within_the_rules_resumes(front_end, tmp_path, name):
     assert run(front_end[name])[:2] == (0, "8\n")
@@ -349,7 +349,7 @@ def test_a_front_end_dump_edited_within_the_rules_resumes(front_end, tmp_path, n
 
 
 def test_a_constructor_without_its_argument_is_e1007_from_ltyped_on(front_end, tmp_path):
-    for name, il in (("check-types", "Lrouted"), ("insert-seam-assumes", "Lassumed")):
+    for name, il in (("check-value-types", "Lrouted"), ("insert-seam-assumes", "Lassumed")):
         path = edited(front_end, tmp_path, name, "::fill(7)", "::fill()")
         refused(path, f"the {il} dump is not well formed: `::fill` with 0 arguments "
                       f"(in 'main')")
