@@ -106,7 +106,8 @@ def _compile_visit(cls, walked, flow: bool) -> Callable:
     if not walked:
         return (lambda run, node, acc: acc) if flow else (lambda run, node: None)
     step = "acc = walk({}, acc)" if flow else "walk({})"
-    lines = ["def visit(run, node, acc):" if flow else "def visit(run, node):", "    walk = run.walk"]
+    head = "def visit(run, node, acc):" if flow else "def visit(run, node):"
+    lines = [head, "    walk = run.walk"]
     for name, mult in walked:
         if mult == "*":
             lines += [f"    for x in node.{name}:", "        " + step.format("x")]
