@@ -55,6 +55,7 @@ def _heights(language) -> dict[str, int]:
     """The least depth of a tree of each nonterminal (a production with only terminals,
     optional and sequence fields is a leaf)."""
     height = {t: 0 for t in language.terminals}
+    accepted = {nt: set(_productions(language, nt)) for nt in language.nonterminals}
     changed = True
     while changed:
         changed = False
@@ -64,7 +65,7 @@ def _heights(language) -> dict[str, int]:
                 continue
             h = 1 + max([0, *needs])
             for nt in language.nonterminals:
-                if name in _productions(language, nt) and h < height.get(nt, 10 ** 9):
+                if name in accepted[nt] and h < height.get(nt, 10 ** 9):
                     height[nt] = h
                     changed = True
     return height
