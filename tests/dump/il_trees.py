@@ -103,7 +103,14 @@ class Trees:
 
     def production(self, name: str, depth: int):
         """A strategy for one production's nodes, or None when the depth cannot hold it or a
-        terminal kind has no values here."""
+        terminal kind has no values here (made once: a production several kinds accept is
+        one strategy, which hypothesis validates once)."""
+        key = ("production", name, depth)
+        if key not in self.cache:
+            self.cache[key] = self._production(name, depth)
+        return self.cache[key]
+
+    def _production(self, name: str, depth: int):
         cls = self.language.nodes[name]
         fields = []
         for f in cls._declared:
