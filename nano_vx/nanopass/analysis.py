@@ -78,11 +78,11 @@ class AnalysisRun(Run):
     __slots__ = ()
 
     def walk(self, node: Node, *acc):
-        return self._dispatch[type(node)](node, *acc)
+        return self._dispatch[type(node)](self, node, *acc)
 
     def descend(self, node: Node, *acc):
         """The automatic walk below `node`, for a handler that goes on into its children."""
-        return self._plans[type(node)](node, *acc, walk=self.walk)
+        return self._plans[type(node)](self, node, *acc)
 
 
 def _make_visits(a: Analysis) -> dict:
@@ -104,9 +104,10 @@ def _make_visits(a: Analysis) -> dict:
 def _compile_visit(cls, walked, flow: bool) -> Callable:
     """Generate the automatic walk for one production (generated for speed)."""
     if not walked:
-        return (lambda node, acc, walk=None: acc) if flow else (lambda node, walk=None: None)
+        return (lambda run, node, acc: acc) if flow else (lambda run, node: None)
     step = "acc = walk({}, acc)" if flow else "walk({})"
-    lines = ["def visit(node, acc, walk):" if flow else "def visit(node, walk):"]
+    head = "def visit(run, node, acc):" if flow else "def visit(run, node):"
+    lines = [head, "    walk = run.walk"]
     for name, mult in walked:
         if mult == "*":
             lines += [f"    for x in node.{name}:", "        " + step.format("x")]

@@ -22,7 +22,6 @@ refuses a fact it did not declare; after it, every fact it provides must be set.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Callable
 
 from .language import Language
@@ -58,6 +57,7 @@ class Pass:
         self._state = state
         self._whole = run  # a pass that is not a tree walk (parse) supplies its own run
         self._plans: dict[type, Callable] | None = None
+        self._steps: _Dispatch | None = None
 
     @property
     def summary(self) -> str:
@@ -75,7 +75,7 @@ class Pass:
                 self.handlers[p] = fn
                 if splice:
                     self.splicing.add(p)
-            self._plans = None
+            self._plans = self._steps = None
             return fn
 
         return register
@@ -112,9 +112,21 @@ class Pass:
         return PassRun(self, ctx, state).walk(tree)
 
     def plans(self) -> dict[type, Callable]:
+        """Node class -> its automatic clause, `plan(run, node)`."""
         if self._plans is None:
             self._plans = _make_plans(self)
         return self._plans
+
+    def steps(self) -> _Dispatch:
+        """Node class -> what a walk does with it, `step(run, node)`: the handler, or else
+        the automatic clause. Made once per pass, not per run: a pass runs thousands of
+        times (every compilation, every helper `collect` on a subtree), and a table bound
+        to each run cost more than the walks themselves."""
+        if self._steps is None:
+            handlers = {self.input[p]: h for p, h in self.handlers.items()}
+            self._steps = _Dispatch(self, {cls: handlers.get(cls, plan)
+                                           for cls, plan in self.plans().items()})
+        return self._steps
 
 
 class Declared:
@@ -157,11 +169,7 @@ class Run:
         self.ctx = ctx
         self.state = pass_._state() if state is None else state
         self._plans = pass_.plans()
-        handlers = {pass_.input[p]: h for p, h in pass_.handlers.items()}
-        self._dispatch = _Dispatch(pass_, {
-            cls: partial(h, self) if (h := handlers.get(cls)) else partial(plan, walk=self.walk)
-            for cls, plan in self._plans.items()
-        })
+        self._dispatch = pass_.steps()
 
 
 class _Dispatch(dict):
@@ -182,11 +190,11 @@ class PassRun(Run):
     __slots__ = ()
 
     def walk(self, node: Node) -> Node:
-        return self._dispatch[type(node)](node)
+        return self._dispatch[type(node)](self, node)
 
     def rebuild(self, node: Node) -> Node:
         """The automatic clause for `node`, for a handler that only wants to look."""
-        return self._plans[type(node)](node, self.walk)
+        return self._plans[type(node)](self, node)
 
     def walk_seq(self, nodes) -> tuple:
         return tuple([self.walk(n) for n in nodes])
@@ -268,8 +276,8 @@ def _compile_plan(cls, out_cls, steps) -> Callable:
     """Generate the automatic clause for one production (generated for speed)."""
     same = out_cls is cls
     if same and not any(w for _, _, w in steps):
-        return lambda node, walk=None: node
-    lines = ["def plan(node, walk):"]
+        return lambda run, node: node
+    lines = ["def plan(run, node):", "    walk = run.walk"]
     changed = []
     args = []
     for i, (name, mult, walk_it) in enumerate(steps):

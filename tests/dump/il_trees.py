@@ -55,6 +55,7 @@ def _heights(language) -> dict[str, int]:
     """The least depth of a tree of each nonterminal (a production with only terminals,
     optional and sequence fields is a leaf)."""
     height = {t: 0 for t in language.terminals}
+    accepted = {nt: set(_productions(language, nt)) for nt in language.nonterminals}
     changed = True
     while changed:
         changed = False
@@ -64,7 +65,7 @@ def _heights(language) -> dict[str, int]:
                 continue
             h = 1 + max([0, *needs])
             for nt in language.nonterminals:
-                if name in _productions(language, nt) and h < height.get(nt, 10 ** 9):
+                if name in accepted[nt] and h < height.get(nt, 10 ** 9):
                     height[nt] = h
                     changed = True
     return height
@@ -102,7 +103,14 @@ class Trees:
 
     def production(self, name: str, depth: int):
         """A strategy for one production's nodes, or None when the depth cannot hold it or a
-        terminal kind has no values here."""
+        terminal kind has no values here (made once: a production several kinds accept is
+        one strategy, which hypothesis validates once)."""
+        key = ("production", name, depth)
+        if key not in self.cache:
+            self.cache[key] = self._production(name, depth)
+        return self.cache[key]
+
+    def _production(self, name: str, depth: int):
         cls = self.language.nodes[name]
         fields = []
         for f in cls._declared:

@@ -70,7 +70,7 @@ def test_subtrees_that_cannot_hold_a_handled_production_are_not_entered():
         run.descend(node)
 
     entered = a.plans()
-    assert entered[lang["Wrap"]](lang["Wrap"](1), walk=None) is None
+    assert entered[lang["Wrap"]](None, lang["Wrap"](1)) is None
     prog_visit = entered[lang["Prog"]]
     assert "data" not in prog_visit.__code__.co_names  # the Data field is never read
     tree = lang["Prog"](lang["Neg"](lang["Neg"](lang["Lit"](0))), lang["Wrap"](5))

@@ -5,6 +5,7 @@ admitted program trips none of its contracts when the interpreter checks them.""
 import io
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,9 @@ REFUSED = {
 }
 
 
+# z3 takes seconds on some cases, which several tests read: each is judged once per process
+# (a Ran is only read).
+@cache
 def judged(case: str, **options):
     return run_front(CASES / f"{case}.vx", verify_contracts,
                      contract_timeout_ms=TIMEOUT_MS, **options)

@@ -4,6 +4,7 @@ change, is admitted."""
 
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,9 @@ REFUSED = {
 }
 
 
+# z3 takes seconds on some cases (not_a_number), which several tests read: each is judged
+# once per process (a Ran is only read).
+@cache
 def judged(case: str):
     return run_front(CASES / f"{case}.vx", verify_seams, verify_seams=True)
 
