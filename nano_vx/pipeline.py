@@ -64,6 +64,7 @@ from .passes.lift_closures import lift_closures
 from .passes.explicate_control import explicate_control
 from .passes.explicate_assertions import explicate_assertions
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.insert_drops import insert_drops
 from .passes.select_instructions import select_instructions
 
 PIPELINE = Pipeline([
@@ -133,6 +134,7 @@ BACK_END = [
     explicate_control,
     explicate_assertions,
     choose_memory_cells,
+    insert_drops,
     select_instructions,
 ]
 

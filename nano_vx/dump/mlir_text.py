@@ -169,6 +169,8 @@ def _op(op, signatures) -> str:
         return f"%{op.result} = memref.get_global {symbol(op.name)} : {op.type}"
     if p in ("Alloca", "Alloc"):
         return f"%{op.result} = memref.{p.lower()}() : {op.type}"
+    if p == "Dealloc":
+        return f"memref.dealloc %{op.ref} : {op.type}"
     if p == "Load":
         return f"%{op.result} = memref.load %{op.ref}[{_values(op.indices)}] : {op.type}"
     if p == "Store":
