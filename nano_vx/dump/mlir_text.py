@@ -104,7 +104,8 @@ def _results(types) -> str:
 
 
 def _func(fn, signatures) -> list[str]:
-    params = ", ".join(f"%{a.name}: {a.type}" for a in fn.args)
+    params = ", ".join(f"%{a.name}: {a.type}" + (" {llvm.noalias}" if a._prod == "NoAlias"
+                                                  else "") for a in fn.args)
     attrs = f" attributes {{vx.topology = {string(fn.topology)}}}" if fn.topology else ""
     head = f"  func.func {symbol(fn.name)}({params}){_results(fn.results)}{attrs}"
     if not fn.blocks:

@@ -100,7 +100,10 @@ NONTERMINALS = [
              "span: `{a}` and `{b}` in the message are the operands, read as `operand`"),
     )),
     Nonterminal("Arg", (prod("Arg", "name: ssa, type: mtype", "a typed value: a block's "
-                                                               "argument, a call's result"),)),
+                                                               "argument, a call's result"),
+                        prod("NoAlias", "name: ssa, type: mtype",
+                             "a function's memref argument whose buffer no other argument "
+                             "shares at any call (llvm.noalias)"))),
     Nonterminal("Block", (prod("Block", "label: label, args: Arg*, ops: Op*, term: Term"),)),
     Nonterminal("Op", (
         prod("Constant", "result: ssa, value: number, type: mtype", "arith.constant"),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..backend.machine_types import Tensor, vx_type
+from ..backend.buffers import fresh_lets, fresh_results, tensor_results
+from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass
 from ..nanopass.verify import child_nodes, descendants
+
 
 @dataclass
 class _Program:
@@ -21,9 +23,9 @@ Drop each tensor a function owns where it is dead: a loop that makes one per tur
 
 A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
-returns only buffers it made (a local of its own bound to one, or a constructor), as long as the local is only
-indexed, printed, transferred (copied) or passed to a function whose result is no tensor:
-none of those can keep the buffer past the call. Any other use (returned, bound to another
+returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
+printed, transferred (copied) or passed to a function whose result is no tensor: none of
+those can keep the buffer past the call. Any other use (returned, bound to another
 name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
 buffer on, and the local is never dropped: where ownership is not clear, the buffer leaks
 rather than dangles. Parameters are never dropped (a reference to a tensor was erased to the
@@ -40,17 +42,11 @@ stops ends the program, which gives everything back.
 
 Drop = Ldrops["Drop"]
 
-# What makes a fresh buffer, which the local it is bound to owns.
-_FRESH = frozenset({"TensorNew", "TensorLit", "Transfer"})
-
 
 @insert_drops.on("Program")
 def _program(run, node):
-    fns = [i for i in node.items if i._prod == "Fn"]
-    tensor_results = frozenset(i.name for i in fns if isinstance(vx_type(i.ret), Tensor))
-    run.state.tensor_results = tensor_results
-    run.state.fresh_results = _fresh_results(
-        [fn for fn in fns if fn.name in tensor_results], tensor_results)
+    run.state.tensor_results = tensor_results(node)
+    run.state.fresh_results = fresh_results(node)
     return run.rebuild(node)
 
 
@@ -64,42 +60,9 @@ def _fn(run, node):
 
 # -- what the function owns --------------------------------------------------------------
 
-def _fresh_results(fns: list, tensor_results: frozenset) -> frozenset:
-    """The functions whose every `return` hands on a buffer the call made: the greatest set
-    in which each returns only fresh tensors, or locals bound once to one (a call of a
-    function of the set included), so a recursive one counts on itself."""
-    fresh = frozenset(fn.name for fn in fns)
-    while True:
-        kept = frozenset(fn.name for fn in fns if all(
-            _made_fresh(b.exit.value, _fresh_lets(fn, fresh))
-            for b in fn.blocks if b.exit._prod == "Return"))
-        if kept == fresh:
-            return fresh
-        fresh = kept
-
-
-def _made_fresh(e, lets: dict) -> bool:
-    """An expression whose value is a buffer made here: fresh, or a local bound to one."""
-    return e is not None and (e._prod in _FRESH or e._prod == "Local" and e.name in lets)
-
-
-def _fresh_lets(fn, fresh_results: frozenset) -> dict:
-    """The locals of `fn` bound once, outside a cell, to a tensor made by that `let`: a
-    constructor, a literal, a transfer's copy, or a call of a function in `fresh_results`."""
-    lets: dict = {}
-    for blk in fn.blocks:
-        for s in blk.stmts:
-            if s._prod == "Let":
-                lets.setdefault(s.name, []).append(s)
-    return {name: s for name, (s, *more) in lets.items()
-            if not more and name not in fn.cells and isinstance(vx_type(s.type), Tensor)
-            and (s.value._prod in _FRESH or s.value._prod == "Call"
-                 and getattr(s.value.callee, "name", None) in fresh_results)}
-
-
 def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = set(_fresh_lets(fn, fresh_results))
+    fresh = set(fresh_lets(fn, fresh_results))
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..backend.buffers import distinct_parameters
 from ..backend.machine_types import Ref, cell_type, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.print_ops import print_arg
@@ -30,8 +31,9 @@ inside an expression is made explicit, each check a branch to a block that calls
 runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
 by -1 (E9001), an index outside its extent (E9003, after every index of the access is
 computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
-block. A `Drop` is a memref.dealloc. `&&` and `||` branch when their right side could stop or has effects, else they are
-arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
+block. A `Drop` is a memref.dealloc. A tensor parameter that no other argument of any call
+shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as noalias. `&&` and
+`||` branch when their right side could stop or has effects, else they are arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
 topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a print
 site saying how to read the value. A `const` is computed where it is used. The blocks come in
 the order code went into them, those that stop last.
@@ -46,6 +48,7 @@ class _Lowering:
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
     labels: dict = field(default_factory=dict)  # its Ldrops labels -> the builder's
+    distinct: dict = field(default_factory=dict)  # function -> its noalias parameters
     module: object = None  # the Lmlir Module, once made
 
     def __post_init__(self):
@@ -61,6 +64,7 @@ lowering = Analysis("select-instructions", Ldrops, "The MLIR operations of one n
 @lowering.on("Program")
 def _program(run, node):
     module = ModuleBuilder(node.span)
+    run.state.distinct = distinct_parameters(node)
     run.state.module = module.module([_function(run, fn, module)
                                       for fn in run.state.fns.values()])
 
@@ -72,10 +76,11 @@ def _function(run, fn, module):
     args = []
     entry = b.new_block()
     b.enter(entry)
-    for prm in fn.params:
+    for k, prm in enumerate(fn.params):
         t = vx_type(prm.type)
         ssa = ssa_name(prm.name)
-        args.append(M["Arg"](ssa, mtype(t), span=prm.span))
+        kind = "NoAlias" if k in s.distinct.get(fn.name, ()) else "Arg"
+        args.append(M[kind](ssa, mtype(t), span=prm.span))
         b.bind(prm.name, ssa, t, prm.span)
     targets = {getattr(blk.exit, f) for blk in fn.blocks
                for f in ("target", "then", "orelse") if f in blk.exit._fields}
