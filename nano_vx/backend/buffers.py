@@ -52,13 +52,32 @@ def _lets(fn) -> dict:
     return lets
 
 
+def makes_fresh(e, fresh: frozenset) -> bool:
+    """An expression that makes a buffer (`fresh`: the functions whose result is one)."""
+    return e._prod in FRESH or e._prod == "Call" and getattr(e.callee, "name", None) in fresh
+
+
 def fresh_lets(fn, fresh: frozenset) -> dict:
     """The locals of `fn` bound once, outside a cell, to a fresh tensor (`fresh`: the
     functions whose result is one), each with its `let`."""
     return {name: s for name, (s, *more) in _lets(fn).items()
             if not more and name not in fn.cells and isinstance(vx_type(s.type), Tensor)
-            and (s.value._prod in FRESH or s.value._prod == "Call"
-                 and getattr(s.value.callee, "name", None) in fresh)}
+            and makes_fresh(s.value, fresh)}
+
+
+def fresh_cells(fn, fresh: frozenset) -> set:
+    """The tensor variables of `fn` kept in cells whose `let` and every assignment give
+    them a fresh tensor."""
+    lets = _lets(fn)
+    cells = {name for name in fn.cells if len(lets.get(name, ())) == 1
+             and isinstance(vx_type(lets[name][0].type), Tensor)
+             and makes_fresh(lets[name][0].value, fresh)}
+    for blk in fn.blocks:
+        for s in blk.stmts:
+            if s._prod == "Assign" and s.target._prod == "Local" and not (
+                    s.op == "=" and makes_fresh(s.value, fresh)):
+                cells.discard(s.target.name)
+    return cells
 
 
 # -- parameters no other one overlaps ----------------------------------------------------

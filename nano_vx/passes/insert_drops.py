@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..backend.buffers import fresh_lets, fresh_results, tensor_results
+from ..backend.buffers import fresh_cells, fresh_lets, fresh_results, tensor_results
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
@@ -29,7 +29,10 @@ those can keep the buffer past the call. Any other use (returned, bound to anoth
 name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
 buffer on, and the local is never dropped: where ownership is not clear, the buffer leaks
 rather than dangles. Parameters are never dropped (a reference to a tensor was erased to the
-tensor, so a callee cannot tell a buffer lent to it from one it owns), nor are cells.
+tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
+assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
+fresh tensor: each assignment is a new definition, so the tensor it replaces dies after its
+last read before it.
 
 An owned local dies where the liveness of the function's blocks says it is read no more:
 after the statement that reads it last in its block (a local made and never read, at once);
@@ -62,11 +65,15 @@ def _fn(run, node):
 
 def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = set(fresh_lets(fn, fresh_results))
+    fresh = set(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
             _escapes(node, fresh, tensor_results, escaped)
+            # `t = f(t)`: the tensor replaced dies inside the statement, where no drop goes
+            if node._prod == "Assign" and node.target._prod == "Local" and \
+                    node.target.name in _reads(node, frozenset(fresh)):
+                escaped.add(node.target.name)
     return frozenset(fresh - escaped)
 
 
@@ -81,7 +88,9 @@ def _escapes(node, fresh: set, tensor_results: frozenset, out: set):
                 out.add(n.name)
             continue
         kids = child_nodes(n)
-        if kind == "Index" or kind == "Transfer":  # an element read or written; a copy
+        if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
+            kids = [n.value]
+        elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
         elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):
             kids = [k for k in kids if k._prod != "Local"]
@@ -103,11 +112,19 @@ def _keeps_nothing(n, tensor_results: frozenset) -> bool:
 # -- where each owned local dies ---------------------------------------------------------
 
 def _reads(node, owned: frozenset) -> set:
+    """The owned locals a statement or exit reads (an assignment to a cell does not read
+    it: it gives it a new tensor)."""
+    if node._prod == "Assign" and node.target._prod == "Local":
+        node = node.value
     return {n.name for n in descendants(node) if n._prod == "Local" and n.name in owned}
 
 
 def _defines(stmt) -> set:
-    return {stmt.name} if stmt._prod == "Let" else set()
+    """What a statement gives a new tensor: a `let`'s local, an assigned cell."""
+    if stmt._prod == "Let":
+        return {stmt.name}
+    return {stmt.target.name} if stmt._prod == "Assign" and stmt.target._prod == "Local" \
+        else set()
 
 
 def _targets(exit_node) -> tuple:

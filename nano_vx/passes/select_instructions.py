@@ -187,8 +187,9 @@ def _cell(run, node, local: str):
 
 @lowering.on("Drop")
 def _drop(run, node):
-    ssa, t = run.state.b.values[node.name]
-    run.state.b.emit("Dealloc", ssa, t.mtype)
+    b = run.state.b
+    ssa, t = _local(run, node)  # a cell's tensor is the one it holds now
+    b.emit("Dealloc", ssa, t.mtype)
 
 
 @lowering.on("Assume")

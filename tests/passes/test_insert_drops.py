@@ -61,6 +61,10 @@ def test_a_return_computes_its_value_before_dropping_what_it_reads():
     assert _dropped("returns")["made"] == ["scratch"] and _dropped("returns")["main"] == ["m"]
 
 
+def test_a_tensor_variable_given_a_new_tensor_drops_the_one_it_held():
+    assert _dropped("reassigned")["main"] == ["t", "t", "u", "u"]  # not v: v = f(v)
+
+
 def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_own():
     blocks = _blocks("branches", "pick")
     entry = next(iter(blocks.values()))
@@ -70,7 +74,7 @@ def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_o
 
 # Hand-written Lcells: a tensor read only by a branch's condition dies on both edges out of
 # the branch (the join after has another way in, so one edge gets a block), a local bound
-# twice is never owned, and a cell holding a tensor is never dropped.
+# twice is never owned, and a cell given only fresh tensors is owned as a local is.
 READ_BY_A_BRANCH = """
     // IL: Lcells
     fn main() -> void cells c {
@@ -97,6 +101,6 @@ def test_handwritten_a_tensor_read_by_a_branch(run_pass, snapshot_txt):
     assert ran.codes == []
     fn = ran.tree.items[0]
     drops = {b.label: [s.name for s in b.stmts if s._prod == "Drop"] for b in fn.blocks}
-    assert drops == {"bb0": [], "bb1": [], "bb2": ["t"], "bb3": [], "bb4": ["t"]}
+    assert drops == {"bb0": [], "bb1": [], "bb2": ["t"], "bb3": ["c"], "bb4": ["t"]}
     assert fn.blocks[1].exit.orelse == "bb4" and fn.blocks[4].exit.target == "bb3"
     assert ran.dump == snapshot_txt
