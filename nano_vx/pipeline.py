@@ -56,6 +56,7 @@ from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
+from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
@@ -143,6 +144,7 @@ BACK_END = [
     explicate_control,
     explicate_assertions,
     choose_memory_cells,
+    insert_drops,
     select_instructions,
 ]
 

@@ -50,11 +50,50 @@ def to_llvm_ir(program) -> str:
         with _mlir_errors("computing bf16 in f32"):
             PassManager.parse(BF16_IN_F32).run(module.operation)
         bf16_in_integers(module)
+        noalias = noalias_pointers(module)
         with _mlir_errors("lowering to the LLVM dialect"):
             PassManager.parse(PIPELINE).run(module.operation)
+        mark_noalias(module, noalias)
         _check_lowered(module)
         with _mlir_errors("translating to LLVM IR"):
             return str(translate_module_to_llvmir(module.operation))
+
+
+def noalias_pointers(module) -> dict:
+    """Function -> (how many arguments it takes once lowered, the positions of the aligned
+    pointers of its memref arguments marked llvm.noalias). convert-func-to-llvm spreads a
+    memref argument into its descriptor's fields (allocated and aligned pointers, offset,
+    sizes, strides) and drops the mark, so mark_noalias puts it back on the pointer every
+    load and store goes through."""
+    from mlir import ir
+
+    marks = {}
+    for op in _ops_named(module, "func.func"):
+        types = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).inputs
+        attrs = op.attributes["arg_attrs"] if "arg_attrs" in op.attributes else None
+        at, aligned = 0, []
+        for k, t in enumerate(types):
+            if isinstance(t, ir.MemRefType):
+                if attrs is not None and "llvm.noalias" in ir.DictAttr(attrs[k]):
+                    aligned.append(at + 1)
+                at += 3 + 2 * ir.MemRefType(t).rank
+            else:
+                at += 1
+        if aligned:
+            marks[ir.StringAttr(op.attributes["sym_name"]).value] = (at, aligned)
+    return marks
+
+
+def mark_noalias(module, marks: dict) -> None:
+    from mlir import ir
+
+    for op in _ops_named(module, "llvm.func"):
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        if name in marks:
+            count, aligned = marks[name]
+            noalias = ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()})
+            op.attributes["arg_attrs"] = ir.ArrayAttr.get(
+                [noalias if k in aligned else ir.DictAttr.get({}) for k in range(count)])
 
 
 def lower_transfers(module) -> None:

@@ -94,13 +94,26 @@ _NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("l
 _FLAGS = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE
 
 
+_libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+# The length of each buffer mapped and not yet given back, by address: munmap needs it, and
+# memref.dealloc passes only the address.
+_mapped: dict = {}
+
+
 def _alloc(size: int) -> int:
-    address = _libc.mmap(None, max(size, 1), mmap.PROT_READ | mmap.PROT_WRITE, _FLAGS, -1, 0)
-    return 0 if address in (None, _MAP_FAILED) else address
+    size = max(size, 1)
+    address = _libc.mmap(None, size, mmap.PROT_READ | mmap.PROT_WRITE, _FLAGS, -1, 0)
+    if address in (None, _MAP_FAILED):
+        return 0
+    _mapped[address] = size
+    return address
 
 
 def _free(address: int) -> None:
-    """Buffers live until the run ends (the child's exit returns them)."""
+    """Unmap a buffer insert-drops found dead: a read of it after this faults."""
+    size = _mapped.pop(address, None)
+    if size is not None:
+        _libc.munmap(address, size)
 
 
 _ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64)(_alloc)

@@ -104,7 +104,8 @@ def _results(types) -> str:
 
 
 def _func(fn, signatures) -> list[str]:
-    params = ", ".join(f"%{a.name}: {a.type}" for a in fn.args)
+    params = ", ".join(f"%{a.name}: {a.type}" + (" {llvm.noalias}" if a._prod == "NoAlias"
+                                                  else "") for a in fn.args)
     attrs = f" attributes {{vx.topology = {string(fn.topology)}}}" if fn.topology else ""
     head = f"  func.func {symbol(fn.name)}({params}){_results(fn.results)}{attrs}"
     if not fn.blocks:
@@ -169,6 +170,8 @@ def _op(op, signatures) -> str:
         return f"%{op.result} = memref.get_global {symbol(op.name)} : {op.type}"
     if p in ("Alloca", "Alloc"):
         return f"%{op.result} = memref.{p.lower()}() : {op.type}"
+    if p == "Dealloc":
+        return f"memref.dealloc %{op.ref} : {op.type}"
     if p == "Load":
         return f"%{op.result} = memref.load %{op.ref}[{_values(op.indices)}] : {op.type}"
     if p == "Store":

@@ -68,3 +68,4 @@ line("BasicBlock", "label stmts exit",
 line("Goto", "target", "goto {target};")
 line("Branch", "cond then orelse", "branch {cond}, {then}, {orelse};")
 line("Stop", "code message", "stop {code}, {message};")
+line("Drop", "name", "drop {name};")

@@ -14,7 +14,7 @@ import re
 
 from ..nanopass import Language, Nonterminal, Terminal, prod
 from .linstances import is_iname
-from .lcells import Lcells
+from .ldrops import Ldrops
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
@@ -100,7 +100,10 @@ NONTERMINALS = [
              "span: `{a}` and `{b}` in the message are the operands, read as `operand`"),
     )),
     Nonterminal("Arg", (prod("Arg", "name: ssa, type: mtype", "a typed value: a block's "
-                                                               "argument, a call's result"),)),
+                                                               "argument, a call's result"),
+                        prod("NoAlias", "name: ssa, type: mtype",
+                             "a function's memref argument whose buffer no other argument "
+                             "shares at any call (llvm.noalias)"))),
     Nonterminal("Block", (prod("Block", "label: label, args: Arg*, ops: Op*, term: Term"),)),
     Nonterminal("Op", (
         prod("Constant", "result: ssa, value: number, type: mtype", "arith.constant"),
@@ -115,6 +118,7 @@ NONTERMINALS = [
         prod("Alloca", "result: ssa, type: mtype", "memref.alloca: a mutable local's cell"),
         prod("GetGlobal", "result: ssa, name: name, type: mtype", "memref.get_global"),
         prod("Alloc", "result: ssa, type: mtype", "memref.alloc: a tensor's elements"),
+        prod("Dealloc", "ref: ssa, type: mtype", "memref.dealloc: a buffer given back"),
         prod("Load", "result: ssa, ref: ssa, indices: ssa*, type: mtype",
              "memref.load; type: the memref's"),
         prod("Store", "value: ssa, ref: ssa, indices: ssa*, type: mtype",
@@ -140,7 +144,7 @@ NONTERMINALS = [
     )),
 ]
 
-# Every production of Lcells gives way: this IL is written afresh, with Lcells as the one
+# Every production of Ldrops gives way: this IL is written afresh, with Ldrops as the one
 # before it so that --diff-language shows the whole change. Its root is a Module, not a
 # Program: a node class is shared by every IL with the same production, and an MLIR module
 # must be told apart from a Vx program by its class.
@@ -151,5 +155,5 @@ Lmlir = Language(
     TERMINALS,
     NONTERMINALS,
     entry="Module",
-    parent=Lcells,
+    parent=Ldrops,
 )

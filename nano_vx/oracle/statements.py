@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 
+from ..languages.ldrops import Ldrops
 from ..languages.lsrc import assertion_message
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
@@ -21,7 +22,8 @@ from .functions import run_body
 from .references import Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
 
-STATEMENTS = Handlers("the interpreter's statements", INTERPRETED, "Stmt")
+# Ldrops' one statement, Drop, runs here too; its other productions are the blocks' ILs'.
+STATEMENTS = Handlers("the interpreter's statements", (*INTERPRETED, Ldrops), "Stmt")
 # An assignment to a place other than a variable, by the place's production.
 _PLACES = Handlers("the interpreter's assignment targets", INTERPRETED, "Expr")
 
@@ -338,6 +340,12 @@ class StmtMixin(ExprMixin):
         def expr_stmt(f):
             value(f)
         return expr_stmt
+
+    @STATEMENTS.on("Drop")
+    def s_Drop(self, node, sc):
+        """The end of a buffer native code gives back: the interpreter's tensors are
+        Python's to collect."""
+        return lambda f: None
 
     @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node, sc):

@@ -1,23 +1,24 @@
-"""select-instructions: Lcells -> Lmlir."""
+"""select-instructions: Ldrops -> Lmlir."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..backend.buffers import distinct_parameters
 from ..backend.machine_types import Ref, cell_type, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.print_ops import print_arg
 from ..backend.scalar_ops import COMPARISONS, cast, compare, math_builtin, negate, operate
 from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
 from ..languages.lmlir import Lmlir
-from ..languages.lcells import Lcells
+from ..languages.ldrops import Ldrops
 from ..nanopass import Analysis, Pass
 from ..values.math import MATH
 from ..values.numbers import FLOAT_TYPES
 
 M = Lmlir
 
-select_instructions = Pass("select-instructions", Lcells, Lmlir, """
+select_instructions = Pass("select-instructions", Ldrops, Lmlir, """
 Choose the MLIR operations of every statement, expression and jump: the program in SSA form.
 
 A Vx scalar becomes its machine type (bool i1, u32 i32, ...; the operation says signed or
@@ -30,8 +31,9 @@ inside an expression is made explicit, each check a branch to a block that calls
 runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
 by -1 (E9001), an index outside its extent (E9003, after every index of the access is
 computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
-block. `&&` and `||` branch when their right side could stop or has effects, else they are
-arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
+block. A `Drop` is a memref.dealloc. A tensor parameter that no other argument of any call
+shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as noalias. `&&` and
+`||` branch when their right side could stop or has effects, else they are arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
 topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a print
 site saying how to read the value. A `const` is computed where it is used. The blocks come in
 the order code went into them, those that stop last.
@@ -45,7 +47,8 @@ class _Lowering:
     consts: dict = field(default_factory=dict)  # name -> ConstItem
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
-    labels: dict = field(default_factory=dict)  # its Lcells labels -> the builder's
+    labels: dict = field(default_factory=dict)  # its Ldrops labels -> the builder's
+    distinct: dict = field(default_factory=dict)  # function -> its noalias parameters
     module: object = None  # the Lmlir Module, once made
 
     def __post_init__(self):
@@ -53,14 +56,15 @@ class _Lowering:
         self.consts = {i.name: i for i in self.tree.items if i._prod == "ConstItem"}
 
 
-# The handlers, one per production of Lcells' statements, exits and expressions (checked at
-# import against Lcells); an expression's gives (ssa, Vx type), "void" for no value.
-lowering = Analysis("select-instructions", Lcells, "The MLIR operations of one node.")
+# The handlers, one per production of Ldrops' statements, exits and expressions (checked at
+# import against Ldrops); an expression's gives (ssa, Vx type), "void" for no value.
+lowering = Analysis("select-instructions", Ldrops, "The MLIR operations of one node.")
 
 
 @lowering.on("Program")
 def _program(run, node):
     module = ModuleBuilder(node.span)
+    run.state.distinct = distinct_parameters(node)
     run.state.module = module.module([_function(run, fn, module)
                                       for fn in run.state.fns.values()])
 
@@ -72,10 +76,11 @@ def _function(run, fn, module):
     args = []
     entry = b.new_block()
     b.enter(entry)
-    for prm in fn.params:
+    for k, prm in enumerate(fn.params):
         t = vx_type(prm.type)
         ssa = ssa_name(prm.name)
-        args.append(M["Arg"](ssa, mtype(t), span=prm.span))
+        kind = "NoAlias" if k in s.distinct.get(fn.name, ()) else "Arg"
+        args.append(M[kind](ssa, mtype(t), span=prm.span))
         b.bind(prm.name, ssa, t, prm.span)
     targets = {getattr(blk.exit, f) for blk in fn.blocks
                for f in ("target", "then", "orelse") if f in blk.exit._fields}
@@ -178,6 +183,13 @@ def _cell(run, node, local: str):
         b.in_cells = b.in_cells | {local}
         b.bind(local, *b.values[local], node.span)
     return b.cells[local]
+
+
+@lowering.on("Drop")
+def _drop(run, node):
+    b = run.state.b
+    ssa, t = _local(run, node)  # a cell's tensor is the one it holds now
+    b.emit("Dealloc", ssa, t.mtype)
 
 
 @lowering.on("Assume")

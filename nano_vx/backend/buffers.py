@@ -1,0 +1,155 @@
+"""Which tensor buffers a function makes, and which of its tensor parameters no other one can
+overlap: read off a program of basic blocks (Lcells and after) for insert-drops, which drops
+what a function owns, and select-instructions, which marks the distinct parameters noalias.
+
+A buffer is fresh when the `let` that binds it makes it: a constructor, a tensor literal, a
+transfer (native code copies into a buffer of the destination) or a call of a function whose
+every `return` hands on a fresh buffer of its own."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..nanopass.verify import descendants
+from .machine_types import Tensor, vx_type
+
+FRESH = frozenset({"TensorNew", "TensorLit", "Transfer"})
+
+
+def tensor_results(program) -> frozenset:
+    """The functions whose result is a tensor."""
+    return frozenset(i.name for i in program.items
+                     if i._prod == "Fn" and isinstance(vx_type(i.ret), Tensor))
+
+
+def fresh_results(program) -> frozenset:
+    """The functions whose every `return` hands on a buffer the call made: the greatest set
+    in which each returns only fresh tensors, or locals bound once to one (a call of a
+    function of the set included), so a recursive one counts on itself."""
+    names = tensor_results(program)
+    fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
+    fresh = frozenset(fn.name for fn in fns)
+    while True:
+        kept = frozenset(fn.name for fn in fns if all(
+            _made_fresh(b.exit.value, fresh_lets(fn, fresh))
+            for b in fn.blocks if b.exit._prod == "Return"))
+        if kept == fresh:
+            return fresh
+        fresh = kept
+
+
+def _made_fresh(e, lets: dict) -> bool:
+    return e is not None and (e._prod in FRESH or e._prod == "Local" and e.name in lets)
+
+
+def _lets(fn) -> dict:
+    """Each local of `fn` bound by a `let`: its lets (one, unless a dump says otherwise)."""
+    lets: dict = {}
+    for blk in fn.blocks:
+        for s in blk.stmts:
+            if s._prod == "Let":
+                lets.setdefault(s.name, []).append(s)
+    return lets
+
+
+def makes_fresh(e, fresh: frozenset) -> bool:
+    """An expression that makes a buffer (`fresh`: the functions whose result is one)."""
+    return e._prod in FRESH or e._prod == "Call" and getattr(e.callee, "name", None) in fresh
+
+
+def fresh_lets(fn, fresh: frozenset) -> dict:
+    """The locals of `fn` bound once, outside a cell, to a fresh tensor (`fresh`: the
+    functions whose result is one), each with its `let`."""
+    return {name: s for name, (s, *more) in _lets(fn).items()
+            if not more and name not in fn.cells and isinstance(vx_type(s.type), Tensor)
+            and makes_fresh(s.value, fresh)}
+
+
+def fresh_cells(fn, fresh: frozenset) -> set:
+    """The tensor variables of `fn` kept in cells whose `let` and every assignment give
+    them a fresh tensor."""
+    lets = _lets(fn)
+    cells = {name for name in fn.cells if len(lets.get(name, ())) == 1
+             and isinstance(vx_type(lets[name][0].type), Tensor)
+             and makes_fresh(lets[name][0].value, fresh)}
+    for blk in fn.blocks:
+        for s in blk.stmts:
+            if s._prod == "Assign" and s.target._prod == "Local" and not (
+                    s.op == "=" and makes_fresh(s.value, fresh)):
+                cells.discard(s.target.name)
+    return cells
+
+
+# -- parameters no other one overlaps ----------------------------------------------------
+
+_PARAMS = "parameters"  # the buffers a function was given: any two may be one
+
+
+def distinct_parameters(program) -> dict:
+    """Function -> the indices of its tensor parameters that, at every call and launch of
+    it, get a buffer no other argument of that call shares, and that it never puts in a
+    cell. Two arguments are apart when each is a local whose buffer is known, and the two
+    are not one: a fresh buffer of the caller's is its own, a local bound to another local is
+    that one's buffer, and the caller's own parameters may all be one buffer. What is not
+    known (a cell, a call's result that may be an argument) may be any buffer."""
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    fresh = fresh_results(program)
+    apart = {name: {k for k, p in enumerate(fn.params) if isinstance(vx_type(p.type), Tensor)}
+             - _stored(fn) for name, fn in fns.items()}
+    for fn in fns.values():
+        roots = _roots(fn, fresh)
+        for call in _calls(fn):
+            name = call.callee.name if call._prod == "Call" else call.kernel
+            if name not in apart:
+                continue
+            args = [_root(a, roots) for a in call.args]
+            for i, j in combinations(sorted(apart[name]), 2):
+                if j >= len(args) or None in (args[i], args[j]) or args[i] == args[j]:
+                    apart[name] -= {i, j}
+    return {name: frozenset(ks) for name, ks in apart.items()}
+
+
+def _calls(fn):
+    for blk in fn.blocks:
+        for node in (*blk.stmts, blk.exit):
+            yield from (n for n in descendants(node) if n._prod == "Launch"
+                        or n._prod == "Call" and n.callee._prod in ("Local", "Global"))
+
+
+def _roots(fn, fresh: frozenset) -> dict:
+    """Local -> the buffer it holds, as a name: its own for a fresh one, its parameters'
+    for a parameter, that of the local it was bound to; None for one not known."""
+    known = {p.name: _PARAMS for p in fn.params}
+    known.update({name: name for name in fresh_lets(fn, fresh)})
+    alias = {name: s.value.name for name, (s, *more) in _lets(fn).items()
+             if not more and name not in fn.cells and s.value._prod == "Local"}
+
+    def root(name):
+        seen = set()
+        while name in alias and name not in seen:
+            seen.add(name)
+            name = alias[name]
+        return known.get(name)
+    return {name: root(name) for name in {*known, *alias}}
+
+
+def _root(arg, roots: dict):
+    if arg._prod == "Local":
+        return roots.get(arg.name)
+    if arg._prod in FRESH:
+        return object()  # a buffer made for this call alone
+    return None
+
+
+def _stored(fn) -> set:
+    """The indices of the parameters `fn` puts in a cell (a pointer loaded back from one is
+    not the parameter's to LLVM)."""
+    index = {p.name: k for k, p in enumerate(fn.params)}
+    out = set()
+    for blk in fn.blocks:
+        for s in blk.stmts:
+            target = s.name if s._prod == "Let" else \
+                s.target.name if s._prod == "Assign" and s.target._prod == "Local" else None
+            if target in fn.cells and s.value._prod == "Local" and s.value.name in index:
+                out.add(index[s.value.name])
+    return out

@@ -1,0 +1,240 @@
+"""insert-drops: Lcells -> Ldrops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..backend.buffers import fresh_cells, fresh_lets, fresh_results, tensor_results
+from ..backend.machine_types import vx_type
+from ..languages.lcells import Lcells
+from ..languages.ldrops import Ldrops
+from ..nanopass import Pass
+from ..nanopass.verify import child_nodes, descendants
+
+
+@dataclass
+class _Program:
+    tensor_results: frozenset = frozenset()  # the functions whose result is a tensor
+    fresh_results: frozenset = frozenset()  # those whose result is a buffer the call made
+
+
+insert_drops = Pass("insert-drops", Lcells, Ldrops, """
+Drop each tensor a function owns where it is dead: a loop that makes one per turn frees it.
+
+A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
+tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
+returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
+printed, transferred (copied) or passed to a function whose result is no tensor: none of
+those can keep the buffer past the call. Any other use (returned, bound to another
+name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
+buffer on, and the local is never dropped: where ownership is not clear, the buffer leaks
+rather than dangles. Parameters are never dropped (a reference to a tensor was erased to the
+tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
+assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
+fresh tensor: each assignment is a new definition, so the tensor it replaces dies after its
+last read before it.
+
+An owned local dies where the liveness of the function's blocks says it is read no more:
+after the statement that reads it last in its block (a local made and never read, at once);
+on an edge out of a branch toward a block that does not read it, at the start of that block
+when the edge is its only way in, else in a block of its own put on the edge; before a
+`return`, after the returned value is computed into a new local when it reads the local. So
+an early `return`, a `break` and a `continue` drop what they leave behind. A block that
+stops ends the program, which gives everything back.
+""", state=_Program)
+
+Drop = Ldrops["Drop"]
+
+
+@insert_drops.on("Program")
+def _program(run, node):
+    run.state.tensor_results = tensor_results(node)
+    run.state.fresh_results = fresh_results(node)
+    return run.rebuild(node)
+
+
+@insert_drops.on("Fn")
+def _fn(run, node):
+    owned = _owned(node, run.state.tensor_results, run.state.fresh_results)
+    if not owned:
+        return node
+    return node.replace(blocks=_Liveness(node, owned).place_drops())
+
+
+# -- what the function owns --------------------------------------------------------------
+
+def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
+    """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
+    fresh = set(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
+    escaped: set = set()
+    for blk in fn.blocks:
+        for node in (*blk.stmts, blk.exit):
+            _escapes(node, fresh, tensor_results, escaped)
+            # `t = f(t)`: the tensor replaced dies inside the statement, where no drop goes
+            if node._prod == "Assign" and node.target._prod == "Local" and \
+                    node.target.name in _reads(node, frozenset(fresh)):
+                escaped.add(node.target.name)
+    return frozenset(fresh - escaped)
+
+
+def _escapes(node, fresh: set, tensor_results: frozenset, out: set):
+    """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = n._prod
+        if kind == "Local":
+            if n.name in fresh:
+                out.add(n.name)
+            continue
+        kids = child_nodes(n)
+        if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
+            kids = [n.value]
+        elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
+            kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
+        elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):
+            kids = [k for k in kids if k._prod != "Local"]
+        stack.extend(kids)
+
+
+def _held(n):
+    """The operand whose buffer an Index reads or a Transfer copies."""
+    return n.base if n._prod == "Index" else n.value
+
+
+def _keeps_nothing(n, tensor_results: frozenset) -> bool:
+    """A call of a named function (print included) or a launch whose result cannot be an
+    argument's buffer."""
+    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
+    return name is not None and name not in tensor_results
+
+
+# -- where each owned local dies ---------------------------------------------------------
+
+def _reads(node, owned: frozenset) -> set:
+    """The owned locals a statement or exit reads (an assignment to a cell does not read
+    it: it gives it a new tensor)."""
+    if node._prod == "Assign" and node.target._prod == "Local":
+        node = node.value
+    return {n.name for n in descendants(node) if n._prod == "Local" and n.name in owned}
+
+
+def _defines(stmt) -> set:
+    """What a statement gives a new tensor: a `let`'s local, an assigned cell."""
+    if stmt._prod == "Let":
+        return {stmt.name}
+    return {stmt.target.name} if stmt._prod == "Assign" and stmt.target._prod == "Local" \
+        else set()
+
+
+def _targets(exit_node) -> tuple:
+    if exit_node._prod == "Goto":
+        return (exit_node.target,)
+    if exit_node._prod == "Branch":
+        return (exit_node.then, exit_node.orelse)
+    return ()
+
+
+class _Liveness:
+    """The owned locals live into each block of one function, and the blocks with drops."""
+
+    def __init__(self, fn, owned: frozenset):
+        self.fn, self.owned = fn, owned
+        self.labels = {b.label for b in fn.blocks}
+        self.reads = {b.label: [_reads(s, owned) for s in b.stmts] for b in fn.blocks}
+        self.exit_reads = {b.label: _reads(b.exit, owned) for b in fn.blocks}
+        self.live_in = {b.label: set() for b in fn.blocks}
+        self.names = None  # every name of the function, once a new one is needed
+        changed = True
+        while changed:
+            changed = False
+            for b in reversed(fn.blocks):
+                live = self._block_in(b)
+                if live != self.live_in[b.label]:
+                    self.live_in[b.label], changed = live, True
+
+    def held(self, b) -> set:
+        """What is live at the end of block b's statements: read by its exit or after it."""
+        live = set(self.exit_reads[b.label])
+        for t in _targets(b.exit):
+            live |= self.live_in.get(t, set())
+        return live
+
+    def _block_in(self, b) -> set:
+        live = self.held(b)
+        for s, reads in zip(reversed(b.stmts), reversed(self.reads[b.label])):
+            live = (live - _defines(s)) | reads
+        return live
+
+    def place_drops(self) -> tuple:
+        ways_in: dict = {}
+        for b in self.fn.blocks:
+            for t in _targets(b.exit):
+                ways_in[t] = ways_in.get(t, 0) + 1
+        entry = self.fn.blocks[0].label
+        heads: dict = {}  # label -> drops at its start
+        blocks, split = [], []
+        taken = {int(label[2:]) for label in self.labels}
+        for b in self.fn.blocks:
+            stmts = self._within(b)
+            exit_node = b.exit
+            held = self.held(b)
+            if exit_node._prod == "Return" and held:
+                stmts, exit_node = self._before_return(b, stmts, held)
+            retarget = {}
+            for field in ("target", "then", "orelse"):
+                if field not in exit_node._fields:
+                    continue
+                to = getattr(exit_node, field)
+                dying = held - self.live_in.get(to, set())
+                if not dying or to not in self.labels:
+                    continue
+                drops = _drops(dying, exit_node.span)
+                if ways_in[to] == 1 and to != entry:
+                    heads[to] = drops
+                    continue
+                label = f"bb{max(taken) + 1}"
+                taken.add(max(taken) + 1)
+                split.append(Ldrops["BasicBlock"](label, drops, Ldrops["Goto"](
+                    to, span=exit_node.span), span=b.span))
+                retarget[field] = label
+            blocks.append(b.replace(stmts=stmts, exit=exit_node.replace(**retarget)
+                                    if retarget else exit_node))
+        blocks = [b.replace(stmts=heads[b.label] + b.stmts) if b.label in heads else b
+                  for b in blocks]
+        return tuple(blocks + split)
+
+    def _within(self, b) -> tuple:
+        """Block b's statements, each followed by the drops of what it read (or made) last."""
+        live, out = self.held(b), []
+        for s, reads in zip(reversed(b.stmts), reversed(self.reads[b.label])):
+            out.extend(reversed(_drops((reads | _defines(s) & self.owned) - live, s.span)))
+            out.append(s)
+            live = (live - _defines(s)) | reads
+        return tuple(reversed(out))
+
+    def _before_return(self, b, stmts: tuple, held: set):
+        """Drop what a `return` reads (`held`, the locals its value reads), after computing
+        the value into a new local."""
+        ret, span = b.exit, b.exit.span
+        if vx_type(self.fn.ret) == "void":
+            computed = Ldrops["ExprStmt"](ret.value, span=span)
+            return stmts + (computed,) + _drops(held, span), ret.replace(value=None)
+        name = self._fresh_name("result")
+        computed = Ldrops["Let"](name, False, self.fn.ret, ret.value, span=span)
+        return (stmts + (computed,) + _drops(held, span),
+                ret.replace(value=Ldrops["Local"](name, span=span)))
+
+    def _fresh_name(self, base: str) -> str:
+        if self.names is None:
+            self.names = {n.name for n in descendants(self.fn)
+                          if n._prod in ("Local", "Let", "Param")}
+        k = 0
+        while f"{base}#{k}" in self.names:
+            k += 1
+        self.names.add(f"{base}#{k}")
+        return f"{base}#{k}"
+
+
+def _drops(names, span) -> tuple:
+    return tuple(Drop(name, span=span) for name in sorted(names))

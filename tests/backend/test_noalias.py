@@ -1,0 +1,80 @@
+"""A tensor parameter that, at every call, gets a buffer no other argument shares is marked
+llvm.noalias in the MLIR, and LLVM gets `noalias` on the pointer its loads and stores use;
+one that may share its buffer with another argument is not marked."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from nano_vx.cli import main
+
+KERNEL = """
+fn axpy(x: &Tensor<f32, [8]>, y: &mut Tensor<f32, [8]>) {
+    for i in 0..8 {
+        y[i] = y[i] + 2.0 * x[i];
+    }
+}
+
+fn read2(x: &Tensor<f32, [8]>, y: &Tensor<f32, [8]>) -> f32 {
+    x[0] + y[1]
+}
+"""
+
+
+def _emit(tmp_path, main_body: str, *, extra: str = "", action: str = "emit-mlir") -> str:
+    path = tmp_path / "p.vx"
+    path.write_text(KERNEL + extra + "fn main() {\n" + main_body + "\n}\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(path), "--action", action], stdout=out, stderr=err) == 0, err.getvalue()
+    return out.getvalue()
+
+
+def _marked(mlir: str) -> dict:
+    """Function -> for each argument, whether it is marked llvm.noalias."""
+    return {m.group(1): ["llvm.noalias" in a for a in m.group(2).split("%")[1:]]
+            for m in re.finditer(r"func\.func @(\w+)\((.*)\)", mlir)}
+
+
+def test_buffers_of_distinct_locals_are_marked_and_reach_llvm(tmp_path):
+    body = """
+    let a = Tensor<f32, [8]>::fill(1.0);
+    let mut b = Tensor<f32, [8]>::fill(2.0);
+    axpy(&a, &mut b);
+    print(read2(&a, &b));"""
+    marked = _marked(_emit(tmp_path, body))
+    assert marked["axpy"] == [True, True] and marked["read2"] == [True, True]
+    llvm = _emit(tmp_path, body, action="emit-llvm")
+    define = next(line for line in llvm.splitlines() if line.startswith("define void @axpy"))
+    assert define.count("ptr noalias") == 2
+
+
+def test_one_buffer_passed_twice_is_not_marked(tmp_path):
+    body = """
+    let a = Tensor<f32, [8]>::fill(1.0);
+    let b = Tensor<f32, [8]>::fill(2.0);
+    print(read2(&a, &b));
+    print(read2(&a, &a));"""
+    assert _marked(_emit(tmp_path, body))["read2"] == [False, False]
+
+
+def test_a_local_bound_to_another_is_its_buffer(tmp_path):
+    body = """
+    let a = Tensor<f32, [8]>::fill(1.0);
+    let r = &a;
+    print(read2(r, &a));"""
+    assert _marked(_emit(tmp_path, body))["read2"] == [False, False]
+
+
+def test_the_callers_own_parameters_may_be_one_buffer(tmp_path):
+    extra = """
+fn outer(p: &Tensor<f32, [8]>, q: &Tensor<f32, [8]>) -> f32 {
+    read2(p, q)
+}
+"""
+    body = """
+    let a = Tensor<f32, [8]>::fill(1.0);
+    let b = Tensor<f32, [8]>::fill(2.0);
+    print(outer(&a, &b));"""
+    marked = _marked(_emit(tmp_path, body, extra=extra))
+    assert marked["outer"] == [True, True] and marked["read2"] == [False, False]

@@ -1,0 +1,106 @@
+"""insert-drops: each tensor a function owns is dropped where it is dead (after its last read,
+on the way out of a branch, before a `return`), and one whose buffer may be handed on never."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.insert_drops import insert_drops
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "insert_drops"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", insert_drops)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"insert-drops: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", insert_drops)
+
+
+def _dropped(case: str) -> dict:
+    """Function -> the locals it drops, each as often as it is dropped."""
+    after = run_front(CASES / f"{case}.vx", insert_drops).after
+    return {fn.name: sorted(s.name for b in fn.blocks for s in b.stmts if s._prod == "Drop")
+            for fn in after.items if fn._prod == "Fn"}
+
+
+def _blocks(case: str, fn: str) -> dict:
+    after = run_front(CASES / f"{case}.vx", insert_drops).after
+    f = next(i for i in after.items if i._prod == "Fn" and i.name == fn)
+    return {b.label: b for b in f.blocks}
+
+
+def test_every_way_out_of_a_turn_drops_what_the_turn_made():
+    # the end of the turn, `continue`, `break` (with the tensor made before the loop), and
+    # the tensor made before the loop where the loop ends by its condition
+    assert _dropped("loops")["main"] == ["before", "before", "row", "t", "t", "t", "unused"]
+
+
+def test_a_buffer_handed_on_is_never_dropped():
+    dropped = _dropped("moves")
+    assert dropped["main"] == ["back", "dev", "host"]  # not kept, again nor alias
+    assert dropped["sum"] == dropped["same"] == []  # a parameter is the caller's
+
+
+def test_a_return_computes_its_value_before_dropping_what_it_reads():
+    blocks = _blocks("returns", "first_positive")
+    early = next(b for b in blocks.values() if b.exit._prod == "Return")
+    assert [s._prod for s in early.stmts] == ["Let", "Drop"]
+    assert early.exit.value.name == early.stmts[0].name
+    # a function returning only buffers it made: its caller owns the result
+    assert _dropped("returns")["made"] == ["scratch"] and _dropped("returns")["main"] == ["m"]
+
+
+def test_a_tensor_variable_given_a_new_tensor_drops_the_one_it_held():
+    assert _dropped("reassigned")["main"] == ["t", "t", "u", "u"]  # not v: v = f(v)
+
+
+def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_own():
+    blocks = _blocks("branches", "pick")
+    entry = next(iter(blocks.values()))
+    edge = blocks[entry.exit.orelse]
+    assert [s._prod for s in edge.stmts] == ["Drop"] and edge.exit._prod == "Goto"
+
+
+# Hand-written Lcells: a tensor read only by a branch's condition dies on both edges out of
+# the branch (the join after has another way in, so one edge gets a block), a local bound
+# twice is never owned, and a cell given only fresh tensors is owned as a local is.
+READ_BY_A_BRANCH = """
+    // IL: Lcells
+    fn main() -> void cells c {
+    bb0:
+        let t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1i32);
+        let mut c: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(3i32);
+        let u: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2i32);
+        goto bb1;
+    bb1:
+        let u: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2i32);
+        branch t[0i32] == 1i32, bb2, bb3;
+    bb2:
+        @print(u[1i32]);
+        goto bb3;
+    bb3:
+        @print(c[0i32]);
+        return;
+    }
+"""
+
+
+def test_handwritten_a_tensor_read_by_a_branch(run_pass, snapshot_txt):
+    ran = run_pass("insert-drops", READ_BY_A_BRANCH)
+    assert ran.codes == []
+    fn = ran.tree.items[0]
+    drops = {b.label: [s.name for s in b.stmts if s._prod == "Drop"] for b in fn.blocks}
+    assert drops == {"bb0": [], "bb1": [], "bb2": ["t"], "bb3": ["c"], "bb4": ["t"]}
+    assert fn.blocks[1].exit.orelse == "bb4" and fn.blocks[4].exit.target == "bb3"
+    assert ran.dump == snapshot_txt
