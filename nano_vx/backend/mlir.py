@@ -197,17 +197,25 @@ def _check_lowered(module) -> None:
 
 @contextlib.contextmanager
 def _module(program):
-    """The program parsed and verified (parsing verifies), in a context of its own, which
-    allows the vx dialect's unregistered ops."""
+    """The program parsed and verified (parsing verifies)."""
     from mlir import ir
 
     text = to_mlir_text(program)
-    context = ir.Context()
-    context.allow_unregistered_dialects = True
-    with context, ir.Location.unknown():
+    with mlir_context():
         with _mlir_errors("parsing and verifying the module"):
             module = ir.Module.parse(text)
         yield module
+
+
+@contextlib.contextmanager
+def mlir_context():
+    """A context of its own for a module, which allows the vx dialect's unregistered ops."""
+    from mlir import ir
+
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    with context, ir.Location.unknown():
+        yield context
 
 
 @contextlib.contextmanager
