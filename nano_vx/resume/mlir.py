@@ -4,14 +4,16 @@ Lmlir tree the back end takes, spans pointing at each operation in the text.
 
 What MLIR refuses (a parse error, a verifier failure, a call of a function the module does not
 have) is E1007 with MLIR's message at MLIR's line and column. An operation Lmlir has no
-production for, or one carrying what its production does not (an attribute, a dynamic size),
-is refused by name: the tree is printed again and parsed, and each operation must come back
-as it was written, so what runs is what the file says. The print and stop sites, which MLIR
-has no operation for, are the `// vx_print` and `// vx_stop` comments the dump carries
-(dump/mlir_text.py writes and reads them).
+production for is refused by name, and so is one carrying what its production does not say
+(an attribute, a dynamic size): the tree is printed again and parsed, and each operation must
+come back as it was written, so what runs is what the file says. The print and stop sites,
+which MLIR has no operation for, are the `// vx_print` and `// vx_stop` comments the dump
+carries (dump/mlir_text.py writes and reads them).
 """
 
 from __future__ import annotations
+
+import re
 
 from ..backend.mlir import mlir_context
 from ..dump.mlir_text import read_sites, to_mlir_text
@@ -28,6 +30,14 @@ _INTRINSICS = {"llvm.fptosi.sat": "llvm.intr.fptosi.sat",
                "llvm.fptoui.sat": "llvm.intr.fptoui.sat"}
 
 
+# MLIR's parser descends once per bracket and stops at no depth: nested deep enough, it
+# overflows the native stack. Lmlir's text nests a few brackets deep (module, function,
+# attribute, a memref of a memref); a file nesting more is refused before MLIR reads it.
+MAX_NESTING = 256
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[{}()\[\]<>]')
+_OPENS = frozenset("{([<")
+
+
 class Refused(Exception):
     """An operation the dump has that no Lmlir production says."""
 
@@ -41,6 +51,12 @@ def read_mlir(source, diagnostics):
     from mlir import ir
 
     sites = _sites(source, diagnostics)
+    deep = _too_deep(source.text)
+    if deep is not None:
+        diagnostics.error(CODE, Span(source, deep, deep + 1),
+                          f"the text nests more than {MAX_NESTING} brackets deep, deeper than "
+                          f"any Lmlir module")
+        return None
     with mlir_context():
         try:
             module = ir.Module.parse(source.text)
@@ -58,6 +74,21 @@ def read_mlir(source, diagnostics):
             diagnostics.error(CODE, _span(source, refused.op.location), refused.message)
             return None
     return None if diagnostics.has_errors else tree
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the first bracket nesting deeper than MAX_NESTING, outside strings and
+    comments; None when none does."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        c = m.group()
+        if c in _OPENS:
+            depth += 1
+            if depth > MAX_NESTING:
+                return m.start()
+        elif len(c) == 1:
+            depth = max(depth - 1, 0)
+    return None
 
 
 def _sites(source, diagnostics) -> list:

@@ -177,3 +177,16 @@ def test_a_main_the_run_cannot_call_is_e1007(dump):
 def test_a_site_declared_twice_is_e1007(dump):
     err = refused(edited(dump, "// vx_print site 3: int i32", "// vx_print site 0: int i32"))
     assert "the Lmlir dump is not well formed: a second site 0" in err
+
+
+def test_text_nesting_deeper_than_any_module_is_e1007_before_mlir_reads_it(tmp_path):
+    # MLIR's parser would overflow the stack on it.
+    path = tmp_path / "deep.mlir"
+    path.write_text("module {\n  func.func @main() {\n" + "  scf.execute_region {\n" * 100_000
+                    + "}" * 100_000 + "\n  }\n}\n")
+    err = refused(path)
+    assert err.startswith("error[E1007]: the text nests more than 256 brackets deep, deeper "
+                          "than any Lmlir module\n")
+    path.write_text('// "{{{{" in a comment\nmodule {\n  func.func @main() -> i32 {\n'
+                    '    %0 = arith.constant 0 : i32\n    func.return %0 : i32\n  }\n}\n')
+    assert run(path) == (0, "", "")
