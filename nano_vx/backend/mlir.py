@@ -169,10 +169,10 @@ def bf16_in_integers(module) -> None:
 
 def _ops_named(module, *names) -> list:
     """The module's ops of these names, collected before any is rewritten."""
-    return [op for op in _ops(module) if op.name in names]
+    return [op for op in module_ops(module) if op.name in names]
 
 
-def _ops(module) -> list:
+def module_ops(module) -> list:
     """Every op of the module, the module first."""
     from mlir import ir
 
@@ -189,7 +189,7 @@ def _ops(module) -> list:
 def _check_lowered(module) -> None:
     """Refuse a module with an op left outside the LLVM dialect: the translation to LLVM IR
     crashes the process on one instead of reporting it."""
-    left = [f"{op.name} at {op.location}" for op in _ops(module)
+    left = [f"{op.name} at {op.location}" for op in module_ops(module)
             if not op.name.startswith("llvm.") and op.name != "builtin.module"]
     if left:
         raise BackendBug(f"lowering to the LLVM dialect left {', '.join(left)}")

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
-from ..backend.mlir import mlir_context
-from ..dump.mlir_text import read_sites, to_mlir_text
+from ..backend.mlir import mlir_context, module_ops
+from ..dump.mlir_text import MlirTextError, read_sites, to_mlir_text
 from ..languages.lmlir import ARITH_OPS, CONVERT_OPS, MATH_OPS, PREDICATES, Lmlir
+from ..nanopass import NodeError
 from ..source import Span
 
 CODE = "E1007"
@@ -51,6 +52,8 @@ def read_mlir(source, diagnostics):
     from mlir import ir
 
     sites = _sites(source, diagnostics)
+    if sites is None:
+        return None
     deep = _too_deep(source.text)
     if deep is not None:
         diagnostics.error(CODE, Span(source, deep, deep + 1),
@@ -73,7 +76,7 @@ def read_mlir(source, diagnostics):
         except Refused as refused:
             diagnostics.error(CODE, _span(source, refused.op.location), refused.message)
             return None
-    return None if diagnostics.has_errors else tree
+    return tree
 
 
 def _too_deep(text: str) -> int | None:
@@ -91,15 +94,16 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def _sites(source, diagnostics) -> list:
+def _sites(source, diagnostics) -> list | None:
+    """The print and stop sites of the comments; None when one does not read (reported)."""
     sites = []
     for start, prod, fields in read_sites(source.text):
         end = source.text.find("\n", start)
         span = Span(source, start, end if end >= 0 else len(source.text))
         if fields is None:
             diagnostics.error(CODE, span, f"a {prod} comment does not read as one")
-        else:
-            sites.append(M[prod](**fields, span=span))
+            return None
+        sites.append(M[prod](**fields, span=span))
     return sites
 
 
@@ -121,20 +125,31 @@ def _same_again(tree, module) -> None:
     back as written: what it carries the tree does not."""
     from mlir import ir
 
-    again = ir.Module.parse(to_mlir_text(tree))
-    for op, back in zip(_ops(module), _ops(again), strict=True):
+    try:
+        again = ir.Module.parse(to_mlir_text(tree))
+    except (ir.MLIRError, MlirTextError) as error:  # what the walk kept is not Lmlir's
+        raise Refused(module.operation, f"the module holds what Lmlir cannot say: "
+                                        f"{_first_line(error)}") from None
+    for op, back in zip(module_ops(module), module_ops(again), strict=True):
         if _shape(op) != _shape(back):
             raise Refused(op, f"'{op.name}' as written here carries what Lmlir does not "
                               f"({_difference(op, back)})")
 
 
-def _ops(module) -> list:
+def _first_line(error) -> str:
     from mlir import ir
 
-    found = []
-    module.operation.walk(lambda op: found.append(op) or ir.WalkResult.ADVANCE,
-                          ir.WalkOrder.PRE_ORDER)
-    return found
+    if isinstance(error, ir.MLIRError) and error.error_diagnostics:
+        return error.error_diagnostics[0].message
+    return str(error).split("\n", 1)[0]
+
+
+def _held(op, build, *args):
+    """build(op, *args), a node of Lmlir; what its fields cannot hold is the op's fault."""
+    try:
+        return build(op, *args)
+    except NodeError as error:
+        raise Refused(op, f"'{op.name}' here holds what Lmlir does not ({error})") from None
 
 
 def _shape(op) -> tuple:
@@ -160,9 +175,9 @@ class _Walk:
         for op in module.body.operations:
             op = op.operation
             if op.name == "memref.global":
-                out.append(self.global_(op))
+                out.append(_held(op, self.global_))
             elif op.name == "func.func":
-                out.append(self.func(op))
+                out.append(_held(op, self.func))
             else:
                 raise Refused(op, f"'{op.name}' is not an item of an Lmlir module (a "
                                   f"func.func or a memref.global)")
@@ -216,8 +231,8 @@ class _Walk:
         args = () if b == 0 else tuple(M["Arg"](self.names[a], str(a.type), span=None)
                                         for a in block.arguments)
         ops = [op.operation for op in block.operations]
-        return M["Block"](f"bb{b}", args, tuple(self.op(op) for op in ops[:-1]),
-                          self.term(ops[-1]), span=self.span(ops[-1]))
+        return M["Block"](f"bb{b}", args, tuple(_held(op, self.op) for op in ops[:-1]),
+                          _held(ops[-1], self.term), span=self.span(ops[-1]))
 
     def values(self, values) -> tuple:
         return tuple(self.names[v] for v in values)
