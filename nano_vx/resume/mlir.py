@@ -351,12 +351,20 @@ _SITE_OF = {"vx_print": "PrintSite", "vx_stop": "StopSite", "vx_check_alloc": "S
 
 
 def runtime_faults(module) -> list:
-    """(node, what is wrong) for each thing of a verified Lmlir module the runtime would
-    take on trust: a function declared that the runtime does not have, or with another
-    signature; a `main` it cannot call; a site declared twice; a runtime call whose site is
-    not a constant naming a site of its kind."""
+    """(node, what is wrong) for what MLIR refuses in an Lmlir module (a JSON dump's is read
+    by the tree reader, not MLIR), and each thing the runtime would take on trust: a
+    function declared that the runtime does not have, or with another signature; a `main`
+    it cannot call; a site declared twice; a runtime call whose site is not a constant
+    naming a site of its kind."""
+    from mlir import ir
+
     from ..backend.runtime_abi import FUNCTIONS
 
+    try:
+        with mlir_context():
+            ir.Module.parse(to_mlir_text(module))
+    except (ir.MLIRError, MlirTextError) as error:
+        return [(module, f"MLIR refuses the module it prints as: {_first_line(error)}")]
     problems = []
     sites: dict = {}
     for item in module.items:

@@ -202,3 +202,20 @@ def test_a_type_lmlir_has_not_is_e1007(tmp_path):
                           "(Alloc.type: expected mtype, got str 'memref<?xi32>')\n")
     path.write_text(path.read_text().replace("(%n) : memref<?xi32>", "() : memref<4xi32>"))
     assert run(path) == (0, "", "")
+
+
+def test_a_json_dump_of_lmlir_mlir_refuses_is_e1007(tmp_path):
+    # The tree reader reads a JSON dump; MLIR checks the module it prints as.
+    program = tmp_path / "p.vx"
+    program.write_text(PROGRAM)
+    run(program, "--dump-after", "select-instructions", "--dump-dir", tmp_path / "d",
+        "--dump-format", "json", "--action", "check")
+    [path] = (tmp_path / "d").iterdir()
+    text = path.read_text()
+    assert run(path)[:2] == (1, "42\n")
+    good = '"op": "muli", "lhs": "x", "rhs": "1", "type": "i32"'
+    assert good in text
+    path.write_text(text.replace(good, good.replace("i32", "i64")))
+    err = refused(path)
+    assert err.startswith("error[E1007]: the Lmlir dump is not well formed: MLIR refuses the "
+                          "module it prints as: use of value '%x' expects different type")
