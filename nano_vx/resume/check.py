@@ -4,8 +4,8 @@ is verified against its IL, and against the rules the passes after it take as gi
 of a typed back-end IL (Lscalars to Lcells) against that IL's rules of scope and type
 (`nano_vx/scalars/well_formed.py`), the back end's passes after type-scalars checking
 nothing; one of the front end's ILs from Lresolved on against its scoping rule and what its
-values must be (`front_end.py`); an Lmlir module, which MLIR verified as it read it, against
-what the runtime takes on trust (`mlir.py`). What is wrong is E1007 at the node that shows it."""
+values must be (`front_end.py`); an Lmlir module against MLIR's verifier and what the runtime
+takes on trust (`mlir.py`). What is wrong is E1007 at the node that shows it."""
 
 from __future__ import annotations
 

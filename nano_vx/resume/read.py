@@ -4,8 +4,8 @@ the dump. `nano-vx dump.txt` starts here.
 A text dump starts with the line naming its IL (`// IL: Lresolved`, writer.il_header); a JSON
 dump names it in its root object's "language"; a spatial program's text names it in its
 header (`spatial NAME: Stiled {`). Lmlir's text is MLIR's: a dump naming Lmlir, or any file
-named `.mlir`, is read by MLIR's parser (`mlir.py`). What does not read back is one E1007 naming the line, the
-column and what was expected there, never an exception.
+named `.mlir`, is read by MLIR's parser (`mlir.py`). What does not read back is one E1007
+naming the line, the column and what was expected there, never an exception.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _read(source: Source, diagnostics: Diagnostics):
     if text.startswith("spatial", start):
         return _read_spatial(source, diagnostics)
     m = _HEADER.match(text)
-    if m is None and source.name.endswith(MLIR_SUFFIX) or m and m.group(1) in MLIR_TEXT:
+    if (m.group(1) in MLIR_TEXT) if m else source.name.endswith(MLIR_SUFFIX):
         return _read_mlir(source, diagnostics)
     if m is None:
         first = text.split("\n", 1)[0].strip()
