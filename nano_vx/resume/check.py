@@ -5,7 +5,7 @@ of a typed back-end IL (Lscalars to Lcells) against that IL's rules of scope and
 (`nano_vx/scalars/well_formed.py`), the back end's passes after type-scalars checking
 nothing; one of the front end's ILs from Lresolved on against its scoping rule and what its
 values must be (`front_end.py`); an Lmlir module against MLIR's verifier and what the runtime
-takes on trust (`mlir.py`). What is wrong is E1007 at the node that shows it."""
+takes on trust (`runtime_trust.py`). What is wrong is E1007 at the node that shows it."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def well_formed(language, tree, source, diagnostics, state=None) -> bool:
 
         problems = ill_formed(tree)
     elif language.name == "Lmlir":
-        from .mlir import runtime_faults
+        from .runtime_trust import runtime_faults
 
         problems = runtime_faults(tree)
     elif "Local" in language.productions:

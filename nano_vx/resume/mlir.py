@@ -129,14 +129,15 @@ def _same_again(tree, module) -> None:
         again = ir.Module.parse(to_mlir_text(tree))
     except (ir.MLIRError, MlirTextError) as error:  # what the walk kept is not Lmlir's
         raise Refused(module.operation, f"the module holds what Lmlir cannot say: "
-                                        f"{_first_line(error)}") from None
+                                        f"{first_message(error)}") from None
     for op, back in zip(module_ops(module), module_ops(again), strict=True):
         if _shape(op) != _shape(back):
             raise Refused(op, f"'{op.name}' as written here carries what Lmlir does not "
                               f"({_difference(op, back)})")
 
 
-def _first_line(error) -> str:
+def first_message(error) -> str:
+    """The first error an MLIRError or an MlirTextError says."""
     from mlir import ir
 
     if isinstance(error, ir.MLIRError) and error.error_diagnostics:
@@ -341,65 +342,3 @@ def _number(op):
     value = attr.value
     return value & 1 if str(attr.type) == "i1" else value
 
-
-# -- what the runtime takes as given ----------------------------------------------------------
-
-# main's results the native run reads back (jit.py): none, or one integer.
-_MAIN_RESULTS = ((), ("i1",), ("i8",), ("i16",), ("i32",), ("i64",))
-# The site each runtime function's first argument names.
-_SITE_OF = {"vx_print": "PrintSite", "vx_stop": "StopSite", "vx_check_alloc": "StopSite"}
-
-
-def runtime_faults(module) -> list:
-    """(node, what is wrong) for what MLIR refuses in an Lmlir module (a JSON dump's is read
-    by the tree reader, not MLIR), and each thing the runtime would take on trust: a
-    function declared that the runtime does not have, or with another signature; a `main`
-    it cannot call; a site declared twice; a runtime call whose site is not a constant
-    naming a site of its kind."""
-    from mlir import ir
-
-    from ..backend.runtime_abi import FUNCTIONS
-
-    try:
-        with mlir_context():
-            ir.Module.parse(to_mlir_text(module))
-    except (ir.MLIRError, MlirTextError) as error:
-        return [(module, f"MLIR refuses the module it prints as: {_first_line(error)}")]
-    problems = []
-    sites: dict = {}
-    for item in module.items:
-        if item._prod in ("PrintSite", "StopSite"):
-            if item.id in sites:
-                problems.append((item, f"a second site {item.id}"))
-            sites.setdefault(item.id, item)
-        elif item._prod == "Declare" and (FUNCTIONS.get(item.name), item.results) != \
-                (tuple(item.args), ()):
-            problems.append((item, f"a declaration of {item.name}, which the runtime does not "
-                                   f"provide; it provides " + ", ".join(
-                                       f"{n}({', '.join(a)})" for n, a in FUNCTIONS.items())))
-        elif item._prod == "Func" and item.name == "main" and (
-                item.args or tuple(item.results) not in _MAIN_RESULTS):
-            problems.append((item, "a `main` that takes arguments or returns other than "
-                                   "nothing or one integer: the run cannot call it"))
-    for item in module.items:
-        if item._prod == "Func":
-            problems += _site_faults(item, sites)
-    return problems
-
-
-def _site_faults(fn, sites: dict) -> list:
-    constants = {op.result: op.value for block in fn.blocks for op in block.ops
-                 if op._prod == "Constant"}
-    problems = []
-    for block in fn.blocks:
-        for op in block.ops:
-            wanted = _SITE_OF.get(op.callee) if op._prod == "Call" else None
-            if wanted is None:
-                continue
-            site = sites.get(constants.get(op.args[0])) if op.args else None
-            if site is None or site._prod != wanted:
-                problems.append((op, f"a call of {op.callee} whose first argument is not a "
-                                     f"constant naming a {wanted} (a `// vx_"
-                                     f"{'print' if wanted == 'PrintSite' else 'stop'} site "
-                                     f"N: ...` comment)"))
-    return problems
