@@ -164,7 +164,7 @@ def _start(args, ctx: Compilation, base, usage):
     from .resume.read import is_dump
 
     source = ctx.source
-    dump = is_dump(source.text)
+    dump = is_dump(source.text, source.name)
     if not (dump or args.passes or args.start_after or args.start_before):
         return base, source
     from .nanopass import Pipeline

@@ -24,7 +24,8 @@ def run(*argv) -> tuple[int, str, str]:
 
 
 def dumps_of(example: str, args: tuple[str, ...], directory: Path) -> list[Path]:
-    """Every dump file of the example's front end and back end, as --dump-dir writes them."""
+    """Every dump file of the example's front end (with --dump-after=PASS, that pass's
+    only), as --dump-dir writes them."""
     kept = list(args)
     if "--action" in kept:
         at = kept.index("--action")
@@ -64,6 +65,25 @@ def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path, monk
     for f in files:
         resumed = run(f, *promise.args)
         assert resumed[:2] == whole[:2], f"{f.name}: {resumed[2]}"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("promise", PROMISES, ids=lambda p: f"{p.example} {' '.join(p.args)}")
+def test_the_lmlir_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path, monkeypatch):
+    # The back end's last IL is MLIR text, which MLIR reads back (nano_vx/resume/mlir.py).
+    monkeypatch.chdir(ROOT)
+    share_native_builds(monkeypatch)
+    whole = run(ROOT / "examples" / promise.example, *promise.args)
+    files = dumps_of(promise.example, (*promise.args, "--dump-after", "select-instructions"),
+                     tmp_path)
+    if not files:  # the front end refused the program, or native code does not lower it
+        return
+    [dump] = files
+    assert dump.read_text().startswith("// IL: Lmlir\n")
+    for resumed in (run(dump, *promise.args),
+                    run(dump, *promise.args, "--start-after", "select-instructions")):
+        assert resumed[:2] == whole[:2], resumed[2]
 
 
 CAPACITY = ROOT / "examples/correlation/06_capacity_against_a_declared_machine.vx"

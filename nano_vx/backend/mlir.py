@@ -169,10 +169,10 @@ def bf16_in_integers(module) -> None:
 
 def _ops_named(module, *names) -> list:
     """The module's ops of these names, collected before any is rewritten."""
-    return [op for op in _ops(module) if op.name in names]
+    return [op for op in module_ops(module) if op.name in names]
 
 
-def _ops(module) -> list:
+def module_ops(module) -> list:
     """Every op of the module, the module first."""
     from mlir import ir
 
@@ -189,7 +189,7 @@ def _ops(module) -> list:
 def _check_lowered(module) -> None:
     """Refuse a module with an op left outside the LLVM dialect: the translation to LLVM IR
     crashes the process on one instead of reporting it."""
-    left = [f"{op.name} at {op.location}" for op in _ops(module)
+    left = [f"{op.name} at {op.location}" for op in module_ops(module)
             if not op.name.startswith("llvm.") and op.name != "builtin.module"]
     if left:
         raise BackendBug(f"lowering to the LLVM dialect left {', '.join(left)}")
@@ -197,17 +197,25 @@ def _check_lowered(module) -> None:
 
 @contextlib.contextmanager
 def _module(program):
-    """The program parsed and verified (parsing verifies), in a context of its own, which
-    allows the vx dialect's unregistered ops."""
+    """The program parsed and verified (parsing verifies)."""
     from mlir import ir
 
     text = to_mlir_text(program)
-    context = ir.Context()
-    context.allow_unregistered_dialects = True
-    with context, ir.Location.unknown():
+    with mlir_context():
         with _mlir_errors("parsing and verifying the module"):
             module = ir.Module.parse(text)
         yield module
+
+
+@contextlib.contextmanager
+def mlir_context():
+    """A context of its own for a module, which allows the vx dialect's unregistered ops."""
+    from mlir import ir
+
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    with context, ir.Location.unknown():
+        yield context
 
 
 @contextlib.contextmanager

@@ -27,6 +27,13 @@ _SATURATING = {"llvm.intr.fptosi.sat": "llvm.fptosi.sat",
                "llvm.intr.fptoui.sat": "llvm.fptoui.sat"}
 
 
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_SITE = re.compile(r"^// vx_(print|stop) site ([0-9]+): (.*)$", re.M)
+_STOP = re.compile(rf"(E9[0-9]{{3}}) ({_STRING})(?: \(operands ([a-z0-9]+)\))?\Z")
+_PRINT = re.compile(rf"(?:str ({_STRING})|tensor ([a-z0-9]+) \[([0-9, ]*)\]|"
+                    rf"(int|float|bool)(?: ([a-z0-9]+))?)\Z")
+
+
 class MlirTextError(ValueError):
     """An Lmlir program that names a block or a function it does not have."""
 
@@ -79,9 +86,62 @@ def memref_shape(mtype: str) -> tuple[tuple[int, ...], str]:
 
 
 def site_comments(program) -> list[str]:
-    """What each print and stop site means, as `//` lines (MLIR has no operation for them)."""
+    """What each print and stop site means, as `//` lines (MLIR has no operation for them);
+    read_sites reads them back."""
     return [_site_comment(item) for item in program.items
             if item._prod in ("PrintSite", "StopSite")]
+
+
+def read_sites(text: str) -> list[tuple[int, str, dict | None]]:
+    """(offset, production, fields) of each site comment of an MLIR text; fields None when
+    the comment does not read as one."""
+    sites = []
+    for m in _SITE.finditer(text):
+        kind, number, rest = m.groups()
+        form = (_STOP if kind == "stop" else _PRINT).fullmatch(rest)
+        fields = None if form is None else _site_fields(kind, int(number), form)
+        sites.append((m.start(), "StopSite" if kind == "stop" else "PrintSite", fields))
+    return sites
+
+
+def _site_fields(kind: str, number: int, form) -> dict | None:
+    if kind == "stop":
+        code, message, operand = form.groups()
+        message = unstring(message)
+        return None if message is None else {"id": number, "code": code, "message": message,
+                                             "operand": operand}
+    text, tensor_type, dims, scalar_kind, scalar_type = form.groups()
+    fields = {"id": number, "kind": "str", "type": None, "text": None, "dims": ()}
+    if text is not None:
+        fields["text"] = unstring(text)
+        return None if fields["text"] is None else fields
+    if tensor_type is not None:
+        return {**fields, "kind": "tensor", "type": tensor_type,
+                "dims": tuple(int(d) for d in dims.split(",") if d.strip())}
+    return {**fields, "kind": scalar_kind, "type": scalar_type}
+
+
+def unstring(literal: str) -> str | None:
+    """The text of a string literal `string` writes; None when its bytes are not UTF-8 or an
+    escape is not one `string` writes."""
+    out, body, at = bytearray(), literal[1:-1], 0
+    while at < len(body):
+        c = body[at]
+        if c != "\\":
+            out += c.encode("utf-8")
+            at += 1
+        elif body[at + 1:at + 2] in ('"', "\\"):
+            out += body[at + 1].encode()
+            at += 2
+        elif re.fullmatch(r"[0-9A-Fa-f]{2}", body[at + 1:at + 3]):
+            out.append(int(body[at + 1:at + 3], 16))
+            at += 3
+        else:
+            return None
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _site_comment(site) -> str:

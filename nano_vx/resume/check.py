@@ -4,7 +4,8 @@ is verified against its IL, and against the rules the passes after it take as gi
 of a typed back-end IL (Lscalars to Lcells) against that IL's rules of scope and type
 (`nano_vx/scalars/well_formed.py`), the back end's passes after type-scalars checking
 nothing; one of the front end's ILs from Lresolved on against its scoping rule and what its
-values must be (`front_end.py`). What is wrong is E1007 at the node that shows it."""
+values must be (`front_end.py`); an Lmlir module against MLIR's verifier and what the runtime
+takes on trust (`runtime_trust.py`). What is wrong is E1007 at the node that shows it."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ def well_formed(language, tree, source, diagnostics, state=None) -> bool:
         from ..scalars.well_formed import ill_formed
 
         problems = ill_formed(tree)
+    elif language.name == "Lmlir":
+        from .runtime_trust import runtime_faults
+
+        problems = runtime_faults(tree)
     elif "Local" in language.productions:
         from .front_end import ill_formed as front_end_faults
 

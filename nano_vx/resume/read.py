@@ -3,8 +3,9 @@ the dump. `nano-vx dump.txt` starts here.
 
 A text dump starts with the line naming its IL (`// IL: Lresolved`, writer.il_header); a JSON
 dump names it in its root object's "language"; a spatial program's text names it in its
-header (`spatial NAME: Stiled {`). What does not read back is one E1007 naming the line, the
-column and what was expected there, never an exception.
+header (`spatial NAME: Stiled {`). Lmlir's text is MLIR's: a dump naming Lmlir, or any file
+named `.mlir`, is read by MLIR's parser (`mlir.py`). What does not read back is one E1007
+naming the line, the column and what was expected there, never an exception.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from ..source import Source, Span
 
 CODE = "E1007"
 _HEADER = re.compile(re.escape(HEADER_PREFIX.strip()) + r"[ \t]*(\S*)[ \t]*(?:\n|\Z)")
-# Printed as MLIR text, which the MLIR tools read, not this reader.
-UNREADABLE = {"Lmlir": "Lmlir is printed as MLIR text, which only MLIR's own tools read back"}
+# Printed as MLIR text, which MLIR's parser reads, not the tree reader.
+MLIR_TEXT = frozenset({"Lmlir"})
+MLIR_SUFFIX = ".mlir"
 
 
 def languages() -> dict:
@@ -83,11 +85,12 @@ def _read_checked(source: Source, diagnostics: Diagnostics):
     return read if well_formed(*read, source, diagnostics, state) else None
 
 
-def is_dump(text: str) -> bool:
-    """Does the text start as a dump does (its IL's line, or a JSON object), rather than as
-    a program?"""
+def is_dump(text: str, name: str = "") -> bool:
+    """Does the text start as a dump does (its IL's line, or a JSON object), or is it MLIR's
+    (a file named `.mlir`), rather than a program?"""
     head = text.lstrip()
-    return head.startswith(HEADER_PREFIX.strip()) or head.startswith("{")
+    return head.startswith(HEADER_PREFIX.strip()) or head.startswith("{") or \
+        name.endswith(MLIR_SUFFIX)
 
 
 def _read(source: Source, diagnostics: Diagnostics):
@@ -98,6 +101,8 @@ def _read(source: Source, diagnostics: Diagnostics):
     if text.startswith("spatial", start):
         return _read_spatial(source, diagnostics)
     m = _HEADER.match(text)
+    if (m.group(1) in MLIR_TEXT) if m else source.name.endswith(MLIR_SUFFIX):
+        return _read_mlir(source, diagnostics)
     if m is None:
         first = text.split("\n", 1)[0].strip()
         shown = f"'{first[:40]}'" if first else "nothing"
@@ -106,14 +111,21 @@ def _read(source: Source, diagnostics: Diagnostics):
         return None
     name = m.group(1)
     known = languages()
-    if name not in known or name in UNREADABLE:
-        why = UNREADABLE.get(name) or (
-            f"no IL is named '{name}'; the ILs are {', '.join(known)}" if name
-            else f"the header names no IL; the ILs are {', '.join(known)}")
+    if name not in known:
+        why = (f"no IL is named '{name}'; the ILs are {', '.join(known)}" if name
+               else f"the header names no IL; the ILs are {', '.join(known)}")
         _error(diagnostics, source, m.start(1), why, end=m.end(1))
         return None
     tree = read_tree(source, known[name], m.end(), diagnostics)
     return None if tree is None else (known[name], tree)
+
+
+def _read_mlir(source: Source, diagnostics: Diagnostics):
+    from ..languages.lmlir import Lmlir
+    from .mlir import read_mlir
+
+    tree = read_mlir(source, diagnostics)
+    return None if tree is None else (Lmlir, tree)
 
 
 def read_tree(source: Source, language, start: int, diagnostics: Diagnostics,

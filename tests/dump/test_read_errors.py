@@ -50,9 +50,9 @@ def test_a_header_naming_no_il():
                                                        f"{ILS}")
 
 
-def test_mlir_text_is_not_read_back():
-    assert refused("// IL: Lmlir\nmodule {\n}\n") == (
-        1, 8, "Lmlir is printed as MLIR text, which only MLIR's own tools read back")
+def test_mlir_text_is_read_by_mlir():
+    assert refused("// IL: Lmlir\nmodule {\n  func.func @main(\n}\n") == (
+        3, 19, "MLIR: expected non-function type")
 
 
 def test_a_statement_that_does_not_fit_its_production():
