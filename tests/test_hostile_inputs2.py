@@ -1,0 +1,50 @@
+"""Hostile programs and files, second round: each is refused with its diagnostic and exit
+status, or accepted in bounded time, never a traceback, a hang or unbounded work; and the
+repaired program is accepted."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+
+
+def run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def program(tmp_path: Path, text: str, name: str = "prog.vx") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def chain(n: int) -> str:
+    """n constants, each naming the one before three times: evaluated naively, 3**n reads."""
+    lines = ["const K0: i64 = 1;"]
+    lines += [f"const K{i}: i64 = K{i - 1} + K{i - 1} - K{i - 1};" for i in range(1, n)]
+    return "\n".join(lines) + f"\nfn main() {{\n    print(K{n - 1});\n}}\n"
+
+
+# -- constants built in a chain ----------------------------------------------------------
+
+def test_a_chain_of_constants_is_checked_in_linear_time(tmp_path):
+    path = program(tmp_path, chain(60))
+    start = time.monotonic()
+    code, _, err = run(path, "--action=check")
+    assert (code, err) == (0, "")
+    assert time.monotonic() - start < 20
+
+
+def test_a_chain_of_constants_folds_into_an_extent(tmp_path):
+    text = chain(60).replace("fn main() {", "fn main() {\n    let t = Tensor<f32, [K59]>::new();"
+                                            "\n    print(t.extent(0));")
+    code, out, err = run(program(tmp_path, text), "--action=interpret")
+    assert (code, out, err) == (0, "1\n1\n", "")
