@@ -48,3 +48,20 @@ def test_a_chain_of_constants_folds_into_an_extent(tmp_path):
                                             "\n    print(t.extent(0));")
     code, out, err = run(program(tmp_path, text), "--action=interpret")
     assert (code, out, err) == (0, "1\n1\n", "")
+
+
+# -- lists of what a tensor does not hold ------------------------------------------------
+
+@pytest.mark.parametrize("action", ["check", "interpret", "run"])
+def test_a_list_of_strings_is_refused_before_it_runs(tmp_path, action):
+    path = program(tmp_path, 'fn main() {\n    let t = ["a", "b"];\n    print(t[0]);\n}\n')
+    code, out, err = run(path, f"--action={action}")
+    assert (code, out) == (1, "")
+    assert err.startswith("error[E3018]: a tensor holds numbers or bools, but this element is "
+                          "str\n")
+    assert "Traceback" not in err and "internal" not in err
+
+
+def test_a_list_of_numbers_is_admitted(tmp_path):
+    path = program(tmp_path, "fn main() {\n    let t = [1, 2];\n    print(t[0]);\n}\n")
+    assert run(path, "--action=interpret") == (0, "1\n", "")
