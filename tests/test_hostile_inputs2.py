@@ -65,3 +65,23 @@ def test_a_list_of_strings_is_refused_before_it_runs(tmp_path, action):
 def test_a_list_of_numbers_is_admitted(tmp_path):
     path = program(tmp_path, "fn main() {\n    let t = [1, 2];\n    print(t[0]);\n}\n")
     assert run(path, "--action=interpret") == (0, "1\n", "")
+
+
+# -- what would stop only when the program ran -------------------------------------------
+
+@pytest.mark.parametrize("body, repaired, message", [
+    ('let t = Tensor<f32, [2]>::fill("a"); print(t);',
+     "let t = Tensor<f32, [2]>::fill(0.5); print(t);",
+     "error[E3003]: the value of `::fill` is str, but the tensor holds f32"),
+    ("let a = 1; let b = 2; print(a, b);", "let a = 1; let b = 2; print(a); print(b);",
+     "error[E3010]: 'print' takes 1 argument, but this call passes 2"),
+    ("print();", "print(0);", "error[E3010]: 'print' takes 1 argument, but this call passes 0"),
+])
+def test_a_fault_the_run_would_stop_on_is_refused_by_the_checks(tmp_path, body, repaired,
+                                                                  message):
+    code, out, err = run(program(tmp_path, f"fn main() {{\n    {body}\n}}\n"), "--action=check")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0] == message
+    code, _, err = run(program(tmp_path, f"fn main() {{\n    {repaired}\n}}\n", "fixed.vx"),
+                       "--action=interpret")
+    assert (code, err) == (0, "")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
-from ..placement.type_checking import Checking, each_item, enter, quoted, refuse, type_of
+from ..placement.type_checking import (
+    NOT_SCALARS, Checking, each_item, enter, quoted, refuse, type_of)
 from ..placement.typer import OPAQUE, common, kind, literal, settle, show, value_type
 from ..values.numbers import INT_TYPES
 
@@ -40,10 +41,6 @@ a number or a bool, not text, a tuple, a struct, a tensor or a closure; each of 
 `Tensor<T, ..>` writes, else of the first typed element's (`[1, 2u8]` is of u8; an integer
 literal does not become a float).
 """, state=Checking, skip=DESCRIPTIONS, requires=("model",))
-
-# Elements no tensor holds whatever their type, as a message calls each.
-NO_SCALAR = {"Str": "str", "Tuple": "a tuple", "StructLit": "a struct", "Closure": "a closure",
-             "ArrayLit": "a list", "TensorLit": "a tensor"}
 
 
 @check_operand_types.on("Program")
@@ -171,8 +168,8 @@ def _elements(run, elems, written) -> None:
     written one, else the first typed element's (an unsuffixed literal takes it)."""
     types = [value_type(type_of(run, e)) for e in elems]
     for e, t in zip(elems, types):
-        if e._prod in NO_SCALAR or _known(t) and kind(t) not in ("int", "float", "bool"):
-            said = NO_SCALAR.get(e._prod) or show(t)
+        if e._prod in NOT_SCALARS or _known(t) and kind(t) not in ("int", "float", "bool"):
+            said = NOT_SCALARS.get(e._prod) or show(t)
             refuse(run, "E3018", e.span, f"a tensor holds numbers or bools, but this element "
                                          f"is {said}", found=said)
             return
