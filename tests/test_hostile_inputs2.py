@@ -85,3 +85,16 @@ def test_a_fault_the_run_would_stop_on_is_refused_by_the_checks(tmp_path, body, 
     code, _, err = run(program(tmp_path, f"fn main() {{\n    {repaired}\n}}\n", "fixed.vx"),
                        "--action=interpret")
     assert (code, err) == (0, "")
+
+
+# -- nano-vx explain ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("asked, shown", [("UNKNOWN", "UNKNOWN"), ("E" * 5000, "E" * 40 + "..")])
+def test_explaining_a_code_there_is_not_is_a_usage_error(asked, shown):
+    assert run("explain", asked) == (2, "", f"nano-vx explain: error: no diagnostic code "
+                                            f"'{shown}'; `nano-vx explain` lists them all\n")
+
+
+def test_explaining_a_code_there_is_prints_it():
+    code, out, err = run("explain", "E3018")
+    assert (code, err) == (0, "") and out.startswith("E3018: ")
