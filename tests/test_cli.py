@@ -72,7 +72,7 @@ def test_explain_prints_a_codes_paragraph():
     code, out, _ = run("explain")
     assert "E1001" in out and "E9001" in out
     code, _, err = run("explain", "E0000")
-    assert (code, err) == (2, "nano-vx explain: error: no diagnostic code 'E0000'; `nano-vx "
+    assert (code, err) == (2, "nano-vx: error: no diagnostic code 'E0000'; `nano-vx "
                               "explain` lists them all\n")
 
 

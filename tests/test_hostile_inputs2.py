@@ -91,7 +91,7 @@ def test_a_fault_the_run_would_stop_on_is_refused_by_the_checks(tmp_path, body, 
 
 @pytest.mark.parametrize("asked, shown", [("UNKNOWN", "UNKNOWN"), ("E" * 5000, "E" * 40 + "..")])
 def test_explaining_a_code_there_is_not_is_a_usage_error(asked, shown):
-    assert run("explain", asked) == (2, "", f"nano-vx explain: error: no diagnostic code "
+    assert run("explain", asked) == (2, "", f"nano-vx: error: no diagnostic code "
                                             f"'{shown}'; `nano-vx explain` lists them all\n")
 
 
