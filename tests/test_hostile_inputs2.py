@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import time
 from pathlib import Path
 
@@ -98,3 +99,33 @@ def test_explaining_a_code_there_is_not_is_a_usage_error(asked, shown):
 def test_explaining_a_code_there_is_prints_it():
     code, out, err = run("explain", "E3018")
     assert (code, err) == (0, "") and out.startswith("E3018: ")
+
+
+# -- nano-vx explore reading a pipe ------------------------------------------------------
+
+HELLO = "fn main() {\n    print(42);\n}\n"
+
+
+def _explore_pipe(tmp_path, text: str):
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    try:
+        return run("explore", f"/dev/fd/{read}", "-o", tmp_path / "page.html", "--no-graphs")
+    finally:
+        os.close(read)
+
+
+def test_explore_reads_a_pipe_only_up_to_the_input_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr("nano_vx.compile.INPUT_LIMIT", 10)
+    code, out, err = _explore_pipe(tmp_path, HELLO)
+    assert (code, out) == (2, "")
+    assert err.startswith("nano-vx: error: '/dev/fd/")
+    assert err.endswith("' holds more than 10 bytes; nano-vx reads files of at most 10 bytes\n")
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_explore_reads_a_pipe_within_the_limit(tmp_path):
+    code, _, err = _explore_pipe(tmp_path, HELLO)
+    assert code == 0 and err.endswith("passes\n")
+    assert (tmp_path / "page.html").read_text().startswith("<!DOCTYPE html>")
