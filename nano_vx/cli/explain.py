@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .options import EXIT_ERROR, EXIT_OK, Parser
+from .options import EXIT_OK, Parser, Usage
 
 DESCRIPTION = """\
 Print what a diagnostic code means: its title and the paragraph that explains it
@@ -34,9 +34,8 @@ def run(args, stdout: TextIO, stderr: TextIO) -> int:
             stdout.write(f"{entry.code}  {entry.title}\n")
         return EXIT_OK
     text = explain(args.code)
-    if text is None:
-        stderr.write(f"nano-vx: error: no diagnostic code {args.code!r}; "
-                     f"`nano-vx explain` lists them all\n")
-        return EXIT_ERROR
+    if text is None:  # a usage error: the command was asked what it cannot tell
+        shown = args.code if len(args.code) <= 40 else args.code[:40] + ".."
+        raise Usage(f"no diagnostic code {shown!r}; `nano-vx explain` lists them all")
     stdout.write(text)
     return EXIT_OK

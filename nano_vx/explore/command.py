@@ -23,12 +23,9 @@ def run_explore(args, stdout: TextIO, stderr: TextIO, usage) -> int:
         raise usage("explore: --target is for a spatial program (.sdf); a Vx program is "
                     "explored through the front end and the back end")
     output = args.output or os.path.splitext(os.path.basename(args.code))[0] + ".html"
-    try:
-        with open(args.code, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        stderr.write(f"nano-vx: error: cannot read {args.code!r}: {err.strerror}\n")
-        return EXIT_ERROR
+    from ..compile import read_input
+
+    data = read_input(args.code, usage)  # a pipe's size is known only by reading it: bounded
     try:
         recording = _record(args, data, spatial, usage, stderr)
     except InternalError as ice:

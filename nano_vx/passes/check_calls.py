@@ -8,7 +8,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.type_checking import CheckingTyper
+from ..placement.type_checking import NOT_SCALARS, CheckingTyper
 from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type
 from ..placement.types import Machine
 from ..values.math import ARITY, FLOAT_ONLY, MATH
@@ -36,7 +36,9 @@ generic function is checked with its parameters' types made concrete by monomorp
 function declared `fn f(..) on Topology::X` runs on X: calling it from code that runs
 elsewhere is E6001, naming both topologies. The math built-ins are judged the same way:
 `exp`, `log` and `sqrt` take one float, `abs` one number, `max` and `min` two numbers of one
-type (E3010 for the count, E3003 for a type).
+type (E3010 for the count, E3003 for a type). `print` takes one value (E3010), and
+`Tensor<T, ..>::fill(v)` a v of T (E3003): each would otherwise stop the program only when
+it ran.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -87,6 +89,30 @@ def _call(run, node):
     elif node.callee._prod == "Global" and node.callee.name in MATH \
             and run.state.scope is not None:
         _math(run, node, node.callee.name)
+    elif node.callee._prod == "Global" and node.callee.name == "print" and len(node.args) != 1:
+        run.ctx.diagnostics.error(
+            "E3010", node.span, f"'print' takes 1 argument, but this call passes "
+                                f"{len(node.args)}",
+            help=["print one value per call: `print(a); print(b);`"],
+            callee="print", expected=1, found=len(node.args))
+    run.descend(node)
+
+
+@check_calls.on("TensorNew")
+def _tensor_new(run, node):
+    """`::fill(v)`'s v is of the element type (check-tensor-constructors counted the
+    arguments: v is the last)."""
+    st = run.state
+    if node.ctor == "fill" and node.args and st.scope is not None:
+        value, elem = node.args[-1], node.type.elem
+        found = st.scope.typer.of(value, st.where.here[-1])
+        if value._prod in NOT_SCALARS or not fits(found, elem):
+            said = NOT_SCALARS.get(value._prod) or show(found)
+            run.ctx.diagnostics.error(
+                "E3003", value.span, f"the value of `::fill` is {said}, but the tensor holds "
+                                     f"{show(elem)}",
+                help=[f"convert it with `as {show(elem)}`"] if kind(found) in ("int", "float")
+                else [], callee="fill", expected=show(elem), found=said)
     run.descend(node)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
-from ..placement.type_checking import Checking, each_item, enter, quoted, refuse, type_of
-from ..placement.typer import OPAQUE, common, kind, literal, show, value_type
+from ..placement.type_checking import (
+    NOT_SCALARS, Checking, each_item, enter, quoted, refuse, type_of)
+from ..placement.typer import OPAQUE, common, kind, literal, settle, show, value_type
 from ..values.numbers import INT_TYPES
 
 ARITHMETIC = frozenset("+ - * / %".split())
@@ -34,6 +35,11 @@ A comparison takes two numbers or two bools of one type, and a `match` case on a
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
 other side's type; a value whose type is not known here is not judged.
+
+A list, `[a, b]` or the elements of `Tensor<T, ..>([..])`, takes scalars of one type (E3018):
+a number or a bool, not text, a tuple, a struct, a tensor or a closure; each of the type
+`Tensor<T, ..>` writes, else of the first typed element's (`[1, 2u8]` is of u8; an integer
+literal does not become a float).
 """, state=Checking, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -143,6 +149,49 @@ def _match_value(run, node):
                        help=[] if kind(t) == "text" else [
                            f"name a variant of {t.name}, or `_` for the rest"],
                        operator="match", left=t.name, right=pattern.enum)
+
+
+@check_operand_types.on("ArrayLit")
+def _array(run, node):
+    run.descend(node)
+    _elements(run, node.elems, None)
+
+
+@check_operand_types.on("TensorLit")
+def _tensor(run, node):
+    run.descend(node)
+    _elements(run, node.elems, node.type.elem)
+
+
+def _elements(run, elems, written) -> None:
+    """Refuse the first element that is no scalar, or not of the list's element type: the
+    written one, else the first typed element's (an unsuffixed literal takes it)."""
+    types = [value_type(type_of(run, e)) for e in elems]
+    for e, t in zip(elems, types):
+        if e._prod in NOT_SCALARS or _known(t) and kind(t) not in ("int", "float", "bool"):
+            said = NOT_SCALARS.get(e._prod) or show(t)
+            refuse(run, "E3018", e.span, f"a tensor holds numbers or bools, but this element "
+                                         f"is {said}", found=said)
+            return
+    if written is not None and written._prod == "Scalar":
+        elem, by = written, "the tensor's type writes"
+    else:
+        elem = next((t for t in types if not literal(t) and _known(t)), None)
+        elem, by = (elem, "its first typed element is") if elem is not None else \
+            (next((t for t in types if literal(t)), None), "its first element is")
+    for e, t in zip(elems, types):
+        if elem is not None and _known(t) and common(elem, t) is OPAQUE:
+            refuse(run, "E3018", e.span,
+                   f"this element is {show(t)}, but the list holds {show(settle(elem))} ({by} "
+                   f"{show(elem)}): a tensor's elements are of one type",
+                   help=["convert the element with `as`"] if kind(t) in ("int", "float")
+                   else [], found=show(t), expected=show(settle(elem)))
+            return
+
+
+def _known(t) -> bool:
+    """Whether a type is known here: a literal's is."""
+    return literal(t) or t._prod != "OpaqueType"
 
 
 def _alternatives(pattern) -> tuple:

@@ -15,7 +15,7 @@ L = Lmono
 
 @dataclass
 class State:
-    values: dict = field(default_factory=dict)  # const item -> its integer value
+    values: dict = field(default_factory=dict)  # const item -> its integer value, or None
     locals: set = field(default_factory=set)  # the names the function being walked binds
     consts: dict = field(default_factory=dict)  # const item name -> the item
     warned: set = field(default_factory=set)  # spawn indices told of (unrolled copies share one)
@@ -43,9 +43,7 @@ W1030 naming the expression, which is then not evaluated.
 def _program(run, program):
     consts = run.state.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
     for name in consts:
-        value = const_item_value(name, consts)
-        if value is not None:
-            run.state.values[name] = value
+        const_item_value(name, consts, run.state.values)
     return run.rebuild(program)
 
 
@@ -80,7 +78,7 @@ def _spawn(run, node):
     out = run.rebuild(node)
     topo = out.topo
     if topo._prod != "TopoRef" or topo.index is None or topo.end is not None \
-            or int_value(topo.index, run.state.consts) is not None:
+            or int_value(topo.index, run.state.consts, memo=run.state.values) is not None:
         return out
     index = topo.index
     if index.span not in run.state.warned:

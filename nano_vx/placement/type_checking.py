@@ -34,6 +34,12 @@ def _text(typer, e, here):
     return TEXT
 
 
+# Values that are no scalar whatever their type, by production, as a message calls each: a
+# tensor's element or fill value refused for the production alone, its type not asked.
+NOT_SCALARS = {"Str": "str", "Tuple": "a tuple", "StructLit": "a struct", "Closure": "a closure",
+               "ArrayLit": "a list", "TensorLit": "a tensor"}
+
+
 @dataclass
 class Checking:
     """The state of a type check: the function being walked, its locals, where its code

@@ -134,9 +134,10 @@ def array_elem(values: list, span) -> str:
     for v in values:
         if type(v) is TInt or type(v) is TFloat:
             return v.t.name
-    if type(values[0]) is Tensor:
-        wrong_kind(span, "an array literal holds scalars, not tensors")
-    return describe(values[0])
+    elem = describe(values[0])
+    if elem not in ("bool", "i32", "f64"):  # what an untyped scalar describes itself as
+        wrong_kind(span, f"an array literal holds scalars, not {elem}s")
+    return elem
 
 
 def format_tensor(t: Tensor, span) -> str:

@@ -1,5 +1,6 @@
 """check-calls: argument counts (E3010) and types (E3003) that do not match the callee (a
-function of the program or a math built-in), calls across topologies (E6001)."""
+function of the program, a math built-in, `print`, a tensor's `::fill`), calls across
+topologies (E6001)."""
 
 from pathlib import Path
 
@@ -23,6 +24,9 @@ REFUSED = {
                               "..)"),
     "math_mixed": ("E3003", "'max' takes two numbers of one type, but these are f32 and f64"),
     "math_arity": ("E3010", "'sqrt' takes 1 argument, but this call passes 2"),
+    "print_arity": ("E3010", "'print' takes 1 argument, but this call passes 2"),
+    "fill_text": ("E3003", "the value of `::fill` is str, but the tensor holds f32"),
+    "fill_tuple": ("E3003", "the value of `::fill` is a tuple, but the tensor holds i32"),
 }
 
 

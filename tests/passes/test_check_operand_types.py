@@ -1,6 +1,6 @@
 """check-operand-types: an operator given operands it does not take (E3004, E3005, E3006), a
-string among them, each refused with a message that names the types, and the repaired program
-admitted."""
+string among them, and a list given elements no tensor holds (E3018), each refused with a
+message that names the types, and the repaired program admitted."""
 
 from pathlib import Path
 
@@ -17,6 +17,10 @@ REFUSED = {
     "mixed_comparison": ("E3005", "`<` compares u32 with i64: both sides must be of one type"),
     "logical_number": ("E3006", "`&&` takes two bools, but its left operand is i32"),
     "text_operand": ("E3004", "`+` does not apply to str: it takes two numbers of one type"),
+    "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
+    "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
+    "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "
+                                "type writes f32): a tensor's elements are of one type"),
 }
 
 
@@ -71,6 +75,33 @@ def test_refused_from_the_command_line(case, capsys):
 ])
 def test_each_operator_is_judged(body, code, message):
     assert _only(f"fn main() {{ {body} }}") == (code, message)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("let s = \"x\"; let t = [s, s]; print(t[0]);",
+     "a tensor holds numbers or bools, but this element is str"),
+    ("let t = [Tensor<f32, [2]>::new()]; print(t[0]);",
+     "a tensor holds numbers or bools, but this element is Tensor<f32, [2], Memory::CPU_DRAM>"),
+    ("let t = [1, 2.5f32]; print(t);", "this element is {integer}, but the list holds f32 (its "
+                                       "first typed element is f32): a tensor's elements are of "
+                                       "one type"),
+    ("let t = [true, 1]; print(t);", "this element is {integer}, but the list holds bool (its "
+                                     "first typed element is bool): a tensor's elements are of "
+                                     "one type"),
+    ("let t = [1, 2.5]; print(t);", "this element is {float}, but the list holds i32 (its first "
+                                    "element is {integer}): a tensor's elements are of one type"),
+    ("let t = Tensor<i32, [2]>([1.5, 2]); print(t);",
+     "this element is {float}, but the list holds i32 (the tensor's type writes i32): a "
+     "tensor's elements are of one type"),
+])
+def test_each_list_element_is_judged(body, message):
+    assert _only(f"fn main() {{ {body} }}") == ("E3018", message)
+
+
+@pytest.mark.parametrize("body", ["print([1, 2u8]);", "print([1.5, 2.5f32]);",
+                                  "print(Tensor<f32, [2]>([1.0, 2.0]));"])
+def test_a_list_of_one_scalar_type_is_admitted(body):
+    assert not run_front(f"fn main() {{ {body} }}", check_operand_types).diagnostics.items
 
 
 def test_the_json_form_names_both_types():
