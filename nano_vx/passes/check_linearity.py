@@ -2,7 +2,9 @@
 
 The value threaded through the walk is the set of moved locals at each program point: a map
 from a moved local's unique name to what moved it (a `transfer`, or a call it was passed to by
-value), or None where control cannot reach (after `return`, `break`, `continue`). Only a `let`
+value), or None where control cannot reach (after `return`, `break`, `continue`). The map is
+persistent, so each branch starts from the same map without copying it: the walk stays
+linear in the length of a function that moves many locals and branches often. Only a `let`
 or an assignment `x = ..` takes a name out (x has a fresh value), so the join of two branches
 is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
 loop body is walked twice, the second time from the state its first pass left, so a move of an
@@ -20,6 +22,7 @@ from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis, descendants
 from ..placement.ownership import Movers, callee_name
+from ..placement.persistent_map import PersistentMap
 
 
 @dataclass
@@ -46,19 +49,17 @@ body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
 
-def _join(a: dict | None, b: dict | None) -> dict | None:
+def _join(a: PersistentMap | None, b: PersistentMap | None) -> PersistentMap | None:
     if a is None:
         return b
     if b is None:
         return a
-    return {**b, **a}
+    return a.union(b)
 
 
-def _fresh(moved: dict | None, name: str) -> dict | None:
+def _fresh(moved: PersistentMap | None, name: str) -> PersistentMap | None:
     """The state after `name` gets a new value."""
-    if moved is None or name not in moved:
-        return moved
-    return {k: v for k, v in moved.items() if k != name}
+    return None if moved is None else moved.remove(name)
 
 
 @check_linearity.on("Program")
@@ -69,7 +70,7 @@ def _program(run, node, moved):
             # Every binder's type, once: a name is unique within its function.
             run.state.types = {n.name: n.type for n in descendants(item)
                                if n._prod in ("Param", "Let")}
-            run.walk(item.body, {})
+            run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
 
@@ -102,8 +103,8 @@ def _if(run, node, moved):
     moved = run.walk(node.cond, moved)
     if moved is None:
         return None
-    then = run.walk(node.then, dict(moved))
-    orelse = run.walk(node.orelse, dict(moved)) if node.orelse is not None else moved
+    then = run.walk(node.then, moved)
+    orelse = run.walk(node.orelse, moved) if node.orelse is not None else moved
     return _join(then, orelse)
 
 
@@ -117,7 +118,7 @@ def _match(run, node, moved):
         return moved
     out = None
     for body in bodies:
-        out = _join(out, run.walk(body, dict(moved)))
+        out = _join(out, run.walk(body, moved))
     return out
 
 
@@ -148,7 +149,7 @@ def _loop(run, body, cond, moved, fresh=None):
             moved = run.walk(cond, moved)
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)
         run.state.loops.append([])
-        end = run.walk(body, _fresh(dict(moved), fresh) if fresh else dict(moved))
+        end = run.walk(body, _fresh(moved, fresh) if fresh else moved)
         early = run.state.loops.pop()  # the states at each `break` and `continue`
         exits.extend(early)
         for e in (end, *early):
@@ -186,7 +187,7 @@ def _call(run, node, moved):
     for arg in node.args:
         moved = run.walk(arg, moved)
         if moved is not None and arg in movers:
-            moved = {**moved, arg.name: node}
+            moved = moved.set(arg.name, node)
     return moved
 
 
@@ -194,18 +195,19 @@ def _call(run, node, moved):
 def _transfer(run, node, moved):
     moved = run.walk(node.value, moved)
     if moved is not None and node.value._prod == "Local":
-        moved = {**moved, node.value.name: node}
+        moved = moved.set(node.value.name, node)
     return moved
 
 
 @check_linearity.on("Local")
 def _local(run, node, moved):
-    if moved is not None and node.name in moved:
+    mover = moved.get(node.name) if moved is not None else None
+    if mover is not None:
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
         key = (node.span if node.span is not None else id(node), display_name(node.name))
         if not run.state.reported.again(key, copy=node.name):
-            _report(run, node, moved[node.name])
+            _report(run, node, mover)
             run.state.reported.said(key, run.ctx.diagnostics.items[-1], copy=node.name)
     return moved
 
