@@ -20,7 +20,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis, descendants
+from ..nanopass import Analysis
 from ..placement.ownership import Movers, callee_name
 from ..placement.persistent_map import PersistentMap
 
@@ -28,7 +28,9 @@ from ..placement.persistent_map import PersistentMap
 @dataclass
 class State:
     movers: Movers | None = None
-    types: dict = field(default_factory=dict)  # the current function's locals -> their types
+    # The current function's locals -> their types, each added where the walk meets its
+    # binding: before any use, since a name is unique within its function.
+    types: dict = field(default_factory=dict)
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
@@ -67,9 +69,7 @@ def _program(run, node, moved):
     run.state.movers = Movers(node)
     for item in node.items:
         if item._prod == "Fn":
-            # Every binder's type, once: a name is unique within its function.
-            run.state.types = {n.name: n.type for n in descendants(item)
-                               if n._prod in ("Param", "Let")}
+            run.state.types = {p.name: p.type for p in item.params}
             run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
@@ -88,6 +88,7 @@ def _block(run, node, moved):
 
 @check_linearity.on("Let")
 def _let(run, node, moved):
+    run.state.types[node.name] = node.type
     return _fresh(run.walk(node.value, moved), node.name)
 
 
@@ -175,6 +176,8 @@ def _leave(run, node, moved):
 
 @check_linearity.on("Spawn", "Closure")
 def _body(run, node, moved):
+    if node._prod == "Closure":
+        run.state.types.update((p.name, p.type) for p in node.params)
     return run.walk(node.body, moved) or moved
 
 
