@@ -1,6 +1,7 @@
 """Throughput of the front end and the back end's passes on generated programs of growing size.
 
     python benchmarks/bench.py [--sizes 1000,10000,100000] [--seed 0] [--no-memory] [--repeat 3]
+                               [--only table,within,function,comptime,nesting,help]
 
 For each size: parse rate in lines/s, then every later pass of `nano_vx.pipeline.NATIVE` in
 IR nodes/s (nodes of the tree the pass reads), seconds, and peak memory. Timing and memory
@@ -37,6 +38,7 @@ PARSE_TARGET = 3_000  # lines/s
 PASS_TARGET = 500_000  # nodes/s
 LINEAR_TARGET = 1.1  # time may grow at most 1.1x faster than the input
 HELP_TARGET_MS = 150
+PARTS = ("table", "within", "function", "comptime", "nesting", "help")
 
 
 def progress(message: str) -> None:
@@ -229,7 +231,31 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3,
                     help="timing runs per size; each step reports its fastest (default 3: one "
                          "run on a shared machine can be a third slower than the next)")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help="comma-separated parts to run, of " + ", ".join(PARTS) +
+                         " (default all): a re-measured row need not wait for the rest")
     args = ap.parse_args(argv)
+    only = set(args.only.split(","))
+    if only - set(PARTS):
+        ap.error(f"--only: no part {', '.join(sorted(only - set(PARTS)))}")
+    if "table" in only:
+        table(args)
+    if "within" in only:
+        tenfold_growth("within: chain", "spaces", within_chain, 1_000, args.repeat)
+    if "function" in only:
+        tenfold_growth("one function", "statements", one_function, 2_000, args.repeat)
+    if "comptime" in only:
+        comptime_loop_growth(args.repeat)
+    if "nesting" in only:
+        nesting_growth(args.repeat)
+    if "help" in only:
+        ms = help_ms()
+        print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
+              f"{verdict(ms <= HELP_TARGET_MS)}")
+
+
+def table(args) -> None:
+    """Every pass on generated programs of each size, and how each scales to the next."""
     sizes = [int(s) for s in args.sizes.split(",")]
     results = {}
     for size in sizes:
@@ -246,13 +272,6 @@ def main(argv=None) -> None:
             for step, measured in zip(results[size], peaks):
                 step["peak"] = measured["peak"]
     report(sizes, results)
-    tenfold_growth("within: chain", "spaces", within_chain, 1_000, args.repeat)
-    tenfold_growth("one function", "statements", one_function, 2_000, args.repeat)
-    comptime_loop_growth(args.repeat)
-    nesting_growth(args.repeat)
-    ms = help_ms()
-    print(f"nano-vx --help: {ms:.0f} ms best of 5 (target <= {HELP_TARGET_MS} ms) "
-          f"{verdict(ms <= HELP_TARGET_MS)}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 The value threaded through the walk is the set of moved locals at each program point: a map
 from a moved local's unique name to what moved it (a `transfer`, or a call it was passed to by
-value), or None where control cannot reach (after `return`, `break`, `continue`). Only a `let`
+value), or None where control cannot reach (after `return`, `break`, `continue`). The map is
+persistent, so each branch starts from the same map without copying it: the walk stays
+linear in the length of a function that moves many locals and branches often. Only a `let`
 or an assignment `x = ..` takes a name out (x has a fresh value), so the join of two branches
 is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
 loop body is walked twice, the second time from the state its first pass left, so a move of an
@@ -18,14 +20,17 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis, descendants
+from ..nanopass import Analysis
 from ..placement.ownership import Movers, callee_name
+from ..placement.persistent_map import PersistentMap
 
 
 @dataclass
 class State:
     movers: Movers | None = None
-    types: dict = field(default_factory=dict)  # the current function's locals -> their types
+    # The current function's locals -> their types, each added where the walk meets its
+    # binding: before any use, since a name is unique within its function.
+    types: dict = field(default_factory=dict)
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
@@ -46,19 +51,17 @@ body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
 
-def _join(a: dict | None, b: dict | None) -> dict | None:
+def _join(a: PersistentMap | None, b: PersistentMap | None) -> PersistentMap | None:
     if a is None:
         return b
     if b is None:
         return a
-    return {**b, **a}
+    return a.union(b)
 
 
-def _fresh(moved: dict | None, name: str) -> dict | None:
+def _fresh(moved: PersistentMap | None, name: str) -> PersistentMap | None:
     """The state after `name` gets a new value."""
-    if moved is None or name not in moved:
-        return moved
-    return {k: v for k, v in moved.items() if k != name}
+    return None if moved is None else moved.remove(name)
 
 
 @check_linearity.on("Program")
@@ -66,10 +69,8 @@ def _program(run, node, moved):
     run.state.movers = Movers(node)
     for item in node.items:
         if item._prod == "Fn":
-            # Every binder's type, once: a name is unique within its function.
-            run.state.types = {n.name: n.type for n in descendants(item)
-                               if n._prod in ("Param", "Let")}
-            run.walk(item.body, {})
+            run.state.types = {p.name: p.type for p in item.params}
+            run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
 
@@ -87,6 +88,7 @@ def _block(run, node, moved):
 
 @check_linearity.on("Let")
 def _let(run, node, moved):
+    run.state.types[node.name] = node.type
     return _fresh(run.walk(node.value, moved), node.name)
 
 
@@ -102,8 +104,8 @@ def _if(run, node, moved):
     moved = run.walk(node.cond, moved)
     if moved is None:
         return None
-    then = run.walk(node.then, dict(moved))
-    orelse = run.walk(node.orelse, dict(moved)) if node.orelse is not None else moved
+    then = run.walk(node.then, moved)
+    orelse = run.walk(node.orelse, moved) if node.orelse is not None else moved
     return _join(then, orelse)
 
 
@@ -117,7 +119,7 @@ def _match(run, node, moved):
         return moved
     out = None
     for body in bodies:
-        out = _join(out, run.walk(body, dict(moved)))
+        out = _join(out, run.walk(body, moved))
     return out
 
 
@@ -148,7 +150,7 @@ def _loop(run, body, cond, moved, fresh=None):
             moved = run.walk(cond, moved)
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)
         run.state.loops.append([])
-        end = run.walk(body, _fresh(dict(moved), fresh) if fresh else dict(moved))
+        end = run.walk(body, _fresh(moved, fresh) if fresh else moved)
         early = run.state.loops.pop()  # the states at each `break` and `continue`
         exits.extend(early)
         for e in (end, *early):
@@ -174,6 +176,8 @@ def _leave(run, node, moved):
 
 @check_linearity.on("Spawn", "Closure")
 def _body(run, node, moved):
+    if node._prod == "Closure":
+        run.state.types.update((p.name, p.type) for p in node.params)
     return run.walk(node.body, moved) or moved
 
 
@@ -186,7 +190,7 @@ def _call(run, node, moved):
     for arg in node.args:
         moved = run.walk(arg, moved)
         if moved is not None and arg in movers:
-            moved = {**moved, arg.name: node}
+            moved = moved.set(arg.name, node)
     return moved
 
 
@@ -194,18 +198,19 @@ def _call(run, node, moved):
 def _transfer(run, node, moved):
     moved = run.walk(node.value, moved)
     if moved is not None and node.value._prod == "Local":
-        moved = {**moved, node.value.name: node}
+        moved = moved.set(node.value.name, node)
     return moved
 
 
 @check_linearity.on("Local")
 def _local(run, node, moved):
-    if moved is not None and node.name in moved:
+    mover = moved.get(node.name) if moved is not None else None
+    if mover is not None:
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
         key = (node.span if node.span is not None else id(node), display_name(node.name))
         if not run.state.reported.again(key, copy=node.name):
-            _report(run, node, moved[node.name])
+            _report(run, node, mover)
             run.state.reported.said(key, run.ctx.diagnostics.items[-1], copy=node.name)
     return moved
 

@@ -53,13 +53,29 @@ class Checking:
     said: OncePerPlace = field(default_factory=OncePerPlace)  # by (span, message)
 
 
+# The four checks run one after another on one program and bind its locals alike, so the
+# locals of the last program they checked are kept, with its typer and the machine: binding
+# them, and typing what the first check asked about, is done once for the four. A program's
+# nodes are immutable, so the same program and memory model give the same types; kept by
+# identity, never by equality (equal programs from two sources have other spans and nodes).
+_last: tuple = (None, None, None, None, None)  # program, model, machine, typer, scopes
+
+
+def _typed(program, model) -> tuple:
+    """The machine, the program's typer, and every function's locals bound."""
+    global _last
+    if _last[0] is not program or _last[1] is not model:
+        machine = Machine(model)
+        base = CheckingTyper(program, machine)
+        _last = (program, model, machine, base, scopes_of(program, base, loose=True))
+    return _last[2:]
+
+
 def each_item(run, program, *, constant=None) -> None:
     """Walk the value of each constant (on the host, with no locals), handing the item to
     `constant` after it, then each function (whose handler calls `enter`)."""
     st = run.state
-    st.machine = Machine(run.ctx.model)
-    base = CheckingTyper(program, st.machine)
-    st.scopes = scopes_of(program, base, loose=True)
+    st.machine, base, st.scopes = _typed(program, run.ctx.model)
     for item in program.items:
         if item._prod == "ConstItem":
             st.typer, st.function = base.fresh(), None

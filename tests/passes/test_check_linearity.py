@@ -3,10 +3,13 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.check_linearity import check_linearity
+from nano_vx.placement.persistent_map import PersistentMap
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_linearity"
@@ -267,3 +270,30 @@ def test_handwritten_a_move_in_one_case_of_a_value_match_counts_after(run_pass, 
     assert [d.message for d in ran.diagnostics.items] == [
         "use of moved value 't': it was moved to Memory::GPU_HBM at line 8, column 13"]
     assert ran.dump == snapshot_txt
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["set", "remove", "branch"]),
+                          st.integers(0, 40), st.integers(1, 3))))
+def test_the_persistent_map_of_moved_locals_acts_as_a_dict_copied_at_every_change(ops):
+    """The map the walk threads, against a dict copied at every change: the same contents,
+    the same union (the left map's value wins), the same equality, and an update leaves the
+    map it started from as it was."""
+    pm, d = PersistentMap(), {}
+    for op, key, value in ops:
+        before_pm, before_d = pm, dict(d)
+        name = f"x{key}"
+        if op == "set":
+            pm, d = pm.set(name, value), {**d, name: value}
+        elif op == "remove":
+            pm, d = pm.remove(name), {k: v for k, v in d.items() if k != name}
+        else:  # two branches from here, joined
+            other_pm, other_d = pm.set(f"y{key}", value).remove(name), \
+                {**{k: v for k, v in d.items() if k != name}, f"y{key}": value}
+            pm, d = other_pm.union(pm), {**d, **other_d}
+        assert all(before_pm.get(k) == v for k, v in before_d.items())
+        assert all(pm.get(k) == v for k, v in d.items())
+        assert all(pm.get(f"{p}{k}") is None for p in "xy" for k in range(41)
+                   if f"{p}{k}" not in d)
+        assert bool(pm) == bool(d)
+        assert (pm == before_pm) == (d == before_d)

@@ -205,3 +205,18 @@ def test_a_string_is_refused_wherever_a_typed_value_goes(ty, place):
     repaired = statement.format(t=ty, ok=VALUES[ty], v=VALUES[ty])
     assert not run_front(text.format(t=ty, s=repaired + tail),
                          check_value_types).diagnostics.items
+
+
+def test_the_four_type_checks_bind_a_program_s_locals_once(monkeypatch):
+    """check-operand-types, check-casts, check-conditions and check-value-types share the
+    locals bound for the program they all read; a new program is bound again."""
+    import nano_vx.placement.type_checking as type_checking
+
+    bound = []
+    real = type_checking.scopes_of
+    monkeypatch.setattr(type_checking, "scopes_of",
+                        lambda program, *a, **k: bound.append(program) or real(program, *a, **k))
+    text = "fn main() { let n = 3; if n > 2 { print(n as f32); } }\n"
+    for _ in range(2):
+        assert not run_front(text, check_value_types).diagnostics.items
+    assert len(bound) == 2 and bound[0] is not bound[1]
