@@ -532,21 +532,23 @@ def test_a_dump_that_breaks_is_an_internal_error_not_a_traceback(argv, prog, mon
     assert "internal compiler error in pass" in err and "RuntimeError: the printer broke" in err
 
 
-def _modules_after(*argv) -> set:
-    """The heavy modules a command line imported, run in a fresh interpreter."""
-    check = ("import sys; from nano_vx.cli import main; "
-             f"main({[str(a) for a in argv]!r}); "
-             "print(sorted(m for m in ('mlir', 'llvmlite', 'z3') if m in sys.modules))")
+def _modules_after(*argvs) -> list[set]:
+    """The heavy modules imported after each command line, run one after the other in a
+    fresh interpreter (one interpreter: a module stays imported, so a command line that
+    imports none adds none to what the next one shows)."""
+    check = ("import io, sys; from nano_vx.cli import main\n"
+             f"for argv in {[[str(a) for a in argv] for argv in argvs]!r}:\n"
+             "    main(argv, stdout=io.StringIO())\n"
+             "    print(sorted(m for m in ('mlir', 'llvmlite', 'z3') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                           check=True)
-    return set(eval(done.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own print
+    return [set(eval(line)) for line in done.stdout.splitlines()]  # noqa: S307 - our print
 
 
 def test_mlir_and_llvmlite_are_imported_only_for_native_code(prog):
     path = prog(HELLO)
-    assert _modules_after(path, "--action", "check") == set()
-    assert _modules_after(path, "--action", "interpret") == set()
-    assert _modules_after(path) == {"mlir", "llvmlite"}
+    assert _modules_after([path, "--action", "check"], [path, "--action", "interpret"],
+                          [path]) == [set(), set(), {"mlir", "llvmlite"}]
 
 
 # -- the commands and their options ------------------------------------------------------------

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import glob
 import io
 import json
@@ -160,14 +161,16 @@ def test_the_example_pages_have_examples():
 _HEADING = re.compile(r"### ([EW]\d{4}): (.*)")
 
 
-def code_sections() -> list[tuple[str, str, str]]:
-    """(code, title as the page gives it, the section's text) for each `### CODE: title`."""
+@functools.cache
+def code_sections() -> tuple[tuple[str, str, str], ...]:
+    """(code, title as the page gives it, the section's text) for each `### CODE: title`
+    (read once per process: a test for each code reads it)."""
     sections = []
     for part in re.split(r"^(?=##)", page("diagnostics.md"), flags=re.M):
         head = _HEADING.match(part)
         if head is not None:
             sections.append((head.group(1), head.group(2), part))
-    return sections
+    return tuple(sections)
 
 
 def test_the_diagnostics_page_documents_exactly_the_registered_codes():

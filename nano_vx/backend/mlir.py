@@ -8,6 +8,7 @@ The MLIR Python bindings are imported inside the functions: the CLI must start w
 from __future__ import annotations
 
 import contextlib
+import threading
 
 from .errors import BackendBug
 from ..dump.mlir_text import site_comments, to_mlir_text
@@ -195,6 +196,15 @@ def _check_lowered(module) -> None:
         raise BackendBug(f"lowering to the LLVM dialect left {', '.join(left)}")
 
 
+# A context takes 13 ms to make and almost nothing to reuse, which a process compiling many
+# programs (the tests, the docs' examples) pays for each one: the modules share one, made
+# anew after _CONTEXT_USES of them so that what it interns (every module's types and
+# constants, kept as long as it lives) stays bounded. The lock keeps it to one module at once.
+_CONTEXT_USES = 100
+_shared: dict = {"context": None, "uses": 0}
+_context_lock = threading.RLock()  # reentrant, so a caller holding it may open a module too
+
+
 @contextlib.contextmanager
 def _module(program):
     """The program parsed and verified (parsing verifies)."""
@@ -209,13 +219,18 @@ def _module(program):
 
 @contextlib.contextmanager
 def mlir_context():
-    """A context of its own for a module, which allows the vx dialect's unregistered ops."""
+    """The process's shared context (see _CONTEXT_USES), which allows the vx dialect's
+    unregistered ops, held by one module at once."""
     from mlir import ir
 
-    context = ir.Context()
-    context.allow_unregistered_dialects = True
-    with context, ir.Location.unknown():
-        yield context
+    with _context_lock:
+        if _shared["context"] is None or _shared["uses"] == _CONTEXT_USES:
+            _shared["context"], _shared["uses"] = ir.Context(), 0
+            _shared["context"].allow_unregistered_dialects = True
+        _shared["uses"] += 1
+        context = _shared["context"]
+        with context, ir.Location.unknown():
+            yield context
 
 
 @contextlib.contextmanager

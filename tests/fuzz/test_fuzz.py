@@ -94,7 +94,9 @@ def test_the_dump_corpus_holds_every_il_of_both_lanes_in_text_and_json():
 
 @pytest.mark.slow
 @settings(BOUNDED, max_examples=120)
-@given(st.one_of(*dump_inputs()))
+# Deferred: the dumps are made when the test first draws one, not when every worker
+# collects the suite (4 s each).
+@given(st.deferred(lambda: st.one_of(*dump_inputs())))
 def test_mutated_dumps_and_spatial_programs_get_diagnostics(runner, item):
     ends_well(runner, item.data, form=item.form)
 
