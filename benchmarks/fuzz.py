@@ -173,15 +173,16 @@ class Tally:
                 f"({len(self.failures)} distinct, {new} not known)")
 
     def summary(self, args, elapsed: float) -> str:
+        width = max(map(len, KINDS)) + 1
         rows = [f"fuzzed {elapsed / 60:.1f} min with {args.jobs} jobs (seed {args.seed}, "
                 f"bound {args.bound:g} s per phase)", self.line(elapsed), "",
-                f"{'input':<17}" + "".join(f"{e:>16}" for e in ("tried", *ENDS))]
+                f"{'input':<{width}}" + "".join(f"{e:>16}" for e in ("tried", *ENDS))]
         for kind in KINDS:
             ends = self.ends[kind]
             total = sum(ends.values())
             cells = [f"{total:>16,}"] + [
                 f"{ends[e]:>9,} {100 * ends[e] / max(total, 1):5.1f}%" for e in ENDS]
-            rows.append(f"{kind:<17}" + "".join(cells))
+            rows.append(f"{kind:<{width}}" + "".join(cells))
         refused = ", ".join(f"{c} x{n}" for c, n in self.refusals.most_common())
         refused = f"{refused} (the first of each: {args.out}/refused-generated-*.vx)" if refused \
             else "none"
@@ -230,6 +231,14 @@ def main(argv=None) -> int:
         p.join()
     manager.shutdown()
     print(tally.summary(args, min(time.monotonic(), deadline) - start))
+    died = [i for i, p in enumerate(jobs) if p.exitcode != 0]
+    if died:
+        # A job that died stopped drawing: its inputs were never tried, so "no failures" would
+        # overstate the campaign. Its traceback is above, in the job's own output.
+        print(f"job {', '.join(map(str, died))} of {len(jobs)} died (exit "
+              f"{', '.join(str(jobs[i].exitcode) for i in died)}): the harness failed, "
+              f"not the compiler", flush=True)
+        return 2
     return 1 if any(not f["known"] for f in tally.failures.values()) else 0
 
 

@@ -12,7 +12,6 @@ a key dropped.
 
 from __future__ import annotations
 
-import copy
 import functools
 import io
 import json
@@ -68,13 +67,26 @@ def of_form(*forms: Form) -> list[str]:
     return [text for form, text in corpus().values() if form in forms]
 
 
-def _places(tree, path=()):
-    """Every (path, value) of a JSON tree, the root excluded."""
-    items = (tree.items() if isinstance(tree, dict)
-             else enumerate(tree) if isinstance(tree, list) else ())
-    for key, value in items:
-        yield path + (key,), value
-        yield from _places(value, path + (key,))
+# A borrowed value may hold the place it is put in, so each borrow can deepen the tree; json
+# (and the reader of a JSON dump) nests one native call per level. A borrow that would make
+# the tree deeper than this is skipped.
+MAX_BORROWED_DEPTH = 400
+
+
+def _places(tree):
+    """Every (path, value) of a JSON tree, the root excluded; iterative, as trees nest deep."""
+    todo = [((), tree)]
+    while todo:
+        path, node = todo.pop()
+        items = (node.items() if isinstance(node, dict)
+                 else enumerate(node) if isinstance(node, list) else ())
+        for key, value in items:
+            yield path + (key,), value
+            todo.append((path + (key,), value))
+
+
+def _depth(tree) -> int:
+    return max((len(path) for path, _ in _places(tree)), default=0)
 
 
 def mutate_json(text: str, edits) -> str:
@@ -94,7 +106,9 @@ def mutate_json(text: str, edits) -> str:
         elif edit == "huge":
             holder[key] = HUGE
         elif edit == "borrow":
-            holder[key] = copy.deepcopy(places[pick % len(places)][1])
+            value = places[pick % len(places)][1]
+            if len(path) + _depth(value) <= MAX_BORROWED_DEPTH:
+                holder[key] = json.loads(json.dumps(value))
         else:
             holder[key] = ODD_VALUES[pick % len(ODD_VALUES)]
     return json.dumps(tree).replace(json.dumps(HUGE), "9" * 5000)
