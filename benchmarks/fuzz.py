@@ -19,7 +19,8 @@ compiler or of the generator.
 A progress line comes every --progress seconds; at the end, the inputs tried, the failures
 and inputs/s, and per kind of input how many were admitted, refused, ran past the bound (a
 mutant's program may loop for ever: only its check must end) or failed. The exit status is
-1 when a failure no open issue names was found.
+1 when a failure no open issue names was found, 2 when a job itself died (the harness's
+fault: its traceback is in the output, and its inputs were never tried).
 """
 
 from __future__ import annotations
