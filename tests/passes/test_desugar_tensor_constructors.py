@@ -57,7 +57,7 @@ def test_a_list_is_a_shape_only_without_extents_and_without_a_float():
     made = {s.name: s.value for s in ran.after.items[0].body.stmts if s._prod == "Let"}
     assert made["z"]._prod == "TensorNew" and not made["z"].args      # [2, 3]: a shape
     assert [d._prod for d in made["d"].type.dims] == ["DimAny", "DimAny"]  # [n, 2]
-    assert made["f"]._prod == "TensorLit"                              # [2.5, 1]: values
+    assert made["f"]._prod == "TensorLit"                              # [2.5, 1.0]: values
     assert made["v"]._prod == "TensorLit" and len(made["v"].elems) == 3
     assert not list(ran.nodes("TensorCall"))
 
