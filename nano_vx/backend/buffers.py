@@ -60,8 +60,9 @@ def makes_fresh(e, fresh: frozenset) -> bool:
 def fresh_lets(fn, fresh: frozenset) -> dict:
     """The locals of `fn` bound once, outside a cell, to a fresh tensor (`fresh`: the
     functions whose result is one), each with its `let`."""
+    cells = frozenset(fn.cells)  # a tuple in the tree: membership by set, once per local
     return {name: s for name, (s, *more) in _lets(fn).items()
-            if not more and name not in fn.cells and isinstance(vx_type(s.type), Tensor)
+            if not more and name not in cells and isinstance(vx_type(s.type), Tensor)
             and makes_fresh(s.value, fresh)}
 
 
@@ -121,8 +122,9 @@ def _roots(fn, fresh: frozenset) -> dict:
     for a parameter, that of the local it was bound to; None for one not known."""
     known = {p.name: _PARAMS for p in fn.params}
     known.update({name: name for name in fresh_lets(fn, fresh)})
+    cells = frozenset(fn.cells)
     alias = {name: s.value.name for name, (s, *more) in _lets(fn).items()
-             if not more and name not in fn.cells and s.value._prod == "Local"}
+             if not more and name not in cells and s.value._prod == "Local"}
 
     def root(name):
         seen = set()
@@ -145,11 +147,11 @@ def _stored(fn) -> set:
     """The indices of the parameters `fn` puts in a cell (a pointer loaded back from one is
     not the parameter's to LLVM)."""
     index = {p.name: k for k, p in enumerate(fn.params)}
-    out = set()
+    cells, out = frozenset(fn.cells), set()
     for blk in fn.blocks:
         for s in blk.stmts:
             target = s.name if s._prod == "Let" else \
                 s.target.name if s._prod == "Assign" and s.target._prod == "Local" else None
-            if target in fn.cells and s.value._prod == "Local" and s.value.name in index:
+            if target in cells and s.value._prod == "Local" and s.value.name in index:
                 out.add(index[s.value.name])
     return out

@@ -65,19 +65,19 @@ def _fn(run, node):
 
 def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = set(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
+    fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
             _escapes(node, fresh, tensor_results, escaped)
             # `t = f(t)`: the tensor replaced dies inside the statement, where no drop goes
             if node._prod == "Assign" and node.target._prod == "Local" and \
-                    node.target.name in _reads(node, frozenset(fresh)):
+                    node.target.name in _reads(node, fresh):
                 escaped.add(node.target.name)
-    return frozenset(fresh - escaped)
+    return fresh - escaped
 
 
-def _escapes(node, fresh: set, tensor_results: frozenset, out: set):
+def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
     """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
     stack = [node]
     while stack:
@@ -174,7 +174,7 @@ class _Liveness:
         entry = self.fn.blocks[0].label
         heads: dict = {}  # label -> drops at its start
         blocks, split = [], []
-        taken = {int(label[2:]) for label in self.labels}
+        next_label = max(int(label[2:]) for label in self.labels) + 1
         for b in self.fn.blocks:
             stmts = self._within(b)
             exit_node = b.exit
@@ -193,8 +193,7 @@ class _Liveness:
                 if ways_in[to] == 1 and to != entry:
                     heads[to] = drops
                     continue
-                label = f"bb{max(taken) + 1}"
-                taken.add(max(taken) + 1)
+                label, next_label = f"bb{next_label}", next_label + 1
                 split.append(Ldrops["BasicBlock"](label, drops, Ldrops["Goto"](
                     to, span=exit_node.span), span=b.span))
                 retarget[field] = label
