@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import json
 import tempfile
 from pathlib import Path
@@ -74,40 +75,44 @@ MAX_BORROWED_DEPTH = 400
 
 
 def _places(tree):
-    """Every (path, value) of a JSON tree, the root excluded; iterative, as trees nest deep."""
-    todo = [((), tree)]
+    """Every place of a JSON tree but the root, as (holder, key, value, depth), without
+    recursion and without keeping paths: the corpus holds trees of a million nodes nested
+    hundreds deep, whose paths alone would take gigabytes."""
+    todo = [(tree, 0)]
     while todo:
-        path, node = todo.pop()
+        node, depth = todo.pop()
         items = (node.items() if isinstance(node, dict)
                  else enumerate(node) if isinstance(node, list) else ())
         for key, value in items:
-            yield path + (key,), value
-            todo.append((path + (key,), value))
+            yield node, key, value, depth + 1
+            todo.append((value, depth + 1))
+
+
+def _place(tree, at: int):
+    """The place `at` (modulo their number) in _places' order; None for a tree of no places."""
+    count = sum(1 for _ in _places(tree))
+    return next(itertools.islice(_places(tree), at % count, None)) if count else None
 
 
 def _depth(tree) -> int:
-    return max((len(path) for path, _ in _places(tree)), default=0)
+    return max((depth for *_, depth in _places(tree)), default=0)
 
 
 def mutate_json(text: str, edits) -> str:
     """`text` after the (edit, at, pick) edits, each on the place `at` points to."""
     tree = json.loads(text)
     for edit, at, pick in edits:
-        places = list(_places(tree))
-        if not places:
+        place = _place(tree, at)
+        if place is None:
             break
-        path, _ = places[at % len(places)]
-        *parents, key = path
-        holder = tree
-        for step in parents:
-            holder = holder[step]
+        holder, key, _, depth = place
         if edit == "drop" and isinstance(holder, dict):
             del holder[key]
         elif edit == "huge":
             holder[key] = HUGE
         elif edit == "borrow":
-            value = places[pick % len(places)][1]
-            if len(path) + _depth(value) <= MAX_BORROWED_DEPTH:
+            value = _place(tree, pick)[2]
+            if depth + _depth(value) <= MAX_BORROWED_DEPTH:
                 holder[key] = json.loads(json.dumps(value))
         else:
             holder[key] = ODD_VALUES[pick % len(ODD_VALUES)]
