@@ -46,7 +46,7 @@ def check(doc) -> tuple[bool, list[str]]:
     try:
         return _check(doc)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError,
-            RecursionError):  # a part of a form certificate.schema.json does not pin down
+            RecursionError):  # a form that form.py lets through and the checks cannot read
         raise NotACertificate("a part does not have the form docs/certificate.md gives "
                               "it") from None
 

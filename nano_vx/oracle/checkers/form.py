@@ -1,14 +1,19 @@
 """The form of a certificate (docs/certificate.md, "The schema"): `problem(doc)` is None when
 the document follows certificate.schema.json and every name and engine it uses is declared,
-else what is wrong and where, in words. It only ever refuses a document the other checkers
-would accept, so it adds nothing to what trusting a certificate means; it turns a part
-missing or mistyped into a message instead of a failure deep in the checks."""
+else what is wrong and where, in words, before the checks read the document. The schema's
+verdict only ever refuses a document, so an accepted certificate does not rest on jsonschema;
+the names and engines are checked here in plain Python, since a schema cannot say them."""
 
 from __future__ import annotations
 
 import json
 from functools import lru_cache
 from pathlib import Path
+
+if __package__:
+    from .replay import flat_ops
+else:  # run as a script, beside replay.py
+    from replay import flat_ops
 
 SCHEMA_FILE = Path(__file__).with_name("certificate.schema.json")
 TYPES = {"integer": "an integer", "number": "a number", "string": "a string",
@@ -98,7 +103,7 @@ def _references(doc: dict) -> str | None:
     uses = [(f"structure.groups[{k}].receivers", ("buffers",), name)
             for k, g in enumerate(st["groups"]) for name in g["receivers"]]
     for e, ops in enumerate(doc["schedules"]):
-        for op in _flat(ops):
+        for op in flat_ops(ops):  # as deep as the schema followed, so not too deep
             here = f"engine {e}: {op['op']}"
             uses += [(here, fields[f], op[f]) for f in fields if f in op]
             uses += [(here, ("buffers",), b) for b, _ in op.get("takes", []) + op.get("puts", [])]
@@ -118,14 +123,3 @@ def _references(doc: dict) -> str | None:
         return f"there are {len(doc['schedules'])} schedules for {engines} engines"
     return None
 
-
-def _flat(ops: list):
-    """The ops of a schedule, those in repeat bodies too, without recursion (bodies may nest
-    as deep as the schema lets them)."""
-    todo = list(reversed(ops))
-    while todo:
-        op = todo.pop()
-        if op["op"] == "repeat":
-            todo.extend(reversed(op["body"]))
-        else:
-            yield op
