@@ -14,10 +14,12 @@ import sys
 
 if __package__:
     from .fit import check_site
+    from .form import problem as problem_of_form, shown
     from .replay import check_witness
     from .structure import check_structure
 else:  # run as a script, beside its sibling modules
     from fit import check_site
+    from form import problem as problem_of_form, shown
     from replay import check_witness
     from structure import check_structure
 
@@ -31,17 +33,22 @@ class NotACertificate(Exception):
 
 def check(doc) -> tuple[bool, list[str]]:
     """(accepted, the verdict's lines). Raises NotACertificate for a document that is not
-    one (another kind or schema, or a part missing)."""
+    one (another kind or schema, a part missing or mistyped, a name not declared)."""
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise NotACertificate(f"it is not a {KIND}")
-    if doc.get("schema") != SCHEMA:
-        raise NotACertificate(f"schema {doc.get('schema')!r}; this checker reads {SCHEMA}")
+    schema = doc.get("schema")
+    if schema != SCHEMA:
+        said = schema if type(schema) is int and abs(schema) < 10**20 else shown(schema)
+        raise NotACertificate(f"schema {said}; this checker reads {SCHEMA}")
+    problem = problem_of_form(doc)
+    if problem:
+        raise NotACertificate(problem)
     try:
         return _check(doc)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError,
-            RecursionError) as err:
-        raise NotACertificate(f"a part is missing or mistyped ({type(err).__name__}: "
-                              f"{err})") from None
+            RecursionError):  # a form that form.py lets through and the checks cannot read
+        raise NotACertificate("a part does not have the form docs/certificate.md gives "
+                              "it") from None
 
 
 def _check(doc) -> tuple[bool, list[str]]:
