@@ -12,6 +12,7 @@ a key dropped.
 
 from __future__ import annotations
 
+import copy
 import functools
 import io
 import itertools
@@ -115,7 +116,8 @@ def mutate_json(text: str, edits) -> str:
             if depth + _depth(value) <= MAX_BORROWED_DEPTH:
                 holder[key] = json.loads(json.dumps(value))
         else:
-            holder[key] = ODD_VALUES[pick % len(ODD_VALUES)]
+            # a copy: a later edit may land inside it, which must not change the constant
+            holder[key] = copy.deepcopy(ODD_VALUES[pick % len(ODD_VALUES)])
     return json.dumps(tree).replace(json.dumps(HUGE), "9" * 5000)
 
 
