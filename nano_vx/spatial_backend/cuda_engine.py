@@ -12,6 +12,8 @@ from .schedule_writer import ScheduleWriter
 
 
 class EngineWriter(ScheduleWriter):
+    OPS = ScheduleWriter.ops_table("the cuda backend's schedule ops")
+
     def _slot(self, b: str, index: str) -> str:
         """Element 0 of the slot that holds token number `index` of buffer b."""
         d, e = self.plan.buffer(b).depth, self.plan.elems(b)
@@ -20,6 +22,7 @@ class EngineWriter(ScheduleWriter):
     def _load(self, b: str, ptr: str) -> str:
         return f"__ldcg({ptr})" if self.plan.remote(b) else f"*({ptr})"
 
+    @OPS.on("Read")
     def _read(self, op) -> list[str]:
         plan = self.plan
         st = self.p.stages[op.stage]
@@ -46,6 +49,7 @@ class EngineWriter(ScheduleWriter):
                 "    __syncwarp();",
                 "}"]
 
+    @OPS.on("Write")
     def _write(self, op) -> list[str]:
         plan = self.plan
         st = self.p.stages[op.stage]
@@ -64,12 +68,14 @@ class EngineWriter(ScheduleWriter):
                 f"    {cur} += 1;",
                 "}"]
 
+    @OPS.on("Reserve")
     def _reserve(self, op) -> list[str]:
         b, k = op.buffer, op.count
         put, held = self.var(f"put_{b}"), self.var(f"held_{b}")
         return [f"nvx_reserve(&count_{b}[0], {put} + {held} + {k}u, "
                 f"{self.plan.buffer(b).depth}u);", f"{held} += {k}u;"]
 
+    @OPS.on("Push", "Send")  # another site's ring is in the same global memory: a send is a push
     def _push(self, op) -> list[str]:
         b, k = op.buffer, op.count
         put, held, staged = (self.var(f"put_{b}"), self.var(f"held_{b}"),
@@ -77,8 +83,7 @@ class EngineWriter(ScheduleWriter):
         return [f"nvx_publish(&count_{b}[1], {k}u);",
                 f"{put} += {k}u; {held} -= {k}u; {staged} -= {k}u;"]
 
-    _send = _push
-
+    @OPS.on("Multicast")
     def _multicast(self, op) -> list[str]:
         plan, g, k = self.plan, op.group, op.count
         receivers = self.p.groups[g].streams
@@ -96,14 +101,17 @@ class EngineWriter(ScheduleWriter):
             lines += [f"nvx_publish(&count_{r}[1], {k}u);", f"{put} += {k}u; {held} -= {k}u;"]
         return lines + [f"{gput} += {k}u; {gstaged} -= {k}u;"]
 
+    @OPS.on("WaitFront")
     def _waitfront(self, op) -> list[str]:
         got = self.var(f"got_{op.buffer}")
         return [f"nvx_wait_for(&count_{op.buffer}[1], {got}, {op.count}u);"]
 
+    @OPS.on("Pop")
     def _pop(self, op) -> list[str]:
         got = self.var(f"got_{op.buffer}")
         return [f"nvx_publish(&count_{op.buffer}[0], {op.count}u);", f"{got} += {op.count}u;"]
 
+    @OPS.on("Wait")
     def _wait(self, op) -> list[str]:
         return self._take(op.sem, op.count)
 
@@ -115,15 +123,18 @@ class EngineWriter(ScheduleWriter):
             lines.append(f"{self.var(f'held_{b}')} += {k}u;")
         return lines
 
+    @OPS.on("Signal")
     def _signal(self, op) -> list[str]:
         return [f"nvx_publish(&sem_{op.sem}, {op.count}u);"]
 
+    @OPS.on("Barrier")
     def _barrier(self, op) -> list[str]:
         lines = []
         for r in self.p.groups[op.group].streams:
             lines += self._take(self.p.handshakes[r].credit, 1)
         return lines
 
+    @OPS.on("Fire")
     def _fire(self, op) -> list[str]:
         plan = self.plan
         st = self.p.stages[op.stage]

@@ -1,14 +1,22 @@
 """What both backends do the same way to write one engine's schedule: its `repeat`s as C `for`
-loops, each other op under a comment of its text form and written by the backend's `_<op>`
-method (`_read`, `_push`, ...), and the names of the engine's private variables and cursors."""
+loops, each other op under a comment of its text form and written by the backend's handler
+for it (its `OPS` table, checked against Schoreographed's ops when the backend loads), and the
+names of the engine's private variables and cursors."""
 
 from __future__ import annotations
 
+from ..languages.schoreographed import Schoreographed
+from ..nanopass import Handlers
 from ..spatial.text import OP_WORDS
 
 
 class ScheduleWriter:
     counter = "unsigned"  # the C type of a loop counter
+    OPS: Handlers  # op production -> the backend's method writing its lines
+
+    @staticmethod
+    def ops_table(what: str) -> Handlers:
+        return Handlers(what, (Schoreographed,), "Op")
 
     def __init__(self, plan):
         self.plan, self.p = plan, plan.p
@@ -38,4 +46,4 @@ class ScheduleWriter:
                 self.depth -= 1
             else:
                 out.append(f"{pad}// {' '.join([OP_WORDS[op._prod], *map(str, op.values())])}")
-                out += [pad + line for line in getattr(self, f"_{op._prod.lower()}")(op)]
+                out += [pad + line for line in self.OPS[op._prod](self, op)]

@@ -15,6 +15,7 @@ from .tt_layout import Layout, elem_size, rectangle, row_bytes
 
 class KernelWriter(ScheduleWriter):
     counter = "uint32_t"
+    OPS = ScheduleWriter.ops_table("the tenstorrent backend's schedule ops")
 
     def __init__(self, plan, layout: Layout, sched):
         super().__init__(plan)
@@ -124,6 +125,7 @@ class KernelWriter(ScheduleWriter):
                 f"    {cur} += 1;",
                 "}"]
 
+    @OPS.on("Read")
     def _read(self, op) -> list[str]:
         target = op.buffer
         if target in self.p.groups:
@@ -137,18 +139,22 @@ class KernelWriter(ScheduleWriter):
             addr = self._slot(target, f"{put} + {staged}")
         return self._dram(op, addr, True)[:-1] + [f"    {staged} += 1;", "}"]
 
+    @OPS.on("Write")
     def _write(self, op) -> list[str]:
         got = self.var(f"got_{op.buffer}")
         return self._dram(op, self._slot(op.buffer, got), False)
 
+    @OPS.on("Reserve")
     def _reserve(self, op) -> list[str]:
         return [f"cb_reserve_back({self.cb(op.buffer)}, {op.count});"]
 
+    @OPS.on("Push")
     def _push(self, op) -> list[str]:
         b, k = op.buffer, op.count
         put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
         return [f"cb_push_back({self.cb(b)}, {k});", f"{put} += {k}u; {staged} -= {k}u;"]
 
+    @OPS.on("Send")
     def _send(self, op):
         raise LowerError("E7041", f"{self.s.engine} of site {self.s.site} sends to buffer "
                                   f"'{op.buffer}' on another core: tt-metal writes a token "
@@ -156,6 +162,7 @@ class KernelWriter(ScheduleWriter):
                                   f"the program does not have (only multicast groups stage "
                                   f"tokens apart)")
 
+    @OPS.on("Multicast")
     def _multicast(self, op) -> list[str]:
         plan, g, k = self.plan, op.group, op.count
         self.cb(g)
@@ -192,13 +199,16 @@ class KernelWriter(ScheduleWriter):
         lines += [f"{self.var(f'put_{r}')} += {k}u;" for r in receivers]
         return lines + [f"{gput} += {k}u; {gstaged} -= {k}u;"]
 
+    @OPS.on("WaitFront")
     def _waitfront(self, op) -> list[str]:
         return [f"cb_wait_front({self.cb(op.buffer)}, {op.count});"]
 
+    @OPS.on("Pop")
     def _pop(self, op) -> list[str]:
         got = self.var(f"got_{op.buffer}")
         return [f"cb_pop_front({self.cb(op.buffer)}, {op.count});", f"{got} += {op.count}u;"]
 
+    @OPS.on("Wait")
     def _wait(self, op) -> list[str]:
         return self._take(op.sem, op.count)
 
@@ -212,18 +222,21 @@ class KernelWriter(ScheduleWriter):
         taken = self.var(f"taken_{sem}")
         return [f"noc_semaphore_wait_min(sem_{sem}, {taken} + {k}u);", f"{taken} += {k}u;"]
 
+    @OPS.on("Signal")
     def _signal(self, op) -> list[str]:
         x, y = self.core(self.p.semaphores[op.sem].site)
         sem_id = self.arg(f"sem_id_{op.sem}", f"sem_{op.sem}")
         return [f"noc_semaphore_inc(get_noc_addr({x}, {y}, get_semaphore({sem_id})), "
                 f"{op.count});"]
 
+    @OPS.on("Barrier")
     def _barrier(self, op) -> list[str]:
         lines = []
         for r in self.p.groups[op.group].streams:
             lines += self._take(self.p.handshakes[r].credit, 1)
         return lines
 
+    @OPS.on("Fire")
     def _fire(self, op) -> list[str]:
         plan = self.plan
         st = self.p.stages[op.stage]
