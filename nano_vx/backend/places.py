@@ -1,7 +1,8 @@
 """Where a Vx value lives in MLIR, on a FunctionBuilder, and how it is read and written: a
 local is the SSA value of its `let` or its parameter's argument, or in the cell
-choose-memory-cells gave it (a memref of rank 0); a reference is the address of a cell, which `*p` reads and `*p = v` writes; a
-tensor's element is read and written through its checked indices (tensor_ops.py).
+choose-memory-cells gave it (a memref of rank 0); a reference is the address of a cell,
+which `*p` reads and `*p = v` writes; a tensor's element is read and written through its
+checked indices (tensor_ops.py).
 
 An assignment stores its value into the place its target names; a compound one (`+=`)
 reads the old value too, where the interpreter does: for a local before the value is
@@ -29,8 +30,7 @@ def bind_parameters(b, params, noalias) -> tuple:
 
 
 def read_local(b, name: str):
-    """A local's (ssa, Vx type): its value, loaded from its cell when it has one (a cell's
-    tensor is the one it holds now)."""
+    """A local's (ssa, Vx type): its value, loaded from its cell when it has one."""
     if name in b.cells:
         cell, t = b.cells[name]
         return b.load(cell, (), cell_type(t), t), t

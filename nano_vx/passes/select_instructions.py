@@ -164,7 +164,7 @@ def _cell(run, node, local: str):
 @lowering.on("Drop")
 def _drop(run, node):
     b = run.state.b
-    ssa, t = read_local(b, node.name)
+    ssa, t = read_local(b, node.name)  # a cell's tensor is the one it holds now
     b.emit("Dealloc", ssa, t.mtype)
 
 
