@@ -29,16 +29,19 @@ class Compilation:
     # Facts: each is set by the one pass that declares it in `provides` and read only by the
     # passes that declare it in `requires` (the framework holds them to it).
     facts: ClassVar[frozenset[str]] = frozenset({"model", "working_sets", "call_sites",
-                                                 "proved_requires"})
+                                                 "proved_requires", "owned_buffers"})
     model: Model | None = None  # check-memory-declarations: the memory model
     working_sets: list[WorkingSet] | None = None  # summarize-working-sets: tiles per function and space
     call_sites: list[CallSite] | None = None  # summarize-working-sets: what each call holds
     # verify-contracts: function -> the positions, among its `requires`, of those every call
     # establishes
     proved_requires: dict[str, frozenset[int]] | None = None
+    # find-owned-buffers: function -> the tensor locals whose buffer it owns
+    owned_buffers: dict[str, frozenset[str]] | None = None
 
     def describe(self, fact: str) -> str:
         """A fact as text, for the dump after the pass that provides it."""
+        from .backend.buffers import describe_owned_buffers
         from .contracts import describe_proved_requires
         from .model.describe import describe_model
         from .placement.working_sets import describe_call_sites, describe_working_sets
@@ -48,4 +51,5 @@ class Compilation:
             return "(not set)\n"
         return {"model": describe_model, "working_sets": describe_working_sets,
                 "call_sites": describe_call_sites,
-                "proved_requires": describe_proved_requires}[fact](value)
+                "proved_requires": describe_proved_requires,
+                "owned_buffers": describe_owned_buffers}[fact](value)

@@ -48,6 +48,7 @@ from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
+from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
@@ -144,6 +145,7 @@ BACK_END = [
     explicate_control,
     explicate_assertions,
     choose_memory_cells,
+    find_owned_buffers,
     insert_drops,
     select_instructions,
 ]

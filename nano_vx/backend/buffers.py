@@ -1,6 +1,7 @@
 """Which tensor buffers a function makes, and which of its tensor parameters no other one can
-overlap: read off a program of basic blocks (Lcells and after) for insert-drops, which drops
-what a function owns, and select-instructions, which marks the distinct parameters noalias.
+overlap: read off a program of basic blocks (Lcells and after) for find-owned-buffers, which
+finds what a function owns for insert-drops to drop, and select-instructions, which marks the
+distinct parameters noalias.
 
 A buffer is fresh when the `let` that binds it makes it: a constructor, a tensor literal, a
 transfer (native code copies into a buffer of the destination) or a call of a function whose
@@ -50,6 +51,12 @@ def _lets(fn) -> dict:
             if s._prod == "Let":
                 lets.setdefault(s.name, []).append(s)
     return lets
+
+
+def describe_owned_buffers(owned: dict) -> str:
+    """The fact `owned_buffers` as text, for the dump after find-owned-buffers."""
+    return "".join(f"{fn}: owns {', '.join(sorted(names)) or 'nothing'}\n"
+                   for fn, names in owned.items())
 
 
 def makes_fresh(e, fresh: frozenset) -> bool:

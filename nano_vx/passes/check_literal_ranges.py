@@ -10,6 +10,7 @@ from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, RememberingTyper, join, settle
 from ..placement.types import OPAQUE, Machine
+from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
 from ..values.literals import scalar_hint
 from ..values.numbers import INT_TYPES
 
@@ -155,8 +156,9 @@ def _int(run, node):
 
 @check_literal_ranges.on("Unary")
 def _unary(run, node):
-    if node.op == "-" and node.operand._prod == "Int":
-        _judge(run, -node.operand.value, node)  # `-128` is one literal, not 128 negated
+    value = integer_literal(node)
+    if value is not None:
+        _judge(run, value, node)  # `-128` is one literal, not 128 negated
     else:
         _under(run, node.operand, run.state.expect)
 
@@ -187,11 +189,8 @@ def _beside(st: State, other, around) -> str | None:
 
 @check_literal_ranges.on("Cast")
 def _cast(run, node):
-    value = node.value
-    literal = value._prod == "Int" or (
-        value._prod == "Unary" and value.op == "-" and value.operand._prod == "Int")
-    if not literal:  # a literal converts to the type cast to, whatever its value
-        _under(run, value, None)
+    if integer_literal(node.value) is None:  # a literal converts to the type cast to,
+        _under(run, node.value, None)  # whatever its value
 
 
 @check_literal_ranges.on("Call")
@@ -209,17 +208,12 @@ def _call(run, node):
         _under(run, arg, expects[i] if i < len(expects) else None)
 
 
-@check_literal_ranges.on("TensorNew")
+@check_literal_ranges.on("TensorNew", "TensorLit")
 def _tensor(run, node):
+    """A constructor's arguments and a literal's elements (nested lists pass it down to
+    their numbers) take the tensor's element type."""
     elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
-    for arg in node.args:
-        _under(run, arg, elem)
-
-
-@check_literal_ranges.on("TensorLit")
-def _tensor_literal(run, node):
-    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
-    for x in node.elems:  # nested lists pass the element type down to their numbers
+    for x in (node.args if node._prod == "TensorNew" else node.elems):
         _under(run, x, elem)
 
 
@@ -240,12 +234,6 @@ def _match_value(run, node):
         run.walk(case.body)
 
 
-@check_literal_ranges.on("StructLit", "EnumValue", "PVariant")
-def _fields(run, node):
-    """A field's or a variant's value has its declared type, which this check does not read."""
-    _under(run, node, None, run.descend)
-
-
 @check_literal_ranges.on("Spawn")
 def _spawn(run, node):
     _under(run, node.topo, None)
@@ -253,9 +241,10 @@ def _spawn(run, node):
 
 
 @check_literal_ranges.on("Index", "MethodCall", "FieldGet", "Transfer", "Grad", "Vjp", "Jvp",
-                         "SomeTopo", "TopoRef")
+                         "SomeTopo", "TopoRef", "StructLit", "EnumValue", "PVariant")
 def _unfixed(run, node):
-    """Nothing the check knows fixes the type of a literal below these."""
+    """Nothing the check knows fixes the type of a literal below these (a field's or a
+    variant's value has its declared type, which this check does not read)."""
     _under(run, node, None, run.descend)
 
 
@@ -274,23 +263,20 @@ def _judge(run, value: int, node) -> None:
     if t.lo <= value <= t.hi:
         return
     text = _written(node, value)
-    message = (f"literal out of range for `{name}`: `{text}` does not fit into `{name}`, "
-               f"whose range is {t.lo}..={t.hi}")
-    if st.said.again((node.span, message)):  # the same literal in another unrolled copy
+    if st.said.again((node.span, text, name)):  # the same literal in another unrolled copy
         return
     notes = ["nothing here fixes the literal's type, so it is an i32, as in Rust"
              ] if st.expect == DEFAULT else []
-    wider = [u for u in INT_TYPES.values() if u.lo <= value <= u.hi]
-    wider.sort(key=lambda u: (u.signed != t.signed, u.bits))
+    wider = holders(value, t)
     if not wider:
         repair = ["no integer type holds it"]
     elif st.expect == DEFAULT:
         repair = [f"give it a type that holds it: `let v: {wider[0].name} = {text};`"]
     else:
         repair = [f"use a type that holds it, such as `{wider[0].name}`"]
-    diag = run.ctx.diagnostics.error("E3008", node.span, message, notes=notes, help=repair,
-                                     literal=text, type=name, range=[t.lo, t.hi])
-    st.said.said((node.span, message), diag)
+    diag = refuse_out_of_range(run.ctx.diagnostics, node.span, text, t, notes=notes,
+                               help=repair)
+    st.said.said((node.span, text, name), diag)
 
 
 def _written(node, value: int) -> str:

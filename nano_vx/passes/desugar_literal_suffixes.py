@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..languages import Lplain, Lshaped
 from ..nanopass import Pass
+from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
 from ..values.numbers import INT_TYPES
 
 L = Lplain
@@ -31,15 +32,8 @@ def _unary(run, node):
 
 @desugar_literal_suffixes.on("Suffixed")
 def _suffixed(run, node):
-    return _desugared(run, node, _integer(node.value))
-
-
-def _integer(e):
-    """The value of an integer literal, or of a minus on one: the parser puts the minus
-    outside the Suffixed, a hand-written IL may put it inside."""
-    if e._prod == "Unary" and e.op == "-" and e.operand._prod == "Int":
-        return -e.operand.value
-    return e.value if e._prod == "Int" else None
+    # The parser puts a minus outside the Suffixed; a hand-written IL may put it inside.
+    return _desugared(run, node, integer_literal(node.value))
 
 
 def _desugared(run, node, value, minus=False):
@@ -52,18 +46,14 @@ def _desugared(run, node, value, minus=False):
             shown = f"-{text}" if minus else text
         else:
             shown = f"{value}{node.suffix}"
-        run.ctx.diagnostics.error(
-            "E3008", node.span,
-            f"literal out of range for `{t.name}`: `{shown}` does not fit into `{t.name}`, "
-            f"whose range is {t.lo}..={t.hi}",
-            help=[f"use a suffix whose type holds it, such as `{_wider(value, t)}`"],
-            literal=shown, type=t.name, range=[t.lo, t.hi])
+        refuse_out_of_range(
+            run.ctx.diagnostics, node.span, shown, t,
+            help=[f"use a suffix whose type holds it, such as `{_wider(value, t)}`"])
     literal = run.walk(node.value)
     return L["Cast"](literal, L["Scalar"](node.suffix, span=node.span), span=node.span)
 
 
 def _wider(value: int, written) -> str:
     """The smallest type that holds the value, of the written one's signedness if one does."""
-    fits = [t for t in INT_TYPES.values() if t.lo <= value <= t.hi]
-    fits.sort(key=lambda t: (t.signed != written.signed, t.bits))
+    fits = holders(value, written)
     return fits[0].name if fits else "f64"

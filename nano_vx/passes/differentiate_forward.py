@@ -6,10 +6,11 @@ from __future__ import annotations
 from ..languages.lrouted import Lrouted
 from ..nanopass import Pass
 from ..derivatives.code import (
-    Build, active, copy_into, dims_of, float_name, generated_name, is_print, picks_first,
-    refuse, tensor_of, zero,
+    Build, active, copy_into, dims_of, float_name, generated_name, is_print, refuse, tensor_of,
+    zero,
 )
 from ..derivatives.differentiation import FnInfo, differentiate_all, is_math
+from ..derivatives.tangent_rules import binary_tangent, math_tangent
 
 differentiate_forward = Pass("differentiate-forward", Lrouted, Lrouted, """
 Make `jvp(f, x, t)` a call of `f$jvp`, the tangent function of f: value and tangent side by
@@ -201,7 +202,7 @@ class Tangent:
             t = self.tan(e.base)
             return e.replace(base=t) if t is not None else None
         if kind == "Binary":
-            return self._binary(b, e)
+            return binary_tangent(b, e, self.tan) if info.is_float(e) else None
         if kind == "Unary":
             t = self.tan(e.operand) if e.op == "-" else None
             return b.neg(t) if t is not None else None
@@ -235,32 +236,10 @@ class Tangent:
             return e.replace(elems=tuple(self.tan(x) or b.flt(0.0) for x in e.elems))
         refuse(e, f"the expression {kind}")
 
-    def _binary(self, b, e):
-        if not self.info.is_float(e):
-            return None
-        a, c = e.left, e.right
-        ta, tc = self.tan(a), self.tan(c)
-        op = e.op
-        if op in ("+", "-"):
-            if tc is None:
-                return ta
-            if ta is None:
-                return tc if op == "+" else b.neg(tc)
-            return b.bin(op, ta, tc)
-        if op == "*":  # ta * c + a * tc
-            return _sum(b, ta and b.bin("*", ta, c), tc and b.bin("*", a, tc))
-        if op == "/":  # ta / c - tc / c * (a / c), as the adjoint divides
-            left = ta and b.bin("/", ta, c)
-            right = tc and b.bin("*", b.bin("/", tc, c), e)
-            if right is None:
-                return left
-            return b.bin("-", left, right) if left is not None else b.neg(right)
-        return None
-
     def _call(self, b, e):
         info = self.info
         if is_math(e):
-            return self._math(b, e)
+            return math_tangent(b, e, self.tan, info.of) if info.is_float(e) else None
         fn = info.program.differentiable_call(e)
         if fn is None:
             return None
@@ -276,37 +255,6 @@ class Tangent:
                     t = b.borrow(t)
                 args.append(t)
         return b.call(generated_name(fn.name, "jvp"), args)
-
-    def _math(self, b, e):
-        name, args = e.callee.name, e.args
-        if not self.info.is_float(e):
-            return None
-        if name in ("max", "min"):  # the argument max/min picks (a NaN loses), its tangent
-            a, c = args
-            ta, tc = self.tan(a), self.tan(c)
-            if ta is None and tc is None:
-                return None
-            ty = self.info.of(e)
-            return b.if_value(picks_first(b, name, a, c), ta or zero(b, ty), tc or zero(b, ty))
-        a = args[0]
-        ta = self.tan(a)
-        if ta is None:
-            return None
-        if name == "exp":
-            return b.bin("*", e, ta)
-        if name == "log":
-            return b.bin("/", ta, a)
-        if name == "sqrt":
-            return b.bin("/", ta, b.bin("*", b.flt(2.0), e))
-        return b.if_value(b.bin("<", a, b.flt(0.0)), b.neg(ta), ta)  # abs
-
-
-def _sum(b, x, y):
-    if x is None:
-        return y
-    if y is None:
-        return x
-    return b.bin("+", x, y)
 
 
 def _zero_arg(b, ty):

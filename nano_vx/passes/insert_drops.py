@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..backend.buffers import fresh_cells, fresh_lets, fresh_results, tensor_results
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass
-from ..nanopass.verify import child_nodes, descendants
-
-
-@dataclass
-class _Program:
-    tensor_results: frozenset = frozenset()  # the functions whose result is a tensor
-    fresh_results: frozenset = frozenset()  # those whose result is a buffer the call made
-
+from ..nanopass.verify import descendants
+from ..scalars.block_scopes import successors
 
 insert_drops = Pass("insert-drops", Lcells, Ldrops, """
 Drop each tensor a function owns where it is dead: a loop that makes one per turn frees it.
 
-A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
-tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
-returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
-printed, transferred (copied) or passed to a function whose result is no tensor: none of
-those can keep the buffer past the call. Any other use (returned, bound to another
-name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
-buffer on, and the local is never dropped: where ownership is not clear, the buffer leaks
-rather than dangles. Parameters are never dropped (a reference to a tensor was erased to the
-tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
-assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
-fresh tensor: each assignment is a new definition, so the tensor it replaces dies after its
-last read before it.
+A function owns the buffer of a local that find-owned-buffers found made for it and kept by
+nothing else; a buffer that may be handed on is never dropped, nor is a parameter's.
 
 An owned local dies where the liveness of the function's blocks says it is read no more:
 after the statement that reads it last in its block (a local made and never read, at once);
@@ -41,72 +22,17 @@ when the edge is its only way in, else in a block of its own put on the edge; be
 `return`, after the returned value is computed into a new local when it reads the local. So
 an early `return`, a `break` and a `continue` drop what they leave behind. A block that
 stops ends the program, which gives everything back.
-""", state=_Program)
+""", requires=("owned_buffers",))
 
 Drop = Ldrops["Drop"]
 
 
-@insert_drops.on("Program")
-def _program(run, node):
-    run.state.tensor_results = tensor_results(node)
-    run.state.fresh_results = fresh_results(node)
-    return run.rebuild(node)
-
-
 @insert_drops.on("Fn")
 def _fn(run, node):
-    owned = _owned(node, run.state.tensor_results, run.state.fresh_results)
+    owned = run.ctx.owned_buffers.get(node.name)
     if not owned:
         return node
     return node.replace(blocks=_Liveness(node, owned).place_drops())
-
-
-# -- what the function owns --------------------------------------------------------------
-
-def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
-    """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
-    escaped: set = set()
-    for blk in fn.blocks:
-        for node in (*blk.stmts, blk.exit):
-            _escapes(node, fresh, tensor_results, escaped)
-            # `t = f(t)`: the tensor replaced dies inside the statement, where no drop goes
-            if node._prod == "Assign" and node.target._prod == "Local" and \
-                    node.target.name in _reads(node, fresh):
-                escaped.add(node.target.name)
-    return fresh - escaped
-
-
-def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
-    """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        kind = n._prod
-        if kind == "Local":
-            if n.name in fresh:
-                out.add(n.name)
-            continue
-        kids = child_nodes(n)
-        if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
-            kids = [n.value]
-        elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
-            kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
-        elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):
-            kids = [k for k in kids if k._prod != "Local"]
-        stack.extend(kids)
-
-
-def _held(n):
-    """The operand whose buffer an Index reads or a Transfer copies."""
-    return n.base if n._prod == "Index" else n.value
-
-
-def _keeps_nothing(n, tensor_results: frozenset) -> bool:
-    """A call of a named function (print included) or a launch whose result cannot be an
-    argument's buffer."""
-    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
-    return name is not None and name not in tensor_results
 
 
 # -- where each owned local dies ---------------------------------------------------------
@@ -125,14 +51,6 @@ def _defines(stmt) -> set:
         return {stmt.name}
     return {stmt.target.name} if stmt._prod == "Assign" and stmt.target._prod == "Local" \
         else set()
-
-
-def _targets(exit_node) -> tuple:
-    if exit_node._prod == "Goto":
-        return (exit_node.target,)
-    if exit_node._prod == "Branch":
-        return (exit_node.then, exit_node.orelse)
-    return ()
 
 
 class _Liveness:
@@ -156,7 +74,7 @@ class _Liveness:
     def held(self, b) -> set:
         """What is live at the end of block b's statements: read by its exit or after it."""
         live = set(self.exit_reads[b.label])
-        for t in _targets(b.exit):
+        for t in successors(b):
             live |= self.live_in.get(t, set())
         return live
 
@@ -169,7 +87,7 @@ class _Liveness:
     def place_drops(self) -> tuple:
         ways_in: dict = {}
         for b in self.fn.blocks:
-            for t in _targets(b.exit):
+            for t in successors(b):
                 ways_in[t] = ways_in.get(t, 0) + 1
         entry = self.fn.blocks[0].label
         heads: dict = {}  # label -> drops at its start

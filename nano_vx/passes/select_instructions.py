@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backend.buffers import distinct_parameters
-from ..backend.machine_types import Ref, cell_type, mtype, vx_type
+from ..backend.call_ops import call, launch
+from ..backend.machine_types import Ref, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
-from ..backend.print_ops import print_arg
-from ..backend.scalar_ops import COMPARISONS, cast, compare, math_builtin, negate, operate
-from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
+from ..backend.places import assign, bind_parameters, read_local, read_referent
+from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
+from ..backend.short_circuit import logic
+from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
 from ..languages.lmlir import Lmlir
 from ..languages.ldrops import Ldrops
 from ..nanopass import Analysis, Pass
-from ..values.math import MATH
+from ..scalars.block_scopes import successors
 from ..values.numbers import FLOAT_TYPES
 
 M = Lmlir
@@ -26,17 +28,18 @@ unsigned: divsi or divui, cmpi slt or ult, extsi or extui), a tensor a memref of
 (backend/machine_types.py). A local that choose-memory-cells put in a cell lives in a
 memref.alloca (made in the entry block, so LLVM's mem2reg makes it a register again); every
 other one is the SSA value of its `let`. A reference to a variable is its cell, a memref of
-rank 0: `*p` loads from it and `*p = v` stores to it. What the interpreter checks as it runs
+rank 0: `*p` loads from it and `*p = v` stores to it (backend/places.py). What the interpreter checks as it runs
 inside an expression is made explicit, each check a branch to a block that calls the
 runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
 by -1 (E9001), an index outside its extent (E9003, after every index of the access is
 computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
 block. A `Drop` is a memref.dealloc. A tensor parameter that no other argument of any call
 shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as noalias. `&&` and
-`||` branch when their right side could stop or has effects, else they are arith.andi/ori. Tensors are backend/tensor_ops.py's; a launch is a func.call with the
-topology as an attribute; `assume` is llvm.intr.assume; `print` calls vx_print with a print
-site saying how to read the value. A `const` is computed where it is used. The blocks come in
-the order code went into them, those that stop last.
+`||` branch when their right side could stop or has effects, else they are arith.andi/ori
+(backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is a func.call with
+the topology as an attribute and `print` calls vx_print with a print site saying how to read
+the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const` is computed where
+it is used. The blocks come in the order code went into them, those that stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
 
 
@@ -73,17 +76,10 @@ def _function(run, fn, module):
     s = run.state
     b = s.b = FunctionBuilder(module, fn.cells, fn.span, run.walk)
     s.ret = vx_type(fn.ret)
-    args = []
     entry = b.new_block()
     b.enter(entry)
-    for k, prm in enumerate(fn.params):
-        t = vx_type(prm.type)
-        ssa = ssa_name(prm.name)
-        kind = "NoAlias" if k in s.distinct.get(fn.name, ()) else "Arg"
-        args.append(M[kind](ssa, mtype(t), span=prm.span))
-        b.bind(prm.name, ssa, t, prm.span)
-    targets = {getattr(blk.exit, f) for blk in fn.blocks
-               for f in ("target", "then", "orelse") if f in blk.exit._fields}
+    args = bind_parameters(b, fn.params, s.distinct.get(fn.name, ()))
+    targets = {label for blk in fn.blocks for label in successors(blk)}
     mine = b.open_blocks(entry, [blk.label for blk in fn.blocks], targets)
     s.labels = {label: block.label for label, block in mine.items()}
     for blk in fn.blocks:
@@ -95,7 +91,7 @@ def _function(run, fn, module):
         run.walk(blk.exit)
     results = () if s.ret == "void" else (mtype(s.ret),)
     topology = fn.on.name if fn.on is not None else None
-    return M["Func"](fn.name, tuple(args), results, topology, b.finish(entry, fn.span),
+    return M["Func"](fn.name, args, results, topology, b.finish(entry, fn.span),
                      span=fn.span)
 
 
@@ -145,30 +141,10 @@ def _let(run, node):
 
 @lowering.on("Assign")
 def _assign(run, node):
-    b, target, op = run.state.b, node.target, node.op
-    if target._prod == "Index":
-        ref, indices, tensor = access(b, target)
-        _update(run, node, ref, indices, tensor.mtype, tensor.elem)
-    elif target._prod == "Deref":  # through a reference: into the cell it points to
-        ref, r = b.lower(target.value)
-        _update(run, node, ref, (), r.mtype, r.target)
-    else:  # a local's cell: a compound assignment reads it before the value is computed
-        cell, t = _cell(run, node, target.name)
-        old = b.load(cell, (), cell_type(t), t) if op != "=" else None
-        value, vt = b.lower(node.value)
-        if old is not None:
-            value = operate(b, op[:-1], old, value, vt, t)
-        b.store(value, cell, (), cell_type(t), t)
-
-
-def _update(run, node, ref: str, indices: tuple, memref: str, t):
-    """Store the assigned value at `ref[indices]`; a compound assignment reads the old one
-    after computing the value."""
-    b = run.state.b
-    value, vt = b.lower(node.value)
-    if node.op != "=":
-        value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
-    b.store(value, ref, indices, memref, t)
+    """A store into the place assigned: a tensor's element, what a reference points to, or
+    a local's cell (backend/places.py)."""
+    target = node.target
+    assign(run.state.b, node, _cell(run, node, target.name) if target._prod == "Local" else None)
 
 
 def _cell(run, node, local: str):
@@ -188,7 +164,7 @@ def _cell(run, node, local: str):
 @lowering.on("Drop")
 def _drop(run, node):
     b = run.state.b
-    ssa, t = _local(run, node)  # a cell's tensor is the one it holds now
+    ssa, t = read_local(b, node.name)  # a cell's tensor is the one it holds now
     b.emit("Dealloc", ssa, t.mtype)
 
 
@@ -228,11 +204,7 @@ def _str(run, e):
 
 @lowering.on("Local")
 def _local(run, e):
-    b = run.state.b
-    if e.name in b.cells:
-        cell, t = b.cells[e.name]
-        return b.load(cell, (), cell_type(t), t), t
-    return b.values[e.name]
+    return read_local(run.state.b, e.name)
 
 
 @lowering.on("Global")
@@ -243,34 +215,13 @@ def _global(run, e):
 @lowering.on("Binary")
 def _binary(run, e):
     b, op, t = run.state.b, e.op, e.type
-    if op in ("&&", "||"):
-        return _logic(run, e), "bool"
+    if op in ("&&", "||"):  # the right side computed only when it cannot stop or act
+        return logic(b, e), "bool"
     left, _ = b.lower(e.left)
     right, right_type = b.lower(e.right)
     if op in COMPARISONS:
         return compare(b, op, left, right, t), "bool"
     return operate(b, op, left, right, right_type, t), t
-
-
-def _logic(run, e) -> str:
-    """`a && b`, `a || b`: b only when a does not decide."""
-    b = run.state.b
-    left, _ = b.lower(e.left)
-    if _pure(e.right):
-        right, _ = b.lower(e.right)
-        return b.op("Arith", "andi" if e.op == "&&" else "ori", left, right, "i1")
-    return b.short_circuit(e.op, left, lambda: b.lower(e.right)[0], e.span)
-
-
-def _pure(e) -> bool:
-    """An expression that can neither stop nor have an effect: evaluating it early is safe."""
-    if e._prod in ("Int", "Float", "Bool", "Local"):
-        return True
-    if e._prod == "Binary":
-        return e.op not in ("/", "%") and _pure(e.left) and _pure(e.right)
-    if e._prod in ("Unary", "Cast"):
-        return _pure(e.operand if e._prod == "Unary" else e.value)
-    return False
 
 
 @lowering.on("Select")
@@ -292,9 +243,7 @@ def _borrow(run, e):
 
 @lowering.on("Deref")
 def _deref(run, e):
-    b = run.state.b
-    ref, r = b.lower(e.value)
-    return b.load(ref, (), r.mtype, r.target), r.target
+    return read_referent(run.state.b, e.value)
 
 
 @lowering.on("Unary")
@@ -312,23 +261,12 @@ def _cast(run, e):
 
 @lowering.on("Call")
 def _call(run, e):
-    b, callee, fns = run.state.b, e.callee.name, run.state.fns
-    if callee == "print" and callee not in fns:
-        print_arg(b, e.args[0], fns)
-        return "", "void"
-    if callee in MATH and callee not in fns:
-        return math_builtin(b, callee, [b.lower(a) for a in e.args])
-    return _call_fn(run, callee, tuple(b.lower(a)[0] for a in e.args), None)
-
-
-def _call_fn(run, callee: str, args: tuple, launch):
-    ret = vx_type(run.state.fns[callee].ret)
-    return run.state.b.call(callee, args, launch, ret), ret
+    return call(run.state.b, e, run.state.fns)
 
 
 @lowering.on("Launch")
 def _launch(run, e):
-    return _call_fn(run, e.kernel, tuple(run.state.b.lower(a)[0] for a in e.args), e.topo.name)
+    return launch(run.state.b, e, run.state.fns)
 
 
 @lowering.on("Index")

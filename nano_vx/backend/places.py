@@ -1,0 +1,71 @@
+"""Where a Vx value lives in MLIR, on a FunctionBuilder, and how it is read and written: a
+local is the SSA value of its `let` or its parameter's argument, or in the cell
+choose-memory-cells gave it (a memref of rank 0); a reference is the address of a cell,
+which `*p` reads and `*p = v` writes; a tensor's element is read and written through its
+checked indices (tensor_ops.py).
+
+An assignment stores its value into the place its target names; a compound one (`+=`)
+reads the old value too, where the interpreter does: for a local before the value is
+computed, for an element or what a reference points to after it."""
+
+from __future__ import annotations
+
+from ..languages.lmlir import Lmlir
+from .machine_types import cell_type, mtype, vx_type
+from .mlir_builder import ssa_name
+from .scalar_ops import operate
+from .tensor_ops import access
+
+
+def bind_parameters(b, params, noalias) -> tuple:
+    """A function's arguments, one per parameter, each bound as its local; those at the
+    positions in `noalias` are NoAlias."""
+    args = []
+    for k, prm in enumerate(params):
+        t = vx_type(prm.type)
+        ssa = ssa_name(prm.name)
+        args.append(Lmlir["NoAlias" if k in noalias else "Arg"](ssa, mtype(t), span=prm.span))
+        b.bind(prm.name, ssa, t, prm.span)
+    return tuple(args)
+
+
+def read_local(b, name: str):
+    """A local's (ssa, Vx type): its value, loaded from its cell when it has one."""
+    if name in b.cells:
+        cell, t = b.cells[name]
+        return b.load(cell, (), cell_type(t), t), t
+    return b.values[name]
+
+
+def read_referent(b, reference):
+    """`*p`: the (ssa, Vx type) of what the reference `p` points to."""
+    ref, r = b.lower(reference)
+    return b.load(ref, (), r.mtype, r.target), r.target
+
+
+def assign(b, node, cell=None) -> None:
+    """The Assign `node`; `cell` is the (cell ssa, Vx type) of the local it assigns, when
+    its target is one."""
+    target, op = node.target, node.op
+    if target._prod == "Index":
+        ref, indices, tensor = access(b, target)
+        _update(b, node, ref, indices, tensor.mtype, tensor.elem)
+    elif target._prod == "Deref":  # through a reference: into the cell it points to
+        ref, r = b.lower(target.value)
+        _update(b, node, ref, (), r.mtype, r.target)
+    else:
+        ref, t = cell
+        old = b.load(ref, (), cell_type(t), t) if op != "=" else None
+        value, vt = b.lower(node.value)
+        if old is not None:
+            value = operate(b, op[:-1], old, value, vt, t)
+        b.store(value, ref, (), cell_type(t), t)
+
+
+def _update(b, node, ref: str, indices: tuple, memref: str, t) -> None:
+    """Store the assigned value at `ref[indices]`, a compound assignment's after reading the
+    old one."""
+    value, vt = b.lower(node.value)
+    if node.op != "=":
+        value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
+    b.store(value, ref, indices, memref, t)

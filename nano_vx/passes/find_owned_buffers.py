@@ -1,0 +1,79 @@
+"""find-owned-buffers: Lcells, an analysis (the tree is unchanged)."""
+
+from __future__ import annotations
+
+from ..backend.buffers import fresh_cells, fresh_lets, fresh_results, tensor_results
+from ..languages.lcells import Lcells
+from ..nanopass import Analysis
+from ..nanopass.verify import child_nodes, descendants
+
+find_owned_buffers = Analysis("find-owned-buffers", Lcells, """
+Find the tensor locals whose buffer each function owns: made for it, and kept by nothing else.
+
+A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
+tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
+returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
+printed, transferred (copied) or passed to a function whose result is no tensor: none of
+those can keep the buffer past the call. Any other use (returned, bound to another
+name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
+buffer on, and the local is not owned: where ownership is not clear, the buffer leaks
+rather than dangles. Parameters are never owned (a reference to a tensor was erased to the
+tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
+assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
+fresh tensor, unless an assignment makes the new tensor from the old one (`t = f(t)`: the
+tensor replaced dies inside the statement, where no drop can go). The owned locals of each
+function are left on the compilation for insert-drops.
+""", provides=("owned_buffers",))
+
+
+@find_owned_buffers.on("Program")
+def _program(run, node):
+    tensors, fresh = tensor_results(node), fresh_results(node)
+    run.ctx.owned_buffers = {fn.name: _owned(fn, tensors, fresh)
+                             for fn in node.items if fn._prod == "Fn"}
+
+
+def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
+    """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
+    fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
+    escaped: set = set()
+    for blk in fn.blocks:
+        for node in (*blk.stmts, blk.exit):
+            _escapes(node, fresh, tensor_results, escaped)
+            if node._prod == "Assign" and node.target._prod == "Local" and any(
+                    n._prod == "Local" and n.name == node.target.name
+                    for n in descendants(node.value)):  # `t = f(t)`
+                escaped.add(node.target.name)
+    return fresh - escaped
+
+
+def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
+    """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = n._prod
+        if kind == "Local":
+            if n.name in fresh:
+                out.add(n.name)
+            continue
+        kids = child_nodes(n)
+        if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
+            kids = [n.value]
+        elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
+            kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
+        elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):
+            kids = [k for k in kids if k._prod != "Local"]
+        stack.extend(kids)
+
+
+def _held(n):
+    """The operand whose buffer an Index reads or a Transfer copies."""
+    return n.base if n._prod == "Index" else n.value
+
+
+def _keeps_nothing(n, tensor_results: frozenset) -> bool:
+    """A call of a named function (print included) or a launch whose result cannot be an
+    argument's buffer."""
+    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
+    return name is not None and name not in tensor_results

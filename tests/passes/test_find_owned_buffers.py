@@ -1,0 +1,71 @@
+"""find-owned-buffers: the tensor locals whose buffer each function owns, left for
+insert-drops; a buffer that may be handed on is nobody's."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.passes.find_owned_buffers import find_owned_buffers
+from front import run_front
+
+CASES = Path(__file__).parent / "cases" / "find_owned_buffers"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+def _owned(case: str) -> dict:
+    ran = run_front(CASES / f"{case}.vx", find_owned_buffers)
+    assert ran.after is ran.before  # an analysis: the tree is unchanged
+    assert not ran.diagnostics.items
+    return ran.ctx.owned_buffers
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", find_owned_buffers)
+    assert ran.ctx.describe("owned_buffers") == snapshot_txt
+
+
+def test_a_buffer_read_copied_or_lent_stays_its_locals_and_one_handed_on_is_nobodys():
+    owned = _owned("kept_or_handed_on")
+    assert owned["main"] == {"read", "copied", "copy", "lent"}  # not passed, back, named, alias
+    assert owned["total"] == owned["same"] == frozenset()  # a parameter is the caller's
+
+
+def test_a_call_result_is_owned_when_the_callee_returns_only_buffers_it_made():
+    owned = _owned("made_by_calls")
+    assert owned["main"] == {"m", "a"}  # not p, handed to `either`, nor e, which may be p
+    assert owned["made"] == {"scratch"}  # `out` is returned: the caller's
+
+
+def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
+    assert _owned("cells")["main"] == {"fresh"}  # not shared, keep, nor moved = f(moved)
+
+
+# Hand-written Lcells: a local bound twice is never owned, nor one an `if` value may hand
+# on; a cell given only fresh tensors is, unless the new one is made from the old.
+BOUND_TWICE_AND_CHOSEN = """
+    // IL: Lcells
+    fn main(c: bool) -> void cells fresh, moved {
+    bb0:
+        let t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1i32);
+        let t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2i32);
+        let a: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(3i32);
+        let b: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(4i32);
+        let chosen: Tensor<i32, [2], Memory::CPU_DRAM> = if c { a } else { b };
+        let mut fresh: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(5i32);
+        fresh = Tensor<i32, [2]>::fill(6i32);
+        let mut moved: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(7i32);
+        moved = transfer[sync, GPU_HBM -> CPU_DRAM (50), cost 50](transfer[sync, CPU_DRAM -> GPU_HBM (50), cost 50](moved, Memory::GPU_HBM), Memory::CPU_DRAM);
+        let k: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(8i32);
+        @print(t[0i32] +[i32] chosen[1i32] +[i32] fresh[0i32] +[i32] moved[1i32] +[i32] k[0i32]);
+        return;
+    }
+"""
+
+
+def test_handwritten_a_local_bound_twice_or_chosen_by_an_if_value(run_pass, snapshot_txt):
+    ran = run_pass("find-owned-buffers", BOUND_TWICE_AND_CHOSEN)
+    assert ran.codes == []
+    assert ran.tree is ran.before
+    assert ran.ctx.owned_buffers == {"main": {"fresh", "k"}}
+    assert ran.dump + ran.ctx.describe("owned_buffers") == snapshot_txt
