@@ -288,6 +288,13 @@ def test_a_refutation_of_a_site_that_fits_cannot_be_made():
     assert refused(doc).startswith("refused: fit: site (0, 0): the refutation fails: ")
 
 
+def test_a_site_without_resources_is_refused_in_words():
+    doc = refusal(BIG, "fabric")
+    doc["fit"][0]["resources"] = []
+    assert refused(doc) == ("refused: fit: site (0, 0): the resources are not sram, buffer "
+                            "slots, semaphore slots, in this order")
+
+
 def test_flipping_any_literal_of_an_assignment_is_refused():
     doc = fresh()
     for entry in doc["fit"]:
