@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nano_vx.cli import main
+from nano_vx.oracle.checkers import form
 from nano_vx.oracle.checkers.check_certificate import NotACertificate, check
 from nano_vx.oracle.checkers.fit import check_site, encode
 from nano_vx.oracle.checkers.replay import flat_ops
@@ -285,6 +286,13 @@ def test_a_refutation_of_a_site_that_fits_cannot_be_made():
     positions, clauses = encode(entry["resources"])
     entry.update(positions=positions, cnf={"variables": len(positions), "clauses": clauses})
     assert refused(doc).startswith("refused: fit: site (0, 0): the refutation fails: ")
+
+
+def test_a_site_without_resources_is_refused_in_words():
+    doc = refusal(BIG, "fabric")
+    doc["fit"][0]["resources"] = []
+    assert refused(doc) == ("refused: fit: site (0, 0): the resources are not sram, buffer "
+                            "slots, semaphore slots, in this order")
 
 
 def test_flipping_any_literal_of_an_assignment_is_refused():
@@ -577,22 +585,27 @@ def places(which: str) -> list:
     return list(paths(json.loads(document(which))))
 
 
-@SETTINGS
-@given(st.sampled_from(["admitted", "refused"]), st.data(), st.sampled_from(sorted(MUTATIONS)))
-def test_any_broken_part_is_said_in_words_or_checked(which, data, mutation):
-    """A part dropped, or replaced by a value of another type, a huge one, a deep one or a
-    name nothing declares: the checker gives its verdict or says the document is not a
-    certificate, and never with a Python exception's text."""
-    doc = json.loads(document(which))
-    at = data.draw(st.sampled_from(places(which)[1:]))
+def broken(which: str, at: tuple, mutation: str, text=document) -> dict:
+    """The document with the part at `at` dropped or replaced as `mutation` says."""
+    doc = json.loads(text(which))
     parent = doc
     for key in at[:-1]:
         parent = parent[key]
     if mutation == "drop":
         del parent[at[-1]]
     else:
-        value = MUTATIONS[mutation]
+        value = MUTATIONS.get(mutation, 2.0)  # "integral float": an integer to the schema
         parent[at[-1]] = nested(5000) if mutation == "deep" else copy.deepcopy(value)
+    return doc
+
+
+@SETTINGS
+@given(st.sampled_from(["admitted", "refused"]), st.data(), st.sampled_from(sorted(MUTATIONS)))
+def test_any_broken_part_is_said_in_words_or_checked(which, data, mutation):
+    """A part dropped, or replaced by a value of another type, a huge one, a deep one or a
+    name nothing declares: the checker gives its verdict or says the document is not a
+    certificate, and never with a Python exception's text."""
+    doc = broken(which, data.draw(st.sampled_from(places(which)[1:])), mutation)
     try:
         accepted, lines = check(doc)
         said = "\n".join(lines)
@@ -601,6 +614,33 @@ def test_any_broken_part_is_said_in_words_or_checked(which, data, mutation):
     for word in ("Error", "Traceback", "KeyError"):
         assert word not in said
     assert "does not have the form" not in said, said
+
+
+BULK = ("witness", "clauses", "assignment", "positions", "refutation")
+
+
+@SETTINGS
+@given(st.sampled_from(["admitted", "refused"]), st.data(),
+       st.sampled_from(sorted(MUTATIONS) + ["integral float"]))
+def test_the_form_of_the_long_lists_is_read_as_jsonschema_reads_it(which, data, mutation):
+    """form.py validates the document with its long lists of integers emptied when they keep
+    their form: a break in or around them is said in the same words as when jsonschema reads
+    them whole."""
+    inside = [at for at in paths(json.loads(few_lists(which))) if set(at) & set(BULK)]
+    doc = broken(which, data.draw(st.sampled_from(inside)), mutation, few_lists)
+    assert form.schema_problem(form.skeleton(doc)) == form.schema_problem(doc)
+
+
+@lru_cache(maxsize=None)
+def few_lists(which: str) -> str:
+    """The document with two sites, 30 events and one schedule: jsonschema reads it whole
+    quickly, and its form is a certificate's (its names are not all declared: no matter to
+    the schema)."""
+    doc = json.loads(document(which))
+    doc["fit"] = doc["fit"][:2]
+    if which == "admitted":
+        doc.update(witness=doc["witness"][:30], schedules=doc["schedules"][:1])
+    return json.dumps(doc)
 
 
 # -- the command line --------------------------------------------------------------------------

@@ -86,7 +86,8 @@ def check_site(site: dict) -> tuple[str | None, str]:
 
 def _figures(resources) -> str | None:
     """The widths and capacities follow from the bytes and counts they stand for."""
-    if [r["resource"] for r in resources] != list(RESOURCES[:len(resources)]):
+    if not resources or [r["resource"] for r in resources] != list(
+            RESOURCES[:len(resources)]):
         return f"the resources are not {', '.join(RESOURCES)}, in this order"
     for res in resources:
         if type(res["capacity"]) is not int or res["capacity"] < 0:
