@@ -59,7 +59,10 @@ def _program(run, program):
             if out is not None:
                 out = out.rebuilt(iter(returned_types(fn, out)))
             st.sigs[fn.name] = Sig([st.shapes.of(p.type) for p in fn.params], out)
-    return program.replace(items=run.walk_seq(program.items))
+    items = run.walk_seq(program.items)
+    if all(a is b for a, b in zip(items, program.items)):
+        return program
+    return program.replace(items=items)
 
 
 @scalarize_aggregates.on("Fn")
