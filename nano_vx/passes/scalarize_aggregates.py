@@ -187,6 +187,16 @@ def _shape(run, e) -> Tree | None:
     return None
 
 
+def _merged(value: Tree | None, written: Tree | None) -> Tree | None:
+    """The shape of a `let`: its value's, each leaf's type the written one where that is
+    known (a generic struct's field is typed by the call that returns it, a tuple literal's
+    by the `let`)."""
+    if value is None or written is None or len(value.leaves()) != len(written.leaves()):
+        return value or written
+    return value.rebuilt(iter(w if concrete(w) else v
+                              for v, w in zip(value.leaves(), written.leaves())))
+
+
 def _parts(run, e) -> Tree:
     """e's value as a tree of expressions; what they need first goes to the pending
     statements."""
@@ -281,7 +291,7 @@ def _block(run, block):
 @scalarize_aggregates.on("Let", splice=True)
 def _let(run, let):
     st = run.state
-    shape = st.shapes.of(let.type) or _shape(run, let.value)
+    shape = _merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
     if let.value._prod in ("Call", "IfExpr", "MatchValue"):
