@@ -84,12 +84,25 @@ def printed(site, payload: int, read) -> str:
 
 # A record site's text: `{T}` is a scalar of type T, `{{` and `}}` a brace.
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)\}")
+_SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"}
+
+
+def record_holes(template: str | None) -> list | None:
+    """The type of each hole of a record site's text, None when the text is not one: a
+    brace neither doubled nor around a scalar type."""
+    if template is None:
+        return None
+    holes = [m.group(1) for m in _HOLE.finditer(template) if m.group(1)]
+    rest = _HOLE.sub("", template)
+    if "{" in rest or "}" in rest or any(t not in _SCALARS for t in holes):
+        return None
+    return holes
 
 
 def _record(template: str, payload: int, read) -> str:
     """An aggregate's line: each hole of the template filled, in order, with the scalar
     whose bits are in the next i64 slot of the buffer at `payload`."""
-    holes = [m for m in _HOLE.finditer(template) if m.group(1)]
+    holes = record_holes(template)
     slots = iter(struct.unpack(f"={len(holes)}q", read(payload, 8 * len(holes))))
     return _HOLE.sub(lambda m: format_scalar(_from_bits(m.group(1), next(slots)))
                      if m.group(1) else m.group(0)[0], template)

@@ -65,3 +65,26 @@ def test_refused_the_program_runs_in_the_interpreter_in_order():
     status, out, err = _run(CASES / "e5001_call_before.vx")
     assert (status, out) == (0, "1\n2\n3\n")
     assert "warning[W5001]" in err
+
+
+def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
+    case = CASES / "enums.vx"
+    assert main([str(case), "--dump-after", "select-instructions", "--dump-dir",
+                 str(tmp_path), "--action", "emit-mlir"], stdout=io.StringIO(),
+                stderr=io.StringIO()) == 0
+    [dump] = tmp_path.iterdir()
+    assert 'record "Shape::Circle({f32})"' in dump.read_text()
+    expected = _run(case, "--action", "interpret")
+    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+
+
+def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path):
+    out = tmp_path / "out"
+    main([str(CASES / "enums.vx"), "--dump-after", "select-instructions", "--dump-dir",
+          str(out), "--action", "emit-mlir"], stdout=io.StringIO(), stderr=io.StringIO())
+    [dump] = out.iterdir()
+    bad = tmp_path / "bad.txt"
+    bad.write_text(dump.read_text().replace("Shape::Circle({f32})", "Shape::Circle({xx})"))
+    status, printed, err = _run(bad)
+    assert (status, printed) == (1, "") and "error[E1007]" in err
+    assert "a record print site whose text" in err
