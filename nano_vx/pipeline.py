@@ -60,6 +60,7 @@ from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
@@ -137,6 +138,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     scalarize_aggregates,
+    number_texts,
     check_native_subset,
     erase_contracts,
     drop_type_declarations,

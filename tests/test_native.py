@@ -44,9 +44,6 @@ NOT_LOWERED = {
     "tests/passes/cases/resolve_names/match_arms.vx",
     "tests/passes/cases/type_scalars/e5001_assigning_closure.vx",
     "tests/passes/cases/type_scalars/e5001_try_pin.vx",
-    # A string held in a local (native code prints only a string written in the `print`).
-    "tests/passes/cases/check_value_types/text_let_repaired.vx",
-    "tests/passes/cases/check_operand_types/text_operand_repaired.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
