@@ -11,7 +11,8 @@ from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import TAG, Shapes, Tree, concrete, zero
-from ..scalars.aggregate_values import Refused, literal, pure, returned_types, variant_value
+from ..scalars.aggregate_values import (Refused, literal, matches, merged, printed_variants,
+                                        pure, returned_types, variant_index, variant_value)
 
 
 @dataclass
@@ -187,15 +188,6 @@ def _shape(run, e) -> Tree | None:
     return None
 
 
-def _merged(value: Tree | None, written: Tree | None) -> Tree | None:
-    """The shape of a `let`: its value's, each leaf's type the written one where that is
-    known (a generic struct's field is typed by the call that returns it, a tuple literal's
-    by the `let`)."""
-    if value is None or written is None or len(value.leaves()) != len(written.leaves()):
-        return value or written
-    return value.rebuilt(iter(w if concrete(w) else v
-                              for v, w in zip(value.leaves(), written.leaves())))
-
 
 def _parts(run, e) -> Tree:
     """e's value as a tree of expressions; what they need first goes to the pending
@@ -218,7 +210,8 @@ def _parts(run, e) -> Tree:
     if p == "EnumValue":
         shape = _shape(run, e)
         args = tuple(enumerate(_part(run, a) for a in e.args))
-        parts = [(TAG, Tree("leaf", leaf=L["Int"](_index(shape, e.variant, e), span=e.span)))]
+        tag = L["Int"](variant_index(shape, e.variant, e), span=e.span)
+        parts = [(TAG, Tree("leaf", leaf=tag))]
         for label, v in shape.variants():
             if label == e.variant:
                 parts.append((label, Tree("variant", label, args)))
@@ -246,12 +239,6 @@ def _part(run, x, bind=False) -> Tree:
     value = run.walk(x)
     return Tree("leaf", leaf=_temp(run, value) if bind and not pure(x) else value)
 
-
-def _index(shape, variant, at) -> int:
-    labels = [label for label, _ in shape.variants()]
-    if variant not in labels:
-        raise Refused(at, f"the variant {variant}, which {shape.name} does not declare")
-    return labels.index(variant)
 
 
 # -- statements ----------------------------------------------------------------------------
@@ -291,7 +278,7 @@ def _block(run, block):
 @scalarize_aggregates.on("Let", splice=True)
 def _let(run, let):
     st = run.state
-    shape = _merged(_shape(run, let.value), st.shapes.of(let.type))
+    shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
     if let.value._prod in ("Call", "IfExpr", "MatchValue"):
@@ -483,7 +470,7 @@ def _chain(run, match, dest, value=False):
     rep = _settled(run, _parts(run, match.scrutinee))
     cases = list(match.cases)
     for k, case in enumerate(cases):  # what follows a case that takes everything never runs
-        if _test(case.pattern, rep) is None:
+        if matches(case.pattern, rep) is None:
             cases = cases[:k + 1]
             break
 
@@ -500,35 +487,12 @@ def _chain(run, match, dest, value=False):
         return body.value
     out = arm(cases[-1])
     for case in reversed(cases[:-1]):
-        test, then = _test(case.pattern, rep), arm(case)
+        test, then = matches(case.pattern, rep), arm(case)
         made = L["IfExpr" if value else "If"](test, False, then, out, span=case.span)
         out = L["Block"]((), made, span=case.span) if value else \
             L["Block"]((made,), None, span=case.span)
     return out.value if value else out.stmts[0]
 
-
-def _test(pattern, rep):
-    """The condition under which the value `rep` matches, None when it always does."""
-    p, span = pattern._prod, pattern.span
-    if p in ("PWild", "PBind"):
-        return None
-    if p == "PLit":
-        return L["Binary"]("==", rep.leaf, pattern.value, span=span)
-    if p == "POr":
-        tests = [_test(a, rep) for a in pattern.alts]
-        if None in tests:
-            return None
-        out = tests[0]
-        for t in tests[1:]:
-            out = L["Binary"]("||", out, t, span=span)
-        return out
-    tag = L["Int"](_index(rep, pattern.variant, pattern), span=span)
-    out = L["Binary"]("==", rep.part(TAG).leaf, tag, span=span)
-    for k, sub in enumerate(pattern.args):
-        test = _test(sub, rep.part(pattern.variant).part(k))
-        if test is not None:
-            out = L["Binary"]("&&", out, test, span=span)
-    return out
 
 
 def _binds(run, pattern, rep) -> list:
@@ -557,15 +521,4 @@ def _print(run, node, arg) -> list:
         return [printed(literal(rep, node))]
     if arg._prod == "EnumValue":
         return [printed(variant_value(rep.name, rep.part(arg.variant), node))]
-    rep = _settled(run, rep)
-    variants = rep.variants()
-    out = L["Block"]((printed(variant_value(rep.name, variants[-1][1], node)),), None,
-                     span=node.span)
-    for k in reversed(range(len(variants) - 1)):
-        test = L["Binary"]("==", rep.part(TAG).leaf, L["Int"](k, span=node.span),
-                           span=node.span)
-        then = L["Block"]((printed(variant_value(rep.name, variants[k][1], node)),), None,
-                          span=node.span)
-        out = L["Block"]((L["If"](test, False, then, out, span=node.span),), None,
-                         span=node.span)
-    return list(out.stmts)
+    return [printed_variants(_settled(run, rep), printed, node)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
-from .aggregates import Tree, concrete
+from .aggregates import TAG, Tree, concrete
 
 
 class Refused(Exception):
@@ -75,3 +75,58 @@ def pure(e) -> bool:
     """Whether computing e earlier or twice changes nothing: no call in it."""
     return not any(n._prod in ("Call", "Launch", "MethodCall", "Transfer")
                    for n in descendants(e))
+
+
+def merged(value: Tree | None, written: Tree | None) -> Tree | None:
+    """The shape of a `let`: its value's, each leaf's type the written one where that is
+    known (a generic struct's field is typed by the call that returns it, a tuple literal's
+    by the `let`)."""
+    if value is None or written is None or len(value.leaves()) != len(written.leaves()):
+        return value or written
+    return value.rebuilt(iter(w if concrete(w) else v
+                              for v, w in zip(value.leaves(), written.leaves())))
+
+
+def variant_index(shape, variant, at) -> int:
+    labels = [label for label, _ in shape.variants()]
+    if variant not in labels:
+        raise Refused(at, f"the variant {variant}, which {shape.name} does not declare")
+    return labels.index(variant)
+
+
+def matches(pattern, rep):
+    """The condition under which the value `rep` matches, None when it always does."""
+    p, span = pattern._prod, pattern.span
+    if p in ("PWild", "PBind"):
+        return None
+    if p == "PLit":
+        return L["Binary"]("==", rep.leaf, pattern.value, span=span)
+    if p == "POr":
+        tests = [matches(a, rep) for a in pattern.alts]
+        if None in tests:
+            return None
+        out = tests[0]
+        for t in tests[1:]:
+            out = L["Binary"]("||", out, t, span=span)
+        return out
+    tag = L["Int"](variant_index(rep, pattern.variant, pattern), span=span)
+    out = L["Binary"]("==", rep.part(TAG).leaf, tag, span=span)
+    for k, sub in enumerate(pattern.args):
+        test = matches(sub, rep.part(pattern.variant).part(k))
+        if test is not None:
+            out = L["Binary"]("&&", out, test, span=span)
+    return out
+
+
+def printed_variants(rep: Tree, printed, at):
+    """The `if` chain on an enum's tag that prints the variant it names: printed(value) is
+    the statement printing a value."""
+    variants = rep.variants()
+    out = L["Block"]((printed(variant_value(rep.name, variants[-1][1], at)),), None,
+                     span=at.span)
+    for k in reversed(range(len(variants) - 1)):
+        test = L["Binary"]("==", rep.part(TAG).leaf, L["Int"](k, span=at.span), span=at.span)
+        then = L["Block"]((printed(variant_value(rep.name, variants[k][1], at)),), None,
+                          span=at.span)
+        out = L["Block"]((L["If"](test, False, then, out, span=at.span),), None, span=at.span)
+    return out.stmts[0]

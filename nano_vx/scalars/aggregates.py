@@ -49,9 +49,6 @@ class Tree:
     def variants(self) -> list:
         return [(label, p) for label, p in self.parts if label != TAG]
 
-    def holds_enum(self) -> bool:
-        return self.kind == "enum" or any(p.holds_enum() for _, p in self.parts)
-
 
 def strip(ty):
     while ty is not None and ty._prod in TYPE_WRAPPERS:
