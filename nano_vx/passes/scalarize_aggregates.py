@@ -81,7 +81,7 @@ def _fn(run, fn):
             if shape is None:
                 params.append(p)
                 continue
-            st.env[p.name], names = _fresh(run, p.name, shape)
+            st.env[p.name], names = _fresh(run, p.name, shape, p.span)
             params += [L["Param"](n, t if concrete(t) else None, span=p.span)
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
@@ -89,7 +89,7 @@ def _fn(run, fn):
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        out, names = _fresh(run, "ret", sig.out)
+        out, names = _fresh(run, "ret", sig.out, fn.span)
         st.out = out.rebuilt(iter([L["Deref"](x, span=fn.span) for x in out.leaves()]))
         params += [L["Param"](n, L["BorrowType"](t, True, span=fn.span), span=fn.span)
                    for n, t in zip(names, sig.out.leaves())]
@@ -132,17 +132,17 @@ def _name(run, wanted: str) -> str:
     return name
 
 
-def _fresh(run, base: str, shape: Tree):
+def _fresh(run, base: str, shape: Tree, span):
     """A tree of reads of new locals for a value of `shape`, named after `base`, and their
     names: `p_x`, `p_y`."""
     stem = base.split("#")[0]
     names = [_name(run, f"{stem}_{path}") for path in shape.paths()]
-    return shape.rebuilt(iter(L["Local"](n) for n in names)), names
+    return shape.rebuilt(iter(L["Local"](n, span=span) for n in names)), names
 
 
 def _declare(run, base, shape, at):
     """New locals for a value of `shape`, each starting at its type's zero, and their lets."""
-    rep, names = _fresh(run, base, shape)
+    rep, names = _fresh(run, base, shape, at.span)
     lets = []
     for name, ty in zip(names, shape.leaves()):
         start = zero(ty, at.span)
@@ -288,7 +288,7 @@ def _let(run, let):
     parts = _parts(run, let.value)
     if len(parts.leaves()) != len(shape.leaves()):
         raise Refused(let, "a generic struct holding an aggregate")
-    rep, names = _fresh(run, let.name, parts)
+    rep, names = _fresh(run, let.name, parts, let.span)
     st.env[let.name] = rep
     return tuple(L["Let"](n, let.mutable, t if concrete(t) else L["OpaqueType"](span=let.span),
                           x, span=let.span)
@@ -501,7 +501,7 @@ def _binds(run, pattern, rep) -> list:
         if rep.kind == "leaf":
             return [L["Let"](pattern.name, False, L["OpaqueType"](span=span), rep.leaf,
                              span=span)]
-        run.state.env[pattern.name], names = _fresh(run, pattern.name, rep)
+        run.state.env[pattern.name], names = _fresh(run, pattern.name, rep, span)
         return [L["Let"](n, False, L["OpaqueType"](span=span), x, span=span)
                 for n, x in zip(names, rep.leaves())]
     if p == "PVariant":

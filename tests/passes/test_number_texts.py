@@ -10,7 +10,7 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.dump.text import to_text
 from nano_vx.passes.number_texts import number_texts
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "number_texts"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -44,3 +44,26 @@ def test_a_text_read_other_than_by_print_stays_a_text():
     assert ran.after is ran.before
     status, printed, err = _run(CASES / "copied.vx")
     assert (status, printed) == (0, "kept\n") and "warning[W5001]" in err
+
+
+# Hand-written Lassumed: a string local assigned after its `let` and printed twice.
+ASSIGNED = """
+    // IL: Lassumed
+    fn main() {
+        let mut s: ~_ = "a";
+        @print(s);
+        s = if 1 < 2 {
+            "b"
+        } else {
+            "a"
+        };
+        @print(s);
+    }
+"""
+
+
+def test_handwritten_a_text_assigned_after_its_let(run_pass):
+    ran = run_pass("number-texts", ASSIGNED)
+    assert ran.codes == []
+    assert '"b"' in ran.text and "s = if 1 < 2 {" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "a\nb\n"

@@ -11,7 +11,7 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.dump.text import to_text
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
-from front import assert_prints_the_same, assert_refused_then_repaired, run_front
+from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
@@ -88,3 +88,29 @@ def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path)
     status, printed, err = _run(bad)
     assert (status, printed) == (1, "") and "error[E1007]" in err
     assert "a record print site whose text" in err
+
+
+# Hand-written Lassumed: a local already named `p_x`, the name the pass gives the field x of
+# a struct p; resolve-names never makes one that could collide, a dump edited by hand may.
+NAME_TAKEN = """
+    // IL: Lassumed
+    struct Point {
+        x: i32,
+        y: i32,
+    }
+
+    fn main() {
+        let p_x: i32 = 5;
+        let p: Point = Point { y: 2, x: 1 };
+        @print(p.x + p_x);
+        @print(p);
+    }
+"""
+
+
+def test_handwritten_a_field_takes_a_name_not_bound_yet(run_pass):
+    ran = run_pass("scalarize-aggregates", NAME_TAKEN)
+    assert ran.codes == []
+    lets = [s.name for s in ran.tree.items[1].body.stmts if s._prod == "Let"]
+    assert lets == ["p_x", "p_x#1", "p_y"]
+    assert _printed(ran.before) == _printed(ran.tree) == "6\nPoint { x: 1, y: 2 }\n"
