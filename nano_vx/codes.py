@@ -319,8 +319,9 @@ _ENTRIES = [
     Code("E5001", "native code does not lower this construct",
          "The program is correct, but the back end (check-native-subset and the passes after it) "
          "does not turn this construct into native code yet: a `match` on a hardware state and "
-         "the `try_pin` that makes it, a topology or memory space used as a value, struct "
-         "fields, differentiation, a closure used other than by calling it, a reference to an "
+         "the `try_pin` that makes it, a topology or memory space used as a value, an aggregate "
+         "scalarize-aggregates cannot take apart (one a call makes after another call of its "
+         "statement ran, a generic struct holding another aggregate), differentiation, a closure used other than by calling it, a reference to an "
          "element of a tensor or to a temporary, a function returning a reference to a scalar. "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),

@@ -10,9 +10,11 @@ which for arithmetic between two literals under a typed context (`a * (429496729
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fuzz.programs import programs
 from nano_vx.backend.jit import run_native
@@ -59,3 +61,91 @@ def test_native_code_runs_as_the_interpreter_runs_the_typed_program(text):
     interpreted = _ending(lambda t, out: run_program(t, out=out), typed)
     native = _ending(lambda t, out: run_native(t, out, 2), module)
     assert native == interpreted, text
+
+
+_TYPES = {"i32": (-2**31, 2**31 - 1), "i64": (-2**40, 2**40), "u8": (0, 255),
+          "f32": None, "f64": None, "bool": None}
+
+
+@st.composite
+def _aggregate_programs(draw):
+    """A struct of random scalar fields, an enum carrying some of them, and the moves an
+    aggregate makes: a literal written out of order, a copy, a field assigned, passed,
+    returned from a branch, a tuple of both, matched, printed."""
+    types = draw(st.lists(st.sampled_from(sorted(_TYPES)), min_size=1, max_size=4))
+
+    def literal(t):
+        if t == "bool":
+            return draw(st.sampled_from(["true", "false"]))
+        if _TYPES[t] is None:
+            return f"({draw(st.sampled_from(['0.5', '-2.25', '1e3', '3.0']))} as {t})"
+        low, high = _TYPES[t]
+        return f"({draw(st.integers(low, high))} as {t})"
+    fields = [f"f{k}" for k in range(len(types))]
+    order = draw(st.permutations(fields))
+    values = {f: literal(t) for f, t in zip(fields, types)}
+    struct = ", ".join(f"{f}: {t}" for f, t in zip(fields, types))
+    lit = ", ".join(f"{f}: {values[f]}" for f in order)
+    swapped = ", ".join(f"{f}: s.{f}" for f in reversed(fields))
+    carried = ", ".join(types[:2])
+    pick = draw(st.sampled_from(["E::A", f"E::B({values['f0']})",
+                                 f"E::C({', '.join(values[f] for f in fields[:2])})"]))
+    bound = ", ".join(f"x{k}" for k in range(min(2, len(types))))
+    return f"""
+struct S {{ {struct} }}
+enum E {{ A, B({types[0]}), C({carried}) }}
+
+fn again(s: S, n: i32) -> S {{
+  if n > 0 {{
+    return S {{ {swapped} }};
+  }}
+  s
+}}
+
+fn first(e: E) -> i32 {{
+  match e {{
+    E::A => 0,
+    E::B(_) => 1,
+    E::C({bound}) => 2,
+  }}
+}}
+
+fn main() {{
+  let mut s = S {{ {lit} }};
+  let kept = s;
+  s.f0 = {literal(types[0])};
+  print(s);
+  let t = again(kept, {draw(st.integers(-1, 1))});
+  print((t, kept.f0));
+  let e = {pick};
+  print(e);
+  print(first(e));
+}}
+"""
+
+
+def _runs(text: str):
+    """(status, stdout, stderr) of the default action and of --action interpret."""
+    import tempfile
+
+    from nano_vx.cli import main
+
+    runs = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "aggregates.vx"
+        path.write_text(text)
+        for args in ((), ("--action", "interpret")):
+            out, err = io.StringIO(), io.StringIO()
+            runs.append((main([str(path), *args], stdout=out, stderr=err), out.getvalue(),
+                         err.getvalue()))
+    return runs
+
+
+@pytest.mark.slow
+@settings(max_examples=25, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_aggregate_programs())
+def test_aggregates_in_native_code_print_as_the_interpreter_prints_them(text):
+    native, interpreted = _runs(text)
+    assert "W5001" not in native[2], native[2]
+    assert native[:2] == interpreted[:2]

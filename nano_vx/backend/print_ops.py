@@ -1,10 +1,12 @@
 """`print` in MLIR, on values of a FunctionBuilder: a call of the runtime's vx_print with a
 print site saying how to read the payload (a scalar's bits widened to 64, a tensor's or a
-row's address, nothing for a string), or a stop for what cannot be printed."""
+row's address, an aggregate's buffer of scalars, nothing for a string), or a stop for what
+cannot be printed."""
 
 from __future__ import annotations
 
 from ..values.tensors import PRINT_LIMIT
+from ..languages.lmlir import Lmlir as M
 from .machine_types import MACHINE, Ref, Tensor, element_bytes, kind, vx_type
 from .tensor_ops import access
 
@@ -14,6 +16,8 @@ def print_arg(b, arg, fns: dict):
     are the program's functions by name (a row of a call's result has its result's type)."""
     if arg._prod == "Str":
         print_text(b, arg.span, arg.value)
+    elif arg._prod in ("StructLit", "Tuple", "EnumValue"):
+        print_record(b, arg.span, arg)
     elif arg._prod == "Index" and _rank(arg) < len(_indexed(b, arg, fns).dims):
         ref, indices, tensor = access(b, arg, row=True)
         print_row(b, arg.span, ref, indices, tensor)
@@ -59,14 +63,61 @@ def print_value(b, span, value: str, t):
         site = b.module.site("PrintSite", span, "tensor", t.elem, None, t.dims)
         address = b.op("Pointer", value, t.mtype)
         payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
-    elif kind(t) == "float":
-        site = b.module.site("PrintSite", span, "float", t, None, ())
-        wide = value if t == "f64" else b.op("Convert", "arith.extf", value, MACHINE[t], "f64")
-        payload = b.op("Convert", "arith.bitcast", wide, "f64", "i64")
     else:
-        site = b.module.site("PrintSite", span, "bool" if t == "bool" else "int", t, None, ())
-        payload = b.to_i64(value, t)
+        site = b.module.site("PrintSite", span, _scalar_kind(t), t, None, ())
+        payload = _payload(b, value, t)
     b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def _scalar_kind(t) -> str:
+    return "float" if kind(t) == "float" else "bool" if t == "bool" else "int"
+
+
+def _payload(b, value: str, t) -> str:
+    """A scalar's bits as an i64: a float's as an f64's, an integer's or a bool's extended."""
+    if kind(t) == "float":
+        wide = value if t == "f64" else b.op("Convert", "arith.extf", value, MACHINE[t], "f64")
+        return b.op("Convert", "arith.bitcast", wide, "f64", "i64")
+    return b.to_i64(value, t)
+
+
+def print_record(b, span, literal):
+    """`print` of the literal of an aggregate of scalars, which scalarize-aggregates rebuilt
+    for it: one line, a record site's template (values/sites.py) with a hole per scalar,
+    whose payloads are written to a stack buffer of i64 slots the payload points to."""
+    holes = []
+    template = _template(b, literal, holes)
+    if not holes:
+        print_text(b, span, template.replace("{{", "{").replace("}}", "}"))
+        return
+    slots = f"memref<{len(holes)}xi64>"
+    buffer = b.fresh()
+    b.entry_ops.append(M["Alloca"](buffer, slots, span=span))
+    for k, (value, t) in enumerate(holes):
+        b.store(_payload(b, value, t), buffer, (b.const(k, "index"),), slots, "i64")
+    address = b.op("Pointer", buffer, slots)
+    payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
+    site = b.module.site("PrintSite", span, "record", None, template, ())
+    b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def _template(b, e, holes: list) -> str:
+    """The text `e` prints, `{T}` for each scalar of type T (appended to `holes` as (ssa,
+    T)), a brace of the text doubled."""
+    def inner(parts):
+        return ", ".join(_template(b, x, holes) for x in parts)
+    if e._prod == "StructLit":
+        fields = ", ".join(f"{f.name}: {_template(b, f.value, holes)}" for f in e.fields)
+        return f"{e.name} {{{{ {fields} }}}}"
+    if e._prod == "Tuple":
+        return f"({inner(e.elems)})"
+    if e._prod == "EnumValue":
+        return f"{e.enum}::{e.variant}" + (f"({inner(e.args)})" if e.args else "")
+    value, t = b.lower(e)
+    if isinstance(t, Ref):
+        value, t = b.load(value, (), t.mtype, t.target), t.target
+    holes.append((value, t))
+    return f"{{{t}}}"
 
 
 def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):

@@ -30,7 +30,7 @@ _SATURATING = {"llvm.intr.fptosi.sat": "llvm.fptosi.sat",
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _SITE = re.compile(r"^// vx_(print|stop) site ([0-9]+): (.*)$", re.M)
 _STOP = re.compile(rf"(E9[0-9]{{3}}) ({_STRING})(?: \(operands ([a-z0-9]+)\))?\Z")
-_PRINT = re.compile(rf"(?:str ({_STRING})|tensor ([a-z0-9]+) \[([0-9, ]*)\]|"
+_PRINT = re.compile(rf"(?:(str|record) ({_STRING})|tensor ([a-z0-9]+) \[([0-9, ]*)\]|"
                     rf"(int|float|bool)(?: ([a-z0-9]+))?)\Z")
 
 
@@ -110,8 +110,8 @@ def _site_fields(kind: str, number: int, form) -> dict | None:
         message = unstring(message)
         return None if message is None else {"id": number, "code": code, "message": message,
                                              "operand": operand}
-    text, tensor_type, dims, scalar_kind, scalar_type = form.groups()
-    fields = {"id": number, "kind": "str", "type": None, "text": None, "dims": ()}
+    text_kind, text, tensor_type, dims, scalar_kind, scalar_type = form.groups()
+    fields = {"id": number, "kind": text_kind, "type": None, "text": None, "dims": ()}
     if text is not None:
         fields["text"] = unstring(text)
         return None if fields["text"] is None else fields
@@ -148,8 +148,8 @@ def _site_comment(site) -> str:
     if site._prod == "StopSite":
         operand = f" (operands {site.operand})" if site.operand else ""
         return f"// vx_stop site {site.id}: {site.code} {string(site.message)}{operand}"
-    if site.kind == "str":
-        what = f"str {string(site.text or '')}"
+    if site.kind in ("str", "record"):
+        what = f"{site.kind} {string(site.text or '')}"
     elif site.kind == "tensor":
         what = f"tensor {site.type} [{', '.join(map(str, site.dims))}]"
     else:

@@ -37,7 +37,7 @@ CONVERT_OPS = frozenset(
     "arith.extsi arith.extui arith.trunci arith.sitofp arith.uitofp arith.extf arith.truncf "
     "arith.index_cast arith.index_castui arith.bitcast "
     "llvm.intr.fptosi.sat llvm.intr.fptoui.sat".split())
-PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor"})
+PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor", "record"})
 
 
 def is_mtype(v) -> bool:
@@ -77,7 +77,7 @@ TERMINALS = [
     Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u32", "u64",
                                        "f16", "bf16", "f32", "f64"),
              "a Vx scalar type: how a value printed or reported is read"),
-    Terminal("printkind", lambda v: v in PRINT_KINDS, "int float bool str tensor"),
+    Terminal("printkind", lambda v: v in PRINT_KINDS, "int float bool str tensor record"),
 ]
 
 NONTERMINALS = [
@@ -94,7 +94,8 @@ NONTERMINALS = [
         prod("PrintSite", "id: int, kind: printkind, type: scalar?, text: string?, dims: int*",
              "what vx_print(id, payload) prints: an integer, float or bool of `type` (the "
              "payload holds its bits), the string `text`, or a tensor of `type` and `dims` "
-             "(the payload is its address)"),
+             "(the payload is its address), or an aggregate's `text`, `{T}` for each of its "
+             "scalars of type T (the payload is the address of their bits, an i64 each)"),
         prod("StopSite", "id: int, code: code, message: string, operand: scalar?",
              "what vx_stop(id, a, b) and vx_check_alloc(id, bytes) report, at this node's "
              "span: `{a}` and `{b}` in the message are the operands, read as `operand`"),

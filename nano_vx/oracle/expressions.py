@@ -614,6 +614,11 @@ class ExprMixin:
     def x_StructLit(self, node, sc, hint):
         name, span = self.named_type(node.name, sc), node.span
         order = self.struct_fields.get(name)
+        if order is None and not self.struct_fields:
+            # A program that declares no struct: from Lnative on, where the declarations
+            # are gone and a literal is only what scalarize-aggregates rebuilt for `print`,
+            # its fields in declaration order.
+            order = [fi.name for fi in node.fields]
         if order is None:
             return self.unsupported(node, f"a literal of `{name}`, which is no struct")
         given = [(fi.name, self.expr(fi.value, sc)) for fi in node.fields]  # written order

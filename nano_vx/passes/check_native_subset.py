@@ -7,11 +7,12 @@ from ..nanopass import Analysis
 from ..scalars import infer_program, report_refused
 
 check_native_subset = Analysis("check-native-subset", Lassumed, """
-Refuse what native code does not lower (E5001): the first pass of the back end.
+Refuse what native code does not lower (E5001): the gate of the back end, after scalarize-aggregates.
 
 Native code needs a machine type for every value, so what scalar inference cannot type is
-refused here: a `match` on a hardware state or on a value, a topology or memory-space value,
-a struct, enum or tuple, differentiation, a closure used other than by calling it, a
+refused here: a `match` on a hardware state, a topology or memory-space value, what
+scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
+differentiation, a closure used other than by calling it, a
 reference to an element or a temporary, a function returning a reference to a scalar, and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
 a bitwise operator on floats, a cast to bool). The program is correct: the default action

@@ -11,9 +11,10 @@ from ..scalars.terms import UNLOWERED
 drop_type_declarations = Pass("drop-type-declarations", Lnocontracts, Lnative, """
 Remove struct and enum declarations: they make no code, and no function holds their values.
 
-check-native-subset refused every function holding a struct or enum value, a tuple, a
-`match`, a topology or memory-space value or a differentiation, so once the declarations
-go, the IL has none of them. A dump written by hand that still holds one is refused here
+scalarize-aggregates replaced every struct, tuple and enum value by its scalars, leaving
+only the literal `print` is given, and check-native-subset refused every function holding
+a field read, a `match`, a topology or memory-space value or a differentiation, so once the
+declarations go, the IL has none of them. A dump written by hand that still holds one is refused here
 with E5001, as the gate would have.
 """)
 

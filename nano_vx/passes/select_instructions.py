@@ -197,9 +197,9 @@ def _bool(run, e):
     return run.state.b.const(int(e.value), "bool"), "bool"
 
 
-@lowering.on("Str")
+@lowering.on("Str", "StructLit", "Tuple", "EnumValue")
 def _str(run, e):
-    raise AssertionError("a string outside print reached select-instructions")
+    raise AssertionError(f"{e._prod} outside print reached select-instructions")
 
 
 @lowering.on("Local")

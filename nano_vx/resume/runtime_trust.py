@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..backend.mlir import mlir_context
 from ..backend.runtime_abi import FUNCTIONS
 from ..dump.mlir_text import MlirTextError, to_mlir_text
+from ..values.sites import record_holes
 from .mlir import first_message
 
 # main's results the native run reads back (jit.py): none, or one integer.
@@ -38,6 +39,10 @@ def runtime_faults(module) -> list:
             if item.id in sites:
                 problems.append((item, f"a second site {item.id}"))
             sites.setdefault(item.id, item)
+            if item._prod == "PrintSite" and item.kind == "record" and \
+                    record_holes(item.text) is None:
+                problems.append((item, "a record print site whose text is not a line with "
+                                       "`{T}` for each scalar of type T and braces doubled"))
         elif item._prod == "Declare" and (FUNCTIONS.get(item.name), item.results) != \
                 (tuple(item.args), ()):
             problems.append((item, f"a declaration of {item.name}, which the runtime does not "

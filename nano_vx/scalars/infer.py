@@ -16,6 +16,16 @@ from .terms import (UNLOWERED, Closure, Mismatch, Ref, Tensor, Var, bad_binary, 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
 _SHIFTS = frozenset({"<<", ">>"})
+_LITERALS = frozenset({"StructLit", "Tuple", "EnumValue"})
+
+def _bad_field(t):
+    """A field native code does not print: one not a scalar (a tensor, a string, a
+    reference)."""
+    t = find(t)
+    if isinstance(t, Var) or isinstance(t, str) and t not in ("str", "void"):
+        return None
+    return f"printing an aggregate holding {show(t)}"
+
 
 # The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
 STATEMENTS = Rules(Lassumed)
@@ -292,7 +302,7 @@ class Infer:
         if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
             if len(e.args) == 1:
                 arg = e.args[0]
-                self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg)
+                self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name))
@@ -307,6 +317,20 @@ class Infer:
             return self.call(e, closure.params, closure.ret)
         raise Mismatch(e, "a call of something other than a function or a closure "
                           "bound by `let`")
+
+    def printed(self, e):
+        """What `print` is given: a value, or the literal of an aggregate of scalars that
+        scalarize-aggregates rebuilt for it (native code prints it as one line)."""
+        if e._prod not in _LITERALS:
+            return self.expr(e)
+        parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
+            else e.args
+        for part in parts:
+            part = part.value if part._prod == "FieldInit" else part
+            t = self.printed(part)
+            if part._prod not in _LITERALS:
+                self.judge(part, _bad_field, t)
+        return "void"
 
     @EXPRESSIONS.on("Closure")
     def _closure(self, e):

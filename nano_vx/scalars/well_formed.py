@@ -384,10 +384,27 @@ class Check:
         arg = e.args[0]
         if arg._prod == "Str":
             return "void"
+        if arg._prod in ("StructLit", "Tuple", "EnumValue"):
+            self.record(arg)
+            return "void"
         t = find(self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg))
         if isinstance(t, (Closure, Ref)) or t == "void":
             raise Mismatch(arg, f"a print of {show(t)}")
         return "void"
+
+    def record(self, e):
+        """The literal of an aggregate `print` is given: every part a scalar, or another
+        literal."""
+        parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
+            else e.args
+        for part in parts:
+            part = part.value if part._prod == "FieldInit" else part
+            if part._prod in ("StructLit", "Tuple", "EnumValue"):
+                self.record(part)
+                continue
+            t = find(self.expr(part))
+            if not isinstance(t, str) or t in ("void", "str"):
+                raise Mismatch(part, f"a print of an aggregate holding {show(t)}")
 
     @EXPRESSIONS.on("Closure")
     def _closure(self, e):

@@ -9,6 +9,7 @@ disagree about how a value looks.
 from __future__ import annotations
 
 import os
+import re
 import struct
 
 from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, format_scalar
@@ -64,6 +65,8 @@ def printed(site, payload: int, read) -> str:
     kind = site.kind
     if kind == "str":
         return site.text
+    if kind == "record":
+        return _record(site.text, payload, read)
     if kind != "tensor":
         return format_scalar(_from_bits(site.type, payload))
     count = 1
@@ -77,6 +80,32 @@ def printed(site, payload: int, read) -> str:
         n *= d
     strides.reverse()
     return format_rows(site.dims, strides, 0, lambda off: format_scalar(elements[off]))
+
+
+# A record site's text: `{T}` is a scalar of type T, `{{` and `}}` a brace.
+_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)\}")
+_SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"}
+
+
+def record_holes(template: str | None) -> list | None:
+    """The type of each hole of a record site's text, None when the text is not one: a
+    brace neither doubled nor around a scalar type."""
+    if template is None:
+        return None
+    holes = [m.group(1) for m in _HOLE.finditer(template) if m.group(1)]
+    rest = _HOLE.sub("", template)
+    if "{" in rest or "}" in rest or any(t not in _SCALARS for t in holes):
+        return None
+    return holes
+
+
+def _record(template: str, payload: int, read) -> str:
+    """An aggregate's line: each hole of the template filled, in order, with the scalar
+    whose bits are in the next i64 slot of the buffer at `payload`."""
+    holes = record_holes(template)
+    slots = iter(struct.unpack(f"={len(holes)}q", read(payload, 8 * len(holes))))
+    return _HOLE.sub(lambda m: format_scalar(_from_bits(m.group(1), next(slots)))
+                     if m.group(1) else m.group(0)[0], template)
 
 
 def stopped(site, a: int, b: int) -> RuntimeStop:

@@ -1,0 +1,112 @@
+"""Aggregates as trees of scalars, for their scalar replacement: the shape a struct, tuple or
+enum type has (its fields in declaration order down to the scalars and tensors they hold),
+and the same tree with an expression at each leaf, which is how scalarize-aggregates holds a
+value made of several."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..languages.lassumed import Lassumed as L
+from ..values.literals import TYPE_WRAPPERS
+
+TAG = "tag"  # the label of an enum's first leaf: the index of its variant
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A struct (name, parts by field), a tuple (parts by index), an enum (name, the tag and
+    one `variant` part per variant, in declaration order) or a leaf. In a shape a leaf holds
+    its type node (None where a generic parameter was erased); in a value, an expression."""
+
+    kind: str  # "struct", "tuple", "enum", "variant" or "leaf"
+    name: str | None = None
+    parts: tuple = ()  # (label, Tree)
+    leaf: object = None
+
+    def part(self, label) -> "Tree":
+        return dict(self.parts)[label]
+
+    def leaves(self) -> list:
+        if self.kind == "leaf":
+            return [self.leaf]
+        return [x for _, p in self.parts for x in p.leaves()]
+
+    def paths(self, prefix: str = "") -> list:
+        """Each leaf's path, `x`, `0_1`, `Circle_0`: what its local is named after."""
+        if self.kind == "leaf":
+            return [prefix]
+        return [q for label, p in self.parts
+                for q in p.paths(f"{prefix}_{label}" if prefix else str(label))]
+
+    def rebuilt(self, leaves) -> "Tree":
+        """This tree with `leaves` (an iterator, in order) in place of its own."""
+        if self.kind == "leaf":
+            return Tree("leaf", leaf=next(leaves))
+        return Tree(self.kind, self.name, tuple((label, p.rebuilt(leaves))
+                                                for label, p in self.parts))
+
+    def variants(self) -> list:
+        return [(label, p) for label, p in self.parts if label != TAG]
+
+
+def strip(ty):
+    while ty is not None and ty._prod in TYPE_WRAPPERS:
+        ty = ty.inner
+    return ty
+
+
+class Shapes:
+    """The shapes of a program's struct, enum and tuple types."""
+
+    def __init__(self, program):
+        self.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
+        self.enums = {i.name: i for i in program.items if i._prod == "EnumDecl"}
+
+    def of(self, ty, seen: frozenset = frozenset()) -> Tree | None:
+        """The shape of a type node; None for a scalar, a tensor, what no declaration names."""
+        ty = strip(ty)
+        if ty is None:
+            return None
+        if ty._prod == "TupleType":
+            return Tree("tuple", None, tuple((k, self._part(t, seen))
+                                             for k, t in enumerate(ty.elems)))
+        if ty._prod != "NamedType" or ty.name in seen:
+            return None
+        seen = seen | {ty.name}
+        if ty.name in self.structs:
+            return Tree("struct", ty.name, tuple((f.name, self._part(f.type, seen))
+                                                 for f in self.structs[ty.name].fields))
+        if ty.name in self.enums:
+            tag = (TAG, Tree("leaf", leaf=L["Scalar"]("i32", span=ty.span)))
+            return Tree("enum", ty.name, (tag, *(
+                (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen))
+                                                       for k, t in enumerate(v.fields))))
+                for v in self.enums[ty.name].variants)))
+        return None
+
+    def _part(self, ty, seen) -> Tree:
+        return self.of(ty, seen) or Tree("leaf", leaf=ty if concrete(ty) else None)
+
+
+def concrete(ty) -> bool:
+    """A scalar or a tensor of integer extents: a type a local of native code may be given."""
+    ty = strip(ty)
+    if ty is None:
+        return False
+    if ty._prod == "Scalar":
+        return True
+    return ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" and \
+        all(d._prod == "DimInt" for d in ty.dims)
+
+
+def zero(ty, span):
+    """The literal a local of scalar type `ty` starts from, None for any other type."""
+    ty = strip(ty)
+    if ty is None or ty._prod != "Scalar":
+        return None
+    if ty.name == "bool":
+        return L["Bool"](False, span=span)
+    if ty.name.startswith("f") or ty.name == "bf16":
+        return L["Float"](0.0, span=span)
+    return L["Int"](0, span=span)
