@@ -6,7 +6,7 @@ from .numbers import truncating
 
 ELEMENT_BYTES = {
     "i8": 1, "u8": 1, "bool": 1,
-    "i16": 2, "f16": 2, "bf16": 2,
+    "i16": 2, "u16": 2, "f16": 2, "bf16": 2,
     "i32": 4, "u32": 4, "f32": 4,
     "i64": 8, "u64": 8, "f64": 8,
 }
