@@ -9,7 +9,7 @@ from ..languages.lunrolled import OncePerPlace
 from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, RememberingTyper, join, settle
-from ..placement.types import OPAQUE, Machine
+from ..placement.types import OPAQUE, Machine, element_value
 from ..values.literals import scalar_hint
 from ..values.numbers import INT_TYPES
 
@@ -211,14 +211,14 @@ def _call(run, node):
 
 @check_literal_ranges.on("TensorNew")
 def _tensor(run, node):
-    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
+    elem = _fixed(element_value(node.type.elem)) if node.type._prod == "TensorType" else None
     for arg in node.args:
         _under(run, arg, elem)
 
 
 @check_literal_ranges.on("TensorLit")
 def _tensor_literal(run, node):
-    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
+    elem = _fixed(element_value(node.type.elem)) if node.type._prod == "TensorType" else None
     for x in node.elems:  # nested lists pass the element type down to their numbers
         _under(run, x, elem)
 

@@ -24,7 +24,7 @@ from ..languages.lresolved import Lresolved
 from ..languages.ltyped import Ltyped
 from ..languages.lrouted import Lrouted
 from ..values.math import MATH
-from .types import BOOL, OPAQUE, TEXT, VOID, Machine, placed, space_of
+from .types import BOOL, OPAQUE, TEXT, VOID, Machine, element_value, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
 INT_LIT, FLOAT_LIT = "{integer}", "{float}"
@@ -279,7 +279,7 @@ class Typer:
         if literal(base) or base._prod != "TensorType" or not base.dims:
             return OPAQUE
         if len(base.dims) == 1:
-            return base.elem
+            return element_value(base.elem)
         return base.replace(dims=base.dims[1:])
 
     @TYPE_RULES.on("TensorNew")
