@@ -431,7 +431,8 @@ _ENTRIES = [
     Code("E6026", "a tensor of an element type its device does not represent",
          "A topology declares the element types its device represents (`dtypes: [f16, i8]`, "
          "narrow ones such as `i4` and `f8e4m3` included), and a tensor is placed in the "
-         "memory that topology holds, or on the device by name, with another element type. "
+         "memory that topology holds, or on the device by name, with another element type: "
+         "by its type, by `transfer`, or made by code running there. "
          "The message names the type, the device and its list. Convert the tensor to one of "
          "the listed types, or list its type."),
     Code("E6027", "a working set that overflows only along a call path",

@@ -79,9 +79,9 @@ def _let(run, let):
 
 @check_element_types.on("Param")
 def _param(run, param):
-    _judge(run, param.type, param.span)
-    run.walk(param.type)
     if param.type is not None:
+        _judge(run, param.type, param.span)
+        run.walk(param.type)
         run.state.typer.bind(param.name, param.type, run.state.here[-1])
 
 
