@@ -53,7 +53,7 @@ def test_refused_from_the_command_line(capsys):
 def test_the_data_names_the_literal_the_type_and_its_range():
     [d] = run_front(CASES / "let_out_of_range.vx", check_literal_ranges).diagnostics.items
     assert d.data == {"literal": "260", "type": "u8", "range": [0, 255]}
-    assert d.help == ["use a type that holds it, such as `u32`"]
+    assert d.help == ["use a type that holds it, such as `u16`"]
 
 
 def test_a_literal_nothing_types_is_an_i32_and_the_help_says_how_to_type_it():
