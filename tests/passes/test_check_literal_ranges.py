@@ -227,3 +227,13 @@ def test_handwritten_a_const_without_a_value_is_passed_over(run_pass, snapshot_t
     assert ran.codes == ["E3008"]
     assert ran.diagnostics.items[0].data["literal"] == "256"
     assert ran.dump == snapshot_txt
+
+
+def test_u16_has_its_own_range_and_a_narrow_element_takes_its_value_types():
+    refused = run_front("fn main() { let x: u16 = 65536; let t = Tensor<i4, [2]>::fill(200); }",
+                        check_literal_ranges).diagnostics.items
+    assert [(d.data["literal"], d.data["type"]) for d in refused] == [("65536", "u16"),
+                                                                      ("200", "i8")]
+    admitted = run_front("fn main() { let x: u16 = 65535; let t = Tensor<i4, [2]>::fill(-8); }",
+                         check_literal_ranges)
+    assert not admitted.diagnostics.items
