@@ -187,6 +187,13 @@ _ENTRIES = [
          "list initialises a tensor instead: `Tensor<f32>([[1.0, 2.0], [3.0, 4.0]])`, whose "
          "rows all have the same extents, and which, when the type writes its extents "
          "(`Tensor<f32, [2, 2]>([..])`), has exactly those."),
+    Code("E3019", "a narrow storage type used other than as a tensor's element type",
+         "`i4`, `u4`, `f8e4m3`, `f8e5m2` and `f4e2m1` are the formats of a tensor's elements, "
+         "packed as an accelerator stores them: `Tensor<f8e4m3, [64]>` is one. An element is "
+         "read and written as a value of a scalar type (`f32` for the narrow floats, `i8` for "
+         "`i4`, `u8` for `u4`), so no variable, parameter, result, field, cast or generic "
+         "argument is of a narrow type: the message names it. Write the scalar type there, "
+         "or keep the values in a tensor of the narrow type."),
     Code("E3023", "a shaped tensor initialised from a single value",
          "`Tensor<T, [..]>(x)` takes a nested list of the tensor's elements, or nothing (a "
          "tensor of zeros). To give every element one value, write `Tensor<T, [..]>::fill(v)`."),
@@ -425,7 +432,8 @@ _ENTRIES = [
     Code("E6026", "a tensor of an element type its device does not represent",
          "A topology declares the element types its device represents (`dtypes: [f16, i8]`, "
          "narrow ones such as `i4` and `f8e4m3` included), and a tensor is placed in the "
-         "memory that topology holds, or on the device by name, with another element type. "
+         "memory that topology holds, or on the device by name, with another element type: "
+         "by its type, by `transfer`, or made by code running there. "
          "The message names the type, the device and its list. Convert the tensor to one of "
          "the listed types, or list its type."),
     Code("E6027", "a working set that overflows only along a call path",

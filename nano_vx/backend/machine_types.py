@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from ..values.literals import TYPE_WRAPPERS
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
-MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "i32": "i32", "u32": "i32",
-           "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
+MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i32": "i32",
+           "u32": "i32", "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
            "f64": "f64"}
 # In memory a bool is a byte, 0 or 1 (the runtime's layout; MLIR's memref lowering does not
 # store i1): memrefs of bools hold i8, and loads and stores convert.

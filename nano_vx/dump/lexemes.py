@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..languages.lsrc import ASSIGN_OPS, BINARY_OPS, SCALARS, UNARY_OPS, UNITS
+from ..languages.lsrc import ASSIGN_OPS, BINARY_OPS, NARROW, SCALARS, UNARY_OPS, UNITS
 from ..parser.lexical import RESERVED
 from .writer import quote, terminal_text
 
@@ -183,7 +183,7 @@ LEXEMES: dict[str, Lexeme] = {
     "binop": Lexeme("an operator", str, _regex(_words(BINARY_OPS))),
     "unop": Lexeme("'-' or '!'", str, _regex(_words(UNARY_OPS))),
     "assignop": Lexeme("an assignment operator", str, _regex(_words(ASSIGN_OPS))),
-    "scalar": Lexeme("a scalar type", str, _regex(_keywords(SCALARS))),
+    "scalar": Lexeme("a scalar type", str, _regex(_keywords(SCALARS | set(NARROW)))),
     "unit": Lexeme("a unit", str, _regex(rf"(?:{_words(UNITS)})(?![A-Za-z0-9_/])")),
     "variant": Lexeme("Available or Saturated", str,
                       _regex(_keywords(("Available", "Saturated")))),

@@ -20,7 +20,7 @@ DECLARATIONS = ("fn", "let", "mut", "const", "struct", "enum", "impl", "import",
 CONTROL = ("for", "in", "while", "loop", "if", "else", "return", "break", "continue",
            "match", "assert", "comptime", "unroll", "across", "spawn", "on", "unsafe",
            "transfer", "as", "grad", "vjp", "jvp")
-SCALARS = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64",
+SCALARS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64",
            "bool", "void")
 BUILTIN_TYPES = ("Tensor", "Pinned", "Verified", "HardwareState", "Ref", "Reachable",
                  "Transfer", "Some", "None", "Self", "Memory", "Topology")
@@ -30,7 +30,7 @@ CONSTANTS = ("true", "false")
 CONTRACTS = ("requires", "ensures", "invariant")
 # What the text dumps of later ILs add to the surface: blocks, launches, assumptions.
 DUMP_WORDS = ("goto", "branch", "launch", "assume")
-SUFFIXES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64")
+SUFFIXES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64")
 UNITS = ("B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "B/s", "KB/s", "MB/s",
          "GB/s", "TB/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "B/cyc", "Hz", "KHz", "MHz", "GHz")
 

@@ -74,7 +74,7 @@ TERMINALS = [
     Terminal("int", lambda v: type(v) is int and not isinstance(v, bool), "an integer"),
     Terminal("string", lambda v: type(v) is str, "text"),
     Terminal("code", _code, "a run-time stop's diagnostic code, E9001 .. E9006"),
-    Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u32", "u64",
+    Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
                                        "f16", "bf16", "f32", "f64"),
              "a Vx scalar type: how a value printed or reported is read"),
     Terminal("printkind", lambda v: v in PRINT_KINDS, "int float bool str tensor record"),

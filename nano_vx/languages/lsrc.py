@@ -12,7 +12,13 @@ _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?\Z")
 BINARY_OPS = frozenset("|| && == != < <= > >= + - * / % & | ^ << >>".split())
 UNARY_OPS = frozenset({"-", "!"})
 ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})
-SCALARS = frozenset("i8 i16 i32 i64 u8 u32 u64 f16 bf16 f32 f64 bool void".split())
+SCALAR_NAMES = tuple("i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64 bool void".split())
+SCALARS = frozenset(SCALAR_NAMES)
+# Another spelling of a scalar type, read as the scalar itself.
+SPELLINGS = {"Bool": "bool"}
+# Storage formats of accelerators: a tensor's element type, never a scalar's (its elements are
+# read and written as values of a scalar type, values/narrow.py).
+NARROW = ("i4", "u4", "f8e4m3", "f8e5m2", "f4e2m1")
 # The variants of HardwareState (semantics §3.2), the patterns a `match` arm names.
 VARIANTS = ("Available", "Saturated")
 UNITS = frozenset(
@@ -37,7 +43,8 @@ TERMINALS = [
     Terminal("binop", lambda v: v in BINARY_OPS, " ".join(sorted(BINARY_OPS))),
     Terminal("unop", lambda v: v in UNARY_OPS, "- !"),
     Terminal("assignop", lambda v: v in ASSIGN_OPS, " ".join(sorted(ASSIGN_OPS))),
-    Terminal("scalar", lambda v: v in SCALARS, "a scalar type name"),
+    Terminal("scalar", lambda v: v in SCALARS or v in NARROW,
+             "a scalar type name, or a narrow storage type (a tensor's element only)"),
     Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
              "a number as written in a declaration, kept exact"),
     Terminal("unit", lambda v: v in UNITS, "a unit of size, bandwidth or clock"),

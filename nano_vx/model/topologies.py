@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..languages.lsrc import EDGE_FLAGS
+from ..languages.lsrc import EDGE_FLAGS, NARROW, SCALAR_NAMES, SPELLINGS
 from .fields import Fields
 from .units import COUNT, RATE, quantity
 
@@ -14,10 +14,8 @@ from .units import COUNT, RATE, quantity
 ARCHES = ("x86_64", "i686", "aarch64", "armv7", "thumbv7em", "thumbv6m", "riscv64", "riscv32",
           "powerpc64le", "s390x", "wasm32", "wasm64", "nvptx64", "amdgcn", "applegpu",
           "spirv64", "spirv32", "hexagon")
-# What a device may say it represents: the element types of Vx, and the narrow ones of
-# accelerators (which no Vx tensor has, so a device that lists only those holds no tensor).
-DTYPES = ("i8", "i16", "i32", "i64", "u8", "u32", "u64", "f16", "bf16", "f32", "f64", "bool",
-          "i4", "u4", "f8e4m3", "f8e5m2", "f4e2m1")
+# What a device may say it represents: the element types of Vx tensors, scalar and narrow.
+DTYPES = (*(s for s in SCALAR_NAMES if s != "void"), *NARROW)
 
 TOPOLOGY_FIELDS = {
     "arch": "a target name (`nvptx64`, `x86_64`, ...)",
@@ -80,7 +78,7 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list,
     visible = f.items("visible", "MemRef")
     dtypes = f.items("dtypes", "Word")
     for d in dtypes or ():
-        if d.word not in DTYPES:
+        if SPELLINGS.get(d.word, d.word) not in DTYPES:
             f.bad(d, f"`{d.word}` in `dtypes` of topology '{decl.name}' is not an element type",
                   help=["element types: " + ", ".join(DTYPES)])
     edges = [e for e in (_edge(f, node) for node in f.edges) if e is not None]
@@ -94,7 +92,8 @@ def read_topology(decl, diagnostics) -> tuple[Topology | None, list[Edge], list,
         name=decl.name,
         memory=memory.name,
         visible=tuple(dict.fromkeys(seen)) if visible is not None else (memory.name,),
-        dtypes=tuple(d.word for d in dtypes) if dtypes is not None else None,
+        dtypes=(tuple(SPELLINGS.get(d.word, d.word) for d in dtypes)
+                if dtypes is not None else None),
         arch=arch,
         replicas=f.count("replicas") or 1,
         span=decl.span,

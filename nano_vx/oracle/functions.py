@@ -3,7 +3,7 @@ call itself (arguments, const generics, the call-depth bound)."""
 
 from __future__ import annotations
 
-from ..values.sizes import ELEMENT_BYTES
+from ..values.sizes import ELEMENT_BYTES, elements_bytes
 from ..values.control import Return
 from ..values.numbers import describe, unplace
 from ..values.literals import scalar_hint
@@ -123,8 +123,7 @@ def _shown_by(code, k, v, span):
 def value_bytes(v) -> int | None:
     """The bytes of a value: a scalar's or a tensor's; None for anything else."""
     if type(v) is Tensor:
-        size = ELEMENT_BYTES.get(v.store.elem)
-        return size * v.size() if size is not None else None
+        return elements_bytes(v.store.elem, v.size())
     return ELEMENT_BYTES.get(describe(unplace(v)))
 
 

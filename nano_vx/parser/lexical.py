@@ -100,7 +100,7 @@ def is_int(text: str) -> bool:
 
 
 # A type written after a literal: `0i64`, `10f32`, `1_000_u32`, `0xFFu8`.
-_SUFFIX = re.compile(r"(.*?[0-9A-Fa-f.])_*(i8|i16|i32|i64|u8|u32|u64|f16|bf16|f32|f64)\Z", re.S)
+_SUFFIX = re.compile(r"(.*?[0-9A-Fa-f.])_*(i8|i16|i32|i64|u8|u16|u32|u64|f16|bf16|f32|f64)\Z", re.S)
 _FLOAT_SUFFIXES = ("f16", "bf16", "f32", "f64")
 
 

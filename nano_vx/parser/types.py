@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, ZeroOrMore
 
-from ..languages.lsrc import SCALARS, Lsrc
+from ..languages.lsrc import NARROW, SCALARS, SPELLINGS, Lsrc
 from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, COMMA, DOTDOT, GT, IDENT, INT_TOKEN, LBRACK, LPAR, LT, PATH, is_int,
@@ -68,8 +68,12 @@ def _tensor(sp, t):
     return Lsrc["TensorType"](t[0], t[1], t[2] if len(t) > 2 else None, span=sp)
 
 
-SCALAR = Build(Regex("|".join(sorted(SCALARS, key=len, reverse=True)) + r"(?![A-Za-z0-9_])"),
-               lambda sp, t: Lsrc["Scalar"](t[0], span=sp))
+# A narrow storage type reads as a scalar type name wherever a type may stand;
+# check-element-types refuses it anywhere but as a tensor's element (E3019).
+_SCALAR_WORDS = (*SCALARS, *NARROW, *SPELLINGS)
+SCALAR = Build(Regex("|".join(sorted(_SCALAR_WORDS, key=len, reverse=True))
+                     + r"(?![A-Za-z0-9_])"),
+               lambda sp, t: Lsrc["Scalar"](SPELLINGS.get(t[0], t[0]), span=sp))
 # `[]`: a rank-0 tensor, one element.
 _SHAPE = LBRACK - Group(Optional(DIMS)).set_parse_action(lambda t: [tuple(t[0][0])]
                                                          if t[0] else [()]) - RBRACK
@@ -102,7 +106,7 @@ _TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
                                  + Optional(COMMA)) + RPAR,
                     lambda sp, t: Lsrc["TupleType"](tuple(t[0]), span=sp), "a tuple type")
 
-_TYPE_TABLE = {s: SCALAR for s in SCALARS} | {
+_TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {
     "Tensor": TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
     "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")

@@ -10,7 +10,7 @@ from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import NOT_SCALARS, CheckingTyper
 from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type
-from ..placement.types import Machine
+from ..placement.types import Machine, element_value
 from ..values.math import ARITY, FLOAT_ONLY, MATH
 
 
@@ -104,13 +104,15 @@ def _tensor_new(run, node):
     arguments: v is the last)."""
     st = run.state
     if node.ctor == "fill" and node.args and st.scope is not None:
-        value, elem = node.args[-1], node.type.elem
+        value, elem = node.args[-1], element_value(node.type.elem)
         found = st.scope.typer.of(value, st.where.here[-1])
         if value._prod in NOT_SCALARS or not fits(found, elem):
             said = NOT_SCALARS.get(value._prod) or show(found)
+            holds = show(node.type.elem) + (f", written as {show(elem)}"
+                                            if elem is not node.type.elem else "")
             run.ctx.diagnostics.error(
                 "E3003", value.span, f"the value of `::fill` is {said}, but the tensor holds "
-                                     f"{show(elem)}",
+                                     f"{holds}",
                 help=[f"convert it with `as {show(elem)}`"] if kind(found) in ("int", "float")
                 else [], callee="fill", expected=show(elem), found=said)
     run.descend(node)

@@ -7,43 +7,115 @@ from dataclasses import dataclass, field
 from ..languages.lunrolled import OncePerPlace
 from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
+from ..placement.typer import Typer, literal
+from ..placement.types import Machine
+from ..values.narrow import NARROW_TYPES
 
 
 @dataclass
 class State:
     said: OncePerPlace = field(default_factory=OncePerPlace)
+    typer: Typer | None = None
+    machine: Machine | None = None
+    here: list[str | None] = field(default_factory=list)  # the spaces the code runs in
+    let_values: set[int] = field(default_factory=set)  # judged by their `let`'s type
+    # A type placement inference copied (`let b = x as T;` gets the cast's T) is met twice.
+    narrow_at: set = field(default_factory=set)
 
 
 check_element_types = Analysis("check-element-types", Ltyped, """
-Refuse a tensor placed on a device whose `dtypes:` does not list its element type (E6026).
+Refuse a tensor placed on a device whose `dtypes:` does not list its element type (E6026), and
+a narrow storage type anywhere but as a tensor's element type (E3019).
 
 A topology may declare the element types its device represents (`dtypes: [f16, i8]`, narrow
 ones such as `i4` or `f8e4m3` included). A tensor whose type places it in the memory that
 topology holds (`Tensor<f32, [8], Memory::NPU_HBM>`, or spelled by the device,
 `Topology::NPU`) must have one of those element types: the message names the type, the
-device and its list. A topology that declares no `dtypes:` represents every type.
+device and its list. A topology that declares no `dtypes:` represents every type. What is
+judged is each type written or inferred for a `let`, a parameter or a field, and each tensor
+no `let` binds: made in a device's code, or moved there by `transfer`
+(`print(transfer(t, Memory::NPU_HBM)[0])`).
+
+The narrow storage types (`i4 u4 f8e4m3 f8e5m2 f4e2m1`) are formats of a tensor's elements,
+which are read and written as values of a scalar type (`f32`, `i8`, `u8`): no value, parameter,
+result, field or cast is of one.
 """, state=State, requires=("model",))
 
 
 @check_element_types.on("Program")
 def _program(run, node):
+    st = run.state
+    st.machine = Machine(run.ctx.model)
+    st.typer = Typer(node, st.machine)
+    st.here = [st.machine.host_space]
     run.descend(node)
-    run.state.said.note_copies()
+    st.said.note_copies()
+
+
+@check_element_types.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.here.append(st.typer.functions[node.name].space)
+    run.descend(node)
+    st.here.pop()
+
+
+@check_element_types.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    st.here.append(st.machine.holds(node.topo.name))
+    run.descend(node)
+    st.here.pop()
 
 
 @check_element_types.on("Let")
 def _let(run, let):
+    st = run.state
     _judge(run, let.type, let.value.span or let.span)
+    st.let_values.add(id(let.value))
     run.descend(let)
+    st.typer.bind(let.name, let.type, st.here[-1])
 
 
 @check_element_types.on("Param")
 def _param(run, param):
-    _judge(run, param.type, param.span)
+    if param.type is not None:
+        _judge(run, param.type, param.span)
+        run.walk(param.type)
+        run.state.typer.bind(param.name, param.type, run.state.here[-1])
+
+
+@check_element_types.on("Transfer", "TensorNew", "TensorLit", "ArrayLit")
+def _placing(run, node):
+    """A tensor made or moved where no `let` names its type."""
+    st = run.state
+    if id(node) not in st.let_values:
+        _judge(run, st.typer.of(node, st.here[-1]), node.span)
+    run.descend(node)
+
+
+@check_element_types.on("TensorType")
+def _tensor_type(run, ty):
+    """A narrow element is what a narrow type is for (and no dimension or place is typed)."""
+
+
+@check_element_types.on("Scalar")
+def _scalar(run, ty):
+    narrow = NARROW_TYPES.get(ty.name)
+    if narrow is None or ty.span in run.state.narrow_at:
+        return
+    run.state.narrow_at.add(ty.span)
+    run.ctx.diagnostics.error(
+        "E3019", ty.span, f"{ty.name} is a narrow storage type: only a tensor's elements are "
+                          f"of it",
+        help=[f"write `Tensor<{ty.name}, [..]>`, whose elements are read and written as "
+              f"{narrow.value_type}, or use {narrow.value_type} here"],
+        type=ty.name)
 
 
 def _judge(run, ty, span) -> None:
-    if ty is None or ty._prod != "TensorType" or ty.place is None or ty.elem._prod != "Scalar":
+    if ty is None or literal(ty) or ty._prod != "TensorType" or ty.place is None \
+            or ty.elem._prod != "Scalar":
         return
     model = run.ctx.model
     place = ty.place

@@ -9,7 +9,7 @@ from ..languages.lunrolled import OncePerPlace
 from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
 from ..placement.typer import FLOAT_LIT, INT_LIT, RememberingTyper, join, settle
-from ..placement.types import OPAQUE, Machine
+from ..placement.types import OPAQUE, Machine, element_value
 from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
 from ..values.literals import scalar_hint
 from ..values.numbers import INT_TYPES
@@ -212,7 +212,7 @@ def _call(run, node):
 def _tensor(run, node):
     """A constructor's arguments and a literal's elements (nested lists pass it down to
     their numbers) take the tensor's element type."""
-    elem = _fixed(node.type.elem) if node.type._prod == "TensorType" else None
+    elem = _fixed(element_value(node.type.elem)) if node.type._prod == "TensorType" else None
     for x in (node.args if node._prod == "TensorNew" else node.elems):
         _under(run, x, elem)
 

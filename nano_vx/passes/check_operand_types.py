@@ -8,6 +8,7 @@ from ..nanopass import Analysis
 from ..placement.type_checking import (
     NOT_SCALARS, Checking, each_item, enter, quoted, refuse, type_of)
 from ..placement.typer import OPAQUE, common, kind, literal, settle, show, value_type
+from ..placement.types import element_value
 from ..values.numbers import INT_TYPES
 
 ARITHMETIC = frozenset("+ - * / %".split())
@@ -160,7 +161,7 @@ def _array(run, node):
 @check_operand_types.on("TensorLit")
 def _tensor(run, node):
     run.descend(node)
-    _elements(run, node.elems, node.type.elem)
+    _elements(run, node.elems, element_value(node.type.elem))
 
 
 def _elements(run, elems, written) -> None:

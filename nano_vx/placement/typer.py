@@ -24,12 +24,12 @@ from ..languages.lresolved import Lresolved
 from ..languages.ltyped import Ltyped
 from ..languages.lrouted import Lrouted
 from ..values.math import MATH
-from .types import BOOL, OPAQUE, TEXT, VOID, Machine, placed, space_of
+from .types import BOOL, OPAQUE, TEXT, VOID, Machine, element_value, placed, space_of
 
 # An unsuffixed literal: its type is fixed by the context that meets it.
 INT_LIT, FLOAT_LIT = "{integer}", "{float}"
 _COMPARE = frozenset("== != < <= > >= && ||".split()) & BINARY_OPS
-_INTS = frozenset("i8 i16 i32 i64 u8 u32 u64".split())
+_INTS = frozenset("i8 i16 i32 i64 u8 u16 u32 u64".split())
 _FLOATS = frozenset("f16 bf16 f32 f64".split())
 # The typer serves monomorphize (from Lresolved) and the checks up to Lrouted.
 TYPE_RULES = Handlers("the typer's rules", lineage(Lrouted, Lresolved), "Expr")
@@ -279,7 +279,7 @@ class Typer:
         if literal(base) or base._prod != "TensorType" or not base.dims:
             return OPAQUE
         if len(base.dims) == 1:
-            return base.elem
+            return element_value(base.elem)
         return base.replace(dims=base.dims[1:])
 
     @TYPE_RULES.on("TensorNew")

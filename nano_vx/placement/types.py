@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..languages.ltyped import Ltyped
+from ..values.narrow import NARROW_TYPES, value_type
 
 OPAQUE = Ltyped["OpaqueType"]()
 VOID = Ltyped["Scalar"]("void")
@@ -12,6 +13,14 @@ BOOL = Ltyped["Scalar"]("bool")
 TEXT = Ltyped["NamedType"]("str")
 
 HOST = "CPU"  # the topology the host program runs on (vx-reference §2)
+
+
+def element_value(elem):
+    """The type an element of a tensor of `elem` is read and written as: a narrow storage
+    type's value type (`f32` for `f8e4m3`), any other type itself."""
+    if elem._prod == "Scalar" and elem.name in NARROW_TYPES:
+        return elem.replace(name=value_type(elem.name))
+    return elem
 
 
 class Machine:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
+from ..values.narrow import NARROW_TYPES
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
@@ -146,6 +147,8 @@ def scalar_of(ty, node):
     if ty._prod == "Scalar":
         return ty.name
     if ty._prod == "TensorType":
+        if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES:
+            raise Mismatch(node, f"a tensor of {ty.elem.name}, a narrow storage type")
         elem = scalar_of(ty.elem, node)
         if any(d._prod == "DimAny" for d in ty.dims):
             raise Mismatch(node, "a tensor whose extents are known only when the program "

@@ -19,7 +19,7 @@ from .tensors import format_rows
 _U64 = INT_TYPES["u64"]
 
 # How a tensor's element is stored (docs/backend.md): struct format, native byte order.
-_ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "i32": "i", "u32": "I",
+_ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
             "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d"}
 
 

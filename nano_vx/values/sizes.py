@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from .narrow import NARROW_TYPES
 from .numbers import truncating
 
 ELEMENT_BYTES = {
     "i8": 1, "u8": 1, "bool": 1,
-    "i16": 2, "f16": 2, "bf16": 2,
+    "i16": 2, "u16": 2, "f16": 2, "bf16": 2,
     "i32": 4, "u32": 4, "f32": 4,
     "i64": 8, "u64": 8, "f64": 8,
 }
+# A tensor's elements packed: a 4-bit type takes half a byte.
+ELEMENT_BITS = {name: 8 * size for name, size in ELEMENT_BYTES.items()} | {
+    name: t.bits for name, t in NARROW_TYPES.items()}
 
 
 def extent(d) -> int | None:
@@ -45,15 +49,19 @@ def tensor_bytes(ty) -> int | None:
     (a dim naming a `const` item has no static size here)."""
     if ty is None or ty._prod != "TensorType" or ty.elem._prod != "Scalar":
         return None
-    size = ELEMENT_BYTES.get(ty.elem.name)
-    if size is None:
-        return None
+    n = 1
     for d in ty.dims:
-        n = extent(d)
-        if n is None or n < 0:
+        k = extent(d)
+        if k is None or k < 0:
             return None
-        size *= n
-    return size
+        n *= k
+    return elements_bytes(ty.elem.name, n)
+
+
+def elements_bytes(elem: str, n: int) -> int | None:
+    """The bytes of n elements of type `elem` packed (None for a type without a size)."""
+    bits = ELEMENT_BITS.get(elem)
+    return -(-bits * n // 8) if bits is not None else None
 
 
 def rounded(size: int, granule: int | None) -> int:

@@ -10,7 +10,8 @@ moving an owned buffer does.
 
 from __future__ import annotations
 
-from .numbers import TFloat, TInt, coerce, describe, format_scalar
+from .narrow import element, value_type
+from .numbers import TFloat, TInt, describe, format_scalar
 from .stops import stop, wrong_kind
 
 PRINT_LIMIT = 4096  # print refuses larger tensors rather than materialise them
@@ -86,7 +87,7 @@ class Tensor:
         return v
 
     def write(self, off: int, value, span):
-        self.store.data[off] = coerce(value, self.store.elem, span)
+        self.store.data[off] = element(value, self.store.elem, span)
 
 
 def make_tensor(elem: str, dims: list[int], ctor: str, args: list, space: str, span) -> Tensor:
@@ -95,11 +96,11 @@ def make_tensor(elem: str, dims: list[int], ctor: str, args: list, space: str, s
         if d < 0:
             wrong_kind(span, f"a tensor extent must not be negative, found {d}")
     if ctor == "new" and not args:
-        default = coerce(_ZERO.get(elem, 0), elem, span)
+        default = element(_ZERO.get(value_type(elem), 0), elem, span)
     elif ctor == "uninit" and not args:
         default = UNINIT
     elif ctor == "fill" and len(args) == 1:
-        default = coerce(args[0], elem, span)
+        default = element(args[0], elem, span)
     else:
         wrong_kind(span, f"Tensor has no constructor ::{ctor} taking {len(args)} argument(s)")
     strides, n = [], 1

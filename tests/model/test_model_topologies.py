@@ -1,4 +1,4 @@
-"""A topology's `replicas:`: how many pins `try_pin` may hold on it at once."""
+"""A topology's `replicas:` (how many pins `try_pin` may hold on it at once) and `dtypes:`."""
 
 import pytest
 
@@ -35,3 +35,27 @@ def test_a_malformed_count_is_refused_and_the_topology_keeps_one(value, code, sa
     [d] = diagnostics.items
     assert d.code == code and says in d.message, d.message
     assert model.topologies["Pair"].replicas == 1
+
+
+# What a published data-centre GPU description lists: every scalar type, u16 among them, and
+# the narrow formats of its tensor cores.
+GPU_DTYPES = "[f64, f32, bf16, f16, f8e4m3, f8e5m2, f4e2m1, i64, i32, i16, i8, i4, u64, u32, " \
+             "u16, u8, u4, bool]"
+
+
+def test_dtypes_hold_every_element_type_u16_and_the_narrow_ones_included():
+    model, diagnostics = built(f", dtypes: {GPU_DTYPES}")
+    assert not diagnostics.items, diagnostics.render()
+    assert model.topologies["Pair"].dtypes == tuple(GPU_DTYPES[1:-1].split(", "))
+
+
+def test_bool_may_be_spelled_Bool_in_dtypes():
+    model, diagnostics = built(", dtypes: [f32, Bool]")
+    assert not diagnostics.items and model.topologies["Pair"].dtypes == ("f32", "bool")
+
+
+def test_a_dtype_that_is_no_element_type_is_refused_and_the_help_lists_them():
+    _, diagnostics = built(", dtypes: [f32, u12]")
+    [d] = diagnostics.items
+    assert d.code == "E6016" and "`u12` in `dtypes` of topology 'Pair'" in d.message
+    assert "u16" in d.help[0] and "f8e4m3" in d.help[0]

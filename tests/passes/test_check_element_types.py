@@ -1,5 +1,5 @@
 """check-element-types: a tensor placed on a device whose `dtypes:` does not list its element
-type (E6026)."""
+type (E6026), and a narrow storage type anywhere but as a tensor's element type (E3019)."""
 
 from pathlib import Path
 
@@ -15,6 +15,9 @@ REFUSED = {
                                "'Npu', which represents only [f16, i8, i4, f8e4m3]"),
     "by_device": ("E6026", "a tensor of i32 is placed in NPU_SRAM, the memory of topology "
                            "'Npu', which represents only [i8]"),
+    "narrow_element": ("E6026", "a tensor of f8e5m2 is placed in NPU_SRAM, the memory of "
+                                "topology 'Npu', which represents only [f8e4m3, i4]"),
+    "narrow_elsewhere": ("E3019", None),
 }
 
 
@@ -22,27 +25,44 @@ REFUSED = {
 def test_output(case, snapshot_txt):
     ran = run_front(CASES / f"{case}.vx", check_element_types)
     assert ran.after is ran.before
-    assert set(ran.diagnostics.codes()) == ({"E6026"} if case in REFUSED else set())
+    assert set(ran.diagnostics.codes()) == ({REFUSED[case][0]} if case in REFUSED else set())
     assert ran.diagnostics.render() == snapshot_txt
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_every_placement_is_refused_and_the_repair_admitted(case):
+    code, says = REFUSED[case]
     ran = run_front(CASES / f"{case}.vx", check_element_types)
-    assert ran.diagnostics.codes() and set(ran.diagnostics.codes()) == {"E6026"}
-    assert all(d.message == REFUSED[case][1] for d in ran.diagnostics.items)
+    assert ran.diagnostics.codes() and set(ran.diagnostics.codes()) == {code}
+    assert says is None or all(d.message == says for d in ran.diagnostics.items)
     repaired = run_front(CASES / f"{case}_repaired.vx", check_element_types)
     assert not repaired.diagnostics.items
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_refused_from_the_command_line(case, capsys):
-    assert_refused_from_the_command_line(CASES / f"{case}.vx", "E6026", capsys)
+    assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_the_repair_runs_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}_repaired.vx", check_element_types)
+
+
+def test_a_tensor_no_let_binds_is_judged_where_it_is_moved_or_made():
+    items = run_front(CASES / "narrow_element.vx", check_element_types).diagnostics.items
+    assert [(d.span.line, d.data["element"]) for d in items] == [(13, "f8e5m2"),
+                                                                       (15, "f8e5m2")]
+
+
+def test_each_narrow_type_outside_a_tensor_is_named_with_the_type_its_elements_are_read_as():
+    items = sorted(run_front(CASES / "narrow_elsewhere.vx", check_element_types).diagnostics.items,
+                   key=lambda d: d.span.start)
+    assert [(d.data["type"], d.span.line) for d in items] == [
+        ("f8e4m3", 3), ("f8e4m3", 13), ("i4", 14), ("f4e2m1", 15)]
+    assert items[0].message == "f8e4m3 is a narrow storage type: only a tensor's elements are of it"
+    assert items[2].help == ["write `Tensor<i4, [..]>`, whose elements are read and written as "
+                             "i8, or use i8 here"]
 
 
 def test_the_json_form_names_the_type_the_device_and_its_list():

@@ -53,7 +53,7 @@ def test_refused_from_the_command_line(capsys):
 def test_the_data_names_the_literal_the_type_and_its_range():
     [d] = run_front(CASES / "let_out_of_range.vx", check_literal_ranges).diagnostics.items
     assert d.data == {"literal": "260", "type": "u8", "range": [0, 255]}
-    assert d.help == ["use a type that holds it, such as `u32`"]
+    assert d.help == ["use a type that holds it, such as `u16`"]
 
 
 def test_a_literal_nothing_types_is_an_i32_and_the_help_says_how_to_type_it():
@@ -227,3 +227,13 @@ def test_handwritten_a_const_without_a_value_is_passed_over(run_pass, snapshot_t
     assert ran.codes == ["E3008"]
     assert ran.diagnostics.items[0].data["literal"] == "256"
     assert ran.dump == snapshot_txt
+
+
+def test_u16_has_its_own_range_and_a_narrow_element_takes_its_value_types():
+    refused = run_front("fn main() { let x: u16 = 65536; let t = Tensor<i4, [2]>::fill(200); }",
+                        check_literal_ranges).diagnostics.items
+    assert [(d.data["literal"], d.data["type"]) for d in refused] == [("65536", "u16"),
+                                                                      ("200", "i8")]
+    admitted = run_front("fn main() { let x: u16 = 65535; let t = Tensor<i4, [2]>::fill(-8); }",
+                         check_literal_ranges)
+    assert not admitted.diagnostics.items
