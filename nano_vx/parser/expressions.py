@@ -51,6 +51,7 @@ _TURBOFISH = PATH + GARGS
 _TYPE_PATH = GARGS + PATH + IDENT + FollowedBy(Literal("(") | Literal("<"))
 # `S { a: ..`: a struct literal; a block never starts with `name:`, so `if c { .. }` and
 # `while c { .. }` keep their blocks.
+_NAME_RE = re.compile(ANY_NAME.re.pattern)
 _STRUCT_START = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?!:)")
 
 
@@ -92,10 +93,11 @@ class NameExpr(_Custom):
         if targs:
             raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic arguments",
                                        self)
-        if s.startswith("::", i) and _IDENT_RE.match(s, skip_ws(s, i + 2)):
+        if s.startswith("::", i) and _NAME_RE.match(s, skip_ws(s, i + 2)):
             # `Shape::Dot`; `Shape::Circle(1.5)` and `Pair::new(a)` are both a PathCall, told
-            # apart once the program's enums and impl blocks are known.
-            v = _IDENT_RE.match(s, skip_ws(s, i + 2))
+            # apart once the program's enums and impl blocks are known. A word after `::` is
+            # any word: a variant may be named `Some` or `None`.
+            v = _NAME_RE.match(s, skip_ws(s, i + 2))
             j = skip_ws(s, v.end())
             if s[j:j + 1] == "(" or s[j:j + 1] == "<" and _calls_with_generics(s, j):
                 return self.path_call(s, loc, m.group(), (), v.group(), j, do_actions)

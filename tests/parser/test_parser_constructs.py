@@ -431,3 +431,18 @@ def test_loop_is_a_statement_and_a_reserved_word():
     assert stmt("loop { break; }") == N["Loop"](N["Block"]((N["Break"](),), None))
     _, diags = parse_text("fn main() { let loop = 1; }")
     assert diags.codes() == ["E1001"]
+
+
+def test_a_variant_may_be_named_anything_some_and_none_included():
+    prog = program("enum Option { Some(i32), None } enum K { fn, Tensor }")
+    opt, k = prog.items
+    assert [v.name for v in opt.variants] == ["Some", "None"]
+    assert [v.name for v in k.variants] == ["fn", "Tensor"]
+    assert expr("Option::Some(42)") == N["PathCall"]("Option", (), "Some", (), (Int(42),))
+    assert expr("Option::None") == N["EnumValue"]("Option", "None")
+    assert expr("K::fn") == N["EnumValue"]("K", "fn")
+
+
+def test_some_and_none_alone_are_still_topology_values():
+    assert expr("Some(Topology::GPU)") == N["SomeTopo"](Topo("GPU"))
+    assert expr("None") == N["NoneTopo"]()
