@@ -446,3 +446,14 @@ def test_a_variant_may_be_named_anything_some_and_none_included():
 def test_some_and_none_alone_are_still_topology_values():
     assert expr("Some(Topology::GPU)") == N["SomeTopo"](Topo("GPU"))
     assert expr("None") == N["NoneTopo"]()
+
+
+@pytest.mark.parametrize("text", ["Array<f32, N> { data: t }", "Array::<f32, N> { data: t }"])
+def test_a_struct_literal_may_give_its_generic_arguments(text):
+    args = (N["TypeArg"](F32), N["TypeArg"](N["NamedType"]("N")))
+    assert expr(text) == N["StructLit"]("Array", args, (N["FieldInit"]("data", V("t")),))
+
+
+def test_less_than_and_greater_than_stay_comparisons_before_a_block():
+    (s,) = body("if a < b && c > d { x }").stmts
+    assert s.cond == B("&&", B("<", V("a"), V("b")), B(">", V("c"), V("d")))
