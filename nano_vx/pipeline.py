@@ -43,6 +43,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
+from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
@@ -76,6 +77,7 @@ PIPELINE = Pipeline([
     parse_pass,
     load_machine_files,
     drop_imports,
+    drop_void_results,
     desugar_tensor_constructors,
     desugar_literal_suffixes,
     desugar_loops,
