@@ -10,6 +10,7 @@ from .passes.check_casts import check_casts
 from .passes.check_conditions import check_conditions
 from .passes.check_constants import check_constants
 from .passes.check_declared_tiles import check_declared_tiles
+from .passes.check_definite_assignment import check_definite_assignment
 from .passes.check_deferred_names import check_deferred_names
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -23,6 +24,7 @@ from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
@@ -32,6 +34,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.desugar_comptime import desugar_comptime
+from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
@@ -78,6 +81,8 @@ PIPELINE = Pipeline([
     load_machine_files,
     drop_imports,
     drop_void_results,
+    check_definite_assignment,
+    desugar_deferred_lets,
     desugar_tensor_constructors,
     desugar_literal_suffixes,
     desugar_loops,
@@ -90,6 +95,7 @@ PIPELINE = Pipeline([
     resolve_names,
     check_constants,
     check_memory_declarations,
+    check_struct_arguments,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,

@@ -80,6 +80,8 @@ NONTERMINALS = [
     Nonterminal("Block", (prod("Block", "stmts: Stmt*, value: Expr?"),)),
     Nonterminal("Stmt", (
         prod("Let", "name: name, mutable: bool, type: Type?, value: Expr"),
+        prod("Declare", "name: name, mutable: bool, type: Type",
+             "`let x: T;`: declared, assigned later (desugar-deferred-lets)"),
         prod("Assign", "target: Expr, op: assignop, value: Expr"),
         prod("For", "var: name, start: Expr, end: Expr, body: Block"),
         prod("While", "cond: Expr, body: Block"),

@@ -457,3 +457,14 @@ def test_a_struct_literal_may_give_its_generic_arguments(text):
 def test_less_than_and_greater_than_stay_comparisons_before_a_block():
     (s,) = body("if a < b && c > d { x }").stmts
     assert s.cond == B("&&", B("<", V("a"), V("b")), B(">", V("c"), V("d")))
+
+
+def test_a_let_without_a_value_declares_its_variable():
+    assert stmt("let x: i32;") == N["Declare"]("x", False, I32)
+    assert stmt("let mut t: f32;") == N["Declare"]("t", True, F32)
+
+
+def test_a_let_without_a_value_or_a_type_is_e1001():
+    _, diags = parse_text("fn main() { let x; }")
+    assert diags.codes() == ["E1001"]
+    assert "needs a type" in diags.items[0].message
