@@ -67,11 +67,18 @@ class PlacementMixin:
         return Placement(CPU_DRAM, None, self.holds())
 
     def reachable(self, node):
-        """`Reachable<A, B>`: whether data can get from topology A's memory to B's."""
+        """`Reachable<A, B>`: whether data can get from A's memory to B's, each a topology
+        (its `memory:` space) or a memory space."""
         if self.model is None:
             cannot_finish(node.span, "`Reachable<A, B>` needs the memory model")
         spaces = []
         for ref in (node.src, node.dst):
+            if ref._prod == "MemRef":
+                if ref.name not in self.model.spaces:
+                    cannot_finish(ref.span, f"`Memory::{ref.name}` is not a declared memory "
+                                            f"space")
+                spaces.append(ref.name)
+                continue
             topo = self.model.topology_of(ref.name)
             if topo is None:
                 cannot_finish(ref.span, f"`Topology::{ref.name}` is not a declared topology")

@@ -146,7 +146,9 @@ NONTERMINALS = [
         prod("Grad", "fn: name, arg: Expr"),
         prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
         prod("Jvp", "fn: name, primal: Expr, tangent: Expr"),
-        prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
+        prod("ReachableQ", "src: Place, dst: Place",
+             "Reachable<A, B> (or Transfer<A, B>) as a compile-time bool: A and B topologies "
+             "or memory spaces"),
         prod("ReturnValue", "", "`return` in an `ensures`: the function's result"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),

@@ -21,7 +21,7 @@ from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, IF_EXPR, TYPE
-from .types import GARGS, MEM, TENSOR_HEAD, TOPO
+from .types import GARGS, MEM, PLACE, TENSOR_HEAD, TOPO
 
 _CLOSE_ARGS = punct(")", "',' or ')'")
 ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) - _CLOSE_ARGS)
@@ -245,8 +245,12 @@ _VJP = Build(kw("vjp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
              lambda sp, t: Lsrc["Vjp"](t[0], t[1], t[2], span=sp))
 _JVP = Build(kw("jvp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
              lambda sp, t: Lsrc["Jvp"](t[0], t[1], t[2], span=sp))
-_REACHABLE = Build(kw("Reachable") - LT - TOPO - COMMA - TOPO - GT,
+_REACHABLE = Build(kw("Reachable") - LT - PLACE - COMMA - PLACE - GT,
                    lambda sp, t: Lsrc["ReachableQ"](t[0], t[1], span=sp))
+# `Transfer<A, B>`, the older spelling, is a question only once a place follows `<`: else
+# `Transfer` is a name like any other.
+_TRANSFER_Q = Build(kw("Transfer") + LT + PLACE - COMMA - PLACE - GT,
+                    lambda sp, t: Lsrc["ReachableQ"](t[0], t[1], span=sp)) | _NAME_EXPR
 _SOME = Build(kw("Some") - LPAR - TOPO - RPAR, lambda sp, t: Lsrc["SomeTopo"](t[0], span=sp))
 _NONE = Build(kw("None"), lambda sp, t: Lsrc["NoneTopo"](span=sp))
 _TRUE = Build(kw("true"), lambda sp, t: Lsrc["Bool"](True, span=sp))
@@ -309,6 +313,7 @@ _PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
 _PRIMARY_TABLE = {
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
+    "Transfer": _TRANSFER_Q,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
     "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY, "return": RESULT_VALUE,
 } | {d: NUMBER for d in "0123456789"}

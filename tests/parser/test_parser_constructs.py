@@ -468,3 +468,14 @@ def test_a_let_without_a_value_or_a_type_is_e1001():
     _, diags = parse_text("fn main() { let x; }")
     assert diags.codes() == ["E1001"]
     assert "needs a type" in diags.items[0].message
+
+
+@pytest.mark.parametrize("word", ["Reachable", "Transfer"])
+def test_a_route_question_takes_topologies_or_memory_spaces(word):
+    assert expr(f"{word}<Topology::CPU, Memory::GPU_HBM>") == \
+        N["ReachableQ"](Topo("CPU"), N["MemRef"]("GPU_HBM"))
+
+
+def test_transfer_is_a_name_when_no_place_follows():
+    assert expr("Transfer + 1") == B("+", V("Transfer"), Int(1))
+    assert expr("Transfer < limit") == B("<", V("Transfer"), V("limit"))
