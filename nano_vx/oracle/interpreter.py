@@ -7,6 +7,7 @@ from functools import partial
 import sys
 
 from ..deep import run_deep
+from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
 from ..values.literals import scalar_hint
 from ..values.math import MATH, apply
@@ -26,7 +27,7 @@ from .typestates import Occupancy, TypestateMixin
 
 
 # The built-in machine model (vx-reference §2): the memory space each topology holds.
-BUILTIN_HOLDS = {"CPU": "CPU_DRAM", "GPU": "GPU_HBM", "NPU": "NPU_HBM", "AccCore": "Local_SRAM"}
+BUILTIN_HOLDS = {t.name: t.memory for t in TOPOLOGIES.values()}
 
 
 class _Const:
