@@ -73,14 +73,10 @@ class PlacementMixin:
             cannot_finish(node.span, "`Reachable<A, B>` needs the memory model")
         spaces = []
         for ref in (node.src, node.dst):
-            if ref._prod == "MemRef":
-                if ref.name not in self.model.spaces:
-                    cannot_finish(ref.span, f"`Memory::{ref.name}` is not a declared memory "
-                                            f"space")
-                spaces.append(ref.name)
-                continue
-            topo = self.model.topology_of(ref.name)
-            if topo is None:
-                cannot_finish(ref.span, f"`Topology::{ref.name}` is not a declared topology")
-            spaces.append(topo.memory)
+            space = self.model.space_of(ref)
+            if space is None:
+                word, kind = ("Memory", "memory space") if ref._prod == "MemRef" else \
+                    ("Topology", "topology")
+                cannot_finish(ref.span, f"`{word}::{ref.name}` is not a declared {kind}")
+            spaces.append(space)
         return self.model.route(*spaces) is not None

@@ -61,3 +61,27 @@ def test_a_function_written_inside_another_sees_none_of_its_locals():
     text = "fn main() {\n    let x: i32;\n    fn g(x: i32) -> i32 { x }\n    x = g(2);\n" \
            "    print(x);\n}\n"
     assert not run_front(text, check_definite_assignment).diagnostics.items
+
+
+def test_handwritten_a_read_after_a_loop_that_always_assigns(run_pass):
+    # A `loop` (Lonefile still has it) runs its body at least once: what it assigns before
+    # its `break` counts after it.
+    ran = run_pass("check-definite-assignment", """
+        // IL: Lonefile
+        fn main() {
+            let x: i32;
+            loop {
+                x = 4;
+                break;
+            }
+            let y: i32;
+            loop {
+                if x > 3 {
+                    break;
+                }
+                y = 1;
+            }
+            print(x + y);
+        }
+    """)
+    assert ran.codes == ["E4010"]

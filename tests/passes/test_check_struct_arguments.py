@@ -36,3 +36,20 @@ def test_refused_from_the_command_line(case, capsys):
 @pytest.mark.parametrize("case", ["known", *(f"{c}_repaired" for c in sorted(REFUSED))])
 def test_the_admitted_run_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}.vx", check_struct_arguments)
+
+
+def test_handwritten_a_field_type_names_its_own_struct_parameter(run_pass):
+    ran = run_pass("check-struct-arguments", """
+        // IL: Lresolved
+        struct Row<const N: i32> {
+            data: Tensor<f32, [N]>,
+        }
+
+        struct Grid<const N: i32> {
+            rows: Row<N>,
+            last: Row<M>,
+        }
+
+        fn main() {}
+    """)
+    assert ran.codes == ["E3047"]

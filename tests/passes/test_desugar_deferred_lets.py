@@ -56,3 +56,18 @@ def test_refused_from_the_command_line(capsys):
 def test_each_type_without_a_value_is_refused(decl):
     ran = run_front(f"fn main() {{ {decl} }}\n", desugar_deferred_lets)
     assert ran.diagnostics.codes() == ["E4011"]
+
+
+def test_handwritten_a_declaration_in_a_nested_block(run_pass):
+    ran = run_pass("desugar-deferred-lets", """
+        // IL: Lonefile
+        fn main() {
+            {
+                let pair: (bool, f64);
+                pair = (true, 2.5);
+                print(pair.1);
+            }
+        }
+    """)
+    assert ran.codes == []
+    assert "let mut pair: (bool, f64) = (false, 0.0);" in ran.dump

@@ -40,3 +40,17 @@ def test_a_void_result_binds_nothing_as_no_result_does():
     assert "'f' returns nothing" in ran.diagnostics.items[0].message
     repaired = run_front(text.replace("let x = f();", "f();"), check_calls)
     assert not repaired.diagnostics.items
+
+
+def test_handwritten_void_result_of_a_nested_function(run_pass):
+    ran = run_pass("drop-void-results", """
+        // IL: Lonefile
+        fn main() -> void {
+            fn shout(n: i32) -> void {
+                print(n);
+            }
+            shout(3);
+        }
+    """)
+    assert ran.codes == []
+    assert "void" not in ran.dump
