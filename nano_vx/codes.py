@@ -236,8 +236,9 @@ _ENTRIES = [
          "from a tensor extent). "
          "Refused: a parameter nothing gives, more generic arguments than parameters, a type "
          "where a const is expected (or the reverse), generic arguments to a function that "
-         "is not generic, and an instance whose const arithmetic (`[N - 4]`) makes an extent "
-         "zero, negative, or a division by zero."),
+         "is not generic, an instance whose const arithmetic (`[N - 4]`) makes an extent "
+         "zero, negative, or a division by zero, and a struct's const argument not known "
+         "while compiling (`Row<n>` with n a run-time local)."),
     Code("E3033", "a `comptime` block that does not fold",
          "A `comptime` block is run while compiling and replaced by its value (or removed, "
          "in statement position), so it must run to the end and leave nothing behind. The "
@@ -322,6 +323,19 @@ _ENTRIES = [
          "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
          "refused. Take a mutable reference (`&mut x`, a parameter of type `&mut T`) where "
          "the value is to be changed."),
+    Code("E4010", "a variable read before every path has assigned it",
+         "`let x: T;` declares x without a value; a later `x = ..` gives it one. A read of x "
+         "(or `x += ..`, or a closure that reads it) is refused when some path from the "
+         "declaration reaches it without an assignment: an `if` without `else` that assigns "
+         "only in its block, a `match` with a case that does not, a `while` or `for` whose "
+         "body may not run. Assign x on every path first, or give it its value where it is "
+         "declared. The message names where x was declared."),
+    Code("E4011", "a variable declared without a value of a type that has none to write",
+         "`let x: T;` becomes `let mut x: T = v;` with a value v of T that no read sees "
+         "(check-definite-assignment has shown it), and nano-vx writes one for numbers, "
+         "bools, tensors of known extents, and tuples, structs and enums of them. For a type "
+         "parameter, a reference, a generic struct, a placed scalar or `void` it writes "
+         "none: give x its value where it is declared."),
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5001", "native code does not lower this construct",
          "The program is correct, but the back end (check-native-subset and the passes after it) "

@@ -10,6 +10,7 @@ from .passes.check_casts import check_casts
 from .passes.check_conditions import check_conditions
 from .passes.check_constants import check_constants
 from .passes.check_declared_tiles import check_declared_tiles
+from .passes.check_definite_assignment import check_definite_assignment
 from .passes.check_deferred_names import check_deferred_names
 from .passes.check_element_types import check_element_types
 from .passes.check_extent_queries import check_extent_queries
@@ -23,6 +24,7 @@ from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
@@ -32,6 +34,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.desugar_comptime import desugar_comptime
+from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
@@ -43,6 +46,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
+from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
@@ -79,6 +83,9 @@ PIPELINE = Pipeline([
     parse_pass,
     load_machine_files,
     drop_imports,
+    drop_void_results,
+    check_definite_assignment,
+    desugar_deferred_lets,
     desugar_tensor_constructors,
     desugar_literal_suffixes,
     desugar_loops,
@@ -91,6 +98,7 @@ PIPELINE = Pipeline([
     resolve_names,
     check_constants,
     check_memory_declarations,
+    check_struct_arguments,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,

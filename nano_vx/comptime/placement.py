@@ -67,13 +67,16 @@ class PlacementMixin:
         return Placement(CPU_DRAM, None, self.holds())
 
     def reachable(self, node):
-        """`Reachable<A, B>`: whether data can get from topology A's memory to B's."""
+        """`Reachable<A, B>`: whether data can get from A's memory to B's, each a topology
+        (its `memory:` space) or a memory space."""
         if self.model is None:
             cannot_finish(node.span, "`Reachable<A, B>` needs the memory model")
         spaces = []
         for ref in (node.src, node.dst):
-            topo = self.model.topology_of(ref.name)
-            if topo is None:
-                cannot_finish(ref.span, f"`Topology::{ref.name}` is not a declared topology")
-            spaces.append(topo.memory)
+            space = self.model.space_of(ref)
+            if space is None:
+                word, kind = ("Memory", "memory space") if ref._prod == "MemRef" else \
+                    ("Topology", "topology")
+                cannot_finish(ref.span, f"`{word}::{ref.name}` is not a declared {kind}")
+            spaces.append(space)
         return self.model.route(*spaces) is not None

@@ -151,6 +151,7 @@ expr("DeclList", "items", "[{items}]")
 expr("Block", "stmts value", Braced())
 line("Let", "name mutable type value",
      "let ", Flag("mutable", "mut "), "{name}", Opt(": ", Inferred("type")), " = {value};")
+line("Declare", "name mutable type", "let ", Flag("mutable", "mut "), "{name}: {type};")
 line("Assign", "target op value", "{target} {op} {value};")
 line("For", "var start end body", "for {var} in {start:HEADER}..{end:HEADER}", _guarded("body"))
 line("Loop", "body", "loop", _guarded("body"))

@@ -4,6 +4,7 @@ declares (`lrouted.py` declares `Lrouted`); the chain's order is the pipelines'
 
 from .lsrc import Lsrc
 from .lonefile import Lonefile
+from .linitialised import Linitialised
 from .lshaped import Lshaped
 from .lplain import Lplain
 from .lwhile import Lwhile
@@ -22,5 +23,5 @@ from .lfolded import Lfolded
 from .lrouted import Lrouted
 from .lscheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lonefile", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lonefile", "Linitialised", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

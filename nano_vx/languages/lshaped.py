@@ -1,13 +1,13 @@
-"""Lshaped: Lonefile without `TensorCall`; every tensor constructor names its whole type."""
+"""Lshaped: Linitialised without `TensorCall`; every tensor constructor names its whole type."""
 
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lonefile import Lonefile
+from .linitialised import Linitialised
 
-Lshaped = Lonefile.extend(
+Lshaped = Linitialised.extend(
     "Lshaped",
-    "Lonefile with each `Tensor<..>(..)` call written as the constructor or the literal it is, "
+    "Linitialised with each `Tensor<..>(..)` call written as the constructor or the literal it is, "
     "with all its extents",
     remove={"Expr": ["TensorCall"]},
     add={"Expr": [prod("TensorLit", "type: Type, elems: Expr*",

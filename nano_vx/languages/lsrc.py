@@ -87,6 +87,8 @@ NONTERMINALS = [
     Nonterminal("Block", (prod("Block", "stmts: Stmt*, value: Expr?"),)),
     Nonterminal("Stmt", (
         prod("Let", "name: name, mutable: bool, type: Type?, value: Expr"),
+        prod("Declare", "name: name, mutable: bool, type: Type",
+             "`let x: T;`: declared, assigned later (desugar-deferred-lets)"),
         prod("Assign", "target: Expr, op: assignop, value: Expr"),
         prod("For", "var: name, start: Expr, end: Expr, body: Block"),
         prod("While", "cond: Expr, body: Block"),
@@ -151,7 +153,9 @@ NONTERMINALS = [
         prod("Grad", "fn: name, arg: Expr"),
         prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
         prod("Jvp", "fn: name, primal: Expr, tangent: Expr"),
-        prod("ReachableQ", "src: Topo, dst: Topo", "Reachable<A, B> as a compile-time bool"),
+        prod("ReachableQ", "src: Place, dst: Place",
+             "Reachable<A, B> (or Transfer<A, B>) as a compile-time bool: A and B topologies "
+             "or memory spaces"),
         prod("ReturnValue", "", "`return` in an `ensures`: the function's result"),
         prod("SomeTopo", "topo: Topo"),
         prod("NoneTopo"),

@@ -20,6 +20,14 @@ TOPOLOGIES = {t.name: t for t in (
     Topology("GPU", "GPU_HBM", ("GPU_HBM", "CPU_DRAM")),
     Topology("NPU", "NPU_HBM", ("NPU_HBM",)),
     Topology("AccCore", "Local_SRAM", ("Local_SRAM",)),
+    # The host's vector and matrix units, as users of the public Vx compiler name them: each
+    # holds and reads what CPU does.
+    Topology("AMX", "CPU_DRAM", ("CPU_DRAM", "NPU_HBM"), arch="x86_64"),
+    Topology("CpuAvx512", "CPU_DRAM", ("CPU_DRAM", "NPU_HBM"), arch="x86_64"),
+    Topology("CpuNeon", "CPU_DRAM", ("CPU_DRAM", "NPU_HBM"), arch="aarch64"),
+    # Neural engines, holding what NPU does.
+    Topology("ANE", "NPU_HBM", ("NPU_HBM",)),
+    Topology("Slice", "NPU_HBM", ("NPU_HBM",)),
 )}
 
 

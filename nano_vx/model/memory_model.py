@@ -29,6 +29,14 @@ class Model:
         """The topology `name`, `NPU[0]` and `NPU[0..4]` by their base name `NPU`."""
         return self.topologies.get(name.split("[", 1)[0].strip())
 
+    def space_of(self, place) -> str | None:
+        """The memory space a `Memory::X` or `Topology::X` reference names (a topology's
+        `memory:`), or None when the model declares no such space or topology."""
+        if place._prod == "MemRef":
+            return place.name if place.name in self.spaces else None
+        topo = self.topology_of(place.name)
+        return None if topo is None else topo.memory
+
     # -- the containment tree ----------------------------------------------------------
 
     def ancestors(self, space: str) -> tuple[str, ...]:

@@ -736,7 +736,14 @@ class ExprMixin:
 
     @EXPRESSIONS.on("ReachableQ")
     def x_ReachableQ(self, node, sc, hint):
-        return self.unsupported(node, "Reachable<A, B> (it needs the memory model)")
+        """Whether a route leads from A's memory to B's, in the model the program's
+        declarations (machine files' included) make with the built-in one."""
+        model = self.model()
+        src, dst = model.space_of(node.src), model.space_of(node.dst)
+        if src is None or dst is None:
+            return self.unsupported(node, "Reachable<A, B> of an undeclared place")
+        answer = model.route(src, dst) is not None
+        return lambda f: answer
 
 
 def _pinned(v, where, holds):

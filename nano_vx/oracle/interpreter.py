@@ -7,6 +7,9 @@ from functools import partial
 import sys
 
 from ..deep import run_deep
+from ..diagnostics import Diagnostics
+from ..model import build_model
+from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
 from ..values.literals import scalar_hint
 from ..values.math import MATH, apply
@@ -26,7 +29,7 @@ from .typestates import Occupancy, TypestateMixin
 
 
 # The built-in machine model (vx-reference §2): the memory space each topology holds.
-BUILTIN_HOLDS = {"CPU": "CPU_DRAM", "GPU": "GPU_HBM", "NPU": "NPU_HBM", "AccCore": "Local_SRAM"}
+BUILTIN_HOLDS = {t.name: t.memory for t in TOPOLOGIES.values()}
 
 
 class _Const:
@@ -88,11 +91,20 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.holds = dict(BUILTIN_HOLDS)
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         self.struct_fields: dict[str, list] = {}  # a struct's field names, in order
-        for item in _items(program):
+        self.items = tuple(_items(program))
+        self._model = None
+        for item in self.items:
             self._declare(item)
         self.pins = Occupancy(self.replicas)
         self.builtins = {"print": Builtin("print", self._print)} | {
             name: Builtin(name, partial(apply, name)) for name in MATH}
+
+    def model(self):
+        """The memory model of the program's declarations, built when a question needs it
+        (what is wrong in them the checks report, not the interpreter)."""
+        if self._model is None:
+            self._model = build_model(self.items, Diagnostics())
+        return self._model
 
     def _declare(self, item):
         kind = item._prod

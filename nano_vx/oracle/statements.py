@@ -92,6 +92,16 @@ class StmtMixin(ExprMixin):
                 f[slot] = conform(value(f))
         return let
 
+    @STATEMENTS.on("Declare")
+    def s_Declare(self, node, sc):
+        """`let x: T;`: x has no value until it is assigned (check-definite-assignment refuses
+        a read before)."""
+        slot = sc.declare(node.name)
+
+        def declare(f):
+            f[slot] = None
+        return declare
+
     @STATEMENTS.on("LetTuple")
     def s_LetTuple(self, node, sc):
         """`let (a, b) = t;` binds each name to its element (desugar-tuple-lets makes it one

@@ -21,7 +21,7 @@ from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, IF_EXPR, TYPE
-from .types import GARGS, MEM, TENSOR_HEAD, TOPO
+from .types import GARGS, MEM, PLACE, TENSOR_HEAD, TOPO
 
 _CLOSE_ARGS = punct(")", "',' or ')'")
 ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) - _CLOSE_ARGS)
@@ -48,9 +48,10 @@ _FIELD_INIT = Build(IDENT + COLON - EXPR, lambda sp, t: Lsrc["FieldInit"](t[0], 
 _STRUCT_BODY = Group(LBRACE - _FIELD_INIT + ZeroOrMore(COMMA + _FIELD_INIT) + Optional(COMMA)
                      - punct("}", "',' or '}'"))
 _TURBOFISH = PATH + GARGS
-_TYPE_PATH = GARGS + PATH + IDENT + FollowedBy(Literal("(") | Literal("<"))
+_TYPE_PATH = PATH + IDENT + FollowedBy(Literal("(") | Literal("<"))
 # `S { a: ..`: a struct literal; a block never starts with `name:`, so `if c { .. }` and
 # `while c { .. }` keep their blocks.
+_NAME_RE = re.compile(ANY_NAME.re.pattern)
 _STRUCT_START = re.compile(r"\{\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?!:)")
 
 
@@ -68,7 +69,7 @@ class NameExpr(_Custom):
     a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`."""
 
     def __init__(self):
-        super().__init__([_GENERIC_ARGS, _STRUCT_BODY, _TURBOFISH])
+        super().__init__([GARGS, _TYPE_PATH, _STRUCT_BODY, _TURBOFISH])
         self.set_name("an identifier")
 
     def parseImpl(self, s, loc, do_actions=True):
@@ -81,43 +82,51 @@ class NameExpr(_Custom):
             return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
-        targs = ()
         if s.startswith("::", i) and s.startswith("<", skip_ws(s, i + 2)):
             i, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
-            targs, i = tuple(toks[-1]), skip_ws(s, i)
+            i = skip_ws(s, i)
+            if not _STRUCT_START.match(s, i):
+                raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic "
+                                           "arguments", self)
+            return self.struct_literal(s, loc, m.group(), tuple(toks[-1]), i, do_actions)
         if _STRUCT_START.match(s, i):
-            end, toks = _STRUCT_BODY._parse(s, i, do_actions, callPreParse=False)
-            return end, [Lsrc["StructLit"](m.group(), targs, tuple(toks[0]),
-                                           span=state.span(loc, end))]
-        if targs:
-            raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic arguments",
-                                       self)
-        if s.startswith("::", i) and _IDENT_RE.match(s, skip_ws(s, i + 2)):
+            return self.struct_literal(s, loc, m.group(), (), i, do_actions)
+        if s.startswith("::", i) and _NAME_RE.match(s, skip_ws(s, i + 2)):
             # `Shape::Dot`; `Shape::Circle(1.5)` and `Pair::new(a)` are both a PathCall, told
-            # apart once the program's enums and impl blocks are known.
-            v = _IDENT_RE.match(s, skip_ws(s, i + 2))
+            # apart once the program's enums and impl blocks are known. A word after `::` is
+            # any word: a variant may be named `Some` or `None`.
+            v = _NAME_RE.match(s, skip_ws(s, i + 2))
             j = skip_ws(s, v.end())
             if s[j:j + 1] == "(" or s[j:j + 1] == "<" and _calls_with_generics(s, j):
                 return self.path_call(s, loc, m.group(), (), v.group(), j, do_actions)
             return v.end(), [Lsrc["EnumValue"](m.group(), v.group(),
                                                span=state.span(loc, v.end()))]
         if s[i:i + 1] == "<":
-            try:
-                end, toks = _GENERIC_ARGS._parse(s, i, do_actions, callPreParse=False)
-            except ParseException:
-                return self.applied_path(s, loc, m, i, do_actions)
-            return end, [GenericCallee(var, tuple(toks[0]))]
+            return self.applied(s, loc, var, i, do_actions)
         return m.end(), [var]
 
-    def applied_path(self, s, loc, m, i, do_actions):
-        """`Vec<i32>::new(..)`: a call through a generic type with its arguments; else
-        `<` is less-than."""
+    def applied(self, s, loc, var, i, do_actions):
+        """A name and `<`: generic arguments and what follows them (a call `f<4>(x)`, a struct
+        literal `Array<f32, N> { .. }`, a call through a generic type `Vec<i32>::new(..)`),
+        else `<` is less-than."""
         try:
-            end, toks = _TYPE_PATH._parse(s, i, do_actions, callPreParse=False)
+            end, toks = GARGS._parse(s, i, do_actions, callPreParse=False)
         except ParseException:
-            return m.end(), [Lsrc["Var"](m.group(), span=state.span(loc, m.end()))]
-        j = skip_ws(s, end)
-        return self.path_call(s, loc, m.group(), tuple(toks[0]), toks[1], j, do_actions)
+            return var.span.end, [var]
+        targs, j = tuple(toks[0]), skip_ws(s, end)
+        if s[j:j + 1] == "(":
+            return end, [GenericCallee(var, targs)]
+        if _STRUCT_START.match(s, j):
+            return self.struct_literal(s, loc, var.name, targs, j, do_actions)
+        try:
+            end, toks = _TYPE_PATH._parse(s, j, do_actions, callPreParse=False)
+        except ParseException:
+            return var.span.end, [var]
+        return self.path_call(s, loc, var.name, targs, toks[0], skip_ws(s, end), do_actions)
+
+    def struct_literal(self, s, loc, name, targs, i, do_actions):
+        end, toks = _STRUCT_BODY._parse(s, i, do_actions, callPreParse=False)
+        return end, [Lsrc["StructLit"](name, targs, tuple(toks[0]), span=state.span(loc, end))]
 
     def path_call(self, s, loc, type_name, targs, fn, j, do_actions):
         """The rest of `A::f`: the function's generic arguments, if any, and the call."""
@@ -236,8 +245,12 @@ _VJP = Build(kw("vjp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
              lambda sp, t: Lsrc["Vjp"](t[0], t[1], t[2], span=sp))
 _JVP = Build(kw("jvp") - LPAR - IDENT - COMMA - EXPR - COMMA - EXPR - RPAR,
              lambda sp, t: Lsrc["Jvp"](t[0], t[1], t[2], span=sp))
-_REACHABLE = Build(kw("Reachable") - LT - TOPO - COMMA - TOPO - GT,
+_REACHABLE = Build(kw("Reachable") - LT - PLACE - COMMA - PLACE - GT,
                    lambda sp, t: Lsrc["ReachableQ"](t[0], t[1], span=sp))
+# `Transfer<A, B>`, the older spelling, is a question only once a place follows `<`: else
+# `Transfer` is a name like any other.
+_TRANSFER_Q = Build(kw("Transfer") + LT + PLACE - COMMA - PLACE - GT,
+                    lambda sp, t: Lsrc["ReachableQ"](t[0], t[1], span=sp)) | _NAME_EXPR
 _SOME = Build(kw("Some") - LPAR - TOPO - RPAR, lambda sp, t: Lsrc["SomeTopo"](t[0], span=sp))
 _NONE = Build(kw("None"), lambda sp, t: Lsrc["NoneTopo"](span=sp))
 _TRUE = Build(kw("true"), lambda sp, t: Lsrc["Bool"](True, span=sp))
@@ -300,6 +313,7 @@ _PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
 _PRIMARY_TABLE = {
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
+    "Transfer": _TRANSFER_Q,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
     "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY, "return": RESULT_VALUE,
 } | {d: NUMBER for d in "0123456789"}

@@ -8,7 +8,7 @@ from ..languages.lsrc import Lsrc
 from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
-from .lexical import (ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, PATH, RPAR,
+from .lexical import (ANY_NAME, ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, PATH, RPAR,
                       kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 
@@ -50,7 +50,8 @@ CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - 
 STRUCT = Build(kw("struct") - IDENT - _GENERICS - LBRACE - _PARAMS - punct("}", "',' or '}'"),
                lambda sp, t: Lsrc["StructDecl"](t[0], tuple(t[2]), tuple(t[1]), span=sp))
 
-_VARIANT = Build(IDENT + Group(Optional(LPAR - Optional(TYPE + ZeroOrMore(COMMA + TYPE)
+# A variant is always named through its enum (`Option::None`), so any word names one.
+_VARIANT = Build(ANY_NAME + Group(Optional(LPAR - Optional(TYPE + ZeroOrMore(COMMA + TYPE)
                                                          + Optional(COMMA)) - RPAR)),
                  lambda sp, t: Lsrc["Variant"](t[0], tuple(t[1]), span=sp), "a variant")
 ENUM = Build(kw("enum") - IDENT - LBRACE

@@ -48,12 +48,25 @@ _BLOCKLIKE_LINE = Build(
     (COMPTIME | SPAWN | MATCH) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], None, None, len(t) > 1, True, sp))
 
+
+
+def _let(sp, t):
+    mutable = t[0] == "mut"
+    name, typed, value = t[1:] if mutable else t
+    if value:
+        return Lsrc["Let"](name, mutable, typed[0] if typed else None, value[0], span=sp)
+    if not typed:
+        state.error("E1001", sp.start, sp.end,
+                    f"`let {name};` declares '{name}' without a value, so it needs a type: "
+                    f"`let {name}: T;`")
+        return Lsrc["Declare"](name, mutable, Lsrc["Scalar"]("i32", span=sp), span=sp)
+    return Lsrc["Declare"](name, mutable, typed[0], span=sp)
+
+
+# `let x: T;` declares x and leaves its value to a later assignment.
 _LET = Build(
-    kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE)) - EQUALS
-    - EXPR - SEMI,
-    lambda sp, t: (Lsrc["Let"](t[-3], True, t[-2][0] if t[-2] else None, t[-1], span=sp)
-                   if t[0] == "mut" else
-                   Lsrc["Let"](t[0], False, t[1][0] if t[1] else None, t[2], span=sp)))
+    kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE))
+    - Group(Optional(EQUALS - EXPR)) - SEMI, _let)
 _LET_TUPLE = Build(
     kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
     - EXPR - SEMI,

@@ -33,7 +33,8 @@ A field whose value has another type than the field's is E3013 too.
 struct's parameters are erased (monomorphize), so within one literal the fields bind them:
 `Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3013 (`a` made T a
 float), and `Tensor<f32, [N]>` takes a tensor of f32 of one extent, the same N wherever N is
-named. A literal of a name that is no struct is E2001.
+named; so does `Pinned<T, Topology::X>`, which takes a value pinned on X. A literal of a name
+that is no struct is E2001.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -125,6 +126,12 @@ def _unify(expected, found, bound, structs, by):
             bound[expected.name] = (found, prior[1])
             return None
         return f", and field '{prior[1]}' made {expected.name} = {show(prior[0])}"
+    if kind == "PinnedType" and not literal(found) and found._prod == "PinnedType":
+        # `Pinned<T, Topology::X>`: the unit is the field's own, T is bound like any other
+        conflict = _unify(expected.inner, found.inner, bound, structs, by)
+        if conflict is not None or fits(found, expected.replace(inner=found.inner)):
+            return conflict
+        return ""
     if known(expected):
         return None if fits(found, expected) else ""
     found = value_type(found)

@@ -1,13 +1,13 @@
-"""desugar-tensor-constructors: Lonefile -> Lshaped."""
+"""desugar-tensor-constructors: Linitialised -> Lshaped."""
 
 from __future__ import annotations
 
-from ..languages import Lonefile, Lshaped
+from ..languages import Linitialised, Lshaped
 from ..languages.tensor_calls import meaning, rows
 from ..nanopass import Pass
 from ..values.sizes import extent
 
-desugar_tensor_constructors = Pass("desugar-tensor-constructors", Lonefile, Lshaped, """
+desugar_tensor_constructors = Pass("desugar-tensor-constructors", Linitialised, Lshaped, """
 Write each `Tensor<..>(..)` call as the constructor or the literal it means, with its extents;
 a list of the wrong shape is E3018, one value for a shaped tensor E3023.
 

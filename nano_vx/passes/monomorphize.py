@@ -66,10 +66,11 @@ clauses name the topologies. Instances are made from the calls of the non-generi
 functions, then from the calls of the instances, so a generic function nothing calls
 disappears unchecked. A generic argument that cannot be worked out, or does not fit its
 parameter, is E3047; an instantiation more than 64 generic calls deep (polymorphic
-recursion) is E3032, naming the chain. Each instance's body is pruned (the helper rewrite
-prune-comptime-branches) before its calls are walked: the branch an `if comptime` does not
-take asks for no instance, so a recursion over a const can stop at a base case (what a kept
-branch names, check-deferred-names judges). A generic struct loses its parameters, which
+recursion) is E3032, naming the chain. Each function's body, an instance's or not, is pruned
+(the helper rewrite prune-comptime-branches) before its calls are walked: the branch an `if
+comptime` does not take asks for no instance, so a recursion over a const can stop at a base
+case, and no check after this pass sees the branch (what a kept branch names,
+check-deferred-names judges). A generic struct loses its parameters, which
 nothing applies since erase-struct-arguments. A call of the builtin `sizeof` keeps its
 generic arguments, the instance's, for fold-sizeof; every other call loses them.
 """, state=State, requires=("model",))
@@ -91,8 +92,9 @@ def _program(run, node):
             walked[id(item)] = _walk_item(run, item, Request(item.name, item, (), ()))
         elif not item.generics:
             bounds = tuple(concrete_bound(b, {}) for b in item.bounds)
-            walked[id(item)] = _walk_item(run, item, Request(item.name, item, bounds,
-                                                             (item.name,)))
+            pruned = prune.rewrite(item, run.ctx, state=st.pruning)
+            walked[id(item)] = _walk_item(run, pruned, Request(item.name, pruned, bounds,
+                                                               (item.name,)))
     while st.todo:
         request = st.todo.popleft()
         st.made[request.name] = _walk_item(run, request.fn, request)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..global_names import BUILTINS, undefined
 from ..languages import Lresolved, Ltransfers
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 
 
 class Scopes:
@@ -43,7 +43,7 @@ class State:
     globals: frozenset = frozenset()  # item names and builtins
     scopes: Scopes = field(default_factory=Scopes)  # the current item's locals
     generics: frozenset = frozenset()  # the current function's generic parameters
-    deferring: int = 0  # > 0 in a branch of an `if comptime` on a generic parameter
+    deferring: int = 0  # > 0 in a branch of an `if comptime`
     enums: dict = field(default_factory=dict)  # name -> EnumDecl
     ensuring: bool = False  # in an `ensures` clause, where `return` is the result
 
@@ -65,11 +65,11 @@ in an `ensures` is the local `return`, the function's result. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
 it again. `Memory::X`, `Topology::X`, type and dimension names are not variables.
 
-In a branch of an `if comptime` whose condition names a generic parameter of its function, an
-unknown name is a `Global` without a word: which branch an instance keeps is known only once
-monomorphize makes it, and the one it prunes may name what does not exist
-(`if comptime N > 1 { .. }` is how a recursion over a const stops). check-deferred-names
-reports the name (E2001) if an instance keeps a branch that names it.
+In a branch of an `if comptime`, an unknown name is a `Global` without a word: which branch
+is kept is known only once monomorphize prunes each function (an instance of a generic one
+too: `if comptime N > 1 { .. }` is how a recursion over a const stops), and the one it prunes
+may name what does not exist. check-deferred-names reports the name (E2001) if the kept
+branch names it.
 """, state=State)
 
 
@@ -232,8 +232,7 @@ def _scoped(run, node):
 @resolve_names.on("If", "IfExpr")
 def _if(run, node):
     st = run.state
-    if not (node.comptime and any(n._prod in ("Var", "TopoRef", "NamedType")
-                                  and n.name in st.generics for n in descendants(node.cond))):
+    if not node.comptime:
         return run.rebuild(node)
     cond = run.walk(node.cond)
     st.deferring += 1

@@ -24,7 +24,8 @@ Keep, of each `if comptime` an instance decides, only the branch its condition t
 
 An instance's consts are literals by now, so `if comptime N > 1 { .. }` is decided in each
 instance. The branch not taken becomes an empty block (or goes, when it is an `else` of a
-statement), so that it asks for no instance: where N is 1 it does not call the generic again,
+statement), so that it asks for no instance, and the condition becomes its value (`if comptime
+false`): where N is 1 it does not call the generic again,
 which is how a recursion over a const stops at its base case. What that branch names is never
 looked up either, so it may name what does not exist. A condition that cannot be computed
 while compiling is left as it is, for desugar-comptime to explain.
@@ -40,7 +41,10 @@ def _if(run, node):
     then = run.walk(node.then) if taken else empty
     orelse = run.walk(node.orelse) if not taken and node.orelse is not None else \
         (empty if node._prod == "IfExpr" else None)
-    return node.replace(cond=run.walk(node.cond), then=then, orelse=orelse)
+    # The condition is written as the value it has: the interpreter runs what the evaluator
+    # decided (`Reachable<A, B>` needs the memory model, which the interpreter has not).
+    return node.replace(cond=Lerased["Bool"](taken, span=node.cond.span), then=then,
+                        orelse=orelse)
 
 
 def _decided(evaluator: Evaluator, cond) -> bool | None:

@@ -123,6 +123,7 @@ EXAMPLES = {
     "DimName": lambda: L["DimName"]("N"),
     "DimBinary": lambda: L["DimBinary"]("*", L["DimName"]("N"), L["DimInt"](2)),
     "Let": lambda: L["Let"]("x", True, f32(), L["Float"](2.5)),
+    "Declare": lambda: L["Declare"]("later", True, f32()),
     "Assign": lambda: L["Assign"](L["Index"](var("t"), i(0)), "+=", i(1)),
     "For": lambda: L["For"]("k", i(0), var("n"), block(L["ExprStmt"](var("k")))),
     "While": lambda: L["While"](L["Binary"]("<", var("k"), i(3)), block(L["Break"]())),

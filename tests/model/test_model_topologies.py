@@ -1,7 +1,11 @@
-"""A topology's `replicas:` (how many pins `try_pin` may hold on it at once) and `dtypes:`."""
+"""A topology's `replicas:` (how many pins `try_pin` may hold on it at once) and `dtypes:`,
+and the built-in topologies."""
+
+import io
 
 import pytest
 
+from nano_vx.cli import main
 from nano_vx.model import build_model
 from nano_vx.model.describe import describe_model
 from nano_vx.parser import parse_text
@@ -59,3 +63,26 @@ def test_a_dtype_that_is_no_element_type_is_refused_and_the_help_lists_them():
     [d] = diagnostics.items
     assert d.code == "E6016" and "`u12` in `dtypes` of topology 'Pair'" in d.message
     assert "u16" in d.help[0] and "f8e4m3" in d.help[0]
+
+
+@pytest.mark.parametrize("name, like", [
+    ("AMX", "CPU"), ("CpuAvx512", "CPU"), ("CpuNeon", "CPU"), ("ANE", "NPU"), ("Slice", "NPU"),
+])
+def test_the_host_units_and_neural_engines_hold_and_read_as_cpu_and_npu_do(name, like):
+    program, diagnostics = parse_text("fn main() {}\n")
+    model = build_model(program.items, diagnostics)
+    got, want = model.topologies[name], model.topologies[like]
+    assert (got.memory, got.visible) == (want.memory, want.visible)
+
+
+def test_a_neural_engine_reads_no_host_tensor_until_it_is_transferred(tmp_path):
+    refused = ("fn main() {\n  let t = Tensor<f32, [4]>::fill(1.5);\n"
+               "  spawn on(Topology::ANE) { print(t[0]); }\n}\n")
+    repaired = refused.replace("let t = Tensor<f32, [4]>::fill(1.5);",
+                               "let t = transfer(Tensor<f32, [4]>::fill(1.5), Memory::NPU_HBM);")
+    says = "error[E6003]: 't' lives in CPU_DRAM but ANE sees only [NPU_HBM]"
+    for text, status, reported in ((refused, 1, says), (repaired, 0, "")):
+        path, err = tmp_path / "ane.vx", io.StringIO()
+        path.write_text(text)
+        assert main([str(path), "--action", "check"], stdout=io.StringIO(), stderr=err) == status
+        assert reported in err.getvalue()

@@ -161,12 +161,15 @@ fn main() {
 """) == "42\n"
 
 
-@pytest.mark.parametrize("text", [
-    "fn main() { let r = Reachable<Topology::CPU, Topology::GPU>; }",
-])
-def test_features_for_later_issues_stop_plainly(text):
-    # In the interpreter: the pipeline folds `Reachable`.
-    stop = stops(text, "E9006", native_too=False)
+def test_reachable_runs_in_the_model_of_the_programs_declarations():
+    assert output("Memory Island {}\nTopology Island { memory: Memory::Island }\n"
+                  "fn main() { print(Reachable<Topology::CPU, Memory::GPU_HBM>); "
+                  "print(Reachable<Topology::CPU, Topology::Island>); }") == "true\nfalse\n"
+
+
+def test_reachable_of_an_undeclared_place_stops_plainly():
+    stop = stops("fn main() { let r = Reachable<Topology::CPU, Topology::Nowhere>; }", "E9006",
+                 native_too=False)
     assert "does not run" in stop.message
 
 

@@ -431,3 +431,51 @@ def test_loop_is_a_statement_and_a_reserved_word():
     assert stmt("loop { break; }") == N["Loop"](N["Block"]((N["Break"](),), None))
     _, diags = parse_text("fn main() { let loop = 1; }")
     assert diags.codes() == ["E1001"]
+
+
+def test_a_variant_may_be_named_anything_some_and_none_included():
+    prog = program("enum Option { Some(i32), None } enum K { fn, Tensor }")
+    opt, k = prog.items
+    assert [v.name for v in opt.variants] == ["Some", "None"]
+    assert [v.name for v in k.variants] == ["fn", "Tensor"]
+    assert expr("Option::Some(42)") == N["PathCall"]("Option", (), "Some", (), (Int(42),))
+    assert expr("Option::None") == N["EnumValue"]("Option", "None")
+    assert expr("K::fn") == N["EnumValue"]("K", "fn")
+
+
+def test_some_and_none_alone_are_still_topology_values():
+    assert expr("Some(Topology::GPU)") == N["SomeTopo"](Topo("GPU"))
+    assert expr("None") == N["NoneTopo"]()
+
+
+@pytest.mark.parametrize("text", ["Array<f32, N> { data: t }", "Array::<f32, N> { data: t }"])
+def test_a_struct_literal_may_give_its_generic_arguments(text):
+    args = (N["TypeArg"](F32), N["TypeArg"](N["NamedType"]("N")))
+    assert expr(text) == N["StructLit"]("Array", args, (N["FieldInit"]("data", V("t")),))
+
+
+def test_less_than_and_greater_than_stay_comparisons_before_a_block():
+    (s,) = body("if a < b && c > d { x }").stmts
+    assert s.cond == B("&&", B("<", V("a"), V("b")), B(">", V("c"), V("d")))
+
+
+def test_a_let_without_a_value_declares_its_variable():
+    assert stmt("let x: i32;") == N["Declare"]("x", False, I32)
+    assert stmt("let mut t: f32;") == N["Declare"]("t", True, F32)
+
+
+def test_a_let_without_a_value_or_a_type_is_e1001():
+    _, diags = parse_text("fn main() { let x; }")
+    assert diags.codes() == ["E1001"]
+    assert "needs a type" in diags.items[0].message
+
+
+@pytest.mark.parametrize("word", ["Reachable", "Transfer"])
+def test_a_route_question_takes_topologies_or_memory_spaces(word):
+    assert expr(f"{word}<Topology::CPU, Memory::GPU_HBM>") == \
+        N["ReachableQ"](Topo("CPU"), N["MemRef"]("GPU_HBM"))
+
+
+def test_transfer_is_a_name_when_no_place_follows():
+    assert expr("Transfer + 1") == B("+", V("Transfer"), Int(1))
+    assert expr("Transfer < limit") == B("<", V("Transfer"), V("limit"))

@@ -14,7 +14,8 @@ from front import (assert_prints_the_same, assert_refused_from_the_command_line,
 CASES = Path(__file__).parent / "cases" / "check_deferred_names"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {"kept_branch_names_nothing": (
-    "E2001", "cannot find value 'helper_that_does_not_exist' in this scope")}
+    "E2001", "cannot find value 'helper_that_does_not_exist' in this scope"),
+    "route_kept_names_nothing": ("E2001", "cannot find value 'stage_on_the_gpu' in this scope")}
 
 
 @pytest.mark.parametrize("case", NAMES)

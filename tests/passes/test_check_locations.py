@@ -23,7 +23,7 @@ def test_each_undeclared_location_is_named_once():
     ran = run_front(CASES / "undeclared.vx", check_locations)
     assert [(d.code, d.data["location"]) for d in ran.diagnostics.items] == [
         ("E6025", "Scratchpad"), ("E6025", "Tpu"), ("E6025", "Fpga")]
-    assert ran.diagnostics.items[1].notes == ["the topologies are AccCore, CPU, GPU, NPU"]
+    assert ran.diagnostics.items[1].notes == ["the topologies are AMX, ANE, AccCore, CPU, CpuAvx512, CpuNeon, GPU, NPU, Slice"]
 
 
 def test_declared_they_are_admitted_and_run():

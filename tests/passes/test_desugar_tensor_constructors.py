@@ -66,7 +66,7 @@ def test_handwritten_two_lists(run_pass, snapshot_txt):
     # A `Tensor<..>(..)` call with two arguments: TensorCall's args are a sequence, the parser
     # reads one (E1001 at the comma). The second is refused, not dropped without a word.
     ran = run_pass("desugar-tensor-constructors", """
-        // IL: Lonefile
+        // IL: Linitialised
         fn main() {
             print(Tensor<i32, [2]>([1, 2], [3, 4]));
         }
