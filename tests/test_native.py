@@ -52,6 +52,9 @@ NOT_LOWERED = {
     "tests/passes/cases/number_texts/copied.vx",
     # A struct a call returns after another call of its statement ran.
     "tests/passes/cases/scalarize_aggregates/e5001_call_before.vx",
+    # A generic struct returned with fields whose types are parameters no local of its
+    # function names (row<K> -> Row<f32, K>).
+    "tests/passes/cases/check_struct_arguments/known.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
     "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
     "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",
