@@ -5,9 +5,7 @@ repaired program is accepted."""
 from __future__ import annotations
 
 import io
-import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -36,12 +34,12 @@ def chain(n: int) -> str:
 
 # -- constants built in a chain ----------------------------------------------------------
 
-def test_a_chain_of_constants_is_checked_in_linear_time(tmp_path):
+def test_a_chain_of_constants_is_checked_without_3_to_the_60_reads(tmp_path):
+    """Naive evaluation would not end before the test's time limit; benchmarks/refusals.py
+    measures how long it takes."""
     path = program(tmp_path, chain(60))
-    start = time.monotonic()
     code, _, err = run(path, "--action=check")
     assert (code, err) == (0, "")
-    assert time.monotonic() - start < 20
 
 
 def test_a_chain_of_constants_folds_into_an_extent(tmp_path):

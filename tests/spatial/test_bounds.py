@@ -1,15 +1,16 @@
 """Bounded work (nano_vx/spatial/bounds.py, docs/spatial.md "Bounded work"): the hostile
-programs of issue 30 each refused quickly with a coded diagnostic giving the figures (E7063
-for the work a program asks for, E7001 for an integer past 64 bits, E7002 for an axis or a
-matmul the tokens do not have), and each repaired program accepted. Then the count itself:
-exact against what the evaluators do, and as fast for any figure the text can hold."""
+programs of issue 30 each refused by counting, before anything runs, with a coded diagnostic
+giving the figures (E7063 for the work a program asks for, E7001 for an integer past 64
+bits, E7002 for an axis or a matmul the tokens do not have), and each repaired program accepted. Then the count itself:
+exact against what the evaluators do, and a closed form for any figure the text can hold
+(a count that ran the program would not end for 2^63 - 1). How long a refusal takes is
+measured by benchmarks/refusals.py, not asserted here."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -36,9 +37,6 @@ from test_firings import SETTINGS, layered_graphs
 
 WORMHOLE = load_target("wormhole")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "spatial"
-# The refusal is counting, not running: well under this even on a loaded machine.
-QUICK = 1.0
-
 GEMM = """\
 spatial gemm {
     tensor A: i32[64, 64] input
@@ -80,28 +78,25 @@ spatial row_max {
 """
 
 
-def spatial(tmp_path: Path, text: str, *args) -> tuple[int, str, list[dict], float]:
-    """`nano-vx spatial` on `text`: exit code, stdout, the diagnostics, the seconds it took."""
+def spatial(tmp_path: Path, text: str, *args) -> tuple[int, str, list[dict]]:
+    """`nano-vx spatial` on `text`: exit code, stdout, the diagnostics."""
     path = tmp_path / "p.sdf"
     path.write_text(text)
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     code = main(["spatial", str(path), "--target", "wormhole", "--error-format=json", *args],
                 stdout=out, stderr=err)
-    seconds = time.perf_counter() - start
     found = json.loads(err.getvalue())["diagnostics"] if err.getvalue() else []
-    return code, out.getvalue(), found, seconds
+    return code, out.getvalue(), found
 
 
 def refused(tmp_path: Path, text: str, code: str, *args) -> dict:
-    status, _, found, seconds = spatial(tmp_path, text, *args)
+    status, _, found = spatial(tmp_path, text, *args)
     assert status == 1 and [d["code"] for d in found] == [code], found
-    assert seconds < QUICK, f"refused in {seconds:.2f} s"
     return found[0]
 
 
 def accepted(tmp_path: Path, text: str, *args) -> str:
-    status, out, found, _ = spatial(tmp_path, text, *args)
+    status, out, found = spatial(tmp_path, text, *args)
     assert status == 0 and not found, found
     return out
 
@@ -213,9 +208,7 @@ def test_a_pass_output_past_the_limit_is_e7063_naming_the_pass(tmp_path):
 
 def test_the_explorer_refuses_the_huge_rate_before_running_a_pass():
     text = GEMM.replace("RATE", "x99999999")
-    start = time.perf_counter()
     recording = record_spatial(Source("p.sdf", text), "wormhole")
-    assert time.perf_counter() - start < QUICK
     assert [d.code for d in recording.diagnostics] == ["E7063"]
     assert not recording.steps
     assert record_spatial(Source("p.sdf", GEMM.replace("RATE", "x1")), "wormhole").steps
@@ -230,10 +223,8 @@ def test_a_vx_kernel_too_long_to_interpret_is_e7063_before_the_interpreter_runs(
     path = tmp_path / "gemm.vx"
     path.write_text(big)
     err = io.StringIO()
-    start = time.perf_counter()
     assert main(["spatial", str(path), "--target", "wormhole", "--error-format=json"],
                 stdout=io.StringIO(), stderr=err) == 1
-    assert time.perf_counter() - start < 5 * QUICK  # the bridge reads the kernel first
     (d,) = json.loads(err.getvalue())["diagnostics"]
     assert d["code"] == "E7063" and d["element_limit"] == INTERPRETED_LIMIT
     assert d["elements"] == 256 ** 3 + 3 * 256 * 256
@@ -281,14 +272,12 @@ def test_the_count_is_what_the_evaluators_do(text):
 @given(st.integers(1, INT_MAX))
 def test_any_rate_is_decided_by_counting_at_once(rate):
     """The closed form of the GEMM's work at rate r: refused exactly when past a limit, and
-    decided as fast for r = 2^63 - 1 as for r = 1."""
+    decided by counting for r = 2^63 - 1 as for r = 1."""
     graph = parse_spatial(GEMM.replace("RATE", f"x{rate}"))
     steps = 4 * rate + (2 + 2 * rate) + 2
     elements = 2 * rate * 64 * 64 + rate * 64 ** 3 + 64 * 64
     diagnostics = Diagnostics()
-    start = time.perf_counter()
     ok = check_program(graph, WORMHOLE, diagnostics)
-    assert time.perf_counter() - start < QUICK
     assert repetitions(Program(graph))["load_a"] == rate
     assert ok == (steps <= STEP_LIMIT and elements <= ELEMENT_LIMIT)
     if not ok:
