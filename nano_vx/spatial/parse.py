@@ -263,7 +263,7 @@ class _Parser:
 
     def item(self):
         first = self.take()
-        return getattr(self, "item_" + first.text)(first)
+        return _ITEM_PARSERS[first.text](self, first)
 
     # Items --------------------------------------------------------------------------------
 
@@ -537,3 +537,8 @@ class _Parser:
             depth = max(depth, adepth)
         self.expect(")", f"after the {arity} argument{'s' if arity > 1 else ''} of {fn.text}")
         return self.make(prod, fn, fn.text, *args), self.deeper(fn, depth)
+
+
+# Made when the module loads, so an item word of ITEM_FIELDS without its `item_` method fails
+# at import rather than when a program first uses the word.
+_ITEM_PARSERS = {word: getattr(_Parser, "item_" + word) for word in ITEM_FIELDS}
