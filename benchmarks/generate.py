@@ -145,6 +145,22 @@ def function(rng: random.Random, index: int, statements: int) -> list[str]:
             *f.lines, "  return acc;", "}", ""]
 
 
+def tensor_function(index: int, turns: int) -> list[str]:
+    """`g_INDEX(c)`, a tensor function of `turns` turns of the shapes that once made a pass
+    quadratic in the length of one function: a loop over `i` (every loop's counter named
+    after the same `i`) reading a tile placed before them all (so resident to each loop's
+    end), a tensor bound to the one before it (a chain of aliases as long as the function)
+    and an early `return` of a fresh tensor (a tensor function with as many returns)."""
+    lines = [f"fn g_{index}(c: i32) -> Tensor<f32, [8]> {{",
+             "  let s = transfer(Tensor<f32, [8]>::fill(0.5), Memory::Stage);",
+             "  let u_0 = Tensor<f32, [8]>::fill(1.0);"]
+    for k in range(turns):
+        lines += [f"  for i in 0..{k % 3 + 2} {{", "    let r = &s;", "  }",
+                  f"  let u_{k + 1} = u_{k};",
+                  f"  if c == {k} {{", f"    return Tensor<f32, [8]>::fill({k}.5);", "  }"]
+    return lines + ["  let h = transfer(s, Memory::CPU_DRAM);", f"  return u_{turns};", "}", ""]
+
+
 def generate(lines: int, seed: int = 0) -> str:
     """A program of about `lines` lines (never fewer): functions f_0.. then `main`."""
     rng = random.Random(seed)

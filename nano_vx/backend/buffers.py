@@ -31,12 +31,18 @@ def fresh_results(program) -> frozenset:
     fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
     fresh = frozenset(fn.name for fn in fns)
     while True:
-        kept = frozenset(fn.name for fn in fns if all(
-            _made_fresh(b.exit.value, fresh_lets(fn, fresh))
-            for b in fn.blocks if b.exit._prod == "Return"))
+        kept = frozenset(fn.name for fn in fns if _returns_fresh(fn, fresh))
         if kept == fresh:
             return fresh
         fresh = kept
+
+
+def _returns_fresh(fn, fresh: frozenset) -> bool:
+    returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
+    if not returned:
+        return True
+    lets = fresh_lets(fn, fresh)  # once, not once per `return`
+    return all(_made_fresh(e, lets) for e in returned)
 
 
 def _made_fresh(e, lets: dict) -> bool:
@@ -132,14 +138,32 @@ def _roots(fn, fresh: frozenset) -> dict:
     cells = frozenset(fn.cells)
     alias = {name: s.value.name for name, (s, *more) in _lets(fn).items()
              if not more and name not in cells and s.value._prod == "Local"}
+    return _follow(alias, known)
 
-    def root(name):
-        seen = set()
-        while name in alias and name not in seen:
-            seen.add(name)
+
+def _follow(alias: dict, known: dict) -> dict:
+    """Each name of `known` and `alias` -> what `known` says of the name its chain of aliases
+    ends at, or of the name where the chain first comes back to one it passed (a dump's
+    cycle). Each link is followed once, however long the chains: a name met again takes
+    the answer it was given."""
+    roots: dict = {}
+    for start in {*known, *alias}:
+        path, at, name = [], {}, start
+        while name in alias and name not in at and name not in roots:
+            at[name] = len(path)
+            path.append(name)
             name = alias[name]
-        return known.get(name)
-    return {name: root(name) for name in {*known, *alias}}
+        if name in roots:
+            answer = roots[name]
+        else:
+            answer = known.get(name)
+            if name in at:  # a cycle: each name on it ends at itself
+                for c in path[at[name]:]:
+                    roots[c] = known.get(c)
+                del path[at[name]:]
+        roots.update(dict.fromkeys(path, answer))
+        roots.setdefault(start, answer)
+    return roots
 
 
 def _root(arg, roots: dict):

@@ -189,12 +189,13 @@ class Names:
     def __init__(self, fn):
         self.taken = {n.name for n in descendants(fn) if n._prod in ("Param", "Let", "Local")}
         self.taken |= {n.var for n in descendants(fn) if n._prod == "For"}
+        self.tried: dict = {}  # where unused_name's search for each base stopped
 
     def fresh(self, base: str) -> str:
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in base) or "v"
         if base[0].isdigit():
             base = "v" + base
-        return unused_name(base, self.taken)
+        return unused_name(base, self.taken, self.tried)
 
     def derived(self, name: str, suffix: str) -> str:
         return self.fresh(display_name(name) + suffix)

@@ -19,14 +19,20 @@ def display_name(name: str) -> str:
     return name.split("#", 1)[0]
 
 
-def unused_name(base: str, taken: set[str]) -> str:
+def unused_name(base: str, taken: set[str], tried: dict[str, int] | None = None) -> str:
     """`base`, or the first of `base#1`, `base#2`, ... (numbered as resolve-names numbers a
-    user's locals) that `taken` lacks; added to `taken`: a local a pass makes."""
-    name, n = base, 0
+    user's locals) that `taken` lacks; added to `taken`: a local a pass makes. A caller that
+    makes many names from one `taken` (which only grows) hands every call the same `tried`,
+    where each base's search stopped: the next search starts there, so k names of one base
+    (a counter for each of k loops over `i`) cost k steps, not k * k / 2."""
+    n = tried.get(base, 0) if tried is not None else 0
+    name = f"{base}#{n}" if n else base
     while name in taken:
         n += 1
         name = f"{base}#{n}"
     taken.add(name)
+    if tried is not None:
+        tried[base] = n
     return name
 
 

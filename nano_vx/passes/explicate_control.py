@@ -60,6 +60,7 @@ class _Builder:
 
     def __init__(self, run, taken: set):
         self.run, self.taken = run, taken
+        self.tried: dict = {}  # where unused_name's search for each base stopped
         self.done: dict = {}  # label -> (statements, exit)
         self.made = 0  # labels handed out
         self.order: list = []  # labels in the order their blocks were opened
@@ -86,7 +87,7 @@ class _Builder:
 
     def local(self, base: str) -> str:
         """A name no variable of the function has: `i_end`, `i_end#1`, ..."""
-        return unused_name(base, self.taken)
+        return unused_name(base, self.taken, self.tried)
 
     def block(self, stmts):
         for stmt in stmts:

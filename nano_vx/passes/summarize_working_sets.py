@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
 
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
@@ -66,15 +68,13 @@ def _fn(run, node):
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
     run.descend(node)
-    for name, at in st.uses:
-        tile = st.bound.get(name)
-        if tile is not None and at > tile.start:
-            tile.last = max(tile.last, _through_loops(st.loops, tile.start, at))
-    for site in st.fn_calls:
-        for tile in st.tiles.values():
-            if tile.start < site.point <= tile.last:
-                site.held.setdefault(tile.space, []).append(tile)
-    st.sets.extend(_working_sets(node.name, list(st.tiles.values())))
+    uses = [(tile, at) for name, at in st.uses
+            if (tile := st.bound.get(name)) is not None and at > tile.start]
+    for (tile, at), end in zip(uses, _through_loops(st.loops, uses)):
+        tile.last = max(tile.last, end)
+    tiles = list(st.tiles.values())
+    _hold(st.fn_calls, tiles)
+    st.sets.extend(_working_sets(node.name, tiles))
     st.calls.extend(st.fn_calls)
     st.fn = st.scope = None
 
@@ -173,22 +173,71 @@ def _key(node, ordinal: int | None):
     return ordinal if ordinal is not None else id(node)
 
 
-def _through_loops(loops, placed: int, used: int) -> int:
-    """A use in a loop that does not hold the placement lasts to the loop's end."""
-    end = used
-    for first, last in loops:
-        if first <= used <= last and not first <= placed <= last:
-            end = max(end, last)
-    return end
+def _through_loops(loops, uses):
+    """Where each use (tile, point), in the order of its point, keeps its tile to: a use in a
+    loop that does not hold the placement lasts to the loop's end. Loops nest, so the ones
+    holding a point are a chain, and those of it that start after the placement are the
+    inner end of the chain: the outermost of them ends last. One sweep over the points."""
+    by_start = sorted(loops)
+    chain: list = []  # the loops holding the point reached, outermost first
+    firsts: list = []  # their first points, increasing
+    k = 0
+    for tile, used in uses:
+        while k < len(by_start) and by_start[k][0] <= used:
+            _leave(chain, firsts, by_start[k][0])
+            chain.append(by_start[k])
+            firsts.append(by_start[k][0])
+            k += 1
+        _leave(chain, firsts, used)
+        inner = bisect_right(firsts, tile.start)
+        yield chain[inner][1] if inner < len(chain) else used
+
+
+def _leave(chain: list, firsts: list, point: int) -> None:
+    """Drop the loops that end before `point`."""
+    while chain and chain[-1][1] < point:
+        chain.pop()
+        firsts.pop()
+
+
+def _hold(sites, tiles: list[Tile]) -> None:
+    """Record at each call site (in the order of their points) the tiles placed before it
+    and resident at it: a sweep with the tiles placed so far and a heap of when each ends."""
+    by_start = sorted(range(len(tiles)), key=lambda i: tiles[i].start)
+    live: set = set()  # indices into `tiles`
+    ends: list = []  # (last point, index) of each live tile
+    k = 0
+    for site in sites:
+        while k < len(by_start) and tiles[by_start[k]].start < site.point:
+            live.add(by_start[k])
+            heappush(ends, (tiles[by_start[k]].last, by_start[k]))
+            k += 1
+        while ends and ends[0][0] < site.point:
+            live.discard(heappop(ends)[1])
+        for i in sorted(live):
+            site.held.setdefault(tiles[i].space, []).append(tiles[i])
 
 
 def _working_sets(function: str, tiles: list[Tile]):
-    for space in dict.fromkeys(t.space for t in tiles):
-        mine = [t for t in tiles if t.space == space]
+    """Per space, the peak of the resident footprints over the points where a tile is
+    placed (the first such point, on a tie), found by one sweep over those points."""
+    spaces: dict = {}
+    for t in tiles:
+        spaces.setdefault(t.space, []).append(t)
+    for space, mine in spaces.items():
         best = WorkingSet(function, space, 0, [], mine)
+        by_start = sorted(mine, key=lambda t: t.start)
+        ends: list = []  # (last point, index in by_start) of each resident tile
+        total, k, peak_at = 0, 0, None
         for at in sorted({t.start for t in mine}):
-            live = [t for t in mine if t.start <= at <= t.last]
-            total = sum(t.footprint for t in live)
+            while k < len(by_start) and by_start[k].start <= at:
+                total += by_start[k].footprint
+                heappush(ends, (by_start[k].last, k))
+                k += 1
+            while ends and ends[0][0] < at:
+                total -= by_start[heappop(ends)[1]].footprint
             if total > best.peak:
-                best.peak, best.resident = total, live
+                best.peak, peak_at = total, at
+        if peak_at is not None:
+            best.resident = [t for t in mine if t.start <= peak_at <= t.last]
         yield best

@@ -7,6 +7,10 @@ from __future__ import annotations
 import io
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nano_vx.backend.buffers import _follow
 from nano_vx.cli import main
 
 KERNEL = """
@@ -78,3 +82,21 @@ fn outer(p: &Tensor<f32, [8]>, q: &Tensor<f32, [8]>) -> f32 {
     print(outer(&a, &b));"""
     marked = _marked(_emit(tmp_path, body, extra=extra))
     assert marked["outer"] == [True, True] and marked["read2"] == [False, False]
+
+
+NAMES = st.sampled_from("abcdefgh")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(NAMES, NAMES), st.dictionaries(NAMES, st.sampled_from(["p", "q"])))
+def test_each_local_takes_the_buffer_its_chain_of_aliases_ends_at(alias, known):
+    """Followed once per link, the chains give what walking each from its start gives: the
+    buffer of the name the chain ends at, or of the first name it comes back to (a cycle,
+    which only a dump can write)."""
+    def walk(name):
+        seen = set()
+        while name in alias and name not in seen:
+            seen.add(name)
+            name = alias[name]
+        return known.get(name)
+    assert _follow(alias, known) == {name: walk(name) for name in {*known, *alias}}

@@ -4,9 +4,12 @@ return."""
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.languages.lresolved import unused_name
 from nano_vx.passes.explicate_control import explicate_control
 from front import _printed, assert_prints_the_same, run_front
 
@@ -94,6 +97,19 @@ def test_handwritten_a_taken_counter_name_and_dead_code(run_pass, snapshot_txt):
     assert "99i32" not in ran.text and "7i32" not in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n"
     assert ran.dump == snapshot_txt
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["i_next", "i_end", "j_next"]), max_size=30),
+       st.sets(st.sampled_from(["i_next", "i_next#1", "i_next#3", "i_end#2", "j_next#1"])))
+def test_counter_names_resumed_where_the_last_search_stopped_are_the_first_free_ones(
+        bases, written):
+    """The builder makes its counters' names remembering where each base's search stopped
+    (the names taken only grow): each is still the first free one, as a search from the
+    start finds, next to names the program took with gaps between them."""
+    taken, fresh, tried = set(written), set(written), {}
+    for base in bases:
+        assert unused_name(base, taken, tried) == unused_name(base, fresh)
 
 
 # Hand-written Llifted: `break` outside any loop. check-loop-exits refuses it in every Vx

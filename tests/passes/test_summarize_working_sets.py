@@ -7,8 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nano_vx.nanopass import descendants
-from nano_vx.passes.summarize_working_sets import summarize_working_sets
-from nano_vx.placement.working_sets import describe_call_sites, describe_working_sets
+from nano_vx.passes.summarize_working_sets import (_hold, _through_loops, _working_sets,
+                                                   summarize_working_sets)
+from nano_vx.placement.working_sets import (CallSite, Tile, describe_call_sites,
+                                            describe_working_sets)
 from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "summarize_working_sets"
@@ -147,3 +149,74 @@ def test_handwritten_a_tile_in_an_undeclared_space_is_in_no_working_set(run_pass
         "fn main, space Smem: peak 4096 bytes, 2 of 2 tiles resident at the peak\n"
         "  * 'b': 3000 bytes, footprint 3072, transfer #1 at 12:9, points 2..5\n"
         "  * 'c': 100 bytes, footprint 1024, transfer #2 at 15:9, points 3..3\n")
+
+
+# -- the sweeps against the definitions they compute -----------------------------------------
+
+
+@st.composite
+def _nest(draw):
+    """Loops numbered as the walk numbers them (each takes a point as it starts, and nests in
+    or follows the others), and the points met inside and between them."""
+    point, open_, loops, points = 0, [], [], []
+    for token in draw(st.lists(st.sampled_from("(()pp"), max_size=40)):
+        if token == "(":
+            point += 1
+            open_.append(point)
+        elif token == ")" and open_:
+            loops.append((open_.pop(), point))
+        elif token == "p":
+            point += 1
+            points.append(point)
+    return loops + [(first, point) for first in reversed(open_)], points
+
+
+@settings(max_examples=100, deadline=None)
+@given(_nest(), st.data())
+def test_a_use_keeps_its_tile_to_the_end_of_each_loop_that_holds_it_but_not_the_placement(
+        nest, data):
+    loops, points = nest
+    uses = [(Tile("W", 1, 1, None, None, data.draw(st.integers(0, at - 1))), at)
+            for at in points]
+    for (tile, at), end in zip(uses, _through_loops(loops, uses)):
+        assert end == max([at] + [last for first, last in loops if first <= at <= last
+                                  and not first <= tile.start <= last])
+
+
+TILES = st.lists(st.tuples(st.sampled_from("VW"), st.integers(1, 4), st.integers(0, 20),
+                           st.integers(0, 6)), max_size=12)
+
+
+def _tiles(drawn):
+    tiles = []
+    for space, footprint, start, length in drawn:
+        tiles.append(Tile(space, footprint, footprint, None, None, start))
+        tiles[-1].last = start + length
+    return tiles
+
+
+@settings(max_examples=100, deadline=None)
+@given(TILES)
+def test_the_peak_of_a_space_is_its_largest_resident_footprint_at_a_placement(drawn):
+    tiles = _tiles(drawn)
+    for ws in _working_sets("f", tiles):
+        mine = [t for t in tiles if t.space == ws.space]
+        assert ws.tiles == mine
+        best, resident = 0, []
+        for at in sorted({t.start for t in mine}):
+            live = [t for t in mine if t.start <= at <= t.last]
+            if sum(t.footprint for t in live) > best:
+                best, resident = sum(t.footprint for t in live), live
+        assert (ws.peak, [id(t) for t in ws.resident]) == (best, [id(t) for t in resident])
+
+
+@settings(max_examples=100, deadline=None)
+@given(TILES, st.lists(st.integers(0, 28), max_size=8))
+def test_a_call_holds_the_tiles_placed_before_it_and_resident_at_it(drawn, points):
+    tiles = _tiles(drawn)
+    sites = [CallSite("f", "g", None, p) for p in sorted(points)]
+    _hold(sites, tiles)
+    for site in sites:
+        held = [t for t in tiles if t.start < site.point <= t.last]
+        assert {space: [id(t) for t in ts] for space, ts in site.held.items()} == {
+            space: [id(t) for t in held if t.space == space] for space in {t.space for t in held}}
