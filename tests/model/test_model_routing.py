@@ -4,6 +4,7 @@ siblings through their nearest common ancestor, the built-in costs."""
 import time
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,6 +117,8 @@ def brute_force(graph, src, dst):
     return min(found, default=None)
 
 
+# Random graphs (the whole suite; the tests above route each rule in the inner loop).
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(edge, max_size=14), st.sampled_from(NODES), st.sampled_from(NODES))
 def test_routing_is_the_cheapest_simple_path_and_the_smallest_of_equal_ones(edges, src, dst):

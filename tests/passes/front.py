@@ -1,8 +1,23 @@
-"""Run a small .vx case through the pipeline up to one pass: what every pass test starts from."""
+"""Run a small .vx case through the pipeline up to one pass: what every pass test starts from.
+
+A case reaches the pass under test through every pass before it, and a few hundred tests
+start from the same cases and examples: each process keeps, per case (its name, its text and
+its options), the tree and the facts after parse and after each pass run so far, and starts
+the next test from the longest prefix it needs. Nodes are immutable, so a kept tree is handed
+out as it is; the `Compilation` and its diagnostics are copied for each test, so what one test
+(or the pass under test) adds to them reaches no other. The pass under test always runs.
+
+A test that patches the compiler (a counting wrapper, a stand-in for a function) must see its
+patch run: under the `monkeypatch` fixture, or inside `uncached()`, every pass runs again.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import io
+import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,15 +70,76 @@ def run_front(text: str | Path, upto, name: str = "case.vx", **options) -> Ran:
     nothing, then `upto`; `options` are the command line's (`machine=`, `host=`)."""
     if isinstance(text, Path):
         text, name = text.read_text(), text.name
-    tree, diagnostics = parse_text(text, name)
-    assert not diagnostics.has_errors, diagnostics.render()
-    ctx = Compilation(Source(name, text), diagnostics, **options)
-    for p in FRONT:
-        before, tree = tree, p(tree, ctx)
-        if p is upto:
-            return Ran(before, tree, diagnostics, ctx)
+    at = next((i for i, p in enumerate(FRONT) if p is upto), None)
+    if at is None:
+        raise ValueError(f"{upto!r} is not a pass of the pipeline")
+    tree, ctx = _prefix(text, name, options, at)
+    return Ran(tree, upto(tree, ctx), ctx.diagnostics, ctx)
+
+
+# (name, text, options) -> [(tree, ctx)] after parse and after each pass of FRONT run so far,
+# the most recently used last. A key holds a few dozen trees that share every unchanged
+# subtree; the bound keeps a worker's memory flat over the whole suite.
+_PREFIXES: OrderedDict = OrderedDict()
+_KEPT = 512
+_caching = True
+
+
+@contextlib.contextmanager
+def uncached():
+    """Inside the block, `run_front` runs every pass again and keeps nothing."""
+    global _caching
+    was, _caching = _caching, False
+    try:
+        yield
+    finally:
+        _caching = was
+
+
+def _key(text: str, name: str, options: dict):
+    if not _caching:
+        return None
+    # A machine or host file is part of the case: its text, not only its path.
+    files = tuple(Path(v).read_text() if isinstance(v, str) and os.path.isfile(v) else None
+                  for _, v in sorted(options.items()))
+    key = (name, text, tuple(sorted(options.items())), files)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _prefix(text: str, name: str, options: dict, at: int):
+    """The tree and a fresh copy of the compilation after parse and FRONT[:at]."""
+    key = _key(text, name, options)
+    steps = _PREFIXES.get(key) if key is not None else None
+    if steps is None:
+        tree, diagnostics = parse_text(text, name)
         assert not diagnostics.has_errors, diagnostics.render()
-    raise ValueError(f"{upto!r} is not a pass of the pipeline")
+        steps = [(tree, Compilation(Source(name, text), diagnostics, **options))]
+        if key is not None:
+            _PREFIXES[key] = steps
+            if len(_PREFIXES) > _KEPT:
+                _PREFIXES.popitem(last=False)
+    elif key is not None:
+        _PREFIXES.move_to_end(key)
+    while len(steps) <= at:
+        tree, ctx = _copied(*steps[-1])
+        tree = FRONT[len(steps) - 1](tree, ctx)
+        assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
+        steps.append((tree, ctx))  # no one holds this ctx: every reader gets a copy
+    return _copied(*steps[at])
+
+
+def _copied(tree, ctx: Compilation):
+    """`tree` as it is, and a copy of `ctx` whose diagnostics are copies: a pass that adds a
+    note to a diagnostic it reported changes only its own copy."""
+    diagnostics = Diagnostics()
+    diagnostics.items = [dataclasses.replace(d, notes=list(d.notes), help=list(d.help),
+                                             data=dict(d.data), labels=list(d.labels))
+                         for d in ctx.diagnostics.items]
+    return tree, dataclasses.replace(ctx, diagnostics=diagnostics)
 
 
 # The checks every pass test with refused cases makes; each case file `<case>.vx` has a
