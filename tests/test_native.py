@@ -51,7 +51,7 @@ NOT_LOWERED = {
     # A string copied into another local (number-texts numbers only one that is printed).
     "tests/passes/cases/number_texts/copied.vx",
     # A struct a call returns after another call of its statement ran.
-    "tests/passes/cases/scalarize_aggregates/e5001_call_before.vx",
+    "tests/passes/cases/name_aggregate_temporaries/e5001_call_before.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
     "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
     "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",
