@@ -24,6 +24,7 @@ class State:
     names: Names | None = None
     pending: list = field(default_factory=list)  # the `let`s to run before this statement
     effects: bool = False  # a call of this statement ran already, in place
+    every: bool = False  # every call of this statement is held in a local, in order
 
 
 name_aggregate_temporaries = Pass("name-aggregate-temporaries", L, L, """
@@ -35,9 +36,10 @@ which calls run).
 = f(1); agg.x`: what scalarize-aggregates splits then is only ever a local, a literal, or a
 call or `if` whose value a statement stores. A field of a struct literal written out of its
 declaration's order is held in a local too when a call computes it, so that the calls run
-in the order written. Moving a call before the statement is refused when a call of the
-statement that stays in place would have run before it, and in a loop's condition or on the
-right of `&&` or `||`, which may not run at all.
+in the order written. When a call of the statement that stays in place would have run before
+the one moved, every call of the statement is held in a local, in the order they ran. Moving
+a call is refused in a loop's condition or on the right of `&&` or `||`, which may not run at
+all, and after a `transfer` or a launch of the statement.
 """, state=State)
 
 
@@ -63,16 +65,25 @@ def _aggregate(run, e) -> bool:
     return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
 
 
+_AFTER = "an aggregate computed after a call of the same statement ran"
+
+
 def _statement(run, make) -> list:
-    """make()'s statements, after the `let`s their expressions need first."""
+    """make()'s statements, after the `let`s their expressions need first; made again with
+    every call held in a local when one would run out of order."""
     st = run.state
-    saved = st.pending, st.effects
-    st.pending, st.effects = [], False
+    saved = st.pending, st.effects, st.every
     try:
-        made = make()
-        return [*st.pending, *made]
+        for every in (False, True):
+            st.pending, st.effects, st.every = [], False, every
+            try:
+                made = make()
+                return [*st.pending, *made]
+            except Refused as bad:
+                if every or bad.what != _AFTER:
+                    raise
     finally:
-        st.pending, st.effects = saved
+        st.pending, st.effects, st.every = saved
 
 
 def _spliced(out) -> list:
@@ -112,7 +123,7 @@ def _expr_stmt(run, node):
 def _in_place(run, e):
     """e, the whole value of its statement, which stores it where it goes: a call or `if`
     making an aggregate stays, and its parts are walked."""
-    if e._prod in ("Call", "IfExpr") and _aggregate(run, e):
+    if e._prod == "Call" or e._prod == "IfExpr" and _aggregate(run, e):
         out = run.rebuild(e)
         run.state.effects = True
         return out
@@ -122,7 +133,7 @@ def _in_place(run, e):
 def _temp(run, x, made):
     """A read of a new local holding `made` (x's walked form), its `let` run first."""
     if run.state.effects:
-        raise Refused(x, "an aggregate computed after a call of the same statement ran")
+        raise Refused(x, _AFTER)
     name = run.state.names.fresh("agg")
     run.state.pending.append(L["Let"](name, False, L["OpaqueType"](span=x.span), made,
                                       span=x.span))
@@ -134,7 +145,7 @@ def _call(run, e):
     st = run.state
     before = st.effects
     out = run.rebuild(e)
-    if e._prod in ("Call", "IfExpr") and _aggregate(run, e):
+    if e._prod == "Call" and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
     st.effects = st.effects or e._prod != "IfExpr"
@@ -174,8 +185,12 @@ def _binary(run, e):
 
 def _alone(run, e, where: str):
     """e walked, refused if it needs a `let` first: it may run other than once."""
-    pending = len(run.state.pending)
-    out = run.walk(e)
-    if len(run.state.pending) != pending:
+    st = run.state
+    pending, every, st.every = len(st.pending), st.every, False
+    try:
+        out = run.walk(e)
+    finally:
+        st.every = every
+    if len(st.pending) != pending:
         raise Refused(e, f"an aggregate computed {where}")
     return out

@@ -46,38 +46,45 @@ def test_fields_written_out_of_order_run_their_calls_as_written():
     assert text.index("@noisy(1)") < text.index("@noisy(2)") < text.index("let q")
 
 
-def test_a_call_before_the_aggregate_in_its_statement_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5001_call_before.vx", name_aggregate_temporaries,
-                                 "E5001", "after a call of the same statement")
+def test_a_call_before_the_aggregate_in_its_statement_holds_every_call_in_order():
+    ran = run_front(CASES / "call_before.vx", name_aggregate_temporaries)
+    assert "let agg: ~_ = @id(1);\n    let agg#1: ~_ = @make(2);\n" in to_text(ran.after)
 
 
-def test_refused_the_program_runs_in_the_interpreter_in_order():
-    status, out, err = _run(CASES / "e5001_call_before.vx")
-    assert (status, out) == (0, "1\n2\n3\n")
+def test_an_aggregate_on_the_right_of_and_is_refused_then_repaired():
+    assert_refused_then_repaired(CASES / "e5001_right_of_and.vx", name_aggregate_temporaries,
+                                 "E5001", "an aggregate computed on the right of '&&'")
+
+
+def test_refused_the_program_runs_in_the_interpreter():
+    status, out, err = _run(CASES / "e5001_right_of_and.vx")
+    assert (status, out) == (0, "false\n")
     assert "warning[W5001]" in err
 
 
-# Hand-written Lmatched: an aggregate call on the right of `&&` may not run, so it cannot be
-# computed before the statement.
-SHORT_CIRCUIT = """
+# Hand-written Lmatched: an aggregate a call makes in a loop's condition, which runs once per
+# turn, so it cannot be computed once before the loop.
+IN_A_CONDITION = """
     // IL: Lmatched
     struct P {
         x: i32,
     }
 
     fn make(v: i32) -> P {
-        @print(v);
         P { x: v }
     }
 
     fn main() {
-        let b: bool = false && @make(1).x > 0;
-        @print(b);
+        let mut k: i32 = 0;
+        while @make(k).x < 3 {
+            k = k + 1;
+        }
+        @print(k);
     }
 """
 
 
-def test_handwritten_an_aggregate_on_the_right_of_and_is_refused(run_pass):
-    ran = run_pass("name-aggregate-temporaries", SHORT_CIRCUIT)
+def test_handwritten_an_aggregate_in_a_loop_condition_is_refused(run_pass):
+    ran = run_pass("name-aggregate-temporaries", IN_A_CONDITION)
     assert ran.codes == ["E5001"]
-    assert _printed(ran.before) == "false\n"
+    assert _printed(ran.before) == "3\n"
