@@ -11,7 +11,8 @@ from itertools import product
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars import refuse
-from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
+from ..scalars.aggregate_types import (local_shapes, printed, program_types, settled,
+                                       shape_of)
 from ..scalars.aggregates import Names, Shapes
 
 # The most `print`s one `print` of an aggregate becomes: one per choice of a variant for
@@ -56,13 +57,11 @@ def _fn(run, fn):
 @expand_aggregate_prints.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
     st, e = run.state, node.expr
-    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print"
-            and "print" not in st.sigs and len(e.args) == 1):
-        return (run.rebuild(node),)
-    shape = shape_of(e.args[0], st.shapes, st.sigs, st.env.get)
+    arg = printed(e, st.sigs)
+    shape = shape_of(arg, st.shapes, st.sigs, st.env.get) if arg is not None else None
     if shape is None:
         return (run.rebuild(node),)
-    arg, held = run.walk(e.args[0]), []
+    arg, held = run.walk(arg), []
     if not settled(arg):
         name, span = st.names.fresh("printed"), arg.span
         held.append(L["Let"](name, False, L["OpaqueType"](span=span), arg, span=span))
@@ -74,14 +73,14 @@ def _expr_stmt(run, node):
         return (node,)
     arms = _arms(arg, shape)
 
-    def printed(value):
+    def printing(value):
         return L["Block"]((node.replace(expr=e.replace(args=(value,))),), None, span=node.span)
-    out = printed(arms[-1][1])
+    out = printing(arms[-1][1])
     for tests, value in reversed(arms[:-1]):
         test = tests[0]
         for t in tests[1:]:
             test = L["Binary"]("&&", test, t, span=node.span)
-        out = L["Block"]((L["If"](test, False, printed(value), out, span=node.span),), None,
+        out = L["Block"]((L["If"](test, False, printing(value), out, span=node.span),), None,
                          span=node.span)
     return (*held, *out.stmts)
 

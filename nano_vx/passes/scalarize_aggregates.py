@@ -8,10 +8,10 @@ from ..languages.lmatched import Lmatched
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..scalars import refuse
-from ..scalars.aggregate_types import holds_aggregates, program_types, shape_of
+from ..scalars.aggregate_types import holds_aggregates, printed, program_types, shape_of
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals)
+                                  fresh_locals, start_value, tensor_leaf)
 
 
 @dataclass
@@ -66,13 +66,24 @@ def _fn(run, fn):
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
         out, names = fresh_locals(st.names, "ret", sig.out, fn.span)
-        st.out = out.rebuilt(iter([L["Deref"](x, span=fn.span) for x in out.leaves()]))
-        params += [L["Param"](n, L["BorrowType"](t, True, span=fn.span), span=fn.span)
-                   for n, t in zip(names, sig.out.leaves())]
+        # The one tensor it holds, if any, is its result: a tensor is not assigned through a
+        # reference. The others are out-parameters.
+        k, places, held = tensor_leaf(sig.out, fn), [], []
+        for j, (x, t) in enumerate(zip(out.leaves(), sig.out.leaves())):
+            if j == k:
+                places.append(x)
+                held.append(L["Let"](x.name, True, t, start_value(t, fn.span), span=fn.span))
+                continue
+            places.append(L["Deref"](x, span=fn.span))
+            params.append(L["Param"](x.name, L["BorrowType"](t, True, span=fn.span),
+                                     span=fn.span))
+        st.out = out.rebuilt(iter(places))
         body = _block(run, fn.body.replace(value=None))
-        if fn.body.value is not None:
-            body = body.replace(stmts=body.stmts + tuple(_store(run, fn.body.value, st.out)))
-        return fn.replace(params=tuple(params), ret=None, body=body)
+        tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
+        body = body.replace(stmts=(*held, *body.stmts, *tail),
+                            value=places[k] if k is not None else None)
+        return fn.replace(params=tuple(params), body=body,
+                          ret=sig.out.leaves()[k] if k is not None else None)
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
@@ -159,15 +170,16 @@ def _return(run, node):
     out = run.state.out
     if out is None or node.value is None:
         return (run.rebuild(node),)
-    return (*_store(run, node.value, out), L["Return"](None, span=node.span))
+    result = next((x for x in out.leaves() if x._prod == "Local"), None)
+    return (*_store(run, node.value, out), L["Return"](result, span=node.span))
 
 
 @scalarize_aggregates.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
     e = node.expr
-    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
-            "print" not in run.state.sigs and len(e.args) == 1 and _shape(run, e.args[0]):
-        return (node.replace(expr=e.replace(args=(_record(run, e.args[0]),))),)
+    arg = printed(e, run.state.sigs)
+    if arg is not None and _shape(run, arg) is not None:
+        return (node.replace(expr=e.replace(args=(_record(run, arg),))),)
     shape = _shape(run, e)
     if shape is None:
         return (run.rebuild(node),)
@@ -179,9 +191,13 @@ def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
+        k, places = tensor_leaf(run.state.sigs[e.callee.name].out, e), dest.leaves()
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
-                for x in dest.leaves()]
-        return [L["ExprStmt"](_call(run, e, outs), span=e.span)]
+                for j, x in enumerate(places) if j != k]
+        call = _call(run, e, outs)
+        if k is None:
+            return [L["ExprStmt"](call, span=e.span)]
+        return [L["Assign"](places[k], "=", call, span=e.span)]
     if p == "IfExpr":
         cond = run.walk(e.cond)
         return [L["If"](cond, False, _arm(run, e.then, dest), _arm(run, e.orelse, dest),
@@ -262,10 +278,9 @@ def _closure(run, e):
     if any(st.shapes.of(p.type) for p in e.params):
         raise Refused(e, "a closure taking an aggregate")
     out, st.out = st.out, None  # its `return` is its own
-    try:
-        return run.rebuild(e)
-    finally:
-        st.out = out
+    made = run.rebuild(e)
+    st.out = out
+    return made
 
 
 def _record(run, e):

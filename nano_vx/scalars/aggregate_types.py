@@ -95,3 +95,11 @@ def holds_aggregates(fn, sigs: dict) -> bool:
     return splits(fn.name) or any(
         n._prod in _AGGREGATE or n._prod == "Call" and n.callee._prod == "Global"
         and splits(n.callee.name) for n in descendants(fn.body))
+
+
+def printed(e, sigs: dict):
+    """What the built-in `print` call e prints, None when e is no such call."""
+    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
+            "print" not in sigs and len(e.args) == 1:
+        return e.args[0]
+    return None

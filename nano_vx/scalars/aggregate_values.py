@@ -11,7 +11,7 @@ from .aggregates import TAG, Refused, Tree, concrete, zero
 def returned_types(fn, shape: Tree) -> list:
     """The type of each leaf of the aggregate `fn` returns: as declared, else (a generic
     struct's field, its parameter erased) the written type of the local or parameter a
-    returned literal puts there; None where neither says."""
+    returned literal puts there, or of the tensor it makes there; None where none says."""
     written = {p.name: p.type for p in fn.params if concrete(p.type)}
     written.update({n.name: n.type for n in descendants(fn.body)
                     if n._prod == "Let" and concrete(n.type) and n.type.span != n.span})
@@ -22,6 +22,8 @@ def returned_types(fn, shape: Tree) -> list:
         for k, x in enumerate(found or ()):
             if types[k] is None and x is not None and x._prod == "Local":
                 types[k] = written.get(x.name)
+            elif types[k] is None and x is not None and x._prod in ("TensorNew", "TensorLit"):
+                types[k] = x.type if concrete(x.type) else None
     return types
 
 

@@ -151,9 +151,27 @@ def declared_locals(names: Names, base: str, shape: Tree, at):
     rep, made = fresh_locals(names, base, shape, at.span)
     lets = []
     for name, ty in zip(made, shape.leaves()):
-        start = zero(ty, at.span)
+        start = start_value(ty, at.span)
         if start is None:
             raise Refused(at, "an aggregate computed in place whose fields are not all "
                               "scalars of known types")
         lets.append(L["Let"](name, True, ty, start, span=at.span))
     return rep, lets
+
+
+def start_value(ty, span):
+    """What a local of type `ty` starts from before it is written: its zero, or a new tensor
+    of a tensor type of integer extents; None for any other type."""
+    if concrete(ty) and strip(ty)._prod == "TensorType":
+        return L["TensorNew"](ty, "new", (), span=span)
+    return zero(ty, span)
+
+
+def tensor_leaf(shape: Tree | None, at) -> int | None:
+    """The index of the one tensor among the leaves of an aggregate a function returns, its
+    result; None when there is none."""
+    found = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
+             if t is not None and strip(t)._prod == "TensorType"]
+    if len(found) > 1:
+        raise Refused(at, "a function returning an aggregate that holds more than one tensor")
+    return found[0] if found else None

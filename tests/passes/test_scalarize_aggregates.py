@@ -56,6 +56,23 @@ def test_a_struct_returned_is_written_through_out_parameters():
     assert shifted.ret is None
 
 
+def test_a_struct_holding_a_tensor_returns_the_tensor_and_writes_the_rest():
+    ran = run_front(CASES / "tensor_fields.vx", scalarize_aggregates)
+    stats = next(i for i in ran.after.items if i.name == "stats")
+    assert [p.name for p in stats.params] == ["k", "ret_count"]
+    assert stats.ret._prod == "TensorType" and stats.body.value.name == "ret_values"
+
+
+def test_a_struct_returned_holding_two_tensors_is_refused_then_repaired():
+    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    # In the function that returns it and in the one that calls it.
+    assert [(d.code, d.message.split(" (in")[0]) for d in ran.diagnostics.items] == [
+        ("E5001", "native code does not lower a function returning an aggregate that holds "
+                  "more than one tensor")] * 2
+    repaired = run_front(CASES / "e5001_two_tensors_repaired.vx", scalarize_aggregates)
+    assert not repaired.diagnostics.items
+
+
 # Hand-written Lmatched: a local already named `p_x`, the name the pass gives the field x of
 # a struct p; resolve-names never makes one that could collide, a dump edited by hand may.
 NAME_TAKEN = """
