@@ -67,7 +67,7 @@ from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
-from .passes.name_aggregate_temporaries import name_aggregate_temporaries
+from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
@@ -149,9 +149,9 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    name_temporaries,
     lower_matches,
     expand_aggregate_prints,
-    name_aggregate_temporaries,
     scalarize_aggregates,
     number_texts,
     check_native_subset,

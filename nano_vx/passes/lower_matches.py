@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..languages.lassumed import Lassumed
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import settled
-from ..scalars.aggregates import Names, Refused
-
-
-@dataclass
-class State:
-    names: Names | None = None
+from ..scalars.aggregates import Refused
 
 
 lower_matches = Pass("lower-matches", Lassumed, L, """
@@ -23,15 +16,13 @@ they take (E5001 for one it cannot).
 
 `match s { Shape::Circle(r) => e, _ => f }` is `if s is Shape::Circle { let r =
 s.Shape::Circle.0; e } else { f }`: `VariantIs` tests an enum's variant, `VariantField` reads
-what it carries; a literal pattern is a test of `==`. A scrutinee computed by more than reads
-of locals is held in a local first, which the statement the `match` is the value of computes
-before it; inside a larger expression it is refused.
-""", state=State)
+what it carries; a literal pattern is a test of `==`. Its scrutinee is a read of locals or a
+literal (name-temporaries named any other), read again by each test and binding.
+""")
 
 
 @lower_matches.on("Fn")
 def _fn(run, fn):
-    run.state.names = Names(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -39,77 +30,57 @@ def _fn(run, fn):
         return fn
 
 
-def _lowered(e) -> bool:
-    return e is not None and e._prod == "MatchValue"
-
-
-def _held(run, match):
-    """The `let` holding match's scrutinee, if it needs one, and the match reading it."""
-    if settled(match.scrutinee):
-        return [], match
-    name = run.state.names.fresh("matched")
-    span = match.scrutinee.span
-    let = L["Let"](name, False, L["OpaqueType"](span=span), run.walk(match.scrutinee),
-                   span=span)
-    return [let], match.replace(scrutinee=L["Local"](name, span=span))
-
-
-@lower_matches.on("ExprStmt", "Let", "Assign", "Return", splice=True)
+@lower_matches.on("ExprStmt")
 def _statement(run, node):
-    value = node.expr if node._prod == "ExprStmt" else node.value
-    if not _lowered(value):
-        return (run.rebuild(node),)
-    held, match = _held(run, value)
-    if node._prod == "ExprStmt":
-        return (*held, _chain(run, match, statement=True))
-    if node._prod == "Assign":
-        node = node.replace(target=run.walk(node.target))
-    return (*held, node.replace(value=_chain(run, match)))
-
-
-@lower_matches.on("Block")
-def _block(run, block):
-    if not _lowered(block.value):
-        return run.rebuild(block)
-    stmts = tuple(s for stmt in block.stmts for s in _spliced(run.walk(stmt)))
-    held, match = _held(run, block.value)
-    return block.replace(stmts=(*stmts, *held), value=_chain(run, match))
-
-
-def _spliced(out) -> tuple:
-    return out if isinstance(out, tuple) else (out,)
+    if node.expr._prod != "MatchValue":
+        return run.rebuild(node)
+    return _chain(run, node.expr, statement=True)
 
 
 @lower_matches.on("MatchValue")
 def _match(run, e):
-    if not settled(e.scrutinee):
-        raise Refused(e, "a `match` on a value computed inside an expression")
     return _chain(run, e)
 
 
-def _chain(run, match, statement=False):
-    """The `if` chain on the variant: an `If` statement, or else an `IfExpr`."""
-    place, span = match.scrutinee, match.span
-    cases = list(match.cases)
-    for k, case in enumerate(cases):  # what follows a case that takes everything never runs
-        if _test(case.pattern, place) is None:
-            cases = cases[:k + 1]
-            break
+@lower_matches.on("Let", "Return", splice=True)
+def _valued(run, node):
+    e = node.value
+    if e is None or e._prod != "MatchValue" or len(_cases(e)) != 1:
+        return (run.rebuild(node),)
+    body = _arm(run, _cases(e)[0], e.scrutinee)  # its statements join the block
+    return (*body.stmts, node.replace(value=body.value))
 
-    def arm(case):
-        body = run.walk(case.body)
-        return body.replace(stmts=(*_binds(case.pattern, place), *body.stmts))
+
+def _cases(match) -> list:
+    """The cases of match that may run: none after one that takes everything."""
+    if not settled(match.scrutinee):  # name-temporaries named any other
+        raise Refused(match.scrutinee, "a `match` on a value computed in place")
+    cases = list(match.cases)
+    for k, case in enumerate(cases):
+        if _test(case.pattern, match.scrutinee) is None:
+            return cases[:k + 1]
+    return cases
+
+
+def _arm(run, case, place):
+    body = run.walk(case.body)
+    return body.replace(stmts=(*_binds(case.pattern, place), *body.stmts))
+
+
+def _chain(run, match, statement=False):
+    """The `if` chain on the patterns: an `If` statement, or else an `IfExpr`."""
+    place, span, cases = match.scrutinee, match.span, _cases(match)
     if len(cases) == 1:
-        body = arm(cases[0])
+        body = _arm(run, cases[0], place)
         if statement:
             return L["If"](L["Bool"](True, span=span), False, body, None, span=span)
         if body.stmts:
             raise Refused(match, "a `match` of one case binding names, inside an expression")
         return body.value
-    out = arm(cases[-1])
+    out = _arm(run, cases[-1], place)
     for case in reversed(cases[:-1]):
         made = L["If" if statement else "IfExpr"](_test(case.pattern, place), False,
-                                                   arm(case), out, span=case.span)
+                                                   _arm(run, case, place), out, span=case.span)
         out = L["Block"]((made,), None, span=case.span) if statement else \
             L["Block"]((), made, span=case.span)
     return out.stmts[0] if statement else out.value

@@ -32,8 +32,8 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them; its call passes
 the caller's locals. The literal a `print` is given keeps its form, made of scalars. What is
-split is a local, a literal, or the call or `if` a statement stores (name-aggregate-
-temporaries named the others).
+split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
+the others).
 """, state=State)
 
 
