@@ -35,9 +35,9 @@ the statement (E5001 where that would change when calls run).
 `g(f(1))` and `f(1).x` of an `f` returning a struct are `let agg = f(1); g(agg)` and `let agg
 = f(1); agg.x`: what scalarize-aggregates splits then is only ever a local, a literal, or a
 call, `if` or `match` whose value a statement stores; and `match f(1) { .. }` is `let
-matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of a struct literal written out of its
-declaration's order is held in a local too when a call computes it, so that the calls run
-in the order written. When a call of the statement that stays in place would have run before
+matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of
+a struct literal written out of its declaration's order is held in a local too when a call
+computes it, so that the calls run in the order written. When a call of the statement that stays in place would have run before
 the one moved, every call of the statement is held in a local, in the order they ran. Moving
 a call is refused in a loop's condition or on the right of `&&` or `||`, which may not run at
 all, and after a `transfer` or a launch of the statement.

@@ -8,16 +8,19 @@ from ..languages.lmatched import Lmatched
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..scalars import refuse
-from ..scalars.aggregate_types import holds_aggregates, printed, program_types, shape_of
+from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
+                                       shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
                                   fresh_locals, start_value, tensor_leaf)
+from ..scalars.enum_reads import as_matches
 
 
 @dataclass
 class State:
     shapes: Shapes | None = None
     sigs: dict = field(default_factory=dict)  # function name -> Sig
+    types: dict = field(default_factory=dict)  # aggregate local -> its shape
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
     names: Names | None = None
@@ -49,6 +52,7 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names = {}, None, Names(fn)
+    st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
             raise Refused(fn, "a kernel taking or returning an aggregate")
@@ -86,13 +90,13 @@ def _fn(run, fn):
                           ret=sig.out.leaves()[k] if k is not None else None)
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
-        return fn
+        return as_matches(fn, st.shapes)
 
 
 def _shape(run, e) -> Tree | None:
     """The shape of e's value, None for a scalar or a tensor."""
     st = run.state
-    return shape_of(e, st.shapes, st.sigs, st.env.get)
+    return shape_of(e, st.shapes, st.sigs, st.types.get)
 
 
 def _parts(run, e) -> Tree:
@@ -121,19 +125,11 @@ def _part(run, x) -> Tree:
     return _parts(run, x) if _shape(run, x) is not None else Tree("leaf", leaf=run.walk(x))
 
 
-def _flat(out) -> list:
-    return list(out) if isinstance(out, tuple) else [out]
-
-
 @scalarize_aggregates.on("Block")
 def _block(run, block):
-    stmts = tuple(x for s in block.stmts for x in _flat(run.walk(s)))
-    value = block.value
-    if value is not None:
-        if _shape(run, value) is not None:
-            raise Refused(value, "an aggregate as the value of a block")
-        value = run.walk(value)
-    return block.replace(stmts=stmts, value=value)
+    if block.value is not None and _shape(run, block.value) is not None:
+        raise Refused(block.value, "an aggregate as the value of a block")
+    return run.rebuild(block)
 
 
 @scalarize_aggregates.on("Let", splice=True)

@@ -60,15 +60,32 @@ def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
 
 
 def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:
-    """The shape of each aggregate local and parameter of fn (whose `match`es are lowered),
-    by name."""
+    """The shape of each aggregate local, parameter and pattern name of fn, by name."""
     env = {p.name: s for p, s in zip(fn.params, sigs[fn.name].params) if s is not None}
     for node in descendants(fn.body):
         if node._prod == "Let":
             found = merged(shape_of(node.value, shapes, sigs, env.get), shapes.of(node.type))
             if found is not None:
                 env[node.name] = found
+        elif node._prod == "MatchValue":
+            scrutinee = shape_of(node.scrutinee, shapes, sigs, env.get)
+            for case in node.cases:
+                _bind(case.pattern, scrutinee, env)
     return env
+
+
+def _bind(pattern, shape, env) -> None:
+    if shape is None or shape.kind == "leaf":
+        return
+    if pattern._prod == "PBind":
+        env[pattern.name] = shape
+    elif pattern._prod == "PVariant" and pattern.variant in dict(shape.parts):
+        variant = shape.part(pattern.variant)
+        for sub, (_, part) in zip(pattern.args, variant.parts):
+            _bind(sub, part, env)
+    elif pattern._prod == "POr":
+        for alt in pattern.alts:
+            _bind(alt, shape, env)
 
 
 def settled(e) -> bool:

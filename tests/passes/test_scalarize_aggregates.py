@@ -10,6 +10,8 @@ import pytest
 
 from nano_vx.cli import main
 from nano_vx.dump.text import to_text
+from nano_vx.languages.lsplit import Lsplit
+from nano_vx.nanopass import verify
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from front import _printed, assert_prints_the_same, run_front
 
@@ -71,6 +73,14 @@ def test_a_struct_returned_holding_two_tensors_is_refused_then_repaired():
                   "more than one tensor")] * 2
     repaired = run_front(CASES / "e5001_two_tensors_repaired.vx", scalarize_aggregates)
     assert not repaired.diagnostics.items
+
+
+def test_a_function_refused_reads_its_enums_by_match_again():
+    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    verify(ran.after, Lsplit)
+    both = next(i for i in ran.after.items if i.name == "both")
+    assert "Scale::By(field) => {" in to_text(both)
+    assert _printed(ran.before) == _printed(ran.after) == "[3, 3]\n"
 
 
 # Hand-written Lmatched: a local already named `p_x`, the name the pass gives the field x of
