@@ -50,6 +50,7 @@ from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
+from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.find_owned_buffers import find_owned_buffers
@@ -63,8 +64,10 @@ from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
+from .passes.lower_matches import lower_matches
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
@@ -146,6 +149,9 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    name_temporaries,
+    lower_matches,
+    expand_aggregate_prints,
     scalarize_aggregates,
     number_texts,
     check_native_subset,

@@ -108,8 +108,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                      "emit-llvm):\n")[1].split("\n\n")[0]
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
-    assert rows[0] == ["scalarize-aggregates", "rewrite", "Lassumed", "Lassumed"]
-    assert rows[2] == ["check-native-subset", "analysis", "Lassumed", "Lassumed"]
+    assert rows[1] == ["lower-matches", "rewrite", "Lassumed", "Lmatched"]
+    assert rows[5] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[-1] == ["select-instructions", "rewrite", "Ldrops", "Lmlir"]
 
 

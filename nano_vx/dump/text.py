@@ -265,6 +265,10 @@ expr("PLit", "value", "{value}",
 expr("PBind", "name", "{name}")
 # A pattern, and a value: written alike.
 expr("PVariant", "enum variant args", "{enum}::{variant}", Opt("({args})"), when=_no_place)
+# Lmatched's reads of an enum, which a `match` on it became.
+expr("VariantIs", "base enum variant", "{base:POSTFIX} is {enum}::{variant}", prec=CAST)
+expr("VariantField", "base enum variant index", "{base:POSTFIX}.{enum}::{variant}.{index}",
+     prec=POSTFIX)
 expr("EnumValue", "enum variant args", "{enum}::{variant}", Opt("({args})"), when=_no_place)
 # Until resolve-type-paths, a value with what it carries is a PathCall.
 expr("EnumValue", "enum variant", "{enum}::{variant}", when=_no_place)

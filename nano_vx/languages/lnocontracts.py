@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from .lsrc import CONTRACTS
-from .lassumed import Lassumed
+from .lsplit import Lsplit
 
 # verify-contracts proved them, or the interpreter checks them when asked (--check-contracts,
 # on the front end's tree): native code has nothing to do with them.
-Lnocontracts = Lassumed.extend(
+Lnocontracts = Lsplit.extend(
     "Lnocontracts",
-    "Lassumed without contracts: native code makes none",
+    "Lsplit without contracts: native code makes none",
     remove={"Stmt": sorted(CONTRACTS)},
 )

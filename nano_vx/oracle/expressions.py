@@ -545,6 +545,28 @@ class ExprMixin:
         enum, variant = self.named_type(node.enum, sc), node.variant
         return lambda f: EnumValue(enum, variant, tuple(unplace(a(f)) for a in args))
 
+    @EXPRESSIONS.on("VariantIs")
+    def x_VariantIs(self, node, sc, hint):
+        base, enum, variant = self.expr(node.base, sc), node.enum, node.variant
+
+        def test(f):
+            v = unplace(referent(base(f), node.span))
+            if type(v) is not EnumValue or v.enum != enum:
+                wrong_kind(node.span, f"{describe(v)} is no {enum}")
+            return v.variant == variant
+        return test
+
+    @EXPRESSIONS.on("VariantField")
+    def x_VariantField(self, node, sc, hint):
+        base, variant, index = self.expr(node.base, sc), node.variant, node.index
+
+        def get(f):
+            v = unplace(referent(base(f), node.span))
+            if type(v) is not EnumValue or v.variant != variant or index >= len(v.args):
+                wrong_kind(node.span, f"{describe(v)} carries no value {index} of {variant}")
+            return v.args[index]
+        return get
+
     @EXPRESSIONS.on("MatchValue")
     def x_MatchValue(self, node, sc, hint):
         scrutinee, span = self.expr(node.scrutinee, sc), node.span

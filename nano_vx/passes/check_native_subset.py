@@ -1,12 +1,12 @@
-"""check-native-subset: Lassumed, an analysis (the tree is unchanged)."""
+"""check-native-subset: Lsplit, an analysis (the tree is unchanged)."""
 
 from __future__ import annotations
 
-from ..languages.lassumed import Lassumed
+from ..languages.lsplit import Lsplit
 from ..nanopass import Analysis
 from ..scalars import infer_program, report_refused
 
-check_native_subset = Analysis("check-native-subset", Lassumed, """
+check_native_subset = Analysis("check-native-subset", Lsplit, """
 Refuse what native code does not lower (E5001): the gate of the back end, after scalarize-aggregates.
 
 Native code needs a machine type for every value, so what scalar inference cannot type is

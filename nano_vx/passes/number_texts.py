@@ -1,4 +1,4 @@
-"""number-texts: Lassumed -> Lassumed.
+"""number-texts: Lsplit -> Lsplit.
 
 Same IL: a local that held a string holds an integer, and what the program prints is what
 it printed, so the interpreter runs the output as it ran the input."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 
 

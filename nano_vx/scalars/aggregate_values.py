@@ -1,46 +1,17 @@
-"""What scalarize-aggregates asks of the tree besides its rewrite: the literal an aggregate's
-scalars rebuild (what `print` is given), and the types of the fields a function returns."""
+"""What the passes that take aggregates apart ask of the tree besides their rewrite: the types
+of the fields a function returns, whether an expression calls, the shape of a `let`."""
 
 from __future__ import annotations
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
-from .aggregates import TAG, Tree, concrete
-
-
-class Refused(Exception):
-    """An aggregate the rewrite does not replace, at the node that shows it: E5001."""
-
-    def __init__(self, node, what: str):
-        super().__init__(what)
-        self.node, self.what = node, what
-
-
-def literal(tree: Tree, at):
-    """The struct or tuple literal of a tree of expressions, fields in declaration order
-    (an enum only at the top, as the variant its tag names: see the pass)."""
-    span = at.span
-    if tree.kind == "leaf":
-        return tree.leaf
-    if tree.kind == "struct":
-        return L["StructLit"](tree.name, tuple(L["FieldInit"](str(k), literal(p, at),
-                                                              span=span)
-                                               for k, p in tree.parts), span=span)
-    if tree.kind == "tuple":
-        return L["Tuple"](tuple(literal(p, at) for _, p in tree.parts), span=span)
-    raise Refused(at, "printing an aggregate that holds an enum")
-
-
-def variant_value(enum: str, variant: Tree, at):
-    """`E::V(..)` of a variant's tree of expressions."""
-    return L["EnumValue"](enum, variant.name, tuple(literal(p, at) for _, p in variant.parts),
-                          span=at.span)
+from .aggregates import TAG, Refused, Tree, concrete, zero
 
 
 def returned_types(fn, shape: Tree) -> list:
     """The type of each leaf of the aggregate `fn` returns: as declared, else (a generic
     struct's field, its parameter erased) the written type of the local or parameter a
-    returned literal puts there; None where neither says."""
+    returned literal puts there, or of the tensor it makes there; None where none says."""
     written = {p.name: p.type for p in fn.params if concrete(p.type)}
     written.update({n.name: n.type for n in descendants(fn.body)
                     if n._prod == "Let" and concrete(n.type) and n.type.span != n.span})
@@ -51,6 +22,8 @@ def returned_types(fn, shape: Tree) -> list:
         for k, x in enumerate(found or ()):
             if types[k] is None and x is not None and x._prod == "Local":
                 types[k] = written.get(x.name)
+            elif types[k] is None and x is not None and x._prod in ("TensorNew", "TensorLit"):
+                types[k] = x.type if concrete(x.type) else None
     return types
 
 
@@ -94,39 +67,17 @@ def variant_index(shape, variant, at) -> int:
     return labels.index(variant)
 
 
-def matches(pattern, rep):
-    """The condition under which the value `rep` matches, None when it always does."""
-    p, span = pattern._prod, pattern.span
-    if p in ("PWild", "PBind"):
-        return None
-    if p == "PLit":
-        return L["Binary"]("==", rep.leaf, pattern.value, span=span)
-    if p == "POr":
-        tests = [matches(a, rep) for a in pattern.alts]
-        if None in tests:
-            return None
-        out = tests[0]
-        for t in tests[1:]:
-            out = L["Binary"]("||", out, t, span=span)
-        return out
-    tag = L["Int"](variant_index(rep, pattern.variant, pattern), span=span)
-    out = L["Binary"]("==", rep.part(TAG).leaf, tag, span=span)
-    for k, sub in enumerate(pattern.args):
-        test = matches(sub, rep.part(pattern.variant).part(k))
-        if test is not None:
-            out = L["Binary"]("&&", out, test, span=span)
-    return out
-
-
-def printed_variants(rep: Tree, printed, at):
-    """The `if` chain on an enum's tag that prints the variant it names: printed(value) is
-    the statement printing a value."""
-    variants = rep.variants()
-    out = L["Block"]((printed(variant_value(rep.name, variants[-1][1], at)),), None,
-                     span=at.span)
-    for k in reversed(range(len(variants) - 1)):
-        test = L["Binary"]("==", rep.part(TAG).leaf, L["Int"](k, span=at.span), span=at.span)
-        then = L["Block"]((printed(variant_value(rep.name, variants[k][1], at)),), None,
-                          span=at.span)
-        out = L["Block"]((L["If"](test, False, then, out, span=at.span),), None, span=at.span)
-    return out.stmts[0]
+def enum_value(shape: Tree, e, args: list) -> Tree:
+    """The tree of the enum value e (`E::V(..)`, its args' trees given): its tag, its
+    variant's values, every other variant's fields zero."""
+    tag = L["Int"](variant_index(shape, e.variant, e), span=e.span)
+    parts = [(TAG, Tree("leaf", leaf=tag))]
+    for label, v in shape.variants():
+        if label == e.variant:
+            parts.append((label, Tree("variant", label, tuple(enumerate(args)))))
+            continue
+        zeros = [zero(t, e.span) for t in v.leaves()]
+        if None in zeros:
+            raise Refused(e, "an enum whose other variants hold what has no zero")
+        parts.append((label, v.rebuilt(iter(zeros))))
+    return Tree("enum", e.enum, tuple(parts))

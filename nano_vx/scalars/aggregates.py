@@ -8,9 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..languages.lassumed import Lassumed as L
+from ..nanopass import descendants
 from ..values.literals import TYPE_WRAPPERS
 
 TAG = "tag"  # the label of an enum's first leaf: the index of its variant
+
+
+class Refused(Exception):
+    """An aggregate a pass does not take apart, at the node that shows it: E5001."""
+
+    def __init__(self, node, what: str):
+        super().__init__(what)
+        self.node, self.what = node, what
 
 
 @dataclass(frozen=True)
@@ -110,3 +119,59 @@ def zero(ty, span):
     if ty.name.startswith("f") or ty.name == "bf16":
         return L["Float"](0.0, span=span)
     return L["Int"](0, span=span)
+
+
+class Names:
+    """Fresh local names in one function: `wanted`, else `wanted#1`, `wanted#2`, ..."""
+
+    def __init__(self, fn):
+        self.taken = {getattr(n, "name", None) or getattr(n, "var", None)
+                      for n in descendants(fn)}
+        self.made = 0
+
+    def fresh(self, wanted: str) -> str:
+        name = wanted
+        while name in self.taken:
+            self.made += 1
+            name = f"{wanted}#{self.made}"
+        self.taken.add(name)
+        return name
+
+
+def fresh_locals(names: Names, base: str, shape: Tree, span):
+    """A tree of reads of new locals for a value of `shape`, named after `base`, and their
+    names: `p_x`, `p_y`."""
+    stem = base.split("#")[0]
+    made = [names.fresh(f"{stem}_{path}") for path in shape.paths()]
+    return shape.rebuilt(iter(L["Local"](n, span=span) for n in made)), made
+
+
+def declared_locals(names: Names, base: str, shape: Tree, at):
+    """New locals for a value of `shape`, each starting at its type's zero, and their lets."""
+    rep, made = fresh_locals(names, base, shape, at.span)
+    lets = []
+    for name, ty in zip(made, shape.leaves()):
+        start = start_value(ty, at.span)
+        if start is None:
+            raise Refused(at, "an aggregate computed in place whose fields are not all "
+                              "scalars of known types")
+        lets.append(L["Let"](name, True, ty, start, span=at.span))
+    return rep, lets
+
+
+def start_value(ty, span):
+    """What a local of type `ty` starts from before it is written: its zero, or a new tensor
+    of a tensor type of integer extents; None for any other type."""
+    if concrete(ty) and strip(ty)._prod == "TensorType":
+        return L["TensorNew"](ty, "new", (), span=span)
+    return zero(ty, span)
+
+
+def tensor_leaf(shape: Tree | None, at) -> int | None:
+    """The index of the one tensor among the leaves of an aggregate a function returns, its
+    result; None when there is none."""
+    found = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
+             if t is not None and strip(t)._prod == "TensorType"]
+    if len(found) > 1:
+        raise Refused(at, "a function returning an aggregate that holds more than one tensor")
+    return found[0] if found else None

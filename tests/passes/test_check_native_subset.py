@@ -90,10 +90,10 @@ def test_a_tensor_whose_bytes_no_address_reaches_is_refused_not_compiled():
 
 
 
-# Hand-written Lassumed: a match on a value, which desugar-value-matches writes as an `if`
+# Hand-written Lsplit: a match on a value, which desugar-value-matches writes as an `if`
 # chain in the front end; native code has no lowering of its own for it.
 VALUE_MATCH = """
-    // IL: Lassumed
+    // IL: Lsplit
     fn main() {
         let n: i32 = 2;
         match n {

@@ -31,9 +31,9 @@ def test_a_program_without_contracts_comes_out_as_it_went_in():
     assert ran.after is ran.before
 
 
-# Hand-written Lassumed: contracts on a kernel after its assumes, and on a closure's loop.
+# Hand-written Lsplit: contracts on a kernel after its assumes, and on a closure's loop.
 KERNEL_CONTRACTS = """
-    // IL: Lassumed
+    // IL: Lsplit
     fn main() {
         let f: ~_ = |n: i32| {
             let mut k: ~i32 = 0;

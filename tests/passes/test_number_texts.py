@@ -46,9 +46,9 @@ def test_a_text_read_other_than_by_print_stays_a_text():
     assert (status, printed) == (0, "kept\n") and "warning[W5001]" in err
 
 
-# Hand-written Lassumed: a string local assigned after its `let` and printed twice.
+# Hand-written Lsplit: a string local assigned after its `let` and printed twice.
 ASSIGNED = """
-    // IL: Lassumed
+    // IL: Lsplit
     fn main() {
         let mut s: ~_ = "a";
         @print(s);

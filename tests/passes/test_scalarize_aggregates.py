@@ -1,7 +1,7 @@
 """scalarize-aggregates: each struct, tuple and enum value is the scalars it is made of; a
-function returning one writes out-parameters; a `match` on an enum is an `if` chain on its
-tag; `print` is given the literal rebuilt; the program prints what it printed, and native
-code prints it too."""
+function returning one writes out-parameters; a test of an enum's variant is one of its tag;
+the literal `print` is given is made of scalars; the program prints what it printed, and
+native code prints it too."""
 
 import io
 from pathlib import Path
@@ -10,13 +10,15 @@ import pytest
 
 from nano_vx.cli import main
 from nano_vx.dump.text import to_text
+from nano_vx.languages.lsplit import Lsplit
+from nano_vx.nanopass import verify
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
-from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
 # Outside a `print`, no aggregate is left: only scalars, tensors and references to scalars.
-GONE = {"FieldGet", "TupleGet", "MatchValue"}
+GONE = {"FieldGet", "TupleGet"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -56,44 +58,35 @@ def test_a_struct_returned_is_written_through_out_parameters():
     assert shifted.ret is None
 
 
-def test_a_call_before_the_aggregate_in_its_statement_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5001_call_before.vx", scalarize_aggregates,
-                                 "E5001", "after a call of the same statement")
+def test_a_struct_holding_a_tensor_returns_the_tensor_and_writes_the_rest():
+    ran = run_front(CASES / "tensor_fields.vx", scalarize_aggregates)
+    stats = next(i for i in ran.after.items if i.name == "stats")
+    assert [p.name for p in stats.params] == ["k", "ret_count"]
+    assert stats.ret._prod == "TensorType" and stats.body.value.name == "ret_values"
 
 
-def test_refused_the_program_runs_in_the_interpreter_in_order():
-    status, out, err = _run(CASES / "e5001_call_before.vx")
-    assert (status, out) == (0, "1\n2\n3\n")
-    assert "warning[W5001]" in err
+def test_a_struct_returned_holding_two_tensors_is_refused_then_repaired():
+    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    # In the function that returns it and in the one that calls it.
+    assert [(d.code, d.message.split(" (in")[0]) for d in ran.diagnostics.items] == [
+        ("E5001", "native code does not lower a function returning an aggregate that holds "
+                  "more than one tensor")] * 2
+    repaired = run_front(CASES / "e5001_two_tensors_repaired.vx", scalarize_aggregates)
+    assert not repaired.diagnostics.items
 
 
-def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
-    case = CASES / "enums.vx"
-    assert main([str(case), "--dump-after", "select-instructions", "--dump-dir",
-                 str(tmp_path), "--action", "emit-mlir"], stdout=io.StringIO(),
-                stderr=io.StringIO()) == 0
-    [dump] = tmp_path.iterdir()
-    assert 'record "Shape::Circle({f32})"' in dump.read_text()
-    expected = _run(case, "--action", "interpret")
-    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+def test_a_function_refused_reads_its_enums_by_match_again():
+    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    verify(ran.after, Lsplit)
+    both = next(i for i in ran.after.items if i.name == "both")
+    assert "Scale::By(field) => {" in to_text(both)
+    assert _printed(ran.before) == _printed(ran.after) == "[3, 3]\n"
 
 
-def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path):
-    out = tmp_path / "out"
-    main([str(CASES / "enums.vx"), "--dump-after", "select-instructions", "--dump-dir",
-          str(out), "--action", "emit-mlir"], stdout=io.StringIO(), stderr=io.StringIO())
-    [dump] = out.iterdir()
-    bad = tmp_path / "bad.txt"
-    bad.write_text(dump.read_text().replace("Shape::Circle({f32})", "Shape::Circle({xx})"))
-    status, printed, err = _run(bad)
-    assert (status, printed) == (1, "") and "error[E1007]" in err
-    assert "a record print site whose text" in err
-
-
-# Hand-written Lassumed: a local already named `p_x`, the name the pass gives the field x of
+# Hand-written Lmatched: a local already named `p_x`, the name the pass gives the field x of
 # a struct p; resolve-names never makes one that could collide, a dump edited by hand may.
 NAME_TAKEN = """
-    // IL: Lassumed
+    // IL: Lmatched
     struct Point {
         x: i32,
         y: i32,
@@ -103,7 +96,7 @@ NAME_TAKEN = """
         let p_x: i32 = 5;
         let p: Point = Point { y: 2, x: 1 };
         @print(p.x + p_x);
-        @print(p);
+        @print(Point { x: p.x, y: p.y });
     }
 """
 

@@ -1,0 +1,101 @@
+"""expand-aggregate-prints: each `print` of a struct, tuple or enum prints the literal of its
+parts, under an `if` chain on the variant of each enum it holds; native code prints the
+literal as one line, through a record print site."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from nano_vx.dump.text import to_text
+from nano_vx.passes.expand_aggregate_prints import expand_aggregate_prints
+from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
+
+CASES = Path(__file__).parent / "cases" / "expand_aggregate_prints"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", expand_aggregate_prints)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", expand_aggregate_prints)
+
+
+def _run(path, *args):
+    out, err = io.StringIO(), io.StringIO()
+    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    native = _run(CASES / f"{case}.vx")
+    assert "W5001" not in native[2]
+    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+
+
+def test_a_struct_holding_two_enums_prints_one_arm_per_choice_of_their_variants():
+    ran = run_front(CASES / "prints.vx", expand_aggregate_prints)
+    text = to_text(ran.after)
+    # lamp(2)'s and `off`'s: Shape's 3 variants by Light's 2, each.
+    assert text.count("@print(Lamp {") == 2 * 3 * 2
+
+
+def test_more_arms_than_the_limit_are_refused_then_repaired():
+    assert_refused_then_repaired(CASES / "e5001_too_many_arms.vx", expand_aggregate_prints,
+                                 "E5001", "more than 64 combinations of variants")
+
+
+def _lowered(case, tmp_path):
+    assert main([str(case), "--dump-after", "select-instructions", "--dump-dir",
+                 str(tmp_path), "--action", "emit-mlir"], stdout=io.StringIO(),
+                stderr=io.StringIO()) == 0
+    [dump] = tmp_path.iterdir()
+    return dump
+
+
+def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
+    case = CASES / "prints.vx"
+    dump = _lowered(case, tmp_path)
+    assert 'record "Placed::At(Point {{ x: {i32}, y: {f32} }})"' in dump.read_text()
+    expected = _run(case, "--action", "interpret")
+    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+
+
+def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path):
+    (tmp_path / "out").mkdir()
+    dump = _lowered(CASES / "prints.vx", tmp_path / "out")
+    bad = tmp_path / "bad.txt"
+    bad.write_text(dump.read_text().replace("Shape::Circle({f32})", "Shape::Circle({xx})"))
+    status, printed, err = _run(bad)
+    assert (status, printed) == (1, "") and "error[E1007]" in err
+    assert "a record print site whose text" in err
+
+
+# Hand-written Lmatched: a tuple holding an enum, printed from a read of a local.
+PAIR = """
+    // IL: Lmatched
+    enum Light {
+        Off,
+        On(bool),
+    }
+
+    fn main() {
+        let pair: (i32, Light) = (3, Light::On(true));
+        @print(pair);
+    }
+"""
+
+
+def test_handwritten_a_tuple_holding_an_enum(run_pass):
+    ran = run_pass("expand-aggregate-prints", PAIR)
+    assert ran.codes == []
+    assert "if pair.1 is Light::Off {" in ran.text
+    assert "@print((pair.0, Light::On(pair.1.Light::On.0)));" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "(3, Light::On(true))\n"

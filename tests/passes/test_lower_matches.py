@@ -1,0 +1,103 @@
+"""lower-matches: each `match` on an enum is an `if` chain testing its variant, its
+patterns' names bound to what the variant carries; the program prints what it printed, and
+native code prints it too."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from nano_vx.dump.text import to_text
+from nano_vx.passes.lower_matches import lower_matches
+from front import _printed, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "lower_matches"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", lower_matches)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert "MatchValue" not in {n._prod for n in ran.nodes()}
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", lower_matches)
+
+
+def _run(path, *args):
+    out, err = io.StringIO(), io.StringIO()
+    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    native = _run(CASES / f"{case}.vx")
+    assert "W5001" not in native[2]
+    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+
+
+def test_a_match_of_one_case_as_a_lets_value_joins_the_block():
+    ran = run_front(CASES / "one_case.vx", lower_matches)
+    lets = [s.name for s in ran.after.items[-1].body.stmts if s._prod == "Let"]
+    assert lets[:3] == ["w", "x", "doubled"]
+
+
+# Hand-written Lassumed: `|` of variants and a literal inside a variant, and a case after one
+# that takes everything, which never runs and is dropped.
+ALTERNATIVES = """
+    // IL: Lassumed
+    enum Step {
+        Stay,
+        Move(i32, i32),
+    }
+
+    fn main() {
+        let s: Step = Step::Move(0, 3);
+        match s {
+            Step::Move(0, dy) => { @print(dy) },
+            Step::Stay | Step::Move(1, _) => { @print(1) },
+            _ => { @print(2) },
+            Step::Move(a, b) => { @print(a + b) },
+        }
+    }
+"""
+
+
+def test_handwritten_alternatives_literals_and_an_unreachable_case(run_pass):
+    ran = run_pass("lower-matches", ALTERNATIVES)
+    assert ran.codes == []
+    assert "s is Step::Stay || s is Step::Move && s.Step::Move.0 == 1" in ran.text
+    assert "a + b" not in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "3\n"
+
+
+# Hand-written Lassumed: a `match` on a call's value inside an expression, which
+# name-temporaries would have held in a local first.
+IN_PLACE = """
+    // IL: Lassumed
+    fn next(k: i32) -> i32 {
+        k + 1
+    }
+
+    fn main() {
+        @print(1 + (match @next(1) {
+            2 => {
+                20
+            },
+            _ => {
+                0
+            },
+        }));
+    }
+"""
+
+
+def test_handwritten_a_match_on_a_value_computed_in_place_is_refused(run_pass):
+    ran = run_pass("lower-matches", IN_PLACE)
+    assert ran.codes == ["E5001"]
+    assert _printed(ran.before) == "21\n"

@@ -1,0 +1,98 @@
+"""name-temporaries: each struct, tuple or enum a call or an `if` makes inside an
+expression, each `match` inside one and each value a `match` is on, is computed by a `let`
+of its own before the statement, calls in the order they ran; the program prints what it printed, and native code prints it too."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from nano_vx.dump.text import to_text
+from nano_vx.passes.name_temporaries import name_temporaries
+from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
+
+CASES = Path(__file__).parent / "cases" / "name_temporaries"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", name_temporaries)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", name_temporaries)
+
+
+def _run(path, *args):
+    out, err = io.StringIO(), io.StringIO()
+    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    native = _run(CASES / f"{case}.vx")
+    assert "W5001" not in native[2]
+    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+
+
+def test_fields_written_out_of_order_run_their_calls_as_written():
+    ran = run_front(CASES / "temporaries.vx", name_temporaries)
+    text = to_text(ran.after)
+    assert text.index("@noisy(1)") < text.index("@noisy(2)") < text.index("let q")
+
+
+def test_a_match_on_a_computed_value_reads_a_local_and_a_nested_one_is_a_lets_value():
+    ran = run_front(CASES / "match_scrutinees.vx", name_temporaries)
+    text = to_text(ran.after)
+    assert "let agg: ~_ = @read(0);\n    let n: ~_ = match agg {" in text
+    assert "let agg#2: ~_ = match agg#1 {" in text  # inside `1 + ..`
+    assert "let agg#3: ~_ = @twice(1);\n    let agg#4: ~_ = @read(2);\n" in text
+
+
+def test_a_call_before_the_aggregate_in_its_statement_holds_every_call_in_order():
+    ran = run_front(CASES / "call_before.vx", name_temporaries)
+    assert "let agg: ~_ = @id(1);\n    let agg#1: ~_ = @make(2);\n" in to_text(ran.after)
+
+
+def test_an_aggregate_on_the_right_of_and_is_refused_then_repaired():
+    assert_refused_then_repaired(CASES / "e5001_right_of_and.vx", name_temporaries,
+                                 "E5001", "an aggregate computed on the right of '&&'")
+
+
+def test_refused_the_program_runs_in_the_interpreter():
+    status, out, err = _run(CASES / "e5001_right_of_and.vx")
+    assert (status, out) == (0, "false\n")
+    assert "warning[W5001]" in err
+
+
+# Hand-written Lassumed: an aggregate a call makes in a loop's condition, which runs once per
+# turn, so it cannot be computed once before the loop.
+IN_A_CONDITION = """
+    // IL: Lassumed
+    struct P {
+        x: i32,
+    }
+
+    fn make(v: i32) -> P {
+        P { x: v }
+    }
+
+    fn main() {
+        let mut k: i32 = 0;
+        while @make(k).x < 3 {
+            k = k + 1;
+        }
+        @print(k);
+    }
+"""
+
+
+def test_handwritten_an_aggregate_in_a_loop_condition_is_refused(run_pass):
+    ran = run_pass("name-temporaries", IN_A_CONDITION)
+    assert ran.codes == ["E5001"]
+    assert _printed(ran.before) == "3\n"
