@@ -502,8 +502,10 @@ _ENTRIES = [
          "The program breaks a structural rule its meaning depends on: a stream with other "
          "than one producer and one consumer, a cycle, an undeclared name, a tile that does "
          "not divide its tensor, tokens an op cannot combine, a stage off the mesh, a "
-         "buffer with two producing engines. Every problem is reported, each naming the "
-         "item. The inputs given with --inputs must match the program's input tensors."),
+         "buffer with two producing engines, a stage whose operands are of different element "
+         "types and that does not say `via T`. Every problem is reported, each naming the "
+         "item. The inputs given with --inputs must match the program's input tensors (a "
+         "narrow float's may be f32, rounded to it)."),
     Code("E7003", "inconsistent dataflow rates",
          "The balance equations of the graph (for every stream, firings of the producer "
          "times the tokens it puts = firings of the consumer times the tokens it takes) have "

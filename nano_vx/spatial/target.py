@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-DTYPES = ("i32", "i64", "f32", "f64")
+from .elements import ELEMENTS
+
+DTYPES = tuple(ELEMENTS)
 REQUIRED_ENGINES = ("reader", "compute", "writer")
 # The engines that carry a relay (`relay-tokens`): they must be free to touch semaphores.
 RELAY_ENGINES = ("reader", "writer")

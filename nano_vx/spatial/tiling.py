@@ -18,7 +18,7 @@ DRAM (bytes moved, re-reads included, over the DRAM bandwidth), plus the fill (e
 first tile of each load, over the DRAM bandwidth), one network hop per firing of the busiest
 site and half a DRAM latency per read (a double buffer keeps two in flight). A grid is allowed
 only when every stream's tiles fit one site's SRAM, double-buffered or as many as its consumer
-takes per firing. A graph with rates other than 1, or one whose dimensions cannot be ordered,
+takes per firing, and a block float's tiles keep its blocks of 16 whole. A graph with rates other than 1, or one whose dimensions cannot be ordered,
 keeps whole-tensor tiles, one per firing. Nothing fits: E7010, naming the largest tile.
 """
 
@@ -28,10 +28,9 @@ import itertools
 from dataclasses import dataclass, field
 from math import gcd, prod
 
-import numpy as np
-
 from .cost import compute_cycles, divisors, dram_cycles, split_counts
-from .ops import NUMPY_DTYPES
+from ..values.block_floats import BLOCK
+from .elements import ELEMENTS
 from .program import Program, ins, outs
 from .reject import SpatialReject
 from .shapes import token_shapes
@@ -225,7 +224,7 @@ def plan_tiles(p: Program, target) -> Plan:
     best, smallest = None, None
     for grid in _candidates(cuttable, dims):
         trial = plan.with_grid(grid)
-        if not _consistent(p, trial):
+        if not _consistent(p, trial) or not _whole_blocks(p, trial):
             continue
         need = _working_set(p, trial, target)
         smallest = need if smallest is None else min(smallest, need)
@@ -247,6 +246,18 @@ def plan_tiles(p: Program, target) -> Plan:
     return best[1]
 
 
+def _whole_blocks(p: Program, plan: Plan) -> bool:
+    """A block float's tile cuts no block: its last extent is the stream's or a multiple of
+    the block, so a tile's blocks are the tensor's and a stage rounds them as the whole
+    tensor's would be rounded."""
+    for s in p.streams:
+        block = ELEMENTS[p.token_dtype(s)].block
+        last = plan.tile_shape(s)[-1:]
+        if block is not None and last and last != plan.shapes[s][-1:] and last[0] % BLOCK:
+            return False
+    return True
+
+
 def _candidates(cuttable, dims: Dims):
     choices = []
     for d in cuttable:
@@ -260,11 +271,11 @@ def _candidates(cuttable, dims: Dims):
 
 
 def _tile_bytes(p: Program, plan: Plan, stream: str) -> int:
-    return prod(plan.tile_shape(stream)) * _itemsize(p, stream)
+    return _bytes(p, stream, plan.tile_shape(stream))
 
 
-def _itemsize(p: Program, stream: str) -> int:
-    return np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize
+def _bytes(p: Program, stream: str, shape) -> int:
+    return ELEMENTS[p.token_dtype(stream)].nbytes(shape)
 
 
 def _working_set(p: Program, plan: Plan, target) -> int:
@@ -340,7 +351,7 @@ def _whole(p: Program, target) -> Plan:
     for s in p.streams:
         made, taken = p.producer(s).rate, p.consumer(s).rate
         depth = max(2, made + taken - gcd(made, taken))
-        need += depth * target.granule * target.granules(prod(shapes[s]) * _itemsize(p, s))
+        need += depth * target.granule * target.granules(_bytes(p, s, shapes[s]))
     if need > target.sram_bytes:
         biggest = max(p.streams, key=lambda s: prod(shapes[s]))
         raise SpatialReject(

@@ -157,9 +157,9 @@ def test_an_unknown_key_is_named(tmp_path):
 
 def test_an_unknown_element_type_is_named(tmp_path):
     values = _valid()
-    values["rates"]["f16"] = 64
-    values["sources"]["rates.f16"] = "test figure"
-    assert "'f16'" in _refused(tmp_path, values)
+    values["rates"]["f8"] = 64
+    values["sources"]["rates.f8"] = "test figure"
+    assert "'f8'" in _refused(tmp_path, values)
 
 
 @pytest.mark.parametrize("figure", ["hop_cycles", "clock_ghz", "rates.i64"])
