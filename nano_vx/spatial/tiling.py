@@ -31,6 +31,7 @@ from math import gcd, prod
 from .cost import compute_cycles, divisors, dram_cycles, split_counts
 from ..values.block_floats import BLOCK
 from .elements import ELEMENTS
+from .matrix import on_matrix, stage_cycles
 from .program import Program, ins, outs
 from .reject import SpatialReject
 from .shapes import token_shapes
@@ -301,7 +302,7 @@ def _cycles(p: Program, plan: Plan, target) -> float:
                 for n, st in p.stages.items() if st._prod in ("Load", "Store"))
     sites = prod(split_counts([plan.grid[d] for d in _splittable(p, plan)],
                               target.rows * target.cols))
-    work = sum(compute_cycles(target, p.stage_dtype(st), firings[n] * _ops(p, plan, st))
+    work = sum(firings[n] * _firing_cycles(p, plan, st, target)
                for n, st in p.stages.items() if st._prod not in ("Load", "Store"))
     loads = [n for n, st in p.stages.items() if st._prod == "Load"]
     busiest = -(-sum(firings.values()) // sites)
@@ -313,6 +314,15 @@ def _cycles(p: Program, plan: Plan, target) -> float:
                                            for n in loads))
     per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
     return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
+
+
+def _firing_cycles(p: Program, plan: Plan, st, target):
+    """One firing's compute: on the site's matrix unit when it takes the stage, else its
+    element operations at the vector unit's rate."""
+    if on_matrix(target, p, st):
+        a, b = (plan.tile_shape(port.stream) for port in st.ins)
+        return stage_cycles(target, p, st, a, b, rate(p, plan, st.name, st.ins[0].stream))
+    return compute_cycles(target, p.stage_dtype(st), _ops(p, plan, st))
 
 
 def _ops(p: Program, plan: Plan, st) -> int:

@@ -152,7 +152,7 @@ class _Run:
         from ..spatial.text import language_of
         from .vx_source import bridge
 
-        target = read_target(self.args.target, self.diagnostics)
+        target = read_target(self.args.target, self.diagnostics, self.args.math_fidelity)
         if target is None:
             raise _Stop
         kernel = None

@@ -31,9 +31,9 @@ from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
 GEMM = """\
 spatial gemm {{
-    tensor A: {a}[64, 128] input
-    tensor B: {b}[128, 64] input
-    tensor C: {c}[64, 64] output
+    tensor A: {a}[{m}, {k}] input
+    tensor B: {b}[{k}, {n}] input
+    tensor C: {c}[{m}, {n}] output
     stream a: {a}
     stream b: {b}
     stream c: {c}
@@ -61,8 +61,9 @@ spatial shifted {{
 """
 
 
-def gemm(a, b=None, c=None, via="") -> str:
-    return GEMM.format(a=a, b=b or a, c=c or a, via=f" via {via}" if via else "")
+def gemm(a, b=None, c=None, via="", m=64, k=128, n=64) -> str:
+    return GEMM.format(a=a, b=b or a, c=c or a, via=f" via {via}" if via else "", m=m, k=k,
+                       n=n)
 
 
 def through_lane(text: str, target: str = "wormhole"):

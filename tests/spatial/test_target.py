@@ -76,6 +76,7 @@ def test_a_missing_file_is_a_target_error(tmp_path):
 def _valid() -> dict:
     t = small_target(2, 3)
     values = {f.name: getattr(t, f.name) for f in dataclasses.fields(t)}
+    del values["matrix"]  # a small target has none, and TOML has no None
     values["engines"] = list(t.engines)
     values["semaphore_engines"] = list(t.semaphore_engines)
     values["rates"] = dict(t.rates)
