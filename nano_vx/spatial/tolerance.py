@@ -43,9 +43,10 @@ class Tolerance:
 
     def close(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         a, b = before.astype(np.float64), after.astype(np.float64)
-        magnitude = np.abs(a)
+        # Infinities and NaNs set no scale: they must match exactly (below).
+        magnitude = np.where(np.isfinite(a), np.abs(a), 0.0)
         scale = _block_max(magnitude) if self.blocks else magnitude
-        largest = float(np.nanmax(magnitude, initial=0.0))
+        largest = float(np.max(magnitude, initial=0.0))
         bound = self.atol + self.reassociated * largest + self.rtol * scale
         with np.errstate(invalid="ignore"):
             near = np.abs(a - b) <= bound
@@ -59,7 +60,7 @@ def _block_max(magnitude: np.ndarray) -> np.ndarray:
     n = magnitude.shape[-1]
     pad = -n % BLOCK
     rows = np.pad(magnitude.reshape(-1, n), ((0, 0), (0, pad)))
-    peak = np.nanmax(rows.reshape(rows.shape[0], -1, BLOCK), axis=-1, initial=0.0)
+    peak = np.max(rows.reshape(rows.shape[0], -1, BLOCK), axis=-1, initial=0.0)
     return np.repeat(peak, BLOCK, axis=-1)[:, :n].reshape(magnitude.shape)
 
 

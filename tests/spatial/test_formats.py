@@ -237,3 +237,22 @@ def test_a_backend_that_cannot_write_a_narrow_format_says_so(tmp_path, backend, 
                            "--lower-dir", tmp_path / "out", "--error-format=json")
     [found] = json.loads(err)["diagnostics"]
     assert code == 1 and found["code"] == "E7041" and words in found["message"]
+
+
+def test_an_infinity_sets_no_scale_for_its_neighbours():
+    tolerance = tolerances(parse_spatial(gemm("bfp8"), "p.sdf"))["C"]
+    before = np.array([[np.inf, 1.0, 2.0]], dtype=np.float32)
+    assert tolerance.close(before, before).all()
+    after = np.array([[np.inf, 1.5, 2.0]], dtype=np.float32)
+    assert tolerance.close(before, after).tolist() == [[True, False, True]]
+
+
+@pytest.mark.parametrize("fmt, rtol", [("f32", 1e-4), ("bf16", 2 * 2 ** -8),
+                                       ("f16", 2 * 2 ** -11), ("bfp8", 2 * 2 ** -7),
+                                       ("bfp4", 2 * 2 ** -3)])
+def test_the_tolerance_follows_from_the_format_and_the_reduction(fmt, rtol):
+    """One rounding stage (the product), K = 128 additions in f32."""
+    tolerance = tolerances(parse_spatial(gemm(fmt), "p.sdf"))["C"]
+    assert tolerance.rtol == max(1e-4, rtol)
+    assert tolerance.reassociated == 128 * 2 ** -24
+    assert tolerance.blocks == fmt.startswith("bfp")
