@@ -502,8 +502,10 @@ _ENTRIES = [
          "The program breaks a structural rule its meaning depends on: a stream with other "
          "than one producer and one consumer, a cycle, an undeclared name, a tile that does "
          "not divide its tensor, tokens an op cannot combine, a stage off the mesh, a "
-         "buffer with two producing engines. Every problem is reported, each naming the "
-         "item. The inputs given with --inputs must match the program's input tensors."),
+         "buffer with two producing engines, a stage whose operands are of different element "
+         "types and that does not say `via T`. Every problem is reported, each naming the "
+         "item. The inputs given with --inputs must match the program's input tensors (a "
+         "narrow float's may be f32, rounded to it)."),
     Code("E7003", "inconsistent dataflow rates",
          "The balance equations of the graph (for every stream, firings of the producer "
          "times the tokens it puts = firings of the consumer times the tokens it takes) have "
@@ -514,7 +516,9 @@ _ENTRIES = [
     Code("E7004", "a target that cannot be used",
          "The --target of `nano-vx spatial` names no file in machines/spatial/, or its file "
          "is not a valid target: a missing or unknown field, a non-positive figure, or a "
-         "figure without its source in [sources]. The message names the file and the field."),
+         "figure without its source in [sources]. The message names the file and the field. "
+         "--math-fidelity asks for a fidelity of the target's matrix unit, so a target "
+         "without one ([matrix]) refuses it."),
     Code("E7010", "no tiling fits a site",
          "`tile` found no tile shapes with which every stream's tile, double-buffered, fits "
          "the SRAM of one site of the target. The message gives the bytes the smallest tiles "
@@ -585,7 +589,8 @@ _ENTRIES = [
     Code("E7041", "a construct the backend cannot express",
          "The program holds something the chosen backend has no way to write: for "
          "tenstorrent, a `send` to a buffer on another core (semaphore pairs and the "
-         "valid/ready links of a fabric target), 64-bit element types, an engine other than "
+         "valid/ready links of a fabric target), 64-bit element types, the narrow formats "
+         "(bf16, f16, bfp8, bfp4; cuda refuses them too), an engine other than "
          "reader, compute and writer, more circular buffers or semaphores than a Tensix core "
          "has, a compute schedule that waits on or signals a semaphore or sends or "
          "multicasts (a tt-metal compute kernel has no semaphore or NoC calls; on a target "

@@ -44,6 +44,10 @@ def build_parser() -> Parser:
     program = ap.add_argument_group("the program and its target")
     add_target(program, "the mesh: a name in machines/spatial/ (wormhole, gpu-sm, fabric) "
                         "or a .toml file")
+    program.add_argument("--math-fidelity", metavar="F", action=Once,
+                         choices=["lofi", "hifi2", "hifi3", "hifi4"],
+                         help="the math fidelity of the target's matrix unit: lofi, hifi2, "
+                              "hifi3 or hifi4 (default: its file's; docs/spatial.md)")
     program.add_argument("--kernel", metavar="NAME", action=Once,
                          help="for a Vx program (PROGRAM.vx), the function to lower (default: "
                               "the one with tensor parameters)")

@@ -14,7 +14,7 @@ from ..nanopass import Language, Nonterminal, Terminal, prod
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
-DTYPES = ("i32", "i64", "f32", "f64")
+DTYPES = ("i32", "i64", "f32", "f64", "bf16", "f16", "bfp8", "bfp4")
 ROLES = ("input", "output")
 # The compute ops (docs/spatial.md, "The ILs") and how many tiles each combines per output token.
 OPS = ("matmul_acc", "add", "mul", "scale", "exp", "sum", "max")
@@ -65,10 +65,13 @@ Sdataflow = Language(
             prod("Store", "name: name, tensor: name, input: Port",
                  "each firing writes a token over the whole tensor"),
             prod("Compute", "name: name, op: op, axis: int?, factor: number?, ins: Port*, "
-                            "outs: Port*",
-                 "a tile op; sum and max reduce along `axis`, scale multiplies by `factor`"),
-            prod("Scalar", "name: name, params: name*, body: SExpr, ins: Port*, outs: Port*",
-                 "an expression over scalars, applied element by element to its inputs"),
+                            "outs: Port*, via: dtype?",
+                 "a tile op; sum and max reduce along `axis`, scale multiplies by `factor`; "
+                 "operands of different types are converted to `via` first"),
+            prod("Scalar", "name: name, params: name*, body: SExpr, ins: Port*, outs: Port*, "
+                           "via: dtype?",
+                 "an expression over scalars, applied element by element to its inputs; "
+                 "operands of different types are converted to `via` first"),
         )),
         Nonterminal("Port", (
             prod("Port", "stream: name, rate: int", "a stream end and its tokens per firing"),

@@ -112,7 +112,7 @@ class _Run:
             where = self.slices[name][n % len(self.slices[name])]
             produced = [np.array(self.dram[st.tensor][where])]
         else:
-            produced = fire(st, taken, NUMPY_DTYPES[p.stage_dtype(st)])
+            produced = fire(st, taken, p.stage_dtype(st))
         for port in outs(st):
             q = self.queues[port.stream]
             q.extend(produced)

@@ -4,7 +4,8 @@ Structure is not consulted, since a pass's whole job is to change it: both progr
 every input of the corpus (the dataflow evaluator before choreography, the token semantics
 after) and the first way they part company is returned as a typed Divergence, or None.
 Integer tensors must be equal; float tensors agree within a stated tolerance, because tiling
-reassociates sums.
+reassociates sums: one that follows from the program's formats and reductions
+(`spatial/tolerance.py`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..spatial.ops import NUMPY_DTYPES
+from ..spatial.elements import ELEMENTS
+from ..spatial.tolerance import BASE_ATOL, BASE_RTOL, Tolerance, tolerances
 from .dataflow import eval_dataflow
 from .outcomes import Deadlock, Finished, Overflow, Underflow
 from .fast import eval_choreography
 
-RTOL, ATOL = 1e-4, 1e-5
+RTOL, ATOL = BASE_RTOL, BASE_ATOL
 
 
 def evaluate(graph, inputs: dict[str, np.ndarray]):
@@ -30,7 +32,7 @@ def evaluate(graph, inputs: dict[str, np.ndarray]):
 
 def corpus(graph, seed: int = 0, count: int = 2) -> list[dict[str, np.ndarray]]:
     """Random inputs for every input tensor: small integers (so integer sums stay exact and
-    far from overflow) or floats in [-1, 1)."""
+    far from overflow) or floats in [-1, 1), rounded to the tensor's format."""
     out = []
     for k in range(count):
         rng = np.random.default_rng([seed, k])
@@ -38,11 +40,11 @@ def corpus(graph, seed: int = 0, count: int = 2) -> list[dict[str, np.ndarray]]:
         for t in graph.tensors:
             if t.role != "input":
                 continue
-            dtype = NUMPY_DTYPES[t.dtype]
-            if np.issubdtype(dtype, np.integer):
-                inputs[t.name] = rng.integers(-4, 5, size=t.shape).astype(dtype)
+            elem = ELEMENTS[t.dtype]
+            if not elem.is_float:
+                inputs[t.name] = rng.integers(-4, 5, size=t.shape).astype(elem.storage)
             else:
-                inputs[t.name] = rng.uniform(-1, 1, size=t.shape).astype(dtype)
+                inputs[t.name] = elem.store(rng.uniform(-1, 1, size=t.shape))
         out.append(inputs)
     return out
 
@@ -100,6 +102,7 @@ def equivalent_under(p, q, inputs: list[dict[str, np.ndarray]], *, reference=Non
     """None when `p` and `q` finish with the same outputs on every input, else the first
     Divergence. `reference` may hold `p`'s outcomes already computed (one per input); `q`'s
     are appended to `seen`, so a chain of rewrites evaluates each program once."""
+    tolerance = tolerances(p if p is not None else q)
     for k, given in enumerate(inputs):
         before = reference[k] if reference is not None else evaluate(p, given)
         after = evaluate(q, given)
@@ -110,13 +113,15 @@ def equivalent_under(p, q, inputs: list[dict[str, np.ndarray]], *, reference=Non
                 return Deadlocks(side, k, outcome)
             if isinstance(outcome, (Overflow, Underflow)):
                 return Overflows(side, k, outcome)
-        found = compare_outputs(k, before, after)
+        found = compare_outputs(k, before, after, tolerance)
         if found is not None:
             return found
     return None
 
 
-def compare_outputs(k: int, before: Finished, after: Finished):
+def compare_outputs(k: int, before: Finished, after: Finished, tolerance=None):
+    """The first output that differs: integers exactly, floats within `tolerance[name]` (the
+    base tolerance for a tensor it does not name)."""
     for name in sorted(set(before.outputs) | set(after.outputs)):
         a, b = before.outputs.get(name), after.outputs.get(name)
         if a is None or b is None or a.shape != b.shape:
@@ -124,7 +129,7 @@ def compare_outputs(k: int, before: Finished, after: Finished):
         if np.issubdtype(a.dtype, np.integer):
             same = a == b
         else:
-            same = np.isclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True)
+            same = (tolerance or {}).get(name, Tolerance()).close(a, b)
         if not same.all():
             index = tuple(int(i) for i in np.argwhere(~same)[0])
             return OutputDiffers(k, name, index, a[index].item(), b[index].item())

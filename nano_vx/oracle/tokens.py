@@ -136,7 +136,7 @@ class Machine:
             st = p.stages[op.stage]
             inputs = tuple((bid[port.stream], port.rate) for port in ins(st))
             targets = tuple(bid[port.stream] for port in outs(st))
-            return (FIRE, st, inputs, targets, NUMPY_DTYPES[p.stage_dtype(st)])
+            return (FIRE, st, inputs, targets, p.stage_dtype(st))
         if kind in ("Multicast", "Barrier"):
             g = self.gid[op.group] - len(self.buffers)
             return ((MCAST, g, op.count) if kind == "Multicast" else (BARRIER, g))

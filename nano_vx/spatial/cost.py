@@ -89,7 +89,8 @@ class OpCycles:
     - `send`, `multicast`: the bytes over one link (a multicast's tree carries them once,
       pipelined along its links) plus a hop latency per hop to the farthest receiver;
     - `fire`: the larger of its element operations over the site's rate for its element type
-      and its SRAM bytes over the site's SRAM bandwidth;
+      (a matmul on the site's matrix unit: that unit's cycles, `matrix.py`) and its SRAM
+      bytes over the site's SRAM bandwidth;
     - `signal` to another site: one cycle plus the hops;
     - every other op: ISSUE_CYCLES.
     Each is rounded up to whole cycles, so the clock's weights are integers."""
@@ -98,7 +99,7 @@ class OpCycles:
         from .roofs import roofs
         from .work import OpWorks, work
 
-        self.works = OpWorks(graph)
+        self.works = OpWorks(graph, target)
         self.roofs = roofs(target)
         self.total = work(graph, self.works)
         self.cache: dict = {}
@@ -146,7 +147,8 @@ class OpCycles:
             return w.net_bytes / r.link.exact + hops
         if w.kind is not None:
             sram = sum(n for _, n in w.sram)
-            return max(w.ops / r.compute[w.dtype].exact, sram / r.sram.exact)
+            compute = w.matrix if w.matrix else w.ops / r.compute[w.dtype].exact
+            return max(compute, sram / r.sram.exact)
         return ISSUE_CYCLES + hops
 
 

@@ -5,18 +5,28 @@ E7001 at the place the parser stopped, E7002 per problem, E7063) rather than rai
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..source import Source, Span
 from .bounds import ELEMENT_LIMIT, STEP_LIMIT, asked, too_much
+from .matrix import MatrixError
 from .parse import SpatialSyntaxError, parse_spatial
 from .target import TargetError, load_target
 from .validate import validate
 
 
-def read_target(name: str, diagnostics):
-    """The target named `name` (a file of machines/spatial/ or a path), or None, reported."""
+def read_target(name: str, diagnostics, fidelity: str | None = None):
+    """The target named `name` (a file of machines/spatial/ or a path), its matrix unit at
+    `fidelity` when one is given, or None, reported."""
     try:
-        return load_target(name)
-    except TargetError as err:
+        target = load_target(name)
+        if fidelity is None:
+            return target
+        if target.matrix is None:
+            raise TargetError(f"{target.name}: --math-fidelity {fidelity}, but the target has "
+                              f"no matrix unit (no [matrix] table)")
+        return replace(target, matrix=target.matrix.at(fidelity))
+    except (TargetError, MatrixError) as err:
         diagnostics.error("E7004", None, str(err))
         return None
 

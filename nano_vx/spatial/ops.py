@@ -2,7 +2,10 @@
 spatial lane shares, from the unbounded dataflow graph to the choreographed program.
 
 A load's firings walk its access (`tiles_of`); a compute or scalar stage's firing turns the
-tokens its input ports deliver into the tokens of its output ports (`fire`).
+tokens its input ports deliver into the tokens of its output ports (`fire`). A stage computes
+in its element type's compute type (f32 for the narrow floats) on operands converted to its
+`via` type first, when it has one, and stores what it puts in its output's format
+(`elements.py`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,10 @@ import itertools
 
 import numpy as np
 
-NUMPY_DTYPES = {"i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+from .elements import ELEMENTS
+
+# The numpy type of a token's array, per element type.
+NUMPY_DTYPES = {name: e.storage for name, e in ELEMENTS.items()}
 
 
 class OpError(Exception):
@@ -49,29 +55,47 @@ def access_slices(stage, shape) -> list[tuple[slice, ...]]:
     return [tile_slices(stage.tile, tile_coords(stage.index, p)) for p in loop_points(stage.loops)]
 
 
-def fire(stage, inputs: list[list[np.ndarray]], dtype) -> list[np.ndarray]:
+def fire(stage, inputs: list[list[np.ndarray]], out: str) -> list[np.ndarray]:
     """One firing: `inputs[i]` holds the tokens taken from input port i (its rate of them);
-    returns the tokens put on each output port (the same list for every port)."""
+    returns the tokens put on each output port (the same list for every port), of element
+    type `out`."""
+    store = ELEMENTS[out].store
+    inputs = _operands(stage, inputs)
     kind = stage._prod
     if kind == "Scalar":
-        return _scalar(stage, inputs, dtype)
+        return [store(x) for x in _scalar(stage, inputs)]
     op = stage.op
     try:
         if op == "matmul_acc":
-            return [_matmul_acc(*inputs, dtype)]
+            return [store(_matmul_acc(*inputs, ELEMENTS[out].compute))]
         if op in ("add", "mul"):
             a, b = inputs
             fn = np.add if op == "add" else np.multiply
-            return [fn(x, y).astype(dtype) for x, y in zip(a, b)]
+            return [store(fn(x, y)) for x, y in zip(a, b)]
         if op == "scale":
-            return [(x * stage.factor).astype(dtype) for x in inputs[0]]
+            return [store(x * stage.factor) for x in inputs[0]]
         if op == "exp":
-            return [np.exp(x).astype(dtype) for x in inputs[0]]
+            with np.errstate(over="ignore"):
+                return [store(np.exp(x)) for x in inputs[0]]
         reduce = np.sum if op == "sum" else np.max
         parts = [reduce(x, axis=stage.axis, keepdims=True) for x in inputs[0]]
-        return [reduce(np.stack(parts), axis=0).astype(dtype)]
+        return [store(reduce(np.stack(parts), axis=0))]
     except (ValueError, IndexError, np.exceptions.AxisError) as error:
         raise OpError(f"stage {stage.name} ({op}): {error}") from None
+
+
+def _operands(stage, inputs) -> list[list[np.ndarray]]:
+    """The tokens as the stage computes on them: converted to its `via` type first when it
+    has one, then a narrow float (stored in fewer than 32 bits) read as f32."""
+    via = getattr(stage, "via", None)
+    if via is not None:
+        inputs = [[ELEMENTS[via].store(x) for x in port] for port in inputs]
+    return [[_widened(x) for x in port] for port in inputs]
+
+
+def _widened(x: np.ndarray) -> np.ndarray:
+    narrow = x.dtype.itemsize < 4 and not np.issubdtype(x.dtype, np.integer)
+    return x.astype(np.float32) if narrow else x
 
 
 # Below this, every partial sum of an integer product is exact in a float64.
@@ -109,13 +133,13 @@ _BINARY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide,
            "max": np.maximum, "min": np.minimum}
 
 
-def _scalar(stage, inputs, dtype) -> list[np.ndarray]:
+def _scalar(stage, inputs) -> list[np.ndarray]:
     out = []
     for tokens in zip(*inputs):
         env = dict(zip(stage.params, tokens))
         try:
             with np.errstate(all="ignore"):
-                out.append(np.asarray(_eval(stage.body, env)).astype(dtype))
+                out.append(np.asarray(_eval(stage.body, env)))
         except ValueError as error:
             raise OpError(f"stage {stage.name} (scalar): {error}") from None
     return out

@@ -349,9 +349,10 @@ class _Parser:
             if ins:
                 self.expect(",", f"or ')' in the inputs of compute {cname}")
             ins.append(self.port(f"an input stream of compute {cname}"))
+        via = self.via(f"compute {cname}")
         self.expect("->", f"after the inputs of compute {cname}")
         return self.make("Compute", first, cname, op, axis, factor, tuple(ins),
-                         self.ports_to_line_end())
+                         self.ports_to_line_end(), via)
 
     def item_scalar(self, first: _Tok):
         sname = self.name("the scalar stage's name")
@@ -365,9 +366,15 @@ class _Parser:
             ins.append(self.port(f"the input stream of parameter {params[-1]}"))
         self.expect("=", f"before the body of scalar {sname}")
         body = self.expr()[0]
+        via = self.via(f"scalar {sname}")
         self.expect("->", f"after the body of scalar {sname}")
         return self.make("Scalar", first, sname, tuple(params), body, tuple(ins),
-                         self.ports_to_line_end())
+                         self.ports_to_line_end(), via)
+
+    def via(self, owner: str):
+        """`via T`: the element type a stage converts its operands to, when it has one."""
+        return self.word("dtype", f"the element type {owner} converts its operands to") \
+            if self.accept("via") else None
 
     def item_place(self, first: _Tok):
         stage = self.name("the placed stage's name")

@@ -77,14 +77,16 @@ class Bound:
 
 def bounds(w: Work, r: Roofs) -> list[Bound]:
     """The roofline of one run: DRAM bytes over the DRAM bandwidth, the busiest link's bytes
-    over a link's, the busiest site's element operations over its rates and its SRAM bytes
-    over its SRAM bandwidth."""
+    over a link's, the busiest site's element operations over its rates (and its matrix
+    unit's cycles) and its SRAM bytes over its SRAM bandwidth."""
     out = [Bound("dram", w.dram_bytes / r.dram.exact)]
     if w.links:
         link = max(w.links, key=lambda k: (w.links[k], k))
         out.append(Bound("link", w.links[link] / r.link.exact, link))
     compute = {site: sum(Fraction(n) / r.compute[d].exact for d, n in by_type.items())
                for site, by_type in w.site_ops().items()}
+    for site, cycles in w.matrix.items():
+        compute[site] = compute.get(site, 0) + cycles
     if compute:
         site = max(compute, key=lambda s: (compute[s], s))
         out.append(Bound("compute", compute[site], site))

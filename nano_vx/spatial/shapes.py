@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from math import prod
 
-import numpy as np
-
-from .ops import NUMPY_DTYPES
+from .elements import ELEMENTS
 from .program import Program, ins, outs
 
 
@@ -79,4 +77,4 @@ def _cannot(st, inputs, why: str) -> ShapeError:
 
 def token_bytes(p: Program, shapes, stream: str) -> int:
     shape = shapes.get(stream, ())
-    return prod(shape) * np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize
+    return ELEMENTS[p.token_dtype(stream)].nbytes(shape)

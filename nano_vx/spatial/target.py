@@ -17,7 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-DTYPES = ("i32", "i64", "f32", "f64")
+from .elements import ELEMENTS
+from .matrix import FIELDS as MATRIX_FIELDS
+from .matrix import MatrixError, MatrixUnit, matrix_unit
+
+DTYPES = tuple(ELEMENTS)
 REQUIRED_ENGINES = ("reader", "compute", "writer")
 # The engines that carry a relay (`relay-tokens`): they must be free to touch semaphores.
 RELAY_ENGINES = ("reader", "writer")
@@ -64,8 +68,8 @@ class SpatialTarget:
     element operations a site performs per cycle (a type without a rate is not supported);
     `links` is "noc" (buffers between sites handshake with semaphore pairs) or "fabric"
     (streaming valid/ready links); `semaphore_engines` are the engines that may wait on or
-    signal a semaphore (every engine, unless the file says fewer); `sources` cites every
-    figure."""
+    signal a semaphore (every engine, unless the file says fewer); `matrix` the site's
+    matrix unit, when it has one (`matrix.py`); `sources` cites every figure."""
 
     name: str
     description: str
@@ -87,6 +91,7 @@ class SpatialTarget:
     clock_ghz: float
     sources: Mapping[str, str] = field(repr=False)
     semaphore_engines: tuple[str, ...] | None = None
+    matrix: MatrixUnit | None = None
 
     def __post_init__(self) -> None:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -148,7 +153,8 @@ def small_target(rows: int, cols: int, **overrides) -> SpatialTarget:
     values.update(overrides)
     if "sources" not in overrides:
         rates = values["rates"] if isinstance(values["rates"], Mapping) else {}
-        values["sources"] = {key: "test figure" for key in _figure_keys(rates)}
+        keys = _figure_keys(rates, values.get("matrix"))
+        values["sources"] = {key: "test figure" for key in keys}
     return SpatialTarget(**_checked(values, f"small_target({rows}, {cols})"))
 
 
@@ -167,11 +173,19 @@ def describe_target(t: SpatialTarget) -> str:
         f"{_num(t.sram_bytes_per_cycle)} B/cycle; {t.buffers} buffers, "
         f"{t.semaphores} semaphores",
         f"  compute   {rates} element ops per cycle per site",
+        *([_describe_matrix(t.matrix)] if t.matrix is not None else []),
         f"  network   {network}",
         f"  DRAM      {_num(t.dram_bytes_per_cycle)} B/cycle, "
         f"{t.dram_latency_cycles} cycles latency",
         f"  clock     {_num(t.clock_ghz)} GHz",
     ])
+
+
+def _describe_matrix(m: MatrixUnit) -> str:
+    cycles = ", ".join(f"{f} {c}" for f, c in m.cycles)
+    return (f"  matrix    {m.tile} x {m.tile} tiles of {' '.join(m.formats)}: cycles a tile "
+            f"product {cycles}; at {m.fidelity}; {m.dst_tiles} destination tiles; unpack "
+            f"{_num(m.unpack_bytes_per_cycle)}, pack {_num(m.pack_bytes_per_cycle)} B/cycle")
 
 
 def _target_path(name_or_path: str | os.PathLike) -> Path:
@@ -189,9 +203,11 @@ def _target_path(name_or_path: str | os.PathLike) -> Path:
     return path
 
 
-def _figure_keys(rates: Mapping) -> tuple[str, ...]:
-    """The keys `[sources]` must have: every numeric figure, a rate as `rates.<dtype>`."""
-    return _INT_FIGURES + _REAL_FIGURES + tuple(f"rates.{d}" for d in rates)
+def _figure_keys(rates: Mapping, matrix=None) -> tuple[str, ...]:
+    """The keys `[sources]` must have: every numeric figure, a rate as `rates.<dtype>`, a
+    field of the matrix unit as `matrix.<field>`."""
+    unit = tuple(f"matrix.{k}" for k in MATRIX_FIELDS) if matrix is not None else ()
+    return _INT_FIGURES + _REAL_FIGURES + tuple(f"rates.{d}" for d in rates) + unit
 
 
 def _checked(values: Mapping, origin: str) -> dict:
@@ -206,10 +222,20 @@ def _checked(values: Mapping, origin: str) -> dict:
         if key not in values and key not in _OPTIONAL:
             raise TargetError(f"{origin}: missing field {key!r}")
     out = {key: _CHECKS[key](values[key], origin, key) for key in names if key not in _OPTIONAL}
-    _check_sources(out["sources"], out["rates"], origin)
+    out["matrix"] = _matrix(values.get("matrix"), origin)
+    _check_sources(out["sources"], out["rates"], out["matrix"], origin)
     out["semaphore_engines"] = _semaphore_engines(values.get("semaphore_engines"),
                                                   out["engines"], origin)
     return out
+
+
+def _matrix(value, origin: str) -> MatrixUnit | None:
+    if value is None or isinstance(value, MatrixUnit):
+        return value
+    try:
+        return matrix_unit(value, DTYPES)
+    except MatrixError as error:
+        raise TargetError(f"{origin}: {error}") from None
 
 
 def _refuse(origin: str, key: str, expected: str, value) -> TargetError:
@@ -296,8 +322,8 @@ def _sources(value, origin: str, key: str) -> FrozenMap:
     return FrozenMap({k: _text(v, origin, f"{key}.{k}") for k, v in value.items()})
 
 
-def _check_sources(sources: Mapping, rates: Mapping, origin: str) -> None:
-    wanted = _figure_keys(rates)
+def _check_sources(sources: Mapping, rates: Mapping, matrix, origin: str) -> None:
+    wanted = _figure_keys(rates, matrix)
     for key in wanted:
         if key not in sources:
             raise TargetError(f"{origin}: field {key!r} has no entry in [sources]; every "
@@ -309,7 +335,7 @@ def _check_sources(sources: Mapping, rates: Mapping, origin: str) -> None:
                               f"field of the target")
 
 
-_OPTIONAL = ("semaphore_engines",)
+_OPTIONAL = ("semaphore_engines", "matrix")
 _CHECKS = {
     "name": _text, "description": _text, "engines": _engines, "rates": _rates,
     "multicast": _multicast, "links": _links, "sources": _sources,

@@ -126,7 +126,7 @@ def _compute(n, lang) -> str:
         head.append(_number(n.factor, f"compute {n.name}"))
     gap = " " if len(head) > 1 else ""
     ins = ", ".join(map(_port, n.ins))
-    return f"compute {n.name} {' '.join(head)}{gap}({ins}) ->{_list(map(_port, n.outs))}"
+    return f"compute {n.name} {' '.join(head)}{gap}({ins}){_via(n)} ->{_list(map(_port, n.outs))}"
 
 
 def _scalar(n, lang) -> str:
@@ -136,7 +136,11 @@ def _scalar(n, lang) -> str:
             f"the text pairs each param with its port")
     params = ", ".join(f"{p}: {_port(q)}" for p, q in zip(n.params, n.ins))
     body = _expr(n.body, f"scalar {n.name}")[0]
-    return f"scalar {n.name}({params}) = {body} ->{_list(map(_port, n.outs))}"
+    return f"scalar {n.name}({params}) = {body}{_via(n)} ->{_list(map(_port, n.outs))}"
+
+
+def _via(n) -> str:
+    return f" via {n.via}" if n.via is not None else ""
 
 
 def _place(n, lang) -> str:

@@ -18,7 +18,7 @@ DRAM (bytes moved, re-reads included, over the DRAM bandwidth), plus the fill (e
 first tile of each load, over the DRAM bandwidth), one network hop per firing of the busiest
 site and half a DRAM latency per read (a double buffer keeps two in flight). A grid is allowed
 only when every stream's tiles fit one site's SRAM, double-buffered or as many as its consumer
-takes per firing. A graph with rates other than 1, or one whose dimensions cannot be ordered,
+takes per firing, and a block float's tiles keep its blocks of 16 whole. A graph with rates other than 1, or one whose dimensions cannot be ordered,
 keeps whole-tensor tiles, one per firing. Nothing fits: E7010, naming the largest tile.
 """
 
@@ -28,10 +28,10 @@ import itertools
 from dataclasses import dataclass, field
 from math import gcd, prod
 
-import numpy as np
-
 from .cost import compute_cycles, divisors, dram_cycles, split_counts
-from .ops import NUMPY_DTYPES
+from ..values.block_floats import BLOCK
+from .elements import ELEMENTS
+from .matrix import on_matrix, stage_cycles
 from .program import Program, ins, outs
 from .reject import SpatialReject
 from .shapes import token_shapes
@@ -225,7 +225,7 @@ def plan_tiles(p: Program, target) -> Plan:
     best, smallest = None, None
     for grid in _candidates(cuttable, dims):
         trial = plan.with_grid(grid)
-        if not _consistent(p, trial):
+        if not _consistent(p, trial) or not _whole_blocks(p, trial):
             continue
         need = _working_set(p, trial, target)
         smallest = need if smallest is None else min(smallest, need)
@@ -247,6 +247,18 @@ def plan_tiles(p: Program, target) -> Plan:
     return best[1]
 
 
+def _whole_blocks(p: Program, plan: Plan) -> bool:
+    """A block float's tile cuts no block: its last extent is the stream's or a multiple of
+    the block, so a tile's blocks are the tensor's and a stage rounds them as the whole
+    tensor's would be rounded."""
+    for s in p.streams:
+        block = ELEMENTS[p.token_dtype(s)].block
+        last = plan.tile_shape(s)[-1:]
+        if block is not None and last and last != plan.shapes[s][-1:] and last[0] % BLOCK:
+            return False
+    return True
+
+
 def _candidates(cuttable, dims: Dims):
     choices = []
     for d in cuttable:
@@ -260,11 +272,11 @@ def _candidates(cuttable, dims: Dims):
 
 
 def _tile_bytes(p: Program, plan: Plan, stream: str) -> int:
-    return prod(plan.tile_shape(stream)) * _itemsize(p, stream)
+    return _bytes(p, stream, plan.tile_shape(stream))
 
 
-def _itemsize(p: Program, stream: str) -> int:
-    return np.dtype(NUMPY_DTYPES[p.token_dtype(stream)]).itemsize
+def _bytes(p: Program, stream: str, shape) -> int:
+    return ELEMENTS[p.token_dtype(stream)].nbytes(shape)
 
 
 def _working_set(p: Program, plan: Plan, target) -> int:
@@ -290,7 +302,7 @@ def _cycles(p: Program, plan: Plan, target) -> float:
                 for n, st in p.stages.items() if st._prod in ("Load", "Store"))
     sites = prod(split_counts([plan.grid[d] for d in _splittable(p, plan)],
                               target.rows * target.cols))
-    work = sum(compute_cycles(target, p.stage_dtype(st), firings[n] * _ops(p, plan, st))
+    work = sum(firings[n] * _firing_cycles(p, plan, st, target)
                for n, st in p.stages.items() if st._prod not in ("Load", "Store"))
     loads = [n for n, st in p.stages.items() if st._prod == "Load"]
     busiest = -(-sum(firings.values()) // sites)
@@ -302,6 +314,15 @@ def _cycles(p: Program, plan: Plan, target) -> float:
                                            for n in loads))
     per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
     return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
+
+
+def _firing_cycles(p: Program, plan: Plan, st, target):
+    """One firing's compute: on the site's matrix unit when it takes the stage, else its
+    element operations at the vector unit's rate."""
+    if on_matrix(target, p, st):
+        a, b = (plan.tile_shape(port.stream) for port in st.ins)
+        return stage_cycles(target, p, st, a, b, rate(p, plan, st.name, st.ins[0].stream))
+    return compute_cycles(target, p.stage_dtype(st), _ops(p, plan, st))
 
 
 def _ops(p: Program, plan: Plan, st) -> int:
@@ -340,7 +361,7 @@ def _whole(p: Program, target) -> Plan:
     for s in p.streams:
         made, taken = p.producer(s).rate, p.consumer(s).rate
         depth = max(2, made + taken - gcd(made, taken))
-        need += depth * target.granule * target.granules(prod(shapes[s]) * _itemsize(p, s))
+        need += depth * target.granule * target.granules(_bytes(p, s, shapes[s]))
     if need > target.sram_bytes:
         biggest = max(p.streams, key=lambda s: prod(shapes[s]))
         raise SpatialReject(

@@ -29,6 +29,7 @@ def validate(graph, target=None) -> list[str]:
     _streams(p, problems)
     for st in graph.stages:
         _stage(p, st, problems)
+    _operand_types(p, problems)
     if not problems:
         _acyclic(p, problems)
     if not problems:
@@ -218,6 +219,21 @@ def _acyclic(p: Program, problems) -> None:
             elif not state.get(nxt):
                 state[nxt] = 1
                 stack.append((nxt, iter(succ[nxt])))
+
+
+def _operand_types(p: Program, problems) -> None:
+    """A stage's operands are of one element type, or the stage says which one it converts
+    them to (`via`): no type is chosen for it by promotion."""
+    for st in p.stages.values():
+        if st._prod not in ("Compute", "Scalar") or st.via is not None:
+            continue
+        typed = [(port.stream, p.streams[port.stream].dtype) for port in st.ins
+                 if port.stream in p.streams]
+        if len({dtype for _, dtype in typed}) > 1:
+            given = ", ".join(f"'{s}' {dtype}" for s, dtype in typed)
+            problems.append(f"stage '{st.name}' ({getattr(st, 'op', 'scalar')}) takes "
+                            f"operands of different element types ({given}); convert them "
+                            f"first, or write `via T` to convert every operand to T")
 
 
 def _element_types(p: Program, target, problems) -> None:

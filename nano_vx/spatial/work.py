@@ -13,7 +13,9 @@ One op's work (`OpWork`):
 - `fire` performs element operations: a matmul one multiply-accumulate per (row, inner,
   column) of each pair of tiles, add and mul one per output element, scale and exp one per
   element, sum and max one per input element, a scalar body one per operation of its body
-  per output element; it reads its input tokens from SRAM and writes its output tokens;
+  per output element; it reads its input tokens from SRAM and writes its output tokens; a
+  matmul the site's matrix unit takes (`matrix.py`, when the target is given) is that unit's
+  cycles instead of element operations of the vector unit;
 - `signal` on a semaphore of another site crosses the hops between them;
 - the other ops (reserve, push, wait_front, pop, wait, barrier) move no data.
 """
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from math import prod
 
+from .matrix import on_matrix, stage_cycles
 from .program import Program, ins, outs
 from .shapes import token_bytes, token_shapes
 
@@ -46,6 +49,7 @@ class OpWork:
     ops: int = 0
     kind: str | None = None
     dtype: str | None = None
+    matrix: object = 0  # cycles on the site's matrix unit (a Fraction), when it runs there
 
 
 def route(a: Site, b: Site) -> tuple[Link, ...]:
@@ -71,8 +75,9 @@ class OpWorks:
     """`of(site, op)`: the work of one op of a program's schedules, with the program's token
     sizes worked out once."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, target=None):
         self.p = Program(graph)
+        self.target = target  # whose matrix unit a matmul may run on
         self.shapes = token_shapes(self.p)
         self.sem_site = {s.name: s.site for s in self.p.table("semaphores")}
 
@@ -113,8 +118,13 @@ class OpWorks:
         p = self.p
         taken = sum(port.rate * self.token(port.stream) for port in ins(stage))
         made = sum(port.rate * self.token(port.stream) for port in outs(stage))
+        matrix = 0
+        if self.target is not None and on_matrix(self.target, p, stage):
+            a, b = (self.shapes[port.stream] for port in stage.ins)
+            matrix = stage_cycles(self.target, p, stage, a, b, stage.ins[0].rate)
         return OpWork(sram=((site, taken + made),), ops=self.element_ops(stage),
-                      kind=getattr(stage, "op", "scalar"), dtype=p.stage_dtype(stage))
+                      kind=getattr(stage, "op", "scalar"), dtype=p.stage_dtype(stage),
+                      matrix=matrix)
 
     def element_ops(self, stage) -> int:
         """Element operations of one firing (module docstring)."""
@@ -155,7 +165,7 @@ class Work:
     """A whole run's work: DRAM bytes per load and store stage, bytes over each mesh link,
     bytes each buffer receives over the mesh with their hops, bytes each multicast group
     carries with the links of its tree, element operations per site per (op kind, element
-    type), SRAM bytes per site, and per engine its DRAM bytes (what the cost model shares
+    type) on its vector unit and cycles on its matrix unit, SRAM bytes per site, and per engine its DRAM bytes (what the cost model shares
     the DRAM bandwidth by)."""
 
     dram_read: dict[str, int] = field(default_factory=dict)
@@ -165,6 +175,7 @@ class Work:
     multicast: dict[str, tuple[int, int]] = field(default_factory=dict)
     ops: dict[tuple[Site, str, str], int] = field(default_factory=dict)
     sram: dict[Site, int] = field(default_factory=dict)
+    matrix: dict[Site, object] = field(default_factory=dict)  # matrix-unit cycles per site
     engine_dram: dict[tuple[Site, str], int] = field(default_factory=dict)
 
     @cached_property
@@ -208,6 +219,8 @@ def work(graph, works: OpWorks | None = None) -> Work:
                 total.multicast[op.group] = (bytes_ + times * w.net_bytes, links)
             for site, n in w.sram:
                 _add(total.sram, site, times * n)
-            if w.ops:  # a relay's copy (relay-tokens) moves SRAM bytes and computes nothing
+            if w.matrix:
+                _add(total.matrix, sched.site, times * w.matrix)
+            elif w.ops:  # a relay's copy (relay-tokens) moves SRAM bytes and computes nothing
                 _add(total.ops, (sched.site, w.kind, w.dtype), times * w.ops)
     return total

@@ -87,6 +87,11 @@ class _Cuda:
         if width > WARP:
             raise LowerError("E7041", f"a site has {width} engines; a CUDA block has at most "
                                       f"{WARP} warps")
+        types = {t.dtype for t in p.graph.tensors} | {s.dtype for s in p.graph.streams}
+        narrow = sorted(types - set(C_TYPES))
+        if narrow:
+            raise LowerError("E7041", f"the program holds {', '.join(narrow)}; the cuda "
+                                      f"lowering writes i32, i64, f32 and f64 only")
         self.block = WARP * width
         w(f"// {self.name}: one persistent kernel, a thread block per site, a warp per engine")
         w(f"// (nano-vx spatial --lower cuda, target {self.target.name}).")

@@ -5,6 +5,7 @@ E7041."""
 
 from __future__ import annotations
 
+from ..spatial.elements import NARROW
 from ..spatial.program import flat_ops
 from . import LowerError
 
@@ -54,6 +55,12 @@ class Layout:
             if s.engine == "compute":
                 _no_semaphores(s)
         for b in p.graph.buffers:
+            if p.token_dtype(b.stream) in NARROW:
+                raise LowerError("E7041", f"buffer '{b.stream}' holds "
+                                          f"{p.token_dtype(b.stream)}; the tenstorrent "
+                                          f"lowering writes scalar loops over 32-bit words, "
+                                          f"not yet the compute API that unpacks narrow "
+                                          f"formats")
             if p.token_dtype(b.stream) not in FORMATS:
                 raise LowerError("E7041", f"buffer '{b.stream}' holds "
                                           f"{p.token_dtype(b.stream)}; Wormhole has no "

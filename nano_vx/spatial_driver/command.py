@@ -152,7 +152,7 @@ class _Run:
         from ..spatial.text import language_of
         from .vx_source import bridge
 
-        target = read_target(self.args.target, self.diagnostics)
+        target = read_target(self.args.target, self.diagnostics, self.args.math_fidelity)
         if target is None:
             raise _Stop
         kernel = None
@@ -304,8 +304,6 @@ class _Run:
     def _load_inputs(self, graph, path: str) -> dict[str, np.ndarray]:
         """The input tensors of an .npz archive, each array's shape and type checked from its
         header before it is read (a small archive may unpack to any size)."""
-        from ..spatial.ops import NUMPY_DTYPES
-
         try:
             loaded = np.load(path, allow_pickle=False)
             if not isinstance(loaded, np.lib.npyio.NpzFile):
@@ -319,11 +317,11 @@ class _Run:
                         self.fail("E7002", f"the inputs {path!r} have no array '{t.name}' "
                                            f"(they have {', '.join(sorted(headers)) or 'none'})")
                     shape, dtype = headers[t.name]
-                    if shape != tuple(t.shape) or dtype != np.dtype(NUMPY_DTYPES[t.dtype]):
+                    if shape != tuple(t.shape) or dtype not in _readable(t.dtype):
                         self.fail("E7002", f"input '{t.name}' in {path!r} is "
                                            f"{dtype}{list(shape)}; the program declares "
                                            f"{t.dtype}{list(t.shape)}")
-                return {t.name: data[t.name] for t in wanted}
+                return {t.name: _as_format(data[t.name], t.dtype) for t in wanted}
         except OSError as err:
             self.fail("E7002", f"cannot read the inputs {path!r}: "
                                f"{(err.strerror or 'cannot be read').lower()}")
@@ -396,6 +394,7 @@ class _Run:
                                    f"{outcome.describe()}")
 
     def _report(self, graph, target, lines, outcome) -> None:
+        from ..spatial.elements import NARROW
         from ..spatial.program import Program
 
         w = self.out.write
@@ -403,9 +402,15 @@ class _Run:
         for line in lines:
             w(line + "\n")
         w(f"outcome: {outcome.describe()}\n")
-        for name, value in sorted(outcome.outputs.items()):
-            w(f"output {name}: {value.dtype}{list(value.shape)}, sum {value.sum():g}\n")
         p = Program(graph)
+        for name, value in sorted(outcome.outputs.items()):
+            # A narrow format by its own name, summed in f64 (a bf16 sum would round).
+            fmt = p.tensors[name].dtype
+            if fmt in NARROW:
+                value, shown = value.astype(np.float64), fmt
+            else:
+                shown = value.dtype
+            w(f"output {name}: {shown}{list(value.shape)}, sum {value.sum():g}\n")
         if p.table("schedules"):
             from ..spatial_backend.periods import periods, report_lines
 
@@ -442,12 +447,34 @@ def _why(problem, program, pass_name: str) -> str:
     """What to make of a divergence: a float result may be the program's numerics (tiling
     reassociates sums); anything else is the pass's bug."""
     from ..oracle.equivalence import OutputDiffers
+    from ..spatial.elements import ELEMENTS
 
     if isinstance(problem, OutputDiffers):
         dtype = next(t.dtype for t in program.tensors if t.name == problem.tensor)
-        if dtype.startswith("f"):
+        if ELEMENTS[dtype].is_float:
             return ("the pass reorders float additions: a result that cancels large terms "
                     "keeps only their low bits, which depend on the order; compute it in f64 "
                     "or without the cancellation")
     return (f"this is a bug in the pass: rerun with --dump-before={pass_name} and "
             f"--dump-after={pass_name} to see its input and output")
+
+
+def _readable(dtype: str) -> tuple:
+    """The array types --inputs takes for a tensor of `dtype`: its own; for a narrow float
+    also f32 (numpy has no bf16 of its own), rounded to the format; for bf16 also the
+    two-byte records numpy reads an ml_dtypes bfloat16 array back as."""
+    from ..spatial.elements import ELEMENTS, NARROW
+
+    own = np.dtype(ELEMENTS[dtype].storage)
+    if dtype not in NARROW:
+        return (own,)
+    return (own, np.dtype(np.float32)) + ((np.dtype("V2"),) if dtype == "bf16" else ())
+
+
+def _as_format(array: np.ndarray, dtype: str) -> np.ndarray:
+    from ..spatial.elements import ELEMENTS
+
+    elem = ELEMENTS[dtype]
+    if array.dtype.kind == "V":
+        return array.view(elem.storage)
+    return elem.store(array) if array.dtype != np.dtype(elem.storage) or elem.block else array

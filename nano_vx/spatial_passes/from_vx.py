@@ -251,10 +251,10 @@ def _emit(name, tensors, roles, stages):
         if p.kind == "scalar":
             params = tuple(_ident(t) for t in p.ins)
             computes.append(S["Scalar"](stage_of[out], params, _sexpr(p.body, params),
-                                        ins_of[out], tuple(sources[out])))
+                                        ins_of[out], tuple(sources[out]), None))
         else:
             computes.append(S["Compute"](stage_of[out], p.kind, p.body, None, ins_of[out],
-                                         tuple(sources[out])))
+                                         tuple(sources[out]), None))
     return S["Graph"](name, tuple(items), tuple(streams), tuple(loads + computes + stores))
 
 

@@ -74,7 +74,7 @@ class _Relay:
         stages[at] = _renamed(stages[at], b.stream, self.local)
         given, put = (b.stream, self.local) if self.side == "in" else (self.local, b.stream)
         relay = L["Scalar"](self.stage, ("t",), L["Arg"]("t"), (L["Port"](given, 1),),
-                            (L["Port"](put, 1),))
+                            (L["Port"](put, 1),), None)
         stages.insert(at + (self.side == "out"), relay)
         spot = next(i for i, pl in enumerate(places) if pl.stage == self.end)
         places.insert(spot + (self.side == "out"), L["Place"](self.stage, self.site,

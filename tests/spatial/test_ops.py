@@ -32,7 +32,7 @@ def test_matmul_acc_sums_the_products_of_every_token_pair():
     stage = _stage("compute mm matmul_acc(a x3, b x3) -> c")
     a = [_ints(2, 3) for _ in range(3)]
     b = [_ints(3, 4) for _ in range(3)]
-    (out,) = fire(stage, [a, b], np.int32)
+    (out,) = fire(stage, [a, b], "i32")
     assert out.dtype == np.int32
     np.testing.assert_array_equal(out, sum(x @ y for x, y in zip(a, b)))
     # Cut along k, the tiles of one row block and one column block make the whole product.
@@ -42,7 +42,7 @@ def test_matmul_acc_sums_the_products_of_every_token_pair():
 def test_matmul_acc_of_one_pair_is_the_product():
     stage = _stage("compute mm matmul_acc(a, b) -> c")
     a, b = RNG.uniform(-1, 1, (4, 2)), RNG.uniform(-1, 1, (2, 5))
-    (out,) = fire(stage, [[a], [b]], np.float64)
+    (out,) = fire(stage, [[a], [b]], "f64")
     np.testing.assert_allclose(out, a @ b)
 
 
@@ -50,7 +50,7 @@ def test_matmul_acc_of_one_pair_is_the_product():
 def test_elementwise_binary_ops_go_token_by_token(op, fn):
     stage = _stage(f"compute k {op}(a x2, b x2) -> c x2")
     a, b = [_ints(2, 3), _ints(2, 3)], [_ints(2, 3), _ints(2, 3)]
-    out = fire(stage, [a, b], np.int32)
+    out = fire(stage, [a, b], "i32")
     assert len(out) == 2
     for got, x, y in zip(out, a, b):
         np.testing.assert_array_equal(got, fn(x, y))
@@ -59,7 +59,7 @@ def test_elementwise_binary_ops_go_token_by_token(op, fn):
 def test_scale_multiplies_every_token_by_its_factor():
     stage = _stage("compute k scale 0.5 (a x2) -> c x2")
     a = [RNG.uniform(-1, 1, (2, 2)).astype(np.float32) for _ in range(2)]
-    out = fire(stage, [a], np.float32)
+    out = fire(stage, [a], "f32")
     assert [t.dtype for t in out] == [np.float32, np.float32]
     for got, x in zip(out, a):
         np.testing.assert_array_equal(got, x * np.float32(0.5))
@@ -68,14 +68,14 @@ def test_scale_multiplies_every_token_by_its_factor():
 def test_scale_by_an_integer_keeps_integers_exact():
     stage = _stage("compute k scale 3 (a) -> c")
     a = _ints(3, 3)
-    (out,) = fire(stage, [[a]], np.int32)
+    (out,) = fire(stage, [[a]], "i32")
     np.testing.assert_array_equal(out, 3 * a)
 
 
 def test_exp_of_every_token():
     stage = _stage("compute k exp (a x3) -> c x3")
     a = [RNG.uniform(-1, 1, (2, 4)) for _ in range(3)]
-    out = fire(stage, [a], np.float64)
+    out = fire(stage, [a], "f64")
     assert len(out) == 3
     for got, x in zip(out, a):
         np.testing.assert_allclose(got, np.exp(x))
@@ -87,7 +87,7 @@ def test_reductions_combine_the_tokens_along_the_axis(op, fn, axis):
     """r tiles cut along the axis reduce to what the whole region reduces to."""
     stage = _stage(f"compute r {op} axis {axis} (a x3) -> c")
     tiles = [_ints(2, 4) for _ in range(3)]
-    (out,) = fire(stage, [tiles], np.int32)
+    (out,) = fire(stage, [tiles], "i32")
     whole = np.concatenate(tiles, axis=axis)
     np.testing.assert_array_equal(out, fn(whole, axis=axis, keepdims=True))
     assert out.shape == ((1, 4) if axis == 0 else (2, 1))
@@ -95,7 +95,7 @@ def test_reductions_combine_the_tokens_along_the_axis(op, fn, axis):
 
 def test_max_is_not_a_sum_of_the_tokens():
     stage = _stage("compute r max axis 1 (a x2) -> c")
-    (out,) = fire(stage, [[np.array([[1, 7]]), np.array([[5, 2]])]], np.int32)
+    (out,) = fire(stage, [[np.array([[1, 7]]), np.array([[5, 2]])]], "i32")
     np.testing.assert_array_equal(out, [[7]])
 
 
@@ -106,7 +106,7 @@ def test_a_scalar_body_broadcasts_like_numpy_token_by_token():
     stage = _stage("scalar e(x: xs x2, m: ms x2) = exp(x - m) -> es x2")
     xs = [RNG.uniform(-1, 1, (2, 4)) for _ in range(2)]
     ms = [x.max(axis=1, keepdims=True) for x in xs]  # one per row, broadcast over the row
-    out = fire(stage, [xs, ms], np.float64)
+    out = fire(stage, [xs, ms], "f64")
     assert len(out) == 2
     for got, x, m in zip(out, xs, ms):
         assert got.shape == (2, 4)
@@ -128,7 +128,7 @@ def test_scalar_functions_on_floats(body, fn):
     stage = _stage(f"scalar f(x: a, y: b) = {body} -> c")
     x = np.array([[0.5, -2.0, 4.0]])
     y = np.array([[1.5, 0.25, -3.0]])
-    (out,) = fire(stage, [[x], [y]], np.float64)
+    (out,) = fire(stage, [[x], [y]], "f64")
     np.testing.assert_allclose(out, fn(x, y))
 
 
@@ -138,20 +138,20 @@ def test_integer_division_truncates_and_a_division_by_zero_gives_zero():
     stage = _stage("scalar q(x: a, y: b) = x / y -> c")
     x = np.array([7, -7, 7, -7, 5, -5, 0], dtype=np.int32)
     y = np.array([2, 2, -2, -2, 0, 0, 3], dtype=np.int32)
-    (out,) = fire(stage, [[x], [y]], np.int32)
+    (out,) = fire(stage, [[x], [y]], "i32")
     assert out.dtype == np.int32
     np.testing.assert_array_equal(out, [3, -3, -3, 3, 0, 0, 0])
 
 
 def test_integer_division_by_a_constant_truncates_too():
     stage = _stage("scalar h(x: a) = x / 2 -> c")
-    (out,) = fire(stage, [[np.array([5, -5, 4], dtype=np.int32)]], np.int32)
+    (out,) = fire(stage, [[np.array([5, -5, 4], dtype=np.int32)]], "i32")
     np.testing.assert_array_equal(out, [2, -2, 2])
 
 
 def test_division_by_a_float_constant_is_true_division_then_the_stage_type():
     stage = _stage("scalar h(x: a) = x / 2.0 -> c")
-    (out,) = fire(stage, [[np.array([5, -5], dtype=np.int32)]], np.float32)
+    (out,) = fire(stage, [[np.array([5, -5], dtype=np.int32)]], "f32")
     assert out.dtype == np.float32
     np.testing.assert_array_equal(out, [2.5, -2.5])
 
@@ -159,7 +159,7 @@ def test_division_by_a_float_constant_is_true_division_then_the_stage_type():
 def test_a_float_division_by_zero_is_inf_without_a_warning():
     stage = _stage("scalar h(x: a, y: b) = x / y -> c")
     with np.errstate(all="raise"):
-        (out,) = fire(stage, [[np.array([1.0])], [np.array([0.0])]], np.float64)
+        (out,) = fire(stage, [[np.array([1.0])], [np.array([0.0])]], "f64")
     assert np.isinf(out).all()
 
 
@@ -226,7 +226,7 @@ def test_an_untiled_access_touches_the_whole_tensor_once_per_firing():
 def test_tokens_an_op_cannot_combine_raise_op_error(line, tokens, fragment):
     stage = _stage(line)
     with pytest.raises(OpError) as caught:
-        fire(stage, tokens, np.float64)
+        fire(stage, tokens, "f64")
     assert str(caught.value).startswith(fragment)
     assert len(str(caught.value)) > len(fragment)  # numpy's reason follows
 
@@ -244,5 +244,6 @@ def test_an_integer_matmul_wraps_as_its_pairs_summed_one_by_one_would(dtype, hig
         want = np.zeros((3, 2), dtype=dtype)
         for x, y in zip(a, b):
             want = want + x @ y  # numpy's integer loop, wrapping at the element type
-    [got] = fire(_stage("compute mm matmul_acc(a x3, b x3) -> c"), [a, b], dtype)
+    name = {np.int32: "i32", np.int64: "i64"}[dtype]
+    [got] = fire(_stage("compute mm matmul_acc(a x3, b x3) -> c"), [a, b], name)
     assert got.dtype == dtype and (got == want).all()

@@ -251,7 +251,7 @@ ERRORS = [
     ("spatial p {\n    tensor A: i32[4]\n}", 2, 21,
      ["expected the role of tensor A (input (given)", "found end of line"]),
     ("spatial p {\n  stream s: i33\n}", 2, 13,
-     ["expected the dtype of stream s (i32 i64 f32 f64), found 'i33'"]),
+     ["expected the dtype of stream s (i32 i64 f32 f64 bf16 f16 bfp8 bfp4), found 'i33'"]),
     ("spatial p {\n  compute c frob(a) -> b\n}", 2, 13,
      ["expected the op of compute c (matmul_acc add mul scale exp sum max), found 'frob'"]),
     ("spatial p {\n  compute c max axis (a) -> b\n}", 2, 22,
@@ -352,11 +352,11 @@ def test_printer_refuses_what_the_text_cannot_say():
     cases = [
         (port, "not a spatial Graph: a Port node of Sdataflow"),
         ("spatial p {}", "not a spatial Graph: 'spatial p {}'"),
-        (_graph(S, [S["Scalar"]("s", ("a", "b"), S["Arg"]("a"), (port,), ())]),
+        (_graph(S, [S["Scalar"]("s", ("a", "b"), S["Arg"]("a"), (port,), (), None)]),
          "scalar s has 2 params but 1 input ports"),
-        (_graph(S, [S["Compute"]("c", "scale", None, float("inf"), (port,), ())]),
+        (_graph(S, [S["Compute"]("c", "scale", None, float("inf"), (port,), (), None)]),
          "compute c: the constant inf has no text form"),
-        (_graph(S, [S["Scalar"]("s", (), S["Num"](float("nan")), (), ())]),
+        (_graph(S, [S["Scalar"]("s", (), S["Num"](float("nan")), (), (), None)]),
          "scalar s: the constant nan has no text form"),
         (_graph(Splaced, [S["Load"]("l", "A", ())]),
          "load l has no tile, but every load of Splaced needs one"),
@@ -415,9 +415,10 @@ def _node(lang, prod, children):
     if prod == "Scalar":  # the text pairs each param with its input port
         pairs = st.lists(st.tuples(NAMES, _nonterminal(lang, "Port")), max_size=3)
         return st.builds(
-            lambda n, ps, body, outs: cls(n, tuple(p for p, _ in ps), body,
-                                          tuple(q for _, q in ps), outs),
-            NAMES, pairs, _nonterminal(lang, "SExpr"), _field(lang, cls._declared[4], {}))
+            lambda n, ps, body, outs, via: cls(n, tuple(p for p, _ in ps), body,
+                                               tuple(q for _, q in ps), outs, via),
+            NAMES, pairs, _nonterminal(lang, "SExpr"), _field(lang, cls._declared[4], {}),
+            _field(lang, cls._declared[5], {}))
     return st.builds(cls, *(_field(lang, f, children) for f in cls._declared))
 
 
