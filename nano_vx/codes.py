@@ -701,6 +701,19 @@ _ENTRIES = [
          "at the start of every iteration. The message names the clause as written. "
          "verify-contracts proves them while compiling, so a program it admits trips none "
          "of them; a clause it could only report as unverified (W8001, W8002) may."),
+    # -- traits and Copy (desugar-traits) ------------------------------------------------
+    Code("E3031", "`Copy` for a type that holds a tensor",
+         "A struct the program implements `Copy` for is copied wherever it is used, so each "
+         "of its fields must copy too: a scalar, a reference, an enum, a Copy struct, a "
+         "tuple of these. A tensor owns its elements and moves, and so does a struct without "
+         "`Copy`; a Copy struct holding one would duplicate what only one owner may hold. "
+         "Remove `impl Copy for S {}` (S then moves when passed by value, and `&S` lends "
+         "it), or hold the tensor elsewhere."),
+    Code("E3037", "an impl that does not match its trait",
+         "`impl Trait for Type { .. }` writes every method the trait declares without a "
+         "default body, and no method the trait does not declare. The message names the "
+         "methods missing, or the one the trait lacks. A method of the type's own goes in "
+         "`impl Type { .. }`."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _ENTRIES}

@@ -39,6 +39,7 @@ from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_traits import desugar_traits
 from .passes.desugar_tuple_lets import desugar_tuple_lets
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.desugar_value_matches import desugar_value_matches
@@ -91,6 +92,7 @@ PIPELINE = Pipeline([
     desugar_loops,
     desugar_tuple_lets,
     hoist_nested_items,
+    desugar_traits,
     flatten_impl_blocks,
     resolve_type_paths,
     desugar_unroll_across,

@@ -127,10 +127,21 @@ line("EnumDecl", "name variants", "enum {name} {{", Lines("variants", ","), "}}"
 expr("Variant", "name fields", "{name}", Opt("({fields})"))
 line("Impl", "generics type fns",
      "impl", Opt("<{generics}>"), " {type} {{", Lines("fns", blank=True, stmt=True), "}}")
+line("ImplFor", "trait generics type fns",
+     "impl", Opt("<{generics}>"), " {trait} for {type} {{", Lines("fns", blank=True, stmt=True),
+     "}}")
+line("Trait", "name methods", "trait {name} {{", Lines("methods", blank=True, stmt=True), "}}")
+line("FnSig", "name generics params ret",
+     "fn {name}", Opt("<{generics}>"), "({params})", Opt(" -> {ret}"), ";")
 line("StructDecl", "name fields generics",
      "struct {name}", Opt("<{generics}>"), " {{", Lines("fields", ","), "}}")
-# From Lmono on, a generic struct's parameters are erased.
-line("StructDecl", "name fields", "struct {name} {{", Lines("fields", ","), "}}")
+# From Ltraitless on, a struct says whether it is Copy (`impl Copy for S {}` said so).
+line("StructDecl", "name fields generics copy",
+     "struct {name}", Opt("<{generics}>"), Flag("copy", ": Copy"), " {{", Lines("fields", ","),
+     "}}")
+# From Linstances on, a generic struct's parameters are erased.
+line("StructDecl", "name fields copy",
+     "struct {name}", Flag("copy", ": Copy"), " {{", Lines("fields", ","), "}}")
 expr("TypeParam", "name topology", "{name}", Flag("topology", ": Topology"))
 expr("ConstParam", "name type", "const {name}: {type}")
 expr("Param", "name type", "{name}", Opt(": {type}"))

@@ -67,6 +67,14 @@ NONTERMINALS = [
         prod("Impl", "generics: GParam*, type: Type, fns: Item*",
              "`impl<T> Pair<T> { fn new(..) -> Self { .. } }`: functions called through the "
              "type, `Pair::new(..)`"),
+        prod("Trait", "name: name, methods: Item*",
+             "`trait Shape { fn area(s: Self) -> f32; }`: methods required (FnSig) or with a "
+             "default body (Fn)"),
+        prod("FnSig", "name: name, generics: GParam*, params: Param*, ret: Type?",
+             "a method a trait requires, `fn area(s: Self) -> f32;`: each impl gives its body"),
+        prod("ImplFor", "trait: name, generics: GParam*, type: Type, fns: Item*",
+             "`impl Shape for Square { .. }`: the trait's methods for a type, called through "
+             "it (`Square::area(s)`); `impl Copy for S {}` makes S copied on use"),
     )),
     Nonterminal("GParam", (
         prod("TypeParam", "name: name, topology: bool"),

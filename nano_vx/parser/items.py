@@ -59,15 +59,28 @@ ENUM = Build(kw("enum") - IDENT - LBRACE
              - punct("}", "',' or '}'"),
              lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
 
-# An impl block holds functions only: nano-vx has no traits, so no `impl Trait for T`.
-IMPL = Build(kw("impl") - _GENERICS - TYPE - LBRACE - Group(ZeroOrMore(FN))
-             - punct("}", "a function or '}'"),
-             lambda sp, t: Lsrc["Impl"](tuple(t[0]), t[1], tuple(t[2]), span=sp))
+# `impl<T> Pair<T> { .. }` holds functions only; `impl Trait for Type { .. }` implements a
+# trait: the trait is a name, so the word before `for` tells the two apart.
+_IMPL_BODY = LBRACE - Group(ZeroOrMore(FN)) - punct("}", "a function or '}'")
+IMPL = (Build(kw("impl") + _GENERICS + IDENT + kw("for") - TYPE - _IMPL_BODY,
+              lambda sp, t: Lsrc["ImplFor"](t[1], tuple(t[0]), t[2], tuple(t[3]), span=sp))
+        | Build(kw("impl") - _GENERICS - TYPE - _IMPL_BODY,
+                lambda sp, t: Lsrc["Impl"](tuple(t[0]), t[1], tuple(t[2]), span=sp)))
+
+# A trait's methods: a signature ending in `;` is required, one with a body has a default.
+# A signature backtracks (`+`) up to its `;`, so a method with a body is read as a function.
+_SIG = Build(kw("fn") + IDENT + _GENERICS + LPAR + _PARAMS + RPAR
+             + Group(Optional(ARROW + TYPE)) + punct(";"),
+             lambda sp, t: Lsrc["FnSig"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]),
+                                         span=sp), "a method's signature")
+TRAIT = Build(kw("trait") - IDENT - LBRACE - Group(ZeroOrMore(_SIG | FN))
+              - punct("}", "a method or '}'"),
+              lambda sp, t: Lsrc["Trait"](t[0], tuple(t[1]), span=sp))
 
 IMPORT = Build(kw("import") - IDENT + ZeroOrMore(PATH - IDENT) - punct(";"),
                lambda sp, t: Lsrc["Import"](tuple(t), span=sp), "an import")
 
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
-                   "import": IMPORT, "impl": IMPL,
+                   "import": IMPORT, "impl": IMPL, "trait": TRAIT,
                    "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -297,6 +297,6 @@ _STMT <<= Dispatch({
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
     "{": _BLOCK_STMT, "unsafe": _UNSAFE,
     "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT, "enum": _ITEM_STMT,
-    "impl": _ITEM_STMT,
+    "impl": _ITEM_STMT, "trait": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
 } | {c: _EXPR_LINE for c in "0123456789\"(|-!*&["}, _EXPR_LINE, "a statement")

@@ -112,7 +112,7 @@ def _struct(run, node):
     _once_each(run, node.fields, f"struct '{node.name}'", "field")
     # Field names are not variables: keep them, resolve only inside their types.
     fields = [Lresolved["Param"](f.name, _opt(run, f.type), span=f.span) for f in node.fields]
-    return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics),
+    return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics), node.copy,
                                    span=node.span)
 
 
@@ -184,8 +184,8 @@ def _not_an_enum(st, node):
         return {"notes": [f"`{a}::{b}` is a function of `impl {a}`, and nano-vx has no "
                           f"function values"], "help": [f"call it: `{a}::{b}(..)`"]}
     if a in st.generics:
-        return {"notes": [f"'{a}' is a generic parameter, and nano-vx has no traits: no "
-                          f"function is called through a parameter"],
+        return {"notes": [f"'{a}' is a generic parameter, and nano-vx calls no function "
+                          f"through a parameter, a trait's method neither"],
                 "help": [f"call through a struct or enum with an impl block: `S::{b}(..)`"]}
     if node._prod == "EnumValue" and a in st.globals:
         return {"notes": [f"'{a}' is not an enum, and no impl block of it declares a "

@@ -109,6 +109,15 @@ EXAMPLES = {
                               (L["Fn"]("first", (), (L["Param"]("p", L["NamedType"]("Self")),),
                                        None, L["NamedType"]("T"), (),
                                        block(value=L["FieldGet"](var("p"), "a"))),)),
+    "FnSig": lambda: L["FnSig"]("area", (), (L["Param"]("s", L["NamedType"]("Self")),), f32()),
+    "Trait": lambda: L["Trait"]("Shape", (
+        EXAMPLES["FnSig"](),
+        L["Fn"]("twice", (), (L["Param"]("s", L["NamedType"]("Self")),), None, f32(), (),
+                block(value=L["Float"](2.0))))),
+    "ImplFor": lambda: L["ImplFor"]("Shape", (L["TypeParam"]("T", False),),
+                                    L["AppliedType"]("Pair", (L["TypeArg"](L["NamedType"]("T")),)),
+                                    (L["Fn"]("area", (), (L["Param"]("s", L["NamedType"]("Self")),),
+                                             None, f32(), (), block(value=L["Float"](1.0))),)),
     "EnumDecl": lambda: L["EnumDecl"]("Shape", (L["Variant"]("Dot", ()), EXAMPLES["Variant"]())),
     "Variant": lambda: L["Variant"]("Rect", (f32(), f32())),
     "TupleType": lambda: L["TupleType"]((f32(), L["TupleType"]((L["Scalar"]("i32"), f32())))),
@@ -223,7 +232,7 @@ def example(prod: str):
 def program():
     """A program that holds every Lsrc production."""
     items = [EXAMPLES[p]() for p in ("Import", "MemoryDecl", "TopologyDecl", "ConstItem",
-                                     "StructDecl", "Impl", "EnumDecl")]
+                                     "StructDecl", "Impl", "Trait", "ImplFor", "EnumDecl")]
     items.append(EXAMPLES["Fn"]())
     stmts = []
     for prod, (nt, _) in Lsrc.productions.items():

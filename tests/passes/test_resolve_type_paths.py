@@ -49,7 +49,7 @@ def test_generic_arguments_on_a_variant_are_refused_then_repaired():
     ("struct P { x: i32 }\nfn main() {\n  let f = P::o();\n}\n",
      "'P' is not an enum, and no impl block of it declares a function 'o'"),
     ("fn f<H>(h: H) -> i32 { H::width() }\nfn main() {\n  print(f(1));\n}\n",
-     "'H' is a generic parameter, and nano-vx has no traits"),
+     "'H' is a generic parameter, and nano-vx calls no function through a parameter"),
 ])
 def test_a_path_that_names_no_variant_says_what_it_names(tmp_path, capsys, program, note):
     path = tmp_path / "path.vx"
