@@ -11,7 +11,7 @@ from nano_vx.passes.desugar_traits import desugar_traits
 from front import assert_prints_the_same, assert_refused_then_repaired, run_front
 
 CASES = Path(__file__).parent / "cases" / "desugar_traits"
-SHAPES = ["shapes", "generic"]
+SHAPES = ["shapes", "generic", "through_a_parameter"]
 REFUSED = [
     ("unknown_trait", "E2001", "there is no trait named 'Copy' to implement"),
     ("missing_method", "E3037", "the impl of 'Area' for 'Square' lacks the method 'perimeter'"),
