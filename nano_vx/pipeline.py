@@ -24,6 +24,7 @@ from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
@@ -130,6 +131,7 @@ PIPELINE = Pipeline([
     check_loop_exits,
     check_linearity,
     check_shared_writes,
+    check_unsafe,
     check_loans,
     check_visibility,
     check_calls,

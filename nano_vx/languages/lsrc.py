@@ -116,6 +116,8 @@ NONTERMINALS = [
         prod("Invariant", "cond: Expr",
              "`invariant c` in a loop's header, kept at the start of its body: c holds "
              "before every iteration and when the loop ends"),
+        prod("UnsafeFn", "", "`unsafe fn`, kept after its function's contract clauses: a "
+                             "call of it is made inside `unsafe`, and its body is unsafe"),
         prod("ComptimeStmt", "body: Block"),
         prod("BlockStmt", "body: Block", "a block written as a statement: its own scope"),
         prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
@@ -157,6 +159,10 @@ NONTERMINALS = [
         prod("Transfer", "value: Expr, dest: Mem"),
         prod("Spawn", "topo: Topo, body: Block"),
         prod("Comptime", "body: Block"),
+        prod("Unsafe", "body: Block", "`unsafe { .. }`: the block, where raw pointers may be "
+                                      "read and written and `unsafe fn`s called"),
+        prod("AsPtr", "value: Expr, mutable: bool",
+             "`t.as_ptr()`, `t.as_mut_ptr()`: a raw pointer to t's first element"),
         prod("Closure", "params: Param*, body: Block"),
         prod("Grad", "fn: name, arg: Expr"),
         prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
@@ -217,6 +223,9 @@ NONTERMINALS = [
         prod("HardwareStateType", "inner: Type, topo: Topo"),
         prod("RefType", "inner: Type, mem: Mem"),
         prod("BorrowType", "inner: Type, mutable: bool", "`&T`, `&mut T`: a reference to a T"),
+        prod("PtrType", "inner: Type, mutable: bool, place: Place?",
+             "`*const T`, `*mut T`: a raw pointer to Ts in a memory space (as written, with no "
+             "place: host memory)"),
         prod("NamedType", "name: name", "a generic type parameter or a struct"),
         prod("TupleType", "elems: Type*", "`(i32, f32)`"),
         prod("AppliedType", "name: name, args: GArg*",

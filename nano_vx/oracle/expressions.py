@@ -28,7 +28,7 @@ from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
-from .references import Ref, as_ref, referent
+from .references import Pointer, Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -542,6 +542,8 @@ class ExprMixin:
 
         def index(f):
             t = base(f)
+            if type(t) is Pointer and len(indices) == 1:  # `p[i]`: i elements on
+                return t.at(to_index(indices[0](f), span)).get(span)
             if type(t) is Ref:
                 t = referent(t, span)
             if type(t) is not Tensor:
@@ -702,6 +704,21 @@ class ExprMixin:
     @EXPRESSIONS.on("Comptime")
     def x_Comptime(self, node, sc, hint):
         return self.expr_block(node.body, sc)  # a later pass folds it; running it is the same
+
+    @EXPRESSIONS.on("Unsafe")
+    def x_Unsafe(self, node, sc, hint):
+        return self.expr_block(node.body, sc, hint)  # what it allows is checked, not run
+
+    @EXPRESSIONS.on("AsPtr")
+    def x_AsPtr(self, node, sc, hint):
+        value, mutable, span = self.expr(node.value, sc), node.mutable, node.span
+
+        def as_ptr(f):
+            t = unplace(referent(value(f), span))
+            if type(t) is not Tensor:
+                wrong_kind(span, f"`.as_ptr()` of a value of type {describe(t)}, not a tensor")
+            return Pointer(t, 0, mutable)
+        return as_ptr
 
     @EXPRESSIONS.on("TopoRef")
     def x_TopoRef(self, node, sc, hint):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyparsing import Group, Keyword, Optional, ZeroOrMore
 
-from ..languages.lsrc import Lsrc
+from ..languages.lsrc import Lsrc, contract_clauses
 from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
@@ -43,6 +43,17 @@ FN = Build(
     lambda sp, t: Lsrc["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
                           tuple(t[5]), guarded(t[6], t[7]), span=sp),
     "a function")
+
+
+def _unsafe(sp, t):
+    """`unsafe fn`: the function, marked after its contract clauses."""
+    fn = t[0]
+    n = len(contract_clauses(fn.body))
+    stmts = fn.body.stmts[:n] + (Lsrc["UnsafeFn"](span=sp),) + fn.body.stmts[n:]
+    return fn.replace(body=fn.body.replace(stmts=stmts))
+
+
+UNSAFE_FN = Build(kw("unsafe") + FN, _unsafe, "an unsafe function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - EXPR))
                    - punct(";"),
                    lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2][0] if t[2] else None,
@@ -81,6 +92,6 @@ IMPORT = Build(kw("import") - IDENT + ZeroOrMore(PATH - IDENT) - punct(";"),
                lambda sp, t: Lsrc["Import"](tuple(t), span=sp), "an import")
 
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
-                   "import": IMPORT, "impl": IMPL, "trait": TRAIT,
+                   "import": IMPORT, "impl": IMPL, "trait": TRAIT, "unsafe": UNSAFE_FN,
                    "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -97,6 +97,9 @@ _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
 # one character at a time).
 _borrow = Build(Literal("&") - Optional(Keyword("mut")) - TYPE,
                 lambda sp, t: Lsrc["BorrowType"](t[-1], len(t) == 3, span=sp))
+# `*const T`, `*mut T`: a raw pointer.
+_pointer = Build(Literal("*") - (Keyword("const") | Keyword("mut")) - TYPE,
+                 lambda sp, t: Lsrc["PtrType"](t[-1], t[1] == "mut", None, span=sp))
 _TYPE_ARGS = Forward().set_name("generic arguments")
 NAMED_TYPE = Build(IDENT + Optional(_TYPE_ARGS),
                    lambda sp, t: Lsrc["NamedType"](t[0], span=sp) if len(t) == 1 else
@@ -108,7 +111,7 @@ _TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
 
 _TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {
     "Tensor": TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
-    "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "(": _TUPLE_TYPE}
+    "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "*": _pointer, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # The types a generic argument list may hold besides a dimension (a bare name reads as a
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).

@@ -368,9 +368,24 @@ def test_print_with_a_bang_is_print():
     assert expr("print != 3") == B("!=", V("print"), Int(3))
 
 
-def test_an_unsafe_block_is_a_block_statement():
-    assert stmt("unsafe { x = 1; }") == stmt("{ x = 1; }")
-    assert stmt("unsafe { x = 1; };") == stmt("{ x = 1; }")
+def test_an_unsafe_block_is_an_expression_and_a_statement():
+    block = N["Block"]((N["Assign"](N["Var"]("x"), "=", N["Int"](1)),), None)
+    assert body("unsafe { x = 1; }").value == N["Unsafe"](block)  # ending a block: its value
+    assert stmt("unsafe { x = 1; };") == N["ExprStmt"](N["Unsafe"](block))
+    let = stmt("let y = unsafe { *p };")
+    assert let.value == N["Unsafe"](N["Block"]((), N["Deref"](N["Var"]("p"))))
+
+
+def test_an_unsafe_fn_is_marked_after_its_contracts():
+    fn = program("unsafe fn f(x: i32) requires x > 0 { g(); }").items[0]
+    assert [s._prod for s in fn.body.stmts] == ["Requires", "UnsafeFn", "ExprStmt"]
+
+
+def test_pointer_types_and_as_ptr():
+    let = stmt("let p: *mut f32 = t.as_mut_ptr();")
+    assert let.type == N["PtrType"](N["Scalar"]("f32"), True, None)
+    assert let.value == N["AsPtr"](N["Var"]("t"), True)
+    assert stmt("let q: *const i32 = t.as_ptr();").value == N["AsPtr"](N["Var"]("t"), False)
 
 
 def test_transfer_is_the_older_spelling_of_the_reachable_bound():
