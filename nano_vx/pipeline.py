@@ -40,6 +40,7 @@ from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_malloc import desugar_malloc
 from .passes.desugar_traits import desugar_traits
 from .passes.desugar_tuple_lets import desugar_tuple_lets
 from .passes.desugar_unroll_across import desugar_unroll_across
@@ -86,6 +87,7 @@ PIPELINE = Pipeline([
     load_machine_files,
     drop_imports,
     drop_void_results,
+    desugar_malloc,
     check_definite_assignment,
     desugar_deferred_lets,
     desugar_tensor_constructors,

@@ -318,3 +318,22 @@ def nested_blocks(stmt):
     expr = getattr(stmt, "expr", None)
     if expr is not None and getattr(expr, "_prod", None) == "If":
         yield from nested_blocks(expr)
+
+
+def malloc_constructor(let, language=None):
+    """`let b: Tensor<f32, CPU_DRAM> = malloc(n);` (an older spelling): the constructor its
+    `malloc(n)` means under the `let`'s rank-1 tensor type, `Tensor<..>::uninit([n])`, made
+    of `language`'s nodes (Lsrc's by default); None for any other `let`."""
+    value, ty = let.value, let.type
+    if not (is_malloc(value) and ty is not None and ty._prod == "TensorType"
+            and len(ty.dims) == 1):
+        return None
+    nodes = language or Lsrc
+    size = nodes["ArrayLit"]((value.args[0],), span=value.span)
+    return nodes["TensorNew"](ty, "uninit", (size,), span=value.span)
+
+
+def is_malloc(e) -> bool:
+    """A call `malloc(n)`, the older spelling of an uninitialised rank-1 tensor."""
+    return e._prod == "Call" and e.callee._prod == "Var" and e.callee.name == "malloc" \
+        and len(e.args) == 1 and not e.targs

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 
 from ..languages.ldrops import Ldrops
-from ..languages.lsrc import assertion_message
+from ..languages.lsrc import assertion_message, malloc_constructor
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
@@ -81,7 +81,10 @@ class StmtMixin(ExprMixin):
 
     @STATEMENTS.on("Let")
     def s_Let(self, node, sc):
-        value = self.expr(node.value, sc, scalar_hint(node.type))
+        # Before desugar-malloc, `malloc(n)` under a tensor type is that tensor, uninitialised.
+        ctor = malloc_constructor(node) if sc.lookup("malloc") is None \
+            and "malloc" not in self.functions else None
+        value = self.expr(ctor or node.value, sc, scalar_hint(node.type))
         conform = self.conformer(node.type, node.span)
         slot = sc.declare(node.name)  # after the value: `let x = x + 1` reads the outer x
         if conform is None:

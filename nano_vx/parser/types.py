@@ -80,6 +80,13 @@ _SHAPE = LBRACK - Group(Optional(DIMS)).set_parse_action(lambda t: [tuple(t[0][0
 TENSOR_TYPE = Build(
     kw("Tensor") - LT - TYPE - COMMA - _SHAPE + Optional(COMMA - PLACE) - GT,
     _tensor, "a tensor type")
+# The older spelling `Tensor<f32, CPU_DRAM>`: no shape, a bare memory-space name; a rank-1
+# tensor of a length known when the program runs, in that space.
+_OLD_TENSOR_TYPE = Build(
+    kw("Tensor") + LT + TYPE + COMMA + IDENT + GT,
+    lambda sp, t: Lsrc["TensorType"](t[0], (Lsrc["DimAny"](span=sp),),
+                                     Lsrc["MemRef"](t[1], span=sp), span=sp),
+    "a tensor type")
 # What a tensor constructor names: `Tensor<f32>` alone (its shape to come from the
 # arguments) or a whole tensor type; (elem, dims or None, place or None).
 TENSOR_HEAD = Build(
@@ -110,7 +117,7 @@ _TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
                     lambda sp, t: Lsrc["TupleType"](tuple(t[0]), span=sp), "a tuple type")
 
 _TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {
-    "Tensor": TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
+    "Tensor": _OLD_TENSOR_TYPE | TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
     "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "*": _pointer, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # The types a generic argument list may hold besides a dimension (a bare name reads as a

@@ -494,3 +494,10 @@ def test_a_route_question_takes_topologies_or_memory_spaces(word):
 def test_transfer_is_a_name_when_no_place_follows():
     assert expr("Transfer + 1") == B("+", V("Transfer"), Int(1))
     assert expr("Transfer < limit") == B("<", V("Transfer"), V("limit"))
+
+
+def test_the_older_tensor_spelling_names_a_space_and_no_shape():
+    let = stmt("let b: Tensor<f32, CPU_DRAM> = malloc(4);")
+    assert let.type == N["TensorType"](N["Scalar"]("f32"), (N["DimAny"](),),
+                                       N["MemRef"]("CPU_DRAM"))
+    assert stmt("let c: Tensor<f32, [4], Memory::CPU_DRAM> = t;").type.dims == (N["DimInt"](4),)
