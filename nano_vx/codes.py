@@ -247,8 +247,9 @@ _ENTRIES = [
          "declared outside it (named); it holds a check, an `assert` or an integer `/` or "
          "`%`, that the compiler cannot show to pass (one on a path taken only for some "
          "run-time values, or one depending on a run-time value); or its value depends on "
-         "a value known only at run time (named) or on an integer result outside its type. "
-         "Reading a run-time value is allowed when nothing the block produces depends on it."),
+         "a value known only at run time (named) or on an integer result outside its type "
+         "(a cast that changes a value, `-1i64 as u64`, included); an `unsafe` block or "
+         "`unsafe fn` runs only with the program. Reading a run-time value is allowed when nothing the block produces depends on it."),
     Code("E3034", "a `comptime` block inside another",
          "The outer block already runs while compiling, so the inner `comptime` asks for "
          "nothing more: remove it. A lambda whose body is a `comptime` block, written "
@@ -706,6 +707,37 @@ _ENTRIES = [
          "at the start of every iteration. The message names the clause as written. "
          "verify-contracts proves them while compiling, so a program it admits trips none "
          "of them; a clause it could only report as unverified (W8001, W8002) may."),
+    # -- traits and Copy (desugar-traits) ------------------------------------------------
+    Code("E3031", "`Copy` for a type that holds a tensor",
+         "A struct the program implements `Copy` for is copied wherever it is used, so each "
+         "of its fields must copy too: a scalar, a reference, an enum, a Copy struct, a "
+         "tuple of these. A tensor owns its elements and moves, and so does a struct without "
+         "`Copy`; a Copy struct holding one would duplicate what only one owner may hold. "
+         "Remove `impl Copy for S {}` (S then moves when passed by value, and `&S` lends "
+         "it), or hold the tensor elsewhere."),
+    Code("E3037", "an impl that does not match its trait",
+         "`impl Trait for Type { .. }` writes every method the trait declares without a "
+         "default body, and no method the trait does not declare. The message names the "
+         "methods missing, or the one the trait lacks. A method of the type's own goes in "
+         "`impl Type { .. }`."),
+    # -- raw pointers and `unsafe` (check-unsafe, check-calls) ------------------------------
+    Code("E5002", "a read or write through a raw pointer outside `unsafe`",
+         "`*p`, `*p = v` and `p[i]` for a raw pointer p (`*const T`, `*mut T`, made by "
+         "`t.as_ptr()` or `t.as_mut_ptr()`) touch memory that no check follows: nothing "
+         "says p still points into its tensor, or that the index stays inside it. Write them "
+         "inside `unsafe { .. }` (an expression: `let v = unsafe { *p };`) or in the body of "
+         "an `unsafe fn`. Making a pointer and passing it on are safe."),
+    Code("E5003", "a call of an `unsafe fn` outside `unsafe`",
+         "A function declared `unsafe fn` assumes something of its caller that no check "
+         "follows (typically that a pointer it takes is valid): its calls stand inside "
+         "`unsafe { .. }`, or in the body of another `unsafe fn`, where the caller takes on "
+         "what it assumes."),
+    Code("E6029", "a pointer into device memory passed where host memory is wanted",
+         "A raw pointer carries the memory space it points into: `t.as_ptr()` points where "
+         "t lives. A parameter written `*const T` or `*mut T` points into host memory, so "
+         "passing a pointer into a device's memory to it would let the host dereference "
+         "memory it cannot reach. Transfer the tensor to host memory first and take the "
+         "pointer there."),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _ENTRIES}

@@ -24,6 +24,7 @@ from .passes.check_memory_declarations import check_memory_declarations
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
@@ -39,6 +40,8 @@ from .passes.desugar_literal_suffixes import desugar_literal_suffixes
 from .passes.desugar_loops import desugar_loops
 from .passes.desugar_tensor_constructors import desugar_tensor_constructors
 from .passes.desugar_transfer_methods import desugar_transfer_methods
+from .passes.desugar_malloc import desugar_malloc
+from .passes.desugar_traits import desugar_traits
 from .passes.desugar_tuple_lets import desugar_tuple_lets
 from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.desugar_value_matches import desugar_value_matches
@@ -87,6 +90,7 @@ PIPELINE = Pipeline([
     load_machine_files,
     drop_imports,
     drop_void_results,
+    desugar_malloc,
     check_definite_assignment,
     desugar_deferred_lets,
     desugar_tensor_constructors,
@@ -94,6 +98,7 @@ PIPELINE = Pipeline([
     desugar_loops,
     desugar_tuple_lets,
     hoist_nested_items,
+    desugar_traits,
     flatten_impl_blocks,
     resolve_type_paths,
     desugar_unroll_across,
@@ -131,6 +136,7 @@ PIPELINE = Pipeline([
     check_loop_exits,
     check_linearity,
     check_shared_writes,
+    check_unsafe,
     check_loans,
     check_visibility,
     check_calls,

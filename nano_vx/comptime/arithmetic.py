@@ -4,6 +4,7 @@ checks `/` and `%` make."""
 
 from __future__ import annotations
 
+import math
 import operator
 
 from ..values.numbers import (
@@ -169,6 +170,27 @@ class ArithmeticMixin:
         return v if type(v) is Unknown else self.guarded(logical_not, v, span)
 
     def converted(self, v, name, span):
-        """`v as name`: wraps or saturates as Rust's `as` defines, never out of range."""
-        return v if type(v) is Unknown else self.guarded(cast, v, name, span)
+        """`v as name`, when it keeps the value: a cast that wraps an integer (`-1i64 as
+        u64`) or saturates a float outside the integer type (`1e20 as i64`) is what the
+        program does when it runs, but not a value the compiler takes as known (vxc's
+        rule: E3033 where a block needs it). A float's fraction is dropped, as `as` does."""
+        if type(v) is Unknown:
+            return v
+        r = self.guarded(cast, v, name, span)
+        u, ru = unplace(v), unplace(r)
+        if type(ru) in (int, TInt) and _changed(u, ru.v if type(ru) is TInt else ru):
+            return overflow(f"`{format_scalar(u)} as {name}` is {format_scalar(ru)}, a cast "
+                            f"that changes the value")
+        return r
 
+
+
+def _changed(source, result: int) -> bool:
+    """Whether an integer `result` of a cast is not the value `source` had (a float's
+    fraction aside)."""
+    if type(source) in (float, TFloat):
+        f = source.v if type(source) is TFloat else source
+        return math.isnan(f) or math.isinf(f) or math.trunc(f) != result
+    if type(source) in (int, TInt):
+        return (source.v if type(source) is TInt else source) != result
+    return False

@@ -35,6 +35,9 @@ _RUN_TIME_ONLY = {
     "Jvp": "`jvp` is not evaluated while compiling",
     "FieldGet": "struct fields have no compile-time values",
     "Match": "a `match` on `try_pin` depends on which units are free when the program runs",
+    "Unsafe": "an `unsafe` block runs only when the program runs: what it reads through raw "
+              "pointers is memory the compiler does not follow",
+    "AsPtr": "a raw pointer is an address, known only when the program runs",
 }
 
 

@@ -295,6 +295,12 @@ class StmtMixin:
     def s_Ensures(self, node):
         return _proved_apart  # verify-contracts proves it of every call, this one included
 
+    @STATEMENTS.on("UnsafeFn")
+    def s_UnsafeFn(self, node):
+        # Its body is unsafe throughout, as an `unsafe` block is: it runs when the program does.
+        return refuse(node.span, "it calls an `unsafe fn`, whose body runs only when the "
+                                 "program runs")
+
     @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node):
         return self.stmts(node.body)

@@ -15,8 +15,8 @@ from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
 from .forms import Choice, Flag, Inferred, Lines, Opt, Slot, expr, line
 from .transfer_facts import TransferFacts
-from .vx_pieces import (Bare, Braced, BracedBody, ElseChain, Guarded, Number, TensorRows,
-                        TupleElems, literal_prec, nested)
+from .vx_pieces import (Bare, Braced, BracedBody, ElseChain, Guarded, Marked, Number,
+                        TensorRows, TupleElems, literal_prec, nested)
 from .writer import (ATOM, BINARY_PREC, BLOCKLIKE, CAST, CLOSURE, HEADER, POSTFIX, UNARY,
                      Writer, il_header)
 
@@ -104,8 +104,12 @@ def _as_item(field: str) -> Lines:
     return Lines(field, nest=False, lead=False, close=False, stmt=True)
 
 
-def _guarded(field: str) -> Guarded:
-    return Guarded(field, CONTRACTS)
+def _guarded(field: str, mark: str | None = None) -> Guarded:
+    return Guarded(field, CONTRACTS, mark)
+
+
+# `unsafe fn`: the mark its body holds after its contract clauses, written before `fn`.
+_UNSAFE_FN = Marked("body", CONTRACTS, "UnsafeFn", "unsafe", "fn")
 
 
 # Items and the program -------------------------------------------------------------------
@@ -113,12 +117,12 @@ def _guarded(field: str) -> Guarded:
 line("Program", "items", Lines("items", blank=True, nest=False, lead=False, close=False,
                                stmt=True))
 line("Fn", "name generics params on ret bounds body",
-     "fn {name}", Opt("<{generics}>"), "({params})", Opt(" on {on}"), Opt(" -> {ret}"),
-     Opt(" where {bounds}"), _guarded("body"))
+     _UNSAFE_FN, "fn {name}", Opt("<{generics}>"), "({params})", Opt(" on {on}"),
+     Opt(" -> {ret}"), Opt(" where {bounds}"), _guarded("body", "UnsafeFn"))
 # From Lmono on, generics are instances.
 line("Fn", "name params on ret bounds body",
-     "fn {name}({params})", Opt(" on {on}"), Opt(" -> {ret}"), Opt(" where {bounds}"),
-     _guarded("body"))
+     _UNSAFE_FN, "fn {name}({params})", Opt(" on {on}"), Opt(" -> {ret}"),
+     Opt(" where {bounds}"), _guarded("body", "UnsafeFn"))
 line("MemoryDecl", "name fields", "Memory {name} {{", Opt(" {fields} "), "}}")
 line("TopologyDecl", "name fields", "Topology {name} {{", Opt(" {fields} "), "}}")
 line("ConstItem", "name type value", "const {name}: {type}", Opt(" = {value}"), ";")
@@ -127,10 +131,21 @@ line("EnumDecl", "name variants", "enum {name} {{", Lines("variants", ","), "}}"
 expr("Variant", "name fields", "{name}", Opt("({fields})"))
 line("Impl", "generics type fns",
      "impl", Opt("<{generics}>"), " {type} {{", Lines("fns", blank=True, stmt=True), "}}")
+line("ImplFor", "trait generics type fns",
+     "impl", Opt("<{generics}>"), " {trait} for {type} {{", Lines("fns", blank=True, stmt=True),
+     "}}")
+line("Trait", "name methods", "trait {name} {{", Lines("methods", blank=True, stmt=True), "}}")
+line("FnSig", "name generics params ret",
+     "fn {name}", Opt("<{generics}>"), "({params})", Opt(" -> {ret}"), ";")
 line("StructDecl", "name fields generics",
      "struct {name}", Opt("<{generics}>"), " {{", Lines("fields", ","), "}}")
-# From Lmono on, a generic struct's parameters are erased.
-line("StructDecl", "name fields", "struct {name} {{", Lines("fields", ","), "}}")
+# From Ltraitless on, a struct says whether it is Copy (`impl Copy for S {}` said so).
+line("StructDecl", "name fields generics copy",
+     "struct {name}", Opt("<{generics}>"), Flag("copy", ": Copy"), " {{", Lines("fields", ","),
+     "}}")
+# From Linstances on, a generic struct's parameters are erased.
+line("StructDecl", "name fields copy",
+     "struct {name}", Flag("copy", ": Copy"), " {{", Lines("fields", ","), "}}")
 expr("TypeParam", "name topology", "{name}", Flag("topology", ": Topology"))
 expr("ConstParam", "name type", "const {name}: {type}")
 expr("Param", "name type", "{name}", Opt(": {type}"))
@@ -174,6 +189,7 @@ expr("Ensures", "cond", "ensures {cond:HEADER}")
 expr("Invariant", "cond", "invariant {cond:HEADER}")
 expr("ReturnValue", "", "return")
 line("ComptimeStmt", "body", "comptime {body}")
+line("UnsafeFn", "", "unsafe fn;")
 line("BlockStmt", "body", "{body}")
 line("UnrollAcross", "topo var body", "unroll across({topo}) ", BracedBody("body", " |{var}|"))
 line("LetTuple", "names value", "let ({names}) = {value};")
@@ -204,8 +220,9 @@ expr("Call", "callee targs args", Slot("callee", _callee), Opt("<{targs}>"), "({
      prec=POSTFIX)
 # From Lmono on, the callee names the instance.
 expr("Call", "callee args", Slot("callee", _callee), "({args})", prec=POSTFIX)
+# `t.as_ptr()` is AsPtr: a MethodCall of that name (hand-built) takes the generic form.
 expr("MethodCall", "receiver method args", Slot("receiver", _dotted), ".{method}({args})",
-     prec=POSTFIX)
+     prec=POSTFIX, when=lambda n: n.method not in ("as_ptr", "as_mut_ptr") or bool(n.args))
 expr("Index", "base index", Slot("base", _indexed), "[{index}]", prec=POSTFIX)
 expr("FieldGet", "base field", Slot("base", _dotted), ".{field}", prec=POSTFIX)
 expr("TupleGet", "base index", Slot("base", _dotted), ".{index}", prec=POSTFIX)
@@ -248,6 +265,9 @@ expr("SubSpace", "name capacity granule within scope managed replicas overcommit
 expr("Spawn", "topo body", "spawn on({topo}) {body}", prec=BLOCKLIKE)
 expr("Launch", "kernel topo args", "launch {kernel} on({topo})({args})", prec=POSTFIX)
 expr("Comptime", "body", "comptime {body}", prec=BLOCKLIKE)
+expr("Unsafe", "body", "unsafe {body}", prec=BLOCKLIKE)
+expr("AsPtr", "value mutable", "{value:POSTFIX}", Flag("mutable", ".as_mut_ptr()", ".as_ptr()"),
+     prec=POSTFIX)
 # With no arm, `match h {}` is a match on the result of `try_pin` when h is a call of it
 # (as the parser tells them apart), and a match on a value otherwise.
 expr("Match", "scrutinee arms", "match {scrutinee:HEADER} {{", Lines("arms"), "}}",
@@ -305,6 +325,8 @@ expr("VerifiedType", "inner", "Verified<{inner}>")
 expr("HardwareStateType", "inner topo", "HardwareState<{inner}, {topo}>")
 expr("RefType", "inner mem", "Ref<{inner}, {mem}>")
 expr("BorrowType", "inner mutable", Flag("mutable", "&mut ", "&"), "{inner}")
+expr("PtrType", "inner mutable place", Flag("mutable", "*mut ", "*const "), "{inner}",
+     Opt(" in {place}"))
 # A type placement inference leaves open, written as Rust writes a type left to the compiler
 # (`let f: _ = |x| ..`).
 expr("OpaqueType", "", "_")

@@ -130,14 +130,46 @@ class BracedBody(Piece):
         return r.unique(out)
 
 
+class Marked(Piece):
+    """A word before a header that stands for a mark statement of its body: `unsafe ` before
+    `fn` when the body holds UnsafeFn (written there, and left out of the body by the
+    Guarded piece with the same mark, which puts it back after the clauses on reading)."""
+
+    def __init__(self, field: str, clauses, mark: str, word: str, then: str):
+        self.field, self.clauses, self.mark = field, clauses, mark
+        self.word, self.then = word, then
+
+    def starts(self):
+        return frozenset((self.word[0], self.then[0]))
+
+    def emit(self, w, node, form):
+        stmts = getattr(node, self.field).stmts
+        n = 0
+        while n < len(stmts) and stmts[n]._prod in self.clauses:
+            n += 1
+        if n < len(stmts) and stmts[n]._prod == self.mark:
+            w.put(self.word + " ")
+
+    def read(self, r, form, states):
+        out = []
+        for pos, vals in states:
+            at = r.lit(self.word, pos)
+            if at is not None:
+                out.append((at, {**vals, ("mark", self.field): self.mark}))
+            out.append((pos, vals))
+        return out
+
+
 class Guarded(Piece):
     """A body after a header (a function's, a loop's), the contract clauses it starts with
-    written in the header: ` requires c ensures d { .. }`."""
+    written in the header: ` requires c ensures d { .. }`; with `mark`, the mark statement
+    after them is written before the header (Marked)."""
 
-    def __init__(self, field: str, clauses):
+    def __init__(self, field: str, clauses, mark: str | None = None):
         self.field = field
         self.fields = (field,)
         self.clauses = clauses  # the productions written in a header
+        self.mark = mark
 
     def _leading(self, block):
         n = 0
@@ -155,7 +187,10 @@ class Guarded(Piece):
             w.put(" ")
             w.node(clause)
         w.put(" ")
-        w.node(block.replace(stmts=block.stmts[n:]) if n else block)
+        rest = block.stmts[n:]
+        if self.mark is not None and rest and rest[0]._prod == self.mark:
+            rest = rest[1:]  # written before the header
+        w.node(block.replace(stmts=rest) if len(rest) != len(block.stmts) else block)
 
     def read(self, r, form, states):
         stmt_kind = r.field("Block", "stmts").kind
@@ -164,9 +199,13 @@ class Guarded(Piece):
         while frontier:
             grown = []
             for pos, vals, clauses in frontier:
+                mark = vals.get(("mark", self.field))
                 for block, end, _ in r.nodes(r.field(form.prod, self.field).kind, pos,
                                              CLOSURE):
-                    if clauses:
+                    if mark is not None:
+                        marked = r.language.nodes[mark]()
+                        block = block.replace(stmts=(*clauses, marked, *block.stmts))
+                    elif clauses:
                         block = block.replace(stmts=(*clauses, *block.stmts))
                     done.append((end, {**vals, self.field: block}))
                 for clause, end, _ in r.nodes(stmt_kind, pos, CLOSURE):

@@ -16,7 +16,8 @@ from pygments.lexer import RegexLexer, bygroups, include, words
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String,
                             Whitespace)
 
-DECLARATIONS = ("fn", "let", "mut", "const", "struct", "enum", "impl", "import", "where")
+DECLARATIONS = ("fn", "let", "mut", "const", "struct", "enum", "impl", "trait", "import",
+                "where")
 CONTROL = ("for", "in", "while", "loop", "if", "else", "return", "break", "continue",
            "match", "assert", "comptime", "unroll", "across", "spawn", "on", "unsafe",
            "transfer", "as", "grad", "vjp", "jvp")

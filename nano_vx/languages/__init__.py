@@ -10,6 +10,7 @@ from .lplain import Lplain
 from .lwhile import Lwhile
 from .lunpacked import Lunpacked
 from .lhoisted import Lhoisted
+from .ltraitless import Ltraitless
 from .lflat import Lflat
 from .lpaths import Lpaths
 from .lunrolled import Lunrolled
@@ -23,5 +24,5 @@ from .lfolded import Lfolded
 from .lrouted import Lrouted
 from .lscheduled import Lscheduled
 
-__all__ = ["Lsrc", "Lonefile", "Linitialised", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded",
+__all__ = ["Lsrc", "Lonefile", "Linitialised", "Lshaped", "Lplain", "Lwhile", "Lunpacked", "Lhoisted", "Ltraitless", "Lflat", "Lpaths", "Lunrolled", "Ltransfers", "Lresolved", "Lerased", "Linstances", "Lmono", "Ltyped", "Lfolded",
            "Lrouted", "Lscheduled"]

@@ -67,6 +67,14 @@ NONTERMINALS = [
         prod("Impl", "generics: GParam*, type: Type, fns: Item*",
              "`impl<T> Pair<T> { fn new(..) -> Self { .. } }`: functions called through the "
              "type, `Pair::new(..)`"),
+        prod("Trait", "name: name, methods: Item*",
+             "`trait Shape { fn area(s: Self) -> f32; }`: methods required (FnSig) or with a "
+             "default body (Fn)"),
+        prod("FnSig", "name: name, generics: GParam*, params: Param*, ret: Type?",
+             "a method a trait requires, `fn area(s: Self) -> f32;`: each impl gives its body"),
+        prod("ImplFor", "trait: name, generics: GParam*, type: Type, fns: Item*",
+             "`impl Shape for Square { .. }`: the trait's methods for a type, called through "
+             "it (`Square::area(s)`); `impl Copy for S {}` makes S copied on use"),
     )),
     Nonterminal("GParam", (
         prod("TypeParam", "name: name, topology: bool"),
@@ -108,6 +116,8 @@ NONTERMINALS = [
         prod("Invariant", "cond: Expr",
              "`invariant c` in a loop's header, kept at the start of its body: c holds "
              "before every iteration and when the loop ends"),
+        prod("UnsafeFn", "", "`unsafe fn`, kept after its function's contract clauses: a "
+                             "call of it is made inside `unsafe`, and its body is unsafe"),
         prod("ComptimeStmt", "body: Block"),
         prod("BlockStmt", "body: Block", "a block written as a statement: its own scope"),
         prod("UnrollAcross", "topo: Topo, var: name, body: Block"),
@@ -149,6 +159,10 @@ NONTERMINALS = [
         prod("Transfer", "value: Expr, dest: Mem"),
         prod("Spawn", "topo: Topo, body: Block"),
         prod("Comptime", "body: Block"),
+        prod("Unsafe", "body: Block", "`unsafe { .. }`: the block, where raw pointers may be "
+                                      "read and written and `unsafe fn`s called"),
+        prod("AsPtr", "value: Expr, mutable: bool",
+             "`t.as_ptr()`, `t.as_mut_ptr()`: a raw pointer to t's first element"),
         prod("Closure", "params: Param*, body: Block"),
         prod("Grad", "fn: name, arg: Expr"),
         prod("Vjp", "fn: name, primal: Expr, cotangent: Expr"),
@@ -209,6 +223,9 @@ NONTERMINALS = [
         prod("HardwareStateType", "inner: Type, topo: Topo"),
         prod("RefType", "inner: Type, mem: Mem"),
         prod("BorrowType", "inner: Type, mutable: bool", "`&T`, `&mut T`: a reference to a T"),
+        prod("PtrType", "inner: Type, mutable: bool, place: Place?",
+             "`*const T`, `*mut T`: a raw pointer to Ts in a memory space (as written, with no "
+             "place: host memory)"),
         prod("NamedType", "name: name", "a generic type parameter or a struct"),
         prod("TupleType", "elems: Type*", "`(i32, f32)`"),
         prod("AppliedType", "name: name, args: GArg*",
@@ -301,3 +318,22 @@ def nested_blocks(stmt):
     expr = getattr(stmt, "expr", None)
     if expr is not None and getattr(expr, "_prod", None) == "If":
         yield from nested_blocks(expr)
+
+
+def malloc_constructor(let, language=None):
+    """`let b: Tensor<f32, CPU_DRAM> = malloc(n);` (an older spelling): the constructor its
+    `malloc(n)` means under the `let`'s rank-1 tensor type, `Tensor<..>::uninit([n])`, made
+    of `language`'s nodes (Lsrc's by default); None for any other `let`."""
+    value, ty = let.value, let.type
+    if not (is_malloc(value) and ty is not None and ty._prod == "TensorType"
+            and len(ty.dims) == 1):
+        return None
+    nodes = language or Lsrc
+    size = nodes["ArrayLit"]((value.args[0],), span=value.span)
+    return nodes["TensorNew"](ty, "uninit", (size,), span=value.span)
+
+
+def is_malloc(e) -> bool:
+    """A call `malloc(n)`, the older spelling of an uninitialised rank-1 tensor."""
+    return e._prod == "Call" and e.callee._prod == "Var" and e.callee.name == "malloc" \
+        and len(e.args) == 1 and not e.targs

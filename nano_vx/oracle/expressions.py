@@ -27,8 +27,8 @@ from ..values.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from .derivatives import derivative
-from .functions import ClosureValue, compile_code, type_slot
-from .references import Ref, as_ref, referent
+from .functions import ClosureValue, TypeGiven, compile_code, type_slot
+from .references import Pointer, Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -119,7 +119,25 @@ class ExprMixin:
         loc = sc.lookup(name)
         if loc is not None:
             return reader(loc[0], loc[1], span)
+        param, _, fn = name.partition("::")
+        if fn and sc.lookup(type_slot(param)) is not None:
+            return self.through_parameter(param, fn, sc, span)
         return self.global_value(name, span)
+
+    def through_parameter(self, param, fn, sc, span):
+        """`T::area` in a generic function: the function `area` of the struct or enum the
+        call bound T to (monomorphize names it so in each instance)."""
+        read = self.name_value(type_slot(param), sc, span)
+
+        def function(f):
+            given = read(f)
+            owner = given.owner if given is not None else None
+            target = self.functions.get(f"{owner}::{fn}") if owner is not None else None
+            if target is None:
+                stop("E9006", span, f"'{param}::{fn}' names no function: '{param}' is "
+                                    f"{owner or 'no struct or enum'} in this call")
+            return target
+        return function
 
     # -- operators -------------------------------------------------------------------------
 
@@ -334,6 +352,9 @@ class ExprMixin:
     def x_PathCall(self, node, sc, hint):
         """`A::b(..)` before resolve-type-paths: the function `b` of an impl of A, or else
         A's variant `b` with what it carries."""
+        if sc.lookup(type_slot(node.type)) is not None:  # `T::area(x)`, T a parameter
+            callee = self.through_parameter(node.type, node.fn, sc, node.span)
+            return self.call(callee, None, node.targs + node.fargs, node.args, sc, node.span)
         owner = self.named_type(node.type, sc)
         fixed = self.functions.get(f"{owner}::{node.fn}")
         if fixed is None:
@@ -352,11 +373,12 @@ class ExprMixin:
         if ty._prod == "NamedType" and sc.lookup(type_slot(ty.name)) is not None:
             read = self.name_value(type_slot(ty.name), sc, span)
         else:
-            size = type_bytes(ty)
+            size = TypeGiven(type_bytes(ty), None)
             read = lambda f: size  # noqa: E731 - a constant
 
         def size_of(f):
-            n = read(f)
+            given = read(f)
+            n = given.bytes if given is not None else None
             if n is None:
                 wrong_kind(span, f"`sizeof<{to_text(ty).strip()}>()` has no size known here")
             return n
@@ -377,8 +399,9 @@ class ExprMixin:
             return self.name_value(ty.name, sc, node.span)  # `f<N>(..)` with N a constant
         if ty._prod == "NamedType" and sc.lookup(type_slot(ty.name)) is not None:
             return self.name_value(type_slot(ty.name), sc, node.span)  # `f<T>` inside a generic
-        size = type_bytes(ty)  # what a type parameter's slot holds: see functions.Code
-        return lambda f: size
+        owner = self.named_type(ty.name, sc) if ty._prod == "NamedType" else None
+        given = TypeGiven(type_bytes(ty), owner)  # what a type parameter's slot holds
+        return lambda f: given
 
     @EXPRESSIONS.on("Closure")
     def x_Closure(self, node, sc, hint):
@@ -519,6 +542,8 @@ class ExprMixin:
 
         def index(f):
             t = base(f)
+            if type(t) is Pointer and len(indices) == 1:  # `p[i]`: i elements on
+                return t.at(to_index(indices[0](f), span)).get(span)
             if type(t) is Ref:
                 t = referent(t, span)
             if type(t) is not Tensor:
@@ -701,6 +726,21 @@ class ExprMixin:
     @EXPRESSIONS.on("Comptime")
     def x_Comptime(self, node, sc, hint):
         return self.expr_block(node.body, sc)  # a later pass folds it; running it is the same
+
+    @EXPRESSIONS.on("Unsafe")
+    def x_Unsafe(self, node, sc, hint):
+        return self.expr_block(node.body, sc, hint)  # what it allows is checked, not run
+
+    @EXPRESSIONS.on("AsPtr")
+    def x_AsPtr(self, node, sc, hint):
+        value, mutable, span = self.expr(node.value, sc), node.mutable, node.span
+
+        def as_ptr(f):
+            t = unplace(referent(value(f), span))
+            if type(t) is not Tensor:
+                wrong_kind(span, f"`.as_ptr()` of a value of type {describe(t)}, not a tensor")
+            return Pointer(t, 0, mutable)
+        return as_ptr
 
     @EXPRESSIONS.on("TopoRef")
     def x_TopoRef(self, node, sc, hint):

@@ -8,10 +8,22 @@ from ..values.control import Return
 from ..values.numbers import describe, unplace
 from ..values.literals import scalar_hint
 from ..values.stops import stop, too_deep, wrong_kind
+from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor
 from .blocks import run_blocks
 from .references import referent
 from .scope import Escape, FnScope, stray
+
+
+class TypeGiven:
+    """What a call shows of a type parameter: the bytes of a value of the type (None when it
+    has no static size), and the struct or enum it is (None for any other type), which a call
+    through the parameter, `T::area(x)`, calls a function of."""
+
+    __slots__ = ("bytes", "owner")
+
+    def __init__(self, bytes_: int | None, owner: str | None):
+        self.bytes, self.owner = bytes_, owner
 
 
 class Code:
@@ -22,8 +34,8 @@ class Code:
     def __init__(self, name, nslots, generics, params, body, ret):
         self.name = name
         self.nslots = nslots
-        # (name, slot, conform, whether a type): a type parameter's slot holds the bytes of a
-        # value of its type, what `sizeof<T>()` reads (None while nothing shows it)
+        # (name, slot, conform, whether a type): a type parameter's slot holds a TypeGiven,
+        # what `sizeof<T>()` and `T::f(..)` read (None while nothing shows it)
         self.generics = generics
         self.params = params  # (slot, conform, [(dim index, const slot)])
         self.body = body
@@ -97,7 +109,7 @@ def _bind_targs(code, f, targs, span):
                          f"{len(targs)} were given")
     for (gname, slot, conform, is_type), tv in zip(code.generics, targs):
         if is_type:
-            f[slot] = tv  # the bytes of the type written, None when it has no static size
+            f[slot] = tv  # the TypeGiven of the type written
             continue
         if tv is None:
             wrong_kind(span, f"the const generic '{gname}' needs a constant, not a type")
@@ -110,14 +122,16 @@ def type_slot(name: str) -> str:
 
 
 def _shown_by(code, k, v, span):
-    """What argument v shows of a generic: a tensor's extent on axis k, or the bytes of an
+    """What argument v shows of a generic: a tensor's extent on axis k, or the type of an
     element of it ("elem") or of v itself ("value")."""
     if k == "value":
-        return value_bytes(v)
+        u = unplace(v)
+        owner = u.name if type(u) is StructValue else u.enum if type(u) is EnumValue else None
+        return TypeGiven(value_bytes(v), owner)
     if type(v) is not Tensor or k != "elem" and k >= len(v.dims):
         wrong_kind(span, f"'{code.name}' expects a tensor"
                          f"{f' of rank > {k}' if k != 'elem' else ''}")
-    return ELEMENT_BYTES.get(v.store.elem) if k == "elem" else v.dims[k]
+    return TypeGiven(ELEMENT_BYTES.get(v.store.elem), None) if k == "elem" else v.dims[k]
 
 
 def value_bytes(v) -> int | None:

@@ -93,6 +93,8 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.struct_fields: dict[str, list] = {}  # a struct's field names, in order
         self.items = tuple(_items(program))
         self._model = None
+        # Before desugar-traits: an impl of a trait also declares the defaults it leaves.
+        self.traits = {i.name: i for i in self.items if i._prod == "Trait"}
         for item in self.items:
             self._declare(item)
         self.pins = Occupancy(self.replicas)
@@ -121,8 +123,8 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                 elif fld.key == "replicas" and fld.value._prod == "Quantity" \
                         and fld.value.unit is None and fld.value.number.isdigit():
                     self.replicas[item.name] = int(fld.value.number)  # else refused: E6016
-        elif kind == "Impl":  # before flatten-impl-blocks: `impl P { fn f }` declares `P::f`
-            for fn in item.fns:
+        elif kind in ("Impl", "ImplFor"):  # before flatten-impl-blocks: `impl P { fn f }`
+            for fn in _impl_functions(item, self.traits):  # declares `P::f`
                 self.functions[f"{item.type.name}::{fn.name}"] = FnValue(
                     self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
@@ -177,14 +179,25 @@ def _items(program):
         node = stack.pop()
         if node._nt == "Item":
             yield node
-        if node._prod == "Impl":  # its functions are declared through its type; their
-            for fn in reversed(node.fns):  # bodies may still hold items of their own
+        if node._prod in ("Impl", "ImplFor", "Trait"):  # its functions are declared through
+            fns = node.methods if node._prod == "Trait" else node.fns  # a type; their bodies
+            for fn in reversed(fns):  # may still hold items of their own
                 stack.extend(reversed(child_nodes(fn)))
             continue
         if node._prod == "ItemStmt":
             stack.append(node.item)
             continue
         stack.extend(reversed(child_nodes(node)))
+
+
+def _impl_functions(impl, traits):
+    """The functions an impl block declares through its type: its own, and for an impl of a
+    trait the trait's default methods it does not write."""
+    if impl._prod == "Impl" or impl.trait not in traits:
+        return impl.fns
+    written = {fn.name for fn in impl.fns}
+    return impl.fns + tuple(m for m in traits[impl.trait].methods
+                            if m._prod == "Fn" and m.name not in written)
 
 
 def run_program(program, *, out=sys.stdout, entry: str = "main",

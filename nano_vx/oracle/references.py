@@ -46,6 +46,40 @@ class Ref:
         self.holder[self.key] = v
 
 
+class Pointer:
+    """A raw pointer (`t.as_ptr()`): element `index` of the tensor `tensor` in row-major
+    order, where `*p` reads and writes; `p[i]` is element index + i. Whether it may write
+    (`*mut`) is its type's: a write through `*const` stops the run."""
+
+    __slots__ = ("tensor", "index", "mutable")
+    kind = "pointer"
+
+    def __init__(self, tensor: Tensor, index: int, mutable: bool):
+        self.tensor, self.index, self.mutable = tensor, index, mutable
+
+    def at(self, i: int) -> "Pointer":
+        return Pointer(self.tensor, self.index + i, self.mutable)
+
+    def _offset(self, span) -> int:
+        t, k = self.tensor, self.index
+        if not 0 <= k < t.size():
+            stop("E9003", span, f"a read or write through a pointer {k} elements into a tensor "
+                                f"of {t.size()}")
+        indices = []
+        for d in reversed(t.dims):
+            k, i = divmod(k, d)
+            indices.append(i)
+        return t.locate(indices[::-1], span)
+
+    def get(self, span):
+        return self.tensor.read(self._offset(span), span)
+
+    def set(self, v, span) -> None:
+        if not self.mutable:
+            stop("E9006", span, "a write through a `*const` pointer; it needs `*mut`")
+        self.tensor.write(self._offset(span), v, span)
+
+
 def referent(v, span):
     """What a value is once the references in front of it are followed: indexing and
     printing see through them, as Rust's auto-deref does (`p[0]` for `p: &Tensor<..>`)."""
@@ -54,8 +88,9 @@ def referent(v, span):
     return v
 
 
-def as_ref(v, span) -> Ref:
-    """`v` as the reference `*v` dereferences; anything else stops the run."""
-    if type(v) is not Ref:
+def as_ref(v, span) -> Ref | Pointer:
+    """`v` as the reference (or raw pointer) `*v` dereferences; anything else stops the
+    run."""
+    if type(v) is not Ref and type(v) is not Pointer:
         wrong_kind(span, f"cannot dereference a value of type {describe(v)}")
     return v

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 
 from ..languages.ldrops import Ldrops
-from ..languages.lsrc import assertion_message
+from ..languages.lsrc import assertion_message, malloc_constructor
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
@@ -19,7 +19,7 @@ from ..values.structs import StructValue
 from ..values.tensors import Tensor
 from .expressions import INTERPRETED, ExprMixin
 from .functions import run_body
-from .references import Ref, as_ref, referent
+from .references import Pointer, Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 # Ldrops' one statement, Drop, runs here too; its other productions are the blocks' ILs'.
@@ -81,7 +81,10 @@ class StmtMixin(ExprMixin):
 
     @STATEMENTS.on("Let")
     def s_Let(self, node, sc):
-        value = self.expr(node.value, sc, scalar_hint(node.type))
+        # Before desugar-malloc, `malloc(n)` under a tensor type is that tensor, uninitialised.
+        ctor = malloc_constructor(node) if sc.lookup("malloc") is None \
+            and "malloc" not in self.functions else None
+        value = self.expr(ctor or node.value, sc, scalar_hint(node.type))
         conform = self.conformer(node.type, node.span)
         slot = sc.declare(node.name)  # after the value: `let x = x + 1` reads the outer x
         if conform is None:
@@ -219,7 +222,13 @@ class StmtMixin(ExprMixin):
         binop = op[:-1]
 
         def assign(f):
-            t = referent(base(f), span)
+            t = base(f)
+            if type(t) is Pointer and len(indices) == 1:  # `p[i] = v`: i elements on
+                at = t.at(to_index(indices[0](f), span))
+                new = value(f)
+                at.set(new if op == "=" else arith(binop, at.get(span), new, span), span)
+                return
+            t = referent(t, span)
             if type(t) is not Tensor:
                 wrong_kind(span, f"cannot index a value of type {describe(t)}")
             off = t.locate([to_index(i(f), span) for i in indices], span)
@@ -364,6 +373,10 @@ class StmtMixin(ExprMixin):
     @STATEMENTS.on("BlockStmt")
     def s_BlockStmt(self, node, sc):
         return self.stmt_block(node.body, sc)[1]
+
+    @STATEMENTS.on("UnsafeFn")
+    def s_UnsafeFn(self, node, sc):
+        return lambda f: None  # where its function may be called is checked, not run
 
     @STATEMENTS.on("ItemStmt")
     def s_ItemStmt(self, node, sc):

@@ -162,6 +162,7 @@ CLOSURE = Build(_CLOSURE_PARAMS - (BLOCK | EXPR), _closure, "a closure")
 SPAWN = Build(kw("spawn") - kw("on") - LPAR - TOPO - RPAR - BLOCK,
               lambda sp, t: Lsrc["Spawn"](t[0], t[1], span=sp), "spawn")
 COMPTIME = Build(kw("comptime") - BLOCK, lambda sp, t: Lsrc["Comptime"](t[0], span=sp), "comptime")
+UNSAFE = Build(kw("unsafe") - BLOCK, lambda sp, t: Lsrc["Unsafe"](t[0], span=sp), "unsafe")
 
 # -- match -------------------------------------------------------------------------------
 # `match x { 0 => a, 1 | 2 => b, n => c }`, `match s { Shape::Circle(r) => .., _ => .. }`: a
@@ -312,7 +313,7 @@ _PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
 
 _PRIMARY_TABLE = {
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
-    "comptime": COMPTIME, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
+    "comptime": COMPTIME, "unsafe": UNSAFE, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
     "Transfer": _TRANSFER_Q,
     "Some": _SOME, "None": _NONE, "Memory": MEM, "Topology": TOPO, "Tensor": _TENSOR_NEW,
     "(": _PAREN, '"': STRING, "|": CLOSURE, "if": IF_EXPR, "[": _ARRAY, "return": RESULT_VALUE,
@@ -326,6 +327,8 @@ _INDEX = LBRACK - EXPR - RBRACK
 _MEMBER = DOT - (ANY_NAME | Regex(r"[0-9]+(?![0-9A-Za-z_])").set_name("a field or an index")) \
     + Optional(ARGS)
 _AS = re.compile(r"as(?![A-Za-z0-9_])")
+# `t.as_ptr()`, `t.as_mut_ptr()`: a raw pointer into the tensor, not a method call.
+_POINTERS = ("as_ptr", "as_mut_ptr")
 # In a prefix position `*` dereferences and `&` borrows; after an operand the Binary loop
 # reads them as multiplication, bitwise and, and (`&&`) logical and.
 _PREFIXES = ("-", "!", "*", "&")
@@ -377,6 +380,8 @@ class Operand(_Custom):
                 at = Span(source, node.span.start, loc)
                 if toks[0][0].isdigit():  # `t.0`
                     node = Lsrc["TupleGet"](node, int(toks[0]), span=at)
+                elif len(toks) > 1 and toks[0] in _POINTERS and not toks[1]:
+                    node = Lsrc["AsPtr"](node, toks[0] == "as_mut_ptr", span=at)
                 else:
                     node = (Lsrc["MethodCall"](node, toks[0], tuple(toks[1]), span=at)
                             if len(toks) > 1 else Lsrc["FieldGet"](node, toks[0], span=at))

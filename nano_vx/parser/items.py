@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyparsing import Group, Keyword, Optional, ZeroOrMore
 
-from ..languages.lsrc import Lsrc
+from ..languages.lsrc import Lsrc, contract_clauses
 from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch
@@ -43,6 +43,17 @@ FN = Build(
     lambda sp, t: Lsrc["Fn"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]), _optional(t[4]),
                           tuple(t[5]), guarded(t[6], t[7]), span=sp),
     "a function")
+
+
+def _unsafe(sp, t):
+    """`unsafe fn`: the function, marked after its contract clauses."""
+    fn = t[0]
+    n = len(contract_clauses(fn.body))
+    stmts = fn.body.stmts[:n] + (Lsrc["UnsafeFn"](span=sp),) + fn.body.stmts[n:]
+    return fn.replace(body=fn.body.replace(stmts=stmts))
+
+
+UNSAFE_FN = Build(kw("unsafe") + FN, _unsafe, "an unsafe function")
 CONST_ITEM = Build(kw("const") - IDENT - COLON - TYPE + Group(Optional(EQUALS - EXPR))
                    - punct(";"),
                    lambda sp, t: Lsrc["ConstItem"](t[0], t[1], t[2][0] if t[2] else None,
@@ -59,15 +70,28 @@ ENUM = Build(kw("enum") - IDENT - LBRACE
              - punct("}", "',' or '}'"),
              lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
 
-# An impl block holds functions only: nano-vx has no traits, so no `impl Trait for T`.
-IMPL = Build(kw("impl") - _GENERICS - TYPE - LBRACE - Group(ZeroOrMore(FN))
-             - punct("}", "a function or '}'"),
-             lambda sp, t: Lsrc["Impl"](tuple(t[0]), t[1], tuple(t[2]), span=sp))
+# `impl<T> Pair<T> { .. }` holds functions only; `impl Trait for Type { .. }` implements a
+# trait: the trait is a name, so the word before `for` tells the two apart.
+_IMPL_BODY = LBRACE - Group(ZeroOrMore(FN)) - punct("}", "a function or '}'")
+IMPL = (Build(kw("impl") + _GENERICS + IDENT + kw("for") - TYPE - _IMPL_BODY,
+              lambda sp, t: Lsrc["ImplFor"](t[1], tuple(t[0]), t[2], tuple(t[3]), span=sp))
+        | Build(kw("impl") - _GENERICS - TYPE - _IMPL_BODY,
+                lambda sp, t: Lsrc["Impl"](tuple(t[0]), t[1], tuple(t[2]), span=sp)))
+
+# A trait's methods: a signature ending in `;` is required, one with a body has a default.
+# A signature backtracks (`+`) up to its `;`, so a method with a body is read as a function.
+_SIG = Build(kw("fn") + IDENT + _GENERICS + LPAR + _PARAMS + RPAR
+             + Group(Optional(ARROW + TYPE)) + punct(";"),
+             lambda sp, t: Lsrc["FnSig"](t[0], tuple(t[1]), tuple(t[2]), _optional(t[3]),
+                                         span=sp), "a method's signature")
+TRAIT = Build(kw("trait") - IDENT - LBRACE - Group(ZeroOrMore(_SIG | FN))
+              - punct("}", "a method or '}'"),
+              lambda sp, t: Lsrc["Trait"](t[0], tuple(t[1]), span=sp))
 
 IMPORT = Build(kw("import") - IDENT + ZeroOrMore(PATH - IDENT) - punct(";"),
                lambda sp, t: Lsrc["Import"](tuple(t), span=sp), "an import")
 
 ITEM <<= Dispatch({"fn": FN, "const": CONST_ITEM, "struct": STRUCT, "enum": ENUM,
-                   "import": IMPORT, "impl": IMPL,
+                   "import": IMPORT, "impl": IMPL, "trait": TRAIT, "unsafe": UNSAFE_FN,
                    "Memory": MEMORY_DECL,
                    "Topology": TOPOLOGY_DECL}, None, ITEM.customName)

@@ -15,7 +15,7 @@ from . import recovery, state
 from .contracts import INVARIANTS, ReturnOrResult, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
 from .elements import Build, Dispatch, _Custom, skip_ws
-from .expressions import COMPTIME, MATCH, SPAWN
+from .expressions import COMPTIME, MATCH, SPAWN, UNSAFE
 from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
                       STRING_TEXT, kw, punct)
@@ -42,10 +42,10 @@ _EXPR_LINE = Build(
     EXPR + Group(Optional(_ASSIGN_OP - EXPR)) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], t[1][0] if t[1] else None, t[1][1] if t[1] else None,
                            len(t) > 2, False, sp))
-# `comptime { }`, `spawn on(..) { }` and `match x { .. }` at the start of a statement end
-# with their block, as in Rust: the `;` after them is optional.
+# `comptime { }`, `spawn on(..) { }`, `unsafe { }` and `match x { .. }` at the start of a
+# statement end with their block, as in Rust: the `;` after them is optional.
 _BLOCKLIKE_LINE = Build(
-    (COMPTIME | SPAWN | MATCH) + Optional(Literal(";")),
+    (COMPTIME | SPAWN | MATCH | UNSAFE) + Optional(Literal(";")),
     lambda sp, t: ExprLine(t[0], None, None, len(t) > 1, True, sp))
 
 
@@ -279,11 +279,6 @@ _BLOCK_STMT = Build(BLOCK + Optional(Literal(";")).suppress(),
                     lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
 
 
-# `unsafe { .. }`, as the public Vx compiler's users write it: nano-vx has nothing unsafe to
-# allow, so it is the block.
-_UNSAFE = Build(kw("unsafe") - BLOCK + Optional(Literal(";")).suppress(),
-                lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
-
 
 def _decl_or_expr(decl):
     """`Memory NAME {` declares an item; `Memory::X` starts an expression."""
@@ -295,8 +290,8 @@ _STMT <<= Dispatch({
     "return": ReturnOrResult(_RETURN, _EXPR_LINE),
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,
     "comptime": _BLOCKLIKE_LINE, "spawn": _BLOCKLIKE_LINE, "match": _BLOCKLIKE_LINE,
-    "{": _BLOCK_STMT, "unsafe": _UNSAFE,
+    "{": _BLOCK_STMT, "unsafe": _ITEM_STMT | _BLOCKLIKE_LINE,
     "fn": _ITEM_STMT, "const": _ITEM_STMT, "struct": _ITEM_STMT, "enum": _ITEM_STMT,
-    "impl": _ITEM_STMT,
+    "impl": _ITEM_STMT, "trait": _ITEM_STMT,
     "Memory": _decl_or_expr(MEMORY_DECL), "Topology": _decl_or_expr(TOPOLOGY_DECL),
 } | {c: _EXPR_LINE for c in "0123456789\"(|-!*&["}, _EXPR_LINE, "a statement")

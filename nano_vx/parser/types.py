@@ -80,6 +80,13 @@ _SHAPE = LBRACK - Group(Optional(DIMS)).set_parse_action(lambda t: [tuple(t[0][0
 TENSOR_TYPE = Build(
     kw("Tensor") - LT - TYPE - COMMA - _SHAPE + Optional(COMMA - PLACE) - GT,
     _tensor, "a tensor type")
+# The older spelling `Tensor<f32, CPU_DRAM>`: no shape, a bare memory-space name; a rank-1
+# tensor of a length known when the program runs, in that space.
+_OLD_TENSOR_TYPE = Build(
+    kw("Tensor") + LT + TYPE + COMMA + IDENT + GT,
+    lambda sp, t: Lsrc["TensorType"](t[0], (Lsrc["DimAny"](span=sp),),
+                                     Lsrc["MemRef"](t[1], span=sp), span=sp),
+    "a tensor type")
 # What a tensor constructor names: `Tensor<f32>` alone (its shape to come from the
 # arguments) or a whole tensor type; (elem, dims or None, place or None).
 TENSOR_HEAD = Build(
@@ -97,6 +104,9 @@ _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
 # one character at a time).
 _borrow = Build(Literal("&") - Optional(Keyword("mut")) - TYPE,
                 lambda sp, t: Lsrc["BorrowType"](t[-1], len(t) == 3, span=sp))
+# `*const T`, `*mut T`: a raw pointer.
+_pointer = Build(Literal("*") - (Keyword("const") | Keyword("mut")) - TYPE,
+                 lambda sp, t: Lsrc["PtrType"](t[-1], t[1] == "mut", None, span=sp))
 _TYPE_ARGS = Forward().set_name("generic arguments")
 NAMED_TYPE = Build(IDENT + Optional(_TYPE_ARGS),
                    lambda sp, t: Lsrc["NamedType"](t[0], span=sp) if len(t) == 1 else
@@ -107,8 +117,8 @@ _TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
                     lambda sp, t: Lsrc["TupleType"](tuple(t[0]), span=sp), "a tuple type")
 
 _TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {
-    "Tensor": TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
-    "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "(": _TUPLE_TYPE}
+    "Tensor": _OLD_TENSOR_TYPE | TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
+    "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "*": _pointer, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # The types a generic argument list may hold besides a dimension (a bare name reads as a
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).

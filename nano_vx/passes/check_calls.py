@@ -9,7 +9,8 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import NOT_SCALARS, CheckingTyper
-from ..placement.typer import OPAQUE, Typer, common, fits, kind, known, show, value_type
+from ..placement.typer import (OPAQUE, Typer, common, fits, kind, known, literal, show,
+                               value_type)
 from ..placement.types import Machine, element_value
 from ..values.math import ARITY, FLOAT_ONLY, MATH
 
@@ -25,12 +26,15 @@ class State:
 
 
 check_calls = Analysis("check-calls", Lrouted, """
-Refuse a call that does not match its callee (E3010, E3003) or that runs it elsewhere (E6001).
+Refuse a call that does not match its callee (E3010, E3003, E6029) or that runs it elsewhere (E6001).
 
 A call of a function of the program passes as many arguments as it has parameters (E3010),
 each of the parameter's type (E3003): the same scalar (an unsuffixed literal fits any integer
-or any float type), the same tensor element type, extents and memory space. A function's
-result used as a value must exist (E3003). The message names both types. An instance of a
+or any float type), the same tensor element type, extents and memory space. A raw pointer
+fits a parameter of its element type pointing into the same space (a `*mut` fits a `*const`);
+a pointer into a device's memory passed where the parameter wants host memory (a parameter
+written `*const T` points there) is E6029. A function's result used as a value must exist
+(E3003). The message names both types. An instance of a
 generic function is checked with its parameters' types made concrete by monomorphize
 (`stage$i32` takes an i32); a value whose type placement could not infer is not judged. A
 function declared `fn f(..) on Topology::X` runs on X: calling it from code that runs
@@ -185,7 +189,7 @@ def _arguments(run, call, fn) -> None:
         if param.type is None:
             continue
         found = st.scope.typer.of(arg, st.where.here[-1])
-        if fits(found, param.type):
+        if fits(found, param.type) or _pointer_fits(run, fn, i, arg, found, param.type):
             continue
         run.ctx.diagnostics.error(
             "E3003", arg.span,
@@ -193,3 +197,25 @@ def _arguments(run, call, fn) -> None:
             f"'{param.name.partition('#')[0]}' is {show(param.type)}",
             callee=fn.name, argument=i, expected=show(param.type), found=show(found))
 
+
+
+def _pointer_fits(run, fn, i, arg, found, wanted) -> bool:
+    """A raw pointer passed for a raw pointer: a `*mut` fits a `*const` (as in Rust), and
+    the spaces must agree (E6029 when they do not: the callee would dereference memory of
+    another space)."""
+    if literal(found) or found._prod != "PtrType" or wanted._prod != "PtrType":
+        return False
+    there, here = found.place, wanted.place
+    if there is not None and here is not None and there != here:
+        host = run.state.machine.host_space
+        wants = "host memory" if here.name == host else f"Memory::{here.name}"
+        run.ctx.diagnostics.error(
+            "E6029", arg.span,
+            f"argument {i} of '{fn.name}' is a pointer into Memory::{there.name}, but the "
+            f"parameter wants a pointer into {wants}",
+            help=[f"transfer the tensor into {wants} first and take the pointer there "
+                  f"(`transfer(t, Memory::{here.name}).as_ptr()`)"],
+            callee=fn.name, argument=i, found=there.name, expected=here.name)
+        return True
+    return fits(found.replace(mutable=wanted.mutable), wanted) \
+        and (found.mutable or not wanted.mutable)

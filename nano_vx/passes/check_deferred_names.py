@@ -23,7 +23,8 @@ resolve-names leaves the unknown names of a branch of an `if comptime` on a gene
 alone, since only an instance decides the branch, and monomorphize prunes the branch each
 instance does not take. What such a branch names, once kept, is judged here, after every
 instance is made: a name that is no item of the program and no builtin is E2001, as
-resolve-names says it, with the instance that keeps the branch.
+resolve-names says it, with the instance that keeps the branch. So is a call through a type
+parameter (`T::area(x)`) in an instance whose T has no such function (`i32::area`).
 """, skip=DESCRIPTIONS, state=State)
 
 
@@ -42,6 +43,8 @@ def _fn(run, node):
 @check_deferred_names.on("Global")
 def _global(run, node):
     if node.name not in run.state.names:
+        # A call through a type parameter (`T::f(..)`) names its function in each instance.
+        why = "a call through a type parameter names it" if "::" in node.name else \
+            "the `if comptime` around it keeps the branch that names it"
         undefined(run.ctx.diagnostics, node.name, node.span,
-                  notes=[f"in '{run.state.fn}', the `if comptime` around it keeps the branch "
-                         f"that names it"])
+                  notes=[f"in '{run.state.fn}', {why}"])

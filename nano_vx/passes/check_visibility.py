@@ -32,7 +32,8 @@ class State:
 check_visibility = Analysis("check-visibility", Lrouted, """
 Refuse a read of a value whose space the reading topology cannot see (E6003).
 
-Indexing, printing, arithmetic and conditions read a value; the code runs on the host (CPU),
+Indexing, printing, arithmetic and conditions read a value, and so does `*p` or `p[i]`
+through a raw pointer, in the space it points into; the code runs on the host (CPU),
 on the topology of `fn .. on`, or inside `spawn on(τ)` on τ, and may read only the spaces
 its topology declares `visible:`. A value captured by a `spawn on` block from outside must
 be visible there too (a transfer inside the block is not a read). The message names the
@@ -77,8 +78,22 @@ def _spawn(run, node):
 @check_visibility.on("Index")
 def _index(run, node):
     if node.base._prod != "Index":  # `a[i][j]` reads `a` once
-        _read(run, node.base, node)
+        _read(run, node.base, node, pointer=_pointer(run, node.base))
     run.descend(node)
+
+
+@check_visibility.on("Deref")
+def _deref(run, node):
+    """`*p` for a raw pointer p reads where p points, as `t[i]` reads t's space."""
+    if _pointer(run, node.value):
+        _read(run, node.value, node, pointer=True)
+    run.descend(node)
+
+
+def _pointer(run, e) -> bool:
+    st = run.state
+    t = st.scope.type_of(e, st.where.here[-1])
+    return t is not None and t._prod == "PtrType"
 
 
 @check_visibility.on("Call")
@@ -146,12 +161,12 @@ def _captured(st: State, local) -> bool:
     return st.scope.depth.get(local.name, inside) < inside
 
 
-def _read(run, value, at):
+def _read(run, value, at, pointer=False):
     st = run.state
     if value._prod == "Local" and _captured(st, value):
         return  # judged once, as a capture of the spawn
     name = display_name(value.name) if value._prod == "Local" else None
-    _judge(run, st.scope.space_of(value, st.where.here[-1]), name, at)
+    _judge(run, st.scope.space_of(value, st.where.here[-1]), name, at, pointer=pointer)
 
 
 def _capture(run, local):
@@ -167,7 +182,7 @@ def _capture(run, local):
                 f"{st.where.topo[-1]}; a transfer is the only way a value crosses into it")
 
 
-def _judge(run, space, value: str | None, at, note=None):
+def _judge(run, space, value: str | None, at, note=None, pointer=False):
     """Report reading `value` (a local's name, None for another expression) in `space` from
     the current topology, unless the topology sees it."""
     st = run.state
@@ -187,7 +202,9 @@ def _judge(run, space, value: str | None, at, note=None):
                f"(cost {cost_text(route.cost)} on the declared path)")
         cost, path = cost_number(route.cost), list(route.path)
     repair = []
-    if route is not None and value is not None:
+    if route is not None and pointer:  # a pointer moves with nothing: its tensor does
+        repair = [f"transfer the tensor to Memory::{home} and take the pointer there"]
+    elif route is not None and value is not None:
         repair = [f"`let home = transfer({value}, Memory::{home});` and read `home`"]
     name = f"'{value}'" if value is not None else "this value"
     message = f"{name} lives in {space} but {reader} sees only [{', '.join(sees)}]; {fix}"

@@ -1,10 +1,10 @@
-"""flatten-impl-blocks: Lhoisted -> Lflat."""
+"""flatten-impl-blocks: Ltraitless -> Lflat."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages import Lflat, Lhoisted
+from ..languages import Lflat, Ltraitless
 from ..nanopass import Pass
 
 L = Lflat
@@ -17,7 +17,7 @@ class State:
     types: set = field(default_factory=set)  # the program's structs and enums
 
 
-flatten_impl_blocks = Pass("flatten-impl-blocks", Lhoisted, Lflat, """
+flatten_impl_blocks = Pass("flatten-impl-blocks", Ltraitless, Lflat, """
 Make each function of an `impl` block a top-level function named through its type (E2001 an
 impl of no type, E3047 its parameters out of order, E2005 a function declared twice).
 
@@ -25,8 +25,8 @@ impl of no type, E3047 its parameters out of order, E2005 a function declared tw
 the impl's generic parameters come before the function's own, so `Pair<i32>::new(1)` is the
 call `Pair::new<i32>(1)`. Inside the block `Self` is the impl's type, written out: as a type,
 as a struct literal's name (`Self { a: 1 }`) and as the type of a path (`Self::new(..)`,
-`Self::Dot`). nano-vx has no traits and no methods: these functions are called through their
-type. An impl names a struct or an enum of the program (E2001 otherwise), with its generic
+`Self::Dot`). nano-vx has no methods: these functions are called through their type
+(desugar-traits made each `impl Trait for T` an impl of T). An impl names a struct or an enum of the program (E2001 otherwise), with its generic
 parameters in order as the type's arguments (E3047 otherwise: `impl<T> Pair<T, T>` would need
 an impl per pattern of arguments); a function declared twice for one type is E2005, and both
 are kept, so the output is still a whole program.
@@ -83,7 +83,7 @@ def _flatten(run, impl, types):
     generics = run.walk_seq(impl.generics)
     fns = []
     for fn in impl.fns:
-        if fn._prod != "Fn":  # the parser reads none; Lhoisted's Impl holds any Item
+        if fn._prod != "Fn":  # the parser reads none; Ltraitless's Impl holds any Item
             run.ctx.diagnostics.error(
                 "E1001", fn.span, f"expected a function in an impl block, found a {fn._prod}",
                 help=["declare it outside the impl block"])

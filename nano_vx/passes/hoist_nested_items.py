@@ -59,7 +59,7 @@ def _check_unique(run, items, hoisted_ids):
     first = {}
     # Top-level items claim their names first: a clash is the hoisted item's fault.
     for item in sorted(items, key=lambda i: id(i) in hoisted_ids):
-        if item._prod == "Impl":  # its functions are named through its type: flatten-impl-blocks
+        if item._prod in ("Impl", "ImplFor"):  # its functions are named through its type
             continue
         key = (_NAMESPACE.get(item._prod, "value"), item.name)
         if key not in first:

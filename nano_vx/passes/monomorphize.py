@@ -139,7 +139,7 @@ def _struct(run, node):
     # Fields are not locals: each keeps its name, and only its type is walked.
     fields = tuple(Linstances["Param"](f.name, _type(run, f.type), span=f.span)
                    for f in node.fields)
-    return Linstances["StructDecl"](node.name, fields, span=node.span)
+    return Linstances["StructDecl"](node.name, fields, node.copy, span=node.span)
 
 
 @monomorphize.on("Param")

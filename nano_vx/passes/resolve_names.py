@@ -112,7 +112,7 @@ def _struct(run, node):
     _once_each(run, node.fields, f"struct '{node.name}'", "field")
     # Field names are not variables: keep them, resolve only inside their types.
     fields = [Lresolved["Param"](f.name, _opt(run, f.type), span=f.span) for f in node.fields]
-    return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics),
+    return Lresolved["StructDecl"](node.name, fields, run.walk_seq(node.generics), node.copy,
                                    span=node.span)
 
 
@@ -184,9 +184,9 @@ def _not_an_enum(st, node):
         return {"notes": [f"`{a}::{b}` is a function of `impl {a}`, and nano-vx has no "
                           f"function values"], "help": [f"call it: `{a}::{b}(..)`"]}
     if a in st.generics:
-        return {"notes": [f"'{a}' is a generic parameter, and nano-vx has no traits: no "
-                          f"function is called through a parameter"],
-                "help": [f"call through a struct or enum with an impl block: `S::{b}(..)`"]}
+        return {"notes": [f"'{a}' is a generic parameter: `{a}::{b}` is a function of what "
+                          f"it is in each call, not a value"],
+                "help": [f"call it: `{a}::{b}(..)`"]}
     if node._prod == "EnumValue" and a in st.globals:
         return {"notes": [f"'{a}' is not an enum, and no impl block of it declares a "
                           f"function '{b}'"],
@@ -246,7 +246,9 @@ def _var(run, node):
     unique = run.state.scopes.lookup(node.name)
     if unique is not None:
         return Lresolved["Local"](unique, span=node.span)
-    if node.name not in run.state.globals and not run.state.deferring:
+    # `T::area`, T a type parameter: a function of whatever T is, which each instance names.
+    through = node.name.partition("::")[0] in run.state.generics and "::" in node.name
+    if node.name not in run.state.globals and not run.state.deferring and not through:
         undefined(run.ctx.diagnostics, node.name, node.span)
     return Lresolved["Global"](node.name, span=node.span)
 

@@ -14,6 +14,7 @@ L = Lpaths
 class State:
     functions: set = field(default_factory=set)  # the names of the program's functions
     generic: set = field(default_factory=set)  # the structs with generic parameters
+    params: frozenset = frozenset()  # the current function's type parameters
 
 
 resolve_type_paths = Pass("resolve-type-paths", Lflat, Lpaths, """
@@ -29,8 +30,17 @@ without parentheses carries nothing.
 come first, as its impl's parameters do. A call that gives the function's own arguments must
 then give a generic type's too (E3047), or they would be read as the type's. Whether the enum
 and its variant exist is resolve-names' question (E2003, E2004); a generic argument given to
-an enum's variant is E3047 here, since nano-vx's enums have no parameters.
+an enum's variant is E3047 here, since nano-vx's enums have no parameters. `T::area(x)` with T
+a type parameter of its function is a call of `T::area`, a function of whatever T is in each
+instance (monomorphize names it): a trait's method called through the parameter.
 """, state=State)
+
+
+@resolve_type_paths.on("Fn")
+def _fn(run, node):
+    run.state.params = frozenset(g.name for g in node.generics
+                                 if g._prod == "TypeParam" and not g.topology)
+    return run.rebuild(node)
 
 
 @resolve_type_paths.on("Program")
@@ -44,7 +54,7 @@ def _program(run, node):
 def _path_call(run, node):
     name = f"{node.type}::{node.fn}"
     args = run.walk_seq(node.args)
-    if name in run.state.functions:
+    if name in run.state.functions or node.type in run.state.params:
         if node.fargs and not node.targs and node.type in run.state.generic:
             run.ctx.diagnostics.error(
                 "E3047", node.span, f"'{name}' is given its own generic arguments but not "

@@ -1,10 +1,11 @@
 """Ownership: which values a call moves, and which are copied (Rust's `Copy`).
 
-A tensor owns its elements, and so does any value holding one (a struct with a tensor field,
-a tuple of one, a tensor pinned to a topology): passing it by value to a function of the program moves it,
-and the caller's variable is gone, as after `transfer`. Scalars and references are copied (a
-`&mut T` argument is reborrowed, as in Rust, so the caller keeps its reference). The
-builtins (`print`) read their arguments and move nothing.
+A tensor owns its elements, and so does any value holding one (a tuple of one, a tensor pinned
+to a topology); a struct moves unless the program implements `Copy` for it (desugar-traits
+marks it, and refuses Copy for one holding a tensor). Passing such a value by value to a
+function of the program moves it, and the caller's variable is gone, as after `transfer`.
+Scalars, enums and references are copied (a `&mut T` argument is reborrowed, as in Rust,
+so the caller keeps its reference). The builtins (`print`) read their arguments and move nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ _HOLDERS = frozenset({"PinnedType", "VerifiedType", "RefType", "HardwareStateTyp
 def owns_data(ty, structs: dict) -> bool:
     """Whether a value of type `ty` (None: unknown) moves when passed by value; `structs`
     maps a struct's name to its declaration."""
-    seen: set[str] = set()
     stack = [ty]
     while stack:
         t = stack.pop()
@@ -32,9 +32,8 @@ def owns_data(ty, structs: dict) -> bool:
             stack.append(t.inner)
         elif kind == "TupleType":
             stack.extend(t.elems)
-        elif kind == "NamedType" and t.name in structs and t.name not in seen:
-            seen.add(t.name)  # each struct once, so one that holds itself ends the walk
-            stack.extend(f.type for f in structs[t.name].fields)
+        elif kind == "NamedType" and t.name in structs and not structs[t.name].copy:
+            return True
     return False
 
 

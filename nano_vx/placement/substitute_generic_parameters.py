@@ -25,7 +25,8 @@ class Substitution:
 substitute = Pass("substitute-generic-parameters", Lerased, Lerased, """
 Replace a generic function's parameters by what one instance binds them to.
 
-A type parameter's uses become the type, a topology's the topology, a const's uses as a value
+A type parameter's uses become the type (and `T::f`, a function through it, the function
+of that type), a topology's the topology, a const's uses as a value
 its literal (cast to its type unless it is i32, or f64 for a float const) and its uses in
 extents the number, with the extent arithmetic around it folded (`[N * 2]` is `[8]` for N =
 4); `f<S>(..)` naming the const is a dimension. An extent in a type that folds to zero, a
@@ -38,6 +39,18 @@ call (`f<N - 1>()`) is a value and may be zero or negative.
 def _named(run, node):
     bound = run.state.binding.get(node.name)
     return bound if bound is not None and type(bound) is not int else node
+
+
+@substitute.on("Global")
+def _global(run, node):
+    """`T::area`, a function through a type parameter: the function of the struct or enum T
+    is (of the scalar T is, which names none: check-deferred-names says so)."""
+    param, _, fn = node.name.partition("::")
+    bound = run.state.binding.get(param) if fn else None
+    if bound is None or type(bound) in (int, float) or bound._prod not in ("NamedType",
+                                                                            "Scalar"):
+        return node
+    return Lerased["Global"](f"{bound.name}::{fn}", span=node.span)
 
 
 @substitute.on("TopoRef")

@@ -249,7 +249,22 @@ class Typer:
     @TYPE_RULES.on("Deref")
     def t_Deref(self, e, here):
         ref = self.of(e.value, here)
-        return ref.inner if not literal(ref) and ref._prod == "BorrowType" else OPAQUE
+        return ref.inner if not literal(ref) and ref._prod in ("BorrowType", "PtrType") \
+            else OPAQUE
+
+    @TYPE_RULES.on("AsPtr")
+    def t_AsPtr(self, e, here):
+        """`t.as_ptr()`: a pointer to t's elements, into t's space."""
+        t = value_type(self.of(e.value, here))
+        while not literal(t) and t._prod == "BorrowType":
+            t = value_type(t.inner)
+        if literal(t) or t._prod != "TensorType":
+            return OPAQUE
+        return Ltyped["PtrType"](element_value(t.elem), e.mutable, t.place)
+
+    @TYPE_RULES.on("Unsafe")
+    def t_Unsafe(self, e, here):
+        return self.block_value(e.body, here)
 
     @TYPE_RULES.on("Cast")
     def t_Cast(self, e, here):
@@ -276,6 +291,8 @@ class Typer:
         base = value_type(self.of(e.base, here))
         while not literal(base) and base._prod == "BorrowType":  # `p[i]` indexes what p names
             base = value_type(base.inner)
+        if not literal(base) and base._prod == "PtrType":  # `p[i]`: an element p points at
+            return base.inner
         if literal(base) or base._prod != "TensorType" or not base.dims:
             return OPAQUE
         if len(base.dims) == 1:

@@ -72,6 +72,11 @@ def placed(ty, space: str | None, machine: Machine):
         return ty.replace(inner=placed(ty.inner, ty.mem.name, machine))
     if kind in ("VerifiedType", "HardwareStateType", "BorrowType"):
         return ty.replace(inner=placed(ty.inner, space, machine))
+    if kind == "PtrType":  # as written, a pointer without a place points into host memory
+        where = place_of(ty.place, machine) if ty.place is not None else machine.host_space
+        if where is None or ty.place is not None and ty.place == Ltyped["MemRef"](where):
+            return ty
+        return ty.replace(place=Ltyped["MemRef"](where, span=ty.span))
     return ty
 
 
@@ -87,5 +92,7 @@ def space_of(ty, machine: Machine) -> str | None:
         return space_of(ty.inner, machine) or machine.holds(ty.topo.name)
     if kind in ("VerifiedType", "BorrowType"):  # `Saturated(v)`, `&t`: where the value is
         return space_of(ty.inner, machine)
+    if kind == "PtrType":  # where what it points at is
+        return place_of(ty.place, machine)
     return None
 

@@ -23,6 +23,7 @@ UNLOWERED = {
     "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
     "StructLit": "a struct value", "EnumValue": "an enum value",
     "MatchValue": "a `match` on a value",
+    "PtrType": "a raw pointer", "AsPtr": "a raw pointer", "Unsafe": "an `unsafe` block",
 }
 
 

@@ -79,6 +79,8 @@ EXAMPLES = {
     "Transfer": lambda: L["Transfer"](var("x"), mem()),
     "Spawn": lambda: L["Spawn"](topo(index=i(0)), block(value=var("x"))),
     "Comptime": lambda: L["Comptime"](block(value=i(1))),
+    "Unsafe": lambda: L["Unsafe"](block(value=L["Deref"](var("p")))),
+    "AsPtr": lambda: L["AsPtr"](var("t"), True),
     "Closure": lambda: L["Closure"]((L["Param"]("a", None),), block(value=var("a"))),
     "Grad": lambda: L["Grad"]("loss", var("w")),
     "Vjp": lambda: L["Vjp"]("f", var("x"), var("dy")),
@@ -109,6 +111,15 @@ EXAMPLES = {
                               (L["Fn"]("first", (), (L["Param"]("p", L["NamedType"]("Self")),),
                                        None, L["NamedType"]("T"), (),
                                        block(value=L["FieldGet"](var("p"), "a"))),)),
+    "FnSig": lambda: L["FnSig"]("area", (), (L["Param"]("s", L["NamedType"]("Self")),), f32()),
+    "Trait": lambda: L["Trait"]("Shape", (
+        EXAMPLES["FnSig"](),
+        L["Fn"]("twice", (), (L["Param"]("s", L["NamedType"]("Self")),), None, f32(), (),
+                block(value=L["Float"](2.0))))),
+    "ImplFor": lambda: L["ImplFor"]("Shape", (L["TypeParam"]("T", False),),
+                                    L["AppliedType"]("Pair", (L["TypeArg"](L["NamedType"]("T")),)),
+                                    (L["Fn"]("area", (), (L["Param"]("s", L["NamedType"]("Self")),),
+                                             None, f32(), (), block(value=L["Float"](1.0))),)),
     "EnumDecl": lambda: L["EnumDecl"]("Shape", (L["Variant"]("Dot", ()), EXAMPLES["Variant"]())),
     "Variant": lambda: L["Variant"]("Rect", (f32(), f32())),
     "TupleType": lambda: L["TupleType"]((f32(), L["TupleType"]((L["Scalar"]("i32"), f32())))),
@@ -118,6 +129,7 @@ EXAMPLES = {
     "HardwareStateType": lambda: L["HardwareStateType"](f32(), topo("NPU", i(1))),
     "RefType": lambda: L["RefType"](f32(), mem()),
     "BorrowType": lambda: L["BorrowType"](L["BorrowType"](tensor_type(), True), False),
+    "PtrType": lambda: L["PtrType"](f32(), False, None),
     "NamedType": lambda: L["NamedType"]("T"),
     "DimInt": lambda: L["DimInt"](4),
     "DimName": lambda: L["DimName"]("N"),
@@ -141,6 +153,7 @@ EXAMPLES = {
     "Invariant": lambda: L["Invariant"](L["Binary"]("<=", var("k"), var("n"))),
     "ReturnValue": lambda: L["ReturnValue"](),
     "ComptimeStmt": lambda: L["ComptimeStmt"](block(L["ExprStmt"](var("x")))),
+    "UnsafeFn": lambda: L["UnsafeFn"](),
     "BlockStmt": lambda: L["BlockStmt"](block(L["Let"]("x", False, None, i(2)))),
     "UnrollAcross": lambda: L["UnrollAcross"](
         topo("NPU", i(0), i(4)), "i",
@@ -223,12 +236,15 @@ def example(prod: str):
 def program():
     """A program that holds every Lsrc production."""
     items = [EXAMPLES[p]() for p in ("Import", "MemoryDecl", "TopologyDecl", "ConstItem",
-                                     "StructDecl", "Impl", "EnumDecl")]
+                                     "StructDecl", "Impl", "Trait", "ImplFor", "EnumDecl")]
     items.append(EXAMPLES["Fn"]())
+    # `unsafe fn`: the mark its body starts with is written before `fn`.
+    items.append(L["Fn"]("poke", (), (), None, None, (),
+                         block(EXAMPLES["UnsafeFn"](), L["ExprStmt"](var("x")))))
     stmts = []
     for prod, (nt, _) in Lsrc.productions.items():
-        if prod in CONTRACTS or prod == "ReturnValue":
-            continue  # written in a header: `checked` below
+        if prod in CONTRACTS or prod in ("ReturnValue", "UnsafeFn"):
+            continue  # written in a header: `checked` below, and `poke` above
         if nt.name == "Stmt":
             stmts.append(EXAMPLES[prod]())
         elif nt.name == "Expr":
@@ -240,6 +256,7 @@ def program():
                      L["DimArg"](EXAMPLES["DimBinary"]()), EXAMPLES["TopoArg"](),
                      EXAMPLES["FloatArg"]()), ())),
         L["Let"]("r", False, EXAMPLES["BorrowType"](), EXAMPLES["Borrow"]()),
+        L["Let"]("q", False, EXAMPLES["PtrType"](), EXAMPLES["AsPtr"]()),
         L["Let"]("u", False, EXAMPLES["TupleType"](), EXAMPLES["Tuple"]()),
         L["Let"]("p", False, EXAMPLES["AppliedType"](), EXAMPLES["StructLit"]()),
         L["Let"]("d", False, None, L["TensorNew"](

@@ -5,6 +5,7 @@ import io
 
 from nano_vx.context import Compilation
 from nano_vx.oracle import run_program
+from nano_vx.passes.desugar_traits import desugar_traits
 from nano_vx.passes.desugar_transfer_methods import desugar_transfer_methods
 from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
 from nano_vx.passes.flatten_impl_blocks import flatten_impl_blocks
@@ -14,8 +15,8 @@ from nano_vx.passes.resolve_type_paths import resolve_type_paths
 from nano_vx.source import Source
 from nano_vx.values.stops import RuntimeStop
 
-PASSES = [hoist_nested_items, flatten_impl_blocks, resolve_type_paths, desugar_unroll_across,
-          desugar_transfer_methods, resolve_names]
+PASSES = [hoist_nested_items, desugar_traits, flatten_impl_blocks, resolve_type_paths,
+          desugar_unroll_across, desugar_transfer_methods, resolve_names]
 
 
 def parse(text: str):

@@ -368,9 +368,24 @@ def test_print_with_a_bang_is_print():
     assert expr("print != 3") == B("!=", V("print"), Int(3))
 
 
-def test_an_unsafe_block_is_a_block_statement():
-    assert stmt("unsafe { x = 1; }") == stmt("{ x = 1; }")
-    assert stmt("unsafe { x = 1; };") == stmt("{ x = 1; }")
+def test_an_unsafe_block_is_an_expression_and_a_statement():
+    block = N["Block"]((N["Assign"](N["Var"]("x"), "=", N["Int"](1)),), None)
+    assert body("unsafe { x = 1; }").value == N["Unsafe"](block)  # ending a block: its value
+    assert stmt("unsafe { x = 1; };") == N["ExprStmt"](N["Unsafe"](block))
+    let = stmt("let y = unsafe { *p };")
+    assert let.value == N["Unsafe"](N["Block"]((), N["Deref"](N["Var"]("p"))))
+
+
+def test_an_unsafe_fn_is_marked_after_its_contracts():
+    fn = program("unsafe fn f(x: i32) requires x > 0 { g(); }").items[0]
+    assert [s._prod for s in fn.body.stmts] == ["Requires", "UnsafeFn", "ExprStmt"]
+
+
+def test_pointer_types_and_as_ptr():
+    let = stmt("let p: *mut f32 = t.as_mut_ptr();")
+    assert let.type == N["PtrType"](N["Scalar"]("f32"), True, None)
+    assert let.value == N["AsPtr"](N["Var"]("t"), True)
+    assert stmt("let q: *const i32 = t.as_ptr();").value == N["AsPtr"](N["Var"]("t"), False)
 
 
 def test_transfer_is_the_older_spelling_of_the_reachable_bound():
@@ -479,3 +494,10 @@ def test_a_route_question_takes_topologies_or_memory_spaces(word):
 def test_transfer_is_a_name_when_no_place_follows():
     assert expr("Transfer + 1") == B("+", V("Transfer"), Int(1))
     assert expr("Transfer < limit") == B("<", V("Transfer"), V("limit"))
+
+
+def test_the_older_tensor_spelling_names_a_space_and_no_shape():
+    let = stmt("let b: Tensor<f32, CPU_DRAM> = malloc(4);")
+    assert let.type == N["TensorType"](N["Scalar"]("f32"), (N["DimAny"](),),
+                                       N["MemRef"]("CPU_DRAM"))
+    assert stmt("let c: Tensor<f32, [4], Memory::CPU_DRAM> = t;").type.dims == (N["DimInt"](4),)

@@ -27,6 +27,8 @@ REFUSED = {
     "print_arity": ("E3010", "'print' takes 1 argument, but this call passes 2"),
     "fill_text": ("E3003", "the value of `::fill` is str, but the tensor holds f32"),
     "fill_tuple": ("E3003", "the value of `::fill` is a tuple, but the tensor holds i32"),
+    "device_pointer": ("E6029", "argument 1 of 'total' is a pointer into Memory::GPU_HBM, but "
+                                "the parameter wants a pointer into host memory"),
 }
 
 
@@ -112,3 +114,12 @@ def test_handwritten_a_parameter_without_a_type_takes_any_argument(run_pass, sna
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
         ("E3010", "'twice' takes 2 arguments (_, i32), but this call passes 1")]
     assert ran.dump == snapshot_txt
+
+
+def test_a_mut_pointer_fits_a_const_parameter_and_not_the_other_way():
+    text = ("fn get(p: *const i32) -> i32 {\n  unsafe { *p }\n}\n"
+            "fn main() {\n  let mut t = Tensor<i32, [2]>::fill(3);\n"
+            "  print(get(t.as_mut_ptr()));\n}\n")
+    assert not run_front(text, check_calls).diagnostics.items
+    wrong = text.replace("p: *const i32", "p: *mut i32").replace("t.as_mut_ptr()", "t.as_ptr()")
+    assert run_front(wrong, check_calls).diagnostics.codes() == ["E3003"]

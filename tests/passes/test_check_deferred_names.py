@@ -15,7 +15,8 @@ CASES = Path(__file__).parent / "cases" / "check_deferred_names"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {"kept_branch_names_nothing": (
     "E2001", "cannot find value 'helper_that_does_not_exist' in this scope"),
-    "route_kept_names_nothing": ("E2001", "cannot find value 'stage_on_the_gpu' in this scope")}
+    "route_kept_names_nothing": ("E2001", "cannot find value 'stage_on_the_gpu' in this scope"),
+    "trait_method_of_a_scalar": ("E2001", "cannot find value 'i32::area' in this scope")}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -92,3 +93,12 @@ def test_handwritten_a_name_of_nothing_in_a_plain_function(run_pass, snapshot_tx
     [d] = ran.diagnostics.items
     assert d.notes == ["in 'main', the `if comptime` around it keeps the branch that names it"]
     assert ran.dump == snapshot_txt
+
+
+def test_a_call_through_a_type_parameter_calls_each_instances_function():
+    ran = run_front(CASES / "trait_method_of_a_scalar_repaired.vx", check_deferred_names)
+    called = {n.callee.name for n in ran.nodes("Call") if n.callee._prod == "Global"}
+    assert {"Square::area", "Rect::area"} <= called
+    refused = run_front(CASES / "trait_method_of_a_scalar.vx", check_deferred_names)
+    assert refused.diagnostics.items[0].notes == [
+        "in 'report$i32', a call through a type parameter names it"]

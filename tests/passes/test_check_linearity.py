@@ -202,18 +202,24 @@ def test_what_a_call_moves(body, prelude, moves):
 
 
 def test_a_struct_owns_data_when_a_field_does():
-    from nano_vx.languages import Lsrc
+    from nano_vx.languages import Ltraitless
     from nano_vx.placement.ownership import owns_data
 
-    L = Lsrc.nodes
+    L = Ltraitless.nodes
     tensor = L["TensorType"](L["Scalar"]("f32"), (L["DimInt"](4),), None)
     i32 = L["Scalar"]("i32")
-    structs = {"Pair": L["StructDecl"]("Pair", (L["Param"]("a", i32), L["Param"]("b", i32)), ()),
-               "Tile": L["StructDecl"]("Tile", (L["Param"]("n", i32), L["Param"]("t", tensor)), ()),
-               "Outer": L["StructDecl"]("Outer", (L["Param"]("in", L["NamedType"]("Tile")),), ()),
-               "Loop": L["StructDecl"]("Loop", (L["Param"]("me", L["NamedType"]("Loop")),), ())}
+    pair = (L["Param"]("a", i32), L["Param"]("b", i32))
+    structs = {"Pair": L["StructDecl"]("Pair", pair, (), True),
+               "Moved": L["StructDecl"]("Moved", pair, (), False),
+               "Tile": L["StructDecl"]("Tile", (L["Param"]("n", i32), L["Param"]("t", tensor)),
+                                       (), False),
+               "Loop": L["StructDecl"]("Loop", (L["Param"]("me", L["NamedType"]("Loop")),), (),
+                                       True)}
+    # A struct moves unless it is Copy, and desugar-traits admits Copy only for one that
+    # holds nothing that moves.
     owns = {name: owns_data(L["NamedType"](name), structs) for name in structs}
-    assert owns == {"Pair": False, "Tile": True, "Outer": True, "Loop": False}
+    assert owns == {"Pair": False, "Moved": True, "Tile": True, "Loop": False}
+    assert owns_data(L["TupleType"]((L["NamedType"]("Pair"), L["NamedType"]("Moved"))), structs)
     assert owns_data(L["PinnedType"](tensor, L["TopoRef"]("GPU", None, None)), structs)
     assert owns_data(L["TupleType"]((i32, tensor)), structs)
     assert not owns_data(L["TupleType"]((i32, i32)), structs)
@@ -221,9 +227,9 @@ def test_a_struct_owns_data_when_a_field_does():
     assert not owns_data(None, structs)
 
 
-def test_a_struct_holding_a_tensor_moves_into_the_call():
+def test_a_struct_holding_a_tensor_moves_into_the_call_and_a_copy_struct_does_not():
     prelude = ("struct Tile { n: i32, t: Tensor<f32, [2]> }\n"
-               "struct Pair { a: i32, b: i32 }\n"
+               "struct Pair { a: i32, b: i32 } trait Copy {} impl Copy for Pair {}\n"
                "fn size(x: Tile) -> i32 { x.n }\nfn sum(p: Pair) -> i32 { p.a + p.b }\n")
     assert _moves("let a = Tile { n: 2, t: Tensor<f32, [2]>::fill(1.0) };\nprint(size(a));\n"
                   "print(a.n);", prelude) == [
@@ -297,3 +303,12 @@ def test_the_persistent_map_of_moved_locals_acts_as_a_dict_copied_at_every_chang
                    if f"{p}{k}" not in d)
         assert bool(pm) == bool(d)
         assert (pm == before_pm) == (d == before_d)
+
+
+def test_a_struct_without_copy_moves_and_one_with_copy_is_copied():
+    diag, where = _refusal("struct_moved")
+    assert where == (14, "p")
+    assert diag.message == ("use of moved value 'p': it was moved into the call of 'norm1' "
+                            "at line 13, column 11")
+    repaired = run_front(CASES / "struct_moved_repaired.vx", check_linearity)
+    assert not repaired.diagnostics.items

@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_visibility"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"residency", "capture", "reads", "unrolled", "pinned"}
+REFUSED = {"residency", "capture", "reads", "unrolled", "pinned", "pointer"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -68,7 +68,7 @@ def test_the_value_a_saturated_arm_binds_stays_where_it_was():
 
 
 @pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached",
-                                  "unrolled_repaired", "pinned_repaired"])
+                                  "unrolled_repaired", "pinned_repaired", "pointer_repaired"])
 def test_the_repaired_programs_are_admitted(case):
     ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert not ran.diagnostics.items
@@ -123,3 +123,10 @@ def test_handwritten_undeclared_places_are_not_judged(run_pass, snapshot_txt):
     assert ran.diagnostics.items[0].span.source.line_col(
         ran.diagnostics.items[0].span.start) == (9, 12)
     assert ran.dump == snapshot_txt
+
+
+def test_a_read_through_a_pointer_is_a_read_of_the_space_it_points_into():
+    ran = run_front(CASES / "pointer.vx", check_visibility)
+    [d] = ran.diagnostics.items
+    assert d.message.startswith("'p' lives in GPU_HBM but CPU sees only [CPU_DRAM, NPU_HBM]")
+    assert d.help == ["transfer the tensor to Memory::CPU_DRAM and take the pointer there"]

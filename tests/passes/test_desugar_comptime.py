@@ -33,6 +33,9 @@ REFUSED = {
                                      "only when the program runs"),
     "e3033_out_of_range": ("E3033", "depends on an integer result outside its type: "
                                     "2147483647 + 1 = 2147483648 is outside i32"),
+    "e3033_unsafe": ("E3033", "an `unsafe` block runs only when the program runs"),
+    "e3033_changing_cast": ("E3033", "`-1 as u64` is 18446744073709551615, a cast that changes "
+                                     "the value"),
     "e3034_nested": ("E3034", "a comptime block inside another comptime block"),
     "e8002_false_assert": ("E8002", "four lanes of 32"),
     "e8002_placement": ("E8002", "dev.topology() == Some(Topology::CPU)"),

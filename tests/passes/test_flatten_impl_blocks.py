@@ -59,10 +59,10 @@ def test_self_outside_an_impl_block_is_left_for_the_type_checks():
 
 
 def test_handwritten_const_in_an_impl(run_pass, snapshot_txt):
-    # An impl block holding a const: Lhoisted's Impl holds any item, the parser reads only
+    # An impl block holding a const: Ltraitless's Impl holds any item, the parser reads only
     # functions there (E1001). The const is refused as the parser refuses it, and dropped.
     ran = run_pass("flatten-impl-blocks", """
-        // IL: Lhoisted
+        // IL: Ltraitless
         struct S {}
         impl S {
             const N: i32 = 3;

@@ -48,8 +48,9 @@ def test_generic_arguments_on_a_variant_are_refused_then_repaired():
      "`P::o` is a function of `impl P`, and nano-vx has no function values"),
     ("struct P { x: i32 }\nfn main() {\n  let f = P::o();\n}\n",
      "'P' is not an enum, and no impl block of it declares a function 'o'"),
-    ("fn f<H>(h: H) -> i32 { H::width() }\nfn main() {\n  print(f(1));\n}\n",
-     "'H' is a generic parameter, and nano-vx has no traits"),
+    ("fn f<H>(h: H) -> i32 {\n  let g = H::width;\n  0\n}\nfn main() {\n  print(f(1));\n}\n",
+     "'H' is a generic parameter: `H::width` is a function of what it is in each call, "
+     "not a value"),
 ])
 def test_a_path_that_names_no_variant_says_what_it_names(tmp_path, capsys, program, note):
     path = tmp_path / "path.vx"
@@ -86,3 +87,13 @@ def test_handwritten_function_named_through_no_type(run_pass, snapshot_txt):
     assert ran.codes == []
     assert _printed(ran.tree) == "7\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_path_through_a_type_parameter_is_a_call_of_its_function():
+    program = ("struct S { v: i32 }\nimpl S {\n  fn get(s: Self) -> i32 { s.v }\n}\n"
+               "fn read<T>(x: T) -> i32 { T::get(x) }\n"
+               "fn main() {\n  print(read(S { v: 4 }));\n}\n")
+    ran = run_front(program, resolve_type_paths)
+    assert not ran.diagnostics.items
+    [call] = [n for n in ran.nodes("Call") if n.callee.name == "T::get"]
+    assert not list(ran.nodes("EnumValue"))
