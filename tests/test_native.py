@@ -22,14 +22,14 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), ()) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5001): the run-time machine
+# The programs native code does not lower (each refused with E5010): the run-time machine
 # state of `try_pin` and `match` on it; `.extent(i)`; a function returning a reference to a
 # scalar, a reference to an element; an aggregate scalarize-aggregates cannot take apart (a
 # generic struct returned whose fields no local types, one computed after a call of its
 # statement ran).
 NOT_LOWERED = {
     "tests/passes/cases/check_loans/admitted.vx",
-    "tests/passes/cases/type_scalars/e5001_element_reference.vx",
+    "tests/passes/cases/type_scalars/e5010_element_reference.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
@@ -42,8 +42,8 @@ NOT_LOWERED = {
     "tests/passes/cases/flatten_impl_blocks/const_generic.vx",
     "tests/passes/cases/resolve_type_paths/paths.vx",
     "tests/passes/cases/resolve_names/match_arms.vx",
-    "tests/passes/cases/type_scalars/e5001_assigning_closure.vx",
-    "tests/passes/cases/type_scalars/e5001_try_pin.vx",
+    "tests/passes/cases/type_scalars/e5010_assigning_closure.vx",
+    "tests/passes/cases/type_scalars/e5010_try_pin.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
@@ -51,7 +51,7 @@ NOT_LOWERED = {
     # A string copied into another local (number-texts numbers only one that is printed).
     "tests/passes/cases/number_texts/copied.vx",
     # A struct a call returns after another call of its statement ran.
-    "tests/passes/cases/scalarize_aggregates/e5001_call_before.vx",
+    "tests/passes/cases/scalarize_aggregates/e5010_call_before.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
     "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
     "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",

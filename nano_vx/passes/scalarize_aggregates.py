@@ -1,7 +1,7 @@
 """scalarize-aggregates: Lassumed -> Lassumed.
 
 Same IL: what it writes is Vx the reference interpreter runs as it ran the program, so the
-default action can still fall back to it. What it cannot write so is E5001 here."""
+default action can still fall back to it. What it cannot write so is E5010 here."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class State:
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", L, L, """
-Replace each struct, tuple and enum value by the scalars it is made of (E5001 for one it
+Replace each struct, tuple and enum value by the scalars it is made of (E5010 for one it
 cannot).
 
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag

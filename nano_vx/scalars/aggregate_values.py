@@ -9,7 +9,7 @@ from .aggregates import TAG, Tree, concrete
 
 
 class Refused(Exception):
-    """An aggregate the rewrite does not replace, at the node that shows it: E5001."""
+    """An aggregate the rewrite does not replace, at the node that shows it: E5010."""
 
     def __init__(self, node, what: str):
         super().__init__(what)

@@ -14,7 +14,7 @@ from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
-NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 # Outside a `print`, no aggregate is left: only scalars, tensors and references to scalars.
 GONE = {"FieldGet", "TupleGet", "MatchValue"}
 
@@ -57,12 +57,12 @@ def test_a_struct_returned_is_written_through_out_parameters():
 
 
 def test_a_call_before_the_aggregate_in_its_statement_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5001_call_before.vx", scalarize_aggregates,
-                                 "E5001", "after a call of the same statement")
+    assert_refused_then_repaired(CASES / "e5010_call_before.vx", scalarize_aggregates,
+                                 "E5010", "after a call of the same statement")
 
 
 def test_refused_the_program_runs_in_the_interpreter_in_order():
-    status, out, err = _run(CASES / "e5001_call_before.vx")
+    status, out, err = _run(CASES / "e5010_call_before.vx")
     assert (status, out) == (0, "1\n2\n3\n")
     assert "warning[W5001]" in err
 
