@@ -480,6 +480,16 @@ _ENTRIES = [
          "the depth is not known while compiling, so no bound can be proved. The message "
          "names the cycle and the bytes each activation holds. Place the tiles outside the "
          "recursion and pass them in, or write the recursion as a loop."),
+    Code("E6030", "a device region that hands out a tensor it made",
+         "A `spawn on(Topology::X) { .. }` region runs on X and ends there, so what it "
+         "hands back to the code around it must be memory that code owns: a tensor made "
+         "before the region and transferred into X's memory there, not one the region "
+         "made itself (a constructor, a literal or a `transfer` run inside it, or a call "
+         "that makes its result). Where the value comes from is followed through `let`s, "
+         "assignments, branches, fields, references and the program's functions, which "
+         "pass on the parameters they return. The message names where the tensor is made. "
+         "Make it before the region: `let d = transfer(Tensor<f32, [4]>::fill(0.0), "
+         "Memory::GPU_HBM); let t = spawn on(Topology::GPU) { .. d };`."),
     Code("E6040", "an unmet `where Reachable<A, B>` at a call",
          "`where Reachable<A, B>` on a generic function states that data can get from the "
          "memory topology A holds to the memory B holds, along the declared transfer graph "
