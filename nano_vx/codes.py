@@ -411,10 +411,14 @@ _ENTRIES = [
          "host files are added beside the program, so a name may come from only one of "
          "them: drop the program's copy, or compile without the flag that declares it."),
     Code("E6014", "host staging without a host",
-         "A transfer moves a value to or from `CPU_DRAM` while a machine model is in force "
-         "(a `--machine` file or a space declared `scope: device`), and no input declares "
-         "`CPU_DRAM`. A machine file describes the accelerator, not the computer it hangs "
-         "off, so no host memory is assumed: pass `--host default` (or `--host FILE`)."),
+         "A machine model is in force (a `--machine` file or a space declared `scope: "
+         "device`), no input declares `CPU_DRAM`, and a transfer would stage through it: it "
+         "moves a value to or from `CPU_DRAM`, or between two spaces whose only route runs "
+         "through the machine's host links (two cards that each link to the host and not to "
+         "each other). A machine file describes the accelerator, not the computer it hangs "
+         "off, so no host memory is assumed. The message names the route; `--host` declares "
+         "the host: `--host default` (this computer, `Memory CPU_DRAM { managed: explicit "
+         "}`) or `--host FILE`."),
     Code("E6016", "malformed memory or topology declaration",
          "A field of a `Memory` or `Topology` declaration is not one the compiler knows, is "
          "given twice, or has a value of the wrong kind (a size where a bandwidth belongs, "
