@@ -163,6 +163,11 @@ class _Origins:
         handler = _VALUE.get(e._prod)
         if handler is not None:
             return handler(self, e)
+        self.effects(e)  # an operator, a literal, a cast: no tensor of its own
+        return frozenset()
+
+    def made(self, e) -> frozenset:
+        """A tensor the region makes at `e`, if its value holds one."""
         self.effects(e)
         return frozenset({Made(e)}) if self.holds_tensor(e) else frozenset()
 
@@ -210,13 +215,17 @@ class _Origins:
     def _local(self, e):
         return self.name(e.name)
 
+    @_VALUE.on("TensorNew", "TensorLit", "ArrayLit", "Transfer", "MethodCall", "Grad", "Vjp",
+               "Jvp")
+    def _made(self, e):
+        return self.made(e)
+
     @_VALUE.on("Call")
     def _call(self, e):
-        args = [self.of(a) for a in e.args]
         summary = self.st.summaries.get(e.callee.name) if e.callee._prod == "Global" else None
         if summary is None:
-            self.of(e.callee)
-            return frozenset({Made(e)}) if self.holds_tensor(e) else frozenset()
+            return self.made(e)
+        args = [self.of(a) for a in e.args]
         found = frozenset({Made(e)}) if MADE in summary else frozenset()
         return found.union(*(args[i] for i in summary if i != MADE and i < len(args)))
 
@@ -244,9 +253,14 @@ class _Origins:
         self.here = outside
         return found
 
-    @_VALUE.on("Deref", "Borrow", "FieldGet", "TupleGet")
+    @_VALUE.on("Deref", "Borrow", "FieldGet", "TupleGet", "Index")
     def _through(self, e):
-        return self.of(e.value if e._prod in ("Deref", "Borrow") else e.base)
+        """A part of a value, or a reference to it: a tensor in it is the whole's (a number
+        read out of a tensor the region made is not that tensor)."""
+        if e._prod == "Index":
+            self.of(e.index)
+        found = self.of(e.value if e._prod in ("Deref", "Borrow") else e.base)
+        return found if self.holds_tensor(e) else frozenset()
 
     @_VALUE.on("Tuple", "StructLit", "EnumValue")
     def _parts(self, e):

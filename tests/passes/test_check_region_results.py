@@ -74,6 +74,10 @@ MAKE = "fn make(n: i32) -> Tensor<f32, [2]> {\n" \
     # Recursive functions: one passes its parameter on, one makes its result.
     (DEV + KEEP, "spawn on(Topology::GPU) { keep(dev, 3) }", None),
     (MAKE, "spawn on(Topology::GPU) { make(3) }", "E6030"),
+    # A number read out of a tensor the region made is no tensor; a row of one is.
+    (DEV, "spawn on(Topology::GPU) { let t = Tensor<f32, [2]>::fill(2.0); (dev, t[0]) }",
+     None),
+    (DEV, "spawn on(Topology::GPU) { let g = Tensor<f32, [2, 2]>::fill(2.0); g[1] }", "E6030"),
     # A tensor an inner region made, handed out through the outer one: both hand it out.
     ("", "spawn on(Topology::GPU) { let t = spawn on(Topology::GPU) "
          "{ Tensor<f32, [2]>::new() }; t }", "E6030"),
