@@ -87,3 +87,28 @@ def test_where_a_regions_value_comes_from(prelude, region, code):
         f"let r = {region};\n}}\n"
     codes = run_front(text, check_region_results).diagnostics.codes()
     assert set(codes) == ({code} if code else set()), codes
+
+
+# Hand-written Lrouted: a region on a topology the model lacks (check-locations refuses it,
+# E6025, before this pass), whose value a `while` may replace by a tensor it makes. Where
+# the region runs is not known, and the value is a tensor all the same: refused, once.
+UNKNOWN_TOPOLOGY = """
+    // IL: Lrouted
+    fn main() {
+        let room: Tensor<f32, [2], Memory::GPU_HBM> = transfer[sync, CPU_DRAM -> GPU_HBM (50), cost 50](Tensor<f32, [2]>::new(), Memory::GPU_HBM);
+        let r: ~Pinned<Tensor<f32, [2], Memory::GPU_HBM>, Topology::Phantom> = spawn on(Topology::Phantom) {
+            let mut out: Tensor<f32, [2], Memory::GPU_HBM> = room;
+            while out[0] < 1.0 {
+                out = Tensor<f32, [2]>::fill(2.0);
+            }
+            out
+        };
+    }
+"""
+
+
+def test_handwritten_a_region_on_an_unknown_topology_is_judged(run_pass, snapshot_txt):
+    ran = run_pass("check-region-results", UNKNOWN_TOPOLOGY)
+    assert [(d.code, d.data["made"]) for d in ran.diagnostics.items] == [
+        ("E6030", "Tensor<f32, [2]>::fill(2.0)")]
+    assert ran.dump == snapshot_txt
