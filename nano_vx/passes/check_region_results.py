@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lrouted import Lrouted
 from ..languages.lsrc import DESCRIPTIONS
+from ..languages.lunrolled import OncePerPlace
 from ..diagnostics import Label
 from ..nanopass import Analysis, descendants
 from ..nanopass.dispatch import Handlers
@@ -42,6 +43,7 @@ class State:
     types: dict[str, Typer] = field(default_factory=dict)  # function -> its locals bound
     # function -> MADE and the indexes of the parameters its result may be
     summaries: dict[str, frozenset] = field(default_factory=dict)
+    said: OncePerPlace = field(default_factory=OncePerPlace)  # by the region's span
 
 
 check_region_results = Analysis("check-region-results", Lrouted, """
@@ -54,7 +56,8 @@ one it made: a constructor, a literal or a `transfer` run inside it, or a call t
 result. Where a value comes from is followed through `let`s and assignments (any one that may
 reach it counts), blocks, `if` and `match` branches, fields, references, and calls of the
 program's functions, which pass on what they return of their parameters (a summary of each,
-to a fixed point over recursion). The message names where the tensor is made.
+to a fixed point over recursion). The message names where the tensor is made; a region in
+the body of an `unroll across` is refused once, not once per copy.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -67,6 +70,7 @@ def _program(run, node):
     for fn in fns.values():
         for spawn in (n for n in descendants(fn.body) if n._prod == "Spawn"):
             _judge(run, fn, spawn)
+    st.said.note_copies()
 
 
 def _summarize(st: State, fns: dict) -> None:
@@ -101,6 +105,8 @@ def _judge(run, fn, spawn) -> None:
     made = [o for o in origins if isinstance(o, Made)]
     if value is None or not made or not walk.holds_tensor(value):
         return
+    if st.said.again(spawn.span or id(spawn)):  # another copy `unroll across` made
+        return
     at = min((o.node for o in made), key=lambda n: n.span.start if n.span else 0)
     where = f" at line {at.span.line}" if at.span is not None else ""
     run.ctx.diagnostics.error(
@@ -113,6 +119,7 @@ def _judge(run, fn, spawn) -> None:
         help=["make the tensor before the region and transfer it to the region's memory "
               "there, then hand that back"],
         topology=spawn.topo.name, made=_text(at))
+    st.said.said(spawn.span or id(spawn), run.ctx.diagnostics.items[-1])
 
 
 def _text(node) -> str:

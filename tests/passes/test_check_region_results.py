@@ -89,6 +89,13 @@ def test_where_a_regions_value_comes_from(prelude, region, code):
     assert set(codes) == ({code} if code else set()), codes
 
 
+def test_a_region_unroll_across_copies_is_refused_once():
+    text = ("fn main() {\n  unroll across(Topology::NPU[0..3]) { |i|\n    let t = spawn on("
+            "Topology::NPU[0]) { Tensor<i32, [2]>::fill(i) };\n  }\n}\n")
+    [d] = run_front(text, check_region_results).diagnostics.items
+    assert d.code == "E6030" and "each of the 3 copies" in d.notes[-1]
+
+
 # Hand-written Lrouted: a region on a topology the model lacks (check-locations refuses it,
 # E6025, before this pass), whose value a `while` may replace by a tensor it makes. Where
 # the region runs is not known, and the value is a tensor all the same: refused, once.
