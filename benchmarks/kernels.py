@@ -87,7 +87,7 @@ def compile_vx(name: str, text: bytes) -> dict:
     ctx = Compilation(source, diagnostics)
     outcome = run_deep(run_pipeline, NATIVE, source, ctx)
     passes = time.perf_counter() - start
-    if diagnostics.has_errors:  # E5001 included: what native code does not lower
+    if diagnostics.has_errors:  # E5010 included: what native code does not lower
         raise Refused(diagnostics.render())
     native = compile_native(outcome.tree, OPT_LEVEL)
     return {"native": native, "passes": passes, "build": time.perf_counter() - passes - start}

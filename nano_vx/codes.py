@@ -70,12 +70,12 @@ _ENTRIES = [
          "one program share a name, or two fields of one struct, or two variants of one "
          "enum. Rename one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
-    Code("E3040", "`unroll across` needs constant bounds",
+    Code("E3050", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
          "compiling, so `a` and `b` must be integer constants (literals, constant items, or "
          "arithmetic on them), with a <= b. For bounds known only at run time, loop with `for` "
          "around a `spawn on` (which picks no unit by a run-time index: that is W1030)."),
-    Code("E3041", "`unroll across` range too large",
+    Code("E3051", "`unroll across` range too large",
          "`unroll across` copies its body once per index while compiling, so a range of "
          "more than 4096 indices is refused rather than letting the program grow without "
          "bound. Nested unrolls multiply: a body is copied once per index of its own range "
@@ -105,13 +105,19 @@ _ENTRIES = [
          "function that returns nothing is refused too. The math built-ins take numbers: "
          "`exp`, `log` and `sqrt` a float, `max` and `min` two of one type. The message names "
          "both types."),
-    Code("E3004", "an arithmetic or bitwise operator on operands it does not take",
-         "`+ - * / %` take two numbers of one type; `& | ^` two integers or two bools of one "
-         "type; `<< >>` an integer, shifted by an integer of any type; prefix `-` a signed "
-         "number. So arithmetic on a bool, a bitwise operator or a shift on a float, mixing "
-         "i32 with i64 or an integer with a float, and negating an unsigned integer are "
-         "refused, as Rust refuses them; an unsuffixed literal takes the other side's type. "
-         "Convert one side with `as`."),
+    Code("E3004", "an arithmetic or bitwise operator on operands of two types",
+         "`+ - * / %`, `& | ^` and a compound assignment (`x += v`) take two operands of one "
+         "type, so mixing i32 with i64 or an integer with a float is refused, as Rust "
+         "refuses it; an unsuffixed literal takes the other side's type. The message names "
+         "both types. Convert one side with `as`. (An operand of a type the operator does "
+         "not take at all is E3030.)"),
+    Code("E3030", "an operator on an operand of a type it does not take",
+         "`+ - * / %` take numbers; `& | ^` integers or bools; `<< >>` an integer, shifted by "
+         "an integer of any type; prefix `-` a signed number; a compound assignment (`x %= "
+         "v`) what its operator takes. So arithmetic on a bool (`%` included), a bitwise "
+         "operator or a shift on a float, a reference as an operand (read it: `*p + 1`), text, "
+         "and negating an unsigned integer are refused, as Rust refuses them. The message "
+         "names the operator and the type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
@@ -229,12 +235,20 @@ _ENTRIES = [
          "binds once, from the first argument that names it (on any axis) or from `f<4>`; "
          "every later argument must have the same extent. The message names the parameter, "
          "the extent it is bound to and by which argument, and the argument that differs."),
-    Code("E3047", "a generic argument that cannot be worked out or does not fit",
+    Code("E3016", "a generic parameter a call does not determine",
          "Each generic parameter of a called function must be given (`f<4>(x)`, "
          "`f<i32>(y)`, `f<Topology::GPU>(p)`) or deducible from an argument's type (a type "
          "from the argument in its place, a topology from `Pinned<_, Topology::A>`, a const "
-         "from a tensor extent). "
-         "Refused: a parameter nothing gives, more generic arguments than parameters, a type "
+         "from a tensor extent). A parameter that neither gives, such as a type parameter "
+         "used only in the body (`fn free_width<T>() -> i32 { sizeof<T>() }` called as "
+         "`free_width()`), has nothing to be instantiated with. The message names the "
+         "parameter and the function; write the generic arguments out "
+         "(`free_width<f32>()`)."),
+    Code("E3047", "a generic argument that cannot be worked out or does not fit",
+         "A generic argument must be of its parameter's kind and make a valid instance (a "
+         "parameter no argument determines is E3016). Refused: a generic function named "
+         "without a call (each call gets its own instance), more generic arguments than "
+         "parameters, a type "
          "where a const is expected (or the reverse), generic arguments to a function that "
          "is not generic, an instance whose const arithmetic (`[N - 4]`) makes an extent "
          "zero, negative, or a division by zero, and a struct's const argument not known "
@@ -254,7 +268,7 @@ _ENTRIES = [
          "The outer block already runs while compiling, so the inner `comptime` asks for "
          "nothing more: remove it. A lambda whose body is a `comptime` block, written "
          "inside a block, is a function of its own and not a nested block."),
-    Code("E3035", "a call of a comptime lambda that cannot fold",
+    Code("E3052", "a call of a comptime lambda that cannot fold",
          "A lambda whose body is a `comptime` block (`|x: i32| comptime { .. }`) runs while "
          "compiling: every call is replaced by its value, and the lambda then disappears. A "
          "call whose arguments are not all known while compiling has no value to be "
@@ -301,15 +315,15 @@ _ENTRIES = [
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of
     # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4006 is check-shared-writes').
-    # The split follows Rust's: E0499 and E0502 -> E4002 and E4003, E0506 and E0505 -> E4004,
-    # E0594 and E0596 (through a `&` reference) -> E4006.
-    Code("E4002", "a mutable borrow while another borrow lasts",
-         "`&mut x` needs x to itself: no other loan of x, shared or mutable, may last where it "
-         "is taken. A loan bound by `let p = &x;` lasts to the end of the block holding the "
-         "`let`, and one passed as an argument while its call runs, so `f(&mut x, &x)` and "
-         "`let p = &x; let q = &mut x;` are refused. The message names the loan in the way "
-         "and how long it lasts. End it first: put the first borrow and its uses in a block "
-         "`{ .. }` of their own."),
+    # The split follows Rust's: E0499 -> E4002, E0502 -> E4003 (a shared borrow) or E4004 (a
+    # mutable one), E0506 and E0505 -> E4004, E0594 and E0596 (through a `&`) -> E4006.
+    Code("E4002", "a mutable borrow while another mutable borrow lasts",
+         "`&mut x` needs x to itself: no other mutable loan of x may last where it is taken. "
+         "A loan bound by `let p = &mut x;` lasts to the end of the block holding the `let`, "
+         "and one passed as an argument while its call runs, so `f(&mut x, &mut x)` and "
+         "`let p = &mut x; let q = &mut x;` are refused (against a shared loan, `&mut x` is "
+         "E4004). The message names the loan in the way and how long it lasts. End it first: "
+         "put the first borrow and its uses in a block `{ .. }` of their own."),
     Code("E4003", "a shared borrow while a mutable borrow lasts",
          "`&x` may not be taken while a `&mut x` lasts (see E4002 for how long a loan "
          "lasts): the mutable reference could change x under the shared one. Any number of "
@@ -318,7 +332,9 @@ _ENTRIES = [
     Code("E4004", "changing a variable while it is borrowed",
          "While a loan of x lasts (see E4002), x may not be assigned (`x = ..`, `x += ..`, "
          "`x[i] = ..`), moved by `transfer`, nor passed by value to a function that takes "
-         "it: the reference would see its value change under it, or go. Reading x is "
+         "it: the reference would see its value change under it, or go. Nor may `&mut x` be "
+         "taken while a shared loan of x lasts (`let p = &x; let q = &mut x;`, `f(&x, &mut "
+         "x)`): writing through it would change x under the shared reference. Reading x is "
          "allowed. Assign through the reference instead (`*p = ..`), or end the loan first."),
     Code("E4006", "a write through a shared reference",
          "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
@@ -338,18 +354,20 @@ _ENTRIES = [
          "parameter, a reference, a generic struct, a placed scalar or `void` it writes "
          "none: give x its value where it is declared."),
     # -- E5xxx: native code (the back end's passes) ------------------------------------
-    Code("E5001", "native code does not lower this construct",
+    Code("E5010", "native code does not lower this construct",
          "The program is correct, but the back end (check-native-subset and the passes after it) "
          "does not turn this construct into native code yet: a `match` on a hardware state and "
          "the `try_pin` that makes it, a topology or memory space used as a value, an aggregate "
-         "scalarize-aggregates cannot take apart (one a call makes after another call of its "
-         "statement ran, a generic struct holding another aggregate), differentiation, a closure used other than by calling it, a reference to an "
+         "the back end's passes cannot take apart (one a call makes on the right of `&&` or "
+         "`||` or in a loop's condition, a generic struct holding another aggregate, a struct "
+         "returned holding two tensors, a `print` of one needing more than 64 arms), "
+         "differentiation, a closure used other than by calling it, a reference to an "
          "element of a tensor or to a temporary, a function returning a reference to a scalar. "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",
          "The program is run (the default action) but native code does not lower one of its "
-         "constructs (E5001 names it): nano-vx runs it in the reference interpreter, which "
+         "constructs (E5010 names it): nano-vx runs it in the reference interpreter, which "
          "gives the same output and exit status, only slower. `--action interpret` asks for "
          "the interpreter and says nothing."),
     # -- E6xxx, memory model: declarations, machine files, routing (check-memory-declarations,
@@ -396,10 +414,14 @@ _ENTRIES = [
          "host files are added beside the program, so a name may come from only one of "
          "them: drop the program's copy, or compile without the flag that declares it."),
     Code("E6014", "host staging without a host",
-         "A transfer moves a value to or from `CPU_DRAM` while a machine model is in force "
-         "(a `--machine` file or a space declared `scope: device`), and no input declares "
-         "`CPU_DRAM`. A machine file describes the accelerator, not the computer it hangs "
-         "off, so no host memory is assumed: pass `--host default` (or `--host FILE`)."),
+         "A machine model is in force (a `--machine` file or a space declared `scope: "
+         "device`), no input declares `CPU_DRAM`, and a transfer would stage through it: it "
+         "moves a value to or from `CPU_DRAM`, or between two spaces whose only route runs "
+         "through the machine's host links (two cards that each link to the host and not to "
+         "each other). A machine file describes the accelerator, not the computer it hangs "
+         "off, so no host memory is assumed. The message names the route; `--host` declares "
+         "the host: `--host default` (this computer, `Memory CPU_DRAM { managed: explicit "
+         "}`) or `--host FILE`."),
     Code("E6016", "malformed memory or topology declaration",
          "A field of a `Memory` or `Topology` declaration is not one the compiler knows, is "
          "given twice, or has a value of the wrong kind (a size where a bandwidth belongs, "
@@ -465,7 +487,17 @@ _ENTRIES = [
          "the depth is not known while compiling, so no bound can be proved. The message "
          "names the cycle and the bytes each activation holds. Place the tiles outside the "
          "recursion and pass them in, or write the recursion as a loop."),
-    Code("E6030", "an unmet `where Reachable<A, B>` at a call",
+    Code("E6030", "a device region that hands out a tensor it made",
+         "A `spawn on(Topology::X) { .. }` region runs on X and ends there, so what it "
+         "hands back to the code around it must be memory that code owns: a tensor made "
+         "before the region and transferred into X's memory there, not one the region "
+         "made itself (a constructor, a literal or a `transfer` run inside it, or a call "
+         "that makes its result). Where the value comes from is followed through `let`s, "
+         "assignments, branches, fields, references and the program's functions, which "
+         "pass on the parameters they return. The message names where the tensor is made. "
+         "Make it before the region: `let d = transfer(Tensor<f32, [4]>::fill(0.0), "
+         "Memory::GPU_HBM); let t = spawn on(Topology::GPU) { .. d };`."),
+    Code("E6040", "an unmet `where Reachable<A, B>` at a call",
          "`where Reachable<A, B>` on a generic function states that data can get from the "
          "memory topology A holds to the memory B holds, along the declared transfer graph "
          "(the routing transfers use). The clause is discharged at every call, for the "
@@ -721,17 +753,17 @@ _ENTRIES = [
          "methods missing, or the one the trait lacks. A method of the type's own goes in "
          "`impl Type { .. }`."),
     # -- raw pointers and `unsafe` (check-unsafe, check-calls) ------------------------------
+    Code("E5001", "a call of an `unsafe fn` outside `unsafe`",
+         "A function declared `unsafe fn` assumes something of its caller that no check "
+         "follows (typically that a pointer it takes is valid): its calls stand inside "
+         "`unsafe { .. }`, or in the body of another `unsafe fn`, where the caller takes on "
+         "what it assumes."),
     Code("E5002", "a read or write through a raw pointer outside `unsafe`",
          "`*p`, `*p = v` and `p[i]` for a raw pointer p (`*const T`, `*mut T`, made by "
          "`t.as_ptr()` or `t.as_mut_ptr()`) touch memory that no check follows: nothing "
          "says p still points into its tensor, or that the index stays inside it. Write them "
          "inside `unsafe { .. }` (an expression: `let v = unsafe { *p };`) or in the body of "
          "an `unsafe fn`. Making a pointer and passing it on are safe."),
-    Code("E5003", "a call of an `unsafe fn` outside `unsafe`",
-         "A function declared `unsafe fn` assumes something of its caller that no check "
-         "follows (typically that a pointer it takes is valid): its calls stand inside "
-         "`unsafe { .. }`, or in the body of another `unsafe fn`, where the caller takes on "
-         "what it assumes."),
     Code("E6029", "a pointer into device memory passed where host memory is wanted",
          "A raw pointer carries the memory space it points into: `t.as_ptr()` points where "
          "t lives. A parameter written `*const T` or `*mut T` points into host memory, so "

@@ -239,19 +239,19 @@ def _pipeline(action: str, dumps: DumpOptions | None, stop_after: str | None):
 
 
 def _not_lowered(outcome, diagnostics: Diagnostics) -> bool:
-    """The run stopped in the back end and its only errors are E5001 (check-native-subset's,
+    """The run stopped in the back end and its only errors are E5010 (check-native-subset's,
     or a later back-end pass's for a dump resumed after it): the front end accepted the
     program."""
     errors = [d for d in diagnostics.items if d.severity == "error"]
     return (outcome.stopped_at in {p.name for p in BACK_END}
-            and all(d.code == "E5001" for d in errors))
+            and all(d.code == "E5010" for d in errors))
 
 
 def _warned(diagnostics: Diagnostics) -> Diagnostics:
-    """The diagnostics with each E5001 turned into the W5001 of running in the interpreter."""
+    """The diagnostics with each E5010 turned into the W5001 of running in the interpreter."""
     out = Diagnostics()
     for d in diagnostics.items:
-        if d.code != "E5001":
+        if d.code != "E5010":
             out.add(d)
         else:
             out.warning("W5001", d.span, f"{d.message}: running it in the reference "

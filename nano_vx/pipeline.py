@@ -32,6 +32,7 @@ from .passes.check_tensor_constructors import check_tensor_constructors
 from .passes.check_tensor_literals import check_tensor_literals
 from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
+from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.desugar_comptime import desugar_comptime
@@ -139,6 +140,7 @@ PIPELINE = Pipeline([
     check_unsafe,
     check_loans,
     check_visibility,
+    check_region_results,
     check_calls,
     check_struct_fields,
     verify_contracts,

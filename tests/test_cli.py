@@ -144,7 +144,7 @@ def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w500
     assert (code, out) == (0, "1\n") and "warning[W5001]" in err
     assert run(path, "--action", "interpret") == (0, "1\n", "")
     code, out, err = run(path, "--action", "emit-mlir")
-    assert (code, out) == (1, "") and "error[E5001]" in err
+    assert (code, out) == (1, "") and "error[E5010]" in err
 
 
 def test_a_dump_of_a_back_end_pass_runs_the_back_end_whatever_the_action(prog):

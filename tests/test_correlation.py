@@ -84,7 +84,7 @@ def test_program_3_names_the_failing_clause_and_not_the_one_that_holds():
     code, _, err = nano_vx(PROGRAMS / "03_reachability_across_a_generic_call.vx",
                            "--action", "check")
     assert code == 1
-    assert ("error[E6030]: unsatisfied `where Reachable<B, C>` in call to 'pipeline': "
+    assert ("error[E6040]: unsatisfied `where Reachable<B, C>` in call to 'pipeline': "
             "no transfer path from CPU to Island") in err
     assert "Reachable<A, B>" not in err and err.count("error[") == 1
 

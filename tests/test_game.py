@@ -58,7 +58,7 @@ def test_every_il_runs_and_prints_what_the_source_prints(promise):
     assert not ctx.diagnostics.has_errors, ctx.diagnostics.render()
     expected = None if example in NOT_RUN else _run(tree)
     # The chain the command line runs: the front end alone for the interpreter and for a
-    # check, the back end too for native code (what it does not lower, E5001, is a program
+    # check, the back end too for native code (what it does not lower, E5010, is a program
     # whose header promises `--action interpret`).
     front_only = {"interpret", "check"} & set(promise.args)
     assert not _without_span(tree), "parse left nodes without a source span"

@@ -22,13 +22,13 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), ()) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5001): the run-time machine
+# The programs native code does not lower (each refused with E5010): the run-time machine
 # state of `try_pin` and `match` on it; `.extent(i)`; a function returning a reference to a
 # scalar, a reference to an element; an aggregate scalarize-aggregates cannot take apart (a
 # generic struct returned whose fields no local types).
 NOT_LOWERED = {
     "tests/passes/cases/check_loans/admitted.vx",
-    "tests/passes/cases/type_scalars/e5001_element_reference.vx",
+    "tests/passes/cases/type_scalars/e5010_element_reference.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
@@ -39,8 +39,8 @@ NOT_LOWERED = {
     "tests/passes/cases/check_visibility/pinned_repaired.vx",
     "tests/passes/cases/infer_placement/try_pin.vx",
     "tests/passes/cases/resolve_names/match_arms.vx",
-    "tests/passes/cases/type_scalars/e5001_assigning_closure.vx",
-    "tests/passes/cases/type_scalars/e5001_try_pin.vx",
+    "tests/passes/cases/type_scalars/e5010_assigning_closure.vx",
+    "tests/passes/cases/type_scalars/e5010_try_pin.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
@@ -49,9 +49,9 @@ NOT_LOWERED = {
     "tests/passes/cases/number_texts/copied.vx",
     # An aggregate a call makes on the right of `&&`; one whose `print` takes more than 64
     # arms; a struct returned holding two tensors.
-    "tests/passes/cases/name_temporaries/e5001_right_of_and.vx",
-    "tests/passes/cases/expand_aggregate_prints/e5001_too_many_arms.vx",
-    "tests/passes/cases/scalarize_aggregates/e5001_two_tensors.vx",
+    "tests/passes/cases/name_temporaries/e5010_right_of_and.vx",
+    "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
+    "tests/passes/cases/scalarize_aggregates/e5010_two_tensors.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
     "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
     "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",

@@ -25,6 +25,9 @@ API (everything is exact: sizes are int bytes, rates and costs are Fractions):
                                 # Under a machine model `CPU` always exists and holds
                                 # CPU_DRAM, which is in model.spaces only when an input
                                 # declares it (--host); moving to or from it is E6014.
+    model.staged_route(src, dst) -> Route | None        # through the machine's host links
+                                # to that undeclared CPU_DRAM (model.host_links): a move
+                                # with no route but this one is E6014 too.
     model.route(src, dst) -> Route(path: tuple[str, ...], cost: Fraction, legs) | None
                                 # cheapest; None: no path, or an unknown space. src == dst
                                 # is Route((src,), 0). Leg(src, dst, cost, via "edge"|"within")

@@ -4,9 +4,10 @@ With no machine model (no declared space has `scope: device`), the built-in mode
 force and declarations add to it or refine it by name. With one, the declarations are the
 whole model: a machine file says which spaces exist, and no host is assumed (E6014 is the
 routing pass's): a machine file's host-link edges name `CPU_DRAM` before any host declares
-it, and wait for one silently. The host program still runs on `CPU`: when no `Topology CPU`
-is declared, `CPU` holds `CPU_DRAM` and sees only it, whether or not a host declared that
-space (a move to or from an undeclared `CPU_DRAM` is then E6014).
+it, and wait for one (kept as `host_links`, so that routing can say a move would stage
+through it). The host program still runs on `CPU`: when no `Topology CPU` is declared, `CPU`
+holds `CPU_DRAM` and sees only it, whether or not a host declared that space (a move to,
+from or only through an undeclared `CPU_DRAM` is then E6014).
 """
 
 from __future__ import annotations
@@ -55,12 +56,17 @@ def build_model(items, diagnostics) -> Model:
               for n, s in spaces.items()}
     topologies = {n: replace(t, visible=tuple(v for v in t.visible if v not in unknown))
                   for n, t in topologies.items() if t.memory not in unknown}
+    # A machine's host links wait for a host; routing asks them whether a move that finds
+    # no path would have staged through the host memory no input declares (E6014).
+    host_links = tuple(e for e in edges if HOST_MEMORY in unknown and e.cost is not None
+                       and HOST_MEMORY in (e.src, e.dst)
+                       and not {e.src, e.dst} - {HOST_MEMORY} & unknown)
     edges = [e for e in edges if e.src not in unknown and e.dst not in unknown]
     if has_machine and "CPU" not in topologies:
         topologies["CPU"] = Topology("CPU", HOST_MEMORY, (HOST_MEMORY,), arch="x86_64")
     cycles = _cut_cycles(spaces)
     model = Model(spaces, topologies, [], builtin=not has_machine, has_machine=has_machine,
-                  cycles=cycles)
+                  cycles=cycles, host_links=host_links)
     # Derived costs follow `within:`, so they wait until the tree is whole and acyclic.
     model.edges = price_edges(model, edges, diagnostics)
     return model

@@ -18,6 +18,8 @@ class Model:
     builtin: bool           # the built-in model of vx-reference §2 is part of this one
     has_machine: bool       # some space has `scope: device`: a machine model is in force
     cycles: tuple[tuple[str, ...], ...] = ()  # `within:` cycles, cut where they start
+    # Under a machine no host completed: its edges to and from the undeclared host memory.
+    host_links: tuple[Edge, ...] = ()
     _graph: Graph | None = field(default=None, repr=False)
     _routes: dict = field(default_factory=dict, repr=False)
     _scopes: dict = field(default_factory=dict, repr=False)  # space -> its scope's holder
@@ -99,6 +101,17 @@ class Model:
         if key not in self._routes:
             self._routes[key] = cheapest(self.graph(), src, dst)
         return self._routes[key]
+
+    def staged_route(self, src: str, dst: str) -> Route | None:
+        """The cheapest route from `src` to `dst` through the host links (`host_links`):
+        where a move would stage through host memory once an input declared it; None when
+        there are none, or they make no path."""
+        if not self.host_links:
+            return None
+        graph = {space: list(legs) for space, legs in self.graph().items()}
+        for e in self.host_links:
+            graph.setdefault(e.src, []).append(Leg(e.src, e.dst, e.cost, "edge"))
+        return cheapest(graph, src, dst)
 
     def graph(self) -> Graph:
         if self._graph is None:

@@ -52,11 +52,12 @@ is lexical, read off the text:
 - any other loan (an argument `f(&mut x)`, `print(&x)`) lasts while the rest of the call's
   arguments are evaluated and the call runs, and ends when it returns.
 
-While a loan of x lasts, as in Rust's borrow checker: a `&mut x` is E4002 (Rust's E0499, and
-E0502 for a mutable borrow); a `&x` while the loan is mutable is E4003 (E0502); assigning to x
-or to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it by `transfer` or passing it by
-value to a function is E4004 (E0506, E0505). A write through a reference (`*p = ..`) changes
-what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
+While a loan of x lasts, as in Rust's borrow checker: a `&mut x` while a mutable loan lasts
+is E4002 (Rust's E0499); a `&x` while the loan is mutable is E4003 (E0502); assigning to x or
+to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it by `transfer`, passing it by value
+to a function, or taking `&mut x` while only shared loans last (a way to write to x under
+them: Rust's E0502 for a mutable borrow) is E4004 (E0506, E0505). A write through a reference
+(`*p = ..`) changes what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
 lent variable are not refused: with loans that last to the end of their block, that would
 refuse `let p = &mut x; *p = 5; print(x);`, which Rust admits because p is not used again.
 """, skip=DESCRIPTIONS, state=State)
@@ -197,10 +198,12 @@ def _borrow(run, node):
         return
     live = _live(st, x)
     shown = display_name(x)
+    mutable = [loan for loan in live if loan.mutable]
     if node.mutable and live:
-        _conflict(run, "E4002", node, live[0], f"cannot borrow '{shown}' as mutable")
+        # Against shared loans only, `&mut x` is the start of a write to their owner: E4004.
+        _conflict(run, "E4002" if mutable else "E4004", node, (mutable or live)[0],
+                  f"cannot borrow '{shown}' as mutable")
     elif not node.mutable:
-        mutable = [loan for loan in live if loan.mutable]
         if mutable:
             _conflict(run, "E4003", node, mutable[0], f"cannot borrow '{shown}' as shared")
 

@@ -7,7 +7,7 @@ from ..nanopass import Analysis
 from ..scalars import infer_program, report_refused
 
 check_native_subset = Analysis("check-native-subset", Lsplit, """
-Refuse what native code does not lower (E5001): the gate of the back end, after scalarize-aggregates.
+Refuse what native code does not lower (E5010): the gate of the back end, after scalarize-aggregates.
 
 Native code needs a machine type for every value, so what scalar inference cannot type is
 refused here: a `match` on a hardware state, a topology or memory-space value, what

@@ -27,11 +27,13 @@ TAKES = [
 
 
 check_operand_types = Analysis("check-operand-types", Lrouted, """
-Refuse an operator given operands of types it does not take (E3004, E3005, E3006).
+Refuse an operator given operands of types it does not take (E3030, E3004, E3005, E3006).
 
-Arithmetic takes two numbers of one type, `& | ^` two integers or two bools of one type,
-`<< >>` an integer shifted by an integer of any type, and unary `-` a signed number (E3004),
-and so does a compound assignment (`x += v`); a reference is read through first (`*p + 1`).
+Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
+of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
+`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor for `%`) is E3030.
+Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
+(`x += v`) is judged as its operator.
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -84,9 +86,15 @@ def _operator(run, node, written_op: str, operand, other) -> None:
     for t, expr in ((left, left_expr), (right, right_expr)):
         if not literal(t) and t._prod == "BorrowType" and op not in RELATIONAL:
             # Arithmetic reads a value: a reference is read through (`*p`), as in Rust.
-            refuse(run, "E3004", expr.span,
+            refuse(run, "E3030", expr.span,
                    f"`{written_op}` does not apply to {show(t)}, a reference",
                    help=[f"read the value it names: `*{quoted(expr)}`"],
+                   operator=written_op, found=show(t))
+            return
+        if op == "%" and not literal(t) and value_type(t)._prod == "TensorType":
+            # `%` has no elementwise meaning; Rust's has none on arrays either.
+            refuse(run, "E3030", expr.span, f"`{written_op}` does not apply to {show(t)}, a "
+                                            f"tensor: it takes two numbers",
                    operator=written_op, found=show(t))
             return
     sides = (("left", kind(left), left, left_expr), ("right", kind(right), right, right_expr))
@@ -100,7 +108,7 @@ def _operator(run, node, written_op: str, operand, other) -> None:
     [(accepted, says)] = [(a, s) for ops, a, s in TAKES if op in ops]
     for _, k, t, _ in sides:
         if k is not None and k not in accepted:
-            refuse(run, "E3005" if op in RELATIONAL else "E3004", node.span,
+            refuse(run, "E3005" if op in RELATIONAL else "E3030", node.span,
                    f"`{written_op}` does not apply to {show(value_type(t))}: it takes {says}",
                    operator=written_op, found=show(value_type(t)))
             return
@@ -131,7 +139,7 @@ def _unary(run, node):
     elif node.op == "-" and (k in ("bool", "text") or k == "int" and not literal(t)
                              and not INT_TYPES[t.name].signed):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
-        refuse(run, "E3004", node.span, f"`-` does not apply to {show(t)}: {why}",
+        refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
                operator="-", found=show(t))
 
 

@@ -23,7 +23,7 @@ class State:
 
 check_unsafe = Analysis("check-unsafe", Lrouted, """
 Refuse a read or write through a raw pointer outside `unsafe` (E5002), and a call of an
-`unsafe fn` outside it (E5003).
+`unsafe fn` outside it (E5001).
 
 `*p`, `*p = v` and `p[i]` for a raw pointer p (`*const T`, `*mut T`, made by `t.as_ptr()` or
 `t.as_mut_ptr()`) touch memory no check follows: they stand inside `unsafe { .. }` or in the
@@ -112,7 +112,7 @@ def _call(run, node):
     if run.state.depth or callee._prod != "Global" or callee.name not in run.state.unsafe_fns:
         return
     name = generic_of(callee.name)
-    _refuse(run, "E5003", node.span,
+    _refuse(run, "E5001", node.span,
             f"'{name}' is an `unsafe fn`, called here outside `unsafe`",
             [f"call it inside `unsafe {{ .. }}`, once what '{name}' assumes holds"],
             callee=name)

@@ -16,7 +16,7 @@ class State:
 
 
 check_where_clauses = Analysis("check-where-clauses", Lmono, """
-Discharge every `where Reachable<A, B>` at every call that runs the function (E6030).
+Discharge every `where Reachable<A, B>` at every call that runs the function (E6040).
 
 `Reachable<A, B>` holds when data can get from the memory topology A holds to the memory B
 holds along the declared transfer graph, with the routing transfers use (`within:` legs
@@ -62,7 +62,7 @@ def _discharge(run, call, callee: str, bound) -> None:
         notes.insert(0, f"this call runs '{callee}', where `{bound.written}` is "
                         f"`Reachable<{a}, {b}>`")
     run.ctx.diagnostics.error(
-        "E6030", call.span,
+        "E6040", call.span,
         f"unsatisfied `where {bound.written}` in call to '{generic}': {why}",
         notes=notes,
         help=[f"declare a transfer edge that connects them ({_edge(src, dst)} in a "

@@ -18,16 +18,16 @@ class State:
 
 
 desugar_unroll_across = Pass("desugar-unroll-across", Lpaths, Lunrolled, """
-Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index (E3040 for
-bounds that are not constants, E3041 for too many copies).
+Replace `unroll across(Topology::N[a..b]) { |i| S }` by one `spawn on` per index (E3050 for
+bounds that are not constants, E3051 for too many copies).
 
 For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S }` as an
 expression statement. The index is evaluated in the calling scope, so the spawned topology's
 index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
-be compile-time integers: literals, `const` items, and + - * of those; anything else is E3040
+be compile-time integers: literals, `const` items, and + - * of those; anything else is E3050
 and the statement is dropped. A body is copied once per index of its own range times the
 indices of every `unroll across` around it: more than 4096 copies, counted before any is
-made, is E3041 (three nested ranges of 64 would make 262,144).
+made, is E3051 (three nested ranges of 64 would make 262,144).
 """, state=State)
 
 # Each index copies the body, and each copy of an enclosing unroll copies it again, so a huge
@@ -62,11 +62,11 @@ def _hidden(run) -> frozenset:
 
 @desugar_unroll_across.on("UnrollAcross", splice=True)
 def _unroll(run, node):
-    """The spawns, spliced into the enclosing block; none after E3040."""
+    """The spawns, spliced into the enclosing block; none after E3050."""
     topo = node.topo
     if topo.index is None:
         run.ctx.diagnostics.error(
-            "E3040", topo.span,
+            "E3050", topo.span,
             f"`unroll across(Topology::{topo.name})` needs an index range such as "
             f"`Topology::{topo.name}[0..4]`", topology=topo.name)
         return ()
@@ -78,7 +78,7 @@ def _unroll(run, node):
         value = fold(expr, run.state.consts, lambda: _hidden(run))
         if value is None:
             run.ctx.diagnostics.error(
-                "E3040", expr.span,
+                "E3050", expr.span,
                 f"the bound `{written(expr)}` of `unroll across` is not a compile-time "
                 f"integer constant", bound=written(expr))
             return ()
@@ -86,7 +86,7 @@ def _unroll(run, node):
     start, end = bounds
     if start > end:
         run.ctx.diagnostics.error(
-            "E3040", topo.span,
+            "E3050", topo.span,
             f"the range {start}..{end} of `unroll across` starts after it ends",
             start=start, end=end)
         return ()
@@ -111,7 +111,7 @@ def _unroll(run, node):
 
 
 def _too_many(run, topo, start: int, end: int) -> bool:
-    """E3041 when this body would be copied more than MAX_COPIES times: once per index of
+    """E3051 when this body would be copied more than MAX_COPIES times: once per index of
     its range and of each enclosing one. Judged before the body is walked, so a refused
     nest makes no copy of the body at all."""
     ranges = [*run.state.nest, (start, end)]
@@ -129,7 +129,7 @@ def _too_many(run, topo, start: int, end: int) -> bool:
         message = (f"nested `unroll across` over {', '.join(shown[:-1])} and {shown[-1]} "
                    f"would make {copies} copies ({product}) of the innermost body, more "
                    f"than the {MAX_COPIES} a nest unrolls")
-    run.ctx.diagnostics.error("E3041", topo.span, message, start=start, end=end,
+    run.ctx.diagnostics.error("E3051", topo.span, message, start=start, end=end,
                               copies=copies, ranges=[list(r) for r in ranges])
     return True
 

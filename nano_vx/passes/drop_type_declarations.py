@@ -15,7 +15,7 @@ scalarize-aggregates replaced every struct, tuple and enum value by its scalars,
 only the literal `print` is given, and check-native-subset refused every function holding
 a field read, a `match`, a topology or memory-space value or a differentiation, so once the
 declarations go, the IL has none of them. A dump written by hand that still holds one is refused here
-with E5001, as the gate would have.
+with E5010, as the gate would have.
 """)
 
 _GONE = frozenset(Lnocontracts.productions) - frozenset(Lnative.productions)

@@ -31,7 +31,7 @@ class State:
 
 expand_aggregate_prints = Pass("expand-aggregate-prints", L, L, """
 Make each `print` of a struct, tuple or enum print the literal of its parts, under an `if`
-chain on the variant of each enum it holds (E5001 past 64 arms).
+chain on the variant of each enum it holds (E5010 past 64 arms).
 
 `print(p)` of a `Point` is `print(Point { x: p.x, y: p.y })`; of a `Shape`, `if p is
 Shape::Dot { print(Shape::Dot) } else if ... else { print(Shape::Rect(p.Shape::Rect.0,

@@ -23,13 +23,13 @@ class State:
 
 fold_comptime_lambdas = Pass("fold-comptime-lambdas", Ltyped, Ltyped, """
 Fold every call of a comptime lambda to its literal and drop the lambda's binding (E3034 for a
-block nested in its body, E3035 for a call that cannot fold).
+block nested in its body, E3052 for a call that cannot fold).
 
 A lambda bound with `let x = |..| comptime { .. }` runs while compiling (semantics §4): each
 call becomes the literal it returns, and the binding goes, called or not. A comptime block
 may call a lambda with its own variables, so there the lambda is written in place instead,
 for desugar-comptime to run with the block. E3034 for a block nested in a lambda's body;
-E3035 for a call with an argument not known while compiling, or a lambda used as a value.
+E3052 for a call with an argument not known while compiling, or a lambda used as a value.
 The IL does not change: that no comptime lambda is left outside a block is a property of the
 tree that Ltyped has no production to express.
 """, state=State, requires=("model",))
@@ -112,7 +112,7 @@ def _call(run, node):
             v = ev.value(a)
             if type(v) is Unknown:
                 raise ComptimeError(
-                    "E3035", a.span, f"this argument of comptime lambda `{name}` is not known "
+                    "E3052", a.span, f"this argument of comptime lambda `{name}` is not known "
                     f"while compiling: it depends on {_why(v.why)}", lambda_=name)
             args.append(v)
         lam = _inlined(run, callee.name)
@@ -145,7 +145,7 @@ def _local(run, node):
         return _inlined(run, node.name)
     # calls were handled above: this is another use
     run.ctx.diagnostics.error(
-        "E3035", node.span, f"comptime lambda `{display_name(node.name)}` is used as a "
+        "E3052", node.span, f"comptime lambda `{display_name(node.name)}` is used as a "
         f"value; it runs while compiling, so it can only be called", lambda_=node.name)
     return node
 
@@ -155,6 +155,6 @@ def _closure(run, node):
     if run.state.blocks or not is_comptime_lambda(node):
         return run.rebuild(node)
     run.ctx.diagnostics.error(
-        "E3035", node.span, "a comptime lambda must be bound with `let` and called; this one "
+        "E3052", node.span, "a comptime lambda must be bound with `let` and called; this one "
         "is used as a value, which would need it at run time")
     return Ltyped["Closure"](node.params, Ltyped["Block"]((), None, span=node.span), span=node.span)

@@ -12,7 +12,7 @@ from ..scalars.aggregates import Refused
 
 lower_matches = Pass("lower-matches", Lassumed, L, """
 Write each `match` as an `if` chain on its cases' patterns, their names bound to the values
-they take (E5001 for one it cannot).
+they take (E5010 for one it cannot).
 
 `match s { Shape::Circle(r) => e, _ => f }` is `if s is Shape::Circle { let r =
 s.Shape::Circle.0; e } else { f }`: `VariantIs` tests an enum's variant, `VariantField` reads

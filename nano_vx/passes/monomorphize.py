@@ -50,8 +50,8 @@ class State:
 
 monomorphize = Pass("monomorphize", Lerased, Linstances, """
 Replace every generic function by one instance per distinct list of generic arguments;
-refuse arguments that bind a const twice (E3046), cannot be worked out or do not fit (E3047),
-or never stop asking for new instances (E3032).
+refuse a call that leaves a parameter undetermined (E3016), arguments that bind a const twice
+(E3046) or do not fit (E3047), and instances that never stop asking for new ones (E3032).
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
 else deduced from the types of the arguments: a type parameter from the argument in its
@@ -64,8 +64,9 @@ its body is the generic's with every parameter replaced (the helper rewrite
 substitute-generic-parameters: a const's uses by its value, `[N * 2]` folded) and its where
 clauses name the topologies. Instances are made from the calls of the non-generic
 functions, then from the calls of the instances, so a generic function nothing calls
-disappears unchecked. A generic argument that cannot be worked out, or does not fit its
-parameter, is E3047; an instantiation more than 64 generic calls deep (polymorphic
+disappears unchecked. A generic parameter neither written nor deduced is E3016 ("type
+parameter 'T' of 'f' is not determined by this call"), a generic argument that does not fit
+its parameter E3047; an instantiation more than 64 generic calls deep (polymorphic
 recursion) is E3032, naming the chain. Each function's body, an instance's or not, is pruned
 (the helper rewrite prune-comptime-branches) before its calls are walked: the branch an `if
 comptime` does not take asks for no instance, so a recursion over a const can stop at a base

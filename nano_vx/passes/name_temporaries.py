@@ -30,7 +30,7 @@ class State:
 name_temporaries = Pass("name-temporaries", L, L, """
 Give each struct, tuple or enum a call or an `if` makes inside an expression, each `match`
 inside one, and each value a `match` is on, a local of its own, computed by a `let` before
-the statement (E5001 where that would change when calls run).
+the statement (E5010 where that would change when calls run).
 
 `g(f(1))` and `f(1).x` of an `f` returning a struct are `let agg = f(1); g(agg)` and `let agg
 = f(1); agg.x`: what scalarize-aggregates splits then is only ever a local, a literal, or a

@@ -21,8 +21,10 @@ Give every `Transfer` its route: the cheapest hops from its source space to its 
 A sub-space with no edges of its own is reached through its `within:` ancestors; a move
 between siblings meets at their nearest common ancestor and pays both legs; a value already
 in a sub-space starts there (nano_vx.model.routing). No path is E6002, naming both spaces:
-the compiler never stages a copy on its own. Moving to or from CPU_DRAM under a machine
-model that no `--host` completed is E6014. A destination no declaration names is E2001.
+the compiler never stages a copy on its own. Under a machine model that no `--host`
+completed, a move to or from CPU_DRAM, or one whose only route would stage through it (the
+machine's host links, kept aside, make one), is E6014. A destination no declaration names is
+E2001.
 A transfer whose source space is not known (a generic topology's) gets no route.
 """, state=State, requires=("model",))
 
@@ -38,7 +40,12 @@ def _transfer(run, node):
 
 
 def _route(run, node, src: str, dest: str):
-    found = run.ctx.model.route(src, dest)
+    model = run.ctx.model
+    found = model.route(src, dest)
+    if found is None and (staged := model.staged_route(src, dest)) is not None:
+        _no_host(run, node, src, dest, f"the route from {src} to {dest} stages through host "
+                                       f"memory ({' -> '.join(staged.path)})")
+        return None
     if found is None:
         run.ctx.diagnostics.error(
             "E6002", node.span, f"no transfer path from {src} to {dest} in the declared model",
@@ -57,13 +64,8 @@ def _known(run, node, src, dest) -> bool:
     missing = [s for s in (src, dest) if s is not None and s not in model.spaces]
     for space in missing:
         if space == HOST_MEMORY and model.has_machine:
-            diagnostics.error(
-                "E6014", node.span,
-                f"this transfer stages through {HOST_MEMORY} ({src} -> {dest}), but a machine "
-                f"model is in force and no input declares {HOST_MEMORY}",
-                notes=["a machine file describes the accelerator, not the host it hangs off; "
-                       "add one with `--host default` or `--host FILE`"],
-                src=src, dest=dest)
+            _no_host(run, node, src, dest, f"this transfer ({src} -> {dest}) stages through "
+                                           f"host memory ({HOST_MEMORY})")
         elif space not in run.state.reported:
             run.state.reported.add(space)
             diagnostics.error("E2001", node.dest.span if space == dest else node.span,
@@ -71,3 +73,14 @@ def _known(run, node, src, dest) -> bool:
                               help=["the memory spaces are " + ", ".join(sorted(model.spaces))],
                               name=space)
     return not missing
+
+
+def _no_host(run, node, src, dest, stages: str) -> None:
+    """E6014: `stages` says how the move stages through the host memory no input declares."""
+    run.ctx.diagnostics.error(
+        "E6014", node.span,
+        f"{stages}, which no input declares while a machine model is in force: `--host` (a "
+        f"file, or `default`) declares it",
+        notes=["a machine file describes the accelerator, not the host it hangs off"],
+        help=["add the host with `--host default` or `--host FILE`"],
+        src=src, dest=dest)

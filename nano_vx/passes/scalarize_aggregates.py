@@ -27,7 +27,7 @@ class State:
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
-Replace each struct, tuple and enum value by the scalars it is made of (E5001 for one it
+Replace each struct, tuple and enum value by the scalars it is made of (E5010 for one it
 cannot).
 
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag

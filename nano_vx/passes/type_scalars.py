@@ -33,7 +33,7 @@ A closure's parameters take the types of the arguments it is called with. A kern
 its body's value. An array literal is the tensor literal of its decided type, and
 `t.extent(i)` of a tensor of static extents is that number. check-native-subset refused what
 the inference cannot type; a dump resumed after it that still holds some is refused here,
-with the same E5001, and its function left out.
+with the same E5010, and its function left out.
 """, state=State)
 
 

@@ -1,7 +1,8 @@
 """What one call binds a generic function's parameters to: the generic arguments it writes
 (`f<4>(x)`, `f<GPU>(p)`), then what its arguments' types give (a type from the argument in
-its place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent). What
-cannot be worked out, or does not fit, is E3047; a const bound to two extents is E3046.
+its place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent). A
+parameter neither gives is E3016; one that does not fit, E3047; a const bound to two extents,
+E3046.
 monomorphize names and makes the instance a binding asks for."""
 
 from __future__ import annotations
@@ -41,13 +42,15 @@ class _Binder:
                 continue  # nothing to learn from it
             if not self._deduce(param.type, with_span(ty, arg.span), i, arg):
                 return None
-        missing = [g.name for g in fn.generics if g.name not in self.binding]
+        missing = [g for g in fn.generics if g.name not in self.binding]
         if missing:
-            self._refuse(call.span, f"cannot tell what '{missing[0]}' is in this call to "
-                                    f"'{fn.name}': no argument's type names it and no generic "
-                                    f"argument gives it",
+            g = missing[0]
+            self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
+                                    f"determined by this call: no argument's type names it and "
+                                    f"no generic argument gives it", code="E3016",
                          help=[f"write the generic arguments out, {_written_out(fn.name)}, in "
-                               f"the order {', '.join(_kind(g) for g in fn.generics)}"])
+                               f"the order {', '.join(_kind(g) for g in fn.generics)}"],
+                         parameter=g.name, callee=fn.name)
             return None
         return self.binding
 
@@ -141,6 +144,11 @@ def _written_out(name):
     if owner:
         return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
     return f"`{name}<..>(..)`"
+
+
+def _parameter(g) -> str:
+    return ("const" if g._prod == "ConstParam" else "topology" if g.topology else "type") + \
+        " parameter"
 
 
 def _kind(g, named: bool = True) -> str:

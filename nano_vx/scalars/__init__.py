@@ -33,13 +33,13 @@ def infer_program(program) -> Inferred:
 
 
 def report_refused(diagnostics, inferred: Inferred) -> None:
-    """E5001 for each item native code does not lower."""
+    """E5010 for each item native code does not lower."""
     for name, (node, what) in inferred.refused.items():
         refuse(diagnostics, name, node, what)
 
 
 def refuse(diagnostics, name: str, node, what: str) -> None:
-    """E5001: the item `name` holds, at `node`, `what` native code does not lower."""
+    """E5010: the item `name` holds, at `node`, `what` native code does not lower."""
     diagnostics.error(
-        "E5001", node.span, f"native code does not lower {what} (in '{name}')",
+        "E5010", node.span, f"native code does not lower {what} (in '{name}')",
         help=["run the program in the reference interpreter: --action interpret"])

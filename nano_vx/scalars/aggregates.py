@@ -15,7 +15,7 @@ TAG = "tag"  # the label of an enum's first leaf: the index of its variant
 
 
 class Refused(Exception):
-    """An aggregate a pass does not take apart, at the node that shows it: E5001."""
+    """An aggregate a pass does not take apart, at the node that shows it: E5010."""
 
     def __init__(self, node, what: str):
         super().__init__(what)

@@ -1,5 +1,5 @@
-"""check-loans: conflicting loans (E4002, E4003), a lent variable changed (E4004), each loan
-lasting lexically. A write through a shared reference (E4006) is check-shared-writes'."""
+"""check-loans: conflicting loans (E4002, E4003), a lent variable changed or borrowed mutably
+under a shared loan (E4004), each loan lasting lexically. A write through a shared reference (E4006) is check-shared-writes'."""
 
 from pathlib import Path
 
@@ -13,8 +13,15 @@ from front import assert_refused_from_the_command_line, assert_refused_then_repa
 CASES = Path(__file__).parent / "cases" / "check_loans"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
-    "mutable_while_borrowed": (
+    "mutable_while_mutable": (
         "E4002", (5, "&mut total"),
+        "cannot borrow 'total' as mutable: 'total' is already borrowed (mutable) at line 4, "
+        "column 17",
+        "the loan `&mut total` is held by 'first' until the end of its block, at 9:1",
+        "end the loan `&mut total` before this: put it and the uses of 'first' in a block "
+        "`{ .. }` of their own"),
+    "mutable_while_shared": (
+        "E4004", (5, "&mut total"),
         "cannot borrow 'total' as mutable: 'total' is already borrowed (shared) at line 4, "
         "column 17",
         "the loan `&total` is held by 'first' until the end of its block, at 8:1",
@@ -39,8 +46,8 @@ REFUSED = {
         "end the loan `&t` before this: put it and the uses of 'view' in a block `{ .. }` of "
         "their own"),
 }
-PRINTS = {"mutable_while_borrowed": "5\n", "shared_while_mutable": "2\n",
-          "assigned_while_borrowed": "1\n2\n", "moved_while_borrowed": "1.5\n1.5\n"}
+PRINTS = {"mutable_while_mutable": "5\n", "mutable_while_shared": "5\n",
+          "shared_while_mutable": "2\n", "assigned_while_borrowed": "1\n2\n", "moved_while_borrowed": "1.5\n1.5\n"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -71,7 +78,7 @@ def test_the_repaired_programs_are_admitted_and_run(case):
     assert before == after == PRINTS[case]
 
 
-@pytest.mark.parametrize("case", ["mutable_while_borrowed"])
+@pytest.mark.parametrize("case", ["mutable_while_mutable", "mutable_while_shared"])
 def test_the_command_line_refuses_and_admits_the_repair(case, capsys):
     assert_refused_from_the_command_line(CASES / f"{case}.vx", REFUSED[case][0], capsys)
 
@@ -98,7 +105,7 @@ def test_the_loan_in_the_way_is_drawn_as_a_secondary_label_on_its_line():
 
 
 def test_the_data_of_a_conflict_names_the_variable_and_the_loan():
-    ran = run_front(CASES / "mutable_while_borrowed.vx", check_loans)
+    ran = run_front(CASES / "mutable_while_shared.vx", check_loans)
     assert ran.diagnostics.items[0].data == {
         "name": "total", "borrowed_at": {"line": 4, "column": 17}, "loan": "shared"}
 

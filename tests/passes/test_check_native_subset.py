@@ -1,4 +1,4 @@
-"""check-native-subset: what native code does not lower is refused with E5001 (the default
+"""check-native-subset: what native code does not lower is refused with E5010 (the default
 action then runs the program in the interpreter, with W5001); the tree is unchanged."""
 
 from pathlib import Path
@@ -10,20 +10,20 @@ from front import assert_refused_then_repaired, run_front
 
 # The cases native code refuses are type-scalars' (tests/test_native.py runs them too).
 CASES = Path(__file__).parent / "cases" / "type_scalars"
-REFUSED = {"e5001_try_pin": "`match` on a hardware state",
-           "e5001_assigning_closure": "a closure that assigns to 'total', which it captures",
-           "e5001_element_reference": "a reference to an element of a tensor"}
+REFUSED = {"e5010_try_pin": "`match` on a hardware state",
+           "e5010_assigning_closure": "a closure that assigns to 'total', which it captures",
+           "e5010_element_reference": "a reference to an element of a tensor"}
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_what_native_code_does_not_lower_is_refused(case):
-    assert_refused_then_repaired(CASES / f"{case}.vx", check_native_subset, "E5001",
+    assert_refused_then_repaired(CASES / f"{case}.vx", check_native_subset, "E5010",
                                  REFUSED[case])
 
 
 def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
-    ran = run_front(CASES / "e5001_try_pin.vx", check_native_subset)
-    assert ran.diagnostics.codes() == ["E5001"]
+    ran = run_front(CASES / "e5010_try_pin.vx", check_native_subset)
+    assert ran.diagnostics.codes() == ["E5010"]
     assert ran.after is ran.before
 
 
@@ -40,7 +40,7 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
 def test_what_native_code_would_compute_differently_is_refused(text, what):
     ran = run_front(f"fn main() {{ {text} }}\n", check_native_subset)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E5001" and what in diag.message
+    assert diag.code == "E5010" and what in diag.message
 
 
 @pytest.mark.parametrize("body,what", [
@@ -75,7 +75,7 @@ def test_an_assignment_of_a_whole_tensor_through_a_reference_is_refused():
                     "    let p = &mut t;\n    *p = Tensor<i32, [2]>::fill(2);\n}\n",
                     check_native_subset)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E5001" and diag.span.line == 4
+    assert diag.code == "E5010" and diag.span.line == 4
     assert diag.message == ("native code does not lower an assignment of a whole tensor "
                             "through a reference (in 'main')")
 
@@ -85,7 +85,7 @@ def test_a_tensor_whose_bytes_no_address_reaches_is_refused_not_compiled():
     ran = run_front("fn main() { let t = Tensor<f32, [100000000000, 100000000]>::new(); }\n",
                     check_native_subset)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E5001"
+    assert diag.code == "E5010"
     assert "a tensor of 40000000000000000000 bytes, more than an address reaches" in diag.message
 
 
@@ -111,5 +111,5 @@ VALUE_MATCH = """
 def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     ran = run_pass("check-native-subset", VALUE_MATCH)
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
-        ("E5001", "native code does not lower a `match` on a value (in 'main')")]
+        ("E5010", "native code does not lower a `match` on a value (in 'main')")]
     assert ran.dump == snapshot_txt

@@ -1,6 +1,7 @@
-"""check-operand-types: an operator given operands it does not take (E3004, E3005, E3006), a
-string among them, and a list given elements no tensor holds (E3018), each refused with a
-message that names the types, and the repaired program admitted."""
+"""check-operand-types: an operator given an operand of a type it does not take (E3030) or
+operands of two types (E3004, E3005, E3006), a string among them, and a list given elements no
+tensor holds (E3018), each refused with a message that names the types, and the repaired
+program admitted."""
 
 from pathlib import Path
 
@@ -15,8 +16,10 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "mixed_operands": ("E3004", "`+` is given i32 and i64: it takes two numbers of one type"),
     "mixed_comparison": ("E3005", "`<` compares u32 with i64: both sides must be of one type"),
+    "float_bitwise": ("E3030", "`&` does not apply to f32: it takes two integers or two bools "
+                               "of one type"),
     "logical_number": ("E3006", "`&&` takes two bools, but its left operand is i32"),
-    "text_operand": ("E3004", "`+` does not apply to str: it takes two numbers of one type"),
+    "text_operand": ("E3030", "`+` does not apply to str: it takes two numbers of one type"),
     "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "
@@ -46,15 +49,15 @@ def test_refused_from_the_command_line(case, capsys):
 
 
 @pytest.mark.parametrize("body, code, message", [
-    ("print(true + 1);", "E3004", "`+` does not apply to bool: it takes two numbers of one type"),
-    ("let x: f32 = 2.0; print(x << 1);", "E3004",
+    ("print(true + 1);", "E3030", "`+` does not apply to bool: it takes two numbers of one type"),
+    ("let x: f32 = 2.0; print(x << 1);", "E3030",
      "`<<` does not apply to f32: it takes an integer, shifted by an integer"),
-    ("print(1.5 & 2.0);", "E3004",
+    ("print(1.5 & 2.0);", "E3030",
      "`&` does not apply to {float}: it takes two integers or two bools of one type"),
     ("let f: f32 = 1.0; print(f * 2);", "E3004",
      "`*` is given f32 and {integer}: it takes two numbers of one type"),
-    ("let x: u32 = 3; print(-x);", "E3004", "`-` does not apply to u32: u32 is unsigned"),
-    ("let b = true; print(-b);", "E3004", "`-` does not apply to bool: it negates a number"),
+    ("let x: u32 = 3; print(-x);", "E3030", "`-` does not apply to u32: u32 is unsigned"),
+    ("let b = true; print(-b);", "E3030", "`-` does not apply to bool: it negates a number"),
     ("let mut x: u8 = 1; x += 2.0;", "E3004",
      "`+=` is given u8 and {float}: it takes two numbers of one type"),
     ("print(1 == true);", "E3005",
@@ -64,10 +67,10 @@ def test_refused_from_the_command_line(case, capsys):
     ("print(true || 0);", "E3006", "`||` takes two bools, but its right operand is {integer}"),
     ("print(!2.5);", "E3006",
      "`!` takes a bool, or an integer whose bits it flips, but its operand is {float}"),
-    ("print(-\"a\");", "E3004", "`-` does not apply to str: it negates a number"),
+    ("print(-\"a\");", "E3030", "`-` does not apply to str: it negates a number"),
     ("print(!\"a\");", "E3006",
      "`!` takes a bool, or an integer whose bits it flips, but its operand is str"),
-    ("let mut s = \"a\"; s += \"b\";", "E3004",
+    ("let mut s = \"a\"; s += \"b\";", "E3030",
      "`+=` does not apply to str: it takes two numbers of one type"),
     ("print(\"a\" == \"a\");", "E3005",
      "`==` does not apply to str: it takes two numbers or two bools of one type"),
@@ -110,11 +113,21 @@ def test_the_json_form_names_both_types():
     assert d.help == ["convert one side with `as`"]
 
 
+def test_remainder_of_tensors_is_refused_and_of_their_elements_admitted():
+    text = ("fn main() {\n  let t = Tensor<f32, [4]>::fill(3.0);\n"
+            "  let u = Tensor<f32, [4]>::fill(2.0);\n  print(t % u);\n}\n")
+    [d] = run_front(text, check_operand_types).diagnostics.items
+    assert (d.code, d.message) == ("E3030", "`%` does not apply to Tensor<f32, [4], "
+                                            "Memory::CPU_DRAM>, a tensor: it takes two numbers")
+    assert not run_front(text.replace("t % u", "t[0] % u[0]"),
+                         check_operand_types).diagnostics.items
+
+
 def test_arithmetic_on_a_reference_is_refused_and_reading_through_it_admitted():
     text = "fn main() {\n  let x = 4;\n  let p = &x;\n  print(p + 1);\n}\n"
     said = [(d.code, d.message, d.help)
             for d in run_front(text, check_operand_types).diagnostics.items]
-    assert said == [("E3004", "`+` does not apply to &i32, a reference",
+    assert said == [("E3030", "`+` does not apply to &i32, a reference",
                      ["read the value it names: `*p`"])]
     assert not run_front(text.replace("p + 1", "*p + 1"), check_operand_types).diagnostics.items
 
@@ -134,7 +147,7 @@ def test_a_case_of_another_enum_is_no_case_of_the_match():
 
 
 OPERATORS = {  # each operator, the code a string among its operands meets, and a good operand
-    **{op: ("E3004", "3") for op in "+ - * / % & | ^ << >>".split()},
+    **{op: ("E3030", "3") for op in "+ - * / % & | ^ << >>".split()},
     **{op: ("E3005", "3") for op in "== != < <= > >=".split()},
     **{op: ("E3006", "true") for op in ("&&", "||")},
 }

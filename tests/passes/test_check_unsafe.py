@@ -1,5 +1,5 @@
 """check-unsafe: a read or write through a raw pointer outside `unsafe` is E5002, a call of an
-`unsafe fn` outside it E5003; inside `unsafe` (an expression) or an `unsafe fn`, both run."""
+`unsafe fn` outside it E5001; inside `unsafe` (an expression) or an `unsafe fn`, both run."""
 
 from pathlib import Path
 
@@ -14,7 +14,7 @@ CASES = Path(__file__).parent / "cases" / "check_unsafe"
 REFUSED = [
     ("read_outside", "E5002", "a read through the raw pointer `p` outside `unsafe`"),
     ("write_outside", "E5002", "a write through the raw pointer `p` outside `unsafe`"),
-    ("unsafe_call", "E5003", "'first' is an `unsafe fn`, called here outside `unsafe`"),
+    ("unsafe_call", "E5001", "'first' is an `unsafe fn`, called here outside `unsafe`"),
 ]
 
 
@@ -47,7 +47,7 @@ def test_an_unsafe_fns_body_is_unsafe_and_its_calls_need_unsafe():
             "  print(unsafe { get(t.as_ptr()) });\n}\n")
     assert not run_front(text, check_unsafe).diagnostics.items
     outside = text.replace("print(unsafe { get(t.as_ptr()) });", "print(get(t.as_ptr()));")
-    assert run_front(outside, check_unsafe).diagnostics.codes() == ["E5003"]
+    assert run_front(outside, check_unsafe).diagnostics.codes() == ["E5001"]
 
 
 def test_a_pointer_made_where_it_is_read_through_is_judged_too():

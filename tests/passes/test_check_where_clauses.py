@@ -1,4 +1,4 @@
-"""check-where-clauses: `where Reachable<A, B>` discharged at every call (E6030)."""
+"""check-where-clauses: `where Reachable<A, B>` discharged at every call (E6040)."""
 
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from front import (assert_judged, assert_prints_the_same, assert_refused_from_th
 CASES = Path(__file__).parent / "cases" / "check_where_clauses"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
-    "unreachable": ("E6030", "unsatisfied `where Reachable<B, C>` in call to 'pipeline': no "
+    "unreachable": ("E6040", "unsatisfied `where Reachable<B, C>` in call to 'pipeline': no "
                              "transfer path from CPU to Island"),
 }
 
@@ -62,7 +62,7 @@ def test_a_clause_naming_no_declared_topology_is_refused():
     ran = run_front("fn f() -> i32 where Reachable<CPU, Atlantis> { 1 }\n"
                     "fn main() { print(f()); }", check_where_clauses)
     [d] = ran.diagnostics.items
-    assert d.code == "E6030" and "no topology named Atlantis is declared" in d.message
+    assert d.code == "E6040" and "no topology named Atlantis is declared" in d.message
 
 
 # Hand-written Lmono: a space `within:` a space nobody declares, which check-memory-declarations
@@ -86,6 +86,6 @@ WITHIN_NOTHING = """
 
 def test_handwritten_a_space_within_an_undeclared_space_is_unreachable(run_pass, snapshot_txt):
     ran = run_pass("check-where-clauses", WITHIN_NOTHING)
-    assert ran.codes == ["E6030"]
+    assert ran.codes == ["E6040"]
     assert ran.diagnostics.items[0].data["dst_space"] == "Scratch"
     assert ran.dump == snapshot_txt

@@ -100,14 +100,14 @@ def run(text: str) -> list[str]:
 def run_native(text: str) -> tuple[str, str, str | None]:
     """What the program prints by the interpreter's rule, by the generated functions
     interpreted, and by the generated functions compiled to native code (None when the
-    back end does not lower them, E5001)."""
+    back end does not lower them, E5010)."""
     from nano_vx.backend.jit import run_native
     before, tree, ctx = compile_front(text)
     rule, interpreted = printed(before), printed(tree)
     for p in NATIVE.passes[len(PIPELINE.passes):]:
         tree = run_deep(p, tree, ctx)
         if ctx.diagnostics.has_errors:
-            assert set(ctx.diagnostics.codes()) == {"E5001"}, ctx.diagnostics.render()
+            assert set(ctx.diagnostics.codes()) == {"E5010"}, ctx.diagnostics.render()
             return rule, interpreted, None
     out = io.StringIO()
     run_native(tree, out)
@@ -246,7 +246,7 @@ def test_random_smooth_programs_grad_agrees_with_central_finite_differences(prog
 # -- native code -----------------------------------------------------------------------------
 
 # The adjoints whose tape is sized when they run (a loop whose bound is a parameter, a
-# `while`): native code does not lower a tensor of extents known only then (E5001).
+# `while`): native code does not lower a tensor of extents known only then (E5010).
 NOT_LOWERED = {("differentiate_forward/scalars.vx", "smooth"),
                ("differentiate_reverse/loops.vx", "at_four"),
                ("differentiate_reverse/while_on_value_repaired.vx", "grow")}
@@ -298,7 +298,7 @@ def play(text: str, name: str) -> str | None:
     the back end's too, down to native code; after each, every node keeps a span, and the
     interpreter (running the generated functions) prints alike with the interpreter's own
     rule on the IL before differentiate-forward. Returns the pass that refused the program
-    (the back end, E5001, for a tape sized at run time), or None."""
+    (the back end, E5010, for a tape sized at run time), or None."""
     from nano_vx.backend.jit import run_native
     from nano_vx.resume.read import read_dump
     from nano_vx.dump.text import to_text
@@ -323,7 +323,7 @@ def play(text: str, name: str) -> str | None:
     for p in passes[upto:]:
         before, tree = tree, run_deep(p, tree, ctx)
         if ctx.diagnostics.has_errors:
-            assert set(ctx.diagnostics.codes()) == {"E5001"}, ctx.diagnostics.render()
+            assert set(ctx.diagnostics.codes()) == {"E5010"}, ctx.diagnostics.render()
             return p.name
         if tree is before:  # nodes are immutable: checked and run as the tree before
             continue

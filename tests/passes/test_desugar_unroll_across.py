@@ -1,4 +1,4 @@
-"""desugar-unroll-across: one `spawn on` per index, with constant bounds or E3040."""
+"""desugar-unroll-across: one `spawn on` per index, with constant bounds or E3050."""
 
 import io
 import tracemalloc
@@ -65,7 +65,7 @@ def test_a_function_without_unroll_is_shared(front):
     assert ran.after.items[1] is ran.before.items[1]
 
 
-def _e3040(front, text, code="E3040"):
+def _e3050(front, text, code="E3050"):
     ran = front(text, desugar_unroll_across)
     [diag] = ran.diagnostics.items
     assert diag.code == code
@@ -73,8 +73,8 @@ def _e3040(front, text, code="E3040"):
     return diag, diag.span.source.text[diag.span.start:diag.span.end]
 
 
-def test_a_runtime_bound_is_e3040_naming_the_bound(front):
-    diag, spanned = _e3040(front, (CASES / "not_constant.vx").read_text())
+def test_a_runtime_bound_is_e3050_naming_the_bound(front):
+    diag, spanned = _e3050(front, (CASES / "not_constant.vx").read_text())
     assert diag.message == "the bound `n` of `unroll across` is not a compile-time integer constant"
     assert spanned == "n"
     assert diag.span.line == 3
@@ -88,26 +88,26 @@ def test_the_repaired_bound_is_accepted(front):
 
 
 def test_a_local_hiding_a_const_item_is_not_constant(front):
-    diag, spanned = _e3040(front, "const N: i32 = 4;\nfn main() { let N = 2; "
+    diag, spanned = _e3050(front, "const N: i32 = 4;\nfn main() { let N = 2; "
                                   "unroll across(Topology::NPU[0..N]) { |i| print(i); } }\n")
     assert spanned == "N"
 
 
-def test_a_backwards_range_is_e3040(front):
-    diag, spanned = _e3040(front, "fn main() { unroll across(Topology::NPU[3..1]) "
+def test_a_backwards_range_is_e3050(front):
+    diag, spanned = _e3050(front, "fn main() { unroll across(Topology::NPU[3..1]) "
                                   "{ |i| print(i); } }\n")
     assert diag.message == "the range 3..1 of `unroll across` starts after it ends"
     assert spanned == "Topology::NPU[3..1]"
 
 
-def test_a_topology_without_index_is_e3040(front):
-    diag, _ = _e3040(front, "fn main() { unroll across(Topology::GPU) { |i| print(i); } }\n")
+def test_a_topology_without_index_is_e3050(front):
+    diag, _ = _e3050(front, "fn main() { unroll across(Topology::GPU) { |i| print(i); } }\n")
     assert "needs an index range" in diag.message
 
 
-def test_a_huge_range_is_e3041_and_the_limit_itself_unrolls(front):
-    diag, spanned = _e3040(front, "fn main() { unroll across(Topology::NPU[0..4097]) "
-                                  "{ |i| print(i); } }\n", code="E3041")
+def test_a_huge_range_is_e3051_and_the_limit_itself_unrolls(front):
+    diag, spanned = _e3050(front, "fn main() { unroll across(Topology::NPU[0..4097]) "
+                                  "{ |i| print(i); } }\n", code="E3051")
     assert diag.message == ("`unroll across` over 0..4097 would make 4097 copies of its body, "
                             "more than the 4096 it unrolls")
     ran = front("fn main() { unroll across(Topology::NPU[1..4097]) { |i| } }\n",
@@ -134,7 +134,7 @@ NEST = """fn main() {
 def test_a_nest_is_bounded_by_the_product_of_its_ranges(front):
     ran = front(NEST, desugar_unroll_across)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E3041"
+    assert diag.code == "E3051"
     assert diag.message == ("nested `unroll across` over 0..64, 0..64 and 0..64 would make "
                             "262144 copies (64 x 64 x 64) of the innermost body, more than the "
                             "4096 a nest unrolls")
@@ -162,21 +162,21 @@ def test_a_refused_nest_is_refused_in_little_memory(tmp_path):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert status == 1 and "error[E3041]" in err.getvalue()
+    assert status == 1 and "error[E3051]" in err.getvalue()
     assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MiB"
 
 
 def test_a_const_without_a_value_is_not_constant(front):
     # It made fold read the missing value (an AttributeError); check-constants refuses the
     # const itself later (E3044).
-    diag, spanned = _e3040(front, "const N: i32;\nfn main() { "
+    diag, spanned = _e3050(front, "const N: i32;\nfn main() { "
                                   "unroll across(Topology::NPU[0..N]) { |i| print(i); } }\n")
     assert spanned == "N"
 
 
 def test_handwritten_range_without_a_start(run_pass, snapshot_txt):
     # `Topology::NPU[..2]`: a TopoRef with an end and no index, which the parser never builds
-    # (it reads `[a]` or `[a..b]`). No start is no range: E3040, and the statement goes.
+    # (it reads `[a]` or `[a..b]`). No start is no range: E3050, and the statement goes.
     ran = run_pass("desugar-unroll-across", """
         // IL: Lpaths
         fn main() {
@@ -185,5 +185,5 @@ def test_handwritten_range_without_a_start(run_pass, snapshot_txt):
             }
         }
     """)
-    assert ran.codes == ["E3040"]
+    assert ran.codes == ["E3050"]
     assert ran.dump == snapshot_txt

@@ -28,7 +28,7 @@ def test_the_output_prints_what_the_input_printed(case):
 
 
 # Hand-written Lnocontracts: an enum declared and matched in one function, which
-# check-native-subset would have refused. The function is refused with E5001 and left out;
+# check-native-subset would have refused. The function is refused with E5010 and left out;
 # the other stays.
 MATCHED_ENUM = """
     // IL: Lnocontracts
@@ -56,7 +56,7 @@ MATCHED_ENUM = """
 
 def test_handwritten_a_function_matching_an_enum_is_refused_and_left_out(run_pass, snapshot_txt):
     ran = run_pass("drop-type-declarations", MATCHED_ENUM)
-    assert ran.codes == ["E5001"]
+    assert ran.codes == ["E5010"]
     assert [i.name for i in ran.tree.items] == ["main"]
     assert _printed(ran.tree) == "3\n"
     assert ran.dump == snapshot_txt

@@ -18,9 +18,9 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 # Refused case -> (code, what its message must say). Each has a `<case>_repaired.vx`.
 REFUSED = {
     "e3034_lambda_body": ("E3034", "a comptime block inside another comptime block"),
-    "e3035_runtime_argument": ("E3035", "this argument of comptime lambda `square` is not "
+    "e3052_runtime_argument": ("E3052", "this argument of comptime lambda `square` is not "
                                         "known while compiling: it depends on `n`"),
-    "e3035_used_as_value": ("E3035", "comptime lambda `square` is used as a value"),
+    "e3052_used_as_value": ("E3052", "comptime lambda `square` is used as a value"),
 }
 
 

@@ -1,5 +1,6 @@
 """monomorphize: generic functions become instances (`stage$i32`); a const dimension binds once
-(E3046); generic arguments that cannot be worked out (E3047); runaway instantiation (E3032);
+(E3046); a generic parameter a call does not determine (E3016), generic arguments that do not
+fit (E3047); runaway instantiation (E3032);
 the branch an instance's `if comptime` does not take is pruned. Generic structs are
 erase-struct-arguments' (before it), `sizeof` fold-sizeof's and the names of a kept branch
 check-deferred-names' (after it)."""
@@ -21,7 +22,10 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "shared_dimension": ("E3046", "'S' is bound to 4 by argument 1, but argument 2 has "
                                   "extent 7"),
-    "undeducible": ("E3047", "cannot tell what 'N' is in this call to 'zeros'"),
+    "undeducible": ("E3016", "const parameter 'N' of 'zeros' is not determined by this call: no "
+                             "argument's type names it and no generic argument gives it"),
+    "free_width": ("E3016", "type parameter 'T' of 'free_width' is not determined by this call: "
+                            "no argument's type names it and no generic argument gives it"),
     "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
                          "main -> depth$1 -> depth$2 -> ... -> depth$63 -> depth$64"),
 }

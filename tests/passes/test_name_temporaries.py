@@ -13,7 +13,7 @@ from nano_vx.passes.name_temporaries import name_temporaries
 from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
 
 CASES = Path(__file__).parent / "cases" / "name_temporaries"
-NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001_"))
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -60,12 +60,12 @@ def test_a_call_before_the_aggregate_in_its_statement_holds_every_call_in_order(
 
 
 def test_an_aggregate_on_the_right_of_and_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5001_right_of_and.vx", name_temporaries,
-                                 "E5001", "an aggregate computed on the right of '&&'")
+    assert_refused_then_repaired(CASES / "e5010_right_of_and.vx", name_temporaries,
+                                 "E5010", "an aggregate computed on the right of '&&'")
 
 
 def test_refused_the_program_runs_in_the_interpreter():
-    status, out, err = _run(CASES / "e5001_right_of_and.vx")
+    status, out, err = _run(CASES / "e5010_right_of_and.vx")
     assert (status, out) == (0, "false\n")
     assert "warning[W5001]" in err
 
@@ -94,5 +94,5 @@ IN_A_CONDITION = """
 
 def test_handwritten_an_aggregate_in_a_loop_condition_is_refused(run_pass):
     ran = run_pass("name-temporaries", IN_A_CONDITION)
-    assert ran.codes == ["E5001"]
+    assert ran.codes == ["E5010"]
     assert _printed(ran.before) == "3\n"

@@ -1,6 +1,6 @@
 """resolve-sub-space-ancestors: every Transfer gets its cheapest route; sub-spaces through
-their `within:` ancestors; E6002 (no path), E6014 (host staging without a host), E2001 (an
-undeclared destination), each with its repair."""
+their `within:` ancestors; E6002 (no path), E6014 (a move to, from or through host memory no
+`--host` declares), E2001 (an undeclared destination), each with its repair."""
 
 from pathlib import Path
 
@@ -15,11 +15,15 @@ ROOT = Path(__file__).parents[2]
 CASES = Path(__file__).parent / "cases" / "resolve_sub_space_ancestors"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 H100 = str(ROOT / "machines" / "h100-sxm.vx")
+TWO_CARDS = str(CASES / "machines" / "two_cards.vx")
 OPTIONS = {
     "e6014_no_host": {"machine": H100, "host": None},
     "e6014_repaired": {"machine": H100, "host": "default"},
+    "e6014_staged": {"machine": TWO_CARDS, "host": None},
+    "e6014_staged_repaired": {"machine": TWO_CARDS, "host": "default"},
 }
-REFUSED = {"e6002_no_path": ["E6002"], "e6014_no_host": ["E6014"], "e2001_unknown": ["E2001"]}
+REFUSED = {"e6002_no_path": ["E6002"], "e6014_no_host": ["E6014"], "e6014_staged": ["E6014"],
+           "e2001_unknown": ["E2001"]}
 
 
 def route(case: str):
@@ -82,7 +86,27 @@ def test_e6002_names_both_spaces():
 
 def test_e6014_notes_the_host_flag():
     (d,) = route("e6014_no_host")[2].items
-    assert any("--host" in note for note in d.notes)
+    assert d.message.endswith("`--host` (a file, or `default`) declares it")
+    assert d.help == ["add the host with `--host default` or `--host FILE`"]
+
+
+def test_a_move_between_cards_that_stages_through_an_undeclared_host_is_e6014():
+    (d,) = route("e6014_staged")[2].items
+    assert d.message.startswith("the route from CardA_HBM to CardB_HBM stages through host "
+                                "memory (CardA_HBM -> CPU_DRAM -> CardB_HBM)")
+    assert (d.data["src"], d.data["dest"]) == ("CardA_HBM", "CardB_HBM")
+
+
+def test_with_a_host_the_move_between_cards_stages_through_it():
+    after = route("e6014_staged_repaired")[1]
+    spawn = next(i for i in after.items if i._prod == "Fn").body.stmts[0].value
+    moved = next(s.value for s in spawn.body.stmts if s._prod == "Let" and s.name == "there")
+    assert path(moved) == ["CardA_HBM", "CPU_DRAM", "CardB_HBM"]
+
+
+def test_without_host_links_a_missing_path_stays_e6002():
+    (d,) = route("e6002_no_path")[2].items
+    assert d.code == "E6002"
 
 
 # Hand-written Lfolded: two spaces each `within:` the other, a cycle check-memory-declarations

@@ -16,7 +16,7 @@ from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
-NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5001"))
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 # Outside a `print`, no aggregate is left: only scalars, tensors and references to scalars.
 GONE = {"FieldGet", "TupleGet"}
 
@@ -66,17 +66,17 @@ def test_a_struct_holding_a_tensor_returns_the_tensor_and_writes_the_rest():
 
 
 def test_a_struct_returned_holding_two_tensors_is_refused_then_repaired():
-    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    ran = run_front(CASES / "e5010_two_tensors.vx", scalarize_aggregates)
     # In the function that returns it and in the one that calls it.
     assert [(d.code, d.message.split(" (in")[0]) for d in ran.diagnostics.items] == [
-        ("E5001", "native code does not lower a function returning an aggregate that holds "
+        ("E5010", "native code does not lower a function returning an aggregate that holds "
                   "more than one tensor")] * 2
-    repaired = run_front(CASES / "e5001_two_tensors_repaired.vx", scalarize_aggregates)
+    repaired = run_front(CASES / "e5010_two_tensors_repaired.vx", scalarize_aggregates)
     assert not repaired.diagnostics.items
 
 
 def test_a_function_refused_reads_its_enums_by_match_again():
-    ran = run_front(CASES / "e5001_two_tensors.vx", scalarize_aggregates)
+    ran = run_front(CASES / "e5010_two_tensors.vx", scalarize_aggregates)
     verify(ran.after, Lsplit)
     both = next(i for i in ran.after.items if i.name == "both")
     assert "Scale::By(field) => {" in to_text(both)
