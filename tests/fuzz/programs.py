@@ -559,17 +559,23 @@ class Writer:
                 self.statements(inner, 3)
             return
         name = self.fresh("p")
+        scalar = self.chance(50)
+        if not scalar:
+            # A region hands back only a tensor made before it and moved in (E6030).
+            type = self.tensor_type()
+            room = self.fresh("m")
+            self.line(f"let {room} = transfer({self.new_tensor(type)}, "
+                      f"Memory::{HOLDS[topology]});")
         with self.block(f"let {name} = spawn on({written}) {{", close="};"):
             self.statements(inner, 3)
-            if self.chance(50):
+            if scalar:
                 type = self.pick(SCALAR_TYPES)
                 result = self.fresh("r")
                 self.line(f"let {result}: {type} = {self.expr(type, inner)};")
                 self.line(result)
             else:
-                type = self.tensor_type()
                 result = self.fresh("r")
-                self.line(f"let mut {result} = {self.new_tensor(type)};")
+                self.line(f"let mut {result} = {room};")
                 self.declare(Var(result, type, HOLDS[topology], True, inner.region))
                 self.write_element(self.visible_var(result), inner)
                 self.line(result)
