@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .generated import define
 from .language import Language
 from .nodes import Node
 from .passes import Pass, Run, reachable
@@ -119,5 +120,4 @@ def _compile_visit(cls, walked, flow: bool) -> Callable:
     if flow:
         lines.append("    return acc")
     env: dict = {}
-    exec(compile("\n".join(lines), f"<visit {cls._prod}>", "exec"), env)
-    return env["visit"]
+    return define("\n".join(lines), f"<visit {cls._prod}>", "visit", env)

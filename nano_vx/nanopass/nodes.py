@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextvars
 
+from .generated import define
+
 current_pass: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "current_pass", default=None
 )
@@ -159,6 +161,5 @@ def _make_class(language, nonterminal, production) -> type:
     for n in names:
         env[f"_set_{n}"] = getattr(cls, n).__set__
     env["_set_span"] = Node.span.__set__
-    exec(compile(src, f"<node {production.name}>", "exec"), env)  # generated from the declaration
-    cls.__init__ = env["__init__"]
+    cls.__init__ = define(src, f"<node {production.name}>", "__init__", env)
     return cls

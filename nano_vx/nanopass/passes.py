@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .generated import define
 from .language import Language
 from .nodes import Node, current_pass
 from .verify import verify
@@ -309,6 +310,4 @@ def _compile_plan(cls, out_cls, steps) -> Callable:
         lines.append(f"    if not ({' or '.join(changed)}): return node")
     lines.append(f"    return OUT({', '.join(args)}{', ' if args else ''}span=node.span)")
     env = {"OUT": out_cls}
-    exec(compile("\n".join(lines), f"<auto clause {cls._prod}>", "exec"), env)
-    plan = env["plan"]
-    return plan
+    return define("\n".join(lines), f"<auto clause {cls._prod}>", "plan", env)
