@@ -1,18 +1,30 @@
 """Where a program's buffers go on Tensix cores, for the tt-metal kernels and the host program
 alike: the circular-buffer index of each buffer on its core, the runtime arguments each kernel
-asks for, multicast rectangles and element sizes; and the limits of a core, whose breach is
-E7041."""
+asks for, multicast rectangles, element sizes and the tiles a token takes; and the limits of a
+core, whose breach is E7041.
+
+A token lives in its circular buffer as tt-metal's compute API takes it: a grid of 32 x 32
+tiles, each four 16 x 16 faces (row-major faces, row-major within a face), in the buffer's
+data format; a token that does not fill its tiles is padded (with zeros, by the reader that
+fills it from DRAM). The circular buffer's page is one tile, so a token is `tiles` pages."""
 
 from __future__ import annotations
 
-from ..spatial.elements import NARROW
 from ..spatial.program import flat_ops
 from . import LowerError
 
 ENGINES = ("reader", "compute", "writer")
 # tt-metal on Wormhole: NUM_CIRCULAR_BUFFERS and NUM_SEMAPHORES per core.
 MAX_CBS, MAX_SEMAPHORES = 32, 16
-FORMATS = {"i32": "tt::DataFormat::Int32", "f32": "tt::DataFormat::Float32"}
+FORMATS = {"i32": "tt::DataFormat::Int32", "f32": "tt::DataFormat::Float32",
+           "bf16": "tt::DataFormat::Float16_b", "f16": "tt::DataFormat::Float16",
+           "bfp8": "tt::DataFormat::Bfp8_b", "bfp4": "tt::DataFormat::Bfp4_b"}
+TILE, FACE = 32, 16
+# Bytes of one 32 x 32 tile: 1,024 elements, or for a block float 64 blocks of 16 values,
+# each a byte of shared exponent and 16 sign-magnitudes of 7 or 3 bits (tt-metal's tile
+# sizes of BFLOAT8_B and BFLOAT4_B, docs/spatial.md "Element types").
+TILE_BYTES = {"i32": 4096, "f32": 4096, "bf16": 2048, "f16": 2048, "bfp8": 1088, "bfp4": 576}
+BLOCK_FLOATS = ("bfp8", "bfp4")
 
 
 class Layout:
@@ -55,12 +67,6 @@ class Layout:
             if s.engine == "compute":
                 _no_semaphores(s)
         for b in p.graph.buffers:
-            if p.token_dtype(b.stream) in NARROW:
-                raise LowerError("E7041", f"buffer '{b.stream}' holds "
-                                          f"{p.token_dtype(b.stream)}; the tenstorrent "
-                                          f"lowering writes scalar loops over 32-bit words, "
-                                          f"not yet the compute API that unpacks narrow "
-                                          f"formats")
             if p.token_dtype(b.stream) not in FORMATS:
                 raise LowerError("E7041", f"buffer '{b.stream}' holds "
                                           f"{p.token_dtype(b.stream)}; Wormhole has no "
@@ -98,7 +104,30 @@ def rectangle(plan, group: str):
 
 
 def elem_size(dtype: str) -> int:
-    return 8 if dtype.endswith("64") else 4
+    """Bytes of an element in a row-major DRAM page (block floats have no such page)."""
+    return {"bf16": 2, "f16": 2}.get(dtype, 8 if dtype.endswith("64") else 4)
+
+
+def grid(shape) -> tuple[int, int]:
+    """(rows, columns) of tiles a token of `shape` takes: its last two extents, each rounded
+    up to whole tiles (a token of one dimension is one row)."""
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape[-2:]
+    return -(-rows // TILE), -(-cols // TILE)
+
+
+def tiles(shape) -> int:
+    ht, wt = grid(shape)
+    return ht * wt
+
+
+def page_bytes(plan, stream: str) -> int:
+    """Bytes of a token of `stream` in its circular buffer: its tiles."""
+    return tiles(plan.shapes[stream]) * TILE_BYTES[plan.dtype(stream)]
+
+
+def fills_tiles(shape) -> bool:
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape[-2:]
+    return rows % TILE == 0 and cols % TILE == 0
 
 
 def row_bytes(shape, dtype: str) -> int:
