@@ -31,7 +31,8 @@ from .tt_api import DST_TILES
 from .tt_layout import TILE, grid, tiles
 
 FPU_BINARY = {"+": "add", "-": "sub", "*": "mul"}
-SFPU_BINARY = {"+": "add", "-": "sub", "*": "mul", "/": "div", "max": "binary_max",
+SFPU_BINARY = {"+": "add_binary", "-": "sub_binary", "*": "mul_binary", "/": "div_binary",
+               "max": "binary_max",
                "min": "binary_min"}
 SFPU_UNARY = {"-": "negative", "exp": "exp", "recip": "recip"}
 SCALAR_OPS = {"+": "add", "*": "mul"}  # x op c (either side) by binop_with_scalar

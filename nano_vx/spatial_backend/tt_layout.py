@@ -32,7 +32,7 @@ class Layout:
     same in every kernel of the core), once the program is known to fit a core; and the
     runtime arguments each kernel asks the host for, filled in as the kernels are written."""
 
-    def __init__(self, plan):
+    def __init__(self, plan, target):
         p = plan.p
         self.cb: dict[str, int] = {}
         per_core: dict[tuple, int] = {}
@@ -43,6 +43,14 @@ class Layout:
             site = plan.group_site(g.name)
             self.cb[g.name] = per_core.get(site, 0)
             per_core[site] = self.cb[g.name] + 1
+        # A core that reduces keeps a tile of ones for reduce_tile to scale by.
+        self.scaler: dict[tuple, int] = {}
+        for st in p.graph.stages:
+            if st._prod == "Compute" and st.op in ("sum", "max"):
+                site = p.places[st.name][0]
+                if site not in self.scaler:
+                    self.scaler[site] = per_core.get(site, 0)
+                    per_core[site] = self.scaler[site] + 1
         for site, n in per_core.items():
             if n > MAX_CBS:
                 raise LowerError("E7041", f"core {site} needs {n} circular buffers; a Tensix "
@@ -67,11 +75,50 @@ class Layout:
             if s.engine == "compute":
                 _no_semaphores(s)
         for b in p.graph.buffers:
+            if len(plan.shapes[b.stream]) > 2:
+                raise LowerError("E7041", f"buffer '{b.stream}' holds tokens of "
+                                          f"{len(plan.shapes[b.stream])} dimensions; the "
+                                          f"compute API's tiles are of two")
             if p.token_dtype(b.stream) not in FORMATS:
                 raise LowerError("E7041", f"buffer '{b.stream}' holds "
                                           f"{p.token_dtype(b.stream)}; Wormhole has no "
                                           f"64-bit element types")
+        for t in p.graph.tensors:
+            if t.dtype in BLOCK_FLOATS:
+                raise LowerError("E7041", f"tensor '{t.name}' is {t.dtype}: a block float "
+                                          f"lives in DRAM in tt-metal's tile layout, which "
+                                          f"the readers and writers here do not yet move "
+                                          f"(they move row-major pages)")
+        _fits(plan, target, self)
         self.args: dict[str, list[tuple[str, str]]] = {}
+
+
+def cb_bytes(plan, stream: str) -> int:
+    """Bytes of the circular buffer of a buffer: its depth in padded tokens."""
+    return plan.buffer(stream).depth * page_bytes(plan, stream)
+
+
+def group_bytes(plan, group: str) -> int:
+    """Bytes of a group's staging circular buffer: the most tokens staged at once."""
+    return max(1, plan.group_peak.get(group, 1)) * page_bytes(plan, plan.p.groups[group].streams[0])
+
+
+def _fits(plan, target, layout) -> None:
+    """Tokens padded to whole tiles take more L1 than the IR's buffers, which the lane fit;
+    refuse a core they no longer fit."""
+    used: dict[tuple, int] = {}
+    for b in plan.p.graph.buffers:
+        used[b.site] = used.get(b.site, 0) + cb_bytes(plan, b.stream)
+    for g in plan.p.graph.groups:
+        site = plan.group_site(g.name)
+        used[site] = used.get(site, 0) + group_bytes(plan, g.name)
+    for site in layout.scaler:
+        used[site] = used.get(site, 0) + TILE_BYTES["bf16"]
+    for site, n in sorted(used.items()):
+        if n > target.sram_bytes:
+            raise LowerError("E7041", f"core {site} needs {n:,} bytes of L1 for its circular "
+                                      f"buffers, their tokens padded to whole tiles; it has "
+                                      f"{target.sram_bytes:,}")
 
 
 def _no_semaphores(s) -> None:
