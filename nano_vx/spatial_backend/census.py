@@ -46,23 +46,25 @@ class Entry:
 class Census:
     entries: list = field(default_factory=list)
     calls: dict = field(default_factory=dict)  # file -> Counter of API function -> calls
+    api: dict = field(default_factory=dict)  # API function -> its signature (with its unit)
 
     def record(self, kind: str, name: str, image, file: str) -> None:
         self.entries.append(Entry(kind, name, image, file))
 
-    def count_calls(self, file: str, calls: Counter) -> None:
+    def count_calls(self, file: str, calls: Counter, api: dict) -> None:
         self.calls[file] = Counter(calls)
+        self.api = api
 
-    def units(self, api: dict, file: str | None = None) -> Counter:
+    def units(self, file: str | None = None) -> Counter:
         """Calls per unit, of one file or of all."""
         out: Counter = Counter()
         for f, calls in self.calls.items():
             if file in (None, f):
                 for name, n in calls.items():
-                    out[api[name].unit] += n
+                    out[self.api[name].unit] += n
         return out
 
-    def lines(self, api: dict | None = None) -> list[str]:
+    def lines(self) -> list[str]:
         """The census as text, one object a line, then each kernel's calls per unit."""
         out = []
         for e in self.entries:
@@ -70,7 +72,7 @@ class Census:
                      else f"{e.kind} {e.image}")
             out.append(f"{e.kind:<9} {e.name:<28} <- {image}  ({e.file})")
         for file in self.calls:
-            units = self.units(api, file)
+            units = self.units(file)
             out.append(f"calls     {file:<28} " + ", ".join(
                 f"{units[u]} {u}" for u in ("matrix", "vector", "move", "sync", "init")))
         return out
@@ -134,11 +136,11 @@ def calls_in(text: str, api: dict) -> Counter:
     return found
 
 
-def call_problems(census: Census, files: dict[str, str], api: dict) -> list[str]:
+def call_problems(census: Census, files: dict[str, str]) -> list[str]:
     """Where a kernel's counted API calls are not those its text makes."""
     problems = []
     for file, calls in census.calls.items():
-        found = calls_in(files.get(file, ""), api)
+        found = calls_in(files.get(file, ""), census.api)
         for name in sorted(set(found) | set(calls)):
             if found[name] != calls[name]:
                 problems.append(f"{file}: {found[name]} calls of {name} in the text, "

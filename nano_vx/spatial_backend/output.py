@@ -23,13 +23,13 @@ def lower_program(graph, target, backend: str, directory: str | None, out) -> No
         return
     os.makedirs(directory, exist_ok=True)
     files = dict(lowered.files)
-    files["census.txt"] = "\n".join(lowered.census.lines(lowered.api)) + "\n"
+    files["census.txt"] = "\n".join(lowered.census.lines()) + "\n"
     for name, text in files.items():
         with open(os.path.join(directory, name), "w", encoding="utf-8") as fh:
             fh.write(text)
     counts = ", ".join(_count(sum(e.kind == k for e in lowered.census.entries), k)
                        for k in ("buffer", "semaphore", "kernel", "group", *lowered.extra))
-    units = lowered.census.units(lowered.api)
+    units = lowered.census.units()
     calls = (f"; compute-API calls: {units['matrix']} matrix-unit, {units['vector']} "
              f"vector-unit" if lowered.census.calls else "")
     out.write(f"lowered to {backend} in {directory}: {_count(len(lowered.files), 'file')}, "

@@ -56,7 +56,7 @@ def emit(plan, target) -> Lowered:
         files[f"{name}.cpp"], args = writer.text()
         layout.args[name] = args
         if s.engine == "compute":
-            census.count_calls(f"{name}.cpp", writer.calls)
+            census.count_calls(f"{name}.cpp", writer.calls, API)
     files["host.cpp"] = host_program(plan, layout, target, census)
-    return Lowered("tenstorrent", files, census, PATTERNS, API,
+    return Lowered("tenstorrent", files, census, PATTERNS,
                    {"scaler": [f"r{r}c{c}" for r, c in layout.scaler]})
