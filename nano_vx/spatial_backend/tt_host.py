@@ -9,9 +9,8 @@ scaler is recorded in the census as its line is written."""
 
 from __future__ import annotations
 
-from .compute import elems
-from .tt_layout import (FORMATS, TILE_BYTES, cb_bytes, elem_size, group_bytes, page_bytes,
-                        rectangle, row_bytes)
+from .tt_layout import (FORMATS, TILE_BYTES, cb_bytes, dram_bytes, dram_page, group_bytes,
+                        page_bytes, rectangle)
 
 FIDELITIES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
 # tt-metal's reduce scaler: the value in the first row of each 16 x 16 face of a bf16 tile
@@ -44,11 +43,11 @@ def host_program(plan, layout, target, census) -> str:
     w("    CommandQueue& cq = device->command_queue();")
     w("    Program program = CreateProgram();")
     w("")
-    w("    // DRAM tensors, row-major, one page per row of the last dimension.")
+    w("    // DRAM tensors, row-major, one page per row of the last dimension (a block float in")
+    w("    // tile layout, a page a tile).")
     for t in p.graph.tensors:
-        row = row_bytes(t.shape, t.dtype)
         w(f"    std::shared_ptr<Buffer> dram_{t.name} = CreateBuffer(InterleavedBufferConfig{{"
-          f".device = device, .size = {elems(t.shape) * elem_size(t.dtype)}, .page_size = {row}, "
+          f".device = device, .size = {dram_bytes(t)}, .page_size = {dram_page(t)}, "
           f".buffer_type = BufferType::DRAM}});")
     sites = sorted({b.site for b in p.graph.buffers} | set(plan.sites)
                    | {s.site for s in p.graph.semaphores})
@@ -103,7 +102,7 @@ def host_program(plan, layout, target, census) -> str:
     w("    // Inputs from the host (here zeros: fill them with the real tensors).")
     for t in p.graph.tensors:
         if t.role == "input":
-            words = -(-elems(t.shape) * elem_size(t.dtype) // 4)
+            words = -(-dram_bytes(t) // 4)
             w(f"    std::vector<uint32_t> host_{t.name}({words}, 0);")
             w(f"    EnqueueWriteBuffer(cq, dram_{t.name}, host_{t.name}, false);")
     w("    EnqueueProgram(cq, program, false);")

@@ -20,8 +20,8 @@ from .compute import elems
 from .schedule_writer import ScheduleWriter
 from .tt_api import API, API_ROOT
 from .tt_compute import FireWriter
-from .tt_layout import (FACE, TILE, Layout, elem_size, fills_tiles, grid, page_bytes,
-                        rectangle, row_bytes, tiles)
+from .tt_layout import (BLOCK_FLOATS, FACE, TILE, TILE_BYTES, Layout, dram_page, elem_size,
+                        fills_tiles, grid, page_bytes, rectangle, tiles)
 
 
 class KernelWriter(ScheduleWriter):
@@ -68,7 +68,7 @@ class KernelWriter(ScheduleWriter):
             if f"dram_{t.name}" in self.args:
                 head.append(f"    const InterleavedAddrGen<true> pages_{t.name} = "
                             f"{{.bank_base_address = dram_{t.name}, .page_size = "
-                            f"{row_bytes(t.shape, t.dtype)}}};")
+                            f"{dram_page(t)}}};")
         if self.uses_scaler:
             head.append(f"    constexpr uint32_t scaler_cb = {self.layout.scaler[s.site]};")
         for b in self.cbs:
@@ -165,6 +165,8 @@ class KernelWriter(ScheduleWriter):
         self.arg(f"dram_{tensor.name}", f"dram_{tensor.name}->address()")
         cur = self.cursor(op.stage, op.buffer)
         tile, shape = self.plan.tile_shape(op.stage), tensor.shape
+        if tensor.dtype in BLOCK_FLOATS:
+            return self._dram_tiles(op, tensor, tile, cur, addr, read)
         size = elem_size(tensor.dtype)
         rows, cols = elems(tile[:-1]), tile[-1]
         wt = grid(tile)[1]
@@ -189,6 +191,24 @@ class KernelWriter(ScheduleWriter):
                         f"    noc_async_{'read' if read else 'write'}_barrier();",
                         f"    {cur} += 1;",
                         "}"]
+
+    def _dram_tiles(self, op, tensor, tile, cur: str, addr: str, read: bool) -> list[str]:
+        """A block float's tile: its whole tiles, each a page of the tensor's tile layout."""
+        ht, wt = grid(tile)
+        per_row, size = grid(tensor.shape)[1], TILE_BYTES[tensor.dtype]
+        page = (f"(org[0] / {TILE}u + t / {wt}u) * {per_row}u + org[1] / {TILE}u + t % {wt}u")
+        noc = f"get_noc_addr({page}, pages_{tensor.name})"
+        at = f"addr + t * {size}u"
+        move = (f"noc_async_read({noc}, {at}, {size}u);" if read
+                else f"noc_async_write({at}, {noc}, {size}u);")
+        return ["{",
+                f"    const uint32_t* org = tiles_{op.stage}[{cur} % "
+                f"{len(self.plan.tiles(op.stage))}u];",
+                f"    const uint32_t addr = {addr};",
+                f"    for (uint32_t t = 0; t < {ht * wt}u; ++t) {move}",
+                f"    noc_async_{'read' if read else 'write'}_barrier();",
+                f"    {cur} += 1;",
+                "}"]
 
     @OPS.on("Read")
     def _read(self, op) -> list[str]:

@@ -10,6 +10,8 @@ fills it from DRAM). The circular buffer's page is one tile, so a token is `tile
 
 from __future__ import annotations
 
+from math import prod
+
 from ..spatial.program import flat_ops
 from . import LowerError
 
@@ -83,12 +85,9 @@ class Layout:
                 raise LowerError("E7041", f"buffer '{b.stream}' holds "
                                           f"{p.token_dtype(b.stream)}; Wormhole has no "
                                           f"64-bit element types")
-        for t in p.graph.tensors:
-            if t.dtype in BLOCK_FLOATS:
-                raise LowerError("E7041", f"tensor '{t.name}' is {t.dtype}: a block float "
-                                          f"lives in DRAM in tt-metal's tile layout, which "
-                                          f"the readers and writers here do not yet move "
-                                          f"(they move row-major pages)")
+        for st in p.graph.stages:
+            if st._prod in ("Load", "Store") and p.tensors[st.tensor].dtype in BLOCK_FLOATS:
+                _whole_tiles(p.tensors[st.tensor], plan.tile_shape(st.name))
         _fits(plan, target, self)
         self.args: dict[str, list[tuple[str, str]]] = {}
 
@@ -179,3 +178,27 @@ def fills_tiles(shape) -> bool:
 
 def row_bytes(shape, dtype: str) -> int:
     return shape[-1] * elem_size(dtype)
+
+
+def dram_page(tensor) -> int:
+    """A DRAM page: a row of the tensor; of a block float, one tile (tt-metal's tile layout:
+    a block float has no row-major form)."""
+    if tensor.dtype in BLOCK_FLOATS:
+        return TILE_BYTES[tensor.dtype]
+    return row_bytes(tensor.shape, tensor.dtype)
+
+
+def dram_bytes(tensor) -> int:
+    if tensor.dtype in BLOCK_FLOATS:
+        return tiles(tensor.shape) * TILE_BYTES[tensor.dtype]
+    return prod(tensor.shape) * elem_size(tensor.dtype)
+
+
+def _whole_tiles(tensor, tile) -> None:
+    """A block-float tensor's loads and stores move whole tiles of its tile layout."""
+    if len(tensor.shape) != 2 or not (fills_tiles(tensor.shape) and fills_tiles(tile)):
+        raise LowerError("E7041", f"tensor '{tensor.name}' is {tensor.dtype}, which lives in "
+                                  f"DRAM in tt-metal's tile layout: it and the tiles its "
+                                  f"loads and stores move must be whole {TILE} x {TILE} tiles "
+                                  f"of two dimensions, not {list(tensor.shape)} in "
+                                  f"{list(tile)}")

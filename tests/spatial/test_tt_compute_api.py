@@ -18,6 +18,7 @@ import spatial_reference as reference
 from test_from_vx import bridged
 from test_lower_tenstorrent import RELAYED, TT_CASES, TT_IDS
 from nano_vx.spatial.context import SpatialContext
+from nano_vx.spatial.elements import NARROW
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target
 from nano_vx.spatial_backend import LowerError, lower
@@ -140,8 +141,8 @@ spatial stages {
 
 def programs():
     """(name, scheduled graph, target): the reference programs tenstorrent takes, the f32
-    multicast choreography, every stage kind in f32 and bf16, and bf16 and f16 GEMMs and row
-    sums."""
+    multicast choreography, every stage kind in f32 and bf16, GEMMs in every narrow format
+    and bf16 and f16 row sums."""
     wormhole = load_target("wormhole")
     for program, target in TT_CASES:
         yield f"{program}-{target}", reference.step(program, target, "schedule")[1], \
@@ -150,8 +151,8 @@ def programs():
     for dtype in ("f32", "bf16"):
         text = STAGES.replace("T[", f"{dtype}[").replace(": T", f": {dtype}")
         yield f"stages-{dtype}", through_lane(parse_spatial(text), wormhole), wormhole
-    for program in ("gemm", "row_sums"):
-        for dtype in ("bf16", "f16"):
+    for program, dtypes in (("gemm", NARROW), ("row_sums", ("bf16", "f16"))):
+        for dtype in dtypes:
             yield f"{program}-{dtype}", through_lane(parse_spatial(sdf(program, dtype)),
                                                      wormhole), wormhole
 
@@ -195,9 +196,11 @@ def test_narrow_products_and_sums_are_on_the_matrix_unit():
                                             if n == "gemm-bf16")))
     text = next(iter(gemm.values()))
     assert "mm_init(" in text and "matmul_tiles(" in text and "_binary_tile(" not in text
-    stages = kernel_of("stages-bf16", "r0c0_compute.cpp")
-    assert "binary_op_init_common(cb_a_0, cb_b_0, cb_s_0);" in stages.replace("\n", " ") or (
-        "add_tiles(" in stages)
+    lines = [x.strip() for x in kernel_of("stages-bf16", "r0c0_compute.cpp").splitlines()]
+    fire = lines.index("// fire add_0")
+    assert lines[fire + 2:fire + 4] == ["binary_op_init_common(cb_a_0, cb_b_0, cb_s_0);",
+                                        "add_tiles_init(cb_a_0, cb_b_0);"]
+    assert "add_tiles(cb_a_0, cb_b_0, j * 1u + t, j * 1u + t, 0);" in lines
 
 
 def test_f32_element_wise_ops_are_on_the_vector_unit():
@@ -225,6 +228,26 @@ def test_formats_and_fidelity_in_the_host_program():
     f32 = lowered_of(*next((g, t) for n, g, t in PROGRAMS if n == "stages-f32"))
     # The 32-bit buffers the vector unit reads are unpacked straight to the destination.
     assert "UnpackToDestMode::UnpackToDestFp32;" in f32.files["host.cpp"]
+
+
+def test_a_block_float_moves_whole_tiles_of_its_tile_layout():
+    lowered = lowered_of(*next((g, t) for n, g, t in PROGRAMS if n == "gemm-bfp8"))
+    assert ("    std::shared_ptr<Buffer> dram_A = CreateBuffer(InterleavedBufferConfig{.device = "
+            "device, .size = 4352, .page_size = 1088, .buffer_type = BufferType::DRAM});") in (
+        lowered.files["host.cpp"].splitlines())
+    assert ("        for (uint32_t t = 0; t < 4u; ++t) noc_async_read(get_noc_addr((org[0] / 32u "
+            "+ t / 2u) * 2u + org[1] / 32u + t % 2u, pages_A), addr + t * 1088u, 1088u);") in (
+        lowered.files["r0c0_reader.cpp"].splitlines())
+
+
+def test_a_block_float_tensor_not_of_whole_tiles_is_refused():
+    graph = through_lane(parse_spatial(sdf("row_sums", "bfp8")), load_target("wormhole"))
+    with pytest.raises(LowerError) as refused:
+        lower(graph, load_target("wormhole"), "tenstorrent")
+    assert (refused.value.code, refused.value.message) == (
+        "E7041", "tensor 'X' is bfp8, which lives in DRAM in tt-metal's tile layout: it and the "
+                 "tiles its loads and stores move must be whole 32 x 32 tiles of two "
+                 "dimensions, not [64, 256] in [1, 256]")
 
 
 # -- refusals --------------------------------------------------------------------------------
