@@ -156,7 +156,7 @@ def _scalers(layout, census, file: str) -> list[str]:
             f"CoreRangeSet(CoreRange({core})), {{1, 1}}, ShardOrientation::ROW_MAJOR, "
             f"{{1, 1}}, {{1, 1}})}});",
             f"    std::vector<uint32_t> ones_{name}({SCALER_WORDS}, 0);",
-            f"    for (uint32_t face = 0; face < 4; ++face)",
+            "    for (uint32_t face = 0; face < 4; ++face)",
             f"        for (uint32_t w = 0; w < 8; ++w) ones_{name}[face * {FACE_WORDS} + w] = "
             f"{ONES};",
             f"    EnqueueWriteBuffer(cq, l1_scaler_{name}, ones_{name}, false);",

@@ -16,12 +16,11 @@ from collections import Counter
 
 from ..spatial.program import ins, outs
 from . import LowerError
-from .compute import elems
 from .schedule_writer import ScheduleWriter
 from .tt_api import API, API_ROOT
 from .tt_compute import FireWriter
-from .tt_layout import (BLOCK_FLOATS, FACE, TILE, TILE_BYTES, Layout, dram_page, elem_size,
-                        fills_tiles, grid, page_bytes, rectangle, tiles)
+from .tt_dram import dram_lines
+from .tt_layout import Layout, dram_page, page_bytes, rectangle, tiles
 
 
 class KernelWriter(ScheduleWriter):
@@ -156,59 +155,12 @@ class KernelWriter(ScheduleWriter):
         return f"base_{b} + (({index}) % {self.plan.buffer(b).depth}u) * {self._page(b)}u"
 
     def _dram(self, op, addr: str, read: bool) -> list[str]:
-        """Move the tile of a load or store between its DRAM rows and the slot at `addr`,
-        where it lies in tiles: each row in pieces of at most a face row (16 elements), each
-        to its place in its face. A read into a token that does not fill its tiles zeroes
-        the slot first, so the padding is zeros."""
+        """Move the tile of a load or store between DRAM and the slot at `addr`."""
         st = self.p.stages[op.stage]
         tensor = self.p.tensors[st.tensor]
         self.arg(f"dram_{tensor.name}", f"dram_{tensor.name}->address()")
         cur = self.cursor(op.stage, op.buffer)
-        tile, shape = self.plan.tile_shape(op.stage), tensor.shape
-        if tensor.dtype in BLOCK_FLOATS:
-            return self._dram_tiles(op, tensor, tile, cur, addr, read)
-        size = elem_size(tensor.dtype)
-        rows, cols = elems(tile[:-1]), tile[-1]
-        wt = grid(tile)[1]
-        page = _row_page(tile, shape)
-        piece = "16u" if cols % FACE == 0 else f"({cols}u - col < 16u ? {cols}u - col : 16u)"
-        at = (f"addr + (((row / {TILE}u) * {wt}u + col / {TILE}u) * 1024u + ((row % {TILE}u) "
-              f"/ 16u) * 512u + ((col % {TILE}u) / 16u) * 256u + (row % 16u) * 16u + col % "
-              f"16u) * {size}u")
-        noc = (f"get_noc_addr({page}, pages_{tensor.name}, (org[{len(shape) - 1}] + col) * "
-               f"{size}u)")
-        move = (f"noc_async_read({noc}, {at}, {piece} * {size}u);" if read
-                else f"noc_async_write({at}, {noc}, {piece} * {size}u);")
-        lines = ["{",
-                 f"    const uint32_t* org = tiles_{op.stage}[{cur} % "
-                 f"{len(self.plan.tiles(op.stage))}u];",
-                 f"    const uint32_t addr = {addr};"]
-        if read and not fills_tiles(tile):
-            lines.append(f"    for (uint32_t w = 0; w < {self._page(op.buffer) // 4}u; ++w) "
-                         f"reinterpret_cast<volatile uint32_t*>(addr)[w] = 0;")
-        return lines + [f"    for (uint32_t row = 0; row < {rows}u; ++row)",
-                        f"        for (uint32_t col = 0; col < {cols}u; col += 16u) {move}",
-                        f"    noc_async_{'read' if read else 'write'}_barrier();",
-                        f"    {cur} += 1;",
-                        "}"]
-
-    def _dram_tiles(self, op, tensor, tile, cur: str, addr: str, read: bool) -> list[str]:
-        """A block float's tile: its whole tiles, each a page of the tensor's tile layout."""
-        ht, wt = grid(tile)
-        per_row, size = grid(tensor.shape)[1], TILE_BYTES[tensor.dtype]
-        page = (f"(org[0] / {TILE}u + t / {wt}u) * {per_row}u + org[1] / {TILE}u + t % {wt}u")
-        noc = f"get_noc_addr({page}, pages_{tensor.name})"
-        at = f"addr + t * {size}u"
-        move = (f"noc_async_read({noc}, {at}, {size}u);" if read
-                else f"noc_async_write({at}, {noc}, {size}u);")
-        return ["{",
-                f"    const uint32_t* org = tiles_{op.stage}[{cur} % "
-                f"{len(self.plan.tiles(op.stage))}u];",
-                f"    const uint32_t addr = {addr};",
-                f"    for (uint32_t t = 0; t < {ht * wt}u; ++t) {move}",
-                f"    noc_async_{'read' if read else 'write'}_barrier();",
-                f"    {cur} += 1;",
-                "}"]
+        return dram_lines(self.plan, op, tensor, cur, addr, read, self._page(op.buffer))
 
     @OPS.on("Read")
     def _read(self, op) -> list[str]:
@@ -359,16 +311,3 @@ class KernelWriter(ScheduleWriter):
                       f"{self._slot(b, f'{put} + {staged} + j')});",
                       f"    for (uint32_t w = 0; w < {words}u; ++w) to_{b}[w] = from[w];"]
         return lines + ["}"]
-
-
-def _row_page(tile, shape) -> str:
-    """The DRAM page (a row of the tensor: its last dimension) of row `row` of the tile at
-    origin `org`, the tile's leading dimensions flattened."""
-    terms = []
-    for d in range(len(shape) - 1):
-        inner = elems(tile[d + 1:-1])
-        stride = elems(shape[d + 1:-1])
-        local = f"(row / {inner}u) % {tile[d]}u" if inner != 1 else f"row % {tile[d]}u"
-        term = f"(org[{d}] + {local})"
-        terms.append(f"{term} * {stride}u" if stride != 1 else term)
-    return " + ".join(terms) or "0u"

@@ -16,7 +16,7 @@ import pytest
 
 import spatial_reference as reference
 from test_from_vx import bridged
-from test_lower_tenstorrent import RELAYED, TT_CASES, TT_IDS
+from test_lower_tenstorrent import RELAYED, TT_CASES
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.elements import NARROW
 from nano_vx.spatial.parse import parse_spatial
