@@ -15,9 +15,9 @@ verified choreography, E7041 when it holds a construct the backend cannot expres
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .census import Census, census_problems
+from .census import Census, call_problems, census_problems
 
 BACKENDS = ("tenstorrent", "cuda")
 
@@ -35,9 +35,11 @@ class Lowered:
     files: dict  # file name -> text, in the order written
     census: Census
     patterns: dict  # kind -> the regex that finds its declarations in the text
+    extra: dict = field(default_factory=dict)  # kind -> images of the backend's own objects
 
     def problems(self, graph) -> list[str]:
-        problems = census_problems(self.census, graph, self.files, self.patterns)
+        problems = census_problems(self.census, graph, self.files, self.patterns, self.extra)
+        problems += call_problems(self.census, self.files)
         if "source" in self.patterns:  # a kernel built from a file of its own: it is there
             for text in self.files.values():
                 for m in re.finditer(self.patterns["source"], text, flags=re.M):

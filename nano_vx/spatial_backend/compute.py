@@ -1,5 +1,6 @@
-"""One firing of a compute or scalar stage as C++ loops over its tokens: what both backends
-write for `fire`. The meaning is nano_vx/spatial/ops.py's, element for element:
+"""One firing of a compute or scalar stage as C++ loops over its tokens: what the cuda backend
+writes for `fire` (the tenstorrent backend's compute kernels go through tt-metal's compute
+API, tt_compute.py). The meaning is nano_vx/spatial/ops.py's, element for element:
 
 - integers add, subtract and multiply modulo 2^64 and wrap to the element type at the end
   (numpy's int64 products and sums, then `astype`); `/` truncates toward zero and x / 0 is 0;

@@ -28,9 +28,12 @@ def lower_program(graph, target, backend: str, directory: str | None, out) -> No
         with open(os.path.join(directory, name), "w", encoding="utf-8") as fh:
             fh.write(text)
     counts = ", ".join(_count(sum(e.kind == k for e in lowered.census.entries), k)
-                       for k in ("buffer", "semaphore", "kernel", "group"))
+                       for k in ("buffer", "semaphore", "kernel", "group", *lowered.extra))
+    units = lowered.census.units()
+    calls = (f"; compute-API calls: {units['matrix']} matrix-unit, {units['vector']} "
+             f"vector-unit" if lowered.census.calls else "")
     out.write(f"lowered to {backend} in {directory}: {_count(len(lowered.files), 'file')}, "
-              f"census of {counts} (a bijection)\n")
+              f"census of {counts} (a bijection){calls}\n")
     for name, text in files.items():
         out.write(f"  wrote {os.path.join(directory, name)} ({text.count(chr(10))} lines)\n")
 

@@ -19,12 +19,19 @@ reader, compute and writer, more circular buffers or semaphores than a core has,
 schedule that touches a semaphore or the NoC (tt-metal gives those calls to data-movement
 kernels only; on a target that says so in `semaphore_engines`, relay-tokens keeps them off
 compute).
+
+A compute kernel fires its stages through tt-metal's compute API (tt_compute.py), and every
+buffer holds its tokens as the API's tiles; what the API cannot compute is refused (E7041)
+too. The census counts each compute kernel's calls by unit (tt_api.py: the matrix unit, the
+vector unit, moves, synchronisation, configuration), checked against the text; a core that
+reduces gets a scaler circular buffer, the image of its site.
 """
 
 from __future__ import annotations
 
 from . import Lowered
 from .census import Census
+from .tt_api import API
 from .tt_host import host_program
 from .tt_kernel import KernelWriter
 from .tt_layout import Layout
@@ -35,16 +42,21 @@ PATTERNS = {
     "kernel": r"^\s+KernelHandle kernel_(\w+) = CreateKernel\(",
     "group": r"^\s+CBHandle stage_(\w+) = CreateCircularBuffer\(",
     "source": r"CreateKernel\(program, \"kernels/\w+/(\w+\.cpp)\"",
+    "scaler": r"^\s+CBHandle scaler_(\w+) = CreateCircularBuffer\(",
 }
 
 
 def emit(plan, target) -> Lowered:
-    layout = Layout(plan)
+    layout = Layout(plan, target)
     census = Census()
     files = {}
     for s in plan.schedules:
         name = f"r{s.site[0]}c{s.site[1]}_{s.engine}"
-        files[f"{name}.cpp"], args = KernelWriter(plan, layout, s).text()
+        writer = KernelWriter(plan, layout, s)
+        files[f"{name}.cpp"], args = writer.text()
         layout.args[name] = args
+        if s.engine == "compute":
+            census.count_calls(f"{name}.cpp", writer.calls, API)
     files["host.cpp"] = host_program(plan, layout, target, census)
-    return Lowered("tenstorrent", files, census, PATTERNS)
+    return Lowered("tenstorrent", files, census, PATTERNS,
+                   {"scaler": [f"r{r}c{c}" for r, c in layout.scaler]})

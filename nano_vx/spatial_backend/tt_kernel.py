@@ -2,15 +2,25 @@
 (docs/spatial.md, "Lowering"). Its runtime arguments (semaphore ids, NoC coordinates, DRAM
 and L1 addresses) are gathered as the ops name them and returned for the host to pass; its
 private counters are those of the cuda backend (put_B, got_B, staged_B, taken_S, gput_G,
-gstaged_G, cursors)."""
+gstaged_G, cursors).
+
+A circular buffer's page is a tile (tt_layout.py), so an op on k tokens of a buffer is a
+`cb_*` call on k x T pages, T the tiles of its token. A compute kernel fires its stages
+through the compute API (tt_compute.py) and counts its calls by name for the census; a
+data-movement kernel lays each token it reads from DRAM out in tiles, 16-element face rows
+at a time, and fires only relays, which copy whole tokens."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..spatial.program import ins, outs
 from . import LowerError
-from .compute import C_TYPES, HELPERS, elems, fire_lines
 from .schedule_writer import ScheduleWriter
-from .tt_layout import Layout, elem_size, rectangle, row_bytes
+from .tt_api import API, API_ROOT
+from .tt_compute import FireWriter
+from .tt_dram import dram_lines
+from .tt_layout import Layout, dram_page, page_bytes, rectangle, tiles
 
 
 class KernelWriter(ScheduleWriter):
@@ -24,6 +34,9 @@ class KernelWriter(ScheduleWriter):
         self.cbs: dict[str, None] = {}
         self.sems: dict[str, None] = {}
         self.tables: dict[str, None] = {}
+        self.calls: Counter = Counter()  # compute-API function -> its calls in the text
+        self.startup: tuple | None = None  # the circular buffers of the first fire
+        self.uses_scaler = False
 
     def text(self) -> tuple[str, list]:
         s = self.s
@@ -32,15 +45,19 @@ class KernelWriter(ScheduleWriter):
         compute = s.engine == "compute"
         head = [f"// Schedule {s.site} {s.engine} of {self.p.name}, as a tt-metal "
                 f"{'compute' if compute else 'data-movement'} kernel",
-                "// (nano-vx spatial --lower tenstorrent).",
-                "#include <cstdint>", "#include <cmath>",
-                '#include "compute_kernel_api/common.h"' if compute
-                else '#include "dataflow_api.h"', "",
-                "#define NVX_FN inline", HELPERS]
+                "// (nano-vx spatial --lower tenstorrent).", "#include <cstdint>"]
+        if compute:
+            first = self._compute_start()
+            head += [f'#include "{API_ROOT.split("/", 2)[2]}{h}"'
+                     for h in sorted({"common.h"} | {API[n].header for n in self.calls})]
+        else:
+            first = []
+            head.append('#include "dataflow_api.h"')
+        head.append("")
         for stage in self.tables:
-            tiles = self.plan.tiles(stage)
-            rows = ", ".join("{" + ", ".join(f"{x}u" for x in o) + "}" for o in tiles)
-            head.append(f"constexpr uint32_t tiles_{stage}[{len(tiles)}][{len(tiles[0])}] = "
+            tiles_ = self.plan.tiles(stage)
+            rows = ", ".join("{" + ", ".join(f"{x}u" for x in o) + "}" for o in tiles_)
+            head.append(f"constexpr uint32_t tiles_{stage}[{len(tiles_)}][{len(tiles_[0])}] = "
                         f"{{{rows}}};")
         head += (["namespace NAMESPACE {", "void MAIN {"] if compute
                  else ["void kernel_main() {"])
@@ -50,10 +67,13 @@ class KernelWriter(ScheduleWriter):
             if f"dram_{t.name}" in self.args:
                 head.append(f"    const InterleavedAddrGen<true> pages_{t.name} = "
                             f"{{.bank_base_address = dram_{t.name}, .page_size = "
-                            f"{row_bytes(t.shape, t.dtype)}}};")
+                            f"{dram_page(t)}}};")
+        if self.uses_scaler:
+            head.append(f"    constexpr uint32_t scaler_cb = {self.layout.scaler[s.site]};")
         for b in self.cbs:
             head.append(f"    constexpr uint32_t cb_{b} = {self.layout.cb[b]};")
-            head.append(f"    const uint32_t base_{b} = get_write_ptr(cb_{b});")
+            if not compute:  # a data-movement kernel addresses its slots itself
+                head.append(f"    const uint32_t base_{b} = get_write_ptr(cb_{b});")
         for sem in self.sems:
             head.append(f"    volatile tt_l1_ptr uint32_t* sem_{sem} = reinterpret_cast<"
                         f"volatile tt_l1_ptr uint32_t*>(get_semaphore(sem_id_{sem}));")
@@ -62,7 +82,38 @@ class KernelWriter(ScheduleWriter):
         # A data-movement kernel lets its semaphore increments land before it ends; a
         # compute kernel has no NoC calls.
         tail = ["}", "}"] if compute else ["    noc_async_atomic_barrier();", "}"]
-        return "\n".join(head + body + tail) + "\n", list(self.args.items())
+        return "\n".join(head + first + body + tail) + "\n", list(self.args.items())
+
+    def _compute_start(self) -> list[str]:
+        """The hardware set up for the first fire's buffers, and the core's scaler tile
+        (written by the host) published to the unpacker once."""
+        lines = []
+        if self.startup is not None:
+            lines.append(self.call("compute_kernel_hw_startup", *self.startup) + ";")
+        if self.uses_scaler:
+            lines += [self.call(name, "scaler_cb", 1) + ";"
+                      for name in ("cb_reserve_back", "cb_push_back", "cb_wait_front")]
+        return ["    " + x for x in lines]
+
+    def call(self, name: str, *args, template=()) -> str:
+        """A call of the compute API, counted."""
+        self.calls[name] += 1
+        t = f"<{', '.join(template)}>" if template else ""
+        return f"{name}{t}({', '.join(map(str, args))})"
+
+    def scaler(self) -> str:
+        """The core's tile of ones that `reduce_tile` scales by."""
+        self.uses_scaler = True
+        return "scaler_cb"
+
+    def _cb_op(self, name: str, b: str, k: int) -> list[str]:
+        n = k * tiles(self.plan.shapes[self._token_stream(b)])
+        if self.s.engine == "compute":
+            return [self.call(name, self.cb(b), n) + ";"]
+        return [f"{name}({self.cb(b)}, {n});"]
+
+    def _token_stream(self, b: str) -> str:
+        return self.p.groups[b].streams[0] if b in self.p.groups else b
 
     # -- names the kernel asks for ---------------------------------------------------------
 
@@ -95,8 +146,7 @@ class KernelWriter(ScheduleWriter):
     # -- ops -------------------------------------------------------------------------------
 
     def _page(self, b: str) -> int:
-        buf = self.plan.buffer(b)
-        return buf.bytes // buf.depth
+        return page_bytes(self.plan, self._token_stream(b))
 
     def _slot(self, b: str, index: str) -> str:
         """The L1 address of the slot holding token number `index` of a buffer of this
@@ -105,25 +155,12 @@ class KernelWriter(ScheduleWriter):
         return f"base_{b} + (({index}) % {self.plan.buffer(b).depth}u) * {self._page(b)}u"
 
     def _dram(self, op, addr: str, read: bool) -> list[str]:
+        """Move the tile of a load or store between DRAM and the slot at `addr`."""
         st = self.p.stages[op.stage]
         tensor = self.p.tensors[st.tensor]
         self.arg(f"dram_{tensor.name}", f"dram_{tensor.name}->address()")
         cur = self.cursor(op.stage, op.buffer)
-        tile, shape = self.plan.tile_shape(op.stage), tensor.shape
-        size = elem_size(tensor.dtype)
-        rows, span = elems(tile[:-1]), tile[-1] * size
-        page = _row_page(tile, shape)
-        noc = (f"get_noc_addr({page}, pages_{tensor.name}, org[{len(shape) - 1}] * {size}u)")
-        move = (f"noc_async_read({noc}, addr + row * {span}u, {span}u);" if read
-                else f"noc_async_write(addr + row * {span}u, {noc}, {span}u);")
-        return ["{",
-                f"    const uint32_t* org = tiles_{op.stage}[{cur} % "
-                f"{len(self.plan.tiles(op.stage))}u];",
-                f"    const uint32_t addr = {addr};",
-                f"    for (uint32_t row = 0; row < {rows}u; ++row) {move}",
-                f"    noc_async_{'read' if read else 'write'}_barrier();",
-                f"    {cur} += 1;",
-                "}"]
+        return dram_lines(self.plan, op, tensor, cur, addr, read, self._page(op.buffer))
 
     @OPS.on("Read")
     def _read(self, op) -> list[str]:
@@ -132,7 +169,7 @@ class KernelWriter(ScheduleWriter):
             self.cb(target)
             put, staged = self.var(f"gput_{target}"), self.var(f"gstaged_{target}")
             cap = max(1, self.plan.group_peak.get(target, 1))
-            page = self.plan.group_elems(target) * elem_size(self.plan.group_dtype(target))
+            page = self._page(target)
             addr = f"base_{target} + (({put} + {staged}) % {cap}u) * {page}u"
         else:
             put, staged = self.var(f"put_{target}"), self.var(f"staged_{target}")
@@ -146,13 +183,16 @@ class KernelWriter(ScheduleWriter):
 
     @OPS.on("Reserve")
     def _reserve(self, op) -> list[str]:
-        return [f"cb_reserve_back({self.cb(op.buffer)}, {op.count});"]
+        return self._cb_op("cb_reserve_back", op.buffer, op.count)
 
     @OPS.on("Push")
     def _push(self, op) -> list[str]:
         b, k = op.buffer, op.count
-        put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
-        return [f"cb_push_back({self.cb(b)}, {k});", f"{put} += {k}u; {staged} -= {k}u;"]
+        staged = self.var(f"staged_{b}")
+        if self.s.engine == "compute":  # it packs at the staged count alone
+            return self._cb_op("cb_push_back", b, k) + [f"{staged} -= {k}u;"]
+        put = self.var(f"put_{b}")
+        return self._cb_op("cb_push_back", b, k) + [f"{put} += {k}u; {staged} -= {k}u;"]
 
     @OPS.on("Send")
     def _send(self, op):
@@ -169,7 +209,7 @@ class KernelWriter(ScheduleWriter):
         receivers = self.p.groups[g].streams
         gput, gstaged = self.var(f"gput_{g}"), self.var(f"gstaged_{g}")
         cap = max(1, plan.group_peak.get(g, 1))
-        page = plan.group_elems(g) * elem_size(plan.group_dtype(g))
+        page = self._page(g)
         lines = [f"for (uint32_t j = 0; j < {k}u; ++j) {{",
                  f"    const uint32_t src = base_{g} + (({gput} + j) % {cap}u) * {page}u;"]
         rect = rectangle(plan, g)
@@ -201,12 +241,14 @@ class KernelWriter(ScheduleWriter):
 
     @OPS.on("WaitFront")
     def _waitfront(self, op) -> list[str]:
-        return [f"cb_wait_front({self.cb(op.buffer)}, {op.count});"]
+        return self._cb_op("cb_wait_front", op.buffer, op.count)
 
     @OPS.on("Pop")
     def _pop(self, op) -> list[str]:
-        got = self.var(f"got_{op.buffer}")
-        return [f"cb_pop_front({self.cb(op.buffer)}, {op.count});", f"{got} += {op.count}u;"]
+        pop = self._cb_op("cb_pop_front", op.buffer, op.count)
+        if self.s.engine == "compute":  # it reads relative to the front
+            return pop
+        return pop + [f"{self.var(f'got_{op.buffer}')} += {op.count}u;"]
 
     @OPS.on("Wait")
     def _wait(self, op) -> list[str]:
@@ -238,37 +280,34 @@ class KernelWriter(ScheduleWriter):
 
     @OPS.on("Fire")
     def _fire(self, op) -> list[str]:
-        plan = self.plan
         st = self.p.stages[op.stage]
-        readers, writers = [], []
-        for port in ins(st):
-            b = port.stream
-            got, t = self.var(f"got_{b}"), C_TYPES[plan.dtype(b)]
-            readers.append(lambda j, e, b=b, got=got, t=t:
-                           f"reinterpret_cast<volatile {t}*>({self._slot(b, f'{got} + {j}')})"
-                           f"[{e}]")
+        made = self.plan.made(st)
+        if self.s.engine == "compute":
+            first = [port.stream for port in ins(st)]
+            self.startup = self.startup or (self.cb(first[0]), self.cb(first[-1]),
+                                            self.cb(outs(st)[0].stream))
+            lines = FireWriter(self, st).lines()
+        else:
+            lines = self._copy(st, made)
+        staged = [f"{self.var(f'staged_{port.stream}')} += {made}u;" for port in outs(st)]
+        return ["{"] + ["    " + x for x in lines + staged] + ["}"]
+
+    def _copy(self, st, made: int) -> list[str]:
+        """A relay on a data-movement core: its input tokens' words into its outputs' slots
+        (a token and its copy have one format and one shape)."""
+        if not (st._prod == "Scalar" and st.body._prod == "Arg"):
+            raise LowerError("E7041", f"stage '{st.name}' computes on the {self.s.engine} of "
+                                      f"site {self.s.site}; a data-movement core only copies "
+                                      f"tokens (relays)")
+        src = ins(st)[0].stream
+        got, words = self.var(f"got_{src}"), self._page(src) // 4
+        lines = [f"for (uint32_t j = 0; j < {made}u; ++j) {{",
+                 f"    volatile uint32_t* from = reinterpret_cast<volatile uint32_t*>("
+                 f"{self._slot(src, f'{got} + j')});"]
         for port in outs(st):
             b = port.stream
             put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
-            t = C_TYPES[plan.dtype(b)]
-            writers.append(lambda j, e, b=b, put=put, staged=staged, t=t:
-                           f"reinterpret_cast<volatile {t}*>("
-                           f"{self._slot(b, f'{put} + {staged} + {j}')})[{e}]")
-        lines = ["{"] + ["    " + x for x in fire_lines(plan.p, st, plan.shapes, readers,
-                                                        writers, "0u", "1u")]
-        made = plan.made(st)
-        lines += [f"    staged_{port.stream} += {made}u;" for port in outs(st)]
+            lines += [f"    volatile uint32_t* to_{b} = reinterpret_cast<volatile uint32_t*>("
+                      f"{self._slot(b, f'{put} + {staged} + j')});",
+                      f"    for (uint32_t w = 0; w < {words}u; ++w) to_{b}[w] = from[w];"]
         return lines + ["}"]
-
-
-def _row_page(tile, shape) -> str:
-    """The DRAM page (a row of the tensor: its last dimension) of row `row` of the tile at
-    origin `org`, the tile's leading dimensions flattened."""
-    terms = []
-    for d in range(len(shape) - 1):
-        inner = elems(tile[d + 1:-1])
-        stride = elems(shape[d + 1:-1])
-        local = f"(row / {inner}u) % {tile[d]}u" if inner != 1 else f"row % {tile[d]}u"
-        term = f"(org[{d}] + {local})"
-        terms.append(f"{term} * {stride}u" if stride != 1 else term)
-    return " + ".join(terms) or "0u"

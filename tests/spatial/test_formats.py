@@ -227,8 +227,8 @@ def test_inputs_of_another_type_are_e7002(tmp_path):
     assert "is float64[64, 128]; the program declares bfp8[64, 128]" in found["message"]
 
 
+# The tenstorrent backend writes narrow formats (tests/spatial/test_tt_compute_api.py).
 @pytest.mark.parametrize("backend, words", [
-    ("tenstorrent", "holds bf16; the tenstorrent lowering writes scalar loops"),
     ("cuda", "the program holds bf16; the cuda lowering writes i32, i64, f32 and f64 only"),
 ])
 def test_a_backend_that_cannot_write_a_narrow_format_says_so(tmp_path, backend, words):
