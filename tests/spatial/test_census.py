@@ -19,7 +19,7 @@ from nano_vx.spatial_backend.census import Census, census_problems, required, sc
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 
-CASES = [(p, t, b) for p, t in reference.CASES for b in BACKENDS]
+CASES = [(p, t, b) for p, t in reference.LOWERED for b in BACKENDS]
 IDS = [f"{p}-{t}-{b}" for p, t, b in CASES]
 
 

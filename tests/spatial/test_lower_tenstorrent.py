@@ -33,7 +33,7 @@ def test_a_small_program_snapshot(snapshot_txt):
         snapshot_txt)
 
 
-@pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
+@pytest.mark.parametrize("program,target", reference.LOWERED, ids=reference.LOWERED_IDS)
 def test_a_kernel_per_schedule_and_a_host_program(program, target):
     graph = reference.step(program, target, "schedule")[1]
     out = files(graph, load_target(target))
@@ -101,7 +101,7 @@ def test_a_compute_schedule_that_touches_a_semaphore_is_refused():
                  "writer)")
 
 
-@pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
+@pytest.mark.parametrize("program,target", reference.LOWERED, ids=reference.LOWERED_IDS)
 def test_no_compute_kernel_of_the_reference_programs_touches_the_noc(program, target):
     out = files(reference.step(program, target, "schedule")[1], load_target(target))
     for name, text in out.items():
