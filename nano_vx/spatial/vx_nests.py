@@ -221,7 +221,8 @@ class Nest:
                     raise BridgeError(i.span, f"an elementwise body reads its inputs at the "
                                               f"element it writes: index {axis} must be "
                                               f"'{display_name(var)}' (or 0 where the input's "
-                                              f"extent is 1)")
+                                              f"extent is 1); a transpose is a nest of its "
+                                              f"own, `T[i][j] = X[j][i]`")
             if name not in ins:
                 ins.append(name)
             return ("arg", ins.index(name))

@@ -133,6 +133,11 @@ def test_a_kernel_with_a_stream_of_its_own_runs_on_every_target(monkeypatch):
 HEAD = "fn k(X: Tensor<i32, [8, 8], Memory::NPU_HBM>, Y: &mut Tensor<i32, [8, 8], Memory::NPU_HBM>"
 
 
+# A bf16 kernel computes each step in f32 (`as f32`) and rounds its result once (`as bf16`).
+NARROW_HEAD = ("fn k(X: Tensor<bf16, [8, 8], Memory::NPU_HBM>, "
+               "Y: &mut Tensor<bf16, [8, 8], Memory::NPU_HBM>) {\n")
+
+
 def kernel(body: str, params: str = "") -> str:
     return f"{HEAD}{params}) {{\n{body}}}\n"
 
@@ -190,6 +195,16 @@ REFUSED = {
         "the inner loop of a matrix product runs over the whole axis: 0..8",
         kernel(loop("let mut acc = 0;\n      for k in 0..8 {\n        acc += X[i][k] * X[k][j];"
                     "\n      }\n      Y[i][j] = acc;"))),
+    "a transposed read inside arithmetic": (
+        kernel(loop("Y[i][j] = X[j][i] + 1;")), "E7060",
+        "index 0 must be 'i' (or 0 where the input's extent is 1); a transpose is a nest of "
+        "its own, `T[i][j] = X[j][i]`",
+        kernel("  let mut T = Tensor<i32, [8, 8], Memory::NPU_HBM>::new();\n"
+               + loop("T[i][j] = X[j][i];") + loop("Y[i][j] = T[i][j] + 1;"))),
+    "a cast the lane does not compute": (
+        NARROW_HEAD + loop("Y[i][j] = ((X[i][j] as f64) * 2.0) as bf16;") + "}\n", "E7060",
+        "an elementwise body is arithmetic",
+        NARROW_HEAD + loop("Y[i][j] = ((X[i][j] as f32) * 2.0) as bf16;") + "}\n"),
     "elements written twice": (
         kernel(loop("Y[i][j] = X[i][j];", rows="0..5") + loop("Y[i][j] = X[i][j];", rows="4..8")),
         "E7061", "'Y[4..5][0..8]' is written twice",
