@@ -230,13 +230,15 @@ def dataflow_programs(draw, multirate: bool) -> str:
     b.load((draw(st.sampled_from(EXTENTS)), draw(st.sampled_from(EXTENTS))), 4)
     for _ in range(draw(st.integers(1, 4))):
         a = draw(st.sampled_from(b.values))
-        ops = ["add", "mul", "scale", "sum", "max", "matmul_acc", "scalar"]
+        ops = ["add", "sub", "mul", "scale", "sum", "max", "matmul_acc", "scalar", "transpose"]
         if dtype == "f32" and not b.exps:
             ops.append("exp")
+        if dtype == "i32":  # a float quotient by a small divisor is beyond any tolerance
+            ops.append("div")
         op = draw(st.sampled_from(ops))
         rate = draw(st.sampled_from((1, 2))) if multirate and a.tokens % 2 == 0 else 1
         name = b.fresh(op[:2])
-        if op in ("add", "mul", "scalar"):
+        if op in ("add", "sub", "mul", "div", "scalar"):
             other = draw(st.sampled_from(b.partners(a)))
             x, y = b.use(a, rate), b.use(other, rate)
             head = (f"compute {name} {op}({x}, {y})" if op != "scalar" else
@@ -248,6 +250,9 @@ def dataflow_programs(draw, multirate: bool) -> str:
             else:
                 word = f"scale {draw(st.sampled_from((2, 3, -1) if dtype == 'i32' else (0.5, -2.0)))}"
             b.stage(f"compute {name} {word} ({b.use(a, rate)})", rate, a.shape, a.tokens)
+        elif op == "transpose":
+            b.stage(f"compute {name} transpose({b.use(a, rate)})", rate, a.shape[::-1],
+                    a.tokens)
         elif op in ("sum", "max"):
             axis = draw(st.integers(0, 1))
             shape = (1, a.shape[1]) if axis == 0 else (a.shape[0], 1)
