@@ -537,7 +537,8 @@ _ENTRIES = [
          "not divide its tensor, tokens an op cannot combine, a stage off the mesh, a "
          "buffer with two producing engines, a stage whose operands are of different element "
          "types and that does not say `via T`. Every problem is reported, each naming the "
-         "item. The inputs given with --inputs must match the program's input tensors (a "
+         "item (an element-wise op's broadcast or a transpose that does not fit is E7005). The "
+         "inputs given with --inputs must match the program's input tensors (a "
          "narrow float's may be f32, rounded to it)."),
     Code("E7003", "inconsistent dataflow rates",
          "The balance equations of the graph (for every stream, firings of the producer "
@@ -552,6 +553,16 @@ _ENTRIES = [
          "figure without its source in [sources]. The message names the file and the field. "
          "--math-fidelity asks for a fidelity of the target's matrix unit, so a target "
          "without one ([matrix]) refuses it."),
+    Code("E7005", "a broadcast or a transpose whose tokens do not fit",
+         "An element-wise compute stage (`add`, `sub`, `mul`, `div`) and a scalar stage "
+         "combine their operands element by element, broadcasting as numpy does: the shapes "
+         "are aligned at their last axis, and along each axis the extents are equal or 1, an "
+         "operand of one row ([1, n]) going down every row of the other and one of one "
+         "column ([m, 1]) across every column. Two extents that are neither equal nor 1 meet "
+         "nowhere: a bias of the wrong width, a row maximum that is a row rather than a "
+         "column. A `transpose` swaps the two axes of a matrix, so its tokens are of rank 2. "
+         "The message names the stage, the shapes of its tokens and the axis where they "
+         "part."),
     Code("E7010", "no tiling fits a site",
          "`tile` found no tile shapes with which every stream's tile, double-buffered, fits "
          "the SRAM of one site of the target. The message gives the bytes the smallest tiles "

@@ -4,6 +4,7 @@ expected outputs from these with numpy; nothing expected is stored."""
 
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
@@ -18,6 +19,11 @@ def main() -> None:
                  "W": (rng.standard_normal((512, 256)) / 16).astype(np.float32)},
         "softmax": {"X": (4 * rng.standard_normal((16, 256))).astype(np.float32)},
         "row_sums": {"X": rng.integers(-100, 101, (64, 256)).astype(np.int32)},
+        "attention": {name: rng.standard_normal((32, 32)).astype(ml_dtypes.bfloat16)
+                      for name in ("Q", "K", "V")},
+        "mlp": {"X": rng.standard_normal((32, 64)).astype(ml_dtypes.bfloat16),
+                "W": (rng.standard_normal((64, 64)) / 8).astype(ml_dtypes.bfloat16),
+                "b": rng.standard_normal((1, 64)).astype(ml_dtypes.bfloat16)},
     }
     for name, tensors in arrays.items():
         np.savez(HERE / f"{name}.npz", **tensors)

@@ -16,8 +16,8 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 DTYPES = ("i32", "i64", "f32", "f64", "bf16", "f16", "bfp8", "bfp4")
 ROLES = ("input", "output")
-# The compute ops (docs/spatial.md, "The ILs") and how many tiles each combines per output token.
-OPS = ("matmul_acc", "add", "mul", "scale", "exp", "sum", "max")
+# The compute ops (docs/spatial.md, "The ILs").
+OPS = ("matmul_acc", "add", "sub", "mul", "div", "scale", "exp", "sum", "max", "transpose")
 SCALAR_BINOPS = ("+", "-", "*", "/", "max", "min")
 SCALAR_UNOPS = ("-", "exp", "recip")
 
@@ -66,7 +66,8 @@ Sdataflow = Language(
                  "each firing writes a token over the whole tensor"),
             prod("Compute", "name: name, op: op, axis: int?, factor: number?, ins: Port*, "
                             "outs: Port*, via: dtype?",
-                 "a tile op; sum and max reduce along `axis`, scale multiplies by `factor`; "
+                 "a tile op; sum and max reduce along `axis`, scale multiplies by `factor`, "
+                 "transpose swaps a matrix's axes; "
                  "operands of different types are converted to `via` first"),
             prod("Scalar", "name: name, params: name*, body: SExpr, ins: Port*, outs: Port*, "
                            "via: dtype?",

@@ -1,6 +1,7 @@
 """What every tool does first with a spatial program: load its target, read its text and
 validate it and bound the work it asks for, each failure reported as its diagnostic (E7004,
-E7001 at the place the parser stopped, E7002 per problem, E7063) rather than raised.
+E7001 at the place the parser stopped, E7002 per problem (E7005 for a broadcast or a
+transpose whose tokens do not fit), E7063) rather than raised.
 `nano-vx spatial` and the explorer both start here."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from .bounds import ELEMENT_LIMIT, STEP_LIMIT, asked, too_much
 from .matrix import MatrixError
 from .parse import SpatialSyntaxError, parse_spatial
 from .target import TargetError, load_target
-from .validate import validate
+from .validate import code_of, validate
 
 
 def read_target(name: str, diagnostics, fidelity: str | None = None):
@@ -49,7 +50,7 @@ def check_program(graph, target, diagnostics) -> bool:
     evaluators may do; each problem is reported."""
     problems = validate(graph, target)
     for problem in problems:
-        diagnostics.error("E7002", None, problem)
+        diagnostics.error(code_of(problem), None, problem)
     return not problems and check_work(graph, diagnostics)
 
 

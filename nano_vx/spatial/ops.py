@@ -68,10 +68,14 @@ def fire(stage, inputs: list[list[np.ndarray]], out: str) -> list[np.ndarray]:
     try:
         if op == "matmul_acc":
             return [store(_matmul_acc(*inputs, ELEMENTS[out].compute))]
-        if op in ("add", "mul"):
+        if op in ELEMENTWISE:
             a, b = inputs
-            fn = np.add if op == "add" else np.multiply
-            return [store(fn(x, y)) for x, y in zip(a, b)]
+            with np.errstate(all="ignore"):
+                return [store(ELEMENTWISE[op](x, y)) for x, y in zip(a, b)]
+        if op == "transpose":
+            if any(x.ndim != 2 for x in inputs[0]):
+                raise ValueError("transpose swaps the two axes of a matrix (a token of rank 2)")
+            return [store(x.T) for x in inputs[0]]
         if op == "scale":
             return [store(x * stage.factor) for x in inputs[0]]
         if op == "exp":
@@ -129,7 +133,21 @@ def _matmul_acc(a: list, b: list, dtype) -> np.ndarray:
     return (left @ right).astype(dtype)
 
 
-_BINARY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide,
+def divide(a, b):
+    """`a / b` as the lane divides: integers truncate toward zero, as Vx's `/` does, and x / 0
+    is 0 (docs/spatial.md): a spatial program cannot stop. Floats divide as IEEE does."""
+    if np.issubdtype(np.result_type(a, b), np.integer):
+        safe = np.where(b == 0, 1, b)
+        quotient = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+        return quotient * (b != 0)
+    return np.divide(a, b)
+
+
+# The element-wise compute ops of two operands, which broadcast them as numpy does: an operand
+# of one row goes down every row of the other, one of one column across every column.
+ELEMENTWISE = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": divide}
+
+_BINARY = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": divide,
            "max": np.maximum, "min": np.minimum}
 
 
@@ -152,14 +170,7 @@ def _eval(e, env):
     if kind == "Num":
         return e.value
     if kind == "Bin":
-        a, b = _eval(e.a, env), _eval(e.b, env)
-        # Integer / truncates toward zero, as Vx's does; x / 0 is 0 (docs/spatial.md): a
-        # spatial program cannot stop.
-        if e.op == "/" and np.issubdtype(np.result_type(a, b), np.integer):
-            safe = np.where(b == 0, 1, b)
-            quotient = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
-            return quotient * (b != 0)
-        return _BINARY[e.op](a, b)
+        return _BINARY[e.op](_eval(e.a, env), _eval(e.b, env))
     a = _eval(e.a, env)
     if e.op == "-":
         return np.negative(a)

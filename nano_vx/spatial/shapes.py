@@ -10,7 +10,12 @@ from .program import Program, ins, outs
 
 
 class ShapeError(Exception):
-    """Tokens whose shapes an op cannot combine."""
+    """Tokens whose shapes an op cannot combine: E7002, or E7005 for an element-wise op's
+    broadcast or a transpose."""
+
+    def __init__(self, message: str, code: str = "E7002"):
+        super().__init__(message)
+        self.code = code
 
 
 def token_shapes(p: Program) -> dict[str, tuple[int, ...]]:
@@ -37,8 +42,13 @@ def _made(p: Program, st, inputs) -> tuple[int, ...]:
     kind = st._prod
     if kind == "Load":
         return tuple(getattr(st, "tile", p.tensors[st.tensor].shape))
-    if kind == "Scalar" or st.op in ("add", "mul"):
+    if kind == "Scalar" or st.op in ("add", "sub", "mul", "div"):
         return _broadcast(st, inputs)
+    if st.op == "transpose":
+        if len(inputs[0]) != 2:
+            raise _cannot(st, inputs, f"transpose swaps the two axes of a matrix, and its "
+                                      f"tokens have rank {len(inputs[0])}", "E7005")
+        return inputs[0][::-1]
     if st.op == "matmul_acc":
         if len(inputs) != 2 or any(len(shape) != 2 for shape in inputs):
             raise _cannot(st, inputs, "matmul_acc multiplies two matrices (tokens of rank 2)")
@@ -65,14 +75,16 @@ def _broadcast(st, inputs) -> tuple[int, ...]:
         if len(extents - {1}) > 1:
             meeting = " and ".join(map(str, sorted(extents - {1})))
             raise _cannot(st, inputs, f"extents {meeting} meet at axis {d} of the result, and "
-                                      f"only equal extents or 1 broadcast")
+                                      f"only equal extents or 1 broadcast (a row [1, n] goes "
+                                      f"down every row, a column [m, 1] across every column)",
+                          "E7005")
         out.append(min(extents - {1}, default=1))
     return tuple(out)
 
 
-def _cannot(st, inputs, why: str) -> ShapeError:
+def _cannot(st, inputs, why: str, code: str = "E7002") -> ShapeError:
     return ShapeError(f"stage '{st.name}' ({getattr(st, 'op', 'scalar')}) cannot combine "
-                      f"tokens of shapes {[list(s) for s in inputs]}: {why}")
+                      f"tokens of shapes {[list(s) for s in inputs]}: {why}", code)
 
 
 def token_bytes(p: Program, shapes, stream: str) -> int:

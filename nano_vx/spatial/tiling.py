@@ -4,11 +4,12 @@ of each input it takes per firing). The `tile` pass asks it for a plan and write
 into the program.
 
 Every axis of every token is a dimension; an op says which axes are one dimension (a matmul's
-inner extents, an elementwise op's aligned axes) and which it reduces (a matmul's inner one,
+inner extents, an elementwise op's aligned axes, a transpose's input rows and output columns)
+and which it reduces (a matmul's inner one,
 the axis of a sum or max). A dimension can be cut into tiles when the tiles of every stream
 that carries it can flow in one order: a reduced dimension is reduced by one stage and no op
 broadcasts over it, and no op broadcasts a computed stream over a cut dimension (a load can
-repeat a tile; a computed stream cannot). Dimensions are ordered output dimensions first and
+repeat a tile, and so can a transpose of a load's tiles; another computed stream cannot). Dimensions are ordered output dimensions first and
 reduced ones last, so each stage fires once per tile of its output, taking the tiles of the
 dimensions it reduces innermost (a matmul takes K/tk tiles of each input per firing).
 
@@ -112,6 +113,9 @@ def _dims(p: Program, shapes) -> tuple[Dims, dict, list]:
                 if ax != st.axis:
                     dims.union((inputs[0], ax), (first, ax))
             reduces.setdefault(st.name, []).append((inputs[0], st.axis))
+        elif op == "transpose":
+            dims.union((inputs[0], 0), (first, 1))
+            dims.union((inputs[0], 1), (first, 0))
         else:
             rank = len(shapes[first])
             for s in inputs:
@@ -123,7 +127,7 @@ def _dims(p: Program, shapes) -> tuple[Dims, dict, list]:
                         if ax >= shift:
                             dims.union((s, ax - shift), (first, ax))
                     elif n_out > 1:
-                        from_load = p.stages[p.producer(s).stage]._prod == "Load"
+                        from_load = repeats(p, p.stages[p.producer(s).stage])
                         broadcasts.append((st.name, (first, ax), s, from_load))
     return dims, reduces, broadcasts
 
@@ -172,6 +176,17 @@ def _loop_names(n: int) -> list[str]:
     return [base[i] if i < len(base) else f"d{i}" for i in range(n)]
 
 
+def repeats(p: Program, st) -> bool:
+    """Whether a stage fires again for every tile its consumer takes, walking its consumer's
+    nest: a load, which reads a tile again, and a transpose of a stream such a stage makes,
+    which transposes it again (so the keys of an attention head, transposed, follow the
+    blocks of rows of its queries instead of keeping them whole)."""
+    if st._prod == "Load":
+        return True
+    return (st._prod == "Compute" and st.op == "transpose" and len(st.outs) == 1
+            and repeats(p, p.stages[p.producer(st.ins[0].stream).stage]))
+
+
 def firing_dims(p: Program, plan: Plan, stage: str) -> list:
     """The cut dimensions a stage fires once per tile of: those of its output (a store: of
     its input), in the plan's order."""
@@ -182,7 +197,11 @@ def firing_dims(p: Program, plan: Plan, stage: str) -> list:
 
 
 def nest(p: Program, plan: Plan, stage: str) -> list:
-    """The order a stage takes tiles in: its firing dimensions, then those it reduces."""
+    """The order a stage takes tiles in: its firing dimensions, then those it reduces; a
+    stage that repeats takes them in its consumer's order."""
+    st = p.stages[stage]
+    if st._prod != "Load" and repeats(p, st):
+        return nest(p, plan, p.consumer(st.outs[0].stream).stage)
     inner = [d for d in plan.order if d in plan.reduces.get(stage, ()) and plan.grid[d] > 1]
     return firing_dims(p, plan, stage) + inner
 
@@ -202,11 +221,11 @@ def _consistent(p: Program, plan: Plan) -> bool:
             if len(nests) > 1:
                 return False
             continue
-        if st._prod == "Store" and p.stages[p.producer(st.input.stream).stage]._prod == "Load":
+        if st._prod == "Store" and repeats(p, p.stages[p.producer(st.input.stream).stage]):
             continue
         for port in ins(st):
             producer = p.stages[p.producer(port.stream).stage]
-            if producer._prod == "Load":
+            if repeats(p, producer):
                 continue
             if nest(p, plan, st.name) != firing_dims(p, plan, producer.name):
                 return False
@@ -294,7 +313,7 @@ def _working_set(p: Program, plan: Plan, target) -> int:
 def _cycles(p: Program, plan: Plan, target) -> float:
     firings = {}
     for name, st in p.stages.items():
-        dims = (nest(p, plan, p.consumer(st.outs[0].stream).stage) if st._prod == "Load"
+        dims = (nest(p, plan, p.consumer(st.outs[0].stream).stage) if repeats(p, st)
                 else firing_dims(p, plan, name))
         firings[name] = prod(plan.grid[d] for d in dims)
     moved = sum(firings[n] * _tile_bytes(p, plan, (st.outs[0] if st._prod == "Load"

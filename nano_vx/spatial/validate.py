@@ -17,9 +17,23 @@ from .program import Program, flat_ops, ins, outs
 from .shapes import ShapeError, token_shapes
 from .text import OP_WORDS
 
-ARITY = {"matmul_acc": 2, "add": 2, "mul": 2, "scale": 1, "exp": 1, "sum": 1, "max": 1}
+ARITY = {"matmul_acc": 2, "add": 2, "sub": 2, "mul": 2, "div": 2, "scale": 1, "exp": 1,
+         "sum": 1, "max": 1, "transpose": 1}
 # The stages a schedule op may name: the evaluators run each op on that kind of stage only.
 STAGE_KINDS = {"Read": ("Load",), "Write": ("Store",), "Fire": ("Compute", "Scalar")}
+
+
+class Problem(str):
+    """A problem whose code is not E7002, the code of the others."""
+
+    def __new__(cls, text: str, code: str):
+        problem = super().__new__(cls, text)
+        problem.code = code
+        return problem
+
+
+def code_of(problem: str) -> str:
+    return getattr(problem, "code", "E7002")
 
 
 def validate(graph, target=None) -> list[str]:
@@ -36,7 +50,7 @@ def validate(graph, target=None) -> list[str]:
         try:
             _stored_shapes(p, token_shapes(p), problems)
         except ShapeError as error:
-            problems.append(str(error))
+            problems.append(Problem(str(error), error.code))
     if target is not None:
         _element_types(p, target, problems)
     if hasattr(graph, "places"):

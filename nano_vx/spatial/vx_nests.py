@@ -10,7 +10,7 @@ their iterations is one piece with a box of elements it writes. The bodies read:
 
 - elementwise: `OUT[i][j] = EXPR`, EXPR arithmetic (+ - * /, unary -, `exp`, `max`, `min`)
   over numbers and elements `X[i][j]` read at the same indices (or at 0 along an axis where X
-  has extent 1, which broadcasts): one `scalar` stage;
+  has extent 1, which broadcasts): one `scalar` stage; `OUT[i][j] = X[j][i]`, a `transpose`;
 - a matrix product: `let mut acc = 0; for k in 0..K { acc += A[i][k] * B[k][j]; }
   OUT[i][j] = acc;`: `matmul_acc`;
 - a sum along an axis: `let mut s = 0; for j in 0..N { s += X[i][j]; } OUT[i][0] = s;` (or
@@ -39,6 +39,9 @@ class BridgeError(Exception):
 # The math built-ins a scalar stage has (docs/spatial.md, "The ILs"), with their arity.
 _SCALAR_CALLS = {"exp": 1, "max": 2, "min": 2}
 
+# The element types a cast to f32 widens exactly, as a stage computing in them does.
+_WIDENS = ("bf16", "f16", "f32")
+
 # Loops over tiles run while compiling: a nest that would make more pieces than this is
 # refused rather than enumerated.
 MAX_PIECES = 4096
@@ -49,7 +52,7 @@ class Piece:
     """One part of a stage: `kind` over `ins` writes the `box` of `out` (a half-open range
     per axis)."""
 
-    kind: str  # "scalar", "matmul_acc", "sum"
+    kind: str  # "scalar", "transpose", "matmul_acc", "sum", "max"
     out: str
     ins: tuple[str, ...]
     body: object  # scalar: the expression tree (see _expr); sum: the axis; matmul: None
@@ -142,6 +145,23 @@ class Nest:
                                            "of a tensor of the kernel, indexed on every axis")
         return name, idx
 
+    def _widened(self, e):
+        """`X[i][j] as f32`, X of a narrow float or f32, is X[i][j] as the lane computes on it
+        (a stage computes a narrow float in f32, exactly widened); anything else is itself."""
+        if e._prod != "Cast" or e.type._prod != "Scalar" or e.type.name != "f32":
+            return e
+        name, _ = _element(e.value)
+        return e.value if self.tensors.get(name, ("",))[0] in _WIDENS else e
+
+    def _rounded(self, e, out):
+        """`V as T` stored into a tensor of the narrow float T is V: the rounding each stage
+        makes of its result."""
+        dtype = self.tensors.get(out, ("",))[0]
+        narrow = dtype in _WIDENS and dtype != "f32"
+        if narrow and e._prod == "Cast" and e.type._prod == "Scalar" and e.type.name == dtype:
+            return e.value
+        return e
+
     def _elementwise(self, assign, loop_vars):
         out, idx = self._target(assign.target, loop_vars)
         index_vars = []
@@ -150,14 +170,26 @@ class Nest:
                 raise BridgeError(e.span, "an element assignment indexes its tensor by the "
                                           "nest's loop variables, one per axis")
             index_vars.append(e.name)
+        value = self._rounded(assign.value, out)
+        swapped = self._transposed(value, index_vars)
+        if swapped is not None:
+            return "transpose", out, (swapped,), None, tuple(index_vars)
         ins: list[str] = []
         self.out = out
-        body = self._expr(assign.value, index_vars, ins)
+        body = self._expr(value, index_vars, ins)
         if not ins:
             raise BridgeError(assign.value.span, "an element assignment reads a tensor of the "
                                                  "kernel: a tensor of one value is "
                                                  "`Tensor<T, [..]>::fill(v)`, made by the caller")
         return "scalar", out, tuple(ins), body, tuple(index_vars)
+
+    def _transposed(self, value, index_vars):
+        """X for `OUT[i][j] = X[j][i]`, X a matrix of the kernel: a transpose."""
+        name, idx = _element(value) if value._prod == "Index" else (None, [])
+        if name not in self.tensors or len(idx) != 2 or len(index_vars) != 2:
+            return None
+        i, j = index_vars
+        return name if _is(idx[0], j) and _is(idx[1], i) else None
 
     def _expr(self, e, index_vars, ins):
         """An elementwise expression as a tree of tuples: ("arg", k), ("num", v),
@@ -175,6 +207,8 @@ class Nest:
             args = [self._expr(a, index_vars, ins) for a in e.args]
             name = e.callee.name
             return ("un", name, args[0]) if len(args) == 1 else ("bin", name, *args)
+        if kind == "Cast" and self._widened(e) is not e:
+            return self._expr(e.value, index_vars, ins)
         if kind == "Index":
             name, idx = _element(e)
             shape = self.tensors.get(name, (None, None))[1]
@@ -187,7 +221,8 @@ class Nest:
                     raise BridgeError(i.span, f"an elementwise body reads its inputs at the "
                                               f"element it writes: index {axis} must be "
                                               f"'{display_name(var)}' (or 0 where the input's "
-                                              f"extent is 1)")
+                                              f"extent is 1); a transpose is a nest of its "
+                                              f"own, `T[i][j] = X[j][i]`")
             if name not in ins:
                 ins.append(name)
             return ("arg", ins.index(name))
@@ -202,14 +237,16 @@ class Nest:
 
     def _reduction(self, stmts, loop_vars):
         let, inner, store = stmts
-        if not let.mutable or store.value._prod != "Local" or store.value.name != let.name:
-            return None
         out, idx = self._target(store.target, loop_vars)
+        stored = self._rounded(store.value, out)
+        if not let.mutable or stored._prod != "Local" or stored.name != let.name:
+            return None
         k = inner.var
         [update] = inner.body.stmts if len(inner.body.stmts) == 1 else [None]
         how, term = _accumulated(update, let.name)
         if term is None:
             return None
+        term = self._widened(term)
         zero = let.value._prod in ("Int", "Float") and let.value.value == 0
         if how == "sum" and zero and term._prod == "Binary" and term.op == "*":
             return self._matmul(out, idx, term, k, inner, loop_vars)
@@ -217,14 +254,14 @@ class Nest:
             raise BridgeError(let.value.span, "a sum starts from 0; a max or a min from the "
                                               "first element it reduces (`X[i][0]`)")
         return self._along(how, out, idx, term, k, inner, loop_vars,
-                           None if zero else let.value)
+                           None if zero else self._widened(let.value))
     def _full(self, loop, extent, what):
         lo, hi = self.const(loop.start, self.env), self.const(loop.end, self.env)
         if (lo, hi) != (0, extent):
             raise BridgeError(loop.span, f"{what} runs over the whole axis: 0..{extent}")
 
     def _matmul(self, out, idx, term, k, inner, loop_vars):
-        (a, ai), (b, bi) = _element(term.left), _element(term.right)
+        (a, ai), (b, bi) = (_element(self._widened(x)) for x in (term.left, term.right))
         if not all(x in self.tensors and len(self.tensors[x][1]) == 2 for x in (a, b, out)) \
                 or len(idx) != 2:
             raise BridgeError(term.span, "a matrix product reads two rank-2 tensors into a "

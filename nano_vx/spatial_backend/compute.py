@@ -6,7 +6,8 @@ API, tt_compute.py). The meaning is nano_vx/spatial/ops.py's, element for elemen
   (numpy's int64 products and sums, then `astype`); `/` truncates toward zero and x / 0 is 0;
 - floats accumulate a matmul or a sum in the element type, as numpy's float32 does (the order
   of the additions differs, as it does under tiling); a scalar body computes in double;
-- `add`, `mul` and scalar bodies broadcast their tokens as numpy does (sizes 1 stretch).
+- `add`, `sub`, `mul`, `div` and scalar bodies broadcast their tokens as numpy does (sizes 1
+  stretch); `transpose` reads its input at the swapped coordinates.
 
 A backend hands in, per input port, a function from (token, element index) to a C
 expression that loads it, and per output port one from (token, element index) to an lvalue;
@@ -87,7 +88,10 @@ def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str) -> list[str]:
         lines.append(f"    for (unsigned j = 0; j < {rates[0]}u; ++j)")
         lines.append(f"        for (unsigned i = 0; i < {extent}u; ++i) {body}")
         return lines + store("0u", "acc") + ["}"]
-    index = [_broadcast_index(s, out_shape) for s in in_shapes]
+    if kind == "transpose":  # output element (c0, c1) is input element (c1, c0)
+        index = [f"c1 * {out_shape[0]}u + c0"]
+    else:
+        index = [_broadcast_index(s, out_shape) for s in in_shapes]
     lines = [loop] + [c for d, c in enumerate(_coords(out_shape))
                       if any(f"c{d}" in i.split() for i in index)]
     args = [ins[i]("j", index[i]) for i in range(len(ins))]
@@ -95,10 +99,15 @@ def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str) -> list[str]:
         in_types = [p.token_dtype(port.stream) for port in ports_in]
         env = {name: (arg, is_float(d)) for name, arg, d in zip(stage.params, args, in_types)}
         value, _ = _expr(stage.body, env)
-    elif kind in ("add", "mul"):
+    elif kind in ("add", "sub", "mul"):
         cast = "double" if is_float(dtype) else "long long"
-        sign = "+" if kind == "add" else "*"
+        sign = {"add": "+", "sub": "-", "mul": "*"}[kind]
         value = f"{_as(cast, args[0])} {sign} {_as(cast, args[1])}"
+    elif kind == "div":
+        cast = "double" if is_float(dtype) else "long long"
+        value = f"nvx_div({_as(cast, args[0])}, {_as(cast, args[1])})"
+    elif kind == "transpose":
+        value = args[0]
     elif kind == "scale":
         factor = stage.factor
         cast = "double" if isinstance(factor, float) or is_float(dtype) else "long long"

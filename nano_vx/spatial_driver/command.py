@@ -186,7 +186,7 @@ class _Run:
             outcomes = [evaluate(graph, given) for given in inputs]
             self._refuse_failing(outcomes, "as written")
             start = time.perf_counter()
-            differs = kernel.divergence(outcomes, inputs) if kernel is not None else None
+            differs = kernel.divergence(graph, outcomes, inputs) if kernel is not None else None
             checking = time.perf_counter() - start
             if differs is not None:
                 self.fail("E7020", f"from-vx changed what the kernel '{kernel.name}' computes: "

@@ -10,6 +10,7 @@ from ..driver import internal_errors, run_pipeline
 from ..oracle.equivalence import compare_outputs
 from ..oracle.outcomes import Finished
 from ..pipeline import PIPELINE
+from ..spatial.tolerance import tolerances
 from ..spatial_passes.from_vx import from_vx
 from ..values.stops import RuntimeStop
 from .vx_reference import run_kernel
@@ -21,9 +22,11 @@ class VxKernel:
     def __init__(self, tree, name: str):
         self.tree, self.name = tree, name
 
-    def divergence(self, graph_outcomes, inputs):
+    def divergence(self, graph, graph_outcomes, inputs):
         """None when the graph computes what the interpreter computes for the kernel on every
-        input; else a sentence saying where they part."""
+        input, floats within the graph's tolerance (the interpreter rounds a narrow float
+        where the graph's stages do not, as a pass's output may); else a sentence saying
+        where they part."""
         for k, given in enumerate(inputs):
             try:
                 expected = run_kernel(self.tree, self.name, given)
@@ -32,7 +35,7 @@ class VxKernel:
             got = graph_outcomes[k]
             if not isinstance(got, Finished):
                 return None  # the lane refuses a graph that does not finish, on its own
-            differs = compare_outputs(k, Finished(expected, 0, {}), got)
+            differs = compare_outputs(k, Finished(expected, 0, {}), got, tolerances(graph))
             if differs is not None:
                 return (f"on input {k}, '{differs.tensor}' differs first at "
                         f"{list(differs.index)}: the kernel gives {differs.before}, the graph "

@@ -195,6 +195,7 @@ PERIODS = {
     ("gemv", "wormhole"): 3934, ("gemv", "gpu-sm"): 2445, ("gemv", "fabric"): 33792,
     ("softmax", "wormhole"): 445, ("softmax", "gpu-sm"): 1457, ("softmax", "fabric"): 1935,
     ("row_sums", "wormhole"): 513, ("row_sums", "gpu-sm"): 744, ("row_sums", "fabric"): 3828,
+    ("attention", "wormhole"): 960, ("mlp", "wormhole"): 1258,
 }
 
 

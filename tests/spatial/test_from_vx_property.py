@@ -92,4 +92,4 @@ def test_a_random_kernel_is_bridged_exactly_when_its_cut_is_exact(expr, cut):
     graph, kernel_ = out
     inputs = corpus(graph, seed=len(text), count=1)
     outcomes = [evaluate(graph, given_) for given_ in inputs]
-    assert kernel_.divergence(outcomes, inputs) is None, text
+    assert kernel_.divergence(graph, outcomes, inputs) is None, text

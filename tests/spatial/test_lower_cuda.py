@@ -93,7 +93,7 @@ def _compile(tmp_path, text: str, name: str, mode: str, arch: str = "sm_90") -> 
 
 @needs_nvcc
 @pytest.mark.slow
-@pytest.mark.parametrize("program,target", reference.CASES, ids=reference.IDS)
+@pytest.mark.parametrize("program,target", reference.LOWERED, ids=reference.LOWERED_IDS)
 def test_nvcc_compiles_every_reference_program(program, target, tmp_path):
     """Object code (device and host) on the GPU target; PTX elsewhere, which runs the whole
     device compiler but not the host's, to keep the suite quick."""

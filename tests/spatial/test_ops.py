@@ -1,10 +1,12 @@
 """The tile semantics of the spatial lane (nano_vx/spatial/ops.py) on real numpy tiles: every
-compute op over several tokens, scalar bodies (broadcasting, each function, integer division
+compute op over several tokens (an element-wise op's row or column broadcast, a transpose),
+scalar bodies (broadcasting, each function, integer division
 as docs/spatial.md states it), the order of a loop nest, the region each firing of an access
 touches, and the OpError of tokens an op cannot combine."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -46,7 +48,8 @@ def test_matmul_acc_of_one_pair_is_the_product():
     np.testing.assert_allclose(out, a @ b)
 
 
-@pytest.mark.parametrize("op, fn", [("add", np.add), ("mul", np.multiply)])
+@pytest.mark.parametrize("op, fn", [("add", np.add), ("sub", np.subtract),
+                                    ("mul", np.multiply)])
 def test_elementwise_binary_ops_go_token_by_token(op, fn):
     stage = _stage(f"compute k {op}(a x2, b x2) -> c x2")
     a, b = [_ints(2, 3), _ints(2, 3)], [_ints(2, 3), _ints(2, 3)]
@@ -54,6 +57,47 @@ def test_elementwise_binary_ops_go_token_by_token(op, fn):
     assert len(out) == 2
     for got, x, y in zip(out, a, b):
         np.testing.assert_array_equal(got, fn(x, y))
+
+
+@pytest.mark.parametrize("op, fn", [("add", np.add), ("sub", np.subtract),
+                                    ("mul", np.multiply), ("div", np.divide)])
+def test_a_row_goes_down_every_row_and_a_column_across_every_column(op, fn):
+    stage = _stage(f"compute k {op}(a, b) -> c")
+    x = RNG.uniform(1, 2, (4, 6)).astype(np.float32)
+    row, column = RNG.uniform(1, 2, (1, 6)), RNG.uniform(1, 2, (4, 1))
+    for operand in (row, column):
+        operand = operand.astype(np.float32)
+        (down,) = fire(stage, [[x], [operand]], "f32")
+        (back,) = fire(stage, [[operand], [x]], "f32")
+        np.testing.assert_array_equal(down, fn(x, np.broadcast_to(operand, x.shape)))
+        np.testing.assert_array_equal(back, fn(operand, x))
+
+
+def test_integer_div_truncates_toward_zero_and_by_zero_gives_zero():
+    stage = _stage("compute k div(a, b) -> c")
+    a = np.array([[7, -7, 7, -7, 5]], dtype=np.int32)
+    b = np.array([[2, 2, -2, -2, 0]], dtype=np.int32)
+    (out,) = fire(stage, [[a], [b]], "i32")
+    assert out.tolist() == [[3, -3, -3, 3, 0]]
+
+
+def test_transpose_swaps_the_axes_of_every_token():
+    stage = _stage("compute t transpose(a x2) -> c x2")
+    a = [_ints(2, 3), _ints(2, 3)]
+    out = fire(stage, [a], "i32")
+    assert [x.shape for x in out] == [(3, 2), (3, 2)]
+    for got, x in zip(out, a):
+        np.testing.assert_array_equal(got, x.T)
+
+
+def test_a_bf16_stage_computes_in_f32_and_rounds_once():
+    stage = _stage("compute k sub(a, b) -> c")
+    a = np.array([[1.0, 256.0]], dtype=ml_dtypes.bfloat16)
+    b = np.array([[2.0 ** -9], [1.0]], dtype=ml_dtypes.bfloat16)  # a column
+    (out,) = fire(stage, [[a], [b]], "bf16")
+    assert out.dtype == ml_dtypes.bfloat16
+    # 1 - 2^-9 is not a bf16 value: it rounds to 1 (ties to even), as does 256 - 2^-9 to 256.
+    assert out.astype(np.float32).tolist() == [[1.0, 256.0], [0.0, 255.0]]
 
 
 def test_scale_multiplies_every_token_by_its_factor():
@@ -216,12 +260,16 @@ def test_an_untiled_access_touches_the_whole_tensor_once_per_firing():
      "stage mm (matmul_acc): the product of tiles of shapes [1, 3] and [3, 4] is not "),
     ("compute ad add(a, b) -> c", [[np.ones((2, 3))], [np.ones((2, 4))]],
      "stage ad (add): "),
+    ("compute dv div(a, b) -> c", [[np.ones((2, 3))], [np.ones((1, 2))]],
+     "stage dv (div): "),
+    ("compute t transpose(a) -> c", [[np.ones(3)]], "stage t (transpose): "),
     ("compute s sum axis 2 (a) -> c", [[np.ones((2, 3))]], "stage s (sum): "),
     ("compute m max axis 1 (a x2) -> c", [[np.ones((2, 3)), np.ones((3, 3))]],
      "stage m (max): "),
     ("scalar f(x: a, y: b) = x * y -> c", [[np.ones((2, 3))], [np.ones((3, 2))]],
      "stage f (scalar): "),
-], ids=["matmul-inner", "matmul-rank", "matmul-pair-shapes", "add", "sum-axis",
+], ids=["matmul-inner", "matmul-rank", "matmul-pair-shapes", "add", "div", "transpose",
+        "sum-axis",
         "max-token-shapes", "scalar"])
 def test_tokens_an_op_cannot_combine_raise_op_error(line, tokens, fragment):
     stage = _stage(line)

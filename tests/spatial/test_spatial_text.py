@@ -253,7 +253,8 @@ ERRORS = [
     ("spatial p {\n  stream s: i33\n}", 2, 13,
      ["expected the dtype of stream s (i32 i64 f32 f64 bf16 f16 bfp8 bfp4), found 'i33'"]),
     ("spatial p {\n  compute c frob(a) -> b\n}", 2, 13,
-     ["expected the op of compute c (matmul_acc add mul scale exp sum max), found 'frob'"]),
+     ["expected the op of compute c (matmul_acc add sub mul div scale exp sum max transpose), "
+      "found 'frob'"]),
     ("spatial p {\n  compute c max axis (a) -> b\n}", 2, 22,
      ["expected the axis of compute c, found '('"]),
     ("spatial p: Shandshaked {\n  handshake a rendezvous\n}", 2, 15,

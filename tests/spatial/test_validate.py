@@ -11,7 +11,7 @@ import pytest
 from choreographies import MULTICAST, MULTICAST_RELAYED
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import small_target
-from nano_vx.spatial.validate import validate
+from nano_vx.spatial.validate import code_of, validate
 
 TARGET = small_target(2, 2)
 
@@ -207,7 +207,8 @@ CASES = [
            "matmul_acc multiplies two matrices (tokens of rank 2)"]),
     _case("broadcast-mismatch", "dataflow", [("tensor M: f32[4, 1]", "tensor M: f32[4, 3]")],
           ["stage 'ex' (scalar) cannot combine tokens of shapes [[4, 4], [4, 3]]: extents 3 "
-           "and 4 meet at axis 1 of the result, and only equal extents or 1 broadcast"]),
+           "and 4 meet at axis 1 of the result, and only equal extents or 1 broadcast (a row "
+           "[1, n] goes down every row, a column [m, 1] across every column)"]),
     _case("stored-tensor-shape", "dataflow", [("tensor S: f32[4, 1]", "tensor S: f32[1, 4]")],
           ["store 'stS' writes tokens of shape [4, 1] over its tensor of shape [1, 4] in 'S'"],
           [("sum axis 1 (y2)", "sum axis 0 (y2)"), ("tensor M: f32[4, 1]", "tensor M: f32[1, 4]")]),
@@ -413,3 +414,64 @@ spatial stray: Shandshaked {
 """)
     assert validate(graph) == ["buffer 'ghost' names no declared stream",
                                "handshake 'ghost' names no declared stream"]
+
+
+# -- E7005: a broadcast or a transpose whose tokens do not fit ---------------------------------
+
+# The row maximum of X taken back across its row by `sub` (M is a column), then transposed.
+SHIFT = """\
+spatial shift {
+    tensor X: f32[4, 6] input
+    tensor Y: f32[6, 4] output
+    stream x1: f32
+    stream x2: f32
+    stream m: f32
+    stream d: f32
+    stream y: f32
+    load ld X -> x1, x2
+    compute top max axis 1 (x1) -> m
+    compute less sub(x2, m) -> d
+    compute flip transpose(d) -> y
+    store st y -> Y
+}
+"""
+
+
+def test_a_column_goes_across_every_column_and_a_row_down_every_row():
+    assert validate(parse_spatial(SHIFT), TARGET) == []
+    # The maximum along axis 0 is a row of 6, X's rows are of 6.
+    rows = SHIFT.replace("max axis 1", "max axis 0")
+    assert validate(parse_spatial(rows), TARGET) == []
+
+
+def test_an_operand_that_is_neither_a_row_nor_a_column_of_the_other_is_e7005():
+    crossed = SHIFT.replace("compute top max axis 1 (x1) -> m", "compute top transpose(x1) -> m")
+    [problem] = validate(parse_spatial(crossed), TARGET)
+    assert problem == ("stage 'less' (sub) cannot combine tokens of shapes [[4, 6], [6, 4]]: "
+                       "extents 4 and 6 meet at axis 0 of the result, and only equal extents "
+                       "or 1 broadcast (a row [1, n] goes down every row, a column [m, 1] "
+                       "across every column)")
+    assert code_of(problem) == "E7005"
+
+
+def test_a_transpose_of_other_than_a_matrix_is_e7005_and_of_a_matrix_admitted():
+    flat = SHIFT.replace("tensor X: f32[4, 6]", "tensor X: f32[24]").replace(
+        "compute top max axis 1 (x1) -> m\n", "").replace("stream m: f32\n", "").replace(
+        "compute less sub(x2, m) -> d", "compute less transpose(x2) -> d").replace(
+        "load ld X -> x1, x2", "load ld X -> x2").replace("stream x1: f32\n", "")
+    [problem] = validate(parse_spatial(flat), TARGET)
+    assert problem == ("stage 'less' (transpose) cannot combine tokens of shapes [[24]]: "
+                       "transpose swaps the two axes of a matrix, and its tokens have rank 1")
+    assert code_of(problem) == "E7005"
+    square = flat.replace("tensor X: f32[24]", "tensor X: f32[4, 6]")
+    # Transposed twice, X comes back [4, 6], which Y [6, 4] is not: the store's E7002.
+    [stored] = validate(parse_spatial(square), TARGET)
+    assert code_of(stored) == "E7002" and stored.startswith("store 'st' writes tokens of shape")
+    once = square.replace("compute less transpose(x2) -> d", "compute less scale 1 (x2) -> d")
+    assert validate(parse_spatial(once), TARGET) == []
+
+
+def test_a_problem_of_another_rule_is_e7002():
+    [problem] = validate(parse_spatial(SHIFT.replace("store st y -> Y", "store st y -> Z")),
+                         TARGET)
+    assert code_of(problem) == "E7002"

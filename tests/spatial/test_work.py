@@ -63,6 +63,13 @@ OPS = {
     "row_sums": {("sum", "i32"): 64 * 256},
     "softmax": {("max", "f32"): 16 * 256, ("sum", "f32"): 16 * 256,
                 ("scalar", "f32"): 3 * 16 * 256},
+    # The keys are transposed once for each of the four blocks of rows (tile repeats them).
+    "attention": {("transpose", "bf16"): 4 * 32 * 32, ("matmul_acc", "bf16"): 2 * 32 ** 3,
+                  **{(op, "bf16"): 32 * 32 for op in ("scale", "max", "sub", "exp", "sum",
+                                                      "div")}},
+    # GELU's body is 8 operations: /, +, exp, three * of the cube, * and + around it.
+    "mlp": {("matmul_acc", "bf16"): 32 * 64 * 64, ("add", "bf16"): 32 * 64,
+            ("scalar", "bf16"): 8 * 32 * 64},
 }
 
 
