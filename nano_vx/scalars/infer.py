@@ -10,8 +10,8 @@ from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
 from .rules import Rules
 from .signatures import Signatures, assigned_captures, is_literal, written
-from .terms import (UNLOWERED, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
-                    bad_negation, decide, find, reference_to, scalar_of, show, unify)
+from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
+                    bad_cast, bad_negation, decide, find, reference_to, scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -44,6 +44,8 @@ class Infer:
         self.judged: list = []  # (node, test, its type terms), tested again once solved
         self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
         self.if_lets: list = []  # the lets bound to an `if` value
+        self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
+        self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -86,6 +88,8 @@ class Infer:
     def bind(self, node, name, t):
         self.env[name] = t
         self.note(node, t)
+        if isinstance(find(t), Ptr):
+            self.pointers.append((node, find(t)))
 
     def judge(self, node, bad, *terms):
         """Refuse what native code would compute differently from the interpreter: now, on
@@ -193,13 +197,16 @@ class Infer:
 
     @STATEMENTS.on("ExprStmt")
     def _expr_stmt(self, s):
+        if s.expr._prod == "Unsafe":  # a statement: erase-raw-pointers makes it a block
+            self.block(s.expr.body)
+            return
         self.value(s.expr)
 
     @STATEMENTS.on("BlockStmt")
     def _block_stmt(self, s):
         self.block(s.body)
 
-    @STATEMENTS.on("Break", "Continue", *CONTRACTS)  # a contract makes no code
+    @STATEMENTS.on("Break", "Continue", "UnsafeFn", *CONTRACTS)  # none of them makes code
     def _no_code(self, s):
         pass
 
@@ -286,6 +293,8 @@ class Infer:
     @EXPRESSIONS.on("Cast")
     def _cast(self, e):
         source, target = self.expr(e.value), scalar_of(e.type, e)
+        if isinstance(target, Ptr):
+            raise Mismatch(e, "a cast to a raw pointer")
         self.judge(e, bad_cast, source, target)
         if is_literal(e.value) and isinstance(find(source), Var) and find(source).kind == "int":
             # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
@@ -322,7 +331,10 @@ class Infer:
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
         if e._prod not in _LITERALS:
-            return self.expr(e)
+            t = self.expr(e)
+            if isinstance(find(t), Ptr):
+                raise Mismatch(e, "a print of a raw pointer")
+            return t
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
@@ -359,6 +371,8 @@ class Infer:
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
+        if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
+            return base.elem
         if not isinstance(base, Tensor):
             raise Mismatch(e, f"indexing {show(base)}")
         if len(base.dims) == 1:
@@ -398,8 +412,8 @@ class Infer:
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
         t = self.expr(e.value)
-        if isinstance(find(t), Ref):
-            raise Mismatch(e, "a transfer of a reference")
+        if isinstance(find(t), (Ref, Ptr)):
+            raise Mismatch(e, f"a transfer of {show(t)}")
         return t
 
     @EXPRESSIONS.on("Borrow")
@@ -412,7 +426,10 @@ class Infer:
         if value._prod == "Local":
             return self.note(e, reference_to(inner, e.mutable, e))
         if value._prod == "Deref":
-            return self.note(e, Ref(find(self.expr(value.value)).target, e.mutable))
+            ref = find(self.expr(value.value))
+            if isinstance(ref, Ptr):
+                raise Mismatch(e, "a reference to what a raw pointer points at")
+            return self.note(e, Ref(ref.target, e.mutable))
         what = "an element of a tensor" if value._prod == "Index" else "a temporary value"
         raise Mismatch(e, f"a reference to {what}")
 
@@ -423,7 +440,29 @@ class Infer:
             return self.note(e, ref)
         if isinstance(ref, Ref):
             return self.note(e, ref.target)
+        if isinstance(ref, Ptr):
+            self.through_pointers.add(id(e))
+            return self.note(e, ref.elem)
         raise Mismatch(e, f"a dereference of {show(ref)}")
+
+    @EXPRESSIONS.on("AsPtr")
+    def _as_ptr(self, e):
+        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer: a rank-1
+        tensor's, whose element i is the pointer's `p[i]`."""
+        t = find(self.expr(e.value))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a pointer into {show(t)}")
+        if len(t.dims) != 1:
+            raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
+        return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
+
+    @EXPRESSIONS.on("Unsafe")
+    def _unsafe(self, e):
+        if e.body.stmts:  # no block value is lowered but an `if`'s
+            raise Mismatch(e, UNLOWERED["Unsafe"])
+        if e.body.value is None:
+            return "void"
+        return self.expr(e.body.value)
 
     @EXPRESSIONS.on("Launch")
     def _launch(self, e):
