@@ -413,7 +413,8 @@ class Infer:
     def _transfer(self, e):
         t = self.expr(e.value)
         if isinstance(find(t), (Ref, Ptr)):
-            raise Mismatch(e, f"a transfer of {show(t)}")
+            what = "a reference" if isinstance(find(t), Ref) else "a raw pointer"
+            raise Mismatch(e, f"a transfer of {what}")
         return t
 
     @EXPRESSIONS.on("Borrow")

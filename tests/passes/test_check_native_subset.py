@@ -59,6 +59,38 @@ def test_what_native_code_does_not_lower_of_references(body, what):
         [f"native code does not lower {what} (in 'main')"]
 
 
+# erase-raw-pointers makes a pointer the rank-1 tensor it points into, so every pointer a
+# parameter is given must point into tensors of one size, and some call must say which.
+@pytest.mark.parametrize("program,what", [
+    ("fn main() {\n    let t = Tensor<i32, [2, 2]>::fill(1);\n    let p = t.as_ptr();\n}\n",
+     "a raw pointer into a tensor of rank 2 (in 'main')"),
+    ("fn get(p: *const i32) -> i32 {\n    unsafe { *p }\n}\n\nfn main() {\n"
+     "    let a = Tensor<i32, [2]>::fill(1);\n    let b = Tensor<i32, [3]>::fill(2);\n"
+     "    print(get(a.as_ptr()) + get(b.as_ptr()));\n}\n",
+     "a pointer into a tensor of 3 elements where one into a tensor of 2 is expected "
+     "(in 'main')"),
+    ("fn get(p: *const i32) -> i32 {\n    unsafe { *p }\n}\n\nfn main() {\n    print(1);\n}\n",
+     "a raw pointer into a tensor no call of its function names (in 'get')"),
+    ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
+     "    print(p);\n}\n", "a print of a raw pointer (in 'main')"),
+    ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
+     "    let v = unsafe { let k = 1; p[k] };\n    print(v);\n}\n",
+     "an `unsafe` block with statements whose value is used (in 'main')"),
+])
+def test_what_native_code_does_not_lower_of_raw_pointers(program, what):
+    ran = run_front(program, check_native_subset)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == \
+        [("E5010", f"native code does not lower {what}")]
+
+
+def test_pointers_and_unsafe_native_code_lowers_pass_the_gate():
+    ran = run_front("fn get(p: *const i32, i: i32) -> i32 {\n    unsafe { p[i] }\n}\n\n"
+                    "fn main() {\n    let mut t = Tensor<i32, [2]>::fill(1);\n"
+                    "    let q = t.as_mut_ptr();\n    unsafe {\n        *q = 3;\n    }\n"
+                    "    print(get(t.as_ptr(), 0) + get(q, 1));\n}\n", check_native_subset)
+    assert ran.diagnostics.items == []
+
+
 def test_a_function_returning_a_reference_to_a_scalar_is_refused():
     ran = run_front("fn first(t: &Tensor<i32, [2]>) -> &i32 {\n    &t[0]\n}\n\n"
                     "fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    print(*first(&t));\n}\n",

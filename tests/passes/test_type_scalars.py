@@ -89,10 +89,10 @@ def test_a_reference_to_a_tensor_is_erased_and_one_to_a_scalar_typed():
 
 
 
-# Hand-written Lnative: a variable first bound to a literal takes the type of what is later
+# Hand-written Lsafe: a variable first bound to a literal takes the type of what is later
 # assigned to it (an i64 result), and a closure's parameter the type of its argument.
 FLOWS_BOTH_WAYS = """
-    // IL: Lnative
+    // IL: Lsafe
     fn twice(x: i64) -> i64 {
         x * 2
     }
@@ -118,10 +118,10 @@ def test_handwritten_types_flow_from_later_uses(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-# Hand-written Lnative that skipped check-native-subset: a closure's parameter typed u8 by its
+# Hand-written Lsafe that skipped check-native-subset: a closure's parameter typed u8 by its
 # call is negated. type-scalars refuses it as the gate would, and leaves the function out.
 NEGATED_UNSIGNED = """
-    // IL: Lnative
+    // IL: Lsafe
     fn neg(n: u8) -> i32 {
         let h: ~_ = |x| {
             -x
