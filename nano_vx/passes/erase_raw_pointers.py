@@ -21,7 +21,7 @@ class State:
 
 
 erase_raw_pointers = Pass("erase-raw-pointers", Lnative, Lsafe, """
-Make each raw pointer the tensor it points into: `t.as_ptr()` is t, `*p` is `p[0]`, `*const f32` a tensor of f32.
+Make each raw pointer the tensor it points into: `t.as_ptr()` is t and `*p` is `p[0]`.
 
 A pointer is only ever made at a tensor's first element (`as_ptr`, `as_mut_ptr`) and `p[i]`
 reads i elements on, so native code holds it as the tensor's buffer and `p[i]` as that
@@ -29,8 +29,11 @@ buffer's element i, checked against its extent as every index is: out of the ten
 code stops with E9003 as the interpreter does. Scalar inference gives each pointer the size
 of the tensor it points into, which every call of a function taking a pointer must agree on
 (check-native-subset refused a pointer into a tensor of rank other than 1, pointers of two
-sizes for one parameter and one no call sizes). `unsafe { .. }` is its block: what it allows
-was checked by check-unsafe, and `unsafe fn` makes no code either.
+sizes for one parameter and one no call sizes, and a write through a `*const`, on which the
+interpreter stops while the tensor would take it). What `unsafe` allows was checked by
+check-unsafe, and it makes no code: an `unsafe { .. }` is its value, its statements going
+before the statement that takes the value (or the block's value it is), and `unsafe fn`
+goes.
 """, state=State)
 
 
@@ -87,19 +90,38 @@ def _deref(run, node):
 
 @erase_raw_pointers.on("Unsafe")
 def _unsafe(run, node):
-    # Used as a value, its block holds no statement (check-native-subset).
+    # Inside a larger expression, its block holds no statement (check-native-subset).
     return run.walk(node.body.value)
 
 
-@erase_raw_pointers.on("ExprStmt")
-def _expr_stmt(run, node):
-    if node.expr._prod != "Unsafe":
+def _hoisted(run, unsafe) -> tuple:
+    """The statements of an `unsafe` block whose value a statement takes, to go before that
+    statement (names are unique within a function, so they mean what they meant), and the
+    block's value."""
+    body = unsafe.body
+    return run.walk(Lnative["Block"](body.stmts, None, span=body.span)).stmts, body.value
+
+
+@erase_raw_pointers.on("Let", "Return", "Assign", "ExprStmt", splice=True)
+def _statement(run, node):
+    field = "expr" if node._prod == "ExprStmt" else "value"
+    unsafe = getattr(node, field)
+    if unsafe is None or unsafe._prod != "Unsafe" or \
+            node._prod == "Assign" and node.target._prod != "Local":
         return run.rebuild(node)
-    body = node.expr.body
-    stmts = body.stmts if body.value is None else \
-        (*body.stmts, L["ExprStmt"](body.value, span=body.value.span))
-    return L["BlockStmt"](run.walk(Lnative["Block"](stmts, None, span=body.span)),
-                          span=node.span)
+    stmts, value = _hoisted(run, unsafe)
+    if value is None:  # `unsafe { .. }` as a statement: its statements alone
+        return stmts
+    return (*stmts, run.rebuild(node.replace(**{field: value})))
+
+
+@erase_raw_pointers.on("Block")
+def _block(run, block):
+    unsafe = block.value
+    if unsafe is None or unsafe._prod != "Unsafe":
+        return run.rebuild(block)
+    body = unsafe.body
+    return run.walk(block.replace(stmts=(*block.stmts, *body.stmts), value=body.value))
 
 
 @erase_raw_pointers.on("UnsafeFn", splice=True)

@@ -27,6 +27,22 @@ def _bad_field(t):
     return f"printing an aggregate holding {show(t)}"
 
 
+def _has_statements(block) -> bool:
+    """Whether a block has statements, an `unsafe` block's that erase-raw-pointers moves
+    into it included."""
+    value = block.value
+    return bool(block.stmts) or value is not None and value._prod == "Unsafe" and \
+        _has_statements(value.body)
+
+
+def _bad_write(t):
+    """A write through a `*const` pointer: the interpreter stops on it (E9006), and native
+    code, which holds the pointer as its tensor, would write."""
+    t = find(t)
+    return "a write through a `*const` pointer" if isinstance(t, Ptr) and not t.mutable \
+        else None
+
+
 # The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
 STATEMENTS = Rules(Lassumed)
 EXPRESSIONS = Rules(Lassumed)
@@ -114,9 +130,11 @@ class Infer:
     def value(self, e):
         """An expression whose value goes straight to a variable, to the result or nowhere:
         where an `if` may give a value, explicate-control turning it into branches that each
-        deliver their own. Elsewhere (an operand, an argument) only an `if` whose arms are
-        plain values is lowered (a select of the arm the condition picks)."""
-        if e._prod == "IfExpr":
+        deliver their own, and an `unsafe` block's statements may go before its statement
+        (erase-raw-pointers). Elsewhere (an operand, an argument) only an `if` whose arms
+        are plain values is lowered (a select of the arm the condition picks), and only an
+        `unsafe` block without statements."""
+        if e._prod in ("IfExpr", "Unsafe"):
             self.placed.add(id(e))
         return self.expr(e)
 
@@ -157,6 +175,11 @@ class Infer:
         if s.target._prod == "Deref" and isinstance(find(self.expr(s.target.value)), Tensor):
             # The reference erased, it would rebind the parameter instead.
             raise Mismatch(s, "an assignment of a whole tensor through a reference")
+        through = s.target.value if s.target._prod == "Deref" else \
+            s.target.base if s.target._prod == "Index" and s.target.base._prod != "Index" \
+            else None
+        if through is not None:
+            self.judge(s, _bad_write, self.expr(through))
         target = self.expr(s.target)
         if isinstance(find(target), Closure):
             raise Mismatch(s, "assignment to a closure")
@@ -197,9 +220,6 @@ class Infer:
 
     @STATEMENTS.on("ExprStmt")
     def _expr_stmt(self, s):
-        if s.expr._prod == "Unsafe":  # a statement: erase-raw-pointers makes it a block
-            self.block(s.expr.body)
-            return
         self.value(s.expr)
 
     @STATEMENTS.on("BlockStmt")
@@ -214,7 +234,7 @@ class Infer:
 
     @EXPRESSIONS.on("IfExpr")
     def _if_expr(self, e):
-        if id(e) not in self.placed and (e.then.stmts or e.orelse.stmts):
+        if id(e) not in self.placed and (_has_statements(e.then) or _has_statements(e.orelse)):
             raise Mismatch(e, "an `if` value with statements in its arms inside a larger "
                               "expression (bind it with a `let` first)")
         unify(self.expr(e.cond), "bool", e.cond)
@@ -459,11 +479,11 @@ class Infer:
 
     @EXPRESSIONS.on("Unsafe")
     def _unsafe(self, e):
-        if e.body.stmts:  # no block value is lowered but an `if`'s
+        if e.body.stmts and id(e) not in self.placed:  # they have nowhere to go
             raise Mismatch(e, UNLOWERED["Unsafe"])
-        if e.body.value is None:
-            return "void"
-        return self.expr(e.body.value)
+        t = Var("any")
+        self.block(e.body, t)
+        return "void" if e.body.value is None else t
 
     @EXPRESSIONS.on("Launch")
     def _launch(self, e):

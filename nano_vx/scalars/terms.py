@@ -23,7 +23,8 @@ UNLOWERED = {
     "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
     "StructLit": "a struct value", "EnumValue": "an enum value",
     "MatchValue": "a `match` on a value",
-    "Unsafe": "an `unsafe` block with statements whose value is used",
+    "Unsafe": "an `unsafe` block with statements inside a larger expression (bind it with a "
+              "`let` first)",
 }
 
 
