@@ -74,6 +74,8 @@ class Infer:
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            if isinstance(find(self.ret), Ref):
+                self.returned_places(item)
             for node, bad, terms in self.judged:
                 what = bad(*(decide(t) for t in terms))
                 if what is not None:
@@ -91,6 +93,27 @@ class Infer:
         except Mismatch as bad:
             return bad.node, bad.what
         return None
+
+    def returned_places(self, fn):
+        """A reference returned names a place that outlives the call: an element of a
+        tensor (a buffer, which find-owned-buffers then leaves undropped) or what a
+        parameter names. A local's cell would be gone (the interpreter keeps it alive)."""
+        params = {p.name for p in fn.params}
+        returned = [fn.body.value] if fn.body.value is not None else []
+        stack = list(fn.body.stmts)
+        while stack:
+            node = stack.pop()
+            if node._prod == "Return" and node.value is not None:
+                returned.append(node.value)
+            if node._prod != "Closure":
+                stack.extend(child_nodes(node))
+        for e in returned:
+            place = e.value if e._prod == "Borrow" else None
+            if not (e._prod == "Local" and e.name in params or place is not None and (
+                    place._prod == "Index" or place._prod == "Deref" and
+                    place.value._prod == "Local" and place.value.name in params)):
+                raise Mismatch(e, "a reference returned that may name a local variable of "
+                                  "its function")
 
     def solved(self) -> dict:
         return {key: decide(t) for key, t in self.terms.items()}
@@ -439,7 +462,8 @@ class Infer:
 
     @EXPRESSIONS.on("Borrow")
     def _borrow(self, e):
-        """`&x` of a variable (its cell's address), `&*p` (p again), `&t` of a tensor (t)."""
+        """`&x` of a variable (its cell's address), `&t[i]` of an element (the element's
+        place in the buffer), `&*p` (p again), `&t` of a tensor (t)."""
         value = e.value
         inner = self.expr(value)
         if isinstance(find(inner), Tensor):
@@ -451,8 +475,14 @@ class Infer:
             if isinstance(ref, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
             return self.note(e, Ref(ref.target, e.mutable))
-        what = "an element of a tensor" if value._prod == "Index" else "a temporary value"
-        raise Mismatch(e, f"a reference to {what}")
+        if value._prod == "Index":  # in native code, a view of the element in the buffer
+            base = value.base
+            while base._prod == "Index":
+                base = base.base
+            if isinstance(find(self.expr(base)), Ptr):
+                raise Mismatch(e, "a reference to what a raw pointer points at")
+            return self.note(e, reference_to(inner, e.mutable, e))
+        raise Mismatch(e, "a reference to a temporary value")
 
     @EXPRESSIONS.on("Deref")
     def _deref(self, e):
