@@ -23,12 +23,11 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
 # The programs native code does not lower (each refused with E5010): the run-time machine
-# state of `try_pin` and `match` on it; `.extent(i)`; a function returning a reference to a
-# scalar, a reference to an element; an aggregate scalarize-aggregates cannot take apart (a
-# generic struct returned whose fields no local types).
+# state of `try_pin` and `match` on it; `.extent(i)`; a reference to a local variable returned
+# from its function; an aggregate scalarize-aggregates cannot take apart (a generic struct
+# returned whose fields no local types).
 NOT_LOWERED = {
-    "tests/passes/cases/check_loans/admitted.vx",
-    "tests/passes/cases/type_scalars/e5010_element_reference.vx",
+    "tests/passes/cases/type_scalars/e5010_returned_local.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",

@@ -107,7 +107,11 @@ class Infer:
                 returned.append(node.value)
             if node._prod != "Closure":
                 stack.extend(child_nodes(node))
-        for e in returned:
+        while returned:
+            e = returned.pop()
+            if e._prod == "IfExpr":  # each arm's value is returned (its returns are found)
+                returned.extend(arm.value for arm in (e.then, e.orelse) if arm.value is not None)
+                continue
             place = e.value if e._prod == "Borrow" else None
             if not (e._prod == "Local" and e.name in params or place is not None and (
                     place._prod == "Index" or place._prod == "Deref" and
