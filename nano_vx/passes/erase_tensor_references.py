@@ -20,8 +20,8 @@ Erase references to tensors: `&t` is t, `*p` is p and `&Tensor<..>` is `Tensor<.
 
 In native code a tensor is its buffer, so a reference to one is the buffer too, and writes
 through either reach the same elements. Which `&` and `*` are a tensor's is what scalar
-inference decides. A reference to a scalar variable stays: select-instructions makes it the
-address of the variable's cell.
+inference decides. A reference to a scalar stays: select-instructions makes it the place it
+names, a variable's cell or an element of a tensor's buffer.
 """, state=State)
 
 

@@ -44,7 +44,8 @@ class Closure:
 
 @dataclass(frozen=True, eq=False)
 class Ref:
-    """A reference to a scalar variable: in native code, the address of its cell."""
+    """A reference to a scalar: in native code, the place it names (a variable's cell, an
+    element of a tensor's buffer)."""
 
     target: object  # the scalar's type
     mutable: bool
