@@ -109,10 +109,11 @@ _PARAMS = "parameters"  # the buffers a function was given: any two may be one
 def distinct_parameters(program) -> dict:
     """Function -> the indices of its tensor parameters that, at every call and launch of
     it, get a buffer no other argument of that call shares (a reference passed beside it
-    included, which may name one of its elements), and that it never puts in a cell. Two arguments are apart when each is a local whose buffer is known, and the two
-    are not one: a fresh buffer of the caller's is its own, a local bound to another local is
-    that one's buffer, and the caller's own parameters may all be one buffer. What is not
-    known (a cell, a call's result that may be an argument) may be any buffer."""
+    included, which may name one of its elements), and that it never puts in a cell. Two
+    arguments are apart when each is a local whose buffer is known, and the two are not one:
+    a fresh buffer of the caller's is its own, a local bound to another local is that one's
+    buffer, and the caller's own parameters may all be one buffer. What is not known (a
+    cell, a call's result that may be an argument) may be any buffer."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     fresh = fresh_results(program)
     apart = {name: {k for k, p in enumerate(fn.params) if isinstance(vx_type(p.type), Tensor)}

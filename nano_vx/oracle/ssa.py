@@ -781,5 +781,6 @@ def _assume(machine, node, slot):
 
 _OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compare, "Convert": _convert,
         "Alloca": _alloc, "Alloc": _alloc, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
-        "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer, "Transfer": _transfer, "Call": _call,
+        "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer,
+        "Transfer": _transfer, "Call": _call,
         "Assume": _assume}

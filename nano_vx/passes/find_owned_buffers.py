@@ -17,13 +17,13 @@ returns only buffers it made (backend/buffers.py), as long as the local is only 
 printed, transferred (copied) or passed to a function whose result is no tensor and no
 reference: none of those can keep the buffer past the call. Any other use (returned, bound
 to another name, passed to a function that returns a tensor or a reference, an element
-borrowed, an arm of an `if` value) may hand the buffer on, and the local is not owned:
-where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the
-tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
-assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
-fresh tensor, unless an assignment makes the new tensor from the old one (`t = f(t)`: the
-tensor replaced dies inside the statement, where no drop can go). The owned locals of each
-function are left on the compilation for insert-drops.
+borrowed, an arm of an `if` value) may hand the buffer on, and the local is not owned: where
+ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a
+reference to a tensor was erased to the tensor, so a callee cannot tell a buffer lent to it
+from one it owns). A tensor variable assigned after its `let` (a cell) is owned when its
+`let` and every assignment give it a fresh tensor, unless an assignment makes the new tensor
+from the old one (`t = f(t)`: the tensor replaced dies inside the statement, where no drop
+can go). The owned locals of each function are left on the compilation for insert-drops.
 """, provides=("owned_buffers",))
 
 

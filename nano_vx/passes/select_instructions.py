@@ -29,18 +29,19 @@ unsigned: divsi or divui, cmpi slt or ult, extsi or extui), a tensor a memref of
 memref.alloca (made in the entry block, so LLVM's mem2reg makes it a register again); every
 other one is the SSA value of its `let`. A reference names a place, a memref of rank 0 at an
 offset: a variable's cell (memref.cast) or a tensor's element (memref.subview, its indices
-checked); `*p` loads from it and `*p = v` stores to it (backend/places.py). What the interpreter checks as it runs
-inside an expression is made explicit, each check a branch to a block that calls the
-runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
-by -1 (E9001), an index outside its extent (E9003, after every index of the access is
-computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
-block. A `Drop` is a memref.dealloc. A tensor parameter that no other argument of any call
-shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as noalias. `&&` and
-`||` branch when their right side could stop or has effects, else they are arith.andi/ori
-(backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is a func.call with
-the topology as an attribute and `print` calls vx_print with a print site saying how to read
-the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const` is computed where
-it is used. The blocks come in the order code went into them, those that stop last.
+checked); `*p` loads from it and `*p = v` stores to it (backend/places.py). What the
+interpreter checks as it runs inside an expression is made explicit, each check a branch to
+a block that calls the runtime's vx_stop with a stop site and never returns: a zero divisor
+and the minimum divided by -1 (E9001), an index outside its extent (E9003, after every index
+of the access is computed), a call nested too deep (E9006), no room for a tensor; a `Stop`
+exit is such a block. A `Drop` is a memref.dealloc. A tensor parameter that no other
+argument of any call shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as
+noalias. `&&` and `||` branch when their right side could stop or has effects, else they are
+arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is
+a func.call with the topology as an attribute and `print` calls vx_print with a print site
+saying how to read the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const`
+is computed where it is used. The blocks come in the order code went into them, those that
+stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
 
 
