@@ -361,8 +361,12 @@ _ENTRIES = [
          "the back end's passes cannot take apart (one a call makes on the right of `&&` or "
          "`||` or in a loop's condition, a generic struct holding another aggregate, a struct "
          "returned holding two tensors, a `print` of one needing more than 64 arms), "
-         "differentiation, a closure used other than by calling it, a reference to an "
-         "element of a tensor or to a temporary, a function returning a reference to a scalar. "
+         "differentiation, a closure used other than by calling it, a reference to a "
+         "temporary, a reference returned that may name a local variable of its function, "
+         "a raw pointer into a tensor of rank other than 1, pointers into tensors of two sizes "
+         "given to one parameter (native code holds a pointer as the tensor it points into), "
+         "an `unsafe` block with statements inside a larger expression, a write through a "
+         "`*const` pointer. "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",

@@ -52,6 +52,7 @@ from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
+from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.expand_aggregate_prints import expand_aggregate_prints
@@ -165,6 +166,7 @@ BACK_END = [
     check_native_subset,
     erase_contracts,
     drop_type_declarations,
+    erase_raw_pointers,
     erase_tensor_references,
     type_scalars,
     lift_closures,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..nanopass.verify import descendants
-from .machine_types import Tensor, vx_type
+from .machine_types import Ref, Tensor, vx_type
 
 FRESH = frozenset({"TensorNew", "TensorLit", "Transfer"})
 
@@ -21,6 +21,13 @@ def tensor_results(program) -> frozenset:
     """The functions whose result is a tensor."""
     return frozenset(i.name for i in program.items
                      if i._prod == "Fn" and isinstance(vx_type(i.ret), Tensor))
+
+
+def place_results(program) -> frozenset:
+    """The functions whose result is a reference: a place that may be in an argument's
+    buffer."""
+    return frozenset(i.name for i in program.items
+                     if i._prod == "Fn" and isinstance(vx_type(i.ret), Ref))
 
 
 def fresh_results(program) -> frozenset:
@@ -101,11 +108,12 @@ _PARAMS = "parameters"  # the buffers a function was given: any two may be one
 
 def distinct_parameters(program) -> dict:
     """Function -> the indices of its tensor parameters that, at every call and launch of
-    it, get a buffer no other argument of that call shares, and that it never puts in a
-    cell. Two arguments are apart when each is a local whose buffer is known, and the two
-    are not one: a fresh buffer of the caller's is its own, a local bound to another local is
-    that one's buffer, and the caller's own parameters may all be one buffer. What is not
-    known (a cell, a call's result that may be an argument) may be any buffer."""
+    it, get a buffer no other argument of that call shares (a reference passed beside it
+    included, which may name one of its elements), and that it never puts in a cell. Two
+    arguments are apart when each is a local whose buffer is known, and the two are not one:
+    a fresh buffer of the caller's is its own, a local bound to another local is that one's
+    buffer, and the caller's own parameters may all be one buffer. What is not known (a
+    cell, a call's result that may be an argument) may be any buffer."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     fresh = fresh_results(program)
     apart = {name: {k for k, p in enumerate(fn.params) if isinstance(vx_type(p.type), Tensor)}
@@ -120,7 +128,24 @@ def distinct_parameters(program) -> dict:
             for i, j in combinations(sorted(apart[name]), 2):
                 if j >= len(args) or None in (args[i], args[j]) or args[i] == args[j]:
                     apart[name] -= {i, j}
+            for j, p in enumerate(fns[name].params):
+                if j < len(call.args) and isinstance(vx_type(p.type), Ref):
+                    apart[name] -= {i for i in apart[name] if i < len(args) and
+                                    _may_share(call.args[j], args[i], roots)}
     return {name: frozenset(ks) for name, ks in apart.items()}
+
+
+def _may_share(place, buffer, roots: dict) -> bool:
+    """Whether a reference passed may name an element of the buffer `buffer` (a root)."""
+    if place._prod == "Borrow" and place.value._prod == "Local":
+        return False  # a variable's cell
+    if place._prod == "Borrow" and place.value._prod == "Index":
+        base = place.value
+        while base._prod == "Index":
+            base = base.base
+        root = _root(base, roots)
+        return root is None or buffer is None or root == buffer
+    return True  # a reference handed on: its place is not known here
 
 
 def _calls(fn):

@@ -39,14 +39,25 @@ class Tensor:
         return self.size * element_bytes(self.elem)
 
 
+# A reference is a memref of rank 0 anywhere in a buffer: a variable's cell (memref.cast to
+# the layout) or an element of a tensor (memref.subview), one type for both.
+PLACE_LAYOUT = ", strided<[], offset: ?>"
+
+
 @dataclass(frozen=True)
 class Ref:
-    """A reference to a scalar variable: the address of its cell (a memref of rank 0)."""
+    """A reference to a scalar: the place it names, a variable's cell or a tensor's element
+    (a memref of rank 0 at an offset)."""
 
     target: str  # a Vx scalar
 
     @property
     def mtype(self) -> str:
+        return f"memref<{STORED[self.target]}{PLACE_LAYOUT}>"
+
+    @property
+    def cell(self) -> str:
+        """The type of a variable's cell holding a `target`, before its cast to a place."""
         return f"memref<{STORED[self.target]}>"
 
 

@@ -240,6 +240,12 @@ def _op(op, signatures) -> str:
         dims = ", ".join(map(str, range(len(memref_shape(op.source)[0]))))
         return (f"%{op.result} = memref.collapse_shape %{op.ref} [[{dims}]] : {op.source} "
                 f"into {op.type}")
+    if p == "Cast":
+        return f"%{op.result} = memref.cast %{op.ref} : {op.source} to {op.type}"
+    if p == "Subview":
+        ones = ", ".join("1" for _ in op.indices)
+        return (f"%{op.result} = memref.subview %{op.ref}[{_values(op.indices)}] [{ones}] "
+                f"[{ones}] : {op.source} to {op.type}")
     if p == "Pointer":
         return (f"%{op.result} = memref.extract_aligned_pointer_as_index %{op.ref} : "
                 f"{op.type} -> index")

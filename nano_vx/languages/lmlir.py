@@ -22,7 +22,10 @@ _SCALAR_TYPES = frozenset("i1 i8 i16 i32 i64 f16 bf16 f32 f64 index".split())
 # No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
 _ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
 # A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
-_MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z")
+# A place a reference names: rank 0 at an offset (backend/machine_types.py's PLACE_LAYOUT).
+_PLACE = rf"memref<{_ELEMENT}, strided<\[\], offset: \?>>"
+_MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z|"
+                     rf"{_PLACE}\Z|memref<{_PLACE}>\Z")
 
 ARITH_OPS = frozenset(
     "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui "
@@ -63,7 +66,8 @@ TERMINALS = [
     Terminal("label", lambda v: type(v) is str and _LABEL.match(v) is not None,
              "a block's label, without its ^"),
     Terminal("mtype", is_mtype, "an MLIR type: i1 .. i64, f16, bf16, f32, f64, index, "
-                                "memref<4x3xf32>, memref<memref<4xf32>>"),
+                                "memref<4x3xf32>, memref<memref<4xf32>>, "
+                                "memref<f32, strided<[], offset: ?>>"),
     Terminal("number", is_number, "a constant's value"),
     Terminal("arithop", lambda v: v in ARITH_OPS, " ".join(sorted(ARITH_OPS))),
     Terminal("mathop", lambda v: v in MATH_OPS, " ".join(sorted(MATH_OPS))),
@@ -128,6 +132,10 @@ NONTERMINALS = [
              "memref.collapse_shape of every dimension into one"),
         prod("Pointer", "result: ssa, ref: ssa, type: mtype",
              "memref.extract_aligned_pointer_as_index; type: the memref's"),
+        prod("Cast", "result: ssa, ref: ssa, source: mtype, type: mtype",
+             "memref.cast: a variable's cell as the place a reference names"),
+        prod("Subview", "result: ssa, ref: ssa, indices: ssa*, source: mtype, type: mtype",
+             "memref.subview of one element, of rank 0: the place `&t[i]` names"),
         prod("Transfer", "result: ssa, value: ssa, type: mtype, source: name?, dest: name, "
                          "route: string?, slot: string?",
              "vx.transfer: the value moved into space `dest` (a tensor is copied into a "

@@ -7,23 +7,23 @@ from .lnocontracts import Lnocontracts
 
 # check-native-subset refused every function holding one of these: the run-time machine
 # state (`try_pin`, `match` on it, topology and memory-space values), differentiation, a
-# field read, `match` on a value, raw pointers and `unsafe`. scalarize-aggregates replaced every struct, tuple and enum
+# field read, `match` on a value. scalarize-aggregates replaced every struct, tuple and enum
 # value by its scalars, and rebuilt a literal of them only for `print`, which the gate lets
-# through there alone: so the declarations make no code, and go.
+# through there alone: so the declarations make no code, and go. Raw pointers and `unsafe`
+# stay, for erase-raw-pointers.
 Lnative = Lnocontracts.extend(
     "Lnative",
     "Lnocontracts within what native code lowers: no struct or enum declarations, no "
     "aggregate but a literal of scalars printed, no `match`, topology or memory-space "
-    "values, differentiation, raw pointers or `unsafe`",
+    "values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo", "Unsafe", "AsPtr"],
-        "Stmt": ["UnsafeFn"],
+                 "Vjp", "Jvp", "Mem", "Topo"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],
         "Variant": ["Variant"],
-        "Type": ["HardwareStateType", "PtrType"],
+        "Type": ["HardwareStateType"],
         "Item": ["StructDecl", "EnumDecl"],
     },
 )

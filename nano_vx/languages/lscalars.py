@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lnative import Lnative
+from .lsafe import Lsafe
 
 # The back end needs a machine type for every value. The interpreter types untyped literals as
 # it runs (an `i32` until a typed operand meets it); code generation needs that decision made
 # once, before it, as Rust's inference makes it: from the context, else i32 and f64. An array
 # literal is the tensor literal of its decided type, `t.extent(i)` of a tensor of static
 # extents the number.
-Lscalars = Lnative.extend(
+Lscalars = Lsafe.extend(
     "Lscalars",
-    "Lnative with scalar types decided: literals, operators, casts, lets, loop variables, "
+    "Lsafe with scalar types decided: literals, operators, casts, lets, loop variables, "
     "parameters and every function's result carry a type",
     remove={
         "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "MethodCall", "ArrayLit", "Closure"],

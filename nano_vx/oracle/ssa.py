@@ -32,6 +32,7 @@ RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
 DENSE_LIMIT = 1 << 22  # cells of a buffer held in a list; a larger one holds those written
 
 _MEMREF = re.compile(r"memref<((?:[0-9]+x)*)(.+)>\Z")  # the element may be a memref
+_PLACE_LAYOUT = ", strided<[], offset: ?>"  # a reference's place: its offset is the view's
 _STORAGE = {1: "B", 8: "b", 16: "h", 32: "i", 64: "q"}  # an integer cell's bytes
 _FLOAT_STORAGE = {"f16": "e", "f32": "f", "f64": "d"}
 
@@ -113,7 +114,7 @@ def mtype(text: str):
     """The type an mtype's text names: Int, Float or MemrefType."""
     t = _TYPES.get(text)
     if t is None:
-        m = _MEMREF.match(text)
+        m = _MEMREF.match(text.replace(_PLACE_LAYOUT, ""))
         if m is not None:
             shape = tuple(int(d) for d in m.group(1).split("x") if d)
             t = MemrefType(shape, mtype(m.group(2)))
@@ -689,6 +690,43 @@ def _collapse(machine, node, slot):
     return collapse
 
 
+class _Element:
+    """The cells of a view of one element of a buffer: cell 0 is the buffer's `at`."""
+
+    __slots__ = ("cells", "at")
+
+    def __init__(self, cells, at: int):
+        self.cells, self.at = cells, at
+
+    def __getitem__(self, k):
+        return self.cells[self.at + k]
+
+    def __setitem__(self, k, v):
+        self.cells[self.at + k] = v
+
+
+def _cast(machine, node, slot):
+    r, ref = slot(node.result), slot(node.ref)
+    if _memref_type(node, node.source).size != _memref_type(node, node.type).size:
+        internal(node.span, f"memref.cast of {node.source} to {node.type}")
+
+    def cast(f):
+        f[r] = f[ref]
+    return cast
+
+
+def _subview(machine, node, slot):
+    """The place of one element: its offset computed (and checked) as a load's."""
+    r, ref, src = slot(node.result), slot(node.ref), _memref_type(node, node.source)
+    offset = _offset(machine, node, slot, src)
+    t = _memref_type(node, node.type)
+
+    def subview(f):
+        m = f[ref]
+        f[r] = Memref(_Element(m.cells, offset(f)), t, m.root)
+    return subview
+
+
 def _pointer(machine, node, slot):
     r, ref, address = slot(node.result), slot(node.ref), machine.address
 
@@ -743,5 +781,6 @@ def _assume(machine, node, slot):
 
 _OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compare, "Convert": _convert,
         "Alloca": _alloc, "Alloc": _alloc, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
-        "Collapse": _collapse, "Pointer": _pointer, "Transfer": _transfer, "Call": _call,
+        "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer,
+        "Transfer": _transfer, "Call": _call,
         "Assume": _assume}

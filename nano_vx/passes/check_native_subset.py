@@ -13,7 +13,8 @@ Native code needs a machine type for every value, so what scalar inference canno
 refused here: a `match` on a hardware state, a topology or memory-space value, what
 scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
 differentiation, a closure used other than by calling it, a
-reference to an element or a temporary, a function returning a reference to a scalar, and
+reference to a temporary, a reference returned that may name a local of its function, raw
+pointers native code cannot hold as the tensor they point into (erase-raw-pointers), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
 a bitwise operator on floats, a cast to bool). The program is correct: the default action
 runs the tree this pass read in the reference interpreter instead, with W5001.

@@ -1,10 +1,10 @@
-"""erase-tensor-references: Lnative, a rewrite in the same IL."""
+"""erase-tensor-references: Lsafe, a rewrite in the same IL."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lnative import Lnative
+from ..languages.lsafe import Lsafe
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.terms import Tensor, find
@@ -15,13 +15,13 @@ class State:
     tensors: set = field(default_factory=set)  # id() of each node whose type is a tensor
 
 
-erase_tensor_references = Pass("erase-tensor-references", Lnative, Lnative, """
+erase_tensor_references = Pass("erase-tensor-references", Lsafe, Lsafe, """
 Erase references to tensors: `&t` is t, `*p` is p and `&Tensor<..>` is `Tensor<..>`.
 
 In native code a tensor is its buffer, so a reference to one is the buffer too, and writes
 through either reach the same elements. Which `&` and `*` are a tensor's is what scalar
-inference decides. A reference to a scalar variable stays: select-instructions makes it the
-address of the variable's cell.
+inference decides. A reference to a scalar stays: select-instructions makes it the place it
+names, a variable's cell or an element of a tensor's buffer.
 """, state=State)
 
 

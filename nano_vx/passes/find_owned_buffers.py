@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import fresh_cells, fresh_lets, fresh_results, tensor_results
+from ..backend.buffers import (fresh_cells, fresh_lets, fresh_results, place_results,
+                               tensor_results)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
@@ -13,22 +14,23 @@ Find the tensor locals whose buffer each function owns: made for it, and kept by
 A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
-printed, transferred (copied) or passed to a function whose result is no tensor: none of
-those can keep the buffer past the call. Any other use (returned, bound to another
-name, passed to a function that returns a tensor, an arm of an `if` value) may hand the
-buffer on, and the local is not owned: where ownership is not clear, the buffer leaks
-rather than dangles. Parameters are never owned (a reference to a tensor was erased to the
-tensor, so a callee cannot tell a buffer lent to it from one it owns). A tensor variable
-assigned after its `let` (a cell) is owned when its `let` and every assignment give it a
-fresh tensor, unless an assignment makes the new tensor from the old one (`t = f(t)`: the
-tensor replaced dies inside the statement, where no drop can go). The owned locals of each
-function are left on the compilation for insert-drops.
+printed, transferred (copied) or passed to a function whose result is no tensor and no
+reference: none of those can keep the buffer past the call. Any other use (returned, bound
+to another name, passed to a function that returns a tensor or a reference, an element
+borrowed, an arm of an `if` value) may hand the buffer on, and the local is not owned: where
+ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a
+reference to a tensor was erased to the tensor, so a callee cannot tell a buffer lent to it
+from one it owns). A tensor variable assigned after its `let` (a cell) is owned when its
+`let` and every assignment give it a fresh tensor, unless an assignment makes the new tensor
+from the old one (`t = f(t)`: the tensor replaced dies inside the statement, where no drop
+can go). The owned locals of each function are left on the compilation for insert-drops.
 """, provides=("owned_buffers",))
 
 
 @find_owned_buffers.on("Program")
 def _program(run, node):
-    tensors, fresh = tensor_results(node), fresh_results(node)
+    # A call whose result is a tensor or a place may hand on an argument's buffer.
+    tensors, fresh = tensor_results(node) | place_results(node), fresh_results(node)
     run.ctx.owned_buffers = {fn.name: _owned(fn, tensors, fresh)
                              for fn in node.items if fn._prod == "Fn"}
 
@@ -60,6 +62,12 @@ def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
         kids = child_nodes(n)
         if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
             kids = [n.value]
+        elif kind == "Borrow" and n.value._prod == "Index":
+            kids, place = [], n.value  # the place of an element may outlive the statement
+            while place._prod == "Index":
+                kids.append(place.index)
+                place = place.base
+            kids.append(place)
         elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
         elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):

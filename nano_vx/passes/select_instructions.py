@@ -11,7 +11,7 @@ from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.places import assign, bind_parameters, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
+from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
 from ..languages.lmlir import Lmlir
 from ..languages.ldrops import Ldrops
 from ..nanopass import Analysis, Pass
@@ -27,19 +27,21 @@ A Vx scalar becomes its machine type (bool i1, u32 i32, ...; the operation says 
 unsigned: divsi or divui, cmpi slt or ult, extsi or extui), a tensor a memref of its shape
 (backend/machine_types.py). A local that choose-memory-cells put in a cell lives in a
 memref.alloca (made in the entry block, so LLVM's mem2reg makes it a register again); every
-other one is the SSA value of its `let`. A reference to a variable is its cell, a memref of
-rank 0: `*p` loads from it and `*p = v` stores to it (backend/places.py). What the interpreter checks as it runs
-inside an expression is made explicit, each check a branch to a block that calls the
-runtime's vx_stop with a stop site and never returns: a zero divisor and the minimum divided
-by -1 (E9001), an index outside its extent (E9003, after every index of the access is
-computed), a call nested too deep (E9006), no room for a tensor; a `Stop` exit is such a
-block. A `Drop` is a memref.dealloc. A tensor parameter that no other argument of any call
-shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as noalias. `&&` and
-`||` branch when their right side could stop or has effects, else they are arith.andi/ori
-(backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is a func.call with
-the topology as an attribute and `print` calls vx_print with a print site saying how to read
-the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const` is computed where
-it is used. The blocks come in the order code went into them, those that stop last.
+other one is the SSA value of its `let`. A reference names a place, a memref of rank 0 at an
+offset: a variable's cell (memref.cast) or a tensor's element (memref.subview, its indices
+checked); `*p` loads from it and `*p = v` stores to it (backend/places.py). What the
+interpreter checks as it runs inside an expression is made explicit, each check a branch to
+a block that calls the runtime's vx_stop with a stop site and never returns: a zero divisor
+and the minimum divided by -1 (E9001), an index outside its extent (E9003, after every index
+of the access is computed), a call nested too deep (E9006), no room for a tensor; a `Stop`
+exit is such a block. A `Drop` is a memref.dealloc. A tensor parameter that no other
+argument of any call shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as
+noalias. `&&` and `||` branch when their right side could stop or has effects, else they are
+arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is
+a func.call with the topology as an attribute and `print` calls vx_print with a print site
+saying how to read the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const`
+is computed where it is used. The blocks come in the order code went into them, those that
+stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
 
 
@@ -234,11 +236,18 @@ def _select_value(run, e):
 
 @lowering.on("Borrow")
 def _borrow(run, e):
-    """`&x`: the address of x's cell (a borrowed local lives in one); `&*p`: p."""
+    """`&x`: x's cell (a borrowed local lives in one) cast to a place; `&t[i]`: the view of
+    the element, its indices checked as a read's; `&*p`: p."""
+    b = run.state.b
     if e.value._prod == "Deref":
-        return run.state.b.lower(e.value.value)
+        return b.lower(e.value.value)
+    if e.value._prod == "Index":
+        ref, indices, tensor = access(b, e.value)
+        place = Ref(tensor.elem)
+        return b.op("Subview", ref, indices, tensor.mtype, place.mtype), place
     cell, t = _cell(run, e, e.value.name)
-    return cell, Ref(t)
+    place = Ref(t)
+    return b.op("Cast", cell, place.cell, place.mtype), place
 
 
 @lowering.on("Deref")

@@ -1,11 +1,11 @@
-"""type-scalars: Lnative -> Lscalars."""
+"""type-scalars: Lsafe -> Lscalars."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lscalars import Lscalars
-from ..languages.lnative import Lnative
+from ..languages.lsafe import Lsafe
 from ..nanopass import Pass
 from ..scalars import infer_program, report_refused
 from ..scalars.signatures import written
@@ -22,7 +22,7 @@ class State:
     item: str | None = None  # the item being rebuilt
 
 
-type_scalars = Pass("type-scalars", Lnative, Lscalars, """
+type_scalars = Pass("type-scalars", Lsafe, Lscalars, """
 Decide the machine type of every literal, operator, cast, `let`, loop variable and result.
 
 Within each function, types flow both ways, as Rust infers them: an integer literal takes the

@@ -280,6 +280,11 @@ class _Walk:
             return M["Store"](*operands[:2], operands[2:], str(op.operands[1].type), span=span)
         if name == "memref.collapse_shape" and ir.MemRefType(op.results[0].type).rank == 1:
             return M["Collapse"](result, *operands, otype, rtype, span=span)
+        if name == "memref.cast" and len(operands) == 1:
+            return M["Cast"](result, *operands, otype, rtype, span=span)
+        if name == "memref.subview" and ir.MemRefType(op.results[0].type).rank == 0 and \
+                len(operands) == 1 + ir.MemRefType(op.operands[0].type).rank:
+            return M["Subview"](result, operands[0], operands[1:], otype, rtype, span=span)
         if name == "memref.extract_aligned_pointer_as_index":
             return M["Pointer"](result, *operands, otype, span=span)
         if name == "vx.transfer" and len(operands) == 1 and rtype == otype:

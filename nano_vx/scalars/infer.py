@@ -10,8 +10,8 @@ from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
 from .rules import Rules
 from .signatures import Signatures, assigned_captures, is_literal, written
-from .terms import (UNLOWERED, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
-                    bad_negation, decide, find, reference_to, scalar_of, show, unify)
+from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
+                    bad_cast, bad_negation, decide, find, reference_to, scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -25,6 +25,22 @@ def _bad_field(t):
     if isinstance(t, Var) or isinstance(t, str) and t not in ("str", "void"):
         return None
     return f"printing an aggregate holding {show(t)}"
+
+
+def _has_statements(block) -> bool:
+    """Whether a block has statements, an `unsafe` block's that erase-raw-pointers moves
+    into it included."""
+    value = block.value
+    return bool(block.stmts) or value is not None and value._prod == "Unsafe" and \
+        _has_statements(value.body)
+
+
+def _bad_write(t):
+    """A write through a `*const` pointer: the interpreter stops on it (E9006), and native
+    code, which holds the pointer as its tensor, would write."""
+    t = find(t)
+    return "a write through a `*const` pointer" if isinstance(t, Ptr) and not t.mutable \
+        else None
 
 
 # The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
@@ -44,6 +60,8 @@ class Infer:
         self.judged: list = []  # (node, test, its type terms), tested again once solved
         self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
         self.if_lets: list = []  # the lets bound to an `if` value
+        self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
+        self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -56,6 +74,8 @@ class Infer:
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            if isinstance(find(self.ret), Ref):
+                self.returned_places(item)
             for node, bad, terms in self.judged:
                 what = bad(*(decide(t) for t in terms))
                 if what is not None:
@@ -74,6 +94,31 @@ class Infer:
             return bad.node, bad.what
         return None
 
+    def returned_places(self, fn):
+        """A reference returned names a place that outlives the call: an element of a
+        tensor (a buffer, which find-owned-buffers then leaves undropped) or what a
+        parameter names. A local's cell would be gone (the interpreter keeps it alive)."""
+        params = {p.name for p in fn.params}
+        returned = [fn.body.value] if fn.body.value is not None else []
+        stack = list(fn.body.stmts)
+        while stack:
+            node = stack.pop()
+            if node._prod == "Return" and node.value is not None:
+                returned.append(node.value)
+            if node._prod != "Closure":
+                stack.extend(child_nodes(node))
+        while returned:
+            e = returned.pop()
+            if e._prod == "IfExpr":  # each arm's value is returned (its returns are found)
+                returned.extend(arm.value for arm in (e.then, e.orelse) if arm.value is not None)
+                continue
+            place = e.value if e._prod == "Borrow" else None
+            if not (e._prod == "Local" and e.name in params or place is not None and (
+                    place._prod == "Index" or place._prod == "Deref" and
+                    place.value._prod == "Local" and place.value.name in params)):
+                raise Mismatch(e, "a reference returned that may name a local variable of "
+                                  "its function")
+
     def solved(self) -> dict:
         return {key: decide(t) for key, t in self.terms.items()}
 
@@ -86,6 +131,8 @@ class Infer:
     def bind(self, node, name, t):
         self.env[name] = t
         self.note(node, t)
+        if isinstance(find(t), Ptr):
+            self.pointers.append((node, find(t)))
 
     def judge(self, node, bad, *terms):
         """Refuse what native code would compute differently from the interpreter: now, on
@@ -110,9 +157,11 @@ class Infer:
     def value(self, e):
         """An expression whose value goes straight to a variable, to the result or nowhere:
         where an `if` may give a value, explicate-control turning it into branches that each
-        deliver their own. Elsewhere (an operand, an argument) only an `if` whose arms are
-        plain values is lowered (a select of the arm the condition picks)."""
-        if e._prod == "IfExpr":
+        deliver their own, and an `unsafe` block's statements may go before its statement
+        (erase-raw-pointers). Elsewhere (an operand, an argument) only an `if` whose arms
+        are plain values is lowered (a select of the arm the condition picks), and only an
+        `unsafe` block without statements."""
+        if e._prod in ("IfExpr", "Unsafe"):
             self.placed.add(id(e))
         return self.expr(e)
 
@@ -153,6 +202,11 @@ class Infer:
         if s.target._prod == "Deref" and isinstance(find(self.expr(s.target.value)), Tensor):
             # The reference erased, it would rebind the parameter instead.
             raise Mismatch(s, "an assignment of a whole tensor through a reference")
+        through = s.target.value if s.target._prod == "Deref" else \
+            s.target.base if s.target._prod == "Index" and s.target.base._prod != "Index" \
+            else None
+        if through is not None:
+            self.judge(s, _bad_write, self.expr(through))
         target = self.expr(s.target)
         if isinstance(find(target), Closure):
             raise Mismatch(s, "assignment to a closure")
@@ -199,7 +253,7 @@ class Infer:
     def _block_stmt(self, s):
         self.block(s.body)
 
-    @STATEMENTS.on("Break", "Continue", *CONTRACTS)  # a contract makes no code
+    @STATEMENTS.on("Break", "Continue", "UnsafeFn", *CONTRACTS)  # none of them makes code
     def _no_code(self, s):
         pass
 
@@ -207,7 +261,7 @@ class Infer:
 
     @EXPRESSIONS.on("IfExpr")
     def _if_expr(self, e):
-        if id(e) not in self.placed and (e.then.stmts or e.orelse.stmts):
+        if id(e) not in self.placed and (_has_statements(e.then) or _has_statements(e.orelse)):
             raise Mismatch(e, "an `if` value with statements in its arms inside a larger "
                               "expression (bind it with a `let` first)")
         unify(self.expr(e.cond), "bool", e.cond)
@@ -286,6 +340,8 @@ class Infer:
     @EXPRESSIONS.on("Cast")
     def _cast(self, e):
         source, target = self.expr(e.value), scalar_of(e.type, e)
+        if isinstance(target, Ptr):
+            raise Mismatch(e, "a cast to a raw pointer")
         self.judge(e, bad_cast, source, target)
         if is_literal(e.value) and isinstance(find(source), Var) and find(source).kind == "int":
             # A literal cast as it is written keeps its value: `9000000000 as i64`, the form
@@ -322,7 +378,10 @@ class Infer:
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
         if e._prod not in _LITERALS:
-            return self.expr(e)
+            t = self.expr(e)
+            if isinstance(find(t), Ptr):
+                raise Mismatch(e, "a print of a raw pointer")
+            return t
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
@@ -359,6 +418,8 @@ class Infer:
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
+        if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
+            return base.elem
         if not isinstance(base, Tensor):
             raise Mismatch(e, f"indexing {show(base)}")
         if len(base.dims) == 1:
@@ -398,13 +459,15 @@ class Infer:
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
         t = self.expr(e.value)
-        if isinstance(find(t), Ref):
-            raise Mismatch(e, "a transfer of a reference")
+        if isinstance(find(t), (Ref, Ptr)):
+            what = "a reference" if isinstance(find(t), Ref) else "a raw pointer"
+            raise Mismatch(e, f"a transfer of {what}")
         return t
 
     @EXPRESSIONS.on("Borrow")
     def _borrow(self, e):
-        """`&x` of a variable (its cell's address), `&*p` (p again), `&t` of a tensor (t)."""
+        """`&x` of a variable (its cell's address), `&t[i]` of an element (the element's
+        place in the buffer), `&*p` (p again), `&t` of a tensor (t)."""
         value = e.value
         inner = self.expr(value)
         if isinstance(find(inner), Tensor):
@@ -412,9 +475,18 @@ class Infer:
         if value._prod == "Local":
             return self.note(e, reference_to(inner, e.mutable, e))
         if value._prod == "Deref":
-            return self.note(e, Ref(find(self.expr(value.value)).target, e.mutable))
-        what = "an element of a tensor" if value._prod == "Index" else "a temporary value"
-        raise Mismatch(e, f"a reference to {what}")
+            ref = find(self.expr(value.value))
+            if isinstance(ref, Ptr):
+                raise Mismatch(e, "a reference to what a raw pointer points at")
+            return self.note(e, Ref(ref.target, e.mutable))
+        if value._prod == "Index":  # in native code, a view of the element in the buffer
+            base = value.base
+            while base._prod == "Index":
+                base = base.base
+            if isinstance(find(self.expr(base)), Ptr):
+                raise Mismatch(e, "a reference to what a raw pointer points at")
+            return self.note(e, reference_to(inner, e.mutable, e))
+        raise Mismatch(e, "a reference to a temporary value")
 
     @EXPRESSIONS.on("Deref")
     def _deref(self, e):
@@ -423,7 +495,29 @@ class Infer:
             return self.note(e, ref)
         if isinstance(ref, Ref):
             return self.note(e, ref.target)
+        if isinstance(ref, Ptr):
+            self.through_pointers.add(id(e))
+            return self.note(e, ref.elem)
         raise Mismatch(e, f"a dereference of {show(ref)}")
+
+    @EXPRESSIONS.on("AsPtr")
+    def _as_ptr(self, e):
+        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer: a rank-1
+        tensor's, whose element i is the pointer's `p[i]`."""
+        t = find(self.expr(e.value))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a pointer into {show(t)}")
+        if len(t.dims) != 1:
+            raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
+        return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
+
+    @EXPRESSIONS.on("Unsafe")
+    def _unsafe(self, e):
+        if e.body.stmts and id(e) not in self.placed:  # they have nowhere to go
+            raise Mismatch(e, UNLOWERED["Unsafe"])
+        t = Var("any")
+        self.block(e.body, t)
+        return "void" if e.body.value is None else t
 
     @EXPRESSIONS.on("Launch")
     def _launch(self, e):

@@ -4,7 +4,7 @@ constant's written types, and three questions about a node asked of the tree alo
 from __future__ import annotations
 
 from ..nanopass import child_nodes
-from .terms import Mismatch, Ref, Var, scalar_of
+from .terms import Var, scalar_of
 
 
 class Signatures:
@@ -29,10 +29,7 @@ class Signatures:
         if name not in self.rets:
             fn = self.fns[name]
             if fn.ret is not None:
-                ret = scalar_of(fn.ret, fn)
-                if isinstance(ret, Ref):  # its cell would not outlive the call
-                    raise Mismatch(fn, "a function that returns a reference to a scalar")
-                self.rets[name] = ret
+                self.rets[name] = scalar_of(fn.ret, fn)
             elif fn.on is not None and fn.body.value is not None:
                 self.rets[name] = Var("any")  # a kernel: its body's value decides
             else:

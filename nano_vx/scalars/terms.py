@@ -1,5 +1,5 @@
 """Type terms and their unification: a type is a scalar's name ("i32", "bool", "void", "str"),
-a Tensor, a Closure, a Ref, or a Var that unification decides."""
+a Tensor, a Closure, a Ref, a Ptr, or a Var that unification decides."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ UNLOWERED = {
     "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
     "StructLit": "a struct value", "EnumValue": "an enum value",
     "MatchValue": "a `match` on a value",
-    "PtrType": "a raw pointer", "AsPtr": "a raw pointer", "Unsafe": "an `unsafe` block",
+    "Unsafe": "an `unsafe` block with statements inside a larger expression (bind it with a "
+              "`let` first)",
 }
 
 
@@ -43,14 +44,26 @@ class Closure:
 
 @dataclass(frozen=True, eq=False)
 class Ref:
-    """A reference to a scalar variable: in native code, the address of its cell."""
+    """A reference to a scalar: in native code, the place it names (a variable's cell, an
+    element of a tensor's buffer)."""
 
     target: object  # the scalar's type
     mutable: bool
 
 
+@dataclass(eq=False)
+class Ptr:
+    """A raw pointer: in native code, the rank-1 tensor it points into (erase-raw-pointers),
+    so every pointer a function is given points into tensors of one size."""
+
+    elem: object  # the element's type
+    size: object  # the tensor's element count: an int, or a Var("size") its uses decide
+    mutable: bool
+
+
 class Var:
-    """An undecided type: a literal's ("int", "float") or anything's ("any")."""
+    """An undecided type: a literal's ("int", "float"), anything's ("any") or a pointed-into
+    tensor's element count ("size")."""
 
     __slots__ = ("kind", "parent", "value")
 
@@ -85,7 +98,9 @@ def fits(kind: str, t) -> bool:
         return t in INT_TYPES
     if kind == "float":
         return t in FLOATS
-    return True
+    if kind == "size":
+        return type(t) is int
+    return type(t) is not int
 
 
 def show(t) -> str:
@@ -98,6 +113,8 @@ def show(t) -> str:
         return "a closure"
     if isinstance(t, Ref):
         return f"&{'mut ' if t.mutable else ''}{show(t.target)}"
+    if isinstance(t, Ptr):
+        return f"*{'mut' if t.mutable else 'const'} {show(t.elem)}"
     return t
 
 
@@ -123,6 +140,14 @@ def unify(a, b, node):
     elif isinstance(a, Ref) and isinstance(b, Ref):
         unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
         return a
+    elif isinstance(a, Ptr) and isinstance(b, Ptr):
+        unify(a.elem, b.elem, node)  # a `*mut T` stands for a `*const T`
+        sizes = find(a.size), find(b.size)
+        if all(type(n) is int for n in sizes) and sizes[0] != sizes[1]:
+            raise Mismatch(node, f"a pointer into a tensor of {sizes[0]} elements where one "
+                                 f"into a tensor of {sizes[1]} is expected")
+        unify(a.size, b.size, node)
+        return a
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
 
 
@@ -145,6 +170,11 @@ def scalar_of(ty, node):
         ty = ty.inner
     if ty._prod == "BorrowType":
         return reference_to(scalar_of(ty.inner, node), ty.mutable, node)
+    if ty._prod == "PtrType":
+        elem = scalar_of(ty.inner, node)
+        if not isinstance(elem, str):
+            raise Mismatch(node, f"a raw pointer to {show(elem)}")
+        return Ptr(elem, Var("size"), ty.mutable)
     if ty._prod == "Scalar":
         return ty.name
     if ty._prod == "TensorType":
@@ -175,6 +205,8 @@ def decide(t):
         return Tensor(decide(t.elem), t.dims, t.node)
     if isinstance(t, Ref):
         return Ref(decide(t.target), t.mutable)
+    if isinstance(t, Ptr):
+        return Ptr(decide(t.elem), find(t.size), t.mutable)
     return t
 
 
@@ -183,7 +215,7 @@ def decide(t):
 
 def bad_binary(op: str, t):
     t = find(t)
-    if isinstance(t, (Tensor, Closure, Ref)) or t in ("str", "void") or \
+    if isinstance(t, (Tensor, Closure, Ref, Ptr)) or t in ("str", "void") or \
             op in BITWISE and (t in FLOATS or isinstance(t, Var) and t.kind == "float"):
         return f"'{op}' on {show(t)}"
     return None

@@ -493,8 +493,13 @@ class Check:
             if not isinstance(ref, Ref):
                 raise Mismatch(e, f"a dereference of {show(ref)}")
             return Ref(ref.target, e.mutable)
+        if value._prod == "Index":
+            t = find(self.index(value))
+            if not isinstance(t, str):
+                raise Mismatch(e, f"a reference to {show(t)}")
+            return Ref(t, e.mutable)
         if value._prod != "Local":
-            raise Mismatch(e, "a reference to what is not a variable")
+            raise Mismatch(e, "a reference to what is not a variable or an element")
         return Ref(self.scalar(value), e.mutable)
 
     @EXPRESSIONS.on("Deref")

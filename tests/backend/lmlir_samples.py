@@ -11,6 +11,8 @@ RUNTIME = (
     L["Declare"]("vx_stop", ("i32", "i64", "i64"), ()),
     L["Declare"]("vx_check_alloc", ("i32", "i64"), ()),
 )
+# The place a reference names: a memref of rank 0 at an offset.
+I32_PLACE, F32_PLACE = "memref<i32, strided<[], offset: ?>>", "memref<f32, strided<[], offset: ?>>"
 _SIGNED = frozenset({"i8", "i16", "i32", "i64"})
 
 
@@ -142,6 +144,8 @@ def every_op():
     cell = b.alloc("memref<i32>", "Alloca")
     b.store(b.const(7, "i32"), cell, (), "memref<i32>")
     seven = b.load(cell, (), "memref<i32>")
+    place = b.emit(L["Cast"](b.fresh(), cell, "memref<i32>", I32_PLACE)).result
+    b.store(seven, place, (), I32_PLACE)  # through the reference: the 7 it holds
     (fourteen,) = b.call("twice", (seven,), ("i32",))
     zero = b.compare("cmpi", "eq", fourteen, b.const(0, "i32"), "i32")
     b.end(L["CondBr"](zero, "bb3", (), "bb1", (fourteen,)), "bb1", (("d", "i32"),))
@@ -163,6 +167,9 @@ def every_op():
     b.store(b.convert("arith.sitofp", wide, "i64", "f32"), flat, ("i",), "memref<6xf32>")
     b.end(L["Br"]("bb2", (b.arith("addi", "i", b.index(1), "index"),)), "bb5")
 
+    element = b.emit(L["Subview"](b.fresh(), buf, (b.index(1), b.index(2)), "memref<2x3xf32>",
+                                  F32_PLACE)).result
+    b.store(b.load(element, (), F32_PLACE), element, (), F32_PLACE)  # the 5 it holds
     moved = b.emit(L["Transfer"](b.fresh(), buf, "memref<2x3xf32>", "CPU_DRAM", "GPU_HBM",
                                  "CPU_DRAM -> GPU_HBM", "slot0")).result
     moved_flat = b.emit(L["Collapse"](b.fresh(), moved, "memref<2x3xf32>",

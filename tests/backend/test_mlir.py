@@ -34,16 +34,18 @@ def test_every_op_verifies_and_keeps_its_transfers_and_attributes():
     assert '"vx.transfer"(%4) {dest = "CPU_DRAM"} : (i32) -> i32' in text
     assert 'func.func @main$kernel0(%arg0: memref<6xf32>) attributes {vx.topology = "GPU"}' \
         in text
-    assert 'call @main$kernel0(%collapse_shape_1) {vx.launch = "GPU"} : (memref<6xf32>) -> ()' \
+    assert 'call @main$kernel0(%collapse_shape_2) {vx.launch = "GPU"} : (memref<6xf32>) -> ()' \
         in text
-    assert 'llvm.call_intrinsic "llvm.fptosi.sat.i32.f32"(%cst_3) : (f32) -> i32' in text
+    assert 'llvm.call_intrinsic "llvm.fptosi.sat.i32.f32"(%cst_4) : (f32) -> i32' in text
     assert "llvm.intr.assume %10 : i1" in text
     assert "cf.cond_br %2, ^bb5, ^bb1(%1 : i32)" in text  # MLIR numbers blocks in order
+    assert ("memref.subview %alloc[%c1_1, %c2] [1, 1] [1, 1] : memref<2x3xf32> to "
+            "memref<f32, strided<[], offset: ?>>" in text)
 
 
 def test_the_lowering_pipeline():
     assert PIPELINE == (
-        "builtin.module(expand-strided-metadata, "
+        "builtin.module(expand-strided-metadata, lower-affine, "
         "finalize-memref-to-llvm{use-generic-functions=true}, "
         "convert-math-to-llvm, convert-arith-to-llvm, convert-cf-to-llvm, "
         "convert-func-to-llvm, reconcile-unrealized-casts)")

@@ -325,6 +325,27 @@ def test_a_kernel_launch_runs_like_a_call_and_shares_its_memref():
     assert run(kernel, main)[1] == 2
 
 
+def test_a_reference_names_a_place_a_cell_or_an_element_of_a_buffer():
+    place = "memref<i32, strided<[], offset: ?>>"
+    bump = func("bump", [block("bb0", [
+        L["Load"]("x", "p", [], place), const("one", 1, "i32"),
+        arith("y", "addi", "x", "one", "i32"), L["Store"]("y", "p", [], place)], ret())],
+        args=[("p", place)])
+    main = func("main", [block("bb0", [
+        L["Alloc"]("t", "memref<2x3xi32>"), L["Alloca"]("c", "memref<i32>"),
+        const("ten", 10, "i32"), L["Store"]("ten", "c", [], "memref<i32>"),
+        const("i", 1, "index"), const("j", 2, "index"),
+        L["Subview"]("e", "t", ["i", "j"], "memref<2x3xi32>", place),
+        L["Cast"]("r", "c", "memref<i32>", place),
+        call("bump", ["e"]), call("bump", ["e"]), call("bump", ["r"]),
+        L["Load"]("a", "t", ["i", "j"], "memref<2x3xi32>"),
+        L["Load"]("b", "c", [], "memref<i32>"),
+        const("hundred", 100, "i32"), arith("s", "muli", "a", "hundred", "i32"),
+        arith("v", "addi", "s", "b", "i32"),
+    ], ret("v"))], ["i32"])
+    assert run(bump, main)[1] == 211
+
+
 def test_an_entry_block_may_name_the_arguments():
     inc = func("inc", [block("bb0", [const("one", 1, "i32"), arith("r", "addi", "y", "one",
                                                                    "i32")],

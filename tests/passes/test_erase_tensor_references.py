@@ -32,10 +32,10 @@ def test_only_the_references_to_scalars_stay():
     assert [to_text(n).strip() for n in ran.nodes("BorrowType")] == ["&mut i64", "&i64"]
 
 
-# Hand-written Lnative: a reference to a reference to a tensor, read through twice, and a
+# Hand-written Lsafe: a reference to a reference to a tensor, read through twice, and a
 # kernel's parameter that is a reference to a tensor.
 DOUBLE_REFERENCE = """
-    // IL: Lnative
+    // IL: Lsafe
     fn total(t: &&Tensor<i32, [2], Memory::CPU_DRAM>) -> i32 {
         (*(*t))[0] + (*(*t))[1]
     }

@@ -37,6 +37,10 @@ def test_a_call_result_is_owned_when_the_callee_returns_only_buffers_it_made():
     assert owned["made"] == {"scratch"}  # `out` is returned: the caller's
 
 
+def test_a_buffer_an_element_of_which_is_borrowed_or_handed_to_a_place_result_is_nobodys():
+    assert _owned("places")["main"] == {"read"}
+
+
 def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
     assert _owned("cells")["main"] == {"fresh"}  # not shared, keep, nor moved = f(moved)
 

@@ -18,7 +18,8 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 REFUSED = {"e5010_try_pin": "`match` on a hardware state",
            "e5010_assigning_closure": "a closure that assigns to 'total', which it captures",
-           "e5010_element_reference": "a reference to an element of a tensor"}
+           "e5010_returned_local": "a reference returned that may name a local variable of "
+                                   "its function"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -89,10 +90,10 @@ def test_a_reference_to_a_tensor_is_erased_and_one_to_a_scalar_typed():
 
 
 
-# Hand-written Lnative: a variable first bound to a literal takes the type of what is later
+# Hand-written Lsafe: a variable first bound to a literal takes the type of what is later
 # assigned to it (an i64 result), and a closure's parameter the type of its argument.
 FLOWS_BOTH_WAYS = """
-    // IL: Lnative
+    // IL: Lsafe
     fn twice(x: i64) -> i64 {
         x * 2
     }
@@ -118,10 +119,10 @@ def test_handwritten_types_flow_from_later_uses(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-# Hand-written Lnative that skipped check-native-subset: a closure's parameter typed u8 by its
+# Hand-written Lsafe that skipped check-native-subset: a closure's parameter typed u8 by its
 # call is negated. type-scalars refuses it as the gate would, and leaves the function out.
 NEGATED_UNSIGNED = """
-    // IL: Lnative
+    // IL: Lsafe
     fn neg(n: u8) -> i32 {
         let h: ~_ = |x| {
             -x
