@@ -34,8 +34,12 @@ class Tensor:
     node: object  # the TensorType as written, for the rebuilt `let`
 
 
-@dataclass
+@dataclass(eq=False)
 class Closure:
+    """A closure value's signature. Two closures that meet (the arms of an `if`, a variable
+    assigned either, a parameter passed either) have one signature: native code holds a
+    closure value as the number of its closure, and a call through it picks the function."""
+
     params: list
     ret: object
     node: object
@@ -123,6 +127,11 @@ def unify(a, b, node):
     elif isinstance(a, Ref) and isinstance(b, Ref):
         unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
         return a
+    elif isinstance(a, Closure) and isinstance(b, Closure) and len(a.params) == len(b.params):
+        for p, q in zip(a.params, b.params):
+            unify(p, q, node)
+        unify(a.ret, b.ret, node)
+        return a
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
 
 
@@ -162,6 +171,8 @@ def scalar_of(ty, node):
         return Tensor(elem, tuple(d.value for d in ty.dims), ty)
     if ty._prod == "OpaqueType":
         return Var("any")
+    if ty._prod == "ClosureType":
+        return Closure([scalar_of(p, node) for p in ty.params], scalar_of(ty.ret, node), ty)
     raise Mismatch(node, UNLOWERED.get(ty._prod, ty._prod))
 
 
@@ -175,6 +186,8 @@ def decide(t):
         return Tensor(decide(t.elem), t.dims, t.node)
     if isinstance(t, Ref):
         return Ref(decide(t.target), t.mutable)
+    if isinstance(t, Closure):
+        return Closure([decide(p) for p in t.params], decide(t.ret), t.node)
     return t
 
 
