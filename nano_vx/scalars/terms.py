@@ -118,6 +118,8 @@ def unify(a, b, node):
             return a
     elif isinstance(a, Var) or isinstance(b, Var):
         var, t = (a, b) if isinstance(a, Var) else (b, a)
+        if isinstance(t, Closure) and _holds(t, var):
+            raise Mismatch(node, "a closure whose type holds itself")
         if fits(var.kind, t):
             var.value = t
             return t
@@ -133,6 +135,18 @@ def unify(a, b, node):
         unify(a.ret, b.ret, node)
         return a
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
+
+
+def _holds(closure: Closure, var: Var) -> bool:
+    """Whether the signature of a closure holds the type variable var (an infinite type)."""
+    stack = [closure]
+    while stack:
+        t = find(stack.pop())
+        if t is var:
+            return True
+        if isinstance(t, Closure):
+            stack += [*t.params, t.ret]
+    return False
 
 
 def reference_to(t, mutable: bool, node):

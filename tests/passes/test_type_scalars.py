@@ -17,7 +17,8 @@ from front import _printed, assert_prints_the_same, run_front
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 REFUSED = {"e5010_try_pin": "`match` on a hardware state",
-           "e5010_assigning_closure": "a closure that assigns to 'total', which it captures",
+           "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
+                                     "of the closure around it",
            "e5010_element_reference": "a reference to an element of a tensor"}
 
 
