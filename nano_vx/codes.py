@@ -361,8 +361,9 @@ _ENTRIES = [
          "the back end's passes cannot take apart (one a call makes on the right of `&&` or "
          "`||` or in a loop's condition, a generic struct holding another aggregate, a struct "
          "returned holding two tensors, a `print` of one needing more than 64 arms), "
-         "differentiation, a closure returned from the closure whose variables it reads, or "
-         "printed, compared or called in a `spawn` body, a reference to an "
+         "differentiation, a closure value reading a variable of the closure or the block "
+         "around it (it could be called once they are over), or printed, compared or called "
+         "in a `spawn` body, a reference to an "
          "element of a tensor or to a temporary, a function returning a reference to a scalar. "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),

@@ -57,6 +57,7 @@ class Infer:
         self.if_lets: list = []  # the lets bound to an `if` value
         self.direct: set = set()  # id() of each closure only called where its `let` names it
         self.inner: set = set()  # the locals bound inside closures
+        self.top: set = set()  # the parameters and the locals the body's own `let`s bind
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -69,6 +70,8 @@ class Infer:
             self.direct = {id(c) for c in direct_closures(item).values()}
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
+            self.top = {p.name for p in item.params} | \
+                {s.name for s in item.body.stmts if s._prod == "Let"}
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
@@ -374,11 +377,15 @@ class Infer:
             if isinstance(find(self.env.get(name)), (Tensor, Ref)):
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
-        if id(e) not in self.direct:  # a value: called where the closure around it is over
-            inner = [name for name in captures(e) if name in self.inner]
-            if inner:
-                raise Mismatch(e, f"a closure used as a value that captures '{inner[0]}', a "
+        # A value is called where what it reads must still be in scope: a variable of the
+        # closure around it is not once that closure returns, nor one of a block once it ends.
+        for name in captures(e) if id(e) not in self.direct else ():
+            if name in self.inner:
+                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
+            if name not in self.top:
+                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
+                                  f"variable of a block inside its function")
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")

@@ -123,6 +123,9 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     ("let f = |x: i32| x + 1;\n    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
+    ("let mut f = |x: i32| x;\n    for i in 0..2 {\n        f = |x: i32| x + i;\n    }\n"
+     "    print(f(1));", "a closure used as a value that captures 'i', a variable of a block "
+                        "inside its function"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    print(f == g);", "'==' on a closure"),
 ])
 def test_what_native_code_does_not_lower_of_closure_values(body, what):
