@@ -105,3 +105,44 @@ def test_handwritten_a_lifted_name_already_taken(run_pass, snapshot_txt):
     assert [item.name for item in ran.tree.items] == ["main$closure0", "main", "main$closure1"]
     assert _printed(ran.before) == _printed(ran.tree) == "3\n200\n"
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Lscalars: the dispatcher's name is taken too, and it reads a variable bound
+# after the first call through the value (passed as a zero there: no closure reading it has
+# been made yet).
+DISPATCHER_NAME_TAKEN = """
+    // IL: Lscalars
+    fn main$call0() -> void {
+    }
+
+    fn main() -> void {
+        let c: bool = true;
+        let f: fn(i32) -> i32 = if c {
+            |x: i32| -> i32 {
+                x
+            }
+        } else {
+            |y: i32| -> i32 {
+                -[i32]y
+            }
+        };
+        @print(f(2i32));
+        let k: i32 = 10i32;
+        let g: fn(i32) -> i32 = |z: i32| -> i32 {
+            z +[i32] k
+        };
+        let h: fn(i32) -> i32 = g;
+        @print(f(3i32));
+        @print(h(4i32));
+    }
+"""
+
+
+def test_handwritten_a_dispatcher_name_already_taken(run_pass, snapshot_txt):
+    ran = run_pass("lift-closures", DISPATCHER_NAME_TAKEN)
+    assert ran.codes == []
+    assert [item.name for item in ran.tree.items] == [
+        "main$call0", "main", "main$closure0", "main$closure1", "main$call1", "main$closure2"]
+    assert _printed(ran.before) == _printed(ran.tree) == "2\n3\n14\n"
+    assert "@main$call1(f, 2i32, 0i32)" in ran.dump and "@main$call1(f, 3i32, k)" in ran.dump
+    assert ran.dump == snapshot_txt
