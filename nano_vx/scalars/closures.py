@@ -37,12 +37,12 @@ def captures(closure) -> list[str]:
                               if n._prod == "Local" and n.name not in bound))
 
 
-def by_reference(closure) -> list[str]:
-    """The locals around a closure it assigns to or lends: lifted, it receives a reference
-    to each (the others it receives by value, read when it is called)."""
+def by_reference(closure, lent: bool = True) -> list[str]:
+    """The locals around a closure it assigns to or (`lent`) lends: lifted, it receives a
+    reference to each (the others it receives by value, read when it is called)."""
     bound = bound_in(closure)
     places = [n.target for n in descendants(closure.body) if n._prod == "Assign"] + \
-        [n.value for n in descendants(closure.body) if n._prod == "Borrow"]
+        [n.value for n in descendants(closure.body) if lent and n._prod == "Borrow"]
     return list(dict.fromkeys(p.name for p in places
                               if p._prod == "Local" and p.name not in bound))
 

@@ -372,8 +372,9 @@ class Infer:
         self.block(e.body, ret)
         if e.body.value is None:
             unify(ret, "void", e)
-        # lift-closures passes what a closure assigns or lends by reference, a scalar's cell.
-        for name in by_reference(e):
+        # lift-closures passes what a closure assigns or lends by reference, a scalar's cell
+        # (a tensor lent is its buffer, passed as it is).
+        for name in by_reference(e, lent=False):
             if isinstance(find(self.env.get(name)), (Tensor, Ref)):
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
