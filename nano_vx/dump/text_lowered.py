@@ -57,6 +57,7 @@ expr("Cast", "value source type",
 line("For", "var type start end body",
      "for {var}: {type} in {start:HEADER}..{end:HEADER} {body}")
 expr("Closure", "params ret body", "|{params}| -> {ret} {body}", prec=CLOSURE)
+expr("ClosureType", "params ret", "fn({params}) -> {ret}")
 line("Fn", "name params on ret bounds blocks",
      "fn {name}({params})", Opt(" on {on}"), " -> {ret}", Opt(" where {bounds}"), " {{",
      Lines("blocks", nest=False, stmt=True, close="always"), "}}")

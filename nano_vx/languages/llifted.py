@@ -1,4 +1,5 @@
-"""Llifted: no closures; each became a function of the program, its captures extra parameters."""
+"""Llifted: no closures; each became a function of the program, its captures extra parameters,
+and a closure value the number of its closure."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from .lscalars import Lscalars
 Llifted = Lscalars.extend(
     "Llifted",
     "Lscalars without closures: a closure is a function whose captures are parameters, and "
-    "its calls pass them; no value is opaque any more",
-    remove={"Expr": ["Closure"], "Type": ["OpaqueType"]},
+    "its calls pass them; a closure value is the number of its closure, and a call through "
+    "it calls the function that number picks",
+    remove={"Expr": ["Closure"], "Type": ["OpaqueType", "ClosureType"]},
 )

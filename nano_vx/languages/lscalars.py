@@ -13,7 +13,7 @@ from .lsafe import Lsafe
 Lscalars = Lsafe.extend(
     "Lscalars",
     "Lsafe with scalar types decided: literals, operators, casts, lets, loop variables, "
-    "parameters and every function's result carry a type",
+    "parameters and every function's result carry a type, a closure value its signature",
     remove={
         "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "MethodCall", "ArrayLit", "Closure"],
         "Stmt": ["Let", "For"],
@@ -36,9 +36,11 @@ Lscalars = Lsafe.extend(
             prod("Cast", "value: Expr, source: scalar, type: Type", "source: the value's type"),
             prod("Closure", "params: Param*, ret: Type, body: Block"),
         ],
+        "Type": [prod("ClosureType", "params: Type*, ret: Type",
+                      "a closure value's: what it is called with, what it returns")],
         "Stmt": [
             prod("Let", "name: uname, mutable: bool, type: Type, value: Expr",
-                 "the type is decided: a scalar, a tensor, or opaque for a closure"),
+                 "the type is decided: a scalar, a tensor, or a closure's"),
             prod("For", "var: uname, type: scalar, start: Expr, end: Expr, body: Block"),
         ],
     },

@@ -12,7 +12,7 @@ Refuse what native code does not lower (E5010): the gate of the back end, after 
 Native code needs a machine type for every value, so what scalar inference cannot type is
 refused here: a `match` on a hardware state, a topology or memory-space value, what
 scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
-differentiation, a closure used other than by calling it, a
+differentiation, a closure value reading a variable of the closure or the block around it, a
 reference to a temporary, a reference returned that may name a local of its function, raw
 pointers native code cannot hold as the tensor they point into (erase-raw-pointers), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,

@@ -6,8 +6,12 @@ from dataclasses import dataclass, field
 
 from ..languages.lscalars import Lscalars
 from ..languages.llifted import Llifted
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
+from ..scalars import refuse
+from ..scalars.closures import bound_in, by_reference, captures, direct_closures, \
+    visible_at_calls
+from ..values.numbers import INT_TYPES
 
 L = Llifted
 
@@ -16,7 +20,15 @@ L = Llifted
 class State:
     fn: object = None  # the function being walked
     types: dict = field(default_factory=dict)  # its locals -> their types
-    lifted: dict = field(default_factory=dict)  # closure local -> (function, captures)
+    direct: dict = field(default_factory=dict)  # a local only called -> its closure
+    names: dict = field(default_factory=dict)  # id(closure) -> (its function, its number)
+    needs: dict = field(default_factory=dict)  # id(closure) -> what its calls pass it
+    by_ref: set = field(default_factory=set)  # the locals passed by reference
+    values: dict = field(default_factory=dict)  # signature -> the closures used as values
+    reach: dict = field(default_factory=dict)  # signature -> what a call through one passes
+    visible: dict = field(default_factory=dict)  # id(call) -> the locals in scope there
+    frames: list = field(default_factory=list)  # the captures of each closure being lifted
+    dispatchers: dict = field(default_factory=dict)  # signature -> its dispatching function
     made: list = field(default_factory=list)  # the functions lifted out of it
     taken: set = field(default_factory=set)  # the names of the program's functions
 
@@ -24,12 +36,15 @@ class State:
 lift_closures = Pass("lift-closures", Lscalars, Llifted, """
 Make each closure a function of the program, and each call of it a call of that function.
 
-`let f = |x: T| body;` in function g becomes the function `g$closure<n>` (the n-th closure of
-g, in source order, or the next number no function has), whose parameters are the closure's and then the variables of g the body
-reads, in order of first use; a call `f(a)` passes them after its arguments: `g$closure0(a,
-k)`. The values are read at the call, so a closure sees what its variables hold when it is
-called, as it did. (check-native-subset refused a closure that assigns to a variable it captures.)
-The `let` of the closure disappears. Lifted functions follow the function they came from.
+The n-th closure of g, in source order, becomes the function `g$closure<n>` (or the next
+number no function has), whose parameters are the closure's and then the variables around it
+that it reads (those its own calls need included), in order of first use; a call passes them
+after its arguments, read then, so a closure sees what its variables hold when it is called,
+as the interpreter's does. A variable a closure assigns or lends is passed by reference.
+A closure bound by `let` and only called loses its `let`: each call calls its function.
+Any other closure is a value (stored, passed, returned, chosen by an `if`): it is the number
+n + 1, and a call through it calls `g$call<k>`, which calls the closure of that number among
+g's closures of its signature (defunctionalization), passed what all of them read.
 """, state=State)
 
 
@@ -41,51 +56,233 @@ def _program(run, program):
         if item._prod != "Fn":
             items.append(run.walk(item))
             continue
-        run.state.fn, run.state.types = item, _binder_types(item)
-        run.state.lifted, run.state.made = {}, []
+        _survey(run.state, item)
         items.append(run.walk(item))
         items += run.state.made
     return L["Program"](tuple(items), span=program.span)
 
 
+def _survey(st: State, fn) -> None:
+    """Name every closure of fn and decide what each call of one passes."""
+    st.fn, st.types, st.direct = fn, _binder_types(fn), direct_closures(fn)
+    st.visible, st.frames, st.made, st.dispatchers = visible_at_calls(fn), [], [], {}
+    closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
+    st.names = {}
+    for c in closures:
+        st.names[id(c)] = (_fresh(st, f"{fn.name}$closure", len(st.names)), len(st.names) + 1)
+    direct = {id(c) for c in st.direct.values()}
+    st.values = {}
+    for c in closures:
+        if id(c) not in direct:
+            st.values.setdefault(_signature([p.type for p in c.params], c.ret), []).append(c)
+    st.by_ref = {name for c in closures for name in by_reference(c)}
+    st.needs = {id(c): [] for c in closures}
+    bound = {id(c): bound_in(c) for c in closures}
+    while True:  # a closure's calls need what their callees read: to the fixpoint
+        st.reach = {key: list(dict.fromkeys(n for c in cs for n in st.needs[id(c)]))
+                    for key, cs in st.values.items()}
+        needs = {id(c): [n for n in _reads(st, c) if n not in bound[id(c)]] for c in closures}
+        done = all(set(needs[k]) == set(st.needs[k]) for k in needs)
+        st.needs = needs
+        if done:
+            return
+
+
+def _reads(st: State, closure) -> list:
+    """What a closure reads around it, with what the calls in it pass, in order of first use."""
+    outer = set(captures(closure))
+    callees = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
+    reads: dict = {}
+    for n in descendants(closure.body):
+        if n._prod != "Local":
+            continue
+        if n.name in st.direct:
+            reads.update(dict.fromkeys(st.needs[id(st.direct[n.name])]))
+            continue
+        if n.name in outer:
+            reads[n.name] = None
+        if id(n) in callees:
+            reads.update(dict.fromkeys(st.reach.get(_called(st.types[n.name]), ())))
+    return list(reads)
+
+
 @lift_closures.on("Let", splice=True)
 def _let(run, let):
-    if let.value._prod != "Closure":
+    if let.value._prod != "Closure" or let.name not in run.state.direct:
         return (run.rebuild(let),)
-    closure, fn = let.value, run.state.fn
-    body = run.walk(closure.body)  # closures it defines are lifted first
-    captured = []
-    for local in _captures(closure):  # a closure it calls passes on that one's captures
-        inner = run.state.lifted[local][1] if local in run.state.lifted else [local]
-        captured += [c for c in inner if c not in captured]
-    n = len(run.state.made)
-    while f"{fn.name}$closure{n}" in run.state.taken:  # only a hand-written IL has one
-        n += 1
-    name = f"{fn.name}$closure{n}"
-    run.state.taken.add(name)
-    params = run.walk_seq(closure.params) + tuple(
-        L["Param"](local, run.state.types[local], span=closure.span) for local in captured)
-    run.state.made.append(L["Fn"](name, params, fn.on, run.walk(closure.ret), (), body,
-                                  span=closure.span))
-    run.state.lifted[let.name] = (name, captured)
+    _lift(run, let.value)
     return ()
+
+
+@lift_closures.on("Closure")
+def _closure(run, closure):
+    _lift(run, closure)
+    return L["Int"](run.state.names[id(closure)][1], "i32", span=closure.span)
+
+
+def _lift(run, closure) -> None:
+    st = run.state
+    captured = st.needs[id(closure)]
+    st.frames.append(captured)
+    body = run.walk(closure.body)  # closures it defines are lifted first
+    st.frames.pop()
+    params = run.walk_seq(closure.params) + _capture_params(run, captured, closure.span)
+    st.made.append(L["Fn"](st.names[id(closure)][0], params, st.fn.on, run.walk(closure.ret),
+                           (), body, span=closure.span))
+
+
+def _capture_params(run, names, span) -> tuple:
+    params = []
+    for name in names:
+        ty = run.walk(run.state.types[name])
+        if name in run.state.by_ref:
+            ty = L["BorrowType"](ty, True, span=span)
+        params.append(L["Param"](name, ty, span=span))
+    return tuple(params)
 
 
 @lift_closures.on("Call")
 def _call(run, call):
-    callee = call.callee
-    if callee._prod != "Local" or callee.name not in run.state.lifted:
+    callee, st = call.callee, run.state
+    if callee._prod != "Local":
         return run.rebuild(call)
-    name, captured = run.state.lifted[callee.name]
-    args = run.walk_seq(call.args) + tuple(L["Local"](c, span=call.span) for c in captured)
-    return L["Call"](L["Global"](name, span=callee.span), args, span=call.span)
+    args, span = run.walk_seq(call.args), call.span
+    if callee.name in st.direct:
+        closure = st.direct[callee.name]
+    else:
+        key = _called(st.types[callee.name])
+        closures = st.values.get(key, [])
+        if len(closures) != 1:  # through the dispatcher of its signature
+            name = _dispatcher(run, key, st.types[callee.name], span)
+            args = (run.walk(callee), *args, *_passed(run, st.reach.get(key, ()), call))
+            return L["Call"](L["Global"](name, span=span), args, span=span)
+        closure = closures[0]
+    args += _passed(run, st.needs[id(closure)], call)
+    return L["Call"](L["Global"](st.names[id(closure)][0], span=span), args, span=span)
 
 
-@lift_closures.on("Closure", "OpaqueType")
-def _closure(run, node):
-    # check-native-subset refused every closure that is not bound by a `let` and called, and only
-    # such a `let`, which _let removes, has an opaque type.
-    raise AssertionError(f"a {node._prod} outside a closure's `let` reached lift-closures")
+def _passed(run, names, call) -> tuple:
+    """The captures a call passes: each variable, by reference where it is, or a zero for one
+    not in scope there (no closure that reads it has been made yet)."""
+    st, span, args = run.state, call.span, []
+    frame = st.frames[-1] if st.frames else ()
+    for name in names:
+        local = L["Local"](name, span=span)
+        if name in frame:
+            args.append(local)
+        elif name in st.visible[id(call)]:
+            args.append(L["Borrow"](local, True, span=span) if name in st.by_ref else local)
+        else:
+            args.append(_zero(run, run.walk(st.types[name]), call, name))
+    return tuple(args)
+
+
+def _zero(run, ty, node, name: str):
+    span = node.span
+    if ty._prod == "Scalar" and ty.name == "bool":
+        return L["Bool"](False, span=span)
+    if ty._prod == "Scalar" and ty.name not in ("void", "str"):
+        return L["Int" if ty.name in INT_TYPES else "Float"](
+            0 if ty.name in INT_TYPES else 0.0, ty.name, span=span)
+    refuse(run.ctx.diagnostics, run.state.fn.name, node,
+           f"a call of a closure that may read '{name}' where it is not in scope")
+    return L["Bool"](False, span=span)
+
+
+def _dispatcher(run, key, sig, span) -> str:
+    """The function a call through a closure value of this signature calls: it calls the
+    closure the value's number names."""
+    st = run.state
+    if key in st.dispatchers:
+        return st.dispatchers[key]
+    name = st.dispatchers[key] = _fresh(st, f"{st.fn.name}$call", len(st.dispatchers))
+    reach = st.reach.get(key, [])
+    used = set(reach)
+    tag, formals = _uname("closure", used), [_uname(f"arg{i}", used) for i in
+                                             range(len(sig.params))]
+    params = (L["Param"](tag, L["Scalar"]("i32", span=span), span=span),
+              *(L["Param"](a, run.walk(t), span=span) for a, t in zip(formals, sig.params)),
+              *_capture_params(run, reach, span))
+    ret = run.walk(sig.ret)
+    void = ret._prod == "Scalar" and ret.name == "void"
+    arms = []
+    for closure in st.values.get(key, []):
+        lifted, number = st.names[id(closure)]
+        args = [L["Local"](a, span=span) for a in (*formals, *st.needs[id(closure)])]
+        called = L["Call"](L["Global"](lifted, span=span), tuple(args), span=span)
+        leave = (L["ExprStmt"](called, span=span), L["Return"](None, span=span)) if void \
+            else (L["Return"](called, span=span),)
+        test = L["Binary"]("==", "i32", L["Local"](tag, span=span),
+                           L["Int"](number, "i32", span=span), span=span)
+        arms.append(L["If"](test, False, L["Block"](leave, None, span=span), None, span=span))
+    # The last arm needs no test; with none, no closure of the signature is ever made.
+    stmts = tuple(arms[:-1]) + tuple(arms[-1].then.stmts) if arms else \
+        () if void else (L["Return"](_zero(run, ret, sig, "its result"), span=span),)
+    st.made.append(L["Fn"](name, params, st.fn.on, ret, (), L["Block"](stmts, None, span=span),
+                           span=span))
+    return name
+
+
+@lift_closures.on("Local")
+def _local(run, local):
+    frame = run.state.frames[-1] if run.state.frames else ()
+    if local.name in run.state.by_ref and local.name in frame:  # received by reference
+        return L["Deref"](local, span=local.span)
+    return local
+
+
+@lift_closures.on("Borrow")
+def _borrow(run, borrow):
+    value, frame = borrow.value, run.state.frames[-1] if run.state.frames else ()
+    if value._prod == "Local" and value.name in run.state.by_ref and value.name in frame:
+        return value  # the reference it received
+    return run.rebuild(borrow)
+
+
+@lift_closures.on("ClosureType")
+def _closure_type(run, ty):
+    return L["Scalar"]("i32", span=ty.span)  # the number of the closure
+
+
+@lift_closures.on("OpaqueType")
+def _opaque(run, node):
+    raise AssertionError("type-scalars decided every type, a closure value's its signature")
+
+
+def _signature(params, ret):
+    return tuple(_key(p) for p in params), _key(ret)
+
+
+def _called(ty):
+    """The signature of a call through a value of this type."""
+    return _signature(ty.params, ty.ret)
+
+
+def _key(ty):
+    """A type as compared between signatures: a tensor by its elements and extents, wherever
+    it is placed, every closure value alike (a number)."""
+    if ty._prod == "ClosureType":
+        return "fn"
+    if ty._prod == "TensorType":
+        return ("tensor", _key(ty.elem), tuple(getattr(d, "value", None) for d in ty.dims))
+    if ty._prod == "BorrowType":
+        return ("&", _key(ty.inner))
+    return getattr(ty, "name", ty._prod)
+
+
+def _fresh(st: State, stem: str, n: int) -> str:
+    while f"{stem}{n}" in st.taken:  # only a hand-written IL has one
+        n += 1
+    st.taken.add(f"{stem}{n}")
+    return f"{stem}{n}"
+
+
+def _uname(stem: str, used: set) -> str:
+    name = stem
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name
 
 
 def _binder_types(fn) -> dict:
@@ -99,20 +296,3 @@ def _binder_types(fn) -> dict:
             types[node.var] = Lscalars["Scalar"](node.type, span=node.span)
         stack.extend(child_nodes(node))
     return types
-
-
-def _captures(closure) -> list[str]:
-    """The locals a closure's body reads but does not bind, in order of first use."""
-    bound = {p.name for p in closure.params}
-    used: list[str] = []
-    stack = [closure.body]
-    while stack:
-        node = stack.pop()
-        if node._prod == "Let":
-            bound.add(node.name)
-        elif node._prod == "For":
-            bound.add(node.var)
-        elif node._prod == "Local" and node.name not in used:
-            used.append(node.name)
-        stack.extend(reversed(child_nodes(node)))
-    return [name for name in used if name not in bound]

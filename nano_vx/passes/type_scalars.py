@@ -90,7 +90,7 @@ def _let(run, let):
     ty = _decided(run, let)
     # A tensor's inferred type is kept: it says which space the tensor is in.
     placed = isinstance(ty, Tensor) and let.type._prod != "OpaqueType"
-    keep = run.walk(let.type) if written(let) or placed or isinstance(ty, Closure) else None
+    keep = run.walk(let.type) if written(let) or placed else None
     return L["Let"](let.name, let.mutable, _type_node(ty, let.span, keep), run.walk(let.value),
                     span=let.span)
 
@@ -148,4 +148,7 @@ def _type_node(t, span, keep=None):
                                          None, span=span)
     if isinstance(t, Ref):
         return L["BorrowType"](L["Scalar"](t.target, span=span), t.mutable, span=span)
+    if isinstance(t, Closure):
+        return L["ClosureType"](tuple(_type_node(p, span) for p in t.params),
+                                _type_node(t.ret, span), span=span)
     return L["Scalar"](t, span=span)

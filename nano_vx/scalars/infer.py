@@ -8,8 +8,9 @@ from ..languages.lassumed import Lassumed
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
+from .closures import bound_in, by_reference, captures, direct_closures
 from .rules import Rules
-from .signatures import Signatures, assigned_captures, is_literal, written
+from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
                     bad_cast, bad_negation, decide, find, reference_to, scalar_of, show, unify)
 
@@ -41,6 +42,14 @@ def _bad_write(t):
     t = find(t)
     return "a write through a `*const` pointer" if isinstance(t, Ptr) and not t.mutable \
         else None
+def _closure_outside(t):
+    """A closure value handed to another function of the program: its closures are numbered
+    within the function that makes them."""
+    return "a closure passed to a function" if isinstance(find(t), Closure) else None
+
+
+def _printed_closure(t):
+    return "printing a closure" if isinstance(find(t), Closure) else None
 
 
 # The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
@@ -62,6 +71,9 @@ class Infer:
         self.if_lets: list = []  # the lets bound to an `if` value
         self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
+        self.direct: set = set()  # id() of each closure only called where its `let` names it
+        self.inner: set = set()  # the locals bound inside closures
+        self.top: set = set()  # the parameters and the locals the body's own `let`s bind
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -71,6 +83,11 @@ class Infer:
                 unify(self.expr(item.value), scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
+            self.direct = {id(c) for c in direct_closures(item).values()}
+            self.inner = set().union(*(bound_in(n) for n in descendants(item)
+                                       if n._prod == "Closure"))
+            self.top = {p.name for p in item.params} | \
+                {s.name for s in item.body.stmts if s._prod == "Let"}
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
@@ -80,10 +97,12 @@ class Infer:
                 what = bad(*(decide(t) for t in terms))
                 if what is not None:
                     raise Mismatch(node, what)
+            if isinstance(find(self.ret), Closure):
+                raise Mismatch(item, "a function returning a closure")
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
-                        and t.kind != "any"):
+                        and t.kind != "any" or isinstance(t, Closure)):
                     raise Mismatch(let.value, "an `if` whose value is not a scalar")
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
@@ -171,12 +190,15 @@ class Infer:
             raise Mismatch(e, UNLOWERED.get(e._prod, e._prod))
         return rule(self, e)
 
-    def call(self, e, params, ret):
+    def call(self, e, params, ret, outside=False):
+        """`outside`: the callee is a function of the program, not a closure."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
         for arg, p in zip(e.args, params):
-            unify(self.expr(arg), p, arg)
+            t = unify(self.expr(arg), p, arg)
+            if outside:
+                self.judge(arg, _closure_outside, t)
         return ret
 
     def topo(self, ref):
@@ -208,8 +230,6 @@ class Infer:
         if through is not None:
             self.judge(s, _bad_write, self.expr(through))
         target = self.expr(s.target)
-        if isinstance(find(target), Closure):
-            raise Mismatch(s, "assignment to a closure")
         if s.op in ("<<=", ">>="):  # the amount is any integer
             unify(target, Var("int"), s)
             unify(self.expr(s.value), Var("int"), s.value)
@@ -361,18 +381,23 @@ class Infer:
                 self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
-            return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name))
+            return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
+                             outside=True)
         if callee._prod == "Global" and callee.name in MATH:
             # check-calls judged the count and kinds: the result is the arguments' one type.
             t = Var("float" if callee.name in FLOAT_ONLY else "any")
             for arg in e.args:
                 t = unify(t, self.expr(arg), arg)
             return self.note(e, t)
-        if callee._prod == "Local" and isinstance(find(self.env.get(callee.name)), Closure):
+        if callee._prod == "Local" and callee.name in self.env:
             closure = find(self.env[callee.name])
-            return self.call(e, closure.params, closure.ret)
+            if isinstance(closure, Var) and closure.kind == "any":  # a closure's parameter
+                closure = unify(closure, Closure([Var("any") for _ in e.args], Var("any"),
+                                                 None), e)
+            if isinstance(closure, Closure):
+                return self.call(e, closure.params, closure.ret)
         raise Mismatch(e, "a call of something other than a function or a closure "
-                          "bound by `let`")
+                          "a variable holds")
 
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
@@ -381,6 +406,7 @@ class Infer:
             t = self.expr(e)
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
+            self.judge(e, _printed_closure, t)
             return t
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
@@ -402,12 +428,21 @@ class Infer:
         self.block(e.body, ret)
         if e.body.value is None:
             unify(ret, "void", e)
-        assigned = assigned_captures(e)
-        if assigned:
-            raise Mismatch(e, f"a closure that assigns to '{assigned[0]}', which it captures")
-        borrowed = assigned_captures(e, borrowed=True)
-        if borrowed:
-            raise Mismatch(e, f"a closure that borrows '{borrowed[0]}', which it captures")
+        # lift-closures passes what a closure assigns or lends by reference, a scalar's cell
+        # (a tensor lent is its buffer, passed as it is).
+        for name in by_reference(e, lent=False):
+            if isinstance(find(self.env.get(name)), (Tensor, Ref)):
+                raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
+                                  f"and which holds {show(self.env[name])}")
+        # A value is called where what it reads must still be in scope: a variable of the
+        # closure around it is not once that closure returns, nor one of a block once it ends.
+        for name in captures(e) if id(e) not in self.direct else ():
+            if name in self.inner:
+                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
+                                  f"variable of the closure around it")
+            if name not in self.top:
+                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
+                                  f"variable of a block inside its function")
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
@@ -525,6 +560,7 @@ class Infer:
             self.expr(arg)
         self.topo(e.topo)
         if e.kernel in self.sigs.fns:
-            return self.call(e, self.sigs.params(e.kernel), self.sigs.ret(e.kernel))
+            return self.call(e, self.sigs.params(e.kernel), self.sigs.ret(e.kernel),
+                             outside=True)
         raise Mismatch(e, f"a launch of '{e.kernel}', which is not a function")
 

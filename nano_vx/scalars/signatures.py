@@ -1,9 +1,8 @@
 """What inference reads off a program besides the body it types: every function's and
-constant's written types, and three questions about a node asked of the tree alone."""
+constant's written types, and two questions about a node asked of the tree alone."""
 
 from __future__ import annotations
 
-from ..nanopass import child_nodes
 from .terms import Var, scalar_of
 
 
@@ -39,25 +38,6 @@ class Signatures:
 
 def is_literal(e) -> bool:
     return e._prod == "Int" or e._prod == "Unary" and e.op == "-" and is_literal(e.operand)
-
-
-def assigned_captures(closure, borrowed: bool = False) -> list:
-    """The variables of the enclosing function a closure assigns to (or, `borrowed`, takes a
-    reference to): lifted, it receives their values, so it could not change them (nor lend
-    them)."""
-    bound = {p.name for p in closure.params}
-    assigned = []
-    stack = [closure.body]
-    while stack:
-        node = stack.pop()
-        if node._prod in ("Let", "For"):
-            bound.add(node.name if node._prod == "Let" else node.var)
-        elif node._prod == ("Borrow" if borrowed else "Assign"):
-            place = node.value if borrowed else node.target
-            if place._prod == "Local":
-                assigned.append(place.name)
-        stack.extend(child_nodes(node))
-    return [name for name in assigned if name not in bound]
 
 
 def written(let) -> bool:

@@ -35,8 +35,12 @@ class Tensor:
     node: object  # the TensorType as written, for the rebuilt `let`
 
 
-@dataclass
+@dataclass(eq=False)
 class Closure:
+    """A closure value's signature. Two closures that meet (the arms of an `if`, a variable
+    assigned either, a parameter passed either) have one signature: native code holds a
+    closure value as the number of its closure, and a call through it picks the function."""
+
     params: list
     ret: object
     node: object
@@ -131,6 +135,8 @@ def unify(a, b, node):
             return a
     elif isinstance(a, Var) or isinstance(b, Var):
         var, t = (a, b) if isinstance(a, Var) else (b, a)
+        if isinstance(t, Closure) and _holds(t, var):
+            raise Mismatch(node, "a closure whose type holds itself")
         if fits(var.kind, t):
             var.value = t
             return t
@@ -147,8 +153,24 @@ def unify(a, b, node):
             raise Mismatch(node, f"a pointer into a tensor of {sizes[0]} elements where one "
                                  f"into a tensor of {sizes[1]} is expected")
         unify(a.size, b.size, node)
+    elif isinstance(a, Closure) and isinstance(b, Closure) and len(a.params) == len(b.params):
+        for p, q in zip(a.params, b.params):
+            unify(p, q, node)
+        unify(a.ret, b.ret, node)
         return a
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
+
+
+def _holds(closure: Closure, var: Var) -> bool:
+    """Whether the signature of a closure holds the type variable var (an infinite type)."""
+    stack = [closure]
+    while stack:
+        t = find(stack.pop())
+        if t is var:
+            return True
+        if isinstance(t, Closure):
+            stack += [*t.params, t.ret]
+    return False
 
 
 def reference_to(t, mutable: bool, node):
@@ -192,6 +214,8 @@ def scalar_of(ty, node):
         return Tensor(elem, tuple(d.value for d in ty.dims), ty)
     if ty._prod == "OpaqueType":
         return Var("any")
+    if ty._prod == "ClosureType":
+        return Closure([scalar_of(p, node) for p in ty.params], scalar_of(ty.ret, node), ty)
     raise Mismatch(node, UNLOWERED.get(ty._prod, ty._prod))
 
 
@@ -207,6 +231,8 @@ def decide(t):
         return Ref(decide(t.target), t.mutable)
     if isinstance(t, Ptr):
         return Ptr(decide(t.elem), find(t.size), t.mutable)
+    if isinstance(t, Closure):
+        return Closure([decide(p) for p in t.params], decide(t.ret), t.node)
     return t
 
 

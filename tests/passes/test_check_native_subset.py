@@ -11,9 +11,10 @@ from front import assert_refused_then_repaired, run_front
 # The cases native code refuses are type-scalars' (tests/test_native.py runs them too).
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 REFUSED = {"e5010_try_pin": "`match` on a hardware state",
-           "e5010_assigning_closure": "a closure that assigns to 'total', which it captures",
            "e5010_returned_local": "a reference returned that may name a local variable of "
-                                   "its function"}
+                                   "its function",
+           "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
+                                     "of the closure around it"}
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
@@ -51,8 +52,9 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
     ("let p = &5;", "a reference to a temporary value"),
     ("let x = 1;\n    let p = &x;\n    let d = transfer(p, Memory::GPU_HBM);",
      "a transfer of a reference"),
-    ("let mut x = 1;\n    let f = |k: i32| { let p = &mut x; *p = k; };\n    f(2);",
-     "a closure that borrows 'x', which it captures"),
+    ("let mut t = Tensor<i32, [2]>::fill(1);\n"
+     "    let f = || { t = Tensor<i32, [2]>::fill(2); };\n    f();",
+     "a closure that assigns to 't', which it captures and which holds Tensor<i32, [2]>"),
 ])
 def test_what_native_code_does_not_lower_of_references(body, what):
     ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
@@ -159,3 +161,20 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
         ("E5010", "native code does not lower a `match` on a value (in 'main')")]
     assert ran.dump == snapshot_txt
+
+
+# A closure value is a number within the function that makes it; what it cannot be there.
+@pytest.mark.parametrize("body,what", [
+    ("let f = |x: i32| x + 1;\n    print(f);", "printing a closure"),
+    ("let f = |x: i32| x + 1;\n    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
+     "a closure passed to a function"),
+    ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
+    ("let mut f = |x: i32| x;\n    for i in 0..2 {\n        f = |x: i32| x + i;\n    }\n"
+     "    print(f(1));", "a closure used as a value that captures 'i', a variable of a block "
+                        "inside its function"),
+    ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    print(f == g);", "'==' on a closure"),
+])
+def test_what_native_code_does_not_lower_of_closure_values(body, what):
+    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
+    assert [d.message for d in ran.diagnostics.items] == \
+        [f"native code does not lower {what} (in 'main')"]
