@@ -69,6 +69,7 @@ from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
+from .passes.lower_pins import lower_pins
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
 from .passes.name_temporaries import name_temporaries
@@ -158,6 +159,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     name_temporaries,
+    lower_pins,
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,

@@ -4,7 +4,7 @@ gets a type term, and what native code does not lower raises Mismatch."""
 from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
-from ..languages.lassumed import Lassumed
+from ..languages.lpinned import Lpinned
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
@@ -27,9 +27,9 @@ def _bad_field(t):
     return f"printing an aggregate holding {show(t)}"
 
 
-# The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
-STATEMENTS = Rules(Lassumed)
-EXPRESSIONS = Rules(Lassumed)
+# The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
+STATEMENTS = Rules(Lpinned)
+EXPRESSIONS = Rules(Lpinned)
 
 
 class Infer:
@@ -199,8 +199,8 @@ class Infer:
     def _block_stmt(self, s):
         self.block(s.body)
 
-    @STATEMENTS.on("Break", "Continue", *CONTRACTS)  # a contract makes no code
-    def _no_code(self, s):
+    @STATEMENTS.on("Break", "Continue", "ReleasePin", *CONTRACTS)  # a contract makes no code
+    def _untyped(self, s):
         pass
 
     # -- expressions -------------------------------------------------------------------
@@ -433,4 +433,13 @@ class Infer:
         if e.kernel in self.sigs.fns:
             return self.call(e, self.sigs.params(e.kernel), self.sigs.ret(e.kernel))
         raise Mismatch(e, f"a launch of '{e.kernel}', which is not a function")
+
+    @EXPRESSIONS.on("TakePin")
+    def _take_pin(self, e):
+        return "bool"
+
+    @EXPRESSIONS.on("PinnedTo")
+    def _pinned_to(self, e):
+        self.topo(e.topo)
+        return self.note(e, self.expr(e.value))
 
