@@ -94,7 +94,7 @@ def _statement(run, node):
         return _take(run, node.name, ty, value)
     before = ()
     if _pins_a_state(value):
-        name = run.state.names.fresh("pinned")
+        name = run.state.names.fresh("state")
         before = _take(run, name, None, value.scrutinee)
         value = value.replace(scrutinee=L["Local"](name, span=value.scrutinee.span))
     if node._prod == "ExprStmt":
@@ -115,7 +115,7 @@ def _block(run, block):
     if not _pins_a_state(m):
         return run.rebuild(block)
     stmts = run.rebuild(block.replace(value=None)).stmts
-    name = run.state.names.fresh("pinned")
+    name = run.state.names.fresh("state")
     before = _take(run, name, None, m.scrutinee)
     m = m.replace(scrutinee=L["Local"](name, span=m.scrutinee.span))
     return block.replace(stmts=(*stmts, *before), value=_match(run, m, statement=False))
