@@ -116,8 +116,10 @@ _ENTRIES = [
          "an integer of any type; prefix `-` a signed number; a compound assignment (`x %= "
          "v`) what its operator takes. So arithmetic on a bool (`%` included), a bitwise "
          "operator or a shift on a float, a reference as an operand (read it: `*p + 1`), text, "
-         "and negating an unsigned integer are refused, as Rust refuses them. The message "
-         "names the operator and the type it does not take."),
+         "and negating an unsigned integer are refused, as Rust refuses them. `==` and `!=` "
+         "compare numbers, bools, topologies and memory spaces: Vx defines no equality of a "
+         "struct, a tuple or an enum, so comparing one is refused (compare the fields one by "
+         "one). The message names the operator and the type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
