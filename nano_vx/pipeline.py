@@ -83,6 +83,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
+from .passes.tag_places import tag_places
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
@@ -160,6 +161,7 @@ PIPELINE = Pipeline([
 BACK_END = [
     name_temporaries,
     lower_pins,
+    tag_places,
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,
