@@ -358,8 +358,10 @@ _ENTRIES = [
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5010", "native code does not lower this construct",
          "The program is correct, but the back end (check-native-subset and the passes after it) "
-         "does not turn this construct into native code yet: a `match` on a hardware state and "
-         "the `try_pin` that makes it, a topology or memory space used as a value, an aggregate "
+         "does not turn this construct into native code yet: a hardware state (what `try_pin` "
+         "gives) used other than by a `match` on it or on the variable its `let` binds "
+         "(copied, given to a function, returned), a topology or memory space used as a value "
+         "other than bound once to a variable and compared or printed, an aggregate "
          "the back end's passes cannot take apart (one a call makes on the right of `&&` or "
          "`||` or in a loop's condition, a generic struct holding another aggregate, a struct "
          "returned holding two tensors, a `print` of one needing more than 64 arms), "

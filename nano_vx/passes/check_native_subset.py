@@ -11,7 +11,7 @@ Refuse what native code does not lower (E5010): the gate of the back end, after 
 
 Native code needs a machine type for every value, so what scalar inference cannot type is
 refused here: a hardware state lower-pins left (one used other than by `match`), a topology
-or memory-space value, what
+or memory-space value tag-places left (one not bound once and compared or printed), what
 scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
 differentiation, a closure used other than by calling it, a
 reference to an element or a temporary, a function returning a reference to a scalar, and
