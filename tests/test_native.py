@@ -35,6 +35,8 @@ NOT_LOWERED = {
     # A hardware state copied, or given to a function.
     "tests/passes/cases/lower_pins/e5010_copied.vx",
     "tests/passes/cases/lower_pins/e5010_passed.vx",
+    # A topology chosen by an `if`.
+    "tests/passes/cases/tag_places/e5010_chosen.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
