@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.cli import main
+from nano_vx.nanopass import descendants
 from nano_vx.dump.text import to_text
 from nano_vx.passes.lower_pins import lower_pins
 from front import assert_prints_the_same, run_front
@@ -102,3 +103,36 @@ def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
     native = _run(path)
     assert native == (0, "true\nfalse\ntrue\n7\n", "")
     assert native == _run(path, "--action", "interpret")
+
+
+# Hand-written Lassumed: the topology's `replicas` come from its declaration (the memory
+# model the run rebuilds from it), and a `break` in the arm gives the pin back first.
+DECLARED = """
+    // IL: Lassumed
+    Topology Pool { memory: Memory::CPU_DRAM, replicas: 3 }
+
+    fn main() {
+        let n: i32 = 4;
+        while true {
+            let s: HardwareState<i32, Topology::Pool> = n.try_pin(Topology::Pool);
+            match s {
+                Available(p: Pinned<i32, Topology::Pool>) => {
+                    break;
+                }
+                Saturated(v: Verified<i32>) => {
+                    @print(v);
+                }
+            }
+        }
+    }
+"""
+
+
+def test_handwritten_replicas_are_the_declarations_and_a_break_releases(run_pass,
+                                                                        snapshot_txt):
+    ran = run_pass("lower-pins", DECLARED)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    [take] = [n for n in descendants(ran.tree) if n._prod == "TakePin"]
+    assert (take.topo, take.replicas) == ("Pool", 3)
+    assert "break" in ran.text.split("release_pin Pool;")[1]
+    assert ran.dump == snapshot_txt

@@ -66,3 +66,26 @@ def test_a_print_of_a_memory_space_is_left_to_the_interpreter_which_stops_on_it(
 def test_a_place_not_bound_once_to_a_value_known_here_is_left_for_the_gate(text):
     ran = run_front(f"fn main() {{\n    {text}\n}}\n", tag_places)
     assert not ran.diagnostics.items and ran.after == ran.before
+
+
+# Hand-written Lpinned: two variables of one topology share its tag, and a topology with an
+# index is another value.
+TWO_NAMES = """
+    // IL: Lpinned
+    fn main() {
+        let a: _ = Topology::NPU;
+        let b: _ = a;
+        let c: _ = Topology::NPU[0];
+        @print(a == b);
+        @print(b != c);
+        @print(c);
+    }
+"""
+
+
+def test_handwritten_one_value_one_tag(run_pass, snapshot_txt):
+    ran = run_pass("tag-places", TWO_NAMES)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    lets = {s.name: s.value.value for s in ran.tree.items[0].body.stmts if s._prod == "Let"}
+    assert lets == {"a": 0, "b": 0, "c": 1}
+    assert ran.dump == snapshot_txt
