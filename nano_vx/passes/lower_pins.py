@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
 from ..languages.lassumed import Lassumed
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 
@@ -26,6 +26,7 @@ class State:
     states: dict = field(default_factory=dict)  # local -> (its `took` local, held, topology)
     open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
     depth: int = 0  # the loops around the node being walked
+    changing: frozenset = frozenset()  # the function's `let mut` locals
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
@@ -40,7 +41,7 @@ pinned(s) on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back
 ends (its end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false;
 release_pin NPU; }`, so a state matched twice gives it back once. A `match` on `try_pin` itself
 binds the state first. A hardware state used other than by `match` (copied, passed, printed)
-is refused, and so is a topology whose index is computed in place.
+is refused, and so is a topology whose index is computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -48,6 +49,7 @@ is refused, and so is a topology whose index is computed in place.
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.depth = Names(fn), {}, [], 0
+    st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
         if fn.ret is None:
             return run.rebuild(fn.replace(body=_discarded(fn.body)))
@@ -126,8 +128,11 @@ def _take(run, name, ty, call) -> tuple:
     if len(call.args) != 1 or call.args[0]._prod != "TopoRef":
         raise Refused(call, "`try_pin` of anything but a topology written out")
     topo = call.args[0]
-    if any(b is not None and b._prod not in ("Int", "Local") for b in (topo.index, topo.end)):
-        raise Refused(topo, "a topology whose index is computed in place")
+    # The arm pins the value on the topology again: its index must read the same there.
+    if any(b is not None and not (b._prod == "Int" or b._prod == "Local"
+                                  and b.name not in run.state.changing)
+           for b in (topo.index, topo.end)):
+        raise Refused(topo, "a topology whose index is computed in place or may change")
     declared = run.ctx.model.topology_of(topo.name)
     replicas = declared.replicas if declared is not None else 1
     span, names = call.span, run.state.names

@@ -71,12 +71,14 @@ def test_a_refused_program_runs_in_the_interpreter_as_written():
     assert native[:2] == (0, "3\n") and "W5001" in native[2]
 
 
-def test_a_topology_whose_index_is_computed_in_place_is_refused():
-    ran = run_front("fn main() {\n    let k = 1;\n    match k.try_pin(Topology::NPU[k + 1]) {\n"
+@pytest.mark.parametrize("let,index", [("let k = 1;", "k + 1"), ("let mut k = 1;", "k")])
+def test_a_topology_whose_index_is_computed_in_place_or_may_change_is_refused(let, index):
+    ran = run_front(f"fn main() {{\n    {let}\n    match k.try_pin(Topology::NPU[{index}]) {{\n"
                     "        Available(p) => { print(p); }\n"
                     "        Saturated(v) => { print(0); }\n    }\n}\n", lower_pins)
     assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a topology whose index is computed in place (in 'main')"]
+        "native code does not lower a topology whose index is computed in place or may change "
+        "(in 'main')"]
 
 
 # Hand-written Lpinned reads back and runs: the pins of one topology kind are counted
