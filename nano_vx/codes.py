@@ -116,8 +116,10 @@ _ENTRIES = [
          "an integer of any type; prefix `-` a signed number; a compound assignment (`x %= "
          "v`) what its operator takes. So arithmetic on a bool (`%` included), a bitwise "
          "operator or a shift on a float, a reference as an operand (read it: `*p + 1`), text, "
-         "and negating an unsigned integer are refused, as Rust refuses them. The message "
-         "names the operator and the type it does not take."),
+         "and negating an unsigned integer are refused, as Rust refuses them. `==` and `!=` "
+         "compare numbers, bools, topologies and memory spaces: Vx defines no equality of a "
+         "struct, a tuple or an enum, so comparing one is refused (compare the fields one by "
+         "one). The message names the operator and the type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
@@ -356,8 +358,10 @@ _ENTRIES = [
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5010", "native code does not lower this construct",
          "The program is correct, but the back end (check-native-subset and the passes after it) "
-         "does not turn this construct into native code yet: a `match` on a hardware state and "
-         "the `try_pin` that makes it, a topology or memory space used as a value, an aggregate "
+         "does not turn this construct into native code yet: a hardware state (what `try_pin` "
+         "gives) used other than by a `match` on it or on the variable its `let` binds "
+         "(copied, given to a function, returned), a topology or memory space used as a value "
+         "other than bound once to a variable and compared or printed, an aggregate "
          "the back end's passes cannot take apart (one a call makes on the right of `&&` or "
          "`||` or in a loop's condition, a generic struct holding another aggregate, a struct "
          "returned holding two tensors, a `print` of one needing more than 64 arms), "

@@ -70,6 +70,7 @@ from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
+from .passes.lower_pins import lower_pins
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
 from .passes.name_temporaries import name_temporaries
@@ -83,6 +84,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
+from .passes.tag_places import tag_places
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
@@ -159,6 +161,8 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     name_temporaries,
+    lower_pins,
+    tag_places,
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,

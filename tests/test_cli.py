@@ -108,8 +108,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                      "emit-llvm):\n")[1].split("\n\n")[0]
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
-    assert rows[1] == ["lower-matches", "rewrite", "Lassumed", "Lmatched"]
-    assert rows[5] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
+    assert rows[1] == ["lower-pins", "rewrite", "Lassumed", "Lpinned"]
+    assert rows[3] == ["lower-matches", "rewrite", "Lpinned", "Lmatched"]
+    assert rows[7] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[-1] == ["select-instructions", "rewrite", "Ldrops", "Lmlir"]
 
 
@@ -135,7 +136,9 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
     path = prog("""fn main() {
   let x = Tensor<f32, [4]>::fill(1.5);
-  match x.try_pin(Topology::GPU) {
+  let state = x.try_pin(Topology::GPU);
+  let copied = state;
+  match copied {
     Available(p) => { print(1); }
     Saturated(v) => { print(0); }
   }

@@ -26,25 +26,21 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), CASE_ARGS.get(c.parent.name, ())) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5010): the run-time machine
-# state of `try_pin` and `match` on it; `.extent(i)`; a reference to a local variable returned
-# from its function; an aggregate scalarize-aggregates cannot take apart (a generic struct
-# returned whose fields no local types); a closure returned from the closure whose parameter
-# it reads (native code reads a closure's variables where it is called).
+# The programs native code does not lower (each refused with E5010): `.extent(i)`; a reference
+# to a local variable returned from its function; an aggregate scalarize-aggregates cannot take
+# apart (a generic struct returned whose fields no local types); a closure returned from the
+# closure whose parameter it reads (native code reads a closure's variables where it is called).
 NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_returned_local.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
-    "tests/passes/cases/check_match_arms/missing_available_repaired.vx",
-    "tests/passes/cases/check_match_arms/missing_saturated_repaired.vx",
-    "tests/passes/cases/check_match_arms/nested_repaired.vx",
-    "tests/passes/cases/check_match_arms/unrolled_repaired.vx",
-    "tests/passes/cases/check_visibility/pinned_repaired.vx",
-    "tests/passes/cases/infer_placement/try_pin.vx",
-    "tests/passes/cases/resolve_names/match_arms.vx",
     "tests/passes/cases/type_scalars/e5010_escaping_closure.vx",
-    "tests/passes/cases/type_scalars/e5010_try_pin.vx",
+    # A hardware state copied, or given to a function.
+    "tests/passes/cases/lower_pins/e5010_copied.vx",
+    "tests/passes/cases/lower_pins/e5010_passed.vx",
+    # A topology chosen by an `if`.
+    "tests/passes/cases/tag_places/e5010_chosen.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",

@@ -26,11 +26,19 @@ class ModuleBuilder:
         self.span = span
         self.sites: list = []
         self.runtime: dict = {}  # runtime function -> its Declare
+        self.pin_counts: dict = {}  # topology kind -> the Global counting its pins held
 
     def declare(self, name: str):
         if name not in self.runtime:
             self.runtime[name] = M["Declare"](name, runtime_abi.FUNCTIONS[name], (),
                                               span=self.span)
+
+    def pins(self, topo: str) -> str:
+        """The name of the global counting the pins held on the topology kind `topo`."""
+        name = runtime_abi.PINS_PREFIX + topo
+        if topo not in self.pin_counts:
+            self.pin_counts[topo] = M["Global"](name, runtime_abi.PINS_TYPE, 0, span=self.span)
+        return name
 
     def site(self, prod: str, span, *fields) -> int:
         site_id = len(self.sites)
@@ -40,7 +48,7 @@ class ModuleBuilder:
     def module(self, funcs: list):
         depth = M["Global"](runtime_abi.DEPTH, runtime_abi.DEPTH_TYPE, runtime_abi.DEPTH_START,
                             span=self.span)
-        items = [depth] + list(self.runtime.values()) + funcs + self.sites
+        items = [depth, *self.pin_counts.values(), *self.runtime.values(), *funcs, *self.sites]
         return M["Module"](tuple(items), span=self.span)
 
 

@@ -17,3 +17,8 @@ FUNCTIONS = {"vx_print": ("i32", "i64"), "vx_stop": ("i32", "i64", "i64"),
 DEPTH = "vx_depth"
 DEPTH_TYPE = "memref<i64>"
 DEPTH_START = 1
+
+# The memref.global counting the pins held on a topology kind, one per kind `try_pin` names:
+# PINS_PREFIX + the kind's name, starting at 0.
+PINS_PREFIX = "vx_pins_"
+PINS_TYPE = "memref<i64>"

@@ -182,6 +182,10 @@ line("Return", "value", "return", Opt(" {value}"), ";")
 line("Break", "", "break;")
 line("Continue", "", "continue;")
 line("Assume", "cond", "assume({cond});")
+# lower-pins' pins: taken (when fewer than `replicas` are held), a value pinned, given back.
+expr("TakePin", "topo replicas", "take_pin {topo} of {replicas}", prec=CLOSURE)
+expr("PinnedTo", "value topo", "pinned({value}) on {topo}", prec=CLOSURE)
+line("ReleasePin", "topo", "release_pin {topo};")
 line("Assert", "cond message", "assert({cond}", Opt(", {message}"), ");")
 # Contract clauses: written in the header of the function or loop whose body they start.
 expr("Requires", "cond", "requires {cond:HEADER}")

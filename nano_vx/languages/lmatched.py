@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lassumed import Lassumed
+from .lpinned import Lpinned
 
-Lmatched = Lassumed.extend(
+Lmatched = Lpinned.extend(
     "Lmatched",
-    "Lassumed with an enum's variant tested and its payload read, as a `match` did",
+    "Lpinned with an enum's variant tested and its payload read, as a `match` did",
     add={
         "Expr": [
             prod("VariantIs", "base: Expr, enum: name, variant: name",

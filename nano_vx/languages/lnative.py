@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from .lnocontracts import Lnocontracts
 
-# check-native-subset refused every function holding one of these: the run-time machine
-# state (`try_pin`, `match` on it, topology and memory-space values), differentiation, a
-# field read, `match` on a value. scalarize-aggregates replaced every struct, tuple and enum
+# check-native-subset refused every function holding one of these: a hardware state
+# lower-pins did not write out, a topology or memory-space value tag-places did not,
+# differentiation, a field read, `match` on a value. scalarize-aggregates replaced every struct, tuple and enum
 # value by its scalars, and rebuilt a literal of them only for `print`, which the gate lets
 # through there alone: so the declarations make no code, and go. Raw pointers and `unsafe`
 # stay, for erase-raw-pointers.

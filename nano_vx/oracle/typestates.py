@@ -15,6 +15,7 @@ from ..values.places import CPU_DRAM, Topo
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
 from .expressions import EXPRESSIONS
+from .statements import STATEMENTS
 
 
 class HardwareState:
@@ -46,7 +47,17 @@ class Occupancy:
         # A result matched twice binds its arm twice, but gives its pin back once.
         if state.held:
             state.held = False
-            self.held[state.topo.name] -= 1
+            self.give_back(state.topo.name)
+
+    def give_back(self, topo: str) -> None:
+        self.held[topo] -= 1
+
+
+def pinned_on(v, where: Topo, holds: dict):
+    """The value v pinned on `where`: a tensor in the memory the topology holds."""
+    if type(v) is Tensor:
+        return v.placed(holds.get(where.name, v.space), where)
+    return Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
 
 
 class TypestateMixin:
@@ -64,12 +75,27 @@ class TypestateMixin:
             where = given[0]
             if not pins.take(where.name):
                 return HardwareState("Saturated", v, where, False)
-            if type(v) is Tensor:
-                return HardwareState("Available", v.placed(holds.get(where.name, v.space), where),
-                                     where, True)
-            pinned = Placed(unplace(v), holds.get(where.name, CPU_DRAM), where)
-            return HardwareState("Available", pinned, where, True)
+            return HardwareState("Available", pinned_on(v, where, holds), where, True)
         return try_pin
+
+    # lower-pins writes try_pin and its match with these three.
+    @EXPRESSIONS.on("TakePin")
+    def x_TakePin(self, node, sc, hint):
+        topo, pins = node.topo, self.pins
+        return lambda f: pins.take(topo)
+
+    @EXPRESSIONS.on("PinnedTo")
+    def x_PinnedTo(self, node, sc, hint):
+        value, topo, holds = self.expr(node.value, sc), self.topo(node.topo, sc), self.holds
+        return lambda f: pinned_on(value(f), topo(f), holds)
+
+    @STATEMENTS.on("ReleasePin")
+    def s_ReleasePin(self, node, sc):
+        topo, pins = node.topo, self.pins
+
+        def release(f):
+            pins.give_back(topo)
+        return release
 
     @EXPRESSIONS.on("Match")
     def x_Match(self, node, sc, hint):

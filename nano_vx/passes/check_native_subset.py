@@ -10,7 +10,8 @@ check_native_subset = Analysis("check-native-subset", Lsplit, """
 Refuse what native code does not lower (E5010): the gate of the back end, after scalarize-aggregates.
 
 Native code needs a machine type for every value, so what scalar inference cannot type is
-refused here: a `match` on a hardware state, a topology or memory-space value, what
+refused here: a hardware state lower-pins left (one used other than by `match`), a topology
+or memory-space value tag-places left (one not bound once and compared or printed), what
 scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
 differentiation, a closure value reading a variable of the closure or the block around it, a
 reference to a temporary, a reference returned that may name a local of its function, raw

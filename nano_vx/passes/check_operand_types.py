@@ -16,6 +16,20 @@ BITWISE = frozenset("& | ^".split())
 SHIFTS = frozenset(("<<", ">>"))
 RELATIONAL = frozenset("== != < <= > >=".split())
 LOGICAL = frozenset(("&&", "||"))
+_AGGREGATE_VALUES = {"Tuple": "a tuple", "StructLit": "a struct", "EnumValue": "an enum value"}
+
+
+def _aggregate(expr, t) -> str | None:
+    """How a message names the struct, tuple or enum value `expr` is (of type t), else None.
+    A tuple of unsuffixed literals has no type yet: its production says what it is."""
+    if expr._prod in _AGGREGATE_VALUES:
+        return _AGGREGATE_VALUES[expr._prod]
+    t = value_type(t) if not literal(t) else None
+    if t is not None and t._prod == "TupleType":
+        return f"{show(t)}, a tuple"
+    if t is not None and t._prod == "NamedType" and kind(t) != "text":
+        return f"{show(t)}, a struct or an enum"
+    return None
 
 # What each family of operators takes, and how a message says it.
 TAKES = [
@@ -31,7 +45,8 @@ Refuse an operator given operands of types it does not take (E3030, E3004, E3005
 
 Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
 of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
-`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor for `%`) is E3030.
+`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor for `%`; a
+struct, tuple or enum for `==` and `!=`, which Vx defines on none of them) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
@@ -90,6 +105,15 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                    f"`{written_op}` does not apply to {show(t)}, a reference",
                    help=[f"read the value it names: `*{quoted(expr)}`"],
                    operator=written_op, found=show(t))
+            return
+        aggregate = _aggregate(expr, t) if op in ("==", "!=") else None
+        if aggregate is not None:
+            # Vx defines no equality of aggregates: a program compares what it means to.
+            refuse(run, "E3030", expr.span,
+                   f"`{op}` does not apply to {aggregate}: it compares numbers, bools, "
+                   f"topologies and memory spaces",
+                   help=["compare the fields or elements one by one: `a.x == b.x && ..`"],
+                   operator=op, found=aggregate)
             return
         if op == "%" and not literal(t) and value_type(t)._prod == "TensorType":
             # `%` has no elementwise meaning; Rust's has none on arrays either.

@@ -1,8 +1,8 @@
-"""lower-matches: Lassumed -> Lmatched."""
+"""lower-matches: Lpinned -> Lmatched."""
 
 from __future__ import annotations
 
-from ..languages.lassumed import Lassumed
+from ..languages.lpinned import Lpinned
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars import refuse
@@ -10,7 +10,7 @@ from ..scalars.aggregate_types import settled
 from ..scalars.aggregates import Refused
 
 
-lower_matches = Pass("lower-matches", Lassumed, L, """
+lower_matches = Pass("lower-matches", Lpinned, L, """
 Write each `match` as an `if` chain on its cases' patterns, their names bound to the values
 they take (E5010 for one it cannot).
 

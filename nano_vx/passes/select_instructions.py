@@ -8,6 +8,7 @@ from ..backend.buffers import distinct_parameters
 from ..backend.call_ops import call, launch
 from ..backend.machine_types import Ref, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
+from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
@@ -176,6 +177,11 @@ def _assume(run, node):
     b.emit("Assume", b.lower(node.cond)[0])
 
 
+@lowering.on("ReleasePin")
+def _release_pin(run, node):
+    release_pin(run.state.b, node.topo)
+
+
 @lowering.on("ExprStmt")
 def _expr_stmt(run, node):
     run.state.b.lower(node.expr)
@@ -202,6 +208,16 @@ def _bool(run, e):
 @lowering.on("Str", "StructLit", "Tuple", "EnumValue")
 def _str(run, e):
     raise AssertionError(f"{e._prod} outside print reached select-instructions")
+
+
+@lowering.on("TakePin")
+def _take_pin(run, e):
+    return take_pin(run.state.b, e.topo, e.replicas), "bool"
+
+
+@lowering.on("PinnedTo")
+def _pinned_to(run, e):
+    return run.state.b.lower(e.value)  # where a value is pinned is the interpreter's to know
 
 
 @lowering.on("Local")

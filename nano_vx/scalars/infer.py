@@ -4,7 +4,7 @@ gets a type term, and what native code does not lower raises Mismatch."""
 from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
-from ..languages.lassumed import Lassumed
+from ..languages.lpinned import Lpinned
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
@@ -42,6 +42,8 @@ def _bad_write(t):
     t = find(t)
     return "a write through a `*const` pointer" if isinstance(t, Ptr) and not t.mutable \
         else None
+
+
 def _closure_outside(t):
     """A closure value handed to another function of the program: its closures are numbered
     within the function that makes them."""
@@ -52,9 +54,9 @@ def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
 
-# The rules read Lassumed and every IL of the back end before Lscalars, which only remove.
-STATEMENTS = Rules(Lassumed)
-EXPRESSIONS = Rules(Lassumed)
+# The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
+STATEMENTS = Rules(Lpinned)
+EXPRESSIONS = Rules(Lpinned)
 
 
 class Infer:
@@ -273,7 +275,7 @@ class Infer:
     def _block_stmt(self, s):
         self.block(s.body)
 
-    @STATEMENTS.on("Break", "Continue", "UnsafeFn", *CONTRACTS)  # none of them makes code
+    @STATEMENTS.on("Break", "Continue", "UnsafeFn", "ReleasePin", *CONTRACTS)  # none makes code
     def _no_code(self, s):
         pass
 
@@ -563,4 +565,13 @@ class Infer:
             return self.call(e, self.sigs.params(e.kernel), self.sigs.ret(e.kernel),
                              outside=True)
         raise Mismatch(e, f"a launch of '{e.kernel}', which is not a function")
+
+    @EXPRESSIONS.on("TakePin")
+    def _take_pin(self, e):
+        return "bool"
+
+    @EXPRESSIONS.on("PinnedTo")
+    def _pinned_to(self, e):
+        self.topo(e.topo)
+        return self.note(e, self.expr(e.value))
 

@@ -12,8 +12,8 @@ from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 BITWISE = frozenset({"&", "|", "^"})
-# What native code does not lower: the machine state a run consults (`try_pin` and the
-# `match` on its result, a value's topology), fields of structs, differentiation.
+# What native code does not lower: a hardware state lower-pins left as it was (used other
+# than by `match`), a value's topology, fields of structs, differentiation.
 UNLOWERED = {
     "Match": "`match` on a hardware state",
     "FieldGet": "a struct field", "SomeTopo": "a topology value", "NoneTopo": "a topology value",

@@ -233,6 +233,10 @@ class Check:
     def _asserted(self, s):
         unify(self.expr(s.cond), "bool", s.cond)
 
+    @STATEMENTS.on("ReleasePin")
+    def _release_pin(self, s):
+        pass  # a topology kind by name: any name counts its own pins
+
     @STATEMENTS.on("If")
     def _if(self, s):
         unify(self.expr(s.cond), "bool", s.cond)
@@ -508,6 +512,17 @@ class Check:
         if not isinstance(ref, Ref):
             raise Mismatch(e, f"a dereference of {show(ref)}")
         return ref.target
+
+    @EXPRESSIONS.on("TakePin")
+    def _take_pin(self, e):
+        if e.replicas < 1:
+            raise Mismatch(e, f"a topology admitting {e.replicas} pins at once")
+        return "bool"
+
+    @EXPRESSIONS.on("PinnedTo")
+    def _pinned_to(self, e):
+        self.topo(e.topo)
+        return self.expr(e.value)
 
     @EXPRESSIONS.on("Launch")
     def _launch(self, e):

@@ -10,8 +10,7 @@ from front import assert_refused_then_repaired, run_front
 
 # The cases native code refuses are type-scalars' (tests/test_native.py runs them too).
 CASES = Path(__file__).parent / "cases" / "type_scalars"
-REFUSED = {"e5010_try_pin": "`match` on a hardware state",
-           "e5010_returned_local": "a reference returned that may name a local variable of "
+REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it"}
@@ -24,7 +23,7 @@ def test_what_native_code_does_not_lower_is_refused(case):
 
 
 def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
-    ran = run_front(CASES / "e5010_try_pin.vx", check_native_subset)
+    ran = run_front(CASES / "e5010_element_reference.vx", check_native_subset)
     assert ran.diagnostics.codes() == ["E5010"]
     assert ran.after is ran.before
 

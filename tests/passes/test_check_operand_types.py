@@ -20,6 +20,10 @@ REFUSED = {
                                "of one type"),
     "logical_number": ("E3006", "`&&` takes two bools, but its left operand is i32"),
     "text_operand": ("E3030", "`+` does not apply to str: it takes two numbers of one type"),
+    "struct_equality": ("E3030", "`==` does not apply to P, a struct or an enum: it compares "
+                                 "numbers, bools, topologies and memory spaces"),
+    "tuple_equality": ("E3030", "`!=` does not apply to a tuple: it compares numbers, bools, "
+                                "topologies and memory spaces"),
     "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "

@@ -47,10 +47,10 @@ def test_a_match_of_one_case_as_a_lets_value_joins_the_block():
     assert lets[:3] == ["w", "x", "doubled"]
 
 
-# Hand-written Lassumed: `|` of variants and a literal inside a variant, and a case after one
+# Hand-written Lpinned: `|` of variants and a literal inside a variant, and a case after one
 # that takes everything, which never runs and is dropped.
 ALTERNATIVES = """
-    // IL: Lassumed
+    // IL: Lpinned
     enum Step {
         Stay,
         Move(i32, i32),
@@ -76,10 +76,10 @@ def test_handwritten_alternatives_literals_and_an_unreachable_case(run_pass):
     assert _printed(ran.before) == _printed(ran.tree) == "3\n"
 
 
-# Hand-written Lassumed: a `match` on a call's value inside an expression, which
+# Hand-written Lpinned: a `match` on a call's value inside an expression, which
 # name-temporaries would have held in a local first.
 IN_PLACE = """
-    // IL: Lassumed
+    // IL: Lpinned
     fn next(k: i32) -> i32 {
         k + 1
     }

@@ -7,7 +7,7 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.languages.lassumed import Lassumed
+from nano_vx.languages.lpinned import Lpinned
 from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
 from nano_vx.scalars.infer import EXPRESSIONS
@@ -16,8 +16,7 @@ from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
-REFUSED = {"e5010_try_pin": "`match` on a hardware state",
-           "e5010_returned_local": "a reference returned that may name a local variable of "
+REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it"}
@@ -65,12 +64,12 @@ def test_a_kernel_returns_its_body_value_and_a_closure_parameter_takes_its_argum
 
 
 def test_a_rule_for_a_production_the_il_has_not_is_refused_when_it_is_registered():
-    rules = Rules(Lassumed)
-    with pytest.raises(LanguageError, match="Lassumed has no production Itn"):
+    rules = Rules(Lpinned)
+    with pytest.raises(LanguageError, match="Lpinned has no production Itn"):
         @rules.on("Int", "Itn")
         def _literal(infer, e):
             return None
-    assert set(EXPRESSIONS) <= set(Lassumed.productions) and "Int" in EXPRESSIONS
+    assert set(EXPRESSIONS) <= set(Lpinned.productions) and "Int" in EXPRESSIONS
 
 
 def _descendants(node):

@@ -1,0 +1,140 @@
+"""lower-pins: `try_pin` is a pin taken (`take_pin`), the `match` on its result an `if` on
+whether it was, the `Available` arm giving the pin back however it ends; the program prints
+what it printed, and native code prints it too."""
+
+import io
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from nano_vx.nanopass import descendants
+from nano_vx.dump.text import to_text
+from nano_vx.passes.lower_pins import lower_pins
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "lower_pins"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+# The programs of other passes' cases that pin, which native code now runs as well.
+ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
+    "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
+    "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
+REFUSED = {"e5010_copied": [("main", "a hardware state used other than by `match`")],
+           "e5010_passed": [
+               ("report", "a `match` on a hardware state not made by `try_pin` in its "
+                          "function"),
+               ("main", "`try_pin` other than bound by a `let` or matched")]}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", lower_pins)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert {"Match", "HardwareStateType"}.isdisjoint(n._prod for n in ran.nodes())
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
+                         ids=lambda p: p.stem)
+def test_the_output_prints_what_the_input_printed(path):
+    assert_prints_the_same(path, lower_pins)
+
+
+def _run(path, *args):
+    out, err = io.StringIO(), io.StringIO()
+    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
+                         ids=lambda p: p.stem)
+def test_native_code_prints_what_the_interpreter_prints(path):
+    native = _run(path)
+    assert "W5001" not in native[2]
+    assert native == _run(path, "--action", "interpret")
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_state_used_other_than_by_match_is_refused_and_left_as_it_was(case):
+    ran = run_front(CASES / f"{case}.vx", lower_pins)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5010", f"native code does not lower {what} (in '{fn}')")
+        for fn, what in REFUSED[case]]
+    assert ran.after == ran.before
+    repaired = run_front(CASES / f"{case}_repaired.vx", lower_pins)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+    assert "TakePin" in {n._prod for n in repaired.nodes()}
+
+
+def test_a_refused_program_runs_in_the_interpreter_as_written():
+    native = _run(CASES / "e5010_copied.vx")
+    assert native[:2] == (0, "3\n") and "W5001" in native[2]
+
+
+@pytest.mark.parametrize("let,index", [("let k = 1;", "k + 1"), ("let mut k = 1;", "k")])
+def test_a_topology_whose_index_is_computed_in_place_or_may_change_is_refused(let, index):
+    ran = run_front(f"fn main() {{\n    {let}\n    match k.try_pin(Topology::NPU[{index}]) {{\n"
+                    "        Available(p) => { print(p); }\n"
+                    "        Saturated(v) => { print(0); }\n    }\n}\n", lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a topology whose index is computed in place or may change "
+        "(in 'main')"]
+
+
+# Hand-written Lpinned reads back and runs: the pins of one topology kind are counted
+# together, whatever the unit (`NPU[0]`, `NPU[1]`).
+HANDWRITTEN = """
+    // IL: Lpinned
+    fn main() {
+        let a_took: bool = take_pin NPU of 1;
+        let b_took: bool = take_pin NPU of 1;
+        @print(a_took);
+        @print(b_took);
+        release_pin NPU;
+        let c: i32 = pinned(7) on Topology::NPU[1];
+        let c_took: bool = take_pin NPU of 1;
+        @print(c_took);
+        @print(c);
+    }
+"""
+
+
+def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
+    path = tmp_path / "pins.txt"
+    path.write_text(textwrap.dedent(HANDWRITTEN).lstrip())
+    native = _run(path)
+    assert native == (0, "true\nfalse\ntrue\n7\n", "")
+    assert native == _run(path, "--action", "interpret")
+
+
+# Hand-written Lassumed: the topology's `replicas` come from its declaration (the memory
+# model the run rebuilds from it), and a `break` in the arm gives the pin back first.
+DECLARED = """
+    // IL: Lassumed
+    Topology Pool { memory: Memory::CPU_DRAM, replicas: 3 }
+
+    fn main() {
+        let n: i32 = 4;
+        while true {
+            let s: HardwareState<i32, Topology::Pool> = n.try_pin(Topology::Pool);
+            match s {
+                Available(p: Pinned<i32, Topology::Pool>) => {
+                    break;
+                }
+                Saturated(v: Verified<i32>) => {
+                    @print(v);
+                }
+            }
+        }
+    }
+"""
+
+
+def test_handwritten_replicas_are_the_declarations_and_a_break_releases(run_pass,
+                                                                        snapshot_txt):
+    ran = run_pass("lower-pins", DECLARED)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    [take] = [n for n in descendants(ran.tree) if n._prod == "TakePin"]
+    assert (take.topo, take.replicas) == ("Pool", 3)
+    assert "break" in ran.text.split("release_pin Pool;")[1]
+    assert ran.dump == snapshot_txt

@@ -1,0 +1,91 @@
+"""tag-places: a variable bound to a topology, a memory space, `Some(..)` or `None` is a small
+integer tag, its comparisons and prints decided while compiling; the program prints what it
+printed, and native code prints it too."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from nano_vx.cli import main
+from nano_vx.dump.text import to_text
+from nano_vx.passes.tag_places import tag_places
+from front import assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "tag_places"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+PLACES = {"TopoRef", "MemRef", "SomeTopo", "NoneTopo"}
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", tag_places)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert not PLACES & {n._prod for n in ran.nodes()}
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", tag_places)
+
+
+def _run(path, *args):
+    out, err = io.StringIO(), io.StringIO()
+    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    native = _run(CASES / f"{case}.vx")
+    assert "W5001" not in native[2]
+    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+
+
+def test_a_place_chosen_at_run_time_is_refused_and_left_as_it_was():
+    ran = run_front(CASES / "e5010_chosen.vx", tag_places)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5010", "native code does not lower a topology or memory-space value used other "
+                  "than compared or printed (in 'main')")]
+    assert ran.after == ran.before
+    repaired = run_front(CASES / "e5010_chosen_repaired.vx", tag_places)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+
+
+def test_a_print_of_a_memory_space_is_left_to_the_interpreter_which_stops_on_it():
+    text = "fn main() {\n    let m = Memory::GPU_HBM;\n    print(m);\n}\n"
+    ran = run_front(text, tag_places)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a `print` of a memory space (in 'main')"]
+
+
+@pytest.mark.parametrize("text", [
+    "let mut t = Topology::GPU;\n    t = Topology::NPU;\n    print(t);",
+    "let k = 1;\n    let t = Topology::NPU[k];\n    print(t);",
+])
+def test_a_place_not_bound_once_to_a_value_known_here_is_left_for_the_gate(text):
+    ran = run_front(f"fn main() {{\n    {text}\n}}\n", tag_places)
+    assert not ran.diagnostics.items and ran.after == ran.before
+
+
+# Hand-written Lpinned: two variables of one topology share its tag, and a topology with an
+# index is another value.
+TWO_NAMES = """
+    // IL: Lpinned
+    fn main() {
+        let a: _ = Topology::NPU;
+        let b: _ = a;
+        let c: _ = Topology::NPU[0];
+        @print(a == b);
+        @print(b != c);
+        @print(c);
+    }
+"""
+
+
+def test_handwritten_one_value_one_tag(run_pass, snapshot_txt):
+    ran = run_pass("tag-places", TWO_NAMES)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    lets = {s.name: s.value.value for s in ran.tree.items[0].body.stmts if s._prod == "Let"}
+    assert lets == {"a": 0, "b": 0, "c": 1}
+    assert ran.dump == snapshot_txt
