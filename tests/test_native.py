@@ -47,9 +47,8 @@ NOT_LOWERED = {
     "tests/passes/cases/differentiate_reverse/while_on_value_repaired.vx",
     # A string copied into another local (number-texts numbers only one that is printed).
     "tests/passes/cases/number_texts/copied.vx",
-    # An aggregate a call makes on the right of `&&`; one whose `print` takes more than 64
-    # arms; a struct returned holding two tensors.
-    "tests/passes/cases/name_temporaries/e5010_right_of_and.vx",
+    # An aggregate whose `print` takes more than 64 arms; a struct returned holding two
+    # tensors.
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
     "tests/passes/cases/scalarize_aggregates/e5010_two_tensors.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
