@@ -93,7 +93,8 @@ def test_the_programs_native_code_does_not_lower_are_the_ones_listed():
     assert listed == NOT_LOWERED
 
 
-@pytest.mark.parametrize("kernel", ["matmul", "stencil", "reduction"])
+@pytest.mark.parametrize("kernel", ["matmul", "stencil", "reduction", "particles", "generic",
+                                    "dispatch", "closure"])
 def test_the_benchmark_kernels_compile_to_vector_code_at_O3(kernel):
     out, err = io.StringIO(), io.StringIO()
     path = ROOT / "benchmarks" / "kernels" / f"{kernel}.vx"
