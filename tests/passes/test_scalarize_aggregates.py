@@ -75,6 +75,14 @@ def test_a_struct_returned_holding_two_tensors_returns_one_and_copies_the_other(
     assert "(*ret_cols)[copied#" in to_text(grid) and "(*ret_sum)[copied#" in to_text(grid)
 
 
+def test_a_generic_field_only_a_literal_types_is_the_literals_type():
+    ran = run_front(CASES / "literal_fields.vx", scalarize_aggregates)
+    make = next(i for i in ran.after.items if i.name == "make")
+    mixed = next(i for i in ran.after.items if i.name == "mixed")
+    assert [to_text(p.type).strip() for p in make.params] == ["&mut f64", "&mut f64"]
+    assert [to_text(p.type).strip() for p in mixed.params][1:] == ["&mut i32", "&mut f32", "&mut bool"]
+
+
 def test_a_second_tensor_another_may_hold_is_refused_then_repaired():
     ran = run_front(CASES / "e5010_shared_tensor.vx", scalarize_aggregates)
     assert [(d.code, d.message.split(" (in")[0]) for d in ran.diagnostics.items] == [
