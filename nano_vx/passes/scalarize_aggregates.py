@@ -15,7 +15,7 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, c
                                   declared_locals, fresh_locals, is_tensor, start_value,
                                   tensor_leaf)
 from ..scalars.enum_reads import as_matches
-from ..scalars.sole_buffers import MADE, sole_buffers
+from ..scalars.sole_buffers import MADE, keeping_functions, sole_buffers
 
 
 @dataclass
@@ -50,9 +50,7 @@ the others).
 def _program(run, program):
     st = run.state
     st.shapes, st.sigs = program_types(program)
-    st.keeping = frozenset(
-        i.name for i in program.items if i._prod == "Fn" and (is_tensor(i.ret) or any(
-            map(is_tensor, st.sigs[i.name].out.leaves() if st.sigs[i.name].out else ()))))
+    st.keeping = keeping_functions(program, st.sigs)
     return run.rebuild(program)
 
 

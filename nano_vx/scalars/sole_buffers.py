@@ -7,10 +7,20 @@ from __future__ import annotations
 from collections import Counter
 
 from ..nanopass import descendants
+from .aggregates import is_tensor
 
 MADE = frozenset({"TensorNew", "TensorLit", "Transfer"})  # a new buffer, of no other local
 _LITERALS = {"StructLit": lambda e: [f.value for f in e.fields],
              "Tuple": lambda e: list(e.elems), "EnumValue": lambda e: list(e.args)}
+
+
+def keeping_functions(program, sigs: dict) -> frozenset:
+    """The functions whose result holds a tensor (a tensor, or an aggregate holding one,
+    `sigs` the Sig of each), which might be an argument's."""
+    def holds(fn):
+        out = sigs[fn.name].out
+        return is_tensor(fn.ret) or any(map(is_tensor, out.leaves() if out else ()))
+    return frozenset(i.name for i in program.items if i._prod == "Fn" and holds(i))
 
 
 def sole_buffers(fn, keeping: frozenset) -> frozenset:
