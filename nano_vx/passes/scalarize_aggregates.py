@@ -40,7 +40,8 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
 first tensor, its result; another tensor is copied into the caller's, element by element,
-when the function made it and nothing else holds it. Its call passes the caller's locals. The literal a `print` is given keeps its form, made of scalars. What is
+when the function made it and nothing else holds it. Its call passes the caller's locals.
+The literal a `print` is given keeps its form, made of scalars. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
 """, state=State)

@@ -80,7 +80,8 @@ def test_a_generic_field_only_a_literal_types_is_the_literals_type():
     make = next(i for i in ran.after.items if i.name == "make")
     mixed = next(i for i in ran.after.items if i.name == "mixed")
     assert [to_text(p.type).strip() for p in make.params] == ["&mut f64", "&mut f64"]
-    assert [to_text(p.type).strip() for p in mixed.params][1:] == ["&mut i32", "&mut f32", "&mut bool"]
+    assert [to_text(p.type).strip() for p in mixed.params][1:] == \
+        ["&mut i32", "&mut f32", "&mut bool"]
 
 
 def test_a_second_tensor_another_may_hold_is_refused_then_repaired():
