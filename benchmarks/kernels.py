@@ -2,7 +2,10 @@
 
     python benchmarks/kernels.py [--quick] [--runs N] [--json FILE]
 
-For each kernel in benchmarks/kernels/ (matmul, stencil, reduction): the C file built with
+For each kernel in benchmarks/kernels/ (matmul, stencil, reduction; and four that exercise
+what native code gained later: particles, a struct passed and returned per element; generic,
+a generic function at two types; dispatch, an enum made and matched per element; closure, a
+closure called in the inner loop): the C file built with
 `cc -O3 -march=native` and run; the Vx file compiled through nano-vx's API (the front and
 back end's passes, then the native build: MLIR, LLVM at -O3 and MCJIT, timed apart) and run
 natively in the forked child nano-vx runs every program in. Each program is compiled and run
@@ -34,7 +37,7 @@ from nano_vx.driver import run_pipeline  # noqa: E402
 from nano_vx.parser import decode_source  # noqa: E402
 from nano_vx.pipeline import NATIVE  # noqa: E402
 
-KERNELS = ("matmul", "stencil", "reduction")
+KERNELS = ("matmul", "stencil", "reduction", "particles", "generic", "dispatch", "closure")
 KERNEL_DIR = HERE / "kernels"
 C_FLAGS = ("-O3", "-march=native")
 OPT_LEVEL = 3

@@ -49,11 +49,12 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     if not returned:
         return True
     lets = fresh_lets(fn, fresh)  # once, not once per `return`
-    return all(_made_fresh(e, lets) for e in returned)
+    made = frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets))
+    return all(_made_fresh(e, made) for e in returned)
 
 
-def _made_fresh(e, lets: dict) -> bool:
-    return e is not None and (e._prod in FRESH or e._prod == "Local" and e.name in lets)
+def _made_fresh(e, made: frozenset) -> bool:
+    return e is not None and (e._prod in FRESH or e._prod == "Local" and e.name in made)
 
 
 def _lets(fn) -> dict:
@@ -86,9 +87,10 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
             and makes_fresh(s.value, fresh)}
 
 
-def fresh_cells(fn, fresh: frozenset) -> set:
+def fresh_cells(fn, fresh: frozenset, made: frozenset = frozenset()) -> set:
     """The tensor variables of `fn` kept in cells whose `let` and every assignment give
-    them a fresh tensor."""
+    them a fresh tensor, or the buffer of one of the locals `made` (which hold one the
+    function made: a cell given one holds a buffer the call made, though not its own)."""
     lets = _lets(fn)
     cells = {name for name in fn.cells if len(lets.get(name, ())) == 1
              and isinstance(vx_type(lets[name][0].type), Tensor)
@@ -96,7 +98,8 @@ def fresh_cells(fn, fresh: frozenset) -> set:
     for blk in fn.blocks:
         for s in blk.stmts:
             if s._prod == "Assign" and s.target._prod == "Local" and not (
-                    s.op == "=" and makes_fresh(s.value, fresh)):
+                    s.op == "=" and (makes_fresh(s.value, fresh) or
+                                     s.value._prod == "Local" and s.value.name in made)):
                 cells.discard(s.target.name)
     return cells
 

@@ -206,11 +206,12 @@ class FunctionBuilder:
         self.stop(code, message, operand, a, b)
         self.enter(cont)
 
-    def call(self, callee: str, args: tuple, launch, ret) -> str:
+    def call(self, callee: str, args: tuple, launch, ret, leaf: bool) -> str:
         """A call of a function of the program, one level deeper than the caller: past
         MAX_CALL_DEPTH nested calls the program stops, as the interpreter does, instead of
         running out of stack (or, once LLVM has made the recursion a loop, never ending).
-        The result's SSA name, "" for none."""
+        A `leaf` callee calls nothing, so nothing reads the depth while it runs: it is
+        checked, not written. The result's SSA name, "" for none."""
         depth_type = runtime_abi.DEPTH_TYPE
         results = () if ret == "void" else (self.arg(mtype(ret)),)
         cell = self.op("GetGlobal", runtime_abi.DEPTH, depth_type)
@@ -220,9 +221,12 @@ class FunctionBuilder:
                        "i64")
         shown = "closure" if "$closure" in callee else callee  # as the interpreter names it
         self.check(fits, "E9006", too_deep(MAX_CALL_DEPTH, shown))
-        self.emit("Store", deeper, cell, (), depth_type)
-        self.emit("Call", results, callee, args, launch)
-        self.emit("Store", depth, cell, (), depth_type)
+        if leaf:
+            self.emit("Call", results, callee, args, launch)
+        else:
+            self.emit("Store", deeper, cell, (), depth_type)
+            self.emit("Call", results, callee, args, launch)
+            self.emit("Store", depth, cell, (), depth_type)
         return results[0].name if results else ""
 
     # -- locals ----------------------------------------------------------------------

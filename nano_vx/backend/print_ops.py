@@ -61,12 +61,17 @@ def print_value(b, span, value: str, t):
             _refuse(b, _too_many(t.size))
             return
         site = b.module.site("PrintSite", span, "tensor", t.elem, None, t.dims)
-        address = b.op("Pointer", value, t.mtype)
-        payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
+        payload = _address(b, value, t)
     else:
         site = b.module.site("PrintSite", span, _scalar_kind(t), t, None, ())
         payload = _payload(b, value, t)
     b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def _address(b, value: str, t: Tensor) -> str:
+    """A tensor's first element's address, as an i64."""
+    address = b.op("Pointer", value, t.mtype)
+    return b.op("Convert", "arith.index_cast", address, "index", "i64")
 
 
 def _scalar_kind(t) -> str:
@@ -82,19 +87,25 @@ def _payload(b, value: str, t) -> str:
 
 
 def print_record(b, span, literal):
-    """`print` of the literal of an aggregate of scalars, which scalarize-aggregates rebuilt
-    for it: one line, a record site's template (values/sites.py) with a hole per scalar,
-    whose payloads are written to a stack buffer of i64 slots the payload points to."""
+    """`print` of the literal of an aggregate of scalars and tensors, which
+    scalarize-aggregates rebuilt for it: one line, a record site's template
+    (values/sites.py) with a hole per scalar or tensor, whose payloads (a tensor's: its
+    address) are written to a stack buffer of i64 slots the payload points to."""
     holes = []
     template = _template(b, literal, holes)
     if not holes:
         print_text(b, span, template.replace("{{", "{").replace("}}", "}"))
         return
+    large = [t.size for _, t in holes if isinstance(t, Tensor) and t.size > PRINT_LIMIT]
+    if large:
+        _refuse(b, _too_many(large[0]))
+        return
     slots = f"memref<{len(holes)}xi64>"
     buffer = b.fresh()
     b.entry_ops.append(M["Alloca"](buffer, slots, span=span))
     for k, (value, t) in enumerate(holes):
-        b.store(_payload(b, value, t), buffer, (b.const(k, "index"),), slots, "i64")
+        b.store(_address(b, value, t) if isinstance(t, Tensor) else _payload(b, value, t),
+                buffer, (b.const(k, "index"),), slots, "i64")
     address = b.op("Pointer", buffer, slots)
     payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
     site = b.module.site("PrintSite", span, "record", None, template, ())
@@ -102,8 +113,8 @@ def print_record(b, span, literal):
 
 
 def _template(b, e, holes: list) -> str:
-    """The text `e` prints, `{T}` for each scalar of type T (appended to `holes` as (ssa,
-    T)), a brace of the text doubled."""
+    """The text `e` prints, `{T}` for each scalar of type T and `{T[d,..]}` for each tensor
+    (appended to `holes` as (ssa, its type)), a brace of the text doubled."""
     def inner(parts):
         return ", ".join(_template(b, x, holes) for x in parts)
     if e._prod == "StructLit":
@@ -117,6 +128,8 @@ def _template(b, e, holes: list) -> str:
     if isinstance(t, Ref):
         value, t = b.load(value, (), t.mtype, t.target), t.target
     holes.append((value, t))
+    if isinstance(t, Tensor):
+        return f"{{{t.elem}[{','.join(map(str, t.dims))}]}}"
     return f"{{{t}}}"
 
 

@@ -14,8 +14,8 @@ from .lnocontracts import Lnocontracts
 Lnative = Lnocontracts.extend(
     "Lnative",
     "Lnocontracts within what native code lowers: no struct or enum declarations, no "
-    "aggregate but a literal of scalars printed, no `match`, topology or memory-space "
-    "values or differentiation",
+    "aggregate but a literal of scalars and tensors printed, no `match`, topology or "
+    "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
                  "Vjp", "Jvp", "Mem", "Topo"],

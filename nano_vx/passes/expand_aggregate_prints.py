@@ -36,7 +36,7 @@ chain on the variant of each enum it holds (E5010 past 64 arms).
 `print(p)` of a `Point` is `print(Point { x: p.x, y: p.y })`; of a `Shape`, `if p is
 Shape::Dot { print(Shape::Dot) } else if ... else { print(Shape::Rect(p.Shape::Rect.0,
 p.Shape::Rect.1)) }`, and a struct holding two enums chooses a variant of each. Native code
-prints such a literal as one line, a record print site with a hole per scalar. A value
+prints such a literal as one line, a record print site with a hole per scalar or tensor. A value
 computed by more than reads of locals is held in a local first.
 """, state=State)
 

@@ -15,33 +15,36 @@ A function owns the buffer of a local bound once (not a cell) to a tensor constr
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
 printed, transferred (copied) or passed to a function whose result is no tensor and no
-reference: none of those can keep the buffer past the call. Any other use (returned, bound
-to another name, passed to a function that returns a tensor or a reference, an element
-borrowed, an arm of an `if` value) may hand the buffer on, and the local is not owned: where
-ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a
-reference to a tensor was erased to the tensor, so a callee cannot tell a buffer lent to it
-from one it owns). A tensor variable assigned after its `let` (a cell) is owned when its
-`let` and every assignment give it a fresh tensor, unless an assignment makes the new tensor
-from the old one (`t = f(t)`: the tensor replaced dies inside the statement, where no drop
-can go). The owned locals of each function are left on the compilation for insert-drops.
+reference, or a tensor the call made: none of those can keep the buffer past the call. Any
+other use (returned, bound to another name, passed to a function that may return an
+argument or a reference, an element borrowed, an arm of an `if` value) may hand the buffer
+on, and the local is not owned: where ownership is not clear, the buffer leaks rather than
+dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
+its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
+unless an assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced
+dies inside the statement, where no drop can go). The owned locals of each function are left
+on the compilation for insert-drops.
 """, provides=("owned_buffers",))
 
 
 @find_owned_buffers.on("Program")
 def _program(run, node):
-    # A call whose result is a tensor or a place may hand on an argument's buffer.
+    # A call whose result is a tensor or a place may hand on an argument's buffer, unless
+    # the function returns only buffers it made.
     tensors, fresh = tensor_results(node) | place_results(node), fresh_results(node)
-    run.ctx.owned_buffers = {fn.name: _owned(fn, tensors, fresh)
+    keeping = tensors - fresh
+    run.ctx.owned_buffers = {fn.name: _owned(fn, keeping, fresh)
                              for fn in node.items if fn._prod == "Fn"}
 
 
-def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset:
+def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            _escapes(node, fresh, tensor_results, escaped)
+            _escapes(node, fresh, keeping, escaped)
             if node._prod == "Assign" and node.target._prod == "Local" and any(
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
@@ -49,7 +52,7 @@ def _owned(fn, tensor_results: frozenset, fresh_results: frozenset) -> frozenset
     return fresh - escaped
 
 
-def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
+def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
     """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
     stack = [node]
     while stack:
@@ -70,7 +73,7 @@ def _escapes(node, fresh: frozenset, tensor_results: frozenset, out: set):
             kids.append(place)
         elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
-        elif kind in ("Call", "Launch") and _keeps_nothing(n, tensor_results):
+        elif kind in ("Call", "Launch") and _keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
         stack.extend(kids)
 
@@ -80,8 +83,8 @@ def _held(n):
     return n.base if n._prod == "Index" else n.value
 
 
-def _keeps_nothing(n, tensor_results: frozenset) -> bool:
+def _keeps_nothing(n, keeping: frozenset) -> bool:
     """A call of a named function (print included) or a launch whose result cannot be an
-    argument's buffer."""
+    argument's buffer: no tensor, or one the call made (`keeping` are the others)."""
     name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
-    return name is not None and name not in tensor_results
+    return name is not None and name not in keeping

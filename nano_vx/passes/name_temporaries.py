@@ -38,9 +38,11 @@ call, `if` or `match` whose value a statement stores; and `match f(1) { .. }` is
 matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of
 a struct literal written out of its declaration's order is held in a local too when a call
 computes it, so that the calls run in the order written. When a call of the statement that stays in place would have run before
-the one moved, every call of the statement is held in a local, in the order they ran. Moving
-a call is refused in a loop's condition or on the right of `&&` or `||`, which may not run at
-all, and after a `transfer` or a launch of the statement.
+the one moved, every call of the statement is held in a local, in the order they ran. What
+the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
+turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
+f(1).x } else { false }`), and such a loop as `while true { let cond = c; if !cond { break }
+.. }`. Moving a call is refused after a `transfer` or a launch of the statement.
 """, state=State)
 
 
@@ -196,8 +198,17 @@ def _struct(run, e):
 
 @name_temporaries.on("While")
 def _while(run, node):
-    cond = _alone(run, node.cond, "in a loop's condition")
-    return node.replace(cond=cond, body=run.walk(node.body))
+    cond = _alone(run, node.cond)
+    if cond is not None:
+        return node.replace(cond=cond, body=run.walk(node.body))
+    # `while c { B }` is `while true { let cond = c; if !c { break } B }`: the condition's
+    # `let`s then run once per turn, where it did.
+    span, name = node.cond.span, run.state.names.fresh("cond")
+    stop = L["If"](L["Unary"]("!", L["Local"](name, span=span), span=span), False,
+                   L["Block"]((L["Break"](span=span),), None, span=span), None, span=span)
+    test = (L["Let"](name, False, L["OpaqueType"](span=span), node.cond, span=span), stop)
+    body = node.body.replace(stmts=(*test, *node.body.stmts))
+    return node.replace(cond=L["Bool"](True, span=span), body=run.walk(body))
 
 
 @name_temporaries.on("Binary")
@@ -205,17 +216,35 @@ def _binary(run, e):
     if e.op not in ("&&", "||"):
         return run.rebuild(e)
     left = run.walk(e.left)
-    return e.replace(left=left, right=_alone(run, e.right, f"on the right of '{e.op}'"))
+    right = _alone(run, e.right)
+    if right is not None:
+        return e.replace(left=left, right=right)
+    # `a && b` is `if a { b } else { false }`, `a || b` is `if a { true } else { b }`: b's
+    # `let`s then run in its arm, only when b did.
+    def arm(x):
+        return run.walk(L["Block"]((), x, span=x.span))
+    constant = L["Bool"](e.op == "||", span=e.span)
+    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
+    # An `if` with statements in its arms is a statement's value, not a part of one.
+    return _temp(run, e, L["IfExpr"](left, False, arm(then), arm(orelse), span=e.span), "cond")
 
 
-def _alone(run, e, where: str):
-    """e walked, refused if it needs a `let` first: it may run other than once."""
+def _alone(run, e):
+    """e walked, or None when it needs a `let` first: it may run other than once, so the
+    `let` cannot go before its statement."""
     st = run.state
-    pending, every, st.every = len(st.pending), st.every, False
+    saved = len(st.pending), st.effects, set(st.names.taken), st.names.made
+    every, st.every = st.every, False
     try:
         out = run.walk(e)
+    except Refused as bad:
+        if bad.what != _AFTER:
+            raise
+        out = None
     finally:
         st.every = every
-    if len(st.pending) != pending:
-        raise Refused(e, f"an aggregate computed {where}")
+    if out is None or len(st.pending) != saved[0]:
+        del st.pending[saved[0]:]
+        st.effects, st.names.taken, st.names.made = saved[1:]
+        return None
     return out

@@ -11,9 +11,11 @@ from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
-from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, start_value, tensor_leaf)
+from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, copy_into,
+                                  declared_locals, fresh_locals, is_tensor, start_value,
+                                  tensor_leaf)
 from ..scalars.enum_reads import as_matches
+from ..scalars.sole_buffers import MADE, keeping_functions, sole_buffers
 
 
 @dataclass
@@ -23,6 +25,9 @@ class State:
     types: dict = field(default_factory=dict)  # aggregate local -> its shape
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
+    copied: dict = field(default_factory=dict)  # its tensor out-parameters -> their types
+    sole: frozenset = frozenset()  # its tensor locals no one else holds (sole_buffers)
+    keeping: frozenset = frozenset()  # the functions whose result holds a tensor
     names: Names | None = None
 
 
@@ -33,8 +38,10 @@ cannot).
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag
 (the index of its variant) and the fields of every variant, those of the others zero; a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
-aggregate takes one `&mut` out-parameter per field instead and writes them; its call passes
-the caller's locals. The literal a `print` is given keeps its form, made of scalars. What is
+aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
+first tensor, its result; another tensor is copied into the caller's, element by element,
+when the function made it and nothing else holds it. Its call passes the caller's locals.
+The literal a `print` is given keeps its form, made of scalars. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
 """, state=State)
@@ -42,7 +49,9 @@ the others).
 
 @scalarize_aggregates.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    st = run.state
+    st.shapes, st.sigs = program_types(program)
+    st.keeping = keeping_functions(program, st.sigs)
     return run.rebuild(program)
 
 
@@ -51,7 +60,7 @@ def _fn(run, fn):
     st, sig = run.state, run.state.sigs[fn.name]
     if not holds_aggregates(fn, st.sigs):
         return fn
-    st.env, st.out, st.names = {}, None, Names(fn)
+    st.env, st.out, st.names, st.copied = {}, None, Names(fn), {}
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -70,14 +79,21 @@ def _fn(run, fn):
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
         out, names = fresh_locals(st.names, "ret", sig.out, fn.span)
-        # The one tensor it holds, if any, is its result: a tensor is not assigned through a
-        # reference. The others are out-parameters.
-        k, places, held = tensor_leaf(sig.out, fn), [], []
+        # The first tensor it holds, if any, is its result: a tensor is not assigned through
+        # a reference. The others are out-parameters; another tensor is copied into the
+        # caller's.
+        k, places, held = tensor_leaf(sig.out), [], []
         for j, (x, t) in enumerate(zip(out.leaves(), sig.out.leaves())):
             if j == k:
                 places.append(x)
                 held.append(L["Let"](x.name, True, t, start_value(t, fn.span), span=fn.span))
                 continue
+            if is_tensor(t):
+                if not concrete(t):
+                    raise Refused(fn, "a function returning an aggregate that holds a second "
+                                      "tensor of extents not known")
+                st.copied[x.name] = t
+                st.sole = sole_buffers(fn, st.keeping)
             places.append(L["Deref"](x, span=fn.span))
             params.append(L["Param"](x.name, L["BorrowType"](t, True, span=fn.span),
                                      span=fn.span))
@@ -187,7 +203,7 @@ def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
-        k, places = tensor_leaf(run.state.sigs[e.callee.name].out, e), dest.leaves()
+        k, places = tensor_leaf(run.state.sigs[e.callee.name].out), dest.leaves()
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
                 for j, x in enumerate(places) if j != k]
         call = _call(run, e, outs)
@@ -201,11 +217,33 @@ def _store(run, e, dest: Tree) -> list:
     parts = _parts(run, e)
     if len(parts.leaves()) != len(dest.leaves()):
         raise Refused(e, "a generic struct holding an aggregate")
-    # Every field is computed before any is written: `p = Point { x: p.y, y: p.x }`.
-    lets = [L["Let"](run.state.names.fresh("agg"), False, L["OpaqueType"](span=e.span), x,
-                     span=e.span) for x in parts.leaves()]
-    return [*lets, *(L["Assign"](d, "=", L["Local"](t.name, span=e.span), span=e.span)
-                     for d, t in zip(dest.leaves(), lets))]
+    lets, sources = [], []
+    for d, x in zip(dest.leaves(), parts.leaves()):
+        if _copied(run, d) and x._prod == "Local" and x.name in run.state.sole:
+            sources.append(x)  # read in place: its buffer is no one else's, so it dies here
+            continue
+        if _copied(run, d) and x._prod not in MADE:
+            raise Refused(x, "a tensor returned beside another that more than the aggregate "
+                             "may hold (its copy would not be the same tensor)")
+        # Every field is computed before any is written: `p = Point { x: p.y, y: p.x }`.
+        lets.append(L["Let"](run.state.names.fresh("agg"), False,
+                             L["OpaqueType"](span=e.span), x, span=e.span))
+        sources.append(L["Local"](lets[-1].name, span=e.span))
+    return [*lets, *(x for d, v in zip(dest.leaves(), sources) for x in _put(run, d, v))]
+
+
+def _put(run, place, value) -> list:
+    """Statements writing `value` (a read of a local) to `place`: an assignment, or a copy
+    into the caller's tensor."""
+    if _copied(run, place):
+        return copy_into(run.state.names, place.value, value,
+                         run.state.copied[place.value.name], value.span)
+    return [L["Assign"](place, "=", value, span=value.span)]
+
+
+def _copied(run, place) -> bool:
+    """Whether `place` is a tensor out-parameter, which a copy writes."""
+    return place._prod == "Deref" and place.value.name in run.state.copied
 
 
 def _arm(run, block, dest):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backend.buffers import distinct_parameters
-from ..backend.call_ops import call, launch
+from ..backend.call_ops import call, launch, leaf_functions
 from ..backend.machine_types import Ref, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
@@ -50,6 +50,7 @@ stop last.
 class _Lowering:
     tree: object
     fns: dict = field(default_factory=dict)  # name -> Fn
+    leaves: frozenset = frozenset()  # the functions that call none
     consts: dict = field(default_factory=dict)  # name -> ConstItem
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
@@ -60,6 +61,7 @@ class _Lowering:
     def __post_init__(self):
         self.fns = {i.name: i for i in self.tree.items if i._prod == "Fn"}
         self.consts = {i.name: i for i in self.tree.items if i._prod == "ConstItem"}
+        self.leaves = leaf_functions(self.fns)
 
 
 # The handlers, one per production of Ldrops' statements, exits and expressions (checked at
@@ -286,12 +288,12 @@ def _cast(run, e):
 
 @lowering.on("Call")
 def _call(run, e):
-    return call(run.state.b, e, run.state.fns)
+    return call(run.state.b, e, run.state.fns, run.state.leaves)
 
 
 @lowering.on("Launch")
 def _launch(run, e):
-    return launch(run.state.b, e, run.state.fns)
+    return launch(run.state.b, e, run.state.fns, run.state.leaves)
 
 
 @lowering.on("Index")

@@ -42,7 +42,8 @@ def runtime_faults(module) -> list:
             if item._prod == "PrintSite" and item.kind == "record" and \
                     record_holes(item.text) is None:
                 problems.append((item, "a record print site whose text is not a line with "
-                                       "`{T}` for each scalar of type T and braces doubled"))
+                                       "`{T}` for each scalar of type T, `{T[d,..]}` for "
+                                       "each tensor, and braces doubled"))
         elif item._prod == "Declare" and (FUNCTIONS.get(item.name), item.results) != \
                 (tuple(item.args), ()):
             problems.append((item, f"a declaration of {item.name}, which the runtime does not "

@@ -11,7 +11,8 @@ from .aggregates import TAG, Refused, Tree, concrete, zero
 def returned_types(fn, shape: Tree) -> list:
     """The type of each leaf of the aggregate `fn` returns: as declared, else (a generic
     struct's field, its parameter erased) the written type of the local or parameter a
-    returned literal puts there, or of the tensor it makes there; None where none says."""
+    returned literal puts there, of the tensor it makes there, or of the literal (or cast)
+    written there; None where none says."""
     written = {p.name: p.type for p in fn.params if concrete(p.type)}
     written.update({n.name: n.type for n in descendants(fn.body)
                     if n._prod == "Let" and concrete(n.type) and n.type.span != n.span})
@@ -24,7 +25,24 @@ def returned_types(fn, shape: Tree) -> list:
                 types[k] = written.get(x.name)
             elif types[k] is None and x is not None and x._prod in ("TensorNew", "TensorLit"):
                 types[k] = x.type if concrete(x.type) else None
+            elif types[k] is None and x is not None:
+                types[k] = _literal_type(x)
     return types
+
+
+# What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
+# so (a generic struct's field type is erased), and type-scalars solves it so.
+_LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}
+
+
+def _literal_type(x):
+    """The type of the literal x (`-k` included, or one cast), None for any other value."""
+    if x._prod == "Cast":
+        return x.type if concrete(x.type) else None
+    if x._prod == "Unary" and x.op == "-" and x.operand._prod in ("Int", "Float"):
+        x = x.operand
+    name = _LITERALS.get(x._prod)
+    return L["Scalar"](name, span=x.span) if name is not None else None
 
 
 def _leaves(e, shape: Tree):

@@ -167,11 +167,28 @@ def start_value(ty, span):
     return zero(ty, span)
 
 
-def tensor_leaf(shape: Tree | None, at) -> int | None:
-    """The index of the one tensor among the leaves of an aggregate a function returns, its
-    result; None when there is none."""
-    found = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
-             if t is not None and strip(t)._prod == "TensorType"]
-    if len(found) > 1:
-        raise Refused(at, "a function returning an aggregate that holds more than one tensor")
-    return found[0] if found else None
+def tensor_leaf(shape: Tree | None) -> int | None:
+    """The index of the first tensor among the leaves of an aggregate a function returns, its
+    result (a tensor is not assigned through a reference: any other is copied into the
+    caller's, copy_into); None when there is none."""
+    return next((k for k, t in enumerate(shape.leaves() if shape is not None else ())
+                 if is_tensor(t)), None)
+
+
+def is_tensor(ty) -> bool:
+    return ty is not None and strip(ty)._prod == "TensorType"
+
+
+def copy_into(names: Names, place, source, ty, span) -> list:
+    """Statements copying the tensor `source` element by element into the tensor `place`
+    refers to (`*place`), of type `ty`: nested loops over its extents, which are integers."""
+    loops = [(names.fresh("copied"), d.value) for d in strip(ty).dims]
+    target = L["Deref"](place, span=span)
+    for name, _ in loops:
+        target = L["Index"](target, L["Local"](name, span=span), span=span)
+        source = L["Index"](source, L["Local"](name, span=span), span=span)
+    stmt = L["Assign"](target, "=", source, span=span)
+    for name, extent in reversed(loops):
+        stmt = L["For"](name, L["Int"](0, span=span), L["Int"](extent, span=span),
+                        L["Block"]((stmt,), None, span=span), span=span)
+    return [stmt]

@@ -20,10 +20,10 @@ _SHIFTS = frozenset({"<<", ">>"})
 _LITERALS = frozenset({"StructLit", "Tuple", "EnumValue"})
 
 def _bad_field(t):
-    """A field native code does not print: one not a scalar (a tensor, a string, a
+    """A field native code does not print: one neither a scalar nor a tensor (a string, a
     reference)."""
     t = find(t)
-    if isinstance(t, Var) or isinstance(t, str) and t not in ("str", "void"):
+    if isinstance(t, (Var, Tensor)) or isinstance(t, str) and t not in ("str", "void"):
         return None
     return f"printing an aggregate holding {show(t)}"
 

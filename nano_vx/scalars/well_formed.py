@@ -397,8 +397,8 @@ class Check:
         return "void"
 
     def record(self, e):
-        """The literal of an aggregate `print` is given: every part a scalar, or another
-        literal."""
+        """The literal of an aggregate `print` is given: every part a scalar, a tensor, or
+        another literal."""
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
@@ -407,7 +407,7 @@ class Check:
                 self.record(part)
                 continue
             t = find(self.expr(part))
-            if not isinstance(t, str) or t in ("void", "str"):
+            if not (isinstance(t, Tensor) or isinstance(t, str) and t not in ("void", "str")):
                 raise Mismatch(part, f"a print of an aggregate holding {show(t)}")
 
     @EXPRESSIONS.on("Closure")

@@ -69,43 +69,67 @@ def printed(site, payload: int, read) -> str:
         return _record(site.text, payload, read)
     if kind != "tensor":
         return format_scalar(_from_bits(site.type, payload))
+    return _tensor(site.type, site.dims, payload, read)
+
+
+def _tensor(type_name: str, dims, address: int, read) -> str:
+    """A tensor of element type `type_name` and extents `dims`, its elements read from
+    `address`, as the interpreter prints it."""
     count = 1
-    for d in site.dims:
+    for d in dims:
         count *= d
-    size = struct.calcsize("=" + _ELEMENT[site.type])
-    elements = _elements(site.type, read(payload, count * size)) if count else []
+    size = struct.calcsize("=" + _ELEMENT[type_name])
+    elements = _elements(type_name, read(address, count * size)) if count else []
     strides, n = [], 1
-    for d in reversed(site.dims):
+    for d in reversed(dims):
         strides.append(n)
         n *= d
     strides.reverse()
-    return format_rows(site.dims, strides, 0, lambda off: format_scalar(elements[off]))
+    return format_rows(tuple(dims), strides, 0, lambda off: format_scalar(elements[off]))
 
 
-# A record site's text: `{T}` is a scalar of type T, `{{` and `}}` a brace.
-_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)\}")
+# A record site's text: `{T}` is a scalar of type T, `{T[d, ..]}` a tensor of element type T
+# and those extents (its slot holds its first element's address), `{{` and `}}` a brace.
+_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)(?:\[([0-9, ]*)\])?\}")
 _SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"}
 
 
+def _dims(text: str | None):
+    """A tensor hole's extents, None for a scalar's."""
+    if text is None:
+        return None
+    return tuple(int(d) for d in text.replace(" ", "").split(",") if d)
+
+
 def record_holes(template: str | None) -> list | None:
-    """The type of each hole of a record site's text, None when the text is not one: a
-    brace neither doubled nor around a scalar type."""
+    """Each hole of a record site's text, (its type, its extents or None for a scalar);
+    None when the text is not one: a brace neither doubled nor around a hole, a hole of no
+    scalar type."""
     if template is None:
         return None
-    holes = [m.group(1) for m in _HOLE.finditer(template) if m.group(1)]
+    holes = [(m.group(1), _dims(m.group(2))) for m in _HOLE.finditer(template)
+             if m.group(1)]
     rest = _HOLE.sub("", template)
-    if "{" in rest or "}" in rest or any(t not in _SCALARS for t in holes):
+    if "{" in rest or "}" in rest or any(t not in _SCALARS or dims is not None and
+                                         t not in _ELEMENT for t, dims in holes):
         return None
     return holes
 
 
 def _record(template: str, payload: int, read) -> str:
-    """An aggregate's line: each hole of the template filled, in order, with the scalar
-    whose bits are in the next i64 slot of the buffer at `payload`."""
+    """An aggregate's line: each hole of the template filled, in order, from the next i64
+    slot of the buffer at `payload`: a scalar's bits, or a tensor's address."""
     holes = record_holes(template)
     slots = iter(struct.unpack(f"={len(holes)}q", read(payload, 8 * len(holes))))
-    return _HOLE.sub(lambda m: format_scalar(_from_bits(m.group(1), next(slots)))
-                     if m.group(1) else m.group(0)[0], template)
+
+    def fill(m):
+        if not m.group(1):
+            return m.group(0)[0]
+        dims = _dims(m.group(2))
+        if dims is None:
+            return format_scalar(_from_bits(m.group(1), next(slots)))
+        return _tensor(m.group(1), dims, _U64.wrap(next(slots)), read)
+    return _HOLE.sub(fill, template)
 
 
 def stopped(site, a: int, b: int) -> RuntimeStop:

@@ -68,14 +68,31 @@ def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
     assert _run(dump) == _run(dump, "--action", "interpret") == expected
 
 
+def test_a_record_print_site_holding_tensors_prints_its_line_through_every_lowered_il(tmp_path):
+    case = CASES / "tensor_prints.vx"
+    dump = _lowered(case, tmp_path)
+    assert 'record "S {{ n: {i32}, t: {f32[2]}, flags: {bool[2]}, w: {f64[2,2]} }}"' in \
+        dump.read_text()
+    expected = _run(case, "--action", "interpret")
+    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+
+
+def test_an_aggregate_holding_a_tensor_too_large_to_print_stops_as_the_interpreter_does():
+    status, printed, err = _run(CASES / "tensor_too_large.vx")
+    assert (status, printed) == (1, "1\n") and "W5001" not in err
+    assert "refusing to print a tensor of 5000 elements" in err
+
+
 def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path):
     (tmp_path / "out").mkdir()
     dump = _lowered(CASES / "prints.vx", tmp_path / "out")
     bad = tmp_path / "bad.txt"
-    bad.write_text(dump.read_text().replace("Shape::Circle({f32})", "Shape::Circle({xx})"))
-    status, printed, err = _run(bad)
-    assert (status, printed) == (1, "") and "error[E1007]" in err
-    assert "a record print site whose text" in err
+    for wrong in ("{xx}", "{xx[2]}", "{f32[2}"):
+        bad.write_text(dump.read_text().replace("Shape::Circle({f32})",
+                                                f"Shape::Circle({wrong})"))
+        status, printed, err = _run(bad)
+        assert (status, printed) == (1, "") and "error[E1007]" in err
+        assert "a record print site whose text" in err
 
 
 # Hand-written Lmatched: a tuple holding an enum, printed from a read of a local.

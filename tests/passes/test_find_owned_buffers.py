@@ -41,6 +41,12 @@ def test_a_buffer_an_element_of_which_is_borrowed_or_handed_to_a_place_result_is
     assert _owned("places")["main"] == {"read"}
 
 
+def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_callers():
+    owned = _owned("made_in_cells")
+    assert owned["main"] == {"lent", "s"}
+    assert owned["scaled"] == frozenset()  # `made` is handed on, through the cell `out`
+
+
 def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
     assert _owned("cells")["main"] == {"fresh"}  # not shared, keep, nor moved = f(moved)
 

@@ -81,6 +81,17 @@ def test_a_right_side_that_could_stop_or_print_is_branched_to_else_and_or():
     assert "arith.andi" in to_text(module)  # a > 1 && b == 0 needs no branch
 
 
+def test_a_call_of_a_function_that_calls_none_checks_the_depth_and_writes_it_not():
+    fns = {f.name: f for f in _module("call_depth").items if f._prod == "Func"}
+
+    def writes(fn, callee):  # the depth stored before each call of callee in fn
+        ops = [op for block in fn.blocks for op in block.ops]
+        return [ops[k - 1]._prod == "Store" for k, op in enumerate(ops)
+                if op._prod == "Call" and op.callee == callee]
+    assert writes(fns["main"], "leaf") == [False] and writes(fns["main"], "rec") == [True] * 2
+    assert writes(fns["rec"], "leaf") == [False] and writes(fns["rec"], "rec") == [True]
+
+
 def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
     text = to_text(_module("tensors"))
     assert "memref<2xi8>" in text and "xi1>" not in text
