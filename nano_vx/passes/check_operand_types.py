@@ -31,7 +31,8 @@ Refuse an operator given operands of types it does not take (E3030, E3004, E3005
 
 Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
 of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
-`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor for `%`) is E3030.
+`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor, whose elements
+are what an operator takes: `t[i] + u[i]`) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
@@ -91,10 +92,12 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                    help=[f"read the value it names: `*{quoted(expr)}`"],
                    operator=written_op, found=show(t))
             return
-        if op == "%" and not literal(t) and value_type(t)._prod == "TensorType":
-            # `%` has no elementwise meaning; Rust's has none on arrays either.
+        if op not in RELATIONAL and not literal(t) and value_type(t)._prod == "TensorType":
+            # An operator has no elementwise meaning on a tensor (Rust's has none on arrays
+            # either): the elements are what it takes.
             refuse(run, "E3030", expr.span, f"`{written_op}` does not apply to {show(t)}, a "
-                                            f"tensor: it takes two numbers",
+                                            f"tensor: it takes {_said(op)}",
+                   help=["apply it to the elements: `t[i] op u[i]`".replace("op", op)],
                    operator=written_op, found=show(t))
             return
     sides = (("left", kind(left), left, left_expr), ("right", kind(right), right, right_expr))
@@ -131,12 +134,12 @@ def _operator(run, node, written_op: str, operand, other) -> None:
 def _unary(run, node):
     run.descend(node)
     t = value_type(type_of(run, node.operand))
-    k = kind(t)
-    if node.op == "!" and k in ("float", "text"):
+    k = "tensor" if not literal(t) and t._prod == "TensorType" else kind(t)
+    if node.op == "!" and k in ("float", "text", "tensor"):
         refuse(run, "E3006", node.span,
                f"`!` takes a bool, or an integer whose bits it flips, but its operand is "
                f"{show(t)}", operator="!", found=show(t))
-    elif node.op == "-" and (k in ("bool", "text") or k == "int" and not literal(t)
+    elif node.op == "-" and (k in ("bool", "text", "tensor") or k == "int" and not literal(t)
                              and not INT_TYPES[t.name].signed):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
         refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
@@ -147,7 +150,7 @@ def _unary(run, node):
 def _match_value(run, node):
     run.descend(node)
     t = value_type(type_of(run, node.scrutinee))
-    if t._prod != "NamedType":
+    if literal(t) or t._prod != "NamedType":
         return
     for case in node.cases:
         for pattern in _alternatives(case.pattern):
@@ -196,6 +199,11 @@ def _elements(run, elems, written) -> None:
                    help=["convert the element with `as`"] if kind(t) in ("int", "float")
                    else [], found=show(t), expected=show(settle(elem)))
             return
+
+
+def _said(op: str) -> str:
+    """What an operator takes, as a message says it."""
+    return next(s for ops, _, s in TAKES if op in ops)
 
 
 def _known(t) -> bool:

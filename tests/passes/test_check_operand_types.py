@@ -22,6 +22,8 @@ REFUSED = {
     "text_operand": ("E3030", "`+` does not apply to str: it takes two numbers of one type"),
     "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
+    "tensor_arithmetic": ("E3030", "`+` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, "
+                                   "a tensor: it takes two numbers of one type"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "
                                 "type writes f32): a tensor's elements are of one type"),
 }
@@ -118,7 +120,9 @@ def test_remainder_of_tensors_is_refused_and_of_their_elements_admitted():
             "  let u = Tensor<f32, [4]>::fill(2.0);\n  print(t % u);\n}\n")
     [d] = run_front(text, check_operand_types).diagnostics.items
     assert (d.code, d.message) == ("E3030", "`%` does not apply to Tensor<f32, [4], "
-                                            "Memory::CPU_DRAM>, a tensor: it takes two numbers")
+                                            "Memory::CPU_DRAM>, a tensor: it takes two numbers "
+                                            "of one type")
+    assert d.help == ["apply it to the elements: `t[i] % u[i]`"]
     assert not run_front(text.replace("t % u", "t[0] % u[0]"),
                          check_operand_types).diagnostics.items
 
@@ -184,3 +188,25 @@ def test_handwritten_a_string_bound_without_a_type_is_text(run_pass):
     ran = run_pass("check-operand-types", OPEN_TYPES)
     assert [d.message for d in ran.diagnostics.items] == [
         "`+` does not apply to str: it takes two numbers of one type"]
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("let v = t * u;", "E3030", "`*` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, a "
+                               "tensor: it takes two numbers of one type"),
+    ("let mut w = t; w += 1.0;", "E3030", "`+=` does not apply to Tensor<f32, [2], "
+                                          "Memory::CPU_DRAM>, a tensor: it takes two numbers "
+                                          "of one type"),
+    ("let v = -t;", "E3030", "`-` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>: it "
+                            "negates a number"),
+    ("let v = !t;", "E3006", "`!` takes a bool, or an integer whose bits it flips, but its "
+                            "operand is Tensor<f32, [2], Memory::CPU_DRAM>"),
+])
+def test_an_operator_on_a_tensor_is_refused_at_check_time(body, code, message):
+    text = ("fn main() { let t = Tensor<f32, [2]>::fill(1.0); "
+            f"let u = Tensor<f32, [2]>::fill(2.0); {body} }}")
+    assert _only(text) == (code, message)
+
+
+def test_a_value_match_given_to_a_call_is_judged_without_an_enum():
+    # Its scrutinee's type is an integer literal's, which names no enum (it once raised).
+    assert not run_front(CASES / "value_match_in_a_call.vx", check_operand_types).diagnostics.items
