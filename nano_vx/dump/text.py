@@ -244,6 +244,9 @@ expr("TensorCall", "elem dims shaped place args",
      Slot("args", item=nested), ")")
 expr("TensorLit", "type elems", "{type}", TensorRows("elems", "type"), when=_tensor_typed)
 expr("ArrayLit", "elems", "[{elems}]")
+expr("VecLit", "type elems", "vec{type}({elems})", prec=POSTFIX)
+# A splat whose type decide-vector-splats gave it: `splat::<4 x f32>(v)`.
+expr("Splat", "value type", "splat", Opt("::{type}"), "({value})", prec=POSTFIX)
 expr("Transfer", "value dest", "transfer({value}, {dest})")
 expr("Transfer", "value dest mark", "transfer[{mark}]({value}, {dest})")
 expr("Transfer", "value dest mark src",
@@ -319,6 +322,7 @@ expr("TopoRef", "name index end",
 # Types and dimensions ----------------------------------------------------------------------
 
 expr("Scalar", "name", "{name}")
+expr("VectorType", "lanes elem", "<{lanes} x {elem}>")
 expr("TensorType", "elem dims place", "Tensor<{elem}, [{dims}]", Opt(", {place}"), ">")
 expr("PinnedType", "inner topo", "Pinned<{inner}, {topo}>")
 expr("VerifiedType", "inner", "Verified<{inner}>")

@@ -12,6 +12,7 @@ from ..placement.types import element_value
 from ..values.numbers import INT_TYPES
 
 ARITHMETIC = frozenset("+ - * / %".split())
+LANEWISE = frozenset("+ - * /".split())  # what a vector takes, lane by lane
 BITWISE = frozenset("& | ^".split())
 SHIFTS = frozenset(("<<", ">>"))
 RELATIONAL = frozenset("== != < <= > >=".split())
@@ -35,6 +36,9 @@ of any type, and unary `-` a signed number; an operand of another type (a bool, 
 are what an operator takes: `t[i] + u[i]`) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
+Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and another
+vector, or a number, is E3004 (`splat(x)` makes the number a vector), and every other operator
+on a vector E3030 (a comparison E3005).
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -108,6 +112,9 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                        f"`{op}` takes two bools, but its {side} operand is "
                        f"{show(value_type(t))}", operator=op, found=show(value_type(t)))
         return
+    if op in LANEWISE and "vector" in (sides[0][1], sides[1][1]):
+        _lanewise(run, node, written_op, value_type(left), value_type(right))
+        return
     [(accepted, says)] = [(a, s) for ops, a, s in TAKES if op in ops]
     for _, k, t, _ in sides:
         if k is not None and k not in accepted:
@@ -130,16 +137,28 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                help=help, operator=written_op, left=show(a), right=show(b))
 
 
+def _lanewise(run, node, written_op: str, a, b) -> None:
+    """`+ - * /` on vectors: two of one type, whose lanes it combines one by one."""
+    if common(a, b) is not OPAQUE:
+        return
+    scalar = next((t for t in (a, b) if kind(t) in ("int", "float")), None)
+    help = ["make the number a vector of it in every lane: `splat(x)`"] if scalar else []
+    refuse(run, "E3004", node.span,
+           f"`{written_op}` is given {show(a)} and {show(b)}: it takes two vectors of one type "
+           f"(of one lane count and one lane type), or two numbers",
+           help=help, operator=written_op, left=show(a), right=show(b))
+
+
 @check_operand_types.on("Unary")
 def _unary(run, node):
     run.descend(node)
     t = value_type(type_of(run, node.operand))
     k = "tensor" if not literal(t) and t._prod == "TensorType" else kind(t)
-    if node.op == "!" and k in ("float", "text", "tensor"):
+    if node.op == "!" and k in ("float", "text", "tensor", "vector"):
         refuse(run, "E3006", node.span,
                f"`!` takes a bool, or an integer whose bits it flips, but its operand is "
                f"{show(t)}", operator="!", found=show(t))
-    elif node.op == "-" and (k in ("bool", "text", "tensor") or k == "int" and not literal(t)
+    elif node.op == "-" and (k in ("bool", "text", "tensor", "vector") or k == "int" and not literal(t)
                              and not INT_TYPES[t.name].signed):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
         refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
