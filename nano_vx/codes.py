@@ -235,6 +235,16 @@ _ENTRIES = [
          "binds once, from the first argument that names it (on any axis) or from `f<4>`; "
          "every later argument must have the same extent. The message names the parameter, "
          "the extent it is bound to and by which argument, and the argument that differs."),
+    Code("E3014", "a vector type whose lane count or lane type is not one",
+         "`<N x T>` is a vector of N lanes of the scalar type T: N is an integer literal "
+         "from 1 to 4096 as written (not a `const`, a generic parameter or arithmetic, and "
+         "not `?`) and T a scalar type (`f32`, `i32`, `bool`, ..), not a tensor, a struct "
+         "or another vector. The message names the type and what is wrong in it."),
+    Code("E3015", "a vector lane out of range, or written",
+         "`v[i]` reads lane i of a vector `<N x T>`: i from 0 to N - 1. An index written as "
+         "a literal is judged while compiling (one computed when the program runs and out "
+         "of range stops it, E9003). A vector's lanes are read, not written: `v[i] = x` is "
+         "refused; build the new vector (`vec<N x T>(..)`) instead."),
     Code("E3016", "a generic parameter a call does not determine",
          "Each generic parameter of a called function must be given (`f<4>(x)`, "
          "`f<i32>(y)`, `f<Topology::GPU>(p)`) or deducible from an argument's type (a type "
@@ -243,7 +253,10 @@ _ENTRIES = [
          "used only in the body (`fn free_width<T>() -> i32 { sizeof<T>() }` called as "
          "`free_width()`), has nothing to be instantiated with. The message names the "
          "parameter and the function; write the generic arguments out "
-         "(`free_width<f32>()`)."),
+         "(`free_width<f32>()`). `splat(v)` is generic the same way, in its vector type: "
+         "where nothing around it says the type (a typed `let`, a field, a parameter, a "
+         "result, the other operand of `+ - * /`), write it: `let s: <4 x f32> = "
+         "splat(v);`."),
     Code("E3047", "a generic argument that cannot be worked out or does not fit",
          "A generic argument must be of its parameter's kind and make a valid instance (a "
          "parameter no argument determines is E3016). Refused: a generic function named "

@@ -26,6 +26,8 @@ from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
+from .passes.check_vector_types import check_vector_types
+from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
@@ -108,6 +110,7 @@ PIPELINE = Pipeline([
     check_constants,
     check_memory_declarations,
     check_struct_arguments,
+    check_vector_types,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,
@@ -116,6 +119,7 @@ PIPELINE = Pipeline([
     check_where_clauses,
     check_locations,
     infer_placement,
+    decide_vector_splats,
     check_literal_ranges,
     check_match_arms,
     check_element_types,
