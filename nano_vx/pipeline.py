@@ -28,6 +28,7 @@ from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
 from .passes.decide_vector_splats import decide_vector_splats
+from .passes.check_vector_lanes import check_vector_lanes
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
@@ -134,6 +135,7 @@ PIPELINE = Pipeline([
     differentiate_forward,
     differentiate_reverse,
     check_operand_types,
+    check_vector_lanes,
     check_casts,
     check_conditions,
     check_value_types,

@@ -140,6 +140,10 @@ def _operator(run, node, written_op: str, operand, other) -> None:
 def _lanewise(run, node, written_op: str, a, b) -> None:
     """`+ - * /` on vectors: two of one type, whose lanes it combines one by one."""
     if common(a, b) is not OPAQUE:
+        if a.elem._prod == "Scalar" and a.elem.name == "bool":
+            refuse(run, "E3030", node.span, f"`{written_op}` does not apply to {show(a)}: its "
+                                            f"lanes are bools, and it takes numbers",
+                   operator=written_op, found=show(a))
         return
     scalar = next((t for t in (a, b) if kind(t) in ("int", "float")), None)
     help = ["make the number a vector of it in every lane: `splat(x)`"] if scalar else []
