@@ -1,10 +1,10 @@
-"""decide-vector-splats: Ltyped, a rewrite in the same IL."""
+"""decide-vector-splats: Lmono, a rewrite in the same IL."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.ltyped import Ltyped
+from ..languages.lmono import Lmono
 from ..nanopass import Pass
 
 LANEWISE = frozenset("+ - * /".split())
@@ -18,7 +18,7 @@ class State:
     ret: object = None  # the current function's result type
 
 
-decide_vector_splats = Pass("decide-vector-splats", Ltyped, Ltyped, """
+decide_vector_splats = Pass("decide-vector-splats", Lmono, Lmono, """
 Give each `splat(v)` its vector type, from where its value goes (E3016 where nothing says it).
 
 `splat(v)` is v in every lane of a vector whose type the place around it fixes, as a generic
@@ -27,7 +27,9 @@ splat(x)`), of the variable assigned, of a struct's field, of a parameter of the
 function, of the function's result (`return splat(x)` and a body's value), or the other
 operand of `+ - * /` when that one is a vector (`v * splat(2.0)`). A splat with no such place
 (`let s = splat(1.0);`) has no lane count to make, and is refused. The type is written into
-the node (`splat::<4 x f32>(x)`), so the interpreter and the checks after it know the lanes.
+the node (`splat::<4 x f32>(x)`), so that infer-placement, the checks and the interpreter
+after it know the lanes; the types read are the ones written (this runs before
+infer-placement, so that the values splats make are typed there).
 """, state=State)
 
 
@@ -53,8 +55,11 @@ def _fn(run, node):
 
 @decide_vector_splats.on("Let")
 def _let(run, node):
-    run.state.locals[node.name] = node.type
-    return node.replace(value=_fill(run, node.value, node.type))
+    st = run.state
+    value = _fill(run, node.value, node.type)
+    # Before infer-placement, a `let` without a written type is of its value's.
+    st.locals[node.name] = node.type if node.type is not None else _type_of(st, value)
+    return node.replace(value=value)
 
 
 @decide_vector_splats.on("Assign")
