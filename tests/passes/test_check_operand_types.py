@@ -24,6 +24,8 @@ REFUSED = {
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
     "tensor_arithmetic": ("E3030", "`+` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, "
                                    "a tensor: it takes two numbers of one type"),
+    "vector_lanes": ("E3004", "`+` is given <4 x f32> and <2 x f32>: it takes two vectors of "
+                              "one type (of one lane count and one lane type), or two numbers"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "
                                 "type writes f32): a tensor's elements are of one type"),
 }
@@ -210,3 +212,27 @@ def test_an_operator_on_a_tensor_is_refused_at_check_time(body, code, message):
 def test_a_value_match_given_to_a_call_is_judged_without_an_enum():
     # Its scrutinee's type is an integer literal's, which names no enum (it once raised).
     assert not run_front(CASES / "value_match_in_a_call.vx", check_operand_types).diagnostics.items
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("print(v * 2.0);", "E3004", "`*` is given <2 x f32> and {float}: it takes two vectors of one "
+                                "type (of one lane count and one lane type), or two numbers"),
+    ("print(v % v);", "E3030", "`%` does not apply to <2 x f32>: it takes two numbers of one "
+                              "type"),
+    ("print(v == v);", "E3005", "`==` does not apply to <2 x f32>: it takes two numbers or two "
+                               "bools of one type"),
+    ("print(-v);", "E3030", "`-` does not apply to <2 x f32>: it negates a number"),
+    ("let b = vec<2 x bool>(true, false); print(b + b);", "E3030",
+     "`+` does not apply to <2 x bool>: its lanes are bools, and it takes numbers"),
+    ("let w = vec<2 x f64>(1.0, 2.0); print(v - w);", "E3004",
+     "`-` is given <2 x f32> and <2 x f64>: it takes two vectors of one type (of one lane count "
+     "and one lane type), or two numbers"),
+])
+def test_each_operator_on_a_vector_is_judged(body, code, message):
+    assert _only(f"fn main() {{ let v = vec<2 x f32>(1.0, 2.0); {body} }}") == (code, message)
+
+
+def test_the_four_lanewise_operators_take_two_vectors_of_one_type():
+    text = ("fn main() { let v = vec<2 x f32>(1.0, 2.0); let mut w = v + v - v * v / v; "
+            "w += v; print(w); }")
+    assert not run_front(text, check_operand_types).diagnostics.items
