@@ -760,6 +760,12 @@ _ENTRIES = [
          "`Copy`; a Copy struct holding one would duplicate what only one owner may hold. "
          "Remove `impl Copy for S {}` (S then moves when passed by value, and `&S` lends "
          "it), or hold the tensor elsewhere."),
+    Code("E3035", "a function several impl blocks of one type define",
+         "A type's functions are called through it, `P::make()`, so each name is defined "
+         "once among all its impl blocks: two `impl P` blocks both writing `make`, or two "
+         "traits with a method of one name both implemented for P, leave `P::make` meaning "
+         "either. The message names the function and the note the other definition; keep "
+         "one, or rename one. (One impl block declaring a name twice is E2005.)"),
     Code("E3037", "an impl that does not match its trait",
          "`impl Trait for Type { .. }` writes every method the trait declares without a "
          "default body, and no method the trait does not declare. The message names the "

@@ -312,3 +312,26 @@ def test_a_struct_without_copy_moves_and_one_with_copy_is_copied():
                             "at line 13, column 11")
     repaired = run_front(CASES / "struct_moved_repaired.vx", check_linearity)
     assert not repaired.diagnostics.items
+
+
+def test_a_let_moves_a_struct_without_copy_and_copies_one_with_copy():
+    diag, where = _refusal("struct_moved_by_let")
+    assert where == (10, "a")
+    assert diag.message == "use of moved value 'a': it was moved into 'b' at line 8, column 5"
+    assert diag.data["moved_into"] == "b"
+    assert _moved(diag) == ((8, 13, "a"), "'a' moved here")
+    repaired = run_front(CASES / "struct_moved_by_let_repaired.vx", check_linearity)
+    assert not repaired.diagnostics.items
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("let mut b = S { x: 1 }; let a = S { x: 2 }; b = a; print(a.x);", True),
+    ("let a = S { x: 2 }; let b = a; let a = S { x: 3 }; print(a.x); print(b.x);", False),
+    ("let t = Tensor<f32, [2]>::fill(1.0); let u = t; print(t[0]); print(u[0]);", False),
+    ("let e = E::On; let f = e; print(e == E::On);", False),
+])
+def test_an_assignment_moves_as_a_let_does_and_only_a_struct(body, refused):
+    text = ("trait Copy {}\nstruct S { x: i32 }\nenum E { On, Off }\n"
+            f"fn main() {{ {body} }}\n")
+    codes = run_front(text, check_linearity).diagnostics.codes()
+    assert codes == (["E4001"] if refused else [])
