@@ -759,7 +759,9 @@ _ENTRIES = [
          "tuple of these. A tensor owns its elements and moves, and so does a struct without "
          "`Copy`; a Copy struct holding one would duplicate what only one owner may hold. "
          "Remove `impl Copy for S {}` (S then moves when passed by value, and `&S` lends "
-         "it), or hold the tensor elsewhere."),
+         "it), or hold the tensor elsewhere. The same holds of an enum whose variant carries "
+         "one (an enum is copied unless what it carries moves), and of a generic Copy "
+         "struct given a tensor for a field of type T: each literal is judged."),
     Code("E3035", "a function several impl blocks of one type define",
          "A type's functions are called through it, `P::make()`, so each name is defined "
          "once among all its impl blocks: two `impl P` blocks both writing `make`, or two "

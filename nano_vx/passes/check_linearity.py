@@ -102,7 +102,7 @@ def _owning_local(run, value) -> bool:
     if value._prod != "Local":
         return False
     t = run.state.types.get(value.name)
-    return t is not None and t._prod == "NamedType" and owns_data(t, run.state.movers.structs)
+    return t is not None and t._prod == "NamedType" and owns_data(t, run.state.movers.types)
 
 
 @check_linearity.on("Assign")
