@@ -241,7 +241,8 @@ _ENTRIES = [
          "not `?`) and T a scalar type (`f32`, `i32`, `bool`, ..), not a tensor, a struct "
          "or another vector. The message names the type and what is wrong in it."),
     Code("E3015", "a vector lane out of range, or written",
-         "`v[i]` reads lane i of a vector `<N x T>`: i from 0 to N - 1. An index written as "
+         "`v[i]` reads lane i of a vector `<N x T>`: i an integer from 0 to N - 1. An index "
+         "that is no integer (a float, a bool, a vector) is refused; one written as "
          "a literal is judged while compiling (one computed when the program runs and out "
          "of range stops it, E9003). A vector's lanes are read, not written: `v[i] = x` is "
          "refused; build the new vector (`vec<N x T>(..)`) instead."),

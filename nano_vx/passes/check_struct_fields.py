@@ -11,7 +11,7 @@ from ..placement.ownership import owns_data
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import CheckingTyper
 from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
-from ..placement.types import Machine, placed
+from ..placement.types import TEXT, Machine, placed
 
 
 @dataclass
@@ -24,8 +24,8 @@ class State:
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3012), a field not the struct's (E3013), a
-literal of no struct (E2001), and a Copy struct's generic field given a value that moves
+Refuse a struct literal without every field (E3012), a field not the struct's (E3013, and a
+field read of a value that has none), a literal of no struct (E2001), and a Copy struct's generic field given a value that moves
 (E3031).
 
 A field whose value has another type than the field's is E3013 too.
@@ -180,11 +180,26 @@ def _unify(expected, found, bound, structs, by):
     return None  # a shape this check does not take apart: not refused
 
 
+# Types whose values have no fields to read (a struct's do; `t.shape` of a tensor is E3024,
+# judged before this check).
+_FIELDLESS = frozenset({"Scalar", "TupleType", "VectorType", "TensorType"})
+
+
 @check_struct_fields.on("FieldGet")
 def _field(run, get):
     run.descend(get)
     st = run.state
     t = value_type(st.scope.typer.of(get.base, st.where.here[-1]))
+    while not isinstance(t, str) and t._prod == "BorrowType":  # `p.x` reads through p
+        t = value_type(t.inner)
+    if literal(t) or t is TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
+        shown = show(t)
+        run.ctx.diagnostics.error(
+            "E3013", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
+            help=["a tuple's elements are `.0`, `.1`; a vector's lanes and a tensor's "
+                  "elements `[i]`"] if shown[:1] in "(<T" else [],
+            struct=shown, field=get.field)
+        return
     if isinstance(t, str) or t._prod != "NamedType" or t.name not in st.structs:
         return
     names = [f.name for f in st.structs[t.name].fields]

@@ -6,11 +6,11 @@ from ..languages.lrouted import Lrouted
 from ..languages.lsrc import DESCRIPTIONS
 from ..nanopass import Analysis
 from ..placement.type_checking import Checking, cast_help, each_item, enter, refuse, type_of
-from ..placement.typer import fits, literal, show, value_type
+from ..placement.typer import fits, kind, known, literal, show, value_type
 
 check_vector_lanes = Analysis("check-vector-lanes", Lrouted, """
-Refuse a lane read out of range or a lane written (E3015), and a lane given a value of another
-type than the vector's lanes (E3003).
+Refuse a lane read out of range or at an index that is no integer, or a lane written (E3015),
+and a lane given a value of another type than the vector's lanes (E3003).
 
 `v[i]` reads lane i of a vector of N lanes: an index written as a literal is from 0 to N - 1
 (one computed when the program runs is checked then, E9003). The lanes are read, never
@@ -35,8 +35,17 @@ def _fn(run, node):
 def _index(run, node):
     run.descend(node)
     vector = _vector(run, node.base)
+    if vector is None:
+        return
+    found = type_of(run, node.index)
+    if known(found) and kind(found) not in ("int", None):
+        shown = show(found if literal(found) else value_type(found))
+        refuse(run, "E3015", node.index.span,
+               f"a lane of {show(vector)} is read at {shown}: a lane index is an integer",
+               vector=show(vector), found=shown)
+        return
     i = _literal_index(node.index)
-    if vector is None or i is None:
+    if i is None:
         return
     n = vector.lanes.value
     if not 0 <= i < n:

@@ -52,3 +52,11 @@ def test_a_lane_index_known_at_run_time_stops_the_program_past_the_lanes():
 def test_each_lane_is_judged(body, message):
     [d] = run_front(f"fn main() {{ {body} }}", check_vector_lanes).diagnostics.items
     assert d.message == message
+
+
+@pytest.mark.parametrize("index, found", [("1.5", "{float}"), ("true", "bool"), ("v", "<2 x i32>")])
+def test_a_lane_index_that_is_no_integer_is_refused(index, found):
+    text = f"fn main() {{ let v = vec<2 x i32>(1, 2); print(v[{index}]); }}"
+    [d] = run_front(text, check_vector_lanes).diagnostics.items
+    assert (d.code, d.message) == (
+        "E3015", f"a lane of <2 x i32> is read at {found}: a lane index is an integer")
