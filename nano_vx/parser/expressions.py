@@ -315,9 +315,12 @@ _PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
 # `vec`, `vec < n`).
 _VEC = Build(kw("vec") + FollowedBy(Literal("<") + DIM + Keyword("x")) + VECTOR_TYPE + ARGS,
              lambda sp, t: Lsrc["VecLit"](t[0], tuple(t[1]), span=sp), "a vector")
-_SPLAT = Build(kw("splat") + FollowedBy(Literal("(")) + LPAR - EXPR - punct(")", "')': "
-                                                                            "splat takes one value"),
-               lambda sp, t: Lsrc["Splat"](t[0], None, span=sp), "a splat")
+# `splat::<4 x f32>(v)` writes the vector type a splat otherwise takes from its place.
+_SPLAT = Build(kw("splat") + Group(Optional(PATH + FollowedBy(Literal("<")) - VECTOR_TYPE))
+               + FollowedBy(Literal("(")) + LPAR - EXPR - punct(")", "')': splat takes one "
+                                                                       "value"),
+               lambda sp, t: Lsrc["Splat"](t[1], t[0][0] if len(t[0]) else None, span=sp),
+               "a splat")
 
 _PRIMARY_TABLE = {
     "vec": _VEC | _NAME_EXPR, "splat": _SPLAT | _NAME_EXPR,

@@ -42,3 +42,12 @@ def test_an_undetermined_splat_is_refused_and_a_typed_let_repairs_it(capsys):
 def test_a_splat_beside_no_vector_is_undetermined(body):
     [d] = run_front(f"fn main() {{ {body} }}", decide_vector_splats).diagnostics.items
     assert d.code == "E3016"
+
+
+def test_a_splat_whose_type_is_written_keeps_it():
+    ran = run_front("fn main() { let v = splat::<2 x f32>(1.5); print(v); }",
+                    decide_vector_splats)
+    assert not ran.diagnostics.items
+    [splat] = ran.nodes("Splat")
+    assert to_text(splat.type).strip() == "<2 x f32>"
+    assert ran.prints()[1] == "<1.5, 1.5>\n"
