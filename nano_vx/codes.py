@@ -237,6 +237,17 @@ _ENTRIES = [
          "binds once, from the first argument that names it (on any axis) or from `f<4>`; "
          "every later argument must have the same extent. The message names the parameter, "
          "the extent it is bound to and by which argument, and the argument that differs."),
+    Code("E3014", "a vector type whose lane count or lane type is not one",
+         "`<N x T>` is a vector of N lanes of the scalar type T: N is an integer literal "
+         "from 1 to 4096 as written (not a `const`, a generic parameter or arithmetic, and "
+         "not `?`) and T a scalar type (`f32`, `i32`, `bool`, ..), not a tensor, a struct "
+         "or another vector. The message names the type and what is wrong in it."),
+    Code("E3015", "a vector lane out of range, or written",
+         "`v[i]` reads lane i of a vector `<N x T>`: i an integer from 0 to N - 1. An index "
+         "that is no integer (a float, a bool, a vector) is refused; one written as "
+         "a literal is judged while compiling (one computed when the program runs and out "
+         "of range stops it, E9003). A vector's lanes are read, not written: `v[i] = x` is "
+         "refused; build the new vector (`vec<N x T>(..)`) instead."),
     Code("E3016", "a generic parameter a call does not determine",
          "Each generic parameter of a called function must be given (`f<4>(x)`, "
          "`f<i32>(y)`, `f<Topology::GPU>(p)`) or deducible from an argument's type (a type "
@@ -245,7 +256,10 @@ _ENTRIES = [
          "used only in the body (`fn free_width<T>() -> i32 { sizeof<T>() }` called as "
          "`free_width()`), has nothing to be instantiated with. The message names the "
          "parameter and the function; write the generic arguments out "
-         "(`free_width<f32>()`)."),
+         "(`free_width<f32>()`). `splat(v)` is generic the same way, in its vector type: "
+         "where nothing around it says the type (a typed `let`, a field, a parameter, a "
+         "result, the other operand of `+ - * /`), write it: `let s: <4 x f32> = "
+         "splat(v);`."),
     Code("E3047", "a generic argument that cannot be worked out or does not fit",
          "A generic argument must be of its parameter's kind and make a valid instance (a "
          "parameter no argument determines is E3016). Refused: a generic function named "
@@ -768,7 +782,15 @@ _ENTRIES = [
          "tuple of these. A tensor owns its elements and moves, and so does a struct without "
          "`Copy`; a Copy struct holding one would duplicate what only one owner may hold. "
          "Remove `impl Copy for S {}` (S then moves when passed by value, and `&S` lends "
-         "it), or hold the tensor elsewhere."),
+         "it), or hold the tensor elsewhere. The same holds of an enum whose variant carries "
+         "one (an enum is copied unless what it carries moves), and of a generic Copy "
+         "struct given a tensor for a field of type T: each literal is judged."),
+    Code("E3035", "a function several impl blocks of one type define",
+         "A type's functions are called through it, `P::make()`, so each name is defined "
+         "once among all its impl blocks: two `impl P` blocks both writing `make`, or two "
+         "traits with a method of one name both implemented for P, leave `P::make` meaning "
+         "either. The message names the function and the note the other definition; keep "
+         "one, or rename one. (One impl block declaring a name twice is E2005.)"),
     Code("E3037", "an impl that does not match its trait",
          "`impl Trait for Type { .. }` writes every method the trait declares without a "
          "default body, and no method the trait does not declare. The message names the "

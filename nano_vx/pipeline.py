@@ -26,6 +26,9 @@ from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
+from .passes.check_vector_types import check_vector_types
+from .passes.decide_vector_splats import decide_vector_splats
+from .passes.check_vector_lanes import check_vector_lanes
 from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
@@ -111,6 +114,7 @@ PIPELINE = Pipeline([
     check_constants,
     check_memory_declarations,
     check_struct_arguments,
+    check_vector_types,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,
@@ -118,6 +122,7 @@ PIPELINE = Pipeline([
     fold_const_extents,
     check_where_clauses,
     check_locations,
+    decide_vector_splats,
     infer_placement,
     check_literal_ranges,
     check_match_arms,
@@ -133,6 +138,7 @@ PIPELINE = Pipeline([
     differentiate_forward,
     differentiate_reverse,
     check_operand_types,
+    check_vector_lanes,
     check_casts,
     check_conditions,
     check_value_types,

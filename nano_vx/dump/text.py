@@ -99,6 +99,10 @@ def _tensor_typed(n) -> bool:
     return n.type._prod == "TensorType"
 
 
+def _vector_typed(n) -> bool:
+    return n.type._prod == "VectorType"
+
+
 def _as_item(field: str) -> Lines:
     """One item or statement written as a line of its own where it stands."""
     return Lines(field, nest=False, lead=False, close=False, stmt=True)
@@ -248,6 +252,11 @@ expr("TensorCall", "elem dims shaped place args",
      Slot("args", item=nested), ")")
 expr("TensorLit", "type elems", "{type}", TensorRows("elems", "type"), when=_tensor_typed)
 expr("ArrayLit", "elems", "[{elems}]")
+# A vector names a vector type: another type there takes the generic form.
+expr("VecLit", "type elems", "vec{type}({elems})", prec=POSTFIX, when=_vector_typed)
+# A splat whose type decide-vector-splats gave it: `splat::<4 x f32>(v)`.
+expr("Splat", "value type", "splat", Opt("::{type}"), "({value})", prec=POSTFIX,
+     when=lambda n: n.type is None or _vector_typed(n))
 expr("Transfer", "value dest", "transfer({value}, {dest})")
 expr("Transfer", "value dest mark", "transfer[{mark}]({value}, {dest})")
 expr("Transfer", "value dest mark src",
@@ -323,6 +332,7 @@ expr("TopoRef", "name index end",
 # Types and dimensions ----------------------------------------------------------------------
 
 expr("Scalar", "name", "{name}")
+expr("VectorType", "lanes elem", "<{lanes} x {elem}>")
 expr("TensorType", "elem dims place", "Tensor<{elem}, [{dims}]", Opt(", {place}"), ">")
 expr("PinnedType", "inner topo", "Pinned<{inner}, {topo}>")
 expr("VerifiedType", "inner", "Verified<{inner}>")

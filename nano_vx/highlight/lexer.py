@@ -25,6 +25,8 @@ SCALARS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", 
            "bool", "void")
 BUILTIN_TYPES = ("Tensor", "Pinned", "Verified", "HardwareState", "Ref", "Reachable",
                  "Transfer", "Some", "None", "Self", "Memory", "Topology")
+# What builds a vector: a name like any other unless the vector's `<` or `(` follows it.
+VECTOR_BUILDERS = ("vec", "splat")
 CONSTANTS = ("true", "false")
 # Contract clauses: words only where a clause can stand, so a variable may still be called
 # `requires`; marked wherever they appear, as in most editors.
@@ -70,6 +72,7 @@ class VxLexer(RegexLexer):
             (words(CONTRACTS, suffix=r"\b"), Keyword.Reserved),
             (words(SCALARS, suffix=r"\b"), Keyword.Type),
             (words(BUILTIN_TYPES, suffix=r"\b"), Name.Builtin),
+            (words(VECTOR_BUILDERS, suffix=r"(?=\s*[<(])"), Name.Builtin),
             (r"(bb[0-9]+)(:)(?!:)", bygroups(Name.Label, Punctuation)),
             (r"@" + _NAME, Name.Function),
             (r"[A-Z][A-Za-z0-9_]*(?=::)", Name.Class),

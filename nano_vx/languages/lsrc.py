@@ -152,6 +152,11 @@ NONTERMINALS = [
              "`Tensor<f32>([[1.0, 2.0]])`, `Tensor<f32, [4]>()` as written (shaped: the "
              "extents are written)"),
         prod("ArrayLit", "elems: Expr*", "`[a, b, c]`: a rank-1 tensor of scalars"),
+        prod("VecLit", "type: Type, elems: Expr*",
+             "`vec<4 x f32>(a, b, c, d)`: a vector, one value per lane"),
+        prod("Splat", "value: Expr, type: Type?",
+             "`splat(v)`: a vector of v in every lane, its type (as written, none) what "
+             "the place it goes to wants"),
         prod("Tuple", "elems: Expr*", "`(a, b)`: 2 to 6 values of any types"),
         prod("StructLit", "name: name, targs: GArg*, fields: FieldInit*",
              "`S { a: 1, b: t }` (`S::<f32> { .. }` with generic arguments)"),
@@ -228,6 +233,8 @@ NONTERMINALS = [
              "place: host memory)"),
         prod("NamedType", "name: name", "a generic type parameter or a struct"),
         prod("TupleType", "elems: Type*", "`(i32, f32)`"),
+        prod("VectorType", "lanes: Dim, elem: Type",
+             "`<4 x f32>`: a value of `lanes` lanes of the scalar `elem`, elementwise"),
         prod("AppliedType", "name: name, args: GArg*",
              "a generic struct with its arguments: `Pair<f32, 4>`"),
     )),

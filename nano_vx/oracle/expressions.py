@@ -26,6 +26,7 @@ from ..languages.tensor_calls import meaning
 from ..values.sizes import type_bytes
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
+from ..values.vectors import Vector
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
 from .references import Pointer, Ref, as_ref, referent
@@ -520,6 +521,20 @@ class ExprMixin:
 
         return lambda f: array_of([unplace(e(f)) for e in elems], CPU_DRAM, span)
 
+    @EXPRESSIONS.on("VecLit")
+    def x_VecLit(self, node, sc, hint):
+        elem, span = node.type.elem.name, node.span
+        lanes = [self.expr(e, sc, elem) for e in node.elems]
+        return lambda f: Vector.of([lane(f) for lane in lanes], elem, span)
+
+    @EXPRESSIONS.on("Splat")
+    def x_Splat(self, node, sc, hint):
+        if node.type is None:  # decide-vector-splats gives each its type
+            return self.unsupported(node, "a `splat` whose lanes are not decided")
+        n, elem, span = node.type.lanes.value, node.type.elem.name, node.span
+        value = self.expr(node.value, sc, elem)
+        return lambda f: Vector.of([value(f)] * n, elem, span)
+
     def place_space(self, place) -> str:
         if place is None:
             return CPU_DRAM
@@ -546,6 +561,8 @@ class ExprMixin:
                 return t.at(to_index(indices[0](f), span)).get(span)
             if type(t) is Ref:
                 t = referent(t, span)
+            if type(t) is Vector and len(indices) == 1:
+                return t.lane(indices[0](f), span)
             if type(t) is not Tensor:
                 wrong_kind(span, f"cannot index a value of type {describe(t)}")
             where = t.locate([to_index(i(f), span) for i in indices], span)

@@ -11,6 +11,7 @@ from ..diagnostics import Diagnostics
 from ..model import build_model
 from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
+from ..values.vectors import Vector
 from ..values.literals import scalar_hint
 from ..values.math import MATH, apply
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
@@ -63,6 +64,8 @@ def format_value(v, span) -> str:
     v = unplace(v)
     if type(v) is Tensor:
         return format_tensor(v, span)
+    if type(v) is Vector:
+        return v.text()
     if type(v) is tuple:
         return "(" + ", ".join(format_value(x, span) for x in v) + ")"
     if type(v) is EnumValue:

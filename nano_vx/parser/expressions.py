@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pyparsing import (FollowedBy, Forward, Group, Literal, Optional, ParseException,
+from pyparsing import (FollowedBy, Forward, Group, Keyword, Literal, Optional, ParseException,
                        ParseSyntaxException, Regex, ZeroOrMore)
 
 from ..languages.lsrc import Lsrc
@@ -21,7 +21,7 @@ from .elements import Binary, Build, Dispatch, _Custom, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, IF_EXPR, TYPE
-from .types import GARGS, MEM, PLACE, TENSOR_HEAD, TOPO
+from .types import DIM, GARGS, MEM, PLACE, TENSOR_HEAD, TOPO, VECTOR_TYPE
 
 _CLOSE_ARGS = punct(")", "',' or ')'")
 ARGS = Group(LPAR - Optional(EXPR + ZeroOrMore(COMMA + EXPR) + Optional(COMMA)) - _CLOSE_ARGS)
@@ -311,7 +311,19 @@ def _paren(sp, t):
 _PAREN = Build(LPAR - Group(EXPR + ZeroOrMore(COMMA + EXPR))
                + Group(Optional(COMMA)) - punct(")", "',' or ')'"), _paren)
 
+# `vec<4 x f32>(a, b, c, d)` and `splat(v)`; `vec` and `splat` are names otherwise (a local
+# `vec`, `vec < n`).
+_VEC = Build(kw("vec") + FollowedBy(Literal("<") + DIM + Keyword("x")) + VECTOR_TYPE + ARGS,
+             lambda sp, t: Lsrc["VecLit"](t[0], tuple(t[1]), span=sp), "a vector")
+# `splat::<4 x f32>(v)` writes the vector type a splat otherwise takes from its place.
+_SPLAT = Build(kw("splat") + Group(Optional(PATH + FollowedBy(Literal("<")) - VECTOR_TYPE))
+               + FollowedBy(Literal("(")) + LPAR - EXPR - punct(")", "')': splat takes one "
+                                                                       "value"),
+               lambda sp, t: Lsrc["Splat"](t[1], t[0][0] if len(t[0]) else None, span=sp),
+               "a splat")
+
 _PRIMARY_TABLE = {
+    "vec": _VEC | _NAME_EXPR, "splat": _SPLAT | _NAME_EXPR,
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "unsafe": UNSAFE, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,
     "Transfer": _TRANSFER_Q,

@@ -116,7 +116,12 @@ _TUPLE_TYPE = Build(LPAR + Group(TYPE + COMMA + TYPE + ZeroOrMore(COMMA + TYPE)
                                  + Optional(COMMA)) + RPAR,
                     lambda sp, t: Lsrc["TupleType"](tuple(t[0]), span=sp), "a tuple type")
 
-_TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {
+# `<4 x f32>`: the lanes a dimension, so that `<N x f32>` reads and its check says what N
+# must be.
+VECTOR_TYPE = Build(LT + DIM + Keyword("x").suppress() - TYPE - GT,
+                    lambda sp, t: Lsrc["VectorType"](t[0], t[1], span=sp), "a vector type")
+
+_TYPE_TABLE = {s: SCALAR for s in _SCALAR_WORDS} | {"<": VECTOR_TYPE} | {
     "Tensor": _OLD_TENSOR_TYPE | TENSOR_TYPE, "Pinned": _pinned, "Verified": _verified,
     "HardwareState": _hwstate, "Ref": _ref, "&": _borrow, "*": _pointer, "(": _TUPLE_TYPE}
 TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")

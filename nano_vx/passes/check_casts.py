@@ -55,7 +55,7 @@ def _cast(run, node):
     elif k == "bool" and kind(target) == "float":
         why, help = "a bool converts only to an integer", [
             f"go through an integer: `{quoted(node.value)} as i32 as {to}`"]
-    elif k == "text" or k is None and (source._prod == "TensorType" or source == VOID) \
+    elif k in ("text", "vector") or k is None and (source._prod == "TensorType" or source == VOID) \
             or to == "void":
         why, help = "`as` converts a number or a bool to a number", []
     else:

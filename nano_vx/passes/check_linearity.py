@@ -21,7 +21,7 @@ from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
-from ..placement.ownership import Movers, callee_name
+from ..placement.ownership import Movers, callee_name, owns_data
 from ..placement.persistent_map import PersistentMap
 
 
@@ -38,13 +38,14 @@ class State:
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
-Refuse a use of a local after `transfer` or a call consumed it (E4001).
+Refuse a use of a local after `transfer`, a call or a `let` consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. Passing x by value to a
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
-holding one): the callee has it now. `&x` lends it and moves nothing; scalars and references
-are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
+holding one): the callee has it now. `let y = x;` and `y = x;` move a struct without `Copy`
+into y (one with `Copy` is copied; a tensor given another name is not moved). `&x` lends it
+and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
 it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
 body of an `unroll across` is in every copy of it, and refused once.
@@ -88,14 +89,29 @@ def _block(run, node, moved):
 
 @check_linearity.on("Let")
 def _let(run, node, moved):
+    """`let b = a;` (and `b = a;`) moves a when a is a struct without Copy: b has it now.
+    (A tensor bound to another name is not moved: both name its one buffer.)"""
     run.state.types[node.name] = node.type
-    return _fresh(run.walk(node.value, moved), node.name)
+    moved = run.walk(node.value, moved)
+    if moved is not None and _owning_local(run, node.value):
+        moved = moved.set(node.value.name, node)
+    return _fresh(moved, node.name)
+
+
+def _owning_local(run, value) -> bool:
+    if value._prod != "Local":
+        return False
+    t = run.state.types.get(value.name)
+    return t is not None and t._prod == "NamedType" and owns_data(t, run.state.movers.types)
 
 
 @check_linearity.on("Assign")
 def _assign(run, node, moved):
     if node.target._prod == "Local" and node.op == "=":
-        return _fresh(run.walk(node.value, moved), node.target.name)
+        moved = run.walk(node.value, moved)
+        if moved is not None and _owning_local(run, node.value):
+            moved = moved.set(node.value.name, node)
+        return _fresh(moved, node.target.name)
     return run.walk(node.value, run.walk(node.target, moved))
 
 
@@ -221,12 +237,17 @@ def _report(run, use, mover):
     where = mover.span
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "the move"
-    gone = mover.value if mover._prod == "Transfer" else \
+    gone = mover.value if mover._prod in ("Transfer", "Let", "Assign") else \
         next(a for a in mover.args if a._prod == "Local" and a.name == use.name)
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
     when = " in an earlier iteration of the loop" if again else ""
-    if mover._prod == "Transfer":
+    if mover._prod in ("Let", "Assign"):
+        to = display_name(mover.name if mover._prod == "Let" else mover.target.name)
+        went = f"into '{to}'"
+        repair = f"read it through '{to}', lend it (`&{x}`), implement `Copy` for its struct"
+        data = {"moved_into": to}
+    elif mover._prod == "Transfer":
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
         data = {"moved_to": mover.dest.name}

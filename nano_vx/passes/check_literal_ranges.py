@@ -208,12 +208,15 @@ def _call(run, node):
         _under(run, arg, expects[i] if i < len(expects) else None)
 
 
-@check_literal_ranges.on("TensorNew", "TensorLit")
+@check_literal_ranges.on("TensorNew", "TensorLit", "VecLit", "Splat")
 def _tensor(run, node):
-    """A constructor's arguments and a literal's elements (nested lists pass it down to
-    their numbers) take the tensor's element type."""
-    elem = _fixed(element_value(node.type.elem)) if node.type._prod == "TensorType" else None
-    for x in (node.args if node._prod == "TensorNew" else node.elems):
+    """A constructor's arguments, a literal's elements (nested lists pass it down to their
+    numbers) and a splat's value take the tensor's element type, or the vector's lanes'."""
+    t = node.type
+    elem = _fixed(element_value(t.elem)) if t is not None and t._prod in (
+        "TensorType", "VectorType") else None
+    for x in node.args if node._prod == "TensorNew" else (node.value,) \
+            if node._prod == "Splat" else node.elems:
         _under(run, x, elem)
 
 

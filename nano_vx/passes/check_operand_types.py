@@ -12,6 +12,7 @@ from ..placement.types import element_value
 from ..values.numbers import INT_TYPES
 
 ARITHMETIC = frozenset("+ - * / %".split())
+LANEWISE = frozenset("+ - * /".split())  # what a vector takes, lane by lane
 BITWISE = frozenset("& | ^".split())
 SHIFTS = frozenset(("<<", ">>"))
 RELATIONAL = frozenset("== != < <= > >=".split())
@@ -45,10 +46,14 @@ Refuse an operator given operands of types it does not take (E3030, E3004, E3005
 
 Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
 of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
-`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor for `%`; a
-struct, tuple or enum for `==` and `!=`, which Vx defines on none of them) is E3030.
+`& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor, whose elements
+are what an operator takes: `t[i] + u[i]`; a struct, tuple or enum for `==` and `!=`, which
+Vx defines on none of them) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
+Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and another
+vector, or a number, is E3004 (`splat(x)` makes the number a vector), and every other operator
+on a vector E3030 (a comparison E3005).
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -115,10 +120,12 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                    help=["compare the fields or elements one by one: `a.x == b.x && ..`"],
                    operator=op, found=aggregate)
             return
-        if op == "%" and not literal(t) and value_type(t)._prod == "TensorType":
-            # `%` has no elementwise meaning; Rust's has none on arrays either.
+        if op not in RELATIONAL and not literal(t) and value_type(t)._prod == "TensorType":
+            # An operator has no elementwise meaning on a tensor (Rust's has none on arrays
+            # either): the elements are what it takes.
             refuse(run, "E3030", expr.span, f"`{written_op}` does not apply to {show(t)}, a "
-                                            f"tensor: it takes two numbers",
+                                            f"tensor: it takes {_said(op)}",
+                   help=["apply it to the elements: `t[i] op u[i]`".replace("op", op)],
                    operator=written_op, found=show(t))
             return
     sides = (("left", kind(left), left, left_expr), ("right", kind(right), right, right_expr))
@@ -128,6 +135,9 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                 refuse(run, "E3006", expr.span,
                        f"`{op}` takes two bools, but its {side} operand is "
                        f"{show(value_type(t))}", operator=op, found=show(value_type(t)))
+        return
+    if op in LANEWISE and "vector" in (sides[0][1], sides[1][1]):
+        _lanewise(run, node, written_op, value_type(left), value_type(right))
         return
     [(accepted, says)] = [(a, s) for ops, a, s in TAKES if op in ops]
     for _, k, t, _ in sides:
@@ -151,16 +161,32 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                help=help, operator=written_op, left=show(a), right=show(b))
 
 
+def _lanewise(run, node, written_op: str, a, b) -> None:
+    """`+ - * /` on vectors: two of one type, whose lanes it combines one by one."""
+    if common(a, b) is not OPAQUE:
+        if a.elem._prod == "Scalar" and a.elem.name == "bool":
+            refuse(run, "E3030", node.span, f"`{written_op}` does not apply to {show(a)}: its "
+                                            f"lanes are bools, and it takes numbers",
+                   operator=written_op, found=show(a))
+        return
+    scalar = next((t for t in (a, b) if kind(t) in ("int", "float")), None)
+    help = ["make the number a vector of it in every lane: `splat(x)`"] if scalar else []
+    refuse(run, "E3004", node.span,
+           f"`{written_op}` is given {show(a)} and {show(b)}: it takes two vectors of one type "
+           f"(of one lane count and one lane type), or two numbers",
+           help=help, operator=written_op, left=show(a), right=show(b))
+
+
 @check_operand_types.on("Unary")
 def _unary(run, node):
     run.descend(node)
     t = value_type(type_of(run, node.operand))
-    k = kind(t)
-    if node.op == "!" and k in ("float", "text"):
+    k = "tensor" if not literal(t) and t._prod == "TensorType" else kind(t)
+    if node.op == "!" and k in ("float", "text", "tensor", "vector"):
         refuse(run, "E3006", node.span,
                f"`!` takes a bool, or an integer whose bits it flips, but its operand is "
                f"{show(t)}", operator="!", found=show(t))
-    elif node.op == "-" and (k in ("bool", "text") or k == "int" and not literal(t)
+    elif node.op == "-" and (k in ("bool", "text", "tensor", "vector") or k == "int" and not literal(t)
                              and not INT_TYPES[t.name].signed):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
         refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
@@ -171,7 +197,7 @@ def _unary(run, node):
 def _match_value(run, node):
     run.descend(node)
     t = value_type(type_of(run, node.scrutinee))
-    if t._prod != "NamedType":
+    if literal(t) or t._prod != "NamedType":
         return
     for case in node.cases:
         for pattern in _alternatives(case.pattern):
@@ -220,6 +246,11 @@ def _elements(run, elems, written) -> None:
                    help=["convert the element with `as`"] if kind(t) in ("int", "float")
                    else [], found=show(t), expected=show(settle(elem)))
             return
+
+
+def _said(op: str) -> str:
+    """What an operator takes, as a message says it."""
+    return next(s for ops, _, s in TAKES if op in ops)
 
 
 def _known(t) -> bool:

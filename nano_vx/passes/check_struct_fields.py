@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis
+from ..nanopass import Analysis, descendants
+from ..placement.ownership import owns_data
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import CheckingTyper
 from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
-from ..placement.types import Machine, placed
+from ..placement.types import TEXT, Machine, placed
 
 
 @dataclass
@@ -23,8 +24,9 @@ class State:
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3012), a field not the struct's (E3013), and a
-literal of no struct (E2001).
+Refuse a struct literal without every field (E3012), a field not the struct's (E3013, and a
+field read of a value that has none), a literal of no struct (E2001), and a Copy struct's generic field given a value that moves
+(E3031).
 
 A field whose value has another type than the field's is E3013 too.
 
@@ -34,7 +36,10 @@ struct's parameters are erased (monomorphize), so within one literal the fields 
 `Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3013 (`a` made T a
 float), and `Tensor<f32, [N]>` takes a tensor of f32 of one extent, the same N wherever N is
 named; so does `Pinned<T, Topology::X>`, which takes a value pinned on X. A literal of a name
-that is no struct is E2001.
+that is no struct is E2001. A generic struct that implements `Copy` (`impl<T> Copy for
+W<T> {}`) is copied wherever it is used, so what its parameters stand for must copy too:
+desugar-traits judges the fields as written, and this check the values an instance gives
+them (a tensor, or a struct without `Copy`, for a field of type T is E3031).
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -82,6 +87,8 @@ def _literal(run, lit):
             continue
         seen.add(given.name)
         _judge(run, lit.name, declared[given.name], given.value, bound)
+        if decl.copy:
+            _copied(run, lit.name, declared[given.name], given.value)
     missing = [name for name in declared if name not in seen]
     if missing:
         report("E3012", lit.span,
@@ -103,6 +110,25 @@ def _judge(run, struct: str, declared, value, bound: dict) -> None:
         f"field '{declared.name}' of '{struct}' is {show(expected)}{conflict}, but this value "
         f"is {show(found)}", struct=struct, field=declared.name, expected=show(expected),
         found=show(found))
+
+
+def _copied(run, struct: str, declared, value) -> None:
+    """E3031 for a value that moves given to a field of a Copy struct whose type names a
+    generic parameter (a name no struct has): the instance would copy what must move."""
+    st = run.state
+    if declared.type is None or not any(
+            n._prod == "NamedType" and n.name not in st.structs
+            for n in descendants(declared.type)):
+        return
+    found = value_type(st.scope.typer.of(value, st.where.here[-1]))
+    if literal(found) or not owns_data(found, st.structs):
+        return
+    run.ctx.diagnostics.error(
+        "E3031", value.span,
+        f"the struct '{struct}' is Copy, but its field '{declared.name}' is given "
+        f"{show(found)} here, which moves", struct=struct, field=declared.name,
+        help=[f"remove `impl Copy for {struct}`, or give the field a value that copies"],
+        name=struct)
 
 
 def _unify(expected, found, bound, structs, by):
@@ -154,11 +180,26 @@ def _unify(expected, found, bound, structs, by):
     return None  # a shape this check does not take apart: not refused
 
 
+# Types whose values have no fields to read (a struct's do; `t.shape` of a tensor is E3024,
+# judged before this check).
+_FIELDLESS = frozenset({"Scalar", "TupleType", "VectorType", "TensorType"})
+
+
 @check_struct_fields.on("FieldGet")
 def _field(run, get):
     run.descend(get)
     st = run.state
     t = value_type(st.scope.typer.of(get.base, st.where.here[-1]))
+    while not isinstance(t, str) and t._prod == "BorrowType":  # `p.x` reads through p
+        t = value_type(t.inner)
+    if literal(t) or t is TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
+        shown = show(t)
+        run.ctx.diagnostics.error(
+            "E3013", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
+            help=["a tuple's elements are `.0`, `.1`; a vector's lanes and a tensor's "
+                  "elements `[i]`"] if shown[:1] in "(<T" else [],
+            struct=shown, field=get.field)
+        return
     if isinstance(t, str) or t._prod != "NamedType" or t.name not in st.structs:
         return
     names = [f.name for f in st.structs[t.name].fields]

@@ -26,7 +26,7 @@ class State:
 desugar_traits = Pass("desugar-traits", Lhoisted, Ltraitless, """
 Make each `impl Trait for Type` an impl of the type with the trait's default methods, and mark
 each struct that implements `Copy` (E2001 an unknown trait, E3037 an impl that does not match
-its trait, E3031 `Copy` for a struct holding a tensor).
+its trait, E3031 `Copy` for a struct or an enum holding a tensor).
 
 A trait is a list of methods, each required (`fn area(s: Self) -> f32;`) or with a default
 body; calls are `Type::m(x)`, static dispatch, so an impl of a trait is an impl of its type
@@ -36,6 +36,8 @@ method out, or writes a method the trait does not have, is E3037. `Copy` is the 
 means something of its own: a marker the program declares (`trait Copy {}`) and implements
 per type (`impl Copy for S {}`). The struct is then marked `copy`, and check-linearity copies
 it where it would move one without: a struct moves when passed by value unless it is Copy.
+An enum is copied unless what its variants carry moves, so `Copy` for an enum says what holds
+already, and for one carrying a tensor it is refused as for a struct.
 A Copy struct may hold only what copies (scalars, references, Copy structs, enums, tuples of
 these): one holding a tensor, or a struct that moves, is E3031. The traits themselves make no
 code and go.
@@ -51,7 +53,7 @@ def _program(run, node):
                if i._prod == "ImplFor" and i.trait == COPY and COPY in st.traits}
     out = run.rebuild(node)
     for name in sorted(st.copy):
-        if name in st.types and st.types[name]._prod == "StructDecl":
+        if name in st.types:
             _check_copy(run, st.types[name])
     return out
 
@@ -114,22 +116,28 @@ def _type_name(ty) -> str | None:
     return ty.name if ty._prod in ("NamedType", "AppliedType") else None
 
 
-def _check_copy(run, struct):
-    """E3031 for each field of a Copy struct that would move."""
-    for f in struct.fields:
-        why = _moves(f.type, run.state)
+def _check_copy(run, decl):
+    """E3031 for each field of a Copy struct, or what a variant of a Copy enum carries, that
+    would move."""
+    enum = decl._prod == "EnumDecl"
+    held = [(f"variant '{v.name}' carries", t) for v in decl.variants for t in v.fields] \
+        if enum else [(f"field '{f.name}' holds", f.type) for f in decl.fields]
+    for what, ty in held:
+        why = _moves(ty, run.state)
         if why is not None:
             run.ctx.diagnostics.error(
-                "E3031", f.span, f"the struct '{struct.name}' is Copy, but its field "
-                                 f"'{f.name}' holds {why}, which moves",
-                help=[f"remove `impl Copy for {struct.name} {{}}`: '{struct.name}' then "
-                      f"moves when passed by value, and `&{struct.name}` lends it"],
-                name=struct.name, field=f.name)
+                "E3031", ty.span or decl.span,
+                f"the {'enum' if enum else 'struct'} '{decl.name}' is Copy, but its {what} "
+                f"{why}, which moves",
+                help=[f"remove `impl Copy for {decl.name} {{}}`: '{decl.name}' then moves "
+                      f"when passed by value, and `&{decl.name}` lends it"],
+                name=decl.name)
 
 
 def _moves(ty, st) -> str | None:
-    """What in a field of type `ty` moves (a tensor, a struct without Copy), or None."""
-    stack = [ty]
+    """What in a field of type `ty` moves (a tensor, a struct without Copy, an enum holding
+    either), or None."""
+    stack, seen = [ty], set()
     while stack:
         t = stack.pop()
         kind = t._prod
@@ -139,8 +147,11 @@ def _moves(ty, st) -> str | None:
             stack.append(t.inner)
         elif kind == "TupleType":
             stack.extend(t.elems)
-        elif kind in ("NamedType", "AppliedType"):
+        elif kind in ("NamedType", "AppliedType") and t.name not in seen:
+            seen.add(t.name)
             decl = st.types.get(t.name)
             if decl is not None and decl._prod == "StructDecl" and t.name not in st.copy:
                 return f"the struct '{t.name}', not Copy"
+            if decl is not None and decl._prod == "EnumDecl":  # copied: unless it holds
+                stack.extend(f for v in decl.variants for f in v.fields)
     return None

@@ -15,11 +15,13 @@ class State:
     self_type: object = None  # the type `Self` stands for, inside an impl block
     self_targs: tuple = ()  # its generic arguments: the impl's own parameters
     types: set = field(default_factory=set)  # the program's structs and enums
+    block_of: dict = field(default_factory=dict)  # id of a flattened function -> its impl's
 
 
 flatten_impl_blocks = Pass("flatten-impl-blocks", Ltraitless, Lflat, """
 Make each function of an `impl` block a top-level function named through its type (E2001 an
-impl of no type, E3047 its parameters out of order, E2005 a function declared twice).
+impl of no type, E3047 its parameters out of order, E3035 a function several impls define,
+E2005 one an impl declares twice).
 
 `impl<T> Pair<T> { fn new(a: T) -> Self { .. } }` becomes `fn Pair::new<T>(a: T) -> Pair<T>`:
 the impl's generic parameters come before the function's own, so `Pair<i32>::new(1)` is the
@@ -28,8 +30,10 @@ as a struct literal's name (`Self { a: 1 }`) and as the type of a path (`Self::n
 `Self::Dot`). nano-vx has no methods: these functions are called through their type
 (desugar-traits made each `impl Trait for T` an impl of T). An impl names a struct or an enum of the program (E2001 otherwise), with its generic
 parameters in order as the type's arguments (E3047 otherwise: `impl<T> Pair<T, T>` would need
-an impl per pattern of arguments); a function declared twice for one type is E2005, and both
-are kept, so the output is still a whole program.
+an impl per pattern of arguments). A function two impl blocks of one type both define (two
+traits with a method of one name, implemented for one type, included) is E3035; one an impl
+block declares twice is E2005, a name declared twice. Both are kept, so the output is still a
+whole program.
 """, state=State)
 
 
@@ -42,18 +46,30 @@ def _program(run, node):
         if fn._prod != "Fn" or "::" not in fn.name:
             continue
         if fn.name in seen:
-            where = f" at {seen[fn.name].span}" if seen[fn.name].span is not None else ""
-            run.ctx.diagnostics.error(
-                "E2005", fn.span, f"the function '{fn.name}' is declared twice",
-                notes=[f"the other '{fn.name}' is declared{where}"],
-                help=["rename one of them"], name=fn.name)
+            other = seen[fn.name]
+            where = f" at {other.span}" if other.span is not None else ""
+            blocks = run.state.block_of
+            if blocks.get(id(fn)) != blocks.get(id(other)):
+                run.ctx.diagnostics.error(
+                    "E3035", fn.span, f"the function '{fn.name}' is defined by two impl blocks "
+                                      f"of '{fn.name.split('::')[0]}'",
+                    notes=[f"the other '{fn.name}' is defined{where}"],
+                    help=["keep one of them, or rename one (a call names one function)"],
+                    name=fn.name)
+            else:
+                run.ctx.diagnostics.error(
+                    "E2005", fn.span, f"the function '{fn.name}' is declared twice",
+                    notes=[f"the other '{fn.name}' is declared{where}"],
+                    help=["rename one of them"], name=fn.name)
         seen.setdefault(fn.name, fn)
     return flat
 
 
 @flatten_impl_blocks.on("Impl", splice=True)
 def _impl(run, node):
-    return tuple(_flatten(run, node, run.state.types))
+    fns = tuple(_flatten(run, node, run.state.types))
+    run.state.block_of.update((id(fn), id(node)) for fn in fns)
+    return fns
 
 
 def _flatten(run, impl, types):

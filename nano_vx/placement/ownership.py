@@ -4,7 +4,7 @@ A tensor owns its elements, and so does any value holding one (a tuple of one, a
 to a topology); a struct moves unless the program implements `Copy` for it (desugar-traits
 marks it, and refuses Copy for one holding a tensor). Passing such a value by value to a
 function of the program moves it, and the caller's variable is gone, as after `transfer`.
-Scalars, enums and references are copied (a `&mut T` argument is reborrowed, as in Rust,
+Scalars, references and enums that carry nothing that moves are copied (a `&mut T` argument is reborrowed, as in Rust,
 so the caller keeps its reference). The builtins (`print`) read their arguments and move nothing.
 """
 
@@ -17,10 +17,11 @@ from ..languages.linstances import generic_of
 _HOLDERS = frozenset({"PinnedType", "VerifiedType", "RefType", "HardwareStateType"})
 
 
-def owns_data(ty, structs: dict) -> bool:
-    """Whether a value of type `ty` (None: unknown) moves when passed by value; `structs`
-    maps a struct's name to its declaration."""
-    stack = [ty]
+def owns_data(ty, types: dict) -> bool:
+    """Whether a value of type `ty` (None: unknown) moves when passed by value; `types`
+    maps a struct's (or an enum's) name to its declaration. An enum moves when what a
+    variant carries does."""
+    stack, seen = [ty], set()
     while stack:
         t = stack.pop()
         if t is None:
@@ -32,8 +33,13 @@ def owns_data(ty, structs: dict) -> bool:
             stack.append(t.inner)
         elif kind == "TupleType":
             stack.extend(t.elems)
-        elif kind == "NamedType" and t.name in structs and not structs[t.name].copy:
-            return True
+        elif kind == "NamedType" and t.name in types and t.name not in seen:
+            seen.add(t.name)
+            decl = types[t.name]
+            if decl._prod == "EnumDecl":
+                stack.extend(f for v in decl.variants for f in v.fields)
+            elif not decl.copy:
+                return True
     return False
 
 
@@ -43,7 +49,7 @@ class Movers:
 
     def __init__(self, program):
         items = program.items
-        self.structs = {i.name: i for i in items if i._prod == "StructDecl"}
+        self.types = {i.name: i for i in items if i._prod in ("StructDecl", "EnumDecl")}
         self.functions = frozenset(i.name for i in items if i._prod == "Fn")
 
     def takes_ownership(self, call) -> bool:
@@ -56,7 +62,7 @@ class Movers:
         if not self.takes_ownership(call):
             return []
         return [a for a in call.args
-                if a._prod == "Local" and owns_data(types.get(a.name), self.structs)]
+                if a._prod == "Local" and owns_data(types.get(a.name), self.types)]
 
 
 def callee_name(call) -> str:

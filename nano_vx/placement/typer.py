@@ -97,8 +97,8 @@ def math_result(args):
 
 
 def kind(t) -> str | None:
-    """What an operator sees of a value of type `t`: "int", "float", "bool" or "text"; None
-    for anything else (a tensor, void, a type not known here), which no operator rule
+    """What an operator sees of a value of type `t`: "int", "float", "bool", "text" or
+    "vector"; None for anything else (a tensor, void, a type not known here), which no operator rule
     judges."""
     t = value_type(t)
     if t is INT_LIT:
@@ -107,6 +107,8 @@ def kind(t) -> str | None:
         return "float"
     if t is TEXT:
         return "text"
+    if t._prod == "VectorType":
+        return "vector"
     if t._prod != "Scalar":
         return None
     return "int" if t.name in _INTS else "float" if t.name in _FLOATS else \
@@ -293,6 +295,8 @@ class Typer:
             base = value_type(base.inner)
         if not literal(base) and base._prod == "PtrType":  # `p[i]`: an element p points at
             return base.inner
+        if not literal(base) and base._prod == "VectorType":  # `v[i]`: one lane
+            return base.elem
         if literal(base) or base._prod != "TensorType" or not base.dims:
             return OPAQUE
         if len(base.dims) == 1:
@@ -306,6 +310,14 @@ class Typer:
     @TYPE_RULES.on("TensorLit")
     def t_TensorLit(self, e, here):
         return placed(e.type, here, self.machine)
+
+    @TYPE_RULES.on("VecLit")
+    def t_VecLit(self, e, here):
+        return e.type
+
+    @TYPE_RULES.on("Splat")
+    def t_Splat(self, e, here):
+        return OPAQUE if e.type is None else e.type
 
     @TYPE_RULES.on("StructLit")
     def t_StructLit(self, e, here):

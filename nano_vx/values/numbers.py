@@ -125,6 +125,13 @@ class Traced:
         return describe(self.v)
 
 
+class Elementwise:
+    """A value an operator applies to piece by piece, by its own `arith(op, a, b, span)`
+    (a vector's lanes, values/vectors.py)."""
+
+    __slots__ = ()
+
+
 class Placed:
     """A scalar marked with the memory space (and topology) it was moved or spawned to.
     Operators read through it; the result of a computation carries no mark."""
@@ -377,8 +384,8 @@ def arith(op: str, a, b, span):
         av = a.v if ta is TFloat else t.round(a)
         bv = b.v if tb is TFloat else t.round(b)
         return TFloat(t.round(_float_op(op, av, bv)), t)
-    if isinstance(a, Traced) or isinstance(b, Traced):
-        return (a if isinstance(a, Traced) else b).arith(op, a, b, span)
+    if isinstance(a, (Traced, Elementwise)) or isinstance(b, (Traced, Elementwise)):
+        return (a if isinstance(a, (Traced, Elementwise)) else b).arith(op, a, b, span)
     _mismatch(op, a, b, span)
 
 

@@ -57,6 +57,8 @@ EXAMPLES = {
     "TensorCall": lambda: L["TensorCall"](f32(), (), False, None, (
         L["ArrayLit"]((L["ArrayLit"]((L["Float"](1.0), var("x"))),)),)),
     "ArrayLit": lambda: L["ArrayLit"]((i(1), var("x"), i(3))),
+    "VecLit": lambda: L["VecLit"](EXAMPLES["VectorType"](), (L["Float"](1.0), var("x"))),
+    "Splat": lambda: L["Splat"](var("x"), EXAMPLES["VectorType"]()),
     "Tuple": lambda: L["Tuple"]((i(1), L["Tuple"]((var("x"), L["Bool"](True))))),
     "TupleGet": lambda: L["TupleGet"](L["TupleGet"](var("t"), 1), 0),
     "StructLit": lambda: L["StructLit"]("Pair", (L["TypeArg"](f32()),),
@@ -123,6 +125,7 @@ EXAMPLES = {
     "EnumDecl": lambda: L["EnumDecl"]("Shape", (L["Variant"]("Dot", ()), EXAMPLES["Variant"]())),
     "Variant": lambda: L["Variant"]("Rect", (f32(), f32())),
     "TupleType": lambda: L["TupleType"]((f32(), L["TupleType"]((L["Scalar"]("i32"), f32())))),
+    "VectorType": lambda: L["VectorType"](L["DimInt"](2), f32()),
     "TensorType": lambda: tensor_type(mem("GPU_HBM")),
     "PinnedType": lambda: L["PinnedType"](f32(), topo("GPU")),
     "VerifiedType": lambda: L["VerifiedType"](f32()),
@@ -258,6 +261,7 @@ def program():
         L["Let"]("r", False, EXAMPLES["BorrowType"](), EXAMPLES["Borrow"]()),
         L["Let"]("q", False, EXAMPLES["PtrType"](), EXAMPLES["AsPtr"]()),
         L["Let"]("u", False, EXAMPLES["TupleType"](), EXAMPLES["Tuple"]()),
+        L["Let"]("w", False, EXAMPLES["VectorType"](), L["Splat"](var("x"), None)),
         L["Let"]("p", False, EXAMPLES["AppliedType"](), EXAMPLES["StructLit"]()),
         L["Let"]("d", False, None, L["TensorNew"](
             L["TensorType"](f32(), (EXAMPLES["DimAny"](),), None), "new",

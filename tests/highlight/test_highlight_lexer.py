@@ -14,7 +14,7 @@ from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punc
 from nano_vx.cli import main
 from nano_vx.highlight import highlight_lines, lexer_for
 from nano_vx.highlight.lexer import (BUILTIN_TYPES, CONSTANTS, CONTROL, DECLARATIONS, SCALARS,
-                                     SdfLexer, VxLexer)
+                                     VECTOR_BUILDERS, SdfLexer, VxLexer)
 from nano_vx.parser.lexical import RESERVED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,8 @@ def test_the_lexer_knows_every_keyword_of_the_parser():
     parser = "\n".join(p.read_text() for p in (ROOT / "nano_vx/parser").glob("*.py"))
     written = set(re.findall(r'kw\("(\w+)"\)', parser))
     assert len(written) > 30
-    known = set(DECLARATIONS + CONTROL + SCALARS + BUILTIN_TYPES + CONSTANTS)
+    known = set(DECLARATIONS + CONTROL + SCALARS + BUILTIN_TYPES + CONSTANTS
+                + VECTOR_BUILDERS)
     assert (RESERVED | written) - known == set()
 
 
@@ -147,3 +148,10 @@ def test_highlighted_lines_are_one_fragment_per_line_and_escaped():
                         '&lt;</span><span class="w"> </span><span class="n">c</span><span '
                         'class="p">;</span>')
     assert lines[2] == '<span class="c1">// &lt;x&gt;</span>'
+
+
+def test_vec_and_splat_are_builtins_only_where_a_vector_follows():
+    assert kinds("let vec = splat(1.0) + vec<2 x f32>(a, b); vec;")[:8] == [
+        (Keyword.Declaration, "let"), (Name, "vec"), (Operator, "="), (Name.Builtin, "splat"),
+        (Punctuation, "("), (Number.Float, "1.0"), (Punctuation, ")"), (Operator, "+")]
+    assert (Name.Builtin, "vec") in kinds("vec<2 x f32>(a, b)")

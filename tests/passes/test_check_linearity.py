@@ -312,3 +312,37 @@ def test_a_struct_without_copy_moves_and_one_with_copy_is_copied():
                             "at line 13, column 11")
     repaired = run_front(CASES / "struct_moved_repaired.vx", check_linearity)
     assert not repaired.diagnostics.items
+
+
+def test_a_let_moves_a_struct_without_copy_and_copies_one_with_copy():
+    diag, where = _refusal("struct_moved_by_let")
+    assert where == (10, "a")
+    assert diag.message == "use of moved value 'a': it was moved into 'b' at line 8, column 5"
+    assert diag.data["moved_into"] == "b"
+    assert _moved(diag) == ((8, 13, "a"), "'a' moved here")
+    repaired = run_front(CASES / "struct_moved_by_let_repaired.vx", check_linearity)
+    assert not repaired.diagnostics.items
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("let mut b = S { x: 1 }; let a = S { x: 2 }; b = a; print(a.x);", True),
+    ("let a = S { x: 2 }; let b = a; let a = S { x: 3 }; print(a.x); print(b.x);", False),
+    ("let t = Tensor<f32, [2]>::fill(1.0); let u = t; print(t[0]); print(u[0]);", False),
+    ("let e = E::On; let f = e; print(e == E::On);", False),
+    ("let h = H::Full(Tensor<f32, [2]>::fill(1.0)); let g = h; print(1); let k = h;", True),
+])
+def test_an_assignment_moves_as_a_let_does_and_only_what_owns_no_copy(body, refused):
+    text = ("trait Copy {}\nstruct S { x: i32 }\nenum E { On, Off }\n"
+            "enum H { Empty, Full(Tensor<f32, [2]>) }\n"
+            f"fn main() {{ {body} }}\n")
+    codes = run_front(text, check_linearity).diagnostics.codes()
+    assert codes == (["E4001"] if refused else [])
+
+
+def test_an_enum_carrying_a_tensor_moves_into_a_call_and_one_of_scalars_is_copied():
+    text = ("enum H { Empty, Full(Tensor<f32, [2]>) }\nenum L { On, Off(i32) }\n"
+            "fn take(h: H) -> i32 { 1 }\nfn look(l: L) -> i32 { 2 }\n"
+            "fn main() { let h = H::Empty; let l = L::Off(3); print(take(h)); print(look(l)); "
+            "print(look(l)); print(take(h)); }\n")
+    [d] = run_front(text, check_linearity).diagnostics.items
+    assert d.message.startswith("use of moved value 'h': it was moved into the call of 'take'")

@@ -238,3 +238,12 @@ def test_u16_has_its_own_range_and_a_narrow_element_takes_its_value_types():
     admitted = run_front("fn main() { let x: u16 = 65535; let t = Tensor<i4, [2]>::fill(-8); }",
                          check_literal_ranges)
     assert not admitted.diagnostics.items
+
+
+@pytest.mark.parametrize("body, found", [
+    ("let v = vec<2 x u8>(300, 1); print(v);", "`300` does not fit into `u8`"),
+    ("let w: <2 x i8> = splat(200); print(w);", "`200` does not fit into `i8`"),
+])
+def test_a_vectors_literals_take_its_lane_type(body, found):
+    [d] = run_front(f"fn main() {{ {body} }}", check_literal_ranges).diagnostics.items
+    assert d.code == "E3008" and found in d.message

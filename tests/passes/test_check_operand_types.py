@@ -26,6 +26,10 @@ REFUSED = {
                                 "topologies and memory spaces"),
     "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
+    "tensor_arithmetic": ("E3030", "`+` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, "
+                                   "a tensor: it takes two numbers of one type"),
+    "vector_lanes": ("E3004", "`+` is given <4 x f32> and <2 x f32>: it takes two vectors of "
+                              "one type (of one lane count and one lane type), or two numbers"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "
                                 "type writes f32): a tensor's elements are of one type"),
 }
@@ -122,7 +126,9 @@ def test_remainder_of_tensors_is_refused_and_of_their_elements_admitted():
             "  let u = Tensor<f32, [4]>::fill(2.0);\n  print(t % u);\n}\n")
     [d] = run_front(text, check_operand_types).diagnostics.items
     assert (d.code, d.message) == ("E3030", "`%` does not apply to Tensor<f32, [4], "
-                                            "Memory::CPU_DRAM>, a tensor: it takes two numbers")
+                                            "Memory::CPU_DRAM>, a tensor: it takes two numbers "
+                                            "of one type")
+    assert d.help == ["apply it to the elements: `t[i] % u[i]`"]
     assert not run_front(text.replace("t % u", "t[0] % u[0]"),
                          check_operand_types).diagnostics.items
 
@@ -188,3 +194,49 @@ def test_handwritten_a_string_bound_without_a_type_is_text(run_pass):
     ran = run_pass("check-operand-types", OPEN_TYPES)
     assert [d.message for d in ran.diagnostics.items] == [
         "`+` does not apply to str: it takes two numbers of one type"]
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("let v = t * u;", "E3030", "`*` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, a "
+                               "tensor: it takes two numbers of one type"),
+    ("let mut w = t; w += 1.0;", "E3030", "`+=` does not apply to Tensor<f32, [2], "
+                                          "Memory::CPU_DRAM>, a tensor: it takes two numbers "
+                                          "of one type"),
+    ("let v = -t;", "E3030", "`-` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>: it "
+                            "negates a number"),
+    ("let v = !t;", "E3006", "`!` takes a bool, or an integer whose bits it flips, but its "
+                            "operand is Tensor<f32, [2], Memory::CPU_DRAM>"),
+])
+def test_an_operator_on_a_tensor_is_refused_at_check_time(body, code, message):
+    text = ("fn main() { let t = Tensor<f32, [2]>::fill(1.0); "
+            f"let u = Tensor<f32, [2]>::fill(2.0); {body} }}")
+    assert _only(text) == (code, message)
+
+
+def test_a_value_match_given_to_a_call_is_judged_without_an_enum():
+    # Its scrutinee's type is an integer literal's, which names no enum (it once raised).
+    assert not run_front(CASES / "value_match_in_a_call.vx", check_operand_types).diagnostics.items
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("print(v * 2.0);", "E3004", "`*` is given <2 x f32> and {float}: it takes two vectors of one "
+                                "type (of one lane count and one lane type), or two numbers"),
+    ("print(v % v);", "E3030", "`%` does not apply to <2 x f32>: it takes two numbers of one "
+                              "type"),
+    ("print(v == v);", "E3005", "`==` does not apply to <2 x f32>: it takes two numbers or two "
+                               "bools of one type"),
+    ("print(-v);", "E3030", "`-` does not apply to <2 x f32>: it negates a number"),
+    ("let b = vec<2 x bool>(true, false); print(b + b);", "E3030",
+     "`+` does not apply to <2 x bool>: its lanes are bools, and it takes numbers"),
+    ("let w = vec<2 x f64>(1.0, 2.0); print(v - w);", "E3004",
+     "`-` is given <2 x f32> and <2 x f64>: it takes two vectors of one type (of one lane count "
+     "and one lane type), or two numbers"),
+])
+def test_each_operator_on_a_vector_is_judged(body, code, message):
+    assert _only(f"fn main() {{ let v = vec<2 x f32>(1.0, 2.0); {body} }}") == (code, message)
+
+
+def test_the_four_lanewise_operators_take_two_vectors_of_one_type():
+    text = ("fn main() { let v = vec<2 x f32>(1.0, 2.0); let mut w = v + v - v * v / v; "
+            "w += v; print(w); }")
+    assert not run_front(text, check_operand_types).diagnostics.items

@@ -22,6 +22,8 @@ REFUSED = {
                                 "Tensor<f32, [5], Memory::CPU_DRAM>"),
     "generic_element": ("E3013", "field 'data' of 'Row' is Tensor<f32, [N], Memory::CPU_DRAM>, "
                                  "but this value is Tensor<i32, [4], Memory::CPU_DRAM>"),
+    "generic_copy": ("E3031", "the struct 'Boxed' is Copy, but its field 'value' is given "
+                              "Tensor<f32, [2], Memory::CPU_DRAM> here, which moves"),
     "pinned_field": ("E3013", "field 'count' of 'Slot' is Pinned<T, Topology::NPU>, but this "
                               "value is Pinned<i32, Topology::GPU>"),
 }
@@ -102,3 +104,18 @@ def test_handwritten_a_field_declared_twice_is_one_field(run_pass, snapshot_txt)
         ("E3013", "'a' is given twice in this `S`"),
     ]
     assert ran.dump == snapshot_txt
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("3", "i32"), ("\"a\"", "str"), ("vec<2 x f32>(1.0, 2.0)", "<2 x f32>"),
+    ("Tensor<f32, [2]>::fill(1.0)", "Tensor<f32, [2], Memory::CPU_DRAM>")])
+def test_a_field_read_of_a_value_without_fields_is_refused(value, shown):
+    text = f"fn main() {{ let x = {value}; print(x.foo); }}"
+    [d] = run_front(text, check_struct_fields).diagnostics.items
+    assert (d.code, d.message) == ("E3013", f"{shown} has no field 'foo': only a struct has "
+                                            f"fields")
+
+
+def test_a_field_read_through_a_reference_to_a_struct_is_admitted():
+    text = "struct S { x: i32 }\nfn main() { let s = S { x: 1 }; let p = &s; print(p.x); }"
+    assert not run_front(text, check_struct_fields).diagnostics.items

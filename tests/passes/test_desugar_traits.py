@@ -18,6 +18,8 @@ REFUSED = [
     ("not_a_method", "E3037", "'side' is not a method of the trait 'Area'"),
     ("copy_tensor", "E3031",
      "the struct 'Tile' is Copy, but its field 'data' holds a tensor, which moves"),
+    ("copy_enum_tensor", "E3031",
+     "the enum 'Slot' is Copy, but its variant 'Full' carries a tensor, which moves"),
     ("copy_of_a_moving_struct", "E3031",
      "its field 'inner' holds the struct 'Inner', not Copy, which moves"),
 ]
