@@ -18,12 +18,12 @@ Lnative = Lnocontracts.extend(
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo"],
+                 "Vjp", "Jvp", "Mem", "Topo", "VecLit", "Splat"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],
         "Variant": ["Variant"],
-        "Type": ["HardwareStateType"],
+        "Type": ["HardwareStateType", "VectorType"],
         "Item": ["StructDecl", "EnumDecl"],
     },
 )

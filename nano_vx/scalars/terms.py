@@ -153,6 +153,7 @@ def unify(a, b, node):
             raise Mismatch(node, f"a pointer into a tensor of {sizes[0]} elements where one "
                                  f"into a tensor of {sizes[1]} is expected")
         unify(a.size, b.size, node)
+        return a
     elif isinstance(a, Closure) and isinstance(b, Closure) and len(a.params) == len(b.params):
         for p, q in zip(a.params, b.params):
             unify(p, q, node)

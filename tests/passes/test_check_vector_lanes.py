@@ -60,3 +60,15 @@ def test_a_lane_index_that_is_no_integer_is_refused(index, found):
     [d] = run_front(text, check_vector_lanes).diagnostics.items
     assert (d.code, d.message) == (
         "E3015", f"a lane of <2 x i32> is read at {found}: a lane index is an integer")
+
+
+def test_handwritten_a_constant_lane_past_the_last_is_refused(run_pass):
+    ran = run_pass("check-vector-lanes", """
+    // IL: Lrouted
+    fn main() {
+        let v: <2 x i32> = vec<2 x i32>(10, 20);
+        @print(v[2]);
+    }
+    """)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3015", "lane 2 of <2 x i32>: its lanes are 0 to 1")]

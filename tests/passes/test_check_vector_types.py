@@ -64,3 +64,17 @@ def test_vec_and_splat_stay_names_where_no_vector_follows():
     ran = run_front(text, check_vector_types)
     assert not ran.diagnostics.items
     assert ran.prints()[1] == "true\n2\n"
+
+
+def test_handwritten_a_vector_edited_to_no_lanes_is_refused_where_each_type_is_written(run_pass):
+    # Hand-written Lresolved, as a dump edited by hand may be: the parser reads `<0 x i32>` too.
+    ran = run_pass("check-vector-types", """
+    // IL: Lresolved
+    fn main() {
+        let v: <0 x i32> = vec<0 x i32>();
+        @print(1);
+    }
+    """)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3014", "the lane count of `<0 x i32>` is 0: it is an integer literal from 1 to 4096")
+    ] * 2

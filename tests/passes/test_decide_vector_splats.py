@@ -51,3 +51,17 @@ def test_a_splat_whose_type_is_written_keeps_it():
     [splat] = ran.nodes("Splat")
     assert to_text(splat.type).strip() == "<2 x f32>"
     assert ran.prints()[1] == "<1.5, 1.5>\n"
+
+
+def test_handwritten_a_splat_takes_the_type_of_the_vector_it_meets(run_pass):
+    # Hand-written Lmono: one splat typed by its `let`, one by the other operand of `+`.
+    ran = run_pass("decide-vector-splats", """
+    // IL: Lmono
+    fn main() {
+        let w: <2 x i32> = splat(3);
+        let u: <2 x i32> = w + splat(1);
+        @print(u[0]);
+    }
+    """)
+    assert not ran.codes
+    assert "splat::<2 x i32>(3)" in ran.dump and "w + splat::<2 x i32>(1)" in ran.dump
