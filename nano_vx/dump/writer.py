@@ -138,6 +138,8 @@ def generic(w: Writer, node: Node) -> None:
             w.put("[")
             w.commas(value)
             w.put("]")
+        elif f.mult == "?" and value._prod == "OpaqueType":
+            generic(w, value)  # its own text, `_`, is what an absent optional reads as
         else:
             w.node(value)
     w.put(")")

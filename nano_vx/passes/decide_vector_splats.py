@@ -81,8 +81,11 @@ def _binary(run, node):
     if node.op not in LANEWISE:
         return run.rebuild(node)
     st = run.state
-    return node.replace(left=_fill(run, node.left, _vector_of(st, node.right)),
-                        right=_fill(run, node.right, _vector_of(st, node.left)))
+    # The other operand's type is asked only for an undecided splat: asked at every `+` of a
+    # chain, it would walk the rest of the chain each time (quadratic in a long sum).
+    left = _vector_of(st, node.right) if _undecided(node.left) else None
+    right = _vector_of(st, node.left) if _undecided(node.right) else None
+    return node.replace(left=_fill(run, node.left, left), right=_fill(run, node.right, right))
 
 
 @decide_vector_splats.on("StructLit")
@@ -111,10 +114,13 @@ def _splat(run, node):
     return run.rebuild(node)
 
 
+def _undecided(expr) -> bool:
+    return expr._prod == "Splat" and expr.type is None
+
+
 def _fill(run, expr, want):
     """`expr`, rewritten; an undecided splat given `want` when that is a vector type."""
-    if expr._prod == "Splat" and expr.type is None and want is not None \
-            and want._prod == "VectorType":
+    if _undecided(expr) and want is not None and want._prod == "VectorType":
         return expr.replace(value=run.walk(expr.value), type=want)
     return run.walk(expr)
 
