@@ -150,6 +150,20 @@ def _repaired(case: Path) -> Path:
     return case.with_name(f"{case.stem}_repaired.vx")
 
 
+def run_cli(path, *args) -> tuple[int, str, str]:
+    """`nano-vx PATH ARGS` in this process: its exit status, standard output and error."""
+    out, err = io.StringIO(), io.StringIO()
+    return cli_main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+def assert_native_as_interpreted(case: Path):
+    """Native code runs the case (no fallback, W5001) as the interpreter does: the same exit
+    status, output and diagnostics."""
+    native = run_cli(case)
+    assert "W5001" not in native[2]
+    assert native == run_cli(case, "--action", "interpret")
+
+
 def assert_prints_the_same(case: Path, upto):
     """The case is admitted and prints under the interpreter what it printed before `upto`."""
     ran = run_front(case, upto)

@@ -10,7 +10,8 @@ import pytest
 from nano_vx.cli import main
 from nano_vx.dump.text import to_text
 from nano_vx.passes.expand_aggregate_prints import expand_aggregate_prints
-from front import _printed, assert_prints_the_same, assert_refused_then_repaired, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "expand_aggregate_prints"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -28,16 +29,9 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", expand_aggregate_prints)
 
 
-def _run(path, *args):
-    out, err = io.StringIO(), io.StringIO()
-    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("case", NAMES)
 def test_native_code_prints_what_the_interpreter_prints(case):
-    native = _run(CASES / f"{case}.vx")
-    assert "W5001" not in native[2]
-    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+    assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
 def test_a_struct_holding_two_enums_prints_one_arm_per_choice_of_their_variants():
@@ -64,8 +58,8 @@ def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
     case = CASES / "prints.vx"
     dump = _lowered(case, tmp_path)
     assert 'record "Placed::At(Point {{ x: {i32}, y: {f32} }})"' in dump.read_text()
-    expected = _run(case, "--action", "interpret")
-    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+    expected = run_cli(case, "--action", "interpret")
+    assert run_cli(dump) == run_cli(dump, "--action", "interpret") == expected
 
 
 def test_a_record_print_site_holding_tensors_prints_its_line_through_every_lowered_il(tmp_path):
@@ -73,12 +67,12 @@ def test_a_record_print_site_holding_tensors_prints_its_line_through_every_lower
     dump = _lowered(case, tmp_path)
     assert 'record "S {{ n: {i32}, t: {f32[2]}, flags: {bool[2]}, w: {f64[2,2]} }}"' in \
         dump.read_text()
-    expected = _run(case, "--action", "interpret")
-    assert _run(dump) == _run(dump, "--action", "interpret") == expected
+    expected = run_cli(case, "--action", "interpret")
+    assert run_cli(dump) == run_cli(dump, "--action", "interpret") == expected
 
 
 def test_an_aggregate_holding_a_tensor_too_large_to_print_stops_as_the_interpreter_does():
-    status, printed, err = _run(CASES / "tensor_too_large.vx")
+    status, printed, err = run_cli(CASES / "tensor_too_large.vx")
     assert (status, printed) == (1, "1\n") and "W5001" not in err
     assert "refusing to print a tensor of 5000 elements" in err
 
@@ -90,7 +84,7 @@ def test_a_record_print_site_whose_text_is_no_line_of_holes_is_refused(tmp_path)
     for wrong in ("{xx}", "{xx[2]}", "{f32[2}"):
         bad.write_text(dump.read_text().replace("Shape::Circle({f32})",
                                                 f"Shape::Circle({wrong})"))
-        status, printed, err = _run(bad)
+        status, printed, err = run_cli(bad)
         assert (status, printed) == (1, "") and "error[E1007]" in err
         assert "a record print site whose text" in err
 

@@ -2,17 +2,15 @@
 whether it was, the `Available` arm giving the pin back however it ends; the program prints
 what it printed, and native code prints it too."""
 
-import io
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from nano_vx.cli import main
 from nano_vx.nanopass import descendants
 from nano_vx.dump.text import to_text
 from nano_vx.passes.lower_pins import lower_pins
-from front import assert_prints_the_same, run_front
+from front import assert_native_as_interpreted, assert_prints_the_same, run_cli, run_front
 
 CASES = Path(__file__).parent / "cases" / "lower_pins"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -41,17 +39,10 @@ def test_the_output_prints_what_the_input_printed(path):
     assert_prints_the_same(path, lower_pins)
 
 
-def _run(path, *args):
-    out, err = io.StringIO(), io.StringIO()
-    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
                          ids=lambda p: p.stem)
 def test_native_code_prints_what_the_interpreter_prints(path):
-    native = _run(path)
-    assert "W5001" not in native[2]
-    assert native == _run(path, "--action", "interpret")
+    assert_native_as_interpreted(path)
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
@@ -67,7 +58,7 @@ def test_a_state_used_other_than_by_match_is_refused_and_left_as_it_was(case):
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = _run(CASES / "e5010_copied.vx")
+    native = run_cli(CASES / "e5010_copied.vx")
     assert native[:2] == (0, "3\n") and "W5001" in native[2]
 
 
@@ -102,9 +93,9 @@ HANDWRITTEN = """
 def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
     path = tmp_path / "pins.txt"
     path.write_text(textwrap.dedent(HANDWRITTEN).lstrip())
-    native = _run(path)
+    native = run_cli(path)
     assert native == (0, "true\nfalse\ntrue\n7\n", "")
-    assert native == _run(path, "--action", "interpret")
+    assert native == run_cli(path, "--action", "interpret")
 
 
 # Hand-written Lassumed: the topology's `replicas` come from its declaration (the memory

@@ -2,15 +2,14 @@
 number of its string, and each print of it is an `if` chain printing the strings; the
 program prints what it printed, natively too."""
 
-import io
 from pathlib import Path
 
 import pytest
 
-from nano_vx.cli import main
 from nano_vx.dump.text import to_text
 from nano_vx.passes.number_texts import number_texts
-from front import _printed, assert_prints_the_same, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+                   run_front)
 
 CASES = Path(__file__).parent / "cases" / "number_texts"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -28,21 +27,14 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", number_texts)
 
 
-def _run(path, *args):
-    out, err = io.StringIO(), io.StringIO()
-    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
-
-
 def test_numbered_the_texts_print_natively():
-    native = _run(CASES / "texts.vx")
-    assert "W5001" not in native[2]
-    assert native == _run(CASES / "texts.vx", "--action", "interpret")
+    assert_native_as_interpreted(CASES / "texts.vx")
 
 
 def test_a_text_read_other_than_by_print_stays_a_text():
     ran = run_front(CASES / "copied.vx", number_texts)
     assert ran.after is ran.before
-    status, printed, err = _run(CASES / "copied.vx")
+    status, printed, err = run_cli(CASES / "copied.vx")
     assert (status, printed) == (0, "kept\n") and "warning[W5001]" in err
 
 

@@ -3,17 +3,15 @@ function returning one writes out-parameters; a test of an enum's variant is one
 the literal `print` is given is made of scalars; the program prints what it printed, and
 native code prints it too."""
 
-import io
 from pathlib import Path
 
 import pytest
 
-from nano_vx.cli import main
 from nano_vx.dump.text import to_text
 from nano_vx.languages.lsplit import Lsplit
 from nano_vx.nanopass import verify
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
-from front import _printed, assert_prints_the_same, run_front
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
@@ -34,16 +32,9 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", scalarize_aggregates)
 
 
-def _run(path, *args):
-    out, err = io.StringIO(), io.StringIO()
-    return main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("case", NAMES)
 def test_native_code_prints_what_the_interpreter_prints(case):
-    native = _run(CASES / f"{case}.vx")
-    assert "W5001" not in native[2]
-    assert native == _run(CASES / f"{case}.vx", "--action", "interpret")
+    assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
 def test_a_program_without_aggregates_comes_out_as_it_went_in():
