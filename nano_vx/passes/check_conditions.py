@@ -7,7 +7,7 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.type_checking import (Checking, cast_help, each_item, enter, quoted, refuse,
                                        type_of)
-from ..placement.typer import OPAQUE, common, kind, known, show, value_type
+from ..placement.typer import OPAQUE, agree, kind, known, show, value_type
 
 check_conditions = Analysis("check-conditions", Lrouted, """
 Refuse a condition that is not a bool, and an `if` value whose branches differ in type (E3007).
@@ -15,8 +15,9 @@ Refuse a condition that is not a bool, and an `if` value whose branches differ i
 The condition of `if`, `while` and `assert`, and of a `requires`, `ensures` or loop
 `invariant`, is a bool: not an integer (compare it with 0), nor a string. An `if` used as a
 value gives the value of the branch that runs, so its branches agree on one type, as an
-unsuffixed literal takes the other branch's; a branch that leaves has no value to agree, and
-a value whose type is not known here is not judged.
+unsuffixed literal takes the other branch's, and a scalar placed by `spawn on` or `transfer`
+is read as the scalar inside it when the other branch is that scalar; a branch that leaves has
+no value to agree, and a value whose type is not known here is not judged.
 """, state=Checking, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -62,7 +63,7 @@ def _if_expr(run, node):
     if then is None or orelse is None:  # a branch that leaves has no value to agree
         return
     a, b = type_of(run, then), type_of(run, orelse)
-    if known(a) and known(b) and common(a, b) is OPAQUE:
+    if known(a) and known(b) and agree(a, b) is OPAQUE:
         refuse(run, "E3007", orelse.span,
                f"the branches of this `if` are {show(a)} and {show(b)}: an `if` used as a "
-               f"value gives one type", help=cast_help(b, a), then=show(a), orelse=show(b))
+               f"value gives one type", help=cast_help(b, value_type(a)), then=show(a), orelse=show(b))

@@ -11,7 +11,7 @@ from ..languages.lrouted import Lrouted
 from ..model import Model, cost_number, cost_text
 from ..nanopass import Analysis
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.typer import Typer
+from ..placement.typer import Typer, placed_scalar
 from ..placement.types import Machine
 
 
@@ -32,7 +32,8 @@ class State:
 check_visibility = Analysis("check-visibility", Lrouted, """
 Refuse a read of a value whose space the reading topology cannot see (E6003).
 
-Indexing, printing, arithmetic and conditions read a value, and so does `*p` or `p[i]`
+Indexing, printing, arithmetic and conditions read a value, and so does an `if` or `match`
+whose branches give a placed scalar beside a plain one (the value is the scalar inside), and so does `*p` or `p[i]`
 through a raw pointer, in the space it points into; the code runs on the host (CPU),
 on the topology of `fn .. on`, or inside `spawn on(τ)` on τ, and may read only the spaces
 its topology declares `visible:`. A value captured by a `spawn on` block from outside must
@@ -126,6 +127,22 @@ def _cast(run, node):
 @check_visibility.on("If", "While", "Assert")
 def _condition(run, node):
     _operands(run, node.cond)
+    run.descend(node)
+
+
+@check_visibility.on("IfExpr", "MatchValue", "Match")
+def _branches(run, node):
+    """An `if` or `match` whose branches differ only in where a scalar lives gives the scalar
+    read out of each placed one (typer.agree): those branch values are reads."""
+    st = run.state
+    here = st.where.here[-1]
+    if not placed_scalar(st.scope.type_of(node, here)):
+        blocks = (node.then, node.orelse) if node._prod == "IfExpr" else \
+            [c.body for c in (node.cases if node._prod == "MatchValue" else node.arms)]
+        for block in blocks:
+            value = block.value
+            if value is not None and placed_scalar(st.scope.type_of(value, here)):
+                _operands(run, value)
     run.descend(node)
 
 

@@ -18,7 +18,7 @@ from ..dump.text import to_text
 from ..languages.linstances import generic_of
 from ..languages.lunrolled import OncePerPlace
 from .scopes import Scope, Where, scopes_of
-from .typer import TYPE_RULES, RememberingTyper, kind, literal, show
+from .typer import TYPE_RULES, RememberingTyper, kind, literal, placed_scalar, show
 from .types import HOST, TEXT, Machine
 
 
@@ -121,8 +121,9 @@ def quoted(node) -> str:
 
 
 def cast_help(found, expected) -> list[str]:
-    """The help of a mismatch a cast can repair: two scalars `as` converts between."""
+    """The help of a mismatch a cast can repair: two scalars `as` converts between (`as` makes
+    no placed scalar: a `Pinned<T, ..>` comes only from `spawn on`)."""
     if kind(found) in ("int", "float") and kind(expected) in ("int", "float") \
-            and not literal(expected):
+            and not literal(expected) and not placed_scalar(expected):
         return [f"convert the value with `as {show(expected)}`"]
     return []

@@ -80,6 +80,23 @@ def common(a, b):
     return a if _same(a, b) else OPAQUE
 
 
+def agree(a, b):
+    """The type the branches of an `if` or the arms of a `match` give: their common type, or,
+    when they differ only in where a scalar lives (a `Pinned<f64, Topology::NPU>` beside an
+    f64 or a literal), the scalar read out of it, as arithmetic reads it (check-visibility
+    judges that read)."""
+    t = common(a, b)
+    if t is OPAQUE and (placed_scalar(a) or placed_scalar(b)):
+        return common(value_type(a), value_type(b))
+    return t
+
+
+def placed_scalar(t) -> bool:
+    """A scalar that lives in one space: `Pinned<T, Topology::X>` or `Ref<T, Memory::M>`."""
+    return not literal(t) and t._prod in ("PinnedType", "RefType") \
+        and value_type(t)._prod == "Scalar"
+
+
 def _same(a, b) -> bool:
     """One type: text is no struct a program names `str`."""
     return a == b and (a is TEXT) == (b is TEXT)
@@ -396,7 +413,7 @@ class Typer:
             return none
         t = values[0]
         for v in values[1:]:
-            t = common(t, v)
+            t = agree(t, v)
         return t
 
     @TYPE_RULES.on("Transfer")

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from nano_vx.passes.check_conditions import check_conditions
-from front import assert_judged, assert_refused_from_the_command_line, run_front
+from front import (assert_judged, assert_native_as_interpreted,
+                   assert_refused_from_the_command_line, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "check_conditions"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -54,6 +55,22 @@ def test_refused_from_the_command_line(case, capsys):
 def test_each_condition_is_judged(body, message, help):
     [d] = run_front(f"fn main() {{ {body} }}", check_conditions).diagnostics.items
     assert (d.code, d.message, d.help) == ("E3007", message, help)
+
+
+def test_a_placed_scalar_beside_its_plain_type_is_read_out_of_it():
+    case = CASES / "placed_branches.vx"
+    assert not run_front(case, check_conditions).diagnostics.items
+    assert_native_as_interpreted(case)
+    assert run_cli(case)[1] == "2.75\n"
+
+
+def test_a_placed_scalar_beside_another_type_is_refused_with_a_cast_that_repairs_it():
+    text = ("fn main() {\n  let p = spawn on(Topology::NPU) { 2.5 };\n  let q: i32 = 1;\n"
+            "  print(if q > 0 { p } else { q });\n}\n")
+    [d] = run_front(text, check_conditions).diagnostics.items
+    assert (d.code, d.help) == ("E3007", ["convert the value with `as f64`"])
+    repaired = text.replace("else { q }", "else { q as f64 }")
+    assert not run_front(repaired, check_conditions).diagnostics.items
 
 
 def test_a_branch_that_leaves_has_no_value_to_agree():

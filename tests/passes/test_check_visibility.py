@@ -11,7 +11,7 @@ from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_visibility"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"residency", "capture", "reads", "unrolled", "pinned", "pointer"}
+REFUSED = {"residency", "capture", "reads", "unrolled", "pinned", "pointer", "branches"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -68,12 +68,18 @@ def test_the_value_a_saturated_arm_binds_stays_where_it_was():
 
 
 @pytest.mark.parametrize("case", ["residency_repaired", "capture_repaired", "cached",
-                                  "unrolled_repaired", "pinned_repaired", "pointer_repaired"])
+                                  "unrolled_repaired", "pinned_repaired", "pointer_repaired",
+                                  "branches_repaired"])
 def test_the_repaired_programs_are_admitted(case):
     ran = run_front(CASES / f"{case}.vx", check_visibility)
     assert not ran.diagnostics.items
     before, after = ran.prints()
     assert after == before
+
+
+def test_an_if_that_reads_a_placed_scalar_out_of_a_branch_reads_its_space():
+    [d] = _refused("branches")
+    assert (d.span.line, d.span.col, d.data["value"]) == (6, 24, "p")
 
 
 def test_a_space_with_no_path_home_says_so():
