@@ -30,6 +30,7 @@ from . import LowerError
 from .tt_api import DST_TILES
 from .tt_layout import TILE, grid, tiles
 
+ELEMENTWISE = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 FPU_BINARY = {"+": "add", "-": "sub", "*": "mul"}
 SFPU_BINARY = {"+": "add_binary", "-": "sub_binary", "*": "mul_binary", "/": "div_binary",
                "max": "binary_max",
@@ -45,8 +46,8 @@ def body_of(stage) -> tuple:
     if stage._prod == "Scalar":
         return _tree(stage.body, list(stage.params))
     op = stage.op
-    if op in ("add", "mul"):
-        return ("bin", "+" if op == "add" else "*", ("arg", 0), ("arg", 1))
+    if op in ELEMENTWISE:
+        return ("bin", ELEMENTWISE[op], ("arg", 0), ("arg", 1))
     if op == "scale":
         return ("bin", "*", ("arg", 0), ("num", stage.factor))
     if op == "exp":
@@ -91,6 +92,8 @@ class FireWriter:
             return self._matmul()
         if st._prod == "Compute" and st.op in ("sum", "max"):
             return self._reduce()
+        if st._prod == "Compute" and st.op == "transpose":
+            return self._transpose()
         tree = body_of(st)
         if self._on_fpu(tree):
             return self._fpu_binary(tree)
@@ -191,6 +194,17 @@ class FireWriter:
                                     index.format(T=ht * wt, wt=wt), 0, 0, template=template)]
         return ([self.c("reduce_init", cx, scaler, self.cb(self.outs[0]), template=template)]
                 + self._tile_loop(1, body, 0) + [self.c("reduce_uninit")])
+
+    def _transpose(self) -> list[str]:
+        """Output tile (i, j) of a token is input tile (j, i), each tile transposed as the
+        unpacker moves it into the destination (its padding lands in the output's)."""
+        (x,) = self.ins
+        ht, wt = grid(self.plan.shapes[x])
+        cx = self.cb(x)
+        body = [self.c("transpose_wh_tile", cx, f"j * {ht * wt}u + (t % {ht}u) * {wt}u + t / {ht}u",
+                       0)]
+        return ([self.c("transpose_wh_init", cx, self.cb(self.outs[0]))]
+                + self._tile_loop(self.rates[0], body, 0))
 
     def _bcast(self, i: int):
         """How input i stretches over the output: None, 'COL', 'ROW' or 'SCALAR'."""

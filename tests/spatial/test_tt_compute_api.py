@@ -20,9 +20,12 @@ from test_lower_tenstorrent import RELAYED, TT_CASES
 from nano_vx.spatial.context import SpatialContext
 from nano_vx.spatial.elements import NARROW
 from nano_vx.spatial.parse import parse_spatial
+from nano_vx.spatial.program import Program
+from nano_vx.spatial.shapes import token_shapes
 from nano_vx.spatial.target import load_target
 from nano_vx.spatial_backend import LowerError, lower
 from nano_vx.spatial_backend.tt_api import API, API_ROOT, DST_TILES
+from nano_vx.spatial_backend.tt_layout import grid
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
 ARG_KINDS = {
@@ -141,8 +144,8 @@ spatial stages {
 
 def programs():
     """(name, scheduled graph, target): the reference programs tenstorrent takes, the f32
-    multicast choreography, every stage kind in f32 and bf16, GEMMs in every narrow format
-    and bf16 and f16 row sums."""
+    multicast choreography, every stage kind in f32 and bf16, the attention head in bf16,
+    GEMMs in every narrow format and bf16 and f16 row sums."""
     wormhole = load_target("wormhole")
     for program, target in TT_CASES:
         yield f"{program}-{target}", reference.step(program, target, "schedule")[1], \
@@ -151,6 +154,7 @@ def programs():
     for dtype in ("f32", "bf16"):
         text = STAGES.replace("T[", f"{dtype}[").replace(": T", f": {dtype}")
         yield f"stages-{dtype}", through_lane(parse_spatial(text), wormhole), wormhole
+    yield "attention-bf16", reference.step("attention", "wormhole", "schedule")[1], wormhole
     for program, dtypes in (("gemm", NARROW), ("row_sums", ("bf16", "f16"))):
         for dtype in dtypes:
             yield f"{program}-{dtype}", through_lane(parse_spatial(sdf(program, dtype)),
@@ -250,6 +254,26 @@ def test_a_block_float_tensor_not_of_whole_tiles_is_refused():
                  "dimensions, not [64, 256] in [1, 256]")
 
 
+@pytest.mark.parametrize("dtype", ["f32", "i32", "bf16"])
+def test_a_transpose_takes_each_output_tile_from_the_input_tile_across_the_diagonal(dtype):
+    # A token of 2 x 3 tiles becomes one of 3 x 2: output tile (i, j) of token n is
+    # transpose_wh_tile of input tile (j, i) of token n, whatever the tiles' order in the
+    # buffer. The index the kernel computes is evaluated here for every tile of two tokens.
+    graph = one_stage("compute s transpose(a) -> c", dtype, "[64, 96]", "[96, 64]")
+    shapes = token_shapes(Program(graph))
+    (ht, wt), (ho, wo) = grid(shapes["a_0"]), grid(shapes["c_0"])
+    assert (ho, wo) == (wt, ht) and ht * wt > 1
+    text = lowered_of(graph, load_target("wormhole")).files["r0c0_compute.cpp"]
+    [index] = re.findall(r"transpose_wh_tile\(cb_a_0, (.*), 0\);", text)
+    source = index.replace("u", "").replace("/", "//")
+    for n in range(2):
+        for i in range(ho):
+            for j in range(wo):
+                got = eval(source, {"j": n, "t": i * wo + j})  # noqa: S307 - our own text
+                assert got == n * ht * wt + j * wt + i
+    assert "transpose_wh_init(cb_a_0, cb_c_0);" in text
+
+
 # -- refusals --------------------------------------------------------------------------------
 
 
@@ -304,6 +328,12 @@ def first_site(lowered) -> str:
 
 def test_softmax_vx_snapshot(snapshot_txt):
     graph = vx_scheduled("softmax")
+    assert first_site(lowered_of(graph, load_target("wormhole"))) == snapshot_txt
+
+
+def test_attention_head_bf16_snapshot(snapshot_txt):
+    """The head's first core: its keys transposed, the scores, the softmax and the mix."""
+    graph = reference.step("attention", "wormhole", "schedule")[1]
     assert first_site(lowered_of(graph, load_target("wormhole"))) == snapshot_txt
 
 
