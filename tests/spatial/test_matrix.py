@@ -71,9 +71,6 @@ def test_f32_stays_on_the_vector_unit_and_bf16_goes_to_the_matrix_unit():
     for t, expected in (("f32", False), ("bf16", True), ("bfp8", True)):
         p = Program(parse_spatial(gemm(t), "p.sdf"))
         assert on_matrix(WORMHOLE, p, p.stages["mm"]) is expected
-    gpu = load_target("gpu-sm")
-    p = Program(parse_spatial(gemm("bf16"), "p.sdf"))
-    assert gpu.matrix is None and not on_matrix(gpu, p, p.stages["mm"])
 
 
 def test_a_fire_on_the_matrix_unit_costs_its_cycles_and_the_roofline_counts_them():
@@ -121,7 +118,7 @@ def spatial(*args) -> tuple[int, str, str]:
 def test_the_math_fidelity_flag_on_a_target_without_a_matrix_unit_is_e7004(tmp_path):
     program = tmp_path / "p.sdf"
     program.write_text(gemm("bf16"), encoding="utf-8")
-    code, _, err = spatial(program, "--target", "gpu-sm", "--math-fidelity", "hifi2",
+    code, _, err = spatial(program, "--target", "fabric", "--math-fidelity", "hifi2",
                            "--error-format=json")
     [found] = json.loads(err)["diagnostics"]
     assert code == 1 and found["code"] == "E7004"
@@ -140,3 +137,62 @@ def test_the_target_description_names_its_matrix_unit():
     assert code == 0
     assert "matrix    32 x 32 tiles of bf16 f16 bfp8 bfp4: cycles a tile product lofi 16, " \
            "hifi2 32, hifi3 48, hifi4 64; at lofi" in out
+
+
+# -- the GPU's tensor cores ------------------------------------------------------------------
+
+GPU = load_target("gpu-sm")
+
+
+def test_the_gpu_tensor_cores_take_bf16_and_f16_and_f32_stays_on_the_cuda_cores():
+    for t, expected in (("bf16", True), ("f16", True), ("f32", False)):
+        p = Program(parse_spatial(gemm(t), "p.sdf"))
+        assert on_matrix(GPU, p, p.stages["mm"]) is expected, t
+    assert (GPU.matrix.block, GPU.matrix.formats, GPU.matrix.cycles) == (
+        (16, 16, 8), ("bf16", "f16"), (("hifi4", 16),))
+
+
+def test_a_large_bf16_product_on_the_tensor_cores_is_math_bound_at_2048_multiply_adds():
+    unit = GPU.matrix
+    # 256^3 multiply-adds at 2,048 a clock; the 4 x 8 tile sub-blocks the 32 accumulator
+    # tiles allow unpack 384 KiB over shared memory's 128 B a clock, 3,072 clocks, under it.
+    assert unit.firing_cycles((256, 256), (256, 256), 1, "bf16", "bf16", "bf16") == 8192
+    # one pair of tiles reuses nothing: shared memory bounds it, 4 KiB at 128 B a clock
+    assert unit.firing_cycles((32, 32), (32, 32), 1, "bf16", "bf16", "bf16") == 32
+
+
+def gpu_plan(dtype: str) -> list[str]:
+    """How the lane plans and costs a 256^3 GEMM on gpu-sm: the product's tiles, the unit
+    one firing runs on and its cycles, and the period."""
+    final = lane(gemm(dtype, 256, 256, 256), GPU)
+    cycles = OpCycles(final, GPU)
+    p = Program(final)
+    site, op = next((s.site, op) for s in final.schedules if s.engine == "compute"
+                    for op in flat_ops(s.ops) if op._prod == "Fire")
+    st = p.stages[op.stage]
+    w = cycles.works.of(site, op)
+    unit = (f"matrix unit, {w.matrix} cycles" if w.matrix
+            else f"vector unit, {w.ops} {w.dtype} ops at {GPU.rates[w.dtype]} a cycle")
+    shapes = " by ".join(str(list(cycles.works.shapes[port.stream])) for port in st.ins)
+    return [f"{dtype}: {op.stage} fires on {shapes} tokens at rate {st.ins[0].rate}, on the "
+            f"{unit}: {cycles.of(site, 'compute', op)} cycles a firing",
+            f"  {sum(1 for s in final.schedules if s.engine == 'compute')} compute sites, "
+            f"period {periods(final, GPU).clock.period} cycles"]
+
+
+def test_the_lane_plans_a_bf16_gemm_on_the_tensor_cores_and_an_f32_one_on_the_cuda_cores(
+        snapshot_txt):
+    text = "\n".join(gpu_plan("bf16") + gpu_plan("f32")) + "\n"
+    assert "bf16: mm_0_0 fires" in text and "on the matrix unit" in text
+    assert "vector unit" in text.split("f32:")[1]
+    assert text == snapshot_txt
+
+
+def test_the_tensor_cores_have_one_fidelity_and_the_flag_takes_no_other(tmp_path):
+    program = tmp_path / "p.sdf"
+    program.write_text(gemm("bf16"), encoding="utf-8")
+    code, _, err = spatial(program, "--target", "gpu-sm", "--math-fidelity", "lofi",
+                           "--error-format=json")
+    [found] = json.loads(err)["diagnostics"]
+    assert code == 1 and found["code"] == "E7004"
+    assert "math fidelity 'lofi': the matrix unit has figures for hifi4" in found["message"]
