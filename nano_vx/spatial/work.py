@@ -120,8 +120,8 @@ class OpWorks:
         made = sum(port.rate * self.token(port.stream) for port in outs(stage))
         matrix = 0
         if self.target is not None and on_matrix(self.target, p, stage):
-            a, b = (self.shapes[port.stream] for port in stage.ins)
-            matrix = stage_cycles(self.target, p, stage, a, b, stage.ins[0].rate)
+            shapes = [self.shapes[port.stream] for port in stage.ins]
+            matrix = stage_cycles(self.target, p, stage, shapes, stage.ins[0].rate)
         return OpWork(sram=((site, taken + made),), ops=self.element_ops(stage),
                       kind=getattr(stage, "op", "scalar"), dtype=p.stage_dtype(stage),
                       matrix=matrix)

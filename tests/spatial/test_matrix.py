@@ -196,3 +196,54 @@ def test_the_tensor_cores_have_one_fidelity_and_the_flag_takes_no_other(tmp_path
     [found] = json.loads(err)["diagnostics"]
     assert code == 1 and found["code"] == "E7004"
     assert "math fidelity 'lofi': the matrix unit has figures for hifi4" in found["message"]
+
+
+# -- reductions on the matrix unit -----------------------------------------------------------
+
+
+def reduction(t: str, op: str = "sum") -> str:
+    return (f"spatial r {{\n    tensor X: {t}[64, 64] input\n    tensor Y: {t}[64, 1] output\n"
+            f"    stream x: {t}\n    stream y: {t}\n    load lx X -> x\n"
+            f"    compute s {op} axis 1 (x) -> y\n    store sy y -> Y\n}}\n")
+
+
+def test_wormhole_reduces_floats_on_the_matrix_unit_and_int32_on_the_vector_unit():
+    for t, expected in (("f32", True), ("bf16", True), ("bfp8", True), ("i32", False)):
+        p = Program(parse_spatial(reduction(t), "p.sdf"))
+        assert on_matrix(WORMHOLE, p, p.stages["s"]) is expected, t
+    p = Program(parse_spatial(reduction("bf16"), "p.sdf"))
+    assert not on_matrix(GPU, p, p.stages["s"])  # the tensor cores do not reduce
+
+
+def test_a_reduction_folds_16_by_16_a_cycle_a_sum_once_per_phase_a_max_once():
+    hifi4 = WORMHOLE.matrix.at("hifi4")
+    # a 32 x 32 bfp4 token: 4 blocks; bfp4's 576 bytes unpack in 7.2 cycles
+    assert hifi4.reduce_cycles((32, 32), 1, "sum", "bfp4", "bfp4", 1) == 4 * 4
+    assert hifi4.reduce_cycles((32, 32), 1, "max", "bfp4", "bfp4", 1) == Fraction(576, 80)
+    lofi = WORMHOLE.matrix.at("lofi")
+    assert lofi.reduce_cycles((32, 32), 1, "sum", "bfp4", "bfp4", 1) == Fraction(576, 80)
+    # f32 unpacks 4 bytes an element: two tokens of 4 x 32 are 1,024 bytes, 12.8 cycles
+    assert lofi.reduce_cycles((4, 32), 2, "sum", "f32", "f32", 1) == Fraction(1024, 80)
+
+
+def test_a_fire_of_a_float_reduction_costs_matrix_unit_cycles():
+    final = lane(reduction("bf16"))
+    cycles = OpCycles(final, WORMHOLE)
+    assert cycles.total.matrix and not any(k[1] == "sum" for k in cycles.total.ops)
+    found = periods(final, WORMHOLE)
+    assert found.clock.period == found.timed.period
+
+
+def test_a_reduce_block_without_its_formats_is_refused(tmp_path):
+    text = (TARGET_DIR / "wormhole.toml").read_text(encoding="utf-8")
+    lines = [x for x in text.splitlines() if "reduce_formats" not in x]
+    path = tmp_path / "t.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(TargetError, match="'matrix.reduce_block' needs 'matrix.reduce_formats' "
+                                          "beside it"):
+        load_target(path)
+    whole = text.replace("reduce_block = [16, 16]", "reduce_block = [16, 12]")
+    path.write_text(whole, encoding="utf-8")
+    with pytest.raises(TargetError, match=r"'matrix.reduce_block' \[16, 12\] must divide the "
+                                          r"tile, 32"):
+        load_target(path)

@@ -18,12 +18,14 @@ import spatial_reference as reference
 from test_from_vx import bridged
 from test_lower_tenstorrent import RELAYED, TT_CASES
 from nano_vx.spatial.context import SpatialContext
+from nano_vx.spatial.matrix import on_matrix
 from nano_vx.spatial.elements import NARROW
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program
 from nano_vx.spatial.shapes import token_shapes
 from nano_vx.spatial.target import load_target
 from nano_vx.spatial_backend import LowerError, lower
+from nano_vx.spatial_backend.census import calls_in
 from nano_vx.spatial_backend.tt_api import API, API_ROOT, DST_TILES
 from nano_vx.spatial_backend.tt_layout import grid
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
@@ -272,6 +274,41 @@ def test_a_transpose_takes_each_output_tile_from_the_input_tile_across_the_diago
                 got = eval(source, {"j": n, "t": i * wo + j})  # noqa: S307 - our own text
                 assert got == n * ht * wt + j * wt + i
     assert "transpose_wh_init(cb_a_0, cb_c_0);" in text
+
+
+# -- the units: the lowering's and the cost model's ------------------------------------------
+
+
+def fire_units(text: str) -> dict[str, set[str]]:
+    """Per `fire` of a compute kernel, the units of its compute-API calls that compute (the
+    matrix and the vector unit; moves, synchronisation and configuration left out)."""
+    parts = re.split(r"^\s*// fire (\w+)\n", text, flags=re.M)
+    return {stage: {API[f].unit for f in calls_in(block.split("// ", 1)[0], API)}
+            & {"matrix", "vector"} for stage, block in zip(parts[1::2], parts[2::2])}
+
+
+def test_the_cost_model_puts_every_float_reduction_on_the_unit_the_kernel_reduces_on(
+        snapshot_txt):
+    # Each stage kind and type the tests lower on wormhole, with the units its fire calls
+    # and the unit the cost model (matrix.on_matrix) charges it to. A float sum or max is
+    # reduce_tile on the matrix unit in both; the rows that still differ are in the snapshot
+    # and docs/spatial.md (The compute kernels, What is not).
+    wormhole = load_target("wormhole")
+    rows = set()
+    for _, graph, target in PROGRAMS:
+        if target != wormhole:
+            continue
+        p = Program(graph)
+        for text in compute_kernels(lowered_of(graph, target)).values():
+            for stage, units in fire_units(text).items():
+                st = p.stages[stage]
+                modelled = "matrix" if on_matrix(target, p, st) else "vector"
+                rows.add((getattr(st, "op", "scalar"), p.stage_dtype(st),
+                          " ".join(sorted(units)) or "(moves only)", modelled))
+    reductions = [r for r in rows if r[0] in ("sum", "max")]
+    assert reductions and all(r[2] == r[3] == "matrix" for r in reductions)
+    assert "".join(f"{op:<10} {dtype:<5} kernel {units:<12} cost model {modelled}\n"
+                   for op, dtype, units, modelled in sorted(rows)) == snapshot_txt
 
 
 # -- refusals --------------------------------------------------------------------------------
