@@ -7,9 +7,12 @@ back, after the tokens already staged there.
 - `matmul_acc` of floats: the matrix unit, `matmul_tiles` accumulating the r x K/32 products
   of each output tile in the destination register (`mm_init`);
 - `sum`, `max` of floats: the matrix unit, `reduce_tile` over the tiles along the axis,
-  accumulating in the destination, with the core's scaler tile of ones (`reduce_init`);
-- `add`, `mul` and a scalar body that is one `+`, `-` or `*` of two inputs, in a narrow float
-  without broadcasting: the matrix unit (`add_tiles`, `sub_tiles`, `mul_tiles`);
+  accumulating in the destination, with the core's scaler tile of ones (`reduce_init`), where
+  the cost model charges it too (spatial/matrix.py);
+- `transpose`: each output tile (i, j) is input tile (j, i), transposed by the unpacker on
+  its way into the destination (`transpose_wh_tile`), then packed;
+- `add`, `sub`, `mul` and a scalar body that is one `+`, `-` or `*` of two inputs, in a narrow
+  float without broadcasting: the matrix unit (`add_tiles`, `sub_tiles`, `mul_tiles`);
 - every other element-wise stage: its inputs copied (or broadcast, `unary_bcast`) into the
   destination register and its expression computed there by the vector unit (the SFPU),
   a register per live value.
