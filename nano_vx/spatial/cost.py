@@ -89,8 +89,8 @@ class OpCycles:
     - `send`, `multicast`: the bytes over one link (a multicast's tree carries them once,
       pipelined along its links) plus a hop latency per hop to the farthest receiver;
     - `fire`: the larger of its element operations over the site's rate for its element type
-      (a matmul on the site's matrix unit: that unit's cycles, `matrix.py`) and its SRAM
-      bytes over the site's SRAM bandwidth;
+      (a matmul or float reduction on the site's matrix unit: its cycles, `matrix.py`) and
+      its SRAM bytes over the site's SRAM bandwidth;
     - `signal` to another site: one cycle plus the hops;
     - every other op: ISSUE_CYCLES.
     Each is rounded up to whole cycles, so the clock's weights are integers."""

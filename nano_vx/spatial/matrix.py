@@ -21,22 +21,31 @@ tiles), each over the whole of K: the first operand is unpacked once per column 
 sub-blocks, the second once per row of them; the sub-block that unpacks the fewest bytes is
 taken.
 
+A unit may also reduce (Wormhole's does; the optional `reduce_block` and `reduce_formats`):
+each cycle it folds a `reduce_block` (rows x columns) of a `sum` or `max`'s input, a sum
+once per phase of the fidelity (a phase is one pass of the multipliers over a block, the
+tile's cycles over its blocks), a max once whatever the fidelity; the input is unpacked and
+the output packed as a product's are, and the firing takes the longest of the three.
+
 A stage runs on the matrix unit when it is a `matmul_acc` whose operands are of one of the
-unit's `formats` (after its `via`); every other stage runs on the vector unit, at `rates`.
+unit's `formats` (after its `via`), or a `sum` or `max` whose input is of one of its
+`reduce_formats`; every other stage runs on the vector unit, at `rates`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from math import ceil
+from math import ceil, prod
 
 from .elements import ELEMENTS
 
 FIDELITIES = ("lofi", "hifi2", "hifi3", "hifi4")
 FIELDS = ("tile", "block", "formats", "cycles", "fidelity", "dst_tiles",
            "unpack_bytes_per_cycle", "pack_bytes_per_cycle")
+REDUCE_FIELDS = ("reduce_block", "reduce_formats")  # both or neither
+REDUCTIONS = ("sum", "max")
 
 
 class MatrixError(Exception):
@@ -53,17 +62,22 @@ class MatrixUnit:
     dst_tiles: int
     unpack_bytes_per_cycle: float
     pack_bytes_per_cycle: float
+    reduce_block: tuple[int, int] | None = None  # rows, columns a reduction folds a cycle
+    reduce_formats: tuple[str, ...] = ()
 
     def tile_cycles(self) -> int:
         return dict(self.cycles)[self.fidelity]
+
+    def fields(self) -> tuple[str, ...]:
+        """The fields the unit has, each of which cites its source."""
+        return FIELDS + (REDUCE_FIELDS if self.reduce_block is not None else ())
 
     def at(self, fidelity: str) -> "MatrixUnit":
         """The unit running at `fidelity` (MatrixError for one it has no figure for)."""
         if fidelity not in dict(self.cycles):
             raise MatrixError(f"math fidelity {fidelity!r}: the matrix unit has figures for "
                               f"{', '.join(k for k, _ in self.cycles)}")
-        return MatrixUnit(self.tile, self.block, self.formats, self.cycles, fidelity,
-                          self.dst_tiles, self.unpack_bytes_per_cycle, self.pack_bytes_per_cycle)
+        return replace(self, fidelity=fidelity)
 
     def firing_cycles(self, a_shape, b_shape, rate: int, a_fmt: str, b_fmt: str,
                       out_fmt: str) -> Fraction:
@@ -86,6 +100,23 @@ class MatrixUnit:
             repr(self.pack_bytes_per_cycle))
         return max(math, unpack, pack)
 
+    def reduce_cycles(self, shape, rate: int, op: str, in_fmt: str, out_fmt: str,
+                      axis: int) -> Fraction:
+        """One firing of a `sum` or `max` along `axis` taking `rate` tokens of `shape`
+        (module docstring)."""
+        rows, cols = (1, shape[0]) if len(shape) == 1 else (prod(shape[:-1]), shape[-1])
+        block_rows, block_cols = self.reduce_block
+        rows_, depth, cols_ = self.block
+        per_tile = (self.tile // rows_) * (self.tile // depth) * (self.tile // cols_)
+        phases = Fraction(self.tile_cycles(), per_tile) if op == "sum" else 1
+        math = rate * ceil(rows / block_rows) * ceil(cols / block_cols) * phases
+        made = tuple(1 if d == axis else n for d, n in enumerate(shape))
+        unpack = Fraction(rate * ELEMENTS[in_fmt].nbytes(shape)) / Fraction(
+            repr(self.unpack_bytes_per_cycle))
+        pack = Fraction(rate * ELEMENTS[out_fmt].nbytes(made)) / Fraction(
+            repr(self.pack_bytes_per_cycle))
+        return max(math, unpack, pack)
+
     def sub_blocks(self, tm: int, tn: int):
         """The h x w sub-blocks of an output of tm x tn tiles the destination register can
         hold, h dividing tm and w dividing tn."""
@@ -105,14 +136,21 @@ def operand_format(p, stage) -> str | None:
 
 def on_matrix(target, p, stage) -> bool:
     unit = target.matrix
-    return (unit is not None and stage._prod == "Compute" and stage.op == "matmul_acc"
-            and operand_format(p, stage) in unit.formats)
+    if unit is None or stage._prod != "Compute":
+        return False
+    if stage.op == "matmul_acc":
+        return operand_format(p, stage) in unit.formats
+    return stage.op in REDUCTIONS and operand_format(p, stage) in unit.reduce_formats
 
 
-def stage_cycles(target, p, stage, a_shape, b_shape, rate: int) -> Fraction:
-    """One firing of a matmul stage on `target`'s matrix unit, taking `rate` token pairs of
-    those shapes."""
+def stage_cycles(target, p, stage, shapes, rate: int) -> Fraction:
+    """One firing on `target`'s matrix unit of a stage `on_matrix` gives it, taking `rate`
+    tokens (token pairs for a matmul) of its inputs' `shapes`."""
     fmt = operand_format(p, stage)
+    if stage.op in REDUCTIONS:
+        return target.matrix.reduce_cycles(shapes[0], rate, stage.op, fmt,
+                                           p.stage_dtype(stage), stage.axis)
+    a_shape, b_shape = shapes
     return target.matrix.firing_cycles(a_shape, b_shape, rate, fmt, fmt, p.stage_dtype(stage))
 
 
@@ -121,9 +159,9 @@ def matrix_unit(value, formats_known) -> MatrixUnit:
     if not isinstance(value, Mapping):
         raise MatrixError("'matrix' must be a table")
     for key in value:
-        if key not in FIELDS:
+        if key not in FIELDS + REDUCE_FIELDS:
             raise MatrixError(f"unknown key 'matrix.{key}'; the matrix unit has the fields "
-                              f"{', '.join(FIELDS)}")
+                              f"{', '.join(FIELDS + REDUCE_FIELDS)}")
     for key in FIELDS:
         if key not in value:
             raise MatrixError(f"missing field 'matrix.{key}'")
@@ -152,7 +190,30 @@ def matrix_unit(value, formats_known) -> MatrixUnit:
     return MatrixUnit(tile, block, tuple(formats), cycles, fidelity,
                       _count(value["dst_tiles"], "dst_tiles"),
                       _rate(value["unpack_bytes_per_cycle"], "unpack_bytes_per_cycle"),
-                      _rate(value["pack_bytes_per_cycle"], "pack_bytes_per_cycle"))
+                      _rate(value["pack_bytes_per_cycle"], "pack_bytes_per_cycle"),
+                      *_reduction(value, tile, formats_known))
+
+
+def _reduction(value, tile: int, formats_known) -> tuple:
+    """`reduce_block` and `reduce_formats`, both or neither."""
+    given = [key for key in REDUCE_FIELDS if key in value]
+    if not given:
+        return None, ()
+    if len(given) == 1:
+        other = next(key for key in REDUCE_FIELDS if key not in value)
+        raise MatrixError(f"'matrix.{given[0]}' needs 'matrix.{other}' beside it")
+    block = value["reduce_block"]
+    if not isinstance(block, list) or len(block) != 2:
+        raise MatrixError("'matrix.reduce_block' must be [rows, columns]")
+    block = tuple(_count(x, "reduce_block") for x in block)
+    if any(tile % x for x in block):
+        raise MatrixError(f"'matrix.reduce_block' {list(block)} must divide the tile, {tile}")
+    formats = value["reduce_formats"]
+    if not isinstance(formats, list) or not formats or any(f not in formats_known
+                                                           for f in formats):
+        raise MatrixError(f"'matrix.reduce_formats' must list element types of "
+                          f"{' '.join(formats_known)}, not {formats!r}")
+    return block, tuple(formats)
 
 
 def _count(x, key: str) -> int:

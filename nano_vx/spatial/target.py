@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .elements import ELEMENTS
-from .matrix import FIELDS as MATRIX_FIELDS
 from .matrix import MatrixError, MatrixUnit, matrix_unit
 
 DTYPES = tuple(ELEMENTS)
@@ -183,9 +182,12 @@ def describe_target(t: SpatialTarget) -> str:
 
 def _describe_matrix(m: MatrixUnit) -> str:
     cycles = ", ".join(f"{f} {c}" for f, c in m.cycles)
+    reduces = (f"; reduces {m.reduce_block[0]} x {m.reduce_block[1]} a cycle of "
+               f"{' '.join(m.reduce_formats)}" if m.reduce_block is not None else "")
     return (f"  matrix    {m.tile} x {m.tile} tiles of {' '.join(m.formats)}: cycles a tile "
             f"product {cycles}; at {m.fidelity}; {m.dst_tiles} destination tiles; unpack "
-            f"{_num(m.unpack_bytes_per_cycle)}, pack {_num(m.pack_bytes_per_cycle)} B/cycle")
+            f"{_num(m.unpack_bytes_per_cycle)}, pack {_num(m.pack_bytes_per_cycle)} B/cycle"
+            f"{reduces}")
 
 
 def _target_path(name_or_path: str | os.PathLike) -> Path:
@@ -206,7 +208,7 @@ def _target_path(name_or_path: str | os.PathLike) -> Path:
 def _figure_keys(rates: Mapping, matrix=None) -> tuple[str, ...]:
     """The keys `[sources]` must have: every numeric figure, a rate as `rates.<dtype>`, a
     field of the matrix unit as `matrix.<field>`."""
-    unit = tuple(f"matrix.{k}" for k in MATRIX_FIELDS) if matrix is not None else ()
+    unit = tuple(f"matrix.{k}" for k in matrix.fields()) if matrix is not None else ()
     return _INT_FIGURES + _REAL_FIGURES + tuple(f"rates.{d}" for d in rates) + unit
 
 

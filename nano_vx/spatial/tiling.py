@@ -339,8 +339,8 @@ def _firing_cycles(p: Program, plan: Plan, st, target):
     """One firing's compute: on the site's matrix unit when it takes the stage, else its
     element operations at the vector unit's rate."""
     if on_matrix(target, p, st):
-        a, b = (plan.tile_shape(port.stream) for port in st.ins)
-        return stage_cycles(target, p, st, a, b, rate(p, plan, st.name, st.ins[0].stream))
+        shapes = [plan.tile_shape(port.stream) for port in st.ins]
+        return stage_cycles(target, p, st, shapes, rate(p, plan, st.name, st.ins[0].stream))
     return compute_cycles(target, p.stage_dtype(st), _ops(p, plan, st))
 
 

@@ -14,8 +14,8 @@ One op's work (`OpWork`):
   column) of each pair of tiles, add and mul one per output element, scale and exp one per
   element, sum and max one per input element, a scalar body one per operation of its body
   per output element; it reads its input tokens from SRAM and writes its output tokens; a
-  matmul the site's matrix unit takes (`matrix.py`, when the target is given) is that unit's
-  cycles instead of element operations of the vector unit;
+  matmul or a float reduction the site's matrix unit takes (`matrix.py`, when the target is
+  given) is that unit's cycles instead of element operations of the vector unit;
 - `signal` on a semaphore of another site crosses the hops between them;
 - the other ops (reserve, push, wait_front, pop, wait, barrier) move no data.
 """
@@ -120,8 +120,8 @@ class OpWorks:
         made = sum(port.rate * self.token(port.stream) for port in outs(stage))
         matrix = 0
         if self.target is not None and on_matrix(self.target, p, stage):
-            a, b = (self.shapes[port.stream] for port in stage.ins)
-            matrix = stage_cycles(self.target, p, stage, a, b, stage.ins[0].rate)
+            shapes = [self.shapes[port.stream] for port in stage.ins]
+            matrix = stage_cycles(self.target, p, stage, shapes, stage.ins[0].rate)
         return OpWork(sram=((site, taken + made),), ops=self.element_ops(stage),
                       kind=getattr(stage, "op", "scalar"), dtype=p.stage_dtype(stage),
                       matrix=matrix)

@@ -73,6 +73,10 @@ API: dict[str, Signature] = {
     # tile_move_copy.h
     "copy_tile_init": _sig("tile_move_copy.h", [("cbid", "cb")], "init"),
     "copy_tile": _sig("tile_move_copy.h", [CB, IT, DST], "move"),
+    # transpose_wh.h: the unpacker transposes the tile on its way into the destination (an
+    # int32 tile is transposed there, by the math thread)
+    "transpose_wh_init": _sig("transpose_wh.h", [CB, ("ocb", "cb")], "init"),
+    "transpose_wh_tile": _sig("transpose_wh.h", [CB, IT, DST], "move"),
     # bcast.h
     "unary_bcast_init": _sig("bcast.h", [CB, ("ocb", "cb")], "init",
                              template=(("bcast_type", "BroadcastType"),)),

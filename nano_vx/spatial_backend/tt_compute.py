@@ -7,9 +7,12 @@ back, after the tokens already staged there.
 - `matmul_acc` of floats: the matrix unit, `matmul_tiles` accumulating the r x K/32 products
   of each output tile in the destination register (`mm_init`);
 - `sum`, `max` of floats: the matrix unit, `reduce_tile` over the tiles along the axis,
-  accumulating in the destination, with the core's scaler tile of ones (`reduce_init`);
-- `add`, `mul` and a scalar body that is one `+`, `-` or `*` of two inputs, in a narrow float
-  without broadcasting: the matrix unit (`add_tiles`, `sub_tiles`, `mul_tiles`);
+  accumulating in the destination, with the core's scaler tile of ones (`reduce_init`), where
+  the cost model charges it too (spatial/matrix.py);
+- `transpose`: each output tile (i, j) is input tile (j, i), transposed by the unpacker on
+  its way into the destination (`transpose_wh_tile`), then packed;
+- `add`, `sub`, `mul` and a scalar body that is one `+`, `-` or `*` of two inputs, in a narrow
+  float without broadcasting: the matrix unit (`add_tiles`, `sub_tiles`, `mul_tiles`);
 - every other element-wise stage: its inputs copied (or broadcast, `unary_bcast`) into the
   destination register and its expression computed there by the vector unit (the SFPU),
   a register per live value.
@@ -30,6 +33,7 @@ from . import LowerError
 from .tt_api import DST_TILES
 from .tt_layout import TILE, grid, tiles
 
+ELEMENTWISE = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 FPU_BINARY = {"+": "add", "-": "sub", "*": "mul"}
 SFPU_BINARY = {"+": "add_binary", "-": "sub_binary", "*": "mul_binary", "/": "div_binary",
                "max": "binary_max",
@@ -45,8 +49,8 @@ def body_of(stage) -> tuple:
     if stage._prod == "Scalar":
         return _tree(stage.body, list(stage.params))
     op = stage.op
-    if op in ("add", "mul"):
-        return ("bin", "+" if op == "add" else "*", ("arg", 0), ("arg", 1))
+    if op in ELEMENTWISE:
+        return ("bin", ELEMENTWISE[op], ("arg", 0), ("arg", 1))
     if op == "scale":
         return ("bin", "*", ("arg", 0), ("num", stage.factor))
     if op == "exp":
@@ -91,6 +95,8 @@ class FireWriter:
             return self._matmul()
         if st._prod == "Compute" and st.op in ("sum", "max"):
             return self._reduce()
+        if st._prod == "Compute" and st.op == "transpose":
+            return self._transpose()
         tree = body_of(st)
         if self._on_fpu(tree):
             return self._fpu_binary(tree)
@@ -191,6 +197,17 @@ class FireWriter:
                                     index.format(T=ht * wt, wt=wt), 0, 0, template=template)]
         return ([self.c("reduce_init", cx, scaler, self.cb(self.outs[0]), template=template)]
                 + self._tile_loop(1, body, 0) + [self.c("reduce_uninit")])
+
+    def _transpose(self) -> list[str]:
+        """Output tile (i, j) of a token is input tile (j, i), each tile transposed as the
+        unpacker moves it into the destination (its padding lands in the output's)."""
+        (x,) = self.ins
+        ht, wt = grid(self.plan.shapes[x])
+        cx = self.cb(x)
+        body = [self.c("transpose_wh_tile", cx, f"j * {ht * wt}u + (t % {ht}u) * {wt}u + t / {ht}u",
+                       0)]
+        return ([self.c("transpose_wh_init", cx, self.cb(self.outs[0]))]
+                + self._tile_loop(self.rates[0], body, 0))
 
     def _bcast(self, i: int):
         """How input i stretches over the output: None, 'COL', 'ROW' or 'SCALAR'."""

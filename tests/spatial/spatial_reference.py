@@ -17,12 +17,13 @@ from nano_vx.spatial.target import load_target
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "spatial"
 PROGRAMS = ("gemm", "gemv", "softmax", "row_sums", "attention", "mlp")
-# In bf16, which only wormhole computes in (the others' targets give it no rate).
+# In bf16, taken through the lane on wormhole (gpu-sm's bf16 is tested on GEMMs,
+# test_matrix.py; fabric gives it no rate).
 NARROW = ("attention", "mlp")
 TARGETS = ("wormhole", "gpu-sm", "fabric")
 CASES = [(p, t) for p in PROGRAMS for t in TARGETS if p not in NARROW or t == "wormhole"]
 IDS = [f"{p}-{t}" for p, t in CASES]
-# What the backends lower: they write no bf16, so the bf16 programs go as their f32 forms
+# What both backends lower: cuda writes no bf16, so the bf16 programs go as their f32 forms
 # (`NAME-f32`, the same text with f32 for bf16), on every target whose sites hold their
 # buffers (place keeps a copy's stages on one site, and an attention head has 14 streams,
 # which gpu-sm's 8 buffers a site cannot hold: E7011).

@@ -13,7 +13,7 @@ import pytest
 
 from choreographies import MULTICAST, MULTICAST_RELAYED, PIPE
 import spatial_reference as reference
-from test_lower_tenstorrent import INTEGER, LINK, RELAYED, TRANSPOSED
+from test_lower_tenstorrent import INTEGER, LINK, RELAYED
 from nano_vx.spatial_backend import BACKENDS, lower, LowerError
 from nano_vx.spatial_backend.census import Census, census_problems, required, scan
 from nano_vx.spatial.parse import parse_spatial
@@ -22,7 +22,7 @@ from nano_vx.spatial.target import load_target, small_target
 # tenstorrent refuses the i32 products and sums (its compute API has none) and fabric's small
 # cores (tokens padded to whole tiles do not fit): test_lower_tenstorrent.py.
 CASES = [(p, t, b) for p, t in reference.LOWERED for b in BACKENDS
-         if b == "cuda" or (p not in INTEGER and p not in TRANSPOSED and t != "fabric")]
+         if b == "cuda" or (p not in INTEGER and t != "fabric")]
 IDS = [f"{p}-{t}-{b}" for p, t, b in CASES]
 
 

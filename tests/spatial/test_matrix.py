@@ -71,9 +71,6 @@ def test_f32_stays_on_the_vector_unit_and_bf16_goes_to_the_matrix_unit():
     for t, expected in (("f32", False), ("bf16", True), ("bfp8", True)):
         p = Program(parse_spatial(gemm(t), "p.sdf"))
         assert on_matrix(WORMHOLE, p, p.stages["mm"]) is expected
-    gpu = load_target("gpu-sm")
-    p = Program(parse_spatial(gemm("bf16"), "p.sdf"))
-    assert gpu.matrix is None and not on_matrix(gpu, p, p.stages["mm"])
 
 
 def test_a_fire_on_the_matrix_unit_costs_its_cycles_and_the_roofline_counts_them():
@@ -121,7 +118,7 @@ def spatial(*args) -> tuple[int, str, str]:
 def test_the_math_fidelity_flag_on_a_target_without_a_matrix_unit_is_e7004(tmp_path):
     program = tmp_path / "p.sdf"
     program.write_text(gemm("bf16"), encoding="utf-8")
-    code, _, err = spatial(program, "--target", "gpu-sm", "--math-fidelity", "hifi2",
+    code, _, err = spatial(program, "--target", "fabric", "--math-fidelity", "hifi2",
                            "--error-format=json")
     [found] = json.loads(err)["diagnostics"]
     assert code == 1 and found["code"] == "E7004"
@@ -140,3 +137,113 @@ def test_the_target_description_names_its_matrix_unit():
     assert code == 0
     assert "matrix    32 x 32 tiles of bf16 f16 bfp8 bfp4: cycles a tile product lofi 16, " \
            "hifi2 32, hifi3 48, hifi4 64; at lofi" in out
+
+
+# -- the GPU's tensor cores ------------------------------------------------------------------
+
+GPU = load_target("gpu-sm")
+
+
+def test_the_gpu_tensor_cores_take_bf16_and_f16_and_f32_stays_on_the_cuda_cores():
+    for t, expected in (("bf16", True), ("f16", True), ("f32", False)):
+        p = Program(parse_spatial(gemm(t), "p.sdf"))
+        assert on_matrix(GPU, p, p.stages["mm"]) is expected, t
+    assert (GPU.matrix.block, GPU.matrix.formats, GPU.matrix.cycles) == (
+        (16, 16, 8), ("bf16", "f16"), (("hifi4", 16),))
+
+
+def test_a_large_bf16_product_on_the_tensor_cores_is_math_bound_at_2048_multiply_adds():
+    unit = GPU.matrix
+    # 256^3 multiply-adds at 2,048 a clock; the 4 x 8 tile sub-blocks the 32 accumulator
+    # tiles allow unpack 384 KiB over shared memory's 128 B a clock, 3,072 clocks, under it.
+    assert unit.firing_cycles((256, 256), (256, 256), 1, "bf16", "bf16", "bf16") == 8192
+    # one pair of tiles reuses nothing: shared memory bounds it, 4 KiB at 128 B a clock
+    assert unit.firing_cycles((32, 32), (32, 32), 1, "bf16", "bf16", "bf16") == 32
+
+
+def gpu_plan(dtype: str) -> list[str]:
+    """How the lane plans and costs a 256^3 GEMM on gpu-sm: the product's tiles, the unit
+    one firing runs on and its cycles, and the period."""
+    final = lane(gemm(dtype, 256, 256, 256), GPU)
+    cycles = OpCycles(final, GPU)
+    p = Program(final)
+    site, op = next((s.site, op) for s in final.schedules if s.engine == "compute"
+                    for op in flat_ops(s.ops) if op._prod == "Fire")
+    st = p.stages[op.stage]
+    w = cycles.works.of(site, op)
+    unit = (f"matrix unit, {w.matrix} cycles" if w.matrix
+            else f"vector unit, {w.ops} {w.dtype} ops at {GPU.rates[w.dtype]} a cycle")
+    shapes = " by ".join(str(list(cycles.works.shapes[port.stream])) for port in st.ins)
+    return [f"{dtype}: {op.stage} fires on {shapes} tokens at rate {st.ins[0].rate}, on the "
+            f"{unit}: {cycles.of(site, 'compute', op)} cycles a firing",
+            f"  {sum(1 for s in final.schedules if s.engine == 'compute')} compute sites, "
+            f"period {periods(final, GPU).clock.period} cycles"]
+
+
+def test_the_lane_plans_a_bf16_gemm_on_the_tensor_cores_and_an_f32_one_on_the_cuda_cores(
+        snapshot_txt):
+    text = "\n".join(gpu_plan("bf16") + gpu_plan("f32")) + "\n"
+    assert "bf16: mm_0_0 fires" in text and "on the matrix unit" in text
+    assert "vector unit" in text.split("f32:")[1]
+    assert text == snapshot_txt
+
+
+def test_the_tensor_cores_have_one_fidelity_and_the_flag_takes_no_other(tmp_path):
+    program = tmp_path / "p.sdf"
+    program.write_text(gemm("bf16"), encoding="utf-8")
+    code, _, err = spatial(program, "--target", "gpu-sm", "--math-fidelity", "lofi",
+                           "--error-format=json")
+    [found] = json.loads(err)["diagnostics"]
+    assert code == 1 and found["code"] == "E7004"
+    assert "math fidelity 'lofi': the matrix unit has figures for hifi4" in found["message"]
+
+
+# -- reductions on the matrix unit -----------------------------------------------------------
+
+
+def reduction(t: str, op: str = "sum") -> str:
+    return (f"spatial r {{\n    tensor X: {t}[64, 64] input\n    tensor Y: {t}[64, 1] output\n"
+            f"    stream x: {t}\n    stream y: {t}\n    load lx X -> x\n"
+            f"    compute s {op} axis 1 (x) -> y\n    store sy y -> Y\n}}\n")
+
+
+def test_wormhole_reduces_floats_on_the_matrix_unit_and_int32_on_the_vector_unit():
+    for t, expected in (("f32", True), ("bf16", True), ("bfp8", True), ("i32", False)):
+        p = Program(parse_spatial(reduction(t), "p.sdf"))
+        assert on_matrix(WORMHOLE, p, p.stages["s"]) is expected, t
+    p = Program(parse_spatial(reduction("bf16"), "p.sdf"))
+    assert not on_matrix(GPU, p, p.stages["s"])  # the tensor cores do not reduce
+
+
+def test_a_reduction_folds_16_by_16_a_cycle_a_sum_once_per_phase_a_max_once():
+    hifi4 = WORMHOLE.matrix.at("hifi4")
+    # a 32 x 32 bfp4 token: 4 blocks; bfp4's 576 bytes unpack in 7.2 cycles
+    assert hifi4.reduce_cycles((32, 32), 1, "sum", "bfp4", "bfp4", 1) == 4 * 4
+    assert hifi4.reduce_cycles((32, 32), 1, "max", "bfp4", "bfp4", 1) == Fraction(576, 80)
+    lofi = WORMHOLE.matrix.at("lofi")
+    assert lofi.reduce_cycles((32, 32), 1, "sum", "bfp4", "bfp4", 1) == Fraction(576, 80)
+    # f32 unpacks 4 bytes an element: two tokens of 4 x 32 are 1,024 bytes, 12.8 cycles
+    assert lofi.reduce_cycles((4, 32), 2, "sum", "f32", "f32", 1) == Fraction(1024, 80)
+
+
+def test_a_fire_of_a_float_reduction_costs_matrix_unit_cycles():
+    final = lane(reduction("bf16"))
+    cycles = OpCycles(final, WORMHOLE)
+    assert cycles.total.matrix and not any(k[1] == "sum" for k in cycles.total.ops)
+    found = periods(final, WORMHOLE)
+    assert found.clock.period == found.timed.period
+
+
+def test_a_reduce_block_without_its_formats_is_refused(tmp_path):
+    text = (TARGET_DIR / "wormhole.toml").read_text(encoding="utf-8")
+    lines = [x for x in text.splitlines() if "reduce_formats" not in x]
+    path = tmp_path / "t.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(TargetError, match="'matrix.reduce_block' needs 'matrix.reduce_formats' "
+                                          "beside it"):
+        load_target(path)
+    whole = text.replace("reduce_block = [16, 16]", "reduce_block = [16, 12]")
+    path.write_text(whole, encoding="utf-8")
+    with pytest.raises(TargetError, match=r"'matrix.reduce_block' \[16, 12\] must divide the "
+                                          r"tile, 32"):
+        load_target(path)

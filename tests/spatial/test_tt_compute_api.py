@@ -18,11 +18,16 @@ import spatial_reference as reference
 from test_from_vx import bridged
 from test_lower_tenstorrent import RELAYED, TT_CASES
 from nano_vx.spatial.context import SpatialContext
+from nano_vx.spatial.matrix import on_matrix
 from nano_vx.spatial.elements import NARROW
 from nano_vx.spatial.parse import parse_spatial
+from nano_vx.spatial.program import Program
+from nano_vx.spatial.shapes import token_shapes
 from nano_vx.spatial.target import load_target
 from nano_vx.spatial_backend import LowerError, lower
+from nano_vx.spatial_backend.census import calls_in
 from nano_vx.spatial_backend.tt_api import API, API_ROOT, DST_TILES
+from nano_vx.spatial_backend.tt_layout import grid
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
 ARG_KINDS = {
@@ -141,8 +146,8 @@ spatial stages {
 
 def programs():
     """(name, scheduled graph, target): the reference programs tenstorrent takes, the f32
-    multicast choreography, every stage kind in f32 and bf16, GEMMs in every narrow format
-    and bf16 and f16 row sums."""
+    multicast choreography, every stage kind in f32 and bf16, the attention head in bf16,
+    GEMMs in every narrow format and bf16 and f16 row sums."""
     wormhole = load_target("wormhole")
     for program, target in TT_CASES:
         yield f"{program}-{target}", reference.step(program, target, "schedule")[1], \
@@ -151,6 +156,7 @@ def programs():
     for dtype in ("f32", "bf16"):
         text = STAGES.replace("T[", f"{dtype}[").replace(": T", f": {dtype}")
         yield f"stages-{dtype}", through_lane(parse_spatial(text), wormhole), wormhole
+    yield "attention-bf16", reference.step("attention", "wormhole", "schedule")[1], wormhole
     for program, dtypes in (("gemm", NARROW), ("row_sums", ("bf16", "f16"))):
         for dtype in dtypes:
             yield f"{program}-{dtype}", through_lane(parse_spatial(sdf(program, dtype)),
@@ -250,6 +256,61 @@ def test_a_block_float_tensor_not_of_whole_tiles_is_refused():
                  "dimensions, not [64, 256] in [1, 256]")
 
 
+@pytest.mark.parametrize("dtype", ["f32", "i32", "bf16"])
+def test_a_transpose_takes_each_output_tile_from_the_input_tile_across_the_diagonal(dtype):
+    # A token of 2 x 3 tiles becomes one of 3 x 2: output tile (i, j) of token n is
+    # transpose_wh_tile of input tile (j, i) of token n, whatever the tiles' order in the
+    # buffer. The index the kernel computes is evaluated here for every tile of two tokens.
+    graph = one_stage("compute s transpose(a) -> c", dtype, "[64, 96]", "[96, 64]")
+    shapes = token_shapes(Program(graph))
+    (ht, wt), (ho, wo) = grid(shapes["a_0"]), grid(shapes["c_0"])
+    assert (ho, wo) == (wt, ht) and ht * wt > 1
+    text = lowered_of(graph, load_target("wormhole")).files["r0c0_compute.cpp"]
+    [index] = re.findall(r"transpose_wh_tile\(cb_a_0, (.*), 0\);", text)
+    source = index.replace("u", "").replace("/", "//")
+    for n in range(2):
+        for i in range(ho):
+            for j in range(wo):
+                got = eval(source, {"j": n, "t": i * wo + j})  # noqa: S307 - our own text
+                assert got == n * ht * wt + j * wt + i
+    assert "transpose_wh_init(cb_a_0, cb_c_0);" in text
+
+
+# -- the units: the lowering's and the cost model's ------------------------------------------
+
+
+def fire_units(text: str) -> dict[str, set[str]]:
+    """Per `fire` of a compute kernel, the units of its compute-API calls that compute (the
+    matrix and the vector unit; moves, synchronisation and configuration left out)."""
+    parts = re.split(r"^\s*// fire (\w+)\n", text, flags=re.M)
+    return {stage: {API[f].unit for f in calls_in(block.split("// ", 1)[0], API)}
+            & {"matrix", "vector"} for stage, block in zip(parts[1::2], parts[2::2])}
+
+
+def test_the_cost_model_puts_every_float_reduction_on_the_unit_the_kernel_reduces_on(
+        snapshot_txt):
+    # Each stage kind and type the tests lower on wormhole, with the units its fire calls
+    # and the unit the cost model (matrix.on_matrix) charges it to. A float sum or max is
+    # reduce_tile on the matrix unit in both; the rows that still differ are in the snapshot
+    # and docs/spatial.md (The compute kernels, What is not).
+    wormhole = load_target("wormhole")
+    rows = set()
+    for _, graph, target in PROGRAMS:
+        if target != wormhole:
+            continue
+        p = Program(graph)
+        for text in compute_kernels(lowered_of(graph, target)).values():
+            for stage, units in fire_units(text).items():
+                st = p.stages[stage]
+                modelled = "matrix" if on_matrix(target, p, st) else "vector"
+                rows.add((getattr(st, "op", "scalar"), p.stage_dtype(st),
+                          " ".join(sorted(units)) or "(moves only)", modelled))
+    reductions = [r for r in rows if r[0] in ("sum", "max")]
+    assert reductions and all(r[2] == r[3] == "matrix" for r in reductions)
+    assert "".join(f"{op:<10} {dtype:<5} kernel {units:<12} cost model {modelled}\n"
+                   for op, dtype, units, modelled in sorted(rows)) == snapshot_txt
+
+
 # -- refusals --------------------------------------------------------------------------------
 
 
@@ -304,6 +365,12 @@ def first_site(lowered) -> str:
 
 def test_softmax_vx_snapshot(snapshot_txt):
     graph = vx_scheduled("softmax")
+    assert first_site(lowered_of(graph, load_target("wormhole"))) == snapshot_txt
+
+
+def test_attention_head_bf16_snapshot(snapshot_txt):
+    """The head's first core: its keys transposed, the scores, the softmax and the mix."""
+    graph = reference.step("attention", "wormhole", "schedule")[1]
     assert first_site(lowered_of(graph, load_target("wormhole"))) == snapshot_txt
 
 
