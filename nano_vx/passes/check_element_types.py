@@ -25,7 +25,7 @@ class State:
 
 check_element_types = Analysis("check-element-types", Ltyped, """
 Refuse a tensor placed on a device whose `dtypes:` does not list its element type (E6026), and
-a narrow storage type anywhere but as a tensor's element type (E3019).
+a narrow storage type anywhere but as a tensor's element type (E3053).
 
 A topology may declare the element types its device represents (`dtypes: [f16, i8]`, narrow
 ones such as `i4` or `f8e4m3` included). A tensor whose type places it in the memory that
@@ -106,7 +106,7 @@ def _scalar(run, ty):
         return
     run.state.narrow_at.add(ty.span)
     run.ctx.diagnostics.error(
-        "E3019", ty.span, f"{ty.name} is a narrow storage type: only a tensor's elements are "
+        "E3053", ty.span, f"{ty.name} is a narrow storage type: only a tensor's elements are "
                           f"of it",
         help=[f"write `Tensor<{ty.name}, [..]>`, whose elements are read and written as "
               f"{narrow.value_type}, or use {narrow.value_type} here"],

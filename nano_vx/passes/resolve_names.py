@@ -50,7 +50,7 @@ class State:
 
 resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
 Replace each `Var` by a `Local` with a name unique in its function, or by a `Global` (E2001 an
-undefined name, E2003 and E2004 an unknown enum or variant, E2005 a variant or field declared
+undefined name, E2003 and E2004 an unknown enum or variant, E2008 a variant or field declared
 twice).
 
 Items (functions, consts, structs, enums, memory spaces, topologies) and the builtin `print`
@@ -165,13 +165,13 @@ def _enum(run, node):
 
 
 def _once_each(run, members, owner: str, what: str) -> None:
-    """E2005 for a second member of one name (a variant of an enum, a field of a struct)."""
+    """E2008 for a second member of one name (a variant of an enum, a field of a struct)."""
     seen = {}
     for m in members:
         first = seen.setdefault(m.name, m)
         if first is not m:
             run.ctx.diagnostics.error(
-                "E2005", m.span, f"{owner} has two {what}s named '{m.name}'",
+                "E2008", m.span, f"{owner} has two {what}s named '{m.name}'",
                 notes=[f"the first is at {first.span.line}:{first.span.col}"]
                 if first.span is not None else [], help=[f"rename one of the {what}s"],
                 name=m.name)

@@ -1,5 +1,5 @@
 """check-element-types: a tensor placed on a device whose `dtypes:` does not list its element
-type (E6026), and a narrow storage type anywhere but as a tensor's element type (E3019)."""
+type (E6026), and a narrow storage type anywhere but as a tensor's element type (E3053)."""
 
 from pathlib import Path
 
@@ -17,7 +17,7 @@ REFUSED = {
                            "'Npu', which represents only [i8]"),
     "narrow_element": ("E6026", "a tensor of f8e5m2 is placed in NPU_SRAM, the memory of "
                                 "topology 'Npu', which represents only [f8e4m3, i4]"),
-    "narrow_elsewhere": ("E3019", None),
+    "narrow_elsewhere": ("E3053", None),
 }
 
 
