@@ -220,7 +220,8 @@ _ENTRIES = [
          "to the tensor's rank minus one: the message names the rank. A `?` extent is read "
          "when the program runs; a written one is a constant."),
     Code("E3029", "a type name that names no type",
-         "A parameter, a result, a field or a `let` is given a type by name, so the name is "
+         "A parameter, a result, a struct field or a constant is given a type by name, so "
+         "the name is "
          "one the program declares (a struct, an enum, a generic parameter in scope) or a "
          "type nano-vx knows (`i32`, `f32`, `bool`, `str`, ..). The message names it: "
          "declare it, or fix a misspelling."),
