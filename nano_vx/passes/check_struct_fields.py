@@ -202,11 +202,11 @@ def _field(run, get):
     st = run.state
     t = _base_type(run, get)
     if literal(t) or t is TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
-        shown = show(t)
+        shown = _shown(t)
         run.ctx.diagnostics.error(
             "E2005", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
             help=["a tuple's elements are `.0`, `.1`; a vector's lanes and a tensor's "
-                  "elements `[i]`"] if shown[:1] in "(<T" else [],
+                  "elements `[i]`"] if not literal(t) and t._prod != "Scalar" and t is not TEXT else [],
             struct=shown, field=get.field)
         return
     if isinstance(t, str) or t._prod != "NamedType" or t.name not in st.structs:
@@ -226,13 +226,21 @@ def _element(run, get):
     t = _base_type(run, get)
     if not literal(t) and t._prod == "OpaqueType":
         return
-    shown = show(t)
+    shown = _shown(t)
     if literal(t) or t._prod != "TupleType":
         message, why = f"{shown} has no field '{get.index}'", "only a tuple has numbered fields"
     elif get.index >= len(t.elems):
-        message = f"the tuple {shown} has no element {get.index}"
+        message = f"{shown} has no element {get.index}"
         why = f"its elements are .0 to .{len(t.elems) - 1}"
     else:
         return
     run.ctx.diagnostics.error("E2005", get.span, message, help=[why], struct=shown,
                               field=str(get.index))
+
+
+def _shown(t) -> str:
+    """A type as a message names it; a tuple whose elements' types are not all known here
+    (unsuffixed literals take theirs from where the tuple goes) by its length."""
+    if not literal(t) and t._prod == "TupleType":
+        return f"the tuple {show(t)}" if known(t) else f"a tuple of {len(t.elems)} elements"
+    return show(t)

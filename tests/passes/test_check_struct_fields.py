@@ -31,8 +31,8 @@ REFUSED = {
                               "Tensor<f32, [2], Memory::CPU_DRAM> here, which moves"),
     "pinned_field": ("E3012", "field 'count' of 'Slot' is Pinned<T, Topology::NPU>, but this "
                               "value is Pinned<i32, Topology::GPU>"),
-    "tuple_field": ("E2005", "(_, _) has no field 'foo': only a struct has fields"),
-    "tuple_index": ("E2005", "the tuple (_, _) has no element 5"),
+    "tuple_field": ("E2005", "a tuple of 2 elements has no field 'foo': only a struct has fields"),
+    "tuple_index": ("E2005", "a tuple of 2 elements has no element 5"),
 }
 
 
