@@ -51,6 +51,12 @@ _ENTRIES = [
          "and type: every local, constant, function and block label it names is there, and "
          "every type it writes is the one its operands give."),
     # -- E2xxx: names ----------------------------------------------------------------------
+    Code("E1012", "a tensor whose elements are no scalars",
+         "A tensor holds numbers or bools (`i32`, `f32`, `bool`, .., and the narrow storage "
+         "types): `Tensor<S, [4]>` of a struct S, or of a vector, a tuple, text or another "
+         "tensor, has no layout of elements to give. Keep such values in a struct's fields "
+         "or a tuple, or keep one tensor per field (`xs: Tensor<f32, [4]>, ys: "
+         "Tensor<f32, [4]>`)."),
     Code("E2001", "undefined name",
          "A name is used where no variable, parameter, function, constant or declaration of "
          "that name is in scope. Names are visible from their `let` to the end of the "
@@ -124,7 +130,8 @@ _ENTRIES = [
          "and negating an unsigned integer are refused, as Rust refuses them. `==` and `!=` "
          "compare numbers, bools, topologies and memory spaces: Vx defines no equality of a "
          "struct, a tuple or an enum, so comparing one is refused (compare the fields one by "
-         "one). The message names the operator and the type it does not take."),
+         "one). An index of a tensor or a raw pointer, `t[i]`, is an integer. The message "
+         "names the operator and the type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
