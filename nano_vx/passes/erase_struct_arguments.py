@@ -25,9 +25,9 @@ until monomorphize, which drops every generic parameter; until then a field of t
 that its type is not known. Done before monomorphize, so a generic function's argument of a
 struct type names its instance by the struct alone (`f$Pair`).
 
-What the arguments say of a literal's fields is kept: an unsuffixed number given to a field
+What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
-P { v: 3000000000 };`) make T a scalar type, is cast to it, as `3000000000i64` would be;
+P { v: 3000000000 };`) make T an integer type, is cast to it, as `3000000000i64` would be;
 without the arguments it would be an i32 and wrap. An integer the type cannot hold is E3008.
 """, state=State)
 
@@ -56,29 +56,30 @@ def _struct_lit(run, node):
 
 def _literal(run, node, args):
     decl = run.state.structs.get(node.name)
-    scalars = {}  # a type parameter -> the scalar type the arguments give it
+    ints = {}  # a type parameter -> the integer type the arguments give it
     if decl is not None and len(args) == len(decl.generics):
-        scalars = {g.name: a.type for g, a in zip(decl.generics, args)
+        ints = {g.name: a.type for g, a in zip(decl.generics, args)
                    if g._prod == "TypeParam" and a._prod == "TypeArg"
-                   and a.type._prod == "Scalar"}
+                   and a.type._prod == "Scalar" and a.type.name in INT_TYPES}
     declared = {f.name: f.type for f in decl.fields} if decl is not None else {}
     fields = []
     for given in node.fields:
         given = run.walk(given)
         ty = declared.get(given.name)
-        if ty is not None and ty._prod == "NamedType" and ty.name in scalars and \
-                _unsuffixed_number(given.value) and _fits(run, given.value, scalars[ty.name]):
-            cast = Lerased["Cast"](given.value, scalars[ty.name], span=given.value.span)
+        if ty is not None and ty._prod == "NamedType" and ty.name in ints and \
+                integer_literal(given.value) is not None and \
+                _fits(run, given.value, ints[ty.name]):
+            cast = Lerased["Cast"](given.value, ints[ty.name], span=given.value.span)
             given = given.replace(value=cast)
         fields.append(given)
     return Lerased["StructLit"](node.name, tuple(fields), span=node.span)
 
 
 def _fits(run, value, scalar) -> bool:
-    """Whether the literal `value` fits the integer type `scalar` (any other fits); E3008 when
-    it does not."""
-    t, n = INT_TYPES.get(scalar.name), integer_literal(value)
-    if t is None or n is None or t.lo <= n <= t.hi:
+    """Whether the integer literal `value` fits the integer type `scalar`; E3008 when it does
+    not."""
+    t, n = INT_TYPES[scalar.name], integer_literal(value)
+    if t.lo <= n <= t.hi:
         return True
     text = value.span.source.text[value.span.start:value.span.end] if value.span else str(n)
     wider = holders(n, t)
@@ -86,12 +87,6 @@ def _fits(run, value, scalar) -> bool:
                         help=[f"use a type that holds it, such as `{wider[0].name}`"] if wider
                         else ["no integer type holds it"])
     return False
-
-
-def _unsuffixed_number(e) -> bool:
-    if e._prod == "Unary" and e.op == "-":
-        e = e.operand
-    return e._prod in ("Int", "Float")
 
 
 @erase_struct_arguments.on("AppliedType")

@@ -57,3 +57,30 @@ def test_str_and_an_impl_type_are_types():
     text = ("struct P { x: i32 }\nimpl P { fn make(x: i32) -> Self { P { x: x } } }\n"
             "fn greet(s: str) { print(s); }\nfn main() { greet(\"hi\"); print(P::make(1).x); }\n")
     assert not run_front(text, check_type_names).diagnostics.items
+
+
+# Hand-written Lresolved: a struct whose field names a type no item declares, and a function
+# whose generic parameter is the name its parameter's type gives.
+UNDECLARED = """
+    // IL: Lresolved
+    struct Holder<T> {
+        kept: T,
+        lost: Missing,
+    }
+
+    fn keep<U>(x: U, h: Holder) -> U {
+        x
+    }
+
+    fn main() {
+        @print(1);
+    }
+"""
+
+
+def test_handwritten_a_field_of_an_undeclared_type_beside_generic_parameters(run_pass,
+                                                                             snapshot_txt):
+    ran = run_pass("check-type-names", UNDECLARED)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E3029", "the type 'Missing' of field 'lost' of struct 'Holder' names no type")]
+    assert ran.dump == snapshot_txt
