@@ -51,6 +51,12 @@ _ENTRIES = [
          "and type: every local, constant, function and block label it names is there, and "
          "every type it writes is the one its operands give."),
     # -- E2xxx: names ----------------------------------------------------------------------
+    Code("E1012", "a tensor whose elements are no scalars",
+         "A tensor holds numbers or bools (`i32`, `f32`, `bool`, .., and the narrow storage "
+         "types): `Tensor<S, [4]>` of a struct S, or of a vector, a tuple, text or another "
+         "tensor, has no layout of elements to give. Keep such values in a struct's fields "
+         "or a tuple, or keep one tensor per field (`xs: Tensor<f32, [4]>, ys: "
+         "Tensor<f32, [4]>`)."),
     Code("E2001", "undefined name",
          "A name is used where no variable, parameter, function, constant or declaration of "
          "that name is in scope. Names are visible from their `let` to the end of the "
@@ -65,10 +71,15 @@ _ENTRIES = [
          "`E::V` names a variant the enum E does not declare, or gives it another number of "
          "values than its declaration carries (`Circle(f32)` carries one). The message lists "
          "the enum's variants."),
-    Code("E2005", "name declared twice",
+    Code("E2005", "a field the value does not have",
+         "`s.f` reads, and `S { f: .. }` gives, a field its struct declares; a value of any "
+         "other type has no named fields (a tuple's elements are `.0`, `.1`, a vector's "
+         "lanes and a tensor's elements `[i]`), and `t.i` reads an element a tuple has: "
+         "`.0` to one less than its length. The message names the type and the field."),
+    Code("E2008", "name declared twice",
          "Two items (functions, constants, structs, enums, memory spaces or topologies) of "
          "one program share a name, or two fields of one struct, or two variants of one "
-         "enum. Rename one of them."),
+         "enum, or a struct literal gives one field twice. Rename (or drop) one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
     Code("E3050", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
@@ -119,7 +130,8 @@ _ENTRIES = [
          "and negating an unsigned integer are refused, as Rust refuses them. `==` and `!=` "
          "compare numbers, bools, topologies and memory spaces: Vx defines no equality of a "
          "struct, a tuple or an enum, so comparing one is refused (compare the fields one by "
-         "one). The message names the operator and the type it does not take."),
+         "one). An index of a tensor or a raw pointer, `t[i]`, is an integer. The message "
+         "names the operator and the type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "
@@ -179,23 +191,25 @@ _ENTRIES = [
          "A `match` on a value covers every value as well: each variant of an enum, `true` "
          "and `false` of a bool, and for an integer a last case `_ => ..` (or a name) that "
          "takes what the others do not list; the message names what no case covers."),
-    Code("E3012", "a struct literal that misses a field",
+    Code("E3012", "a struct field given a value of another type",
+         "A struct literal gives each field a value of the field's declared type (an "
+         "unsuffixed literal fits any type of its kind). The message names the struct, the "
+         "field and both types. A field whose type is a generic parameter of the struct "
+         "takes any value, but every field naming that parameter takes the same type."),
+    Code("E3013", "a struct literal that misses a field",
          "`S { a: 1, b: t }` builds a value of struct S, so it gives every field S declares: "
          "the message names the ones missing. (A struct has no default values.)"),
-    Code("E3013", "a field that is not the struct's, or of another type",
-         "A struct literal names the fields its struct declares, each once, and gives each a "
-         "value of the field's declared type (an unsuffixed literal fits any type of its "
-         "kind); `s.f` reads a field s's struct declares. The message names the struct, the "
-         "field and, for a value of another type, both types. A field whose type is a "
-         "generic parameter of the struct takes any value: nano-vx erases a generic "
-         "struct's parameters."),
     Code("E3018", "an array or list literal of the wrong shape",
          "`[a, b, c]` is a rank-1 tensor of scalars: it needs at least one element (its "
          "length and element type come from them) and its elements are scalars. A nested "
          "list initialises a tensor instead: `Tensor<f32>([[1.0, 2.0], [3.0, 4.0]])`, whose "
          "rows all have the same extents, and which, when the type writes its extents "
          "(`Tensor<f32, [2, 2]>([..])`), has exactly those."),
-    Code("E3019", "a narrow storage type used other than as a tensor's element type",
+    Code("E3019", "a `match` case whose integer its scrutinee's type cannot hold",
+         "A case `300 => ..` of a `match` on a u8 can never be chosen: no u8 is 300. The "
+         "message names the literal and the scrutinee's type with its range. Drop the case, "
+         "or match on a wider type (`match x as i32 { .. }`)."),
+    Code("E3053", "a narrow storage type used other than as a tensor's element type",
          "`i4`, `u4`, `f8e4m3`, `f8e5m2` and `f4e2m1` are the formats of a tensor's elements, "
          "packed as an accelerator stores them: `Tensor<f8e4m3, [64]>` is one. An element is "
          "read and written as a value of a scalar type (`f32` for the narrow floats, `i8` for "
@@ -212,7 +226,13 @@ _ENTRIES = [
          "`t.extent(i)` is the extent of axis i of t, so i must be an integer literal from 0 "
          "to the tensor's rank minus one: the message names the rank. A `?` extent is read "
          "when the program runs; a written one is a constant."),
-    Code("E3029", "`break` or `continue` outside a loop",
+    Code("E3029", "a type name that names no type",
+         "A parameter, a result, a struct field or a constant is given a type by name, so "
+         "the name is "
+         "one the program declares (a struct, an enum, a generic parameter in scope) or a "
+         "type nano-vx knows (`i32`, `f32`, `bool`, `str`, ..). The message names it: "
+         "declare it, or fix a misspelling."),
+    Code("E3054", "`break` or `continue` outside a loop",
          "`break` leaves and `continue` restarts the innermost `for`, `while` or `loop` around "
          "it in the same body. A closure's body is a function of its own and a `spawn`'s body "
          "a kernel of its own, so a loop written around the closure or the spawn is not one "
@@ -790,7 +810,7 @@ _ENTRIES = [
          "once among all its impl blocks: two `impl P` blocks both writing `make`, or two "
          "traits with a method of one name both implemented for P, leave `P::make` meaning "
          "either. The message names the function and the note the other definition; keep "
-         "one, or rename one. (One impl block declaring a name twice is E2005.)"),
+         "one, or rename one. (One impl block declaring a name twice is E2008.)"),
     Code("E3037", "an impl that does not match its trait",
          "`impl Trait for Type { .. }` writes every method the trait declares without a "
          "default body, and no method the trait does not declare. The message names the "

@@ -33,6 +33,7 @@ from .passes.check_shared_writes import check_shared_writes
 from .passes.check_struct_fields import check_struct_fields
 from .passes.check_tensor_constructors import check_tensor_constructors
 from .passes.check_tensor_literals import check_tensor_literals
+from .passes.check_type_names import check_type_names
 from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
@@ -111,6 +112,7 @@ PIPELINE = Pipeline([
     desugar_unroll_across,
     desugar_transfer_methods,
     resolve_names,
+    check_type_names,
     check_constants,
     check_memory_declarations,
     check_struct_arguments,

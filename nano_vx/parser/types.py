@@ -69,7 +69,7 @@ def _tensor(sp, t):
 
 
 # A narrow storage type reads as a scalar type name wherever a type may stand;
-# check-element-types refuses it anywhere but as a tensor's element (E3019).
+# check-element-types refuses it anywhere but as a tensor's element (E3053).
 _SCALAR_WORDS = (*SCALARS, *NARROW, *SPELLINGS)
 SCALAR = Build(Regex("|".join(sorted(_SCALAR_WORDS, key=len, reverse=True))
                      + r"(?![A-Za-z0-9_])"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.lunrolled import OncePerPlace
 from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis
-from ..placement.typer import Typer, literal
+from ..placement.typer import Typer, literal, show
 from ..placement.types import Machine
 from ..values.narrow import NARROW_TYPES
 
@@ -21,11 +21,13 @@ class State:
     let_values: set[int] = field(default_factory=set)  # judged by their `let`'s type
     # A type placement inference copied (`let b = x as T;` gets the cast's T) is met twice.
     narrow_at: set = field(default_factory=set)
+    named: dict = field(default_factory=dict)  # a struct's, an enum's or str's name -> what it is
 
 
 check_element_types = Analysis("check-element-types", Ltyped, """
-Refuse a tensor placed on a device whose `dtypes:` does not list its element type (E6026), and
-a narrow storage type anywhere but as a tensor's element type (E3019).
+Refuse a tensor placed on a device whose `dtypes:` does not list its element type (E6026), a
+narrow storage type anywhere but as a tensor's element type (E3053), and a tensor whose
+elements are no scalars (E1012).
 
 A topology may declare the element types its device represents (`dtypes: [f16, i8]`, narrow
 ones such as `i4` or `f8e4m3` included). A tensor whose type places it in the memory that
@@ -38,7 +40,9 @@ no `let` binds: made in a device's code, or moved there by `transfer`
 
 The narrow storage types (`i4 u4 f8e4m3 f8e5m2 f4e2m1`) are formats of a tensor's elements,
 which are read and written as values of a scalar type (`f32`, `i8`, `u8`): no value, parameter,
-result, field or cast is of one.
+result, field or cast is of one. A tensor's elements are numbers or bools: a tensor of
+structs, vectors, tuples or text has no layout of elements to give, and is refused wherever its
+type is written or inferred.
 """, state=State, requires=("model",))
 
 
@@ -47,6 +51,8 @@ def _program(run, node):
     st = run.state
     st.machine = Machine(run.ctx.model)
     st.typer = Typer(node, st.machine)
+    st.named = {i.name: "a struct" if i._prod == "StructDecl" else "an enum"
+                for i in node.items if i._prod in ("StructDecl", "EnumDecl")} | {"str": "text"}
     st.here = [st.machine.host_space]
     run.descend(node)
     st.said.note_copies()
@@ -96,7 +102,25 @@ def _placing(run, node):
 
 @check_element_types.on("TensorType")
 def _tensor_type(run, ty):
-    """A narrow element is what a narrow type is for (and no dimension or place is typed)."""
+    """A narrow element is what a narrow type is for (and no dimension or place is typed);
+    an element that is no scalar (a struct, a vector, a tuple, text, a tensor) is E1012."""
+    elem = ty.elem
+    if elem._prod == "Scalar" or elem._prod == "OpaqueType" or ty.span in run.state.narrow_at \
+            or elem._prod == "NamedType" and elem.name not in run.state.named:
+        return  # a generic struct's parameter (`Tensor<T, [N]>`) is not known here
+    run.state.narrow_at.add(ty.span)
+    what = run.state.named.get(elem.name, "") if elem._prod == "NamedType" else \
+        _NOT_ELEMENTS.get(elem._prod, "")
+    run.ctx.diagnostics.error(
+        "E1012", elem.span or ty.span,
+        f"a tensor's elements are numbers or bools, but {show(elem)} is {what or 'not one'}",
+        help=["keep such values in a struct's fields or a tuple, or one tensor per field"],
+        type=show(elem))
+
+
+_NOT_ELEMENTS = {"VectorType": "a vector", "TupleType": "a tuple", "TensorType": "a tensor",
+                 "BorrowType": "a reference", "PtrType": "a raw pointer",
+                 "ClosureType": "a closure"}
 
 
 @check_element_types.on("Scalar")
@@ -106,7 +130,7 @@ def _scalar(run, ty):
         return
     run.state.narrow_at.add(ty.span)
     run.ctx.diagnostics.error(
-        "E3019", ty.span, f"{ty.name} is a narrow storage type: only a tensor's elements are "
+        "E3053", ty.span, f"{ty.name} is a narrow storage type: only a tensor's elements are "
                           f"of it",
         help=[f"write `Tensor<{ty.name}, [..]>`, whose elements are read and written as "
               f"{narrow.value_type}, or use {narrow.value_type} here"],

@@ -43,8 +43,8 @@ Refuse a use of a local after `transfer`, a call or a `let` consumed it (E4001).
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. Passing x by value to a
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
-holding one): the callee has it now. `let y = x;` and `y = x;` move a struct without `Copy`
-into y (one with `Copy` is copied; a tensor given another name is not moved). `&x` lends it
+holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
+data, a tensor or a struct without `Copy` (one with `Copy` is copied). `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
 it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
@@ -89,8 +89,8 @@ def _block(run, node, moved):
 
 @check_linearity.on("Let")
 def _let(run, node, moved):
-    """`let b = a;` (and `b = a;`) moves a when a is a struct without Copy: b has it now.
-    (A tensor bound to another name is not moved: both name its one buffer.)"""
+    """`let b = a;` (and `b = a;`) moves a when a owns data (a tensor, a struct without
+    Copy, a tuple holding one): b has it now, and a is gone."""
     run.state.types[node.name] = node.type
     moved = run.walk(node.value, moved)
     if moved is not None and _owning_local(run, node.value):
@@ -102,7 +102,7 @@ def _owning_local(run, value) -> bool:
     if value._prod != "Local":
         return False
     t = run.state.types.get(value.name)
-    return t is not None and t._prod == "NamedType" and owns_data(t, run.state.movers.types)
+    return t is not None and owns_data(t, run.state.movers.types)
 
 
 @check_linearity.on("Assign")
@@ -245,7 +245,9 @@ def _report(run, use, mover):
     if mover._prod in ("Let", "Assign"):
         to = display_name(mover.name if mover._prod == "Let" else mover.target.name)
         went = f"into '{to}'"
-        repair = f"read it through '{to}', lend it (`&{x}`), implement `Copy` for its struct"
+        struct = getattr(run.state.types.get(use.name), "_prod", None) == "NamedType"
+        repair = f"read it through '{to}', lend it (`&{x}`)" + \
+            (", implement `Copy` for its struct" if struct else "")
         data = {"moved_into": to}
     elif mover._prod == "Transfer":
         went = f"to Memory::{mover.dest.name}"

@@ -29,10 +29,12 @@ class State:
     expect: str | None = None  # what the context fixes for the node being walked
     results: list = field(default_factory=list)  # per enclosing fn or closure: its result's
     said: OncePerPlace = field(default_factory=OncePerPlace)  # by (span, message)
+    pattern: bool = False  # walking a case of a `match`, whose literal is compared, not made
 
 
 check_literal_ranges = Analysis("check-literal-ranges", Ltyped, """
-Refuse an integer literal that does not fit the type its context fixes (E3008).
+Refuse an integer literal that does not fit the type its context fixes (E3008), and a case of
+a `match` whose integer the scrutinee's type cannot hold (E3019).
 
 As in Rust, an unsuffixed integer literal takes the type its context fixes: a `let`'s type
 (written, or inferred by infer-placement), the variable an assignment writes, a parameter,
@@ -43,7 +45,8 @@ literal -N, so `let m: i8 = -128;` fits and `-129` does not. A literal that is a
 operand is not judged: `300 as u8` converts on purpose (rustc's `overflowing_literals` would
 refuse it too; here the cast says what is meant). The interpreter would wrap an out-of-range
 literal without a word (`let x: u8 = 260;` printing 4); the message names the literal, the
-type and its range.
+type and its range. A case's literal is compared with the scrutinee, not made into a value of
+its type, so one out of that type's range is a case that never matches: E3019.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -233,7 +236,9 @@ def _match_value(run, node):
     _under(run, node.scrutinee, DEFAULT)
     pattern = _beside(run.state, node.scrutinee, DEFAULT)
     for case in node.cases:
+        run.state.pattern = True
         _under(run, case.pattern, pattern)
+        run.state.pattern = False
         run.walk(case.body)
 
 
@@ -270,6 +275,14 @@ def _judge(run, value: int, node) -> None:
         return
     notes = ["nothing here fixes the literal's type, so it is an i32, as in Rust"
              ] if st.expect == DEFAULT else []
+    if st.pattern:
+        diag = run.ctx.diagnostics.error(
+            "E3019", node.span, f"this case can never match: {text} is no {t.name}, whose "
+                                f"range is {t.lo}..={t.hi}",
+            help=["drop the case, or match on a wider type"], literal=text, type=t.name,
+            range=[t.lo, t.hi])
+        st.said.said((node.span, text, name), diag)
+        return
     wider = holders(value, t)
     if not wider:
         repair = ["no integer type holds it"]

@@ -17,7 +17,7 @@ class State:
 
 
 check_loop_exits = Analysis("check-loop-exits", Lrouted, """
-Refuse a `break` or a `continue` outside a loop (E3029).
+Refuse a `break` or a `continue` outside a loop (E3054).
 
 As in Rust, `break` and `continue` leave or restart the innermost `for` or `while` (so
 `loop`) around them in the same body. A closure's body is a function of its own (lift-closures
@@ -58,7 +58,7 @@ def _exit(run, node):
                   "not one it can leave"],
     }.get(st.body[-1], [])
     run.ctx.diagnostics.error(
-        "E3029", node.span, f"`{word}` outside a loop", notes=notes,
+        "E3054", node.span, f"`{word}` outside a loop", notes=notes,
         help=[f"put the `{word}` inside a `for`, `while` or `loop` of the same body, or "
               f"leave with `return`"],
         statement=word)

@@ -7,7 +7,7 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.type_checking import (
     NOT_SCALARS, Checking, each_item, enter, quoted, refuse, type_of)
-from ..placement.typer import OPAQUE, common, kind, literal, settle, show, value_type
+from ..placement.typer import OPAQUE, common, kind, known, literal, settle, show, value_type
 from ..placement.types import element_value
 from ..values.numbers import INT_TYPES
 
@@ -27,7 +27,7 @@ def _aggregate(expr, t) -> str | None:
         return _AGGREGATE_VALUES[expr._prod]
     t = value_type(t) if not literal(t) else None
     if t is not None and t._prod == "TupleType":
-        return f"{show(t)}, a tuple"
+        return f"{show(t)}, a tuple" if known(t) else "a tuple"
     if t is not None and t._prod == "NamedType" and kind(t) != "text":
         return f"{show(t)}, a struct or an enum"
     return None
@@ -54,6 +54,7 @@ Arithmetic and `& | ^` take their two operands of one type (E3004). A compound a
 Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and another
 vector, or a number, is E3004 (`splat(x)` makes the number a vector), and every other operator
 on a vector E3030 (a comparison E3005).
+An index of a tensor or a raw pointer (`t[i]`) is an integer (E3030).
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -191,6 +192,25 @@ def _unary(run, node):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
         refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
                operator="-", found=show(t))
+
+
+@check_operand_types.on("Index")
+def _index(run, node):
+    """`t[i]` and `p[i]`: an element of a tensor, or of what a raw pointer points at, is at
+    an integer. (A vector's lane is check-vector-lanes' to judge.)"""
+    run.descend(node)
+    base = value_type(type_of(run, node.base))
+    while not literal(base) and base._prod == "BorrowType":
+        base = value_type(base.inner)
+    if literal(base) or base._prod not in ("TensorType", "PtrType"):
+        return
+    t = value_type(type_of(run, node.index))
+    if _known(t) and kind(t) != "int":
+        what = "a tensor" if base._prod == "TensorType" else "a raw pointer"
+        refuse(run, "E3030", node.index.span,
+               f"`[..]` of {what} takes an integer index, but this one is {show(t)}",
+               help=["convert it with `as i64`"] if kind(t) == "float" else [],
+               operator="[]", found=show(t))
 
 
 @check_operand_types.on("MatchValue")

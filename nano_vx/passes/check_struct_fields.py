@@ -24,16 +24,17 @@ class State:
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3012), a field not the struct's (E3013, and a
-field read of a value that has none), a literal of no struct (E2001), and a Copy struct's generic field given a value that moves
-(E3031).
+Refuse a struct literal without every field (E3013), a field of another type (E3012), a field
+a value has not (E2005: not its struct's, a field of a value that has none, `.i` past a
+tuple's end), a literal of no struct (E2001), and a Copy struct's generic field given a value
+that moves (E3031).
 
-A field whose value has another type than the field's is E3013 too.
+A field a literal gives twice is E2008, a name declared twice.
 
 `S { a: 1, b: t }` gives every field S declares, each once, each a value of the field's type
 (an unsuffixed literal fits any type of its kind); `s.f` names a field S declares. A generic
 struct's parameters are erased (monomorphize), so within one literal the fields bind them:
-`Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3013 (`a` made T a
+`Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3012 (`a` made T a
 float), and `Tensor<f32, [N]>` takes a tensor of f32 of one extent, the same N wherever N is
 named; so does `Pinned<T, Topology::X>`, which takes a value pinned on X. A literal of a name
 that is no struct is E2001. A generic struct that implements `Copy` (`impl<T> Copy for
@@ -79,7 +80,7 @@ def _literal(run, lit):
     for given in lit.fields:
         if given.name not in declared or given.name in seen:
             again = given.name in seen
-            report("E3013", given.span,
+            report("E2008" if again else "E2005", given.span,
                    f"'{given.name}' is given twice in this `{lit.name}`" if again else
                    f"struct '{lit.name}' has no field '{given.name}'",
                    help=[f"its fields: {', '.join(declared)}"], struct=lit.name,
@@ -91,7 +92,7 @@ def _literal(run, lit):
             _copied(run, lit.name, declared[given.name], given.value)
     missing = [name for name in declared if name not in seen]
     if missing:
-        report("E3012", lit.span,
+        report("E3013", lit.span,
                f"this `{lit.name}` does not give its field{'s' * (len(missing) > 1)} "
                f"{', '.join(repr(m) for m in missing)}",
                help=["a struct literal gives every field"], struct=lit.name, missing=missing)
@@ -106,7 +107,7 @@ def _judge(run, struct: str, declared, value, bound: dict) -> None:
     if conflict is None:
         return
     run.ctx.diagnostics.error(
-        "E3013", value.span,
+        "E3012", value.span,
         f"field '{declared.name}' of '{struct}' is {show(expected)}{conflict}, but this value "
         f"is {show(found)}", struct=struct, field=declared.name, expected=show(expected),
         found=show(found))
@@ -185,19 +186,27 @@ def _unify(expected, found, bound, structs, by):
 _FIELDLESS = frozenset({"Scalar", "TupleType", "VectorType", "TensorType"})
 
 
+def _base_type(run, get):
+    """The type of the value whose field `get` reads, through any references (`p.x` reads
+    through p)."""
+    st = run.state
+    t = value_type(st.scope.typer.of(get.base, st.where.here[-1]))
+    while not isinstance(t, str) and t._prod == "BorrowType":
+        t = value_type(t.inner)
+    return t
+
+
 @check_struct_fields.on("FieldGet")
 def _field(run, get):
     run.descend(get)
     st = run.state
-    t = value_type(st.scope.typer.of(get.base, st.where.here[-1]))
-    while not isinstance(t, str) and t._prod == "BorrowType":  # `p.x` reads through p
-        t = value_type(t.inner)
+    t = _base_type(run, get)
     if literal(t) or t is TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
-        shown = show(t)
+        shown = _shown(t)
         run.ctx.diagnostics.error(
-            "E3013", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
+            "E2005", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
             help=["a tuple's elements are `.0`, `.1`; a vector's lanes and a tensor's "
-                  "elements `[i]`"] if shown[:1] in "(<T" else [],
+                  "elements `[i]`"] if not literal(t) and t._prod != "Scalar" and t is not TEXT else [],
             struct=shown, field=get.field)
         return
     if isinstance(t, str) or t._prod != "NamedType" or t.name not in st.structs:
@@ -205,5 +214,33 @@ def _field(run, get):
     names = [f.name for f in st.structs[t.name].fields]
     if get.field not in names:
         run.ctx.diagnostics.error(
-            "E3013", get.span, f"struct '{t.name}' has no field '{get.field}'",
+            "E2005", get.span, f"struct '{t.name}' has no field '{get.field}'",
             help=[f"its fields: {', '.join(names)}"], struct=t.name, field=get.field)
+
+
+@check_struct_fields.on("TupleGet")
+def _element(run, get):
+    """`t.i` reads element i of a tuple: one of a tuple that has it. A tuple whose elements
+    are not all known still has a known number of them."""
+    run.descend(get)
+    t = _base_type(run, get)
+    if not literal(t) and t._prod == "OpaqueType":
+        return
+    shown = _shown(t)
+    if literal(t) or t._prod != "TupleType":
+        message, why = f"{shown} has no field '{get.index}'", "only a tuple has numbered fields"
+    elif get.index >= len(t.elems):
+        message = f"{shown} has no element {get.index}"
+        why = f"its elements are .0 to .{len(t.elems) - 1}"
+    else:
+        return
+    run.ctx.diagnostics.error("E2005", get.span, message, help=[why], struct=shown,
+                              field=str(get.index))
+
+
+def _shown(t) -> str:
+    """A type as a message names it; a tuple whose elements' types are not all known here
+    (unsuffixed literals take theirs from where the tuple goes) by its length."""
+    if not literal(t) and t._prod == "TupleType":
+        return f"the tuple {show(t)}" if known(t) else f"a tuple of {len(t.elems)} elements"
+    return show(t)

@@ -21,7 +21,7 @@ class State:
 flatten_impl_blocks = Pass("flatten-impl-blocks", Ltraitless, Lflat, """
 Make each function of an `impl` block a top-level function named through its type (E2001 an
 impl of no type, E3047 its parameters out of order, E3035 a function several impls define,
-E2005 one an impl declares twice).
+E2008 one an impl declares twice).
 
 `impl<T> Pair<T> { fn new(a: T) -> Self { .. } }` becomes `fn Pair::new<T>(a: T) -> Pair<T>`:
 the impl's generic parameters come before the function's own, so `Pair<i32>::new(1)` is the
@@ -32,7 +32,7 @@ as a struct literal's name (`Self { a: 1 }`) and as the type of a path (`Self::n
 parameters in order as the type's arguments (E3047 otherwise: `impl<T> Pair<T, T>` would need
 an impl per pattern of arguments). A function two impl blocks of one type both define (two
 traits with a method of one name, implemented for one type, included) is E3035; one an impl
-block declares twice is E2005, a name declared twice. Both are kept, so the output is still a
+block declares twice is E2008, a name declared twice. Both are kept, so the output is still a
 whole program.
 """, state=State)
 
@@ -58,7 +58,7 @@ def _program(run, node):
                     name=fn.name)
             else:
                 run.ctx.diagnostics.error(
-                    "E2005", fn.span, f"the function '{fn.name}' is declared twice",
+                    "E2008", fn.span, f"the function '{fn.name}' is declared twice",
                     notes=[f"the other '{fn.name}' is declared{where}"],
                     help=["rename one of them"], name=fn.name)
         seen.setdefault(fn.name, fn)

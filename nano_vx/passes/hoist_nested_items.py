@@ -15,12 +15,12 @@ class State:
 
 hoist_nested_items = Pass("hoist-nested-items", Lunpacked, Lhoisted, """
 Move every item written inside a block to the top level, after its enclosing item; a name
-declared twice is E2005.
+declared twice is E2008.
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after
 `main`. Items nested at any depth (in loops, in closures, in other nested items) come out in
 source order, so `main`'s items follow `main` the way they were written. Now that every item
-is in one list, two items of one name are E2005, reported at the hoisted one if either is;
+is in one list, two items of one name are E2008, reported at the hoisted one if either is;
 both are kept, so the output is still a whole program.
 """, state=State)
 
@@ -55,7 +55,7 @@ def _item_stmt(run, node):
 
 
 def _check_unique(run, items, hoisted_ids):
-    """E2005 for a name declared twice, reported at the hoisted one when one of them is."""
+    """E2008 for a name declared twice, reported at the hoisted one when one of them is."""
     first = {}
     # Top-level items claim their names first: a clash is the hoisted item's fault.
     for item in sorted(items, key=lambda i: id(i) in hoisted_ids):
@@ -68,7 +68,7 @@ def _check_unique(run, items, hoisted_ids):
         other = first[key]
         where = f" at {other.span}" if other.span is not None else ""
         run.ctx.diagnostics.error(
-            "E2005", item.span, f"the name '{item.name}' is declared twice",
+            "E2008", item.span, f"the name '{item.name}' is declared twice",
             notes=[f"the other '{item.name}' is declared{where}"],
             help=["rename one of them"], name=item.name,
         )

@@ -59,7 +59,7 @@ def _unclaimed(claimed, item, label, diagnostics) -> bool:
         return True
     other_label, other = claimed[key]
     if other_label == label:
-        return True  # twice in one file: hoist-nested-items reports E2005
+        return True  # twice in one file: hoist-nested-items reports E2008
     kind = _KIND[item._prod]
     diagnostics.error(
         "E6012", item.span,

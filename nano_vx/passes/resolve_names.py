@@ -41,6 +41,7 @@ class Scopes:
 @dataclass
 class State:
     globals: frozenset = frozenset()  # item names and builtins
+    functions: frozenset = frozenset()  # the names of the program's functions
     scopes: Scopes = field(default_factory=Scopes)  # the current item's locals
     generics: frozenset = frozenset()  # the current function's generic parameters
     deferring: int = 0  # > 0 in a branch of an `if comptime`
@@ -50,7 +51,7 @@ class State:
 
 resolve_names = Pass("resolve-names", Ltransfers, Lresolved, """
 Replace each `Var` by a `Local` with a name unique in its function, or by a `Global` (E2001 an
-undefined name, E2003 and E2004 an unknown enum or variant, E2005 a variant or field declared
+undefined name, E2003 and E2004 an unknown enum or variant, E2008 a variant or field declared
 twice).
 
 Items (functions, consts, structs, enums, memory spaces, topologies) and the builtin `print`
@@ -63,7 +64,9 @@ unique within its item: the first `x` stays `x`, the next is `x#1`, then
 `x#2`, so a shadowing `let` can no longer be confused with the variable it hides; `return`
 in an `ensures` is the local `return`, the function's result. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
-it again. `Memory::X`, `Topology::X`, type and dimension names are not variables.
+it again. `Memory::X`, `Topology::X`, type and dimension names are not variables. A name of
+the program shadows a builtin: `splat(v)`, which the parser reads as the vector builtin, is a
+call when a function or a local of the program is named `splat`.
 
 In a branch of an `if comptime`, an unknown name is a `Global` without a word: which branch
 is kept is known only once monomorphize prunes each function (an instance of a generic one
@@ -81,6 +84,7 @@ def _opt(run, node):
 def _program(run, node):
     run.state.globals = frozenset(item.name for item in node.items) | BUILTINS
     run.state.enums = {i.name: i for i in node.items if i._prod == "EnumDecl"}
+    run.state.functions = frozenset(i.name for i in node.items if i._prod == "Fn")
     items = []
     for item in node.items:
         run.state.scopes = Scopes()
@@ -165,13 +169,13 @@ def _enum(run, node):
 
 
 def _once_each(run, members, owner: str, what: str) -> None:
-    """E2005 for a second member of one name (a variant of an enum, a field of a struct)."""
+    """E2008 for a second member of one name (a variant of an enum, a field of a struct)."""
     seen = {}
     for m in members:
         first = seen.setdefault(m.name, m)
         if first is not m:
             run.ctx.diagnostics.error(
-                "E2005", m.span, f"{owner} has two {what}s named '{m.name}'",
+                "E2008", m.span, f"{owner} has two {what}s named '{m.name}'",
                 notes=[f"the first is at {first.span.line}:{first.span.col}"]
                 if first.span is not None else [], help=[f"rename one of the {what}s"],
                 name=m.name)
@@ -251,6 +255,17 @@ def _var(run, node):
     if node.name not in run.state.globals and not run.state.deferring and not through:
         undefined(run.ctx.diagnostics, node.name, node.span)
     return Lresolved["Global"](node.name, span=node.span)
+
+
+@resolve_names.on("Splat")
+def _splat(run, node):
+    """`splat(v)` without a vector type is a call when the program names a function (or a
+    local, a closure) `splat`: a name of the program's shadows the builtin."""
+    st = run.state
+    if node.type is None and ("splat" in st.functions or st.scopes.lookup("splat")):
+        callee = _var(run, Ltransfers["Var"]("splat", span=node.span))
+        return Lresolved["Call"](callee, (), (run.walk(node.value),), span=node.span)
+    return run.rebuild(node)
 
 
 @resolve_names.on("Grad", "Vjp", "Jvp")

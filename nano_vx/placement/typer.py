@@ -375,9 +375,9 @@ class Typer:
 
     @TYPE_RULES.on("Tuple")
     def t_Tuple(self, e, here):
-        elems = tuple(self.of(x, here) for x in e.elems)
-        if any(t in (INT_LIT, FLOAT_LIT) for t in elems):
-            return OPAQUE  # a literal element takes its type from where the tuple goes
+        """A tuple of its elements' types; an unsuffixed literal's is left open, as it takes
+        its type from where the tuple goes, but the tuple's arity is known all the same."""
+        elems = tuple(OPAQUE if literal(t) else t for t in (self.of(x, here) for x in e.elems))
         return Ltyped["TupleType"](elems, span=e.span)
 
     @TYPE_RULES.on("TupleGet")

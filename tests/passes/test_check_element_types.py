@@ -1,5 +1,6 @@
 """check-element-types: a tensor placed on a device whose `dtypes:` does not list its element
-type (E6026), and a narrow storage type anywhere but as a tensor's element type (E3019)."""
+type (E6026), a narrow storage type anywhere but as a tensor's element type (E3053), and a
+tensor whose elements are no scalars (E1012)."""
 
 from pathlib import Path
 
@@ -17,7 +18,11 @@ REFUSED = {
                            "'Npu', which represents only [i8]"),
     "narrow_element": ("E6026", "a tensor of f8e5m2 is placed in NPU_SRAM, the memory of "
                                 "topology 'Npu', which represents only [f8e4m3, i4]"),
-    "narrow_elsewhere": ("E3019", None),
+    "narrow_elsewhere": ("E3053", None),
+    "struct_elements": ("E1012", "a tensor's elements are numbers or bools, but Particle is a "
+                                 "struct"),
+    "vector_elements": ("E1012", "a tensor's elements are numbers or bools, but <4 x f32> is "
+                                 "a vector"),
 }
 
 
@@ -101,3 +106,9 @@ def test_handwritten_a_type_placed_by_device_is_judged_by_its_dtypes(run_pass, s
     assert ran.diagnostics.items[0].data == {"element": "i32", "topology": "Npu",
                                              "dtypes": ["i8"]}
     assert ran.dump == snapshot_txt
+
+
+def test_a_generic_structs_tensor_field_of_its_parameter_is_left_to_the_instance():
+    text = ("struct Row<T> { data: Tensor<T, [2]> }\n"
+            "fn main() { let r = Row { data: Tensor<i32, [2]>::fill(3) }; print(r.data[0]); }\n")
+    assert not run_front(text, check_element_types).diagnostics.items

@@ -327,7 +327,10 @@ def test_a_let_moves_a_struct_without_copy_and_copies_one_with_copy():
 @pytest.mark.parametrize("body, refused", [
     ("let mut b = S { x: 1 }; let a = S { x: 2 }; b = a; print(a.x);", True),
     ("let a = S { x: 2 }; let b = a; let a = S { x: 3 }; print(a.x); print(b.x);", False),
-    ("let t = Tensor<f32, [2]>::fill(1.0); let u = t; print(t[0]); print(u[0]);", False),
+    ("let t = Tensor<f32, [2]>::fill(1.0); let u = t; print(t[0]); print(u[0]);", True),
+    ("let t = Tensor<f32, [2]>::fill(1.0); let u = &t; print(t[0]); print(u[0]);", False),
+    ("let t = Tensor<f32, [2]>::fill(1.0); let mut u = Tensor<f32, [2]>::fill(2.0); u = t; "
+     "print(t[0]);", True),
     ("let e = E::On; let f = e; print(match e { E::On => 1, _ => 0 });", False),
     ("let h = H::Full(Tensor<f32, [2]>::fill(1.0)); let g = h; print(1); let k = h;", True),
 ])
@@ -346,3 +349,15 @@ def test_an_enum_carrying_a_tensor_moves_into_a_call_and_one_of_scalars_is_copie
             "print(look(l)); print(take(h)); }\n")
     [d] = run_front(text, check_linearity).diagnostics.items
     assert d.message.startswith("use of moved value 'h': it was moved into the call of 'take'")
+
+
+def test_a_tensor_bound_to_another_name_is_moved_into_it():
+    text = ("fn main() {\n  let t = Tensor<f32, [4]>::fill(1.0);\n  let u = t;\n"
+            "  print(t[0]);\n  print(u[1]);\n}\n")
+    [d] = run_front(text, check_linearity).diagnostics.items
+    assert (d.code, d.message) == ("E4001", "use of moved value 't': it was moved into 'u' at "
+                                            "line 3, column 3")
+    assert d.help == ["read it through 'u', lend it (`&t`), or give 't' a new value before "
+                      "this use"]
+    repaired = text.replace("print(t[0])", "print(u[0])")
+    assert not run_front(repaired, check_linearity).diagnostics.items

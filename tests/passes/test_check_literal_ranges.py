@@ -204,8 +204,19 @@ def test_a_pattern_takes_the_scrutinees_type_and_a_field_is_not_judged_here():
            "    print(r);\n" \
            "}\n"
     [d] = run_front(text, check_literal_ranges).diagnostics.items
-    assert (d.code, d.data["literal"], d.data["type"]) == ("E3008", "300", "u8")
+    assert (d.code, d.data["literal"], d.data["type"]) == ("E3019", "300", "u8")
+    assert d.message == "this case can never match: 300 is no u8, whose range is 0..=255"
     assert not run_front(text.replace("300", "255"), check_literal_ranges).diagnostics.items
+
+
+def test_a_case_never_matched_and_a_value_out_of_range_in_its_body_are_told_apart():
+    text = ("fn main() {\n    let x: i8 = 3;\n"
+            "    let r: i8 = match x { -129 => { 200 } _ => { 1 } };\n    print(r);\n}\n")
+    said = [(d.code, d.data["literal"]) for d in
+            run_front(text, check_literal_ranges).diagnostics.sorted()]
+    assert said == [("E3019", "-129"), ("E3008", "200")]
+    repaired = text.replace("-129", "-128").replace("200", "100")
+    assert not run_front(repaired, check_literal_ranges).diagnostics.items
 
 
 # Hand-written Ltyped: a const item with no value, which check-constants refuses (E3044) before

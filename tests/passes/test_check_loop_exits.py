@@ -1,4 +1,4 @@
-"""check-loop-exits: E3029 for a `break` or `continue` with no loop of its own body around it."""
+"""check-loop-exits: E3054 for a `break` or `continue` with no loop of its own body around it."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_loops_of_every_kind_are_left_and_restarted():
 def test_an_exit_with_no_loop_of_its_own_body_is_e3029(body, word, note):
     ran = run_front(body, check_loop_exits)
     [d] = ran.diagnostics.items
-    assert (d.code, d.message) == ("E3029", f"`{word}` outside a loop")
+    assert (d.code, d.message) == ("E3054", f"`{word}` outside a loop")
     assert (note in d.notes[0]) if note else d.notes == []
 
 
@@ -62,6 +62,6 @@ BREAK_IN_A_SPAWN_IN_A_LOOP = """
 def test_handwritten_the_loop_around_a_spawn_is_not_its_own(run_pass, snapshot_txt):
     # A `for` inside the spawn's body is the body's own loop; the one around it is not.
     ran = run_pass("check-loop-exits", BREAK_IN_A_SPAWN_IN_A_LOOP)
-    assert ran.codes == ["E3029"]
+    assert ran.codes == ["E3054"]
     assert ran.diagnostics.items[0].span.line == 8
     assert ran.dump == snapshot_txt

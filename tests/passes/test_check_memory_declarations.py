@@ -198,7 +198,7 @@ def test_an_unknown_arch_is_kept_with_a_warning(front):
 
 
 def test_handwritten_a_space_declared_twice(run_pass, snapshot_txt):
-    # Two declarations of one space: hoist-nested-items refuses that first (E2005). The
+    # Two declarations of one space: hoist-nested-items refuses that first (E2008). The
     # later one is the model's, so its `within:` itself is the one cycle reported.
     ran = run_pass("check-memory-declarations", """
         // IL: Lresolved

@@ -240,3 +240,24 @@ def test_the_four_lanewise_operators_take_two_vectors_of_one_type():
     text = ("fn main() { let v = vec<2 x f32>(1.0, 2.0); let mut w = v + v - v * v / v; "
             "w += v; print(w); }")
     assert not run_front(text, check_operand_types).diagnostics.items
+
+
+@pytest.mark.parametrize("index, shown", [("1.5", "{float}"), ("true", "bool"),
+                                          ("x", "f32"), ("t[0][1]", "f32")])
+def test_an_index_of_a_tensor_that_is_no_integer_is_refused_while_compiling(index, shown):
+    text = ("fn main() {\n  let t = Tensor<f32, [4, 4]>::fill(1.0);\n  let x: f32 = 1.0;\n"
+            "  let r = &t;\n"
+            f"  print(t[{index}][0]);\n  print(r[1][{index}]);\n}}\n")
+    said = [(d.code, d.message) for d in run_front(text, check_operand_types).diagnostics.items]
+    assert said == [("E3030", f"`[..]` of a tensor takes an integer index, but this one is "
+                              f"{shown}")] * 2
+    repaired = text.replace(f"[{index}]", "[2]")
+    assert not run_front(repaired, check_operand_types).diagnostics.items
+
+
+def test_an_index_that_is_no_integer_is_refused_from_the_command_line(tmp_path, capsys):
+    case = tmp_path / "index.vx"
+    case.write_text("fn main() {\n  let t = Tensor<f32, [4]>::fill(1.0);\n  print(t[1.5]);\n}\n")
+    repaired = tmp_path / "index_repaired.vx"
+    repaired.write_text(case.read_text().replace("1.5", "1"))
+    assert_refused_from_the_command_line(case, "E3030", capsys)

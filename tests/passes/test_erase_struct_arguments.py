@@ -10,7 +10,8 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
 from nano_vx.passes.monomorphize import monomorphize
-from front import _printed, assert_prints_the_same, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+                   run_front)
 
 CASES = Path(__file__).parent / "cases" / "erase_struct_arguments"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -69,6 +70,38 @@ def test_handwritten_a_struct_applied_to_itself_inside_a_tuple(run_pass, snapsho
     """)
     assert ran.codes == []
     assert "fn get(c: (Cell, i32)) -> i32 {" in ran.text
-    assert "let c = Cell { v: Cell { v: 41 } };" in ran.text
+    assert "let c = Cell { v: Cell { v: 41 as i32 } };" in ran.text  # T of the inner is i32
     assert _printed(ran.before) == _printed(ran.tree) == "42\n"
     assert ran.dump == snapshot_txt
+
+
+WIDE = """struct P<T, U> { v: T, w: U }
+
+fn main() {
+  let p = P::<i64, f32> { v: 3000000000, w: 1.5 };
+  print(p.v + 1);
+  let q: P<u64, i8> = P { v: 18446744073709551615, w: -128 };
+  print(q.v);
+  print(q.w);
+}
+"""
+
+
+def test_an_integer_given_to_a_field_of_type_t_takes_the_type_the_arguments_give_t(tmp_path):
+    ran = run_front(WIDE, erase_struct_arguments)
+    assert not ran.diagnostics.items
+    casts = [to_text(n).strip() for n in ran.nodes("Cast")]
+    assert casts == ["3000000000 as i64", "18446744073709551615 as u64", "-128 as i8"]
+    case = tmp_path / "wide.vx"
+    case.write_text(WIDE)
+    assert run_cli(case, "--action", "interpret") == (0, "3000000001\n"
+                                                          "18446744073709551615\n-128\n", "")
+    assert_native_as_interpreted(case)
+
+
+def test_a_literal_the_argument_type_cannot_hold_is_refused_and_the_repair_admitted():
+    text = "struct P<T> { v: T }\nfn main() {\n  let p = P::<u8> { v: 300 };\n  print(p.v);\n}\n"
+    [d] = run_front(text, erase_struct_arguments).diagnostics.items
+    assert (d.code, d.message) == ("E3008", "literal out of range for `u8`: `300` does not fit "
+                                            "into `u8`, whose range is 0..=255")
+    assert not run_front(text.replace("u8", "u16"), erase_struct_arguments).diagnostics.items

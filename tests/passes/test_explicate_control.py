@@ -113,7 +113,7 @@ def test_counter_names_resumed_where_the_last_search_stopped_are_the_first_free_
 
 
 # Hand-written Llifted: `break` outside any loop. check-loop-exits refuses it in every Vx
-# program (E3029, a `break` in a closure's body too); explicate-control, given it anyway, has
+# program (E3054, a `break` in a closure's body too); explicate-control, given it anyway, has
 # no loop to jump out of. Llifted cannot say "only inside a loop", so the IL admits it.
 BREAK_OUTSIDE_A_LOOP = """
     // IL: Llifted

@@ -18,7 +18,7 @@ REFUSED = [
     ("scalar_type", "E2001", "an impl block names a struct or an enum of the program"),
     ("reordered_parameters", "E3047",
      "the impl's type must name its generic parameters in order: `Two<A, B>`"),
-    ("declared_twice", "E2005", "the function 'P::make' is declared twice"),
+    ("declared_twice", "E2008", "the function 'P::make' is declared twice"),
     ("several_impls", "E3035", "the function 'P::make' is defined by two impl blocks of 'P'"),
     ("two_traits", "E3035", "the function 'Dial::reset' is defined by two impl blocks of "
                             "'Dial'"),

@@ -45,7 +45,7 @@ def test_a_program_with_nothing_nested_is_returned_as_is(front):
 def test_a_hoisted_name_clash_is_e2005_at_the_hoisted_item(front):
     ran = front(CASES / "name_clash.vx", hoist_nested_items)
     [diag] = ran.diagnostics.items
-    assert diag.code == "E2005"
+    assert diag.code == "E2008"
     assert diag.message == "the name 'helper' is declared twice"
     assert diag.span.line == 2
     assert diag.span.source.text[diag.span.start:].startswith("fn helper")

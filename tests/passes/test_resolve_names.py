@@ -1,11 +1,13 @@
 """resolve-names: Local names unique per function, Global items and builtins, E2001."""
 
+import io
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nano_vx.cli import main as cli_main
 from nano_vx.context import Compilation
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
@@ -222,3 +224,24 @@ def test_handwritten_return_outside_an_ensures(run_pass, snapshot_txt):
     """)
     assert ran.codes == ["E2001"]
     assert ran.dump == snapshot_txt
+
+
+def test_a_function_or_a_local_named_splat_shadows_the_vector_builtin(front, tmp_path):
+    text = ("fn splat(x: i32) -> i32 { x * 2 }\n\nfn main() {\n  print(splat(21));\n"
+            "  let v: <2 x f32> = splat::<2 x f32>(1.5);\n  print(v[1]);\n}\n")
+    ran = front(text, resolve_names)
+    assert not ran.diagnostics.items
+    call = ran.after.items[1].body.stmts[0].expr.args[0]
+    assert (call._prod, call.callee) == ("Call", R["Global"]("splat"))
+    typed = ran.after.items[1].body.stmts[1].value
+    assert typed._prod == "Splat"  # with its vector type written: the builtin
+    case = tmp_path / "splat.vx"
+    case.write_text(text)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli_main([str(case), "--action", "interpret"], stdout=out, stderr=err) == 0
+    assert out.getvalue() == "42\n1.5\n"
+    local = front("fn main() {\n  let splat = |x: i32| x + 1;\n  print(splat(41));\n}\n",
+                  resolve_names)
+    assert not local.diagnostics.items
+    assert local.after.items[0].body.stmts[1].expr.args[0].callee == R["Local"]("splat")
+

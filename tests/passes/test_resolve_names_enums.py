@@ -45,8 +45,8 @@ def test_a_case_binds_its_names_for_its_body_only():
 def test_a_variant_or_a_field_declared_twice_is_e2005():
     text = "struct P { x: i32, x: f32 }\n\nenum E { A, B, A }\n\nfn main() { }\n"
     said = [(d.code, d.message) for d in run_front(text, resolve_names).diagnostics.items]
-    assert said == [("E2005", "struct 'P' has two fields named 'x'"),
-                    ("E2005", "enum 'E' has two variants named 'A'")]
+    assert said == [("E2008", "struct 'P' has two fields named 'x'"),
+                    ("E2008", "enum 'E' has two variants named 'A'")]
     repaired = "struct P { x: i32, y: f32 }\n\nenum E { A, B, C }\n\nfn main() { }\n"
     assert not run_front(repaired, resolve_names).diagnostics.items
 
