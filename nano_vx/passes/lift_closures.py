@@ -65,8 +65,9 @@ def _program(run, program):
 def _survey(st: State, fn) -> None:
     """Name every closure of fn and decide what each call of one passes."""
     st.fn, st.types, st.direct = fn, _binder_types(fn), direct_closures(fn)
-    st.visible, st.frames, st.made, st.dispatchers = visible_at_calls(fn), [], [], {}
     closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
+    st.visible = visible_at_calls(fn, {name for c in closures for name in captures(c)})
+    st.frames, st.made, st.dispatchers = [], [], {}
     st.names = {}
     for c in closures:
         st.names[id(c)] = (_fresh(st, f"{fn.name}$closure", len(st.names)), len(st.names) + 1)

@@ -47,28 +47,44 @@ def by_reference(closure, lent: bool = True) -> list[str]:
                               if p._prod == "Local" and p.name not in bound))
 
 
-def visible_at_calls(fn) -> dict:
-    """id() of each call whose callee is a local -> the locals in scope there: bound before
-    it by a `let` of a block around it, a loop around it, or a parameter of the function or
-    of a closure around it."""
+def visible_at_calls(fn, names) -> dict:
+    """id() of each call whose callee is a local -> those of `names` in scope there: bound
+    before it by a `let` of a block around it, a loop around it, or a parameter of the
+    function or of a closure around it. One walk in order, counting the bindings of each
+    name in scope, so that a long block costs its length, not its length squared."""
+    names = frozenset(names)
     seen: dict = {}
-    stack = [(fn, frozenset())]
+    bound: dict = {}  # name -> how many bindings of it are in scope
+    live: set = set()  # the names whose count is above zero
+
+    def bind(ns, by):
+        for n in ns:
+            if n in names:
+                bound[n] = bound.get(n, 0) + by
+                (live.add if bound[n] else live.discard)(n)
+
+    stack: list = [fn]
     while stack:
-        node, scope = stack.pop()
+        node = stack.pop()
+        if isinstance(node, tuple):  # (names, +1 or -1): a scope opens or closes here
+            bind(*node)
+            continue
         prod = node._prod
         if prod == "Call" and node.callee._prod == "Local":
-            seen[id(node)] = scope
+            seen[id(node)] = frozenset(live)
         if prod in ("Fn", "Closure"):
-            stack.append((node.body, scope | {p.name for p in node.params}))
+            params = [p.name for p in node.params]
+            stack += [(params, -1), node.body, (params, 1)]
         elif prod == "For":
-            stack += [(node.start, scope), (node.end, scope), (node.body, scope | {node.var})]
+            stack += [([node.var], -1), node.body, ([node.var], 1), node.end, node.start]
         elif prod == "Block":
-            for s in node.stmts:
-                stack.append((s, scope))
+            lets = [s.name for s in node.stmts if s._prod == "Let"]
+            todo: list = [node.value] if node.value is not None else []
+            for s in reversed(node.stmts):
                 if s._prod == "Let":
-                    scope = scope | {s.name}
-            if node.value is not None:
-                stack.append((node.value, scope))
+                    todo.append(([s.name], 1))
+                todo.append(s)
+            stack += [(lets, -1), *todo]
         else:
-            stack += [(child, scope) for child in child_nodes(node)]
+            stack += reversed(child_nodes(node))
     return seen
