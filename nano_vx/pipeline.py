@@ -38,6 +38,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.copy_out_tensors import copy_out_tensors
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -172,6 +173,7 @@ BACK_END = [
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,
+    copy_out_tensors,
     number_texts,
     check_native_subset,
     erase_contracts,
