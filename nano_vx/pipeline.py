@@ -71,6 +71,7 @@ from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
+from .passes.explicate_calls import explicate_calls
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
@@ -187,6 +188,7 @@ BACK_END = [
     choose_memory_cells,
     find_owned_buffers,
     insert_drops,
+    explicate_calls,
     select_instructions,
 ]
 

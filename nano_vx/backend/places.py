@@ -17,14 +17,15 @@ from .scalar_ops import operate
 from .tensor_ops import access
 
 
-def bind_parameters(b, params, noalias) -> tuple:
-    """A function's arguments, one per parameter, each bound as its local; those at the
-    positions in `noalias` are NoAlias."""
+def bind_parameters(b, params) -> tuple:
+    """A function's arguments, one per parameter, each bound as its local; a NoAliasParam's
+    is NoAlias."""
     args = []
-    for k, prm in enumerate(params):
+    for prm in params:
         t = vx_type(prm.type)
         ssa = ssa_name(prm.name)
-        args.append(Lmlir["NoAlias" if k in noalias else "Arg"](ssa, mtype(t), span=prm.span))
+        noalias = prm._prod == "NoAliasParam"
+        args.append(Lmlir["NoAlias" if noalias else "Arg"](ssa, mtype(t), span=prm.span))
         b.bind(prm.name, ssa, t, prm.span)
     return tuple(args)
 
