@@ -40,22 +40,17 @@ arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's, 
 backend/call_ops.py's (`print` calls vx_print with a print site saying how to read the
 value); `assume` is llvm.intr.assume. A `const` is computed where it is used. The blocks
 come in the order code went into them, those that stop last.
-""", run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
+""", run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering()).module)
 
 
 @dataclass
 class _Lowering:
-    tree: object
     fns: dict = field(default_factory=dict)  # name -> Fn
     consts: dict = field(default_factory=dict)  # name -> ConstItem
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
     labels: dict = field(default_factory=dict)  # its Lcalls labels -> the builder's
     module: object = None  # the Lmlir Module, once made
-
-    def __post_init__(self):
-        self.fns = {i.name: i for i in self.tree.items if i._prod == "Fn"}
-        self.consts = {i.name: i for i in self.tree.items if i._prod == "ConstItem"}
 
 
 # The handlers, one per production of Lcalls' statements, exits and expressions (checked at
@@ -65,9 +60,10 @@ lowering = Analysis("select-instructions", Lcalls, "The MLIR operations of one n
 
 @lowering.on("Program")
 def _program(run, node):
-    module = ModuleBuilder(node.span)
-    run.state.module = module.module([_function(run, fn, module)
-                                      for fn in run.state.fns.values()])
+    s, module = run.state, ModuleBuilder(node.span)
+    s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
+    s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
+    s.module = module.module([_function(run, fn, module) for fn in s.fns.values()])
 
 
 def _function(run, fn, module):
