@@ -12,7 +12,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, start_value, tensor_leaf)
+                                  fresh_locals, is_tensor, out_parameters, tensor_leaf)
 from ..scalars.enum_reads import as_matches
 
 
@@ -73,21 +73,10 @@ def _fn(run, fn):
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        out, names = fresh_locals(st.names, "ret", sig.out, fn.span)
-        # The first tensor it holds, if any, is its result: a tensor is not assigned through
-        # a reference. The others are out-parameters; another tensor is given back whole.
-        k, places, held = tensor_leaf(sig.out), [], []
-        for j, (x, t) in enumerate(zip(out.leaves(), sig.out.leaves())):
-            if j == k:
-                places.append(x)
-                held.append(L["Let"](x.name, True, t, start_value(t, fn.span), span=fn.span))
-                continue
-            if is_tensor(t):
-                st.copied.add(x.name)
-            places.append(L["Deref"](x, span=fn.span))
-            params.append(L["Param"](x.name, L["BorrowType"](t, True, span=fn.span),
-                                     span=fn.span))
-        st.out = out.rebuilt(iter(places))
+        st.out, held, outs = out_parameters(st.names, sig.out, fn.span)
+        params += outs
+        st.copied = {p.name for p in outs if is_tensor(p.type.inner)}
+        k, places = tensor_leaf(sig.out), st.out.leaves()
         body = _block(run, fn.body.replace(value=None))
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),

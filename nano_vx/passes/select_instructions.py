@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backend.call_ops import builtin, call
-from ..backend.machine_types import Ref, mtype, vx_type
+from ..backend.machine_types import mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
-from ..backend.places import assign, bind_parameters, read_local, read_referent
+from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
+from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
 from ..nanopass import Analysis, Pass
@@ -243,18 +243,9 @@ def _select_value(run, e):
 
 @lowering.on("Borrow")
 def _borrow(run, e):
-    """`&x`: x's cell (a borrowed local lives in one) cast to a place; `&t[i]`: the view of
-    the element, its indices checked as a read's; `&*p`: p."""
-    b = run.state.b
-    if e.value._prod == "Deref":
-        return b.lower(e.value.value)
-    if e.value._prod == "Index":
-        ref, indices, tensor = access(b, e.value)
-        place = Ref(tensor.elem)
-        return b.op("Subview", ref, indices, tensor.mtype, place.mtype), place
-    cell, t = _cell(run, e, e.value.name)
-    place = Ref(t)
-    return b.op("Cast", cell, place.cell, place.mtype), place
+    """A place (backend/places.py): a local's cell, a tensor's element, what `*p` names."""
+    value = e.value
+    return borrow(run.state.b, e, _cell(run, e, value.name) if value._prod == "Local" else None)
 
 
 @lowering.on("Deref")
