@@ -58,14 +58,22 @@ def _fn(run, fn):
 
 @explicate_calls.on("Call")
 def _call(run, e):
-    args = tuple(run.walk(a) for a in e.args)
-    name = e.callee.name
+    if e.callee._prod != "Global":  # lift-closures leaves none: only a dump edited by hand
+        run.ctx.diagnostics.error("E1007", e.span, "a call of a value, not of a function")
+        return run.walk(e.callee)  # a valid tree: the run stops after this pass
+    args, name = tuple(run.walk(a) for a in e.args), e.callee.name
     if name in run.state.fns or (name != "print" and name not in MATH):
-        return L["CallFn"](name, args, None, name in run.state.nesting, span=e.span)
+        return _call_fn(run, e, name, args, None)
     return L["Builtin"](name, args, span=e.span)
 
 
 @explicate_calls.on("Launch")
 def _launch(run, e):
-    return L["CallFn"](e.kernel, tuple(run.walk(a) for a in e.args), e.topo,
-                       e.kernel in run.state.nesting, span=e.span)
+    return _call_fn(run, e, e.kernel, tuple(run.walk(a) for a in e.args), e.topo)
+
+
+def _call_fn(run, e, name, args, launch):
+    if name not in run.state.fns:
+        run.ctx.diagnostics.error("E1007", e.span, f"a call of '{name}', which is no "
+                                                   f"function of the program nor the runtime")
+    return L["CallFn"](name, args, launch, name in run.state.nesting, span=e.span)

@@ -82,3 +82,9 @@ def test_handwritten_a_function_named_print_is_the_programs(run_pass):
     assert ran.codes == []
     assert "branch call print(1i32) > 1i32, bb1, bb2;" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == ""
+
+
+def test_handwritten_a_call_of_no_function_is_refused(run_pass):
+    ran = run_pass("explicate-calls", PRINT_OF_ITS_OWN.replace("branch @print(", "branch @nowhere("))
+    assert ran.codes == ["E1007"]
+    assert "a call of 'nowhere', which is no function" in ran.diagnostics.items[0].message
