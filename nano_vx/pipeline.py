@@ -39,6 +39,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.copy_out_tensors import copy_out_tensors
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -71,6 +72,7 @@ from .passes.fold_working_sets import fold_working_sets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
+from .passes.explicate_calls import explicate_calls
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
@@ -174,6 +176,7 @@ BACK_END = [
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,
+    copy_out_tensors,
     number_texts,
     check_native_subset,
     erase_contracts,
@@ -187,6 +190,7 @@ BACK_END = [
     choose_memory_cells,
     find_owned_buffers,
     insert_drops,
+    explicate_calls,
     select_instructions,
 ]
 

@@ -110,8 +110,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     assert rows[1] == ["lower-pins", "rewrite", "Lassumed", "Lpinned"]
     assert rows[3] == ["lower-matches", "rewrite", "Lpinned", "Lmatched"]
-    assert rows[7] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[-1] == ["select-instructions", "rewrite", "Ldrops", "Lmlir"]
+    assert rows[8] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
+    assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 
 def test_the_default_run_is_native_and_interpret_asks_for_the_interpreter(prog):
@@ -152,7 +152,7 @@ def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w500
 
 def test_a_dump_of_a_back_end_pass_runs_the_back_end_whatever_the_action(prog):
     code, out, _ = run(prog(HELLO), "--action", "check", "--dump-after=select-instructions")
-    assert code == 0 and "*** IR Dump After select-instructions (Ldrops -> Lmlir) ***" in out
+    assert code == 0 and "*** IR Dump After select-instructions (Lcalls -> Lmlir) ***" in out
     assert "module {" in out
 
 

@@ -50,7 +50,7 @@ NOT_LOWERED = {
     # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
-    "tests/passes/cases/scalarize_aggregates/e5010_shared_tensor.vx",
+    "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
     # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
     "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
     "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",

@@ -73,9 +73,18 @@ def describe_owned_buffers(owned: dict) -> str:
                    for fn, names in owned.items())
 
 
+def called(e) -> str | None:
+    """The function of the program a call or a launch calls (Lcalls says which calls do;
+    before it, a call of a name no function has calls the runtime); None for another node."""
+    p = e._prod
+    if p == "Call" and e.callee._prod in ("Local", "Global"):
+        return e.callee.name
+    return e.callee if p == "CallFn" else e.kernel if p == "Launch" else None
+
+
 def makes_fresh(e, fresh: frozenset) -> bool:
     """An expression that makes a buffer (`fresh`: the functions whose result is one)."""
-    return e._prod in FRESH or e._prod == "Call" and getattr(e.callee, "name", None) in fresh
+    return e._prod in FRESH or called(e) in fresh
 
 
 def fresh_lets(fn, fresh: frozenset) -> dict:
@@ -124,7 +133,7 @@ def distinct_parameters(program) -> dict:
     for fn in fns.values():
         roots = _roots(fn, fresh)
         for call in _calls(fn):
-            name = call.callee.name if call._prod == "Call" else call.kernel
+            name = called(call)
             if name not in apart:
                 continue
             args = [_root(a, roots) for a in call.args]
@@ -154,8 +163,7 @@ def _may_share(place, buffer, roots: dict) -> bool:
 def _calls(fn):
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            yield from (n for n in descendants(node) if n._prod == "Launch"
-                        or n._prod == "Call" and n.callee._prod in ("Local", "Global"))
+            yield from (n for n in descendants(node) if called(n) is not None)
 
 
 def _roots(fn, fresh: frozenset) -> dict:

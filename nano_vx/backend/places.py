@@ -11,20 +11,21 @@ computed, for an element or what a reference points to after it."""
 from __future__ import annotations
 
 from ..languages.lmlir import Lmlir
-from .machine_types import cell_type, mtype, vx_type
+from .machine_types import Ref, cell_type, mtype, vx_type
 from .mlir_builder import ssa_name
 from .scalar_ops import operate
 from .tensor_ops import access
 
 
-def bind_parameters(b, params, noalias) -> tuple:
-    """A function's arguments, one per parameter, each bound as its local; those at the
-    positions in `noalias` are NoAlias."""
+def bind_parameters(b, params) -> tuple:
+    """A function's arguments, one per parameter, each bound as its local; a NoAliasParam's
+    is NoAlias."""
     args = []
-    for k, prm in enumerate(params):
+    for prm in params:
         t = vx_type(prm.type)
         ssa = ssa_name(prm.name)
-        args.append(Lmlir["NoAlias" if k in noalias else "Arg"](ssa, mtype(t), span=prm.span))
+        noalias = prm._prod == "NoAliasParam"
+        args.append(Lmlir["NoAlias" if noalias else "Arg"](ssa, mtype(t), span=prm.span))
         b.bind(prm.name, ssa, t, prm.span)
     return tuple(args)
 
@@ -41,6 +42,21 @@ def read_referent(b, reference):
     """`*p`: the (ssa, Vx type) of what the reference `p` points to."""
     ref, r = b.lower(reference)
     return b.load(ref, (), r.mtype, r.target), r.target
+
+
+def borrow(b, e, cell=None):
+    """The Borrow `e`, a place: `&x` x's cell (a borrowed local lives in one), `cell` its
+    (cell ssa, Vx type), cast to a place; `&t[i]` the view of the element, its indices
+    checked as a read's; `&*p` p."""
+    if e.value._prod == "Deref":
+        return b.lower(e.value.value)
+    if e.value._prod == "Index":
+        ref, indices, tensor = access(b, e.value)
+        place = Ref(tensor.elem)
+        return b.op("Subview", ref, indices, tensor.mtype, place.mtype), place
+    cell, t = cell
+    place = Ref(t)
+    return b.op("Cast", cell, place.cell, place.mtype), place
 
 
 def assign(b, node, cell=None) -> None:

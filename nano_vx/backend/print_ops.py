@@ -39,8 +39,8 @@ def _indexed(b, e, fns: dict) -> Tensor:
         e = e.then
     if e._prod == "Local":
         return (b.cells.get(e.name) or b.values[e.name])[1]
-    if e._prod in ("Call", "Launch"):
-        return vx_type(fns[e.kernel if e._prod == "Launch" else e.callee.name].ret)
+    if e._prod == "CallFn":
+        return vx_type(fns[e.callee].ret)
     return vx_type(e.type)
 
 

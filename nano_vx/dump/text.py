@@ -303,6 +303,8 @@ expr("VariantIs", "base enum variant", "{base:POSTFIX} is {enum}::{variant}", pr
 expr("VariantField", "base enum variant index", "{base:POSTFIX}.{enum}::{variant}.{index}",
      prec=POSTFIX)
 expr("EnumValue", "enum variant args", "{enum}::{variant}", Opt("({args})"), when=_no_place)
+# Lparted's tensor given back through an out-parameter, which copy-out-tensors copies.
+line("GiveBack", "param value", "give_back {param} = {value};")
 # Until resolve-type-paths, a value with what it carries is a PathCall.
 expr("EnumValue", "enum variant", "{enum}::{variant}", when=_no_place)
 expr("PathCall", "type targs fn fargs args",

@@ -9,9 +9,9 @@ suffix or another operator shows: the operator is written as in the source then
 
 from __future__ import annotations
 
-from .forms import Implied, Lines, Opt, expr, line
+from .forms import Flag, Implied, Lines, Opt, expr, line
 from .vx_pieces import Number, literal_prec
-from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, UNARY
+from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, POSTFIX, UNARY
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 
@@ -70,3 +70,10 @@ line("Goto", "target", "goto {target};")
 line("Branch", "cond then orelse", "branch {cond}, {then}, {orelse};")
 line("Stop", "code message", "stop {code}, {message};")
 line("Drop", "name", "drop {name};")
+# Lcalls' calls: `sqrt!(x)` of the runtime, `call f(x)` of the program, `call nesting f(x)`
+# of a function that calls others, `call k on(T)(x)` a launch.
+expr("Builtin", "name args", "{name}!({args})", prec=POSTFIX)
+expr("CallFn", "callee args launch nests",
+     "call ", Flag("nests", "nesting "), "{callee}", Opt(" on({launch})"), "({args})",
+     prec=POSTFIX)
+expr("NoAliasParam", "name type", "noalias {name}: {type}")

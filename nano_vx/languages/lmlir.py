@@ -14,7 +14,7 @@ import re
 
 from ..nanopass import Language, Nonterminal, Terminal, prod
 from .linstances import is_iname
-from .ldrops import Ldrops
+from .lcalls import Lcalls
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
@@ -153,7 +153,7 @@ NONTERMINALS = [
     )),
 ]
 
-# Every production of Ldrops gives way: this IL is written afresh, with Ldrops as the one
+# Every production of Lcalls gives way: this IL is written afresh, with Lcalls as the one
 # before it so that --diff-language shows the whole change. Its root is a Module, not a
 # Program: a node class is shared by every IL with the same production, and an MLIR module
 # must be told apart from a Vx program by its class.
@@ -164,5 +164,5 @@ Lmlir = Language(
     TERMINALS,
     NONTERMINALS,
     entry="Module",
-    parent=Ldrops,
+    parent=Lcalls,
 )

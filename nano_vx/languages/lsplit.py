@@ -1,11 +1,12 @@
-"""Lsplit: removes `VariantIs` and `VariantField`: every aggregate is split into scalars."""
+"""Lsplit: removes `GiveBack`: a tensor given back through an out-parameter is copied."""
 
 from __future__ import annotations
 
-from .lmatched import Lmatched
+from .lparted import Lparted
 
-Lsplit = Lmatched.extend(
+Lsplit = Lparted.extend(
     "Lsplit",
-    "Lmatched without the reads of an enum: its tag and payload are locals of their own",
-    remove={"Expr": ["VariantIs", "VariantField"]},
+    "Lparted with each tensor given back through an out-parameter copied into the caller's, "
+    "element by element: every aggregate is split into scalars",
+    remove={"Stmt": ["GiveBack"]},
 )

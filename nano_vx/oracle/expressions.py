@@ -13,6 +13,7 @@ import operator
 
 from ..dump.text import to_text
 from ..languages.lblocks import Lblocks
+from ..languages.lcalls import Lcalls
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
 from ..values.literals import literal, scalar_hint
@@ -39,7 +40,8 @@ _TYPED_BY_CONTEXT = frozenset("+ - * / % & | ^ << >>".split())
 _BITS = frozenset("& | ^ << >>".split())
 # Lmlir is not among them: its modules run in ssa.py.
 INTERPRETED = lineage(Lblocks)
-EXPRESSIONS = Handlers("the interpreter's expressions", INTERPRETED, "Expr")
+# Lcalls' calls run here too, as the calls they say what they call of.
+EXPRESSIONS = Handlers("the interpreter's expressions", (*INTERPRETED, Lcalls), "Expr")
 _PATTERNS = Handlers("the interpreter's patterns", INTERPRETED, "Pattern")
 _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
@@ -726,6 +728,21 @@ class ExprMixin:
             where = topo(f)
             return _pinned(body(f), where, holds)
         return spawn
+
+    @EXPRESSIONS.on("Builtin")
+    def x_Builtin(self, node, sc, hint):
+        """A function of the runtime, called as a call of its name is."""
+        callee = Lcalls["Global"](node.name, span=node.span)
+        return self.x_Call(Lblocks["Call"](callee, node.args, span=node.span), sc, hint)
+
+    @EXPRESSIONS.on("CallFn")
+    def x_CallFn(self, node, sc, hint):
+        """A call of the program's function, or its launch: as the Call or Launch it was."""
+        if node.launch is not None:
+            launch = Lblocks["Launch"](node.callee, node.launch, node.args, span=node.span)
+            return self.x_Launch(launch, sc, hint)
+        callee = Lcalls["Global"](node.callee, span=node.span)
+        return self.x_Call(Lblocks["Call"](callee, node.args, span=node.span), sc, hint)
 
     @EXPRESSIONS.on("Launch")
     def x_Launch(self, node, sc, hint):

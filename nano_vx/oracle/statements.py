@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 
 from ..languages.ldrops import Ldrops
+from ..languages.lparted import Lparted
 from ..languages.lsrc import assertion_message, malloc_constructor
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
@@ -365,6 +366,13 @@ class StmtMixin(ExprMixin):
         """The end of a buffer native code gives back: the interpreter's tensors are
         Python's to collect."""
         return lambda f: None
+
+    @STATEMENTS.on("GiveBack")
+    def s_GiveBack(self, node, sc):
+        """`*param = value`: the tensor handed to the caller through its out-parameter."""
+        param = Lparted["Local"](node.param, span=node.span)
+        return self._assign_through(Lparted["Deref"](param, span=node.span), "=",
+                                    self.expr(node.value, sc), sc, node.span)
 
     @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node, sc):

@@ -1,21 +1,19 @@
-"""scalarize-aggregates: Lmatched -> Lsplit."""
+"""scalarize-aggregates: Lmatched -> Lparted."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
-from ..languages.lsplit import Lsplit as L
+from ..languages.lparted import Lparted as L
 from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
-from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, copy_into,
-                                  declared_locals, fresh_locals, is_tensor, start_value,
-                                  tensor_leaf)
+from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
+                                  fresh_locals, is_tensor, out_parameters, tensor_leaf)
 from ..scalars.enum_reads import as_matches
-from ..scalars.sole_buffers import MADE, keeping_functions, sole_buffers
 
 
 @dataclass
@@ -25,9 +23,7 @@ class State:
     types: dict = field(default_factory=dict)  # aggregate local -> its shape
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
-    copied: dict = field(default_factory=dict)  # its tensor out-parameters -> their types
-    sole: frozenset = frozenset()  # its tensor locals no one else holds (sole_buffers)
-    keeping: frozenset = frozenset()  # the functions whose result holds a tensor
+    copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
     names: Names | None = None
 
 
@@ -39,8 +35,8 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 (the index of its variant) and the fields of every variant, those of the others zero; a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
-first tensor, its result; another tensor is copied into the caller's, element by element,
-when the function made it and nothing else holds it. Its call passes the caller's locals.
+first tensor, its result; another it gives back whole (`GiveBack`), which copy-out-tensors
+copies. Its call passes the caller's locals.
 The literal a `print` is given keeps its form, made of scalars. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
@@ -51,7 +47,6 @@ the others).
 def _program(run, program):
     st = run.state
     st.shapes, st.sigs = program_types(program)
-    st.keeping = keeping_functions(program, st.sigs)
     return run.rebuild(program)
 
 
@@ -60,7 +55,7 @@ def _fn(run, fn):
     st, sig = run.state, run.state.sigs[fn.name]
     if not holds_aggregates(fn, st.sigs):
         return fn
-    st.env, st.out, st.names, st.copied = {}, None, Names(fn), {}
+    st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -78,26 +73,10 @@ def _fn(run, fn):
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        out, names = fresh_locals(st.names, "ret", sig.out, fn.span)
-        # The first tensor it holds, if any, is its result: a tensor is not assigned through
-        # a reference. The others are out-parameters; another tensor is copied into the
-        # caller's.
-        k, places, held = tensor_leaf(sig.out), [], []
-        for j, (x, t) in enumerate(zip(out.leaves(), sig.out.leaves())):
-            if j == k:
-                places.append(x)
-                held.append(L["Let"](x.name, True, t, start_value(t, fn.span), span=fn.span))
-                continue
-            if is_tensor(t):
-                if not concrete(t):
-                    raise Refused(fn, "a function returning an aggregate that holds a second "
-                                      "tensor of extents not known")
-                st.copied[x.name] = t
-                st.sole = sole_buffers(fn, st.keeping)
-            places.append(L["Deref"](x, span=fn.span))
-            params.append(L["Param"](x.name, L["BorrowType"](t, True, span=fn.span),
-                                     span=fn.span))
-        st.out = out.rebuilt(iter(places))
+        st.out, held, outs = out_parameters(st.names, sig.out, fn.span)
+        params += outs
+        st.copied = {p.name for p in outs if is_tensor(p.type.inner)}
+        k, places = tensor_leaf(sig.out), st.out.leaves()
         body = _block(run, fn.body.replace(value=None))
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),
@@ -217,32 +196,21 @@ def _store(run, e, dest: Tree) -> list:
     parts = _parts(run, e)
     if len(parts.leaves()) != len(dest.leaves()):
         raise Refused(e, "a generic struct holding an aggregate")
-    lets, sources = [], []
+    lets, puts = [], []
     for d, x in zip(dest.leaves(), parts.leaves()):
-        if _copied(run, d) and x._prod == "Local" and x.name in run.state.sole:
-            sources.append(x)  # read in place: its buffer is no one else's, so it dies here
-            continue
-        if _copied(run, d) and x._prod not in MADE:
-            raise Refused(x, "a tensor returned beside another that more than the aggregate "
-                             "may hold (its copy would not be the same tensor)")
-        # Every field is computed before any is written: `p = Point { x: p.y, y: p.x }`.
-        lets.append(L["Let"](run.state.names.fresh("agg"), False,
-                             L["OpaqueType"](span=e.span), x, span=e.span))
-        sources.append(L["Local"](lets[-1].name, span=e.span))
-    return [*lets, *(x for d, v in zip(dest.leaves(), sources) for x in _put(run, d, v))]
-
-
-def _put(run, place, value) -> list:
-    """Statements writing `value` (a read of a local) to `place`: an assignment, or a copy
-    into the caller's tensor."""
-    if _copied(run, place):
-        return copy_into(run.state.names, place.value, value,
-                         run.state.copied[place.value.name], value.span)
-    return [L["Assign"](place, "=", value, span=value.span)]
+        v = x  # a local given back as it is: copy-out-tensors copies it if no one else holds it
+        if not (_copied(run, d) and x._prod == "Local"):
+            # Every field is computed before any is written: `p = Point { x: p.y, y: p.x }`.
+            lets.append(L["Let"](run.state.names.fresh("agg"), False,
+                                 L["OpaqueType"](span=e.span), x, span=e.span))
+            v = L["Local"](lets[-1].name, span=e.span)
+        puts.append(L["GiveBack"](d.value.name, v, span=x.span) if _copied(run, d)
+                    else L["Assign"](d, "=", v, span=v.span))
+    return [*lets, *puts]
 
 
 def _copied(run, place) -> bool:
-    """Whether `place` is a tensor out-parameter, which a copy writes."""
+    """Whether `place` is a tensor out-parameter, which the tensor is given back through."""
     return place._prod == "Deref" and place.value.name in run.state.copied
 
 

@@ -1,27 +1,26 @@
-"""select-instructions: Ldrops -> Lmlir."""
+"""select-instructions: Lcalls -> Lmlir."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..backend.buffers import distinct_parameters
-from ..backend.call_ops import call, launch, leaf_functions
-from ..backend.machine_types import Ref, mtype, vx_type
+from ..backend.call_ops import builtin, call
+from ..backend.machine_types import mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
-from ..backend.places import assign, bind_parameters, read_local, read_referent
+from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import access, element, tensor_lit, tensor_new, transfer
+from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
 from ..languages.lmlir import Lmlir
-from ..languages.ldrops import Ldrops
+from ..languages.lcalls import Lcalls
 from ..nanopass import Analysis, Pass
 from ..scalars.block_scopes import successors
 from ..values.numbers import FLOAT_TYPES
 
 M = Lmlir
 
-select_instructions = Pass("select-instructions", Ldrops, Lmlir, """
+select_instructions = Pass("select-instructions", Lcalls, Lmlir, """
 Choose the MLIR operations of every statement, expression and jump: the program in SSA form.
 
 A Vx scalar becomes its machine type (bool i1, u32 i32, ...; the operation says signed or
@@ -35,46 +34,36 @@ interpreter checks as it runs inside an expression is made explicit, each check 
 a block that calls the runtime's vx_stop with a stop site and never returns: a zero divisor
 and the minimum divided by -1 (E9001), an index outside its extent (E9003, after every index
 of the access is computed), a call nested too deep (E9006), no room for a tensor; a `Stop`
-exit is such a block. A `Drop` is a memref.dealloc. A tensor parameter that no other
-argument of any call shares (backend/buffers.py) is a NoAlias argument, which LLVM reads as
-noalias. `&&` and `||` branch when their right side could stop or has effects, else they are
-arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's; a launch is
-a func.call with the topology as an attribute and `print` calls vx_print with a print site
-saying how to read the value (backend/call_ops.py); `assume` is llvm.intr.assume. A `const`
-is computed where it is used. The blocks come in the order code went into them, those that
-stop last.
-""", run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering(tree)).module)
+exit is such a block. A `Drop` is a memref.dealloc, a NoAliasParam a NoAlias argument.
+`&&` and `||` branch when their right side could stop or has effects, else they are
+arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's, calls
+backend/call_ops.py's (`print` calls vx_print with a print site saying how to read the
+value); `assume` is llvm.intr.assume. A `const` is computed where it is used. The blocks
+come in the order code went into them, those that stop last.
+""", run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering()).module)
 
 
 @dataclass
 class _Lowering:
-    tree: object
     fns: dict = field(default_factory=dict)  # name -> Fn
-    leaves: frozenset = frozenset()  # the functions that call none
     consts: dict = field(default_factory=dict)  # name -> ConstItem
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
-    labels: dict = field(default_factory=dict)  # its Ldrops labels -> the builder's
-    distinct: dict = field(default_factory=dict)  # function -> its noalias parameters
+    labels: dict = field(default_factory=dict)  # its Lcalls labels -> the builder's
     module: object = None  # the Lmlir Module, once made
 
-    def __post_init__(self):
-        self.fns = {i.name: i for i in self.tree.items if i._prod == "Fn"}
-        self.consts = {i.name: i for i in self.tree.items if i._prod == "ConstItem"}
-        self.leaves = leaf_functions(self.fns)
 
-
-# The handlers, one per production of Ldrops' statements, exits and expressions (checked at
-# import against Ldrops); an expression's gives (ssa, Vx type), "void" for no value.
-lowering = Analysis("select-instructions", Ldrops, "The MLIR operations of one node.")
+# The handlers, one per production of Lcalls' statements, exits and expressions (checked at
+# import against Lcalls); an expression's gives (ssa, Vx type), "void" for no value.
+lowering = Analysis("select-instructions", Lcalls, "The MLIR operations of one node.")
 
 
 @lowering.on("Program")
 def _program(run, node):
-    module = ModuleBuilder(node.span)
-    run.state.distinct = distinct_parameters(node)
-    run.state.module = module.module([_function(run, fn, module)
-                                      for fn in run.state.fns.values()])
+    s, module = run.state, ModuleBuilder(node.span)
+    s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
+    s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
+    s.module = module.module([_function(run, fn, module) for fn in s.fns.values()])
 
 
 def _function(run, fn, module):
@@ -83,7 +72,7 @@ def _function(run, fn, module):
     s.ret = vx_type(fn.ret)
     entry = b.new_block()
     b.enter(entry)
-    args = bind_parameters(b, fn.params, s.distinct.get(fn.name, ()))
+    args = bind_parameters(b, fn.params)
     targets = {label for blk in fn.blocks for label in successors(blk)}
     mine = b.open_blocks(entry, [blk.label for blk in fn.blocks], targets)
     s.labels = {label: block.label for label, block in mine.items()}
@@ -254,18 +243,9 @@ def _select_value(run, e):
 
 @lowering.on("Borrow")
 def _borrow(run, e):
-    """`&x`: x's cell (a borrowed local lives in one) cast to a place; `&t[i]`: the view of
-    the element, its indices checked as a read's; `&*p`: p."""
-    b = run.state.b
-    if e.value._prod == "Deref":
-        return b.lower(e.value.value)
-    if e.value._prod == "Index":
-        ref, indices, tensor = access(b, e.value)
-        place = Ref(tensor.elem)
-        return b.op("Subview", ref, indices, tensor.mtype, place.mtype), place
-    cell, t = _cell(run, e, e.value.name)
-    place = Ref(t)
-    return b.op("Cast", cell, place.cell, place.mtype), place
+    """A place (backend/places.py): a local's cell, a tensor's element, what `*p` names."""
+    value = e.value
+    return borrow(run.state.b, e, _cell(run, e, value.name) if value._prod == "Local" else None)
 
 
 @lowering.on("Deref")
@@ -286,14 +266,14 @@ def _cast(run, e):
     return cast(run.state.b, value, e.source, target), target
 
 
-@lowering.on("Call")
+@lowering.on("Builtin")
+def _builtin(run, e):
+    return builtin(run.state.b, e, run.state.fns)
+
+
+@lowering.on("CallFn")
 def _call(run, e):
-    return call(run.state.b, e, run.state.fns, run.state.leaves)
-
-
-@lowering.on("Launch")
-def _launch(run, e):
-    return launch(run.state.b, e, run.state.fns, run.state.leaves)
+    return call(run.state.b, e, run.state.fns)
 
 
 @lowering.on("Index")

@@ -159,6 +159,23 @@ def declared_locals(names: Names, base: str, shape: Tree, at):
     return rep, lets
 
 
+def out_parameters(names: Names, shape: Tree, span):
+    """What a function returning an aggregate of `shape` writes it to: the tree of its places
+    (`*ret_x` for an out-parameter, the local `ret_t` for its result), the `let` of its
+    result and the out-parameters, `&mut` each. The first tensor it holds, if any, is its
+    result: a tensor is not assigned through a reference."""
+    out, _ = fresh_locals(names, "ret", shape, span)
+    k, places, held, params = tensor_leaf(shape), [], [], []
+    for j, (x, t) in enumerate(zip(out.leaves(), shape.leaves())):
+        if j == k:
+            places.append(x)
+            held.append(L["Let"](x.name, True, t, start_value(t, span), span=span))
+            continue
+        places.append(L["Deref"](x, span=span))
+        params.append(L["Param"](x.name, L["BorrowType"](t, True, span=span), span=span))
+    return out.rebuilt(iter(places)), held, params
+
+
 def start_value(ty, span):
     """What a local of type `ty` starts from before it is written: its zero, or a new tensor
     of a tensor type of integer extents; None for any other type."""
@@ -169,8 +186,8 @@ def start_value(ty, span):
 
 def tensor_leaf(shape: Tree | None) -> int | None:
     """The index of the first tensor among the leaves of an aggregate a function returns, its
-    result (a tensor is not assigned through a reference: any other is copied into the
-    caller's, copy_into); None when there is none."""
+    result (a tensor is not assigned through a reference: any other is given back, and
+    copy-out-tensors copies it into the caller's, copy_into); None when there is none."""
     return next((k for k, t in enumerate(shape.leaves() if shape is not None else ())
                  if is_tensor(t)), None)
 

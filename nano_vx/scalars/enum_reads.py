@@ -1,10 +1,10 @@
 """The reads of an enum lower-matches writes, `VariantIs` and `VariantField`, written back as
 the `match` each one is: what scalarize-aggregates gives back for a function it refuses, so
-that its output is still Lsplit and the interpreter runs that function as it ran before."""
+that its output is still Lparted and the interpreter runs that function as it ran before."""
 
 from __future__ import annotations
 
-from ..languages.lsplit import Lsplit as L
+from ..languages.lparted import Lparted as L
 from ..nanopass import children, descendants
 from .aggregates import Names, Shapes
 

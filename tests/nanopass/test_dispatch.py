@@ -106,11 +106,11 @@ def test_lineage_is_the_chain_of_extensions():
 
 def test_the_reference_interpreter_dispatches_through_its_tables():
     from nano_vx.languages import Lsrc
-    from nano_vx.languages.lblocks import Lblocks
+    from nano_vx.languages.lcalls import Lcalls
     from nano_vx.oracle.interpreter import Interpreter
 
     assert Interpreter.expressions.languages[0] is Lsrc
-    assert Interpreter.expressions.languages[-1] is Lblocks
+    assert Interpreter.expressions.languages[-1] is Lcalls  # Lblocks' lineage, and Lcalls' calls
     assert {"Int", "Float", "Var", "Local", "Global", "Match", "ReturnValue"} \
         <= set(Interpreter.expressions)
     assert {"Let", "While", "Requires"} <= set(Interpreter.statements)

@@ -7,7 +7,7 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.languages.ldrops import Ldrops
+from nano_vx.languages.lcalls import Lcalls
 from nano_vx.nanopass import PassError
 from nano_vx.passes.select_instructions import lowering, select_instructions
 from front import assert_prints_the_same, run_front
@@ -102,11 +102,11 @@ def test_a_bool_is_stored_as_a_byte_and_read_back_as_a_bool():
     assert "memref.alloca() : memref<i8>" in text and "arith.trunci" in text
 
 
-# Hand-written Ldrops: a jump back to a function's first block, which explicate-control never
+# Hand-written Lcalls: a jump back to a function's first block, which explicate-control never
 # makes (its first block is only entered). MLIR's entry block has no predecessors, so the
 # first block is entered from an entry of its own, and the module parses and verifies.
 JUMP_TO_THE_FIRST_BLOCK = """
-    // IL: Ldrops
+    // IL: Lcalls
     fn spin(n: i32) -> i32 {
     bb0:
         branch n > 0i32, bb1, bb0;
@@ -126,28 +126,28 @@ def test_handwritten_a_jump_to_the_first_block(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-def test_every_statement_exit_and_expression_of_ldrops_has_its_handler():
+def test_every_statement_exit_and_expression_of_lcalls_has_its_handler():
     for nonterminal in ("Stmt", "Exit", "Expr"):
-        for p in Ldrops.nonterminals[nonterminal].productions:
+        for p in Lcalls.nonterminals[nonterminal].productions:
             assert p.name in lowering.handlers, p.name
 
 
-def test_a_handler_for_a_production_ldrops_has_not_is_refused_when_it_is_declared():
+def test_a_handler_for_a_production_lcalls_has_not_is_refused_when_it_is_declared():
     # What a misspelt name, or a production an earlier pass removed, meets at import.
-    with pytest.raises(PassError, match="Ldrops has no production Assert"):
+    with pytest.raises(PassError, match="Lcalls has no production Assert"):
         lowering.on("Assert")(lambda run, node: None)
     assert "Assert" not in lowering.handlers
 
 
-# Hand-written Ldrops, as a dump edited by hand may be: a local assigned after its `let`
+# Hand-written Lcalls, as a dump edited by hand may be: a local assigned after its `let`
 # that its function's `cells` leave out. choose-memory-cells never makes one.
 AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL = """
-    // IL: Ldrops
+    // IL: Lcalls
     fn main() -> void {
     bb0:
         let mut x: i32 = 1i32;
         x = 2i32;
-        @print(x);
+        print!(x);
         return;
     }
 """
