@@ -47,6 +47,7 @@ def to_llvm_ir(program) -> str:
     from mlir.passmanager import PassManager
 
     with _module(program) as module:
+        own_symbols(module)
         lower_transfers(module)
         bf16_through_f32(module)
         with _mlir_errors("computing bf16 in f32"):
@@ -96,6 +97,22 @@ def mark_noalias(module, marks: dict) -> None:
             noalias = ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()})
             op.attributes["arg_attrs"] = ir.ArrayAttr.get(
                 [noalias if k in aligned else ir.DictAttr.get({}) for k in range(count)])
+
+
+def own_symbols(module) -> None:
+    """Every function of the program but `main` gets a symbol no library has: `vx.NAME` (a
+    Vx name holds no dot). LLVM takes a function named as a C library's for that function
+    (it folded a program's own `exp(1.0)` to e, and a program's `free` would take the
+    runtime's calls), so the program's names must not reach it."""
+    from mlir import ir
+
+    for op in module.body.operations:
+        if op.operation.name != "func.func" or not op.regions[0].blocks:
+            continue  # a declaration: the runtime's own function
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        if name != "main":
+            ir.SymbolTable.replace_all_symbol_uses(name, f"vx.{name}", module.operation)
+            ir.SymbolTable.set_symbol_name(op, f"vx.{name}")
 
 
 def lower_transfers(module) -> None:

@@ -5,10 +5,13 @@ MLIR refuses is a BackendBug naming MLIR's diagnostic."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from lmlir_samples import Builder, L, every_op, main_program
 
 from nano_vx.backend.errors import BackendBug
+from nano_vx.cli import main as cli_main
 from nano_vx.backend.mlir import (BF16_IN_F32, PIPELINE, bf16_in_integers, bf16_through_f32,
                                   emit_mlir, lower_transfers, to_llvm_ir)
 
@@ -125,8 +128,8 @@ def test_the_llvm_ir_of_every_op():
     for line in (
         "declare void @vx_print(i32, i64)",
         "declare ptr @_mlir_memref_to_llvm_alloc(i64)",
-        "define i32 @twice(i32 %0) {",
-        'define void @"main$kernel0"(ptr %0, ptr %1, i64 %2, i64 %3, i64 %4) {',
+        "define i32 @vx.twice(i32 %0) {",
+        'define void @"vx.main$kernel0"(ptr %0, ptr %1, i64 %2, i64 %3, i64 %4) {',
         "define i32 @main() {",
         "call i32 @llvm.fptosi.sat.i32.f32(float 3.000000e+09)",
         "call void @llvm.memcpy.p0.p0.i64(",
@@ -158,3 +161,33 @@ def test_an_op_on_the_wrong_type_is_a_backend_bug():
                                          r".*'arith.addi' op "
                                          r"operand #0 must be signless-integer-like"):
         to_llvm_ir(main_program(b))
+
+
+LIBRARY_NAMES = """fn exp(x: f64) -> f64 { x + 1.0 }
+fn sqrt(x: f64) -> f64 { x * 2.0 }
+fn free(x: i32) -> i32 { x + 5 }
+fn main() {
+  let t = Tensor<f32, [4]>::fill(1.5);
+  print(exp(1.0));
+  print(sqrt(4.0));
+  print(free(1));
+  print(t[2]);
+}
+"""
+
+
+def test_a_function_named_as_a_c_library_function_is_the_programs_own(tmp_path):
+    """LLVM took a program's `exp` for libm's (and folded exp(1.0) to e); the program's
+    functions reach it as `vx.NAME`, and `main` stays `main`."""
+    path = tmp_path / "library_names.vx"
+    path.write_text(LIBRARY_NAMES)
+
+    def run(*args):
+        out, err = io.StringIO(), io.StringIO()
+        return cli_main([str(path), *args], stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+    assert run() == run("--action", "interpret") == (0, "2\n8\n6\n1.5\n", "")
+    llvm = run("--action", "emit-llvm")[1]
+    assert {"@vx.exp(", "@vx.sqrt(", "@vx.free(", "@main("} <= {
+        line.split()[2][:line.split()[2].index("(") + 1]
+        for line in llvm.splitlines() if line.startswith("define")}

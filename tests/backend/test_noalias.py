@@ -49,7 +49,7 @@ def test_buffers_of_distinct_locals_are_marked_and_reach_llvm(tmp_path):
     marked = _marked(_emit(tmp_path, body))
     assert marked["axpy"] == [True, True] and marked["read2"] == [True, True]
     llvm = _emit(tmp_path, body, action="emit-llvm")
-    define = next(line for line in llvm.splitlines() if line.startswith("define void @axpy"))
+    define = next(line for line in llvm.splitlines() if line.startswith("define void @vx.axpy"))
     assert define.count("ptr noalias") == 2
 
 
