@@ -76,6 +76,7 @@ from .passes.lower_matches import lower_matches
 from .passes.lower_pins import lower_pins
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -167,6 +168,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     name_temporaries,
+    name_hardware_states,
     lower_pins,
     tag_places,
     lower_matches,

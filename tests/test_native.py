@@ -36,9 +36,9 @@ NOT_LOWERED = {
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/desugar_tensor_constructors/forms.vx",
     "tests/passes/cases/type_scalars/e5010_escaping_closure.vx",
-    # A hardware state copied, or given to a function.
-    "tests/passes/cases/lower_pins/e5010_copied.vx",
-    "tests/passes/cases/lower_pins/e5010_passed.vx",
+    # A hardware state chosen by an `if`, or given to a function that returns it.
+    "tests/passes/cases/lower_pins/e5010_chosen.vx",
+    "tests/passes/cases/lower_pins/e5010_returned_parameter.vx",
     # A topology chosen by an `if`.
     "tests/passes/cases/tag_places/e5010_chosen.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
