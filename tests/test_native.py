@@ -39,8 +39,8 @@ NOT_LOWERED = {
     # A hardware state chosen by an `if`, or given to a function that returns it.
     "tests/passes/cases/lower_pins/e5010_chosen.vx",
     "tests/passes/cases/lower_pins/e5010_returned_parameter.vx",
-    # A topology chosen by an `if`.
-    "tests/passes/cases/tag_places/e5010_chosen.vx",
+    # A topology held in a tuple.
+    "tests/passes/cases/tag_places/e5010_in_a_tuple.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
