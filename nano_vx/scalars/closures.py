@@ -51,12 +51,18 @@ def visible_at_calls(fn) -> dict:
     """id() of each call whose callee is a local -> the locals in scope there: bound before
     it by a `let` of a block around it, a loop around it, or a parameter of the function or
     of a closure around it."""
+    return _visible_at(fn, lambda n: n._prod == "Call" and n.callee._prod == "Local")
+
+
+def _visible_at(fn, wanted) -> dict:
+    """id() of each node `wanted` picks -> the locals in scope there (a `let`'s own name is
+    not: it is bound after its value)."""
     seen: dict = {}
     stack = [(fn, frozenset())]
     while stack:
         node, scope = stack.pop()
         prod = node._prod
-        if prod == "Call" and node.callee._prod == "Local":
+        if wanted(node):
             seen[id(node)] = scope
         if prod in ("Fn", "Closure"):
             stack.append((node.body, scope | {p.name for p in node.params}))
@@ -72,3 +78,53 @@ def visible_at_calls(fn) -> dict:
         else:
             stack += [(child, scope) for child in child_nodes(node)]
     return seen
+
+
+def confined_closures(fn) -> set:
+    """id() of each closure whose value stays where every variable it reads is in scope: it
+    goes only into `let`s bound where they all are (as the `let`'s value, an arm of an `if`
+    that is one, or assigned to the variable), and from those only to calls of it."""
+    parents: dict = {}
+    for n in descendants(fn):
+        for c in child_nodes(n):
+            # A node shared by two places has no one parent: what flows through it is refused.
+            parents[id(c)] = n if id(c) not in parents else None
+    lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
+    targets = {id(n.target) for n in descendants(fn) if n._prod == "Assign"}
+    reads: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Local" and id(n) not in targets:
+            reads.setdefault(n.name, []).append(n)
+    scopes = _visible_at(fn, lambda n: n._prod == "Let")
+    closures = [n for n in descendants(fn) if n._prod == "Closure"]
+    return {id(c) for c in closures
+            if _stays(c, set(captures(c)), parents, lets, reads, scopes)}
+
+
+def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
+    todo, sunk = [closure], set()
+    while todo:
+        e = todo.pop()
+        p = parents.get(id(e))
+        if p is None:
+            return False
+        if p._prod == "Call" and p.callee is e:
+            continue
+        if p._prod == "Block" and p.value is e:
+            arms = parents.get(id(p))
+            if arms is None or arms._prod != "IfExpr" or p not in (arms.then, arms.orelse):
+                return False
+            todo.append(arms)
+            continue
+        if p._prod == "Let" and p.value is e:
+            sink = p
+        elif p._prod == "Assign" and p.value is e and p.target._prod == "Local":
+            sink = lets.get(p.target.name)
+        else:
+            return False
+        if sink is None or not read <= scopes.get(id(sink), frozenset()):
+            return False
+        if sink.name not in sunk:
+            sunk.add(sink.name)
+            todo += reads.get(sink.name, [])
+    return True

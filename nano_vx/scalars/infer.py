@@ -8,7 +8,7 @@ from ..languages.lpinned import Lpinned
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import bound_in, by_reference, captures, direct_closures
+from .closures import bound_in, by_reference, captures, confined_closures, direct_closures
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
@@ -74,6 +74,7 @@ class Infer:
         self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
+        self.confined: set = set()  # id() of each closure whose value stays where it reads
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
 
@@ -86,6 +87,7 @@ class Infer:
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct = {id(c) for c in direct_closures(item).values()}
+            self.confined = confined_closures(item)
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -437,8 +439,9 @@ class Infer:
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
         # A value is called where what it reads must still be in scope: a variable of the
-        # closure around it is not once that closure returns, nor one of a block once it ends.
-        for name in captures(e) if id(e) not in self.direct else ():
+        # closure around it is not once that closure returns, nor one of a block once it ends,
+        # unless the value never leaves where they are (confined).
+        for name in captures(e) if id(e) not in self.direct | self.confined else ():
             if name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")

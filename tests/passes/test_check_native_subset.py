@@ -13,7 +13,9 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
-                                     "of the closure around it"}
+                                     "of the closure around it",
+           "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
+                                                "a variable of a block inside its function"}
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
