@@ -51,6 +51,7 @@ from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.desugar_value_matches import desugar_value_matches
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
+from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_void_results import drop_void_results
@@ -182,6 +183,7 @@ BACK_END = [
     erase_tensor_references,
     type_scalars,
     lift_closures,
+    dispatch_closures,
     explicate_control,
     explicate_assertions,
     choose_memory_cells,

@@ -3,7 +3,9 @@ called where their `let` names them, what each reads of the variables around it.
 
 from __future__ import annotations
 
+from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
+from ..values.numbers import INT_TYPES
 
 
 def direct_closures(fn) -> dict:
@@ -128,3 +130,45 @@ def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
             sunk.add(sink.name)
             todo += reads.get(sink.name, [])
     return True
+
+
+def binder_types(fn) -> dict:
+    """Every local of a function (unique names from resolve-names on) -> its type."""
+    types, stack = {}, [fn]
+    while stack:
+        node = stack.pop()
+        if node._prod in ("Param", "Let"):
+            types[node.name] = node.type
+        elif node._prod == "For":
+            types[node.var] = L["Scalar"](node.type, span=node.span)
+        stack.extend(child_nodes(node))
+    return types
+
+
+def signature(params, ret) -> tuple:
+    """The types a call through a closure value passes and gets back, as compared between
+    signatures."""
+    return tuple(_key(p) for p in params), _key(ret)
+
+
+def _key(ty):
+    """A type as compared between signatures: a tensor by its elements and extents, wherever
+    it is placed, every closure value alike (a number)."""
+    if ty._prod == "ClosureType":
+        return "fn"
+    if ty._prod == "TensorType":
+        return ("tensor", _key(ty.elem), tuple(getattr(d, "value", None) for d in ty.dims))
+    if ty._prod == "BorrowType":
+        return ("&", _key(ty.inner))
+    return getattr(ty, "name", ty._prod)
+
+
+def zero(ty, span):
+    """The zero of a scalar type (what is passed for a variable no closure called there reads),
+    or None for another type."""
+    if ty._prod == "Scalar" and ty.name == "bool":
+        return L["Bool"](False, span=span)
+    if ty._prod == "Scalar" and ty.name not in ("void", "str"):
+        return L["Int" if ty.name in INT_TYPES else "Float"](
+            0 if ty.name in INT_TYPES else 0.0, ty.name, span=span)
+    return None
