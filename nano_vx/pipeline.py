@@ -77,6 +77,7 @@ from .passes.lower_matches import lower_matches
 from .passes.lower_pins import lower_pins
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
@@ -169,6 +170,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     name_temporaries,
+    name_borrowed_temporaries,
     name_hardware_states,
     lower_pins,
     tag_places,

@@ -74,9 +74,12 @@ def _program(run, program):
     return run.rebuild(program)
 
 
-def _static(topo) -> None:
-    """The arm pins the value on the topology again: its index must read the same there."""
-    if any(b is not None and b._prod != "Int" for b in (topo.index, topo.end)):
+def _static(topo, changing=None) -> None:
+    """The arm pins the value on the topology again: its index must read the same there (a
+    number, or with the `changing` locals known, a local not among them)."""
+    if any(b is not None and not (b._prod == "Int" or changing is not None
+                                  and b._prod == "Local" and b.name not in changing)
+           for b in (topo.index, topo.end)):
         raise Refused(topo, "a topology whose index is computed in place or may change")
 
 
@@ -167,10 +170,7 @@ def _bind(run, name, ty, value) -> tuple:
         else _returned_topo(run, value)
     if topo is None or topo._prod != "TopoRef":
         raise Refused(value, "`try_pin` of anything but a topology written out")
-    if any(b is not None and not (b._prod == "Int" or b._prod == "Local"
-                                  and b.name not in st.changing)
-           for b in (topo.index, topo.end)):
-        raise Refused(topo, "a topology whose index is computed in place or may change")
+    _static(topo, st.changing)
     stem = name.split("#")[0]
     took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
     st.states[name] = _State(took, held, False, topo)
