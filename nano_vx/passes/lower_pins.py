@@ -48,16 +48,17 @@ and a hardware state copied, given to a function or returned as the values it is
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
 topology kind are held, as the interpreter decides, so native code counts the same pins the
-same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p =
-pinned(s) on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it
-ends (its end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false;
-release_pin NPU; }`, so a state matched twice gives it back once. (name-hardware-states has put
-each state in a variable.) `let u = s;` makes `u` another name of the same state (its copies share
-the pin, as the interpreter's do); a parameter `s: HardwareState<T, Topology::NPU>` is three,
-`s: T, s_took: bool, s_held: &mut bool`, given the caller's `held` by reference; a function
-returning a state returns the tuple `(value, took, held)`, which the `let` of its call takes
-apart. A hardware state used otherwise (printed, chosen by an `if`, a parameter's returned) is
-refused, and so is a topology whose index is computed in place or is a `let mut`.
+same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p = pinned(s)
+on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it ends (its
+end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
+NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
+a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
+copies share the pin, as the interpreter's do); a parameter `s: HardwareState<T,
+Topology::NPU>` is three, `s: T, s_took: bool, s_held: &mut bool`, given the caller's `held` by
+reference; a function returning a state returns the tuple `(value, took, held)`, which the
+`let` of its call takes apart. A hardware state used otherwise (printed, chosen by an `if`, a
+parameter's returned) is refused, and so is a topology whose index is computed in place or is a
+`let mut`.
 """, state=State, requires=("model",))
 
 
