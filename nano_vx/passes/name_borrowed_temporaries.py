@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, child_nodes
-from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
@@ -18,6 +17,7 @@ SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
 PLACES = ("Local", "Deref", "Index", "FieldGet", "TupleGet")
 # Expressions whose parts do not all run, or run later: nothing is taken out of them.
 OPAQUE = ("IfExpr", "Match", "MatchValue", "Closure", "Unsafe")
+CALLS = ("Call", "Launch", "MethodCall", "Transfer")
 
 
 @dataclass
@@ -25,7 +25,7 @@ class State:
     names: Names | None = None
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
-    pure: bool = True  # what the statement ran so far calls nothing
+    pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
 
 
 name_borrowed_temporaries = Pass("name-borrowed-temporaries", L, L, """
@@ -33,12 +33,12 @@ Give each value a `&` borrows that is not a variable, an element or a field (a t
 local of its own, computed by a `let` before the statement, so that the reference names a
 variable's cell, which native code lowers.
 
-`print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary
-is named only when what its statement runs before it is names and literals, or calls nothing
-and the temporary calls nothing either, so that the statement still runs its parts in the
-order written; a `&mut` of a temporary, one after a call, or one inside an `if`, a `match`, a
-closure, the right of `&&` or `||`, or a `while`'s condition stays in place (the native-code
-gate refuses it).
+`print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
+named only when what its statement runs before it is names and literals, or calls nothing (and
+holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
+runs its parts in the order written; a `&mut` of a temporary, one after a call, or one inside
+an `if`, a `match`, a closure, the right of `&&` or `||`, or a `while`'s condition stays in
+place (the native-code gate refuses it).
 """, state=State)
 
 
@@ -80,11 +80,14 @@ def _named(run, e):
     """e with the temporaries it borrows named, in the order it runs them; what it runs is
     then what the statement has run."""
     st = run.state
-    if e._prod == "Borrow" and not e.mutable and e.value._prod not in PLACES \
-            and (st.simple or st.pure and pure(e.value)):
-        # It runs before the rest of the statement now: what that has run is as it was.
-        ran = st.simple, st.pure
+    if e._prod == "Borrow" and not e.mutable and e.value._prod not in PLACES:
+        ran, st.pure = (st.simple, st.pure), True
         value = _named(run, e.value)
+        calls = not st.pure
+        if not (ran[0] or ran[1] and not calls):
+            st.simple, st.pure = False, ran[1] and not calls
+            return e.replace(value=value)
+        # It runs before the rest of the statement now: what that has run is as it was.
         st.simple, st.pure = ran
         name = st.names.fresh("borrowed")
         st.before.append(L["Let"](name, False, L["OpaqueType"](span=e.span), value,
@@ -92,10 +95,10 @@ def _named(run, e):
         return e.replace(value=L["Local"](name, span=e.value.span))
     if e._prod == "Binary" and e.op in ("&&", "||"):
         left = _named(run, e.left)
-        _ran(st, e.right)
+        st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:
-        _ran(st, e)
+        st.simple = st.pure = False
         return e
     fields = {}
     for name in e._fields:
@@ -104,16 +107,11 @@ def _named(run, e):
             fields[name] = tuple(_named(run, c) if _is_expr(c) else c for c in child)
         elif _is_expr(child):
             fields[name] = _named(run, child)
-    if e._prod not in SIMPLE:
-        _ran(st, e)
+    st.simple = st.simple and e._prod in SIMPLE
+    st.pure = st.pure and e._prod not in CALLS
     return e.replace(**fields) if fields else e
 
 
 def _is_expr(node) -> bool:
     return hasattr(node, "_prod") and node._prod in L.productions \
         and L.productions[node._prod][0].name == "Expr"
-
-
-def _ran(st: State, e) -> None:
-    st.simple = st.simple and e._prod in SIMPLE
-    st.pure = st.pure and pure(e)
