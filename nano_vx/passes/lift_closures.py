@@ -17,6 +17,7 @@ class State:
     fn: object = None  # the function being walked
     types: dict = field(default_factory=dict)  # its locals -> their types
     direct: dict = field(default_factory=dict)  # a local only called -> its closure
+    direct_ids: set = field(default_factory=set)  # id() of each of those closures
     names: dict = field(default_factory=dict)  # id(closure) -> (its function, its number)
     needs: dict = field(default_factory=dict)  # id(closure) -> what its calls pass it
     by_ref: set = field(default_factory=set)  # the locals passed by reference
@@ -67,7 +68,7 @@ def _survey(st: State, fn) -> None:
     st.names = {}
     for c in closures:
         st.names[id(c)] = (_fresh(st, f"{fn.name}$closure", len(st.names)), len(st.names) + 1)
-    direct = {id(c) for c in st.direct.values()}
+    direct = st.direct_ids = {id(c) for c in st.direct.values()}
     st.values = {}
     for c in closures:
         if id(c) not in direct:
@@ -131,7 +132,7 @@ def _lift(run, closure) -> None:
 def _captured(st: State, closure) -> list:
     """What a closure's function takes after its parameters: what it reads, or for a value
     what every closure of its signature reads, which a call through a value passes."""
-    if any(c is closure for c in st.direct.values()):
+    if id(closure) in st.direct_ids:
         return st.needs[id(closure)]
     return st.reach[signature([p.type for p in closure.params], closure.ret)]
 

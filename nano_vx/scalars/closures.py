@@ -56,27 +56,48 @@ def visible_at_calls(fn) -> dict:
     return _visible_at(fn, lambda n: n._prod == "Call" and n.callee._prod == "Local")
 
 
+class Scope:
+    """The locals in scope at a node: for each block, closure, function or loop around it, the
+    names it binds and how many of them the node sees (a block's `let`s before the node).
+    Held so, a statement's scope shares its frames with its block's, not a copy of them."""
+
+    __slots__ = ("frames",)
+
+    def __init__(self, frames: tuple):
+        self.frames = frames  # (names bound -> their index, how many are seen)
+
+    def __contains__(self, name) -> bool:
+        for names, seen in self.frames:
+            i = names.get(name)
+            if i is not None and i < seen:
+                return True
+        return False
+
+    def within(self, names: dict, seen: int) -> "Scope":
+        return Scope(self.frames + ((names, seen),))
+
+
 def _visible_at(fn, wanted) -> dict:
-    """id() of each node `wanted` picks -> the locals in scope there (a `let`'s own name is
-    not: it is bound after its value)."""
+    """id() of each node `wanted` picks -> the Scope there (a `let`'s own name is not in it:
+    it is bound after its value)."""
     seen: dict = {}
-    stack = [(fn, frozenset())]
+    stack = [(fn, Scope(()))]
     while stack:
         node, scope = stack.pop()
         prod = node._prod
         if wanted(node):
             seen[id(node)] = scope
         if prod in ("Fn", "Closure"):
-            stack.append((node.body, scope | {p.name for p in node.params}))
+            params = {p.name: 0 for p in node.params}
+            stack.append((node.body, scope.within(params, 1)))
         elif prod == "For":
-            stack += [(node.start, scope), (node.end, scope), (node.body, scope | {node.var})]
+            stack += [(node.start, scope), (node.end, scope),
+                      (node.body, scope.within({node.var: 0}, 1))]
         elif prod == "Block":
-            for s in node.stmts:
-                stack.append((s, scope))
-                if s._prod == "Let":
-                    scope = scope | {s.name}
+            lets = {s.name: i for i, s in enumerate(node.stmts) if s._prod == "Let"}
+            stack += [(s, scope.within(lets, i)) for i, s in enumerate(node.stmts)]
             if node.value is not None:
-                stack.append((node.value, scope))
+                stack.append((node.value, scope.within(lets, len(node.stmts))))
         else:
             stack += [(child, scope) for child in child_nodes(node)]
     return seen
@@ -124,7 +145,8 @@ def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
             sink = lets.get(p.target.name)
         else:
             return False
-        if sink is None or not read <= scopes.get(id(sink), frozenset()):
+        scope = scopes.get(id(sink)) if sink is not None else None
+        if scope is None or not all(n in scope for n in read):
             return False
         if sink.name not in sunk:
             sunk.add(sink.name)
