@@ -49,3 +49,27 @@ def test_a_temporary_after_a_call_that_stays_is_refused_by_the_gate():
                                  "a reference to a temporary value")
     native = run_cli(CASES / "e5010_after_a_call.vx")
     assert native[:2] == (0, "3\n4\n14\n") and "W5001" in native[2]
+
+
+# Hand-written Lassumed: a temporary borrowed inside another borrowed one; the inner is named
+# first, as it runs first.
+NESTED = """
+    // IL: Lassumed
+    fn sum(a: &i32, b: &i32) -> i32 {
+        *a + *b
+    }
+
+    fn main() {
+        let x: i32 = 3;
+        @print(@sum(&(x + 1), &@sum(&x, &2)));
+    }
+"""
+
+
+def test_handwritten_a_temporary_inside_another(run_pass, snapshot_txt):
+    ran = run_pass("name-borrowed-temporaries", NESTED)
+    assert ran.codes == []
+    text = ran.dump
+    assert text.index("= x + 1;") < text.index("= 2;") < text.index("= @sum(&x, &borrowed#1);")
+    assert "@print(@sum(&borrowed, &borrowed#2));" in text
+    assert ran.dump == snapshot_txt

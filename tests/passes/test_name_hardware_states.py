@@ -48,3 +48,41 @@ def test_a_state_made_after_a_call_of_its_statement_stays_in_place():
                     "    report(two(), y.try_pin(Topology::NPU));\n}\n", name_hardware_states)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert [n.receiver.name for n in _made_in_place(ran)] == ["y"]
+
+
+# Hand-written Lassumed: a state made in a call's argument, and a `match` on `try_pin` that is
+# the value of main's body, which nothing reads: the state is named, the `match` a statement.
+IN_PLACE = """
+    // IL: Lassumed
+    fn report(s: HardwareState<i32, Topology::NPU>) -> i32 {
+        match s {
+            Available(p: Pinned<i32, Topology::NPU>) => {
+                p
+            }
+            Saturated(v: Verified<i32>) => {
+                v + 100
+            }
+        }
+    }
+
+    fn main() {
+        let y: i32 = 3;
+        @print(@report(y.try_pin(Topology::NPU)));
+        match y.try_pin(Topology::NPU) {
+            Available(p: Pinned<i32, Topology::NPU>) => {
+                @print(p);
+            }
+            Saturated(v: Verified<i32>) => {
+                @print(v);
+            }
+        }
+    }
+"""
+
+
+def test_handwritten_states_made_in_place_are_named(run_pass, snapshot_txt):
+    ran = run_pass("name-hardware-states", IN_PLACE)
+    assert ran.codes == []
+    assert "@print(@report(state));" in ran.dump and "match state#1 {" in ran.dump
+    assert ran.tree.items[1].body.value is None
+    assert ran.dump == snapshot_txt
