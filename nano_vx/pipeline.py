@@ -53,6 +53,7 @@ from .passes.desugar_unroll_across import desugar_unroll_across
 from .passes.desugar_value_matches import desugar_value_matches
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
+from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_void_results import drop_void_results
@@ -79,6 +80,8 @@ from .passes.lower_matches import lower_matches
 from .passes.lower_pins import lower_pins
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.name_borrowed_temporaries import name_borrowed_temporaries
+from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -171,6 +174,8 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     name_temporaries,
+    name_borrowed_temporaries,
+    name_hardware_states,
     lower_pins,
     tag_places,
     lower_matches,
@@ -185,6 +190,7 @@ BACK_END = [
     erase_tensor_references,
     type_scalars,
     lift_closures,
+    dispatch_closures,
     explicate_control,
     explicate_assertions,
     choose_memory_cells,

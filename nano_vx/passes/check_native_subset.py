@@ -10,11 +10,12 @@ check_native_subset = Analysis("check-native-subset", Lsplit, """
 Refuse what native code does not lower (E5010): the gate of the back end, after scalarize-aggregates.
 
 Native code needs a machine type for every value, so what scalar inference cannot type is
-refused here: a hardware state lower-pins left (one used other than by `match`), a topology
-or memory-space value tag-places left (one not bound once and compared or printed), what
-scalarize-aggregates left of an aggregate (but the literal of scalars `print` is given),
-differentiation, a closure value reading a variable of the closure or the block around it, a
-reference to a temporary, a reference returned that may name a local of its function, raw
+refused here: a hardware state lower-pins left (one used other than matched, bound, passed
+or returned), a topology or memory-space value tag-places left (one held other than in a
+variable, or a memory space printed), what scalarize-aggregates left of an aggregate (but the
+literal of scalars `print` is given), differentiation, a closure value reading a variable of
+the closure or the block around it that may be called where it is over, a reference to a
+temporary name-borrowed-temporaries left, a reference returned that may name a local of its function, raw
 pointers native code cannot hold as the tensor they point into (erase-raw-pointers), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
 a bitwise operator on floats, a cast to bool). The program is correct: the default action

@@ -81,6 +81,6 @@ def _zero(types, t, span, seen):
                 return L["EnumValue"](t.name, first.name, span=span)
             return L["PathCall"](t.name, (), first.name, (), tuple(
                 _zero(types, f, span, inner) for f in first.fields), span=span)
-    raise _NoValue(f"nano-vx writes no value of its type to hold the place until it is "
-                   f"assigned (only numbers, bools, tensors, and tuples, structs and enums of "
-                   f"them)")
+    raise _NoValue("nano-vx writes no value of its type to hold the place until it is "
+                   "assigned (only numbers, bools, tensors, and tuples, structs and enums of "
+                   "them)")

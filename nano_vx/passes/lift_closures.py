@@ -1,19 +1,15 @@
-"""lift-closures: Lscalars -> Llifted."""
+"""lift-closures: Lscalars -> Lfunctions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lscalars import Lscalars
-from ..languages.llifted import Llifted
+from ..languages.lfunctions import Lfunctions as L
 from ..nanopass import Pass, descendants
-from ..nanopass.verify import child_nodes
 from ..scalars import refuse
-from ..scalars.closures import bound_in, by_reference, captures, direct_closures, \
-    visible_at_calls
-from ..values.numbers import INT_TYPES
-
-L = Llifted
+from ..scalars.closures import binder_types, bound_in, by_reference, captures, \
+    direct_closures, signature, visible_at_calls, zero
 
 
 @dataclass
@@ -21,6 +17,7 @@ class State:
     fn: object = None  # the function being walked
     types: dict = field(default_factory=dict)  # its locals -> their types
     direct: dict = field(default_factory=dict)  # a local only called -> its closure
+    direct_ids: set = field(default_factory=set)  # id() of each of those closures
     names: dict = field(default_factory=dict)  # id(closure) -> (its function, its number)
     needs: dict = field(default_factory=dict)  # id(closure) -> what its calls pass it
     by_ref: set = field(default_factory=set)  # the locals passed by reference
@@ -28,12 +25,12 @@ class State:
     reach: dict = field(default_factory=dict)  # signature -> what a call through one passes
     visible: dict = field(default_factory=dict)  # id(call) -> the locals in scope there
     frames: list = field(default_factory=list)  # the captures of each closure being lifted
-    dispatchers: dict = field(default_factory=dict)  # signature -> its dispatching function
     made: list = field(default_factory=list)  # the functions lifted out of it
+    writing: set = field(default_factory=set)  # the signatures of the closure types being walked
     taken: set = field(default_factory=set)  # the names of the program's functions
 
 
-lift_closures = Pass("lift-closures", Lscalars, Llifted, """
+lift_closures = Pass("lift-closures", Lscalars, L, """
 Make each closure a function of the program, and each call of it a call of that function.
 
 The n-th closure of g, in source order, becomes the function `g$closure<n>` (or the next
@@ -42,9 +39,10 @@ that it reads (those its own calls need included), in order of first use; a call
 after its arguments, read then, so a closure sees what its variables hold when it is called,
 as the interpreter's does. A variable a closure assigns or lends is passed by reference.
 A closure bound by `let` and only called loses its `let`: each call calls its function.
-Any other closure is a value (stored, passed, returned, chosen by an `if`): it is the number
-n + 1, and a call through it calls `g$call<k>`, which calls the closure of that number among
-g's closures of its signature (defunctionalization), passed what all of them read.
+Any other closure is a value (stored, passed, returned, chosen by an `if`): the function's
+name, `@g$closure<n>`, which takes what every closure of g of its signature reads, and a call
+through it passes all of that; a call through a value of a signature only one closure has
+calls that closure's function.
 """, state=State)
 
 
@@ -64,18 +62,17 @@ def _program(run, program):
 
 def _survey(st: State, fn) -> None:
     """Name every closure of fn and decide what each call of one passes."""
-    st.fn, st.types, st.direct = fn, _binder_types(fn), direct_closures(fn)
+    st.fn, st.types, st.direct = fn, binder_types(fn), direct_closures(fn)
+    st.visible, st.frames, st.made = visible_at_calls(fn), [], []
     closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
-    st.visible = visible_at_calls(fn, {name for c in closures for name in captures(c)})
-    st.frames, st.made, st.dispatchers = [], [], {}
     st.names = {}
     for c in closures:
         st.names[id(c)] = (_fresh(st, f"{fn.name}$closure", len(st.names)), len(st.names) + 1)
-    direct = {id(c) for c in st.direct.values()}
+    direct = st.direct_ids = {id(c) for c in st.direct.values()}
     st.values = {}
     for c in closures:
         if id(c) not in direct:
-            st.values.setdefault(_signature([p.type for p in c.params], c.ret), []).append(c)
+            st.values.setdefault(signature([p.type for p in c.params], c.ret), []).append(c)
     st.by_ref = {name for c in closures for name in by_reference(c)}
     st.needs = {id(c): [] for c in closures}
     bound = {id(c): bound_in(c) for c in closures}
@@ -118,18 +115,26 @@ def _let(run, let):
 @lift_closures.on("Closure")
 def _closure(run, closure):
     _lift(run, closure)
-    return L["Int"](run.state.names[id(closure)][1], "i32", span=closure.span)
+    return L["Global"](run.state.names[id(closure)][0], span=closure.span)
 
 
 def _lift(run, closure) -> None:
     st = run.state
-    captured = st.needs[id(closure)]
+    captured = _captured(st, closure)
     st.frames.append(captured)
     body = run.walk(closure.body)  # closures it defines are lifted first
     st.frames.pop()
     params = run.walk_seq(closure.params) + _capture_params(run, captured, closure.span)
     st.made.append(L["Fn"](st.names[id(closure)][0], params, st.fn.on, run.walk(closure.ret),
                            (), body, span=closure.span))
+
+
+def _captured(st: State, closure) -> list:
+    """What a closure's function takes after its parameters: what it reads, or for a value
+    what every closure of its signature reads, which a call through a value passes."""
+    if id(closure) in st.direct_ids:
+        return st.needs[id(closure)]
+    return st.reach[signature([p.type for p in closure.params], closure.ret)]
 
 
 def _capture_params(run, names, span) -> tuple:
@@ -150,16 +155,14 @@ def _call(run, call):
     args, span = run.walk_seq(call.args), call.span
     if callee.name in st.direct:
         closure = st.direct[callee.name]
-    else:
-        key = _called(st.types[callee.name])
-        closures = st.values.get(key, [])
-        if len(closures) != 1:  # through the dispatcher of its signature
-            name = _dispatcher(run, key, st.types[callee.name], span)
-            args = (run.walk(callee), *args, *_passed(run, st.reach.get(key, ()), call))
-            return L["Call"](L["Global"](name, span=span), args, span=span)
-        closure = closures[0]
-    args += _passed(run, st.needs[id(closure)], call)
-    return L["Call"](L["Global"](st.names[id(closure)][0], span=span), args, span=span)
+        args += _passed(run, st.needs[id(closure)], call)
+        return L["Call"](L["Global"](st.names[id(closure)][0], span=span), args, span=span)
+    key = _called(st.types[callee.name])
+    args += _passed(run, st.reach.get(key, ()), call)
+    closures = st.values.get(key, [])
+    if len(closures) == 1:  # the one closure a value of its signature can be
+        return L["Call"](L["Global"](st.names[id(closures[0])][0], span=span), args, span=span)
+    return L["Call"](run.walk(callee), args, span=span)
 
 
 def _passed(run, names, call) -> tuple:
@@ -179,49 +182,12 @@ def _passed(run, names, call) -> tuple:
 
 
 def _zero(run, ty, node, name: str):
-    span = node.span
-    if ty._prod == "Scalar" and ty.name == "bool":
-        return L["Bool"](False, span=span)
-    if ty._prod == "Scalar" and ty.name not in ("void", "str"):
-        return L["Int" if ty.name in INT_TYPES else "Float"](
-            0 if ty.name in INT_TYPES else 0.0, ty.name, span=span)
-    refuse(run.ctx.diagnostics, run.state.fn.name, node,
-           f"a call of a closure that may read '{name}' where it is not in scope")
-    return L["Bool"](False, span=span)
-
-
-def _dispatcher(run, key, sig, span) -> str:
-    """The function a call through a closure value of this signature calls: it calls the
-    closure the value's number names."""
-    st = run.state
-    if key in st.dispatchers:
-        return st.dispatchers[key]
-    name = st.dispatchers[key] = _fresh(st, f"{st.fn.name}$call", len(st.dispatchers))
-    reach = st.reach.get(key, [])
-    used = set(reach)
-    tag, formals = _uname("closure", used), [_uname(f"arg{i}", used) for i in
-                                             range(len(sig.params))]
-    params = (L["Param"](tag, L["Scalar"]("i32", span=span), span=span),
-              *(L["Param"](a, run.walk(t), span=span) for a, t in zip(formals, sig.params)),
-              *_capture_params(run, reach, span))
-    ret = run.walk(sig.ret)
-    void = ret._prod == "Scalar" and ret.name == "void"
-    arms = []
-    for closure in st.values.get(key, []):
-        lifted, number = st.names[id(closure)]
-        args = [L["Local"](a, span=span) for a in (*formals, *st.needs[id(closure)])]
-        called = L["Call"](L["Global"](lifted, span=span), tuple(args), span=span)
-        leave = (L["ExprStmt"](called, span=span), L["Return"](None, span=span)) if void \
-            else (L["Return"](called, span=span),)
-        test = L["Binary"]("==", "i32", L["Local"](tag, span=span),
-                           L["Int"](number, "i32", span=span), span=span)
-        arms.append(L["If"](test, False, L["Block"](leave, None, span=span), None, span=span))
-    # The last arm needs no test; with none, no closure of the signature is ever made.
-    stmts = tuple(arms[:-1]) + tuple(arms[-1].then.stmts) if arms else \
-        () if void else (L["Return"](_zero(run, ret, sig, "its result"), span=span),)
-    st.made.append(L["Fn"](name, params, st.fn.on, ret, (), L["Block"](stmts, None, span=span),
-                           span=span))
-    return name
+    made = zero(ty, node.span)
+    if made is None:
+        refuse(run.ctx.diagnostics, run.state.fn.name, node,
+               f"a call of a closure that may read '{name}' where it is not in scope")
+        return L["Bool"](False, span=node.span)
+    return made
 
 
 @lift_closures.on("Local")
@@ -242,7 +208,18 @@ def _borrow(run, borrow):
 
 @lift_closures.on("ClosureType")
 def _closure_type(run, ty):
-    return L["Scalar"]("i32", span=ty.span)  # the number of the closure
+    """A closure value's type: what a call through it passes, captures included (a capture
+    of the signature being written, within its own, without them: a type cannot hold itself,
+    and a signature compares every closure value alike)."""
+    st, key = run.state, _called(ty)
+    if key in st.writing:
+        return ty.replace(params=run.walk_seq(ty.params), ret=run.walk(ty.ret))
+    st.writing.add(key)
+    try:
+        captured = tuple(p.type for p in _capture_params(run, st.reach.get(key, ()), ty.span))
+        return ty.replace(params=run.walk_seq(ty.params) + captured, ret=run.walk(ty.ret))
+    finally:
+        st.writing.discard(key)
 
 
 @lift_closures.on("OpaqueType")
@@ -250,25 +227,9 @@ def _opaque(run, node):
     raise AssertionError("type-scalars decided every type, a closure value's its signature")
 
 
-def _signature(params, ret):
-    return tuple(_key(p) for p in params), _key(ret)
-
-
 def _called(ty):
     """The signature of a call through a value of this type."""
-    return _signature(ty.params, ty.ret)
-
-
-def _key(ty):
-    """A type as compared between signatures: a tensor by its elements and extents, wherever
-    it is placed, every closure value alike (a number)."""
-    if ty._prod == "ClosureType":
-        return "fn"
-    if ty._prod == "TensorType":
-        return ("tensor", _key(ty.elem), tuple(getattr(d, "value", None) for d in ty.dims))
-    if ty._prod == "BorrowType":
-        return ("&", _key(ty.inner))
-    return getattr(ty, "name", ty._prod)
+    return signature(ty.params, ty.ret)
 
 
 def _fresh(st: State, stem: str, n: int) -> str:
@@ -276,24 +237,3 @@ def _fresh(st: State, stem: str, n: int) -> str:
         n += 1
     st.taken.add(f"{stem}{n}")
     return f"{stem}{n}"
-
-
-def _uname(stem: str, used: set) -> str:
-    name = stem
-    while name in used:
-        name += "_"
-    used.add(name)
-    return name
-
-
-def _binder_types(fn) -> dict:
-    """Every local of a function (unique names from resolve-names on) -> its type."""
-    types, stack = {}, [fn]
-    while stack:
-        node = stack.pop()
-        if node._prod in ("Param", "Let"):
-            types[node.name] = node.type
-        elif node._prod == "For":
-            types[node.var] = Lscalars["Scalar"](node.type, span=node.span)
-        stack.extend(child_nodes(node))
-    return types

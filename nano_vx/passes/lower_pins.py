@@ -11,140 +11,217 @@ from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 
 
+@dataclass(frozen=True)
+class _State:
+    """A hardware state as native code holds it: its value is the local of its name."""
+
+    took: str  # the bool local: whether `try_pin` took a pin
+    held: str  # the bool that says it still holds the pin: a local, or a `&mut bool` parameter
+    by_ref: bool  # held is a parameter: the caller's, which copies of the state share
+    topo: object  # the TopoRef it pins on
+
+
 @dataclass
 class _Pin:
     """A pin its `Available` arm holds while it runs: given back as the arm ends."""
 
-    held: str  # the bool local that says the state still holds its pin
-    topo: str
+    state: _State
     depth: int  # the loops around the arm: a `break` at this depth leaves the arm
 
 
 @dataclass
 class State:
+    sigs: dict = field(default_factory=dict)  # fn -> (its state parameters' indices, ret topo)
     names: Names | None = None
-    states: dict = field(default_factory=dict)  # local -> (its `took` local, held, topology)
+    states: dict = field(default_factory=dict)  # local -> its _State
+    ret: object = None  # the function's result type (None in a closure)
     open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
     depth: int = 0  # the loops around the node being walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
-Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back
+Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back,
+and a hardware state copied, given to a function or returned as the values it is made of
 (E5010 for a hardware state used otherwise).
 
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
 topology kind are held, as the interpreter decides, so native code counts the same pins the
-same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p =
-pinned(s) on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it
-ends (its end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false;
-release_pin NPU; }`, so a state matched twice gives it back once. A `match` on `try_pin` itself
-binds the state first. A hardware state used other than by `match` (copied, passed, printed)
-is refused, and so is a topology whose index is computed in place or is a `let mut`.
+same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p = pinned(s)
+on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it ends (its
+end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
+NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
+a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
+copies share the pin, as the interpreter's do); a parameter `s: HardwareState<T,
+Topology::NPU>` is three, `s: T, s_took: bool, s_held: &mut bool`, given the caller's `held` by
+reference; a function returning a state returns the tuple `(value, took, held)`, which the
+`let` of its call takes apart. A hardware state used otherwise (printed, chosen by an `if`, a
+parameter's returned) is refused, and so is a topology whose index is computed in place or is a
+`let mut`.
 """, state=State, requires=("model",))
+
+
+def _is_state_type(ty) -> bool:
+    return ty is not None and ty._prod == "HardwareStateType"
+
+
+@lower_pins.on("Program")
+def _program(run, program):
+    run.state.sigs = {
+        item.name: (frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type)),
+                    item.ret.topo if _is_state_type(item.ret) else None)
+        for item in program.items if item._prod == "Fn"}
+    return run.rebuild(program)
+
+
+def _static(topo, changing=None) -> None:
+    """The arm pins the value on the topology again: its index must read the same there (a
+    number, or with the `changing` locals known, a local not among them)."""
+    if any(b is not None and not (b._prod == "Int" or changing is not None
+                                  and b._prod == "Local" and b.name not in changing)
+           for b in (topo.index, topo.end)):
+        raise Refused(topo, "a topology whose index is computed in place or may change")
 
 
 @lower_pins.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.names, st.states, st.open, st.depth = Names(fn), {}, [], 0
+    st.names, st.states, st.open, st.depth, st.ret = Names(fn), {}, [], 0, fn.ret
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
-        if fn.ret is None:
-            return run.rebuild(fn.replace(body=_discarded(fn.body)))
-        return run.rebuild(fn)
+        params = tuple(q for p in fn.params for q in _param(run, p))
+        if not _is_state_type(fn.ret):
+            return run.rebuild(fn.replace(params=params))
+        _static(fn.ret.topo)
+        span, body = fn.ret.span, fn.body
+        boolean = L["Scalar"]("bool", span=span)
+        ret = L["TupleType"]((fn.ret.inner, boolean, boolean), span=span)
+        walked = run.walk(body.replace(value=None))
+        value = _as_tuple(run, body.value) if body.value is not None else None
+        return fn.replace(params=params, ret=ret, body=walked.replace(value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
 
 
-def _discarded(block):
-    """A block whose value nothing reads, with a `match` on a hardware state that is its value
-    made a statement: each arm is then a statement too, and need not give a value."""
-    m = block.value
-    if m is None or m._prod != "Match":
-        return block
-    return block.replace(stmts=(*block.stmts, L["ExprStmt"](m, span=m.span)), value=None)
-
-
-@lower_pins.on("If")
-def _if(run, node):
-    orelse = _discarded(node.orelse) if node.orelse is not None else None
-    return run.rebuild(node.replace(then=_discarded(node.then), orelse=orelse))
-
-
-@lower_pins.on("BlockStmt")
-def _block_stmt(run, node):
-    return run.rebuild(node.replace(body=_discarded(node.body)))
+def _param(run, p) -> tuple:
+    """A parameter; a hardware state's is its value, whether it took a pin and the caller's
+    `held`, by reference."""
+    if not _is_state_type(p.type):
+        return (p,)
+    _static(p.type.topo)
+    span, names = p.span, run.state.names
+    stem = p.name.split("#")[0]
+    took, held = names.fresh(f"{stem}_took"), names.fresh(f"{stem}_held")
+    run.state.states[p.name] = _State(took, held, True, p.type.topo)
+    boolean = L["Scalar"]("bool", span=span)
+    return (p.replace(type=p.type.inner), L["Param"](took, boolean, span=span),
+            L["Param"](held, L["BorrowType"](boolean, True, span=span), span=span))
 
 
 def _is_try_pin(e) -> bool:
     return e is not None and e._prod == "MethodCall" and e.method == "try_pin"
 
 
-def _pins_a_state(e) -> bool:
-    return e is not None and e._prod == "Match" and _is_try_pin(e.scrutinee)
+def _returned_topo(run, e):
+    """The topology of the hardware state the call `e` returns, or None when it is not one."""
+    if e is None or e._prod != "Call" or e.callee._prod != "Global":
+        return None
+    sig = run.state.sigs.get(e.callee.name)
+    return sig[1] if sig is not None else None
+
+
+def _makes_a_state(run, e) -> bool:
+    return _is_try_pin(e) or _returned_topo(run, e) is not None
 
 
 @lower_pins.on("Let", "Return", "ExprStmt", splice=True)
 def _statement(run, node):
+    st = run.state
     value = node.expr if node._prod == "ExprStmt" else node.value
-    if node._prod == "Let" and _is_try_pin(value):
-        ty = node.type if node.type is not None and node.type._prod == "HardwareStateType" \
-            else None
-        return _take(run, node.name, ty, value)
-    before = ()
-    if _pins_a_state(value):
-        name = run.state.names.fresh("state")
-        before = _take(run, name, None, value.scrutinee)
-        value = value.replace(scrutinee=L["Local"](name, span=value.scrutinee.span))
+    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)):
+        if node.mutable:
+            raise Refused(node, "a hardware state bound with `let mut`")
+        return _bind(run, node.name, node.type if _is_state_type(node.type) else None, value)
     if node._prod == "ExprStmt":
         if value._prod == "Match":
-            return (*before, _match(run, value, statement=True))
-        return (*before, node.replace(expr=run.walk(value)))
-    value = run.walk(value) if value is not None else None
+            return (_match(run, value, statement=True),)
+        return (node.replace(expr=run.walk(value)),)
     if node._prod == "Let":
-        return (*before, node.replace(value=value))
-    return (*before, *_leaving(run, node.replace(value=value), run.state.open))
+        return (node.replace(value=run.walk(value)),)
+    if value is not None:
+        value = _as_tuple(run, value) if _is_state_type(st.ret) else run.walk(value)
+    return _leaving(run, node.replace(value=value), st.open)
 
 
-@lower_pins.on("Block")
-def _block(run, block):
-    """A block whose value is a `match` on `try_pin`: the state is bound after its
-    statements."""
-    m = block.value
-    if not _pins_a_state(m):
-        return run.rebuild(block)
-    stmts = run.rebuild(block.replace(value=None)).stmts
-    name = run.state.names.fresh("state")
-    before = _take(run, name, None, m.scrutinee)
-    m = m.replace(scrutinee=L["Local"](name, span=m.scrutinee.span))
-    return block.replace(stmts=(*stmts, *before), value=_match(run, m, statement=False))
+def _is_state(run, e) -> bool:
+    return e is not None and e._prod == "Local" and e.name in run.state.states
 
 
-def _take(run, name, ty, call) -> tuple:
-    """The `let`s of a state: its value, whether a pin was taken, whether it is still held."""
-    if len(call.args) != 1 or call.args[0]._prod != "TopoRef":
-        raise Refused(call, "`try_pin` of anything but a topology written out")
-    topo = call.args[0]
-    # The arm pins the value on the topology again: its index must read the same there.
-    if any(b is not None and not (b._prod == "Int" or b._prod == "Local"
-                                  and b.name not in run.state.changing)
-           for b in (topo.index, topo.end)):
-        raise Refused(topo, "a topology whose index is computed in place or may change")
-    declared = run.ctx.model.topology_of(topo.name)
-    replicas = declared.replicas if declared is not None else 1
-    span, names = call.span, run.state.names
-    stem = name.split("#")[0]
-    took, held = names.fresh(f"{stem}_took"), names.fresh(f"{stem}_held")
-    run.state.states[name] = (took, held, topo)
-    boolean = L["Scalar"]("bool", span=span)
+def _bind(run, name, ty, value) -> tuple:
+    """The `let`s of the state `name`: its value, whether a pin was taken, whether it is still
+    held; a copy of another state is another name of it."""
+    span, st = value.span, run.state
     value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
-    return (L["Let"](name, False, value_type, run.walk(call.receiver), span=span),
-            L["Let"](took, False, boolean, L["TakePin"](topo.name, replicas, span=span),
-                     span=span),
-            L["Let"](held, True, boolean, L["Local"](took, span=span), span=span))
+    if value._prod == "Local":
+        st.states[name] = st.states[value.name]
+        return (L["Let"](name, False, value_type, value, span=span),)
+    topo = value.args[0] if _is_try_pin(value) and len(value.args) == 1 \
+        else _returned_topo(run, value)
+    if topo is None or topo._prod != "TopoRef":
+        raise Refused(value, "`try_pin` of anything but a topology written out")
+    _static(topo, st.changing)
+    stem = name.split("#")[0]
+    took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
+    st.states[name] = _State(took, held, False, topo)
+    boolean = L["Scalar"]("bool", span=span)
+    if _is_try_pin(value):
+        declared = run.ctx.model.topology_of(topo.name)
+        replicas = declared.replicas if declared is not None else 1
+        return (L["Let"](name, False, value_type, run.walk(value.receiver), span=span),
+                L["Let"](took, False, boolean, L["TakePin"](topo.name, replicas, span=span),
+                         span=span),
+                L["Let"](held, True, boolean, L["Local"](took, span=span), span=span))
+    made = st.names.fresh(f"{stem}_made")
+    part = [L["TupleGet"](L["Local"](made, span=span), i, span=span) for i in range(3)]
+    return (L["Let"](made, False, L["OpaqueType"](span=span), run.walk(value), span=span),
+            L["Let"](name, False, value_type, part[0], span=span),
+            L["Let"](took, False, boolean, part[1], span=span),
+            L["Let"](held, True, boolean, part[2], span=span))
+
+
+def _as_tuple(run, e):
+    """A hardware state its function returns, as `(value, took, held)`."""
+    if _returned_topo(run, e) is not None:
+        return run.walk(e)
+    if not _is_state(run, e):
+        raise Refused(e, "a hardware state returned other than as a variable or a call")
+    state, span = run.state.states[e.name], e.span
+    if state.by_ref:
+        raise Refused(e, "a hardware state given to its function returned")
+    return L["Tuple"]((e, L["Local"](state.took, span=span),
+                       L["Local"](state.held, span=span)), span=span)
+
+
+@lower_pins.on("Call")
+def _call(run, e):
+    """A call given hardware states: each is its value, whether it took a pin and a reference
+    to its `held`, which the callee's `match` clears."""
+    if e.callee._prod != "Global" or e.callee.name not in run.state.sigs:
+        return run.rebuild(e)
+    states, args = run.state.sigs[e.callee.name][0], []
+    for i, a in enumerate(e.args):
+        if i not in states:
+            args.append(run.walk(a))
+            continue
+        if not _is_state(run, a):
+            raise Refused(a, "a hardware state given to a function other than as a variable")
+        state, span = run.state.states[a.name], a.span
+        held = L["Local"](state.held, span=span)
+        args += [a, L["Local"](state.took, span=span),
+                 held if state.by_ref else L["Borrow"](held, True, span=span)]
+    return e.replace(args=tuple(args))
 
 
 @lower_pins.on("Match")
@@ -154,18 +231,18 @@ def _match_value(run, e):
 
 def _match(run, e, statement: bool):
     st, place = run.state, e.scrutinee
-    if place._prod != "Local" or place.name not in st.states:
+    if not _is_state(run, place):
         raise Refused(e, "a `match` on a hardware state not made by `try_pin` in its function")
-    took, held, topo = st.states[place.name]
+    state = st.states[place.name]
     arms = {arm.variant: arm for arm in e.arms}
     if set(arms) != {"Available", "Saturated"}:
         raise Refused(e, "a `match` on a hardware state without both arms")
     span = e.span
-    pinned = L["PinnedTo"](place, topo, span=span)
-    st.open.append(_Pin(held, topo.name, st.depth))
+    pinned = L["PinnedTo"](place, state.topo, span=span)
+    st.open.append(_Pin(state, st.depth))
     available = _arm(run, arms["Available"], pinned, statement)
     st.open.pop()
-    end = _release(held, topo.name, span)
+    end = _release(state, span)
     if available.value is None:
         available = available.replace(stmts=(*available.stmts, end))
     else:
@@ -175,7 +252,7 @@ def _match(run, e, statement: bool):
             L["Let"](kept, False, L["OpaqueType"](span=span), available.value, span=span), end),
             value=L["Local"](kept, span=span))
     saturated = _arm(run, arms["Saturated"], place, statement)
-    cond = L["Local"](took, span=span)
+    cond = L["Local"](state.took, span=span)
     if statement:
         return L["If"](cond, False, available, saturated, span=span)
     return L["IfExpr"](cond, False, available, saturated, span=span)
@@ -192,11 +269,14 @@ def _arm(run, arm, value, statement: bool):
     return body.replace(stmts=(L["Let"](b.name, False, ty, value, span=b.span), *body.stmts))
 
 
-def _release(held_name: str, topo: str, span):
-    """`if held { held = false; release_pin topo; }`"""
-    held = L["Local"](held_name, span=span)
+def _release(state: _State, span):
+    """`if held { held = false; release_pin topo; }`, through the reference a parameter's
+    `held` is."""
+    held = L["Local"](state.held, span=span)
+    if state.by_ref:
+        held = L["Deref"](held, span=span)
     give = L["Block"]((L["Assign"](held, "=", L["Bool"](False, span=span), span=span),
-                       L["ReleasePin"](topo, span=span)), None, span=span)
+                       L["ReleasePin"](state.topo.name, span=span)), None, span=span)
     return L["If"](held, False, give, None, span=span)
 
 
@@ -210,7 +290,7 @@ def _leaving(run, node, pins) -> tuple:
         kept = run.state.names.fresh("returned")
         before = (L["Let"](kept, False, L["OpaqueType"](span=span), node.value, span=span),)
         node = node.replace(value=L["Local"](kept, span=span))
-    return (*before, *(_release(p.held, p.topo, span) for p in reversed(pins)), node)
+    return (*before, *(_release(p.state, span) for p in reversed(pins)), node)
 
 
 @lower_pins.on("Break", "Continue", splice=True)
@@ -223,7 +303,7 @@ def _jump(run, node):
 def _loop(run, node):
     run.state.depth += 1
     try:
-        return run.rebuild(node.replace(body=_discarded(node.body)))
+        return run.rebuild(node)
     finally:
         run.state.depth -= 1
 
@@ -232,17 +312,17 @@ def _loop(run, node):
 def _closure(run, node):
     # A `return` in a closure leaves the closure, not the arm around it.
     st = run.state
-    outer, st.open, st.depth = (st.open, st.depth), [], 0
+    outer, st.open, st.depth, st.ret = (st.open, st.depth, st.ret), [], 0, None
     try:
         return run.rebuild(node)
     finally:
-        st.open, st.depth = outer
+        st.open, st.depth, st.ret = outer
 
 
 @lower_pins.on("Local")
 def _local(run, e):
     if e.name in run.state.states:
-        raise Refused(e, "a hardware state used other than by `match`")
+        raise Refused(e, "a hardware state used other than matched, bound, passed or returned")
     return e
 
 

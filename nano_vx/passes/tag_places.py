@@ -8,35 +8,55 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.aggregates import Refused
+from ..scalars.aggregates import Names, Refused
 from ..values.places import Topo
+
+
+FAMILY = {"topology": "topology", "memory": "memory", "some": "option", "none": "option"}
 
 
 @dataclass
 class State:
     tags: dict = field(default_factory=dict)  # a place value's key -> its tag, program-wide
+    keys: dict = field(default_factory=dict)  # family -> the program's place values of it
     places: dict = field(default_factory=dict)  # the function's place locals -> their keys
+    chosen: dict = field(default_factory=dict)  # its locals whose place is chosen as it runs
+    names: Names | None = None
 
 
 tag_places = Pass("tag-places", L, L, """
 Make each variable bound to a topology, a memory space, `Some(Topology::X)` or `None` a small
-integer tag, and decide its comparisons and prints while compiling (E5010 for one used
-otherwise).
+integer tag, and its comparisons and prints what that tag says (E5010 for one used otherwise).
 
 `let t = Topology::NPU[1];` is `let t = 2;`, 2 the tag of that value in the program (each
-distinct value its own). A variable bound once holds one value, so `t == Topology::GPU` is
-`false` and `print(t)` is `print("Topology::NPU[1]")`, what the interpreter prints. A place
-value used otherwise (given to a function, returned, bound with `let mut`, indexed by a
-variable, a memory space printed, which the interpreter stops on) is left as it was, and the
-native-code gate refuses it.
+distinct value its own). A variable bound once to a value written out holds that value, so `t
+== Topology::GPU` is `false` and `print(t)` is `print("Topology::NPU[1]")`, what the
+interpreter prints, decided while compiling. One whose value is chosen as the program runs (by
+an `if`, or assigned to a `let mut`) holds its tag then: `==` compares tags, and `print` is an
+`if` chain on the tag over the program's values of its kind. A place value used otherwise
+(indexed by a variable, a memory space printed, which the interpreter stops on, given to
+`transfer` or `try_pin` from a variable) is left as it was, and the native-code gate refuses
+it.
 """, state=State)
+
+
+@tag_places.on("Program")
+def _program(run, program):
+    keys = run.state.keys
+    for node in descendants(program):
+        key = _key(run, node) if node._prod in ("TopoRef", "MemRef", "SomeTopo", "NoneTopo") \
+            else None
+        if key is not None:
+            keys.setdefault(FAMILY[key[0]], {})[key] = None
+    return run.rebuild(program)
 
 
 @tag_places.on("Fn")
 def _fn(run, fn):
-    run.state.places = {}
+    st = run.state
+    st.places, st.chosen, st.names = {}, {}, Names(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -65,6 +85,31 @@ def _key(run, e):
     return None
 
 
+def _family(run, e):
+    """The kind of place value `e` is ("topology", "memory", "option"), known or chosen as it
+    runs (a chosen local, an `if` between place values), or None."""
+    key = _key(run, e)
+    if key is not None:
+        return FAMILY[key[0]]
+    if e._prod == "Local":
+        return run.state.chosen.get(e.name)
+    if e._prod == "IfExpr" and e.then.value is not None and e.orelse.value is not None:
+        return _family(run, e.then.value) or _family(run, e.orelse.value)
+    return None
+
+
+def _tag(run, e):
+    """The place value `e` as its tag: a number, a chosen local, an `if` between tags."""
+    key = _key(run, e)
+    if key is not None:
+        return L["Int"](run.state.tags.setdefault(key, len(run.state.tags)), span=e.span)
+    if e._prod == "Local":
+        return e
+    then, orelse = (run.walk(b.replace(value=None)).replace(value=_tag(run, b.value))
+                    for b in (e.then, e.orelse))
+    return e.replace(cond=run.walk(e.cond), then=then, orelse=orelse)
+
+
 def _shown(key) -> str | None:
     """What `print` shows of the place value `key`, as the interpreter does; None for a
     memory space, which it does not print."""
@@ -78,38 +123,90 @@ def _shown(key) -> str | None:
 @tag_places.on("Let")
 def _let(run, node):
     key = _key(run, node.value) if not node.mutable else None
-    if key is None:
+    st, span = run.state, node.span
+    if key is not None:
+        st.places[node.name] = key
+        return node.replace(type=L["OpaqueType"](span=span), value=_tag(run, node.value))
+    family = _family(run, node.value)
+    if family is None:
         return run.rebuild(node)
-    tags, span = run.state.tags, node.span
-    run.state.places[node.name] = key
-    tag = tags.setdefault(key, len(tags))
-    return node.replace(type=L["OpaqueType"](span=span), value=L["Int"](tag, span=node.value.span))
+    value = _tag(run, node.value)
+    st.chosen[node.name] = family
+    return node.replace(type=L["OpaqueType"](span=span), value=value)
+
+
+@tag_places.on("Assign")
+def _assign(run, node):
+    target = node.target
+    if target._prod != "Local" or target.name not in run.state.chosen:
+        return run.rebuild(node)
+    return node.replace(value=_tag(run, node.value))
 
 
 @tag_places.on("Binary")
 def _binary(run, e):
-    if e.op in ("==", "!="):
+    if e.op in ("==", "!=") and _family(run, e.left) and _family(run, e.right):
         left, right = _key(run, e.left), _key(run, e.right)
         if left is not None and right is not None:
             return L["Bool"]((left == right) == (e.op == "=="), span=e.span)
+        return e.replace(left=_tag(run, e.left), right=_tag(run, e.right))
     return run.rebuild(e)
+
+
+def _printed(run, e):
+    """The place value `print(e)` prints, or None."""
+    printed = e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
+        and len(e.args) == 1
+    return e.args[0] if printed and _family(run, e.args[0]) else None
 
 
 @tag_places.on("Call")
 def _call(run, e):
-    printed = e.callee._prod == "Global" and e.callee.name == "print" and len(e.args) == 1
-    key = _key(run, e.args[0]) if printed else None
-    if key is None:
+    value = _printed(run, e)
+    if value is None:
         return run.rebuild(e)
+    key = _key(run, value)
+    if key is None:
+        raise Refused(e, "a `print` of a place value inside a larger expression")
+    return e.replace(args=(_said(e, key),))
+
+
+def _said(e, key):
     text = _shown(key)
     if text is None:
         raise Refused(e, "a `print` of a memory space")
-    return e.replace(args=(L["Str"](text, span=e.args[0].span),))
+    return L["Str"](text, span=e.args[0].span)
+
+
+@tag_places.on("ExprStmt", splice=True)
+def _print_chosen(run, node):
+    """`print(t)` of a `t` chosen as the program runs: an `if` chain on its tag."""
+    e, st = node.expr, run.state
+    value = _printed(run, e)
+    if value is None or _key(run, value) is not None:
+        return (run.rebuild(node),)
+    family, span, before = _family(run, value), node.span, ()
+    if value._prod != "Local":
+        name = st.names.fresh("place")
+        before = (L["Let"](name, False, L["OpaqueType"](span=span), _tag(run, value),
+                           span=span),)
+        value = L["Local"](name, span=span)
+    chain = None
+    for key in reversed(st.keys.get(family, ())):
+        said = L["Block"]((node.replace(expr=e.replace(args=(_said(e, key),))),), None,
+                          span=span)
+        if chain is None:
+            chain = said
+            continue
+        tag = L["Int"](st.tags.setdefault(key, len(st.tags)), span=span)
+        test = L["Binary"]("==", value, tag, span=span)
+        chain = L["Block"]((L["If"](test, False, said, chain, span=span),), None, span=span)
+    return (*before, *chain.stmts)
 
 
 @tag_places.on("Local")
 def _local(run, e):
-    if e.name in run.state.places:
+    if e.name in run.state.places or e.name in run.state.chosen:
         raise Refused(e, "a topology or memory-space value used other than compared or "
                          "printed")
     return e

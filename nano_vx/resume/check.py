@@ -24,11 +24,12 @@ def typed_languages() -> tuple:
     that read back."""
     from ..languages.lblocks import Lblocks
     from ..languages.lcells import Lcells
+    from ..languages.lfunctions import Lfunctions
     from ..languages.llifted import Llifted
     from ..languages.lscalars import Lscalars
     from ..languages.lstops import Lstops
 
-    return Lscalars, Llifted, Lblocks, Lstops, Lcells
+    return Lscalars, Lfunctions, Llifted, Lblocks, Lstops, Lcells
 
 
 def well_formed(language, tree, source, diagnostics, state=None) -> bool:

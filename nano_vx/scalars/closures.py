@@ -3,7 +3,9 @@ called where their `let` names them, what each reads of the variables around it.
 
 from __future__ import annotations
 
+from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
+from ..values.numbers import INT_TYPES
 
 
 def direct_closures(fn) -> dict:
@@ -47,44 +49,148 @@ def by_reference(closure, lent: bool = True) -> list[str]:
                               if p._prod == "Local" and p.name not in bound))
 
 
-def visible_at_calls(fn, names) -> dict:
-    """id() of each call whose callee is a local -> those of `names` in scope there: bound
-    before it by a `let` of a block around it, a loop around it, or a parameter of the
-    function or of a closure around it. One walk in order, counting the bindings of each
-    name in scope, so that a long block costs its length, not its length squared."""
-    names = frozenset(names)
+def visible_at_calls(fn) -> dict:
+    """id() of each call whose callee is a local -> the locals in scope there: bound before
+    it by a `let` of a block around it, a loop around it, or a parameter of the function or
+    of a closure around it."""
+    return _visible_at(fn, lambda n: n._prod == "Call" and n.callee._prod == "Local")
+
+
+class Scope:
+    """The locals in scope at a node: for each block, closure, function or loop around it, the
+    names it binds and how many of them the node sees (a block's `let`s before the node).
+    Held so, a statement's scope shares its frames with its block's, not a copy of them."""
+
+    __slots__ = ("frames",)
+
+    def __init__(self, frames: tuple):
+        self.frames = frames  # (names bound -> their index, how many are seen)
+
+    def __contains__(self, name) -> bool:
+        for names, seen in self.frames:
+            i = names.get(name)
+            if i is not None and i < seen:
+                return True
+        return False
+
+    def within(self, names: dict, seen: int) -> "Scope":
+        return Scope(self.frames + ((names, seen),))
+
+
+def _visible_at(fn, wanted) -> dict:
+    """id() of each node `wanted` picks -> the Scope there (a `let`'s own name is not in it:
+    it is bound after its value)."""
     seen: dict = {}
-    bound: dict = {}  # name -> how many bindings of it are in scope
-    live: set = set()  # the names whose count is above zero
+    stack = [(fn, Scope(()))]
+    while stack:
+        node, scope = stack.pop()
+        prod = node._prod
+        if wanted(node):
+            seen[id(node)] = scope
+        if prod in ("Fn", "Closure"):
+            params = {p.name: 0 for p in node.params}
+            stack.append((node.body, scope.within(params, 1)))
+        elif prod == "For":
+            stack += [(node.start, scope), (node.end, scope),
+                      (node.body, scope.within({node.var: 0}, 1))]
+        elif prod == "Block":
+            lets = {s.name: i for i, s in enumerate(node.stmts) if s._prod == "Let"}
+            stack += [(s, scope.within(lets, i)) for i, s in enumerate(node.stmts)]
+            if node.value is not None:
+                stack.append((node.value, scope.within(lets, len(node.stmts))))
+        else:
+            stack += [(child, scope) for child in child_nodes(node)]
+    return seen
 
-    def bind(ns, by):
-        for n in ns:
-            if n in names:
-                bound[n] = bound.get(n, 0) + by
-                (live.add if bound[n] else live.discard)(n)
 
-    stack: list = [fn]
+def confined_closures(fn) -> set:
+    """id() of each closure whose value stays where every variable it reads is in scope: it
+    goes only into `let`s bound where they all are (as the `let`'s value, an arm of an `if`
+    that is one, or assigned to the variable), and from those only to calls of it."""
+    parents: dict = {}
+    for n in descendants(fn):
+        for c in child_nodes(n):
+            # A node shared by two places has no one parent: what flows through it is refused.
+            parents[id(c)] = n if id(c) not in parents else None
+    lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
+    targets = {id(n.target) for n in descendants(fn) if n._prod == "Assign"}
+    reads: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Local" and id(n) not in targets:
+            reads.setdefault(n.name, []).append(n)
+    scopes = _visible_at(fn, lambda n: n._prod == "Let")
+    closures = [n for n in descendants(fn) if n._prod == "Closure"]
+    return {id(c) for c in closures
+            if _stays(c, set(captures(c)), parents, lets, reads, scopes)}
+
+
+def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
+    todo, sunk = [closure], set()
+    while todo:
+        e = todo.pop()
+        p = parents.get(id(e))
+        if p is None:
+            return False
+        if p._prod == "Call" and p.callee is e:
+            continue
+        if p._prod == "Block" and p.value is e:
+            arms = parents.get(id(p))
+            if arms is None or arms._prod != "IfExpr" or p not in (arms.then, arms.orelse):
+                return False
+            todo.append(arms)
+            continue
+        if p._prod == "Let" and p.value is e:
+            sink = p
+        elif p._prod == "Assign" and p.value is e and p.target._prod == "Local":
+            sink = lets.get(p.target.name)
+        else:
+            return False
+        scope = scopes.get(id(sink)) if sink is not None else None
+        if scope is None or not all(n in scope for n in read):
+            return False
+        if sink.name not in sunk:
+            sunk.add(sink.name)
+            todo += reads.get(sink.name, [])
+    return True
+
+
+def binder_types(fn) -> dict:
+    """Every local of a function (unique names from resolve-names on) -> its type."""
+    types, stack = {}, [fn]
     while stack:
         node = stack.pop()
-        if isinstance(node, tuple):  # (names, +1 or -1): a scope opens or closes here
-            bind(*node)
-            continue
-        prod = node._prod
-        if prod == "Call" and node.callee._prod == "Local":
-            seen[id(node)] = frozenset(live)
-        if prod in ("Fn", "Closure"):
-            params = [p.name for p in node.params]
-            stack += [(params, -1), node.body, (params, 1)]
-        elif prod == "For":
-            stack += [([node.var], -1), node.body, ([node.var], 1), node.end, node.start]
-        elif prod == "Block":
-            lets = [s.name for s in node.stmts if s._prod == "Let"]
-            todo: list = [node.value] if node.value is not None else []
-            for s in reversed(node.stmts):
-                if s._prod == "Let":
-                    todo.append(([s.name], 1))
-                todo.append(s)
-            stack += [(lets, -1), *todo]
-        else:
-            stack += reversed(child_nodes(node))
-    return seen
+        if node._prod in ("Param", "Let"):
+            types[node.name] = node.type
+        elif node._prod == "For":
+            types[node.var] = L["Scalar"](node.type, span=node.span)
+        stack.extend(child_nodes(node))
+    return types
+
+
+def signature(params, ret) -> tuple:
+    """The types a call through a closure value passes and gets back, as compared between
+    signatures."""
+    return tuple(_key(p) for p in params), _key(ret)
+
+
+def _key(ty):
+    """A type as compared between signatures: a tensor by its elements and extents, wherever
+    it is placed, every closure value alike (a number)."""
+    if ty._prod == "ClosureType":
+        return "fn"
+    if ty._prod == "TensorType":
+        return ("tensor", _key(ty.elem), tuple(getattr(d, "value", None) for d in ty.dims))
+    if ty._prod == "BorrowType":
+        return ("&", _key(ty.inner))
+    return getattr(ty, "name", ty._prod)
+
+
+def zero(ty, span):
+    """The zero of a scalar type (what is passed for a variable no closure called there reads),
+    or None for another type."""
+    if ty._prod == "Scalar" and ty.name == "bool":
+        return L["Bool"](False, span=span)
+    if ty._prod == "Scalar" and ty.name not in ("void", "str"):
+        return L["Int" if ty.name in INT_TYPES else "Float"](
+            0 if ty.name in INT_TYPES else 0.0, ty.name, span=span)
+    return None

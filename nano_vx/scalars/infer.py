@@ -8,7 +8,7 @@ from ..languages.lpinned import Lpinned
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import bound_in, by_reference, captures, direct_closures
+from .closures import bound_in, by_reference, captures, confined_closures, direct_closures
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
@@ -74,8 +74,16 @@ class Infer:
         self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
+        self.confined_ids: set | None = None  # see confined()
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
+
+    def confined(self) -> set:
+        """id() of each closure whose value stays where what it reads is in scope, asked only
+        of a function with a closure value reading a block's variable."""
+        if self.confined_ids is None:
+            self.confined_ids = confined_closures(self.item_node)
+        return self.confined_ids
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -437,8 +445,11 @@ class Infer:
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
         # A value is called where what it reads must still be in scope: a variable of the
-        # closure around it is not once that closure returns, nor one of a block once it ends.
+        # closure around it is not once that closure returns, nor one of a block once it ends,
+        # unless the value never leaves where they are (confined).
         for name in captures(e) if id(e) not in self.direct else ():
+            if (name in self.inner or name not in self.top) and id(e) in self.confined():
+                break
             if name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")

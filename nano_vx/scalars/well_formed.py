@@ -311,9 +311,9 @@ class Check:
     def _global(self, e):
         if e.name in self.sigs.consts:
             return typed(self.sigs.consts[e.name].type, e)
-        what = "a function used as a value" if e.name in self.sigs.fns else \
-            f"'{e.name}', which names no constant"
-        raise Mismatch(e, what)
+        if e.name in self.sigs.fns:  # a closure value, in Lfunctions: the function it names
+            return Closure(self.params(e.name), typed(self.sigs.fns[e.name].ret, e, True), e)
+        raise Mismatch(e, f"'{e.name}', which names no constant")
 
     @EXPRESSIONS.on("Binary")
     def _binary(self, e):

@@ -13,7 +13,9 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
-                                     "of the closure around it"}
+                                     "of the closure around it",
+           "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
+                                                "a variable of a block inside its function"}
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
@@ -48,7 +50,7 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
     ("let x: i32 = 1;\n    let p = &x;\n    print(p == p);", "'==' on &i32"),
     ("let x = 1.5;\n    let p = &x;\n    print(-p);", "'-' on &{float}"),
     ("let x = 1;\n    let p = &x;\n    let q = &p;", "a reference to a reference"),
-    ("let p = &5;", "a reference to a temporary value"),
+    ("let p = &mut 5;", "a reference to a temporary value"),
     ("let x = 1;\n    let p = &x;\n    let d = transfer(p, Memory::GPU_HBM);",
      "a transfer of a reference"),
     ("let mut t = Tensor<i32, [2]>::fill(1);\n"

@@ -1,6 +1,6 @@
 """lift-closures: a closure becomes a function of the program, its captures extra parameters
-passed at each call; a closure value is the number of its closure, called through the
-dispatcher of its signature."""
+passed at each call; a closure value names its function, and a call through it passes what
+every closure of its signature reads (dispatch-closures then numbers them)."""
 
 import io
 import re
@@ -46,15 +46,15 @@ def _fns(case):
     return {i.name: i for i in after.items if i._prod == "Fn"}
 
 
-def test_a_closure_value_is_its_number_and_a_call_through_it_dispatches():
+def test_a_closure_value_names_its_function_and_a_call_through_it_passes_every_capture():
     fns = _fns("values")
     main_text = to_text(fns["main"])
-    # add and mul are closures 1 and 2; g holds either, so its calls go through main$call0.
-    assert "let add: ~i32 = 1i32;" in main_text and "let mul: ~i32 = 2i32;" in main_text
-    assert "@main$call0(g, 1i32, k)" in main_text
-    assert [p.name for p in fns["main$call0"].params] == ["closure", "arg0", "k"]
-    dispatch = to_text(fns["main$call0"])
-    assert "closure == 1i32" in dispatch and "return @main$closure1(arg0, k);" in dispatch
+    # add and mul are main's first two closures; g holds either, and a call through it passes
+    # what both read.
+    assert "let add: ~fn(i32, i32) -> i32 = @main$closure0;" in main_text
+    assert "let mul: ~fn(i32, i32) -> i32 = @main$closure1;" in main_text
+    assert "@print(g(1i32, k));" in main_text
+    assert not any(name.startswith("main$call") for name in fns)
     # apply's parameter f reads k when it is called: apply is passed k.
     assert [p.name for p in fns["main$closure2"].params] == ["f", "x#2", "k"]
 
@@ -107,9 +107,9 @@ def test_handwritten_a_lifted_name_already_taken(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-# Hand-written Lscalars: the dispatcher's name is taken too, and it reads a variable bound
+# Hand-written Lscalars: closure values of one signature, one of which reads a variable bound
 # after the first call through the value (passed as a zero there: no closure reading it has
-# been made yet).
+# been made yet); dispatch-closures' tests read the output, whose `main$call0` is taken.
 DISPATCHER_NAME_TAKEN = """
     // IL: Lscalars
     fn main$call0() -> void {
@@ -138,11 +138,11 @@ DISPATCHER_NAME_TAKEN = """
 """
 
 
-def test_handwritten_a_dispatcher_name_already_taken(run_pass, snapshot_txt):
+def test_handwritten_values_pass_what_their_signature_reads(run_pass, snapshot_txt):
     ran = run_pass("lift-closures", DISPATCHER_NAME_TAKEN)
     assert ran.codes == []
     assert [item.name for item in ran.tree.items] == [
-        "main$call0", "main", "main$closure0", "main$closure1", "main$call1", "main$closure2"]
+        "main$call0", "main", "main$closure0", "main$closure1", "main$closure2"]
     assert _printed(ran.before) == _printed(ran.tree) == "2\n3\n14\n"
-    assert "@main$call1(f, 2i32, 0i32)" in ran.dump and "@main$call1(f, 3i32, k)" in ran.dump
+    assert "@print(f(2i32, 0i32))" in ran.dump and "@print(f(3i32, k))" in ran.dump
     assert ran.dump == snapshot_txt

@@ -1,6 +1,7 @@
 """tag-places: a variable bound to a topology, a memory space, `Some(..)` or `None` is a small
-integer tag, its comparisons and prints decided while compiling; the program prints what it
-printed, and native code prints it too."""
+integer tag, its comparisons and prints decided while compiling, or by the tag as the program
+runs when an `if` or an assignment chooses it; the program prints what it printed, and native
+code prints it too."""
 
 from pathlib import Path
 
@@ -33,14 +34,20 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_a_place_chosen_at_run_time_is_refused_and_left_as_it_was():
-    ran = run_front(CASES / "e5010_chosen.vx", tag_places)
+def test_a_place_held_in_a_tuple_is_refused_and_left_as_it_was():
+    ran = run_front(CASES / "e5010_in_a_tuple.vx", tag_places)
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
         ("E5010", "native code does not lower a topology or memory-space value used other "
                   "than compared or printed (in 'main')")]
     assert ran.after == ran.before
-    repaired = run_front(CASES / "e5010_chosen_repaired.vx", tag_places)
+    repaired = run_front(CASES / "e5010_in_a_tuple_repaired.vx", tag_places)
     assert not repaired.diagnostics.items, repaired.diagnostics.render()
+
+
+def test_a_place_chosen_as_the_program_runs_is_printed_by_a_chain_on_its_tag():
+    ran = run_front(CASES / "chosen.vx", tag_places)
+    text = to_text(ran.after)
+    assert "let pick: ~_ = if 1 > 0 {" in text and "} else if u == " in text
 
 
 def test_a_print_of_a_memory_space_is_left_to_the_interpreter_which_stops_on_it():
@@ -50,13 +57,18 @@ def test_a_print_of_a_memory_space_is_left_to_the_interpreter_which_stops_on_it(
         "native code does not lower a `print` of a memory space (in 'main')"]
 
 
-@pytest.mark.parametrize("text", [
-    "let mut t = Topology::GPU;\n    t = Topology::NPU;\n    print(t);",
-    "let k = 1;\n    let t = Topology::NPU[k];\n    print(t);",
-])
-def test_a_place_not_bound_once_to_a_value_known_here_is_left_for_the_gate(text):
+def test_a_topology_indexed_by_a_variable_is_left_for_the_gate():
+    text = "let k = 1;\n    let t = Topology::NPU[k];\n    print(t);"
     ran = run_front(f"fn main() {{\n    {text}\n}}\n", tag_places)
     assert not ran.diagnostics.items and ran.after == ran.before
+
+
+def test_a_memory_space_chosen_as_the_program_runs_is_not_printed():
+    text = ("fn main() {\n    let m = if 1 > 0 { Memory::GPU_HBM } else { Memory::CPU_DRAM };\n"
+            "    print(m);\n}\n")
+    ran = run_front(text, tag_places)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a `print` of a memory space (in 'main')"]
 
 
 # Hand-written Lpinned: two variables of one topology share its tag, and a topology with an

@@ -12,14 +12,16 @@ from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
 from nano_vx.scalars.infer import EXPRESSIONS
 from nano_vx.scalars.rules import Rules
-from front import _printed, assert_prints_the_same, run_front
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
-                                     "of the closure around it"}
+                                     "of the closure around it",
+           "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
+                                                "a variable of a block inside its function"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -33,6 +35,10 @@ def test_output(case, snapshot_txt, snapshot_dot):
 @pytest.mark.parametrize("case", NAMES + [f"{c}_repaired" for c in REFUSED])
 def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", type_scalars)
+
+
+def test_closures_that_stay_where_their_variables_are_run_natively():
+    assert_native_as_interpreted(CASES / "confined_closures.vx")
 
 
 def _lets(case: str) -> dict:

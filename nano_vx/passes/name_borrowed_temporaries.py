@@ -1,0 +1,117 @@
+"""name-borrowed-temporaries: Lassumed -> Lassumed.
+
+Same IL: each value borrowed is computed by a `let` of its own just before the statement that
+borrowed it, where that computes it in the same order, so the interpreter runs the output as
+it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..languages.lassumed import Lassumed as L
+from ..nanopass import Pass
+from ..scalars.aggregates import Names
+
+SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
+# What a borrow names in place: a variable, what a reference points at, an element, a field.
+PLACES = ("Local", "Deref", "Index", "FieldGet", "TupleGet")
+# Expressions whose parts do not all run, or run later: nothing is taken out of them.
+OPAQUE = ("IfExpr", "Match", "MatchValue", "Closure", "Unsafe")
+CALLS = ("Call", "Launch", "MethodCall", "Transfer")
+
+
+@dataclass
+class State:
+    names: Names | None = None
+    before: list | None = None  # the `let`s of the statement being walked
+    simple: bool = True  # what the statement ran so far is names and literals
+    pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
+
+
+name_borrowed_temporaries = Pass("name-borrowed-temporaries", L, L, """
+Give each value a `&` borrows that is not a variable, an element or a field (a temporary) a
+local of its own, computed by a `let` before the statement, so that the reference names a
+variable's cell, which native code lowers.
+
+`print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
+named only when what its statement runs before it is names and literals, or calls nothing (and
+holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
+runs its parts in the order written; a `&mut` of a temporary, one after a call, or one inside
+an `if`, a `match`, a closure, the right of `&&` or `||`, or a `while`'s condition stays in
+place (the native-code gate refuses it).
+""", state=State)
+
+
+@name_borrowed_temporaries.on("Fn")
+def _fn(run, fn):
+    run.state.names = Names(fn)
+    return run.rebuild(fn)
+
+
+@name_borrowed_temporaries.on("Let", "Return", "ExprStmt", "If", splice=True)
+def _statement(run, node):
+    field = {"ExprStmt": "expr", "If": "cond"}.get(node._prod, "value")
+    value = getattr(node, field)
+    if value is None:
+        return (run.rebuild(node),)
+    before, value = _lets(run, value)
+    return (*before, run.rebuild(node.replace(**{field: value})))
+
+
+@name_borrowed_temporaries.on("Block")
+def _block(run, block):
+    """A block's value: its temporaries are named after the block's statements."""
+    if block.value is None:
+        return run.rebuild(block)
+    before, value = _lets(run, block.value)
+    walked = run.rebuild(block.replace(value=None))
+    return walked.replace(stmts=(*walked.stmts, *before), value=run.walk(value))
+
+
+def _lets(run, value) -> tuple:
+    """The `let`s of the temporaries `value` borrows, and `value` borrowing their locals."""
+    st = run.state
+    st.before, st.simple, st.pure = [], True, True
+    value = _named(run, value)
+    return tuple(b.replace(value=run.walk(b.value)) for b in st.before), value
+
+
+def _named(run, e):
+    """e with the temporaries it borrows named, in the order it runs them; what it runs is
+    then what the statement has run."""
+    st = run.state
+    if e._prod == "Borrow" and not e.mutable and e.value._prod not in PLACES:
+        ran, st.pure = (st.simple, st.pure), True
+        value = _named(run, e.value)
+        calls = not st.pure
+        if not (ran[0] or ran[1] and not calls):
+            st.simple, st.pure = False, ran[1] and not calls
+            return e.replace(value=value)
+        # It runs before the rest of the statement now: what that has run is as it was.
+        st.simple, st.pure = ran
+        name = st.names.fresh("borrowed")
+        st.before.append(L["Let"](name, False, L["OpaqueType"](span=e.span), value,
+                                  span=e.span))
+        return e.replace(value=L["Local"](name, span=e.value.span))
+    if e._prod == "Binary" and e.op in ("&&", "||"):
+        left = _named(run, e.left)
+        st.simple = st.pure = False  # the right may not run: taken as if it called
+        return e.replace(left=left)
+    if e._prod in OPAQUE:
+        st.simple = st.pure = False
+        return e
+    fields = {}
+    for name in e._fields:
+        child = getattr(e, name)
+        if isinstance(child, tuple):
+            fields[name] = tuple(_named(run, c) if _is_expr(c) else c for c in child)
+        elif _is_expr(child):
+            fields[name] = _named(run, child)
+    st.simple = st.simple and e._prod in SIMPLE
+    st.pure = st.pure and e._prod not in CALLS
+    return e.replace(**fields) if fields else e
+
+
+def _is_expr(node) -> bool:
+    return hasattr(node, "_prod") and node._prod in L.productions \
+        and L.productions[node._prod][0].name == "Expr"

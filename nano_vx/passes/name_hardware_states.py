@@ -1,0 +1,149 @@
+"""name-hardware-states: Lassumed -> Lassumed.
+
+Same IL: each hardware state is computed by a `let` of its own just before the statement that
+used it, and what ran before it in that statement reads only names and literals, so the
+interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lassumed import Lassumed as L
+from ..nanopass import Pass
+from ..scalars.aggregates import Names
+
+SIMPLE = ("Local", "Int", "Float", "Bool", "Str")
+
+
+@dataclass
+class State:
+    sigs: dict = field(default_factory=dict)  # fn -> (state parameters' indices, returns one)
+    names: Names | None = None
+
+
+name_hardware_states = Pass("name-hardware-states", L, L, """
+Give each hardware state a `match` is on or a call is given a local of its own, computed by a
+`let` before the statement, so that lower-pins finds every state in a variable.
+
+`match x.try_pin(Topology::NPU) { .. }` is `let state = x.try_pin(Topology::NPU); match state {
+.. }`, the same for a call returning a state and for `return x.try_pin(T)`, and
+`print(f(x.try_pin(T)))` of an `f` taking one is `let state = x.try_pin(T); print(f(state))`;
+a `match` on a state given to a call is computed by a `let` too. A
+state made after something else of its statement that is neither a name nor a literal ran stays
+in place (lower-pins refuses it), so that the statement still runs its parts in the order
+written. A `match` on a state that is the value of a block nothing reads is made a statement.
+""", state=State)
+
+
+@name_hardware_states.on("Program")
+def _program(run, program):
+    run.state.sigs = {
+        item.name: (frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type)),
+                    _is_state_type(item.ret))
+        for item in program.items if item._prod == "Fn"}
+    return run.rebuild(program)
+
+
+@name_hardware_states.on("Fn")
+def _fn(run, fn):
+    run.state.names = Names(fn)
+    return run.rebuild(fn.replace(body=_discarded(fn.body)) if fn.ret is None else fn)
+
+
+def _discarded(block):
+    """A block whose value nothing reads, with a `match` on a hardware state that is its value
+    made a statement: each arm is then a statement too, and need not give a value."""
+    m = block.value
+    if m is None or m._prod != "Match":
+        return block
+    return block.replace(stmts=(*block.stmts, L["ExprStmt"](m, span=m.span)), value=None)
+
+
+@name_hardware_states.on("If")
+def _if(run, node):
+    orelse = _discarded(node.orelse) if node.orelse is not None else None
+    return run.rebuild(node.replace(then=_discarded(node.then), orelse=orelse))
+
+
+@name_hardware_states.on("BlockStmt", "While", "For")
+def _body(run, node):
+    return run.rebuild(node.replace(body=_discarded(node.body)))
+
+
+def _is_state_type(ty) -> bool:
+    return ty is not None and ty._prod == "HardwareStateType"
+
+
+def _makes_a_state(run, e) -> bool:
+    if e._prod == "MethodCall":
+        return e.method == "try_pin"
+    sig = run.state.sigs.get(e.callee.name) if e._prod == "Call" \
+        and e.callee._prod == "Global" else None
+    return sig is not None and sig[1]
+
+
+def _named(run, e, span) -> tuple:
+    """`let state = e;` and the local it binds."""
+    name = run.state.names.fresh("state")
+    before, e = _hoisted(run, e)
+    let = L["Let"](name, False, L["OpaqueType"](span=span), e, span=span)
+    return (*before, let), L["Local"](name, span=span)
+
+
+def _hoisted(run, e) -> tuple:
+    """`e` with the states the calls it is made of are given named, and their `let`s, while
+    what runs before them reads nothing those could change."""
+    if e is None or e._prod != "Call" or e.callee._prod != "Global":
+        return (), e
+    states = run.state.sigs.get(e.callee.name, (frozenset(),))[0]
+    args, before, simple = [], (), True
+    for i, a in enumerate(e.args):
+        if simple and i in states and _makes_a_state(run, a):
+            made, a = _named(run, a, a.span)
+        elif simple and a._prod == "Match":
+            # Native code computes a `match` inside a larger expression only in a `let`.
+            made, m = _on_a_named_state(run, a, False)
+            value = run.state.names.fresh("matched")
+            made = (*made, L["Let"](value, False, L["OpaqueType"](span=a.span), m, span=a.span))
+            a = L["Local"](value, span=a.span)
+        elif simple:
+            made, a = _hoisted(run, a)
+        else:
+            made = ()
+        before, simple = (*before, *made), simple and a._prod in SIMPLE
+        args.append(a)
+    return before, e.replace(args=tuple(args))
+
+
+def _on_a_named_state(run, e, whole: bool) -> tuple:
+    """`e`, a `match` on a state made in place made one on a local (and `try_pin` itself
+    when the value is `whole` of a `return`, a statement or a block's), and the `let`s
+    before."""
+    if whole and e is not None and e._prod == "MethodCall" and e.method == "try_pin":
+        return _named(run, e, e.span)
+    if e is None or e._prod != "Match" or not _makes_a_state(run, e.scrutinee):
+        return _hoisted(run, e)
+    before, local = _named(run, e.scrutinee, e.scrutinee.span)
+    return before, e.replace(scrutinee=local)
+
+
+@name_hardware_states.on("Let", "Return", "ExprStmt", splice=True)
+def _statement(run, node):
+    field_name = "expr" if node._prod == "ExprStmt" else "value"
+    before, value = _on_a_named_state(run, getattr(node, field_name), node._prod != "Let")
+    node = node.replace(**{field_name: value})
+    return (*_walked(run, before), run.rebuild(node))
+
+
+def _walked(run, lets) -> tuple:
+    return tuple(s.replace(value=run.walk(s.value)) for s in lets)
+
+
+@name_hardware_states.on("Block")
+def _block(run, block):
+    """A block whose value is a `match` on a state made in place: the state is named after
+    its statements."""
+    before, value = _on_a_named_state(run, block.value, True)
+    walked = run.rebuild(block.replace(value=None))
+    value = run.walk(value) if value is not None else None
+    return walked.replace(stmts=(*walked.stmts, *_walked(run, before)), value=value)

@@ -1,0 +1,75 @@
+"""name-borrowed-temporaries: each temporary a `&` borrows is computed by a `let` of its own
+before its statement, where that keeps the order the statement ran its parts in; the program
+prints what it printed, and native code prints it too. One that stays in place is refused by
+the native-code gate (E5010)."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_native_subset import check_native_subset
+from nano_vx.passes.name_borrowed_temporaries import name_borrowed_temporaries
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
+
+CASES = Path(__file__).parent / "cases" / "name_borrowed_temporaries"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+PLACES = ("Local", "Deref", "Index", "FieldGet", "TupleGet")
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", name_borrowed_temporaries)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert all(n.value._prod in PLACES for n in ran.nodes("Borrow"))
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES + ["e5010_after_a_call"])
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", name_borrowed_temporaries)
+
+
+@pytest.mark.parametrize("case", NAMES + ["e5010_after_a_call_repaired"])
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_calls_keep_their_order():
+    text = to_text(run_front(CASES / "borrowed.vx", name_borrowed_temporaries).after)
+    assert text.index("= @twice(x);") < text.index("= x - 1;")
+
+
+def test_a_temporary_after_a_call_that_stays_is_refused_by_the_gate():
+    ran = run_front(CASES / "e5010_after_a_call.vx", name_borrowed_temporaries)
+    [borrow] = [n for n in ran.nodes("Borrow") if n.value._prod not in PLACES]
+    assert borrow.value._prod == "Call"
+    assert_refused_then_repaired(CASES / "e5010_after_a_call.vx", check_native_subset, "E5010",
+                                 "a reference to a temporary value")
+    native = run_cli(CASES / "e5010_after_a_call.vx")
+    assert native[:2] == (0, "3\n4\n14\n") and "W5001" in native[2]
+
+
+# Hand-written Lassumed: a temporary borrowed inside another borrowed one; the inner is named
+# first, as it runs first.
+NESTED = """
+    // IL: Lassumed
+    fn sum(a: &i32, b: &i32) -> i32 {
+        *a + *b
+    }
+
+    fn main() {
+        let x: i32 = 3;
+        @print(@sum(&(x + 1), &@sum(&x, &2)));
+    }
+"""
+
+
+def test_handwritten_a_temporary_inside_another(run_pass, snapshot_txt):
+    ran = run_pass("name-borrowed-temporaries", NESTED)
+    assert ran.codes == []
+    text = ran.dump
+    assert text.index("= x + 1;") < text.index("= 2;") < text.index("= @sum(&x, &borrowed#1);")
+    assert "@print(@sum(&borrowed, &borrowed#2));" in text
+    assert ran.dump == snapshot_txt
