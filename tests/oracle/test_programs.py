@@ -1,7 +1,5 @@
 """Whole programs, run in every IL of the front-end chain (each run must print the same)."""
 
-import pytest
-
 from oracle_run import output, run_chain, stops
 
 

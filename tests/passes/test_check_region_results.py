@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.dot import to_dot
-from nano_vx.dump.text import to_text
 from nano_vx.passes.check_region_results import check_region_results
 from front import (assert_judged, assert_refused_from_the_command_line,
                    assert_refused_then_repaired, run_front)

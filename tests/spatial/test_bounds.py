@@ -250,9 +250,10 @@ def test_the_count_is_what_the_evaluators_do(text):
     p, work = Program(g), asked(g)
     outcome = evaluate(g, corpus(g, 0, 1)[0])
     assert isinstance(outcome, Finished)
-    for name, st in p.stages.items():
-        moved = sum(port.rate for port in (*ins(st), *outs(st)))
-        points = len(range(st.loops[0].start, st.loops[0].stop)) if hasattr(st, "loops") else 0
+    for name, stage in p.stages.items():
+        moved = sum(port.rate for port in (*ins(stage), *outs(stage)))
+        points = len(range(stage.loops[0].start, stage.loops[0].stop)) \
+            if hasattr(stage, "loops") else 0
         assert work.steps[name] == outcome.ops[name] * (1 + moved) + points
     ctx = SpatialContext(load_target("wormhole"))
     for pass_ in passes_from("Splaced"):
