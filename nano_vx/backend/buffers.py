@@ -87,6 +87,22 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
             and makes_fresh(s.value, fresh)}
 
 
+def element_borrows(fn, owners) -> dict:
+    """The references of `fn` bound once, outside a cell, to an element of one of the locals
+    `owners` (`let r = &t[i];`, `&mut` too): reference -> the local whose buffer it points
+    into, which stays alive as long as the reference is read."""
+    cells, out = frozenset(fn.cells), {}
+    for name, (s, *more) in _lets(fn).items():
+        if more or name in cells or s.value._prod != "Borrow" or s.value.value._prod != "Index":
+            continue
+        base = s.value.value
+        while base._prod == "Index":
+            base = base.base
+        if base._prod == "Local" and base.name in owners:
+            out[name] = base.name
+    return out
+
+
 def fresh_cells(fn, fresh: frozenset, made: frozenset = frozenset()) -> set:
     """The tensor variables of `fn` kept in cells whose `let` and every assignment give
     them a fresh tensor, or the buffer of one of the locals `made` (which hold one the

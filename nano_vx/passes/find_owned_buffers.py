@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import (fresh_cells, fresh_lets, fresh_results, place_results,
-                               tensor_results)
+from ..backend.buffers import (element_borrows, fresh_cells, fresh_lets, fresh_results,
+                               place_results, tensor_results)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
@@ -15,10 +15,13 @@ A function owns the buffer of a local bound once (not a cell) to a tensor constr
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
 printed, transferred (copied) or passed to a function whose result is no tensor and no
-reference, or a tensor the call made: none of those can keep the buffer past the call. Any
-other use (returned, bound to another name, passed to a function that may return an
-argument or a reference, an element borrowed, an arm of an `if` value) may hand the buffer
-on, and the local is not owned: where ownership is not clear, the buffer leaks rather than
+reference, or a tensor the call made: none of those can keep the buffer past the call, or
+an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
+those ways or read and written through (`*r`): the buffer then lives as long as the
+reference is read (insert-drops counts its reads as the tensor's). Any other use (returned,
+bound to another name, passed to a function that may return an argument or a reference, an
+element borrowed in any other way or by a reference handed on, an arm of an `if` value) may
+hand the buffer on, and the local is not owned: where ownership is not clear, the buffer leaks rather than
 dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
@@ -40,20 +43,25 @@ def _program(run, node):
 
 def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
+    lets = frozenset(fresh_lets(fn, fresh_results))
+    fresh = lets | fresh_cells(fn, fresh_results)
+    # Not into a cell, which may be given a new buffer while a reference to the old lives.
+    refs = element_borrows(fn, lets)
+    watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            _escapes(node, fresh, keeping, escaped)
+            _escapes(node, watched, refs, keeping, escaped)
             if node._prod == "Assign" and node.target._prod == "Local" and any(
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    return fresh - escaped
+    return fresh - escaped - {refs[r] for r in escaped if r in refs}
 
 
-def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
-    """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
+def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
+    """Add to `out` the fresh locals and element references (`refs`) `node` reads where
+    their buffer may outlive the read."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -65,10 +73,16 @@ def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
         kids = child_nodes(n)
         if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
             kids = [n.value]
+        elif kind == "Let" and n.name in refs:  # the element borrow the tensor lives for
+            kids = _indices(n.value.value)
+        elif kind == "Deref" and n.value._prod == "Local" and n.value.name in refs:
+            continue  # read or written through: the place is used, not handed on
+        elif kind == "Borrow" and n.value._prod == "Deref":  # `&*r`: the place handed on
+            kids = [n.value.value]
         elif kind == "Borrow" and n.value._prod == "Index":
-            kids, place = [], n.value  # the place of an element may outlive the statement
+            kids = _indices(n.value)  # the place of an element may outlive the statement
+            place = n.value
             while place._prod == "Index":
-                kids.append(place.index)
                 place = place.base
             kids.append(place)
         elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
@@ -76,6 +90,15 @@ def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
         elif kind in ("Call", "Launch") and _keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
         stack.extend(kids)
+
+
+def _indices(place) -> list:
+    """The index expressions of an element's place `t[i][j]`."""
+    out = []
+    while place._prod == "Index":
+        out.append(place.index)
+        place = place.base
+    return out
 
 
 def _held(n):

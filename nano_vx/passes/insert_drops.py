@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..backend.buffers import element_borrows
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
@@ -37,12 +38,13 @@ def _fn(run, node):
 
 # -- where each owned local dies ---------------------------------------------------------
 
-def _reads(node, owned: frozenset) -> set:
-    """The owned locals a statement or exit reads (an assignment to a cell does not read
-    it: it gives it a new tensor)."""
+def _reads(node, owned: dict) -> set:
+    """The owned locals a statement or exit reads, a reference to an element of one
+    (`owned` maps it to the tensor) reading the tensor (an assignment to a cell does not
+    read it: it gives it a new tensor)."""
     if node._prod == "Assign" and node.target._prod == "Local":
         node = node.value
-    return {n.name for n in descendants(node) if n._prod == "Local" and n.name in owned}
+    return {owned[n.name] for n in descendants(node) if n._prod == "Local" and n.name in owned}
 
 
 def _defines(stmt) -> set:
@@ -59,8 +61,11 @@ class _Liveness:
     def __init__(self, fn, owned: frozenset):
         self.fn, self.owned = fn, owned
         self.labels = {b.label for b in fn.blocks}
-        self.reads = {b.label: [_reads(s, owned) for s in b.stmts] for b in fn.blocks}
-        self.exit_reads = {b.label: _reads(b.exit, owned) for b in fn.blocks}
+        # find-owned-buffers owns a tensor an element of which is borrowed only when the
+        # reference is not handed on: its reads are the last uses of the buffer.
+        reading = {**element_borrows(fn, owned), **{name: name for name in owned}}
+        self.reads = {b.label: [_reads(s, reading) for s in b.stmts] for b in fn.blocks}
+        self.exit_reads = {b.label: _reads(b.exit, reading) for b in fn.blocks}
         self.live_in = {b.label: set() for b in fn.blocks}
         self.names = None  # every name of the function, once a new one is needed
         changed = True

@@ -68,6 +68,32 @@ def test_a_tensor_made_on_every_turn_is_given_back_on_every_turn(tmp_path):
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# An element borrowed on every turn: the buffer lives as long as the reference is read.
+BORROWED = """
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        let t = Tensor<f32, [262144]>::new();
+        {
+            let w = &mut t[i * 13];
+            *w = 1.0f32;
+        }
+        let r = &t[i * 13];
+        s = s + *r;
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_tensor_an_element_of_which_is_borrowed_is_given_back_after_the_reference(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, BORROWED)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 def test_the_bound_catches_buffers_that_are_kept(tmp_path):
     code, out, err, _ = _run_bounded(tmp_path, KEPT + TURNS.replace("MAKE", f"same({FRESH})"))
     assert code == 1 and out == "" and "error[E9006]: cannot allocate" in err
