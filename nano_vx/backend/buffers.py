@@ -44,6 +44,19 @@ def fresh_results(program) -> frozenset:
         fresh = kept
 
 
+def keeping_calls(program) -> frozenset:
+    """The functions a call of which may hand on an argument's buffer: whose result is a
+    tensor or a place, unless they return only buffers they made."""
+    return (tensor_results(program) | place_results(program)) - fresh_results(program)
+
+
+def keeps_nothing(n, keeping: frozenset) -> bool:
+    """A call of a named function (print included) or a launch whose result cannot be an
+    argument's buffer: no tensor, or one the call made (`keeping` are the others)."""
+    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
+    return name is not None and name not in keeping
+
+
 def _returns_fresh(fn, fresh: frozenset) -> bool:
     returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
     if not returned:

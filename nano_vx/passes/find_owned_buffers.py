@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..backend.buffers import (element_borrows, fresh_cells, fresh_lets, fresh_results,
-                               place_results, tensor_results)
+                               keeping_calls, keeps_nothing)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
@@ -33,10 +33,7 @@ on the compilation for insert-drops.
 
 @find_owned_buffers.on("Program")
 def _program(run, node):
-    # A call whose result is a tensor or a place may hand on an argument's buffer, unless
-    # the function returns only buffers it made.
-    tensors, fresh = tensor_results(node) | place_results(node), fresh_results(node)
-    keeping = tensors - fresh
+    keeping, fresh = keeping_calls(node), fresh_results(node)
     run.ctx.owned_buffers = {fn.name: _owned(fn, keeping, fresh)
                              for fn in node.items if fn._prod == "Fn"}
 
@@ -87,7 +84,7 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
             kids.append(place)
         elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
-        elif kind in ("Call", "Launch") and _keeps_nothing(n, keeping):
+        elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
         stack.extend(kids)
 
@@ -104,10 +101,3 @@ def _indices(place) -> list:
 def _held(n):
     """The operand whose buffer an Index reads or a Transfer copies."""
     return n.base if n._prod == "Index" else n.value
-
-
-def _keeps_nothing(n, keeping: frozenset) -> bool:
-    """A call of a named function (print included) or a launch whose result cannot be an
-    argument's buffer: no tensor, or one the call made (`keeping` are the others)."""
-    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
-    return name is not None and name not in keeping
