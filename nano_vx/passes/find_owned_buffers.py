@@ -25,8 +25,10 @@ hand the buffer on, and the local is not owned: where ownership is not clear, th
 dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
-unless an assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced
-dies inside the statement, where no drop can go). The owned locals of each function are left
+or a local bound to a fresh tensor and read nowhere else (`h.t = t;` after
+scalarize-aggregates: the buffer moves to the cell, and the local owns nothing), unless an
+assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
+inside the statement, where no drop can go). The owned locals of each function are left
 on the compilation for insert-drops.
 """, provides=("owned_buffers",))
 
@@ -41,7 +43,7 @@ def _program(run, node):
 def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets = frozenset(fresh_lets(fn, fresh_results))
-    fresh = lets | fresh_cells(fn, fresh_results)
+    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets))
     # Not into a cell, which may be given a new buffer while a reference to the old lives.
     refs = element_borrows(fn, lets)
     watched = fresh | set(refs)
@@ -54,6 +56,22 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
     return fresh - escaped - {refs[r] for r in escaped if r in refs}
+
+
+def _moved_into_cells(fn, lets: frozenset) -> frozenset:
+    """The fresh locals `lets` read once, by an assignment to a cell (`h.t = t;` after
+    scalarize-aggregates): the buffer is the cell's from then on, and nothing else names it."""
+    reads: dict = {}
+    for blk in fn.blocks:
+        for node in (*blk.stmts, blk.exit):
+            for n in descendants(node):
+                if n._prod == "Local" and n.name in lets:
+                    reads.setdefault(n.name, []).append(n)
+    return frozenset(
+        s.value.name for blk in fn.blocks for s in blk.stmts
+        if s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
+        and s.value._prod == "Local" and s.value.name in lets
+        and len(reads[s.value.name]) == 1 and reads[s.value.name][0] is s.value)
 
 
 def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):

@@ -125,6 +125,35 @@ def test_a_tensor_bound_to_no_local_is_given_back_after_its_statement(tmp_path, 
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# A struct's tensor field given a new tensor on every turn: both buffers go back.
+FIELD = """
+struct Holder {
+    t: Tensor<f32, [262144]>,
+    n: i32,
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        let mut h = Holder { t: Tensor<f32, [262144]>::new(), n: i };
+        let t = Tensor<f32, [262144]>::new();
+        h.t = t;
+        h.t[h.n * 13] = 1.0f32;
+        s = s + h.t[i * 13];
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, FIELD)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 def test_the_bound_catches_buffers_that_are_kept(tmp_path):
     code, out, err, _ = _run_bounded(tmp_path, KEPT + TURNS.replace("MAKE", f"same({FRESH})"))
     assert code == 1 and out == "" and "error[E9006]: cannot allocate" in err

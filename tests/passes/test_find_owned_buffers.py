@@ -50,7 +50,9 @@ def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_cal
 
 
 def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
-    assert _owned("cells")["main"] == {"fresh"}  # not shared, keep, nor moved = f(moved)
+    # not shared, given keep, which is read before, nor given, whose buffer is taker's, nor
+    # moved = f(moved)
+    assert _owned("cells")["main"] == {"fresh", "taker"}
 
 
 # Hand-written Lcells: a local bound twice is never owned, nor one an `if` value may hand

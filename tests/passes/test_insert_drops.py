@@ -118,3 +118,9 @@ def test_a_tensor_an_element_of_which_is_borrowed_is_dropped_after_the_reference
     body = _blocks("borrowed_elements", "main")["bb4"].stmts
     assert [s._prod for s in body[-4:]] == ["Assign", "Drop", "Drop", "Assign"]
     assert {s.name for s in body[-3:-1]} == {"m", "t"}  # after `*w` and `*r` are read
+
+
+def test_a_struct_field_given_a_tensor_read_nowhere_else_owns_it():
+    dropped = _dropped("struct_fields")
+    assert dropped["moved"] == ["h_t", "h_t"]  # the one it held, then the one it was given
+    assert dropped["shared"] == []  # `t` is read after it is given: both name the buffer
