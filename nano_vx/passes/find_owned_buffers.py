@@ -59,19 +59,28 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
 
 
 def _moved_into_cells(fn, lets: frozenset) -> frozenset:
-    """The fresh locals `lets` read once, by an assignment to a cell (`h.t = t;` after
-    scalarize-aggregates): the buffer is the cell's from then on, and nothing else names it."""
+    """The fresh locals `lets` read once, by an assignment to a cell later in the block of
+    their `let` (`h.t = t;` after scalarize-aggregates; a loop around the assignment alone
+    would give the cell one buffer twice): the buffer is the cell's from then on, and
+    nothing else names it."""
     reads: dict = {}
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
             for n in descendants(node):
                 if n._prod == "Local" and n.name in lets:
                     reads.setdefault(n.name, []).append(n)
-    return frozenset(
-        s.value.name for blk in fn.blocks for s in blk.stmts
-        if s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
-        and s.value._prod == "Local" and s.value.name in lets
-        and len(reads[s.value.name]) == 1 and reads[s.value.name][0] is s.value)
+    moved = set()
+    for blk in fn.blocks:
+        bound = set()
+        for s in blk.stmts:
+            if s._prod == "Let":
+                bound.add(s.name)
+            elif (s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
+                  and s.value._prod == "Local" and s.value.name in bound
+                  and s.value.name in lets and len(reads[s.value.name]) == 1
+                  and reads[s.value.name][0] is s.value):
+                moved.add(s.value.name)
+    return frozenset(moved)
 
 
 def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
