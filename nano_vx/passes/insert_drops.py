@@ -103,6 +103,8 @@ class _Made:
                 continue
             stack.pop()
             ty = self._type(node, types) if taken and clean else None
+            if ty is not None and _row(stack, ty):
+                ty = None
             if any(a is not b for a, b in zip(done, operands)):
                 node = _with_operands(node, done)
             kind = node._prod
@@ -153,6 +155,15 @@ class _Made:
             return ty.replace(place=dest) if ty is not None and ty._prod == "TensorType" \
                 else None
         return e.type if e.type._prod == "TensorType" else None
+
+
+def _row(stack: list, ty) -> bool:
+    """Whether the tensor of type `ty` just walked is indexed to a row, a view of its
+    buffer (by fewer indices than it has dimensions)."""
+    k = len(stack)
+    while k and stack[k - 1][0]._prod == "Index":
+        k -= 1
+    return 0 < len(stack) - k < len(ty.dims)
 
 
 _ROOTS = {"ExprStmt": "expr", "Let": "value", "Assign": "value"}
