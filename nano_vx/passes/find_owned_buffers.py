@@ -20,9 +20,9 @@ an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used 
 those ways or read and written through (`*r`): the buffer then lives as long as the
 reference is read (insert-drops counts its reads as the tensor's). Any other use (returned,
 bound to another name, passed to a function that may return an argument or a reference, an
-element borrowed in any other way or by a reference handed on, an arm of an `if` value) may
-hand the buffer on, and the local is not owned: where ownership is not clear, the buffer leaks rather than
-dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+element borrowed in any other way or by a reference handed on, an arm of an `if` value)
+may hand the buffer on, and the local is not owned: where ownership is not clear, the
+buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor and read nowhere else (`h.t = t;` after

@@ -29,9 +29,9 @@ stops ends the program, which gives everything back.
 A tensor made for a call and bound to no local (`f(Tensor<..>::new())`, the inner copy of
 `transfer(transfer(t, A), B)`) is given a local of its own, `made#k`, bound just before the
 statement, and dropped after it, when what takes it cannot keep it (a transfer, which
-copies, an element read, or a call whose result cannot be the argument's buffer) and nothing the statement
-does before making it can be seen (a local, a literal or a read through a reference; other
-tensors so named), so moving it first changes no order.
+copies, an element read, or a call whose result cannot be the argument's buffer) and
+nothing the statement does before making it can be seen (a local, a literal or a read
+through a reference; other tensors so named), so moving it first changes no order.
 """, requires=("owned_buffers",))
 
 Drop = Ldrops["Drop"]
@@ -72,8 +72,7 @@ class _Made:
         types = {p.name: p.type for p in fn.params}
         types.update((s.name, s.type) for b in fn.blocks for s in b.stmts if s._prod == "Let")
         out, temporaries = [], set()
-        blocks = fn.blocks
-        for b in blocks:
+        for b in fn.blocks:
             stmts = []
             for s in b.stmts:
                 field = _ROOTS.get(s._prod)
@@ -95,8 +94,7 @@ class _Made:
         # frames: [node, its operands, operands done, whether a taker cannot keep them]
         stack = [[root, self._operands(root), [], False]]
         while True:
-            frame = stack[-1]
-            node, operands, done, taken = frame
+            node, operands, done, taken = stack[-1]
             if len(done) < len(operands):
                 child = operands[len(done)]
                 stack.append([child, self._operands(child), [], self._takes(node)])
