@@ -44,6 +44,19 @@ def fresh_results(program) -> frozenset:
         fresh = kept
 
 
+def keeping_calls(program) -> frozenset:
+    """The functions a call of which may hand on an argument's buffer: whose result is a
+    tensor or a place, unless they return only buffers they made."""
+    return (tensor_results(program) | place_results(program)) - fresh_results(program)
+
+
+def keeps_nothing(n, keeping: frozenset) -> bool:
+    """A call of a named function (print included) or a launch whose result cannot be an
+    argument's buffer: no tensor, or one the call made (`keeping` are the others)."""
+    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
+    return name is not None and name not in keeping
+
+
 def _returns_fresh(fn, fresh: frozenset) -> bool:
     returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
     if not returned:
@@ -94,6 +107,22 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
     return {name: s for name, (s, *more) in _lets(fn).items()
             if not more and name not in cells and isinstance(vx_type(s.type), Tensor)
             and makes_fresh(s.value, fresh)}
+
+
+def element_borrows(fn, owners) -> dict:
+    """The references of `fn` bound once, outside a cell, to an element of one of the locals
+    `owners` (`let r = &t[i];`, `&mut` too): reference -> the local whose buffer it points
+    into, which stays alive as long as the reference is read."""
+    cells, out = frozenset(fn.cells), {}
+    for name, (s, *more) in _lets(fn).items():
+        if more or name in cells or s.value._prod != "Borrow" or s.value.value._prod != "Index":
+            continue
+        base = s.value.value
+        while base._prod == "Index":
+            base = base.base
+        if base._prod == "Local" and base.name in owners:
+            out[name] = base.name
+    return out
 
 
 def fresh_cells(fn, fresh: frozenset, made: frozenset = frozenset()) -> set:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import (fresh_cells, fresh_lets, fresh_results, place_results,
-                               tensor_results)
+from ..backend.buffers import (element_borrows, fresh_cells, fresh_lets, fresh_results,
+                               keeping_calls, keeps_nothing)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
@@ -15,45 +15,77 @@ A function owns the buffer of a local bound once (not a cell) to a tensor constr
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
 printed, transferred (copied) or passed to a function whose result is no tensor and no
-reference, or a tensor the call made: none of those can keep the buffer past the call. Any
-other use (returned, bound to another name, passed to a function that may return an
-argument or a reference, an element borrowed, an arm of an `if` value) may hand the buffer
-on, and the local is not owned: where ownership is not clear, the buffer leaks rather than
-dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+reference, or a tensor the call made: none of those can keep the buffer past the call, or
+an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
+those ways or read and written through (`*r`): the buffer then lives as long as the
+reference is read (insert-drops counts its reads as the tensor's). Any other use (returned,
+bound to another name, passed to a function that may return an argument or a reference, an
+element borrowed in any other way or by a reference handed on, an arm of an `if` value)
+may hand the buffer on, and the local is not owned: where ownership is not clear, the
+buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
-unless an assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced
-dies inside the statement, where no drop can go). The owned locals of each function are left
+or a local bound to a fresh tensor and read nowhere else (`h.t = t;` after
+scalarize-aggregates: the buffer moves to the cell, and the local owns nothing), unless an
+assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
+inside the statement, where no drop can go). The owned locals of each function are left
 on the compilation for insert-drops.
 """, provides=("owned_buffers",))
 
 
 @find_owned_buffers.on("Program")
 def _program(run, node):
-    # A call whose result is a tensor or a place may hand on an argument's buffer, unless
-    # the function returns only buffers it made.
-    tensors, fresh = tensor_results(node) | place_results(node), fresh_results(node)
-    keeping = tensors - fresh
+    keeping, fresh = keeping_calls(node), fresh_results(node)
     run.ctx.owned_buffers = {fn.name: _owned(fn, keeping, fresh)
                              for fn in node.items if fn._prod == "Fn"}
 
 
 def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    fresh = frozenset(fresh_lets(fn, fresh_results)) | fresh_cells(fn, fresh_results)
+    lets = frozenset(fresh_lets(fn, fresh_results))
+    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets))
+    # Not into a cell, which may be given a new buffer while a reference to the old lives.
+    refs = element_borrows(fn, lets)
+    watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            _escapes(node, fresh, keeping, escaped)
+            _escapes(node, watched, refs, keeping, escaped)
             if node._prod == "Assign" and node.target._prod == "Local" and any(
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    return fresh - escaped
+    return fresh - escaped - {refs[r] for r in escaped if r in refs}
 
 
-def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
-    """Add to `out` the fresh locals `node` reads where their buffer may outlive the read."""
+def _moved_into_cells(fn, lets: frozenset) -> frozenset:
+    """The fresh locals `lets` read once, by an assignment to a cell later in the block of
+    their `let` (`h.t = t;` after scalarize-aggregates; a loop around the assignment alone
+    would give the cell one buffer twice): the buffer is the cell's from then on, and
+    nothing else names it."""
+    reads: dict = {}
+    for blk in fn.blocks:
+        for node in (*blk.stmts, blk.exit):
+            for n in descendants(node):
+                if n._prod == "Local" and n.name in lets:
+                    reads.setdefault(n.name, []).append(n)
+    moved = set()
+    for blk in fn.blocks:
+        bound = set()
+        for s in blk.stmts:
+            if s._prod == "Let":
+                bound.add(s.name)
+            elif (s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
+                  and s.value._prod == "Local" and s.value.name in bound
+                  and s.value.name in lets and len(reads[s.value.name]) == 1
+                  and reads[s.value.name][0] is s.value):
+                moved.add(s.value.name)
+    return frozenset(moved)
+
+
+def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
+    """Add to `out` the fresh locals and element references (`refs`) `node` reads where
+    their buffer may outlive the read."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -65,26 +97,34 @@ def _escapes(node, fresh: frozenset, keeping: frozenset, out: set):
         kids = child_nodes(n)
         if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
             kids = [n.value]
+        elif kind == "Let" and n.name in refs:  # the element borrow the tensor lives for
+            kids = _indices(n.value.value)
+        elif kind == "Deref" and n.value._prod == "Local" and n.value.name in refs:
+            continue  # read or written through: the place is used, not handed on
+        elif kind == "Borrow" and n.value._prod == "Deref":  # `&*r`: the place handed on
+            kids = [n.value.value]
         elif kind == "Borrow" and n.value._prod == "Index":
-            kids, place = [], n.value  # the place of an element may outlive the statement
+            kids = _indices(n.value)  # the place of an element may outlive the statement
+            place = n.value
             while place._prod == "Index":
-                kids.append(place.index)
                 place = place.base
             kids.append(place)
         elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
-        elif kind in ("Call", "Launch") and _keeps_nothing(n, keeping):
+        elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
         stack.extend(kids)
+
+
+def _indices(place) -> list:
+    """The index expressions of an element's place `t[i][j]`."""
+    out = []
+    while place._prod == "Index":
+        out.append(place.index)
+        place = place.base
+    return out
 
 
 def _held(n):
     """The operand whose buffer an Index reads or a Transfer copies."""
     return n.base if n._prod == "Index" else n.value
-
-
-def _keeps_nothing(n, keeping: frozenset) -> bool:
-    """A call of a named function (print included) or a launch whose result cannot be an
-    argument's buffer: no tensor, or one the call made (`keeping` are the others)."""
-    name = getattr(n.callee, "name", None) if n._prod == "Call" else n.kernel
-    return name is not None and name not in keeping

@@ -68,6 +68,92 @@ def test_a_tensor_made_on_every_turn_is_given_back_on_every_turn(tmp_path):
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# An element borrowed on every turn: the buffer lives as long as the reference is read.
+BORROWED = """
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        let t = Tensor<f32, [262144]>::new();
+        {
+            let w = &mut t[i * 13];
+            *w = 1.0f32;
+        }
+        let r = &t[i * 13];
+        s = s + *r;
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_tensor_an_element_of_which_is_borrowed_is_given_back_after_the_reference(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, BORROWED)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+# A tensor made for a call on every turn, and one copied twice (4,000 turns: 4 GiB kept).
+TEMPORARY = """
+fn touch(t: &mut Tensor<f32, [262144]>, i: i32) -> f32 {
+    t[i] = 1.0f32;
+    t[i]
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < TURNS {
+        s = s + MAKE;
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+MADE = {"argument": ("20000", "touch(&mut Tensor<f32, [262144]>::new(), i * 13)"),
+        "copied": ("4000", "transfer(transfer(Tensor<f32, [262144]>::fill(1.0f32), "
+                           "Memory::GPU_HBM), Memory::CPU_DRAM)[i]")}
+
+
+@pytest.mark.parametrize("case", sorted(MADE))
+def test_a_tensor_bound_to_no_local_is_given_back_after_its_statement(tmp_path, case):
+    turns, make = MADE[case]
+    code, out, err, peak = _run_bounded(
+        tmp_path, TEMPORARY.replace("TURNS", turns).replace("MAKE", make))
+    assert (code, out) == (0, f"{turns}\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+# A struct's tensor field given a new tensor on every turn: both buffers go back.
+FIELD = """
+struct Holder {
+    t: Tensor<f32, [262144]>,
+    n: i32,
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        let mut h = Holder { t: Tensor<f32, [262144]>::new(), n: i };
+        let t = Tensor<f32, [262144]>::new();
+        h.t = t;
+        h.t[h.n * 13] = 1.0f32;
+        s = s + h.t[i * 13];
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, FIELD)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 def test_the_bound_catches_buffers_that_are_kept(tmp_path):
     code, out, err, _ = _run_bounded(tmp_path, KEPT + TURNS.replace("MAKE", f"same({FRESH})"))
     assert code == 1 and out == "" and "error[E9006]: cannot allocate" in err

@@ -37,8 +37,10 @@ def test_a_call_result_is_owned_when_the_callee_returns_only_buffers_it_made():
     assert owned["made"] == {"scratch"}  # `out` is returned: the caller's
 
 
-def test_a_buffer_an_element_of_which_is_borrowed_or_handed_to_a_place_result_is_nobodys():
-    assert _owned("places")["main"] == {"read"}
+def test_a_buffer_an_element_of_which_is_borrowed_is_owned_unless_the_reference_is_handed_on():
+    # not passed (to a place result), nor named, returned or through, whose reference is
+    # bound to another name or handed to a function returning one
+    assert _owned("places")["main"] == {"lent", "written", "read"}
 
 
 def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_callers():
@@ -48,7 +50,9 @@ def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_cal
 
 
 def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
-    assert _owned("cells")["main"] == {"fresh"}  # not shared, keep, nor moved = f(moved)
+    # not shared, given keep, which is read before, nor given, whose buffer is taker's, nor
+    # moved = f(moved)
+    assert _owned("cells")["main"] == {"fresh", "taker"}
 
 
 # Hand-written Lcells: a local bound twice is never owned, nor one an `if` value may hand
