@@ -233,7 +233,7 @@ def _alone(run, e):
     """e walked, or None when it needs a `let` first: it may run other than once, so the
     `let` cannot go before its statement."""
     st = run.state
-    saved = len(st.pending), st.effects, set(st.names.taken), st.names.made
+    saved = len(st.pending), st.effects, st.names.mark()
     every, st.every = st.every, False
     try:
         out = run.walk(e)
@@ -245,6 +245,7 @@ def _alone(run, e):
         st.every = every
     if out is None or len(st.pending) != saved[0]:
         del st.pending[saved[0]:]
-        st.effects, st.names.taken, st.names.made = saved[1:]
+        st.effects = saved[1]
+        st.names.undo(saved[2])
         return None
     return out

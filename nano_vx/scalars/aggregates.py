@@ -128,6 +128,7 @@ class Names:
         self.taken = {getattr(n, "name", None) or getattr(n, "var", None)
                       for n in descendants(fn)}
         self.made = 0
+        self.given: list[str] = []  # the names fresh handed out, in order, for undo
 
     def fresh(self, wanted: str) -> str:
         name = wanted
@@ -135,7 +136,18 @@ class Names:
             self.made += 1
             name = f"{wanted}#{self.made}"
         self.taken.add(name)
+        self.given.append(name)
         return name
+
+    def mark(self) -> tuple[int, int]:
+        """Where the names stand now, for undo: a pass that tries a rewrite and drops it
+        gives its names back without copying every name of the function."""
+        return len(self.given), self.made
+
+    def undo(self, mark: tuple[int, int]) -> None:
+        count, self.made = mark
+        self.taken.difference_update(self.given[count:])
+        del self.given[count:]
 
 
 def fresh_locals(names: Names, base: str, shape: Tree, span):
