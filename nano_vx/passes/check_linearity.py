@@ -23,6 +23,7 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.ownership import Movers, callee_name, owns_data
 from ..placement.persistent_map import PersistentMap
+from ..placement.type_checking import quoted
 
 
 @dataclass
@@ -44,7 +45,8 @@ Refuse a use of a local after `transfer`, a call or a `let` consumed it (E4001).
 read of x is an error naming x and the transfer that moved it. Passing x by value to a
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
 holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
-data, a tensor or a struct without `Copy` (one with `Copy` is copied). `&x` lends it
+data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
+into the field, and `S { f: x }` or `(x, 1)` into the value it makes. `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
 it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
@@ -112,7 +114,10 @@ def _assign(run, node, moved):
         if moved is not None and _owning_local(run, node.value):
             moved = moved.set(node.value.name, node)
         return _fresh(moved, node.target.name)
-    return run.walk(node.value, run.walk(node.target, moved))
+    moved = run.walk(node.value, run.walk(node.target, moved))
+    if moved is not None and node.op == "=" and _owning_local(run, node.value):
+        moved = moved.set(node.value.name, node)  # `h.t = t;`: the field has it now
+    return moved
 
 
 @check_linearity.on("If", "IfExpr")
@@ -210,6 +215,17 @@ def _call(run, node, moved):
     return moved
 
 
+@check_linearity.on("StructLit", "Tuple")
+def _aggregate(run, node, moved):
+    """`S { t: t }` and `(t, 1)` move each part that owns data into the value they make."""
+    parts = [f.value for f in node.fields] if node._prod == "StructLit" else node.elems
+    for part in parts:
+        moved = run.walk(part, moved)
+        if moved is not None and _owning_local(run, part):
+            moved = moved.set(part.name, node)
+    return moved
+
+
 @check_linearity.on("Transfer")
 def _transfer(run, node, moved):
     moved = run.walk(node.value, moved)
@@ -237,18 +253,28 @@ def _report(run, use, mover):
     where = mover.span
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "the move"
-    gone = mover.value if mover._prod in ("Transfer", "Let", "Assign") else \
-        next(a for a in mover.args if a._prod == "Local" and a.name == use.name)
+    parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
+             "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
+    gone = mover.value if parts is None else \
+        next(a for a in parts() if a._prod == "Local" and a.name == use.name)
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
     when = " in an earlier iteration of the loop" if again else ""
     if mover._prod in ("Let", "Assign"):
-        to = display_name(mover.name if mover._prod == "Let" else mover.target.name)
+        to = display_name(mover.name) if mover._prod == "Let" else \
+            display_name(mover.target.name) if mover.target._prod == "Local" else \
+            quoted(mover.target)
         went = f"into '{to}'"
         struct = getattr(run.state.types.get(use.name), "_prod", None) == "NamedType"
-        repair = f"read it through '{to}', lend it (`&{x}`)" + \
+        lend = mover._prod == "Let" or mover.target._prod == "Local"  # a field holds no loan
+        repair = f"read it through '{to}'" + (f", lend it (`&{x}`)" if lend else "") + \
             (", implement `Copy` for its struct" if struct else "")
         data = {"moved_into": to}
+    elif mover._prod in ("StructLit", "Tuple"):
+        what = f"the '{mover.name}' value" if mover._prod == "StructLit" else "the tuple"
+        went = f"into {what}"
+        repair = f"read it through {what}"
+        data = {"moved_into": mover.name if mover._prod == "StructLit" else "tuple"}
     elif mover._prod == "Transfer":
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"

@@ -361,3 +361,23 @@ def test_a_tensor_bound_to_another_name_is_moved_into_it():
                       "this use"]
     repaired = text.replace("print(t[0])", "print(u[0])")
     assert not run_front(repaired, check_linearity).diagnostics.items
+
+
+@pytest.mark.parametrize("body, message, help", [
+    ("let mut h = H { t: Tensor<f32, [4]>::fill(1.0) }; let t = Tensor<f32, [4]>::fill(2.0); "
+     "h.t = t; print(h.t[1] + t[1]);",
+     "it was moved into 'h.t' at line 3, column 100",
+     "read it through 'h.t', or give 't' a new value before this use"),
+    ("let t = Tensor<f32, [4]>::fill(2.0); let h = H { t: t }; print(h.t[1] + t[1]);",
+     "it was moved into the 'H' value at line 3, column 58",
+     "read it through the 'H' value, or give 't' a new value before this use"),
+    ("let t = Tensor<f32, [4]>::fill(2.0); let p = (t, 1); print(t[0]);",
+     "it was moved into the tuple at line 3, column 58",
+     "read it through the tuple, or give 't' a new value before this use"),
+])
+def test_a_tensor_put_in_a_field_a_struct_or_a_tuple_is_moved_into_it(body, message, help):
+    text = f"struct H {{ t: Tensor<f32, [4]> }}\n\nfn main() {{ {body} }}\n"
+    [d] = run_front(text, check_linearity).diagnostics.items
+    assert (d.code, d.message, d.help) == ("E4001", f"use of moved value 't': {message}", [help])
+    repaired = text.replace("+ t[1]", "").replace("print(t[0])", "print(p.0[0])")
+    assert not run_front(repaired, check_linearity).diagnostics.items
