@@ -77,11 +77,12 @@ def test_every_dump_resumes_to_what_the_whole_run_prints(promise, tmp_path, monk
 
 def _every_dump_resumes_to_the_next(promise, files: list[Path], directory: Path) -> None:
     """Each dump, resumed through the next pass, writes that pass's dump as the whole run
-    wrote it, byte for byte: the tree, the facts its pass provides, the carried facts and
-    every diagnostic reported so far. The resumed run plans the rest of the pipeline, back end
-    included, so the facts every later pass needs are rebuilt from the dump's tree (or
-    refused) as a run to the end would. By induction from the last dump of each IL, which resumes to the end,
-    every dump resumes to what the whole run prints."""
+    wrote it: the tree byte for byte, the facts its pass provides, the carried facts and every
+    diagnostic reported so far (placed in the dump it read, not in the program). The resumed
+    run plans the rest of the pipeline, back end included, so the facts every later pass
+    needs are rebuilt from the dump's tree (or refused) as a run to the end would. With the
+    last dump of each IL resumed to the end, every dump resumes to what the whole run prints,
+    by induction, in one pass per dump instead of the rest of the pipeline per dump."""
     for i, (dump, following) in enumerate(zip(files, files[1:])):
         where = directory / str(i)
         step = _pass_of(following)
