@@ -6,13 +6,10 @@ text diffs, and `--error-format=json` and `human`, with the built-in model and w
 declared machine. One process per seed rather than one per command keeps this to seconds;
 the seeds then differ in every set and dict of strings the compiler iterates.
 
-What does not depend on the seed is done once: the four formats of a dump are written from
-one compilation (the text run's dumper writes each tree in DOT, SVG and JSON too, as a run
-with that --dump-format would, to where that run writes: the compilation is the same run
-four times in one process), Graphviz draws each distinct DOT text once for all three
-processes (the DOT dumps themselves are compared; a picture is a function of its DOT text),
-each process starting at another example so that they seldom draw the same one at once, and
-a process builds a program's native code once for its runs (tests/compiled.py).
+What does not depend on the seed is done once: Graphviz draws each distinct DOT text once for
+all three processes (the DOT dumps themselves are compared; a picture is a function of its
+DOT text), each process starting at another example so that they seldom draw the same one at
+once, and a process builds a program's native code once for its runs (tests/compiled.py).
 """
 
 from __future__ import annotations
@@ -34,7 +31,8 @@ MACHINE = ["--host", "default", "--machine", str(ROOT / "machines" / "h100-sxm.v
 
 # name -> the options of one run; a run's dumps go to a directory named after it.
 RUNS = {
-    "dump-text": ["--action", "check", "--dump-after=all", "--dump-format=text"],
+    **{f"dump-{fmt}": ["--action", "check", "--dump-after=all", f"--dump-format={fmt}"]
+       for fmt in ("text", "dot", "svg", "json")},
     "dump-diff": ["--action", "check", "--dump-before=all", "--dump-diff"],
     "dump-text-machine": ["--action", "check", "--dump-after=all", *MACHINE],
     "errors-json": ["--error-format=json"],
@@ -42,19 +40,15 @@ RUNS = {
     "errors-human-machine": MACHINE,
 }
 
-# The formats "dump-text" writes too, each to the directory of its own run, "dump-FORMAT".
-ALSO = ("dot", "svg", "json")
-
 RUNNER = """
-import dataclasses, hashlib, io, json, os, sys
+import hashlib, io, json, os, sys
 from pathlib import Path
-from nano_vx import driver
 from nano_vx.cli import main
 from nano_vx.dump import render
 from compiled import share_native_builds
 
 out, pictures, start = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
-runs, formats, examples = json.loads(sys.argv[4]), json.loads(sys.argv[5]), sys.argv[6:]
+runs, examples = json.loads(sys.argv[4]), sys.argv[5:]
 draw = render.render_svg
 
 def drawn_once(dot_text):
@@ -65,17 +59,7 @@ def drawn_once(dot_text):
         partial.replace(picture)
     return picture.read_text(encoding="utf-8")
 
-also = {}  # format -> the directory of its run, while "dump-text" runs
-emit = driver.Dumper.emit
-
-def emit_in_every_format(self, when, index, p, tree, ctx=None):
-    emit(self, when, index, p, tree, ctx)
-    for fmt, directory in also.items():
-        options = dataclasses.replace(self.options, format=fmt, directory=str(directory))
-        emit(driver.Dumper(options, self.out), when, index, p, tree, ctx)
-
 render.render_svg = drawn_once
-driver.Dumper.emit = emit_in_every_format
 share_native_builds()
 for example in examples[start:] + examples[:start]:
     for name, options in runs.items():
@@ -84,14 +68,11 @@ for example in examples[start:] + examples[:start]:
         argv = [example, *options]
         if name.startswith("dump-"):
             argv.append(f"--dump-dir={where / 'dumps'}")
-        if name == "dump-text":
-            also.update({fmt: where.parent / f"dump-{fmt}" / "dumps" for fmt in formats})
         stdout, stderr = io.StringIO(), io.StringIO()
         code = main(argv, stdout=stdout, stderr=stderr)
         (where / "stdout").write_text(stdout.getvalue(), encoding="utf-8")
         (where / "stderr").write_text(stderr.getvalue(), encoding="utf-8")
         (where / "status").write_text(str(code))
-        also.clear()
 """
 
 
@@ -101,7 +82,7 @@ def outputs(seed: str, where: Path, pictures: Path) -> dict[str, bytes]:
     start = SEEDS.index(seed) * len(EXAMPLES) // len(SEEDS)
     done = subprocess.run(
         [sys.executable, "-c", RUNNER, str(where), str(pictures), str(start), json.dumps(RUNS),
-         json.dumps(ALSO), *map(str, EXAMPLES)],
+         *map(str, EXAMPLES)],
         env=env, cwd=ROOT, capture_output=True, text=True, timeout=840, check=False)
     assert done.returncode == 0, done.stderr
     return {str(p.relative_to(where)): p.read_bytes() for p in sorted(where.rglob("*"))
@@ -117,8 +98,7 @@ def test_every_dump_and_diagnostic_is_the_same_under_every_hash_seed(tmp_path):
         results = list(pool.map(lambda s: outputs(s, tmp_path / f"seed-{s}", pictures), SEEDS))
     first, *others = results
     assert len(first) > len(EXAMPLES) * len(RUNS) * 3, "every run wrote its files"
-    for fmt in ALSO:
-        assert any(name.endswith(f".{fmt}") and f"/dump-{fmt}/" in name for name in first)
+    assert any(name.endswith(".svg") for name in first)
     for seed, other in zip(SEEDS[1:], others):
         assert sorted(other) == sorted(first), f"seed {seed} wrote other files"
         differ = [name for name in first if other[name] != first[name]]
