@@ -1,5 +1,6 @@
-"""Shared pytest fixtures: snapshot files for IR dumps; the cyclic garbage collector tuned for
-the tests' trees (`pytest_collection_finish`); and tests/spatial on the import path,
+"""Shared pytest fixtures: snapshot files for IR dumps; the longest tests first
+(`pytest_collection_modifyitems`); the cyclic garbage collector tuned for the tests' trees
+(`pytest_collection_finish`); and tests/spatial on the import path,
 where the spatial programs several test directories run are written once
 (`choreographies.py`, `spatial_reference.py`).
 
@@ -69,6 +70,19 @@ def snapshot_txt(snapshot):
 def snapshot_dot(snapshot):
     return snapshot.use_extension(DotDumpSnapshot)
 
+
+def pytest_collection_modifyitems(config, items):
+    # The longest tests first: xdist's workers take tests in this order (worksteal), and a
+    # sweep of minutes started last leaves the other cores idle while it runs. A sweep says
+    # so by a longer time limit than the default; then the other slow tests; the rest in
+    # their order. The order is the same in every worker, as xdist requires.
+    items.sort(key=_expected_length, reverse=True)  # stable: ties keep collection order
+
+
+def _expected_length(item) -> tuple[float, bool]:
+    limit = item.get_closest_marker("timeout")
+    return (limit.args[0] if limit and limit.args else 0.0,
+            item.get_closest_marker("slow") is not None)
 
 
 def pytest_collection_finish(session):

@@ -83,7 +83,7 @@ def outputs(seed: str, where: Path, pictures: Path) -> dict[str, bytes]:
     done = subprocess.run(
         [sys.executable, "-c", RUNNER, str(where), str(pictures), str(start), json.dumps(RUNS),
          *map(str, EXAMPLES)],
-        env=env, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=840, check=False)
     assert done.returncode == 0, done.stderr
     return {str(p.relative_to(where)): p.read_bytes() for p in sorted(where.rglob("*"))
             if p.is_file()}
