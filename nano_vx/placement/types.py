@@ -72,6 +72,9 @@ def placed(ty, space: str | None, machine: Machine):
         return ty.replace(inner=placed(ty.inner, ty.mem.name, machine))
     if kind in ("VerifiedType", "HardwareStateType", "BorrowType"):
         return ty.replace(inner=placed(ty.inner, space, machine))
+    if kind == "TupleType":  # `-> (Tensor<..>, bool)`: each tensor where a bare one would be
+        elems = tuple(placed(e, space, machine) for e in ty.elems)
+        return ty if elems == ty.elems else ty.replace(elems=elems)
     if kind == "PtrType":  # as written, a pointer without a place points into host memory
         where = place_of(ty.place, machine) if ty.place is not None else machine.host_space
         if where is None or ty.place is not None and ty.place == Ltyped["MemRef"](where):

@@ -7,6 +7,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.languages import Ltyped
+from nano_vx.passes.check_value_types import check_value_types
 from nano_vx.passes.infer_placement import infer_placement
 from nano_vx.values.sizes import rounded, tensor_bytes
 from front import run_front
@@ -84,6 +85,17 @@ def test_the_return_type_carries_the_space_across_the_call():
     host_only = ran.after.items[1]
     assert to_text(host_only.ret).strip() == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
     assert to_text(host_only.params[0].type).strip() == "Tensor<f32, [4, 4], Memory::CPU_DRAM>"
+
+
+def test_a_tensor_in_a_tuple_result_is_placed_as_a_bare_one():
+    """`-> (Tensor<..>, bool)` was left without a space, and a body ending in a tuple of a
+    host tensor did not fit it (E3002)."""
+    text = ("fn f(y: Tensor<f32, [4]>, k: bool) -> (Tensor<f32, [4]>, bool) {\n  (y, k)\n}\n"
+            "fn main() {\n  let p = f(Tensor<f32, [4]>::fill(1.0), true);\n  print(p.1);\n}\n")
+    ran = run_front(text, infer_placement)
+    assert to_text(ran.after.items[0].ret).strip() == \
+        "(Tensor<f32, [4], Memory::CPU_DRAM>, bool)"
+    assert not run_front(text, check_value_types).diagnostics.items
 
 
 def test_spawn_makes_tensors_in_the_spawned_space_and_yields_pinned():
