@@ -126,7 +126,9 @@ def _compute(n, lang) -> str:
         head.append(_number(n.factor, f"compute {n.name}"))
     gap = " " if len(head) > 1 else ""
     ins = ", ".join(map(_port, n.ins))
-    return f"compute {n.name} {' '.join(head)}{gap}({ins}){_via(n)} ->{_list(map(_port, n.outs))}"
+    over = f" over {n.over}" if getattr(n, "over", None) is not None else ""
+    return (f"compute {n.name} {' '.join(head)}{gap}({ins}){over}{_via(n)} "
+            f"->{_list(map(_port, n.outs))}")
 
 
 def _scalar(n, lang) -> str:

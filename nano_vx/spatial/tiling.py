@@ -207,8 +207,22 @@ def nest(p: Program, plan: Plan, stage: str) -> list:
 
 
 def rate(p: Program, plan: Plan, stage: str, stream: str) -> int:
+    """The tiles of `stream` a stage takes per firing: one per tile of each cut dimension it
+    reduces, but one for a matmul, which accumulates over its K-blocks instead (`over`)."""
+    if over(p, plan, stage) is not None:
+        return 1
     have = set(plan.stream_dims[stream])
     return prod(plan.grid[d] for d in plan.reduces.get(stage, ()) if d in have)
+
+
+def over(p: Program, plan: Plan, stage: str) -> int | None:
+    """The firings a matmul sums its products over: the tiles of its cut inner dimension,
+    one K-block a firing, so its input buffers hold blocks rather than panels (None: its
+    inner dimension is whole, one firing a product)."""
+    if getattr(p.stages[stage], "op", None) != "matmul_acc":
+        return None
+    n = prod(plan.grid[d] for d in plan.reduces.get(stage, ()))
+    return n if n > 1 else None
 
 
 def _consistent(p: Program, plan: Plan) -> bool:
@@ -314,13 +328,16 @@ def _cycles(p: Program, plan: Plan, target) -> float:
     firings = {}
     for name, st in p.stages.items():
         dims = (nest(p, plan, p.consumer(st.outs[0].stream).stage) if repeats(p, st)
-                else firing_dims(p, plan, name))
+                else nest(p, plan, name) if over(p, plan, name) else firing_dims(p, plan, name))
         firings[name] = prod(plan.grid[d] for d in dims)
+    splittable = _splittable(p, plan)
+    counts = split_counts([plan.grid[d] for d in splittable], target.rows * target.cols)
+    sites = prod(counts)
+    readers = {n: _readers(p, plan, st, dict(zip(splittable, counts)), target)
+               for n, st in p.stages.items() if st._prod == "Load"}
     moved = sum(firings[n] * _tile_bytes(p, plan, (st.outs[0] if st._prod == "Load"
-                                                    else st.input).stream)
+                                                    else st.input).stream) / readers.get(n, 1)
                 for n, st in p.stages.items() if st._prod in ("Load", "Store"))
-    sites = prod(split_counts([plan.grid[d] for d in _splittable(p, plan)],
-                              target.rows * target.cols))
     work = sum(firings[n] * _firing_cycles(p, plan, st, target)
                for n, st in p.stages.items() if st._prod not in ("Load", "Store"))
     loads = [n for n, st in p.stages.items() if st._prod == "Load"]
@@ -330,9 +347,25 @@ def _cycles(p: Program, plan: Plan, target) -> float:
     # tiles fill the pipeline slowly; small ones pay a hop per firing, and a DRAM latency per
     # read with the two reads a double buffer keeps in flight.
     fill = dram_cycles(target, sites * sum(_tile_bytes(p, plan, p.stages[n].outs[0].stream)
-                                           for n in loads))
+                                           / readers[n] for n in loads))
     per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
     return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
+
+
+def _readers(p: Program, plan: Plan, load, cut: dict, target) -> int:
+    """The sites that read each tile of a load once `place` has cut the cut dimensions
+    into `cut` blocks: the blocks along every cut dimension its tiles do not have (the
+    copies of A's loads along a GEMM's output columns read one row panel). On a target that
+    multicasts and `place` lays the blocks out as a grid of the mesh (so the copies that
+    share a tile fill a row or a column of it, a rectangle), `fuse-readers` reads such a
+    tile once for all of them and DRAM serves it once; elsewhere every site reads its own
+    copy."""
+    counts = list(cut.values())
+    grid = len(counts) == 2 and counts[0] <= target.rows and counts[1] <= target.cols
+    if not target.multicast or not grid:
+        return 1
+    have = set(plan.stream_dims[load.outs[0].stream])
+    return prod(n for d, n in cut.items() if d not in have)
 
 
 def _firing_cycles(p: Program, plan: Plan, st, target):
