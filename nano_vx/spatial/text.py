@@ -49,8 +49,7 @@ def language_of(graph):
         raise SpatialTextError(f"not a spatial Graph: {what}")
     if candidates != [Sdataflow, Stiled]:
         return candidates[0]
-    accesses = [s for s in graph.stages if s._prod in ("Load", "Store")]
-    return Stiled if any(_tiled(s) for s in accesses) else Sdataflow
+    return Stiled if any(_tiled(s) for s in graph.stages) else Sdataflow
 
 
 def to_spatial_text(graph) -> str:
@@ -59,7 +58,9 @@ def to_spatial_text(graph) -> str:
 
 
 def _tiled(stage) -> bool:
-    return "tile" in type(stage)._fields
+    """A stage of Stiled's own: a tiled access, or a compute that may accumulate."""
+    fields = type(stage)._fields
+    return "tile" in fields or "over" in fields
 
 
 def _graph(graph) -> str:

@@ -315,13 +315,31 @@ def _bytes(p: Program, stream: str, shape) -> int:
 def _working_set(p: Program, plan: Plan, target) -> int:
     """SRAM one copy of the pipeline needs: every stream's tiles at the smallest depth that
     does not deadlock (a consumer taking r tiles per firing needs r), at least two (double
-    buffering)."""
+    buffering); twice over for a load multicast to an engine the target keeps off
+    semaphores, which `relay-tokens` gives a relay buffer as deep beside its own."""
+    cut = _cut(p, plan, target)
     total = 0
     for s in p.streams:
         made, taken = 1, rate(p, plan, p.consumer(s).stage, s)
         depth = max(2, made + taken - gcd(made, taken))
-        total += depth * target.granule * target.granules(_tile_bytes(p, plan, s))
+        copies = 2 if _relayed(p, plan, s, cut, target) else 1
+        total += copies * depth * target.granule * target.granules(_tile_bytes(p, plan, s))
     return total
+
+
+def _relayed(p: Program, plan: Plan, stream: str, cut: dict, target) -> bool:
+    producer = p.stages[p.producer(stream).stage]
+    consumer = p.stages[p.consumer(stream).stage]
+    return (producer._prod == "Load" and consumer._prod in ("Compute", "Scalar")
+            and "compute" not in target.semaphore_engines
+            and _readers(p, plan, producer, cut, target) > 1)
+
+
+def _cut(p: Program, plan: Plan, target) -> dict:
+    """The cut dimensions `place` splits the graph along, and into how many blocks each."""
+    splittable = _splittable(p, plan)
+    return dict(zip(splittable, split_counts([plan.grid[d] for d in splittable],
+                                             target.rows * target.cols)))
 
 
 def _cycles(p: Program, plan: Plan, target) -> float:
@@ -330,10 +348,9 @@ def _cycles(p: Program, plan: Plan, target) -> float:
         dims = (nest(p, plan, p.consumer(st.outs[0].stream).stage) if repeats(p, st)
                 else nest(p, plan, name) if over(p, plan, name) else firing_dims(p, plan, name))
         firings[name] = prod(plan.grid[d] for d in dims)
-    splittable = _splittable(p, plan)
-    counts = split_counts([plan.grid[d] for d in splittable], target.rows * target.cols)
-    sites = prod(counts)
-    readers = {n: _readers(p, plan, st, dict(zip(splittable, counts)), target)
+    cut = _cut(p, plan, target)
+    sites = prod(cut.values())
+    readers = {n: _readers(p, plan, st, cut, target)
                for n, st in p.stages.items() if st._prod == "Load"}
     moved = sum(firings[n] * _tile_bytes(p, plan, (st.outs[0] if st._prod == "Load"
                                                     else st.input).stream) / readers.get(n, 1)

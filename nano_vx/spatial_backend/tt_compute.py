@@ -157,6 +157,10 @@ class FireWriter:
     # -- the matrix unit -------------------------------------------------------------------
 
     def _matmul(self) -> list[str]:
+        if getattr(self.st, "over", None) is not None:
+            raise _refuse(self.st, f"it accumulates over {self.st.over} firings, which needs "
+                                   f"a partials circular buffer to carry its sum from one "
+                                   f"firing to the next, not written yet")
         self._float("a product")
         a, b = self.ins
         self._whole_along(a, 1, True)
