@@ -366,7 +366,11 @@ def _cycles(p: Program, plan: Plan, target) -> float:
     fill = dram_cycles(target, sites * sum(_tile_bytes(p, plan, p.stages[n].outs[0].stream)
                                            / readers[n] for n in loads))
     per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
-    return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
+    # A multicast tile waits for the credit of its farthest receiver, hops away along a
+    # row or column of the cut (`cost.multicast_cycles`), and back.
+    barriers = sum(firings[n] * 2 * (readers[n] - 1) * target.hop_cycles
+                   for n in loads) / sites
+    return max(work / sites, dram_cycles(target, moved)) + fill + per_firing + barriers
 
 
 def _readers(p: Program, plan: Plan, load, cut: dict, target) -> int:
