@@ -188,16 +188,15 @@ class FireWriter:
             raise _refuse(st, f"it holds the destination register across its firings, and "
                               f"{', '.join(sorted(others))} fires on its core in between")
         summed = self.k.var(f"summed_{st.name}")
-        products = [f"for (uint32_t t = 0; t < {n}u; ++t)",
-                    f"    for (uint32_t r = 0; r < {self.rates[0]}u; ++r)",
-                    f"        for (uint32_t k = 0; k < {ka}u; ++k)",
-                    "            " + self.c("matmul_tiles", ca, cb_,
-                                            f"r * {ha * ka}u + (t / {wb}u) * {ka}u + k",
-                                            f"r * {ka * wb}u + k * {wb}u + t % {wb}u", "t", 0)]
-        pack = ([self.c("tile_regs_commit"), self.c("tile_regs_wait"),
-                 f"for (uint32_t t = 0; t < {n}u; ++t) {{"]
-                + ["    " + x for x in self._pack("t", "0", "t")]
-                + ["}", self.c("tile_regs_release")])
+        products, pack = [], [self.c("tile_regs_commit"), self.c("tile_regs_wait")]
+        for t in range(n):  # output tile t in destination tile t
+            products += [f"for (uint32_t r = 0; r < {self.rates[0]}u; ++r)",
+                         f"    for (uint32_t k = 0; k < {ka}u; ++k)",
+                         "        " + self.c("matmul_tiles", ca, cb_,
+                                            f"r * {ha * ka}u + {t // wb * ka}u + k",
+                                            f"r * {ka * wb}u + k * {wb}u + {t % wb}u", t, 0)]
+            pack += self._pack(t, "0", str(t))
+        pack.append(self.c("tile_regs_release"))
         return ([self.c("mm_init", ca, cb_, self.cb(self.outs[0]), 0),
                  f"if ({summed} == 0u) {{", "    " + self.c("tile_regs_acquire"), "}"]
                 + products

@@ -235,7 +235,8 @@ def test_a_block_float_moves_whole_tiles_of_its_tile_layout():
     assert ("    std::shared_ptr<Buffer> dram_A = CreateBuffer(InterleavedBufferConfig{.device = "
             "device, .size = 4352, .page_size = 1088, .buffer_type = BufferType::DRAM});") in (
         lowered.files["host.cpp"].splitlines())
-    assert ("        for (uint32_t t = 0; t < 4u; ++t) noc_async_read(get_noc_addr((org[0] / 32u "
+    # A's tiles are row panels of two 32 x 32 tiles, each a page.
+    assert ("        for (uint32_t t = 0; t < 2u; ++t) noc_async_read(get_noc_addr((org[0] / 32u "
             "+ t / 2u) * 2u + org[1] / 32u + t % 2u, pages_A), addr + t * 1088u, 1088u);") in (
         lowered.files["r0c0_reader.cpp"].splitlines())
 
