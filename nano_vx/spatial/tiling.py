@@ -370,7 +370,23 @@ def _cycles(p: Program, plan: Plan, target) -> float:
     # row or column of the cut (`cost.multicast_cycles`), and back.
     barriers = sum(firings[n] * 2 * (readers[n] - 1) * target.hop_cycles
                    for n in loads) / sites
-    return max(work / sites, dram_cycles(target, moved)) + fill + per_firing + barriers
+    reading = sum(firings[n] * _reader_cycles(p, plan, p.stages[n], readers[n], cut, target)
+                  for n in loads) / sites
+    return (max(work / sites, dram_cycles(target, moved), reading) + fill + per_firing
+            + barriers)
+
+
+def _reader_cycles(p: Program, plan: Plan, load, readers: int, cut: dict, target) -> float:
+    """A reader engine's time for one tile of a load: the tile over the link into its site;
+    a multicast sender (the first site of a row or column of the cut sends for all of it,
+    the first site of all for both) also over a link out, and a relaying receiver copies
+    it within its SRAM."""
+    stream = load.outs[0].stream
+    nbytes = _tile_bytes(p, plan, stream)
+    cycles = nbytes / target.link_bytes_per_cycle * (2 if readers > 1 else 1)
+    if _relayed(p, plan, stream, cut, target):
+        cycles += 2 * nbytes / target.sram_bytes_per_cycle
+    return cycles
 
 
 def _readers(p: Program, plan: Plan, load, cut: dict, target) -> int:
