@@ -258,7 +258,7 @@ def plan_tiles(p: Program, target) -> Plan:
     best, smallest = None, None
     for grid in _candidates(cuttable, dims):
         trial = plan.with_grid(grid)
-        if not _consistent(p, trial) or not _whole_blocks(p, trial):
+        if not _consistent(p, trial) or not _whole_blocks(p, trial, target):
             continue
         need = _working_set(p, trial, target)
         smallest = need if smallest is None else min(smallest, need)
@@ -280,15 +280,21 @@ def plan_tiles(p: Program, target) -> Plan:
     return best[1]
 
 
-def _whole_blocks(p: Program, plan: Plan) -> bool:
+def _whole_blocks(p: Program, plan: Plan, target) -> bool:
     """A block float's tile cuts no block: its last extent is the stream's or a multiple of
     the block, so a tile's blocks are the tensor's and a stage rounds them as the whole
-    tensor's would be rounded."""
+    tensor's would be rounded. On a target with a matrix unit, whose block floats live in
+    its tiles (tt-metal's tile layout), each of its last two extents is also the stream's or
+    a multiple of that tile."""
     for s in p.streams:
-        block = ELEMENTS[p.token_dtype(s)].block
-        last = plan.tile_shape(s)[-1:]
-        if block is not None and last and last != plan.shapes[s][-1:] and last[0] % BLOCK:
-            return False
+        if ELEMENTS[p.token_dtype(s)].block is None:
+            continue
+        unit = target.matrix.tile if target.matrix is not None else BLOCK
+        for axis, (cut, whole) in enumerate(zip(plan.tile_shape(s)[::-1][:2],
+                                                plan.shapes[s][::-1][:2])):
+            step = unit if target.matrix is not None else BLOCK if axis == 0 else 1
+            if cut != whole and cut % step:
+                return False
     return True
 
 

@@ -364,7 +364,7 @@ spatial xyt {
 def test_a_transpose_of_a_load_repeats_with_its_consumer_as_the_load_does():
     # Y's rows are C's columns: the tiles of Y are read and transposed again for every
     # block of rows of X, so the rows of C are cut too.
-    out = checked_tile(TRANSPOSED, small_target(2, 2, sram_bytes=1024, granule=4))
+    out = checked_tile(TRANSPOSED, small_target(2, 2, sram_bytes=768, granule=4))
     assert accesses(out) == [
         "load ld_x X[i, k] tile [8, 4] for i in 0..2, j in 0..4, k in 0..2 -> x",
         "load ld_y Y[j, k] tile [4, 4] for i in 0..2, j in 0..4, k in 0..2 -> y",

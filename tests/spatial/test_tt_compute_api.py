@@ -235,8 +235,7 @@ def test_a_block_float_moves_whole_tiles_of_its_tile_layout():
     assert ("    std::shared_ptr<Buffer> dram_A = CreateBuffer(InterleavedBufferConfig{.device = "
             "device, .size = 4352, .page_size = 1088, .buffer_type = BufferType::DRAM});") in (
         lowered.files["host.cpp"].splitlines())
-    # A's tiles are row panels of two 32 x 32 tiles, each a page.
-    assert ("        for (uint32_t t = 0; t < 2u; ++t) noc_async_read(get_noc_addr((org[0] / 32u "
+    assert ("        for (uint32_t t = 0; t < 4u; ++t) noc_async_read(get_noc_addr((org[0] / 32u "
             "+ t / 2u) * 2u + org[1] / 32u + t % 2u, pages_A), addr + t * 1088u, 1088u);") in (
         lowered.files["r0c0_reader.cpp"].splitlines())
 
@@ -246,9 +245,9 @@ def test_a_block_float_tensor_not_of_whole_tiles_is_refused():
     with pytest.raises(LowerError) as refused:
         lower(graph, load_target("wormhole"), "tenstorrent")
     assert (refused.value.code, refused.value.message) == (
-        "E7041", "tensor 'X' is bfp8, which lives in DRAM in tt-metal's tile layout: it and the "
+        "E7041", "tensor 'R' is bfp8, which lives in DRAM in tt-metal's tile layout: it and the "
                  "tiles its loads and stores move must be whole 32 x 32 tiles of two "
-                 "dimensions, not [64, 256] in [1, 256]")
+                 "dimensions, not [64, 1] in [32, 1]")
 
 
 # -- refusals --------------------------------------------------------------------------------
