@@ -11,11 +11,15 @@ that carries it can flow in one order: a reduced dimension is reduced by one sta
 broadcasts over it, and no op broadcasts a computed stream over a cut dimension (a load can
 repeat a tile, and so can a transpose of a load's tiles; another computed stream cannot). Dimensions are ordered output dimensions first and
 reduced ones last, so each stage fires once per tile of its output, taking the tiles of the
-dimensions it reduces innermost (a matmul takes K/tk tiles of each input per firing).
+dimensions it reduces innermost (a reduction takes K/tk tiles of each input per firing; a
+matmul takes one of each and accumulates `over` its K/tk firings, so its buffers hold
+K-blocks, not panels).
 
 Among the grids that divide every extent, the planner picks the one with the fewest cycles by
-the cost model: the larger of compute (ops over the rate of the sites `place` will fill) and
-DRAM (bytes moved, re-reads included, over the DRAM bandwidth), plus the fill (every site's
+the cost model: the largest of compute (ops over the rate of the sites `place` will fill),
+DRAM (bytes moved, re-reads included, a tile `fuse-readers` will multicast to a row or
+column of the cut counted once, over the DRAM bandwidth) and the busiest reader engine
+(tiles over its link, a multicast sender's twice, a relay's copy), plus the fill (every site's
 first tile of each load, over the DRAM bandwidth), one network hop per firing of the busiest
 site and half a DRAM latency per read (a double buffer keeps two in flight). A grid is allowed
 only when every stream's tiles fit one site's SRAM, double-buffered or as many as its consumer
