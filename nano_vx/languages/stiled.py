@@ -13,7 +13,7 @@ def _index(v) -> bool:
 Stiled = Sdataflow.extend(
     "Stiled",
     "Sdataflow with tiled accesses: a load or store moves one tile per firing",
-    remove={"Stage": ["Load", "Store"]},
+    remove={"Stage": ["Load", "Store", "Compute"]},
     terminals=[Terminal("index", _index, "per tensor dimension, a loop variable or 0")],
     add={
         "Stage": [
@@ -23,6 +23,10 @@ Stiled = Sdataflow.extend(
             prod("Store", "name: name, tensor: name, tile: ints, loops: Loop*, index: index, "
                           "input: Port",
                  "firing n writes the tile the n-th point of the loop nest names"),
+            prod("Compute", "name: name, op: op, axis: int?, factor: number?, ins: Port*, "
+                            "outs: Port*, via: dtype?, over: int?",
+                 "a tile op, as in Sdataflow; a matmul_acc `over` n firings adds each "
+                 "firing's product to its running sum and puts the sum every n-th firing"),
         ],
         "Loop": [prod("Loop", "var: name, start: int, stop: int, step: int",
                       "range(start, stop, step); the last loop varies fastest")],

@@ -7,6 +7,8 @@ buffer's depth, and from Shandshaked on a producer across sites puts only agains
 its credit semaphore starts with, so a buffer given more credits than slots overflows. Stages
 fire in a fixed fair order (each enabled stage once per round); in a graph of actors an
 enabled firing stays enabled until it happens, so the order does not change the outcome.
+A stage accumulating over n firings (`ops.accumulate`) holds its running sum between firings
+and puts it, needing room, only at every n-th.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import deque
 import numpy as np
 
 from ..spatial.balance import repetitions
-from ..spatial.ops import NUMPY_DTYPES, access_slices, fire
+from ..spatial.ops import NO_SUM, NUMPY_DTYPES, access_slices, accumulate, accumulating, fire
 from ..spatial.program import Program, ins, outs
 from .outcomes import Deadlock, Finished, Overflow
 
@@ -34,6 +36,7 @@ class _Run:
         self.reps = reps
         self.left = dict(reps)
         self.fired = {name: 0 for name in p.stages}
+        self.held = {name: NO_SUM for name, st in p.stages.items() if accumulating(st)}
         self.queues = {name: deque() for name in p.streams}
         bounded = hasattr(p.graph, "buffers")
         self.depth = {s: (p.buffers[s].depth if bounded else None) for s in p.streams}
@@ -77,8 +80,9 @@ class _Run:
         st = self.p.stages[name]
         if any(len(self.queues[port.stream]) < port.rate for port in ins(st)):
             return False
-        return all(self.credits[port.stream] is None or self.credits[port.stream] >= port.rate
-                   for port in outs(st))
+        return not self._puts(name) or all(
+            self.credits[port.stream] is None or self.credits[port.stream] >= port.rate
+            for port in outs(st))
 
     def _why(self, name) -> str:
         st = self.p.stages[name]
@@ -86,11 +90,16 @@ class _Run:
             have = len(self.queues[port.stream])
             if have < port.rate:
                 return f"input '{port.stream}' ({have} of {port.rate} tokens)"
-        for port in outs(st):
+        for port in outs(st) if self._puts(name) else ():
             room = self.credits[port.stream]
             if room is not None and room < port.rate:
                 return f"output '{port.stream}' (room for {room}, depth {self.depth[port.stream]})"
         return "nothing"
+
+    def _puts(self, name) -> bool:
+        """Whether the stage's next firing puts its outputs."""
+        st = self.p.stages[name]
+        return not accumulating(st) or self.fired[name] % st.over == st.over - 1
 
     def _fire(self, name):
         p, st = self.p, self.p.stages[name]
@@ -111,6 +120,11 @@ class _Run:
         if st._prod == "Load":
             where = self.slices[name][n % len(self.slices[name])]
             produced = [np.array(self.dram[st.tensor][where])]
+        elif name in self.held:
+            self.held[name], produced = accumulate(st, taken, p.stage_dtype(st),
+                                                   self.held[name])
+            if not produced:
+                return None
         else:
             produced = fire(st, taken, p.stage_dtype(st))
         for port in outs(st):

@@ -65,7 +65,7 @@ class FastMachine:
         self.machine = machine
         self.start = machine.initial()
         self.sizes = [_loop_sizes(code) for code in machine.code]
-        self.constants: dict[tuple, object] = {("fire",): fire}
+        self.constants: dict[tuple, object] = {("fire",): fire, ("accumulate",): ops.accumulate}
         self.engines = []  # per engine: its code object and the cell key of each free name
         for e, code in enumerate(machine.code):
             source, keys = _Writer(self, e).engine(code)
@@ -113,6 +113,8 @@ class FastMachine:
             cells["m", s] = types.CellType(value)
         for c, value in enumerate(start.cursors):
             cells["k", c] = types.CellType(value)
+        for h, value in enumerate(start.held):
+            cells["H", h] = types.CellType([value])  # a list: the engine sets its item
         cells["F",] = types.CellType(start.fires)
         cells["W",] = types.CellType(list(start.writes))
         return cells
@@ -129,7 +131,7 @@ class FastMachine:
                      each("s", start.staged, tuple), each("m", start.sems),
                      each("k", start.cursors), pvector(cells["W",].cell_contents),
                      pvector(counts), each("l", start.claimed), sum(counts),
-                     cells["F",].cell_contents)
+                     cells["F",].cell_contents, each("H", start.held, lambda v: v[0]))
 
 
 def run_fast(machine: Machine):
@@ -337,14 +339,19 @@ class _Writer:
         self.emit(f"{staged}.append({t}[{sl}[{c} % {len(slices)}]])")
         self.emit(f"{c} += 1")
 
-    def fire(self, ip, stage, inputs, targets, dtype):
+    def fire(self, ip, stage, inputs, targets, dtype, held):
         st = self.const("ST", ip, stage)
         queues = [(self.cell("q", b), rate) for b, rate in inputs]
         if queues:
             self.fault(*(f"len({q}) < {rate}" for q, rate in queues))
         taken = [f"{q}[:{rate}]" for q, rate in queues]
         dt = self.const("DT", ip, dtype)
-        self.emit(f"made = {self.cell('fire')}({st}, [{', '.join(taken)}], {dt})")
+        if held is None:
+            self.emit(f"made = {self.cell('fire')}({st}, [{', '.join(taken)}], {dt})")
+        else:
+            h = self.cell("H", held)
+            self.emit(f"{h}[0], made = {self.cell('accumulate')}({st}, [{', '.join(taken)}], "
+                      f"{dt}, {h}[0])")
         for t in targets:
             self.emit(f"{self.cell('s', t)}.extend(made)")
         if not is_copy(stage):

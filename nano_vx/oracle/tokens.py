@@ -11,7 +11,8 @@ and the values the producer has staged but not yet put. A put (`push`, `send`, `
 needs as many staged values and reserved slots as it puts, or the outcome is an Overflow; a
 read of a token that is not there (`fire`, `write`, `pop` ahead of `wait_front`) is an
 Underflow. `reserve`, `wait_front`, `wait` and `barrier` block until their condition holds;
-every other op runs at once.
+every other op runs at once. A stage accumulating over n firings (`ops.accumulate`) keeps its
+running sum in the state between its firings and stages the sum only at every n-th.
 
 `Machine.step` and `run` are the reference semantics. `fast.eval_choreography` runs the same
 fixed order through a compiled runner (many times faster), which tests/oracle/test_fast.py
@@ -26,7 +27,7 @@ import numpy as np
 from pyrsistent import pvector
 
 from ..spatial.balance import repetitions
-from ..spatial.ops import NUMPY_DTYPES, access_slices, fire
+from ..spatial.ops import NO_SUM, NUMPY_DTYPES, access_slices, accumulate, accumulating, fire
 from ..spatial.program import Program, ins, is_copy, outs
 from ..spatial.text import OP_WORDS
 from .outcomes import Deadlock, Finished, Overflow, Underflow
@@ -49,6 +50,7 @@ class State:
     claimed: object  # per buffer: tokens its consumer waited for on the data semaphore
     steps: int
     fires: int = 0  # of the steps, tile computations
+    held: object = pvector()  # per accumulating stage: (firings since its last sum, the sum)
 
 
 class Machine:
@@ -79,6 +81,8 @@ class Machine:
                                        for r in rs) for rs in self.receivers]
         self.dram = {n: np.asarray(inputs[n]) for n, t in p.tensors.items() if t.role == "input"}
         self.cursor_id: dict[tuple[str, str], int] = {}
+        self.held_id = {n: k for k, n in enumerate(n for n, st in p.stages.items()
+                                                   if accumulating(st))}
         self.slices: dict[str, list] = {}  # per load or store: the region of each firing
         self.engines = [(s.site, s.engine) for s in p.table("schedules")]
         self.code = [self._compile(s.ops, []) for s in p.table("schedules")]
@@ -136,7 +140,7 @@ class Machine:
             st = p.stages[op.stage]
             inputs = tuple((bid[port.stream], port.rate) for port in ins(st))
             targets = tuple(bid[port.stream] for port in outs(st))
-            return (FIRE, st, inputs, targets, p.stage_dtype(st))
+            return (FIRE, st, inputs, targets, p.stage_dtype(st), self.held_id.get(st.name))
         if kind in ("Multicast", "Barrier"):
             g = self.gid[op.group] - len(self.buffers)
             return ((MCAST, g, op.count) if kind == "Multicast" else (BARRIER, g))
@@ -155,7 +159,8 @@ class Machine:
                      pvector([()] * (nb + len(self.groups))),
                      pvector(self.p.semaphores[s].initial for s in self.sems),
                      pvector([0] * max(1, len(self.cursor_id))), pvector(),
-                     pvector([0] * len(self.code)), pvector([0] * nb), 0)
+                     pvector([0] * len(self.code)), pvector([0] * nb), 0, 0,
+                     pvector([NO_SUM] * len(self.held_id)))
 
     @staticmethod
     def _settle(code, ip, loops) -> tuple:
@@ -207,8 +212,9 @@ class Machine:
         instr = self.code[e][ip]
         op = instr[0]
         n = state.steps + 1
-        q, r, stg, sm, cur, wr, cl = (state.queues, state.reserved, state.staged, state.sems,
-                                      state.cursors, state.writes, state.claimed)
+        q, r, stg, sm, cur, wr, cl, hd = (state.queues, state.reserved, state.staged,
+                                          state.sems, state.cursors, state.writes,
+                                          state.claimed, state.held)
         if op == RESERVE:
             r = r.set(instr[1], r[instr[1]] + instr[2])
         elif op == READ:
@@ -216,14 +222,18 @@ class Machine:
             stg = stg.set(target, stg[target] + (tensor[slices[cur[c] % len(slices)]],))
             cur = cur.set(c, cur[c] + 1)
         elif op == FIRE:
-            _, st, inputs, targets, dtype = instr
+            _, st, inputs, targets, dtype, h = instr
             taken = []
             for b, rate in inputs:
                 if len(q[b]) < rate:
                     return self._under(b, n, f"'{st.name}' fires with {len(q[b])} of the "
                                              f"{rate} tokens it takes")
                 taken.append(list(q[b][:rate]))
-            made = tuple(fire(st, taken, dtype))
+            if h is None:
+                made = tuple(fire(st, taken, dtype))
+            else:
+                now, put = accumulate(st, taken, dtype, hd[h])
+                hd, made = hd.set(h, now), tuple(put)
             for t in targets:
                 stg = stg.set(t, stg[t] + made)
         elif op in (PUSH, SEND):
@@ -283,7 +293,7 @@ class Machine:
         pcs = state.pcs.set(e, self._settle(self.code[e], ip + 1, loops))
         counts = state.counts.set(e, state.counts[e] + 1)
         computes = op == FIRE and not is_copy(instr[1])
-        return State(pcs, q, r, stg, sm, cur, wr, counts, cl, n, state.fires + computes)
+        return State(pcs, q, r, stg, sm, cur, wr, counts, cl, n, state.fires + computes, hd)
 
     def _put_check(self, state: State, b: int, k: int, slot: int) -> str | None:
         if len(state.staged[slot]) < k:

@@ -4,14 +4,15 @@ solution is how often each stage fires in one run (the repetition vector); a gra
 equations have no solution would pile tokens up or starve, and is refused. A tiled load or
 store fires once per point of its loop nest, which fixes the scale of its part of the graph:
 the solution is multiplied up to meet it, and accesses that ask for different scales are
-refused."""
+refused. A stage that accumulates over n firings puts its outputs' rates every n-th firing,
+so its outputs count 1/n of a firing's rate."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd, lcm
 
-from .ops import loop_count
+from .ops import accumulating, loop_count
 from .program import Program, ins, outs
 
 
@@ -23,11 +24,13 @@ def repetitions(program: Program) -> dict[str, int]:
     """Firings per stage, smallest in each connected part of the graph."""
     links: dict[str, list[tuple[str, Fraction, str]]] = {n: [] for n in program.stages}
     for name, st in program.stages.items():
+        every = st.over if accumulating(st) else 1
         for port in outs(st):
             other = program.consumer(port.stream)
-            # firings(other) = firings(name) * rate_out / rate_in
-            links[name].append((other.stage, Fraction(port.rate, other.rate), port.stream))
-            links[other.stage].append((name, Fraction(other.rate, port.rate), port.stream))
+            # firings(other) = firings(name) * rate_out / (every * rate_in)
+            put = Fraction(port.rate, every)
+            links[name].append((other.stage, put / other.rate, port.stream))
+            links[other.stage].append((name, other.rate / put, port.stream))
     reps: dict[str, int] = {}
     for root in program.stages:
         if root not in reps:

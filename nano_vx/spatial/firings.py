@@ -8,7 +8,8 @@ The model. Each (site, engine) fires one stage at a time. The state is the numbe
 in each stream, the firings each stage has left (its count from the balance equations) and
 the depth of each stream. A stage is enabled when it has firings left, each input stream
 holds at least its rate and each output stream has room for its rate (tokens + rate <=
-depth); a firing takes its inputs and puts its outputs at once. The order is fixed and fair:
+depth); a firing takes its inputs and puts its outputs at once. A stage accumulating over n
+firings puts its outputs only at every n-th firing, and only then needs their room. The order is fixed and fair:
 engines in sorted (site, engine) order; in each round every engine fires its first enabled
 stage, an engine's stages being tried in one topological order of the graph (producers
 first, ties by their order in the graph). The run finishes when no stage has firings left,
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .balance import repetitions
+from .ops import accumulating
 from .program import Program, ins, outs
 
 Engine = tuple  # (site, engine name)
@@ -151,6 +153,8 @@ class EngineRun:
         self.outs = [[(where[port.stream], port.rate) for port in outs(p.stages[n])]
                      for n in self.names]
         self.left = [reps[n] for n in self.names]
+        # Per stage, the firings of which one puts its outputs (1: every firing).
+        self.every = [p.stages[n].over if accumulating(p.stages[n]) else 1 for n in self.names]
         # Per engine, its stages with firings left, in stage order.
         self.live: list[list[int]] = [[] for _ in self.engines]
         for k, n in enumerate(self.names):
@@ -190,17 +194,24 @@ class EngineRun:
         for i, rate in self.ins[k]:
             if tokens[i] < rate:
                 return False
+        if not self._puts(k):
+            return True
         for i, rate in self.outs[k]:
             if tokens[i] + rate > depth[i]:
                 return False
         return True
 
+    def _puts(self, k: int) -> bool:
+        """Whether stage k's next firing puts its outputs."""
+        return self.left[k] % self.every[k] == 1 % self.every[k]
+
     def _fire(self, e: int, k: int) -> None:
         tokens = self.tokens
         for i, rate in self.ins[k]:
             tokens[i] -= rate
-        for i, rate in self.outs[k]:
-            tokens[i] += rate
+        if self._puts(k):
+            for i, rate in self.outs[k]:
+                tokens[i] += rate
         self.left[k] -= 1
         if not self.left[k]:
             self.live[e].remove(k)
@@ -219,7 +230,7 @@ class EngineRun:
         lacks = [WaitsForTokens(names[i], tokens[i], rate)
                  for i, rate in self.ins[k] if tokens[i] < rate]
         lacks += [WaitsForRoom(names[i], tokens[i], rate, depth[i])
-                  for i, rate in self.outs[k] if tokens[i] + rate > depth[i]]
+                  for i, rate in self.outs[k] if tokens[i] + rate > depth[i] and self._puts(k)]
         return lacks[0]
 
 

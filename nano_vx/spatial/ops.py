@@ -88,6 +88,39 @@ def fire(stage, inputs: list[list[np.ndarray]], out: str) -> list[np.ndarray]:
         raise OpError(f"stage {stage.name} ({op}): {error}") from None
 
 
+def accumulating(stage) -> bool:
+    """A stage that sums its firings' products over several firings (`over n`, from Stiled
+    on) and puts the sum every n-th firing."""
+    return getattr(stage, "over", None) is not None
+
+
+def accumulate(stage, inputs: list[list[np.ndarray]], out: str, held):
+    """One firing of a `matmul_acc` over n firings. `held` is (firings since the last sum
+    was put, the running sum in the compute type, or None); returns the new `held` and the
+    tokens put on each output port: none, or on every n-th firing the sum, rounded once to
+    `out`. The sum adds each firing's product in firing order, in the compute type (f32 for
+    the narrow floats, as the destination register accumulates with 32-bit accumulation),
+    which is the order a core accumulates its K-blocks in."""
+    count, total = held
+    e = ELEMENTS[out]
+    try:
+        product = _matmul_acc(*_operands(stage, inputs), e.compute)
+    except ValueError as error:
+        raise OpError(f"stage {stage.name} ({stage.op}): {error}") from None
+    if total is not None and total.shape != product.shape:
+        raise OpError(f"stage {stage.name} ({stage.op}): a product of shape "
+                      f"{list(product.shape)} added to a sum of shape {list(total.shape)}")
+    with np.errstate(over="ignore"):
+        total = product if total is None else (total + product).astype(product.dtype)
+    if count + 1 < stage.over:
+        return (count + 1, total), []
+    return NO_SUM, [e.store(total)]
+
+
+# What an accumulating stage holds before its first firing, and after each sum it puts.
+NO_SUM = (0, None)
+
+
 def _operands(stage, inputs) -> list[list[np.ndarray]]:
     """The tokens as the stage computes on them: converted to its `via` type first when it
     has one, then a narrow float (stored in fewer than 32 bits) read as f32."""

@@ -349,10 +349,24 @@ class _Parser:
             if ins:
                 self.expect(",", f"or ')' in the inputs of compute {cname}")
             ins.append(self.port(f"an input stream of compute {cname}"))
+        over = self.over(cname)
         via = self.via(f"compute {cname}")
         self.expect("->", f"after the inputs of compute {cname}")
-        return self.make("Compute", first, cname, op, axis, factor, tuple(ins),
-                         self.ports_to_line_end(), via)
+        fields = (cname, op, axis, factor, tuple(ins), self.ports_to_line_end(), via)
+        return self.make("Compute", first, *fields, *over)
+
+    def over(self, cname: str) -> tuple:
+        """`over n`, the firings an accumulating compute sums over: the field, in an IL that
+        has it (Stiled on)."""
+        at = self.peek()
+        n = self.integer(f"the firings compute {cname} accumulates over") \
+            if self.accept("over") else None
+        if "over" in self.lang["Compute"]._fields:
+            return (n,)
+        if n is not None:
+            raise self._error(at.start, f"{self.lang.name} has no accumulating compute "
+                                        f"('over' is from Stiled on)")
+        return ()
 
     def item_scalar(self, first: _Tok):
         sname = self.name("the scalar stage's name")

@@ -49,8 +49,7 @@ def language_of(graph):
         raise SpatialTextError(f"not a spatial Graph: {what}")
     if candidates != [Sdataflow, Stiled]:
         return candidates[0]
-    accesses = [s for s in graph.stages if s._prod in ("Load", "Store")]
-    return Stiled if any(_tiled(s) for s in accesses) else Sdataflow
+    return Stiled if any(_tiled(s) for s in graph.stages) else Sdataflow
 
 
 def to_spatial_text(graph) -> str:
@@ -59,7 +58,9 @@ def to_spatial_text(graph) -> str:
 
 
 def _tiled(stage) -> bool:
-    return "tile" in type(stage)._fields
+    """A stage of Stiled's own: a tiled access, or a compute that may accumulate."""
+    fields = type(stage)._fields
+    return "tile" in fields or "over" in fields
 
 
 def _graph(graph) -> str:
@@ -126,7 +127,9 @@ def _compute(n, lang) -> str:
         head.append(_number(n.factor, f"compute {n.name}"))
     gap = " " if len(head) > 1 else ""
     ins = ", ".join(map(_port, n.ins))
-    return f"compute {n.name} {' '.join(head)}{gap}({ins}){_via(n)} ->{_list(map(_port, n.outs))}"
+    over = f" over {n.over}" if getattr(n, "over", None) is not None else ""
+    return (f"compute {n.name} {' '.join(head)}{gap}({ins}){over}{_via(n)} "
+            f"->{_list(map(_port, n.outs))}")
 
 
 def _scalar(n, lang) -> str:

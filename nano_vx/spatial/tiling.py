@@ -11,11 +11,15 @@ that carries it can flow in one order: a reduced dimension is reduced by one sta
 broadcasts over it, and no op broadcasts a computed stream over a cut dimension (a load can
 repeat a tile, and so can a transpose of a load's tiles; another computed stream cannot). Dimensions are ordered output dimensions first and
 reduced ones last, so each stage fires once per tile of its output, taking the tiles of the
-dimensions it reduces innermost (a matmul takes K/tk tiles of each input per firing).
+dimensions it reduces innermost (a reduction takes K/tk tiles of each input per firing; a
+matmul takes one of each and accumulates `over` its K/tk firings, so its buffers hold
+K-blocks, not panels).
 
 Among the grids that divide every extent, the planner picks the one with the fewest cycles by
-the cost model: the larger of compute (ops over the rate of the sites `place` will fill) and
-DRAM (bytes moved, re-reads included, over the DRAM bandwidth), plus the fill (every site's
+the cost model: the largest of compute (ops over the rate of the sites `place` will fill),
+DRAM (bytes moved, re-reads included, a tile `fuse-readers` will multicast to a row or
+column of the cut counted once, over the DRAM bandwidth) and the busiest reader engine
+(tiles over its link, a multicast sender's twice, a relay's copy), plus the fill (every site's
 first tile of each load, over the DRAM bandwidth), one network hop per firing of the busiest
 site and half a DRAM latency per read (a double buffer keeps two in flight). A grid is allowed
 only when every stream's tiles fit one site's SRAM, double-buffered or as many as its consumer
@@ -207,8 +211,22 @@ def nest(p: Program, plan: Plan, stage: str) -> list:
 
 
 def rate(p: Program, plan: Plan, stage: str, stream: str) -> int:
+    """The tiles of `stream` a stage takes per firing: one per tile of each cut dimension it
+    reduces, but one for a matmul, which accumulates over its K-blocks instead (`over`)."""
+    if over(p, plan, stage) is not None:
+        return 1
     have = set(plan.stream_dims[stream])
     return prod(plan.grid[d] for d in plan.reduces.get(stage, ()) if d in have)
+
+
+def over(p: Program, plan: Plan, stage: str) -> int | None:
+    """The firings a matmul sums its products over: the tiles of its cut inner dimension,
+    one K-block a firing, so its input buffers hold blocks rather than panels (None: its
+    inner dimension is whole, one firing a product)."""
+    if getattr(p.stages[stage], "op", None) != "matmul_acc":
+        return None
+    n = prod(plan.grid[d] for d in plan.reduces.get(stage, ()))
+    return n if n > 1 else None
 
 
 def _consistent(p: Program, plan: Plan) -> bool:
@@ -244,7 +262,7 @@ def plan_tiles(p: Program, target) -> Plan:
     best, smallest = None, None
     for grid in _candidates(cuttable, dims):
         trial = plan.with_grid(grid)
-        if not _consistent(p, trial) or not _whole_blocks(p, trial):
+        if not _consistent(p, trial) or not _whole_blocks(p, trial, target):
             continue
         need = _working_set(p, trial, target)
         smallest = need if smallest is None else min(smallest, need)
@@ -266,15 +284,21 @@ def plan_tiles(p: Program, target) -> Plan:
     return best[1]
 
 
-def _whole_blocks(p: Program, plan: Plan) -> bool:
+def _whole_blocks(p: Program, plan: Plan, target) -> bool:
     """A block float's tile cuts no block: its last extent is the stream's or a multiple of
     the block, so a tile's blocks are the tensor's and a stage rounds them as the whole
-    tensor's would be rounded."""
+    tensor's would be rounded. On a target with a matrix unit, whose block floats live in
+    its tiles (tt-metal's tile layout), each of its last two extents is also the stream's or
+    a multiple of that tile."""
     for s in p.streams:
-        block = ELEMENTS[p.token_dtype(s)].block
-        last = plan.tile_shape(s)[-1:]
-        if block is not None and last and last != plan.shapes[s][-1:] and last[0] % BLOCK:
-            return False
+        if ELEMENTS[p.token_dtype(s)].block is None:
+            continue
+        unit = target.matrix.tile if target.matrix is not None else BLOCK
+        for axis, (cut, whole) in enumerate(zip(plan.tile_shape(s)[::-1][:2],
+                                                plan.shapes[s][::-1][:2])):
+            step = unit if target.matrix is not None else BLOCK if axis == 0 else 1
+            if cut != whole and cut % step:
+                return False
     return True
 
 
@@ -301,26 +325,46 @@ def _bytes(p: Program, stream: str, shape) -> int:
 def _working_set(p: Program, plan: Plan, target) -> int:
     """SRAM one copy of the pipeline needs: every stream's tiles at the smallest depth that
     does not deadlock (a consumer taking r tiles per firing needs r), at least two (double
-    buffering)."""
+    buffering); twice over for a load multicast to an engine the target keeps off
+    semaphores, which `relay-tokens` gives a relay buffer as deep beside its own."""
+    cut = _cut(p, plan, target)
     total = 0
     for s in p.streams:
         made, taken = 1, rate(p, plan, p.consumer(s).stage, s)
         depth = max(2, made + taken - gcd(made, taken))
-        total += depth * target.granule * target.granules(_tile_bytes(p, plan, s))
+        copies = 2 if _relayed(p, plan, s, cut, target) else 1
+        total += copies * depth * target.granule * target.granules(_tile_bytes(p, plan, s))
     return total
+
+
+def _relayed(p: Program, plan: Plan, stream: str, cut: dict, target) -> bool:
+    producer = p.stages[p.producer(stream).stage]
+    consumer = p.stages[p.consumer(stream).stage]
+    return (producer._prod == "Load" and consumer._prod in ("Compute", "Scalar")
+            and "compute" not in target.semaphore_engines
+            and _readers(p, plan, producer, cut, target) > 1)
+
+
+def _cut(p: Program, plan: Plan, target) -> dict:
+    """The cut dimensions `place` splits the graph along, and into how many blocks each."""
+    splittable = _splittable(p, plan)
+    return dict(zip(splittable, split_counts([plan.grid[d] for d in splittable],
+                                             target.rows * target.cols)))
 
 
 def _cycles(p: Program, plan: Plan, target) -> float:
     firings = {}
     for name, st in p.stages.items():
         dims = (nest(p, plan, p.consumer(st.outs[0].stream).stage) if repeats(p, st)
-                else firing_dims(p, plan, name))
+                else nest(p, plan, name) if over(p, plan, name) else firing_dims(p, plan, name))
         firings[name] = prod(plan.grid[d] for d in dims)
+    cut = _cut(p, plan, target)
+    sites = prod(cut.values())
+    readers = {n: _readers(p, plan, st, cut, target)
+               for n, st in p.stages.items() if st._prod == "Load"}
     moved = sum(firings[n] * _tile_bytes(p, plan, (st.outs[0] if st._prod == "Load"
-                                                    else st.input).stream)
+                                                    else st.input).stream) / readers.get(n, 1)
                 for n, st in p.stages.items() if st._prod in ("Load", "Store"))
-    sites = prod(split_counts([plan.grid[d] for d in _splittable(p, plan)],
-                              target.rows * target.cols))
     work = sum(firings[n] * _firing_cycles(p, plan, st, target)
                for n, st in p.stages.items() if st._prod not in ("Load", "Store"))
     loads = [n for n, st in p.stages.items() if st._prod == "Load"]
@@ -330,9 +374,45 @@ def _cycles(p: Program, plan: Plan, target) -> float:
     # tiles fill the pipeline slowly; small ones pay a hop per firing, and a DRAM latency per
     # read with the two reads a double buffer keeps in flight.
     fill = dram_cycles(target, sites * sum(_tile_bytes(p, plan, p.stages[n].outs[0].stream)
-                                           for n in loads))
+                                           / readers[n] for n in loads))
     per_firing = busiest * target.hop_cycles + busiest_reads * target.dram_latency_cycles / 2
-    return max(work / sites, dram_cycles(target, moved)) + fill + per_firing
+    # A multicast tile waits for the credit of its farthest receiver, hops away along a
+    # row or column of the cut (`cost.multicast_cycles`), and back.
+    barriers = sum(firings[n] * 2 * (readers[n] - 1) * target.hop_cycles
+                   for n in loads) / sites
+    reading = sum(firings[n] * _reader_cycles(p, plan, p.stages[n], readers[n], cut, target)
+                  for n in loads) / sites
+    return (max(work / sites, dram_cycles(target, moved), reading) + fill + per_firing
+            + barriers)
+
+
+def _reader_cycles(p: Program, plan: Plan, load, readers: int, cut: dict, target) -> float:
+    """A reader engine's time for one tile of a load: the tile over the link into its site;
+    a multicast sender (the first site of a row or column of the cut sends for all of it,
+    the first site of all for both) also over a link out, and a relaying receiver copies
+    it within its SRAM."""
+    stream = load.outs[0].stream
+    nbytes = _tile_bytes(p, plan, stream)
+    cycles = nbytes / target.link_bytes_per_cycle * (2 if readers > 1 else 1)
+    if _relayed(p, plan, stream, cut, target):
+        cycles += 2 * nbytes / target.sram_bytes_per_cycle
+    return cycles
+
+
+def _readers(p: Program, plan: Plan, load, cut: dict, target) -> int:
+    """The sites that read each tile of a load once `place` has cut the cut dimensions
+    into `cut` blocks: the blocks along every cut dimension its tiles do not have (the
+    copies of A's loads along a GEMM's output columns read one row panel). On a target that
+    multicasts and `place` lays the blocks out as a grid of the mesh (so the copies that
+    share a tile fill a row or a column of it, a rectangle), `fuse-readers` reads such a
+    tile once for all of them and DRAM serves it once; elsewhere every site reads its own
+    copy."""
+    counts = list(cut.values())
+    grid = len(counts) == 2 and counts[0] <= target.rows and counts[1] <= target.cols
+    if not target.multicast or not grid:
+        return 1
+    have = set(plan.stream_dims[load.outs[0].stream])
+    return prod(n for d, n in cut.items() if d not in have)
 
 
 def _firing_cycles(p: Program, plan: Plan, st, target):

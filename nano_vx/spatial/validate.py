@@ -132,6 +132,7 @@ def _stage(p: Program, st, problems) -> None:
         if st.op == "scale" and st.factor is None:
             problems.append(f"compute '{st.name}' (scale) names no factor")
         _compute_rates(st, problems)
+        _over(st, problems)
     if not st.outs:
         problems.append(f"{kind.lower()} '{st.name}' has no output")
 
@@ -157,6 +158,18 @@ def _compute_rates(st, problems) -> None:
         problems.append(f"compute '{st.name}' ({st.op}) works token by token; its output "
                         f"rate {sorted(out_rates)} must equal its input rate "
                         f"{sorted(in_rates)}")
+
+
+def _over(st, problems) -> None:
+    over = getattr(st, "over", None)
+    if over is None:
+        return
+    if st.op != "matmul_acc":
+        problems.append(f"compute '{st.name}' ({st.op}) accumulates over {over} firings; only "
+                        f"a matmul_acc sums its products across firings")
+    if over < 1:
+        problems.append(f"compute '{st.name}' accumulates over {over} firings; it puts its "
+                        f"sum every n-th firing, n at least 1")
 
 
 def _access(p: Program, st, problems) -> None:

@@ -41,9 +41,14 @@ def elems(shape) -> int:
     return int(math.prod(shape))
 
 
-def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str) -> list[str]:
+def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str,
+               held: tuple[str, str] | None = None) -> list[str]:
     """C++ statements for one firing. `ins[i](j, e)` loads element e of the j-th token of
-    input port i; `outs[o](j, e)` is the lvalue of element e of output token j of port o."""
+    input port i; `outs[o](j, e)` is the lvalue of element e of output token j of port o.
+    A matmul accumulating over n firings is given `held`: the array its running sum is in
+    and the counter of its firings since it put one (which the caller advances); it adds its
+    product to the sum element by element, as ops.accumulate does, and puts the sum at the
+    n-th."""
     from ..spatial.program import ins as in_ports, outs as out_ports
 
     ports_in = in_ports(stage)
@@ -68,7 +73,13 @@ def fire_lines(p, stage, shapes, ins, outs, lane: str, step: str) -> list[str]:
                  f"    for (unsigned j = 0; j < {rates[0]}u; ++j)",
                  f"        for (unsigned x = 0; x < {k}u; ++x) "
                  f"acc += {_as(acc, a)} * {_as(acc, b)};"]
-        return lines + store("0u", "acc") + ["}"]
+        if held is None:
+            return lines + store("0u", "acc") + ["}"]
+        total, count = held
+        return lines + [f"    {total}[e] = ({count} == 0u ? ({acc})0 : {total}[e]) + acc;",
+                        f"    if ({count} + 1u == {stage.over}u) {{",
+                        *("    " + x for x in store("0u", f"{total}[e]")),
+                        "    }", "}"]
     if kind in ("sum", "max"):
         shape = in_shapes[0]
         axis = stage.axis

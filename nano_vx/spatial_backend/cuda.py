@@ -20,6 +20,7 @@ launches it cooperatively, which fails rather than hangs when the grid does not 
 from __future__ import annotations
 
 from . import Lowered, LowerError
+from ..spatial.ops import accumulating
 from .census import Census
 from .compute import C_TYPES, HELPERS, elems
 from .cuda_engine import EngineWriter
@@ -116,6 +117,14 @@ class _Cuda:
                   f"// buffer {b.stream} on site {b.site}: depth {b.depth}")
                 w(f"__device__ unsigned count_{b.stream}[2];")
                 self.record("buffer", b.stream, b.stream)
+        w("")
+        w("// The running sum of each stage accumulating over its firings, one per element.")
+        for st in p.graph.stages:
+            if accumulating(st):
+                acc = C_TYPES[p.stage_dtype(st)] if p.stage_dtype(st).startswith("f") \
+                    else "unsigned long long"
+                w(f"__device__ {acc} sum_{st.name}[{plan.elems(st.outs[0].stream)}];  "
+                  f"// over {st.over} firings")
         w("")
         self._tile_tables()
         self.shared = {}

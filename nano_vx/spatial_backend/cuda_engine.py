@@ -2,10 +2,12 @@
 (docs/spatial.md, "Lowering"). The engine's private counters, declared by the caller, are:
 put_B / got_B (tokens it has put into / popped from buffer B), held_B and staged_B (slots it
 holds and tokens it has staged in them), taken_S (what it has subtracted from semaphore S),
-gput_G / gstaged_G for a group's staging, and one cursor per load or store it runs."""
+gput_G / gstaged_G for a group's staging, summed_S the firings an accumulating stage S has
+added to its sum since it put one, and one cursor per load or store it runs."""
 
 from __future__ import annotations
 
+from ..spatial.ops import accumulating
 from ..spatial.program import ins, outs
 from .compute import C_TYPES, elems, fire_lines
 from .schedule_writer import ScheduleWriter
@@ -150,11 +152,17 @@ class EngineWriter(ScheduleWriter):
             put, staged = self.var(f"put_{b}"), self.var(f"staged_{b}")
             writers.append(lambda j, e, b=b, put=put, staged=staged:
                            f"({self._slot(b, f'{put} + {staged} + {j}')})[{e}]")
+        held = (f"sum_{st.name}", self.var(f"summed_{st.name}")) if accumulating(st) else None
         lines = ["{"] + ["    " + x for x in fire_lines(plan.p, st, plan.shapes, readers,
-                                                        writers, "lane", "32u")]
+                                                        writers, "lane", "32u", held)]
         made = plan.made(st)
-        for port in outs(st):
-            lines.append(f"    staged_{port.stream} += {made}u;")
+        puts = [f"staged_{port.stream} += {made}u;" for port in outs(st)]
+        if held is None:
+            lines += ["    " + x for x in puts]
+        else:  # only the firing that completes the sum puts it
+            count = held[1]
+            lines += [f"    if (++{count} == {st.over}u) {{", f"        {count} = 0;",
+                      *("        " + x for x in puts), "    }"]
         return lines + ["    __syncwarp();", "}"]
 
 

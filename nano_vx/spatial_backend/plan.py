@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..spatial.ops import access_slices
+from ..spatial.ops import access_slices, accumulating
 from ..spatial.program import Program, ins, outs
 from ..spatial.shapes import token_shapes
 from .compute import elems
@@ -27,10 +27,11 @@ class Walk:
     group_staged: dict = field(default_factory=dict)
     group_peak: dict = field(default_factory=dict)
     faults: list = field(default_factory=list)
+    summed: dict = field(default_factory=dict)  # an accumulating stage's firings since it put
 
     def key(self) -> tuple:
         return tuple(tuple(sorted((k, v) for k, v in d.items() if v))
-                     for d in (self.held, self.staged, self.group_staged))
+                     for d in (self.held, self.staged, self.group_staged, self.summed))
 
 
 class Plan:
@@ -94,7 +95,8 @@ class Plan:
         return tuple(getattr(st, "tile", self.p.tensors[st.tensor].shape))
 
     def made(self, stage) -> int:
-        """Tokens one firing puts on each output port (ops.fire)."""
+        """Tokens one firing puts on each output port (ops.fire; an accumulating stage's
+        firing that puts)."""
         if stage._prod == "Compute" and stage.op in ("matmul_acc", "sum", "max"):
             return 1
         return min(port.rate for port in ins(stage))
@@ -132,6 +134,10 @@ class Plan:
                 self._stage(w, op.buffer, 1, f"read {op.stage}", sched)
         elif kind == "Fire":
             st = p.stages[op.stage]
+            if accumulating(st):
+                w.summed[st.name] = (w.summed.get(st.name, 0) + 1) % st.over
+                if w.summed[st.name]:  # it only adds to its sum
+                    return
             for port in outs(st):
                 self._stage(w, port.stream, self.made(st), f"fire {op.stage}", sched)
         elif kind in ("Push", "Send"):

@@ -5,7 +5,8 @@ of a buffer's front is tile t of its token j) and packs each output tile into th
 back, after the tokens already staged there.
 
 - `matmul_acc` of floats: the matrix unit, `matmul_tiles` accumulating the r x K/32 products
-  of each output tile in the destination register (`mm_init`);
+  of each output tile in the destination register (`mm_init`); one accumulating over n
+  firings keeps its output's tiles in the register from its first firing to its n-th;
 - `sum`, `max` of floats: the matrix unit, `reduce_tile` over the tiles along the axis,
   accumulating in the destination, with the core's scaler tile of ones (`reduce_init`), where
   the cost model charges it too (spatial/matrix.py);
@@ -28,7 +29,7 @@ from __future__ import annotations
 import struct
 
 from ..spatial.elements import NARROW
-from ..spatial.program import ins, outs
+from ..spatial.program import flat_ops, ins, outs
 from . import LowerError
 from .tt_api import DST_TILES
 from .tt_layout import TILE, grid, tiles
@@ -169,12 +170,44 @@ class FireWriter:
         self._whole_along(b, 0, True)
         (ha, ka), (_, wb) = grid(self.plan.shapes[a]), grid(self.plan.shapes[b])
         ca, cb_ = self.cb(a), self.cb(b)
+        if getattr(self.st, "over", None) is not None:
+            return self._summed_matmul(ca, cb_, ha, ka, wb)
         body = [f"for (uint32_t r = 0; r < {self.rates[0]}u; ++r)",
                 f"    for (uint32_t k = 0; k < {ka}u; ++k)",
                 "        " + self.c("matmul_tiles", ca, cb_,
                                     f"r * {ha * ka}u + (t / {wb}u) * {ka}u + k",
                                     f"r * {ka * wb}u + k * {wb}u + t % {wb}u", 0, 0)]
         return [self.c("mm_init", ca, cb_, self.cb(self.outs[0]), 0)] + self._tile_loop(1, body, 0)
+
+    def _summed_matmul(self, ca: str, cb_: str, ha: int, ka: int, wb: int) -> list[str]:
+        """A matmul accumulating over n firings, as tt-metal's simple bmm kernel does: the
+        destination register holds the output's tiles from the first firing's acquire to the
+        n-th firing's pack, each firing adding its K-block's products (so the output must
+        fit the register, and no other fire of the kernel may take the register between)."""
+        st, n = self.st, self.ntiles(self.outs[0])
+        if n > DST_TILES:
+            raise _refuse(st, f"it accumulates over {st.over} firings into an output of {n} "
+                              f"tiles; the destination register holds {DST_TILES}, and a "
+                              f"partials circular buffer is not written yet")
+        others = {op.stage for op in flat_ops(self.k.s.ops) if op._prod == "Fire"} - {st.name}
+        if others:
+            raise _refuse(st, f"it holds the destination register across its firings, and "
+                              f"{', '.join(sorted(others))} fires on its core in between")
+        summed = self.k.var(f"summed_{st.name}")
+        products, pack = [], [self.c("tile_regs_commit"), self.c("tile_regs_wait")]
+        for t in range(n):  # output tile t in destination tile t
+            products += [f"for (uint32_t r = 0; r < {self.rates[0]}u; ++r)",
+                         f"    for (uint32_t k = 0; k < {ka}u; ++k)",
+                         "        " + self.c("matmul_tiles", ca, cb_,
+                                            f"r * {ha * ka}u + {t // wb * ka}u + k",
+                                            f"r * {ka * wb}u + k * {wb}u + {t % wb}u", t, 0)]
+            pack += self._pack(t, "0", str(t))
+        pack.append(self.c("tile_regs_release"))
+        return ([self.c("mm_init", ca, cb_, self.cb(self.outs[0]), 0),
+                 f"if ({summed} == 0u) {{", "    " + self.c("tile_regs_acquire"), "}"]
+                + products
+                + [f"if (++{summed} == {st.over}u) {{", f"    {summed} = 0;"]
+                + ["    " + x for x in pack] + ["}"])
 
     def _reduce(self) -> list[str]:
         st = self.st

@@ -8,6 +8,7 @@ from ..languages.shandshaked import Shandshaked
 from ..languages.schoreographed import Schoreographed
 from ..nanopass import Pass
 from ..spatial.firings import Stuck, simulate_engines
+from ..spatial.ops import accumulating
 from ..spatial.program import Program, ins, outs
 from ..spatial.reject import SpatialReject
 
@@ -41,6 +42,10 @@ named by its stream; k is the port's rate):
 5. each input: `pop b k`, then for a semaphore_pair or barrier `signal <credit semaphore of b>
    k`.
 
+A stage accumulating over n firings (a matmul summing K-blocks) puts its outputs only at
+every n-th firing: its other firings are steps 1, 3 and 5 alone, neither claiming nor
+putting an output.
+
 A firing waits for all it needs before it works and frees its inputs only after it has put
 its outputs, so the witness, taken one firing at a time, is a run of the choreography too; by
 the confluence of the token semantics every fair order then finishes the same way.
@@ -57,10 +62,16 @@ def _graph(run, g):
         raise SpatialReject("E7013", "schedule",
                             f"no order of the firings finishes: {found.describe()}",
                             site=found.blocked[0].site)
-    firing = {name: _firing(p, st) for name, st in p.stages.items()}
+    firing = {}
+    for name, st in p.stages.items():
+        if accumulating(st):
+            firing[name, True] = _firing(p, st)
+            firing[name, False] = _firing(p, st, puts=False)
+        else:
+            firing[name] = _firing(p, st)
     engines = dict.fromkeys(p.places.values())
-    schedules = tuple(L["Schedule"](site, engine, _ops(compress(found.order[site, engine]),
-                                                       firing))
+    schedules = tuple(L["Schedule"](site, engine,
+                                    _ops(compress(_phased(p, found.order[site, engine])), firing))
                       for site, engine in engines)
     return L["Graph"](g.name, g.tensors, g.streams, g.stages, g.places, g.buffers, g.groups,
                       g.handshakes, g.semaphores, schedules, span=g.span)
@@ -100,13 +111,28 @@ def _room(p: Program) -> dict[str, int]:
 # -- the ops of one firing ----------------------------------------------------------------
 
 
-def _firing(p: Program, st) -> tuple:
+def _phased(p: Program, order: list) -> list:
+    """An engine's firings, each firing of an accumulating stage as (stage, whether it puts
+    its outputs)."""
+    done: dict[str, int] = {}
+    items = []
+    for name in order:
+        st = p.stages[name]
+        if accumulating(st):
+            done[name] = done.get(name, 0) + 1
+            items.append((name, done[name] % st.over == 0))
+        else:
+            items.append(name)
+    return items
+
+
+def _firing(p: Program, st, puts: bool = True) -> tuple:
     ops: list = []
     for port in ins(st):
         ops.append(_take_wait(p, port))
-    ops += _per_output(p, outs(st), _claim)
+    ops += _per_output(p, outs(st) if puts else (), _claim)
     ops += _work(p, st)
-    ops += _per_output(p, outs(st), _put)
+    ops += _per_output(p, outs(st) if puts else (), _put)
     for port in ins(st):
         ops += _release(p, port)
     return tuple(ops)

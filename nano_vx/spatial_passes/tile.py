@@ -9,7 +9,7 @@ from ..languages.stiled import Stiled
 from ..nanopass import Pass
 from ..spatial.balance import repetitions
 from ..spatial.program import Program
-from ..spatial.tiling import Plan, firing_dims, nest, plan_tiles, rate
+from ..spatial.tiling import Plan, firing_dims, nest, over, plan_tiles, rate
 
 
 @dataclass
@@ -28,7 +28,9 @@ divide every extent and fit one site's SRAM the one with the fewest cycles by th
 This pass writes its plan into the program: each load and store takes its stream's tile
 shape, the loop nest of the stage that fires with it (a load the nest of its consumer, a store
 its input's firing dimensions) and an index naming each cut axis by its loop; a stage that
-reduces a cut dimension takes as many tiles of each input per firing as that dimension has. A
+reduces a cut dimension takes as many tiles of each input per firing as that dimension has,
+but a matmul takes one tile of each a firing and accumulates `over` the tiles of its cut
+inner dimension (its K-blocks), putting the sum once they are all in. A
 graph with rates other than 1, or one whose dimensions cannot be ordered, keeps whole-tensor
 tiles, one per firing. Nothing fits: E7010, naming the largest tile.
 """, requires=("target",), state=State)
@@ -59,8 +61,19 @@ def _store(run, st):
     return _access(Stiled["Store"], st, plan, firing_dims(p, plan, st.name), st.input)
 
 
-@tile.on("Compute", "Scalar")
+@tile.on("Compute")
 def _compute(run, st):
+    plan, p = run.state.plan, run.state.program
+    ports, n = st.ins, None
+    if not plan.whole and plan.reduces.get(st.name):
+        ports = tuple(port.replace(rate=rate(p, plan, st.name, port.stream)) for port in st.ins)
+        n = over(p, plan, st.name)
+    return Stiled["Compute"](st.name, st.op, st.axis, st.factor, ports, st.outs, st.via, n,
+                             span=st.span)
+
+
+@tile.on("Scalar")
+def _scalar(run, st):
     plan = run.state.plan
     if plan.whole or not plan.reduces.get(st.name):
         return st

@@ -191,8 +191,8 @@ def test_ops_waiting_on_each_other_within_a_run_are_a_deadlock():
 # -- the reference programs ----------------------------------------------------------------
 
 PERIODS = {
-    ("gemm", "wormhole"): 2352, ("gemm", "gpu-sm"): 1618, ("gemm", "fabric"): 7136,
-    ("gemv", "wormhole"): 3934, ("gemv", "gpu-sm"): 2445, ("gemv", "fabric"): 33792,
+    ("gemm", "wormhole"): 1298, ("gemm", "gpu-sm"): 1656, ("gemm", "fabric"): 5126,
+    ("gemv", "wormhole"): 3664, ("gemv", "gpu-sm"): 1992, ("gemv", "fabric"): 33504,
     ("softmax", "wormhole"): 445, ("softmax", "gpu-sm"): 1457, ("softmax", "fabric"): 1935,
     ("row_sums", "wormhole"): 513, ("row_sums", "gpu-sm"): 744, ("row_sums", "fabric"): 3828,
     ("attention", "wormhole"): 960, ("mlp", "wormhole"): 1258,

@@ -92,10 +92,12 @@ def test_the_clock_and_the_timed_oracle_agree_on_a_matrix_unit_program():
 
 
 def test_a_higher_fidelity_is_never_faster():
+    # On one core, where the products outweigh the reads (spread over 64 cores, a GEMM this
+    # small waits on its readers at every fidelity).
     text = gemm("bf16", 256, 256, 256)
     times = []
     for fidelity in ("lofi", "hifi2", "hifi4"):
-        target = replace(WORMHOLE, matrix=WORMHOLE.matrix.at(fidelity))
+        target = replace(WORMHOLE, rows=1, cols=1, matrix=WORMHOLE.matrix.at(fidelity))
         times.append(periods(lane(text, target), target).clock.period)
     assert times == sorted(times) and times[0] < times[-1]
 

@@ -10,8 +10,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from nano_vx.spatial.ops import OpError, access_slices, fire, loop_count, loop_points
-from nano_vx.spatial.parse import parse_spatial
+from nano_vx.spatial.ops import (NO_SUM, OpError, access_slices, accumulate, fire, loop_count,
+                                 loop_points)
+from nano_vx.spatial.parse import SpatialSyntaxError, parse_spatial
 
 RNG = np.random.default_rng(7)
 
@@ -39,6 +40,34 @@ def test_matmul_acc_sums_the_products_of_every_token_pair():
     np.testing.assert_array_equal(out, sum(x @ y for x, y in zip(a, b)))
     # Cut along k, the tiles of one row block and one column block make the whole product.
     np.testing.assert_array_equal(out, np.concatenate(a, axis=1) @ np.concatenate(b, axis=0))
+
+
+def test_a_matmul_over_n_firings_puts_the_sum_of_their_products_at_the_nth():
+    stage = _stage("compute mm matmul_acc(a, b) over 3 -> c", "Stiled")
+    a = [RNG.standard_normal((2, 4)).astype(np.float32) for _ in range(3)]
+    b = [RNG.standard_normal((4, 2)).astype(np.float32) for _ in range(3)]
+    held, made = NO_SUM, []
+    for n in range(3):
+        held, made = accumulate(stage, [[a[n]], [b[n]]], "bf16", held)
+        assert (len(made), held[0]) == ((0, n + 1) if n < 2 else (1, 0))
+    # In f32, block by block in firing order, rounded to bf16 once at the end.
+    total = a[0] @ b[0]
+    for x, y in zip(a[1:], b[1:]):
+        total = total + x @ y
+    assert held == NO_SUM and made[0].dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(made[0], total.astype(ml_dtypes.bfloat16))
+
+
+def test_a_sum_carried_from_a_product_of_another_shape_is_an_op_error():
+    stage = _stage("compute mm matmul_acc(a, b) over 2 -> c", "Stiled")
+    held, _ = accumulate(stage, [[_ints(2, 3)], [_ints(3, 4)]], "i32", NO_SUM)
+    with pytest.raises(OpError, match="added to a sum of shape"):
+        accumulate(stage, [[_ints(2, 3)], [_ints(3, 5)]], "i32", held)
+
+
+def test_over_is_stiled_text():
+    with pytest.raises(SpatialSyntaxError, match="'over' is from Stiled on"):
+        _stage("compute mm matmul_acc(a, b) over 2 -> c")
 
 
 def test_matmul_acc_of_one_pair_is_the_product():

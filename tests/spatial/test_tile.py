@@ -100,26 +100,30 @@ def block(array: np.ndarray, shape, coords) -> np.ndarray:
 
 
 def test_a_load_walking_its_tiles_in_the_wrong_order_is_caught_at_the_first_wrong_element():
-    before, out = reference("gemm"), tiled("gemm", "wormhole")
-    load_a = stage(out, "load_a")
+    # 1024 bytes of SRAM on one site: the GEMM is cut along i, j and k, and the matmul
+    # accumulates over its K-blocks.
+    target = small_target(1, 1, sram_bytes=1024)
+    before, out = run_tile(GEMM, target)
+    load_a = stage(out, "ld_a")
     assert [lp.var for lp in load_a.loops] == ["i", "j", "k"], "the case needs an i, j, k nest"
     i, j, k = load_a.loops
     broken = out.replace(stages=tuple(
-        s.replace(loops=(j, i, k)) if s.name == "load_a" else s for s in out.stages))
+        s.replace(loops=(j, i, k)) if s.name == "ld_a" else s for s in out.stages))
     inputs = corpus(before)
-    found = check_rewrite(before, broken, load_target("wormhole"), inputs=inputs)
+    found = check_rewrite(before, broken, target, inputs=inputs)
 
-    # What the broken program computes: matmul firing n takes the next `rate` tiles of A in
-    # the swapped order and of B in the right one; store firing n writes the n-th tile of C.
+    # What the broken program computes: matmul firing f takes the f-th tile of A in the
+    # swapped order and of B in the right one, and sums `over` firings into each tile of C,
+    # which store firing n writes.
     A, B = inputs[0]["A"], inputs[0]["B"]
-    load_b, mm, store = stage(broken, "load_b"), stage(broken, "mm"), stage(broken, "store_c")
-    a_tiles = [block(A, load_a.tile, c) for c in tile_coords(stage(broken, "load_a"))]
+    load_b, mm, store = stage(broken, "ld_b"), stage(broken, "mm"), stage(broken, "st")
+    a_tiles = [block(A, load_a.tile, c) for c in tile_coords(stage(broken, "ld_a"))]
     b_tiles = [block(B, load_b.tile, c) for c in tile_coords(load_b)]
-    rate = mm.ins[0].rate
+    assert mm.ins[0].rate == 1 and mm.over > 1
     wrong = np.zeros_like(A @ B)
     for n, coords in enumerate(tile_coords(store)):
         block(wrong, store.tile, coords)[...] = sum(
-            a_tiles[n * rate + t] @ b_tiles[n * rate + t] for t in range(rate))
+            a_tiles[n * mm.over + t] @ b_tiles[n * mm.over + t] for t in range(mm.over))
     right = A @ B
     first = tuple(int(x) for x in np.argwhere(wrong != right)[0])
     assert found == OutputDiffers(0, "C", first, right[first].item(), wrong[first].item())
@@ -128,16 +132,41 @@ def test_a_load_walking_its_tiles_in_the_wrong_order_is_caught_at_the_first_wron
 def test_a_matmul_rate_off_by_one_on_one_input_is_ill_formed():
     # validate's per-stage rule: a matmul takes as many tiles of A as of B in one firing,
     # so the output is refused before it is run.
-    out = tiled("gemm", "wormhole")
+    target = small_target(1, 1, sram_bytes=1024)
+    before, out = run_tile(GEMM, target)
     mm = stage(out, "mm")
     a, b = mm.ins
-    assert a.rate == b.rate == 2
+    assert a.rate == b.rate == 1
     broken = out.replace(stages=tuple(
-        s.replace(ins=(a.replace(rate=3), b)) if s.name == "mm" else s for s in out.stages))
-    found = check_rewrite(reference("gemm"), broken, load_target("wormhole"))
+        s.replace(ins=(a.replace(rate=2), b)) if s.name == "mm" else s for s in out.stages))
+    found = check_rewrite(before, broken, target)
     assert found == IllFormed((
-        "compute 'mm' (matmul_acc) takes [2, 3] tokens on its inputs; every input of one "
+        "compute 'mm' (matmul_acc) takes [1, 2] tokens on its inputs; every input of one "
         "firing has the same rate",))
+
+
+def test_a_matmul_accumulating_over_one_firing_too_many_is_ill_formed():
+    # Its K-blocks no longer divide into its sums: the balance equations make it put a sum
+    # every `over + 1` tiles of A, and no run is defined.
+    target = small_target(1, 1, sram_bytes=1024)
+    before, out = run_tile(GEMM, target)
+    broken = out.replace(stages=tuple(
+        s.replace(over=s.over + 1) if s.name == "mm" else s for s in out.stages))
+    found = check_rewrite(before, broken, target)
+    assert isinstance(found, IllFormed)
+    assert any("ld_a" in problem or "st" in problem for problem in found.problems)
+
+
+def test_an_accumulating_sum_is_ill_formed():
+    # Only a matmul sums over firings.
+    target = small_target(2, 2, sram_bytes=160)
+    before, out = run_tile(SUMS, target)
+    broken = out.replace(stages=tuple(
+        s.replace(over=2) if s.name == "total" else s for s in out.stages))
+    found = check_rewrite(before, broken, target)
+    assert isinstance(found, IllFormed)
+    assert ("compute 'total' (sum) accumulates over 2 firings; only a matmul_acc sums its "
+            "products across firings") in found.problems
 
 
 def test_a_matmul_rate_off_by_one_on_both_inputs_is_ill_formed():
@@ -335,12 +364,12 @@ spatial xyt {
 def test_a_transpose_of_a_load_repeats_with_its_consumer_as_the_load_does():
     # Y's rows are C's columns: the tiles of Y are read and transposed again for every
     # block of rows of X, so the rows of C are cut too.
-    out = checked_tile(TRANSPOSED, small_target(2, 2, sram_bytes=1024, granule=4))
+    out = checked_tile(TRANSPOSED, small_target(2, 2, sram_bytes=768, granule=4))
     assert accesses(out) == [
         "load ld_x X[i, k] tile [8, 4] for i in 0..2, j in 0..4, k in 0..2 -> x",
         "load ld_y Y[j, k] tile [4, 4] for i in 0..2, j in 0..4, k in 0..2 -> y",
         "compute flip transpose(y) -> yt",
-        "compute mm matmul_acc(x x2, yt x2) -> c",
+        "compute mm matmul_acc(x, yt) over 2 -> c",
         "store st c -> C[i, j] tile [8, 4] for i in 0..2, j in 0..4",
     ]
 

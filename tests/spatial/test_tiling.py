@@ -12,11 +12,11 @@ import pytest
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program
 from nano_vx.spatial.target import load_target, small_target
-from nano_vx.spatial.tiling import firing_dims, nest, plan_tiles, rate
+from nano_vx.spatial.tiling import firing_dims, nest, over, plan_tiles, rate
 from test_tile import CASES, GEMM, RATED, SQUARE, reference
 
 
-def described(plan) -> str:
+def described(p, plan) -> str:
     """A plan as text, each dimension by its loop variable."""
     if plan.whole:
         return "whole-tensor tiles\n"
@@ -25,6 +25,8 @@ def described(plan) -> str:
              f"grid: {', '.join(f'{name(d)} {plan.grid[d]}' for d in plan.order)}"]
     lines += [f"{stage} reduces {' '.join(name(d) for d in ds)}"
               for stage, ds in sorted(plan.reduces.items()) if ds]
+    lines += [f"{stage} accumulates over {n} firings" for stage in sorted(plan.reduces)
+              if (n := over(p, plan, stage)) is not None]
     lines += [f"{s}: tile {list(plan.tile_shape(s))} of {list(plan.shapes[s])}"
               for s in sorted(plan.shapes)]
     return "\n".join(lines) + "\n"
@@ -37,7 +39,8 @@ def planned(text: str, target):
 
 @pytest.mark.parametrize("name, target", CASES)
 def test_the_plan_of_each_reference_program(name, target, snapshot_txt):
-    assert described(plan_tiles(Program(reference(name)), load_target(target))) == snapshot_txt
+    p = Program(reference(name))
+    assert described(p, plan_tiles(p, load_target(target))) == snapshot_txt
 
 
 def test_a_matmul_fires_per_output_tile_and_takes_the_inner_tiles_innermost():
@@ -50,7 +53,9 @@ def test_a_matmul_fires_per_output_tile_and_takes_the_inner_tiles_innermost():
     assert [name(d) for d in nest(p, plan, "mm")] == ["i", "j", "k"]
     assert [name(d) for d in firing_dims(p, plan, "mm")] == ["i", "j"]
     assert firing_dims(p, plan, "st") == firing_dims(p, plan, "mm")
-    assert rate(p, plan, "mm", "a") == rate(p, plan, "mm", "b") == plan.grid[inner]
+    # one K-block of each a firing, summed over the K-blocks
+    assert rate(p, plan, "mm", "a") == rate(p, plan, "mm", "b") == 1
+    assert over(p, plan, "mm") == plan.grid[inner]
 
 
 def test_a_stage_that_reduces_nothing_takes_one_tile_per_firing():

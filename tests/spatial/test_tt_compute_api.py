@@ -251,9 +251,9 @@ def test_a_block_float_tensor_not_of_whole_tiles_is_refused():
     with pytest.raises(LowerError) as refused:
         lower(graph, load_target("wormhole"), "tenstorrent")
     assert (refused.value.code, refused.value.message) == (
-        "E7041", "tensor 'X' is bfp8, which lives in DRAM in tt-metal's tile layout: it and the "
+        "E7041", "tensor 'R' is bfp8, which lives in DRAM in tt-metal's tile layout: it and the "
                  "tiles its loads and stores move must be whole 32 x 32 tiles of two "
-                 "dimensions, not [64, 256] in [1, 256]")
+                 "dimensions, not [64, 1] in [32, 1]")
 
 
 @pytest.mark.parametrize("dtype", ["f32", "i32", "bf16"])
@@ -382,3 +382,31 @@ def test_an_i32_vx_kernel_is_refused_and_its_bf16_twin_lowered_snapshot(name, sn
     text = (f"// {name}.vx: {refused.value.code} {refused.value.message}\n"
             + first_site(lowered_of(twin, load_target("wormhole"))))
     assert text == snapshot_txt
+
+
+# -- a matmul summing its K-blocks -----------------------------------------------------------
+
+def test_a_matmul_over_its_k_blocks_keeps_its_sum_in_the_destination_register():
+    # gemv on wormhole: each core's [1, 16] of y is one tile, summed over two K-blocks.
+    graph = reference.step("gemv", "wormhole", "schedule")[1]
+    assert next(s.over for s in graph.stages if s.name == "mv_0") == 2
+    kernel = lowered_of(graph, load_target("wormhole")).files["r0c0_compute.cpp"]
+    body = [line.strip() for line in kernel.splitlines()]
+    first = body.index("if (summed_mv_0 == 0u) {")
+    assert body[first + 1] == "tile_regs_acquire();"
+    last = body.index("if (++summed_mv_0 == 2u) {")
+    assert body[last + 1:last + 4] == ["summed_mv_0 = 0;", "tile_regs_commit();",
+                                       "tile_regs_wait();"]
+    assert "matmul_tiles(cb_xs_0_in, cb_ws_0, r * 8u + 0u + k, r * 8u + k * 1u + 0u, 0, 0);" \
+        in body
+
+
+def test_a_matmul_summing_more_tiles_than_the_destination_holds_is_refused():
+    # 1024^3 in bf16: each core's 128 x 128 block of C is 16 tiles, summed over K-blocks.
+    text = sdf("gemm", "bf16").replace("[64, 64]", "[1024, 1024]")
+    graph = through_lane(parse_spatial(text), load_target("wormhole"))
+    with pytest.raises(LowerError) as refused:
+        lower(graph, load_target("wormhole"), "tenstorrent")
+    assert refused.value.code == "E7041"
+    assert ("accumulates over 4 firings into an output of 16 tiles; the destination register "
+            f"holds {DST_TILES}") in str(refused.value)

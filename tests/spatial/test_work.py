@@ -13,6 +13,7 @@ import pytest
 
 from nano_vx.spatial.clock import clock
 from nano_vx.spatial.cost import OpCycles
+from nano_vx.spatial.program import flat_ops
 from nano_vx.spatial.ops import NUMPY_DTYPES, loop_count
 from nano_vx.spatial.roofs import bounds, roofline, roofs
 from nano_vx.spatial.target import known_targets, load_target
@@ -84,8 +85,10 @@ def test_element_operations_are_the_programs(program, target):
 
 def test_a_multicast_crosses_each_link_of_its_tree_once():
     w = work(steps("gemv", "wormhole")["schedule"][1])
-    # x, two [1, 256] f32 tiles, from site (0, 0) to the eight sites of row 0: seven links.
-    assert w.multicast == {"load_x_0_group": (2 * 1024, 7)}
+    # x, two [1, 256] f32 tiles, from site (0, 0) to the eight sites of row 0 and from site
+    # (1, 0) to those of row 1 (the 16 blocks of the output are two rows of the mesh):
+    # seven links each.
+    assert w.multicast == {"load_x_0_group": (2 * 1024, 7), "load_x_8_group": (2 * 1024, 7)}
     assert w.links[(0, 6), (0, 7)] == 2 * 1024
     assert w.sent == {}
 
@@ -107,8 +110,9 @@ def test_a_rate_is_exactly_the_figure_the_file_writes():
 
 def test_the_roofline_of_a_gemv_is_its_dram():
     w = work(steps("gemv", "wormhole")["schedule"][1])
-    # W (512 x 256 f32) once, x (512 f32) as two tiles of 1 KiB, y (256 f32) once.
-    assert w.dram_bytes == 512 * 256 * 4 + 2 * 1024 + 256 * 4
+    # W (512 x 256 f32) once, x (512 f32) as two tiles of 1 KiB for each of the two rows of
+    # sites, y (256 f32) once.
+    assert w.dram_bytes == 512 * 256 * 4 + 2 * 2 * 1024 + 256 * 4
     top = roofline(w, roofs(load_target("wormhole")))
     assert (top.resource, top.cycles) == ("dram", Fraction(w.dram_bytes, 288))
     assert [b.resource for b in bounds(w, roofs(load_target("wormhole")))] == \
@@ -131,21 +135,22 @@ def test_the_cycles_of_the_ops_of_a_gemv_on_wormhole():
     x_loop, w_loop, relay_loop = reader.ops
     of = {op._prod + (" " + op.stage if op._prod == "Read" else ""):
           cycles.of((0, 0), "reader", op) for op in (*x_loop.body, *w_loop.body)}
-    # Reader (0, 0) moves 67,584 of the run's 527,360 DRAM bytes, so its share of the 288
-    # B/cycle is 36.9; a tile also crosses a 32 B/cycle link into the site, the slower here:
-    # x's 1 KiB tile 270 + 32 cycles, W's 32 KiB tile 270 + 1,024.
-    assert (of["Read load_x_0"], of["Read load_w_0"]) == (302, 1294)
+    # Reader (0, 0) moves 34,816 of the run's 529,408 DRAM bytes, so its share of the 288
+    # B/cycle is 18.9; a tile also crosses a 32 B/cycle link into the site, faster here:
+    # x's 1 KiB tile 270 + 54.1 cycles, W's 16 KiB tile 270 + 865.1, rounded up.
+    assert (of["Read load_x_0"], of["Read load_w_0"]) == (325, 1136)
     # The multicast of 1 KiB: 32 cycles on a link, 7 hops of 9 cycles to site (0, 7).
     assert of["Multicast"] == 95
     # A signal to site (0, 7): one cycle and 7 hops; a barrier, a reserve, a push: one.
     signals = [cycles.of((0, 0), "reader", op) for op in x_loop.body if op._prod == "Signal"]
     assert signals == [1 + 9 * k for k in range(8)]
     assert (of["Barrier"], of["Reserve"], of["Push"]) == (1, 1, 1)
-    # The matmul: two [1, 256] x [256, 32] products, 16,384 multiply-accumulates at 32 a
-    # cycle (its 67,712 SRAM bytes at 256 a cycle take less).
+    # The matmul accumulates over its two K-blocks: a firing is one [1, 256] x [256, 16]
+    # product, 4,096 multiply-accumulates at 32 a cycle (its SRAM bytes at 256 a cycle take
+    # less).
     compute = next(s for s in graph.schedules if s.site == (0, 0) and s.engine == "compute")
-    fire = next(op for op in compute.ops if op._prod == "Fire")
-    assert cycles.of((0, 0), "compute", fire) == 512
+    fire = next(op for op in flat_ops(compute.ops) if op._prod == "Fire")
+    assert cycles.of((0, 0), "compute", fire) == 128
     # The relay of x into the compute engine's fifo copies a 1 KiB tile within SRAM: 2 KiB
     # read and written at 256 bytes a cycle.
     relay = next(op for op in relay_loop.body if op._prod == "Fire")
@@ -155,10 +160,10 @@ def test_the_cycles_of_the_ops_of_a_gemv_on_wormhole():
 def test_the_cycles_of_each_stage_of_a_run():
     graph = steps("gemv", "wormhole")["schedule"][1]
     stages = OpCycles(graph, load_target("wormhole")).stages()
-    # Two W tiles, each read (1,294) and pushed (1); one firing of the matmul and the push
-    # of its result; one write of y's 128 bytes, 270 cycles of latency and 128 bytes at an
-    # equal share of the DRAM among the 16 engines using it (18 bytes a cycle, slower than
-    # the link): 7.1, rounded up with the rest; x read and multicast twice.
-    assert (stages["load_w_0"], stages["mv_0"]) == (2 * 1295, 512 + 1)
+    # Two W tiles, each read (1,136) and pushed (1); two firings of the matmul, one K-block
+    # each, and the push of its sum; one write of y's 64 bytes, 270 cycles of latency and
+    # 64 bytes at an equal share of the DRAM among the 32 engines using it (9 bytes a cycle,
+    # slower than the link): 7.1, rounded up with the rest; x read and multicast twice.
+    assert (stages["load_w_0"], stages["mv_0"]) == (2 * 1137, 2 * 128 + 1)
     assert stages["store_y_0"] == 270 + 8
-    assert stages["load_x_0"] == 2 * (302 + 95)
+    assert stages["load_x_0"] == 2 * (325 + 95)
