@@ -168,10 +168,11 @@ def test_a_file_that_is_not_text_is_refused_without_a_page(tmp_path):
 
 
 def test_a_pass_of_the_spatial_lane_that_refuses_shows_what_it_was_given(tmp_path):
-    # A site of 256 bytes holds no tile of the GEMM: tile refuses (E7010), given the program.
+    # A site of 64 bytes holds no tile of the GEMM (one that sums its K-blocks fits 256 bytes):
+    # tile refuses (E7010), given the program.
     wormhole = (ROOT / "machines/spatial/wormhole.toml").read_text()
     target = tmp_path / "small.toml"
-    target.write_text(re.sub(r"^sram_bytes = .*", "sram_bytes = 256", wormhole, count=1,
+    target.write_text(re.sub(r"^sram_bytes = .*", "sram_bytes = 64", wormhole, count=1,
                              flags=re.MULTILINE))
     path = ROOT / "examples/spatial/gemm.sdf"
     recording = record_spatial(Source(str(path), path.read_text()), str(target))
