@@ -166,17 +166,8 @@ def matrix_unit(value, formats_known) -> MatrixUnit:
         if key not in value:
             raise MatrixError(f"missing field 'matrix.{key}'")
     tile = _count(value["tile"], "tile")
-    block = value["block"]
-    if not isinstance(block, list) or len(block) != 3:
-        raise MatrixError("'matrix.block' must be [rows, inner, columns]")
-    block = tuple(_count(x, "block") for x in block)
-    if any(tile % x for x in block):
-        raise MatrixError(f"'matrix.block' {list(block)} must divide the tile, {tile}")
-    formats = value["formats"]
-    if not isinstance(formats, list) or not formats or any(f not in formats_known
-                                                           for f in formats):
-        raise MatrixError(f"'matrix.formats' must list element types of "
-                          f"{' '.join(formats_known)}, not {formats!r}")
+    block = _block(value, "block", ("rows", "inner", "columns"), tile)
+    formats = _formats(value, "formats", formats_known)
     cycles = value["cycles"]
     if not isinstance(cycles, Mapping) or not cycles or any(f not in FIDELITIES
                                                             for f in cycles):
@@ -187,7 +178,7 @@ def matrix_unit(value, formats_known) -> MatrixUnit:
     if fidelity not in dict(cycles):
         raise MatrixError(f"'matrix.fidelity' must be one of {', '.join(dict(cycles))}, "
                           f"not {fidelity!r}")
-    return MatrixUnit(tile, block, tuple(formats), cycles, fidelity,
+    return MatrixUnit(tile, block, formats, cycles, fidelity,
                       _count(value["dst_tiles"], "dst_tiles"),
                       _rate(value["unpack_bytes_per_cycle"], "unpack_bytes_per_cycle"),
                       _rate(value["pack_bytes_per_cycle"], "pack_bytes_per_cycle"),
@@ -202,18 +193,29 @@ def _reduction(value, tile: int, formats_known) -> tuple:
     if len(given) == 1:
         other = next(key for key in REDUCE_FIELDS if key not in value)
         raise MatrixError(f"'matrix.{given[0]}' needs 'matrix.{other}' beside it")
-    block = value["reduce_block"]
-    if not isinstance(block, list) or len(block) != 2:
-        raise MatrixError("'matrix.reduce_block' must be [rows, columns]")
-    block = tuple(_count(x, "reduce_block") for x in block)
+    return (_block(value, "reduce_block", ("rows", "columns"), tile),
+            _formats(value, "reduce_formats", formats_known))
+
+
+def _block(value, key: str, axes: tuple, tile: int) -> tuple:
+    """`matrix.KEY`: one count per axis, each dividing the tile."""
+    block = value[key]
+    if not isinstance(block, list) or len(block) != len(axes):
+        raise MatrixError(f"'matrix.{key}' must be [{', '.join(axes)}]")
+    block = tuple(_count(x, key) for x in block)
     if any(tile % x for x in block):
-        raise MatrixError(f"'matrix.reduce_block' {list(block)} must divide the tile, {tile}")
-    formats = value["reduce_formats"]
+        raise MatrixError(f"'matrix.{key}' {list(block)} must divide the tile, {tile}")
+    return block
+
+
+def _formats(value, key: str, formats_known) -> tuple:
+    """`matrix.KEY`: a non-empty list of the element types the lane knows."""
+    formats = value[key]
     if not isinstance(formats, list) or not formats or any(f not in formats_known
                                                            for f in formats):
-        raise MatrixError(f"'matrix.reduce_formats' must list element types of "
+        raise MatrixError(f"'matrix.{key}' must list element types of "
                           f"{' '.join(formats_known)}, not {formats!r}")
-    return block, tuple(formats)
+    return tuple(formats)
 
 
 def _count(x, key: str) -> int:
