@@ -117,14 +117,21 @@ def spatial(*args) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_the_math_fidelity_flag_on_a_target_without_a_matrix_unit_is_e7004(tmp_path):
+def refused_fidelity(tmp_path, target: str, fidelity: str) -> str:
+    """The message of the one diagnostic a bf16 GEMM gets on `target` at `fidelity`, which
+    must be E7004."""
     program = tmp_path / "p.sdf"
     program.write_text(gemm("bf16"), encoding="utf-8")
-    code, _, err = spatial(program, "--target", "fabric", "--math-fidelity", "hifi2",
+    code, _, err = spatial(program, "--target", target, "--math-fidelity", fidelity,
                            "--error-format=json")
     [found] = json.loads(err)["diagnostics"]
     assert code == 1 and found["code"] == "E7004"
-    assert "--math-fidelity hifi2, but the target has no matrix unit" in found["message"]
+    return found["message"]
+
+
+def test_the_math_fidelity_flag_on_a_target_without_a_matrix_unit_is_e7004(tmp_path):
+    assert "--math-fidelity hifi2, but the target has no matrix unit" in \
+        refused_fidelity(tmp_path, "fabric", "hifi2")
 
 
 def test_the_math_fidelity_flag_on_wormhole_is_taken(tmp_path):
@@ -191,13 +198,8 @@ def test_the_lane_plans_a_bf16_gemm_on_the_tensor_cores_and_an_f32_one_on_the_cu
 
 
 def test_the_tensor_cores_have_one_fidelity_and_the_flag_takes_no_other(tmp_path):
-    program = tmp_path / "p.sdf"
-    program.write_text(gemm("bf16"), encoding="utf-8")
-    code, _, err = spatial(program, "--target", "gpu-sm", "--math-fidelity", "lofi",
-                           "--error-format=json")
-    [found] = json.loads(err)["diagnostics"]
-    assert code == 1 and found["code"] == "E7004"
-    assert "math fidelity 'lofi': the matrix unit has figures for hifi4" in found["message"]
+    assert "math fidelity 'lofi': the matrix unit has figures for hifi4" in \
+        refused_fidelity(tmp_path, "gpu-sm", "lofi")
 
 
 # -- reductions on the matrix unit -----------------------------------------------------------
