@@ -78,6 +78,7 @@ from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
 from .passes.lower_pins import lower_pins
+from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
@@ -194,6 +195,7 @@ BACK_END = [
     explicate_control,
     explicate_assertions,
     choose_memory_cells,
+    name_made_tensors,
     find_owned_buffers,
     insert_drops,
     explicate_calls,

@@ -62,8 +62,9 @@ def test_a_return_computes_its_value_before_dropping_what_it_reads():
 
 
 def test_a_tensor_variable_given_a_new_tensor_drops_the_one_it_held():
-    # not v (v = f(v)), but the copy made on the way, `made#0`
-    assert _dropped("reassigned")["main"] == ["made#0", "t", "t", "u", "u"]
+    # and v: name-made-tensors has named the copy made on the way, `made`, so the cell is
+    # given a tensor made from `made`, not from its own (dropped after the copy reads it)
+    assert _dropped("reassigned")["main"] == ["made", "t", "t", "u", "u", "v", "v"]
 
 
 def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_own():
@@ -112,7 +113,7 @@ def test_a_tensor_bound_to_no_local_is_named_and_dropped_when_its_taker_cannot_k
     # name-borrowed-temporaries; the third a copy), the inner copy and what it copies, the one
     # an element of which is read; not the argument of `same`, nor the one a row of which is
     # printed, nor the one made after `said` prints
-    assert _dropped("temporaries")["main"] == ["borrowed", "borrowed#1", "d", "made#0",
+    assert _dropped("temporaries")["main"] == ["borrowed", "borrowed#1", "d", "made",
                                                "made#1", "made#2", "made#3", "t", "u"]
 
 

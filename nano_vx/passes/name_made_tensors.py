@@ -1,0 +1,153 @@
+"""name-made-tensors: Lcells, a rewrite within it."""
+
+from __future__ import annotations
+
+from ..backend.buffers import fresh_results, keeping_calls, keeps_nothing, makes_fresh
+from ..languages.lcells import Lcells
+from ..nanopass import Pass
+from ..scalars.aggregates import Names
+from ..values.literals import TYPE_WRAPPERS
+
+name_made_tensors = Pass("name-made-tensors", Lcells, Lcells, """
+Give each tensor made for a call or a transfer and bound to no local a local of its own, so
+that find-owned-buffers finds it owned and insert-drops drops it after its statement.
+
+`f(Tensor<..>::new())` and the inner copy of `transfer(transfer(t, A), B)` are buffers no
+name holds: nothing could give them back. Each gets `let made = ..;` just before its
+statement, when what takes it cannot keep it (a transfer, which copies, an element read, or
+a call whose result cannot be the argument's buffer) and nothing the statement does before
+making it can be seen (a local, a literal or a read through a reference; other tensors so
+named), so moving it first changes no order. A tensor indexed to a row is not named: the row
+is a view of its buffer.
+""")
+
+Let, Local = Lcells["Let"], Lcells["Local"]
+
+
+@name_made_tensors.on("Program")
+def _program(run, node):
+    fns = {i.name: i for i in node.items if i._prod == "Fn"}
+    made = _Made(keeping_calls(node), fresh_results(node), fns)
+    return node.replace(items=tuple(
+        i.replace(blocks=made.name_temporaries(i, Names(i))) if i._prod == "Fn" else i
+        for i in node.items))
+
+
+_PURE = frozenset({"Local", "Global", "Int", "Float", "Bool"})  # nothing to see when evaluated
+
+
+class _Made:
+    """Names the tensors made for a call or a transfer and bound to no local."""
+
+    def __init__(self, keeping: frozenset, fresh: frozenset, fns: dict):
+        self.keeping, self.fresh, self.fns = keeping, fresh, fns
+
+    def name_temporaries(self, fn, names) -> tuple:
+        """`fn`'s blocks with the tensors made for a call named."""
+        types = {p.name: p.type for p in fn.params}
+        types.update((s.name, s.type) for b in fn.blocks for s in b.stmts if s._prod == "Let")
+        out = []
+        for b in fn.blocks:
+            stmts = []
+            for s in b.stmts:
+                field = _ROOTS.get(s._prod)
+                if field is None or s._prod == "Assign" and s.target._prod != "Local":
+                    stmts.append(s)
+                    continue
+                lets: list = []
+                value = self._named(getattr(s, field), lets, names, types)
+                stmts.extend(lets)
+                stmts.append(s.replace(**{field: value}) if lets else s)
+            out.append(b.replace(stmts=tuple(stmts)) if len(stmts) > len(b.stmts) else b)
+        return tuple(out)
+
+    def _named(self, root, lets: list, names, types: dict):
+        """`root` with each tensor made for a call or transfer before anything seen is
+        done replaced by a local, whose `let` goes to `lets`, in the order of evaluation."""
+        clean = True  # nothing seen evaluated yet, but the tensors named
+        # frames: [node, its operands, operands done, whether a taker cannot keep them]
+        stack = [[root, self._operands(root), [], False]]
+        while True:
+            node, operands, done, taken = stack[-1]
+            if len(done) < len(operands):
+                child = operands[len(done)]
+                stack.append([child, self._operands(child), [], self._takes(node)])
+                continue
+            stack.pop()
+            ty = self._type(node, types) if taken and clean else None
+            if ty is not None and _row(stack, ty):
+                ty = None
+            if any(a is not b for a, b in zip(done, operands)):
+                node = _with_operands(node, done)
+            kind = node._prod
+            if ty is not None:
+                name = names.fresh("made")
+                lets.append(Let(name, False, ty, node, span=node.span))
+                node = Local(name, span=node.span)
+            elif not (kind in _PURE or kind == "Deref"):
+                clean = False
+            if not stack:
+                return node
+            stack[-1][2].append(node)
+
+    def _operands(self, node) -> tuple:
+        """What of `node` is evaluated, left to right, without condition, and looked into."""
+        kind = node._prod
+        if kind in ("Call", "Launch"):
+            return tuple(node.args)
+        if kind in ("Transfer", "Deref", "Cast"):
+            return (node.value,)
+        if kind == "Index":  # the base first, then the index, not looked into
+            return (node.base,)
+        if kind == "Binary":
+            return (node.left,) if node.op in ("&&", "||") else (node.left, node.right)
+        return ()
+
+    def _takes(self, node) -> bool:
+        """Whether `node` cannot keep the tensors it is given: a copy, an element read, or
+        a call whose result cannot be an argument's buffer."""
+        return node._prod in ("Transfer", "Index") or (
+            node._prod == "Launch" or node._prod == "Call" and node.callee._prod == "Global"
+        ) and keeps_nothing(node, self.keeping)
+
+    def _type(self, e, types: dict):
+        """The type of the tensor `e` makes (`types`: of each local), or None for one that
+        makes none."""
+        if not makes_fresh(e, self.fresh):
+            return None
+        if e._prod == "Call":
+            return self.fns[e.callee.name].ret if e.callee._prod == "Global" else None
+        if e._prod == "Transfer":
+            dest = e.dest
+            while e._prod == "Transfer":  # the copy of a copy: the innermost one's type
+                e = e.value
+            ty = types.get(e.name) if e._prod == "Local" else self._type(e, types)
+            while ty is not None and ty._prod in TYPE_WRAPPERS:
+                ty = ty.inner
+            return ty.replace(place=dest) if ty is not None and ty._prod == "TensorType" \
+                else None
+        return e.type if e.type._prod == "TensorType" else None
+
+
+def _row(stack: list, ty) -> bool:
+    """Whether the tensor of type `ty` just walked is indexed to a row, a view of its
+    buffer (by fewer indices than it has dimensions)."""
+    k = len(stack)
+    while k and stack[k - 1][0]._prod == "Index":
+        k -= 1
+    return 0 < len(stack) - k < len(ty.dims)
+
+
+_ROOTS = {"ExprStmt": "expr", "Let": "value", "Assign": "value"}
+
+
+def _with_operands(node, operands: list):
+    kind = node._prod
+    if kind in ("Call", "Launch"):
+        return node.replace(args=tuple(operands))
+    if kind == "Binary":
+        return node.replace(left=operands[0], right=operands[1] if len(operands) > 1
+                            else node.right)
+    if kind == "Index":
+        return node.replace(base=operands[0])
+    return node.replace(value=operands[0])

@@ -1,0 +1,48 @@
+"""name-made-tensors: a tensor made for a call or a transfer and bound to no local gets a
+local of its own before its statement, when its taker cannot keep it and moving it first
+changes no order; the program prints what it printed, natively too."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.name_made_tensors import name_made_tensors
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "name_made_tensors"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", name_made_tensors)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", name_made_tensors)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def _made(case: str) -> dict:
+    """The values each `let made..` of main binds, as text."""
+    ran = run_front(CASES / f"{case}.vx", name_made_tensors)
+    main = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "main")
+    return {s.name: to_text(s.value).strip() for b in main.blocks for s in b.stmts
+            if s._prod == "Let" and s.name.startswith("made")}
+
+
+def test_only_a_tensor_whose_taker_cannot_keep_it_and_made_before_anything_seen_is_named():
+    made = _made("temporaries")
+    # the inner copy and what it copies, the copy `sum` reads, the tensor an element of which
+    # is read; not `same`'s argument, the row printed, nor the one made after `said` prints
+    assert len(made) == 4
+    assert not any("5.0" in v or "8.0" in v or "6.0" in v for v in made.values())
+    assert any("7.0" in v for v in made.values())
