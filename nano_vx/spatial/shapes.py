@@ -3,7 +3,6 @@ loads forward: what `tile`'s cost model, `size-buffers` and the byte counts of b
 
 from __future__ import annotations
 
-
 from .elements import ELEMENTS
 from .program import Program, ins, outs
 
