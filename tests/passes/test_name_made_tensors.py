@@ -46,3 +46,29 @@ def test_only_a_tensor_whose_taker_cannot_keep_it_and_made_before_anything_seen_
     assert len(made) == 4
     assert not any("5.0" in v or "8.0" in v or "6.0" in v for v in made.values())
     assert any("7.0" in v for v in made.values())
+
+
+# Hand-written Lcells: the inner copy of a copy of a copy is named, and so is the tensor an
+# element of which is read; the local `made` already has gets the next name, and a row read
+# of a tensor (a view of its buffer) is not named.
+COPIES = """
+    // IL: Lcells
+    fn main() -> void {
+    bb0:
+        let made: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1i32);
+        let u: Tensor<i32, [2], Memory::CPU_DRAM> = transfer[sync, GPU_HBM -> CPU_DRAM (50),
+            cost 50](transfer[sync, CPU_DRAM -> GPU_HBM (50), cost 50](made, Memory::GPU_HBM),
+            Memory::CPU_DRAM);
+        @print(Tensor<i32, [2]>::fill(2i32)[1i32] +[i32] u[0i32]);
+        @print(Tensor<i32, [2, 2]>::fill(3i32)[1i32]);
+        return;
+    }
+"""
+
+
+def test_handwritten_copies_and_rows(run_pass, snapshot_txt):
+    ran = run_pass("name-made-tensors", COPIES)
+    assert ran.codes == []
+    stmts = ran.tree.items[0].blocks[0].stmts
+    assert [s.name for s in stmts if s._prod == "Let"] == ["made", "made#1", "u", "made#2"]
+    assert ran.dump == snapshot_txt
