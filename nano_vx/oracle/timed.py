@@ -63,9 +63,10 @@ def run_timed(graph, target, runs: int = 16, most: int = 1024, cycles=None):
     cycles = cycles or OpCycles(graph, target)
     machine = Machine(graph, _no_inputs(graph))
     costs = [_costs(s, cycles) for s in machine.p.table("schedules")]
+    traces = [_trace(machine, code) for code in machine.code]
     names = machine.names()
     while True:
-        sim = _Simulation(machine, costs)
+        sim = _Simulation(machine, traces, costs)
         ends = sim.go(runs)
         if isinstance(ends, Deadlock):
             return ends
@@ -116,15 +117,33 @@ def _period(ends: list[int]) -> Fraction | None:
     return None
 
 
+def _trace(machine: Machine, code: list) -> list[int]:
+    """The instructions one run of an engine executes, in order: its compiled code walked
+    with the token machine's loop control (`Machine._settle`). Every run of an engine
+    executes the same ones, so each run replays this list."""
+    out = []
+    ip, loops = machine._settle(code, 0, ())
+    while ip < len(code):
+        out.append(ip)
+        ip, loops = machine._settle(code, ip + 1, loops)
+    return out
+
+
 class _Simulation:
-    def __init__(self, machine: Machine, costs: list[list]):
+    def __init__(self, machine: Machine, traces: list[list[int]], costs: list[list]):
         self.m = machine
-        self.costs = costs
+        self.traces = traces
+        # Per engine, the instructions and the cycles of one run, in the order it runs them.
+        self.instrs = [[code[ip] for ip in trace] for code, trace in zip(machine.code, traces)]
+        self.cycles = [[cost[ip] for ip in trace] for cost, trace in zip(costs, traces)]
         nb = len(machine.buffers)
         self.tokens = [0] * nb
         self.held = [0] * nb
         self.sems = [machine.p.semaphores[s].initial for s in machine.sems]
-        self.blocked: dict[tuple, set[int]] = {}
+        # The engines waiting for a buffer's free slots, its tokens, a semaphore's count.
+        self.for_free: list[set[int]] = [set() for _ in range(nb)]
+        self.for_tokens: list[set[int]] = [set() for _ in range(nb)]
+        self.for_sem: list[set[int]] = [set() for _ in self.sems]
         n = len(machine.code)
         self.starts: list[list[int]] = [[] for _ in range(n)]
         self.ends: list[list[int]] = [[] for _ in range(n)]
@@ -133,122 +152,119 @@ class _Simulation:
         """Every engine's run ends, or the Deadlock the engines stop at."""
         m = self.m
         n = len(m.code)
-        self.pcs = [m._settle(code, 0, ()) for code in m.code]
+        instrs, ends = self.instrs, self.ends
+        tokens, held, sems = self.tokens, self.held, self.sems
+        receivers = m.receivers
+        self.at = at = [0] * n  # per engine, its next instruction in the run's trace
+        length = [len(i) for i in instrs]
         self.fresh = [True] * n  # the engine's next op starts a run
         self.waiting: set[int] = set()
         heap: list[tuple[int, int]] = []
-        now = 0
         # An engine whose schedule executes no op takes no part.
-        self.live = [e for e in range(n) if self.pcs[e][0] < len(m.code[e])]
+        self.live = [e for e in range(n) if length[e]]
         self.runs = runs
         self.events = 0
         for e in self.live:
-            self._try(e, now, heap)
+            self._try(e, 0, heap)
+        pop = heapq.heappop
+        for_free, for_tokens, for_sem = self.for_free, self.for_tokens, self.for_sem
         while heap:
             now = heap[0][0]
             ended = []
             while heap and heap[0][0] == now:
-                ended.append(heapq.heappop(heap)[1])
+                ended.append(pop(heap)[1])
             woken: set[int] = set()
+            # The effects of each ended op, then its engine's next instruction.
             for e in ended:
-                woken |= self._end(e)
-                self._advance(e, now)
+                instr = instrs[e][at[e]]
+                op = instr[0]
+                if op == PUSH or op == SEND:
+                    _, b, k = instr
+                    tokens[b] += k
+                    held[b] -= k
+                    if for_tokens[b]:
+                        woken |= for_tokens[b]
+                        for_tokens[b] = set()
+                elif op == MCAST:
+                    _, g, k = instr
+                    for b in receivers[g]:
+                        tokens[b] += k
+                        held[b] -= k
+                        if for_tokens[b]:
+                            woken |= for_tokens[b]
+                            for_tokens[b] = set()
+                elif op == POP:
+                    _, b, k = instr
+                    tokens[b] -= k
+                    if for_free[b]:
+                        woken |= for_free[b]
+                        for_free[b] = set()
+                elif op == SIGNAL:
+                    _, s, k = instr
+                    sems[s] += k
+                    if for_sem[s]:
+                        woken |= for_sem[s]
+                        for_sem[s] = set()
+                nxt = at[e] + 1
+                if nxt == length[e]:
+                    ends[e].append(now)
+                    if len(ends[e]) < runs:
+                        nxt = 0
+                        self.fresh[e] = True
+                at[e] = nxt
+            waiting = self.waiting
             for e in sorted(set(ended) | woken):
-                if e in self.waiting or e in ended:
+                if e in waiting or e in ended:
                     self._try(e, now, heap)
-        unfinished = [e for e in self.live if len(self.ends[e]) < runs]
+        unfinished = [e for e in self.live if len(ends[e]) < runs]
         if unfinished:
-            return Deadlock(tuple((m.names()[e], m.ops_text[e][self.pcs[e][0]])
+            return Deadlock(tuple((m.names()[e], m.ops_text[e][self.traces[e][at[e]]])
                                   for e in unfinished), self.events)
-        return self.ends
-
-    def _advance(self, e: int, now: int) -> None:
-        m = self.m
-        code = m.code[e]
-        ip, loops = self.pcs[e]
-        self.pcs[e] = m._settle(code, ip + 1, loops)
-        if self.pcs[e][0] >= len(code):
-            self.ends[e].append(now)
-            if len(self.ends[e]) < self.runs:
-                self.pcs[e] = m._settle(code, 0, ())
-                self.fresh[e] = True
+        return ends
 
     def _try(self, e: int, now: int, heap) -> None:
         """Start engine e's next op at `now` if its condition holds, else wait."""
         m = self.m
-        ip = self.pcs[e][0]
-        if ip >= len(m.code[e]) or len(self.ends[e]) >= self.runs:
+        at = self.at[e]
+        if at >= len(self.instrs[e]) or len(self.ends[e]) >= self.runs:
             self.waiting.discard(e)
             return
-        instr = m.code[e][ip]
+        instr = self.instrs[e][at]
         op = instr[0]
         if op == RESERVE:
             b, k = instr[1], instr[2]
-            ok = m.depth[b] - self.tokens[b] - self.held[b] >= k
-            watch = [("free", b)]
+            if m.depth[b] - self.tokens[b] - self.held[b] < k:
+                self.waiting.add(e)
+                self.for_free[b].add(e)
+                return
+            self.held[b] += k
         elif op == WAITFRONT:
-            ok = self.tokens[instr[1]] >= instr[2]
-            watch = [("tokens", instr[1])]
-        elif op == WAIT:
-            ok = self.sems[instr[1]] >= instr[2]
-            watch = [("sem", instr[1])]
-        elif op == BARRIER:
-            credits = m.receiver_credits[instr[1]]
-            ok = all(self.sems[s] >= 1 for s in credits)
-            watch = [("sem", s) for s in credits]
-        else:
-            ok, watch = True, []
-        if not ok:
-            self.waiting.add(e)
-            for key in watch:
-                self.blocked.setdefault(key, set()).add(e)
-            return
-        self.waiting.discard(e)
-        if op == RESERVE:
-            self.held[instr[1]] += instr[2]
+            if self.tokens[instr[1]] < instr[2]:
+                self.waiting.add(e)
+                self.for_tokens[instr[1]].add(e)
+                return
         elif op == WAIT:
             _, s, k = instr
+            if self.sems[s] < k:
+                self.waiting.add(e)
+                self.for_sem[s].add(e)
+                return
             self.sems[s] -= k
             if m.credit_of[s] is not None:
                 self.held[m.credit_of[s]] += k
         elif op == BARRIER:
-            for s, b in zip(m.receiver_credits[instr[1]], m.receivers[instr[1]]):
+            credits = m.receiver_credits[instr[1]]
+            if not all(self.sems[s] >= 1 for s in credits):
+                self.waiting.add(e)
+                for s in credits:
+                    self.for_sem[s].add(e)
+                return
+            for s, b in zip(credits, m.receivers[instr[1]]):
                 self.sems[s] -= 1
                 self.held[b] += 1
+        self.waiting.discard(e)
         if self.fresh[e]:
             self.starts[e].append(now)
             self.fresh[e] = False
         self.events += 1
-        heapq.heappush(heap, (now + self.costs[e][ip], e))
-
-    def _end(self, e: int) -> set[int]:
-        """The effects of engine e's current op, now that it ends: the engines they may
-        unblock."""
-        m = self.m
-        instr = m.code[e][self.pcs[e][0]]
-        op = instr[0]
-        touched: list[tuple] = []
-        if op in (PUSH, SEND):
-            _, b, k = instr
-            self.tokens[b] += k
-            self.held[b] -= k
-            touched.append(("tokens", b))
-        elif op == MCAST:
-            _, g, k = instr
-            for b in m.receivers[g]:
-                self.tokens[b] += k
-                self.held[b] -= k
-                touched.append(("tokens", b))
-        elif op == POP:
-            _, b, k = instr
-            self.tokens[b] -= k
-            touched.append(("free", b))
-        elif op == SIGNAL:
-            _, s, k = instr
-            self.sems[s] += k
-            touched.append(("sem", s))
-        woken: set[int] = set()
-        for key in touched:
-            woken |= self.blocked.pop(key, set())
-        return woken
-
+        heapq.heappush(heap, (now + self.cycles[e][at], e))

@@ -39,6 +39,7 @@ the same cycles and measures the same number.
 from __future__ import annotations
 
 import bisect
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -242,7 +243,11 @@ def max_cycle_ratio(n: int, edges) -> Ratio:
     It improves while some node has an edge to a higher eta, or, among equal etas, one with a
     larger w - eta*t + x; the policy it ends with is optimal: eta[v] is the largest ratio of
     a cycle reachable from v (Cochet-Terrasson, Cohen, Gaubert, McGettrick and Quadrat,
-    Numerical computation of spectral elements in max-plus algebra, IFAC 1998)."""
+    Numerical computation of spectral elements in max-plus algebra, IFAC 1998).
+
+    The arithmetic is on integers, every value times one common denominator (`_Scaled`):
+    the same numbers as Fractions and the same comparisons, so the same policies and the
+    same answer, without a Fraction's normalising gcd at each of the graph's many steps."""
     out: list[list[int]] = [[] for _ in range(n)]
     for i, (u, v, w, t) in enumerate(edges):
         if not (0 <= u < n and 0 <= v < n) or t < 0:
@@ -252,70 +257,106 @@ def max_cycle_ratio(n: int, edges) -> Ratio:
         if not out[u]:
             raise ValueError(f"node {u} has no edge out")
     policy = [max(out[u], key=lambda i: (edges[i][2], -i)) for u in range(n)]
-    x: list = [None] * n
+    s = _Scaled(n, edges)
+    dst, tokens = s.dst, s.tokens
     for _ in range(4 * n * n + 16):
-        eta, x = _values(n, edges, policy, x)
+        eta, x = s.values(policy)
         changed = False
         for u in range(n):
             best, top = policy[u], eta[u]
             for i in out[u]:
-                if eta[edges[i][1]] > top:
-                    best, top = i, eta[edges[i][1]]
+                if eta[dst[i]] > top:
+                    best, top = i, eta[dst[i]]
             if best != policy[u]:
                 policy[u], changed = best, True
         if not changed:
+            weight = s.weight
             for u in range(n):
-                best, top = policy[u], x[u]
+                best, top, here = policy[u], x[u], eta[u]
                 for i in out[u]:
-                    _, v, w, t = edges[i]
-                    if eta[v] == eta[u]:
-                        value = w - eta[u] * t + x[v]
+                    v = dst[i]
+                    if eta[v] == here:
+                        value = weight[i] - here * tokens[i] + x[v]
                         if value > top:
                             best, top = i, value
                 if best != policy[u]:
                     policy[u], changed = best, True
         if not changed:
-            return _result(n, edges, policy, eta)
+            return _result(n, edges, policy, s.fractions(eta))
     raise RuntimeError("Howard's policy iteration did not converge")  # a bug, not an input
 
 
-def _values(n: int, edges, policy: list[int], previous: list) -> tuple[list, list]:
-    """eta and x of a policy (see max_cycle_ratio). On each cycle the node with the smallest
-    number keeps its previous value, which makes the iteration terminate."""
-    succ = [edges[policy[u]][1] for u in range(n)]
-    eta: list = [None] * n
-    x: list = [None] * n
-    state = [0] * n  # 0: unseen, 1: on the path being walked, 2: valued
-    for root in range(n):
-        if state[root]:
-            continue
-        path = []
-        u = root
-        while state[u] == 0:
-            state[u] = 1
-            path.append(u)
-            u = succ[u]
-        if state[u] == 1:  # the walk closed a cycle of the policy
-            cycle = path[path.index(u):]
-            w = sum(edges[policy[c]][2] for c in cycle)
-            t = sum(edges[policy[c]][3] for c in cycle)
-            if t == 0:
-                raise ValueError(f"a cycle with no tokens through nodes {sorted(cycle)}")
-            ratio = Fraction(w, 1) / t
-            ref = min(cycle)
-            at = cycle.index(ref)
-            x[ref] = previous[ref] if previous[ref] is not None else Fraction(0)
-            eta[ref] = ratio
-            state[ref] = 2
-            ring = cycle[at:] + cycle[:at]
-            for c in reversed(ring[1:]):
-                _, v, wc, tc = edges[policy[c]]
-                x[c], eta[c], state[c] = wc - ratio * tc + x[v], ratio, 2
-            path = path[:path.index(u)]
-        for c in reversed(path):
-            _, v, wc, tc = edges[policy[c]]
-            x[c], eta[c], state[c] = wc - eta[v] * tc + x[v], eta[v], 2
-    return eta, x
+class _Scaled:
+    """The values of Howard's iteration as integers: each is `scale` times the exact
+    rational. The scale starts as the weights' common denominator and grows, everything
+    held multiplied along, whenever a cycle's ratio needs a factor it lacks."""
+
+    def __init__(self, n: int, edges):
+        self.n = n
+        self.dst = [e[1] for e in edges]
+        self.tokens = [e[3] for e in edges]
+        self.scale = math.lcm(*(Fraction(e[2]).denominator for e in edges))
+        self.weight = [int(e[2] * self.scale) for e in edges]
+        self.x: list = [None] * n  # the previous policy's values
+
+    def _grow(self, factor: int, *held: list) -> None:
+        self.scale *= factor
+        self.weight = [w * factor for w in self.weight]
+        for values in (self.x, *held):
+            for k, v in enumerate(values):
+                if v is not None:
+                    values[k] = v * factor
+
+    def values(self, policy: list[int]) -> tuple[list, list]:
+        """eta and x of a policy (see max_cycle_ratio). On each cycle the node with the
+        smallest number keeps its previous value, which makes the iteration terminate."""
+        n, dst, tokens = self.n, self.dst, self.tokens
+        succ = [dst[policy[u]] for u in range(n)]
+        eta: list = [None] * n
+        x: list = [None] * n
+        state = [0] * n  # 0: unseen, 1: on the path being walked, 2: valued
+        for root in range(n):
+            if state[root]:
+                continue
+            path = []
+            u = root
+            while state[u] == 0:
+                state[u] = 1
+                path.append(u)
+                u = succ[u]
+            if state[u] == 1:  # the walk closed a cycle of the policy
+                cycle = path[path.index(u):]
+                w = sum(self.weight[policy[c]] for c in cycle)
+                t = sum(tokens[policy[c]] for c in cycle)
+                if t == 0:
+                    raise ValueError(f"a cycle with no tokens through nodes {sorted(cycle)}")
+                if w % t:
+                    factor = t // math.gcd(w, t)
+                    self._grow(factor, eta, x)
+                    w *= factor
+                ratio = w // t
+                ref = min(cycle)
+                at = cycle.index(ref)
+                x[ref] = self.x[ref] if self.x[ref] is not None else 0
+                eta[ref] = ratio
+                state[ref] = 2
+                ring = cycle[at:] + cycle[:at]
+                weight = self.weight
+                for c in reversed(ring[1:]):
+                    i = policy[c]
+                    x[c], eta[c], state[c] = weight[i] - ratio * tokens[i] + x[dst[i]], ratio, 2
+                path = path[:path.index(u)]
+            weight = self.weight
+            for c in reversed(path):
+                i = policy[c]
+                v = dst[i]
+                x[c], eta[c], state[c] = weight[i] - eta[v] * tokens[i] + x[v], eta[v], 2
+        self.x = x
+        return eta, x
+
+    def fractions(self, values: list) -> list[Fraction]:
+        made = {v: Fraction(v, self.scale) for v in set(values)}
+        return [made[v] for v in values]
 
 
 def _result(n: int, edges, policy: list[int], eta: list) -> Ratio:
