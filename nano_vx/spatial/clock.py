@@ -257,21 +257,25 @@ def max_cycle_ratio(n: int, edges) -> Ratio:
         if not out[u]:
             raise ValueError(f"node {u} has no edge out")
     policy = [max(out[u], key=lambda i: (edges[i][2], -i)) for u in range(n)]
-    s = _Scaled(n, edges)
+    s = _Scaled(n, edges, policy)
     dst, tokens = s.dst, s.tokens
+    # A node with one edge out keeps it: only the others have a choice to improve.
+    choosers = [u for u in range(n) if len(out[u]) > 1]
+    moved: list[int] | None = None  # the nodes whose edge the last round changed
     for _ in range(4 * n * n + 16):
-        eta, x = s.values(policy)
-        changed = False
-        for u in range(n):
+        eta, x = s.values(policy, moved)
+        moved = []
+        for u in choosers:
             best, top = policy[u], eta[u]
             for i in out[u]:
                 if eta[dst[i]] > top:
                     best, top = i, eta[dst[i]]
             if best != policy[u]:
-                policy[u], changed = best, True
-        if not changed:
+                policy[u] = best
+                moved.append(u)
+        if not moved:
             weight = s.weight
-            for u in range(n):
+            for u in choosers:
                 best, top, here = policy[u], x[u], eta[u]
                 for i in out[u]:
                     v = dst[i]
@@ -280,8 +284,9 @@ def max_cycle_ratio(n: int, edges) -> Ratio:
                         if value > top:
                             best, top = i, value
                 if best != policy[u]:
-                    policy[u], changed = best, True
-        if not changed:
+                    policy[u] = best
+                    moved.append(u)
+        if not moved:
             return _result(n, edges, policy, s.fractions(eta))
     raise RuntimeError("Howard's policy iteration did not converge")  # a bug, not an input
 
@@ -289,33 +294,61 @@ def max_cycle_ratio(n: int, edges) -> Ratio:
 class _Scaled:
     """The values of Howard's iteration as integers: each is `scale` times the exact
     rational. The scale starts as the weights' common denominator and grows, everything
-    held multiplied along, whenever a cycle's ratio needs a factor it lacks."""
+    held multiplied along, whenever a cycle's ratio needs a factor it lacks.
 
-    def __init__(self, n: int, edges):
+    A round revalues only the nodes whose path along the policy passes through a node whose
+    edge changed: every other node's path, and the cycle it ends in with that cycle's
+    fixed node, are as they were, and so are its values."""
+
+    def __init__(self, n: int, edges, policy: list[int]):
         self.n = n
         self.dst = [e[1] for e in edges]
         self.tokens = [e[3] for e in edges]
         self.scale = math.lcm(*(Fraction(e[2]).denominator for e in edges))
         self.weight = [int(e[2] * self.scale) for e in edges]
-        self.x: list = [None] * n  # the previous policy's values
+        self.eta: list = [None] * n
+        self.x: list = [None] * n
+        self.succ = [self.dst[policy[u]] for u in range(n)]
+        self.preds: list[set[int]] = [set() for _ in range(n)]  # along the policy
+        for u, v in enumerate(self.succ):
+            self.preds[v].add(u)
 
-    def _grow(self, factor: int, *held: list) -> None:
+    def _grow(self, factor: int) -> None:
         self.scale *= factor
         self.weight = [w * factor for w in self.weight]
-        for values in (self.x, *held):
+        for values in (self.eta, self.x):
             for k, v in enumerate(values):
                 if v is not None:
                     values[k] = v * factor
 
-    def values(self, policy: list[int]) -> tuple[list, list]:
-        """eta and x of a policy (see max_cycle_ratio). On each cycle the node with the
-        smallest number keeps its previous value, which makes the iteration terminate."""
-        n, dst, tokens = self.n, self.dst, self.tokens
-        succ = [dst[policy[u]] for u in range(n)]
-        eta: list = [None] * n
-        x: list = [None] * n
-        state = [0] * n  # 0: unseen, 1: on the path being walked, 2: valued
-        for root in range(n):
+    def _stale(self, policy: list[int], moved: list[int] | None) -> list[int]:
+        """0 for each node to revalue, 2 for the others."""
+        if moved is None:
+            return [0] * self.n
+        succ, preds = self.succ, self.preds
+        for u in moved:
+            preds[succ[u]].discard(u)
+            succ[u] = self.dst[policy[u]]
+            preds[succ[u]].add(u)
+        state = [2] * self.n
+        for u in moved:
+            state[u] = 0
+        todo = list(moved)
+        while todo:
+            for p in preds[todo.pop()]:
+                if state[p]:
+                    state[p] = 0
+                    todo.append(p)
+        return state
+
+    def values(self, policy: list[int], moved: list[int] | None) -> tuple[list, list]:
+        """eta and x of a policy (see max_cycle_ratio), given the nodes whose edge changed
+        since the last call (None on the first). On each cycle the node with the smallest
+        number keeps its previous value, which makes the iteration terminate."""
+        dst, tokens, succ = self.dst, self.tokens, self.succ
+        state = self._stale(policy, moved)  # 0: unseen, 1: on the path walked, 2: valued
+        eta, x = self.eta, self.x
+        for root in range(self.n):
             if state[root]:
                 continue
             path = []
@@ -332,12 +365,13 @@ class _Scaled:
                     raise ValueError(f"a cycle with no tokens through nodes {sorted(cycle)}")
                 if w % t:
                     factor = t // math.gcd(w, t)
-                    self._grow(factor, eta, x)
+                    self._grow(factor)
                     w *= factor
                 ratio = w // t
                 ref = min(cycle)
                 at = cycle.index(ref)
-                x[ref] = self.x[ref] if self.x[ref] is not None else 0
+                if x[ref] is None:
+                    x[ref] = 0
                 eta[ref] = ratio
                 state[ref] = 2
                 ring = cycle[at:] + cycle[:at]
@@ -351,7 +385,6 @@ class _Scaled:
                 i = policy[c]
                 v = dst[i]
                 x[c], eta[c], state[c] = weight[i] - eta[v] * tokens[i] + x[v], eta[v], 2
-        self.x = x
         return eta, x
 
     def fractions(self, values: list) -> list[Fraction]:
