@@ -3,7 +3,8 @@ simulation of a choreographed program's schedules in which every op takes the cy
 cost model gives it (nano_vx/spatial/cost.py, `OpCycles`).
 
 It runs the real schedules, with the loop control of the token machine (`tokens.Machine`'s
-compiled code and `_settle`), on token counts only: per buffer the tokens in it and the
+compiled code and `_settle`, which give the instructions of an engine's run once; every run
+replays them), on token counts only: per buffer the tokens in it and the
 slots its producer holds, per semaphore its value. The enabling conditions are those of the
 token semantics: `wait_front b k` while b holds fewer than k tokens, `reserve b k` while
 fewer than k of its slots are free, `wait s k` while s holds less than k, `barrier g` while a
@@ -140,10 +141,9 @@ class _Simulation:
         self.tokens = [0] * nb
         self.held = [0] * nb
         self.sems = [machine.p.semaphores[s].initial for s in machine.sems]
-        # The engines waiting for a buffer's free slots, its tokens, a semaphore's count.
-        self.for_free: list[set[int]] = [set() for _ in range(nb)]
-        self.for_tokens: list[set[int]] = [set() for _ in range(nb)]
-        self.for_sem: list[set[int]] = [set() for _ in self.sems]
+        # The engines waiting for a buffer's tokens (at b), its free slots (at nb + b), a
+        # semaphore's count (at 2 nb + s).
+        self.waiters: list[set[int]] = [set() for _ in range(2 * nb + len(self.sems))]
         n = len(machine.code)
         self.starts: list[list[int]] = [[] for _ in range(n)]
         self.ends: list[list[int]] = [[] for _ in range(n)]
@@ -167,7 +167,7 @@ class _Simulation:
         for e in self.live:
             self._try(e, 0, heap)
         pop = heapq.heappop
-        for_free, for_tokens, for_sem = self.for_free, self.for_tokens, self.for_sem
+        waiters, nb = self.waiters, len(tokens)
         while heap:
             now = heap[0][0]
             ended = []
@@ -178,33 +178,25 @@ class _Simulation:
             for e in ended:
                 instr = instrs[e][at[e]]
                 op = instr[0]
-                if op == PUSH or op == SEND:
-                    _, b, k = instr
-                    tokens[b] += k
-                    held[b] -= k
-                    if for_tokens[b]:
-                        woken |= for_tokens[b]
-                        for_tokens[b] = set()
-                elif op == MCAST:
-                    _, g, k = instr
-                    for b in receivers[g]:
+                keys: tuple = ()  # the waiters the op's effects may unblock
+                if op == PUSH or op == SEND or op == MCAST:
+                    _, x, k = instr
+                    keys = receivers[x] if op == MCAST else (x,)
+                    for b in keys:
                         tokens[b] += k
                         held[b] -= k
-                        if for_tokens[b]:
-                            woken |= for_tokens[b]
-                            for_tokens[b] = set()
                 elif op == POP:
                     _, b, k = instr
                     tokens[b] -= k
-                    if for_free[b]:
-                        woken |= for_free[b]
-                        for_free[b] = set()
+                    keys = (nb + b,)
                 elif op == SIGNAL:
-                    _, s, k = instr
-                    sems[s] += k
-                    if for_sem[s]:
-                        woken |= for_sem[s]
-                        for_sem[s] = set()
+                    _, x, k = instr
+                    sems[x] += k
+                    keys = (2 * nb + x,)
+                for key in keys:
+                    if waiters[key]:
+                        woken |= waiters[key]
+                        waiters[key] = set()
                 nxt = at[e] + 1
                 if nxt == length[e]:
                     ends[e].append(now)
@@ -235,19 +227,19 @@ class _Simulation:
             b, k = instr[1], instr[2]
             if m.depth[b] - self.tokens[b] - self.held[b] < k:
                 self.waiting.add(e)
-                self.for_free[b].add(e)
+                self.waiters[len(self.tokens) + b].add(e)
                 return
             self.held[b] += k
         elif op == WAITFRONT:
             if self.tokens[instr[1]] < instr[2]:
                 self.waiting.add(e)
-                self.for_tokens[instr[1]].add(e)
+                self.waiters[instr[1]].add(e)
                 return
         elif op == WAIT:
             _, s, k = instr
             if self.sems[s] < k:
                 self.waiting.add(e)
-                self.for_sem[s].add(e)
+                self.waiters[2 * len(self.tokens) + s].add(e)
                 return
             self.sems[s] -= k
             if m.credit_of[s] is not None:
@@ -257,7 +249,7 @@ class _Simulation:
             if not all(self.sems[s] >= 1 for s in credits):
                 self.waiting.add(e)
                 for s in credits:
-                    self.for_sem[s].add(e)
+                    self.waiters[2 * len(self.tokens) + s].add(e)
                 return
             for s, b in zip(credits, m.receivers[instr[1]]):
                 self.sems[s] -= 1
