@@ -152,22 +152,70 @@ class _Simulation:
         """Every engine's run ends, or the Deadlock the engines stop at."""
         m = self.m
         n = len(m.code)
-        instrs, ends = self.instrs, self.ends
-        tokens, held, sems = self.tokens, self.held, self.sems
-        receivers = m.receivers
-        self.at = at = [0] * n  # per engine, its next instruction in the run's trace
+        instrs, cycles, ends, starts = self.instrs, self.cycles, self.ends, self.starts
+        tokens, held, sems, waiters = self.tokens, self.held, self.sems, self.waiters
+        depth, credit_of = m.depth, m.credit_of
+        receivers, receiver_credits = m.receivers, m.receiver_credits
+        nb = len(tokens)
+        at = [0] * n  # per engine, its next instruction in the run's trace
         length = [len(i) for i in instrs]
-        self.fresh = [True] * n  # the engine's next op starts a run
-        self.waiting: set[int] = set()
+        fresh = [True] * n  # the engine's next op starts a run
+        waiting: set[int] = set()
         heap: list[tuple[int, int]] = []
+        push, pop = heapq.heappush, heapq.heappop
+        events = 0
+
+        def start(e: int, now: int) -> None:
+            """Start engine e's next op at `now` if its condition holds, else wait."""
+            nonlocal events
+            k = at[e]
+            if k >= length[e] or len(ends[e]) >= runs:
+                waiting.discard(e)
+                return
+            instr = instrs[e][k]
+            op = instr[0]
+            if op == RESERVE:
+                _, b, need = instr
+                if depth[b] - tokens[b] - held[b] < need:
+                    waiting.add(e)
+                    waiters[nb + b].add(e)
+                    return
+                held[b] += need
+            elif op == WAITFRONT:
+                if tokens[instr[1]] < instr[2]:
+                    waiting.add(e)
+                    waiters[instr[1]].add(e)
+                    return
+            elif op == WAIT:
+                _, x, need = instr
+                if sems[x] < need:
+                    waiting.add(e)
+                    waiters[2 * nb + x].add(e)
+                    return
+                sems[x] -= need
+                if credit_of[x] is not None:
+                    held[credit_of[x]] += need
+            elif op == BARRIER:
+                credits = receiver_credits[instr[1]]
+                if not all(sems[x] >= 1 for x in credits):
+                    waiting.add(e)
+                    for x in credits:
+                        waiters[2 * nb + x].add(e)
+                    return
+                for x, b in zip(credits, receivers[instr[1]]):
+                    sems[x] -= 1
+                    held[b] += 1
+            waiting.discard(e)
+            if fresh[e]:
+                starts[e].append(now)
+                fresh[e] = False
+            events += 1
+            push(heap, (now + cycles[e][k], e))
+
         # An engine whose schedule executes no op takes no part.
         self.live = [e for e in range(n) if length[e]]
-        self.runs = runs
-        self.events = 0
         for e in self.live:
-            self._try(e, 0, heap)
-        pop = heapq.heappop
-        waiters, nb = self.waiters, len(tokens)
+            start(e, 0)
         while heap:
             now = heap[0][0]
             ended = []
@@ -202,61 +250,13 @@ class _Simulation:
                     ends[e].append(now)
                     if len(ends[e]) < runs:
                         nxt = 0
-                        self.fresh[e] = True
+                        fresh[e] = True
                 at[e] = nxt
-            waiting = self.waiting
             for e in sorted(set(ended) | woken):
                 if e in waiting or e in ended:
-                    self._try(e, now, heap)
+                    start(e, now)
         unfinished = [e for e in self.live if len(ends[e]) < runs]
         if unfinished:
             return Deadlock(tuple((m.names()[e], m.ops_text[e][self.traces[e][at[e]]])
-                                  for e in unfinished), self.events)
+                                  for e in unfinished), events)
         return ends
-
-    def _try(self, e: int, now: int, heap) -> None:
-        """Start engine e's next op at `now` if its condition holds, else wait."""
-        m = self.m
-        at = self.at[e]
-        if at >= len(self.instrs[e]) or len(self.ends[e]) >= self.runs:
-            self.waiting.discard(e)
-            return
-        instr = self.instrs[e][at]
-        op = instr[0]
-        if op == RESERVE:
-            b, k = instr[1], instr[2]
-            if m.depth[b] - self.tokens[b] - self.held[b] < k:
-                self.waiting.add(e)
-                self.waiters[len(self.tokens) + b].add(e)
-                return
-            self.held[b] += k
-        elif op == WAITFRONT:
-            if self.tokens[instr[1]] < instr[2]:
-                self.waiting.add(e)
-                self.waiters[instr[1]].add(e)
-                return
-        elif op == WAIT:
-            _, s, k = instr
-            if self.sems[s] < k:
-                self.waiting.add(e)
-                self.waiters[2 * len(self.tokens) + s].add(e)
-                return
-            self.sems[s] -= k
-            if m.credit_of[s] is not None:
-                self.held[m.credit_of[s]] += k
-        elif op == BARRIER:
-            credits = m.receiver_credits[instr[1]]
-            if not all(self.sems[s] >= 1 for s in credits):
-                self.waiting.add(e)
-                for s in credits:
-                    self.waiters[2 * len(self.tokens) + s].add(e)
-                return
-            for s, b in zip(credits, m.receivers[instr[1]]):
-                self.sems[s] -= 1
-                self.held[b] += 1
-        self.waiting.discard(e)
-        if self.fresh[e]:
-            self.starts[e].append(now)
-            self.fresh[e] = False
-        self.events += 1
-        heapq.heappush(heap, (now + self.cycles[e][at], e))
