@@ -9,6 +9,7 @@ so its outputs count 1/n of a firing's rate."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from fractions import Fraction
 from math import gcd, lcm
 
@@ -20,8 +21,29 @@ class RateError(Exception):
     """The balance equations have no solution, or a tiled access disagrees with them."""
 
 
+# The solutions of the last stages tuples solved, by identity (each kept beside its tuple, so
+# that an id is never another tuple's): the trees are immutable and a pass that leaves the
+# stages alone keeps their tuple, so the lane's dozens of asks of one program (each pass,
+# the simulations, the oracles) solve it once.
+_SOLVED: OrderedDict[int, tuple[tuple, dict[str, int]]] = OrderedDict()
+
+
 def repetitions(program: Program) -> dict[str, int]:
     """Firings per stage, smallest in each connected part of the graph."""
+    stages = program.graph.stages
+    if type(stages) is not tuple:  # not a tree's: it might change under the cache
+        return _solve(program)
+    hit = _SOLVED.get(id(stages))
+    if hit is None or hit[0] is not stages:
+        hit = _SOLVED[id(stages)] = (stages, _solve(program))
+        if len(_SOLVED) > 32:
+            _SOLVED.popitem(last=False)
+    else:
+        _SOLVED.move_to_end(id(stages))
+    return dict(hit[1])
+
+
+def _solve(program: Program) -> dict[str, int]:
     links: dict[str, list[tuple[str, Fraction, str]]] = {n: [] for n in program.stages}
     for name, st in program.stages.items():
         every = st.over if accumulating(st) else 1
