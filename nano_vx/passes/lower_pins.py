@@ -15,10 +15,21 @@ from ..scalars.aggregates import Names, Refused
 class _State:
     """A hardware state as native code holds it: its value is the local of its name."""
 
-    took: str  # the bool local: whether `try_pin` took a pin
-    held: str  # the bool that says it still holds the pin: a local, or a `&mut bool` parameter
-    by_ref: bool  # held is a parameter: the caller's, which copies of the state share
+    took: str | None  # the bool local: whether `try_pin` took a pin
+    held: str | None  # the bool local that says it still holds the pin
+    param: str | None  # or the parameter `(value, took, &mut held)` it came in as
     topo: object  # the TopoRef it pins on
+
+    def part(self, i: int, span):
+        """Whether it took a pin (1) or the bool, or the reference to it (2), that says it
+        still holds the pin."""
+        if self.param is None:
+            return L["Local"]((self.took, self.held)[i - 1], span=span)
+        return L["TupleGet"](L["Local"](self.param, span=span), i, span=span)
+
+    def held_place(self, span):
+        held = self.part(2, span)
+        return held if self.param is None else L["Deref"](held, span=span)
 
 
 @dataclass
@@ -43,7 +54,8 @@ class State:
 lower_pins = Pass("lower-pins", Lassumed, L, """
 Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back,
 and a hardware state copied, given to a function or returned as the values it is made of
-(E5010 for a hardware state used otherwise).
+(E5010 for a hardware state used otherwise); spread-hardware-states then gives a function
+those values as parameters of their own.
 
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
@@ -53,12 +65,12 @@ on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever 
 end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
 NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
 a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
-copies share the pin, as the interpreter's do); a parameter `s: HardwareState<T,
-Topology::NPU>` is three, `s: T, s_took: bool, s_held: &mut bool`, given the caller's `held` by
-reference; a function returning a state returns the tuple `(value, took, held)`, which the
-`let` of its call takes apart. A hardware state used otherwise (printed, chosen by an `if`, a
-parameter's returned) is refused, and so is a topology whose index is computed in place or is a
-`let mut`.
+copies share the pin, as the interpreter's do); a state given to a function is the tuple
+`(t, t_took, &mut t_held)`, the caller's `held` by reference, and the parameter `s` it is
+read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple `(value, took,
+held)`, which the `let` of its call takes apart. A hardware state used otherwise (printed,
+chosen by an `if`, a parameter's returned) is refused, and so is a topology whose index is
+computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -90,34 +102,22 @@ def _fn(run, fn):
     st.names, st.states, st.open, st.depth, st.ret = Names(fn), {}, [], 0, fn.ret
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
-        params = tuple(q for p in fn.params for q in _param(run, p))
+        for p in fn.params:
+            if _is_state_type(p.type):
+                _static(p.type.topo)
+                st.states[p.name] = _State(None, None, p.name, p.type.topo)
         if not _is_state_type(fn.ret):
-            return run.rebuild(fn.replace(params=params))
+            return run.rebuild(fn)
         _static(fn.ret.topo)
         span, body = fn.ret.span, fn.body
         boolean = L["Scalar"]("bool", span=span)
         ret = L["TupleType"]((fn.ret.inner, boolean, boolean), span=span)
         walked = run.walk(body.replace(value=None))
         value = _as_tuple(run, body.value) if body.value is not None else None
-        return fn.replace(params=params, ret=ret, body=walked.replace(value=value))
+        return fn.replace(ret=ret, body=walked.replace(value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
-
-
-def _param(run, p) -> tuple:
-    """A parameter; a hardware state's is its value, whether it took a pin and the caller's
-    `held`, by reference."""
-    if not _is_state_type(p.type):
-        return (p,)
-    _static(p.type.topo)
-    span, names = p.span, run.state.names
-    stem = p.name.split("#")[0]
-    took, held = names.fresh(f"{stem}_took"), names.fresh(f"{stem}_held")
-    run.state.states[p.name] = _State(took, held, True, p.type.topo)
-    boolean = L["Scalar"]("bool", span=span)
-    return (p.replace(type=p.type.inner), L["Param"](took, boolean, span=span),
-            L["Param"](held, L["BorrowType"](boolean, True, span=span), span=span))
 
 
 def _is_try_pin(e) -> bool:
@@ -166,7 +166,7 @@ def _bind(run, name, ty, value) -> tuple:
     value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
     if value._prod == "Local":
         st.states[name] = st.states[value.name]
-        return (L["Let"](name, False, value_type, value, span=span),)
+        return (L["Let"](name, False, value_type, _value(run, value), span=span),)
     topo = value.args[0] if _is_try_pin(value) and len(value.args) == 1 \
         else _returned_topo(run, value)
     if topo is None or topo._prod != "TopoRef":
@@ -174,7 +174,7 @@ def _bind(run, name, ty, value) -> tuple:
     _static(topo, st.changing)
     stem = name.split("#")[0]
     took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
-    st.states[name] = _State(took, held, False, topo)
+    st.states[name] = _State(took, held, None, topo)
     boolean = L["Scalar"]("bool", span=span)
     if _is_try_pin(value):
         declared = run.ctx.model.topology_of(topo.name)
@@ -198,16 +198,15 @@ def _as_tuple(run, e):
     if not _is_state(run, e):
         raise Refused(e, "a hardware state returned other than as a variable or a call")
     state, span = run.state.states[e.name], e.span
-    if state.by_ref:
+    if state.param is not None:
         raise Refused(e, "a hardware state given to its function returned")
-    return L["Tuple"]((e, L["Local"](state.took, span=span),
-                       L["Local"](state.held, span=span)), span=span)
+    return L["Tuple"]((e, state.part(1, span), state.held_place(span)), span=span)
 
 
 @lower_pins.on("Call")
 def _call(run, e):
-    """A call given hardware states: each is its value, whether it took a pin and a reference
-    to its `held`, which the callee's `match` clears."""
+    """A call given hardware states: each is the tuple of its value, whether it took a pin and
+    a reference to its `held`, which the callee's `match` clears."""
     if e.callee._prod != "Global" or e.callee.name not in run.state.sigs:
         return run.rebuild(e)
     states, args = run.state.sigs[e.callee.name][0], []
@@ -218,10 +217,18 @@ def _call(run, e):
         if not _is_state(run, a):
             raise Refused(a, "a hardware state given to a function other than as a variable")
         state, span = run.state.states[a.name], a.span
-        held = L["Local"](state.held, span=span)
-        args += [a, L["Local"](state.took, span=span),
-                 held if state.by_ref else L["Borrow"](held, True, span=span)]
+        held = state.part(2, span)
+        if state.param is None:
+            held = L["Borrow"](held, True, span=span)
+        args.append(L["Tuple"]((_value(run, a), state.part(1, span), held), span=span))
     return e.replace(args=tuple(args))
+
+
+def _value(run, local):
+    """The value of the state `local`: a parameter's is the first of its parts."""
+    if run.state.states[local.name].param != local.name:
+        return local
+    return L["TupleGet"](local, 0, span=local.span)
 
 
 @lower_pins.on("Match")
@@ -238,7 +245,7 @@ def _match(run, e, statement: bool):
     if set(arms) != {"Available", "Saturated"}:
         raise Refused(e, "a `match` on a hardware state without both arms")
     span = e.span
-    pinned = L["PinnedTo"](place, state.topo, span=span)
+    pinned = L["PinnedTo"](_value(run, place), state.topo, span=span)
     st.open.append(_Pin(state, st.depth))
     available = _arm(run, arms["Available"], pinned, statement)
     st.open.pop()
@@ -251,8 +258,8 @@ def _match(run, e, statement: bool):
             *available.stmts,
             L["Let"](kept, False, L["OpaqueType"](span=span), available.value, span=span), end),
             value=L["Local"](kept, span=span))
-    saturated = _arm(run, arms["Saturated"], place, statement)
-    cond = L["Local"](state.took, span=span)
+    saturated = _arm(run, arms["Saturated"], _value(run, place), statement)
+    cond = state.part(1, span)
     if statement:
         return L["If"](cond, False, available, saturated, span=span)
     return L["IfExpr"](cond, False, available, saturated, span=span)
@@ -272,9 +279,7 @@ def _arm(run, arm, value, statement: bool):
 def _release(state: _State, span):
     """`if held { held = false; release_pin topo; }`, through the reference a parameter's
     `held` is."""
-    held = L["Local"](state.held, span=span)
-    if state.by_ref:
-        held = L["Deref"](held, span=span)
+    held = state.held_place(span)
     give = L["Block"]((L["Assign"](held, "=", L["Bool"](False, span=span), span=span),
                        L["ReleasePin"](state.topo.name, span=span)), None, span=span)
     return L["If"](held, False, give, None, span=span)
