@@ -9,34 +9,14 @@ from ..languages.lassumed import Lassumed
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
-
-
-@dataclass(frozen=True)
-class _State:
-    """A hardware state as native code holds it: its value is the local of its name."""
-
-    took: str | None  # the bool local: whether `try_pin` took a pin
-    held: str | None  # the bool local that says it still holds the pin
-    param: str | None  # or the parameter `(value, took, &mut held)` it came in as
-    topo: object  # the TopoRef it pins on
-
-    def part(self, i: int, span):
-        """Whether it took a pin (1) or the bool, or the reference to it (2), that says it
-        still holds the pin."""
-        if self.param is None:
-            return L["Local"]((self.took, self.held)[i - 1], span=span)
-        return L["TupleGet"](L["Local"](self.param, span=span), i, span=span)
-
-    def held_place(self, span):
-        held = self.part(2, span)
-        return held if self.param is None else L["Deref"](held, span=span)
+from ..scalars.hardware_states import HeldState, is_state_type, state_params, topo_key
 
 
 @dataclass
 class _Pin:
     """A pin its `Available` arm holds while it runs: given back as the arm ends."""
 
-    state: _State
+    state: HeldState
     depth: int  # the loops around the arm: a `break` at this depth leaves the arm
 
 
@@ -44,7 +24,7 @@ class _Pin:
 class State:
     sigs: dict = field(default_factory=dict)  # fn -> (its state parameters' indices, ret topo)
     names: Names | None = None
-    states: dict = field(default_factory=dict)  # local -> its _State
+    states: dict = field(default_factory=dict)  # local -> its HeldState
     ret: object = None  # the function's result type (None in a closure)
     open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
     depth: int = 0  # the loops around the node being walked
@@ -74,15 +54,10 @@ computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
-def _is_state_type(ty) -> bool:
-    return ty is not None and ty._prod == "HardwareStateType"
-
-
 @lower_pins.on("Program")
 def _program(run, program):
     run.state.sigs = {
-        item.name: (frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type)),
-                    item.ret.topo if _is_state_type(item.ret) else None)
+        item.name: (state_params(item), item.ret.topo if is_state_type(item.ret) else None)
         for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
@@ -103,10 +78,10 @@ def _fn(run, fn):
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
         for p in fn.params:
-            if _is_state_type(p.type):
+            if is_state_type(p.type):
                 _static(p.type.topo)
-                st.states[p.name] = _State(None, None, p.name, p.type.topo)
-        if not _is_state_type(fn.ret):
+                st.states[p.name] = HeldState(None, None, p.name, p.type.topo, True)
+        if not is_state_type(fn.ret):
             return run.rebuild(fn)
         _static(fn.ret.topo)
         span, body = fn.ret.span, fn.body
@@ -140,10 +115,14 @@ def _makes_a_state(run, e) -> bool:
 def _statement(run, node):
     st = run.state
     value = node.expr if node._prod == "ExprStmt" else node.value
-    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)):
+    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)
+                                or _chooses_a_state(run, value)):
         if node.mutable:
             raise Refused(node, "a hardware state bound with `let mut`")
-        return _bind(run, node.name, node.type if _is_state_type(node.type) else None, value)
+        ty = node.type if is_state_type(node.type) else None
+        if value._prod == "IfExpr":
+            return _choose(run, node.name, ty, value)
+        return _bind(run, node.name, ty, value)
     if node._prod == "ExprStmt":
         if value._prod == "Match":
             return (_match(run, value, statement=True),)
@@ -151,7 +130,7 @@ def _statement(run, node):
     if node._prod == "Let":
         return (node.replace(value=run.walk(value)),)
     if value is not None:
-        value = _as_tuple(run, value) if _is_state_type(st.ret) else run.walk(value)
+        value = _as_tuple(run, value) if is_state_type(st.ret) else run.walk(value)
     return _leaving(run, node.replace(value=value), st.open)
 
 
@@ -174,14 +153,11 @@ def _bind(run, name, ty, value) -> tuple:
     _static(topo, st.changing)
     stem = name.split("#")[0]
     took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
-    st.states[name] = _State(took, held, None, topo)
+    st.states[name] = HeldState(took, held, None, topo)
     boolean = L["Scalar"]("bool", span=span)
     if _is_try_pin(value):
-        declared = run.ctx.model.topology_of(topo.name)
-        replicas = declared.replicas if declared is not None else 1
         return (L["Let"](name, False, value_type, run.walk(value.receiver), span=span),
-                L["Let"](took, False, boolean, L["TakePin"](topo.name, replicas, span=span),
-                         span=span),
+                L["Let"](took, False, boolean, _take(run, topo, span), span=span),
                 L["Let"](held, True, boolean, L["Local"](took, span=span), span=span))
     made = st.names.fresh(f"{stem}_made")
     part = [L["TupleGet"](L["Local"](made, span=span), i, span=span) for i in range(3)]
@@ -191,6 +167,72 @@ def _bind(run, name, ty, value) -> tuple:
             L["Let"](held, True, boolean, part[2], span=span))
 
 
+def _take(run, topo, span):
+    """`take_pin`, as many of the topology's kind held at once as it declares."""
+    declared = run.ctx.model.topology_of(topo.name)
+    replicas = declared.replicas if declared is not None else 1
+    return L["TakePin"](topo.name, replicas, span=span)
+
+
+def _branch(block):
+    """The state an `if`'s branch gives: its value, or the `try_pin` name-hardware-states
+    bound to a local of its own (`{ let state = x.try_pin(T); state }`)."""
+    if block is None or block.value is None or not block.stmts:
+        return None if block is None else block.value
+    [let], value = block.stmts if len(block.stmts) == 1 else (None,), block.value
+    if let is None or let._prod != "Let" or value._prod != "Local" or value.name != let.name:
+        return None
+    return let.value
+
+
+def _chooses_a_state(run, e) -> bool:
+    """`e` is an `if` choosing between states: each branch a state's variable or a `try_pin`
+    of a topology written out."""
+    return e is not None and e._prod == "IfExpr" and all(
+        _is_state(run, b) or _is_try_pin(b) and len(b.args) == 1
+        and b.args[0]._prod == "TopoRef" for b in (_branch(e.then), _branch(e.orelse)))
+
+
+def _choose(run, name, ty, e) -> tuple:
+    """`let u = if c { A } else { B };`: which branch ran, and u's value and whether it took
+    a pin chosen by it; its `held` a reference to the chosen state's, or to a cell of u's own
+    when the branch made the state."""
+    st, span = run.state, e.span
+    branches = (_branch(e.then), _branch(e.orelse))
+    topos = [st.states[b.name].topo if b._prod == "Local" else b.args[0] for b in branches]
+    for topo in topos:
+        _static(topo, st.changing)
+    if len({topo_key(t) for t in topos}) != 1:
+        raise Refused(e, "a hardware state chosen by an `if` between two topologies")
+    stem = name.split("#")[0]
+    which, took, own, held = (st.names.fresh(f"{stem}_{part}")
+                              for part in ("which", "took", "own", "held"))
+    st.states[name] = HeldState(took, held, None, topos[0], True)
+    boolean = L["Scalar"]("bool", span=span)
+
+    def chosen(pair):
+        return L["IfExpr"](L["Local"](which, span=span), False,
+                           *(L["Block"]((), v, span=span) for v in pair), span=span)
+
+    values = [_value(run, b) if b._prod == "Local" else run.walk(b.receiver) for b in branches]
+    took_pins = [st.states[b.name].part(1, span) if b._prod == "Local" else _take(run, t, span)
+                 for b, t in zip(branches, topos)]
+    given = [L["Block"]((L["Assign"](L["Local"](held, span=span), "=",
+                                     st.states[b.name].held_ref(span), span=span),), None,
+                        span=span) if b._prod == "Local" else None for b in branches]
+    value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
+    lets = (L["Let"](which, False, boolean, run.walk(e.cond), span=span),
+            L["Let"](name, False, value_type, chosen(values), span=span),
+            L["Let"](took, False, boolean, chosen(took_pins), span=span),
+            L["Let"](own, True, boolean, L["Local"](took, span=span), span=span),
+            L["Let"](held, True, L["BorrowType"](boolean, True, span=span),
+                     L["Borrow"](L["Local"](own, span=span), True, span=span), span=span))
+    if given == [None, None]:
+        return lets
+    then = given[0] or L["Block"]((), None, span=span)
+    return (*lets, L["If"](L["Local"](which, span=span), False, then, given[1], span=span))
+
+
 def _as_tuple(run, e):
     """A hardware state its function returns, as `(value, took, held)`."""
     if _returned_topo(run, e) is not None:
@@ -198,8 +240,9 @@ def _as_tuple(run, e):
     if not _is_state(run, e):
         raise Refused(e, "a hardware state returned other than as a variable or a call")
     state, span = run.state.states[e.name], e.span
-    if state.param is not None:
-        raise Refused(e, "a hardware state given to its function returned")
+    if state.by_ref:
+        raise Refused(e, "a hardware state given to its function returned" if state.param
+                      else "a hardware state chosen by an `if` returned")
     return L["Tuple"]((e, state.part(1, span), state.held_place(span)), span=span)
 
 
@@ -217,10 +260,8 @@ def _call(run, e):
         if not _is_state(run, a):
             raise Refused(a, "a hardware state given to a function other than as a variable")
         state, span = run.state.states[a.name], a.span
-        held = state.part(2, span)
-        if state.param is None:
-            held = L["Borrow"](held, True, span=span)
-        args.append(L["Tuple"]((_value(run, a), state.part(1, span), held), span=span))
+        args.append(L["Tuple"]((_value(run, a), state.part(1, span), state.held_ref(span)),
+                               span=span))
     return e.replace(args=tuple(args))
 
 
@@ -276,7 +317,7 @@ def _arm(run, arm, value, statement: bool):
     return body.replace(stmts=(L["Let"](b.name, False, ty, value, span=b.span), *body.stmts))
 
 
-def _release(state: _State, span):
+def _release(state: HeldState, span):
     """`if held { held = false; release_pin topo; }`, through the reference a parameter's
     `held` is."""
     held = state.held_place(span)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.hardware_states import is_state_type, state_params
 
 
 @dataclass
@@ -28,21 +29,17 @@ was, for the interpreter.
 """, state=State)
 
 
-def _is_state_type(ty) -> bool:
-    return ty is not None and ty._prod == "HardwareStateType"
-
-
 @spread_hardware_states.on("Program")
 def _program(run, program):
     run.state.sigs = {
-        item.name: frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type))
+        item.name: state_params(item)
         for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
 
 @spread_hardware_states.on("Fn")
 def _fn(run, fn):
-    states = {p.name for p in fn.params if _is_state_type(p.type)}
+    states = {p.name for p in fn.params if is_state_type(p.type)}
     parts = {id(n.base) for n in descendants(fn.body)
              if n._prod == "TupleGet" and n.base._prod == "Local"}
     if any(n._prod == "Local" and n.name in states and id(n) not in parts
