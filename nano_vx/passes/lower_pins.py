@@ -48,9 +48,11 @@ a `match` is on in a variable). `let u = s;` makes `u` another name of the same 
 copies share the pin, as the interpreter's do); a state given to a function is the tuple
 `(t, t_took, &mut t_held)`, the caller's `held` by reference, and the parameter `s` it is
 read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple `(value, took,
-held)`, which the `let` of its call takes apart. A hardware state used otherwise (printed,
-chosen by an `if`, a parameter's returned) is refused, and so is a topology whose index is
-computed in place or is a `let mut`.
+held)`, which the `let` of its call takes apart. `let u = if c { t } else { x.try_pin(T) };`
+computes which branch ran, then u's value and whether it took a pin chosen by it, and makes
+`u_held` a `&mut bool` to `t_held` or to a cell of u's own, so that u and t share t's pin. A
+hardware state used otherwise (printed, in a tuple, a parameter's or a chosen one returned) is
+refused, and so is a topology whose index is computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
