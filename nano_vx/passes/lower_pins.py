@@ -29,6 +29,7 @@ class State:
     open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
     depth: int = 0  # the loops around the node being walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
+    reassigned: set = field(default_factory=set)  # its states bound with `let mut`
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
@@ -51,8 +52,11 @@ read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple 
 held)`, which the `let` of its call takes apart. `let u = if c { t } else { x.try_pin(T) };`
 computes which branch ran, then u's value and whether it took a pin chosen by it, and makes
 `u_held` a `&mut bool` to `t_held` or to a cell of u's own, so that u and t share t's pin. A
-hardware state used otherwise (printed, in a tuple, a parameter's or a chosen one returned) is
-refused, and so is a topology whose index is computed in place or is a `let mut`.
+`let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns each (the state it
+replaced keeps its pin, as in the interpreter); it is refused shared with another name, which
+would see the state assigned after it. A hardware state used otherwise (printed, in a tuple, a
+parameter's or a chosen one returned) is refused, and so is a topology whose index is computed
+in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -77,6 +81,7 @@ def _static(topo, changing=None) -> None:
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.depth, st.ret = Names(fn), {}, [], 0, fn.ret
+    st.reassigned = set()
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
         for p in fn.params:
@@ -119,12 +124,12 @@ def _statement(run, node):
     value = node.expr if node._prod == "ExprStmt" else node.value
     if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)
                                 or _chooses_a_state(run, value)):
-        if node.mutable:
-            raise Refused(node, "a hardware state bound with `let mut`")
+        if node.mutable and not _makes_a_state(run, value):
+            raise Refused(node, "a hardware state copied or chosen into a `let mut`")
         ty = node.type if is_state_type(node.type) else None
         if value._prod == "IfExpr":
             return _choose(run, node.name, ty, value)
-        return _bind(run, node.name, ty, value)
+        return _bind(run, node.name, ty, value, node.mutable)
     if node._prod == "ExprStmt":
         if value._prod == "Match":
             return (_match(run, value, statement=True),)
@@ -140,33 +145,73 @@ def _is_state(run, e) -> bool:
     return e is not None and e._prod == "Local" and e.name in run.state.states
 
 
-def _bind(run, name, ty, value) -> tuple:
+def _bind(run, name, ty, value, mutable=False) -> tuple:
     """The `let`s of the state `name`: its value, whether a pin was taken, whether it is still
     held; a copy of another state is another name of it."""
     span, st = value.span, run.state
     value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
     if value._prod == "Local":
+        _not_reassigned(run, value)
         st.states[name] = st.states[value.name]
         return (L["Let"](name, False, value_type, _value(run, value), span=span),)
+    topo = _made_topo(run, value)
+    stem = name.split("#")[0]
+    took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
+    st.states[name] = HeldState(took, held, None, topo)
+    if mutable:
+        st.reassigned.add(name)
+    before, parts = _parts(run, stem, value, topo, took)
+    types = (value_type, L["Scalar"]("bool", span=span), L["Scalar"]("bool", span=span))
+    return (*before, *(L["Let"](n, mutable or n == held, t, part, span=span)
+                       for n, t, part in zip((name, took, held), types, parts)))
+
+
+def _made_topo(run, value):
+    """The topology of the state `try_pin` or a call makes, written out and reading the same
+    when its arm pins the value on it."""
     topo = value.args[0] if _is_try_pin(value) and len(value.args) == 1 \
         else _returned_topo(run, value)
     if topo is None or topo._prod != "TopoRef":
         raise Refused(value, "`try_pin` of anything but a topology written out")
-    _static(topo, st.changing)
-    stem = name.split("#")[0]
-    took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
-    st.states[name] = HeldState(took, held, None, topo)
-    boolean = L["Scalar"]("bool", span=span)
+    _static(topo, run.state.changing)
+    return topo
+
+
+def _parts(run, stem, value, topo, took: str) -> tuple:
+    """What the state `try_pin` or a call makes is: the statements computing it, and its value,
+    whether it took a pin and whether it holds it (what it took, at first)."""
+    span = value.span
     if _is_try_pin(value):
-        return (L["Let"](name, False, value_type, run.walk(value.receiver), span=span),
-                L["Let"](took, False, boolean, _take(run, topo, span), span=span),
-                L["Let"](held, True, boolean, L["Local"](took, span=span), span=span))
-    made = st.names.fresh(f"{stem}_made")
+        return (), (run.walk(value.receiver), _take(run, topo, span), L["Local"](took, span=span))
+    made = run.state.names.fresh(f"{stem}_made")
     part = [L["TupleGet"](L["Local"](made, span=span), i, span=span) for i in range(3)]
-    return (L["Let"](made, False, L["OpaqueType"](span=span), run.walk(value), span=span),
-            L["Let"](name, False, value_type, part[0], span=span),
-            L["Let"](took, False, boolean, part[1], span=span),
-            L["Let"](held, True, boolean, part[2], span=span))
+    return (L["Let"](made, False, L["OpaqueType"](span=span), run.walk(value), span=span),), \
+        tuple(part)
+
+
+@lower_pins.on("Assign", splice=True)
+def _assign(run, node):
+    """`s = x.try_pin(T);` of a state bound with `let mut`: its three values assigned, the
+    pin the state it held took left held, as the interpreter leaves it."""
+    st, target, span = run.state, node.target, node.span
+    if not _is_state(run, target):
+        return (run.rebuild(node),)
+    state = st.states[target.name]
+    if target.name not in st.reassigned or not _makes_a_state(run, node.value):
+        raise Refused(node, "a hardware state assigned other than a new one to a `let mut`")
+    if any(p.state is state for p in st.open):
+        raise Refused(node, "a hardware state assigned in an arm of a `match` on it")
+    topo = _made_topo(run, node.value)
+    if topo_key(topo) != topo_key(state.topo):
+        raise Refused(node, "a hardware state assigned one of another topology")
+    before, parts = _parts(run, target.name.split("#")[0], node.value, topo, state.took)
+    return (*before, *(L["Assign"](L["Local"](n, span=span), "=", part, span=span)
+                       for n, part in zip((target.name, state.took, state.held), parts)))
+
+
+def _not_reassigned(run, local):
+    if local.name in run.state.reassigned:
+        raise Refused(local, "a copy of a hardware state bound with `let mut`")
 
 
 def _take(run, topo, span):
@@ -201,6 +246,9 @@ def _choose(run, name, ty, e) -> tuple:
     when the branch made the state."""
     st, span = run.state, e.span
     branches = (_branch(e.then), _branch(e.orelse))
+    for b in branches:
+        if b._prod == "Local":
+            _not_reassigned(run, b)
     topos = [st.states[b.name].topo if b._prod == "Local" else b.args[0] for b in branches]
     for topo in topos:
         _static(topo, st.changing)

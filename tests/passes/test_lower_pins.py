@@ -97,6 +97,36 @@ def test_a_state_chosen_by_an_if_and_returned_is_refused():
         "native code does not lower a hardware state chosen by an `if` returned (in 'pick')"]
 
 
+def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
+    ran = run_front(CASES / "reassigned.vx", lower_pins)
+    text = to_text(ran.after)
+    assert "let mut s: i32 = y;\n    let mut s_took: ~bool = take_pin NPU of 1;" in text
+    assert "s = k;\n        s_took = take_pin NPU of 1;\n        s_held = s_took;" in text
+    assert "s = s_made.0;\n    s_took = s_made.1;\n    s_held = s_made.2;" in text
+
+
+# A `let mut` state's variables are its own: another name of it, or one it replaced, would
+# see the state assigned after it.
+@pytest.mark.parametrize("body,what", [
+    ("let mut u = t;", "a hardware state copied or chosen into a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    let u = s;",
+     "a copy of a hardware state bound with `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    s = t;",
+     "a hardware state assigned other than a new one to a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    match s {\n"
+     "        Available(p) => { s = y.try_pin(Topology::NPU); }\n"
+     "        Saturated(v) => { print(v); }\n    }",
+     "a hardware state assigned in an arm of a `match` on it"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    let u = if y > 2 { s } else { t };",
+     "a copy of a hardware state bound with `let mut`"),
+])
+def test_a_let_mut_state_shared_with_another_name_is_refused(body, what):
+    ran = run_front("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
+                    f"    {body}\n}}\n", lower_pins)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5010", f"native code does not lower {what} (in 'main')")]
+
+
 @pytest.mark.parametrize("let,index", [("let k = 1;", "k + 1"), ("let mut k = 1;", "k")])
 def test_a_topology_whose_index_is_computed_in_place_or_may_change_is_refused(let, index):
     ran = run_front(f"fn main() {{\n    {let}\n    match k.try_pin(Topology::NPU[{index}]) {{\n"
