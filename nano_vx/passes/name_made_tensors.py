@@ -20,7 +20,9 @@ making it can be seen (a local, a literal or a read through a reference; other t
 named), so moving it first changes no order. A tensor indexed to a row is not named: the row
 is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,
 `transfer(x, A);`, a call of a function returning only what it made) is its `let made`
-alone, which nothing reads, so insert-drops drops it at once.
+alone, which nothing reads, so insert-drops drops it at once. A `return`'s value and a
+branch's condition are computed after their block's statements: what they make is named
+last in the block.
 """)
 
 Let, Local = Lcells["Let"], Lcells["Local"]
@@ -65,7 +67,14 @@ class _Made:
                 if discarded and lets and value is not s.expr and value._prod == "Local":
                     continue  # the read of the `let` just made does nothing
                 stmts.append(s.replace(**{field: value}) if lets else s)
-            out.append(b.replace(stmts=tuple(stmts)) if named else b)
+            exit, field = b.exit, _EXITS.get(b.exit._prod)
+            if field is not None and getattr(exit, field) is not None:
+                lets = []
+                value = self._named(getattr(exit, field), lets, names, types, False)
+                if lets:
+                    stmts.extend(lets)
+                    exit, named = exit.replace(**{field: value}), True
+            out.append(b.replace(stmts=tuple(stmts), exit=exit) if named else b)
         return tuple(out)
 
     def _named(self, root, lets: list, names, types: dict, discarded: bool):
@@ -147,6 +156,7 @@ def _row(stack: list, ty) -> bool:
 
 
 _ROOTS = {"ExprStmt": "expr", "Let": "value", "Assign": "value"}
+_EXITS = {"Return": "value", "Branch": "cond"}  # computed after the block's statements
 
 
 def _with_operands(node, operands: list):

@@ -61,6 +61,14 @@ def test_a_tensor_a_statement_makes_and_discards_is_named_and_its_statement_gone
             if s._prod == "ExprStmt"] == ["@same(u)", "@print(t[1i32])"]
 
 
+def test_a_tensor_made_in_a_return_or_a_condition_is_named_before_the_exit():
+    ran = run_front(CASES / "exits.vx", name_made_tensors)
+    exits = [b.exit for f in ran.after.items if f._prod == "Fn" for b in f.blocks]
+    made = [e for e in exits if "@first(made" in to_text(
+        e.cond if e._prod == "Branch" else getattr(e, "value", None) or e)]
+    assert sorted(e._prod for e in made) == ["Branch", "Branch", "Return"]
+
+
 # Hand-written Lcells: the inner copy of a copy of a copy is named, and so is the tensor an
 # element of which is read; the local `made` already has gets the next name, and a row read
 # of a tensor (a view of its buffer) is not named.
