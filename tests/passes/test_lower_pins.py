@@ -68,17 +68,20 @@ def test_a_refused_program_runs_in_the_interpreter_as_written():
     assert native[:2] == (0, "1\n") and "W5001" in native[2]
 
 
+def _lowered(case: str) -> str:
+    """The text of lower-pins' output for the case."""
+    return to_text(run_front(CASES / f"{case}.vx", lower_pins).after)
+
+
 def test_a_state_given_to_a_function_is_a_tuple_with_a_reference_read_by_its_parts():
-    ran = run_front(CASES / "passed.vx", lower_pins)
-    text = to_text(ran.after)
+    text = _lowered("passed")
     assert "fn report(s: HardwareState<i32, Topology::NPU>)" in text
     assert "pinned(s.0) on Topology::NPU" in text and "*s.2 = false;" in text
     assert "@report((t, t_took, &mut t_held))" in text
 
 
 def test_a_state_chosen_by_an_if_holds_a_reference_to_the_chosen_states_held():
-    ran = run_front(CASES / "chosen.vx", lower_pins)
-    text = to_text(ran.after)
+    text = _lowered("chosen")
     assert "let mut u_held: ~&mut bool = &mut u_own;" in text
     assert "u_held = &mut t_held;" in text and "*u_held = false;" in text
     # From a parameter, the reference the caller gave.
@@ -98,8 +101,7 @@ def test_a_state_chosen_by_an_if_and_returned_is_refused():
 
 
 def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
-    ran = run_front(CASES / "reassigned.vx", lower_pins)
-    text = to_text(ran.after)
+    text = _lowered("reassigned")
     assert "let mut s: i32 = y;\n    let mut s_took: ~bool = take_pin NPU of 1;" in text
     assert "s = k;\n        s_took = take_pin NPU of 1;\n        s_held = s_took;" in text
     assert "s = s_made.0;\n    s_took = s_made.1;\n    s_held = s_made.2;" in text
