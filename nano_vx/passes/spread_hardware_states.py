@@ -34,18 +34,23 @@ def _program(run, program):
     run.state.sigs = {
         item.name: state_params(item)
         for item in program.items if item._prod == "Fn"}
+    if not any(run.state.sigs.values()):
+        return program  # no function takes a state: nothing to spread
     return run.rebuild(program)
 
 
 @spread_hardware_states.on("Fn")
 def _fn(run, fn):
     states = {p.name for p in fn.params if is_state_type(p.type)}
+    run.state.parts = {}
+    if not states:
+        return run.rebuild(fn)
     parts = {id(n.base) for n in descendants(fn.body)
              if n._prod == "TupleGet" and n.base._prod == "Local"}
     if any(n._prod == "Local" and n.name in states and id(n) not in parts
            for n in descendants(fn.body)):
         return fn
-    names, params, run.state.parts = Names(fn), [], {}
+    names, params = Names(fn), []
     for p in fn.params:
         if p.name not in states:
             params.append(p)
