@@ -91,6 +91,7 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
+from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -178,6 +179,7 @@ BACK_END = [
     name_borrowed_temporaries,
     name_hardware_states,
     lower_pins,
+    spread_hardware_states,
     tag_places,
     lower_matches,
     expand_aggregate_prints,

@@ -9,23 +9,14 @@ from ..languages.lassumed import Lassumed
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
-
-
-@dataclass(frozen=True)
-class _State:
-    """A hardware state as native code holds it: its value is the local of its name."""
-
-    took: str  # the bool local: whether `try_pin` took a pin
-    held: str  # the bool that says it still holds the pin: a local, or a `&mut bool` parameter
-    by_ref: bool  # held is a parameter: the caller's, which copies of the state share
-    topo: object  # the TopoRef it pins on
+from ..scalars.hardware_states import HeldState, is_state_type, state_params, topo_key
 
 
 @dataclass
 class _Pin:
     """A pin its `Available` arm holds while it runs: given back as the arm ends."""
 
-    state: _State
+    state: HeldState
     depth: int  # the loops around the arm: a `break` at this depth leaves the arm
 
 
@@ -33,17 +24,19 @@ class _Pin:
 class State:
     sigs: dict = field(default_factory=dict)  # fn -> (its state parameters' indices, ret topo)
     names: Names | None = None
-    states: dict = field(default_factory=dict)  # local -> its _State
+    states: dict = field(default_factory=dict)  # local -> its HeldState
     ret: object = None  # the function's result type (None in a closure)
     open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
     depth: int = 0  # the loops around the node being walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
+    reassigned: set = field(default_factory=set)  # its states bound with `let mut`
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
 Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back,
 and a hardware state copied, given to a function or returned as the values it is made of
-(E5010 for a hardware state used otherwise).
+(E5010 for a hardware state used otherwise); spread-hardware-states then gives a function
+those values as parameters of their own.
 
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
@@ -53,24 +46,24 @@ on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever 
 end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
 NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
 a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
-copies share the pin, as the interpreter's do); a parameter `s: HardwareState<T,
-Topology::NPU>` is three, `s: T, s_took: bool, s_held: &mut bool`, given the caller's `held` by
-reference; a function returning a state returns the tuple `(value, took, held)`, which the
-`let` of its call takes apart. A hardware state used otherwise (printed, chosen by an `if`, a
-parameter's returned) is refused, and so is a topology whose index is computed in place or is a
-`let mut`.
+copies share the pin, as the interpreter's do); a state given to a function is the tuple
+`(t, t_took, &mut t_held)`, the caller's `held` by reference, and the parameter `s` it is
+read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple `(value, took,
+held)`, which the `let` of its call takes apart. `let u = if c { t } else { x.try_pin(T) };`
+computes which branch ran, then u's value and whether it took a pin chosen by it, and makes
+`u_held` a `&mut bool` to `t_held` or to a cell of u's own, so that u and t share t's pin. A
+`let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns each (the state it
+replaced keeps its pin, as in the interpreter); it is refused shared with another name, which
+would see the state assigned after it. A hardware state used otherwise (printed, in a tuple, a
+parameter's or a chosen one returned) is refused, and so is a topology whose index is computed
+in place or is a `let mut`.
 """, state=State, requires=("model",))
-
-
-def _is_state_type(ty) -> bool:
-    return ty is not None and ty._prod == "HardwareStateType"
 
 
 @lower_pins.on("Program")
 def _program(run, program):
     run.state.sigs = {
-        item.name: (frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type)),
-                    item.ret.topo if _is_state_type(item.ret) else None)
+        item.name: (state_params(item), item.ret.topo if is_state_type(item.ret) else None)
         for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
@@ -88,36 +81,25 @@ def _static(topo, changing=None) -> None:
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.depth, st.ret = Names(fn), {}, [], 0, fn.ret
+    st.reassigned = set()
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
-        params = tuple(q for p in fn.params for q in _param(run, p))
-        if not _is_state_type(fn.ret):
-            return run.rebuild(fn.replace(params=params))
+        for p in fn.params:
+            if is_state_type(p.type):
+                _static(p.type.topo)
+                st.states[p.name] = HeldState(None, None, p.name, p.type.topo, True)
+        if not is_state_type(fn.ret):
+            return run.rebuild(fn)
         _static(fn.ret.topo)
         span, body = fn.ret.span, fn.body
         boolean = L["Scalar"]("bool", span=span)
         ret = L["TupleType"]((fn.ret.inner, boolean, boolean), span=span)
         walked = run.walk(body.replace(value=None))
         value = _as_tuple(run, body.value) if body.value is not None else None
-        return fn.replace(params=params, ret=ret, body=walked.replace(value=value))
+        return fn.replace(ret=ret, body=walked.replace(value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
-
-
-def _param(run, p) -> tuple:
-    """A parameter; a hardware state's is its value, whether it took a pin and the caller's
-    `held`, by reference."""
-    if not _is_state_type(p.type):
-        return (p,)
-    _static(p.type.topo)
-    span, names = p.span, run.state.names
-    stem = p.name.split("#")[0]
-    took, held = names.fresh(f"{stem}_took"), names.fresh(f"{stem}_held")
-    run.state.states[p.name] = _State(took, held, True, p.type.topo)
-    boolean = L["Scalar"]("bool", span=span)
-    return (p.replace(type=p.type.inner), L["Param"](took, boolean, span=span),
-            L["Param"](held, L["BorrowType"](boolean, True, span=span), span=span))
 
 
 def _is_try_pin(e) -> bool:
@@ -140,10 +122,14 @@ def _makes_a_state(run, e) -> bool:
 def _statement(run, node):
     st = run.state
     value = node.expr if node._prod == "ExprStmt" else node.value
-    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)):
-        if node.mutable:
-            raise Refused(node, "a hardware state bound with `let mut`")
-        return _bind(run, node.name, node.type if _is_state_type(node.type) else None, value)
+    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)
+                                or _chooses_a_state(run, value)):
+        if node.mutable and not _makes_a_state(run, value):
+            raise Refused(node, "a hardware state copied or chosen into a `let mut`")
+        ty = node.type if is_state_type(node.type) else None
+        if value._prod == "IfExpr":
+            return _choose(run, node.name, ty, value)
+        return _bind(run, node.name, ty, value, node.mutable)
     if node._prod == "ExprStmt":
         if value._prod == "Match":
             return (_match(run, value, statement=True),)
@@ -151,7 +137,7 @@ def _statement(run, node):
     if node._prod == "Let":
         return (node.replace(value=run.walk(value)),)
     if value is not None:
-        value = _as_tuple(run, value) if _is_state_type(st.ret) else run.walk(value)
+        value = _as_tuple(run, value) if is_state_type(st.ret) else run.walk(value)
     return _leaving(run, node.replace(value=value), st.open)
 
 
@@ -159,36 +145,142 @@ def _is_state(run, e) -> bool:
     return e is not None and e._prod == "Local" and e.name in run.state.states
 
 
-def _bind(run, name, ty, value) -> tuple:
+def _bind(run, name, ty, value, mutable=False) -> tuple:
     """The `let`s of the state `name`: its value, whether a pin was taken, whether it is still
     held; a copy of another state is another name of it."""
     span, st = value.span, run.state
     value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
     if value._prod == "Local":
+        _not_reassigned(run, value)
         st.states[name] = st.states[value.name]
-        return (L["Let"](name, False, value_type, value, span=span),)
+        return (L["Let"](name, False, value_type, _value(run, value), span=span),)
+    topo = _made_topo(run, value)
+    stem = name.split("#")[0]
+    took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
+    st.states[name] = HeldState(took, held, None, topo)
+    if mutable:
+        st.reassigned.add(name)
+    before, parts = _parts(run, stem, value, topo, took)
+    types = (value_type, L["Scalar"]("bool", span=span), L["Scalar"]("bool", span=span))
+    return (*before, *(L["Let"](n, mutable or n == held, t, part, span=span)
+                       for n, t, part in zip((name, took, held), types, parts)))
+
+
+def _made_topo(run, value):
+    """The topology of the state `try_pin` or a call makes, written out and reading the same
+    when its arm pins the value on it."""
     topo = value.args[0] if _is_try_pin(value) and len(value.args) == 1 \
         else _returned_topo(run, value)
     if topo is None or topo._prod != "TopoRef":
         raise Refused(value, "`try_pin` of anything but a topology written out")
-    _static(topo, st.changing)
-    stem = name.split("#")[0]
-    took, held = st.names.fresh(f"{stem}_took"), st.names.fresh(f"{stem}_held")
-    st.states[name] = _State(took, held, False, topo)
-    boolean = L["Scalar"]("bool", span=span)
+    _static(topo, run.state.changing)
+    return topo
+
+
+def _parts(run, stem, value, topo, took: str) -> tuple:
+    """What the state `try_pin` or a call makes is: the statements computing it, and its value,
+    whether it took a pin and whether it holds it (what it took, at first)."""
+    span = value.span
     if _is_try_pin(value):
-        declared = run.ctx.model.topology_of(topo.name)
-        replicas = declared.replicas if declared is not None else 1
-        return (L["Let"](name, False, value_type, run.walk(value.receiver), span=span),
-                L["Let"](took, False, boolean, L["TakePin"](topo.name, replicas, span=span),
-                         span=span),
-                L["Let"](held, True, boolean, L["Local"](took, span=span), span=span))
-    made = st.names.fresh(f"{stem}_made")
+        return (), (run.walk(value.receiver), _take(run, topo, span), L["Local"](took, span=span))
+    made = run.state.names.fresh(f"{stem}_made")
     part = [L["TupleGet"](L["Local"](made, span=span), i, span=span) for i in range(3)]
-    return (L["Let"](made, False, L["OpaqueType"](span=span), run.walk(value), span=span),
-            L["Let"](name, False, value_type, part[0], span=span),
-            L["Let"](took, False, boolean, part[1], span=span),
-            L["Let"](held, True, boolean, part[2], span=span))
+    return (L["Let"](made, False, L["OpaqueType"](span=span), run.walk(value), span=span),), \
+        tuple(part)
+
+
+@lower_pins.on("Assign", splice=True)
+def _assign(run, node):
+    """`s = x.try_pin(T);` of a state bound with `let mut`: its three values assigned, the
+    pin the state it held took left held, as the interpreter leaves it."""
+    st, target, span = run.state, node.target, node.span
+    if not _is_state(run, target):
+        return (run.rebuild(node),)
+    state = st.states[target.name]
+    if target.name not in st.reassigned or not _makes_a_state(run, node.value):
+        raise Refused(node, "a hardware state assigned other than a new one to a `let mut`")
+    if any(p.state is state for p in st.open):
+        raise Refused(node, "a hardware state assigned in an arm of a `match` on it")
+    topo = _made_topo(run, node.value)
+    if topo_key(topo) != topo_key(state.topo):
+        raise Refused(node, "a hardware state assigned one of another topology")
+    before, parts = _parts(run, target.name.split("#")[0], node.value, topo, state.took)
+    return (*before, *(L["Assign"](L["Local"](n, span=span), "=", part, span=span)
+                       for n, part in zip((target.name, state.took, state.held), parts)))
+
+
+def _not_reassigned(run, local):
+    if local.name in run.state.reassigned:
+        raise Refused(local, "a copy of a hardware state bound with `let mut`")
+
+
+def _take(run, topo, span):
+    """`take_pin`, as many of the topology's kind held at once as it declares."""
+    declared = run.ctx.model.topology_of(topo.name)
+    replicas = declared.replicas if declared is not None else 1
+    return L["TakePin"](topo.name, replicas, span=span)
+
+
+def _branch(block):
+    """The state an `if`'s branch gives: its value, or the `try_pin` name-hardware-states
+    bound to a local of its own (`{ let state = x.try_pin(T); state }`)."""
+    if block is None or block.value is None or not block.stmts:
+        return None if block is None else block.value
+    [let], value = block.stmts if len(block.stmts) == 1 else (None,), block.value
+    if let is None or let._prod != "Let" or value._prod != "Local" or value.name != let.name:
+        return None
+    return let.value
+
+
+def _chooses_a_state(run, e) -> bool:
+    """`e` is an `if` choosing between states: each branch a state's variable or a `try_pin`
+    of a topology written out."""
+    return e is not None and e._prod == "IfExpr" and all(
+        _is_state(run, b) or _is_try_pin(b) and len(b.args) == 1
+        and b.args[0]._prod == "TopoRef" for b in (_branch(e.then), _branch(e.orelse)))
+
+
+def _choose(run, name, ty, e) -> tuple:
+    """`let u = if c { A } else { B };`: which branch ran, and u's value and whether it took
+    a pin chosen by it; its `held` a reference to the chosen state's, or to a cell of u's own
+    when the branch made the state."""
+    st, span = run.state, e.span
+    branches = (_branch(e.then), _branch(e.orelse))
+    for b in branches:
+        if b._prod == "Local":
+            _not_reassigned(run, b)
+    topos = [st.states[b.name].topo if b._prod == "Local" else b.args[0] for b in branches]
+    for topo in topos:
+        _static(topo, st.changing)
+    if len({topo_key(t) for t in topos}) != 1:
+        raise Refused(e, "a hardware state chosen by an `if` between two topologies")
+    stem = name.split("#")[0]
+    which, took, own, held = (st.names.fresh(f"{stem}_{part}")
+                              for part in ("which", "took", "own", "held"))
+    st.states[name] = HeldState(took, held, None, topos[0], True)
+    boolean = L["Scalar"]("bool", span=span)
+
+    def chosen(pair):
+        return L["IfExpr"](L["Local"](which, span=span), False,
+                           *(L["Block"]((), v, span=span) for v in pair), span=span)
+
+    values = [_value(run, b) if b._prod == "Local" else run.walk(b.receiver) for b in branches]
+    took_pins = [st.states[b.name].part(1, span) if b._prod == "Local" else _take(run, t, span)
+                 for b, t in zip(branches, topos)]
+    given = [L["Block"]((L["Assign"](L["Local"](held, span=span), "=",
+                                     st.states[b.name].held_ref(span), span=span),), None,
+                        span=span) if b._prod == "Local" else None for b in branches]
+    value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
+    lets = (L["Let"](which, False, boolean, run.walk(e.cond), span=span),
+            L["Let"](name, False, value_type, chosen(values), span=span),
+            L["Let"](took, False, boolean, chosen(took_pins), span=span),
+            L["Let"](own, True, boolean, L["Local"](took, span=span), span=span),
+            L["Let"](held, True, L["BorrowType"](boolean, True, span=span),
+                     L["Borrow"](L["Local"](own, span=span), True, span=span), span=span))
+    if given == [None, None]:
+        return lets
+    then = given[0] or L["Block"]((), None, span=span)
+    return (*lets, L["If"](L["Local"](which, span=span), False, then, given[1], span=span))
 
 
 def _as_tuple(run, e):
@@ -199,15 +291,15 @@ def _as_tuple(run, e):
         raise Refused(e, "a hardware state returned other than as a variable or a call")
     state, span = run.state.states[e.name], e.span
     if state.by_ref:
-        raise Refused(e, "a hardware state given to its function returned")
-    return L["Tuple"]((e, L["Local"](state.took, span=span),
-                       L["Local"](state.held, span=span)), span=span)
+        raise Refused(e, "a hardware state given to its function returned" if state.param
+                      else "a hardware state chosen by an `if` returned")
+    return L["Tuple"]((e, state.part(1, span), state.held_place(span)), span=span)
 
 
 @lower_pins.on("Call")
 def _call(run, e):
-    """A call given hardware states: each is its value, whether it took a pin and a reference
-    to its `held`, which the callee's `match` clears."""
+    """A call given hardware states: each is the tuple of its value, whether it took a pin and
+    a reference to its `held`, which the callee's `match` clears."""
     if e.callee._prod != "Global" or e.callee.name not in run.state.sigs:
         return run.rebuild(e)
     states, args = run.state.sigs[e.callee.name][0], []
@@ -218,10 +310,16 @@ def _call(run, e):
         if not _is_state(run, a):
             raise Refused(a, "a hardware state given to a function other than as a variable")
         state, span = run.state.states[a.name], a.span
-        held = L["Local"](state.held, span=span)
-        args += [a, L["Local"](state.took, span=span),
-                 held if state.by_ref else L["Borrow"](held, True, span=span)]
+        args.append(L["Tuple"]((_value(run, a), state.part(1, span), state.held_ref(span)),
+                               span=span))
     return e.replace(args=tuple(args))
+
+
+def _value(run, local):
+    """The value of the state `local`: a parameter's is the first of its parts."""
+    if run.state.states[local.name].param != local.name:
+        return local
+    return L["TupleGet"](local, 0, span=local.span)
 
 
 @lower_pins.on("Match")
@@ -238,7 +336,7 @@ def _match(run, e, statement: bool):
     if set(arms) != {"Available", "Saturated"}:
         raise Refused(e, "a `match` on a hardware state without both arms")
     span = e.span
-    pinned = L["PinnedTo"](place, state.topo, span=span)
+    pinned = L["PinnedTo"](_value(run, place), state.topo, span=span)
     st.open.append(_Pin(state, st.depth))
     available = _arm(run, arms["Available"], pinned, statement)
     st.open.pop()
@@ -251,8 +349,8 @@ def _match(run, e, statement: bool):
             *available.stmts,
             L["Let"](kept, False, L["OpaqueType"](span=span), available.value, span=span), end),
             value=L["Local"](kept, span=span))
-    saturated = _arm(run, arms["Saturated"], place, statement)
-    cond = L["Local"](state.took, span=span)
+    saturated = _arm(run, arms["Saturated"], _value(run, place), statement)
+    cond = state.part(1, span)
     if statement:
         return L["If"](cond, False, available, saturated, span=span)
     return L["IfExpr"](cond, False, available, saturated, span=span)
@@ -269,12 +367,10 @@ def _arm(run, arm, value, statement: bool):
     return body.replace(stmts=(L["Let"](b.name, False, ty, value, span=b.span), *body.stmts))
 
 
-def _release(state: _State, span):
+def _release(state: HeldState, span):
     """`if held { held = false; release_pin topo; }`, through the reference a parameter's
     `held` is."""
-    held = L["Local"](state.held, span=span)
-    if state.by_ref:
-        held = L["Deref"](held, span=span)
+    held = state.held_place(span)
     give = L["Block"]((L["Assign"](held, "=", L["Bool"](False, span=span), span=span),
                        L["ReleasePin"](state.topo.name, span=span)), None, span=span)
     return L["If"](held, False, give, None, span=span)

@@ -29,16 +29,16 @@ class State:
 
 
 name_borrowed_temporaries = Pass("name-borrowed-temporaries", L, L, """
-Give each value a `&` borrows that is not a variable, an element or a field (a temporary) a
-local of its own, computed by a `let` before the statement, so that the reference names a
-variable's cell, which native code lowers.
+Give each value a `&` or a `&mut` borrows that is not a variable, an element or a field (a
+temporary) a local of its own, computed by a `let` before the statement (a `let mut` for a
+`&mut`), so that the reference names a variable's cell, which native code lowers.
 
 `print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
 named only when what its statement runs before it is names and literals, or calls nothing (and
 holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
-runs its parts in the order written; a `&mut` of a temporary, one after a call, or one inside
-an `if`, a `match`, a closure, the right of `&&` or `||`, or a `while`'s condition stays in
-place (the native-code gate refuses it).
+runs its parts in the order written; one after a call, or one inside an `if`, a `match`, a
+closure, the right of `&&` or `||`, or a `while`'s condition stays in place (the native-code
+gate refuses it).
 """, state=State)
 
 
@@ -80,7 +80,7 @@ def _named(run, e):
     """e with the temporaries it borrows named, in the order it runs them; what it runs is
     then what the statement has run."""
     st = run.state
-    if e._prod == "Borrow" and not e.mutable and e.value._prod not in PLACES:
+    if e._prod == "Borrow" and e.value._prod not in PLACES:
         ran, st.pure = (st.simple, st.pure), True
         value = _named(run, e.value)
         calls = not st.pure
@@ -90,7 +90,7 @@ def _named(run, e):
         # It runs before the rest of the statement now: what that has run is as it was.
         st.simple, st.pure = ran
         name = st.names.fresh("borrowed")
-        st.before.append(L["Let"](name, False, L["OpaqueType"](span=e.span), value,
+        st.before.append(L["Let"](name, e.mutable, L["OpaqueType"](span=e.span), value,
                                   span=e.span))
         return e.replace(value=L["Local"](name, span=e.value.span))
     if e._prod == "Binary" and e.op in ("&&", "||"):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
+from ..scalars.hardware_states import is_state_type, state_params
 
 SIMPLE = ("Local", "Int", "Float", "Bool", "Str")
 
@@ -38,8 +39,8 @@ written. A `match` on a state that is the value of a block nothing reads is made
 @name_hardware_states.on("Program")
 def _program(run, program):
     run.state.sigs = {
-        item.name: (frozenset(i for i, p in enumerate(item.params) if _is_state_type(p.type)),
-                    _is_state_type(item.ret))
+        item.name: (state_params(item),
+                    is_state_type(item.ret))
         for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
@@ -68,10 +69,6 @@ def _if(run, node):
 @name_hardware_states.on("BlockStmt", "While", "For")
 def _body(run, node):
     return run.rebuild(node.replace(body=_discarded(node.body)))
-
-
-def _is_state_type(ty) -> bool:
-    return ty is not None and ty._prod == "HardwareStateType"
 
 
 def _makes_a_state(run, e) -> bool:

@@ -18,7 +18,11 @@ statement, when what takes it cannot keep it (a transfer, which copies, an eleme
 a call whose result cannot be the argument's buffer) and nothing the statement does before
 making it can be seen (a local, a literal or a read through a reference; other tensors so
 named), so moving it first changes no order. A tensor indexed to a row is not named: the row
-is a view of its buffer.
+is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,
+`transfer(x, A);`, a call of a function returning only what it made) is its `let made`
+alone, which nothing reads, so insert-drops drops it at once. A `return`'s value and a
+branch's condition are computed after their block's statements: what they make is named
+last in the block.
 """)
 
 Let, Local = Lcells["Let"], Lcells["Local"]
@@ -48,25 +52,38 @@ class _Made:
         types.update((s.name, s.type) for b in fn.blocks for s in b.stmts if s._prod == "Let")
         out = []
         for b in fn.blocks:
-            stmts = []
+            stmts, named = [], False
             for s in b.stmts:
                 field = _ROOTS.get(s._prod)
                 if field is None or s._prod == "Assign" and s.target._prod != "Local":
                     stmts.append(s)
                     continue
                 lets: list = []
-                value = self._named(getattr(s, field), lets, names, types)
+                # A statement that is only a tensor made drops it: nothing can keep it.
+                discarded = s._prod == "ExprStmt"
+                value = self._named(getattr(s, field), lets, names, types, discarded)
                 stmts.extend(lets)
+                named = named or bool(lets)
+                if discarded and lets and value is not s.expr and value._prod == "Local":
+                    continue  # the read of the `let` just made does nothing
                 stmts.append(s.replace(**{field: value}) if lets else s)
-            out.append(b.replace(stmts=tuple(stmts)) if len(stmts) > len(b.stmts) else b)
+            exit, field = b.exit, _EXITS.get(b.exit._prod)
+            if field is not None and getattr(exit, field) is not None:
+                lets = []
+                value = self._named(getattr(exit, field), lets, names, types, False)
+                if lets:
+                    stmts.extend(lets)
+                    exit, named = exit.replace(**{field: value}), True
+            out.append(b.replace(stmts=tuple(stmts), exit=exit) if named else b)
         return tuple(out)
 
-    def _named(self, root, lets: list, names, types: dict):
+    def _named(self, root, lets: list, names, types: dict, discarded: bool):
         """`root` with each tensor made for a call or transfer before anything seen is
-        done replaced by a local, whose `let` goes to `lets`, in the order of evaluation."""
+        done replaced by a local, whose `let` goes to `lets`, in the order of evaluation;
+        `root` too when its statement `discarded` its value."""
         clean = True  # nothing seen evaluated yet, but the tensors named
         # frames: [node, its operands, operands done, whether a taker cannot keep them]
-        stack = [[root, self._operands(root), [], False]]
+        stack = [[root, self._operands(root), [], discarded]]
         while True:
             node, operands, done, taken = stack[-1]
             if len(done) < len(operands):
@@ -139,6 +156,7 @@ def _row(stack: list, ty) -> bool:
 
 
 _ROOTS = {"ExprStmt": "expr", "Let": "value", "Assign": "value"}
+_EXITS = {"Return": "value", "Branch": "cond"}  # computed after the block's statements
 
 
 def _with_operands(node, operands: list):

@@ -23,6 +23,7 @@ class State:
     keys: dict = field(default_factory=dict)  # family -> the program's place values of it
     places: dict = field(default_factory=dict)  # the function's place locals -> their keys
     chosen: dict = field(default_factory=dict)  # its locals whose place is chosen as it runs
+    tuples: dict = field(default_factory=dict)  # its tuples -> their place elements' keys
     names: Names | None = None
 
 
@@ -35,10 +36,12 @@ distinct value its own). A variable bound once to a value written out holds that
 == Topology::GPU` is `false` and `print(t)` is `print("Topology::NPU[1]")`, what the
 interpreter prints, decided while compiling. One whose value is chosen as the program runs (by
 an `if`, or assigned to a `let mut`) holds its tag then: `==` compares tags, and `print` is an
-`if` chain on the tag over the program's values of its kind. A place value used otherwise
-(indexed by a variable, a memory space printed, which the interpreter stops on, given to
-`transfer` or `try_pin` from a variable) is left as it was, and the native-code gate refuses
-it.
+`if` chain on the tag over the program's values of its kind. A tuple a `let` binds once holds
+the tags of its place elements, each read (`p.0`) as a variable holding it would be, and a
+copy of it the same tags. A place value used otherwise (indexed by a variable, a memory space
+printed, which the interpreter stops on, given to `transfer` or `try_pin` from a variable, in
+a tuple used whole or bound with `let mut`) is left as it was, and the native-code gate
+refuses it.
 """, state=State)
 
 
@@ -56,7 +59,7 @@ def _program(run, program):
 @tag_places.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.places, st.chosen, st.names = {}, {}, Names(fn)
+    st.places, st.chosen, st.tuples, st.names = {}, {}, {}, Names(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -82,7 +85,16 @@ def _key(run, e):
         return ("none",)
     if p == "Local":
         return run.state.places.get(e.name)
-    return None
+    held = _element(run, e)
+    return held if isinstance(held, tuple) else None
+
+
+def _element(run, e):
+    """What the place element `e` of a tuple holds: its key, or its family when it is chosen
+    as the program runs; None when `e` is no such element."""
+    if e._prod != "TupleGet" or e.base._prod != "Local":
+        return None
+    return run.state.tuples.get(e.base.name, {}).get(e.index)
 
 
 def _family(run, e):
@@ -93,6 +105,8 @@ def _family(run, e):
         return FAMILY[key[0]]
     if e._prod == "Local":
         return run.state.chosen.get(e.name)
+    if e._prod == "TupleGet":
+        return _element(run, e)
     if e._prod == "IfExpr" and e.then.value is not None and e.orelse.value is not None:
         return _family(run, e.then.value) or _family(run, e.orelse.value)
     return None
@@ -103,7 +117,7 @@ def _tag(run, e):
     key = _key(run, e)
     if key is not None:
         return L["Int"](run.state.tags.setdefault(key, len(run.state.tags)), span=e.span)
-    if e._prod == "Local":
+    if e._prod in ("Local", "TupleGet"):
         return e
     then, orelse = (run.walk(b.replace(value=None)).replace(value=_tag(run, b.value))
                     for b in (e.then, e.orelse))
@@ -124,6 +138,18 @@ def _shown(key) -> str | None:
 def _let(run, node):
     key = _key(run, node.value) if not node.mutable else None
     st, span = run.state, node.span
+    if node.value._prod == "Local" and node.value.name in st.tuples and not node.mutable:
+        st.tuples[node.name] = st.tuples[node.value.name]  # a copy: the same tags
+        return node.replace(type=L["OpaqueType"](span=span))
+    if node.value._prod == "Tuple" and not node.mutable:
+        held = {i: _key(run, v) or _family(run, v) for i, v in enumerate(node.value.elems)}
+        held = {i: h for i, h in held.items() if h is not None}
+        if held:
+            st.tuples[node.name] = held
+            elems = tuple(_tag(run, v) if i in held else run.walk(v)
+                          for i, v in enumerate(node.value.elems))
+            return node.replace(type=L["OpaqueType"](span=span),
+                                value=node.value.replace(elems=elems))
     if key is not None:
         st.places[node.name] = key
         return node.replace(type=L["OpaqueType"](span=span), value=_tag(run, node.value))
@@ -204,9 +230,24 @@ def _print_chosen(run, node):
     return (*before, *chain.stmts)
 
 
+@tag_places.on("TupleGet")
+def _tuple_get(run, e):
+    """An element of a tuple holding places: one not a place is read as it was."""
+    if e.base._prod != "Local" or e.base.name not in run.state.tuples:
+        return run.rebuild(e)
+    if _element(run, e) is not None:
+        raise Refused(e, "a topology or memory-space value used other than compared or "
+                         "printed")
+    return e
+
+
 @tag_places.on("Local")
 def _local(run, e):
-    if e.name in run.state.places or e.name in run.state.chosen:
+    st = run.state
+    if e.name in st.tuples:
+        raise Refused(e, "a tuple holding a topology or memory space used other than by its "
+                         "elements")
+    if e.name in st.places or e.name in st.chosen:
         raise Refused(e, "a topology or memory-space value used other than compared or "
                          "printed")
     return e

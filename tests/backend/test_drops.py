@@ -125,6 +125,55 @@ def test_a_tensor_bound_to_no_local_is_given_back_after_its_statement(tmp_path, 
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# A tensor made by a statement of its own, its value read by nothing.
+DISCARDED = """
+fn main() {
+    let mut i = 0;
+    while i < 20000 {
+        Tensor<f32, [262144]>::new();
+        i = i + 1;
+    }
+    print(i);
+}
+"""
+
+
+def test_a_tensor_a_statement_makes_and_discards_is_given_back_at_once(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, DISCARDED)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+# Tensors made for a call in a `return`'s value and in an `if`'s condition (40,000 MiB made).
+EXITS = """
+fn first(t: Tensor<f32, [262144]>) -> f32 {
+    t[0]
+}
+
+fn get() -> f32 {
+    return first(Tensor<f32, [262144]>::new()) + 1.0f32;
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        if first(Tensor<f32, [262144]>::new()) > -1.0f32 {
+            s = s + get();
+        }
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_tensor_made_in_a_return_or_a_condition_is_given_back(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, EXITS)
+    assert (code, out) == (0, "20000\n"), err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # A struct's tensor field given a new tensor on every turn: both buffers go back.
 FIELD = """
 struct Holder {

@@ -19,7 +19,7 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
 # Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_chosen": [
+REFUSED = {"e5010_in_a_tuple": [
                ("main", "a hardware state used other than matched, bound, passed or returned")],
            "e5010_returned_parameter": [
                ("again", "a hardware state given to its function returned")]}
@@ -29,7 +29,10 @@ REFUSED = {"e5010_chosen": [
 def test_output(case, snapshot_txt):
     ran = run_front(CASES / f"{case}.vx", lower_pins)
     assert not ran.diagnostics.items, ran.diagnostics.render()
-    assert {"Match", "HardwareStateType"}.isdisjoint(n._prod for n in ran.nodes())
+    assert "Match" not in {n._prod for n in ran.nodes()}
+    # A state parameter keeps its type until spread-hardware-states gives it its parts.
+    params = {id(p.type) for f in ran.after.items if f._prod == "Fn" for p in f.params}
+    assert all(id(n) in params for n in ran.nodes() if n._prod == "HardwareStateType")
     assert to_text(ran.after) == snapshot_txt
 
 
@@ -61,16 +64,69 @@ def test_a_state_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_chosen.vx")
-    assert native[:2] == (0, "3\n") and "W5001" in native[2]
+    native = run_cli(CASES / "e5010_in_a_tuple.vx")
+    assert native[:2] == (0, "1\n") and "W5001" in native[2]
 
 
-def test_a_state_given_to_a_function_is_its_value_whether_it_took_and_a_reference():
-    ran = run_front(CASES / "passed.vx", lower_pins)
-    [report] = [n for n in ran.after.items if n._prod == "Fn" and n.name == "report"]
-    assert [(p.name, p.type._prod) for p in report.params] == [
-        ("s", "Scalar"), ("s_took", "Scalar"), ("s_held", "BorrowType")]
-    assert "@report(t, t_took, &mut t_held)" in to_text(ran.after)
+def _lowered(case: str) -> str:
+    """The text of lower-pins' output for the case."""
+    return to_text(run_front(CASES / f"{case}.vx", lower_pins).after)
+
+
+def test_a_state_given_to_a_function_is_a_tuple_with_a_reference_read_by_its_parts():
+    text = _lowered("passed")
+    assert "fn report(s: HardwareState<i32, Topology::NPU>)" in text
+    assert "pinned(s.0) on Topology::NPU" in text and "*s.2 = false;" in text
+    assert "@report((t, t_took, &mut t_held))" in text
+
+
+def test_a_state_chosen_by_an_if_holds_a_reference_to_the_chosen_states_held():
+    text = _lowered("chosen")
+    assert "let mut u_held: ~&mut bool = &mut u_own;" in text
+    assert "u_held = &mut t_held;" in text and "*u_held = false;" in text
+    # From a parameter, the reference the caller gave.
+    assert "c_held = s.2;" in text
+    assert run_cli(CASES / "chosen.vx") == (0, "3\n13\n309\n3\n0\n109\n", "")
+
+
+def test_a_state_chosen_by_an_if_and_returned_is_refused():
+    ran = run_front("fn pick(y: i32) -> HardwareState<i32, Topology::NPU> {\n"
+                    "    let t = y.try_pin(Topology::NPU);\n"
+                    "    let u = if y > 2 { t } else { y.try_pin(Topology::NPU) };\n"
+                    "    u\n}\n\nfn main() {\n    match pick(3) {\n"
+                    "        Available(p) => { print(p); }\n"
+                    "        Saturated(v) => { print(0); }\n    }\n}\n", lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a hardware state chosen by an `if` returned (in 'pick')"]
+
+
+def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
+    text = _lowered("reassigned")
+    assert "let mut s: i32 = y;\n    let mut s_took: ~bool = take_pin NPU of 1;" in text
+    assert "s = k;\n        s_took = take_pin NPU of 1;\n        s_held = s_took;" in text
+    assert "s = s_made.0;\n    s_took = s_made.1;\n    s_held = s_made.2;" in text
+
+
+# A `let mut` state's variables are its own: another name of it, or one it replaced, would
+# see the state assigned after it.
+@pytest.mark.parametrize("body,what", [
+    ("let mut u = t;", "a hardware state copied or chosen into a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    let u = s;",
+     "a copy of a hardware state bound with `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    s = t;",
+     "a hardware state assigned other than a new one to a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    match s {\n"
+     "        Available(p) => { s = y.try_pin(Topology::NPU); }\n"
+     "        Saturated(v) => { print(v); }\n    }",
+     "a hardware state assigned in an arm of a `match` on it"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    let u = if y > 2 { s } else { t };",
+     "a copy of a hardware state bound with `let mut`"),
+])
+def test_a_let_mut_state_shared_with_another_name_is_refused(body, what):
+    ran = run_front("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
+                    f"    {body}\n}}\n", lower_pins)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5010", f"native code does not lower {what} (in 'main')")]
 
 
 @pytest.mark.parametrize("let,index", [("let k = 1;", "k + 1"), ("let mut k = 1;", "k")])

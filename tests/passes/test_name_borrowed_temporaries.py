@@ -1,4 +1,4 @@
-"""name-borrowed-temporaries: each temporary a `&` borrows is computed by a `let` of its own
+"""name-borrowed-temporaries: each temporary a `&` or a `&mut` borrows is computed by a `let` of its own
 before its statement, where that keeps the order the statement ran its parts in; the program
 prints what it printed, and native code prints it too. One that stays in place is refused by
 the native-code gate (E5010)."""
@@ -39,6 +39,13 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 def test_calls_keep_their_order():
     text = to_text(run_front(CASES / "borrowed.vx", name_borrowed_temporaries).after)
     assert text.index("= @twice(x);") < text.index("= x - 1;")
+
+
+def test_a_mut_temporary_is_a_let_mut_native_code_runs():
+    ran = run_front(CASES / "mut_borrowed.vx", name_borrowed_temporaries)
+    text = to_text(ran.after)
+    assert "let mut borrowed: ~_ = x + 1;" in text and "@bump(&mut borrowed)" in text
+    assert run_cli(CASES / "mut_borrowed.vx") == (0, "10\n35\n3\n", "")
 
 
 def test_a_temporary_after_a_call_that_stays_is_refused_by_the_gate():

@@ -48,6 +48,27 @@ def test_only_a_tensor_whose_taker_cannot_keep_it_and_made_before_anything_seen_
     assert any("7.0" in v for v in made.values())
 
 
+def test_a_tensor_a_statement_makes_and_discards_is_named_and_its_statement_gone():
+    made = _made("discarded")
+    assert sorted(made.values()) == ["@made(3.0f32)", "Tensor<f32, [4]>::fill(1.0f32)",
+                                     "Tensor<f32, [8]>::new()",
+                                     "transfer[sync, CPU_DRAM -> GPU_HBM (50), cost 50](made#2, "
+                                     "Memory::GPU_HBM)"]
+    ran = run_front(CASES / "discarded.vx", name_made_tensors)
+    main = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "main")
+    # `same` may return its argument's buffer: its result is not the call's own.
+    assert [to_text(s.expr).strip() for b in main.blocks for s in b.stmts
+            if s._prod == "ExprStmt"] == ["@same(u)", "@print(t[1i32])"]
+
+
+def test_a_tensor_made_in_a_return_or_a_condition_is_named_before_the_exit():
+    ran = run_front(CASES / "exits.vx", name_made_tensors)
+    exits = [b.exit for f in ran.after.items if f._prod == "Fn" for b in f.blocks]
+    made = [e for e in exits if "@first(made" in to_text(
+        e.cond if e._prod == "Branch" else getattr(e, "value", None) or e)]
+    assert sorted(e._prod for e in made) == ["Branch", "Branch", "Return"]
+
+
 # Hand-written Lcells: the inner copy of a copy of a copy is named, and so is the tensor an
 # element of which is read; the local `made` already has gets the next name, and a row read
 # of a tensor (a view of its buffer) is not named.

@@ -34,14 +34,32 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_a_place_held_in_a_tuple_is_refused_and_left_as_it_was():
-    ran = run_front(CASES / "e5010_in_a_tuple.vx", tag_places)
+def test_a_place_held_in_a_tuple_is_its_tag_read_as_a_variable_holding_it():
+    ran = run_front(CASES / "in_tuples.vx", tag_places)
+    text = to_text(ran.after)
+    assert "let p: ~_ = (0, 1);" in text and '@print("Topology::GPU");' in text
+    # chosen as the program runs: printed by a chain on the element's tag
+    assert "let place: ~_ = q.1;" in text
+    assert not [n for n in ran.nodes() if n._prod in ("TopoRef", "MemRef")]
+
+
+def test_a_place_in_a_tuple_bound_with_let_mut_is_refused_and_left_as_it_was():
+    ran = run_front(CASES / "e5010_tuple_reassigned.vx", tag_places)
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
         ("E5010", "native code does not lower a topology or memory-space value used other "
                   "than compared or printed (in 'main')")]
     assert ran.after == ran.before
-    repaired = run_front(CASES / "e5010_in_a_tuple_repaired.vx", tag_places)
+    repaired = run_front(CASES / "e5010_tuple_reassigned_repaired.vx", tag_places)
     assert not repaired.diagnostics.items, repaired.diagnostics.render()
+
+
+def test_a_tuple_holding_a_place_used_whole_is_refused():
+    text = ("fn main() {\n    let p = (Topology::GPU, 1);\n    let f = |q| q.1;\n"
+            "    print(f(p));\n}\n")
+    ran = run_front(text, tag_places)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a tuple holding a topology or memory space used other "
+        "than by its elements (in 'main')"]
 
 
 def test_a_place_chosen_as_the_program_runs_is_printed_by_a_chain_on_its_tag():
