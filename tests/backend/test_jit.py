@@ -399,16 +399,21 @@ class _TimeLimit(Exception):
 
 
 def test_a_run_interrupted_ends_the_runner_and_its_child_and_the_next_run_starts_another():
-    out, seen = io.StringIO(), {}
+    seen = {}
+
+    class Interrupting(io.StringIO):
+        def write(self, text):  # the child runs: interrupt the wait for its next report
+            seen["runner"] = runner._current["runner"].process.pid
+            seen["children"] = _children(seen["runner"])
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            return super().write(text)
 
     def interrupt(*_):
-        seen["runner"] = runner._current["runner"].process.pid
-        seen["children"] = _children(seen["runner"])
         raise _TimeLimit  # as pytest-timeout's signal does
 
+    out = Interrupting()
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 2.0)
         with pytest.raises(_TimeLimit):
             run_native(_looping(), out, 0)
     finally:
