@@ -6,6 +6,8 @@ every time, with the site table (print and stop sites, with their spans) of its 
 
 from __future__ import annotations
 
+import dataclasses
+
 from nano_vx.backend import jit
 from nano_vx.backend.errors import BackendBug
 from nano_vx.backend.mlir import to_llvm_ir
@@ -24,7 +26,7 @@ def compile_native(program, opt_level: int = 2) -> jit.Native:
     if key not in _built:
         _built[key] = _build(program, opt_level)
     native = _built[key]
-    return jit.Native(native.engine, native.main, site_table(program))
+    return dataclasses.replace(native, sites=site_table(program))
 
 
 def share_native_builds(monkeypatch=None) -> None:

@@ -1,6 +1,7 @@
 """Shared pytest fixtures: snapshot files for IR dumps; the longest tests first
 (`pytest_collection_modifyitems`); the cyclic garbage collector tuned for the tests' trees
-(`pytest_collection_finish`); and tests/spatial on the import path,
+(`pytest_collection_finish`); native code run in a runner process (`pytest_configure`); and
+tests/spatial on the import path,
 where the spatial programs several test directories run are written once
 (`choreographies.py`, `spatial_reference.py`).
 
@@ -59,6 +60,16 @@ def pytest_addoption(parser, pluginmanager):
     if not pluginmanager.has_plugin("xdist"):
         parser.addoption("--numprocesses", dest="numprocesses")
         parser.addoption("--dist", dest="dist")
+
+
+def pytest_configure(config):
+    # A test process grows to 400 MB and more, and a fork of it for each native run costs
+    # 100 ms of CPU time (its page tables, then a copy-on-write fault for each page the test
+    # writes after): the runs go to a small runner process instead (nano_vx/backend/runner.py).
+    # tests/backend/test_jit.py runs the forks of the command line's runs too.
+    from nano_vx.backend import jit
+
+    jit.use_runner()
 
 
 @pytest.fixture

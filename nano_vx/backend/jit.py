@@ -1,25 +1,26 @@
 """Run an Lmlir program natively: MLIR to LLVM IR, optimized, compiled by MCJIT in this
-process (so a build failure is raised here, with nothing forked), then run in a forked child
-whose reports (runtime.py) the parent turns into printed text, a RuntimeStop, or main's value.
+process (so a build failure is raised here, with nothing started), then run in a child
+process whose reports (runtime.py) this process turns into printed text, a RuntimeStop, or
+main's value. The child is a fork of this process, or, once `use_runner()` asked for it, of
+a small runner process (runner.py) that is sent the object code: a fork of a big process
+costs its page tables and then a copy-on-write fault for each page it writes.
 
-The child is what a crash of the native code takes down; the parent survives to say so.
+The child is what a crash of the native code takes down; this process survives to say so.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import faulthandler
 import os
 import signal
-import sys
 from dataclasses import dataclass
 from typing import TextIO
 
 from . import runtime
 from .errors import BackendBug
 from .mlir import to_llvm_ir
-from ..values.sites import site_table, stopped
+from ..values.sites import site_table
 from .softfloat import link_softfloat
 
 # What LLVM's code generator may call besides what the IR declares: memref.copy's memcpy
@@ -27,17 +28,28 @@ from .softfloat import link_softfloat
 # softfloat.py.)
 LIBCALLS = ("memcpy", "memmove", "memset", "fmod", "fmodf")
 
-_PR_SET_PDEATHSIG = 1
-_RESULT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
-           "i32": ctypes.c_int32, "i64": ctypes.c_int64}
 
 
 @dataclass
 class Native:
-    """A program compiled to machine code: `main` calls it; `engine` owns the code."""
+    """A program compiled to machine code: `main` calls it; `engine` owns the code, and
+    `code` is its object file, `result` main's result type (None for none), for a runner."""
     engine: object
     main: object
+    code: bytes
+    result: str | None
     sites: dict
+
+
+# The runner the native runs go to (runner.py), once use_runner() asked for one.
+_runner = {"wanted": False}
+
+
+def use_runner(wanted: bool = True) -> None:
+    """Run native code in a runner process from now on (or, `wanted` False, in forks of
+    this process again): for a process that is big and runs many programs, as a test worker
+    does."""
+    _runner["wanted"] = wanted
 
 
 def compile_native(program, opt_level: int = 2, cpu: str | None = None) -> Native:
@@ -53,7 +65,7 @@ def compile_native(program, opt_level: int = 2, cpu: str | None = None) -> Nativ
     main = next((item for item in program.items
                  if item._prod == "Func" and item.name == "main"), None)
     if main is None or main.args or len(main.results) > 1 or \
-            any(t not in _RESULT for t in main.results):
+            any(t not in runtime.RESULT for t in main.results):
         raise BackendBug("the program has no `main` of type () -> () or () -> iN")
     module, tm = optimize(to_llvm_ir(program), opt_level, cpu)
     llvm = binding()
@@ -61,8 +73,10 @@ def compile_native(program, opt_level: int = 2, cpu: str | None = None) -> Nativ
     runtime.register(llvm)
     declared = [f.name for f in module.functions
                 if f.is_declaration and not f.name.startswith("llvm.")]
+    objects = []
     try:
         engine = llvm.create_mcjit_compiler(module, tm)  # makes the process's symbols known
+        engine.set_object_cache(lambda _, code: objects.append(code), lambda _: None)
         # MCJIT links a symbol it cannot find as a null address: refuse before running it.
         missing = [name for name in (*declared, *LIBCALLS)
                    if not llvm.address_of_symbol(name)]
@@ -72,9 +86,9 @@ def compile_native(program, opt_level: int = 2, cpu: str | None = None) -> Nativ
         engine.finalize_object()
     except RuntimeError as error:
         raise BackendBug(f"MCJIT could not compile the program: {error}") from error
-    restype = _RESULT[main.results[0]] if main.results else None
-    entry = ctypes.CFUNCTYPE(restype)(engine.get_function_address("main"))
-    return Native(engine, entry, site_table(program))
+    result = main.results[0] if main.results else None
+    entry = ctypes.CFUNCTYPE(runtime.RESULT.get(result))(engine.get_function_address("main"))
+    return Native(engine, entry, b"".join(objects), result, site_table(program))
 
 
 def run_native(program, out: TextIO, opt_level: int = 2) -> int:
@@ -84,67 +98,25 @@ def run_native(program, out: TextIO, opt_level: int = 2) -> int:
 
 
 def run_compiled(native: Native, out: TextIO) -> int:
-    """Run a compiled program's main in a forked child, as run_native does."""
-    out.flush()  # the child must not inherit text the parent has yet to write
+    """Run a compiled program's main in a child process, as run_native does."""
+    out.flush()  # the child must not inherit text this process has yet to write
+    if _runner["wanted"]:
+        from .runner import run_in_runner
+
+        return run_in_runner(native, out)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
-        _child(native, write_end)
+        runtime.run_main(native.main, native.sites, write_end)
     os.close(write_end)
-    return _parent(pid, read_end, out, native.sites)
-
-
-def _child(native: Native, fd: int) -> None:
-    """Run main and report its value; never returns (os._exit skips the parent's cleanup
-    and buffers, which belong to the parent)."""
-    # A crash is the parent's to report; a faulthandler here would dump the Python stack
-    # the child inherited, which says nothing about the native code.
-    faulthandler.disable()
-    if sys.platform.startswith("linux"):  # the parent killed, the run goes with it
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     try:
-        runtime.start(native.sites, fd)
-        runtime.send_result(int(native.main() or 0))
-    except BaseException:  # noqa: BLE001 - the parent reports it as a bug
-        runtime.fail()
-    os._exit(0)
-
-
-def _parent(pid: int, fd: int, out: TextIO, sites: dict) -> int:
-    reports = runtime.Reports()
-    outcome = None
-    try:
-        while data := os.read(fd, 1 << 16):
-            for tag, payload in reports.feed(data):
-                if tag == b"P":
-                    out.write(payload.decode())
-                else:
-                    outcome = (tag, payload)
+        reported = runtime.relay(read_end, out)
         _, status = os.waitpid(pid, 0)
         pid = None
     finally:
-        os.close(fd)
-        if pid is not None:  # the parent failed while the child ran (^C, a closed `out`)
+        if pid is not None:  # this process failed while the child ran (^C, a closed `out`)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-    return _outcome(outcome, status, reports, sites)
-
-
-def _outcome(outcome, status: int, reports, sites: dict) -> int:
-    tag, payload = outcome or (None, b"")
-    if tag == b"S":
-        site, a, b = runtime.decode_stop(payload)
-        raise stopped(sites[site], a, b)
-    if tag == b"R" and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-        return runtime.decode_result(payload)
-    if tag == b"E":
-        raise BackendBug(f"the runtime failed in the native run:\n{payload.decode()}")
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        raise BackendBug(f"the native code died of signal {number} "
-                         f"({signal.Signals(number).name}: {signal.strsignal(number)})")
-    raise BackendBug(f"the native run exited with status {os.waitstatus_to_exitcode(status)} "
-                     f"without reporting main's value"
-                     + (" (it left a report unfinished)" if reports.pending() else ""))
+    return runtime.outcome(reported, status, native.sites)

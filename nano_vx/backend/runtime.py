@@ -1,6 +1,7 @@
 """The runtime native code calls (docs/backend.md): vx_print, vx_stop and vx_check_alloc, as
 C callbacks, and the reports they send from the child process that runs the code to the
-parent that waits for it.
+process that waits for it (jit.py; runner.py's runner forks the child, and its parent reads
+the reports).
 
 A report is a frame: a tag byte, the payload's length (8 bytes), the payload.
   P  text printed (UTF-8)            S  a stop: site, a, b (=iqq)
@@ -10,27 +11,47 @@ A report is a frame: a tag byte, the payload's length (8 bytes), the payload.
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import mmap
 import os
+import signal
 import sys
 import struct
 import traceback
+from typing import TextIO
 
-from ..values.sites import allocation_limit, printed
+from .errors import BackendBug
+from ..values.sites import allocation_limit, printed, stopped
 
 _FRAME = struct.Struct("=cQ")
 _STOP = struct.Struct("=iqq")
 _VALUE = struct.Struct("=q")
 _U64_MASK = (1 << 64) - 1
+_PR_SET_PDEATHSIG = 1
+# main's result types, as ctypes calls it.
+RESULT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
+          "i32": ctypes.c_int32, "i64": ctypes.c_int64}
 
 # Only the child runs native code, so only the child sets this: the sites and the pipe's
 # write end of the run in progress.
 _run: dict = {}
 
 
-def start(sites: dict, fd: int) -> None:
-    """In the child, before main runs: where the callbacks report, and what sites mean."""
-    _run["sites"], _run["fd"] = sites, fd
+def run_main(main, sites: dict, fd: int) -> None:
+    """In the child, just forked: run main() and report its value to `fd`, `sites` saying
+    what the print sites print. Never returns (os._exit skips the cleanup and buffers the
+    child inherited, which belong to its parent)."""
+    # A crash is the parent's to report; a faulthandler here would dump the Python stack
+    # the child inherited, which says nothing about the native code.
+    faulthandler.disable()
+    if sys.platform.startswith("linux"):  # the parent killed, the run goes with it
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    try:
+        _run["sites"], _run["fd"] = sites, fd
+        send_result(int(main() or 0))
+    except BaseException:  # noqa: BLE001 - the parent reports it as a bug
+        fail()
+    os._exit(0)
 
 
 def send(tag: bytes, payload: bytes) -> None:
@@ -159,10 +180,39 @@ class Reports:
         return bool(self.buffer)
 
 
-def decode_stop(payload: bytes) -> tuple[int, int, int]:
-    """A stop's site, a and b."""
-    return _STOP.unpack(payload)
+def relay(fd: int, out: TextIO):
+    """Read the child's reports from `fd` until it closes, writing printed text to `out`:
+    the reports (Reports) and the last that was not printed text, if any."""
+    reports = Reports()
+    last = None
+    try:
+        while data := os.read(fd, 1 << 16):
+            for tag, payload in reports.feed(data):
+                if tag == b"P":
+                    out.write(payload.decode())
+                else:
+                    last = (tag, payload)
+    finally:
+        os.close(fd)
+    return reports, last
 
 
-def decode_result(payload: bytes) -> int:
-    return _VALUE.unpack(payload)[0]
+def outcome(reported, status: int, sites: dict) -> int:
+    """Main's value, from the child's reports (relay's) and its wait status; or the
+    RuntimeStop it stopped with, or the BackendBug of its crash."""
+    reports, last = reported
+    tag, payload = last or (None, b"")
+    if tag == b"S":
+        site, a, b = _STOP.unpack(payload)
+        raise stopped(sites[site], a, b)
+    if tag == b"R" and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return _VALUE.unpack(payload)[0]
+    if tag == b"E":
+        raise BackendBug(f"the runtime failed in the native run:\n{payload.decode()}")
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        raise BackendBug(f"the native code died of signal {number} "
+                         f"({signal.Signals(number).name}: {signal.strsignal(number)})")
+    raise BackendBug(f"the native run exited with status {os.waitstatus_to_exitcode(status)} "
+                     f"without reporting main's value"
+                     + (" (it left a report unfinished)" if reports.pending() else ""))

@@ -1,22 +1,36 @@
 """Native runs: what vx_print prints for every kind of value, the stops of vx_stop and
 vx_check_alloc, kernel launches, transfers, main's value, at -O0 and -O3; and the child
-process: a crash or a runtime failure is a BackendBug, and no child is left behind."""
+process, a fork of the runner (as the tests run native code) or of this process (as the
+command line does): a crash or a runtime failure is a BackendBug, and no child is left
+behind; a run interrupted ends the runner, and the next run starts another."""
 
 from __future__ import annotations
 
 import io
 import math
 import os
+import signal
+import time
+from pathlib import Path
 
 import pytest
 from lmlir_samples import Builder, L, every_op, main_program, program
 
+from nano_vx.backend import jit, runner
 from nano_vx.backend.errors import BackendBug
 from nano_vx.backend.jit import compile_native, run_compiled, run_native
 from nano_vx.source import Source, Span
 from nano_vx.values.stops import RuntimeStop
 
 LEVELS = [0, 3]
+
+
+@pytest.fixture(params=["runner", "fork"])
+def child(request):
+    """Where the native code runs: a fork of the runner or of this process."""
+    jit.use_runner(request.param == "runner")
+    yield request.param
+    jit.use_runner()  # as tests/conftest.py asks
 
 
 def run(p, level=2) -> tuple[str, int]:
@@ -229,7 +243,7 @@ def test_a_loop_through_block_arguments(level):
     assert run(main_program(b, 3), level) == ("55\n", 3)
 
 
-def test_a_compiled_program_runs_again_in_a_new_child():
+def test_a_compiled_program_runs_again_in_a_new_child(child):
     native = compile_native(_divide_by(2), 1)
     for _ in range(2):
         out = io.StringIO()
@@ -237,7 +251,7 @@ def test_a_compiled_program_runs_again_in_a_new_child():
         assert out.getvalue() == "before\n3\n"
 
 
-def test_main_returns_its_value_as_its_type():
+def test_main_returns_its_value_as_its_type(child):
     assert run(main_program(Builder(), 3)) == ("", 3)
     assert run(main_program(Builder())) == ("", 0)
     b = Builder()
@@ -263,7 +277,7 @@ def _divide_by(divisor: int):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_division_by_zero_stops_at_its_site(level):
+def test_a_division_by_zero_stops_at_its_site(level, child):
     assert run(_divide_by(2), level) == ("before\n3\n", 0)
     out = io.StringIO()
     with pytest.raises(RuntimeStop) as stop:
@@ -301,12 +315,12 @@ def _printing_site(site_id: int, kind: str, address: int):
     return main_program(b)
 
 
-def test_native_code_that_crashes_is_a_backend_bug_naming_the_signal():
+def test_native_code_that_crashes_is_a_backend_bug_naming_the_signal(child):
     with pytest.raises(BackendBug, match=r"the native code died of signal 11 \(SIGSEGV"):
         run(_printing_site(0, "tensor", 8))  # the runtime reads a tensor at address 8
 
 
-def test_a_runtime_failure_is_a_backend_bug_with_its_traceback():
+def test_a_runtime_failure_is_a_backend_bug_with_its_traceback(child):
     with pytest.raises(BackendBug, match=r"(?s)the runtime failed in the native run:\n"
                                          r"Traceback.*KeyError: 5"):
         run(_printing_site(5, "int", 1))
@@ -333,7 +347,7 @@ class _Recording(io.StringIO):
         return super().write(text)
 
 
-def test_out_is_flushed_before_the_child_starts_and_written_as_reports_come():
+def test_out_is_flushed_before_the_child_starts_and_written_as_reports_come(child):
     out = _Recording()
     run_native(_divide_by(4), out)
     assert out.events == ["flush", "before\n", "1\n"]
@@ -344,7 +358,7 @@ class _Closed(io.StringIO):
         raise BrokenPipeError("closed")
 
 
-def test_no_child_is_left_behind_whatever_the_run_ends_with():
+def test_no_child_is_left_behind_whatever_the_run_ends_with(child):
     run(_divide_by(1))
     with pytest.raises(RuntimeStop):
         run(_divide_by(0))
@@ -352,5 +366,79 @@ def test_no_child_is_left_behind_whatever_the_run_ends_with():
         run(_printing_site(0, "tensor", 8))
     with pytest.raises(BrokenPipeError):
         run_native(_divide_by(1), _Closed())
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+    run(_divide_by(1))
+    # This process's one child is the runner (the earlier tests' or this one's), and it has
+    # none.
+    runners = [runner._current["runner"].process.pid] if "runner" in runner._current else []
+    assert _children(os.getpid()) == runners
+    assert all(_children(pid) == [] for pid in runners)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _looping():
+    b = Builder()
+    b.print_str("looping")
+    b.end(L["Br"]("bb1", ()), "bb1")
+    b.end(L["Br"]("bb1", ()))
+    return program(b.func("main"), sites=b.sites)
+
+
+class _TimeLimit(Exception):
+    pass
+
+
+def test_a_run_interrupted_ends_the_runner_and_its_child_and_the_next_run_starts_another():
+    seen = {}
+
+    class Interrupting(io.StringIO):
+        def write(self, text):  # the child runs: interrupt the wait for its next report
+            seen["runner"] = runner._current["runner"].process.pid
+            seen["children"] = _children(seen["runner"])
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            return super().write(text)
+
+    def interrupt(*_):
+        raise _TimeLimit  # as pytest-timeout's signal does
+
+    out = Interrupting()
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        with pytest.raises(_TimeLimit):
+            run_native(_looping(), out, 0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert out.getvalue() == "looping\n" and len(seen["children"]) == 1
+    assert "runner" not in runner._current and not _running(seen["runner"])
+    deadline = time.monotonic() + 10  # the parent-death signal is delivered, not awaited
+    while _running(seen["children"][0]) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not _running(seen["children"][0])
+    assert run(_divide_by(2)) == ("before\n3\n", 0)
+    assert runner._current["runner"].process.pid != seen["runner"]
+
+
+def test_a_runner_that_ended_between_runs_is_replaced():
+    run(_divide_by(2))
+    ended = runner._current["runner"].process
+    ended.kill()
+    ended.wait()
+    assert run(_divide_by(2)) == ("before\n3\n", 0)
+    assert runner._current["runner"].process.pid != ended.pid
+
+
+def test_a_runner_ends_when_the_process_that_started_it_closes_its_end():
+    started = runner._Runner()
+    started.socket.close()
+    assert started.process.wait(timeout=60) == 0
