@@ -38,6 +38,7 @@ class Reader:
         self.language = language
         self.start = start
         self.memo: dict = {}
+        self.skips: dict[int, int] = {}  # position -> past the white space and comments there
         self.forms: dict = {}
         self.fields: dict = {}
         self.far = -1
@@ -77,7 +78,11 @@ class Reader:
     # -- positions and failures ------------------------------------------------------------
 
     def skip(self, pos: int) -> int:
-        return _SKIP.match(self.text, pos).end()
+        # Every form tried at a position skips its white space again: once is enough.
+        end = self.skips.get(pos)
+        if end is None:
+            end = self.skips[pos] = _SKIP.match(self.text, pos).end()
+        return end
 
     def fail(self, pos: int, expected: str) -> None:
         if pos < self.far:
@@ -105,6 +110,8 @@ class Reader:
 
     def unique(self, states) -> list:
         """The states with one per position, the first (preferred) kept."""
+        if len(states) < 2:
+            return states
         seen, out = set(), []
         for state in states:
             if state[0] not in seen:
