@@ -34,7 +34,7 @@ MACHINE = ["--host", "default", "--machine", str(ROOT / "machines" / "h100-sxm.v
 RUNS = {
     # Every format from one run, as a user asks for them (tests/test_cli.py checks that each
     # file is the one a run in that format alone writes).
-    "dumps": ["--action", "check", "--dump-after=all", "--dump-format=text,dot,svg,json"],
+    "dump-formats": ["--action", "check", "--dump-after=all", "--dump-format=text,dot,svg,json"],
     "dump-diff": ["--action", "check", "--dump-before=all", "--dump-diff"],
     "dump-text-machine": ["--action", "check", "--dump-after=all", *MACHINE],
     "errors-json": ["--error-format=json"],
