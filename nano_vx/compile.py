@@ -40,11 +40,16 @@ def dump_options(args, usage, pipeline=NATIVE) -> DumpOptions | None:
         after = {"all"}
     if not (after or before):
         return None
-    if args.dump_diff and args.dump_format != "text":
-        raise usage(f"--dump-diff writes text diffs; it takes no --dump-format={args.dump_format}")
+    formats = args.dump_format
+    named = ",".join(formats)
+    if args.dump_diff and formats != ("text",):
+        raise usage(f"--dump-diff writes text diffs; it takes no --dump-format={named}")
+    if len(formats) > 1 and not args.dump_dir:
+        raise usage(f"--dump-format={named} writes a file in each format: give "
+                    f"--dump-dir=DIR")
     options = DumpOptions(after=after, before=before, changed_only=args.dump_changed,
-                          diff=args.dump_diff, directory=args.dump_dir, format=args.dump_format)
-    if not args.dump_dir and args.dump_format in DOCUMENT_FORMATS:
+                          diff=args.dump_diff, directory=args.dump_dir, formats=formats)
+    if not args.dump_dir and formats[0] in DOCUMENT_FORMATS:
         _one_document(options, usage)
         options.banners = False
     return options
@@ -53,7 +58,7 @@ def dump_options(args, usage, pipeline=NATIVE) -> DumpOptions | None:
 def _one_document(options: DumpOptions, usage) -> None:
     """An SVG or a JSON on stdout is one document and nothing else (`> ir.json` must be
     JSON): one dump, no banner, and the program is not run, its output would join it."""
-    fmt = options.format
+    [fmt] = options.formats
     wanted = [*options.before, *options.after]
     if len(wanted) != 1 or "all" in wanted:
         raise usage(f"--dump-format={fmt} writes one document to stdout: name one pass "
@@ -90,7 +95,7 @@ def _action(args, dumps: DumpOptions | None, usage) -> str:
         return args.action or "run"
     if args.action == "run":
         raise usage(f"--action run would print the program's output into the "
-                    f"--dump-format={dumps.format} document on stdout: use --dump-dir=DIR")
+                    f"--dump-format={dumps.formats[0]} document on stdout: use --dump-dir=DIR")
     return args.action or "check"
 
 

@@ -76,7 +76,7 @@ class DumpOptions:
     changed_only: bool = False
     diff: bool = False
     directory: str | None = None
-    format: str = "text"
+    formats: tuple[str, ...] = ("text",)  # several only with a directory: a file in each
     banners: bool = True  # False: stdout holds one document (an SVG, a JSON) and nothing else
 
     def wants(self, which: set[str], name: str) -> bool:
@@ -122,8 +122,17 @@ def render(tree, fmt: str, title: str, language=None) -> str:
     return render_svg(dot)
 
 
-def _text(tree) -> str:
-    return render(tree, "text", "")
+def renders(tree, formats: tuple[str, ...], title: str, language=None) -> dict[str, str]:
+    """One IR in each of `formats`: svg draws the dot text that dot made, not a new one."""
+    made = {}
+    for fmt in formats:
+        if fmt == "svg" and "dot" in made:
+            from .dump.render import render_svg
+
+            made[fmt] = render_svg(made["dot"])
+        else:
+            made[fmt] = render(tree, fmt, title, language)
+    return made
 
 
 # A dump file is named by its pass's position in the pipeline, then a letter for the moment
@@ -138,27 +147,39 @@ class Dumper:
     def __init__(self, options: DumpOptions, out: TextIO):
         self.options = options
         self.out = out
+        # The last tree printed as plain text, and its text: a pass's output is the next
+        # pass's input, which --dump-diff and --dump-changed print again (a tree is never
+        # changed in place, so the same object prints the same).
+        self._printed: tuple[object, str] | None = None
+
+    def text(self, tree) -> str:
+        """The tree as plain text (no IL line), printed once for consecutive asks."""
+        if self._printed is None or self._printed[0] is not tree:
+            self._printed = (tree, render(tree, "text", ""))
+        return self._printed[1]
 
     def emit(self, when: str, index: int, p, tree, ctx=None) -> None:
-        """A dump of `tree` around pass `p`; with the compilation `ctx` (the Vx lane's), a
-        text dump after a pass ends with the facts it provides, and a file with the state a
-        resumed run needs (nano_vx.resume)."""
+        """A dump of `tree` around pass `p`, in each format asked for; with the compilation
+        `ctx` (the Vx lane's), a text dump after a pass ends with the facts it provides, and a
+        file with the state a resumed run needs (nano_vx.resume)."""
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Dump {when} {p.name} ({src} -> {p.output.name}) ***"
-        # Before parse there is only the program text, whatever the format.
-        suffix = "vx" if isinstance(tree, Source) else FORMAT_SUFFIX[self.options.format]
+        if isinstance(tree, Source):  # before parse there is only the program text
+            self._write(index, when.lower(), p.name, "vx", banner, tree.text)
+            return
         # A renderer that fails is the environment's failing; writing is too (_write).
         with internal_errors(p, tree, expected=(RenderError,)):
             language = p.output if when == "After" else p.input
-            body = render(tree, self.options.format, banner, language)
-            if ctx is not None and self.options.format == "text" and not isinstance(tree, Source):
+            bodies = renders(tree, self.options.formats, banner, language)
+            if ctx is not None and "text" in bodies:
                 if when == "After":
-                    body += _facts(ctx, p)
+                    bodies["text"] += _facts(ctx, p)
                 if self.options.directory:  # a file to resume from: the state goes with it
                     from .dump.state import trailer
 
-                    body += trailer(ctx, when, p.name)
-        self._write(index, when.lower(), p.name, suffix, banner, body)
+                    bodies["text"] += trailer(ctx, when, p.name)
+        for fmt, body in bodies.items():
+            self._write(index, when.lower(), p.name, FORMAT_SUFFIX[fmt], banner, body)
 
     def emit_diff(self, index: int, p, before, after) -> None:
         from .dump.diff import diff_text
@@ -166,7 +187,8 @@ class Dumper:
         src = p.input.name if p.input is not None else "text"
         banner = f"*** IR Diff {p.name} ({src} -> {p.output.name}) ***"
         with internal_errors(p, before):
-            body = diff_text(_text(before), _text(after), src, p.output.name) or "(no change)\n"
+            body = (diff_text(self.text(before), self.text(after), src, p.output.name)
+                    or "(no change)\n")
         self._write(index, "diff", p.name, "diff", banner, body)
 
     def _write(self, index: int, phase: str, name: str, suffix: str, banner: str,
@@ -247,7 +269,7 @@ class DumpWatch(Watch):
         # IL), but not a diff that finds the text unchanged.
         if dumps.wants(dumps.after, p.name) and (
                 not dumps.changed_only or isinstance(ran.before, Source) and not dumps.diff
-                or _text(ran.before) != _text(ran.after)):
+                or self.dumper.text(ran.before) != self.dumper.text(ran.after)):
             if dumps.diff:
                 self.dumper.emit_diff(ran.index, p, ran.before, ran.after)
             else:

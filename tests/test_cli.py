@@ -270,6 +270,7 @@ def test_a_document_dump_on_stdout_still_reports_the_programs_errors(prog):
     (["--dump-before=parse", "--dump-format=json"], "only the program text"),
     (["--dump-after=parse", "--dump-format=json", "--action", "run"], "use --dump-dir"),
     (["--dump-diff", "--dump-format=json"], "--dump-diff writes text diffs"),
+    (["--dump-diff", "--dump-format=text,dot", "--dump-dir=d"], "--dump-diff writes text diffs"),
 ])
 def test_stdout_cannot_hold_a_document_and_something_else(prog, argv, says):
     code, out, err = run(prog(HELLO), *argv)
@@ -286,6 +287,39 @@ def test_several_document_dumps_go_to_a_directory(prog, tmp_path):
              for p in where.iterdir()}
     assert roots.pop("select-instructions.json") == "Module"  # an MLIR module
     assert set(roots.values()) == {"Program"}
+
+
+def test_several_dump_formats_write_a_file_in_each_from_one_run(prog, tmp_path):
+    where, alone = tmp_path / "dumps", tmp_path / "alone"
+    code, out, _ = run(prog(HELLO), "--dump-after=parse,resolve-names", f"--dump-dir={where}",
+                       "--dump-format=json,dot,text,svg", "--action", "check")
+    assert code == 0 and out == ""
+    n = position("resolve-names")
+    assert sorted(p.name for p in where.iterdir()) == sorted(
+        f"{i}b-after-{name}.{suffix}" for i, name in (("01", "parse"), (n, "resolve-names"))
+        for suffix in ("txt", "dot", "svg", "json"))
+    for fmt in ("text", "dot", "svg", "json"):  # each the file a run in that format writes
+        run(prog(HELLO), "--dump-after=parse,resolve-names", f"--dump-dir={alone / fmt}",
+            f"--dump-format={fmt}", "--action", "check")
+        for file in (alone / fmt).iterdir():
+            assert file.read_text() == (where / file.name).read_text(), file.name
+
+
+@pytest.mark.parametrize("value, says", [
+    ("text,pdf", "no format 'pdf'; the formats are text, dot, svg, json"),
+    ("dot,,json", "no format ''"),
+    ("text,dot,text", "names a format twice: 'text,dot,text'"),
+])
+def test_a_dump_format_that_is_not_one_is_a_usage_error(prog, value, says):
+    code, out, err = run(prog(HELLO), f"--dump-format={value}", "--dump-after=parse")
+    assert (code, out) == (2, "") and f"--dump-format: {says}" in err
+
+
+def test_several_dump_formats_need_a_directory(prog):
+    code, out, err = run(prog(HELLO), "--dump-after=parse", "--dump-format=text,dot")
+    assert (code, out) == (2, "")
+    assert err == ("nano-vx: error: --dump-format=text,dot writes a file in each format: give "
+                   "--dump-dir=DIR\n")
 
 
 def test_dump_dir_writes_numbered_files(prog, tmp_path):

@@ -151,8 +151,28 @@ def add_dumps(parser: Parser, explanation: str) -> None:
     dump.add_argument("--dump-dir", metavar="DIR",
                       help="write each dump to its own file in DIR, named by its pass "
                            "(implies --dump-after=all when no pass is named)")
-    dump.add_argument("--dump-format", choices=["text", "dot", "svg", "json"], default="text",
-                      help="text (default), Graphviz dot, dot rendered to SVG, or JSON")
+    dump.add_argument("--dump-format", metavar="FORMAT[,FORMAT]", type=dump_formats,
+                      default=("text",),
+                      help="text (default), Graphviz dot, dot rendered to SVG, or JSON; "
+                           "several (text,dot,json) with --dump-dir write a file in each "
+                           "from one run")
+
+
+DUMP_FORMATS = ("text", "dot", "svg", "json")
+
+
+def dump_formats(text: str) -> tuple[str, ...]:
+    """--dump-format: one format or several, in DUMP_FORMATS's order (svg draws the dot text
+    the dot format made, rather than making it again)."""
+    named = [name.strip() for name in text.split(",")]
+    unknown = [name for name in named if name not in DUMP_FORMATS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"no format {', '.join(map(repr, unknown))}; the formats are "
+            f"{', '.join(DUMP_FORMATS)} (several joined by commas)")
+    if len(set(named)) != len(named):
+        raise argparse.ArgumentTypeError(f"names a format twice: {text!r}")
+    return tuple(name for name in DUMP_FORMATS if name in named)
 
 
 def wants_color(choice: str, stderr: TextIO) -> bool:

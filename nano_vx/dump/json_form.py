@@ -35,12 +35,73 @@ def to_json(node: Node) -> dict:
 def dumps_json(node: Node, indent: int | None = None, language=None) -> str:
     """Compact by default: indentation makes a deep tree's JSON quadratic in size. With its
     `language`, the dump names its IL, so that it reads back."""
+    head = "{" if language is None else \
+        f'{{"language": {_string(getattr(language, "name", language))}, '
+    if indent is None:
+        return _compact(node, head)
+
     def document():
         data = _node_json(node)
         if language is not None:
             data = {"language": getattr(language, "name", language), **data}
         return json.dumps(data, indent=indent, ensure_ascii=False)
     return run_deep(document)
+
+
+_string = json.encoder.encode_basestring  # as json.dumps writes a string, ensure_ascii off
+_LEAVES = {str: _string, int: int.__repr__, float: float.__repr__, bool: lambda v: "true" if v
+           else "false", type(None): lambda v: "null"}
+
+
+def _compact(root: Node, head: str) -> str:
+    """The text json.dumps writes for the tree's _node_json, written from the tree itself
+    with a stack of its own: no dicts made for each node, and no recursion, so a tree at the
+    depth bound is written as fast as a shallow one (json.dumps recursed through a
+    dict per level)."""
+    parts = []
+    todo: list = [root]  # nodes and tuples still to write, and text already written
+    while todo:
+        item = todo.pop()
+        if type(item) is str:
+            parts.append(item)
+        elif type(item) is tuple:
+            todo.append("]")
+            for i in range(len(item) - 1, -1, -1):
+                todo.append(_leaf(item[i]))
+                if i:
+                    todo.append(", ")
+            parts.append("[")
+        elif isinstance(item, Node):
+            parts.append(f'{head}"node": {_string(item._prod)}, "span": '
+                         f'{_span_text(item.span)}, "fields": {{')
+            head = "{"
+            todo.append("}}")
+            names = item._fields
+            for i in range(len(names) - 1, -1, -1):
+                todo.append(_leaf(getattr(item, names[i])))
+                todo.append(f"{', ' if i else ''}{_string(names[i])}: ")
+        else:
+            parts.append(_leaf(item))
+    return "".join(parts)
+
+
+def _span_text(span: Span | None) -> str:
+    if span is None:
+        return "null"
+    line, column = span.source.line_col(span.start)
+    end_line, end_column = span.source.line_col(span.end)
+    return (f'{{"line": {line}, "column": {column}, "end_line": {end_line}, '
+            f'"end_column": {end_column}}}')
+
+
+def _leaf(value):
+    """A terminal's text, or the node or tuple itself for _compact to write."""
+    if isinstance(value, Node) or type(value) is tuple:
+        return value
+    write = _LEAVES.get(type(value))
+    if write is None or type(value) is float and not math.isfinite(value):
+        return json.dumps(_value_json(value), ensure_ascii=False)
+    return write(value)
 
 
 def _span_json(span: Span | None) -> dict | None:

@@ -38,6 +38,7 @@ class Reader:
         self.language = language
         self.start = start
         self.memo: dict = {}
+        self.skips: dict[int, int] = {}  # position -> past the white space and comments there
         self.forms: dict = {}
         self.fields: dict = {}
         self.far = -1
@@ -77,7 +78,11 @@ class Reader:
     # -- positions and failures ------------------------------------------------------------
 
     def skip(self, pos: int) -> int:
-        return _SKIP.match(self.text, pos).end()
+        # Every form tried at a position skips its white space again: once is enough.
+        end = self.skips.get(pos)
+        if end is None:
+            end = self.skips[pos] = _SKIP.match(self.text, pos).end()
+        return end
 
     def fail(self, pos: int, expected: str) -> None:
         if pos < self.far:
@@ -94,17 +99,22 @@ class Reader:
             self.context[-1][1] = (start, end)
 
     def lit(self, word: str, pos: int) -> int | None:
-        p = self.skip(pos)
-        if self.text.startswith(word, p):
+        p = self.skips.get(pos)
+        if p is None:
+            p = self.skip(pos)
+        text = self.text
+        if text.startswith(word, p):
             end = p + len(word)
-            if not (_word_char(word[-1]) and end < len(self.text)
-                    and _word_char(self.text[end])):
+            if not (end < len(text) and _word_char(text[end]) and _word_char(word[-1])):
                 return end
-        self.fail(p, f"'{word}'")
+        if p >= self.far:
+            self.fail(p, f"'{word}'")
         return None
 
     def unique(self, states) -> list:
         """The states with one per position, the first (preferred) kept."""
+        if len(states) < 2:
+            return states
         seen, out = set(), []
         for state in states:
             if state[0] not in seen:
@@ -226,18 +236,22 @@ class Reader:
         """Read `pieces` in order from `states`, keeping the production and the text of the
         piece before as the context of a failure."""
         frame = [form.prod, None]
-        self.context.append(frame)
+        context = self.context
+        context.append(frame)
+        skips = self.skips
         try:
             for piece in pieces:
                 if not states:
                     break
                 before = states[0][0]
                 states = piece.read(self, form, states)
-                if states and states[0][0] > self.skip(before):
-                    frame[1] = (before, states[0][0])
+                if states:
+                    end = states[0][0]
+                    if end > before and end > (skips.get(before) or self.skip(before)):
+                        frame[1] = (before, end)
             return states
         finally:
-            self.context.pop()
+            context.pop()
 
     def partial_need(self, slot, form, vals) -> int:
         """The precedence an operand needs, when the fields read so far decide it."""

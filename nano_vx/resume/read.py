@@ -176,7 +176,7 @@ def read_json_dump(source: Source, diagnostics):
         return None
     name = data.get("language") if type(data) is dict else None
     known = json_languages()
-    if name not in known:
+    if type(name) is not str or name not in known:  # a name, not an object or a list
         where = places.get(id(data), (0, 1))[0]
         named = f"no IL is named {name!r}" if name is not None else "this one names none"
         _error(diagnostics, source, where, f'a JSON dump names its IL in "language"; {named}; '

@@ -123,6 +123,9 @@ MAIN = {"node": "Fn", "span": None, "fields": {
     (_json(_program(), "Lfoo"), (1, 1),
      f"a JSON dump names its IL in \"language\"; no IL is named 'Lfoo'; the ILs are "
      f"{JSON_ILS}"),
+    (_json(_program(), {"line": 1}), (1, 1),
+     "a JSON dump names its IL in \"language\"; no IL is named {'line': 1}; the ILs are "
+     f"{JSON_ILS}"),
     (_json(_program({"node": "Fn", "fields": {}})), (1, 76),
      "Fn needs its field name (name: name)"),
     (_json(_program({"node": "Break", "span": None, "fields": {}})), (1, 76),
