@@ -10,7 +10,7 @@ from .lnocontracts import Lnocontracts
 # differentiation, a field read, `match` on a value. scalarize-aggregates replaced every struct, tuple and enum
 # value by its scalars, and rebuilt a literal of them only for `print`, which the gate lets
 # through there alone: so the declarations make no code, and go. Raw pointers and `unsafe`
-# stay, for erase-raw-pointers.
+# stay, for erase-raw-pointers; vectors stay, one value each (an LLVM vector).
 Lnative = Lnocontracts.extend(
     "Lnative",
     "Lnocontracts within what native code lowers: no struct or enum declarations, no "
@@ -18,12 +18,12 @@ Lnative = Lnocontracts.extend(
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo", "VecLit", "Splat"],
+                 "Vjp", "Jvp", "Mem", "Topo"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],
         "Variant": ["Variant"],
-        "Type": ["HardwareStateType", "VectorType"],
+        "Type": ["HardwareStateType"],
         "Item": ["StructDecl", "EnumDecl"],
     },
 )
