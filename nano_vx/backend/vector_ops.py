@@ -49,7 +49,11 @@ def lane(b, e):
     wide = b.to_i64(index, it)
     inside = b.op("Compare", "cmpi", "ult", wide, b.const(t.lanes, "i64"), "i64")
     b.check(inside, "E9003", f"lane {{a}} of a vector of {t.lanes} lanes", it, wide)
-    at = b.op("Convert", "arith.index_cast", wide, "i64", "index")
+    # The index clamped, which changes nothing once the check passed: MLIR folds a constant
+    # position into the op, and one out of range (a -1 that only the stop's branch would
+    # see) aborts convert-vector-to-llvm, which reads -1 as its poison position.
+    at = b.op("Arith", "minui", wide, b.const(t.lanes - 1, "i64"), "i64")
+    at = b.op("Convert", "arith.index_cast", at, "i64", "index")
     return b.op("Extract", vector, at, t.mtype, MACHINE[t.elem]), t.elem
 
 
