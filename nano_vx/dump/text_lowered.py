@@ -50,10 +50,10 @@ expr("Float", "value type", Number("value"), "{type}", prec=_literal)
 expr("Binary", "op type left right",
      "{left:=} {op}", Implied("type", _operands, "[{type}]"), " {right:+}",
      prec=lambda n: BINARY_PREC[n.op])
-# An operator on vectors always shows its vector type, a lane read its word: `v[i]` of a
-# tensor reads an element.
+# An operator on vectors always shows its vector type (another type there takes the generic
+# form: `+[i32]` is a Binary's), a lane read its word (`v[i]` of a tensor reads an element).
 expr("VecBinary", "op type left right", "{left:=} {op}[{type}] {right:+}",
-     prec=lambda n: BINARY_PREC[n.op])
+     prec=lambda n: BINARY_PREC[n.op], when=lambda n: n.type._prod == "VectorType")
 expr("Lane", "vector index", "{vector:POSTFIX}[lane {index}]", prec=POSTFIX)
 expr("Unary", "op type operand",
      "{op}", Implied("type", lambda n: shown(n.operand), "[{type}]"), "{operand:POSTFIX}",
