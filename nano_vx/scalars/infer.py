@@ -113,7 +113,7 @@ class Infer:
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
-                        and t.kind != "any" or isinstance(t, Closure)):
+                        and t.kind != "any" or isinstance(t, (Closure, Vector))):
                     raise Mismatch(let.value, "an `if` whose value is not a scalar")
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
