@@ -14,7 +14,7 @@ from .lnocontracts import Lnocontracts
 Lnative = Lnocontracts.extend(
     "Lnative",
     "Lnocontracts within what native code lowers: no struct or enum declarations, no "
-    "aggregate but a literal of scalars and tensors printed, no `match`, topology or "
+    "aggregate but a literal of scalars, vectors and tensors printed, no `match`, topology or "
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",

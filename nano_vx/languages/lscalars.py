@@ -14,7 +14,8 @@ from .lsafe import Lsafe
 Lscalars = Lsafe.extend(
     "Lscalars",
     "Lsafe with scalar types decided: literals, operators, casts, lets, loop variables, "
-    "parameters and every function's result carry a type, a closure value its signature",
+    "parameters and every function's result carry a type, a closure value its signature; "
+    "an operator on vectors and a lane read are productions of their own",
     remove={
         "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "MethodCall", "ArrayLit", "Closure"],
         "Stmt": ["Let", "For"],
