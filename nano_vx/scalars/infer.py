@@ -489,21 +489,15 @@ class Infer:
             raise Mismatch(e, "an array literal of non-scalars")
         return self.note(e, Tensor(elem, (len(e.elems),), None))
 
-    @EXPRESSIONS.on("VecLit")
-    def _vec_lit(self, e):
-        t = scalar_of(e.type, e)
-        for x in e.elems:
-            unify(self.expr(x), t.elem, x)
-        return t
-
     @EXPRESSIONS.on("Splat")
     def _splat(self, e):
         t = scalar_of(e.type, e)  # decide-vector-splats gave each its type
         unify(self.expr(e.value), t.elem, e.value)
         return t
 
-    @EXPRESSIONS.on("TensorLit")
+    @EXPRESSIONS.on("TensorLit", "VecLit")
     def _tensor_lit(self, e):
+        """A tensor's or a vector's literal: each element of its type's element type."""
         t = scalar_of(e.type, e)
         for x in e.elems:
             unify(self.expr(x), t.elem, x)
