@@ -7,9 +7,9 @@ the next block (its arguments written) or the returned values.
 
 Values: an integer is a Python int, two's complement of its width read as signed (an i1 is
 0 or 1); the op says when its operands are read as unsigned. A float is a Python float
-already rounded to its type. A vector is a tuple of its lanes, and arith and math on
-vectors compute each lane as on a scalar of the lanes' type. A memref is a Memref over a flat list of cells: memref.alloc's
-start at zero, as the runtime's buffers do; memref.alloca's at None, never written (reading
+already rounded to its type. A vector is a tuple of its lanes, and an operation on vectors
+computes each lane as on a scalar of the lanes' type. A memref is a Memref over a flat list
+of cells: memref.alloc's start at zero, as the runtime's buffers do; memref.alloca's at None, never written (reading
 one is a compiler bug). A cell of a `memref<memref<..>>` holds a Memref. The runtime
 functions print and stop through backend/sites.py, which the native runtime shares.
 """
@@ -402,22 +402,23 @@ def _op(machine, node, slot):
     at = lambda name: slot(name, node.span)  # noqa: E731
     if node._prod in _LANEWISE and type(mtype(node.type)) is VectorType:
         return _lanewise(machine, node, at, make)
-    if node._prod in _SCALAR_ONLY and type(mtype(node.type)) is VectorType:
-        internal(node.span, f"{node._prod} of {node.type}: Lmlir has it on scalars only")
     return make(machine, node, at)
 
 
-# The operations computed lane by lane on vectors (their operand fields), and those Lmlir
-# has on scalars only.
-_LANEWISE = {"Arith": ("lhs", "rhs"), "Math": ("value",)}
-_SCALAR_ONLY = frozenset({"Constant", "Compare", "Convert"})
+# The operations computed lane by lane on vectors, and their operand fields.
+_LANEWISE = {"Arith": ("lhs", "rhs"), "Math": ("value",), "Compare": ("lhs", "rhs"),
+             "Convert": ("value",)}
 
 
 def _lanewise(machine, node, slot, make):
-    """An arith or math op on vectors: the op on their lanes' type, run on each lane in turn
-    in a frame of its own (slot 0 the result, then the operands)."""
+    """An op on vectors: the op on their lanes' types, run on each lane in turn in a frame
+    of its own (slot 0 the result, then the operands)."""
     t, operands = mtype(node.type), _LANEWISE[node._prod]
-    lane = node.replace(result="r", type=t.elem_text, **{k: f"x{k}" for k in operands})
+    lanes_of = {k: mtype(getattr(node, k)) for k in ("type", "source") if k in node._fields}
+    if any(type(v) is not VectorType or v.lanes != t.lanes for v in lanes_of.values()):
+        internal(node.span, f"{node._prod} of vectors of other lane counts")
+    lane = node.replace(result="r", **{k: v.elem_text for k, v in lanes_of.items()},
+                        **{k: f"x{k}" for k in operands})
     mine = {"r": 0, **{f"x{k}": i + 1 for i, k in enumerate(operands)}}
     inner = make(machine, lane, mine.__getitem__)
     r, sources, n, span = slot(node.result), [slot(getattr(node, k)) for k in operands], \

@@ -657,10 +657,21 @@ def test_a_lane_out_of_range_is_a_compiler_bug(lane):
     assert stop.message.startswith(f"internal error: lane {lane} of vector<2xi8>")
 
 
+def test_a_comparison_and_a_conversion_of_vectors_run_lane_by_lane():
+    ops = [const("a", -1, "i8"), const("b", 2, "i8"),
+           L["FromElements"]("v", ["a", "b"], "vector<2xi8>"),
+           L["Broadcast"]("w", "b", "i8", "vector<2xi8>"),
+           L["Compare"]("c", "cmpi", "ult", "v", "w", "vector<2xi8>"),
+           conv("r", "arith.extui", "c", "vector<2xi1>", "vector<2xi8>")]
+    assert _lanes(ops, "r") == (0, 0)  # 255 and 2 are not below 2
+    ops[-2] = L["Compare"]("c", "cmpi", "slt", "v", "w", "vector<2xi8>")
+    assert _lanes(ops, "r") == (1, 0)
+
+
 @pytest.mark.parametrize("op", [
     L["FromElements"]("v", ["a"], "vector<2xi8>"),
-    L["Compare"]("v", "cmpi", "eq", "a", "a", "vector<2xi8>"),
     L["Broadcast"]("v", "a", "i8", "i8"),
+    conv("v", "arith.extsi", "a", "i8", "vector<2xi16>"),
 ])
 def test_what_lmlir_has_not_on_vectors_is_a_compiler_bug(op):
     _, stop = stopped(func("main", [block("bb0", [const("a", 3, "i8"), op], ret())]))
