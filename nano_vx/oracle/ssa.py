@@ -9,9 +9,10 @@ Values: an integer is a Python int, two's complement of its width read as signed
 0 or 1); the op says when its operands are read as unsigned. A float is a Python float
 already rounded to its type. A vector is a tuple of its lanes, and an operation on vectors
 computes each lane as on a scalar of the lanes' type. A memref is a Memref over a flat list
-of cells: memref.alloc's start at zero, as the runtime's buffers do; memref.alloca's at None, never written (reading
-one is a compiler bug). A cell of a `memref<memref<..>>` holds a Memref. The runtime
-functions print and stop through backend/sites.py, which the native runtime shares.
+of cells: memref.alloc's start at zero, as the runtime's buffers do; memref.alloca's at
+None, never written (reading one is a compiler bug). A cell of a `memref<memref<..>>` holds
+a Memref. The runtime functions print and stop through backend/sites.py, which the native
+runtime shares.
 """
 
 from __future__ import annotations
