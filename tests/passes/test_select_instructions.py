@@ -204,3 +204,12 @@ def test_handwritten_vectors(run_pass, snapshot_txt):
     assert _printed(ran.before) == _printed(ran.tree) == \
         "<13, 14>\nstopped: E9003: lane -1 of a vector of 2 lanes\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_vector_is_an_llvm_vector():
+    from nano_vx.backend.mlir import to_llvm_ir
+
+    ir = to_llvm_ir(_module("vectors"))
+    assert "define <4 x float> @vx.axpy(float %0, <4 x float> %1, <4 x float> %2)" in ir
+    assert "fmul <4 x float>" in ir and "fadd <4 x float>" in ir
+    assert "extractelement <4 x float>" in ir and "insertelement <2 x i32>" in ir
