@@ -11,6 +11,19 @@ from .machine_types import MACHINE, Vector, kind, vx_type
 from .scalar_ops import lanewise, operate
 
 
+def vector(b, e):
+    """A VecBinary, VecLit, Splat or Lane: its (ssa, Vx type)."""
+    return _LOWER[e._prod](b, e)
+
+
+def _binary(b, e):
+    """`a op b` of two vectors."""
+    t = vx_type(e.type)
+    left, _ = b.lower(e.left)
+    right, _ = b.lower(e.right)
+    return combine(b, e.op, left, right, t), t
+
+
 def vector_lit(b, e):
     """`vec<N x T>(a, b, ..)`: its lanes computed in order, then the vector."""
     t = vx_type(e.type)
@@ -55,6 +68,9 @@ def lane(b, e):
     at = b.op("Arith", "minui", wide, b.const(t.lanes - 1, "i64"), "i64")
     at = b.op("Convert", "arith.index_cast", at, "i64", "index")
     return b.op("Extract", vector, at, t.mtype, MACHINE[t.elem]), t.elem
+
+
+_LOWER = {"VecBinary": _binary, "VecLit": vector_lit, "Splat": splat, "Lane": lane}
 
 
 def lanes(b, vector: str, t: Vector) -> list:

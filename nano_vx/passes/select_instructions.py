@@ -12,7 +12,7 @@ from ..backend.places import assign, bind_parameters, borrow, read_local, read_r
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
 from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
-from ..backend.vector_ops import combine, lane, splat, vector_lit
+from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
 from ..nanopass import Analysis, Pass
@@ -236,27 +236,9 @@ def _binary(run, e):
     return operate(b, op, left, right, right_type, t), t
 
 
-@lowering.on("VecBinary")
-def _vec_binary(run, e):
-    b, t = run.state.b, vx_type(e.type)
-    left, _ = b.lower(e.left)
-    right, _ = b.lower(e.right)
-    return combine(b, e.op, left, right, t), t
-
-
-@lowering.on("VecLit")
-def _vec_lit(run, e):
-    return vector_lit(run.state.b, e)
-
-
-@lowering.on("Splat")
-def _splat(run, e):
-    return splat(run.state.b, e)
-
-
-@lowering.on("Lane")
-def _lane(run, e):
-    return lane(run.state.b, e)
+@lowering.on("VecBinary", "VecLit", "Splat", "Lane")
+def _vector(run, e):
+    return vector(run.state.b, e)
 
 
 @lowering.on("Select")
