@@ -1,5 +1,6 @@
 """Vx types as the machine's: a scalar's MLIR type (how it computes and how it is stored), a
-tensor's memref, a reference's cell, and the constants MLIR reads as signed bits."""
+tensor's memref, a vector's MLIR vector, a reference's cell, and the constants MLIR reads as
+signed bits."""
 
 from __future__ import annotations
 
@@ -39,6 +40,18 @@ class Tensor:
         return self.size * element_bytes(self.elem)
 
 
+@dataclass(frozen=True)
+class Vector:
+    """`<N x T>`: an MLIR vector of N lanes of T's machine type (a bool's lanes are i1)."""
+
+    elem: str  # a Vx scalar
+    lanes: int
+
+    @property
+    def mtype(self) -> str:
+        return f"vector<{self.lanes}x{MACHINE[self.elem]}>"
+
+
 # A reference is a memref of rank 0 anywhere in a buffer: a variable's cell (memref.cast to
 # the layout) or an element of a tensor (memref.subview), one type for both.
 PLACE_LAYOUT = ", strided<[], offset: ?>"
@@ -46,39 +59,45 @@ PLACE_LAYOUT = ", strided<[], offset: ?>"
 
 @dataclass(frozen=True)
 class Ref:
-    """A reference to a scalar: the place it names, a variable's cell or a tensor's element
-    (a memref of rank 0 at an offset)."""
+    """A reference to a scalar or a vector: the place it names, a variable's cell or a
+    tensor's element (a memref of rank 0 at an offset)."""
 
-    target: str  # a Vx scalar
+    target: object  # a Vx scalar's name, or a Vector
 
     @property
     def mtype(self) -> str:
-        return f"memref<{STORED[self.target]}{PLACE_LAYOUT}>"
+        return f"memref<{_stored(self.target)}{PLACE_LAYOUT}>"
 
     @property
     def cell(self) -> str:
         """The type of a variable's cell holding a `target`, before its cast to a place."""
-        return f"memref<{STORED[self.target]}>"
+        return f"memref<{_stored(self.target)}>"
+
+
+def _stored(t) -> str:
+    return t.mtype if isinstance(t, Vector) else STORED[t]
 
 
 def vx_type(ty):
-    """A Type node as a Vx scalar's name, a Tensor, a Ref, or "void"."""
+    """A Type node as a Vx scalar's name, a Tensor, a Vector, a Ref, or "void"."""
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     if ty._prod == "TensorType":
         return Tensor(vx_type(ty.elem), tuple(d.value for d in ty.dims))
-    if ty._prod == "BorrowType":  # type-scalars left only references to scalars
+    if ty._prod == "VectorType":
+        return Vector(vx_type(ty.elem), ty.lanes.value)
+    if ty._prod == "BorrowType":  # type-scalars left only references to scalars and vectors
         return Ref(vx_type(ty.inner))
     return ty.name
 
 
 def mtype(t) -> str:
-    return t.mtype if isinstance(t, (Tensor, Ref)) else MACHINE[t]
+    return t.mtype if isinstance(t, (Tensor, Vector, Ref)) else MACHINE[t]
 
 
 def cell_type(t) -> str:
     """The memref.alloca of a variable of type t."""
-    return f"memref<{t.mtype if isinstance(t, (Tensor, Ref)) else STORED[t]}>"
+    return f"memref<{t.mtype if isinstance(t, (Tensor, Vector, Ref)) else STORED[t]}>"
 
 
 def element_bytes(t: str) -> int:

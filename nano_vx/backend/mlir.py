@@ -14,13 +14,14 @@ from .errors import BackendBug
 from ..dump.mlir_text import site_comments, to_mlir_text
 
 # Transfers become memref.alloc + memref.copy before this runs (lower_transfers), so every
-# op left is one of func, arith, math, cf, memref or llvm (math.exp and math.log become LLVM
+# op left is one of func, arith, math, cf, memref, vector or llvm (the vector ops become LLVM's
+# insertelement, shufflevector and extractelement; math.exp and math.log become LLVM
 # intrinsics, which LLVM calls libm for). expand-strided-metadata rewrites
 # memref.collapse_shape and memref.subview (a reference's place) into reinterpret_casts that
 # finalize-memref-to-llvm can lower, computing an offset with affine.apply (lower-affine).
 # memref.alloc calls the runtime's allocator (use-generic-functions): _mlir_memref_to_llvm_alloc,
 # which maps zeroed pages the machine backs only when they are first written (runtime.py).
-PIPELINE = ("builtin.module(expand-strided-metadata, lower-affine, "
+PIPELINE = ("builtin.module(convert-vector-to-llvm, expand-strided-metadata, lower-affine, "
             "finalize-memref-to-llvm{use-generic-functions=true}, "
             "convert-math-to-llvm, convert-arith-to-llvm, convert-cf-to-llvm, "
             "convert-func-to-llvm, "

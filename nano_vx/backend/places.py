@@ -11,10 +11,11 @@ computed, for an element or what a reference points to after it."""
 from __future__ import annotations
 
 from ..languages.lmlir import Lmlir
-from .machine_types import Ref, cell_type, mtype, vx_type
+from .machine_types import Ref, Vector, cell_type, mtype, vx_type
 from .mlir_builder import ssa_name
 from .scalar_ops import operate
 from .tensor_ops import access
+from .vector_ops import combine
 
 
 def bind_parameters(b, params) -> tuple:
@@ -74,7 +75,7 @@ def assign(b, node, cell=None) -> None:
         old = b.load(ref, (), cell_type(t), t) if op != "=" else None
         value, vt = b.lower(node.value)
         if old is not None:
-            value = operate(b, op[:-1], old, value, vt, t)
+            value = _operate(b, op[:-1], old, value, vt, t)
         b.store(value, ref, (), cell_type(t), t)
 
 
@@ -83,5 +84,12 @@ def _update(b, node, ref: str, indices: tuple, memref: str, t) -> None:
     old one."""
     value, vt = b.lower(node.value)
     if node.op != "=":
-        value = operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
+        value = _operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
     b.store(value, ref, indices, memref, t)
+
+
+def _operate(b, op: str, old: str, value: str, vt, t) -> str:
+    """A compound assignment's `old op value`, of scalars or of vectors."""
+    if isinstance(t, Vector):
+        return combine(b, op, old, value, t)
+    return operate(b, op, old, value, vt, t)

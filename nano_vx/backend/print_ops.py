@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from ..values.tensors import PRINT_LIMIT
 from ..languages.lmlir import Lmlir as M
-from .machine_types import MACHINE, Ref, Tensor, element_bytes, kind, vx_type
+from .machine_types import MACHINE, Ref, Tensor, Vector, element_bytes, kind, vx_type
 from .tensor_ops import access
+from .vector_ops import lanes
 
 
 def print_arg(b, arg, fns: dict):
@@ -56,6 +57,10 @@ def print_value(b, span, value: str, t):
     if t == "void":
         _refuse(b, "cannot print a value of type ()")
         return
+    if isinstance(t, Vector):  # its lanes between angle brackets: a record of scalars
+        holes = []
+        _print_holes(b, span, _vector_template(b, value, t, holes), holes)
+        return
     if isinstance(t, Tensor):
         if t.size > PRINT_LIMIT:
             _refuse(b, _too_many(t.size))
@@ -92,7 +97,11 @@ def print_record(b, span, literal):
     (values/sites.py) with a hole per scalar or tensor, whose payloads (a tensor's: its
     address) are written to a stack buffer of i64 slots the payload points to."""
     holes = []
-    template = _template(b, literal, holes)
+    _print_holes(b, span, _template(b, literal, holes), holes)
+
+
+def _print_holes(b, span, template: str, holes: list):
+    """A record site's line: `template`, its holes' payloads written to a stack buffer."""
     if not holes:
         print_text(b, span, template.replace("{{", "{").replace("}}", "}"))
         return
@@ -127,10 +136,18 @@ def _template(b, e, holes: list) -> str:
     value, t = b.lower(e)
     if isinstance(t, Ref):
         value, t = b.load(value, (), t.mtype, t.target), t.target
+    if isinstance(t, Vector):
+        return _vector_template(b, value, t, holes)
     holes.append((value, t))
     if isinstance(t, Tensor):
         return f"{{{t.elem}[{','.join(map(str, t.dims))}]}}"
     return f"{{{t}}}"
+
+
+def _vector_template(b, value: str, t: Vector, holes: list) -> str:
+    """A vector's text, `<{T}, {T}, ..>`, a hole per lane."""
+    holes.extend(lanes(b, value, t))
+    return "<" + ", ".join(f"{{{t.elem}}}" for _ in range(t.lanes)) + ">"
 
 
 def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):

@@ -33,6 +33,12 @@ def operate(b, op: str, left: str, right: str, right_type: str, t: str) -> str:
     return _arith(b, op, left, right, t)
 
 
+def lanewise(b, op: str, left: str, right: str, t: str, m: str) -> str:
+    """`left op right` of two values of machine type m whose lanes are of Vx type t, as one
+    operation: `+ - *` of either kind, `/` of floats (an integer `/` checks each lane)."""
+    return b.op("Arith", _ARITH[op, kind(t)], left, right, m)
+
+
 def _shift(b, op: str, value: str, amount: str, amount_type: str, t: str) -> str:
     """`<<`, `>>` as Rust's wrapping shifts: the amount in the value's width, modulo it
     (LLVM's shift by the width or more would be poison); `>>` of a signed type

@@ -268,6 +268,13 @@ def _op(op, signatures) -> str:
                 f"({', '.join(types)}) -> ({result_types})")
     if p == "Assume":
         return f"llvm.intr.assume %{op.cond} : i1"
+    if p == "FromElements":
+        return f"%{op.result} = vector.from_elements {_values(op.elements)} : {op.type}"
+    if p == "Broadcast":
+        return f"%{op.result} = vector.broadcast %{op.value} : {op.source} to {op.type}"
+    if p == "Extract":
+        return (f"%{op.result} = vector.extract %{op.vector}[%{op.index}] : {op.type} from "
+                f"{op.source}")
     raise MlirTextError(f"no MLIR form for a {p} operation")
 
 

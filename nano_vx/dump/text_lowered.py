@@ -5,7 +5,9 @@ Registered by importing this module (dump/text.py does).
 
 An operator's type, and a cast's source type, are those of its operands, which a literal's
 suffix or another operator shows: the operator is written as in the source then
-(`x * 2i64`), and with its type in brackets when no operand shows it (`s +[i64] step`)."""
+(`x * 2i64`), and with its type in brackets when no operand shows it (`s +[i64] step`). An
+operator on vectors shows its type always (`a +[<4 x f32>] b`), and a vector's lane read is
+`v[lane i]`."""
 
 from __future__ import annotations
 
@@ -48,6 +50,11 @@ expr("Float", "value type", Number("value"), "{type}", prec=_literal)
 expr("Binary", "op type left right",
      "{left:=} {op}", Implied("type", _operands, "[{type}]"), " {right:+}",
      prec=lambda n: BINARY_PREC[n.op])
+# An operator on vectors always shows its vector type (another type there takes the generic
+# form: `+[i32]` is a Binary's), a lane read its word (`v[i]` of a tensor reads an element).
+expr("VecBinary", "op type left right", "{left:=} {op}[{type}] {right:+}",
+     prec=lambda n: BINARY_PREC[n.op], when=lambda n: n.type._prod == "VectorType")
+expr("Lane", "vector index", "{vector:POSTFIX}[lane {index}]", prec=POSTFIX)
 expr("Unary", "op type operand",
      "{op}", Implied("type", lambda n: shown(n.operand), "[{type}]"), "{operand:POSTFIX}",
      prec=UNARY)

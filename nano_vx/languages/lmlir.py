@@ -1,4 +1,5 @@
-"""Lmlir: the operations of MLIR's func, arith, cf, memref and llvm dialects, and vx.transfer."""
+"""Lmlir: the operations of MLIR's func, arith, cf, memref, vector and llvm dialects, and
+vx.transfer."""
 
 # One production per operation (or per family of operations with one shape), in SSA form:
 # each value is defined once, by an operation or as a block argument, and named without its
@@ -21,11 +22,13 @@ _LABEL = re.compile(r"bb[0-9]+\Z")
 _SCALAR_TYPES = frozenset("i1 i8 i16 i32 i64 f16 bf16 f32 f64 index".split())
 # No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
 _ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
+# A vector: N lanes of a scalar (a bool's lanes are i1), a value and a cell's content.
+_VECTOR = r"vector<[1-9][0-9]*x(?:i1|i8|i16|i32|i64|f32|f64)>"
 # A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
 # A place a reference names: rank 0 at an offset (backend/machine_types.py's PLACE_LAYOUT).
-_PLACE = rf"memref<{_ELEMENT}, strided<\[\], offset: \?>>"
+_PLACE = rf"memref<(?:{_ELEMENT}|{_VECTOR}), strided<\[\], offset: \?>>"
 _MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z|"
-                     rf"{_PLACE}\Z|memref<{_PLACE}>\Z")
+                     rf"{_PLACE}\Z|memref<{_PLACE}>\Z|{_VECTOR}\Z|memref<{_VECTOR}>\Z")
 
 ARITH_OPS = frozenset(
     "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui "
@@ -45,7 +48,7 @@ PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor", "record"})
 
 def is_mtype(v) -> bool:
     """An MLIR type as its text: a scalar, `index`, a memref of static shape, or a rank-0
-    memref holding one."""
+    memref holding one, a vector or a rank-0 memref holding one."""
     return type(v) is str and (v in _SCALAR_TYPES or _MEMREF.match(v) is not None)
 
 
@@ -67,7 +70,8 @@ TERMINALS = [
              "a block's label, without its ^"),
     Terminal("mtype", is_mtype, "an MLIR type: i1 .. i64, f16, bf16, f32, f64, index, "
                                 "memref<4x3xf32>, memref<memref<4xf32>>, "
-                                "memref<f32, strided<[], offset: ?>>"),
+                                "memref<f32, strided<[], offset: ?>>, vector<4xf32>, "
+                                "memref<vector<4xf32>>"),
     Terminal("number", is_number, "a constant's value"),
     Terminal("arithop", lambda v: v in ARITH_OPS, " ".join(sorted(ARITH_OPS))),
     Terminal("mathop", lambda v: v in MATH_OPS, " ".join(sorted(MATH_OPS))),
@@ -143,6 +147,13 @@ NONTERMINALS = [
         prod("Call", "results: Arg*, callee: iname, args: ssa*, launch: name?",
              "func.call; launch: the topology a kernel launch runs it on"),
         prod("Assume", "cond: ssa", "llvm.intr.assume"),
+        prod("FromElements", "result: ssa, elements: ssa*, type: mtype",
+             "vector.from_elements: a vector of `type` whose lanes are the elements"),
+        prod("Broadcast", "result: ssa, value: ssa, source: mtype, type: mtype",
+             "vector.broadcast: a vector of `type` holding the value in every lane"),
+        prod("Extract", "result: ssa, vector: ssa, index: ssa, source: mtype, type: mtype",
+             "vector.extract at a dynamic position: lane `index` (an index, in range) of a "
+             "vector of `source`"),
     )),
     Nonterminal("Term", (
         prod("Br", "dest: label, args: ssa*", "cf.br"),
@@ -159,7 +170,7 @@ NONTERMINALS = [
 # must be told apart from a Vx program by its class.
 Lmlir = Language(
     "Lmlir",
-    "MLIR operations in SSA form (func, arith, cf, memref, llvm, vx.transfer) and the "
+    "MLIR operations in SSA form (func, arith, cf, memref, vector, llvm, vx.transfer) and the "
     "runtime's print and stop sites",
     TERMINALS,
     NONTERMINALS,

@@ -10,20 +10,20 @@ from .lnocontracts import Lnocontracts
 # differentiation, a field read, `match` on a value. scalarize-aggregates replaced every struct, tuple and enum
 # value by its scalars, and rebuilt a literal of them only for `print`, which the gate lets
 # through there alone: so the declarations make no code, and go. Raw pointers and `unsafe`
-# stay, for erase-raw-pointers.
+# stay, for erase-raw-pointers; vectors stay, one value each (an LLVM vector).
 Lnative = Lnocontracts.extend(
     "Lnative",
     "Lnocontracts within what native code lowers: no struct or enum declarations, no "
-    "aggregate but a literal of scalars and tensors printed, no `match`, topology or "
+    "aggregate but a literal of scalars, vectors and tensors printed, no `match`, topology or "
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo", "VecLit", "Splat"],
+                 "Vjp", "Jvp", "Mem", "Topo"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],
         "Variant": ["Variant"],
-        "Type": ["HardwareStateType", "VectorType"],
+        "Type": ["HardwareStateType"],
         "Item": ["StructDecl", "EnumDecl"],
     },
 )

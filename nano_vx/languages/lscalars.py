@@ -9,11 +9,13 @@ from .lsafe import Lsafe
 # it runs (an `i32` until a typed operand meets it); code generation needs that decision made
 # once, before it, as Rust's inference makes it: from the context, else i32 and f64. An array
 # literal is the tensor literal of its decided type, `t.extent(i)` of a tensor of static
-# extents the number.
+# extents the number. An operator on vectors and a lane read are productions of their own:
+# a vector is one value, not a tensor, and its operator's type is no scalar.
 Lscalars = Lsafe.extend(
     "Lscalars",
     "Lsafe with scalar types decided: literals, operators, casts, lets, loop variables, "
-    "parameters and every function's result carry a type, a closure value its signature",
+    "parameters and every function's result carry a type, a closure value its signature; "
+    "an operator on vectors and a lane read are productions of their own",
     remove={
         "Expr": ["Int", "Float", "Binary", "Unary", "Cast", "MethodCall", "ArrayLit", "Closure"],
         "Stmt": ["Let", "For"],
@@ -33,6 +35,9 @@ Lscalars = Lsafe.extend(
             prod("Binary", "op: binop, type: scalar, left: Expr, right: Expr",
                  "type: the operands' type (a comparison's value is a bool)"),
             prod("Unary", "op: unop, type: scalar, operand: Expr"),
+            prod("VecBinary", "op: binop, type: Type, left: Expr, right: Expr",
+                 "`+ - * /` of two vectors of `type`, lane by lane"),
+            prod("Lane", "vector: Expr, index: Expr", "`v[i]` of a vector v: its lane i"),
             prod("Cast", "value: Expr, source: scalar, type: Type", "source: the value's type"),
             prod("Closure", "params: Param*, ret: Type, body: Block"),
         ],

@@ -537,6 +537,29 @@ class ExprMixin:
         value = self.expr(node.value, sc, elem)
         return lambda f: Vector.of([value(f)] * n, elem, span)
 
+    @EXPRESSIONS.on("VecBinary")
+    def x_VecBinary(self, node, sc, hint):
+        left, right = self.expr(node.left, sc), self.expr(node.right, sc)
+        op, span = node.op, node.span
+
+        def lanewise(f):
+            a = unplace(left(f))
+            if type(a) is not Vector:
+                wrong_kind(span, f"expected a vector, found {describe(a)}")
+            return a.arith(op, a, right(f), span)
+        return lanewise
+
+    @EXPRESSIONS.on("Lane")
+    def x_Lane(self, node, sc, hint):
+        vector, index, span = self.expr(node.vector, sc), self.expr(node.index, sc), node.span
+
+        def lane(f):
+            v = unplace(vector(f))
+            if type(v) is not Vector:
+                wrong_kind(span, f"cannot read a lane of a value of type {describe(v)}")
+            return v.lane(index(f), span)
+        return lane
+
     def place_space(self, place) -> str:
         if place is None:
             return CPU_DRAM

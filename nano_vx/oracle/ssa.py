@@ -7,10 +7,12 @@ the next block (its arguments written) or the returned values.
 
 Values: an integer is a Python int, two's complement of its width read as signed (an i1 is
 0 or 1); the op says when its operands are read as unsigned. A float is a Python float
-already rounded to its type. A memref is a Memref over a flat list of cells: memref.alloc's
-start at zero, as the runtime's buffers do; memref.alloca's at None, never written (reading
-one is a compiler bug). A cell of a `memref<memref<..>>` holds a Memref. The runtime
-functions print and stop through backend/sites.py, which the native runtime shares.
+already rounded to its type. A vector is a tuple of its lanes, and an operation on vectors
+computes each lane as on a scalar of the lanes' type. A memref is a Memref over a flat list
+of cells: memref.alloc's start at zero, as the runtime's buffers do; memref.alloca's at
+None, never written (reading one is a compiler bug). A cell of a `memref<memref<..>>` holds
+a Memref. The runtime functions print and stop through backend/sites.py, which the native
+runtime shares.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
 DENSE_LIMIT = 1 << 22  # cells of a buffer held in a list; a larger one holds those written
 
 _MEMREF = re.compile(r"memref<((?:[0-9]+x)*)(.+)>\Z")  # the element may be a memref
+_VECTOR = re.compile(r"vector<([0-9]+)x([a-z0-9]+)>\Z")
 _PLACE_LAYOUT = ", strided<[], offset: ?>"  # a reference's place: its offset is the view's
 _STORAGE = {1: "B", 8: "b", 16: "h", 32: "i", 64: "q"}  # an integer cell's bytes
 _FLOAT_STORAGE = {"f16": "e", "f32": "f", "f64": "d"}
@@ -92,6 +95,15 @@ class Float:
         self.bits = 64 if name == "f64" else 32 if name == "f32" else 16
 
 
+class VectorType:
+    """`vector<NxT>`: `lanes` values of the scalar type `elem` (its text `elem_text`)."""
+
+    __slots__ = ("lanes", "elem", "elem_text")
+
+    def __init__(self, lanes: int, elem_text: str):
+        self.lanes, self.elem_text, self.elem = lanes, elem_text, mtype(elem_text)
+
+
 class MemrefType:
     __slots__ = ("shape", "strides", "elem", "size", "zero")
 
@@ -111,13 +123,16 @@ _TYPES: dict = {}
 
 
 def mtype(text: str):
-    """The type an mtype's text names: Int, Float or MemrefType."""
+    """The type an mtype's text names: Int, Float, VectorType or MemrefType."""
     t = _TYPES.get(text)
     if t is None:
         m = _MEMREF.match(text.replace(_PLACE_LAYOUT, ""))
         if m is not None:
             shape = tuple(int(d) for d in m.group(1).split("x") if d)
             t = MemrefType(shape, mtype(m.group(2)))
+        elif _VECTOR.match(text):
+            lanes, elem = _VECTOR.match(text).groups()
+            t = VectorType(int(lanes), elem)
         elif text == "index":
             t = Int(64)
         elif text.startswith("i"):
@@ -238,7 +253,10 @@ class _Machine:
 
 
 def _cell_size(elem) -> int:
-    """The bytes of a buffer's element (an i1 takes a byte; a memref, its pointer's)."""
+    """The bytes of a buffer's element (an i1 takes a byte; a memref, its pointer's; a
+    vector, its lanes')."""
+    if type(elem) is VectorType:
+        return elem.lanes * _cell_size(elem.elem)
     return 8 if type(elem) is MemrefType else max(1, elem.bits // 8)
 
 
@@ -382,7 +400,79 @@ def _op(machine, node, slot):
     make = _OPS.get(node._prod)
     if make is None:
         internal(node.span, f"the operation {node._prod} in a block")
-    return make(machine, node, lambda name: slot(name, node.span))
+    at = lambda name: slot(name, node.span)  # noqa: E731
+    if node._prod in _LANEWISE and type(mtype(node.type)) is VectorType:
+        return _lanewise(machine, node, at, make)
+    return make(machine, node, at)
+
+
+# The operations computed lane by lane on vectors, and their operand fields.
+_LANEWISE = {"Arith": ("lhs", "rhs"), "Math": ("value",), "Compare": ("lhs", "rhs"),
+             "Convert": ("value",)}
+
+
+def _lanewise(machine, node, slot, make):
+    """An op on vectors: the op on their lanes' types, run on each lane in turn in a frame
+    of its own (slot 0 the result, then the operands)."""
+    t, operands = mtype(node.type), _LANEWISE[node._prod]
+    lanes_of = {k: mtype(getattr(node, k)) for k in ("type", "source") if k in node._fields}
+    if any(type(v) is not VectorType or v.lanes != t.lanes for v in lanes_of.values()):
+        internal(node.span, f"{node._prod} of vectors of other lane counts")
+    lane = node.replace(result="r", **{k: v.elem_text for k, v in lanes_of.items()},
+                        **{k: f"x{k}" for k in operands})
+    mine = {"r": 0, **{f"x{k}": i + 1 for i, k in enumerate(operands)}}
+    inner = make(machine, lane, mine.__getitem__)
+    r, sources, n, span = slot(node.result), [slot(getattr(node, k)) for k in operands], \
+        t.lanes, node.span
+
+    def lanes(f):
+        values = [f[s] for s in sources]
+        if any(type(v) is not tuple or len(v) != n for v in values):
+            internal(span, f"{node._prod} of {node.type} given what is no such vector")
+        frame, out = [None] * (len(values) + 1), []
+        for k in range(n):
+            frame[1:] = [v[k] for v in values]
+            inner(frame)
+            out.append(frame[0])
+        f[r] = tuple(out)
+    return lanes
+
+
+def _vector_type(node, text) -> VectorType:
+    t = mtype(text)
+    if type(t) is not VectorType:
+        internal(node.span, f"{node._prod} of {text}, which is no vector")
+    return t
+
+
+def _from_elements(machine, node, slot):
+    r, elements = slot(node.result), [slot(e) for e in node.elements]
+    if len(elements) != _vector_type(node, node.type).lanes:
+        internal(node.span, f"vector.from_elements of {len(elements)} values into {node.type}")
+
+    def from_elements(f):
+        f[r] = tuple(f[e] for e in elements)
+    return from_elements
+
+
+def _broadcast(machine, node, slot):
+    r, v, n = slot(node.result), slot(node.value), _vector_type(node, node.type).lanes
+
+    def broadcast(f):
+        f[r] = (f[v],) * n
+    return broadcast
+
+
+def _extract(machine, node, slot):
+    r, v, i, span = slot(node.result), slot(node.vector), slot(node.index), node.span
+    n = _vector_type(node, node.source).lanes
+
+    def extract(f):
+        k = f[i]
+        if not 0 <= k < n:
+            internal(span, f"lane {k} of {node.source}: select-instructions checks the lane")
+        f[r] = f[v][k]
+    return extract
 
 
 # -- operations ------------------------------------------------------------------------------
@@ -783,4 +873,5 @@ _OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compa
         "Alloca": _alloc, "Alloc": _alloc, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
         "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer,
         "Transfer": _transfer, "Call": _call,
-        "Assume": _assume}
+        "Assume": _assume, "FromElements": _from_elements, "Broadcast": _broadcast,
+        "Extract": _extract}

@@ -12,6 +12,7 @@ from ..backend.places import assign, bind_parameters, borrow, read_local, read_r
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
 from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
+from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
 from ..nanopass import Analysis, Pass
@@ -29,7 +30,9 @@ unsigned: divsi or divui, cmpi slt or ult, extsi or extui), a tensor a memref of
 memref.alloca (made in the entry block, so LLVM's mem2reg makes it a register again); every
 other one is the SSA value of its `let`. A reference names a place, a memref of rank 0 at an
 offset: a variable's cell (memref.cast) or a tensor's element (memref.subview, its indices
-checked); `*p` loads from it and `*p = v` stores to it (backend/places.py). What the
+checked); `*p` loads from it and `*p = v` stores to it (backend/places.py). A vector is an
+MLIR vector (backend/vector_ops.py): built by vector.from_elements or vector.broadcast,
+combined by arith on vectors, its lanes read by vector.extract. What the
 interpreter checks as it runs inside an expression is made explicit, each check a branch to
 a block that calls the runtime's vx_stop with a stop site and never returns: a zero divisor
 and the minimum divided by -1 (E9001), an index outside its extent (E9003, after every index
@@ -231,6 +234,11 @@ def _binary(run, e):
     if op in COMPARISONS:
         return compare(b, op, left, right, t), "bool"
     return operate(b, op, left, right, right_type, t), t
+
+
+@lowering.on("VecBinary", "VecLit", "Splat", "Lane")
+def _vector(run, e):
+    return vector(run.state.b, e)
 
 
 @lowering.on("Select")

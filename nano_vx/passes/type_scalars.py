@@ -9,7 +9,7 @@ from ..languages.lsafe import Lsafe
 from ..nanopass import Pass
 from ..scalars import infer_program, report_refused
 from ..scalars.signatures import written
-from ..scalars.terms import Closure, Ref, Tensor, decide
+from ..scalars.terms import Closure, Ref, Tensor, Vector, decide
 
 L = Lscalars
 
@@ -19,6 +19,7 @@ class State:
     types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
     rets: dict = field(default_factory=dict)  # function name -> its result type (a Type node)
     extents: dict = field(default_factory=dict)  # id(`t.extent(i)`) -> the extent, a number
+    lanes: set = field(default_factory=set)  # id() of each `v[i]` reading a vector's lane
     item: str | None = None  # the item being rebuilt
 
 
@@ -31,7 +32,8 @@ passed as, the element it is stored in), a variable first bound to a literal tak
 of whatever is later assigned to it, and what nothing fixes is i32 (integers) or f64 (floats).
 A closure's parameters take the types of the arguments it is called with. A kernel's result is
 its body's value. An array literal is the tensor literal of its decided type, and
-`t.extent(i)` of a tensor of static extents is that number. check-native-subset refused what
+`t.extent(i)` of a tensor of static extents is that number. An operator on two vectors is a
+VecBinary of their type, and `v[i]` of a vector a Lane. check-native-subset refused what
 the inference cannot type; a dump resumed after it that still holds some is refused here,
 with the same E5010, and its function left out.
 """, state=State)
@@ -47,6 +49,7 @@ def _program(run, program):
     run.state.types = {name: infer.solved() for name, infer in inferred.items.items()}
     run.state.extents = {key: n for infer in inferred.items.values()
                          for key, n in infer.extents.items()}
+    run.state.lanes = set().union(*(infer.lanes for infer in inferred.items.values()))
     run.state.rets = {name: _type_node(inferred.sigs.ret(name), fn.span, fn.ret)
                       for name, fn in inferred.sigs.fns.items() if name not in refused}
     items = []
@@ -115,8 +118,19 @@ def _literal(run, node):
 
 @type_scalars.on("Binary")
 def _binary(run, node):
+    ty = _decided(run, node)
+    if isinstance(ty, Vector):
+        return L["VecBinary"](node.op, _type_node(ty, node.span), run.walk(node.left),
+                              run.walk(node.right), span=node.span)
     return L["Binary"](node.op, _decided(run, node), run.walk(node.left), run.walk(node.right),
                        span=node.span)
+
+
+@type_scalars.on("Index")
+def _index(run, node):
+    if id(node) in run.state.lanes:
+        return L["Lane"](run.walk(node.base), run.walk(node.index), span=node.span)
+    return run.rebuild(node)
 
 
 @type_scalars.on("Unary")
@@ -146,8 +160,11 @@ def _type_node(t, span, keep=None):
         return t.node or L["TensorType"](L["Scalar"](t.elem, span=span),
                                          tuple(L["DimInt"](d, span=span) for d in t.dims),
                                          None, span=span)
+    if isinstance(t, Vector):
+        return L["VectorType"](L["DimInt"](t.lanes, span=span), L["Scalar"](t.elem, span=span),
+                               span=span)
     if isinstance(t, Ref):
-        return L["BorrowType"](L["Scalar"](t.target, span=span), t.mutable, span=span)
+        return L["BorrowType"](_type_node(t.target, span), t.mutable, span=span)
     if isinstance(t, Closure):
         return L["ClosureType"](tuple(_type_node(p, span) for p in t.params),
                                 _type_node(t.ret, span), span=span)

@@ -299,9 +299,15 @@ class _Walk:
                              launch, span=span)
         if name == "llvm.intr.assume" and len(operands) == 1:
             return M["Assume"](*operands, span=span)
+        if name == "vector.from_elements":
+            return M["FromElements"](result, operands, rtype, span=span)
+        if name == "vector.broadcast" and len(operands) == 1:
+            return M["Broadcast"](result, *operands, otype, rtype, span=span)
+        if name == "vector.extract" and len(operands) == 2 and result is not None:
+            return M["Extract"](result, *operands, otype, rtype, span=span)
         raise Refused(op, f"'{name}' here is no operation of Lmlir (func, arith, math, cf, "
-                          f"memref and llvm's as select-instructions writes them, and "
-                          f"vx.transfer)")
+                          f"memref, vector and llvm's as select-instructions writes them, "
+                          f"and vx.transfer)")
 
     def term(self, op):
         from mlir import ir

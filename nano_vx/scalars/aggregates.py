@@ -99,19 +99,23 @@ class Shapes:
 
 
 def concrete(ty) -> bool:
-    """A scalar or a tensor of integer extents: a type a local of native code may be given."""
+    """A scalar, a vector or a tensor of integer extents: a type a local of native code may
+    be given."""
     ty = strip(ty)
     if ty is None:
         return False
-    if ty._prod == "Scalar":
-        return True
+    if ty._prod in ("Scalar", "VectorType"):
+        return True  # check-vector-types refused a vector of other lanes than a scalar's
     return ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" and \
         all(d._prod == "DimInt" for d in ty.dims)
 
 
 def zero(ty, span):
-    """The literal a local of scalar type `ty` starts from, None for any other type."""
+    """The literal a local of scalar or vector type `ty` starts from (a vector's: its lane
+    type's zero in every lane), None for any other type."""
     ty = strip(ty)
+    if ty is not None and ty._prod == "VectorType":
+        return L["Splat"](zero(ty.elem, span), ty, span=span)
     if ty is None or ty._prod != "Scalar":
         return None
     if ty.name == "bool":

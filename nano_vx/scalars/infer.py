@@ -11,7 +11,7 @@ from ..values.math import FLOAT_ONLY, MATH
 from .closures import bound_in, by_reference, captures, confined_closures, direct_closures
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, bad_binary,
+from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
                     bad_cast, bad_negation, decide, find, reference_to, scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
@@ -20,10 +20,10 @@ _SHIFTS = frozenset({"<<", ">>"})
 _LITERALS = frozenset({"StructLit", "Tuple", "EnumValue"})
 
 def _bad_field(t):
-    """A field native code does not print: one neither a scalar nor a tensor (a string, a
-    reference)."""
+    """A field native code does not print: one neither a scalar, a vector nor a tensor (a
+    string, a reference)."""
     t = find(t)
-    if isinstance(t, (Var, Tensor)) or isinstance(t, str) and t not in ("str", "void"):
+    if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t not in ("str", "void"):
         return None
     return f"printing an aggregate holding {show(t)}"
 
@@ -70,6 +70,7 @@ class Infer:
         self.placed: set = set()  # id() of each `if` value standing where one may (see value)
         self.judged: list = []  # (node, test, its type terms), tested again once solved
         self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
+        self.lanes: set = set()  # id() of each `v[i]` that reads a vector's lane
         self.if_lets: list = []  # the lets bound to an `if` value
         self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
@@ -112,7 +113,7 @@ class Infer:
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
-                        and t.kind != "any" or isinstance(t, Closure)):
+                        and t.kind != "any" or isinstance(t, (Closure, Vector))):
                     raise Mismatch(let.value, "an `if` whose value is not a scalar")
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
@@ -468,6 +469,9 @@ class Infer:
         unify(self.expr(e.index), Var("int"), e.index)
         if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
             return base.elem
+        if isinstance(base, Vector):
+            self.lanes.add(id(e))
+            return base.elem
         if not isinstance(base, Tensor):
             raise Mismatch(e, f"indexing {show(base)}")
         if len(base.dims) == 1:
@@ -485,8 +489,15 @@ class Infer:
             raise Mismatch(e, "an array literal of non-scalars")
         return self.note(e, Tensor(elem, (len(e.elems),), None))
 
-    @EXPRESSIONS.on("TensorLit")
+    @EXPRESSIONS.on("Splat")
+    def _splat(self, e):
+        t = scalar_of(e.type, e)  # decide-vector-splats gave each its type
+        unify(self.expr(e.value), t.elem, e.value)
+        return t
+
+    @EXPRESSIONS.on("TensorLit", "VecLit")
     def _tensor_lit(self, e):
+        """A tensor's or a vector's literal: each element of its type's element type."""
         t = scalar_of(e.type, e)
         for x in e.elems:
             unify(self.expr(x), t.elem, x)

@@ -1,5 +1,5 @@
 """Type terms and their unification: a type is a scalar's name ("i32", "bool", "void", "str"),
-a Tensor, a Closure, a Ref, a Ptr, or a Var that unification decides."""
+a Tensor, a Vector, a Closure, a Ref, a Ptr, or a Var that unification decides."""
 
 from __future__ import annotations
 
@@ -33,6 +33,21 @@ class Tensor:
     elem: str
     dims: tuple
     node: object  # the TensorType as written, for the rebuilt `let`
+
+
+@dataclass(frozen=True)
+class Vector:
+    """`<N x T>`: N lanes of the scalar T, one value (in native code, an LLVM vector)."""
+
+    elem: str
+    lanes: int
+
+
+# Native code computes a vector's lanes as the target's vector instructions do, and f16 and
+# bf16 lanes would be rounded by them, not as the interpreter rounds each lane (f16 on a CPU
+# without half-precision arithmetic, bf16 always, which the scalar path computes in f32 and
+# rounds in integer operations, backend/mlir.py).
+HALF_LANES = frozenset({"f16", "bf16"})
 
 
 @dataclass(eq=False)
@@ -115,6 +130,8 @@ def show(t) -> str:
         return f"Tensor<{show(t.elem)}, {list(t.dims)}>"
     if isinstance(t, Closure):
         return "a closure"
+    if isinstance(t, Vector):
+        return f"<{t.lanes} x {t.elem}>"
     if isinstance(t, Ref):
         return f"&{'mut ' if t.mutable else ''}{show(t.target)}"
     if isinstance(t, Ptr):
@@ -176,11 +193,12 @@ def _holds(closure: Closure, var: Var) -> bool:
 
 def reference_to(t, mutable: bool, node):
     """The type of a reference to a value of type t: a tensor's is the tensor (its buffer,
-    the reference erased); a scalar's the address of a cell; no other is lowered."""
+    the reference erased); a scalar's or a vector's the address of a cell; no other is
+    lowered."""
     found = find(t)
     if isinstance(found, Tensor):
         return t
-    if isinstance(found, str) and found not in ("void", "str") or \
+    if isinstance(found, str) and found not in ("void", "str") or isinstance(found, Vector) or \
             isinstance(found, Var) and found.kind != "any":
         return Ref(t, mutable)
     what = "a reference" if isinstance(found, Ref) else show(t)
@@ -213,6 +231,13 @@ def scalar_of(ty, node):
         if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
             raise Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
         return Tensor(elem, tuple(d.value for d in ty.dims), ty)
+    if ty._prod == "VectorType":
+        elem = scalar_of(ty.elem, node)
+        if elem in HALF_LANES:
+            raise Mismatch(node, f"a vector of {elem} lanes")
+        if ty.lanes._prod != "DimInt" or ty.lanes.value < 1 or not isinstance(elem, str):
+            raise Mismatch(node, "a vector whose lanes are not a number of scalars")
+        return Vector(elem, ty.lanes.value)
     if ty._prod == "OpaqueType":
         return Var("any")
     if ty._prod == "ClosureType":

@@ -19,7 +19,7 @@ from ..values.numbers import INT_TYPES
 from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
-from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, bad_binary, bad_cast,
+from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
                     bad_negation, find, scalar_of, show, unify)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
@@ -31,6 +31,7 @@ _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
 _SHIFTS = frozenset({"<<", ">>"})
 _SCALARS = frozenset(INT_TYPES) | FLOATS | {"bool"}
+_LANEWISE = frozenset("+ - * /".split())
 
 
 def ill_formed(program) -> list:
@@ -65,8 +66,8 @@ def typed(ty, node, void: bool = False):
     """The type term of a written type whose every scalar is a machine type."""
     t = scalar_of(ty, node)
     found = find(t)
-    scalar = found.elem if isinstance(found, Tensor) else \
-        found.target if isinstance(found, Ref) else found
+    scalar = found.target if isinstance(found, Ref) else found
+    scalar = scalar.elem if isinstance(scalar, (Tensor, Vector)) else scalar
     if isinstance(scalar, str) and scalar not in _SCALARS and not (void and scalar == "void"):
         raise Mismatch(node, f"the type {scalar}, which is no machine type")
     return t
@@ -194,7 +195,8 @@ class Check:
             unify(target, self.scalar(s.target, "int"), s)
             self.scalar(s.value, "int")
             return
-        if not isinstance(target, str) and s.op != "=":
+        if not isinstance(target, str) and s.op != "=" and \
+                not (isinstance(target, Vector) and s.op[:-1] in _LANEWISE):
             raise Mismatch(s, f"'{s.op}' on {show(target)}")
         if isinstance(target, str):
             self.scalar(s.target)
@@ -407,7 +409,8 @@ class Check:
                 self.record(part)
                 continue
             t = find(self.expr(part))
-            if not (isinstance(t, Tensor) or isinstance(t, str) and t not in ("void", "str")):
+            if not (isinstance(t, (Tensor, Vector)) or isinstance(t, str) and
+                    t not in ("void", "str")):
                 raise Mismatch(part, f"a print of an aggregate holding {show(t)}")
 
     @EXPRESSIONS.on("Closure")
@@ -467,6 +470,47 @@ class Check:
             unify(self.expr(x), t.elem, x)
         return t
 
+    @EXPRESSIONS.on("VecLit")
+    def _vec_lit(self, e):
+        t = self.vector(e.type, e)
+        if len(e.elems) != t.lanes:
+            raise Mismatch(e, f"a vector literal of {len(e.elems)} lanes for {t.lanes}")
+        for x in e.elems:
+            unify(self.expr(x), t.elem, x)
+        return t
+
+    @EXPRESSIONS.on("Splat")
+    def _splat(self, e):
+        if e.type is None:
+            raise Mismatch(e, "a `splat` whose vector type is not written")
+        t = self.vector(e.type, e)
+        unify(self.expr(e.value), t.elem, e.value)
+        return t
+
+    @EXPRESSIONS.on("VecBinary")
+    def _vec_binary(self, e):
+        t = self.vector(e.type, e)
+        if e.op not in _LANEWISE:
+            raise Mismatch(e, f"'{e.op}' on {show(t)}")
+        unify(self.expr(e.left), t, e.left)
+        unify(self.expr(e.right), t, e.right)
+        return t
+
+    @EXPRESSIONS.on("Lane")
+    def _lane(self, e):
+        t = find(self.expr(e.vector))
+        if not isinstance(t, Vector):
+            raise Mismatch(e, f"a lane of {show(t)}")
+        self.scalar(e.index, "int")
+        return t.elem
+
+    @staticmethod
+    def vector(ty, node) -> Vector:
+        t = find(typed(ty, node))
+        if not isinstance(t, Vector):
+            raise Mismatch(node, f"a vector of type {show(t)}")
+        return t
+
     @EXPRESSIONS.on("TensorNew")
     def _tensor_new(self, e):
         t = self.tensor(e)
@@ -485,7 +529,7 @@ class Check:
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
         t = find(self.expr(e.value))
-        if not isinstance(t, (Tensor, str)) or t in ("void", "str"):  # a scalar is copied
+        if not isinstance(t, (Tensor, Vector, str)) or t in ("void", "str"):  # a value is copied
             raise Mismatch(e, f"a transfer of {show(t)}")
         return t
 
@@ -504,7 +548,8 @@ class Check:
             return Ref(t, e.mutable)
         if value._prod != "Local":
             raise Mismatch(e, "a reference to what is not a variable or an element")
-        return Ref(self.scalar(value), e.mutable)
+        t = find(self.expr(value))
+        return Ref(t if isinstance(t, Vector) else self.scalar(value), e.mutable)
 
     @EXPRESSIONS.on("Deref")
     def _deref(self, e):

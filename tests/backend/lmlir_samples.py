@@ -131,7 +131,7 @@ def main_program(b: Builder, result=None, extra=()):
 
 def every_op():
     """A program with every operation and terminator of Lmlir. It prints
-    2, 0.2, [[0, 9.5, 2], [3, 4, 5]], [[0, 1, 2], [3, 4, 5]], 0.2, 2147483647, done
+    2, 0.2, [[0, 9.5, 2], [3, 4, 5]], [[0, 1, 2], [3, 4, 5]], 0.2, 2147483647, done, 9
     and returns 2."""
     sites = []
     twice = Builder(sites)
@@ -181,6 +181,14 @@ def every_op():
     big = b.const(3.0e9, "f32")
     b.print_scalar(b.convert("llvm.intr.fptosi.sat", big, "f32", "i32"), "i32", "i32")
     b.print_str("done")
+    lanes = b.emit(L["FromElements"](b.fresh(), (two, seven), "vector<2xi32>")).result
+    twos = b.emit(L["Broadcast"](b.fresh(), two, "i32", "vector<2xi32>")).result
+    vector_cell = b.alloc("memref<vector<2xi32>>", "Alloca")
+    b.store(b.arith("addi", lanes, twos, "vector<2xi32>"), vector_cell, (),
+            "memref<vector<2xi32>>")
+    summed, one = b.load(vector_cell, (), "memref<vector<2xi32>>"), b.index(1)
+    lane = b.emit(L["Extract"](b.fresh(), summed, one, "vector<2xi32>", "i32")).result
+    b.print_scalar(lane, "i32", "i32")  # 7 + 2
     kept = b.emit(L["Transfer"](b.fresh(), two, "i32", None, "CPU_DRAM", None, None)).result
     b.end(L["Ret"]((kept,)), "bb3")
 

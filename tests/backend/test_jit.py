@@ -42,7 +42,8 @@ def run(p, level=2) -> tuple[str, int]:
 @pytest.mark.parametrize("level", [0, 1, 2, 3])
 def test_every_op(level):
     assert run(every_op(), level) == (
-        "2\n0.2\n[[0, 9.5, 2], [3, 4, 5]]\n[[0, 1, 2], [3, 4, 5]]\n0.2\n2147483647\ndone\n", 2)
+        "2\n0.2\n[[0, 9.5, 2], [3, 4, 5]]\n[[0, 1, 2], [3, 4, 5]]\n0.2\n2147483647\ndone\n9\n",
+        2)
 
 
 @pytest.mark.parametrize("level", LEVELS)

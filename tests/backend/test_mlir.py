@@ -48,7 +48,7 @@ def test_every_op_verifies_and_keeps_its_transfers_and_attributes():
 
 def test_the_lowering_pipeline():
     assert PIPELINE == (
-        "builtin.module(expand-strided-metadata, lower-affine, "
+        "builtin.module(convert-vector-to-llvm, expand-strided-metadata, lower-affine, "
         "finalize-memref-to-llvm{use-generic-functions=true}, "
         "convert-math-to-llvm, convert-arith-to-llvm, convert-cf-to-llvm, "
         "convert-func-to-llvm, reconcile-unrealized-casts)")

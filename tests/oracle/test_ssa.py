@@ -613,3 +613,66 @@ def test_print_of_a_fresh_alloc_shows_its_zeros():
            conv("p64", "arith.index_cast", "p", "index", "i64"), *print_call(0, "p64")]
     out, _ = run(site(0, "tensor", "bool", dims=(2, 1)), func("main", [block("bb0", ops, ret())]))
     assert out == "[[false], [false]]\n"
+
+
+# -- vectors ---------------------------------------------------------------------------------
+
+
+def _lanes(ops, result, vector="vector<2xi8>"):
+    """The lanes of %result after `ops`, read one at a time by vector.extract."""
+    reads = [const("k0", 0, "index"), const("k1", 1, "index"),
+             L["Extract"]("x0", result, "k0", vector, vector[9:-1]),
+             L["Extract"]("x1", result, "k1", vector, vector[9:-1])]
+    return value(ops + reads, "x0", vector[9:-1]), value(ops + reads, "x1", vector[9:-1])
+
+
+def test_arith_on_vectors_computes_each_lane_at_the_lanes_type():
+    ops = [const("a", 100, "i8"), const("b", -7, "i8"),
+           L["FromElements"]("v", ["a", "b"], "vector<2xi8>"),
+           L["Broadcast"]("w", "a", "i8", "vector<2xi8>"),
+           arith("r", "addi", "v", "w", "vector<2xi8>")]
+    assert _lanes(ops, "r") == (-56, 93)  # 200 wraps at 8 bits
+
+
+def test_float_lanes_round_to_their_type_and_math_runs_lane_by_lane():
+    ops = [const("a", 0.1, "f32"), const("b", 16.0, "f32"),
+           L["FromElements"]("v", ["a", "b"], "vector<2xf32>"),
+           arith("s", "mulf", "v", "v", "vector<2xf32>"),
+           L["Math"]("r", "sqrt", "s", "vector<2xf32>")]
+    assert _lanes(ops, "r", "vector<2xf32>") == (0.10000000149011612, 16.0)
+
+
+def test_a_vector_lives_in_a_cell_of_its_own():
+    cell = "memref<vector<2xi8>>"
+    ops = [const("a", 3, "i8"), L["Broadcast"]("v", "a", "i8", "vector<2xi8>"),
+           L["Alloca"]("c", cell), L["Store"]("v", "c", [], cell), L["Load"]("r", "c", [], cell)]
+    assert _lanes(ops, "r") == (3, 3)
+
+
+@pytest.mark.parametrize("lane", [2, -1])
+def test_a_lane_out_of_range_is_a_compiler_bug(lane):
+    ops = [const("a", 3, "i8"), L["Broadcast"]("v", "a", "i8", "vector<2xi8>"),
+           const("k", lane, "index"), L["Extract"]("r", "v", "k", "vector<2xi8>", "i8")]
+    _, stop = stopped(func("main", [block("bb0", ops, ret("r"))], ["i8"]))
+    assert stop.message.startswith(f"internal error: lane {lane} of vector<2xi8>")
+
+
+def test_a_comparison_and_a_conversion_of_vectors_run_lane_by_lane():
+    ops = [const("a", -1, "i8"), const("b", 2, "i8"),
+           L["FromElements"]("v", ["a", "b"], "vector<2xi8>"),
+           L["Broadcast"]("w", "b", "i8", "vector<2xi8>"),
+           L["Compare"]("c", "cmpi", "ult", "v", "w", "vector<2xi8>"),
+           conv("r", "arith.extui", "c", "vector<2xi1>", "vector<2xi8>")]
+    assert _lanes(ops, "r") == (0, 0)  # 255 and 2 are not below 2
+    ops[-2] = L["Compare"]("c", "cmpi", "slt", "v", "w", "vector<2xi8>")
+    assert _lanes(ops, "r") == (1, 0)
+
+
+@pytest.mark.parametrize("op", [
+    L["FromElements"]("v", ["a"], "vector<2xi8>"),
+    L["Broadcast"]("v", "a", "i8", "i8"),
+    conv("v", "arith.extsi", "a", "i8", "vector<2xi16>"),
+])
+def test_what_lmlir_has_not_on_vectors_is_a_compiler_bug(op):
+    _, stop = stopped(func("main", [block("bb0", [const("a", 3, "i8"), op], ret())]))
+    assert stop.code == "E9006" and stop.message.startswith("internal error: ")

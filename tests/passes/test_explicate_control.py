@@ -127,3 +127,28 @@ BREAK_OUTSIDE_A_LOOP = """
                    "check-loop-exits ran: a `break` outside a loop has no target")
 def test_handwritten_break_outside_a_loop(run_pass):
     assert run_pass("explicate-control", BREAK_OUTSIDE_A_LOOP).codes
+
+
+# Hand-written Llifted: a `let` of a vector chosen by an `if`. The variable starts at the
+# vector of its lanes' zero, a splat, and each arm assigns its vector.
+VECTOR_CHOSEN = """
+    // IL: Llifted
+    fn main() -> void {
+        let k: i32 = 3i32;
+        let v: <2 x f64> = if k > 2i32 {
+            @print(k);
+            vec<2 x f64>(1.5f64, 2.5f64)
+        } else {
+            splat::<2 x f64>(0.5f64)
+        };
+        @print(v);
+    }
+"""
+
+
+def test_handwritten_a_vector_chosen_by_an_if_starts_at_zero(run_pass, snapshot_txt):
+    ran = run_pass("explicate-control", VECTOR_CHOSEN)
+    assert ran.codes == []
+    assert "let mut v: <2 x f64> = splat::<2 x f64>(0.0f64);" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "3\n<1.5, 2.5>\n"
+    assert ran.dump == snapshot_txt

@@ -98,3 +98,40 @@ def test_handwritten_a_field_takes_a_name_not_bound_yet(run_pass):
     lets = [s.name for s in ran.tree.items[1].body.stmts if s._prod == "Let"]
     assert lets == ["p_x", "p_x#1", "p_y"]
     assert _printed(ran.before) == _printed(ran.tree) == "6\nPoint { x: 1, y: 2 }\n"
+
+
+# Hand-written Lmatched: a struct with a vector field, returned. A vector is one value, a leaf
+# of the struct like a scalar: its result comes back through a `&mut <2 x f32>`, and an enum
+# variant that does not hold it starts it at the vector of zeros. (expand-aggregate-prints
+# made `print(b)` the literal of its fields.)
+VECTOR_FIELD = """
+    // IL: Lmatched
+    struct Body {
+        at: <2 x f32>,
+        mass: f32,
+    }
+
+    enum Shape {
+        Dot,
+        Arrow(<2 x f32>),
+    }
+
+    fn moved(b: Body) -> Body {
+        Body { at: b.at + vec<2 x f32>(1.0, 0.5), mass: b.mass }
+    }
+
+    fn main() {
+        let b: Body = @moved(Body { at: splat::<2 x f32>(2.0), mass: 3.0 });
+        let s: Shape = Shape::Dot;
+        @print(Body { at: b.at, mass: b.mass });
+    }
+"""
+
+
+def test_handwritten_a_vector_field_is_one_leaf(run_pass, snapshot_txt):
+    ran = run_pass("scalarize-aggregates", VECTOR_FIELD)
+    assert ran.codes == []
+    assert "ret_at: &mut <2 x f32>" in ran.text
+    assert "splat::<2 x f32>(0.0)" in ran.text  # the Arrow payload of a Dot
+    assert _printed(ran.before) == _printed(ran.tree) == "Body { at: <3, 2.5>, mass: 3 }\n"
+    assert ran.dump == snapshot_txt

@@ -10,7 +10,7 @@ from nano_vx.dump.text import to_text
 from nano_vx.languages.lcalls import Lcalls
 from nano_vx.nanopass import PassError
 from nano_vx.passes.select_instructions import lowering, select_instructions
-from front import assert_prints_the_same, run_front
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "select_instructions"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -157,3 +157,59 @@ def test_handwritten_an_assigned_local_without_its_cell_is_refused(run_pass):
     ran = run_pass("select-instructions", AN_ASSIGNED_LOCAL_WITHOUT_ITS_CELL)
     assert ran.codes == ["E1007"]
     assert "'x' is assigned or borrowed, so it lives in a cell" in ran.dump
+
+
+def test_vectors_are_mlir_vectors_combined_by_one_op_an_integer_divide_lane_by_lane():
+    module = _module("vectors")
+    text = to_text(module)
+    assert "vector.from_elements" in text and "vector.broadcast" in text
+    assert "arith.mulf" in text and ": vector<4xf32>" in text
+    assert "memref.alloca() : memref<vector<4xf32>>" in text  # `acc`, assigned: in a cell
+    ops = [op for f in module.items if f._prod == "Func" for b in f.blocks for op in b.ops]
+    assert not any(op._prod == "Arith" and op.op == "divsi" and "vector" in op.type
+                   for op in ops)
+    assert sum(op._prod == "Arith" and op.op == "divsi" for op in ops) == 2  # one per lane
+    messages = [s.message for s in _sites(module, "StopSite")]
+    assert messages.count("attempt to divide {a} by zero (i32)") == 2  # each lane's
+    # `q[i]` is checked; `acc[3]`, a constant the front end checked, is not.
+    assert messages.count("lane {a} of a vector of 2 lanes") == 1
+    assert not any("of 4 lanes" in m for m in messages)
+
+
+# Hand-written Lcalls: a vector built, combined, kept in a cell and read at a lane computed
+# at run time, which is checked (E9003) before vector.extract, with an index clamped into
+# range so that MLIR never folds an out-of-range constant position into the op.
+VECTORS = """
+    // IL: Lcalls
+    fn main() -> void cells v {
+    bb0:
+        let mut v: <2 x i64> = vec<2 x i64>(3i64, 4i64);
+        v += splat::<2 x i64>(10i64);
+        let k: i32 = -1i32;
+        print!(v);
+        print!(v[lane 1i32] +[i64] v[lane k]);
+        return;
+    }
+"""
+
+
+def test_handwritten_vectors(run_pass, snapshot_txt):
+    from nano_vx.backend.mlir import emit_mlir
+
+    ran = run_pass("select-instructions", VECTORS)
+    assert ran.codes == []
+    assert "arith.addi" in ran.text and ": vector<2xi64>" in ran.text
+    assert "arith.minui" in ran.text and "vector.extract" in ran.text
+    assert "vector.extract" in emit_mlir(ran.tree)
+    assert _printed(ran.before) == _printed(ran.tree) == \
+        "<13, 14>\nstopped: E9003: lane -1 of a vector of 2 lanes\n"
+    assert ran.dump == snapshot_txt
+
+
+def test_a_vector_is_an_llvm_vector():
+    from nano_vx.backend.mlir import to_llvm_ir
+
+    ir = to_llvm_ir(_module("vectors"))
+    assert "define <4 x float> @vx.axpy(float %0, <4 x float> %1, <4 x float> %2)" in ir
+    assert "fmul <4 x float>" in ir and "fadd <4 x float>" in ir
+    assert "alloca <4 x float>" in ir  # `acc`'s cell

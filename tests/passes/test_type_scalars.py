@@ -21,7 +21,8 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it",
            "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
-                                                "a variable of a block inside its function"}
+                                                "a variable of a block inside its function",
+           "e5010_half_lanes": "a vector of f16 lanes"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -148,3 +149,33 @@ def test_handwritten_what_the_gate_would_refuse_is_refused_and_left_out(run_pass
     assert ran.codes == ["E5010"]
     assert [i.name for i in ran.tree.items] == ["main"]
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Lsafe: vectors. An operator on two is a VecBinary of their type, `v[i]` a Lane
+# (a tensor's `t[i]` stays an Index), a lane literal takes the lanes' type, an untyped `let`
+# of a vector its vector type.
+VECTORS = """
+    // IL: Lsafe
+    fn main() {
+        let v: ~_ = vec<2 x u8>(250, 3) + splat::<2 x u8>(10);
+        let t: ~_ = Tensor<i32, [2]>::fill(7);
+        @print(v);
+        @print(v[1] + 1);
+        @print(t[1]);
+    }
+"""
+
+
+def test_handwritten_vectors(run_pass, snapshot_txt):
+    ran = run_pass("type-scalars", VECTORS)
+    assert ran.codes == []
+    assert "let v: ~<2 x u8> = vec<2 x u8>(250u8, 3u8) +[<2 x u8>] splat::<2 x u8>(10u8);" \
+        in ran.text
+    assert "v[lane 1i32] + 1u8" in ran.text and "@print(t[1i32]);" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "<4, 13>\n14\n7\n"
+    assert ran.dump == snapshot_txt
+
+
+def test_vectors_of_f32_and_i64_lanes_run_natively():
+    assert_native_as_interpreted(CASES / "e5010_half_lanes_repaired.vx")
+    assert_native_as_interpreted(CASES / "vectors.vx")
