@@ -1,6 +1,7 @@
 """The MLIR stage: an Lmlir program's text parsed and verified by the real MLIR, rewritten
 with the bindings (vx.transfer ops into copies; bf16 computed in f32 and rounded in integer
-operations, as the interpreter rounds, and the narrow floats converted in them too), lowered to the LLVM dialect and translated to LLVM IR.
+operations, as the interpreter rounds; the narrow floats converted in them too), lowered to
+the LLVM dialect and translated to LLVM IR.
 
 The MLIR Python bindings are imported inside the functions: the CLI must start without them.
 """
@@ -55,7 +56,7 @@ def to_llvm_ir(program) -> str:
         with _mlir_errors("computing bf16 in f32"):
             PassManager.parse(BF16_IN_F32).run(module.operation)
         bf16_in_integers(module)
-        narrow_in_integers(module)
+        narrow_in_integers(_ops_named(module, "arith.extf", "arith.truncf"))
         noalias = noalias_pointers(module)
         with _mlir_errors("lowering to the LLVM dialect"):
             PassManager.parse(PIPELINE).run(module.operation)

@@ -43,13 +43,12 @@ FORMATS = {
 }
 
 
-def narrow_in_integers(module) -> None:
-    """Rewrite each arith.extf from a narrow float and each arith.truncf to one."""
+def narrow_in_integers(conversions) -> None:
+    """Rewrite each of the ops `conversions` (arith.extf and arith.truncf) that converts from
+    a narrow float or to one."""
     from mlir import ir
 
-    from .mlir import _ops_named
-
-    for op in _ops_named(module, "arith.extf", "arith.truncf"):
+    for op in conversions:
         source, result = op.operands[0], op.results[0]
         narrow = str(source.type if op.operation.name == "arith.extf" else result.type)
         if narrow not in FORMATS:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from nano_vx.backend.llvm import binding, target_machine
-from nano_vx.backend.mlir import PIPELINE, mlir_context
+from nano_vx.backend.mlir import PIPELINE, _ops_named, mlir_context
 from nano_vx.backend.narrow_floats import narrow_in_integers
 
 DTYPES = {"f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E5M2": ml_dtypes.float8_e5m2,
@@ -55,7 +55,7 @@ def conversions(request):
     bits = np.dtype(DTYPES[name]).itemsize * 8 if "f8" in name else 4
     with mlir_context():
         module = ir.Module.parse(_wrappers(name, bits))
-        narrow_in_integers(module)
+        narrow_in_integers(_ops_named(module, "arith.extf", "arith.truncf"))
         assert "extf" not in str(module) and "truncf" not in str(module)
         PassManager.parse(PIPELINE).run(module.operation)
         text = str(translate_module_to_llvmir(module.operation))
