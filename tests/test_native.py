@@ -55,9 +55,6 @@ NOT_LOWERED = {
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
-    # A tensor of a narrow storage type (f8e4m3, i4, ...): the interpreter runs it.
-    "tests/passes/cases/check_element_types/narrow_element_repaired.vx",
-    "tests/passes/cases/check_element_types/narrow_elsewhere_repaired.vx",
     # A vector of f16 or bf16 lanes: native code would round each lane as the target's vector
     # instructions do, not as the interpreter rounds it.
     "tests/passes/cases/type_scalars/e5010_half_lanes.vx",
@@ -115,6 +112,71 @@ def test_a_pointer_read_outside_its_tensor_stops_native_code_as_the_interpreter(
     path.write_text(OUTSIDE.replace("K", index))
     interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
     assert native == interpreted == (1, "5\n", ["E9003"])
+
+
+# Tensors of the narrow storage types native code stores (a byte an element): each value
+# written rounds, saturates or becomes NaN as ml_dtypes says (exact values, ties either way,
+# subnormals of f8 and of f32, past the largest, infinities and NaN), is read back as an f32
+# (an i8 or u8 for i4, u4), through a parameter, a transfer and a compound assignment; a row
+# printed. tests/backend/test_narrow_floats.py checks the conversions on every bit pattern.
+NARROW = """fn widen_all(t: &Tensor<f8e4m3, [8]>) -> f32 {
+  let mut s: f32 = 0.0;
+  for i in 0..8 { s = s + t[i]; }
+  return s;
+}
+
+fn main() {
+  let zero: f32 = 0.0;
+  let big: f32 = 1.0e30;
+  let values = [0.0, -0.0, 1.0, 1.0625, 1.1875, 1.125, 448.0, 464.0, 465.0, 480.0, 57344.0,
+                61440.0, 61439.0, 0.001953125, 0.0009765625, 0.0009766, 0.00000001, 1.0e-40,
+                3.3, -7.77, 240.5, 0.017578125];
+  let mut a = Tensor<f8e4m3, [22]>::new();
+  let mut b = Tensor<f8e5m2, [22]>::new();
+  for i in 0..22 {
+    a[i] = values[i] as f32;
+    b[i] = values[i] as f32;
+  }
+  print(a);
+  print(b);
+  let mut c = Tensor<f8e4m3, [2, 3]>::fill(big);
+  c[0][1] = zero / zero;
+  c[1][2] = -big;
+  c[1][0] = 2.0;
+  c[1][0] *= 1.4;
+  print(c);
+  print(c[1]);
+  let mut d = Tensor<f8e5m2, [3]>::fill(big);
+  d[1] = zero / zero;
+  d[2] = -big * big;
+  print(d);
+  let mut lit = Tensor<f8e4m3, [8]>::new();
+  for i in 0..8 { lit[i] = (i as f32) * 0.1 + 0.1; }
+  print(widen_all(&lit));
+  let moved = transfer(lit, Memory::CPU_DRAM);
+  print(moved[3]);
+  let mut n = Tensor<i4, [5]>::new();
+  let mut u = Tensor<u4, [5]>::new();
+  let ints = [7, 8, -9, 100, -1];
+  for i in 0..5 {
+    n[i] = ints[i] as i8;
+    u[i] = ints[i] as u8;
+  }
+  n[0] += 1;
+  u[0] += 9;
+  print(n);
+  print(u);
+  print(n[0] + n[1]);
+}
+"""
+
+
+def test_tensors_of_narrow_types_run_natively_as_interpreted(tmp_path):
+    path = tmp_path / "narrow.vx"
+    path.write_text(NARROW)
+    native = _run(str(path))
+    assert native[2] == [] and "NaN" in native[1] and "inf" in native[1]
+    assert native == _run(str(path), "--action", "interpret")
 
 
 @pytest.mark.parametrize("kernel", ["matmul", "stencil", "reduction", "particles", "generic",

@@ -7,14 +7,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..values.literals import TYPE_WRAPPERS
+from ..values.narrow import value_type
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i32": "i32",
            "u32": "i32", "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
            "f64": "f64"}
+# An element of a tensor of a narrow float (values/narrow.py) is a byte of its buffer, read
+# as its MLIR type and widened to f32, written rounded from f32 (narrow_floats.py converts).
+NARROW = {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2"}
+# An element of a tensor of i4 or u4 is a byte holding its value as an i8 or u8 (a 4-bit value
+# extended): read as it is, written wrapped to 4 bits, as `as` wraps (the extension's op).
+NARROW_INTS = {"i4": "arith.extsi", "u4": "arith.extui"}
 # In memory a bool is a byte, 0 or 1 (the runtime's layout; MLIR's memref lowering does not
 # store i1): memrefs of bools hold i8, and loads and stores convert.
-STORED = {**MACHINE, "bool": "i8"}
+STORED = {**MACHINE, "bool": "i8", **dict.fromkeys((*NARROW, *NARROW_INTS), "i8")}
 BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
         "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
@@ -38,6 +45,11 @@ class Tensor:
 
     def bytes(self) -> int:
         return self.size * element_bytes(self.elem)
+
+    @property
+    def value(self) -> str:
+        """The Vx type an element is read and written as."""
+        return value_type(self.elem)
 
 
 @dataclass(frozen=True)
@@ -102,7 +114,7 @@ def cell_type(t) -> str:
 
 def element_bytes(t: str) -> int:
     """The bytes one element of Vx scalar type t takes in a tensor's buffer."""
-    return max(1, BITS[MACHINE[t]] // 8)
+    return max(1, BITS[STORED[t]] // 8)
 
 
 def signed(t: str) -> bool:

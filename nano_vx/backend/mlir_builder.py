@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
-from .machine_types import BITS, MACHINE, cell_type, mtype, signed, wrap
+from .machine_types import BITS, MACHINE, NARROW, NARROW_INTS, cell_type, mtype, signed, wrap
 
 M = Lmlir
 
@@ -139,14 +139,25 @@ class FunctionBuilder:
         return ssa
 
     def load(self, ref: str, indices: tuple, memref: str, t) -> str:
-        """A value of type t read from a memref (a bool from its byte)."""
+        """A value of type t read from a memref (a bool from its byte, a narrow float from
+        its byte as an f32)."""
         value = self.op("Load", ref, indices, memref)
+        if t in NARROW:
+            value = self.op("Convert", "arith.bitcast", value, "i8", NARROW[t])
+            return self.op("Convert", "arith.extf", value, NARROW[t], "f32")
         return self.op("Convert", "arith.trunci", value, "i8", "i1") if t == "bool" else value
 
     def store(self, value: str, ref: str, indices: tuple, memref: str, t):
-        """A value of type t written to a memref (a bool as its byte)."""
+        """A value of type t written to a memref (a bool as its byte, an f32 rounded to a
+        narrow float's byte, an i8 or u8 wrapped to a 4-bit integer's)."""
+        if t in NARROW_INTS:
+            value = self.op("Convert", "arith.trunci", value, "i8", "i4")
+            value = self.op("Convert", NARROW_INTS[t], value, "i4", "i8")
         if t == "bool":
             value = self.op("Convert", "arith.extui", value, "i1", "i8")
+        if t in NARROW:
+            value = self.op("Convert", "arith.truncf", value, "f32", NARROW[t])
+            value = self.op("Convert", "arith.bitcast", value, NARROW[t], "i8")
         self.emit("Store", value, ref, indices, memref)
 
     def to_i64(self, ssa: str, t: str) -> str:

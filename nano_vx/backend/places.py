@@ -11,6 +11,7 @@ computed, for an element or what a reference points to after it."""
 from __future__ import annotations
 
 from ..languages.lmlir import Lmlir
+from ..values.narrow import value_type
 from .machine_types import Ref, Vector, cell_type, mtype, vx_type
 from .mlir_builder import ssa_name
 from .scalar_ops import operate
@@ -84,7 +85,9 @@ def _update(b, node, ref: str, indices: tuple, memref: str, t) -> None:
     old one."""
     value, vt = b.lower(node.value)
     if node.op != "=":
-        value = _operate(b, node.op[:-1], b.load(ref, indices, memref, t), value, vt, t)
+        old = b.load(ref, indices, memref, t)  # a narrow float's element read as an f32
+        computed = value_type(t) if isinstance(t, str) else t
+        value = _operate(b, node.op[:-1], old, value, vt, computed)
     b.store(value, ref, indices, memref, t)
 
 

@@ -13,7 +13,7 @@ from .transfer_attributes import route_text, slot_text
 def element(b, e):
     """`t[i][j]`: the element's (ssa, Vx type)."""
     ref, indices, tensor = access(b, e)
-    return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.elem
+    return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
 
 
 def access(b, e, row=False):

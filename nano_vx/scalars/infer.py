@@ -12,7 +12,8 @@ from .closures import bound_in, by_reference, captures, confined_closures, direc
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
-                    bad_cast, bad_negation, decide, find, reference_to, scalar_of, show, unify)
+                    bad_cast, bad_negation, decide, find, narrow_of, reference_to, scalar_of,
+                    show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -542,8 +543,11 @@ class Infer:
             base = value.base
             while base._prod == "Index":
                 base = base.base
-            if isinstance(find(self.expr(base)), Ptr):
+            held = find(self.expr(base))
+            if isinstance(held, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
+            if narrow_of(held) is not None:  # a place of a byte read as an f32
+                raise Mismatch(e, f"a reference to an element of a tensor of {narrow_of(held)}")
             return self.note(e, reference_to(inner, e.mutable, e))
         raise Mismatch(e, "a reference to a temporary value")
 
@@ -568,6 +572,8 @@ class Infer:
             raise Mismatch(e, f"a pointer into {show(t)}")
         if len(t.dims) != 1:
             raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
+        if narrow_of(t) is not None:
+            raise Mismatch(e, f"a raw pointer into a tensor of {narrow_of(t)}")
         return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
 
     @EXPRESSIONS.on("Unsafe")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
-from ..values.narrow import NARROW_TYPES
+from ..values.narrow import NARROW_TYPES, value_type
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
@@ -191,6 +191,20 @@ def _holds(closure: Closure, var: Var) -> bool:
     return False
 
 
+# The narrow storage types native code stores (in a byte an element); the others it refuses.
+NATIVE_NARROW = frozenset({"f8e4m3", "f8e5m2", "i4", "u4"})
+
+
+def narrow_of(t) -> str | None:
+    """The narrow storage type a tensor's elements are stored in, None for any other."""
+    node = t.node if isinstance(t, Tensor) else None
+    while node is not None and node._prod in TYPE_WRAPPERS:
+        node = node.inner
+    if node is None or node._prod != "TensorType" or node.elem._prod != "Scalar":
+        return None
+    return node.elem.name if node.elem.name in NARROW_TYPES else None
+
+
 def reference_to(t, mutable: bool, node):
     """The type of a reference to a value of type t: a tensor's is the tensor (its buffer,
     the reference erased); a scalar's or a vector's the address of a cell; no other is
@@ -220,8 +234,13 @@ def scalar_of(ty, node):
         return ty.name
     if ty._prod == "TensorType":
         if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES:
-            raise Mismatch(node, f"a tensor of {ty.elem.name}, a narrow storage type")
-        elem = scalar_of(ty.elem, node)
+            if ty.elem.name not in NATIVE_NARROW:
+                raise Mismatch(node, f"a tensor of {ty.elem.name}, a narrow storage type")
+            # Its elements are read and written as their value type (the buffer's format
+            # is the written type's, `node`, which the back end reads).
+            elem = value_type(ty.elem.name)
+        else:
+            elem = scalar_of(ty.elem, node)
         if any(d._prod == "DimAny" for d in ty.dims):
             raise Mismatch(node, "a tensor whose extents are known only when the program "
                                  "runs (`?`)")

@@ -12,6 +12,9 @@ import os
 import re
 import struct
 
+import numpy as np
+
+from .narrow import NARROW_TYPES
 from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, format_scalar
 from .stops import RuntimeStop
 from .tensors import format_rows
@@ -20,7 +23,8 @@ _U64 = INT_TYPES["u64"]
 
 # How a tensor's element is stored (docs/backend.md): struct format, native byte order.
 _ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
-            "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d"}
+            "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d",
+            "f8e4m3": "B", "f8e5m2": "B", "i4": "b", "u4": "B"}
 
 
 def site_table(program) -> dict[int, object]:
@@ -56,7 +60,13 @@ def _elements(type_name: str, data: bytes) -> list:
     if type_name == "bf16":  # the high half of an f32
         raw = struct.unpack(f"={len(raw)}f", struct.pack(f"={len(raw)}I",
                                                          *(h << 16 for h in raw)))
-    return [_value(type_name, v) for v in raw]
+    if type_name in NARROW_TYPES and NARROW_TYPES[type_name].value_type == "f32":
+        # a narrow float's byte, read as the interpreter reads it
+        dtype = NARROW_TYPES[type_name].dtype
+        return [TFloat(float(v), FLOAT_TYPES["f32"])
+                for v in np.array(raw, dtype=np.uint8).view(dtype).astype(np.float32)]
+    return [_value(NARROW_TYPES[type_name].value_type if type_name in NARROW_TYPES
+                   else type_name, v) for v in raw]
 
 
 def printed(site, payload: int, read) -> str:
