@@ -114,7 +114,7 @@ def test_a_pointer_read_outside_its_tensor_stops_native_code_as_the_interpreter(
     assert native == interpreted == (1, "5\n", ["E9003"])
 
 
-# Tensors of the narrow storage types native code stores (a byte an element): each value
+# Tensors of the narrow storage types, which native code stores a byte an element: each value
 # written rounds, saturates or becomes NaN as ml_dtypes says (exact values, ties either way,
 # subnormals of f8 and of f32, past the largest, infinities and NaN), is read back as an f32
 # (an i8 or u8 for i4, u4), through a parameter, a transfer and a compound assignment; a row
@@ -167,6 +167,12 @@ fn main() {
   print(n);
   print(u);
   print(n[0] + n[1]);
+  let mut f = Tensor<f4e2m1, [12]>::new();
+  let fours = [0.25, 0.26, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 7.0, -100.0, 0.0, 4.9];
+  for i in 0..12 { f[i] = fours[i] as f32; }
+  f[10] = zero / zero;
+  f[11] -= big;
+  print(f);
 }
 """
 

@@ -13,9 +13,12 @@ from ..values.numbers import FLOAT_TYPES, INT_TYPES
 MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i32": "i32",
            "u32": "i32", "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
            "f64": "f64"}
-# An element of a tensor of a narrow float (values/narrow.py) is a byte of its buffer, read
-# as its MLIR type and widened to f32, written rounded from f32 (narrow_floats.py converts).
-NARROW = {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2"}
+# An element of a tensor of a narrow float (values/narrow.py) is a byte of its buffer (an
+# f4e2m1 its low four bits), read as its MLIR type and widened to f32, written rounded from
+# f32 (narrow_floats.py converts).
+NARROW = {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2", "f4e2m1": "f4E2M1FN"}
+# The integer type of a narrow float's bits, where it is narrower than its byte.
+NARROW_BITS = {"f4e2m1": "i4"}
 # An element of a tensor of i4 or u4 is a byte holding its value as an i8 or u8 (a 4-bit value
 # extended): read as it is, written wrapped to 4 bits, as `as` wraps (the extension's op).
 NARROW_INTS = {"i4": "arith.extsi", "u4": "arith.extui"}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
-from .machine_types import BITS, MACHINE, NARROW, NARROW_INTS, cell_type, mtype, signed, wrap
+from .machine_types import BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, cell_type, mtype, signed, wrap
 
 M = Lmlir
 
@@ -143,7 +143,10 @@ class FunctionBuilder:
         its byte as an f32)."""
         value = self.op("Load", ref, indices, memref)
         if t in NARROW:
-            value = self.op("Convert", "arith.bitcast", value, "i8", NARROW[t])
+            bits = NARROW_BITS.get(t, "i8")
+            if bits != "i8":
+                value = self.op("Convert", "arith.trunci", value, "i8", bits)
+            value = self.op("Convert", "arith.bitcast", value, bits, NARROW[t])
             return self.op("Convert", "arith.extf", value, NARROW[t], "f32")
         return self.op("Convert", "arith.trunci", value, "i8", "i1") if t == "bool" else value
 
@@ -156,8 +159,11 @@ class FunctionBuilder:
         if t == "bool":
             value = self.op("Convert", "arith.extui", value, "i1", "i8")
         if t in NARROW:
+            bits = NARROW_BITS.get(t, "i8")
             value = self.op("Convert", "arith.truncf", value, "f32", NARROW[t])
-            value = self.op("Convert", "arith.bitcast", value, NARROW[t], "i8")
+            value = self.op("Convert", "arith.bitcast", value, NARROW[t], bits)
+            if bits != "i8":
+                value = self.op("Convert", "arith.extui", value, bits, "i8")
         self.emit("Store", value, ref, indices, memref)
 
     def to_i64(self, ssa: str, t: str) -> str:

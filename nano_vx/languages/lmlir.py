@@ -19,8 +19,8 @@ from .lcalls import Lcalls
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
-# i4, f8E4M3FN and f8E5M2: an element of a narrow tensor between its byte and its value type.
-_SCALAR_TYPES = frozenset("i1 i4 i8 i16 i32 i64 f16 bf16 f32 f64 f8E4M3FN f8E5M2 index".split())
+# i4, f8E4M3FN, f8E5M2 and f4E2M1FN: an element of a narrow tensor between its byte and its value type.
+_SCALAR_TYPES = frozenset("i1 i4 i8 i16 i32 i64 f16 bf16 f32 f64 f8E4M3FN f8E5M2 f4E2M1FN index".split())
 # No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
 _ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
 # A vector: N lanes of a scalar (a bool's lanes are i1), a value and a cell's content.
@@ -70,7 +70,7 @@ TERMINALS = [
     Terminal("label", lambda v: type(v) is str and _LABEL.match(v) is not None,
              "a block's label, without its ^"),
     Terminal("mtype", is_mtype, "an MLIR type: i1, i4, i8 .. i64, f16, bf16, f32, f64, f8E4M3FN, "
-                                "f8E5M2, index, "
+                                "f8E5M2, f4E2M1FN, index, "
                                 "memref<4x3xf32>, memref<memref<4xf32>>, "
                                 "memref<f32, strided<[], offset: ?>>, vector<4xf32>, "
                                 "memref<vector<4xf32>>"),
@@ -86,7 +86,7 @@ TERMINALS = [
     Terminal("code", _code, "a run-time stop's diagnostic code, E9001 .. E9006"),
     Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
                                        "f16", "bf16", "f32", "f64", "i4", "u4", "f8e4m3",
-                                       "f8e5m2"),
+                                       "f8e5m2", "f4e2m1"),
              "a Vx scalar type (or a tensor's narrow float): how a value printed or reported "
              "is read"),
     Terminal("printkind", lambda v: v in PRINT_KINDS, "int float bool str tensor record"),

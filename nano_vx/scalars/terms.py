@@ -191,10 +191,6 @@ def _holds(closure: Closure, var: Var) -> bool:
     return False
 
 
-# The narrow storage types native code stores (in a byte an element); the others it refuses.
-NATIVE_NARROW = frozenset({"f8e4m3", "f8e5m2", "i4", "u4"})
-
-
 def narrow_of(t) -> str | None:
     """The narrow storage type a tensor's elements are stored in, None for any other."""
     node = t.node if isinstance(t, Tensor) else None
@@ -234,8 +230,6 @@ def scalar_of(ty, node):
         return ty.name
     if ty._prod == "TensorType":
         if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES:
-            if ty.elem.name not in NATIVE_NARROW:
-                raise Mismatch(node, f"a tensor of {ty.elem.name}, a narrow storage type")
             # Its elements are read and written as their value type (the buffer's format
             # is the written type's, `node`, which the back end reads).
             elem = value_type(ty.elem.name)

@@ -24,7 +24,7 @@ _U64 = INT_TYPES["u64"]
 # How a tensor's element is stored (docs/backend.md): struct format, native byte order.
 _ELEMENT = {"bool": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
             "i64": "q", "u64": "Q", "f16": "e", "bf16": "H", "f32": "f", "f64": "d",
-            "f8e4m3": "B", "f8e5m2": "B", "i4": "b", "u4": "B"}
+            "f8e4m3": "B", "f8e5m2": "B", "f4e2m1": "B", "i4": "b", "u4": "B"}
 
 
 def site_table(program) -> dict[int, object]:

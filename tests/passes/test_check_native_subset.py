@@ -62,8 +62,6 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
      "a reference to an element of a tensor of f8e4m3"),
     ("let t = Tensor<u4, [2]>::fill(1);\n    let p = t.as_ptr();",
      "a raw pointer into a tensor of u4"),
-    ("let t = Tensor<f4e2m1, [2]>::fill(1.0);\n    print(t[0]);",
-     "a tensor of f4e2m1, a narrow storage type"),
 ])
 def test_what_native_code_does_not_lower_of_references(body, what):
     ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
