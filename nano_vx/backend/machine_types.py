@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..values.literals import TYPE_WRAPPERS
-from ..values.narrow import value_type
+from ..values.narrow import MLIR_FLOATS, value_type
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i32": "i32",
@@ -16,7 +16,7 @@ MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i3
 # An element of a tensor of a narrow float (values/narrow.py) is a byte of its buffer (an
 # f4e2m1 its low four bits), read as its MLIR type and widened to f32, written rounded from
 # f32 (narrow_floats.py converts).
-NARROW = {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2", "f4e2m1": "f4E2M1FN"}
+NARROW = {t.name: mlir for mlir, t in MLIR_FLOATS.items()}
 # The integer type of a narrow float's bits, where it is narrower than its byte.
 NARROW_BITS = {"f4e2m1": "i4"}
 # An element of a tensor of i4 or u4 is a byte holding its value as an i8 or u8 (a 4-bit value

@@ -28,6 +28,7 @@ from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,
 )
 from ..values.math import float_fn, pick
+from ..values.narrow import MLIR_FLOATS, narrow_float_bits, narrow_float_value
 from ..values.stops import stop, too_deep, wrong_kind
 
 RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
@@ -93,6 +94,10 @@ class Float:
         self.name = name
         self.round = FLOAT_TYPES[name].round if name in FLOAT_TYPES else None
         self.bits = 64 if name == "f64" else 32 if name == "f32" else 16
+        narrow = MLIR_FLOATS.get(name)
+        if narrow is not None:  # an element of a narrow tensor, on its way from or to f32
+            self.bits = narrow.bits
+            self.round = lambda v: narrow_float_value(narrow_float_bits(v, narrow), narrow)
 
 
 class VectorType:
@@ -636,6 +641,12 @@ def _bitcast(src, dst, span):
         return lambda v: dst.wrap(struct.unpack("=I", struct.pack("=f", v))[0] >> 16)
     if type(dst) is Float and dst.name == "bf16":
         return lambda v: struct.unpack("=f", struct.pack("=I", (v & 0xFFFF) << 16))[0]
+    if type(src) is Float and src.name in MLIR_FLOATS:
+        narrow = MLIR_FLOATS[src.name]
+        return lambda v: dst.wrap(narrow_float_bits(v, narrow))
+    if type(dst) is Float and dst.name in MLIR_FLOATS:
+        narrow = MLIR_FLOATS[dst.name]
+        return lambda v: narrow_float_value(v, narrow)
     pack, unpack = _bits_format(src), _bits_format(dst)
     if not pack or not unpack:
         internal(span, "arith.bitcast of an unsupported width")

@@ -19,19 +19,32 @@ from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, coerce
 
 
 class NarrowType:
-    __slots__ = ("name", "value_type", "dtype", "bits")
+    __slots__ = ("name", "value_type", "dtype", "bits", "mlir")
 
-    def __init__(self, name: str, value_type: str, dtype, bits: int):
+    def __init__(self, name: str, value_type: str, dtype, bits: int, mlir: str):
         self.name, self.value_type, self.dtype, self.bits = name, value_type, dtype, bits
+        self.mlir = mlir  # the MLIR type of its bits (native code stores them in a byte)
 
 
 NARROW_TYPES = {t.name: t for t in (
-    NarrowType("i4", "i8", ml_dtypes.int4, 4),
-    NarrowType("u4", "u8", ml_dtypes.uint4, 4),
-    NarrowType("f8e4m3", "f32", ml_dtypes.float8_e4m3fn, 8),
-    NarrowType("f8e5m2", "f32", ml_dtypes.float8_e5m2, 8),
-    NarrowType("f4e2m1", "f32", ml_dtypes.float4_e2m1fn, 4),
+    NarrowType("i4", "i8", ml_dtypes.int4, 4, "i4"),
+    NarrowType("u4", "u8", ml_dtypes.uint4, 4, "i4"),
+    NarrowType("f8e4m3", "f32", ml_dtypes.float8_e4m3fn, 8, "f8E4M3FN"),
+    NarrowType("f8e5m2", "f32", ml_dtypes.float8_e5m2, 8, "f8E5M2"),
+    NarrowType("f4e2m1", "f32", ml_dtypes.float4_e2m1fn, 4, "f4E2M1FN"),
 )}
+# The narrow floats by their MLIR types.
+MLIR_FLOATS = {t.mlir: t for t in NARROW_TYPES.values() if t.value_type == "f32"}
+
+
+def narrow_float_bits(v: float, t: NarrowType) -> int:
+    """The bits of an f32 value `v` written as an element of narrow float type `t`."""
+    return int(np.array([v], dtype=np.float32).astype(t.dtype).view(np.uint8)[0])
+
+
+def narrow_float_value(bits: int, t: NarrowType) -> float:
+    """The value of narrow float type `t` whose bits are the low ones of `bits`."""
+    return float(np.array([bits & ((1 << t.bits) - 1)], dtype=np.uint8).view(t.dtype)[0])
 _NUMPY = {"i8": np.int8, "u8": np.uint8, "f32": np.float32}
 
 

@@ -213,3 +213,37 @@ def test_a_vector_is_an_llvm_vector():
     assert "define <4 x float> @vx.axpy(float %0, <4 x float> %1, <4 x float> %2)" in ir
     assert "fmul <4 x float>" in ir and "fadd <4 x float>" in ir
     assert "alloca <4 x float>" in ir  # `acc`'s cell
+
+
+# A narrow tensor's element is a byte: Lmlir reads it through arith.bitcast and arith.extf
+# and writes it through arith.truncf, which the Lmlir interpreter computes as ml_dtypes does.
+NARROW = """fn main() {
+    let zero: f32 = 0.0;
+    let mut a = Tensor<f8e4m3, [4]>::fill(1.0625);
+    a[1] = 465.0;
+    a[2] = zero / zero;
+    a[3] += 0.0009766;
+    let mut b = Tensor<f8e5m2, [2, 2]>::fill(61440.0);
+    b[1][0] = -7.77;
+    let mut f = Tensor<f4e2m1, [3]>::fill(0.25);
+    f[1] = 4.9;
+    f[2] = -100.0;
+    let mut n = Tensor<i4, [2]>::fill(7);
+    n[0] += 1;
+    let mut u = Tensor<u4, [2]>::fill(15);
+    u[1] += 2;
+    print(a);
+    print(b);
+    print(f);
+    print(n);
+    print(u);
+    print(a[0] + b[1][0]);
+}
+"""
+
+
+def test_narrow_tensors_print_as_the_interpreter_prints_them():
+    ran = run_front(NARROW, select_instructions)
+    assert not ran.diagnostics.items
+    before, after = ran.prints()
+    assert after == before and "NaN" in after and "[-8, 7]" in after
