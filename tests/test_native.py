@@ -177,11 +177,34 @@ fn main() {
 """
 
 
-def test_tensors_of_narrow_types_run_natively_as_interpreted(tmp_path):
+# Narrow tensors in a struct passed to a function and in a tuple printed, and of rank 2.
+NARROW_HELD = """struct Layer { w: Tensor<f8e5m2, [3]>, scale: f32 }
+
+fn total(l: Layer) -> f32 {
+  return l.w[0] + l.w[1] + l.w[2];
+}
+
+fn main() {
+  let mut w = Tensor<f8e5m2, [3]>::fill(0.3);
+  w[2] = 100.0;
+  let l = Layer { w: w, scale: 2.0 };
+  print(total(l));
+  let pair = (Tensor<u4, [2]>::fill(20), 1);
+  print(pair);
+  let m = Tensor<f4e2m1, [2, 2]>::fill(2.6);
+  let mut s: f32 = 0.0;
+  for i in 0..2 { for j in 0..2 { s += m[i][j]; } }
+  print(s);
+}
+"""
+
+
+@pytest.mark.parametrize("program,shows", [(NARROW, "NaN"), (NARROW_HELD, "([4, 4], 1)")])
+def test_tensors_of_narrow_types_run_natively_as_interpreted(program, shows, tmp_path):
     path = tmp_path / "narrow.vx"
-    path.write_text(NARROW)
+    path.write_text(program)
     native = _run(str(path))
-    assert native[2] == [] and "NaN" in native[1] and "inf" in native[1]
+    assert native[2] == [] and shows in native[1]
     assert native == _run(str(path), "--action", "interpret")
 
 

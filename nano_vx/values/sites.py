@@ -101,7 +101,8 @@ def _tensor(type_name: str, dims, address: int, read) -> str:
 # A record site's text: `{T}` is a scalar of type T, `{T[d, ..]}` a tensor of element type T
 # and those extents (its slot holds its first element's address), `{{` and `}}` a brace.
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)(?:\[([0-9, ]*)\])?\}")
-_SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"}
+# A narrow storage type is a tensor hole's element type only: its elements print as values.
+_SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"} | frozenset(NARROW_TYPES)
 
 
 def _dims(text: str | None):
