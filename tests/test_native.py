@@ -199,7 +199,45 @@ fn main() {
 """
 
 
-@pytest.mark.parametrize("program,shows", [(NARROW, "NaN"), (NARROW_HELD, "([4, 4], 1)")])
+# Narrow tensors returned, lent (`&mut` too, and to a generic function), read in a closure,
+# compared and cast.
+NARROW_LENT = """fn make(v: f32) -> Tensor<f8e4m3, [3]> {
+  let mut t = Tensor<f8e4m3, [3]>::fill(v);
+  t[1] = v * 10.0;
+  return t;
+}
+
+fn bump(t: &mut Tensor<i4, [2]>) {
+  t[0] += 5;
+  t[1] = t[0] * 3;
+}
+
+fn first<T>(t: &Tensor<T, [3]>) -> f32 {
+  return 1.0;
+}
+
+fn main() {
+  let a = make(0.7);
+  let b = &a;
+  print(first(b));
+  print(a[0] == a[2]);
+  print(a[1] > 6.0);
+  let mut q = Tensor<i4, [2]>::fill(3);
+  bump(&mut q);
+  print(q);
+  let f = |k: i32| a[k] * 2.0;
+  print(f(1));
+  let t = Tensor<f8e5m2, [4]>::fill(1.0);
+  let c = t[0] as i32;
+  print(c);
+  let x: f64 = t[1] as f64 + 0.1;
+  print(x);
+}
+"""
+
+
+@pytest.mark.parametrize("program,shows", [(NARROW, "NaN"), (NARROW_HELD, "([4, 4], 1)"),
+                                           (NARROW_LENT, "[-8, -8]")])
 def test_tensors_of_narrow_types_run_natively_as_interpreted(program, shows, tmp_path):
     path = tmp_path / "narrow.vx"
     path.write_text(program)
