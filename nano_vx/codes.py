@@ -409,7 +409,8 @@ _ENTRIES = [
          "a raw pointer into a tensor of rank other than 1, pointers into tensors of two sizes "
          "given to one parameter (native code holds a pointer as the tensor it points into), "
          "an `unsafe` block with statements inside a larger expression, a write through a "
-         "`*const` pointer. "
+         "`*const` pointer, a reference to an element of a tensor of a narrow storage type or "
+         "a raw pointer into one (native code holds such an element in a byte). "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",
