@@ -236,8 +236,29 @@ fn main() {
 """
 
 
+# A sweep: 1200 f32 values of either sign from 1e-12 (below every format's subnormals) up by
+# 3.71% a step to past every format's range, written to each narrow float.
+NARROW_SWEEP = """fn main() {
+  let mut a = Tensor<f8e4m3, [1200]>::new();
+  let mut b = Tensor<f8e5m2, [1200]>::new();
+  let mut c = Tensor<f4e2m1, [1200]>::new();
+  let mut x: f32 = 0.000000000001;
+  for i in 0..1200 {
+    let v = if i % 2 == 0 { x } else { -x * 1.0001 };
+    a[i] = v;
+    b[i] = v;
+    c[i] = v;
+    x = x * 1.0371;
+  }
+  print(a);
+  print(b);
+  print(c);
+}
+"""
+
+
 @pytest.mark.parametrize("program,shows", [(NARROW, "NaN"), (NARROW_HELD, "([4, 4], 1)"),
-                                           (NARROW_LENT, "[-8, -8]")])
+                                           (NARROW_LENT, "[-8, -8]"), (NARROW_SWEEP, "inf")])
 def test_tensors_of_narrow_types_run_natively_as_interpreted(program, shows, tmp_path):
     path = tmp_path / "narrow.vx"
     path.write_text(program)
