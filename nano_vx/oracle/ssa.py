@@ -21,6 +21,7 @@ import operator
 import re
 import struct
 import weakref
+from bisect import bisect_right
 
 from ..values.sites import allocation_limit, printed, site_table, stopped
 from ..languages.lmlir import PREDICATES, Lmlir
@@ -180,9 +181,10 @@ def _copy_cells(cells):
     return list(cells) if type(cells) is list else _Sparse(cells.zero, cells)
 
 
-def _element_bytes(elem, cells, count: int, span) -> bytes:
-    """A buffer's first `count` cells as the native code stores them (docs/backend.md)."""
-    values = [cells[i] for i in range(count)]
+def _element_bytes(elem, cells, first: int, count: int, span) -> bytes:
+    """`count` cells of a buffer from cell `first`, as the native code stores them
+    (docs/backend.md)."""
+    values = [cells[i] for i in range(first, first + count)]
     if None in values:
         internal(span, "print of a buffer with a cell never written")
     if type(elem) is Int:
@@ -212,6 +214,9 @@ class _Machine:
                 t = _memref_type(item, item.type)
                 self.globals[item.name] = Memref([item.value], t)
         self.buffers = weakref.WeakValueDictionary()  # address -> root Memref
+        # The addresses given out, ascending: a print of a row (`print(c[1])`) passes an
+        # address inside its buffer, found by bisection.
+        self.starts: list[int] = []
         self.next_address = 1 << 16
 
     def address(self, m: Memref) -> int:
@@ -219,19 +224,26 @@ class _Machine:
         if root.address is None:
             root.address = self.next_address
             self.buffers[root.address] = root
+            if len(self.starts) > 2 * len(self.buffers) + 64:  # most of them freed since
+                self.starts = sorted(self.buffers.keys())
+            self.starts.append(root.address)
             nbytes = root.type.size * _cell_size(root.type.elem)
             self.next_address += (nbytes + 63) // 64 * 64 + 64
         return root.address
 
     def read(self, span):
         def read(address: int, nbytes: int) -> bytes:
-            m = self.buffers.get(address)
+            i = bisect_right(self.starts, address) - 1
+            m = self.buffers.get(self.starts[i]) if i >= 0 else None
             if m is None:
-                internal(span, f"print of a tensor at {address:#x}, which is no buffer")
-            count = nbytes // _cell_size(m.type.elem)
-            if count > len(m.cells) and type(m.cells) is list:
-                internal(span, f"print of {count} elements of a buffer of {len(m.cells)}")
-            return _element_bytes(m.type.elem, m.cells, count, span)
+                internal(span, f"print of a tensor at {address:#x}, which is in no buffer")
+            size = _cell_size(m.type.elem)
+            first, misaligned = divmod(address - self.starts[i], size)
+            count = nbytes // size
+            if misaligned or first + count > m.type.size:
+                internal(span, f"print of {count} elements from byte {address - self.starts[i]}"
+                               f" of a buffer of {m.type.size}")
+            return _element_bytes(m.type.elem, m.cells, first, count, span)
         return read
 
     def site(self, id_: int, kind: str, span):

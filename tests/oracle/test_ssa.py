@@ -523,6 +523,30 @@ def test_print_of_a_tensor_reads_its_buffer(memref, elem, scalar, dims, values, 
     assert out == text + "\n"
 
 
+def row_print(row_bytes, values):
+    """Ops storing `values` into a 2x2 i32 buffer and printing the two elements `row_bytes`
+    past its start, as select-instructions prints a row (`print(c[1])`)."""
+    ops = tensor_print("memref<2x2xi32>", "i32", (2, 2), values)[:-2]  # all but the print
+    return ops + [const("skip", row_bytes, "i64"), arith("row", "addi", "p64", "skip", "i64"),
+                  *print_call(0, "row")]
+
+
+def test_print_of_a_row_reads_from_inside_its_buffer():
+    ops = row_print(8, [1, -2, 3, 4])
+    out, _ = run(site(0, "tensor", "i32", dims=(2,)), func("main", [block("bb0", ops, ret())]))
+    assert out == "[3, 4]\n"
+
+
+@pytest.mark.parametrize("row_bytes, said", [
+    (12, "print of 2 elements from byte 12 of a buffer of 4"),  # runs past the end
+    (6, "print of 2 elements from byte 6 of a buffer of 4"),  # not on an element
+])
+def test_print_past_a_buffer_or_between_its_elements_is_a_compiler_bug(row_bytes, said):
+    _, stop = stopped(site(0, "tensor", "i32", dims=(2,)),
+                      func("main", [block("bb0", row_print(row_bytes, [1, 2, 3, 4]), ret())]))
+    assert stop.message == f"internal error: {said}"
+
+
 def test_print_of_a_tensor_with_a_cell_never_written_is_a_compiler_bug():
     ops = [L["Alloca"]("t", "memref<2xi32>"), L["Pointer"]("p", "t", "memref<2xi32>"),
            conv("p64", "arith.index_cast", "p", "index", "i64"), *print_call(0, "p64")]
