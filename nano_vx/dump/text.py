@@ -186,7 +186,8 @@ line("Return", "value", "return", Opt(" {value}"), ";")
 line("Break", "", "break;")
 line("Continue", "", "continue;")
 line("Assume", "cond", "assume({cond});")
-# lower-pins' pins: taken (when fewer than `replicas` are held), a value pinned, given back.
+# lower-pins' and lower-pin-matches' pins: taken (when fewer than `replicas` are held), a value
+# pinned, given back.
 expr("TakePin", "topo replicas", "take_pin {topo} of {replicas}", prec=CLOSURE)
 expr("PinnedTo", "value topo", "pinned({value}) on {topo}", prec=CLOSURE)
 line("ReleasePin", "topo", "release_pin {topo};")

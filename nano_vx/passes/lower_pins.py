@@ -24,30 +24,28 @@ class State:
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
-Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back,
-and a hardware state copied, given to a function or returned as the values it is made of
-(E5010 for a hardware state used otherwise); spread-hardware-states then gives a function
-those values as parameters of their own.
+Write `try_pin` as a pin taken, and a hardware state copied, given to a function or returned
+as the values it is made of, which the `match` on it is told (E5010 for a hardware state used
+otherwise); lower-pin-matches then writes the `match` out, and spread-hardware-states gives a
+function those values as parameters of their own.
 
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
 topology kind are held, as the interpreter decides, so native code counts the same pins the
-same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p = pinned(s)
-on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it ends (its
-end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
-NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
-a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
-copies share the pin, as the interpreter's do); a state given to a function is the tuple
-`(t, t_took, &mut t_held)`, the caller's `held` by reference, and the parameter `s` it is
-read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple `(value, took,
-held)`, which the `let` of its call takes apart. `let u = if c { t } else { x.try_pin(T) };`
-computes which branch ran, then u's value and whether it took a pin chosen by it, and makes
-`u_held` a `&mut bool` to `t_held` or to a cell of u's own, so that u and t share t's pin. A
-`let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns each (the state it
-replaced keeps its pin, as in the interpreter); it is refused shared with another name, which
-would see the state assigned after it. A hardware state used otherwise (printed, in a tuple, a
-parameter's or a chosen one returned) is refused, and so is a topology whose index is computed
-in place or is a `let mut`.
+same way. `match s { .. }` is `pin_match s on Topology::NPU, took s_took, held s_held { .. }`
+(name-hardware-states has put every state a `match` is on in a variable). `let u = s;` makes
+`u` another name of the same state (its copies share the pin, as the interpreter's do); a
+state given to a function is the tuple `(t, t_took, &mut t_held)`, the caller's `held` by
+reference, and the parameter `s` it is read as `s.0`, `s.1` and `*s.2`; a function returning
+a state returns the tuple `(value, took, held)`, which the `let` of its call takes apart. `let
+u = if c { t } else { x.try_pin(T) };` computes which branch ran, then u's value and whether
+it took a pin chosen by it, and makes `u_held` a `&mut bool` to `t_held` or to a cell of u's
+own, so that u and t share t's pin. A `let mut s` state's three are `let mut`s, and `s =
+x.try_pin(T);` assigns each (the state it replaced keeps its pin, as in the interpreter); it is
+refused shared with another name, which would see the state assigned after it, or assigned in
+the `Available` arm of a `match` on it. A hardware state used otherwise (printed, in a tuple,
+a parameter's or a chosen one returned) is refused, and so is a topology whose index is
+computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
