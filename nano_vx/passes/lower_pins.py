@@ -326,7 +326,8 @@ def _match(run, e):
 
 @lower_pins.on("Closure")
 def _closure(run, node):
-    # A `return` in a closure returns the closure's value, not a state of the function.
+    # A `return` in a closure returns the closure's value, not a state of the function, and
+    # the closure runs when it is called, not in the arm around it.
     st = run.state
     outer, st.open, st.ret = (st.open, st.ret), [], None
     try:
