@@ -77,6 +77,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
+from .passes.lower_pin_matches import lower_pin_matches
 from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
@@ -179,6 +180,7 @@ BACK_END = [
     name_borrowed_temporaries,
     name_hardware_states,
     lower_pins,
+    lower_pin_matches,
     spread_hardware_states,
     tag_places,
     lower_matches,

@@ -186,10 +186,15 @@ line("Return", "value", "return", Opt(" {value}"), ";")
 line("Break", "", "break;")
 line("Continue", "", "continue;")
 line("Assume", "cond", "assume({cond});")
-# lower-pins' pins: taken (when fewer than `replicas` are held), a value pinned, given back.
+# lower-pins' and lower-pin-matches' pins: taken (when fewer than `replicas` are held), a value
+# pinned, given back.
 expr("TakePin", "topo replicas", "take_pin {topo} of {replicas}", prec=CLOSURE)
 expr("PinnedTo", "value topo", "pinned({value}) on {topo}", prec=CLOSURE)
 line("ReleasePin", "topo", "release_pin {topo};")
+# lower-pins' `match` on a state: its value, whether it took a pin and the place of its `held`.
+expr("PinMatch", "value took held topo arms",
+     "pin_match {value:HEADER} on {topo}, took {took:HEADER}, held {held:HEADER} {{",
+     Lines("arms"), "}}", prec=BLOCKLIKE)
 line("Assert", "cond message", "assert({cond}", Opt(", {message}"), ");")
 # Contract clauses: written in the header of the function or loop whose body they start.
 expr("Requires", "cond", "requires {cond:HEADER}")

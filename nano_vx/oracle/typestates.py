@@ -78,7 +78,7 @@ class TypestateMixin:
             return HardwareState("Available", pinned_on(v, where, holds), where, True)
         return try_pin
 
-    # lower-pins writes try_pin and its match with these three.
+    # lower-pins and lower-pin-matches write try_pin and its match with these three.
     @EXPRESSIONS.on("TakePin")
     def x_TakePin(self, node, sc, hint):
         topo, pins = node.topo, self.pins

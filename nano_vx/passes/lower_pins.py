@@ -1,23 +1,15 @@
-"""lower-pins: Lassumed -> Lpinned."""
+"""lower-pins: Lassumed -> Ltaken."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lpinned import Lpinned as L
 from ..languages.lassumed import Lassumed
+from ..languages.ltaken import Ltaken as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import HeldState, is_state_type, state_params, topo_key
-
-
-@dataclass
-class _Pin:
-    """A pin its `Available` arm holds while it runs: given back as the arm ends."""
-
-    state: HeldState
-    depth: int  # the loops around the arm: a `break` at this depth leaves the arm
 
 
 @dataclass
@@ -26,37 +18,34 @@ class State:
     names: Names | None = None
     states: dict = field(default_factory=dict)  # local -> its HeldState
     ret: object = None  # the function's result type (None in a closure)
-    open: list = field(default_factory=list)  # the pins of the arms being walked, innermost last
-    depth: int = 0  # the loops around the node being walked
+    open: list = field(default_factory=list)  # the states whose `Available` arms are walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
     reassigned: set = field(default_factory=set)  # its states bound with `let mut`
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
-Write `try_pin` and the `match` on its result as a pin taken, a branch and a pin given back,
-and a hardware state copied, given to a function or returned as the values it is made of
-(E5010 for a hardware state used otherwise); spread-hardware-states then gives a function
-those values as parameters of their own.
+Write `try_pin` as a pin taken, and a hardware state copied, given to a function or returned
+as the values it is made of, which the `match` on it is told (E5010 for a hardware state used
+otherwise); lower-pin-matches then writes the `match` out, and spread-hardware-states gives a
+function those values as parameters of their own.
 
 `let s = x.try_pin(Topology::NPU);` is `let s = x; let s_took = take_pin NPU of R; let mut
 s_held = s_took;`, R the topology's `replicas`: a pin is taken when fewer than R of that
 topology kind are held, as the interpreter decides, so native code counts the same pins the
-same way. `match s { Available(p) => A, Saturated(v) => B }` is `if s_took { let p = pinned(s)
-on Topology::NPU; A } else { let v = s; B }`, and A gives its pin back wherever it ends (its
-end, `return`, a `break` or `continue` leaving it): `if s_held { s_held = false; release_pin
-NPU; }`, so a state matched twice gives it back once (name-hardware-states has put every state
-a `match` is on in a variable). `let u = s;` makes `u` another name of the same state (its
-copies share the pin, as the interpreter's do); a state given to a function is the tuple
-`(t, t_took, &mut t_held)`, the caller's `held` by reference, and the parameter `s` it is
-read as `s.0`, `s.1` and `*s.2`; a function returning a state returns the tuple `(value, took,
-held)`, which the `let` of its call takes apart. `let u = if c { t } else { x.try_pin(T) };`
-computes which branch ran, then u's value and whether it took a pin chosen by it, and makes
-`u_held` a `&mut bool` to `t_held` or to a cell of u's own, so that u and t share t's pin. A
-`let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns each (the state it
-replaced keeps its pin, as in the interpreter); it is refused shared with another name, which
-would see the state assigned after it. A hardware state used otherwise (printed, in a tuple, a
-parameter's or a chosen one returned) is refused, and so is a topology whose index is computed
-in place or is a `let mut`.
+same way. `match s { .. }` is `pin_match s on Topology::NPU, took s_took, held s_held { .. }`
+(name-hardware-states has put every state a `match` is on in a variable). `let u = s;` makes
+`u` another name of the same state (its copies share the pin, as the interpreter's do); a
+state given to a function is the tuple `(t, t_took, &mut t_held)`, the caller's `held` by
+reference, and the parameter `s` it is read as `s.0`, `s.1` and `*s.2`; a function returning
+a state returns the tuple `(value, took, held)`, which the `let` of its call takes apart. `let
+u = if c { t } else { x.try_pin(T) };` computes which branch ran, then u's value and whether
+it took a pin chosen by it, and makes `u_held` a `&mut bool` to `t_held` or to a cell of u's
+own, so that u and t share t's pin. A `let mut s` state's three are `let mut`s, and `s =
+x.try_pin(T);` assigns each (the state it replaced keeps its pin, as in the interpreter); it is
+refused shared with another name, which would see the state assigned after it, or assigned in
+the `Available` arm of a `match` on it. A hardware state used otherwise (printed, in a tuple,
+a parameter's or a chosen one returned) is refused, and so is a topology whose index is
+computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -80,7 +69,7 @@ def _static(topo, changing=None) -> None:
 @lower_pins.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.names, st.states, st.open, st.depth, st.ret = Names(fn), {}, [], 0, fn.ret
+    st.names, st.states, st.open, st.ret = Names(fn), {}, [], fn.ret
     st.reassigned = set()
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
@@ -118,27 +107,22 @@ def _makes_a_state(run, e) -> bool:
     return _is_try_pin(e) or _returned_topo(run, e) is not None
 
 
-@lower_pins.on("Let", "Return", "ExprStmt", splice=True)
+@lower_pins.on("Let", "Return", splice=True)
 def _statement(run, node):
-    st = run.state
-    value = node.expr if node._prod == "ExprStmt" else node.value
-    if node._prod == "Let" and (_makes_a_state(run, value) or _is_state(run, value)
-                                or _chooses_a_state(run, value)):
-        if node.mutable and not _makes_a_state(run, value):
-            raise Refused(node, "a hardware state copied or chosen into a `let mut`")
-        ty = node.type if is_state_type(node.type) else None
-        if value._prod == "IfExpr":
-            return _choose(run, node.name, ty, value)
-        return _bind(run, node.name, ty, value, node.mutable)
-    if node._prod == "ExprStmt":
-        if value._prod == "Match":
-            return (_match(run, value, statement=True),)
-        return (node.replace(expr=run.walk(value)),)
-    if node._prod == "Let":
+    value = node.value
+    if node._prod == "Return":
+        if value is not None:
+            value = _as_tuple(run, value) if is_state_type(run.state.ret) else run.walk(value)
+        return (node.replace(value=value),)
+    if not (_makes_a_state(run, value) or _is_state(run, value)
+            or _chooses_a_state(run, value)):
         return (node.replace(value=run.walk(value)),)
-    if value is not None:
-        value = _as_tuple(run, value) if is_state_type(st.ret) else run.walk(value)
-    return _leaving(run, node.replace(value=value), st.open)
+    if node.mutable and not _makes_a_state(run, value):
+        raise Refused(node, "a hardware state copied or chosen into a `let mut`")
+    ty = node.type if is_state_type(node.type) else None
+    if value._prod == "IfExpr":
+        return _choose(run, node.name, ty, value)
+    return _bind(run, node.name, ty, value, node.mutable)
 
 
 def _is_state(run, e) -> bool:
@@ -199,7 +183,7 @@ def _assign(run, node):
     state = st.states[target.name]
     if target.name not in st.reassigned or not _makes_a_state(run, node.value):
         raise Refused(node, "a hardware state assigned other than a new one to a `let mut`")
-    if any(p.state is state for p in st.open):
+    if any(s is state for s in st.open):
         raise Refused(node, "a hardware state assigned in an arm of a `match` on it")
     topo = _made_topo(run, node.value)
     if topo_key(topo) != topo_key(state.topo):
@@ -323,11 +307,8 @@ def _value(run, local):
 
 
 @lower_pins.on("Match")
-def _match_value(run, e):
-    return _match(run, e, statement=False)
-
-
-def _match(run, e, statement: bool):
+def _match(run, e):
+    """A `match` on a state, told the values it is made of; lower-pin-matches writes it out."""
     st, place = run.state, e.scrutinee
     if not _is_state(run, place):
         raise Refused(e, "a `match` on a hardware state not made by `try_pin` in its function")
@@ -335,84 +316,24 @@ def _match(run, e, statement: bool):
     arms = {arm.variant: arm for arm in e.arms}
     if set(arms) != {"Available", "Saturated"}:
         raise Refused(e, "a `match` on a hardware state without both arms")
-    span = e.span
-    pinned = L["PinnedTo"](_value(run, place), state.topo, span=span)
-    st.open.append(_Pin(state, st.depth))
-    available = _arm(run, arms["Available"], pinned, statement)
+    st.open.append(state)
+    available = run.walk(arms["Available"])
     st.open.pop()
-    end = _release(state, span)
-    if available.value is None:
-        available = available.replace(stmts=(*available.stmts, end))
-    else:
-        kept = st.names.fresh("arm_value")
-        available = available.replace(stmts=(
-            *available.stmts,
-            L["Let"](kept, False, L["OpaqueType"](span=span), available.value, span=span), end),
-            value=L["Local"](kept, span=span))
-    saturated = _arm(run, arms["Saturated"], _value(run, place), statement)
-    cond = state.part(1, span)
-    if statement:
-        return L["If"](cond, False, available, saturated, span=span)
-    return L["IfExpr"](cond, False, available, saturated, span=span)
-
-
-def _arm(run, arm, value, statement: bool):
-    """The arm's body, its binding first; in a statement, its value is one too."""
-    body, b = arm.body, arm.binding
-    if statement and body.value is not None:
-        body = body.replace(stmts=(*body.stmts, L["ExprStmt"](body.value, span=body.value.span)),
-                            value=None)
-    body = run.walk(body)
-    ty = b.type if b.type is not None else L["OpaqueType"](span=b.span)
-    return body.replace(stmts=(L["Let"](b.name, False, ty, value, span=b.span), *body.stmts))
-
-
-def _release(state: HeldState, span):
-    """`if held { held = false; release_pin topo; }`, through the reference a parameter's
-    `held` is."""
-    held = state.held_place(span)
-    give = L["Block"]((L["Assign"](held, "=", L["Bool"](False, span=span), span=span),
-                       L["ReleasePin"](state.topo.name, span=span)), None, span=span)
-    return L["If"](held, False, give, None, span=span)
-
-
-def _leaving(run, node, pins) -> tuple:
-    """`node` (a `return`, `break` or `continue`) after the pins it leaves are given back,
-    innermost first; a `return`'s value is computed before."""
-    if not pins:
-        return (node,)
-    span, before = node.span, ()
-    if node._prod == "Return" and node.value is not None:
-        kept = run.state.names.fresh("returned")
-        before = (L["Let"](kept, False, L["OpaqueType"](span=span), node.value, span=span),)
-        node = node.replace(value=L["Local"](kept, span=span))
-    return (*before, *(_release(p.state, span) for p in reversed(pins)), node)
-
-
-@lower_pins.on("Break", "Continue", splice=True)
-def _jump(run, node):
-    st = run.state
-    return _leaving(run, node, [p for p in st.open if p.depth == st.depth])
-
-
-@lower_pins.on("While", "For")
-def _loop(run, node):
-    run.state.depth += 1
-    try:
-        return run.rebuild(node)
-    finally:
-        run.state.depth -= 1
+    span = e.span
+    return L["PinMatch"](_value(run, place), state.part(1, span), state.held_place(span),
+                         state.topo, (available, run.walk(arms["Saturated"])), span=span)
 
 
 @lower_pins.on("Closure")
 def _closure(run, node):
-    # A `return` in a closure leaves the closure, not the arm around it.
+    # A `return` in a closure returns the closure's value, not a state of the function, and
+    # the closure runs when it is called, not in the arm around it.
     st = run.state
-    outer, st.open, st.depth, st.ret = (st.open, st.depth, st.ret), [], 0, None
+    outer, st.open, st.ret = (st.open, st.ret), [], None
     try:
         return run.rebuild(node)
     finally:
-        st.open, st.depth, st.ret = outer
+        st.open, st.ret = outer
 
 
 @lower_pins.on("Local")

@@ -164,12 +164,13 @@ def assert_native_as_interpreted(case: Path):
     assert native == run_cli(case, "--action", "interpret")
 
 
-def assert_prints_the_same(case: Path, upto):
-    """The case is admitted and prints under the interpreter what it printed before `upto`."""
+def assert_prints_the_same(case: Path, upto, since=None):
+    """The case is admitted and prints under the interpreter what it printed before `upto`,
+    or before `since`, an earlier pass, when what `upto` reads does not run."""
     ran = run_front(case, upto)
     assert not ran.diagnostics.items, ran.diagnostics.render()
-    before, after = ran.prints()
-    assert after == before
+    source = ran.before if since is None else run_front(case, since).before
+    assert _printed(ran.after) == _printed(source)
 
 
 def assert_judged(case: Path, upto, refused: dict, snapshot_txt):
