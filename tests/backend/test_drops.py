@@ -208,6 +208,7 @@ def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
 
 def test_the_bound_catches_buffers_that_are_kept(tmp_path):
     kept = TURNS.replace("20000", MADE["copied"][0]).replace("MAKE", f"same({FRESH})")
+    assert f"while i < {MADE['copied'][0]} " in kept  # the count the copied case relies on
     code, out, err, _ = _run_bounded(tmp_path, KEPT + kept)
     assert code == 1 and out == "" and "error[E9006]: cannot allocate" in err
 
