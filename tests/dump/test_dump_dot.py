@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from dump_samples import L, block, example, i, program, var
+from example_trees import EXAMPLES, trees_after_each_pass
 
 from nano_vx.dump import RenderError, render_svg, to_dot
 from nano_vx.dump import render as render_module
@@ -91,6 +92,17 @@ def test_renders_to_svg_with_the_labels():
 def test_whole_program_renders():
     root = ET.fromstring(render_svg(to_dot(program())).encode())
     assert root.tag == SVG + "svg"
+
+
+@pytest.mark.slow
+def test_graphviz_draws_every_graph_an_example_dumps():
+    """Every IL's DOT dump of every example, drawn (tests/test_determinism.py compares the svg
+    dumps by the DOT text they draw, without drawing). A dump's title changes no graph, so
+    each distinct graph is drawn once: some 300 of the 2,700 trees the examples pass through."""
+    graphs = {to_dot(tree) for path in EXAMPLES for _, _, tree in trees_after_each_pass(path)}
+    assert len(graphs) > len(EXAMPLES)
+    for dot in sorted(graphs):
+        assert ET.fromstring(render_svg(dot).encode()).tag == f"{SVG}svg"
 
 
 def test_a_missing_renderer_is_an_error(monkeypatch, tmp_path):

@@ -10,34 +10,15 @@ import io
 from pathlib import Path
 
 import pytest
+from example_trees import EXAMPLES, ROOT, trees_after_each_pass
 
 from nano_vx.cli import main
-from nano_vx.context import Compilation
 from nano_vx.diagnostics import Diagnostics
 from nano_vx.resume.read import read_dump
 from nano_vx.dump.text import to_text
-from nano_vx.parser import parse_text
 from nano_vx.pipeline import NATIVE
-from nano_vx.source import Source
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-EXAMPLES = sorted((ROOT / "examples").rglob("*.vx"))
 LAST = NATIVE.passes[-1].name
-
-
-def trees_after_each_pass(path: Path):
-    """[(index, pass, tree)] as `nano-vx PATH` makes them, up to the first pass that
-    reports an error."""
-    text = path.read_text()
-    tree, diagnostics = parse_text(text, str(path))
-    ctx = Compilation(Source(str(path), text), diagnostics)
-    out = [(1, NATIVE.passes[0], tree)]
-    for index, p in enumerate(NATIVE.passes[1:], 2):
-        if diagnostics.has_errors:
-            break
-        tree = p(tree, ctx)
-        out.append((index, p, tree))
-    return out
 
 
 def dump_files(path: Path, where: Path, fmt: str) -> Path:
