@@ -26,6 +26,10 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 sys.path.append(str(Path(__file__).parent / "spatial"))
+# Bytecode is written (to __pycache__, which git ignores) whatever PYTHONDONTWRITEBYTECODE says:
+# without it every worker rewrites the tests' asserts and compiles the compiler anew, 7 s of
+# each worker's start, and every subprocess a test starts compiles what it imports.
+sys.dont_write_bytecode = False
 
 
 class _PlainTextSnapshot(SingleFileSnapshotExtension):
