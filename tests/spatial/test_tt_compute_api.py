@@ -9,6 +9,7 @@ row_sums.vx. Nothing here compiles against tt-metal or runs on a device (docs/sp
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -145,29 +146,41 @@ spatial stages {
 
 
 def programs():
-    """(name, scheduled graph, target): the reference programs tenstorrent takes, the f32
-    multicast choreography, every stage kind in f32 and bf16, the attention head in bf16,
-    GEMMs in every narrow format and bf16 and f16 row sums."""
-    wormhole = load_target("wormhole")
+    """(name, a function that makes its scheduled graph and target): the reference programs
+    tenstorrent takes, the f32 multicast choreography, every stage kind in f32 and bf16, the
+    attention head in bf16, GEMMs in every narrow format and bf16 and f16 row sums. A graph is
+    made when a test first asks for it, not as every worker collects the tests."""
+    def scheduled(program, target):
+        return lambda: (reference.step(program, target, "schedule")[1], load_target(target))
+
+    def laned(text):
+        return lambda: (through_lane(parse_spatial(text), load_target("wormhole")),
+                        load_target("wormhole"))
+
     for program, target in TT_CASES:
-        yield f"{program}-{target}", reference.step(program, target, "schedule")[1], \
-            load_target(target)
-    yield "relayed", parse_spatial(RELAYED), wormhole
+        yield f"{program}-{target}", scheduled(program, target)
+    yield "relayed", lambda: (parse_spatial(RELAYED), load_target("wormhole"))
     for dtype in ("f32", "bf16"):
-        text = STAGES.replace("T[", f"{dtype}[").replace(": T", f": {dtype}")
-        yield f"stages-{dtype}", through_lane(parse_spatial(text), wormhole), wormhole
-    yield "attention-bf16", reference.step("attention", "wormhole", "schedule")[1], wormhole
+        yield f"stages-{dtype}", laned(STAGES.replace("T[", f"{dtype}[").replace(": T",
+                                                                               f": {dtype}"))
+    yield "attention-bf16", scheduled("attention", "wormhole")
     for program, dtypes in (("gemm", NARROW), ("row_sums", ("bf16", "f16"))):
         for dtype in dtypes:
-            yield f"{program}-{dtype}", through_lane(parse_spatial(sdf(program, dtype)),
-                                                     wormhole), wormhole
+            yield f"{program}-{dtype}", laned(sdf(program, dtype))
 
 
-PROGRAMS = list(programs())
+MAKERS = dict(programs())
 
 
-@pytest.mark.parametrize("name,graph,target", PROGRAMS, ids=[p[0] for p in PROGRAMS])
-def test_every_call_is_one_the_api_declares(name, graph, target):
+@functools.cache
+def program(name: str):
+    """The scheduled graph and the target of the program `name`."""
+    return MAKERS[name]()
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_every_call_is_one_the_api_declares(name):
+    graph, target = program(name)
     kernels = compute_kernels(lowered_of(graph, target))
     assert kernels
     for file, text in kernels.items():
@@ -193,13 +206,12 @@ def test_the_check_finds_a_wrong_call():
 
 
 def kernel_of(name: str, file: str) -> str:
-    graph, target = next((g, t) for n, g, t in PROGRAMS if n == name)
+    graph, target = program(name)
     return lowered_of(graph, target).files[file]
 
 
 def test_narrow_products_and_sums_are_on_the_matrix_unit():
-    gemm = compute_kernels(lowered_of(*next((g, t) for n, g, t in PROGRAMS
-                                            if n == "gemm-bf16")))
+    gemm = compute_kernels(lowered_of(*program("gemm-bf16")))
     text = next(iter(gemm.values()))
     assert "mm_init(" in text and "matmul_tiles(" in text and "_binary_tile(" not in text
     lines = [x.strip() for x in kernel_of("stages-bf16", "r0c0_compute.cpp").splitlines()]
@@ -210,7 +222,7 @@ def test_narrow_products_and_sums_are_on_the_matrix_unit():
 
 
 def test_f32_element_wise_ops_are_on_the_vector_unit():
-    lowered = lowered_of(*next((g, t) for n, g, t in PROGRAMS if n == "stages-f32"))
+    lowered = lowered_of(*program("stages-f32"))
     text = "".join(compute_kernels(lowered).values())
     assert "add_tiles(" not in text
     for call in ("add_binary_tile(", "mul_unary_tile(", "exp_tile(", "div_binary_tile(",
@@ -223,7 +235,7 @@ def test_f32_element_wise_ops_are_on_the_vector_unit():
 
 
 def test_formats_and_fidelity_in_the_host_program():
-    graph = next(g for n, g, _ in PROGRAMS if n == "gemm-bf16")
+    graph = program("gemm-bf16")[0]
     wormhole = load_target("wormhole")
     host = lowered_of(graph, wormhole).files["host.cpp"]
     assert "tt::DataFormat::Float16_b" in host
@@ -231,13 +243,13 @@ def test_formats_and_fidelity_in_the_host_program():
             ".unpack_to_dest_mode = unpack_r0c0_compute}") in host
     hifi4 = replace(wormhole, matrix=wormhole.matrix.at("hifi4"))
     assert "MathFidelity::HiFi4" in lowered_of(graph, hifi4).files["host.cpp"]
-    f32 = lowered_of(*next((g, t) for n, g, t in PROGRAMS if n == "stages-f32"))
+    f32 = lowered_of(*program("stages-f32"))
     # The 32-bit buffers the vector unit reads are unpacked straight to the destination.
     assert "UnpackToDestMode::UnpackToDestFp32;" in f32.files["host.cpp"]
 
 
 def test_a_block_float_moves_whole_tiles_of_its_tile_layout():
-    lowered = lowered_of(*next((g, t) for n, g, t in PROGRAMS if n == "gemm-bfp8"))
+    lowered = lowered_of(*program("gemm-bfp8"))
     assert ("    std::shared_ptr<Buffer> dram_A = CreateBuffer(InterleavedBufferConfig{.device = "
             "device, .size = 4352, .page_size = 1088, .buffer_type = BufferType::DRAM});") in (
         lowered.files["host.cpp"].splitlines())
@@ -295,7 +307,7 @@ def test_the_cost_model_puts_every_float_reduction_on_the_unit_the_kernel_reduce
     # and docs/spatial.md (The compute kernels, What is not).
     wormhole = load_target("wormhole")
     rows = set()
-    for _, graph, target in PROGRAMS:
+    for graph, target in map(program, MAKERS):
         if target != wormhole:
             continue
         p = Program(graph)
@@ -378,7 +390,7 @@ def test_attention_head_bf16_snapshot(snapshot_txt):
 def test_an_i32_vx_kernel_is_refused_and_its_bf16_twin_lowered_snapshot(name, snapshot_txt):
     with pytest.raises(LowerError) as refused:
         lower(vx_scheduled(name), load_target("wormhole"), "tenstorrent")
-    twin = next(g for n, g, _ in PROGRAMS if n == f"{name}-bf16")
+    twin = program(f"{name}-bf16")[0]
     text = (f"// {name}.vx: {refused.value.code} {refused.value.message}\n"
             + first_site(lowered_of(twin, load_target("wormhole"))))
     assert text == snapshot_txt
