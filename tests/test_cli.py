@@ -49,6 +49,7 @@ def test_help_names_the_dump_options():
     assert code == 0 and "--dump-after" in out and "--error-format" in out
 
 
+@pytest.mark.slow
 def test_the_console_script_is_installed():
     exe = shutil.which("nano-vx")
     assert exe, "pip install -e '.[test]' installs the nano-vx command"
@@ -435,6 +436,7 @@ def test_an_exception_in_a_pass_is_an_internal_error_naming_the_pass(prog, monke
     assert "ValueError: boom" in saved and "fn main" in saved
 
 
+@pytest.mark.slow
 def test_a_reader_that_goes_away_early_gets_no_traceback(tmp_path):
     big = tmp_path / "big.vx"
     big.write_text("fn main() {\n" + "    print(1);\n" * 3000 + "}\n")
@@ -474,6 +476,7 @@ def start(*argv, **popen):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.slow
 def test_a_full_stdout_is_a_one_line_error(prog):
     with open("/dev/full", "w") as full:
         proc = start(prog(HELLO), stdout=full)
@@ -482,6 +485,7 @@ def test_a_full_stdout_is_a_one_line_error(prog):
     assert err == "nano-vx: error: cannot write to stdout: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_a_closed_stdout_is_a_one_line_error_when_something_is_printed(prog):
     path = prog(HELLO)
     proc = start(path, preexec_fn=lambda: os.close(1))
@@ -502,6 +506,7 @@ fn main() {
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_interrupted_and_exits_130(prog):
     # SIGINT back to its default in the child (a shell's background job ignores it), stdout
     # unbuffered so that the first line says the program is running: the signal then

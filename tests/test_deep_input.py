@@ -21,6 +21,10 @@ from nano_vx.parser import parse_text
 from nano_vx.parser.limits import MAX_TREE_DEPTH, tree_depth
 from nano_vx.pipeline import PIPELINE
 
+# Slow (the whole suite's, not the inner loop's): programs at the parser's bound through every
+# pass, dump and run.
+pytestmark = pytest.mark.slow
+
 # Above the chain: Fn, its Block, the Let; below it, a literal.
 ABOVE_AND_BELOW = 4
 
@@ -48,13 +52,11 @@ def at_bound(tmp_path_factory):
     return path, total
 
 
-@pytest.mark.slow
 def test_at_the_bound_the_interpreter_runs_the_program(at_bound):
     path, total = at_bound
     assert cli(path) == (0, f"{total}\n", "")
 
 
-@pytest.mark.slow
 def test_at_the_bound_every_pass_runs_and_its_text_dump_renders(at_bound, tmp_path):
     path, _ = at_bound
     status, out, err = cli(path, "--action", "check", "--timing", "--dump-after=all",
@@ -68,7 +70,6 @@ def test_at_the_bound_every_pass_runs_and_its_text_dump_renders(at_bound, tmp_pa
                for dump in dumps[1:])
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["dot", "json"])
 def test_at_the_bound_every_dump_format_renders(at_bound, tmp_path, fmt):
     path, _ = at_bound

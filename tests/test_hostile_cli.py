@@ -15,6 +15,10 @@ import pytest
 
 from nano_vx.cli import main
 
+# Slow (the whole suite's, not the inner loop's): the command line's failures. A pass's codes
+# are in its own tests and docs/diagnostics.md's examples.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 GEMV = ROOT / "examples" / "spatial" / "gemv.sdf"
 HELLO = "fn main() {\n    print(42);\n}\n"

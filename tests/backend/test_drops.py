@@ -16,6 +16,10 @@ import pytest
 
 from nano_vx.cli import main
 
+# Slow (the whole suite's, not the inner loop's): the back end's memory: native runs of seconds
+# each.
+pytestmark = pytest.mark.slow
+
 CASES = sorted((Path(__file__).parent.parent / "passes" / "cases" / "insert_drops").glob("*.vx"))
 
 # The run's address space: the compiler and the child running main need some hundreds of

@@ -22,6 +22,9 @@ from nano_vx.parser import parse_text
 from nano_vx.pipeline import NATIVE
 from nano_vx.source import Source
 
+# Slow (the whole suite's, not the inner loop's): programs compiled for each x86-64 CPU.
+pytestmark = pytest.mark.slow
+
 # k * 2^-149 is the f32 with integer significand k, exactly (k < 2^24): every bf16 subnormal
 # and smallest normal is 2^16 of them apart, so these are the f32s at, next to and either side
 # of the midpoint to each, of both signs.

@@ -16,6 +16,9 @@ from nano_vx.backend.llvm import binding, target_machine
 from nano_vx.backend.mlir import PIPELINE, _ops_named, mlir_context
 from nano_vx.backend.narrow_floats import narrow_in_integers
 
+# Slow (the whole suite's, not the inner loop's): every bit pattern of each narrow format.
+pytestmark = pytest.mark.slow
+
 DTYPES = {"f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E5M2": ml_dtypes.float8_e5m2,
           "f4E2M1FN": ml_dtypes.float4_e2m1fn}
 

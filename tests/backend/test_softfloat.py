@@ -21,6 +21,9 @@ from nano_vx.backend.llvm import binding, target_machine
 from nano_vx.backend.softfloat import link_softfloat
 from nano_vx.values.numbers import FLOAT_TYPES
 
+# Slow (the whole suite's, not the inner loop's): every half, for each x86-64 CPU.
+pytestmark = pytest.mark.slow
+
 # Each conversion as the code generator meets it, on bits in and bits out.
 _WRAPPERS = r"""
 define i16 @d2h(i64 %x) {

@@ -18,6 +18,10 @@ from nano_vx.resume.read import read_dump
 from nano_vx.dump.text import to_text
 from nano_vx.pipeline import NATIVE
 
+# Slow (the whole suite's, not the inner loop's): every dump of the examples read back; each
+# pass's test_handwritten_* reads its IL's text in the inner loop.
+pytestmark = pytest.mark.slow
+
 LAST = NATIVE.passes[-1].name
 
 
@@ -31,7 +35,6 @@ def facts_only(rest: str) -> bool:
     return all(line.startswith("// ") for line in rest.splitlines())
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: str(p.relative_to(ROOT / "examples")))
 def test_every_text_dump_of_an_example_reads_back_as_its_tree(path, tmp_path):
     where = dump_files(path, tmp_path, "text")

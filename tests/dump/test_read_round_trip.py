@@ -18,6 +18,10 @@ from nano_vx.dump.writer import FORMS
 from nano_vx.pipeline import LANGUAGES
 from nano_vx.source import Source
 
+# Slow (the whole suite's, not the inner loop's): random trees of every IL. Each pass's
+# test_handwritten_* reads its IL's text in the inner loop.
+pytestmark = pytest.mark.slow
+
 # Lmlir reads back through MLIR (tests/backend/test_mlir_readback.py), not as a tree.
 READABLE = [name for name in LANGUAGES if name not in MLIR_TEXT]
 SETTINGS = settings(max_examples=40, deadline=None, database=None, derandomize=True,
@@ -50,7 +54,6 @@ def test_a_dump_of_any_tree_reads_back_as_that_tree(name):
     check()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", READABLE)
 def test_a_node_of_any_production_reads_back(name):
     language = LANGUAGES[name]

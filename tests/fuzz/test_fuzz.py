@@ -26,6 +26,9 @@ from fuzz.runner import PROGRAM, Form, Outcome, Runner
 from nano_vx.pipeline import LANGUAGES
 from nano_vx.spatial_pipeline import SPATIAL_LANGUAGES
 
+# Slow (the whole suite's, not the inner loop's): bounded campaigns.
+pytestmark = pytest.mark.slow
+
 # E8005 arrives after a million compile-time steps (loop iterations and calls): seconds by
 # design (a mutant of these can pass the bound on a loaded machine). These cases stay in the
 # long campaign only.
@@ -50,7 +53,6 @@ def ends_well(runner: Runner, data: bytes, terminates: bool = False,
     return outcome
 
 
-@pytest.mark.slow
 def test_generated_programs_are_admitted_and_run_to_their_end(runner):
     kinds = []
 
@@ -64,21 +66,18 @@ def test_generated_programs_are_admitted_and_run_to_their_end(runner):
     assert kinds.count("admitted") >= 0.9 * len(kinds), kinds
 
 
-@pytest.mark.slow
 @settings(BOUNDED, max_examples=120)
 @given(mutants(st.one_of(programs(), st.sampled_from(EXAMPLES))))
 def test_mutants_of_programs_and_examples_get_diagnostics(runner, text):
     ends_well(runner, text.encode())
 
 
-@pytest.mark.slow
 @settings(BOUNDED, max_examples=80)
 @given(st.one_of(raw_bytes(), spliced(st.sampled_from(EXAMPLES))))
 def test_raw_and_spliced_bytes_get_diagnostics(runner, data):
     ends_well(runner, data)
 
 
-@pytest.mark.slow
 def test_the_dump_corpus_holds_every_il_of_both_lanes_in_text_and_json():
     header = re.compile(r"^(?://\s*IL:\s*(\w+)|spatial \w+: (\w+) \{)", re.M)
     texts, jsons = set(), set()
@@ -92,7 +91,6 @@ def test_the_dump_corpus_holds_every_il_of_both_lanes_in_text_and_json():
     assert jsons == set(LANGUAGES)
 
 
-@pytest.mark.slow
 @settings(BOUNDED, max_examples=120)
 # Deferred: the dumps are made when the test first draws one, not when every worker
 # collects the suite (4 s each).

@@ -33,6 +33,10 @@ from nano_vx.spatial.reject import SpatialReject
 from nano_vx.spatial.text import OP_WORDS, to_spatial_text
 from nano_vx.spatial_passes.schedule import schedule
 
+# Slow (the whole suite's, not the inner loop's): the compiled runner against the stepper, on
+# every program and mutant.
+pytestmark = pytest.mark.slow
+
 
 # -- the comparison ------------------------------------------------------------------------
 

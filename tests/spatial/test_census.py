@@ -19,6 +19,10 @@ from nano_vx.spatial_backend.census import Census, census_problems, required, sc
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 
+# Slow (the whole suite's, not the inner loop's): every reference program lowered on every target
+# by both backends.
+pytestmark = pytest.mark.slow
+
 # tenstorrent refuses the i32 products and sums (its compute API has none) and fabric's small
 # cores (tokens padded to whole tiles do not fit): test_lower_tenstorrent.py.
 CASES = [(p, t, b) for p, t in reference.LOWERED for b in BACKENDS

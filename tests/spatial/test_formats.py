@@ -29,6 +29,10 @@ from nano_vx.spatial.validate import validate
 from nano_vx.spatial.work import work
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
+# Slow (the whole suite's, not the inner loop's): narrow formats through the spatial lane, every
+# pass run.
+pytestmark = pytest.mark.slow
+
 GEMM = """\
 spatial gemm {{
     tensor A: {a}[{m}, {k}] input

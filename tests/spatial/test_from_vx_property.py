@@ -6,6 +6,7 @@ written twice or never."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,9 @@ from nano_vx.diagnostics import Diagnostics
 from nano_vx.oracle.equivalence import corpus, evaluate
 from nano_vx.source import Source
 from nano_vx.spatial_driver.vx_source import bridge
+
+# Slow (the whole suite's, not the inner loop's): random kernels through the bridge.
+pytestmark = pytest.mark.slow
 
 ROWS, COLS = 8, 4
 INPUTS = ["P", "Q", "R"]

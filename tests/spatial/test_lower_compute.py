@@ -17,6 +17,9 @@ from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program, ins
 from nano_vx.spatial.shapes import token_shapes
 
+# Slow (the whole suite's, not the inner loop's): C++ compiled with the host's compiler.
+pytestmark = pytest.mark.slow
+
 CXX = shutil.which("g++") or shutil.which("c++")
 
 # name -> (tensor declarations, the stage, the element type of its output)

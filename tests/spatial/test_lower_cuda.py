@@ -113,6 +113,7 @@ def valid_ready():
 
 
 @needs_nvcc
+@pytest.mark.slow
 def test_nvcc_compiles_sends_over_semaphore_pairs_and_links(tmp_path):
     pipe = parse_spatial(PIPE.replace("DEPTH", "2"))
     text = cuda_text(pipe, small_target(2, 2))

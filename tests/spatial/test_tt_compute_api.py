@@ -31,6 +31,10 @@ from nano_vx.spatial_backend.tt_api import API, API_ROOT, DST_TILES
 from nano_vx.spatial_backend.tt_layout import grid
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
+# Slow (the whole suite's, not the inner loop's): every kernel of every program the tenstorrent
+# backend takes.
+pytestmark = pytest.mark.slow
+
 ARG_KINDS = {
     "ntiles": r"[1-9]\d*",
     "idst": "|".join(str(i) for i in range(DST_TILES)),
