@@ -38,6 +38,10 @@ class Reader:
         self.language = language
         self.start = start
         self.memo: dict = {}
+        # (id of a reading's node, its precedence, start, end) -> whether it writes back as
+        # its text: every reading kept is held in `memo`, so its id stays its own.
+        self.faithful: dict[tuple, bool] = {}
+        self.squeezed: dict[tuple[int, int], str] = {}  # (start, end) -> _squeeze of the text
         self.skips: dict[int, int] = {}  # position -> past the white space and comments there
         self.forms: dict = {}
         self.fields: dict = {}
@@ -373,12 +377,19 @@ class Reader:
 
     def _faithful(self, reading, start, end) -> bool:
         node, eff = reading
-        w = Writer()
-        w.node(node)
-        text = "".join(w.parts)
-        if eff == GROUPED:
-            text = f"({text})"
-        return _squeeze(text) == _squeeze(self.text[start:end])
+        key = (id(node), eff, start, end)
+        said = self.faithful.get(key)
+        if said is None:
+            w = Writer()
+            w.node(node)
+            text = "".join(w.parts)
+            if eff == GROUPED:
+                text = f"({text})"
+            read = self.squeezed.get((start, end))
+            if read is None:
+                read = self.squeezed[(start, end)] = _squeeze(self.text[start:end])
+            said = self.faithful[key] = _squeeze(text) == read
+        return said
 
 
 class _Found:
