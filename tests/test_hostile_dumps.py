@@ -14,6 +14,9 @@ import pytest
 
 from nano_vx.cli import main
 
+# Slow (the whole suite's, not the inner loop's): dumps edited to break, resumed.
+pytestmark = pytest.mark.slow
+
 PROGRAM = """\
 const K: i32 = 3;
 fn add(a: i32, b: i32) -> i32 {

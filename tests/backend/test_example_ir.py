@@ -13,6 +13,10 @@ import pytest
 from nano_vx.cli import main
 from test_examples import PROMISES
 
+# Slow (the whole suite's, not the inner loop's): the back end's code for every example; each
+# back-end pass has its own snapshots in the inner loop.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 # Each example once, with the command line of its first promise that runs native code (one
 # that promises only `--action interpret` has none: native code does not lower it yet). The

@@ -22,6 +22,10 @@ from nano_vx.backend.jit import compile_native, run_compiled, run_native
 from nano_vx.source import Source, Span
 from nano_vx.values.stops import RuntimeStop
 
+# Slow (the whole suite's, not the inner loop's): the native runs' machinery on every kind of
+# value and stop; tests/test_examples.py runs every example natively in the inner loop.
+pytestmark = pytest.mark.slow
+
 LEVELS = [0, 3]
 
 

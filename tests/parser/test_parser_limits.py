@@ -2,8 +2,13 @@
 
 import threading
 
+import pytest
+
 from nano_vx.parser import MAX_DEPTH, parse_text, statements
 from nano_vx.parser.limits import MAX_NESTING, MAX_TREE_DEPTH, tree_depth
+
+# Slow (the whole suite's, not the inner loop's): inputs at and past the parser's nesting bound.
+pytestmark = pytest.mark.slow
 
 
 def parens(total_depth):

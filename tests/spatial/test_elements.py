@@ -17,6 +17,10 @@ from hypothesis import strategies as st
 from nano_vx.spatial.elements import ELEMENTS
 from nano_vx.values.block_floats import BFP4, BFP8, quantize
 
+# Slow (the whole suite's, not the inner loop's): the element formats value by value and bit by
+# bit.
+pytestmark = pytest.mark.slow
+
 
 def _bits(x: float) -> int:
     return struct.unpack("<I", struct.pack("<f", x))[0]

@@ -26,6 +26,10 @@ from nano_vx.spatial.program import Program
 from nano_vx.spatial.target import TARGET_DIR, load_target
 from nano_vx.spatial.text import language_of, to_spatial_text
 
+# Slow (the whole suite's, not the inner loop's): `nano-vx spatial` end to end; the lane's passes
+# have their own tests in the inner loop.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 GEMV = ROOT / "examples" / "spatial" / "gemv.sdf"
 PASSES = ", ".join(SPATIAL_PIPELINE.names())
