@@ -35,21 +35,33 @@ def facts_only(rest: str) -> bool:
     return all(line.startswith("// ") for line in rest.splitlines())
 
 
+def what_is_read(text: str) -> str:
+    """The dump without the comments the reader skips (an analysis's facts, the state of the
+    run), but for the line naming its IL."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.startswith("//") or line.startswith("// IL:"))
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: str(p.relative_to(ROOT / "examples")))
 def test_every_text_dump_of_an_example_reads_back_as_its_tree(path, tmp_path):
     where = dump_files(path, tmp_path, "text")
+    # Four passes in five hand their tree on unchanged, and the reader is a function of what
+    # it reads: a dump that reads as an earlier one did is checked against that reading.
+    readings = {}
     for index, p, tree in trees_after_each_pass(path):
         file = where / f"{index:02d}b-after-{p.name}.txt"
         text = file.read_text()
-        diagnostics = Diagnostics()
-        got = read_dump(text, str(file), diagnostics)
-        if p.output.name == "Lmlir":
-            assert got is not None and got[0] is p.output, diagnostics.render()
-            continue
-        assert got is not None, f"{file.name}\n{diagnostics.render()}"
-        language, back = got
+        got = readings.get(what_is_read(text))
+        if got is None:
+            diagnostics = Diagnostics()
+            got = read_dump(text, str(file), diagnostics)
+            if p.output.name == "Lmlir":
+                assert got is not None and got[0] is p.output, diagnostics.render()
+                continue
+            assert got is not None, f"{file.name}\n{diagnostics.render()}"
+            got = readings[what_is_read(text)] = (*got, to_text(got[1], got[0]))
+        language, back, printed = got
         assert language is p.output and back == tree, file.name
-        printed = to_text(back, language)
         assert text.startswith(printed) and facts_only(text[len(printed):]), file.name
 
 
