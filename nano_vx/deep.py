@@ -7,14 +7,16 @@ fresh thread's stack is mapped, faulted in page by page and unmapped again for e
 A thread whose call ran long goes away after it, so that the stack a deep input touched is
 given back, and starting a thread costs little beside such a call.
 
-CPython keeps the frames of Python calls in chunks of a stack of its own, one per thread: 16
-KiB each unless a frame needs more, a chunk mapped when a call does not fit in the last one
-and unmapped as soon as that call returns. A recursion that goes up and down across the end
-of a chunk maps and unmaps it on every crossing: the compile-time evaluator running a doubly
-recursive function (a million calls up and down a few dozen levels) spent half its time in
-mmap and munmap. So a worker serves its calls from inside one frame with room for 32,768
-variables, which CPython puts in a chunk of its own of twice that size: the calls made on
-the thread have its other half, some 1,500 frames, before they reach the end of a chunk."""
+CPython (3.11 to 3.13) keeps the frames of Python calls in chunks of a stack of its own, one
+per thread: 16 KiB each unless a frame needs more, a chunk mapped when a call does not fit
+in the last one and unmapped as soon as that call returns. A recursion that goes up and down
+across the end of a chunk maps and unmaps it on every crossing: the compile-time evaluator
+running a doubly recursive function (a million calls up and down a few dozen levels) spent
+half its time in mmap and munmap. So a worker serves its calls from inside one frame with
+room for 32,768 variables (256 KiB), which CPython puts in a chunk of 512 KiB of its own:
+the calls made on the thread have the other half, a few thousand frames, before they reach
+the end of a chunk (`strace -c`: 577 mmaps in a whole compile of that E8005 program, 332,000
+before)."""
 
 from __future__ import annotations
 
