@@ -5,19 +5,36 @@ limits (E1003) and never by Python's default 1,000 frames.
 The big-stack threads are kept and reused: a compile calls run_deep a dozen times, and a
 fresh thread's stack is mapped, faulted in page by page and unmapped again for each call.
 A thread whose call ran long goes away after it, so that the stack a deep input touched is
-given back, and starting a thread costs little beside such a call."""
+given back, and starting a thread costs little beside such a call.
+
+CPython (3.11 to 3.13) keeps the frames of Python calls in chunks of a stack of its own, one
+per thread: 16 KiB each unless a frame needs more, a chunk mapped when a call does not fit
+in the last one and unmapped as soon as that call returns. A recursion that goes up and down
+across the end of a chunk maps and unmaps it on every crossing: the compile-time evaluator
+running a doubly recursive function (a million calls up and down a few dozen levels) spent
+half its time in mmap and munmap. So a worker serves its calls from inside one frame with
+room for 32,768 variables (256 KiB), which CPython puts in a chunk of 512 KiB of its own:
+the calls made on the thread have the other half, a few thousand frames, before they reach
+the end of a chunk (`strace -c`: 577 mmaps in a whole compile of that E8005 program, 332,000
+before)."""
 
 from __future__ import annotations
 
+import functools
 import queue
 import sys
 import threading
 import time
+import types
 
 STACK_BYTES = 512 * 1024 * 1024
 RECURSION_LIMIT = 200_000
 # A call that took longer may have touched much of its stack; its thread is not kept.
 KEEP_AFTER_SECONDS = 0.05
+
+# The variables of the frame a worker serves from (see the docstring), never assigned: their
+# room is what is wanted.
+ROOM_VARIABLES = 32_768
 
 _local = threading.local()
 _idle: list[_Worker] = []  # threads waiting for a call, the most recently used last
@@ -37,7 +54,8 @@ class _Worker:
         old_stack = threading.stack_size(STACK_BYTES)
         try:
             # A daemon: a kept thread waiting for its next call must not hold up the exit.
-            threading.Thread(target=self._serve, name="nano-vx-deep", daemon=True).start()
+            threading.Thread(target=_roomy(), args=(self._serve,), name="nano-vx-deep",
+                             daemon=True).start()
         finally:
             threading.stack_size(old_stack)
 
@@ -59,6 +77,21 @@ class _Worker:
             del call
             if not keep:
                 return
+
+
+def _call(fn):
+    return fn()
+
+
+@functools.cache
+def _roomy():
+    """`_call` with ROOM_VARIABLES more variables, for the frame a worker serves from (made
+    once, for the first worker)."""
+    code = _call.__code__
+    names = tuple(map(str, range(ROOM_VARIABLES)))
+    code = code.replace(co_varnames=code.co_varnames + names,
+                        co_nlocals=code.co_nlocals + ROOM_VARIABLES)
+    return types.FunctionType(code, globals(), "_roomy_call")
 
 
 def run_deep(fn, *args, **kwargs):

@@ -99,40 +99,55 @@ class Outcome:
     kept: dict = field(default_factory=dict)  # IL name -> the tree in it, for those asked for
 
 
-def render(tree, fmt: str, title: str, language=None) -> str:
+def render(tree, fmt: str, title: str, language=None, drawn: dict | None = None) -> str:
     """One IR in one dump format (the dump package is imported only when asked for); with its
-    `language`, a text or JSON dump names its IL, so that it reads back."""
+    `language`, a text or JSON dump names its IL, so that it reads back. `drawn` (a Dumper's)
+    keeps, for each format, the last tree drawn and its text but for the heading (the title,
+    the IL named): a tree is never changed in place and most passes hand on the tree they
+    were given, so a dump after every pass draws only the trees that changed."""
     if isinstance(tree, Source):
         return tree.text
+    if fmt == "svg":  # the picture of the dot text, whose title it shows
+        from .dump.render import render_svg
+
+        return render_svg(render(tree, "dot", title, language, drawn))
+    last = drawn.get(fmt) if drawn is not None else None
+    if last is None or last[0] is not tree:
+        last = (tree, _parts(tree, fmt))
+        if drawn is not None:
+            drawn[fmt] = last
+    opening, rest = last[1]
+    return opening + _heading(tree, fmt, title, language) + rest
+
+
+def _heading(tree, fmt: str, title: str, language) -> str:
+    """What goes between a dump's parts: the IL a text or JSON dump names, a graph's title."""
     if fmt == "text":
-        from .dump.text import to_text
+        from .dump.text import text_heading
 
-        return to_text(tree, language)
+        return text_heading(tree, language)
     if fmt == "json":
-        from .dump.json_form import dumps_json
+        from .dump.json_form import json_heading
 
-        return dumps_json(tree, language=language)
-    from .dump.dot import to_dot
+        return json_heading(language)
+    from .dump.dot_syntax import dot_heading
 
-    dot = to_dot(tree, title=title)
-    if fmt == "dot":
-        return dot
-    from .dump.render import render_svg
-
-    return render_svg(dot)
+    return dot_heading(title)
 
 
-def renders(tree, formats: tuple[str, ...], title: str, language=None) -> dict[str, str]:
-    """One IR in each of `formats`: svg draws the dot text that dot made, not a new one."""
-    made = {}
-    for fmt in formats:
-        if fmt == "svg" and "dot" in made:
-            from .dump.render import render_svg
+def _parts(tree, fmt: str) -> tuple[str, str]:
+    """`tree`'s dump in `fmt` (text, json or dot) before and after its heading."""
+    if fmt == "text":
+        from .dump.text import text_body
 
-            made[fmt] = render_svg(made["dot"])
-        else:
-            made[fmt] = render(tree, fmt, title, language)
-    return made
+        return "", text_body(tree)
+    if fmt == "json":
+        from .dump.json_form import json_parts
+
+        return json_parts(tree)
+    from .dump.dot import dot_parts
+
+    return dot_parts(tree)
 
 
 # A dump file is named by its pass's position in the pipeline, then a letter for the moment
@@ -147,16 +162,13 @@ class Dumper:
     def __init__(self, options: DumpOptions, out: TextIO):
         self.options = options
         self.out = out
-        # The last tree printed as plain text, and its text: a pass's output is the next
-        # pass's input, which --dump-diff and --dump-changed print again (a tree is never
-        # changed in place, so the same object prints the same).
-        self._printed: tuple[object, str] | None = None
+        # render's `drawn`: a pass's output is the next pass's input, which --dump-diff and
+        # --dump-changed print again, and most passes return their input.
+        self._drawn: dict = {}
 
     def text(self, tree) -> str:
         """The tree as plain text (no IL line), printed once for consecutive asks."""
-        if self._printed is None or self._printed[0] is not tree:
-            self._printed = (tree, render(tree, "text", ""))
-        return self._printed[1]
+        return render(tree, "text", "", None, self._drawn)
 
     def emit(self, when: str, index: int, p, tree, ctx=None) -> None:
         """A dump of `tree` around pass `p`, in each format asked for; with the compilation
@@ -170,7 +182,8 @@ class Dumper:
         # A renderer that fails is the environment's failing; writing is too (_write).
         with internal_errors(p, tree, expected=(RenderError,)):
             language = p.output if when == "After" else p.input
-            bodies = renders(tree, self.options.formats, banner, language)
+            bodies = {fmt: render(tree, fmt, banner, language, self._drawn)
+                      for fmt in self.options.formats}
             if ctx is not None and "text" in bodies:
                 if when == "After":
                     bodies["text"] += _facts(ctx, p)

@@ -27,16 +27,15 @@ class Budget:
         if self.steps > MAX_STEPS:
             _too_long(span)
 
-    def enter(self, span, name: str):
-        """A call: a step, one deeper. The caller takes the depth back (`depth -= 1`)."""
-        self.steps += 1
-        self.depth += 1
+    def passed(self, span, name: str):
+        """The error of the bound a call to `name` passed, the steps before the depth. A call
+        counts a step and a level itself (Evaluator.call: a method call per call is a good
+        part of what a call costs), and calls this when either goes past its bound."""
         if self.steps > MAX_STEPS:
             _too_long(span)
-        if self.depth > MAX_DEPTH:
-            raise ComptimeError("E8004", span, f"compile-time evaluation went more than "
-                                               f"{MAX_DEPTH} calls deep (calling `{name}`)",
-                                limit=MAX_DEPTH, function=name)
+        raise ComptimeError("E8004", span, f"compile-time evaluation went more than "
+                                           f"{MAX_DEPTH} calls deep (calling `{name}`)",
+                            limit=MAX_DEPTH, function=name)
 
 
 def _too_long(span):

@@ -16,7 +16,7 @@ from ..values.literals import scalar_hint
 from ..values.math import apply
 from ..values.numbers import describe
 from .arithmetic import ArithmeticMixin
-from .budget import Budget
+from .budget import MAX_DEPTH, MAX_STEPS, Budget
 from .errors import cannot_finish, depends
 from .expressions import ExprMixin
 from .frames import Frame
@@ -126,8 +126,11 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         if len(args) != len(code.params):
             cannot_finish(span, f"`{code.name}` takes {len(code.params)} argument(s) but "
                                 f"{len(args)} were given")
-        budget = self.budget
-        budget.enter(span, code.name)
+        budget = self.budget  # a step, one deeper (see Budget.passed)
+        budget.steps += 1
+        budget.depth += 1
+        if budget.steps > MAX_STEPS or budget.depth > MAX_DEPTH:
+            budget.passed(span, code.name)
         held = frame.vars
         for (name, conform), v in zip(code.params, args):
             held[name] = conform(v, span) if conform is not None else v

@@ -70,8 +70,13 @@ class StmtMixin:
     def fn_body(self, block):
         """A function or closure body: `f(frame) ->` its trailing value or the value of
         `return`."""
-        body = [(self.stmt(s), s.span) for s in block.stmts]
-        value = self.expr(block.value, self.returns) if block.value is not None else None
+        stmts, last = block.stmts, block.value
+        if last is None and stmts and stmts[-1]._prod == "Return" and stmts[-1].value is not None:
+            # A body ending in `return e` has e for its value: no Return made and taken apart
+            # on each call.
+            stmts, last = stmts[:-1], stmts[-1].value
+        body = [(self.stmt(s), s.span) for s in stmts]
+        value = self.expr(last, self.returns) if last is not None else None
 
         def run(frame):
             for s, span in body:

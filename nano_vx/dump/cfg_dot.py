@@ -5,7 +5,7 @@ as a compiler textbook draws a CFG. Node ids are the function's position and the
 
 from __future__ import annotations
 
-from .dot_syntax import HEADER, INDENT, dot_quote
+from .dot_syntax import HEADER, INDENT, dot_quote, joined
 
 
 def has_blocks(program) -> bool:
@@ -14,13 +14,13 @@ def has_blocks(program) -> bool:
                for item in getattr(program, "items", ()))
 
 
-def to_cfg_dot(program, title: str | None = None) -> str:
-    out = ["digraph CFG {"]
+def cfg_dot_parts(program) -> tuple[str, str]:
+    """The graph without its title, in its two parts (dot_syntax)."""
+    opening = ["digraph CFG {"]
     # Code in a fixed-width font, lines left-aligned (`\l`), as a listing reads.
-    out += [INDENT + h.replace('"Helvetica", fontsize=10', '"Courier", fontsize=9')
-            for h in HEADER]
-    if title is not None:
-        out += [f"{INDENT}label = {dot_quote(title)};", f"{INDENT}labelloc = t;"]
+    opening += [INDENT + h.replace('"Helvetica", fontsize=10', '"Courier", fontsize=9')
+                for h in HEADER]
+    out: list[str] = []
     edges = []
     functions = [i for i in program.items if i._prod in ("Fn", "Func") and _blocks(i)]
     signatures = {i.name: i for i in program.items if i._prod in ("Func", "Declare")}
@@ -38,7 +38,7 @@ def to_cfg_dot(program, title: str | None = None) -> str:
         out.append(f"{INDENT}}}")
     out += edges
     out.append("}")
-    return "\n".join(out) + "\n"
+    return joined(opening, out)
 
 
 def _blocks(fn):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..nanopass.nodes import Node
 from ..spatial import is_spatial_program
-from .cfg_dot import has_blocks, to_cfg_dot
-from .dot_syntax import HEADER, INDENT, dot_quote
-from .spatial_dot import to_spatial_dot
+from .cfg_dot import cfg_dot_parts, has_blocks
+from .dot_syntax import HEADER, INDENT, dot_quote, dot_heading, joined
+from .spatial_dot import spatial_dot_parts
 from .writer import is_terminal, terminal_text
 
 _CLOSE = object()  # stack marker: the cluster opened by a block ends here
@@ -57,15 +57,18 @@ def _children(node: Node, own_id: str):
 
 
 def to_dot(node: Node, title: str | None = None) -> str:
+    opening, rest = dot_parts(node)
+    return opening + dot_heading(title) + rest
+
+
+def dot_parts(node: Node) -> tuple[str, str]:
+    """The graph without its title, in its two parts (dot_syntax)."""
     if is_spatial_program(node):
-        return to_spatial_dot(node, title)
+        return spatial_dot_parts(node)
     if has_blocks(node):  # a program of basic blocks is drawn as its control-flow graph
-        return to_cfg_dot(node, title)
-    out = ["digraph IR {"]
-    out += [INDENT + h for h in HEADER]
-    if title is not None:
-        out.append(f"{INDENT}label = {dot_quote(title)};")
-        out.append(f"{INDENT}labelloc = t;")
+        return cfg_dot_parts(node)
+    opening = ["digraph IR {", *(INDENT + h for h in HEADER)]
+    out: list[str] = []
     edges: list[str] = []
     count = 0
     clusters = 0
@@ -97,4 +100,4 @@ def to_dot(node: Node, title: str | None = None) -> str:
     # endpoints into that cluster.
     out += edges
     out.append("}")
-    return "\n".join(out) + "\n"
+    return joined(opening, out)

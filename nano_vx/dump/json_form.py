@@ -35,10 +35,9 @@ def to_json(node: Node) -> dict:
 def dumps_json(node: Node, indent: int | None = None, language=None) -> str:
     """Compact by default: indentation makes a deep tree's JSON quadratic in size. With its
     `language`, the dump names its IL, so that it reads back."""
-    head = "{" if language is None else \
-        f'{{"language": {_string(getattr(language, "name", language))}, '
     if indent is None:
-        return _compact(node, head)
+        opening, rest = json_parts(node)
+        return opening + json_heading(language) + rest
 
     def document():
         data = _node_json(node)
@@ -48,17 +47,30 @@ def dumps_json(node: Node, indent: int | None = None, language=None) -> str:
     return run_deep(document)
 
 
+def json_parts(node: Node) -> tuple[str, str]:
+    """The compact dump around the place json_heading goes: what the tree alone decides."""
+    return "{", _compact(node)
+
+
+def json_heading(language) -> str:
+    """The member naming the IL, first in the root's object; none without a `language`."""
+    if language is None:
+        return ""
+    return f'"language": {_string(getattr(language, "name", language))}, '
+
+
 _string = json.encoder.encode_basestring  # as json.dumps writes a string, ensure_ascii off
 _LEAVES = {str: _string, int: int.__repr__, float: float.__repr__, bool: lambda v: "true" if v
            else "false", type(None): lambda v: "null"}
 
 
-def _compact(root: Node, head: str) -> str:
-    """The text json.dumps writes for the tree's _node_json, written from the tree itself
-    with a stack of its own: no dicts made for each node, and no recursion, so a tree at the
-    depth bound is written as fast as a shallow one (json.dumps recursed through a
-    dict per level)."""
+def _compact(root: Node) -> str:
+    """The text json.dumps writes for the tree's _node_json but for the root's opening brace,
+    written from the tree itself with a stack of its own: no dicts made for each node, and no
+    recursion, so a tree at the depth bound is written as fast as a shallow one (json.dumps
+    recursed through a dict per level)."""
     parts = []
+    head = ""
     todo: list = [root]  # nodes and tuples still to write, and text already written
     while todo:
         item = todo.pop()

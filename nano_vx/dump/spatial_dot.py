@@ -7,20 +7,20 @@ program's order, so the same program always gives the same bytes."""
 from __future__ import annotations
 
 from ..spatial.program import Program, outs
-from .dot_syntax import dot_quote
+from .dot_syntax import dot_quote, joined
 
 INDENT = "    "
 
 
-def to_spatial_dot(graph, title: str | None = None) -> str:
+def spatial_dot_parts(graph) -> tuple[str, str]:
+    """The graph without its title, in its two parts (dot_syntax)."""
     p = Program(graph)
     ids = {name: f"s{i}" for i, name in enumerate(p.stages)}
     tensor_ids = {name: f"t{i}" for i, name in enumerate(p.tensors)}
-    out = ["digraph spatial {", f"{INDENT}graph [rankdir=LR];",
-           f'{INDENT}node [shape=box, fontname="Helvetica", fontsize=10];',
-           f'{INDENT}edge [fontname="Helvetica", fontsize=9];']
-    if title is not None:
-        out += [f"{INDENT}label = {dot_quote(title)};", f"{INDENT}labelloc = t;"]
+    opening = ["digraph spatial {", f"{INDENT}graph [rankdir=LR];",
+               f'{INDENT}node [shape=box, fontname="Helvetica", fontsize=10];',
+               f'{INDENT}edge [fontname="Helvetica", fontsize=9];']
+    out: list[str] = []
     for name, t in p.tensors.items():
         label = f"{name}\n{t.dtype}{list(t.shape)}\nDRAM {t.role}"
         out.append(f"{INDENT}{tensor_ids[name]} [shape=cylinder, label={dot_quote(label)}];")
@@ -45,7 +45,7 @@ def to_spatial_dot(graph, title: str | None = None) -> str:
         for port in outs(st):
             out.append(f"{INDENT}{_edge(p, ids, name, port)}")
     out.append("}")
-    return "\n".join(out) + "\n"
+    return joined(opening, out)
 
 
 def _stage(p: Program, ids, name: str) -> str:

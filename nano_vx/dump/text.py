@@ -24,18 +24,30 @@ from .writer import (ATOM, BINARY_PREC, BLOCKLIKE, CAST, CLOSURE, HEADER, POSTFI
 def to_text(node: Node, language=None) -> str:
     """The text dump of any node of any IL, newline-terminated; with its `language`, it
     starts with the line naming the IL, `// IL: Lresolved`, so that it reads back."""
+    return text_heading(node, language) + text_body(node)
+
+
+def text_heading(node: Node, language) -> str:
+    """The line naming the IL, when there is a `language` to name: a spatial program's text
+    names its IL itself."""
+    if language is None or is_spatial_program(node):
+        return ""
+    return il_header(language)
+
+
+def text_body(node: Node) -> str:
+    """The text dump without the line naming the IL."""
     if is_spatial_program(node):
         # A spatial program dumps in the spatial text form, which names its IL and which its
         # parser reads back.
         from ..spatial.text import to_spatial_text
 
         return to_spatial_text(node)
-    head = il_header(language) if language is not None else ""
     if type(node) is Lmlir["Module"]:  # MLIR text, as emit-mlir hands it to MLIR
         from .mlir_text import to_mlir_text
 
-        return head + to_mlir_text(node)
-    return head + run_deep(_to_text, node)
+        return to_mlir_text(node)
+    return run_deep(_to_text, node)
 
 
 def _to_text(node: Node) -> str:
