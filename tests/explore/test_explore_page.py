@@ -16,6 +16,9 @@ from nano_vx.explore.record import record_spatial, record_vx
 from nano_vx.pipeline import NATIVE
 from nano_vx.source import Source
 
+# Slow (the whole suite's, not the inner loop's): `nano-vx explore` recording every pass.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 RESIDENCY = ROOT / "examples/correlation/01_residency_across_a_call.vx"
 

@@ -3,10 +3,14 @@ programs give a Program and diagnostics, nothing else."""
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nano_vx.parser import parse_text
+
+# Slow (the whole suite's, not the inner loop's): random text and bytes through the parser.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = [p.read_text() for p in sorted((ROOT / "examples").rglob("*.vx"))]

@@ -35,6 +35,10 @@ from nano_vx.spatial.work import executions
 from nano_vx.spatial_pipeline import passes_from
 from test_firings import SETTINGS, layered_graphs
 
+# Slow (the whole suite's, not the inner loop's): the spatial lane's counts of work on hostile
+# programs.
+pytestmark = pytest.mark.slow
+
 WORMHOLE = load_target("wormhole")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "spatial"
 GEMM = """\

@@ -18,6 +18,10 @@ from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.target import load_target, small_target
 from spatial_reference import CASES, IDS, steps
 
+# Slow (the whole suite's, not the inner loop's): the clock against brute force and on every
+# reference program.
+pytestmark = pytest.mark.slow
+
 # -- the algorithm on hand-made graphs ----------------------------------------------------
 
 
@@ -199,7 +203,6 @@ PERIODS = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("program,target", CASES, ids=IDS)
 def test_the_period_of_every_reference_program(program, target):
     graph = steps(program, target)["schedule"][1]

@@ -18,6 +18,10 @@ from nano_vx.spatial.firings import (Blocked, EngineRun, Firings, SimulationErro
 from nano_vx.spatial.parse import parse_spatial
 from nano_vx.spatial.program import Program, ins, outs
 
+# Slow (the whole suite's, not the inner loop's): the engines' simulation on random layered
+# graphs.
+pytestmark = pytest.mark.slow
+
 SITE = (0, 0)
 
 # ld fires 4 times; c1 takes 2 tokens of `a` per firing.

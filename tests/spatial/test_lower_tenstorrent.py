@@ -22,6 +22,10 @@ from nano_vx.spatial.program import Program
 from nano_vx.spatial.shapes import token_shapes
 from nano_vx.spatial_backend.tt_layout import TILE_BYTES, grid
 
+# Slow (the whole suite's, not the inner loop's): the tenstorrent back end on every reference
+# program.
+pytestmark = pytest.mark.slow
+
 
 def plan_shapes(graph) -> dict:
     return token_shapes(Program(graph))

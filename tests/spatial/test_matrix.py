@@ -24,6 +24,9 @@ from nano_vx.spatial.target import TARGET_DIR, TargetError, load_target
 from nano_vx.spatial_backend.periods import periods
 from nano_vx.spatial_pipeline import SPATIAL_PIPELINE
 
+# Slow (the whole suite's, not the inner loop's): the matrix unit's cost model.
+pytestmark = pytest.mark.slow
+
 WORMHOLE = load_target("wormhole")
 
 def gemm(t: str, m: int = 64, k: int = 128, n: int = 64) -> str:

@@ -16,6 +16,9 @@ from nano_vx.spatial.parse import (INT_MAX, INT_MIN, MAX_DEPTH, SpatialSyntaxErr
                                    parse_spatial)
 from nano_vx.spatial.text import LANGUAGES, SpatialTextError, language_of, to_spatial_text
 
+# Slow (the whole suite's, not the inner loop's): the spatial text form's round trips and errors.
+pytestmark = pytest.mark.slow
+
 Sdataflow, Stiled, Splaced, Ssized, Sfused, Shandshaked, Schoreographed = LANGUAGES
 
 # Stages every IL has, with every form of a scalar body: constants int, float and negative,
@@ -437,7 +440,6 @@ def _nonterminal(lang, nt):
 GRAPHS = {lang: _nonterminal(lang, "Program") for lang in LANGUAGES}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES, ids=[lang.name for lang in LANGUAGES])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
