@@ -369,7 +369,8 @@ fn main() {{
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(sorted(_REQUIRES)), max_size=3), st.lists(_ENSURES, max_size=1),
        _BODIES, _LOOPS, st.lists(st.tuples(_ARGS, _ARGS), min_size=1, max_size=3))
 def test_an_admitted_program_trips_none_of_its_contracts(requires, ensures, body, loop, calls):
