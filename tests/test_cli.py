@@ -590,6 +590,7 @@ def _modules_after(*argvs) -> list[set]:
     return [set(eval(line)) for line in done.stdout.splitlines()]  # noqa: S307 - our print
 
 
+@pytest.mark.slow  # a fresh interpreter: what a process imports
 def test_mlir_and_llvmlite_are_imported_only_for_native_code(prog):
     path = prog(HELLO)
     assert _modules_after([path, "--action", "check"], [path, "--action", "interpret"],

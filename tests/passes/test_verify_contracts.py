@@ -191,6 +191,7 @@ def test_a_timeout_that_is_not_a_number_is_a_usage_error(capsys):
     assert "expected a positive whole number, not 'soon'" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a fresh interpreter: what a process imports
 def test_z3_is_imported_only_for_a_program_with_something_to_prove():
     def imports_z3(case: Path) -> str:
         check = ("import sys; from nano_vx.cli import main; "

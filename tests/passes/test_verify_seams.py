@@ -74,6 +74,7 @@ def test_correlation_program_4_from_the_command_line(capsys):
     assert cli_main([str(program), "--action", "check"]) == 0
 
 
+@pytest.mark.slow  # a fresh interpreter: what a process imports
 def test_z3_is_imported_only_when_the_flag_asks_for_it():
     program = CASES / "stale_read.vx"
     check = ("import sys; from nano_vx.cli import main; "
