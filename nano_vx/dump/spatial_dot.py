@@ -7,9 +7,7 @@ program's order, so the same program always gives the same bytes."""
 from __future__ import annotations
 
 from ..spatial.program import Program, outs
-from .dot_syntax import dot_quote, joined
-
-INDENT = "    "
+from .dot_syntax import INDENT, dot_quote, joined
 
 
 def spatial_dot_parts(graph) -> tuple[str, str]:

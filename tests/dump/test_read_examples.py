@@ -51,7 +51,8 @@ def test_every_text_dump_of_an_example_reads_back_as_its_tree(path, tmp_path):
     for index, p, tree in trees_after_each_pass(path):
         file = where / f"{index:02d}b-after-{p.name}.txt"
         text = file.read_text()
-        got = readings.get(what_is_read(text))
+        read = what_is_read(text)
+        got = readings.get(read)
         if got is None:
             diagnostics = Diagnostics()
             got = read_dump(text, str(file), diagnostics)
@@ -59,7 +60,7 @@ def test_every_text_dump_of_an_example_reads_back_as_its_tree(path, tmp_path):
                 assert got is not None and got[0] is p.output, diagnostics.render()
                 continue
             assert got is not None, f"{file.name}\n{diagnostics.render()}"
-            got = readings[what_is_read(text)] = (*got, to_text(got[1], got[0]))
+            got = readings[read] = (*got, to_text(got[1], got[0]))
         language, back, printed = got
         assert language is p.output and back == tree, file.name
         assert text.startswith(printed) and facts_only(text[len(printed):]), file.name

@@ -158,8 +158,10 @@ def programs():
         return lambda: (reference.step(program, target, "schedule")[1], load_target(target))
 
     def laned(text):
-        return lambda: (through_lane(parse_spatial(text), load_target("wormhole")),
-                        load_target("wormhole"))
+        def make():
+            wormhole = load_target("wormhole")
+            return through_lane(parse_spatial(text), wormhole), wormhole
+        return make
 
     for program, target in TT_CASES:
         yield f"{program}-{target}", scheduled(program, target)
