@@ -55,9 +55,6 @@ NOT_LOWERED = {
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
-    # A vector of f16 or bf16 lanes: native code would round each lane as the target's vector
-    # instructions do, not as the interpreter rounds it.
-    "tests/passes/cases/type_scalars/e5010_half_lanes.vx",
     # `malloc(n)` and `Tensor<f32, CPU_DRAM>`: a tensor of `?` extent.
     "tests/passes/cases/desugar_malloc/old_spellings.vx",
     "tests/passes/cases/desugar_malloc/untyped_repaired.vx",

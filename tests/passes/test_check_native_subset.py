@@ -15,8 +15,7 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it",
            "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
-                                                "a variable of a block inside its function",
-           "e5010_half_lanes": "a vector of f16 lanes"}
+                                                "a variable of a block inside its function"}
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
