@@ -49,8 +49,6 @@ NOT_LOWERED = {
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
     "tests/passes/cases/differentiate_reverse/while_on_value_repaired.vx",
-    # A string copied into another local (number-texts numbers only one that is printed).
-    "tests/passes/cases/number_texts/copied.vx",
     # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
