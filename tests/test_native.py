@@ -40,9 +40,8 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_closure_outliving_its_block.vx",
     # A reference to a temporary computed after a call of its statement that stays in place.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_a_call.vx",
-    # A hardware state held in a tuple, or given to a function that returns it.
-    "tests/passes/cases/lower_pins/e5010_in_a_tuple.vx",
-    "tests/passes/cases/lower_pins/e5010_returned_parameter.vx",
+    # A hardware state held in a tuple used whole.
+    "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
     # A topology held in a tuple bound with `let mut`.
     "tests/passes/cases/tag_places/e5010_tuple_reassigned.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
