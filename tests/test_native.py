@@ -42,8 +42,6 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_a_call.vx",
     # A hardware state held in a tuple used whole.
     "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
-    # A topology held in a tuple bound with `let mut`.
-    "tests/passes/cases/tag_places/e5010_tuple_reassigned.vx",
     # An adjoint whose tape is sized at run time (a loop bound known only when the loop
     # starts, a `while`) holds a tensor of `?` extent.
     "tests/passes/cases/differentiate_reverse/loops.vx",
