@@ -5,6 +5,8 @@ fitted to a program."""
 
 from __future__ import annotations
 
+import math
+
 
 def dram_cycles(target, nbytes: int) -> float:
     """Cycles to move `nbytes` between DRAM and the mesh, the chip's whole DRAM bandwidth."""
@@ -37,7 +39,9 @@ def multicast_cycles(target, nbytes: int, source, receivers, sharing: int = 1) -
 
 
 def divisors(n: int) -> list[int]:
-    return [d for d in range(1, n + 1) if n % d == 0]
+    """The divisors of n in increasing order, found in pairs (d, n // d) up to its root."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return small + [n // d for d in reversed(small) if d * d != n]
 
 
 def split_counts(grids: list[int], sites: int) -> tuple[int, ...]:
