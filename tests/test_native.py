@@ -45,10 +45,6 @@ NOT_LOWERED = {
     "tests/passes/cases/lower_pins/e5010_returned_parameter.vx",
     # A topology held in a tuple bound with `let mut`.
     "tests/passes/cases/tag_places/e5010_tuple_reassigned.vx",
-    # An adjoint whose tape is sized at run time (a loop bound known only when the loop
-    # starts, a `while`) holds a tensor of `?` extent.
-    "tests/passes/cases/differentiate_reverse/loops.vx",
-    "tests/passes/cases/differentiate_reverse/while_on_value_repaired.vx",
     # A string copied into another local (number-texts numbers only one that is printed).
     "tests/passes/cases/number_texts/copied.vx",
     # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
@@ -58,9 +54,6 @@ NOT_LOWERED = {
     # A vector of f16 or bf16 lanes: native code would round each lane as the target's vector
     # instructions do, not as the interpreter rounds it.
     "tests/passes/cases/type_scalars/e5010_half_lanes.vx",
-    # `malloc(n)` and `Tensor<f32, CPU_DRAM>`: a tensor of `?` extent.
-    "tests/passes/cases/desugar_malloc/old_spellings.vx",
-    "tests/passes/cases/desugar_malloc/untyped_repaired.vx",
 }
 
 

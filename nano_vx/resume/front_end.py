@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..languages.lsrc import gives_value
 from ..nanopass import child_nodes, descendants
 from ..scalars.well_formed import second_items
-from ..values.constructors import TAKES
+from ..values.constructors import TAKES, values_given
 
 # Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
 _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
@@ -53,7 +53,7 @@ def _bad_value(fn, checked: bool) -> tuple:
                                            gives_value(node.orelse)):
             return node, "an `if` used as a value with an arm that neither gives one nor " \
                          "leaves"
-        if checked and node._prod == "TensorNew" and len(node.args) != TAKES.get(node.ctor):
+        if checked and node._prod == "TensorNew" and values_given(node) != TAKES.get(node.ctor):
             return node, f"`::{node.ctor}` with {len(node.args)} arguments"
     return None, None
 

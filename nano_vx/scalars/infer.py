@@ -13,7 +13,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
                     bad_cast, bad_negation, decide, find, narrow_of, reference_to, scalar_of,
-                    show, unify)
+                    show, unbounded_count, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -24,6 +24,8 @@ def _bad_field(t):
     """A field native code does not print: one neither a scalar, a vector nor a tensor (a
     string, a reference)."""
     t = find(t)
+    if isinstance(t, Tensor) and None in t.dims:
+        return "printing an aggregate holding a tensor of `?` extents"
     if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t not in ("str", "void"):
         return None
     return f"printing an aggregate holding {show(t)}"
@@ -320,12 +322,13 @@ class Infer:
 
     @EXPRESSIONS.on("MethodCall")
     def _method_call(self, e):
-        """`t.extent(i)` of a variable whose tensor's extents are numbers: a constant, typed
+        """`t.extent(i)` of a variable whose tensor's extent i is a number: a constant, typed
         as a literal is."""
         if e.method == "extent" and e.receiver._prod == "Local" and len(e.args) == 1 \
                 and e.args[0]._prod == "Int":
             t = find(self.expr(e.receiver))
-            if isinstance(t, Tensor) and e.args[0].value < len(t.dims):
+            if isinstance(t, Tensor) and e.args[0].value < len(t.dims) and \
+                    t.dims[e.args[0].value] is not None:
                 self.extents[id(e)] = t.dims[e.args[0].value]
                 return self.note(e, Var("int"))  # a number, of the integer type it meets
         raise Mismatch(e, f"the method call .{e.method}()")
@@ -390,7 +393,9 @@ class Infer:
         if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
             if len(e.args) == 1:
                 arg = e.args[0]
-                self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
+                t = self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
+                if isinstance(find(t), Tensor) and None in find(t).dims:
+                    raise Mismatch(arg, "a print of a tensor of `?` extents")
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
@@ -509,12 +514,25 @@ class Infer:
         t = scalar_of(e.type, e)
         if not isinstance(t, Tensor):
             raise Mismatch(e, "a tensor of that type")
-        if len(e.args) != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused it
+        sized = None in t.dims  # the list of its extents comes first: `::uninit([n, m])`
+        if len(e.args) - sized != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused
             raise AssertionError(f"`::{e.ctor}` with {len(e.args)} argument(s) reached "
                                  f"scalar inference")
-        for a in e.args:
+        if sized:
+            self.extents_list(e.args[0], t)
+        for a in e.args[sized:]:
             unify(self.expr(a), t.elem, a)
         return t
+
+    def extents_list(self, given, t):
+        """A `?` tensor's extents, one integer type for all: an array literal native code
+        reads element by element, whose element count must fit 64 bits (unbounded_count)."""
+        for d, x in zip(t.dims, given.elems):
+            if d is not None and (x._prod != "Int" or x.value != d):
+                raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
+        extent = find(self.expr(given)).elem
+        unify(extent, Var("int"), given)
+        self.judge(given, unbounded_count, extent, len(t.dims))
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
@@ -522,6 +540,8 @@ class Infer:
         if isinstance(find(t), (Ref, Ptr)):
             what = "a reference" if isinstance(find(t), Ref) else "a raw pointer"
             raise Mismatch(e, f"a transfer of {what}")
+        if isinstance(find(t), Tensor) and None in find(t).dims:
+            raise Mismatch(e, "a transfer of a tensor of `?` extents")
         return t
 
     @EXPRESSIONS.on("Borrow")
@@ -574,6 +594,8 @@ class Infer:
             raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
         if narrow_of(t) is not None:
             raise Mismatch(e, f"a raw pointer into a tensor of {narrow_of(t)}")
+        if t.dims[0] is None:
+            raise Mismatch(e, "a raw pointer into a tensor of `?` extent")
         return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
 
     @EXPRESSIONS.on("Unsafe")

@@ -235,15 +235,14 @@ def scalar_of(ty, node):
             elem = value_type(ty.elem.name)
         else:
             elem = scalar_of(ty.elem, node)
-        if any(d._prod == "DimAny" for d in ty.dims):
-            raise Mismatch(node, "a tensor whose extents are known only when the program "
-                                 "runs (`?`)")
-        if not isinstance(elem, str) or any(d._prod != "DimInt" for d in ty.dims):
+        # A `?` extent is None: native code reads it from the buffer (memref.dim).
+        if not isinstance(elem, str) or any(d._prod not in ("DimInt", "DimAny")
+                                            for d in ty.dims):
             raise Mismatch(node, "a tensor whose extents are not integers")
         size = tensor_bytes(ty)
         if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
             raise Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
-        return Tensor(elem, tuple(d.value for d in ty.dims), ty)
+        return Tensor(elem, tuple(getattr(d, "value", None) for d in ty.dims), ty)
     if ty._prod == "VectorType":
         elem = scalar_of(ty.elem, node)
         if elem in HALF_LANES:
@@ -298,3 +297,15 @@ def bad_cast(source, target):
     if (target == "bool") != (find(source) == "bool") and (target == "bool" or target in FLOATS):
         return f"a cast of {show(source)} to {show(target)}"
     return None
+
+
+def unbounded_count(extent, rank: int):
+    """Extents whose product may not fit 64 bits: native code computes a `?` tensor's
+    element count, to stop as the interpreter does past 2**63, in 64 bits (a rank-1 tensor
+    always fits, and so do two i32 extents)."""
+    t = find(extent)
+    bits = INT_TYPES[t].bits - INT_TYPES[t].signed if t in INT_TYPES else 31
+    if rank * bits <= 64:
+        return None
+    return f"a tensor of {rank} `?` extents of type {show(extent)}, whose element count may " \
+           f"not fit 64 bits"
