@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from string import Template
 
 import pytest
 
@@ -105,6 +106,48 @@ def test_a_pointer_read_outside_its_tensor_stops_native_code_as_the_interpreter(
     path.write_text(OUTSIDE.replace("K", index))
     interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
     assert native == interpreted == (1, "5\n", ["E9003"])
+
+
+# A tensor of `?` extents: native code checks its extents as make_tensor does (each not
+# negative, then at most 2**63 elements) and every index against the extent memref.dim reads,
+# stopping with the interpreter's words; an enormous tensor is a stop, not an allocation.
+DYNAMIC = Template("""fn main() {
+  let n: $t = $n;
+  let m: $t = $m;
+  let mut t = Tensor<u8, [?, ?]>::new([n, m]);
+  t[1][0] = 7;
+  print(t[1][0]);
+  print(t[$i][0]);
+}
+""")
+
+
+@pytest.mark.parametrize("t, n, m, i, expected", [
+    ("i32", "3", "2", "2", (0, "7\n0\n", [])),
+    ("i32", "3", "2", "3", (1, "7\n", ["E9003"])),
+    ("u16", "3", "2", "3", (1, "7\n", ["E9003"])),
+    ("i32", "0 - 3", "2", "0", (1, "", ["E9006"])),
+    ("i32", "3", "0 - 1", "0", (1, "", ["E9006"])),
+    ("u32", "4000000000", "4000000000", "0", (1, "", ["E9006"])),
+])
+def test_a_tensor_of_dynamic_extents_stops_native_code_as_the_interpreter(t, n, m, i, expected,
+                                                                          tmp_path):
+    path = tmp_path / "dynamic.vx"
+    path.write_text(DYNAMIC.substitute(t=t, n=n, m=m, i=i))
+    interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
+    assert native == interpreted == expected
+
+
+def test_a_stop_on_a_dynamic_extent_says_what_the_interpreter_says(tmp_path):
+    path = tmp_path / "dynamic.vx"
+    for n, m in (("3", "2"), ("0 - 3", "2"), ("4000000000", "4000000000")):
+        path.write_text(DYNAMIC.substitute(t="u32" if n[0] == "4" else "i32", n=n, m=m, i=3))
+        outputs = []
+        for args in (("--action", "interpret"), ()):
+            err = io.StringIO()
+            main([str(path), *args], stdout=io.StringIO(), stderr=err)
+            outputs.append(err.getvalue().split("\n", 1)[0])
+        assert outputs[0] == outputs[1] and outputs[0].startswith("error[E900")
 
 
 # Tensors of the narrow storage types, which native code stores a byte an element: each value

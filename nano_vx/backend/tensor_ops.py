@@ -70,8 +70,8 @@ def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
     negative extent, then more than 2**63 elements, stop (E9006) as make_tensor does. The
     count fits 64 bits (type-scalars refused extents whose product might not)."""
     wide = [b.to_i64(v, t) for v, t in given]
-    for n, (_, t) in zip(wide, given):
-        if signed(t):
+    for n, (_, t), d in zip(wide, given, tensor.dims):
+        if signed(t) and d is None:  # a static extent is given as its number
             b.check(b.op("Compare", "cmpi", "sge", n, b.const(0, "i64"), "i64"), "E9006",
                     "a tensor extent must not be negative, found {a}", t, n)
     count = wide[0]
@@ -85,8 +85,8 @@ def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
     b.check(b.op("Compare", "cmpi", "ult", count, b.const(ADDRESS_LIMIT // size, "i64"), "i64"),
             "E9006", f"cannot allocate {what}: {{a}} elements of {size} bytes, more than an "
                      f"address reaches", "u64", count)
-    index = [b.op("Convert", "arith.index_cast", n, "i64", "index") for n in wide]
-    return Sizes(tuple(i for i, d in zip(index, tensor.dims) if d is None),
+    return Sizes(tuple(b.op("Convert", "arith.index_cast", n, "i64", "index")
+                       for n, d in zip(wide, tensor.dims) if d is None),
                  b.op("Convert", "arith.index_cast", count, "i64", "index"),
                  b.op("Arith", "muli", count, b.const(size, "i64"), "i64"))
 

@@ -532,7 +532,7 @@ class Infer:
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem
         unify(extent, Var("int"), given)
-        self.judge(given, unbounded_count, extent, len(t.dims))
+        self.judge(given, unbounded_count, extent, t.dims)
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):

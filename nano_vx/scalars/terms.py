@@ -299,13 +299,12 @@ def bad_cast(source, target):
     return None
 
 
-def unbounded_count(extent, rank: int):
+def unbounded_count(extent, dims: tuple):
     """Extents whose product may not fit 64 bits: native code computes a `?` tensor's
-    element count, to stop as the interpreter does past 2**63, in 64 bits (a rank-1 tensor
-    always fits, and so do two i32 extents)."""
-    t = find(extent)
-    bits = INT_TYPES[t].bits - INT_TYPES[t].signed if t in INT_TYPES else 31
-    if rank * bits <= 64:
+    element count in 64 bits, to stop as the interpreter does past 2**63. `?` extents of
+    type `extent` and the numbers in `dims` fit when their bits add up to 64 at most (a
+    rank-1 tensor's always do, and so do two i32 extents)."""
+    t = INT_TYPES.get(find(extent), INT_TYPES["i32"])  # an integer nothing fixes is an i32
+    if sum(t.bits - t.signed if d is None else d.bit_length() for d in dims) <= 64:
         return None
-    return f"a tensor of {rank} `?` extents of type {show(extent)}, whose element count may " \
-           f"not fit 64 bits"
+    return f"a tensor of `?` extents of type {t.name} whose element count may not fit 64 bits"

@@ -525,7 +525,7 @@ class Check:
             if extents is None or extents.elem not in INT_TYPES or \
                     extents.dims != (len(t.dims),):
                 raise Mismatch(given, f"extents other than a literal of {len(t.dims)} integers")
-            unbounded = unbounded_count(extents.elem, len(t.dims))
+            unbounded = unbounded_count(extents.elem, t.dims)
             if unbounded is not None:
                 raise Mismatch(given, unbounded)
         for a in e.args[sized:]:

@@ -185,3 +185,38 @@ def test_what_native_code_does_not_lower_of_closure_values(body, what):
     ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
     assert [d.message for d in ran.diagnostics.items] == \
         [f"native code does not lower {what} (in 'main')"]
+
+
+def test_tensors_of_dynamic_extents_pass_the_gate():
+    # `malloc(n)` is a rank-1 tensor of `?` extent; a rank-2 one mixes `?` and a number.
+    ran = run_front(Path(__file__).parent / "cases" / "desugar_malloc" / "old_spellings.vx",
+                    check_native_subset)
+    assert ran.diagnostics.items == []
+    ran = run_front("fn main() {\n    let n = 2;\n    let t = Tensor<f32, [?, 3]>::fill([n, 3], 1.0);"
+                    "\n    print(t[1][2]);\n}\n", check_native_subset)
+    assert ran.diagnostics.items == []
+
+
+# Native code reads a `?` extent from the buffer where it indexes; what would need it
+# elsewhere while compiling (a print site's extents, a copy's, a pointer's size, a constant)
+# it does not lower, and it computes the element count in 64 bits.
+@pytest.mark.parametrize("body,what", [
+    ("let t = Tensor<i32, [?]>::new([n]);\n    print(t);", "a print of a tensor of `?` extents"),
+    ("let t = Tensor<i32, [?, ?]>::new([n, 2]);\n    print(t[0]);",
+     "a print of a tensor of `?` extents"),
+    ("let t = Tensor<i32, [?]>::new([n]);\n    let d = transfer(t, Memory::GPU_HBM);",
+     "a transfer of a tensor of `?` extents"),
+    ("let t = Tensor<i32, [?]>::new([n]);\n    let p = t.as_ptr();",
+     "a raw pointer into a tensor of `?` extent"),
+    ("let t = Tensor<i32, [?]>::new([n]);\n    print(t.extent(0));", "the method call .extent()"),
+    ("let t = Tensor<i32, [?, 2]>::new([n, n]);", "an extent other than the 2 its tensor's type "
+                                                  "says"),
+    ("let m: i64 = 2;\n    let t = Tensor<i32, [?, ?]>::new([m, m]);",
+     "a tensor of `?` extents of type i64 whose element count may not fit 64 bits"),
+    ("let t = Tensor<i32, [?, ?, ?]>::new([n, n, n]);",
+     "a tensor of `?` extents of type i32 whose element count may not fit 64 bits"),
+])
+def test_what_native_code_does_not_lower_of_dynamic_extents(body, what):
+    ran = run_front(f"fn main() {{\n    let n = 2;\n    {body}\n}}\n", check_native_subset)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == \
+        [("E5010", f"native code does not lower {what} (in 'main')")]
