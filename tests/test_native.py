@@ -27,7 +27,7 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), CASE_ARGS.get(c.parent.name, ())) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5010): `.extent(i)`; a reference
+# The programs native code does not lower (each refused with E5010): a reference
 # to a local variable returned from its function; an aggregate scalarize-aggregates cannot take
 # apart (a generic struct returned whose fields no local types); a closure returned from the
 # closure whose parameter it reads (native code reads a closure's variables where it is called).
@@ -35,7 +35,6 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_returned_local.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
-    "tests/passes/cases/desugar_tensor_constructors/forms.vx",
     "tests/passes/cases/type_scalars/e5010_escaping_closure.vx",
     # A closure reading a variable of a loop's body, assigned to one bound outside the loop.
     "tests/passes/cases/type_scalars/e5010_closure_outliving_its_block.vx",

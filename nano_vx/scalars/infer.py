@@ -24,8 +24,6 @@ def _bad_field(t):
     """A field native code does not print: one neither a scalar, a vector nor a tensor (a
     string, a reference)."""
     t = find(t)
-    if isinstance(t, Tensor) and None in t.dims:
-        return "printing an aggregate holding a tensor of `?` extents"
     if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t not in ("str", "void"):
         return None
     return f"printing an aggregate holding {show(t)}"
@@ -393,9 +391,10 @@ class Infer:
         if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
             if len(e.args) == 1:
                 arg = e.args[0]
-                t = self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
-                if isinstance(find(t), Tensor) and None in find(t).dims:
-                    raise Mismatch(arg, "a print of a tensor of `?` extents")
+                if arg._prod != "Index":
+                    self.printed(arg)
+                elif None in getattr(find(self.index(arg, row=True)), "dims", ()):
+                    raise Mismatch(arg, "a row of a tensor of `?` extents printed")
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
@@ -484,7 +483,10 @@ class Infer:
             return base.elem
         if not row:
             raise Mismatch(e, "a row of a tensor used other than printed")
-        return Tensor(base.elem, base.dims[1:], None)
+        rest = base.dims[1:]
+        # Where a row starts past a `?` extent is known only as the program runs: such a row,
+        # and each of its rows, has only `?` extents, which a print refuses.
+        return Tensor(base.elem, rest if None not in rest else (None,) * len(rest), None)
 
     @EXPRESSIONS.on("ArrayLit")
     def _array_lit(self, e):

@@ -77,9 +77,15 @@ def test_a_tensor_of_dynamic_extents_is_allocated_with_them_and_checked_against_
     assert "index {a} is out of bounds for dimension 1 of extent 3" in messages
     # As make_tensor checks them: each extent, then the count; and the bytes an address holds.
     assert messages.count("a tensor extent must not be negative, found {a}") == 1  # rows'
-    assert messages.count("a tensor of {a} elements is too large to address") == 3
+    assert messages.count("a tensor of {a} elements is too large to address") == 4
     assert "cannot allocate `Tensor<f64, [?, 3]>::fill([rows, 3], 0.5)`: {a} elements of 8 " \
            "bytes, more than an address reaches" in messages
+    # A print of one is a record whose slots hold its address and then its `?` extents,
+    # after a stop when it holds more than a print shows, as the interpreter's.
+    records = [s.text for s in _sites(module, "PrintSite") if s.kind == "record"]
+    assert records == ["({bool[?]}, {i32})", "{i8[?]}"]
+    assert messages.count("refusing to print a tensor of {a} elements (more than 4096); print "
+                          "some of its elements instead") == 2
 
 
 def test_a_tensor_variable_assigned_after_its_let_lives_in_a_cell_of_its_memref():
