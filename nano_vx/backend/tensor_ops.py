@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..values.tensors import ADDRESS_LIMIT
-from .machine_types import Tensor, element_bytes, mtype, signed, vx_type
+from .machine_types import MACHINE, Tensor, element_bytes, mtype, signed, vx_type
 from .transfer_attributes import route_text, slot_text
 
 
@@ -136,6 +136,15 @@ def check_room(b, tensor: Tensor, what: str, nbytes: str | None = None):
                          f"{what}: {{a}} bytes is more than this machine's memory", "u64")
     b.runtime_call("vx_check_alloc", (b.const(site, "i32"),
                                       nbytes or b.const(tensor.bytes(), "i64")))
+
+
+def extent_of(b, e):
+    """`t.extent(i)` read as the program runs: t computed, its extent i as e's type."""
+    ref, tensor = b.lower(e.tensor)
+    n = extent(b, ref, tensor, e.axis)
+    if MACHINE[e.type] == "i64":
+        return n, e.type
+    return b.op("Convert", "arith.trunci", n, "i64", MACHINE[e.type]), e.type
 
 
 def extent(b, ref: str, tensor: Tensor, k: int) -> str:

@@ -320,15 +320,15 @@ class Infer:
 
     @EXPRESSIONS.on("MethodCall")
     def _method_call(self, e):
-        """`t.extent(i)` of a variable whose tensor's extent i is a number: a constant, typed
-        as a literal is."""
-        if e.method == "extent" and e.receiver._prod == "Local" and len(e.args) == 1 \
-                and e.args[0]._prod == "Int":
-            t = find(self.expr(e.receiver))
-            if isinstance(t, Tensor) and e.args[0].value < len(t.dims) and \
-                    t.dims[e.args[0].value] is not None:
-                self.extents[id(e)] = t.dims[e.args[0].value]
-                return self.note(e, Var("int"))  # a number, of the integer type it meets
+        """`t.extent(i)`, a number of the integer type it meets: a constant when t is a
+        variable and its extent i a number (in `extents`), else read as the program runs
+        (the receiver computed, its extent read from its buffer)."""
+        if e.method == "extent" and len(e.args) == 1 and e.args[0]._prod == "Int":
+            t, axis = find(self.expr(e.receiver)), e.args[0].value
+            if isinstance(t, Tensor) and axis < len(t.dims):
+                if e.receiver._prod == "Local" and t.dims[axis] is not None:
+                    self.extents[id(e)] = t.dims[axis]
+                return self.note(e, Var("int"))
         raise Mismatch(e, f"the method call .{e.method}()")
 
     @EXPRESSIONS.on("Local")

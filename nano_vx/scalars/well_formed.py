@@ -498,6 +498,13 @@ class Check:
         unify(self.expr(e.right), t, e.right)
         return t
 
+    @EXPRESSIONS.on("Extent")
+    def _extent(self, e):
+        t = find(self.expr(e.tensor))
+        if not isinstance(t, Tensor) or e.axis >= len(t.dims) or e.type not in INT_TYPES:
+            raise Mismatch(e, f"`.extent({e.axis})` as {e.type} of {show(t)}")
+        return e.type
+
     @EXPRESSIONS.on("Lane")
     def _lane(self, e):
         t = find(self.expr(e.vector))
