@@ -106,7 +106,8 @@ def transfer(b, e):
     value, t = b.lower(e.value)
     source = e.src.name if e.src is not None else None
     if isinstance(t, Tensor):
-        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}")
+        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}",
+                   None if t.static else _bytes_held(b, value, t))
     return b.op("Transfer", value, mtype(t), source, e.dest.name, route_text(e.src, e.route),
                 slot_text(e.slot)), t
 
@@ -136,6 +137,15 @@ def check_room(b, tensor: Tensor, what: str, nbytes: str | None = None):
                          f"{what}: {{a}} bytes is more than this machine's memory", "u64")
     b.runtime_call("vx_check_alloc", (b.const(site, "i32"),
                                       nbytes or b.const(tensor.bytes(), "i64")))
+
+
+def _bytes_held(b, ref: str, tensor: Tensor) -> str:
+    """The bytes of the elements of a tensor of `?` extents, as an i64 (they fit: its
+    allocation checked them)."""
+    count = extent(b, ref, tensor, 0)
+    for k in range(1, len(tensor.dims)):
+        count = b.op("Arith", "muli", count, extent(b, ref, tensor, k), "i64")
+    return b.op("Arith", "muli", count, b.const(element_bytes(tensor.elem), "i64"), "i64")
 
 
 def extent_of(b, e):

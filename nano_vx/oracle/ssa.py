@@ -894,7 +894,8 @@ def _transfer(machine, node, slot):
         return move
 
     def copy(f):  # a buffer of the destination space, as the runtime's copy makes
-        f[r] = Memref(_copy_cells(f[v].cells), t)
+        m = f[v]
+        f[r] = Memref(_copy_cells(m.cells), m.type if t.dynamic else t)
     return copy
 
 

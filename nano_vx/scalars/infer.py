@@ -542,8 +542,6 @@ class Infer:
         if isinstance(find(t), (Ref, Ptr)):
             what = "a reference" if isinstance(find(t), Ref) else "a raw pointer"
             raise Mismatch(e, f"a transfer of {what}")
-        if isinstance(find(t), Tensor) and None in find(t).dims:
-            raise Mismatch(e, "a transfer of a tensor of `?` extents")
         return t
 
     @EXPRESSIONS.on("Borrow")

@@ -199,15 +199,13 @@ def test_tensors_of_dynamic_extents_pass_the_gate():
 
 
 # Native code reads a `?` extent from the buffer where it indexes, prints or asks for it; what
-# would need it elsewhere while compiling (where a row past it starts, a copy's size, a
-# pointer's) it does not lower, and it computes the element count in 64 bits.
+# would need it elsewhere while compiling (where a row past it starts, a pointer's size) it
+# does not lower, and it computes the element count in 64 bits.
 @pytest.mark.parametrize("body,what", [
     ("let t = Tensor<i32, [?, ?]>::new([n, 2]);\n    print(t[0]);",
      "a row of a tensor of `?` extents printed"),
     ("let t = Tensor<i32, [?, ?, 2]>::new([n, n, 2]);\n    print(t[0][1]);",
      "a row of a tensor of `?` extents printed"),
-    ("let t = Tensor<i32, [?]>::new([n]);\n    let d = transfer(t, Memory::GPU_HBM);",
-     "a transfer of a tensor of `?` extents"),
     ("let t = Tensor<i32, [?]>::new([n]);\n    let p = t.as_ptr();",
      "a raw pointer into a tensor of `?` extent"),
     ("let t = Tensor<i32, [?, 2]>::new([n, n]);", "an extent other than the 2 its tensor's type "

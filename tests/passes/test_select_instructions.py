@@ -83,9 +83,13 @@ def test_a_tensor_of_dynamic_extents_is_allocated_with_them_and_checked_against_
     # A print of one is a record whose slots hold its address and then its `?` extents,
     # after a stop when it holds more than a print shows, as the interpreter's.
     records = [s.text for s in _sites(module, "PrintSite") if s.kind == "record"]
-    assert records == ["({bool[?]}, {i32})", "{i8[?]}"]
+    assert records == ["({bool[?]}, {i32})", "{i8[?]}", "{f64[?,3]}"]
     assert messages.count("refusing to print a tensor of {a} elements (more than 4096); print "
-                          "some of its elements instead") == 2
+                          "some of its elements instead") == 3
+    # A copy asks the runtime for room for the bytes its extents hold, and is vx.transfer.
+    assert "cannot copy `grid` into Memory::GPU_HBM: {a} bytes is more than this machine's " \
+           "memory" in messages
+    assert '%dev = "vx.transfer"(' in text and ": (memref<?x3xf64>) -> memref<?x3xf64>" in text
 
 
 def test_a_tensor_variable_assigned_after_its_let_lives_in_a_cell_of_its_memref():
