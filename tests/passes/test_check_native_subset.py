@@ -19,6 +19,13 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
            "e5010_half_lanes": "a vector of f16 lanes"}
 
 
+def assert_refused_in_main(body: str, what: str):
+    """`fn main() { body }` is refused once, E5010 naming `what`."""
+    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == \
+        [("E5010", f"native code does not lower {what} (in 'main')")]
+
+
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_what_native_code_does_not_lower_is_refused(case):
     assert_refused_then_repaired(CASES / f"{case}.vx", check_native_subset, "E5010",
@@ -64,9 +71,7 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
      "a raw pointer into a tensor of u4"),
 ])
 def test_what_native_code_does_not_lower_of_references(body, what):
-    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
-    assert [d.message for d in ran.diagnostics.items] == \
-        [f"native code does not lower {what} (in 'main')"]
+    assert_refused_in_main(body, what)
 
 
 # erase-raw-pointers makes a pointer the rank-1 tensor it points into, so every pointer a
@@ -182,9 +187,7 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    print(f == g);", "'==' on a closure"),
 ])
 def test_what_native_code_does_not_lower_of_closure_values(body, what):
-    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
-    assert [d.message for d in ran.diagnostics.items] == \
-        [f"native code does not lower {what} (in 'main')"]
+    assert_refused_in_main(body, what)
 
 
 def test_tensors_of_dynamic_extents_pass_the_gate():
@@ -216,6 +219,4 @@ def test_tensors_of_dynamic_extents_pass_the_gate():
      "a tensor of `?` extents of type i32 whose element count may not fit 64 bits"),
 ])
 def test_what_native_code_does_not_lower_of_dynamic_extents(body, what):
-    ran = run_front(f"fn main() {{\n    let n = 2;\n    {body}\n}}\n", check_native_subset)
-    assert [(d.code, d.message) for d in ran.diagnostics.items] == \
-        [("E5010", f"native code does not lower {what} (in 'main')")]
+    assert_refused_in_main(f"let n = 2;\n    {body}", what)
