@@ -70,6 +70,7 @@ from .passes.fold_comptime_lambdas import fold_comptime_lambdas
 from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
+from .passes.forward_returned_states import forward_returned_states
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -92,6 +93,7 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
+from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
@@ -179,6 +181,8 @@ BACK_END = [
     name_temporaries,
     name_borrowed_temporaries,
     name_hardware_states,
+    forward_returned_states,
+    split_state_tuples,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,

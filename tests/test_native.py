@@ -40,20 +40,12 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_closure_outliving_its_block.vx",
     # A reference to a temporary computed after a call of its statement that stays in place.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_a_call.vx",
-    # A hardware state held in a tuple, or given to a function that returns it.
-    "tests/passes/cases/lower_pins/e5010_in_a_tuple.vx",
-    "tests/passes/cases/lower_pins/e5010_returned_parameter.vx",
-    # A topology held in a tuple bound with `let mut`.
-    "tests/passes/cases/tag_places/e5010_tuple_reassigned.vx",
-    # A string copied into another local (number-texts numbers only one that is printed).
-    "tests/passes/cases/number_texts/copied.vx",
+    # A hardware state held in a tuple used whole.
+    "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
     # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
-    # A vector of f16 or bf16 lanes: native code would round each lane as the target's vector
-    # instructions do, not as the interpreter rounds it.
-    "tests/passes/cases/type_scalars/e5010_half_lanes.vx",
 }
 
 

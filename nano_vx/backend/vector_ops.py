@@ -1,14 +1,20 @@
 """Vectors in MLIR, on a FunctionBuilder: `vec<N x T>(..)` built from its lanes
 (vector.from_elements), `splat(v)` (vector.broadcast), `+ - *` and a float's `/` one arith
-operation on the two vectors, an integer `/` lane by lane (each lane checked as the scalar `/`
-is, a zero divisor and the minimum divided by -1, in lane order as the interpreter checks
-them: no vector instruction divides integers), and a lane read (vector.extract, its index
-checked against the lane count unless it is a constant the front end checked)."""
+operation on the two vectors (but lane by lane for f16 and bf16 lanes), an integer `/` lane by
+lane (each lane checked as the scalar `/` is, a zero divisor and the minimum divided by -1, in
+lane order as the interpreter checks them: no vector instruction divides integers), and a lane
+read (vector.extract, its index checked against the lane count unless it is a constant the
+front end checked)."""
 
 from __future__ import annotations
 
 from .machine_types import MACHINE, Vector, kind, vx_type
 from .scalar_ops import lanewise, operate
+
+# f16 and bf16 lanes are computed one scalar operation each, which the scalar code rounds as
+# the interpreter rounds each lane (bf16 in f32, rounded in integer operations: mlir.py): a
+# vector operation would be rounded by whatever vector instructions the target has.
+HALF_LANES = frozenset({"f16", "bf16"})
 
 
 def vector(b, e):
@@ -40,7 +46,7 @@ def splat(b, e):
 
 def combine(b, op: str, left: str, right: str, t: Vector) -> str:
     """`left op right` of two vectors of type t, lane by lane."""
-    if op == "/" and kind(t.elem) == "int":
+    if (op == "/" and kind(t.elem) == "int") or t.elem in HALF_LANES:
         lanes = tuple(operate(b, op, extract(b, left, t, k), extract(b, right, t, k), t.elem,
                               t.elem) for k in range(t.lanes))
         return b.op("FromElements", lanes, t.mtype)

@@ -24,7 +24,7 @@ _SCALAR_TYPES = frozenset("i1 i4 i8 i16 i32 i64 f16 bf16 f32 f64 f8E4M3FN f8E5M2
 # No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
 _ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
 # A vector: N lanes of a scalar (a bool's lanes are i1), a value and a cell's content.
-_VECTOR = r"vector<[1-9][0-9]*x(?:i1|i8|i16|i32|i64|f32|f64)>"
+_VECTOR = r"vector<[1-9][0-9]*x(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64)>"
 # A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
 # A place a reference names: rank 0 at an offset (backend/machine_types.py's PLACE_LAYOUT).
 _PLACE = rf"memref<(?:{_ELEMENT}|{_VECTOR}), strided<\[\], offset: \?>>"

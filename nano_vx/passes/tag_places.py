@@ -36,12 +36,13 @@ distinct value its own). A variable bound once to a value written out holds that
 == Topology::GPU` is `false` and `print(t)` is `print("Topology::NPU[1]")`, what the
 interpreter prints, decided while compiling. One whose value is chosen as the program runs (by
 an `if`, or assigned to a `let mut`) holds its tag then: `==` compares tags, and `print` is an
-`if` chain on the tag over the program's values of its kind. A tuple a `let` binds once holds
-the tags of its place elements, each read (`p.0`) as a variable holding it would be, and a
-copy of it the same tags. A place value used otherwise (indexed by a variable, a memory space
-printed, which the interpreter stops on, given to `transfer` or `try_pin` from a variable, in
-a tuple used whole or bound with `let mut`) is left as it was, and the native-code gate
-refuses it.
+`if` chain on the tag over the program's values of its kind. A tuple a `let` binds holds the
+tags of its place elements, each read (`p.0`) as a variable holding it would be, and a copy
+of it the same tags; a `let mut` one's are chosen as the program runs, by the tuples written
+out assigned to it, of places of the same kinds where it holds them. A place value used
+otherwise (indexed by a variable, a memory space printed, which the interpreter stops on,
+given to `transfer` or `try_pin` from a variable, in a tuple used whole or assigned another
+tuple's value) is left as it was, and the native-code gate refuses it.
 """, state=State)
 
 
@@ -141,15 +142,15 @@ def _let(run, node):
     if node.value._prod == "Local" and node.value.name in st.tuples and not node.mutable:
         st.tuples[node.name] = st.tuples[node.value.name]  # a copy: the same tags
         return node.replace(type=L["OpaqueType"](span=span))
-    if node.value._prod == "Tuple" and not node.mutable:
-        held = {i: _key(run, v) or _family(run, v) for i, v in enumerate(node.value.elems)}
+    if node.value._prod == "Tuple":
+        # A `let mut` one's elements are chosen as the program runs: a later tuple assigned.
+        held = {i: (_family if node.mutable else _key)(run, v) or _family(run, v)
+                for i, v in enumerate(node.value.elems)}
         held = {i: h for i, h in held.items() if h is not None}
         if held:
             st.tuples[node.name] = held
-            elems = tuple(_tag(run, v) if i in held else run.walk(v)
-                          for i, v in enumerate(node.value.elems))
             return node.replace(type=L["OpaqueType"](span=span),
-                                value=node.value.replace(elems=elems))
+                                value=_tagged(run, node.value, held))
     if key is not None:
         st.places[node.name] = key
         return node.replace(type=L["OpaqueType"](span=span), value=_tag(run, node.value))
@@ -161,10 +162,23 @@ def _let(run, node):
     return node.replace(type=L["OpaqueType"](span=span), value=value)
 
 
+def _tagged(run, tuple_, held):
+    """A tuple literal with its place elements, those `held` names, as their tags."""
+    return tuple_.replace(elems=tuple(_tag(run, v) if i in held else run.walk(v)
+                                      for i, v in enumerate(tuple_.elems)))
+
+
 @tag_places.on("Assign")
 def _assign(run, node):
-    target = node.target
-    if target._prod != "Local" or target.name not in run.state.chosen:
+    target, st, value = node.target, run.state, node.value
+    held = st.tuples.get(target.name) if target._prod == "Local" else None
+    if held is not None and node.op == "=" and value._prod == "Tuple":
+        # Each element chosen as the program runs (a family, not a key): new tags fit.
+        families = {i: _family(run, v) for i, v in enumerate(value.elems)}
+        if all(isinstance(h, str) for h in held.values()) and \
+                {i: f for i, f in families.items() if f is not None} == held:
+            return node.replace(value=_tagged(run, value, held))
+    if target._prod != "Local" or target.name not in st.chosen:
         return run.rebuild(node)
     return node.replace(value=_tag(run, node.value))
 

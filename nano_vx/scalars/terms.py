@@ -43,13 +43,6 @@ class Vector:
     lanes: int
 
 
-# Native code computes a vector's lanes as the target's vector instructions do, and f16 and
-# bf16 lanes would be rounded by them, not as the interpreter rounds each lane (f16 on a CPU
-# without half-precision arithmetic, bf16 always, which the scalar path computes in f32 and
-# rounds in integer operations, backend/mlir.py).
-HALF_LANES = frozenset({"f16", "bf16"})
-
-
 @dataclass(eq=False)
 class Closure:
     """A closure value's signature. Two closures that meet (the arms of an `if`, a variable
@@ -245,8 +238,6 @@ def scalar_of(ty, node):
         return Tensor(elem, tuple(getattr(d, "value", None) for d in ty.dims), ty)
     if ty._prod == "VectorType":
         elem = scalar_of(ty.elem, node)
-        if elem in HALF_LANES:
-            raise Mismatch(node, f"a vector of {elem} lanes")
         if ty.lanes._prod != "DimInt" or ty.lanes.value < 1 or not isinstance(elem, str):
             raise Mismatch(node, "a vector whose lanes are not a number of scalars")
         return Vector(elem, ty.lanes.value)

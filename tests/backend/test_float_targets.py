@@ -1,5 +1,6 @@
 """Vx programs that compute with bf16 and f16 near and below their smallest normals (where an
-instruction that reads subnormals as zero, or flushes them, differs from IEEE rounding) print
+instruction that reads subnormals as zero, or flushes them, differs from IEEE rounding), as
+scalars and as vectors' lanes, print
 what the interpreter prints, compiled for each x86-64 CPU this host can run code for; and the
 code for every CPU LLVM knows, run here or not, has no instruction on bf16 (AVX512-BF16's,
 AVX-NE-CONVERT's, AVX10.2's) and no call of a bf16 rounding routine: it rounds inline."""
@@ -43,6 +44,9 @@ fn main() {
         print(b * half);
         print(b - (x * 0.75) as bf16);
         print(max(b, b * half));
+        let v = vec<2 x bf16>(b, -b);
+        print(v + v - vec<2 x bf16>(b, half));
+        print(v * vec<2 x bf16>(half, b));
         print(b as f32);
         print(b as f64);
       }
@@ -68,6 +72,9 @@ fn main() {
           print(h + h);
           print(h * half);
           print(h - (x * 0.75) as f16);
+          let v = vec<2 x f16>(h, -h);
+          print(v + v - vec<2 x f16>(h, half));
+          print(v * vec<2 x f16>(half, h));
           print(h as f32);
           print(h as f64);
         }

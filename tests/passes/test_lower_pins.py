@@ -19,10 +19,8 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
 # Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_in_a_tuple": [
-               ("main", "a hardware state used other than matched, bound, passed or returned")],
-           "e5010_returned_parameter": [
-               ("again", "a hardware state given to its function returned")]}
+REFUSED = {"e5010_tuple_used_whole": [
+               ("main", "a hardware state used other than matched, bound, passed or returned")]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -58,7 +56,7 @@ def test_a_state_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_in_a_tuple.vx")
+    native = run_cli(CASES / "e5010_tuple_used_whole.vx")
     assert native[:2] == (0, "1\n") and "W5001" in native[2]
 
 
@@ -94,6 +92,33 @@ def test_a_state_chosen_by_an_if_and_returned_is_refused():
         "native code does not lower a hardware state chosen by an `if` returned (in 'pick')"]
 
 
+def test_a_state_a_function_gives_back_is_another_name_of_the_callers():
+    text = _lowered("returned_parameter")
+    assert "fn again(s: HardwareState<i32, Topology::NPU>) {}" in text
+    assert "@again((t, t_took, &mut t_held));\n    let u: i32 = t;" in text
+    assert "pin_match u on Topology::NPU, took t_took, held t_held {" in text
+
+
+AGAIN = ("fn again(s: HardwareState<i32, Topology::NPU>) -> HardwareState<i32, Topology::NPU> "
+         "{\n    s\n}\n\n")
+
+
+# A state given to a function and returned by it other than at every return, or returned on
+# through a call, is refused where it is returned (forward-returned-states forwards neither).
+@pytest.mark.parametrize("callee", [
+    ("fn on(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
+     "HardwareState<i32, Topology::NPU> {\n    again(s)\n}\n\n"),
+    ("fn on(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
+     "HardwareState<i32, Topology::NPU> {\n    if y > 2 {\n        return s;\n    }\n"
+     "    y.try_pin(Topology::NPU)\n}\n\n"),
+], ids=["through_a_call", "beside_another"])
+def test_a_state_given_back_otherwise_is_refused(callee):
+    ran = run_front(AGAIN + callee + "fn main() {\n    let y = 3;\n"
+                    "    let o = on(y.try_pin(Topology::NPU), y);\n}\n", lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a hardware state given to its function returned (in 'on')"]
+
+
 def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
     text = _lowered("reassigned")
     assert "let mut s: i32 = y;\n    let mut s_took: ~bool = take_pin NPU of 1;" in text
@@ -115,9 +140,13 @@ def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
      "a hardware state assigned in an arm of a `match` on it"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let u = if y > 2 { s } else { t };",
      "a copy of a hardware state bound with `let mut`"),
+    # given back by `again`: another name of t
+    ("let mut u = again(t);", "a hardware state copied or chosen into a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    s = again(t);",
+     "a hardware state assigned other than a new one to a `let mut`"),
 ])
 def test_a_let_mut_state_shared_with_another_name_is_refused(body, what):
-    ran = run_front("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
+    ran = run_front(AGAIN + "fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
                     f"    {body}\n}}\n", lower_pins)
     assert [(d.code, d.message) for d in ran.diagnostics.items] == [
         ("E5010", f"native code does not lower {what} (in 'main')")]

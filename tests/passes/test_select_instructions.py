@@ -10,7 +10,7 @@ from nano_vx.dump.text import to_text
 from nano_vx.languages.lcalls import Lcalls
 from nano_vx.nanopass import PassError
 from nano_vx.passes.select_instructions import lowering, select_instructions
-from front import _printed, assert_prints_the_same, run_front
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "select_instructions"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -203,6 +203,18 @@ def test_vectors_are_mlir_vectors_combined_by_one_op_an_integer_divide_lane_by_l
     # `q[i]` is checked; `acc[3]`, a constant the front end checked, is not.
     assert messages.count("lane {a} of a vector of 2 lanes") == 1
     assert not any("of 4 lanes" in m for m in messages)
+
+
+def test_half_lanes_are_combined_one_scalar_op_per_lane_as_the_interpreter_rounds_them():
+    module = _module("half_lanes")
+    ops = [op for f in module.items if f._prod == "Func" for b in f.blocks for op in b.ops]
+    arith = [op for op in ops if op._prod == "Arith"]
+    assert not any("vector" in op.type for op in arith)
+    assert {(op.op, op.type) for op in arith if op.type in ("f16", "bf16")} == \
+        {("divf", "f16"), ("mulf", "f16"), ("subf", "f16"), ("mulf", "bf16"), ("addf", "bf16"),
+         ("divf", "bf16")}
+    assert sum(op.op == "addf" and op.type == "bf16" for op in arith) == 4  # one per lane
+    assert_native_as_interpreted(CASES / "half_lanes.vx")
 
 
 # Hand-written Lcalls: a vector built, combined, kept in a cell and read at a lane computed

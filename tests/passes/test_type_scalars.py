@@ -21,8 +21,7 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it",
            "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
-                                                "a variable of a block inside its function",
-           "e5010_half_lanes": "a vector of f16 lanes"}
+                                                "a variable of a block inside its function"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -176,8 +175,8 @@ def test_handwritten_vectors(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-def test_vectors_of_f32_and_i64_lanes_run_natively():
-    assert_native_as_interpreted(CASES / "e5010_half_lanes_repaired.vx")
+def test_vectors_of_every_kind_of_lane_run_natively():
+    assert_native_as_interpreted(CASES / "half_lanes.vx")
     assert_native_as_interpreted(CASES / "vectors.vx")
 
 
