@@ -270,9 +270,9 @@ class _Walk:
         if name == "memref.get_global":
             return M["GetGlobal"](result, ir.FlatSymbolRefAttr(op.attributes["name"]).value,
                                   rtype, span=span)
-        if name == "memref.alloca" and not operands:
+        if name == "memref.alloca":
             return M["Alloca"](result, rtype, span=span)
-        if name == "memref.alloc" and "alignment" not in op.attributes:
+        if name == "memref.alloc":
             return M["Alloc"](result, operands, rtype, span=span)
         if name == "memref.dim":
             return M["Dim"](result, *operands, otype, span=span)

@@ -219,3 +219,14 @@ def test_a_json_dump_of_lmlir_mlir_refuses_is_e1007(tmp_path):
     err = refused(path)
     assert err.startswith("error[E1007]: the Lmlir dump is not well formed: MLIR refuses the "
                           "module it prints as: use of value '%x' expects different type")
+
+
+def test_a_cell_of_dynamic_size_is_e1007_and_a_buffer_of_one_reads_back(tmp_path):
+    # Lmlir's memref.alloca is a variable's cell, of static size: its sizes are not said.
+    path = tmp_path / "cell.mlir"
+    path.write_text("module {\n  func.func @main() -> i32 {\n    %n = arith.constant 4 : index\n"
+                    "    %m = memref.alloca(%n) : memref<?xi32>\n"
+                    "    %0 = arith.constant 0 : i32\n    func.return %0 : i32\n  }\n}\n")
+    assert "incorrect number of dynamic sizes" in refused(path)
+    path.write_text(path.read_text().replace("memref.alloca(%n)", "memref.alloc(%n)"))
+    assert run(path) == (0, "", "")
