@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..values.tensors import PRINT_LIMIT
 from ..languages.lmlir import Lmlir as M
 from .machine_types import MACHINE, Ref, Tensor, Vector, element_bytes, kind, vx_type
-from .tensor_ops import access, extent
+from .tensor_ops import access, element_count, extent
 from .vector_ops import lanes
 
 
@@ -163,9 +163,7 @@ def _sized_extents(b, value: str, t: Tensor) -> list:
     if t.static:
         return []
     extents = [extent(b, value, t, k) for k in range(len(t.dims))]
-    count = extents[0]
-    for n in extents[1:]:
-        count = b.op("Arith", "muli", count, n, "i64")
+    count = element_count(b, extents)
     small = b.op("Compare", "cmpi", "ule", count, b.const(PRINT_LIMIT, "i64"), "i64")
     b.check(small, "E9006", _too_many("{a}"), "u64", count)
     return [n for n, d in zip(extents, t.dims) if d is None]

@@ -74,9 +74,7 @@ def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
         if signed(t) and d is None:  # a static extent is given as its number
             b.check(b.op("Compare", "cmpi", "sge", n, b.const(0, "i64"), "i64"), "E9006",
                     "a tensor extent must not be negative, found {a}", t, n)
-    count = wide[0]
-    for n in wide[1:]:
-        count = b.op("Arith", "muli", count, n, "i64")
+    count = element_count(b, wide)
     b.check(b.op("Compare", "cmpi", "ule", count, b.const(ADDRESS_LIMIT, "i64"), "i64"),
             "E9006", "a tensor of {a} elements is too large to address", "u64", count)
     # Its bytes must fit an address, where the interpreter, which stores only what is
@@ -142,10 +140,16 @@ def check_room(b, tensor: Tensor, what: str, nbytes: str | None = None):
 def _bytes_held(b, ref: str, tensor: Tensor) -> str:
     """The bytes of the elements of a tensor of `?` extents, as an i64 (they fit: its
     allocation checked them)."""
-    count = extent(b, ref, tensor, 0)
-    for k in range(1, len(tensor.dims)):
-        count = b.op("Arith", "muli", count, extent(b, ref, tensor, k), "i64")
+    count = element_count(b, [extent(b, ref, tensor, k) for k in range(len(tensor.dims))])
     return b.op("Arith", "muli", count, b.const(element_bytes(tensor.elem), "i64"), "i64")
+
+
+def element_count(b, extents: list) -> str:
+    """The product of extents (i64 values): a tensor's element count."""
+    count = extents[0]
+    for n in extents[1:]:
+        count = b.op("Arith", "muli", count, n, "i64")
+    return count
 
 
 def extent_of(b, e):
