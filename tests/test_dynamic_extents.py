@@ -1,6 +1,5 @@
 """`?` extents from the command line: the extents come when the program runs, the reference
-interpreter runs them, and the default action says it ran the interpreter (W5001) and prints
-the same."""
+interpreter runs them, and the default action runs them in native code, printing the same."""
 
 import io
 import re
@@ -33,10 +32,10 @@ def test_the_interpreter_gives_the_extents_when_the_program_runs(tmp_path):
     assert _run(path, "--action", "interpret") == (0, PRINTS, [])
 
 
-def test_the_default_action_falls_back_to_the_interpreter(tmp_path):
+def test_the_default_action_runs_them_natively(tmp_path):
     path = tmp_path / "dynamic.vx"
     path.write_text(PROGRAM)
-    assert _run(path) == (0, PRINTS, ["W5001"])
+    assert _run(path) == (0, PRINTS, [])
 
 
 def test_a_negative_extent_stops_the_program(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from string import Template
 
 import pytest
 
@@ -26,7 +27,7 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), CASE_ARGS.get(c.parent.name, ())) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5010): `.extent(i)`; a reference
+# The programs native code does not lower (each refused with E5010): a reference
 # to a local variable returned from its function; an aggregate scalarize-aggregates cannot take
 # apart (a generic struct returned whose fields no local types); a closure returned from the
 # closure whose parameter it reads (native code reads a closure's variables where it is called).
@@ -34,7 +35,6 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_returned_local.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
-    "tests/passes/cases/desugar_tensor_constructors/forms.vx",
     "tests/passes/cases/type_scalars/e5010_escaping_closure.vx",
     # A closure reading a variable of a loop's body, assigned to one bound outside the loop.
     "tests/passes/cases/type_scalars/e5010_closure_outliving_its_block.vx",
@@ -42,17 +42,10 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_a_call.vx",
     # A hardware state held in a tuple used whole.
     "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
-    # An adjoint whose tape is sized at run time (a loop bound known only when the loop
-    # starts, a `while`) holds a tensor of `?` extent.
-    "tests/passes/cases/differentiate_reverse/loops.vx",
-    "tests/passes/cases/differentiate_reverse/while_on_value_repaired.vx",
     # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
     # tensor its caller lent (a copy would not be that tensor).
     "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
-    # `malloc(n)` and `Tensor<f32, CPU_DRAM>`: a tensor of `?` extent.
-    "tests/passes/cases/desugar_malloc/old_spellings.vx",
-    "tests/passes/cases/desugar_malloc/untyped_repaired.vx",
 }
 
 
@@ -104,6 +97,48 @@ def test_a_pointer_read_outside_its_tensor_stops_native_code_as_the_interpreter(
     path.write_text(OUTSIDE.replace("K", index))
     interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
     assert native == interpreted == (1, "5\n", ["E9003"])
+
+
+# A tensor of `?` extents: native code checks its extents as make_tensor does (each not
+# negative, then at most 2**63 elements) and every index against the extent memref.dim reads,
+# stopping with the interpreter's words; an enormous tensor is a stop, not an allocation.
+DYNAMIC = Template("""fn main() {
+  let n: $t = $n;
+  let m: $t = $m;
+  let mut t = Tensor<u8, [?, ?]>::new([n, m]);
+  t[1][0] = 7;
+  print(t[1][0]);
+  print(t[$i][0]);
+}
+""")
+
+
+@pytest.mark.parametrize("t, n, m, i, expected", [
+    ("i32", "3", "2", "2", (0, "7\n0\n", [])),
+    ("i32", "3", "2", "3", (1, "7\n", ["E9003"])),
+    ("u16", "3", "2", "3", (1, "7\n", ["E9003"])),
+    ("i32", "0 - 3", "2", "0", (1, "", ["E9006"])),
+    ("i32", "3", "0 - 1", "0", (1, "", ["E9006"])),
+    ("u32", "4000000000", "4000000000", "0", (1, "", ["E9006"])),
+])
+def test_a_tensor_of_dynamic_extents_stops_native_code_as_the_interpreter(t, n, m, i, expected,
+                                                                          tmp_path):
+    path = tmp_path / "dynamic.vx"
+    path.write_text(DYNAMIC.substitute(t=t, n=n, m=m, i=i))
+    interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
+    assert native == interpreted == expected
+
+
+def test_a_stop_on_a_dynamic_extent_says_what_the_interpreter_says(tmp_path):
+    path = tmp_path / "dynamic.vx"
+    for n, m in (("3", "2"), ("0 - 3", "2"), ("4000000000", "4000000000")):
+        path.write_text(DYNAMIC.substitute(t="u32" if n[0] == "4" else "i32", n=n, m=m, i=3))
+        outputs = []
+        for args in (("--action", "interpret"), ()):
+            err = io.StringIO()
+            main([str(path), *args], stdout=io.StringIO(), stderr=err)
+            outputs.append(err.getvalue().split("\n", 1)[0])
+        assert outputs[0] == outputs[1] and outputs[0].startswith("error[E900")
 
 
 # Tensors of the narrow storage types, which native code stores a byte an element: each value

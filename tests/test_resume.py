@@ -281,3 +281,14 @@ def test_a_dump_before_a_pass_resumes_with_that_pass(tmp_path):
                                                   "// fact proved_requires: {}"]
     code, _, err = run(dump, "--action", "check")
     assert code == 1 and err.count("error[E6009]") == 1
+
+
+def test_a_program_of_dynamic_extents_resumes_from_the_last_dump_of_each_il(tmp_path):
+    # A `?` tensor's constructor gives its extents first: each IL's check of a dump counts
+    # them apart from its values, and Lscalars' Extent and Lmlir's memref.dim read back; a
+    # parameter Lcalls marks noalias binds its name as any parameter does.
+    program = ROOT / "tests/passes/cases/select_instructions/dynamic_extents.vx"
+    whole = run(program)
+    run(program, "--dump-dir", tmp_path, "--dump-after", "all", "--action", "emit-mlir")
+    for f in _language_changes(sorted(tmp_path.iterdir())):
+        assert run(f)[:2] == whole[:2], f.name

@@ -33,11 +33,17 @@ FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 @dataclass(frozen=True)
 class Tensor:
     elem: str  # a Vx scalar
-    dims: tuple
+    dims: tuple  # an extent known only when the program runs (`?`) is None
 
     @property
     def mtype(self) -> str:
-        return "memref<" + "".join(f"{d}x" for d in self.dims) + STORED[self.elem] + ">"
+        return "memref<" + "".join(f"{'?' if d is None else d}x" for d in self.dims) + \
+            STORED[self.elem] + ">"
+
+    @property
+    def static(self) -> bool:
+        """Whether every extent is known while compiling (else `size` is not)."""
+        return None not in self.dims
 
     @property
     def size(self) -> int:
@@ -98,7 +104,7 @@ def vx_type(ty):
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     if ty._prod == "TensorType":
-        return Tensor(vx_type(ty.elem), tuple(d.value for d in ty.dims))
+        return Tensor(vx_type(ty.elem), tuple(getattr(d, "value", None) for d in ty.dims))
     if ty._prod == "VectorType":
         return Vector(vx_type(ty.elem), ty.lanes.value)
     if ty._prod == "BorrowType":  # type-scalars left only references to scalars and vectors

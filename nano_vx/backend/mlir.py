@@ -120,16 +120,20 @@ def own_symbols(module) -> None:
 
 
 def lower_transfers(module) -> None:
-    """Rewrite each vx.transfer: a memref into a fresh buffer of its type holding a copy of
-    its elements (as a move between per-space buffers would give), a scalar into itself."""
+    """Rewrite each vx.transfer: a memref into a fresh buffer of its type (of the source's
+    extents, memref.dim reading each dynamic one) holding a copy of its elements (as a move
+    between per-space buffers would give), a scalar into itself."""
     from mlir import ir
-    from mlir.dialects import memref
+    from mlir.dialects import arith, memref
 
     for op in _ops_named(module, "vx.transfer"):
         source, result = op.operands[0], op.results[0]
         if isinstance(source.type, ir.MemRefType):
             with ir.InsertionPoint(op), op.location:
-                copy = memref.AllocOp(source.type, [], []).result
+                shape, index = ir.MemRefType(source.type).shape, ir.IndexType.get()
+                sizes = [memref.DimOp(source, arith.constant(index, k)).result
+                         for k, d in enumerate(shape) if ir.ShapedType.is_dynamic_size(d)]
+                copy = memref.AllocOp(source.type, sizes, []).result
                 memref.CopyOp(source, copy)
             result.replace_all_uses_with(copy)
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..values.tensors import PRINT_LIMIT
 from ..languages.lmlir import Lmlir as M
 from .machine_types import MACHINE, Ref, Tensor, Vector, element_bytes, kind, vx_type
-from .tensor_ops import access
+from .tensor_ops import access, element_count, extent
 from .vector_ops import lanes
 
 
@@ -61,6 +61,9 @@ def print_value(b, span, value: str, t):
         holes = []
         _print_holes(b, span, _vector_template(b, value, t, holes), holes)
         return
+    if isinstance(t, Tensor) and not t.static:  # a record whose slots hold its extents
+        _print_holes(b, span, _hole(t), [(value, t)])
+        return
     if isinstance(t, Tensor):
         if t.size > PRINT_LIMIT:
             _refuse(b, _too_many(t.size))
@@ -105,16 +108,23 @@ def _print_holes(b, span, template: str, holes: list):
     if not holes:
         print_text(b, span, template.replace("{{", "{").replace("}}", "}"))
         return
-    large = [t.size for _, t in holes if isinstance(t, Tensor) and t.size > PRINT_LIMIT]
+    large = [t.size for _, t in holes if isinstance(t, Tensor) and t.static and
+             t.size > PRINT_LIMIT]
     if large:
         _refuse(b, _too_many(large[0]))
         return
-    slots = f"memref<{len(holes)}xi64>"
-    buffer = b.fresh()
+    count = sum(1 + t.dims.count(None) if isinstance(t, Tensor) else 1 for _, t in holes)
+    slots = f"memref<{count}xi64>"
+    buffer, k = b.fresh(), 0
     b.entry_ops.append(M["Alloca"](buffer, slots, span=span))
-    for k, (value, t) in enumerate(holes):
-        b.store(_address(b, value, t) if isinstance(t, Tensor) else _payload(b, value, t),
-                buffer, (b.const(k, "index"),), slots, "i64")
+    for value, t in holes:
+        if isinstance(t, Tensor):
+            payloads = [_address(b, value, t), *_sized_extents(b, value, t)]
+        else:
+            payloads = [_payload(b, value, t)]
+        for payload in payloads:
+            b.store(payload, buffer, (b.const(k, "index"),), slots, "i64")
+            k += 1
     address = b.op("Pointer", buffer, slots)
     payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
     site = b.module.site("PrintSite", span, "record", None, template, ())
@@ -139,9 +149,24 @@ def _template(b, e, holes: list) -> str:
     if isinstance(t, Vector):
         return _vector_template(b, value, t, holes)
     holes.append((value, t))
-    if isinstance(t, Tensor):
-        return f"{{{t.elem}[{','.join(map(str, t.dims))}]}}"
-    return f"{{{t}}}"
+    return _hole(t) if isinstance(t, Tensor) else f"{{{t}}}"
+
+
+def _hole(t: Tensor) -> str:
+    """A tensor's hole in a record's text: `{T[2,?]}`, each `?` extent a slot of its own."""
+    return f"{{{t.elem}[{','.join('?' if d is None else str(d) for d in t.dims)}]}}"
+
+
+def _sized_extents(b, value: str, t: Tensor) -> list:
+    """The `?` extents of a tensor printed, as i64 slots, after a stop (E9006) when it holds
+    more elements than a print shows, as the interpreter makes it before printing."""
+    if t.static:
+        return []
+    extents = [extent(b, value, t, k) for k in range(len(t.dims))]
+    count = element_count(b, extents)
+    small = b.op("Compare", "cmpi", "ule", count, b.const(PRINT_LIMIT, "i64"), "i64")
+    b.check(small, "E9006", _too_many("{a}"), "u64", count)
+    return [n for n, d in zip(extents, t.dims) if d is None]
 
 
 def _vector_template(b, value: str, t: Vector, holes: list) -> str:
@@ -162,7 +187,7 @@ def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
     for k in reversed(range(len(indices))):
         scaled = b.op("Arith", "muli", indices[k], b.const(stride, "index"), "index")
         offset = b.op("Arith", "addi", offset, scaled, "index")
-        stride *= tensor.dims[k]
+        stride *= tensor.dims[k] or 1  # the first extent, which may be `?`, scales nothing
     nbytes = b.op("Arith", "muli", offset, b.const(element_bytes(tensor.elem), "index"),
                   "index")
     start = b.op("Pointer", ref, tensor.mtype)

@@ -1,12 +1,17 @@
 """Tensors in MLIR, on a FunctionBuilder: an element read through its indices (each checked
-against its extent), a constructor or literal's buffer (memref.alloc, zeroed by the runtime,
-which backs it with memory only where it is written, so `new()` and `uninit()` cost nothing
-until used; a stop when there is no room), `fill(v)` as a loop after the runtime's check that
-the machine can hold it, and a transfer (vx.transfer, the route and slot as attributes)."""
+against its extent, a `?` one read by memref.dim), a constructor or literal's buffer
+(memref.alloc, zeroed by the runtime, which backs it with memory only where it is written, so
+`new()` and `uninit()` cost nothing until used; a stop when there is no room; a `?` tensor's
+extents checked as the interpreter checks them), `fill(v)` as a loop after the runtime's
+check that the machine can hold it, and a transfer (vx.transfer, the route and slot as
+attributes)."""
 
 from __future__ import annotations
 
-from .machine_types import Tensor, mtype, vx_type
+from dataclasses import dataclass
+
+from ..values.tensors import ADDRESS_LIMIT
+from .machine_types import MACHINE, Tensor, element_bytes, mtype, signed, vx_type
 from .transfer_attributes import route_text, slot_text
 
 
@@ -28,19 +33,60 @@ def access(b, e, row=False):
     if len(chain) != len(tensor.dims) and not row:
         raise AssertionError("an index that selects a row reached select-instructions")
     values = [b.lower(i) for i in reversed(chain)]
-    return ref, checked_indices(b, values, tensor.dims), tensor
+    return ref, checked_indices(b, values, ref, tensor), tensor
 
 
 def tensor_new(b, e):
-    """`Tensor<..>::new()`, `uninit()`, `fill(v)`: the buffer and its type."""
+    """`Tensor<..>::new()`, `uninit()`, `fill(v)`: the buffer and its type. A tensor of `?`
+    extents computes its extents first, then its value, then checks them, as the
+    interpreter does."""
     tensor, what = vx_type(e.type), f"`{shown(e)}`"
+    args, given = e.args, None
+    if not tensor.static:
+        given, args = [b.lower(x) for x in args[0].elems], args[1:]
+    value = b.lower(args[0])[0] if e.ctor == "fill" else None
+    sizes = Sizes() if given is None else checked_sizes(b, given, tensor, what)
     if e.ctor != "fill":  # the runtime's buffers start zeroed, pages given on first write
-        return allocate(b, tensor, what), tensor
-    value = b.lower(e.args[0])[0]
-    check_room(b, tensor, f"cannot fill {what}")
-    ref = allocate(b, tensor, what)
-    fill(b, ref, tensor, value)
+        return allocate(b, tensor, what, sizes), tensor
+    check_room(b, tensor, f"cannot fill {what}", sizes.bytes)
+    ref = allocate(b, tensor, what, sizes)
+    fill(b, ref, tensor, value, sizes.count)
     return ref, tensor
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """A buffer's sizes as SSA values when its extents are known only as the program runs:
+    its `?` extents (index, in order), its element count (index) and its bytes (i64). A
+    tensor of static extents has none: they are constants, made where they are used."""
+
+    dynamic: tuple = ()
+    count: str | None = None
+    bytes: str | None = None
+
+
+def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
+    """The sizes of a `?` tensor whose extents are the values `given` (ssa, Vx type): a
+    negative extent, then more than 2**63 elements, stop (E9006) as make_tensor does. The
+    count fits 64 bits (type-scalars refused extents whose product might not)."""
+    wide = [b.to_i64(v, t) for v, t in given]
+    for n, (_, t), d in zip(wide, given, tensor.dims):
+        if signed(t) and d is None:  # a static extent is given as its number
+            b.check(b.op("Compare", "cmpi", "sge", n, b.const(0, "i64"), "i64"), "E9006",
+                    "a tensor extent must not be negative, found {a}", t, n)
+    count = element_count(b, wide)
+    b.check(b.op("Compare", "cmpi", "ule", count, b.const(ADDRESS_LIMIT, "i64"), "i64"),
+            "E9006", "a tensor of {a} elements is too large to address", "u64", count)
+    # Its bytes must fit an address, where the interpreter, which stores only what is
+    # written, has no bound: memref.alloc would multiply past 64 bits without a word.
+    size = element_bytes(tensor.elem)
+    b.check(b.op("Compare", "cmpi", "ult", count, b.const(ADDRESS_LIMIT // size, "i64"), "i64"),
+            "E9006", f"cannot allocate {what}: {{a}} elements of {size} bytes, more than an "
+                     f"address reaches", "u64", count)
+    return Sizes(tuple(b.op("Convert", "arith.index_cast", n, "i64", "index")
+                       for n, d in zip(wide, tensor.dims) if d is None),
+                 b.op("Convert", "arith.index_cast", count, "i64", "index"),
+                 b.op("Arith", "muli", count, b.const(size, "i64"), "i64"))
 
 
 def tensor_lit(b, e):
@@ -58,7 +104,8 @@ def transfer(b, e):
     value, t = b.lower(e.value)
     source = e.src.name if e.src is not None else None
     if isinstance(t, Tensor):
-        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}")
+        check_room(b, t, f"cannot copy `{shown(e.value)}` into Memory::{e.dest.name}",
+                   None if t.static else _bytes_held(b, value, t))
     return b.op("Transfer", value, mtype(t), source, e.dest.name, route_text(e.src, e.route),
                 slot_text(e.slot)), t
 
@@ -69,48 +116,89 @@ def shown(node) -> str:
     return s.source.text[s.start:s.end] if s is not None else node._prod
 
 
-def allocate(b, tensor: Tensor, what: str) -> str:
+def allocate(b, tensor: Tensor, what: str, sizes: Sizes = Sizes()) -> str:
     """A zeroed buffer for the tensor, or a stop when there is no room even for the
     address range."""
-    ref = b.op("Alloc", tensor.mtype)
+    ref = b.op("Alloc", sizes.dynamic, tensor.mtype)
     address = b.op("Pointer", ref, tensor.mtype)
     wide = b.op("Convert", "arith.index_cast", address, "index", "i64")
     got = b.op("Compare", "cmpi", "ne", wide, b.const(0, "i64"), "i64")
     b.check(got, "E9006", f"cannot allocate {what}: {{a}} bytes", "u64",
-            b.const(tensor.bytes(), "i64"))
+            sizes.bytes or b.const(tensor.bytes(), "i64"))
     return ref
 
 
-def check_room(b, tensor: Tensor, what: str):
+def check_room(b, tensor: Tensor, what: str, nbytes: str | None = None):
     """Ask the runtime whether the machine can hold every element of the tensor (a fill
-    or a copy writes them all)."""
+    or a copy writes them all): its bytes, or `nbytes` (i64) for a tensor of `?` extents."""
     site = b.module.site("StopSite", b.span, "E9006",
                          f"{what}: {{a}} bytes is more than this machine's memory", "u64")
-    b.runtime_call("vx_check_alloc", (b.const(site, "i32"), b.const(tensor.bytes(), "i64")))
+    b.runtime_call("vx_check_alloc", (b.const(site, "i32"),
+                                      nbytes or b.const(tensor.bytes(), "i64")))
 
 
-def checked_indices(b, values: list, dims: tuple) -> tuple:
+def _bytes_held(b, ref: str, tensor: Tensor) -> str:
+    """The bytes of the elements of a tensor of `?` extents, as an i64 (they fit: its
+    allocation checked them)."""
+    count = element_count(b, [extent(b, ref, tensor, k) for k in range(len(tensor.dims))])
+    return b.op("Arith", "muli", count, b.const(element_bytes(tensor.elem), "i64"), "i64")
+
+
+def element_count(b, extents: list) -> str:
+    """The product of extents (i64 values): a tensor's element count."""
+    count = extents[0]
+    for n in extents[1:]:
+        count = b.op("Arith", "muli", count, n, "i64")
+    return count
+
+
+def extent_of(b, e):
+    """`t.extent(i)` read as the program runs: t computed, its extent i as e's type."""
+    ref, tensor = b.lower(e.tensor)
+    n = extent(b, ref, tensor, e.axis)
+    if MACHINE[e.type] == "i64":
+        return n, e.type
+    return b.op("Convert", "arith.trunci", n, "i64", MACHINE[e.type]), e.type
+
+
+def extent(b, ref: str, tensor: Tensor, k: int) -> str:
+    """Extent k of the tensor whose buffer is `ref`, as an i64: its number, or what
+    memref.dim reads of a `?` one."""
+    if tensor.dims[k] is not None:
+        return b.const(tensor.dims[k], "i64")
+    dim = b.op("Dim", ref, b.const(k, "index"), tensor.mtype)
+    return b.op("Convert", "arith.index_cast", dim, "index", "i64")
+
+
+def checked_indices(b, values: list, ref: str, tensor: Tensor) -> tuple:
     """Indices (ssa, Vx type) as `index` values, each checked against its extent; the
     checks come after every index is computed, as the interpreter makes them."""
     out = []
-    for k, ((value, t), extent) in enumerate(zip(values, dims)):
-        wide = b.to_i64(value, t)
-        inside = b.op("Compare", "cmpi", "ult", wide, b.const(extent, "i64"), "i64")
-        b.check(inside, "E9003", f"index {{a}} is out of bounds for dimension {k} of "
-                                 f"extent {extent}", t, wide)
+    for k, (value, t) in enumerate(values):
+        wide, d = b.to_i64(value, t), tensor.dims[k]
+        n = extent(b, ref, tensor, k)
+        inside = b.op("Compare", "cmpi", "ult", wide, n, "i64")
+        if d is not None:
+            b.check(inside, "E9003", f"index {{a}} is out of bounds for dimension {k} of "
+                                     f"extent {d}", t, wide)
+        else:  # the index read as its type's sign says, beside an extent below 2**63
+            b.check(inside, "E9003", f"index {{a}} is out of bounds for dimension {k} of "
+                                     f"extent {{b}}", "u64" if t == "u64" else "i64", wide, n)
         out.append(b.op("Convert", "arith.index_cast", wide, "i64", "index"))
     return tuple(out)
 
 
-def fill(b, ref: str, tensor: Tensor, value: str):
-    """Store `value` in every element: a loop over the buffer seen as one dimension."""
+def fill(b, ref: str, tensor: Tensor, value: str, count: str | None):
+    """Store `value` in every element: a loop over the buffer seen as one dimension, of
+    `count` (index) elements, None for the tensor's static size."""
     if not tensor.dims:
         b.store(value, ref, (), tensor.mtype, tensor.elem)
         return
-    flat = Tensor(tensor.elem, (tensor.size,))
+    flat = Tensor(tensor.elem, (tensor.size if tensor.static else None,))
     if len(tensor.dims) > 1:
         ref = b.op("Collapse", ref, tensor.mtype, flat.mtype)
-    start, stop, one = b.const(0, "index"), b.const(tensor.size, "index"), b.const(1, "index")
+    start = b.const(0, "index")
+    stop, one = count or b.const(tensor.size, "index"), b.const(1, "index")
     i = b.arg("index")
     head = b.new_block((i,))
     body, after = b.new_block(), b.new_block()

@@ -13,7 +13,7 @@ import math
 import re
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_MEMREF = re.compile(r"memref<((?:[0-9]+x)*)([a-z0-9]+)>\Z")
+_MEMREF = re.compile(r"memref<((?:(?:[0-9]+|\?)x)*)([a-z0-9]+)>\Z")
 
 # The bits of an infinity and of the quiet NaN, per float type: a constant MLIR cannot read
 # as a decimal literal is written as its bit pattern.
@@ -77,12 +77,12 @@ def string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def memref_shape(mtype: str) -> tuple[tuple[int, ...], str]:
-    """The dimensions and the element type of a memref type's text."""
+def memref_shape(mtype: str) -> tuple[tuple[int | None, ...], str]:
+    """The dimensions (None for `?`) and the element type of a memref type's text."""
     m = _MEMREF.match(mtype)
     if m is None:
         raise MlirTextError(f"{mtype} is not a memref type")
-    return tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2)
+    return tuple(None if d == "?" else int(d) for d in m.group(1).split("x")[:-1]), m.group(2)
 
 
 def site_comments(program) -> list[str]:
@@ -228,8 +228,12 @@ def _op(op, signatures) -> str:
         return f"%{op.result} = {op.op} %{op.value} : {op.source} to {op.type}"
     if p == "GetGlobal":
         return f"%{op.result} = memref.get_global {symbol(op.name)} : {op.type}"
-    if p in ("Alloca", "Alloc"):
-        return f"%{op.result} = memref.{p.lower()}() : {op.type}"
+    if p == "Alloca":
+        return f"%{op.result} = memref.alloca() : {op.type}"
+    if p == "Alloc":
+        return f"%{op.result} = memref.alloc({_values(op.sizes)}) : {op.type}"
+    if p == "Dim":
+        return f"%{op.result} = memref.dim %{op.ref}, %{op.index} : {op.type}"
     if p == "Dealloc":
         return f"memref.dealloc %{op.ref} : {op.type}"
     if p == "Load":

@@ -55,6 +55,7 @@ expr("Binary", "op type left right",
 expr("VecBinary", "op type left right", "{left:=} {op}[{type}] {right:+}",
      prec=lambda n: BINARY_PREC[n.op], when=lambda n: n.type._prod == "VectorType")
 expr("Lane", "vector index", "{vector:POSTFIX}[lane {index}]", prec=POSTFIX)
+expr("Extent", "tensor axis type", "{tensor:POSTFIX}.extent[{type}]({axis})", prec=POSTFIX)
 expr("Unary", "op type operand",
      "{op}", Implied("type", lambda n: shown(n.operand), "[{type}]"), "{operand:POSTFIX}",
      prec=UNARY)

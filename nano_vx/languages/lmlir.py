@@ -28,7 +28,8 @@ _VECTOR = r"vector<[1-9][0-9]*x(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64)>"
 # A tensor's buffer, or a cell holding one (a tensor variable assigned after its `let`).
 # A place a reference names: rank 0 at an offset (backend/machine_types.py's PLACE_LAYOUT).
 _PLACE = rf"memref<(?:{_ELEMENT}|{_VECTOR}), strided<\[\], offset: \?>>"
-_MEMREF = re.compile(rf"memref<([0-9]+x)*{_ELEMENT}>\Z|memref<memref<([0-9]+x)*{_ELEMENT}>>\Z|"
+# A `?` extent is a dynamic dimension, which memref.dim reads.
+_MEMREF = re.compile(rf"memref<(([0-9]+|\?)x)*{_ELEMENT}>\Z|memref<memref<(([0-9]+|\?)x)*{_ELEMENT}>>\Z|"
                      rf"{_PLACE}\Z|memref<{_PLACE}>\Z|{_VECTOR}\Z|memref<{_VECTOR}>\Z")
 
 ARITH_OPS = frozenset(
@@ -48,8 +49,8 @@ PRINT_KINDS = frozenset({"int", "float", "bool", "str", "tensor", "record"})
 
 
 def is_mtype(v) -> bool:
-    """An MLIR type as its text: a scalar, `index`, a memref of static shape, or a rank-0
-    memref holding one, a vector or a rank-0 memref holding one."""
+    """An MLIR type as its text: a scalar, `index`, a memref (its extents numbers or `?`),
+    or a rank-0 memref holding one, a vector or a rank-0 memref holding one."""
     return type(v) is str and (v in _SCALAR_TYPES or _MEMREF.match(v) is not None)
 
 
@@ -71,7 +72,7 @@ TERMINALS = [
              "a block's label, without its ^"),
     Terminal("mtype", is_mtype, "an MLIR type: i1, i4, i8 .. i64, f16, bf16, f32, f64, f8E4M3FN, "
                                 "f8E5M2, f4E2M1FN, index, "
-                                "memref<4x3xf32>, memref<memref<4xf32>>, "
+                                "memref<4x3xf32>, memref<?x3xf32>, memref<memref<4xf32>>, "
                                 "memref<f32, strided<[], offset: ?>>, vector<4xf32>, "
                                 "memref<vector<4xf32>>"),
     Terminal("number", is_number, "a constant's value"),
@@ -130,7 +131,11 @@ NONTERMINALS = [
              "a conversion from `source` to `type`"),
         prod("Alloca", "result: ssa, type: mtype", "memref.alloca: a mutable local's cell"),
         prod("GetGlobal", "result: ssa, name: name, type: mtype", "memref.get_global"),
-        prod("Alloc", "result: ssa, type: mtype", "memref.alloc: a tensor's elements"),
+        prod("Alloc", "result: ssa, sizes: ssa*, type: mtype",
+             "memref.alloc: a tensor's elements; sizes: its `?` extents, in order, as index"),
+        prod("Dim", "result: ssa, ref: ssa, index: ssa, type: mtype",
+             "memref.dim: the extent of the dimension `index` of a buffer, an index; type: "
+             "the memref's"),
         prod("Dealloc", "ref: ssa, type: mtype", "memref.dealloc: a buffer given back"),
         prod("Load", "result: ssa, ref: ssa, indices: ssa*, type: mtype",
              "memref.load; type: the memref's"),

@@ -8,8 +8,8 @@ from .lsafe import Lsafe
 # The back end needs a machine type for every value. The interpreter types untyped literals as
 # it runs (an `i32` until a typed operand meets it); code generation needs that decision made
 # once, before it, as Rust's inference makes it: from the context, else i32 and f64. An array
-# literal is the tensor literal of its decided type, `t.extent(i)` of a tensor of static
-# extents the number. An operator on vectors and a lane read are productions of their own:
+# literal is the tensor literal of its decided type, `t.extent(i)` of a variable whose extent
+# i is static the number, any other an Extent read as the program runs. An operator on vectors and a lane read are productions of their own:
 # a vector is one value, not a tensor, and its operator's type is no scalar.
 Lscalars = Lsafe.extend(
     "Lscalars",
@@ -38,6 +38,9 @@ Lscalars = Lsafe.extend(
             prod("VecBinary", "op: binop, type: Type, left: Expr, right: Expr",
                  "`+ - * /` of two vectors of `type`, lane by lane"),
             prod("Lane", "vector: Expr, index: Expr", "`v[i]` of a vector v: its lane i"),
+            prod("Extent", "tensor: Expr, axis: int, type: scalar",
+                 "`t.extent(i)` read as the program runs: a `?` extent, or any of a tensor "
+                 "that is not a variable (its value computed first)"),
             prod("Cast", "value: Expr, source: scalar, type: Type", "source: the value's type"),
             prod("Closure", "params: Param*, ret: Type, body: Block"),
         ],

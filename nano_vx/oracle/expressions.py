@@ -549,6 +549,18 @@ class ExprMixin:
             return a.arith(op, a, right(f), span)
         return lanewise
 
+    @EXPRESSIONS.on("Extent")
+    def x_Extent(self, node, sc, hint):
+        """`t.extent(i)` read as the program runs (Lscalars on), a number of its type."""
+        tensor, axis, ty, span = self.expr(node.tensor, sc), node.axis, node.type, node.span
+
+        def extent(f):
+            t = unplace(tensor(f))
+            if type(t) is not Tensor or axis >= len(t.dims):
+                wrong_kind(span, f"`.extent({axis})` of {describe(t)}")
+            return literal(t.dims[axis], ty, span)
+        return extent
+
     @EXPRESSIONS.on("Lane")
     def x_Lane(self, node, sc, hint):
         vector, index, span = self.expr(node.vector, sc), self.expr(node.index, sc), node.span

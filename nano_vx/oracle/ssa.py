@@ -35,7 +35,7 @@ from ..values.stops import stop, too_deep, wrong_kind
 RUNTIME = ("vx_print", "vx_stop", "vx_check_alloc")
 DENSE_LIMIT = 1 << 22  # cells of a buffer held in a list; a larger one holds those written
 
-_MEMREF = re.compile(r"memref<((?:[0-9]+x)*)(.+)>\Z")  # the element may be a memref
+_MEMREF = re.compile(r"memref<((?:(?:[0-9]+|\?)x)*)(.+)>\Z")  # the element may be a memref
 _VECTOR = re.compile(r"vector<([0-9]+)x([a-z0-9]+)>\Z")
 _PLACE_LAYOUT = ", strided<[], offset: ?>"  # a reference's place: its offset is the view's
 _STORAGE = {1: "B", 8: "b", 16: "h", 32: "i", 64: "q"}  # an integer cell's bytes
@@ -111,18 +111,28 @@ class VectorType:
 
 
 class MemrefType:
-    __slots__ = ("shape", "strides", "elem", "size", "zero")
+    """A memref's type; one with a `?` extent (None in `shape`) has no strides or size: a
+    buffer of it has a type of its own, of the extents memref.alloc was given."""
+
+    __slots__ = ("shape", "strides", "elem", "size", "zero", "dynamic")
 
     def __init__(self, shape: tuple, elem):
         self.shape, self.elem = shape, elem
         # What memref.alloc's cells hold before a store: zero (a cell holding a memref has
         # no zero: select-instructions stores one before any load).
         self.zero = 0 if type(elem) is Int else 0.0 if type(elem) is Float else None
+        self.dynamic = None in shape
         strides, n = [], 1
         for d in reversed(shape):
             strides.append(n)
-            n *= d
+            n *= d or 0
         self.strides, self.size = tuple(reversed(strides)), n
+
+    def sized(self, extents) -> "MemrefType":
+        """This type with its `?` extents, in order, the numbers `extents`."""
+        given = iter(extents)
+        return MemrefType(tuple(next(given) if d is None else d for d in self.shape),
+                          self.elem)
 
 
 _TYPES: dict = {}
@@ -134,7 +144,7 @@ def mtype(text: str):
     if t is None:
         m = _MEMREF.match(text.replace(_PLACE_LAYOUT, ""))
         if m is not None:
-            shape = tuple(int(d) for d in m.group(1).split("x") if d)
+            shape = tuple(None if d == "?" else int(d) for d in m.group(1).split("x") if d)
             t = MemrefType(shape, mtype(m.group(2)))
         elif _VECTOR.match(text):
             lanes, elem = _VECTOR.match(text).groups()
@@ -725,10 +735,25 @@ def _get_global(machine, node, slot):
 def _alloc(machine, node, slot):
     r, t = slot(node.result), _memref_type(node, node.type)
     zero = t.zero if node._prod == "Alloc" else None
+    if t.dynamic:
+        sizes = [slot(x) for x in node.sizes]
+
+        def alloc_sized(f):
+            sized = t.sized(f[x] for x in sizes)
+            f[r] = Memref(_new_cells(sized.size, zero), sized)
+        return alloc_sized
 
     def alloc(f):
         f[r] = Memref(_new_cells(t.size, zero), t)
     return alloc
+
+
+def _dim(machine, node, slot):
+    r, ref, index = slot(node.result), slot(node.ref), slot(node.index)
+
+    def dim(f):
+        f[r] = f[ref].type.shape[f[index]]
+    return dim
 
 
 def _dealloc(machine, node, slot):
@@ -737,11 +762,23 @@ def _dealloc(machine, node, slot):
     return lambda f: None
 
 
-def _offset(machine, node, slot, t):
-    """A closure computing the flat offset of a Load's or Store's indices."""
+def _offset(machine, node, slot, t, ref=None):
+    """A closure computing the flat offset of a Load's or Store's indices into the memref
+    in slot `ref`, of type t (its buffer's own type when t has a `?` extent)."""
     idx, shape, strides, span = [slot(i) for i in node.indices], t.shape, t.strides, node.span
     if len(idx) != len(shape):
         internal(span, f"{len(idx)} indices into {node.type}")
+    if t.dynamic:
+        def offset_sized(f):
+            sized, off = f[ref].type, 0
+            for k, (s, n, stride) in enumerate(zip(idx, sized.shape, sized.strides)):
+                i = f[s]
+                if not 0 <= i < n:
+                    internal(span, f"index {i} of dimension {k} of a buffer of {n}: "
+                                   f"select-instructions checks the bounds")
+                off += i * stride
+            return off
+        return offset_sized
 
     def out_of_bounds(k, i):
         internal(span, f"index {i} of dimension {k} of {node.type}: select-instructions "
@@ -772,7 +809,7 @@ def _offset(machine, node, slot, t):
 
 def _load(machine, node, slot):
     r, ref, t, span = slot(node.result), slot(node.ref), _memref_type(node, node.type), node.span
-    offset = _offset(machine, node, slot, t)
+    offset = _offset(machine, node, slot, t, ref)
 
     def load(f):
         v = f[ref].cells[offset(f)]
@@ -784,7 +821,7 @@ def _load(machine, node, slot):
 
 def _store(machine, node, slot):
     v, ref, t = slot(node.value), slot(node.ref), _memref_type(node, node.type)
-    offset = _offset(machine, node, slot, t)
+    offset = _offset(machine, node, slot, t, ref)
 
     def store(f):
         f[ref].cells[offset(f)] = f[v]
@@ -794,12 +831,12 @@ def _store(machine, node, slot):
 def _collapse(machine, node, slot):
     r, ref = slot(node.result), slot(node.ref)
     src, t = _memref_type(node, node.source), _memref_type(node, node.type)
-    if len(t.shape) != 1 or t.size != src.size:
+    if len(t.shape) != 1 or t.dynamic != src.dynamic or t.size != src.size:
         internal(node.span, f"memref.collapse_shape of {node.source} to {node.type}")
 
     def collapse(f):
         m = f[ref]
-        f[r] = Memref(m.cells, t, m.root)
+        f[r] = Memref(m.cells, t.sized((m.type.size,)) if t.dynamic else t, m.root)
     return collapse
 
 
@@ -831,7 +868,7 @@ def _cast(machine, node, slot):
 def _subview(machine, node, slot):
     """The place of one element: its offset computed (and checked) as a load's."""
     r, ref, src = slot(node.result), slot(node.ref), _memref_type(node, node.source)
-    offset = _offset(machine, node, slot, src)
+    offset = _offset(machine, node, slot, src, ref)
     t = _memref_type(node, node.type)
 
     def subview(f):
@@ -857,7 +894,8 @@ def _transfer(machine, node, slot):
         return move
 
     def copy(f):  # a buffer of the destination space, as the runtime's copy makes
-        f[r] = Memref(_copy_cells(f[v].cells), t)
+        m = f[v]
+        f[r] = Memref(_copy_cells(m.cells), m.type if t.dynamic else t)
     return copy
 
 
@@ -893,7 +931,7 @@ def _assume(machine, node, slot):
 
 
 _OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compare, "Convert": _convert,
-        "Alloca": _alloc, "Alloc": _alloc, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
+        "Alloca": _alloc, "Alloc": _alloc, "Dim": _dim, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
         "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer,
         "Transfer": _transfer, "Call": _call,
         "Assume": _assume, "FromElements": _from_elements, "Broadcast": _broadcast,

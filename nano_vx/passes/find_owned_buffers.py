@@ -14,7 +14,7 @@ Find the tensor locals whose buffer each function owns: made for it, and kept by
 A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
-printed, transferred (copied) or passed to a function whose result is no tensor and no
+asked its extents, printed, transferred (copied) or passed to a function whose result is no tensor and no
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
 an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
 those ways or read and written through (`*r`): the buffer then lives as long as the
@@ -109,7 +109,7 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
             while place._prod == "Index":
                 place = place.base
             kids.append(place)
-        elif kind == "Index" or kind == "Transfer":  # an element read or written; a copy
+        elif kind in ("Index", "Transfer", "Extent"):  # an element or extent read; a copy
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
         elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
@@ -126,5 +126,5 @@ def _indices(place) -> list:
 
 
 def _held(n):
-    """The operand whose buffer an Index reads or a Transfer copies."""
-    return n.base if n._prod == "Index" else n.value
+    """The operand whose buffer an Index reads, an Extent measures or a Transfer copies."""
+    return n.base if n._prod == "Index" else n.tensor if n._prod == "Extent" else n.value

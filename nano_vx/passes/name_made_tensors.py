@@ -14,8 +14,8 @@ that find-owned-buffers finds it owned and insert-drops drops it after its state
 
 `f(Tensor<..>::new())` and the inner copy of `transfer(transfer(t, A), B)` are buffers no
 name holds: nothing could give them back. Each gets `let made = ..;` just before its
-statement, when what takes it cannot keep it (a transfer, which copies, an element read, or
-a call whose result cannot be the argument's buffer) and nothing the statement does before
+statement, when what takes it cannot keep it (a transfer, which copies, an element or an
+extent read, or a call whose result cannot be the argument's buffer) and nothing the statement does before
 making it can be seen (a local, a literal or a read through a reference; other tensors so
 named), so moving it first changes no order. A tensor indexed to a row is not named: the row
 is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,
@@ -116,14 +116,16 @@ class _Made:
             return (node.value,)
         if kind == "Index":  # the base first, then the index, not looked into
             return (node.base,)
+        if kind == "Extent":
+            return (node.tensor,)
         if kind == "Binary":
             return (node.left,) if node.op in ("&&", "||") else (node.left, node.right)
         return ()
 
     def _takes(self, node) -> bool:
-        """Whether `node` cannot keep the tensors it is given: a copy, an element read, or
-        a call whose result cannot be an argument's buffer."""
-        return node._prod in ("Transfer", "Index") or (
+        """Whether `node` cannot keep the tensors it is given: a copy, an element or an
+        extent read, or a call whose result cannot be an argument's buffer."""
+        return node._prod in ("Transfer", "Index", "Extent") or (
             node._prod == "Launch" or node._prod == "Call" and node.callee._prod == "Global"
         ) and keeps_nothing(node, self.keeping)
 
@@ -168,4 +170,6 @@ def _with_operands(node, operands: list):
                             else node.right)
     if kind == "Index":
         return node.replace(base=operands[0])
+    if kind == "Extent":
+        return node.replace(tensor=operands[0])
     return node.replace(value=operands[0])

@@ -11,7 +11,7 @@ from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import element, tensor_lit, tensor_new, transfer
+from ..backend.tensor_ops import element, extent_of, tensor_lit, tensor_new, transfer
 from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
@@ -287,6 +287,11 @@ def _call(run, e):
 @lowering.on("Index")
 def _index(run, e):
     return element(run.state.b, e)
+
+
+@lowering.on("Extent")
+def _extent(run, e):
+    return extent_of(run.state.b, e)
 
 
 @lowering.on("TensorNew")

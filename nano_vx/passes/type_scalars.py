@@ -18,7 +18,7 @@ L = Lscalars
 class State:
     types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
     rets: dict = field(default_factory=dict)  # function name -> its result type (a Type node)
-    extents: dict = field(default_factory=dict)  # id(`t.extent(i)`) -> the extent, a number
+    extents: dict = field(default_factory=dict)  # id(`t.extent(i)`) -> a static extent
     lanes: set = field(default_factory=set)  # id() of each `v[i]` reading a vector's lane
     item: str | None = None  # the item being rebuilt
 
@@ -32,7 +32,8 @@ passed as, the element it is stored in), a variable first bound to a literal tak
 of whatever is later assigned to it, and what nothing fixes is i32 (integers) or f64 (floats).
 A closure's parameters take the types of the arguments it is called with. A kernel's result is
 its body's value. An array literal is the tensor literal of its decided type, and
-`t.extent(i)` of a tensor of static extents is that number. An operator on two vectors is a
+`t.extent(i)` of a variable whose extent i is static is that number, any other an Extent,
+read as the program runs. An operator on two vectors is a
 VecBinary of their type, and `v[i]` of a vector a Lane. check-native-subset refused what
 the inference cannot type; a dump resumed after it that still holds some is refused here,
 with the same E5010, and its function left out.
@@ -67,9 +68,12 @@ def _decided(run, node):
 
 @type_scalars.on("MethodCall")
 def _method(run, node):
-    # `t.extent(i)` of a tensor with static extents is that number; the inference refused
-    # any other method call.
-    return L["Int"](run.state.extents[id(node)], _decided(run, node), span=node.span)
+    # `t.extent(i)` (the inference refused any other method call): a static extent of a
+    # variable is that number, any other read as the program runs.
+    if id(node) in run.state.extents:
+        return L["Int"](run.state.extents[id(node)], _decided(run, node), span=node.span)
+    return L["Extent"](run.walk(node.receiver), node.args[0].value, _decided(run, node),
+                       span=node.span)
 
 
 @type_scalars.on("Fn")

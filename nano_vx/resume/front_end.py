@@ -19,9 +19,10 @@ from __future__ import annotations
 from ..languages.lsrc import gives_value
 from ..nanopass import child_nodes, descendants
 from ..scalars.well_formed import second_items
-from ..values.constructors import TAKES
+from ..values.constructors import TAKES, values_given
 
-# Nodes whose Param children (and patterns' PBind) bind in the rest of the node.
+# Nodes whose Param children (NoAliasParam, ConstParam; patterns' PBind) bind in the rest of
+# the node.
 _BINDERS = frozenset({"Fn", "Closure", "Arm", "Case"})
 # Nodes whose bindings end with them.
 _SCOPES = _BINDERS | {"Block", "For", "Ensures"}
@@ -53,7 +54,7 @@ def _bad_value(fn, checked: bool) -> tuple:
                                            gives_value(node.orelse)):
             return node, "an `if` used as a value with an arm that neither gives one nor " \
                          "leaves"
-        if checked and node._prod == "TensorNew" and len(node.args) != TAKES.get(node.ctor):
+        if checked and node._prod == "TensorNew" and values_given(node) != TAKES.get(node.ctor):
             return node, f"`::{node.ctor}` with {len(node.args)} arguments"
     return None, None
 
@@ -67,7 +68,7 @@ def _second_binding(fn):
     function, and the back end makes each one SSA value or one cell)."""
     seen: set = set()
     for node in descendants(fn):
-        if node._prod in ("Let", "For", "PBind", "Param"):
+        if node._prod in ("Let", "For", "PBind", "Param", "NoAliasParam"):
             name = _bound(node)
             if name in seen:
                 return node
@@ -87,7 +88,9 @@ def _first_unscoped(node, bound: set):
     if prod in _SCOPES:
         bound = set(bound)
         for c in child_nodes(node) if prod in _BINDERS else ():
-            if c._prod in ("Param", "ConstParam"):  # a generic constant, until monomorphize
+            # A ConstParam is a generic constant, until monomorphize; a NoAliasParam, Lcalls'
+            # parameter no other argument shares.
+            if c._prod in ("Param", "NoAliasParam", "ConstParam"):
                 bound.add(c.name)
             elif c._nt == "Pattern":
                 bound.update(n.name for n in descendants(c) if n._prod == "PBind")

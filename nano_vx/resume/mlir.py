@@ -270,8 +270,12 @@ class _Walk:
         if name == "memref.get_global":
             return M["GetGlobal"](result, ir.FlatSymbolRefAttr(op.attributes["name"]).value,
                                   rtype, span=span)
-        if name in ("memref.alloca", "memref.alloc"):
-            return M[short.capitalize()](result, rtype, span=span)
+        if name == "memref.alloca":
+            return M["Alloca"](result, rtype, span=span)
+        if name == "memref.alloc":
+            return M["Alloc"](result, operands, rtype, span=span)
+        if name == "memref.dim":
+            return M["Dim"](result, *operands, otype, span=span)
         if name == "memref.dealloc":
             return M["Dealloc"](*operands, otype, span=span)
         if name == "memref.load":

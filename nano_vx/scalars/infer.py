@@ -13,7 +13,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
                     bad_cast, bad_negation, decide, find, narrow_of, reference_to, scalar_of,
-                    show, unify)
+                    show, unbounded_count, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -320,14 +320,15 @@ class Infer:
 
     @EXPRESSIONS.on("MethodCall")
     def _method_call(self, e):
-        """`t.extent(i)` of a variable whose tensor's extents are numbers: a constant, typed
-        as a literal is."""
-        if e.method == "extent" and e.receiver._prod == "Local" and len(e.args) == 1 \
-                and e.args[0]._prod == "Int":
-            t = find(self.expr(e.receiver))
-            if isinstance(t, Tensor) and e.args[0].value < len(t.dims):
-                self.extents[id(e)] = t.dims[e.args[0].value]
-                return self.note(e, Var("int"))  # a number, of the integer type it meets
+        """`t.extent(i)`, a number of the integer type it meets: a constant when t is a
+        variable and its extent i a number (in `extents`), else read as the program runs
+        (the receiver computed, its extent read from its buffer)."""
+        if e.method == "extent" and len(e.args) == 1 and e.args[0]._prod == "Int":
+            t, axis = find(self.expr(e.receiver)), e.args[0].value
+            if isinstance(t, Tensor) and axis < len(t.dims):
+                if e.receiver._prod == "Local" and t.dims[axis] is not None:
+                    self.extents[id(e)] = t.dims[axis]
+                return self.note(e, Var("int"))
         raise Mismatch(e, f"the method call .{e.method}()")
 
     @EXPRESSIONS.on("Local")
@@ -390,7 +391,10 @@ class Infer:
         if callee._prod == "Global" and callee.name == "print" and callee.name not in self.sigs.fns:
             if len(e.args) == 1:
                 arg = e.args[0]
-                self.index(arg, row=True) if arg._prod == "Index" else self.printed(arg)
+                if arg._prod != "Index":
+                    self.printed(arg)
+                elif None in getattr(find(self.index(arg, row=True)), "dims", ()):
+                    raise Mismatch(arg, "a row of a tensor of `?` extents printed")
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
@@ -479,7 +483,10 @@ class Infer:
             return base.elem
         if not row:
             raise Mismatch(e, "a row of a tensor used other than printed")
-        return Tensor(base.elem, base.dims[1:], None)
+        rest = base.dims[1:]
+        # Where a row starts past a `?` extent is known only as the program runs: such a row,
+        # and each of its rows, has only `?` extents, which a print refuses.
+        return Tensor(base.elem, rest if None not in rest else (None,) * len(rest), None)
 
     @EXPRESSIONS.on("ArrayLit")
     def _array_lit(self, e):
@@ -509,12 +516,25 @@ class Infer:
         t = scalar_of(e.type, e)
         if not isinstance(t, Tensor):
             raise Mismatch(e, "a tensor of that type")
-        if len(e.args) != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused it
+        sized = None in t.dims  # the list of its extents comes first: `::uninit([n, m])`
+        if len(e.args) - sized != TAKES.get(e.ctor, -1):  # check-tensor-constructors refused
             raise AssertionError(f"`::{e.ctor}` with {len(e.args)} argument(s) reached "
                                  f"scalar inference")
-        for a in e.args:
+        if sized:
+            self.extents_list(e.args[0], t)
+        for a in e.args[sized:]:
             unify(self.expr(a), t.elem, a)
         return t
+
+    def extents_list(self, given, t):
+        """A `?` tensor's extents, one integer type for all: an array literal native code
+        reads element by element, whose element count must fit 64 bits (unbounded_count)."""
+        for d, x in zip(t.dims, given.elems):
+            if d is not None and (x._prod != "Int" or x.value != d):
+                raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
+        extent = find(self.expr(given)).elem
+        unify(extent, Var("int"), given)
+        self.judge(given, unbounded_count, extent, t.dims)
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
@@ -574,6 +594,8 @@ class Infer:
             raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
         if narrow_of(t) is not None:
             raise Mismatch(e, f"a raw pointer into a tensor of {narrow_of(t)}")
+        if t.dims[0] is None:
+            raise Mismatch(e, "a raw pointer into a tensor of `?` extent")
         return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
 
     @EXPRESSIONS.on("Unsafe")

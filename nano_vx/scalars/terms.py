@@ -228,15 +228,14 @@ def scalar_of(ty, node):
             elem = value_type(ty.elem.name)
         else:
             elem = scalar_of(ty.elem, node)
-        if any(d._prod == "DimAny" for d in ty.dims):
-            raise Mismatch(node, "a tensor whose extents are known only when the program "
-                                 "runs (`?`)")
-        if not isinstance(elem, str) or any(d._prod != "DimInt" for d in ty.dims):
+        # A `?` extent is None: native code reads it from the buffer (memref.dim).
+        if not isinstance(elem, str) or any(d._prod not in ("DimInt", "DimAny")
+                                            for d in ty.dims):
             raise Mismatch(node, "a tensor whose extents are not integers")
         size = tensor_bytes(ty)
         if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
             raise Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
-        return Tensor(elem, tuple(d.value for d in ty.dims), ty)
+        return Tensor(elem, tuple(getattr(d, "value", None) for d in ty.dims), ty)
     if ty._prod == "VectorType":
         elem = scalar_of(ty.elem, node)
         if ty.lanes._prod != "DimInt" or ty.lanes.value < 1 or not isinstance(elem, str):
@@ -289,3 +288,14 @@ def bad_cast(source, target):
     if (target == "bool") != (find(source) == "bool") and (target == "bool" or target in FLOATS):
         return f"a cast of {show(source)} to {show(target)}"
     return None
+
+
+def unbounded_count(extent, dims: tuple):
+    """Extents whose product may not fit 64 bits: native code computes a `?` tensor's
+    element count in 64 bits, to stop as the interpreter does past 2**63. `?` extents of
+    type `extent` and the numbers in `dims` fit when their bits add up to 64 at most (a
+    rank-1 tensor's always do, and so do two i32 extents)."""
+    t = INT_TYPES.get(find(extent), INT_TYPES["i32"])  # an integer nothing fixes is an i32
+    if sum(t.bits - t.signed if d is None else d.bit_length() for d in dims) <= 64:
+        return None
+    return f"a tensor of `?` extents of type {t.name} whose element count may not fit 64 bits"

@@ -20,7 +20,7 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, scalar_of, show, unify)
+                    bad_negation, find, scalar_of, show, unbounded_count, unify)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -461,6 +461,8 @@ class Check:
     @EXPRESSIONS.on("TensorLit")
     def _tensor_lit(self, e):
         t = self.tensor(e)
+        if None in t.dims:
+            raise Mismatch(e, "a tensor literal of `?` extents")
         count = 1
         for d in t.dims:
             count *= d
@@ -496,6 +498,13 @@ class Check:
         unify(self.expr(e.right), t, e.right)
         return t
 
+    @EXPRESSIONS.on("Extent")
+    def _extent(self, e):
+        t = find(self.expr(e.tensor))
+        if not isinstance(t, Tensor) or e.axis >= len(t.dims) or e.type not in INT_TYPES:
+            raise Mismatch(e, f"`.extent({e.axis})` as {e.type} of {show(t)}")
+        return e.type
+
     @EXPRESSIONS.on("Lane")
     def _lane(self, e):
         t = find(self.expr(e.vector))
@@ -514,9 +523,19 @@ class Check:
     @EXPRESSIONS.on("TensorNew")
     def _tensor_new(self, e):
         t = self.tensor(e)
-        if len(e.args) != TAKES.get(e.ctor, -1):
+        sized = None in t.dims  # the list of its extents comes first, a literal of integers
+        if len(e.args) - sized != TAKES.get(e.ctor, -1):
             raise Mismatch(e, f"`::{e.ctor}` with {len(e.args)} arguments")
-        for a in e.args:
+        if sized:
+            given = e.args[0]
+            extents = find(self.expr(given)) if given._prod == "TensorLit" else None
+            if extents is None or extents.elem not in INT_TYPES or \
+                    extents.dims != (len(t.dims),):
+                raise Mismatch(given, f"extents other than a literal of {len(t.dims)} integers")
+            unbounded = unbounded_count(extents.elem, t.dims)
+            if unbounded is not None:
+                raise Mismatch(given, unbounded)
+        for a in e.args[sized:]:
             unify(self.expr(a), t.elem, a)
         return t
 

@@ -99,17 +99,18 @@ def _tensor(type_name: str, dims, address: int, read) -> str:
 
 
 # A record site's text: `{T}` is a scalar of type T, `{T[d, ..]}` a tensor of element type T
-# and those extents (its slot holds its first element's address), `{{` and `}}` a brace.
-_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)(?:\[([0-9, ]*)\])?\}")
+# and those extents (its slot holds its first element's address, and the slots after it each
+# `?` extent, in order), `{{` and `}}` a brace.
+_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)(?:\[([0-9?, ]*)\])?\}")
 # A narrow storage type is a tensor hole's element type only: its elements print as values.
 _SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"} | frozenset(NARROW_TYPES)
 
 
 def _dims(text: str | None):
-    """A tensor hole's extents, None for a scalar's."""
+    """A tensor hole's extents (None for a `?` one), None for a scalar's."""
     if text is None:
         return None
-    return tuple(int(d) for d in text.replace(" ", "").split(",") if d)
+    return tuple(None if d == "?" else int(d) for d in text.replace(" ", "").split(",") if d)
 
 
 def record_holes(template: str | None) -> list | None:
@@ -129,9 +130,10 @@ def record_holes(template: str | None) -> list | None:
 
 def _record(template: str, payload: int, read) -> str:
     """An aggregate's line: each hole of the template filled, in order, from the next i64
-    slot of the buffer at `payload`: a scalar's bits, or a tensor's address."""
-    holes = record_holes(template)
-    slots = iter(struct.unpack(f"={len(holes)}q", read(payload, 8 * len(holes))))
+    slots of the buffer at `payload`: a scalar's bits, or a tensor's address and its `?`
+    extents."""
+    count = sum(1 + (dims or ()).count(None) for _, dims in record_holes(template))
+    slots = iter(struct.unpack(f"={count}q", read(payload, 8 * count)))
 
     def fill(m):
         if not m.group(1):
@@ -139,7 +141,9 @@ def _record(template: str, payload: int, read) -> str:
         dims = _dims(m.group(2))
         if dims is None:
             return format_scalar(_from_bits(m.group(1), next(slots)))
-        return _tensor(m.group(1), dims, _U64.wrap(next(slots)), read)
+        address = _U64.wrap(next(slots))
+        return _tensor(m.group(1), tuple(next(slots) if d is None else d for d in dims),
+                       address, read)
     return _HOLE.sub(fill, template)
 
 

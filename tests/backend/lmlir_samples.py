@@ -45,8 +45,11 @@ class Builder:
     def convert(self, op: str, value: str, source: str, mtype: str) -> str:
         return self.emit(L["Convert"](self.fresh(), op, value, source, mtype)).result
 
-    def alloc(self, mtype: str, op: str = "Alloc") -> str:
-        return self.emit(L[op](self.fresh(), mtype)).result
+    def alloc(self, mtype: str, op: str = "Alloc", sizes=()) -> str:
+        """A memref.alloc (of `sizes`, index values, for its `?` extents) or alloca."""
+        if op == "Alloca":
+            return self.emit(L[op](self.fresh(), mtype)).result
+        return self.emit(L[op](self.fresh(), tuple(sizes), mtype)).result
 
     def load(self, ref: str, indices, mtype: str) -> str:
         return self.emit(L["Load"](self.fresh(), ref, indices, mtype)).result
@@ -189,6 +192,11 @@ def every_op():
     summed, one = b.load(vector_cell, (), "memref<vector<2xi32>>"), b.index(1)
     lane = b.emit(L["Extract"](b.fresh(), summed, one, "vector<2xi32>", "i32")).result
     b.print_scalar(lane, "i32", "i32")  # 7 + 2
+    row, first = b.alloc("memref<?xi32>", sizes=(b.index(3),)), b.index(0)
+    extent = b.emit(L["Dim"](b.fresh(), row, first, "memref<?xi32>")).result
+    last = b.arith("subi", extent, one, "index")
+    b.store(seven, row, (last,), "memref<?xi32>")
+    b.emit(L["Dealloc"](row, "memref<?xi32>"))
     kept = b.emit(L["Transfer"](b.fresh(), two, "i32", None, "CPU_DRAM", None, None)).result
     b.end(L["Ret"]((kept,)), "bb3")
 

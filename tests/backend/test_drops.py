@@ -72,6 +72,14 @@ def test_a_tensor_made_on_every_turn_is_given_back_on_every_turn(tmp_path):
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+def test_a_tensor_of_dynamic_extent_made_on_every_turn_is_given_back_too(tmp_path):
+    # Its size is known only as it is made: memref.alloc of the extent, memref.dealloc alike.
+    code, out, err, peak = _run_bounded(
+        tmp_path, TURNS.replace("MAKE", "Tensor<f32, [?]>::new([262144 + i % 2])"))
+    assert (code, out) == (0, "20000\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # An element borrowed on every turn: the buffer lives as long as the reference is read.
 BORROWED = """
 fn main() {

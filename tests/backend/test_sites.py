@@ -128,3 +128,15 @@ def test_the_site_table_indexes_sites_only():
 def test_the_allocation_limit_is_the_physical_memory():
     assert allocation_limit() == os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert allocation_limit() < 1 << 62
+
+
+def test_a_record_reads_a_tensors_dynamic_extents_from_the_slots_after_its_address():
+    # `({i32[?,2]}, {u8})`: slots 0x100 (the address), 3 (the `?` extent), 7 (the u8).
+    slots = struct.pack("=3q", 0x100, 3, 7)
+    elements = struct.pack("=6i", 1, 2, 3, 4, 5, 6)
+
+    def read(address, nbytes):
+        return slots[:nbytes] if address == 0x40 else elements[:nbytes]
+
+    site = PrintSite(1, "record", None, "({i32[?,2]}, {u8})", ())
+    assert printed(site, 0x40, read) == "([[1, 2], [3, 4], [5, 6]], 7)"

@@ -316,7 +316,7 @@ def test_a_kernel_launch_runs_like_a_call_and_shares_its_memref():
         L["Store"]("v", "t", ["i"], "memref<4xf32>")], ret())],
         args=[("t", "memref<4xf32>")], topology="GPU")
     main = func("main", [block("bb0", [
-        L["Alloc"]("t", "memref<4xf32>"),
+        L["Alloc"]("t", (), "memref<4xf32>"),
         const("i", 1, "index"),
         call("main$kernel0", ["t"], launch="GPU"),
         L["Load"]("x", "t", ["i"], "memref<4xf32>"),
@@ -332,7 +332,7 @@ def test_a_reference_names_a_place_a_cell_or_an_element_of_a_buffer():
         arith("y", "addi", "x", "one", "i32"), L["Store"]("y", "p", [], place)], ret())],
         args=[("p", place)])
     main = func("main", [block("bb0", [
-        L["Alloc"]("t", "memref<2x3xi32>"), L["Alloca"]("c", "memref<i32>"),
+        L["Alloc"]("t", (), "memref<2x3xi32>"), L["Alloca"]("c", "memref<i32>"),
         const("ten", 10, "i32"), L["Store"]("ten", "c", [], "memref<i32>"),
         const("i", 1, "index"), const("j", 2, "index"),
         L["Subview"]("e", "t", ["i", "j"], "memref<2x3xi32>", place),
@@ -392,8 +392,8 @@ def test_an_alloca_is_one_cell():
 
 
 def test_a_2d_buffer_is_row_major_and_its_collapse_shares_the_cells():
-    ops = [L["Alloc"]("t", "memref<2x3xi32>"), const("i", 1, "index"), const("j", 2, "index"),
-           const("v", 9, "i32"), L["Store"]("v", "t", ["i", "j"], "memref<2x3xi32>"),
+    ops = [L["Alloc"]("t", (), "memref<2x3xi32>"), const("i", 1, "index"),
+           const("j", 2, "index"), const("v", 9, "i32"), L["Store"]("v", "t", ["i", "j"], "memref<2x3xi32>"),
            L["Collapse"]("flat", "t", "memref<2x3xi32>", "memref<6xi32>"),
            const("k", 5, "index"), L["Load"]("x", "flat", ["k"], "memref<6xi32>"),
            const("w", 4, "i32"), L["Store"]("w", "flat", ["k"], "memref<6xi32>"),
@@ -402,8 +402,32 @@ def test_a_2d_buffer_is_row_major_and_its_collapse_shares_the_cells():
     assert value(ops, "r", "i32") == 36
 
 
+def test_a_buffer_of_dynamic_extents_has_those_alloc_was_given():
+    # memref<?x3xi32> of 2 rows: memref.dim reads each extent, the cells are row-major, and
+    # its collapse is of the 6 it holds.
+    t, flat = "memref<?x3xi32>", "memref<?xi32>"
+    ops = [const("n", 2, "index"), L["Alloc"]("t", ("n",), t), const("zero", 0, "index"),
+           const("one", 1, "index"), L["Dim"]("rows", "t", "zero", t),
+           L["Dim"]("cols", "t", "one", t), arith("last", "subi", "rows", "one", "index"),
+           const("v", 9, "i32"), L["Store"]("v", "t", ["last", "one"], t),
+           L["Collapse"]("f", "t", t, flat), L["Dim"]("size", "f", "zero", flat),
+           const("k", 4, "index"), L["Load"]("x", "f", ["k"], flat),
+           arith("n1", "muli", "rows", "cols", "index"),
+           arith("n2", "addi", "n1", "size", "index"),
+           conv("n64", "arith.index_cast", "n2", "index", "i32"),
+           arith("r", "addi", "x", "n64", "i32")]
+    assert value(ops, "r", "i32") == 9 + 6 + 6
+
+
+def test_an_index_past_a_dynamic_extent_is_a_compiler_bug():
+    t = "memref<?xi32>"
+    ops = [const("n", 2, "index"), L["Alloc"]("t", ("n",), t), L["Load"]("x", "t", ["n"], t)]
+    _, stop = stopped(func("main", [block("bb0", ops, ret("x"))], ["i32"]))
+    assert stop.message.startswith("internal error: index 2 of dimension 0 of a buffer of 2")
+
+
 def test_a_transfer_copies_a_buffer_and_passes_a_scalar():
-    ops = [L["Alloc"]("t", "memref<2xi64>"), const("i", 0, "index"), const("v", 1, "i64"),
+    ops = [L["Alloc"]("t", (), "memref<2xi64>"), const("i", 0, "index"), const("v", 1, "i64"),
            L["Store"]("v", "t", ["i"], "memref<2xi64>"),
            L["Transfer"]("u", "t", "memref<2xi64>", "CPU_DRAM", "GPU_HBM", None, None),
            const("w", 100, "i64"), L["Store"]("w", "u", ["i"], "memref<2xi64>"),
@@ -418,7 +442,7 @@ def test_a_transfer_copies_a_buffer_and_passes_a_scalar():
                                      ("memref<1xi8>", 0)])
 def test_an_alloc_starts_zeroed_as_the_runtime_gives_it(t, zero):
     last = [const(f"i{k}", 0, "index") for k in range(t.count("x"))]
-    ops = [L["Alloc"]("t", t), *last, L["Load"]("x", "t", [op.result for op in last], t)]
+    ops = [L["Alloc"]("t", (), t), *last, L["Load"]("x", "t", [op.result for op in last], t)]
     got = value(ops, "x", t.rsplit("x", 1)[1][:-1])
     assert got == zero and type(got) is type(zero)
 
@@ -434,7 +458,7 @@ def test_a_read_of_an_alloca_never_written_is_a_compiler_bug():
 def test_a_cell_may_hold_a_buffer():
     # A tensor variable assigned after its `let`: its cell holds the memref itself.
     cell, tensor = "memref<memref<2xi32>>", "memref<2xi32>"
-    ops = [L["Alloca"]("c", cell), L["Alloc"]("a", tensor), L["Alloc"]("b", tensor),
+    ops = [L["Alloca"]("c", cell), L["Alloc"]("a", (), tensor), L["Alloc"]("b", (), tensor),
            L["Store"]("a", "c", [], cell), L["Store"]("b", "c", [], cell),
            L["Load"]("t", "c", [], cell), const("i", 1, "index"), const("v", 5, "i32"),
            L["Store"]("v", "t", ["i"], tensor), L["Load"]("x", "b", ["i"], tensor),
@@ -444,7 +468,7 @@ def test_a_cell_may_hold_a_buffer():
 
 @pytest.mark.parametrize("i", [2, -1])
 def test_an_index_out_of_bounds_is_a_compiler_bug(i):
-    ops = [L["Alloc"]("t", "memref<2xi32>"), const("i", i, "index"), const("v", 0, "i32"),
+    ops = [L["Alloc"]("t", (), "memref<2xi32>"), const("i", i, "index"), const("v", 0, "i32"),
            L["Store"]("v", "t", ["i"], "memref<2xi32>")]
     _, stop = stopped(func("main", [block("bb0", ops, ret())]))
     assert stop.message.startswith(f"internal error: index {i} of dimension 0 of memref<2xi32>")
@@ -452,7 +476,7 @@ def test_an_index_out_of_bounds_is_a_compiler_bug(i):
 
 def test_a_huge_buffer_holds_only_its_written_cells():
     t = "memref<1099511627776xf32>"
-    ops = [L["Alloc"]("t", t), const("i", 2 ** 40 - 1, "index"), const("j", 7, "index"),
+    ops = [L["Alloc"]("t", (), t), const("i", 2 ** 40 - 1, "index"), const("j", 7, "index"),
            const("v", -3.5, "f32"), L["Store"]("v", "t", ["i"], t),
            L["Transfer"]("u", "t", t, None, "GPU_HBM", None, None),
            L["Load"]("x", "u", ["i"], t), L["Load"]("z", "u", ["j"], t),
@@ -498,7 +522,7 @@ def tensor_print(memref, elem, dims, values, site_id=0):
     pointer, as select-instructions prints a tensor."""
     n = len(values)
     flat = f"memref<{n}x{elem}>"
-    ops = [L["Alloc"]("t", memref), L["Collapse"]("flat", "t", memref, flat)]
+    ops = [L["Alloc"]("t", (), memref), L["Collapse"]("flat", "t", memref, flat)]
     for k, v in enumerate(values):
         ops += [const(f"k{k}", k, "index"), const(f"v{k}", v, elem),
                 L["Store"](f"v{k}", "flat", [f"k{k}"], flat)]
@@ -556,11 +580,11 @@ def test_print_of_a_tensor_with_a_cell_never_written_is_a_compiler_bug():
 
 
 def test_two_pointers_to_one_buffer_and_its_view_agree():
-    ops = [L["Alloc"]("t", "memref<2x2xi8>"),
+    ops = [L["Alloc"]("t", (), "memref<2x2xi8>"),
            L["Collapse"]("flat", "t", "memref<2x2xi8>", "memref<4xi8>"),
            L["Pointer"]("p", "t", "memref<2x2xi8>"), L["Pointer"]("q", "flat", "memref<4xi8>"),
            cmp("same", "cmpi", "eq", "p", "q", "index"),
-           L["Alloc"]("u", "memref<2x2xi8>"), L["Pointer"]("w", "u", "memref<2x2xi8>"),
+           L["Alloc"]("u", (), "memref<2x2xi8>"), L["Pointer"]("w", "u", "memref<2x2xi8>"),
            cmp("other", "cmpi", "ne", "p", "w", "index"),
            arith("r", "andi", "same", "other", "i1")]
     assert value(ops, "r", "i1") == 1
@@ -633,7 +657,7 @@ def test_a_call_of_an_undeclared_runtime_function_is_a_compiler_bug():
 
 
 def test_print_of_a_fresh_alloc_shows_its_zeros():
-    ops = [L["Alloc"]("t", "memref<2x1xi8>"), L["Pointer"]("p", "t", "memref<2x1xi8>"),
+    ops = [L["Alloc"]("t", (), "memref<2x1xi8>"), L["Pointer"]("p", "t", "memref<2x1xi8>"),
            conv("p64", "arith.index_cast", "p", "index", "i64"), *print_call(0, "p64")]
     out, _ = run(site(0, "tensor", "bool", dims=(2, 1)), func("main", [block("bb0", ops, ret())]))
     assert out == "[[false], [false]]\n"

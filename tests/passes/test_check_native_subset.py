@@ -18,6 +18,13 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
                                                 "a variable of a block inside its function"}
 
 
+def assert_refused_in_main(body: str, what: str):
+    """`fn main() { body }` is refused once, E5010 naming `what`."""
+    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == \
+        [("E5010", f"native code does not lower {what} (in 'main')")]
+
+
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_what_native_code_does_not_lower_is_refused(case):
     assert_refused_then_repaired(CASES / f"{case}.vx", check_native_subset, "E5010",
@@ -63,9 +70,7 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
      "a raw pointer into a tensor of u4"),
 ])
 def test_what_native_code_does_not_lower_of_references(body, what):
-    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
-    assert [d.message for d in ran.diagnostics.items] == \
-        [f"native code does not lower {what} (in 'main')"]
+    assert_refused_in_main(body, what)
 
 
 # erase-raw-pointers makes a pointer the rank-1 tensor it points into, so every pointer a
@@ -181,6 +186,36 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    print(f == g);", "'==' on a closure"),
 ])
 def test_what_native_code_does_not_lower_of_closure_values(body, what):
-    ran = run_front(f"fn main() {{\n    {body}\n}}\n", check_native_subset)
-    assert [d.message for d in ran.diagnostics.items] == \
-        [f"native code does not lower {what} (in 'main')"]
+    assert_refused_in_main(body, what)
+
+
+def test_tensors_of_dynamic_extents_pass_the_gate():
+    # `malloc(n)` is a rank-1 tensor of `?` extent; a rank-2 one mixes `?` and a number.
+    ran = run_front(Path(__file__).parent / "cases" / "desugar_malloc" / "old_spellings.vx",
+                    check_native_subset)
+    assert ran.diagnostics.items == []
+    ran = run_front("fn main() {\n    let n = 2;\n    let t = Tensor<f32, [?, 3]>::fill([n, 3], 1.0);"
+                    "\n    print(t[1][2]);\n    print(t[1]);\n    print(t);\n}\n",
+                    check_native_subset)
+    assert ran.diagnostics.items == []
+
+
+# Native code reads a `?` extent from the buffer where it indexes, prints or asks for it; what
+# would need it elsewhere while compiling (where a row past it starts, a pointer's size) it
+# does not lower, and it computes the element count in 64 bits.
+@pytest.mark.parametrize("body,what", [
+    ("let t = Tensor<i32, [?, ?]>::new([n, 2]);\n    print(t[0]);",
+     "a row of a tensor of `?` extents printed"),
+    ("let t = Tensor<i32, [?, ?, 2]>::new([n, n, 2]);\n    print(t[0][1]);",
+     "a row of a tensor of `?` extents printed"),
+    ("let t = Tensor<i32, [?]>::new([n]);\n    let p = t.as_ptr();",
+     "a raw pointer into a tensor of `?` extent"),
+    ("let t = Tensor<i32, [?, 2]>::new([n, n]);", "an extent other than the 2 its tensor's type "
+                                                  "says"),
+    ("let m: i64 = 2;\n    let t = Tensor<i32, [?, ?]>::new([m, m]);",
+     "a tensor of `?` extents of type i64 whose element count may not fit 64 bits"),
+    ("let t = Tensor<i32, [?, ?, ?]>::new([n, n, n]);",
+     "a tensor of `?` extents of type i32 whose element count may not fit 64 bits"),
+])
+def test_what_native_code_does_not_lower_of_dynamic_extents(body, what):
+    assert_refused_in_main(f"let n = 2;\n    {body}", what)

@@ -86,3 +86,7 @@ def test_handwritten_a_local_bound_twice_or_chosen_by_an_if_value(run_pass, snap
     assert ran.tree is ran.before
     assert ran.ctx.owned_buffers == {"main": {"fresh", "k"}}
     assert ran.dump + ran.ctx.describe("owned_buffers") == snapshot_txt
+
+
+def test_a_buffer_asked_its_extents_stays_its_locals():
+    assert _owned("extents_asked")["main"] == {"t", "u", "made"}

@@ -93,3 +93,9 @@ def test_handwritten_copies_and_rows(run_pass, snapshot_txt):
     stmts = ran.tree.items[0].blocks[0].stmts
     assert [s.name for s in stmts if s._prod == "Let"] == ["made", "made#1", "u", "made#2"]
     assert ran.dump == snapshot_txt
+
+
+def test_a_tensor_asked_its_extent_is_named():
+    made = _made("extents")
+    assert sorted(made.values()) == ["@sized(i)",
+                                     "Tensor<u8, [?, 4]>::fill(Tensor<i32, [2]>([s, 4i32]), 1u8)"]

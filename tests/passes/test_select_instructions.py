@@ -63,6 +63,35 @@ def test_every_index_is_checked_against_its_extent_after_all_are_computed():
     assert "index {a} is out of bounds for dimension 0 of extent 2" in messages
 
 
+def test_a_tensor_of_dynamic_extents_is_allocated_with_them_and_checked_against_memref_dim():
+    module = _module("dynamic_extents")
+    text = to_text(module)
+    assert "memref.alloc(" in text and ") : memref<?x3xf64>" in text
+    assert "memref.alloca() : memref<memref<?xi8>>" in text  # flags, assigned: its cell
+    total = next(i for i in module.items if i._prod == "Func" and i.name == "total")
+    assert [a.type for a in total.args][0] == "memref<?x3xf64>"
+    dims = [op for b in total.blocks for op in b.ops if op._prod == "Dim"]
+    assert len(dims) == 1  # t[i]'s extent; j's, 3, is a constant
+    messages = [s.message for s in _sites(module, "StopSite")]
+    assert "index {a} is out of bounds for dimension 0 of extent {b}" in messages
+    assert "index {a} is out of bounds for dimension 1 of extent 3" in messages
+    # As make_tensor checks them: each extent, then the count; and the bytes an address holds.
+    assert messages.count("a tensor extent must not be negative, found {a}") == 1  # rows'
+    assert messages.count("a tensor of {a} elements is too large to address") == 4
+    assert "cannot allocate `Tensor<f64, [?, 3]>::fill([rows, 3], 0.5)`: {a} elements of 8 " \
+           "bytes, more than an address reaches" in messages
+    # A print of one is a record whose slots hold its address and then its `?` extents,
+    # after a stop when it holds more than a print shows, as the interpreter's.
+    records = [s.text for s in _sites(module, "PrintSite") if s.kind == "record"]
+    assert records == ["({bool[?]}, {i32})", "{i8[?]}", "{f64[?,3]}"]
+    assert messages.count("refusing to print a tensor of {a} elements (more than 4096); print "
+                          "some of its elements instead") == 3
+    # A copy asks the runtime for room for the bytes its extents hold, and is vx.transfer.
+    assert "cannot copy `grid` into Memory::GPU_HBM: {a} bytes is more than this machine's " \
+           "memory" in messages
+    assert '%dev = "vx.transfer"(' in text and ": (memref<?x3xf64>) -> memref<?x3xf64>" in text
+
+
 def test_a_tensor_variable_assigned_after_its_let_lives_in_a_cell_of_its_memref():
     assert "memref.alloca() : memref<memref<2xi32>>" in to_text(_module("tensors"))
 

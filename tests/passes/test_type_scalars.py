@@ -178,3 +178,12 @@ def test_handwritten_vectors(run_pass, snapshot_txt):
 def test_vectors_of_every_kind_of_lane_run_natively():
     assert_native_as_interpreted(CASES / "half_lanes.vx")
     assert_native_as_interpreted(CASES / "vectors.vx")
+
+
+def test_an_extent_known_only_as_the_program_runs_is_read_then():
+    after = run_front(CASES / "extents.vx", type_scalars).after
+    text = to_text(after)
+    assert "z.extent[i32](0) * 10i32 + 2i32" in text  # extent 1 of a variable: its number
+    assert "let wide: i64 = z.extent[i64](0);" in text
+    assert "@make(4i32).extent[i32](0)" in text and "::new().extent[i32](1)" in text
+    assert_native_as_interpreted(CASES / "extents.vx")
