@@ -71,6 +71,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -198,6 +199,7 @@ BACK_END = [
     erase_raw_pointers,
     erase_tensor_references,
     type_scalars,
+    hoist_captured_lets,
     lift_closures,
     dispatch_closures,
     explicate_control,

@@ -39,6 +39,27 @@ def captures(closure) -> list[str]:
                               if n._prod == "Local" and n.name not in bound))
 
 
+def block_variables(fn) -> set:
+    """The locals bound inside a function's body, outside its closures, by a `let` of a
+    block within it or a loop: each holds one slot of the call's frame, which outlives the
+    block (a closure of the interpreter reads what the slot last held)."""
+    inner = set().union(*(bound_in(n) for n in descendants(fn) if n._prod == "Closure"))
+    top = {p.name for p in fn.params} | {s.name for s in fn.body.stmts if s._prod == "Let"}
+    return bound_in(fn.body) - inner - top
+
+
+def outliving_variables(fn) -> set:
+    """The block_variables a closure value may read once their block is over: those read by
+    a closure neither only called where its `let` names it nor confined."""
+    lets = block_variables(fn)
+    direct = {id(c) for c in direct_closures(fn).values()}
+    values = [c for c in descendants(fn) if c._prod == "Closure" and id(c) not in direct
+              and lets.intersection(captures(c))]
+    confined = confined_closures(fn) if values else set()
+    return {name for c in values if id(c) not in confined for name in captures(c)
+            if name in lets}
+
+
 def by_reference(closure, lent: bool = True) -> list[str]:
     """The locals around a closure it assigns to or (`lent`) lends: lifted, it receives a
     reference to each (the others it receives by value, read when it is called)."""

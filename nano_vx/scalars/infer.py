@@ -8,7 +8,8 @@ from ..languages.lpinned import Lpinned
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import bound_in, by_reference, captures, confined_closures, direct_closures
+from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
+                       direct_closures)
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
@@ -51,6 +52,18 @@ def _closure_outside(t):
     return "a closure passed to a function" if isinstance(find(t), Closure) else None
 
 
+def _without_zero(name: str):
+    """A block's variable a closure value reads: hoist-captured-lets binds it at the top of
+    its function to its type's zero, which only a scalar other than a string has."""
+    def bad(t):
+        t = find(t)
+        if isinstance(t, Var) or isinstance(t, str) and t not in ("void", "str"):
+            return None
+        return f"a closure used as a value that captures '{name}', a variable of a block " \
+               f"inside its function holding {show(t)}"
+    return bad
+
+
 def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
@@ -79,6 +92,7 @@ class Infer:
         self.confined_ids: set | None = None  # see confined()
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
+        self.block_variables: set = set()  # bound in a block or a loop, outside closures
 
     def confined(self) -> set:
         """id() of each closure whose value stays where what it reads is in scope, asked only
@@ -100,6 +114,7 @@ class Infer:
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
                 {s.name for s in item.body.stmts if s._prod == "Let"}
+            self.block_variables = block_variables(item)
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
@@ -451,17 +466,16 @@ class Infer:
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
         # A value is called where what it reads must still be in scope: a variable of the
-        # closure around it is not once that closure returns, nor one of a block once it ends,
-        # unless the value never leaves where they are (confined).
+        # closure around it is not once that closure returns, unless the value never leaves
+        # where it is (confined); one of a block hoist-captured-lets makes the function's.
         for name in captures(e) if id(e) not in self.direct else ():
             if (name in self.inner or name not in self.top) and id(e) in self.confined():
                 break
             if name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
-            if name not in self.top:
-                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
-                                  f"variable of a block inside its function")
+            if name in self.block_variables:
+                self.judge(e, _without_zero(name), self.env[name])
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
