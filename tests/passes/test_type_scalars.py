@@ -20,8 +20,10 @@ REFUSED = {"e5010_returned_local": "a reference returned that may name a local v
                                    "its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it",
-           "e5010_closure_outliving_its_block": "a closure used as a value that captures 'k', "
-                                                "a variable of a block inside its function"}
+           "e5010_closure_keeping_a_blocks_tensor": "a closure used as a value that "
+                                                    "captures 't', a variable of a block "
+                                                    "inside its function holding "
+                                                    "Tensor<i32, [2]>"}
 
 
 @pytest.mark.parametrize("case", NAMES)
