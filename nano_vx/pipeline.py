@@ -4,6 +4,7 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.box_returned_locals import box_returned_locals
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -198,6 +199,7 @@ BACK_END = [
     drop_type_declarations,
     erase_raw_pointers,
     erase_tensor_references,
+    box_returned_locals,
     type_scalars,
     hoist_captured_lets,
     lift_closures,

@@ -10,6 +10,7 @@ from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
                        direct_closures)
+from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
@@ -52,15 +53,14 @@ def _closure_outside(t):
     return "a closure passed to a function" if isinstance(find(t), Closure) else None
 
 
-def _without_zero(name: str):
-    """A block's variable a closure value reads: hoist-captured-lets binds it at the top of
-    its function to its type's zero, which only a scalar other than a string has."""
+def _scalar_held(what: str):
+    """A variable the back end makes a place of its own that needs a scalar other than a
+    string: a zero to start it at, or an element of a tensor (`what` it is, refused)."""
     def bad(t):
         t = find(t)
         if isinstance(t, Var) or isinstance(t, str) and t not in ("void", "str"):
             return None
-        return f"a closure used as a value that captures '{name}', a variable of a block " \
-               f"inside its function holding {show(t)}"
+        return f"{what} holding {show(t)}"
     return bad
 
 
@@ -142,24 +142,17 @@ class Infer:
 
     def returned_places(self, fn):
         """A reference returned names a place that outlives the call: an element of a
-        tensor (a buffer, which find-owned-buffers then leaves undropped) or what a
-        parameter names. A local's cell would be gone (the interpreter keeps it alive)."""
+        tensor (a buffer, which find-owned-buffers then leaves undropped), what a parameter
+        names, or a local box-returned-locals makes such an element (a scalar's)."""
         params = {p.name for p in fn.params}
-        returned = [fn.body.value] if fn.body.value is not None else []
-        stack = list(fn.body.stmts)
-        while stack:
-            node = stack.pop()
-            if node._prod == "Return" and node.value is not None:
-                returned.append(node.value)
-            if node._prod != "Closure":
-                stack.extend(child_nodes(node))
-        while returned:
-            e = returned.pop()
-            if e._prod == "IfExpr":  # each arm's value is returned (its returns are found)
-                returned.extend(arm.value for arm in (e.then, e.orelse) if arm.value is not None)
-                continue
+        boxed = returned_locals(fn)
+        for e in returned_values(fn):
             place = e.value if e._prod == "Borrow" else None
-            if not (e._prod == "Local" and e.name in params or place is not None and (
+            if place is not None and place._prod == "Local" and place.name in boxed:
+                # box-returned-locals makes it a tensor of one element
+                self.judge(e, _scalar_held(f"a reference returned to '{place.name}', a local "
+                                           f"variable of its function"), self.env[place.name])
+            elif not (e._prod == "Local" and e.name in params or place is not None and (
                     place._prod == "Index" or place._prod == "Deref" and
                     place.value._prod == "Local" and place.value.name in params)):
                 raise Mismatch(e, "a reference returned that may name a local variable of "
@@ -474,8 +467,10 @@ class Infer:
             if name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
-            if name in self.block_variables:
-                self.judge(e, _without_zero(name), self.env[name])
+            if name in self.block_variables:  # hoist-captured-lets binds it to its zero
+                self.judge(e, _scalar_held(f"a closure used as a value that captures '{name}', "
+                                           f"a variable of a block inside its function"),
+                           self.env[name])
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
