@@ -28,11 +28,11 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
 # The programs native code does not lower (each refused with E5010): a reference
-# to a local variable returned from its function; an aggregate scalarize-aggregates cannot take
+# to a local a closure reads, returned by its function; an aggregate scalarize-aggregates cannot take
 # apart (a generic struct returned whose fields no local types); a closure returned from the
 # closure whose parameter it reads (native code reads a closure's variables where it is called).
 NOT_LOWERED = {
-    "tests/passes/cases/type_scalars/e5010_returned_local.vx",
+    "tests/passes/cases/type_scalars/e5010_returned_local_read_by_a_closure.vx",
     "tests/passes/cases/erase_struct_arguments/nested.vx",
     "tests/passes/cases/erase_struct_arguments/pair.vx",
     "tests/passes/cases/type_scalars/e5010_escaping_closure.vx",

@@ -21,9 +21,9 @@ one to that element.
 The interpreter keeps a variable's cell alive while a reference to it is: a function may
 return `&m` of its own `m`. Native code's cell of a local is gone once the call returns, but a
 tensor's buffer is not, when a reference to an element of it is returned (find-owned-buffers
-leaves it undropped): `let m = v;` becomes `let m = [v];`, of type `Tensor<T, [1]>`, and each
-use of m, `m[0]`, so `&m` is `&m[0]`, and each call of the function has a cell of its own.
-type-scalars refused such a local of a type other than a scalar, and one a closure reads.
+leaves it undropped): `let m: T = v;` becomes `let m: Tensor<T, [1]> = Tensor<T, [1]>([v]);`,
+each use of m `m[0]`, so `&m` is `&m[0]`, and each call of the function has a cell of its
+own. type-scalars refused such a local of a type other than a scalar, and one a closure reads.
 """, state=State)
 
 
@@ -39,7 +39,7 @@ def _let(run, let):
         return run.rebuild(let)
     one = L["DimInt"](1, span=let.span)
     ty = L["TensorType"](let.type, (one,), None, span=let.type.span)
-    return let.replace(type=ty, value=L["ArrayLit"]((run.walk(let.value),), span=let.span))
+    return let.replace(type=ty, value=L["TensorLit"](ty, (run.walk(let.value),), span=let.span))
 
 
 @box_returned_locals.on("Local")

@@ -10,8 +10,8 @@ from front import assert_refused_then_repaired, run_front
 
 # The cases native code refuses are type-scalars' (tests/test_native.py runs them too).
 CASES = Path(__file__).parent / "cases" / "type_scalars"
-REFUSED = {"e5010_returned_local": "a reference returned that may name a local variable of "
-                                   "its function",
+REFUSED = {"e5010_returned_local_read_by_a_closure": "a reference returned that may name a "
+                                                    "local variable of its function",
            "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
                                      "of the closure around it",
            "e5010_closure_keeping_a_blocks_tensor": "a closure used as a value that "
@@ -34,7 +34,7 @@ def test_what_native_code_does_not_lower_is_refused(case):
 
 
 def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
-    ran = run_front(CASES / "e5010_returned_local.vx", check_native_subset)
+    ran = run_front(CASES / "e5010_returned_local_read_by_a_closure.vx", check_native_subset)
     assert ran.diagnostics.codes() == ["E5010"]
     assert ran.after is ran.before
 
