@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.box_returned_locals import box_returned_locals
+from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -202,6 +203,7 @@ BACK_END = [
     box_returned_locals,
     type_scalars,
     hoist_captured_lets,
+    capture_environments,
     lift_closures,
     dispatch_closures,
     explicate_control,

@@ -20,6 +20,54 @@ def direct_closures(fn) -> dict:
     return lets
 
 
+def returned_closures(fn) -> dict:
+    """id() of each closure that is the value of the closure around it, bound by a `let` and
+    only called, each call the value of a `let` only called -> (the name of that closure,
+    what it reads of the parameters and the `let`s of that closure's body). None of those is
+    assigned or lent `&mut`, so a copy made with the value reads what the interpreter's
+    frame of that call holds when the value is called (capture-environments copies them)."""
+    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    changed = {id(n.target) for n in descendants(fn) if n._prod == "Assign"} | \
+        {id(n.value) for n in descendants(fn) if n._prod == "Borrow" and n.mutable}
+    uses: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Local":
+            uses.setdefault(n.name, []).append(n)
+    fixed = {name for name, ns in uses.items() if not any(id(n) in changed for n in ns)}
+
+    def only_called(name) -> bool:
+        return all(parents.get(id(n))._prod == "Call" and parents[id(n)].callee is n
+                   for n in uses.get(name, ()))
+
+    found = {}
+    for name, outer in direct_closures(fn).items():
+        inner = outer.body.value
+        if inner is None or inner._prod != "Closure" or _returns(outer.body):
+            continue
+        own = {p.name for p in outer.params} | \
+            {s.name for s in outer.body.stmts if s._prod == "Let"}
+        env = [v for v in captures(inner) if v in own]
+        calls = [parents[id(n)] for n in uses.get(name, ())]
+        lets = [parents.get(id(c)) for c in calls]
+        if env and all(v in fixed for v in env) and all(
+                let is not None and let._prod == "Let" and let.value is c
+                and only_called(let.name) for c, let in zip(calls, lets)):
+            found[id(inner)] = (name, env)
+    return found
+
+
+def _returns(block) -> bool:
+    """Whether a closure's body has a `return` of its own (not one of a closure in it)."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if node._prod == "Return":
+            return True
+        if node._prod != "Closure":
+            stack.extend(child_nodes(node))
+    return False
+
+
 def bound_in(node) -> set:
     """The locals bound inside a node: parameters of its closures, lets, loop variables."""
     bound = set()

@@ -9,7 +9,7 @@ from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures)
+                       direct_closures, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -90,6 +90,7 @@ class Infer:
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
         self.confined_ids: set | None = None  # see confined()
+        self.returned_ids: dict | None = None  # see returned()
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
@@ -100,6 +101,13 @@ class Infer:
         if self.confined_ids is None:
             self.confined_ids = confined_closures(self.item_node)
         return self.confined_ids
+
+    def returned(self) -> dict:
+        """returned_closures, asked only of a function with a closure value reading a
+        variable of the closure around it."""
+        if self.returned_ids is None:
+            self.returned_ids = returned_closures(self.item_node)
+        return self.returned_ids
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -464,7 +472,11 @@ class Infer:
         for name in captures(e) if id(e) not in self.direct else ():
             if (name in self.inner or name not in self.top) and id(e) in self.confined():
                 break
-            if name in self.inner:
+            if name in self.inner and name in self.returned().get(id(e), (None, ()))[1]:
+                # capture-environments copies it when the value is made
+                self.judge(e, _scalar_held(f"a closure returned from the closure around it "
+                                           f"that captures '{name}'"), self.env[name])
+            elif name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
             if name in self.block_variables:  # hoist-captured-lets binds it to its zero
