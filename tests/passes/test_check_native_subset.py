@@ -12,8 +12,8 @@ from front import assert_refused_then_repaired, run_front
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 REFUSED = {"e5010_returned_local_read_by_a_closure": "a reference returned that may name a "
                                                     "local variable of its function",
-           "e5010_escaping_closure": "a closure used as a value that captures 'j', a variable "
-                                     "of the closure around it",
+           "e5010_closure_returned_reading_an_assigned_variable":
+               "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_closure_keeping_a_blocks_tensor": "a closure used as a value that "
                                                     "captures 't', a variable of a block "
                                                     "inside its function holding "
