@@ -1,23 +1,12 @@
 """check-native-subset: what native code does not lower is refused with E5010 (the default
 action then runs the program in the interpreter, with W5001); the tree is unchanged."""
 
-from pathlib import Path
-
 import pytest
 
 from nano_vx.passes.check_native_subset import check_native_subset
 from front import assert_refused_then_repaired, run_front
-
 # The cases native code refuses are type-scalars' (tests/test_native.py runs them too).
-CASES = Path(__file__).parent / "cases" / "type_scalars"
-REFUSED = {"e5010_returned_local_read_by_a_closure": "a reference returned that may name a "
-                                                    "local variable of its function",
-           "e5010_closure_returned_reading_an_assigned_variable":
-               "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_closure_keeping_a_blocks_tensor": "a closure used as a value that "
-                                                    "captures 't', a variable of a block "
-                                                    "inside its function holding "
-                                                    "Tensor<i32, [2]>"}
+from test_type_scalars import CASES, REFUSED
 
 
 def assert_refused_in_main(body: str, what: str):
