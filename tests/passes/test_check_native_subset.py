@@ -1,6 +1,8 @@
 """check-native-subset: what native code does not lower is refused with E5010 (the default
 action then runs the program in the interpreter, with W5001); the tree is unchanged."""
 
+from pathlib import Path
+
 import pytest
 
 from nano_vx.passes.check_native_subset import check_native_subset
