@@ -12,8 +12,7 @@ from ..scalars.closures import binder_types, bound_in, returned_closures, zero
 
 @dataclass
 class State:
-    returned: dict = field(default_factory=dict)  # id(closure) -> (its maker, what it copies)
-    makers: dict = field(default_factory=dict)  # a closure's maker -> (the closure, outs)
+    makers: dict = field(default_factory=dict)  # a maker -> (its closure, what it copies, outs)
     kept: dict = field(default_factory=dict)  # a local bound to a maker's call -> its copies
     renamed: dict = field(default_factory=dict)  # in a returned closure: variable -> its copy
     types: dict = field(default_factory=dict)  # the function's locals -> their types
@@ -38,14 +37,14 @@ before it returns; the closure takes the copy after its parameters and reads it 
 @capture_environments.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.returned = returned_closures(fn)
-    if not st.returned:
+    returned = returned_closures(fn)
+    if not returned:
         return fn
     st.types, st.kept = binder_types(fn), {}
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
-    st.makers = {maker: (closures[key], [_fresh(st, v) for v in env])
-                 for key, (maker, env) in st.returned.items()}
+    st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env])
+                 for key, (maker, env) in returned.items()}
     return run.rebuild(fn)
 
 
@@ -64,8 +63,7 @@ def _let(run, let):
     if let.name in st.makers:
         return (_maker(run, let),)
     if value._prod == "Call" and value.callee._prod == "Local" and value.callee.name in st.makers:
-        closure, outs = st.makers[value.callee.name]
-        env = st.returned[id(closure)][1]
+        env = st.makers[value.callee.name][1]
         copies = [_fresh(st, v) for v in env]
         st.kept[let.name] = copies
         span = let.span
@@ -82,17 +80,17 @@ def _maker(run, let):
     """The closure that makes the returned one: it stores each variable the returned closure
     reads through the `&mut` it is given, and returns the closure taking them."""
     st, maker = run.state, let.value
-    closure, outs = st.makers[let.name]
-    env = st.returned[id(closure)][1]
+    closure, env, outs = st.makers[let.name]
     span = closure.span
     types = [st.types[v] for v in env]
     copies = [_fresh(st, v) for v in env]
-    st.renamed = dict(zip(env, copies))
+    around = st.renamed  # a maker inside a returned closure reads that closure's copies too
+    st.renamed = {**around, **dict(zip(env, copies))}
     inner = closure.replace(
         params=run.walk_seq(closure.params) + tuple(
             L["Param"](c, t, span=span) for c, t in zip(copies, types)),
         body=run.walk(closure.body))
-    st.renamed = {}
+    st.renamed = around
     stores = tuple(L["Assign"](L["Deref"](L["Local"](o, span=span), span=span), "=",
                                L["Local"](v, span=span), span=span) for o, v in zip(outs, env))
     walked = run.walk(maker.body.replace(value=None))  # its `let`s spliced
