@@ -27,10 +27,12 @@ lift-closures reads a closure's variables where it is called, but those of the c
 made it are over once that call returns (the interpreter keeps its frame). type-scalars
 admitted such a closure only where the copy reads what the frame would hold: it is the value
 of a closure `m` bound by a `let` and only called, it reads parameters and `let`s of m's body
-that nothing assigns or lends `&mut`, and each call of m is the value of a `let f` only called.
+that nothing assigns or lends `&mut`, and each call of m is the value of a `let f` (or of an
+assignment to such an f) of an f otherwise only called.
 m then takes a `&mut` for each variable after its parameters and stores the variable there
 before it returns; the closure takes the copy after its parameters and reads it instead;
-`let f = m(a);` becomes `let mut c = 0; let f = m(a, &mut c);`, and each `f(x)`, `f(x, c)`.
+`let f = m(a);` becomes `let mut c = 0; let f = m(a, &mut c);`, an assignment `f = m(b);`
+`f = m(b, &mut c);`, and each `f(x)` `f(x, c)`.
 """, state=State)
 
 
@@ -103,6 +105,18 @@ def _maker(run, let):
     ty = let.type.replace(params=let.type.params + tuple(out_types),
                           ret=_signature(let.type.ret, types))
     return let.replace(type=ty, value=outer)
+
+
+@capture_environments.on("Assign")
+def _assign(run, node):
+    """`f = m(a);`, f bound by a `let` to a call of m: the call fills f's copies anew."""
+    value, target = node.value, node.target
+    copies = run.state.kept.get(target.name) if target._prod == "Local" else None
+    if copies is None or value._prod != "Call":
+        return run.rebuild(node)
+    span = node.span
+    lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
+    return node.replace(value=value.replace(args=run.walk_seq(value.args) + lent))
 
 
 @capture_environments.on("Call")

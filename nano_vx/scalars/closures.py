@@ -22,8 +22,9 @@ def direct_closures(fn) -> dict:
 
 def returned_closures(fn) -> dict:
     """id() of each closure that is the value of the closure around it, bound by a `let` and
-    only called, each call the value of a `let` only called -> (the name of that closure,
-    what it reads of the parameters and the `let`s of that closure's body). None of those is
+    only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
+    such a `let` binds) of a variable otherwise only called -> (the name of that closure, what
+    it reads of the parameters and the `let`s of that closure's body). None of those is
     assigned or lent `&mut`, so a copy made with the value reads what the interpreter's
     frame of that call holds when the value is called (capture-environments copies them)."""
     parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
@@ -34,11 +35,6 @@ def returned_closures(fn) -> dict:
         if n._prod == "Local":
             uses.setdefault(n.name, []).append(n)
     fixed = {name for name, ns in uses.items() if not any(id(n) in changed for n in ns)}
-
-    def only_called(name) -> bool:
-        return all(parents.get(id(n))._prod == "Call" and parents[id(n)].callee is n
-                   for n in uses.get(name, ()))
-
     found = {}
     for name, outer in direct_closures(fn).items():
         inner = outer.body.value
@@ -48,12 +44,28 @@ def returned_closures(fn) -> dict:
             {s.name for s in outer.body.stmts if s._prod == "Let"}
         env = [v for v in captures(inner) if v in own]
         calls = [parents[id(n)] for n in uses.get(name, ())]
-        lets = [parents.get(id(c)) for c in calls]
-        if env and all(v in fixed for v in env) and all(
-                let is not None and let._prod == "Let" and let.value is c
-                and only_called(let.name) for c, let in zip(calls, lets)):
+        if env and all(v in fixed for v in env) and _kept(calls, parents, uses):
             found[id(inner)] = (name, env)
     return found
+
+
+def _kept(calls, parents, uses) -> bool:
+    """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
+    binds, and each local so bound is otherwise only called."""
+    sites = [parents.get(id(c)) for c in calls]
+    let_bound, targets = set(), set()
+    for call, site in zip(calls, sites):
+        if site is not None and site._prod == "Let" and site.value is call:
+            let_bound.add(site.name)
+        elif site is not None and site._prod == "Assign" and site.value is call and \
+                site.op == "=" and site.target._prod == "Local":
+            targets.add(id(site.target))
+        else:
+            return False
+    assigned = {n.name for ns in uses.values() for n in ns if id(n) in targets}
+    return assigned <= let_bound and all(
+        id(n) in targets or parents[id(n)]._prod == "Call" and parents[id(n)].callee is n
+        for f in let_bound for n in uses.get(f, ()))
 
 
 def _returns(block) -> bool:

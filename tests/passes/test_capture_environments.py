@@ -43,6 +43,13 @@ def test_each_value_keeps_its_own_copy_and_each_call_passes_it():
     assert "later(y, big#4, m#4, half#4)" in text
 
 
+def test_an_assignment_of_a_makers_call_fills_the_same_copy():
+    text = to_text(run_front(CASES / "reassigned.vx", capture_environments).after)
+    assert "let mut g: ~fn(i32, i32) -> i32 = times(3i32, &mut j#3);" in text
+    assert "g = times(before +[i32] i, &mut j#3);" in text
+    assert "g = times(k, &mut j#3);" in text  # in a closure: both passed by reference
+
+
 # Hand-written Lscalars: a maker whose returned closure holds a closure of its own reading
 # the copy, called twice, and a closure no maker returns left as it is.
 NESTED_READ = """
