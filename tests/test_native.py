@@ -42,9 +42,8 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_a_call.vx",
     # A hardware state held in a tuple used whole.
     "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
-    # An aggregate whose `print` takes more than 64 arms; a struct returned holding a second
-    # tensor its caller lent (a copy would not be that tensor).
-    "tests/passes/cases/expand_aggregate_prints/e5010_too_many_arms.vx",
+    # A struct returned holding a second tensor its caller lent (a copy would not be that
+    # tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
 }
 

@@ -37,7 +37,8 @@ read is the field's local, a `VariantIs` a test of the tag. A function returning
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
 first tensor, its result; another it gives back whole (`GiveBack`), which copy-out-tensors
 copies. Its call passes the caller's locals.
-The literal a `print` is given keeps its form, made of scalars. What is
+The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
+enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
 """, state=State)
@@ -295,4 +296,8 @@ def _record(run, e):
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
         return e.replace(args=tuple(_record(run, x) for x in e.args))
+    if p == "IfExpr":  # an enum's variant, chosen by its tag
+        return e.replace(cond=run.walk(e.cond),
+                         then=e.then.replace(value=_record(run, e.then.value)),
+                         orelse=e.orelse.replace(value=_record(run, e.orelse.value)))
     return run.walk(e)

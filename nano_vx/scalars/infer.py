@@ -22,6 +22,16 @@ _LOGIC = frozenset({"&&", "||"})
 _SHIFTS = frozenset({"<<", ">>"})
 _LITERALS = frozenset({"StructLit", "Tuple", "EnumValue"})
 
+
+def _record(e) -> bool:
+    """Whether `print` is given e as a literal of an aggregate: a literal, or an `if` choosing
+    an enum's variant between two such literals (expand-aggregate-prints wrote it)."""
+    if e._prod == "IfExpr":
+        return not (e.then.stmts or e.orelse.stmts) and all(
+            arm.value is not None and _record(arm.value) for arm in (e.then, e.orelse))
+    return e._prod in _LITERALS
+
+
 def _bad_field(t):
     """A field native code does not print: one neither a scalar, a vector nor a tensor (a
     string, a reference)."""
@@ -434,18 +444,23 @@ class Infer:
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
-        if e._prod not in _LITERALS:
+        if not _record(e):
             t = self.expr(e)
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
             self.judge(e, _printed_closure, t)
             return t
+        if e._prod == "IfExpr":
+            unify(self.expr(e.cond), "bool", e.cond)
+            self.printed(e.then.value)
+            self.printed(e.orelse.value)
+            return "void"
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
             part = part.value if part._prod == "FieldInit" else part
             t = self.printed(part)
-            if part._prod not in _LITERALS:
+            if not _record(part):
                 self.judge(part, _bad_field, t)
         return "void"
 
