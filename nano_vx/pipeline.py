@@ -73,6 +73,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
@@ -193,6 +194,7 @@ BACK_END = [
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,
+    hand_on_lent_tensors,
     copy_out_tensors,
     number_texts,
     check_native_subset,

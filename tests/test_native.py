@@ -43,8 +43,8 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_short_circuit.vx",
     # A hardware state held in a tuple used whole.
     "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
-    # A struct returned holding a second tensor its caller lent (a copy would not be that
-    # tensor).
+    # A struct returned holding a second tensor a call gave, which may be one its caller lent
+    # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
 }
 
