@@ -14,7 +14,8 @@ from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
                                   fresh_locals, is_tensor, out_parameters, strip, tensor_leaf)
 from ..scalars.enum_reads import as_matches
-from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from ..scalars.terms import FLOATS
+from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -234,15 +235,11 @@ def _returned(run, e, made):
     part = dict(base.parts).get(e.field if p == "FieldGet" else e.index) \
         if base is not None else None
     held = strip(part.leaf) if part is not None and part.kind == "leaf" else None
-    if held is None or held._prod != "Scalar" or held.name == ret.name or \
-            (held.name, _kind(ret.name)) not in (("f64", "float"), ("i32", "int")):
+    if held is None or held._prod != "Scalar" or held.name == ret.name or not (
+            held.name == "f64" and ret.name in FLOATS or
+            held.name == "i32" and ret.name in INT_TYPES):
         return made
     return L["Cast"](made, ret, span=e.span)
-
-
-def _kind(scalar: str) -> str:
-    return "float" if scalar in FLOAT_TYPES or scalar == "f64" else \
-        "int" if scalar in INT_TYPES else "bool"
 
 
 def _copied(run, place) -> bool:

@@ -50,28 +50,19 @@ def _lowered(case, tmp_path):
     return dump
 
 
-def test_a_record_print_site_prints_its_line_through_every_lowered_il(tmp_path):
-    case = CASES / "prints.vx"
+# A record site of each case, as the dump after select-instructions writes it: scalars, a
+# choice of each enum's variant as the program runs, tensors.
+SITES = [("prints", 'record "Placed::At(Point {{ x: {i32}, y: {f32} }})"'),
+         ("choices", 'record "Four {{ a: {if}Tri::A{else}{if}Tri::B{else}Tri::C{end}{end}, '),
+         ("tensor_prints",
+          'record "S {{ n: {i32}, t: {f32[2]}, flags: {bool[2]}, w: {f64[2,2]} }}"')]
+
+
+@pytest.mark.parametrize("case, site", SITES, ids=[c for c, _ in SITES])
+def test_a_record_print_site_prints_its_line_through_every_lowered_il(case, site, tmp_path):
+    case = CASES / f"{case}.vx"
     dump = _lowered(case, tmp_path)
-    assert 'record "Placed::At(Point {{ x: {i32}, y: {f32} }})"' in dump.read_text()
-    expected = run_cli(case, "--action", "interpret")
-    assert run_cli(dump) == run_cli(dump, "--action", "interpret") == expected
-
-
-def test_a_record_print_site_chooses_each_enums_variant_as_the_program_runs(tmp_path):
-    case = CASES / "choices.vx"
-    dump = _lowered(case, tmp_path)
-    assert 'record "Four {{ a: {if}Tri::A{else}{if}Tri::B{else}Tri::C{end}{end}, ' in \
-        dump.read_text()
-    expected = run_cli(case, "--action", "interpret")
-    assert run_cli(dump) == run_cli(dump, "--action", "interpret") == expected
-
-
-def test_a_record_print_site_holding_tensors_prints_its_line_through_every_lowered_il(tmp_path):
-    case = CASES / "tensor_prints.vx"
-    dump = _lowered(case, tmp_path)
-    assert 'record "S {{ n: {i32}, t: {f32[2]}, flags: {bool[2]}, w: {f64[2,2]} }}"' in \
-        dump.read_text()
+    assert site in dump.read_text()
     expected = run_cli(case, "--action", "interpret")
     assert run_cli(dump) == run_cli(dump, "--action", "interpret") == expected
 
