@@ -27,6 +27,7 @@ from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
+from .passes.check_uninit_reads import check_uninit_reads
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
 from .passes.decide_vector_splats import decide_vector_splats
@@ -198,6 +199,7 @@ BACK_END = [
     copy_out_tensors,
     number_texts,
     check_native_subset,
+    check_uninit_reads,
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
