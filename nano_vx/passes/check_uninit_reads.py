@@ -268,6 +268,8 @@ def _type_extents(t, counts: list) -> list:
     """Each extent of a tensor type as an Int node, a count's expression for a `?`, or None
     where it is not known."""
     out, counts = [], list(counts)
+    while t is not None and t._prod == "BorrowType":  # a tensor lent to a function
+        t = t.inner
     for d in t.dims if t is not None and t._prod == "TensorType" else ():
         if d._prod == "DimInt":
             out.append(Lsplit["Int"](d.value, span=d.span))
