@@ -9,7 +9,7 @@ from ..nanopass import Analysis
 from ..scalars import refuse
 
 check_uninit_reads = Analysis("check-uninit-reads", Lsplit, """
-Refuse a tensor made by `::uninit()` that may be read before it is written (E5010): native code reads such an element as whatever its buffer holds, where the interpreter stops with E9005.
+Refuse a tensor made by `::uninit()` that may be read before every element is written (E5010): native code does not check the read the interpreter stops on (E9005).
 
 A tensor made by `::uninit()` (and `malloc(n)`) is followed from its `let` through the
 names it gets (`let u = t;`, a borrow, a `transfer`, which keeps its elements) in program
