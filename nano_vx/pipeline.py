@@ -27,7 +27,6 @@ from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
-from .passes.check_uninit_reads import check_uninit_reads
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
 from .passes.decide_vector_splats import decide_vector_splats
@@ -98,12 +97,14 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
+from .passes.settle_written_tensors import settle_written_tensors
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
+from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
@@ -199,7 +200,8 @@ BACK_END = [
     copy_out_tensors,
     number_texts,
     check_native_subset,
-    check_uninit_reads,
+    settle_written_tensors,
+    track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
+from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
@@ -80,7 +81,7 @@ def _printed_closure(t):
 
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned)
+EXPRESSIONS = Rules(Lpinned, Lwritten)
 
 
 class Infer:
@@ -503,6 +504,11 @@ class Infer:
     @EXPRESSIONS.on("Index")
     def _index(self, e):
         return self.index(e)
+
+    @EXPRESSIONS.on("ReadWritten")
+    def _read_written(self, e):
+        self.expr(e.flags)
+        return self.index(e.element)
 
     def index(self, e, row=False):
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""

@@ -471,6 +471,13 @@ class Check:
     def _index(self, e):
         return self.index(e)
 
+    @EXPRESSIONS.on("ReadWritten")
+    def _read_written(self, e):
+        flags = find(self.expr(e.flags))
+        if not isinstance(flags, Tensor) or flags.elem != "bool":
+            raise Mismatch(e.flags, f"written-flags of type {show(flags)}")
+        return self.index(e.element)
+
     def index(self, e, row=False):
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))

@@ -1,27 +1,33 @@
-"""check-uninit-reads: Lsplit, an analysis (the tree is unchanged)."""
+"""settle-written-tensors: Lsplit -> Lsplit."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit
-from ..nanopass import Analysis
-from ..scalars import refuse
+from ..nanopass import Pass, child_nodes, descendants
 
-check_uninit_reads = Analysis("check-uninit-reads", Lsplit, """
-Refuse a tensor made by `::uninit()` that may be read before every element is written (E5010): native code does not check the read the interpreter stops on (E9005).
+
+@dataclass
+class _Settled:
+    lets: set = field(default_factory=set)  # (function, `let`) of each tensor settled
+    fn: str = ""
+
+
+settle_written_tensors = Pass("settle-written-tensors", Lsplit, Lsplit, """
+Make each tensor made by `::uninit()` that is written whole before anything reads it, or never read, one made by `::new()`: no read can tell them apart, and track-uninit-elements then tracks only the others.
 
 A tensor made by `::uninit()` (and `malloc(n)`) is followed from its `let` through the
 names it gets (`let u = t;`, a borrow, a `transfer`, which keeps its elements) in program
 order. It is *written* once a `for` over the whole of an extent (from 0 to the extent as
-written, its number, its `?` extent's local or `t.extent(k)`) writes, on every path of its
-body, the element the loop variables index, each dimension by a loop of its own, or once
-a function or kernel it is passed to writes the whole parameter so before anything reads
-it. Before that, only writes of elements, `t.extent(k)` and calls or launches of functions
-that never read the parameter are admitted; a read of an element, a `print`, a return, a
-closure or anything else is refused, and the default action runs the program in the
-interpreter (W5001), which stops where the program reads an element never written.
-""")
+written, its number, its `?` extent's local or `t.extent(k)`), with no `break`, `continue`
+or `return`, writes, on every path of its body, the element the loop variables index, each
+dimension by a loop of its own, or once a function or kernel it is passed to writes the
+whole parameter so before anything reads it. Before that, only writes of elements,
+`t.extent(k)` and calls or launches of functions that never read the parameter leave it
+settled; a read of an element, a `print`, a return, a closure or anything else does not.
+""", state=_Settled)
+
 
 _ALL = None  # a pattern's position every index of which a loop wrote (a name is a str)
 
@@ -46,17 +52,28 @@ class _Summaries:
         return self.known[key]
 
 
-@check_uninit_reads.on("Program")
+@settle_written_tensors.on("Program")
 def _program(run, program):
     fns = {item.name: item for item in program.items if item._prod == "Fn"}
     summaries = _Summaries(fns)
     for fn in fns.values():
         walk = _Walk(summaries, fn, None)
         walk.block(fn.body, frozenset())
-        if walk.refused is not None:
-            refuse(run.ctx.diagnostics, fn.name, walk.refused,
-                   "a read of a tensor made by ::uninit() before every element is known "
-                   "to be written")
+        run.state.lets.update((fn.name, g) for g in walk.extents if g not in walk.unsettled)
+    return run.rebuild(program) if run.state.lets else program
+
+
+@settle_written_tensors.on("Fn")
+def _fn(run, fn):
+    run.state.fn = fn.name
+    return run.rebuild(fn)
+
+
+@settle_written_tensors.on("Let")
+def _let(run, s):
+    if (run.state.fn, s.name) in run.state.lets and s.value._prod == "TensorNew":
+        return s.replace(value=s.value.replace(ctor="new"))
+    return run.rebuild(s)
 
 
 class _Walk:
@@ -67,9 +84,9 @@ class _Walk:
         self.summaries, self.fn, self.param = summaries, fn, param
         self.group: dict[str, str] = {}   # a name -> the first name of its tensor
         self.extents: dict[str, list] = {}  # a group -> what each extent is, as written
-        self.refused = None  # the first node refused
+        self.unsettled: set = set()  # the groups read, or handed on, maybe unwritten
         self.exits_written = True  # summary: the parameter written whole at every way out
-        self.assigned = {s.target.name for s in _statements(fn.body)
+        self.assigned = {s.target.name for s in descendants(fn.body)
                          if s._prod == "Assign" and s.target._prod == "Local"}
         if param is not None:
             p = next(p for p in fn.params if p.name == param)
@@ -78,16 +95,16 @@ class _Walk:
 
     def summary(self) -> str:
         state = self.block(self.fn.body, frozenset())
-        if self.refused is not None:
+        if self.param in self.unsettled:
             return "reads"
         if self.exits_written and (state is None or self.param in state):
             return "full"
         return "untouched"
 
-    def fail(self, node, g: str):
-        """Refuse the node; a summary minds only its parameter's reads."""
-        if self.refused is None and (self.param is None or g == self.param):
-            self.refused = node
+    def fail(self, g: str | None):
+        """The group is read, or handed on, maybe unwritten."""
+        if g is not None:
+            self.unsettled.add(g)
 
     # -- statements ----------------------------------------------------------------------
 
@@ -128,7 +145,7 @@ class _Walk:
                 self.use(s.value, state)
             self.exit(state)
             return None
-        for child in _children(s):
+        for child in child_nodes(s):
             state = self.use(child, state)
         return state
 
@@ -167,10 +184,8 @@ class _Walk:
         kind = e._prod
         if kind == "Local":
             if e.name in self.group and self.group[e.name] not in state:
-                self.fail(e, self.group[e.name])
+                self.fail(self.group[e.name])
             return state
-        if kind == "TensorNew" and e.ctor == "uninit":  # one no `let` names
-            self.fail(e, None)
         if kind == "MethodCall" and e.method == "extent" and e.receiver._prod == "Local":
             for a in e.args:
                 self.use(a, state)
@@ -190,18 +205,18 @@ class _Walk:
                     continue
                 what = self.summaries.of(callee, k) if callee is not None else "reads"
                 if what == "reads" or groups.count(g) > 1:
-                    self.fail(a, g)
+                    self.fail(g)
                 elif what == "full":
                     written.add(g)
             return state | written
         if kind in ("Closure", "IfExpr", "Unsafe", "Match", "MatchValue"):
-            for child in _children(e):
+            for child in child_nodes(e):
                 if child._prod == "Block":
                     self.block(child, state)
                 else:
                     self.use(child, state)
             return state
-        for child in _children(e):
+        for child in child_nodes(e):
             state = self.use(child, state)
         return state
 
@@ -214,7 +229,7 @@ class _Walk:
     def patterns_of_loop(self, loop) -> set:
         if not (loop.start._prod == "Int" and loop.start.value == 0) or loop.var in \
                 self.assigned or any(s._prod in ("Break", "Continue", "Return")
-                                     for s in _statements(loop.body)):
+                                     for s in descendants(loop.body)):
             return set()
         out = set()
         for g, p in self.patterns(loop.body):
@@ -285,25 +300,3 @@ def _counts(args) -> list:
     if len(args) == 1 and args[0]._prod == "ArrayLit":
         return list(args[0].elems)
     return list(args)
-
-
-def _children(node):
-    for name in node._fields:
-        value = getattr(node, name)
-        if isinstance(value, tuple):
-            yield from (v for v in value if hasattr(v, "_prod"))
-        elif hasattr(value, "_prod"):
-            yield value
-
-
-def _statements(block):
-    """Every statement of the block, and of the blocks inside it, closures' too."""
-    stack = [block]
-    while stack:
-        node = stack.pop()
-        if node._prod != "Block" and hasattr(node, "_prod") and node._prod in _STMTS:
-            yield node
-        stack.extend(_children(node))
-
-
-_STMTS = frozenset(p.name for p in Lsplit.nonterminals["Stmt"].productions)

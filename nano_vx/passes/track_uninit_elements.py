@@ -1,0 +1,214 @@
+"""track-uninit-elements: Lsplit -> Lwritten."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lresolved import display_name
+from ..languages.lsplit import Lsplit
+from ..languages.lwritten import Lwritten
+from ..nanopass import Pass, descendants
+from ..scalars import refuse
+
+_MOST = 2  # the stop site's operands: one per index of the element it names
+
+
+@dataclass
+class _Tracked:
+    fn: str = ""
+    flags: dict = field(default_factory=dict)  # a local the tensor is known by -> its flags
+    ranks: dict = field(default_factory=dict)  # such a local -> the tensor's rank
+    assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
+    refused: object = None  # the first node of the function not followed
+
+
+track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
+Give each tensor made by `uninit()` a written-flag per element, set by each write and checked by each read, so that native code stops where the interpreter stops on an element never written (E9005; E5010 for a use it does not follow).
+
+`let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
+of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
+`ReadWritten(t[i][j], t_written)`. The names the tensor is given (`let u = t;`, a borrow, a
+`transfer`, which moves the elements as they are) share its flags. What else would see its
+elements (a call, a launch, a `print` of the whole tensor, a return, a closure, a row, an
+assignment whose indices might not compute the same twice, `+=`) is refused (E5010), and the
+default action runs the program in the interpreter. A tensor settle-written-tensors found
+written before any read is made by `new()` by then and costs nothing here.
+""", state=_Tracked)
+
+
+@track_uninit_elements.on("Fn")
+def _fn(run, fn):
+    state = run.state
+    state.fn, state.flags, state.ranks, state.refused = fn.name, {}, {}, None
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    if not any(_is_uninit(s.value) for s in lets):
+        return fn
+    used = {n.name for n in descendants(fn) if n._prod in ("Let", "Local")}
+    for s in lets:
+        if _is_uninit(s.value):
+            state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
+            state.ranks[s.name] = len(s.value.type.dims)
+    grew = True
+    while grew:  # the names a tracked tensor is given, and theirs
+        grew = False
+        for s in lets:
+            source = _named(s.value)
+            if s.name not in state.flags and source in state.flags:
+                state.flags[s.name] = state.flags[source]
+                state.ranks[s.name] = state.ranks[source]
+                grew = True
+    state.assigned = {n.target.name for n in descendants(fn.body)
+                      if n._prod == "Assign" and n.target._prod == "Local"} | \
+        {n.value.name for n in descendants(fn.body)
+         if n._prod == "Borrow" and n.mutable and n.value._prod == "Local"}
+    out = run.rebuild(fn)
+    if state.refused is not None:
+        refuse(run.ctx.diagnostics, fn.name, state.refused,
+               "a use of a tensor made by ::uninit() whose written-flags it does not follow")
+    return out
+
+
+@track_uninit_elements.on("Let", splice=True)
+def _let(run, s):
+    flags = run.state.flags
+    if _is_uninit(s.value) and s.name in flags:
+        made = s.value
+        if not 0 < len(made.type.dims) <= _MOST:
+            _refuse(run, made)
+        bool_ = Lwritten["Scalar"]("bool", span=s.span)
+        typed = s.type if s.type is not None and s.type._prod == "TensorType" else made.type
+        flags_made = made.replace(type=made.type.replace(elem=bool_), ctor="new",
+                                  args=_extents(made, s.name))
+        kept = s.replace(value=made.replace(args=tuple(run.walk(a) for a in made.args)))
+        return (kept, s.replace(name=flags[s.name], type=typed.replace(elem=bool_),
+                                          value=flags_made))
+    if s.name in flags and _named(s.value) in flags:
+        return s  # another name of the tensor: the same flags
+    return run.rebuild(s)
+
+
+@track_uninit_elements.on("Assign", splice=True)
+def _assign(run, s):
+    base, indices = _element(s.target)
+    flags = run.state.flags.get(base.name) if base is not None else None
+    if flags is None:
+        return run.rebuild(s)
+    if s.op != "=" or not all(_computes_alike(i, run.state) for i in indices):
+        _refuse(run, s)
+        return s
+    mark = Lwritten["Local"](flags, span=base.span)
+    for i in indices:
+        mark = Lwritten["Index"](mark, i, span=s.target.span)
+    return (s.replace(value=run.walk(s.value)),
+            Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span))
+
+
+@track_uninit_elements.on("Index")
+def _index(run, e):
+    base, indices = _element(e)
+    flags = run.state.flags.get(base.name) if base is not None else None
+    if flags is None:
+        return run.rebuild(e)
+    read = _indices_walked(run, e)
+    if len(indices) != run.state.ranks[base.name]:
+        _refuse(run, e)  # a row
+        return read
+    return Lwritten["ReadWritten"](read, Lwritten["Local"](flags, span=base.span), span=e.span)
+
+
+@track_uninit_elements.on("MethodCall")
+def _method(run, e):
+    if e.method == "extent" and e.receiver._prod == "Local":
+        return e
+    return run.rebuild(e)
+
+
+@track_uninit_elements.on("Local")
+def _local(run, e):
+    if e.name in run.state.flags:
+        _refuse(run, e)
+    return e
+
+
+@track_uninit_elements.on("Closure")
+def _closure(run, e):
+    # A closure may run after a write its flags would have to see: not followed.
+    if any(n._prod == "Local" and n.name in run.state.flags for n in descendants(e.body)):
+        _refuse(run, e)
+        return e
+    return run.rebuild(e)
+
+
+@track_uninit_elements.on("TensorNew")
+def _tensor_new(run, e):
+    if e.ctor == "uninit":  # one no `let` names: nothing to keep its flags in
+        _refuse(run, e)
+    return run.rebuild(e)
+
+
+def _refuse(run, node):
+    if run.state.refused is None:
+        run.state.refused = node
+
+
+def _indices_walked(run, e):
+    """The index chain with its indices rewritten, its tensor's local as it is."""
+    if e._prod != "Index":
+        return e
+    return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
+
+
+def _is_uninit(value) -> bool:
+    return value._prod == "TensorNew" and value.ctor == "uninit"
+
+
+def _named(value):
+    """The local a `let`'s value names whole: `t`, `&t`, `transfer(t, M)`."""
+    if value._prod in ("Borrow", "Transfer"):
+        value = value.value
+    return value.name if value._prod == "Local" else None
+
+
+def _element(e):
+    """The local an index chain reads from, and its indices outermost first."""
+    indices = []
+    while e._prod == "Index":
+        indices.append(e.index)
+        e = e.base
+    return (e if e._prod == "Local" else None), indices[::-1]
+
+
+def _computes_alike(e, state: _Tracked) -> bool:
+    """Whether the index, computed again after its write, is the same: literals, and
+    arithmetic on locals nothing assigns or lends `&mut` (loop variables, `let`s)."""
+    kind = e._prod
+    if kind in ("Int", "Bool"):
+        return True
+    if kind == "Local":
+        return e.name not in state.flags and e.name not in state.assigned
+    if kind in ("Binary", "Unary", "Cast"):
+        return all(_computes_alike(c, state) for c in (
+            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
+            else (e.value,)))
+    return False
+
+
+def _extents(value, name: str) -> tuple:
+    """The arguments of `new` for flags of a tensor's extents: none for static ones, else
+    each extent read from the tensor made."""
+    if not value.args:
+        return ()
+    span = value.span
+    reads = [Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
+                                    (Lwritten["Int"](k, span=span),), span=span)
+             for k in range(len(value.type.dims))]
+    return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _fresh(stem: str, used: set) -> str:
+    name, k = stem, 0
+    while name in used:
+        k += 1
+        name = f"{stem}#{k}"
+    used.add(name)
+    return name
