@@ -9,6 +9,7 @@ from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
+from ..values.tensors import PRINT_LIMIT
 
 _MOST = 2  # the stop site's operands: one per index of the element it names
 
@@ -19,6 +20,8 @@ class _Tracked:
     flags: dict = field(default_factory=dict)  # a local the tensor is known by -> its flags
     ranks: dict = field(default_factory=dict)  # such a local -> the tensor's rank
     assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
+    used: set = field(default_factory=set)  # the function's names, for the new ones
+    dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
     refused: object = None  # the first node of the function not followed
 
 
@@ -43,11 +46,14 @@ def _fn(run, fn):
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
     if not any(_is_uninit(s.value) for s in lets):
         return fn
-    used = {n.name for n in descendants(fn) if n._prod in ("Let", "Local")}
+    nodes = list(descendants(fn))
+    state.used = used = {n.name for n in nodes if n._prod in ("Let", "Local", "Param")} | \
+        {n.var for n in nodes if n._prod == "For"}
     for s in lets:
         if _is_uninit(s.value):
             state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
             state.ranks[s.name] = len(s.value.type.dims)
+            state.dims[s.name] = s.value.type.dims
     grew = True
     while grew:  # the names a tracked tensor is given, and theirs
         grew = False
@@ -56,6 +62,7 @@ def _fn(run, fn):
             if s.name not in state.flags and source in state.flags:
                 state.flags[s.name] = state.flags[source]
                 state.ranks[s.name] = state.ranks[source]
+                state.dims[s.name] = state.dims[source]
                 grew = True
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
@@ -101,6 +108,33 @@ def _assign(run, s):
         mark = Lwritten["Index"](mark, i, span=s.target.span)
     return (s.replace(value=run.walk(s.value)),
             Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span))
+
+
+@track_uninit_elements.on("ExprStmt", splice=True)
+def _print(run, s):
+    """`print(t)` reads every element in order: each flag is checked first, in that order,
+    so that the first never written stops the program, at the print, as it does there."""
+    call = s.expr
+    if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
+            "print" and len(call.args) == 1 and call.args[0]._prod == "Local" and
+            call.args[0].name in run.state.flags):
+        return run.rebuild(s)
+    t, state = call.args[0], run.state
+    extents = [d.value if d._prod == "DimInt" else None for d in state.dims[t.name]]
+    if None in extents or _count(extents) > PRINT_LIMIT:
+        _refuse(run, t)  # the interpreter refuses to print it before it reads an element
+        return s
+    span = call.span
+    names = [_fresh("at", state.used) for _ in extents]
+    element = Lwritten["Local"](t.name, span=span)
+    for name in names:
+        element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
+    check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
+        element, Lwritten["Local"](state.flags[t.name], span=span), span=span), span=span)
+    for name, n in reversed(list(zip(names, extents))):
+        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), Lwritten["Int"](n, span=span),
+                                Lwritten["Block"]((check,), None, span=span), span=span)
+    return (check, s)
 
 
 @track_uninit_elements.on("Index")
@@ -203,6 +237,13 @@ def _extents(value, name: str) -> tuple:
                                     (Lwritten["Int"](k, span=span),), span=span)
              for k in range(len(value.type.dims))]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _count(extents: list) -> int:
+    n = 1
+    for d in extents:
+        n *= d
+    return n
 
 
 def _fresh(stem: str, used: set) -> str:
