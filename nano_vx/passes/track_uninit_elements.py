@@ -22,6 +22,10 @@ class _Tracked:
     assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
     used: set = field(default_factory=set)  # the function's names, for the new ones
     dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
+    fns: dict = field(default_factory=dict)  # the program's functions by name
+    params: dict = field(default_factory=dict)  # the function's tracked parameters' flags
+    clones: dict = field(default_factory=dict)  # (function, tracked positions) -> its copy
+    pending: list = field(default_factory=list)  # the copies asked for, not yet made
     refused: object = None  # the first node of the function not followed
 
 
@@ -39,16 +43,39 @@ written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
 
 
+@track_uninit_elements.on("Program")
+def _program(run, program):
+    state = run.state
+    state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    items = []
+    for item in program.items:
+        state.params = {}
+        items.append(run.walk(item))
+    while state.pending:  # a copy of a function given flags for the tensors it is passed
+        (name, at), copy = state.pending.pop(0)
+        fn = state.fns[name]
+        made = [_fresh(f"{display_name(fn.params[k].name)}_written", _names(fn)) for k in at]
+        params = tuple(fn.params) + tuple(
+            fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
+            for k, flag in zip(at, made))
+        state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
+        items.append(run.walk(fn.replace(name=copy, params=params)))
+    return program.replace(items=tuple(items))
+
+
 @track_uninit_elements.on("Fn")
 def _fn(run, fn):
     state = run.state
-    state.fn, state.flags, state.ranks, state.refused = fn.name, {}, {}, None
+    state.fn, state.flags, state.ranks, state.dims, state.refused = fn.name, {}, {}, {}, None
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    if not any(_is_uninit(s.value) for s in lets):
+    if not state.params and not any(_is_uninit(s.value) for s in lets):
         return fn
-    nodes = list(descendants(fn))
-    state.used = used = {n.name for n in nodes if n._prod in ("Let", "Local", "Param")} | \
-        {n.var for n in nodes if n._prod == "For"}
+    state.used = used = _names(fn)
+    for p in fn.params:
+        if p.name in state.params:
+            state.flags[p.name] = state.params[p.name]
+            state.dims[p.name] = _tensor_type(p.type).dims
+            state.ranks[p.name] = len(state.dims[p.name])
     for s in lets:
         if _is_uninit(s.value):
             state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
@@ -135,6 +162,31 @@ def _print(run, s):
         check = Lwritten["For"](name, Lwritten["Int"](0, span=span), Lwritten["Int"](n, span=span),
                                 Lwritten["Block"]((check,), None, span=span), span=span)
     return (check, s)
+
+
+@track_uninit_elements.on("Call", "Launch")
+def _call(run, e):
+    """A call or launch given a tracked tensor calls a copy of its function that takes the
+    tensor's flags too, after its own parameters, and keeps them as this function does."""
+    state = run.state
+    args = [a.value if a._prod == "Borrow" else a for a in e.args]
+    at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
+    if not at:
+        return run.rebuild(e)
+    name = e.kernel if e._prod == "Launch" else \
+        e.callee.name if e.callee._prod == "Global" else None
+    if name not in state.fns or len(state.fns[name].params) != len(args):
+        _refuse(run, e)
+        return e
+    copy = state.clones.get((name, at))
+    if copy is None:
+        copy = state.clones[(name, at)] = _fresh_fn(f"{name}$written", state)
+        state.pending.append(((name, at), copy))
+    walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
+    flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
+    if e._prod == "Launch":
+        return e.replace(kernel=copy, args=walked + flags)
+    return e.replace(callee=e.callee.replace(name=copy), args=walked + flags)
 
 
 @track_uninit_elements.on("Index")
@@ -237,6 +289,33 @@ def _extents(value, name: str) -> tuple:
                                     (Lwritten["Int"](k, span=span),), span=span)
              for k in range(len(value.type.dims))]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _names(fn) -> set:
+    """The names of the function's locals."""
+    nodes = list(descendants(fn))
+    return {n.name for n in nodes if n._prod in ("Let", "Local", "Param")} | \
+        {n.var for n in nodes if n._prod == "For"}
+
+
+def _tensor_type(t):
+    while t is not None and t._prod == "BorrowType":  # a tensor lent to the function
+        t = t.inner
+    return t
+
+
+def _flags_type(t):
+    """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
+    tensor = _tensor_type(t)
+    return tensor.replace(elem=Lwritten["Scalar"]("bool", span=tensor.span))
+
+
+def _fresh_fn(stem: str, state: _Tracked) -> str:
+    name, k = stem, 0
+    while name in state.fns or name in state.clones.values():
+        k += 1
+        name = f"{stem}{k}"
+    return name
 
 
 def _count(extents: list) -> int:
