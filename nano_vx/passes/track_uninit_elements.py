@@ -60,7 +60,13 @@ def _program(run, program):
             for k, flag in zip(at, made))
         state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
         items.append(run.walk(fn.replace(name=copy, params=params)))
-    return program.replace(items=tuple(items))
+    # A function every call of which now calls its copy is called no more.
+    nodes = [n for i in items for n in descendants(i)]
+    called = {n.name for n in nodes if n._prod == "Global"} | \
+        {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
+    copied = {name for name, _ in state.clones}
+    return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
+                                       i.name not in copied or i.name in called))
 
 
 @track_uninit_elements.on("Fn")
@@ -68,7 +74,7 @@ def _fn(run, fn):
     state = run.state
     state.fn, state.flags, state.ranks, state.dims, state.refused = fn.name, {}, {}, {}, None
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    if not state.params and not any(_is_uninit(s.value) for s in lets):
+    if not state.params and not any(_is_uninit(n) for n in descendants(fn.body)):
         return fn
     state.used = used = _names(fn)
     for p in fn.params:
