@@ -8,6 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.languages.lpinned import Lpinned
+from nano_vx.languages.lwritten import Lwritten
 from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
 from nano_vx.scalars.infer import EXPRESSIONS
@@ -77,7 +78,8 @@ def test_a_rule_for_a_production_the_il_has_not_is_refused_when_it_is_registered
         @rules.on("Int", "Itn")
         def _literal(infer, e):
             return None
-    assert set(EXPRESSIONS) <= set(Lpinned.productions) and "Int" in EXPRESSIONS
+    assert set(EXPRESSIONS) <= set(Lpinned.productions) | set(Lwritten.productions)
+    assert "Int" in EXPRESSIONS
 
 
 def _descendants(node):
