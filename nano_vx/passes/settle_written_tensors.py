@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, child_nodes, descendants
+from ..scalars.tensor_names import element_of, lent_tensor, named_whole
 
 
 @dataclass
@@ -161,14 +162,14 @@ class _Walk:
             self.group[s.name] = s.name
             self.extents[s.name] = _type_extents(v.type, _counts(v.args))
             return state - {s.name}
-        source = v.value if v._prod in ("Transfer", "Borrow") else v
-        if source._prod == "Local" and source.name in self.group:
-            self.group[s.name] = self.group[source.name]
+        source = named_whole(v)
+        if source in self.group:
+            self.group[s.name] = self.group[source]
             return state
         return self.use(v, state)
 
     def assign(self, s, state):
-        base, indices = _element(s.target)
+        base, indices = element_of(s.target)
         g = self.group.get(base.name) if base is not None else None
         if g is None or s.op != "=" or len(indices) != len(self.extents[g]):
             self.use(s.target, state)
@@ -244,7 +245,7 @@ class _Walk:
         out = set()
         for s in block.stmts:
             if s._prod == "Assign" and s.op == "=":
-                base, indices = _element(s.target)
+                base, indices = element_of(s.target)
                 g = self.group.get(base.name) if base is not None else None
                 if g is not None and len(indices) == len(self.extents[g]) and \
                         all(i._prod == "Local" for i in indices):
@@ -270,21 +271,11 @@ class _Walk:
             written.name and end.name not in self.assigned
 
 
-def _element(target):
-    """The local a full element write writes into and its indices, outermost first."""
-    indices = []
-    while target._prod == "Index":
-        indices.append(target.index)
-        target = target.base
-    return (target if target._prod == "Local" else None), indices[::-1]
-
-
 def _type_extents(t, counts: list) -> list:
     """Each extent of a tensor type as an Int node, a count's expression for a `?`, or None
     where it is not known."""
     out, counts = [], list(counts)
-    while t is not None and t._prod == "BorrowType":  # a tensor lent to a function
-        t = t.inner
+    t = lent_tensor(t)
     for d in t.dims if t is not None and t._prod == "TensorType" else ():
         if d._prod == "DimInt":
             out.append(Lsplit["Int"](d.value, span=d.span))

@@ -9,6 +9,7 @@ from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
+from ..scalars.tensor_names import element_of, lent_tensor, named_whole
 from ..values.tensors import PRINT_LIMIT
 
 _MOST = 2  # the stop site's operands: one per index of the element it names
@@ -54,7 +55,8 @@ def _program(run, program):
     while state.pending:  # a copy of a function given flags for the tensors it is passed
         (name, at), copy = state.pending.pop(0)
         fn = state.fns[name]
-        made = [_fresh(f"{display_name(fn.params[k].name)}_written", _names(fn)) for k in at]
+        used = _names(fn)
+        made = [_fresh(f"{display_name(fn.params[k].name)}_written", used) for k in at]
         params = tuple(fn.params) + tuple(
             fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
             for k, flag in zip(at, made))
@@ -80,7 +82,7 @@ def _fn(run, fn):
     for p in fn.params:
         if p.name in state.params:
             state.flags[p.name] = state.params[p.name]
-            state.dims[p.name] = _tensor_type(p.type).dims
+            state.dims[p.name] = lent_tensor(p.type).dims
             state.ranks[p.name] = len(state.dims[p.name])
     for s in lets:
         if _is_uninit(s.value):
@@ -91,7 +93,7 @@ def _fn(run, fn):
     while grew:  # the names a tracked tensor is given, and theirs
         grew = False
         for s in lets:
-            source = _named(s.value)
+            source = named_whole(s.value)
             if s.name not in state.flags and source in state.flags:
                 state.flags[s.name] = state.flags[source]
                 state.ranks[s.name] = state.ranks[source]
@@ -120,16 +122,16 @@ def _let(run, s):
         flags_made = made.replace(type=made.type.replace(elem=bool_), ctor="new",
                                   args=_extents(made, s.name))
         kept = s.replace(value=made.replace(args=tuple(run.walk(a) for a in made.args)))
-        return (kept, s.replace(name=flags[s.name], type=typed.replace(elem=bool_),
-                                          value=flags_made))
-    if s.name in flags and _named(s.value) in flags:
+        return kept, s.replace(name=flags[s.name], type=typed.replace(elem=bool_),
+                               value=flags_made)
+    if s.name in flags and named_whole(s.value) in flags:
         return s  # another name of the tensor: the same flags
     return run.rebuild(s)
 
 
 @track_uninit_elements.on("Assign", splice=True)
 def _assign(run, s):
-    base, indices = _element(s.target)
+    base, indices = element_of(s.target)
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
@@ -197,7 +199,7 @@ def _call(run, e):
 
 @track_uninit_elements.on("Index")
 def _index(run, e):
-    base, indices = _element(e)
+    base, indices = element_of(e)
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(e)
@@ -254,22 +256,6 @@ def _is_uninit(value) -> bool:
     return value._prod == "TensorNew" and value.ctor == "uninit"
 
 
-def _named(value):
-    """The local a `let`'s value names whole: `t`, `&t`, `transfer(t, M)`."""
-    if value._prod in ("Borrow", "Transfer"):
-        value = value.value
-    return value.name if value._prod == "Local" else None
-
-
-def _element(e):
-    """The local an index chain reads from, and its indices outermost first."""
-    indices = []
-    while e._prod == "Index":
-        indices.append(e.index)
-        e = e.base
-    return (e if e._prod == "Local" else None), indices[::-1]
-
-
 def _computes_alike(e, state: _Tracked) -> bool:
     """Whether the index, computed again after its write, is the same: literals, and
     arithmetic on locals nothing assigns or lends `&mut` (loop variables, `let`s)."""
@@ -304,15 +290,9 @@ def _names(fn) -> set:
         {n.var for n in nodes if n._prod == "For"}
 
 
-def _tensor_type(t):
-    while t is not None and t._prod == "BorrowType":  # a tensor lent to the function
-        t = t.inner
-    return t
-
-
 def _flags_type(t):
     """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
-    tensor = _tensor_type(t)
+    tensor = lent_tensor(t)
     return tensor.replace(elem=Lwritten["Scalar"]("bool", span=tensor.span))
 
 
