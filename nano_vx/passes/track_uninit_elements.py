@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..languages.lresolved import display_name
@@ -156,7 +157,7 @@ def _print(run, s):
         return run.rebuild(s)
     t, state = call.args[0], run.state
     extents = [d.value if d._prod == "DimInt" else None for d in state.dims[t.name]]
-    if None in extents or _count(extents) > PRINT_LIMIT:
+    if None in extents or math.prod(extents) > PRINT_LIMIT:
         _refuse(run, t)  # the interpreter refuses to print it before it reads an element
         return s
     span = call.span
@@ -302,13 +303,6 @@ def _fresh_fn(stem: str, state: _Tracked) -> str:
         k += 1
         name = f"{stem}{k}"
     return name
-
-
-def _count(extents: list) -> int:
-    n = 1
-    for d in extents:
-        n *= d
-    return n
 
 
 def _fresh(stem: str, used: set) -> str:
