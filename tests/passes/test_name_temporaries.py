@@ -50,6 +50,17 @@ def test_a_call_before_the_aggregate_in_its_statement_holds_every_call_in_order(
     assert "let agg: ~_ = @id(1);\n    let agg#1: ~_ = @make(2);\n" in to_text(ran.after)
 
 
+def test_what_runs_before_a_held_call_is_held_first_in_the_order_it_runs():
+    text = to_text(run_front(CASES / "reads_before_a_call.vx", name_temporaries).after)
+    assert "let ordered: ~_ = y;\n    let agg: ~_ = @g(&mut y);\n    let agg#1: ~_ = @make();" \
+        in text
+    assert "@f(ordered, agg, agg#1.x)" in text
+    # y * 3 runs before f's arguments, which run before g
+    assert text.index("= y * 3;") < text.index("= @g(&mut y);", text.index("= y * 3;"))
+    # an element's index is read before the value assigned to it is computed
+    assert "= i;\n    let agg#22: ~_ = @h(&mut i);\n    t[ordered#23] = agg#22.x;" in text
+
+
 def test_a_short_circuit_needing_a_let_is_the_if_it_means_and_a_loop_tests_in_its_body():
     ran = run_front(CASES / "short_circuits.vx", name_temporaries)
     text = to_text(ran.after)
