@@ -141,14 +141,19 @@ def _runs(text: str):
     return runs
 
 
+def _as_interpreted(text: str):
+    """Native code lowers `text` and prints and ends as the interpreter does."""
+    native, interpreted = _runs(text)
+    assert "W5001" not in native[2], native[2]
+    assert native[:2] == interpreted[:2]
+
+
 @pytest.mark.slow
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(_aggregate_programs())
 def test_aggregates_in_native_code_print_as_the_interpreter_prints_them(text):
-    native, interpreted = _runs(text)
-    assert "W5001" not in native[2], native[2]
-    assert native[:2] == interpreted[:2]
+    _as_interpreted(text)
 
 
 @st.composite
@@ -209,6 +214,4 @@ fn main() {{
           suppress_health_check=[HealthCheck.too_slow])
 @given(_ordering_programs())
 def test_reads_of_a_variable_a_later_call_changes_run_in_order_in_native_code(text):
-    native, interpreted = _runs(text)
-    assert "W5001" not in native[2], native[2]
-    assert native[:2] == interpreted[:2]
+    _as_interpreted(text)
