@@ -25,7 +25,7 @@ class State:
     pending: list = field(default_factory=list)  # the `let`s to run before this statement
     effects: bool = False  # a call of this statement ran already, in place
     every: bool = False  # every call of this statement is held in a local, in order
-    made: set = field(default_factory=set)  # the locals this pass made: nothing assigns them
+    changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -62,7 +62,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
-    st.made = set()
+    st.changed = _changed(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -141,6 +141,20 @@ def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
 
 
+def _changed(fn) -> set:
+    """The locals of fn declared `let mut`, assigned or lent `&mut`: the others keep their
+    value."""
+    changed = set()
+    for n in descendants(fn):
+        place = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" and \
+            n.mutable else None
+        while place is not None and place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
+            place = place.value if place._prod == "Deref" else place.base
+        if n._prod == "Let" and n.mutable or place is not None and place._prod == "Local":
+            changed.add(n.name if n._prod == "Let" else place.name)
+    return changed
+
+
 def _in_place(run, e):
     """e, the whole value of its statement, which stores it where it goes: a call, or an `if`
     making an aggregate, stays, and its parts are walked; so does a `match`, its scrutinee
@@ -165,7 +179,6 @@ def _temp(run, x, made, base="agg"):
 def _held(run, value, at: int, base: str):
     """A read of a new local, its `let` of `value` run at `at` in the statement's `let`s."""
     name = run.state.names.fresh(base)
-    run.state.made.add(name)
     run.state.pending.insert(at, L["Let"](name, False, L["OpaqueType"](span=value.span), value,
                                           span=value.span))
     return L["Local"](name, span=value.span)
@@ -183,7 +196,10 @@ def _parts(e) -> list:
 def _in_order(run, e, part=None):
     """e rebuilt, its parts walked in order by `part`, and held in locals as `_ordered` holds
     them."""
-    values = iter(_ordered(run, [lambda x=x: (part or run.walk)(x) for x in _parts(e)]))
+    # A tensor indexed is not copied: its element is read once the index is computed.
+    place = e._prod == "Index" and all(n._prod in _PLACES for n in descendants(e.base))
+    values = iter(_ordered(run, [lambda x=x: (part or run.walk)(x) for x in _parts(e)],
+                           1 if place else 0))
 
     def put(f, x):
         if x is None or not hasattr(x, "_prod"):
@@ -195,10 +211,11 @@ def _in_order(run, e, part=None):
                         else put(f, getattr(e, f.name)) for f in L.productions[e._prod][1].fields})
 
 
-def _ordered(run, walks) -> list:
+def _ordered(run, walks, places: int = 0) -> list:
     """What each of `walks` gives, the parts of a statement in the order it runs them; each
     part that runs before a later one's `let`s is held in a local just before those, so that
-    what it reads is read before a call they run changes it."""
+    what it reads is read before a call they run changes it, but the first `places`, which
+    name places read later."""
     st = run.state
     values, ends = [], []
     for walk in walks:
@@ -206,24 +223,29 @@ def _ordered(run, walks) -> list:
         ends.append(len(st.pending))
     last = max((i for i in range(1, len(ends)) if ends[i] > ends[i - 1]), default=0)
     inserted = 0
-    for i in range(last):
+    for i in range(places, last):
         if not _unchanged(run, values[i]):
             values[i] = _held(run, values[i], ends[i] + inserted, "ordered")
             inserted += 1
     return values
 
 
+_PLACES = ("Local", "FieldGet", "TupleGet", "Deref")
+
+
 def _unchanged(run, e) -> bool:
-    """Whether no call can change what e computes: literals, functions and constants, the
-    locals this pass made, a closure (it reads its variables when called), a reference to a
-    variable or its field, and what only combines those."""
+    """Whether no call can change what e computes: literals, functions and constants, a
+    local no one assigns or lends `&mut` (those this pass makes), a closure (it reads its variables when called), a reference to a
+    variable or its field, and what only combines those (a new tensor too: nothing can
+    reach it before it is made)."""
     p = e._prod
     if p == "Local":
-        return e.name in run.state.made
+        return e.name not in run.state.changed
     if p == "Borrow":
         return all(n._prod in ("Local", "FieldGet", "TupleGet") for n in descendants(e.value))
     if p in ("Binary", "Unary", "Cast", "FieldGet", "TupleGet", "Tuple", "EnumValue",
-             "StructLit", "VariantField", "VariantIs"):
+             "StructLit", "VariantField", "VariantIs", "TensorNew", "TensorLit", "ArrayLit",
+             "VecLit", "Splat"):
         return not (p == "Binary" and e.op in ("&&", "||")) and \
             all(_unchanged(run, x) for x in _parts(e))
     return p in ("Int", "Float", "Bool", "Str", "Global", "Closure")
