@@ -8,7 +8,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.settle_written_tensors import settle_written_tensors
-from front import assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "settle_written_tensors"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -103,3 +103,29 @@ fn round(t: &mut Tensor<i32, [3]>, n: i32) {
 ])
 def test_a_function_given_a_tensor_unwritten_is_followed(body, ctor):
     assert _made(body, ITEMS) == {"t": ctor}
+
+
+# Hand-written Lsplit: one tensor written whole by a loop before it is read, one written in
+# part; only the first is settled.
+WHOLE_AND_PART = """
+    // IL: Lsplit
+    fn main() {
+        let mut whole: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();
+        for i in 0..3 {
+            whole[i] = i * 2;
+        }
+        let mut part: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();
+        part[0] = 5;
+        @print(whole[2] + part[0]);
+    }
+"""
+
+
+def test_handwritten_a_tensor_written_whole_is_settled_one_written_in_part_is_not(run_pass):
+    ran = run_pass("settle-written-tensors", WHOLE_AND_PART)
+    assert ran.codes == []
+    assert "let mut whole: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::new();" \
+        in ran.dump
+    assert "let mut part: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();" \
+        in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "9\n"

@@ -10,7 +10,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_uninit_elements import track_uninit_elements
-from front import (assert_native_as_interpreted, assert_prints_the_same,
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
                    assert_refused_then_repaired, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_uninit_elements"
@@ -73,3 +73,26 @@ def test_a_function_given_tracked_tensors_is_copied_once_and_dropped_when_called
                     track_uninit_elements)
     names = [i.name for i in ran.after.items if i._prod == "Fn"]
     assert names == ["main", "get$written"]
+
+
+# Hand-written Lsplit: a tensor written in part, its written element read; the write sets its
+# flag and the read checks it.
+PART = """
+    // IL: Lsplit
+    fn main() {
+        let mut part: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();
+        part[0] = 5;
+        @print(part[0] + 1);
+    }
+"""
+
+
+def test_handwritten_a_write_sets_its_flag_and_a_read_checks_it(run_pass):
+    ran = run_pass("track-uninit-elements", PART)
+    assert ran.codes == []
+    assert ran.text.startswith("// IL: Lwritten\n")
+    assert "let mut part_written: Tensor<bool, [3], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [3]>::new();" in ran.dump
+    assert "part_written[0] = true;" in ran.dump
+    assert "@print(written[part_written] part[0] + 1);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "6\n"
