@@ -27,18 +27,17 @@ RUNS = [(f"examples/{p.example}", p.args) for p in PROMISES if "check" not in p.
        [(str(c.relative_to(ROOT)), CASE_ARGS.get(c.parent.name, ())) for c in CASES]
 _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 
-# The programs native code does not lower (each refused with E5010): a reference
-# to a local a closure reads, returned by its function; an aggregate scalarize-aggregates cannot take
-# apart (a generic struct holding another aggregate, or whose field two calls give two types); a
-# closure returned from the closure whose variable it reads, which that closure assigns (a copy
-# would not see it).
+# The programs native code does not lower (each refused with E5010): an aggregate
+# scalarize-aggregates cannot take apart (a generic struct holding another aggregate, or whose
+# field two calls give two types); a closure returned from the closure whose variable it reads,
+# which the returned closure assigns (a copy would not see it).
 NOT_LOWERED = {
-    "tests/passes/cases/type_scalars/e5010_returned_local_read_by_a_closure.vx",
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
     "tests/passes/cases/scalarize_aggregates/e5010_calls_disagree.vx",
-    "tests/passes/cases/type_scalars/e5010_closure_returned_reading_an_assigned_variable.vx",
-    # A closure reading a tensor of a loop's body, assigned to a variable bound outside the loop.
-    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_tensor.vx",
+    "tests/passes/cases/type_scalars/e5010_closure_returned_assigning_its_variable.vx",
+    # A closure reading a tensor of `?` extents of a loop's body, assigned to a variable bound
+    # outside the loop.
+    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_tensor_of_unknown_extents.vx",
     # A reference to a temporary on the right of `&&`, which may not run.
     "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_short_circuit.vx",
     # A hardware state held in a tuple used whole.

@@ -24,17 +24,16 @@ def returned_closures(fn) -> dict:
     """id() of each closure that is the value of the closure around it, bound by a `let` and
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
     such a `let` binds) of a variable otherwise only called -> (the name of that closure, what
-    it reads of the parameters and the `let`s of that closure's body). None of those is
-    assigned or lent `&mut`, so a copy made with the value reads what the interpreter's
-    frame of that call holds when the value is called (capture-environments copies them)."""
+    it reads of the parameters and the `let`s of that closure's body). The value itself
+    assigns none of those nor lends one `&mut`: what the closure around it does to them ends
+    before it returns the value (its body's last value), and nothing but the value reaches
+    its frame after that, so a copy made as it returns reads what the interpreter's frame of
+    that call holds when the value is called (capture-environments copies them)."""
     parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
-    changed = {id(n.target) for n in descendants(fn) if n._prod == "Assign"} | \
-        {id(n.value) for n in descendants(fn) if n._prod == "Borrow" and n.mutable}
     uses: dict = {}
     for n in descendants(fn):
         if n._prod == "Local":
             uses.setdefault(n.name, []).append(n)
-    fixed = {name for name, ns in uses.items() if not any(id(n) in changed for n in ns)}
     found = {}
     for name, outer in direct_closures(fn).items():
         inner = outer.body.value
@@ -44,9 +43,16 @@ def returned_closures(fn) -> dict:
             {s.name for s in outer.body.stmts if s._prod == "Let"}
         env = [v for v in captures(inner) if v in own]
         calls = [parents[id(n)] for n in uses.get(name, ())]
-        if env and all(v in fixed for v in env) and _kept(calls, parents, uses):
+        if env and not set(env) & _changed(inner) and _kept(calls, parents, uses):
             found[id(inner)] = (name, env)
     return found
+
+
+def _changed(node) -> set:
+    """The locals a node assigns or lends `&mut`."""
+    places = [n.target for n in descendants(node) if n._prod == "Assign"] + \
+        [n.value for n in descendants(node) if n._prod == "Borrow" and n.mutable]
+    return {p.name for p in places if p._prod == "Local"}
 
 
 def _kept(calls, parents, uses) -> bool:
@@ -268,7 +274,9 @@ def _key(ty):
 
 def zero(ty, span):
     """The zero of a scalar type (what is passed for a variable no closure called there reads),
-    or None for another type."""
+    a tensor of known extents made by `::new()`, or None for another type."""
+    if ty._prod == "TensorType" and all(d._prod == "DimInt" for d in ty.dims):
+        return L["TensorNew"](ty, "new", (), span=span)
     if ty._prod == "Scalar" and ty.name == "bool":
         return L["Bool"](False, span=span)
     if ty._prod == "Scalar" and ty.name not in ("void", "str"):

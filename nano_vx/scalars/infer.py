@@ -75,6 +75,19 @@ def _scalar_held(what: str):
     return bad
 
 
+def _zero_held(what: str):
+    """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
+    than a string, or a tensor's of known extents (`::new()`)."""
+    scalar = _scalar_held(what)
+
+    def bad(t):
+        t = find(t)
+        if isinstance(t, Tensor) and all(type(d) is int for d in t.dims):
+            return None
+        return scalar(t)
+    return bad
+
+
 def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
@@ -496,7 +509,7 @@ class Infer:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
             if name in self.block_variables:  # hoist-captured-lets binds it to its zero
-                self.judge(e, _scalar_held(f"a closure used as a value that captures '{name}', "
+                self.judge(e, _zero_held(f"a closure used as a value that captures '{name}', "
                                            f"a variable of a block inside its function"),
                            self.env[name])
         return Closure(params, ret, e)

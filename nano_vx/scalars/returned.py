@@ -29,12 +29,11 @@ def returned_values(fn) -> list:
 
 
 def returned_locals(fn) -> set:
-    """The locals a returned value borrows (`&m`) that a `let` of the function binds and no
-    closure reads: box-returned-locals makes each a tensor of one element, whose buffer
+    """The locals a returned value borrows (`&m`) that a `let` of the function (not of a
+    closure) binds: box-returned-locals makes each a tensor of one element, whose buffer
     outlives the call as the interpreter keeps the variable's cell alive."""
     closures = [n for n in descendants(fn) if n._prod == "Closure"]
-    read = {n.name for c in closures for n in descendants(c) if n._prod == "Local"}
     lets = {n.name for n in descendants(fn) if n._prod == "Let"} - \
-        set().union(*(bound_in(c) for c in closures)) - read
+        set().union(*(bound_in(c) for c in closures))
     return {e.value.name for e in returned_values(fn)
             if e._prod == "Borrow" and e.value._prod == "Local" and e.value.name in lets}
