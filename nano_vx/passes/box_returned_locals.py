@@ -23,7 +23,9 @@ return `&m` of its own `m`. Native code's cell of a local is gone once the call 
 tensor's buffer is not, when a reference to an element of it is returned (find-owned-buffers
 leaves it undropped): `let m: T = v;` becomes `let m: Tensor<T, [1]> = Tensor<T, [1]>([v]);`,
 each use of m `m[0]`, so `&m` is `&m[0]`, and each call of the function has a cell of its
-own. type-scalars refused such a local of a type other than a scalar, and one a closure reads.
+own. A closure reading or assigning m is given the tensor (lift-closures passes a tensor as
+its buffer), so it reads and writes that cell. type-scalars refused such a local of a type
+other than a scalar.
 """, state=State)
 
 

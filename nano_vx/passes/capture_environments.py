@@ -27,10 +27,11 @@ lift-closures reads a closure's variables where it is called, but those of the c
 made it are over once that call returns (the interpreter keeps its frame). type-scalars
 admitted such a closure only where the copy reads what the frame would hold: it is the value
 of a closure `m` bound by a `let` and only called, it reads parameters and `let`s of m's body
-that nothing assigns or lends `&mut`, and each call of m is the value of a `let f` (or of an
-assignment to such an f) of an f otherwise only called.
+that it does not assign or lend `&mut` itself, and each call of m is the value of a `let f`
+(or of an assignment to such an f) of an f otherwise only called. What m's body does to them
+is over once it returns the closure, and nothing else reaches its frame after that.
 m then takes a `&mut` for each variable after its parameters and stores the variable there
-before it returns; the closure takes the copy after its parameters and reads it instead;
+as it returns; the closure takes the copy after its parameters and reads it instead;
 `let f = m(a);` becomes `let mut c = 0; let f = m(a, &mut c);`, an assignment `f = m(b);`
 `f = m(b, &mut c);`, and each `f(x)` `f(x, c)`.
 """, state=State)
