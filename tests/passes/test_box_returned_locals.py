@@ -43,6 +43,13 @@ def test_each_use_of_a_boxed_local_is_its_element_and_other_locals_stay():
     assert ran.after.items[-1] is ran.before.items[-1]  # main returns no reference
 
 
+def test_closures_of_the_function_read_and_write_the_boxed_element():
+    text = to_text(run_front(CASES / "read_by_a_closure.vx", box_returned_locals).after)
+    assert "let mut m: Tensor<i32, [1]> = Tensor<i32, [1]>([if a > b {" in text
+    assert "m[0] * 2" in text and "m[0] = m[0] + 1;" in text
+    assert "&m[0]\n}" in text
+
+
 # Hand-written Lsafe: a local returned by reference from one arm of an `if` value and read
 # through a reference lent to a call, beside a parameter returned by reference.
 RETURNED_OR_LENT = """

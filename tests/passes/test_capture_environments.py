@@ -50,6 +50,14 @@ def test_an_assignment_of_a_makers_call_fills_the_same_copy():
     assert "g = times(k, &mut j#3);" in text  # in a closure: both passed by reference
 
 
+def test_what_the_maker_assigns_before_it_returns_the_value_is_in_the_copy():
+    text = to_text(run_front(CASES / "assigned.vx", capture_environments).after)
+    # the stores follow the maker's assignments, its loop and the `&mut` it lends
+    assert "        @bump(&mut sum);\n        *n#1 = n;\n        *sum#1 = sum;\n" \
+        "        |x: i32, n#2: i32, sum#2: i32|" in text
+    assert "@print(c(2i32, n#3, sum#3));" in text
+
+
 # Hand-written Lscalars: a maker whose returned closure holds a closure of its own reading
 # the copy, called twice, and a closure no maker returns left as it is.
 NESTED_READ = """

@@ -43,6 +43,13 @@ def test_the_variables_a_value_reads_after_their_block_are_bound_first():
     assert "for j#1: i32 in 0i32..4i32 {\n        j = j#1;" in text
 
 
+def test_a_tensor_of_a_loop_kept_by_a_closure_is_bound_first_to_one_of_its_extents():
+    text = to_text(run_front(CASES / "tensor.vx", hoist_captured_lets).after)
+    assert text.startswith("fn main() -> void {\n    let mut t: Tensor<i32, [2], "
+                           "Memory::CPU_DRAM> = Tensor<i32, [2], Memory::CPU_DRAM>::new();")
+    assert "        t = Tensor<i32, [2]>([i, i * 5i32]);" in text
+
+
 def test_a_closure_called_only_where_its_variables_are_leaves_them_in_their_block():
     ran = run_front(CASES / "confined.vx", hoist_captured_lets)
     assert ran.after is ran.before
@@ -72,4 +79,33 @@ def test_handwritten_a_loop_variable_read_after_the_loop(run_pass, snapshot_txt)
     assert ran.codes == []
     assert "for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = " in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "23\n"
+    assert ran.dump == snapshot_txt
+
+
+# Hand-written Lscalars: a tensor of a block read by a closure value after the block, and a
+# scalar of the same block: each bound at the top, the tensor to `::new()` of its type.
+BLOCK_TENSOR_READ_AFTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn() -> f32 = || -> f32 {
+            0.0f32
+        };
+        if true {
+            let t: Tensor<f32, [3]> = Tensor<f32, [3]>::fill(2.5f32);
+            let k: i32 = 2i32;
+            g = || -> f32 {
+                t[k]
+            };
+        }
+        @print(g());
+    }
+"""
+
+
+def test_handwritten_a_blocks_tensor_read_after_the_block(run_pass, snapshot_txt):
+    ran = run_pass("hoist-captured-lets", BLOCK_TENSOR_READ_AFTER)
+    assert ran.codes == []
+    assert "let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();" in ran.dump
+    assert "t = Tensor<f32, [3]>::fill(2.5f32);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "2.5\n"
     assert ran.dump == snapshot_txt
