@@ -74,14 +74,6 @@ LOOP_READ_AFTER = """
 """
 
 
-def test_handwritten_a_loop_variable_read_after_the_loop(run_pass, snapshot_txt):
-    ran = run_pass("hoist-captured-lets", LOOP_READ_AFTER)
-    assert ran.codes == []
-    assert "for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = " in ran.dump
-    assert _printed(ran.before) == _printed(ran.tree) == "23\n"
-    assert ran.dump == snapshot_txt
-
-
 # Hand-written Lscalars: a tensor of a block read by a closure value after the block, and a
 # scalar of the same block: each bound at the top, the tensor to `::new()` of its type.
 BLOCK_TENSOR_READ_AFTER = """
@@ -102,10 +94,15 @@ BLOCK_TENSOR_READ_AFTER = """
 """
 
 
-def test_handwritten_a_blocks_tensor_read_after_the_block(run_pass, snapshot_txt):
-    ran = run_pass("hoist-captured-lets", BLOCK_TENSOR_READ_AFTER)
+@pytest.mark.parametrize("program,shown,printed", [
+    (LOOP_READ_AFTER, ["for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = "], "23\n"),
+    (BLOCK_TENSOR_READ_AFTER, ["let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();",
+                               "t = Tensor<f32, [3]>::fill(2.5f32);"], "2.5\n"),
+], ids=["loop_variable", "blocks_tensor"])
+def test_handwritten_variables_read_after_their_block(program, shown, printed, run_pass,
+                                                      snapshot_txt):
+    ran = run_pass("hoist-captured-lets", program)
     assert ran.codes == []
-    assert "let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();" in ran.dump
-    assert "t = Tensor<f32, [3]>::fill(2.5f32);" in ran.dump
-    assert _printed(ran.before) == _printed(ran.tree) == "2.5\n"
+    assert all(text in ran.dump for text in shown)
+    assert _printed(ran.before) == _printed(ran.tree) == printed
     assert ran.dump == snapshot_txt
