@@ -38,8 +38,8 @@ NOT_LOWERED = {
     # A closure reading a tensor of `?` extents of a loop's body, assigned to a variable bound
     # outside the loop.
     "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_tensor_of_unknown_extents.vx",
-    # A reference to a temporary on the right of `&&`, which may not run.
-    "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_short_circuit.vx",
+    # A reference to a temporary in a `while`'s condition, which runs once per turn.
+    "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_while_condition.vx",
     # A hardware state held in a tuple used whole.
     "tests/passes/cases/lower_pins/e5010_tuple_used_whole.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent

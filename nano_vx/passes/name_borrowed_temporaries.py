@@ -39,10 +39,12 @@ holds no `if` or `match`) and the temporary calls nothing either, so that the st
 runs its parts in the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
-twice(x + 1); add(ordered, &borrowed)`. One inside an `if`, a `match`, a closure, the right
-of `&&` or `||`, a method call, a transfer or a launch, or a `while`'s condition, or after a
-closure or a place whose index is computed, stays in place (the native-code gate refuses
-it).
+twice(x + 1); add(ordered, &borrowed)`. The right of `&&` or `||` may not run: a short circuit
+borrowing a temporary there is named as the `if` it means, whose arm names the temporary
+where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
+else { false }`. One inside an `if`, a `match`, a closure, a method call, a transfer or a
+launch, or a `while`'s condition, or after a closure or a place whose index is computed, stays
+in place (the native-code gate refuses it).
 """, state=State)
 
 
@@ -129,7 +131,11 @@ def _in_order(run, e, left: list, lets: list):
     if p == "StructLit":
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
                                       for f in e.fields))
-    if p not in _IN_ORDER or p == "Binary" and e.op in ("&&", "||") or \
+    if p == "Binary" and e.op in ("&&", "||"):
+        left_ = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
+        left[0] -= _temporaries(e.right)
+        return _held(run, _explicit(e.replace(left=left_)), lets, "cond", False)
+    if p not in _IN_ORDER or \
             p == "Call" and e.callee._prod != "Global":
         raise _Unordered
     fields = {}
@@ -141,6 +147,20 @@ def _in_order(run, e, left: list, lets: list):
         elif _is_expr(child) and name != "callee":
             fields[name] = _in_order(run, child, left, lets)
     return e.replace(**fields)
+
+
+def _explicit(e):
+    """`a && b` as the `if` it means, `if a { b } else { false }` (`a || b` as `if a { true }
+    else { b }`): its arm names the temporaries b borrows, only when b runs."""
+    def arm(x):
+        return L["Block"]((), x, span=x.span)
+    constant = L["Bool"](e.op == "||", span=e.span)
+    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
+    return L["IfExpr"](e.left, False, arm(then), arm(orelse), span=e.span)
+
+
+def _calls(e) -> bool:
+    return any(n._prod in CALLS or n._prod in OPAQUE for n in descendants(e))
 
 
 def _held(run, value, lets: list, base: str, mutable: bool):
@@ -169,7 +189,13 @@ def _named(run, e):
                                   span=e.span))
         return e.replace(value=L["Local"](name, span=e.value.span))
     if e._prod == "Binary" and e.op in ("&&", "||"):
+        ran = st.simple, st.pure
         left = _named(run, e.left)
+        if _temporaries(e.right) and not _temporaries(left) and \
+                (ran[0] or ran[1] and not _calls(e)):
+            # It runs before the rest of the statement now: what that has run is as it was.
+            st.simple, st.pure = ran
+            return _held(run, _explicit(e.replace(left=left)), st.before, "cond", False)
         st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:
