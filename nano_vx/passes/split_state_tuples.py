@@ -20,20 +20,23 @@ class State:
 
 split_state_tuples = Pass("split-state-tuples", L, L, """
 Give each element of a tuple holding a hardware state a local of its own, where a `let` binds
-the tuple and it is read only by its elements, so that lower-pins finds every state in a
-variable.
+the tuple and it is read only by its elements or copied whole into another such tuple, so that
+lower-pins finds every state in a variable.
 
 `let pair = (t, 1); print(pair.1);` is `let pair_0 = t; let pair_1 = 1; print(pair_1);`:
 `pair_0` is another name of t's state, as the tuple's element was (the interpreter's copies
-share the pin). A tuple used whole (copied, assigned, passed, printed) stays as it is, and
-lower-pins refuses it.
+share the pin). A copy `let again = pair;` is split with it, `let again_0 = pair_0; let
+again_1 = pair_1;`: each element of the copy is another name of the same state, as the
+interpreter's copy shares the pin. A tuple used whole otherwise (assigned, passed, printed)
+stays as it is, and so do its copies and what it copies; lower-pins refuses it.
 """, state=State)
 
 
 def _holds_a_state(let) -> bool:
     ty, value = let.type, let.value
-    return value is not None and value._prod == "Tuple" and ty._prod == "TupleType" \
-        and len(ty.elems) == len(value.elems) and any(is_state_type(t) for t in ty.elems)
+    return value is not None and value._prod in ("Tuple", "Local") \
+        and ty._prod == "TupleType" and any(is_state_type(t) for t in ty.elems) \
+        and (value._prod == "Local" or len(ty.elems) == len(value.elems))
 
 
 @split_state_tuples.on("Fn")
@@ -42,12 +45,32 @@ def _fn(run, fn):
     if not lets:
         return fn
     read = {id(n.base) for n in descendants(fn.body) if n._prod == "TupleGet"}
-    whole = {n.name for n in descendants(fn.body) if n._prod == "Local" and id(n) not in read}
+    copies = {id(let.value): let.name for let in lets.values() if let.value._prod == "Local"}
+    uses = [(n.name, copies.get(id(n))) for n in descendants(fn.body)
+            if n._prod == "Local" and id(n) not in read]
+    # A copy is split with what it copies, or neither is: drop each tuple used whole, then each
+    # copied into one dropped or copied from one not split, until none is.
+    split = set(lets)
+    while True:
+        kept = {name for name in split if not any(
+            used == name and (into not in split) for used, into in uses)
+            and (lets[name].value._prod == "Tuple" or lets[name].value.name in split)}
+        if kept == split:
+            break
+        split = kept
     names = Names(fn)
     run.state.split = {name: [names.fresh(f"{name.split('#')[0]}_{i}")
-                              for i in range(len(let.value.elems))]
-                       for name, let in lets.items() if name not in whole}
+                              for i in range(len(lets[name].type.elems))]
+                       for name in lets if name in split}
     return run.rebuild(fn) if run.state.split else fn
+
+
+def _elements(run, value) -> tuple:
+    """What each element of a tuple split is given: the tuple literal's elements, or the
+    locals of the tuple copied."""
+    if value._prod == "Tuple":
+        return tuple(run.walk(v) for v in value.elems)
+    return tuple(L["Local"](part, span=value.span) for part in run.state.split[value.name])
 
 
 @split_state_tuples.on("Let", splice=True)
@@ -55,8 +78,8 @@ def _let(run, node):
     parts = run.state.split.get(node.name)
     if parts is None:
         return (run.rebuild(node),)
-    return tuple(L["Let"](part, node.mutable, ty, run.walk(value), span=node.span)
-                 for part, ty, value in zip(parts, node.type.elems, node.value.elems))
+    return tuple(L["Let"](part, node.mutable, ty, value, span=node.span)
+                 for part, ty, value in zip(parts, node.type.elems, _elements(run, node.value)))
 
 
 @split_state_tuples.on("TupleGet")
