@@ -36,10 +36,12 @@ Give each tensor made by `uninit()` a written-flag per element, set by each writ
 
 `let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
 of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
-`ReadWritten(t[i][j], t_written)`. The names the tensor is given (`let u = t;`, a borrow, a
+`ReadWritten(t[i][j], t_written)`; `print(t)` and `print(t[i])` first check each flag of
+what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
 `transfer`, which moves the elements as they are) share its flags. What else would see its
-elements (a call, a launch, a `print` of the whole tensor, a return, a closure, a row, an
-assignment whose indices might not compute the same twice, `+=`) is refused (E5010), and the
+elements (a call, a launch, a return, a closure, a `print` of one of `?` extents or past the
+print limit, a row not printed, an assignment or a row printed whose indices might not
+compute the same twice, `+=`) is refused (E5010), and the
 default action runs the program in the interpreter. A tensor settle-written-tensors found
 written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
@@ -148,21 +150,28 @@ def _assign(run, s):
 
 @track_uninit_elements.on("ExprStmt", splice=True)
 def _print(run, s):
-    """`print(t)` reads every element in order: each flag is checked first, in that order,
-    so that the first never written stops the program, at the print, as it does there."""
+    """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
+    each flag is checked first, in that order, so that the first never written stops the
+    program, at the print, as it does there."""
     call = s.expr
     if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
-            "print" and len(call.args) == 1 and call.args[0]._prod == "Local" and
-            call.args[0].name in run.state.flags):
+            "print" and len(call.args) == 1):
         return run.rebuild(s)
-    t, state = call.args[0], run.state
-    extents = [d.value if d._prod == "DimInt" else None for d in state.dims[t.name]]
+    t, indices = element_of(call.args[0])
+    state = run.state
+    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
+        return run.rebuild(s)
+    extents = [d.value if d._prod == "DimInt" else None
+               for d in state.dims[t.name][len(indices):]]
     if None in extents or math.prod(extents) > PRINT_LIMIT:
-        _refuse(run, t)  # the interpreter refuses to print it before it reads an element
+        _refuse(run, call.args[0])  # the interpreter refuses to print it before it reads one
+        return s
+    if not all(_computes_alike(i, state) for i in indices):
+        _refuse(run, call.args[0])  # an index computed again might not be the same
         return s
     span = call.span
     names = [_fresh("at", state.used) for _ in extents]
-    element = Lwritten["Local"](t.name, span=span)
+    element = call.args[0]  # a row's indices compute alike: computed again for each flag
     for name in names:
         element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
     check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](

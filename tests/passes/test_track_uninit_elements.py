@@ -1,6 +1,6 @@
 """track-uninit-elements: each tensor made by `::uninit()` that settle-written-tensors left
 gets a written-flag per element, set by each write and checked by each read (and by a print
-of the whole tensor), through the names it is given and the functions and kernels it is
+of the whole tensor or of a row), through the names it is given and the functions and kernels it is
 passed to, so that native code stops with E9005 where the interpreter does; a use it does
 not follow is E5010, and the default action runs the program in the interpreter."""
 
@@ -61,9 +61,17 @@ def _codes(body: str, items: str = "") -> list:
     "let mut t = Tensor<i32, [2, 2, 2]>::uninit();\nt[0][0][0] = 1;\nprint(t[0][0][0]);",
     "print(Tensor<i32, [3]>::uninit()[0]);",
     "let n = 3;\nlet mut t = Tensor<i32, [?]>::uninit([n]);\nt[0] = 1;\nprint(t);",
+    "let mut t = Tensor<i32, [2, 2]>::uninit();\nt[0][0] = 1;\nlet mut k = 0;\n"
+    "print(t[k]);\nk = 1;",
 ])
 def test_what_the_flags_do_not_follow_is_refused(body):
     assert _codes(body) == ["E5010"]
+
+
+def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
+    text = to_text(run_front(CASES / "e9005_row.vx", track_uninit_elements).after)
+    assert "for at#1 in 0..2 {\n        written[t_written] t[k][at#1];\n    }\n    @print(t[k]);" \
+        in text
 
 
 def test_a_function_given_tracked_tensors_is_copied_once_and_dropped_when_called_no_more():
