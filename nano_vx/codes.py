@@ -394,7 +394,7 @@ _ENTRIES = [
          "The program is correct, but the back end (check-native-subset and the passes after it) "
          "does not turn this construct into native code yet: a hardware state (what `try_pin` "
          "gives) used other than matched, bound by a `let`, given to a function or returned "
-         "(held in a tuple used whole other than copied, printed, a `let mut` one shared with another name), a topology or memory space used as a "
+         "(held in a tuple assigned, returned or printed, printed, a `let mut` one shared with another name), a topology or memory space used as a "
          "value other than bound to a variable or held in a tuple bound once, and compared or "
          "printed (indexed by a variable, in a tuple used whole), an "
          "aggregate "

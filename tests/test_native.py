@@ -40,8 +40,8 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_tensor_of_unknown_extents.vx",
     # A reference to a temporary in a `while`'s condition, which runs once per turn.
     "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_while_condition.vx",
-    # A hardware state held in a tuple given whole to a function.
-    "tests/passes/cases/lower_pins/e5010_tuple_passed.vx",
+    # A hardware state held in a tuple assigned whole.
+    "tests/passes/cases/lower_pins/e5010_tuple_assigned.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
