@@ -132,9 +132,9 @@ def _in_order(run, e, left: list, lets: list):
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
                                       for f in e.fields))
     if p == "Binary" and e.op in ("&&", "||"):
-        left_ = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
-        left[0] -= _temporaries(e.right)
-        return _held(run, _explicit(e.replace(left=left_)), lets, "cond", False)
+        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
+        left[0] -= _temporaries(e.right)  # named in the arm, where they run
+        return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
     if p not in _IN_ORDER or \
             p == "Call" and e.callee._prod != "Global":
         raise _Unordered
@@ -160,6 +160,7 @@ def _explicit(e):
 
 
 def _calls(e) -> bool:
+    """Whether e may call (or holds what the statement's order cannot see into)."""
     return any(n._prod in CALLS or n._prod in OPAQUE for n in descendants(e))
 
 
