@@ -12,8 +12,9 @@ from ..scalars.closures import binder_types, bound_in, returned_closures, zero
 
 @dataclass
 class State:
-    makers: dict = field(default_factory=dict)  # a maker -> (its closure, what it copies, outs)
+    makers: dict = field(default_factory=dict)  # a maker -> (closure, copied, outs, cells)
     kept: dict = field(default_factory=dict)  # a local bound to a maker's call -> its copies
+    cells: set = field(default_factory=set)  # the copies the values change, lent to each call
     renamed: dict = field(default_factory=dict)  # in a returned closure: variable -> its copy
     types: dict = field(default_factory=dict)  # the function's locals -> their types
     taken: set = field(default_factory=set)  # the names of its locals
@@ -26,14 +27,19 @@ made with it: its environment, passed at each call of it.
 lift-closures reads a closure's variables where it is called, but those of the closure that
 made it are over once that call returns (the interpreter keeps its frame). type-scalars
 admitted such a closure only where the copy reads what the frame would hold: it is the value
-of a closure `m` bound by a `let` and only called, it reads parameters and `let`s of m's body
-that it does not assign or lend `&mut` itself, and each call of m is the value of a `let f`
-(or of an assignment to such an f) of an f otherwise only called. What m's body does to them
-is over once it returns the closure, and nothing else reaches its frame after that.
+of a closure `m` bound by a `let` and only called, it reads scalar parameters and `let`s of
+m's body, and each call of m is the value of a `let f` (or of an assignment to such an f) of
+an f otherwise only called. What m's body does to them is over once it returns the closure,
+and nothing else reaches its frame after that.
 m then takes a `&mut` for each variable after its parameters and stores the variable there
 as it returns; the closure takes the copy after its parameters and reads it instead;
 `let f = m(a);` becomes `let mut c = 0; let f = m(a, &mut c);`, an assignment `f = m(b);`
-`f = m(b, &mut c);`, and each `f(x)` `f(x, c)`.
+`f = m(b, &mut c);`, and each `f(x)` `f(x, c)`. A variable the closure assigns or lends
+`&mut` (a counter's) is one cell every call of the value reads as the last call left it, as
+the interpreter's frame is: f is only called where c is in scope, so c is that cell, and the
+closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the variable
+`*c` (a `&mut` of it c itself). Another call of m, or an assignment to f, makes another
+value with another cell (or the same c refilled, the value it held gone with f's old value).
 """, state=State)
 
 
@@ -45,9 +51,10 @@ def _fn(run, fn):
         return fn
     st.types, st.kept = binder_types(fn), {}
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    st.cells = set()
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
-    st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env])
-                 for key, (maker, env) in returned.items()}
+    st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env], cells)
+                 for key, (maker, env, cells) in returned.items()}
     return run.rebuild(fn)
 
 
@@ -60,21 +67,34 @@ def _signature(ty, env_types):
     return ty.replace(params=ty.params + tuple(env_types))
 
 
+def _env_types(st: State, env, cells, span) -> list:
+    """The types a value's environment is passed as: a cell's a `&mut` of it."""
+    return [L["BorrowType"](st.types[v], True, span=span) if v in cells else st.types[v]
+            for v in env]
+
+
+def _passed(st: State, copies, span) -> tuple:
+    """A value's environment at a call of it: each copy, a cell lent."""
+    return tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) if c in st.cells
+                 else L["Local"](c, span=span) for c in copies)
+
+
 @capture_environments.on("Let", splice=True)
 def _let(run, let):
     st, value = run.state, let.value
     if let.name in st.makers:
         return (_maker(run, let),)
     if value._prod == "Call" and value.callee._prod == "Local" and value.callee.name in st.makers:
-        env = st.makers[value.callee.name][1]
+        _, env, _, cells = st.makers[value.callee.name]
         copies = [_fresh(st, v) for v in env]
         st.kept[let.name] = copies
+        st.cells |= {c for c, v in zip(copies, env) if v in cells}
         span = let.span
         made = [L["Let"](c, True, st.types[v], zero(st.types[v], span), span=span)
                 for c, v in zip(copies, env)]
         lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
         call = value.replace(args=run.walk_seq(value.args) + lent)
-        ty = _signature(let.type, (st.types[v] for v in env))
+        ty = _signature(let.type, _env_types(st, env, cells, span))
         return (*made, let.replace(type=ty, value=call))
     return (run.rebuild(let),)
 
@@ -83,15 +103,17 @@ def _maker(run, let):
     """The closure that makes the returned one: it stores each variable the returned closure
     reads through the `&mut` it is given, and returns the closure taking them."""
     st, maker = run.state, let.value
-    closure, env, outs = st.makers[let.name]
+    closure, env, outs, cells = st.makers[let.name]
     span = closure.span
     types = [st.types[v] for v in env]
+    passed = _env_types(st, env, cells, span)
     copies = [_fresh(st, v) for v in env]
     around = st.renamed  # a maker inside a returned closure reads that closure's copies too
     st.renamed = {**around, **dict(zip(env, copies))}
+    st.cells |= {c for c, v in zip(copies, env) if v in cells}
     inner = closure.replace(
         params=run.walk_seq(closure.params) + tuple(
-            L["Param"](c, t, span=span) for c, t in zip(copies, types)),
+            L["Param"](c, t, span=span) for c, t in zip(copies, passed)),
         body=run.walk(closure.body))
     st.renamed = around
     stores = tuple(L["Assign"](L["Deref"](L["Local"](o, span=span), span=span), "=",
@@ -102,9 +124,9 @@ def _maker(run, let):
     outer = maker.replace(
         params=run.walk_seq(maker.params) + tuple(
             L["Param"](o, t, span=span) for o, t in zip(outs, out_types)),
-        ret=_signature(maker.ret, types), body=body)
+        ret=_signature(maker.ret, passed), body=body)
     ty = let.type.replace(params=let.type.params + tuple(out_types),
-                          ret=_signature(let.type.ret, types))
+                          ret=_signature(let.type.ret, passed))
     return let.replace(type=ty, value=outer)
 
 
@@ -127,11 +149,25 @@ def _call(run, call):
     if copies is None:
         return run.rebuild(call)
     span = call.span
-    return call.replace(args=run.walk_seq(call.args) +
-                        tuple(L["Local"](c, span=span) for c in copies))
+    return call.replace(args=run.walk_seq(call.args) + _passed(run.state, copies, span))
+
+
+@capture_environments.on("Borrow")
+def _borrow(run, node):
+    """`&mut n` of a cell in the value: the reference the value is given."""
+    st, value = run.state, node.value
+    copy = st.renamed.get(value.name) if value._prod == "Local" else None
+    if copy in st.cells and node.mutable:
+        return value.replace(name=copy)
+    return run.rebuild(node)
 
 
 @capture_environments.on("Local")
 def _local(run, local):
-    copy = run.state.renamed.get(local.name)
-    return local if copy is None else local.replace(name=copy)
+    st = run.state
+    copy = st.renamed.get(local.name)
+    if copy is None:
+        return local
+    if copy in st.cells:
+        return L["Deref"](local.replace(name=copy), span=local.span)
+    return local.replace(name=copy)

@@ -24,11 +24,13 @@ def returned_closures(fn) -> dict:
     """id() of each closure that is the value of the closure around it, bound by a `let` and
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
     such a `let` binds) of a variable otherwise only called -> (the name of that closure, what
-    it reads of the parameters and the `let`s of that closure's body). The value itself
-    assigns none of those nor lends one `&mut`: what the closure around it does to them ends
-    before it returns the value (its body's last value), and nothing but the value reaches
-    its frame after that, so a copy made as it returns reads what the interpreter's frame of
-    that call holds when the value is called (capture-environments copies them)."""
+    it reads of the parameters and the `let`s of that closure's body, those of them the value
+    assigns or lends `&mut`). What the closure around it does to them ends before it returns
+    the value (its body's last value), and nothing but the value reaches its frame after
+    that, so a copy made as it returns reads what the interpreter's frame of that call holds
+    when the value is first called; one the value changes is a cell its calls share (the
+    value is only called where its `let` names it: capture-environments makes the copy a
+    variable beside that `let`, lent to each call)."""
     parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
     uses: dict = {}
     for n in descendants(fn):
@@ -43,8 +45,9 @@ def returned_closures(fn) -> dict:
             {s.name for s in outer.body.stmts if s._prod == "Let"}
         env = [v for v in captures(inner) if v in own]
         calls = [parents[id(n)] for n in uses.get(name, ())]
-        if env and not set(env) & _changed(inner) and _kept(calls, parents, uses):
-            found[id(inner)] = (name, env)
+        if env and _kept(calls, parents, uses):
+            changed = _changed(inner)
+            found[id(inner)] = (name, env, [v for v in env if v in changed])
     return found
 
 

@@ -88,3 +88,47 @@ def test_handwritten_a_copy_read_by_a_closure_of_the_value(run_pass, snapshot_tx
     assert "@print(one(5i32, a#3) +[i32] two(5i32, a#4) + plain(1i32));" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "41\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_variable_the_value_changes_is_a_cell_beside_it_lent_to_each_call():
+    text = to_text(run_front(CASES / "counter.vx", capture_environments).after)
+    # the value takes a `&mut` of the cell, a copied variable by value
+    assert "|x: i32, n#2: &mut i32, step#2: i32, scale#2: &mut f64| -> i32 {" in text
+    assert "@bump(n#2, x *[i32] step#2);" in text  # `&mut n` is the reference given
+    assert "*scale#2 = *scale#2 * 2.0f64;" in text
+    assert "*n#2 * 2i32" in text  # read by a closure of the value through it too
+    # each value made has its own cell, and the maker stores into it as it returns
+    assert "*n#1 = n;\n        *step#1 = step;\n        *scale#1 = scale;\n" in text
+    assert "@print(c(1i32, &mut n#3, step#3, &mut scale#3));" in text
+    assert "@print(d(1i32, &mut n#4, step#4, &mut scale#4));" in text
+    assert "c = counter(100i32, 1i32, &mut n#3, &mut step#3, &mut scale#3);" in text
+
+
+# Hand-written Lscalars: a counter made twice, each value assigning its own cell.
+COUNTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let make: fn() -> fn(i32) -> i32 = || -> fn(i32) -> i32 {
+            let mut n: i32 = 0i32;
+            |d: i32| -> i32 {
+                n += d;
+                n
+            }
+        };
+        let c: fn(i32) -> i32 = make();
+        let e: fn(i32) -> i32 = make();
+        @print(c(1i32));
+        @print(c(2i32));
+        @print(e(10i32));
+        @print(c(3i32));
+    }
+"""
+
+
+def test_handwritten_a_counter_assigns_its_own_cell(run_pass, snapshot_txt):
+    ran = run_pass("capture-environments", COUNTER)
+    assert ran.codes == []
+    assert "*n#2 += d;" in ran.dump
+    assert "@print(c(2i32, &mut n#3));" in ran.dump and "@print(e(10i32, &mut n#4));" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "1\n3\n10\n6\n"
+    assert ran.dump == snapshot_txt
