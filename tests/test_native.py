@@ -35,9 +35,9 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
     "tests/passes/cases/scalarize_aggregates/e5010_calls_disagree.vx",
     "tests/passes/cases/type_scalars/e5010_counter_copied.vx",
-    # A closure reading a tensor of `?` extents of a loop's body, assigned to a variable bound
-    # outside the loop.
-    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_tensor_of_unknown_extents.vx",
+    # A closure reading a reference of a loop's body, assigned to a variable bound outside
+    # the loop.
+    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_reference.vx",
     # A reference to a temporary in a `while`'s condition, which runs once per turn.
     "tests/passes/cases/name_borrowed_temporaries/e5010_in_a_while_condition.vx",
     # A hardware state held in a tuple assigned whole.

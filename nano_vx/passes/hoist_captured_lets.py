@@ -24,7 +24,7 @@ The interpreter gives each variable of a call one slot of the call's frame, whic
 reads when it is called: after the block, or in a later iteration of a loop, it holds what the
 `let` (or the loop) last stored there. lift-closures reads a closure's variables where it is
 called, so they must be in scope there: the variable becomes `let mut k: T = 0;` at the top of
-the function's body, the zero of its type (a tensor of known extents made by `::new()`), its
+the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0), its
 `let` the assignment `k = ..;`, and a loop over it a loop over a fresh variable whose body
 starts by assigning it to k. type-scalars refused such a variable of a type without a zero.
 A tensor's variable is then a cell given a fresh tensor by each assignment, whose buffer

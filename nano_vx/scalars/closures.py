@@ -277,9 +277,15 @@ def _key(ty):
 
 def zero(ty, span):
     """The zero of a scalar type (what is passed for a variable no closure called there reads),
-    a tensor of known extents made by `::new()`, or None for another type."""
+    a tensor made by `::new()` (each `?` extent 0: nothing reads it), or None for another
+    type."""
     if ty._prod == "TensorType" and all(d._prod == "DimInt" for d in ty.dims):
         return L["TensorNew"](ty, "new", (), span=span)
+    if ty._prod == "TensorType" and all(d._prod in ("DimInt", "DimAny") for d in ty.dims):
+        extents = tuple(L["Int"](getattr(d, "value", 0), "i32", span=span) for d in ty.dims)
+        shape = L["TensorType"](L["Scalar"]("i32", span=span),
+                                (L["DimInt"](len(extents), span=span),), None, span=span)
+        return L["TensorNew"](ty, "new", (L["TensorLit"](shape, extents, span=span),), span=span)
     if ty._prod == "Scalar" and ty.name == "bool":
         return L["Bool"](False, span=span)
     if ty._prod == "Scalar" and ty.name not in ("void", "str"):

@@ -77,12 +77,12 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, or a tensor's of known extents (`::new()`)."""
+    than a string, or a tensor's (`::new()`, each `?` extent 0)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
-        if isinstance(t, Tensor) and all(type(d) is int for d in t.dims):
+        if isinstance(t, Tensor):
             return None
         return scalar(t)
     return bad

@@ -50,6 +50,15 @@ def test_a_tensor_of_a_loop_kept_by_a_closure_is_bound_first_to_one_of_its_exten
     assert "        t = Tensor<i32, [2]>([i, i * 5i32]);" in text
 
 
+def test_a_tensor_of_unknown_extents_is_bound_first_to_one_of_extents_zero():
+    text = to_text(run_front(CASES / "tensor_of_unknown_extents.vx", hoist_captured_lets).after)
+    assert "let mut t: Tensor<i32, [?, 3], Memory::CPU_DRAM> = Tensor<i32, [?, 3], " \
+        "Memory::CPU_DRAM>::new(Tensor<i32, [2]>([0i32, 3i32]));" in text
+    assert "let mut u: Tensor<f32, [?], Memory::CPU_DRAM> = Tensor<f32, [?], " \
+        "Memory::CPU_DRAM>::new(Tensor<i32, [1]>([0i32]));" in text
+    assert "        u = Tensor<f32, [?]>::new(Tensor<i32, [1]>([j + 2i32]));" in text
+
+
 def test_a_closure_called_only_where_its_variables_are_leaves_them_in_their_block():
     ran = run_front(CASES / "confined.vx", hoist_captured_lets)
     assert ran.after is ran.before
@@ -94,11 +103,33 @@ BLOCK_TENSOR_READ_AFTER = """
 """
 
 
+# Hand-written Lscalars: a tensor of `?` extents of a loop read by a closure value after the
+# loop, bound at the top to `::new()` of extents 0 (no closure reads that one).
+LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn() -> i32 = || -> i32 {
+            0i32
+        };
+        for i: i32 in 0i32..3i32 {
+            let t: Tensor<i32, [?, 2]> = Tensor<i32, [?, 2]>::new(Tensor<i32, [2]>([i +[i32] 1i32, 2i32]));
+            g = || -> i32 {
+                t.extent[i32](0)
+            };
+        }
+        @print(g());
+    }
+"""
+
+
 @pytest.mark.parametrize("program,shown,printed", [
     (LOOP_READ_AFTER, ["for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = "], "23\n"),
     (BLOCK_TENSOR_READ_AFTER, ["let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();",
                                "t = Tensor<f32, [3]>::fill(2.5f32);"], "2.5\n"),
-], ids=["loop_variable", "blocks_tensor"])
+    (LOOP_TENSOR_OF_UNKNOWN_EXTENTS,
+     ["let mut t: Tensor<i32, [?, 2]> = Tensor<i32, [?, 2]>::new(Tensor<i32, [2]>([0i32, 2i32]));"],
+     "3\n"),
+], ids=["loop_variable", "blocks_tensor", "tensor_of_unknown_extents"])
 def test_handwritten_variables_read_after_their_block(program, shown, printed, run_pass,
                                                       snapshot_txt):
     ran = run_pass("hoist-captured-lets", program)
