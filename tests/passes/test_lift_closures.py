@@ -41,9 +41,12 @@ def test_captures_follow_the_parameters_and_a_closure_calling_one_passes_its_cap
     assert "closure" not in to_text(fns["main"]).replace("main$closure", "")
 
 
-def test_a_tensor_a_call_passes_before_it_is_bound_is_a_new_one_of_its_extents():
+def test_a_tensor_a_call_passes_before_it_is_bound_is_a_new_one_its_extents_or_0():
     main = _fns("tensor_not_yet_bound")["main"]
     assert "@print(g(1i32, Tensor<i32, [2], Memory::CPU_DRAM>::new()));" in to_text(main)
+    main = _fns("tensor_of_unknown_extents_not_yet_bound")["main"]
+    assert "@print(g(1i32, Tensor<i32, [?, 2], Memory::CPU_DRAM>::new(" \
+        "Tensor<i32, [2]>([0i32, 2i32]))));" in to_text(main)
 
 
 def _fns(case):
