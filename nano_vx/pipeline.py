@@ -4,6 +4,8 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.box_returned_locals import box_returned_locals
+from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -71,6 +73,8 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.hand_on_lent_tensors import hand_on_lent_tensors
+from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -93,12 +97,14 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
+from .passes.settle_written_tensors import settle_written_tensors
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
+from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
@@ -190,14 +196,20 @@ BACK_END = [
     lower_matches,
     expand_aggregate_prints,
     scalarize_aggregates,
+    hand_on_lent_tensors,
     copy_out_tensors,
     number_texts,
     check_native_subset,
+    settle_written_tensors,
+    track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
     erase_tensor_references,
+    box_returned_locals,
     type_scalars,
+    hoist_captured_lets,
+    capture_environments,
     lift_closures,
     dispatch_closures,
     explicate_control,

@@ -141,11 +141,77 @@ def _runs(text: str):
     return runs
 
 
+def _as_interpreted(text: str):
+    """Native code lowers `text` and prints and ends as the interpreter does."""
+    native, interpreted = _runs(text)
+    assert "W5001" not in native[2], native[2]
+    assert native[:2] == interpreted[:2]
+
+
 @pytest.mark.slow
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(_aggregate_programs())
 def test_aggregates_in_native_code_print_as_the_interpreter_prints_them(text):
-    native, interpreted = _runs(text)
-    assert "W5001" not in native[2], native[2]
-    assert native[:2] == interpreted[:2]
+    _as_interpreted(text)
+
+
+@st.composite
+def _reads_and_calls(draw, depth=2):
+    """An expression reading `y` and calling what changes it through `&mut`: a call's
+    arguments, an operator's operands, an index, a field of a struct a call makes."""
+    atoms = ["y", "bump(&mut y)", "make(&mut y).x", "(y % 4)"]
+    if depth == 0:
+        return draw(st.sampled_from(atoms))
+    part = _reads_and_calls(depth - 1)
+    return draw(st.one_of(
+        st.sampled_from(atoms),
+        st.builds(lambda a, op, b: f"({a} {op} {b})", part, st.sampled_from(["+", "*"]), part),
+        st.builds(lambda a, b, c: f"f({a}, {b}, {c})", part, part, part),
+        st.builds(lambda a: f"t[{a} % 4]", part)))
+
+
+@st.composite
+def _ordering_programs(draw):
+    """Statements mixing reads of a variable and calls that change it: the parts of each
+    run in the interpreter's order, whichever name-temporaries holds in locals."""
+    e = _reads_and_calls()
+    statements = draw(st.lists(st.one_of(
+        st.builds(lambda a: f"print({a});", e),
+        st.builds(lambda a, b: f"let q = Q {{ b: {a}, a: {b} }};\n  print(q.a * 1000 + q.b);",
+                  e, e),
+        st.builds(lambda a, b: f"t[{a} % 4] = {b};", e, e)), min_size=1, max_size=3))
+    body = "\n  ".join(statements)
+    return f"""
+struct P {{ x: i32 }}
+struct Q {{ a: i32, b: i32 }}
+
+fn bump(r: &mut i32) -> i32 {{
+  *r = (*r * 3 + 1) % 11;
+  *r % 5
+}}
+
+fn make(r: &mut i32) -> P {{
+  *r = (*r + 7) % 13;
+  P {{ x: *r }}
+}}
+
+fn f(a: i32, b: i32, c: i32) -> i32 {{
+  (a * 7 + b * 3 + c) % 1000
+}}
+
+fn main() {{
+  let mut y = 2;
+  let mut t = [1, 2, 3, 4];
+  {body}
+  print(t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3] + y);
+}}
+"""
+
+
+@pytest.mark.slow
+@settings(max_examples=30, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_ordering_programs())
+def test_reads_of_a_variable_a_later_call_changes_run_in_order_in_native_code(text):
+    _as_interpreted(text)

@@ -17,7 +17,7 @@ def print_arg(b, arg, fns: dict):
     are the program's functions by name (a row of a call's result has its result's type)."""
     if arg._prod == "Str":
         print_text(b, arg.span, arg.value)
-    elif arg._prod in ("StructLit", "Tuple", "EnumValue"):
+    elif _record(arg):
         print_record(b, arg.span, arg)
     elif arg._prod == "Index" and _rank(arg) < len(_indexed(b, arg, fns).dims):
         ref, indices, tensor = access(b, arg, row=True)
@@ -25,6 +25,14 @@ def print_arg(b, arg, fns: dict):
     else:
         value, t = b.lower(arg)
         print_value(b, arg.span, value, t)
+
+
+def _record(e) -> bool:
+    """Whether e is the literal of an aggregate scalarize-aggregates rebuilt for `print`: a
+    literal, or a `Select` choosing an enum's variant between two such literals."""
+    if e._prod == "Select":
+        return _record(e.then) and _record(e.orelse)
+    return e._prod in ("StructLit", "Tuple", "EnumValue")
 
 
 def _rank(e) -> int:
@@ -97,8 +105,9 @@ def _payload(b, value: str, t) -> str:
 def print_record(b, span, literal):
     """`print` of the literal of an aggregate of scalars and tensors, which
     scalarize-aggregates rebuilt for it: one line, a record site's template
-    (values/sites.py) with a hole per scalar or tensor, whose payloads (a tensor's: its
-    address) are written to a stack buffer of i64 slots the payload points to."""
+    (values/sites.py) with a hole per scalar or tensor and a choice per `Select` (an enum's
+    variant), whose payloads (a tensor's: its address; a choice's: its condition) are
+    written to a stack buffer of i64 slots the payload points to."""
     holes = []
     _print_holes(b, span, _template(b, literal, holes), holes)
 
@@ -108,6 +117,8 @@ def _print_holes(b, span, template: str, holes: list):
     if not holes:
         print_text(b, span, template.replace("{{", "{").replace("}}", "}"))
         return
+    # A tensor under a choice is in the variant chosen: scalarize-aggregates splits no value
+    # of another variant of its enum (it has no zero for the tensor), so each one is printed.
     large = [t.size for _, t in holes if isinstance(t, Tensor) and t.static and
              t.size > PRINT_LIMIT]
     if large:
@@ -133,7 +144,8 @@ def _print_holes(b, span, template: str, holes: list):
 
 def _template(b, e, holes: list) -> str:
     """The text `e` prints, `{T}` for each scalar of type T and `{T[d,..]}` for each tensor
-    (appended to `holes` as (ssa, its type)), a brace of the text doubled."""
+    (appended to `holes` as (ssa, its type)), `{if}A{else}B{end}` for a `Select` of A and B
+    (its condition a bool hole), a brace of the text doubled."""
     def inner(parts):
         return ", ".join(_template(b, x, holes) for x in parts)
     if e._prod == "StructLit":
@@ -143,6 +155,11 @@ def _template(b, e, holes: list) -> str:
         return f"({inner(e.elems)})"
     if e._prod == "EnumValue":
         return f"{e.enum}::{e.variant}" + (f"({inner(e.args)})" if e.args else "")
+    if e._prod == "Select" and _record(e):
+        cond, _ = b.lower(e.cond)
+        holes.append((cond, "bool"))
+        then, orelse = _template(b, e.then, holes), _template(b, e.orelse, holes)
+        return f"{{if}}{then}{{else}}{orelse}{{end}}"
     value, t = b.lower(e)
     if isinstance(t, Ref):
         value, t = b.load(value, (), t.mtype, t.target), t.target

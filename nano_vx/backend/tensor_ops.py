@@ -21,6 +21,20 @@ def element(b, e):
     return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
 
 
+def written_element(b, e):
+    """An element of a tensor made by `uninit()` (Lwritten's `ReadWritten`): its indices
+    checked, then the same element of its written-flags, a stop (E9005) where no write set
+    it, as the interpreter stops on an element never written; then the element."""
+    ref, indices, tensor = access(b, e.element)
+    flags, mask = b.lower(e.flags)
+    written = b.load(flags, indices, mask.mtype, "bool")
+    wide = [b.op("Convert", "arith.index_cast", i, "index", "i64") for i in indices]
+    shown_at = "".join(f"[{{{k}}}]" for k in "ab"[:len(wide)])
+    b.check(written, "E9005", f"read of element {shown_at}, never written, of a tensor made "
+                              f"with ::uninit()", "i64", *wide)
+    return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
+
+
 def access(b, e, row=False):
     """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
     extent after all are computed, as the interpreter does) and the tensor type. Only a

@@ -11,7 +11,7 @@ operator on vectors shows its type always (`a +[<4 x f32>] b`), and a vector's l
 
 from __future__ import annotations
 
-from .forms import Flag, Implied, Lines, Opt, expr, line
+from .forms import Flag, Implied, Lines, Opt, Slot, expr, line
 from .vx_pieces import Number, literal_prec
 from .writer import ATOM, BINARY_PREC, CAST, CLOSURE, POSTFIX, UNARY
 
@@ -54,7 +54,10 @@ expr("Binary", "op type left right",
 # form: `+[i32]` is a Binary's), a lane read its word (`v[i]` of a tensor reads an element).
 expr("VecBinary", "op type left right", "{left:=} {op}[{type}] {right:+}",
      prec=lambda n: BINARY_PREC[n.op], when=lambda n: n.type._prod == "VectorType")
-expr("Lane", "vector index", "{vector:POSTFIX}[lane {index}]", prec=POSTFIX)
+# An instance's name takes a `[..]` after it as its own (`@f$NPU[0]`): it is `(@f$i32)[lane i]`.
+expr("Lane", "vector index",
+     Slot("vector", lambda e: ATOM + 1 if e._prod == "Global" and "$" in e.name else POSTFIX),
+     "[lane {index}]", prec=POSTFIX)
 expr("Extent", "tensor axis type", "{tensor:POSTFIX}.extent[{type}]({axis})", prec=POSTFIX)
 expr("Unary", "op type operand",
      "{op}", Implied("type", lambda n: shown(n.operand), "[{type}]"), "{operand:POSTFIX}",

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from .lsrc import CONTRACTS
-from .lsplit import Lsplit
+from .lwritten import Lwritten
 
 # verify-contracts proved them, or the interpreter checks them when asked (--check-contracts,
 # on the front end's tree): native code has nothing to do with them.
-Lnocontracts = Lsplit.extend(
+Lnocontracts = Lwritten.extend(
     "Lnocontracts",
-    "Lsplit without contracts: native code makes none",
+    "Lwritten without contracts: native code makes none",
     remove={"Stmt": sorted(CONTRACTS)},
 )

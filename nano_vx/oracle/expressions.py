@@ -606,6 +606,23 @@ class ExprMixin:
             return t.read(where, span) if type(where) is int else where
         return index
 
+    @EXPRESSIONS.on("ReadWritten")
+    def x_ReadWritten(self, node, sc, hint):
+        """The element, once the same element of the flags says it was written: the check
+        native code makes, here beside the interpreter's own (the tensor is still made by
+        `uninit()`), so that a flag a pass forgot to set shows as a difference."""
+        base, indices = self.index_chain(node.element, sc)
+        flags, span = self.expr(node.flags, sc), node.element.span
+
+        def read(f):
+            t, mask = referent(base(f), span), referent(flags(f), span)
+            at = [to_index(i(f), span) for i in indices]
+            where = t.locate(at, span)
+            if not mask.read(mask.locate(at, span), span):
+                t.unwritten(where, span)
+            return t.read(where, span)
+        return read
+
     @EXPRESSIONS.on("FieldGet")
     def x_FieldGet(self, node, sc, hint):
         base, name, span = self.expr(node.base, sc), node.field, node.span

@@ -1,13 +1,13 @@
-"""erase-contracts: Lsplit -> Lnocontracts."""
+"""erase-contracts: Lwritten -> Lnocontracts."""
 
 from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
-from ..languages.lsplit import Lsplit
+from ..languages.lwritten import Lwritten
 from ..languages.lnocontracts import Lnocontracts
 from ..nanopass import Pass
 
-erase_contracts = Pass("erase-contracts", Lsplit, Lnocontracts, """
+erase_contracts = Pass("erase-contracts", Lwritten, Lnocontracts, """
 Remove `requires`, `ensures` and `invariant`: they make no code.
 
 verify-contracts proved them, or the interpreter checks them when asked (--check-contracts

@@ -6,18 +6,12 @@ printed, so the interpreter runs the output as it ran the input."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
-from ..scalars import refuse
 from ..scalars.aggregate_types import (local_shapes, printed, program_types, settled,
                                        shape_of)
 from ..scalars.aggregates import Names, Shapes
-
-# The most `print`s one `print` of an aggregate becomes: one per choice of a variant for
-# each enum it holds.
-ARMS = 64
 
 
 @dataclass
@@ -26,18 +20,18 @@ class State:
     sigs: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
     names: Names | None = None
-    fn: str = ""
 
 
 expand_aggregate_prints = Pass("expand-aggregate-prints", L, L, """
-Make each `print` of a struct, tuple or enum print the literal of its parts, under an `if`
-chain on the variant of each enum it holds (E5010 past 64 arms).
+Make each `print` of a struct, tuple or enum print the literal of its parts, each enum's
+variant chosen by an `if` on it inside the literal.
 
-`print(p)` of a `Point` is `print(Point { x: p.x, y: p.y })`; of a `Shape`, `if p is
-Shape::Dot { print(Shape::Dot) } else if ... else { print(Shape::Rect(p.Shape::Rect.0,
-p.Shape::Rect.1)) }`, and a struct holding two enums chooses a variant of each. Native code
-prints such a literal as one line, a record print site with a hole per scalar or tensor. A value
-computed by more than reads of locals is held in a local first.
+`print(p)` of a `Point` is `print(Point { x: p.x, y: p.y })`; of a `Shape`, `print(if p is
+Shape::Dot { Shape::Dot } else if ... else { Shape::Rect(p.Shape::Rect.0, p.Shape::Rect.1)
+})`, and a struct holding two enums holds an `if` for each, so the literal grows with the
+variants, not with their combinations. Native code prints such a literal as one line, a
+record print site with a hole per scalar or tensor and a choice per `if`. A value computed
+by more than reads of locals is held in a local first.
 """, state=State)
 
 
@@ -50,7 +44,7 @@ def _program(run, program):
 @expand_aggregate_prints.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.env, st.names, st.fn = local_shapes(fn, st.shapes, st.sigs), Names(fn), fn.name
+    st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
     return run.rebuild(fn)
 
 
@@ -66,52 +60,28 @@ def _expr_stmt(run, node):
         name, span = st.names.fresh("printed"), arg.span
         held.append(L["Let"](name, False, L["OpaqueType"](span=span), arg, span=span))
         arg = L["Local"](name, span=span)
-    if _count(shape) > ARMS:
-        refuse(run.ctx.diagnostics, st.fn, node,
-               f"a `print` of an aggregate holding enums of more than {ARMS} combinations "
-               "of variants")
-        return (node,)
-    arms = _arms(arg, shape)
-
-    def printing(value):
-        return L["Block"]((node.replace(expr=e.replace(args=(value,))),), None, span=node.span)
-    out = printing(arms[-1][1])
-    for tests, value in reversed(arms[:-1]):
-        test = tests[0]
-        for t in tests[1:]:
-            test = L["Binary"]("&&", test, t, span=node.span)
-        out = L["Block"]((L["If"](test, False, printing(value), out, span=node.span),), None,
-                         span=node.span)
-    return (*held, *out.stmts)
+    return (*held, node.replace(expr=e.replace(args=(_literal(arg, shape),))))
 
 
-def _count(shape) -> int:
-    """How many arms a value of `shape` may need, at most."""
-    if shape.kind == "leaf":
-        return 1
-    counts = [_count(part) for _, part in shape.parts]
-    if shape.kind == "enum":
-        return sum(counts[1:])
-    out = 1
-    for n in counts:
-        out *= n
-    return out
-
-
-def _arms(e, shape) -> list:
-    """(tests, literal) for each choice of a variant of each enum e holds: the literal e's
-    value is when every test holds. e is settled: reading it again computes nothing."""
+def _literal(e, shape):
+    """The literal e's value is, an `if` on the variant of each enum it holds choosing that
+    enum's literal. e is settled: reading it again computes nothing."""
     if shape is None or shape.kind == "leaf":
-        return [((), e)]
+        return e
     p, span = e._prod, e.span
     if shape.kind == "enum":
         if p == "EnumValue":
-            return _joined((), shape.name, e.variant, e.args, shape.part(e.variant), span)
-        return [arm for label, variant in shape.variants()
-                for arm in _joined((L["VariantIs"](e, shape.name, label, span=span),),
-                                   shape.name, label,
-                                   [L["VariantField"](e, shape.name, label, k, span=span)
-                                    for k in range(len(variant.parts))], variant, span)]
+            return _variant(shape.name, e.variant, e.args, shape.part(e.variant), span)
+        arms = [(label, _variant(shape.name, label,
+                                 [L["VariantField"](e, shape.name, label, k, span=span)
+                                  for k in range(len(variant.parts))], variant, span))
+                for label, variant in shape.variants()]
+        out = arms[-1][1]
+        for label, value in reversed(arms[:-1]):
+            out = L["IfExpr"](L["VariantIs"](e, shape.name, label, span=span), False,
+                              L["Block"]((), value, span=span),
+                              L["Block"]((), out, span=span), span=span)
+        return out
     if p == "StructLit":
         given = {f.name: f.value for f in e.fields}
         parts = [given[k] for k, _ in shape.parts]
@@ -121,24 +91,15 @@ def _arms(e, shape) -> list:
         parts = [L["FieldGet"](e, k, span=span) for k, _ in shape.parts]
     else:
         parts = [L["TupleGet"](e, k, span=span) for k, _ in shape.parts]
-    choices = [_arms(x, s) for x, (_, s) in zip(parts, shape.parts)]
-    out = []
-    for chosen in product(*choices):
-        tests = tuple(t for ts, _ in chosen for t in ts)
-        values = [v for _, v in chosen]
-        if shape.kind == "struct":
-            value = L["StructLit"](shape.name, tuple(
-                L["FieldInit"](str(k), v, span=span) for (k, _), v in zip(shape.parts, values)),
-                span=span)
-        else:
-            value = L["Tuple"](tuple(values), span=span)
-        out.append((tests, value))
-    return out
+    values = [_literal(x, s) for x, (_, s) in zip(parts, shape.parts)]
+    if shape.kind == "struct":
+        return L["StructLit"](shape.name, tuple(
+            L["FieldInit"](str(k), v, span=span) for (k, _), v in zip(shape.parts, values)),
+            span=span)
+    return L["Tuple"](tuple(values), span=span)
 
 
-def _joined(tests, enum, variant, args, shape, span) -> list:
-    """The arms of the variant enum::variant carrying args, under tests."""
-    choices = [_arms(x, s) for x, (_, s) in zip(args, shape.parts)]
-    return [((*tests, *(t for ts, _ in chosen for t in ts)),
-             L["EnumValue"](enum, variant, tuple(v for _, v in chosen), span=span))
-            for chosen in product(*choices)]
+def _variant(enum, variant, args, shape, span):
+    """The literal of the variant enum::variant carrying args."""
+    return L["EnumValue"](enum, variant, tuple(_literal(x, s) for x, (_, s) in
+                                               zip(args, shape.parts)), span=span)

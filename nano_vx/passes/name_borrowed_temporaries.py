@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..languages.lassumed import Lassumed as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
@@ -36,9 +36,15 @@ temporary) a local of its own, computed by a `let` before the statement (a `let 
 `print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
 named only when what its statement runs before it is names and literals, or calls nothing (and
 holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
-runs its parts in the order written; one after a call, or one inside an `if`, a `match`, a
-closure, the right of `&&` or `||`, or a `while`'s condition stays in place (the native-code
-gate refuses it).
+runs its parts in the order written. Where one would then stay in place after a call, every
+part the statement computes before its last temporary is held in a local first, in the order
+it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
+twice(x + 1); add(ordered, &borrowed)`. The right of `&&` or `||` may not run: a short circuit
+borrowing a temporary there is named as the `if` it means, whose arm names the temporary
+where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
+else { false }`. One inside an `if`, a `match`, a closure, a method call, a transfer or a
+launch, or a `while`'s condition, or after a closure or a place whose index is computed, stays
+in place (the native-code gate refuses it).
 """, state=State)
 
 
@@ -72,8 +78,98 @@ def _lets(run, value) -> tuple:
     """The `let`s of the temporaries `value` borrows, and `value` borrowing their locals."""
     st = run.state
     st.before, st.simple, st.pure = [], True, True
-    value = _named(run, value)
-    return tuple(b.replace(value=run.walk(b.value)) for b in st.before), value
+    mark = st.names.mark()
+    named = _named(run, value)
+    if _temporaries(named):
+        st.names.undo(mark)
+        lets = []
+        try:
+            named = _in_order(run, value, [_temporaries(value)], lets)
+            st.before = lets
+        except _Unordered:
+            st.names.undo(mark)
+            st.before, st.simple, st.pure = [], True, True
+            named = _named(run, value)
+    return tuple(b.replace(value=run.walk(b.value)) for b in st.before), named
+
+
+def _temporaries(e) -> int:
+    """How many temporaries e borrows."""
+    return sum(1 for n in descendants(e) if n._prod == "Borrow" and n.value._prod not in PLACES)
+
+
+class _Unordered(Exception):
+    """A part a statement computes before a temporary that cannot be held in a local first."""
+
+
+# What holds a temporary and computes its parts in the order of its fields, each its own value.
+_IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit")
+
+
+def _in_order(run, e, left: list, lets: list):
+    """e with each temporary it borrows named, and each part it computes before the last of
+    them (left[0] are still to come) held in a local first, their `let`s appended to `lets`
+    in the order e runs them."""
+    if not left[0]:
+        return e
+    p = e._prod
+    if p == "Borrow" and e.value._prod not in PLACES:
+        value = _in_order(run, e.value, left, lets) if _temporaries(e.value) else e.value
+        left[0] -= 1
+        return e.replace(value=_held(run, value, lets, "borrowed", e.mutable))
+    if p == "Borrow":
+        if any(n._prod not in ("Local", "Deref", "FieldGet", "TupleGet")
+               for n in descendants(e.value)):
+            raise _Unordered  # an element's index, computed where the borrow runs
+        return e
+    if not _temporaries(e):
+        if p in SIMPLE and p != "Local":  # a literal, or a function or constant
+            return e
+        if p == "Closure":  # a closure held in a local is a value, no longer only called
+            raise _Unordered
+        return _held(run, e, lets, "ordered", False)
+    if p == "StructLit":
+        return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
+                                      for f in e.fields))
+    if p == "Binary" and e.op in ("&&", "||"):
+        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
+        left[0] -= _temporaries(e.right)  # named in the arm, where they run
+        return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
+    if p not in _IN_ORDER or \
+            p == "Call" and e.callee._prod != "Global":
+        raise _Unordered
+    fields = {}
+    for name in e._fields:
+        child = getattr(e, name)
+        if isinstance(child, tuple):
+            fields[name] = tuple(_in_order(run, c, left, lets) if _is_expr(c) else c
+                                 for c in child)
+        elif _is_expr(child) and name != "callee":
+            fields[name] = _in_order(run, child, left, lets)
+    return e.replace(**fields)
+
+
+def _explicit(e):
+    """`a && b` as the `if` it means, `if a { b } else { false }` (`a || b` as `if a { true }
+    else { b }`): its arm names the temporaries b borrows, only when b runs."""
+    def arm(x):
+        return L["Block"]((), x, span=x.span)
+    constant = L["Bool"](e.op == "||", span=e.span)
+    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
+    return L["IfExpr"](e.left, False, arm(then), arm(orelse), span=e.span)
+
+
+def _calls(e) -> bool:
+    """Whether e may call (or holds what the statement's order cannot see into)."""
+    return any(n._prod in CALLS or n._prod in OPAQUE for n in descendants(e))
+
+
+def _held(run, value, lets: list, base: str, mutable: bool):
+    """A read of a new local, its `let` of `value` appended to `lets`."""
+    name = run.state.names.fresh(base)
+    lets.append(L["Let"](name, mutable, L["OpaqueType"](span=value.span), value,
+                         span=value.span))
+    return L["Local"](name, span=value.span)
 
 
 def _named(run, e):
@@ -94,7 +190,13 @@ def _named(run, e):
                                   span=e.span))
         return e.replace(value=L["Local"](name, span=e.value.span))
     if e._prod == "Binary" and e.op in ("&&", "||"):
+        ran = st.simple, st.pure
         left = _named(run, e.left)
+        if _temporaries(e.right) and not _temporaries(left) and \
+                (ran[0] or ran[1] and not _calls(e)):
+            # It runs before the rest of the statement now: what that has run is as it was.
+            st.simple, st.pure = ran
+            return _held(run, _explicit(e.replace(left=left)), st.before, "cond", False)
         st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:

@@ -1,8 +1,8 @@
 """name-hardware-states: Lassumed -> Lassumed.
 
 Same IL: each hardware state is computed by a `let` of its own just before the statement that
-used it, and what ran before it in that statement reads only names and literals, so the
-interpreter runs the output as it ran the input."""
+used it, what ran before it in that statement only names and literals, each variable of them
+held in a local before it, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ SIMPLE = ("Local", "Int", "Float", "Bool", "Str")
 class State:
     sigs: dict = field(default_factory=dict)  # fn -> (state parameters' indices, returns one)
     names: Names | None = None
+    made: set = field(default_factory=set)  # the locals this pass made: nothing assigns them
 
 
 name_hardware_states = Pass("name-hardware-states", L, L, """
@@ -32,7 +33,10 @@ Give each hardware state a `match` is on or a call is given a local of its own, 
 a `match` on a state given to a call is computed by a `let` too. A
 state made after something else of its statement that is neither a name nor a literal ran stays
 in place (lower-pins refuses it), so that the statement still runs its parts in the order
-written. A `match` on a state that is the value of a block nothing reads is made a statement.
+written; a variable read before it is held in a local first, so that it is read before the call
+making the state changes it (`print(f(y, pin(&mut y)))` is `let ordered = y; let state =
+pin(&mut y); print(f(ordered, state))`). A `match` on a state that is the value of a block
+nothing reads is made a statement.
 """, state=State)
 
 
@@ -47,7 +51,7 @@ def _program(run, program):
 
 @name_hardware_states.on("Fn")
 def _fn(run, fn):
-    run.state.names = Names(fn)
+    run.state.names, run.state.made = Names(fn), set()
     return run.rebuild(fn.replace(body=_discarded(fn.body)) if fn.ret is None else fn)
 
 
@@ -82,6 +86,7 @@ def _makes_a_state(run, e) -> bool:
 def _named(run, e, span) -> tuple:
     """`let state = e;` and the local it binds."""
     name = run.state.names.fresh("state")
+    run.state.made.add(name)
     before, e = _hoisted(run, e)
     let = L["Let"](name, False, L["OpaqueType"](span=span), e, span=span)
     return (*before, let), L["Local"](name, span=span)
@@ -101,15 +106,33 @@ def _hoisted(run, e) -> tuple:
             # Native code computes a `match` inside a larger expression only in a `let`.
             made, m = _on_a_named_state(run, a, False)
             value = run.state.names.fresh("matched")
+            run.state.made.add(value)
             made = (*made, L["Let"](value, False, L["OpaqueType"](span=a.span), m, span=a.span))
             a = L["Local"](value, span=a.span)
         elif simple:
             made, a = _hoisted(run, a)
         else:
             made = ()
+        if made:  # a variable read before is read before the calls they run change it
+            held, args = _held(run, args)
+            before = (*before, *held)
         before, simple = (*before, *made), simple and a._prod in SIMPLE
         args.append(a)
     return before, e.replace(args=tuple(args))
+
+
+def _held(run, args: list) -> tuple:
+    """The `let`s holding each variable `args` read in a local of its own, and `args` reading
+    those."""
+    lets, out = [], []
+    for a in args:
+        if a._prod == "Local" and a.name not in run.state.made:
+            name = run.state.names.fresh("ordered")
+            run.state.made.add(name)
+            lets.append(L["Let"](name, False, L["OpaqueType"](span=a.span), a, span=a.span))
+            a = L["Local"](name, span=a.span)
+        out.append(a)
+    return tuple(lets), out
 
 
 def _on_a_named_state(run, e, whole: bool) -> tuple:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..backend.buffers import fresh_results, keeping_calls, keeps_nothing, makes_fresh
 from ..languages.lcells import Lcells
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..values.literals import TYPE_WRAPPERS
 
@@ -17,7 +17,9 @@ name holds: nothing could give them back. Each gets `let made = ..;` just before
 statement, when what takes it cannot keep it (a transfer, which copies, an element or an
 extent read, or a call whose result cannot be the argument's buffer) and nothing the statement does before
 making it can be seen (a local, a literal or a read through a reference; other tensors so
-named), so moving it first changes no order. A tensor indexed to a row is not named: the row
+named), so moving it first changes no order; a read through a reference before a call that
+makes one is held in a local first (`f(*r, make(r))` is `let read = *r; let made =
+make(r); f(read, made)`), since the call may write where it reads. A tensor indexed to a row is not named: the row
 is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,
 `transfer(x, A);`, a call of a function returning only what it made) is its `let made`
 alone, which nothing reads, so insert-drops drops it at once. A `return`'s value and a
@@ -82,6 +84,8 @@ class _Made:
         done replaced by a local, whose `let` goes to `lets`, in the order of evaluation;
         `root` too when its statement `discarded` its value."""
         clean = True  # nothing seen evaluated yet, but the tensors named
+        # The reads through a reference done so far, each where it stands: [operands done, i].
+        reads: list = []
         # frames: [node, its operands, operands done, whether a taker cannot keep them]
         stack = [[root, self._operands(root), [], discarded]]
         while True:
@@ -91,21 +95,41 @@ class _Made:
                 stack.append([child, self._operands(child), [], self._takes(node)])
                 continue
             stack.pop()
+            reads = [r for r in reads if r[0] is not done]  # they are part of node now
             ty = self._type(node, types) if taken and clean else None
             if ty is not None and _row(stack, ty):
                 ty = None
             if any(a is not b for a, b in zip(done, operands)):
                 node = _with_operands(node, done)
             kind = node._prod
+            if ty is not None and reads and _calls(node):
+                # A call may write through a reference read before it: each such read is
+                # held in a local first, or the tensor stays where it is made.
+                ty = self._held(reads, lets, names, types) and ty
+                reads = []
             if ty is not None:
                 name = names.fresh("made")
                 lets.append(Let(name, False, ty, node, span=node.span))
                 node = Local(name, span=node.span)
-            elif not (kind in _PURE or kind == "Deref"):
+            elif kind == "Deref" and stack:
+                reads.append([stack[-1][2], len(stack[-1][2])])
+            elif kind not in _PURE:
                 clean = False
             if not stack:
                 return node
             stack[-1][2].append(node)
+
+    def _held(self, reads: list, lets: list, names, types: dict) -> bool:
+        """Whether each of `reads` is held in a local, its `let` appended to `lets`, in order;
+        none is when the type of one is not known."""
+        read_types = [_read_type(done[i], types) for done, i in reads]
+        if any(t is None for t in read_types):
+            return False
+        for (done, i), ty in zip(reads, read_types):
+            name = names.fresh("read")
+            lets.append(Let(name, False, ty, done[i], span=done[i].span))
+            done[i] = Local(name, span=done[i].span)
+        return True
 
     def _operands(self, node) -> tuple:
         """What of `node` is evaluated, left to right, without condition, and looked into."""
@@ -146,6 +170,18 @@ class _Made:
             return ty.replace(place=dest) if ty is not None and ty._prod == "TensorType" \
                 else None
         return e.type if e.type._prod == "TensorType" else None
+
+
+def _calls(e) -> bool:
+    return any(n._prod in ("Call", "Launch") for n in descendants(e))
+
+
+def _read_type(e, types: dict):
+    """The type of what `e`, a read of a local or through a reference, reads, or None."""
+    if e._prod == "Local":
+        return types.get(e.name)
+    ty = _read_type(e.value, types) if e._prod == "Deref" else None
+    return ty.inner if ty is not None and ty._prod in ("BorrowType", "RefType") else None
 
 
 def _row(stack: list, ty) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
 from ..scalars.aggregate_values import pure
@@ -25,6 +25,7 @@ class State:
     pending: list = field(default_factory=list)  # the `let`s to run before this statement
     effects: bool = False  # a call of this statement ran already, in place
     every: bool = False  # every call of this statement is held in a local, in order
+    changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -38,7 +39,12 @@ call, `if` or `match` whose value a statement stores; and `match f(1) { .. }` is
 matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of
 a struct literal written out of its declaration's order is held in a local too when a call
 computes it, so that the calls run in the order written. When a call of the statement that stays in place would have run before
-the one moved, every call of the statement is held in a local, in the order they ran. What
+the one moved, every call of the statement is held in a local, in the order they ran. Each
+part the statement computes before the last `let` it needs is held in a local first, in the
+order the interpreter runs them (a call's arguments, an operator's operands, a literal's
+parts as written, an element's base then its index, an element assigned's index before its
+value), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
+y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
 f(1).x } else { false }`), and such a loop as `while true { let cond = c; if !cond { break }
@@ -56,6 +62,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
+    st.changed = _changed(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -114,13 +121,38 @@ def _valued(run, node):
 
 @name_temporaries.on("Assign", splice=True)
 def _assign(run, node):
-    value = _in_place(run, node.value)
-    return (node.replace(target=run.walk(node.target), value=value),)
+    if node.target._prod != "Index":
+        value = _in_place(run, node.value)
+        return (node.replace(target=run.walk(node.target), value=value),)
+    # An element's indices are computed before the value it is given.
+    chain = [node.target]
+    while chain[-1].base._prod == "Index":
+        chain.append(chain[-1].base)
+    *indices, value = _ordered(run, [*(lambda i=i: run.walk(i.index) for i in reversed(chain)),
+                                     lambda: _in_place(run, node.value)])
+    target = run.walk(chain[-1].base)
+    for place, index in zip(reversed(chain), indices):
+        target = place.replace(base=target, index=index)
+    return (node.replace(target=target, value=value),)
 
 
 @name_temporaries.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
+
+
+def _changed(fn) -> set:
+    """The locals of fn declared `let mut`, assigned or lent `&mut`: the others keep their
+    value."""
+    changed = set()
+    for n in descendants(fn):
+        place = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" and \
+            n.mutable else None
+        while place is not None and place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
+            place = place.value if place._prod == "Deref" else place.base
+        if n._prod == "Let" and n.mutable or place is not None and place._prod == "Local":
+            changed.add(n.name if n._prod == "Let" else place.name)
+    return changed
 
 
 def _in_place(run, e):
@@ -130,7 +162,7 @@ def _in_place(run, e):
     if e._prod == "MatchValue":
         out = _matched(run, e)
     elif e._prod == "Call" or e._prod == "IfExpr" and _aggregate(run, e):
-        out = run.rebuild(e)
+        out = _in_order(run, e)
     else:
         return run.walk(e)
     run.state.effects = True
@@ -141,17 +173,89 @@ def _temp(run, x, made, base="agg"):
     """A read of a new local holding `made` (x's walked form), its `let` run first."""
     if run.state.effects:
         raise Refused(x, _AFTER)
+    return _held(run, made, len(run.state.pending), base)
+
+
+def _held(run, value, at: int, base: str):
+    """A read of a new local, its `let` of `value` run at `at` in the statement's `let`s."""
     name = run.state.names.fresh(base)
-    run.state.pending.append(L["Let"](name, False, L["OpaqueType"](span=x.span), made,
-                                      span=x.span))
-    return L["Local"](name, span=x.span)
+    run.state.pending.insert(at, L["Let"](name, False, L["OpaqueType"](span=value.span), value,
+                                          span=value.span))
+    return L["Local"](name, span=value.span)
+
+
+def _parts(e) -> list:
+    """e's expressions, in the order the interpreter runs them: its fields' order, a struct
+    literal's as written."""
+    return [x.value if x._prod == "FieldInit" else x
+            for f in L.productions[e._prod][1].fields if f.kind in ("Expr", "FieldInit")
+            for x in (getattr(e, f.name) if f.mult == "*" else (getattr(e, f.name),))
+            if x is not None]
+
+
+def _in_order(run, e, part=None):
+    """e rebuilt, its parts walked in order by `part`, and held in locals as `_ordered` holds
+    them."""
+    # A tensor indexed is not copied: its element is read once the index is computed.
+    place = e._prod == "Index" and all(n._prod in _PLACES for n in descendants(e.base))
+    values = iter(_ordered(run, [lambda x=x: (part or run.walk)(x) for x in _parts(e)],
+                           1 if place else 0))
+
+    def put(f, x):
+        if x is None or not hasattr(x, "_prod"):
+            return x
+        if f.kind == "FieldInit":
+            return x.replace(value=next(values))
+        return next(values) if f.kind == "Expr" else run.walk(x)
+    return e.replace(**{f.name: tuple(put(f, x) for x in getattr(e, f.name)) if f.mult == "*"
+                        else put(f, getattr(e, f.name)) for f in L.productions[e._prod][1].fields})
+
+
+def _ordered(run, walks, places: int = 0) -> list:
+    """What each of `walks` gives, the parts of a statement in the order it runs them; each
+    part that runs before a later one's `let`s is held in a local just before those, so that
+    what it reads is read before a call they run changes it, but the first `places`, which
+    name places read later."""
+    st = run.state
+    values, ends = [], []
+    for walk in walks:
+        values.append(walk())
+        ends.append(len(st.pending))
+    last = max((i for i in range(1, len(ends)) if ends[i] > ends[i - 1]), default=0)
+    inserted = 0
+    for i in range(places, last):
+        if not _unchanged(run, values[i]):
+            values[i] = _held(run, values[i], ends[i] + inserted, "ordered")
+            inserted += 1
+    return values
+
+
+_PLACES = ("Local", "FieldGet", "TupleGet", "Deref")
+
+
+def _unchanged(run, e) -> bool:
+    """Whether no call can change what e computes: literals, functions and constants, a
+    local no one assigns or lends `&mut` (those this pass makes), a closure (it reads its variables when called), a reference to a
+    variable or its field, and what only combines those (a new tensor too: nothing can
+    reach it before it is made)."""
+    p = e._prod
+    if p == "Local":
+        return e.name not in run.state.changed
+    if p == "Borrow":
+        return all(n._prod in ("Local", "FieldGet", "TupleGet") for n in descendants(e.value))
+    if p in ("Binary", "Unary", "Cast", "FieldGet", "TupleGet", "Tuple", "EnumValue",
+             "StructLit", "VariantField", "VariantIs", "TensorNew", "TensorLit", "ArrayLit",
+             "VecLit", "Splat"):
+        return not (p == "Binary" and e.op in ("&&", "||")) and \
+            all(_unchanged(run, x) for x in _parts(e))
+    return p in ("Int", "Float", "Bool", "Str", "Global", "Closure")
 
 
 @name_temporaries.on("Call", "IfExpr", "Launch", "MethodCall", "Transfer")
 def _call(run, e):
     st = run.state
     before = st.effects
-    out = run.rebuild(e)
+    out = _in_order(run, e)
     if e._prod == "Call" and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
@@ -183,17 +287,23 @@ def _match(run, e):
 def _struct(run, e):
     shape = run.state.shapes.of(L["NamedType"](e.name, span=e.span))
     if shape is None or [f.name for f in e.fields] == [k for k, _ in shape.parts]:
-        return run.rebuild(e)
+        return _in_order(run, e)
+
     # scalarize-aggregates computes the fields in the declaration's order.
-    fields = []
-    for f in e.fields:
+    def field(x):
         before = run.state.effects
-        value = run.walk(f.value)
-        if not pure(f.value) and not _aggregate(run, f.value):
-            run.state.effects = before  # its calls move with it
-            value = _temp(run, f.value, value)
-        fields.append(f.replace(value=value))
-    return e.replace(fields=tuple(fields))
+        value = run.walk(x)
+        if pure(x) or _aggregate(run, x):
+            return value
+        run.state.effects = before  # its calls move with it
+        return _temp(run, x, value)
+    return _in_order(run, e, field)
+
+
+@name_temporaries.on("Index", "Tuple", "ArrayLit", "EnumValue", "VecLit", "TensorLit",
+                     "TensorNew", "Jvp", "Vjp")
+def _parted(run, e):
+    return _in_order(run, e)
 
 
 @name_temporaries.on("While")
@@ -214,7 +324,7 @@ def _while(run, node):
 @name_temporaries.on("Binary")
 def _binary(run, e):
     if e.op not in ("&&", "||"):
-        return run.rebuild(e)
+        return _in_order(run, e)
     left = run.walk(e.left)
     right = _alone(run, e.right)
     if right is not None:

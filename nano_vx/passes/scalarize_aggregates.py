@@ -12,8 +12,10 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, out_parameters, tensor_leaf)
+                                  fresh_locals, is_tensor, out_parameters, strip, tensor_leaf)
 from ..scalars.enum_reads import as_matches
+from ..scalars.terms import FLOATS
+from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -24,6 +26,7 @@ class State:
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
     copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
+    ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
 
 
@@ -37,7 +40,11 @@ read is the field's local, a `VariantIs` a test of the tag. A function returning
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
 first tensor, its result; another it gives back whole (`GiveBack`), which copy-out-tensors
 copies. Its call passes the caller's locals.
-The literal a `print` is given keeps its form, made of scalars. What is
+A field of a generic struct (its type arguments erased) is typed as what puts it there
+(scalars/aggregate_types.py); one holding an f64 or an i32, as an unsuffixed literal is,
+returned as another float or integer type is cast to it, as the interpreter converts it.
+The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
+enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
 """, state=State)
@@ -56,6 +63,8 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
+    st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
+        else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -69,7 +78,9 @@ def _fn(run, fn):
             params += [L["Param"](n, t if concrete(t) else None, span=p.span)
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
-            return fn.replace(params=tuple(params), body=_block(run, fn.body))
+            body = _block(run, fn.body)
+            return fn.replace(params=tuple(params), body=body.replace(
+                value=_returned(run, fn.body.value, body.value)))
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
@@ -159,8 +170,10 @@ def _assign(run, node):
 @scalarize_aggregates.on("Return", splice=True)
 def _return(run, node):
     out = run.state.out
-    if out is None or node.value is None:
+    if node.value is None:
         return (run.rebuild(node),)
+    if out is None:
+        return (node.replace(value=_returned(run, node.value, run.walk(node.value))),)
     result = next((x for x in out.leaves() if x._prod == "Local"), None)
     return (*_store(run, node.value, out), L["Return"](result, span=node.span))
 
@@ -207,6 +220,26 @@ def _store(run, e, dest: Tree) -> list:
         puts.append(L["GiveBack"](d.value.name, v, span=x.span) if _copied(run, d)
                     else L["Assign"](d, "=", v, span=v.span))
     return [*lets, *puts]
+
+
+def _returned(run, e, made):
+    """What a function returning a scalar returns, made of e: a field of a generic struct
+    holding an f64 (or an i32), as an unsuffixed literal is, converted to the result's other
+    float (or integer) type, as the interpreter converts such a value returned."""
+    ret, p = run.state.ret, e._prod if e is not None else None
+    if ret is None or p not in ("FieldGet", "TupleGet", "VariantField"):
+        return made
+    base = _shape(run, e.base)
+    if base is not None and p == "VariantField":
+        base = dict(base.parts).get(e.variant)
+    part = dict(base.parts).get(e.field if p == "FieldGet" else e.index) \
+        if base is not None else None
+    held = strip(part.leaf) if part is not None and part.kind == "leaf" else None
+    if held is None or held._prod != "Scalar" or held.name == ret.name or not (
+            held.name == "f64" and ret.name in FLOATS or
+            held.name == "i32" and ret.name in INT_TYPES):
+        return made
+    return L["Cast"](made, ret, span=e.span)
 
 
 def _copied(run, place) -> bool:
@@ -279,9 +312,9 @@ def _closure(run, e):
     st = run.state
     if any(st.shapes.of(p.type) for p in e.params):
         raise Refused(e, "a closure taking an aggregate")
-    out, st.out = st.out, None  # its `return` is its own
+    out, ret, st.out, st.ret = st.out, st.ret, None, None  # its `return` is its own
     made = run.rebuild(e)
-    st.out = out
+    st.out, st.ret = out, ret
     return made
 
 
@@ -295,4 +328,8 @@ def _record(run, e):
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
         return e.replace(args=tuple(_record(run, x) for x in e.args))
+    if p == "IfExpr":  # an enum's variant, chosen by its tag
+        return e.replace(cond=run.walk(e.cond),
+                         then=e.then.replace(value=_record(run, e.then.value)),
+                         orelse=e.orelse.replace(value=_record(run, e.orelse.value)))
     return run.walk(e)

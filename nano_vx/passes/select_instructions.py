@@ -11,7 +11,8 @@ from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import element, extent_of, tensor_lit, tensor_new, transfer
+from ..backend.tensor_ops import (element, extent_of, tensor_lit, tensor_new, transfer,
+                                  written_element)
 from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
@@ -287,6 +288,11 @@ def _call(run, e):
 @lowering.on("Index")
 def _index(run, e):
     return element(run.state.b, e)
+
+
+@lowering.on("ReadWritten")
+def _read_written(run, e):
+    return written_element(run.state.b, e)
 
 
 @lowering.on("Extent")

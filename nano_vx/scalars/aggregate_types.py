@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import descendants
-from .aggregate_values import merged, returned_types
-from .aggregates import Shapes, Tree
+from .aggregate_values import merged
+from .aggregates import Shapes, Tree, concrete, strip
 
 
 @dataclass
@@ -18,17 +18,148 @@ class Sig:
     out: Tree | None = None  # the result's shape, when it is an aggregate
 
 
+@dataclass
+class _Scope:
+    """What types a value of one function: the program's shapes and signatures, the
+    function's aggregate locals' shapes and the written types of its other locals."""
+    shapes: Shapes
+    sigs: dict
+    env: dict
+    written: dict
+
+
 def program_types(program) -> tuple:
-    """The program's Shapes, and each function's Sig by name (a result's leaves typed as
-    returned_types finds them)."""
-    shapes, sigs = Shapes(program), {}
-    for fn in program.items:
-        if fn._prod == "Fn":
-            out = shapes.of(fn.ret)
-            if out is not None:
-                out = out.rebuilt(iter(returned_types(fn, out)))
-            sigs[fn.name] = Sig([shapes.of(p.type) for p in fn.params], out)
+    """The program's Shapes, and each function's Sig by name. A leaf whose type a generic
+    struct's erased parameter was is typed as what the function returns puts there, and a
+    parameter's as every call of the function gives it alike (the type argument of the
+    signature, erased, said no more: the interpreter holds there what it is given). Again
+    while that types a leaf anew, since a parameter typed types what the function returns,
+    and a result its callers' locals, and they the calls they make."""
+    shapes = Shapes(program)
+    fns = [fn for fn in program.items if fn._prod == "Fn"]
+    sigs = {fn.name: Sig([shapes.of(p.type) for p in fn.params], shapes.of(fn.ret))
+            for fn in fns}
+    if not any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
+               if s is not None):
+        return shapes, sigs
+    given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
+    while True:
+        typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
+        calls = _given(fns, typed, shapes)
+        if typed == sigs and calls == given:
+            break
+        sigs, given = typed, calls
     return shapes, sigs
+
+
+def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
+    """fn's Sig, its leaves typed as far as `sigs` and what its calls give say."""
+    sig = sigs[fn.name]
+    called = [s if s is None else _typed(s, _alike(given.get((fn.name, k))))
+              for k, s in enumerate(sig.params)]
+    out = sig.out
+    if out is not None:
+        scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+        out = _typed(out, _returned_types(fn, out, scope))
+    return Sig(called, out)
+
+
+def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
+    """(callee, k) -> the leaf types each call of the program gives the callee's aggregate
+    parameter k."""
+    given: dict = {}
+    for fn in fns:
+        scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+        for call in descendants(fn.body):
+            if call._prod == "Call" and call.callee._prod == "Global" and \
+                    call.callee.name in sigs:
+                for k, (a, shape) in enumerate(zip(call.args, sigs[call.callee.name].params)):
+                    if shape is not None:
+                        given.setdefault((call.callee.name, k), []).append(
+                            _value_types(a, shape, scope))
+    return given
+
+
+def _written(fn) -> dict:
+    """The written type of each parameter and `let` of fn that has a scalar, vector or
+    tensor one (not one infer-placement chose: its span is its `let`'s)."""
+    written = {p.name: p.type for p in fn.params if concrete(p.type)}
+    written.update({n.name: n.type for n in descendants(fn.body)
+                    if n._prod == "Let" and concrete(n.type) and n.type.span != n.span})
+    return written
+
+
+def _typed(shape: Tree, types) -> Tree:
+    """shape, each leaf no type was known for given the one of `types` (None, or none: still
+    none)."""
+    types = list(types)
+    return shape.rebuilt(iter(t if t is not None or k >= len(types) else types[k]
+                              for k, t in enumerate(shape.leaves())))
+
+
+def _alike(found: list | None) -> list:
+    """The type of each leaf every call gives alike, None where one differs or says none."""
+    if not found:
+        return []
+    return [ts[0] if ts[0] is not None and all(t == ts[0] for t in ts) else None
+            for ts in zip(*found)]
+
+
+def _returned_types(fn, shape: Tree, scope: _Scope) -> list:
+    """The type of each leaf of the aggregate `fn` returns, as some value it returns puts
+    there (_value_types); None where none says."""
+    values = [fn.body.value] + [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    types = [None] * len(shape.leaves())
+    for value in values:
+        if value is not None:
+            types = [t if t is not None else v
+                     for t, v in zip(types, _value_types(value, shape, scope))]
+    return types
+
+
+def _value_types(e, shape: Tree, scope: _Scope) -> list:
+    """The type of each leaf of `shape` the value e puts there, None where nothing says: a
+    literal's part, by the local, tensor or literal written there; an aggregate local's or a
+    call's, by its shape."""
+    if shape.kind == "leaf":
+        return [_leaf_type(e, scope.written)]
+    p = e._prod
+    if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
+        given = {f.name: f.value for f in e.fields}
+        return [t for k, part in shape.parts
+                for t in (_value_types(given[k], part, scope) if k in given
+                          else [None] * len(part.leaves()))]
+    if p == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
+        return [t for x, (_, part) in zip(e.elems, shape.parts)
+                for t in _value_types(x, part, scope)]
+    found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
+    if found is None or len(found.leaves()) != len(shape.leaves()):
+        return [None] * len(shape.leaves())
+    return list(found.leaves())
+
+
+# What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
+# so (a generic struct's field type is erased), and type-scalars solves it so.
+_LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}
+_ARITHMETIC = frozenset("+ - * / %".split())
+
+
+def _leaf_type(x, written: dict):
+    """The type of the scalar or tensor x: a local's written one, a tensor made or a literal
+    (`-k` included, or one cast, or arithmetic on such of one type); None for any other
+    value."""
+    if x._prod == "Local":
+        return written.get(x.name)
+    if x._prod in ("TensorNew", "TensorLit", "Cast"):
+        return x.type if concrete(x.type) else None
+    if x._prod == "Binary" and x.op in _ARITHMETIC:
+        left, right = _leaf_type(x.left, written), _leaf_type(x.right, written)
+        return left if left is not None and left == right and \
+            strip(left)._prod == "Scalar" else None
+    if x._prod == "Unary" and x.op == "-" and x.operand._prod in ("Int", "Float"):
+        x = x.operand
+    name = _LITERALS.get(x._prod)
+    return L["Scalar"](name, span=x.span) if name is not None else None
 
 
 def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
@@ -60,13 +191,15 @@ def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
 
 
 def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:
-    """The shape of each aggregate local, parameter and pattern name of fn, by name."""
+    """The shape of each aggregate local, parameter and pattern name of fn, by name, a
+    `let`'s leaves typed as its value puts them where its type does not say."""
     env = {p.name: s for p, s in zip(fn.params, sigs[fn.name].params) if s is not None}
+    scope = _Scope(shapes, sigs, env, _written(fn))
     for node in descendants(fn.body):
         if node._prod == "Let":
             found = merged(shape_of(node.value, shapes, sigs, env.get), shapes.of(node.type))
             if found is not None:
-                env[node.name] = found
+                env[node.name] = _typed(found, _value_types(node.value, found, scope))
         elif node._prod == "MatchValue":
             scrutinee = shape_of(node.scrutinee, shapes, sigs, env.get)
             for case in node.cases:

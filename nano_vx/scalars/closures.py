@@ -20,6 +20,72 @@ def direct_closures(fn) -> dict:
     return lets
 
 
+def returned_closures(fn) -> dict:
+    """id() of each closure that is the value of the closure around it, bound by a `let` and
+    only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
+    such a `let` binds) of a variable otherwise only called -> (the name of that closure, what
+    it reads of the parameters and the `let`s of that closure's body). The value itself
+    assigns none of those nor lends one `&mut`: what the closure around it does to them ends
+    before it returns the value (its body's last value), and nothing but the value reaches
+    its frame after that, so a copy made as it returns reads what the interpreter's frame of
+    that call holds when the value is called (capture-environments copies them)."""
+    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    uses: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Local":
+            uses.setdefault(n.name, []).append(n)
+    found = {}
+    for name, outer in direct_closures(fn).items():
+        inner = outer.body.value
+        if inner is None or inner._prod != "Closure" or _returns(outer.body):
+            continue
+        own = {p.name for p in outer.params} | \
+            {s.name for s in outer.body.stmts if s._prod == "Let"}
+        env = [v for v in captures(inner) if v in own]
+        calls = [parents[id(n)] for n in uses.get(name, ())]
+        if env and not set(env) & _changed(inner) and _kept(calls, parents, uses):
+            found[id(inner)] = (name, env)
+    return found
+
+
+def _changed(node) -> set:
+    """The locals a node assigns or lends `&mut`."""
+    places = [n.target for n in descendants(node) if n._prod == "Assign"] + \
+        [n.value for n in descendants(node) if n._prod == "Borrow" and n.mutable]
+    return {p.name for p in places if p._prod == "Local"}
+
+
+def _kept(calls, parents, uses) -> bool:
+    """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
+    binds, and each local so bound is otherwise only called."""
+    sites = [parents.get(id(c)) for c in calls]
+    let_bound, targets = set(), set()
+    for call, site in zip(calls, sites):
+        if site is not None and site._prod == "Let" and site.value is call:
+            let_bound.add(site.name)
+        elif site is not None and site._prod == "Assign" and site.value is call and \
+                site.op == "=" and site.target._prod == "Local":
+            targets.add(id(site.target))
+        else:
+            return False
+    assigned = {n.name for ns in uses.values() for n in ns if id(n) in targets}
+    return assigned <= let_bound and all(
+        id(n) in targets or parents[id(n)]._prod == "Call" and parents[id(n)].callee is n
+        for f in let_bound for n in uses.get(f, ()))
+
+
+def _returns(block) -> bool:
+    """Whether a closure's body has a `return` of its own (not one of a closure in it)."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        if node._prod == "Return":
+            return True
+        if node._prod != "Closure":
+            stack.extend(child_nodes(node))
+    return False
+
+
 def bound_in(node) -> set:
     """The locals bound inside a node: parameters of its closures, lets, loop variables."""
     bound = set()
@@ -37,6 +103,27 @@ def captures(closure) -> list[str]:
     bound = bound_in(closure)
     return list(dict.fromkeys(n.name for n in descendants(closure.body)
                               if n._prod == "Local" and n.name not in bound))
+
+
+def block_variables(fn) -> set:
+    """The locals bound inside a function's body, outside its closures, by a `let` of a
+    block within it or a loop: each holds one slot of the call's frame, which outlives the
+    block (a closure of the interpreter reads what the slot last held)."""
+    inner = set().union(*(bound_in(n) for n in descendants(fn) if n._prod == "Closure"))
+    top = {p.name for p in fn.params} | {s.name for s in fn.body.stmts if s._prod == "Let"}
+    return bound_in(fn.body) - inner - top
+
+
+def outliving_variables(fn) -> set:
+    """The block_variables a closure value may read once their block is over: those read by
+    a closure neither only called where its `let` names it nor confined."""
+    lets = block_variables(fn)
+    direct = {id(c) for c in direct_closures(fn).values()}
+    values = [c for c in descendants(fn) if c._prod == "Closure" and id(c) not in direct
+              and lets.intersection(captures(c))]
+    confined = confined_closures(fn) if values else set()
+    return {name for c in values if id(c) not in confined for name in captures(c)
+            if name in lets}
 
 
 def by_reference(closure, lent: bool = True) -> list[str]:
@@ -187,7 +274,9 @@ def _key(ty):
 
 def zero(ty, span):
     """The zero of a scalar type (what is passed for a variable no closure called there reads),
-    or None for another type."""
+    a tensor of known extents made by `::new()`, or None for another type."""
+    if ty._prod == "TensorType" and all(d._prod == "DimInt" for d in ty.dims):
+        return L["TensorNew"](ty, "new", (), span=span)
     if ty._prod == "Scalar" and ty.name == "bool":
         return L["Bool"](False, span=span)
     if ty._prod == "Scalar" and ty.name not in ("void", "str"):

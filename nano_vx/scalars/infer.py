@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
+from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import bound_in, by_reference, captures, confined_closures, direct_closures
+from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
+                       direct_closures, returned_closures)
+from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
@@ -19,6 +22,16 @@ _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
 _SHIFTS = frozenset({"<<", ">>"})
 _LITERALS = frozenset({"StructLit", "Tuple", "EnumValue"})
+
+
+def _record(e) -> bool:
+    """Whether `print` is given e as a literal of an aggregate: a literal, or an `if` choosing
+    an enum's variant between two such literals (expand-aggregate-prints wrote it)."""
+    if e._prod == "IfExpr":
+        return not (e.then.stmts or e.orelse.stmts) and all(
+            arm.value is not None and _record(arm.value) for arm in (e.then, e.orelse))
+    return e._prod in _LITERALS
+
 
 def _bad_field(t):
     """A field native code does not print: one neither a scalar, a vector nor a tensor (a
@@ -51,13 +64,37 @@ def _closure_outside(t):
     return "a closure passed to a function" if isinstance(find(t), Closure) else None
 
 
+def _scalar_held(what: str):
+    """A variable the back end makes a place of its own that needs a scalar other than a
+    string: a zero to start it at, or an element of a tensor (`what` it is, refused)."""
+    def bad(t):
+        t = find(t)
+        if isinstance(t, Var) or isinstance(t, str) and t not in ("void", "str"):
+            return None
+        return f"{what} holding {show(t)}"
+    return bad
+
+
+def _zero_held(what: str):
+    """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
+    than a string, or a tensor's of known extents (`::new()`)."""
+    scalar = _scalar_held(what)
+
+    def bad(t):
+        t = find(t)
+        if isinstance(t, Tensor) and all(type(d) is int for d in t.dims):
+            return None
+        return scalar(t)
+    return bad
+
+
 def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
 
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned)
+EXPRESSIONS = Rules(Lpinned, Lwritten)
 
 
 class Infer:
@@ -77,8 +114,10 @@ class Infer:
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
         self.confined_ids: set | None = None  # see confined()
+        self.returned_ids: dict | None = None  # see returned()
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
+        self.block_variables: set = set()  # bound in a block or a loop, outside closures
 
     def confined(self) -> set:
         """id() of each closure whose value stays where what it reads is in scope, asked only
@@ -86,6 +125,13 @@ class Infer:
         if self.confined_ids is None:
             self.confined_ids = confined_closures(self.item_node)
         return self.confined_ids
+
+    def returned(self) -> dict:
+        """returned_closures, asked only of a function with a closure value reading a
+        variable of the closure around it."""
+        if self.returned_ids is None:
+            self.returned_ids = returned_closures(self.item_node)
+        return self.returned_ids
 
     def item(self):
         """None when every node typed, else (node, what native code does not lower)."""
@@ -100,6 +146,7 @@ class Infer:
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
                 {s.name for s in item.body.stmts if s._prod == "Let"}
+            self.block_variables = block_variables(item)
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
@@ -127,24 +174,17 @@ class Infer:
 
     def returned_places(self, fn):
         """A reference returned names a place that outlives the call: an element of a
-        tensor (a buffer, which find-owned-buffers then leaves undropped) or what a
-        parameter names. A local's cell would be gone (the interpreter keeps it alive)."""
+        tensor (a buffer, which find-owned-buffers then leaves undropped), what a parameter
+        names, or a local box-returned-locals makes such an element (a scalar's)."""
         params = {p.name for p in fn.params}
-        returned = [fn.body.value] if fn.body.value is not None else []
-        stack = list(fn.body.stmts)
-        while stack:
-            node = stack.pop()
-            if node._prod == "Return" and node.value is not None:
-                returned.append(node.value)
-            if node._prod != "Closure":
-                stack.extend(child_nodes(node))
-        while returned:
-            e = returned.pop()
-            if e._prod == "IfExpr":  # each arm's value is returned (its returns are found)
-                returned.extend(arm.value for arm in (e.then, e.orelse) if arm.value is not None)
-                continue
+        boxed = returned_locals(fn)
+        for e in returned_values(fn):
             place = e.value if e._prod == "Borrow" else None
-            if not (e._prod == "Local" and e.name in params or place is not None and (
+            if place is not None and place._prod == "Local" and place.name in boxed:
+                # box-returned-locals makes it a tensor of one element
+                self.judge(e, _scalar_held(f"a reference returned to '{place.name}', a local "
+                                           f"variable of its function"), self.env[place.name])
+            elif not (e._prod == "Local" and e.name in params or place is not None and (
                     place._prod == "Index" or place._prod == "Deref" and
                     place.value._prod == "Local" and place.value.name in params)):
                 raise Mismatch(e, "a reference returned that may name a local variable of "
@@ -418,18 +458,23 @@ class Infer:
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
-        if e._prod not in _LITERALS:
+        if not _record(e):
             t = self.expr(e)
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
             self.judge(e, _printed_closure, t)
             return t
+        if e._prod == "IfExpr":
+            unify(self.expr(e.cond), "bool", e.cond)
+            self.printed(e.then.value)
+            self.printed(e.orelse.value)
+            return "void"
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
             part = part.value if part._prod == "FieldInit" else part
             t = self.printed(part)
-            if part._prod not in _LITERALS:
+            if not _record(part):
                 self.judge(part, _bad_field, t)
         return "void"
 
@@ -451,22 +496,32 @@ class Infer:
                 raise Mismatch(e, f"a closure that assigns to '{name}', which it captures "
                                   f"and which holds {show(self.env[name])}")
         # A value is called where what it reads must still be in scope: a variable of the
-        # closure around it is not once that closure returns, nor one of a block once it ends,
-        # unless the value never leaves where they are (confined).
+        # closure around it is not once that closure returns, unless the value never leaves
+        # where it is (confined); one of a block hoist-captured-lets makes the function's.
         for name in captures(e) if id(e) not in self.direct else ():
             if (name in self.inner or name not in self.top) and id(e) in self.confined():
                 break
-            if name in self.inner:
+            if name in self.inner and name in self.returned().get(id(e), (None, ()))[1]:
+                # capture-environments copies it when the value is made
+                self.judge(e, _scalar_held(f"a closure returned from the closure around it "
+                                           f"that captures '{name}'"), self.env[name])
+            elif name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
-            if name not in self.top:
-                raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
-                                  f"variable of a block inside its function")
+            if name in self.block_variables:  # hoist-captured-lets binds it to its zero
+                self.judge(e, _zero_held(f"a closure used as a value that captures '{name}', "
+                                           f"a variable of a block inside its function"),
+                           self.env[name])
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
     def _index(self, e):
         return self.index(e)
+
+    @EXPRESSIONS.on("ReadWritten")
+    def _read_written(self, e):
+        self.expr(e.flags)
+        return self.index(e.element)
 
     def index(self, e, row=False):
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""

@@ -9,16 +9,16 @@ from ..nanopass import LanguageError
 class Rules(dict):
     """Production name -> rule(infer, node)."""
 
-    def __init__(self, language):
+    def __init__(self, *languages):
         super().__init__()
-        self.language = language
+        self.languages = languages
 
     def on(self, *productions: str):
         def register(rule):
             for p in productions:
-                if p not in self.language.productions:
-                    raise LanguageError(f"{rule.__qualname__}: {self.language.name} has no "
-                                        f"production {p}")
+                if not any(p in language.productions for language in self.languages):
+                    names = " or ".join(language.name for language in self.languages)
+                    raise LanguageError(f"{rule.__qualname__}: {names} has no production {p}")
                 self[p] = rule
             return rule
         return register

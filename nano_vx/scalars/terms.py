@@ -120,7 +120,8 @@ def show(t) -> str:
     if isinstance(t, Var):
         return {"int": "{integer}", "float": "{float}"}.get(t.kind, "_")
     if isinstance(t, Tensor):
-        return f"Tensor<{show(t.elem)}, {list(t.dims)}>"
+        dims = ", ".join("?" if d is None else str(d) for d in t.dims)
+        return f"Tensor<{show(t.elem)}, [{dims}]>"
     if isinstance(t, Closure):
         return "a closure"
     if isinstance(t, Vector):

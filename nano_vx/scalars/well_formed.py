@@ -31,6 +31,25 @@ _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
 _SHIFTS = frozenset({"<<", ">>"})
 _SCALARS = frozenset(INT_TYPES) | FLOATS | {"bool"}
+
+
+def _arms(e) -> tuple:
+    """The values an `if` (a `Select` once control is explicit) chooses between, () when an
+    arm has statements."""
+    if e._prod == "Select":
+        return e.then, e.orelse
+    if e.then.stmts or e.orelse.stmts or e.then.value is None or e.orelse.value is None:
+        return ()
+    return e.then.value, e.orelse.value
+
+
+def _record(e) -> bool:
+    """Whether `print` is given e as a literal of an aggregate: a literal, or an `if`
+    choosing an enum's variant between two such literals (expand-aggregate-prints wrote it)."""
+    if e._prod in ("IfExpr", "Select"):
+        arms = _arms(e)
+        return bool(arms) and all(_record(x) for x in arms)
+    return e._prod in ("StructLit", "Tuple", "EnumValue")
 _LANEWISE = frozenset("+ - * /".split())
 
 
@@ -390,7 +409,7 @@ class Check:
         arg = e.args[0]
         if arg._prod == "Str":
             return "void"
-        if arg._prod in ("StructLit", "Tuple", "EnumValue"):
+        if _record(arg):
             self.record(arg)
             return "void"
         t = find(self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg))
@@ -400,12 +419,18 @@ class Check:
 
     def record(self, e):
         """The literal of an aggregate `print` is given: every part a scalar, a tensor, or
-        another literal."""
+        another literal; or an `if` (a `Select` once control is explicit) choosing an enum's
+        variant between two literals."""
+        if e._prod in ("IfExpr", "Select"):
+            unify(self.expr(e.cond), "bool", e.cond)
+            for value in _arms(e):
+                self.record(value)
+            return
         parts = e.fields if e._prod == "StructLit" else e.elems if e._prod == "Tuple" \
             else e.args
         for part in parts:
             part = part.value if part._prod == "FieldInit" else part
-            if part._prod in ("StructLit", "Tuple", "EnumValue"):
+            if _record(part):
                 self.record(part)
                 continue
             t = find(self.expr(part))
@@ -445,6 +470,13 @@ class Check:
     @EXPRESSIONS.on("Index")
     def _index(self, e):
         return self.index(e)
+
+    @EXPRESSIONS.on("ReadWritten")
+    def _read_written(self, e):
+        flags = find(self.expr(e.flags))
+        if not isinstance(flags, Tensor) or flags.elem != "bool":
+            raise Mismatch(e.flags, f"written-flags of type {show(flags)}")
+        return self.index(e.element)
 
     def index(self, e, row=False):
         """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""

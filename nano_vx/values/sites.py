@@ -100,8 +100,10 @@ def _tensor(type_name: str, dims, address: int, read) -> str:
 
 # A record site's text: `{T}` is a scalar of type T, `{T[d, ..]}` a tensor of element type T
 # and those extents (its slot holds its first element's address, and the slots after it each
-# `?` extent, in order), `{{` and `}}` a brace.
-_HOLE = re.compile(r"\{\{|\}\}|\{([a-z0-9]+)(?:\[([0-9?, ]*)\])?\}")
+# `?` extent, in order), `{if}A{else}B{end}` the text A when its slot (a bool) holds and B
+# when not (an enum's variant, chosen as the program runs; the holes of both have their
+# slots), `{{` and `}}` a brace.
+_HOLE = re.compile(r"\{\{|\}\}|\{(if|else|end)\}|\{([a-z0-9]+)(?:\[([0-9?, ]*)\])?\}")
 # A narrow storage type is a tensor hole's element type only: its elements print as values.
 _SCALARS = frozenset(INT_TYPES) | frozenset(FLOAT_TYPES) | {"f64", "bool"} | frozenset(NARROW_TYPES)
 
@@ -114,16 +116,29 @@ def _dims(text: str | None):
 
 
 def record_holes(template: str | None) -> list | None:
-    """Each hole of a record site's text, (its type, its extents or None for a scalar);
-    None when the text is not one: a brace neither doubled nor around a hole, a hole of no
-    scalar type."""
+    """Each hole of a record site's text, (its type, its extents or None for a scalar), a
+    choice's a bool; None when the text is not one: a brace neither doubled nor around a
+    hole, a hole of no scalar type, a choice without its `{else}` or `{end}`."""
     if template is None:
         return None
-    holes = [(m.group(1), _dims(m.group(2))) for m in _HOLE.finditer(template)
-             if m.group(1)]
+    holes, open_choices = [], []  # for each choice open, whether its `{else}` was met
+    for m in _HOLE.finditer(template):
+        word = m.group(1)
+        if word == "if":
+            open_choices.append(False)
+            holes.append(("bool", None))
+        elif word == "else":
+            if not open_choices or open_choices[-1]:
+                return None
+            open_choices[-1] = True
+        elif word == "end":
+            if not open_choices or not open_choices.pop():
+                return None
+        elif m.group(2):
+            holes.append((m.group(2), _dims(m.group(3))))
     rest = _HOLE.sub("", template)
-    if "{" in rest or "}" in rest or any(t not in _SCALARS or dims is not None and
-                                         t not in _ELEMENT for t, dims in holes):
+    if open_choices or "{" in rest or "}" in rest or any(
+            t not in _SCALARS or dims is not None and t not in _ELEMENT for t, dims in holes):
         return None
     return holes
 
@@ -131,20 +146,33 @@ def record_holes(template: str | None) -> list | None:
 def _record(template: str, payload: int, read) -> str:
     """An aggregate's line: each hole of the template filled, in order, from the next i64
     slots of the buffer at `payload`: a scalar's bits, or a tensor's address and its `?`
-    extents."""
+    extents; of a choice, the text its slot picks (the other's slots are passed over, its
+    tensors never read)."""
     count = sum(1 + (dims or ()).count(None) for _, dims in record_holes(template))
     slots = iter(struct.unpack(f"={count}q", read(payload, 8 * count)))
-
-    def fill(m):
-        if not m.group(1):
-            return m.group(0)[0]
-        dims = _dims(m.group(2))
-        if dims is None:
-            return format_scalar(_from_bits(m.group(1), next(slots)))
-        address = _U64.wrap(next(slots))
-        return _tensor(m.group(1), tuple(next(slots) if d is None else d for d in dims),
-                       address, read)
-    return _HOLE.sub(fill, template)
+    out, shown, end = [], [], 0  # shown: for each choice open, whether its arm is printed
+    for m in _HOLE.finditer(template):
+        printing = all(shown)
+        if printing:
+            out.append(template[end:m.start()])
+        end = m.end()
+        word, type_name, dims = m.group(1), m.group(2), _dims(m.group(3))
+        if word == "if":
+            shown.append(next(slots) != 0)
+        elif word == "else":
+            shown[-1] = not shown[-1]
+        elif word == "end":
+            shown.pop()
+        elif type_name is None:
+            out.append(m.group(0)[0] if printing else "")
+        elif dims is None:
+            slot = next(slots)
+            out.append(format_scalar(_from_bits(type_name, slot)) if printing else "")
+        else:
+            address = _U64.wrap(next(slots))
+            dims = tuple(next(slots) if d is None else d for d in dims)
+            out.append(_tensor(type_name, dims, address, read) if printing else "")
+    return "".join(out) + template[end:]
 
 
 def stopped(site, a: int, b: int) -> RuntimeStop:

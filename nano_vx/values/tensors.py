@@ -82,9 +82,13 @@ class Tensor:
     def read(self, off: int, span):
         v = self.store.data.get(off, self.store.default)
         if v is UNINIT:
-            stop("E9005", span, f"read of element {self.store.index_of(off)}, never written, "
-                                f"of a tensor made with ::uninit()")
+            self.unwritten(off, span)
         return v
+
+    def unwritten(self, off: int, span):
+        """Stop: the element at flat offset `off` was never written."""
+        stop("E9005", span, f"read of element {self.store.index_of(off)}, never written, "
+                            f"of a tensor made with ::uninit()")
 
     def write(self, off: int, value, span):
         self.store.data[off] = element(value, self.store.elem, span)

@@ -98,6 +98,25 @@ def test_an_empty_tensor_reads_nothing():
     assert show("tensor", "i32", 0, (2, 0)) == ("[[], []]", [])
 
 
+def test_a_record_choice_prints_the_arm_its_slot_picks_and_reads_no_other_tensor():
+    template = "(S {{ n: {i32} }}, {if}E::A({f32}){else}{if}E::B({i32[2]}){else}E::C{end}{end})"
+    memory = {4096: struct.pack("=2i", 5, 6)}
+
+    def line(*slots):
+        memory[64] = struct.pack(f"={len(slots)}q", *slots)
+        reads = []
+
+        def read(address, nbytes):
+            reads.append(address)
+            return memory[address][:nbytes]
+        out = printed(PrintSite(1, "record", None, template, ()), 64, read)
+        return out, reads
+    # slots: n, the first choice, A's f32, the second choice, B's tensor
+    assert line(7, 1, f64_bits(0.5), 0, 4096) == ("(S { n: 7 }, E::A(0.5))", [64])
+    assert line(7, 0, 0, 1, 4096) == ("(S { n: 7 }, E::B([5, 6]))", [64, 4096])
+    assert line(7, 0, 0, 0, 4096) == ("(S { n: 7 }, E::C)", [64])
+
+
 def test_a_stop_carries_its_code_span_and_operands():
     span = Span(Source("t.vx", "let q = a / b;"), 8, 13)
     site = StopSite(4, "E9001", "attempt to divide {a} by {b} (i8)", "i8", span=span)

@@ -31,9 +31,9 @@ def test_a_program_without_contracts_comes_out_as_it_went_in():
     assert ran.after is ran.before
 
 
-# Hand-written Lsplit: contracts on a kernel after its assumes, and on a closure's loop.
+# Hand-written Lwritten: contracts on a kernel after its assumes, and on a closure's loop.
 KERNEL_CONTRACTS = """
-    // IL: Lsplit
+    // IL: Lwritten
     fn main() {
         let f: ~_ = |n: i32| {
             let mut k: ~i32 = 0;

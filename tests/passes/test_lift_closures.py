@@ -41,6 +41,11 @@ def test_captures_follow_the_parameters_and_a_closure_calling_one_passes_its_cap
     assert "closure" not in to_text(fns["main"]).replace("main$closure", "")
 
 
+def test_a_tensor_a_call_passes_before_it_is_bound_is_a_new_one_of_its_extents():
+    main = _fns("tensor_not_yet_bound")["main"]
+    assert "@print(g(1i32, Tensor<i32, [2], Memory::CPU_DRAM>::new()));" in to_text(main)
+
+
 def _fns(case):
     after = run_front(CASES / f"{case}.vx", lift_closures).after
     return {i.name: i for i in after.items if i._prod == "Fn"}

@@ -39,6 +39,14 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
+def test_a_variable_read_before_a_state_named_is_held_in_a_local_before_it():
+    text = to_text(run_front(CASES / "read_before.vx", name_hardware_states).after)
+    assert "let ordered: ~_ = y;\n    let state: ~_ = @pin(&mut y);\n" \
+        "    @print(@both(ordered, state));" in text
+    # the outer call's argument, read first, is held first
+    assert "let ordered#3: ~_ = y;\n    let ordered#2: ~_ = y;\n" in text
+
+
 def test_a_state_made_after_a_call_of_its_statement_stays_in_place():
     ran = run_front("fn report(n: i32, s: HardwareState<i32, Topology::NPU>) {\n"
                     "    match s {\n        Available(p) => { print(p + n); }\n"

@@ -99,3 +99,10 @@ def test_a_tensor_asked_its_extent_is_named():
     made = _made("extents")
     assert sorted(made.values()) == ["@sized(i)",
                                      "Tensor<u8, [?, 4]>::fill(Tensor<i32, [2]>([s, 4i32]), 1u8)"]
+
+
+def test_a_read_through_a_reference_before_a_call_making_a_tensor_is_held_first():
+    ran = run_front(CASES / "read_through_a_reference.vx", name_made_tensors)
+    text = to_text(ran.after)
+    assert "let read: i32 = *r;\n    let made: Tensor<i32, [3], Memory::CPU_DRAM> = @make(r);\n" \
+        "    @print(@first(read, made));" in text

@@ -2,6 +2,7 @@
 expression, each `match` inside one and each value a `match` is on, is computed by a `let`
 of its own before the statement, calls in the order they ran; the program prints what it printed, and native code prints it too."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,20 @@ def test_a_match_on_a_computed_value_reads_a_local_and_a_nested_one_is_a_lets_va
 def test_a_call_before_the_aggregate_in_its_statement_holds_every_call_in_order():
     ran = run_front(CASES / "call_before.vx", name_temporaries)
     assert "let agg: ~_ = @id(1);\n    let agg#1: ~_ = @make(2);\n" in to_text(ran.after)
+
+
+def test_what_runs_before_a_held_call_is_held_first_in_the_order_it_runs():
+    text = to_text(run_front(CASES / "reads_before_a_call.vx", name_temporaries).after)
+    assert "let ordered: ~_ = y;\n    let agg: ~_ = @g(&mut y);\n    let agg#1: ~_ = @make();" \
+        in text
+    assert "@f(ordered, agg, agg#1.x)" in text
+    # y * 3 runs before f's arguments, which run before g
+    assert text.index("= y * 3;") < text.index("= @g(&mut y);", text.index("= y * 3;"))
+    # an element's index is read before the value assigned to it is computed, and a tensor
+    # indexed is not copied
+    assert re.search(r"let (ordered#\d+): ~_ = i;\n    let (agg#\d+): ~_ = @h\(&mut i\);\n"
+                     r"    t\[\1\] = \2\.x;", text)
+    assert re.search(r"\+ t\[agg#\d+\]", text) and "= t;" not in text
 
 
 def test_a_short_circuit_needing_a_let_is_the_if_it_means_and_a_loop_tests_in_its_body():

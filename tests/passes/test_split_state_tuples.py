@@ -40,14 +40,36 @@ def test_each_element_is_a_let_of_its_own_read_where_the_tuple_was():
     assert "match pair_0 {" in text
 
 
-# A tuple used whole stays a tuple (lower-pins refuses it), and so does one holding no state.
+def test_a_copy_is_split_with_the_tuple_it_copies():
+    text = to_text(run_front(CASES / "copied.vx", split_state_tuples).after)
+    assert "let again_0: ~HardwareState<i32, Topology::NPU> = pair_0;" in text
+    assert "let again_1: ~_ = pair_1;" in text and "let third_1: ~_ = again_1;" in text
+    assert "@print(again_1 + third_1);" in text and "match third_0 {" in text
+
+
+def test_a_parameter_is_split_and_each_call_given_the_elements():
+    text = to_text(run_front(CASES / "passed.vx", split_state_tuples).after)
+    assert "fn report(pair_0: HardwareState<i32, Topology::NPU>, pair_1: i32) -> i32" in text
+    assert "@report(copy_0, copy_1) + k" in text and "@again(pair_0, pair_1, 100)" in text
+    assert "@report(fresh, 20)" in text
+
+
+# A tuple used whole other than copied or given into one split stays a tuple (lower-pins
+# refuses it), and so do its copy, what it copies, and one holding no state.
 @pytest.mark.parametrize("body", [
-    "let pair = (t, 1);\n    let again = pair;\n    print(again.1);",
     "let pair = (t, 1);\n    print(pair);",
+    "let pair = (t, 1);\n    let again = pair;\n    print(again);",
+    "let pair = (t, 1);\n    let again = pair;\n    let third = again;\n    print(pair);",
+    "let mut pair = (t, 1);\n    let again = pair;\n    pair = again;\n    print(again.1);",
+    "let pair = (t, 1);\n    let again = pair;\n    print(first(again));\n"
+    "    let f = first;\n    print(f(pair));",
+    "let pair = (t, 1);\n    print(first(pair));\n    print(first((y.try_pin(Topology::NPU), 2)));",
     "let pair = (y, 1);\n    print(pair.1);",
 ])
 def test_a_tuple_used_whole_or_holding_no_state_is_left_as_it_was(body):
-    ran = run_front("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
+    first = "fn first(p: (HardwareState<i32, Topology::NPU>, i32)) -> i32 {\n    p.1\n}\n\n"
+    ran = run_front(first * ("first" in body) +
+                    "fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
                     f"    {body}\n}}\n", split_state_tuples)
     assert ran.after == ran.before
 

@@ -623,7 +623,7 @@ def test_any_broken_part_is_said_in_words_or_checked(which, data, mutation):
     assert "does not have the form" not in said, said
 
 
-BULK = ("witness", "clauses", "assignment", "positions", "refutation")
+BULK = ("witness", "clauses", "assignment", "positions", "refutation", "schedules")
 
 
 @SETTINGS

@@ -1,0 +1,137 @@
+"""capture-environments: Lscalars -> Lscalars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lresolved import display_name, unused_name
+from ..languages.lscalars import Lscalars as L
+from ..nanopass import Pass, descendants
+from ..scalars.closures import binder_types, bound_in, returned_closures, zero
+
+
+@dataclass
+class State:
+    makers: dict = field(default_factory=dict)  # a maker -> (its closure, what it copies, outs)
+    kept: dict = field(default_factory=dict)  # a local bound to a maker's call -> its copies
+    renamed: dict = field(default_factory=dict)  # in a returned closure: variable -> its copy
+    types: dict = field(default_factory=dict)  # the function's locals -> their types
+    taken: set = field(default_factory=set)  # the names of its locals
+
+
+capture_environments = Pass("capture-environments", L, L, """
+Give a closure returned from the closure around it, whose variables it reads, a copy of them
+made with it: its environment, passed at each call of it.
+
+lift-closures reads a closure's variables where it is called, but those of the closure that
+made it are over once that call returns (the interpreter keeps its frame). type-scalars
+admitted such a closure only where the copy reads what the frame would hold: it is the value
+of a closure `m` bound by a `let` and only called, it reads parameters and `let`s of m's body
+that it does not assign or lend `&mut` itself, and each call of m is the value of a `let f`
+(or of an assignment to such an f) of an f otherwise only called. What m's body does to them
+is over once it returns the closure, and nothing else reaches its frame after that.
+m then takes a `&mut` for each variable after its parameters and stores the variable there
+as it returns; the closure takes the copy after its parameters and reads it instead;
+`let f = m(a);` becomes `let mut c = 0; let f = m(a, &mut c);`, an assignment `f = m(b);`
+`f = m(b, &mut c);`, and each `f(x)` `f(x, c)`.
+""", state=State)
+
+
+@capture_environments.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    returned = returned_closures(fn)
+    if not returned:
+        return fn
+    st.types, st.kept = binder_types(fn), {}
+    st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
+    st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env])
+                 for key, (maker, env) in returned.items()}
+    return run.rebuild(fn)
+
+
+def _fresh(st: State, name: str) -> str:
+    return unused_name(display_name(name), st.taken)
+
+
+def _signature(ty, env_types):
+    """A closure value's type with its environment's types after its parameters."""
+    return ty.replace(params=ty.params + tuple(env_types))
+
+
+@capture_environments.on("Let", splice=True)
+def _let(run, let):
+    st, value = run.state, let.value
+    if let.name in st.makers:
+        return (_maker(run, let),)
+    if value._prod == "Call" and value.callee._prod == "Local" and value.callee.name in st.makers:
+        env = st.makers[value.callee.name][1]
+        copies = [_fresh(st, v) for v in env]
+        st.kept[let.name] = copies
+        span = let.span
+        made = [L["Let"](c, True, st.types[v], zero(st.types[v], span), span=span)
+                for c, v in zip(copies, env)]
+        lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
+        call = value.replace(args=run.walk_seq(value.args) + lent)
+        ty = _signature(let.type, (st.types[v] for v in env))
+        return (*made, let.replace(type=ty, value=call))
+    return (run.rebuild(let),)
+
+
+def _maker(run, let):
+    """The closure that makes the returned one: it stores each variable the returned closure
+    reads through the `&mut` it is given, and returns the closure taking them."""
+    st, maker = run.state, let.value
+    closure, env, outs = st.makers[let.name]
+    span = closure.span
+    types = [st.types[v] for v in env]
+    copies = [_fresh(st, v) for v in env]
+    around = st.renamed  # a maker inside a returned closure reads that closure's copies too
+    st.renamed = {**around, **dict(zip(env, copies))}
+    inner = closure.replace(
+        params=run.walk_seq(closure.params) + tuple(
+            L["Param"](c, t, span=span) for c, t in zip(copies, types)),
+        body=run.walk(closure.body))
+    st.renamed = around
+    stores = tuple(L["Assign"](L["Deref"](L["Local"](o, span=span), span=span), "=",
+                               L["Local"](v, span=span), span=span) for o, v in zip(outs, env))
+    walked = run.walk(maker.body.replace(value=None))  # its `let`s spliced
+    body = walked.replace(stmts=walked.stmts + stores, value=inner)
+    out_types = [L["BorrowType"](t, True, span=span) for t in types]
+    outer = maker.replace(
+        params=run.walk_seq(maker.params) + tuple(
+            L["Param"](o, t, span=span) for o, t in zip(outs, out_types)),
+        ret=_signature(maker.ret, types), body=body)
+    ty = let.type.replace(params=let.type.params + tuple(out_types),
+                          ret=_signature(let.type.ret, types))
+    return let.replace(type=ty, value=outer)
+
+
+@capture_environments.on("Assign")
+def _assign(run, node):
+    """`f = m(a);`, f bound by a `let` to a call of m: the call fills f's copies anew."""
+    value, target = node.value, node.target
+    copies = run.state.kept.get(target.name) if target._prod == "Local" else None
+    if copies is None or value._prod != "Call":
+        return run.rebuild(node)
+    span = node.span
+    lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
+    return node.replace(value=value.replace(args=run.walk_seq(value.args) + lent))
+
+
+@capture_environments.on("Call")
+def _call(run, call):
+    callee = call.callee
+    copies = run.state.kept.get(callee.name) if callee._prod == "Local" else None
+    if copies is None:
+        return run.rebuild(call)
+    span = call.span
+    return call.replace(args=run.walk_seq(call.args) +
+                        tuple(L["Local"](c, span=span) for c in copies))
+
+
+@capture_environments.on("Local")
+def _local(run, local):
+    copy = run.state.renamed.get(local.name)
+    return local if copy is None else local.replace(name=copy)

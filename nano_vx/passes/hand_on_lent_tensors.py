@@ -1,0 +1,151 @@
+"""hand-on-lent-tensors: Lparted -> Lparted.
+
+Same IL: the caller's local is made the tensor it lent, which is the tensor the function gave
+back, so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lparted import Lparted as L
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import is_tensor
+
+
+@dataclass
+class State:
+    # function -> {an out-parameter's index: (the index of the parameter handing over what it
+    # gets, "value" or "reference")}
+    lent: dict = field(default_factory=dict)
+    gone: set = field(default_factory=set)  # the current function's out-parameters that go
+
+
+hand_on_lent_tensors = Pass("hand-on-lent-tensors", L, L, """
+Make each tensor a function gives back that a parameter handed it the caller's own: the
+out-parameter goes, and each call is followed by the caller's local made the tensor it handed
+over.
+
+scalarize-aggregates gives back through an out-parameter each tensor of a returned aggregate
+but the first, and copy-out-tensors copies it into the caller's, which only a tensor the
+function made allows: a copy of one a `&mut` parameter lent would not be the tensor the
+caller writes after. `fn wrap(x: &mut T, ret_b: &mut T) { ..; let b = *x; give_back ret_b =
+b; }` called as `p_a = wrap(&mut t, &mut p_b);` is `fn wrap(x: &mut T) { ..; let b = *x; }`
+and `p_a = wrap(&mut t); p_b = t;`, when every `give_back` of the out-parameter gives the
+tensor one parameter hands over (a `&mut` tensor's, or a tensor moved in), and every call
+hands over a variable (or passes on a reference one holds) and takes the tensor into a
+variable of its own; a function named other than in such a call keeps its out-parameters.
+""", state=State)
+
+
+@hand_on_lent_tensors.on("Program")
+def _program(run, program):
+    fns = [i for i in program.items if i._prod == "Fn"]
+    lent = {fn.name: found for fn in fns if (found := _lent(fn))}
+    named = [n for fn in fns for n in descendants(fn.body) if n._prod == "Global"
+             and n.name in lent]
+    calls = [s.value if s._prod == "Assign" else s.expr for fn in fns
+             for s in descendants(fn.body) if _called(s, lent)]
+    for name in {n.name for n in named}:
+        mine = [c for c in calls if c.callee.name == name]
+        if len(mine) != sum(n.name == name for n in named) or not all(
+                _lender(c.args[k], how) is not None and _taker(c.args[out]) is not None
+                for c in mine for out, (k, how) in lent[name].items()):
+            del lent[name]  # named elsewhere, or a call that lends or takes other than so
+    run.state.lent = lent
+    return run.rebuild(program)
+
+
+def _called(stmt, lent: dict) -> bool:
+    """Whether stmt is a call of a function of `lent`, or a variable given its result."""
+    e = stmt.value if stmt._prod == "Assign" else stmt.expr if stmt._prod == "ExprStmt" \
+        else None
+    return e is not None and e._prod == "Call" and e.callee._prod == "Global" and \
+        e.callee.name in lent
+
+
+def _lent(fn) -> dict:
+    """{out-parameter's index: (its lender's index, how it lends)} for each tensor
+    out-parameter of fn every `give_back` of which gives the tensor one parameter hands over:
+    a `&mut` tensor's, or a tensor moved in."""
+    index = {p.name: k for k, p in enumerate(fn.params)}
+    bound, assigned = {}, set()
+    for n in descendants(fn.body):
+        if n._prod == "Let":
+            bound[n.name] = None if n.name in bound else n.value
+        elif n._prod == "Assign" and n.target._prod == "Local":
+            assigned.add(n.target.name)
+    lenders: dict = {}
+    for n in descendants(fn.body):
+        if n._prod != "GiveBack":
+            continue
+        value = n.value
+        if value._prod == "Local" and value.name not in assigned and value.name not in index:
+            value = bound.get(value.name) or value
+        by_value = value._prod == "Local"
+        name = value.name if by_value else value.value.name \
+            if value._prod == "Deref" and value.value._prod == "Local" else None
+        k = index.get(name) if name not in assigned else None
+        if k is None or _lends(fn.params[k]) != ("value" if by_value else "reference"):
+            lenders[n.param] = None
+        else:
+            lenders[n.param] = k if lenders.get(n.param, k) == k else None
+    return {index[p]: (k, _lends(fn.params[k])) for p, k in lenders.items()
+            if k is not None and p in index}
+
+
+def _lends(param) -> str | None:
+    """How a parameter hands its caller's tensor over: "value" (moved in), "reference" (a
+    `&mut`); None for no tensor."""
+    t = param.type
+    if is_tensor(t):
+        return "value"
+    if t is not None and t._prod == "BorrowType" and t.mutable and is_tensor(t.inner):
+        return "reference"
+    return None
+
+
+def _lender(arg, how: str):
+    """The tensor a call hands over by `arg` (`how` its parameter takes it), as the caller
+    names it: t moved in, `t` of `&mut t`, `*r` of a reference r it holds; None for any
+    other argument."""
+    if how == "value":
+        return arg if arg._prod == "Local" else None
+    if arg._prod == "Borrow" and arg.value._prod == "Local":
+        return arg.value
+    if arg._prod == "Local":
+        return L["Deref"](arg, span=arg.span)
+    return None
+
+
+def _taker(arg):
+    """The caller's local an out-argument `&mut q` gives the tensor to; None for another."""
+    return arg.value if arg._prod == "Borrow" and arg.value._prod == "Local" else None
+
+
+@hand_on_lent_tensors.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    outs = st.lent.get(fn.name, {})
+    st.gone = {fn.params[k].name for k in outs}
+    made = run.rebuild(fn)
+    return made.replace(params=tuple(p for k, p in enumerate(made.params) if k not in outs)) \
+        if outs else made
+
+
+@hand_on_lent_tensors.on("GiveBack", splice=True)
+def _give_back(run, node):
+    return () if node.param in run.state.gone else (node,)
+
+
+@hand_on_lent_tensors.on("Assign", "ExprStmt", splice=True)
+def _call(run, stmt):
+    made = run.rebuild(stmt)
+    if not _called(stmt, run.state.lent):
+        return (made,)
+    call = made.value if made._prod == "Assign" else made.expr
+    outs = run.state.lent[call.callee.name]
+    handed = [L["Assign"](_taker(call.args[out]), "=", _lender(call.args[k], how),
+                          span=stmt.span) for out, (k, how) in sorted(outs.items())]
+    call = call.replace(args=tuple(a for j, a in enumerate(call.args) if j not in outs))
+    return (made.replace(value=call) if made._prod == "Assign" else made.replace(expr=call),
+            *handed)

@@ -1,0 +1,73 @@
+"""hoist-captured-lets: Lscalars -> Lscalars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lresolved import display_name, unused_name
+from ..languages.lscalars import Lscalars as L
+from ..nanopass import Pass, descendants
+from ..scalars.closures import bound_in, outliving_variables, zero
+
+
+@dataclass
+class State:
+    hoisted: set = field(default_factory=set)  # the function's variables bound at its top now
+    taken: set = field(default_factory=set)  # the names of its locals
+
+
+hoist_captured_lets = Pass("hoist-captured-lets", L, L, """
+Bind at the top of its function each variable of a block or a loop that a closure value may
+read once the block is over, and make its `let` an assignment.
+
+The interpreter gives each variable of a call one slot of the call's frame, which a closure
+reads when it is called: after the block, or in a later iteration of a loop, it holds what the
+`let` (or the loop) last stored there. lift-closures reads a closure's variables where it is
+called, so they must be in scope there: the variable becomes `let mut k: T = 0;` at the top of
+the function's body, the zero of its type (a tensor of known extents made by `::new()`), its
+`let` the assignment `k = ..;`, and a loop over it a loop over a fresh variable whose body
+starts by assigning it to k. type-scalars refused such a variable of a type without a zero.
+A tensor's variable is then a cell given a fresh tensor by each assignment, whose buffer
+insert-drops frees when the next replaces it and after the last call that may read it. A variable of a closure's own is not hoisted: each
+call of the closure has its own.
+""", state=State)
+
+
+@hoist_captured_lets.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    st.hoisted = outliving_variables(fn)
+    if not st.hoisted:
+        return fn
+    st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    body = run.walk(fn.body)
+    lets = []
+    for n in descendants(fn.body):
+        if n._prod == "Let" and n.name in st.hoisted:
+            lets.append(L["Let"](n.name, True, n.type, zero(n.type, n.span), span=n.span))
+        elif n._prod == "For" and n.var in st.hoisted:
+            ty = L["Scalar"](n.type, span=n.span)
+            lets.append(L["Let"](n.var, True, ty, zero(ty, n.span), span=n.span))
+    return fn.replace(body=body.replace(stmts=tuple(lets) + body.stmts))
+
+
+@hoist_captured_lets.on("Let", splice=True)
+def _let(run, let):
+    if let.name not in run.state.hoisted:
+        return (run.rebuild(let),)
+    return (_assign(let.name, run.walk(let.value), let.span),)
+
+
+@hoist_captured_lets.on("For")
+def _for(run, loop):
+    if loop.var not in run.state.hoisted:
+        return run.rebuild(loop)
+    step = unused_name(display_name(loop.var), run.state.taken)
+    body = run.walk(loop.body)
+    first = _assign(loop.var, L["Local"](step, span=loop.span), loop.span)
+    return loop.replace(var=step, start=run.walk(loop.start), end=run.walk(loop.end),
+                        body=body.replace(stmts=(first,) + body.stmts))
+
+
+def _assign(name: str, value, span):
+    return L["Assign"](L["Local"](name, span=span), "=", value, span=span)

@@ -1,0 +1,323 @@
+"""track-uninit-elements: Lsplit -> Lwritten."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..languages.lresolved import display_name
+from ..languages.lsplit import Lsplit
+from ..languages.lwritten import Lwritten
+from ..nanopass import Pass, descendants
+from ..scalars import refuse
+from ..scalars.tensor_names import element_of, lent_tensor, named_whole
+from ..values.tensors import PRINT_LIMIT
+
+_MOST = 2  # the stop site's operands: one per index of the element it names
+
+
+@dataclass
+class _Tracked:
+    fn: str = ""
+    flags: dict = field(default_factory=dict)  # a local the tensor is known by -> its flags
+    ranks: dict = field(default_factory=dict)  # such a local -> the tensor's rank
+    assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
+    used: set = field(default_factory=set)  # the function's names, for the new ones
+    dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
+    fns: dict = field(default_factory=dict)  # the program's functions by name
+    params: dict = field(default_factory=dict)  # the function's tracked parameters' flags
+    clones: dict = field(default_factory=dict)  # (function, tracked positions) -> its copy
+    pending: list = field(default_factory=list)  # the copies asked for, not yet made
+    refused: object = None  # the first node of the function not followed
+
+
+track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
+Give each tensor made by `uninit()` a written-flag per element, set by each write and checked by each read, so that native code stops where the interpreter stops on an element never written (E9005; E5010 for a use it does not follow).
+
+`let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
+of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
+`ReadWritten(t[i][j], t_written)`; `print(t)` and `print(t[i])` first check each flag of
+what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
+`transfer`, which moves the elements as they are) share its flags. What else would see its
+elements (a call, a launch, a return, a closure, a `print` of one of `?` extents or past the
+print limit, a row not printed, an assignment or a row printed whose indices might not
+compute the same twice, `+=`) is refused (E5010), and the
+default action runs the program in the interpreter. A tensor settle-written-tensors found
+written before any read is made by `new()` by then and costs nothing here.
+""", state=_Tracked)
+
+
+@track_uninit_elements.on("Program")
+def _program(run, program):
+    state = run.state
+    state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    items = []
+    for item in program.items:
+        state.params = {}
+        items.append(run.walk(item))
+    while state.pending:  # a copy of a function given flags for the tensors it is passed
+        (name, at), copy = state.pending.pop(0)
+        fn = state.fns[name]
+        used = _names(fn)
+        made = [_fresh(f"{display_name(fn.params[k].name)}_written", used) for k in at]
+        params = tuple(fn.params) + tuple(
+            fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
+            for k, flag in zip(at, made))
+        state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
+        items.append(run.walk(fn.replace(name=copy, params=params)))
+    # A function every call of which now calls its copy is called no more.
+    nodes = [n for i in items for n in descendants(i)]
+    called = {n.name for n in nodes if n._prod == "Global"} | \
+        {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
+    copied = {name for name, _ in state.clones}
+    return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
+                                       i.name not in copied or i.name in called))
+
+
+@track_uninit_elements.on("Fn")
+def _fn(run, fn):
+    state = run.state
+    state.fn, state.flags, state.ranks, state.dims, state.refused = fn.name, {}, {}, {}, None
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    if not state.params and not any(_is_uninit(n) for n in descendants(fn.body)):
+        return fn
+    state.used = used = _names(fn)
+    for p in fn.params:
+        if p.name in state.params:
+            state.flags[p.name] = state.params[p.name]
+            state.dims[p.name] = lent_tensor(p.type).dims
+            state.ranks[p.name] = len(state.dims[p.name])
+    for s in lets:
+        if _is_uninit(s.value):
+            state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
+            state.ranks[s.name] = len(s.value.type.dims)
+            state.dims[s.name] = s.value.type.dims
+    grew = True
+    while grew:  # the names a tracked tensor is given, and theirs
+        grew = False
+        for s in lets:
+            source = named_whole(s.value)
+            if s.name not in state.flags and source in state.flags:
+                state.flags[s.name] = state.flags[source]
+                state.ranks[s.name] = state.ranks[source]
+                state.dims[s.name] = state.dims[source]
+                grew = True
+    state.assigned = {n.target.name for n in descendants(fn.body)
+                      if n._prod == "Assign" and n.target._prod == "Local"} | \
+        {n.value.name for n in descendants(fn.body)
+         if n._prod == "Borrow" and n.mutable and n.value._prod == "Local"}
+    out = run.rebuild(fn)
+    if state.refused is not None:
+        refuse(run.ctx.diagnostics, fn.name, state.refused,
+               "a use of a tensor made by ::uninit() whose written-flags it does not follow")
+    return out
+
+
+@track_uninit_elements.on("Let", splice=True)
+def _let(run, s):
+    flags = run.state.flags
+    if _is_uninit(s.value) and s.name in flags:
+        made = s.value
+        if not 0 < len(made.type.dims) <= _MOST:
+            _refuse(run, made)
+        bool_ = Lwritten["Scalar"]("bool", span=s.span)
+        typed = s.type if s.type is not None and s.type._prod == "TensorType" else made.type
+        flags_made = made.replace(type=made.type.replace(elem=bool_), ctor="new",
+                                  args=_extents(made, s.name))
+        kept = s.replace(value=made.replace(args=tuple(run.walk(a) for a in made.args)))
+        return kept, s.replace(name=flags[s.name], type=typed.replace(elem=bool_),
+                               value=flags_made)
+    if s.name in flags and named_whole(s.value) in flags:
+        return s  # another name of the tensor: the same flags
+    return run.rebuild(s)
+
+
+@track_uninit_elements.on("Assign", splice=True)
+def _assign(run, s):
+    base, indices = element_of(s.target)
+    flags = run.state.flags.get(base.name) if base is not None else None
+    if flags is None:
+        return run.rebuild(s)
+    if s.op != "=" or not all(_computes_alike(i, run.state) for i in indices):
+        _refuse(run, s)
+        return s
+    mark = Lwritten["Local"](flags, span=base.span)
+    for i in indices:
+        mark = Lwritten["Index"](mark, i, span=s.target.span)
+    return (s.replace(value=run.walk(s.value)),
+            Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span))
+
+
+@track_uninit_elements.on("ExprStmt", splice=True)
+def _print(run, s):
+    """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
+    each flag is checked first, in that order, so that the first never written stops the
+    program, at the print, as it does there."""
+    call = s.expr
+    if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
+            "print" and len(call.args) == 1):
+        return run.rebuild(s)
+    t, indices = element_of(call.args[0])
+    state = run.state
+    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
+        return run.rebuild(s)
+    extents = [d.value if d._prod == "DimInt" else None
+               for d in state.dims[t.name][len(indices):]]
+    if None in extents or math.prod(extents) > PRINT_LIMIT:
+        _refuse(run, call.args[0])  # the interpreter refuses to print it before it reads one
+        return s
+    if not all(_computes_alike(i, state) for i in indices):
+        _refuse(run, call.args[0])  # an index computed again might not be the same
+        return s
+    span = call.span
+    names = [_fresh("at", state.used) for _ in extents]
+    element = call.args[0]  # a row's indices compute alike: computed again for each flag
+    for name in names:
+        element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
+    check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
+        element, Lwritten["Local"](state.flags[t.name], span=span), span=span), span=span)
+    for name, n in reversed(list(zip(names, extents))):
+        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), Lwritten["Int"](n, span=span),
+                                Lwritten["Block"]((check,), None, span=span), span=span)
+    return (check, s)
+
+
+@track_uninit_elements.on("Call", "Launch")
+def _call(run, e):
+    """A call or launch given a tracked tensor calls a copy of its function that takes the
+    tensor's flags too, after its own parameters, and keeps them as this function does."""
+    state = run.state
+    args = [a.value if a._prod == "Borrow" else a for a in e.args]
+    at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
+    if not at:
+        return run.rebuild(e)
+    name = e.kernel if e._prod == "Launch" else \
+        e.callee.name if e.callee._prod == "Global" else None
+    if name not in state.fns or len(state.fns[name].params) != len(args):
+        _refuse(run, e)
+        return e
+    copy = state.clones.get((name, at))
+    if copy is None:
+        copy = state.clones[(name, at)] = _fresh_fn(f"{name}$written", state)
+        state.pending.append(((name, at), copy))
+    walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
+    flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
+    if e._prod == "Launch":
+        return e.replace(kernel=copy, args=walked + flags)
+    return e.replace(callee=e.callee.replace(name=copy), args=walked + flags)
+
+
+@track_uninit_elements.on("Index")
+def _index(run, e):
+    base, indices = element_of(e)
+    flags = run.state.flags.get(base.name) if base is not None else None
+    if flags is None:
+        return run.rebuild(e)
+    read = _indices_walked(run, e)
+    if len(indices) != run.state.ranks[base.name]:
+        _refuse(run, e)  # a row
+        return read
+    return Lwritten["ReadWritten"](read, Lwritten["Local"](flags, span=base.span), span=e.span)
+
+
+@track_uninit_elements.on("MethodCall")
+def _method(run, e):
+    if e.method == "extent" and e.receiver._prod == "Local":
+        return e
+    return run.rebuild(e)
+
+
+@track_uninit_elements.on("Local")
+def _local(run, e):
+    if e.name in run.state.flags:
+        _refuse(run, e)
+    return e
+
+
+@track_uninit_elements.on("Closure")
+def _closure(run, e):
+    # A closure may run after a write its flags would have to see: not followed.
+    if any(n._prod == "Local" and n.name in run.state.flags for n in descendants(e.body)):
+        _refuse(run, e)
+        return e
+    return run.rebuild(e)
+
+
+@track_uninit_elements.on("TensorNew")
+def _tensor_new(run, e):
+    if e.ctor == "uninit":  # one no `let` names: nothing to keep its flags in
+        _refuse(run, e)
+    return run.rebuild(e)
+
+
+def _refuse(run, node):
+    if run.state.refused is None:
+        run.state.refused = node
+
+
+def _indices_walked(run, e):
+    """The index chain with its indices rewritten, its tensor's local as it is."""
+    if e._prod != "Index":
+        return e
+    return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
+
+
+def _is_uninit(value) -> bool:
+    return value._prod == "TensorNew" and value.ctor == "uninit"
+
+
+def _computes_alike(e, state: _Tracked) -> bool:
+    """Whether the index, computed again after its write, is the same: literals, and
+    arithmetic on locals nothing assigns or lends `&mut` (loop variables, `let`s)."""
+    kind = e._prod
+    if kind in ("Int", "Bool"):
+        return True
+    if kind == "Local":
+        return e.name not in state.flags and e.name not in state.assigned
+    if kind in ("Binary", "Unary", "Cast"):
+        return all(_computes_alike(c, state) for c in (
+            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
+            else (e.value,)))
+    return False
+
+
+def _extents(value, name: str) -> tuple:
+    """The arguments of `new` for flags of a tensor's extents: none for static ones, else
+    each extent read from the tensor made."""
+    if not value.args:
+        return ()
+    span = value.span
+    reads = [Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
+                                    (Lwritten["Int"](k, span=span),), span=span)
+             for k in range(len(value.type.dims))]
+    return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _names(fn) -> set:
+    """The names of the function's locals."""
+    nodes = list(descendants(fn))
+    return {n.name for n in nodes if n._prod in ("Let", "Local", "Param")} | \
+        {n.var for n in nodes if n._prod == "For"}
+
+
+def _flags_type(t):
+    """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
+    tensor = lent_tensor(t)
+    return tensor.replace(elem=Lwritten["Scalar"]("bool", span=tensor.span))
+
+
+def _fresh_fn(stem: str, state: _Tracked) -> str:
+    name, k = stem, 0
+    while name in state.fns or name in state.clones.values():
+        k += 1
+        name = f"{stem}{k}"
+    return name
+
+
+def _fresh(stem: str, used: set) -> str:
+    name, k = stem, 0
+    while name in used:
+        k += 1
+        name = f"{stem}#{k}"
+    used.add(name)
+    return name

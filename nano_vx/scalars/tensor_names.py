@@ -1,0 +1,29 @@
+"""What settle-written-tensors and track-uninit-elements read off the tree alike: the tensor
+an element names, the tensor a `let` gives another name, and a tensor parameter's type."""
+
+from __future__ import annotations
+
+
+def element_of(e):
+    """The local an index chain `t[i][j]` names (None for another base) and its indices,
+    outermost first."""
+    indices = []
+    while e._prod == "Index":
+        indices.append(e.index)
+        e = e.base
+    return (e if e._prod == "Local" else None), indices[::-1]
+
+
+def named_whole(value):
+    """The local a `let`'s value names whole, so that the `let` gives its tensor another
+    name: `t`, `&t`, `&mut t`, `transfer(t, M)` (which moves the elements as they are)."""
+    if value._prod in ("Borrow", "Transfer"):
+        value = value.value
+    return value.name if value._prod == "Local" else None
+
+
+def lent_tensor(t):
+    """The tensor type of a parameter, through the reference it is lent by."""
+    while t is not None and t._prod == "BorrowType":
+        t = t.inner
+    return t

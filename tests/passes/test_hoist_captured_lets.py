@@ -1,0 +1,108 @@
+"""hoist-captured-lets: a variable of a block or a loop that a closure value may read after
+the block is over is bound at the top of its function, where the interpreter's frame holds
+it, and its `let` (or its loop) assigns it there."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.hoist_captured_lets import hoist_captured_lets
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "hoist_captured_lets"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", hoist_captured_lets)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"hoist-captured-lets: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", hoist_captured_lets)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_runs_it_as_the_interpreter_does(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_the_variables_a_value_reads_after_their_block_are_bound_first():
+    main = run_front(CASES / "outliving.vx", hoist_captured_lets).after.items[0]
+    hoisted = [s.name for s in main.body.stmts if s._prod == "Let"][:6]
+    assert hoisted == ["k", "big", "w", "acc", "j", "g"]
+    text = to_text(main)
+    assert "let mut w: f64 = 0.0f64;" in text and "let mut big: ~i32 = 0i32;" in text
+    assert "        k = i * 5i32;" in text and "        acc = n * 10i32;" in text
+    assert "for j#1: i32 in 0i32..4i32 {\n        j = j#1;" in text
+
+
+def test_a_tensor_of_a_loop_kept_by_a_closure_is_bound_first_to_one_of_its_extents():
+    text = to_text(run_front(CASES / "tensor.vx", hoist_captured_lets).after)
+    assert text.startswith("fn main() -> void {\n    let mut t: Tensor<i32, [2], "
+                           "Memory::CPU_DRAM> = Tensor<i32, [2], Memory::CPU_DRAM>::new();")
+    assert "        t = Tensor<i32, [2]>([i, i * 5i32]);" in text
+
+
+def test_a_closure_called_only_where_its_variables_are_leaves_them_in_their_block():
+    ran = run_front(CASES / "confined.vx", hoist_captured_lets)
+    assert ran.after is ran.before
+
+
+# Hand-written Lscalars: a loop's variable and a `let` of its body read by a closure value
+# after the loop, where the loop variable's first choice of fresh name, `i#1`, is taken.
+LOOP_READ_AFTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn(i32) -> i32 = |x: i32| -> i32 {
+            x
+        };
+        for i: i32 in 0i32..3i32 {
+            let i#1: i32 = i *[i32] 10i32;
+            g = |x#1: i32| -> i32 {
+                x#1 +[i32] i +[i32] i#1
+            };
+        }
+        @print(g(1i32));
+    }
+"""
+
+
+# Hand-written Lscalars: a tensor of a block read by a closure value after the block, and a
+# scalar of the same block: each bound at the top, the tensor to `::new()` of its type.
+BLOCK_TENSOR_READ_AFTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn() -> f32 = || -> f32 {
+            0.0f32
+        };
+        if true {
+            let t: Tensor<f32, [3]> = Tensor<f32, [3]>::fill(2.5f32);
+            let k: i32 = 2i32;
+            g = || -> f32 {
+                t[k]
+            };
+        }
+        @print(g());
+    }
+"""
+
+
+@pytest.mark.parametrize("program,shown,printed", [
+    (LOOP_READ_AFTER, ["for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = "], "23\n"),
+    (BLOCK_TENSOR_READ_AFTER, ["let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();",
+                               "t = Tensor<f32, [3]>::fill(2.5f32);"], "2.5\n"),
+], ids=["loop_variable", "blocks_tensor"])
+def test_handwritten_variables_read_after_their_block(program, shown, printed, run_pass,
+                                                      snapshot_txt):
+    ran = run_pass("hoist-captured-lets", program)
+    assert ran.codes == []
+    assert all(text in ran.dump for text in shown)
+    assert _printed(ran.before) == _printed(ran.tree) == printed
+    assert ran.dump == snapshot_txt

@@ -1,0 +1,106 @@
+"""track-uninit-elements: each tensor made by `::uninit()` that settle-written-tensors left
+gets a written-flag per element, set by each write and checked by each read (and by a print
+of the whole tensor or of a row), through the names it is given and the functions and kernels it is
+passed to, so that native code stops with E9005 where the interpreter does; a use it does
+not follow is E5010, and the default action runs the program in the interpreter."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.track_uninit_elements import track_uninit_elements
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
+
+CASES = Path(__file__).parent / "cases" / "track_uninit_elements"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+REFUSED = sorted(n for n in NAMES if n.startswith("e5010_") and not n.endswith("_repaired"))
+TRACKED = [n for n in NAMES if n not in REFUSED]
+SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", track_uninit_elements)
+    assert to_text(ran.after) + ran.diagnostics.render() == snapshot_txt
+
+
+@pytest.mark.parametrize("case", TRACKED)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", track_uninit_elements)
+
+
+@pytest.mark.parametrize("case", TRACKED)
+def test_native_code_stops_where_the_interpreter_stops(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_a_use_not_followed_is_refused_and_its_repair_tracked(case):
+    assert_refused_then_repaired(CASES / f"{case}.vx", track_uninit_elements, "E5010", SAYS)
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_the_default_action_then_stops_as_the_interpreter_does(case):
+    status, printed, err = run_cli(CASES / f"{case}.vx")
+    interpreted = run_cli(CASES / f"{case}.vx", "--action", "interpret")
+    assert "warning[W5001]" in err and "error[E9005]" in interpreted[2]
+    assert (status, printed, err[err.index("error[E9005]"):]) == interpreted
+
+
+def _codes(body: str, items: str = "") -> list:
+    return run_front(f"{items}fn main() {{\n{body}\n}}\n", track_uninit_elements) \
+        .diagnostics.codes()
+
+
+@pytest.mark.parametrize("body", [
+    "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet f = || t[0];\nprint(f());",
+    "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nt[0] += 1;",
+    "let mut t = Tensor<i32, [3]>::uninit();\nlet mut k = 0;\nt[k] = 1;\nk += 1;\nprint(t[0]);",
+    "let mut t = Tensor<i32, [2, 2, 2]>::uninit();\nt[0][0][0] = 1;\nprint(t[0][0][0]);",
+    "print(Tensor<i32, [3]>::uninit()[0]);",
+    "let n = 3;\nlet mut t = Tensor<i32, [?]>::uninit([n]);\nt[0] = 1;\nprint(t);",
+    "let mut t = Tensor<i32, [2, 2]>::uninit();\nt[0][0] = 1;\nlet mut k = 0;\n"
+    "print(t[k]);\nk = 1;",
+])
+def test_what_the_flags_do_not_follow_is_refused(body):
+    assert _codes(body) == ["E5010"]
+
+
+def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
+    text = to_text(run_front(CASES / "e9005_row.vx", track_uninit_elements).after)
+    assert "for at#1 in 0..2 {\n        written[t_written] t[k][at#1];\n    }\n    @print(t[k]);" \
+        in text
+
+
+def test_a_function_given_tracked_tensors_is_copied_once_and_dropped_when_called_no_more():
+    items = "fn get(t: &Tensor<i32, [3]>, i: i32) -> i32 {\n    t[i]\n}\n"
+    ran = run_front(f"{items}fn main() {{\n    let mut t = Tensor<i32, [3]>::uninit();\n"
+                    "    t[1] = 4;\n    print(get(&t, 1));\n    print(get(&t, 1));\n}\n",
+                    track_uninit_elements)
+    names = [i.name for i in ran.after.items if i._prod == "Fn"]
+    assert names == ["main", "get$written"]
+
+
+# Hand-written Lsplit: a tensor written in part, its written element read; the write sets its
+# flag and the read checks it.
+PART = """
+    // IL: Lsplit
+    fn main() {
+        let mut part: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();
+        part[0] = 5;
+        @print(part[0] + 1);
+    }
+"""
+
+
+def test_handwritten_a_write_sets_its_flag_and_a_read_checks_it(run_pass):
+    ran = run_pass("track-uninit-elements", PART)
+    assert ran.codes == []
+    assert ran.text.startswith("// IL: Lwritten\n")
+    assert "let mut part_written: Tensor<bool, [3], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [3]>::new();" in ran.dump
+    assert "part_written[0] = true;" in ran.dump
+    assert "@print(written[part_written] part[0] + 1);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "6\n"
