@@ -20,6 +20,7 @@ not used for it: the node is written in the generic form, which reads back too.
 
 from __future__ import annotations
 
+import functools
 import re
 from types import SimpleNamespace
 from typing import Callable
@@ -48,6 +49,7 @@ def _absent(field):
     return False if field.kind in ("bool", "false") else None
 
 
+@functools.cache  # asked by every read that finds nothing, of a few dozen kinds
 def article(kind: str) -> str:
     return f"an {kind}" if kind[:1] in "AEIOU" else f"a {kind}"
 
@@ -87,6 +89,9 @@ class Lit(Piece):
         return frozenset(self.words[0][0]) if self.words else None
 
     def read(self, r, form, states):
+        if len(self.words) == 1 and len(states) == 1:  # most reads: one word, one state
+            end = r.lit(self.words[0], states[0][0])
+            return [] if end is None else [(end, states[0][1])]
         out = []
         for pos, vals in states:
             for word in self.words:
@@ -142,9 +147,30 @@ class Slot(Piece):
             w.node(value, self.need(form, node, value))
 
     def read(self, r, form, states):
-        f = r.field(form.prod, self.field)
+        # The hottest piece (a quarter of a million reads a tour of dumps): the field looked
+        # up without a call, and one operand read here rather than through `_one`.
+        f = r.fields.get((form.prod, self.field)) or r.field(form.prod, self.field)
         if f.mult != "*":
-            return self._one(r, form, f, states)
+            if len(states) != 1:
+                return self._one(r, form, f, states)
+            pos, vals = states[0]
+            field = self.field
+            if f.kind in r.terminals:
+                got = r.terminal(f.kind, self.style, pos)
+                if got is None:
+                    return []
+                new = vals.copy()
+                new[field] = got[0]
+                return [(got[1], new)]
+            need = self.prec if type(self.prec) is int else r.partial_need(self, form, vals)
+            prec = ("prec", field)
+            out = []
+            for child, end, eff in r.nodes(f.kind, pos, need):  # one per end: unique
+                new = vals.copy()
+                new[field] = child
+                new[prec] = eff
+                out.append((end, new))
+            return out
         out = []
         for pos, vals in states:
             # From each state in turn: the longest first, and of two as long, the one of
@@ -161,7 +187,7 @@ class Slot(Piece):
         out = []
         for pos, vals in states:
             so_far = vals.get(self.field, ()) if seq else None
-            if f.kind in r.language.terminals:
+            if f.kind in r.terminals:
                 got = r.terminal(f.kind, self.style, pos)
                 if got is not None:
                     value, end = got
@@ -205,9 +231,10 @@ class Opt(Piece):
         shown = states
         for p in self.pieces:
             shown = p.read(r, form, shown)
-        out = [(pos, {**vals, **dict.fromkeys(self.flags, True)}) for pos, vals in shown]
+        flags = dict.fromkeys(self.flags, True)
+        out = [(pos, {**vals, **flags}) for pos, vals in shown]
+        absent = {f: _absent(r.field(form.prod, f)) for f in self.fields}
         for pos, vals in states:
-            absent = {f: _absent(r.field(form.prod, f)) for f in self.fields}
             out.append((pos, {**vals, **absent}))
         return r.unique(out)
 
@@ -356,6 +383,13 @@ def slots(pieces):
         yield from slots(getattr(p, "pieces", ()))
 
 
+def _nested(pieces):
+    """Some pieces and those inside them."""
+    for p in pieces:
+        yield p
+        yield from _nested(getattr(p, "pieces", ()))
+
+
 class Form:
     """One production's template. `line`: a statement or an item, written whole with its own
     `;`; otherwise an expression of precedence `prec` (a number, or a function of the node,
@@ -374,9 +408,13 @@ class Form:
             raise ValueError(f"the form of {prod} writes {sorted(written)}, not its fields "
                              f"{sorted(fields)}")
         self.lead = self.pieces[0] if isinstance(self.pieces[0], Slot) else None
+        self.tail = self.pieces[1:]  # what an operator form reads after its operand
         # The operands whose precedence is only known once the whole node is read.
         self.checked = [s for s in slots(self.pieces) if type(s.prec) is not int]
         self.fitting = [p for p in self.pieces if type(p).fits is not Piece.fits]
+        # Whether a reading can carry a field to derive or a type inferred: only then does
+        # the reader look for them among the values read (building a node is its hot path).
+        self.marked = any(isinstance(p, (Implied, Inferred)) for p in _nested(self.pieces))
 
     def prec_of(self, node) -> int:
         return self.prec(node) if callable(self.prec) else self.prec
@@ -393,9 +431,8 @@ class Form:
         for p in self.pieces:
             p.emit(w, node, self)
 
-    def read(self, r, states, skip_lead=False):
-        pieces = self.pieces[1:] if skip_lead else self.pieces
-        return r.sequence(self, pieces, states)
+    def read(self, r, states):
+        return r.sequence(self, self.pieces, states)
 
 
 class GenericForm:
@@ -404,6 +441,7 @@ class GenericForm:
     line = False
     prec = ATOM
     checked = ()
+    marked = False
 
     def __init__(self, prod: str, declared):
         self.prod = prod
@@ -417,7 +455,7 @@ class GenericForm:
     def emit(self, w, node):
         generic(w, node)
 
-    def read(self, r, states, skip_lead=False):
+    def read(self, r, states):
         return r.sequence(self, self.pieces, states)
 
 
@@ -431,7 +469,7 @@ class _GenericField(Piece):
         f = self.field
         out = []
         for pos, vals in self.head.read(r, form, states):
-            if f.kind in r.language.terminals:
+            if f.kind in r.terminals:
                 got = r.bare(f, pos)
                 if got is not None:
                     out.append((got[1], {**vals, f.name: got[0]}))

@@ -9,9 +9,11 @@ way the text fits is kept, one per end position, the longest first, so that a fo
 on can fall back on a shorter operand (`if x {}`: `x` is the condition, not a struct literal
 `x {}` followed by nothing). Results are memoised per (K, position), each with the
 precedence it binds with, so a statement is read once however many forms try it, and a
-position that needs a tighter operand takes those that bind tightly enough. Two readings that
-end at the same place are told apart by writing each back: the one that writes the text it
-was read from wins.
+position that needs a tighter operand takes those that bind tightly enough; K asked for
+again from before the white space of a position it was read at takes what was read there,
+recording again the failures that reading it again would (messages do not change). Two
+readings that end at the same place are told apart by writing each back: the one that
+writes the text it was read from wins.
 
 What does not fit is reported at the furthest position any form reached, with what was
 expected there, after what, and in which production.
@@ -20,6 +22,7 @@ expected there, after what, and in which production.
 from __future__ import annotations
 
 import re
+import weakref
 
 from ..nanopass.nodes import NodeError
 from ..source import Source, Span
@@ -36,6 +39,7 @@ class Reader:
         self.source = source
         self.text = source.text
         self.language = language
+        self.terminals = language.terminals
         self.start = start
         self.memo: dict = {}
         # (id of a reading's node, its precedence, start, end) -> whether it writes back as
@@ -43,11 +47,31 @@ class Reader:
         self.faithful: dict[tuple, bool] = {}
         self.squeezed: dict[tuple[int, int], str] = {}  # (start, end) -> _squeeze of the text
         self.skips: dict[int, int] = {}  # position -> past the white space and comments there
-        self.forms: dict = {}
-        self.fields: dict = {}
+        # (kind, style, position) -> a terminal read there, or None: a name at the start of an
+        # expression is read by half a dozen forms.
+        self.read_terminals: dict[tuple, tuple | None] = {}
+        # What the forms say of the language is the same for every dump of it: worked out
+        # once a language, not once a dump (a dump is read in ~30 ms, and redoing it was 6%).
+        tables = _TABLES.get(language)
+        if tables is None:
+            tables = _TABLES[language] = ({}, {})
+        self.forms, self.fields = tables
         self.far = -1
         self.failures: list[tuple] = []  # (what was expected, production, piece before)
         self.context: list[list] = []
+        # A kind read at a position and again at one before it (before the white space: a
+        # block's value and its statement's expression) reads the same: the second is not
+        # read again but takes the first's readings, and records the failures reading it
+        # again would (`_replay`), so that messages stay as they were. (kind, position past
+        # the white space, stmt) -> the _Found read there first.
+        self.by_start: dict[tuple, _Found] = {}
+        # Each read under way: the failures it records itself (not those of the reads under
+        # it, which a read again would find memoised), and the frame it was asked from.
+        self.logs: list[list] = []
+        self.callers: list = []
+        # How many times a read took what a read under way had found so far: a read that
+        # did is not shared, since read again it would see all of it.
+        self.partial = 0
 
     # -- the whole text --------------------------------------------------------------------
 
@@ -93,8 +117,25 @@ class Reader:
             return
         if pos > self.far:
             self.far, self.failures = pos, []
-        prod, after = self.context[-1] if self.context else (None, None)
+        frame = self.context[-1] if self.context else None
+        prod, after = frame if frame is not None else (None, None)
         self.failures.append((expected, prod, after))
+        if self.logs:
+            # In the frame the read was asked from: read again, it would be another's.
+            asked = frame is self.callers[-1]
+            self.logs[-1].append((pos, expected, None if asked else (prod, after)))
+
+    def _replay(self, log) -> None:
+        """Record the failures of a read again, as reading it again would."""
+        for pos, expected, where in log:
+            if pos < self.far:
+                continue
+            if pos > self.far:
+                self.far, self.failures = pos, []
+            if where is None:
+                frame = self.context[-1] if self.context else None
+                where = (frame[0], frame[1]) if frame is not None else (None, None)
+            self.failures.append((expected, *where))
 
     def after(self, start: int, end: int) -> None:
         """What a failure in the production being read comes after, for its message (a
@@ -109,7 +150,11 @@ class Reader:
         text = self.text
         if text.startswith(word, p):
             end = p + len(word)
-            if not (end < len(text) and _word_char(text[end]) and _word_char(word[-1])):
+            # Whether the word ends as a name does is asked once a word, not once a read.
+            wordy = _WORDY.get(word)
+            if wordy is None:
+                wordy = _WORDY[word] = _word_char(word[-1])
+            if not wordy or end >= len(text) or not _word_char(text[end]):
                 return end
         if p >= self.far:
             self.fail(p, f"'{word}'")
@@ -139,13 +184,19 @@ class Reader:
         return self.language.terminals[self.field(prod, name).kind].predicate
 
     def terminal(self, kind: str, style: str | None, pos: int):
-        p = self.skip(pos)
-        admits = self.language.terminals[kind].predicate
-        lex = lexeme(kind, style)
-        got = lex.read(self.text, p) if lex else read_bare(self.text, p, admits, kind)
-        if got is None or not admits(got[0]):
-            self.fail(p, lex.what if lex else article(kind))
-            return None
+        key = (kind, style, pos)
+        got = self.read_terminals.get(key, key)
+        if got is key:
+            p = self.skip(pos)
+            admits = self.terminals[kind].predicate
+            lex = lexeme(kind, style)
+            got = lex.read(self.text, p) if lex else read_bare(self.text, p, admits, kind)
+            if got is not None and not admits(got[0]):
+                got = None
+            self.read_terminals[key] = got
+        if got is None:
+            lex = lexeme(kind, style)
+            self.fail(self.skip(pos), lex.what if lex else article(kind))
         return got
 
     def bare(self, field, pos: int):
@@ -273,30 +324,54 @@ class Reader:
         line ends in `;`)."""
         key = (kind, pos, stmt)
         found = self.memo.get(key)
-        if found is None:
-            # While it is being read, a form that starts with its own kind (`a | b`) sees
-            # what was found so far.
-            found = self.memo[key] = _Found()
-            start = self.skip(pos)
-            self._read_forms(kind, start, stmt, found)
-            found.done = True
-            if not found.ends:
-                self.fail(start, article(kind))
+        if found is not None:
+            got = found.cache.get(min_prec)  # _Found.at's answer, without the call
+            if got is not None:
+                return got
+            if not found.done:
+                self.partial += 1
+            return found.at(min_prec)
+        start = self.skip(pos)
+        at = (kind, start, stmt)
+        same = self.by_start.get(at)
+        if same is not None:
+            self.memo[key] = same
+            self._replay(same.log)
+            return same.at(min_prec)
+        # While it is being read, a form that starts with its own kind (`a | b`) sees
+        # what was found so far.
+        found = self.memo[key] = _Found()
+        partial = self.partial
+        log = []
+        self.logs.append(log)
+        self.callers.append(self.context[-1] if self.context else None)
+        self._read_forms(kind, start, stmt, found)
+        found.done = True
+        if not found.ends:
+            self.fail(start, article(kind))
+        self.logs.pop()
+        self.callers.pop()
+        if partial == self.partial and at not in self.by_start:
+            found.log = log
+            self.by_start[at] = found
         return found.at(min_prec)
 
     def _read_forms(self, kind, start, stmt, found):
-        prefix, own, infix = self.forms_for(kind)
+        prefix, own, infix = self.forms.get(kind) or self.forms_for(kind)
         first = self.text[start:start + 1]
-        self._prefixed(prefix.get(first), start, stmt, found)
+        self._prefixed(prefix.by_char.get(first) or prefix.get(first), start, stmt, found)
         if not stmt:
             self._grouped(kind, start, found)
-        self._prefixed(own.get(first), start, stmt, found)
+        if own.entries:
+            self._prefixed(own.get(first), start, stmt, found)
         if not stmt:
             self._operators(infix, start, found)
 
     def _prefixed(self, forms, start, stmt, found):
+        sequence = self.sequence
         for form, cls in forms:
-            for end, vals in form.read(self, [(start, {})]):
+            # form.read, without the call.
+            for end, vals in sequence(form, form.pieces, [(start, {})]):
                 if stmt and not form.line:
                     end = self.lit(";", end)
                     if end is None:
@@ -326,7 +401,7 @@ class Reader:
                 if left._nt not in self.language.accepts[self.field(form.prod, lead).kind]:
                     continue
                 states = [(end0, {lead: left, ("prec", lead): eff0})]
-                for end, vals in form.read(self, states, skip_lead=True):
+                for end, vals in self.sequence(form, form.tail, states):  # skip_lead
                     node = self.build(form, cls, vals, start, end)
                     if node is not None:
                         eff = form.prec_of(node)
@@ -335,20 +410,24 @@ class Reader:
 
     def build(self, form, cls, vals, start: int, end: int):
         """The node the fields read make, or None when it breaks a rule of its form."""
-        derived = [k[1] for k in vals if type(k) is tuple and k[0] == "derive"]
-        if derived:
-            view = fields_view(vals)
-            for name in derived:
-                vals[name] = vals[("derive", name)](view)
-                if vals[name] is None:
-                    return None
+        marked = form.marked
+        if marked:
+            derived = [k[1] for k in vals if type(k) is tuple and k[0] == "derive"]
+            if derived:
+                view = fields_view(vals)
+                for name in derived:
+                    vals[name] = vals[("derive", name)](view)
+                    if vals[name] is None:
+                        return None
         try:
-            node = cls(*(vals[f] for f in cls._fields), span=Span(self.source, start, end))
+            node = cls(*[vals[f] for f in cls._fields], span=Span(self.source, start, end))
         except (NodeError, KeyError):
             return None
-        inferred = [k[1] for k in vals if type(k) is tuple and k[0] == "inferred"]
-        if inferred:  # forms.Inferred: the type carries its node's span
-            node = node.replace(**{f: getattr(node, f).replace(span=node.span) for f in inferred})
+        if marked:
+            inferred = [k[1] for k in vals if type(k) is tuple and k[0] == "inferred"]
+            if inferred:  # forms.Inferred: the type carries its node's span
+                node = node.replace(**{f: getattr(node, f).replace(span=node.span)
+                                       for f in inferred})
         if isinstance(form, Form):
             if not form.fits(node):
                 return None
@@ -392,15 +471,20 @@ class Reader:
         return said
 
 
+# language -> (forms_for's tables by kind, field's declarations by (production, name)).
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class _Found:
     """The readings of one kind at one position, by end position."""
 
-    __slots__ = ("ends", "done", "cache")
+    __slots__ = ("ends", "done", "cache", "log")
 
     def __init__(self):
         self.ends: dict[int, list] = {}
         self.done = False
         self.cache: dict[int, list] = {}
+        self.log: list = []  # the failures reading it records itself: (pos, expected, where)
 
     def at(self, min_prec: int) -> list:
         got = self.cache.get(min_prec)
@@ -429,6 +513,9 @@ class _ByFirst:
             got = self.by_char[char] = [(form, cls) for form, cls, starts in self.entries
                                         if starts is None or char in starts]
         return got
+
+
+_WORDY: dict[str, bool] = {}  # a literal word -> whether it ends with a name's character
 
 
 def _word_char(c: str) -> bool:
