@@ -8,6 +8,7 @@ own handlers (`lower`); nothing here decides what a Vx production becomes."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..languages.lmlir import Lmlir
@@ -81,9 +82,16 @@ class FunctionBuilder:
     def lower(self, e):
         """Lower an expression; what it checks and what it emits points at it, as the
         interpreter's stops do."""
+        with self.at(e):
+            return self.walk(e)
+
+    @contextmanager
+    def at(self, e):
+        """What is emitted inside points at `e` (for an expression lowered by other than
+        its own handler, as a printed row is)."""
         outer, self.span = self.span, e.span or self.span
         try:
-            return self.walk(e)
+            yield
         finally:
             self.span = outer
 

@@ -20,7 +20,8 @@ def print_arg(b, arg, fns: dict):
     elif _record(arg):
         print_record(b, arg.span, arg)
     elif arg._prod == "Index" and _rank(arg) < len(_indexed(b, arg, fns).dims):
-        ref, indices, tensor = access(b, arg, row=True)
+        with b.at(arg):  # a row's index checks point at it, as the interpreter's do
+            ref, indices, tensor = access(b, arg, row=True)
         print_row(b, arg.span, ref, indices, tensor)
     else:
         value, t = b.lower(arg)
