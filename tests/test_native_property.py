@@ -1,9 +1,9 @@
 """Property: native code computes what the program computes in the IL it was decided in. For
 random well-formed programs (tests/fuzz/programs.py), the reference interpreter running the
 program as type-scalars typed it (Lscalars, where every literal has its type, as Rust infers
-it) prints what the native code prints and ends the same way: everything after type-scalars
-(lift-closures, explicate-control, select-instructions, MLIR, LLVM at -O2, the JIT and its
-runtime) keeps the meaning. The interpreter on the source types an untyped literal as it runs,
+it) prints what the native code prints and ends the same way (a stop with the same code, place
+and message): everything after type-scalars (lift-closures, explicate-control,
+select-instructions, MLIR, LLVM at -O2, the JIT and its runtime) keeps the meaning. The interpreter on the source types an untyped literal as it runs,
 which for arithmetic between two literals under a typed context (`a * (4294967295 % 6)` with
 `a: u32`) is not Rust's choice; programs outside that corner agree on every IL (the game)."""
 
@@ -45,7 +45,8 @@ def _ending(run, tree):
     try:
         result = run(tree, out)
     except RuntimeStop as stop:
-        return out.getvalue(), (stop.code, stop.message)
+        place = stop.span and (stop.span.start, stop.span.end)
+        return out.getvalue(), (stop.code, place, stop.message)
     return out.getvalue(), result
 
 
@@ -142,10 +143,10 @@ def _runs(text: str):
 
 
 def _as_interpreted(text: str):
-    """Native code lowers `text` and prints and ends as the interpreter does."""
+    """Native code lowers `text`, and prints, reports and ends as the interpreter does."""
     native, interpreted = _runs(text)
     assert "W5001" not in native[2], native[2]
-    assert native[:2] == interpreted[:2]
+    assert native == interpreted
 
 
 @pytest.mark.slow
