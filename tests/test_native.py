@@ -177,6 +177,37 @@ def test_a_row_printed_outside_its_tensor_stops_at_the_row(row, step, caret, tmp
     assert f"|   print({row});\n  |         {caret}\n" in native[2]
 
 
+# A tensor no machine holds (10**18 bytes): the interpreter holds one sparsely and runs on,
+# native code stops at the constructor with E9006 (docs/backend.md, Where native code and the
+# interpreter differ): the only difference between the two.
+HUGE = Template("""fn main() {
+  let t = Tensor<u8, [1000000, 1000000, 1000000]>::$made;
+  print(t[0][0][0]);
+}
+""")
+
+
+@pytest.mark.parametrize("made, printed, words", [
+    ("new()", "0\n", "cannot allocate `Tensor<u8, [1000000, 1000000, 1000000]>::new()`: "
+                     "1000000000000000000 bytes"),
+    ("fill(1)", "1\n", "cannot fill `Tensor<u8, [1000000, 1000000, 1000000]>::fill(1)`: "
+                       "1000000000000000000 bytes is more than this machine's memory")])
+def test_a_tensor_no_machine_holds_stops_native_code_where_the_interpreter_runs_on(
+        made, printed, words, tmp_path):
+    path = tmp_path / "huge.vx"
+    path.write_text(HUGE.substitute(made=made))
+    assert _run(str(path), "--action", "interpret") == (0, printed, "")
+    caret = "^" * len(f"Tensor<u8, [1000000, 1000000, 1000000]>::{made}")
+    assert _run(str(path)) == (1, "", f"""error[E9006]: {words}
+ --> {path}:2:11
+  |
+2 |   let t = Tensor<u8, [1000000, 1000000, 1000000]>::{made};
+  |           {caret}
+
+1 error reported
+""")
+
+
 # Tensors of the narrow storage types, which native code stores a byte an element: each value
 # written rounds, saturates or becomes NaN as ml_dtypes says (exact values, ties either way,
 # subnormals of f8 and of f32, past the largest, infinities and NaN), is read back as an f32
