@@ -6,6 +6,7 @@ cannot be printed."""
 from __future__ import annotations
 
 from ..values.tensors import PRINT_LIMIT
+from ..languages.linstances import generic_of
 from ..languages.lmlir import Lmlir as M
 from .machine_types import MACHINE, Ref, Tensor, Vector, element_bytes, kind, vx_type
 from .tensor_ops import access, element_count, extent
@@ -151,7 +152,7 @@ def _template(b, e, holes: list) -> str:
         return ", ".join(_template(b, x, holes) for x in parts)
     if e._prod == "StructLit":
         fields = ", ".join(f"{f.name}: {_template(b, f.value, holes)}" for f in e.fields)
-        return f"{e.name} {{{{ {fields} }}}}"
+        return f"{generic_of(e.name)} {{{{ {fields} }}}}"
     if e._prod == "Tuple":
         return f"({inner(e.elems)})"
     if e._prod == "EnumValue":

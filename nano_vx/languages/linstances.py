@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from ..nanopass import Terminal, prod
 from .lerased import Lerased
 
-# An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
-# `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`.
-_INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?(\$[A-Za-z0-9_\[\]<>,.:-]+)*\Z")
-
-
-def is_iname(v) -> bool:
-    return type(v) is str and _INAME.match(v) is not None
-
 
 def generic_of(name: str) -> str:
-    """The generic function an instance was made from: `stage$i32` is an instance of
-    `stage`; a function that was never generic is its own."""
+    """The generic function or struct an instance was made from: `stage$i32` is an instance
+    of `stage`, `Cell$Point` of `Cell`; one that was never generic is its own."""
     return name.split("$", 1)[0]
 
 
@@ -36,8 +26,6 @@ Linstances = Lerased.extend(
     "topologies; a struct keeps none. A call keeps generic arguments only as `sizeof<T>()`, "
     "T the instance's",
     terminals=[
-        Terminal("iname", is_iname, "a function's name, an instance's with its arguments: "
-                                    "stage$i32, scores$4"),
         Terminal("clause", lambda v: type(v) is str, "a where clause as written"),
     ],
     remove={
@@ -50,7 +38,7 @@ Linstances = Lerased.extend(
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
                             "bounds: Bound*, body: Block",
                       "a function of the program, or an instance of a generic one"),
-                 prod("StructDecl", "name: name, fields: Param*, copy: bool",
+                 prod("StructDecl", "name: iname, fields: Param*, copy: bool",
                       "a generic struct's parameters are dropped: a field of type `T` is "
                       "of any type")],
         "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",

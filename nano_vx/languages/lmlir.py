@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..nanopass import Language, Nonterminal, Terminal, prod
-from .linstances import is_iname
+from .lerased import is_iname
 from .lcalls import Lcalls
 
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")

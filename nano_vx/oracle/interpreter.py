@@ -7,6 +7,7 @@ from functools import partial
 import sys
 
 from ..deep import run_deep
+from ..languages.linstances import generic_of
 from ..diagnostics import Diagnostics
 from ..model import build_model
 from ..model.builtin import TOPOLOGIES
@@ -72,7 +73,7 @@ def format_value(v, span) -> str:
         args = "(" + ", ".join(format_value(x, span) for x in v.args) + ")" if v.args else ""
         return f"{v.enum}::{v.variant}{args}"
     if type(v) is StructValue:
-        return v.name + " { " + ", ".join(f"{k}: {format_value(x, span)}"
+        return generic_of(v.name) + " { " + ", ".join(f"{k}: {format_value(x, span)}"
                                           for k, x in v.fields.items()) + " }"
     if type(v) is Topo:
         return str(v)

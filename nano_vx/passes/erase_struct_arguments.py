@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
 from ..nanopass import Pass
+from ..placement.instances import instance_name
 from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
 from ..values.numbers import INT_TYPES
 
@@ -13,17 +14,35 @@ from ..values.numbers import INT_TYPES
 @dataclass
 class State:
     structs: dict = field(default_factory=dict)  # name -> StructDecl
+    enums: frozenset[str] = frozenset()
+    fns: dict = field(default_factory=dict)  # name -> Fn, the non-generic ones
+    instances: dict = field(default_factory=dict)  # generic -> {instance name: StructDecl}
+    binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type
+    known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
 
 
 erase_struct_arguments = Pass("erase-struct-arguments", Lresolved, Lerased, """
-Erase the arguments of a generic struct: `Pair<f32, 4>` is `Pair`.
+Erase the arguments of a generic struct: `Pair<f32, 4>` is `Pair`; instantiate one whose type
+arguments hold aggregates: `Cell<Point>` is the struct `Cell$Point { v: Point }`.
 
 A struct's values are built and read the same whatever its arguments, which only the checks
-of its fields would need, so a generic struct is not instantiated: a type `Pair<f32, 4>` is
-`Pair`, and `Pair::<f32, 4> { .. }` builds a `Pair`. The declaration keeps its parameters
-until monomorphize, which drops every generic parameter; until then a field of type `T` tells
-that its type is not known. Done before monomorphize, so a generic function's argument of a
-struct type names its instance by the struct alone (`f$Pair`).
+of its fields would need, so a generic struct is mostly not instantiated: a type `Pair<f32,
+4>` is `Pair`, and `Pair::<f32, 4> { .. }` builds a `Pair`. The declaration keeps its
+parameters until monomorphize, which drops every generic parameter; until then a field of
+type `T` tells that its type is not known. Done before monomorphize, so a generic function's
+argument of a struct type names its instance by the struct alone (`f$Pair`).
+
+An erased field is one scalar or tensor whose type the values put there tell
+(scalars/aggregate_types.py), which an aggregate is not: a struct all of whose parameters are
+types, applied to types that name no parameter and one of which is a struct, an enum or a
+tuple, is instantiated instead, one struct per list of arguments, named as a function's
+instance is (`Cell$Point`, `Pair$(i32,Point)`), declared after its generic, its fields' types
+the arguments. A literal takes the arguments it writes, the `let` that binds it writes
+(`let c: Cell<Point> = Cell { .. };`) or the parameter it is passed to (`get(Cell { .. })`
+for `fn get(c: Cell<Point>)`), else the ones its fields give: a struct literal, an enum value
+or a local of a known struct given a field of type `T` makes `T` that struct. One whose
+arguments none of these give stays the erased struct, which native code then does not take
+apart (E5010: it runs in the interpreter).
 
 What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
@@ -34,8 +53,31 @@ without the arguments it would be an i32 and wrap. An integer the type cannot ho
 
 @erase_struct_arguments.on("Program")
 def _program(run, node):
-    run.state.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st = run.state
+    st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.enums = frozenset(i.name for i in node.items if i._prod == "EnumDecl")
+    st.fns = {i.name: i for i in node.items if i._prod == "Fn" and not i.generics}
+    items = [run.walk(i) for i in node.items]
+    out = []  # an instance goes right after its generic
+    for item, walked in zip(node.items, items):
+        out.append(walked)
+        if item._prod == "StructDecl":
+            out += [d for d in st.instances.get(item.name, {}).values() if d is not None]
+    return Lerased["Program"](tuple(out), span=node.span)
+
+
+@erase_struct_arguments.on("Fn")
+def _fn(run, node):
+    run.state.known = {}
     return run.rebuild(node)
+
+
+@erase_struct_arguments.on("Param")
+def _param(run, node):
+    out = run.rebuild(node)
+    if out.type is not None and out.type._prod == "NamedType":
+        run.state.known[out.name] = out.type.name
+    return out
 
 
 @erase_struct_arguments.on("Let")
@@ -44,9 +86,28 @@ def _let(run, node):
     value, ty = node.value, node.type
     if value is None or ty is None or value._prod != "StructLit" or value.targs or \
             ty._prod != "AppliedType" or ty.name != value.name:
+        out = run.rebuild(node)
+    else:
+        out = Lerased["Let"](node.name, node.mutable, run.walk(ty),
+                             _literal(run, value, ty.args), span=node.span)
+    made = out.type if out.type is not None else out.value
+    if made is not None and made._prod in ("NamedType", "StructLit"):
+        run.state.known[node.name] = made.name
+    return out
+
+
+@erase_struct_arguments.on("Call")
+def _call(run, node):
+    """`get(Cell { .. })`: a literal passed takes the arguments its parameter writes."""
+    fn = run.state.fns.get(node.callee.name) if node.callee._prod == "Global" else None
+    if fn is None:
         return run.rebuild(node)
-    return Lerased["Let"](node.name, node.mutable, run.walk(ty),
-                          _literal(run, value, ty.args), span=node.span)
+    args = tuple(_literal(run, a, p.type.args)
+                 if a._prod == "StructLit" and not a.targs and p.type is not None and
+                 p.type._prod == "AppliedType" and p.type.name == a.name else run.walk(a)
+                 for a, p in zip(node.args, fn.params))
+    return Lerased["Call"](run.walk(node.callee), run.walk_seq(node.targs),
+                           args + run.walk_seq(node.args[len(args):]), span=node.span)
 
 
 @erase_struct_arguments.on("StructLit")
@@ -55,7 +116,8 @@ def _struct_lit(run, node):
 
 
 def _literal(run, node, args):
-    decl = run.state.structs.get(node.name)
+    st = run.state
+    decl = st.structs.get(node.name)
     ints = {}  # a type parameter -> the integer type the arguments give it
     if decl is not None and len(args) == len(decl.generics):
         ints = {g.name: a.type for g, a in zip(decl.generics, args)
@@ -72,7 +134,61 @@ def _literal(run, node, args):
             cast = Lerased["Cast"](given.value, ints[ty.name], span=given.value.span)
             given = given.replace(value=cast)
         fields.append(given)
-    return Lerased["StructLit"](node.name, tuple(fields), span=node.span)
+    name = node.name
+    if decl is not None and decl.generics:
+        types = [run.walk(a.type) if a._prod == "TypeArg" else None for a in args] \
+            if len(args) == len(decl.generics) else _given(run, decl, fields)
+        name = _instance(run, decl, types) or name
+    return Lerased["StructLit"](name, tuple(fields), span=node.span)
+
+
+def _given(run, decl, fields) -> list:
+    """The type each parameter of decl takes from the literal's fields: a struct's or an
+    enum's whose value a field of that parameter's type holds; None where none says."""
+    known = run.state.known
+    found = {}
+    declared = {f.name: f.type for f in decl.fields}
+    for given in fields:
+        ty, v = declared.get(given.name), given.value
+        name = v.name if v._prod == "StructLit" else v.enum if v._prod == "EnumValue" else \
+            known.get(v.name) if v._prod == "Local" else None
+        if ty is not None and ty._prod == "NamedType" and name is not None:
+            found.setdefault(ty.name, Lerased["NamedType"](name, span=v.span))
+    return [found.get(g.name) for g in decl.generics]
+
+
+def _instance(run, decl, types: list) -> str | None:
+    """The name of decl's instance for the types of its parameters, made on first use; None
+    when decl stays erased: a parameter not a type, a type not known or naming a parameter,
+    or no aggregate among them."""
+    st = run.state
+    if not all(g._prod == "TypeParam" and not g.topology for g in decl.generics) or \
+            not all(t is not None and _concrete(st, t) for t in types) or \
+            not any(t._prod in ("NamedType", "TupleType", "TensorType") for t in types):
+        return None
+    binding = {g.name: t for g, t in zip(decl.generics, types)}
+    name = instance_name(decl, binding)
+    made = st.instances.setdefault(decl.name, {})
+    if name not in made:
+        made[name] = None  # asked for again while its fields are walked: one holding itself
+        outer, st.binding = st.binding, binding
+        fields = run.walk_seq(decl.fields)
+        st.binding = outer
+        made[name] = Lerased["StructDecl"](name, fields, (), decl.copy, span=decl.span)
+    return name
+
+
+def _concrete(st, ty) -> bool:
+    """Whether the type ty (Lerased) names only scalars and the program's structs and enums."""
+    if ty._prod == "Scalar":
+        return True
+    if ty._prod == "NamedType":
+        return ty.name in st.structs or ty.name in st.enums or \
+            any(ty.name in made for made in st.instances.values())
+    if ty._prod == "TensorType":
+        return ty.place is None and _concrete(st, ty.elem) and \
+            all(d._prod == "DimInt" for d in ty.dims)
+    return ty._prod == "TupleType" and all(_concrete(st, t) for t in ty.elems)
 
 
 def _fits(run, value, scalar) -> bool:
@@ -91,4 +207,16 @@ def _fits(run, value, scalar) -> bool:
 
 @erase_struct_arguments.on("AppliedType")
 def _applied(run, node):
-    return Lerased["NamedType"](node.name, span=node.span)
+    decl = run.state.structs.get(node.name)
+    name = None
+    if decl is not None and len(node.args) == len(decl.generics):
+        name = _instance(run, decl, [run.walk(a.type) if a._prod == "TypeArg" else None
+                                     for a in node.args])
+    return Lerased["NamedType"](name or node.name, span=node.span)
+
+
+@erase_struct_arguments.on("NamedType")
+def _named(run, node):
+    """A field of an instance being made: its parameter is the instance's argument."""
+    bound = run.state.binding.get(node.name)
+    return bound if bound is not None else Lerased["NamedType"](node.name, span=node.span)
