@@ -102,7 +102,7 @@ def _call(run, node):
     fn = run.state.fns.get(node.callee.name) if node.callee._prod == "Global" else None
     if fn is None:
         return run.rebuild(node)
-    args = tuple(_literal(run, a, p.type.args)
+    args = tuple(_literal(run, a, p.type.args, casts=False)
                  if a._prod == "StructLit" and not a.targs and p.type is not None and
                  p.type._prod == "AppliedType" and p.type.name == a.name else run.walk(a)
                  for a, p in zip(node.args, fn.params))
@@ -115,11 +115,13 @@ def _struct_lit(run, node):
     return _literal(run, node, node.targs)
 
 
-def _literal(run, node, args):
+def _literal(run, node, args, casts=True):
+    """node with the arguments args (GArgs, or none); casts: whether they cast its integer
+    literals (a parameter's do not: the interpreter converts the value where it is read)."""
     st = run.state
     decl = st.structs.get(node.name)
     ints = {}  # a type parameter -> the integer type the arguments give it
-    if decl is not None and len(args) == len(decl.generics):
+    if casts and decl is not None and len(args) == len(decl.generics):
         ints = {g.name: a.type for g, a in zip(decl.generics, args)
                    if g._prod == "TypeParam" and a._prod == "TypeArg"
                    and a.type._prod == "Scalar" and a.type.name in INT_TYPES}
@@ -179,11 +181,13 @@ def _instance(run, decl, types: list) -> str | None:
 
 
 def _concrete(st, ty) -> bool:
-    """Whether the type ty (Lerased) names only scalars and the program's structs and enums."""
+    """Whether the type ty (Lerased) names only scalars, tensors of known extents and the
+    program's structs (not an erased generic one) and enums."""
     if ty._prod == "Scalar":
         return True
     if ty._prod == "NamedType":
-        return ty.name in st.structs or ty.name in st.enums or \
+        decl = st.structs.get(ty.name)
+        return decl is not None and not decl.generics or ty.name in st.enums or \
             any(ty.name in made for made in st.instances.values())
     if ty._prod == "TensorType":
         return ty.place is None and _concrete(st, ty.elem) and \

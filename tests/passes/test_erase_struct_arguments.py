@@ -105,3 +105,51 @@ def test_a_literal_the_argument_type_cannot_hold_is_refused_and_the_repair_admit
     assert (d.code, d.message) == ("E3008", "literal out of range for `u8`: `300` does not fit "
                                             "into `u8`, whose range is 0..=255")
     assert not run_front(text.replace("u8", "u16"), erase_struct_arguments).diagnostics.items
+
+
+def test_a_struct_applied_to_aggregates_is_an_instance_and_its_literals_take_it():
+    ran = run_front(CASES / "instances.vx", erase_struct_arguments)
+    structs = [i.name for i in ran.after.items if i._prod == "StructDecl"]
+    assert structs == ["Point", "Cell", "Cell$Point", "Two",
+                       "Two$Tensor<i32,[2]>$(i32,Point)"]
+    # The literal's own field, the local its field reads and the parameter each say Point.
+    assert [n.name for n in ran.nodes("StructLit")] == \
+        ["Cell$Point", "Point", "Point", "Cell$Point", "Two$Tensor<i32,[2]>$(i32,Point)",
+         "Point", "Cell"]
+    assert ran.prints() == ("3\n7\n18\nCell { v: 8 }\n",) * 2
+
+
+def test_handwritten_an_instance_holding_an_instance(run_pass, snapshot_txt):
+    # An instance made while another's fields are walked comes before it, after its generic;
+    # an argument that is a generic struct erased (`Cell<Cell<i32>>`'s) leaves it erased.
+    ran = run_pass("erase-struct-arguments", """
+        // IL: Lresolved
+        struct Point {
+            x: i32,
+            y: i32,
+        }
+
+        struct Cell<T> {
+            v: T,
+        }
+
+        struct Pair<T> {
+            a: Cell<T>,
+            b: T,
+        }
+
+        fn get(p: Pair<Point>) -> i32 {
+            p.a.v.x + p.b.y
+        }
+
+        fn main() {
+            let c: Cell<Cell<i32>> = Cell { v: Cell { v: 1 } };
+            @print(@get(Pair { a: Cell { v: Point { x: 1, y: 2 } }, b: Point { x: 3, y: 4 } }));
+        }
+    """)
+    assert ran.codes == []
+    assert [i.name for i in ran.tree.items if i._prod == "StructDecl"] == \
+        ["Point", "Cell", "Cell$Point", "Pair", "Pair$Point"]
+    assert "let c: Cell = Cell { v: Cell { v: 1 } };" in ran.text
+    assert _printed(ran.before) == _printed(ran.tree) == "5\n"
+    assert ran.dump == snapshot_txt
