@@ -22,8 +22,8 @@ class State:
 
 
 erase_struct_arguments = Pass("erase-struct-arguments", Lresolved, Lerased, """
-Erase the arguments of a generic struct: `Pair<f32, 4>` is `Pair`; instantiate one whose type
-arguments hold aggregates: `Cell<Point>` is the struct `Cell$Point { v: Point }`.
+Erase the arguments of a generic struct (`Pair<f32, 4>` is `Pair`), but instantiate one
+applied to aggregates or tensors: `Cell<Point>` is the struct `Cell$Point { v: Point }`.
 
 A struct's values are built and read the same whatever its arguments, which only the checks
 of its fields would need, so a generic struct is mostly not instantiated: a type `Pair<f32,
@@ -33,14 +33,17 @@ type `T` tells that its type is not known. Done before monomorphize, so a generi
 argument of a struct type names its instance by the struct alone (`f$Pair`).
 
 An erased field is one scalar or tensor whose type the values put there tell
-(scalars/aggregate_types.py), which an aggregate is not: a struct all of whose parameters are
-types, applied to types that name no parameter and one of which is a struct, an enum or a
-tuple, is instantiated instead, one struct per list of arguments, named as a function's
+(scalars/aggregate_types.py), which an aggregate is not, nor a tensor two calls give two
+sizes: a struct all of whose parameters are types, applied to types that name no parameter
+and one of which is a struct, an enum, a tuple or a tensor of known extents, is instantiated
+instead (its fields then checked against its arguments by check-struct-fields), one struct per list of arguments, named as a function's
 instance is (`Cell$Point`, `Pair$(i32,Point)`), declared after its generic, its fields' types
 the arguments. A literal takes the arguments it writes, the `let` that binds it writes
 (`let c: Cell<Point> = Cell { .. };`) or the parameter it is passed to (`get(Cell { .. })`
 for `fn get(c: Cell<Point>)`), else the ones its fields give: a struct literal, an enum value
-or a local of a known struct given a field of type `T` makes `T` that struct. One whose
+or a local of a known struct given a field of type `T` makes `T` that struct. Scalar
+arguments stay erased: a field of type `T` holds what the literal computes (`Cell { v: 1.0 /
+3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter did before. One whose
 arguments none of these give stays the erased struct, which native code then does not take
 apart (E5010: it runs in the interpreter).
 
