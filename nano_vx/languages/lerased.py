@@ -20,7 +20,8 @@ def is_iname(v) -> bool:
 Lerased = Lresolved.extend(
     "Lerased",
     "Lresolved with the arguments of generic structs erased: a struct is one struct whatever "
-    "its arguments",
+    "its arguments, but one applied to aggregates or tensors is an instance of its own "
+    "(`Cell$Point`)",
     terminals=[Terminal("iname", is_iname, "a function's or struct's name, an instance's "
                                            "with its arguments: stage$i32, Cell$Point")],
     remove={"Expr": ["StructLit"], "Type": ["AppliedType", "NamedType"],
