@@ -36,16 +36,18 @@ An erased field is one scalar or tensor whose type the values put there tell
 (scalars/aggregate_types.py), which an aggregate is not, nor a tensor two calls give two
 sizes: a struct all of whose parameters are types, applied to types that name no parameter
 and one of which is a struct, an enum, a tuple or a tensor of known extents, is instantiated
-instead (its fields then checked against its arguments by check-struct-fields), one struct per list of arguments, named as a function's
-instance is (`Cell$Point`, `Pair$(i32,Point)`), declared after its generic, its fields' types
-the arguments. A literal takes the arguments it writes, the `let` that binds it writes
-(`let c: Cell<Point> = Cell { .. };`) or the parameter it is passed to (`get(Cell { .. })`
-for `fn get(c: Cell<Point>)`), else the ones its fields give: a struct literal, an enum value
-or a local of a known struct given a field of type `T` makes `T` that struct. Scalar
+instead (its fields then checked against its arguments by check-struct-fields), one struct
+per list of arguments, named as a function's instance is (`Cell$Point`,
+`Pair$(i32,Point)`), declared after its generic, its fields' types the arguments. A literal
+takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
+.. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
+else the ones its fields give: a struct literal, an enum value, a local of a known struct or
+a call of a function returning one given a field of type `T` makes `T` that struct. Scalar
 arguments stay erased: a field of type `T` holds what the literal computes (`Cell { v: 1.0 /
 3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter did before. One whose
-arguments none of these give stays the erased struct, which native code then does not take
-apart (E5010: it runs in the interpreter).
+arguments none of these give stays the erased struct, which fits where an instance of it is
+asked for and the reverse (a generic function's `Cell<T>` is erased): native code then does
+not take it apart (E5010: it runs in the interpreter).
 
 What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
@@ -149,17 +151,26 @@ def _literal(run, node, args, casts=True):
 
 def _given(run, decl, fields) -> list:
     """The type each parameter of decl takes from the literal's fields: a struct's or an
-    enum's whose value a field of that parameter's type holds; None where none says."""
+    enum's whose value (a literal, a local, a call's result) a field of that parameter's type
+    holds; None where none says."""
     known = run.state.known
     found = {}
     declared = {f.name: f.type for f in decl.fields}
     for given in fields:
         ty, v = declared.get(given.name), given.value
         name = v.name if v._prod == "StructLit" else v.enum if v._prod == "EnumValue" else \
-            known.get(v.name) if v._prod == "Local" else None
+            known.get(v.name) if v._prod == "Local" else _returned(run, v)
         if ty is not None and ty._prod == "NamedType" and name is not None:
             found.setdefault(ty.name, Lerased["NamedType"](name, span=v.span))
     return [found.get(g.name) for g in decl.generics]
+
+
+def _returned(run, e) -> str | None:
+    """The struct or enum the call e of a function that is not generic returns, by name."""
+    fn = run.state.fns.get(e.callee.name) if e._prod == "Call" and \
+        e.callee._prod == "Global" else None
+    return fn.ret.name if fn is not None and fn.ret is not None and \
+        fn.ret._prod == "NamedType" else None
 
 
 def _instance(run, decl, types: list) -> str | None:

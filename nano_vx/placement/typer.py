@@ -18,6 +18,7 @@ from __future__ import annotations
 from copy import copy
 
 from ..dump.text import to_text
+from ..languages.linstances import generic_of
 from ..languages.lsrc import BINARY_OPS
 from ..nanopass import Handlers, descendants, lineage
 from ..languages.lresolved import Lresolved
@@ -143,8 +144,8 @@ def fits(found, expected) -> bool:
     """Whether a value of type `found` may stand where `expected` is: the same type (the
     memory space of a tensor is part of it), or an unsuffixed literal (or a variable bound to
     one, `expected` then) and a type of its kind. Where a plain scalar is expected, a scalar
-    moved or pinned elsewhere gives its value, as it does to arithmetic. What is not known is
-    not refused."""
+    moved or pinned elsewhere gives its value, as it does to arithmetic; a generic struct
+    erased and an instance of it fit each other. What is not known is not refused."""
     if not (known(found) and known(expected)):
         return True
     if literal(expected) or expected._prod == "Scalar":
@@ -153,6 +154,12 @@ def fits(found, expected) -> bool:
         return common(found, expected) is not OPAQUE
     if found._prod == expected._prod == "BorrowType" and found.mutable:
         return fits(found.inner, expected.inner)  # `&mut T` stands for `&T`, as in Rust
+    if found._prod == expected._prod == "NamedType" and found.name != expected.name and \
+            generic_of(found.name) in (found.name, expected.name) and \
+            generic_of(expected.name) in (found.name, expected.name):
+        # A generic struct erased (a generic function's `Cell<T>`, a literal whose arguments
+        # nothing gives) holds any instance of it (`Cell$Point`), as it held any value.
+        return True
     return _same(found, expected)
 
 

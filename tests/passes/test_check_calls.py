@@ -123,3 +123,33 @@ def test_a_mut_pointer_fits_a_const_parameter_and_not_the_other_way():
     assert not run_front(text, check_calls).diagnostics.items
     wrong = text.replace("p: *const i32", "p: *mut i32").replace("t.as_mut_ptr()", "t.as_ptr()")
     assert run_front(wrong, check_calls).diagnostics.codes() == ["E3003"]
+
+
+INSTANCES = """struct Point { x: i32, y: i32 }
+struct Other { x: i32 }
+struct Cell<T> { v: T }
+
+fn get(c: Cell<Point>) -> i32 { c.v.x }
+
+fn id<T>(c: Cell<T>) -> i32 { 1 }
+
+fn make() -> Point { Point { x: 1, y: 2 } }
+
+fn main() {
+  let c: Cell<Point> = Cell { v: make() };
+  print(id<Point>(c));
+  let v = make();
+  let w = if true { v } else { v };
+  let d = Cell { v: w };
+  print(get(d));
+  print(get(Cell::<Other> { v: Other { x: 3 } }));
+}
+"""
+
+
+def test_a_generic_struct_erased_and_an_instance_of_it_fit_each_other():
+    # id's `Cell<T>` is erased, and so is `d`, whose field no struct names: each fits; an
+    # instance of other arguments does not.
+    said = [(d.code, d.message) for d in run_front(INSTANCES, check_calls).diagnostics.items]
+    assert said == [("E3003", "argument 1 of 'get' is Cell$Other, but its parameter 'c' is "
+                              "Cell$Point")]

@@ -153,3 +153,13 @@ def test_handwritten_an_instance_holding_an_instance(run_pass, snapshot_txt):
     assert "let c: Cell = Cell { v: Cell { v: 1 } };" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_literal_whose_field_a_call_gives_takes_the_struct_it_returns():
+    text = ("struct Point { x: i32, y: i32 }\nstruct Cell<T> { v: T }\n\n"
+            "fn make() -> Point { Point { x: 1, y: 2 } }\n\n"
+            "fn main() {\n  let c = Cell { v: make() };\n  let n = Cell { v: 3 };\n"
+            "  print(c.v.y + n.v);\n}\n")
+    ran = run_front(text, erase_struct_arguments)
+    assert [n.name for n in ran.nodes("StructLit")] == ["Point", "Cell$Point", "Cell"]
+    assert ran.prints() == ("5\n", "5\n")
