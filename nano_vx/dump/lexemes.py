@@ -67,10 +67,12 @@ def read_string(text: str, pos: int):
         return None
 
 
-def _read_iname(text: str, pos: int):
-    """`stage$i32`, `id$Tensor<f32,[4],CPU_DRAM>`: a name, then `$` arguments whose brackets
-    balance (a `,` inside `<..>` or `[..]` belongs to the name, one outside it does not)."""
-    m = re.compile(rf"{_WORD}(::{_WORD})?").match(text, pos)
+def _read_iname(text: str, pos: int, path: bool = True):
+    """`stage$i32`, `id$Tensor<f32,[4],CPU_DRAM>`: a name (`Point::new` too, when `path`),
+    then `$` arguments whose brackets balance (a `,` inside `<..>` or `[..]` belongs to the
+    name, one outside it does not). A `.` belongs to it only inside a number (`scale$2.5`,
+    not `@f$i32.as_ptr()`), a `:` only as a path's `::` (not `struct Cell$Point: Copy`)."""
+    m = re.compile(rf"{_WORD}(::{_WORD})?" if path else _WORD).match(text, pos)
     if m is None:
         return None
     i, n = m.end(), len(text)
@@ -87,6 +89,12 @@ def _read_iname(text: str, pos: int):
             elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-") \
                     or text.startswith("..", j):
                 break
+            elif c == "." and not text[j + 1:j + 2].isdigit():
+                break
+            elif c == ":":
+                if not text.startswith("::", j):
+                    break
+                j += 1
             j += 1
         if j == i + 1 or depth:
             break
@@ -173,6 +181,7 @@ LEXEMES: dict[str, Lexeme] = {
     "uname": Lexeme("a local's name (x, x#1)", str,
                     _regex(rf"(?!{_keywords(RESERVED - {'return'})}(?!#)){_WORD}(?:#[0-9]+)?")),
     "iname": Lexeme("a function's name", str, _read_iname),
+    "tname": Lexeme("a struct's name", str, lambda t, p: _read_iname(t, p, path=False)),
     "label": Lexeme("a block's label (bb0)", str, _regex(r"bb[0-9]+" + _ENDS_WORD)),
     "clause": Lexeme("a where clause", str, _read_clause),
     "cost": Lexeme("a cost (50, 63/134)", str, _regex(r"[0-9]+(?:/[0-9]+)?")),
@@ -202,7 +211,7 @@ STYLES: dict[str, Lexeme] = {
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _DIGITS = frozenset("0123456789")
 # The characters a kind's text can start with (a kind not here: any).
-STARTS = {kind: _LETTERS for kind in ("name", "fname", "uname", "iname", "label", "scalar",
+STARTS = {kind: _LETTERS for kind in ("name", "fname", "uname", "iname", "tname", "label", "scalar",
                                       "unit", "variant", "mark", "via", "bool", "false")}
 STARTS.update({"int": _DIGITS | {"-"}, "decimal": _DIGITS, "cost": _DIGITS,
                "float": _DIGITS | {"-", "i", "n"}, "string": frozenset('"'),

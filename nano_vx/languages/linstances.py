@@ -38,7 +38,7 @@ Linstances = Lerased.extend(
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "
                             "bounds: Bound*, body: Block",
                       "a function of the program, or an instance of a generic one"),
-                 prod("StructDecl", "name: iname, fields: Param*, copy: bool",
+                 prod("StructDecl", "name: tname, fields: Param*, copy: bool",
                       "a generic struct's parameters are dropped: a field of type `T` is "
                       "of any type")],
         "Bound": [prod("ReachableBound", "src: Topo, dst: Topo, written: clause",
