@@ -18,6 +18,9 @@ PLACES = ("Local", "Deref", "Index", "FieldGet", "TupleGet")
 # Expressions whose parts do not all run, or run later: nothing is taken out of them.
 OPAQUE = ("IfExpr", "Match", "MatchValue", "Closure", "Unsafe")
 CALLS = ("Call", "Launch", "MethodCall", "Transfer")
+# The part of an opaque expression that runs first, and always: its temporaries are named as
+# the statement's (those of its arms are named in the arms' blocks, where they run).
+_FIRST = {"IfExpr": "cond", "Match": "scrutinee", "MatchValue": "scrutinee"}
 
 
 @dataclass
@@ -62,6 +65,20 @@ def _statement(run, node):
         return (run.rebuild(node),)
     before, value = _lets(run, value)
     return (*before, run.rebuild(node.replace(**{field: value})))
+
+
+@name_borrowed_temporaries.on("While")
+def _while(run, loop):
+    """A condition borrowing a temporary is computed each turn at the top of the body, where
+    its temporary is named: `while c { B }` is `while true { if !c { break; } B }`, to whose
+    top a `continue` still goes."""
+    if not _temporaries(loop.cond):
+        return run.rebuild(loop)
+    span = loop.cond.span
+    leave = L["If"](L["Unary"]("!", loop.cond, span=span), False,
+                    L["Block"]((L["Break"](span=span),), None, span=span), None, span=span)
+    body = loop.body.replace(stmts=(leave, *loop.body.stmts))
+    return run.rebuild(loop.replace(cond=L["Bool"](True, span=span), body=body))
 
 
 @name_borrowed_temporaries.on("Block")
@@ -200,8 +217,10 @@ def _named(run, e):
         st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:
+        first = _FIRST.get(e._prod)
+        named = e.replace(**{first: _named(run, getattr(e, first))}) if first else e
         st.simple = st.pure = False
-        return e
+        return named
     fields = {}
     for name in e._fields:
         child = getattr(e, name)

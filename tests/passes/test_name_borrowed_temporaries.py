@@ -26,12 +26,12 @@ def test_output(case, snapshot_txt):
     assert to_text(ran.after) == snapshot_txt
 
 
-@pytest.mark.parametrize("case", NAMES + ["e5010_in_a_while_condition"])
+@pytest.mark.parametrize("case", NAMES + ["e5010_after_an_element_at_a_computed_index"])
 def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", name_borrowed_temporaries)
 
 
-@pytest.mark.parametrize("case", NAMES + ["e5010_in_a_while_condition_repaired"])
+@pytest.mark.parametrize("case", NAMES + ["e5010_after_an_element_at_a_computed_index_repaired"])
 def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
@@ -67,14 +67,32 @@ def test_a_temporary_in_a_short_circuit_is_named_in_the_if_it_means():
         "let cond#6: ~_ = if @add(ordered, &borrowed#5) > 0 {" in text
 
 
-def test_a_temporary_in_a_while_condition_stays_and_is_refused_by_the_gate():
-    ran = run_front(CASES / "e5010_in_a_while_condition.vx", name_borrowed_temporaries)
+def test_a_temporary_in_an_arm_is_named_at_the_start_of_its_arms_block():
+    text = to_text(run_front(CASES / "in_an_arm.vx", name_borrowed_temporaries).after)
+    assert "let y: i32 = if x > 2 {\n        let borrowed: ~_ = @twice(x);" in text
+    assert "} else {\n        let borrowed#1: ~_ = @twice(x + 100);" in text
+    # an `else if`'s condition is named in the `else` block, before the `if` it runs first
+    assert "} else {\n        let borrowed#4: ~_ = @twice(x + 1);\n        if @add(1, " \
+        "&borrowed#4) > 2 {" in text
+
+
+def test_a_temporary_in_a_while_condition_is_named_at_the_top_of_each_turn():
+    text = to_text(run_front(CASES / "in_a_while_condition.vx", name_borrowed_temporaries).after)
+    assert "while true {\n        let borrowed: ~_ = @twice(x);\n        " \
+        "if !(@add(1, &borrowed) < 12) {\n            break;\n        }\n        x += 1;" in text
+    # a condition whose temporary is only on the right of `&&` is the `if` it means
+    assert "let cond: ~_ = if x > 100 {" in text
+
+
+def test_a_temporary_after_an_element_at_a_computed_index_stays_and_is_refused_by_the_gate():
+    case = CASES / "e5010_after_an_element_at_a_computed_index.vx"
+    ran = run_front(case, name_borrowed_temporaries)
     [borrow] = [n for n in ran.nodes("Borrow") if n.value._prod not in PLACES]
     assert borrow.value._prod == "Call"
-    assert_refused_then_repaired(CASES / "e5010_in_a_while_condition.vx", check_native_subset,
-                                 "E5010", "a reference to a temporary value")
-    native = run_cli(CASES / "e5010_in_a_while_condition.vx")
-    assert native[:2] == (0, "3\n4\n5\n6\n6\n") and "W5001" in native[2]
+    assert_refused_then_repaired(case, check_native_subset, "E5010",
+                                 "a reference to a temporary value")
+    native = run_cli(case)
+    assert native[:2] == (0, "1\n3\n11\n") and "W5001" in native[2]
 
 
 # Hand-written Lassumed: a temporary borrowed inside another borrowed one; the inner is named
