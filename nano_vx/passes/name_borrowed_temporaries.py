@@ -45,9 +45,14 @@ it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let bor
 twice(x + 1); add(ordered, &borrowed)`. The right of `&&` or `||` may not run: a short circuit
 borrowing a temporary there is named as the `if` it means, whose arm names the temporary
 where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
-else { false }`. One inside an `if`, a `match`, a closure, a method call, a transfer or a
-launch, or a `while`'s condition, or after a closure or a place whose index is computed, stays
-in place (the native-code gate refuses it).
+else { false }`. An arm of an `if` or a `match` is a block, whose statements and value name
+their temporaries at its start, only when it runs; an `if`'s condition and a `match`'s
+scrutinee run first, and name theirs as their statement's. A `while`'s condition runs once a
+turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
+it at the top of each turn (where a `continue` goes back to). One inside a method call, a
+transfer or a launch, or after a closure, a place whose index is computed, or a call before an
+`if` or a `match` it is in the condition or scrutinee of, stays in place (the native-code gate
+refuses it).
 """, state=State)
 
 
