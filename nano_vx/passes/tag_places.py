@@ -214,18 +214,21 @@ def _call(run, e):
 def _said(e, key):
     text = _shown(key)
     if text is None:
-        raise Refused(e, "a `print` of a memory space")
+        raise Refused(e, "a `print` of a memory space inside a larger expression")
     return L["Str"](text, span=e.args[0].span)
 
 
 @tag_places.on("ExprStmt", splice=True)
 def _print_chosen(run, node):
-    """`print(t)` of a `t` chosen as the program runs: an `if` chain on its tag."""
+    """`print(t)` of a `t` chosen as the program runs: an `if` chain on its tag; of a memory
+    space, the stop the interpreter makes there, whichever space it holds."""
     e, st = node.expr, run.state
     value = _printed(run, e)
+    family, span, before = value is not None and _family(run, value), node.span, ()
+    if family == "memory":
+        return (L["Halt"]("E9006", "cannot print a value of type memory space", span=e.span),)
     if value is None or _key(run, value) is not None:
         return (run.rebuild(node),)
-    family, span, before = _family(run, value), node.span, ()
     if value._prod != "Local":
         name = st.names.fresh("place")
         before = (L["Let"](name, False, L["OpaqueType"](span=span), _tag(run, value),
