@@ -11,7 +11,7 @@ from .lassumed import Lassumed
 Ltaken = Lassumed.extend(
     "Ltaken",
     "Lassumed with `try_pin` written out as a pin taken, and a `match` on its result on the "
-    "values the state is made of",
+    "values the state is made of, and a `print` the interpreter stops on as that stop",
     add={
         "Expr": [
             prod("TakePin", "topo: name, replicas: int",

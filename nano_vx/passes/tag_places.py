@@ -1,6 +1,6 @@
 """tag-places: Lpinned -> Lpinned.
 
-Same IL: what it writes is integers, bools and strings, so the interpreter runs the output as
+Same IL: what it writes is integers, bools, strings and `halt`, so the interpreter runs the output as
 it ran the input."""
 
 from __future__ import annotations
@@ -39,10 +39,11 @@ an `if`, or assigned to a `let mut`) holds its tag then: `==` compares tags, and
 `if` chain on the tag over the program's values of its kind. A tuple a `let` binds holds the
 tags of its place elements, each read (`p.0`) as a variable holding it would be, and a copy
 of it the same tags; a `let mut` one's are chosen as the program runs, by the tuples written
-out assigned to it, of places of the same kinds where it holds them. A place value used
-otherwise (indexed by a variable, a memory space printed, which the interpreter stops on,
-given to `transfer` or `try_pin` from a variable, in a tuple used whole or assigned another
-tuple's value) is left as it was, and the native-code gate refuses it.
+out assigned to it, of places of the same kinds where it holds them. `print(m)` of a memory
+space is `halt`, the stop (E9006) the interpreter makes there, whichever space `m` holds. A
+place value used otherwise (indexed by a variable, printed inside a larger expression, given
+to `transfer` or `try_pin` from a variable, in a tuple used whole or assigned another tuple's
+value) is left as it was, and the native-code gate refuses it.
 """, state=State)
 
 
