@@ -59,7 +59,7 @@ def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
     halts = [n for n in run_front(CASES / "printed.vx", lower_pins).nodes()
              if n._prod == "Halt"]
     assert [(n.code, n.message) for n in halts] == \
-        [("E9006", "cannot print a value of type HardwareState")] * 2
+        [("E9006", "cannot print a value of type HardwareState")] * 3
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
