@@ -281,11 +281,11 @@ class FunctionBuilder:
 
     def finish(self, entry: Block, span) -> tuple:
         """The blocks in the order code went into them, those that stop the program last
-        (they are the cold paths, and the text reads on without them), relabelled; the
-        cells' allocas first in the entry block."""
+        (they are the cold paths, and the text reads on without them) but the entry block,
+        which may stop too, relabelled; the cells' allocas first in the entry block."""
         entry.ops[:0] = self.entry_ops
-        order = [b for b in self.entered if b.term._prod != "Unreachable"] + \
-            [b for b in self.entered if b.term._prod == "Unreachable"]
+        cold = [b for b in self.entered if b.term._prod == "Unreachable" and b is not entry]
+        order = [b for b in self.entered if b.term._prod != "Unreachable" or b is entry] + cold
         new = {b.label: f"bb{k}" for k, b in enumerate(order)}
         return tuple(M["Block"](new[b.label], b.args, tuple(b.ops), _relabel(b.term, new),
                                 span=span) for b in order)

@@ -203,6 +203,8 @@ line("Assume", "cond", "assume({cond});")
 expr("TakePin", "topo replicas", "take_pin {topo} of {replicas}", prec=CLOSURE)
 expr("PinnedTo", "value topo", "pinned({value}) on {topo}", prec=CLOSURE)
 line("ReleasePin", "topo", "release_pin {topo};")
+# lower-pins' and tag-places' `print` of a value the interpreter stops on.
+line("Halt", "code message", "halt {code}, {message};")
 # lower-pins' `match` on a state: its value, whether it took a pin and the place of its `held`.
 expr("PinMatch", "value took held topo arms",
      "pin_match {value:HEADER} on {topo}, took {took:HEADER}, held {held:HEADER} {{",

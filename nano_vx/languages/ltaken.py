@@ -1,5 +1,5 @@
 """Ltaken: adds `TakePin` and `PinMatch`, `try_pin` written out and a `match` on its result
-told where the state it is on keeps its parts."""
+told where the state it is on keeps its parts, and `Halt`, a `print` the interpreter stops on."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .lassumed import Lassumed
 Ltaken = Lassumed.extend(
     "Ltaken",
     "Lassumed with `try_pin` written out as a pin taken, and a `match` on its result on the "
-    "values the state is made of",
+    "values the state is made of, and a `print` the interpreter stops on as that stop",
     add={
         "Expr": [
             prod("TakePin", "topo: name, replicas: int",
@@ -20,6 +20,11 @@ Ltaken = Lassumed.extend(
             prod("PinMatch", "value: Expr, took: Expr, held: Expr, topo: Topo, arms: Arm*",
                  "a `match` on a hardware state: its value, whether it took a pin, the bool "
                  "that says it still holds it (a place) and the topology it pins on"),
+        ],
+        "Stmt": [
+            prod("Halt", "code: string, message: string",
+                 "stops the program with this run-time diagnostic, at this node's span: a "
+                 "`print` of a value the interpreter does not print"),
         ],
     },
 )

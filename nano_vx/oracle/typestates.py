@@ -89,6 +89,14 @@ class TypestateMixin:
         value, topo, holds = self.expr(node.value, sc), self.topo(node.topo, sc), self.holds
         return lambda f: pinned_on(value(f), topo(f), holds)
 
+    @STATEMENTS.on("Halt")
+    def s_Halt(self, node, sc):
+        code, span, message = node.code, node.span, node.message
+
+        def halt(f):
+            stop(code, span, message)
+        return halt
+
     @STATEMENTS.on("ReleasePin")
     def s_ReleasePin(self, node, sc):
         topo, pins = node.topo, self.pins

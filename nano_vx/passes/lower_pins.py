@@ -43,9 +43,10 @@ it took a pin chosen by it, and makes `u_held` a `&mut bool` to `t_held` or to a
 own, so that u and t share t's pin. A `let mut s` state's three are `let mut`s, and `s =
 x.try_pin(T);` assigns each (the state it replaced keeps its pin, as in the interpreter); it is
 refused shared with another name, which would see the state assigned after it, or assigned in
-the `Available` arm of a `match` on it. A hardware state used otherwise (printed, in a tuple,
-a parameter's or a chosen one returned) is refused, and so is a topology whose index is
-computed in place or is a `let mut`.
+the `Available` arm of a `match` on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
+interpreter makes there (E9006: it prints no state). A hardware state used otherwise (in a
+tuple, a parameter's or a chosen one returned) is refused, and so is a topology whose index
+is computed in place or is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -334,6 +335,26 @@ def _closure(run, node):
         return run.rebuild(node)
     finally:
         st.open, st.ret = outer
+
+
+@lower_pins.on("ExprStmt")
+def _expr_stmt(run, node):
+    """`print(s)` of a state: the stop the interpreter makes there, which prints no state."""
+    e = node.expr
+    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
+            and len(e.args) == 1 and _state_computing_nothing(run, e.args[0]):
+        return L["Halt"]("E9006", "cannot print a value of type HardwareState", span=e.span)
+    return run.rebuild(node)
+
+
+def _state_computing_nothing(run, e) -> bool:
+    """Whether `e` is a state whose making computes nothing that could stop the program
+    first: a state variable, or `try_pin` of a variable on a topology written out."""
+    if e._prod == "Local":
+        return e.name in run.state.states
+    return _is_try_pin(e) and e.receiver._prod == "Local" and len(e.args) == 1 \
+        and e.args[0]._prod == "TopoRef" \
+        and all(b is None or b._prod == "Int" for b in (e.args[0].index, e.args[0].end))
 
 
 @lower_pins.on("Local")

@@ -177,6 +177,14 @@ def _release_pin(run, node):
     release_pin(run.state.b, node.topo)
 
 
+@lowering.on("Halt")
+def _halt(run, node):
+    """Stop here; code after it goes into a block of its own, which no jump reaches."""
+    b = run.state.b
+    b.stop(node.code, node.message)
+    b.enter(b.new_block())
+
+
 @lowering.on("ExprStmt")
 def _expr_stmt(run, node):
     run.state.b.lower(node.expr)

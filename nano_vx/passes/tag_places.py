@@ -1,6 +1,6 @@
 """tag-places: Lpinned -> Lpinned.
 
-Same IL: what it writes is integers, bools and strings, so the interpreter runs the output as
+Same IL: what it writes is integers, bools, strings and `halt`, so the interpreter runs the output as
 it ran the input."""
 
 from __future__ import annotations
@@ -39,10 +39,11 @@ an `if`, or assigned to a `let mut`) holds its tag then: `==` compares tags, and
 `if` chain on the tag over the program's values of its kind. A tuple a `let` binds holds the
 tags of its place elements, each read (`p.0`) as a variable holding it would be, and a copy
 of it the same tags; a `let mut` one's are chosen as the program runs, by the tuples written
-out assigned to it, of places of the same kinds where it holds them. A place value used
-otherwise (indexed by a variable, a memory space printed, which the interpreter stops on,
-given to `transfer` or `try_pin` from a variable, in a tuple used whole or assigned another
-tuple's value) is left as it was, and the native-code gate refuses it.
+out assigned to it, of places of the same kinds where it holds them. `print(m)` of a memory
+space is `halt`, the stop (E9006) the interpreter makes there, whichever space `m` holds. A
+place value used otherwise (indexed by a variable, printed inside a larger expression, given
+to `transfer` or `try_pin` from a variable, in a tuple used whole or assigned another tuple's
+value) is left as it was, and the native-code gate refuses it.
 """, state=State)
 
 
@@ -214,18 +215,21 @@ def _call(run, e):
 def _said(e, key):
     text = _shown(key)
     if text is None:
-        raise Refused(e, "a `print` of a memory space")
+        raise Refused(e, "a `print` of a memory space inside a larger expression")
     return L["Str"](text, span=e.args[0].span)
 
 
 @tag_places.on("ExprStmt", splice=True)
 def _print_chosen(run, node):
-    """`print(t)` of a `t` chosen as the program runs: an `if` chain on its tag."""
+    """`print(t)` of a `t` chosen as the program runs: an `if` chain on its tag; of a memory
+    space, the stop the interpreter makes there, whichever space it holds."""
     e, st = node.expr, run.state
     value = _printed(run, e)
+    family, span, before = value is not None and _family(run, value), node.span, ()
+    if family == "memory":
+        return (L["Halt"]("E9006", "cannot print a value of type memory space", span=e.span),)
     if value is None or _key(run, value) is not None:
         return (run.rebuild(node),)
-    family, span, before = _family(run, value), node.span, ()
     if value._prod != "Local":
         name = st.names.fresh("place")
         before = (L["Let"](name, False, L["OpaqueType"](span=span), _tag(run, value),

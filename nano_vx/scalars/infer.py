@@ -329,6 +329,10 @@ class Infer:
     def _no_code(self, s):
         pass
 
+    @STATEMENTS.on("Halt")
+    def _halt(self, s):
+        pass  # a stop: it computes no value to type
+
     # -- expressions -------------------------------------------------------------------
 
     @EXPRESSIONS.on("IfExpr")

@@ -258,6 +258,10 @@ class Check:
     def _release_pin(self, s):
         pass  # a topology kind by name: any name counts its own pins
 
+    @STATEMENTS.on("Halt")
+    def _halt(self, s):
+        pass  # a code and a message: nothing to type
+
     @STATEMENTS.on("If")
     def _if(self, s):
         unify(self.expr(s.cond), "bool", s.cond)

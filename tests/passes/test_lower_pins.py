@@ -55,6 +55,13 @@ def test_a_state_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
     assert "TakePin" in {n._prod for n in repaired.nodes()}
 
 
+def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
+    halts = [n for n in run_front(CASES / "printed.vx", lower_pins).nodes()
+             if n._prod == "Halt"]
+    assert [(n.code, n.message) for n in halts] == \
+        [("E9006", "cannot print a value of type HardwareState")] * 3
+
+
 def test_a_refused_program_runs_in_the_interpreter_as_written():
     native = run_cli(CASES / "e5010_tuple_assigned.vx")
     assert native[:2] == (0, "2\n") and "W5001" in native[2]

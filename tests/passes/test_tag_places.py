@@ -76,25 +76,20 @@ def test_a_place_chosen_as_the_program_runs_is_printed_by_a_chain_on_its_tag():
     assert "let pick: ~_ = if 1 > 0 {" in text and "} else if u == " in text
 
 
-def test_a_print_of_a_memory_space_is_left_to_the_interpreter_which_stops_on_it():
-    text = "fn main() {\n    let m = Memory::GPU_HBM;\n    print(m);\n}\n"
-    ran = run_front(text, tag_places)
-    assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a `print` of a memory space (in 'main')"]
-
-
 def test_a_topology_indexed_by_a_variable_is_left_for_the_gate():
     text = "let k = 1;\n    let t = Topology::NPU[k];\n    print(t);"
     ran = run_front(f"fn main() {{\n    {text}\n}}\n", tag_places)
     assert not ran.diagnostics.items and ran.after == ran.before
 
 
-def test_a_memory_space_chosen_as_the_program_runs_is_not_printed():
-    text = ("fn main() {\n    let m = if 1 > 0 { Memory::GPU_HBM } else { Memory::CPU_DRAM };\n"
-            "    print(m);\n}\n")
+@pytest.mark.parametrize("value", ["Memory::GPU_HBM",
+                                   "if 1 > 0 { Memory::GPU_HBM } else { Memory::CPU_DRAM }"])
+def test_a_print_of_a_memory_space_is_the_stop_the_interpreter_makes_there(value):
+    text = f"fn main() {{\n    let m = {value};\n    print(m);\n}}\n"
     ran = run_front(text, tag_places)
-    assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a `print` of a memory space (in 'main')"]
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after).splitlines()[-2] == \
+        '    halt "E9006", "cannot print a value of type memory space";'
 
 
 # Hand-written Lpinned: two variables of one topology share its tag, and a topology with an
