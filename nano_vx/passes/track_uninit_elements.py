@@ -24,6 +24,7 @@ class _Tracked:
     assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
     used: set = field(default_factory=set)  # the function's names, for the new ones
     dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
+    elems: dict = field(default_factory=dict)  # a tracked local -> its tensor's element type
     fns: dict = field(default_factory=dict)  # the program's functions by name
     params: dict = field(default_factory=dict)  # the function's tracked parameters' flags
     clones: dict = field(default_factory=dict)  # (function, tracked positions) -> its copy
@@ -36,12 +37,14 @@ Give each tensor made by `uninit()` a written-flag per element, set by each writ
 
 `let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
 of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
-`ReadWritten(t[i][j], t_written)`; `print(t)` and `print(t[i])` first check each flag of
+`ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
+element's flag (at the statement, as the interpreter stops there), then writes it and sets
+the flag; `print(t)` and `print(t[i])` first check each flag of
 what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
 `transfer`, which moves the elements as they are) share its flags. What else would see its
 elements (a call, a launch, a return, a closure, a `print` of one of `?` extents or past the
 print limit, a row not printed, an assignment or a row printed whose indices might not
-compute the same twice, `+=`) is refused (E5010), and the
+compute the same twice) is refused (E5010), and the
 default action runs the program in the interpreter. A tensor settle-written-tensors found
 written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
@@ -77,7 +80,8 @@ def _program(run, program):
 @track_uninit_elements.on("Fn")
 def _fn(run, fn):
     state = run.state
-    state.fn, state.flags, state.ranks, state.dims, state.refused = fn.name, {}, {}, {}, None
+    state.fn, state.flags, state.ranks, state.dims, state.elems, state.refused = \
+        fn.name, {}, {}, {}, {}, None
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
     if not state.params and not any(_is_uninit(n) for n in descendants(fn.body)):
         return fn
@@ -86,12 +90,14 @@ def _fn(run, fn):
         if p.name in state.params:
             state.flags[p.name] = state.params[p.name]
             state.dims[p.name] = lent_tensor(p.type).dims
+            state.elems[p.name] = lent_tensor(p.type).elem
             state.ranks[p.name] = len(state.dims[p.name])
     for s in lets:
         if _is_uninit(s.value):
             state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
             state.ranks[s.name] = len(s.value.type.dims)
             state.dims[s.name] = s.value.type.dims
+            state.elems[s.name] = s.value.type.elem
     grew = True
     while grew:  # the names a tracked tensor is given, and theirs
         grew = False
@@ -101,6 +107,7 @@ def _fn(run, fn):
                 state.flags[s.name] = state.flags[source]
                 state.ranks[s.name] = state.ranks[source]
                 state.dims[s.name] = state.dims[source]
+                state.elems[s.name] = state.elems[source]
                 grew = True
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
@@ -138,14 +145,26 @@ def _assign(run, s):
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
-    if s.op != "=" or not all(_computes_alike(i, run.state) for i in indices):
+    if not all(_computes_alike(i, run.state) for i in indices):
         _refuse(run, s)
         return s
     mark = Lwritten["Local"](flags, span=base.span)
     for i in indices:
         mark = Lwritten["Index"](mark, i, span=s.target.span)
-    return (s.replace(value=run.walk(s.value)),
-            Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span))
+    written = (Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span),)
+    if s.op == "=":
+        return (s.replace(value=run.walk(s.value)),) + written
+    if len(indices) != run.state.ranks[base.name]:
+        _refuse(run, s)  # a row
+        return s
+    # `t[i] += v` computes v, then reads the element (the interpreter stops there, at the
+    # statement, on one never written), then writes it.
+    value = _fresh("operand", run.state.used)
+    span = s.value.span
+    return (Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
+            Lwritten["ExprStmt"](Lwritten["ReadWritten"](
+                s.target, Lwritten["Local"](flags, span=base.span), span=s.span), span=s.span),
+            s.replace(value=Lwritten["Local"](value, span=span))) + written
 
 
 @track_uninit_elements.on("ExprStmt", splice=True)

@@ -56,7 +56,6 @@ def _codes(body: str, items: str = "") -> list:
 
 @pytest.mark.parametrize("body", [
     "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet f = || t[0];\nprint(f());",
-    "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nt[0] += 1;",
     "let mut t = Tensor<i32, [3]>::uninit();\nlet mut k = 0;\nt[k] = 1;\nk += 1;\nprint(t[0]);",
     "let mut t = Tensor<i32, [2, 2, 2]>::uninit();\nt[0][0][0] = 1;\nprint(t[0][0][0]);",
     "print(Tensor<i32, [3]>::uninit()[0]);",
