@@ -67,6 +67,20 @@ def test_what_the_flags_do_not_follow_is_refused(body):
     assert _codes(body) == ["E5010"]
 
 
+MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit();\n" \
+       "  t[0] = 1;\n  t\n}\n"
+SAME = "fn same(t: Tensor<i32, [3]>) -> Tensor<i32, [3]> {\n  t\n}\n"
+
+
+@pytest.mark.parametrize("items, body", [
+    (MAKE, "print(make()[0]);"),  # no `let` names the tensor returned: nowhere for its flags
+    (SAME, "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet u = same(t);\n"
+           "print(u[0]);"),  # one it was given, returned: its flags are not handed back
+])
+def test_a_tensor_returned_whose_flags_are_not_handed_back_is_refused(items, body):
+    assert _codes(body, items) == ["E5010"]
+
+
 def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
     text = to_text(run_front(CASES / "e9005_row.vx", track_uninit_elements).after)
     assert "for at#1 in 0..2 {\n        written[t_written] t[k][at#1];\n    }\n    @print(t[k]);" \
