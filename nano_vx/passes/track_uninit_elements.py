@@ -14,6 +14,7 @@ from ..scalars.tensor_names import element_of, lent_tensor, named_whole
 from ..values.tensors import PRINT_LIMIT
 
 _MOST = 2  # the stop site's operands: one per index of the element it names
+_SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
 
 
 @dataclass
@@ -34,6 +35,7 @@ class _Tracked:
     out: str | None = None  # a copy's parameter the flags of the tensor it returns go to
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
+    unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
@@ -83,6 +85,9 @@ def _program(run, program):
     called = {n.name for n in nodes if n._prod == "Global"} | \
         {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
     copied = {name for name, _, _ in state.clones}
+    for name, node in state.unhanded.items():  # still called: a caller gets no flags
+        if name in called:
+            refuse(run.ctx.diagnostics, name, node, _SAYS)
     return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
                                        i.name not in copied or i.name in called))
 
@@ -141,8 +146,7 @@ def _fn(run, fn):
          if n._prod == "Borrow" and n.mutable and n.value._prod == "Local"}
     out = run.rebuild(fn)
     if state.refused is not None:
-        refuse(run.ctx.diagnostics, fn.name, state.refused,
-               "a use of a tensor made by ::uninit() whose written-flags it does not follow")
+        refuse(run.ctx.diagnostics, fn.name, state.refused, _SAYS)
     return out
 
 
@@ -281,7 +285,10 @@ def _return(run, s):
         _refuse(run, s)  # one it was given, or a call gave: its flags are not handed on
         return s
     if state.out is None:
-        return s if tracked else run.rebuild(s)
+        if tracked:  # fine unless something still calls the function (and not its copy)
+            state.unhanded.setdefault(state.fn, s)
+            return s
+        return run.rebuild(s)
     span = s.span
     written = Lwritten["Bool"](True, span=span)
     if tracked:
