@@ -36,6 +36,7 @@ class _Tracked:
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
     unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
+    lost: set = field(default_factory=set)  # the functions a call of which was refused so
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
@@ -86,7 +87,7 @@ def _program(run, program):
         {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
     copied = {name for name, _, _ in state.clones}
     for name, node in state.unhanded.items():  # still called: a caller gets no flags
-        if name in called:
+        if name in called and name not in state.lost:
             refuse(run.ctx.diagnostics, name, node, _SAYS)
     return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
                                        i.name not in copied or i.name in called))
@@ -244,6 +245,7 @@ def _call(run, e):
     tensor's flags too, after its own parameters, and keeps them as this function does."""
     if e._prod == "Call" and _tracked_result(e, run.state):
         _refuse(run, e)  # a tensor returned that no `let` names: nowhere to keep its flags
+        run.state.lost.add(e.callee.name)
         return e
     return _copied_call(run, e, None)
 
