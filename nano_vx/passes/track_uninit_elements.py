@@ -14,6 +14,7 @@ from ..scalars.tensor_names import element_of, lent_tensor, named_whole
 from ..values.tensors import PRINT_LIMIT
 
 _MOST = 2  # the stop site's operands: one per index of the element it names
+_SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
 
 
 @dataclass
@@ -24,11 +25,18 @@ class _Tracked:
     assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
     used: set = field(default_factory=set)  # the function's names, for the new ones
     dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
+    elems: dict = field(default_factory=dict)  # a tracked local -> its tensor's element type
     fns: dict = field(default_factory=dict)  # the program's functions by name
     params: dict = field(default_factory=dict)  # the function's tracked parameters' flags
     clones: dict = field(default_factory=dict)  # (function, tracked positions) -> its copy
     pending: list = field(default_factory=list)  # the copies asked for, not yet made
     refused: object = None  # the first node of the function not followed
+    made: set = field(default_factory=set)  # the locals of tensors this function made
+    out: str | None = None  # a copy's parameter the flags of the tensor it returns go to
+    ret: object = None  # the function's result type
+    results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
+    unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
+    lost: set = field(default_factory=set)  # the functions a call of which was refused so
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
@@ -36,12 +44,17 @@ Give each tensor made by `uninit()` a written-flag per element, set by each writ
 
 `let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
 of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
-`ReadWritten(t[i][j], t_written)`; `print(t)` and `print(t[i])` first check each flag of
+`ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
+element's flag (at the statement, as the interpreter stops there), then writes it and sets
+the flag; `print(t)` and `print(t[i])` first check each flag of
 what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
-`transfer`, which moves the elements as they are) share its flags. What else would see its
-elements (a call, a launch, a return, a closure, a `print` of one of `?` extents or past the
-print limit, a row not printed, an assignment or a row printed whose indices might not
-compute the same twice, `+=`) is refused (E5010), and the
+`transfer`, which moves the elements as they are) share its flags. A function returning one
+it made is called, from `let r = f(..)`, in a copy `f$written` taking one more parameter,
+`r`'s flags made by its caller, which it writes the flags of what it returns to (all set for
+a tensor made otherwise) at each `return`. What else would see its
+elements (a call, a launch, a return of one it was given, a closure, a `print` of one of `?`
+extents or past the print limit, a row not printed, an assignment or a row printed whose
+indices might not compute the same twice) is refused (E5010), and the
 default action runs the program in the interpreter. A tensor settle-written-tensors found
 written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
@@ -53,23 +66,29 @@ def _program(run, program):
     state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     items = []
     for item in program.items:
-        state.params = {}
+        state.params, state.out = {}, None
         items.append(run.walk(item))
     while state.pending:  # a copy of a function given flags for the tensors it is passed
-        (name, at), copy = state.pending.pop(0)
+        (name, at, returns), copy = state.pending.pop(0)
         fn = state.fns[name]
         used = _names(fn)
         made = [_fresh(f"{display_name(fn.params[k].name)}_written", used) for k in at]
         params = tuple(fn.params) + tuple(
             fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
             for k, flag in zip(at, made))
+        state.out = _fresh("result_written", used) if returns else None
+        if returns:  # and one the flags of the tensor it returns are written to
+            params += (Lwritten["Param"](state.out, _flags_type(fn.ret), span=fn.ret.span),)
         state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
         items.append(run.walk(fn.replace(name=copy, params=params)))
     # A function every call of which now calls its copy is called no more.
     nodes = [n for i in items for n in descendants(i)]
     called = {n.name for n in nodes if n._prod == "Global"} | \
         {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
-    copied = {name for name, _ in state.clones}
+    copied = {name for name, _, _ in state.clones}
+    for name, node in state.unhanded.items():  # still called: a caller gets no flags
+        if name in called and name not in state.lost:
+            refuse(run.ctx.diagnostics, name, node, _SAYS)
     return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
                                        i.name not in copied or i.name in called))
 
@@ -77,30 +96,50 @@ def _program(run, program):
 @track_uninit_elements.on("Fn")
 def _fn(run, fn):
     state = run.state
-    state.fn, state.flags, state.ranks, state.dims, state.refused = fn.name, {}, {}, {}, None
+    state.ret = fn.ret
+    state.fn, state.flags, state.ranks, state.dims, state.elems, state.refused = \
+        fn.name, {}, {}, {}, {}, None
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    if not state.params and not any(_is_uninit(n) for n in descendants(fn.body)):
+    if not state.params and not any(_is_uninit(n) or _tracked_result(n, state)
+                                    for n in descendants(fn.body)):
         return fn
+    if _returns_made(fn):  # `{ ..; t }` is `{ ..; return t; }`, where its flags are handed on
+        value = fn.body.value
+        fn = fn.replace(body=fn.body.replace(value=None, stmts=fn.body.stmts + (
+            Lwritten["Return"](value, span=value.span),)))
     state.used = used = _names(fn)
     for p in fn.params:
         if p.name in state.params:
             state.flags[p.name] = state.params[p.name]
             state.dims[p.name] = lent_tensor(p.type).dims
+            state.elems[p.name] = lent_tensor(p.type).elem
             state.ranks[p.name] = len(state.dims[p.name])
+    state.results = {}
     for s in lets:
         if _is_uninit(s.value):
             state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
             state.ranks[s.name] = len(s.value.type.dims)
             state.dims[s.name] = s.value.type.dims
+            state.elems[s.name] = s.value.type.elem
+        elif _tracked_result(s.value, state):
+            state.results[s.name] = s.value
+            state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
+            ret = lent_tensor(state.fns[s.value.callee.name].ret)
+            state.ranks[s.name], state.dims[s.name] = len(ret.dims), ret.dims
+            state.elems[s.name] = ret.elem
+    state.made = {n for n in state.flags if n not in state.params}
     grew = True
     while grew:  # the names a tracked tensor is given, and theirs
         grew = False
         for s in lets:
             source = named_whole(s.value)
             if s.name not in state.flags and source in state.flags:
+                if source in state.made:
+                    state.made.add(s.name)
                 state.flags[s.name] = state.flags[source]
                 state.ranks[s.name] = state.ranks[source]
                 state.dims[s.name] = state.dims[source]
+                state.elems[s.name] = state.elems[source]
                 grew = True
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
@@ -108,8 +147,7 @@ def _fn(run, fn):
          if n._prod == "Borrow" and n.mutable and n.value._prod == "Local"}
     out = run.rebuild(fn)
     if state.refused is not None:
-        refuse(run.ctx.diagnostics, fn.name, state.refused,
-               "a use of a tensor made by ::uninit() whose written-flags it does not follow")
+        refuse(run.ctx.diagnostics, fn.name, state.refused, _SAYS)
     return out
 
 
@@ -129,6 +167,13 @@ def _let(run, s):
                                value=flags_made)
     if s.name in flags and named_whole(s.value) in flags:
         return s  # another name of the tensor: the same flags
+    if s.name in run.state.results:  # the flags of the tensor the call returns, written there
+        ret = lent_tensor(s.type) if s.type is not None else \
+            lent_tensor(run.state.fns[s.value.callee.name].ret)
+        typed = _flags_type(ret)
+        made = Lwritten["TensorNew"](typed.replace(place=None), "new", (), span=s.span)
+        return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
+                s.replace(value=_copied_call(run, s.value, flags[s.name])))
     return run.rebuild(s)
 
 
@@ -138,14 +183,26 @@ def _assign(run, s):
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
-    if s.op != "=" or not all(_computes_alike(i, run.state) for i in indices):
+    if not all(_computes_alike(i, run.state) for i in indices):
         _refuse(run, s)
         return s
     mark = Lwritten["Local"](flags, span=base.span)
     for i in indices:
         mark = Lwritten["Index"](mark, i, span=s.target.span)
-    return (s.replace(value=run.walk(s.value)),
-            Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span))
+    written = (Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span),)
+    if s.op == "=":
+        return (s.replace(value=run.walk(s.value)),) + written
+    if len(indices) != run.state.ranks[base.name]:
+        _refuse(run, s)  # a row
+        return s
+    # `t[i] += v` computes v, then reads the element (the interpreter stops there, at the
+    # statement, on one never written), then writes it.
+    value = _fresh("operand", run.state.used)
+    span = s.value.span
+    return (Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
+            Lwritten["ExprStmt"](Lwritten["ReadWritten"](
+                s.target, Lwritten["Local"](flags, span=base.span), span=s.span), span=s.span),
+            s.replace(value=Lwritten["Local"](value, span=span))) + written
 
 
 @track_uninit_elements.on("ExprStmt", splice=True)
@@ -186,25 +243,71 @@ def _print(run, s):
 def _call(run, e):
     """A call or launch given a tracked tensor calls a copy of its function that takes the
     tensor's flags too, after its own parameters, and keeps them as this function does."""
+    if e._prod == "Call" and _tracked_result(e, run.state):
+        _refuse(run, e)  # a tensor returned that no `let` names: nowhere to keep its flags
+        run.state.lost.add(e.callee.name)
+        return e
+    return _copied_call(run, e, None)
+
+
+def _copied_call(run, e, out: str | None):
+    """The call, of a copy of its function taking the flags of the tracked tensors it is given
+    (and, with `out`, the flags the tensor it returns is written with) where it needs one."""
     state = run.state
     args = [a.value if a._prod == "Borrow" else a for a in e.args]
     at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
-    if not at:
+    if not at and out is None:
         return run.rebuild(e)
     name = e.kernel if e._prod == "Launch" else \
         e.callee.name if e.callee._prod == "Global" else None
     if name not in state.fns or len(state.fns[name].params) != len(args):
         _refuse(run, e)
         return e
-    copy = state.clones.get((name, at))
+    key = (name, at, out is not None)
+    copy = state.clones.get(key)
     if copy is None:
-        copy = state.clones[(name, at)] = _fresh_fn(f"{name}$written", state)
-        state.pending.append(((name, at), copy))
+        copy = state.clones[key] = _fresh_fn(f"{name}$written", state)
+        state.pending.append((key, copy))
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
     flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
+    if out is not None:
+        flags += (Lwritten["Local"](out, span=e.span),)
     if e._prod == "Launch":
         return e.replace(kernel=copy, args=walked + flags)
     return e.replace(callee=e.callee.replace(name=copy), args=walked + flags)
+
+
+@track_uninit_elements.on("Return", splice=True)
+def _return(run, s):
+    """A copy returning a tensor writes the flags of what it returns to its caller's: the
+    tensor's own, or all set for a tensor made otherwise."""
+    state, v = run.state, s.value
+    tracked = v is not None and v._prod == "Local" and v.name in state.flags
+    if tracked and v.name not in state.made:
+        _refuse(run, s)  # one it was given, or a call gave: its flags are not handed on
+        return s
+    if state.out is None:
+        if tracked:  # fine unless something still calls the function (and not its copy)
+            state.unhanded.setdefault(state.fn, s)
+            return s
+        return run.rebuild(s)
+    span = s.span
+    written = Lwritten["Bool"](True, span=span)
+    if tracked:
+        written = Lwritten["Local"](state.flags[v.name], span=span)
+    target = Lwritten["Local"](state.out, span=span)
+    names = [_fresh("at", state.used) for _ in lent_tensor(state.ret).dims]
+    for name in names:
+        target = Lwritten["Index"](target, Lwritten["Local"](name, span=span), span=span)
+        if tracked:
+            written = Lwritten["Index"](written, Lwritten["Local"](name, span=span), span=span)
+    copy = Lwritten["Assign"](target, "=", written, span=span)
+    for k, name in reversed(list(enumerate(names))):
+        end = Lwritten["MethodCall"](Lwritten["Local"](state.out, span=span), "extent",
+                                     (Lwritten["Int"](k, span=span),), span=span)
+        copy = Lwritten["For"](name, Lwritten["Int"](0, span=span), end,
+                               Lwritten["Block"]((copy,), None, span=span), span=span)
+    return (copy, s if tracked else run.rebuild(s))
 
 
 @track_uninit_elements.on("Index")
@@ -260,6 +363,33 @@ def _indices_walked(run, e):
     if e._prod != "Index":
         return e
     return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
+
+
+def _returns_made(fn) -> bool:
+    """Whether the function returns a tensor made by `::uninit()` in it, of a rank whose
+    flags a caller can be given, under a name of its own (so its flags can be handed on)."""
+    ret = lent_tensor(fn.ret)
+    if ret is None or ret._prod != "TensorType" or not 0 < len(ret.dims) <= _MOST or \
+            any(d._prod != "DimInt" for d in ret.dims):
+        return False
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    made = {s.name for s in lets if _is_uninit(s.value)}
+    grew = True
+    while grew:
+        grew = False
+        for s in lets:
+            if s.name not in made and named_whole(s.value) in made:
+                made.add(s.name)
+                grew = True
+    returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+        [fn.body.value]
+    return any(v is not None and v._prod == "Local" and v.name in made for v in returned)
+
+
+def _tracked_result(value, state: _Tracked) -> bool:
+    """Whether the value is a call of a function that returns a tensor made by `::uninit()`."""
+    return value._prod == "Call" and value.callee._prod == "Global" and \
+        value.callee.name in state.fns and _returns_made(state.fns[value.callee.name])
 
 
 def _is_uninit(value) -> bool:
