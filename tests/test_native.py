@@ -43,8 +43,8 @@ NOT_LOWERED = {
     # A reference to a temporary after a call and an element at an index its statement
     # computes.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
-    # A hardware state held in a tuple assigned whole.
-    "tests/passes/cases/lower_pins/e5010_tuple_assigned.vx",
+    # A hardware state held in a tuple a function returns.
+    "tests/passes/cases/lower_pins/e5010_tuple_returned.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",

@@ -91,7 +91,21 @@ def _tuples(fns: dict):
         goes = {}  # a Local given whole -> the tuple it goes into
         callees = set()
         for n in nodes:
-            if n._prod == "Let" and (name, n.name) in kept:
+            if n._prod == "Assign" and n.target._prod == "Local" \
+                    and (name, n.target.name) in kept:
+                target = (name, n.target.name)
+                read.add(id(n.target))
+                v = n.value
+                # Each element is assigned in turn, so a literal reading the tuple it is
+                # assigned to would read an element already replaced.
+                fits = n.op == "=" and (v._prod == "Local" or v._prod == "Tuple" and len(
+                    v.elems) == kept[target] and not any(
+                        x._prod == "Local" and x.name == n.target.name for x in descendants(v)))
+                sources.setdefault(target, []).append(
+                    ("literal" if v._prod == "Tuple" else (name, v.name)) if fits else None)
+                if v._prod == "Local":
+                    goes[id(v)] = target
+            elif n._prod == "Let" and (name, n.name) in kept:
                 v = n.value
                 sources.setdefault((name, n.name), []).append(
                     "literal" if v._prod == "Tuple" else (name, v.name))
@@ -161,6 +175,16 @@ def _let(run, node):
         return (run.rebuild(node),)
     return tuple(L["Let"](part, node.mutable, ty, value, span=node.span)
                  for part, ty, value in zip(parts, node.type.elems, _elements(run, node.value)))
+
+
+@split_state_tuples.on("Assign", splice=True)
+def _assign(run, node):
+    parts = run.state.split.get(node.target.name) if node.target._prod == "Local" else None
+    if parts is None:
+        return (run.rebuild(node),)
+    return tuple(L["Assign"](L["Local"](part, span=node.target.span), node.op, value,
+                             span=node.span)
+                 for part, value in zip(parts, _elements(run, node.value)))
 
 
 @split_state_tuples.on("TupleGet")

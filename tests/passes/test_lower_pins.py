@@ -19,8 +19,8 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
 # Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_tuple_assigned": [
-               ("main", "a hardware state used other than matched, bound, passed or returned")]}
+REFUSED = {"e5010_tuple_returned": [
+               ("pinned", "a hardware state used other than matched, bound, passed or returned")]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -63,8 +63,8 @@ def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_tuple_assigned.vx")
-    assert native[:2] == (0, "2\n") and "W5001" in native[2]
+    native = run_cli(CASES / "e5010_tuple_returned.vx")
+    assert native[:2] == (0, "1\n") and "W5001" in native[2]
 
 
 def _lowered(case: str) -> str:

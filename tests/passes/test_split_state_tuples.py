@@ -40,6 +40,12 @@ def test_each_element_is_a_let_of_its_own_read_where_the_tuple_was():
     assert "match pair_0 {" in text
 
 
+def test_a_tuple_assigned_is_each_element_assigned_in_turn():
+    text = to_text(run_front(CASES / "assigned.vx", split_state_tuples).after)
+    assert "pair_0 = y.try_pin(Topology::NPU);\n    pair_1 = 2;" in text
+    assert "pair_0 = n.try_pin(Topology::NPU);\n        pair_1 = n;" in text
+
+
 def test_a_copy_is_split_with_the_tuple_it_copies():
     text = to_text(run_front(CASES / "copied.vx", split_state_tuples).after)
     assert "let again_0: ~HardwareState<i32, Topology::NPU> = pair_0;" in text
@@ -54,13 +60,15 @@ def test_a_parameter_is_split_and_each_call_given_the_elements():
     assert "@report(fresh, 20)" in text
 
 
-# A tuple used whole other than copied or given into one split stays a tuple (lower-pins
-# refuses it), and so do its copy, what it copies, and one holding no state.
+# A tuple used whole other than copied, assigned or given into one split stays a tuple
+# (lower-pins refuses it), and so do its copy, what it copies, one assigned a literal reading
+# it, and one holding no state.
 @pytest.mark.parametrize("body", [
     "let pair = (t, 1);\n    print(pair);",
     "let pair = (t, 1);\n    let again = pair;\n    print(again);",
     "let pair = (t, 1);\n    let again = pair;\n    let third = again;\n    print(pair);",
-    "let mut pair = (t, 1);\n    let again = pair;\n    pair = again;\n    print(again.1);",
+    "let mut pair = (t, 1);\n    let again = (t, 2);\n    pair = again;\n    print(again);",
+    "let mut pair = (t, 1);\n    pair = (t, pair.1 + 1);\n    print(pair.1);",
     "let pair = (t, 1);\n    let again = pair;\n    print(first(again));\n"
     "    let f = first;\n    print(f(pair));",
     "let pair = (t, 1);\n    print(first(pair));\n    print(first((y.try_pin(Topology::NPU), 2)));",
