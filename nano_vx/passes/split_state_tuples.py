@@ -33,9 +33,12 @@ again_1 = pair_1;`: each element of the copy is another name of the same state, 
 interpreter's copy shares the pin. So is a parameter, `fn f(pair: (S, i32))` is `fn f(pair_0:
 S, pair_1: i32)`, where every call gives it such a tuple or a tuple literal whose states are
 variables, each call then given the elements: `f(pair)` is `f(pair_0, pair_1)`, `f((t, 2))`
-is `f(t, 2)`, computed in the same order. A tuple used whole otherwise (assigned, returned,
-printed, given to a function used as a value or by another call) stays as it is, and so do
-the tuples it is copied or given into and from; lower-pins refuses it.
+is `f(t, 2)`, computed in the same order. A `let mut` tuple assigned a tuple literal or
+another such tuple is each element's local assigned in turn, `pair = (u, 2);` is `pair_0 = u;
+pair_1 = 2;` (kept whole when the literal reads the tuple, which would read an element
+already assigned). A tuple used whole otherwise (returned, printed, given to a function used
+as a value or by another call) stays as it is, and so do the tuples it is copied, assigned or
+given into and from; lower-pins refuses it.
 """, state=State)
 
 
