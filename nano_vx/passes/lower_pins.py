@@ -21,6 +21,7 @@ class State:
     open: list = field(default_factory=list)  # the states whose `Available` arms are walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
     reassigned: set = field(default_factory=set)  # its states bound with `let mut`
+    own: dict = field(default_factory=dict)  # a `let mut` state bound a copy -> its own `held`
 
 
 lower_pins = Pass("lower-pins", Lassumed, L, """
@@ -41,9 +42,12 @@ a state returns the tuple `(value, took, held)`, which the `let` of its call tak
 u = if c { t } else { x.try_pin(T) };` computes which branch ran, then u's value and whether
 it took a pin chosen by it, and makes `u_held` a `&mut bool` to `t_held` or to a cell of u's
 own, so that u and t share t's pin. A `let mut s` state's three are `let mut`s, and `s =
-x.try_pin(T);` assigns each (the state it replaced keeps its pin, as in the interpreter); it is
-refused shared with another name, which would see the state assigned after it, or assigned in
-the `Available` arm of a `match` on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
+x.try_pin(T);` assigns each (the state it replaced keeps its pin, as in the interpreter). `let
+mut u = t;` makes `u_held` a `&mut bool` to `t_held`, and `u = v;` points it to `v_held`, so
+that u shares the pin of the state it was last given; a state u is assigned that it makes
+holds its pin in a cell of u's own. A `let mut` state is refused copied by another name,
+which would see the state assigned after it, or assigned in the `Available` arm of a `match`
+on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
 interpreter makes there (E9006: it prints no state). A hardware state used otherwise (in a
 tuple, a parameter's or a chosen one returned) is refused, and so is a topology whose index
 is computed in place or is a `let mut`.
@@ -71,7 +75,7 @@ def _static(topo, changing=None) -> None:
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.ret = Names(fn), {}, [], fn.ret
-    st.reassigned = set()
+    st.reassigned, st.own = set(), {}
     st.changing = frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
     try:
         for p in fn.params:
@@ -118,9 +122,11 @@ def _statement(run, node):
     if not (_makes_a_state(run, value) or _is_state(run, value)
             or _chooses_a_state(run, value)):
         return (node.replace(value=run.walk(value)),)
-    if node.mutable and not _makes_a_state(run, value):
-        raise Refused(node, "a hardware state copied or chosen into a `let mut`")
+    if node.mutable and value._prod == "IfExpr":
+        raise Refused(node, "a hardware state chosen into a `let mut`")
     ty = node.type if is_state_type(node.type) else None
+    if node.mutable and value._prod == "Local":
+        return _copy_into_mutable(run, node.name, ty, value)
     if value._prod == "IfExpr":
         return _choose(run, node.name, ty, value)
     return _bind(run, node.name, ty, value, node.mutable)
@@ -149,6 +155,27 @@ def _bind(run, name, ty, value, mutable=False) -> tuple:
     types = (value_type, L["Scalar"]("bool", span=span), L["Scalar"]("bool", span=span))
     return (*before, *(L["Let"](n, mutable or n == held, t, part, span=span)
                        for n, t, part in zip((name, took, held), types, parts)))
+
+
+def _copy_into_mutable(run, name, ty, value) -> tuple:
+    """`let mut u = t;`: u's value and whether it took a pin are t's, its `held` a `&mut` to
+    t's, so that u and t share t's pin until u is assigned; a cell of u's own holds the pin
+    of a state u is assigned that it makes."""
+    _not_reassigned(run, value)
+    st, span = run.state, value.span
+    state = st.states[value.name]
+    stem = name.split("#")[0]
+    took, own, held = (st.names.fresh(f"{stem}_{part}") for part in ("took", "own", "held"))
+    st.states[name] = HeldState(took, held, None, state.topo, True)
+    st.reassigned.add(name)
+    st.own[name] = own
+    boolean = L["Scalar"]("bool", span=span)
+    value_type = ty.inner if ty is not None else L["OpaqueType"](span=span)
+    return (L["Let"](name, True, value_type, _value(run, value), span=span),
+            L["Let"](took, True, boolean, state.part(1, span), span=span),
+            L["Let"](own, True, boolean, L["Bool"](False, span=span), span=span),
+            L["Let"](held, True, L["BorrowType"](boolean, True, span=span),
+                     state.held_ref(span), span=span))
 
 
 def _made_topo(run, value):
@@ -181,17 +208,30 @@ def _assign(run, node):
     st, target, span = run.state, node.target, node.span
     if not _is_state(run, target):
         return (run.rebuild(node),)
-    state = st.states[target.name]
-    if target.name not in st.reassigned or not _makes_a_state(run, node.value):
+    state, value = st.states[target.name], node.value
+    own = st.own.get(target.name)
+    shares = own is not None and _is_state(run, value)
+    if target.name not in st.reassigned or not (_makes_a_state(run, value) or shares):
         raise Refused(node, "a hardware state assigned other than a new one to a `let mut`")
     if any(s is state for s in st.open):
         raise Refused(node, "a hardware state assigned in an arm of a `match` on it")
-    topo = _made_topo(run, node.value)
+    names = (target.name, state.took, state.held)
+    if shares:
+        _not_reassigned(run, value)
+        other = st.states[value.name]
+        topo, before = other.topo, ()
+        parts = (_value(run, value), other.part(1, span), other.held_ref(span))
+    else:
+        topo = _made_topo(run, value)
+        before, parts = _parts(run, target.name.split("#")[0], value, topo, state.took)
+        if own is not None:
+            # The state made holds its pin in u's own cell, which u's `held` then points to.
+            names = (target.name, state.took, own, state.held)
+            parts = (*parts, L["Borrow"](L["Local"](own, span=span), True, span=span))
     if topo_key(topo) != topo_key(state.topo):
         raise Refused(node, "a hardware state assigned one of another topology")
-    before, parts = _parts(run, target.name.split("#")[0], node.value, topo, state.took)
     return (*before, *(L["Assign"](L["Local"](n, span=span), "=", part, span=span)
-                       for n, part in zip((target.name, state.took, state.held), parts)))
+                       for n, part in zip(names, parts)))
 
 
 def _not_reassigned(run, local):

@@ -126,6 +126,14 @@ def test_a_state_given_back_otherwise_is_refused(callee):
         "native code does not lower a hardware state given to its function returned (in 'on')"]
 
 
+def test_a_let_mut_copy_of_a_state_points_to_the_held_of_the_state_it_is_assigned():
+    text = _lowered("mutable_copy")
+    assert "let mut u_held: ~&mut bool = &mut t_held;" in text
+    assert "u_took = v_took;\n    u_held = &mut v_held;" in text
+    assert "u_took = take_pin NPU of 1;\n        u_own = u_took;\n        u_held = &mut u_own;" \
+        in text
+
+
 def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
     text = _lowered("reassigned")
     assert "let mut s: i32 = y;\n    let mut s_took: ~bool = take_pin NPU of 1;" in text
@@ -136,7 +144,9 @@ def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
 # A `let mut` state's variables are its own: another name of it, or one it replaced, would
 # see the state assigned after it.
 @pytest.mark.parametrize("body,what", [
-    ("let mut u = t;", "a hardware state copied or chosen into a `let mut`"),
+    ("let mut u = if y > 2 { t } else { t };", "a hardware state chosen into a `let mut`"),
+    ("let mut s = y.try_pin(Topology::NPU);\n    let mut u = t;\n    u = s;",
+     "a copy of a hardware state bound with `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let u = s;",
      "a copy of a hardware state bound with `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    s = t;",
@@ -147,8 +157,6 @@ def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
      "a hardware state assigned in an arm of a `match` on it"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let u = if y > 2 { s } else { t };",
      "a copy of a hardware state bound with `let mut`"),
-    # given back by `again`: another name of t
-    ("let mut u = again(t);", "a hardware state copied or chosen into a `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    s = again(t);",
      "a hardware state assigned other than a new one to a `let mut`"),
 ])

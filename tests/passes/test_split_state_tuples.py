@@ -83,7 +83,7 @@ def test_a_tuple_used_whole_or_holding_no_state_is_left_as_it_was(body):
 
 
 # Hand-written Lassumed: a `let mut` tuple read by its elements, its state matched: each
-# element a `let mut` (lower-pins refuses a state copied into one, as it would the tuple).
+# element a `let mut` (lower-pins makes the state's a copy sharing t's pin).
 MUTABLE = """
     // IL: Lassumed
     fn main() {
