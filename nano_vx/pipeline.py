@@ -73,6 +73,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.halt_closure_prints import halt_closure_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hoist_nested_items import hoist_nested_items
@@ -192,6 +193,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    halt_closure_prints,
     tag_places,
     lower_matches,
     expand_aggregate_prints,
