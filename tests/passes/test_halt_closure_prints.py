@@ -45,3 +45,27 @@ def test_a_closure_an_if_chooses_printed_stays_refused_and_runs_in_the_interpret
     assert native[:2] == (1, "3\n")
     assert "W5001" in native[2] and "printing a closure" in native[2]
     assert "cannot print a value of type closure" in native[2]
+
+
+HANDWRITTEN = """
+    // IL: Lpinned
+    fn main() {
+        let n: ~i32 = 1;
+        let f: ~_ = |x: i32| {
+            x + n
+        };
+        let g: ~_ = f;
+        @print(n);
+        @print(g == f);
+        @print(f);
+    }
+"""
+
+
+def test_handwritten_a_number_printed_prints_and_closures_stop(run_pass, snapshot_txt):
+    ran = run_pass("halt-closure-prints", HANDWRITTEN)
+    assert ran.codes == []
+    assert "@print(n);" in ran.dump
+    assert 'halt "E9006", "cannot apply \'==\' to closure and closure";' in ran.dump
+    assert ran.dump.count("halt ") == 2
+    assert ran.dump == snapshot_txt
