@@ -174,7 +174,9 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     # one a `let` binds printed or compared in a `print` halt-closure-prints makes a stop
     ("let f = |x: i32| x + 1;\n    let g = |x: i32| x;\n    let c = if true { f } else { g };"
      "\n    print(c);", "printing a closure"),
-    ("let f = |x: i32| x + 1;\n    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
+    # one only reading what it reads copy-closures-into-kernels makes again in the kernel
+    ("let mut n = 0;\n    let f = |x: i32| { n += x; n };\n"
+     "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let mut f = |x: i32| x;\n    for i in 0..2 {\n"
