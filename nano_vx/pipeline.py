@@ -41,6 +41,7 @@ from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
@@ -73,6 +74,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.halt_closure_prints import halt_closure_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hoist_nested_items import hoist_nested_items
@@ -192,6 +194,8 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    halt_closure_prints,
+    copy_closures_into_kernels,
     tag_places,
     lower_matches,
     expand_aggregate_prints,

@@ -1,0 +1,71 @@
+"""halt-closure-prints: a `print` of a closure, or of two compared, is the interpreter's stop
+there (E9006); native code stops with its message as the interpreter does."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.halt_closure_prints import halt_closure_prints
+from front import assert_native_as_interpreted, assert_prints_the_same, run_cli, run_front
+
+CASES = Path(__file__).parent / "cases" / "halt_closure_prints"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", halt_closure_prints)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", halt_closure_prints)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_each_closure_printed_or_compared_is_a_stop_and_a_number_printed_is_not():
+    halts = [n for n in run_front(CASES / "printed.vx", halt_closure_prints).nodes()
+             if n._prod == "Halt"]
+    assert [(n.code, n.message) for n in halts] == [
+        ("E9006", "cannot print a value of type closure"),
+        ("E9006", "cannot apply '==' to closure and closure"),
+        ("E9006", "cannot apply '!=' to closure and closure"),
+        ("E9006", "cannot print a value of type closure")]
+
+
+def test_a_closure_an_if_chooses_printed_stays_refused_and_runs_in_the_interpreter():
+    native = run_cli(CASES / "e5010_chosen.vx")
+    assert native[:2] == (1, "3\n")
+    assert "W5001" in native[2] and "printing a closure" in native[2]
+    assert "cannot print a value of type closure" in native[2]
+
+
+HANDWRITTEN = """
+    // IL: Lpinned
+    fn main() {
+        let n: ~i32 = 1;
+        let f: ~_ = |x: i32| {
+            x + n
+        };
+        let g: ~_ = f;
+        @print(n);
+        @print(g == f);
+        @print(f);
+    }
+"""
+
+
+def test_handwritten_a_number_printed_prints_and_closures_stop(run_pass, snapshot_txt):
+    ran = run_pass("halt-closure-prints", HANDWRITTEN)
+    assert ran.codes == []
+    assert "@print(n);" in ran.dump
+    assert 'halt "E9006", "cannot apply \'==\' to closure and closure";' in ran.dump
+    assert ran.dump.count("halt ") == 2
+    assert ran.dump == snapshot_txt
