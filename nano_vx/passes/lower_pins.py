@@ -317,6 +317,8 @@ def _as_tuple(run, e):
     state, span = run.state.states[e.name], e.span
     if state.by_ref:
         raise Refused(e, "a hardware state given to its function returned" if state.param
+                      else "a `let mut` copy of a hardware state returned"
+                      if e.name in run.state.own
                       else "a hardware state chosen by an `if` returned")
     return L["Tuple"]((e, state.part(1, span), state.held_place(span)), span=span)
 

@@ -99,6 +99,17 @@ def test_a_state_chosen_by_an_if_and_returned_is_refused():
         "native code does not lower a hardware state chosen by an `if` returned (in 'pick')"]
 
 
+def test_a_let_mut_copy_of_a_state_returned_is_refused_in_its_own_words():
+    ran = run_front("fn keep(y: i32) -> HardwareState<i32, Topology::NPU> {\n"
+                    "    let t = y.try_pin(Topology::NPU);\n"
+                    "    let mut u = t;\n"
+                    "    u\n}\n\nfn main() {\n    match keep(3) {\n"
+                    "        Available(p) => { print(p); }\n"
+                    "        Saturated(v) => { print(0); }\n    }\n}\n", lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a `let mut` copy of a hardware state returned (in 'keep')"]
+
+
 def test_a_state_a_function_gives_back_is_another_name_of_the_callers():
     text = _lowered("returned_parameter")
     assert "fn again(s: HardwareState<i32, Topology::NPU>) {}" in text
