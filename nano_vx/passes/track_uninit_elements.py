@@ -10,6 +10,7 @@ from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
+from ..scalars.aggregates import Names
 from ..scalars.tensor_names import element_of, lent_tensor, named_whole
 from ..values.tensors import PRINT_LIMIT
 
@@ -23,7 +24,7 @@ class _Tracked:
     flags: dict = field(default_factory=dict)  # a local the tensor is known by -> its flags
     ranks: dict = field(default_factory=dict)  # such a local -> the tensor's rank
     assigned: set = field(default_factory=set)  # the locals assigned or lent `&mut`
-    used: set = field(default_factory=set)  # the function's names, for the new ones
+    used: Names | None = None  # the function's names, for the new ones
     dims: dict = field(default_factory=dict)  # a tracked local -> its tensor's extents
     elems: dict = field(default_factory=dict)  # a tracked local -> its tensor's element type
     fns: dict = field(default_factory=dict)  # the program's functions by name
@@ -71,12 +72,12 @@ def _program(run, program):
     while state.pending:  # a copy of a function given flags for the tensors it is passed
         (name, at, returns), copy = state.pending.pop(0)
         fn = state.fns[name]
-        used = _names(fn)
-        made = [_fresh(f"{display_name(fn.params[k].name)}_written", used) for k in at]
+        used = Names(fn)
+        made = [used.fresh(f"{display_name(fn.params[k].name)}_written") for k in at]
         params = tuple(fn.params) + tuple(
             fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
             for k, flag in zip(at, made))
-        state.out = _fresh("result_written", used) if returns else None
+        state.out = used.fresh("result_written") if returns else None
         if returns:  # and one the flags of the tensor it returns are written to
             params += (Lwritten["Param"](state.out, _flags_type(fn.ret), span=fn.ret.span),)
         state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
@@ -107,7 +108,7 @@ def _fn(run, fn):
         value = fn.body.value
         fn = fn.replace(body=fn.body.replace(value=None, stmts=fn.body.stmts + (
             Lwritten["Return"](value, span=value.span),)))
-    state.used = used = _names(fn)
+    state.used = used = Names(fn)
     for p in fn.params:
         if p.name in state.params:
             state.flags[p.name] = state.params[p.name]
@@ -117,13 +118,13 @@ def _fn(run, fn):
     state.results = {}
     for s in lets:
         if _is_uninit(s.value):
-            state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
+            state.flags[s.name] = used.fresh(f"{display_name(s.name)}_written")
             state.ranks[s.name] = len(s.value.type.dims)
             state.dims[s.name] = s.value.type.dims
             state.elems[s.name] = s.value.type.elem
         elif _tracked_result(s.value, state):
             state.results[s.name] = s.value
-            state.flags[s.name] = _fresh(f"{display_name(s.name)}_written", used)
+            state.flags[s.name] = used.fresh(f"{display_name(s.name)}_written")
             ret = lent_tensor(state.fns[s.value.callee.name].ret)
             state.ranks[s.name], state.dims[s.name] = len(ret.dims), ret.dims
             state.elems[s.name] = ret.elem
@@ -197,7 +198,7 @@ def _assign(run, s):
         return s
     # `t[i] += v` computes v, then reads the element (the interpreter stops there, at the
     # statement, on one never written), then writes it.
-    value = _fresh("operand", run.state.used)
+    value = run.state.used.fresh("operand")
     span = s.value.span
     return (Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
             Lwritten["ExprStmt"](Lwritten["ReadWritten"](
@@ -227,7 +228,7 @@ def _print(run, s):
         _refuse(run, call.args[0])  # an index computed again might not be the same
         return s
     span = call.span
-    names = [_fresh("at", state.used) for _ in extents]
+    names = [state.used.fresh("at") for _ in extents]
     element = call.args[0]  # a row's indices compute alike: computed again for each flag
     for name in names:
         element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
@@ -296,7 +297,7 @@ def _return(run, s):
     if tracked:
         written = Lwritten["Local"](state.flags[v.name], span=span)
     target = Lwritten["Local"](state.out, span=span)
-    names = [_fresh("at", state.used) for _ in lent_tensor(state.ret).dims]
+    names = [state.used.fresh("at") for _ in lent_tensor(state.ret).dims]
     for name in names:
         target = Lwritten["Index"](target, Lwritten["Local"](name, span=span), span=span)
         if tracked:
@@ -423,13 +424,6 @@ def _extents(value, name: str) -> tuple:
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
 
 
-def _names(fn) -> set:
-    """The names of the function's locals."""
-    nodes = list(descendants(fn))
-    return {n.name for n in nodes if n._prod in ("Let", "Local", "Param")} | \
-        {n.var for n in nodes if n._prod == "For"}
-
-
 def _flags_type(t):
     """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
     tensor = lent_tensor(t)
@@ -441,13 +435,4 @@ def _fresh_fn(stem: str, state: _Tracked) -> str:
     while name in state.fns or name in state.clones.values():
         k += 1
         name = f"{stem}{k}"
-    return name
-
-
-def _fresh(stem: str, used: set) -> str:
-    name, k = stem, 0
-    while name in used:
-        k += 1
-        name = f"{stem}#{k}"
-    used.add(name)
     return name
