@@ -43,6 +43,7 @@ from .passes.check_where_clauses import check_where_clauses
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
+from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -205,6 +206,7 @@ BACK_END = [
     number_texts,
     check_native_subset,
     settle_written_tensors,
+    copy_tracked_functions,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

@@ -251,6 +251,10 @@ expr("Call", "callee args", Slot("callee", _callee), "({args})", prec=POSTFIX)
 expr("MethodCall", "receiver method args", Slot("receiver", _dotted), ".{method}({args})",
      prec=POSTFIX, when=lambda n: n.method not in ("as_ptr", "as_mut_ptr") or bool(n.args))
 expr("Index", "base index", Slot("base", _indexed), "[{index}]", prec=POSTFIX)
+# Lcopied's mark opening a copy of a function for the tensors made by `uninit()` it is given
+# or returns.
+line("WrittenCopy", "given returned", "written copy ({given})", Flag("returned", " -> returned"),
+     ";")
 # Lwritten's read of an element of a tensor made by `uninit()`, checked against its flags.
 expr("ReadWritten", "element flags", "written[{flags}] {element:POSTFIX}", prec=UNARY)
 expr("FieldGet", "base field", Slot("base", _dotted), ".{field}", prec=POSTFIX)

@@ -1,15 +1,16 @@
 """Lwritten: adds `ReadWritten`, an element of a tensor made by `uninit()` read only once its
-written-flag says it was written."""
+written-flag says it was written; removes `WrittenCopy`: the flags are parameters now."""
 
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lsplit import Lsplit
+from .lcopied import Lcopied
 
-Lwritten = Lsplit.extend(
+Lwritten = Lcopied.extend(
     "Lwritten",
-    "Lsplit with each read of an element of a tensor made by `uninit()` that may not be "
+    "Lcopied with each read of an element of a tensor made by `uninit()` that may not be "
     "written checked against the tensor's written-flags",
+    remove={"Stmt": ["WrittenCopy"]},
     add={"Expr": [prod("ReadWritten", "element: Expr, flags: Expr",
                        "the element `element` (an index of each dimension) reads, after the "
                        "same element of `flags`, a bool tensor of its extents set by each "

@@ -367,6 +367,12 @@ class StmtMixin(ExprMixin):
         Python's to collect."""
         return lambda f: None
 
+    @STATEMENTS.on("WrittenCopy")
+    def s_WrittenCopy(self, node, sc):
+        """The mark opening a copy of a function made for tensors made by `uninit()`: the
+        interpreter keeps their written elements itself."""
+        return lambda f: None
+
     @STATEMENTS.on("GiveBack")
     def s_GiveBack(self, node, sc):
         """`*param = value`: the tensor handed to the caller through its out-parameter."""

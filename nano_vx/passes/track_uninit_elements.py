@@ -1,4 +1,4 @@
-"""track-uninit-elements: Lsplit -> Lwritten."""
+"""track-uninit-elements: Lcopied -> Lwritten."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import math
 from dataclasses import dataclass, field
 
 from ..languages.lresolved import display_name
-from ..languages.lsplit import Lsplit
+from ..languages.lcopied import Lcopied
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import element_of, lent_tensor, named_whole
+from ..scalars.tensor_names import element_of, lent_tensor, named_whole, names_given
 from ..values.tensors import PRINT_LIMIT
 
 _MOST = 2  # the stop site's operands: one per index of the element it names
@@ -29,18 +29,14 @@ class _Tracked:
     elems: dict = field(default_factory=dict)  # a tracked local -> its tensor's element type
     fns: dict = field(default_factory=dict)  # the program's functions by name
     params: dict = field(default_factory=dict)  # the function's tracked parameters' flags
-    clones: dict = field(default_factory=dict)  # (function, tracked positions) -> its copy
-    pending: list = field(default_factory=list)  # the copies asked for, not yet made
     refused: object = None  # the first node of the function not followed
     made: set = field(default_factory=set)  # the locals of tensors this function made
     out: str | None = None  # a copy's parameter the flags of the tensor it returns go to
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
-    unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
-    lost: set = field(default_factory=set)  # the functions a call of which was refused so
 
 
-track_uninit_elements = Pass("track-uninit-elements", Lsplit, Lwritten, """
+track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
 Give each tensor made by `uninit()` a written-flag per element, set by each write and checked by each read, so that native code stops where the interpreter stops on an element never written (E9005; E5010 for a use it does not follow).
 
 `let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
@@ -49,49 +45,23 @@ of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][
 element's flag (at the statement, as the interpreter stops there), then writes it and sets
 the flag; `print(t)` and `print(t[i])` first check each flag of
 what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
-`transfer`, which moves the elements as they are) share its flags. A function returning one
-it made is called, from `let r = f(..)`, in a copy `f$written` taking one more parameter,
-`r`'s flags made by its caller, which it writes the flags of what it returns to (all set for
-a tensor made otherwise) at each `return`. What else would see its
-elements (a call, a launch, a return of one it was given, a closure, a `print` of one of `?`
-extents or past the print limit, a row not printed, an assignment or a row printed whose
-indices might not compute the same twice) is refused (E5010), and the
-default action runs the program in the interpreter. A tensor settle-written-tensors found
+`transfer`, which moves the elements as they are) share its flags. A copy copy-tracked-functions made takes, after its own parameters, the
+flags of each parameter its `WrittenCopy` names, and a call of it, from each tracked tensor
+it is given, the tensor's flags; one whose callers keep the flags of what it returns takes
+one more, `r`'s flags made by the caller of `let r = f$written(..)`, which it writes the
+flags of what it returns to (all set for a tensor made otherwise) at each `return`. What
+else would see its elements (a call or launch of something else, a return of one it was
+given, a closure, a `print` of one of `?` extents or past the print limit, a row not
+printed, an assignment or a row printed whose indices might not compute the same twice) is
+refused (E5010), and the default action runs the program in the interpreter. A tensor settle-written-tensors found
 written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
 
 
 @track_uninit_elements.on("Program")
 def _program(run, program):
-    state = run.state
-    state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
-    items = []
-    for item in program.items:
-        state.params, state.out = {}, None
-        items.append(run.walk(item))
-    while state.pending:  # a copy of a function given flags for the tensors it is passed
-        (name, at, returns), copy = state.pending.pop(0)
-        fn = state.fns[name]
-        used = Names(fn)
-        made = [used.fresh(f"{display_name(fn.params[k].name)}_written") for k in at]
-        params = tuple(fn.params) + tuple(
-            fn.params[k].replace(name=flag, type=_flags_type(fn.params[k].type))
-            for k, flag in zip(at, made))
-        state.out = used.fresh("result_written") if returns else None
-        if returns:  # and one the flags of the tensor it returns are written to
-            params += (Lwritten["Param"](state.out, _flags_type(fn.ret), span=fn.ret.span),)
-        state.params = {fn.params[k].name: flag for k, flag in zip(at, made)}
-        items.append(run.walk(fn.replace(name=copy, params=params)))
-    # A function every call of which now calls its copy is called no more.
-    nodes = [n for i in items for n in descendants(i)]
-    called = {n.name for n in nodes if n._prod == "Global"} | \
-        {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
-    copied = {name for name, _, _ in state.clones}
-    for name, node in state.unhanded.items():  # still called: a caller gets no flags
-        if name in called and name not in state.lost:
-            refuse(run.ctx.diagnostics, name, node, _SAYS)
-    return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
-                                       i.name not in copied or i.name in called))
+    run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    return run.rebuild(program)
 
 
 @track_uninit_elements.on("Fn")
@@ -100,11 +70,15 @@ def _fn(run, fn):
     state.ret = fn.ret
     state.fn, state.flags, state.ranks, state.dims, state.elems, state.refused = \
         fn.name, {}, {}, {}, {}, None
-    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    if not state.params and not any(_is_uninit(n) or _tracked_result(n, state)
-                                    for n in descendants(fn.body)):
+    copy = _copy_of(fn)
+    state.params, state.out = {}, None
+    if copy is not None:  # the copy takes the flags of what its mark names
+        fn = _flags_taken(fn, copy, state)
+    elif not any(_is_uninit(n) or _tracked_result(n, state) for n in descendants(fn.body)):
         return fn
-    if _returns_made(fn):  # `{ ..; t }` is `{ ..; return t; }`, where its flags are handed on
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    if state.out is not None and fn.body.value is not None:
+        # `{ ..; t }` is `{ ..; return t; }`, where its flags are handed on
         value = fn.body.value
         fn = fn.replace(body=fn.body.replace(value=None, stmts=fn.body.stmts + (
             Lwritten["Return"](value, span=value.span),)))
@@ -129,19 +103,13 @@ def _fn(run, fn):
             state.ranks[s.name], state.dims[s.name] = len(ret.dims), ret.dims
             state.elems[s.name] = ret.elem
     state.made = {n for n in state.flags if n not in state.params}
-    grew = True
-    while grew:  # the names a tracked tensor is given, and theirs
-        grew = False
-        for s in lets:
-            source = named_whole(s.value)
-            if s.name not in state.flags and source in state.flags:
-                if source in state.made:
-                    state.made.add(s.name)
-                state.flags[s.name] = state.flags[source]
-                state.ranks[s.name] = state.ranks[source]
-                state.dims[s.name] = state.dims[source]
-                state.elems[s.name] = state.elems[source]
-                grew = True
+    for name, source in names_given(lets, list(state.flags)):
+        if source in state.made:
+            state.made.add(name)
+        state.flags[name] = state.flags[source]
+        state.ranks[name] = state.ranks[source]
+        state.dims[name] = state.dims[source]
+        state.elems[name] = state.elems[source]
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -176,6 +144,11 @@ def _let(run, s):
         return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
                 s.replace(value=_copied_call(run, s.value, flags[s.name])))
     return run.rebuild(s)
+
+
+@track_uninit_elements.on("WrittenCopy", splice=True)
+def _mark(run, s):
+    return ()  # the parameters it asks for are made: it says nothing more
 
 
 @track_uninit_elements.on("Assign", splice=True)
@@ -242,18 +215,17 @@ def _print(run, s):
 
 @track_uninit_elements.on("Call", "Launch")
 def _call(run, e):
-    """A call or launch given a tracked tensor calls a copy of its function that takes the
-    tensor's flags too, after its own parameters, and keeps them as this function does."""
+    """A call or launch of a copy given tracked tensors hands it their flags too, after its
+    own arguments."""
     if e._prod == "Call" and _tracked_result(e, run.state):
         _refuse(run, e)  # a tensor returned that no `let` names: nowhere to keep its flags
-        run.state.lost.add(e.callee.name)
         return e
     return _copied_call(run, e, None)
 
 
 def _copied_call(run, e, out: str | None):
-    """The call, of a copy of its function taking the flags of the tracked tensors it is given
-    (and, with `out`, the flags the tensor it returns is written with) where it needs one."""
+    """The call, given the flags of the tracked tensors it is given (and, with `out`, the
+    flags the tensor it returns is written with) after its own arguments."""
     state = run.state
     args = [a.value if a._prod == "Borrow" else a for a in e.args]
     at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
@@ -261,21 +233,16 @@ def _copied_call(run, e, out: str | None):
         return run.rebuild(e)
     name = e.kernel if e._prod == "Launch" else \
         e.callee.name if e.callee._prod == "Global" else None
-    if name not in state.fns or len(state.fns[name].params) != len(args):
-        _refuse(run, e)
+    copy = _copy_of(state.fns[name]) if name in state.fns else None
+    if copy is None or copy.returned != (out is not None) or \
+            copy.given != tuple(state.fns[name].params[k].name for k in at):
+        _refuse(run, e)  # not a copy copy-tracked-functions made for these arguments
         return e
-    key = (name, at, out is not None)
-    copy = state.clones.get(key)
-    if copy is None:
-        copy = state.clones[key] = _fresh_fn(f"{name}$written", state)
-        state.pending.append((key, copy))
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
     flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
     if out is not None:
         flags += (Lwritten["Local"](out, span=e.span),)
-    if e._prod == "Launch":
-        return e.replace(kernel=copy, args=walked + flags)
-    return e.replace(callee=e.callee.replace(name=copy), args=walked + flags)
+    return e.replace(args=walked + flags)
 
 
 @track_uninit_elements.on("Return", splice=True)
@@ -287,11 +254,8 @@ def _return(run, s):
     if tracked and v.name not in state.made:
         _refuse(run, s)  # one it was given, or a call gave: its flags are not handed on
         return s
-    if state.out is None:
-        if tracked:  # fine unless something still calls the function (and not its copy)
-            state.unhanded.setdefault(state.fn, s)
-            return s
-        return run.rebuild(s)
+    if state.out is None:  # copy-tracked-functions refused a caller getting no flags
+        return s if tracked else run.rebuild(s)
     span = s.span
     written = Lwritten["Bool"](True, span=span)
     if tracked:
@@ -366,31 +330,33 @@ def _indices_walked(run, e):
     return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
 
 
-def _returns_made(fn) -> bool:
-    """Whether the function returns a tensor made by `::uninit()` in it, of a rank whose
-    flags a caller can be given, under a name of its own (so its flags can be handed on)."""
-    ret = lent_tensor(fn.ret)
-    if ret is None or ret._prod != "TensorType" or not 0 < len(ret.dims) <= _MOST or \
-            any(d._prod != "DimInt" for d in ret.dims):
-        return False
-    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    made = {s.name for s in lets if _is_uninit(s.value)}
-    grew = True
-    while grew:
-        grew = False
-        for s in lets:
-            if s.name not in made and named_whole(s.value) in made:
-                made.add(s.name)
-                grew = True
-    returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
-        [fn.body.value]
-    return any(v is not None and v._prod == "Local" and v.name in made for v in returned)
+def _copy_of(fn):
+    """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
+    stmts = fn.body.stmts
+    return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
+
+
+def _flags_taken(fn, copy, state: _Tracked):
+    """The copy with a parameter for the flags of each parameter its mark names, and one for
+    those of the tensor it returns if its callers keep them."""
+    used = Names(fn)
+    given = [p for p in fn.params if p.name in copy.given]
+    state.params = {p.name: used.fresh(f"{display_name(p.name)}_written") for p in given}
+    params = tuple(fn.params) + tuple(p.replace(name=state.params[p.name],
+                                                type=_flags_type(p.type)) for p in given)
+    if copy.returned:
+        state.out = used.fresh("result_written")
+        params += (Lwritten["Param"](state.out, _flags_type(fn.ret), span=fn.ret.span),)
+    return fn.replace(params=params)
 
 
 def _tracked_result(value, state: _Tracked) -> bool:
-    """Whether the value is a call of a function that returns a tensor made by `::uninit()`."""
-    return value._prod == "Call" and value.callee._prod == "Global" and \
-        value.callee.name in state.fns and _returns_made(state.fns[value.callee.name])
+    """Whether the value is a call of a copy whose callers keep the flags of what it returns."""
+    if not (value._prod == "Call" and value.callee._prod == "Global" and
+            value.callee.name in state.fns):
+        return False
+    copy = _copy_of(state.fns[value.callee.name])
+    return copy is not None and copy.returned
 
 
 def _is_uninit(value) -> bool:
@@ -428,11 +394,3 @@ def _flags_type(t):
     """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
     tensor = lent_tensor(t)
     return tensor.replace(elem=Lwritten["Scalar"]("bool", span=tensor.span))
-
-
-def _fresh_fn(stem: str, state: _Tracked) -> str:
-    name, k = stem, 0
-    while name in state.fns or name in state.clones.values():
-        k += 1
-        name = f"{stem}{k}"
-    return name

@@ -1,5 +1,6 @@
-"""What settle-written-tensors and track-uninit-elements read off the tree alike: the tensor
-an element names, the tensor a `let` gives another name, and a tensor parameter's type."""
+"""What settle-written-tensors, copy-tracked-functions and track-uninit-elements read off the
+tree alike: the tensor an element names, the tensor a `let` gives another name (and all the
+names so given), and a tensor parameter's type."""
 
 from __future__ import annotations
 
@@ -27,3 +28,19 @@ def lent_tensor(t):
     while t is not None and t._prod == "BorrowType":
         t = t.inner
     return t
+
+
+def names_given(lets, known) -> list[tuple[str, str]]:
+    """The names the `let`s give the tensors of the locals `known`, and the tensors of those,
+    each with the local it names, in the order found (a local before the names it is given)."""
+    found, named = [], set(known)
+    grew = True
+    while grew:
+        grew = False
+        for s in lets:
+            source = named_whole(s.value)
+            if s.name not in named and source in named:
+                named.add(s.name)
+                found.append((s.name, source))
+                grew = True
+    return found

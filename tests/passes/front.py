@@ -164,6 +164,15 @@ def assert_native_as_interpreted(case: Path):
     assert native == run_cli(case, "--action", "interpret")
 
 
+def assert_interpreted_after_w5001(case: Path, stop: str):
+    """The default action runs the case in the interpreter after W5001, which stops with
+    `stop`: what it prints, reports from there on and exits with are the interpreter's."""
+    status, printed, err = run_cli(case)
+    interpreted = run_cli(case, "--action", "interpret")
+    assert "warning[W5001]" in err and f"error[{stop}]" in interpreted[2]
+    assert (status, printed, err[err.index(f"error[{stop}]"):]) == interpreted
+
+
 def assert_prints_the_same(case: Path, upto, since=None):
     """The case is admitted and prints under the interpreter what it printed before `upto`,
     or before `since`, an earlier pass, when what `upto` reads does not run."""

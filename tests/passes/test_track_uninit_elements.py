@@ -1,8 +1,9 @@
 """track-uninit-elements: each tensor made by `::uninit()` that settle-written-tensors left
 gets a written-flag per element, set by each write and checked by each read (and by a print
-of the whole tensor or of a row), through the names it is given and the functions and kernels it is
-passed to, so that native code stops with E9005 where the interpreter does; a use it does
-not follow is E5010, and the default action runs the program in the interpreter."""
+of the whole tensor or of a row), through the names it is given and the copies
+copy-tracked-functions made of the functions and kernels it is passed to or returned by, so
+that native code stops with E9005 where the interpreter does; a use it does not follow is
+E5010, and the default action runs the program in the interpreter."""
 
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_uninit_elements import track_uninit_elements
-from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
-                   assert_refused_then_repaired, run_cli, run_front)
+from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
+                   assert_prints_the_same, assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_uninit_elements"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -43,10 +44,7 @@ def test_a_use_not_followed_is_refused_and_its_repair_tracked(case):
 
 @pytest.mark.parametrize("case", REFUSED)
 def test_the_default_action_then_stops_as_the_interpreter_does(case):
-    status, printed, err = run_cli(CASES / f"{case}.vx")
-    interpreted = run_cli(CASES / f"{case}.vx", "--action", "interpret")
-    assert "warning[W5001]" in err and "error[E9005]" in interpreted[2]
-    assert (status, printed, err[err.index("error[E9005]"):]) == interpreted
+    assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9005")
 
 
 def _codes(body: str, items: str = "") -> list:
@@ -73,7 +71,6 @@ SAME = "fn same(t: Tensor<i32, [3]>) -> Tensor<i32, [3]> {\n  t\n}\n"
 
 
 @pytest.mark.parametrize("items, body", [
-    (MAKE, "print(make()[0]);"),  # no `let` names the tensor returned: nowhere for its flags
     (MAKE, "let g = || {\n  let u = make();\n  u\n};\nlet v = g();\nprint(v[0]);"),
     (SAME, "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet u = same(t);\n"
            "print(u[0]);"),  # one it was given, returned: its flags are not handed back
@@ -89,19 +86,10 @@ def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
         in text
 
 
-def test_a_function_given_tracked_tensors_is_copied_once_and_dropped_when_called_no_more():
-    items = "fn get(t: &Tensor<i32, [3]>, i: i32) -> i32 {\n    t[i]\n}\n"
-    ran = run_front(f"{items}fn main() {{\n    let mut t = Tensor<i32, [3]>::uninit();\n"
-                    "    t[1] = 4;\n    print(get(&t, 1));\n    print(get(&t, 1));\n}\n",
-                    track_uninit_elements)
-    names = [i.name for i in ran.after.items if i._prod == "Fn"]
-    assert names == ["main", "get$written"]
-
-
-# Hand-written Lsplit: a tensor written in part, its written element read; the write sets its
+# Hand-written Lcopied: a tensor written in part, its written element read; the write sets its
 # flag and the read checks it.
 PART = """
-    // IL: Lsplit
+    // IL: Lcopied
     fn main() {
         let mut part: Tensor<i32, [3], Memory::CPU_DRAM> = Tensor<i32, [3]>::uninit();
         part[0] = 5;
@@ -119,3 +107,42 @@ def test_handwritten_a_write_sets_its_flag_and_a_read_checks_it(run_pass):
     assert "part_written[0] = true;" in ran.dump
     assert "@print(written[part_written] part[0] + 1);" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "6\n"
+
+
+# Hand-written Lcopied: a copy given a tensor made by ::uninit() takes its flags after its own
+# parameters, and the call gives them; one returning such a tensor writes its flags to the
+# caller's, which the caller made.
+COPIES = """
+    // IL: Lcopied
+    fn first$written(u: &Tensor<i32, [2], Memory::CPU_DRAM>) -> i32 {
+        written copy (u);
+        return u[0];
+    }
+
+    fn make$written() -> Tensor<i32, [2], Memory::CPU_DRAM> {
+        written copy () -> returned;
+        let mut m: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::uninit();
+        m[1] = 2;
+        return m;
+    }
+
+    fn main() {
+        let mut t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::uninit();
+        t[0] = 3;
+        @print(@first$written(&t));
+        let r: Tensor<i32, [2], Memory::CPU_DRAM> = @make$written();
+        @print(r[1]);
+    }
+"""
+
+
+def test_handwritten_a_copy_takes_the_flags_its_mark_names(run_pass):
+    ran = run_pass("track-uninit-elements", COPIES)
+    assert ran.codes == []
+    assert "fn first$written(u: &Tensor<i32, [2], Memory::CPU_DRAM>, " \
+           "u_written: Tensor<bool, [2], Memory::CPU_DRAM>) -> i32 {" in ran.dump
+    assert "written copy" not in ran.dump
+    assert "@print(@first$written(&t, t_written));" in ran.dump
+    assert "fn make$written(result_written: Tensor<bool, [2], Memory::CPU_DRAM>)" in ran.dump
+    assert "let r: Tensor<i32, [2], Memory::CPU_DRAM> = @make$written(r_written);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "3\n2\n"

@@ -1,0 +1,172 @@
+"""copy-tracked-functions: Lsplit -> Lcopied."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+
+from ..languages.lcopied import Lcopied
+from ..languages.lsplit import Lsplit
+from ..nanopass import Pass, descendants
+from ..scalars import refuse
+from ..scalars.tensor_names import lent_tensor, names_given
+
+_SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
+
+
+@dataclass
+class _Copying:
+    fn: str = ""
+    fns: dict = field(default_factory=dict)  # the program's functions by name
+    tracked: set = field(default_factory=set)  # the locals a tensor made by uninit() is known by
+    given: tuple = ()  # the parameters of the copy walked given such a tensor
+    returned: bool = False  # whether the copy walked is one whose callers keep its result's flags
+    clones: dict = field(default_factory=dict)  # (function, given positions, returned) -> copy
+    pending: list = field(default_factory=list)  # the copies asked for, not yet made
+    refused: object = None  # the first node of the function whose call cannot be copied
+    unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
+    lost: set = field(default_factory=set)  # the functions a call of which was refused so
+
+
+copy_tracked_functions = Pass("copy-tracked-functions", Lsplit, Lcopied, """
+Call each function given or returning a tensor made by `::uninit()` in a copy of its own, opened by a `WrittenCopy` that names its parameters given one and says whether it returns one, so that track-uninit-elements can hand the tensors' written-flags through it.
+
+A call or launch given a local that names a tensor made by `::uninit()` (or a name given to
+one, a parameter of a copy given one, the result of such a call) calls `f$written`, one copy
+for each set of parameters so given; `let r = f(..)` of a function returning a tensor it made
+calls one whose callers keep the flags of the tensor it returns (its extents must be static,
+as the caller makes those flags). The copies are walked in turn, and a function every call of
+which now calls a copy is called no more and dropped. What the copies cannot follow is
+refused (E5010): a call returning one that no `let` names (nowhere to keep its flags), and a
+function returning one it made that something still calls other than through a copy. A call
+of anything else (`print`, a closure) is left to track-uninit-elements.
+""", state=_Copying)
+
+
+@copy_tracked_functions.on("Program")
+def _program(run, program):
+    state = run.state
+    state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    items = []
+    for item in program.items:
+        state.given, state.returned = (), False
+        items.append(run.walk(item))
+    while state.pending:
+        (name, at, returned), copy = state.pending.pop(0)
+        fn = state.fns[name]
+        state.given, state.returned = tuple(fn.params[k].name for k in at), returned
+        walked = run.walk(fn.replace(name=copy))
+        mark = Lcopied["WrittenCopy"](state.given, returned, span=fn.span)
+        items.append(walked.replace(body=walked.body.replace(stmts=(mark,) + walked.body.stmts)))
+    nodes = [n for i in items for n in descendants(i)]
+    called = {n.name for n in nodes if n._prod == "Global"} | \
+        {n.kernel for n in nodes if n._prod == "Launch"} | {"main"}
+    copied = {name for name, _, _ in state.clones}
+    for name, node in state.unhanded.items():  # still called: a caller gets no flags
+        if name in called and name not in state.lost:
+            refuse(run.ctx.diagnostics, name, node, _SAYS)
+    kept = tuple(i for i in items if i._prod != "Fn" or i.name not in copied or i.name in called)
+    return program if all(map(operator.is_, kept, program.items)) and \
+        len(kept) == len(program.items) else program.replace(items=kept)
+
+
+@copy_tracked_functions.on("Fn")
+def _fn(run, fn):
+    state = run.state
+    state.fn, state.refused = fn.name, None
+    if not state.given and not any(_is_uninit(n) or _tracked_result(n, state)
+                                   for n in descendants(fn.body)):
+        return fn
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    made = {s.name for s in lets if _is_uninit(s.value) or _tracked_result(s.value, state)}
+    state.tracked = set(state.given) | made
+    for name, source in names_given(lets, state.tracked):
+        state.tracked.add(name)
+        if source in made:
+            made.add(name)
+    if not state.returned:
+        returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+            [fn.body.value]
+        dropped = [v for v in returned if v is not None and v._prod == "Local" and v.name in made]
+        if dropped:  # fine unless something still calls the function (and not a copy)
+            state.unhanded.setdefault(fn.name, dropped[0])
+    out = run.rebuild(fn)
+    if state.refused is not None:
+        refuse(run.ctx.diagnostics, fn.name, state.refused, _SAYS)
+    return out
+
+
+@copy_tracked_functions.on("Let")
+def _let(run, s):
+    if _tracked_result(s.value, run.state):
+        return s.replace(value=_copied(run, s.value, True))
+    return run.rebuild(s)
+
+
+@copy_tracked_functions.on("Call", "Launch")
+def _call(run, e):
+    if e._prod == "Call" and _tracked_result(e, run.state):
+        _refuse(run, e)  # a tensor returned that no `let` names: nowhere to keep its flags
+        run.state.lost.add(e.callee.name)
+        return e
+    return _copied(run, e, False)
+
+
+def _copied(run, e, returned: bool):
+    """The call, of the copy of its function for the tracked tensors it is given (and, with
+    `returned`, the one it returns) where it needs one."""
+    state = run.state
+    args = [a.value if a._prod == "Borrow" else a for a in e.args]
+    at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.tracked)
+    if not at and not returned:
+        return run.rebuild(e)
+    name = e.kernel if e._prod == "Launch" else \
+        e.callee.name if e.callee._prod == "Global" else None
+    if name not in state.fns or len(state.fns[name].params) != len(args):
+        return run.rebuild(e)  # `print`, a closure: track-uninit-elements follows it or not
+    key = (name, at, returned)
+    copy = state.clones.get(key)
+    if copy is None:
+        copy = state.clones[key] = _fresh_fn(f"{name}$written", state)
+        state.pending.append((key, copy))
+    walked = tuple(run.walk(a) for a in e.args)
+    if e._prod == "Launch":
+        return e.replace(kernel=copy, args=walked)
+    return e.replace(callee=e.callee.replace(name=copy), args=walked)
+
+
+def _refuse(run, node):
+    if run.state.refused is None:
+        run.state.refused = node
+
+
+def _returns_made(fn) -> bool:
+    """Whether the function returns a tensor of static extents made by `::uninit()` in it,
+    under a name of its own (so its flags can be handed on)."""
+    ret = lent_tensor(fn.ret)
+    if ret is None or ret._prod != "TensorType" or any(d._prod != "DimInt" for d in ret.dims):
+        return False
+    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
+    made = {s.name for s in lets if _is_uninit(s.value)}
+    made |= {name for name, _ in names_given(lets, made)}
+    returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+        [fn.body.value]
+    return any(v is not None and v._prod == "Local" and v.name in made for v in returned)
+
+
+def _tracked_result(value, state: _Copying) -> bool:
+    """Whether the value is a call of a function that returns a tensor made by `::uninit()`."""
+    return value._prod == "Call" and value.callee._prod == "Global" and \
+        value.callee.name in state.fns and _returns_made(state.fns[value.callee.name])
+
+
+def _is_uninit(value) -> bool:
+    return value._prod == "TensorNew" and value.ctor == "uninit"
+
+
+def _fresh_fn(stem: str, state: _Copying) -> str:
+    name, k = stem, 0
+    while name in state.fns or name in state.clones.values():
+        k += 1
+        name = f"{stem}{k}"
+    return name
