@@ -52,8 +52,9 @@ one more, `r`'s flags made by the caller of `let r = f$written(..)`, which it wr
 flags of what it returns to (all set for a tensor made otherwise) at each `return`. What
 else would see its elements (a call or launch of something else, a return of one it was
 given, a closure, a `print` of one of `?` extents or past the print limit, a row not
-printed, an assignment or a row printed whose indices might not compute the same twice) is
-refused (E5010), and the default action runs the program in the interpreter. A tensor settle-written-tensors found
+printed) is refused (E5010), and the default action runs the program in the interpreter.
+An index of a write or of a row printed that might not compute the same twice (a call, an
+element, a local the statement might change) is computed once, into a `let`, first. A tensor settle-written-tensors found
 written before any read is made by `new()` by then and costs nothing here.
 """, state=_Tracked)
 
@@ -157,15 +158,16 @@ def _assign(run, s):
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
-    if not all(_computes_alike(i, run.state) for i in indices):
-        _refuse(run, s)
-        return s
+    # The value might change a local an index reads before the flag is set: such an index,
+    # as one that might compute otherwise anyway, is computed once first, as it is there.
+    lets, indices = _settled(run, indices, set(run.state.flags) | run.state.assigned)
+    target = _reindexed(s.target, indices)
     mark = Lwritten["Local"](flags, span=base.span)
     for i in indices:
         mark = Lwritten["Index"](mark, i, span=s.target.span)
     written = (Lwritten["Assign"](mark, "=", Lwritten["Bool"](True, span=s.span), span=s.span),)
     if s.op == "=":
-        return (s.replace(value=run.walk(s.value)),) + written
+        return (*lets, s.replace(target=target, value=run.walk(s.value))) + written
     if len(indices) != run.state.ranks[base.name]:
         _refuse(run, s)  # a row
         return s
@@ -173,17 +175,19 @@ def _assign(run, s):
     # statement, on one never written), then writes it.
     value = run.state.used.fresh("operand")
     span = s.value.span
-    return (Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
+    return (*lets,
+            Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
             Lwritten["ExprStmt"](Lwritten["ReadWritten"](
-                s.target, Lwritten["Local"](flags, span=base.span), span=s.span), span=s.span),
-            s.replace(value=Lwritten["Local"](value, span=span))) + written
+                target, Lwritten["Local"](flags, span=base.span), span=s.span), span=s.span),
+            s.replace(target=target, value=Lwritten["Local"](value, span=span))) + written
 
 
 @track_uninit_elements.on("ExprStmt", splice=True)
 def _print(run, s):
     """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
     each flag is checked first, in that order, so that the first never written stops the
-    program, at the print, as it does there."""
+    program, at the print, as it does there. A row's index is computed again for each flag,
+    or, one that might compute otherwise (a call, an element), once into a `let` first."""
     call = s.expr
     if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
             "print" and len(call.args) == 1):
@@ -197,12 +201,11 @@ def _print(run, s):
     if None in extents or math.prod(extents) > PRINT_LIMIT:
         _refuse(run, call.args[0])  # the interpreter refuses to print it before it reads one
         return s
-    if not all(_computes_alike(i, state) for i in indices):
-        _refuse(run, call.args[0])  # an index computed again might not be the same
-        return s
+    lets, settled = _settled(run, indices, set(state.flags))  # nothing runs between
+    row = _reindexed(call.args[0], settled)
     span = call.span
     names = [state.used.fresh("at") for _ in extents]
-    element = call.args[0]  # a row's indices compute alike: computed again for each flag
+    element = row
     for name in names:
         element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
     check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
@@ -210,7 +213,7 @@ def _print(run, s):
     for name, n in reversed(list(zip(names, extents))):
         check = Lwritten["For"](name, Lwritten["Int"](0, span=span), Lwritten["Int"](n, span=span),
                                 Lwritten["Block"]((check,), None, span=span), span=span)
-    return (check, s)
+    return (*lets, check, s.replace(expr=call.replace(args=(row,))) if lets else s)
 
 
 @track_uninit_elements.on("Call", "Launch")
@@ -363,16 +366,38 @@ def _is_uninit(value) -> bool:
     return value._prod == "TensorNew" and value.ctor == "uninit"
 
 
-def _computes_alike(e, state: _Tracked) -> bool:
-    """Whether the index, computed again after its write, is the same: literals, and
-    arithmetic on locals nothing assigns or lends `&mut` (loop variables, `let`s)."""
+def _settled(run, indices: list, changing: set) -> tuple[list, list]:
+    """The indices, each that might not compute the same again (with the locals `changing`
+    changed in between) computed once into a `let`: the `let`s, and the indices to use."""
+    lets, settled = [], []
+    for i in indices:
+        if _computes_alike(i, changing):
+            settled.append(i)
+        else:
+            name = run.state.used.fresh("index")
+            lets.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=i.span),
+                                        run.walk(i), span=i.span))
+            settled.append(Lwritten["Local"](name, span=i.span))
+    return lets, settled
+
+
+def _reindexed(e, indices: list):
+    """The index chain `e` with its indices, outermost first, replaced by `indices`."""
+    if e._prod != "Index":
+        return e
+    return e.replace(base=_reindexed(e.base, indices[:-1]), index=indices[-1])
+
+
+def _computes_alike(e, changing: set) -> bool:
+    """Whether the index, computed again, is the same: literals, and arithmetic on locals
+    other than those `changing` might change in between."""
     kind = e._prod
     if kind in ("Int", "Bool"):
         return True
     if kind == "Local":
-        return e.name not in state.flags and e.name not in state.assigned
+        return e.name not in changing
     if kind in ("Binary", "Unary", "Cast"):
-        return all(_computes_alike(c, state) for c in (
+        return all(_computes_alike(c, changing) for c in (
             (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
             else (e.value,)))
     return False

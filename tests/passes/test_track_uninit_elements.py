@@ -54,15 +54,20 @@ def _codes(body: str, items: str = "") -> list:
 
 @pytest.mark.parametrize("body", [
     "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet f = || t[0];\nprint(f());",
-    "let mut t = Tensor<i32, [3]>::uninit();\nlet mut k = 0;\nt[k] = 1;\nk += 1;\nprint(t[0]);",
     "let mut t = Tensor<i32, [2, 2, 2]>::uninit();\nt[0][0][0] = 1;\nprint(t[0][0][0]);",
     "print(Tensor<i32, [3]>::uninit()[0]);",
-    "let n = 3;\nlet mut t = Tensor<i32, [?]>::uninit([n]);\nt[0] = 1;\nprint(t);",
-    "let mut t = Tensor<i32, [2, 2]>::uninit();\nt[0][0] = 1;\nlet mut k = 0;\n"
-    "print(t[k]);\nk = 1;",
 ])
 def test_what_the_flags_do_not_follow_is_refused(body):
     assert _codes(body) == ["E5010"]
+
+
+def test_an_index_the_value_might_change_is_computed_once_before_the_write():
+    ran = run_front("fn main() {\n    let mut t = Tensor<i32, [3]>::uninit();\n"
+                    "    let mut k = 0;\n    t[k] = 1;\n    k += 1;\n    print(t[0]);\n}\n",
+                    track_uninit_elements)
+    assert ran.diagnostics.codes() == []
+    assert "let index: ~_ = k;\n    t[index] = 1;\n    t_written[index] = true;" \
+        in to_text(ran.after)
 
 
 MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit();\n" \
