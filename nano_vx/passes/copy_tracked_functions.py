@@ -9,9 +9,13 @@ from ..languages.lcopied import Lcopied
 from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
+from ..scalars.aggregates import Names
 from ..scalars.tensor_names import lent_tensor, names_given
 
 _SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
+# The operand of each expression that is computed before the rest of it.
+_FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
+          "MethodCall": "receiver"}
 
 
 @dataclass
@@ -24,6 +28,7 @@ class _Copying:
     clones: dict = field(default_factory=dict)  # (function, given positions, returned) -> copy
     pending: list = field(default_factory=list)  # the copies asked for, not yet made
     refused: object = None  # the first node of the function whose call cannot be copied
+    used: Names | None = None  # the function's names, for the new ones
     unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
     lost: set = field(default_factory=set)  # the functions a call of which was refused so
 
@@ -35,10 +40,12 @@ A call or launch given a local that names a tensor made by `::uninit()` (or a na
 one, a parameter of a copy given one, the result of such a call) calls `f$written`, one copy
 for each set of parameters so given; `let r = f(..)` of a function returning a tensor it made
 calls one whose callers keep the flags of the tensor it returns (its extents must be static,
-as the caller makes those flags). The copies are walked in turn, and a function every call of
+as the caller makes those flags). Such a call that a statement computes first without a `let`
+naming its result (`print(f()[0])`) is given one of its own just before the statement: it
+runs where it ran, and its caller has a name to keep the flags by. The copies are walked in turn, and a function every call of
 which now calls a copy is called no more and dropped. What the copies cannot follow is
-refused (E5010): a call returning one that no `let` names (nowhere to keep its flags), and a
-function returning one it made that something still calls other than through a copy. A call
+refused (E5010): a call returning one that no `let` names and that its statement does not
+compute first (naming it would move it before what is computed earlier), and a function returning one it made that something still calls other than through a copy. A call
 of anything else (`print`, a closure) is left to track-uninit-elements.
 """, state=_Copying)
 
@@ -73,7 +80,7 @@ def _program(run, program):
 @copy_tracked_functions.on("Fn")
 def _fn(run, fn):
     state = run.state
-    state.fn, state.refused = fn.name, None
+    state.fn, state.refused, state.used = fn.name, None, Names(fn)
     if not state.given and not any(_is_uninit(n) or _tracked_result(n, state)
                                    for n in descendants(fn.body)):
         return fn
@@ -96,11 +103,47 @@ def _fn(run, fn):
     return out
 
 
-@copy_tracked_functions.on("Let")
-def _let(run, s):
-    if _tracked_result(s.value, run.state):
-        return s.replace(value=_copied(run, s.value, True))
-    return run.rebuild(s)
+@copy_tracked_functions.on("Let", "ExprStmt", "Return", splice=True)
+def _statement(run, s):
+    state = run.state
+    value = s.expr if s._prod == "ExprStmt" else s.value
+    if value is None:
+        return run.rebuild(s)
+    if s._prod == "Let" and _tracked_result(value, state):
+        return s.replace(value=_copied(run, value, True))
+    call = _first(value, state)
+    if call is None or call is value and s._prod == "Return":
+        return run.rebuild(s)  # `return f()` hands on no flags: refused, unless f goes unused
+    name = state.used.fresh("result")
+    state.tracked.add(name)
+    named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret,
+                           _copied(run, call, True), span=call.span)
+    if call is value:  # `f();`: the tensor is dropped once named
+        return (named,)
+    value = _replaced(value, call, Lcopied["Local"](name, span=call.span))
+    rest = s.replace(expr=value) if s._prod == "ExprStmt" else s.replace(value=value)
+    return (named, run.rebuild(rest))
+
+
+def _first(e, state: _Copying):
+    """The call returning a tracked tensor that `e` computes before anything else, if any."""
+    while not _tracked_result(e, state):
+        if e._prod in _FIRST:
+            e = getattr(e, _FIRST[e._prod])
+        elif e._prod == "Call" and e.callee._prod == "Global" and e.args:
+            e = e.args[0]
+        else:
+            return None
+    return e
+
+
+def _replaced(e, old, new):
+    """`e` with `old`, the part _first found, replaced by `new`."""
+    if e is old:
+        return new
+    if e._prod in _FIRST:
+        return e.replace(**{_FIRST[e._prod]: _replaced(getattr(e, _FIRST[e._prod]), old, new)})
+    return e.replace(args=(_replaced(e.args[0], old, new),) + tuple(e.args[1:]))
 
 
 @copy_tracked_functions.on("Call", "Launch")

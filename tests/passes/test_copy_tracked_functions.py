@@ -1,9 +1,10 @@
 """copy-tracked-functions: each function given or returning a tensor made by `::uninit()` is
 called in a copy of its own, opened by a `WrittenCopy` that says which of its parameters are
 given one and whether its callers keep the flags of what it returns; a function called only
-through its copies goes. A call returning such a tensor no `let` names, and a function that
-returns one it made and is still called itself, are refused (E5010): the default action runs
-the program in the interpreter. The copies print what the functions printed, and native code
+through its copies goes. A call returning such a tensor that its statement computes first is
+named by a `let` of its own; one no `let` names that is computed later, or returned at once,
+and a function that returns one it made and is still called itself, are refused (E5010): the
+default action runs the program in the interpreter. The copies print what the functions printed, and native code
 stops where the interpreter stops."""
 
 from pathlib import Path
@@ -66,6 +67,22 @@ def test_a_call_of_something_else_is_left_as_it_is():
                     copy_tracked_functions)
     assert ran.diagnostics.codes() == []
     assert ran.after is ran.before
+
+
+MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit();\n" \
+       "  t[0] = 1;\n  t\n}\n"
+
+
+@pytest.mark.parametrize("items, body", [
+    # Returned at once, the tensor's flags would be dropped by a function no copy replaces.
+    (MAKE + "fn again() -> Tensor<i32, [3]> {\n  return make();\n}\n",
+     "let a = again();\nprint(a[1]);"),
+    # Inside a condition, the call is not a statement's first computation.
+    (MAKE, "if make()[0] > 0 {\n  print(1);\n}"),
+])
+def test_a_result_no_let_can_name_is_refused(items, body):
+    ran = run_front(f"{items}fn main() {{\n{body}\n}}\n", copy_tracked_functions)
+    assert ran.diagnostics.codes() == ["E5010"]
 
 
 # Hand-written Lsplit: a function returning a tensor it made, called from a `let`, and a
