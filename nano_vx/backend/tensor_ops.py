@@ -8,6 +8,7 @@ attributes)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from ..values.tensors import ADDRESS_LIMIT
@@ -24,14 +25,36 @@ def element(b, e):
 def written_element(b, e):
     """An element of a tensor made by `uninit()` (Lwritten's `ReadWritten`): its indices
     checked, then the same element of its written-flags, a stop (E9005) where no write set
-    it, as the interpreter stops on an element never written; then the element."""
+    it, as the interpreter stops on an element never written; then the element. A stop site
+    shows two indices, the last two: the ones before, of static extents (at most
+    WRITTEN_SITES combinations, track-uninit-elements saw to it), choose among stop sites
+    that show them written out."""
     ref, indices, tensor = access(b, e.element)
     flags, mask = b.lower(e.flags)
     written = b.load(flags, indices, mask.mtype, "bool")
     wide = [b.op("Convert", "arith.index_cast", i, "index", "i64") for i in indices]
-    shown_at = "".join(f"[{{{k}}}]" for k in "ab"[:len(wide)])
-    b.check(written, "E9005", f"read of element {shown_at}, never written, of a tensor made "
-                              f"with ::uninit()", "i64", *wide)
+    lead, last = wide[:-2], wide[-2:]
+    shown_at = "".join(f"[{{{k}}}]" for k in "ab"[:len(last)])
+
+    def said(values) -> str:
+        return f"read of element {''.join(f'[{v}]' for v in values)}{shown_at}, never " \
+               f"written, of a tensor made with ::uninit()"
+    if not lead:
+        b.check(written, "E9005", said(()), "i64", *last)
+        return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
+    fail, cont = b.new_block(), b.new_block()
+    b.end("CondBr", written, cont.label, (), fail.label, ())
+    b.enter(fail)
+    *others, final = itertools.product(*(range(d) for d in tensor.dims[:len(lead)]))
+    for values in others:
+        elsewhere = None
+        for i, v in zip(lead, values):
+            differs = b.op("Compare", "cmpi", "ne", i, b.const(v, "i64"), "i64")
+            elsewhere = differs if elsewhere is None else \
+                b.op("Arith", "ori", elsewhere, differs, "i1")
+        b.check(elsewhere, "E9005", said(values), "i64", *last)
+    b.stop("E9005", said(final), "i64", *last)
+    b.enter(cont)
     return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
 
 

@@ -12,9 +12,8 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import element_of, lent_tensor, named_whole, names_given
-from ..values.tensors import PRINT_LIMIT
+from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
-_MOST = 2  # the stop site's operands: one per index of the element it names
 _SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
 
 
@@ -52,10 +51,13 @@ one more, `r`'s flags made by the caller of `let r = f$written(..)`, which it wr
 flags of what it returns to (all set for a tensor made otherwise) at each `return`. What
 else would see its elements (a call or launch of something else, a return of one it was
 given, a closure, a `print` of one of `?` extents or past the print limit, a row not
-printed) is refused (E5010), and the default action runs the program in the interpreter.
-An index of a write or of a row printed that might not compute the same twice (a call, an
-element, a local the statement might change) is computed once, into a `let`, first. A tensor settle-written-tensors found
-written before any read is made by `new()` by then and costs nothing here.
+printed, a tensor whose extents before its last two are `?` or have more than 64 values
+together: a stop site names the last two indices, and one per value of those before) is
+refused (E5010), and the default action runs the program in the interpreter. An index of a
+write or of a row printed that might not compute the same twice (a call, an element, a local
+the statement might change) is computed once, into a `let`, first. A tensor
+settle-written-tensors found written before any read is made by `new()` by then and costs
+nothing here.
 """, state=_Tracked)
 
 
@@ -126,7 +128,7 @@ def _let(run, s):
     flags = run.state.flags
     if _is_uninit(s.value) and s.name in flags:
         made = s.value
-        if not 0 < len(made.type.dims) <= _MOST:
+        if not _flaggable(made.type):
             _refuse(run, made)
         bool_ = Lwritten["Scalar"]("bool", span=s.span)
         typed = s.type if s.type is not None and s.type._prod == "TensorType" else made.type
@@ -360,6 +362,15 @@ def _tracked_result(value, state: _Tracked) -> bool:
         return False
     copy = _copy_of(state.fns[value.callee.name])
     return copy is not None and copy.returned
+
+
+def _flaggable(t) -> bool:
+    """Whether native code can stop on an element of a tensor of type t, naming it: a stop
+    site shows the last two indices, and the extents before them are static and have at
+    most WRITTEN_SITES values together, one site each."""
+    lead = t.dims[:-2]
+    return len(t.dims) > 0 and all(d._prod == "DimInt" for d in lead) and \
+        math.prod(d.value for d in lead) <= WRITTEN_SITES
 
 
 def _is_uninit(value) -> bool:
