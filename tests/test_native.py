@@ -52,9 +52,6 @@ NOT_LOWERED = {
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
-    # A tensor made by ::uninit() of a `?` extent printed whole: its written-flags are not
-    # checked for the print (the interpreter stops at the element never written, E9005).
-    "tests/passes/cases/track_uninit_elements/e5010_printed_of_unknown_extents.vx",
     # A tensor made by ::uninit() whose extents before its last two have more values than
     # native code makes stop sites for.
     "tests/passes/cases/track_uninit_elements/e5010_rank_four_of_many_sites.vx",

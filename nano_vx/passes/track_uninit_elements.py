@@ -42,22 +42,22 @@ Give each tensor made by `uninit()` a written-flag per element, set by each writ
 of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
 `ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
 element's flag (at the statement, as the interpreter stops there), then writes it and sets
-the flag; `print(t)` and `print(t[i])` first check each flag of
-what they print, in order. The names the tensor is given (`let u = t;`, a borrow, a
-`transfer`, which moves the elements as they are) share its flags. A copy copy-tracked-functions made takes, after its own parameters, the
-flags of each parameter its `WrittenCopy` names, and a call of it, from each tracked tensor
-it is given, the tensor's flags; one whose callers keep the flags of what it returns takes
-one more, `r`'s flags made by the caller of `let r = f$written(..)`, which it writes the
-flags of what it returns to (all set for a tensor made otherwise) at each `return`. What
-else would see its elements (a call or launch of something else, a return of one it was
-given, a closure, a `print` of one of `?` extents or past the print limit, a row not
-printed, a tensor whose extents before its last two are `?` or have more than 64 values
-together: a stop site names the last two indices, and one per value of those before) is
-refused (E5010), and the default action runs the program in the interpreter. An index of a
-write or of a row printed that might not compute the same twice (a call, an element, a local
-the statement might change) is computed once, into a `let`, first. A tensor
-settle-written-tensors found written before any read is made by `new()` by then and costs
-nothing here.
+the flag; `print(t)` and `print(t[i])` first check each flag of what they print, in order
+(none where the print refuses the tensor for its size, decided as the program runs for `?`
+extents). The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
+the elements as they are) share its flags. A copy copy-tracked-functions made takes, after
+its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
+from each tracked tensor it is given, the tensor's flags; one whose callers keep the flags
+of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
+which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+each `return`. What else would see its elements (a call or launch of something else, a
+return of one it was given, a closure, a row not printed, a tensor whose extents before its
+last two are `?` or have more than 64 values together: a stop site names the last two
+indices, and one per value of those before) is refused (E5010), and the default action runs
+the program in the interpreter. An index of a write or of a row printed that might not
+compute the same twice (a call, an element, a local the statement might change) is computed
+once, into a `let`, first. A tensor settle-written-tensors found written before any read is
+made by `new()` by then and costs nothing here.
 """, state=_Tracked)
 
 
@@ -189,7 +189,9 @@ def _print(run, s):
     """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
     each flag is checked first, in that order, so that the first never written stops the
     program, at the print, as it does there. A row's index is computed again for each flag,
-    or, one that might compute otherwise (a call, an element), once into a `let` first."""
+    or, one that might compute otherwise (a call, an element), once into a `let` first. What
+    the interpreter refuses to print for its size (E9006) it reads nothing of: the checks
+    run only for what it prints, decided as the program runs for `?` extents."""
     call = s.expr
     if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
             "print" and len(call.args) == 1):
@@ -198,14 +200,17 @@ def _print(run, s):
     state = run.state
     if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
         return run.rebuild(s)
-    extents = [d.value if d._prod == "DimInt" else None
-               for d in state.dims[t.name][len(indices):]]
-    if None in extents or math.prod(extents) > PRINT_LIMIT:
-        _refuse(run, call.args[0])  # the interpreter refuses to print it before it reads one
-        return s
     lets, settled = _settled(run, indices, set(state.flags))  # nothing runs between
     row = _reindexed(call.args[0], settled)
+    printed = s.replace(expr=call.replace(args=(row,))) if lets else s
     span = call.span
+    extents = [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
+               Lwritten["MethodCall"](Lwritten["Local"](t.name, span=span), "extent",
+                                      (Lwritten["Int"](k, span=span),), span=span)
+               for k, d in enumerate(state.dims[t.name]) if k >= len(indices)]
+    static = all(n._prod == "Int" for n in extents)
+    if static and math.prod(n.value for n in extents) > PRINT_LIMIT:
+        return (*lets, printed)
     names = [state.used.fresh("at") for _ in extents]
     element = row
     for name in names:
@@ -213,9 +218,27 @@ def _print(run, s):
     check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
         element, Lwritten["Local"](state.flags[t.name], span=span), span=span), span=span)
     for name, n in reversed(list(zip(names, extents))):
-        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), Lwritten["Int"](n, span=span),
+        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), n,
                                 Lwritten["Block"]((check,), None, span=span), span=span)
-    return (*lets, check, s.replace(expr=call.replace(args=(row,))) if lets else s)
+    if not static:
+        check = Lwritten["If"](_printable(extents, span), False,
+                               Lwritten["Block"]((check,), None, span=span), None, span=span)
+    return (*lets, check, printed)
+
+
+def _printable(extents: list, span):
+    """Whether the interpreter prints a tensor of these extents, not past PRINT_LIMIT: each
+    extent, and the count up to it, at most the limit (so the count never overflows)."""
+    limit = Lwritten["Int"](PRINT_LIMIT, span=span)
+    count = cond = None
+    for n in extents:
+        count = n if count is None else Lwritten["Binary"]("*", count, n, span=span)
+        fits = Lwritten["Binary"]("<=", count, limit, span=span)
+        if count is not n:
+            fits = Lwritten["Binary"]("&&", Lwritten["Binary"]("<=", n, limit, span=span), fits,
+                                      span=span)
+        cond = fits if cond is None else Lwritten["Binary"]("&&", cond, fits, span=span)
+    return cond
 
 
 @track_uninit_elements.on("Call", "Launch")

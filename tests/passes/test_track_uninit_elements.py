@@ -61,6 +61,13 @@ def test_what_the_flags_do_not_follow_is_refused(body):
     assert _codes(body) == ["E5010"]
 
 
+def test_a_print_the_interpreter_refuses_for_its_size_checks_no_flag():
+    ran = run_front("fn main() {\n    let mut t = Tensor<i32, [70, 70]>::uninit();\n"
+                    "    t[0][0] = 1;\n    print(t);\n}\n", track_uninit_elements)
+    assert ran.diagnostics.codes() == []
+    assert "t_written[0][0] = true;\n    @print(t);" in to_text(ran.after)
+
+
 def test_an_index_the_value_might_change_is_computed_once_before_the_write():
     ran = run_front("fn main() {\n    let mut t = Tensor<i32, [3]>::uninit();\n"
                     "    let mut k = 0;\n    t[k] = 1;\n    k += 1;\n    print(t[0]);\n}\n",
