@@ -31,6 +31,8 @@ class _Copying:
     used: Names | None = None  # the function's names, for the new ones
     unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
     lost: set = field(default_factory=set)  # the functions a call of which was refused so
+    # (function, parameters given a tracked tensor) -> whether it returns one it keeps flags of
+    returning: dict = field(default_factory=dict)
 
 
 copy_tracked_functions = Pass("copy-tracked-functions", Lsplit, Lcopied, """
@@ -38,15 +40,19 @@ Call each function given or returning a tensor made by `::uninit()` in a copy of
 
 A call or launch given a local that names a tensor made by `::uninit()` (or a name given to
 one, a parameter of a copy given one, the result of such a call) calls `f$written`, one copy
-for each set of parameters so given; `let r = f(..)` of a function returning a tensor it made
-calls one whose callers keep the flags of the tensor it returns (its extents must be static,
-as the caller makes those flags). Such a call that a statement computes first without a `let`
-naming its result (`print(f()[0])`) is given one of its own just before the statement: it
-runs where it ran, and its caller has a name to keep the flags by. The copies are walked in turn, and a function every call of
-which now calls a copy is called no more and dropped. What the copies cannot follow is
-refused (E5010): a call returning one that no `let` names and that its statement does not
-compute first (naming it would move it before what is computed earlier), and a function returning one it made that something still calls other than through a copy. A call
-of anything else (`print`, a closure) is left to track-uninit-elements.
+for each set of parameters so given; `let r = f(..)` of a function returning a tensor whose
+flags it can hand on (one it made, one a call of such a function returned, or a parameter
+given one by value, whose caller's name for it is moved) calls one whose callers keep the
+flags of the tensor it returns (its extents must be static, as the caller makes those
+flags). Such a call that a statement computes first without a `let` naming its result
+(`print(f()[0])`, or `g(f(), 1)`) is given one of its own just before the statement: it runs
+where it ran, and its caller has a name to keep the flags by. The copies are walked in turn,
+and a function every call of which now calls a copy is called no more and dropped. What the
+copies cannot follow is refused (E5010): a call returning one that no `let` names and that
+its statement does not compute first (naming it would move it before what is computed
+earlier), and a function returning one it made that something still calls other than
+through a copy. A call of anything else (`print`, a closure) is left to
+track-uninit-elements.
 """, state=_Copying)
 
 
@@ -81,20 +87,14 @@ def _program(run, program):
 def _fn(run, fn):
     state = run.state
     state.fn, state.refused, state.used = fn.name, None, Names(fn)
-    if not state.given and not any(_is_uninit(n) or _tracked_result(n, state)
+    if not state.given and not any(_is_uninit(n) or _call_returning(n, (), state)
                                    for n in descendants(fn.body)):
         return fn
-    lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    made = {s.name for s in lets if _is_uninit(s.value) or _tracked_result(s.value, state)}
-    state.tracked = set(state.given) | made
-    for name, source in names_given(lets, state.tracked):
-        state.tracked.add(name)
-        if source in made:
-            made.add(name)
+    state.tracked, kept = _tensors(fn, state.given, state)
     if not state.returned:
         returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
             [fn.body.value]
-        dropped = [v for v in returned if v is not None and v._prod == "Local" and v.name in made]
+        dropped = [v for v in returned if v is not None and v._prod == "Local" and v.name in kept]
         if dropped:  # fine unless something still calls the function (and not a copy)
             state.unhanded.setdefault(fn.name, dropped[0])
     out = run.rebuild(fn)
@@ -122,7 +122,8 @@ def _statement(run, s):
         return (named,)
     value = _replaced(value, call, Lcopied["Local"](name, span=call.span))
     rest = s.replace(expr=value) if s._prod == "ExprStmt" else s.replace(value=value)
-    return (named, run.rebuild(rest))
+    after = _statement(run, rest)  # which may call another such function, given this one
+    return (named, *(after if isinstance(after, tuple) else (after,)))
 
 
 def _first(e, state: _Copying):
@@ -183,24 +184,65 @@ def _refuse(run, node):
         run.state.refused = node
 
 
-def _returns_made(fn) -> bool:
-    """Whether the function returns a tensor of static extents made by `::uninit()` in it,
-    under a name of its own (so its flags can be handed on)."""
-    ret = lent_tensor(fn.ret)
-    if ret is None or ret._prod != "TensorType" or any(d._prod != "DimInt" for d in ret.dims):
-        return False
+def _tensors(fn, given, state: _Copying) -> tuple[set, set]:
+    """The locals of the function that name a tracked tensor, given the parameters `given`
+    name one; and those of them whose flags it can hand to its caller when it returns them:
+    a tensor it made by `::uninit()`, or a call of a function returning one returned, or a
+    parameter given one by value (its caller's name for it is moved), and their names."""
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    made = {s.name for s in lets if _is_uninit(s.value)}
-    made |= {name for name, _ in names_given(lets, made)}
-    returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
-        [fn.body.value]
-    return any(v is not None and v._prod == "Local" and v.name in made for v in returned)
+    tracked = set(given)
+    kept = {p.name for p in fn.params if p.name in given and p.type._prod != "BorrowType"}
+    grew = True
+    while grew:  # a call's result is tracked once the arguments that make it so are
+        grew = False
+        for s in lets:
+            if s.name not in tracked and (_is_uninit(s.value) or
+                                          _call_returning(s.value, tracked, state)):
+                tracked.add(s.name)
+                kept.add(s.name)
+                grew = True
+        for name, source in names_given(lets, tracked):
+            tracked.add(name)
+            if source in kept:
+                kept.add(name)
+            grew = True
+    return tracked, kept
+
+
+def _returns_tracked(fn, given: frozenset, state: _Copying) -> bool:
+    """Whether the function, given tracked tensors by the parameters `given`, returns one of
+    static extents whose flags it can hand on, under a name of its own."""
+    key = (fn.name, given)
+    if key not in state.returning:
+        state.returning[key] = False  # a recursive call is not followed
+        ret = lent_tensor(fn.ret)
+        if ret is not None and ret._prod == "TensorType" and fn.ret._prod != "BorrowType" and \
+                all(d._prod == "DimInt" for d in ret.dims):
+            _, kept = _tensors(fn, given, state)
+            returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+                [fn.body.value]
+            state.returning[key] = any(v is not None and v._prod == "Local" and v.name in kept
+                                       for v in returned)
+    return state.returning[key]
+
+
+def _call_returning(value, tracked, state: _Copying) -> bool:
+    """Whether the value is a call of a function of the program that returns a tracked
+    tensor, given the tracked locals among its arguments."""
+    if not (value._prod == "Call" and value.callee._prod == "Global" and
+            value.callee.name in state.fns):
+        return False
+    fn = state.fns[value.callee.name]
+    args = [a.value if a._prod == "Borrow" else a for a in value.args]
+    if len(args) != len(fn.params):
+        return False
+    return _returns_tracked(fn, frozenset(p.name for p, a in zip(fn.params, args)
+                                          if a._prod == "Local" and a.name in tracked), state)
 
 
 def _tracked_result(value, state: _Copying) -> bool:
-    """Whether the value is a call of a function that returns a tensor made by `::uninit()`."""
-    return value._prod == "Call" and value.callee._prod == "Global" and \
-        value.callee.name in state.fns and _returns_made(state.fns[value.callee.name])
+    """Whether the value is a call that returns a tracked tensor, in the function walked."""
+    return _call_returning(value, state.tracked, state)
 
 
 def _is_uninit(value) -> bool:

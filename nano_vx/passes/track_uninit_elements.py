@@ -51,7 +51,7 @@ from each tracked tensor it is given, the tensor's flags; one whose callers keep
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was given, a closure, a row not printed, a tensor whose extents before its
+return of one it was lent, a closure, a row not printed, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
 indices, and one per value of those before) is refused (E5010), and the default action runs
 the program in the interpreter. An index of a write or of a row printed that might not
@@ -276,13 +276,14 @@ def _copied_call(run, e, out: str | None):
 @track_uninit_elements.on("Return", splice=True)
 def _return(run, s):
     """A copy returning a tensor writes the flags of what it returns to its caller's: the
-    tensor's own, or all set for a tensor made otherwise."""
+    tensor's own (one it made, a call gave, or it was given by value), or all set for a
+    tensor made otherwise."""
     state, v = run.state, s.value
     tracked = v is not None and v._prod == "Local" and v.name in state.flags
-    if tracked and v.name not in state.made:
-        _refuse(run, s)  # one it was given, or a call gave: its flags are not handed on
-        return s
-    if state.out is None:  # copy-tracked-functions refused a caller getting no flags
+    if state.out is None:
+        if tracked and v.name not in state.made:
+            _refuse(run, s)  # one it was lent: no caller gets flags back for it
+        # One it made: copy-tracked-functions refused a caller getting no flags.
         return s if tracked else run.rebuild(s)
     span = s.span
     written = Lwritten["Bool"](True, span=span)

@@ -79,13 +79,13 @@ def test_an_index_the_value_might_change_is_computed_once_before_the_write():
 
 MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit();\n" \
        "  t[0] = 1;\n  t\n}\n"
-SAME = "fn same(t: Tensor<i32, [3]>) -> Tensor<i32, [3]> {\n  t\n}\n"
+SAME = "fn same(t: &Tensor<i32, [3]>) -> &Tensor<i32, [3]> {\n  t\n}\n"
 
 
 @pytest.mark.parametrize("items, body", [
     (MAKE, "let g = || {\n  let u = make();\n  u\n};\nlet v = g();\nprint(v[0]);"),
-    (SAME, "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet u = same(t);\n"
-           "print(u[0]);"),  # one it was given, returned: its flags are not handed back
+    (SAME, "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\nlet u = same(&t);\n"
+           "print(u[0]);"),  # one it was lent, returned: no flags are handed back for it
 ])
 def test_a_tensor_returned_whose_flags_are_not_handed_back_is_refused(items, body):
     # A closure naming it is refused, and so is its function, which something still calls.
