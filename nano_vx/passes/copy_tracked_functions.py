@@ -45,8 +45,9 @@ flags it can hand on (one it made, one a call of such a function returned, or a 
 given one by value, whose caller's name for it is moved) calls one whose callers keep the
 flags of the tensor it returns (its extents must be static, as the caller makes those
 flags). Such a call that a statement computes first without a `let` naming its result
-(`print(f()[0])`, or `g(f(), 1)`) is given one of its own just before the statement: it runs
-where it ran, and its caller has a name to keep the flags by. The copies are walked in turn,
+(`print(f()[0])`, or `g(f(), 1)`) is given one of its own just before the statement (one a
+block's value computes first, after the block's statements): it runs where it ran, and its
+caller has a name to keep the flags by. The copies are walked in turn,
 and a function every call of which now calls a copy is called no more and dropped. What the
 copies cannot follow is refused (E5010): a call returning one that no `let` names and that
 its statement does not compute first (naming it would move it before what is computed
@@ -124,6 +125,23 @@ def _statement(run, s):
     rest = s.replace(expr=value) if s._prod == "ExprStmt" else s.replace(value=value)
     after = _statement(run, rest)  # which may call another such function, given this one
     return (named, *(after if isinstance(after, tuple) else (after,)))
+
+
+@copy_tracked_functions.on("Block")
+def _block(run, b):
+    """A block's value is computed after its statements: a call that value computes first is
+    named by a `let` after them (unless it is the whole value, which the block hands on)."""
+    state = run.state
+    call = _first(b.value, state) if b.value is not None else None
+    if call is None or call is b.value:
+        return run.rebuild(b)
+    name = state.used.fresh("result")
+    state.tracked.add(name)
+    rest = run.rebuild(b.replace(value=_replaced(b.value, call, Lcopied["Local"](name,
+                                                                               span=call.span))))
+    named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret,
+                           _copied(run, call, True), span=call.span)
+    return rest.replace(stmts=rest.stmts + (named,))
 
 
 def _first(e, state: _Copying):
