@@ -10,9 +10,8 @@ from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import lent_tensor, names_given
+from ..scalars.tensor_names import NOT_FOLLOWED, lent_tensor, names_given
 
-_SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
 # The operand of each expression that is computed before the rest of it.
 _FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
           "MethodCall": "receiver"}
@@ -47,13 +46,12 @@ flags of the tensor it returns (its extents must be static, as the caller makes 
 flags). Such a call that a statement computes first without a `let` naming its result
 (`print(f()[0])`, or `g(f(), 1)`) is given one of its own just before the statement (one a
 block's value computes first, after the block's statements): it runs where it ran, and its
-caller has a name to keep the flags by. The copies are walked in turn,
-and a function every call of which now calls a copy is called no more and dropped. What the
-copies cannot follow is refused (E5010): a call returning one that no `let` names and that
-its statement does not compute first (naming it would move it before what is computed
-earlier), and a function returning one it made that something still calls other than
-through a copy. A call of anything else (`print`, a closure) is left to
-track-uninit-elements.
+caller has a name to keep the flags by. The copies are walked in turn, and a function every
+call of which now calls a copy is called no more and dropped. What the copies cannot follow
+is refused (E5010): a call returning one that no `let` names and that its statement does
+not compute first (naming it would move it before what is computed earlier), and a function
+returning one it made that something still calls other than through a copy. A call of
+anything else (`print`, a closure) is left to track-uninit-elements.
 """, state=_Copying)
 
 
@@ -78,7 +76,7 @@ def _program(run, program):
     copied = {name for name, _, _ in state.clones}
     for name, node in state.unhanded.items():  # still called: a caller gets no flags
         if name in called and name not in state.lost:
-            refuse(run.ctx.diagnostics, name, node, _SAYS)
+            refuse(run.ctx.diagnostics, name, node, NOT_FOLLOWED)
     kept = tuple(i for i in items if i._prod != "Fn" or i.name not in copied or i.name in called)
     return program if all(map(operator.is_, kept, program.items)) and \
         len(kept) == len(program.items) else program.replace(items=kept)
@@ -100,12 +98,14 @@ def _fn(run, fn):
             state.unhanded.setdefault(fn.name, dropped[0])
     out = run.rebuild(fn)
     if state.refused is not None:
-        refuse(run.ctx.diagnostics, fn.name, state.refused, _SAYS)
+        refuse(run.ctx.diagnostics, fn.name, state.refused, NOT_FOLLOWED)
     return out
 
 
 @copy_tracked_functions.on("Let", "ExprStmt", "Return", splice=True)
 def _statement(run, s):
+    """`let r = f(..)` calls f's returning copy; a statement computing such a call first
+    without naming it is given a `let` for it just before it."""
     state = run.state
     value = s.expr if s._prod == "ExprStmt" else s.value
     if value is None:

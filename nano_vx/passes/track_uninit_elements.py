@@ -11,10 +11,9 @@ from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import element_of, lent_tensor, named_whole, names_given
+from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, lent_tensor, named_whole,
+                                    names_given)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
-
-_SAYS = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
 
 
 @dataclass
@@ -119,7 +118,7 @@ def _fn(run, fn):
          if n._prod == "Borrow" and n.mutable and n.value._prod == "Local"}
     out = run.rebuild(fn)
     if state.refused is not None:
-        refuse(run.ctx.diagnostics, fn.name, state.refused, _SAYS)
+        refuse(run.ctx.diagnostics, fn.name, state.refused, NOT_FOLLOWED)
     return out
 
 

@@ -4,6 +4,10 @@ names so given), and a tensor parameter's type."""
 
 from __future__ import annotations
 
+# What E5010 says native code does not lower, where the written-flags of a tensor made by
+# `::uninit()` are not followed (copy-tracked-functions, track-uninit-elements).
+NOT_FOLLOWED = "a use of a tensor made by ::uninit() whose written-flags it does not follow"
+
 
 def element_of(e):
     """The local an index chain `t[i][j]` names (None for another base) and its indices,
