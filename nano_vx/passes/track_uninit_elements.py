@@ -44,13 +44,14 @@ element's flag (at the statement, as the interpreter stops there), then writes i
 the flag; `print(t)` and `print(t[i])` first check each flag of what they print, in order
 (none where the print refuses the tensor for its size, decided as the program runs for `?`
 extents). The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
-the elements as they are) share its flags. A copy copy-tracked-functions made takes, after
+the elements as they are) share its flags, and so do the closures that see it: they see the
+flags as they see the tensor, when they are called. A copy copy-tracked-functions made takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
 from each tracked tensor it is given, the tensor's flags; one whose callers keep the flags
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was lent, a closure, a row not printed, a tensor whose extents before its
+return of one it was lent, a row not printed by a `print` statement, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
 indices, and one per value of those before) is refused (E5010), and the default action runs
 the program in the interpreter. An index of a write or of a row printed that might not
@@ -328,15 +329,6 @@ def _local(run, e):
     if e.name in run.state.flags:
         _refuse(run, e)
     return e
-
-
-@track_uninit_elements.on("Closure")
-def _closure(run, e):
-    # A closure may run after a write its flags would have to see: not followed.
-    if any(n._prod == "Local" and n.name in run.state.flags for n in descendants(e.body)):
-        _refuse(run, e)
-        return e
-    return run.rebuild(e)
 
 
 @track_uninit_elements.on("TensorNew")
