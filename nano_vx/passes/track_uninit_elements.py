@@ -43,7 +43,7 @@ of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][
 element's flag (at the statement, as the interpreter stops there), then writes it and sets
 the flag; `print(t)` and `print(t[i])` first check each flag of what they print, in order
 (none where the print refuses the tensor for its size, decided as the program runs for `?`
-extents). The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
+extents), a print a block gives as its value (`|| print(t[1])`) made a statement for it. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
 the elements as they are) share its flags, and so do the closures that see it: they see the
 flags as they see the tensor, when they are called. A copy copy-tracked-functions made takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
@@ -51,7 +51,7 @@ from each tracked tensor it is given, the tensor's flags; one whose callers keep
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was lent, a row not printed by a `print` statement, a tensor whose extents before its
+return of one it was lent, a row not printed, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
 indices, and one per value of those before) is refused (E5010), and the default action runs
 the program in the interpreter. An index of a write or of a row printed that might not
@@ -184,6 +184,16 @@ def _assign(run, s):
             s.replace(target=target, value=Lwritten["Local"](value, span=span))) + written
 
 
+@track_uninit_elements.on("Block")
+def _block(run, b):
+    """A block whose value prints a tracked tensor or a row of one (`|| print(t[1])`) gives
+    nothing: it prints by a statement, whose flags are checked before it."""
+    if b.value is not None and _printed_whole(b.value, run.state) is not None:
+        b = b.replace(stmts=b.stmts + (Lwritten["ExprStmt"](b.value, span=b.value.span),),
+                      value=None)
+    return run.rebuild(b)
+
+
 @track_uninit_elements.on("ExprStmt", splice=True)
 def _print(run, s):
     """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
@@ -192,14 +202,11 @@ def _print(run, s):
     or, one that might compute otherwise (a call, an element), once into a `let` first. What
     the interpreter refuses to print for its size (E9006) it reads nothing of: the checks
     run only for what it prints, decided as the program runs for `?` extents."""
-    call = s.expr
-    if not (call._prod == "Call" and call.callee._prod == "Global" and call.callee.name ==
-            "print" and len(call.args) == 1):
+    call, state = s.expr, run.state
+    t = _printed_whole(call, state)
+    if t is None:
         return run.rebuild(s)
-    t, indices = element_of(call.args[0])
-    state = run.state
-    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
-        return run.rebuild(s)
+    _, indices = element_of(call.args[0])
     lets, settled = _settled(run, indices, set(state.flags))  # nothing runs between
     row = _reindexed(call.args[0], settled)
     printed = s.replace(expr=call.replace(args=(row,))) if lets else s
@@ -224,6 +231,17 @@ def _print(run, s):
         check = Lwritten["If"](_printable(extents, span), False,
                                Lwritten["Block"]((check,), None, span=span), None, span=span)
     return (*lets, check, printed)
+
+
+def _printed_whole(e, state: _Tracked):
+    """The tracked local `e` prints whole or a row of (`print(t)`, `print(t[i])`), else None."""
+    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and
+            len(e.args) == 1):
+        return None
+    t, indices = element_of(e.args[0])
+    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
+        return None
+    return t
 
 
 def _printable(extents: list, span):
