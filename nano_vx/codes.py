@@ -79,7 +79,8 @@ _ENTRIES = [
     Code("E2008", "name declared twice",
          "Two items (functions, constants, structs, enums, memory spaces or topologies) of "
          "one program share a name, or two fields of one struct, or two variants of one "
-         "enum, or a struct literal gives one field twice. Rename (or drop) one of them."),
+         "enum, or a struct literal gives one field twice, or a struct or enum is named `str`, "
+         "the built-in type of text. Rename (or drop) one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
     Code("E3050", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
