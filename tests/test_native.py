@@ -36,7 +36,7 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a second variable (the cell native code keeps is the first name's).
 NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
-    "tests/passes/cases/type_scalars/e5010_counter_copied.vx",
+    "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned.vx",
     # A closure reading a reference of a loop's body, assigned to a variable bound outside
     # the loop.
     "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_reference.vx",
