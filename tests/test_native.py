@@ -46,10 +46,10 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
     # A hardware state held in a tuple a function returns.
     "tests/passes/cases/lower_pins/e5010_tuple_returned.vx",
-    # A closure an `if` chooses inside a print; a closure assigning what it reads, called in a
+    # A closure an `if` chooses inside a print; a closure reading another, called in a
     # `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_chosen_in_the_print.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_counter.vx",
+    "tests/passes/cases/copy_closures_into_kernels/e5010_reading_a_closure.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",

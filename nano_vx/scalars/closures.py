@@ -155,6 +155,13 @@ def by_reference(closure, lent: bool = True) -> list[str]:
                               if p._prod == "Local" and p.name not in bound))
 
 
+def changed_around(closure) -> list[str]:
+    """The locals around a closure it assigns to or lends `&mut`: those whose changes the
+    interpreter's frame keeps for the closure's next call and its maker."""
+    changed = _changed(closure.body)
+    return [name for name in captures(closure) if name in changed]
+
+
 def visible_at_calls(fn) -> dict:
     """id() of each call whose callee is a local -> the locals in scope there: bound before
     it by a `let` of a block around it, a loop around it, or a parameter of the function or
