@@ -38,9 +38,9 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
     # A counter copied into a second variable, the first then assigned another.
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned.vx",
-    # A closure reading a reference of a loop's body, assigned to a variable bound outside
-    # the loop.
-    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_reference.vx",
+    # A closure reading a closure of a loop's body, assigned to a variable bound outside the
+    # loop.
+    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_closure.vx",
     # A reference to a temporary after a call and an element at an index its statement
     # computes.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
