@@ -68,6 +68,7 @@ def _rename(st: State, kernel) -> None:
     copy changes (the launcher's, lent), and each the body changes (a copy as launched)."""
     lets = [let for let, _ in st.copied[kernel.name].values()]
     shared = list(dict.fromkeys(n for let in lets for n in changed_around(let.value)))
+    # The kernel's body read as a closure of no parameters: what it changes of its own.
     own = set(changed_around(L["Closure"]((), kernel.body, span=kernel.span)))
     taken = bound_in(kernel) | {n.name for n in descendants(kernel) if n._prod == "Local"} | \
         {n.name for let in lets for n in descendants(let)
