@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
+from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
+from ..scalars.closures import bound_in
 
 _COMPARE = frozenset("== != < <= > >=".split())
 
@@ -16,6 +18,8 @@ _COMPARE = frozenset("== != < <= > >=".split())
 @dataclass
 class State:
     closures: set = field(default_factory=set)  # the locals of the function holding a closure
+    makers: dict = field(default_factory=dict)  # each local a `let` binds to a closure -> it
+    taken: set = field(default_factory=set)  # the names of the function's locals
 
 
 halt_closure_prints = Pass("halt-closure-prints", L, L, """
@@ -24,25 +28,30 @@ interpreter makes there (E9006): it prints no closure and compares none.
 
 A variable holds a closure when a `let` or an assignment gives it a closure, another such
 variable, an `if` choosing one in an arm, or a call of a closure a `let` binds whose value is
-one (the front end's types make every arm and every value of the variable alike). The
-`print` is given only the name, and the comparison is the first thing its statement computes
-(only names and literals before it), so nothing of the statement runs before the stop; the
-comparison becomes `false` in a statement kept after the stop (other than an expression's),
-which never runs but keeps what it binds bound. Any other closure printed or compared stays for type-scalars, which
-refuses it (E5010).
+one (the front end's types make every arm and every value of the variable alike). A `print`
+given another expression of those kinds (`print(if c { f } else { g })`) computes it first,
+bound by a `let` of a fresh name, then stops. The comparison is the first thing its
+statement computes (only names and literals before it), so nothing of the statement runs
+before the stop; it becomes `false` in a statement kept after the stop (other than an
+expression's), which never runs but keeps what it binds bound. Any other closure printed or
+compared stays for type-scalars, which refuses it (E5010).
 """, state=State)
 
 
 @halt_closure_prints.on("Fn")
 def _fn(run, fn):
-    run.state.closures = _holding_closures(fn)
-    return run.rebuild(fn) if run.state.closures else fn
+    st = run.state
+    if not any(n._prod == "Closure" for n in descendants(fn)):
+        return fn
+    st.makers = {n.name: n.value for n in descendants(fn)
+                 if n._prod == "Let" and n.value._prod == "Closure"}
+    st.closures = _holding_closures(fn, st.makers)
+    st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    return run.rebuild(fn)
 
 
-def _holding_closures(fn) -> set:
+def _holding_closures(fn, makers) -> set:
     """The locals a closure is bound or assigned to, found until none is added."""
-    makers = {n.name: n.value for n in descendants(fn)
-              if n._prod == "Let" and n.value._prod == "Closure"}
     given = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
         [(n.target.name, n.value) for n in descendants(fn)
          if n._prod == "Assign" and n.target._prod == "Local"]
@@ -68,6 +77,15 @@ def _closure_valued(e, closures, makers) -> bool:
         value = makers[e.callee.name].body.value
         return value is not None and _closure_valued(value, closures, makers)
     return False
+
+
+def _printed_closure(run, e) -> bool:
+    """Whether e is a `print` of an expression other than a name that holds a closure."""
+    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print"
+            and len(e.args) == 1):
+        return False
+    arg = e.args[0]
+    return arg._prod != "Local" and _closure_valued(arg, run.state.closures, run.state.makers)
 
 
 def _closure(run, e) -> bool:
@@ -131,6 +149,11 @@ _COMPUTES = {"ExprStmt": "expr", "Let": "value", "If": "cond", "While": "cond",
 def _statement(run, node):
     name = _COMPUTES.get(node._prod, "value")
     e = getattr(node, name)
+    if node._prod == "ExprStmt" and _printed_closure(run, e):
+        span = e.span
+        held = L["Let"](unused_name("printed", run.state.taken), False, L["OpaqueType"](span=span),
+                        run.walk(e.args[0]), span=span)
+        return (held, L["Halt"]("E9006", "cannot print a value of type closure", span=span))
     found = None
     if e is not None and (node._prod != "Assign" or node.target._prod == "Local"):
         found = _stop(run, e, printed=node._prod == "ExprStmt")

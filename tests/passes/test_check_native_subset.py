@@ -173,7 +173,7 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
 @pytest.mark.parametrize("body,what", [
     # one a variable holds printed, or two compared first in their statement,
     # halt-closure-prints makes a stop
-    ("let f = |x: i32| x + 1;\n    let g = |x: i32| x;\n    print(if true { f } else { g });",
+    ("let f = |x: i32| x + 1;\n    let show = |h| { print(h); 0 };\n    print(show(f));",
      "printing a closure"),
     # one reading no closure copy-closures-into-kernels makes again in the kernel
     ("let f = |x: i32| x;\n    let g = |x: i32| f(x) + 1;\n"

@@ -60,14 +60,21 @@ def test_a_comparison_a_statement_computes_first_is_the_stop_and_false_after_it(
         "    while false {" in text
 
 
-def test_a_closure_an_if_chooses_in_the_print_stays_refused_and_runs_in_the_interpreter():
-    assert_refused_then_repaired(CASES / "e5010_chosen_in_the_print.vx", check_native_subset,
-                                 "E5010", "printing a closure")
-    native = run_cli(CASES / "e5010_chosen_in_the_print.vx")
-    assert native[:2] == (1, "3\n")
+def test_a_closure_an_if_chooses_in_the_print_is_bound_first_then_the_stop():
+    text = to_text(run_front(CASES / "chosen_in_the_print.vx", halt_closure_prints).after)
+    assert "    let printed#1: ~_ = if k > 1 {\n        f\n    } else {\n        g\n    };\n" \
+        "    halt \"E9006\", \"cannot print a value of type closure\";\n}" in text
+    assert "        let printed: ~_ = if k > 4 {" in text
+
+
+def test_a_closure_parameter_printed_stays_refused_and_runs_in_the_interpreter():
+    assert_refused_then_repaired(CASES / "e5010_closure_parameter_printed.vx",
+                                 check_native_subset, "E5010", "printing a closure")
+    native = run_cli(CASES / "e5010_closure_parameter_printed.vx")
+    assert native[:2] == (1, "1\n")
     assert "W5001" in native[2] and "printing a closure" in native[2]
     assert "cannot print a value of type closure" in native[2]
-    assert_native_as_interpreted(CASES / "e5010_chosen_in_the_print_repaired.vx")
+    assert_native_as_interpreted(CASES / "e5010_closure_parameter_printed_repaired.vx")
 
 
 HANDWRITTEN = """
