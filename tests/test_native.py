@@ -46,9 +46,9 @@ NOT_LOWERED = {
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
     # A hardware state held in a tuple a function returns.
     "tests/passes/cases/lower_pins/e5010_tuple_returned.vx",
-    # A closure's parameter printed; a closure reading another, called in a `spawn` body.
+    # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_reading_a_closure.vx",
+    "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",

@@ -29,22 +29,39 @@ Give a kernel that a launch gives a closure bound by a `let` what that closure r
 the closure a `let` at the kernel's top.
 
 `let f = |x: i32| x + k; spawn on(T) { f(2) }` launches a kernel of `k`, whose body starts with
-`let f = |x: i32| x + k;`: lift-closures numbers a closure within the function that makes it,
-and a closure passed to another function is refused (E5010). The interpreter's closure reads
-and writes the launching frame's variables, not the kernel's copies of them: a variable a
-copied closure assigns or lends `&mut` (a counter's) is given as a `&mut` of the launcher's,
-which the copies read and write through, and one the kernel's body itself changes is given
-again under a name of its own, read by the copies as the launch found it. A closure bound by
-a `let mut`, or reading another closure, stays passed, and type-scalars refuses it.
+`let f = |x: i32| x + k;` (after the closures f reads, made likewise): lift-closures numbers a
+closure within the function that makes it, and a closure passed to another function is
+refused (E5010). The interpreter's closure reads and writes the launching frame's variables,
+not the kernel's copies of them: a variable a copied closure assigns or lends `&mut` (a
+counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
+and one the kernel's body itself changes is given again under a name of its own, read by the
+copies as the launch found it. A closure bound by a `let mut`, or reading one, stays passed,
+and type-scalars refuses it.
 """, state=State)
 
 
 def _copyable(fn) -> dict:
-    """Each local a `let` binds to a closure a kernel may make again -> that `let`."""
+    """Each local a `let` binds to a closure a kernel may make again -> that `let`: one bound
+    by a `let` (not `let mut`) reading only closures a kernel may make again."""
     lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
     closures = {name for name, let in lets.items() if let.value._prod == "Closure"}
-    return {name: let for name, let in lets.items() if name in closures and not let.mutable
-            and not closures.intersection(captures(let.value))}
+    copyable = {name for name in closures if not lets[name].mutable}
+    while True:
+        kept = {name for name in copyable
+                if closures.intersection(captures(lets[name].value)) <= copyable}
+        if kept == copyable:
+            return {name: lets[name] for name in copyable}
+        copyable = kept
+
+
+def _copy(copied: dict, name: str, copyable: dict, types: dict) -> None:
+    """Copy the closure `name` into a kernel, after the closures it reads (made first)."""
+    if name in copied:
+        return
+    for read in captures(copyable[name].value):
+        if read in copyable:
+            _copy(copied, read, copyable, types)
+    copied[name] = (copyable[name], types)
 
 
 @copy_closures_into_kernels.on("Program")
@@ -56,8 +73,7 @@ def _program(run, program):
         for launch in (n for n in descendants(fn) if n._prod == "Launch"):
             for arg in launch.args:
                 if arg._prod == "Local" and arg.name in copyable:
-                    st.copied.setdefault(launch.kernel, {})[arg.name] = \
-                        (copyable[arg.name], types)
+                    _copy(st.copied.setdefault(launch.kernel, {}), arg.name, copyable, types)
     for kernel in (i for i in program.items if i._prod == "Fn" and i.name in st.copied):
         _rename(st, kernel)
     return run.rebuild(program) if st.copied else program
@@ -80,8 +96,9 @@ def _rename(st: State, kernel) -> None:
 
 
 def _reads(copied: dict) -> list[str]:
-    """What the copied closures read, each once, in order."""
-    return list(dict.fromkeys(name for let, _ in copied.values() for name in captures(let.value)))
+    """What the copied closures read, each once, in order, but the copies themselves."""
+    return list(dict.fromkeys(name for let, _ in copied.values() for name in captures(let.value)
+                              if name not in copied))
 
 
 @copy_closures_into_kernels.on("Launch")

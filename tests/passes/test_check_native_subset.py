@@ -175,9 +175,9 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     # halt-closure-prints makes a stop
     ("let f = |x: i32| x + 1;\n    let show = |h| { print(h); 0 };\n    print(show(f));",
      "printing a closure"),
-    # one reading no closure copy-closures-into-kernels makes again in the kernel
-    ("let f = |x: i32| x;\n    let g = |x: i32| f(x) + 1;\n"
-     "    let r = spawn on(Topology::CPU) { g(2) };\n    print(r);",
+    # one a `let` binds copy-closures-into-kernels makes again in the kernel
+    ("let mut f = |x: i32| x;\n    f = |x: i32| x + 1;\n"
+     "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let mut f = |x: i32| x;\n    for i in 0..2 {\n"

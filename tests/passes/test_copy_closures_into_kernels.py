@@ -49,13 +49,24 @@ def test_a_variable_a_copy_changes_is_the_launchers_lent_and_one_the_body_change
     assert "x * k#1" in text and "    k += 1;\n" in text
 
 
-def test_a_closure_reading_a_closure_stays_passed_and_runs_in_the_interpreter():
-    assert_refused_then_repaired(CASES / "e5010_reading_a_closure.vx", check_native_subset,
-                                 "E5010", "a closure passed to a function")
-    native = run_cli(CASES / "e5010_reading_a_closure.vx")
-    assert native[:2] == (0, "30\n")
+def test_a_kernel_makes_the_closures_a_copy_reads_first():
+    text = to_text(run_front(CASES / "reading_a_closure.vx", copy_closures_into_kernels).after)
+    kernel = text[text.index("fn main$kernel0"):text.index("fn main$kernel1")]
+    assert kernel.startswith("fn main$kernel0(k: i32, n#1: &mut i32) on Topology::CPU {\n")
+    lets = [line.split(":")[0].strip() for line in kernel.splitlines()
+            if line.startswith("    let ")]
+    assert lets == ["let f", "let count", "let g", "let h"]
+    assert "launch main$kernel0 on(Topology::CPU)(k, &mut n);" in text
+    assert "launch main$kernel1 on(Topology::CPU)(k);" in text
+
+
+def test_a_closure_a_let_mut_binds_stays_passed_and_runs_in_the_interpreter():
+    assert_refused_then_repaired(CASES / "e5010_mutable.vx", check_native_subset, "E5010",
+                                 "a closure passed to a function")
+    native = run_cli(CASES / "e5010_mutable.vx")
+    assert native[:2] == (0, "10\n")
     assert "W5001" in native[2] and "a closure passed to a function" in native[2]
-    assert_native_as_interpreted(CASES / "e5010_reading_a_closure_repaired.vx")
+    assert_native_as_interpreted(CASES / "e5010_mutable_repaired.vx")
 
 
 HANDWRITTEN = """
