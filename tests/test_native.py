@@ -36,19 +36,19 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a second variable (the cell native code keeps is the first name's).
 NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
-    "tests/passes/cases/type_scalars/e5010_counter_copied.vx",
-    # A closure reading a reference of a loop's body, assigned to a variable bound outside
-    # the loop.
-    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_reference.vx",
+    # A counter copied into a second variable, the first then assigned another.
+    "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned.vx",
+    # A closure reading a closure of a loop's body, assigned to a variable bound outside the
+    # loop.
+    "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_closure.vx",
     # A reference to a temporary after a call and an element at an index its statement
     # computes.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
     # A hardware state held in a tuple a function returns.
     "tests/passes/cases/lower_pins/e5010_tuple_returned.vx",
-    # A closure an `if` chooses, printed; a closure assigning what it reads, called in a
-    # `spawn` body.
-    "tests/passes/cases/halt_closure_prints/e5010_chosen.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_counter.vx",
+    # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
+    "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
+    "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
     # A struct returned holding a second tensor a call gave, which may be one its caller lent
     # (a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",

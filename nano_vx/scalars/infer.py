@@ -77,12 +77,15 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, or a tensor's (`::new()`, each `?` extent 0)."""
+    than a string, a tensor's (`::new()`, each `?` extent 0), or a reference's to such a
+    scalar (a reference to a zero bound beside it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
         if isinstance(t, Tensor):
+            return None
+        if isinstance(t, Ref) and scalar(t.target) is None:
             return None
         return scalar(t)
     return bad
