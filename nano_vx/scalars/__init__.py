@@ -19,14 +19,15 @@ class Inferred:
     refused: dict  # item name -> (node, what native code does not lower), in program order
 
 
-def infer_program(program) -> Inferred:
+def infer_program(program, texts: bool = False) -> Inferred:
     """Infer every function and constant of `program`, in order: a kernel's parameters are
-    what the launch before it passes."""
+    what the launch before it passes. `texts`: type the strings a variable, a parameter or a
+    result holds (number-texts reads where they are), rather than refuse them."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
         if item._prod in ("Fn", "ConstItem"):
-            infer = items[item.name] = Infer(sigs, item)
+            infer = items[item.name] = Infer(sigs, item, texts)
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem
