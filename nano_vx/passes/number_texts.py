@@ -12,12 +12,13 @@ from ..nanopass import descendants, Pass
 from ..scalars import infer_program
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names
+from ..scalars.terms import find
 
 
 @dataclass
 class State:
     texts: list = field(default_factory=list)  # a string's number is the index of its text
-    types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
+    types: dict = field(default_factory=dict)  # item name -> {id(value printed): its type}
     flow: Flow | None = None  # the texts each place may hold
     item: str | None = None  # the item being rebuilt
     names: Names | None = None  # fresh names of the function being rebuilt
@@ -34,11 +35,17 @@ c { 0 } else { 1 } }`, and `print(pick(b))` is `let text = pick(b); print(if tex
 it keeps in the print's site (a choice among texts is one line, its conditions choosing, as
 an enum printed is), and holds no string anywhere else. The texts are numbered once for the
 whole program, in the order they are first written, so a string crosses a call, a closure
-or a copy as the number it is, and `str` written anywhere is `i32`; which values are
-strings is what the scalar inference says (strings typed as any scalar). A string printed
-where it is written (`print("hi")`, or a part of an aggregate's literal `print` is given)
-stays as it is. A program the inference refuses elsewhere is left as it is: the gate refuses
-it, and the interpreter runs it as it came, its strings held as strings.
+or a copy as the number it is, and `str` written anywhere is `i32` (but in a struct's or an
+enum's declaration, which only says how it prints); which values are strings the scalar
+inference says, run to type strings as it types any scalar. A `print` chooses among the
+texts its value may hold (Flow); a string printed where it is written (`print("hi")`, or a
+part of an aggregate's literal `print` is given) stays as it is.
+
+Numbering is the whole program's or none: a program the inference refuses elsewhere, or
+one printing a string a call computes inside an expression (where no `let` can go before
+the `print`, and a choice would call once per text), is left as it is, so the interpreter
+running it after the gate's refusal meets no number where a string was; the gate refuses
+its strings in their own words.
 """, state=State)
 
 
@@ -52,7 +59,8 @@ def _program(run, program):
     inferred = infer_program(program, texts=True)
     if inferred.refused:
         return program
-    run.state.types = {name: infer.solved() for name, infer in inferred.items.items()}
+    run.state.types = {name: {key: find(t) for key, t in infer.printed_terms.items()}
+                       for name, infer in inferred.items.items()}
     if any(_unbound(item, run.state.types) for item in program.items if item._prod == "Fn"):
         return program
     # With no string made, none is printed: a text to choose keeps the choice well formed.

@@ -129,6 +129,7 @@ class Infer:
     def __init__(self, sigs: Signatures, item, texts: bool = False):
         """`texts`: type strings held anywhere, for number-texts, rather than refuse them."""
         self.sigs, self.item_node, self.texts = sigs, item, texts
+        self.printed_terms: dict = {}  # id() of each value printed -> its type term
         self.env: dict = {}  # local -> type term
         self.terms: dict = {}  # id(node) -> type term
         self.ret = None
@@ -495,9 +496,11 @@ class Infer:
             unify(self.expr(e.cond), "bool", e.cond)
             self.printed(e.then.value)
             self.printed(e.orelse.value)
+            self.printed_terms[id(e)] = "str"
             return "str"
         if not _record(e):
-            t = self.note(e, self.expr(e))  # number-texts reads which are strings
+            t = self.expr(e)
+            self.printed_terms[id(e)] = t
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
             self.judge(e, _printed_closure, t)
