@@ -406,6 +406,7 @@ _ENTRIES = [
          "around it that may leave where that variable is in scope (it could be called once "
          "it is over), or printed, compared or called in a `spawn` body, a reference to a "
          "temporary that cannot be computed before its statement, a reference returned that may name a local variable of its function, "
+         "a string a call computes printed where the `print` is itself a value, "
          "a raw pointer into a tensor of rank other than 1, pointers into tensors of two sizes "
          "given to one parameter (native code holds a pointer as the tensor it points into), "
          "an `unsafe` block with statements inside a larger expression, a write through a "

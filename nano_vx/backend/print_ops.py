@@ -31,9 +31,11 @@ def print_arg(b, arg, fns: dict):
 
 def _record(e) -> bool:
     """Whether e is the literal of an aggregate scalarize-aggregates rebuilt for `print`: a
-    literal, or a `Select` choosing an enum's variant between two such literals."""
+    literal, or a `Select` choosing an enum's variant between two such literals; or a
+    `Select` choosing between two strings or two such `Select`s (number-texts' choice of
+    a string's text by its number)."""
     if e._prod == "Select":
-        return _record(e.then) and _record(e.orelse)
+        return all(_record(arm) or arm._prod == "Str" for arm in (e.then, e.orelse))
     return e._prod in ("StructLit", "Tuple", "EnumValue")
 
 
@@ -157,6 +159,8 @@ def _template(b, e, holes: list) -> str:
         return f"({inner(e.elems)})"
     if e._prod == "EnumValue":
         return f"{e.enum}::{e.variant}" + (f"({inner(e.args)})" if e.args else "")
+    if e._prod == "Str":
+        return e.value.replace("{", "{{").replace("}", "}}")
     if e._prod == "Select" and _record(e):
         cond, _ = b.lower(e.cond)
         holes.append((cond, "bool"))

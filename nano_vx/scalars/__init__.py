@@ -1,7 +1,8 @@
 """Scalar types for native code, inferred as Rust infers them: the type terms and their
 unification (`terms`), what a program's items declare (`signatures`), and the rules that
 type one item (`infer`, a table checked against the IL it reads). The native-code gate, the
-erasure of references to tensors and type-scalars each run the inference and read it."""
+erasure of references to tensors and type-scalars each run the inference and read it, and
+number-texts runs it typing strings as it types any scalar, to find where they are."""
 
 from __future__ import annotations
 
@@ -19,14 +20,15 @@ class Inferred:
     refused: dict  # item name -> (node, what native code does not lower), in program order
 
 
-def infer_program(program) -> Inferred:
+def infer_program(program, texts: bool = False) -> Inferred:
     """Infer every function and constant of `program`, in order: a kernel's parameters are
-    what the launch before it passes."""
+    what the launch before it passes. `texts`: type the strings a variable, a parameter or a
+    result holds (number-texts reads where they are), rather than refuse them."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
         if item._prod in ("Fn", "ConstItem"):
-            infer = items[item.name] = Infer(sigs, item)
+            infer = items[item.name] = Infer(sigs, item, texts)
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem

@@ -34,10 +34,10 @@ def _record(e) -> bool:
 
 
 def _bad_field(t):
-    """A field native code does not print: one neither a scalar, a vector nor a tensor (a
-    string, a reference)."""
+    """A field native code does not print: one neither a scalar, a string (as written, or
+    the choice of its text number-texts writes), a vector nor a tensor (a reference)."""
     t = find(t)
-    if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t not in ("str", "void"):
+    if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t != "void":
         return None
     return f"printing an aggregate holding {show(t)}"
 
@@ -65,11 +65,12 @@ def _closure_outside(t):
 
 
 def _scalar_held(what: str):
-    """A variable the back end makes a place of its own that needs a scalar other than a
-    string: a zero to start it at, or an element of a tensor (`what` it is, refused)."""
+    """A variable the back end makes a place of its own that needs a scalar: a zero to start
+    it at, or an element of a tensor (`what` it is, refused). A string is one: number-texts
+    makes it the number of its text, and the gate refuses any it leaves (_held_text)."""
     def bad(t):
         t = find(t)
-        if isinstance(t, Var) or isinstance(t, str) and t not in ("void", "str"):
+        if isinstance(t, Var) or isinstance(t, str) and t != "void":
             return None
         return f"{what} holding {show(t)}"
     return bad
@@ -95,6 +96,31 @@ def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
 
+def _text_choice(e) -> bool:
+    """Whether e is a string as written, or an `if` choosing between two such (number-texts
+    writes a string printed as the choice of its text by its number): native code prints
+    it as one line, the text its conditions choose."""
+    if e._prod == "IfExpr":
+        return not (e.then.stmts or e.orelse.stmts) and all(
+            arm.value is not None and _text_choice(arm.value) for arm in (e.then, e.orelse))
+    return e._prod == "Str"
+
+
+def _held_text(t):
+    """A string held other than as written in a `print`: number-texts makes each the number
+    of its text, so the gate meets one only where number-texts left the program as it was."""
+    t = find(t)
+    if t == "str":
+        return "a variable holding a string"
+    if isinstance(t, Closure) and "str" in map(find, (*t.params, t.ret)):
+        return "a closure taking or returning a string"
+    return None
+
+
+def _printed_text(t):
+    return "a string printed other than as written" if find(t) == "str" else None
+
+
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
 STATEMENTS = Rules(Lpinned)
 EXPRESSIONS = Rules(Lpinned, Lwritten)
@@ -103,8 +129,10 @@ EXPRESSIONS = Rules(Lpinned, Lwritten)
 class Infer:
     """Types flow over one item: every literal, operator, cast, binder gets a type term."""
 
-    def __init__(self, sigs: Signatures, item):
-        self.sigs, self.item_node = sigs, item
+    def __init__(self, sigs: Signatures, item, texts: bool = False):
+        """`texts`: type strings held anywhere, for number-texts, rather than refuse them."""
+        self.sigs, self.item_node, self.texts = sigs, item, texts
+        self.printed_terms: dict = {}  # id() of each value printed -> its type term
         self.env: dict = {}  # local -> type term
         self.terms: dict = {}  # id(node) -> type term
         self.ret = None
@@ -161,6 +189,8 @@ class Infer:
                     raise Mismatch(node, what)
             if isinstance(find(self.ret), Closure):
                 raise Mismatch(item, "a function returning a closure")
+            if find(self.ret) == "str" and not self.texts:
+                raise Mismatch(item, "a function returning a string")
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
@@ -205,6 +235,8 @@ class Infer:
     def bind(self, node, name, t):
         self.env[name] = t
         self.note(node, t)
+        if not self.texts:
+            self.judge(node, _held_text, t)
         if isinstance(find(t), Ptr):
             self.pointers.append((node, find(t)))
 
@@ -270,8 +302,6 @@ class Infer:
             self.if_lets.append(s)
         if written(s):
             t = unify(t, scalar_of(s.type, s), s)
-        if find(t) == "str":
-            raise Mismatch(s, "a variable holding a string")
         self.bind(s, s.name, t)
 
     @STATEMENTS.on("Assign")
@@ -465,11 +495,20 @@ class Infer:
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
+        if _text_choice(e) and e._prod == "IfExpr":
+            unify(self.expr(e.cond), "bool", e.cond)
+            self.printed(e.then.value)
+            self.printed(e.orelse.value)
+            self.printed_terms[id(e)] = "str"
+            return "str"
         if not _record(e):
             t = self.expr(e)
+            self.printed_terms[id(e)] = t
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
             self.judge(e, _printed_closure, t)
+            if not self.texts and e._prod != "Str":
+                self.judge(e, _printed_text, t)
             return t
         if e._prod == "IfExpr":
             unify(self.expr(e.cond), "bool", e.cond)
@@ -496,6 +535,8 @@ class Infer:
         self.block(e.body, ret)
         if e.body.value is None:
             unify(ret, "void", e)
+        if not self.texts:
+            self.judge(e, _held_text, Closure(params, ret, e))
         # lift-closures passes what a closure assigns or lends by reference, a scalar's cell
         # (a tensor lent is its buffer, passed as it is).
         for name in by_reference(e, lent=False):

@@ -202,7 +202,7 @@ def reference_to(t, mutable: bool, node):
     found = find(t)
     if isinstance(found, Tensor):
         return t
-    if isinstance(found, str) and found not in ("void", "str") or isinstance(found, Vector) or \
+    if isinstance(found, str) and found != "void" or isinstance(found, Vector) or \
             isinstance(found, Var) and found.kind != "any":
         return Ref(t, mutable)
     what = "a reference" if isinstance(found, Ref) else show(t)
@@ -222,6 +222,8 @@ def scalar_of(ty, node):
         return Ptr(elem, Var("size"), ty.mutable)
     if ty._prod == "Scalar":
         return ty.name
+    if ty._prod == "NamedType" and ty.name == "str":  # no struct takes the name (E2008)
+        return "str"
     if ty._prod == "TensorType":
         if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES:
             # Its elements are read and written as their value type (the buffer's format
