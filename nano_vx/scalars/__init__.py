@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from .infer import Infer
 from .signatures import Signatures
-from .terms import find
 
 
 @dataclass
@@ -32,13 +31,6 @@ def infer_program(program, texts: bool = False) -> Inferred:
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem
-    for name, infer in items.items():
-        # A pointer is the tensor it points into, whose size only a call may say.
-        unsized = next((node for node, ptr in infer.pointers
-                        if type(find(ptr.size)) is not int), None)
-        if unsized is not None and name not in refused:
-            refused[name] = (unsized, "a raw pointer into a tensor no call of its "
-                                      "function names")
     return Inferred(sigs, items, {name: refused[name] for name in items if name in refused})
 
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
+from ..languages.lsafe import Lsafe
 from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
+from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
                        direct_closures, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
-                    bad_cast, bad_negation, decide, find, narrow_of, reference_to, scalar_of,
-                    show, unbounded_count, unify)
+from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
+                    bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
+                    scalar_of, show, unbounded_count, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -121,9 +123,10 @@ def _printed_text(t):
     return "a string printed other than as written" if find(t) == "str" else None
 
 
-# The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
+# The rules read Lpinned and every IL of the back end before Lscalars, which only remove
+# but for Lwritten's ReadWritten and Lsafe's Flatten.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned, Lwritten)
+EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe)
 
 
 class Infer:
@@ -141,7 +144,6 @@ class Infer:
         self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
         self.lanes: set = set()  # id() of each `v[i]` that reads a vector's lane
         self.if_lets: list = []  # the lets bound to an `if` value
-        self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
         self.confined_ids: set | None = None  # see confined()
@@ -237,8 +239,6 @@ class Infer:
         self.note(node, t)
         if not self.texts:
             self.judge(node, _held_text, t)
-        if isinstance(find(t), Ptr):
-            self.pointers.append((node, find(t)))
 
     def judge(self, node, bad, *terms):
         """Refuse what native code would compute differently from the interpreter: now, on
@@ -470,8 +470,8 @@ class Infer:
                 arg = e.args[0]
                 if arg._prod != "Index":
                     self.printed(arg)
-                elif None in getattr(find(self.index(arg, row=True)), "dims", ()):
-                    raise Mismatch(arg, "a row of a tensor of `?` extents printed")
+                else:
+                    self.index(arg, row=True)
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
@@ -586,10 +586,7 @@ class Infer:
             return base.elem
         if not row:
             raise Mismatch(e, "a row of a tensor used other than printed")
-        rest = base.dims[1:]
-        # Where a row starts past a `?` extent is known only as the program runs: such a row,
-        # and each of its rows, has only `?` extents, which a print refuses.
-        return Tensor(base.elem, rest if None not in rest else (None,) * len(rest), None)
+        return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("ArrayLit")
     def _array_lit(self, e):
@@ -661,7 +658,7 @@ class Infer:
             ref = find(self.expr(value.value))
             if isinstance(ref, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
-            return self.note(e, Ref(ref.target, e.mutable))
+            return self.note(e, Ref(ref.target, e.mutable, ref.held))
         if value._prod == "Index":  # in native code, a view of the element in the buffer
             base = value.base
             while base._prod == "Index":
@@ -669,8 +666,8 @@ class Infer:
             held = find(self.expr(base))
             if isinstance(held, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
-            if narrow_of(held) is not None:  # a place of a byte read as an f32
-                raise Mismatch(e, f"a reference to an element of a tensor of {narrow_of(held)}")
+            if narrow_of(held) is not None:  # a place of a byte read as its value type
+                return self.note(e, Ref(inner, e.mutable, narrow_of(held)))
             return self.note(e, reference_to(inner, e.mutable, e))
         raise Mismatch(e, "a reference to a temporary value")
 
@@ -688,18 +685,32 @@ class Infer:
 
     @EXPRESSIONS.on("AsPtr")
     def _as_ptr(self, e):
-        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer: a rank-1
-        tensor's, whose element i is the pointer's `p[i]`."""
+        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer seen as
+        one dimension, whose element i is the pointer's `p[i]`: t itself when it is of rank
+        1 and static extent and every pointer it meets is into as many elements, else t
+        flattened to one `?` extent (erase-raw-pointers)."""
         t = find(self.expr(e.value))
         if not isinstance(t, Tensor):
             raise Mismatch(e, f"a pointer into {show(t)}")
-        if len(t.dims) != 1:
-            raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
-        if narrow_of(t) is not None:
-            raise Mismatch(e, f"a raw pointer into a tensor of {narrow_of(t)}")
-        if t.dims[0] is None:
-            raise Mismatch(e, "a raw pointer into a tensor of `?` extent")
-        return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
+        if not t.dims:
+            raise Mismatch(e, "a raw pointer into a tensor of rank 0")
+        size = Var("size")
+        size.value = t.dims[0] if len(t.dims) == 1 and t.dims[0] is not None else DYNAMIC
+        return self.note(e, Ptr(t.elem, size, e.mutable, narrow_of(t) or ""))
+
+    @EXPRESSIONS.on("Flatten")
+    def _flatten(self, e):
+        """A tensor seen as one dimension of `?` extent (a raw pointer into it, Lsafe on):
+        its type as written, of that one extent, says what its elements are stored as."""
+        t = find(self.expr(e.value))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a pointer into {show(t)}")
+        node = t.node
+        while node is not None and node._prod in TYPE_WRAPPERS:
+            node = node.inner
+        if node is not None:
+            node = node.replace(dims=(Lsafe["DimAny"](span=e.span),))
+        return self.note(e, Tensor(t.elem, (None,), node))
 
     @EXPRESSIONS.on("Unsafe")
     def _unsafe(self, e):
