@@ -236,15 +236,15 @@ def _print_sized_row(b, span, ref: str, indices: tuple, tensor: Tensor):
     holds are known only as the program runs, so it prints as a record of one tensor, its
     address and its `?` extents in the slots, after the stop (E9006) for one of more
     elements than a print shows."""
-    extents = [extent(b, ref, tensor, k) for k in range(len(tensor.dims))]
-    rest = extents[len(indices):]
+    rest = [extent(b, ref, tensor, k) for k in range(len(indices), len(tensor.dims))]
     stride = element_count(b, rest)
     _check_printable(b, stride)
     offset = b.const(0, "i64")
     for k in reversed(range(len(indices))):
         at = b.op("Convert", "arith.index_cast", indices[k], "index", "i64")
         offset = b.op("Arith", "addi", offset, b.op("Arith", "muli", at, stride, "i64"), "i64")
-        stride = b.op("Arith", "muli", stride, extents[k], "i64")
+        if k:  # the first extent scales nothing
+            stride = b.op("Arith", "muli", stride, extent(b, ref, tensor, k), "i64")
     nbytes = b.op("Arith", "muli", offset, b.const(element_bytes(tensor.elem), "i64"), "i64")
     address = b.op("Arith", "addi", _address(b, ref, tensor), nbytes, "i64")
     row = Tensor(tensor.elem, tensor.dims[len(indices):])

@@ -8,6 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.languages.lpinned import Lpinned
+from nano_vx.languages.lsafe import Lsafe
 from nano_vx.languages.lwritten import Lwritten
 from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
@@ -21,7 +22,12 @@ REFUSED = {"e5010_counter_copied_then_assigned":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_closure_keeping_a_blocks_closure":
                "a closure used as a value that captures 'add', a variable of a block inside its "
-               "function holding a closure"}
+               "function holding a closure",
+           "e5010_reference_of_two_storages":
+               "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
+               "is expected",
+           "e5010_pointer_of_two_storages":
+               "a pointer into a tensor of f32 where one into a tensor of f8e4m3 is expected"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -75,7 +81,8 @@ def test_a_rule_for_a_production_the_il_has_not_is_refused_when_it_is_registered
         @rules.on("Int", "Itn")
         def _literal(infer, e):
             return None
-    assert set(EXPRESSIONS) <= set(Lpinned.productions) | set(Lwritten.productions)
+    assert set(EXPRESSIONS) <= set(Lpinned.productions) | set(Lwritten.productions) | \
+        set(Lsafe.productions)
     assert "Int" in EXPRESSIONS
 
 
