@@ -407,11 +407,12 @@ _ENTRIES = [
          "it is over), or printed, compared or called in a `spawn` body, a reference to a "
          "temporary that cannot be computed before its statement, a reference returned that may name a local variable of its function, "
          "a string a call computes printed where the `print` is itself a value, "
-         "a raw pointer into a tensor of rank other than 1, pointers into tensors of two sizes "
-         "given to one parameter (native code holds a pointer as the tensor it points into), "
+         "a raw pointer into a tensor of rank 0 (native code holds a pointer as the tensor it "
+         "points into seen as one dimension), "
          "an `unsafe` block with statements inside a larger expression, a write through a "
-         "`*const` pointer, a reference to an element of a tensor of a narrow storage type or "
-         "a raw pointer into one (native code holds such an element in a byte). "
+         "`*const` pointer, one reference or pointer parameter given both elements of a "
+         "tensor of a narrow storage type and places of its value type (native code holds "
+         "such an element in a byte). "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",

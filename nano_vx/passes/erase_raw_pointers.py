@@ -23,7 +23,7 @@ class State:
 
 erase_raw_pointers = Pass("erase-raw-pointers", Lnative, Lsafe, """
 Make each raw pointer the tensor it points into, seen as one dimension: `t.as_ptr()` is t
-or t.flatten(), and `*p` is `p[0]`.
+or `t.flatten()`, and `*p` is `p[0]`.
 
 A pointer is only ever made at a tensor's first element (`as_ptr`, `as_mut_ptr`) and `p[i]`
 reads i elements on in row-major order, so native code holds it as the tensor's buffer seen
