@@ -195,3 +195,12 @@ def test_an_extent_known_only_as_the_program_runs_is_read_then():
     assert "let wide: i64 = z.extent[i64](0);" in text
     assert "@make(4i32).extent[i32](0)" in text and "::new().extent[i32](1)" in text
     assert_native_as_interpreted(CASES / "extents.vx")
+
+
+def test_a_reference_to_an_element_of_a_narrow_tensor_is_typed_by_what_the_element_stores():
+    ran = run_front(CASES / "narrow_references.vx", type_scalars)
+    params = {(fn.name, p.name): to_text(p.type).strip() for fn in ran.after.items
+              for p in fn.params}
+    assert params[("set", "r")] == "&mut f8e4m3" and params[("twice", "r")] == "&i4"
+    at = next(fn for fn in ran.after.items if fn.name == "at")
+    assert to_text(at.ret).strip() == "&mut f8e4m3"
