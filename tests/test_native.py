@@ -170,6 +170,29 @@ def test_a_tensor_of_dynamic_extents_stops_native_code_as_the_interpreter(t, n, 
     assert native == interpreted and _codes(native) == expected
 
 
+# A row that starts past a `?` extent prints as a record of its address and extents: where
+# it has more elements than a print shows, or its index is outside the tensor, native code
+# stops as the interpreter does.
+SIZED_ROW = Template("""fn main() {
+  let n = $n;
+  let mut t = Tensor<u8, [2, ?]>::new([2, n]);
+  t[1][0] = 7;
+  print(t[$i]);
+}
+""")
+
+
+@pytest.mark.parametrize("n, i, expected", [("3", "1", (0, "[7, 0, 0]\n", [])),
+                                            ("5000", "1", (1, "", ["E9006"])),
+                                            ("3", "2", (1, "", ["E9003"]))])
+def test_a_row_past_a_dynamic_extent_prints_and_stops_as_the_interpreter(n, i, expected,
+                                                                          tmp_path):
+    path = tmp_path / "row.vx"
+    path.write_text(SIZED_ROW.substitute(n=n, i=i))
+    interpreted, native = _run(str(path), "--action", "interpret"), _run(str(path))
+    assert native == interpreted and _codes(native) == expected
+
+
 # A row printed at an index outside its tensor: the stop points at the row (`t[i]`), not at
 # the `print` around it, as the interpreter's does.
 ROW = Template("""fn main() {
