@@ -407,8 +407,6 @@ _ENTRIES = [
          "it is over), or printed, compared or called in a `spawn` body, a reference to a "
          "temporary that cannot be computed before its statement, a reference returned that may name a local variable of its function, "
          "a string a call computes printed where the `print` is itself a value, "
-         "a raw pointer into a tensor of rank 0 (native code holds a pointer as the tensor it "
-         "points into seen as one dimension), "
          "an `unsafe` block with statements inside a larger expression, a write through a "
          "`*const` pointer, one reference or pointer parameter given both elements of a "
          "tensor of a narrow storage type and places of its value type (native code holds "

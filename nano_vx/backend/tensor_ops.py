@@ -52,11 +52,12 @@ def access(b, e, row=False):
 
 def flatten(b, e):
     """`t.flatten()`, a raw pointer into t: t's buffer seen as one dimension of `?` extent,
-    a view (memref.collapse_shape of a tensor of higher rank, memref.cast of a static
-    extent), so `p[i]` is checked against the element count memref.dim reads."""
+    a view (memref.collapse_shape of a tensor of higher rank, memref.expand_shape of one of
+    rank 0, memref.cast of a static extent), so `p[i]` is checked against the element count
+    memref.dim reads."""
     ref, tensor = b.lower(e.value)
     flat = Tensor(tensor.elem, (tensor.size if tensor.static else None,))
-    if len(tensor.dims) > 1:
+    if len(tensor.dims) != 1:
         ref = b.op("Collapse", ref, tensor.mtype, flat.mtype)
     if flat.static:
         dynamic = Tensor(tensor.elem, (None,))

@@ -142,7 +142,8 @@ NONTERMINALS = [
         prod("Store", "value: ssa, ref: ssa, indices: ssa*, type: mtype",
              "memref.store; type: the memref's"),
         prod("Collapse", "result: ssa, ref: ssa, source: mtype, type: mtype",
-             "memref.collapse_shape of every dimension into one"),
+             "memref.collapse_shape of every dimension into one (memref.expand_shape of a "
+             "rank-0 memref's one element)"),
         prod("Pointer", "result: ssa, ref: ssa, type: mtype",
              "memref.extract_aligned_pointer_as_index; type: the memref's"),
         prod("Cast", "result: ssa, ref: ssa, source: mtype, type: mtype",

@@ -692,8 +692,6 @@ class Infer:
         t = find(self.expr(e.value))
         if not isinstance(t, Tensor):
             raise Mismatch(e, f"a pointer into {show(t)}")
-        if not t.dims:
-            raise Mismatch(e, "a raw pointer into a tensor of rank 0")
         size = Var("size")
         size.value = t.dims[0] if len(t.dims) == 1 and t.dims[0] is not None else DYNAMIC
         return self.note(e, Ptr(t.elem, size, e.mutable, narrow_of(t) or ""))

@@ -497,7 +497,7 @@ class Check:
     @EXPRESSIONS.on("Flatten")
     def _flatten(self, e):
         t = find(self.expr(e.value))
-        if not isinstance(t, Tensor) or not t.dims:
+        if not isinstance(t, Tensor):
             raise Mismatch(e, f"a flattened {show(t)}")
         return Tensor(t.elem, (None,), t.node)
 

@@ -47,7 +47,8 @@ def test_a_pointer_into_another_rank_or_size_is_the_tensor_flattened_to_a_dynami
     params = {p.name: to_text(p.type).strip() for p in ran.nodes("Param")}
     assert params["p"] == "Tensor<i64, [?], Memory::CPU_DRAM>"  # peek's, given one of `?`
     flat = [to_text(n.value).strip() for n in ran.nodes("Flatten")]
-    assert flat == ["grid", "wide", "grid", "line", "wide", "grid", "cube", "cube"]
+    assert flat == ["grid", "wide", "grid", "line", "wide", "grid", "cube", "cube", "one",
+                    "one"]
 
 
 def test_a_pointer_into_a_tensor_of_a_narrow_type_is_a_tensor_of_that_type():
