@@ -78,7 +78,8 @@ class Ptr:
     held: object = ""  # what each element stores, as a Ref's
 
 
-DYNAMIC = "?"  # the size of pointers into tensors of `?` extents, of another rank, or of two sizes
+# The size of pointers into tensors of `?` extents, of a rank other than 1, or of two sizes.
+DYNAMIC = "?"
 
 
 class Var:
@@ -166,15 +167,15 @@ def unify(a, b, node):
         return a
     elif isinstance(a, Ref) and isinstance(b, Ref):
         unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
-        _same_held(a.held, b.held, node, lambda held, t: f"an element of a tensor of {held}"
-                   if held else f"a place of {show(t)}", "a reference to {} where one to {} is expected",
-                   a.target)
+        _same_held(a.held, b.held, node, "a reference to {} where one to {} is expected",
+                   lambda held: f"an element of a tensor of {held}" if held else
+                   f"a place of {show(a.target)}")
         return a
     elif isinstance(a, Ptr) and isinstance(b, Ptr):
         unify(a.elem, b.elem, node)  # a `*mut T` stands for a `*const T`
-        _same_held(a.held, b.held, node, lambda held, t: held or show(t),
+        _same_held(a.held, b.held, node,
                    "a pointer into a tensor of {} where one into a tensor of {} is expected",
-                   a.elem)
+                   lambda held: held or show(a.elem))
         _join_sizes(a.size, b.size)
         return a
     elif isinstance(a, Closure) and isinstance(b, Closure) and len(a.params) == len(b.params):
@@ -185,12 +186,13 @@ def unify(a, b, node):
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
 
 
-def _same_held(a, b, node, place, says: str, value) -> None:
+def _same_held(a, b, node, says: str, place) -> None:
     """Two places' storage made one: what native code reads through a reference or pointer
-    is one machine type, so a place of a narrow type and one of its value type do not meet."""
+    is one machine type, so a place of a narrow type and one of its value type do not meet
+    (`says` the two, each as `place` describes what it holds)."""
     ha, hb = find(a), find(b)
     if isinstance(ha, str) and isinstance(hb, str) and ha != hb:
-        raise Mismatch(node, says.format(place(ha, value), place(hb, value)))
+        raise Mismatch(node, says.format(place(ha), place(hb)))
     unify(a, b, node)
 
 

@@ -63,7 +63,8 @@ def test_a_pointer_into_a_tensor_of_a_narrow_type_is_a_tensor_of_that_type():
 # pointer, erased.
 TWO_STORAGES = """
     // IL: Lnative
-    fn both(a: Tensor<f8e4m3, [2], Memory::CPU_DRAM>, b: Tensor<f32, [2], Memory::CPU_DRAM>) -> f32 {
+    fn both(a: Tensor<f8e4m3, [2], Memory::CPU_DRAM>,
+            b: Tensor<f32, [2], Memory::CPU_DRAM>) -> f32 {
         let mut p: ~*const f32 in Memory::CPU_DRAM = a.as_ptr();
         p = b.as_ptr();
         unsafe {
