@@ -79,7 +79,8 @@ _ENTRIES = [
     Code("E2008", "name declared twice",
          "Two items (functions, constants, structs, enums, memory spaces or topologies) of "
          "one program share a name, or two fields of one struct, or two variants of one "
-         "enum, or a struct literal gives one field twice. Rename (or drop) one of them."),
+         "enum, or a struct literal gives one field twice, or a struct or enum is named `str`, "
+         "the built-in type of text. Rename (or drop) one of them."),
     # -- E3xxx: desugaring -----------------------------------------------------------------
     Code("E3050", "`unroll across` needs constant bounds",
          "`unroll across(Topology::X[a..b])` is replaced by one `spawn on` per index while "
@@ -405,11 +406,11 @@ _ENTRIES = [
          "around it that may leave where that variable is in scope (it could be called once "
          "it is over), or printed, compared or called in a `spawn` body, a reference to a "
          "temporary that cannot be computed before its statement, a reference returned that may name a local variable of its function, "
-         "a raw pointer into a tensor of rank other than 1, pointers into tensors of two sizes "
-         "given to one parameter (native code holds a pointer as the tensor it points into), "
+         "a string a call computes printed where the `print` is itself a value, "
          "an `unsafe` block with statements inside a larger expression, a write through a "
-         "`*const` pointer, a reference to an element of a tensor of a narrow storage type or "
-         "a raw pointer into one (native code holds such an element in a byte). "
+         "`*const` pointer, one reference or pointer parameter given both elements of a "
+         "tensor of a narrow storage type and places of its value type (native code holds "
+         "such an element in a byte). "
          "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
          "reference interpreter, and the default action does so too, after warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",

@@ -152,8 +152,9 @@ def distinct_parameters(program) -> dict:
     it, get a buffer no other argument of that call shares (a reference passed beside it
     included, which may name one of its elements), and that it never puts in a cell. Two
     arguments are apart when each is a local whose buffer is known, and the two are not one:
-    a fresh buffer of the caller's is its own, a local bound to another local is that one's
-    buffer, and the caller's own parameters may all be one buffer. What is not known (a
+    a fresh buffer of the caller's is its own, a local bound to another local (or to a view
+    of it, `t.flatten()`) is that one's buffer, and the caller's own parameters may all be
+    one buffer. What is not known (a
     cell, a call's result that may be an argument) may be any buffer."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     fresh = fresh_results(program)
@@ -201,9 +202,14 @@ def _roots(fn, fresh: frozenset) -> dict:
     known = {p.name: _PARAMS for p in fn.params}
     known.update({name: name for name in fresh_lets(fn, fresh)})
     cells = frozenset(fn.cells)
-    alias = {name: s.value.name for name, (s, *more) in _lets(fn).items()
-             if not more and name not in cells and s.value._prod == "Local"}
+    alias = {name: _seen_flat(s.value).name for name, (s, *more) in _lets(fn).items()
+             if not more and name not in cells and _seen_flat(s.value)._prod == "Local"}
     return _follow(alias, known)
+
+
+def _seen_flat(e):
+    """What `t.flatten()` views, whose buffer it is (a raw pointer into t); e otherwise."""
+    return e.value if e._prod == "Flatten" else e
 
 
 def _follow(alias: dict, known: dict) -> dict:
@@ -232,6 +238,7 @@ def _follow(alias: dict, known: dict) -> dict:
 
 
 def _root(arg, roots: dict):
+    arg = _seen_flat(arg)
     if arg._prod == "Local":
         return roots.get(arg.name)
     if arg._prod in FRESH:

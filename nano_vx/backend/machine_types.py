@@ -83,11 +83,17 @@ class Ref:
     """A reference to a scalar or a vector: the place it names, a variable's cell or a
     tensor's element (a memref of rank 0 at an offset)."""
 
-    target: object  # a Vx scalar's name, or a Vector
+    target: object  # a Vx scalar's name (a narrow type's for an element of such a tensor),
+    # or a Vector
 
     @property
     def mtype(self) -> str:
         return f"memref<{_stored(self.target)}{PLACE_LAYOUT}>"
+
+    @property
+    def value(self):
+        """The Vx type the place is read and written as (a narrow type's value type)."""
+        return self.target if isinstance(self.target, Vector) else value_type(self.target)
 
     @property
     def cell(self) -> str:

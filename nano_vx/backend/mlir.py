@@ -19,7 +19,8 @@ from ..dump.mlir_text import site_comments, to_mlir_text
 # op left is one of func, arith, math, cf, memref, vector or llvm (the vector ops become LLVM's
 # insertelement, shufflevector and extractelement; math.exp and math.log become LLVM
 # intrinsics, which LLVM calls libm for). expand-strided-metadata rewrites
-# memref.collapse_shape and memref.subview (a reference's place) into reinterpret_casts that
+# memref.collapse_shape, memref.expand_shape (a pointer into a tensor of rank 0) and
+# memref.subview (a reference's place) into reinterpret_casts that
 # finalize-memref-to-llvm can lower, computing an offset with affine.apply (lower-affine).
 # memref.alloc calls the runtime's allocator (use-generic-functions): _mlir_memref_to_llvm_alloc,
 # which maps zeroed pages the machine backs only when they are first written (runtime.py).

@@ -43,7 +43,7 @@ def read_local(b, name: str):
 def read_referent(b, reference):
     """`*p`: the (ssa, Vx type) of what the reference `p` points to."""
     ref, r = b.lower(reference)
-    return b.load(ref, (), r.mtype, r.target), r.target
+    return b.load(ref, (), r.mtype, r.target), r.value
 
 
 def borrow(b, e, cell=None):

@@ -31,9 +31,11 @@ def print_arg(b, arg, fns: dict):
 
 def _record(e) -> bool:
     """Whether e is the literal of an aggregate scalarize-aggregates rebuilt for `print`: a
-    literal, or a `Select` choosing an enum's variant between two such literals."""
+    literal, or a `Select` choosing an enum's variant between two such literals; or a
+    `Select` choosing between two strings or two such `Select`s (number-texts' choice of
+    a string's text by its number)."""
     if e._prod == "Select":
-        return _record(e.then) and _record(e.orelse)
+        return all(_record(arm) or arm._prod == "Str" for arm in (e.then, e.orelse))
     return e._prod in ("StructLit", "Tuple", "EnumValue")
 
 
@@ -63,7 +65,7 @@ def print_text(b, span, text: str):
 def print_value(b, span, value: str, t):
     """Print a value of Vx type t (a reference prints what it names)."""
     if isinstance(t, Ref):
-        value, t = b.load(value, (), t.mtype, t.target), t.target
+        value, t = b.load(value, (), t.mtype, t.target), t.value
     if t == "void":
         _refuse(b, "cannot print a value of type ()")
         return
@@ -127,17 +129,21 @@ def _print_holes(b, span, template: str, holes: list):
         _refuse(b, _too_many(large[0]))
         return
     count = sum(1 + t.dims.count(None) if isinstance(t, Tensor) else 1 for _, t in holes)
+    # Each hole's payloads computed as the slots before them are written, in order.
+    _print_slots(b, span, template, count, (
+        payload for value, t in holes for payload in (
+            [_address(b, value, t), *_sized_extents(b, value, t)] if isinstance(t, Tensor)
+            else [_payload(b, value, t)])))
+
+
+def _print_slots(b, span, template: str, count: int, payloads):
+    """A record site's line: its `count` i64 slots, each payload of `payloads` (an iterable
+    made as it is read) written to a stack buffer in turn."""
     slots = f"memref<{count}xi64>"
-    buffer, k = b.fresh(), 0
+    buffer = b.fresh()
     b.entry_ops.append(M["Alloca"](buffer, slots, span=span))
-    for value, t in holes:
-        if isinstance(t, Tensor):
-            payloads = [_address(b, value, t), *_sized_extents(b, value, t)]
-        else:
-            payloads = [_payload(b, value, t)]
-        for payload in payloads:
-            b.store(payload, buffer, (b.const(k, "index"),), slots, "i64")
-            k += 1
+    for k, payload in enumerate(payloads):
+        b.store(payload, buffer, (b.const(k, "index"),), slots, "i64")
     address = b.op("Pointer", buffer, slots)
     payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
     site = b.module.site("PrintSite", span, "record", None, template, ())
@@ -157,6 +163,8 @@ def _template(b, e, holes: list) -> str:
         return f"({inner(e.elems)})"
     if e._prod == "EnumValue":
         return f"{e.enum}::{e.variant}" + (f"({inner(e.args)})" if e.args else "")
+    if e._prod == "Str":
+        return e.value.replace("{", "{{").replace("}", "}}")
     if e._prod == "Select" and _record(e):
         cond, _ = b.lower(e.cond)
         holes.append((cond, "bool"))
@@ -164,7 +172,7 @@ def _template(b, e, holes: list) -> str:
         return f"{{if}}{then}{{else}}{orelse}{{end}}"
     value, t = b.lower(e)
     if isinstance(t, Ref):
-        value, t = b.load(value, (), t.mtype, t.target), t.target
+        value, t = b.load(value, (), t.mtype, t.target), t.value
     if isinstance(t, Vector):
         return _vector_template(b, value, t, holes)
     holes.append((value, t))
@@ -182,10 +190,14 @@ def _sized_extents(b, value: str, t: Tensor) -> list:
     if t.static:
         return []
     extents = [extent(b, value, t, k) for k in range(len(t.dims))]
-    count = element_count(b, extents)
+    _check_printable(b, element_count(b, extents))
+    return [n for n, d in zip(extents, t.dims) if d is None]
+
+
+def _check_printable(b, count: str):
+    """Stop (E9006) when `count` (i64) elements are more than a print shows."""
     small = b.op("Compare", "cmpi", "ule", count, b.const(PRINT_LIMIT, "i64"), "i64")
     b.check(small, "E9006", _too_many("{a}"), "u64", count)
-    return [n for n, d in zip(extents, t.dims) if d is None]
 
 
 def _vector_template(b, value: str, t: Vector, holes: list) -> str:
@@ -199,6 +211,9 @@ def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
     (the buffer is row-major and contiguous)."""
     rest = tensor.dims[len(indices):]
     row = Tensor(tensor.elem, rest)
+    if not row.static:
+        _print_sized_row(b, span, ref, indices, tensor)
+        return
     if row.size > PRINT_LIMIT:
         _refuse(b, _too_many(row.size))
         return
@@ -214,6 +229,27 @@ def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
     site = b.module.site("PrintSite", span, "tensor", tensor.elem, None, rest)
     payload = b.op("Convert", "arith.index_cast", address, "index", "i64")
     b.runtime_call("vx_print", (b.const(site, "i32"), payload))
+
+
+def _print_sized_row(b, span, ref: str, indices: tuple, tensor: Tensor):
+    """A row of `?` extents (`t[i]` of a `Tensor<f32, [2, ?]>`): where it starts and what it
+    holds are known only as the program runs, so it prints as a record of one tensor, its
+    address and its `?` extents in the slots, after the stop (E9006) for one of more
+    elements than a print shows."""
+    rest = [extent(b, ref, tensor, k) for k in range(len(indices), len(tensor.dims))]
+    stride = element_count(b, rest)
+    _check_printable(b, stride)
+    offset = b.const(0, "i64")
+    for k in reversed(range(len(indices))):
+        at = b.op("Convert", "arith.index_cast", indices[k], "index", "i64")
+        offset = b.op("Arith", "addi", offset, b.op("Arith", "muli", at, stride, "i64"), "i64")
+        if k:  # the first extent scales nothing
+            stride = b.op("Arith", "muli", stride, extent(b, ref, tensor, k), "i64")
+    nbytes = b.op("Arith", "muli", offset, b.const(element_bytes(tensor.elem), "i64"), "i64")
+    address = b.op("Arith", "addi", _address(b, ref, tensor), nbytes, "i64")
+    row = Tensor(tensor.elem, tensor.dims[len(indices):])
+    _print_slots(b, span, _hole(row), 1 + row.dims.count(None),
+                 [address, *(n for n, d in zip(rest, row.dims) if d is None)])
 
 
 def _too_many(size: int) -> str:

@@ -73,6 +73,21 @@ def access(b, e, row=False):
     return ref, checked_indices(b, values, ref, tensor), tensor
 
 
+def flatten(b, e):
+    """`t.flatten()`, a raw pointer into t: t's buffer seen as one dimension of `?` extent,
+    a view (memref.collapse_shape of a tensor of higher rank, memref.expand_shape of one of
+    rank 0, memref.cast of a static extent), so `p[i]` is checked against the element count
+    memref.dim reads."""
+    ref, tensor = b.lower(e.value)
+    flat = Tensor(tensor.elem, (tensor.size if tensor.static else None,))
+    if len(tensor.dims) != 1:
+        ref = b.op("Collapse", ref, tensor.mtype, flat.mtype)
+    if flat.static:
+        dynamic = Tensor(tensor.elem, (None,))
+        ref, flat = b.op("Cast", ref, flat.mtype, dynamic.mtype), dynamic
+    return ref, flat
+
+
 def tensor_new(b, e):
     """`Tensor<..>::new()`, `uninit()`, `fill(v)`: the buffer and its type. A tensor of `?`
     extents computes its extents first, then its value, then checks them, as the

@@ -241,7 +241,11 @@ def _op(op, signatures) -> str:
     if p == "Store":
         return f"memref.store %{op.value}, %{op.ref}[{_values(op.indices)}] : {op.type}"
     if p == "Collapse":
-        dims = ", ".join(map(str, range(len(memref_shape(op.source)[0]))))
+        rank = len(memref_shape(op.source)[0])
+        if not rank:  # the one element of a tensor of rank 0, as one dimension
+            return (f"%{op.result} = memref.expand_shape %{op.ref} [] output_shape [1] : "
+                    f"{op.source} into {op.type}")
+        dims = ", ".join(map(str, range(rank)))
         return (f"%{op.result} = memref.collapse_shape %{op.ref} [[{dims}]] : {op.source} "
                 f"into {op.type}")
     if p == "Cast":

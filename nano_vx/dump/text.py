@@ -247,9 +247,11 @@ expr("Call", "callee targs args", Slot("callee", _callee), Opt("<{targs}>"), "({
      prec=POSTFIX)
 # From Lmono on, the callee names the instance.
 expr("Call", "callee args", Slot("callee", _callee), "({args})", prec=POSTFIX)
-# `t.as_ptr()` is AsPtr: a MethodCall of that name (hand-built) takes the generic form.
+# `t.as_ptr()` is AsPtr, and `t.flatten()` Lsafe's Flatten: a MethodCall of such a name
+# (hand-built) takes the generic form.
 expr("MethodCall", "receiver method args", Slot("receiver", _dotted), ".{method}({args})",
-     prec=POSTFIX, when=lambda n: n.method not in ("as_ptr", "as_mut_ptr") or bool(n.args))
+     prec=POSTFIX,
+     when=lambda n: n.method not in ("as_ptr", "as_mut_ptr", "flatten") or bool(n.args))
 expr("Index", "base index", Slot("base", _indexed), "[{index}]", prec=POSTFIX)
 # Lcopied's mark opening a copy of a function for the tensors made by `uninit()` it is given
 # or returns.
@@ -306,6 +308,7 @@ expr("Comptime", "body", "comptime {body}", prec=BLOCKLIKE)
 expr("Unsafe", "body", "unsafe {body}", prec=BLOCKLIKE)
 expr("AsPtr", "value mutable", "{value:POSTFIX}", Flag("mutable", ".as_mut_ptr()", ".as_ptr()"),
      prec=POSTFIX)
+expr("Flatten", "value", "{value:POSTFIX}.flatten()", prec=POSTFIX)
 # With no arm, `match h {}` is a match on the result of `try_pin` when h is a call of it
 # (as the parser tells them apart), and a match on a value otherwise.
 expr("Match", "scrutinee arms", "match {scrutinee:HEADER} {{", Lines("arms"), "}}",

@@ -142,11 +142,13 @@ NONTERMINALS = [
         prod("Store", "value: ssa, ref: ssa, indices: ssa*, type: mtype",
              "memref.store; type: the memref's"),
         prod("Collapse", "result: ssa, ref: ssa, source: mtype, type: mtype",
-             "memref.collapse_shape of every dimension into one"),
+             "memref.collapse_shape of every dimension into one (memref.expand_shape of a "
+             "rank-0 memref's one element)"),
         prod("Pointer", "result: ssa, ref: ssa, type: mtype",
              "memref.extract_aligned_pointer_as_index; type: the memref's"),
         prod("Cast", "result: ssa, ref: ssa, source: mtype, type: mtype",
-             "memref.cast: a variable's cell as the place a reference names"),
+             "memref.cast: a variable's cell as the place a reference names, a buffer of "
+             "static extent as one of `?` extent"),
         prod("Subview", "result: ssa, ref: ssa, indices: ssa*, source: mtype, type: mtype",
              "memref.subview of one element, of rank 0: the place `&t[i]` names"),
         prod("Transfer", "result: ssa, value: ssa, type: mtype, source: name?, dest: name, "

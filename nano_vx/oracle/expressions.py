@@ -828,6 +828,19 @@ class ExprMixin:
             return Pointer(t, 0, mutable)
         return as_ptr
 
+    @EXPRESSIONS.on("Flatten")
+    def x_Flatten(self, node, sc, hint):
+        """A tensor's elements as one dimension (Lsafe on, a raw pointer into it): a view of
+        its store, as a row is, whose element k is the tensor's k-th in row-major order."""
+        value, span = self.expr(node.value, sc), node.span
+
+        def flatten(f):
+            t = unplace(referent(value(f), span))
+            if type(t) is not Tensor:
+                wrong_kind(span, f"a flattened value of type {describe(t)}, not a tensor")
+            return Tensor(t.store, (t.size(),), (1,), t.offset, t.space, t.topo)
+        return flatten
+
     @EXPRESSIONS.on("TopoRef")
     def x_TopoRef(self, node, sc, hint):
         return self.topo(node, sc)

@@ -857,7 +857,9 @@ class _Element:
 
 def _cast(machine, node, slot):
     r, ref = slot(node.result), slot(node.ref)
-    if _memref_type(node, node.source).size != _memref_type(node, node.type).size:
+    src, t = _memref_type(node, node.source), _memref_type(node, node.type)
+    # A cell as a place, or a buffer's static extent as `?` (its own type keeps the number).
+    if src.size != t.size and not (t.dynamic and len(t.shape) == len(src.shape)):
         internal(node.span, f"memref.cast of {node.source} to {node.type}")
 
     def cast(f):

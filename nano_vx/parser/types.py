@@ -145,7 +145,11 @@ def _garg(sp, t):
 
 _FLOAT_ARG = Build(Regex(r"-?[0-9]+\.[0-9]+(?![0-9A-Za-z_.])"),
                    lambda sp, t: Lsrc["FloatArg"](float(t[0]), span=sp))
-GARG = _FLOAT_ARG | Build(TOPO | KEYWORD_TYPE | DIM, _garg)
+# `Cell<Point>` inside another list (`Cell<Cell<Point>>`) is a type; a bare name before
+# no `<` stays a dimension, resolved later.
+_APPLIED_ARG = Build(IDENT + _TYPE_ARGS,
+                     lambda sp, t: Lsrc["AppliedType"](t[0], tuple(t[1]), span=sp))
+GARG = _FLOAT_ARG | Build(TOPO | KEYWORD_TYPE | _APPLIED_ARG | DIM, _garg)
 GARGS = Group(LT + GARG + ZeroOrMore(COMMA + GARG) + Optional(COMMA) + GT)
 # No commitment: `x as T < y` is a comparison when no `>` closes the list.
 _TYPE_ARGS <<= GARGS

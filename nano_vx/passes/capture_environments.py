@@ -14,6 +14,7 @@ from ..scalars.closures import binder_types, bound_in, returned_closures, zero
 class State:
     makers: dict = field(default_factory=dict)  # a maker -> (closure, copied, outs, cells)
     kept: dict = field(default_factory=dict)  # a local bound to a maker's call -> its copies
+    typed: dict = field(default_factory=dict)  # such a local -> its type, environment passed
     cells: set = field(default_factory=set)  # the copies the values change, lent to each call
     renamed: dict = field(default_factory=dict)  # in a returned closure: variable -> its copy
     types: dict = field(default_factory=dict)  # the function's locals -> their types
@@ -40,6 +41,8 @@ the interpreter's frame is: f is only called where c is in scope, so c is that c
 closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the variable
 `*c` (a `&mut` of it c itself). Another call of m, or an assignment to f, makes another
 value with another cell (or the same c refilled, the value it held gone with f's old value).
+`let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
+names count in one cell, as in the interpreter they share one frame.
 """, state=State)
 
 
@@ -49,7 +52,7 @@ def _fn(run, fn):
     returned = returned_closures(fn)
     if not returned:
         return fn
-    st.types, st.kept = binder_types(fn), {}
+    st.types, st.kept, st.typed = binder_types(fn), {}, {}
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.cells = set()
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
@@ -84,6 +87,11 @@ def _let(run, let):
     st, value = run.state, let.value
     if let.name in st.makers:
         return (_maker(run, let),)
+    if value._prod == "Local" and value.name in st.kept:
+        # `let g = f;`: the same value, called with f's copies (its cells shared).
+        st.kept[let.name] = st.kept[value.name]
+        st.typed[let.name] = st.typed[value.name]
+        return (let.replace(type=st.typed[value.name]),)
     if value._prod == "Call" and value.callee._prod == "Local" and value.callee.name in st.makers:
         _, env, _, cells = st.makers[value.callee.name]
         copies = [_fresh(st, v) for v in env]
@@ -94,7 +102,7 @@ def _let(run, let):
                 for c, v in zip(copies, env)]
         lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
         call = value.replace(args=run.walk_seq(value.args) + lent)
-        ty = _signature(let.type, _env_types(st, env, cells, span))
+        ty = st.typed[let.name] = _signature(let.type, _env_types(st, env, cells, span))
         return (*made, let.replace(type=ty, value=call))
     return (run.rebuild(let),)
 

@@ -201,12 +201,12 @@ def _field(run, get):
     run.descend(get)
     st = run.state
     t = _base_type(run, get)
-    if literal(t) or t is TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
+    if literal(t) or t == TEXT or not isinstance(t, str) and t._prod in _FIELDLESS:
         shown = _shown(t)
         run.ctx.diagnostics.error(
             "E2005", get.span, f"{shown} has no field '{get.field}': only a struct has fields",
             help=["a tuple's elements are `.0`, `.1`; a vector's lanes and a tensor's "
-                  "elements `[i]`"] if not literal(t) and t._prod != "Scalar" and t is not TEXT else [],
+                  "elements `[i]`"] if not literal(t) and t._prod != "Scalar" and t != TEXT else [],
             struct=shown, field=get.field)
         return
     if isinstance(t, str) or t._prod != "NamedType" or t.name not in st.structs:

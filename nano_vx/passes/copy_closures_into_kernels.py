@@ -2,20 +2,26 @@
 
 Same IL: a kernel given a closure bound by a `let` is given what the closure reads instead and
 binds the same closure first, so that the interpreter runs the output as it ran the input (the
-kernel's call of it reads those values, which nothing changes while it runs)."""
+kernel's call of it reads the launching frame's variables: those the copies change through a
+reference, the others as they were at the launch, which only the copies could change)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
+from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import by_reference, captures
+from ..scalars.closures import bound_in, captures, changed_around
 
 
 @dataclass
 class State:
     copied: dict = field(default_factory=dict)  # kernel -> {its parameter: (its let, types)}
+    renamed: dict = field(default_factory=dict)  # kernel -> {what its copies read: parameter}
+    shared: dict = field(default_factory=dict)  # kernel -> what its copies change
+    inside: tuple = field(default_factory=lambda: ({}, set()))  # the copies being walked:
+    # what they read renamed, and what they change
 
 
 copy_closures_into_kernels = Pass("copy-closures-into-kernels", L, L, """
@@ -23,60 +29,129 @@ Give a kernel that a launch gives a closure bound by a `let` what that closure r
 the closure a `let` at the kernel's top.
 
 `let f = |x: i32| x + k; spawn on(T) { f(2) }` launches a kernel of `k`, whose body starts with
-`let f = |x: i32| x + k;`: lift-closures numbers a closure within the function that makes it,
-and a closure passed to another function is refused (E5010). A closure that assigns or lends
-what it reads (the kernel's copy would not be the caller's), bound by a `let mut`, or reading
-another closure stays passed, and type-scalars refuses it.
+`let f = |x: i32| x + k;` (after the closures f reads, made likewise): lift-closures numbers a
+closure within the function that makes it, and a closure passed to another function is
+refused (E5010). The interpreter's closure reads and writes the launching frame's variables,
+not the kernel's copies of them: a variable a copied closure assigns or lends `&mut` (a
+counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
+and one the kernel's body itself changes is given again under a name of its own, read by the
+copies as the launch found it. A closure bound by a `let mut`, or reading one, stays passed,
+and type-scalars refuses it.
 """, state=State)
 
 
 def _copyable(fn) -> dict:
-    """Each local a `let` binds to a closure a kernel may make again -> that `let`."""
+    """Each local a `let` binds to a closure a kernel may make again -> that `let`: one bound
+    by a `let` (not `let mut`) reading only closures a kernel may make again."""
     lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
     closures = {name for name, let in lets.items() if let.value._prod == "Closure"}
-    return {name: let for name, let in lets.items() if name in closures and not let.mutable
-            and not by_reference(let.value) and not closures.intersection(captures(let.value))}
+    copyable = {name for name in closures if not lets[name].mutable}
+    while True:
+        kept = {name for name in copyable
+                if closures.intersection(captures(lets[name].value)) <= copyable}
+        if kept == copyable:
+            return {name: lets[name] for name in copyable}
+        copyable = kept
+
+
+def _copy(copied: dict, name: str, copyable: dict, types: dict) -> None:
+    """Copy the closure `name` into a kernel, after the closures it reads (made first)."""
+    if name in copied:
+        return
+    for read in captures(copyable[name].value):
+        if read in copyable:
+            _copy(copied, read, copyable, types)
+    copied[name] = (copyable[name], types)
 
 
 @copy_closures_into_kernels.on("Program")
 def _program(run, program):
-    copied = run.state.copied
+    st = run.state
     for fn in (i for i in program.items if i._prod == "Fn"):
         copyable = _copyable(fn)
         types = {n.name: n.type for n in descendants(fn) if n._prod in ("Param", "Let")}
         for launch in (n for n in descendants(fn) if n._prod == "Launch"):
             for arg in launch.args:
                 if arg._prod == "Local" and arg.name in copyable:
-                    copied.setdefault(launch.kernel, {})[arg.name] = (copyable[arg.name], types)
-    return run.rebuild(program) if copied else program
+                    _copy(st.copied.setdefault(launch.kernel, {}), arg.name, copyable, types)
+    for kernel in (i for i in program.items if i._prod == "Fn" and i.name in st.copied):
+        _rename(st, kernel)
+    return run.rebuild(program) if st.copied else program
+
+
+def _rename(st: State, kernel) -> None:
+    """What the kernel's copies read that it cannot share with its own body: each variable a
+    copy changes (the launcher's, lent), and each the body changes (a copy as launched)."""
+    lets = [let for let, _ in st.copied[kernel.name].values()]
+    shared = list(dict.fromkeys(n for let in lets for n in changed_around(let.value)))
+    # The kernel's body read as a closure of no parameters: what it changes of its own.
+    own = set(changed_around(L["Closure"]((), kernel.body, span=kernel.span)))
+    taken = bound_in(kernel) | {n.name for n in descendants(kernel) if n._prod == "Local"} | \
+        {n.name for let in lets for n in descendants(let)
+         if n._prod in ("Local", "Param", "Let")}
+    st.shared[kernel.name] = set(shared)
+    st.renamed[kernel.name] = {name: unused_name(display_name(name), taken)
+                               for name in _reads(st.copied[kernel.name])
+                               if name in shared or name in own}
 
 
 def _reads(copied: dict) -> list[str]:
-    """What the copied closures read, each once, in order."""
-    return list(dict.fromkeys(name for let, _ in copied.values() for name in captures(let.value)))
+    """What the copied closures read, each once, in order, but the copies themselves."""
+    return list(dict.fromkeys(name for let, _ in copied.values() for name in captures(let.value)
+                              if name not in copied))
 
 
 @copy_closures_into_kernels.on("Launch")
 def _launch(run, node):
-    copied = run.state.copied.get(node.kernel)
+    st = run.state
+    copied = st.copied.get(node.kernel)
     if copied is None:
         return run.rebuild(node)
+    renamed, shared = st.renamed[node.kernel], st.shared[node.kernel]
     kept = [a for a in node.args if not (a._prod == "Local" and a.name in copied)]
     given = {a.name for a in kept if a._prod == "Local"}
-    added = [L["Local"](name, span=node.span) for name in _reads(copied) if name not in given]
+    span = node.span
+    added = [L["Borrow"](L["Local"](name, span=span), True, span=span) if name in shared
+             else L["Local"](name, span=span) for name in _reads(copied)
+             if name in renamed or name not in given]
     return node.replace(args=tuple(kept + added))
 
 
 @copy_closures_into_kernels.on("Fn")
 def _fn(run, fn):
-    copied = run.state.copied.get(fn.name)
+    st = run.state
+    copied = st.copied.get(fn.name)
     if copied is None:
         return run.rebuild(fn)
+    renamed, shared = st.renamed[fn.name], st.shared[fn.name]
     kept = [p for p in fn.params if p.name not in copied]
     given = {p.name for p in kept}
     types = {name: t for _, ts in copied.values() for name, t in ts.items()}
-    added = [L["Param"](name, types[name], span=fn.span) for name in _reads(copied)
-             if name not in given]
-    lets = tuple(let for let, _ in copied.values())
-    body = fn.body.replace(stmts=lets + fn.body.stmts)
-    return run.rebuild(fn.replace(params=tuple(kept + added), body=body))
+    added = [L["Param"](renamed.get(name, name),
+                        L["BorrowType"](types[name], True, span=fn.span) if name in shared
+                        else types[name], span=fn.span)
+             for name in _reads(copied) if name in renamed or name not in given]
+    st.inside = (renamed, shared)
+    lets = tuple(run.walk(let) for let, _ in copied.values())
+    st.inside = ({}, set())
+    body = run.walk(fn.body)
+    return fn.replace(params=tuple(kept + added), body=body.replace(stmts=lets + body.stmts))
+
+
+@copy_closures_into_kernels.on("Local")
+def _local(run, local):
+    renamed, shared = run.state.inside
+    if local.name not in renamed:
+        return local
+    given = local.replace(name=renamed[local.name])
+    return L["Deref"](given, span=local.span) if local.name in shared else given
+
+
+@copy_closures_into_kernels.on("Borrow")
+def _borrow(run, node):
+    """`&mut n` of a variable the copies change: the reference the kernel is given."""
+    renamed, shared = run.state.inside
+    value = node.value
+    if node.mutable and value._prod == "Local" and value.name in shared:
+        return value.replace(name=renamed[value.name])
+    return run.rebuild(node)

@@ -24,11 +24,12 @@ The interpreter gives each variable of a call one slot of the call's frame, whic
 reads when it is called: after the block, or in a later iteration of a loop, it holds what the
 `let` (or the loop) last stored there. lift-closures reads a closure's variables where it is
 called, so they must be in scope there: the variable becomes `let mut k: T = 0;` at the top of
-the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0), its
-`let` the assignment `k = ..;`, and a loop over it a loop over a fresh variable whose body
-starts by assigning it to k. type-scalars refused such a variable of a type without a zero.
-A tensor's variable is then a cell given a fresh tensor by each assignment, whose buffer
-insert-drops frees when the next replaces it and after the last call that may read it. A variable of a closure's own is not hoisted: each
+the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0, a
+reference one to a zero bound before it), its `let` the assignment `k = ..;`, and a loop over
+it a loop over a fresh variable whose body starts by assigning it to k. type-scalars refused
+such a variable of a type without a zero. A tensor's variable is then a cell given a fresh
+tensor by each assignment, whose buffer insert-drops frees when the next replaces it and
+after the last call that may read it. A variable of a closure's own is not hoisted: each
 call of the closure has its own.
 """, state=State)
 
@@ -44,7 +45,7 @@ def _fn(run, fn):
     lets = []
     for n in descendants(fn.body):
         if n._prod == "Let" and n.name in st.hoisted:
-            lets.append(L["Let"](n.name, True, n.type, zero(n.type, n.span), span=n.span))
+            lets += _zero_let(st, n.name, n.type, n.span)
         elif n._prod == "For" and n.var in st.hoisted:
             ty = L["Scalar"](n.type, span=n.span)
             lets.append(L["Let"](n.var, True, ty, zero(ty, n.span), span=n.span))
@@ -67,6 +68,17 @@ def _for(run, loop):
     first = _assign(loop.var, L["Local"](step, span=loop.span), loop.span)
     return loop.replace(var=step, start=run.walk(loop.start), end=run.walk(loop.end),
                         body=body.replace(stmts=(first,) + body.stmts))
+
+
+def _zero_let(st: State, name: str, ty, span) -> list:
+    """`let mut name: ty` bound to its type's zero; a reference's the reference to a zero
+    bound before it, which nothing reads (a closure reads it only once its `let` ran)."""
+    if ty._prod != "BorrowType":
+        return [L["Let"](name, True, ty, zero(ty, span), span=span)]
+    cell = unused_name(display_name(name), st.taken)
+    return [L["Let"](cell, ty.mutable, ty.inner, zero(ty.inner, span), span=span),
+            L["Let"](name, True, ty, L["Borrow"](L["Local"](cell, span=span), ty.mutable,
+                                                 span=span), span=span)]
 
 
 def _assign(name: str, value, span):

@@ -15,13 +15,15 @@ class State:
 
 hoist_nested_items = Pass("hoist-nested-items", Lunpacked, Lhoisted, """
 Move every item written inside a block to the top level, after its enclosing item; a name
-declared twice is E2008.
+declared twice is E2008, and so is a struct or enum named `str`, the built-in type of text.
 
 The playground form `fn main() { fn f() {..} }` declares `f` as if it were written after
 `main`. Items nested at any depth (in loops, in closures, in other nested items) come out in
 source order, so `main`'s items follow `main` the way they were written. Now that every item
 is in one list, two items of one name are E2008, reported at the hoisted one if either is;
-both are kept, so the output is still a whole program.
+both are kept, so the output is still a whole program. `str` is built in, as `i32` is, but
+not a word the parser reserves (a variable may be called `str`): a type declared with that
+name would make `let s: str = "a";` mean two things.
 """, state=State)
 
 # `Memory::X` and `Topology::X` are written qualified, so they cannot clash with values or
@@ -61,6 +63,10 @@ def _check_unique(run, items, hoisted_ids):
     for item in sorted(items, key=lambda i: id(i) in hoisted_ids):
         if item._prod in ("Impl", "ImplFor"):  # its functions are named through its type
             continue
+        if item._prod in ("StructDecl", "EnumDecl") and item.name == "str":
+            run.ctx.diagnostics.error(
+                "E2008", item.span, "the type name 'str' is declared twice: it is built in, "
+                "the type of text", help=["rename the type"], name=item.name)
         key = (_NAMESPACE.get(item._prod, "value"), item.name)
         if key not in first:
             first[key] = item

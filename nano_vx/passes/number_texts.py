@@ -1,157 +1,316 @@
 """number-texts: Lsplit -> Lsplit.
 
-Same IL: a local that held a string holds an integer, and what the program prints is what
-it printed, so the interpreter runs the output as it ran the input."""
+Same IL: a string the program holds is an integer, and what the program prints is what it
+printed, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass, descendants
+from ..nanopass import descendants, Pass
+from ..scalars import infer_program
+from ..scalars.aggregate_values import pure
+from ..scalars.aggregates import Names
+from ..scalars.terms import find
 
 
 @dataclass
 class State:
-    texts: dict = field(default_factory=dict)  # local -> its texts, in order of first writing
+    texts: list = field(default_factory=list)  # a string's number is the index of its text
+    types: dict = field(default_factory=dict)  # item name -> {id(value printed): its type}
+    flow: Flow | None = None  # the texts each place may hold
+    item: str | None = None  # the item being rebuilt
+    names: Names | None = None  # fresh names of the function being rebuilt
 
 
 number_texts = Pass("number-texts", L, L, """
-Make each local that holds one of the strings written in its function, and is only printed
-or copied into another such local, the number of its string.
+Make each string the program holds (in a variable, a parameter, a result, a closure's
+argument, an aggregate's part, an `if`'s value) the number of its text, and each `print` of
+one a choice of the text by that number.
 
-`let even = if c { "even" } else { "odd" }; print(even);` is `let even = if c { 0 } else {
-1 }; if even == 0 { print("even") } else { print("odd") }`: native code prints a string only
-as written in the `print`, and keeps no string in a variable. A local given a string by an
-`if` or a `match`, or assigned one, is numbered when every value it is given is such a
-string or another such local, and every read of it is a `print` or such a value; any other
-stays as it is (the gate refuses it). A local and the locals it is copied into are aliases
-of the same texts: they number them alike, so a copy is the number copied.
+`fn pick(c: bool) -> str { if c { "yes" } else { "no" } }` is `fn pick(c: bool) -> i32 { if
+c { 0 } else { 1 } }`, and `print(pick(b))` is `let text = pick(b); print(if text == 0 {
+"yes" } else { "no" })`: native code prints a string only as written in the `print`, which
+it keeps in the print's site (a choice among texts is one line, its conditions choosing, as
+an enum printed is), and holds no string anywhere else. The texts are numbered once for the
+whole program, in the order they are first written, so a string crosses a call, a closure
+or a copy as the number it is, and `str` written anywhere is `i32` (but in a struct's or an
+enum's declaration, which only says how it prints); which values are strings the scalar
+inference says, run to type strings as it types any scalar. A `print` chooses among the
+texts its value may hold (Flow); a string printed where it is written (`print("hi")`, or a
+part of an aggregate's literal `print` is given) stays as it is.
+
+Numbering is the whole program's or none: a program the inference refuses elsewhere, or
+one printing a string a call computes inside an expression (where no `let` can go before
+the `print`, and a choice would call once per text), is left as it is, so the interpreter
+running it after the gate's refusal meets no number where a string was; the gate refuses
+its strings in their own words.
 """, state=State)
 
-_PRINTED = object()  # where a read that is a `print`'s argument goes
+
+@number_texts.on("Program")
+def _program(run, program):
+    printed = _printed_as_written(program)
+    values = [n for n in descendants(program) if n._prod == "Str" and id(n) not in printed]
+    if not values and not any(n._prod == "NamedType" and n.name == "str"
+                              for n in descendants(program)):
+        return program
+    inferred = infer_program(program, texts=True)
+    if inferred.refused:
+        return program
+    run.state.types = {name: {key: find(t) for key, t in infer.printed_terms.items()}
+                       for name, infer in inferred.items.items()}
+    if any(_unbound(item, run.state.types) for item in program.items if item._prod == "Fn"):
+        return program
+    # With no string made, none is printed: a text to choose keeps the choice well formed.
+    run.state.texts = list(dict.fromkeys(n.value for n in values)) or [""]
+    run.state.flow = Flow(program)
+    items = []
+    for item in program.items:
+        run.state.item = getattr(item, "name", None)
+        items.append(run.walk(item))
+    return program.replace(items=tuple(items))
+
+
+def _printed_as_written(program) -> set:
+    """id() of each string a `print` is given as written: its argument, or a part of the
+    aggregate literal it is given."""
+    found = set()
+    for node in descendants(program):
+        if _print_call(node) is not None:
+            stack = [node.args[0]]
+            while stack:
+                e = stack.pop()
+                if e._prod == "Str":
+                    found.add(id(e))
+                else:
+                    stack += _parts(e)
+    return found
+
+
+def _unbound(fn, types: dict) -> bool:
+    """Whether a `print` inside an expression (not a statement, nor a block's value, where
+    it is bound by a `let` first) is given a string a call computes, which a choice of its
+    text would compute once per text."""
+    at_statements = {id(b.value) for b in descendants(fn) if b._prod == "Block"} | \
+        {id(s.expr) for s in descendants(fn) if s._prod == "ExprStmt"}
+    return any(_print_call(n) is not None and id(n) not in at_statements and
+               any(types[fn.name].get(id(e)) == "str" and not pure(e)
+                   for e in _leaves(_print_call(n)))
+               for n in descendants(fn))
+
+
+def _leaves(e) -> list:
+    """What `print` is given, or the parts of the aggregate literal it is given."""
+    parts = _parts(e)
+    return [leaf for part in parts for leaf in _leaves(part)] if parts else [e]
+
+
+def _print_call(e):
+    """The argument of `print(x)`, None for any other node."""
+    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
+            len(e.args) == 1:
+        return e.args[0]
+    return None
+
+
+def _parts(e) -> list:
+    """The values a literal of an aggregate `print` is given is made of (an `if` choosing an
+    enum's variant: its arms' values), none for any other value."""
+    if e._prod == "StructLit":
+        return [f.value for f in e.fields]
+    if e._prod in ("Tuple", "EnumValue"):
+        return list(e.elems if e._prod == "Tuple" else e.args)
+    arms = (e.then, e.orelse) if e._prod == "IfExpr" else ()
+    if arms and all(not arm.stmts and arm.value is not None and _parts(arm.value)
+                    for arm in arms):
+        return [arm.value for arm in arms]
+    return []
+
+
+@number_texts.on("StructDecl", "EnumDecl")
+def _declared(run, node):
+    return node  # an aggregate printed holds its strings' texts
+
+
+@number_texts.on("NamedType")
+def _named(run, node):
+    return L["Scalar"]("i32", span=node.span) if node.name == "str" else node
+
+
+@number_texts.on("Str")
+def _str(run, node):
+    return L["Int"](run.state.texts.index(node.value), span=node.span)
 
 
 @number_texts.on("Fn")
 def _fn(run, fn):
-    given, goes = {}, {}  # local -> the values given it; id() of a read Local -> where it goes
-    for node in descendants(fn.body):
-        if node._prod == "Let":
-            given.setdefault(node.name, []).append(node.value)
-        elif node._prod == "Assign" and node.target._prod == "Local":
-            goes[id(node.target)] = node.target.name  # written, not read
-            if node.target.name in given:
-                given[node.target.name].append(node.value if node.op == "=" else None)
-        elif _print_of(node) is not None:
-            goes[id(node.expr.args[0])] = _PRINTED
-    texts = {name for name, values in given.items()
-             if values[0] is not None and _strings(values[0]) is not None}
-    if not texts:
-        return fn
-    for name, values in given.items():
-        for value in values:
-            for local in (_strings(value) or ((), ()))[1]:
-                goes[id(local)] = name
-    reads = [(n.name, goes.get(id(n))) for n in descendants(fn.body) if n._prod == "Local"]
-    while True:
-        kept = {name for name in texts
-                if all(_strings(v) is not None and {n.name for n in _strings(v)[1]} <= texts
-                       for v in given[name])}
-        kept -= {name for name, to in reads if to is not _PRINTED and to not in kept}
-        if kept == texts:
-            break
-        texts = kept
-    if not texts:
-        return fn
-    run.state.texts = _aliased(fn, texts, given)
+    run.state.names = Names(fn)
     return run.rebuild(fn)
 
 
-def _aliased(fn, texts: set, given: dict) -> dict:
-    """Each local of `texts` -> the strings of its aliases (itself and the locals it is copied
-    into or from), one list they share, in order of first writing."""
-    alias = {name: name for name in texts}
-
-    def root(name):
-        while alias[name] != name:
-            name = alias[name]
-        return name
-    for name in texts:
-        for value in given[name]:
-            for local in _strings(value)[1]:
-                alias[root(local.name)] = root(name)
-    strings = {name: [] for name in texts if root(name) == name}
-    for node in descendants(fn.body):
-        name = node.name if node._prod == "Let" else node.target.name \
-            if node._prod == "Assign" and node.target._prod == "Local" else None
-        if name in texts:
-            found = strings[root(name)]
-            found += [s for s in _strings(node.value)[0] if s not in found]
-    return {name: strings[root(name)] for name in texts}
+@number_texts.on("Block")
+def _block(run, block):
+    stmts = []
+    for s in block.stmts:
+        if s._prod == "ExprStmt" and _print_call(s.expr) is not None:
+            stmts.append(s.replace(expr=_printing(run, s.expr, stmts)))
+        else:
+            stmts.append(run.walk(s))
+    value = block.value
+    if value is not None:
+        value = _printing(run, value, stmts) if _print_call(value) is not None \
+            else run.walk(value)
+    return block.replace(stmts=tuple(stmts), value=value)
 
 
-def _strings(value):
-    """(the strings a value is, each as written; the Locals it is a copy of), or None when
-    it may be anything else."""
-    if value is None:
-        return None
-    if value._prod == "Str":
-        return [value.value], []
-    if value._prod == "Local":
-        return [], [value]
-    if value._prod == "IfExpr":
-        arms = [_strings(arm.value) for arm in (value.then, value.orelse)]
-        return None if None in arms else (arms[0][0] + arms[1][0], arms[0][1] + arms[1][1])
-    return None
+@number_texts.on("Call")
+def _call(run, call):
+    return _printing(run, call, None) if _print_call(call) is not None else run.rebuild(call)
 
 
-def _print_of(node):
-    """The print statement `print(x)` of a local x, or None."""
-    if node._prod != "ExprStmt" or node.expr._prod != "Call":
-        return None
-    call = node.expr
-    if call.callee._prod == "Global" and call.callee.name == "print" and \
-            len(call.args) == 1 and call.args[0]._prod == "Local":
-        return call.args[0].name
-    return None
+def _printing(run, call, lets: list | None):
+    """`print(x)`, x's strings chosen (_chosen); `lets`: where to bind a string a call
+    computes, None inside an expression (_unbound: none is)."""
+    return call.replace(args=(_chosen(run, call.args[0], lets),))
 
 
-def _numbered(run, value, texts):
-    if value._prod == "Str":
-        return L["Int"](texts.index(value.value), span=value.span)
-    if value._prod == "Local":
-        return value  # an alias: the number is the same
-    arms = [run.walk(arm.replace(value=None)).replace(value=_numbered(run, arm.value, texts))
-            for arm in (value.then, value.orelse)]
-    return value.replace(cond=run.walk(value.cond), then=arms[0], orelse=arms[1])
+def _chosen(run, e, lets: list):
+    """What `print` is given, each string in it that is not written there a choice of its
+    text; a string computed other than by reading a variable is bound first (to `lets`,
+    unless None: it is then computed without a call, and again for each text)."""
+    if e._prod == "Str":
+        return e
+    parts = _parts(e)
+    if parts:
+        if e._prod == "IfExpr":
+            arms = [arm.replace(value=_chosen(run, arm.value, lets))
+                    for arm in (e.then, e.orelse)]
+            return e.replace(cond=run.walk(e.cond), then=arms[0], orelse=arms[1])
+        if e._prod == "StructLit":
+            return e.replace(fields=tuple(f.replace(value=_chosen(run, f.value, lets))
+                                          for f in e.fields))
+        chosen = tuple(_chosen(run, p, lets) for p in parts)
+        return e.replace(elems=chosen) if e._prod == "Tuple" else e.replace(args=chosen)
+    if run.state.types[run.state.item].get(id(e)) != "str":
+        return run.walk(e)
+    number = run.walk(e)
+    if lets is not None and number._prod not in ("Local", "Global"):
+        name = run.state.names.fresh("text")
+        lets.append(L["Let"](name, False, L["OpaqueType"](span=e.span), number, span=e.span))
+        number = L["Local"](name, span=e.span)
+    held = run.state.flow.texts(run.state.item, e, run.state.texts)
+    return _choice(held, number, e.span)
 
 
-@number_texts.on("Let", "Assign")
-def _given(run, node):
-    name = node.name if node._prod == "Let" else node.target.name \
-        if node.target._prod == "Local" else None
-    texts = run.state.texts.get(name)
-    if texts is None:
-        return run.rebuild(node)
-    value = _numbered(run, node.value, texts)
-    if node._prod == "Let":
-        return node.replace(type=L["OpaqueType"](span=node.span), value=value)
-    return node.replace(value=value)
+def _choice(texts: list, number, span):
+    """The text of the string numbered `number`, one of `texts` (its number, its text):
+    `if number == k { text } else { .. }`, the last text what no test chose."""
+    k, text = texts[0]
+    if len(texts) == 1:
+        return L["Str"](text, span=span)
+    test = L["Binary"]("==", number, L["Int"](k, span=span), span=span)
+    return L["IfExpr"](test, False, L["Block"]((), L["Str"](text, span=span), span=span),
+                       L["Block"]((), _choice(texts[1:], number, span), span=span),
+                       span=span)
 
 
-@number_texts.on("ExprStmt")
-def _print(run, node):
-    texts = run.state.texts.get(_print_of(node))
-    if texts is None:
-        return run.rebuild(node)
-    local, span = node.expr.args[0], node.span
+_ANY = ("any",)  # a place any string may reach: every text
 
-    def printing(k):
-        text = L["Str"](texts[k], span=span)
-        return L["Block"]((node.replace(expr=node.expr.replace(args=(text,))),), None,
-                          span=span)
-    out = printing(len(texts) - 1)
-    for k in reversed(range(len(texts) - 1)):
-        test = L["Binary"]("==", local, L["Int"](k, span=span), span=span)
-        out = L["Block"]((L["If"](test, False, printing(k), out, span=span),), None, span=span)
-    return out.stmts[0]
+
+class Flow:
+    """Where each string may go: the places of a program (a local, a function's result, a
+    constant, a text as written) joined where a value goes from one to another, as
+    union-find; a reference is one place with what it names. A closure's parameters and
+    result and a function not only called by name (launched, or a value) join _ANY: the
+    numbering does not follow them (print and the math built-ins keep no string). Types agree
+    wherever a value goes, so a class of places holding strings holds no other value."""
+
+    def __init__(self, program):
+        self.parent: dict = {}
+        self.written: dict = {}  # id() of each string written -> its text
+        fns = {i.name for i in program.items if i._prod == "Fn"}
+        self.consts = {i.name for i in program.items if i._prod == "ConstItem"}
+        callees = {id(n.callee) for n in descendants(program) if n._prod == "Call"}
+        loose = {n.name for n in descendants(program) if n._prod == "Global" and
+                 n.name in fns and id(n) not in callees} | \
+            {n.kernel for n in descendants(program) if n._prod == "Launch"}
+        self.params = {i.name: [p.name for p in i.params] for i in program.items
+                       if i._prod == "Fn"}
+        for item in program.items:
+            if item._prod == "ConstItem" and item.value is not None:
+                self.join(("const", item.name), self.place(item.name, item.value))
+            if item._prod != "Fn":
+                continue
+            if item.name in loose:
+                for p in item.params:
+                    self.join(("local", item.name, p.name), _ANY)
+                self.join(("ret", item.name), _ANY)
+            self.walk(item)
+
+    def find(self, key):
+        parent = self.parent.setdefault(key, key)
+        if parent != key:
+            parent = self.parent[key] = self.find(parent)
+        return parent
+
+    def join(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+    def place(self, fn: str, e):
+        """The place e's value comes from."""
+        if e._prod == "Str":  # each written on its own: one text in two places joins neither
+            self.written[id(e)] = e.value
+            return ("text", id(e))
+        if e._prod == "Local":
+            return ("local", fn, e.name)
+        if e._prod == "Global" and e.name in self.consts:
+            return ("const", e.name)
+        if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name in self.params:
+            return ("ret", e.callee.name)
+        if e._prod == "IfExpr" and e.then.value is not None and e.orelse.value is not None:
+            here = ("if", id(e))
+            self.join(here, self.place(fn, e.then.value))
+            self.join(here, self.place(fn, e.orelse.value))
+            return here
+        if e._prod == "Unsafe" and e.body.value is not None:
+            return self.place(fn, e.body.value)
+        if e._prod in ("Borrow", "Deref"):  # a reference is one place with what it names
+            return self.place(fn, e.value)
+        return _ANY
+
+    def walk(self, fn):
+        ret = ("ret", fn.name)
+        if fn.body.value is not None:
+            self.join(ret, self.place(fn.name, fn.body.value))
+        for n in descendants(fn.body):
+            if n._prod == "Let":
+                self.join(("local", fn.name, n.name), self.place(fn.name, n.value))
+            elif n._prod == "Assign":
+                self.join(self.place(fn.name, n.target), self.place(fn.name, n.value))
+            elif n._prod == "Return" and n.value is not None:
+                # one inside a closure too: the closure's result is _ANY's, every text
+                self.join(ret, self.place(fn.name, n.value))
+            elif n._prod == "Call" and n.callee._prod == "Global" and \
+                    n.callee.name in self.params:
+                for name, arg in zip(self.params[n.callee.name], n.args):
+                    self.join(("local", n.callee.name, name), self.place(fn.name, arg))
+            elif n._prod == "Launch" or n._prod == "Call" and n.callee._prod != "Global":
+                for arg in n.args:
+                    self.join(_ANY, self.place(fn.name, arg))
+            elif n._prod == "Closure":
+                for p in n.params:
+                    self.join(("local", fn.name, p.name), _ANY)
+                if n.body.value is not None:
+                    self.join(_ANY, self.place(fn.name, n.body.value))
+            elif n._prod == "Block" and n.value is not None:
+                self.place(fn.name, n.value)  # an `if` a block gives joins its arms
+
+    def texts(self, fn: str, e, texts: list) -> list:
+        """The texts e may hold, each with its number, in the program's order."""
+        where = self.find(self.place(fn, e))
+        if where == self.find(_ANY):
+            return list(enumerate(texts))
+        held = {t for key, t in self.written.items() if self.find(("text", key)) == where}
+        return [(k, t) for k, t in enumerate(texts) if t in held] or [(0, texts[0])]

@@ -11,8 +11,8 @@ from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
 from ..backend.scalar_ops import COMPARISONS, cast, compare, negate, operate
 from ..backend.short_circuit import logic
-from ..backend.tensor_ops import (element, extent_of, tensor_lit, tensor_new, transfer,
-                                  written_element)
+from ..backend.tensor_ops import (element, extent_of, flatten, tensor_lit, tensor_new,
+                                  transfer, written_element)
 from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
@@ -306,6 +306,11 @@ def _read_written(run, e):
 @lowering.on("Extent")
 def _extent(run, e):
     return extent_of(run.state.b, e)
+
+
+@lowering.on("Flatten")
+def _flatten(run, e):
+    return flatten(run.state.b, e)
 
 
 @lowering.on("TensorNew")

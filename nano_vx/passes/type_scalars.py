@@ -17,7 +17,7 @@ L = Lscalars
 @dataclass
 class State:
     types: dict = field(default_factory=dict)  # item name -> {id(node): decided type}
-    rets: dict = field(default_factory=dict)  # function name -> its result type (a Type node)
+    rets: dict = field(default_factory=dict)  # function name -> its result's type term
     extents: dict = field(default_factory=dict)  # id(`t.extent(i)`) -> a static extent
     lanes: set = field(default_factory=set)  # id() of each `v[i]` reading a vector's lane
     item: str | None = None  # the item being rebuilt
@@ -51,8 +51,8 @@ def _program(run, program):
     run.state.extents = {key: n for infer in inferred.items.values()
                          for key, n in infer.extents.items()}
     run.state.lanes = set().union(*(infer.lanes for infer in inferred.items.values()))
-    run.state.rets = {name: _type_node(inferred.sigs.ret(name), fn.span, fn.ret)
-                      for name, fn in inferred.sigs.fns.items() if name not in refused}
+    run.state.rets = {name: inferred.sigs.ret(name)
+                      for name in inferred.sigs.fns if name not in refused}
     items = []
     for item in program.items:
         if getattr(item, "name", None) in refused:
@@ -78,7 +78,8 @@ def _method(run, node):
 
 @type_scalars.on("Fn")
 def _fn(run, fn):
-    ret = run.walk(fn.ret) if fn.ret is not None else run.state.rets[fn.name]
+    ret = _type_node(run.state.rets[fn.name], fn.span,
+                     run.walk(fn.ret) if fn.ret is not None else None)
     on = run.walk(fn.on) if fn.on is not None else None
     return L["Fn"](fn.name, run.walk_seq(fn.params), on, ret, run.walk_seq(fn.bounds),
                    run.walk(fn.body), span=fn.span)
@@ -156,10 +157,11 @@ def _closure(run, node):
 
 def _type_node(t, span, keep=None):
     """A decided type as a Type node: `keep` (the type as written, or a tensor's as placed)
-    when there is one."""
-    if keep is not None:
-        return keep
+    when there is one, but for a reference to an element of a tensor of a narrow type, whose
+    place holds that type (`&f8e4m3`) where the reference was written `&f32`."""
     t = decide(t)
+    if keep is not None and not (isinstance(t, Ref) and t.held):
+        return keep
     if isinstance(t, Tensor):
         return t.node or L["TensorType"](L["Scalar"](t.elem, span=span),
                                          tuple(L["DimInt"](d, span=span) for d in t.dims),
@@ -168,7 +170,8 @@ def _type_node(t, span, keep=None):
         return L["VectorType"](L["DimInt"](t.lanes, span=span), L["Scalar"](t.elem, span=span),
                                span=span)
     if isinstance(t, Ref):
-        return L["BorrowType"](_type_node(t.target, span), t.mutable, span=span)
+        target = L["Scalar"](t.held, span=span) if t.held else _type_node(t.target, span)
+        return L["BorrowType"](target, t.mutable, span=span)
     if isinstance(t, Closure):
         return L["ClosureType"](tuple(_type_node(p, span) for p in t.params),
                                 _type_node(t.ret, span), span=span)

@@ -103,7 +103,7 @@ def _let(run, node):
     scope, ty = run.state.scope, node.type
     if not written(node) and (run.state.loose or ty._prod == "OpaqueType"):
         found = scope.typer.of(node.value, scope.here[-1])
-        if found is TEXT or run.state.loose and literal(found):
+        if found == TEXT or run.state.loose and literal(found):
             ty = found
     scope.bind(node.name, ty)
 

@@ -78,7 +78,7 @@ def common(a, b):
         return b if _fits(a, b) else OPAQUE
     if literal(b):
         return a if _fits(b, a) else OPAQUE
-    return a if _same(a, b) else OPAQUE
+    return a if a == b else OPAQUE
 
 
 def agree(a, b):
@@ -96,11 +96,6 @@ def placed_scalar(t) -> bool:
     """A scalar that lives in one space: `Pinned<T, Topology::X>` or `Ref<T, Memory::M>`."""
     return not literal(t) and t._prod in ("PinnedType", "RefType") \
         and value_type(t)._prod == "Scalar"
-
-
-def _same(a, b) -> bool:
-    """One type: text is no struct a program names `str`."""
-    return a == b and (a is TEXT) == (b is TEXT)
 
 
 def math_result(args):
@@ -123,7 +118,7 @@ def kind(t) -> str | None:
         return "int"
     if t is FLOAT_LIT:
         return "float"
-    if t is TEXT:
+    if t == TEXT:
         return "text"
     if t._prod == "VectorType":
         return "vector"
@@ -160,7 +155,7 @@ def fits(found, expected) -> bool:
         # A generic struct erased (a generic function's `Cell<T>`, a literal whose arguments
         # nothing gives) holds any instance of it (`Cell$Point`), as it held any value.
         return True
-    return _same(found, expected)
+    return found == expected
 
 
 def show(ty) -> str:

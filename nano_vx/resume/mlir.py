@@ -282,7 +282,9 @@ class _Walk:
             return M["Load"](result, operands[0], operands[1:], otype, span=span)
         if name == "memref.store":
             return M["Store"](*operands[:2], operands[2:], str(op.operands[1].type), span=span)
-        if name == "memref.collapse_shape" and ir.MemRefType(op.results[0].type).rank == 1:
+        if name == "memref.collapse_shape" and ir.MemRefType(op.results[0].type).rank == 1 or \
+                name == "memref.expand_shape" and ir.MemRefType(op.operands[0].type).rank == 0 \
+                and len(operands) == 1:
             return M["Collapse"](result, *operands, otype, rtype, span=span)
         if name == "memref.cast" and len(operands) == 1:
             return M["Cast"](result, *operands, otype, rtype, span=span)

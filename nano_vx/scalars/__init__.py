@@ -1,7 +1,8 @@
 """Scalar types for native code, inferred as Rust infers them: the type terms and their
 unification (`terms`), what a program's items declare (`signatures`), and the rules that
 type one item (`infer`, a table checked against the IL it reads). The native-code gate, the
-erasure of references to tensors and type-scalars each run the inference and read it."""
+erasure of references to tensors and type-scalars each run the inference and read it, and
+number-texts runs it typing strings as it types any scalar, to find where they are."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from dataclasses import dataclass
 
 from .infer import Infer
 from .signatures import Signatures
-from .terms import find
 
 
 @dataclass
@@ -19,24 +19,18 @@ class Inferred:
     refused: dict  # item name -> (node, what native code does not lower), in program order
 
 
-def infer_program(program) -> Inferred:
+def infer_program(program, texts: bool = False) -> Inferred:
     """Infer every function and constant of `program`, in order: a kernel's parameters are
-    what the launch before it passes."""
+    what the launch before it passes. `texts`: type the strings a variable, a parameter or a
+    result holds (number-texts reads where they are), rather than refuse them."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
         if item._prod in ("Fn", "ConstItem"):
-            infer = items[item.name] = Infer(sigs, item)
+            infer = items[item.name] = Infer(sigs, item, texts)
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem
-    for name, infer in items.items():
-        # A pointer is the tensor it points into, whose size only a call may say.
-        unsized = next((node for node, ptr in infer.pointers
-                        if type(find(ptr.size)) is not int), None)
-        if unsized is not None and name not in refused:
-            refused[name] = (unsized, "a raw pointer into a tensor no call of its "
-                                      "function names")
     return Inferred(sigs, items, {name: refused[name] for name in items if name in refused})
 
 

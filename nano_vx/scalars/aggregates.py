@@ -104,6 +104,8 @@ def concrete(ty) -> bool:
     ty = strip(ty)
     if ty is None:
         return False
+    if ty._prod == "NamedType":  # a string, which number-texts makes the number of its text
+        return ty.name == "str"
     if ty._prod in ("Scalar", "VectorType"):
         return True  # check-vector-types refused a vector of other lanes than a scalar's
     return ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" and \
@@ -111,11 +113,13 @@ def concrete(ty) -> bool:
 
 
 def zero(ty, span):
-    """The literal a local of scalar or vector type `ty` starts from (a vector's: its lane
-    type's zero in every lane), None for any other type."""
+    """The literal a local of scalar, string or vector type `ty` starts from (a vector's: its
+    lane type's zero in every lane), None for any other type."""
     ty = strip(ty)
     if ty is not None and ty._prod == "VectorType":
         return L["Splat"](zero(ty.elem, span), ty, span=span)
+    if ty is not None and ty._prod == "NamedType" and ty.name == "str":
+        return L["Str"]("", span=span)  # what no read of an enum's other variant sees
     if ty is None or ty._prod != "Scalar":
         return None
     if ty.name == "bool":

@@ -23,14 +23,16 @@ def direct_closures(fn) -> dict:
 def returned_closures(fn) -> dict:
     """id() of each closure that is the value of the closure around it, bound by a `let` and
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
-    such a `let` binds) of a variable otherwise only called -> (the name of that closure, what
-    it reads of the parameters and the `let`s of that closure's body, those of them the value
-    assigns or lends `&mut`). What the closure around it does to them ends before it returns
-    the value (its body's last value), and nothing but the value reaches its frame after
-    that, so a copy made as it returns reads what the interpreter's frame of that call holds
-    when the value is first called; one the value changes is a cell its calls share (the
-    value is only called where its `let` names it: capture-environments makes the copy a
-    variable beside that `let`, lent to each call)."""
+    such a `let` binds) of a variable otherwise only called or copied by a `let` into a
+    variable likewise used (neither assigned: the copy names the same value) -> (the name of
+    that closure, what it reads of the parameters and the `let`s of that closure's body,
+    those of them the value assigns or lends `&mut`). What the closure around it does to
+    them ends before it returns the value (its body's last value), and nothing but the value
+    reaches its frame after that, so a copy made as it returns reads what the interpreter's
+    frame of that call holds when the value is first called; one the value changes is a cell
+    its calls share (the value is only called where its `let` or a copy's names it, all in
+    the `let`'s scope: capture-environments makes the copy a variable beside that `let`,
+    lent to each call)."""
     parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
     uses: dict = {}
     for n in descendants(fn):
@@ -72,9 +74,23 @@ def _kept(calls, parents, uses) -> bool:
         else:
             return False
     assigned = {n.name for ns in uses.values() for n in ns if id(n) in targets}
-    return assigned <= let_bound and all(
-        id(n) in targets or parents[id(n)]._prod == "Call" and parents[id(n)].callee is n
-        for f in let_bound for n in uses.get(f, ()))
+    if not assigned <= let_bound:
+        return False
+    todo, seen = list(let_bound), set(let_bound)
+    while todo:
+        f = todo.pop()
+        for n in uses.get(f, ()):
+            site = parents[id(n)]
+            if id(n) in targets or site._prod == "Call" and site.callee is n:
+                continue
+            # `let g = f;`: g calls the same value, its environment f's (a cell shared).
+            if site._prod != "Let" or site.value is not n or f in assigned or \
+                    any(id(u) in targets for u in uses.get(site.name, ())):
+                return False
+            if site.name not in seen:
+                seen.add(site.name)
+                todo.append(site.name)
+    return True
 
 
 def _returns(block) -> bool:
@@ -137,6 +153,13 @@ def by_reference(closure, lent: bool = True) -> list[str]:
         [n.value for n in descendants(closure.body) if lent and n._prod == "Borrow"]
     return list(dict.fromkeys(p.name for p in places
                               if p._prod == "Local" and p.name not in bound))
+
+
+def changed_around(closure) -> list[str]:
+    """The locals around a closure it assigns to or lends `&mut`: those whose changes the
+    interpreter's frame keeps for the closure's next call and its maker."""
+    changed = _changed(closure.body)
+    return [name for name in captures(closure) if name in changed]
 
 
 def visible_at_calls(fn) -> dict:

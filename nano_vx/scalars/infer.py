@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
+from ..languages.lsafe import Lsafe
 from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
+from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
                        direct_closures, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector, bad_binary,
-                    bad_cast, bad_negation, decide, find, narrow_of, reference_to, scalar_of,
-                    show, unbounded_count, unify)
+from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
+                    bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
+                    scalar_of, show, unbounded_count, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -34,10 +36,10 @@ def _record(e) -> bool:
 
 
 def _bad_field(t):
-    """A field native code does not print: one neither a scalar, a vector nor a tensor (a
-    string, a reference)."""
+    """A field native code does not print: one neither a scalar, a string (as written, or
+    the choice of its text number-texts writes), a vector nor a tensor (a reference)."""
     t = find(t)
-    if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t not in ("str", "void"):
+    if isinstance(t, (Var, Tensor, Vector)) or isinstance(t, str) and t != "void":
         return None
     return f"printing an aggregate holding {show(t)}"
 
@@ -65,11 +67,12 @@ def _closure_outside(t):
 
 
 def _scalar_held(what: str):
-    """A variable the back end makes a place of its own that needs a scalar other than a
-    string: a zero to start it at, or an element of a tensor (`what` it is, refused)."""
+    """A variable the back end makes a place of its own that needs a scalar: a zero to start
+    it at, or an element of a tensor (`what` it is, refused). A string is one: number-texts
+    makes it the number of its text, and the gate refuses any it leaves (_held_text)."""
     def bad(t):
         t = find(t)
-        if isinstance(t, Var) or isinstance(t, str) and t not in ("void", "str"):
+        if isinstance(t, Var) or isinstance(t, str) and t != "void":
             return None
         return f"{what} holding {show(t)}"
     return bad
@@ -77,12 +80,15 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, or a tensor's (`::new()`, each `?` extent 0)."""
+    than a string, a tensor's (`::new()`, each `?` extent 0), or a reference's to such a
+    scalar (a reference to a zero bound beside it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
         if isinstance(t, Tensor):
+            return None
+        if isinstance(t, Ref) and scalar(t.target) is None:
             return None
         return scalar(t)
     return bad
@@ -92,16 +98,44 @@ def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
 
-# The rules read Lpinned and every IL of the back end before Lscalars, which only remove.
+def _text_choice(e) -> bool:
+    """Whether e is a string as written, or an `if` choosing between two such (number-texts
+    writes a string printed as the choice of its text by its number): native code prints
+    it as one line, the text its conditions choose."""
+    if e._prod == "IfExpr":
+        return not (e.then.stmts or e.orelse.stmts) and all(
+            arm.value is not None and _text_choice(arm.value) for arm in (e.then, e.orelse))
+    return e._prod == "Str"
+
+
+def _held_text(t):
+    """A string held other than as written in a `print`: number-texts makes each the number
+    of its text, so the gate meets one only where number-texts left the program as it was."""
+    t = find(t)
+    if t == "str":
+        return "a variable holding a string"
+    if isinstance(t, Closure) and "str" in map(find, (*t.params, t.ret)):
+        return "a closure taking or returning a string"
+    return None
+
+
+def _printed_text(t):
+    return "a string printed other than as written" if find(t) == "str" else None
+
+
+# The rules read Lpinned and every IL of the back end before Lscalars, which only remove
+# but for Lwritten's ReadWritten and Lsafe's Flatten.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned, Lwritten)
+EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe)
 
 
 class Infer:
     """Types flow over one item: every literal, operator, cast, binder gets a type term."""
 
-    def __init__(self, sigs: Signatures, item):
-        self.sigs, self.item_node = sigs, item
+    def __init__(self, sigs: Signatures, item, texts: bool = False):
+        """`texts`: type strings held anywhere, for number-texts, rather than refuse them."""
+        self.sigs, self.item_node, self.texts = sigs, item, texts
+        self.printed_terms: dict = {}  # id() of each value printed -> its type term
         self.env: dict = {}  # local -> type term
         self.terms: dict = {}  # id(node) -> type term
         self.ret = None
@@ -110,7 +144,6 @@ class Infer:
         self.extents: dict = {}  # id(`t.extent(i)`) -> the extent it reads
         self.lanes: set = set()  # id() of each `v[i]` that reads a vector's lane
         self.if_lets: list = []  # the lets bound to an `if` value
-        self.pointers: list = []  # (binder, its Ptr): each size is decided once all items are
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
         self.confined_ids: set | None = None  # see confined()
@@ -158,6 +191,8 @@ class Infer:
                     raise Mismatch(node, what)
             if isinstance(find(self.ret), Closure):
                 raise Mismatch(item, "a function returning a closure")
+            if find(self.ret) == "str" and not self.texts:
+                raise Mismatch(item, "a function returning a string")
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
@@ -202,8 +237,8 @@ class Infer:
     def bind(self, node, name, t):
         self.env[name] = t
         self.note(node, t)
-        if isinstance(find(t), Ptr):
-            self.pointers.append((node, find(t)))
+        if not self.texts:
+            self.judge(node, _held_text, t)
 
     def judge(self, node, bad, *terms):
         """Refuse what native code would compute differently from the interpreter: now, on
@@ -267,8 +302,6 @@ class Infer:
             self.if_lets.append(s)
         if written(s):
             t = unify(t, scalar_of(s.type, s), s)
-        if find(t) == "str":
-            raise Mismatch(s, "a variable holding a string")
         self.bind(s, s.name, t)
 
     @STATEMENTS.on("Assign")
@@ -437,8 +470,8 @@ class Infer:
                 arg = e.args[0]
                 if arg._prod != "Index":
                     self.printed(arg)
-                elif None in getattr(find(self.index(arg, row=True)), "dims", ()):
-                    raise Mismatch(arg, "a row of a tensor of `?` extents printed")
+                else:
+                    self.index(arg, row=True)
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
@@ -462,11 +495,20 @@ class Infer:
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
         scalarize-aggregates rebuilt for it (native code prints it as one line)."""
+        if _text_choice(e) and e._prod == "IfExpr":
+            unify(self.expr(e.cond), "bool", e.cond)
+            self.printed(e.then.value)
+            self.printed(e.orelse.value)
+            self.printed_terms[id(e)] = "str"
+            return "str"
         if not _record(e):
             t = self.expr(e)
+            self.printed_terms[id(e)] = t
             if isinstance(find(t), Ptr):
                 raise Mismatch(e, "a print of a raw pointer")
             self.judge(e, _printed_closure, t)
+            if not self.texts and e._prod != "Str":
+                self.judge(e, _printed_text, t)
             return t
         if e._prod == "IfExpr":
             unify(self.expr(e.cond), "bool", e.cond)
@@ -493,6 +535,8 @@ class Infer:
         self.block(e.body, ret)
         if e.body.value is None:
             unify(ret, "void", e)
+        if not self.texts:
+            self.judge(e, _held_text, Closure(params, ret, e))
         # lift-closures passes what a closure assigns or lends by reference, a scalar's cell
         # (a tensor lent is its buffer, passed as it is).
         for name in by_reference(e, lent=False):
@@ -542,10 +586,7 @@ class Infer:
             return base.elem
         if not row:
             raise Mismatch(e, "a row of a tensor used other than printed")
-        rest = base.dims[1:]
-        # Where a row starts past a `?` extent is known only as the program runs: such a row,
-        # and each of its rows, has only `?` extents, which a print refuses.
-        return Tensor(base.elem, rest if None not in rest else (None,) * len(rest), None)
+        return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("ArrayLit")
     def _array_lit(self, e):
@@ -617,7 +658,7 @@ class Infer:
             ref = find(self.expr(value.value))
             if isinstance(ref, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
-            return self.note(e, Ref(ref.target, e.mutable))
+            return self.note(e, Ref(ref.target, e.mutable, ref.held))
         if value._prod == "Index":  # in native code, a view of the element in the buffer
             base = value.base
             while base._prod == "Index":
@@ -625,8 +666,8 @@ class Infer:
             held = find(self.expr(base))
             if isinstance(held, Ptr):
                 raise Mismatch(e, "a reference to what a raw pointer points at")
-            if narrow_of(held) is not None:  # a place of a byte read as an f32
-                raise Mismatch(e, f"a reference to an element of a tensor of {narrow_of(held)}")
+            if narrow_of(held) is not None:  # a place of a byte read as its value type
+                return self.note(e, Ref(inner, e.mutable, narrow_of(held)))
             return self.note(e, reference_to(inner, e.mutable, e))
         raise Mismatch(e, "a reference to a temporary value")
 
@@ -644,18 +685,30 @@ class Infer:
 
     @EXPRESSIONS.on("AsPtr")
     def _as_ptr(self, e):
-        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer: a rank-1
-        tensor's, whose element i is the pointer's `p[i]`."""
+        """`t.as_ptr()`: a pointer into t, which native code holds as t's buffer seen as
+        one dimension, whose element i is the pointer's `p[i]`: t itself when it is of rank
+        1 and static extent and every pointer it meets is into as many elements, else t
+        flattened to one `?` extent (erase-raw-pointers)."""
         t = find(self.expr(e.value))
         if not isinstance(t, Tensor):
             raise Mismatch(e, f"a pointer into {show(t)}")
-        if len(t.dims) != 1:
-            raise Mismatch(e, f"a raw pointer into a tensor of rank {len(t.dims)}")
-        if narrow_of(t) is not None:
-            raise Mismatch(e, f"a raw pointer into a tensor of {narrow_of(t)}")
-        if t.dims[0] is None:
-            raise Mismatch(e, "a raw pointer into a tensor of `?` extent")
-        return self.note(e, Ptr(t.elem, t.dims[0], e.mutable))
+        size = Var("size")
+        size.value = t.dims[0] if len(t.dims) == 1 and t.dims[0] is not None else DYNAMIC
+        return self.note(e, Ptr(t.elem, size, e.mutable, narrow_of(t) or ""))
+
+    @EXPRESSIONS.on("Flatten")
+    def _flatten(self, e):
+        """A tensor seen as one dimension of `?` extent (a raw pointer into it, Lsafe on):
+        its type as written, of that one extent, says what its elements are stored as."""
+        t = find(self.expr(e.value))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a pointer into {show(t)}")
+        node = t.node
+        while node is not None and node._prod in TYPE_WRAPPERS:
+            node = node.inner
+        if node is not None:
+            node = node.replace(dims=(Lsafe["DimAny"](span=e.span),))
+        return self.note(e, Tensor(t.elem, (None,), node))
 
     @EXPRESSIONS.on("Unsafe")
     def _unsafe(self, e):

@@ -61,21 +61,30 @@ class Ref:
 
     target: object  # the scalar's type
     mutable: bool
+    # What the place stores: "" the target itself, a narrow storage type's name (an element
+    # of a tensor of f8e4m3 is a byte read as an f32), or a Var("held") its uses decide.
+    held: object = ""
 
 
 @dataclass(eq=False)
 class Ptr:
-    """A raw pointer: in native code, the rank-1 tensor it points into (erase-raw-pointers),
-    so every pointer a function is given points into tensors of one size."""
+    """A raw pointer: in native code, the tensor it points into seen as one dimension
+    (erase-raw-pointers): of its element count where every pointer a function is given
+    points into a rank-1 tensor of that many, else of `?` extent."""
 
     elem: object  # the element's type
-    size: object  # the tensor's element count: an int, or a Var("size") its uses decide
+    size: object  # a Var("size"): an element count, DYNAMIC, or undecided (DYNAMIC)
     mutable: bool
+    held: object = ""  # what each element stores, as a Ref's
+
+
+# The size of pointers into tensors of `?` extents, of a rank other than 1, or of two sizes.
+DYNAMIC = "?"
 
 
 class Var:
-    """An undecided type: a literal's ("int", "float"), anything's ("any") or a pointed-into
-    tensor's element count ("size")."""
+    """An undecided type: a literal's ("int", "float"), anything's ("any"), a pointed-into
+    tensor's element count ("size") or what a place stores ("held")."""
 
     __slots__ = ("kind", "parent", "value")
 
@@ -111,7 +120,9 @@ def fits(kind: str, t) -> bool:
     if kind == "float":
         return t in FLOATS
     if kind == "size":
-        return type(t) is int
+        return type(t) is int or t == DYNAMIC
+    if kind == "held":
+        return isinstance(t, str)
     return type(t) is not int
 
 
@@ -156,14 +167,16 @@ def unify(a, b, node):
         return a
     elif isinstance(a, Ref) and isinstance(b, Ref):
         unify(a.target, b.target, node)  # a `&mut T` stands for a `&T`
+        _same_held(a.held, b.held, node, "a reference to {} where one to {} is expected",
+                   lambda held: f"an element of a tensor of {held}" if held else
+                   f"a place of {show(a.target)}")
         return a
     elif isinstance(a, Ptr) and isinstance(b, Ptr):
         unify(a.elem, b.elem, node)  # a `*mut T` stands for a `*const T`
-        sizes = find(a.size), find(b.size)
-        if all(type(n) is int for n in sizes) and sizes[0] != sizes[1]:
-            raise Mismatch(node, f"a pointer into a tensor of {sizes[0]} elements where one "
-                                 f"into a tensor of {sizes[1]} is expected")
-        unify(a.size, b.size, node)
+        _same_held(a.held, b.held, node,
+                   "a pointer into a tensor of {} where one into a tensor of {} is expected",
+                   lambda held: held or show(a.elem))
+        _join_sizes(a.size, b.size)
         return a
     elif isinstance(a, Closure) and isinstance(b, Closure) and len(a.params) == len(b.params):
         for p, q in zip(a.params, b.params):
@@ -171,6 +184,33 @@ def unify(a, b, node):
         unify(a.ret, b.ret, node)
         return a
     raise Mismatch(node, f"a value of type {show(a)} where {show(b)} is expected")
+
+
+def _same_held(a, b, node, says: str, place) -> None:
+    """Two places' storage made one: what native code reads through a reference or pointer
+    is one machine type, so a place of a narrow type and one of its value type do not meet
+    (`says` the two, each as `place` describes what it holds)."""
+    ha, hb = find(a), find(b)
+    if isinstance(ha, str) and isinstance(hb, str) and ha != hb:
+        raise Mismatch(node, says.format(place(ha), place(hb)))
+    unify(a, b, node)
+
+
+def _root(v):
+    while isinstance(v, Var) and v.parent is not None:
+        v = v.parent
+    return v
+
+
+def _join_sizes(a, b) -> None:
+    """Two pointers' sizes made one: their element count when they agree, else DYNAMIC (the
+    pointer is then the tensor seen as one dimension of `?` extent)."""
+    ra, rb = _root(a), _root(b)
+    if ra is rb:
+        return
+    va, vb = ra.value, rb.value
+    ra.parent, ra.value = rb, None
+    rb.value = va if vb is None else vb if va is None or va == vb else DYNAMIC
 
 
 def _holds(closure: Closure, var: Var) -> bool:
@@ -202,7 +242,7 @@ def reference_to(t, mutable: bool, node):
     found = find(t)
     if isinstance(found, Tensor):
         return t
-    if isinstance(found, str) and found not in ("void", "str") or isinstance(found, Vector) or \
+    if isinstance(found, str) and found != "void" or isinstance(found, Vector) or \
             isinstance(found, Var) and found.kind != "any":
         return Ref(t, mutable)
     what = "a reference" if isinstance(found, Ref) else show(t)
@@ -214,14 +254,21 @@ def scalar_of(ty, node):
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     if ty._prod == "BorrowType":
-        return reference_to(scalar_of(ty.inner, node), ty.mutable, node)
+        held = _narrow_scalar(ty.inner)
+        if held is not None:  # an element of a tensor of a narrow type, read as its value type
+            return Ref(value_type(held), ty.mutable, held)
+        t = reference_to(scalar_of(ty.inner, node), ty.mutable, node)
+        return Ref(t.target, t.mutable, Var("held")) if isinstance(t, Ref) else t
     if ty._prod == "PtrType":
-        elem = scalar_of(ty.inner, node)
+        held = _narrow_scalar(ty.inner)
+        elem = value_type(held) if held is not None else scalar_of(ty.inner, node)
         if not isinstance(elem, str):
             raise Mismatch(node, f"a raw pointer to {show(elem)}")
-        return Ptr(elem, Var("size"), ty.mutable)
+        return Ptr(elem, Var("size"), ty.mutable, Var("held") if held is None else held)
     if ty._prod == "Scalar":
         return ty.name
+    if ty._prod == "NamedType" and ty.name == "str":  # no struct takes the name (E2008)
+        return "str"
     if ty._prod == "TensorType":
         if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES:
             # Its elements are read and written as their value type (the buffer's format
@@ -249,18 +296,24 @@ def scalar_of(ty, node):
     raise Mismatch(node, UNLOWERED.get(ty._prod, ty._prod))
 
 
+def _narrow_scalar(ty) -> str | None:
+    while ty._prod in TYPE_WRAPPERS:
+        ty = ty.inner
+    return ty.name if ty._prod == "Scalar" and ty.name in NARROW_TYPES else None
+
+
 def decide(t):
     """A type as solved: what nothing fixed is i32 or f64 (void for anything else), a
     tensor's elements included."""
     t = find(t)
     if isinstance(t, Var):
-        return {"int": "i32", "float": "f64"}.get(t.kind, "void")
+        return {"int": "i32", "float": "f64", "size": DYNAMIC, "held": ""}.get(t.kind, "void")
     if isinstance(t, Tensor) and not isinstance(t.elem, str):
         return Tensor(decide(t.elem), t.dims, t.node)
     if isinstance(t, Ref):
-        return Ref(decide(t.target), t.mutable)
+        return Ref(decide(t.target), t.mutable, decide(t.held))
     if isinstance(t, Ptr):
-        return Ptr(decide(t.elem), find(t.size), t.mutable)
+        return Ptr(decide(t.elem), decide(t.size), t.mutable, decide(t.held))
     if isinstance(t, Closure):
         return Closure([decide(p) for p in t.params], decide(t.ret), t.node)
     return t

@@ -20,7 +20,7 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, scalar_of, show, unbounded_count, unify)
+                    bad_negation, find, narrow_of, scalar_of, show, unbounded_count, unify)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -494,6 +494,13 @@ class Check:
             raise Mismatch(e, "a row of a tensor used other than printed")
         return Tensor(base.elem, base.dims[1:], None)
 
+    @EXPRESSIONS.on("Flatten")
+    def _flatten(self, e):
+        t = find(self.expr(e.value))
+        if not isinstance(t, Tensor):
+            raise Mismatch(e, f"a flattened {show(t)}")
+        return Tensor(t.elem, (None,), t.node)
+
     @EXPRESSIONS.on("TensorLit")
     def _tensor_lit(self, e):
         t = self.tensor(e)
@@ -595,12 +602,16 @@ class Check:
             ref = find(self.expr(value.value))
             if not isinstance(ref, Ref):
                 raise Mismatch(e, f"a dereference of {show(ref)}")
-            return Ref(ref.target, e.mutable)
+            return Ref(ref.target, e.mutable, ref.held)
         if value._prod == "Index":
             t = find(self.index(value))
             if not isinstance(t, str):
                 raise Mismatch(e, f"a reference to {show(t)}")
-            return Ref(t, e.mutable)
+            base = value
+            while base._prod == "Index":
+                base = base.base
+            # An element of a tensor of a narrow type is a byte read as its value type.
+            return Ref(t, e.mutable, narrow_of(find(self.expr(base))) or "")
         if value._prod != "Local":
             raise Mismatch(e, "a reference to what is not a variable or an element")
         t = find(self.expr(value))

@@ -230,3 +230,14 @@ def test_a_cell_of_dynamic_size_is_e1007_and_a_buffer_of_one_reads_back(tmp_path
     assert "incorrect number of dynamic sizes" in refused(path)
     path.write_text(path.read_text().replace("memref.alloca(%n)", "memref.alloc(%n)"))
     assert run(path) == (0, "", "")
+
+
+def test_pointers_seen_flat_read_back_and_run(tmp_path):
+    # A pointer into a tensor of rank 2, of `?` extents or of rank 0 is a view of one `?`
+    # extent: memref.collapse_shape or memref.expand_shape, then memref.cast.
+    case = Path(__file__).parents[1] / "passes/cases/erase_raw_pointers/flattened_pointers.vx"
+    code, text, _ = run(case, "--action", "emit-mlir")
+    assert code == 0 and "memref.expand_shape" in text and "to memref<?xf32>" in text
+    path = tmp_path / "p.mlir"
+    path.write_text(text)
+    assert run(path) == run(case, "--action", "interpret")

@@ -132,3 +132,31 @@ def test_a_pointer_beside_a_variable_or_another_buffer_is_marked(tmp_path):
     unsafe { set(b.as_mut_ptr(), &mut a[1]); }
     print(a[1] + b[0] + y);"""
     assert _marked(_emit(tmp_path, body, extra=SET))["set"] == [True, False]
+
+
+COPY = """
+unsafe fn copy(src: *const f32, dst: *mut f32, n: i32) {
+    for i in 0..n {
+        dst[i] = src[i];
+    }
+}
+"""
+
+
+def test_pointers_seen_flat_are_the_buffers_they_view(tmp_path):
+    # Pointers into a rank-2 tensor and one of `?` extents are views of their buffers
+    # (`t.flatten()`): apart when the tensors are, not when they are one.
+    body = """
+    let a = Tensor<f32, [2, 4]>::fill(1.0);
+    let n = 8;
+    let mut b = Tensor<f32, [?]>::fill([n], 2.0);
+    let p = a.as_ptr();
+    unsafe { copy(p, b.as_mut_ptr(), 8); }
+    print(b[7]);"""
+    assert _marked(_emit(tmp_path, body, extra=COPY))["copy"] == [True, True, False]
+    body = """
+    let mut a = Tensor<f32, [2, 4]>::fill(1.0);
+    let p = a.as_mut_ptr();
+    unsafe { copy(a.as_ptr(), p, 4); }
+    print(a[1][3]);"""
+    assert _marked(_emit(tmp_path, body, extra=COPY))["copy"] == [False, False, False]

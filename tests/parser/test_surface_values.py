@@ -49,6 +49,11 @@ FORMS = [
     ("let u: (i32, (f32, bool)) = (1, (x, true));",
      "    let u: (i32, (f32, bool)) = (1, (x, true));"),
     ("let g = f<(N + 1)>(x);", "    let g = f<N + 1>(x);"),
+    ("let c: Cell<Cell<Point>> = c;", "    let c: Cell<Cell<Point>> = c;"),
+    ("let p: Pair<Cell<i32>, Cell<Cell<f32>>> = p;",
+     "    let p: Pair<Cell<i32>, Cell<Cell<f32>>> = p;"),
+    ("let q = inner<Cell<Point>>(c);", "    let q = inner<Cell<Point>>(c);"),
+    ("let s = a >> b > c;", "    let s = a >> b > c;"),
 ]
 
 

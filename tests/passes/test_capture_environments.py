@@ -132,3 +132,11 @@ def test_handwritten_a_counter_assigns_its_own_cell(run_pass, snapshot_txt):
     assert "@print(c(2i32, &mut n#3));" in ran.dump and "@print(e(10i32, &mut n#4));" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "1\n3\n10\n6\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_copy_of_a_value_is_called_with_the_cell_of_the_value_it_copies():
+    text = to_text(run_front(CASES / "copied.vx", capture_environments).after)
+    assert "let d: fn(i32, &mut i32) -> i32 = c;" in text
+    assert "@print(d(1i32, &mut n#3));" in text and "@print(c(0i32, &mut n#3));" in text
+    assert "e(y, &mut n#3) +[i32] k" in text  # in a closure: the cell it reads
+    assert "@print(e#1(10i32, &mut n#3));" in text

@@ -19,6 +19,7 @@ REFUSED = {
     "return_mismatch": ("E3002", "'half' returns f32, but this `return` gives i32"),
     "bare_return": ("E3002", "'first_positive' returns i32, but this `return;` gives no value"),
     "text_let": ("E3001", "'count' is declared i32, but its value is str"),
+    "text_typed": ("E3001", "'greeting' is declared str, but its value is {integer}"),
     "main_result": ("E3009", "'main' returns f64, but its result is the program's exit "
                              "status, an integer"),
 }
@@ -55,6 +56,7 @@ def test_refused_from_the_command_line(case, capsys):
     ("let b: bool = \"x\";", "'b' is declared bool, but its value is str"),
     ("let mut s = \"a\"; s = 1;", "`s` is str, but the value assigned to it is {integer}"),
     ("let s = \"a\"; let f: f32 = s;", "'f' is declared f32, but its value is str"),
+    ("let s: str = \"a\"; let f: bool = s;", "'f' is declared bool, but its value is str"),
 ])
 def test_each_place_a_value_goes_is_judged(body, message):
     assert _only(f"fn main() {{ {body} }}") == ("E3001", message)
@@ -106,13 +108,6 @@ def test_a_string_goes_to_print_to_an_assert_and_to_a_variable_of_its_own():
     text = 'fn main() {\n    let s = "hi";\n    let t = s;\n    print(t);\n' \
            '    assert(1 < 2, "always");\n    print(if true { s } else { "ho" });\n}\n'
     assert not run_front(text, check_value_types).diagnostics.items
-
-
-def test_a_struct_a_program_names_str_is_no_string():
-    text = "struct str { a: i32 }\nfn main() { let s: str = str { a: 1 }; print(s.a); }"
-    assert not run_front(text, check_value_types).diagnostics.items
-    assert run_front(text.replace("str { a: 1 }", '"x"'),
-                     check_value_types).diagnostics.codes() == ["E3001"]
 
 
 def test_a_closures_return_is_not_the_functions():

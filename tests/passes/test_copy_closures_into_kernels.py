@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.passes.check_native_subset import check_native_subset
 from nano_vx.passes.copy_closures_into_kernels import copy_closures_into_kernels
-from front import assert_native_as_interpreted, assert_prints_the_same, run_cli, run_front
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "copy_closures_into_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -36,10 +38,35 @@ def test_a_kernel_is_given_each_variable_once_and_no_closure():
     assert "launch main$kernel1 on(Topology::CPU)(k);" in text
 
 
-def test_a_closure_assigning_what_it_reads_stays_passed_and_runs_in_the_interpreter():
-    native = run_cli(CASES / "e5010_counter.vx")
-    assert native[:2] == (0, "2\n2\n")
+def test_a_variable_a_copy_changes_is_the_launchers_lent_and_one_the_body_changes_a_copy():
+    text = to_text(run_front(CASES / "counter.vx", copy_closures_into_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(n, &mut n);" in text
+    assert "fn main$kernel0(n: i32, n#1: &mut i32) on Topology::CPU {" in text
+    assert "*n#1 += d;\n        *n#1\n" in text
+    assert "a * 100 + b * 10 + n\n" in text  # the body's own copy
+    assert "launch main$kernel1 on(Topology::CPU)(n, k, &mut n, k);" in text
+    assert "fn main$kernel1(n: i32, k: i32, n#1: &mut i32, k#1: i32) on Topology::CPU {" in text
+    assert "x * k#1" in text and "    k += 1;\n" in text
+
+
+def test_a_kernel_makes_the_closures_a_copy_reads_first():
+    text = to_text(run_front(CASES / "reading_a_closure.vx", copy_closures_into_kernels).after)
+    kernel = text[text.index("fn main$kernel0"):text.index("fn main$kernel1")]
+    assert kernel.startswith("fn main$kernel0(k: i32, n#1: &mut i32) on Topology::CPU {\n")
+    lets = [line.split(":")[0].strip() for line in kernel.splitlines()
+            if line.startswith("    let ")]
+    assert lets == ["let f", "let count", "let g", "let h"]
+    assert "launch main$kernel0 on(Topology::CPU)(k, &mut n);" in text
+    assert "launch main$kernel1 on(Topology::CPU)(k);" in text
+
+
+def test_a_closure_a_let_mut_binds_stays_passed_and_runs_in_the_interpreter():
+    assert_refused_then_repaired(CASES / "e5010_mutable.vx", check_native_subset, "E5010",
+                                 "a closure passed to a function")
+    native = run_cli(CASES / "e5010_mutable.vx")
+    assert native[:2] == (0, "10\n")
     assert "W5001" in native[2] and "a closure passed to a function" in native[2]
+    assert_native_as_interpreted(CASES / "e5010_mutable_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -1,5 +1,6 @@
-"""erase-raw-pointers: a raw pointer is the rank-1 tensor it points into (`t.as_ptr()` is t,
-`*p` is `p[0]`, `*const T` that tensor's type), and `unsafe` makes no code."""
+"""erase-raw-pointers: a raw pointer is the tensor it points into seen as one dimension
+(`t.as_ptr()` is t, or `t.flatten()`; `*p` is `p[0]`, `*const T` that tensor's type), and
+`unsafe` makes no code."""
 
 from pathlib import Path
 
@@ -41,15 +42,33 @@ def test_a_program_without_pointers_comes_out_as_it_went_in():
     assert ran.after is ran.before
 
 
-# Hand-written Lnative that skipped check-native-subset: a pointer into a rank-2 tensor,
-# which no rank-1 tensor stands for. The pass refuses it as the gate would (E5010) and
-# leaves the function out; the other keeps its pointer, erased.
-RANK_TWO = """
+def test_a_pointer_into_another_rank_or_size_is_the_tensor_flattened_to_a_dynamic_extent():
+    ran = run_front(CASES / "flattened_pointers.vx", erase_raw_pointers)
+    params = {p.name: to_text(p.type).strip() for p in ran.nodes("Param")}
+    assert params["p"] == "Tensor<i64, [?], Memory::CPU_DRAM>"  # peek's, given one of `?`
+    flat = [to_text(n.value).strip() for n in ran.nodes("Flatten")]
+    assert flat == ["grid", "wide", "grid", "line", "wide", "grid", "cube", "cube", "one",
+                    "one"]
+
+
+def test_a_pointer_into_a_tensor_of_a_narrow_type_is_a_tensor_of_that_type():
+    ran = run_front(CASES / "narrow_pointers.vx", erase_raw_pointers)
+    params = {p.name: to_text(p.type).strip() for p in ran.nodes("Param")}
+    assert params["p"] == "Tensor<f8e4m3, [?], Memory::CPU_DRAM>"
+
+
+# Hand-written Lnative that skipped check-native-subset: one parameter given pointers into
+# a tensor of f8e4m3 and into one of f32, which no one tensor type stands for. The pass
+# refuses it as the gate would (E5010) and leaves the function out; the other keeps its
+# pointer, erased.
+TWO_STORAGES = """
     // IL: Lnative
-    fn flat(t: Tensor<i32, [2, 2], Memory::CPU_DRAM>) -> i32 {
-        let p: ~*const i32 in Memory::CPU_DRAM = t.as_ptr();
+    fn both(a: Tensor<f8e4m3, [2], Memory::CPU_DRAM>,
+            b: Tensor<f32, [2], Memory::CPU_DRAM>) -> f32 {
+        let mut p: ~*const f32 in Memory::CPU_DRAM = a.as_ptr();
+        p = b.as_ptr();
         unsafe {
-            p[3]
+            p[1]
         }
     }
 
@@ -65,9 +84,10 @@ RANK_TWO = """
 
 def test_handwritten_a_pointer_the_gate_would_refuse_is_refused_and_left_out(run_pass,
                                                                              snapshot_txt):
-    ran = run_pass("erase-raw-pointers", RANK_TWO)
+    ran = run_pass("erase-raw-pointers", TWO_STORAGES)
     assert ran.codes == ["E5010"]
-    assert "a raw pointer into a tensor of rank 2" in ran.diagnostics.items[0].message
+    assert "a pointer into a tensor of f8e4m3 where one into a tensor of f32" in \
+        ran.diagnostics.items[0].message
     assert [i.name for i in ran.tree.items] == ["main"]
     assert _printed(ran.before) == _printed(ran.tree) == "4\n"
     assert ran.dump == snapshot_txt

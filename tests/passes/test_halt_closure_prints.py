@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.passes.check_native_subset import check_native_subset
 from nano_vx.passes.halt_closure_prints import halt_closure_prints
-from front import assert_native_as_interpreted, assert_prints_the_same, run_cli, run_front
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "halt_closure_prints"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -40,11 +42,39 @@ def test_each_closure_printed_or_compared_is_a_stop_and_a_number_printed_is_not(
         ("E9006", "cannot print a value of type closure")]
 
 
-def test_a_closure_an_if_chooses_printed_stays_refused_and_runs_in_the_interpreter():
-    native = run_cli(CASES / "e5010_chosen.vx")
-    assert native[:2] == (1, "3\n")
+def test_a_closure_chosen_or_returned_by_a_maker_is_held_by_its_variable():
+    halts = [n for n in run_front(CASES / "chosen.vx", halt_closure_prints).nodes()
+             if n._prod == "Halt"]
+    assert [(n.code, n.message, n.span.line) for n in halts] == [
+        ("E9006", "cannot print a value of type closure", 19),
+        ("E9006", "cannot print a value of type closure", 23)]
+
+
+def test_a_comparison_a_statement_computes_first_is_the_stop_and_false_after_it():
+    text = to_text(run_front(CASES / "compared.vx", halt_closure_prints).after)
+    assert "halt \"E9006\", \"cannot apply '==' to closure and closure\";\n" \
+        "        let same: ~bool = false;" in text
+    assert "halt \"E9006\", \"cannot apply '!=' to closure and closure\";\n" \
+        "        if false && k > 0 {" in text
+    assert "halt \"E9006\", \"cannot apply '!=' to closure and closure\";\n" \
+        "    while false {" in text
+
+
+def test_a_closure_an_if_chooses_in_the_print_is_bound_first_then_the_stop():
+    text = to_text(run_front(CASES / "chosen_in_the_print.vx", halt_closure_prints).after)
+    assert "    let printed#1: ~_ = if k > 1 {\n        f\n    } else {\n        g\n    };\n" \
+        "    halt \"E9006\", \"cannot print a value of type closure\";\n}" in text
+    assert "        let printed: ~_ = if k > 4 {" in text
+
+
+def test_a_closure_parameter_printed_stays_refused_and_runs_in_the_interpreter():
+    assert_refused_then_repaired(CASES / "e5010_closure_parameter_printed.vx",
+                                 check_native_subset, "E5010", "printing a closure")
+    native = run_cli(CASES / "e5010_closure_parameter_printed.vx")
+    assert native[:2] == (1, "1\n")
     assert "W5001" in native[2] and "printing a closure" in native[2]
     assert "cannot print a value of type closure" in native[2]
+    assert_native_as_interpreted(CASES / "e5010_closure_parameter_printed_repaired.vx")
 
 
 HANDWRITTEN = """

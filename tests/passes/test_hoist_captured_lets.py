@@ -137,3 +137,10 @@ def test_handwritten_variables_read_after_their_block(program, shown, printed, r
     assert all(text in ran.dump for text in shown)
     assert _printed(ran.before) == _printed(ran.tree) == printed
     assert ran.dump == snapshot_txt
+
+
+def test_a_reference_is_bound_first_to_a_zero_of_its_own():
+    text = to_text(run_front(CASES / "reference.vx", hoist_captured_lets).after)
+    assert "    let r#1: ~i32 = 0i32;\n    let mut r: ~&i32 = &r#1;\n" in text
+    assert "    let mut w#1: ~i32 = 0i32;\n    let mut w: ~&mut i32 = &mut w#1;\n" in text
+    assert "        r = &k;\n" in text and "        e = &t[1i32];\n" in text

@@ -87,3 +87,20 @@ def test_handwritten_item_nested_in_a_const(run_pass, snapshot_txt):
     assert [i.name for i in ran.tree.items] == ["N", "three", "main"]
     assert _printed(ran.tree) == "3\n"
     assert ran.dump == snapshot_txt
+
+
+@pytest.mark.parametrize("decl", ["struct str { a: i32 }", "enum str { A, B }"])
+def test_a_type_named_str_is_e2008_and_renamed_is_accepted(front, decl):
+    main = "fn main() { let s: str = \"a\"; print(s); }\n"
+    ran = front(f"{decl}\n{main}", hoist_nested_items)
+    [diag] = ran.diagnostics.items
+    assert (diag.code, diag.span.line) == ("E2008", 1)
+    assert diag.message == "the type name 'str' is declared twice: it is built in, the type of text"
+    ran = front(f"{decl.replace(' str ', ' Text ')}\n{main}", hoist_nested_items)
+    assert not ran.diagnostics.items
+
+
+def test_a_variable_or_function_may_be_called_str(front):
+    ran = front("fn str() -> i32 { 1 }\nfn main() { let str = str(); print(str); }\n",
+                hoist_nested_items)
+    assert not ran.diagnostics.items

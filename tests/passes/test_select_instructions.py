@@ -288,3 +288,20 @@ def test_narrow_tensors_print_as_the_interpreter_prints_them():
     assert not ran.diagnostics.items
     before, after = ran.prints()
     assert after == before and "NaN" in after and "[-8, 7]" in after
+
+
+def test_a_row_past_a_dynamic_extent_prints_as_a_record_of_its_address_and_extents():
+    module = _module("sized_rows")
+    records = [site.text for site in _sites(module, "PrintSite") if site.kind == "record"]
+    assert records == ["{i32[?]}", "{f32[?]}", "{f32[?]}", "{i32[2,?]}", "{i32[?]}",
+                       "{i32[?]}", "{i32[?]}", "{f32[?]}"]
+    assert "memref.dim" in to_text(module)
+
+
+@pytest.mark.parametrize("case", ["erase_raw_pointers/flattened_pointers",
+                                  "erase_raw_pointers/narrow_pointers",
+                                  "type_scalars/narrow_references"])
+def test_pointers_seen_flat_and_references_to_narrow_elements_run_in_lmlir_as_written(case):
+    # The views (memref.collapse_shape, expand_shape, cast) and the bytes of narrow elements
+    # read and written through a reference, in the Lmlir evaluator.
+    assert_prints_the_same(CASES.parent / f"{case}.vx", select_instructions)

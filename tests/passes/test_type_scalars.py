@@ -8,6 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.languages.lpinned import Lpinned
+from nano_vx.languages.lsafe import Lsafe
 from nano_vx.languages.lwritten import Lwritten
 from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
@@ -17,11 +18,16 @@ from front import _printed, assert_native_as_interpreted, assert_prints_the_same
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
-REFUSED = {"e5010_counter_copied":
+REFUSED = {"e5010_counter_copied_then_assigned":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_closure_keeping_a_blocks_reference":
-               "a closure used as a value that captures 'r', a variable of a block inside its "
-               "function holding &i32"}
+           "e5010_closure_keeping_a_blocks_closure":
+               "a closure used as a value that captures 'add', a variable of a block inside its "
+               "function holding a closure",
+           "e5010_reference_of_two_storages":
+               "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
+               "is expected",
+           "e5010_pointer_of_two_storages":
+               "a pointer into a tensor of f32 where one into a tensor of f8e4m3 is expected"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -75,7 +81,8 @@ def test_a_rule_for_a_production_the_il_has_not_is_refused_when_it_is_registered
         @rules.on("Int", "Itn")
         def _literal(infer, e):
             return None
-    assert set(EXPRESSIONS) <= set(Lpinned.productions) | set(Lwritten.productions)
+    assert set(EXPRESSIONS) <= set(Lpinned.productions) | set(Lwritten.productions) | \
+        set(Lsafe.productions)
     assert "Int" in EXPRESSIONS
 
 
@@ -188,3 +195,12 @@ def test_an_extent_known_only_as_the_program_runs_is_read_then():
     assert "let wide: i64 = z.extent[i64](0);" in text
     assert "@make(4i32).extent[i32](0)" in text and "::new().extent[i32](1)" in text
     assert_native_as_interpreted(CASES / "extents.vx")
+
+
+def test_a_reference_to_an_element_of_a_narrow_tensor_is_typed_by_what_the_element_stores():
+    ran = run_front(CASES / "narrow_references.vx", type_scalars)
+    params = {(fn.name, p.name): to_text(p.type).strip() for fn in ran.after.items
+              for p in fn.params}
+    assert params[("set", "r")] == "&mut f8e4m3" and params[("twice", "r")] == "&i4"
+    at = next(fn for fn in ran.after.items if fn.name == "at")
+    assert to_text(at.ret).strip() == "&mut f8e4m3"
