@@ -55,6 +55,9 @@ NOT_LOWERED = {
     # A row of a tensor made by ::uninit() printed at an index a variable assigned gives: its
     # written-flags are not followed (the interpreter stops at the element never written, E9005).
     "tests/passes/cases/track_uninit_elements/e5010_row_at_an_assigned_index.vx",
+    # A variable a closure moves, read after an element its statement computes first: its
+    # moved-flag's check would come before that element's read.
+    "tests/passes/cases/track_moved_captures/e5010_read_after_an_element.vx",
 }
 
 
