@@ -45,7 +45,9 @@ a value again), and a statement reading t (a block's value alike) by a check of 
 check runs where the read does only when the read is the first thing its statement computes
 (names and literals, other such reads, before it): a read after anything else (a call, an
 element, an operator), or on the right of `&&` or `||`, or in a loop's condition, is refused
-(E5010), and the default action runs the program in the interpreter. lift-closures then
+(E5010), and so is a reference to t (the interpreter stops where the reference is read, which
+may be in another function; erase-tensor-references, after this pass, makes a tensor's one
+the tensor itself); the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
 """, state=State)
 
@@ -140,6 +142,11 @@ def _before(run, at, exprs) -> list:
         if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
             continue  # written, not read
         _collect(st, e, events, False)
+    lent = [e for e in events if e[0] == "lent"]
+    if lent:
+        refuse(run.ctx.diagnostics, st.fn, lent[0][2],
+               f"a reference to '{display_name(lent[0][1])}', which a closure may move")
+        return []
     reads = [e for e in events if e[0] == "read"]
     if not reads:
         return []
@@ -179,12 +186,16 @@ def _checked_before(events, name) -> bool:
 
 def _collect(st: State, e, events: list, conditional: bool) -> None:
     """The events of computing e, in order: ("read", variable, node, conditional) of a
-    flagged variable, ("move", variable, transfer, conditional) of one, ("op", ...) of any
-    other computation."""
+    flagged variable, ("lent", ...) of a reference to one (the interpreter reads it only
+    where the reference is read), ("move", variable, transfer, conditional) of one, ("op",
+    ...) of any other computation."""
     prod = e._prod
     if prod == "Local":
         if e.name in st.flags:
             events.append(("read", e.name, e, conditional))
+        return
+    if prod == "Borrow" and e.value._prod == "Local" and e.value.name in st.flags:
+        events.append(("lent", e.value.name, e, conditional))
         return
     if prod in _LEAVES or prod not in _EXPRS:
         return

@@ -63,6 +63,11 @@ def test_a_read_after_an_element_its_statement_computes_is_refused():
                                  "E5010", "a read of 't', which a closure may move")
 
 
+def test_a_reference_to_a_variable_a_closure_moves_is_refused():
+    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call.vx", track_moved_captures,
+                                 "E5010", "a reference to 't', which a closure may move")
+
+
 # Hand-written Lsafe: a parameter moved by a closure called in a loop whose condition reads
 # nothing moved, after a read of it checked by a `let` first.
 MOVED_PARAMETER = """
