@@ -114,7 +114,7 @@ def _block(run, block):
         stmts += _before(run, s, [getattr(s, f) for f in _COMPUTES.get(s._prod, ())])
         if s._prod == "While" and _events(st, s.cond):
             refuse(run.ctx.diagnostics, st.fn, s.cond,
-                   "a read, in a loop's condition, of a variable a closure may move")
+                   "a use, in a loop's condition, of a variable a closure may move")
         s = run.walk(s)
         if s._prod == "For" and s.var in st.flags:
             s = s.replace(body=_flagged_first(st, [s.var], s.body))
@@ -158,8 +158,8 @@ def _before(run, at, exprs) -> list:
     late += [e for e in moves if sum(r[1] == e[1] for r in reads) > 1]
     if late:
         refuse(run.ctx.diagnostics, st.fn, late[0][2],
-               f"a read of '{display_name(late[0][1])}', which a closure may move, after "
-               f"what its statement computes first")
+               f"a read of '{display_name(late[0][1])}', which a closure may move, not the "
+               f"first thing its statement computes")
         return []
     out, checked = [], set()
     for _, name, node, _ in reads:
@@ -213,6 +213,7 @@ def _collect(st: State, e, events: list, conditional: bool) -> None:
 
 
 def _events(st: State, e) -> list:
+    """The reads of flagged variables, and references to them, computing e makes."""
     events: list = []
     _collect(st, e, events, False)
-    return [ev for ev in events if ev[0] == "read"]
+    return [ev for ev in events if ev[0] in ("read", "lent")]

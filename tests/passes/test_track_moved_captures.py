@@ -99,3 +99,18 @@ def test_handwritten_a_parameter_moved_by_a_closure_in_a_loop(run_pass, snapshot
     assert _printed(ran.before) == _printed(ran.tree) == (
         "3\n4\nstopped: E9004: use of 't' after it moved to Memory::NPU_HBM at case.il:5:9\n")
     assert ran.dump == snapshot_txt
+
+
+@pytest.mark.parametrize("use,says", [
+    ("let mut i = 0; while i < t[0] { i += 1; }",
+     "a use, in a loop's condition, of a variable a closure may move"),
+    ("let c = true; if c && t[0] > 0 { print(1); }", "a read of 't', which a closure may move,"
+                                                     " not the first thing"),
+])
+def test_a_read_a_check_before_its_statement_would_not_match_is_refused(use, says):
+    text = ("fn main() {\n  let t = Tensor<i32, [2]>::fill(1);\n"
+            f"  let send = || {{ {use} transfer(t, Memory::NPU_HBM) }};\n"
+            "  let a = send();\n}\n")
+    [diag] = run_front(text, track_moved_captures).diagnostics.items
+    assert diag.code == "E5010"
+    assert says in diag.message
