@@ -782,8 +782,9 @@ _ENTRIES = [
          "index and the extent."),
     Code("E9004", "use of a moved value",
          "A value was read after `transfer` moved it to another memory space; the source is "
-         "gone. The checker refuses this statically (E4001) once linearity checking is on; "
-         "the reference interpreter stops on it regardless."),
+         "gone. The checker refuses this statically (E4001) where it sees the move; a "
+         "closure that moves what it captures, called twice, stops the run at the second "
+         "call's read, in the interpreter and in native code alike."),
     Code("E9005", "read of an uninitialised element",
          "An element of a tensor made with `::uninit()` was read before anything was "
          "written to it."),

@@ -107,6 +107,7 @@ from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
+from .passes.track_moved_captures import track_moved_captures
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
@@ -211,6 +212,7 @@ BACK_END = [
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
+    track_moved_captures,
     erase_tensor_references,
     box_returned_locals,
     type_scalars,

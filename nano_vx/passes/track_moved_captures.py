@@ -1,0 +1,219 @@
+"""track-moved-captures: Lsafe -> Lsafe."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lresolved import display_name, unused_name
+from ..languages.lsafe import Lsafe as L
+from ..nanopass import Pass, descendants
+from ..nanopass.verify import child_nodes
+from ..scalars import refuse
+from ..scalars.closures import bound_in
+
+_EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
+# What computing does nothing a check before the statement could come too early for: a
+# closure is made, its body runs when it is called (a block of its own).
+_LEAVES = frozenset("Local Int Float Bool Str Global Closure".split())
+# The expressions each statement computes itself, in order (its blocks are blocks of their
+# own); an assignment computes its value before the place it writes.
+_COMPUTES = {"ExprStmt": ("expr",), "Let": ("value",), "If": ("cond",), "Return": ("value",),
+             "Assert": ("cond",), "Assume": ("cond",), "For": ("start", "end"),
+             "Assign": ("value", "target")}
+
+
+@dataclass
+class State:
+    fn: str = ""
+    flags: dict = field(default_factory=dict)  # a variable a closure may move -> its flag
+    sites: dict = field(default_factory=dict)  # id() of each transfer of one -> its number
+    stops: dict = field(default_factory=dict)  # such a variable -> (number, message) of each
+
+
+track_moved_captures = Pass("track-moved-captures", L, L, """
+Give each variable a closure moves (a `transfer` of one it captures) a moved-flag, set by
+each `transfer` of it and checked by each read, so that native code stops where the
+interpreter stops on a read of it after it moved (E9004; E5010 for a read it cannot check).
+
+The checker refuses a use after a move it sees (E4001), but not the move of a closure called
+twice, or in a loop: the interpreter's frame then holds the moved mark the first call left,
+and the second call's read stops. `let t = ..;` (a parameter, a loop variable) is followed by
+`let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in source order, is
+preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 0;` (t holds
+a value again), and a statement reading t (a block's value alike) by a check of each n,
+`if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
+check runs where the read does only when the read is the first thing its statement computes
+(names and literals, other such reads, before it): a read after anything else (a call, an
+element, an operator), or on the right of `&&` or `||`, or in a loop's condition, is refused
+(E5010), and so is a reference to t (the interpreter stops where the reference is read, which
+may be in another function; erase-tensor-references, after this pass, makes a tensor's one
+the tensor itself); the default action then runs the program in the interpreter. lift-closures then
+passes the flag by reference to a closure that moves t, and by value to one that reads it.
+""", state=State)
+
+
+@track_moved_captures.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    moved = _moved_captures(fn)
+    if not moved:
+        return fn
+    taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    st.fn = fn.name
+    st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
+    st.sites, st.stops = {}, {name: [] for name in moved}
+    for n in descendants(fn.body):
+        if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved:
+            name = n.value.name
+            st.sites[id(n)] = number = len(st.stops[name]) + 1
+            st.stops[name].append((number, f"use of '{display_name(name)}' after it moved to "
+                                           f"Memory::{n.dest.name} at {n.span}"))
+    body = run.walk(fn.body)
+    return fn.replace(body=_flagged_first(st, [p.name for p in fn.params], body))
+
+
+def _moved_captures(fn) -> set:
+    """The variables a closure of fn moves but does not bind."""
+    moved = set()
+    for c in descendants(fn.body):
+        if c._prod == "Closure":
+            bound = bound_in(c)
+            moved |= {n.value.name for n in descendants(c.body)
+                      if n._prod == "Transfer" and n.value._prod == "Local"
+                      and n.value.name not in bound}
+    return moved
+
+
+def _flag_let(st: State, name: str, span):
+    return L["Let"](st.flags[name], True, L["Scalar"]("i32", span=span), L["Int"](0, span=span),
+                    span=span)
+
+
+def _set(st: State, name: str, number: int, span):
+    return L["Assign"](L["Local"](st.flags[name], span=span), "=", L["Int"](number, span=span),
+                       span=span)
+
+
+def _flagged_first(st: State, names, block):
+    """block, its statements first binding the flags of those of `names` that have one."""
+    lets = tuple(_flag_let(st, n, block.span) for n in names if n in st.flags)
+    return block.replace(stmts=lets + block.stmts) if lets else block
+
+
+@track_moved_captures.on("Closure")
+def _closure(run, closure):
+    body = run.walk(closure.body)
+    return closure.replace(body=_flagged_first(run.state, [p.name for p in closure.params], body))
+
+
+@track_moved_captures.on("Block")
+def _block(run, block):
+    st = run.state
+    stmts = []
+    for s in block.stmts:
+        stmts += _before(run, s, [getattr(s, f) for f in _COMPUTES.get(s._prod, ())])
+        if s._prod == "While" and _events(st, s.cond):
+            refuse(run.ctx.diagnostics, st.fn, s.cond,
+                   "a use, in a loop's condition, of a variable a closure may move")
+        s = run.walk(s)
+        if s._prod == "For" and s.var in st.flags:
+            s = s.replace(body=_flagged_first(st, [s.var], s.body))
+        stmts.append(s)
+        if s._prod == "Let" and s.name in st.flags:
+            stmts.append(_flag_let(st, s.name, s.span))
+        elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
+                s.target.name in st.flags:
+            stmts.append(_set(st, s.target.name, 0, s.span))
+    value = block.value
+    if value is not None:
+        stmts += _before(run, block, [value])
+        value = run.walk(value)
+    return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _before(run, at, exprs) -> list:
+    """The checks and flag settings a statement (or a block's value) computing `exprs`
+    needs before it; E5010 for a read they would check too early."""
+    st = run.state
+    events = []
+    for e in exprs:
+        if e is None:
+            continue
+        if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
+            continue  # written, not read
+        _collect(st, e, events, False)
+    lent = [e for e in events if e[0] == "lent"]
+    if lent:
+        refuse(run.ctx.diagnostics, st.fn, lent[0][2],
+               f"a reference to '{display_name(lent[0][1])}', which a closure may move")
+        return []
+    reads = [e for e in events if e[0] == "read"]
+    if not reads:
+        return []
+    first_op = next((i for i, e in enumerate(events) if e[0] == "op"), len(events))
+    late = [e for i, e in enumerate(events) if e[0] == "read" and i > first_op and
+            not _checked_before(events[:i], e[1])]
+    late += [e for e in reads if e[3]]
+    moves = [e for e in events if e[0] == "move"]
+    late += [e for e in moves if sum(r[1] == e[1] for r in reads) > 1]
+    if late:
+        refuse(run.ctx.diagnostics, st.fn, late[0][2],
+               f"a read of '{display_name(late[0][1])}', which a closure may move, not the "
+               f"first thing its statement computes")
+        return []
+    out, checked = [], set()
+    for _, name, node, _ in reads:
+        if name in checked:
+            continue
+        checked.add(name)
+        for number, message in st.stops[name]:
+            flag = L["Local"](st.flags[name], span=node.span)
+            cond = L["Binary"]("==", flag, L["Int"](number, span=node.span), span=node.span)
+            halt = L["Block"]((L["Halt"]("E9004", message, span=node.span),), None,
+                              span=node.span)
+            out.append(L["If"](cond, False, halt, None, span=node.span))
+    out += [_set(st, name, st.sites[id(node)], node.span) for _, name, node, _ in moves]
+    return out
+
+
+def _checked_before(events, name) -> bool:
+    """Whether the check of an earlier read of `name` holds for a read after `events`: no
+    call (of a closure that may move it) came between."""
+    reads = [i for i, e in enumerate(events) if e[0] == "read" and e[1] == name]
+    return bool(reads) and not any(e[0] == "op" and e[2]._prod in ("Call", "Launch")
+                                   for e in events[reads[0]:])
+
+
+def _collect(st: State, e, events: list, conditional: bool) -> None:
+    """The events of computing e, in order: ("read", variable, node, conditional) of a
+    flagged variable, ("lent", ...) of a reference to one (the interpreter reads it only
+    where the reference is read), ("move", variable, transfer, conditional) of one, ("op",
+    ...) of any other computation."""
+    prod = e._prod
+    if prod == "Local":
+        if e.name in st.flags:
+            events.append(("read", e.name, e, conditional))
+        return
+    if prod == "Borrow" and e.value._prod == "Local" and e.value.name in st.flags:
+        events.append(("lent", e.value.name, e, conditional))
+        return
+    if prod in _LEAVES or prod not in _EXPRS:
+        return
+    if prod == "IfExpr":
+        _collect(st, e.cond, events, conditional)
+    elif prod == "Binary" and e.op in ("&&", "||"):
+        _collect(st, e.left, events, conditional)
+        _collect(st, e.right, events, True)
+    else:
+        for c in child_nodes(e):
+            _collect(st, c, events, conditional)
+    if id(e) in st.sites:
+        events.append(("move", e.value.name, e, conditional))
+    events.append(("op", None, e, conditional))
+
+
+def _events(st: State, e) -> list:
+    """The reads of flagged variables, and references to them, computing e makes."""
+    events: list = []
+    _collect(st, e, events, False)
+    return [ev for ev in events if ev[0] in ("read", "lent")]
