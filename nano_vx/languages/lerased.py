@@ -13,6 +13,10 @@ from .lresolved import Lresolved
 # only a path's `::`, so that what follows a name (`.as_ptr()`, `: Copy`) is not read into it.
 _ARGUMENTS = r"(\$(?:[A-Za-z0-9_\[\]<>,()-]|::|\.(?=[0-9]))+)*\Z"
 _INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?" + _ARGUMENTS)
+# An instance of a generic struct keeps a parameter nothing gives erased (scalarize-aggregates
+# types its field by what the literal puts there), and its name spells that argument `_`:
+# `Two$_$Point`.
+ERASED = "_"
 # A struct's name has no path: `Topology::N` is a topology, not a struct.
 _TNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*" + _ARGUMENTS)
 
@@ -42,6 +46,6 @@ Lerased = Lresolved.extend(
          "Type": [prod("NamedType", "name: tname", "a generic type parameter or a struct, "
                                                    "an instance of a generic one too")],
          "Item": [prod("StructDecl", "name: tname, fields: Param*, generics: GParam*, "
-                                     "copy: bool", "an instance of a generic struct has no "
-                                                   "generics")]},
+                                     "copy: bool", "an instance of a generic struct has as "
+                                                   "generics only those it keeps erased")]},
 )

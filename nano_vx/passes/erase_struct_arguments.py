@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
+from ..languages.lerased import ERASED
 from ..nanopass import Pass
 from ..placement.instances import instance_name
 from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
@@ -19,6 +20,9 @@ class State:
     instances: dict = field(default_factory=dict)  # generic -> {instance name: StructDecl}
     binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type
     known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
+
+
+_ERASED = Lerased["NamedType"](ERASED, span=None)  # an instance's parameter nothing gives
 
 
 erase_struct_arguments = Pass("erase-struct-arguments", Lresolved, Lerased, """
@@ -41,13 +45,17 @@ per list of arguments, named as a function's instance is (`Cell$Point`,
 `Pair$(i32,Point)`), declared after its generic, its fields' types the arguments. A literal
 takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
 .. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
-else the ones its fields give: a struct literal, an enum value, a local of a known struct or
-a call of a function returning one given a field of type `T` makes `T` that struct. Scalar
-arguments stay erased: a field of type `T` holds what the literal computes (`Cell { v: 1.0 /
-3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter did before. One whose
-arguments none of these give stays the erased struct, which fits where an instance of it is
-asked for and the reverse (a generic function's `Cell<T>` is erased): native code then does
-not take it apart (E5010: it runs in the interpreter).
+else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
+call of a function returning one or an `if` choosing one given a field of type `T` makes `T`
+that struct. Scalar arguments stay erased: a field of type `T` holds what the literal
+computes (`Cell { v: 1.0 / 3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter
+did before. So a literal whose fields give some of its arguments, one of them an aggregate,
+is an instance keeping the others erased, spelled `_` (`Two { a: 1.5, b: Point { .. } }` is
+a `Two$_$Point { a: A, b: Point }`), which fits where an instance of other arguments there
+is asked for (`Two<f64, Point>`). One whose fields give no aggregate stays the erased
+struct, which fits where an instance of it is asked for and the reverse (a generic
+function's `Cell<T>` is erased): native code then does not take apart one holding an
+aggregate (E5010: it runs in the interpreter).
 
 What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
@@ -143,54 +151,72 @@ def _literal(run, node, args, casts=True):
         fields.append(given)
     name = node.name
     if decl is not None and decl.generics:
-        types = [run.walk(a.type) if a._prod == "TypeArg" else None for a in args] \
-            if len(args) == len(decl.generics) else _given(run, decl, fields)
-        name = _instance(run, decl, types) or name
+        if len(args) == len(decl.generics):
+            name = _instance(run, decl, [run.walk(a.type) if a._prod == "TypeArg" else None
+                                         for a in args]) or name
+        else:
+            name = _instance(run, decl, _given(run, decl, fields), partial=True) or name
     return Lerased["StructLit"](name, tuple(fields), span=node.span)
 
 
 def _given(run, decl, fields) -> list:
-    """The type each parameter of decl takes from the literal's fields: a struct's or an
-    enum's whose value (a literal, a local, a call's result) a field of that parameter's type
-    holds; None where none says."""
+    """The type each parameter of decl takes from the literal's fields: the struct or enum
+    whose value a field of that parameter's type holds (_aggregate); None where none says."""
     known = run.state.known
     found = {}
     declared = {f.name: f.type for f in decl.fields}
     for given in fields:
         ty, v = declared.get(given.name), given.value
-        name = v.name if v._prod == "StructLit" else v.enum if v._prod == "EnumValue" else \
-            known.get(v.name) if v._prod == "Local" else _returned(run, v)
+        name = _aggregate(run, v)
         if ty is not None and ty._prod == "NamedType" and name is not None:
             found.setdefault(ty.name, Lerased["NamedType"](name, span=v.span))
     return [found.get(g.name) for g in decl.generics]
 
 
-def _returned(run, e) -> str | None:
-    """The struct or enum the call e of a function that is not generic returns, by name."""
-    fn = run.state.fns.get(e.callee.name) if e._prod == "Call" and \
-        e.callee._prod == "Global" else None
+def _aggregate(run, v) -> str | None:
+    """The struct or enum v's value is, by name, where its form says: a literal, an enum
+    value, a local of a known struct, a call of a function that is not generic returning
+    one, an `if` whose first arm's value is one of these (the checks make the other arm's
+    the same)."""
+    p = v._prod
+    if p == "StructLit":
+        return v.name
+    if p == "EnumValue":
+        return v.enum
+    if p == "Local":
+        return run.state.known.get(v.name)
+    if p == "IfExpr":
+        return _aggregate(run, v.then.value) if v.then.value is not None else None
+    fn = run.state.fns.get(v.callee.name) if p == "Call" and \
+        v.callee._prod == "Global" else None
     return fn.ret.name if fn is not None and fn.ret is not None and \
         fn.ret._prod == "NamedType" else None
 
 
-def _instance(run, decl, types: list) -> str | None:
+def _instance(run, decl, types: list, partial: bool = False) -> str | None:
     """The name of decl's instance for the types of its parameters, made on first use; None
     when decl stays erased: a parameter not a type, a type not known or naming a parameter,
-    or no aggregate among them."""
+    or no aggregate among them. partial: a parameter whose type is None stays erased in the
+    instance (`Two$_$Point { a: A, b: Point }`), its field holding what the literal puts
+    there, as the generic's does."""
     st = run.state
     if not all(g._prod == "TypeParam" and not g.topology for g in decl.generics) or \
-            not all(t is not None and _concrete(st, t) for t in types) or \
-            not any(t._prod in ("NamedType", "TupleType", "TensorType") for t in types):
+            not all(t is None and partial or t is not None and _concrete(st, t)
+                    for t in types) or \
+            not any(t is not None and t._prod in ("NamedType", "TupleType", "TensorType")
+                    for t in types):
         return None
-    binding = {g.name: t for g, t in zip(decl.generics, types)}
-    name = instance_name(decl, binding)
+    binding = {g.name: t for g, t in zip(decl.generics, types) if t is not None}
+    name = instance_name(decl, {g.name: binding.get(g.name, _ERASED) for g in decl.generics})
     made = st.instances.setdefault(decl.name, {})
     if name not in made:
         made[name] = None  # asked for again while its fields are walked: one holding itself
         outer, st.binding = st.binding, binding
         fields = run.walk_seq(decl.fields)
         st.binding = outer
-        made[name] = Lerased["StructDecl"](name, fields, (), decl.copy, span=decl.span)
+        made[name] = Lerased["StructDecl"](
+            name, fields, tuple(g for g in decl.generics if g.name not in binding), decl.copy,
+            span=decl.span)
     return name
 
 
