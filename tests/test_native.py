@@ -49,8 +49,8 @@ NOT_LOWERED = {
     # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
     "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
-    # A struct returned holding a second tensor a call gave, which may be one its caller lent
-    # (a copy would not be that tensor).
+    # A struct returned holding two tensors calls gave, each of which may be one its caller
+    # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
     # A row of a tensor made by ::uninit() printed at an index a variable assigned gives: its
     # written-flags are not followed (the interpreter stops at the element never written, E9005).

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import descendants
 from .aggregate_values import merged
-from .aggregates import Shapes, Tree, concrete, strip
+from .aggregates import Shapes, Tree, concrete, is_tensor, strip
 
 
 @dataclass
 class Sig:
     params: list  # per parameter, its shape or None
     out: Tree | None = None  # the result's shape, when it is an aggregate
+    result: int | None = None  # the leaf of `out` returned as the function's result, a tensor
 
 
 @dataclass
@@ -39,17 +40,63 @@ def program_types(program) -> tuple:
     fns = [fn for fn in program.items if fn._prod == "Fn"]
     sigs = {fn.name: Sig([shapes.of(p.type) for p in fn.params], shapes.of(fn.ret))
             for fn in fns}
-    if not any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
-               if s is not None):
-        return shapes, sigs
-    given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
-    while True:
-        typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
-        calls = _given(fns, typed, shapes)
-        if typed == sigs and calls == given:
-            break
-        sigs, given = typed, calls
+    if any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
+           if s is not None):
+        given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
+        while True:
+            typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
+            calls = _given(fns, typed, shapes)
+            if typed == sigs and calls == given:
+                break
+            sigs, given = typed, calls
+    for fn in fns:
+        sigs[fn.name].result = _result_leaf(fn, sigs[fn.name].out)
     return shapes, sigs
+
+
+def _result_leaf(fn, shape: Tree | None) -> int | None:
+    """The leaf of the aggregate fn returns that is its result, which its caller gets as the
+    buffer itself, where every other tensor is copied into the caller's (copy-out-tensors):
+    the first tensor, or the first one a value fn returns may give a buffer someone else
+    holds (_foreign), which a copy would not be. (copy-out-tensors refuses another given back
+    so.)"""
+    tensors = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
+               if is_tensor(t)]
+    if not tensors:
+        return None
+    lets = {n.name: n.value for n in descendants(fn.body) if n._prod == "Let"}
+    params = {p.name for p in fn.params}
+    values = [fn.body.value] + [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    held = {k for v in values if v is not None
+            for k, x in enumerate(_leaf_values(v, shape)) if _foreign(x, lets, params)}
+    return next((k for k in tensors if k in held), tensors[0])
+
+
+def _leaf_values(e, shape: Tree) -> list:
+    """The expression the value e puts at each leaf of `shape`, where a literal writes it;
+    None elsewhere."""
+    if shape.kind == "leaf":
+        return [e]
+    if e._prod == "StructLit" and shape.kind == "struct" and e.name == shape.name:
+        given = {f.name: f.value for f in e.fields}
+        return [x for k, part in shape.parts
+                for x in (_leaf_values(given[k], part) if k in given
+                          else [None] * len(part.leaves()))]
+    if e._prod == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
+        return [x for v, (_, part) in zip(e.elems, shape.parts)
+                for x in _leaf_values(v, part)]
+    return [None] * len(shape.leaves())
+
+
+def _foreign(x, lets: dict, params: set) -> bool:
+    """Whether the tensor x may be a buffer the function did not make: a parameter (a
+    reference to a tensor is the tensor), what a call returns (which may be its argument),
+    `*r`, or a local bound to one of these."""
+    if x is None:
+        return False
+    if x._prod == "Local":
+        return x.name in params or x.name in lets and _foreign(lets[x.name], lets, params)
+    return x._prod in ("Call", "Deref")
 
 
 def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
