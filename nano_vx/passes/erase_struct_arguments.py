@@ -18,7 +18,8 @@ class State:
     enums: frozenset[str] = frozenset()
     fns: dict = field(default_factory=dict)  # name -> Fn, the non-generic ones
     instances: dict = field(default_factory=dict)  # generic -> {instance name: StructDecl}
-    binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type
+    binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type,
+    # N -> its number
     known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
 
 
@@ -38,11 +39,12 @@ argument of a struct type names its instance by the struct alone (`f$Pair`).
 
 An erased field is one scalar or tensor whose type the values put there tell
 (scalars/aggregate_types.py), which an aggregate is not, nor a tensor two calls give two
-sizes: a struct all of whose parameters are types, applied to types that name no parameter
-and one of which is a struct, an enum, a tuple or a tensor of known extents, is instantiated
-instead (its fields then checked against its arguments by check-struct-fields), one struct
-per list of arguments, named as a function's instance is (`Cell$Point`,
-`Pair$(i32,Point)`), declared after its generic, its fields' types the arguments. A literal
+sizes: a struct none of whose parameters is a topology, applied to types that name no
+parameter, one of which is a struct, an enum, a tuple or a tensor of known extents, and to
+numbers for its `const` parameters, is instantiated instead (its fields then checked against
+its arguments by check-struct-fields), one struct per list of arguments, named as a
+function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declared after
+its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A literal
 takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
 .. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
 else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
@@ -152,8 +154,7 @@ def _literal(run, node, args, casts=True):
     name = node.name
     if decl is not None and decl.generics:
         if len(args) == len(decl.generics):
-            name = _instance(run, decl, [run.walk(a.type) if a._prod == "TypeArg" else None
-                                         for a in args]) or name
+            name = _instance(run, decl, _arguments(run, args)) or name
         else:
             name = _instance(run, decl, _given(run, decl, fields), partial=True) or name
     return Lerased["StructLit"](name, tuple(fields), span=node.span)
@@ -193,18 +194,27 @@ def _aggregate(run, v) -> str | None:
         fn.ret._prod == "NamedType" else None
 
 
+def _arguments(run, args) -> list:
+    """What each of the generic arguments args gives its parameter: a type, an extent's
+    number (a `const` parameter's), or None (an extent a constant names: not known yet)."""
+    return [run.walk(a.type) if a._prod == "TypeArg" else
+            a.dim.value if a.dim._prod == "DimInt" else None for a in args]
+
+
 def _instance(run, decl, types: list, partial: bool = False) -> str | None:
-    """The name of decl's instance for the types of its parameters, made on first use; None
-    when decl stays erased: a parameter not a type, a type not known or naming a parameter,
-    or no aggregate among them. partial: a parameter whose type is None stays erased in the
-    instance (`Two$_$Point { a: A, b: Point }`), its field holding what the literal puts
-    there, as the generic's does."""
+    """The name of decl's instance for what its parameters take (a type, or a `const`'s
+    number), made on first use; None when decl stays erased: a topology parameter, a type not
+    known or naming a parameter, or no aggregate among them. partial: a parameter given None
+    stays erased in the instance (`Two$_$Point { a: A, b: Point }`), its field holding what
+    the literal puts there, as the generic's does."""
     st = run.state
-    if not all(g._prod == "TypeParam" and not g.topology for g in decl.generics) or \
-            not all(t is None and partial or t is not None and _concrete(st, t)
-                    for t in types) or \
-            not any(t is not None and t._prod in ("NamedType", "TupleType", "TensorType")
-                    for t in types):
+    if not all(t is None and partial or
+               g._prod == "TypeParam" and not g.topology and t is not None and
+               type(t) is not int and _concrete(st, t) or
+               g._prod == "ConstParam" and type(t) is int
+               for g, t in zip(decl.generics, types)) or \
+            not any(t is not None and type(t) is not int and
+                    t._prod in ("NamedType", "TupleType", "TensorType") for t in types):
         return None
     binding = {g.name: t for g, t in zip(decl.generics, types) if t is not None}
     name = instance_name(decl, {g.name: binding.get(g.name, _ERASED) for g in decl.generics})
@@ -254,13 +264,21 @@ def _applied(run, node):
     decl = run.state.structs.get(node.name)
     name = None
     if decl is not None and len(node.args) == len(decl.generics):
-        name = _instance(run, decl, [run.walk(a.type) if a._prod == "TypeArg" else None
-                                     for a in node.args])
+        name = _instance(run, decl, _arguments(run, node.args))
     return Lerased["NamedType"](name or node.name, span=node.span)
 
 
 @erase_struct_arguments.on("NamedType")
 def _named(run, node):
-    """A field of an instance being made: its parameter is the instance's argument."""
+    """A field of an instance being made: its type parameter is the instance's argument."""
     bound = run.state.binding.get(node.name)
-    return bound if bound is not None else Lerased["NamedType"](node.name, span=node.span)
+    return bound if bound is not None and type(bound) is not int else \
+        Lerased["NamedType"](node.name, span=node.span)
+
+
+@erase_struct_arguments.on("DimName")
+def _dim_name(run, node):
+    """An extent of a field of an instance being made: its `const` parameter is the
+    instance's number."""
+    bound = run.state.binding.get(node.name)
+    return Lerased["DimInt"](bound, span=node.span) if type(bound) is int else node

@@ -38,8 +38,8 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 (the index of its variant) and the fields of every variant, those of the others zero; a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
-tensor, its result: the first that a value it returns may give a buffer it did not make (a
-parameter's, a call's), handed on as the buffer itself, else its first
+tensor, its result: the first that a value it returns puts a call's result in (which may
+be a buffer someone else holds), handed on as the buffer itself, else its first
 (scalars/aggregate_types.py); another it gives back whole (`GiveBack`), which
 copy-out-tensors copies. Its call passes the caller's locals.
 A field of a generic struct (its type arguments erased) is typed as what puts it there

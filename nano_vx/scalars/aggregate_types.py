@@ -56,20 +56,20 @@ def program_types(program) -> tuple:
 
 def _result_leaf(fn, shape: Tree | None) -> int | None:
     """The leaf of the aggregate fn returns that is its result, which its caller gets as the
-    buffer itself, where every other tensor is copied into the caller's (copy-out-tensors):
-    the first tensor, or the first one a value fn returns may give a buffer someone else
-    holds (_foreign), which a copy would not be. (copy-out-tensors refuses another given back
-    so.)"""
+    buffer itself, where every other tensor is given back: copied into the caller's
+    (copy-out-tensors) or, one a parameter handed over, made the caller's own
+    (hand-on-lent-tensors). The first tensor, or the first one a value fn returns puts a
+    call's result in, which may be a buffer someone else holds (an argument), which neither
+    keeps the same buffer. (copy-out-tensors refuses another given back so.)"""
     tensors = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
                if is_tensor(t)]
     if not tensors:
         return None
     lets = {n.name: n.value for n in descendants(fn.body) if n._prod == "Let"}
-    params = {p.name for p in fn.params}
     values = [fn.body.value] + [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    held = {k for v in values if v is not None
-            for k, x in enumerate(_leaf_values(v, shape)) if _foreign(x, lets, params)}
-    return next((k for k in tensors if k in held), tensors[0])
+    called = {k for v in values if v is not None
+              for k, x in enumerate(_leaf_values(v, shape)) if _called(x, lets)}
+    return next((k for k in tensors if k in called), tensors[0])
 
 
 def _leaf_values(e, shape: Tree) -> list:
@@ -88,15 +88,11 @@ def _leaf_values(e, shape: Tree) -> list:
     return [None] * len(shape.leaves())
 
 
-def _foreign(x, lets: dict, params: set) -> bool:
-    """Whether the tensor x may be a buffer the function did not make: a parameter (a
-    reference to a tensor is the tensor), what a call returns (which may be its argument),
-    `*r`, or a local bound to one of these."""
-    if x is None:
-        return False
-    if x._prod == "Local":
-        return x.name in params or x.name in lets and _foreign(lets[x.name], lets, params)
-    return x._prod in ("Call", "Deref")
+def _called(x, lets: dict) -> bool:
+    """Whether x is what a call returns, or a local bound to it."""
+    while x is not None and x._prod == "Local" and x.name in lets:
+        x = lets[x.name]
+    return x is not None and x._prod == "Call"
 
 
 def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
