@@ -56,8 +56,8 @@ is an instance keeping the others erased, spelled `_` (`Two { a: 1.5, b: Point {
 a `Two$_$Point { a: A, b: Point }`), which fits where an instance of other arguments there
 is asked for (`Two<f64, Point>`). One whose fields give no aggregate stays the erased
 struct, which fits where an instance of it is asked for and the reverse (a generic
-function's `Cell<T>` is erased): native code then does not take apart one holding an
-aggregate (E5010: it runs in the interpreter).
+function's `Cell<T>` is erased): an erased field holding an aggregate is split as the values
+put there say (scalars/aggregate_types.py).
 
 What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
@@ -163,7 +163,6 @@ def _literal(run, node, args, casts=True):
 def _given(run, decl, fields) -> list:
     """The type each parameter of decl takes from the literal's fields: the struct or enum
     whose value a field of that parameter's type holds (_aggregate); None where none says."""
-    known = run.state.known
     found = {}
     declared = {f.name: f.type for f in decl.fields}
     for given in fields:

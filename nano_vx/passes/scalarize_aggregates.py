@@ -42,8 +42,9 @@ tensor, its result: the first that a value it returns puts a call's result in (w
 be a buffer someone else holds), handed on as the buffer itself, else its first
 (scalars/aggregate_types.py); another it gives back whole (`GiveBack`), which
 copy-out-tensors copies. Its call passes the caller's locals.
-A field of a generic struct (its type arguments erased) is typed as what puts it there
-(scalars/aggregate_types.py); one holding an f64 or an i32, as an unsuffixed literal is,
+A field of a generic struct (its type arguments erased) is typed as what puts it there, and
+one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
+parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an unsuffixed literal is,
 returned as another float or integer type is cast to it, as the interpreter converts it.
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
 enum's variant a test of its tag. What is
@@ -152,6 +153,8 @@ def _let(run, let):
         st.env[let.name] = rep
         return (*lets, *_store(run, let.value, rep))
     parts = _parts(run, let.value)
+    if len(parts.leaves()) != len(shape.leaves()):
+        shape = st.types[let.name]  # an erased field holding an aggregate, split as it holds
     if len(parts.leaves()) != len(shape.leaves()):
         raise Refused(let, "a generic struct holding an aggregate")
     rep, names = fresh_locals(st.names, let.name, parts, let.span)
