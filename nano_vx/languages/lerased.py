@@ -46,6 +46,7 @@ Lerased = Lresolved.extend(
          "Type": [prod("NamedType", "name: tname", "a generic type parameter or a struct, "
                                                    "an instance of a generic one too")],
          "Item": [prod("StructDecl", "name: tname, fields: Param*, generics: GParam*, "
-                                     "copy: bool", "an instance of a generic struct has as "
-                                                   "generics only those it keeps erased")]},
+                                     "copy: bool", "an instance of a generic struct has no "
+                                                   "generics (a field of one it keeps erased, "
+                                                   "`a: A`, is of any type)")]},
 )

@@ -223,9 +223,7 @@ def _instance(run, decl, types: list, partial: bool = False) -> str | None:
         outer, st.binding = st.binding, binding
         fields = run.walk_seq(decl.fields)
         st.binding = outer
-        made[name] = Lerased["StructDecl"](
-            name, fields, tuple(g for g in decl.generics if g.name not in binding), decl.copy,
-            span=decl.span)
+        made[name] = Lerased["StructDecl"](name, fields, (), decl.copy, span=decl.span)
     return name
 
 

@@ -163,3 +163,17 @@ def test_a_literal_whose_field_a_call_gives_takes_the_struct_it_returns():
     ran = run_front(text, erase_struct_arguments)
     assert [n.name for n in ran.nodes("StructLit")] == ["Point", "Cell$Point", "Cell"]
     assert ran.prints() == ("5\n", "5\n")
+
+
+def test_an_instance_keeping_an_argument_erased_fits_a_written_one_and_reads_back(run_pass):
+    # `Two { a: 1.5, b: Point { .. } }` gives B alone: `Two$_$Point`, its field `a: A` of any
+    # type, which `sum`'s `Two$f64$Point` takes; its dump reads back as the pass wrote it.
+    case = CASES / "../scalarize_aggregates/scalar_beside_aggregate.vx"
+    ran = run_front(case, erase_struct_arguments)
+    structs = {i.name: i for i in ran.after.items if i._prod == "StructDecl"}
+    assert [(f.name, to_text(f.type).strip()) for f in structs["Two$_$Point"].fields] == \
+        [("a", "A"), ("b", "Point")]
+    assert not structs["Two$_$Point"].generics
+    again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
+    assert again.codes == []
+    assert _printed(again.tree) == ran.prints()[0]
