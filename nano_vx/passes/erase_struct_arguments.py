@@ -44,8 +44,8 @@ parameter, one of which is a struct, an enum, a tuple or a tensor of known exten
 numbers for its `const` parameters, is instantiated instead (its fields then checked against
 its arguments by check-struct-fields), one struct per list of arguments, named as a
 function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declared after
-its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A literal
-takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
+its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
+literal takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
 .. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
 else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
 call of a function returning one or an `if` choosing one given a field of type `T` makes `T`

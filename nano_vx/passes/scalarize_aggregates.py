@@ -44,8 +44,9 @@ be a buffer someone else holds), handed on as the buffer itself, else its first
 copy-out-tensors copies. Its call passes the caller's locals.
 A field of a generic struct (its type arguments erased) is typed as what puts it there, and
 one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
-parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an unsuffixed literal is,
-returned as another float or integer type is cast to it, as the interpreter converts it.
+parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an
+unsuffixed literal is, returned as another float or integer type is cast to it, as the
+interpreter converts it.
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
 enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
