@@ -70,7 +70,7 @@ def read_string(text: str, pos: int):
 def _read_iname(text: str, pos: int, path: bool = True):
     """`stage$i32`, `id$Tensor<f32,[4],CPU_DRAM>`: a name (`Point::new` too, when `path`),
     then `$` arguments whose brackets balance (a `,` inside `<..>` or `[..]` belongs to the
-    name, one outside it does not). A `.` belongs to it only inside a number (`scale$2.5`,
+    name, one outside it does not, and so does a `$` inside them: `Cell$<Cell$Point>`). A `.` belongs to it only inside a number (`scale$2.5`,
     not `@f$i32.as_ptr()`), a `:` only as a path's `::` (not `struct Cell$Point: Copy`)."""
     m = re.compile(rf"{_WORD}(::{_WORD})?" if path else _WORD).match(text, pos)
     if m is None:
@@ -86,7 +86,8 @@ def _read_iname(text: str, pos: int, path: bool = True):
                 if depth == 0:
                     break
                 depth -= 1
-            elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-") \
+            elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-" or
+                                                 c == "$" and depth) \
                     or text.startswith("..", j):
                 break
             elif c == "." and not text[j + 1:j + 2].isdigit():

@@ -43,6 +43,8 @@ def as_written(name: str) -> str:
 
 
 def _shown_argument(text: str) -> str:
+    if text.startswith("<"):  # an instance: `<Cell$Point>`
+        return _shown_argument(text[1:-1])
     if text.startswith("("):
         return "(" + ", ".join(_shown_argument(e) for e in _split(text[1:-1], ",")) + ")"
     if "<" in text and "$" not in text.split("<", 1)[0]:  # a tensor: `Tensor<i32,[2]>`

@@ -165,3 +165,15 @@ def test_any_field_of_a_tuple_is_a_value_or_a_diagnostic(elements, field):
         assert out.strip()
     else:
         assert status == 1 and "error[E2005]" in err, err
+
+
+def test_a_message_names_an_instance_as_written():
+    # `Cell<Cell<Point>>` is the struct `Cell$<Cell$Point>` (the inner instance in `<..>`, so
+    # that its arguments are told from the outer one's); a message names it as written.
+    text = ("struct Point { x: i32, y: i32 }\nstruct Cell<T> { v: T }\n\nfn main() {\n"
+            "  let d: Cell<Cell<Point>> = Cell { v: Point { x: 1, y: 2 } };\n"
+            "  print(d.v.x);\n}\n")
+    said = [(d.code, d.message) for d in run_front(text, check_struct_fields).diagnostics.items]
+    assert said == [("E3012", "field 'v' of 'Cell<Cell<Point>>' is Cell<Point>, but this value "
+                              "is Point"),
+                    ("E2005", "struct 'Cell<Point>' has no field 'x'")]
