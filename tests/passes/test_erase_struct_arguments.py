@@ -177,3 +177,12 @@ def test_an_instance_keeping_an_argument_erased_fits_a_written_one_and_reads_bac
     again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
     assert again.codes == []
     assert _printed(again.tree) == ran.prints()[0]
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_reads_back(case, run_pass):
+    # Instance names hold their arguments: `Two$Tensor<i32,[2]>$(i32,Point)`, `Buf$Point$_`.
+    ran = run_front(CASES / f"{case}.vx", erase_struct_arguments)
+    again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
+    assert again.codes == []
+    assert _printed(again.tree) == ran.prints()[0]
