@@ -47,6 +47,8 @@ function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declar
 its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
 literal takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
 .. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
+a literal in its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
+`Cell<Cell<Point>>`, whose instance is `Cell$<Cell$Point>`),
 else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
 call of a function returning one or an `if` choosing one given a field of type `T` makes `T`
 that struct. Scalar arguments stay erased: a field of type `T` holds what the literal
@@ -141,10 +143,21 @@ def _literal(run, node, args, casts=True):
                    if g._prod == "TypeParam" and a._prod == "TypeArg"
                    and a.type._prod == "Scalar" and a.type.name in INT_TYPES}
     declared = {f.name: f.type for f in decl.fields} if decl is not None else {}
+    applied = {g.name: a.type for g, a in zip(decl.generics, args) if a._prod == "TypeArg"
+               and a.type._prod == "AppliedType"} \
+        if decl is not None and len(args) == len(decl.generics) else {}
     fields = []
     for given in node.fields:
-        given = run.walk(given)
         ty = declared.get(given.name)
+        inner = applied.get(ty.name) if ty is not None and ty._prod == "NamedType" else None
+        v = given.value
+        if inner is not None and v._prod == "StructLit" and not v.targs and \
+                v.name == inner.name:
+            # `Cell { v: Cell { v: p } }` as a `Cell<Cell<Point>>`: the inner literal takes
+            # the argument its field's parameter is given, `Cell<Point>`'s.
+            given = given.replace(value=_literal(run, v, inner.args, casts))
+        else:
+            given = run.walk(given)
         if ty is not None and ty._prod == "NamedType" and ty.name in ints and \
                 integer_literal(given.value) is not None and \
                 _fits(run, given.value, ints[ty.name]):

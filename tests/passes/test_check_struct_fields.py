@@ -177,3 +177,7 @@ def test_a_message_names_an_instance_as_written():
     assert said == [("E3012", "field 'v' of 'Cell<Cell<Point>>' is Cell<Point>, but this value "
                               "is Point"),
                     ("E2005", "struct 'Cell<Point>' has no field 'x'")]
+    inner = text.replace("Cell { v: Point { x: 1, y: 2 } }", "Cell { v: Cell { v: 3 } }")
+    said = [(d.code, d.message) for d in run_front(inner, check_struct_fields).diagnostics.items]
+    assert said[0] == ("E3012", "field 'v' of 'Cell<Point>' is Point, but this value is "
+                                "{integer}")  # the inner literal takes the `let`'s argument

@@ -150,7 +150,8 @@ def test_handwritten_an_instance_holding_an_instance(run_pass, snapshot_txt):
     assert ran.codes == []
     assert [i.name for i in ran.tree.items if i._prod == "StructDecl"] == \
         ["Point", "Cell", "Cell$Point", "Pair", "Pair$Point"]
-    assert "let c: Cell = Cell { v: Cell { v: 1 } };" in ran.text
+    # The inner literal takes `Cell<i32>`'s argument from the `let`: its 1 is an i32's.
+    assert "let c: Cell = Cell { v: Cell { v: 1 as i32 } };" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n"
     assert ran.dump == snapshot_txt
 
