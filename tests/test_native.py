@@ -31,8 +31,8 @@ _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 
 # The programs native code does not lower (each refused with E5010): an aggregate
-# scalarize-aggregates cannot take apart (a generic struct holding another aggregate, whose
-# arguments nothing gives); a closure returned from the closure whose variable it
+# scalarize-aggregates cannot take apart (a generic struct's erased field two calls give
+# aggregates of two forms); a closure returned from the closure whose variable it
 # assigns, copied into a second variable (the cell native code keeps is the first name's).
 NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
