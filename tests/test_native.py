@@ -31,8 +31,8 @@ _CODES = re.compile(r"^(?:error|warning)\[([EW]\d{4})\]", re.M)
 _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 
 # The programs native code does not lower (each refused with E5010): an aggregate
-# scalarize-aggregates cannot take apart (a generic struct holding another aggregate, whose
-# arguments nothing gives); a closure returned from the closure whose variable it
+# scalarize-aggregates cannot take apart (a generic struct's erased field two calls give
+# aggregates of two forms); a closure returned from the closure whose variable it
 # assigns, copied into a second variable (the cell native code keeps is the first name's).
 NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_aggregate.vx",
@@ -49,8 +49,8 @@ NOT_LOWERED = {
     # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
     "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
-    # A struct returned holding a second tensor a call gave, which may be one its caller lent
-    # (a copy would not be that tensor).
+    # A struct returned holding two tensors calls gave, each of which may be one its caller
+    # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_shared_tensor.vx",
     # A string a call computes, printed where the print is itself a value a `let` binds:
     # number-texts leaves the program's strings as they are.
