@@ -155,7 +155,6 @@ def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
 # A `let mut` state's variables are its own: another name of it, or one it replaced, would
 # see the state assigned after it.
 @pytest.mark.parametrize("body,what", [
-    ("let mut u = if y > 2 { t } else { t };", "a hardware state chosen into a `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let mut u = t;\n    u = s;",
      "a copy of a hardware state bound with `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let u = s;",
@@ -214,11 +213,11 @@ def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
     assert native == run_cli(path, "--action", "interpret")
 
 
-# Hand-written Lassumed: the topology's `replicas` come from its declaration (the memory
+# Hand-written Lheld: the topology's `replicas` come from its declaration (the memory
 # model the run rebuilds from it), and the `match` is told the state's three values. It is a
 # statement, as name-hardware-states leaves one whose value nothing reads.
 DECLARED = """
-    // IL: Lassumed
+    // IL: Lheld
     Topology Pool { memory: Memory::CPU_DRAM, replicas: 3 }
 
     fn main() {
