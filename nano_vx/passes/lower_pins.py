@@ -18,6 +18,9 @@ from ..scalars.hardware_states import (HeldState, check_static, is_state_type, i
 class State:
     sigs: dict = field(default_factory=dict)  # fn -> its state parameters' indices
     returns: dict = field(default_factory=dict)  # fn -> the topology of the state it returns
+    tuples: dict = field(default_factory=dict)  # fn -> the tuple holding states it returns
+    allowed: set = field(default_factory=set)  # the calls of those that bind or read them
+    held_tuples: dict = field(default_factory=dict)  # a local bound one -> {index: HeldState}
     names: Names | None = None
     states: dict = field(default_factory=dict)  # local -> its HeldState
     ret: object = None  # the function's result type (None in a closure)
@@ -41,7 +44,10 @@ same way. `match s { .. }` is `pin_match s on Topology::NPU, took s_took, held s
 `u` another name of the same state (its copies share the pin, as the interpreter's do); a
 state given to a function is the tuple `(t, t_took, &mut t_held)`, the caller's `held` by
 reference, and the parameter `s` it is read as `s.0`, `s.1` and `*s.2`; a function returning
-a state returns the tuple `(value, took, held)`, which the `let` of its call takes apart. A
+a state returns the tuple `(value, took, held)`, which the `let` of its call takes apart; one
+returning a tuple holding states returns each so, `(s, 1)` as `((s, s_took, s_held), 1)`, and
+the `let pair` of its call is followed by `let`s of each state's `took` and `held`, read from
+the tuple, which `let u = pair.0;` then names (`let u = pair.0.0;`). A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
 its three values (its `held` by reference); an assignment of such a `let mut` state's value
@@ -49,9 +55,11 @@ is left as it is. A `let mut s` state's three are `let mut`s, and `s = x.try_pin
 each (the state it replaced keeps its pin, as in the interpreter). A `let mut` state is
 refused copied by another name, which would see the state assigned after it, or assigned in
 the `Available` arm of a `match` on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
-interpreter makes there (E9006: it prints no state). A hardware state used otherwise (in a
-tuple, a parameter's or a chosen one returned) is refused, and so is a topology whose index
-is computed in place or is a `let mut`.
+interpreter makes there (E9006: it prints no state), and so is that of a tuple holding one
+that computes nothing first. A hardware state used otherwise (in a tuple other than returned,
+a parameter's or a chosen one returned, a tuple holding one used whole or its state read
+other than by a `let`) is refused, and so is a topology whose index is computed in place or
+is a `let mut`.
 """, state=State, requires=("model",))
 
 
@@ -60,6 +68,7 @@ def _program(run, program):
     fns = [item for item in program.items if item._prod == "Fn"]
     run.state.sigs = {fn.name: state_params(fn) for fn in fns}
     run.state.returns = {fn.name: fn.ret.topo if is_state_type(fn.ret) else None for fn in fns}
+    run.state.tuples = {fn.name: fn.ret for fn in fns if _state_indices(fn.ret)}
     return run.rebuild(program)
 
 
@@ -67,25 +76,103 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.ret = Names(fn), {}, [], fn.ret
-    st.reassigned, st.shared = set(), set()
+    st.reassigned, st.shared, st.held_tuples = set(), set(), {}
     st.changing = mutable_locals(fn)
     try:
         for p in fn.params:
             if is_state_type(p.type):
                 check_static(p.type.topo)
                 st.states[p.name] = HeldState(None, None, p.name, p.type.topo, True)
-        if not is_state_type(fn.ret):
+        if not (is_state_type(fn.ret) or _state_indices(fn.ret)):
             return run.rebuild(fn)
-        check_static(fn.ret.topo)
-        span, body = fn.ret.span, fn.body
-        boolean = L["Scalar"]("bool", span=span)
-        ret = L["TupleType"]((fn.ret.inner, boolean, boolean), span=span)
+        for ty in (fn.ret, *getattr(fn.ret, "elems", ())):
+            if is_state_type(ty):
+                check_static(ty.topo)
+        body = fn.body
         walked = run.walk(body.replace(value=None))
-        value = _as_tuple(run, body.value) if body.value is not None else None
-        return fn.replace(ret=ret, body=walked.replace(value=value))
+        value = _returned(run, body.value) if body.value is not None else None
+        return fn.replace(ret=_spread(fn.ret), body=walked.replace(value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
+
+
+def _state_indices(ty) -> frozenset:
+    """The elements of a tuple type that are hardware states."""
+    if ty is None or ty._prod != "TupleType":
+        return frozenset()
+    return frozenset(i for i, t in enumerate(ty.elems) if is_state_type(t))
+
+
+def _spread(ty):
+    """The type of what native code holds for a value of type `ty`: a hardware state (or
+    each a tuple holds) as its value, whether it took a pin and whether it holds it."""
+    boolean = L["Scalar"]("bool", span=ty.span)
+    if is_state_type(ty):
+        return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
+    return ty.replace(elems=tuple(_spread(t) if is_state_type(t) else t for t in ty.elems))
+
+
+def _tuple_call(run, e) -> bool:
+    """`e` calls a function returning a tuple that holds hardware states."""
+    return e is not None and e._prod == "Call" and e.callee._prod == "Global" \
+        and e.callee.name in run.state.tuples
+
+
+def _returned(run, e):
+    """The value a function returning a state, or a tuple holding states, returns: each
+    state as `(value, took, held)`."""
+    ret = run.state.ret
+    if is_state_type(ret):
+        return _as_tuple(run, e)
+    if not _state_indices(ret):
+        return run.walk(e)
+    if _tuple_call(run, e):
+        run.state.allowed.add(id(e))
+        return run.walk(e)
+    if e._prod != "Tuple" or len(e.elems) != len(ret.elems):
+        raise Refused(e, "a tuple holding a hardware state returned other than as a tuple "
+                         "literal or a call")
+    return e.replace(elems=tuple(_as_tuple(run, x) if is_state_type(t) else run.walk(x)
+                                 for x, t in zip(e.elems, ret.elems)))
+
+
+def _bind_tuple(run, node) -> tuple:
+    """`let pair = f(..);` of a tuple holding states: each state's `took` and `held` are
+    `let`s of their own, read from the tuple, and a `let` of its element another name of it."""
+    st, value, span = run.state, node.value, node.value.span
+    st.allowed.add(id(value))
+    ret = st.tuples[value.callee.name]
+    ty = _spread(node.type) if _state_indices(node.type) else node.type
+    lets, elements = [L["Let"](node.name, node.mutable, ty, run.walk(value), span=node.span)], {}
+    stem = node.name.split("#")[0]
+    for i in sorted(_state_indices(ret)):
+        took, held = (st.names.fresh(f"{stem}_{i}_{part}") for part in ("took", "held"))
+        element = L["TupleGet"](L["Local"](node.name, span=span), i, span=span)
+        lets += [L["Let"](took, False, L["Scalar"]("bool", span=span),
+                          L["TupleGet"](element, 1, span=span), span=span),
+                 L["Let"](held, True, L["Scalar"]("bool", span=span),
+                          L["TupleGet"](element, 2, span=span), span=span)]
+        elements[i] = HeldState(took, held, None, ret.elems[i].topo)
+    st.held_tuples[node.name] = elements
+    return tuple(lets)
+
+
+def _element_state(run, e):
+    """The state `e` reads from a tuple `_bind_tuple` bound, or None."""
+    if e is None or e._prod != "TupleGet" or e.base._prod != "Local":
+        return None
+    return run.state.held_tuples.get(e.base.name, {}).get(e.index)
+
+
+@lower_pins.on("TupleGet")
+def _tuple_get(run, e):
+    """An element of a tuple holding states that is no state, read from it."""
+    if e.base._prod != "Local" or e.base.name not in run.state.held_tuples:
+        return run.rebuild(e)
+    if _element_state(run, e) is not None:
+        raise Refused(e, "a hardware state read from a tuple other than by a `let`")
+    return e
 
 
 def _makes_a_state(run, e) -> bool:
@@ -96,9 +183,17 @@ def _makes_a_state(run, e) -> bool:
 def _statement(run, node):
     value = node.value
     if node._prod == "Return":
-        if value is not None:
-            value = _as_tuple(run, value) if is_state_type(run.state.ret) else run.walk(value)
-        return (node.replace(value=value),)
+        return (node.replace(value=value if value is None else _returned(run, value)),)
+    if _tuple_call(run, value):
+        return _bind_tuple(run, node)
+    element = _element_state(run, value)
+    if element is not None:
+        # Another name of the state the tuple holds, as the interpreter's element is.
+        run.state.states[node.name] = element
+        value_type = node.type.inner if is_state_type(node.type) \
+            else L["OpaqueType"](span=value.span)
+        return (L["Let"](node.name, False, value_type,
+                         L["TupleGet"](value, 0, span=value.span), span=value.span),)
     if not (_makes_a_state(run, value) or _is_state(run, value)):
         return (node.replace(value=run.walk(value)),)
     ty = node.type if is_state_type(node.type) else None
@@ -220,6 +315,9 @@ def _as_tuple(run, e):
 def _call(run, e):
     """A call given hardware states: each is the tuple of its value, whether it took a pin and
     a reference to its `held`, which the callee's `match` clears."""
+    if _tuple_call(run, e) and id(e) not in run.state.allowed:
+        raise Refused(e, "a tuple holding a hardware state a call returns used other than "
+                         "bound by a `let` or read by its elements")
     if e.callee._prod != "Global" or e.callee.name not in run.state.sigs:
         return run.rebuild(e)
     states, args = run.state.sigs[e.callee.name], []
@@ -279,14 +377,23 @@ def _expr_stmt(run, node):
     if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
             and len(e.args) == 1 and _state_computing_nothing(run, e.args[0]):
         return L["Halt"]("E9006", "cannot print a value of type HardwareState", span=e.span)
+    if _tuple_call(run, e):
+        run.state.allowed.add(id(e))
     return run.rebuild(node)
 
 
 def _state_computing_nothing(run, e) -> bool:
-    """Whether `e` is a state whose making computes nothing that could stop the program
-    first: a state variable, or `try_pin` of a variable on a topology written out."""
+    """Whether `e` is a state, or a tuple holding one, whose making computes nothing that
+    could stop the program first: a state variable, a tuple a call returned bound to one, a
+    tuple literal of variables, literals and such states, or `try_pin` of a variable on a
+    topology written out."""
     if e._prod == "Local":
-        return e.name in run.state.states
+        return e.name in run.state.states or e.name in run.state.held_tuples
+    if e._prod == "Tuple":
+        states = [_state_computing_nothing(run, x) for x in e.elems]
+        return any(states) and all(
+            held or x._prod in ("Local", "Int", "Float", "Bool", "Str")
+            for x, held in zip(e.elems, states))
     return is_try_pin(e) and e.receiver._prod == "Local" and len(e.args) == 1 \
         and e.args[0]._prod == "TopoRef" \
         and all(b is None or b._prod == "Int" for b in (e.args[0].index, e.args[0].end))
@@ -296,6 +403,8 @@ def _state_computing_nothing(run, e) -> bool:
 def _local(run, e):
     if e.name in run.state.states:
         raise Refused(e, "a hardware state used other than matched, bound, passed or returned")
+    if e.name in run.state.held_tuples:
+        raise Refused(e, "a tuple holding a hardware state used other than by its elements")
     return e
 
 
