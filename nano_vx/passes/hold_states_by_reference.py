@@ -26,7 +26,7 @@ class State:
 hold_states_by_reference = Pass("hold-states-by-reference", Lassumed, L, """
 Bind each `let mut` copy of a hardware state, and each state an `if` chooses, with a `&mut` to
 the bool that says the state it shares still holds its pin, so that matching either name gives
-the pin back once (E5010 for a state chosen into a `let mut`, or between two topologies).
+the pin back once (E5010 for a state chosen between two topologies).
 
 `let u = if c { t } else { x.try_pin(T) };` is `let u_which = c;`, then `let_state u: V on T,
 took u_took, held u_held = if u_which { state_part 0 of t } else { x };`, whose parts follow:
@@ -36,8 +36,9 @@ u_took;` and `let mut u_held: &mut bool = &mut u_own;`, and `if u_which { u_held
 `let mut u = t;` binds u to t's three parts, its `held` t's by reference, and a cell `u_own`;
 `u = v;` gives it v's three parts, and `u = x.try_pin(T);` (or a call making a state) its
 value and whether it took a pin, and its `held` a reference to `u_own`, which holds the new
-state's. lower-pins then makes every other state the values it is made of, and reads the parts
-a `state_part` names.
+state's. `let mut u = if ..` is chosen so too, its `took` a `let mut`, and then assigned as a
+`let mut` copy is. lower-pins then makes every other state the values it is made of, and
+reads the parts a `state_part` names.
 """, state=State, requires=("model",))
 
 
@@ -69,8 +70,6 @@ def _is_state(run, e) -> bool:
 def _let(run, node):
     st, value = run.state, node.value
     if _chooses_a_state(run, value):
-        if node.mutable:
-            raise Refused(node, "a hardware state chosen into a `let mut`")
         return _choose(run, node, value)
     topo = _topo(run, node)
     if topo is not None:
@@ -200,6 +199,9 @@ def _choose(run, node, e) -> tuple:
     stem = node.name.split("#")[0]
     which = st.names.fresh(f"{stem}_which")
     took, own, held = _parts_of(run, node.name)
+    if node.mutable:
+        # Assigned later as a `let mut` copy is: the state it is given shares its `held`.
+        st.own[node.name] = took, own, held
     boolean = L["Scalar"]("bool", span=span)
 
     def chosen(pair):
@@ -213,9 +215,9 @@ def _choose(run, node, e) -> tuple:
     given = [L["Block"]((L["Assign"](_local(held, span), "=", _part(b, 2, span), span=span),),
                         None, span=span) if b._prod == "Local" else None for b in branches]
     lets = (L["Let"](which, False, boolean, run.walk(e.cond), span=span),
-            L["LetState"](node.name, False, _value_type(node, span), chosen(values), took,
-                          held, topos[0], span=span),
-            L["Let"](took, False, boolean, chosen(took_pins), span=span),
+            L["LetState"](node.name, node.mutable, _value_type(node, span), chosen(values),
+                          took, held, topos[0], span=span),
+            L["Let"](took, node.mutable, boolean, chosen(took_pins), span=span),
             L["Let"](own, True, boolean, _local(took, span), span=span),
             L["Let"](held, True, L["BorrowType"](boolean, True, span=span),
                      L["Borrow"](_local(own, span), True, span=span), span=span))

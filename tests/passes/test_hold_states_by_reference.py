@@ -58,6 +58,16 @@ def test_a_let_mut_copy_shares_the_held_of_the_state_it_copies_until_assigned():
            "        u_held = &mut u_own;" in text
 
 
+def test_a_let_mut_state_an_if_chooses_is_assigned_as_a_copy_is():
+    text = _held(CASES / "chosen_into_a_let_mut.vx")
+    assert "let_state mut u: i32 on Topology::NPU, took u_took, held u_held = if u_which {" \
+        in text and "let mut u_took: ~bool = if u_which {" in text
+    assert "u = state_part 0 of t;\n        u_took = state_part 1 of t;\n" \
+           "        u_held = state_part 2 of t;" in text
+    assert "u_took = take_pin NPU of 1;\n        u_own = u_took;\n        u_held = &mut u_own;" \
+        in text
+
+
 def test_a_state_a_call_makes_assigned_to_a_copy_is_held_in_its_own_cell():
     text = _held(CASES / "copy_assigned_a_call.vx")
     assert "let u_new: HardwareState<i32, Topology::NPU> = @pin(7);\n" \
@@ -68,7 +78,6 @@ def test_a_state_a_call_makes_assigned_to_a_copy_is_held_in_its_own_cell():
 # (A state chosen between two topologies, or assigned one of another, is E3007 or E3001
 # first: see the hand-written case below.)
 @pytest.mark.parametrize("body,what", [
-    ("let mut u = if y > 2 { t } else { t };", "a hardware state chosen into a `let mut`"),
     ("let mut k = 0;\n    let w = y.try_pin(Topology::NPU[k]);\n"
      "    let u = if y > 2 { w } else { y.try_pin(Topology::NPU[k]) };",
      "a topology whose index is computed in place or may change"),
