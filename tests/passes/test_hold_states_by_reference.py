@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.languages.lheld import Lheld
 from nano_vx.passes.hold_states_by_reference import hold_states_by_reference
-from front import assert_native_as_interpreted, run_front
+from front import assert_native_as_interpreted, run_cli, run_front
 
 CASES = Path(__file__).parent / "cases" / "hold_states_by_reference"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -30,6 +31,15 @@ def test_output(case, snapshot_txt):
                          ids=lambda p: p.stem)
 def test_native_code_prints_what_the_interpreter_prints(path):
     assert_native_as_interpreted(path)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_dump_of_the_output_resumes_and_prints_what_the_program_prints(case, tmp_path):
+    # A `let_state` binds its name where it stands: the dump reads back as well formed.
+    dump = tmp_path / f"{case}.txt"
+    dump.write_text(to_text(run_front(CASES / f"{case}.vx", hold_states_by_reference).after,
+                            Lheld))
+    assert run_cli(dump) == run_cli(CASES / f"{case}.vx", "--action", "interpret")
 
 
 def _held(path: Path) -> str:
