@@ -19,7 +19,7 @@ class State:
     results: dict = field(default_factory=dict)  # fn -> its result type
     names: Names | None = None
     topos: dict = field(default_factory=dict)  # each state's local or parameter -> its topology
-    own: dict = field(default_factory=dict)  # a `let mut` copy -> (its took, own, held locals)
+    own: dict = field(default_factory=dict)  # a `let mut` shared state -> its took, own, held
     changing: frozenset = frozenset()  # the function's `let mut` locals
 
 
