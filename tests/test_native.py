@@ -43,7 +43,8 @@ NOT_LOWERED = {
     # A reference to a temporary after a call and an element at an index its statement
     # computes.
     "tests/passes/cases/name_borrowed_temporaries/e5010_after_an_element_at_a_computed_index.vx",
-    # A hardware state given to a function and returned by it in a tuple.
+    # A hardware state given to a function and returned by it in a tuple at one return, not
+    # at every one.
     "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned.vx",
     # A closure an `if` chooses, printed; a closure assigning what it reads, called in a
     # `spawn` body.
