@@ -141,3 +141,16 @@ def test_handwritten_a_state_chosen_between_two_topologies_is_refused(run_pass):
     assert [d.message for d in ran.diagnostics.items] == [
         "native code does not lower a hardware state chosen by an `if` between two "
         "topologies (in 'main')"]
+
+
+def test_a_program_lower_pins_refuses_after_this_pass_runs_in_the_interpreter(tmp_path):
+    # lower-pins refuses the `let mut` copy read into a tuple; the interpreter runs the
+    # program as the front end's IL left it, not the `let_state`s this pass wrote.
+    path = tmp_path / "refused.vx"
+    path.write_text("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
+                    "    let mut u = t;\n    match u {\n        Available(p) => { print(p); }\n"
+                    "        Saturated(v) => { print(v + 100); }\n    }\n"
+                    "    let both = (u, 1);\n    print(both.1);\n}\n")
+    native = run_cli(path)
+    assert native[:2] == (0, "3\n1\n") and "W5001" in native[2]
+    assert "copy of a hardware state bound with `let mut`" in native[2]
