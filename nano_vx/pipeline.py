@@ -85,6 +85,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
+from .passes.hold_states_by_reference import hold_states_by_reference
 from .passes.lower_pin_matches import lower_pin_matches
 from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
@@ -193,6 +194,7 @@ BACK_END = [
     name_hardware_states,
     forward_returned_states,
     split_state_tuples,
+    hold_states_by_reference,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
