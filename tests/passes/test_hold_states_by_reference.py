@@ -10,7 +10,7 @@ import pytest
 from nano_vx.dump.text import to_text
 from nano_vx.languages.lheld import Lheld
 from nano_vx.passes.hold_states_by_reference import hold_states_by_reference
-from front import assert_native_as_interpreted, run_cli, run_front
+from front import assert_native_as_interpreted, assert_prints_the_same, run_cli, run_front
 
 CASES = Path(__file__).parent / "cases" / "hold_states_by_reference"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -25,6 +25,12 @@ def test_output(case, snapshot_txt):
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert "LetState" in {n._prod for n in ran.nodes()}
     assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + LOWER_PINS,
+                         ids=lambda p: p.stem)
+def test_the_output_prints_what_the_input_printed(path):
+    assert_prints_the_same(path, hold_states_by_reference)
 
 
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + LOWER_PINS,
