@@ -140,13 +140,11 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     # --stop-after and --passes end the pipeline where they say: the program does not run.
     cut = bool(stop_after or args.passes)
     if action == "run" and _not_lowered(outcome, diagnostics) and not cut:
-        # A correct program native code does not lower yet still runs, in the interpreter: as
-        # the last pass of Lassumed, the front end's IL, left it (the back end's ILs after it
-        # hold states by their parts, which the interpreter does not run), or, for a dump
-        # resumed after those, as it went into the pass that refused it.
+        # A correct program native code does not lower yet still runs, in the interpreter, as
+        # it went into the pass that refused it: every pass's output runs there (Lheld's
+        # states bound from their parts too), so the run checks the passes before it as well.
         diagnostics = _warned(diagnostics)
-        return _run(outcome.kept.get(FRONT_END_IL, outcome.refused), diagnostics, args, stdout,
-                    stderr, facts,
+        return _run(outcome.refused, diagnostics, args, stdout, stderr, facts,
                     partial(_interpret, check_contracts=args.check_contracts))
     if diagnostics.has_errors or action in ("parse", "check") or cut:
         return _report(diagnostics, args, stderr, facts)

@@ -6,10 +6,6 @@ from __future__ import annotations
 from ..nanopass import prod
 from .lassumed import Lassumed
 
-# The reference interpreter runs no `LetState` (a state whose parts are variables, not the
-# one value its names share there): a program a later pass refuses runs in it as the front
-# end's IL left it (compile.py), and hold-states-by-reference's tests compare native code
-# with the interpreter's run of the program.
 Lheld = Lassumed.extend(
     "Lheld",
     "Lassumed with a hardware state bound from the parts its `let`s compute, its `held` a "

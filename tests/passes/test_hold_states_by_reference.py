@@ -41,11 +41,14 @@ def test_native_code_prints_what_the_interpreter_prints(path):
 
 @pytest.mark.parametrize("case", NAMES)
 def test_the_dump_of_the_output_resumes_and_prints_what_the_program_prints(case, tmp_path):
-    # A `let_state` binds its name where it stands: the dump reads back as well formed.
+    # A `let_state` binds its name where it stands: the dump reads back as well formed, and
+    # runs natively and in the interpreter.
     dump = tmp_path / f"{case}.txt"
     dump.write_text(to_text(run_front(CASES / f"{case}.vx", hold_states_by_reference).after,
                             Lheld))
-    assert run_cli(dump) == run_cli(CASES / f"{case}.vx", "--action", "interpret")
+    interpreted = run_cli(CASES / f"{case}.vx", "--action", "interpret")
+    assert run_cli(dump) == interpreted
+    assert run_cli(dump, "--action", "interpret") == interpreted
 
 
 def _held(path: Path) -> str:
@@ -151,7 +154,7 @@ def test_handwritten_a_state_chosen_between_two_topologies_is_refused(run_pass):
 
 def test_a_program_lower_pins_refuses_after_this_pass_runs_in_the_interpreter(tmp_path):
     # lower-pins refuses the `let mut` copy read into a tuple; the interpreter runs the
-    # program as the front end's IL left it, not the `let_state`s this pass wrote.
+    # program as it went into lower-pins, the `let_state`s this pass wrote.
     path = tmp_path / "refused.vx"
     path.write_text("fn main() {\n    let y = 3;\n    let t = y.try_pin(Topology::NPU);\n"
                     "    let mut u = t;\n    match u {\n        Available(p) => { print(p); }\n"

@@ -9,7 +9,7 @@ import pytest
 from nano_vx.nanopass import descendants
 from nano_vx.dump.text import to_text
 from nano_vx.passes.lower_pin_matches import lower_pin_matches
-from nano_vx.passes.hold_states_by_reference import hold_states_by_reference
+from nano_vx.passes.lower_pins import lower_pins
 from front import assert_prints_the_same, run_front
 
 # lower-pins' cases: what it tells each `match` is what this pass writes out.
@@ -31,9 +31,8 @@ def test_output(case, snapshot_txt):
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
                          ids=lambda p: p.stem)
 def test_the_output_prints_what_the_input_printed(path):
-    # Neither lower-pins' output nor its input (a `let_state`) runs in the interpreter: the
-    # program as it came to hold-states-by-reference does.
-    assert_prints_the_same(path, lower_pin_matches, since=hold_states_by_reference)
+    # lower-pins' output (a `pin_match`) does not run in the interpreter: its input does.
+    assert_prints_the_same(path, lower_pin_matches, since=lower_pins)
 
 
 def test_every_pin_is_given_back_only_while_its_state_holds_it():
