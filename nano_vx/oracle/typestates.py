@@ -17,9 +17,9 @@ reference, so that a pin given back through one name is seen given back through 
 
 from __future__ import annotations
 
+from ..values.literals import scalar_hint
 from ..values.numbers import Placed, describe, unplace
 from ..values.places import CPU_DRAM, Topo
-from ..values.literals import scalar_hint
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
 from .expressions import EXPRESSIONS
