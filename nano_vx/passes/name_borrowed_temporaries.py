@@ -6,11 +6,12 @@ it ran the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.changed_locals import changed_locals
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
 # What a borrow names in place: a variable, what a reference points at, an element, a field.
@@ -26,6 +27,7 @@ _FIRST = {"IfExpr": "cond", "Match": "scrutinee", "MatchValue": "scrutinee"}
 @dataclass
 class State:
     names: Names | None = None
+    changed: set = field(default_factory=set)  # the locals that may change: `let mut`s, ..
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
     pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
@@ -42,34 +44,38 @@ holds no `if` or `match`) and the temporary calls nothing either, so that the st
 runs its parts in the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
-twice(x + 1); add(ordered, &borrowed)`. The right of `&&` or `||` may not run: a short circuit
+twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
+is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
+computed and checked where it was; a closure made there stays in place, as it reads its
+variables only when it is called; so does the callee of a call through a closure variable the
+function never assigns. The right of `&&` or `||` may not run: a short circuit
 borrowing a temporary there is named as the `if` it means, whose arm names the temporary
 where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
 else { false }`. An arm of an `if` or a `match` is a block, whose statements and value name
 their temporaries at its start, only when it runs; an `if`'s condition and a `match`'s
 scrutinee run first, and name theirs as their statement's. A `while`'s condition runs once a
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
-it at the top of each turn (where a `continue` goes back to). One inside a method call, a
-transfer or a launch, or after a closure, a place whose index is computed, or a call before an
-`if` or a `match` it is in the condition or scrutinee of, stays in place (the native-code gate
-refuses it).
+it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
+ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
+a closure variable the function assigns, in the index of an element borrowed or of a row read,
+or after a launch on a unit its statement computes.
 """, state=State)
 
 
 @name_borrowed_temporaries.on("Fn")
 def _fn(run, fn):
-    run.state.names = Names(fn)
+    run.state.names, run.state.changed = Names(fn), changed_locals(fn)
     return run.rebuild(fn)
 
 
 @name_borrowed_temporaries.on("Let", "Return", "ExprStmt", "If", splice=True)
 def _statement(run, node):
-    field = {"ExprStmt": "expr", "If": "cond"}.get(node._prod, "value")
-    value = getattr(node, field)
+    slot = {"ExprStmt": "expr", "If": "cond"}.get(node._prod, "value")
+    value = getattr(node, slot)
     if value is None:
         return (run.rebuild(node),)
     before, value = _lets(run, value)
-    return (*before, run.rebuild(node.replace(**{field: value})))
+    return (*before, run.rebuild(node.replace(**{slot: value})))
 
 
 @name_borrowed_temporaries.on("While")
@@ -116,8 +122,20 @@ def _lets(run, value) -> tuple:
 
 
 def _temporaries(e) -> int:
-    """How many temporaries e borrows."""
-    return sum(1 for n in descendants(e) if n._prod == "Borrow" and n.value._prod not in PLACES)
+    """How many temporaries e borrows where it runs: not those of an arm of an `if` or a
+    `match`, or of a closure's or an `unsafe` block's body, which their blocks name."""
+    if e._prod in OPAQUE:
+        first = _FIRST.get(e._prod)
+        return _temporaries(getattr(e, first)) if first else 0
+    own = e._prod == "Borrow" and e.value._prod not in PLACES
+    return own + sum(_temporaries(c) for name in e._fields
+                     for c in _nodes(getattr(e, name)))
+
+
+def _nodes(child) -> tuple:
+    """The nodes a field holds."""
+    return tuple(c for c in child if hasattr(c, "_prod")) if isinstance(child, tuple) \
+        else (child,) if hasattr(child, "_prod") else ()
 
 
 class _Unordered(Exception):
@@ -125,7 +143,11 @@ class _Unordered(Exception):
 
 
 # What holds a temporary and computes its parts in the order of its fields, each its own value.
-_IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit")
+_IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit", "MethodCall",
+             "Transfer", "Launch", "Deref", "FieldGet", "TupleGet", "VecLit", "Splat", "TensorLit",
+             "TensorNew")
+# A place whose cell nothing the statement computes locates: named later, it is the same cell.
+_NAMED = ("Local", "Deref", "FieldGet", "TupleGet")
 
 
 def _in_order(run, e, left: list, lets: list):
@@ -140,15 +162,18 @@ def _in_order(run, e, left: list, lets: list):
         left[0] -= 1
         return e.replace(value=_held(run, value, lets, "borrowed", e.mutable))
     if p == "Borrow":
-        if any(n._prod not in ("Local", "Deref", "FieldGet", "TupleGet")
-               for n in descendants(e.value)):
-            raise _Unordered  # an element's index, computed where the borrow runs
+        if all(n._prod in _NAMED for n in descendants(e.value)):
+            return e
+        if _temporaries(e.value):
+            raise _Unordered  # an index borrowing a temporary, inside the element borrowed
+        # The element is located, its index checked, where the borrow runs: the reference is
+        # taken there, into a local of its own.
+        return _held(run, e, lets, "ordered", False)
+    if p == "Closure":  # made, it reads its variables only when it is called
         return e
     if not _temporaries(e):
         if p in SIMPLE and p != "Local":  # a literal, or a function or constant
             return e
-        if p == "Closure":  # a closure held in a local is a value, no longer only called
-            raise _Unordered
         return _held(run, e, lets, "ordered", False)
     if p == "StructLit":
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
@@ -157,8 +182,15 @@ def _in_order(run, e, left: list, lets: list):
         first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         left[0] -= _temporaries(e.right)  # named in the arm, where they run
         return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
+    if p == "Index" and all(n._prod in _NAMED for n in descendants(e.base)):
+        # A tensor indexed is not copied: its element is read once the index is computed.
+        return e.replace(index=_in_order(run, e.index, left, lets))
+    if p in _FIRST:  # its condition or scrutinee runs first; its arms name their own
+        return e.replace(**{_FIRST[p]: _in_order(run, getattr(e, _FIRST[p]), left, lets)})
     if p not in _IN_ORDER or \
-            p == "Call" and e.callee._prod != "Global":
+            p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
+                                 and e.callee.name not in run.state.changed) or \
+            p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):
         raise _Unordered
     fields = {}
     for name in e._fields:

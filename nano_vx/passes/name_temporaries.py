@@ -14,6 +14,7 @@ from ..scalars import refuse
 from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names, Refused, Shapes
+from ..scalars.changed_locals import changed_locals
 
 
 @dataclass
@@ -43,12 +44,14 @@ the one moved, every call of the statement is held in a local, in the order they
 part the statement computes before the last `let` it needs is held in a local first, in the
 order the interpreter runs them (a call's arguments, an operator's operands, a literal's
 parts as written, an element's base then its index, an element assigned's index before its
-value), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
+value, the reference `*r = v` assigns through before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
 f(1).x } else { false }`), and such a loop as `while true { let cond = c; if !cond { break }
-.. }`. Moving a call is refused after a `transfer` or a launch of the statement.
+.. }`. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls,
+in order, and an extent read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is
+`let agg = transfer(t, M); let ordered = agg[0]; let agg#1 = f(1); ..`).
 """, state=State)
 
 
@@ -62,7 +65,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
-    st.changed = _changed(fn)
+    st.changed = changed_locals(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -121,6 +124,11 @@ def _valued(run, node):
 
 @name_temporaries.on("Assign", splice=True)
 def _assign(run, node):
+    if node.target._prod == "Deref":
+        # `*r = v` computes r, the place, before v.
+        place, value = _ordered(run, [lambda: run.walk(node.target.value),
+                                      lambda: _in_place(run, node.value)])
+        return (node.replace(target=node.target.replace(value=place), value=value),)
     if node.target._prod != "Index":
         value = _in_place(run, node.value)
         return (node.replace(target=run.walk(node.target), value=value),)
@@ -141,27 +149,13 @@ def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
 
 
-def _changed(fn) -> set:
-    """The locals of fn declared `let mut`, assigned or lent `&mut`: the others keep their
-    value."""
-    changed = set()
-    for n in descendants(fn):
-        place = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" and \
-            n.mutable else None
-        while place is not None and place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
-            place = place.value if place._prod == "Deref" else place.base
-        if n._prod == "Let" and n.mutable or place is not None and place._prod == "Local":
-            changed.add(n.name if n._prod == "Let" else place.name)
-    return changed
-
-
 def _in_place(run, e):
     """e, the whole value of its statement, which stores it where it goes: a call, or an `if`
     making an aggregate, stays, and its parts are walked; so does a `match`, its scrutinee
     named."""
     if e._prod == "MatchValue":
         out = _matched(run, e)
-    elif e._prod == "Call" or e._prod == "IfExpr" and _aggregate(run, e):
+    elif _moved(e) or e._prod == "IfExpr" and _aggregate(run, e):
         out = _in_order(run, e)
     else:
         return run.walk(e)
@@ -251,16 +245,25 @@ def _unchanged(run, e) -> bool:
     return p in ("Int", "Float", "Bool", "Str", "Global", "Closure")
 
 
+_MOVED = ("Call", "Launch", "Transfer")
+
+
 @name_temporaries.on("Call", "IfExpr", "Launch", "MethodCall", "Transfer")
 def _call(run, e):
     st = run.state
     before = st.effects
     out = _in_order(run, e)
-    if e._prod == "Call" and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
+    if _moved(e) and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
-    st.effects = st.effects or e._prod != "IfExpr"
+    st.effects = st.effects or _moved(e)
     return out
+
+
+def _moved(e) -> bool:
+    """Whether e runs a function, copies a tensor or takes a pin: what a later call moved
+    before the statement would run after. (`t.extent(0)` and `t.topology()` only read.)"""
+    return e._prod in _MOVED or e._prod == "MethodCall" and e.method == "try_pin"
 
 
 def _matched(run, e):

@@ -101,3 +101,19 @@ def test_handwritten_an_aggregate_in_a_loop_condition_is_computed_in_the_body(ru
     ran = run_pass("name-temporaries", IN_A_CONDITION)
     assert ran.codes == []
     assert _printed(ran.before) == _printed(ran.tree) == "3\n"
+
+
+def test_a_transfer_or_a_launch_before_the_aggregate_is_held_with_the_calls_in_order():
+    text = to_text(run_front(CASES / "after_a_transfer_or_a_launch.vx", name_temporaries).after)
+    assert "let agg: ~_ = transfer[" in text and \
+        "let ordered: ~_ = agg[1];\n    let agg#1: ~_ = @make(2);" in text
+    assert "let agg#5: ~_ = @make(5);\n    let agg#6: ~_ = launch main$kernel1 " \
+        "on(Topology::NPU)();\n    let agg#7: ~_ = @make(7);" in text
+    # an extent read is no call: it is read before the call held after it
+    assert "let ordered#9: ~_ = t.extent(0) as i32;\n    let agg#8: ~_ = @make(8);" in text
+
+
+def test_an_assignment_through_a_reference_computes_the_reference_first():
+    text = to_text(run_front(CASES / "assigned_through_a_call.vx", name_temporaries).after)
+    assert "let agg#1: ~_ = @pick(&mut y, 4);\n    let agg#2: ~_ = @make(5);\n    " \
+        "let agg#3: ~_ = @pick(&mut y, 6);\n    *agg#1 = agg#2.x + *agg#3;" in text
