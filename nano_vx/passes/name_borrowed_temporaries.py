@@ -48,7 +48,10 @@ twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the stat
 is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
 computed and checked where it was; a closure made there stays in place, as it reads its
 variables only when it is called; so does the callee of a call through a closure variable the
-function never assigns. The right of `&&` or `||` may not run: a short circuit
+function never assigns. An assignment locates the element it writes, or computes the reference
+`*r = v` writes through, before its value, and names its temporaries among those parts:
+`t[i] = g(1, &g(2, &x))` after nothing else is `let ordered = &mut t[i]; let borrowed = g(2,
+&x); *ordered = g(1, &borrowed)`, so an index out of the tensor stops before g runs. The right of `&&` or `||` may not run: a short circuit
 borrowing a temporary there is named as the `if` it means, whose arm names the temporary
 where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
 else { false }`. An arm of an `if` or a `match` is a block, whose statements and value name
@@ -76,6 +79,29 @@ def _statement(run, node):
         return (run.rebuild(node),)
     before, value = _lets(run, value)
     return (*before, run.rebuild(node.replace(**{slot: value})))
+
+
+@name_borrowed_temporaries.on("Assign", splice=True)
+def _assign(run, node):
+    """An assignment locates the element it writes (its indices computed and checked), or
+    computes the reference `*r = v` writes through, before its value (the other places it
+    writes, after it): its temporaries are named among those parts, in that order, the
+    element's reference taken into a local first when one is named after it."""
+    target, span = node.target, node.span
+    # A stop locating the element is the assignment's, as in the interpreter.
+    first = L["Borrow"](target, True, span=span) if target._prod == "Index" else \
+        target.value if target._prod == "Deref" and \
+        not all(n._prod in _NAMED for n in descendants(target.value)) else None
+    if first is None:
+        before, value = _lets(run, node.value)
+        return (*before, run.rebuild(node.replace(value=value)))
+    before, parts = _lets(run, L["Tuple"]((first, node.value), span=span))
+    place, value = parts.elems
+    if target._prod == "Deref":
+        target = target.replace(value=place)
+    else:
+        target = L["Deref"](place, span=target.span) if place._prod == "Local" else place.value
+    return (*before, run.rebuild(node.replace(target=target, value=value)))
 
 
 @name_borrowed_temporaries.on("While")

@@ -43,8 +43,9 @@ computes it, so that the calls run in the order written. When a call of the stat
 the one moved, every call of the statement is held in a local, in the order they ran. Each
 part the statement computes before the last `let` it needs is held in a local first, in the
 order the interpreter runs them (a call's arguments, an operator's operands, a literal's
-parts as written, an element's base then its index, an element assigned's index before its
-value, the reference `*r = v` assigns through before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
+parts as written, an element's base then its index, an element assigned located before its
+value, its reference then taken into a local first, the reference `*r = v` assigns through
+before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
@@ -132,15 +133,21 @@ def _assign(run, node):
     if node.target._prod != "Index":
         value = _in_place(run, node.value)
         return (node.replace(target=run.walk(node.target), value=value),)
-    # An element's indices are computed before the value it is given.
+    # An element is located, its tensor then its indices computed and checked, before the
+    # value it is given.
     chain = [node.target]
     while chain[-1].base._prod == "Index":
         chain.append(chain[-1].base)
-    *indices, value = _ordered(run, [*(lambda i=i: run.walk(i.index) for i in reversed(chain)),
-                                     lambda: _in_place(run, node.value)])
     target = run.walk(chain[-1].base)
+    indices = _ordered(run, [lambda i=i: run.walk(i.index) for i in reversed(chain)])
+    at = len(run.state.pending)
+    value = _in_place(run, node.value)
     for place, index in zip(reversed(chain), indices):
         target = place.replace(base=target, index=index)
+    if len(run.state.pending) > at:  # the value's `let`s run after: the reference is taken first
+        # (a stop locating it is the assignment's, as in the interpreter)
+        held = _held(run, L["Borrow"](target, True, span=node.span), at, "ordered")
+        target = L["Deref"](held, span=target.span)
     return (node.replace(target=target, value=value),)
 
 
@@ -157,6 +164,8 @@ def _in_place(run, e):
         out = _matched(run, e)
     elif _moved(e) or e._prod == "IfExpr" and _aggregate(run, e):
         out = _in_order(run, e)
+    elif e._prod == "IfExpr":
+        return _in_order(run, e)  # the `let`s its arms need run in them
     else:
         return run.walk(e)
     run.state.effects = True
@@ -256,6 +265,10 @@ def _call(run, e):
     if _moved(e) and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
+    if e._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+        # An `if` with statements in its arms is a statement's value, not a part of one.
+        st.effects = before
+        return _temp(run, e, out, "cond")
     st.effects = st.effects or _moved(e)
     return out
 
