@@ -60,8 +60,8 @@ scrutinee run first, and name theirs as their statement's. A `while`'s condition
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
 ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
-a closure variable the function assigns, in the index of an element borrowed or of a row read,
-or after a launch on a unit its statement computes.
+a closure variable the function assigns, in an index of a tensor the statement computes, or
+after a launch on a unit it computes.
 """, state=State)
 
 
@@ -190,11 +190,12 @@ def _in_order(run, e, left: list, lets: list):
     if p == "Borrow":
         if all(n._prod in _NAMED for n in descendants(e.value)):
             return e
-        if _temporaries(e.value):
-            raise _Unordered  # an index borrowing a temporary, inside the element borrowed
+        borrowed = e.replace(value=_located(run, e.value, left, lets))
+        if not left[0]:
+            return borrowed
         # The element is located, its index checked, where the borrow runs: the reference is
         # taken there, into a local of its own.
-        return _held(run, e, lets, "ordered", False)
+        return _held(run, borrowed, lets, "ordered", False)
     if p == "Closure":  # made, it reads its variables only when it is called
         return e
     if not _temporaries(e):
@@ -208,9 +209,8 @@ def _in_order(run, e, left: list, lets: list):
         first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         left[0] -= _temporaries(e.right)  # named in the arm, where they run
         return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
-    if p == "Index" and all(n._prod in _NAMED for n in descendants(e.base)):
-        # A tensor indexed is not copied: its element is read once the index is computed.
-        return e.replace(index=_in_order(run, e.index, left, lets))
+    if p == "Index":  # a tensor indexed is not copied: its element is read where it was
+        return _located(run, e, left, lets)
     if p in _FIRST:  # its condition or scrutinee runs first; its arms name their own
         return e.replace(**{_FIRST[p]: _in_order(run, getattr(e, _FIRST[p]), left, lets)})
     if p not in _IN_ORDER or \
@@ -227,6 +227,18 @@ def _in_order(run, e, left: list, lets: list):
         elif _is_expr(child) and name != "callee":
             fields[name] = _in_order(run, child, left, lets)
     return e.replace(**fields)
+
+
+def _located(run, place, left: list, lets: list):
+    """place, an element of a tensor a variable names, with the temporaries its indices borrow
+    named in the order they run."""
+    if place._prod != "Index":
+        if any(n._prod not in _NAMED for n in descendants(place)):
+            raise _Unordered  # a tensor the statement computes
+        return place
+    base = _located(run, place.base, left, lets)
+    index = _in_order(run, place.index, left, lets) if _temporaries(place.index) else place.index
+    return place.replace(base=base, index=index)
 
 
 def _explicit(e):
