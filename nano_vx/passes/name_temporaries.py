@@ -48,9 +48,8 @@ value, its reference then taken into a local first, the reference `*r = v` assig
 before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
-turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
-f(1).x } else { false }`), and such a loop as `while true { let cond = c; if !cond { break }
-.. }`. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls,
+turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loop it means,
+and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls,
 in order, and an extent read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is
 `let agg = transfer(t, M); let ordered = agg[0]; let agg#1 = f(1); ..`).
 """, state=State)
@@ -322,19 +321,17 @@ def _parted(run, e):
     return _in_order(run, e)
 
 
+# expand-lazy-conditions wrote each condition this pass would name a part of before its
+# statement, though it may not run, as the `if` or the loop it means.
+_LAZY = "a condition whose aggregate would be computed where the condition may not run"
+
+
 @name_temporaries.on("While")
 def _while(run, node):
     cond = _alone(run, node.cond)
-    if cond is not None:
-        return node.replace(cond=cond, body=run.walk(node.body))
-    # `while c { B }` is `while true { let cond = c; if !c { break } B }`: the condition's
-    # `let`s then run once per turn, where it did.
-    span, name = node.cond.span, run.state.names.fresh("cond")
-    stop = L["If"](L["Unary"]("!", L["Local"](name, span=span), span=span), False,
-                   L["Block"]((L["Break"](span=span),), None, span=span), None, span=span)
-    test = (L["Let"](name, False, L["OpaqueType"](span=span), node.cond, span=span), stop)
-    body = node.body.replace(stmts=(*test, *node.body.stmts))
-    return node.replace(cond=L["Bool"](True, span=span), body=run.walk(body))
+    if cond is None:
+        raise Refused(node.cond, _LAZY)
+    return node.replace(cond=cond, body=run.walk(node.body))
 
 
 @name_temporaries.on("Binary")
@@ -343,16 +340,9 @@ def _binary(run, e):
         return _in_order(run, e)
     left = run.walk(e.left)
     right = _alone(run, e.right)
-    if right is not None:
-        return e.replace(left=left, right=right)
-    # `a && b` is `if a { b } else { false }`, `a || b` is `if a { true } else { b }`: b's
-    # `let`s then run in its arm, only when b did.
-    def arm(x):
-        return run.walk(L["Block"]((), x, span=x.span))
-    constant = L["Bool"](e.op == "||", span=e.span)
-    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
-    # An `if` with statements in its arms is a statement's value, not a part of one.
-    return _temp(run, e, L["IfExpr"](left, False, arm(then), arm(orelse), span=e.span), "cond")
+    if right is None:
+        raise Refused(e.right, _LAZY)
+    return e.replace(left=left, right=right)
 
 
 def _alone(run, e):
