@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.changed_locals import changed_locals
+from ..scalars.function_locals import changed_locals, tensor_locals
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
 # What a borrow names in place: a variable, what a reference points at, an element, a field.
@@ -28,6 +28,7 @@ _FIRST = {"IfExpr": "cond", "Match": "scrutinee", "MatchValue": "scrutinee"}
 class State:
     names: Names | None = None
     changed: set = field(default_factory=set)  # the locals that may change: `let mut`s, ..
+    tensors: set = field(default_factory=set)  # the locals naming a tensor
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
     pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
@@ -67,7 +68,8 @@ after a launch on a unit it computes.
 
 @name_borrowed_temporaries.on("Fn")
 def _fn(run, fn):
-    run.state.names, run.state.changed = Names(fn), changed_locals(fn)
+    st = run.state
+    st.names, st.changed, st.tensors = Names(fn), changed_locals(fn), tensor_locals(fn)
     return run.rebuild(fn)
 
 
@@ -89,6 +91,11 @@ def _assign(run, node):
     element's reference taken into a local first when one is named after it."""
     target, span = node.target, node.span
     # A stop locating the element is the assignment's, as in the interpreter.
+    root = target
+    while root._prod in ("Index", "Deref"):
+        root = root.value if root._prod == "Deref" else root.base
+    if target._prod == "Index" and not (root._prod == "Local" and root.name in run.state.tensors):
+        return (run.rebuild(node),)  # a raw pointer's element: nothing is named
     first = L["Borrow"](target, True, span=span) if target._prod == "Index" else \
         target.value if target._prod == "Deref" and \
         not all(n._prod in _NAMED for n in descendants(target.value)) else None

@@ -14,7 +14,7 @@ from ..scalars import refuse
 from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names, Refused, Shapes
-from ..scalars.changed_locals import changed_locals
+from ..scalars.function_locals import changed_locals, tensor_locals
 
 
 @dataclass
@@ -27,6 +27,7 @@ class State:
     effects: bool = False  # a call of this statement ran already, in place
     every: bool = False  # every call of this statement is held in a local, in order
     changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
+    tensors: set = field(default_factory=set)  # the locals naming a tensor
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -65,7 +66,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
-    st.changed = changed_locals(fn)
+    st.changed, st.tensors = changed_locals(fn), tensor_locals(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -138,13 +139,20 @@ def _assign(run, node):
     while chain[-1].base._prod == "Index":
         chain.append(chain[-1].base)
     target = run.walk(chain[-1].base)
-    indices = _ordered(run, [lambda i=i: run.walk(i.index) for i in reversed(chain)])
+    walks = [lambda i=i: run.walk(i.index) for i in reversed(chain)]
+    if not _tensor(run, chain[-1].base):  # a raw pointer's: its indices are held instead
+        *indices, value = _ordered(run, [*walks, lambda: _in_place(run, node.value)])
+        for place, index in zip(reversed(chain), indices):
+            target = place.replace(base=target, index=index)
+        return (node.replace(target=target, value=value),)
+    indices = _ordered(run, walks)
     at = len(run.state.pending)
     value = _in_place(run, node.value)
     for place, index in zip(reversed(chain), indices):
         target = place.replace(base=target, index=index)
-    if len(run.state.pending) > at:  # the value's `let`s run after: the reference is taken first
-        # (a stop locating it is the assignment's, as in the interpreter)
+    if len(run.state.pending) > at:
+        # The value's `let`s run after: the reference is taken first (a stop locating it is
+        # the assignment's, as in the interpreter).
         held = _held(run, L["Borrow"](target, True, span=node.span), at, "ordered")
         target = L["Deref"](held, span=target.span)
     return (node.replace(target=target, value=value),)
@@ -153,6 +161,14 @@ def _assign(run, node):
 @name_temporaries.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
+
+
+def _tensor(run, place) -> bool:
+    """Whether place is a tensor a variable names, or a reference to one: an element of it
+    is what a reference names."""
+    while place._prod == "Deref":
+        place = place.value
+    return place._prod == "Local" and place.name in run.state.tensors
 
 
 def _in_place(run, e):
