@@ -57,7 +57,10 @@ borrowing a temporary there is named as the `if` it means, whose arm names the t
 where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
 else { false }`. An arm of an `if` or a `match` is a block, whose statements and value name
 their temporaries at its start, only when it runs; an `if`'s condition and a `match`'s
-scrutinee run first, and name theirs as their statement's. A `while`'s condition runs once a
+scrutinee run first, and name theirs as their statement's. An `if` inside a larger
+expression whose arm borrows one is then held in a local of its own where it ran (`1 + if c {
+f(&g()) } else { 0 }` is `let cond = if c { let borrowed = g(); f(&borrowed) } else { 0 }; 1 +
+cond`): only a statement's whole value may have statements in its arms. A `while`'s condition runs once a
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
 ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
@@ -116,7 +119,7 @@ def _while(run, loop):
     """A condition borrowing a temporary is computed each turn at the top of the body, where
     its temporary is named: `while c { B }` is `while true { if !c { break; } B }`, to whose
     top a `continue` still goes."""
-    if not _temporaries(loop.cond):
+    if not _temporaries(loop.cond, True):
         return run.rebuild(loop)
     span = loop.cond.span
     leave = L["If"](L["Unary"]("!", loop.cond, span=span), False,
@@ -140,29 +143,39 @@ def _lets(run, value) -> tuple:
     st = run.state
     st.before, st.simple, st.pure = [], True, True
     mark = st.names.mark()
-    named = _named(run, value)
-    if _temporaries(named):
+    named = _named(run, value, True)
+    if _temporaries(named, True):
         st.names.undo(mark)
         lets = []
         try:
-            named = _in_order(run, value, [_temporaries(value)], lets)
+            named = _in_order(run, value, [_temporaries(value, True)], lets, True)
             st.before = lets
         except _Unordered:
             st.names.undo(mark)
             st.before, st.simple, st.pure = [], True, True
-            named = _named(run, value)
+            named = _named(run, value, True)
     return tuple(b.replace(value=run.walk(b.value)) for b in st.before), named
 
 
-def _temporaries(e) -> int:
-    """How many temporaries e borrows where it runs: not those of an arm of an `if` or a
-    `match`, or of a closure's or an `unsafe` block's body, which their blocks name."""
+def _temporaries(e, top: bool = False) -> int:
+    """How many temporaries e, a statement's whole value when `top`, borrows where it runs:
+    not those of an arm of an `if` or a `match`, or of a closure's or an `unsafe` block's
+    body, which their blocks name; but an `if` inside e whose arms borrow one counts as one,
+    as it is held in a local of its own."""
     if e._prod in OPAQUE:
         first = _FIRST.get(e._prod)
-        return _temporaries(getattr(e, first)) if first else 0
+        inner = _temporaries(getattr(e, first)) if first else 0
+        return inner + (not top and _armed(e))
     own = e._prod == "Borrow" and e.value._prod not in PLACES
     return own + sum(_temporaries(c) for name in e._fields
                      for c in _nodes(getattr(e, name)))
+
+
+def _armed(e) -> bool:
+    """Whether e is an `if` an arm of which borrows a temporary: named at the start of the
+    arm, it gives the `if` statements, which only a statement's whole value may hold."""
+    return e._prod == "IfExpr" and any(n._prod == "Borrow" and n.value._prod not in PLACES
+                                       for arm in (e.then, e.orelse) for n in descendants(arm))
 
 
 def _nodes(child) -> tuple:
@@ -183,10 +196,10 @@ _IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit"
 _NAMED = ("Local", "Deref", "FieldGet", "TupleGet")
 
 
-def _in_order(run, e, left: list, lets: list):
-    """e with each temporary it borrows named, and each part it computes before the last of
-    them (left[0] are still to come) held in a local first, their `let`s appended to `lets`
-    in the order e runs them."""
+def _in_order(run, e, left: list, lets: list, top: bool = False):
+    """e (a statement's whole value when `top`) with each temporary it borrows named, and
+    each part it computes before the last of them (left[0] are still to come) held in a
+    local first, their `let`s appended to `lets` in the order e runs them."""
     if not left[0]:
         return e
     p = e._prod
@@ -219,7 +232,13 @@ def _in_order(run, e, left: list, lets: list):
     if p == "Index":  # a tensor indexed is not copied: its element is read where it was
         return _located(run, e, left, lets)
     if p in _FIRST:  # its condition or scrutinee runs first; its arms name their own
-        return e.replace(**{_FIRST[p]: _in_order(run, getattr(e, _FIRST[p]), left, lets)})
+        first = getattr(e, _FIRST[p])
+        e = e.replace(**{_FIRST[p]: _in_order(run, first, left, lets) if _temporaries(first)
+                         else first})
+        if top or not _armed(e):
+            return e
+        left[0] -= 1
+        return _held(run, e, lets, "cond", False)
     if p not in _IN_ORDER or \
             p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
                                  and e.callee.name not in run.state.changed) or \
@@ -271,9 +290,9 @@ def _held(run, value, lets: list, base: str, mutable: bool):
     return L["Local"](name, span=value.span)
 
 
-def _named(run, e):
-    """e with the temporaries it borrows named, in the order it runs them; what it runs is
-    then what the statement has run."""
+def _named(run, e, top: bool = False):
+    """e (a statement's whole value when `top`) with the temporaries it borrows named, in the
+    order it runs them; what it runs is then what the statement has run."""
     st = run.state
     if e._prod == "Borrow" and e.value._prod not in PLACES:
         ran, st.pure = (st.simple, st.pure), True
@@ -299,8 +318,13 @@ def _named(run, e):
         st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:
+        ran = st.simple, st.pure
         first = _FIRST.get(e._prod)
         named = e.replace(**{first: _named(run, getattr(e, first))}) if first else e
+        if not top and _armed(named) and not _temporaries(named.cond) and ran[0]:
+            # It runs before the rest of the statement now: what that has run is as it was.
+            st.simple, st.pure = ran
+            return _held(run, named, st.before, "cond", False)
         st.simple = st.pure = False
         return named
     fields = {}

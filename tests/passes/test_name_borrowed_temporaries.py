@@ -140,3 +140,14 @@ def test_handwritten_a_temporary_inside_another(run_pass, snapshot_txt):
     assert text.index("= x + 1;") < text.index("= 2;") < text.index("= @sum(&x, &borrowed#1);")
     assert "@print(@sum(&borrowed, &borrowed#2));" in text
     assert ran.dump == snapshot_txt
+
+
+def test_an_if_inside_an_expression_whose_arm_borrows_a_temporary_is_held_in_a_local():
+    text = to_text(run_front(CASES / "arms_inside_an_expression.vx",
+                             name_borrowed_temporaries).after)
+    assert "let cond: ~_ = if c > 2 {\n        let borrowed: ~_ = @twice(1);\n" in text
+    assert "@print(1 + cond);" in text
+    # after a call: the call is held first
+    assert "let ordered: ~_ = @twice(2);\n    let cond#1: ~_ = if c > 5 {" in text
+    # in a loop's condition: at the top of each turn
+    assert "while true {\n        let cond#3: ~_ = if i < 2 {" in text
