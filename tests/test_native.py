@@ -40,9 +40,9 @@ NOT_LOWERED = {
     # A closure reading a reference of a loop's body, assigned to a variable bound outside
     # the loop.
     "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_reference.vx",
-    # A reference to a temporary after a call, in a call through a closure variable the
-    # function assigns.
-    "tests/passes/cases/name_borrowed_temporaries/e5010_through_an_assigned_closure.vx",
+    # A reference to a temporary after a call, in a call through a closure variable a closure
+    # assigns.
+    "tests/passes/cases/name_borrowed_temporaries/e5010_through_a_closure_a_call_assigns.vx",
     # A hardware state held in a tuple a function returns.
     "tests/passes/cases/lower_pins/e5010_tuple_returned.vx",
     # A closure an `if` chooses, printed; a closure assigning what it reads, called in a

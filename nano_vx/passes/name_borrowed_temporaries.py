@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.function_locals import changed_locals, tensor_locals
+from ..scalars.function_locals import assigned_locals, lent_locals, tensor_locals
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
 # What a borrow names in place: a variable, what a reference points at, an element, a field.
@@ -27,7 +27,8 @@ _FIRST = {"IfExpr": "cond", "Match": "scrutinee", "MatchValue": "scrutinee"}
 @dataclass
 class State:
     names: Names | None = None
-    changed: set = field(default_factory=set)  # the locals that may change: `let mut`s, ..
+    lent: set = field(default_factory=set)  # the locals a call may change
+    assigned: set = field(default_factory=set)  # the locals the statement assigns
     tensors: set = field(default_factory=set)  # the locals naming a tensor
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
@@ -48,8 +49,8 @@ it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let bor
 twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
 is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
 computed and checked where it was; a closure made there stays in place, as it reads its
-variables only when it is called; so does the callee of a call through a closure variable the
-function never assigns. An assignment locates the element it writes, or computes the reference
+variables only when it is called; so does the callee of a call through a closure variable no
+call can assign (none lends it `&mut` and no closure assigns it) and the statement does not. An assignment locates the element it writes, or computes the reference
 `*r = v` writes through, before its value, and names its temporaries among those parts:
 `t[i] = g(1, &g(2, &x))` after nothing else is `let ordered = &mut t[i]; let borrowed = g(2,
 &x); *ordered = g(1, &borrowed)`, so an index out of the tensor stops before g runs. The right of `&&` or `||` may not run: a short circuit
@@ -64,15 +65,15 @@ cond`): only a statement's whole value may have statements in its arms. A `while
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
 ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
-a closure variable the function assigns, in an index of a tensor the statement computes, or
-after a launch on a unit it computes.
+a closure variable a call may assign, in an index of a tensor the statement computes, or after
+a launch on a unit it computes.
 """, state=State)
 
 
 @name_borrowed_temporaries.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.names, st.changed, st.tensors = Names(fn), changed_locals(fn), tensor_locals(fn)
+    st.names, st.lent, st.tensors = Names(fn), lent_locals(fn), tensor_locals(fn)
     return run.rebuild(fn)
 
 
@@ -142,6 +143,7 @@ def _lets(run, value) -> tuple:
     """The `let`s of the temporaries `value` borrows, and `value` borrowing their locals."""
     st = run.state
     st.before, st.simple, st.pure = [], True, True
+    st.assigned = assigned_locals(value)
     mark = st.names.mark()
     named = _named(run, value, True)
     if _temporaries(named, True):
@@ -241,7 +243,7 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         return _held(run, e, lets, "cond", False)
     if p not in _IN_ORDER or \
             p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
-                                 and e.callee.name not in run.state.changed) or \
+                                 and e.callee.name not in run.state.lent | run.state.assigned) or \
             p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):
         raise _Unordered
     fields = {}

@@ -1,6 +1,6 @@
 """What a pass asks of a function's locals before it computes a part of a statement at another
-point than the program did: which may hold another value than their `let` gave them, which
-name a tensor."""
+point than the program did: which may hold another value than their `let` gave them, which a
+call may change, which name a tensor."""
 
 from __future__ import annotations
 
@@ -8,18 +8,42 @@ from ..nanopass import descendants
 from .aggregates import strip
 
 
+def _root(place) -> str | None:
+    """The local whose cell the place is in, if any."""
+    while place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
+        place = place.value if place._prod == "Deref" else place.base
+    return place.name if place._prod == "Local" else None
+
+
 def changed_locals(fn) -> set:
     """The locals of fn declared `let mut`, assigned or lent `&mut`: the others keep their
     value."""
     changed = set()
     for n in descendants(fn):
-        place = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" and \
-            n.mutable else None
-        while place is not None and place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
-            place = place.value if place._prod == "Deref" else place.base
-        if n._prod == "Let" and n.mutable or place is not None and place._prod == "Local":
-            changed.add(n.name if n._prod == "Let" else place.name)
+        if n._prod == "Let" and n.mutable:
+            changed.add(n.name)
+        elif n._prod == "Assign" or n._prod == "Borrow" and n.mutable:
+            changed.add(_root(n.target if n._prod == "Assign" else n.value))
+    changed.discard(None)
     return changed
+
+
+def lent_locals(fn) -> set:
+    """The locals of fn a call may change: those lent `&mut` or pointed into by a `*mut`
+    anywhere, and those a closure assigns (it may be called anywhere)."""
+    lent = set()
+    for n in descendants(fn):
+        if n._prod in ("Borrow", "AsPtr") and n.mutable:
+            lent.add(_root(n.value))
+        elif n._prod == "Closure":
+            lent |= assigned_locals(n.body)
+    lent.discard(None)
+    return lent
+
+
+def assigned_locals(node) -> set:
+    """The locals an assignment inside node writes."""
+    return {_root(n.target) for n in descendants(node) if n._prod == "Assign"} - {None}
 
 
 def tensor_locals(fn) -> set:
