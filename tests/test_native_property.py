@@ -162,7 +162,8 @@ def _reads_and_calls(draw, depth=2, borrows=False):
     """An expression reading `y` and calling what changes it through `&mut`: a call's
     arguments, an operator's operands, an index, a field of a struct a call makes; with
     `borrows`, also a reference to a temporary or to an element at a computed index, a
-    closure made beside them, an `if`'s condition and a `match`'s scrutinee."""
+    closure made beside them, an `if`'s condition and a `match`'s scrutinee, and a short
+    circuit whose right makes a struct."""
     atoms = ["y", "bump(&mut y)", "make(&mut y).x", "(y % 4)"]
     if depth == 0:
         return draw(st.sampled_from(atoms))
@@ -178,7 +179,9 @@ def _reads_and_calls(draw, depth=2, borrows=False):
             st.builds(lambda a, b: f"g({a}, &t[{b} % 4])", part, part),
             st.builds(lambda a: f"apply(|n: i32| n + y, {a})", part),
             st.builds(lambda a, b: f"(if g(1, &({a})) > 5 {{ {b} }} else {{ 2 }})", part, part),
-            st.builds(lambda a: f"(match g(0, &({a})) % 3 {{ 0 => 7, _ => y }})", part)]
+            st.builds(lambda a: f"(match g(0, &({a})) % 3 {{ 0 => 7, _ => y }})", part),
+            st.builds(lambda a, op, b: f"(if {a} > 3 {op} make(&mut y).x > 5 {{ {b} }} else "
+                                       f"{{ 1 }})", part, st.sampled_from(["&&", "||"]), part)]
     return draw(st.one_of(*forms))
 
 

@@ -33,6 +33,7 @@ class State:
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
     pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
+    read: set = field(default_factory=set)  # the locals the statement read so far
 
 
 name_borrowed_temporaries = Pass("name-borrowed-temporaries", L, L, """
@@ -41,9 +42,10 @@ temporary) a local of its own, computed by a `let` before the statement (a `let 
 `&mut`), so that the reference names a variable's cell, which native code lowers.
 
 `print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
-named only when what its statement runs before it is names and literals, or calls nothing (and
-holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
-runs its parts in the order written. Where one would then stay in place after a call, every
+named only when what its statement runs before it is names and literals (none of them a
+variable a call may change, when the temporary calls), or calls nothing (and holds no `if` or
+`match`) and the temporary calls nothing either, so that the statement still runs its parts in
+the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
 twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
@@ -103,8 +105,8 @@ def _assign(run, node):
     first = L["Borrow"](target, True, span=span) if target._prod == "Index" else \
         target.value if target._prod == "Deref" and \
         not all(n._prod in _NAMED for n in descendants(target.value)) else None
-    if first is None:
-        before, value = _lets(run, node.value)
+    if first is None:  # only a variable's value may be an `if` whose arms hold statements
+        before, value = _lets(run, node.value, target._prod == "Local")
         return (*before, run.rebuild(node.replace(value=value)))
     before, parts = _lets(run, L["Tuple"]((first, node.value), span=span))
     place, value = parts.elems
@@ -139,23 +141,24 @@ def _block(run, block):
     return walked.replace(stmts=(*walked.stmts, *before), value=run.walk(value))
 
 
-def _lets(run, value) -> tuple:
-    """The `let`s of the temporaries `value` borrows, and `value` borrowing their locals."""
+def _lets(run, value, top: bool = True) -> tuple:
+    """The `let`s of the temporaries `value` (a statement's whole value when `top`) borrows,
+    and `value` borrowing their locals."""
     st = run.state
-    st.before, st.simple, st.pure = [], True, True
+    st.before, st.simple, st.pure, st.read = [], True, True, set()
     st.assigned = assigned_locals(value)
     mark = st.names.mark()
-    named = _named(run, value, True)
-    if _temporaries(named, True):
+    named = _named(run, value, top)
+    if _temporaries(named, top):
         st.names.undo(mark)
         lets = []
         try:
-            named = _in_order(run, value, [_temporaries(value, True)], lets, True)
+            named = _in_order(run, value, [_temporaries(value, top)], lets, top)
             st.before = lets
         except _Unordered:
             st.names.undo(mark)
-            st.before, st.simple, st.pure = [], True, True
-            named = _named(run, value, True)
+            st.before, st.simple, st.pure, st.read = [], True, True, set()
+            named = _named(run, value, top)
     return tuple(b.replace(value=run.walk(b.value)) for b in st.before), named
 
 
@@ -300,7 +303,8 @@ def _named(run, e, top: bool = False):
         ran, st.pure = (st.simple, st.pure), True
         value = _named(run, e.value)
         calls = not st.pure
-        if not (ran[0] or ran[1] and not calls):
+        # One holding a temporary it could not name stays, for the order to name both.
+        if not (_first(run, ran[0], calls) or ran[1] and not calls) or _temporaries(value):
             st.simple, st.pure = False, ran[1] and not calls
             return e.replace(value=value)
         # It runs before the rest of the statement now: what that has run is as it was.
@@ -313,7 +317,7 @@ def _named(run, e, top: bool = False):
         ran = st.simple, st.pure
         left = _named(run, e.left)
         if _temporaries(e.right) and not _temporaries(left) and \
-                (ran[0] or ran[1] and not _calls(e)):
+                (_first(run, ran[0], _calls(e)) or ran[1] and not _calls(e)):
             # It runs before the rest of the statement now: what that has run is as it was.
             st.simple, st.pure = ran
             return _held(run, _explicit(e.replace(left=left)), st.before, "cond", False)
@@ -323,7 +327,8 @@ def _named(run, e, top: bool = False):
         ran = st.simple, st.pure
         first = _FIRST.get(e._prod)
         named = e.replace(**{first: _named(run, getattr(e, first))}) if first else e
-        if not top and _armed(named) and not _temporaries(named.cond) and ran[0]:
+        if not top and _armed(named) and not _temporaries(named.cond) and \
+                _first(run, ran[0], True):
             # It runs before the rest of the statement now: what that has run is as it was.
             st.simple, st.pure = ran
             return _held(run, named, st.before, "cond", False)
@@ -338,7 +343,16 @@ def _named(run, e, top: bool = False):
             fields[name] = _named(run, child)
     st.simple = st.simple and e._prod in SIMPLE
     st.pure = st.pure and e._prod not in CALLS
+    if e._prod == "Local":
+        st.read.add(e.name)
     return e.replace(**fields) if fields else e
+
+
+def _first(run, simple: bool, calls: bool) -> bool:
+    """Whether what may call can run before the rest of its statement ran (`simple`: names
+    and literals): no variable read before it is one a call may change."""
+    st = run.state
+    return simple and not (calls and st.read & st.lent)
 
 
 def _is_expr(node) -> bool:

@@ -129,10 +129,10 @@ def _assign(run, node):
     if node.target._prod == "Deref":
         # `*r = v` computes r, the place, before v.
         place, value = _ordered(run, [lambda: run.walk(node.target.value),
-                                      lambda: _in_place(run, node.value)])
+                                      lambda: _stored(run, node.value)])
         return (node.replace(target=node.target.replace(value=place), value=value),)
     if node.target._prod != "Index":
-        value = _in_place(run, node.value)
+        value = (_in_place if node.target._prod == "Local" else _stored)(run, node.value)
         return (node.replace(target=run.walk(node.target), value=value),)
     # An element is located, its tensor then its indices computed and checked, before the
     # value it is given.
@@ -142,13 +142,13 @@ def _assign(run, node):
     target = run.walk(chain[-1].base)
     walks = [lambda i=i: run.walk(i.index) for i in reversed(chain)]
     if not _tensor(run, chain[-1].base):  # a raw pointer's: its indices are held instead
-        *indices, value = _ordered(run, [*walks, lambda: _in_place(run, node.value)])
+        *indices, value = _ordered(run, [*walks, lambda: _stored(run, node.value)])
         for place, index in zip(reversed(chain), indices):
             target = place.replace(base=target, index=index)
         return (node.replace(target=target, value=value),)
     indices = _ordered(run, walks)
     at = len(run.state.pending)
-    value = _in_place(run, node.value)
+    value = _stored(run, node.value)
     for place, index in zip(reversed(chain), indices):
         target = place.replace(base=target, index=index)
     if len(run.state.pending) > at:
@@ -162,6 +162,16 @@ def _assign(run, node):
 @name_temporaries.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
+
+
+def _stored(run, e):
+    """e, the value an assignment stores in an element, a field or through a reference: an
+    `if` whose arms hold statements is held in a local first, as only a variable's value may
+    be one."""
+    out = _in_place(run, e)
+    if out._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+        return _held(run, out, len(run.state.pending), "cond")
+    return out
 
 
 def _tensor(run, place) -> bool:

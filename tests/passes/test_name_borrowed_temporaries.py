@@ -158,3 +158,10 @@ def test_an_if_inside_an_expression_whose_arm_borrows_a_temporary_is_held_in_a_l
     assert "let ordered: ~_ = @twice(2);\n    let cond#1: ~_ = if c > 5 {" in text
     # in a loop's condition: at the top of each turn
     assert "while true {\n        let cond#3: ~_ = if i < 2 {" in text
+
+
+def test_a_variable_read_before_a_temporary_whose_call_changes_it_is_held_first():
+    text = to_text(run_front(CASES / "read_before_its_call.vx", name_borrowed_temporaries).after)
+    assert "let ordered: ~_ = y;\n    let borrowed: ~_ = @bump(&mut y);\n    " \
+        "@print(@add(ordered, &borrowed));" in text
+    assert run_cli(CASES / "read_before_its_call.vx") == (0, "201\n12\n", "")
