@@ -66,6 +66,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.expand_aggregate_prints import expand_aggregate_prints
+from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.find_owned_buffers import find_owned_buffers
@@ -189,6 +190,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
     name_hardware_states,
