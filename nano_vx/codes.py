@@ -397,8 +397,8 @@ _ENTRIES = [
          "interpreter does. The message names the construct and its function. What is left is "
          "narrow: particular uses of hardware states, closures, generic structs, tensors made "
          "by `::uninit()`, raw pointers, moved captures, strings and references to "
-         "temporaries; docs/backend.md, \"What runs in the interpreter instead (W5001)\", lists each with its "
-         "reason. `--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs "
+         "temporaries; docs/backend.md, \"What runs in the interpreter instead (W5001)\", "
+         "lists each with its reason. `--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs "
          "the program in the reference interpreter, and the default action does so too, after "
          "warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",
