@@ -82,6 +82,7 @@ from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
+from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
@@ -206,6 +207,7 @@ BACK_END = [
     number_texts,
     check_native_subset,
     settle_written_tensors,
+    index_uninit_pointers,
     copy_tracked_functions,
     track_uninit_elements,
     erase_contracts,

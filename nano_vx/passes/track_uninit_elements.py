@@ -449,13 +449,14 @@ def _computes_alike(e, changing: set) -> bool:
 
 def _extents(value, name: str) -> tuple:
     """The arguments of `new` for flags of a tensor's extents: none for static ones, else
-    each extent read from the tensor made."""
+    each `?` extent read from the tensor made, and each static one as its type says it."""
     if not value.args:
         return ()
     span = value.span
-    reads = [Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
+    reads = [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
+             Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
                                     (Lwritten["Int"](k, span=span),), span=span)
-             for k in range(len(value.type.dims))]
+             for k, d in enumerate(value.type.dims)]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
 
 

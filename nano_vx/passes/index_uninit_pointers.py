@@ -1,0 +1,150 @@
+"""index-uninit-pointers: Lsplit -> Lsplit."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..languages.lsplit import Lsplit
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import Names
+
+L = Lsplit
+
+
+@dataclass
+class _Pointers:
+    into: dict = field(default_factory=dict)  # a pointer local -> (its tensor's local, type)
+    used: Names | None = None  # the function's names, for the new ones
+
+
+index_uninit_pointers = Pass("index-uninit-pointers", Lsplit, Lsplit, """
+Make each read and write through a raw pointer into a tensor made by `::uninit()` the element of the tensor it reaches, so that track-uninit-elements follows it as any element, and names it as the interpreter does (E9005 names the element's indices in the tensor, not in the pointer).
+
+A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uninit()` in
+the same function, used only as `p[k]` and `*p`, and t never assigned whole: `p[k]` is
+`t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
+is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
+one could be 0 and the division stop otherwise than the read). An index of a write that
+might not compute the same twice (a call, an element) is computed once into a `let` first;
+a read's, whose expression has no statement to put it before, leaves the pointer as it is.
+Out of the tensor, some index is out of its extent, so native code stops with E9003 as the
+interpreter does, in words naming that extent. Any other pointer is left as it is, and
+track-uninit-elements refuses it (E5010).
+""", state=_Pointers)
+
+
+@index_uninit_pointers.on("Fn")
+def _fn(run, fn):
+    body = list(descendants(fn.body))
+    made = {s.name: s.value.type for s in body
+            if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
+    assigned = {s.target.name for s in body if s._prod == "Assign" and s.target._prod == "Local"}
+    lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
+            s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
+            s.value.value.name in made and s.value.value.name not in assigned and
+            _unflattened(made[s.value.value.name])}
+    reached = [n.base if n._prod == "Index" else n.value for n in body
+               if n._prod in ("Index", "Deref")]
+    reads = {id(s.target) for s in body if s._prod == "Assign"}
+    run.state.into = {}
+    for name, s in lets.items():
+        tensor = s.value.value.name
+        uses = [n for n in body if n._prod == "Local" and n.name == name]
+        direct = [n for n in reached if n._prod == "Local" and n.name == name]
+        indices = [n.index for n in body if n._prod == "Index" and id(n) not in reads and
+                   n.base._prod == "Local" and n.base.name == name]
+        rank = len(made[tensor].dims)
+        if len(uses) == len(direct) and \
+                (rank == 1 or all(_computes_alike(i) for i in indices)):
+            run.state.into[name] = tensor, made[tensor]
+    if not run.state.into:
+        return fn
+    run.state.used = Names(fn)
+    return run.rebuild(fn)
+
+
+@index_uninit_pointers.on("Let", splice=True)
+def _let(run, s):
+    if s.name in run.state.into:
+        return ()  # each use of the pointer is an element of its tensor now
+    return run.rebuild(s)
+
+
+@index_uninit_pointers.on("Assign", splice=True)
+def _assign(run, s):
+    t = s.target
+    name = _pointer(t)
+    if name not in run.state.into:
+        return run.rebuild(s)
+    tensor, typed = run.state.into[name]
+    if t._prod == "Deref" or len(typed.dims) == 1 or _computes_alike(t.index):
+        return (s.replace(target=run.walk(t), value=run.walk(s.value)),)
+    # `p[f()] = v`: the index is computed once, as it was.
+    index = run.state.used.fresh("index")
+    span = t.index.span
+    first = L["Let"](index, False, L["OpaqueType"](span=span), run.walk(t.index), span=span)
+    target = _element(tensor, typed, L["Local"](index, span=span), t.span)
+    return first, s.replace(target=target, value=run.walk(s.value))
+
+
+@index_uninit_pointers.on("Index")
+def _index(run, e):
+    name = _pointer(e)
+    if name not in run.state.into:
+        return run.rebuild(e)
+    tensor, typed = run.state.into[name]
+    return _element(tensor, typed, run.walk(e.index), e.span)
+
+
+@index_uninit_pointers.on("Deref")
+def _deref(run, e):
+    name = _pointer(e)
+    if name not in run.state.into:
+        return run.rebuild(e)
+    tensor, typed = run.state.into[name]
+    return _element(tensor, typed, L["Int"](0, span=e.span), e.span)
+
+
+def _pointer(e) -> str | None:
+    """The local a `p[k]` or `*p` reads through, else None."""
+    base = e.base if e._prod == "Index" else e.value if e._prod == "Deref" else None
+    return base.name if base is not None and base._prod == "Local" else None
+
+
+def _unflattened(typed) -> bool:
+    """Whether an element k on in row-major order is an element at indices computed from k:
+    the extents after the first static and not 0."""
+    return len(typed.dims) > 0 and \
+        all(d._prod == "DimInt" and d.value > 0 for d in typed.dims[1:])
+
+
+def _element(tensor: str, typed, k, span):
+    """`t[k / (d1 * ..)]..[k % dn]`: the element k on in t's row-major order (each index of
+    k taken as an i64, so that no stride overflows k's own type); `t[k]` for a rank 1 t."""
+    dims = [d.value for d in typed.dims[1:]]
+    element = L["Local"](tensor, span=span)
+    if not dims:
+        return L["Index"](element, k, span=span)
+    wide = L["Cast"](k, L["Scalar"]("i64", span=span), span=span)
+    for n, d in enumerate([None, *dims]):
+        stride = math.prod(dims[n:])
+        i = wide if stride == 1 else L["Binary"]("/", wide, L["Int"](stride, span=span),
+                                                 span=span)
+        if d is not None:
+            i = L["Binary"]("%", i, L["Int"](d, span=span), span=span)
+        element = L["Index"](element, i, span=span)
+    return element
+
+
+def _computes_alike(e) -> bool:
+    """Whether the index, computed again, is the same: literals, and arithmetic on locals
+    (nothing between two computations of an element's indices assigns one)."""
+    kind = e._prod
+    if kind in ("Int", "Bool", "Local"):
+        return True
+    if kind in ("Binary", "Unary", "Cast"):
+        return all(_computes_alike(c) for c in (
+            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
+            else (e.value,)))
+    return False
