@@ -74,11 +74,12 @@ MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit(
 
 
 @pytest.mark.parametrize("items, body", [
-    # Returned at once, the tensor's flags would be dropped by a function no copy replaces.
-    (MAKE + "fn again() -> Tensor<i32, [3]> {\n  return make();\n}\n",
-     "let a = again();\nprint(a[1]);"),
-    # Inside a condition, the call is not a statement's first computation.
-    (MAKE, "if make()[0] > 0 {\n  print(1);\n}"),
+    # Computed again each time round a loop, the call cannot be named before it.
+    (MAKE, "let mut i = 0;\nwhile make()[i] > 0 {\n  i += 1;\n}"),
+    # Given after another argument, or right of `&&` (which may not compute it).
+    (MAKE + "fn add(a: i32, b: i32) -> i32 {\n  a + b\n}\n",
+     "let t = make();\nprint(add(t[0], make()[1]));"),
+    (MAKE, "let t = make();\nprint(t[0] > 0 && make()[1] > 0);"),
 ])
 def test_a_result_no_let_can_name_is_refused(items, body):
     ran = run_front(f"{items}fn main() {{\n{body}\n}}\n", copy_tracked_functions)
