@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.tensor_names import computes_alike
 
 L = Lsplit
 
@@ -56,7 +57,7 @@ def _fn(run, fn):
                    n.base._prod == "Local" and n.base.name == name]
         rank = len(made[tensor].dims)
         if len(uses) == len(direct) and \
-                (rank == 1 or all(_computes_alike(i) for i in indices)):
+                (rank == 1 or all(computes_alike(i) for i in indices)):
             run.state.into[name] = tensor, made[tensor]
     if not run.state.into:
         return fn
@@ -78,7 +79,7 @@ def _assign(run, s):
     if name not in run.state.into:
         return run.rebuild(s)
     tensor, typed = run.state.into[name]
-    if t._prod == "Deref" or len(typed.dims) == 1 or _computes_alike(t.index):
+    if t._prod == "Deref" or len(typed.dims) == 1 or computes_alike(t.index):
         return (s.replace(target=run.walk(t), value=run.walk(s.value)),)
     # `p[f()] = v`: the index is computed once, as it was.
     index = run.state.used.fresh("index")
@@ -88,22 +89,14 @@ def _assign(run, s):
     return first, s.replace(target=target, value=run.walk(s.value))
 
 
-@index_uninit_pointers.on("Index")
-def _index(run, e):
+@index_uninit_pointers.on("Index", "Deref")
+def _reached(run, e):
     name = _pointer(e)
     if name not in run.state.into:
         return run.rebuild(e)
     tensor, typed = run.state.into[name]
-    return _element(tensor, typed, run.walk(e.index), e.span)
-
-
-@index_uninit_pointers.on("Deref")
-def _deref(run, e):
-    name = _pointer(e)
-    if name not in run.state.into:
-        return run.rebuild(e)
-    tensor, typed = run.state.into[name]
-    return _element(tensor, typed, L["Int"](0, span=e.span), e.span)
+    k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
+    return _element(tensor, typed, k, e.span)
 
 
 def _pointer(e) -> str | None:
@@ -136,15 +129,3 @@ def _element(tensor: str, typed, k, span):
         element = L["Index"](element, i, span=span)
     return element
 
-
-def _computes_alike(e) -> bool:
-    """Whether the index, computed again, is the same: literals, and arithmetic on locals
-    (nothing between two computations of an element's indices assigns one)."""
-    kind = e._prod
-    if kind in ("Int", "Bool", "Local"):
-        return True
-    if kind in ("Binary", "Unary", "Cast"):
-        return all(_computes_alike(c) for c in (
-            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
-            else (e.value,)))
-    return False

@@ -11,8 +11,8 @@ from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, lent_tensor, named_whole,
-                                    names_given)
+from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
+                                    named_whole, names_given)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -465,7 +465,7 @@ def _settled(run, indices: list, changing: set) -> tuple[list, list]:
     changed in between) computed once into a `let`: the `let`s, and the indices to use."""
     lets, settled = [], []
     for i in indices:
-        if _computes_alike(i, changing):
+        if computes_alike(i, changing):
             settled.append(i)
         else:
             name = run.state.used.fresh("index")
@@ -480,21 +480,6 @@ def _reindexed(e, indices: list):
     if e._prod != "Index":
         return e
     return e.replace(base=_reindexed(e.base, indices[:-1]), index=indices[-1])
-
-
-def _computes_alike(e, changing: set) -> bool:
-    """Whether the index, computed again, is the same: literals, and arithmetic on locals
-    other than those `changing` might change in between."""
-    kind = e._prod
-    if kind in ("Int", "Bool"):
-        return True
-    if kind == "Local":
-        return e.name not in changing
-    if kind in ("Binary", "Unary", "Cast"):
-        return all(_computes_alike(c, changing) for c in (
-            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
-            else (e.value,)))
-    return False
 
 
 def _extents(value, name: str) -> tuple:
