@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass, child_nodes, descendants
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import computes_alike
 
@@ -23,7 +23,8 @@ index_uninit_pointers = Pass("index-uninit-pointers", Lsplit, Lsplit, """
 Make each read and write through a raw pointer into a tensor made by `::uninit()` the element of the tensor it reaches, so that track-uninit-elements follows it as any element, and names it as the interpreter does (E9005 names the element's indices in the tensor, not in the pointer).
 
 A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uninit()` in
-the same function, used only as `p[k]` and `*p`, and t never assigned whole: `p[k]` is
+the same function, used only as `p[k]` and `*p`, and t never assigned whole nor moved (used
+only by its elements, extents, pointers, borrows and `print`): `p[k]` is
 `t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
 is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
 one could be 0 and the division stop otherwise than the read). An index of a write that
@@ -40,10 +41,9 @@ def _fn(run, fn):
     body = list(descendants(fn.body))
     made = {s.name: s.value.type for s in body
             if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
-    assigned = {s.target.name for s in body if s._prod == "Assign" and s.target._prod == "Local"}
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
-            s.value.value.name in made and s.value.value.name not in assigned and
+            s.value.value.name in made and s.value.value.name not in _moved(fn.body) and
             _unflattened(made[s.value.value.name])}
     reached = [n.base if n._prod == "Index" else n.value for n in body
                if n._prod in ("Index", "Deref")]
@@ -97,6 +97,23 @@ def _reached(run, e):
     tensor, typed = run.state.into[name]
     k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
     return _element(tensor, typed, k, e.span)
+
+
+def _moved(body) -> set:
+    """The locals the function assigns whole, or might move (used other than by their
+    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
+    pointer made before points into, or may be gone."""
+    moved = set()
+    for n in descendants(body):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            moved.add(n.target.name)
+        kept = {id(n.base)} if n._prod == "Index" else \
+            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
+            {id(n.receiver)} if n._prod == "MethodCall" else \
+            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
+            n.callee.name == "print" else set()
+        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
+    return moved
 
 
 def _pointer(e) -> str | None:

@@ -46,7 +46,7 @@ def test_an_element_of_a_tensor_of_three_dimensions_is_reached_by_its_strides():
 
 @pytest.mark.parametrize("body", [
     # given on to a function, into a tensor made otherwise, a `?` extent after the first,
-    # read at an index computed by a call
+    # read at an index computed by a call, into a tensor then moved
     "let mut t = Tensor<i32, [2]>::uninit();\nlet p = t.as_ptr();\nlet q = p;\n"
     "print(unsafe { q[0] });",
     "let mut t = Tensor<i32, [2]>::fill(1);\nlet p = t.as_ptr();\nprint(unsafe { p[0] });",
@@ -54,6 +54,8 @@ def test_an_element_of_a_tensor_of_three_dimensions_is_reached_by_its_strides():
     "print(unsafe { p[0] });",
     "let mut t = Tensor<i32, [2, 2]>::uninit();\nlet p = t.as_ptr();\n"
     "print(unsafe { p[t.extent(0)] });",
+    "let mut t = Tensor<i32, [2]>::uninit();\nlet p = t.as_ptr();\nlet u = t;\n"
+    "print(unsafe { p[0] });",
 ])
 def test_any_other_pointer_is_left_as_it_is(body):
     assert "as_ptr()" in _main(body)
