@@ -1,29 +1,31 @@
-"""index-uninit-pointers: Lsplit -> Lsplit."""
+"""index-uninit-pointers: Lcopied -> Lcopied."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from ..languages.lsplit import Lsplit
+from ..languages.lcopied import Lcopied
 from ..nanopass import Pass, child_nodes, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike
+from ..scalars.tensor_names import computes_alike, lent_tensor, written_copy
 
-L = Lsplit
+L = Lcopied
 
 
 @dataclass
 class _Pointers:
     into: dict = field(default_factory=dict)  # a pointer local -> (its tensor's local, type)
     used: Names | None = None  # the function's names, for the new ones
+    fns: dict = field(default_factory=dict)  # the program's functions by name
 
 
-index_uninit_pointers = Pass("index-uninit-pointers", Lsplit, Lsplit, """
+index_uninit_pointers = Pass("index-uninit-pointers", Lcopied, Lcopied, """
 Make each read and write through a raw pointer into a tensor made by `::uninit()` the element of the tensor it reaches, so that track-uninit-elements follows it as any element, and names it as the interpreter does (E9005 names the element's indices in the tensor, not in the pointer).
 
 A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uninit()` in
-the same function, used only as `p[k]` and `*p`, and t never assigned whole nor moved (used
+the same function (or given to a copy copy-tracked-functions made, by a parameter its
+`WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as `p[k]` and `*p`, and t never assigned whole nor moved (used
 only by its elements, extents, pointers, borrows and `print`): `p[k]` is
 `t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
 is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
@@ -36,11 +38,16 @@ track-uninit-elements refuses it (E5010).
 """, state=_Pointers)
 
 
+@index_uninit_pointers.on("Program")
+def _program(run, program):
+    run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    return run.rebuild(program)
+
+
 @index_uninit_pointers.on("Fn")
 def _fn(run, fn):
     body = list(descendants(fn.body))
-    made = {s.name: s.value.type for s in body
-            if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
+    made = _tracked(fn, body, run.state.fns)
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
             s.value.value.name in made and s.value.value.name not in _moved(fn.body) and
@@ -97,6 +104,23 @@ def _reached(run, e):
     tensor, typed = run.state.into[name]
     k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
     return _element(tensor, typed, k, e.span)
+
+
+def _tracked(fn, body, fns) -> dict:
+    """The locals of tensors the function tracks the elements of, each with its type: made by
+    `::uninit()`, given by a parameter its mark names, or returned by a copy's call."""
+    tracked = {s.name: s.value.type for s in body
+               if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
+    mark = written_copy(fn)
+    tracked |= {p.name: lent_tensor(p.type) for p in fn.params
+                if mark is not None and p.name in mark.given}
+    for s in body:
+        callee = s.value.callee if s._prod == "Let" and s.value._prod == "Call" else None
+        copy = written_copy(fns[callee.name]) if callee is not None and \
+            callee._prod == "Global" and callee.name in fns else None
+        if copy is not None and copy.returned:
+            tracked[s.name] = lent_tensor(fns[callee.name].ret)
+    return tracked
 
 
 def _moved(body) -> set:

@@ -12,7 +12,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
-                                    named_whole, names_given)
+                                    named_whole, names_given, written_copy)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -76,7 +76,7 @@ def _fn(run, fn):
     state.ret = fn.ret
     state.fn, state.flags, state.ranks, state.dims, state.elems, state.refused = \
         fn.name, {}, {}, {}, {}, None
-    copy = _copy_of(fn)
+    copy = written_copy(fn)
     state.params, state.out = {}, None
     if copy is not None:  # the copy takes the flags of what its mark names
         fn = _flags_taken(fn, copy, state)
@@ -296,7 +296,7 @@ def _copied_call(run, e, out: str | None):
         return run.rebuild(e)
     name = e.kernel if e._prod == "Launch" else \
         e.callee.name if e.callee._prod in ("Global", "Local") else None
-    copy = _copy_of(state.fns[name]) if name in state.fns else None
+    copy = written_copy(state.fns[name]) if name in state.fns else None
     if name in state.closures and e.callee._prod == "Local":
         followed = out is None  # _closures_given chose it for calls given tracked tensors so
     else:
@@ -389,12 +389,6 @@ def _indices_walked(run, e):
     return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
 
 
-def _copy_of(fn):
-    """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
-    stmts = fn.body.stmts
-    return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
-
-
 def _flags_taken(fn, copy, state: _Tracked):
     """The copy with a parameter for the flags of each parameter its mark names, and one for
     those of the tensor it returns if its callers keep them."""
@@ -443,7 +437,7 @@ def _tracked_result(value, state: _Tracked) -> bool:
     if not (value._prod == "Call" and value.callee._prod == "Global" and
             value.callee.name in state.fns):
         return False
-    copy = _copy_of(state.fns[value.callee.name])
+    copy = written_copy(state.fns[value.callee.name])
     return copy is not None and copy.returned
 
 

@@ -1,7 +1,7 @@
 """What settle-written-tensors, index-uninit-pointers, copy-tracked-functions and
 track-uninit-elements read off the tree alike: the tensor an element names, the tensor a `let`
-gives another name (and all the names so given), a tensor parameter's type, and whether an
-index computes the same twice."""
+gives another name (and all the names so given), a tensor parameter's type, whether an index
+computes the same twice, and the mark opening a copy of a function."""
 
 from __future__ import annotations
 
@@ -64,3 +64,9 @@ def computes_alike(e, changing=frozenset()) -> bool:
             (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
             else (e.value,)))
     return False
+
+
+def written_copy(fn):
+    """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
+    stmts = fn.body.stmts
+    return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None

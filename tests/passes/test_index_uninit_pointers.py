@@ -61,10 +61,10 @@ def test_any_other_pointer_is_left_as_it_is(body):
     assert "as_ptr()" in _main(body)
 
 
-# Hand-written Lsplit: a pointer into a tensor of two dimensions made by ::uninit(), written
+# Hand-written Lcopied: a pointer into a tensor of two dimensions made by ::uninit(), written
 # and read through; each is the tensor's element, and the `let` of the pointer goes.
 POINTED = """
-    // IL: Lsplit
+    // IL: Lcopied
     fn main() {
         let mut t: Tensor<i32, [2, 3], Memory::CPU_DRAM> = Tensor<i32, [2, 3]>::uninit();
         let q: ~*mut i32 in Memory::CPU_DRAM = t.as_mut_ptr();
