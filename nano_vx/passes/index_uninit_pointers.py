@@ -25,10 +25,10 @@ Make each read and write through a raw pointer into a tensor made by `::uninit()
 
 A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uninit()` in
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
-`WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as `p[k]` and `*p`, and t never assigned whole nor moved (used
-only by its elements, extents, pointers, borrows and `print`): `p[k]` is
-`t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
-is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
+`WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
+`p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
+pointers, borrows and `print`): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
+elements taken in row-major order, and `*p` is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
 one could be 0 and the division stop otherwise than the read). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
 a read's, whose expression has no statement to put it before, leaves the pointer as it is.
@@ -48,19 +48,20 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = _tracked(fn, body, run.state.fns)
+    moved = _moved(fn.body)
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
-            s.value.value.name in made and s.value.value.name not in _moved(fn.body) and
+            s.value.value.name in made and s.value.value.name not in moved and
             _unflattened(made[s.value.value.name])}
     reached = [n.base if n._prod == "Index" else n.value for n in body
                if n._prod in ("Index", "Deref")]
-    reads = {id(s.target) for s in body if s._prod == "Assign"}
+    written = {id(s.target) for s in body if s._prod == "Assign"}
     run.state.into = {}
     for name, s in lets.items():
         tensor = s.value.value.name
         uses = [n for n in body if n._prod == "Local" and n.name == name]
         direct = [n for n in reached if n._prod == "Local" and n.name == name]
-        indices = [n.index for n in body if n._prod == "Index" and id(n) not in reads and
+        indices = [n.index for n in body if n._prod == "Index" and id(n) not in written and
                    n.base._prod == "Local" and n.base.name == name]
         rank = len(made[tensor].dims)
         if len(uses) == len(direct) and \
