@@ -66,9 +66,9 @@ NOT_LOWERED = {
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_others_too.vx",
     # A raw pointer into a tensor made by ::uninit() given to a function.
     "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on.vx",
-    # A tensor made by ::uninit() a function returns, read in a loop's condition, or of `?`
+    # A tensor made by ::uninit() a function returns, read right of `&&`, or of `?`
     # extents: nothing keeps its written-flags.
-    "tests/passes/cases/copy_tracked_functions/e5010_returned_in_a_loop_condition.vx",
+    "tests/passes/cases/copy_tracked_functions/e5010_returned_right_of_and.vx",
     "tests/passes/cases/copy_tracked_functions/e5010_returned_of_unknown_extents.vx",
 }
 

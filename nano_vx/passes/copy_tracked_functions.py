@@ -45,7 +45,8 @@ flags it can hand on (one it made, one a call of such a function returned, or a 
 given one by value, whose caller's name for it is moved) calls one whose callers keep the
 flags of the tensor it returns (its extents must be static, as the caller makes those
 flags). Such a call that a statement computes first without a `let` naming its result
-(`print(f()[0])`, `g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`) is given one of its own
+(`print(f()[0])`, `g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition,
+computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
 just before the statement (one a block's value computes first, after the block's
 statements; a function's body's value is returned, and named so too): it runs where it ran,
 and its caller has a name to keep the flags by. One computed after the left operand of an
@@ -55,7 +56,7 @@ hands on its flags as one returning a tensor it made. The copies are walked in t
 call of which now calls a copy is called no more and dropped. What the copies cannot follow
 is refused (E5010): a call returning one that no `let` names and that its statement does
 not compute first or after an operation's left operand (a later argument, the right of `&&`
-or `||`, a loop's condition: naming it would move it before what is computed earlier), and a function
+or `||`: naming it would move it before what is computed earlier), and a function
 returning one it made that something still calls other than through a copy. A call of
 anything else (`print`, a closure) is left to track-uninit-elements.
 """, state=_Copying)
@@ -150,6 +151,22 @@ def _statement(run, s):
 def _spliced(out) -> tuple:
     """What a statement's rewrite gives, as statements."""
     return out if isinstance(out, tuple) else (out,)
+
+
+@copy_tracked_functions.on("While")
+def _while(run, loop):
+    """A condition calling a function returning a tracked tensor is computed each turn at
+    the top of the body, where the call is named: `while c { B }` is
+    `while true { if !c { break; } B }`, to whose top a `continue` still goes."""
+    state = run.state
+    if _first(loop.cond, state) is None and _computed_before(loop.cond, state) is None:
+        return run.rebuild(loop)
+    span = loop.cond.span
+    leave = Lcopied["If"](Lcopied["Unary"]("!", loop.cond, span=span), False,
+                          Lcopied["Block"]((Lcopied["Break"](span=span),), None, span=span),
+                          None, span=span)
+    body = loop.body.replace(stmts=(leave, *loop.body.stmts))
+    return run.rebuild(loop.replace(cond=Lcopied["Bool"](True, span=span), body=body))
 
 
 @copy_tracked_functions.on("Block")

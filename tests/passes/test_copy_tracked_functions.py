@@ -74,8 +74,6 @@ MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit(
 
 
 @pytest.mark.parametrize("items, body", [
-    # Computed again each time round a loop, the call cannot be named before it.
-    (MAKE, "let mut i = 0;\nwhile make()[i] > 0 {\n  i += 1;\n}"),
     # Given after another argument, or right of `&&` (which may not compute it).
     (MAKE + "fn add(a: i32, b: i32) -> i32 {\n  a + b\n}\n",
      "let t = make();\nprint(add(t[0], make()[1]));"),
