@@ -1,11 +1,12 @@
 """copy-tracked-functions: each function given or returning a tensor made by `::uninit()` is
 called in a copy of its own, opened by a `WrittenCopy` that says which of its parameters are
 given one and whether its callers keep the flags of what it returns; a function called only
-through its copies goes. A call returning such a tensor that its statement computes first is
-named by a `let` of its own; one no `let` names that is computed later, or returned at once,
+through its copies goes. A call returning such a tensor that its statement (a condition, a
+return) computes first, or after an operation's left operand computed into a `let` first, is
+named by a `let` of its own; one computed later otherwise (a later argument, right of `&&`),
 and a function that returns one it made and is still called itself, are refused (E5010): the
-default action runs the program in the interpreter. The copies print what the functions printed, and native code
-stops where the interpreter stops."""
+default action runs the program in the interpreter. The copies print what the functions
+printed, and native code stops where the interpreter stops."""
 
 from pathlib import Path
 
