@@ -9,7 +9,7 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..scalars import refuse
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, moves_around
 
 _EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
 # What computing does nothing a check before the statement could come too early for: a
@@ -74,14 +74,8 @@ def _fn(run, fn):
 
 def _moved_captures(fn) -> set:
     """The variables a closure of fn moves but does not bind."""
-    moved = set()
-    for c in descendants(fn.body):
-        if c._prod == "Closure":
-            bound = bound_in(c)
-            moved |= {n.value.name for n in descendants(c.body)
-                      if n._prod == "Transfer" and n.value._prod == "Local"
-                      and n.value.name not in bound}
-    return moved
+    return {n.value.name for c in descendants(fn.body) if c._prod == "Closure"
+            for n in moves_around(c)}
 
 
 def _flag_let(st: State, name: str, span):
