@@ -37,7 +37,11 @@ not the kernel's copies of them: a variable a copied closure assigns or lends `&
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
 and one the kernel's body itself changes is given again under a name of its own, read by the
 copies as the launch found it. A closure bound by a `let mut`, or reading one, stays passed,
-and type-scalars refuses it.
+and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`), or
+reads one that does, stays passed too, and is refused here (E5010): the interpreter's closure
+moves the launcher's `t`, so that a later call stops (E9004), where a copy would move the
+kernel's own `t`; the interpreter's `transfer` moves only a variable it names, not one a
+`&mut` reaches, and track-moved-captures keeps the moved-flag in the launcher alone.
 """, state=State)
 
 

@@ -65,15 +65,18 @@ def _stop(tree) -> tuple:
     return stopped.value.code, str(stopped.value.span), stopped.value.message
 
 
-@pytest.mark.parametrize("case", ["closure_moving_before_its_launch",
-                                  "closure_moving_after_its_launch"])
-def test_a_closure_a_kernel_calls_moves_the_launchers_variable(case):
-    """The kernel is given the closure, which moves the launching frame's `t`: the program
-    stops at the closure's `transfer` (line 6), not at the launch, and not never."""
+@pytest.mark.parametrize("case, place", [("closure_moving_before_its_launch", ":6:28"),
+                                         ("closure_moving_after_its_launch", ":6:28"),
+                                         ("moved_in_the_body_read_by_a_closure", ":6:21"),
+                                         ("moved_by_a_closure_of_the_body", ":6:21")])
+def test_a_kernel_moves_the_launchers_variable(case, place):
+    """A move in the kernel, or by a closure it is given, moves the launching frame's `t`, as
+    the spawn's body did: the program stops where it stopped, at the closure's `transfer` or
+    at a closure's read after the launch, not at the launch and not never."""
     ran = run_front(CASES / f"{case}.vx", outline_kernels)
-    code, place, message = _stop(ran.before)
-    assert (code, place[place.index(":"):]) == ("E9004", ":6:28")
-    assert _stop(ran.after) == (code, place, message)
+    code, at, message = _stop(ran.before)
+    assert (code, at[at.index(":"):]) == ("E9004", place)
+    assert _stop(ran.after) == (code, at, message)
 
 
 # Hand-written Lscheduled: a function already named as main's first kernel would be, a name
