@@ -392,27 +392,15 @@ _ENTRIES = [
          "none: give x its value where it is declared."),
     # -- E5xxx: native code (the back end's passes) ------------------------------------
     Code("E5010", "native code does not lower this construct",
-         "The program is correct, but the back end (check-native-subset and the passes after it) "
-         "does not turn this construct into native code yet: a hardware state (what `try_pin` "
-         "gives) used other than matched, bound by a `let`, given to a function or returned "
-         "(held in a tuple assigned, returned or printed, printed, a `let mut` one shared with another name), a topology or memory space used as a "
-         "value other than bound to a variable or held in a tuple bound once, and compared or "
-         "printed (indexed by a variable, in a tuple used whole), an "
-         "aggregate "
-         "the back end's passes cannot take apart (one a call makes after a `transfer` or a "
-         "launch of its statement, a generic struct holding another aggregate, a struct "
-         "returned holding a second tensor something else may hold), "
-         "differentiation, a closure value reading a variable of the closure or the block "
-         "around it that may leave where that variable is in scope (it could be called once "
-         "it is over), or printed, compared or called in a `spawn` body, a reference to a "
-         "temporary that cannot be computed before its statement, a reference returned that may name a local variable of its function, "
-         "a string a call computes printed where the `print` is itself a value, "
-         "an `unsafe` block with statements inside a larger expression, a write through a "
-         "`*const` pointer, one reference or pointer parameter given both elements of a "
-         "tensor of a narrow storage type and places of its value type (native code holds "
-         "such an element in a byte). "
-         "`--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs the program in the "
-         "reference interpreter, and the default action does so too, after warning W5001."),
+         "The program is correct, but the back end (check-native-subset and the passes after "
+         "it) cannot turn this construct into native code that does exactly what the "
+         "interpreter does. The message names the construct and its function. What is left is "
+         "narrow: particular uses of hardware states, closures, generic structs, tensors made "
+         "by `::uninit()`, raw pointers, moved captures, strings and references to "
+         "temporaries; docs/backend.md, \"What runs in the interpreter instead (W5001)\", "
+         "lists each with its reason. `--action emit-mlir` and `emit-llvm` stop here; `--action interpret` runs "
+         "the program in the reference interpreter, and the default action does so too, after "
+         "warning W5001."),
     Code("W5001", "run in the reference interpreter instead of native code",
          "The program is run (the default action) but native code does not lower one of its "
          "constructs (E5010 names it): nano-vx runs it in the reference interpreter, which "

@@ -140,7 +140,9 @@ def compile_file(args, stdout: TextIO, stderr: TextIO, usage) -> int:
     # --stop-after and --passes end the pipeline where they say: the program does not run.
     cut = bool(stop_after or args.passes)
     if action == "run" and _not_lowered(outcome, diagnostics) and not cut:
-        # A correct program native code does not lower yet still runs, in the interpreter.
+        # A correct program native code does not lower yet still runs, in the interpreter, as
+        # it went into the pass that refused it: every pass's output runs there (Lheld's
+        # states bound from their parts too), so the run checks the passes before it as well.
         diagnostics = _warned(diagnostics)
         return _run(outcome.refused, diagnostics, args, stdout, stderr, facts,
                     partial(_interpret, check_contracts=args.check_contracts))

@@ -66,6 +66,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.expand_aggregate_prints import expand_aggregate_prints
+from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.find_owned_buffers import find_owned_buffers
@@ -85,6 +86,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
+from .passes.hold_states_by_reference import hold_states_by_reference
 from .passes.lower_pin_matches import lower_pin_matches
 from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
@@ -188,11 +190,13 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
     name_hardware_states,
     forward_returned_states,
     split_state_tuples,
+    hold_states_by_reference,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,

@@ -158,25 +158,48 @@ def test_aggregates_in_native_code_print_as_the_interpreter_prints_them(text):
 
 
 @st.composite
-def _reads_and_calls(draw, depth=2):
+def _reads_and_calls(draw, depth=2, borrows=False):
     """An expression reading `y` and calling what changes it through `&mut`: a call's
-    arguments, an operator's operands, an index, a field of a struct a call makes."""
+    arguments, an operator's operands, an index, a field of a struct a call makes; with
+    `borrows`, also a reference to a temporary or to an element at a computed index, a
+    closure made beside them, an `if`'s condition and a `match`'s scrutinee, and a short
+    circuit whose right makes a struct."""
     atoms = ["y", "bump(&mut y)", "make(&mut y).x", "(y % 4)"]
     if depth == 0:
         return draw(st.sampled_from(atoms))
-    part = _reads_and_calls(depth - 1)
-    return draw(st.one_of(
+    part = _reads_and_calls(depth - 1, borrows)
+    forms = [
         st.sampled_from(atoms),
         st.builds(lambda a, op, b: f"({a} {op} {b})", part, st.sampled_from(["+", "*"]), part),
         st.builds(lambda a, b, c: f"f({a}, {b}, {c})", part, part, part),
-        st.builds(lambda a: f"t[{a} % 4]", part)))
+        st.builds(lambda a: f"t[{a} % 4]", part)]
+    if borrows:
+        forms += [
+            st.builds(lambda a, b: f"g({a}, &({b}))", part, part),
+            st.builds(lambda a, b: f"g({a}, &t[{b} % 4])", part, part),
+            st.builds(lambda a: f"apply(|n: i32| n + y, {a})", part),
+            st.builds(lambda a, b: f"(if g(1, &({a})) > 5 {{ {b} }} else {{ 2 }})", part, part),
+            st.builds(lambda a: f"(match g(0, &({a})) % 3 {{ 0 => 7, _ => y }})", part),
+            st.builds(lambda a, op, b: f"(if {a} > 3 {op} make(&mut y).x > 5 {{ {b} }} else "
+                                       f"{{ 1 }})", part, st.sampled_from(["&&", "||"]), part)]
+    return draw(st.one_of(*forms))
+
+
+# What the expressions borrowing temporaries call: a function given a reference, and a closure
+# given a closure.
+_BORROWING = ("""
+fn g(a: i32, r: &i32) -> i32 {
+  (a * 5 + *r) % 1000
+}
+""", "let apply = |h, n: i32| h(n) % 1000;")
 
 
 @st.composite
-def _ordering_programs(draw):
+def _ordering_programs(draw, borrows=False):
     """Statements mixing reads of a variable and calls that change it: the parts of each
-    run in the interpreter's order, whichever name-temporaries holds in locals."""
-    e = _reads_and_calls()
+    run in the interpreter's order, whichever name-temporaries and name-borrowed-temporaries
+    hold in locals."""
+    e = _reads_and_calls(borrows=borrows)
     statements = draw(st.lists(st.one_of(
         st.builds(lambda a: f"print({a});", e),
         st.builds(lambda a, b: f"let q = Q {{ b: {a}, a: {b} }};\n  print(q.a * 1000 + q.b);",
@@ -201,9 +224,11 @@ fn f(a: i32, b: i32, c: i32) -> i32 {{
   (a * 7 + b * 3 + c) % 1000
 }}
 
+{_BORROWING[0] if borrows else ""}
 fn main() {{
   let mut y = 2;
   let mut t = [1, 2, 3, 4];
+  {_BORROWING[1] if borrows else ""}
   {body}
   print(t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3] + y);
 }}
@@ -215,4 +240,12 @@ fn main() {{
           suppress_health_check=[HealthCheck.too_slow])
 @given(_ordering_programs())
 def test_reads_of_a_variable_a_later_call_changes_run_in_order_in_native_code(text):
+    _as_interpreted(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=30, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_ordering_programs(borrows=True))
+def test_references_to_temporaries_after_calls_run_in_order_in_native_code(text):
     _as_interpreted(text)

@@ -70,7 +70,8 @@ def read_string(text: str, pos: int):
 def _read_iname(text: str, pos: int, path: bool = True):
     """`stage$i32`, `id$Tensor<f32,[4],CPU_DRAM>`: a name (`Point::new` too, when `path`),
     then `$` arguments whose brackets balance (a `,` inside `<..>` or `[..]` belongs to the
-    name, one outside it does not). A `.` belongs to it only inside a number (`scale$2.5`,
+    name, one outside it does not, and so does a `$` inside them: `Cell$<Cell$Point>`); a
+    tuple argument is in `(..)`, `Pair$(i32,Point)`, where `@f$i32(x)` is a call. A `.` belongs to it only inside a number (`scale$2.5`,
     not `@f$i32.as_ptr()`), a `:` only as a path's `::` (not `struct Cell$Point: Copy`)."""
     m = re.compile(rf"{_WORD}(::{_WORD})?" if path else _WORD).match(text, pos)
     if m is None:
@@ -80,13 +81,14 @@ def _read_iname(text: str, pos: int, path: bool = True):
         j, depth = i + 1, 0
         while j < n:
             c = text[j]
-            if c in "<[":
+            if c in "<[" or c == "(" and (j == i + 1 or depth):  # `Pair$(i32,Point)`
                 depth += 1
-            elif c in ">]":
+            elif c in ">])":
                 if depth == 0:
                     break
                 depth -= 1
-            elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-") \
+            elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-" or
+                                                 c == "$" and depth) \
                     or text.startswith("..", j):
                 break
             elif c == "." and not text[j + 1:j + 2].isdigit():

@@ -203,6 +203,12 @@ line("Assume", "cond", "assume({cond});")
 expr("TakePin", "topo replicas", "take_pin {topo} of {replicas}", prec=CLOSURE)
 expr("PinnedTo", "value topo", "pinned({value}) on {topo}", prec=CLOSURE)
 line("ReleasePin", "topo", "release_pin {topo};")
+# hold-states-by-reference's states: one bound from the parts its `let`s compute, and a part
+# of one read.
+line("LetState", "name mutable type value took held topo",
+     "let_state ", Flag("mutable", "mut "), "{name}: {type} on {topo}, took {took}, "
+     "held {held} = {value};")
+expr("StatePart", "state part", "state_part {part} of {state:ATOM}", prec=CLOSURE)
 # lower-pins' and tag-places' `print` of a value the interpreter stops on.
 line("Halt", "code message", "halt {code}, {message};")
 # lower-pins' `match` on a state: its value, whether it took a pin and the place of its `held`.

@@ -9,10 +9,15 @@ from .lresolved import Lresolved
 
 # An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
 # `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`,
-# `Cell$Point`, `Pair$(i32,Point)`. A `.` is one only inside a number (`scale$2.5`) and a `:`
+# `Cell$Point`, `Pair$(i32,Point)`, `Cell$<Cell$Point>` (an argument naming an instance in
+# `<..>`). A `.` is one only inside a number (`scale$2.5`) and a `:`
 # only a path's `::`, so that what follows a name (`.as_ptr()`, `: Copy`) is not read into it.
 _ARGUMENTS = r"(\$(?:[A-Za-z0-9_\[\]<>,()-]|::|\.(?=[0-9]))+)*\Z"
 _INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?" + _ARGUMENTS)
+# An instance of a generic struct keeps a parameter nothing gives erased (scalarize-aggregates
+# types its field by what the literal puts there), and its name spells that argument `_`:
+# `Two$_$Point`.
+ERASED = "_"
 # A struct's name has no path: `Topology::N` is a topology, not a struct.
 _TNAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*" + _ARGUMENTS)
 
@@ -43,5 +48,6 @@ Lerased = Lresolved.extend(
                                                    "an instance of a generic one too")],
          "Item": [prod("StructDecl", "name: tname, fields: Param*, generics: GParam*, "
                                      "copy: bool", "an instance of a generic struct has no "
-                                                   "generics")]},
+                                                   "generics (a field of one it keeps erased, "
+                                                   "`a: A`, is of any type)")]},
 )

@@ -2,14 +2,66 @@
 
 from __future__ import annotations
 
+import re
+
 from ..nanopass import Terminal, prod
-from .lerased import Lerased
+from .lerased import ERASED, Lerased
 
 
 def generic_of(name: str) -> str:
     """The generic function or struct an instance was made from: `stage$i32` is an instance
     of `stage`, `Cell$Point` of `Cell`; one that was never generic is its own."""
     return name.split("$", 1)[0]
+
+
+def fit_instances(a: str, b: str) -> bool:
+    """Whether a value of one of the structs a and b may stand where the other is asked for,
+    as far as their arguments say: the same struct, or two of one generic of which one is
+    the generic erased (a generic function's `Cell<T>`, which holds any instance of it) or
+    keeps erased each argument the other differs in (`Two$_$Point` and `Two$f64$Point`)."""
+    if generic_of(a) != generic_of(b):
+        return False
+    if a == b or "$" not in a or "$" not in b:
+        return True
+    return _arguments_match(a, b) or _arguments_match(b, a)
+
+
+def _arguments_match(pattern: str, name: str) -> bool:
+    parts = pattern.split("$")
+    return re.fullmatch(r"\$".join(".+" if p == ERASED else re.escape(p) for p in parts),
+                        name) is not None
+
+
+def as_written(name: str) -> str:
+    """A struct's name as a message shows it: an instance's as its generic applied to its
+    arguments, `Cell<Point>`, `Two<_, Point>`, `Pair<(i32, Point)>` (dumps keep the name,
+    which reads back)."""
+    head, *args = _split(name)
+    if not args:
+        return name
+    return f"{head}<{', '.join(_shown_argument(a) for a in args)}>"
+
+
+def _shown_argument(text: str) -> str:
+    if text.startswith("<"):  # an instance: `<Cell$Point>`
+        return _shown_argument(text[1:-1])
+    if text.startswith("("):
+        return "(" + ", ".join(_shown_argument(e) for e in _split(text[1:-1], ",")) + ")"
+    if "<" in text and "$" not in text.split("<", 1)[0]:  # a tensor: `Tensor<i32,[2]>`
+        return text.replace(",", ", ")
+    return as_written(text)
+
+
+def _split(text: str, sep: str = "$") -> list[str]:
+    """text cut at each sep outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c in "([<"
+        depth -= c in ")]>"
+        if c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
 
 
 def topology_name(ref) -> str:

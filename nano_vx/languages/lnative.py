@@ -18,7 +18,8 @@ Lnative = Lnocontracts.extend(
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo"],
+                 "Vjp", "Jvp", "Mem", "Topo", "StatePart"],
+        "Stmt": ["LetState"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],

@@ -116,6 +116,9 @@ class ExprMixin:
     # A const generic may resolve to a Local or a Global; locals are looked up first.
     @EXPRESSIONS.on("Var", "Local", "Global")
     def x_Var(self, node, sc, hint):
+        bound = sc.bound_state(node.name)
+        if bound is not None:
+            return self.state_of_parts(bound, sc, node.span)
         return self.name_value(node.name, sc, node.span)
 
     def name_value(self, name, sc, span):

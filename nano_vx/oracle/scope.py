@@ -20,6 +20,7 @@ class FnScope:
         self.blocks: list[dict[str, int]] = [{}]
         self.nslots = 1
         self.ret = ret  # the scalar type `return` converts to, for literal typing
+        self.states: dict[int, object] = {}  # a slot a `LetState` declared -> the LetState
         # The struct or enum `Self` names, in a function of an impl block (and its closures).
         self.self_type = parent.self_type if parent is not None else None
 
@@ -37,11 +38,21 @@ class FnScope:
 
     def lookup(self, name: str):
         """(depth, slot) of a visible variable, depth counting enclosing functions; or None."""
+        found = self._find(name)
+        return None if found is None else found[1:]
+
+    def bound_state(self, name: str):
+        """The `LetState` that bound a visible variable, or None: reading it reads the parts
+        the `LetState` names (typestates.py)."""
+        found = self._find(name)
+        return None if found is None else found[0].states.get(found[2])
+
+    def _find(self, name: str):
         scope, depth = self, 0
         while scope is not None:
             for block in reversed(scope.blocks):
                 if name in block:
-                    return depth, block[name]
+                    return scope, depth, block[name]
             scope, depth = scope.parent, depth + 1
         return None
 

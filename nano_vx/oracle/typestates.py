@@ -6,15 +6,25 @@ it declares none, and for the built-in ones), so a run can take either arm.
 tensor in X's memory), else `Saturated` with the value as it was. The pin is held until the
 `Available` arm that binds it ends, however it ends (its value, `return`, `break`, a stop).
 Pins are counted per topology name: `NPU[0]` and `NPU[1]` share the `replicas` of `NPU`.
+
+Every name of a state shares the bool that says it still holds its pin, so that matching any
+of them gives the pin back once: a state holds a `&mut` to it. hold-states-by-reference binds
+a state to parts its function computes (Lheld's `LetState`: a variable for its value, one
+saying whether it took a pin, one holding that `&mut`); reading its name makes the state of
+what those hold now, and `StatePart` reads the three parts of any state, the third the very
+reference, so that a pin given back through one name is seen given back through the other.
 """
 
 from __future__ import annotations
 
+from ..values.literals import scalar_hint
 from ..values.numbers import Placed, describe, unplace
 from ..values.places import CPU_DRAM, Topo
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
 from .expressions import EXPRESSIONS
+from .references import Ref, as_ref
+from .scope import reader
 from .statements import STATEMENTS
 
 
@@ -24,9 +34,11 @@ class HardwareState:
     __slots__ = ("variant", "value", "topo", "held")
     kind = "HardwareState"
 
-    def __init__(self, variant: str, value, topo: Topo, held: bool):
+    def __init__(self, variant: str, value, topo: Topo, held: Ref):
         self.variant, self.value, self.topo = variant, value, topo
-        self.held = held  # an Available result whose pin its arm has not released yet
+        # A `&mut` to the bool that is true while an Available result's pin is not released:
+        # a cell of its own, or the one its `LetState` names.
+        self.held = held
 
 
 class Occupancy:
@@ -45,8 +57,8 @@ class Occupancy:
 
     def release(self, state: HardwareState) -> None:
         # A result matched twice binds its arm twice, but gives its pin back once.
-        if state.held:
-            state.held = False
+        if state.held.get(None):
+            state.held.set(False, None)
             self.give_back(state.topo.name)
 
     def give_back(self, topo: str) -> None:
@@ -74,9 +86,51 @@ class TypestateMixin:
                 wrong_kind(span, "try_pin takes one topology, as in `x.try_pin(Topology::GPU)`")
             where = given[0]
             if not pins.take(where.name):
-                return HardwareState("Saturated", v, where, False)
-            return HardwareState("Available", pinned_on(v, where, holds), where, True)
+                return HardwareState("Saturated", v, where, Ref([False], 0, True))
+            return HardwareState("Available", pinned_on(v, where, holds), where,
+                                 Ref([True], 0, True))
         return try_pin
+
+    @STATEMENTS.on("LetState")
+    def s_LetState(self, node, sc):
+        """The state's value in its variable; the scope keeps the `LetState`, which tells a
+        read of the name where the other two parts are."""
+        value = self.expr(node.value, sc, scalar_hint(node.type))
+        conform = self.conformer(node.type, node.span)
+        slot = sc.declare(node.name)
+        sc.states[slot] = node
+
+        def let(f):
+            v = value(f)
+            f[slot] = v if conform is None else conform(v)
+        return let
+
+    def state_of_parts(self, node, sc, span):
+        """A read of the name the `LetState` `node` bound: Available iff its `took` is true,
+        with its value (pinned, as `try_pin` pins it), its pin given back through the `&mut`
+        its `held` holds. Both are bound after the `LetState`, so they are looked up here."""
+        depth, slot = sc.lookup(node.name)
+        value = reader(depth, slot, span)
+        took, held = (self.name_value(name, sc, span) for name in (node.took, node.held))
+        topo, holds = self.topo(node.topo, sc), self.holds
+
+        def state(f):
+            where, ref = topo(f), as_ref(held(f), span)
+            if took(f):
+                return HardwareState("Available", pinned_on(value(f), where, holds), where, ref)
+            return HardwareState("Saturated", value(f), where, ref)
+        return state
+
+    @EXPRESSIONS.on("StatePart")
+    def x_StatePart(self, node, sc, hint):
+        state, part, span = self.expr(node.state, sc), node.part, node.span
+
+        def read(f):
+            s = state(f)
+            if type(s) is not HardwareState:
+                wrong_kind(span, f"`state_part` takes a hardware state, found {describe(s)}")
+            return (s.value, s.variant == "Available", s.held)[part]
+        return read
 
     # lower-pins and lower-pin-matches write try_pin and its match with these three.
     @EXPRESSIONS.on("TakePin")
@@ -128,7 +182,7 @@ class TypestateMixin:
                 stop("E9006", span, f"this `match` has no arm for `{state.variant}(..)`")
             slot, body = arm
             f[slot] = state.value
-            if not state.held:
+            if not state.held.get(span):
                 return body(f)
             try:
                 return body(f)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..languages.linstances import as_written, generic_of
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis, descendants
@@ -81,8 +82,8 @@ def _literal(run, lit):
         if given.name not in declared or given.name in seen:
             again = given.name in seen
             report("E2008" if again else "E2005", given.span,
-                   f"'{given.name}' is given twice in this `{lit.name}`" if again else
-                   f"struct '{lit.name}' has no field '{given.name}'",
+                   f"'{given.name}' is given twice in this `{as_written(lit.name)}`"
+                   if again else f"struct '{as_written(lit.name)}' has no field '{given.name}'",
                    help=[f"its fields: {', '.join(declared)}"], struct=lit.name,
                    field=given.name)
             continue
@@ -93,7 +94,8 @@ def _literal(run, lit):
     missing = [name for name in declared if name not in seen]
     if missing:
         report("E3013", lit.span,
-               f"this `{lit.name}` does not give its field{'s' * (len(missing) > 1)} "
+               f"this `{as_written(lit.name)}` does not give its field"
+               f"{'s' * (len(missing) > 1)} "
                f"{', '.join(repr(m) for m in missing)}",
                help=["a struct literal gives every field"], struct=lit.name, missing=missing)
 
@@ -108,9 +110,9 @@ def _judge(run, struct: str, declared, value, bound: dict) -> None:
         return
     run.ctx.diagnostics.error(
         "E3012", value.span,
-        f"field '{declared.name}' of '{struct}' is {show(expected)}{conflict}, but this value "
-        f"is {show(found)}", struct=struct, field=declared.name, expected=show(expected),
-        found=show(found))
+        f"field '{declared.name}' of '{as_written(struct)}' is {show(expected)}{conflict}, "
+        f"but this value is {show(found)}", struct=struct, field=declared.name,
+        expected=show(expected), found=show(found))
 
 
 def _copied(run, struct: str, declared, value) -> None:
@@ -126,9 +128,10 @@ def _copied(run, struct: str, declared, value) -> None:
         return
     run.ctx.diagnostics.error(
         "E3031", value.span,
-        f"the struct '{struct}' is Copy, but its field '{declared.name}' is given "
-        f"{show(found)} here, which moves", struct=struct, field=declared.name,
-        help=[f"remove `impl Copy for {struct}`, or give the field a value that copies"],
+        f"the struct '{as_written(struct)}' is Copy, but its field '{declared.name}' is "
+        f"given {show(found)} here, which moves", struct=struct, field=declared.name,
+        help=[f"remove `impl Copy for {generic_of(struct)}`, or give the field a value that "
+              f"copies"],
         name=struct)
 
 
@@ -214,7 +217,7 @@ def _field(run, get):
     names = [f.name for f in st.structs[t.name].fields]
     if get.field not in names:
         run.ctx.diagnostics.error(
-            "E2005", get.span, f"struct '{t.name}' has no field '{get.field}'",
+            "E2005", get.span, f"struct '{as_written(t.name)}' has no field '{get.field}'",
             help=[f"its fields: {', '.join(names)}"], struct=t.name, field=get.field)
 
 

@@ -25,11 +25,12 @@ Copy each tensor a function gives back through an out-parameter into the caller'
 element (E5010 for one that something else may hold, or of extents not known).
 
 scalarize-aggregates gives back through a `&mut` out-parameter each tensor of a returned
-aggregate but the first, which is the function's result: a tensor is not assigned through a
-reference in native code. Copying is the same as handing the buffer over only when the
-function made it (a constructor, a literal, a transfer) and nothing else holds it: read only
-by its elements, by calls of functions that return no tensor, and as what the function
-returns (scalars/sole_buffers.py). The copy is nested loops over the extents, which must be
+aggregate but one, the function's result (one a call gave, if any, which may be a buffer
+someone else holds): a tensor is not assigned through a reference in native code. Copying
+is the same as handing the buffer over only when the function made it (a constructor, a
+literal, a transfer) and nothing else holds it: read only by its elements, by calls of
+functions that return no tensor, and as what the function returns
+(scalars/sole_buffers.py). The copy is nested loops over the extents, which must be
 integers.
 """, state=State)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
+from ..languages.lerased import ERASED
 from ..nanopass import Pass
 from ..placement.instances import instance_name
 from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
@@ -17,8 +18,12 @@ class State:
     enums: frozenset[str] = frozenset()
     fns: dict = field(default_factory=dict)  # name -> Fn, the non-generic ones
     instances: dict = field(default_factory=dict)  # generic -> {instance name: StructDecl}
-    binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type
+    binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type,
+    # N -> its number
     known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
+
+
+_ERASED = Lerased["NamedType"](ERASED, span=None)  # an instance's parameter nothing gives
 
 
 erase_struct_arguments = Pass("erase-struct-arguments", Lresolved, Lerased, """
@@ -34,20 +39,27 @@ argument of a struct type names its instance by the struct alone (`f$Pair`).
 
 An erased field is one scalar or tensor whose type the values put there tell
 (scalars/aggregate_types.py), which an aggregate is not, nor a tensor two calls give two
-sizes: a struct all of whose parameters are types, applied to types that name no parameter
-and one of which is a struct, an enum, a tuple or a tensor of known extents, is instantiated
-instead (its fields then checked against its arguments by check-struct-fields), one struct
-per list of arguments, named as a function's instance is (`Cell$Point`,
-`Pair$(i32,Point)`), declared after its generic, its fields' types the arguments. A literal
-takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
+sizes: a struct none of whose parameters is a topology, applied to types that name no
+parameter, one of which is a struct, an enum, a tuple or a tensor of known extents, and to
+numbers for its `const` parameters, is instantiated instead (its fields then checked against
+its arguments by check-struct-fields), one struct per list of arguments, named as a
+function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declared after
+its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
+literal takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
 .. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
-else the ones its fields give: a struct literal, an enum value, a local of a known struct or
-a call of a function returning one given a field of type `T` makes `T` that struct. Scalar
-arguments stay erased: a field of type `T` holds what the literal computes (`Cell { v: 1.0 /
-3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter did before. One whose
-arguments none of these give stays the erased struct, which fits where an instance of it is
-asked for and the reverse (a generic function's `Cell<T>` is erased): native code then does
-not take it apart (E5010: it runs in the interpreter).
+a literal in its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
+`Cell<Cell<Point>>`, whose instance is `Cell$<Cell$Point>`),
+else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
+call of a function returning one or an `if` choosing one given a field of type `T` makes `T`
+that struct. Scalar arguments stay erased: a field of type `T` holds what the literal
+computes (`Cell { v: 1.0 / 3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter
+did before. So a literal whose fields give some of its arguments, one of them an aggregate,
+is an instance keeping the others erased, spelled `_` (`Two { a: 1.5, b: Point { .. } }` is
+a `Two$_$Point { a: A, b: Point }`), which fits where an instance of other arguments there
+is asked for (`Two<f64, Point>`). One whose fields give no aggregate stays the erased
+struct, which fits where an instance of it is asked for and the reverse (a generic
+function's `Cell<T>` is erased): an erased field holding an aggregate is split as the values
+put there say (scalars/aggregate_types.py).
 
 What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
 of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
@@ -131,10 +143,21 @@ def _literal(run, node, args, casts=True):
                    if g._prod == "TypeParam" and a._prod == "TypeArg"
                    and a.type._prod == "Scalar" and a.type.name in INT_TYPES}
     declared = {f.name: f.type for f in decl.fields} if decl is not None else {}
+    applied = {g.name: a.type for g, a in zip(decl.generics, args) if a._prod == "TypeArg"
+               and a.type._prod == "AppliedType"} \
+        if decl is not None and len(args) == len(decl.generics) else {}
     fields = []
     for given in node.fields:
-        given = run.walk(given)
         ty = declared.get(given.name)
+        inner = applied.get(ty.name) if ty is not None and ty._prod == "NamedType" else None
+        v = given.value
+        if inner is not None and v._prod == "StructLit" and not v.targs and \
+                v.name == inner.name:
+            # `Cell { v: Cell { v: p } }` as a `Cell<Cell<Point>>`: the inner literal takes
+            # the argument its field's parameter is given, `Cell<Point>`'s.
+            given = given.replace(value=_literal(run, v, inner.args, casts))
+        else:
+            given = run.walk(given)
         if ty is not None and ty._prod == "NamedType" and ty.name in ints and \
                 integer_literal(given.value) is not None and \
                 _fits(run, given.value, ints[ty.name]):
@@ -143,47 +166,70 @@ def _literal(run, node, args, casts=True):
         fields.append(given)
     name = node.name
     if decl is not None and decl.generics:
-        types = [run.walk(a.type) if a._prod == "TypeArg" else None for a in args] \
-            if len(args) == len(decl.generics) else _given(run, decl, fields)
-        name = _instance(run, decl, types) or name
+        if len(args) == len(decl.generics):
+            name = _instance(run, decl, _arguments(run, args)) or name
+        else:
+            name = _instance(run, decl, _given(run, decl, fields), partial=True) or name
     return Lerased["StructLit"](name, tuple(fields), span=node.span)
 
 
 def _given(run, decl, fields) -> list:
-    """The type each parameter of decl takes from the literal's fields: a struct's or an
-    enum's whose value (a literal, a local, a call's result) a field of that parameter's type
-    holds; None where none says."""
-    known = run.state.known
+    """The type each parameter of decl takes from the literal's fields: the struct or enum
+    whose value a field of that parameter's type holds (_aggregate); None where none says."""
     found = {}
     declared = {f.name: f.type for f in decl.fields}
     for given in fields:
         ty, v = declared.get(given.name), given.value
-        name = v.name if v._prod == "StructLit" else v.enum if v._prod == "EnumValue" else \
-            known.get(v.name) if v._prod == "Local" else _returned(run, v)
+        name = _aggregate(run, v)
         if ty is not None and ty._prod == "NamedType" and name is not None:
             found.setdefault(ty.name, Lerased["NamedType"](name, span=v.span))
     return [found.get(g.name) for g in decl.generics]
 
 
-def _returned(run, e) -> str | None:
-    """The struct or enum the call e of a function that is not generic returns, by name."""
-    fn = run.state.fns.get(e.callee.name) if e._prod == "Call" and \
-        e.callee._prod == "Global" else None
+def _aggregate(run, v) -> str | None:
+    """The struct or enum v's value is, by name, where its form says: a literal, an enum
+    value, a local of a known struct, a call of a function that is not generic returning
+    one, an `if` whose first arm's value is one of these (the checks make the other arm's
+    the same)."""
+    p = v._prod
+    if p == "StructLit":
+        return v.name
+    if p == "EnumValue":
+        return v.enum
+    if p == "Local":
+        return run.state.known.get(v.name)
+    if p == "IfExpr":
+        return _aggregate(run, v.then.value) if v.then.value is not None else None
+    fn = run.state.fns.get(v.callee.name) if p == "Call" and \
+        v.callee._prod == "Global" else None
     return fn.ret.name if fn is not None and fn.ret is not None and \
         fn.ret._prod == "NamedType" else None
 
 
-def _instance(run, decl, types: list) -> str | None:
-    """The name of decl's instance for the types of its parameters, made on first use; None
-    when decl stays erased: a parameter not a type, a type not known or naming a parameter,
-    or no aggregate among them."""
+def _arguments(run, args) -> list:
+    """What each of the generic arguments args gives its parameter: a type, an extent's
+    number (a `const` parameter's), or None (an extent a constant names: not known yet)."""
+    return [run.walk(a.type) if a._prod == "TypeArg" else
+            a.dim.value if a.dim._prod == "DimInt" else None for a in args]
+
+
+def _instance(run, decl, types: list, partial: bool = False) -> str | None:
+    """The name of decl's instance for what its parameters take (a type, or a `const`'s
+    number), made on first use; None when decl stays erased: a topology parameter, a type not
+    known or naming a parameter, or no aggregate among them. partial: a parameter given None
+    stays erased in the instance (`Two$_$Point { a: A, b: Point }`), its field holding what
+    the literal puts there, as the generic's does."""
     st = run.state
-    if not all(g._prod == "TypeParam" and not g.topology for g in decl.generics) or \
-            not all(t is not None and _concrete(st, t) for t in types) or \
-            not any(t._prod in ("NamedType", "TupleType", "TensorType") for t in types):
+    if not all(t is None and partial or
+               g._prod == "TypeParam" and not g.topology and t is not None and
+               type(t) is not int and _concrete(st, t) or
+               g._prod == "ConstParam" and type(t) is int
+               for g, t in zip(decl.generics, types)) or \
+            not any(t is not None and type(t) is not int and
+                    t._prod in ("NamedType", "TupleType", "TensorType") for t in types):
         return None
-    binding = {g.name: t for g, t in zip(decl.generics, types)}
-    name = instance_name(decl, binding)
+    binding = {g.name: t for g, t in zip(decl.generics, types) if t is not None}
+    name = instance_name(decl, {g.name: binding.get(g.name, _ERASED) for g in decl.generics})
     made = st.instances.setdefault(decl.name, {})
     if name not in made:
         made[name] = None  # asked for again while its fields are walked: one holding itself
@@ -228,13 +274,21 @@ def _applied(run, node):
     decl = run.state.structs.get(node.name)
     name = None
     if decl is not None and len(node.args) == len(decl.generics):
-        name = _instance(run, decl, [run.walk(a.type) if a._prod == "TypeArg" else None
-                                     for a in node.args])
+        name = _instance(run, decl, _arguments(run, node.args))
     return Lerased["NamedType"](name or node.name, span=node.span)
 
 
 @erase_struct_arguments.on("NamedType")
 def _named(run, node):
-    """A field of an instance being made: its parameter is the instance's argument."""
+    """A field of an instance being made: its type parameter is the instance's argument."""
     bound = run.state.binding.get(node.name)
-    return bound if bound is not None else Lerased["NamedType"](node.name, span=node.span)
+    return bound if bound is not None and type(bound) is not int else \
+        Lerased["NamedType"](node.name, span=node.span)
+
+
+@erase_struct_arguments.on("DimName")
+def _dim_name(run, node):
+    """An extent of a field of an instance being made: its `const` parameter is the
+    instance's number."""
+    bound = run.state.binding.get(node.name)
+    return Lerased["DimInt"](bound, span=node.span) if type(bound) is int else node

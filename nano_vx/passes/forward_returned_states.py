@@ -10,13 +10,18 @@ from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
+from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type
 
 
 @dataclass
 class State:
     given: dict = field(default_factory=dict)  # fn -> the index of the state it gives back
+    # fn -> {an element of the tuple it returns: the index of the state it gives back there}
+    in_tuples: dict = field(default_factory=dict)
+    results: dict = field(default_factory=dict)  # fn -> the tuple type it returns
     fn: str | None = None  # the function walked
+    names: Names | None = None
 
 
 forward_returned_states = Pass("forward-returned-states", L, L, """
@@ -31,6 +36,12 @@ shares its pin. A call bound by a `let`, assigned, returned, a block's value or 
 written so (name-hardware-states has put every other in a `let`), its state given by a
 variable; a function with a call otherwise, or with a closure, is left as it was (lower-pins
 refuses the state it returns).
+
+A function returning a tuple literal at every return, whose element j is at each the same
+state parameter, returns the tuple without those elements (the one left, or nothing, when
+one or none is), and `let pair = paired(t, y);` is `let pair_rest = paired(t, y); let pair =
+(t, pair_rest);`, t the variable the call gave, each call bound by a `let` or a statement
+(split-state-tuples then splits `pair`).
 """, state=State)
 
 
@@ -44,6 +55,38 @@ def _gives_back(fn) -> int | None:
     found = {params.get(v.name) if v is not None and v._prod == "Local" else None
              for v in values}
     return found.pop() if len(found) == 1 and None not in found else None
+
+
+def _gives_back_in_tuple(fn) -> dict:
+    """The elements of the tuple `fn` returns that are, at every return, one state parameter:
+    each element's index -> that parameter's."""
+    ret = fn.ret
+    if ret is None or ret._prod != "TupleType" \
+            or any(n._prod == "Closure" for n in descendants(fn.body)):
+        return {}
+    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    values += [fn.body.value] if fn.body.value is not None else []
+    if any(v is None or v._prod != "Tuple" or len(v.elems) != len(ret.elems) for v in values):
+        return {}
+    params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
+    forwarded = {}
+    for j, ty in enumerate(ret.elems):
+        found = {params.get(v.elems[j].name) if v.elems[j]._prod == "Local" else None
+                 for v in values}
+        if is_state_type(ty) and len(found) == 1 and None not in found:
+            forwarded[j] = found.pop()
+    return forwarded
+
+
+def _bound(node, in_tuples) -> bool:
+    """`node` binds, or drops, a call of a function giving back states in its tuple, each
+    given by a variable."""
+    e = node.value if node._prod == "Let" else node.expr if node._prod == "ExprStmt" else None
+    if e is None or e._prod != "Call" or e.callee._prod != "Global" \
+            or e.callee.name not in in_tuples:
+        return False
+    return node._prod == "ExprStmt" or all(
+        e.args[k]._prod == "Local" for k in in_tuples[e.callee.name].values())
 
 
 def _placed(node):
@@ -65,7 +108,33 @@ def _program(run, program):
         if n._prod == "Global" and id(calls.get(id(n))) not in placed:
             given.pop(n.name, None)
     run.state.given = given
-    return run.rebuild(program) if given else program
+    in_tuples = {fn.name: f for fn in fns if (f := _gives_back_in_tuple(fn))}
+    bound = {id(n.value if n._prod == "Let" else n.expr) for n in descendants(program)
+             if _bound(n, in_tuples)}
+    for n in descendants(program):
+        if n._prod == "Global" and id(calls.get(id(n))) not in bound:
+            in_tuples.pop(n.name, None)
+    run.state.in_tuples = in_tuples
+    run.state.results = {fn.name: fn.ret for fn in fns if fn.name in in_tuples}
+    return run.rebuild(program) if given or in_tuples else program
+
+
+def _rest(ret, forwarded: dict):
+    """What a function returns in place of a tuple of `ret`'s elements, those of `forwarded`
+    left out: the elements left, the one left alone, or nothing."""
+    left = [ty for j, ty in enumerate(ret.elems) if j not in forwarded]
+    if len(left) > 1:
+        return ret.replace(elems=tuple(left))
+    return left[0] if left else None
+
+
+def _rest_value(run, value):
+    """The tuple literal a function returns, its forwarded elements left out."""
+    forwarded = run.state.in_tuples[run.state.fn]
+    left = [run.walk(v) for j, v in enumerate(value.elems) if j not in forwarded]
+    if len(left) > 1:
+        return value.replace(elems=tuple(left))
+    return left[0] if left else None
 
 
 def _given(run, e):
@@ -78,8 +147,14 @@ def _given(run, e):
 
 @forward_returned_states.on("Fn")
 def _fn(run, fn):
-    run.state.fn = fn.name
-    if fn.name not in run.state.given:
+    st = run.state
+    st.fn, st.names = fn.name, Names(fn)
+    if fn.name in st.in_tuples:
+        body = run.walk(fn.body.replace(value=None))
+        value = fn.body.value
+        return fn.replace(ret=_rest(fn.ret, st.in_tuples[fn.name]), body=body.replace(
+            value=_rest_value(run, value) if value is not None else None))
+    if fn.name not in st.given:
         return run.rebuild(fn)
     body = run.walk(fn.body.replace(value=None))
     return fn.replace(ret=None, body=body)
@@ -87,9 +162,13 @@ def _fn(run, fn):
 
 @forward_returned_states.on("Let", "Assign", "Return", splice=True)
 def _statement(run, node):
-    given = _given(run, node.value)
-    if node._prod == "Return" and run.state.fn in run.state.given:
+    st, given = run.state, _given(run, node.value)
+    if node._prod == "Return" and st.fn in st.given:
         return (node.replace(value=None),)
+    if node._prod == "Return" and st.fn in st.in_tuples:
+        return (node.replace(value=_rest_value(run, node.value)),)
+    if node._prod == "Let" and _bound(node, st.in_tuples):
+        return _bind_tuple(run, node)
     if given is None:
         return (run.rebuild(node),)
     call = L["ExprStmt"](run.walk(node.value), span=node.value.span)
@@ -104,3 +183,26 @@ def _block(run, block):
         return walked.replace(value=run.walk(block.value) if block.value is not None else None)
     call = L["ExprStmt"](run.walk(block.value), span=block.value.span)
     return walked.replace(stmts=(*walked.stmts, call), value=given)
+
+
+def _bind_tuple(run, node) -> tuple:
+    """`let pair = paired(t, y);`: the call, what it returns bound apart, then the tuple of
+    the states it gave back and that."""
+    st, call, span = run.state, node.value, node.value.span
+    forwarded = st.in_tuples[call.callee.name]
+    ret = st.results[call.callee.name]
+    rest = _rest(ret, forwarded)
+    walked = run.walk(call)
+    if rest is None:
+        before, left = (L["ExprStmt"](walked, span=span),), []
+    else:
+        name = st.names.fresh(f"{node.name.split('#')[0]}_rest")
+        before = (L["Let"](name, False, rest, walked, span=span),)
+        read = L["Local"](name, span=span)
+        count = len(ret.elems) - len(forwarded)
+        left = [read] if count == 1 else [L["TupleGet"](read, i, span=span)
+                                           for i in range(count)]
+    elems, left = [], iter(left)
+    for j in range(len(ret.elems)):
+        elems.append(call.args[forwarded[j]] if j in forwarded else next(left))
+    return (*before, node.replace(value=L["Tuple"](tuple(elems), span=span)))

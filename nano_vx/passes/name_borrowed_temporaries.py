@@ -6,11 +6,12 @@ it ran the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.function_locals import assigned_locals, lent_locals, tensor_locals
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
 # What a borrow names in place: a variable, what a reference points at, an element, a field.
@@ -26,9 +27,13 @@ _FIRST = {"IfExpr": "cond", "Match": "scrutinee", "MatchValue": "scrutinee"}
 @dataclass
 class State:
     names: Names | None = None
+    lent: set = field(default_factory=set)  # the locals a call may change
+    assigned: set = field(default_factory=set)  # the locals the statement assigns
+    tensors: set = field(default_factory=set)  # the locals naming a tensor
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
     pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
+    read: set = field(default_factory=set)  # the locals the statement read so far
 
 
 name_borrowed_temporaries = Pass("name-borrowed-temporaries", L, L, """
@@ -37,39 +42,79 @@ temporary) a local of its own, computed by a `let` before the statement (a `let 
 `&mut`), so that the reference names a variable's cell, which native code lowers.
 
 `print(sum(&(x + 1), &x))` is `let borrowed = x + 1; print(sum(&borrowed, &x))`. A temporary is
-named only when what its statement runs before it is names and literals, or calls nothing (and
-holds no `if` or `match`) and the temporary calls nothing either, so that the statement still
-runs its parts in the order written. Where one would then stay in place after a call, every
+named only when what its statement runs before it is names and literals (none of them a
+variable a call may change, when the temporary calls), or calls nothing (and holds no `if` or
+`match`) and the temporary calls nothing either, so that the statement still runs its parts in
+the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
-twice(x + 1); add(ordered, &borrowed)`. The right of `&&` or `||` may not run: a short circuit
+twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
+is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
+computed and checked where it was; a closure made there stays in place, as it reads its
+variables only when it is called; so does the callee of a call through a closure variable no
+call can assign (none lends it `&mut` and no closure assigns it) and the statement does not. An assignment locates the element it writes, or computes the reference
+`*r = v` writes through, before its value, and names its temporaries among those parts:
+`t[i] = g(1, &g(2, &x))` after nothing else is `let ordered = &mut t[i]; let borrowed = g(2,
+&x); *ordered = g(1, &borrowed)`, so an index out of the tensor stops before g runs. The right of `&&` or `||` may not run: a short circuit
 borrowing a temporary there is named as the `if` it means, whose arm names the temporary
 where it runs, so `a && g(&f())` is `let cond = if a { let borrowed = f(); g(&borrowed) }
 else { false }`. An arm of an `if` or a `match` is a block, whose statements and value name
 their temporaries at its start, only when it runs; an `if`'s condition and a `match`'s
-scrutinee run first, and name theirs as their statement's. A `while`'s condition runs once a
+scrutinee run first, and name theirs as their statement's. An `if` inside a larger
+expression whose arm borrows one is then held in a local of its own where it ran (`1 + if c {
+f(&g()) } else { 0 }` is `let cond = if c { let borrowed = g(); f(&borrowed) } else { 0 }; 1 +
+cond`): only a statement's whole value may have statements in its arms. A `while`'s condition runs once a
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
-it at the top of each turn (where a `continue` goes back to). One inside a method call, a
-transfer or a launch, or after a closure, a place whose index is computed, or a call before an
-`if` or a `match` it is in the condition or scrutinee of, stays in place (the native-code gate
-refuses it).
+it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
+ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
+a closure variable a call may assign, in an index of a tensor the statement computes, or after
+a launch on a unit it computes.
 """, state=State)
 
 
 @name_borrowed_temporaries.on("Fn")
 def _fn(run, fn):
-    run.state.names = Names(fn)
+    st = run.state
+    st.names, st.lent, st.tensors = Names(fn), lent_locals(fn), tensor_locals(fn)
     return run.rebuild(fn)
 
 
 @name_borrowed_temporaries.on("Let", "Return", "ExprStmt", "If", splice=True)
 def _statement(run, node):
-    field = {"ExprStmt": "expr", "If": "cond"}.get(node._prod, "value")
-    value = getattr(node, field)
+    slot = {"ExprStmt": "expr", "If": "cond"}.get(node._prod, "value")
+    value = getattr(node, slot)
     if value is None:
         return (run.rebuild(node),)
     before, value = _lets(run, value)
-    return (*before, run.rebuild(node.replace(**{field: value})))
+    return (*before, run.rebuild(node.replace(**{slot: value})))
+
+
+@name_borrowed_temporaries.on("Assign", splice=True)
+def _assign(run, node):
+    """An assignment locates the element it writes (its indices computed and checked), or
+    computes the reference `*r = v` writes through, before its value (the other places it
+    writes, after it): its temporaries are named among those parts, in that order, the
+    element's reference taken into a local first when one is named after it."""
+    target, span = node.target, node.span
+    # A stop locating the element is the assignment's, as in the interpreter.
+    root = target
+    while root._prod in ("Index", "Deref"):
+        root = root.value if root._prod == "Deref" else root.base
+    if target._prod == "Index" and not (root._prod == "Local" and root.name in run.state.tensors):
+        return (run.rebuild(node),)  # a raw pointer's element: nothing is named
+    first = L["Borrow"](target, True, span=span) if target._prod == "Index" else \
+        target.value if target._prod == "Deref" and \
+        not all(n._prod in _NAMED for n in descendants(target.value)) else None
+    if first is None:  # only a variable's value may be an `if` whose arms hold statements
+        before, value = _lets(run, node.value, target._prod == "Local")
+        return (*before, run.rebuild(node.replace(value=value)))
+    before, parts = _lets(run, L["Tuple"]((first, node.value), span=span))
+    place, value = parts.elems
+    if target._prod == "Deref":
+        target = target.replace(value=place)
+    else:
+        target = L["Deref"](place, span=target.span) if place._prod == "Local" else place.value
+    return (*before, run.rebuild(node.replace(target=target, value=value)))
 
 
 @name_borrowed_temporaries.on("While")
@@ -77,7 +122,7 @@ def _while(run, loop):
     """A condition borrowing a temporary is computed each turn at the top of the body, where
     its temporary is named: `while c { B }` is `while true { if !c { break; } B }`, to whose
     top a `continue` still goes."""
-    if not _temporaries(loop.cond):
+    if not _temporaries(loop.cond, True):
         return run.rebuild(loop)
     span = loop.cond.span
     leave = L["If"](L["Unary"]("!", loop.cond, span=span), False,
@@ -96,28 +141,52 @@ def _block(run, block):
     return walked.replace(stmts=(*walked.stmts, *before), value=run.walk(value))
 
 
-def _lets(run, value) -> tuple:
-    """The `let`s of the temporaries `value` borrows, and `value` borrowing their locals."""
+def _lets(run, value, top: bool = True) -> tuple:
+    """The `let`s of the temporaries `value` (a statement's whole value when `top`) borrows,
+    and `value` borrowing their locals."""
     st = run.state
-    st.before, st.simple, st.pure = [], True, True
+    st.before, st.simple, st.pure, st.read = [], True, True, set()
+    st.assigned = assigned_locals(value)
     mark = st.names.mark()
-    named = _named(run, value)
-    if _temporaries(named):
+    named = _named(run, value, top)
+    if _temporaries(named, top):
         st.names.undo(mark)
         lets = []
         try:
-            named = _in_order(run, value, [_temporaries(value)], lets)
+            named = _in_order(run, value, [_temporaries(value, top)], lets, top)
             st.before = lets
         except _Unordered:
             st.names.undo(mark)
-            st.before, st.simple, st.pure = [], True, True
-            named = _named(run, value)
+            st.before, st.simple, st.pure, st.read = [], True, True, set()
+            named = _named(run, value, top)
     return tuple(b.replace(value=run.walk(b.value)) for b in st.before), named
 
 
-def _temporaries(e) -> int:
-    """How many temporaries e borrows."""
-    return sum(1 for n in descendants(e) if n._prod == "Borrow" and n.value._prod not in PLACES)
+def _temporaries(e, top: bool = False) -> int:
+    """How many temporaries e, a statement's whole value when `top`, borrows where it runs:
+    not those of an arm of an `if` or a `match`, or of a closure's or an `unsafe` block's
+    body, which their blocks name; but an `if` inside e whose arms borrow one counts as one,
+    as it is held in a local of its own."""
+    if e._prod in OPAQUE:
+        first = _FIRST.get(e._prod)
+        inner = _temporaries(getattr(e, first)) if first else 0
+        return inner + (not top and _armed(e))
+    own = e._prod == "Borrow" and e.value._prod not in PLACES
+    return own + sum(_temporaries(c) for name in e._fields
+                     for c in _nodes(getattr(e, name)))
+
+
+def _armed(e) -> bool:
+    """Whether e is an `if` an arm of which borrows a temporary: named at the start of the
+    arm, it gives the `if` statements, which only a statement's whole value may hold."""
+    return e._prod == "IfExpr" and any(n._prod == "Borrow" and n.value._prod not in PLACES
+                                       for arm in (e.then, e.orelse) for n in descendants(arm))
+
+
+def _nodes(child) -> tuple:
+    """The nodes a field holds."""
+    return tuple(c for c in child if hasattr(c, "_prod")) if isinstance(child, tuple) \
+        else (child,) if hasattr(child, "_prod") else ()
 
 
 class _Unordered(Exception):
@@ -125,13 +194,17 @@ class _Unordered(Exception):
 
 
 # What holds a temporary and computes its parts in the order of its fields, each its own value.
-_IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit")
+_IN_ORDER = ("Call", "Binary", "Unary", "Cast", "Tuple", "EnumValue", "ArrayLit", "MethodCall",
+             "Transfer", "Launch", "Deref", "FieldGet", "TupleGet", "VecLit", "Splat", "TensorLit",
+             "TensorNew")
+# A place whose cell nothing the statement computes locates: named later, it is the same cell.
+_NAMED = ("Local", "Deref", "FieldGet", "TupleGet")
 
 
-def _in_order(run, e, left: list, lets: list):
-    """e with each temporary it borrows named, and each part it computes before the last of
-    them (left[0] are still to come) held in a local first, their `let`s appended to `lets`
-    in the order e runs them."""
+def _in_order(run, e, left: list, lets: list, top: bool = False):
+    """e (a statement's whole value when `top`) with each temporary it borrows named, and
+    each part it computes before the last of them (left[0] are still to come) held in a
+    local first, their `let`s appended to `lets` in the order e runs them."""
     if not left[0]:
         return e
     p = e._prod
@@ -140,15 +213,19 @@ def _in_order(run, e, left: list, lets: list):
         left[0] -= 1
         return e.replace(value=_held(run, value, lets, "borrowed", e.mutable))
     if p == "Borrow":
-        if any(n._prod not in ("Local", "Deref", "FieldGet", "TupleGet")
-               for n in descendants(e.value)):
-            raise _Unordered  # an element's index, computed where the borrow runs
+        if all(n._prod in _NAMED for n in descendants(e.value)):
+            return e
+        borrowed = e.replace(value=_located(run, e.value, left, lets))
+        if not left[0]:
+            return borrowed
+        # The element is located, its index checked, where the borrow runs: the reference is
+        # taken there, into a local of its own.
+        return _held(run, borrowed, lets, "ordered", False)
+    if p == "Closure":  # made, it reads its variables only when it is called
         return e
     if not _temporaries(e):
         if p in SIMPLE and p != "Local":  # a literal, or a function or constant
             return e
-        if p == "Closure":  # a closure held in a local is a value, no longer only called
-            raise _Unordered
         return _held(run, e, lets, "ordered", False)
     if p == "StructLit":
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
@@ -157,8 +234,20 @@ def _in_order(run, e, left: list, lets: list):
         first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         left[0] -= _temporaries(e.right)  # named in the arm, where they run
         return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
+    if p == "Index":  # a tensor indexed is not copied: its element is read where it was
+        return _located(run, e, left, lets)
+    if p in _FIRST:  # its condition or scrutinee runs first; its arms name their own
+        first = getattr(e, _FIRST[p])
+        e = e.replace(**{_FIRST[p]: _in_order(run, first, left, lets) if _temporaries(first)
+                         else first})
+        if top or not _armed(e):
+            return e
+        left[0] -= 1
+        return _held(run, e, lets, "cond", False)
     if p not in _IN_ORDER or \
-            p == "Call" and e.callee._prod != "Global":
+            p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
+                                 and e.callee.name not in run.state.lent | run.state.assigned) or \
+            p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):
         raise _Unordered
     fields = {}
     for name in e._fields:
@@ -169,6 +258,18 @@ def _in_order(run, e, left: list, lets: list):
         elif _is_expr(child) and name != "callee":
             fields[name] = _in_order(run, child, left, lets)
     return e.replace(**fields)
+
+
+def _located(run, place, left: list, lets: list):
+    """place, an element of a tensor a variable names, with the temporaries its indices borrow
+    named in the order they run."""
+    if place._prod != "Index":
+        if any(n._prod not in _NAMED for n in descendants(place)):
+            raise _Unordered  # a tensor the statement computes
+        return place
+    base = _located(run, place.base, left, lets)
+    index = _in_order(run, place.index, left, lets) if _temporaries(place.index) else place.index
+    return place.replace(base=base, index=index)
 
 
 def _explicit(e):
@@ -194,15 +295,16 @@ def _held(run, value, lets: list, base: str, mutable: bool):
     return L["Local"](name, span=value.span)
 
 
-def _named(run, e):
-    """e with the temporaries it borrows named, in the order it runs them; what it runs is
-    then what the statement has run."""
+def _named(run, e, top: bool = False):
+    """e (a statement's whole value when `top`) with the temporaries it borrows named, in the
+    order it runs them; what it runs is then what the statement has run."""
     st = run.state
     if e._prod == "Borrow" and e.value._prod not in PLACES:
         ran, st.pure = (st.simple, st.pure), True
         value = _named(run, e.value)
         calls = not st.pure
-        if not (ran[0] or ran[1] and not calls):
+        # One holding a temporary it could not name stays, for the order to name both.
+        if not (_first(run, ran[0], calls) or ran[1] and not calls) or _temporaries(value):
             st.simple, st.pure = False, ran[1] and not calls
             return e.replace(value=value)
         # It runs before the rest of the statement now: what that has run is as it was.
@@ -215,15 +317,21 @@ def _named(run, e):
         ran = st.simple, st.pure
         left = _named(run, e.left)
         if _temporaries(e.right) and not _temporaries(left) and \
-                (ran[0] or ran[1] and not _calls(e)):
+                (_first(run, ran[0], _calls(e)) or ran[1] and not _calls(e)):
             # It runs before the rest of the statement now: what that has run is as it was.
             st.simple, st.pure = ran
             return _held(run, _explicit(e.replace(left=left)), st.before, "cond", False)
         st.simple = st.pure = False  # the right may not run: taken as if it called
         return e.replace(left=left)
     if e._prod in OPAQUE:
+        ran = st.simple, st.pure
         first = _FIRST.get(e._prod)
         named = e.replace(**{first: _named(run, getattr(e, first))}) if first else e
+        if not top and _armed(named) and not _temporaries(named.cond) and \
+                _first(run, ran[0], True):
+            # It runs before the rest of the statement now: what that has run is as it was.
+            st.simple, st.pure = ran
+            return _held(run, named, st.before, "cond", False)
         st.simple = st.pure = False
         return named
     fields = {}
@@ -235,7 +343,16 @@ def _named(run, e):
             fields[name] = _named(run, child)
     st.simple = st.simple and e._prod in SIMPLE
     st.pure = st.pure and e._prod not in CALLS
+    if e._prod == "Local":
+        st.read.add(e.name)
     return e.replace(**fields) if fields else e
+
+
+def _first(run, simple: bool, calls: bool) -> bool:
+    """Whether what may call can run before the rest of its statement ran (`simple`: names
+    and literals): no variable read before it is one a call may change."""
+    st = run.state
+    return simple and not (calls and st.read & st.lent)
 
 
 def _is_expr(node) -> bool:

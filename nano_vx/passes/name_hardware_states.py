@@ -1,8 +1,8 @@
 """name-hardware-states: Lassumed -> Lassumed.
 
 Same IL: each hardware state is computed by a `let` of its own just before the statement that
-used it, what ran before it in that statement only names and literals, each variable of them
-held in a local before it, so the interpreter runs the output as it ran the input."""
+used it, what ran before it in that statement held in a local before it, in order, so the
+interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..nanopass import Pass
 from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type, state_params
 
-SIMPLE = ("Local", "Int", "Float", "Bool", "Str")
+LITERALS = ("Int", "Float", "Bool", "Str", "Global")
 
 
 @dataclass
@@ -30,12 +30,12 @@ Give each hardware state a `match` is on or a call is given a local of its own, 
 `match x.try_pin(Topology::NPU) { .. }` is `let state = x.try_pin(Topology::NPU); match state {
 .. }`, the same for a call returning a state and for `return x.try_pin(T)`, and
 `print(f(x.try_pin(T)))` of an `f` taking one is `let state = x.try_pin(T); print(f(state))`;
-a `match` on a state given to a call is computed by a `let` too. A
-state made after something else of its statement that is neither a name nor a literal ran stays
-in place (lower-pins refuses it), so that the statement still runs its parts in the order
-written; a variable read before it is held in a local first, so that it is read before the call
-making the state changes it (`print(f(y, pin(&mut y)))` is `let ordered = y; let state =
-pin(&mut y); print(f(ordered, state))`). A `match` on a state that is the value of a block
+a `match` on a state given to a call is computed by a `let` too. What the calls around it
+compute before the state is held in a local first, in order, so that it runs before the state
+is made, and a variable is read before the call making the state changes it (`print(f(y, g(1),
+pin(&mut y)))` is `let ordered = y; let ordered#1 = g(1); let state = pin(&mut y);
+print(f(ordered, ordered#1, state))`). A state made inside another expression than a call's
+arguments stays in place (lower-pins refuses it). A `match` on a state that is the value of a block
 nothing reads is made a statement.
 """, state=State)
 
@@ -98,35 +98,33 @@ def _hoisted(run, e) -> tuple:
     if e is None or e._prod != "Call" or e.callee._prod != "Global":
         return (), e
     states = run.state.sigs.get(e.callee.name, (frozenset(),))[0]
-    args, before, simple = [], (), True
+    args, before = [], ()
     for i, a in enumerate(e.args):
-        if simple and i in states and _makes_a_state(run, a):
+        if i in states and _makes_a_state(run, a):
             made, a = _named(run, a, a.span)
-        elif simple and a._prod == "Match":
+        elif a._prod == "Match":
             # Native code computes a `match` inside a larger expression only in a `let`.
             made, m = _on_a_named_state(run, a, False)
             value = run.state.names.fresh("matched")
             run.state.made.add(value)
             made = (*made, L["Let"](value, False, L["OpaqueType"](span=a.span), m, span=a.span))
             a = L["Local"](value, span=a.span)
-        elif simple:
-            made, a = _hoisted(run, a)
         else:
-            made = ()
-        if made:  # a variable read before is read before the calls they run change it
+            made, a = _hoisted(run, a)
+        if made:  # what ran before runs before them, and reads before the calls they run
             held, args = _held(run, args)
             before = (*before, *held)
-        before, simple = (*before, *made), simple and a._prod in SIMPLE
+        before = (*before, *made)
         args.append(a)
     return before, e.replace(args=tuple(args))
 
 
 def _held(run, args: list) -> tuple:
-    """The `let`s holding each variable `args` read in a local of its own, and `args` reading
-    those."""
+    """The `let`s holding each argument `args` computed (but a literal or a local this pass
+    made) in a local of its own, in order, and `args` reading those."""
     lets, out = [], []
     for a in args:
-        if a._prod == "Local" and a.name not in run.state.made:
+        if a._prod not in LITERALS and not (a._prod == "Local" and a.name in run.state.made):
             name = run.state.names.fresh("ordered")
             run.state.made.add(name)
             lets.append(L["Let"](name, False, L["OpaqueType"](span=a.span), a, span=a.span))

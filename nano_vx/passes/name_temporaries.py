@@ -14,6 +14,7 @@ from ..scalars import refuse
 from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names, Refused, Shapes
+from ..scalars.function_locals import changed_locals, tensor_locals
 
 
 @dataclass
@@ -26,6 +27,7 @@ class State:
     effects: bool = False  # a call of this statement ran already, in place
     every: bool = False  # every call of this statement is held in a local, in order
     changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
+    tensors: set = field(default_factory=set)  # the locals naming a tensor
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -42,13 +44,16 @@ computes it, so that the calls run in the order written. When a call of the stat
 the one moved, every call of the statement is held in a local, in the order they ran. Each
 part the statement computes before the last `let` it needs is held in a local first, in the
 order the interpreter runs them (a call's arguments, an operator's operands, a literal's
-parts as written, an element's base then its index, an element assigned's index before its
-value), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
+parts as written, an element's base then its index, an element assigned located before its
+value, its reference then taken into a local first, the reference `*r = v` assigns through
+before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
-turn: one that needs a `let` is first written as the `if` it means (`a && f(1).x` is `if a {
-f(1).x } else { false }`), and such a loop as `while true { let cond = c; if !cond { break }
-.. }`. Moving a call is refused after a `transfer` or a launch of the statement.
+turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loop it means,
+and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch
+and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
+read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
+M); let ordered = agg[0]; let agg#1 = f(1); ..`).
 """, state=State)
 
 
@@ -62,7 +67,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
-    st.changed = _changed(fn)
+    st.changed, st.tensors = changed_locals(fn), tensor_locals(fn)
     try:
         return run.rebuild(fn)
     except Refused as bad:
@@ -121,18 +126,36 @@ def _valued(run, node):
 
 @name_temporaries.on("Assign", splice=True)
 def _assign(run, node):
+    if node.target._prod == "Deref":
+        # `*r = v` computes r, the place, before v.
+        place, value = _ordered(run, [lambda: run.walk(node.target.value),
+                                      lambda: _stored(run, node.value)])
+        return (node.replace(target=node.target.replace(value=place), value=value),)
     if node.target._prod != "Index":
-        value = _in_place(run, node.value)
+        value = (_in_place if node.target._prod == "Local" else _stored)(run, node.value)
         return (node.replace(target=run.walk(node.target), value=value),)
-    # An element's indices are computed before the value it is given.
+    # An element is located, its tensor then its indices computed and checked, before the
+    # value it is given.
     chain = [node.target]
     while chain[-1].base._prod == "Index":
         chain.append(chain[-1].base)
-    *indices, value = _ordered(run, [*(lambda i=i: run.walk(i.index) for i in reversed(chain)),
-                                     lambda: _in_place(run, node.value)])
     target = run.walk(chain[-1].base)
+    walks = [lambda i=i: run.walk(i.index) for i in reversed(chain)]
+    if not _tensor(run, chain[-1].base):  # a raw pointer's: its indices are held instead
+        *indices, value = _ordered(run, [*walks, lambda: _stored(run, node.value)])
+        for place, index in zip(reversed(chain), indices):
+            target = place.replace(base=target, index=index)
+        return (node.replace(target=target, value=value),)
+    indices = _ordered(run, walks)
+    at = len(run.state.pending)
+    value = _stored(run, node.value)
     for place, index in zip(reversed(chain), indices):
         target = place.replace(base=target, index=index)
+    if len(run.state.pending) > at:
+        # The value's `let`s run after: the reference is taken first (a stop locating it is
+        # the assignment's, as in the interpreter).
+        held = _held(run, L["Borrow"](target, True, span=node.span), at, "ordered")
+        target = L["Deref"](held, span=target.span)
     return (node.replace(target=target, value=value),)
 
 
@@ -141,18 +164,22 @@ def _expr_stmt(run, node):
     return (node.replace(expr=_in_place(run, node.expr)),)
 
 
-def _changed(fn) -> set:
-    """The locals of fn declared `let mut`, assigned or lent `&mut`: the others keep their
-    value."""
-    changed = set()
-    for n in descendants(fn):
-        place = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" and \
-            n.mutable else None
-        while place is not None and place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
-            place = place.value if place._prod == "Deref" else place.base
-        if n._prod == "Let" and n.mutable or place is not None and place._prod == "Local":
-            changed.add(n.name if n._prod == "Let" else place.name)
-    return changed
+def _stored(run, e):
+    """e, the value an assignment stores in an element, a field or through a reference: an
+    `if` whose arms hold statements is held in a local first, as only a variable's value may
+    be one."""
+    out = _in_place(run, e)
+    if out._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+        return _held(run, out, len(run.state.pending), "cond")
+    return out
+
+
+def _tensor(run, place) -> bool:
+    """Whether place is a tensor a variable names, or a reference to one: an element of it
+    is what a reference names."""
+    while place._prod == "Deref":
+        place = place.value
+    return place._prod == "Local" and place.name in run.state.tensors
 
 
 def _in_place(run, e):
@@ -161,8 +188,10 @@ def _in_place(run, e):
     named."""
     if e._prod == "MatchValue":
         out = _matched(run, e)
-    elif e._prod == "Call" or e._prod == "IfExpr" and _aggregate(run, e):
+    elif _moved(e) or e._prod == "IfExpr" and _aggregate(run, e):
         out = _in_order(run, e)
+    elif e._prod == "IfExpr":
+        return _in_order(run, e)  # the `let`s its arms need run in them
     else:
         return run.walk(e)
     run.state.effects = True
@@ -251,16 +280,29 @@ def _unchanged(run, e) -> bool:
     return p in ("Int", "Float", "Bool", "Str", "Global", "Closure")
 
 
+_MOVED = ("Call", "Launch", "Transfer")
+
+
 @name_temporaries.on("Call", "IfExpr", "Launch", "MethodCall", "Transfer")
 def _call(run, e):
     st = run.state
     before = st.effects
     out = _in_order(run, e)
-    if e._prod == "Call" and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
+    if _moved(e) and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
-    st.effects = st.effects or e._prod != "IfExpr"
+    if e._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+        # An `if` with statements in its arms is a statement's value, not a part of one.
+        st.effects = before
+        return _temp(run, e, out, "cond")
+    st.effects = st.effects or _moved(e)
     return out
+
+
+def _moved(e) -> bool:
+    """Whether e runs a function, copies a tensor or takes a pin: what a later call moved
+    before the statement would run after. (`t.extent(0)` and `t.topology()` only read.)"""
+    return e._prod in _MOVED or e._prod == "MethodCall" and e.method == "try_pin"
 
 
 def _matched(run, e):
@@ -306,19 +348,17 @@ def _parted(run, e):
     return _in_order(run, e)
 
 
+# expand-lazy-conditions wrote each condition this pass would name a part of before its
+# statement, though it may not run, as the `if` or the loop it means.
+_LAZY = "a condition whose aggregate would be computed where the condition may not run"
+
+
 @name_temporaries.on("While")
 def _while(run, node):
     cond = _alone(run, node.cond)
-    if cond is not None:
-        return node.replace(cond=cond, body=run.walk(node.body))
-    # `while c { B }` is `while true { let cond = c; if !c { break } B }`: the condition's
-    # `let`s then run once per turn, where it did.
-    span, name = node.cond.span, run.state.names.fresh("cond")
-    stop = L["If"](L["Unary"]("!", L["Local"](name, span=span), span=span), False,
-                   L["Block"]((L["Break"](span=span),), None, span=span), None, span=span)
-    test = (L["Let"](name, False, L["OpaqueType"](span=span), node.cond, span=span), stop)
-    body = node.body.replace(stmts=(*test, *node.body.stmts))
-    return node.replace(cond=L["Bool"](True, span=span), body=run.walk(body))
+    if cond is None:
+        raise Refused(node.cond, _LAZY)
+    return node.replace(cond=cond, body=run.walk(node.body))
 
 
 @name_temporaries.on("Binary")
@@ -327,16 +367,9 @@ def _binary(run, e):
         return _in_order(run, e)
     left = run.walk(e.left)
     right = _alone(run, e.right)
-    if right is not None:
-        return e.replace(left=left, right=right)
-    # `a && b` is `if a { b } else { false }`, `a || b` is `if a { true } else { b }`: b's
-    # `let`s then run in its arm, only when b did.
-    def arm(x):
-        return run.walk(L["Block"]((), x, span=x.span))
-    constant = L["Bool"](e.op == "||", span=e.span)
-    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
-    # An `if` with statements in its arms is a statement's value, not a part of one.
-    return _temp(run, e, L["IfExpr"](left, False, arm(then), arm(orelse), span=e.span), "cond")
+    if right is None:
+        raise Refused(e.right, _LAZY)
+    return e.replace(left=left, right=right)
 
 
 def _alone(run, e):

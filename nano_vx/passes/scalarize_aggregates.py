@@ -12,7 +12,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, out_parameters, strip, tensor_leaf)
+                                  fresh_locals, is_tensor, out_parameters, strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
@@ -37,12 +37,16 @@ cannot).
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag
 (the index of its variant) and the fields of every variant, those of the others zero; a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
-aggregate takes one `&mut` out-parameter per field instead and writes them, but for its
-first tensor, its result; another it gives back whole (`GiveBack`), which copy-out-tensors
-copies. Its call passes the caller's locals.
-A field of a generic struct (its type arguments erased) is typed as what puts it there
-(scalars/aggregate_types.py); one holding an f64 or an i32, as an unsuffixed literal is,
-returned as another float or integer type is cast to it, as the interpreter converts it.
+aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
+tensor, its result: the first that a value it returns puts a call's result in (which may
+be a buffer someone else holds), handed on as the buffer itself, else its first
+(scalars/aggregate_types.py); another it gives back whole (`GiveBack`), which
+copy-out-tensors copies. Its call passes the caller's locals.
+A field of a generic struct (its type arguments erased) is typed as what puts it there, and
+one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
+parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an
+unsuffixed literal is, returned as another float or integer type is cast to it, as the
+interpreter converts it.
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
 enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
@@ -84,10 +88,11 @@ def _fn(run, fn):
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        st.out, held, outs = out_parameters(st.names, sig.out, fn.span)
+        k = sig.result
+        st.out, held, outs = out_parameters(st.names, sig.out, k, fn.span)
         params += outs
         st.copied = {p.name for p in outs if is_tensor(p.type.inner)}
-        k, places = tensor_leaf(sig.out), st.out.leaves()
+        places = st.out.leaves()
         body = _block(run, fn.body.replace(value=None))
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),
@@ -150,6 +155,8 @@ def _let(run, let):
         return (*lets, *_store(run, let.value, rep))
     parts = _parts(run, let.value)
     if len(parts.leaves()) != len(shape.leaves()):
+        shape = st.types[let.name]  # an erased field holding an aggregate, split as it holds
+    if len(parts.leaves()) != len(shape.leaves()):
         raise Refused(let, "a generic struct holding an aggregate")
     rep, names = fresh_locals(st.names, let.name, parts, let.span)
     st.env[let.name] = rep
@@ -195,7 +202,7 @@ def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
-        k, places = tensor_leaf(run.state.sigs[e.callee.name].out), dest.leaves()
+        k, places = run.state.sigs[e.callee.name].result, dest.leaves()
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
                 for j, x in enumerate(places) if j != k]
         call = _call(run, e, outs)

@@ -36,9 +36,11 @@ variables, each call then given the elements: `f(pair)` is `f(pair_0, pair_1)`, 
 is `f(t, 2)`, computed in the same order. A `let mut` tuple assigned a tuple literal or
 another such tuple is each element's local assigned in turn, `pair = (u, 2);` is `pair_0 = u;
 pair_1 = 2;` (kept whole when the literal reads the tuple, which would read an element
-already assigned). A tuple used whole otherwise (returned, printed, given to a function used
-as a value or by another call) stays as it is, and so do the tuples it is copied, assigned or
-given into and from; lower-pins refuses it.
+already assigned). A tuple printed is the tuple literal of its elements printed, `print(pair);`
+is `print((pair_0, pair_1));`: the stop the interpreter makes there (E9006: it prints no
+state), which lower-pins writes as that stop. A tuple used whole otherwise (returned, given to
+a function used as a value or by another call) stays as it is, and so do the tuples it is
+copied, assigned or given into and from; lower-pins refuses it.
 """, state=State)
 
 
@@ -114,6 +116,8 @@ def _tuples(fns: dict):
                     "literal" if v._prod == "Tuple" else (name, v.name))
                 if v._prod == "Local":
                     goes[id(v)] = (name, n.name)
+            elif _prints_a_variable(n):
+                read.add(id(n.args[0]))
             elif n._prod == "Call" and n.callee._prod == "Global" and n.callee.name in fns:
                 callees.add(id(n.callee))
                 params = fns[n.callee.name].params
@@ -152,8 +156,15 @@ def _fn(run, fn):
     return run.rebuild(fn.replace(params=tuple(params)))
 
 
+def _prints_a_variable(e) -> bool:
+    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
+        and len(e.args) == 1 and e.args[0]._prod == "Local"
+
+
 @split_state_tuples.on("Call")
 def _call(run, e):
+    if _prints_a_variable(e) and e.args[0].name in run.state.split:
+        return e.replace(args=(L["Tuple"](_elements(run, e.args[0]), span=e.args[0].span),))
     at = run.state.spread.get(e.callee.name) if e.callee._prod == "Global" else None
     if not at:
         return run.rebuild(e)

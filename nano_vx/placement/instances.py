@@ -26,9 +26,12 @@ def concrete_bound(bound, binding: dict):
 
 
 def _spelled(value) -> str:
-    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`."""
+    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`; one
+    naming an instance in `<..>`, so that its arguments are told from the outer one's
+    (`Cell$<Cell$Point>`, `Two$<Cell$Point>$i32`)."""
     if type(value) in (int, float):
         return str(value)
     if value._prod == "TopoRef":
         return topology_name(value)
-    return "".join(to_text(value).split())
+    text = "".join(to_text(value).split())
+    return f"<{text}>" if "$" in text else text

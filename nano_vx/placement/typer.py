@@ -15,10 +15,11 @@ symbolic extent) is never judged.
 
 from __future__ import annotations
 
+import re
 from copy import copy
 
 from ..dump.text import to_text
-from ..languages.linstances import generic_of
+from ..languages.linstances import as_written, fit_instances
 from ..languages.lsrc import BINARY_OPS
 from ..nanopass import Handlers, descendants, lineage
 from ..languages.lresolved import Lresolved
@@ -150,10 +151,10 @@ def fits(found, expected) -> bool:
     if found._prod == expected._prod == "BorrowType" and found.mutable:
         return fits(found.inner, expected.inner)  # `&mut T` stands for `&T`, as in Rust
     if found._prod == expected._prod == "NamedType" and found.name != expected.name and \
-            generic_of(found.name) in (found.name, expected.name) and \
-            generic_of(expected.name) in (found.name, expected.name):
-        # A generic struct erased (a generic function's `Cell<T>`, a literal whose arguments
-        # nothing gives) holds any instance of it (`Cell$Point`), as it held any value.
+            fit_instances(found.name, expected.name):
+        # A generic struct erased (a generic function's `Cell<T>`) holds any instance of it
+        # (`Cell$Point`), as it held any value, and an argument an instance keeps erased
+        # (`Two$_$Point`, a literal whose field nothing types) any argument.
         return True
     return found == expected
 
@@ -164,7 +165,11 @@ def show(ty) -> str:
         return "_"
     if literal(ty):
         return ty
-    return to_text(ty).strip()
+    text = to_text(ty).strip()
+    for name in sorted({n.name for n in descendants(ty) if n._prod == "NamedType"
+                        and "$" in n.name}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", lambda _: as_written(name), text)
+    return text
 
 
 def written(let) -> bool:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import descendants
 from .aggregate_values import merged
-from .aggregates import Shapes, Tree, concrete, strip
+from .aggregates import Shapes, Tree, concrete, is_tensor, strip
 
 
 @dataclass
 class Sig:
     params: list  # per parameter, its shape or None
     out: Tree | None = None  # the result's shape, when it is an aggregate
+    result: int | None = None  # the leaf of `out` returned as the function's result, a tensor
 
 
 @dataclass
@@ -30,43 +31,89 @@ class _Scope:
 
 def program_types(program) -> tuple:
     """The program's Shapes, and each function's Sig by name. A leaf whose type a generic
-    struct's erased parameter was is typed as what the function returns puts there, and a
-    parameter's as every call of the function gives it alike (the type argument of the
-    signature, erased, said no more: the interpreter holds there what it is given). Again
+    struct's erased parameter was is typed (or, holding an aggregate, given its shape) as
+    what the function returns puts there, and a parameter's as every call of the function
+    gives it alike (the type argument of the signature, erased, said no more: the
+    interpreter holds there what it is given). Again
     while that types a leaf anew, since a parameter typed types what the function returns,
     and a result its callers' locals, and they the calls they make."""
     shapes = Shapes(program)
     fns = [fn for fn in program.items if fn._prod == "Fn"]
     sigs = {fn.name: Sig([shapes.of(p.type) for p in fn.params], shapes.of(fn.ret))
             for fn in fns}
-    if not any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
-               if s is not None):
-        return shapes, sigs
-    given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
-    while True:
-        typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
-        calls = _given(fns, typed, shapes)
-        if typed == sigs and calls == given:
-            break
-        sigs, given = typed, calls
+    if any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
+           if s is not None):
+        given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
+        while True:
+            typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
+            calls = _given(fns, typed, shapes)
+            if typed == sigs and calls == given:
+                break
+            sigs, given = typed, calls
+    for fn in fns:
+        sigs[fn.name].result = _result_leaf(fn, sigs[fn.name].out)
     return shapes, sigs
+
+
+def _result_leaf(fn, shape: Tree | None) -> int | None:
+    """The leaf of the aggregate fn returns that is its result, which its caller gets as the
+    buffer itself, where every other tensor is given back: copied into the caller's
+    (copy-out-tensors) or, one a parameter handed over, made the caller's own
+    (hand-on-lent-tensors). The first tensor, or the first one a value fn returns puts a
+    call's result in, which may be a buffer someone else holds (an argument), which neither
+    keeps the same buffer. (copy-out-tensors refuses another given back so.)"""
+    tensors = [k for k, t in enumerate(shape.leaves() if shape is not None else ())
+               if is_tensor(t)]
+    if not tensors:
+        return None
+    lets = {n.name: n.value for n in descendants(fn.body) if n._prod == "Let"}
+    values = [fn.body.value] + [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    called = {k for v in values if v is not None
+              for k, x in enumerate(_leaf_values(v, shape)) if _called(x, lets)}
+    return next((k for k in tensors if k in called), tensors[0])
+
+
+def _leaf_values(e, shape: Tree) -> list:
+    """The expression the value e puts at each leaf of `shape`, where a literal writes it;
+    None elsewhere."""
+    if shape.kind == "leaf":
+        return [e]
+    if e._prod == "StructLit" and shape.kind == "struct" and e.name == shape.name:
+        given = {f.name: f.value for f in e.fields}
+        return [x for k, part in shape.parts
+                for x in (_leaf_values(given[k], part) if k in given
+                          else [None] * len(part.leaves()))]
+    if e._prod == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
+        return [x for v, (_, part) in zip(e.elems, shape.parts)
+                for x in _leaf_values(v, part)]
+    return [None] * len(shape.leaves())
+
+
+def _called(x, lets: dict) -> bool:
+    """Whether x is what a call returns, or a local bound to it."""
+    while x is not None and x._prod == "Local" and x.name in lets:
+        x = lets[x.name]
+    return x is not None and x._prod == "Call"
 
 
 def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
     """fn's Sig, its leaves typed as far as `sigs` and what its calls give say."""
     sig = sigs[fn.name]
-    called = [s if s is None else _typed(s, _alike(given.get((fn.name, k))))
+    called = [s if s is None else _alike(s, given.get((fn.name, k), []))
               for k, s in enumerate(sig.params)]
     out = sig.out
     if out is not None:
         scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
-        out = _typed(out, _returned_types(fn, out, scope))
+        for value in [fn.body.value] + [n.value for n in descendants(fn.body)
+                                        if n._prod == "Return"]:
+            if value is not None:
+                out = _value_shape(value, out, scope)
     return Sig(called, out)
 
 
 def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
-    """(callee, k) -> the leaf types each call of the program gives the callee's aggregate
-    parameter k."""
+    """(callee, k) -> the shape each call of the program gives the callee's aggregate
+    parameter k, its leaves filled as its argument says (_value_shape)."""
     given: dict = {}
     for fn in fns:
         scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
@@ -76,7 +123,7 @@ def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
                 for k, (a, shape) in enumerate(zip(call.args, sigs[call.callee.name].params)):
                     if shape is not None:
                         given.setdefault((call.callee.name, k), []).append(
-                            _value_types(a, shape, scope))
+                            _value_shape(a, shape, scope))
     return given
 
 
@@ -89,53 +136,61 @@ def _written(fn) -> dict:
     return written
 
 
-def _typed(shape: Tree, types) -> Tree:
-    """shape, each leaf no type was known for given the one of `types` (None, or none: still
-    none)."""
-    types = list(types)
-    return shape.rebuilt(iter(t if t is not None or k >= len(types) else types[k]
-                              for k, t in enumerate(shape.leaves())))
-
-
-def _alike(found: list | None) -> list:
-    """The type of each leaf every call gives alike, None where one differs or says none."""
-    if not found:
-        return []
-    return [ts[0] if ts[0] is not None and all(t == ts[0] for t in ts) else None
-            for ts in zip(*found)]
-
-
-def _returned_types(fn, shape: Tree, scope: _Scope) -> list:
-    """The type of each leaf of the aggregate `fn` returns, as some value it returns puts
-    there (_value_types); None where none says."""
-    values = [fn.body.value] + [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    types = [None] * len(shape.leaves())
-    for value in values:
-        if value is not None:
-            types = [t if t is not None else v
-                     for t, v in zip(types, _value_types(value, shape, scope))]
-    return types
-
-
-def _value_types(e, shape: Tree, scope: _Scope) -> list:
-    """The type of each leaf of `shape` the value e puts there, None where nothing says: a
-    literal's part, by the local, tensor or literal written there; an aggregate local's or a
-    call's, by its shape."""
+def _alike(shape: Tree, found: list) -> Tree:
+    """shape filled as every call gives it alike (found: each call's shape): a leaf not typed
+    by the type every call gives it, a generic struct's erased field by the shape of the
+    aggregate every call puts there, its leaves typed so; as it is where one differs or says
+    nothing."""
+    if not found or shape.kind == "leaf" and shape.leaf is not None:
+        return shape
+    first, form = found[0], shape
     if shape.kind == "leaf":
-        return [_leaf_type(e, scope.written)]
+        if first.kind == "leaf":
+            return first if all(f == first for f in found) else shape
+        form = Tree(first.kind, first.name, tuple((k, Tree("leaf")) for k, _ in first.parts))
+    if any(f.kind != form.kind or _labels(f) != _labels(form) for f in found):
+        return shape
+    return Tree(form.kind, form.name, tuple((k, _alike(part, [f.part(k) for f in found]))
+                                            for k, part in form.parts))
+
+
+def _labels(shape: Tree) -> list:
+    return [k for k, _ in shape.parts]
+
+
+def _filled(shape: Tree, found: Tree) -> Tree:
+    """shape, each leaf not typed given found's part in its place (a type, or the shape of
+    an aggregate an erased field holds), where the two agree in form."""
+    if shape.kind == "leaf":
+        return found if shape.leaf is None else shape
+    if found.kind != shape.kind or _labels(found) != _labels(shape):
+        return shape
+    return Tree(shape.kind, shape.name, tuple((k, _filled(part, found.part(k)))
+                                              for k, part in shape.parts))
+
+
+def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
+    """shape, each leaf not typed filled as the value e says: by the type of the local,
+    tensor or literal a literal writes there (_leaf_type), and, where a generic struct's
+    erased field holds an aggregate, by that aggregate's shape (a literal's, an aggregate
+    local's or a call's), filled so in turn."""
+    if shape.kind == "leaf":
+        if shape.leaf is not None:
+            return shape
+        found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
+        return _value_shape(e, found, scope) if found is not None else \
+            Tree("leaf", leaf=_leaf_type(e, scope.written))
     p = e._prod
     if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
         given = {f.name: f.value for f in e.fields}
-        return [t for k, part in shape.parts
-                for t in (_value_types(given[k], part, scope) if k in given
-                          else [None] * len(part.leaves()))]
+        return Tree("struct", shape.name, tuple(
+            (k, _value_shape(given[k], part, scope) if k in given else part)
+            for k, part in shape.parts))
     if p == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
-        return [t for x, (_, part) in zip(e.elems, shape.parts)
-                for t in _value_types(x, part, scope)]
+        return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
+                                         for x, (k, part) in zip(e.elems, shape.parts)))
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
-    if found is None or len(found.leaves()) != len(shape.leaves()):
-        return [None] * len(shape.leaves())
-    return list(found.leaves())
+    return _filled(shape, found) if found is not None else shape
 
 
 # What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
@@ -199,7 +254,7 @@ def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:
         if node._prod == "Let":
             found = merged(shape_of(node.value, shapes, sigs, env.get), shapes.of(node.type))
             if found is not None:
-                env[node.name] = _typed(found, _value_types(node.value, found, scope))
+                env[node.name] = _value_shape(node.value, found, scope)
         elif node._prod == "MatchValue":
             scrutinee = shape_of(node.scrutinee, shapes, sigs, env.get)
             for case in node.cases:

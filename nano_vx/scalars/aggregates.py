@@ -179,13 +179,13 @@ def declared_locals(names: Names, base: str, shape: Tree, at):
     return rep, lets
 
 
-def out_parameters(names: Names, shape: Tree, span):
+def out_parameters(names: Names, shape: Tree, k: int | None, span):
     """What a function returning an aggregate of `shape` writes it to: the tree of its places
     (`*ret_x` for an out-parameter, the local `ret_t` for its result), the `let` of its
-    result and the out-parameters, `&mut` each. The first tensor it holds, if any, is its
-    result: a tensor is not assigned through a reference."""
+    result and the out-parameters, `&mut` each. Its leaf k, a tensor, is its result (a
+    tensor is not assigned through a reference: aggregate_types.Sig.result)."""
     out, _ = fresh_locals(names, "ret", shape, span)
-    k, places, held, params = tensor_leaf(shape), [], [], []
+    places, held, params = [], [], []
     for j, (x, t) in enumerate(zip(out.leaves(), shape.leaves())):
         if j == k:
             places.append(x)
@@ -202,14 +202,6 @@ def start_value(ty, span):
     if concrete(ty) and strip(ty)._prod == "TensorType":
         return L["TensorNew"](ty, "new", (), span=span)
     return zero(ty, span)
-
-
-def tensor_leaf(shape: Tree | None) -> int | None:
-    """The index of the first tensor among the leaves of an aggregate a function returns, its
-    result (a tensor is not assigned through a reference: any other is given back, and
-    copy-out-tensors copies it into the caller's, copy_into); None when there is none."""
-    return next((k for k, t in enumerate(shape.leaves() if shape is not None else ())
-                 if is_tensor(t)), None)
 
 
 def is_tensor(ty) -> bool:

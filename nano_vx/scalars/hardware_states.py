@@ -1,11 +1,14 @@
 """Hardware states (what `try_pin` gives) as native code holds them: the three values lower-pins
-makes of each, and which parameters of a function are states."""
+makes of each, which parameters of a function are states, and what lower-pins and
+hold-states-by-reference both ask of a state made: its topology, and the pin it takes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..languages.lpinned import Lpinned as L
+from ..nanopass import descendants
+from .aggregates import Refused
 
 
 def is_state_type(ty) -> bool:
@@ -21,6 +24,50 @@ def topo_key(topo) -> tuple:
     """A topology written out, as a key: two are the same topology when their keys are."""
     return (topo.name, *((b._prod, getattr(b, "value", None), getattr(b, "name", None))
                          if b is not None else None for b in (topo.index, topo.end)))
+
+
+def mutable_locals(fn) -> frozenset:
+    """The function's `let mut` locals: a topology indexed by one may read otherwise later."""
+    return frozenset(n.name for n in descendants(fn) if n._prod == "Let" and n.mutable)
+
+
+def check_static(topo, changing=None) -> None:
+    """The arm pins the value on the topology again: its index must read the same there (a
+    number, or with the `changing` locals known, a local not among them)."""
+    if any(b is not None and not (b._prod == "Int" or changing is not None
+                                  and b._prod == "Local" and b.name not in changing)
+           for b in (topo.index, topo.end)):
+        raise Refused(topo, "a topology whose index is computed in place or may change")
+
+
+def is_try_pin(e) -> bool:
+    return e is not None and e._prod == "MethodCall" and e.method == "try_pin"
+
+
+def returned_topo(returns: dict, e):
+    """The topology of the hardware state the call `e` returns (`returns`: each function's
+    result topology, None for one returning no state), or None when it is not one."""
+    if e is None or e._prod != "Call" or e.callee._prod != "Global":
+        return None
+    return returns.get(e.callee.name)
+
+
+def made_topo(returns: dict, value, changing):
+    """The topology of the state `try_pin` or a call makes, written out and reading the same
+    when its arm pins the value on it."""
+    topo = value.args[0] if is_try_pin(value) and len(value.args) == 1 \
+        else returned_topo(returns, value)
+    if topo is None or topo._prod != "TopoRef":
+        raise Refused(value, "`try_pin` of anything but a topology written out")
+    check_static(topo, changing)
+    return topo
+
+
+def take_pin(model, topo, span):
+    """`take_pin`, as many of the topology's kind held at once as it declares."""
+    declared = model.topology_of(topo.name)
+    replicas = declared.replicas if declared is not None else 1
+    return L["TakePin"](topo.name, replicas, span=span)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ UNLOWERED = {
     "FieldGet": "a struct field", "SomeTopo": "a topology value", "NoneTopo": "a topology value",
     "Grad": "grad", "Vjp": "vjp", "Jvp": "jvp", "TopoRef": "a topology value",
     "MemRef": "a memory-space value", "NamedType": "a struct or generic type",
-    "HardwareStateType": "a hardware state",
+    "HardwareStateType": "a hardware state", "StatePart": "a hardware state",
     "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
     "StructLit": "a struct value", "EnumValue": "an enum value",
     "MatchValue": "a `match` on a value",

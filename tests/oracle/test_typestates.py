@@ -4,6 +4,8 @@ import io
 
 import pytest
 
+from nano_vx.cli import main
+
 from nano_vx.context import Compilation
 from nano_vx.deep import run_deep
 from nano_vx.diagnostics import Diagnostics
@@ -226,3 +228,77 @@ fn main() {
 ])
 def test_every_il_of_the_pipeline_takes_the_same_arms(program, printed):
     assert set(_every_il(program)) == {printed}
+
+
+# Hand-written Lheld (hold-states-by-reference's output): a state bound from the parts its
+# `let`s compute is Available iff its `took`, and gives its pin back through the `&mut` its
+# `held` holds, which `state_part 2` of it and of the state it shares name alike.
+BOUND_FROM_PARTS = """\
+// IL: Lheld
+Topology Pool { memory: Memory::CPU_DRAM, replicas: 2 }
+
+fn holds(s: HardwareState<i32, Topology::Pool>) {
+    match s {
+        Available(p: Pinned<i32, Topology::Pool>) => {
+            @print(p);
+        }
+        Saturated(v: Verified<i32>) => {
+            @print(v + 100);
+        }
+    };
+}
+
+fn main() {
+    let x: i32 = 1;
+    let t: HardwareState<i32, Topology::Pool> = x.try_pin(Topology::Pool);
+    let_state u: i32 on Topology::Pool, took u_took, held u_held = state_part 0 of t;
+    let u_took: bool = state_part 1 of t;
+    let mut u_held: &mut bool = state_part 2 of t;
+    // w copies u, and u shares t's `held`: matching w gives t's pin back, once.
+    let w: HardwareState<i32, Topology::Pool> = u;
+    @print(*(state_part 2 of u));
+    @holds(w);
+    @print(*(state_part 2 of t));
+    @print(*(state_part 2 of u));
+    @holds(t);
+    @holds(u);
+    // One pin of two held, not minus one: c finds both taken.
+    let a: HardwareState<i32, Topology::Pool> = (2).try_pin(Topology::Pool);
+    let b: HardwareState<i32, Topology::Pool> = (3).try_pin(Topology::Pool);
+    let c: HardwareState<i32, Topology::Pool> = (4).try_pin(Topology::Pool);
+    @holds(c);
+    // A state bound from a cell of its own, then given a's three parts: matching it gives
+    // a's pin back, and d and e each find one free.
+    let_state mut m: i32 on Topology::Pool, took m_took, held m_held = 5;
+    let mut m_took: bool = false;
+    let mut m_own: bool = false;
+    let mut m_held: &mut bool = &mut m_own;
+    @holds(m);
+    m = state_part 0 of a;
+    m_took = state_part 1 of a;
+    m_held = state_part 2 of a;
+    @holds(m);
+    @print(*(state_part 2 of a));
+    let d: HardwareState<i32, Topology::Pool> = (6).try_pin(Topology::Pool);
+    @holds(d);
+    let e: HardwareState<i32, Topology::Pool> = (7).try_pin(Topology::Pool);
+    @holds(e);
+}
+"""
+
+
+def test_a_state_bound_from_its_parts_shares_the_held_of_the_state_it_names(tmp_path):
+    path = tmp_path / "held.txt"
+    path.write_text(BOUND_FROM_PARTS)
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(path), "--action", "interpret"], out, err) == 0, err.getvalue()
+    assert out.getvalue() == "true\n1\nfalse\nfalse\n1\n1\n104\n105\n2\nfalse\n6\n7\n"
+
+
+def test_state_part_of_anything_but_a_state_stops_the_program(tmp_path):
+    path = tmp_path / "part.txt"
+    path.write_text("// IL: Lheld\nfn main() {\n    let x: i32 = 1;\n"
+                    "    @print(state_part 1 of x);\n}\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(path), "--action", "interpret"], out, err) == 1
+    assert "`state_part` takes a hardware state, found i32" in err.getvalue()

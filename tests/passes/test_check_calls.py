@@ -151,5 +151,5 @@ def test_a_generic_struct_erased_and_an_instance_of_it_fit_each_other():
     # id's `Cell<T>` is erased, and so is `d`, whose field no struct names: each fits; an
     # instance of other arguments does not.
     said = [(d.code, d.message) for d in run_front(INSTANCES, check_calls).diagnostics.items]
-    assert said == [("E3003", "argument 1 of 'get' is Cell$Other, but its parameter 'c' is "
-                              "Cell$Point")]
+    assert said == [("E3003", "argument 1 of 'get' is Cell<Other>, but its parameter 'c' is "
+                              "Cell<Point>")]

@@ -27,7 +27,7 @@ REFUSED = {
                                 "Tensor<f32, [5], Memory::CPU_DRAM>"),
     "generic_element": ("E3012", "field 'data' of 'Row' is Tensor<f32, [N], Memory::CPU_DRAM>, "
                                  "but this value is Tensor<i32, [4], Memory::CPU_DRAM>"),
-    "generic_argument": ("E3012", "field 'v' of 'Cell$Tensor<i32,[2]>' is "
+    "generic_argument": ("E3012", "field 'v' of 'Cell<Tensor<i32, [2]>>' is "
                                   "Tensor<i32, [2], Memory::CPU_DRAM>, but this value is "
                                   "Tensor<i32, [3], Memory::CPU_DRAM>"),
     "generic_copy": ("E3031", "the struct 'Boxed' is Copy, but its field 'value' is given "
@@ -165,3 +165,19 @@ def test_any_field_of_a_tuple_is_a_value_or_a_diagnostic(elements, field):
         assert out.strip()
     else:
         assert status == 1 and "error[E2005]" in err, err
+
+
+def test_a_message_names_an_instance_as_written():
+    # `Cell<Cell<Point>>` is the struct `Cell$<Cell$Point>` (the inner instance in `<..>`, so
+    # that its arguments are told from the outer one's); a message names it as written.
+    text = ("struct Point { x: i32, y: i32 }\nstruct Cell<T> { v: T }\n\nfn main() {\n"
+            "  let d: Cell<Cell<Point>> = Cell { v: Point { x: 1, y: 2 } };\n"
+            "  print(d.v.x);\n}\n")
+    said = [(d.code, d.message) for d in run_front(text, check_struct_fields).diagnostics.items]
+    assert said == [("E3012", "field 'v' of 'Cell<Cell<Point>>' is Cell<Point>, but this value "
+                              "is Point"),
+                    ("E2005", "struct 'Cell<Point>' has no field 'x'")]
+    inner = text.replace("Cell { v: Point { x: 1, y: 2 } }", "Cell { v: Cell { v: 3 } }")
+    said = [(d.code, d.message) for d in run_front(inner, check_struct_fields).diagnostics.items]
+    assert said[0] == ("E3012", "field 'v' of 'Cell<Point>' is Point, but this value is "
+                                "{integer}")  # the inner literal takes the `let`'s argument

@@ -150,7 +150,8 @@ def test_handwritten_an_instance_holding_an_instance(run_pass, snapshot_txt):
     assert ran.codes == []
     assert [i.name for i in ran.tree.items if i._prod == "StructDecl"] == \
         ["Point", "Cell", "Cell$Point", "Pair", "Pair$Point"]
-    assert "let c: Cell = Cell { v: Cell { v: 1 } };" in ran.text
+    # The inner literal takes `Cell<i32>`'s argument from the `let`: its 1 is an i32's.
+    assert "let c: Cell = Cell { v: Cell { v: 1 as i32 } };" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n"
     assert ran.dump == snapshot_txt
 
@@ -163,3 +164,26 @@ def test_a_literal_whose_field_a_call_gives_takes_the_struct_it_returns():
     ran = run_front(text, erase_struct_arguments)
     assert [n.name for n in ran.nodes("StructLit")] == ["Point", "Cell$Point", "Cell"]
     assert ran.prints() == ("5\n", "5\n")
+
+
+def test_an_instance_keeping_an_argument_erased_fits_a_written_one_and_reads_back(run_pass):
+    # `Two { a: 1.5, b: Point { .. } }` gives B alone: `Two$_$Point`, its field `a: A` of any
+    # type, which `sum`'s `Two$f64$Point` takes; its dump reads back as the pass wrote it.
+    case = CASES / "../scalarize_aggregates/scalar_beside_aggregate.vx"
+    ran = run_front(case, erase_struct_arguments)
+    structs = {i.name: i for i in ran.after.items if i._prod == "StructDecl"}
+    assert [(f.name, to_text(f.type).strip()) for f in structs["Two$_$Point"].fields] == \
+        [("a", "A"), ("b", "Point")]
+    assert not structs["Two$_$Point"].generics
+    again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
+    assert again.codes == []
+    assert _printed(again.tree) == ran.prints()[0]
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_reads_back(case, run_pass):
+    # Instance names hold their arguments: `Two$Tensor<i32,[2]>$(i32,Point)`, `Buf$Point$_`.
+    ran = run_front(CASES / f"{case}.vx", erase_struct_arguments)
+    again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
+    assert again.codes == []
+    assert _printed(again.tree) == ran.prints()[0]

@@ -39,20 +39,37 @@ def test_each_call_is_the_call_then_the_state_given():
     assert "return t;" in text and "@check(t, -1);\n    t\n}" in text
 
 
+def test_a_state_given_back_in_a_tuple_is_the_callers_beside_the_rest():
+    text = to_text(run_front(CASES / "in_a_tuple.vx", forward_returned_states).after)
+    assert "-> i32 {\n    if y > 5 {\n        return y * 2;\n    }\n    y + 1\n}" in text
+    assert "let pair_rest: i32 = @paired(t, y);\n" \
+           "    let pair: (HardwareState<i32, Topology::NPU>, i32) = (t, pair_rest);" in text
+    # The rest a tuple, one element of it or nothing; a call dropped stays a statement.
+    assert "(three_rest.0, w, three_rest.1);" in text and "(y, n)\n}" in text
+    assert "fn only(s: HardwareState<i32, Topology::NPU>) {}" in text
+    assert "@only(w);\n    let both: " in text and "= (w, w);" in text
+    assert "@paired(w, 1);" in text
+
+
 AGAIN = ("fn again(s: HardwareState<i32, Topology::NPU>) -> HardwareState<i32, Topology::NPU> "
          "{\n    s\n}\n\n")
 
 
-# A function returning a state it did not get, or whose call gives it a state other than by
-# a variable or sits elsewhere than a statement, is left as it was (lower-pins judges it).
+# A function returning a state it did not get (alone or in a tuple), or whose call gives it a
+# state other than by a variable or sits elsewhere than a statement, is left as it was
+# (lower-pins judges it).
 @pytest.mark.parametrize("text", [
+    "fn pin(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
+    "(HardwareState<i32, Topology::NPU>, i32) {\n    if y > 0 {\n        return (s, y);\n"
+    "    }\n    (y.try_pin(Topology::NPU), y)\n}\n\nfn main() {\n    let y = 3;\n"
+    "    let t = y.try_pin(Topology::NPU);\n    let u = pin(t, y);\n}\n",
     "fn pin(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
     "HardwareState<i32, Topology::NPU> {\n    if y > 0 {\n        return s;\n    }\n"
     "    y.try_pin(Topology::NPU)\n}\n\nfn main() {\n    let y = 3;\n"
     "    let t = y.try_pin(Topology::NPU);\n    let u = pin(t, y);\n}\n",
     AGAIN + "fn two() -> i32 {\n    print(2);\n    2\n}\n\nfn main() {\n    let y = 3;\n"
     "    let p = (again(y.try_pin(Topology::NPU)), two());\n}\n",
-], ids=["not_given", "in_a_tuple"])
+], ids=["not_given_in_a_tuple", "not_given", "in_a_tuple"])
 def test_a_function_not_always_giving_back_its_state_is_left_as_it_was(text):
     ran = run_front(text, forward_returned_states)
     assert ran.after == ran.before

@@ -31,6 +31,7 @@ def test_output(case, snapshot_txt):
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
                          ids=lambda p: p.stem)
 def test_the_output_prints_what_the_input_printed(path):
+    # lower-pins' output (a `pin_match`) does not run in the interpreter: its input does.
     assert_prints_the_same(path, lower_pin_matches, since=lower_pins)
 
 

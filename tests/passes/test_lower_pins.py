@@ -19,8 +19,8 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
 # Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_tuple_returned": [
-               ("pinned", "a hardware state used other than matched, bound, passed or returned")]}
+REFUSED = {"e5010_parameter_in_a_tuple_returned": [
+               ("paired", "a hardware state given to its function returned")]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -55,6 +55,39 @@ def test_a_state_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
     assert "TakePin" in {n._prod for n in repaired.nodes()}
 
 
+def test_a_tuple_returned_holds_each_state_as_the_values_it_is_made_of():
+    text = _lowered("tuple_returned")
+    assert "fn pinned(y: i32) -> ((i32, bool, bool), i32) {" in text
+    assert "((s, s_took, s_held), y + 1)\n}" in text and "return (y, (n, n_took, n_held));" in text
+    assert "let pair: ((i32, bool, bool), i32) = @pinned(3);\n" \
+           "    let pair_0_took: ~bool = pair.0.1;\n    let mut pair_0_held: ~bool = pair.0.2;" \
+        in text
+    # Each `let` of the state is another name of it, sharing its pin.
+    assert "let u: i32 = pair.0.0;\n    pin_match u on Topology::NPU, took pair_0_took, " \
+           "held pair_0_held {" in text
+    assert "let agg: ~_ = @pinned(6);" in text and "@print(agg.1);" in text
+    assert "@pinned(7);" in text
+
+
+@pytest.mark.parametrize("body,what", [
+    ("let pair = pinned(3);\n    let again = pair;",
+     "a tuple holding a hardware state used other than by its elements"),
+    ("let pair = pinned(3);\n    print(pair.0 == pair.0);",
+     "a hardware state read from a tuple other than by a `let`"),
+    # name-temporaries binds the tuple the call returns before the statement.
+    ("print(pinned(3).0 == pinned(3).0);",
+     "a hardware state read from a tuple other than by a `let`"),
+    ("let again = (pinned(3), 1);",
+     "a tuple holding a hardware state used other than by its elements"),
+])
+def test_a_tuple_returned_used_otherwise_is_refused(body, what):
+    ran = run_front("fn pinned(y: i32) -> (HardwareState<i32, Topology::NPU>, i32) {\n"
+                    "    let s = y.try_pin(Topology::NPU);\n    (s, y)\n}\n\n"
+                    f"fn main() {{\n    {body}\n}}\n", lower_pins)
+    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
+        ("E5010", f"native code does not lower {what} (in 'main')")]
+
+
 def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
     halts = [n for n in run_front(CASES / "printed.vx", lower_pins).nodes()
              if n._prod == "Halt"]
@@ -63,8 +96,8 @@ def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_tuple_returned.vx")
-    assert native[:2] == (0, "1\n") and "W5001" in native[2]
+    native = run_cli(CASES / "e5010_parameter_in_a_tuple_returned.vx")
+    assert native[:2] == (0, "4\n") and "W5001" in native[2]
 
 
 def _lowered(case: str) -> str:
@@ -155,7 +188,6 @@ def test_a_state_bound_with_let_mut_is_assigned_its_three_values():
 # A `let mut` state's variables are its own: another name of it, or one it replaced, would
 # see the state assigned after it.
 @pytest.mark.parametrize("body,what", [
-    ("let mut u = if y > 2 { t } else { t };", "a hardware state chosen into a `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let mut u = t;\n    u = s;",
      "a copy of a hardware state bound with `let mut`"),
     ("let mut s = y.try_pin(Topology::NPU);\n    let u = s;",
@@ -214,11 +246,11 @@ def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
     assert native == run_cli(path, "--action", "interpret")
 
 
-# Hand-written Lassumed: the topology's `replicas` come from its declaration (the memory
+# Hand-written Lheld: the topology's `replicas` come from its declaration (the memory
 # model the run rebuilds from it), and the `match` is told the state's three values. It is a
 # statement, as name-hardware-states leaves one whose value nothing reads.
 DECLARED = """
-    // IL: Lassumed
+    // IL: Lheld
     Topology Pool { memory: Memory::CPU_DRAM, replicas: 3 }
 
     fn main() {
@@ -245,3 +277,25 @@ def test_handwritten_replicas_are_the_declarations(run_pass, snapshot_txt):
     assert (take.topo, take.replicas) == ("Pool", 3)
     assert "pin_match s on Topology::Pool, took s_took, held s_held {" in ran.text
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Lheld: a call of a function returning a tuple that holds a state, used whole
+# where no `let` binds it (name-temporaries would have bound it), is refused.
+WHOLE = """
+    // IL: Lheld
+    fn pinned(y: i32) -> (HardwareState<i32, Topology::NPU>, i32) {
+        let s: HardwareState<i32, Topology::NPU> = y.try_pin(Topology::NPU);
+        (s, y)
+    }
+
+    fn main() {
+        @print(@pinned(3).1);
+    }
+"""
+
+
+def test_handwritten_a_tuple_a_call_returns_used_whole_is_refused(run_pass):
+    ran = run_pass("lower-pins", WHOLE)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a tuple holding a hardware state a call returns used "
+        "other than bound by a `let` or read by its elements (in 'main')"]

@@ -47,13 +47,19 @@ def test_a_variable_read_before_a_state_named_is_held_in_a_local_before_it():
     assert "let ordered#3: ~_ = y;\n    let ordered#2: ~_ = y;\n" in text
 
 
-def test_a_state_made_after_a_call_of_its_statement_stays_in_place():
-    ran = run_front("fn report(n: i32, s: HardwareState<i32, Topology::NPU>) {\n"
-                    "    match s {\n        Available(p) => { print(p + n); }\n"
-                    "        Saturated(v) => { print(v); }\n    }\n}\n\n"
-                    "fn two() -> i32 {\n    print(2);\n    2\n}\n\n"
+def test_what_a_call_computes_before_a_state_is_held_in_a_local_before_it():
+    text = to_text(run_front(CASES / "after_a_call.vx", name_hardware_states).after)
+    assert "let ordered: ~_ = @noisy(1);\n    let state: ~_ = y.try_pin(Topology::NPU);\n" \
+        "    @print(@take(ordered, state, @noisy(2)));" in text
+    assert "let ordered#2: ~_ = @noisy(3) * 10;\n    let state#1" in text
+
+
+def test_a_state_made_inside_an_operation_stays_in_place():
+    ran = run_front("fn report(s: HardwareState<i32, Topology::NPU>) -> i32 {\n"
+                    "    match s {\n        Available(p) => { p }\n"
+                    "        Saturated(v) => { v }\n    }\n}\n\n"
                     "fn main() {\n    let y = 3;\n"
-                    "    report(two(), y.try_pin(Topology::NPU));\n}\n", name_hardware_states)
+                    "    print(1 + report(y.try_pin(Topology::NPU)));\n}\n", name_hardware_states)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert [n.receiver.name for n in _made_in_place(ran)] == ["y"]
 

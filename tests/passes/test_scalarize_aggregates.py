@@ -89,7 +89,7 @@ def test_a_generic_structs_fields_are_typed_as_its_calls_give_them():
 
 
 def test_a_generic_struct_holding_an_aggregate_is_refused_then_repaired():
-    # Refused while nothing gives its arguments; the instance the `let` names is taken apart.
+    # Refused while the calls give its erased field two forms; split as the one they agree on.
     assert_refused_then_repaired(CASES / "e5010_generic_holding_aggregate.vx",
                                  scalarize_aggregates, "E5010",
                                  "a generic struct holding an aggregate")

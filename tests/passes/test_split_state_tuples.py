@@ -60,14 +60,16 @@ def test_a_parameter_is_split_and_each_call_given_the_elements():
     assert "@report(fresh, 20)" in text
 
 
-# A tuple used whole other than copied, assigned or given into one split stays a tuple
-# (lower-pins refuses it), and so do its copy, what it copies, one assigned a literal reading
-# it, and one holding no state.
+# A tuple used whole other than copied, assigned or given into one split, or printed, stays
+# a tuple (lower-pins refuses it), and so do its copy, what it copies, one assigned a literal
+# reading it, and one holding no state.
 @pytest.mark.parametrize("body", [
-    "let pair = (t, 1);\n    print(pair);",
-    "let pair = (t, 1);\n    let again = pair;\n    print(again);",
-    "let pair = (t, 1);\n    let again = pair;\n    let third = again;\n    print(pair);",
-    "let mut pair = (t, 1);\n    let again = (t, 2);\n    pair = again;\n    print(again);",
+    "let pair = (t, 1);\n    let nested = (pair, 2);",
+    "let pair = (t, 1);\n    let again = pair;\n    let nested = (again, 2);",
+    "let pair = (t, 1);\n    let again = pair;\n    let third = again;\n"
+    "    let nested = (pair, 2);",
+    "let mut pair = (t, 1);\n    let again = (t, 2);\n    pair = again;\n"
+    "    let nested = (again, 2);",
     "let mut pair = (t, 1);\n    pair = (t, pair.1 + 1);\n    print(pair.1);",
     "let pair = (t, 1);\n    let again = pair;\n    print(first(again));\n"
     "    let f = first;\n    print(f(pair));",
@@ -109,3 +111,8 @@ def test_handwritten_a_let_mut_tuple(run_pass, snapshot_txt):
     assert "let mut pair_1: i32 = 1;" in ran.text and "@print(pair_1 + 4);" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n3\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_tuple_printed_is_the_literal_of_its_elements_printed():
+    text = to_text(run_front(CASES / "printed.vx", split_state_tuples).after)
+    assert "@print((again_0, again_1));" in text

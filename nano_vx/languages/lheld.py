@@ -1,0 +1,30 @@
+"""Lheld: adds `LetState` and `StatePart`, a hardware state whose `held` is a reference bound
+from parts its function computes, and `TakePin`, the pin `try_pin` takes alone."""
+
+from __future__ import annotations
+
+from ..nanopass import prod
+from .lassumed import Lassumed
+
+Lheld = Lassumed.extend(
+    "Lheld",
+    "Lassumed with a hardware state bound from the parts its `let`s compute, its `held` a "
+    "reference to another state's or a cell of its own, a state's parts read, and a pin taken",
+    add={
+        "Expr": [
+            prod("TakePin", "topo: name, replicas: int",
+                 "takes a pin of the topology kind `topo` when fewer than `replicas` are "
+                 "held: whether it did"),
+            prod("StatePart", "state: Expr, part: int",
+                 "of the hardware state in the variable `state`: its value (0), whether it "
+                 "took a pin (1), or a `&mut` to the bool that says it still holds it (2)"),
+        ],
+        "Stmt": [
+            prod("LetState", "name: uname, mutable: bool, type: Type, value: Expr, took: uname, "
+                             "held: uname, topo: Topo",
+                 "binds the hardware state `name` on `topo`: its value of type `type`, and "
+                 "the locals bound around it that say whether it took a pin (`took`) and "
+                 "hold a `&mut` to the bool that says it still holds it (`held`)"),
+        ],
+    },
+)

@@ -1,0 +1,123 @@
+"""expand-lazy-conditions: Lassumed -> Lassumed.
+
+Same IL: a short circuit is the `if` it means and a loop's condition is computed at the top of
+its body, so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lassumed import Lassumed as L
+from ..nanopass import Pass
+from ..scalars.aggregate_types import local_shapes, program_types, shape_of
+from ..scalars.aggregate_values import pure
+from ..scalars.aggregates import Names, Shapes
+
+
+@dataclass
+class State:
+    shapes: Shapes | None = None
+    sigs: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+    names: Names | None = None
+
+
+expand_lazy_conditions = Pass("expand-lazy-conditions", L, L, """
+Write `a && b` as `if a { b } else { false }` (`a || b` as `if a { true } else { b }`) and
+`while c { B }` as `while true { let cond = c; if !cond { break } B }` where b or c computes
+what name-temporaries gives a `let` before its statement: a struct, tuple or enum a call or
+an `if` makes, a `match`, a struct literal's field a call computes out of its declaration's
+order, an `if` with statements in its arms.
+
+b may not run at all and c runs once per turn, so the `let` cannot go before their statement:
+it goes into the `if`'s arm, which runs only when b did, and into the loop's body, which
+computes c where the loop did, once per turn (`a && f(1).x` is `if a { f(1).x } else { false
+}`, whose arm name-temporaries makes `{ let agg = f(1); agg.x }`). Other conditions keep their
+form.
+""", state=State)
+
+
+@expand_lazy_conditions.on("Program")
+def _program(run, program):
+    run.state.shapes, run.state.sigs = program_types(program)
+    return run.rebuild(program)
+
+
+@expand_lazy_conditions.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
+    return run.rebuild(fn)
+
+
+def _aggregate(run, e) -> bool:
+    st = run.state
+    return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
+
+
+def _named_first(run, e) -> bool:
+    """Whether name-temporaries computes a part of e by a `let` before e's statement (none of
+    a closure's or an `unsafe` block's body: their blocks hold their `let`s)."""
+    p = e._prod
+    if p == "MatchValue" or p in ("Call", "IfExpr") and _aggregate(run, e):
+        return True
+    if p == "IfExpr" and (e.then.stmts or e.orelse.stmts):
+        return True
+    if p == "StructLit" and _out_of_order(run, e):
+        return True
+    if p in ("Closure", "Unsafe"):
+        return False
+    return any(_named_first(run, c) for c in _parts(e))
+
+
+def _out_of_order(run, e) -> bool:
+    """Whether the struct literal e, written out of its declaration's order, has a field a
+    call computes: scalarize-aggregates computes them in the declaration's order."""
+    shape = run.state.shapes.of(L["NamedType"](e.name, span=e.span))
+    return shape is not None and [f.name for f in e.fields] != [k for k, _ in shape.parts] \
+        and any(not pure(f.value) and not _aggregate(run, f.value) for f in e.fields)
+
+
+def _parts(e) -> list:
+    """e's expressions, and those of an `if`'s arms."""
+    found = []
+    for name in e._fields:
+        child = getattr(e, name)
+        for c in child if isinstance(child, tuple) else (child,):
+            if not hasattr(c, "_prod"):
+                continue
+            if c._prod == "FieldInit":
+                found.append(c.value)
+            elif c._prod == "Block" and e._prod == "IfExpr":
+                found += [x for x in (c.value,) if x is not None]
+            elif c._prod in L.productions and L.productions[c._prod][0].name == "Expr":
+                found.append(c)
+    return found
+
+
+@expand_lazy_conditions.on("Binary")
+def _binary(run, e):
+    e = run.rebuild(e)
+    if e.op not in ("&&", "||") or not _named_first(run, e.right):
+        return e
+    constant = L["Bool"](e.op == "||", span=e.span)
+    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
+    return L["IfExpr"](e.left, False, _arm(then), _arm(orelse), span=e.span)
+
+
+def _arm(x):
+    return L["Block"]((), x, span=x.span)
+
+
+@expand_lazy_conditions.on("While")
+def _while(run, node):
+    node = run.rebuild(node)
+    if not _named_first(run, node.cond):
+        return node
+    # The condition's `let`s then run once per turn, where it did.
+    span, name = node.cond.span, run.state.names.fresh("cond")
+    stop = L["If"](L["Unary"]("!", L["Local"](name, span=span), span=span), False,
+                   L["Block"]((L["Break"](span=span),), None, span=span), None, span=span)
+    test = (L["Let"](name, False, L["OpaqueType"](span=span), node.cond, span=span), stop)
+    return node.replace(cond=L["Bool"](True, span=span),
+                        body=node.body.replace(stmts=(*test, *node.body.stmts)))
