@@ -33,13 +33,14 @@ class State:
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
-Give each variable a closure moves (a `transfer` of one it captures) a moved-flag, set by
-each `transfer` of it and checked by each read, so that native code stops where the
-interpreter stops on a read of it after it moved (E9004; E5010 for a read it cannot check).
+Give each variable a closure moves (a `transfer` of one it captures), or reads when a
+`transfer` moves it, a moved-flag, set by each `transfer` of it and checked by each read, so
+that native code stops where the interpreter stops on a read of it after it moved (E9004;
+E5010 for a read it cannot check).
 
 The checker refuses a use after a move it sees (E4001), but not the move of a closure called
-twice, or in a loop: the interpreter's frame then holds the moved mark the first call left,
-and the second call's read stops. `let t = ..;` (a parameter, a loop variable) is followed by
+twice, or in a loop, nor a closure's read after a move: the interpreter's frame then holds the
+moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable) is followed by
 `let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in source order, is
 preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 0;` (t holds
 a value again), and a statement reading t (a block's value alike) by a check of each n,
@@ -123,9 +124,13 @@ def _fn(run, fn):
 
 
 def _moved_captures(fn) -> set:
-    """The variables a closure of fn moves but does not bind."""
-    return {n.value.name for c in descendants(fn.body) if c._prod == "Closure"
-            for n in moves_around(c)}
+    """The variables a closure of fn moves but does not bind, and those fn moves that a
+    closure reads: the checker does not see a closure's read after the move."""
+    closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
+    read = {name for c in closures for name in captures(c)}
+    return {n.value.name for c in closures for n in moves_around(c)} | \
+        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
+         and n.value._prod == "Local" and n.value.name in read}
 
 
 def _flag_let(st: State, name: str, span):
