@@ -61,6 +61,7 @@ NOT_LOWERED = {
     # launcher: native code's kernel moves its own copy.
     "tests/passes/cases/outline_kernels/moved_in_the_body_read_by_a_closure.vx",
     "tests/passes/cases/outline_kernels/moved_by_a_closure_of_the_body.vx",
+    "tests/passes/cases/outline_kernels/moved_by_an_inner_spawn.vx",
     "tests/passes/cases/track_moved_captures/e5010_moved_by_a_kernel.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).

@@ -68,7 +68,8 @@ def _stop(tree) -> tuple:
 @pytest.mark.parametrize("case, place", [("closure_moving_before_its_launch", ":6:28"),
                                          ("closure_moving_after_its_launch", ":6:28"),
                                          ("moved_in_the_body_read_by_a_closure", ":6:21"),
-                                         ("moved_by_a_closure_of_the_body", ":6:21")])
+                                         ("moved_by_a_closure_of_the_body", ":6:21"),
+                                         ("moved_by_an_inner_spawn", ":7:21")])
 def test_a_kernel_moves_the_launchers_variable(case, place):
     """A move in the kernel, or by a closure it is given, moves the launching frame's `t`, as
     the spawn's body did: the program stops where it stopped, at the closure's `transfer` or
