@@ -83,6 +83,7 @@ from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
+from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
@@ -212,6 +213,7 @@ BACK_END = [
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,
+    index_uninit_pointers,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

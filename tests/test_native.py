@@ -75,11 +75,14 @@ NOT_LOWERED = {
     # A tensor made by ::uninit() whose extents before its last two have more values than
     # native code makes stop sites for.
     "tests/passes/cases/track_uninit_elements/e5010_rank_four_of_many_sites.vx",
-    # A tensor made by ::uninit() given to a closure as an argument.
-    "tests/passes/cases/track_uninit_elements/e5010_given_to_a_closure.vx",
-    # A tensor made by ::uninit() a function returns that no `let` names and its statement
-    # does not compute first, or of `?` extents: nothing keeps its written-flags.
-    "tests/passes/cases/copy_tracked_functions/e5010_returned_unnamed_computed_later.vx",
+    # A closure given a tensor made by ::uninit() at one call and one made otherwise at
+    # another.
+    "tests/passes/cases/track_uninit_elements/e5010_closure_given_others_too.vx",
+    # A raw pointer into a tensor made by ::uninit() given to a function.
+    "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on.vx",
+    # A tensor made by ::uninit() a function returns, read right of `&&`, or of `?`
+    # extents: nothing keeps its written-flags.
+    "tests/passes/cases/copy_tracked_functions/e5010_returned_right_of_and.vx",
     "tests/passes/cases/copy_tracked_functions/e5010_returned_of_unknown_extents.vx",
     # A variable a closure moves, read after an element its statement computes first: its
     # moved-flag's check would come before that element's read.

@@ -28,6 +28,7 @@ class _Copying:
     pending: list = field(default_factory=list)  # the copies asked for, not yet made
     refused: object = None  # the first node of the function whose call cannot be copied
     used: Names | None = None  # the function's names, for the new ones
+    body: object = None  # the function's body, whose value it returns
     unhanded: dict = field(default_factory=dict)  # a function -> a return dropping flags
     lost: set = field(default_factory=set)  # the functions a call of which was refused so
     # (function, parameters given a tracked tensor) -> whether it returns one it keeps flags of
@@ -44,12 +45,18 @@ flags it can hand on (one it made, one a call of such a function returned, or a 
 given one by value, whose caller's name for it is moved) calls one whose callers keep the
 flags of the tensor it returns (its extents must be static, as the caller makes those
 flags). Such a call that a statement computes first without a `let` naming its result
-(`print(f()[0])`, or `g(f(), 1)`) is given one of its own just before the statement (one a
-block's value computes first, after the block's statements): it runs where it ran, and its
-caller has a name to keep the flags by. The copies are walked in turn, and a function every
+(`print(f()[0])`, `g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition,
+computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
+just before the statement (one a block's value computes first, after the block's
+statements; a function's body's value is returned, and named so too): it runs where it ran,
+and its caller has a name to keep the flags by. One computed after the left operand of an
+operation (`f()[0] + f()[1]`) is named once that operand is computed into a `let` first (it
+might stop the program before the call runs). A function returning such a call's tensor
+hands on its flags as one returning a tensor it made. The copies are walked in turn, and a function every
 call of which now calls a copy is called no more and dropped. What the copies cannot follow
 is refused (E5010): a call returning one that no `let` names and that its statement does
-not compute first (naming it would move it before what is computed earlier), and a function
+not compute first or after an operation's left operand (a later argument, the right of `&&`
+or `||`: naming it would move it before what is computed earlier), and a function
 returning one it made that something still calls other than through a copy. A call of
 anything else (`print`, a closure) is left to track-uninit-elements.
 """, state=_Copying)
@@ -85,7 +92,7 @@ def _program(run, program):
 @copy_tracked_functions.on("Fn")
 def _fn(run, fn):
     state = run.state
-    state.fn, state.refused, state.used = fn.name, None, Names(fn)
+    state.fn, state.refused, state.used, state.body = fn.name, None, Names(fn), fn.body
     if not state.given and not any(_is_uninit(n) or _call_returning(n, (), state)
                                    for n in descendants(fn.body)):
         return fn
@@ -93,7 +100,7 @@ def _fn(run, fn):
     if not state.returned:
         returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
             [fn.body.value]
-        dropped = [v for v in returned if v is not None and v._prod == "Local" and v.name in kept]
+        dropped = [v for v in returned if _handed_on(v, state.tracked, kept, state)]
         if dropped:  # fine unless something still calls the function (and not a copy)
             state.unhanded.setdefault(fn.name, dropped[0])
     out = run.rebuild(fn)
@@ -102,29 +109,64 @@ def _fn(run, fn):
     return out
 
 
-@copy_tracked_functions.on("Let", "ExprStmt", "Return", splice=True)
+_VALUE = {"ExprStmt": "expr", "If": "cond"}  # what a statement computes first, else `value`
+
+
+@copy_tracked_functions.on("Let", "ExprStmt", "Return", "If", splice=True)
 def _statement(run, s):
     """`let r = f(..)` calls f's returning copy; a statement computing such a call first
-    without naming it is given a `let` for it just before it."""
+    without naming it (`print(f()[0])`, `return f()`, `if f()[0] > 0 {..}`) is given a `let`
+    for it just before it."""
     state = run.state
-    value = s.expr if s._prod == "ExprStmt" else s.value
+    field = _VALUE.get(s._prod, "value")
+    value = getattr(s, field)
     if value is None:
         return run.rebuild(s)
     if s._prod == "Let" and _tracked_result(value, state):
         return s.replace(value=_copied(run, value, True))
     call = _first(value, state)
-    if call is None or call is value and s._prod == "Return":
-        return run.rebuild(s)  # `return f()` hands on no flags: refused, unless f goes unused
+    if call is None:
+        op = _computed_before(value, state)
+        if op is None:
+            return run.rebuild(s)
+        # `f()[0] + f()[1]`: what is computed before the call (which may stop the program
+        # before the call runs) is computed into a `let` first, and then the call named.
+        left = op.left
+        name = state.used.fresh("operand")
+        first = Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=left.span), left,
+                               span=left.span)
+        rest = s.replace(**{field: _replaced(value, left, Lcopied["Local"](name, span=left.span))})
+        return (*_spliced(_statement(run, first)), *_spliced(_statement(run, rest)))
     name = state.used.fresh("result")
     state.tracked.add(name)
     named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret,
                            _copied(run, call, True), span=call.span)
-    if call is value:  # `f();`: the tensor is dropped once named
+    if call is value and s._prod == "ExprStmt":  # `f();`: the tensor is dropped once named
         return (named,)
-    value = _replaced(value, call, Lcopied["Local"](name, span=call.span))
-    rest = s.replace(expr=value) if s._prod == "ExprStmt" else s.replace(value=value)
-    after = _statement(run, rest)  # which may call another such function, given this one
-    return (named, *(after if isinstance(after, tuple) else (after,)))
+    rest = s.replace(**{field: _replaced(value, call, Lcopied["Local"](name, span=call.span))})
+    # which may call another such function, given this one
+    return (named, *_spliced(_statement(run, rest)))
+
+
+def _spliced(out) -> tuple:
+    """What a statement's rewrite gives, as statements."""
+    return out if isinstance(out, tuple) else (out,)
+
+
+@copy_tracked_functions.on("While")
+def _while(run, loop):
+    """A condition calling a function returning a tracked tensor is computed each turn at
+    the top of the body, where the call is named: `while c { B }` is
+    `while true { if !c { break; } B }`, to whose top a `continue` still goes."""
+    state = run.state
+    if _first(loop.cond, state) is None and _computed_before(loop.cond, state) is None:
+        return run.rebuild(loop)
+    span = loop.cond.span
+    leave = Lcopied["If"](Lcopied["Unary"]("!", loop.cond, span=span), False,
+                          Lcopied["Block"]((Lcopied["Break"](span=span),), None, span=span),
+                          None, span=span)
+    body = loop.body.replace(stmts=(leave, *loop.body.stmts))
+    return run.rebuild(loop.replace(cond=Lcopied["Bool"](True, span=span), body=body))
 
 
 @copy_tracked_functions.on("Block")
@@ -133,8 +175,8 @@ def _block(run, b):
     named by a `let` after them (unless it is the whole value, which the block hands on)."""
     state = run.state
     call = _first(b.value, state) if b.value is not None else None
-    if call is None or call is b.value:
-        return run.rebuild(b)
+    if call is None or call is b.value and b is not state.body:
+        return run.rebuild(b)  # a block's whole value: handed on where the block's is
     name = state.used.fresh("result")
     state.tracked.add(name)
     rest = run.rebuild(b.replace(value=_replaced(b.value, call, Lcopied["Local"](name,
@@ -144,25 +186,58 @@ def _block(run, b):
     return rest.replace(stmts=rest.stmts + (named,))
 
 
+# Operands that compute nothing: what is computed after one is computed first.
+_NOTHING = ("Local", "Int", "Float", "Bool")
+
+
+def _first_part(e) -> str | None:
+    """The field of `e` holding the part of it computed before anything else, if any (with
+    the index of an argument: `args.0`)."""
+    if e._prod == "Binary" and e.left._prod in _NOTHING:
+        return "right"
+    if e._prod in _FIRST:
+        return _FIRST[e._prod]
+    if e._prod == "Call" and e.callee._prod == "Global" and e.args:
+        return "args.0"
+    return None
+
+
+def _part(e, field: str):
+    return e.args[0] if field == "args.0" else getattr(e, field)
+
+
 def _first(e, state: _Copying):
     """The call returning a tracked tensor that `e` computes before anything else, if any."""
     while not _tracked_result(e, state):
-        if e._prod in _FIRST:
-            e = getattr(e, _FIRST[e._prod])
-        elif e._prod == "Call" and e.callee._prod == "Global" and e.args:
-            e = e.args[0]
-        else:
+        field = _first_part(e)
+        if field is None:
             return None
+        e = _part(e, field)
     return e
+
+
+def _computed_before(e, state: _Copying):
+    """The operation along what `e` computes first whose right operand calls a function
+    returning a tracked tensor after its left operand is computed, if any (not `&&` or
+    `||`, whose right operand may not be computed)."""
+    while True:
+        if e._prod == "Binary" and e.op not in ("&&", "||") and e.left._prod not in _NOTHING and \
+                any(_tracked_result(n, state) for n in (e.right, *descendants(e.right))):
+            return e
+        field = _first_part(e)
+        if field is None:
+            return None
+        e = _part(e, field)
 
 
 def _replaced(e, old, new):
     """`e` with `old`, the part _first found, replaced by `new`."""
     if e is old:
         return new
-    if e._prod in _FIRST:
-        return e.replace(**{_FIRST[e._prod]: _replaced(getattr(e, _FIRST[e._prod]), old, new)})
-    return e.replace(args=(_replaced(e.args[0], old, new),) + tuple(e.args[1:]))
+    field = _first_part(e)
+    if field == "args.0":
+        return e.replace(args=(_replaced(e.args[0], old, new),) + tuple(e.args[1:]))
+    return e.replace(**{field: _replaced(getattr(e, field), old, new)})
 
 
 @copy_tracked_functions.on("Call", "Launch")
@@ -236,12 +311,18 @@ def _returns_tracked(fn, given: frozenset, state: _Copying) -> bool:
         ret = lent_tensor(fn.ret)
         if ret is not None and ret._prod == "TensorType" and fn.ret._prod != "BorrowType" and \
                 all(d._prod == "DimInt" for d in ret.dims):
-            _, kept = _tensors(fn, given, state)
+            tracked, kept = _tensors(fn, given, state)
             returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
                 [fn.body.value]
-            state.returning[key] = any(v is not None and v._prod == "Local" and v.name in kept
-                                       for v in returned)
+            state.returning[key] = any(_handed_on(v, tracked, kept, state) for v in returned)
     return state.returning[key]
+
+
+def _handed_on(value, tracked, kept, state: _Copying) -> bool:
+    """Whether a value returned is a tracked tensor whose flags the function can hand on: a
+    local of `kept`, or a call returning one (named by a `let` first)."""
+    return value is not None and (value._prod == "Local" and value.name in kept or
+                                  _call_returning(value, tracked, state))
 
 
 def _call_returning(value, tracked, state: _Copying) -> bool:

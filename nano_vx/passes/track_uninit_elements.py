@@ -11,8 +11,8 @@ from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, lent_tensor, named_whole,
-                                    names_given)
+from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
+                                    named_whole, names_given, written_copy)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -32,6 +32,7 @@ class _Tracked:
     out: str | None = None  # a copy's parameter the flags of the tensor it returns go to
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
+    closures: dict = field(default_factory=dict)  # a closure given tracked tensors -> where
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
@@ -45,7 +46,9 @@ the flag; `print(t)` and `print(t[i])` first check each flag of what they print,
 (none where the print refuses the tensor for its size, decided as the program runs for `?`
 extents), a print a block gives as its value (`|| print(t[1])`) made a statement for it. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
 the elements as they are) share its flags, and so do the closures that see it: they see the
-flags as they see the tensor, when they are called. A copy copy-tracked-functions made takes, after
+flags as they see the tensor, when they are called. A closure a `let` binds and the function
+only calls by name, each call given tracked tensors at the same places (its parameters there
+typed), takes their flags after its own parameters, as a copy does. A copy copy-tracked-functions made takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
 from each tracked tensor it is given, the tensor's flags; one whose callers keep the flags
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
@@ -73,7 +76,7 @@ def _fn(run, fn):
     state.ret = fn.ret
     state.fn, state.flags, state.ranks, state.dims, state.elems, state.refused = \
         fn.name, {}, {}, {}, {}, None
-    copy = _copy_of(fn)
+    copy = written_copy(fn)
     state.params, state.out = {}, None
     if copy is not None:  # the copy takes the flags of what its mark names
         fn = _flags_taken(fn, copy, state)
@@ -113,6 +116,14 @@ def _fn(run, fn):
         state.ranks[name] = state.ranks[source]
         state.dims[name] = state.dims[source]
         state.elems[name] = state.elems[source]
+    state.closures = _closures_given(lets, fn.body, state)
+    for s in lets:
+        for k in state.closures.get(s.name, ()):
+            p = s.value.params[k]
+            state.flags[p.name] = used.fresh(f"{display_name(p.name)}_written")
+            state.dims[p.name] = lent_tensor(p.type).dims
+            state.elems[p.name] = lent_tensor(p.type).elem
+            state.ranks[p.name] = len(state.dims[p.name])
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -139,6 +150,12 @@ def _let(run, s):
                                value=flags_made)
     if s.name in flags and named_whole(s.value) in flags:
         return s  # another name of the tensor: the same flags
+    if s.name in run.state.closures:  # it takes the flags of each tensor given, after them
+        made = s.value
+        params = tuple(p.replace(name=flags[made.params[k].name], type=_flags_type(p.type))
+                       for k, p in enumerate(made.params) if k in run.state.closures[s.name])
+        return s.replace(value=made.replace(params=made.params + params,
+                                            body=run.walk(made.body)))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
         ret = lent_tensor(s.type) if s.type is not None else \
             lent_tensor(run.state.fns[s.value.callee.name].ret)
@@ -274,14 +291,18 @@ def _copied_call(run, e, out: str | None):
     flags the tensor it returns is written with) after its own arguments."""
     state = run.state
     args = [a.value if a._prod == "Borrow" else a for a in e.args]
-    at = tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
+    at = _tracked_at(e, state)
     if not at and out is None:
         return run.rebuild(e)
     name = e.kernel if e._prod == "Launch" else \
-        e.callee.name if e.callee._prod == "Global" else None
-    copy = _copy_of(state.fns[name]) if name in state.fns else None
-    if copy is None or copy.returned != (out is not None) or \
-            copy.given != tuple(state.fns[name].params[k].name for k in at):
+        e.callee.name if e.callee._prod in ("Global", "Local") else None
+    copy = written_copy(state.fns[name]) if name in state.fns else None
+    if name in state.closures and e.callee._prod == "Local":
+        followed = out is None  # _closures_given chose it for calls given tracked tensors so
+    else:
+        followed = copy is not None and copy.returned == (out is not None) and \
+            copy.given == tuple(state.fns[name].params[k].name for k in at)
+    if not followed:
         _refuse(run, e)  # not a copy copy-tracked-functions made for these arguments
         return e
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
@@ -368,12 +389,6 @@ def _indices_walked(run, e):
     return e.replace(base=_indices_walked(run, e.base), index=run.walk(e.index))
 
 
-def _copy_of(fn):
-    """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
-    stmts = fn.body.stmts
-    return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
-
-
 def _flags_taken(fn, copy, state: _Tracked):
     """The copy with a parameter for the flags of each parameter its mark names, and one for
     those of the tensor it returns if its callers keep them."""
@@ -388,12 +403,41 @@ def _flags_taken(fn, copy, state: _Tracked):
     return fn.replace(params=params)
 
 
+def _tracked_at(call, state: _Tracked) -> tuple:
+    """The positions of the call's arguments that are tracked tensors (or borrows of them)."""
+    args = [a.value if a._prod == "Borrow" else a for a in call.args]
+    return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
+
+
+def _closures_given(lets, body, state: _Tracked) -> dict:
+    """The closures a `let` binds that are only called, by name, each call given tracked
+    tensors at the same positions, whose parameters there are typed: each with those
+    positions, where it takes the tensors' flags as it takes the tensors."""
+    nodes = list(descendants(body))
+    found = {}
+    for s in lets:
+        if s.mutable or s.value._prod != "Closure":
+            continue
+        uses = [n for n in nodes if n._prod == "Local" and n.name == s.name]
+        calls = [n for n in nodes if n._prod == "Call" and n.callee._prod == "Local" and
+                 n.callee.name == s.name]
+        at = {_tracked_at(c, state) for c in calls}
+        if len(calls) != len(uses) or len(at) != 1:
+            continue
+        (given,) = at
+        params = s.value.params
+        if given and all(k < len(params) and params[k].type is not None and
+                         lent_tensor(params[k].type)._prod == "TensorType" for k in given):
+            found[s.name] = given
+    return found
+
+
 def _tracked_result(value, state: _Tracked) -> bool:
     """Whether the value is a call of a copy whose callers keep the flags of what it returns."""
     if not (value._prod == "Call" and value.callee._prod == "Global" and
             value.callee.name in state.fns):
         return False
-    copy = _copy_of(state.fns[value.callee.name])
+    copy = written_copy(state.fns[value.callee.name])
     return copy is not None and copy.returned
 
 
@@ -415,7 +459,7 @@ def _settled(run, indices: list, changing: set) -> tuple[list, list]:
     changed in between) computed once into a `let`: the `let`s, and the indices to use."""
     lets, settled = [], []
     for i in indices:
-        if _computes_alike(i, changing):
+        if computes_alike(i, changing):
             settled.append(i)
         else:
             name = run.state.used.fresh("index")
@@ -432,30 +476,16 @@ def _reindexed(e, indices: list):
     return e.replace(base=_reindexed(e.base, indices[:-1]), index=indices[-1])
 
 
-def _computes_alike(e, changing: set) -> bool:
-    """Whether the index, computed again, is the same: literals, and arithmetic on locals
-    other than those `changing` might change in between."""
-    kind = e._prod
-    if kind in ("Int", "Bool"):
-        return True
-    if kind == "Local":
-        return e.name not in changing
-    if kind in ("Binary", "Unary", "Cast"):
-        return all(_computes_alike(c, changing) for c in (
-            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
-            else (e.value,)))
-    return False
-
-
 def _extents(value, name: str) -> tuple:
     """The arguments of `new` for flags of a tensor's extents: none for static ones, else
-    each extent read from the tensor made."""
+    each `?` extent read from the tensor made, and each static one as its type says it."""
     if not value.args:
         return ()
     span = value.span
-    reads = [Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
+    reads = [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
+             Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
                                     (Lwritten["Int"](k, span=span),), span=span)
-             for k in range(len(value.type.dims))]
+             for k, d in enumerate(value.type.dims)]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
 
 

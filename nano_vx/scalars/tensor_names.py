@@ -1,6 +1,7 @@
-"""What settle-written-tensors, copy-tracked-functions and track-uninit-elements read off the
-tree alike: the tensor an element names, the tensor a `let` gives another name (and all the
-names so given), and a tensor parameter's type."""
+"""What settle-written-tensors, index-uninit-pointers, copy-tracked-functions and
+track-uninit-elements read off the tree alike: the tensor an element names, the tensor a `let`
+gives another name (and all the names so given), a tensor parameter's type, whether an index
+computes the same twice, and the mark opening a copy of a function."""
 
 from __future__ import annotations
 
@@ -48,3 +49,24 @@ def names_given(lets, known) -> list[tuple[str, str]]:
                 found.append((s.name, source))
                 grew = True
     return found
+
+
+def computes_alike(e, changing=frozenset()) -> bool:
+    """Whether an index, computed again, is the same: literals, and arithmetic on locals
+    other than those `changing` might change in between."""
+    kind = e._prod
+    if kind in ("Int", "Bool"):
+        return True
+    if kind == "Local":
+        return e.name not in changing
+    if kind in ("Binary", "Unary", "Cast"):
+        return all(computes_alike(c, changing) for c in (
+            (e.left, e.right) if kind == "Binary" else (e.operand,) if kind == "Unary"
+            else (e.value,)))
+    return False
+
+
+def written_copy(fn):
+    """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
+    stmts = fn.body.stmts
+    return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None

@@ -1,11 +1,12 @@
 """copy-tracked-functions: each function given or returning a tensor made by `::uninit()` is
 called in a copy of its own, opened by a `WrittenCopy` that says which of its parameters are
 given one and whether its callers keep the flags of what it returns; a function called only
-through its copies goes. A call returning such a tensor that its statement computes first is
-named by a `let` of its own; one no `let` names that is computed later, or returned at once,
+through its copies goes. A call returning such a tensor that its statement (a condition, a
+return) computes first, or after an operation's left operand computed into a `let` first, is
+named by a `let` of its own; one computed later otherwise (a later argument, right of `&&`),
 and a function that returns one it made and is still called itself, are refused (E5010): the
-default action runs the program in the interpreter. The copies print what the functions printed, and native code
-stops where the interpreter stops."""
+default action runs the program in the interpreter. The copies print what the functions
+printed, and native code stops where the interpreter stops."""
 
 from pathlib import Path
 
@@ -74,11 +75,10 @@ MAKE = "fn make() -> Tensor<i32, [3]> {\n  let mut t = Tensor<i32, [3]>::uninit(
 
 
 @pytest.mark.parametrize("items, body", [
-    # Returned at once, the tensor's flags would be dropped by a function no copy replaces.
-    (MAKE + "fn again() -> Tensor<i32, [3]> {\n  return make();\n}\n",
-     "let a = again();\nprint(a[1]);"),
-    # Inside a condition, the call is not a statement's first computation.
-    (MAKE, "if make()[0] > 0 {\n  print(1);\n}"),
+    # Given after another argument, or right of `&&` (which may not compute it).
+    (MAKE + "fn add(a: i32, b: i32) -> i32 {\n  a + b\n}\n",
+     "let t = make();\nprint(add(t[0], make()[1]));"),
+    (MAKE, "let t = make();\nprint(t[0] > 0 && make()[1] > 0);"),
 ])
 def test_a_result_no_let_can_name_is_refused(items, body):
     ran = run_front(f"{items}fn main() {{\n{body}\n}}\n", copy_tracked_functions)

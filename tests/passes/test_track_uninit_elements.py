@@ -54,7 +54,7 @@ def _codes(body: str, items: str = "") -> list:
 
 @pytest.mark.parametrize("body", [
     "let mut t = Tensor<i32, [3]>::uninit();\nt[0] = 1;\n"
-    "let at = |x: &Tensor<i32, [3]>| x[0];\nprint(at(&t));",
+    "let at = |x: &Tensor<i32, [3]>| x[0];\nlet g = at;\nprint(g(&t));",
     "let mut t = Tensor<i32, [65, 2, 2]>::uninit();\nt[0][0][0] = 1;\nprint(t[0][0][0]);",
     "print(Tensor<i32, [3]>::uninit()[0]);",
 ])

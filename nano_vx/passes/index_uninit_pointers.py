@@ -1,0 +1,173 @@
+"""index-uninit-pointers: Lcopied -> Lcopied."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..languages.lcopied import Lcopied
+from ..nanopass import Pass, child_nodes, descendants
+from ..scalars.aggregates import Names
+from ..scalars.tensor_names import computes_alike, lent_tensor, written_copy
+
+L = Lcopied
+
+
+@dataclass
+class _Pointers:
+    into: dict = field(default_factory=dict)  # a pointer local -> (its tensor's local, type)
+    used: Names | None = None  # the function's names, for the new ones
+    fns: dict = field(default_factory=dict)  # the program's functions by name
+
+
+index_uninit_pointers = Pass("index-uninit-pointers", Lcopied, Lcopied, """
+Make each read and write through a raw pointer into a tensor made by `::uninit()` the element of the tensor it reaches, so that track-uninit-elements follows it as any element, and names it as the interpreter does (E9005 names the element's indices in the tensor, not in the pointer).
+
+A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uninit()` in
+the same function (or given to a copy copy-tracked-functions made, by a parameter its
+`WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
+`p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
+pointers, borrows and `print`): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
+elements taken in row-major order, and `*p` is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
+one could be 0 and the division stop otherwise than the read). An index of a write that
+might not compute the same twice (a call, an element) is computed once into a `let` first;
+a read's, whose expression has no statement to put it before, leaves the pointer as it is.
+Out of the tensor, some index is out of its extent, so native code stops with E9003 as the
+interpreter does, in words naming that extent. Any other pointer is left as it is, and
+track-uninit-elements refuses it (E5010).
+""", state=_Pointers)
+
+
+@index_uninit_pointers.on("Program")
+def _program(run, program):
+    run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    return run.rebuild(program)
+
+
+@index_uninit_pointers.on("Fn")
+def _fn(run, fn):
+    body = list(descendants(fn.body))
+    made = _tracked(fn, body, run.state.fns)
+    moved = _moved(fn.body)
+    lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
+            s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
+            s.value.value.name in made and s.value.value.name not in moved and
+            _unflattened(made[s.value.value.name])}
+    reached = [n.base if n._prod == "Index" else n.value for n in body
+               if n._prod in ("Index", "Deref")]
+    written = {id(s.target) for s in body if s._prod == "Assign"}
+    run.state.into = {}
+    for name, s in lets.items():
+        tensor = s.value.value.name
+        uses = [n for n in body if n._prod == "Local" and n.name == name]
+        direct = [n for n in reached if n._prod == "Local" and n.name == name]
+        indices = [n.index for n in body if n._prod == "Index" and id(n) not in written and
+                   n.base._prod == "Local" and n.base.name == name]
+        rank = len(made[tensor].dims)
+        if len(uses) == len(direct) and \
+                (rank == 1 or all(computes_alike(i) for i in indices)):
+            run.state.into[name] = tensor, made[tensor]
+    if not run.state.into:
+        return fn
+    run.state.used = Names(fn)
+    return run.rebuild(fn)
+
+
+@index_uninit_pointers.on("Let", splice=True)
+def _let(run, s):
+    if s.name in run.state.into:
+        return ()  # each use of the pointer is an element of its tensor now
+    return run.rebuild(s)
+
+
+@index_uninit_pointers.on("Assign", splice=True)
+def _assign(run, s):
+    t = s.target
+    name = _pointer(t)
+    if name not in run.state.into:
+        return run.rebuild(s)
+    tensor, typed = run.state.into[name]
+    if t._prod == "Deref" or len(typed.dims) == 1 or computes_alike(t.index):
+        return (s.replace(target=run.walk(t), value=run.walk(s.value)),)
+    # `p[f()] = v`: the index is computed once, as it was.
+    index = run.state.used.fresh("index")
+    span = t.index.span
+    first = L["Let"](index, False, L["OpaqueType"](span=span), run.walk(t.index), span=span)
+    target = _element(tensor, typed, L["Local"](index, span=span), t.span)
+    return first, s.replace(target=target, value=run.walk(s.value))
+
+
+@index_uninit_pointers.on("Index", "Deref")
+def _reached(run, e):
+    name = _pointer(e)
+    if name not in run.state.into:
+        return run.rebuild(e)
+    tensor, typed = run.state.into[name]
+    k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
+    return _element(tensor, typed, k, e.span)
+
+
+def _tracked(fn, body, fns) -> dict:
+    """The locals of tensors the function tracks the elements of, each with its type: made by
+    `::uninit()`, given by a parameter its mark names, or returned by a copy's call."""
+    tracked = {s.name: s.value.type for s in body
+               if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
+    mark = written_copy(fn)
+    tracked |= {p.name: lent_tensor(p.type) for p in fn.params
+                if mark is not None and p.name in mark.given}
+    for s in body:
+        callee = s.value.callee if s._prod == "Let" and s.value._prod == "Call" else None
+        copy = written_copy(fns[callee.name]) if callee is not None and \
+            callee._prod == "Global" and callee.name in fns else None
+        if copy is not None and copy.returned:
+            tracked[s.name] = lent_tensor(fns[callee.name].ret)
+    return tracked
+
+
+def _moved(body) -> set:
+    """The locals the function assigns whole, or might move (used other than by their
+    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
+    pointer made before points into, or may be gone."""
+    moved = set()
+    for n in descendants(body):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            moved.add(n.target.name)
+        kept = {id(n.base)} if n._prod == "Index" else \
+            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
+            {id(n.receiver)} if n._prod == "MethodCall" else \
+            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
+            n.callee.name == "print" else set()
+        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
+    return moved
+
+
+def _pointer(e) -> str | None:
+    """The local a `p[k]` or `*p` reads through, else None."""
+    base = e.base if e._prod == "Index" else e.value if e._prod == "Deref" else None
+    return base.name if base is not None and base._prod == "Local" else None
+
+
+def _unflattened(typed) -> bool:
+    """Whether an element k on in row-major order is an element at indices computed from k:
+    the extents after the first static and not 0."""
+    return len(typed.dims) > 0 and \
+        all(d._prod == "DimInt" and d.value > 0 for d in typed.dims[1:])
+
+
+def _element(tensor: str, typed, k, span):
+    """`t[k / (d1 * ..)]..[k % dn]`: the element k on in t's row-major order (each index of
+    k taken as an i64, so that no stride overflows k's own type); `t[k]` for a rank 1 t."""
+    dims = [d.value for d in typed.dims[1:]]
+    element = L["Local"](tensor, span=span)
+    if not dims:
+        return L["Index"](element, k, span=span)
+    wide = L["Cast"](k, L["Scalar"]("i64", span=span), span=span)
+    for n, d in enumerate([None, *dims]):
+        stride = math.prod(dims[n:])
+        i = wide if stride == 1 else L["Binary"]("/", wide, L["Int"](stride, span=span),
+                                                 span=span)
+        if d is not None:
+            i = L["Binary"]("%", i, L["Int"](d, span=span), span=span)
+        element = L["Index"](element, i, span=span)
+    return element
+
