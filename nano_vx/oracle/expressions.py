@@ -31,7 +31,7 @@ from ..values.vectors import Vector
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
 from .references import Pointer, Ref, as_ref, referent
-from .scope import Escape, Moved, frame_getter, reader
+from .scope import Escape, Moved, frame_getter, move, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -766,14 +766,14 @@ class ExprMixin:
             depth, slot = sc.lookup(source.name)
             slot_frame, name = frame_getter(depth), display_name(source.name)
 
-        def move(f):
+        def transferred(f):
             v = value(f)
             if slot_frame is not None:
-                slot_frame(f)[slot] = Moved(name, dest, span)
+                move(slot_frame(f), slot, Moved(name, dest, span))
             if type(v) is Tensor:
                 return v.placed(dest, None)
             return Placed(unplace(v), dest, None)
-        return move
+        return transferred
 
     @EXPRESSIONS.on("Spawn")
     def x_Spawn(self, node, sc, hint):
@@ -806,10 +806,14 @@ class ExprMixin:
         topo, holds, span = self.topo(node.topo, sc), self.holds, node.span
         args = [self.expr(a, sc) for a in node.args]
         kernel = self.functions[node.kernel]
+        # The variables given: the spawn's body moved them, not copies.
+        given = [(i, frame_getter(at[0]), at[1]) for i, a in enumerate(node.args)
+                 if a._prod == "Local" and (at := sc.lookup(a.name)) is not None]
 
         def launch(f):
             where = topo(f)
-            return _pinned(kernel.call([a(f) for a in args], [], span), where, holds)
+            places = {i: (frame(f), slot) for i, frame, slot in given}
+            return _pinned(kernel.launch([a(f) for a in args], places, span), where, holds)
         return launch
 
     @EXPRESSIONS.on("Comptime")

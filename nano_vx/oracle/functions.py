@@ -12,7 +12,7 @@ from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor
 from .blocks import run_blocks
 from .references import referent
-from .scope import Escape, FnScope, stray
+from .scope import Escape, FnScope, Launcher, stray
 
 
 class TypeGiven:
@@ -187,6 +187,13 @@ class FnValue:
 
     def call(self, args, targs, span):
         return invoke(self.interp, self.compiled(), None, args, targs, span)
+
+    def launch(self, args, places: dict, span):
+        """Called as a kernel, `places` the launching frame's variable (frame, slot) each
+        argument (by its index) is: a move of its parameter moves it too."""
+        code = self.compiled()
+        launcher = Launcher({code.params[i][0]: place for i, place in places.items()})
+        return invoke(self.interp, code, launcher, args, (), span)
 
 
 class ClosureValue:

@@ -66,6 +66,25 @@ class Moved:
         self.name, self.dest, self.span = name, dest, span
 
 
+class Launcher:
+    """Slot 0 of a kernel's frame (a top-level function's holds nothing else): the launching
+    frame's variable each of its parameters was given, by the parameter's slot. A spawn's
+    body ran in the launching frame, so a `transfer` of a parameter moves that variable too,
+    where and when it moves the parameter."""
+
+    __slots__ = ("places",)
+
+    def __init__(self, places: dict):
+        self.places = places  # parameter slot -> (launching frame, its slot)
+
+
+def move(frame: list, slot: int, mark: Moved) -> None:
+    """Leave `mark` in a variable `transfer` moved, and in the launcher's it was given."""
+    frame[slot] = mark
+    if type(frame[0]) is Launcher and slot in frame[0].places:
+        move(*frame[0].places[slot], mark)
+
+
 def moved_stop(m: Moved, span):
     where = f" at {m.span}" if m.span is not None else ""
     stop("E9004", span, f"use of '{m.name}' after it moved to Memory::{m.dest}{where}")

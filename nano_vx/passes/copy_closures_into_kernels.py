@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, captures, changed_around
+from ..scalars import refuse
+from ..scalars.closures import bound_in, captures, changed_around, moves_around
 
 
 @dataclass
@@ -36,16 +37,35 @@ not the kernel's copies of them: a variable a copied closure assigns or lends `&
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
 and one the kernel's body itself changes is given again under a name of its own, read by the
 copies as the launch found it. A closure bound by a `let mut`, or reading one, stays passed,
-and type-scalars refuses it.
+and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`), or
+reads one that does, stays passed too, and is refused here (E5010): the interpreter's closure
+moves the launcher's `t`, so that a later call stops (E9004), where a copy would move the
+kernel's own `t`; the interpreter's `transfer` moves only a variable it names, not one a
+`&mut` reaches, and track-moved-captures keeps the moved-flag in the launcher alone.
 """, state=State)
 
 
-def _copyable(fn) -> dict:
+def _moving(lets: dict) -> dict:
+    """Each closure of `lets` that moves a variable around it, or reads a closure that does
+    -> that `transfer`: a kernel's copy of it would move the kernel's copy of the variable,
+    where the interpreter's closure moves the launcher's (its moved mark, or natively its
+    moved-flag, which track-moved-captures keeps in the launcher's frame alone)."""
+    moving = {name: moves[0] for name, let in lets.items()
+              if (moves := moves_around(let.value))}
+    while True:
+        more = {name: moving[read] for name, let in lets.items() if name not in moving
+                for read in captures(let.value) if read in moving}
+        if not more:
+            return moving
+        moving.update(more)
+
+
+def _copyable(lets: dict, moving: dict) -> dict:
     """Each local a `let` binds to a closure a kernel may make again -> that `let`: one bound
-    by a `let` (not `let mut`) reading only closures a kernel may make again."""
-    lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
-    closures = {name for name, let in lets.items() if let.value._prod == "Closure"}
-    copyable = {name for name in closures if not lets[name].mutable}
+    by a `let` (not `let mut`), moving nothing around it, reading only closures a kernel may
+    make again."""
+    closures = set(lets)
+    copyable = {name for name in closures if not lets[name].mutable and name not in moving}
     while True:
         kept = {name for name in copyable
                 if closures.intersection(captures(lets[name].value)) <= copyable}
@@ -68,11 +88,20 @@ def _copy(copied: dict, name: str, copyable: dict, types: dict) -> None:
 def _program(run, program):
     st = run.state
     for fn in (i for i in program.items if i._prod == "Fn"):
-        copyable = _copyable(fn)
+        lets = {n.name: n for n in descendants(fn)
+                if n._prod == "Let" and n.value._prod == "Closure"}
+        moving = _moving(lets)
+        copyable = _copyable(lets, moving)
         types = {n.name: n.type for n in descendants(fn) if n._prod in ("Param", "Let")}
         for launch in (n for n in descendants(fn) if n._prod == "Launch"):
             for arg in launch.args:
-                if arg._prod == "Local" and arg.name in copyable:
+                if arg._prod == "Local" and arg.name in moving:
+                    moved = display_name(moving[arg.name].value.name)
+                    refuse(run.ctx.diagnostics, fn.name, launch,
+                           f"a call, in a spawn body, of '{display_name(arg.name)}', a closure "
+                           f"moving '{moved}' of the launching frame (a kernel's copy of it "
+                           f"would move the kernel's own '{moved}')")
+                elif arg._prod == "Local" and arg.name in copyable:
                     _copy(st.copied.setdefault(launch.kernel, {}), arg.name, copyable, types)
     for kernel in (i for i in program.items if i._prod == "Fn" and i.name in st.copied):
         _rename(st, kernel)

@@ -28,7 +28,11 @@ the next number no function has), an
 (reads or writes, in order of first use), typed as they were declared where the declaration
 gives a type, and whose body is the spawn's. The spawn becomes `Launch(kernel, topology,
 captures)`: the captures are passed as they are, so a tensor the kernel writes is the one the
-launching code reads afterwards. Kernels follow the function that launches them. A spawn in a
+launching code reads afterwards, and a `transfer` of a parameter (in the body, or in a closure
+made there) moves the launching frame's variable as well, when it moves the parameter: the
+spawn's body ran in that frame, so a closure of the launcher reading the variable afterwards
+stops (E9004), as do the calls of a closure the kernel is given, which moves the launcher's
+variable itself. Kernels follow the function that launches them. A spawn in a
 kernel's body is outlined first, so kernels launch kernels.
 """, state=State)
 

@@ -9,7 +9,7 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..scalars import refuse
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, captures, moves_around
 
 _EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
 # What computing does nothing a check before the statement could come too early for: a
@@ -28,16 +28,19 @@ class State:
     flags: dict = field(default_factory=dict)  # a variable a closure may move -> its flag
     sites: dict = field(default_factory=dict)  # id() of each transfer of one -> its number
     stops: dict = field(default_factory=dict)  # such a variable -> (number, message) of each
+    launched: dict = field(default_factory=dict)  # kernel -> the indices of the parameters
+    # it moves, itself or through the kernels it launches
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
-Give each variable a closure moves (a `transfer` of one it captures) a moved-flag, set by
-each `transfer` of it and checked by each read, so that native code stops where the
-interpreter stops on a read of it after it moved (E9004; E5010 for a read it cannot check).
+Give each variable a closure moves (a `transfer` of one it captures), or reads when a
+`transfer` moves it, a moved-flag, set by each `transfer` of it and checked by each read, so
+that native code stops where the interpreter stops on a read of it after it moved (E9004;
+E5010 for a read it cannot check).
 
 The checker refuses a use after a move it sees (E4001), but not the move of a closure called
-twice, or in a loop: the interpreter's frame then holds the moved mark the first call left,
-and the second call's read stops. `let t = ..;` (a parameter, a loop variable) is followed by
+twice, or in a loop, nor a closure's read after a move: the interpreter's frame then holds the
+moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable) is followed by
 `let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in source order, is
 preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 0;` (t holds
 a value again), and a statement reading t (a block's value alike) by a check of each n,
@@ -49,12 +52,60 @@ element, an operator), or on the right of `&&` or `||`, or in a loop's condition
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
 the tensor itself); the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
+
+A launch moves the variable it gives a kernel that moves its parameter (itself, or through
+the kernels it launches), as the spawn's body did in the launching frame; native code's kernel
+moves its own copy, which no flag of the launcher sees, so a variable so moved that a closure
+of the launcher reads (after the launch: a read the checker does not see) is refused (E5010).
 """, state=State)
+
+
+@track_moved_captures.on("Program")
+def _program(run, program):
+    run.state.launched = _moved_by_kernels([i for i in program.items if i._prod == "Fn"])
+    return run.rebuild(program)
+
+
+def _moved_by_kernels(fns) -> dict:
+    """Each function -> the indices of the parameters it moves (a `transfer` of one, in its
+    body or a closure of it), or gives to a kernel moving them: a launch moves the variable
+    it gives, as the spawn's body, run in the launching frame, did."""
+    moved = {}
+    for fn in fns:
+        transferred = {n.value.name for n in descendants(fn.body)
+                       if n._prod == "Transfer" and n.value._prod == "Local"}
+        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
+    launches = {fn.name: [n for n in descendants(fn.body) if n._prod == "Launch"] for fn in fns}
+    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns}
+    while True:
+        more = {name: {params[name][launch.args[i].name] for launch in launches[name]
+                       for i in moved.get(launch.kernel, ()) if i < len(launch.args)
+                       and launch.args[i]._prod == "Local"
+                       and launch.args[i].name in params[name]} - moved[name]
+                for name in moved}
+        if not any(more.values()):
+            return moved
+        for name, indices in more.items():
+            moved[name] |= indices
+
+
+def _refuse_kernel_moves(run, fn) -> None:
+    """E5010 for a variable a launch gives a kernel that moves it, read by a closure of fn:
+    native code moves the kernel's copy, and no moved-flag of fn's sees it."""
+    read = {name for c in descendants(fn.body) if c._prod == "Closure" for name in captures(c)}
+    for launch in (n for n in descendants(fn.body) if n._prod == "Launch"):
+        for i in sorted(run.state.launched.get(launch.kernel, ())):
+            arg = launch.args[i]
+            if arg._prod == "Local" and arg.name in read:
+                refuse(run.ctx.diagnostics, fn.name, launch,
+                       f"a move, in a spawn body, of '{display_name(arg.name)}', which a "
+                       f"closure reads (the kernel moves its own copy)")
 
 
 @track_moved_captures.on("Fn")
 def _fn(run, fn):
     st = run.state
+    _refuse_kernel_moves(run, fn)
     moved = _moved_captures(fn)
     if not moved:
         return fn
@@ -73,15 +124,13 @@ def _fn(run, fn):
 
 
 def _moved_captures(fn) -> set:
-    """The variables a closure of fn moves but does not bind."""
-    moved = set()
-    for c in descendants(fn.body):
-        if c._prod == "Closure":
-            bound = bound_in(c)
-            moved |= {n.value.name for n in descendants(c.body)
-                      if n._prod == "Transfer" and n.value._prod == "Local"
-                      and n.value.name not in bound}
-    return moved
+    """The variables a closure of fn moves but does not bind, and those fn moves that a
+    closure reads: the checker does not see a closure's read after the move."""
+    closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
+    read = {name for c in closures for name in captures(c)}
+    return {n.value.name for c in closures for n in moves_around(c)} | \
+        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
+         and n.value._prod == "Local" and n.value.name in read}
 
 
 def _flag_let(st: State, name: str, span):

@@ -155,6 +155,14 @@ def by_reference(closure, lent: bool = True) -> list[str]:
                               if p._prod == "Local" and p.name not in bound))
 
 
+def moves_around(closure) -> list:
+    """The `transfer`s in a closure of a local around it: each moves that variable of the
+    frame the closure was made in, whichever function calls it."""
+    bound = bound_in(closure)
+    return [n for n in descendants(closure.body)
+            if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name not in bound]
+
+
 def changed_around(closure) -> list[str]:
     """The locals around a closure it assigns to or lends `&mut`: those whose changes the
     interpreter's frame keeps for the closure's next call and its maker."""

@@ -1,6 +1,7 @@
 """outline-kernels: each `spawn on` body becomes a kernel function, launched with what it
 captures; the program prints what it printed."""
 
+import io
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,8 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.outline_kernels import outline_kernels
+from nano_vx.oracle.interpreter import run_program
+from nano_vx.values.stops import RuntimeStop
 from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "outline_kernels"
@@ -53,6 +56,28 @@ def test_inner_spawns_are_outlined_first_and_a_loop_counter_is_passed_untyped():
 def test_no_spawn_is_left():
     after = run_front(CASES / "values.vx", outline_kernels).after
     assert "spawn" not in to_text(after) and to_text(after).count("launch ") == 3
+
+
+def _stop(tree) -> tuple:
+    """Where and why the interpreter stops running tree: (code, place, message)."""
+    with pytest.raises(RuntimeStop) as stopped:
+        run_program(tree, out=io.StringIO())
+    return stopped.value.code, str(stopped.value.span), stopped.value.message
+
+
+@pytest.mark.parametrize("case, place", [("closure_moving_before_its_launch", ":6:28"),
+                                         ("closure_moving_after_its_launch", ":6:28"),
+                                         ("moved_in_the_body_read_by_a_closure", ":6:21"),
+                                         ("moved_by_a_closure_of_the_body", ":6:21"),
+                                         ("moved_by_an_inner_spawn", ":7:21")])
+def test_a_kernel_moves_the_launchers_variable(case, place):
+    """A move in the kernel, or by a closure it is given, moves the launching frame's `t`, as
+    the spawn's body did: the program stops where it stopped, at the closure's `transfer` or
+    at a closure's read after the launch, not at the launch and not never."""
+    ran = run_front(CASES / f"{case}.vx", outline_kernels)
+    code, at, message = _stop(ran.before)
+    assert (code, at[at.index(":"):]) == ("E9004", place)
+    assert _stop(ran.after) == (code, at, message)
 
 
 # Hand-written Lscheduled: a function already named as main's first kernel would be, a name
