@@ -2,8 +2,9 @@
 
 Same IL: a kernel given a closure bound by a `let` is given what the closure reads instead and
 binds the same closure first, so that the interpreter runs the output as it ran the input (the
-kernel's call of it reads the launching frame's variables: those the copies change through a
-reference, the others as they were at the launch, which only the copies could change)."""
+kernel's call of it reads the launching frame's variables: those the copies or the kernel's
+body change through a reference, the others as they were at the launch, which nothing changes
+while the kernel runs)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from ..scalars.closures import bound_in, captures, changed_around, moves_around
 class State:
     copied: dict = field(default_factory=dict)  # kernel -> {its parameter: (its let, types)}
     renamed: dict = field(default_factory=dict)  # kernel -> {what its copies read: parameter}
-    shared: dict = field(default_factory=dict)  # kernel -> what its copies change
+    shared: dict = field(default_factory=dict)  # kernel -> what its copies reach by `&mut`
+    added: dict = field(default_factory=dict)  # kernel -> what it is given for its copies
     inside: tuple = field(default_factory=lambda: ({}, set()))  # the copies being walked:
-    # what they read renamed, and what they change
+    # what they read renamed, and what they reach by `&mut`
 
 
 copy_closures_into_kernels = Pass("copy-closures-into-kernels", L, L, """
@@ -35,8 +37,8 @@ closure within the function that makes it, and a closure passed to another funct
 refused (E5010). The interpreter's closure reads and writes the launching frame's variables,
 not the kernel's copies of them: a variable a copied closure assigns or lends `&mut` (a
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
-and one the kernel's body itself changes is given again under a name of its own, read by the
-copies as the launch found it. A closure bound by a `let mut`, or reading one, stays passed,
+as they do one the kernel is given as a `&mut` already (outline-kernels gives so each variable
+the spawn's body changes, itself or through a closure it calls). A closure bound by a `let mut`, or reading one, stays passed,
 and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`), or
 reads one that does, stays passed too, and is refused here (E5010): the interpreter's closure
 moves the launcher's `t`, so that a later call stops (E9004), where a copy would move the
@@ -109,19 +111,24 @@ def _program(run, program):
 
 
 def _rename(st: State, kernel) -> None:
-    """What the kernel's copies read that it cannot share with its own body: each variable a
-    copy changes (the launcher's, lent), and each the body changes (a copy as launched)."""
-    lets = [let for let, _ in st.copied[kernel.name].values()]
-    shared = list(dict.fromkeys(n for let in lets for n in changed_around(let.value)))
-    # The kernel's body read as a closure of no parameters: what it changes of its own.
-    own = set(changed_around(L["Closure"]((), kernel.body, span=kernel.span)))
+    """What the kernel's copies read through a `&mut`: each variable a copy changes, which the
+    kernel is given as the launcher's, and each the kernel is given so already
+    (outline-kernels gives one its body changes, or a closure it calls, as a `&mut`)."""
+    copied = st.copied[kernel.name]
+    params = {p.name: p.type for p in kernel.params if p.name not in copied}
+    lent = {name for name, t in params.items()
+            if t is not None and t._prod == "BorrowType" and t.mutable}
+    changed = {n for let, _ in copied.values() for n in changed_around(let.value)}
     taken = bound_in(kernel) | {n.name for n in descendants(kernel) if n._prod == "Local"} | \
-        {n.name for let in lets for n in descendants(let)
+        {n.name for let, _ in copied.values() for n in descendants(let)
          if n._prod in ("Local", "Param", "Let")}
-    st.shared[kernel.name] = set(shared)
-    st.renamed[kernel.name] = {name: unused_name(display_name(name), taken)
-                               for name in _reads(st.copied[kernel.name])
-                               if name in shared or name in own}
+    reads = _reads(copied)
+    st.shared[kernel.name] = shared = {name for name in reads if name in lent or name in changed}
+    st.renamed[kernel.name] = {
+        name: name if name in lent else unused_name(display_name(name), taken)
+        for name in reads if name in shared}
+    # What the kernel is given beyond what it was: what the copies read that it was not.
+    st.added[kernel.name] = [name for name in reads if name not in params]
 
 
 def _reads(copied: dict) -> list[str]:
@@ -136,13 +143,10 @@ def _launch(run, node):
     copied = st.copied.get(node.kernel)
     if copied is None:
         return run.rebuild(node)
-    renamed, shared = st.renamed[node.kernel], st.shared[node.kernel]
+    shared, span = st.shared[node.kernel], node.span
     kept = [a for a in node.args if not (a._prod == "Local" and a.name in copied)]
-    given = {a.name for a in kept if a._prod == "Local"}
-    span = node.span
     added = [L["Borrow"](L["Local"](name, span=span), True, span=span) if name in shared
-             else L["Local"](name, span=span) for name in _reads(copied)
-             if name in renamed or name not in given]
+             else L["Local"](name, span=span) for name in st.added[node.kernel]]
     return node.replace(args=tuple(kept + added))
 
 
@@ -154,12 +158,11 @@ def _fn(run, fn):
         return run.rebuild(fn)
     renamed, shared = st.renamed[fn.name], st.shared[fn.name]
     kept = [p for p in fn.params if p.name not in copied]
-    given = {p.name for p in kept}
     types = {name: t for _, ts in copied.values() for name, t in ts.items()}
     added = [L["Param"](renamed.get(name, name),
                         L["BorrowType"](types[name], True, span=fn.span) if name in shared
                         else types[name], span=fn.span)
-             for name in _reads(copied) if name in renamed or name not in given]
+             for name in st.added[fn.name]]
     st.inside = (renamed, shared)
     lets = tuple(run.walk(let) for let, _ in copied.values())
     st.inside = ({}, set())

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lscheduled import Lscheduled
 from ..languages.lkernels import Lkernels
-from ..nanopass import Analysis, Pass
+from ..nanopass import Analysis, Pass, descendants
 
 L = Lkernels
 
@@ -15,8 +15,10 @@ L = Lkernels
 class State:
     item: object = None  # the item being walked
     types: dict | None = None  # its locals (unique names) -> declared types, once asked for
+    closures: dict | None = None  # its locals a `let` binds to a closure -> that closure
     kernels: list = field(default_factory=list)  # outlined, in the order of their spawns
     taken: set = field(default_factory=set)  # the names of the program's functions
+    lent: frozenset = frozenset()  # what the kernel being made is given as `&mut`
 
 
 outline_kernels = Pass("outline-kernels", Lscheduled, Lkernels, """
@@ -43,6 +45,7 @@ def _program(run, program):
     run.state.taken = {item.name for item in program.items if item._prod == "Fn"}
     for item in program.items:
         run.state.item, run.state.types, run.state.kernels = item, None, []
+        run.state.closures = None
         items.append(run.walk(item))
         items += run.state.kernels
     return L["Program"](tuple(items), span=program.span)
@@ -50,21 +53,54 @@ def _program(run, program):
 
 @outline_kernels.on("Spawn")
 def _spawn(run, spawn):
-    body = run.walk(spawn.body)  # its own spawns first
+    st = run.state
     captured = _captures(spawn.body)
-    if run.state.types is None:  # only a function that spawns needs its locals' types
-        run.state.types = _declared.collect(run.state.item).types
+    if st.types is None:  # only a function that spawns needs its locals' types
+        st.types = _declared.collect(st.item).types
+    if st.closures is None:
+        st.closures = {n.name: n.value for n in descendants(st.item)
+                       if n._prod == "Let" and n.value._prod == "Closure"}
+    changed = _changed(spawn.body, captured, st.types, st.closures)
+    around, st.lent = st.lent, frozenset(changed)
+    body = run.walk(spawn.body)  # its own spawns first
+    st.lent = around
     n = len(run.state.kernels)
     while f"{run.state.item.name}$kernel{n}" in run.state.taken:  # only in a hand-written IL
         n += 1
     name = f"{run.state.item.name}$kernel{n}"
     run.state.taken.add(name)
-    params = tuple(L["Param"](local, run.state.types.get(local), span=spawn.span)
+    span = spawn.span
+    params = tuple(L["Param"](local, L["BorrowType"](st.types[local], True, span=span)
+                              if local in changed else st.types.get(local), span=span)
                    for local in captured)
-    run.state.kernels.append(
-        L["Fn"](name, params, spawn.topo, None, (), body, span=spawn.span))
-    args = tuple(L["Local"](local, span=spawn.span) for local in captured)
-    return L["Launch"](name, spawn.topo, args, span=spawn.span)
+    st.kernels.append(L["Fn"](name, params, spawn.topo, None, (), body, span=span))
+    return L["Launch"](name, spawn.topo, tuple(_arg(st, local, local in changed, span)
+                                               for local in captured), span=span)
+
+
+def _arg(st: State, local: str, changed: bool, span):
+    """What a launch gives for a captured local: its value, or a `&mut` of the launcher's
+    variable for one the body changes; in a kernel given the variable as `&mut` itself, the
+    value it reaches, or that reference."""
+    given = L["Local"](local, span=span)
+    if local in st.lent:
+        return given if changed else L["Deref"](given, span=span)
+    return L["Borrow"](given, True, span=span) if changed else given
+
+
+@outline_kernels.on("Local")
+def _local(run, node):
+    if node.name in run.state.lent:
+        return L["Deref"](node, span=node.span)
+    return node
+
+
+@outline_kernels.on("Borrow")
+def _borrow(run, node):
+    """`&mut n` of a variable the kernel is given as `&mut`: that reference."""
+    if node.mutable and node.value._prod == "Local" and node.value.name in run.state.lent:
+        return node.value
+    return run.rebuild(node)
 
 
 @dataclass
@@ -123,6 +159,40 @@ def _bind_for(run, node):
 @_uses.on("Param")
 def _bind_param(run, node):
     run.state.bound.add(node.name)
+
+
+def _changed(block, captured: list, types: dict, closures: dict) -> list[str]:
+    """The captured locals the block changes: assigns (the whole, a field, an element) or
+    lends `&mut`, itself, in a spawn of it, or through a closure of the launcher it calls
+    (one bound by a `let`, and those that closure reads). The spawn's body ran in the
+    launching frame, so the kernel reaches them through a `&mut` of the launcher's. A
+    tensor's element is written in its buffer, which the launch shares, so an element of one
+    alone changes no variable."""
+    changed, seen, todo = set(), set(), [block]
+    while todo:
+        node = todo.pop()
+        changed |= _written(node, types)
+        for name in (n.name for n in descendants(node) if n._prod == "Local"):
+            if name in closures and name not in seen:
+                seen.add(name)
+                todo.append(closures[name].body)
+    return [name for name in captured if name in changed]
+
+
+def _written(node, types: dict) -> set:
+    """The locals node assigns or lends `&mut`, but a tensor of which only an element."""
+    places = [n.target for n in descendants(node) if n._prod == "Assign"] + \
+        [n.value for n in descendants(node) if n._prod == "Borrow" and n.mutable]
+    written = set()
+    for place in places:
+        element = False
+        while place._prod in ("Index", "FieldGet", "TupleGet"):
+            element |= place._prod == "Index"
+            place = place.base
+        if place._prod == "Local" and not (
+                element and getattr(types.get(place.name), "_prod", None) == "TensorType"):
+            written.add(place.name)
+    return written
 
 
 def _captures(block) -> list[str]:
