@@ -53,6 +53,30 @@ def test_inner_spawns_are_outlined_first_and_a_loop_counter_is_passed_untyped():
     assert (launch.kernel, [a.name for a in launch.args]) == ("stage$kernel0", ["data", "n"])
 
 
+@pytest.mark.parametrize("case, params, args", [
+    ("assigned", ["n: &mut i32"], "(&mut n)"),
+    ("compound_assigned", ["n: &mut i32"], "(&mut n)"),
+    ("written_in_a_loop", ["sum: &mut i32", "last: &mut i32",
+                           "t: Tensor<i32, [4], Memory::CPU_DRAM>"], "(&mut sum, &mut last, t)"),
+    ("lent_mut", ["n: &mut i32"], "(&mut n)"),
+    ("written_by_a_closure_it_calls", ["count: _", "n: &mut i32"], "(count, &mut n)"),
+])
+def test_a_kernel_is_given_a_mut_of_each_launcher_variable_its_body_changes(case, params, args):
+    """The spawn's body ran in the launching frame: what it assigns, lends `&mut`, or a
+    closure it calls assigns, the kernel writes through a `&mut` of the launcher's; a tensor
+    whose elements alone it writes is given as it is (the launch shares its buffer)."""
+    text = to_text(run_front(CASES / f"{case}.vx", outline_kernels).after)
+    assert f"fn main$kernel0({', '.join(params)}) on Topology::" in text
+    assert f"launch main$kernel0 on(Topology::CPU){args}" in text
+
+
+def test_an_inner_kernel_is_given_the_outer_kernels_reference():
+    text = to_text(run_front(CASES / "written_by_a_nested_spawn.vx", outline_kernels).after)
+    assert "launch main$kernel1 on(Topology::CPU)(&mut n)" in text
+    assert "launch main$kernel0 on(Topology::CPU)(n)" in text
+    assert "fn main$kernel0(n: &mut i32) on Topology::CPU {\n    *n = *n * 3;" in text
+
+
 def test_no_spawn_is_left():
     after = run_front(CASES / "values.vx", outline_kernels).after
     assert "spawn" not in to_text(after) and to_text(after).count("launch ") == 3
