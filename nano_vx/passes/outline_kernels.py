@@ -29,8 +29,13 @@ the next number no function has), an
 `on` function of the spawn's topology whose parameters are the locals the body captures
 (reads or writes, in order of first use), typed as they were declared where the declaration
 gives a type, and whose body is the spawn's. The spawn becomes `Launch(kernel, topology,
-captures)`: the captures are passed as they are, so a tensor the kernel writes is the one the
-launching code reads afterwards, and a `transfer` of a parameter (in the body, or in a closure
+captures)`. The body ran in the launching frame, so a capture it changes (assigns, the whole,
+a field or an element, or lends `&mut`, itself, in a spawn in it, or through a closure of the
+launcher it calls) is given as a `&mut` of the launcher's variable, `&mut T` as its parameter,
+which the kernel's body reads and writes through (`*n`), and gives on to a kernel it
+launches: the launching code reads what the kernel wrote. The others are passed as they are,
+so a tensor whose elements the kernel writes is the one the launching code reads afterwards
+(the launch shares its buffer), and a `transfer` of a parameter (in the body, or in a closure
 made there) moves the launching frame's variable as well, when it moves the parameter: the
 spawn's body ran in that frame, so a closure of the launcher reading the variable afterwards
 stops (E9004), as do the calls of a closure the kernel is given, which moves the launcher's
@@ -70,9 +75,11 @@ def _spawn(run, spawn):
     name = f"{run.state.item.name}$kernel{n}"
     run.state.taken.add(name)
     span = spawn.span
-    params = tuple(L["Param"](local, L["BorrowType"](st.types[local], True, span=span)
-                              if local in changed else st.types.get(local), span=span)
-                   for local in captured)
+    # A changed local no declaration types (a loop's counter, a closure's parameter) is
+    # reached through a `&mut` of a type not written, as a closure's is.
+    params = tuple(L["Param"](local, L["BorrowType"](
+        st.types.get(local) or L["OpaqueType"](span=span), True, span=span)
+        if local in changed else st.types.get(local), span=span) for local in captured)
     st.kernels.append(L["Fn"](name, params, spawn.topo, None, (), body, span=span))
     return L["Launch"](name, spawn.topo, tuple(_arg(st, local, local in changed, span)
                                                for local in captured), span=span)
