@@ -96,7 +96,7 @@ def _arg(st: State, local: str, changed: bool, span):
 
 
 @outline_kernels.on("Local")
-def _local(run, node):
+def _through_reference(run, node):
     if node.name in run.state.lent:
         return L["Deref"](node, span=node.span)
     return node
