@@ -69,11 +69,11 @@ def _spawn(run, spawn):
     around, st.lent = st.lent, frozenset(changed)
     body = run.walk(spawn.body)  # its own spawns first
     st.lent = around
-    n = len(run.state.kernels)
-    while f"{run.state.item.name}$kernel{n}" in run.state.taken:  # only in a hand-written IL
+    n = len(st.kernels)
+    while f"{st.item.name}$kernel{n}" in st.taken:  # only in a hand-written IL
         n += 1
-    name = f"{run.state.item.name}$kernel{n}"
-    run.state.taken.add(name)
+    name = f"{st.item.name}$kernel{n}"
+    st.taken.add(name)
     span = spawn.span
     # A changed local no declaration types (a loop's counter, a closure's parameter) is
     # reached through a `&mut` of a type not written, as a closure's is.
