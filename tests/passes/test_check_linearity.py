@@ -99,6 +99,16 @@ def test_the_repaired_programs_are_admitted_and_run_unchanged():
     assert after == before == "1.5\n[2, 2]\n[1, 1]\n[4, 4]\n0\n"
 
 
+def test_a_tensor_assigned_to_an_element_moves_into_it_as_into_a_field():
+    diag, where = _refusal("moved_into_element")
+    assert where == (6, "fresh")
+    assert diag.message == ("use of moved value 'fresh': it was moved into 'held.0' at line 5, "
+                            "column 5")
+    ran = run_front(CASES / "moved_into_element_repaired.vx", check_linearity)
+    assert not ran.diagnostics.items
+    assert ran.prints() == ("2.5\n", "2.5\n")
+
+
 def test_a_while_condition_that_reads_a_moved_value_is_refused():
     ran = run_front("fn main() { let t = Tensor<i32, [1]>::fill(1); let mut n = 0;\n"
                      "while t[0] > n { let d = transfer(t, Memory::NPU_HBM); n = n + 1; } }\n",
