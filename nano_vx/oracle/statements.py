@@ -215,10 +215,14 @@ class StmtMixin(ExprMixin):
             changed = new(agg.fields[part]) if not rest else update(agg.fields[part], rest, new)
             return agg.with_field(part, changed)
 
+        def changed(old, v):
+            new = v if op == "=" else arith(binop, old, v, span)
+            return new if type(new) is type(old) else adopt(old, new)  # as a variable's does
+
         def assign(f):
             v = value(f)
             held, put = cell(f)
-            put(update(held, path, lambda old: v if op == "=" else arith(binop, old, v, span)))
+            put(update(held, path, lambda old: changed(old, v)))
         return assign
 
     @_PLACES.on("Index")

@@ -199,3 +199,11 @@ def test_an_element_past_a_tuples_end_assigned_stops_the_run():
     stop = stops("fn main() {\n    let mut t = (1, 2);\n    t.2 = 5;\n}\n", "E9006",
                  native_too=False)
     assert stop.message == "`.2` of tuple"  # as a read of `t.2` stops
+
+
+def test_a_field_or_an_element_assigned_keeps_its_declared_type():
+    text = ("struct S { a: u8, b: i64 }\n\n"
+            "fn main() {\n  let mut s = S { a: 250, b: 1 };\n  s.a += 10;\n  s.b = 3000000000;\n"
+            "  s.b *= 2;\n  let mut p: (u8, f32) = (250, 1.0);\n  p.0 += 10;\n  p.1 = 0.1;\n"
+            "  p.1 += 0.2;\n  print(s.a);\n  print(s.b);\n  print(p);\n}\n")
+    assert output(text) == "4\n6000000000\n(4, 0.3)\n"
