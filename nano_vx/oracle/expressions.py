@@ -739,10 +739,11 @@ class ExprMixin:
             # A program that declares no struct: from Lnative on, where the declarations
             # are gone and a literal is only what scalarize-aggregates rebuilt for `print`,
             # its fields in declaration order.
-            order = [fi.name for fi in node.fields]
+            order = dict.fromkeys(fi.name for fi in node.fields)
         if order is None:
             return self.unsupported(node, f"a literal of `{name}`, which is no struct")
-        given = [(fi.name, self.expr(fi.value, sc)) for fi in node.fields]  # written order
+        # In written order; `S { a: 250 }` of a u8 field is a u8, as `let a: u8 = 250` is.
+        given = [(fi.name, self.expr(fi.value, sc, order.get(fi.name))) for fi in node.fields]
 
         def build(f):
             values = {k: v(f) for k, v in given}

@@ -94,7 +94,8 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.consts: dict[str, _Const] = {}
         self.holds = dict(BUILTIN_HOLDS)
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
-        self.struct_fields: dict[str, list] = {}  # a struct's field names, in order
+        # A struct's field names, in order, each with the scalar type its literals take.
+        self.struct_fields: dict[str, dict] = {}
         self.items = tuple(_items(program))
         self._model = None
         # Before desugar-traits: an impl of a trait also declares the defaults it leaves.
@@ -132,7 +133,7 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                 self.functions[f"{item.type.name}::{fn.name}"] = FnValue(
                     self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
-            self.struct_fields[item.name] = [f.name for f in item.fields]
+            self.struct_fields[item.name] = {f.name: scalar_hint(f.type) for f in item.fields}
         # MemoryDecl has no run-time effect.
 
     def _print(self, args, span):

@@ -173,14 +173,14 @@ class StmtMixin(ExprMixin):
             r.set(new, span)
         return assign
 
-    @_PLACES.on("FieldGet")
-    def _assign_field(self, target, op, value, sc, span):
-        """`s.a = v`, `s.a.b += v`: the variable s takes a new struct with the field changed
-        (a struct is a value: another name for the old one keeps it); through a reference
-        (`p.a = v`, `(*p).a = v`), the place it names does."""
+    @_PLACES.on("FieldGet", "TupleGet")
+    def _assign_part(self, target, op, value, sc, span):
+        """`s.a = v`, `p.0 += v`, `s.pair.1.x = v`: the variable takes a new struct or tuple
+        with the part changed (an aggregate is a value: another name for the old one keeps
+        it); through a reference (`p.a = v`, `(*p).0 = v`), the place it names does."""
         path, root = [], target
-        while root._prod == "FieldGet":
-            path.append(root.field)
+        while root._prod in ("FieldGet", "TupleGet"):
+            path.append(root.field if root._prod == "FieldGet" else root.index)
             root = root.base
         path.reverse()
         binop = op[:-1]
@@ -197,24 +197,32 @@ class StmtMixin(ExprMixin):
             def cell(f):
                 fr = f if depth == 0 else frame(f)
                 held = fr[slot]
-                if type(held) is Ref:  # a reference variable: its field is the place's
+                if type(held) is Ref:  # a reference variable: its part is the place's
                     return held.get(span), lambda v: held.set(v, span)
                 return held, lambda v: fr.__setitem__(slot, v)
         else:
-            return self.unsupported(target, "assignment to a field of a value without a name")
+            return self.unsupported(target, "assignment to a part of a value without a name")
 
-        def update(s, fields, new):
-            if type(s) is not StructValue or fields[0] not in s.fields:
-                wrong_kind(span, f"{describe(s)} has no field `{fields[0]}`")
-            if len(fields) == 1:
-                old = s.fields[fields[0]]
-                return s.with_field(fields[0], new(old))
-            return s.with_field(fields[0], update(s.fields[fields[0]], fields[1:], new))
+        def update(agg, parts, new):
+            part, rest = parts[0], parts[1:]
+            if type(part) is int:
+                if type(agg) is not tuple or part >= len(agg):
+                    wrong_kind(span, f"`.{part}` of {describe(agg)}")
+                changed = new(agg[part]) if not rest else update(agg[part], rest, new)
+                return agg[:part] + (changed,) + agg[part + 1:]
+            if type(agg) is not StructValue or part not in agg.fields:
+                wrong_kind(span, f"{describe(agg)} has no field `{part}`")
+            changed = new(agg.fields[part]) if not rest else update(agg.fields[part], rest, new)
+            return agg.with_field(part, changed)
+
+        def changed(old, v):
+            new = v if op == "=" else arith(binop, old, v, span)
+            return new if type(new) is type(old) else adopt(old, new)  # as a variable's does
 
         def assign(f):
             v = value(f)
             held, put = cell(f)
-            put(update(held, path, lambda old: v if op == "=" else arith(binop, old, v, span)))
+            put(update(held, path, lambda old: changed(old, v)))
         return assign
 
     @_PLACES.on("Index")

@@ -389,7 +389,10 @@ class Operand(_Custom):
                 node = Lsrc["Index"](node, toks[0], span=Span(source, node.span.start, loc))
             elif c == "." and s[i + 1:i + 2] != ".":
                 loc, toks = _MEMBER._parse(s, i, do_actions, callPreParse=False)
-                at = Span(source, node.span.start, loc)
+                end = loc
+                while len(toks) == 1 and s[end - 1].isspace():  # looking for `(` went past
+                    end -= 1
+                at = Span(source, node.span.start, end)
                 if toks[0][0].isdigit():  # `t.0`
                     node = Lsrc["TupleGet"](node, int(toks[0]), span=at)
                 elif len(toks) > 1 and toks[0] in _POINTERS and not toks[1]:

@@ -23,7 +23,8 @@ from .refs import BLOCK, EXPR, IF_EXPR, ITEM, TYPE
 from .types import TOPO
 
 SEMI = punct(";", "';' after the statement")
-_PLACES = frozenset({"Var", "Index", "FieldGet", "Deref"})
+_PLACES = frozenset({"Var", "Index", "Deref"})
+_PARTS = frozenset({"FieldGet", "TupleGet"})
 
 
 class ExprLine:
@@ -226,16 +227,25 @@ class BlockBody(_Custom):
         return loc, [(tuple(stmts), value)]
 
 
+def _is_place(expr) -> bool:
+    """A field or an element (`s.a`, `p.0`, `s.pair.1`) is a place when what it is part of is
+    one; a part of a value made there (`(a, b).0`, `f().x`) has no name to keep what it is
+    given."""
+    while expr._prod in _PARTS:
+        expr = expr.base
+    return expr._prod in _PLACES
+
+
 def _settle(line: ExprLine, s: str, end: int, stmts: list):
     """Append what `line` is to `stmts`; return it instead when it may be the block's value."""
     expr, sp = line.expr, line.span
     if line.op is not None:
         if not line.semi:
             recovery.missing_semi(s, end)
-        if expr._prod not in _PLACES:
+        if not _is_place(expr):
             state.error("E1001", expr.span.start, expr.span.end,
-                        f"expected a place (a variable, an index, a field or `*p`) on the "
-                        f"left of '{line.op}', found an expression")
+                        "expected a place (a variable, an index, `*p`, or a field or a tuple "
+                        f"element of a place) on the left of '{line.op}', found an expression")
             return None
         stmts.append(Lsrc["Assign"](expr, line.op, line.value, span=sp))
         return None

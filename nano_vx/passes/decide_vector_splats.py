@@ -145,4 +145,8 @@ def _type_of(st: State, expr):
         base = _type_of(st, expr.base)
         if base is not None and base._prod == "NamedType":
             return st.structs.get(base.name, {}).get(expr.field)
+    if kind == "TupleGet":
+        base = _type_of(st, expr.base)
+        if base is not None and base._prod == "TupleType" and expr.index < len(base.elems):
+            return base.elems[expr.index]
     return None

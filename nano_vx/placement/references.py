@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 
 def root(place) -> str | None:
-    """The variable a place expression borrows from: x for `x`, `x[i]`, `x.f`, and `*x` (a
-    reborrow through the reference x); None for a temporary (`&5`, `&f(x)`)."""
-    while place._prod in ("Index", "FieldGet", "Deref"):
+    """The variable a place expression borrows from: x for `x`, `x[i]`, `x.f`, `x.0`, and `*x`
+    (a reborrow through the reference x); None for a temporary (`&5`, `&f(x)`)."""
+    while place._prod in ("Index", "FieldGet", "TupleGet", "Deref"):
         place = place.value if place._prod == "Deref" else place.base
     return place.name if place._prod == "Local" else None
 
@@ -50,11 +50,11 @@ class DeclaredTypes:
         return None
 
     def through(self, place):
-        """The reference a write to `place` goes through (`*p`; `p[i]` for a reference p,
-        which indexing sees through; `(*p)[i]`), or None when it writes a variable of its
-        own."""
+        """The reference a write to `place` goes through (`*p`; `p[i]`, `p.f` or `p.0` for a
+        reference p, which indexing and parts see through; `(*p)[i]`), or None when it writes
+        a variable of its own."""
         base = place
-        while base._prod in ("Index", "FieldGet"):
+        while base._prod in ("Index", "FieldGet", "TupleGet"):
             base = base.base
         if base._prod == "Deref":
             return base.value

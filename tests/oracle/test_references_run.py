@@ -178,3 +178,32 @@ def test_a_field_is_assigned_through_a_reference_to_its_struct():
     text = ("struct P { x: i32 }\n\nfn bump(p: &mut P) {\n  (*p).x += 1;\n  p.x *= 10;\n}\n\n"
             "fn main() {\n  let mut p = P { x: 1 };\n  bump(&mut p);\n  print(p.x);\n}\n")
     assert output(text) == "20\n"
+
+
+def test_an_element_is_assigned_through_a_reference_to_its_tuple():
+    text = ("fn bump(r: &mut (i32, (i32, i32))) {\n  (*r).0 += 1;\n  r.1.0 *= 10;\n"
+            "  r.1.1 = 7;\n}\n\n"
+            "fn main() {\n  let mut t = (1, (2, 3));\n  bump(&mut t);\n  print(t);\n}\n")
+    assert output(text) == "(2, (20, 7))\n"
+
+
+def test_a_path_of_fields_and_elements_changes_its_variable_and_no_other_name():
+    text = ("struct P { x: i32, pair: (i32, i32) }\n\n"
+            "fn main() {\n  let mut q = (P { x: 1, pair: (2, 3) }, 4);\n  let old = q;\n"
+            "  q.0.pair.1 = 30;\n  q.0.x += 10;\n  q.1 -= 4;\n"
+            "  print(q.0.x);\n  print(q.0.pair);\n  print(q.1);\n  print(old.0.pair);\n}\n")
+    assert output(text) == "11\n(2, 30)\n0\n(2, 3)\n"
+
+
+def test_an_element_past_a_tuples_end_assigned_stops_the_run():
+    stop = stops("fn main() {\n    let mut t = (1, 2);\n    t.2 = 5;\n}\n", "E9006",
+                 native_too=False)
+    assert stop.message == "`.2` of tuple"  # as a read of `t.2` stops
+
+
+def test_a_field_or_an_element_assigned_keeps_its_declared_type():
+    text = ("struct S { a: u8, b: i64 }\n\n"
+            "fn main() {\n  let mut s = S { a: 250, b: 1 };\n  s.a += 10;\n  s.b = 3000000000;\n"
+            "  s.b *= 2;\n  let mut p: (u8, f32) = (250, 1.0);\n  p.0 += 10;\n  p.1 = 0.1;\n"
+            "  p.1 += 0.2;\n  print(s.a);\n  print(s.b);\n  print(p);\n}\n")
+    assert output(text) == "4\n6000000000\n(4, 0.3)\n"

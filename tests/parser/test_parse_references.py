@@ -81,8 +81,8 @@ def test_a_borrow_is_no_place():
     _, diags = parse_text("fn main() { &x = 1; }")
     [diag] = diags.items
     assert diag.code == "E1001"
-    assert diag.message == ("expected a place (a variable, an index, a field or `*p`) on the "
-                            "left of '=', found an expression")
+    assert diag.message == ("expected a place (a variable, an index, `*p`, or a field or a "
+                            "tuple element of a place) on the left of '=', found an expression")
 
 
 def test_a_borrow_needs_an_operand():

@@ -30,8 +30,8 @@ def diags(text):
     ("let x = 1;", "const x: i32 = 1;", "E1001",
      "expected an item (fn, const, struct, enum, import, Memory or Topology), found 'let'"),
     ("fn main() { 1 + 2 = 3; }", "fn main() { x = 3; }", "E1001",
-     "expected a place (a variable, an index, a field or `*p`) on the left of '=', found "
-     "an expression"),
+     "expected a place (a variable, an index, `*p`, or a field or a tuple element of a place) "
+     "on the left of '=', found an expression"),
     ("Memory M { capacity: 4 Gib }", "Memory M { capacity: 4 GiB }", "E1001",
      "expected a unit"),
     ("fn main() {", "fn main() {}", "E1001", "expected '}', found end of file"),

@@ -1,7 +1,7 @@
 """The value forms of the larger Vx surface: `if` as a value, tuples, array literals, the tensor
-constructors (`Tensor<T>([..])` as written, nested lists, `[]` and `?` extents), each read into
-the tree its text means and printed back to that text; and the syntax errors among them, each
-with its repair. (What a `Tensor<..>(..)` call means is desugar-tensor-constructors'.)"""
+constructors (`Tensor<T>([..])` as written, nested lists, `[]` and `?` extents), a tuple's
+element as a place (`p.0 = v`), each read into the tree its text means and printed back to that
+text; and the syntax errors among them, each with its repair. (What a `Tensor<..>(..)` call means is desugar-tensor-constructors'.)"""
 
 import pytest
 
@@ -54,6 +54,14 @@ FORMS = [
      "    let p: Pair<Cell<i32>, Cell<Cell<f32>>> = p;"),
     ("let q = inner<Cell<Point>>(c);", "    let q = inner<Cell<Point>>(c);"),
     ("let s = a >> b > c;", "    let s = a >> b > c;"),
+    ("p.0 = 5;", "    p.0 = 5;"),
+    ("p.1 += 2;", "    p.1 += 2;"),
+    ("s.pair.0 = v;", "    s.pair.0 = v;"),
+    ("p.1.x *= 2;", "    p.1.x *= 2;"),
+    ("t.0.1 = 3;", "    t.0.1 = 3;"),
+    ("(*r).0 = 7;", "    (*r).0 = 7;"),
+    ("r.0 -= 1;", "    r.0 -= 1;"),
+    ("v[i].0 = 1;", "    v[i].0 = 1;"),
 ]
 
 
@@ -84,6 +92,15 @@ REFUSED = [
      "a tuple has 2 to 6 elements, this one 7"),
     ("let g = Tensor<f32, [?, 2]>::new();", "let g = Tensor<f32, [?, 2]>::new([n, 2]);", "E1001",
      "a tensor with `?` extents takes all 2 of its extents first, as a list: `::new([n, n])`"),
+    ("(a, b).0 = 3;", "let mut t = (a, b); t.0 = 3;", "E1001",
+     "expected a place (a variable, an index, `*p`, or a field or a tuple element of a place) "
+     "on the left of '=', found an expression"),
+    ("f().1 += 3;", "let mut t = f(); t.1 += 3;", "E1001",
+     "expected a place (a variable, an index, `*p`, or a field or a tuple element of a place) "
+     "on the left of '+=', found an expression"),
+    ("Point { x: 1, y: 2 }.x = 3;", "let mut p = Point { x: 1, y: 2 }; p.x = 3;", "E1001",
+     "expected a place (a variable, an index, `*p`, or a field or a tuple element of a place) "
+     "on the left of '=', found an expression"),
 ]
 
 

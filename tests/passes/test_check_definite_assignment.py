@@ -18,6 +18,7 @@ REFUSED = {
     "match_case": ("E4010", "'name' is possibly uninitialised here"),
     "compound_read": ("E4010", "'total' is possibly uninitialised here"),
     "closure_read": ("E4010", "'k' is possibly uninitialised here"),
+    "element_before_whole": ("E4010", "'pair' is possibly uninitialised here"),
 }
 
 

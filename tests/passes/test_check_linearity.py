@@ -99,6 +99,23 @@ def test_the_repaired_programs_are_admitted_and_run_unchanged():
     assert after == before == "1.5\n[2, 2]\n[1, 1]\n[4, 4]\n0\n"
 
 
+def _refused_and_repaired(case, where, message):
+    """The one refusal of `case`, at `where` with `message`, and the run of its repair, which
+    is admitted."""
+    diag, at = _refusal(case)
+    assert (at, diag.message) == (where, message)
+    repaired = run_front(CASES / f"{case}_repaired.vx", check_linearity)
+    assert not repaired.diagnostics.items
+    return diag, repaired
+
+
+def test_a_tensor_assigned_to_an_element_moves_into_it_as_into_a_field():
+    _, repaired = _refused_and_repaired(
+        "moved_into_element", (6, "fresh"),
+        "use of moved value 'fresh': it was moved into 'held.0' at line 5, column 5")
+    assert repaired.prints() == ("2.5\n", "2.5\n")
+
+
 def test_a_while_condition_that_reads_a_moved_value_is_refused():
     ran = run_front("fn main() { let t = Tensor<i32, [1]>::fill(1); let mut n = 0;\n"
                      "while t[0] > n { let d = transfer(t, Memory::NPU_HBM); n = n + 1; } }\n",
@@ -306,22 +323,16 @@ def test_the_persistent_map_of_moved_locals_acts_as_a_dict_copied_at_every_chang
 
 
 def test_a_struct_without_copy_moves_and_one_with_copy_is_copied():
-    diag, where = _refusal("struct_moved")
-    assert where == (14, "p")
-    assert diag.message == ("use of moved value 'p': it was moved into the call of 'norm1' "
-                            "at line 13, column 11")
-    repaired = run_front(CASES / "struct_moved_repaired.vx", check_linearity)
-    assert not repaired.diagnostics.items
+    _refused_and_repaired("struct_moved", (14, "p"), "use of moved value 'p': it was moved "
+                          "into the call of 'norm1' at line 13, column 11")
 
 
 def test_a_let_moves_a_struct_without_copy_and_copies_one_with_copy():
-    diag, where = _refusal("struct_moved_by_let")
-    assert where == (10, "a")
-    assert diag.message == "use of moved value 'a': it was moved into 'b' at line 8, column 5"
+    diag, _ = _refused_and_repaired(
+        "struct_moved_by_let", (10, "a"),
+        "use of moved value 'a': it was moved into 'b' at line 8, column 5")
     assert diag.data["moved_into"] == "b"
     assert _moved(diag) == ((8, 13, "a"), "'a' moved here")
-    repaired = run_front(CASES / "struct_moved_by_let_repaired.vx", check_linearity)
-    assert not repaired.diagnostics.items
 
 
 @pytest.mark.parametrize("body, refused", [

@@ -38,6 +38,12 @@ REFUSED = {
         "the loan `&count` is held by 'seen' until the end of its block, at 7:1",
         "end the loan `&count` before this: put it and the uses of 'seen' in a block `{ .. }` "
         "of their own"),
+    "element_assigned_while_borrowed": (
+        "E4004", (5, "pair.1"),
+        "cannot assign to `pair.1`: 'pair' is already borrowed (shared) at line 4, column 17",
+        "the loan `&pair.0` is held by 'first' until the end of its block, at 7:1",
+        "end the loan `&pair.0` before this: put it and the uses of 'first' in a block `{ .. }` "
+        "of their own"),
     "moved_while_borrowed": (
         "E4004", (9, "t"),
         "cannot move 't' into the call of 'consume': 't' is already borrowed (shared) at line "
@@ -47,7 +53,8 @@ REFUSED = {
         "their own"),
 }
 PRINTS = {"mutable_while_mutable": "5\n", "mutable_while_shared": "5\n",
-          "shared_while_mutable": "2\n", "assigned_while_borrowed": "1\n2\n", "moved_while_borrowed": "1.5\n1.5\n"}
+          "shared_while_mutable": "2\n", "assigned_while_borrowed": "1\n2\n", "moved_while_borrowed": "1.5\n1.5\n",
+          "element_assigned_while_borrowed": "1\n5\n"}
 
 
 @pytest.mark.parametrize("case", NAMES)

@@ -45,6 +45,16 @@ def test_the_repaired_program_is_admitted_and_runs():
     assert before == after == "0\n"
 
 
+def test_an_element_of_a_tuple_written_through_a_shared_reference_is_refused_as_a_field_is():
+    message = ("cannot assign to `r.0`: `r` is a shared reference (`&(i32, i32)`), and writing "
+               "needs `&mut`")
+    assert_refused_then_repaired(CASES / "element_through_shared.vx", check_shared_writes,
+                                 "E4006", message)
+    before, after = run_front(CASES / "element_through_shared_repaired.vx",
+                              check_shared_writes).prints()
+    assert before == after == "0\n7\n"
+
+
 def test_the_command_line_refuses_and_admits_the_repair(capsys):
     assert_refused_from_the_command_line(CASES / "write_through_shared.vx", "E4006", capsys)
 
@@ -72,6 +82,10 @@ def _codes(body: str, prelude: str = "") -> list[tuple[str, int]]:
     ("let f = |p: &i32| { *p = 2; };", [("E4006", 2)]),
     # Writing a variable of one's own is no write through a reference.
     ("let mut x = 1;\nlet p = &x;\nx = 2;", []),
+    # An element is written through the reference as a field is, at any depth.
+    ("let t = (1, (2, 3));\nlet p = &t;\np.1.0 = 2;", [("E4006", 4)]),
+    ("let t = (1, (2, 3));\nlet p = &t;\n(*p).0 += 2;", [("E4006", 4)]),
+    ("let mut t = (1, (2, 3));\nlet p = &mut t;\np.1.0 = 2;", []),
 ])
 def test_a_write_needs_a_mutable_reference_on_its_way(body, codes):
     assert _codes(body) == codes

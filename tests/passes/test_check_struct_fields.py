@@ -36,6 +36,7 @@ REFUSED = {
                               "value is Pinned<i32, Topology::GPU>"),
     "tuple_field": ("E2005", "a tuple of 2 elements has no field 'foo': only a struct has fields"),
     "tuple_index": ("E2005", "a tuple of 2 elements has no element 5"),
+    "element_assigned_past_the_end": ("E2005", "the tuple (i32, i32) has no element 2"),
 }
 
 
