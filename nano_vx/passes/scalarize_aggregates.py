@@ -12,7 +12,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, out_parameters, strip)
+                                  fresh_locals, is_tensor, lent, out_parameters, strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
@@ -28,6 +28,9 @@ class State:
     copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
     ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
+    lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
+    refs: set = field(default_factory=set)  # the references whose tree is another's places
+    lent_tensors: set = field(default_factory=set)  # tensor parts of a `&mut` parameter
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -51,6 +54,15 @@ The literal a `print` is given keeps its form, made of scalars, each `if` in it 
 enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
 the others).
+A reference to an aggregate is one per part. A `&mut Point` parameter becomes `p_x: &mut
+i32, p_y: &mut i32`, its field read `*p_x` and written `*p_x = v`, and `&mut a` passes
+`&mut a_x, &mut a_y` (a tensor part is passed as it is: it is a buffer already; one
+assigned whole through the reference is E5010). A `&Point` parameter takes the parts'
+values, as `Point` does: while it lives the borrow rules forbid any write to what it names,
+so its values are what a read through it sees, and the callee needs no cell. A `let r = &a`
+(or `&mut a`, or a reference held) names a's parts themselves, no new local: a read through
+r reads a's, a write writes a's. A reference made to refer elsewhere, and a function
+returning a `&mut` one, are E5010.
 """, state=State)
 
 
@@ -58,6 +70,8 @@ the others).
 def _program(run, program):
     st = run.state
     st.shapes, st.sigs = program_types(program)
+    st.lent = {fn.name: [lent(p.type) for p in fn.params]
+               for fn in program.items if fn._prod == "Fn"}
     return run.rebuild(program)
 
 
@@ -67,16 +81,22 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
+    st.refs, st.lent_tensors = set(), set()
     st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
         else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
             raise Refused(fn, "a kernel taking or returning an aggregate")
+        if sig.out is not None and lent(fn.ret):
+            raise Refused(fn, "a function returning a `&mut` to an aggregate")
         params = []
-        for p, shape in zip(fn.params, sig.params):
+        for p, shape, mutable in zip(fn.params, sig.params, st.lent[fn.name]):
             if shape is None:
                 params.append(p)
+                continue
+            if mutable:
+                params += _lent_parameter(run, p, shape)
                 continue
             st.env[p.name], names = fresh_locals(st.names, p.name, shape, p.span)
             params += [L["Param"](n, t if concrete(t) else None, span=p.span)
@@ -104,6 +124,28 @@ def _fn(run, fn):
         return as_matches(fn, st.shapes)
 
 
+def _lent_parameter(run, p, shape: Tree) -> list:
+    """The parameters a `&mut` aggregate parameter p becomes: a `&mut` per scalar part, each
+    read and written through, and each tensor part as it is, a buffer."""
+    st = run.state
+    rep, names = fresh_locals(st.names, p.name, shape, p.span)
+    places, params = [], []
+    for x, t in zip(rep.leaves(), shape.leaves()):
+        if not concrete(t):
+            raise Refused(p, "a `&mut` to an aggregate whose field types are generic "
+                             "parameters")
+        if is_tensor(t):
+            st.lent_tensors.add(x.name)
+            places.append(x)
+            params.append(L["Param"](x.name, t, span=p.span))
+            continue
+        places.append(L["Deref"](x, span=p.span))
+        params.append(L["Param"](x.name, L["BorrowType"](t, True, span=p.span), span=p.span))
+    st.env[p.name] = rep.rebuilt(iter(places))
+    st.refs.add(p.name)
+    return params
+
+
 def _shape(run, e) -> Tree | None:
     """The shape of e's value, None for a scalar or a tensor."""
     st = run.state
@@ -117,6 +159,11 @@ def _parts(run, e) -> Tree:
         if e.name not in st.env:
             raise Refused(e, f"the aggregate '{e.name}', which is not split into scalars")
         return st.env[e.name]
+    if p == "Borrow":
+        _lendable(run, e)
+        return _parts(run, e.value)
+    if p == "Deref":
+        return _parts(run, e.value)
     if p in ("FieldGet", "TupleGet"):
         return _parts(run, e.base).part(e.field if p == "FieldGet" else e.index)
     if p == "VariantField":
@@ -149,6 +196,14 @@ def _let(run, let):
     shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
+    if let.value._prod == "Borrow" or let.value._prod == "Local" and let.value.name in st.refs:
+        parts = _parts(run, let.value)
+        if all(_place(x) for x in parts.leaves()):
+            st.env[let.name] = parts
+            st.refs.add(let.name)
+            return ()
+    elif lent(let.type):
+        raise Refused(let, "a `&mut` to an aggregate that is not a variable's")
     if let.value._prod in ("Call", "IfExpr"):
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
@@ -168,7 +223,11 @@ def _let(run, let):
 @scalarize_aggregates.on("Assign", splice=True)
 def _assign(run, node):
     if _shape(run, node.target) is None:
-        return (run.rebuild(node),)
+        made = run.rebuild(node)
+        _unlent(run, made.target, node)
+        return (made,)
+    if node.target._prod == "Local" and node.target.name in run.state.refs:
+        raise Refused(node, "a reference to an aggregate made to refer elsewhere")
     if node.op != "=":
         raise Refused(node, f"'{node.op}' on an aggregate")
     return tuple(_store(run, node.value, _parts(run, node.target)))
@@ -201,6 +260,8 @@ def _expr_stmt(run, node):
 def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
+    for d in dest.leaves():
+        _unlent(run, d, e)
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
         k, places = run.state.sigs[e.callee.name].result, dest.leaves()
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
@@ -249,6 +310,16 @@ def _returned(run, e, made):
     return L["Cast"](made, ret, span=e.span)
 
 
+def _place(x) -> bool:
+    """Whether x is a local or what a reference refers to: what a reference can name."""
+    return x._prod == "Local" or x._prod == "Deref" and x.value._prod == "Local"
+
+
+def _unlent(run, place, at) -> None:
+    if place._prod == "Local" and place.name in run.state.lent_tensors:
+        raise Refused(at, "a tensor part of a `&mut` aggregate assigned whole")
+
+
 def _copied(run, place) -> bool:
     """Whether `place` is a tensor out-parameter, which the tensor is given back through."""
     return place._prod == "Deref" and place.value.name in run.state.copied
@@ -262,7 +333,9 @@ def _arm(run, block, dest):
 
 
 def _call(run, e, outs=()):
-    sig = run.state.sigs.get(e.callee.name) if e.callee._prod == "Global" else None
+    st = run.state
+    sig = st.sigs.get(e.callee.name) if e.callee._prod == "Global" else None
+    mutable = st.lent.get(e.callee.name, []) if sig is not None else []
     args = []
     for k, a in enumerate(e.args):
         shape = sig.params[k] if sig is not None and k < len(sig.params) else None
@@ -274,8 +347,38 @@ def _call(run, e, outs=()):
         leaves = _parts(run, a).leaves()
         if len(leaves) != len(shape.leaves()):
             raise Refused(a, "a generic struct holding an aggregate")
-        args += leaves
+        args += [_lent_part(x, t) for x, t in zip(leaves, shape.leaves())] \
+            if k < len(mutable) and mutable[k] else leaves
     return e.replace(callee=run.walk(e.callee), args=(*args, *outs))
+
+
+def _lent_part(x, ty):
+    """What a `&mut` aggregate parameter's part of type ty is given, x being the part's place:
+    its reference, or the tensor itself."""
+    if is_tensor(ty):
+        return x
+    if x._prod == "Deref" and x.value._prod == "Local":
+        return x.value
+    if x._prod == "Local":
+        return L["Borrow"](x, True, span=x.span)
+    raise Refused(x, "a `&mut` to an aggregate not held in variables")
+
+
+@scalarize_aggregates.on("Borrow")
+def _borrow(run, e):
+    _lendable(run, e)
+    if _shape(run, e) is not None:
+        raise Refused(e, "a reference to an aggregate used other than as a variable or an "
+                         "argument")
+    return run.rebuild(e)
+
+
+def _lendable(run, e) -> None:
+    if e.mutable and e.value._prod in ("FieldGet", "TupleGet", "VariantField") and \
+            _shape(run, e.value.base) is not None:
+        # The interpreter lends a temporary holding the part's value, which a write through
+        # the reference does not reach the aggregate from.
+        raise Refused(e, "a `&mut` to a part of an aggregate")
 
 
 @scalarize_aggregates.on("Call", "Launch")

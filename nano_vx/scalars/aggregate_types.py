@@ -222,6 +222,8 @@ def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
     p = e._prod
     if p == "Local":
         return env(e.name)
+    if p in ("Borrow", "Deref"):
+        return shape_of(e.value, shapes, sigs, env)
     if p == "StructLit":
         return shapes.of(L["NamedType"](e.name, span=e.span))
     if p == "EnumValue":

@@ -73,8 +73,11 @@ class Shapes:
         self.enums = {i.name: i for i in program.items if i._prod == "EnumDecl"}
 
     def of(self, ty, seen: frozenset = frozenset()) -> Tree | None:
-        """The shape of a type node; None for a scalar, a tensor, what no declaration names."""
+        """The shape of a type node; None for a scalar, a tensor, what no declaration names.
+        A reference's is its referent's: scalarize-aggregates takes it apart as well."""
         ty = strip(ty)
+        if ty is not None and ty._prod == "BorrowType":
+            ty = strip(ty.inner)
         if ty is None:
             return None
         if ty._prod == "TupleType":
@@ -96,6 +99,12 @@ class Shapes:
 
     def _part(self, ty, seen) -> Tree:
         return self.of(ty, seen) or Tree("leaf", leaf=ty if concrete(ty) else None)
+
+
+def lent(ty) -> bool:
+    """Whether ty is a `&mut` reference."""
+    ty = strip(ty)
+    return ty is not None and ty._prod == "BorrowType" and ty.mutable
 
 
 def concrete(ty) -> bool:
