@@ -95,6 +95,32 @@ def test_a_generic_struct_holding_an_aggregate_is_refused_then_repaired():
                                  "a generic struct holding an aggregate")
 
 
+def test_a_reference_to_an_aggregate_is_a_reference_per_part():
+    ran = run_front(CASES / "references.vx", scalarize_aggregates)
+    fns = {i.name: i for i in ran.after.items if i._prod == "Fn"}
+    assert [to_text(p.type).strip() for p in fns["norm1"].params] == ["i32", "i32"]
+    assert [to_text(p.type).strip() for p in fns["shift"].params] == \
+        ["&mut i32", "&mut i32", "i32"]
+    assert "*p_x = *p_x + d;" in to_text(fns["shift"])
+    assert "@shift(p_x, p_y, d);" in to_text(fns["shift_twice"])  # handed on as it is
+    assert "@shift(&mut a_x, &mut a_y, 5);" in to_text(fns["main"])
+    # `let r = &mut a` names a's parts: `r.y = 0` writes a_y.
+    assert "a_y = 0;" in to_text(fns["main"])
+    grid = {i.name: i for i in run_front(CASES / "enum_references.vx",
+                                         scalarize_aggregates).after.items}["fill"]
+    cells, width = (to_text(p.type).strip() for p in grid.params[:2])
+    assert cells.startswith("Tensor<i32, [4]") and width == "&mut i32"  # a buffer already
+
+
+@pytest.mark.parametrize("case, says", [
+    ("e5010_mut_of_a_part", "a `&mut` to a part of an aggregate"),
+    ("e5010_tensor_part_assigned_through_a_reference",
+     "a tensor part of a `&mut` aggregate assigned whole"),
+])
+def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
+    assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
+
+
 def test_an_instance_of_a_generic_struct_is_taken_apart_as_any_struct():
     ran = run_front(CASES / "generic_holding_aggregate.vx", scalarize_aggregates)
     get = next(i for i in ran.after.items if i.name == "get")
