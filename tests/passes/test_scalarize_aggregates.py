@@ -116,9 +116,21 @@ def test_a_reference_to_an_aggregate_is_a_reference_per_part():
     ("e5010_mut_of_a_part", "a `&mut` to a part of an aggregate"),
     ("e5010_tensor_part_assigned_through_a_reference",
      "a tensor part of a `&mut` aggregate assigned whole"),
+    ("e5010_reference_made_to_refer_elsewhere",
+     "a reference to an aggregate made to refer elsewhere"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
+
+
+def test_a_mut_reference_returned_is_refused_in_the_function_and_where_it_is_bound():
+    ran = run_front(CASES / "e5010_mut_reference_returned.vx", scalarize_aggregates)
+    assert [(d.code, d.message.split(" (in ")[1]) for d in ran.diagnostics.items] == \
+        [("E5010", "'pick')"), ("E5010", "'main')")]
+    assert "a function returning a `&mut` to an aggregate" in ran.diagnostics.items[0].message
+    repaired = run_front(CASES / "e5010_mut_reference_returned_repaired.vx",
+                         scalarize_aggregates)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
 
 
 def test_an_instance_of_a_generic_struct_is_taken_apart_as_any_struct():
