@@ -514,7 +514,7 @@ class ExprMixin:
         base, index, span = self.expr(node.base, sc), node.index, node.span
 
         def get(f):
-            t = unplace(base(f))
+            t = unplace(referent(base(f), span))  # `r.0` of a reference reads through it
             if type(t) is not tuple or index >= len(t):
                 wrong_kind(span, f"`.{index}` of {describe(t)}")
             return t[index]

@@ -207,3 +207,19 @@ def test_a_field_or_an_element_assigned_keeps_its_declared_type():
             "  s.b *= 2;\n  let mut p: (u8, f32) = (250, 1.0);\n  p.0 += 10;\n  p.1 = 0.1;\n"
             "  p.1 += 0.2;\n  print(s.a);\n  print(s.b);\n  print(p);\n}\n")
     assert output(text) == "4\n6000000000\n(4, 0.3)\n"
+
+
+def test_an_element_is_read_through_a_reference_to_its_tuple():
+    # `r.1` reads through the reference as `p.x` does through one to a struct.
+    assert output("""
+fn second(r: &(i32, f64)) -> f64 { r.1 }
+fn main() {
+    let t = (1, 2.5);
+    let r = &t;
+    print(r.0);
+    print(second(&t));
+    let n = ((3, 4), 5);
+    let q = &n;
+    print(q.0.1);
+}
+""") == "1\n2.5\n4\n"
