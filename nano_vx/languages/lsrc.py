@@ -139,7 +139,8 @@ NONTERMINALS = [
         prod("Cast", "value: Expr, type: Type"),
         prod("Borrow", "value: Expr, mutable: bool",
              "`&x`, `&mut x`: a reference to the place `value` names (a variable, an "
-             "element of a tensor), or to a temporary holding its value"),
+             "element of a tensor, a field or element of an aggregate in such a place), or to "
+             "a temporary holding its value"),
         prod("Deref", "value: Expr", "`*p`: the place the reference `p` names"),
         prod("Call", "callee: Expr, targs: GArg*, args: Expr*"),
         prod("MethodCall", "receiver: Expr, method: name, args: Expr*"),

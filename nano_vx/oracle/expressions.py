@@ -30,7 +30,7 @@ from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from ..values.vectors import Vector
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
-from .references import Pointer, Ref, as_ref, referent
+from .references import Part, Pointer, Ref, as_ref, referent
 from .scope import Escape, Moved, frame_getter, move, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -278,14 +278,34 @@ class ExprMixin:
 
     @EXPRESSIONS.on("Borrow")
     def x_Borrow(self, node, sc, hint):
-        """`&x` names x's slot; `&t[i]` the element; `&*p` the place p names; anything else
-        a temporary holding its value."""
+        """`&x` names x's slot; `&t[i]` the element; `&*p` the place p names; `&mut p.x` and
+        `&s.pair.0` the part of the aggregate in such a place (through a reference variable,
+        of the place it names); anything else a temporary holding its value."""
         value, mutable, span = node.value, node.mutable, node.span
         kind = value._prod
         if kind in ("Var", "Local") and sc.lookup(value.name) is not None:
             depth, slot = sc.lookup(value.name)
             frame = frame_getter(depth)
             return lambda f: Ref(frame(f), slot, mutable)
+        if kind in ("FieldGet", "TupleGet"):
+            path, root = [], value
+            while root._prod in ("FieldGet", "TupleGet"):
+                path.append(root.field if root._prod == "FieldGet" else root.index)
+                root = root.base
+            path = tuple(reversed(path))
+            if root._prod in ("Var", "Local") and sc.lookup(root.name) is not None:
+                depth, slot = sc.lookup(root.name)
+                frame = frame_getter(depth)
+
+                def part(f):
+                    fr = frame(f)
+                    held = fr[slot]  # a reference variable: the part of the place it names
+                    r = held if type(held) is Ref else Ref(fr, slot, mutable)
+                    return Ref(Part(r, path, span), 0, mutable)
+                return part
+            if root._prod == "Deref":
+                place = self.expr(root.value, sc)
+                return lambda f: Ref(Part(as_ref(place(f), span), path, span), 0, mutable)
         if kind == "Index":
             base, indices = self.index_chain(value, sc)
 

@@ -1,8 +1,9 @@
 """References at run time: `&x` names a place, `*p` reads or writes it.
 
 A place is a slot of a frame (a variable; the variables of a function live in its frame, see
-scope.py), an element of a tensor (`&t[i]`), or a one-slot cell holding a temporary (`&5`,
-`&f(x)`, a row `&t[i]` of a rank-2 t, whose view aliases the tensor's elements already).
+scope.py), an element of a tensor (`&t[i]`), a part of a struct or tuple in a place (`&mut
+p.x`, `&s.pair.0`: Part), or a one-slot cell holding a temporary (`&5`, `&f(x)`, a row
+`&t[i]` of a rank-2 t, whose view aliases the tensor's elements already).
 Reading through a reference reads the place now, so a write to the variable is seen through
 every reference to it, as in Rust (where the borrow checker makes sure no one can tell).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from ..values.literals import adopt
 from ..values.numbers import describe
 from ..values.stops import stop, wrong_kind
+from ..values.structs import StructValue
 from ..values.tensors import Tensor
 from .scope import Moved, moved_stop
 
@@ -94,3 +96,46 @@ def as_ref(v, span) -> Ref | Pointer:
     if type(v) is not Ref and type(v) is not Pointer:
         wrong_kind(span, f"cannot dereference a value of type {describe(v)}")
     return v
+
+
+def part_of(agg, path, span):
+    """The part of a struct or tuple `path` names: field names and element indices."""
+    for part in path:
+        if type(part) is int:
+            if type(agg) is not tuple or part >= len(agg):
+                wrong_kind(span, f"`.{part}` of {describe(agg)}")
+            agg = agg[part]
+        else:
+            if type(agg) is not StructValue or part not in agg.fields:
+                wrong_kind(span, f"{describe(agg)} has no field `{part}`")
+            agg = agg.fields[part]
+    return agg
+
+
+def with_part(agg, path, new, span):
+    """`agg` with the part `path` names replaced by `new(old part)`: an aggregate is a value,
+    so another name for the old one keeps it."""
+    part, rest = path[0], path[1:]
+    old = part_of(agg, (part,), span)
+    changed = new(old) if not rest else with_part(old, rest, new, span)
+    if type(part) is int:
+        return agg[:part] + (changed,) + agg[part + 1:]
+    return agg.with_field(part, changed)
+
+
+class Part:
+    """The holder of a reference to a part of the aggregate in a place (`&mut p.x`): reading
+    it reads that part of what the place holds now, writing it gives the place the aggregate
+    with the part changed, as `p.x = v` does."""
+
+    __slots__ = ("place", "path", "span")
+
+    def __init__(self, place: Ref, path: tuple, span):
+        self.place, self.path, self.span = place, path, span
+
+    def __getitem__(self, key):
+        return part_of(self.place.get(self.span), self.path, self.span)
+
+    def __setitem__(self, key, v) -> None:
+        self.place.set(with_part(self.place.get(self.span), self.path, lambda old: v,
+                                 self.span), self.span)

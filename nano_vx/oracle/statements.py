@@ -16,11 +16,10 @@ from ..values.control import BREAK, CONTINUE, Return
 from ..values.literals import adopt, scalar_hint
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
 from ..values.stops import stop, wrong_kind
-from ..values.structs import StructValue
 from ..values.tensors import Tensor
 from .expressions import INTERPRETED, ExprMixin
 from .functions import run_body
-from .references import Pointer, Ref, as_ref, referent
+from .references import Pointer, Ref, as_ref, referent, with_part
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 # Ldrops' one statement, Drop, runs here too; its other productions are the blocks' ILs'.
@@ -203,18 +202,6 @@ class StmtMixin(ExprMixin):
         else:
             return self.unsupported(target, "assignment to a part of a value without a name")
 
-        def update(agg, parts, new):
-            part, rest = parts[0], parts[1:]
-            if type(part) is int:
-                if type(agg) is not tuple or part >= len(agg):
-                    wrong_kind(span, f"`.{part}` of {describe(agg)}")
-                changed = new(agg[part]) if not rest else update(agg[part], rest, new)
-                return agg[:part] + (changed,) + agg[part + 1:]
-            if type(agg) is not StructValue or part not in agg.fields:
-                wrong_kind(span, f"{describe(agg)} has no field `{part}`")
-            changed = new(agg.fields[part]) if not rest else update(agg.fields[part], rest, new)
-            return agg.with_field(part, changed)
-
         def changed(old, v):
             new = v if op == "=" else arith(binop, old, v, span)
             return new if type(new) is type(old) else adopt(old, new)  # as a variable's does
@@ -222,7 +209,7 @@ class StmtMixin(ExprMixin):
         def assign(f):
             v = value(f)
             held, put = cell(f)
-            put(update(held, path, lambda old: changed(old, v)))
+            put(with_part(held, path, lambda old: changed(old, v), span))
         return assign
 
     @_PLACES.on("Index")

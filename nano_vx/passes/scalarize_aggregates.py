@@ -374,11 +374,10 @@ def _borrow(run, e):
 
 
 def _lendable(run, e) -> None:
-    if e.mutable and e.value._prod in ("FieldGet", "TupleGet", "VariantField") and \
-            _shape(run, e.value.base) is not None:
-        # The interpreter lends a temporary holding the part's value, which a write through
-        # the reference does not reach the aggregate from.
-        raise Refused(e, "a `&mut` to a part of an aggregate")
+    if e.mutable and e.value._prod == "VariantField" and _shape(run, e.value.base) is not None:
+        # The interpreter lends a temporary holding the payload's value, which a write through
+        # the reference does not reach the enum from (a field's or an element's it lends).
+        raise Refused(e, "a `&mut` to a variant's payload")
 
 
 @scalarize_aggregates.on("Call", "Launch")

@@ -223,3 +223,24 @@ fn main() {
     print(q.0.1);
 }
 """) == "1\n2.5\n4\n"
+
+
+def test_a_mutable_reference_to_a_part_writes_that_part_of_its_variable():
+    # As in Rust: `&mut p.x` names the field of p, not a copy of its value; through a
+    # reference variable, the part of the place it names.
+    assert output("""
+struct P { x: i32, pair: (i32, f64) }
+fn bump(n: &mut i32) { *n += 1; }
+fn through(p: &mut P) { bump(&mut p.x); bump(&mut (*p).pair.0); }
+fn main() {
+    let mut p = P { x: 0, pair: (3, 5.0) };
+    let old = p;
+    bump(&mut p.x);
+    through(&mut p);
+    print(p);
+    print(old.x);
+    let mut t = (1, (2, 3));
+    bump(&mut t.1.1);
+    print(t);
+}
+""") == "P { x: 2, pair: (4, 5) }\n0\n(1, (2, 4))\n"

@@ -113,7 +113,6 @@ def test_a_reference_to_an_aggregate_is_a_reference_per_part():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_mut_of_a_part", "a `&mut` to a part of an aggregate"),
     ("e5010_tensor_part_assigned_through_a_reference",
      "a tensor part of a `&mut` aggregate assigned whole"),
     ("e5010_reference_made_to_refer_elsewhere",
