@@ -697,7 +697,7 @@ class ExprMixin:
             sc.pop()
 
         def match(f):
-            v = unplace(scrutinee(f))
+            v = unplace(referent(scrutinee(f), span))  # `match r` of a reference: its value
             for test, body in cases:
                 if test(v, f):
                     return body(f)

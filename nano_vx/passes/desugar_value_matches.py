@@ -17,6 +17,7 @@ L = Ltyped
 class State:
     made: int = 0  # scrutinees named so far, in this function
     taken: set = field(default_factory=set)  # the names the function binds
+    refs: dict = field(default_factory=dict)  # local -> how many references its type is in
 
 
 desugar_value_matches = Pass("desugar-value-matches", Ltyped, Ltyped, """
@@ -25,7 +26,9 @@ Write a `match` on a number or a bool as the scrutinee in a variable and an `if`
 `let r = match e { 0 => a, 1 | 2 => b, n => c };` is `let match#1 = e; let r = if match#1 ==
 0 { a } else if match#1 == 1 || match#1 == 2 { b } else { let n = match#1; c };`. e is
 evaluated once; the cases are tried in order; a case `_` or a name takes the rest, and the
-last case is the `else` (check-match-arms made sure the cases cover every value). A first
+last case is the `else` (check-match-arms made sure the cases cover every value). A
+variable holding a reference (`n: &i32`) is matched by the value it names, as in Rust: its
+variable is `let match#1 = *n;`, so the tests compare numbers. A first
 case that takes everything runs alone: its statements join the enclosing block. Only a
 `match` whose value goes straight to a `let`, an assignment, a `return`, a statement or a
 block's end is rewritten, since the variable's `let` goes before the statement; a `match` on
@@ -38,7 +41,18 @@ def _fn(run, node):
     run.state.made = 0
     run.state.taken = {n.var if n._prod == "For" else n.name for n in descendants(node)
                        if n._prod in ("Let", "Param", "PBind", "For")}
+    run.state.refs = {n.name: _depth(n.type) for n in descendants(node)
+                      if n._prod in ("Let", "Param") and n.type is not None and
+                      _depth(n.type)}
     return run.rebuild(node)
+
+
+def _depth(ty) -> int:
+    """How many references `ty` is in: 1 for `&i32`, 2 for `&&i32`."""
+    n = 0
+    while ty._prod == "BorrowType":
+        n, ty = n + 1, ty.inner
+    return n
 
 
 def _scalar(node) -> bool:
@@ -61,7 +75,11 @@ def _named(run, match):
     while f"match#{st.made}" in st.taken:  # a hand-written IL may bind one already
         st.made += 1
     name, span = f"match#{st.made}", match.scrutinee.span
-    let = L["Let"](name, False, L["OpaqueType"](span=match.span), run.walk(match.scrutinee),
+    value = run.walk(match.scrutinee)
+    if value._prod == "Local":
+        for _ in range(st.refs.get(value.name, 0)):
+            value = L["Deref"](value, span=span)
+    let = L["Let"](name, False, L["OpaqueType"](span=match.span), value,
                    span=match.span)  # the type's span the let's: inferred (see _body)
     return let, (lambda: L["Local"](name, span=span))
 
