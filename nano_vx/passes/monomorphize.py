@@ -14,6 +14,7 @@ from ..placement.instances import concrete_bound, instance_name
 from ..placement.typer import Signature, Typer, join, settle
 from ..placement.prune_comptime_branches import Pruning, prune
 from ..placement.types import OPAQUE, Machine, placed
+from ..values.constants import const_item_value
 from ..placement.substitute_generic_parameters import Substitution, substitute
 
 MAX_DEPTH = 64  # generic calls deep, along one chain of instantiations
@@ -40,6 +41,7 @@ class State:
     generics: dict = field(default_factory=dict)  # generic functions by name
     functions: frozenset[str] = frozenset()  # the other functions' names
     items: frozenset[str] = frozenset()  # every item's name, and the builtins
+    consts: object = None  # an integer const item's name -> its value (None: not one)
     instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
     made: dict[str, object] = field(default_factory=dict)  # instance name -> its Fn
     todo: deque = field(default_factory=deque)  # Requests
@@ -87,6 +89,8 @@ def _program(run, node):
     st.generics = {f.name: f for f in fns if f.generics}
     st.functions = frozenset(f.name for f in fns if not f.generics)
     st.items = frozenset(i.name for i in node.items) | BUILTINS
+    items, memo = {i.name: i for i in node.items if i._prod == "ConstItem"}, {}
+    st.consts = lambda name: const_item_value(name, items, memo) if name in items else None
     walked = {}
     for item in node.items:
         if item._prod != "Fn":
@@ -238,7 +242,7 @@ def _instance(run, call, fn, args) -> str | None:
     the call's generic arguments cannot be worked out (reported)."""
     st = run.state
     found = [settle(st.typer.of(arg, st.here[-1])) for _, arg in zip(fn.params, args)]
-    binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics)
+    binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics, st.consts)
     if binding is None:
         return None
     name = instance_name(fn, binding)

@@ -14,11 +14,12 @@ from ..values.sizes import extent
 from .types import OPAQUE
 
 
-def binding(call, fn, found, diagnostics) -> dict | None:
+def binding(call, fn, found, diagnostics, consts=None) -> dict | None:
     """Each generic parameter of `fn` -> a type, a TopoRef, or a number, for `call`, whose
     arguments' types are `found` (settled; OPAQUE where unknown); None when some parameter
-    cannot be bound (reported)."""
-    return _Binder(call, fn, diagnostics).bind(found)
+    cannot be bound (reported). `consts(name)` is the value of an integer `const` item, which
+    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None."""
+    return _Binder(call, fn, diagnostics, consts).bind(found)
 
 
 def count(n: int) -> str:
@@ -27,8 +28,8 @@ def count(n: int) -> str:
 
 
 class _Binder:
-    def __init__(self, call, fn, diagnostics):
-        self.call, self.fn, self.diagnostics = call, fn, diagnostics
+    def __init__(self, call, fn, diagnostics, consts=None):
+        self.call, self.fn, self.diagnostics, self.consts = call, fn, diagnostics, consts
         self.kinds = {g.name: g for g in fn.generics}
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
@@ -62,7 +63,7 @@ class _Binder:
                                     f"call gives it {len(call.targs)}")
             return False
         for g, targ in zip(fn.generics, call.targs):
-            value = _written(g, targ)
+            value = _written(g, targ, self.consts)
             if value is None:
                 self._refuse(targ.span, f"'{g.name}' of '{fn.name}' is "
                                         f"{_kind(g, named=False)}, but this call gives it "
@@ -118,14 +119,17 @@ class _Binder:
         self.diagnostics.error(code, span, message, notes=notes, help=help, **data)
 
 
-def _written(g, targ):
+def _written(g, targ, consts=None):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
+        if targ._prod == "TypeArg" and targ.type._prod == "NamedType":  # a bare name
+            value = consts(targ.type.name) if consts is not None else None
+        else:
+            value = extent(targ.dim, consts) if targ._prod == "DimArg" else None
         if g.type._prod == "Scalar" and g.type.name in ("f16", "bf16", "f32", "f64"):
             return targ.value if targ._prod == "FloatArg" else \
-                float(extent(targ.dim)) if targ._prod == "DimArg" and extent(targ.dim) \
-                is not None else None
-        return extent(targ.dim) if targ._prod == "DimArg" else None
+                float(value) if value is not None else None
+        return value
     if g.topology and targ._prod == "TopoArg":
         return targ.topo
     if targ._prod != "TypeArg":

@@ -16,13 +16,15 @@ ELEMENT_BITS = {name: 8 * size for name, size in ELEMENT_BYTES.items()} | {
     name: t.bits for name, t in NARROW_TYPES.items()}
 
 
-def extent(d) -> int | None:
-    """A dimension's extent when it is a constant (`4`, `3 * 2`); None for a name or a
-    division by zero."""
+def extent(d, named=None) -> int | None:
+    """A dimension's extent when it is a constant (`4`, `3 * 2`); None for a name (but what
+    `named(name)` gives, when it is given) or a division by zero."""
     if d._prod == "DimInt":
         return d.value
+    if d._prod == "DimName" and named is not None:
+        return named(d.name)
     if d._prod == "DimBinary":
-        a, b = extent(d.left), extent(d.right)
+        a, b = extent(d.left, named), extent(d.right, named)
         if a is None or b is None:
             return None
         if d.op == "+":
