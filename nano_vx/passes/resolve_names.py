@@ -37,6 +37,10 @@ class Scopes:
                 return scope[name]
         return None
 
+    def visible(self) -> set[str]:
+        """The names a lookup finds."""
+        return {name for scope in self.stack for name in scope}
+
 
 @dataclass
 class State:
@@ -253,7 +257,8 @@ def _var(run, node):
     # `T::area`, T a type parameter: a function of whatever T is, which each instance names.
     through = node.name.partition("::")[0] in run.state.generics and "::" in node.name
     if node.name not in run.state.globals and not run.state.deferring and not through:
-        undefined(run.ctx.diagnostics, node.name, node.span)
+        undefined(run.ctx.diagnostics, node.name, node.span,
+                  near=run.state.scopes.visible() | run.state.globals)
     return Lresolved["Global"](node.name, span=node.span)
 
 
@@ -271,6 +276,6 @@ def _splat(run, node):
 @resolve_names.on("Grad", "Vjp", "Jvp")
 def _differentiate(run, node):
     if node.fn not in run.state.globals and run.state.scopes.lookup(node.fn) is None:
-        undefined(run.ctx.diagnostics, node.fn, node.span)
+        undefined(run.ctx.diagnostics, node.fn, node.span, near=run.state.functions)
     return run.rebuild(node)
 

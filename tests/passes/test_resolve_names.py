@@ -245,3 +245,12 @@ def test_a_function_or_a_local_named_splat_shadows_the_vector_builtin(front, tmp
     assert not local.diagnostics.items
     assert local.after.items[0].body.stmts[1].expr.args[0].callee == R["Local"]("splat")
 
+
+
+def test_an_undefined_name_close_to_one_in_scope_names_it(front):
+    ran = front("fn add(a: i32, b: i32) -> i32 { a + b }\n"
+                "fn main() { let count = 3; print(cout); print(ad(1, 2)); print(zzz); }\n",
+                resolve_names)
+    assert [d.help for d in ran.diagnostics.items] == [
+        ["a name in scope is close: 'count'"], ["a name in scope is close: 'add'"], []]
+    assert ran.diagnostics.codes() == ["E2001"] * 3
