@@ -20,7 +20,10 @@ _PARAMS = Group(Optional(PARAM + ZeroOrMore(COMMA + PARAM) + Optional(COMMA)))
 
 _CONST_PARAM = Build(kw("const") - IDENT - COLON - TYPE,
                      lambda sp, t: Lsrc["ConstParam"](t[0], t[1], span=sp))
-_TYPE_PARAM = Build(IDENT + Optional(COLON - Keyword("Topology")),
+# `T: Area`, a trait bound, is not Vx: `T::area(x)` in a generic function resolves per instance.
+_TYPE_PARAM = Build(IDENT + Optional(COLON - Keyword("Topology").set_name(
+    "'Topology' (the one bound a generic parameter takes; write `<T>` without a trait bound: "
+    "`T::m(x)` resolves for each instance)")),
                     lambda sp, t: Lsrc["TypeParam"](t[0], len(t) > 1, span=sp))
 _GPARAM = (_CONST_PARAM | _TYPE_PARAM).set_name("a generic parameter")
 _GENERICS = Group(Optional(LT - _GPARAM + ZeroOrMore(COMMA + _GPARAM) + Optional(COMMA)

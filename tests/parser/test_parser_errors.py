@@ -27,6 +27,9 @@ def diags(text):
     ("fn main() { f(1, 2; }", "fn main() { f(1, 2); }", "E1001",
      "expected ',' or ')', found ';'"),
     ("fn f(x i32) {}", "fn f(x: i32) {}", "E1001", "expected ':', found 'i32'"),
+    ("fn f<T: Area>(x: T) {}", "fn f<T>(x: T) {}", "E1001",
+     "expected 'Topology' (the one bound a generic parameter takes; write `<T>` without a "
+     "trait bound: `T::m(x)` resolves for each instance), found 'Area'"),
     ("let x = 1;", "const x: i32 = 1;", "E1001",
      "expected an item (fn, const, struct, enum, import, Memory or Topology), found 'let'"),
     ("fn main() { 1 + 2 = 3; }", "fn main() { x = 3; }", "E1001",
