@@ -105,7 +105,9 @@ _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
 _borrow = Build(Literal("&") - Optional(Keyword("mut")) - TYPE,
                 lambda sp, t: Lsrc["BorrowType"](t[-1], len(t) == 3, span=sp))
 # `*const T`, `*mut T`: a raw pointer.
-_pointer = Build(Literal("*") - (Keyword("const") | Keyword("mut")) - TYPE,
+_POINTER_KIND = (Keyword("const") | Keyword("mut")).set_name("'const' or 'mut' (`*const T`, "
+                                                              "`*mut T`)")
+_pointer = Build(Literal("*") - _POINTER_KIND - TYPE,
                  lambda sp, t: Lsrc["PtrType"](t[-1], t[1] == "mut", None, span=sp))
 _TYPE_ARGS = Forward().set_name("generic arguments")
 NAMED_TYPE = Build(IDENT + Optional(_TYPE_ARGS),

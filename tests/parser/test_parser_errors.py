@@ -27,6 +27,8 @@ def diags(text):
     ("fn main() { f(1, 2; }", "fn main() { f(1, 2); }", "E1001",
      "expected ',' or ')', found ';'"),
     ("fn f(x i32) {}", "fn f(x: i32) {}", "E1001", "expected ':', found 'i32'"),
+    ("fn main() { let p: *i32 = 0; }", "fn main() { let p: i32 = 0; }", "E1001",
+     "expected 'const' or 'mut' (`*const T`, `*mut T`), found 'i32'"),
     ("fn f<T: Area>(x: T) {}", "fn f<T>(x: T) {}", "E1001",
      "expected 'Topology' (the one bound a generic parameter takes; write `<T>` without a "
      "trait bound: `T::m(x)` resolves for each instance), found 'Area'"),
