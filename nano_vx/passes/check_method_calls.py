@@ -1,4 +1,4 @@
-"""check-method-names: Lresolved, an analysis (the tree is unchanged)."""
+"""check-method-calls: Lresolved, an analysis (the tree is unchanged)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from ..placement.typer import FLOAT_LIT, INT_LIT, show
 from ..placement.types import BOOL
 from ..values.math import MATH
 
-# The methods Vx has, each as a call of it is written; every one means a placement or a
-# tensor's extent, and a later pass or the interpreter gives it that meaning.
+# The methods Vx has, each as a call of it is written, and how many arguments it takes; every
+# one means a placement or a tensor's extent, which a later pass or the interpreter gives it.
 BUILT_IN_METHODS = {
-    "to_device": ".to_device()",
-    "to_device_relaxed": ".to_device_relaxed()",
-    "to_gpu": ".to_gpu()",
-    "to_gpu_relaxed": ".to_gpu_relaxed()",
-    "topology": ".topology()",
-    "try_pin": ".try_pin(Topology::X)",
-    "extent": ".extent(i)",
+    "to_device": (".to_device()", 0),
+    "to_device_relaxed": (".to_device_relaxed()", 0),
+    "to_gpu": (".to_gpu()", 0),
+    "to_gpu_relaxed": (".to_gpu_relaxed()", 0),
+    "topology": (".topology()", 0),
+    "try_pin": (".try_pin(Topology::X)", 1),
+    "extent": (".extent(i)", 1),
 }
 
 # The built-in functions a Rust programmer calls as methods (`x.abs()`, `x.max(y)`).
@@ -36,24 +36,24 @@ class State:
     types: dict = field(default_factory=dict)  # a local's unique name -> its type, if known
 
 
-check_method_names = Analysis("check-method-names", Lresolved, """
+check_method_calls = Analysis("check-method-calls", Lresolved, """
 Refuse a method call that is not one of Vx's built-in methods (E2001), with the call to write
-instead.
+instead, and a built-in method given another number of arguments than it takes (E3010).
 
 Vx has no methods of its own making: a function of an `impl` block is called through its
 type, `Vec2::dot(&a, &b)`, and the built-in functions as functions, `abs(x)`. The only
 methods are the built-in ones, which place a value or ask a tensor's extent:
 `.to_device()`, `.to_device_relaxed()`, `.to_gpu()`, `.to_gpu_relaxed()`, `.topology()`,
 `.try_pin(Topology::X)` and `.extent(i)` (`.as_ptr()` and `.as_mut_ptr()` are read as
-pointers by the parser). Any other `x.m(..)` would pass every check and stop only when run.
-The message names the method and, where a parameter's or a `let`'s type or a literal tells
-it, the receiver's type; the help is the call through the type when an impl function of that
-name exists (the receiver passed as its first parameter takes it: by value, `&` or `&mut`),
-the built-in function of that name, else the list of built-in methods.
+pointers by the parser). Any other `x.m(..)`, or `x.to_gpu(2)`, would pass every check and
+stop only when run. The message names the method and, where a parameter's or a `let`'s type
+or a literal tells it, the receiver's type; the help is the call through the type when an
+impl function of that name exists (the receiver passed as its first parameter takes it: by
+value, `&` or `&mut`), the built-in function of that name, else the list of built-in methods.
 """, state=State, skip=DESCRIPTIONS)
 
 
-@check_method_names.on("Program")
+@check_method_calls.on("Program")
 def _program(run, node):
     for item in node.items:
         if item._prod == "Fn" and "::" in item.name:
@@ -62,19 +62,19 @@ def _program(run, node):
     run.descend(node)
 
 
-@check_method_names.on("Fn")
+@check_method_calls.on("Fn")
 def _fn(run, node):
     run.state.types = {}  # a local's unique name is unique within its function only
     run.descend(node)
 
 
-@check_method_names.on("Param")
+@check_method_calls.on("Param")
 def _param(run, node):
     if node.type is not None:
         run.state.types[node.name] = node.type
 
 
-@check_method_names.on("Let")
+@check_method_calls.on("Let")
 def _let(run, node):
     ty = node.type if node.type is not None else _literal_type(node.value)
     if ty is not None:
@@ -82,17 +82,28 @@ def _let(run, node):
     run.descend(node)
 
 
-@check_method_names.on("MethodCall")
+@check_method_calls.on("MethodCall")
 def _method_call(run, call):
     run.descend(call)
     method = call.method
     if method in BUILT_IN_METHODS:
+        _judge_arguments(run, call)
         return
     ty = _receiver_type(run, call.receiver)
     on = f"on a value of type `{show(ty)}`" if ty is not None else "on this value"
     run.ctx.diagnostics.error(
         "E2001", call.span, f"no method named '{method}' {on}: Vx has no methods but its "
                             f"built-in ones", help=[_instead(run, call, ty)], name=method)
+
+
+def _judge_arguments(run, call):
+    written, takes = BUILT_IN_METHODS[call.method]
+    if len(call.args) != takes:
+        run.ctx.diagnostics.error(
+            "E3010", call.span, f"the method '{call.method}' takes {takes} argument"
+                                f"{'s' * (takes != 1)}, but this call passes {len(call.args)}",
+            help=[f"write `{written}`"], callee=f".{call.method}", expected=takes,
+            found=len(call.args))
 
 
 def _receiver_type(run, receiver):
@@ -121,7 +132,7 @@ def _instead(run, call, ty) -> str:
                f"`{owner}::{method}({', '.join([first, *args])})`"
     if method in _FUNCTIONS:
         return f"`{method}` is a built-in function: `{method}({', '.join([receiver, *args])})`"
-    listed = ", ".join(f"`{m}`" for m in BUILT_IN_METHODS.values())
+    listed = ", ".join(f"`{written}`" for written, _ in BUILT_IN_METHODS.values())
     return f"the built-in methods are {listed}"
 
 
