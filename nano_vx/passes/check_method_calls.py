@@ -125,11 +125,13 @@ def _instead(run, call, ty) -> str:
     owners = run.state.impl_fns.get(method, {})
     named = _type_name(ty)
     if owners:
-        owner = named if named in owners else sorted(owners)[0]
-        fn = owners[owner]
-        first = _passed(fn.params[0].type, ty, receiver) if fn.params else receiver
-        return f"call the impl's function through its type: " \
-               f"`{owner}::{method}({', '.join([first, *args])})`"
+        # The receiver's own type's function; when its type is not known here, each type's.
+        calls = []
+        for owner in [named] if named in owners else sorted(owners):
+            fn = owners[owner]
+            first = _passed(fn.params[0].type, ty, receiver) if fn.params else receiver
+            calls.append(f"`{owner}::{method}({', '.join([first, *args])})`")
+        return f"call the impl's function through its type: {' or '.join(calls)}"
     if method in _FUNCTIONS:
         return f"`{method}` is a built-in function: `{method}({', '.join([receiver, *args])})`"
     listed = ", ".join(f"`{written}`" for written, _ in BUILT_IN_METHODS.values())

@@ -89,3 +89,46 @@ def test_handwritten_each_receiver_is_typed_in_its_own_function(run_pass, snapsh
     assert d.message.startswith("no method named 'bump' on a value of type `Acc`:")
     assert d.help == ["call the impl's function through its type: `Acc::bump(&mut a, 2)`"]
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Lresolved: two types with a function `get`, and a receiver whose type no
+# annotation or literal tells (a call's result): the help gives the call through each type,
+# the receiver passed as each first parameter takes it.
+TWO_TYPES_ONE_NAME = """
+    // IL: Lresolved
+    struct A {
+        x: i32,
+    }
+
+    struct B {
+        x: i32,
+    }
+
+    fn A::get(a: &A) -> i32 {
+        a.x
+    }
+
+    fn B::get(b: B) -> i32 {
+        b.x
+    }
+
+    fn make() -> A {
+        A { x: 1 }
+    }
+
+    fn main() {
+        @print(@make().get());
+    }
+"""
+
+
+def test_handwritten_a_receiver_of_unknown_type_is_offered_each_types_function(
+        run_pass, snapshot_txt):
+    ran = run_pass("check-method-calls", TWO_TYPES_ONE_NAME)
+    assert ran.codes == ["E2001"]
+    d = ran.diagnostics.items[0]
+    assert d.message == "no method named 'get' on this value: Vx has no methods but its " \
+                        "built-in ones"
+    assert d.help == ["call the impl's function through its type: `A::get(&@make())` or "
+                      "`B::get(@make())`"]
+    assert ran.dump == snapshot_txt
