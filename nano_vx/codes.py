@@ -60,7 +60,10 @@ _ENTRIES = [
     Code("E2001", "undefined name",
          "A name is used where no variable, parameter, function, constant or declaration of "
          "that name is in scope. Names are visible from their `let` to the end of the "
-         "enclosing block; functions and declared items are visible everywhere."),
+         "enclosing block; functions and declared items are visible everywhere. A method "
+         "call names a built-in method (`.to_device()`, `.topology()`, `.try_pin(..)`, "
+         "`.extent(i)`, ..): Vx has no others, so a function of an impl block is called "
+         "through its type, `Vec2::dot(&a, &b)`, and a built-in function as one, `abs(x)`."),
     Code("E2002", "no main function",
          "The program is to be run, but it declares no `fn main`. Write `fn main() { ... }` "
          "or `fn main() -> i32 { ... return 0; }`."),
@@ -170,7 +173,9 @@ _ENTRIES = [
          "tensor constructor too: `::new()` and `::uninit()` take nothing, `::fill(v)` one "
          "value (after the list of extents a tensor with `?` extents takes first), and Tensor "
          "has no other constructor. The math built-ins take one argument (`exp`, `log`, "
-         "`sqrt`, `abs`) or two (`max`, `min`)."),
+         "`sqrt`, `abs`) or two (`max`, `min`); the built-in methods none (`.to_device()`, "
+         "`.to_gpu()`, their `_relaxed` forms, `.topology()`) or one (`.try_pin(Topology::X)`, "
+         "`.extent(i)`)."),
     Code("E3011", "an unsupported cast",
          "`as` converts a number to a number (wrapping, truncating or rounding as Rust "
          "does) and a bool to an integer (`true as i32` is 1). Nothing converts to a bool "

@@ -23,6 +23,7 @@ from .passes.check_locations import check_locations
 from .passes.check_loop_exits import check_loop_exits
 from .passes.check_match_arms import check_match_arms
 from .passes.check_memory_declarations import check_memory_declarations
+from .passes.check_method_calls import check_method_calls
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
@@ -136,6 +137,7 @@ PIPELINE = Pipeline([
     desugar_transfer_methods,
     resolve_names,
     check_type_names,
+    check_method_calls,
     check_constants,
     check_memory_declarations,
     check_struct_arguments,

@@ -90,6 +90,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
         "summarize-working-sets", "analysis", "Lrouted", "Lrouted", "model",
         "working_sets,call_sites"]
     assert rows["check-capacity"][4:] == ["model,working_sets", "-"]
+    assert rows["check-method-calls"] == [
+        "check-method-calls", "analysis", "Lresolved", "Lresolved", "-", "-"]
 
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pyparsing import Group, Keyword, Optional, ZeroOrMore
+from pyparsing import Group, Keyword, Literal, Optional, ZeroOrMore
 
 from ..languages.lsrc import Lsrc, contract_clauses
 from .contracts import FN_CONTRACTS, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
+from . import state
 from .elements import Build, Dispatch
 from .lexical import (ANY_NAME, ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, LPAR, LT, PATH, RPAR,
                       kw, punct)
@@ -14,8 +15,24 @@ from .refs import BLOCK, EXPR, ITEM, TYPE
 
 from .types import TOPO
 
-PARAM = Build(IDENT - COLON - TYPE, lambda sp, t: Lsrc["Param"](t[0], t[1], span=sp),
-              "a parameter")
+
+
+def _receiver(sp, t):
+    """`self`, `&self`, `&mut self`: a Rust method's receiver, which Vx has no methods to take;
+    refused, and read as a parameter without a type so the rest of the item still parses."""
+    taken = "".join(w + " " if w == "mut" else w for w in t[:-1])
+    state.error("E1001", sp.start, sp.end,
+                f"`{taken}self` is a method's receiver: Vx has no methods but its built-in "
+                f"ones, and a function of an impl block takes its value as a named parameter",
+                help=(f"name the parameter and write its type, `v: {taken}Self`, and call the "
+                      f"function through its type: `T::f({taken}x, ..)`",))
+    return Lsrc["Param"]("self", None, span=sp)
+
+
+PARAM = (Build(Optional(Literal("&") + Optional(Keyword("mut"))) + Keyword("self") + ~COLON,
+               _receiver)
+         | Build(IDENT - COLON - TYPE, lambda sp, t: Lsrc["Param"](t[0], t[1], span=sp))
+         ).set_name("a parameter")
 _PARAMS = Group(Optional(PARAM + ZeroOrMore(COMMA + PARAM) + Optional(COMMA)))
 
 _CONST_PARAM = Build(kw("const") - IDENT - COLON - TYPE,

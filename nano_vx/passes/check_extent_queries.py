@@ -21,7 +21,8 @@ Refuse `t.extent(i)` whose i is not an integer literal below t's rank (E3025), a
 `t.shape[i]` is E3024: `.extent(i)` is the spelling.
 
 A tensor's extents are part of its type, so an axis is named by a constant, and the message
-gives the rank. The tensors judged are the variables and parameters whose type is known here.
+gives the rank. The rank is judged for the variables and parameters whose type is known here;
+the axis of any other tensor (a call's result) must still be an integer literal.
 """, state=State)
 
 
@@ -35,11 +36,20 @@ def _binder(run, node):
 @check_extent_queries.on("MethodCall")
 def _method(run, call):
     run.descend(call)
-    rank = _rank(run, call.receiver)
-    if call.method != "extent" or rank is None:
+    if call.method != "extent":
         return
+    rank = _rank(run, call.receiver)
     axis = call.args[0] if len(call.args) == 1 else None
-    if axis is not None and axis._prod == "Int" and axis.value < rank:
+    literal = axis is not None and axis._prod == "Int"
+    if rank is None:
+        # A tensor no variable's type describes (a call's result): its axis is still named
+        # by a literal, which the interpreter and native code read as written.
+        if not literal:
+            run.ctx.diagnostics.error(
+                "E3025", call.span, "`.extent(i)` takes one integer literal naming an axis",
+                help=["write the axis as a number: `.extent(0)`"])
+        return
+    if literal and axis.value < rank:
         return
     run.ctx.diagnostics.error(
         "E3025", call.span,

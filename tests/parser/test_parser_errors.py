@@ -173,3 +173,30 @@ def test_parse_pass():
     bad = Source("b.vx", "fn main() { let }")
     ctx = Compilation(bad, Diagnostics())
     assert parse_pass(bad, ctx).items[0].name == "main" and ctx.diagnostics.codes() == ["E1001"]
+
+
+@pytest.mark.parametrize("receiver, typed", [
+    ("self", "v: Self"), ("&self", "v: &Self"), ("&mut self", "v: &mut Self")])
+def test_a_method_receiver_says_vx_has_no_methods_and_how_to_write_the_parameter(
+        receiver, typed):
+    # Rust's receivers: Vx has no methods, so the value is a named parameter, and the rest of
+    # the signature is still read (one error, at the receiver).
+    _, d = parse_text(f"struct V {{ x: i32 }}\nimpl V {{\n  fn get({receiver}, k: i32) -> i32 "
+                      f"{{ k }}\n}}\nfn main() {{}}")
+    [got] = d.items
+    assert (got.code, got.span.line, got.span.col) == ("E1001", 3, 10)
+    assert got.message == (f"`{receiver}` is a method's receiver: Vx has no methods but its "
+                           f"built-in ones, and a function of an impl block takes its value as "
+                           f"a named parameter")
+    taken = receiver[:-len("self")]
+    assert got.help == [f"name the parameter and write its type, `{typed}`, and call the "
+                        f"function through its type: `T::f({taken}x, ..)`"]
+    _, fine = parse_text(f"struct V {{ x: i32 }}\nimpl V {{\n  fn get({typed}, k: i32) -> i32 "
+                         f"{{ k }}\n}}\nfn main() {{}}")
+    assert not fine.items
+
+
+def test_a_parameter_named_self_with_a_type_is_a_parameter():
+    _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
+                      "fn main() {}")
+    assert not d.items

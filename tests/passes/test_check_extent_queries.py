@@ -15,6 +15,8 @@ REFUSED = {
                                 "rank, 2, naming an axis"),
     "axis_not_literal": ("E3025", "`.extent(i)` takes one integer literal below the tensor's "
                                   "rank, 2, naming an axis"),
+    "axis_of_a_result_not_literal": ("E3025", "`.extent(i)` takes one integer literal "
+                                              "naming an axis"),
     "shape_field": ("E3024", "a tensor has no `.shape`: its extents are part of its type"),
 }
 
