@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from difflib import get_close_matches
 from functools import partial
 from typing import TextIO
 
@@ -25,7 +26,10 @@ def _pass_names(value: str | None, usage, pipeline=NATIVE) -> set[str]:
     known = pipeline.names()
     unknown = sorted(names - set(known) - {"all"})
     if unknown:
-        raise usage(f"no pass named {', '.join(unknown)}; the passes are {', '.join(known)}")
+        close = [c for u in unknown for c in get_close_matches(u, known, n=1)]
+        meant = f"; did you mean {', '.join(close)}?" if close else ""
+        raise usage(f"no pass named {', '.join(unknown)}{meant} (the passes, in order: "
+                    f"{', '.join(known)}; `nano-vx --list-passes` says what each does)")
     return names
 
 

@@ -416,7 +416,9 @@ def test_stop_after_stops_the_pipeline_and_does_not_run(prog):
 
 def test_an_unknown_pass_name_is_a_usage_error(prog):
     code, _, err = run(prog(HELLO), "--dump-after=no-such-pass")
-    assert code == 2 and "no pass named no-such-pass" in err
+    assert code == 2 and "no pass named no-such-pass (the passes, in order: parse," in err
+    code, _, err = run(prog(HELLO), "--dump-after=desugar-comptim")
+    assert code == 2 and "no pass named desugar-comptim; did you mean desugar-comptime? (" in err
 
 
 def test_timing_prints_each_pass_on_stderr(prog):

@@ -217,7 +217,7 @@ def error_of(doc):
 @pytest.mark.parametrize("argv, kind, status, message", [
     (["hello.vx", "--bogus"], "usage", 2, "unrecognized arguments: --bogus"),
     (["hello.vx", "-O9"], "usage", 2, "argument -O: invalid choice: 9 (choose from 0, 1, 2, 3)"),
-    (["hello.vx", "--passes=nope"], "usage", 2, "no pass named nope; the passes are parse,"),
+    (["hello.vx", "--passes=nope"], "usage", 2, "no pass named nope (the passes, in order: parse,"),
     (["hello.vx", "--target", "wormhole"], "usage", 2, "--target is not an option of nano-vx "
                                                        "FILE"),
     (["hello.vx", "--passes="], "usage", 2, "--passes was given an empty value"),

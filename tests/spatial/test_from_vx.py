@@ -304,6 +304,7 @@ def test_the_bridge_is_dumped_and_stopped_after_like_a_pass(tmp_path):
     status = main(["spatial", str(EXAMPLES / "row_sums.sdf"), "--target", "wormhole",
                    "--dump-after=from-vx"], stdout=io.StringIO(), stderr=err)
     # A spatial program has no from-vx: a usage error.
-    assert (status, err.getvalue()) == (2, "nano-vx: error: no pass named from-vx; the passes "
-                                           "are tile, place, size-buffers, fuse-readers, "
-                                           "relay-tokens, synthesize-handshakes, schedule\n")
+    assert (status, err.getvalue()) == (2, "nano-vx: error: no pass named from-vx (the passes, "
+                                           "in order: tile, place, size-buffers, fuse-readers, "
+                                           "relay-tokens, synthesize-handshakes, schedule; "
+                                           "`nano-vx --list-passes` says what each does)\n")

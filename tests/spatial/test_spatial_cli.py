@@ -184,7 +184,8 @@ def test_unknown_pass_names_the_spatial_passes():
     for option in ("--dump-after=nope", "--dump-before=tile,nope", "--stop-after=nope"):
         code, out, err = spatial(GEMV, "--target", "gpu-sm", option)
         assert (code, out) == (2, "")
-        assert err == f"nano-vx: error: no pass named nope; the passes are {PASSES}\n"
+        assert err == (f"nano-vx: error: no pass named nope (the passes, in order: {PASSES}; "
+                       "`nano-vx --list-passes` says what each does)\n")
 
 
 # -- how far, and on what ----------------------------------------------------------------------
