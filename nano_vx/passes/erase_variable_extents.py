@@ -19,9 +19,9 @@ class State:
 
 
 erase_variable_extents = Pass("erase-variable-extents", L, L, """
-Make each extent that names a variable (`Tensor<i32, [n * 2, 3]>`) a `?` extent, and give
-its constructor the extent as the interpreter computes it: `Tensor<i32, [?, 3]>::fill([n as
-i64 * 2, 3], v)`.
+Make each extent that names a variable (`Tensor<i32, [n, 3]>`, `[n * 2]`) a `?` extent, and
+give its constructor the extent as the interpreter computes it: `Tensor<i32, [?,
+3]>::fill([n, 3], v)`, `::fill([n as i64 * 2], v)`.
 
 The interpreter computes such an extent when the constructor runs, before the constructor's
 other arguments, reading the variable then (one assigned later does not change the tensor),
@@ -64,6 +64,11 @@ def _tensor_type(run, ty):
         return ty
     return ty.replace(dims=tuple(L["DimAny"](span=d.span) if d._prod in VARIABLE else d
                                  for d in ty.dims))
+
+
+@erase_variable_extents.on("TensorLit")
+def _tensor_lit(run, lit):
+    return lit.replace(elems=tuple(run.walk(e) for e in lit.elems))
 
 
 @erase_variable_extents.on("TensorNew")
