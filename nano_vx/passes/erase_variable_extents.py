@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
+from ..placement.typer import written
 from ..values.numbers import INT_TYPES
 
 VARIABLE = frozenset({"DimName", "DimBinary"})
@@ -45,12 +46,14 @@ def _fn(run, fn):
 
 
 def _bounds(fn) -> dict:
-    """Each parameter's and `let`'s bound by its integer type of at most 32 bits (names are
-    unique in a function); a name bound otherwise, a loop variable's say, has none."""
+    """Each parameter's and `let`'s bound by its written integer type of at most 32 bits
+    (names are unique in a function); a name bound otherwise has none: a loop variable, or a
+    `let` whose type was inferred (`~i32`), which type-scalars may still widen."""
     bounds = {}
     for node in descendants(fn):
         if node._prod in ("Param", "Let") and node.type is not None:
-            t = INT_TYPES.get(node.type.name) if node.type._prod == "Scalar" else None
+            fixed = node.type._prod == "Scalar" and (node._prod == "Param" or written(node))
+            t = INT_TYPES.get(node.type.name) if fixed else None
             bounds[node.name] = max(-t.lo, t.hi) if t is not None and t.bits <= 32 else None
         elif node._prod == "For":
             bounds[node.var] = None
