@@ -8,7 +8,8 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.erase_variable_extents import erase_variable_extents
-from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
+                   assert_prints_the_same, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "erase_variable_extents"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -30,6 +31,20 @@ def test_the_output_prints_what_the_input_printed(case):
 @pytest.mark.parametrize("case", [n for n in NAMES if not n.startswith("e5010_")])
 def test_native_code_runs_it_as_the_interpreter_does(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+@pytest.mark.parametrize("case", ["e5010_divided_by_a_variable", "e5010_rank_three"])
+def test_what_native_code_does_not_make_stops_in_the_interpreter_after_w5001(case):
+    assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9006")
+
+
+@pytest.mark.parametrize("case, what", [
+    ("e5010_arithmetic_beside_a_second_extent", "a tensor of `?` extents of type i64"),
+    ("e5010_literal", "a tensor whose extents are not integers")])
+def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
+    status, printed, err = run_cli(CASES / f"{case}.vx")
+    assert "warning[W5001]" in err and what in err
+    assert (status, printed) == run_cli(CASES / f"{case}.vx", "--action", "interpret")[:2]
 
 
 def _fns(case: str) -> dict[str, str]:
