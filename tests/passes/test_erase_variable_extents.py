@@ -59,12 +59,15 @@ def test_each_constructor_is_given_the_variable_and_its_type_says_question_mark(
     assert "[n" not in make.replace("([n]", "")
 
 
-def test_arithmetic_is_computed_in_i64_and_static_extents_stay_in_the_list():
+def test_arithmetic_is_computed_in_the_narrower_type_no_step_of_it_leaves():
     make = _fns("arithmetic")["make"]
     assert "Tensor<i32, [?]>::fill([n as i64 * 2], 1)" in make
     assert "Tensor<i32, [?]>::fill([n as i64 + 1 - 2], 2)" in make
-    assert "Tensor<i32, [?, 3]>" in _fns("rank_two")["make"]
-    assert "([n, 3], 1)" in _fns("rank_two")["make"]
+    assert "Tensor<i32, [?]>::fill([n / 2], 3)" in make
+    two = _fns("rank_two")["make"]
+    assert "Tensor<i32, [?, 3]>::fill([n, 3], 1)" in two
+    assert "Tensor<i32, [?, 3]>::new([n / 2, 3])" in two
+    assert "Tensor<i8, [?, 2]>::fill([b as i32 * 4, 2], 3)" in two
 
 
 def test_a_divisor_not_known_stays_as_written_for_type_scalars_to_refuse():
