@@ -40,6 +40,13 @@ native code lowers only literals of known extents.
 """, state=State)
 
 
+@erase_variable_extents.on("StructDecl", "EnumDecl")
+def _declaration(run, decl):
+    """An extent of a field names the declaration's const parameter, no variable (a field of
+    a value is a local of its own since scalarize-aggregates)."""
+    return decl
+
+
 @erase_variable_extents.on("Fn")
 def _fn(run, fn):
     run.state.types = _types(fn)

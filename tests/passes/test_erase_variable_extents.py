@@ -70,6 +70,13 @@ def test_arithmetic_is_computed_in_the_narrower_type_no_step_of_it_leaves():
     assert "Tensor<i8, [?, 2]>::fill([b as i32 * 4, 2], 3)" in two
 
 
+def test_a_generic_structs_field_keeps_its_const_parameter():
+    ran = run_front(CASES / "beside_a_generic_struct.vx", erase_variable_extents)
+    decl = next(i for i in ran.after.items if i._prod == "StructDecl")
+    assert "data: Tensor<i32, [N]" in to_text(decl)
+    assert decl is next(i for i in ran.before.items if i._prod == "StructDecl")
+
+
 def test_a_divisor_not_known_stays_as_written_for_type_scalars_to_refuse():
     make = _fns("e5010_divided_by_a_variable")["make"]
     assert "Tensor<i32, [n / m]>::fill(1)" in make
