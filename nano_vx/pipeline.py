@@ -66,6 +66,7 @@ from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
+from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
@@ -211,6 +212,7 @@ BACK_END = [
     scalarize_aggregates,
     hand_on_lent_tensors,
     copy_out_tensors,
+    erase_variable_extents,
     number_texts,
     check_native_subset,
     settle_written_tensors,

@@ -1,0 +1,156 @@
+"""erase-variable-extents: Lsplit -> Lsplit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass
+from ..nanopass.verify import descendants
+from ..placement.typer import written
+from ..values.numbers import INT_TYPES, truncating
+
+VARIABLE = frozenset({"DimName", "DimBinary"})
+
+
+@dataclass
+class State:
+    types: dict = field(default_factory=dict)  # a local's name -> its fixed integer type
+
+
+erase_variable_extents = Pass("erase-variable-extents", L, L, """
+Make each extent that names a variable (`Tensor<i32, [n, 3]>`, `[n * 2]`) a `?` extent, and
+give its constructor the extent as the interpreter computes it: `Tensor<i32, [?,
+3]>::fill([n, 3], v)`, `::fill([n as i64 * 2], v)`.
+
+The interpreter computes such an extent when the constructor runs, before the constructor's
+other arguments, reading the variable then (one assigned later does not change the tensor),
+with unbounded integers. A `?` constructor's list of extents is computed at the same point
+in the same order, and native code already reads a `?` extent from the buffer, checks it
+before allocating as the interpreter does (E9006) and bounds-checks, prints and frees the
+tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
+in i32, or else i64, where the bounds of the names' types show that no step of it leaves
+that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
+of at most 64 bits, dividing only by a number other than 0 (the interpreter stops on a
+division by zero with a message of its own); any other extent stays as written, which
+type-scalars refuses (E5010).
+Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
+only written, and becomes `?` alike. A tensor literal whose extents name a variable stays:
+native code lowers only literals of known extents.
+""", state=State)
+
+
+@erase_variable_extents.on("StructDecl", "EnumDecl")
+def _declaration(run, decl):
+    """An extent of a field names the declaration's const parameter, no variable (a field of
+    a value is a local of its own since scalarize-aggregates)."""
+    return decl
+
+
+@erase_variable_extents.on("Fn")
+def _fn(run, fn):
+    run.state.types = _types(fn)
+    return run.rebuild(fn)
+
+
+def _types(fn) -> dict:
+    """Each parameter's and `let`'s integer type as written (names are unique in a
+    function); a name bound otherwise has none: a loop variable, or a `let` whose type was
+    inferred (`~i32`), which type-scalars may still widen."""
+    types = {}
+    for node in descendants(fn):
+        if node._prod in ("Param", "Let") and node.type is not None:
+            fixed = node.type._prod == "Scalar" and (node._prod == "Param" or written(node))
+            types[node.name] = INT_TYPES.get(node.type.name) if fixed else None
+        elif node._prod == "For":
+            types[node.var] = None
+    return types
+
+
+@erase_variable_extents.on("TensorType")
+def _tensor_type(run, ty):
+    ty = run.rebuild(ty)
+    if not any(d._prod in VARIABLE for d in ty.dims):
+        return ty
+    return ty.replace(dims=tuple(L["DimAny"](span=d.span) if d._prod in VARIABLE else d
+                                 for d in ty.dims))
+
+
+@erase_variable_extents.on("TensorLit")
+def _tensor_lit(run, lit):
+    return lit.replace(elems=tuple(run.walk(e) for e in lit.elems))
+
+
+@erase_variable_extents.on("TensorNew")
+def _tensor_new(run, new):
+    ty, args = new.type, tuple(run.walk(a) for a in new.args)
+    if ty._prod != "TensorType" or not any(d._prod in VARIABLE for d in ty.dims):
+        return new.replace(type=run.walk(ty), args=args)
+    if any(d._prod == "DimAny" for d in ty.dims):  # the list gives every extent already
+        return new.replace(type=run.walk(ty), args=args)
+    if any(d._prod == "DimBinary" for d in ty.dims):
+        within = _within(run, ty.dims)
+        if within is None:
+            return new.replace(args=args)
+        extents = tuple(_computed(run, d, within) for d in ty.dims)
+    else:  # each read as the interpreter reads it, whatever its integer type
+        extents = tuple(L["Local"](d.name, span=d.span) if d._prod == "DimName"
+                        else L["Int"](d.value, span=d.span) for d in ty.dims)
+    given = L["ArrayLit"](extents, span=ty.span)
+    return new.replace(type=run.walk(ty), args=(given, *args))
+
+
+def _within(run, dims):
+    """i32 or i64, the narrower in which every step of computing the extents `dims` stays,
+    so that it computes them as the interpreter's unbounded integers do (every extent of one
+    list is of one type); None when neither holds them or one is not known."""
+    steps = []
+    for d in dims:
+        if not _steps(run, d, steps):
+            return None
+    for t in (INT_TYPES["i32"], INT_TYPES["i64"]):
+        if all(t.lo <= lo and hi <= t.hi for lo, hi in steps):
+            return t
+    return None
+
+
+def _steps(run, d, steps: list):
+    """The least and greatest value of dimension d, added to `steps` with those of each of
+    its operands; None when a name's type is not known, or d divides by other than a number
+    but 0 (the parser writes no other operator)."""
+    if d._prod == "DimInt":
+        span = (d.value, d.value)
+    elif d._prod == "DimName":
+        t = run.state.types.get(d.name)
+        if t is None:
+            return None
+        span = (t.lo, t.hi)
+    else:
+        left, right = _steps(run, d.left, steps), _steps(run, d.right, steps)
+        if left is None or right is None:
+            return None
+        if d.op in ("+", "-"):
+            sign = 1 if d.op == "+" else -1
+            ends = [a + sign * b for a in left for b in right]
+        elif d.op == "*":
+            ends = [a * b for a in left for b in right]
+        elif d.op == "/" and d.right._prod == "DimInt" and d.right.value != 0:
+            ends = [truncating("/", a, d.right.value) for a in left]  # monotonic in a
+        else:
+            return None
+        span = (min(ends), max(ends))
+    steps.append(span)
+    return span
+
+
+def _computed(run, d, t):
+    """Dimension d as an expression of type t computing the value the interpreter gives it."""
+    if d._prod == "DimInt":
+        return L["Int"](d.value, span=d.span)
+    if d._prod == "DimName":
+        local = L["Local"](d.name, span=d.span)
+        if run.state.types[d.name] is t:
+            return local
+        return L["Cast"](local, L["Scalar"](t.name, span=d.span), span=d.span)
+    return L["Binary"](d.op, _computed(run, d.left, t), _computed(run, d.right, t),
+                       span=d.span)

@@ -1,0 +1,115 @@
+"""erase-variable-extents: an extent that names a variable becomes `?`, its constructor given
+the extent the interpreter computes when it runs, so that native code makes the tensor."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.dot import to_dot
+from nano_vx.dump.text import to_text
+from nano_vx.passes.erase_variable_extents import erase_variable_extents
+from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
+                   assert_prints_the_same, run_cli, run_front)
+
+CASES = Path(__file__).parent / "cases" / "erase_variable_extents"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt, snapshot_dot):
+    ran = run_front(CASES / f"{case}.vx", erase_variable_extents)
+    assert not ran.diagnostics.items
+    assert to_text(ran.after) == snapshot_txt
+    assert to_dot(ran.after, title=f"erase-variable-extents: {case}") == snapshot_dot
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", erase_variable_extents)
+
+
+@pytest.mark.parametrize("case", [n for n in NAMES if not n.startswith("e5010_")])
+def test_native_code_runs_it_as_the_interpreter_does(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+@pytest.mark.parametrize("case", ["e5010_divided_by_a_variable", "e5010_rank_three"])
+def test_what_native_code_does_not_make_stops_in_the_interpreter_after_w5001(case):
+    assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9006")
+
+
+@pytest.mark.parametrize("case, what", [
+    ("e5010_arithmetic_beside_a_second_extent", "a tensor of `?` extents of type i64"),
+    ("e5010_literal", "a tensor whose extents are not integers")])
+def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
+    status, printed, err = run_cli(CASES / f"{case}.vx")
+    assert "warning[W5001]" in err and what in err
+    assert (status, printed) == run_cli(CASES / f"{case}.vx", "--action", "interpret")[:2]
+
+
+def _fns(case: str) -> dict[str, str]:
+    ran = run_front(CASES / f"{case}.vx", erase_variable_extents)
+    return {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}
+
+
+def test_each_constructor_is_given_the_variable_and_its_type_says_question_mark():
+    make = _fns("parameter")["make"]
+    assert "let t: Tensor<i32, [?], Memory::CPU_DRAM> = Tensor<i32, [?]>::fill([n], 2);" in make
+    assert "Tensor<f32, [?]>::new([n])" in make and "Tensor<i32, [?]>::uninit([n])" in make
+    assert "[n" not in make.replace("([n]", "")
+
+
+def test_arithmetic_is_computed_in_the_narrower_type_no_step_of_it_leaves():
+    make = _fns("arithmetic")["make"]
+    assert "Tensor<i32, [?]>::fill([n as i64 * 2], 1)" in make
+    assert "Tensor<i32, [?]>::fill([n as i64 + 1 - 2], 2)" in make
+    assert "Tensor<i32, [?]>::fill([n / 2], 3)" in make
+    two = _fns("rank_two")["make"]
+    assert "Tensor<i32, [?, 3]>::fill([n, 3], 1)" in two
+    assert "Tensor<i32, [?, 3]>::new([n / 2, 3])" in two
+    assert "Tensor<i8, [?, 2]>::fill([b as i32 * 4, 2], 3)" in two
+
+
+def test_a_generic_structs_field_keeps_its_const_parameter():
+    ran = run_front(CASES / "beside_a_generic_struct.vx", erase_variable_extents)
+    decl = next(i for i in ran.after.items if i._prod == "StructDecl")
+    assert "data: Tensor<i32, [N]" in to_text(decl)
+    assert decl is next(i for i in ran.before.items if i._prod == "StructDecl")
+
+
+def test_a_divisor_not_known_stays_as_written_for_type_scalars_to_refuse():
+    make = _fns("e5010_divided_by_a_variable")["make"]
+    assert "Tensor<i32, [n / m]>::fill(1)" in make
+
+
+# Hand-written Lsplit: a local extent assigned after the tensor is made, a loop variable's
+# extent (no bound: only read, not computed with), and a tensor of a `?` extent beside one of
+# a name, whose list already gives every extent.
+MIXED = """
+    // IL: Lsplit
+    fn main() {
+        let mut n: i32 = 2;
+        let t: Tensor<i32, [n]> = Tensor<i32, [n]>::fill(7);
+        n = 5;
+        for k in 0..3 {
+            let u: Tensor<i32, [k]> = Tensor<i32, [k]>::new();
+            @print(u);
+        }
+        let w: Tensor<i32, [?, n]> = Tensor<i32, [?, n]>::new([1, 2]);
+        @print(t);
+        @print(w);
+        @print(n);
+    }
+"""
+
+
+def test_handwritten_an_extent_read_once_a_loop_variable_and_a_list_given(run_pass,
+                                                                        snapshot_txt):
+    ran = run_pass("erase-variable-extents", MIXED)
+    assert ran.codes == []
+    assert "let t: Tensor<i32, [?]> = Tensor<i32, [?]>::fill([n], 7);" in ran.dump
+    assert "Tensor<i32, [?]>::new([k])" in ran.dump
+    assert "let w: Tensor<i32, [?, ?]> = Tensor<i32, [?, ?]>::new([1, 2]);" in ran.dump
+    printed = "[]\n[0]\n[0, 0]\n[7, 7]\n[[0, 0]]\n5\n"
+    assert _printed(ran.before) == _printed(ran.tree) == printed
+    assert ran.dump == snapshot_txt
