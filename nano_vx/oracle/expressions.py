@@ -480,7 +480,7 @@ class ExprMixin:
             receiver, axis = self.expr(node.receiver, sc), node.args[0].value
 
             def extent(f):
-                t = unplace(receiver(f))
+                t = unplace(referent(receiver(f), span))  # `r.extent(0)` reads through r
                 if type(t) is not Tensor or axis >= len(t.dims):
                     wrong_kind(span, f"`.extent({axis})` of {describe(t)}")
                 return t.dims[axis]

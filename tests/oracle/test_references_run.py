@@ -244,3 +244,14 @@ fn main() {
     print(t);
 }
 """) == "P { x: 2, pair: (4, 5) }\n0\n(1, (2, 4))\n"
+
+
+def test_an_extent_is_read_through_a_reference_to_its_tensor():
+    assert output("""
+fn count(t: &Tensor<i32, [?]>) -> i64 { t.extent(0) }
+fn main() {
+    let t = Tensor<i32, [?]>::uninit([3]);
+    let r = &t;
+    print(count(&t) + r.extent(0));
+}
+""") == "6\n"
