@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..values.tensors import ADDRESS_LIMIT
+from ..values.numbers import INT_TYPES
+from ..values.tensors import ADDRESS_LIMIT, count_split
 from .machine_types import MACHINE, Tensor, element_bytes, mtype, signed, vx_type
 from .transfer_attributes import route_text, slot_text
 
@@ -120,15 +121,21 @@ class Sizes:
 def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
     """The sizes of a `?` tensor whose extents are the values `given` (ssa, Vx type): a
     negative extent, then more than 2**63 elements, stop (E9006) as make_tensor does. The
-    count fits 64 bits (type-scalars refused extents whose product might not)."""
+    count is one product of at most 64 bits or two (count_split: type-scalars refused
+    extents two do not hold), whose product is checked without computing it past 64 bits."""
     wide = [b.to_i64(v, t) for v, t in given]
     for n, (_, t), d in zip(wide, given, tensor.dims):
         if signed(t) and d is None:  # a static extent is given as its number
             b.check(b.op("Compare", "cmpi", "sge", n, b.const(0, "i64"), "i64"), "E9006",
                     "a tensor extent must not be negative, found {a}", t, n)
-    count = element_count(b, wide)
-    b.check(b.op("Compare", "cmpi", "ule", count, b.const(ADDRESS_LIMIT, "i64"), "i64"),
-            "E9006", "a tensor of {a} elements is too large to address", "u64", count)
+    k = count_split([d.bit_length() if d is not None else INT_TYPES[t].bits - signed(t)
+                     for (_, t), d in zip(given, tensor.dims)])
+    count = element_count(b, wide[:k])
+    if k == len(wide):
+        b.check(b.op("Compare", "cmpi", "ule", count, b.const(ADDRESS_LIMIT, "i64"), "i64"),
+                "E9006", "a tensor of {a} elements is too large to address", "u64", count)
+    else:
+        count = _checked_product(b, count, element_count(b, wide[k:]))
     # Its bytes must fit an address, where the interpreter, which stores only what is
     # written, has no bound: memref.alloc would multiply past 64 bits without a word.
     size = element_bytes(tensor.elem)
@@ -139,6 +146,19 @@ def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
                        for n, d in zip(wide, tensor.dims) if d is None),
                  b.op("Convert", "arith.index_cast", count, "i64", "index"),
                  b.op("Arith", "muli", count, b.const(size, "i64"), "i64"))
+
+
+def _checked_product(b, first: str, rest: str) -> str:
+    """first * rest (i64 values that each fit 64 bits unsigned) after the stop (E9006) of a
+    product past 2**63, which prints it whole."""
+    # first * rest <= 2**63 exactly when rest is 0 or first <= 2**63 // rest
+    none = b.op("Compare", "cmpi", "eq", rest, b.const(0, "i64"), "i64")
+    bound = b.op("Arith", "divui", b.const(ADDRESS_LIMIT, "i64"),
+                 b.op("Arith", "maxui", rest, b.const(1, "i64"), "i64"), "i64")
+    within = b.op("Compare", "cmpi", "ule", first, bound, "i64")
+    b.check(b.op("Arith", "ori", none, within, "i1"), "E9006",
+            "a tensor of {a*b} elements is too large to address", "u64", first, rest)
+    return b.op("Arith", "muli", first, rest, "i64")
 
 
 def tensor_lit(b, e):

@@ -111,7 +111,8 @@ NONTERMINALS = [
              "scalars of type T (the payload is the address of their bits, an i64 each)"),
         prod("StopSite", "id: int, code: code, message: string, operand: scalar?",
              "what vx_stop(id, a, b) and vx_check_alloc(id, bytes) report, at this node's "
-             "span: `{a}` and `{b}` in the message are the operands, read as `operand`"),
+             "span: `{a}` and `{b}` in the message are the operands, read as `operand`, "
+             "and `{a*b}` their product as unsigned integers (a count past 64 bits)"),
     )),
     Nonterminal("Arg", (prod("Arg", "name: ssa, type: mtype", "a typed value: a block's "
                                                                "argument, a call's result"),

@@ -628,7 +628,7 @@ class Infer:
 
     def extents_list(self, given, t):
         """A `?` tensor's extents, one integer type for all: an array literal native code
-        reads element by element, whose element count must fit 64 bits (unbounded_count)."""
+        reads element by element, whose element count must be counted in two 64-bit words (unbounded_count)."""
         for d, x in zip(t.dims, given.elems):
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")

@@ -9,6 +9,7 @@ from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.narrow import NARROW_TYPES, value_type
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from ..values.tensors import count_split
 
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 BITWISE = frozenset({"&", "|", "^"})
@@ -345,11 +346,13 @@ def bad_cast(source, target):
 
 
 def unbounded_count(extent, dims: tuple):
-    """Extents whose product may not fit 64 bits: native code computes a `?` tensor's
-    element count in 64 bits, to stop as the interpreter does past 2**63. `?` extents of
-    type `extent` and the numbers in `dims` fit when their bits add up to 64 at most (a
-    rank-1 tensor's always do, and so do two i32 extents)."""
+    """Extents whose element count native code cannot compute without overflow: it counts
+    a `?` tensor's elements as two products of 64 bits at most (count_split), to stop as
+    the interpreter does past 2**63 and print the count. `?` extents of type `extent` have
+    its bits (less a signed type's sign), a number in `dims` its own."""
     t = INT_TYPES.get(find(extent), INT_TYPES["i32"])  # an integer nothing fixes is an i32
-    if sum(t.bits - t.signed if d is None else d.bit_length() for d in dims) <= 64:
+    if count_split([t.bits - t.signed if d is None else d.bit_length() for d in dims]) \
+            is not None:
         return None
-    return f"a tensor of `?` extents of type {t.name} whose element count may not fit 64 bits"
+    return (f"a tensor of `?` extents of type {t.name} whose element count two 64-bit "
+            f"products may not hold")

@@ -179,6 +179,8 @@ def stopped(site, a: int, b: int) -> RuntimeStop:
     """The stop vx_stop(site, a, b) means."""
     message = site.message
     if site.operand is not None:
+        # `{a*b}`: a count two words hold, the product of its halves (unsigned), past 64 bits
+        message = message.replace("{a*b}", str(_U64.wrap(a) * _U64.wrap(b)))
         message = message.replace("{a}", format_scalar(_from_bits(site.operand, a))) \
                          .replace("{b}", format_scalar(_from_bits(site.operand, b)))
     return RuntimeStop(site.code, site.span, message)
