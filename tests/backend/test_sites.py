@@ -132,6 +132,12 @@ def test_a_stop_reads_an_unsigned_operand_as_unsigned():
         "index 18446744073709551615 is out of bounds, 3 elements"
 
 
+def test_a_stop_prints_the_product_of_its_operands_past_64_bits():
+    site = StopSite(7, "E9006", "a tensor of {a*b} elements is too large to address", "u64")
+    assert stopped(site, -1, 1 << 32).message == \
+        f"a tensor of {((1 << 64) - 1) << 32} elements is too large to address"
+
+
 def test_a_stop_without_operands_keeps_its_message():
     site = StopSite(6, "E9002", "assumption failed in a kernel: {x}", None)
     assert stopped(site, 7, 8).message == "assumption failed in a kernel: {x}"
