@@ -24,26 +24,28 @@ def _program(run, program):
     consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
     seen: set = set()
     for item in program.items:
-        bound = _bindings(item) if item._prod == "Fn" else {}
+        bound, kinds = _bindings(item) if item._prod == "Fn" else ({}, {})
         for dim in descendants(item):
             if dim._prod != "DimName" or dim.span in seen:
                 continue
             ty = bound[dim.name] if dim.name in bound else consts.get(dim.name)
             if _not_an_integer(ty):
                 seen.add(dim.span)
-                _refuse(run, dim, ty, dim.name in bound)
+                _refuse(run, dim, ty, kinds.get(dim.name, "constant"))
 
 
 def _bindings(fn) -> dict:
-    """Each name the function binds -> its type; None for a loop variable, which counts
-    along a range of integers."""
+    """Each name the function binds -> its type (None for a loop variable, which counts
+    along a range of integers), and -> what binds it, for the message."""
     bound: dict = {}
+    kinds: dict = {}
     for node in descendants(fn):
         if node._prod in ("Param", "Let"):
             bound[node.name] = node.type
+            kinds[node.name] = "parameter" if node._prod == "Param" else "variable"
         elif node._prod == "For":
             bound[node.var] = None
-    return bound
+    return bound, kinds
 
 
 def _not_an_integer(ty) -> bool:
@@ -52,9 +54,8 @@ def _not_an_integer(ty) -> bool:
     return not (ty._prod == "Scalar" and ty.name in INT_TYPES)
 
 
-def _refuse(run, dim, ty, local: bool):
-    what = "the variable" if local else "the constant"
-    if not local:
+def _refuse(run, dim, ty, kind: str):
+    if kind == "constant":
         repair = f"give the constant an integer type: `const {dim.name}: i32 = ..;`"
     elif ty._prod == "BorrowType":
         repair = f"read the integer it refers to into a variable: `let m = *{dim.name};`, " \
@@ -66,6 +67,6 @@ def _refuse(run, dim, ty, local: bool):
         repair = "name an integer variable or constant, or write the number"
     run.ctx.diagnostics.error(
         "E3026", dim.span,
-        f"the extent `{dim.name}` names {what} '{dim.name}', of type {show(ty)}, "
+        f"the extent `{dim.name}` names the {kind} '{dim.name}', of type {show(ty)}, "
         f"not an integer",
         help=[repair], extent=dim.name, type=show(ty))

@@ -15,8 +15,8 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "bool_extent": ("E3026", "the extent `b` names the variable 'b', of type bool"),
     "float_const_extent": ("E3026", "the extent `B` names the constant 'B', of type f32"),
-    "float_parameter_extent": ("E3026", "the extent `x` names the variable 'x', of type f32"),
-    "reference_extent": ("E3026", "the extent `r` names the variable 'r', of type &i32"),
+    "float_parameter_extent": ("E3026", "the extent `x` names the parameter 'x', of type f32"),
+    "reference_extent": ("E3026", "the extent `r` names the parameter 'r', of type &i32"),
 }
 
 
@@ -52,3 +52,24 @@ def test_an_extent_names_the_binding_as_written_and_a_later_one_of_another_type_
     text = ("fn main() {\n  let n = 2;\n  print(Tensor<i32, [n]>::fill(1));\n"
             "  if true { let n = 1.5; print(n); }\n}\n")
     assert not run_front(text, check_extent_names).diagnostics.items
+
+
+# Hand-written Ltyped: an extent naming a tuple, written twice. Each extent written is judged
+# where it stands, the `let`'s type as much as the constructor's (from source, infer-placement
+# gives the `let` the constructor's type, one extent and one error).
+TUPLE_EXTENT = """
+    // IL: Ltyped
+    fn main() {
+        let p: (i32, i32) = (1, 2);
+        let t: Tensor<i32, [p], Memory::CPU_DRAM> = Tensor<i32, [p]>::fill(1);
+        @print(t);
+    }
+"""
+
+
+def test_handwritten_an_extent_naming_a_tuple(run_pass, snapshot_txt):
+    ran = run_pass("check-extent-names", TUPLE_EXTENT)
+    assert ran.codes == ["E3026", "E3026"]
+    assert ran.diagnostics.items[0].help == [
+        "name an integer variable or constant, or write the number"]
+    assert ran.dump == snapshot_txt
