@@ -15,7 +15,9 @@ An extent is a count of elements: `Tensor<i32, [n]>` with n a bool, a float or a
 as it is, a reference included, and finds no integer). A name the function binds is judged by
 the type of that binding (names are unique in a function, and an extent names a binding as
 written, as the interpreter reads it); one it does not bind, by the `const` item's type. A
-binding whose type is not known here (`OpaqueType`) is not judged.
+binding whose type is not known here (`OpaqueType`) is not judged, nor is a struct's or an
+enum's field: its extents name the declaration's `const` parameters, which a `const` item of
+the same name does not change.
 """)
 
 
@@ -23,9 +25,9 @@ binding whose type is not known here (`OpaqueType`) is not judged.
 def _program(run, program):
     consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
     seen: set = set()
-    for item in program.items:
-        bound, kinds = _bindings(item) if item._prod == "Fn" else ({}, {})
-        for dim in descendants(item):
+    for fn in (i for i in program.items if i._prod == "Fn"):
+        bound, kinds = _bindings(fn)
+        for dim in descendants(fn):
             if dim._prod != "DimName" or dim.span in seen:
                 continue
             ty = bound[dim.name] if dim.name in bound else consts.get(dim.name)
@@ -34,7 +36,7 @@ def _program(run, program):
                 _refuse(run, dim, ty, kinds.get(dim.name, "constant"))
 
 
-def _bindings(fn) -> dict:
+def _bindings(fn) -> tuple[dict, dict]:
     """Each name the function binds -> its type (None for a loop variable, which counts
     along a range of integers), and -> what binds it, for the message."""
     bound: dict = {}

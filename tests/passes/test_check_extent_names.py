@@ -43,8 +43,9 @@ def test_the_repair_runs_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}_repaired.vx", check_extent_names)
 
 
-def test_integer_extents_run_the_same_after_the_check():
-    assert_prints_the_same(CASES / "integer_extents.vx", check_extent_names)
+@pytest.mark.parametrize("case", ["integer_extents", "struct_parameter_named_like_a_float_const"])
+def test_admitted_programs_run_the_same_after_the_check(case):
+    assert_prints_the_same(CASES / f"{case}.vx", check_extent_names)
 
 
 
