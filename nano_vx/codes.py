@@ -182,6 +182,13 @@ _ENTRIES = [
          "(compare instead: `n != 0`), a bool does not convert to a float (go through an "
          "integer: `b as i32 as f32`), and a tensor, a string or a call that returns "
          "nothing is not a number."),
+    Code("E3026", "a tensor extent that names a value other than an integer",
+         "An extent counts elements, so a name in one (`Tensor<i32, [n]>`, `[n * 2]`) is an "
+         "integer variable, parameter or `const` (an item or a generic parameter). A bool, a "
+         "float, a reference (`&i32`: the extent does not read through it) or any other value "
+         "is refused. The message names "
+         "the extent and the type of what it names; convert the value into an integer "
+         "variable first (`let m = x as i32;`, `let m = *r;`) and write `[m]`."),
     Code("E3028", "a function with a result whose body can end without one",
          "A function declared `-> T` ends in its value (a last expression without `;`) or "
          "leaves by `return` on every path, as in Rust. A path ends at `return`, at an `if` "

@@ -15,6 +15,7 @@ from .passes.check_declared_tiles import check_declared_tiles
 from .passes.check_definite_assignment import check_definite_assignment
 from .passes.check_deferred_names import check_deferred_names
 from .passes.check_element_types import check_element_types
+from .passes.check_extent_names import check_extent_names
 from .passes.check_extent_queries import check_extent_queries
 from .passes.check_linearity import check_linearity
 from .passes.check_literal_ranges import check_literal_ranges
@@ -155,6 +156,7 @@ PIPELINE = Pipeline([
     check_literal_ranges,
     check_match_arms,
     check_element_types,
+    check_extent_names,
     check_extent_queries,
     check_tensor_literals,
     check_tensor_constructors,

@@ -31,7 +31,8 @@ its literal (cast to its type unless it is i32, or f64 for a float const) and it
 extents the number, with the extent arithmetic around it folded (`[N * 2]` is `[8]` for N =
 4); `f<S>(..)` naming the const is a dimension. An extent in a type that folds to zero, a
 negative number or a division by zero is E3047, naming the instance; a generic argument of a
-call (`f<N - 1>()`) is a value and may be zero or negative.
+call (`f<N - 1>()`) is a value and may be zero or negative. A float const in an extent
+is E3026.
 """, state=Substitution)
 
 
@@ -63,7 +64,19 @@ def _topo(run, node):
 
 @substitute.on("DimName")
 def _dim_name(run, node):
+    """A float const in an extent counts no elements: the interpreter would find no such
+    name there when the constructor ran (E3026); in a generic argument it is a value."""
     bound = run.state.binding.get(node.name)
+    if type(bound) is float and not run.state.argument:
+        const = next(g for g in run.state.fn.generics if g.name == node.name)
+        shown = to_text(const.type).strip()
+        run.ctx.diagnostics.error(
+            "E3026", node.span,
+            f"in '{run.state.name}' the extent `{node.name}` names the const parameter "
+            f"'{node.name}', of type {shown}, not an integer",
+            help=[f"make it an integer parameter (`const {node.name}: i32`), or convert it "
+                  f"into an integer variable: `let m = {node.name} as i32;`, then `[m]`"],
+            extent=node.name, type=shown, instance=run.state.name)
     return Lerased["DimInt"](bound, span=node.span) if type(bound) is int else node
 
 

@@ -1,6 +1,6 @@
 """monomorphize: generic functions become instances (`stage$i32`); a const dimension binds once
 (E3046); a generic parameter a call does not determine (E3016), generic arguments that do not
-fit (E3047); runaway instantiation (E3032);
+fit (E3047); a float const in an extent (E3026); runaway instantiation (E3032);
 the branch an instance's `if comptime` does not take is pruned. Generic structs are
 erase-struct-arguments' (before it), `sizeof` fold-sizeof's and the names of a kept branch
 check-deferred-names' (after it)."""
@@ -26,6 +26,8 @@ REFUSED = {
                              "argument's type names it and no generic argument gives it"),
     "free_width": ("E3016", "type parameter 'T' of 'free_width' is not determined by this call: "
                             "no argument's type names it and no generic argument gives it"),
+    "float_const_extent": ("E3026", "in 'ones$2.5' the extent `X` names the const parameter "
+                                    "'X', of type f32, not an integer"),
     "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
                          "main -> depth$1 -> depth$2 -> ... -> depth$63 -> depth$64"),
 }
