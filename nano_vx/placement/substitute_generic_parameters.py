@@ -123,8 +123,11 @@ def _dim_arg(run, node):
 
 @substitute.on("TypeArg")
 def _type_arg(run, node):
-    # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension.
-    if node.type._prod == "NamedType" and type(run.state.binding.get(node.type.name)) is int:
-        return Lerased["DimArg"](Lerased["DimInt"](run.state.binding[node.type.name],
-                                                       span=node.span), span=node.span)
+    # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension, or, a float
+    # const's, the float it is bound to.
+    bound = run.state.binding.get(node.type.name) if node.type._prod == "NamedType" else None
+    if type(bound) is int:
+        return Lerased["DimArg"](Lerased["DimInt"](bound, span=node.span), span=node.span)
+    if type(bound) is float:
+        return Lerased["FloatArg"](bound, span=node.span)
     return run.rebuild(node)
