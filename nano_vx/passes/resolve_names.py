@@ -262,6 +262,20 @@ def _var(run, node):
     return Lresolved["Global"](node.name, span=node.span)
 
 
+@resolve_names.on("DimName")
+def _dim_name(run, node):
+    """An extent in a function's body (`Tensor<i32, [n]>`) names a variable, a const item or
+    a const generic: one naming none of them is E2001, as a read of it would be. (It keeps the
+    name as written: a shadowed variable's extent is not renamed yet.)"""
+    st = run.state
+    inside = len(st.scopes.stack) > 1  # a block of a body; a signature's or a field's is not
+    if inside and st.scopes.lookup(node.name) is None and node.name not in st.globals \
+            and node.name not in st.generics and not st.deferring:
+        undefined(run.ctx.diagnostics, node.name, node.span,
+                  near=st.scopes.visible() | st.globals)
+    return node
+
+
 @resolve_names.on("Splat")
 def _splat(run, node):
     """`splat(v)` without a vector type is a call when the program names a function (or a

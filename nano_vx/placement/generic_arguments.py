@@ -87,12 +87,13 @@ class _Binder:
             return True  # a mismatch: check-calls names both types once the instance exists
         if k == "TensorType":
             for d, e in zip(param.dims, found.dims):
-                if d._prod != "DimName" or d.name not in kinds or e._prod != "DimInt":
+                value = extent(e, self.consts)  # `[N]` of a const item N is its number
+                if d._prod != "DimName" or d.name not in kinds or value is None:
                     continue
                 if d.name not in binding:
-                    binding[d.name], self.by[d.name] = e.value, i
-                elif binding[d.name] != e.value:
-                    self._twice(d.name, i, e.value, arg)
+                    binding[d.name], self.by[d.name] = value, i
+                elif binding[d.name] != value:
+                    self._twice(d.name, i, value, arg)
                     return False
             return self._deduce(param.elem, found.elem, i, arg)
         if k in ("PinnedType", "HardwareStateType"):

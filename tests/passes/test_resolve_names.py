@@ -254,3 +254,14 @@ def test_an_undefined_name_close_to_one_in_scope_names_it(front):
     assert [d.help for d in ran.diagnostics.items] == [
         ["a name in scope is close: 'count'"], ["a name in scope is close: 'add'"], []]
     assert ran.diagnostics.codes() == ["E2001"] * 3
+
+
+def test_an_extent_naming_nothing_in_a_body_is_e2001(front):
+    ran = front("const N: i32 = 2;\nstruct S<const K: i32> { a: Tensor<i32, [K]> }\n"
+                "fn f<const M: i32>(t: Tensor<i32, [M]>) -> i32 {\n"
+                "    let n = 3;\n    let u = Tensor<i32, [M]>::fill(1);\n"
+                "    let v = Tensor<i32, [n]>::fill(2);\n    let w = Tensor<i32, [N]>::fill(3);\n"
+                "    let z = Tensor<i32, [zz]>::fill(4);\n    t[0]\n}\n"
+                "fn main() { }\n", resolve_names)
+    [diag] = ran.diagnostics.items
+    assert (diag.code, diag.message) == ("E2001", "cannot find value 'zz' in this scope")
