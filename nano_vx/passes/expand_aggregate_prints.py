@@ -5,21 +5,9 @@ printed, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
-from ..scalars.aggregate_types import (local_shapes, printed, program_types, settled,
-                                       shape_of)
-from ..scalars.aggregates import Names, Shapes
-
-
-@dataclass
-class State:
-    shapes: Shapes | None = None
-    sigs: dict = field(default_factory=dict)
-    env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
-    names: Names | None = None
+from ..scalars.aggregate_types import Shaped, printed, settled, shape_of
 
 
 expand_aggregate_prints = Pass("expand-aggregate-prints", L, L, """
@@ -32,19 +20,19 @@ Shape::Dot { Shape::Dot } else if ... else { Shape::Rect(p.Shape::Rect.0, p.Shap
 variants, not with their combinations. Native code prints such a literal as one line, a
 record print site with a hole per scalar or tensor and a choice per `if`. A value computed
 by more than reads of locals is held in a local first.
-""", state=State)
+""", state=Shaped)
 
 
 @expand_aggregate_prints.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    run.state.enter_program(program)
     return run.rebuild(program)
 
 
 @expand_aggregate_prints.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
+    st.enter_function(fn)
     return run.rebuild(fn)
 
 

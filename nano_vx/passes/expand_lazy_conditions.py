@@ -5,21 +5,10 @@ its body, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass
-from ..scalars.aggregate_types import local_shapes, program_types, shape_of
+from ..scalars.aggregate_types import Shaped, shape_of
 from ..scalars.aggregate_values import pure
-from ..scalars.aggregates import Names, Shapes
-
-
-@dataclass
-class State:
-    shapes: Shapes | None = None
-    sigs: dict = field(default_factory=dict)
-    env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
-    names: Names | None = None
 
 
 expand_lazy_conditions = Pass("expand-lazy-conditions", L, L, """
@@ -34,19 +23,19 @@ it goes into the `if`'s arm, which runs only when b did, and into the loop's bod
 computes c where the loop did, once per turn (`a && f(1).x` is `if a { f(1).x } else { false
 }`, whose arm name-temporaries makes `{ let agg = f(1); agg.x }`). Other conditions keep their
 form.
-""", state=State)
+""", state=Shaped)
 
 
 @expand_lazy_conditions.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    run.state.enter_program(program)
     return run.rebuild(program)
 
 
 @expand_lazy_conditions.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
+    st.enter_function(fn)
     return run.rebuild(fn)
 
 

@@ -11,18 +11,14 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.aggregate_types import local_shapes, program_types, settled, shape_of
+from ..scalars.aggregate_types import Shaped, settled, shape_of
 from ..scalars.aggregate_values import pure
-from ..scalars.aggregates import Names, Refused, Shapes
+from ..scalars.aggregates import Refused
 from ..scalars.function_locals import changed_locals, tensor_locals
 
 
 @dataclass
-class State:
-    shapes: Shapes | None = None
-    sigs: dict = field(default_factory=dict)
-    env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
-    names: Names | None = None
+class State(Shaped):
     pending: list = field(default_factory=list)  # the `let`s to run before this statement
     effects: bool = False  # a call of this statement ran already, in place
     every: bool = False  # every call of this statement is held in a local, in order
@@ -59,14 +55,14 @@ M); let ordered = agg[0]; let agg#1 = f(1); ..`).
 
 @name_temporaries.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    run.state.enter_program(program)
     return run.rebuild(program)
 
 
 @name_temporaries.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.env, st.names = local_shapes(fn, st.shapes, st.sigs), Names(fn)
+    st.enter_function(fn)
     st.changed, st.tensors = changed_locals(fn), tensor_locals(fn)
     try:
         return run.rebuild(fn)

@@ -4,12 +4,12 @@ name of a function, from what declares it and what gives it its value."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import descendants
 from .aggregate_values import merged
-from .aggregates import Shapes, Tree, concrete, is_tensor, strip
+from .aggregates import Names, Shapes, Tree, concrete, is_tensor, strip
 
 
 @dataclass
@@ -310,3 +310,20 @@ def printed(e, sigs: dict):
             "print" not in sigs and len(e.args) == 1:
         return e.args[0]
     return None
+
+
+@dataclass
+class Shaped:
+    """The state of a pass that names the aggregates a function computes: the program's shapes
+    and signatures (`enter_program`), and the function being rebuilt's aggregate locals'
+    shapes and fresh names (`enter_function`)."""
+    shapes: Shapes | None = None
+    sigs: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+    names: Names | None = None
+
+    def enter_program(self, program) -> None:
+        self.shapes, self.sigs = program_types(program)
+
+    def enter_function(self, fn) -> None:
+        self.env, self.names = local_shapes(fn, self.shapes, self.sigs), Names(fn)
