@@ -1,4 +1,8 @@
-"""erase-variable-extents: Lsplit -> Lsplit."""
+"""erase-variable-extents: Lsplit -> Lsplit.
+
+Same IL: a tensor sized by a variable becomes one of `?` extents given them as it is made
+(`Tensor<i32, [?]>::fill([n], v)`), a form Lsplit has; an extent the pass leaves (a division
+by a variable, a literal's) still names its variable, so no production goes."""
 
 from __future__ import annotations
 

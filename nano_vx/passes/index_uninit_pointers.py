@@ -1,4 +1,8 @@
-"""index-uninit-pointers: Lcopied -> Lcopied."""
+"""index-uninit-pointers: Lcopied -> Lcopied.
+
+Same IL: a read or write through a pointer becomes an element read or write of the tensor
+(`t[k / 3][k % 3]`) and the pointer's `let` goes, all productions Lcopied has; a pointer the
+pass leaves (one passed on) still stands, so no production goes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""track-moved-captures: Lsafe -> Lsafe."""
+"""track-moved-captures: Lsafe -> Lsafe.
+
+Same IL: a moved-flag is an ordinary `i32` local the `transfer`s assign, and a read after a
+move is an `if` around a `Halt`, all productions Lsafe has; the interpreter runs the output
+as it ran the input."""
 
 from __future__ import annotations
 
