@@ -87,6 +87,7 @@ from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
+from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.insert_drops import insert_drops
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
@@ -211,6 +212,7 @@ BACK_END = [
     tag_places,
     lower_matches,
     expand_aggregate_prints,
+    inline_aggregate_references,
     scalarize_aggregates,
     hand_on_lent_tensors,
     copy_out_tensors,

@@ -39,8 +39,8 @@ NOT_LOWERED = {
     # A struct's tensor assigned whole through a `&mut` to the struct (native code lends the
     # buffer).
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_part_assigned_through_a_reference.vx",
-    # A reference to a struct made to refer to another; a function returning a `&mut` to one.
-    "tests/passes/cases/scalarize_aggregates/e5010_reference_made_to_refer_elsewhere.vx",
+    # A `&mut` to a struct made to refer to another; a function returning a `&mut` to one.
+    "tests/passes/cases/scalarize_aggregates/e5010_mut_reference_made_to_refer_elsewhere.vx",
     "tests/passes/cases/scalarize_aggregates/e5010_mut_reference_returned.vx",
     # A counter copied into a second variable, the first then assigned another.
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned.vx",

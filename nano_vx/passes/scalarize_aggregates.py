@@ -29,7 +29,6 @@ class State:
     ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
-    refs: set = field(default_factory=set)  # the references whose tree is another's places
     lent_tensors: set = field(default_factory=set)  # tensor parts of a `&mut` parameter
 
 
@@ -59,10 +58,10 @@ i32, p_y: &mut i32`, its field read `*p_x` and written `*p_x = v`, and `&mut a` 
 `&mut a_x, &mut a_y` (a tensor part is passed as it is: it is a buffer already; one
 assigned whole through the reference is E5010). A `&Point` parameter takes the parts'
 values, as `Point` does: while it lives the borrow rules forbid any write to what it names,
-so its values are what a read through it sees, and the callee needs no cell. A `let r = &a`
-(or `&mut a`, or a reference held) names a's parts themselves, no new local: a read through
-r reads a's, a write writes a's. A reference made to refer elsewhere, and a function
-returning a `&mut` one, are E5010.
+so its values are what a read through it sees, and the callee needs no cell. A `let` of a
+reference naming one place is that place already (inline-aggregate-references); a `&` one
+left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
+aggregate local does; a `&mut` one left, and a function returning a `&mut` one, are E5010.
 """, state=State)
 
 
@@ -81,7 +80,7 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
-    st.refs, st.lent_tensors = set(), set()
+    st.lent_tensors = set()
     st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
         else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
@@ -142,7 +141,6 @@ def _lent_parameter(run, p, shape: Tree) -> list:
         places.append(L["Deref"](x, span=p.span))
         params.append(L["Param"](x.name, L["BorrowType"](t, True, span=p.span), span=p.span))
     st.env[p.name] = rep.rebuilt(iter(places))
-    st.refs.add(p.name)
     return params
 
 
@@ -196,14 +194,9 @@ def _let(run, let):
     shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
-    if let.value._prod == "Borrow" or let.value._prod == "Local" and let.value.name in st.refs:
-        parts = _parts(run, let.value)
-        if all(_place(x) for x in parts.leaves()):
-            st.env[let.name] = parts
-            st.refs.add(let.name)
-            return ()
-    elif lent(let.type):
-        raise Refused(let, "a `&mut` to an aggregate that is not a variable's")
+    if lent(let.type):
+        raise Refused(let, "a `&mut` to an aggregate made to refer elsewhere, or to what is "
+                           "no variable's")
     if let.value._prod in ("Call", "IfExpr"):
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
@@ -226,8 +219,6 @@ def _assign(run, node):
         made = run.rebuild(node)
         _unlent(run, made.target, node)
         return (made,)
-    if node.target._prod == "Local" and node.target.name in run.state.refs:
-        raise Refused(node, "a reference to an aggregate made to refer elsewhere")
     if node.op != "=":
         raise Refused(node, f"'{node.op}' on an aggregate")
     return tuple(_store(run, node.value, _parts(run, node.target)))
@@ -308,11 +299,6 @@ def _returned(run, e, made):
             held.name == "i32" and ret.name in INT_TYPES):
         return made
     return L["Cast"](made, ret, span=e.span)
-
-
-def _place(x) -> bool:
-    """Whether x is a local or what a reference refers to: what a reference can name."""
-    return x._prod == "Local" or x._prod == "Deref" and x.value._prod == "Local"
 
 
 def _unlent(run, place, at) -> None:

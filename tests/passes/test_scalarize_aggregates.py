@@ -104,7 +104,7 @@ def test_a_reference_to_an_aggregate_is_a_reference_per_part():
     assert "*p_x = *p_x + d;" in to_text(fns["shift"])
     assert "@shift(p_x, p_y, d);" in to_text(fns["shift_twice"])  # handed on as it is
     assert "@shift(&mut a_x, &mut a_y, 5);" in to_text(fns["main"])
-    # `let r = &mut a` names a's parts: `r.y = 0` writes a_y.
+    # `let r = &mut a` names a (inline-aggregate-references): `r.y = 0` writes a_y.
     assert "a_y = 0;" in to_text(fns["main"])
     grid = {i.name: i for i in run_front(CASES / "enum_references.vx",
                                          scalarize_aggregates).after.items}["fill"]
@@ -115,8 +115,8 @@ def test_a_reference_to_an_aggregate_is_a_reference_per_part():
 @pytest.mark.parametrize("case, says", [
     ("e5010_tensor_part_assigned_through_a_reference",
      "a tensor part of a `&mut` aggregate assigned whole"),
-    ("e5010_reference_made_to_refer_elsewhere",
-     "a reference to an aggregate made to refer elsewhere"),
+    ("e5010_mut_reference_made_to_refer_elsewhere",
+     "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
