@@ -6,13 +6,14 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass
+from ..nanopass import Pass, children
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, lent, out_parameters, strip)
+                                  copy_elements, fresh_locals, is_tensor, lent, out_parameters,
+                                  strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
@@ -29,7 +30,8 @@ class State:
     ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
-    lent_tensors: set = field(default_factory=set)  # tensor parts of a `&mut` parameter
+    lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
+    filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -56,7 +58,8 @@ the others).
 A reference to an aggregate is one per part. A `&mut Point` parameter becomes `p_x: &mut
 i32, p_y: &mut i32`, its field read `*p_x` and written `*p_x = v`, and `&mut a` passes
 `&mut a_x, &mut a_y` (a tensor part is passed as it is: it is a buffer already; one
-assigned whole through the reference is E5010). A `&Point` parameter takes the parts'
+assigned whole through the reference has the new tensor's elements copied into it, and is
+E5010 where the function also reads it whole, which would be the buffer the copy changes). A `&Point` parameter takes the parts'
 values, as `Point` does: while it lives the borrow rules forbid any write to what it names,
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
@@ -80,7 +83,7 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
-    st.lent_tensors = set()
+    st.lent_tensors, st.filled = {}, set()
     st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
         else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
@@ -102,6 +105,7 @@ def _fn(run, fn):
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
+            _read_whole(run, body)
             return fn.replace(params=tuple(params), body=body.replace(
                 value=_returned(run, fn.body.value, body.value)))
         if None in sig.out.leaves():
@@ -116,6 +120,7 @@ def _fn(run, fn):
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),
                             value=places[k] if k is not None else None)
+        _read_whole(run, body)
         return fn.replace(params=tuple(params), body=body,
                           ret=sig.out.leaves()[k] if k is not None else None)
     except Refused as bad:
@@ -134,7 +139,7 @@ def _lent_parameter(run, p, shape: Tree) -> list:
             raise Refused(p, "a `&mut` to an aggregate whose field types are generic "
                              "parameters")
         if is_tensor(t):
-            st.lent_tensors.add(x.name)
+            st.lent_tensors[x.name] = t
             places.append(x)
             params.append(L["Param"](x.name, t, span=p.span))
             continue
@@ -217,7 +222,10 @@ def _let(run, let):
 def _assign(run, node):
     if _shape(run, node.target) is None:
         made = run.rebuild(node)
-        _unlent(run, made.target, node)
+        if _lent_tensor(run, made.target):
+            if node.op != "=":
+                raise Refused(node, f"'{node.op}' on a tensor part of a `&mut` aggregate")
+            return tuple(_fill(run, made.target, made.value))
         return (made,)
     if node.op != "=":
         raise Refused(node, f"'{node.op}' on an aggregate")
@@ -251,15 +259,17 @@ def _expr_stmt(run, node):
 def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
-    for d in dest.leaves():
-        _unlent(run, d, e)
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
         k, places = run.state.sigs[e.callee.name].result, dest.leaves()
+        if any(_lent_tensor(run, x) for j, x in enumerate(places) if j != k):
+            raise Refused(e, "a tensor part of a `&mut` aggregate given back by a call")
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
                 for j, x in enumerate(places) if j != k]
         call = _call(run, e, outs)
         if k is None:
             return [L["ExprStmt"](call, span=e.span)]
+        if _lent_tensor(run, places[k]):
+            return _fill(run, places[k], call)
         return [L["Assign"](places[k], "=", call, span=e.span)]
     if p == "IfExpr":
         cond = run.walk(e.cond)
@@ -276,8 +286,8 @@ def _store(run, e, dest: Tree) -> list:
             lets.append(L["Let"](run.state.names.fresh("agg"), False,
                                  L["OpaqueType"](span=e.span), x, span=e.span))
             v = L["Local"](lets[-1].name, span=e.span)
-        puts.append(L["GiveBack"](d.value.name, v, span=x.span) if _copied(run, d)
-                    else L["Assign"](d, "=", v, span=v.span))
+        puts += [L["GiveBack"](d.value.name, v, span=x.span)] if _copied(run, d) else \
+            _fill(run, d, v) if _lent_tensor(run, d) else [L["Assign"](d, "=", v, span=v.span)]
     return [*lets, *puts]
 
 
@@ -301,9 +311,40 @@ def _returned(run, e, made):
     return L["Cast"](made, ret, span=e.span)
 
 
-def _unlent(run, place, at) -> None:
-    if place._prod == "Local" and place.name in run.state.lent_tensors:
-        raise Refused(at, "a tensor part of a `&mut` aggregate assigned whole")
+def _read_whole(run, body) -> None:
+    """Refuse a function that copies a tensor into the buffer a `&mut` aggregate lent it
+    (_fill) and reads that buffer other than by its elements or in a `print`: a tensor taken
+    (`let old = g.cells`) or passed on would be the buffer, which the copy changes, where
+    the interpreter's keeps the tensor the variable held."""
+    st, stack = run.state, [body]
+    while stack:
+        node = stack.pop()
+        if node._prod == "Local" and node.name in st.filled:
+            raise Refused(node, "a tensor part of a `&mut` aggregate assigned whole and read "
+                                "whole")
+        if node._prod == "ExprStmt" and printed(node.expr, st.sigs) is not None:
+            continue
+        if node._prod == "Index" and node.base._prod == "Local":
+            stack.append(node.index)
+            continue
+        stack.extend(child for _, _, child in children(node))
+
+
+def _lent_tensor(run, place) -> bool:
+    """Whether `place` is a tensor part of a `&mut` aggregate parameter: the caller's buffer."""
+    return place._prod == "Local" and place.name in run.state.lent_tensors
+
+
+def _fill(run, place, value) -> list:
+    """`place = value` for `place` the caller's buffer, which the callee holds where the
+    interpreter's holds the caller's variable: the new tensor's elements copied into the
+    buffer (its extents are integers), once the value is computed. _read_whole refuses the
+    function where a read of the buffer itself would see the copy."""
+    st, span = run.state, value.span
+    st.filled.add(place.name)
+    held = L["Local"](st.names.fresh("filled"), span=span)
+    return [L["Let"](held.name, False, L["OpaqueType"](span=span), value, span=span),
+            *copy_elements(st.names, place, held, st.lent_tensors[place.name], span)]
 
 
 def _copied(run, place) -> bool:

@@ -220,8 +220,13 @@ def is_tensor(ty) -> bool:
 def copy_into(names: Names, place, source, ty, span) -> list:
     """Statements copying the tensor `source` element by element into the tensor `place`
     refers to (`*place`), of type `ty`: nested loops over its extents, which are integers."""
+    return copy_elements(names, L["Deref"](place, span=span), source, ty, span)
+
+
+def copy_elements(names: Names, target, source, ty, span) -> list:
+    """Statements copying the tensor `source` element by element into the tensor `target`
+    (a buffer), of type `ty`: nested loops over its extents, which are integers."""
     loops = [(names.fresh("copied"), d.value) for d in strip(ty).dims]
-    target = L["Deref"](place, span=span)
     for name, _ in loops:
         target = L["Index"](target, L["Local"](name, span=span), span=span)
         source = L["Index"](source, L["Local"](name, span=span), span=span)

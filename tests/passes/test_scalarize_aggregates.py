@@ -112,9 +112,16 @@ def test_a_reference_to_an_aggregate_is_a_reference_per_part():
     assert cells.startswith("Tensor<i32, [4]") and width == "&mut i32"  # a buffer already
 
 
+def test_a_tensor_assigned_whole_through_a_reference_is_copied_into_the_callers_buffer():
+    ran = run_front(CASES / "tensor_part_assigned_through_a_reference.vx", scalarize_aggregates)
+    reset = to_text(next(i for i in ran.after.items if i.name == "reset"))
+    assert "reset(g_cells: Tensor<i32, [4]" in reset and "g_cells = " not in reset
+    assert reset.count("g_cells[copied") == 4  # one copy per tensor assigned
+
+
 @pytest.mark.parametrize("case, says", [
-    ("e5010_tensor_part_assigned_through_a_reference",
-     "a tensor part of a `&mut` aggregate assigned whole"),
+    ("e5010_tensor_part_assigned_and_read_whole",
+     "a tensor part of a `&mut` aggregate assigned whole and read whole"),
     ("e5010_mut_reference_made_to_refer_elsewhere",
      "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
 ])
