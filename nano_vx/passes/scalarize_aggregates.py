@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass, children
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
@@ -15,6 +15,7 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, d
                                   copy_elements, fresh_locals, is_tensor, lent, out_parameters,
                                   strip)
 from ..scalars.enum_reads import as_matches
+from ..scalars.filled_buffers import shared_fill
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -32,6 +33,7 @@ class State:
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
     lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
     filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
+    fills: dict = field(default_factory=dict)  # function name -> the `filled` of its own
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -59,7 +61,7 @@ A reference to an aggregate is one per part. A `&mut Point` parameter becomes `p
 i32, p_y: &mut i32`, its field read `*p_x` and written `*p_x = v`, and `&mut a` passes
 `&mut a_x, &mut a_y` (a tensor part is passed as it is: it is a buffer already; one
 assigned whole through the reference has the new tensor's elements copied into it, and is
-E5010 where the function also reads it whole, which would be the buffer the copy changes). A `&Point` parameter takes the parts'
+E5010 where another local may hold that buffer, which the copy would change). A `&Point` parameter takes the parts'
 values, as `Point` does: while it lives the borrow rules forbid any write to what it names,
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
@@ -74,7 +76,12 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
-    return run.rebuild(program)
+    made = run.rebuild(program)
+    shared = shared_fill(made, st.fills, st.sigs)
+    if shared is not None:
+        refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
+                                             "whole, whose buffer another may hold")
+    return made
 
 
 @scalarize_aggregates.on("Fn")
@@ -105,7 +112,7 @@ def _fn(run, fn):
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
-            _read_whole(run, body)
+            st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body.replace(
                 value=_returned(run, fn.body.value, body.value)))
         if None in sig.out.leaves():
@@ -120,7 +127,7 @@ def _fn(run, fn):
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),
                             value=places[k] if k is not None else None)
-        _read_whole(run, body)
+        st.fills[fn.name] = st.filled
         return fn.replace(params=tuple(params), body=body,
                           ret=sig.out.leaves()[k] if k is not None else None)
     except Refused as bad:
@@ -311,25 +318,6 @@ def _returned(run, e, made):
     return L["Cast"](made, ret, span=e.span)
 
 
-def _read_whole(run, body) -> None:
-    """Refuse a function that copies a tensor into the buffer a `&mut` aggregate lent it
-    (_fill) and reads that buffer other than by its elements or in a `print`: a tensor taken
-    (`let old = g.cells`) or passed on would be the buffer, which the copy changes, where
-    the interpreter's keeps the tensor the variable held."""
-    st, stack = run.state, [body]
-    while stack:
-        node = stack.pop()
-        if node._prod == "Local" and node.name in st.filled:
-            raise Refused(node, "a tensor part of a `&mut` aggregate assigned whole and read "
-                                "whole")
-        if node._prod == "ExprStmt" and printed(node.expr, st.sigs) is not None:
-            continue
-        if node._prod == "Index" and node.base._prod == "Local":
-            stack.append(node.index)
-            continue
-        stack.extend(child for _, _, child in children(node))
-
-
 def _lent_tensor(run, place) -> bool:
     """Whether `place` is a tensor part of a `&mut` aggregate parameter: the caller's buffer."""
     return place._prod == "Local" and place.name in run.state.lent_tensors
@@ -338,8 +326,8 @@ def _lent_tensor(run, place) -> bool:
 def _fill(run, place, value) -> list:
     """`place = value` for `place` the caller's buffer, which the callee holds where the
     interpreter's holds the caller's variable: the new tensor's elements copied into the
-    buffer (its extents are integers), once the value is computed. _read_whole refuses the
-    function where a read of the buffer itself would see the copy."""
+    buffer (its extents are integers), once the value is computed (E5010 where another may
+    hold the buffer: scalars/filled_buffers.py)."""
     st, span = run.state, value.span
     st.filled.add(place.name)
     held = L["Local"](st.names.fresh("filled"), span=span)

@@ -119,9 +119,34 @@ def test_a_tensor_assigned_whole_through_a_reference_is_copied_into_the_callers_
     assert reset.count("g_cells[copied") == 4  # one copy per tensor assigned
 
 
+# The buffer a callee fills held by another local: the caller's, kept before the call, or one
+# a function given the buffer returned (each reads the old tensor in the interpreter).
+HELD_ELSEWHERE = {
+    "main": "let old = g.cells;\n  reset(&mut g);",
+    "take": "let old = take(&mut g);\n  reset(&mut g);",
+}
+
+
+@pytest.mark.parametrize("where", sorted(HELD_ELSEWHERE))
+def test_a_buffer_filled_that_another_local_holds_is_refused(where):
+    ran = run_front(f"""struct Grid {{ cells: Tensor<i32, [4]>, width: i32 }}
+fn take(g: &mut Grid) -> Tensor<i32, [4]> {{ g.cells }}
+fn reset(g: &mut Grid) {{ g.cells = Tensor<i32, [4]>::fill(7); }}
+fn main() {{
+  let mut g = Grid {{ cells: Tensor<i32, [4]>::new(), width: 0 }};
+  {HELD_ELSEWHERE[where]}
+  print(old);
+  print(g);
+}}
+""", scalarize_aggregates)
+    [diag] = ran.diagnostics.items
+    assert diag.code == "E5010" and f"(in '{where}')" in diag.message
+    assert "whose buffer another may hold" in diag.message
+
+
 @pytest.mark.parametrize("case, says", [
     ("e5010_tensor_part_assigned_and_read_whole",
-     "a tensor part of a `&mut` aggregate assigned whole and read whole"),
+     "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
     ("e5010_mut_reference_made_to_refer_elsewhere",
      "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
 ])
