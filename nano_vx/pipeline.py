@@ -89,6 +89,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.insert_drops import insert_drops
+from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
 from .passes.hold_states_by_reference import hold_states_by_reference
@@ -211,6 +212,7 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    instantiate_aggregate_forms,
     expand_aggregate_prints,
     inline_aggregate_references,
     scalarize_aggregates,

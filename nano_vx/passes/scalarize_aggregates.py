@@ -50,7 +50,8 @@ be a buffer someone else holds), handed on as the buffer itself, else its first
 copy-out-tensors copies. Its call passes the caller's locals.
 A field of a generic struct (its type arguments erased) is typed as what puts it there, and
 one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
-parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an
+parameter's as every call gives it alike, instantiate-aggregate-forms having copied a
+function per form its calls give, else E5010); one holding an f64 or an i32, as an
 unsuffixed literal is, returned as another float or integer type is cast to it, as the
 interpreter converts it.
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
@@ -359,9 +360,10 @@ def _call(run, e, outs=()):
                 raise Refused(a, "an aggregate passed where a scalar is taken")
             args.append(run.walk(a))
             continue
-        leaves = _parts(run, a).leaves()
-        if len(leaves) != len(shape.leaves()):
+        given = _parts(run, a)
+        if given.form() != shape.form():  # a tuple where a Point is taken has its leaves
             raise Refused(a, "a generic struct holding an aggregate")
+        leaves = given.leaves()
         args += [_lent_part(x, t) for x, t in zip(leaves, shape.leaves())] \
             if k < len(mutable) and mutable[k] else leaves
     return e.replace(callee=run.walk(e.callee), args=(*args, *outs))

@@ -55,6 +55,14 @@ class Tree:
         return Tree(self.kind, self.name, tuple((label, p.rebuilt(leaves))
                                                 for label, p in self.parts))
 
+    def form(self):
+        """Its kinds and labels, not its leaves nor its names (an instance of a generic
+        struct fits where the struct is asked for): what a value must share with the shape
+        it is taken apart as, beyond its number of leaves."""
+        if self.kind == "leaf":
+            return None
+        return self.kind, tuple((label, p.form()) for label, p in self.parts)
+
     def variants(self) -> list:
         return [(label, p) for label, p in self.parts if label != TAG]
 

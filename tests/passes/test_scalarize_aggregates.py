@@ -88,11 +88,24 @@ def test_a_generic_structs_fields_are_typed_as_its_calls_give_them():
     assert "return c_v as i64;" in to_text(fns["wide"])
 
 
-def test_a_generic_struct_holding_an_aggregate_is_refused_then_repaired():
-    # Refused while the calls give its erased field two forms; split as the one they agree on.
-    assert_refused_then_repaired(CASES / "e5010_generic_holding_aggregate.vx",
+def test_a_generic_struct_holding_ever_deeper_aggregates_is_refused_then_repaired():
+    # instantiate-aggregate-forms copies a function per form, a few rounds deep; the form a
+    # recursive call nests deeper each time is left to a copy that takes every form.
+    assert_refused_then_repaired(CASES / "e5010_generic_holding_ever_deeper_aggregates.vx",
                                  scalarize_aggregates, "E5010",
                                  "a generic struct holding an aggregate")
+
+
+def test_a_generic_struct_holding_an_aggregate_handed_between_functions_is_refused():
+    ran = run_front(CASES / "e5010_generic_holding_aggregate_handed_between_functions.vx",
+                    scalarize_aggregates)
+    assert {d.code for d in ran.diagnostics.items} == {"E5010"}
+    assert all("a generic struct holding an aggregate" in d.message
+               for d in ran.diagnostics.items)
+    repaired = run_front(
+        CASES / "e5010_generic_holding_aggregate_handed_between_functions_repaired.vx",
+        scalarize_aggregates)
+    assert not repaired.diagnostics.items, repaired.diagnostics.render()
 
 
 def test_a_reference_to_an_aggregate_is_a_reference_per_part():
