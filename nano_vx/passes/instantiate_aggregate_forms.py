@@ -6,6 +6,7 @@ as it ran the input."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain, count
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
@@ -115,10 +116,8 @@ def _open(form) -> bool:
 
 
 def _fresh(wanted: str, taken: set) -> str:
-    name, n = wanted, 0
-    while name in taken:
-        n += 1
-        name = f"{wanted}_{n}"
+    name = next(n for n in chain([wanted], (f"{wanted}_{k}" for k in count(1)))
+                if n not in taken)
     taken.add(name)
     return name
 
