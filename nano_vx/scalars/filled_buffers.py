@@ -54,23 +54,31 @@ def shared_fill(program, fills: dict, sigs: dict):
     return None
 
 
+# What a refusal points at: the statement holding the read (a local's own span is where
+# scalarize-aggregates made it, the parameter or the `let` it splits).
+_STATEMENTS = frozenset({"Let", "Assign", "ExprStmt", "Return", "GiveBack", "If", "While",
+                         "For"})
+
+
 def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
-    """The first read of one of `mine` in fn that is not by its elements, in a `print`, or
+    """The statement of fn reading one of `mine` other than by its elements, in a `print`, or
     passed on as one, or a `let` or assignment making one of other than a new tensor."""
-    stack = [(fn.body, False)]
+    stack = [(fn.body, False, fn)]
     while stack:
-        node, shown = stack.pop()  # shown: in what a `print` prints, which keeps nothing
+        node, shown, at = stack.pop()  # shown: in what a `print` prints, which keeps nothing
         p = node._prod
+        if p in _STATEMENTS:
+            at = node
         if p == "Local" and node.name in mine and not shown:
-            return node
+            return at
         if p == "ExprStmt" and printed(node.expr, sigs) is not None:
             shown = True
         elif p == "Index" and node.base._prod == "Local":
-            stack.append((node.index, shown))
+            stack.append((node.index, shown, at))
             continue
         elif p == "Call" and node.callee._prod == "Global" and node.callee.name in params:
             names = params[node.callee.name]
-            stack.extend((a, shown) for j, a in enumerate(node.args)
+            stack.extend((a, shown, at) for j, a in enumerate(node.args)
                          if not (a._prod == "Local" and j < len(names)
                                  and (node.callee.name, names[j]) in held))
             continue
@@ -80,7 +88,7 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             if node.value._prod not in MADE:
                 return node
             continue
-        stack.extend((child, shown) for _, _, child in children(node))
+        stack.extend((child, shown, at) for _, _, child in children(node))
     return None
 
 
