@@ -109,6 +109,7 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
+from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
@@ -214,6 +215,7 @@ BACK_END = [
     lower_matches,
     instantiate_aggregate_forms,
     expand_aggregate_prints,
+    split_returned_references,
     inline_aggregate_references,
     scalarize_aggregates,
     hand_on_lent_tensors,

@@ -6,12 +6,11 @@ as it ran the input."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain, count
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars.aggregate_types import call_shapes, program_types
-from ..scalars.aggregates import Tree
+from ..scalars.aggregates import Tree, fresh_item
 
 
 @dataclass
@@ -68,7 +67,7 @@ def _program(run, program):
                     continue  # a form some call will say, the function's it is in
                 forms = named.setdefault(first, {})
                 if form not in forms:
-                    forms[form] = _fresh(f"{first}${len(forms) + 1}", taken) if forms \
+                    forms[form] = fresh_item(f"{first}${len(forms) + 1}", taken) if forms \
                         else first
                     if forms[form] != first:
                         origin[forms[form]] = first
@@ -113,13 +112,6 @@ def _skeleton(given: Tree | None, declared: Tree | None):
 
 def _open(form) -> bool:
     return form == OPEN or isinstance(form, tuple) and any(map(_open, form))
-
-
-def _fresh(wanted: str, taken: set) -> str:
-    name = next(n for n in chain([wanted], (f"{wanted}_{k}" for k in count(1)))
-                if n not in taken)
-    taken.add(name)
-    return name
 
 
 @instantiate_aggregate_forms.on("Fn")

@@ -67,7 +67,8 @@ values, as `Point` does: while it lives the borrow rules forbid any write to wha
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
-aggregate local does; a `&mut` one left, and a function returning a `&mut` one, are E5010.
+aggregate local does; a `&mut` one left, and a function returning a `&mut` one that
+split-returned-references left, are E5010.
 """, state=State)
 
 

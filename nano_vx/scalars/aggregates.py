@@ -6,6 +6,7 @@ value made of several."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain, count
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
@@ -173,6 +174,15 @@ class Names:
         count, self.made = mark
         self.taken.difference_update(self.given[count:])
         del self.given[count:]
+
+
+def fresh_item(wanted: str, taken: set) -> str:
+    """A name for a new function no item of `taken` has: `wanted`, else `wanted_1`, ...
+    (`#`, which Names adds, is no part of a function's name)."""
+    name = next(n for n in chain([wanted], (f"{wanted}_{k}" for k in count(1)))
+                if n not in taken)
+    taken.add(name)
+    return name
 
 
 def fresh_locals(names: Names, base: str, shape: Tree, span):
