@@ -152,11 +152,12 @@ def _find_uses(fn, split: dict, uses: dict) -> None:
                                    node._prod == "Deref"):
             stack.extend(called.args if root._prod == "Call" else ())
             continue
-        if node._prod == "Assign" and node.target._prod == "Deref" and \
-                _split_call(node.target.value, bound, split) is not None:
-            uses[_split_call(node.target.value, bound, split).callee.name] = None
-            stack.append(node.value)
-            continue
+        whole = node.target if node._prod == "Assign" else \
+            node.value if node._prod == "Borrow" else None
+        if whole is not None and whole._prod == "Deref" and \
+                _split_call(whole.value, bound, split) is not None:
+            # `*r = ..` and `&mut *r` name the place whole, which no literal of parts is.
+            uses[_split_call(whole.value, bound, split).callee.name] = None
         if node._prod == "Local" and node.name in bound or \
                 _split_call(node, {}, split) is not None and id(node) not in lets:
             uses[_split_call(node, bound, split).callee.name] = None
