@@ -51,7 +51,8 @@ def test_each_part_is_a_function_of_its_own():
 def test_a_reference_returned_used_whole_or_by_arguments_that_change_stays():
     for source in ["let mut f = false;\n  let r = pick(&mut q, f);\n  f = true;\n  r.x = 5;",
                    "let r = pick(&mut q, true);\n  shift(r, 1);",
-                   "let r = pick(&mut q, true);\n  *r = Point { x: 1, y: 2 };"]:
+                   "let r = pick(&mut q, true);\n  *r = Point { x: 1, y: 2 };",
+                   "let r = pick(&mut q, true);\n  shift(&mut *r, 1);"]:
         ran = run_front(f"""struct Point {{ x: i32, y: i32 }}
 struct Pair {{ a: Point, b: Point }}
 fn pick(p: &mut Pair, first: bool) -> &mut Point {{ if first {{ &mut p.a }} else {{ &mut p.b }} }}
