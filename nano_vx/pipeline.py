@@ -107,6 +107,7 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
+from .passes.specialize_storages import specialize_storages
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
@@ -215,6 +216,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    specialize_storages,
     number_texts,
     check_native_subset,
     settle_written_tensors,
