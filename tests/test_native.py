@@ -50,9 +50,9 @@ NOT_LOWERED = {
     # A reference to a temporary after a call, in a call through a closure variable a closure
     # assigns.
     "tests/passes/cases/name_borrowed_temporaries/e5010_through_a_closure_a_call_assigns.vx",
-    # A hardware state given to a function and returned by it in a tuple at one return, not
-    # at every one.
-    "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned.vx",
+    # A tuple holding a hardware state given to a function and returned by it at one return,
+    # not at every one, returned on through another call.
+    "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned_through_a_call.vx",
     # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
     "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
