@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 from ..languages.lheld import Lheld
 from ..languages.ltaken import Ltaken as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import (HeldState, check_static, is_state_type, is_try_pin,
-                                       made_topo, mutable_locals, returned_topo, state_params,
-                                       take_pin, topo_key)
+                                       made_topo, mutable_locals, params_in_returned_tuples,
+                                       returned_topo, state_params, take_pin, topo_key)
 
 
 @dataclass
@@ -86,16 +86,9 @@ def _given_back(fn) -> dict:
     """The elements of the tuple `fn` returns that are at some returns a state parameter:
     each element's index -> that parameter's. At the others the element is a state of the
     function's own, so the caller learns with it which it is (a flag beside its parts)."""
-    indices = _state_indices(fn.ret)
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    values += [fn.body.value] if fn.body.value is not None else []
-    if not indices or any(v is None or v._prod != "Tuple" for v in values):
-        return {}
-    params = {p.name: k for k, p in enumerate(fn.params) if is_state_type(p.type)}
     found = {}
-    for j in indices:
-        given = {params[v.elems[j].name] for v in values
-                 if v.elems[j]._prod == "Local" and v.elems[j].name in params}
+    for j, at in params_in_returned_tuples(fn).items():
+        given = set(at) - {None}
         if len(given) == 1:
             found[j] = given.pop()
     return found
