@@ -135,9 +135,13 @@ def _spread(ty, flagged=()):
     boolean = L["Scalar"]("bool", span=ty.span)
     if is_state_type(ty):
         return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
-    return ty.replace(elems=tuple(
-        _spread(t).replace(elems=_spread(t).elems + (boolean,)) if j in flagged
-        else _spread(t) if is_state_type(t) else t for j, t in enumerate(ty.elems)))
+
+    def element(j, t):
+        if not is_state_type(t):
+            return t
+        parts = _spread(t)
+        return parts.replace(elems=parts.elems + (boolean,)) if j in flagged else parts
+    return ty.replace(elems=tuple(element(j, t) for j, t in enumerate(ty.elems)))
 
 
 def _tuple_call(run, e) -> bool:
@@ -214,9 +218,9 @@ def _bind_tuple(run, node) -> tuple:
 def _shared(run, element, held: str, ref: str, given) -> list:
     """The `let`s that make the `held` of an element a function returns the reference to the
     caller's when it gave back the state parameter (`given`, the caller's variable), else to
-    the element's own: `let mut held_ref = &mut held; if pair.0.3 { held_ref = &mut t_held; }`."""
-    if not _is_state(run, given):
-        raise Refused(given, "a hardware state given to a function other than as a variable")
+    the element's own: `let mut held_ref = &mut held; if pair.0.3 { held_ref = &mut t_held; }`
+    (a `let mut` variable, which the element would not see assigned, is refused)."""
+    _not_reassigned(run, given)
     span = element.span
     boolean = L["Scalar"]("bool", span=span)
     gave = L["TupleGet"](element, 3, span=span)

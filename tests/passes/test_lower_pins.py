@@ -111,6 +111,16 @@ def test_a_state_parameter_returned_in_a_tuple_at_some_returns_says_which_it_is(
            "    if pair.0.3 {\n        pair_0_held_ref = &mut t_held;\n    }" in text
 
 
+def test_a_let_mut_state_a_function_may_give_back_in_a_tuple_is_refused():
+    # The element would name by reference the `held` of the variable, which the state
+    # assigned to it later replaces.
+    program = (CASES / "parameter_in_a_tuple_returned.vx").read_text().replace(
+        "let t = y.try_pin(Topology::NPU);", "let mut t = y.try_pin(Topology::NPU);")
+    ran = run_front(program, lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a copy of a hardware state bound with `let mut` (in 'main')"]
+
+
 def _lowered(case: str) -> str:
     """The text of lower-pins' output for the case."""
     return to_text(run_front(CASES / f"{case}.vx", lower_pins).after)
