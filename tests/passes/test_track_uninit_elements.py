@@ -159,3 +159,28 @@ def test_handwritten_a_copy_takes_the_flags_its_mark_names(run_pass):
     assert "fn make$written(result_written: Tensor<bool, [2], Memory::CPU_DRAM>)" in ran.dump
     assert "let r: Tensor<i32, [2], Memory::CPU_DRAM> = @make$written(r_written);" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "3\n2\n"
+
+
+# Hand-written Lcopied: a closure mark-uninit-closures marked takes the flags of the parameter
+# its mark names after its own parameters, and each call of it gives them.
+MARKED = """
+    // IL: Lcopied
+    fn main() {
+        let mut t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::uninit();
+        t[1] = 7;
+        let at: ~_ = |x: &Tensor<i32, [2], Memory::CPU_DRAM>, i: i32| {
+            written copy (x);
+            x[i]
+        };
+        @print(at(&t, 1));
+    }
+"""
+
+
+def test_handwritten_a_marked_closure_takes_the_flags_its_mark_names(run_pass):
+    ran = run_pass("track-uninit-elements", MARKED)
+    assert ran.codes == []
+    assert "i: i32, x_written: Tensor<bool, [2], Memory::CPU_DRAM>| {\n" \
+           "        written[x_written] x[i]\n    };" in ran.dump
+    assert "@print(at(&t, 1, t_written));" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "7\n"
