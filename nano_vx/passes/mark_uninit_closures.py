@@ -23,10 +23,10 @@ mark_uninit_closures = Pass("mark-uninit-closures", Lcopied, Lcopied, """
 Open each closure given tensors made by `::uninit()` as arguments with the `WrittenCopy` of a copy of a function, naming the parameters given one, so that track-uninit-elements hands it their written-flags as it does a copy.
 
 A closure is marked where a `let` binds it (not `mut`), the function uses it only to call it
-by name, and every call gives tracked tensors (made by `::uninit()`, a name of one, a
-parameter a copy's mark names, or a copy's result, or borrows of these) at the same places,
-where its parameters are typed tensors: each call can then give the flags beside the
-tensors. A closure that sees a tracked tensor rather than being given it needs no mark: it
+by name, and its parameters where some call gives it a tracked tensor (made by `::uninit()`,
+a name of one, a parameter a copy's mark names, or a copy's result, or borrows of these) are
+typed tensors: each call then gives the flags beside the tensors, all set beside a tensor
+made otherwise, so the extents there must be static unless every call gives a tracked one. A closure that sees a tracked tensor rather than being given it needs no mark: it
 sees the flags as it sees the tensor. Any other closure given one is left as it is, and
 track-uninit-elements refuses the call (E5010).
 """, state=_Closures)
@@ -51,14 +51,13 @@ def _fn(run, fn):
         uses = [n for n in nodes if n._prod == "Local" and n.name == s.name]
         calls = [n for n in nodes if n._prod == "Call" and n.callee._prod == "Local" and
                  n.callee.name == s.name]
-        at = {tracked_at(c, tracked) for c in calls}
-        if len(calls) != len(uses) or len(at) != 1:
-            continue
-        (given,) = at
+        at = [set(tracked_at(c, tracked)) for c in calls]
+        given = sorted(set().union(*at))
         params = s.value.params
-        if given and all(k < len(params) and params[k].type is not None and
-                         lent_tensor(params[k].type)._prod == "TensorType" for k in given):
-            run.state.given[s.name] = tuple(params[k].name for k in given)
+        if len(calls) != len(uses) or not given or \
+                not all(_flaggable(params, k, all(k in ks for ks in at)) for k in given):
+            continue
+        run.state.given[s.name] = tuple(params[k].name for k in given)
     return run.rebuild(fn) if run.state.given else fn
 
 
@@ -72,3 +71,12 @@ def _let(run, s):
     return s.replace(value=made.replace(body=made.body.replace(
         stmts=(mark, *made.body.stmts))))
 
+
+
+def _flaggable(params, k: int, always: bool) -> bool:
+    """Whether the closure's parameter k, given a tracked tensor at some call, can take its
+    flags: a typed tensor, whose extents are static unless every call gives one (a call
+    giving another tensor gives flags all set, made at the call)."""
+    typed = lent_tensor(params[k].type) if k < len(params) else None
+    return typed is not None and typed._prod == "TensorType" and \
+        (always or all(d._prod == "DimInt" for d in typed.dims))

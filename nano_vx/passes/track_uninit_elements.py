@@ -33,6 +33,7 @@ class _Tracked:
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
     closures: dict = field(default_factory=dict)  # a marked closure's `let` -> the closure
+    all_set: dict = field(default_factory=dict)  # its parameter given others -> flags all set
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
@@ -49,7 +50,8 @@ the elements as they are) share its flags, and so do the closures that see it: t
 flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
 closure mark-uninit-closures marked, takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
-from each tracked tensor it is given, the tensor's flags; one whose callers keep the flags
+from each tracked tensor it is given, the tensor's flags (all set, made there, for a tensor
+made otherwise given a closure there); one whose callers keep the flags
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
@@ -124,6 +126,7 @@ def _fn(run, fn):
                 state.dims[p.name] = lent_tensor(p.type).dims
                 state.elems[p.name] = lent_tensor(p.type).elem
                 state.ranks[p.name] = len(state.dims[p.name])
+    state.all_set = _all_set_given(fn.body, state)
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -154,8 +157,11 @@ def _let(run, s):
         made = s.value
         params = tuple(p.replace(name=flags[p.name], type=_flags_type(p.type))
                        for p in made.params if p.name in written_copy(made).given)
-        return s.replace(value=made.replace(params=made.params + params,
-                                            body=run.walk(made.body)))
+        all_set = tuple(Lwritten["Let"](run.state.all_set[p.name], False, _flags_type(p.type),
+                                        _all_set(p.type, s.span), span=s.span)
+                        for p in made.params if p.name in run.state.all_set)
+        return (*all_set, s.replace(value=made.replace(params=made.params + params,
+                                                       body=run.walk(made.body))))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
         ret = lent_tensor(s.type) if s.type is not None else \
             lent_tensor(run.state.fns[s.value.callee.name].ret)
@@ -292,18 +298,22 @@ def _copied_call(run, e, out: str | None):
     state = run.state
     args = [a.value if a._prod == "Borrow" else a for a in e.args]
     at = tracked_at(e, state.flags)
-    if not at and out is None:
+    closure = state.closures.get(e.callee.name) \
+        if e._prod == "Call" and e.callee._prod == "Local" else None
+    if not at and out is None and closure is None:
         return run.rebuild(e)
-    made = state.fns.get(e.kernel) if e._prod == "Launch" else \
-        state.fns.get(e.callee.name) if e.callee._prod == "Global" else \
-        state.closures.get(e.callee.name) if e.callee._prod == "Local" else None
+    made = closure or (state.fns.get(e.kernel) if e._prod == "Launch" else
+                       state.fns.get(e.callee.name) if e.callee._prod == "Global" else None)
     copy = written_copy(made) if made is not None else None
-    if copy is None or copy.returned != (out is not None) or \
-            copy.given != tuple(made.params[k].name for k in at):
+    places = [k for k, p in enumerate(made.params) if p.name in copy.given] if copy else []
+    given = [state.flags[args[k].name] if k in at else state.all_set.get(made.params[k].name)
+             for k in places]
+    if copy is None or copy.returned != (out is not None) or not set(at) <= set(places) or \
+            None in given:
         _refuse(run, e)  # no copy or marked closure made for these arguments
         return e
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
-    flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
+    flags = tuple(Lwritten["Local"](name, span=args[k].span) for k, name in zip(places, given))
     if out is not None:
         flags += (Lwritten["Local"](out, span=e.span),)
     return e.replace(args=walked + flags)
@@ -455,6 +465,27 @@ def _extents(value, name: str) -> tuple:
                                     (Lwritten["Int"](k, span=span),), span=span)
              for k, d in enumerate(value.type.dims)]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _all_set_given(body, state: _Tracked) -> dict:
+    """The parameters of marked closures that a call gives a tensor made otherwise (of
+    static extents, mark-uninit-closures saw to it), each with the local of flags all set
+    made once beside the closure, which such a call gives."""
+    found = {}
+    for c in descendants(body):
+        if c._prod == "Call" and c.callee._prod == "Local" and c.callee.name in state.closures:
+            closure = state.closures[c.callee.name]
+            at = tracked_at(c, state.flags)
+            for k, p in enumerate(closure.params):
+                if p.name in written_copy(closure).given and k not in at and p.name not in found:
+                    found[p.name] = state.used.fresh(f"{display_name(p.name)}_all_written")
+    return found
+
+
+def _all_set(t, span):
+    """`Tensor<bool, [..]>::fill(true)` of the static extents of a tensor of type t."""
+    return Lwritten["TensorNew"](_flags_type(t).replace(place=None), "fill",
+                                 (Lwritten["Bool"](True, span=span),), span=span)
 
 
 def _flags_type(t):

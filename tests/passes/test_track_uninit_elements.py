@@ -99,6 +99,14 @@ def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
         in text
 
 
+def test_a_closure_given_a_tensor_made_otherwise_is_given_flags_all_set_made_once():
+    text = to_text(run_front(CASES.parent / "mark_uninit_closures" / "e9005_given_others_too.vx",
+                             track_uninit_elements).after)
+    assert "let x_all_written: Tensor<bool, [2], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [2]>::fill(true);\n    let at" in text
+    assert "@print(at(&u, 1, x_all_written));\n    @print(at(&t, 1, t_written));" in text
+
+
 # Hand-written Lcopied: a tensor written in part, its written element read; the write sets its
 # flag and the read checks it.
 PART = """
