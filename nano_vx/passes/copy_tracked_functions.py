@@ -214,8 +214,8 @@ _NOTHING = ("Local", "Int", "Float", "Bool")
 def _first_part(e) -> str | None:
     """The field of `e` holding the part of it computed before anything else, if any (with
     the index of an argument: `args.0`)."""
-    if e._prod == "Binary" and e.left._prod in _NOTHING:
-        return "right"
+    if e._prod == "Binary" and e.left._prod in _NOTHING and e.op not in ("&&", "||"):
+        return "right"  # (the right of `&&` or `||` may not be computed at all)
     if e._prod in _FIRST:
         return _FIRST[e._prod]
     if e._prod == "Call" and e.callee._prod == "Global" and e.args:
