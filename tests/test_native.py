@@ -47,14 +47,12 @@ NOT_LOWERED = {
     # A closure reading a closure of a loop's body, assigned to a variable bound outside the
     # loop.
     "tests/passes/cases/type_scalars/e5010_closure_keeping_a_blocks_closure.vx",
-    # A reference to a temporary after a call, in a call through a closure variable a closure
-    # assigns.
-    "tests/passes/cases/name_borrowed_temporaries/e5010_through_a_closure_a_call_assigns.vx",
     # A hardware state given to a function and returned by it in a tuple at one return, not
     # at every one.
     "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned.vx",
-    # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
-    "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
+    # A parameter of a closure whose variable is assigned, printed; a closure a `let mut`
+    # binds, called in a `spawn` body.
+    "tests/passes/cases/halt_closure_prints/e5010_assigned_closure_parameter_printed.vx",
     "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
     # A closure moving a variable it captures, called in a `spawn` body (or one calling such
     # a closure): a kernel's copy of it would move the kernel's copy of the variable, not the

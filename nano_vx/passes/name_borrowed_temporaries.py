@@ -52,7 +52,10 @@ twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the stat
 is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
 computed and checked where it was; a closure made there stays in place, as it reads its
 variables only when it is called; so does the callee of a call through a closure variable no
-call can assign (none lends it `&mut` and no closure assigns it) and the statement does not. An assignment locates the element it writes, or computes the reference
+call can assign (none lends it `&mut` and no closure assigns it) and the statement does not,
+and one a call may assign is held in a local first, as the interpreter reads it before the
+arguments (`f(swap(1) + id(&twice(2)))` is `let callee = f; let ordered = swap(1); ..`). An
+assignment locates the element it writes, or computes the reference
 `*r = v` writes through, before its value, and names its temporaries among those parts:
 `t[i] = g(1, &g(2, &x))` after nothing else is `let ordered = &mut t[i]; let borrowed = g(2,
 &x); *ordered = g(1, &borrowed)`, so an index out of the tensor stops before g runs. The right of `&&` or `||` may not run: a short circuit
@@ -66,9 +69,8 @@ f(&g()) } else { 0 }` is `let cond = if c { let borrowed = g(); f(&borrowed) } e
 cond`): only a statement's whole value may have statements in its arms. A `while`'s condition runs once a
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
-ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
-a closure variable a call may assign, in an index of a tensor the statement computes, or after
-a launch on a unit it computes.
+ordered so stays in place (the native-code gate refuses it): in an index of a tensor the
+statement computes, or after a launch on a unit it computes.
 """, state=State)
 
 
@@ -245,11 +247,14 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         left[0] -= 1
         return _held(run, e, lets, "cond", False)
     if p not in _IN_ORDER or \
-            p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
-                                 and e.callee.name not in run.state.lent | run.state.assigned) or \
+            p == "Call" and e.callee._prod not in ("Global", "Local") or \
             p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):
         raise _Unordered
     fields = {}
+    if p == "Call" and e.callee._prod == "Local" and \
+            e.callee.name in run.state.lent | run.state.assigned:
+        # The interpreter reads the closure variable before the arguments, which may assign it.
+        fields["callee"] = _held(run, e.callee, lets, "callee", False)
     for name in e._fields:
         child = getattr(e, name)
         if isinstance(child, tuple):
