@@ -124,6 +124,24 @@ def captures(closure) -> list[str]:
                               if n._prod == "Local" and n.name not in bound))
 
 
+def read_through(names, direct: dict) -> list[str]:
+    """The locals read by way of `names`: each name, but for one of a closure only called
+    where its `let` names it (`direct`), which has no value of its own to read (each call
+    calls its function, passing what it reads), what that closure reads, and so on."""
+    found: dict = {}
+    todo, seen = list(names), set()
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in direct:
+            todo += captures(direct[name])
+        else:
+            found[name] = None
+    return list(found)
+
+
 def block_variables(fn) -> set:
     """The locals bound inside a function's body, outside its closures, by a `let` of a
     block within it or a loop: each holds one slot of the call's frame, which outlives the
@@ -135,13 +153,16 @@ def block_variables(fn) -> set:
 
 def outliving_variables(fn) -> set:
     """The block_variables a closure value may read once their block is over: those read by
-    a closure neither only called where its `let` names it nor confined."""
+    a closure neither only called where its `let` names it nor confined, or by such a closure
+    it calls (the variable naming that closure is not read: its calls call its function)."""
     lets = block_variables(fn)
-    direct = {id(c) for c in direct_closures(fn).values()}
-    values = [c for c in descendants(fn) if c._prod == "Closure" and id(c) not in direct
-              and lets.intersection(captures(c))]
+    direct = direct_closures(fn)
+    ids = {id(c) for c in direct.values()}
+    reads = {id(c): read_through(captures(c), direct) for c in descendants(fn)
+             if c._prod == "Closure" and id(c) not in ids}
+    values = [c for c in descendants(fn) if id(c) in reads and lets.intersection(reads[id(c)])]
     confined = confined_closures(fn) if values else set()
-    return {name for c in values if id(c) not in confined for name in captures(c)
+    return {name for c in values if id(c) not in confined for name in reads[id(c)]
             if name in lets}
 
 
