@@ -48,7 +48,9 @@ variable a call may change, when the temporary calls), or calls nothing (and hol
 the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
-twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
+twice(x + 1); add(ordered, &borrowed)`, and a call borrowing one before a later one is held
+too, once its own are named (`id(&f(1)) + g(2, &f(3))` is `let borrowed = f(1); let ordered =
+id(&borrowed); let ordered#1 = ..`). An element borrowed at an index the statement computes
 is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
 computed and checked where it was; a closure made there stays in place, as it reads its
 variables only when it is called; so does the callee of a call through a closure variable no
@@ -233,8 +235,8 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
                                       for f in e.fields))
     if p == "Binary" and e.op in ("&&", "||"):
-        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         left[0] -= _temporaries(e.right)  # named in the arm, where they run
+        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
     if p == "Index":  # a tensor indexed is not copied: its element is read where it was
         return _located(run, e, left, lets)
@@ -262,6 +264,9 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
                                  for c in child)
         elif _is_expr(child) and name != "callee":
             fields[name] = _in_order(run, child, left, lets)
+    if p in CALLS and left[0]:
+        # It runs before the temporaries after it, which are named before the statement.
+        return _held(run, e.replace(**fields), lets, "ordered", False)
     return e.replace(**fields)
 
 

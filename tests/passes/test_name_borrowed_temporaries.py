@@ -160,3 +160,9 @@ def test_a_variable_read_before_a_temporary_whose_call_changes_it_is_held_first(
     assert "let ordered: ~_ = y;\n    let borrowed: ~_ = @bump(&mut y);\n    " \
         "@print(@add(ordered, &borrowed));" in text
     assert run_cli(CASES / "read_before_its_call.vx") == (0, "201\n12\n", "")
+
+
+def test_a_call_borrowing_a_temporary_runs_before_the_calls_after_it():
+    text = to_text(run_front(CASES / "call_before_a_call.vx", name_borrowed_temporaries).after)
+    assert "let borrowed: ~_ = @twice(5);\n    let ordered: ~_ = @id(&borrowed);\n" in text
+    assert run_cli(CASES / "call_before_a_call.vx")[1] == "5\n10\n6\n13\n7\n8\n16\n53\n"
