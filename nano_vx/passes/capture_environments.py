@@ -23,7 +23,7 @@ class State:
     held: dict = field(default_factory=dict)  # a copy -> the type of the variable it copies
     assigned: set = field(default_factory=set)  # the locals the function assigns
     visible: dict = field(default_factory=dict)  # id(assignment) -> the locals in scope there
-    apart: dict = field(default_factory=dict)  # an assigned f -> (its copy g, g keeping f's)
+    apart: dict = field(default_factory=dict)  # an assigned f -> (its copy g, the `if` there)
 
 
 capture_environments = Pass("capture-environments", L, L, """
@@ -128,10 +128,7 @@ def _apart(st: State, let) -> tuple:
     hold (the value changes none) and a reference to each cell, f's until an assignment to f
     in g's scope first moves what the cell holds into one of g's own (`_assign`)."""
     g, f, span = let.name, let.value.name, let.span
-    shares = unused_name("shares", st.taken)
-    made = [L["Let"](shares, True, L["Scalar"]("bool", span=span), L["Bool"](True, span=span),
-                     span=span)]
-    passed, moves = [], []
+    made, passed, moves = [], [], []
     for copy in st.kept[f]:
         ty, mine = st.held[copy], _fresh(st, copy)
         if copy not in st.cells:
@@ -148,12 +145,17 @@ def _apart(st: State, let) -> tuple:
                               L["Borrow"](L["Local"](mine, span=span), True, span=span),
                               span=span)]
         passed.append(ref)  # a reference already: passed as it is
+    st.kept[g], st.typed[g] = passed, st.typed[f]
+    if not moves:  # the value changes nothing: g's copies are all it needs
+        return (*made, let.replace(type=st.typed[f]))
+    shares = unused_name("shares", st.taken)
     moves.append(L["Assign"](L["Local"](shares, span=span), "=", L["Bool"](False, span=span),
                              span=span))
-    st.kept[g], st.typed[g] = passed, st.typed[f]
     st.apart[f] = (g, L["If"](L["Local"](shares, span=span), False,
                               L["Block"](tuple(moves), None, span=span), None, span=span))
-    return (*made, let.replace(type=st.typed[f]))
+    flag = L["Let"](shares, True, L["Scalar"]("bool", span=span), L["Bool"](True, span=span),
+                    span=span)
+    return (flag, *made, let.replace(type=st.typed[f]))
 
 
 def _maker(run, let):
