@@ -12,7 +12,7 @@ from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures, returned_closures)
+                       direct_closures, read_through, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -146,6 +146,7 @@ class Infer:
         self.if_lets: list = []  # the lets bound to an `if` value
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
+        self.direct_lets: dict = {}  # the local each of those binds -> it
         self.confined_ids: set | None = None  # see confined()
         self.returned_ids: dict | None = None  # see returned()
         self.inner: set = set()  # the locals bound inside closures
@@ -174,7 +175,8 @@ class Infer:
                 unify(self.expr(item.value), scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
-            self.direct = {id(c) for c in direct_closures(item).values()}
+            self.direct_lets = direct_closures(item)
+            self.direct = {id(c) for c in self.direct_lets.values()}
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -556,10 +558,12 @@ class Infer:
             elif name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
-            if name in self.block_variables:  # hoist-captured-lets binds it to its zero
-                self.judge(e, _zero_held(f"a closure used as a value that captures '{name}', "
-                                           f"a variable of a block inside its function"),
-                           self.env[name])
+            # hoist-captured-lets binds each to its zero (a closure only called is not read)
+            for held in read_through([name], self.direct_lets):
+                if held in self.block_variables:
+                    self.judge(e, _zero_held(f"a closure used as a value that captures "
+                                               f"'{held}', a variable of a block inside its "
+                                               f"function"), self.env[held])
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
