@@ -107,6 +107,7 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
+from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
@@ -211,6 +212,7 @@ BACK_END = [
     tag_places,
     lower_matches,
     expand_aggregate_prints,
+    split_kernel_aggregates,
     scalarize_aggregates,
     hand_on_lent_tensors,
     copy_out_tensors,
