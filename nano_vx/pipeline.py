@@ -105,6 +105,7 @@ from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.split_kernel_aggregates import split_kernel_aggregates
@@ -214,6 +215,7 @@ BACK_END = [
     expand_aggregate_prints,
     split_kernel_aggregates,
     scalarize_aggregates,
+    return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
