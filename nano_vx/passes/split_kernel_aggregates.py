@@ -122,10 +122,10 @@ def _simple(arg) -> bool:
 
 
 def _is_root(e, name: str, ref: bool) -> bool:
-    """Whether e is the parameter `name`'s aggregate: `*name` of a reference, else `name`."""
-    if ref:
-        e = e.value if e._prod == "Deref" else None
-    return e is not None and e._prod == "Local" and e.name == name
+    """Whether e is the parameter `name`'s aggregate: `name`, or `*name` of a reference."""
+    if ref and e._prod == "Deref":
+        e = e.value
+    return e._prod == "Local" and e.name == name
 
 
 def _given(arg, name: str, ref: bool):
