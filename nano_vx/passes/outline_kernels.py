@@ -77,9 +77,9 @@ def _spawn(run, spawn):
     span = spawn.span
     # A changed local no declaration types (a loop's counter, a closure's parameter) is
     # reached through a `&mut` of a type not written, as a closure's is.
-    params = tuple(L["Param"](local, L["BorrowType"](st.types[local], True, span=span)
-        if local in changed and st.types.get(local) is not None else st.types.get(local),
-        span=span) for local in captured)
+    params = tuple(L["Param"](local, L["BorrowType"](
+        st.types.get(local) or L["OpaqueType"](span=span), True, span=span)
+        if local in changed else st.types.get(local), span=span) for local in captured)
     st.kernels.append(L["Fn"](name, params, spawn.topo, None, (), body, span=span))
     return L["Launch"](name, spawn.topo, tuple(_arg(st, local, local in changed, span)
                                                for local in captured), span=span)

@@ -176,10 +176,7 @@ def _fn(run, fn):
             params.append(p)
             continue
         ref, mutable, fields = split
-        # A field whose type nothing wrote (a tuple literal's) is typed by the launch, as a
-        # capture whose `let` said nothing is.
-        params += [L["Param"](new, None if t._prod == "OpaqueType" else
-                              L["BorrowType"](t, mutable, span=p.span) if ref else t,
+        params += [L["Param"](new, L["BorrowType"](t, mutable, span=p.span) if ref else t,
                               span=p.span) for new, t in fields.values()]
     return fn.replace(params=tuple(params), body=run.walk(fn.body))
 

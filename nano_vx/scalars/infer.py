@@ -688,10 +688,6 @@ class Infer:
     @EXPRESSIONS.on("Deref")
     def _deref(self, e):
         ref = find(self.expr(e.value))
-        if isinstance(ref, Var) and ref.kind == "any":
-            # A kernel's parameter its launch types (a spawn's in a kernel comes before it),
-            # a `&mut` of the launcher's variable its body changes.
-            ref = unify(ref, Ref(Var("any"), True, Var("held")), e)
         if isinstance(ref, Tensor):
             return self.note(e, ref)
         if isinstance(ref, Ref):
