@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, child_nodes, descendants
-from ..scalars.aggregates import Names, Shapes, strip
+from ..scalars.aggregates import Names, Shapes, concrete, strip
 
 _GETS = ("FieldGet", "TupleGet")
 
@@ -76,12 +76,11 @@ def _split(param, fn, shapes: Shapes, plans: dict, names: Names):
     paths = _paths(fn.body, param.name, ref, plans)
     if paths is None:
         return None
-    kept = []
-    for path in sorted(paths, key=len):
-        if not any(path[:len(k)] == k for k in kept):
-            kept.append(path)
+    kept = [path for path in paths if not any(
+        len(k) < len(path) and path[:len(k)] == k for k in paths)]
     typed = {path: _field_type(ty.inner if ref else ty, path, shapes) for path in kept}
-    if any(t is None or shapes.of(t) is not None for t in typed.values()):
+    if not all(t is not None and (concrete(t) or strip(t)._prod in (
+            "TensorType", "OpaqueType")) for t in typed.values()):
         return None
     return ref, ty.mutable if ref else False, {
         path: (names.fresh("_".join([param.name, *map(str, path)])), t)
@@ -139,37 +138,39 @@ def _given(arg, name: str, ref: bool):
 
 
 def _paths(node, name: str, ref: bool, plans: dict):
-    """The paths of the fields of `name`'s aggregate node names, or None if it names it
-    otherwise than by a field."""
-    found: set = set()
+    """The paths of the fields of `name`'s aggregate node names, in the order it first names
+    them, or None if it names it otherwise than by a field."""
+    found: dict = {}
     todo = [node]
     while todo:
         n = todo.pop()
         if n._prod in _GETS:
             root, labels = _chain(n)
             if _is_root(root, name, ref):
-                found.add(labels)
+                found[labels] = None
             else:
                 todo.append(root)
             continue
         if n._prod == "Local" and n.name == name:
             return None
         if n._prod == "Launch" and n.kernel in plans:
-            for arg, split in zip(n.args, plans[n.kernel]):
+            for arg, split in reversed(list(zip(n.args, plans[n.kernel]))):
                 given = _given(arg, name, ref) if split is not None else None
                 if given is None:
                     todo.append(arg)
                 else:
-                    found |= {given + path for path in split[2]}
+                    found.update((given + path, None) for path in split[2])
             continue
-        todo += child_nodes(n)
-    return found
+        todo += reversed(child_nodes(n))
+    return list(found)
 
 
 @split_kernel_aggregates.on("Fn")
 def _fn(run, fn):
     plan = run.state.plans.get(fn.name) or [None] * len(fn.params)
     run.state.split = {p.name: split for p, split in zip(fn.params, plan) if split is not None}
+    if not run.state.split:
+        return run.rebuild(fn)
     params = []
     for p, split in zip(fn.params, plan):
         if split is None:
@@ -204,7 +205,7 @@ def _read(base, labels: tuple, span):
 @split_kernel_aggregates.on("Launch")
 def _launch(run, e):
     plan = run.state.plans.get(e.kernel)
-    if plan is None:
+    if plan is None or not any(plan):
         return run.rebuild(e)
     args = []
     for arg, split in zip(e.args, plan):
