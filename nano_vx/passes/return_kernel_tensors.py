@@ -20,9 +20,10 @@ class State:
 
 
 return_kernel_tensors = Pass("return-kernel-tensors", L, L, """
-Make a kernel that assigns a whole tensor through a `&mut` its launch gives it (a `spawn`
-body's `t = ..` of the launcher's `t`) take the tensor and return it, and its launch assign
-what it returns to the launcher's variable.
+Make a kernel that assigns a whole tensor through the `&mut` its launch gives it take the
+tensor and return it, and its launch assign it to the launcher's variable.
+
+A `spawn` body's `t = ..` of the launcher's `t` is such an assignment (outline-kernels).
 
 Native code holds a tensor as its buffer, and a reference to one as that buffer, so a
 tensor assigned whole through one would make the callee's parameter another buffer, not the
