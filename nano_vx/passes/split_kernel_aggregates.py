@@ -18,6 +18,7 @@ _GETS = ("FieldGet", "TupleGet")
 class State:
     plans: dict = field(default_factory=dict)  # kernel -> per parameter, its split or None
     split: dict = field(default_factory=dict)  # the current function's split parameters
+    copies: dict = field(default_factory=dict)  # its locals a print reads for the aggregate
 
 
 split_kernel_aggregates = Pass("split-kernel-aggregates", L, L, """
@@ -141,18 +142,21 @@ def _paths(node, name: str, ref: bool, plans: dict):
     """The paths of the fields of `name`'s aggregate node names, in the order it first names
     them, or None if it names it otherwise than by a field."""
     found: dict = {}
+    copies = _printed_copies(node, name, ref)
     todo = [node]
     while todo:
         n = todo.pop()
         if n._prod in _GETS:
             root, labels = _chain(n)
-            if _is_root(root, name, ref):
+            if _is_root(root, name, ref) or root._prod == "Local" and root.name in copies:
                 found[labels] = None
             else:
                 todo.append(root)
             continue
         if n._prod == "Local" and n.name == name:
             return None
+        if n._prod == "Let" and n.name in copies:
+            continue
         if n._prod == "Launch" and n.kernel in plans:
             for arg, split in reversed(list(zip(n.args, plans[n.kernel]))):
                 given = _given(arg, name, ref) if split is not None else None
@@ -165,10 +169,38 @@ def _paths(node, name: str, ref: bool, plans: dict):
     return list(found)
 
 
+def _printed_copies(body, name: str, ref: bool) -> dict:
+    """The locals a `let` binds to `name`'s aggregate whole only for the `print` right after
+    it to read by fields (expand-aggregate-prints holds `*p` so): nothing runs between, so
+    the print may read the fields of the aggregate itself. {local: what it is bound to}."""
+    copies = {}
+    uses: dict = {}
+    for n in descendants(body):
+        if n._prod == "Local":
+            uses[n.name] = uses.get(n.name, 0) + 1
+    for block in (n for n in descendants(body) if n._prod == "Block"):
+        for let, stmt in zip(block.stmts, block.stmts[1:]):
+            if let._prod != "Let" or let.mutable or not _is_root(let.value, name, ref) or \
+                    stmt._prod != "ExprStmt" or stmt.expr._prod != "Call" or \
+                    stmt.expr.callee._prod != "Global" or stmt.expr.callee.name != "print" or \
+                    any(n._prod in ("Call", "Launch", "Borrow") for a in stmt.expr.args
+                        for n in descendants(a)):
+                continue
+            mine = sum(1 for n in descendants(stmt) if n._prod == "Local" and
+                       n.name == let.name)
+            by_fields = sum(1 for n in descendants(stmt) if n._prod in _GETS and
+                            n.base._prod == "Local" and n.base.name == let.name)
+            if mine and mine == by_fields == uses.get(let.name):
+                copies[let.name] = let.value
+    return copies
+
+
 @split_kernel_aggregates.on("Fn")
 def _fn(run, fn):
     plan = run.state.plans.get(fn.name) or [None] * len(fn.params)
     run.state.split = {p.name: split for p, split in zip(fn.params, plan) if split is not None}
+    run.state.copies = {v: root for name, (ref, _, _) in run.state.split.items()
+                        for v, root in _printed_copies(fn.body, name, ref).items()}
     if not run.state.split:
         return run.rebuild(fn)
     params = []
@@ -185,6 +217,8 @@ def _fn(run, fn):
 @split_kernel_aggregates.on("FieldGet", "TupleGet")
 def _get(run, e):
     root, labels = _chain(e)
+    if root._prod == "Local" and root.name in run.state.copies:
+        root = run.state.copies[root.name]
     for name, (ref, _, fields) in run.state.split.items():
         if not _is_root(root, name, ref):
             continue
@@ -193,6 +227,11 @@ def _get(run, e):
         return _read(L["Deref"](place, span=root.span) if ref else place, labels[len(path):],
                      e.span)
     return run.rebuild(e)
+
+
+@split_kernel_aggregates.on("Let", splice=True)
+def _let(run, let):
+    return () if let.name in run.state.copies else (run.rebuild(let),)
 
 
 def _read(base, labels: tuple, span):

@@ -41,6 +41,8 @@ def test_a_kernel_is_given_the_places_of_the_fields_it_names():
     assert "launch main$kernel0 on(Topology::CPU)(&mut (*p_y), &mut (*p_x), &mut (*q_n), " \
         "&mut (*tp_1));" in text
     assert "    *q_a_x = *q_a_x + c_x;\n" in text
+    # A print of the struct reads its fields where it prints, no copy of the whole first.
+    assert "    @print(P { x: *p_x, y: *p_y });\n" in text and "printed" not in text
 
 
 def test_a_field_written_through_a_reference_is_given_through_it():
