@@ -28,13 +28,14 @@ uses, one parameter each, so that no launch passes an aggregate.
 outline-kernels gives a kernel each capture of its `spawn` body, and a `&mut` of the
 launcher's variable for one the body changes (`p.x = 7;` is `(*p).x = 7;` through a
 `p: &mut P`). Where the body names the aggregate only by its fields (`(*p).x`, `&mut
-(*p).a.0`, or given on to a kernel it launches that takes only fields), the kernel takes one
-parameter per field it names, the shortest paths: `p_x: &mut i32` given `&mut p.x`, the
-field's own place, so a write reaches the launcher's variable as through `&mut p`; a value's
-field is given by value, as the whole was. A kernel launched before its launcher is split
-first, so a field given on counts as one the launcher names. A parameter used whole, or a
-field named whole that is itself an aggregate or of a type the struct does not write (a
-generic one's), is left as it is, which scalarize-aggregates refuses (E5010).
+(*p).a.0`, a `print` of it whole, which expand-aggregate-prints made a literal of its fields
+read right after a copy of it, or given on to a kernel it launches that takes only fields),
+the kernel takes one parameter per field it names, the shortest paths: `p_x: &mut i32` given
+`&mut p.x`, the field's own place, so a write reaches the launcher's variable as through
+`&mut p`; a value's field is given by value, as the whole was. A kernel launched before its
+launcher is split first, so a field given on counts as one the launcher names. A parameter
+used whole, or a field named whole that is itself an aggregate or of a type the struct does
+not write (a generic one's), is left as it is, which scalarize-aggregates refuses (E5010).
 """, state=State)
 
 
@@ -42,7 +43,11 @@ generic one's), is left as it is, which scalarize-aggregates refuses (E5010).
 def _program(run, program):
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launched = {n.kernel for n in descendants(program) if n._prod == "Launch"}
-    called = {n.name for n in descendants(program) if n._prod == "Global"}
+    # Left whole: a kernel named other than by a launch, or launched with an aggregate a
+    # call or an operation computes, which a field each would compute once per field.
+    whole = {n.name for n in descendants(program) if n._prod == "Global"} | {
+        n.kernel for n in descendants(program)
+        if n._prod == "Launch" and not all(map(_simple, n.args))}
     shapes, plans = Shapes(program), run.state.plans
 
     def plan(name):
@@ -51,16 +56,13 @@ def _program(run, program):
         fn = fns[name]
         plans[name] = [None] * len(fn.params)  # while it is planned: a launch of itself
         for launch in (n for n in descendants(fn.body) if n._prod == "Launch"):
-            if launch.kernel in launched and launch.kernel not in called:
+            if launch.kernel in fns and launch.kernel not in whole:
                 plan(launch.kernel)
         names = Names(fn)
         plans[name] = [_split(p, fn, shapes, plans, names) for p in fn.params]
         return plans[name]
 
-    for launch in (n for n in descendants(program) if n._prod == "Launch"):
-        if not all(map(_simple, launch.args)):  # a value computed once, not once per field
-            called.add(launch.kernel)
-    for name in launched - called:
+    for name in launched - whole:
         if name in fns:
             plan(name)
     return run.rebuild(program)
