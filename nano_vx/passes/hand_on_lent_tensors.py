@@ -31,9 +31,11 @@ function made allows: a copy of one a `&mut` parameter lent would not be the ten
 caller writes after. `fn wrap(x: &mut T, ret_b: &mut T) { ..; let b = *x; give_back ret_b =
 b; }` called as `p_a = wrap(&mut t, &mut p_b);` is `fn wrap(x: &mut T) { ..; let b = *x; }`
 and `p_a = wrap(&mut t); p_b = t;`, when every `give_back` of the out-parameter gives the
-tensor one parameter hands over (a `&mut` tensor's, or a tensor moved in), and every call
-hands over a variable (or passes on a reference one holds) and takes the tensor into a
-variable of its own; a function named other than in such a call keeps its out-parameters.
+tensor one parameter hands over (a `&mut` tensor's, or a tensor moved in, or what a call
+gave of it, `let b = pick(x);`, of a function returning at every return the tensor that its
+parameter hands it, `fn pick(x: &mut T) -> T { *x }`), and every call hands over a variable
+(or passes on a reference one holds) and takes the tensor into a variable of its own; a
+function named other than in such a call keeps its out-parameters.
 """, state=State)
 
 
