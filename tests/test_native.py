@@ -92,9 +92,7 @@ NOT_LOWERED = {
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_others_too.vx",
     # A raw pointer into a tensor made by ::uninit() given to a function.
     "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on.vx",
-    # Extents naming variables whose element count two 64-bit products may not hold (three
-    # i64 extents), divided by a variable, or of a tensor literal.
-    "tests/passes/cases/erase_variable_extents/e5010_three_i64_extents.vx",
+    # Extents naming variables divided by a variable, or of a tensor literal.
     "tests/passes/cases/erase_variable_extents/e5010_divided_by_a_variable.vx",
     "tests/passes/cases/erase_variable_extents/e5010_literal.vx",
     # A tensor made by ::uninit() a function returns, read right of `&&`, or of `?`

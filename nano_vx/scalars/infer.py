@@ -18,7 +18,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
-                    scalar_of, show, unbounded_count, unify)
+                    scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -628,13 +628,12 @@ class Infer:
 
     def extents_list(self, given, t):
         """A `?` tensor's extents, one integer type for all: an array literal native code
-        reads element by element, whose element count must be counted in two 64-bit words (unbounded_count)."""
+        reads element by element."""
         for d, x in zip(t.dims, given.elems):
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem
         unify(extent, Var("int"), given)
-        self.judge(given, unbounded_count, extent, t.dims)
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):

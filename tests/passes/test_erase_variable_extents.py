@@ -39,7 +39,6 @@ def test_what_native_code_does_not_make_stops_in_the_interpreter_after_w5001(cas
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_three_i64_extents", "a tensor of `?` extents of type i64"),
     ("e5010_literal", "a tensor whose extents are not integers")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
