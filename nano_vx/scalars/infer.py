@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
 from ..languages.lsafe import Lsafe
+from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
@@ -126,7 +127,7 @@ def _printed_text(t):
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove
 # but for Lwritten's ReadWritten and Lsafe's Flatten.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe)
+EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 
 
 class Infer:
@@ -366,6 +367,7 @@ class Infer:
     def _halt(self, s):
         pass  # a stop: it computes no value to type
 
+
     # -- expressions -------------------------------------------------------------------
 
     @EXPRESSIONS.on("IfExpr")
@@ -436,6 +438,10 @@ class Infer:
         self.judge(e, bad_binary, e.op, t)
         self.note(e, t)
         return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("HaltWith")
+    def _halt_with(self, e):
+        return self.note(e, unify(self.expr(e.value), Var("int"), e.value))
 
     @EXPRESSIONS.on("Unary")
     def _unary(self, e):

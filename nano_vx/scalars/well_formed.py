@@ -262,6 +262,7 @@ class Check:
     def _halt(self, s):
         pass  # a code and a message: nothing to type
 
+
     @STATEMENTS.on("If")
     def _if(self, s):
         unify(self.expr(s.cond), "bool", s.cond)
@@ -357,6 +358,10 @@ class Check:
         if what is not None:
             raise Mismatch(e, what)
         return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("HaltWith")
+    def _halt_with(self, e):
+        return unify(self.expr(e.value), Var("int"), e.value)
 
     @EXPRESSIONS.on("Unary")
     def _unary(self, e):
