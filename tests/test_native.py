@@ -92,10 +92,10 @@ NOT_LOWERED = {
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_others_too.vx",
     # A raw pointer into a tensor made by ::uninit() given to a function.
     "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on.vx",
-    # Extents naming variables of a tensor literal, or divided by a variable on both sides
-    # of a division (the divisor would be compared with 0 before the dividend computes).
+    # Extents naming variables divided by a variable on both sides of a division (the divisor
+    # would be compared with 0 before the dividend computes), or two of a tensor literal.
     "tests/passes/cases/erase_variable_extents/e5010_divided_on_both_sides.vx",
-    "tests/passes/cases/erase_variable_extents/e5010_literal.vx",
+    "tests/passes/cases/erase_variable_extents/e5010_literal_of_two_variable_extents.vx",
     # A tensor made by ::uninit() a function returns, read right of `&&`, or of `?`
     # extents: nothing keeps its written-flags.
     "tests/passes/cases/copy_tracked_functions/e5010_returned_right_of_and.vx",

@@ -7,6 +7,7 @@ production goes."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
@@ -42,8 +43,13 @@ halt_with("E9006", "extent arithmetic {a} / 0 divides by zero", n) } else { n / 
 the dividend and the divisor could both stop, the interpreter's order (the dividend first)
 is not that one, and any other extent stays as written, which type-scalars refuses (E5010).
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
-only written, and becomes `?` alike. A tensor literal whose extents name a variable stays:
-native code lowers only literals of known extents.
+only written, and becomes `?` alike. Native code lowers only literals of known extents: a
+tensor literal of one extent that names a variable, its elements numbers as written, is
+the literal of the extent its elements give, its first element checking, as the
+interpreter does once the elements are computed, that the extent is not negative and gives
+the elements' count (`Tensor<i32, [n]>([1, 2])` is `Tensor<i32, [2]>([if n < 0 { halt_with(
+..) } else if n != 2 { halt_with(..) } else { 1 }, 2])`), and a `let` of it is of that type;
+any other stays as written.
 """, state=State)
 
 
@@ -83,9 +89,84 @@ def _tensor_type(run, ty):
                                  for d in ty.dims))
 
 
+@erase_variable_extents.on("Let")
+def _let(run, let):
+    """A `let` of a literal whose extents _checked_literal made known is of those extents."""
+    let = run.rebuild(let)
+    lit, ty = let.value, let.type
+    if lit._prod == "TensorLit" and ty._prod == "TensorType" and \
+            all(d._prod == "DimInt" for d in lit.type.dims) and \
+            any(d._prod == "DimAny" for d in ty.dims):
+        return let.replace(type=ty.replace(dims=lit.type.dims))
+    return let
+
+
 @erase_variable_extents.on("TensorLit")
 def _tensor_lit(run, lit):
-    return lit.replace(elems=tuple(run.walk(e) for e in lit.elems))
+    elems = tuple(run.walk(e) for e in lit.elems)
+    checked = _checked_literal(run, lit, elems)
+    return lit.replace(elems=elems) if checked is None else checked
+
+
+def _checked_literal(run, lit, elems):
+    """A literal of one extent that names a variable, its elements numbers: the literal of
+    the extent its elements give, its first element checking, as the interpreter checks once
+    they are computed, that the extent is not negative and gives their count; None for any
+    other (it stays as written, which type-scalars refuses)."""
+    ty = lit.type
+    variable = [d for d in ty.dims if d._prod != "DimInt"]
+    if len(variable) != 1 or variable[0]._prod not in VARIABLE or ty.elem.name not in _ELEMENTS \
+            or not all(_number(e) for e in elems):
+        return None
+    d, rest = variable[0], [x.value for x in ty.dims if x._prod == "DimInt"]
+    others = math.prod(rest)
+    steps = []
+    extent = _steps(run, d, steps)
+    if others == 0 or not elems or len(elems) % others or extent is None:
+        return None
+    steps.append((extent[0] * others, extent[1] * others))
+    t = _fitting(steps)
+    if t is None:
+        return None
+
+    def stop(cond, message, value):
+        halt = L["HaltWith"]("E9006", message, value, span=ty.span)
+        halt = L["Binary"]("!=", halt, L["Int"](0, span=ty.span), span=ty.span) \
+            if ty.elem.name == "bool" else \
+            L["Cast"](halt, L["Scalar"](ty.elem.name, span=ty.span), span=ty.span)
+        return lambda rest: L["IfExpr"](cond, False, L["Block"]((), halt, span=ty.span),
+                                        L["Block"]((), rest, span=ty.span), span=ty.span)
+
+    def count():
+        n = _computed(run, d, t)
+        return n if others == 1 else \
+            L["Binary"]("*", n, L["Int"](others, span=ty.span), span=ty.span)
+    checks = [stop(L["Binary"]("!=", count(), L["Int"](len(elems), span=ty.span),
+                               span=ty.span),
+                   f"this list has {len(elems)} element(s), but the tensor has {{a}}", count())]
+    if extent[0] < 0:
+        checks.insert(0, stop(L["Binary"]("<", _computed(run, d, t), L["Int"](0, span=ty.span),
+                                          span=ty.span),
+                              "a tensor extent must not be negative, found {a}",
+                              _computed(run, d, t)))
+    first = elems[0]
+    for check in reversed(checks):
+        first = check(first)
+    given = L["DimInt"](len(elems) // others, span=d.span)
+    return lit.replace(type=ty.replace(dims=tuple(given if x is d else x for x in ty.dims)),
+                       elems=(first, *elems[1:]))
+
+
+# Element types a number converts to (`as`), or compares to 0 (bool).
+_ELEMENTS = frozenset(INT_TYPES) | frozenset({"f64", "f32", "f16", "bf16", "bool"})
+
+
+def _number(e) -> bool:
+    """Whether e is a number or bool as written (negated or not): computing it can neither
+    stop nor see what the checks before it do."""
+    if e._prod == "Unary" and e.op == "-":
+        e = e.operand
+    return e._prod in ("Int", "Float", "Bool")
 
 
 @erase_variable_extents.on("TensorNew")
@@ -115,6 +196,12 @@ def _within(run, dims):
     for d in dims:
         if not _steps(run, d, steps):
             return None
+    return _fitting(steps)
+
+
+def _fitting(steps):
+    """i32 or i64, the narrower that holds each (least, greatest) of `steps`; None when
+    neither does."""
     for t in (INT_TYPES["i32"], INT_TYPES["i64"]):
         if all(t.lo <= lo and hi <= t.hi for lo, hi in steps):
             return t

@@ -198,7 +198,7 @@ def _halt_with(run, e):
     the value it gives there is one no run reads."""
     b = run.state.b
     value, t = b.lower(e.value)
-    b.stop(e.code, e.message, t, value)
+    b.stop(e.code, e.message, t, b.to_i64(value, t))
     b.enter(b.new_block())
     return b.const(0, t), t
 
