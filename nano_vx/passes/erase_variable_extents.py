@@ -118,12 +118,12 @@ def _checked_literal(run, lit, elems):
     if len(variable) != 1 or variable[0]._prod not in VARIABLE or ty.elem.name not in _ELEMENTS \
             or not all(_number(e) for e in elems):
         return None
-    d, rest = variable[0], [x.value for x in ty.dims if x._prod == "DimInt"]
-    others = math.prod(rest)
+    d, others = variable[0], math.prod(x.value for x in ty.dims if x._prod == "DimInt")
     steps = []
     extent = _steps(run, d, steps)
     if others == 0 or not elems or len(elems) % others or extent is None:
         return None
+    # the count, in i64 at most, is below 2**63: never the interpreter's stop of too many
     steps.append((extent[0] * others, extent[1] * others))
     t = _fitting(steps)
     if t is None:
