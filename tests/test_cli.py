@@ -57,6 +57,13 @@ def test_the_console_script_is_installed():
     assert done.returncode == 0 and "resolve-names" in done.stdout
 
 
+@pytest.mark.slow
+def test_python_dash_m_runs_the_command(prog):
+    done = subprocess.run([sys.executable, "-m", "nano_vx", str(prog(HELLO))],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "42\n", "")
+
+
 def test_a_program_runs_and_prints(prog):
     code, out, err = run(prog(HELLO))
     assert (code, out, err) == (0, "42\n", "")
