@@ -76,11 +76,21 @@ def _zero_let(st: State, name: str, ty, span) -> list:
     """`let mut name: ty` bound to its type's zero; a reference's the reference to a zero
     bound before it, which nothing reads (a closure reads it only once its `let` ran)."""
     if ty._prod != "BorrowType":
-        return [L["Let"](name, True, ty, zero(ty, span), span=span)]
+        return [L["Let"](name, True, ty, _zero(st, ty, span), span=span)]
     cell = unused_name(display_name(name), st.taken)
     return [L["Let"](cell, ty.mutable, ty.inner, zero(ty.inner, span), span=span),
             L["Let"](name, True, ty, L["Borrow"](L["Local"](cell, span=span), ty.mutable,
                                                  span=span), span=span)]
+
+
+def _zero(st: State, ty, span):
+    """A type's zero; a closure value's a closure of its signature returning the zero of its
+    result, never called (each closure that reads the variable is made after its `let`)."""
+    if ty._prod != "ClosureType":
+        return zero(ty, span)
+    params = tuple(L["Param"](unused_name("_", st.taken), p, span=span) for p in ty.params)
+    value = None if ty.ret._prod == "Scalar" and ty.ret.name == "void" else _zero(st, ty.ret, span)
+    return L["Closure"](params, ty.ret, L["Block"]((), value, span=span), span=span)
 
 
 def _assign(name: str, value, span):

@@ -122,6 +122,38 @@ LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
 """
 
 
+# Hand-written Lscalars: a variable of a loop's body holding a closure value returning a
+# closure value (an `if` may assign it another), read by a closure value after the loop: bound at the top to a closure of its
+# type returning a closure of its result's type, and the variable the values read with it.
+LOOP_CLOSURE_READ_AFTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn(i32) -> i32 = |x: i32| -> i32 {
+            x
+        };
+        for i: i32 in 0i32..3i32 {
+            let k: i32 = i *[i32] 10i32;
+            let mut pick: fn(i32) -> fn(i32) -> i32 = |y: i32| -> fn(i32) -> i32 {
+                |z: i32| -> i32 {
+                    z +[i32] k
+                }
+            };
+            if i > 1i32 {
+                pick = |y#1: i32| -> fn(i32) -> i32 {
+                    |z#1: i32| -> i32 {
+                        z#1 *[i32] k
+                    }
+                };
+            }
+            g = |x#1: i32| -> i32 {
+                pick(x#1)(x#1)
+            };
+        }
+        @print(g(1i32));
+    }
+"""
+
+
 @pytest.mark.parametrize("program,shown,printed", [
     (LOOP_READ_AFTER, ["for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = "], "23\n"),
     (BLOCK_TENSOR_READ_AFTER, ["let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();",
@@ -129,7 +161,11 @@ LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
     (LOOP_TENSOR_OF_UNKNOWN_EXTENTS,
      ["let mut t: Tensor<i32, [?, 2]> = Tensor<i32, [?, 2]>::new(Tensor<i32, [2]>([0i32, 2i32]));"],
      "3\n"),
-], ids=["loop_variable", "blocks_tensor", "tensor_of_unknown_extents"])
+    (LOOP_CLOSURE_READ_AFTER,
+     ["let mut k: i32 = 0i32;",
+      "let mut pick: fn(i32) -> fn(i32) -> i32 = |_: i32| -> fn(i32) -> i32 {\n"
+      "        |_#1: i32| -> i32 {\n            0i32\n        }\n    };"], "20\n"),
+], ids=["loop_variable", "blocks_tensor", "tensor_of_unknown_extents", "blocks_closure_value"])
 def test_handwritten_variables_read_after_their_block(program, shown, printed, run_pass,
                                                       snapshot_txt):
     ran = run_pass("hoist-captured-lets", program)
@@ -150,3 +186,12 @@ def test_a_closure_the_body_only_calls_is_not_hoisted_but_what_it_reads_is():
     main = run_front(CASES / "through_called_closures.vx", hoist_captured_lets).after.items[0]
     hoisted = [s.name for s in main.body.stmts if s._prod == "Let"][:3]
     assert sorted(hoisted) == ["c", "i", "k"]
+
+
+def test_a_variable_holding_a_closure_value_is_bound_first_to_a_closure_returning_a_zero():
+    text = to_text(run_front(CASES / "closure_values.vx", hoist_captured_lets).after)
+    assert "    let mut add: ~fn(f64) -> f64 = |_: f64| -> f64 {\n        0.0f64\n    };\n" in text
+    assert "    let mut show: ~fn() -> void = || -> void {};\n" in text
+    # what the closures kept in them read is bound first too
+    assert "    let mut k: f64 = 0.0f64;\n    let mut s: ~i32 = 0i32;\n" in text
+    assert "        add = |x#1: f64| -> f64 {\n" in text
