@@ -28,9 +28,11 @@ interpreter makes there (E9006): it prints no closure and compares none.
 
 A variable holds a closure when a `let` or an assignment gives it a closure, another such
 variable, an `if` choosing one in an arm, or a call of a closure a `let` binds whose value is
-one, and so does a parameter of a closure a `let` binds and nothing assigns that a call of
-that variable gives one of those (the front end's types make every arm and every value of the
-variable alike, and type-scalars every argument a parameter is given). A `print`
+one, and so does a parameter of a closure a `let` or an assignment gives a variable (or an
+`if` it is given chooses, or such a call returns) that a call of that variable gives one of
+those (the front end's
+types make every arm and every value of the variable alike, and type-scalars every argument a
+parameter is given, whichever closure the call calls). A `print`
 given another expression of those kinds (`print(if c { f } else { g })`) computes it first,
 bound by a `let` of a fresh name, then stops. The comparison is the first thing its
 statement computes (only names and literals before it), so nothing of the statement runs
@@ -54,17 +56,19 @@ def _fn(run, fn):
 
 def _holding_closures(fn, makers) -> set:
     """The locals a closure is bound or assigned to, found until none is added: a parameter of
-    a closure a `let` binds and nothing assigns is given each argument at its place of a call
-    of that name."""
-    assigned = {n.target.name for n in descendants(fn)
-                if n._prod == "Assign" and n.target._prod == "Local"}
-    given = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
+    a closure a `let` or an assignment gives a variable (as its value or an arm of an `if`
+    that is) is given each argument at its place of a call of that name."""
+    bindings = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
         [(n.target.name, n.value) for n in descendants(fn)
-         if n._prod == "Assign" and n.target._prod == "Local"] + \
+         if n._prod == "Assign" and n.target._prod == "Local"]
+    held: dict = {}
+    for name, value in bindings:
+        held.setdefault(name, []).extend(_closures_of(value, makers))
+    given = bindings + \
         [(p.name, arg) for n in descendants(fn)
-         if n._prod == "Call" and n.callee._prod == "Local" and n.callee.name in makers
-         and n.callee.name not in assigned
-         for p, arg in zip(makers[n.callee.name].params, n.args)]
+         if n._prod == "Call" and n.callee._prod == "Local"
+         for closure in held.get(n.callee.name, ())
+         for p, arg in zip(closure.params, n.args)]
     closures: set = set()
     while True:
         more = {name for name, value in given
@@ -72,6 +76,20 @@ def _holding_closures(fn, makers) -> set:
         if not more:
             return closures
         closures |= more
+
+
+def _closures_of(e, makers) -> list:
+    """The closures an expression is: itself, an arm of an `if` it is, or the value of a
+    closure a `let` binds that it calls."""
+    if e._prod == "Closure":
+        return [e]
+    if e._prod == "IfExpr":
+        return [c for arm in (e.then, e.orelse) if arm.value is not None
+                for c in _closures_of(arm.value, makers)]
+    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in makers:
+        value = makers[e.callee.name].body.value
+        return [] if value is None else _closures_of(value, makers)
+    return []
 
 
 def _closure_valued(e, closures, makers) -> bool:
