@@ -25,11 +25,14 @@ reads when it is called: after the block, or in a later iteration of a loop, it 
 `let` (or the loop) last stored there. lift-closures reads a closure's variables where it is
 called, so they must be in scope there: the variable becomes `let mut k: T = 0;` at the top of
 the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0, a
-reference one to a zero bound before it), its `let` the assignment `k = ..;`, and a loop over
-it a loop over a fresh variable whose body starts by assigning it to k. type-scalars refused
-such a variable of a type without a zero. A closure a `let` of the block binds and only calls
-is not such a variable: each call calls its function, passing what it reads, so a closure
-value calling it reads those variables, which are hoisted instead. A tensor's variable is
+reference one to a zero bound before it, a closure value a closure of its type returning its
+result's zero, which nothing calls: each closure reading k is made after k's `let` ran), its
+`let` the assignment `k = ..;`, and a loop over it a loop over a fresh variable whose body
+starts by assigning it to k. type-scalars refused such a variable of a type without a zero.
+A closure a `let` of the block binds and only calls is not such a variable: each call calls
+its function, passing what it reads, so a closure value calling it reads those variables,
+which are hoisted instead; and a closure value kept in a hoisted variable may be called
+after the block too, so what it reads is hoisted with it. A tensor's variable is
 then a cell given a fresh tensor by each assignment, whose buffer insert-drops frees when the
 next replaces it and after the last call that may read it. A variable of a closure's own is not hoisted: each
 call of the closure has its own.

@@ -25,7 +25,7 @@ def returned_closures(fn) -> dict:
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
     such a `let` binds) of a variable otherwise only called or copied by a `let` into a
     variable likewise used (the copy not assigned: it names the same value; of one assigned,
-    one copy only called, see _copied_apart) -> (the name of
+    see _copied_apart) -> (the name of
     that closure, what it reads of the parameters and the `let`s of that closure's body,
     those of them the value assigns or lends `&mut`). What the closure around it does to
     them ends before it returns the value (its body's last value), and nothing but the value
@@ -107,19 +107,19 @@ def _copies(f, parents, uses, targets) -> list | None:
 
 
 def _copied_apart(f, copies, parents, uses) -> bool:
-    """Whether the copy of a variable f that is assigned (one at most) keeps the value it was
-    given once f is assigned another: it is only called, and bound in the closure (or the
-    function) that assigns f, so each assignment to f it outlives sees it in scope, where
-    capture-environments gives it a copy of f's environment of its own."""
+    """Whether the copies of a variable f that is assigned keep the value each was given once
+    f is assigned another: each assignment to f that may run while a copy is alive (a copy is
+    only called, or copied by a `let` likewise, all in its scope) sees it in scope, where
+    capture-environments gives it a copy of f's environment of its own (one for the copies
+    holding one value). So each assignment is in the closure binding the copy (or the
+    function), or in the function's own body, which does not run while a closure does."""
     if not copies:
         return True
-    if len(copies) > 1 or any(not (parents[id(u)]._prod == "Call" and parents[id(u)].callee is u)
-                              for u in uses.get(copies[0], ())):
-        return False
-    home = _closure_around(next(parents[id(n)] for n in uses[f]
-                                if parents[id(n)]._prod == "Let"), parents)
-    return all(_closure_around(parents[id(n)], parents) is home for n in uses[f]
-               if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n)
+    homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
+             if parents[id(n)]._prod == "Let"}
+    return all(around is None or homes == {around}
+               for around in (_closure_around(parents[id(n)], parents) for n in uses[f]
+                              if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n))
 
 
 def _closure_around(node, parents):

@@ -25,7 +25,8 @@ def test_what_native_code_does_not_lower_is_refused(case):
 
 
 def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
-    ran = run_front(CASES / "e5010_counter_copied_twice_then_assigned.vx", check_native_subset)
+    ran = run_front(CASES / "e5010_counter_copied_then_assigned_by_a_closure.vx",
+                    check_native_subset)
     assert ran.diagnostics.codes() == ["E5010"]
     assert ran.after is ran.before
 
