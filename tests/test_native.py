@@ -51,9 +51,9 @@ NOT_LOWERED = {
     # A hardware state given to a function and returned by it in a tuple at one return, not
     # at every one.
     "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned.vx",
-    # A parameter of a closure given as an argument, printed; a closure a `let mut`
+    # A parameter of a closure given a closure a tuple holds, printed; a closure a `let mut`
     # binds, called in a `spawn` body.
-    "tests/passes/cases/halt_closure_prints/e5010_closure_argument_parameter_printed.vx",
+    "tests/passes/cases/halt_closure_prints/e5010_parameter_given_a_tuples_closure_printed.vx",
     "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
     # A closure moving a variable it captures, called in a `spawn` body (or one calling such
     # a closure): a kernel's copy of it would move the kernel's copy of the variable, not the

@@ -197,9 +197,10 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
 # A closure value is a number within the function that makes it; what it cannot be there.
 @pytest.mark.parametrize("body,what", [
     # one a variable holds printed, or two compared first in their statement,
-    # halt-closure-prints makes a stop; a parameter only of a closure a variable is given
-    ("let f = |x: i32| x + 1;\n    let apply = |g, h| g(h);\n"
-     "    print(apply(|h| { print(h); 0 }, f));", "printing a closure"),
+    # halt-closure-prints makes a stop; a parameter only where an argument it is given is
+    # a closure, a variable holding one, an `if` choosing one or a call returning one
+    ("let f = |x: i32| x + 1;\n    let show = |h| { print(h); 0 };\n"
+     "    let pair = (f, 1);\n    print(show(pair.0));", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel
     ("let mut f = |x: i32| x;\n    f = |x: i32| x + 1;\n"
      "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",

@@ -123,8 +123,9 @@ LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
 
 
 # Hand-written Lscalars: a variable of a loop's body holding a closure value returning a
-# closure value (an `if` may assign it another), read by a closure value after the loop: bound at the top to a closure of its
-# type returning a closure of its result's type, and the variable the values read with it.
+# closure value (an `if` may assign it another), read by a closure value after the loop:
+# bound at the top to a closure of its type returning a closure of its result's type, and
+# the variable the values read with it.
 LOOP_CLOSURE_READ_AFTER = """
     // IL: Lscalars
     fn main() -> void {
