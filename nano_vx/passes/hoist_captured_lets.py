@@ -88,12 +88,16 @@ def _zero_let(st: State, name: str, ty, span) -> list:
 
 def _zero(st: State, ty, span):
     """A type's zero; a closure value's a closure of its signature returning the zero of its
-    result, never called (each closure that reads the variable is made after its `let`)."""
+    result (a reference's to a zero its body binds), never called (each closure that reads
+    the variable is made after its `let`)."""
     if ty._prod != "ClosureType":
         return zero(ty, span)
     params = tuple(L["Param"](unused_name("_", st.taken), p, span=span) for p in ty.params)
-    value = None if ty.ret._prod == "Scalar" and ty.ret.name == "void" else _zero(st, ty.ret, span)
-    return L["Closure"](params, ty.ret, L["Block"]((), value, span=span), span=span)
+    if ty.ret._prod == "Scalar" and ty.ret.name == "void":
+        return L["Closure"](params, ty.ret, L["Block"]((), None, span=span), span=span)
+    lets = _zero_let(st, "zero", ty.ret, span)  # its value only: the `let` is not kept
+    body = L["Block"](tuple(lets[:-1]), lets[-1].value, span=span)
+    return L["Closure"](params, ty.ret, body, span=span)
 
 
 def _assign(name: str, value, span):

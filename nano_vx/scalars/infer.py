@@ -82,7 +82,7 @@ def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
     than a string, a tensor's (`::new()`, each `?` extent 0), a reference's to such a
     scalar (a reference to a zero bound beside it), or a closure's returning nothing or such
-    a zero but a reference's (a closure of its signature returning it)."""
+    a zero (a closure of its signature returning it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
@@ -91,8 +91,7 @@ def _zero_held(what: str):
             return None
         if isinstance(t, Ref) and scalar(t.target) is None:
             return None
-        if isinstance(t, Closure) and (find(t.ret) == "void" or
-                                       not isinstance(find(t.ret), Ref) and bad(t.ret) is None):
+        if isinstance(t, Closure) and (find(t.ret) == "void" or bad(t.ret) is None):
             return None
         return scalar(t)
     return bad

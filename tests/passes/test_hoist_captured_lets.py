@@ -196,3 +196,10 @@ def test_a_variable_holding_a_closure_value_is_bound_first_to_a_closure_returnin
     # what the closures kept in them read is bound first too
     assert "    let mut k: f64 = 0.0f64;\n    let mut s: ~i32 = 0i32;\n" in text
     assert "        add = |x#1: f64| -> f64 {\n" in text
+
+
+def test_a_closure_value_returning_a_reference_is_bound_first_to_one_returning_its_own_zero():
+    text = to_text(run_front(CASES / "closure_returning_a_reference.vx",
+                             hoist_captured_lets).after)
+    assert "    let mut h: ~fn(i32) -> &mut i32 = |_: i32| -> &mut i32 {\n" \
+        "        let mut zero: ~i32 = 0i32;\n        &mut zero\n    };\n" in text
