@@ -206,11 +206,11 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
      "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
-    # one returning a vector hoist-captured-lets has no zero for
-    ("let mut f = |x: i32| x;\n    for i in 0..2 {\n"
-     "        let h = if i > 0 { |x: i32| splat::<2 x i32>(x) }\n"
-     "            else { |x: i32| splat::<2 x i32>(i) };\n"
-     "        f = |x: i32| h(x)[1] + 1;\n    }\n    print(f(1));",
+    # one returning a raw pointer hoist-captured-lets has no zero for
+    ("let t = Tensor<i32, [2]>::fill(3);\n    let mut f = |x: i32| x;\n"
+     "    for i in 0..2 {\n        let h = if i > 0 { || t.as_ptr() } else { || t.as_ptr() };\n"
+     "        f = |x: i32| { let p = h(); let v = unsafe { p[x] }; v };\n    }\n"
+     "    print(f(1));",
      "a closure used as a value that captures 'h', a variable of a block inside its function "
      "holding a closure"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"

@@ -203,3 +203,10 @@ def test_a_closure_value_returning_a_reference_is_bound_first_to_one_returning_i
                              hoist_captured_lets).after)
     assert "    let mut h: ~fn(i32) -> &mut i32 = |_: i32| -> &mut i32 {\n" \
         "        let mut zero: ~i32 = 0i32;\n        &mut zero\n    };\n" in text
+
+
+def test_a_vector_is_bound_first_to_a_splat_of_zero():
+    text = to_text(run_front(CASES / "vector.vx", hoist_captured_lets).after)
+    assert "    let mut v: <2 x f32> = splat::<2 x f32>(0.0f32);\n" in text
+    assert "    let r#1: ~<2 x f32> = splat::<2 x f32>(0.0f32);\n" \
+        "    let mut r: ~&<2 x f32> = &r#1;\n" in text
