@@ -98,6 +98,14 @@ def _zero_held(what: str):
     return bad
 
 
+def _referenced(t):
+    """A reference to a variable its calls type (a closure's parameter): native code makes one
+    to a scalar's cell, or a vector's, only."""
+    if isinstance(t, Var) or isinstance(t, Vector) or isinstance(t, str) and t != "void":
+        return None
+    return "a reference to _" if t == "void" else f"a reference to {show(t)}"
+
+
 def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
@@ -663,6 +671,12 @@ class Infer:
         if isinstance(find(inner), Tensor):
             return self.note(e, inner)
         if value._prod == "Local":
+            found = find(inner)
+            if isinstance(found, Var) and found.kind == "any":
+                # A closure's parameter, which the calls after it type: its cell's address,
+                # once they make it a scalar.
+                self.judge(e, _referenced, inner)
+                return self.note(e, Ref(inner, e.mutable))
             return self.note(e, reference_to(inner, e.mutable, e))
         if value._prod == "Deref":
             ref = find(self.expr(value.value))
