@@ -189,24 +189,20 @@ def test_a_closure_the_body_only_calls_is_not_hoisted_but_what_it_reads_is():
     assert sorted(hoisted) == ["c", "i", "k"]
 
 
-def test_a_variable_holding_a_closure_value_is_bound_first_to_a_closure_returning_a_zero():
-    text = to_text(run_front(CASES / "closure_values.vx", hoist_captured_lets).after)
-    assert "    let mut add: ~fn(f64) -> f64 = |_: f64| -> f64 {\n        0.0f64\n    };\n" in text
-    assert "    let mut show: ~fn() -> void = || -> void {};\n" in text
+@pytest.mark.parametrize("case,shown", [
     # what the closures kept in them read is bound first too
-    assert "    let mut k: f64 = 0.0f64;\n    let mut s: ~i32 = 0i32;\n" in text
-    assert "        add = |x#1: f64| -> f64 {\n" in text
-
-
-def test_a_closure_value_returning_a_reference_is_bound_first_to_one_returning_its_own_zero():
-    text = to_text(run_front(CASES / "closure_returning_a_reference.vx",
-                             hoist_captured_lets).after)
-    assert "    let mut h: ~fn(i32) -> &mut i32 = |_: i32| -> &mut i32 {\n" \
-        "        let mut zero: ~i32 = 0i32;\n        &mut zero\n    };\n" in text
-
-
-def test_a_vector_is_bound_first_to_a_splat_of_zero():
-    text = to_text(run_front(CASES / "vector.vx", hoist_captured_lets).after)
-    assert "    let mut v: <2 x f32> = splat::<2 x f32>(0.0f32);\n" in text
-    assert "    let r#1: ~<2 x f32> = splat::<2 x f32>(0.0f32);\n" \
-        "    let mut r: ~&<2 x f32> = &r#1;\n" in text
+    ("closure_values",
+     ["    let mut add: ~fn(f64) -> f64 = |_: f64| -> f64 {\n        0.0f64\n    };\n",
+      "    let mut show: ~fn() -> void = || -> void {};\n",
+      "    let mut k: f64 = 0.0f64;\n    let mut s: ~i32 = 0i32;\n",
+      "        add = |x#1: f64| -> f64 {\n"]),
+    ("closure_returning_a_reference",
+     ["    let mut h: ~fn(i32) -> &mut i32 = |_: i32| -> &mut i32 {\n"
+      "        let mut zero: ~i32 = 0i32;\n        &mut zero\n    };\n"]),
+    ("vector",
+     ["    let mut v: <2 x f32> = splat::<2 x f32>(0.0f32);\n",
+      "    let r#1: ~<2 x f32> = splat::<2 x f32>(0.0f32);\n    let mut r: ~&<2 x f32> = &r#1;\n"]),
+])
+def test_a_closure_value_or_a_vector_is_bound_first_to_a_zero_of_its_type(case, shown):
+    text = to_text(run_front(CASES / f"{case}.vx", hoist_captured_lets).after)
+    assert all(line in text for line in shown)
