@@ -13,7 +13,7 @@ from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures, read_through, returned_closures)
+                       direct_closures, outliving_closures, read_through, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -81,15 +81,19 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, a tensor's (`::new()`, each `?` extent 0), or a reference's to such a
-    scalar (a reference to a zero bound beside it)."""
+    than a string, a tensor's (`::new()`, each `?` extent 0), a vector's (a splat of 0), a
+    reference's to such a scalar or vector (a reference to a zero bound beside it), or a
+    closure's returning nothing or such a zero (a closure of its signature returning it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
-        if isinstance(t, Tensor):
+        if isinstance(t, (Tensor, Vector)):
             return None
-        if isinstance(t, Ref) and scalar(t.target) is None:
+        if isinstance(t, Ref) and (scalar(t.target) is None or
+                                   isinstance(find(t.target), Vector)):
+            return None
+        if isinstance(t, Closure) and (find(t.ret) == "void" or bad(t.ret) is None):
             return None
         return scalar(t)
     return bad
@@ -163,10 +167,12 @@ class Infer:
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
 
     def confined(self) -> set:
-        """id() of each closure whose value stays where what it reads is in scope, asked only
-        of a function with a closure value reading a block's variable."""
+        """id() of each closure whose value stays where what it reads is in scope (not kept in
+        a variable a closure value may read once its block is over), asked only of a function
+        with a closure value reading a block's variable."""
         if self.confined_ids is None:
-            self.confined_ids = confined_closures(self.item_node)
+            kept = outliving_closures(self.item_node)[0]
+            self.confined_ids = set(confined_closures(self.item_node)) - kept
         return self.confined_ids
 
     def returned(self) -> dict:
