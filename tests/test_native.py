@@ -87,9 +87,9 @@ NOT_LOWERED = {
     # A tensor made by ::uninit() whose extents before its last two have more values than
     # native code makes stop sites for.
     "tests/passes/cases/track_uninit_elements/e5010_rank_four_of_many_sites.vx",
-    # A closure given a tensor made by ::uninit() at one call and one made otherwise, of `?`
-    # extents, at another: no flags all set are made for it.
-    "tests/passes/cases/track_uninit_elements/e5010_closure_given_others_of_unknown_extents.vx",
+    # A closure given a tensor made by ::uninit() at one call and, at another, one of `?`
+    # extents, by value, that no local names: no flags all set are made for it.
+    "tests/passes/cases/track_uninit_elements/e5010_closure_given_a_value_of_unknown_extents.vx",
     # A raw pointer into a tensor made by ::uninit() given to a function.
     "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on.vx",
     # Extents naming variables whose element count two 64-bit products may not hold (three
