@@ -121,6 +121,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
+    assert rows[names.index("lend-uninit-pointers")] == [
+        "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("mark-uninit-closures")] == [

@@ -10,9 +10,9 @@ import math
 from dataclasses import dataclass, field
 
 from ..languages.lcopied import Lcopied
-from ..nanopass import Pass, child_nodes, descendants
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike, tracked_tensors
+from ..scalars.tensor_names import computes_alike, moved_whole, tracked_tensors
 
 L = Lcopied
 
@@ -52,7 +52,7 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = tracked_tensors(fn, body, run.state.fns)
-    moved = _moved(fn.body)
+    moved = moved_whole(fn.body)
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
             s.value.value.name in made and s.value.value.name not in moved and
@@ -109,23 +109,6 @@ def _reached(run, e):
     tensor, typed = run.state.into[name]
     k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
     return _element(tensor, typed, k, e.span)
-
-
-def _moved(body) -> set:
-    """The locals the function assigns whole, or might move (used other than by their
-    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
-    pointer made before points into, or may be gone."""
-    moved = set()
-    for n in descendants(body):
-        if n._prod == "Assign" and n.target._prod == "Local":
-            moved.add(n.target.name)
-        kept = {id(n.base)} if n._prod == "Index" else \
-            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
-            {id(n.receiver)} if n._prod == "MethodCall" else \
-            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
-            n.callee.name == "print" else set()
-        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
-    return moved
 
 
 def _pointer(e) -> str | None:

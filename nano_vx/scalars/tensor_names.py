@@ -1,10 +1,13 @@
-"""What settle-written-tensors, index-uninit-pointers, copy-tracked-functions,
-mark-uninit-closures and track-uninit-elements read off the tree alike: the tensor an element
-names, the tensor a `let` gives another name (and all the names so given), a tensor
-parameter's type, whether an index computes the same twice, the mark opening a copy of a
-function, the tensors a function tracks, and where a call is given them."""
+"""What settle-written-tensors, copy-tracked-functions, lend-uninit-pointers,
+index-uninit-pointers, mark-uninit-closures and track-uninit-elements read off the tree alike:
+the tensor an element names, the tensor a `let` gives another name (and all the names so
+given), a tensor parameter's type, whether an index computes the same twice, the mark opening
+a copy of a function, the tensors a function tracks, where a call is given them, and the
+locals a function might move."""
 
 from __future__ import annotations
+
+from ..nanopass import child_nodes, descendants
 
 # What E5010 says native code does not lower, where the written-flags of a tensor made by
 # `::uninit()` are not followed (copy-tracked-functions, track-uninit-elements).
@@ -95,3 +98,20 @@ def tracked_at(call, tracked) -> tuple:
     """The positions of the call's arguments that are locals `tracked` (or borrows of them)."""
     args = [a.value if a._prod == "Borrow" else a for a in call.args]
     return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in tracked)
+
+
+def moved_whole(body) -> set:
+    """The locals the function assigns whole, or might move (used other than by their
+    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
+    pointer made before points into, or may be gone."""
+    moved = set()
+    for n in descendants(body):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            moved.add(n.target.name)
+        kept = {id(n.base)} if n._prod == "Index" else \
+            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
+            {id(n.receiver)} if n._prod == "MethodCall" else \
+            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
+            n.callee.name == "print" else set()
+        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
+    return moved
