@@ -31,7 +31,7 @@ A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uni
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
 `WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
-pointers, borrows and `print`): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
+pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
 elements taken in row-major order, and `*p` is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
 one could be 0 and the division stop otherwise than the read). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
@@ -52,7 +52,9 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = tracked_tensors(fn, body, run.state.fns)
-    moved = moved_whole(fn.body)
+    # a `&` parameter given on is only read through: its tensor stays the one it points to
+    moved = moved_whole(fn.body) - {p.name for p in fn.params if p.type is not None and
+                                    p.type._prod == "BorrowType" and not p.type.mutable}
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
             s.value.value.name in made and s.value.value.name not in moved and
