@@ -107,8 +107,11 @@ from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
+from .passes.specialize_storages import specialize_storages
+from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
@@ -213,10 +216,13 @@ BACK_END = [
     tag_places,
     lower_matches,
     expand_aggregate_prints,
+    split_kernel_aggregates,
     scalarize_aggregates,
+    return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    specialize_storages,
     number_texts,
     check_native_subset,
     settle_written_tensors,

@@ -121,6 +121,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
+    split = names.index("split-kernel-aggregates")
+    assert rows[split:split + 3] == [
+        ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
+        ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
+        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
@@ -134,6 +139,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("erase-variable-extents")] == [
         "erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("erase-variable-extents") < gate
+    assert rows[names.index("specialize-storages")] == [
+        "specialize-storages", "rewrite", "Lsplit", "Lsplit"]
+    assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 
