@@ -12,7 +12,8 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
-                                    named_whole, names_given, tracked_at, written_copy)
+                                    named_whole, names_given, sized_by_parameters, tracked_at,
+                                    written_copy)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -56,8 +57,9 @@ its own parameters, the flags of each parameter its `WrittenCopy` names, and a c
 from each tracked tensor it is given, the tensor's flags (all set for a tensor made
 otherwise given a closure there: made beside the closure for static extents, else beside
 the local given, a parameter or a `let`'s never assigned whole); one whose callers keep the flags
-of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
-which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`
+(of `?` extents, sized from the call's arguments, each that computes something computed into
+a `let` first, a negative one made 0, where the function stops as it did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
@@ -177,13 +179,55 @@ def _let_tracked(run, s):
         body = run.walk(_params_all_set(made.body, made.params, run.state))
         return (*all_set, s.replace(value=made.replace(params=made.params + params, body=body)))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
-        ret = lent_tensor(s.type) if s.type is not None else \
-            lent_tensor(run.state.fns[s.value.callee.name].ret)
+        ret = lent_tensor(run.state.fns[s.value.callee.name].ret)
         typed = _flags_type(ret)
-        made = Lwritten["TensorNew"](typed.replace(place=None), "new", (), span=s.span)
-        return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
-                s.replace(value=_copied_call(run, s.value, flags[s.name])))
+        call, named, extents = s.value, (), ()
+        if any(d._prod != "DimInt" for d in ret.dims):
+            named, call = _arguments_named(run, call)
+            extents = (_sized_as_made(call, run.state.fns[call.callee.name], s.span),)
+        made = Lwritten["TensorNew"](typed.replace(place=None), "new", extents, span=s.span)
+        return (*named, s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
+                s.replace(value=_copied_call(run, call, flags[s.name])))
     return run.rebuild(s)
+
+
+def _arguments_named(run, call):
+    """The call's arguments that compute something each computed into a `let` first, in
+    order, so that the flags can be sized from them before the call: the `let`s, and the
+    call of their locals."""
+    named, args = [], []
+    for a in call.args:
+        if a._prod in ("Local", "Int", "Bool", "Float") or named_whole(a) is not None:
+            args.append(a)
+            continue
+        name = run.state.used.fresh("argument")
+        named.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=a.span),
+                                    run.walk(a), span=a.span))
+        args.append(Lwritten["Local"](name, span=a.span))
+    return tuple(named), call.replace(args=tuple(args))
+
+
+def _sized_as_made(call, fn, span):
+    """The extents of the tensor `fn` makes and returns (copy-tracked-functions saw that its
+    `?` ones are its parameters or numbers), from the call's arguments: a negative one 0
+    (the flags are then made, and the function stops where it makes the tensor, as it did)."""
+    at = {p.name: a for p, a in zip(fn.params, call.args)}
+    zero = Lwritten["Int"](0, span=span)
+
+    def given(e):
+        if e._prod == "Cast":
+            return e.replace(value=given(e.value))
+        return at[e.name] if e._prod == "Local" else e
+
+    extents = []
+    for e in sized_by_parameters(fn).value.args[0].elems:
+        n = given(e)
+        if n._prod != "Int":
+            n = Lwritten["IfExpr"](Lwritten["Binary"](">=", n, zero, span=span), False,
+                                   Lwritten["Block"]((), n, span=span),
+                                   Lwritten["Block"]((), zero, span=span), span=span)
+        extents.append(n)
+    return Lwritten["ArrayLit"](tuple(extents), span=span)
 
 
 @track_uninit_elements.on("Closure")
