@@ -193,11 +193,16 @@ def _let_tracked(run, s):
 
 def _arguments_named(run, call):
     """The call's arguments that compute something each computed into a `let` first, in
-    order, so that the flags can be sized from them before the call: the `let`s, and the
-    call of their locals."""
+    order, so that the flags can be sized from them before the call (and a local before one
+    of them read there too, which it might change): the `let`s, and the call of their
+    locals."""
+    computing = [k for k, a in enumerate(call.args)
+                 if a._prod not in ("Local", "Int", "Bool", "Float") and named_whole(a) is None]
     named, args = [], []
-    for a in call.args:
-        if a._prod in ("Local", "Int", "Bool", "Float") or named_whole(a) is not None:
+    for k, a in enumerate(call.args):
+        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float") or \
+                named_whole(a) is not None and a._prod != "Local" or \
+                a._prod == "Local" and a.name in run.state.flags:
             args.append(a)
             continue
         name = run.state.used.fresh("argument")
