@@ -45,9 +45,9 @@ flags it can hand on (one it made, one a call of such a function returned, or a 
 given one by value, whose caller's name for it is moved) calls one whose callers keep the
 flags of the tensor it returns (the caller makes those flags before the call: its extents
 are static, or its `?` extents the function's parameters or numbers, whose bits add up to 63
-at most, the tensor one `let` at the top of its body makes, the only one it returns). Such a call that a statement computes first without a `let` naming its result
-(`print(f()[0])`, `g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition,
-computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
+at most, the tensor one `let` at the top of its body makes, the only one it returns). Such a
+call that a statement computes first without a `let` naming its result (`print(f()[0])`,
+`g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition, computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
 just before the statement (one a block's value computes first, after the block's
 statements; a function's body's value is returned, and named so too): it runs where it ran,
 and its caller has a name to keep the flags by. One computed after the left operand of an

@@ -31,9 +31,10 @@ A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uni
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
 `WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
-pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
-elements taken in row-major order, and `*p` is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
-one could be 0 and the division stop otherwise than the read). An index of a write that
+pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is
+`t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
+is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?` one
+could be 0 and the division stop otherwise than the read). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
 a read's, whose expression has no statement to put it before, leaves the pointer as it is.
 Out of the tensor, some index is out of its extent, so native code stops with E9003 as the

@@ -59,7 +59,8 @@ otherwise given a closure there: made beside the closure for static extents, els
 the local given, a parameter or a `let`'s never assigned whole); one whose callers keep the flags
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`
 (of `?` extents, sized from the call's arguments, each that computes something computed into
-a `let` first, a negative one made 0, where the function stops as it did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+a `let` first, and a local before one, a negative one made 0, where the function stops as it
+did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
@@ -197,11 +198,11 @@ def _arguments_named(run, call):
     of them read there too, which it might change): the `let`s, and the call of their
     locals."""
     computing = [k for k, a in enumerate(call.args)
-                 if a._prod not in ("Local", "Int", "Bool", "Float") and named_whole(a) is None]
+                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
+                 a._prod == "Borrow" and a.value._prod != "Local"]
     named, args = [], []
     for k, a in enumerate(call.args):
-        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float") or \
-                named_whole(a) is not None and a._prod != "Local" or \
+        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
                 a._prod == "Local" and a.name in run.state.flags:
             args.append(a)
             continue
@@ -549,7 +550,8 @@ def _all_set_given(fn, lets, state: _Tracked) -> tuple[dict, dict]:
     otherwise, each with the local of flags all set made once beside the closure, which
     such a call gives; and the locals such a call gives a parameter of `?` extents, each
     with the local of flags all set of its extents made beside it (where it is a parameter,
-    a closure's too, or a `let`'s whose type is known: else none, and the call is refused), its type and
+    a closure's too, or a `let`'s whose type is known: else none, and the call is refused),
+    its type and
     whether it is assigned whole."""
     found, beside = {}, {}
     params = [*fn.params, *(p for n in descendants(fn.body) if n._prod == "Closure"
@@ -610,8 +612,8 @@ def _all_set_let(name: str, state: _Tracked, span):
     """`let x_all_written = Tensor<bool, [..]>::fill([x.extent(0), ..], true);` of the
     local x's extents, read from x where they are `?`."""
     flags, typed, assigned = state.all_set_of[name]
-    return Lwritten["Let"](flags, assigned, _flags_type(typed), _all_set_beside_made(name, state, span),
-                           span=span)
+    return Lwritten["Let"](flags, assigned, _flags_type(typed),
+                           _all_set_beside_made(name, state, span), span=span)
 
 
 def _all_set_beside_made(name: str, state: _Tracked, span):
