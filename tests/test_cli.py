@@ -121,6 +121,13 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
+    assert rows[names.index("lower-matches") + 1] == [
+        "instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]
+    inline = names.index("inline-aggregate-references")
+    assert rows[inline - 1:inline + 2] == [
+        ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
     assert rows[split:split + 3] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],

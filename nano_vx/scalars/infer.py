@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
 from ..languages.lsafe import Lsafe
+from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
@@ -18,7 +19,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
-                    scalar_of, show, unbounded_count, unify)
+                    scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -134,7 +135,7 @@ def _printed_text(t):
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove
 # but for Lwritten's ReadWritten and Lsafe's Flatten.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe)
+EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 
 
 class Infer:
@@ -376,6 +377,7 @@ class Infer:
     def _halt(self, s):
         pass  # a stop: it computes no value to type
 
+
     # -- expressions -------------------------------------------------------------------
 
     @EXPRESSIONS.on("IfExpr")
@@ -446,6 +448,10 @@ class Infer:
         self.judge(e, bad_binary, e.op, t)
         self.note(e, t)
         return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("HaltWith")
+    def _halt_with(self, e):
+        return self.note(e, unify(self.expr(e.value), Var("int"), e.value))
 
     @EXPRESSIONS.on("Unary")
     def _unary(self, e):
@@ -640,13 +646,12 @@ class Infer:
 
     def extents_list(self, given, t):
         """A `?` tensor's extents, one integer type for all: an array literal native code
-        reads element by element, whose element count must be counted in two 64-bit words (unbounded_count)."""
+        reads element by element."""
         for d, x in zip(t.dims, given.elems):
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem
         unify(extent, Var("int"), given)
-        self.judge(given, unbounded_count, extent, t.dims)
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):
