@@ -87,6 +87,7 @@ from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
+from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.insert_drops import insert_drops
@@ -232,6 +233,7 @@ BACK_END = [
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,
+    lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
     track_uninit_elements,

@@ -140,6 +140,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
+    assert rows[names.index("lend-uninit-pointers")] == [
+        "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("mark-uninit-closures")] == [
