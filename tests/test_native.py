@@ -51,9 +51,9 @@ NOT_LOWERED = {
     # A closure reading a variable of a loop's body holding a closure value returning a raw
     # pointer, called after the loop (no zero binds it before the loop).
     "tests/passes/cases/type_scalars/e5010_blocks_closure_returning_a_pointer.vx",
-    # A tuple holding a hardware state given to a function and returned by it at one return,
-    # not at every one, returned on through another call.
-    "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned_through_a_call.vx",
+    # A tuple returned through a call of a function that may give back in it the state it
+    # is given, given a state of the caller's own (the tuple would hold its `held`).
+    "tests/passes/cases/lower_pins/e5010_own_state_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a closure a tuple holds, printed; a closure a `let mut`
     # binds, called in a `spawn` body.
     "tests/passes/cases/halt_closure_prints/e5010_parameter_given_a_tuples_closure_printed.vx",
