@@ -113,6 +113,7 @@ from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
+from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
@@ -228,6 +229,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    split_chosen_storages,
     specialize_storages,
     number_texts,
     check_native_subset,
