@@ -34,6 +34,15 @@ class State:
     stops: dict = field(default_factory=dict)  # such a variable -> (number, message) of each
     launched: dict = field(default_factory=dict)  # kernel -> the indices of the parameters
     # it moves, itself or through the kernels it launches
+    flagged: dict = field(default_factory=dict)  # function -> the variables given a flag
+    lent: dict = field(default_factory=dict)  # kernel -> its parameters whose flag is the
+    # launcher's, lent `&mut` -> their indices, in order
+    numbers: dict = field(default_factory=dict)  # id() of each transfer of a flagged variable
+    # -> its number, within the flag of the function that binds the variable
+    reached: dict = field(default_factory=dict)  # (function, variable) -> the transfers its
+    # flag numbers: the function's own, then those of the kernels it lends the flag, in order
+    ref: set = field(default_factory=set)  # the flags of the function walked that are
+    # references to its launcher's
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -66,7 +75,19 @@ of the launcher reads (after the launch: a read the checker does not see) is ref
 
 @track_moved_captures.on("Program")
 def _program(run, program):
-    run.state.launched = _moved_by_kernels([i for i in program.items if i._prod == "Fn"])
+    st = run.state
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    st.launched = _moved_by_kernels(list(fns.values()))
+    launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
+                for name, fn in fns.items()}
+    st.flagged = {name: _moved_captures(fn, launches[name], st.launched)
+                  for name, fn in fns.items()}
+    _lend(st, fns, launches)
+    st.reached = {(name, var): _reached(st, fns, launches, name, var)
+                  for name in fns for var in st.flagged[name]}
+    for (name, var), reached in st.reached.items():
+        if var not in st.lent.get(name, ()):
+            st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
     return run.rebuild(program)
 
 
@@ -93,48 +114,93 @@ def _moved_by_kernels(fns) -> dict:
             moved[name] |= indices
 
 
-def _refuse_kernel_moves(run, fn) -> None:
-    """E5010 for a variable a launch gives a kernel that moves it, read by a closure of fn:
-    native code moves the kernel's copy, and no moved-flag of fn's sees it."""
-    read = {name for c in descendants(fn.body) if c._prod == "Closure" for name in captures(c)}
-    for launch in (n for n in descendants(fn.body) if n._prod == "Launch"):
-        for i in sorted(run.state.launched.get(launch.kernel, ())):
-            arg = launch.args[i]
-            if arg._prod == "Local" and arg.name in read:
-                refuse(run.ctx.diagnostics, fn.name, launch,
-                       f"a move, in a spawn body, of '{display_name(arg.name)}', which a "
-                       f"closure reads (the kernel moves its own copy)")
+def _given(st: State, fns: dict, launch):
+    """(index, the launcher's variable, the kernel's parameter) of each parameter the kernel
+    moves, itself or through the kernels it launches, given a variable."""
+    params = fns[launch.kernel].params
+    return [(i, launch.args[i].name, params[i].name) for i in sorted(st.launched[launch.kernel])
+            if i < len(launch.args) and launch.args[i]._prod == "Local"]
+
+
+def _lend(st: State, fns: dict, launches: dict) -> None:
+    """Lend a kernel moving a parameter given a flagged variable the launcher's flag: the
+    interpreter's launch moves the launcher's variable with the parameter, so a read the
+    launcher's flag checks (a closure's) stops after it, and the kernel's copy of the
+    variable, moved by the kernel alone, cannot say so."""
+    lent: dict = {}
+    grew = True
+    while grew:
+        grew = False
+        for name in fns:
+            for launch in launches[name]:
+                for _, var, param in _given(st, fns, launch):
+                    if var in st.flagged[name] and param not in lent.get(launch.kernel, ()):
+                        lent.setdefault(launch.kernel, set()).add(param)
+                        st.flagged[launch.kernel].add(param)
+                        grew = True
+    st.lent = {kernel: {p.name: i for i, p in enumerate(fns[kernel].params) if p.name in params}
+               for kernel, params in lent.items()}
+
+
+def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
+    """The transfers the flag of `var` in function `name` numbers: its own (in source order),
+    then those of each kernel it lends the flag, in the order of their launches."""
+    reached = [n for n in descendants(fns[name].body)
+               if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name == var]
+    for launch in launches[name]:
+        for _, given, param in _given(st, fns, launch):
+            if given == var and param in st.lent.get(launch.kernel, ()):
+                reached += _reached(st, fns, launches, launch.kernel, param)
+    return reached
 
 
 @track_moved_captures.on("Fn")
 def _fn(run, fn):
     st = run.state
-    _refuse_kernel_moves(run, fn)
-    moved = _moved_captures(fn)
+    moved = st.flagged.get(fn.name)
     if not moved:
         return fn
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
-    st.sites, st.stops = {}, {name: [] for name in moved}
-    for n in descendants(fn.body):
-        if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved:
-            name = n.value.name
-            st.sites[id(n)] = number = len(st.stops[name]) + 1
-            st.stops[name].append((number, f"use of '{display_name(name)}' after it moved to "
-                                           f"Memory::{n.dest.name} at {n.span}"))
+    st.ref = set(st.lent.get(fn.name, ()))
+    st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
+                if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved}
+    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(n.value.name)}' after it "
+                        f"moved to Memory::{n.dest.name} at {n.span}")
+                       for n in st.reached[(fn.name, name)]] for name in moved}
     body = run.walk(fn.body)
-    return fn.replace(body=_flagged_first(st, [p.name for p in fn.params], body))
+    lent = tuple(L["Param"](st.flags[p], L["BorrowType"](L["Scalar"]("i32", span=fn.span),
+                                                            True, span=fn.span), span=fn.span)
+                 for p in st.lent.get(fn.name, ()))
+    return fn.replace(params=fn.params + lent,
+                      body=_flagged_first(st, [p.name for p in fn.params], body))
 
 
-def _moved_captures(fn) -> set:
-    """The variables a closure of fn moves but does not bind, and those fn moves that a
-    closure reads: the checker does not see a closure's read after the move."""
+@track_moved_captures.on("Launch")
+def _launch(run, launch):
+    """A launch lending its kernel flags: the launcher's, or the reference it was lent."""
+    st, span = run.state, launch.span
+    launch = run.rebuild(launch)
+    lent = []
+    for i in st.lent.get(launch.kernel, {}).values():
+        flag = L["Local"](st.flags[launch.args[i].name], span=span)
+        lent.append(flag if launch.args[i].name in st.ref else L["Borrow"](flag, True, span=span))
+    return launch.replace(args=launch.args + tuple(lent)) if lent else launch
+
+
+def _moved_captures(fn, launches, launched) -> set:
+    """The variables a closure of fn moves but does not bind, and those fn moves (itself, or
+    a kernel it launches) that a closure reads: the checker does not see a closure's read
+    after the move."""
     closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
     read = {name for c in closures for name in captures(c)}
+    by_kernels = {launch.args[i].name for launch in launches
+                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)
+                  and launch.args[i]._prod == "Local"}
     return {n.value.name for c in closures for n in moves_around(c)} | \
         {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-         and n.value._prod == "Local" and n.value.name in read}
+         and n.value._prod == "Local" and n.value.name in read} | (by_kernels & read)
 
 
 def _flag_let(st: State, name: str, span):
@@ -142,14 +208,21 @@ def _flag_let(st: State, name: str, span):
                     span=span)
 
 
+def _flag(st: State, name: str, span):
+    """The flag of `name`: a local, or the launcher's, through the reference a kernel is lent."""
+    flag = L["Local"](st.flags[name], span=span)
+    return L["Deref"](flag, span=span) if name in st.ref else flag
+
+
 def _set(st: State, name: str, number: int, span):
-    return L["Assign"](L["Local"](st.flags[name], span=span), "=", L["Int"](number, span=span),
-                       span=span)
+    return L["Assign"](_flag(st, name, span), "=", L["Int"](number, span=span), span=span)
 
 
 def _flagged_first(st: State, names, block):
-    """block, its statements first binding the flags of those of `names` that have one."""
-    lets = tuple(_flag_let(st, n, block.span) for n in names if n in st.flags)
+    """block, its statements first binding the flags of those of `names` that have one of
+    their own."""
+    lets = tuple(_flag_let(st, n, block.span) for n in names
+                 if n in st.flags and n not in st.ref)
     return block.replace(stmts=lets + block.stmts) if lets else block
 
 
@@ -220,7 +293,7 @@ def _before(run, at, exprs) -> list:
             continue
         checked.add(name)
         for number, message in st.stops[name]:
-            flag = L["Local"](st.flags[name], span=node.span)
+            flag = _flag(st, name, node.span)
             cond = L["Binary"]("==", flag, L["Int"](number, span=node.span), span=node.span)
             halt = L["Block"]((L["Halt"]("E9004", message, span=node.span),), None,
                               span=node.span)
