@@ -63,12 +63,6 @@ NOT_LOWERED = {
     "tests/passes/cases/copy_closures_into_kernels/e5010_reading_a_moving_closure.vx",
     "tests/passes/cases/outline_kernels/closure_moving_before_its_launch.vx",
     "tests/passes/cases/outline_kernels/closure_moving_after_its_launch.vx",
-    # A variable a `spawn` body moves (or a kernel it launches), read by a closure of the
-    # launcher: native code's kernel moves its own copy.
-    "tests/passes/cases/outline_kernels/moved_in_the_body_read_by_a_closure.vx",
-    "tests/passes/cases/outline_kernels/moved_by_a_closure_of_the_body.vx",
-    "tests/passes/cases/outline_kernels/moved_by_an_inner_spawn.vx",
-    "tests/passes/cases/track_moved_captures/e5010_moved_by_a_kernel.vx",
     # A whole tensor and a struct's field a `spawn` body assigns, which its kernel writes
     # through a `&mut` of the launcher's.
     "tests/passes/cases/outline_kernels/written_whole.vx",

@@ -67,9 +67,12 @@ the tensor itself); the default action then runs the program in the interpreter.
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
 
 A launch moves the variable it gives a kernel that moves its parameter (itself, or through
-the kernels it launches), as the spawn's body did in the launching frame; native code's kernel
-moves its own copy, which no flag of the launcher sees, so a variable so moved that a closure
-of the launcher reads (after the launch: a read the checker does not see) is refused (E5010).
+the kernels it launches), as the spawn's body did in the launching frame, where native code's
+kernel moves its own copy; so a variable so moved that a closure of the launcher reads (after
+the launch: a read the checker does not see) is flagged, and the kernel is lent the
+launcher's flag: a `&mut i32` parameter after the others, given `&mut t_moved` (or, by a
+kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter set
+(numbered after the launcher's own, in the order of the launches) and its reads check.
 """, state=State)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_moved_captures import track_moved_captures
-from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
+from front import (_printed, assert_native_as_interpreted,
                    assert_prints_the_same, assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_moved_captures"
@@ -68,14 +68,12 @@ def test_a_reference_to_a_variable_a_closure_moves_is_refused():
                                  "E5010", "a reference to 't', which a closure may move")
 
 
-def test_a_variable_a_kernel_moves_read_by_a_closure_of_the_launcher_is_refused():
-    """The launch moves the launcher's variable (through the kernel it launches, here), which
-    native code's kernel, moving its copy, does not: the interpreter runs it."""
-    case = CASES / "e5010_moved_by_a_kernel.vx"
-    assert_refused_then_repaired(case, track_moved_captures, "E5010",
-                                 "a move, in a spawn body, of 't', which a closure reads")
-    assert_interpreted_after_w5001(case, "E9004")
-    assert_native_as_interpreted(CASES / "e5010_moved_by_a_kernel_repaired.vx")
+def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():
+    """The launch moves the launcher's variable (through the kernel it launches, here), so
+    the kernel sets the launcher's flag, through a `&mut` it is lent and lends on."""
+    text = to_text(run_front(CASES / "moved_by_a_kernel.vx", track_moved_captures).after)
+    assert "launch run$kernel0 on(Topology::CPU)(t, &mut t_moved);" in text
+    assert "t_moved: &mut i32) on Topology::CPU {" in text and "*t_moved = 1;" in text
 
 
 # Hand-written Lsafe: a parameter moved by a closure called in a loop whose condition reads
