@@ -39,8 +39,11 @@ class State:
     # launcher's, lent `&mut` -> their indices, in order
     numbers: dict = field(default_factory=dict)  # id() of each transfer of a flagged variable
     # -> its number, within the flag of the function that binds the variable
+    origin: dict = field(default_factory=dict)  # (kernel, parameter) lent a flag -> the
+    # (launcher, variable) whose flag it is
     reached: dict = field(default_factory=dict)  # (function, variable) -> the transfers its
-    # flag numbers: the function's own, then those of the kernels it lends the flag, in order
+    # flag numbers (the function's own, then those of the kernels it lends the flag, in
+    # order), and a lent flag those of the flag it is
     ref: set = field(default_factory=set)  # the flags of the function walked that are
     # references to its launcher's
 
@@ -91,6 +94,7 @@ def _program(run, program):
     for (name, var), reached in st.reached.items():
         if var not in st.lent.get(name, ()):
             st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
+    st.reached = {key: st.reached[_root(st, key)] for key in st.reached}
     return run.rebuild(program)
 
 
@@ -117,32 +121,39 @@ def _moved_by_kernels(fns) -> dict:
             moved[name] |= indices
 
 
-def _given(st: State, fns: dict, launch):
-    """(index, the launcher's variable, the kernel's parameter) of each parameter the kernel
-    moves, itself or through the kernels it launches, given a variable."""
+def _given(fns: dict, launch):
+    """(index, the launcher's variable, the kernel's parameter) of each variable given."""
     params = fns[launch.kernel].params
-    return [(i, launch.args[i].name, params[i].name) for i in sorted(st.launched[launch.kernel])
-            if i < len(launch.args) and launch.args[i]._prod == "Local"]
+    return [(i, arg.name, params[i].name) for i, arg in enumerate(launch.args)
+            if arg._prod == "Local" and i < len(params)]
 
 
 def _lend(st: State, fns: dict, launches: dict) -> None:
-    """Lend a kernel moving a parameter given a flagged variable the launcher's flag: the
-    interpreter's launch moves the launcher's variable with the parameter, so a read the
-    launcher's flag checks (a closure's) stops after it, and the kernel's copy of the
-    variable, moved by the kernel alone, cannot say so."""
+    """Lend a kernel given a flagged variable the launcher's flag: the interpreter's launch
+    gives the variable, moved or not, and its kernel's move of it moves the launcher's, so a
+    read the launcher's flag checks (a closure's) stops after it, where native code's kernel
+    has a copy of the variable, which says neither."""
     lent: dict = {}
     grew = True
     while grew:
         grew = False
         for name in fns:
             for launch in launches[name]:
-                for _, var, param in _given(st, fns, launch):
+                for _, var, param in _given(fns, launch):
                     if var in st.flagged[name] and param not in lent.get(launch.kernel, ()):
                         lent.setdefault(launch.kernel, set()).add(param)
+                        st.origin[(launch.kernel, param)] = (name, var)
                         st.flagged[launch.kernel].add(param)
                         grew = True
     st.lent = {kernel: {p.name: i for i, p in enumerate(fns[kernel].params) if p.name in params}
                for kernel, params in lent.items()}
+
+
+def _root(st: State, key: tuple) -> tuple:
+    """The function and the variable whose flag the flag of `key` is, lent."""
+    while key in st.origin:
+        key = st.origin[key]
+    return key
 
 
 def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
@@ -151,7 +162,7 @@ def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
     reached = [n for n in descendants(fns[name].body)
                if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name == var]
     for launch in launches[name]:
-        for _, given, param in _given(st, fns, launch):
+        for _, given, param in _given(fns, launch):
             if given == var and param in st.lent.get(launch.kernel, ()):
                 reached += _reached(st, fns, launches, launch.kernel, param)
     return reached
@@ -328,7 +339,12 @@ def _collect(st: State, e, events: list, conditional: bool) -> None:
         return
     if prod in _LEAVES or prod not in _EXPRS:
         return
-    if prod == "IfExpr":
+    if prod == "Launch":  # a variable given is read by the kernel, which checks the flag lent
+        lent = st.lent.get(e.kernel, {}).values()
+        for i, c in enumerate(e.args):
+            if i not in lent:
+                _collect(st, c, events, conditional)
+    elif prod == "IfExpr":
         _collect(st, e.cond, events, conditional)
     elif prod == "Binary" and e.op in ("&&", "||"):
         _collect(st, e.left, events, conditional)
