@@ -4,7 +4,7 @@ Same IL: a kernel given a closure bound by a `let` is given what the closure rea
 binds the same closure first, so that the interpreter runs the output as it ran the input (the
 kernel's call of it reads the launching frame's variables: those the copies or the kernel's
 body change through a reference, the others as they were at the launch, which nothing changes
-while the kernel runs)."""
+while the kernel runs, and a copy's move of one moves the launcher's)."""
 
 from __future__ import annotations
 
@@ -39,11 +39,13 @@ not the kernel's copies of them: a variable a copied closure assigns or lends `&
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
 as they do one the kernel is given as a `&mut` already (outline-kernels gives so each variable
 the spawn's body changes, itself or through a closure it calls). A closure bound by a `let mut`, or reading one, stays passed,
-and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`), or
-reads one that does, stays passed too, and is refused here (E5010): the interpreter's closure
-moves the launcher's `t`, so that a later call stops (E9004), where a copy would move the
-kernel's own `t`; the interpreter's `transfer` moves only a variable it names, not one a
-`&mut` reaches, and track-moved-captures keeps the moved-flag in the launcher alone.
+and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`) is
+copied as well, the kernel given `t`: the launch gives the launcher's variable (moved
+already, its mark, which stops the copy where it reads it) and the copy's move of the
+kernel's `t` moves the launcher's, so that a later call stops (E9004) as the interpreter's
+closure does (track-moved-captures lends the kernel the launcher's moved-flag). Where the
+kernel reaches `t` by `&mut`, the copy's `transfer` of `*t` would move nothing (the
+interpreter's `transfer` moves only a variable it names): that is refused (E5010).
 """, state=State)
 
 

@@ -72,10 +72,12 @@ passes the flag by reference to a closure that moves t, and by value to one that
 A launch moves the variable it gives a kernel that moves its parameter (itself, or through
 the kernels it launches), as the spawn's body did in the launching frame, where native code's
 kernel moves its own copy; so a variable so moved that a closure of the launcher reads (after
-the launch: a read the checker does not see) is flagged, and the kernel is lent the
-launcher's flag: a `&mut i32` parameter after the others, given `&mut t_moved` (or, by a
-kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter set
-(numbered after the launcher's own, in the order of the launches) and its reads check.
+the launch: a read the checker does not see) is flagged. A kernel given a flagged variable is
+lent the launcher's flag: a `&mut i32` parameter after the others, given `&mut t_moved` (or,
+by a kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter
+set (numbered after the launcher's own, in the order of the launches) and its reads check:
+the launch gives the variable moved or not, as the interpreter's does, whose kernel stops
+where it reads a moved one.
 """, state=State)
 
 
