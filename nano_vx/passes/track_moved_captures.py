@@ -46,6 +46,7 @@ class State:
     # order), and a lent flag those of the flag it is
     ref: set = field(default_factory=set)  # the flags of the function walked that are
     # references to its launcher's
+    taken: set = field(default_factory=set)  # the names of the function walked
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -62,9 +63,13 @@ preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 
 a value again), and a statement reading t (a block's value alike) by a check of each n,
 `if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
 check runs where the read does only when the read is the first thing its statement computes
-(names and literals, other such reads, before it): a read after anything else (a call, an
-element, an operator), or on the right of `&&` or `||`, or in a loop's condition, is refused
-(E5010), and so is a reference to t (the interpreter stops where the reference is read, which
+(names and literals, other such reads, before it): in a `let`, an expression statement, a
+`return` or a block's value, each operand computed whole before the read (a call's argument,
+an operator's left, a tuple's element) is held by a `let` of its own before the statement
+(`let operand = u[0];`), in order; a read after a reference or literals alone computed first
+(held, one would be a reference local, the other typed without its context), after what an
+assignment or a condition computes, on the right of `&&` or `||`, or in a loop's condition,
+is refused (E5010), and so is a reference to t (the interpreter stops where the reference is read, which
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
 the tensor itself); the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
@@ -179,6 +184,7 @@ def _fn(run, fn):
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
+    st.taken = taken | set(st.flags.values())
     st.ref = set(st.lent.get(fn.name, ()))
     st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
                 if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved}
@@ -253,24 +259,137 @@ def _block(run, block):
     st = run.state
     stmts = []
     for s in block.stmts:
-        stmts += _before(run, s, [getattr(s, f) for f in _COMPUTES.get(s._prod, ())])
-        if s._prod == "While" and _events(st, s.cond):
-            refuse(run.ctx.diagnostics, st.fn, s.cond,
-                   "a use, in a loop's condition, of a variable a closure may move")
-        s = run.walk(s)
-        if s._prod == "For" and s.var in st.flags:
-            s = s.replace(body=_flagged_first(st, [s.var], s.body))
-        stmts.append(s)
-        if s._prod == "Let" and s.name in st.flags:
-            stmts.append(_flag_let(st, s.name, s.span))
-        elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
-                s.target.name in st.flags:
-            stmts.append(_set(st, s.target.name, 0, s.span))
+        for s in _operands_first(st, s):
+            stmts += _statement(run, s)
     value = block.value
     if value is not None:
+        held, value = _hoisted(st, value)
+        for s in held:
+            stmts += _statement(run, s)
         stmts += _before(run, block, [value])
         value = run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _statement(run, s) -> list:
+    """s, walked, with the checks and flag settings before and after it."""
+    st = run.state
+    stmts = _before(run, s, [getattr(s, f) for f in _COMPUTES.get(s._prod, ())])
+    if s._prod == "While" and _events(st, s.cond):
+        refuse(run.ctx.diagnostics, st.fn, s.cond,
+               "a use, in a loop's condition, of a variable a closure may move")
+    s = run.walk(s)
+    if s._prod == "For" and s.var in st.flags:
+        s = s.replace(body=_flagged_first(st, [s.var], s.body))
+    stmts.append(s)
+    if s._prod == "Let" and s.name in st.flags:
+        stmts.append(_flag_let(st, s.name, s.span))
+    elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
+            s.target.name in st.flags:
+        stmts.append(_set(st, s.target.name, 0, s.span))
+    return stmts
+
+
+# The statements computing one expression, and its field: a read of a flagged variable in it
+# after an operand computed first is made the first thing it computes by giving that operand
+# a `let` before it.
+_ONE_VALUE = {"Let": "value", "ExprStmt": "expr", "Return": "value"}
+
+
+def _operands_first(st: State, s) -> list:
+    """s, after a `let` of each operand it computes before a read of a flagged variable."""
+    field = _ONE_VALUE.get(s._prod)
+    if field is None or getattr(s, field) is None:
+        return [s]
+    held, value = _hoisted(st, getattr(s, field))
+    return held + [s.replace(**{field: value})] if held else [s]
+
+
+def _hoisted(st: State, e) -> tuple[list, object]:
+    """The `let`s of the operands e computes before a read of a flagged variable its check
+    would come too early for, and e reading their locals instead: the operands computed
+    first, each whole, in order, then the read, which is the first thing e computes after
+    them. A read on one path of a choice, or after an operand that is a reference or an
+    operand computed by a node whose order is not its fields', stays (refused)."""
+    held = []
+    while True:
+        events: list = []
+        _collect(st, e, events, False)
+        first_op = next((i for i, ev in enumerate(events) if ev[0] == "op"), len(events))
+        late = next((ev for i, ev in enumerate(events) if ev[0] == "read" and i > first_op
+                     and not ev[3] and not _checked_before(events[:i], ev[1])), None)
+        path = _path(e, late[2]) if late is not None else None
+        if path is None:
+            return held, e
+        lets: list = []
+        rebuilt = _operands_held(st, path, lets)
+        if rebuilt is None or not lets:
+            return held, e
+        held += lets
+        e = rebuilt
+
+
+def _path(e, target):
+    """The nodes from e down to target (by identity), or None."""
+    if e is target:
+        return [e]
+    for c in child_nodes(e):
+        below = _path(c, target)
+        if below is not None:
+            return [e] + below
+    return None
+
+
+# The productions that compute their operands in the order of their fields, each whole.
+_IN_ORDER = frozenset("Call MethodCall Index Binary Transfer Cast Unary Deref Tuple ArrayLit "
+                      "VecLit TensorLit".split())
+
+
+def _operands_held(st: State, path: list, lets: list):
+    """path[0] with each operand computed before path[1] held in a `let` appended to lets,
+    and path[1] rebuilt likewise; None where that would change what runs."""
+    node = path[0]
+    if len(path) == 1:
+        return node
+    if node._prod not in _IN_ORDER or node._prod == "Binary" and node.op in ("&&", "||"):
+        return None
+    on_path = path[1]
+    before = []
+    for c in child_nodes(node):
+        if c is on_path:
+            break
+        before.append(c)
+    # A reference held would be a reference local; literals alone take their type from
+    # where they are, which a `let` of their own would not know.
+    if any(c._prod == "Borrow" or node._prod == "Call" and c is node.callee and
+           c._prod not in _LEAVES or c._prod not in _LEAVES and
+           not any(n._prod in ("Local", "Global") for n in descendants(c)) for c in before):
+        return None
+    swap = {}
+    for c in before:
+        if c._prod not in _LEAVES:
+            name = unused_name("operand", st.taken)
+            st.taken.add(name)
+            lets.append(L["Let"](name, False, L["OpaqueType"](span=c.span), c, span=c.span))
+            swap[id(c)] = L["Local"](name, span=c.span)
+    below = _operands_held(st, path[1:], lets)
+    if below is None:
+        return None
+    swap[id(on_path)] = below
+    return _with_children(node, swap)
+
+
+def _with_children(node, swap: dict):
+    """node with each child whose id() swap names replaced."""
+    changed = {}
+    for f in node._fields:
+        v = getattr(node, f)
+        if isinstance(v, tuple):
+            if any(id(c) in swap for c in v):
+                changed[f] = tuple(swap.get(id(c), c) for c in v)
+        elif id(v) in swap and swap[id(v)] is not v:
+            changed[f] = swap[id(v)]
+    return node.replace(**changed) if changed else node
 
 
 def _before(run, at, exprs) -> list:
