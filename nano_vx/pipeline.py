@@ -82,6 +82,7 @@ from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -224,6 +225,7 @@ BACK_END = [
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
+    hold_operands_before_moved_reads,
     track_moved_captures,
     erase_tensor_references,
     box_returned_locals,

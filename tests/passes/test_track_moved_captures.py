@@ -58,14 +58,6 @@ def test_a_function_without_a_closure_that_moves_is_left_as_it_is():
     assert plain.after is plain.before
 
 
-def test_an_operand_computed_before_a_checked_read_is_held_by_a_let_first():
-    """The element is computed before the check of `t`'s flag, as the interpreter computes
-    it before its read of `t`."""
-    text = to_text(run_front(CASES / "read_after_an_element.vx", track_moved_captures).after)
-    assert text.index("let operand: ~_ = u[0];") < text.index("if t_moved == 1 {") < \
-        text.index("@keep(operand, transfer")
-
-
 def test_a_read_on_the_right_of_and_is_refused():
     assert_refused_then_repaired(CASES / "e5010_read_right_of_and.vx", track_moved_captures,
                                  "E5010", "a read of 't', which a closure may move")
