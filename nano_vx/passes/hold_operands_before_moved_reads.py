@@ -15,8 +15,8 @@ from ..nanopass.verify import child_nodes
 from ..scalars.closures import bound_in
 from ..scalars.moved_flags import LEAVES, collect, flagged_variables, late_reads
 
-# The statements computing one expression, and its field.
-_ONE_VALUE = {"Let": "value", "ExprStmt": "expr", "Return": "value"}
+# The statements computing one expression first, and its field.
+_ONE_VALUE = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
 # The productions that compute their operands in the order of their fields, each whole.
 _IN_ORDER = frozenset("Call MethodCall Index Binary Transfer Cast Unary Deref Tuple ArrayLit "
                       "VecLit TensorLit".split())
@@ -37,14 +37,17 @@ where track-moved-captures checks it.
 track-moved-captures checks the moved-flag of such a variable (one a closure moves, or reads
 when a `transfer`, itself or a kernel's, moves it) before the statement reading it, which is
 where the interpreter reads it only when nothing the statement computes comes first. In a
-`let`, an expression statement, a `return` or a block's value, each operand computed whole
-before the read, on the way down to it (a call's argument, an operator's left, an element
-read, a tuple's element), is held by `let operand = ..;` before the statement, in order, and
-read by its local: `keep(u[0], transfer(t, ..))` is `let operand = u[0];` then
-`keep(operand, transfer(t, ..))`. An operand that is a reference (it would be a reference
-local), or of literals alone (its type is its context's), a read on one path of a choice
-(the right of `&&` or `||`), and a read in another statement, are left as they are, and
-track-moved-captures refuses them (E5010).
+`let`, an expression statement, a `return`, an `if`'s condition or a block's value, each
+operand computed whole before the read, on the way down to it (a call's argument, an
+operator's left, an element read, a tuple's element), is held by `let operand = ..;` before
+the statement, in order, and read by its local: `keep(u[0], transfer(t, ..))` is
+`let operand = u[0];` then `keep(operand, transfer(t, ..))`. A read on the right of `&&`
+(`||`) runs only after the left, and only when it is true (false): the operator is held as
+`let operand = if a { b } else { false };` (`if a { true } else { b }`), whose arm reads the
+variable first. An operand that is a reference to an element (it would be a reference
+local), or of literals alone (its type is its context's), and a read in another statement
+(an assignment, a loop's condition), are left as they are, and track-moved-captures refuses
+them (E5010).
 """, state=State)
 
 
@@ -89,7 +92,9 @@ def _hoisted(st: State, e) -> tuple[list, object]:
     while True:
         events: list = []
         collect(st.flagged, st.found.lent, {}, e, events)
-        late = next((ev for ev in late_reads(events) if not ev[3]), None)
+        late = {id(ev[2]) for ev in late_reads(events)}
+        late = next((ev for ev in events if ev[0] == "read" and (ev[3] or id(ev[2]) in late)),
+                    None)
         path = _path(e, late[2]) if late is not None else None
         if path is None:
             return held, e
@@ -118,9 +123,11 @@ def _operands_held(st: State, path: list, lets: list):
     node = path[0]
     if len(path) == 1:
         return node
-    if node._prod not in _IN_ORDER or node._prod == "Binary" and node.op in ("&&", "||"):
-        return None
     on_path = path[1]
+    if node._prod == "Binary" and node.op in ("&&", "||"):
+        return _choice_held(st, node, path, lets)
+    if node._prod not in _IN_ORDER:
+        return None
     before = []
     for c in child_nodes(node):
         if c is on_path:
@@ -142,6 +149,24 @@ def _operands_held(st: State, path: list, lets: list):
         return None
     swap[id(on_path)] = below
     return _with_children(node, swap)
+
+
+def _choice_held(st: State, node, path: list, lets: list):
+    """`a && b` (`a || b`) on the way to a read: down its left, which runs first, or, the read
+    in its right, held as `let operand = if a { b } else { false };` (`if a { true } else
+    { b }`), whose arm reads the variable first, where its check goes."""
+    if path[1] is node.left:
+        below = _operands_held(st, path[1:], lets)
+        return None if below is None else _with_children(node, {id(node.left): below})
+    span = node.span
+    right = L["Block"]((), node.right, span=node.right.span)
+    known = L["Block"]((), L["Bool"](node.op == "||", span=span), span=span)
+    then, orelse = (right, known) if node.op == "&&" else (known, right)
+    name = unused_name("operand", st.taken)
+    st.taken.add(name)
+    lets.append(L["Let"](name, False, L["OpaqueType"](span=span),
+                         L["IfExpr"](node.left, False, then, orelse, span=span), span=span))
+    return L["Local"](name, span=span)
 
 
 def _with_children(node, swap: dict):

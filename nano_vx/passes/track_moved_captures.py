@@ -53,9 +53,9 @@ a value again), and a statement reading t (a block's value alike) by a check of 
 `if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
 check runs where the read does only when the read is the first thing its statement computes
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
-makes it where it can: a read after anything else (a reference or literals alone, what an
-assignment or a condition computes first), on the right of `&&` or `||`, or in a loop's
-condition, is refused (E5010), and so is a reference to t (the interpreter stops where the reference is read, which
+makes it where it can: a read after anything else (a reference to an element or literals
+alone, what an assignment computes first), or in a loop's condition, is refused (E5010), and
+so is a reference to t (the interpreter stops where the reference is read, which
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
 the tensor itself); the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.

@@ -115,8 +115,9 @@ def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = Fal
         if e.name in flagged:
             events.append(("read", e.name, e, conditional))
         return
-    if prod == "Borrow" and e.value._prod == "Local" and e.value.name in flagged:
-        events.append(("lent", e.value.name, e, conditional))
+    if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
+        if e.value.name in flagged:
+            events.append(("lent", e.value.name, e, conditional))
         return
     if prod in LEAVES or prod not in _EXPRS:
         return

@@ -40,13 +40,18 @@ def test_the_check_of_the_read_comes_after_the_operand_held():
         text.index("@keep(operand, transfer")
 
 
-@pytest.mark.parametrize("value", ["c > 0 && t[0] > 0", "keep(2 * 3, t[0])",
-                                   "keep2(&u, t[0])"])
+def test_a_read_on_the_right_of_and_is_held_as_an_if_whose_arm_reads_it():
+    text = to_text(run_front(CASES / "read_right_of_and.vx", track_moved_captures).after)
+    assert "let operand: ~_ = if c > 0 {\n            if t_moved == 1 {" in text
+    assert "t[0] > 0\n        } else {\n            false\n        };\n        operand\n" in text
+
+
+@pytest.mark.parametrize("value", ["keep(2 * 3, t[0])", "keep2(&u[1], t[0])"])
 def test_a_read_no_operand_held_would_make_first_is_left_as_it_is(value):
-    """A read on the right of `&&`, after literals alone (typed by where they are) or after a
-    reference (held, a reference local): track-moved-captures refuses it."""
+    """A read after literals alone (typed by where they are) or after a reference to an
+    element (held, a reference local): track-moved-captures refuses it."""
     text = ("fn keep(a: i64, x: i32) -> bool { a > 0 }\n"
-            "fn keep2(a: &Tensor<i32, [2]>, x: i32) -> bool { a[0] > 0 }\n"
+            "fn keep2(a: &i32, x: i32) -> bool { *a > 0 }\n"
             "fn main() {\n  let t = Tensor<i32, [2]>::fill(1);\n"
             "  let u = Tensor<i32, [2]>::fill(2);\n  let c = 1;\n"
             f"  let peek = || {value};\n  print(peek());\n"
