@@ -13,13 +13,10 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..scalars.closures import bound_in
-from ..scalars.moved_flags import LEAVES, collect, flagged_variables, late_reads
+from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, late_reads
 
 # The statements computing one expression first, and its field.
 _ONE_VALUE = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
-# The productions that compute their operands in the order of their fields, each whole.
-_IN_ORDER = frozenset("Call MethodCall Index Binary Transfer Cast Unary Deref Tuple ArrayLit "
-                      "VecLit TensorLit".split())
 
 
 @dataclass
@@ -126,7 +123,7 @@ def _operands_held(st: State, path: list, lets: list):
     on_path = path[1]
     if node._prod == "Binary" and node.op in ("&&", "||"):
         return _choice_held(st, node, path, lets)
-    if node._prod not in _IN_ORDER:
+    if node._prod not in IN_ORDER:
         return None
     before = []
     for c in child_nodes(node):

@@ -13,8 +13,12 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.closures import bound_in
-from ..scalars.moved_flags import collect, flagged_variables, given, late_reads
+from ..nanopass.verify import child_nodes
+from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, given, late_reads
 
+_LITERALS = frozenset("Int Float Bool Str".split())
+# The expression a statement computes first.
+_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
 # The expressions each statement computes itself, in order (its blocks are blocks of their
 # own); an assignment computes its value before the place it writes.
 _COMPUTES = {"ExprStmt": ("expr",), "Let": ("value",), "If": ("cond",), "Return": ("value",),
@@ -36,6 +40,7 @@ class State:
     # order), and a lent flag those of the flag it is
     ref: set = field(default_factory=set)  # the flags of the function walked that are
     # references to its launcher's
+    fns: dict = field(default_factory=dict)  # the program's functions by name
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -57,7 +62,10 @@ makes it where it can: a read after anything else (a reference to an element or 
 alone, what an assignment computes first), or in a loop's condition, is refused (E5010), and
 so is a reference to t (the interpreter stops where the reference is read, which
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
-the tensor itself); the default action then runs the program in the interpreter. lift-closures then
+the tensor itself), but one lent first to a function whose body first reads an element
+through it (`total(&t)`, `total` starting `x[0] + ..`, any other argument a literal, its
+result no reference): that read is checked before the statement, its stop placed there, in
+the function; the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
 
 A launch moves the variable it gives a kernel that moves its parameter (itself, or through
@@ -76,7 +84,7 @@ where it reads a moved one.
 def _program(run, program):
     st = run.state
     st.found = found = flagged_variables(program)
-    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    st.fns = fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
     st.reached = {(name, var): _reached(st, fns, launches, name, var)
@@ -208,10 +216,13 @@ def _before(run, at, exprs) -> list:
             continue  # written, not read
         collect(st.flags, st.found.lent, st.sites, e, events)
     lent = [e for e in events if e[0] == "lent"]
-    if lent:
+    read = _read_by_the_callee(st, events) if len(lent) == 1 else None
+    if lent and read is None:
         refuse(run.ctx.diagnostics, st.fn, lent[0][2],
                f"a reference to '{display_name(lent[0][1])}', which a closure may move")
         return []
+    if read is not None:  # checked as the read the callee makes first
+        events = [("read", lent[0][1], read, False)] + events[1:]
     reads = [e for e in events if e[0] == "read"]
     if not reads:
         return []
@@ -236,6 +247,40 @@ def _before(run, at, exprs) -> list:
             out.append(L["If"](cond, False, halt, None, span=node.span))
     out += [_set(st, name, st.sites[id(node)], node.span) for _, name, node, _ in moves]
     return out
+
+
+def _read_by_the_callee(st: State, events: list):
+    """The read through the reference a statement lends first, when the function it is lent
+    to reads through it first: `total(&t)` of a `total` whose body starts computing `x[0]`,
+    the call's other arguments literals (nothing runs between the statement's start and that
+    read, where the interpreter stops, in the callee) and its result no reference."""
+    if len(events) < 2 or events[1][0] != "op":
+        return None
+    borrow, call = events[0][2], events[1][2]
+    fn = st.fns.get(call.callee.name) if call._prod == "Call" and \
+        call.callee._prod == "Global" else None
+    at = [i for i, a in enumerate(call.args) if a is borrow] if fn is not None else []
+    if not at or len(fn.params) != len(call.args) or \
+            getattr(fn.ret, "_prod", None) == "BorrowType" or \
+            any(a is not borrow and a._prod not in _LITERALS for a in call.args):
+        return None
+    return _first_read(fn.body, fn.params[at[0]].name)
+
+
+def _first_read(body, name: str):
+    """The element read through `name` that a function's body computes first, if it is."""
+    first = body.stmts[0] if body.stmts else None
+    node = body.value if first is None else getattr(first, _FIRST.get(first._prod, ""), None)
+    while node is not None:
+        base = node
+        while base._prod == "Index":
+            base = base.base
+        if node._prod == "Index" and base._prod == "Local" and base.name == name:
+            return node
+        if node._prod not in IN_ORDER:
+            return None
+        node = next((c for c in child_nodes(node) if c._prod not in LEAVES), None)
+    return None
 
 
 def _events(st: State, e) -> list:

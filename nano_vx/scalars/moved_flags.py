@@ -16,6 +16,9 @@ _EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
 # What computing does nothing a check before the statement could come too early for: a
 # closure is made, its body runs when it is called (a block of its own).
 LEAVES = frozenset("Local Int Float Bool Str Global Closure".split())
+# The productions that compute their operands in the order of their fields, each whole.
+IN_ORDER = frozenset("Call MethodCall Index Binary Transfer Cast Unary Deref Tuple ArrayLit "
+                     "VecLit TensorLit".split())
 
 
 @dataclass

@@ -64,9 +64,17 @@ def test_a_read_after_a_reference_to_an_element_is_refused():
                                  "a read of 't', which a closure may move")
 
 
+def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read():
+    """The interpreter stops in the callee, at `x[0]`: the check before the statement lending
+    `t` stops with that place."""
+    ran = run_front(CASES / "lent_to_a_call.vx", track_moved_captures)
+    assert (4, 41) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
+
+
 def test_a_reference_to_a_variable_a_closure_moves_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call.vx", track_moved_captures,
-                                 "E5010", "a reference to 't', which a closure may move")
+    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_printing_first.vx",
+                                 track_moved_captures, "E5010",
+                                 "a reference to 't', which a closure may move")
 
 
 def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():
