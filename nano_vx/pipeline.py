@@ -42,6 +42,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
@@ -208,6 +209,7 @@ BACK_END = [
     lower_pin_matches,
     spread_hardware_states,
     halt_closure_prints,
+    choose_closures_in_kernels,
     copy_closures_into_kernels,
     tag_places,
     lower_matches,

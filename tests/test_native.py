@@ -53,9 +53,10 @@ NOT_LOWERED = {
     # A hardware state given to a function and returned by it in a tuple at one return, not
     # at every one.
     "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned.vx",
-    # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body.
+    # A closure's parameter printed; a closure a `let mut` binds, called in a `spawn` body,
+    # given one reading a variable bound after it.
     "tests/passes/cases/halt_closure_prints/e5010_closure_parameter_printed.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
+    "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
     # A closure moving a variable it captures, called in a `spawn` body that assigns it: a
     # `transfer` through the kernel's `&mut` of it would not move the launcher's.
     "tests/passes/cases/copy_closures_into_kernels/e5010_moving_what_the_kernel_changes.vx",

@@ -39,7 +39,8 @@ not the kernel's copies of them: a variable a copied closure assigns or lends `&
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
 as they do one the kernel is given as a `&mut` already (outline-kernels gives so each variable
 the spawn's body changes, itself or through a closure it calls). A closure bound by a `let mut`, or reading one, stays passed,
-and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`) is
+and type-scalars refuses it (choose-closures-in-kernels, before this pass, gives a kernel
+the closures such a variable may hold, each bound by a `let`, where it can). One that moves a variable it captures (`transfer(t, ..)`) is
 copied as well, the kernel given `t`: the launch gives the launcher's variable (moved
 already, its mark, which stops the copy where it reads it) and the copy's move of the
 kernel's `t` moves the launcher's, so that a later call stops (E9004) as the interpreter's

@@ -6,10 +6,9 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
-from nano_vx.passes.check_native_subset import check_native_subset
 from nano_vx.passes.copy_closures_into_kernels import copy_closures_into_kernels
 from front import (assert_interpreted_after_w5001, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_cli, run_front)
+                   assert_prints_the_same, assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "copy_closures_into_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -61,15 +60,6 @@ def test_a_kernel_makes_the_closures_a_copy_reads_first():
     assert lets == ["let f", "let count", "let g", "let h"]
     assert "launch main$kernel0 on(Topology::CPU)(k, &mut n);" in text
     assert "launch main$kernel1 on(Topology::CPU)(k);" in text
-
-
-def test_a_closure_a_let_mut_binds_stays_passed_and_runs_in_the_interpreter():
-    assert_refused_then_repaired(CASES / "e5010_mutable.vx", check_native_subset, "E5010",
-                                 "a closure passed to a function")
-    native = run_cli(CASES / "e5010_mutable.vx")
-    assert native[:2] == (0, "10\n")
-    assert "W5001" in native[2] and "a closure passed to a function" in native[2]
-    assert_native_as_interpreted(CASES / "e5010_mutable_repaired.vx")
 
 
 @pytest.mark.parametrize("case, given", [("moving", "(t)"),
