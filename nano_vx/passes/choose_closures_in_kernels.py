@@ -39,8 +39,9 @@ closure value is made when its `let` runs, and reads its variables when it is ca
 making each where the variable is bound calls the same closures; that needs each assigned to
 the variable as a closure written there (`f = |..| ..`, not `f = g` nor `f += ..`) and
 reading only parameters and variables bound before the variable, in the function's body
-itself (in scope at every launch after it). Otherwise the kernel is given the closure value,
-which type-scalars refuses (E5010).
+itself (in scope at every launch after it), and the variable never lent (a kernel whose body
+assigns it is given it `&mut`, through which it may hold another closure). Otherwise the
+kernel is given the closure value, which type-scalars refuses (E5010).
 """, state=State)
 
 
@@ -61,6 +62,10 @@ def _choose(st: State, fn, taken: set) -> None:
     given = {(launch.kernel, i): arg.name for launch in descendants(fn.body)
              if launch._prod == "Launch" for i, arg in enumerate(launch.args)
              if arg._prod == "Local"}
+    # A variable lent (a kernel assigning it is given it so) may be given another closure
+    # through the reference, which no number says.
+    lent = {n.value.name for n in descendants(fn.body)
+            if n._prod == "Borrow" and n.value._prod == "Local"}
     for at, let in enumerate(stmts):
         if let._prod != "Let" or not let.mutable or let.value._prod != "Closure" or \
                 let.name not in given.values():
@@ -71,7 +76,8 @@ def _choose(st: State, fn, taken: set) -> None:
             {s.name for s in stmts[:at] if s._prod == "Let"}
         closures = [let.value] + [a.value for a in assigns]
         if any(a.op != "=" or a.value._prod != "Closure" for a in assigns) or \
-                any(not set(captures(c)) <= before for c in closures):
+                any(not set(captures(c)) <= before for c in closures) or \
+                let.name in lent:
             continue
         base = display_name(let.name)
         names = [unused_name(f"{base}_{i}", taken) for i in range(len(closures))]

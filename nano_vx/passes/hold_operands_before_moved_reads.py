@@ -123,7 +123,9 @@ def _operands_held(st: State, path: list, lets: list):
     on_path = path[1]
     if node._prod == "Binary" and node.op in ("&&", "||"):
         return _choice_held(st, node, path, lets)
-    if node._prod not in IN_ORDER:
+    # `a[i][j]` locates both indices once both are computed: `a[i]` held would check i first.
+    if node._prod not in IN_ORDER or node._prod == "Index" and node.base._prod == "Index" \
+            and on_path is node.index:
         return None
     before = []
     for c in child_nodes(node):

@@ -53,6 +53,17 @@ def test_a_closure_reading_a_variable_bound_after_its_own_stays_passed():
     assert native[:2] == (0, "25\n") and "a closure passed to a function" in native[2]
 
 
+def test_a_variable_a_kernel_assigns_is_left_as_it_is():
+    """The first kernel is given `f` as `&mut` and gives it another closure, which no number
+    says: the second kernel is given the closure value (refused, so the interpreter runs
+    the program, and its second kernel calls the first kernel's closure)."""
+    text = ("fn main() {\n    let mut f = |x: i32| x;\n"
+            "    let a = spawn on(Topology::CPU) { f = |x: i32| x + 1; 0 };\n    print(a);\n"
+            "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);\n}\n")
+    ran = run_front(text, choose_closures_in_kernels)
+    assert not ran.diagnostics.items and ran.after == ran.before
+
+
 # Hand-written Lpinned: two kernels given one `let mut` closure, one of them by a launch in a
 # closure, and a closure value assigned in a loop.
 TWO_KERNELS = """
