@@ -89,7 +89,10 @@ from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
+from .passes.inline_aggregate_references import inline_aggregate_references
+from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.insert_drops import insert_drops
+from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
 from .passes.lower_matches import lower_matches
 from .passes.hold_states_by_reference import hold_states_by_reference
@@ -107,8 +110,12 @@ from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
+from .passes.specialize_storages import specialize_storages
+from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.schedule_sub_spaces import schedule_sub_spaces
@@ -213,16 +220,23 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    instantiate_aggregate_forms,
     expand_aggregate_prints,
+    split_returned_references,
+    inline_aggregate_references,
+    split_kernel_aggregates,
     scalarize_aggregates,
+    return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    specialize_storages,
     number_texts,
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,
     index_uninit_pointers,
+    mark_uninit_closures,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

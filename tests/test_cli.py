@@ -121,8 +121,22 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
+    assert rows[names.index("lower-matches") + 1] == [
+        "instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]
+    inline = names.index("inline-aggregate-references")
+    assert rows[inline - 1:inline + 2] == [
+        ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
+    split = names.index("split-kernel-aggregates")
+    assert rows[split:split + 3] == [
+        ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
+        ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
+        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
+    assert rows[names.index("mark-uninit-closures")] == [
+        "mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
     gate = names.index("check-native-subset")
@@ -130,6 +144,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("erase-variable-extents")] == [
         "erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("erase-variable-extents") < gate
+    assert rows[names.index("specialize-storages")] == [
+        "specialize-storages", "rewrite", "Lsplit", "Lsplit"]
+    assert names.index("specialize-storages") < names.index("number-texts") < gate
     chosen = names.index("choose-closures-in-kernels")
     assert rows[chosen:chosen + 2] == [
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],

@@ -12,8 +12,9 @@ Lcopied = Lsplit.extend(
     "copy of its own, which says which of its parameters are given one and whether it "
     "returns one",
     add={"Stmt": [prod("WrittenCopy", "given: uname*, returned: bool",
-                       "the first statement of a copy: its parameters `given` hold tensors "
-                       "made by `::uninit()` whose written-flags its callers keep, and with "
+                       "the first statement of a copy (or of a closure given such tensors): "
+                       "its parameters `given` hold tensors made by `::uninit()` whose "
+                       "written-flags its callers keep, and with "
                        "`returned` its callers keep those of the tensor it returns (nothing "
                        "to run)")]},
 )

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import binder_types, bound_in, returned_closures, zero
+from ..scalars.closures import binder_types, bound_in, returned_closures, \
+    visible_at_assignments, zero
 
 
 @dataclass
@@ -19,6 +20,10 @@ class State:
     renamed: dict = field(default_factory=dict)  # in a returned closure: variable -> its copy
     types: dict = field(default_factory=dict)  # the function's locals -> their types
     taken: set = field(default_factory=set)  # the names of its locals
+    held: dict = field(default_factory=dict)  # a copy -> the type of the variable it copies
+    assigned: set = field(default_factory=set)  # the locals the function assigns
+    visible: dict = field(default_factory=dict)  # id(assignment) -> the locals in scope there
+    apart: dict = field(default_factory=dict)  # an assigned f -> (its copy g, the `if` there)
 
 
 capture_environments = Pass("capture-environments", L, L, """
@@ -42,7 +47,11 @@ closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the
 `*c` (a `&mut` of it c itself). Another call of m, or an assignment to f, makes another
 value with another cell (or the same c refilled, the value it held gone with f's old value).
 `let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
-names count in one cell, as in the interpreter they share one frame.
+names count in one cell, as in the interpreter they share one frame. When f is assigned (and
+g, its one copy, is bound where f is assigned), g keeps the value f held: it copies what the
+value only reads, and takes a reference to each cell, f's `&mut c`, which the first
+assignment to f in g's scope moves into a cell of g's own before it fills c anew (`if shares
+{ c1 = c; r = &mut c1; shares = false; }`), each `g(x)` becoming `g(x, r)`.
 """, state=State)
 
 
@@ -54,7 +63,10 @@ def _fn(run, fn):
         return fn
     st.types, st.kept, st.typed = binder_types(fn), {}, {}
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
-    st.cells = set()
+    st.cells, st.held, st.apart = set(), {}, {}
+    st.assigned = {n.target.name for n in descendants(fn)
+                   if n._prod == "Assign" and n.target._prod == "Local"}
+    st.visible = visible_at_assignments(fn)
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
     st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env], cells)
                  for key, (maker, env, cells) in returned.items()}
@@ -87,6 +99,8 @@ def _let(run, let):
     st, value = run.state, let.value
     if let.name in st.makers:
         return (_maker(run, let),)
+    if value._prod == "Local" and value.name in st.kept and value.name in st.assigned:
+        return _apart(st, let)
     if value._prod == "Local" and value.name in st.kept:
         # `let g = f;`: the same value, called with f's copies (its cells shared).
         st.kept[let.name] = st.kept[value.name]
@@ -96,6 +110,7 @@ def _let(run, let):
         _, env, _, cells = st.makers[value.callee.name]
         copies = [_fresh(st, v) for v in env]
         st.kept[let.name] = copies
+        st.held.update({c: st.types[v] for c, v in zip(copies, env)})
         st.cells |= {c for c, v in zip(copies, env) if v in cells}
         span = let.span
         made = [L["Let"](c, True, st.types[v], zero(st.types[v], span), span=span)
@@ -105,6 +120,42 @@ def _let(run, let):
         ty = st.typed[let.name] = _signature(let.type, _env_types(st, env, cells, span))
         return (*made, let.replace(type=ty, value=call))
     return (run.rebuild(let),)
+
+
+def _apart(st: State, let) -> tuple:
+    """`let g = f;` of an f assigned another value later: g calls the same value, sharing its
+    cells until f is assigned, then keeps them. So g holds a copy of each value f's copies
+    hold (the value changes none) and a reference to each cell, f's until an assignment to f
+    in g's scope first moves what the cell holds into one of g's own (`_assign`)."""
+    g, f, span = let.name, let.value.name, let.span
+    made, passed, moves = [], [], []
+    for copy in st.kept[f]:
+        ty, mine = st.held[copy], _fresh(st, copy)
+        if copy not in st.cells:
+            made.append(L["Let"](mine, False, ty, L["Local"](copy, span=span), span=span))
+            passed.append(mine)
+            continue
+        ref = _fresh(st, copy)
+        made += [L["Let"](mine, True, ty, zero(ty, span), span=span),
+                 L["Let"](ref, True, L["BorrowType"](ty, True, span=span),
+                          L["Borrow"](L["Local"](copy, span=span), True, span=span), span=span)]
+        moves += [L["Assign"](L["Local"](mine, span=span), "=", L["Local"](copy, span=span),
+                              span=span),
+                  L["Assign"](L["Local"](ref, span=span), "=",
+                              L["Borrow"](L["Local"](mine, span=span), True, span=span),
+                              span=span)]
+        passed.append(ref)  # a reference already: passed as it is
+    st.kept[g], st.typed[g] = passed, st.typed[f]
+    if not moves:  # the value changes nothing: g's copies are all it needs
+        return (*made, let.replace(type=st.typed[f]))
+    shares = unused_name("shares", st.taken)
+    moves.append(L["Assign"](L["Local"](shares, span=span), "=", L["Bool"](False, span=span),
+                             span=span))
+    st.apart[f] = (g, L["If"](L["Local"](shares, span=span), False,
+                              L["Block"](tuple(moves), None, span=span), None, span=span))
+    flag = L["Let"](shares, True, L["Scalar"]("bool", span=span), L["Bool"](True, span=span),
+                    span=span)
+    return (flag, *made, let.replace(type=st.typed[f]))
 
 
 def _maker(run, let):
@@ -138,16 +189,19 @@ def _maker(run, let):
     return let.replace(type=ty, value=outer)
 
 
-@capture_environments.on("Assign")
+@capture_environments.on("Assign", splice=True)
 def _assign(run, node):
-    """`f = m(a);`, f bound by a `let` to a call of m: the call fills f's copies anew."""
-    value, target = node.value, node.target
-    copies = run.state.kept.get(target.name) if target._prod == "Local" else None
+    """`f = m(a);`, f bound by a `let` to a call of m: the call fills f's copies anew, once a
+    copy of f in scope has taken the cells it shared with f."""
+    st, value, target = run.state, node.value, node.target
+    copies = st.kept.get(target.name) if target._prod == "Local" else None
     if copies is None or value._prod != "Call":
-        return run.rebuild(node)
+        return (run.rebuild(node),)
     span = node.span
     lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
-    return node.replace(value=value.replace(args=run.walk_seq(value.args) + lent))
+    g, move = st.apart.get(target.name, (None, None))
+    kept = (move,) if g is not None and g in st.visible[id(node)] else ()
+    return (*kept, node.replace(value=value.replace(args=run.walk_seq(value.args) + lent)))
 
 
 @capture_environments.on("Call")

@@ -14,7 +14,7 @@ from ..scalars.tensor_names import NOT_FOLLOWED, lent_tensor, names_given
 
 # The operand of each expression that is computed before the rest of it.
 _FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
-          "MethodCall": "receiver"}
+          "MethodCall": "receiver", "IfExpr": "cond"}
 
 
 @dataclass
@@ -51,12 +51,16 @@ just before the statement (one a block's value computes first, after the block's
 statements; a function's body's value is returned, and named so too): it runs where it ran,
 and its caller has a name to keep the flags by. One computed after the left operand of an
 operation (`f()[0] + f()[1]`) is named once that operand is computed into a `let` first (it
-might stop the program before the call runs). A function returning such a call's tensor
-hands on its flags as one returning a tensor it made. The copies are walked in turn, and a function every
-call of which now calls a copy is called no more and dropped. What the copies cannot follow
-is refused (E5010): a call returning one that no `let` names and that its statement does
-not compute first or after an operation's left operand (a later argument, the right of `&&`
-or `||`: naming it would move it before what is computed earlier), and a function
+might stop the program before the call runs). One right of `&&` or `||`, which runs only
+where the left operand decides so, is named inside an arm of the `if` the operation means
+(`a && b` is `if a { b } else { false }`), computed into a `let` as such an operand is (a
+block's value so computed is a `let`'s, after its statements). A function returning such a
+call's tensor hands on its flags as one returning a tensor it made. The copies are walked in
+turn, and a function every call of which now calls a copy is called no more and dropped.
+What the copies cannot follow is refused (E5010): a call returning one that no `let` names
+and that its statement does not compute first, after an operation's left operand or right of
+`&&` or `||` (a later argument: naming it would move it before what is computed earlier),
+and a function
 returning one it made that something still calls other than through a copy. A call of
 anything else (`print`, a closure) is left to track-uninit-elements.
 """, state=_Copying)
@@ -129,6 +133,18 @@ def _statement(run, s):
         op = _computed_before(value, state)
         if op is None:
             return run.rebuild(s)
+        if op.op in ("&&", "||"):
+            # `a && f()[0] > 0` calls f only where a holds: the `if` that says so is computed
+            # into a `let` first, the call named inside its arm.
+            name = state.used.fresh("condition")
+            span = op.span
+            right = Lcopied["Block"]((), op.right, span=op.right.span)
+            other = Lcopied["Block"]((), Lcopied["Bool"](op.op == "||", span=span), span=span)
+            arms = (right, other) if op.op == "&&" else (other, right)
+            first = Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=span),
+                                   Lcopied["IfExpr"](op.left, False, *arms, span=span), span=span)
+            rest = s.replace(**{field: _replaced(value, op, Lcopied["Local"](name, span=span))})
+            return (*_spliced(_statement(run, first)), *_spliced(_statement(run, rest)))
         # `f()[0] + f()[1]`: what is computed before the call (which may stop the program
         # before the call runs) is computed into a `let` first, and then the call named.
         left = op.left
@@ -172,18 +188,23 @@ def _while(run, loop):
 @copy_tracked_functions.on("Block")
 def _block(run, b):
     """A block's value is computed after its statements: a call that value computes first is
-    named by a `let` after them (unless it is the whole value, which the block hands on)."""
+    named by a `let` after them (unless it is the whole value, which the block hands on), and
+    a value with a call to name after an operand is a `let`'s after them."""
     state = run.state
     call = _first(b.value, state) if b.value is not None else None
-    if call is None or call is b.value and b is not state.body:
-        return run.rebuild(b)  # a block's whole value: handed on where the block's is
-    name = state.used.fresh("result")
-    state.tracked.add(name)
-    rest = run.rebuild(b.replace(value=_replaced(b.value, call, Lcopied["Local"](name,
-                                                                               span=call.span))))
-    named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret,
-                           _copied(run, call, True), span=call.span)
-    return rest.replace(stmts=rest.stmts + (named,))
+    if call is not None and (call is not b.value or b is state.body):
+        name = state.used.fresh("result")
+        state.tracked.add(name)
+        named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret, call, span=call.span)
+        return _block(run, b.replace(stmts=b.stmts + (named,), value=_replaced(
+            b.value, call, Lcopied["Local"](name, span=call.span))))
+    if b.value is not None and _computed_before(b.value, state) is not None:
+        # `{ ..; a || f()[0] > 0 }`: the value is a `let`'s, which names what it must
+        name = state.used.fresh("value")
+        span = b.value.span
+        value = Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=span), b.value, span=span)
+        b = b.replace(stmts=b.stmts + (value,), value=Lcopied["Local"](name, span=span))
+    return run.rebuild(b)  # a block's whole value: handed on where the block's is
 
 
 # Operands that compute nothing: what is computed after one is computed first.
@@ -193,8 +214,8 @@ _NOTHING = ("Local", "Int", "Float", "Bool")
 def _first_part(e) -> str | None:
     """The field of `e` holding the part of it computed before anything else, if any (with
     the index of an argument: `args.0`)."""
-    if e._prod == "Binary" and e.left._prod in _NOTHING:
-        return "right"
+    if e._prod == "Binary" and e.left._prod in _NOTHING and e.op not in ("&&", "||"):
+        return "right"  # (the right of `&&` or `||` may not be computed at all)
     if e._prod in _FIRST:
         return _FIRST[e._prod]
     if e._prod == "Call" and e.callee._prod == "Global" and e.args:
@@ -218,10 +239,11 @@ def _first(e, state: _Copying):
 
 def _computed_before(e, state: _Copying):
     """The operation along what `e` computes first whose right operand calls a function
-    returning a tracked tensor after its left operand is computed, if any (not `&&` or
-    `||`, whose right operand may not be computed)."""
+    returning a tracked tensor after its left operand is computed, if any: an `&&` or `||`,
+    whose right operand may not be computed, or another whose left operand computes
+    something."""
     while True:
-        if e._prod == "Binary" and e.op not in ("&&", "||") and e.left._prod not in _NOTHING and \
+        if e._prod == "Binary" and (e.op in ("&&", "||") or e.left._prod not in _NOTHING) and \
                 any(_tracked_result(n, state) for n in (e.right, *descendants(e.right))):
             return e
         field = _first_part(e)

@@ -35,7 +35,8 @@ tensor, `Tensor<T, [N]>`; any other (into a tensor of another rank or of `?` ext
 parameter given pointers into tensors of two sizes, or given none) is a `Tensor<T, [?]>`,
 and `t.as_ptr()` there `t.flatten()`, a view of t's buffer. A pointer into a tensor of a
 narrow type (`f8e4m3`, `i4`) is a tensor of that type, each element a byte read as its value
-type; one parameter given pointers into tensors of a narrow type and of another was refused
+type; a parameter given pointers into tensors of a narrow type and of another is one per
+copy of its function (specialize-storages), and one pointer chosen between both was refused
 by check-native-subset, as was a write through a `*const` (on which the interpreter stops,
 while the tensor would take it). What `unsafe` allows was checked by check-unsafe, and it
 makes no code: an `unsafe { .. }` is its value, its statements going before the statement

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.hardware_states import is_state_type
+from ..scalars.hardware_states import is_state_type, params_in_returned_tuples
 
 
 @dataclass
@@ -60,22 +60,8 @@ def _gives_back(fn) -> int | None:
 def _gives_back_in_tuple(fn) -> dict:
     """The elements of the tuple `fn` returns that are, at every return, one state parameter:
     each element's index -> that parameter's."""
-    ret = fn.ret
-    if ret is None or ret._prod != "TupleType" \
-            or any(n._prod == "Closure" for n in descendants(fn.body)):
-        return {}
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    values += [fn.body.value] if fn.body.value is not None else []
-    if any(v is None or v._prod != "Tuple" or len(v.elems) != len(ret.elems) for v in values):
-        return {}
-    params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
-    forwarded = {}
-    for j, ty in enumerate(ret.elems):
-        found = {params.get(v.elems[j].name) if v.elems[j]._prod == "Local" else None
-                 for v in values}
-        if is_state_type(ty) and len(found) == 1 and None not in found:
-            forwarded[j] = found.pop()
-    return forwarded
+    return {j: at[0] for j, at in params_in_returned_tuples(fn).items()
+            if len(set(at)) == 1 and at[0] is not None}
 
 
 def _bound(node, in_tuples) -> bool:

@@ -28,7 +28,9 @@ interpreter makes there (E9006): it prints no closure and compares none.
 
 A variable holds a closure when a `let` or an assignment gives it a closure, another such
 variable, an `if` choosing one in an arm, or a call of a closure a `let` binds whose value is
-one (the front end's types make every arm and every value of the variable alike). A `print`
+one, and so does a parameter of a closure a `let` binds and nothing assigns that a call of
+that variable gives one of those (the front end's types make every arm and every value of the
+variable alike, and type-scalars every argument a parameter is given). A `print`
 given another expression of those kinds (`print(if c { f } else { g })`) computes it first,
 bound by a `let` of a fresh name, then stops. The comparison is the first thing its
 statement computes (only names and literals before it), so nothing of the statement runs
@@ -51,10 +53,18 @@ def _fn(run, fn):
 
 
 def _holding_closures(fn, makers) -> set:
-    """The locals a closure is bound or assigned to, found until none is added."""
+    """The locals a closure is bound or assigned to, found until none is added: a parameter of
+    a closure a `let` binds and nothing assigns is given each argument at its place of a call
+    of that name."""
+    assigned = {n.target.name for n in descendants(fn)
+                if n._prod == "Assign" and n.target._prod == "Local"}
     given = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
         [(n.target.name, n.value) for n in descendants(fn)
-         if n._prod == "Assign" and n.target._prod == "Local"]
+         if n._prod == "Assign" and n.target._prod == "Local"] + \
+        [(p.name, arg) for n in descendants(fn)
+         if n._prod == "Call" and n.callee._prod == "Local" and n.callee.name in makers
+         and n.callee.name not in assigned
+         for p, arg in zip(makers[n.callee.name].params, n.args)]
     closures: set = set()
     while True:
         more = {name for name, value in given

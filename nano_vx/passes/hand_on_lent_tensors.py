@@ -31,16 +31,19 @@ function made allows: a copy of one a `&mut` parameter lent would not be the ten
 caller writes after. `fn wrap(x: &mut T, ret_b: &mut T) { ..; let b = *x; give_back ret_b =
 b; }` called as `p_a = wrap(&mut t, &mut p_b);` is `fn wrap(x: &mut T) { ..; let b = *x; }`
 and `p_a = wrap(&mut t); p_b = t;`, when every `give_back` of the out-parameter gives the
-tensor one parameter hands over (a `&mut` tensor's, or a tensor moved in), and every call
-hands over a variable (or passes on a reference one holds) and takes the tensor into a
-variable of its own; a function named other than in such a call keeps its out-parameters.
+tensor one parameter hands over (a `&mut` tensor's, or a tensor moved in, or what a call
+gave of it, `let b = pick(x);`, of a function returning at every return the tensor that its
+parameter hands it, `fn pick(x: &mut T) -> T { *x }`), and every call hands over a variable
+(or passes on a reference one holds) and takes the tensor into a variable of its own; a
+function named other than in such a call keeps its out-parameters.
 """, state=State)
 
 
 @hand_on_lent_tensors.on("Program")
 def _program(run, program):
     fns = [i for i in program.items if i._prod == "Fn"]
-    lent = {fn.name: found for fn in fns if (found := _lent(fn))}
+    handing = _handing(fns)
+    lent = {fn.name: found for fn in fns if (found := _lent(fn, handing))}
     named = [n for fn in fns for n in descendants(fn.body) if n._prod == "Global"
              and n.name in lent]
     calls = [s.value if s._prod == "Assign" else s.expr for fn in fns
@@ -63,34 +66,75 @@ def _called(stmt, lent: dict) -> bool:
         e.callee.name in lent
 
 
-def _lent(fn) -> dict:
+def _lent(fn, handing: dict) -> dict:
     """{out-parameter's index: (its lender's index, how it lends)} for each tensor
     out-parameter of fn every `give_back` of which gives the tensor one parameter hands over:
-    a `&mut` tensor's, or a tensor moved in."""
-    index = {p.name: k for k, p in enumerate(fn.params)}
-    bound, assigned = {}, set()
-    for n in descendants(fn.body):
-        if n._prod == "Let":
-            bound[n.name] = None if n.name in bound else n.value
-        elif n._prod == "Assign" and n.target._prod == "Local":
-            assigned.add(n.target.name)
+    a `&mut` tensor's, or a tensor moved in, or what a call of a function of `handing` gives
+    back of it."""
+    held = _Held(fn, handing)
     lenders: dict = {}
     for n in descendants(fn.body):
-        if n._prod != "GiveBack":
-            continue
-        value = n.value
-        if value._prod == "Local" and value.name not in assigned and value.name not in index:
-            value = bound.get(value.name) or value
+        if n._prod == "GiveBack":
+            k = held.lender(n.value)
+            lenders[n.param] = k if k is not None and lenders.get(n.param, k) == k else None
+    return {held.index[p]: (k, _lends(fn.params[k])) for p, k in lenders.items()
+            if k is not None and p in held.index}
+
+
+def _handing(fns: list) -> dict:
+    """{function: (the index of its parameter, how it lends)} for each function whose every
+    returned value is the tensor that parameter hands it (`fn pick(x: &mut T) -> T { *x }`):
+    its result is the caller's tensor."""
+    handing: dict = {}
+    for _ in fns:  # as many rounds as calls of such functions nest, at most
+        for fn in fns:
+            held = _Held(fn, handing)
+            values = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+                [fn.body.value]
+            found = {held.lender(v) if v is not None else None for v in values}
+            if len(found) == 1 and None not in found:
+                k = found.pop()
+                handing[fn.name] = (k, _lends(fn.params[k]))
+    return handing
+
+
+class _Held:
+    """What a function's values hold: the tensor of which of its parameters."""
+
+    def __init__(self, fn, handing: dict):
+        self.fn, self.handing = fn, handing
+        self.index = {p.name: k for k, p in enumerate(fn.params)}
+        self.bound, self.assigned = {}, set()
+        for n in descendants(fn.body):
+            if n._prod == "Let":
+                self.bound[n.name] = None if n.name in self.bound else n.value
+            elif n._prod == "Assign" and n.target._prod == "Local":
+                self.assigned.add(n.target.name)
+
+    def lender(self, value) -> int | None:
+        """The index of the parameter that hands over the tensor value is, if any."""
+        if value._prod == "Local" and value.name not in self.assigned and \
+                value.name not in self.index:
+            value = self.bound.get(value.name) or value
+        if value._prod == "Call" and value.callee._prod == "Global" and \
+                value.callee.name in self.handing:
+            j, how = self.handing[value.callee.name]
+            arg = value.args[j] if j < len(value.args) else None
+            if how == "value" or arg is None:
+                value = arg
+            elif arg._prod == "Borrow":
+                value = arg.value
+            else:
+                value = L["Deref"](arg, span=arg.span)
+            if value is None:
+                return None
         by_value = value._prod == "Local"
         name = value.name if by_value else value.value.name \
             if value._prod == "Deref" and value.value._prod == "Local" else None
-        k = index.get(name) if name not in assigned else None
-        if k is None or _lends(fn.params[k]) != ("value" if by_value else "reference"):
-            lenders[n.param] = None
-        else:
-            lenders[n.param] = k if lenders.get(n.param, k) == k else None
-    return {index[p]: (k, _lends(fn.params[k])) for p, k in lenders.items()
-            if k is not None and p in index}
+        k = self.index.get(name) if name not in self.assigned else None
+        if k is None or _lends(self.fn.params[k]) != ("value" if by_value else "reference"):
+            return None
+        return k
 
 
 def _lends(param) -> str | None:

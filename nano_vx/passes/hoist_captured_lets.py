@@ -27,9 +27,11 @@ called, so they must be in scope there: the variable becomes `let mut k: T = 0;`
 the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0, a
 reference one to a zero bound before it), its `let` the assignment `k = ..;`, and a loop over
 it a loop over a fresh variable whose body starts by assigning it to k. type-scalars refused
-such a variable of a type without a zero. A tensor's variable is then a cell given a fresh
-tensor by each assignment, whose buffer insert-drops frees when the next replaces it and
-after the last call that may read it. A variable of a closure's own is not hoisted: each
+such a variable of a type without a zero. A closure a `let` of the block binds and only calls
+is not such a variable: each call calls its function, passing what it reads, so a closure
+value calling it reads those variables, which are hoisted instead. A tensor's variable is
+then a cell given a fresh tensor by each assignment, whose buffer insert-drops frees when the
+next replaces it and after the last call that may read it. A variable of a closure's own is not hoisted: each
 call of the closure has its own.
 """, state=State)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..languages.lcopied import Lcopied
 from ..nanopass import Pass, child_nodes, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike, lent_tensor, written_copy
+from ..scalars.tensor_names import computes_alike, tracked_tensors
 
 L = Lcopied
 
@@ -51,7 +51,7 @@ def _program(run, program):
 @index_uninit_pointers.on("Fn")
 def _fn(run, fn):
     body = list(descendants(fn.body))
-    made = _tracked(fn, body, run.state.fns)
+    made = tracked_tensors(fn, body, run.state.fns)
     moved = _moved(fn.body)
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
@@ -109,23 +109,6 @@ def _reached(run, e):
     tensor, typed = run.state.into[name]
     k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
     return _element(tensor, typed, k, e.span)
-
-
-def _tracked(fn, body, fns) -> dict:
-    """The locals of tensors the function tracks the elements of, each with its type: made by
-    `::uninit()`, given by a parameter its mark names, or returned by a copy's call."""
-    tracked = {s.name: s.value.type for s in body
-               if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
-    mark = written_copy(fn)
-    tracked |= {p.name: lent_tensor(p.type) for p in fn.params
-                if mark is not None and p.name in mark.given}
-    for s in body:
-        callee = s.value.callee if s._prod == "Let" and s.value._prod == "Call" else None
-        copy = written_copy(fns[callee.name]) if callee is not None and \
-            callee._prod == "Global" and callee.name in fns else None
-        if copy is not None and copy.returned:
-            tracked[s.name] = lent_tensor(fns[callee.name].ret)
-    return tracked
 
 
 def _moved(body) -> set:

@@ -10,8 +10,8 @@ from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import (HeldState, check_static, is_state_type, is_try_pin,
-                                       made_topo, mutable_locals, returned_topo, state_params,
-                                       take_pin, topo_key)
+                                       made_topo, mutable_locals, params_in_returned_tuples,
+                                       returned_topo, state_params, take_pin, topo_key)
 
 
 @dataclass
@@ -19,11 +19,16 @@ class State:
     sigs: dict = field(default_factory=dict)  # fn -> its state parameters' indices
     returns: dict = field(default_factory=dict)  # fn -> the topology of the state it returns
     tuples: dict = field(default_factory=dict)  # fn -> the tuple holding states it returns
+    # fn -> {an element of the tuple it returns: the state parameter it gives back there at
+    # some returns}
+    given_back: dict = field(default_factory=dict)
     allowed: set = field(default_factory=set)  # the calls of those that bind or read them
     held_tuples: dict = field(default_factory=dict)  # a local bound one -> {index: HeldState}
     names: Names | None = None
     states: dict = field(default_factory=dict)  # local -> its HeldState
     ret: object = None  # the function's result type (None in a closure)
+    fn: str = ""  # the function walked
+    fn_params: list = field(default_factory=list)  # its parameters' names
     open: list = field(default_factory=list)  # the states whose `Available` arms are walked
     changing: frozenset = frozenset()  # the function's `let mut` locals
     reassigned: set = field(default_factory=set)  # its states bound with `let mut`
@@ -47,7 +52,11 @@ reference, and the parameter `s` it is read as `s.0`, `s.1` and `*s.2`; a functi
 a state returns the tuple `(value, took, held)`, which the `let` of its call takes apart; one
 returning a tuple holding states returns each so, `(s, 1)` as `((s, s_took, s_held), 1)`, and
 the `let pair` of its call is followed by `let`s of each state's `took` and `held`, read from
-the tuple, which `let u = pair.0;` then names (`let u = pair.0.0;`). A
+the tuple, which `let u = pair.0;` then names (`let u = pair.0.0;`). An element that is at
+some returns the state parameter the function is given holds a fourth value, whether it is
+(`(s.0, s.1, false, true)` there), and the caller's `held` of it is a `&mut` to its own or,
+when it is, to the `held` of the variable it gave, so that either name gives the pin back
+once (a tuple holding such an element returned on through another call is refused). A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
 its three values (its `held` by reference); an assignment of such a `let mut` state's value
@@ -69,13 +78,27 @@ def _program(run, program):
     run.state.sigs = {fn.name: state_params(fn) for fn in fns}
     run.state.returns = {fn.name: fn.ret.topo if is_state_type(fn.ret) else None for fn in fns}
     run.state.tuples = {fn.name: fn.ret for fn in fns if _state_indices(fn.ret)}
+    run.state.given_back = {fn.name: found for fn in fns if (found := _given_back(fn))}
     return run.rebuild(program)
+
+
+def _given_back(fn) -> dict:
+    """The elements of the tuple `fn` returns that are at some returns a state parameter:
+    each element's index -> that parameter's. At the others the element is a state of the
+    function's own, so the caller learns with it which it is (a flag beside its parts)."""
+    found = {}
+    for j, at in params_in_returned_tuples(fn).items():
+        given = set(at) - {None}
+        if len(given) == 1:
+            found[j] = given.pop()
+    return found
 
 
 @lower_pins.on("Fn")
 def _fn(run, fn):
     st = run.state
     st.names, st.states, st.open, st.ret = Names(fn), {}, [], fn.ret
+    st.fn, st.fn_params = fn.name, [p.name for p in fn.params]
     st.reassigned, st.shared, st.held_tuples = set(), set(), {}
     st.changing = mutable_locals(fn)
     try:
@@ -91,7 +114,8 @@ def _fn(run, fn):
         body = fn.body
         walked = run.walk(body.replace(value=None))
         value = _returned(run, body.value) if body.value is not None else None
-        return fn.replace(ret=_spread(fn.ret), body=walked.replace(value=value))
+        return fn.replace(ret=_spread(fn.ret, st.given_back.get(fn.name, ())),
+                          body=walked.replace(value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
@@ -104,13 +128,20 @@ def _state_indices(ty) -> frozenset:
     return frozenset(i for i, t in enumerate(ty.elems) if is_state_type(t))
 
 
-def _spread(ty):
+def _spread(ty, flagged=()):
     """The type of what native code holds for a value of type `ty`: a hardware state (or
-    each a tuple holds) as its value, whether it took a pin and whether it holds it."""
+    each a tuple holds) as its value, whether it took a pin and whether it holds it, and for
+    the elements of `flagged`, whether it is the state parameter given back."""
     boolean = L["Scalar"]("bool", span=ty.span)
     if is_state_type(ty):
         return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
-    return ty.replace(elems=tuple(_spread(t) if is_state_type(t) else t for t in ty.elems))
+
+    def element(j, t):
+        if not is_state_type(t):
+            return t
+        parts = _spread(t)
+        return parts.replace(elems=parts.elems + (boolean,)) if j in flagged else parts
+    return ty.replace(elems=tuple(element(j, t) for j, t in enumerate(ty.elems)))
 
 
 def _tuple_call(run, e) -> bool:
@@ -127,14 +158,37 @@ def _returned(run, e):
         return _as_tuple(run, e)
     if not _state_indices(ret):
         return run.walk(e)
+    given_back = run.state.given_back.get(run.state.fn, {})
     if _tuple_call(run, e):
+        if run.state.given_back.get(e.callee.name, {}).keys() != given_back.keys():
+            raise Refused(e, "a tuple returned through a call of a function that returns "
+                             "its state parameter in it at some returns")
         run.state.allowed.add(id(e))
         return run.walk(e)
     if e._prod != "Tuple" or len(e.elems) != len(ret.elems):
         raise Refused(e, "a tuple holding a hardware state returned other than as a tuple "
                          "literal or a call")
-    return e.replace(elems=tuple(_as_tuple(run, x) if is_state_type(t) else run.walk(x)
-                                 for x, t in zip(e.elems, ret.elems)))
+    return e.replace(elems=tuple(
+        _flagged(run, x, given_back[j]) if j in given_back else
+        _as_tuple(run, x) if is_state_type(t) else run.walk(x)
+        for j, (x, t) in enumerate(zip(e.elems, ret.elems))))
+
+
+def _flagged(run, e, k: int):
+    """An element of the tuple a function returns that is at some returns the state
+    parameter k: `(value, took, held, true)` of that parameter, whose `held` its caller
+    has, else the state's own and `false`."""
+    span, st = e.span, run.state
+    param = st.fn_params[k]
+    if _is_state(run, e) and st.states[e.name].param == param:
+        state = st.states[e.name]
+        return L["Tuple"]((_value(run, e), state.part(1, span), L["Bool"](False, span=span),
+                           L["Bool"](True, span=span)), span=span)
+    own = _as_tuple(run, e)
+    if own._prod != "Tuple":
+        raise Refused(e, "a hardware state returned other than as a variable where its "
+                         "function's parameter may be")
+    return own.replace(elems=own.elems + (L["Bool"](False, span=span),))
 
 
 def _bind_tuple(run, node) -> tuple:
@@ -143,19 +197,38 @@ def _bind_tuple(run, node) -> tuple:
     st, value, span = run.state, node.value, node.value.span
     st.allowed.add(id(value))
     ret = st.tuples[value.callee.name]
-    ty = _spread(node.type) if _state_indices(node.type) else node.type
+    given_back = st.given_back.get(value.callee.name, {})
+    ty = _spread(node.type, given_back) if _state_indices(node.type) else node.type
     lets, elements = [L["Let"](node.name, node.mutable, ty, run.walk(value), span=node.span)], {}
-    stem = node.name.split("#")[0]
+    stem, boolean = node.name.split("#")[0], L["Scalar"]("bool", span=span)
     for i in sorted(_state_indices(ret)):
         took, held = (st.names.fresh(f"{stem}_{i}_{part}") for part in ("took", "held"))
         element = L["TupleGet"](L["Local"](node.name, span=span), i, span=span)
-        lets += [L["Let"](took, False, L["Scalar"]("bool", span=span),
-                          L["TupleGet"](element, 1, span=span), span=span),
-                 L["Let"](held, True, L["Scalar"]("bool", span=span),
-                          L["TupleGet"](element, 2, span=span), span=span)]
+        lets += [L["Let"](took, False, boolean, L["TupleGet"](element, 1, span=span), span=span),
+                 L["Let"](held, True, boolean, L["TupleGet"](element, 2, span=span), span=span)]
         elements[i] = HeldState(took, held, None, ret.elems[i].topo)
+        if i in given_back:
+            ref = st.names.fresh(f"{stem}_{i}_held_ref")
+            lets += _shared(run, element, held, ref, value.args[given_back[i]])
+            elements[i] = HeldState(took, ref, None, ret.elems[i].topo, True)
     st.held_tuples[node.name] = elements
     return tuple(lets)
+
+
+def _shared(run, element, held: str, ref: str, given) -> list:
+    """The `let`s that make the `held` of an element a function returns the reference to the
+    caller's when it gave back the state parameter (`given`, the caller's variable), else to
+    the element's own: `let mut held_ref = &mut held; if pair.0.3 { held_ref = &mut t_held; }`
+    (a `let mut` variable, which the element would not see assigned, is refused)."""
+    _not_reassigned(run, given)
+    span = element.span
+    boolean = L["Scalar"]("bool", span=span)
+    gave = L["TupleGet"](element, 3, span=span)
+    share = L["Assign"](L["Local"](ref, span=span), "=",
+                        run.state.states[given.name].held_ref(span), span=span)
+    return [L["Let"](ref, True, L["BorrowType"](boolean, True, span=span),
+                     L["Borrow"](L["Local"](held, span=span), True, span=span), span=span),
+            L["If"](gave, False, L["Block"]((share,), None, span=span), None, span=span)]
 
 
 def _element_state(run, e):

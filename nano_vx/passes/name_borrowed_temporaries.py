@@ -48,11 +48,16 @@ variable a call may change, when the temporary calls), or calls nothing (and hol
 the order written. Where one would then stay in place after a call, every
 part the statement computes before its last temporary is held in a local first, in the order
 it runs them: `add(twice(x), &twice(x + 1))` is `let ordered = twice(x); let borrowed =
-twice(x + 1); add(ordered, &borrowed)`. An element borrowed at an index the statement computes
+twice(x + 1); add(ordered, &borrowed)`, and a call borrowing one before a later one is held
+too, once its own are named (`id(&f(1)) + g(2, &f(3))` is `let borrowed = f(1); let ordered =
+id(&borrowed); let ordered#1 = ..`). An element borrowed at an index the statement computes
 is borrowed there, into a local of its own (`let ordered = &t[i + 1];`), so its index is
 computed and checked where it was; a closure made there stays in place, as it reads its
 variables only when it is called; so does the callee of a call through a closure variable no
-call can assign (none lends it `&mut` and no closure assigns it) and the statement does not. An assignment locates the element it writes, or computes the reference
+call can assign (none lends it `&mut` and no closure assigns it) and the statement does not,
+and one a call may assign is held in a local first, as the interpreter reads it before the
+arguments (`f(swap(1) + id(&twice(2)))` is `let callee = f; let ordered = swap(1); ..`). An
+assignment locates the element it writes, or computes the reference
 `*r = v` writes through, before its value, and names its temporaries among those parts:
 `t[i] = g(1, &g(2, &x))` after nothing else is `let ordered = &mut t[i]; let borrowed = g(2,
 &x); *ordered = g(1, &borrowed)`, so an index out of the tensor stops before g runs. The right of `&&` or `||` may not run: a short circuit
@@ -66,9 +71,8 @@ f(&g()) } else { 0 }` is `let cond = if c { let borrowed = g(); f(&borrowed) } e
 cond`): only a statement's whole value may have statements in its arms. A `while`'s condition runs once a
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
-ordered so stays in place (the native-code gate refuses it): in the arguments of a call through
-a closure variable a call may assign, in an index of a tensor the statement computes, or after
-a launch on a unit it computes.
+ordered so stays in place (the native-code gate refuses it): in an index of a tensor the
+statement computes, or after a launch on a unit it computes.
 """, state=State)
 
 
@@ -231,8 +235,8 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
                                       for f in e.fields))
     if p == "Binary" and e.op in ("&&", "||"):
-        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         left[0] -= _temporaries(e.right)  # named in the arm, where they run
+        first = _in_order(run, e.left, left, lets) if _temporaries(e.left) else e.left
         return _held(run, _explicit(e.replace(left=first)), lets, "cond", False)
     if p == "Index":  # a tensor indexed is not copied: its element is read where it was
         return _located(run, e, left, lets)
@@ -245,11 +249,14 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         left[0] -= 1
         return _held(run, e, lets, "cond", False)
     if p not in _IN_ORDER or \
-            p == "Call" and not (e.callee._prod == "Global" or e.callee._prod == "Local"
-                                 and e.callee.name not in run.state.lent | run.state.assigned) or \
+            p == "Call" and e.callee._prod not in ("Global", "Local") or \
             p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):
         raise _Unordered
     fields = {}
+    if p == "Call" and e.callee._prod == "Local" and \
+            e.callee.name in run.state.lent | run.state.assigned:
+        # The interpreter reads the closure variable before the arguments, which may assign it.
+        fields["callee"] = _held(run, e.callee, lets, "callee", False)
     for name in e._fields:
         child = getattr(e, name)
         if isinstance(child, tuple):
@@ -257,6 +264,9 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
                                  for c in child)
         elif _is_expr(child) and name != "callee":
             fields[name] = _in_order(run, child, left, lets)
+    if p in CALLS and left[0]:
+        # It runs before the temporaries after it, which are named before the statement.
+        return _held(run, e.replace(**fields), lets, "ordered", False)
     return e.replace(**fields)
 
 

@@ -187,17 +187,22 @@ def _changed(block, captured: list, types: dict, closures: dict) -> list[str]:
 
 
 def _written(node, types: dict) -> set:
-    """The locals node assigns or lends `&mut`, but a tensor of which only an element."""
+    """The locals node assigns or lends `&mut`, but a tensor of which only an element, and a
+    reference of which only a part of what it refers to."""
     places = [n.target for n in descendants(node) if n._prod == "Assign"] + \
         [n.value for n in descendants(node) if n._prod == "Borrow" and n.mutable]
     written = set()
     for place in places:
-        element = False
+        element = part = False
         while place._prod in ("Index", "FieldGet", "TupleGet"):
             element |= place._prod == "Index"
+            part = True
             place = place.base
-        if place._prod == "Local" and not (
-                element and getattr(types.get(place.name), "_prod", None) == "TensorType"):
+        kind = getattr(types.get(place.name), "_prod", None) if place._prod == "Local" \
+            else None
+        # A part written through a reference changes what it refers to, not the reference.
+        if place._prod == "Local" and not (element and kind == "TensorType") and not (
+                part and kind == "BorrowType"):
             written.add(place.name)
     return written
 

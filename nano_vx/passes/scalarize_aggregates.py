@@ -12,8 +12,10 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  fresh_locals, is_tensor, lent, out_parameters, strip)
+                                  copy_elements, fresh_locals, is_tensor, lent, out_parameters,
+                                  strip)
 from ..scalars.enum_reads import as_matches
+from ..scalars.filled_buffers import shared_fill
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -29,8 +31,9 @@ class State:
     ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
-    refs: set = field(default_factory=set)  # the references whose tree is another's places
-    lent_tensors: set = field(default_factory=set)  # tensor parts of a `&mut` parameter
+    lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
+    filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
+    fills: dict = field(default_factory=dict)  # function name -> the `filled` of its own
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -47,7 +50,8 @@ be a buffer someone else holds), handed on as the buffer itself, else its first
 copy-out-tensors copies. Its call passes the caller's locals.
 A field of a generic struct (its type arguments erased) is typed as what puts it there, and
 one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
-parameter's as every call gives it alike, else E5010); one holding an f64 or an i32, as an
+parameter's as every call gives it alike, instantiate-aggregate-forms having copied a
+function per form its calls give, else E5010); one holding an f64 or an i32, as an
 unsuffixed literal is, returned as another float or integer type is cast to it, as the
 interpreter converts it.
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
@@ -57,12 +61,14 @@ the others).
 A reference to an aggregate is one per part. A `&mut Point` parameter becomes `p_x: &mut
 i32, p_y: &mut i32`, its field read `*p_x` and written `*p_x = v`, and `&mut a` passes
 `&mut a_x, &mut a_y` (a tensor part is passed as it is: it is a buffer already; one
-assigned whole through the reference is E5010). A `&Point` parameter takes the parts'
+assigned whole through the reference has the new tensor's elements copied into it, and is
+E5010 where another local may hold that buffer, which the copy would change). A `&Point` parameter takes the parts'
 values, as `Point` does: while it lives the borrow rules forbid any write to what it names,
-so its values are what a read through it sees, and the callee needs no cell. A `let r = &a`
-(or `&mut a`, or a reference held) names a's parts themselves, no new local: a read through
-r reads a's, a write writes a's. A reference made to refer elsewhere, and a function
-returning a `&mut` one, are E5010.
+so its values are what a read through it sees, and the callee needs no cell. A `let` of a
+reference naming one place is that place already (inline-aggregate-references); a `&` one
+left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
+aggregate local does; a `&mut` one left, and a function returning a `&mut` one that
+split-returned-references left, are E5010.
 """, state=State)
 
 
@@ -72,7 +78,12 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
-    return run.rebuild(program)
+    made = run.rebuild(program)
+    shared = shared_fill(made, st.fills, st.sigs)
+    if shared is not None:
+        refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
+                                             "whole, whose buffer another may hold")
+    return made
 
 
 @scalarize_aggregates.on("Fn")
@@ -81,7 +92,7 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
-    st.refs, st.lent_tensors = set(), set()
+    st.lent_tensors, st.filled = {}, set()
     st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
         else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
@@ -103,6 +114,7 @@ def _fn(run, fn):
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
+            st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body.replace(
                 value=_returned(run, fn.body.value, body.value)))
         if None in sig.out.leaves():
@@ -117,6 +129,7 @@ def _fn(run, fn):
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
         body = body.replace(stmts=(*held, *body.stmts, *tail),
                             value=places[k] if k is not None else None)
+        st.fills[fn.name] = st.filled
         return fn.replace(params=tuple(params), body=body,
                           ret=sig.out.leaves()[k] if k is not None else None)
     except Refused as bad:
@@ -135,14 +148,13 @@ def _lent_parameter(run, p, shape: Tree) -> list:
             raise Refused(p, "a `&mut` to an aggregate whose field types are generic "
                              "parameters")
         if is_tensor(t):
-            st.lent_tensors.add(x.name)
+            st.lent_tensors[x.name] = t
             places.append(x)
             params.append(L["Param"](x.name, t, span=p.span))
             continue
         places.append(L["Deref"](x, span=p.span))
         params.append(L["Param"](x.name, L["BorrowType"](t, True, span=p.span), span=p.span))
     st.env[p.name] = rep.rebuilt(iter(places))
-    st.refs.add(p.name)
     return params
 
 
@@ -196,14 +208,9 @@ def _let(run, let):
     shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
-    if let.value._prod == "Borrow" or let.value._prod == "Local" and let.value.name in st.refs:
-        parts = _parts(run, let.value)
-        if all(_place(x) for x in parts.leaves()):
-            st.env[let.name] = parts
-            st.refs.add(let.name)
-            return ()
-    elif lent(let.type):
-        raise Refused(let, "a `&mut` to an aggregate that is not a variable's")
+    if lent(let.type):
+        raise Refused(let, "a `&mut` to an aggregate made to refer elsewhere, or to what is "
+                           "no variable's")
     if let.value._prod in ("Call", "IfExpr"):
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
@@ -224,10 +231,11 @@ def _let(run, let):
 def _assign(run, node):
     if _shape(run, node.target) is None:
         made = run.rebuild(node)
-        _unlent(run, made.target, node)
+        if _lent_tensor(run, made.target):
+            if node.op != "=":
+                raise Refused(node, f"'{node.op}' on a tensor part of a `&mut` aggregate")
+            return tuple(_fill(run, made.target, made.value))
         return (made,)
-    if node.target._prod == "Local" and node.target.name in run.state.refs:
-        raise Refused(node, "a reference to an aggregate made to refer elsewhere")
     if node.op != "=":
         raise Refused(node, f"'{node.op}' on an aggregate")
     return tuple(_store(run, node.value, _parts(run, node.target)))
@@ -260,15 +268,17 @@ def _expr_stmt(run, node):
 def _store(run, e, dest: Tree) -> list:
     """Statements computing e into the places of `dest` (locals, or out-parameters)."""
     p = e._prod
-    for d in dest.leaves():
-        _unlent(run, d, e)
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
         k, places = run.state.sigs[e.callee.name].result, dest.leaves()
+        if any(_lent_tensor(run, x) for j, x in enumerate(places) if j != k):
+            raise Refused(e, "a tensor part of a `&mut` aggregate given back by a call")
         outs = [x.value if x._prod == "Deref" else L["Borrow"](x, True, span=e.span)
                 for j, x in enumerate(places) if j != k]
         call = _call(run, e, outs)
         if k is None:
             return [L["ExprStmt"](call, span=e.span)]
+        if _lent_tensor(run, places[k]):
+            return _fill(run, places[k], call)
         return [L["Assign"](places[k], "=", call, span=e.span)]
     if p == "IfExpr":
         cond = run.walk(e.cond)
@@ -285,8 +295,8 @@ def _store(run, e, dest: Tree) -> list:
             lets.append(L["Let"](run.state.names.fresh("agg"), False,
                                  L["OpaqueType"](span=e.span), x, span=e.span))
             v = L["Local"](lets[-1].name, span=e.span)
-        puts.append(L["GiveBack"](d.value.name, v, span=x.span) if _copied(run, d)
-                    else L["Assign"](d, "=", v, span=v.span))
+        puts += [L["GiveBack"](d.value.name, v, span=x.span)] if _copied(run, d) else \
+            _fill(run, d, v) if _lent_tensor(run, d) else [L["Assign"](d, "=", v, span=v.span)]
     return [*lets, *puts]
 
 
@@ -310,14 +320,21 @@ def _returned(run, e, made):
     return L["Cast"](made, ret, span=e.span)
 
 
-def _place(x) -> bool:
-    """Whether x is a local or what a reference refers to: what a reference can name."""
-    return x._prod == "Local" or x._prod == "Deref" and x.value._prod == "Local"
+def _lent_tensor(run, place) -> bool:
+    """Whether `place` is a tensor part of a `&mut` aggregate parameter: the caller's buffer."""
+    return place._prod == "Local" and place.name in run.state.lent_tensors
 
 
-def _unlent(run, place, at) -> None:
-    if place._prod == "Local" and place.name in run.state.lent_tensors:
-        raise Refused(at, "a tensor part of a `&mut` aggregate assigned whole")
+def _fill(run, place, value) -> list:
+    """`place = value` for `place` the caller's buffer, which the callee holds where the
+    interpreter's holds the caller's variable: the new tensor's elements copied into the
+    buffer (its extents are integers), once the value is computed (E5010 where another may
+    hold the buffer: scalars/filled_buffers.py)."""
+    st, span = run.state, value.span
+    st.filled.add(place.name)
+    held = L["Local"](st.names.fresh("filled"), span=span)
+    return [L["Let"](held.name, False, L["OpaqueType"](span=span), value, span=span),
+            *copy_elements(st.names, place, held, st.lent_tensors[place.name], span)]
 
 
 def _copied(run, place) -> bool:
@@ -344,9 +361,10 @@ def _call(run, e, outs=()):
                 raise Refused(a, "an aggregate passed where a scalar is taken")
             args.append(run.walk(a))
             continue
-        leaves = _parts(run, a).leaves()
-        if len(leaves) != len(shape.leaves()):
+        given = _parts(run, a)
+        if given.form() != shape.form():  # a tuple where a Point is taken has its leaves
             raise Refused(a, "a generic struct holding an aggregate")
+        leaves = given.leaves()
         args += [_lent_part(x, t) for x, t in zip(leaves, shape.leaves())] \
             if k < len(mutable) and mutable[k] else leaves
     return e.replace(callee=run.walk(e.callee), args=(*args, *outs))

@@ -12,7 +12,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
-                                    named_whole, names_given, written_copy)
+                                    named_whole, names_given, tracked_at, written_copy)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -32,7 +32,8 @@ class _Tracked:
     out: str | None = None  # a copy's parameter the flags of the tensor it returns go to
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
-    closures: dict = field(default_factory=dict)  # a closure given tracked tensors -> where
+    closures: dict = field(default_factory=dict)  # a marked closure's `let` -> the closure
+    all_set: dict = field(default_factory=dict)  # its parameter given others -> flags all set
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
@@ -46,11 +47,11 @@ the flag; `print(t)` and `print(t[i])` first check each flag of what they print,
 (none where the print refuses the tensor for its size, decided as the program runs for `?`
 extents), a print a block gives as its value (`|| print(t[1])`) made a statement for it. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
 the elements as they are) share its flags, and so do the closures that see it: they see the
-flags as they see the tensor, when they are called. A closure a `let` binds and the function
-only calls by name, each call given tracked tensors at the same places (its parameters there
-typed), takes their flags after its own parameters, as a copy does. A copy copy-tracked-functions made takes, after
+flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
+closure mark-uninit-closures marked, takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
-from each tracked tensor it is given, the tensor's flags; one whose callers keep the flags
+from each tracked tensor it is given, the tensor's flags (all set, made there, for a tensor
+made otherwise given a closure there); one whose callers keep the flags
 of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
@@ -116,14 +117,16 @@ def _fn(run, fn):
         state.ranks[name] = state.ranks[source]
         state.dims[name] = state.dims[source]
         state.elems[name] = state.elems[source]
-    state.closures = _closures_given(lets, fn.body, state)
-    for s in lets:
-        for k in state.closures.get(s.name, ()):
-            p = s.value.params[k]
-            state.flags[p.name] = used.fresh(f"{display_name(p.name)}_written")
-            state.dims[p.name] = lent_tensor(p.type).dims
-            state.elems[p.name] = lent_tensor(p.type).elem
-            state.ranks[p.name] = len(state.dims[p.name])
+    state.closures = {s.name: s.value for s in lets
+                      if s.value._prod == "Closure" and written_copy(s.value) is not None}
+    for closure in state.closures.values():
+        for p in closure.params:
+            if p.name in written_copy(closure).given:
+                state.flags[p.name] = used.fresh(f"{display_name(p.name)}_written")
+                state.dims[p.name] = lent_tensor(p.type).dims
+                state.elems[p.name] = lent_tensor(p.type).elem
+                state.ranks[p.name] = len(state.dims[p.name])
+    state.all_set = _all_set_given(fn.body, state)
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -152,10 +155,13 @@ def _let(run, s):
         return s  # another name of the tensor: the same flags
     if s.name in run.state.closures:  # it takes the flags of each tensor given, after them
         made = s.value
-        params = tuple(p.replace(name=flags[made.params[k].name], type=_flags_type(p.type))
-                       for k, p in enumerate(made.params) if k in run.state.closures[s.name])
-        return s.replace(value=made.replace(params=made.params + params,
-                                            body=run.walk(made.body)))
+        params = tuple(p.replace(name=flags[p.name], type=_flags_type(p.type))
+                       for p in made.params if p.name in written_copy(made).given)
+        all_set = tuple(Lwritten["Let"](run.state.all_set[p.name], False, _flags_type(p.type),
+                                        _all_set(p.type, s.span), span=s.span)
+                        for p in made.params if p.name in run.state.all_set)
+        return (*all_set, s.replace(value=made.replace(params=made.params + params,
+                                                       body=run.walk(made.body))))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
         ret = lent_tensor(s.type) if s.type is not None else \
             lent_tensor(run.state.fns[s.value.callee.name].ret)
@@ -291,22 +297,23 @@ def _copied_call(run, e, out: str | None):
     flags the tensor it returns is written with) after its own arguments."""
     state = run.state
     args = [a.value if a._prod == "Borrow" else a for a in e.args]
-    at = _tracked_at(e, state)
-    if not at and out is None:
+    at = tracked_at(e, state.flags)
+    closure = state.closures.get(e.callee.name) \
+        if e._prod == "Call" and e.callee._prod == "Local" else None
+    if not at and out is None and closure is None:
         return run.rebuild(e)
-    name = e.kernel if e._prod == "Launch" else \
-        e.callee.name if e.callee._prod in ("Global", "Local") else None
-    copy = written_copy(state.fns[name]) if name in state.fns else None
-    if name in state.closures and e.callee._prod == "Local":
-        followed = out is None  # _closures_given chose it for calls given tracked tensors so
-    else:
-        followed = copy is not None and copy.returned == (out is not None) and \
-            copy.given == tuple(state.fns[name].params[k].name for k in at)
-    if not followed:
-        _refuse(run, e)  # not a copy copy-tracked-functions made for these arguments
+    made = closure or (state.fns.get(e.kernel) if e._prod == "Launch" else
+                       state.fns.get(e.callee.name) if e.callee._prod == "Global" else None)
+    copy = written_copy(made) if made is not None else None
+    places = [k for k, p in enumerate(made.params) if p.name in copy.given] if copy else []
+    given = [state.flags[args[k].name] if k in at else state.all_set.get(made.params[k].name)
+             for k in places]
+    if copy is None or copy.returned != (out is not None) or not set(at) <= set(places) or \
+            None in given:
+        _refuse(run, e)  # no copy or marked closure made for these arguments
         return e
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
-    flags = tuple(Lwritten["Local"](state.flags[args[k].name], span=args[k].span) for k in at)
+    flags = tuple(Lwritten["Local"](name, span=args[k].span) for k, name in zip(places, given))
     if out is not None:
         flags += (Lwritten["Local"](out, span=e.span),)
     return e.replace(args=walked + flags)
@@ -403,35 +410,6 @@ def _flags_taken(fn, copy, state: _Tracked):
     return fn.replace(params=params)
 
 
-def _tracked_at(call, state: _Tracked) -> tuple:
-    """The positions of the call's arguments that are tracked tensors (or borrows of them)."""
-    args = [a.value if a._prod == "Borrow" else a for a in call.args]
-    return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in state.flags)
-
-
-def _closures_given(lets, body, state: _Tracked) -> dict:
-    """The closures a `let` binds that are only called, by name, each call given tracked
-    tensors at the same positions, whose parameters there are typed: each with those
-    positions, where it takes the tensors' flags as it takes the tensors."""
-    nodes = list(descendants(body))
-    found = {}
-    for s in lets:
-        if s.mutable or s.value._prod != "Closure":
-            continue
-        uses = [n for n in nodes if n._prod == "Local" and n.name == s.name]
-        calls = [n for n in nodes if n._prod == "Call" and n.callee._prod == "Local" and
-                 n.callee.name == s.name]
-        at = {_tracked_at(c, state) for c in calls}
-        if len(calls) != len(uses) or len(at) != 1:
-            continue
-        (given,) = at
-        params = s.value.params
-        if given and all(k < len(params) and params[k].type is not None and
-                         lent_tensor(params[k].type)._prod == "TensorType" for k in given):
-            found[s.name] = given
-    return found
-
-
 def _tracked_result(value, state: _Tracked) -> bool:
     """Whether the value is a call of a copy whose callers keep the flags of what it returns."""
     if not (value._prod == "Call" and value.callee._prod == "Global" and
@@ -487,6 +465,27 @@ def _extents(value, name: str) -> tuple:
                                     (Lwritten["Int"](k, span=span),), span=span)
              for k, d in enumerate(value.type.dims)]
     return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+
+
+def _all_set_given(body, state: _Tracked) -> dict:
+    """The parameters of marked closures that a call gives a tensor made otherwise (of
+    static extents, mark-uninit-closures saw to it), each with the local of flags all set
+    made once beside the closure, which such a call gives."""
+    found = {}
+    for c in descendants(body):
+        if c._prod == "Call" and c.callee._prod == "Local" and c.callee.name in state.closures:
+            closure = state.closures[c.callee.name]
+            at = tracked_at(c, state.flags)
+            for k, p in enumerate(closure.params):
+                if p.name in written_copy(closure).given and k not in at and p.name not in found:
+                    found[p.name] = state.used.fresh(f"{display_name(p.name)}_all_written")
+    return found
+
+
+def _all_set(t, span):
+    """`Tensor<bool, [..]>::fill(true)` of the static extents of a tensor of type t."""
+    return Lwritten["TensorNew"](_flags_type(t).replace(place=None), "fill",
+                                 (Lwritten["Bool"](True, span=span),), span=span)
 
 
 def _flags_type(t):

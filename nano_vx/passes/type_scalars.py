@@ -87,7 +87,8 @@ def _fn(run, fn):
 
 @type_scalars.on("Param")
 def _param(run, param):
-    given = param.type is not None and param.type._prod != "OpaqueType"
+    given = param.type is not None and param.type._prod != "OpaqueType" and not (
+        param.type._prod == "BorrowType" and param.type.inner._prod == "OpaqueType")
     keep = run.walk(param.type) if given else None
     return L["Param"](param.name, _type_node(_decided(run, param), param.span, keep),
                       span=param.span)

@@ -113,18 +113,32 @@ def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
 
 def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
     """(callee, k) -> the shape each call of the program gives the callee's aggregate
-    parameter k, its leaves filled as its argument says (_value_shape)."""
+    parameter k, its leaves filled as its argument says (_value_shape). A recursive call
+    handing the parameter on says nothing of it."""
     given: dict = {}
     for fn in fns:
-        scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
-        for call in descendants(fn.body):
-            if call._prod == "Call" and call.callee._prod == "Global" and \
-                    call.callee.name in sigs:
-                for k, (a, shape) in enumerate(zip(call.args, sigs[call.callee.name].params)):
-                    if shape is not None:
-                        given.setdefault((call.callee.name, k), []).append(
-                            _value_shape(a, shape, scope))
+        for call, forms in call_shapes(fn, shapes, sigs):
+            for k, shape in enumerate(forms):
+                a = call.args[k]
+                if shape is not None and not (
+                        call.callee.name == fn.name and a._prod == "Local" and
+                        a.name == fn.params[k].name):
+                    given.setdefault((call.callee.name, k), []).append(shape)
     return given
+
+
+def call_shapes(fn, shapes: Shapes, sigs: dict, declared: dict | None = None) -> list:
+    """Each call fn makes of a function of `sigs`, with the shape it gives each parameter
+    (None for one that takes no aggregate): the parameter's shape in the callee's Sig, or in
+    `declared` (function -> its parameters' shapes as written), its leaves filled as the
+    argument says."""
+    scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+    params = declared if declared is not None else {f: sig.params for f, sig in sigs.items()}
+    return [(call, [shape if shape is None else _value_shape(a, shape, scope)
+                    for a, shape in zip(call.args, params[call.callee.name])])
+            for call in descendants(fn.body)
+            if call._prod == "Call" and call.callee._prod == "Global" and
+            call.callee.name in sigs]
 
 
 def _written(fn) -> dict:

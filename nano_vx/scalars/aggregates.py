@@ -6,6 +6,7 @@ value made of several."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain, count
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
@@ -54,6 +55,14 @@ class Tree:
             return Tree("leaf", leaf=next(leaves))
         return Tree(self.kind, self.name, tuple((label, p.rebuilt(leaves))
                                                 for label, p in self.parts))
+
+    def form(self):
+        """Its kinds and labels, not its leaves nor its names (an instance of a generic
+        struct fits where the struct is asked for): what a value must share with the shape
+        it is taken apart as, beyond its number of leaves."""
+        if self.kind == "leaf":
+            return None
+        return self.kind, tuple((label, p.form()) for label, p in self.parts)
 
     def variants(self) -> list:
         return [(label, p) for label, p in self.parts if label != TAG]
@@ -167,6 +176,15 @@ class Names:
         del self.given[count:]
 
 
+def fresh_item(wanted: str, taken: set) -> str:
+    """A name for a new function no item of `taken` has: `wanted`, else `wanted_1`, ...
+    (`#`, which Names adds, is no part of a function's name)."""
+    name = next(n for n in chain([wanted], (f"{wanted}_{k}" for k in count(1)))
+                if n not in taken)
+    taken.add(name)
+    return name
+
+
 def fresh_locals(names: Names, base: str, shape: Tree, span):
     """A tree of reads of new locals for a value of `shape`, named after `base`, and their
     names: `p_x`, `p_y`."""
@@ -220,8 +238,13 @@ def is_tensor(ty) -> bool:
 def copy_into(names: Names, place, source, ty, span) -> list:
     """Statements copying the tensor `source` element by element into the tensor `place`
     refers to (`*place`), of type `ty`: nested loops over its extents, which are integers."""
+    return copy_elements(names, L["Deref"](place, span=span), source, ty, span)
+
+
+def copy_elements(names: Names, target, source, ty, span) -> list:
+    """Statements copying the tensor `source` element by element into the tensor `target`
+    (a buffer), of type `ty`: nested loops over its extents, which are integers."""
     loops = [(names.fresh("copied"), d.value) for d in strip(ty).dims]
-    target = L["Deref"](place, span=span)
     for name, _ in loops:
         target = L["Index"](target, L["Local"](name, span=span), span=span)
         source = L["Index"](source, L["Local"](name, span=span), span=span)

@@ -24,7 +24,8 @@ def returned_closures(fn) -> dict:
     """id() of each closure that is the value of the closure around it, bound by a `let` and
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
     such a `let` binds) of a variable otherwise only called or copied by a `let` into a
-    variable likewise used (neither assigned: the copy names the same value) -> (the name of
+    variable likewise used (the copy not assigned: it names the same value; of one assigned,
+    one copy only called, see _copied_apart) -> (the name of
     that closure, what it reads of the parameters and the `let`s of that closure's body,
     those of them the value assigns or lends `&mut`). What the closure around it does to
     them ends before it returns the value (its body's last value), and nothing but the value
@@ -62,7 +63,7 @@ def _changed(node) -> set:
 
 def _kept(calls, parents, uses) -> bool:
     """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
-    binds, and each local so bound is otherwise only called."""
+    binds, and each local so bound is otherwise only called or copied (`_copies`)."""
     sites = [parents.get(id(c)) for c in calls]
     let_bound, targets = set(), set()
     for call, site in zip(calls, sites):
@@ -79,18 +80,54 @@ def _kept(calls, parents, uses) -> bool:
     todo, seen = list(let_bound), set(let_bound)
     while todo:
         f = todo.pop()
-        for n in uses.get(f, ()):
-            site = parents[id(n)]
-            if id(n) in targets or site._prod == "Call" and site.callee is n:
-                continue
-            # `let g = f;`: g calls the same value, its environment f's (a cell shared).
-            if site._prod != "Let" or site.value is not n or f in assigned or \
-                    any(id(u) in targets for u in uses.get(site.name, ())):
-                return False
-            if site.name not in seen:
-                seen.add(site.name)
-                todo.append(site.name)
+        copies = _copies(f, parents, uses, targets)
+        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses):
+            return False
+        for name in copies:
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
     return True
+
+
+def _copies(f, parents, uses, targets) -> list | None:
+    """The locals `let g = f;` binds, none assigned (g calls the same value, its environment
+    f's, a cell shared), when f is otherwise only called or assigned a call's value (targets),
+    else None."""
+    copies = []
+    for n in uses.get(f, ()):
+        site = parents[id(n)]
+        if id(n) in targets or site._prod == "Call" and site.callee is n:
+            continue
+        if site._prod != "Let" or site.value is not n or \
+                any(id(u) in targets for u in uses.get(site.name, ())):
+            return None
+        copies.append(site.name)
+    return copies
+
+
+def _copied_apart(f, copies, parents, uses) -> bool:
+    """Whether the copy of a variable f that is assigned (one at most) keeps the value it was
+    given once f is assigned another: it is only called, and bound in the closure (or the
+    function) that assigns f, so each assignment to f it outlives sees it in scope, where
+    capture-environments gives it a copy of f's environment of its own."""
+    if not copies:
+        return True
+    if len(copies) > 1 or any(not (parents[id(u)]._prod == "Call" and parents[id(u)].callee is u)
+                              for u in uses.get(copies[0], ())):
+        return False
+    home = _closure_around(next(parents[id(n)] for n in uses[f]
+                                if parents[id(n)]._prod == "Let"), parents)
+    return all(_closure_around(parents[id(n)], parents) is home for n in uses[f]
+               if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n)
+
+
+def _closure_around(node, parents):
+    """The innermost closure holding node, or None in the function's own body."""
+    node = parents.get(id(node))
+    while node is not None and node._prod != "Closure":
+        node = parents.get(id(node))
+    return node
 
 
 def _returns(block) -> bool:
@@ -124,6 +161,24 @@ def captures(closure) -> list[str]:
                               if n._prod == "Local" and n.name not in bound))
 
 
+def read_through(names, direct: dict) -> list[str]:
+    """The locals read by way of `names`: each name, but for one of a closure only called
+    where its `let` names it (`direct`), which has no value of its own to read (each call
+    calls its function, passing what it reads), what that closure reads, and so on."""
+    found: dict = {}
+    todo, seen = list(names), set()
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in direct:
+            todo += captures(direct[name])
+        else:
+            found[name] = None
+    return list(found)
+
+
 def block_variables(fn) -> set:
     """The locals bound inside a function's body, outside its closures, by a `let` of a
     block within it or a loop: each holds one slot of the call's frame, which outlives the
@@ -135,13 +190,16 @@ def block_variables(fn) -> set:
 
 def outliving_variables(fn) -> set:
     """The block_variables a closure value may read once their block is over: those read by
-    a closure neither only called where its `let` names it nor confined."""
+    a closure neither only called where its `let` names it nor confined, or by such a closure
+    it calls (the variable naming that closure is not read: its calls call its function)."""
     lets = block_variables(fn)
-    direct = {id(c) for c in direct_closures(fn).values()}
-    values = [c for c in descendants(fn) if c._prod == "Closure" and id(c) not in direct
-              and lets.intersection(captures(c))]
+    direct = direct_closures(fn)
+    ids = {id(c) for c in direct.values()}
+    reads = {id(c): read_through(captures(c), direct) for c in descendants(fn)
+             if c._prod == "Closure" and id(c) not in ids}
+    values = [c for c in descendants(fn) if id(c) in reads and lets.intersection(reads[id(c)])]
     confined = confined_closures(fn) if values else set()
-    return {name for c in values if id(c) not in confined for name in captures(c)
+    return {name for c in values if id(c) not in confined for name in reads[id(c)]
             if name in lets}
 
 
@@ -175,6 +233,11 @@ def visible_at_calls(fn) -> dict:
     it by a `let` of a block around it, a loop around it, or a parameter of the function or
     of a closure around it."""
     return _visible_at(fn, lambda n: n._prod == "Call" and n.callee._prod == "Local")
+
+
+def visible_at_assignments(fn) -> dict:
+    """id() of each assignment -> the locals in scope there, as visible_at_calls."""
+    return _visible_at(fn, lambda n: n._prod == "Assign")
 
 
 class Scope:

@@ -20,6 +20,24 @@ def state_params(fn) -> frozenset:
     return frozenset(i for i, p in enumerate(fn.params) if is_state_type(p.type))
 
 
+def params_in_returned_tuples(fn) -> dict:
+    """Which state parameter each state element of the tuple `fn` returns is at its returns:
+    the element's index -> the parameter's index at each return, None where it is another
+    value. Empty unless every return is a tuple literal of the result's length (and the
+    function has no closure, whose `return` is not the function's)."""
+    ret = fn.ret
+    if ret is None or ret._prod != "TupleType" \
+            or any(n._prod == "Closure" for n in descendants(fn.body)):
+        return {}
+    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    values += [fn.body.value] if fn.body.value is not None else []  # else it ends returning
+    if any(v is None or v._prod != "Tuple" or len(v.elems) != len(ret.elems) for v in values):
+        return {}
+    params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
+    return {j: [params.get(v.elems[j].name) if v.elems[j]._prod == "Local" else None
+                for v in values] for j, ty in enumerate(ret.elems) if is_state_type(ty)}
+
+
 def topo_key(topo) -> tuple:
     """A topology written out, as a key: two are the same topology when their keys are."""
     return (topo.name, *((b._prod, getattr(b, "value", None), getattr(b, "name", None))

@@ -12,7 +12,7 @@ from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures, returned_closures)
+                       direct_closures, read_through, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -94,6 +94,14 @@ def _zero_held(what: str):
     return bad
 
 
+def _referenced(t):
+    """A reference to a variable its calls type (a closure's parameter): native code makes one
+    to a scalar's cell, or a vector's, only."""
+    if isinstance(t, Var) or isinstance(t, Vector) or isinstance(t, str) and t != "void":
+        return None
+    return "a reference to _" if t == "void" else f"a reference to {show(t)}"
+
+
 def _printed_closure(t):
     return "printing a closure" if isinstance(find(t), Closure) else None
 
@@ -146,6 +154,7 @@ class Infer:
         self.if_lets: list = []  # the lets bound to an `if` value
         self.through_pointers: set = set()  # id() of each `*p` of a raw pointer p
         self.direct: set = set()  # id() of each closure only called where its `let` names it
+        self.direct_lets: dict = {}  # the local each of those binds -> it
         self.confined_ids: set | None = None  # see confined()
         self.returned_ids: dict | None = None  # see returned()
         self.inner: set = set()  # the locals bound inside closures
@@ -174,7 +183,8 @@ class Infer:
                 unify(self.expr(item.value), scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
-            self.direct = {id(c) for c in direct_closures(item).values()}
+            self.direct_lets = direct_closures(item)
+            self.direct = {id(c) for c in self.direct_lets.values()}
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -556,10 +566,12 @@ class Infer:
             elif name in self.inner:
                 raise Mismatch(e, f"a closure used as a value that captures '{name}', a "
                                   f"variable of the closure around it")
-            if name in self.block_variables:  # hoist-captured-lets binds it to its zero
-                self.judge(e, _zero_held(f"a closure used as a value that captures '{name}', "
-                                           f"a variable of a block inside its function"),
-                           self.env[name])
+            # hoist-captured-lets binds each to its zero (a closure only called is not read)
+            for held in read_through([name], self.direct_lets):
+                if held in self.block_variables:
+                    self.judge(e, _zero_held(f"a closure used as a value that captures "
+                                               f"'{held}', a variable of a block inside its "
+                                               f"function"), self.env[held])
         return Closure(params, ret, e)
 
     @EXPRESSIONS.on("Index")
@@ -653,6 +665,12 @@ class Infer:
         if isinstance(find(inner), Tensor):
             return self.note(e, inner)
         if value._prod == "Local":
+            found = find(inner)
+            if isinstance(found, Var) and found.kind == "any":
+                # A closure's parameter, which the calls after it type: its cell's address,
+                # once they make it a scalar.
+                self.judge(e, _referenced, inner)
+                return self.note(e, Ref(inner, e.mutable))
             return self.note(e, reference_to(inner, e.mutable, e))
         if value._prod == "Deref":
             ref = find(self.expr(value.value))

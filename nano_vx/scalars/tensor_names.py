@@ -1,7 +1,8 @@
-"""What settle-written-tensors, index-uninit-pointers, copy-tracked-functions and
-track-uninit-elements read off the tree alike: the tensor an element names, the tensor a `let`
-gives another name (and all the names so given), a tensor parameter's type, whether an index
-computes the same twice, and the mark opening a copy of a function."""
+"""What settle-written-tensors, index-uninit-pointers, copy-tracked-functions,
+mark-uninit-closures and track-uninit-elements read off the tree alike: the tensor an element
+names, the tensor a `let` gives another name (and all the names so given), a tensor
+parameter's type, whether an index computes the same twice, the mark opening a copy of a
+function, the tensors a function tracks, and where a call is given them."""
 
 from __future__ import annotations
 
@@ -70,3 +71,27 @@ def written_copy(fn):
     """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
     stmts = fn.body.stmts
     return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
+
+
+def tracked_tensors(fn, body, fns) -> dict:
+    """The locals of tensors the function `fn` (whose body's nodes are `body`, the program's
+    functions `fns` by name) tracks the elements of, each with its type: made by
+    `::uninit()`, given by a parameter its mark names, or returned by a copy's call."""
+    tracked = {s.name: s.value.type for s in body
+               if s._prod == "Let" and s.value._prod == "TensorNew" and s.value.ctor == "uninit"}
+    mark = written_copy(fn)
+    tracked |= {p.name: lent_tensor(p.type) for p in fn.params
+                if mark is not None and p.name in mark.given}
+    for s in body:
+        callee = s.value.callee if s._prod == "Let" and s.value._prod == "Call" else None
+        copy = written_copy(fns[callee.name]) if callee is not None and \
+            callee._prod == "Global" and callee.name in fns else None
+        if copy is not None and copy.returned:
+            tracked[s.name] = lent_tensor(fns[callee.name].ret)
+    return tracked
+
+
+def tracked_at(call, tracked) -> tuple:
+    """The positions of the call's arguments that are locals `tracked` (or borrows of them)."""
+    args = [a.value if a._prod == "Borrow" else a for a in call.args]
+    return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in tracked)

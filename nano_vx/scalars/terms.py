@@ -258,6 +258,11 @@ def scalar_of(ty, node):
         held = _narrow_scalar(ty.inner)
         if held is not None:  # an element of a tensor of a narrow type, read as its value type
             return Ref(value_type(held), ty.mutable, held)
+        if ty.inner._prod == "OpaqueType":
+            # A kernel's capture that no declaration types (a loop's counter, a closure's
+            # parameter), changed through a reference of the launcher's: what it refers to is
+            # what the launch refers to.
+            return Ref(Var("any"), ty.mutable, Var("held"))
         t = reference_to(scalar_of(ty.inner, node), ty.mutable, node)
         return Ref(t.target, t.mutable, Var("held")) if isinstance(t, Ref) else t
     if ty._prod == "PtrType":

@@ -58,6 +58,18 @@ def test_what_the_maker_assigns_before_it_returns_the_value_is_in_the_copy():
     assert "@print(c(2i32, n#3, sum#3));" in text
 
 
+def test_a_copy_of_a_value_assigned_anew_takes_the_cell_it_shares_at_the_assignment():
+    text = to_text(run_front(CASES / "copied_then_assigned.vx", capture_environments).after)
+    # the copy reads through a reference to the first name's cell, and copies what the value
+    # only reads
+    assert "let mut n#5: ~&mut i32 = &mut n#3;\n        let s#4: i32 = s#3;" in text
+    assert "d(y, n#5, s#4)" in text
+    # only the assignment in its scope moves the cell into its own
+    assert text.count("if shares {") == 1
+    assert "if shares {\n            n#4 = n#3;\n            n#5 = &mut n#4;\n" \
+        "            shares = false;\n        }\n        c = counter(100i32" in text
+
+
 # Hand-written Lscalars: a maker whose returned closure holds a closure of its own reading
 # the copy, called twice, and a closure no maker returns left as it is.
 NESTED_READ = """

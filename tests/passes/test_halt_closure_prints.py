@@ -67,14 +67,20 @@ def test_a_closure_an_if_chooses_in_the_print_is_bound_first_then_the_stop():
     assert "        let printed: ~_ = if k > 4 {" in text
 
 
-def test_a_closure_parameter_printed_stays_refused_and_runs_in_the_interpreter():
-    assert_refused_then_repaired(CASES / "e5010_closure_parameter_printed.vx",
-                                 check_native_subset, "E5010", "printing a closure")
-    native = run_cli(CASES / "e5010_closure_parameter_printed.vx")
+def test_a_closure_parameter_printed_is_a_stop_after_the_print_before_it():
+    text = to_text(run_front(CASES / "closure_parameter_printed.vx", halt_closure_prints).after)
+    assert "@print(y);\n        halt \"E9006\", \"cannot print a value of type closure\";\n" \
+        "        h(y)" in text
+    assert run_cli(CASES / "closure_parameter_printed.vx")[:2] == (1, "1\n")
+
+
+def test_a_parameter_of_an_assigned_closure_printed_stays_refused():
+    case = CASES / "e5010_assigned_closure_parameter_printed.vx"
+    assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
+    native = run_cli(case)
     assert native[:2] == (1, "1\n")
-    assert "W5001" in native[2] and "printing a closure" in native[2]
-    assert "cannot print a value of type closure" in native[2]
-    assert_native_as_interpreted(CASES / "e5010_closure_parameter_printed_repaired.vx")
+    assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
+    assert_native_as_interpreted(CASES / "e5010_assigned_closure_parameter_printed_repaired.vx")
 
 
 HANDWRITTEN = """

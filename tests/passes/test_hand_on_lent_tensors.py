@@ -42,6 +42,17 @@ def test_each_call_is_followed_by_the_callers_variable_made_the_tensor_it_handed
     assert "ret_b" not in fns["wrap"] and "ret_b" not in fns["take"]
 
 
+def test_a_tensor_a_call_gave_of_a_parameters_is_handed_over_too():
+    """`pick` and `pick2` return their `&mut` parameter's tensor and `own` the one moved in,
+    at every return: what `wrap` gives back of their calls is the tensor its caller handed."""
+    ran = run_front(CASES / "through_calls.vx", hand_on_lent_tensors)
+    fns = {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}
+    assert "p_0 = @wrap(&mut t, &mut u, w);\n    p_1 = w;\n    p_2 = t;" in fns["main"]
+    assert "ret_1" not in fns["wrap"] and "ret_2" not in fns["wrap"]
+    shared = run_front(CASES / "shared_tensor.vx", hand_on_lent_tensors).after
+    assert "p_a = @wrap(&mut t, &mut u);\n    p_b = t;" in to_text(shared)
+
+
 def test_a_program_giving_nothing_back_comes_out_as_it_went_in():
     ran = run_front(CASES / "../scalarize_aggregates/structs.vx", hand_on_lent_tensors)
     assert ran.after is ran.before

@@ -144,3 +144,9 @@ def test_a_reference_is_bound_first_to_a_zero_of_its_own():
     assert "    let r#1: ~i32 = 0i32;\n    let mut r: ~&i32 = &r#1;\n" in text
     assert "    let mut w#1: ~i32 = 0i32;\n    let mut w: ~&mut i32 = &mut w#1;\n" in text
     assert "        r = &k;\n" in text and "        e = &t[1i32];\n" in text
+
+
+def test_a_closure_the_body_only_calls_is_not_hoisted_but_what_it_reads_is():
+    main = run_front(CASES / "through_called_closures.vx", hoist_captured_lets).after.items[0]
+    hoisted = [s.name for s in main.body.stmts if s._prod == "Let"][:3]
+    assert sorted(hoisted) == ["c", "i", "k"]

@@ -103,6 +103,33 @@ def test_handwritten_an_aggregate_left_in_a_loop_condition_is_refused(run_pass):
     assert ran.codes == ["E5010"]
 
 
+# Hand-written Lassumed: a short circuit whose right computes a tuple a call makes, left as
+# written (expand-lazy-conditions would have written it as the `if` it means); and one whose
+# right runs a call in place before such a tuple. Neither right may be named before its
+# statement, as it may not run.
+SHORT_CIRCUIT = """
+    // IL: Lassumed
+    fn pair(v: i32) -> (i32, i32) {
+        (v, v + 1)
+    }
+
+    fn id(v: i32) -> i32 {
+        v
+    }
+
+    fn main() {
+        let k: i32 = 1;
+        @print(k > 0 && RIGHT < 3);
+    }
+"""
+
+
+@pytest.mark.parametrize("right", ["@pair(k).1", "@id(k) + @pair(k).1"])
+def test_handwritten_an_aggregate_on_the_right_of_a_short_circuit_is_refused(run_pass, right):
+    ran = run_pass("name-temporaries", SHORT_CIRCUIT.replace("RIGHT", right))
+    assert ran.codes == ["E5010"]
+
+
 def test_a_transfer_or_a_launch_before_the_aggregate_is_held_with_the_calls_in_order():
     text = to_text(run_front(CASES / "after_a_transfer_or_a_launch.vx", name_temporaries).after)
     assert "let agg: ~_ = transfer[" in text and \

@@ -99,6 +99,14 @@ def test_a_row_printed_has_each_of_its_flags_checked_first_in_order():
         in text
 
 
+def test_a_closure_given_a_tensor_made_otherwise_is_given_flags_all_set_made_once():
+    text = to_text(run_front(CASES.parent / "mark_uninit_closures" / "e9005_given_others_too.vx",
+                             track_uninit_elements).after)
+    assert "let x_all_written: Tensor<bool, [2], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [2]>::fill(true);\n    let at" in text
+    assert "@print(at(&u, 1, x_all_written));\n    @print(at(&t, 1, t_written));" in text
+
+
 # Hand-written Lcopied: a tensor written in part, its written element read; the write sets its
 # flag and the read checks it.
 PART = """
@@ -159,3 +167,28 @@ def test_handwritten_a_copy_takes_the_flags_its_mark_names(run_pass):
     assert "fn make$written(result_written: Tensor<bool, [2], Memory::CPU_DRAM>)" in ran.dump
     assert "let r: Tensor<i32, [2], Memory::CPU_DRAM> = @make$written(r_written);" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "3\n2\n"
+
+
+# Hand-written Lcopied: a closure mark-uninit-closures marked takes the flags of the parameter
+# its mark names after its own parameters, and each call of it gives them.
+MARKED = """
+    // IL: Lcopied
+    fn main() {
+        let mut t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::uninit();
+        t[1] = 7;
+        let at: ~_ = |x: &Tensor<i32, [2], Memory::CPU_DRAM>, i: i32| {
+            written copy (x);
+            x[i]
+        };
+        @print(at(&t, 1));
+    }
+"""
+
+
+def test_handwritten_a_marked_closure_takes_the_flags_its_mark_names(run_pass):
+    ran = run_pass("track-uninit-elements", MARKED)
+    assert ran.codes == []
+    assert "i: i32, x_written: Tensor<bool, [2], Memory::CPU_DRAM>| {\n" \
+           "        written[x_written] x[i]\n    };" in ran.dump
+    assert "@print(at(&t, 1, t_written));" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "7\n"

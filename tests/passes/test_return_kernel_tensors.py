@@ -1,0 +1,96 @@
+"""return-kernel-tensors: a kernel assigning a whole tensor through the `&mut` its launch
+gives it takes the tensor and returns it, and its launch assigns it to the launcher's
+variable; one it cannot return stays, which type-scalars refuses; native code runs the
+launch as the interpreter does."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.return_kernel_tensors import return_kernel_tensors
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+                   run_front)
+
+CASES = Path(__file__).parent / "cases" / "return_kernel_tensors"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", return_kernel_tensors)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", return_kernel_tensors)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_the_launcher_is_given_the_tensor_the_kernel_ends_with():
+    text = to_text(run_front(CASES / "assigned.vx", return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t);\n" in text
+    assert "fn main$kernel0(t: Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU -> " \
+        "Tensor<i32, [2], Memory::CPU_DRAM> {\n    t[0] = 6;\n" in text
+    # A spawn inside assigns the tensor given on: the kernel around it assigns it in turn.
+    assert "    t = launch main$kernel1 on(Topology::CPU)(t);\n    t[0] = 4;\n    t\n" in text
+
+
+def test_a_kernel_with_a_value_is_left_and_refused_then_repaired():
+    case = CASES / "e5010_with_a_value.vx"
+    ran = run_front(case, return_kernel_tensors)
+    assert ran.after is ran.before
+    status, printed, err = run_cli(case)
+    assert "an assignment of a whole tensor through a reference" in err
+    assert "warning[W5001]" in err
+    assert (status, printed) == run_cli(case, "--action", "interpret")[:2]
+    assert_native_as_interpreted(case.with_name("e5010_with_a_value_repaired.vx"))
+
+
+# Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
+# of, and one whose body makes a closure (which would read the launcher's variable where
+# it is called): both are left as they are.
+LEFT = """
+    // IL: Lparted
+    fn main() {
+        let mut t: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(1);
+        let mut u: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(2);
+        launch main$kernel0 on(Topology::CPU)(&mut t, &mut u);
+        launch main$kernel1 on(Topology::CPU)(&mut t);
+        @print(t);
+        @print(u);
+    }
+
+    fn main$kernel0(t: &mut Tensor<i32, [2]>, u: &mut Tensor<i32, [2]>) on Topology::CPU {
+        *t = Tensor<i32, [2]>::fill(3);
+        *u = Tensor<i32, [2]>::fill(4);
+    }
+
+    fn main$kernel1(t: &mut Tensor<i32, [2]>) on Topology::CPU {
+        let f: ~_ = || { 1 };
+        *t = Tensor<i32, [2]>::fill(f());
+    }
+"""
+
+
+def test_handwritten_two_tensors_and_a_closure_are_left(run_pass):
+    ran = run_pass("return-kernel-tensors", LEFT)
+    assert not ran.codes
+    assert ran.tree == ran.before
+    assert _printed(ran.tree) == "[1, 1]\n[4, 4]\n"
+
+
+def test_handwritten_one_tensor_is_returned(run_pass):
+    ran = run_pass("return-kernel-tensors", LEFT.replace(
+        "        *u = Tensor<i32, [2]>::fill(4);\n", ""))
+    text = to_text(ran.tree)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t, &mut u);\n" in text
+    assert "    t = Tensor<i32, [2]>::fill(3);\n    t\n}" in text
+    assert "launch main$kernel1 on(Topology::CPU)(&mut t);" in text
+    assert _printed(ran.tree) == "[1, 1]\n[2, 2]\n"
