@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.storages import Known, bound_locals, fresh_copy, known_places, storage
 
@@ -33,13 +33,22 @@ only as the program runs: it is `if c { let r = &mut t[1]; set(r, 1.3); } else {
 &mut x; set(r#1, 1.3); }` (the `if` the block's value where the block has one), the second
 arm's copy of the rest binding its locals under names of its own. An `else if` chooses the
 same way, arm by arm. A `let mut` reference is left as it is (an assignment may make it
-refer to another place); type-scalars refuses it.
+refer to another place), and so is a function with more than four such `let`s (the rest of
+a block is written once per place chosen, and a `let` in it splits each copy again);
+type-scalars refuses them.
 """, state=State)
+
+
+# Each `let` split writes the rest of its block twice: a function with more is left as it
+# is (type-scalars refuses it) rather than grow 2**n copies.
+MOST = 4
 
 
 @split_chosen_storages.on("Fn")
 def _fn(run, fn):
     run.state.known, run.state.names = known_places(fn, {}), Names(fn)
+    if sum(_chosen(run, n) for n in descendants(fn.body)) > MOST:
+        return fn
     return run.rebuild(fn)
 
 

@@ -64,6 +64,15 @@ def test_a_reference_of_one_storage_or_let_mut_is_left_as_it_is(let):
     assert ran.after is ran.before or to_text(ran.after) == to_text(ran.before)
 
 
+def test_a_function_with_more_than_four_is_left_as_it_is():
+    lets = "".join(f"    let r{k} = if c {{ &t[{k}] }} else {{ &x }};\n    print(*r{k});\n"
+                   for k in range(5))
+    ran = run_front("fn main() {\n    let t = Tensor<f8e4m3, [5]>::fill(1.0);\n"
+                    f"    let x: f32 = 0.5;\n    let c = x < 1.0;\n{lets}}}\n",
+                    split_chosen_storages)
+    assert to_text(ran.after) == to_text(ran.before)
+
+
 # Hand-written Lsplit: a block with a value (here a function's body) makes the `if` its
 # value, each arm ending in the block's value (the second's copy reading its own locals).
 VALUED = """
