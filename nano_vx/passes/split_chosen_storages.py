@@ -47,7 +47,7 @@ MOST = 4
 @split_chosen_storages.on("Fn")
 def _fn(run, fn):
     run.state.known, run.state.names = known_places(fn, {}), Names(fn)
-    if sum(_chosen(run, n) for n in descendants(fn.body)) > MOST:
+    if not 0 < sum(_chosen(run, n) for n in descendants(fn.body)) <= MOST:
         return fn
     return run.rebuild(fn)
 
