@@ -37,11 +37,11 @@ before allocating as the interpreter does (E9006) and bounds-checks, prints and 
 tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits. A division by other than a number but 0 compares its divisor with 0
-first and stops as the interpreter does, in its words, showing the dividend: `[if m == 0 {
-halt_with("E9006", "extent arithmetic {a} / 0 divides by zero", n) } else { n / m }]`; where
-the dividend and the divisor could both stop, the interpreter's order (the dividend first)
-is not that one, and any other extent stays as written, which type-scalars refuses (E5010).
+of at most 64 bits. A division by other than a number but 0 computes its dividend, then
+its divisor (each with its own stops), then compares the divisor with 0 and stops as the
+interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
+"extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
+written, which type-scalars refuses (E5010).
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
 only written, and becomes `?` alike. Native code lowers only literals of known extents: a
 tensor literal of one extent that names a variable, its elements numbers as written, is
@@ -210,8 +210,7 @@ def _fitting(steps):
 
 def _steps(run, d, steps: list):
     """The least and greatest value of dimension d, added to `steps` with those of each of
-    its operands; None when a name's type is not known, or d divides what may stop by what
-    may stop (_checked; the parser writes no other operator)."""
+    its operands; None when a name's type is not known."""
     if d._prod == "DimInt":
         span = (d.value, d.value)
     elif d._prod == "DimName":
@@ -228,36 +227,28 @@ def _steps(run, d, steps: list):
             ends = [a + sign * b for a in left for b in right]
         elif d.op == "*":
             ends = [a * b for a in left for b in right]
-        elif d.op == "/" and d.right._prod == "DimInt" and d.right.value != 0:
+        elif not _checked(d):  # `/` (the parser writes no other operator) by a number
             ends = [truncating("/", a, d.right.value) for a in left]  # monotonic in a
-        elif d.op == "/" and not (_checked(d.left) and _checked(d.right)):
-            # a quotient by a divisor other than 0 is no larger than its dividend; the
-            # divisor is compared with 0 before the dividend is computed, so at most one
-            # of them may stop
+        else:  # a quotient by a divisor other than 0 is no larger than its dividend
             most = max(abs(a) for a in left)
             ends = [-most, most]
-        else:
-            return None
         span = (min(ends), max(ends))
     steps.append(span)
     return span
 
 
 def _checked(d) -> bool:
-    """Whether dimension d divides by something other than a number but 0, which the
+    """Whether d, a DimBinary, divides by something other than a number but 0, which the
     interpreter checks as it computes it (a division by zero stops)."""
-    if d._prod != "DimBinary":
-        return False
-    if d.op == "/" and not (d.right._prod == "DimInt" and d.right.value != 0):
-        return True
-    return _checked(d.left) or _checked(d.right)
+    return d.op == "/" and not (d.right._prod == "DimInt" and d.right.value != 0)
 
 
 def _computed(run, d, t):
     """Dimension d as an expression of type t computing the value the interpreter gives it:
-    a division by a divisor that may be 0 first compares it with 0 and stops as the
-    interpreter does, showing the dividend, computed first (at most one of the two computes
-    a stop of its own: _steps)."""
+    a division by a divisor that may be 0 computes the dividend, then the divisor, each with
+    its own stops, as the interpreter does, and then compares the divisor with 0 and stops
+    as the interpreter does, showing the dividend (computed again: it reads only locals, and
+    stopped the first time if it stops): `n / (if m == 0 { halt_with(.., n) } else { m })`."""
     if d._prod == "DimInt":
         return L["Int"](d.value, span=d.span)
     if d._prod == "DimName":
@@ -265,12 +256,12 @@ def _computed(run, d, t):
         if run.state.types[d.name] is t:
             return local
         return L["Cast"](local, L["Scalar"](t.name, span=d.span), span=d.span)
-    quotient = L["Binary"](d.op, _computed(run, d.left, t), _computed(run, d.right, t),
-                           span=d.span)
-    if not (d.op == "/" and _checked(d)):
-        return quotient
-    zero = L["Binary"]("==", _computed(run, d.right, t), L["Int"](0, span=d.span), span=d.span)
-    halt = L["HaltWith"]("E9006", "extent arithmetic {a} / 0 divides by zero",
-                         _computed(run, d.left, t), span=d.span)
-    return L["IfExpr"](zero, False, L["Block"]((), halt, span=d.span),
-                       L["Block"]((), quotient, span=d.span), span=d.span)
+    left, right = _computed(run, d.left, t), _computed(run, d.right, t)
+    if _checked(d):
+        zero = L["Binary"]("==", right, L["Int"](0, span=d.span), span=d.span)
+        halt = L["HaltWith"]("E9006", "extent arithmetic {a} / 0 divides by zero",
+                             _computed(run, d.left, t), span=d.span)
+        right = L["IfExpr"](zero, False, L["Block"]((), halt, span=d.span),
+                            L["Block"]((), _computed(run, d.right, t), span=d.span),
+                            span=d.span)
+    return L["Binary"](d.op, left, right, span=d.span)
