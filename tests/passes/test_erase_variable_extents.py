@@ -34,7 +34,7 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_literal_of_two_variable_extents", "a tensor whose extents are not integers")])
+    ("e5010_literal_of_two_variable_extents_printed", "a tensor whose extents are not integers")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
@@ -85,8 +85,20 @@ def test_a_literal_is_of_the_extent_its_elements_give_its_first_element_checking
         in make
     small = _fns("literal")["small"]
     assert "b as i32 + 1 < 0" not in small  # a u8 plus 1 is never negative
-    two = _fns("e5010_literal_of_two_variable_extents")["make"]
-    assert "Tensor<i32, [n, m]>([1, 2, 3, 4, 5, 6])" in two
+    printed = _fns("e5010_literal_of_two_variable_extents_printed")["make"]
+    assert "Tensor<i32, [n, m]>([1, 2, 3, 4, 5, 6])" in printed
+
+
+def test_a_let_of_a_literal_of_two_such_extents_checks_them_then_writes_each_element():
+    make = _fns("literal_of_two_variable_extents")["make"]
+    checks = ["let extent: ~i64 = n as i64;", "let extent#1: ~i64 = m as i64;", "extent < 0",
+              "extent#1 < 0", "extent * extent#1 != 6",
+              "= Tensor<i32, [?, ?]>::new([extent, extent#1]);",
+              "t[0 / extent#1][0 % extent#1] = 1;", "t[5 / extent#1][5 % extent#1] = 6;"]
+    assert [make.index(c) for c in checks] == sorted(make.index(c) for c in checks)
+    grid = _fns("literal_of_two_variable_extents")["grid"]
+    assert "Tensor<f32, [?, 2, ?]>::new([extent, 2, extent#1])" in grid
+    assert "t[7 / (2 * extent#1)][7 / extent#1 % 2][7 % extent#1] = 8.0;" in grid
 
 
 def test_a_dividend_that_may_stop_is_computed_before_the_divisor_is_compared_with_0():
