@@ -37,16 +37,14 @@ def written_element(b, e):
     b.enter(fail)
     wide = [b.op("Convert", "arith.index_cast", i, "index", "i64") for i in indices]
     b.stop("E9005", f"read of element {INDICES}, never written, of a tensor made with "
-                    f"::uninit()", None, *words_buffer(b, wide))
+                    f"::uninit()", None, *_words_buffer(b, wide))
     b.enter(cont)
     return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
 
 
-def words_buffer(b, words: list) -> tuple:
+def _words_buffer(b, words: list) -> tuple:
     """The i64 values `words` written to a stack buffer: its address and their number, the
-    operands of a stop whose message reads them (none for no words)."""
-    if not words:
-        return b.const(0, "i64"), b.const(0, "i64")
+    operands of a stop whose message reads them."""
     memref = f"memref<{len(words)}xi64>"
     buffer = b.fresh()
     b.entry_ops.append(M["Alloca"](buffer, memref, span=b.span))
@@ -184,7 +182,7 @@ def _checked_products(b, groups: list) -> str:
     b.end("CondBr", b.op("Arith", "ori", none, fits, "i1"), cont.label, (), fail.label, ())
     b.enter(fail)
     b.stop("E9006", f"a tensor of {WORDS} elements is too large to address", "u64",
-           *words_buffer(b, groups))
+           *_words_buffer(b, groups))
     b.enter(cont)
     return running
 

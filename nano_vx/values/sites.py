@@ -192,7 +192,7 @@ def stopped(site, a: int, b: int, read=None) -> RuntimeStop:
     words WORDS or INDICES reads."""
     message = site.message
     if reads_words(message):
-        words = struct.unpack(f"={b}Q", read(_U64.wrap(a), 8 * b)) if b else ()
+        words = struct.unpack(f"={b}Q", read(_U64.wrap(a), 8 * b))
         message = message.replace(WORDS, str(math.prod(words))) \
                          .replace(INDICES, "".join(f"[{w}]" for w in words))
     if site.operand is not None:
