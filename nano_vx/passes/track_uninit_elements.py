@@ -62,7 +62,8 @@ of what it returns takes one more, `r`'s flags made by the caller of `let r = f$
 a `let` first, and a local before one, a negative one made 0, where the function stops as it
 did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was lent, a row not printed) is refused (E5010), and the default action runs
+return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
+element to index) is refused (E5010), and the default action runs
 the program in the interpreter. An index of a write or of a row printed that might not
 compute the same twice (a call, an element, a local the statement might change) is computed
 once, into a `let`, first. A tensor settle-written-tensors found written before any read is
