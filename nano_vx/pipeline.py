@@ -42,6 +42,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
@@ -82,6 +83,7 @@ from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -113,6 +115,7 @@ from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
+from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
@@ -215,6 +218,7 @@ BACK_END = [
     lower_pin_matches,
     spread_hardware_states,
     halt_closure_prints,
+    choose_closures_in_kernels,
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
@@ -228,6 +232,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    split_chosen_storages,
     specialize_storages,
     number_texts,
     check_native_subset,
@@ -240,6 +245,7 @@ BACK_END = [
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
+    hold_operands_before_moved_reads,
     track_moved_captures,
     erase_tensor_references,
     box_returned_locals,

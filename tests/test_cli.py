@@ -153,9 +153,18 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("erase-variable-extents")] == [
         "erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("erase-variable-extents") < gate
-    assert rows[names.index("specialize-storages")] == [
-        "specialize-storages", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("specialize-storages") - 1:names.index("specialize-storages") + 1] \
+        == [["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
+            ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
+    chosen = names.index("choose-closures-in-kernels")
+    assert rows[chosen:chosen + 2] == [
+        ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
+        ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
+    held = names.index("hold-operands-before-moved-reads")
+    assert rows[held:held + 2] == [
+        ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
+        ["track-moved-captures", "rewrite", "Lsafe", "Lsafe"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 

@@ -51,26 +51,17 @@ NOT_LOWERED = {
     # A closure reading a variable of a loop's body holding a closure value returning a raw
     # pointer, called after the loop (no zero binds it before the loop).
     "tests/passes/cases/type_scalars/e5010_blocks_closure_returning_a_pointer.vx",
-    # A tuple holding a hardware state given to a function and returned by it at one return,
-    # not at every one, returned on through another call.
-    "tests/passes/cases/lower_pins/e5010_parameter_in_a_tuple_returned_through_a_call.vx",
-    # A parameter of a closure given a closure a tuple holds, printed; a closure a `let mut`
-    # binds, called in a `spawn` body.
+    # A tuple returned through a call of a function that may give back in it the state it
+    # is given, given a state of the caller's own (the tuple would hold its `held`).
+    "tests/passes/cases/lower_pins/e5010_own_state_in_a_tuple_returned_through_a_call.vx",
+    # A parameter of a closure given a closure a tuple holds, printed.
     "tests/passes/cases/halt_closure_prints/e5010_parameter_given_a_tuples_closure_printed.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_mutable.vx",
-    # A closure moving a variable it captures, called in a `spawn` body (or one calling such
-    # a closure): a kernel's copy of it would move the kernel's copy of the variable, not the
-    # launcher's.
-    "tests/passes/cases/copy_closures_into_kernels/e5010_moving.vx",
-    "tests/passes/cases/copy_closures_into_kernels/e5010_reading_a_moving_closure.vx",
-    "tests/passes/cases/outline_kernels/closure_moving_before_its_launch.vx",
-    "tests/passes/cases/outline_kernels/closure_moving_after_its_launch.vx",
-    # A variable a `spawn` body moves (or a kernel it launches), read by a closure of the
-    # launcher: native code's kernel moves its own copy.
-    "tests/passes/cases/outline_kernels/moved_in_the_body_read_by_a_closure.vx",
-    "tests/passes/cases/outline_kernels/moved_by_a_closure_of_the_body.vx",
-    "tests/passes/cases/outline_kernels/moved_by_an_inner_spawn.vx",
-    "tests/passes/cases/track_moved_captures/e5010_moved_by_a_kernel.vx",
+    # A closure a `let mut` binds, called in a `spawn` body, given one reading a variable
+    # bound after it.
+    "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
+    # A closure moving a variable it captures, called in a `spawn` body that assigns it: a
+    # `transfer` through the kernel's `&mut` of it would not move the launcher's.
+    "tests/passes/cases/copy_closures_into_kernels/e5010_moving_what_the_kernel_changes.vx",
     # A struct a `spawn` body changes and uses whole: its kernel would take an aggregate.
     "tests/passes/cases/split_kernel_aggregates/e5010_used_whole.vx",
     # A `spawn` with a value assigning a whole tensor of the launcher: the kernel returns
@@ -82,8 +73,9 @@ NOT_LOWERED = {
     # A string a call computes, printed where the print is an argument: number-texts leaves
     # the program's strings as they are.
     "tests/passes/cases/number_texts/e5010_printed_as_an_argument.vx",
-    # One reference chosen at run time between places of a narrow type and of its value type.
-    "tests/passes/cases/type_scalars/e5010_reference_chosen_between_two_storages.vx",
+    # A `let mut` reference chosen at run time between places of a narrow type and of its
+    # value type (an assignment may make it refer to another place).
+    "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_between_two_storages.vx",
     # A closure given a tensor made by ::uninit() at one call and, at another, one of `?`
     # extents, by value, that no local names: no flags all set are made for it.
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_a_value_of_unknown_extents.vx",
@@ -100,12 +92,12 @@ NOT_LOWERED = {
     # A tensor made by ::uninit() a function returns, of `?` extents it computes: its caller
     # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/e5010_returned_of_extents_computed_inside.vx",
-    # A variable a closure moves, read after an element its statement computes first: its
-    # moved-flag's check would come before that element's read.
-    "tests/passes/cases/track_moved_captures/e5010_read_after_an_element.vx",
-    # A tensor a closure moves, lent to a function: the interpreter stops where the reference
-    # is read, in the function.
-    "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call.vx",
+    # A variable a closure reads that a `transfer` moves, read after a reference to an
+    # element: its moved-flag's check before the statement would come before the element's.
+    "tests/passes/cases/track_moved_captures/e5010_read_after_a_reference.vx",
+    # A tensor a closure moves, lent to a function that prints before it reads through the
+    # reference: the interpreter stops where the reference is read, in the function.
+    "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call_printing_first.vx",
 }
 
 

@@ -10,7 +10,7 @@ from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import (HeldState, check_static, is_state_type, is_try_pin,
-                                       made_topo, mutable_locals, params_in_returned_tuples,
+                                       made_topo, mutable_locals, params_given_back,
                                        returned_topo, state_params, take_pin, topo_key)
 
 
@@ -56,7 +56,10 @@ the tuple, which `let u = pair.0;` then names (`let u = pair.0.0;`). An element 
 some returns the state parameter the function is given holds a fourth value, whether it is
 (`(s.0, s.1, false, true)` there), and the caller's `held` of it is a `&mut` to its own or,
 when it is, to the `held` of the variable it gave, so that either name gives the pin back
-once (a tuple holding such an element returned on through another call is refused). A
+once; a function returning such a tuple through a call is given the flag by the callee,
+where the call gives the same element the state parameter the function gives back there
+(a state of its own given there is refused: the tuple would have to hold that state's
+`held` in place of the flag). A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
 its three values (its `held` by reference); an assignment of such a `let mut` state's value
@@ -78,20 +81,10 @@ def _program(run, program):
     run.state.sigs = {fn.name: state_params(fn) for fn in fns}
     run.state.returns = {fn.name: fn.ret.topo if is_state_type(fn.ret) else None for fn in fns}
     run.state.tuples = {fn.name: fn.ret for fn in fns if _state_indices(fn.ret)}
-    run.state.given_back = {fn.name: found for fn in fns if (found := _given_back(fn))}
+    # At the other returns such an element is a state of the function's own, so the caller
+    # learns with it which it is (a flag beside its parts).
+    run.state.given_back = params_given_back(fns)
     return run.rebuild(program)
-
-
-def _given_back(fn) -> dict:
-    """The elements of the tuple `fn` returns that are at some returns a state parameter:
-    each element's index -> that parameter's. At the others the element is a state of the
-    function's own, so the caller learns with it which it is (a flag beside its parts)."""
-    found = {}
-    for j, at in params_in_returned_tuples(fn).items():
-        given = set(at) - {None}
-        if len(given) == 1:
-            found[j] = given.pop()
-    return found
 
 
 @lower_pins.on("Fn")
@@ -160,9 +153,7 @@ def _returned(run, e):
         return run.walk(e)
     given_back = run.state.given_back.get(run.state.fn, {})
     if _tuple_call(run, e):
-        if run.state.given_back.get(e.callee.name, {}).keys() != given_back.keys():
-            raise Refused(e, "a tuple returned through a call of a function that returns "
-                             "its state parameter in it at some returns")
+        _passed_on(run, e, given_back)
         run.state.allowed.add(id(e))
         return run.walk(e)
     if e._prod != "Tuple" or len(e.elems) != len(ret.elems):
@@ -172,6 +163,19 @@ def _returned(run, e):
         _flagged(run, x, given_back[j]) if j in given_back else
         _as_tuple(run, x) if is_state_type(t) else run.walk(x)
         for j, (x, t) in enumerate(zip(e.elems, ret.elems))))
+
+
+def _passed_on(run, e, given_back: dict):
+    """A call's tuple returned as it is: each element that is at some of the callee's returns
+    the state it is given, its flag saying so, must be where the function returns it the
+    parameter the call gives there, and no other element may be."""
+    st = run.state
+    callee = st.given_back.get(e.callee.name, {})
+    if callee.keys() != given_back.keys() or any(
+            not _is_state(run, e.args[k]) or st.states[e.args[k].name].param
+            != st.fn_params[given_back[j]] for j, k in callee.items()):
+        raise Refused(e, "a tuple returned through a call giving back in it states other "
+                         "than the parameters its function gives back there")
 
 
 def _flagged(run, e, k: int):

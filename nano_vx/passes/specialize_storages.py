@@ -8,17 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Node, Pass, descendants
-from ..values.literals import TYPE_WRAPPERS
+from ..nanopass import Pass, descendants
+from ..scalars.storages import (Known, fresh_copy, known_places, storage, tensor_storage,
+                                unwrapped)
 from ..values.narrow import NARROW_TYPES
-
-
-@dataclass
-class Known:
-    """What the places of one function's references and pointers store, where known."""
-
-    stores: dict  # a local bound to a place (a parameter, a `let`) -> what the place stores
-    types: dict  # each local -> its type as written
 
 
 @dataclass
@@ -51,7 +44,7 @@ def _program(run, program):
     st = run.state
     st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     st.places = {name: places for name, fn in st.fns.items() if (places := _place_params(fn))}
-    if not st.places or not any(_tensor_storage(n) for n in descendants(program)
+    if not st.places or not any(tensor_storage(n) for n in descendants(program)
                                 if n._prod == "TensorType"):
         return program
     given = _storages_given(st)
@@ -71,7 +64,7 @@ def _program(run, program):
         items.append(run.walk(item))
         for storages, name in st.copies.get(item.name, {}).items():
             st.known = _locals(item, storages, st)
-            items.append(run.walk(_fresh(item).replace(name=name)))
+            items.append(run.walk(fresh_copy(item).replace(name=name)))
     kept = []
     while len(kept) != len(items):  # a function dropped may have been all that called another
         kept, items = items, [i for i in items if not _dropped(i, items, program, st)]
@@ -92,48 +85,17 @@ def _refers(tree, name: str) -> bool:
                for n in descendants(tree))
 
 
-def _fresh(node):
-    """A copy of `node` made of nodes of its own: the passes after this one note what they
-    find of a node by its id(), as erase-raw-pointers the size of a pointer type, and each
-    copy's may differ."""
-    fields = {}
-    for name in node._fields:
-        value = getattr(node, name)
-        if isinstance(value, Node):
-            fields[name] = _fresh(value)
-        elif isinstance(value, tuple):
-            fields[name] = tuple(_fresh(v) if isinstance(v, Node) else v for v in value)
-    return node.replace(**fields)
-
-
 def _place_params(fn) -> tuple:
     """The indices of the parameters of `fn` that are references or raw pointers to a
     scalar of a type that is no narrow storage type (whose places may store either)."""
     found = []
     for k, p in enumerate(fn.params):
-        ty = _unwrapped(p.type)
+        ty = unwrapped(p.type)
         if ty is not None and ty._prod in ("BorrowType", "PtrType"):
-            inner = _unwrapped(ty.inner)
+            inner = unwrapped(ty.inner)
             if inner._prod == "Scalar" and inner.name not in NARROW_TYPES:
                 found.append(k)
     return tuple(found)
-
-
-def _unwrapped(ty):
-    while ty is not None and ty._prod in TYPE_WRAPPERS:
-        ty = ty.inner
-    return ty
-
-
-def _tensor_storage(ty) -> str | None:
-    """What an element of a tensor of type `ty` (or a reference to one) stores: a narrow
-    type's name, "" its value type, None for a type that is no tensor's."""
-    ty = _unwrapped(ty)
-    if ty is not None and ty._prod == "BorrowType":
-        ty = _unwrapped(ty.inner)
-    if ty is None or ty._prod != "TensorType":
-        return None
-    return ty.elem.name if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES else ""
 
 
 def _storages_given(st: State) -> dict:
@@ -162,42 +124,8 @@ def _locals(fn, storages, st: State) -> Known:
     """What the places of the function's references and pointers store, where known: its
     place parameters' (`storages`), and those of the `let`s binding such a place that no
     assignment changes."""
-    known = Known({fn.params[k].name: s
-                   for k, s in zip(st.places.get(fn.name, ()), storages or ())},
-                  {p.name: p.type for p in fn.params})
-    assigned = set()
-    for n in descendants(fn.body):
-        if n._prod in ("Let", "Param"):
-            known.types[n.name] = n.type
-        elif n._prod == "Assign" and n.target._prod == "Local":
-            assigned.add(n.target.name)
-    for n in descendants(fn.body):
-        if n._prod == "Let" and n.name not in assigned:
-            found = _storage(n.value, known)
-            if found is not None:
-                known.stores[n.name] = found
-    return known
-
-
-def _storage(e, known: Known) -> str | None:
-    """What the place a reference or pointer `e` names stores, or None where not known."""
-    if e._prod == "Local":
-        return known.stores.get(e.name)
-    if e._prod == "AsPtr" and e.value._prod == "Local":
-        return _tensor_storage(known.types.get(e.value.name))
-    if e._prod != "Borrow":
-        return None
-    place = e.value
-    if place._prod == "Local":
-        return ""  # a variable's cell, of its own type
-    if place._prod == "Deref" and place.value._prod == "Local":
-        return known.stores.get(place.value.name)
-    if place._prod == "Index":
-        while place._prod == "Index":
-            place = place.base
-        if place._prod == "Local":
-            return _tensor_storage(known.types.get(place.name))
-    return None
+    return known_places(fn, {fn.params[k].name: s
+                             for k, s in zip(st.places.get(fn.name, ()), storages or ())})
 
 
 def _call_storages(e, known: Known, st: State) -> tuple | None:
@@ -208,7 +136,7 @@ def _call_storages(e, known: Known, st: State) -> tuple | None:
     at = st.places[e.callee.name]
     if len(e.args) != len(st.fns[e.callee.name].params):
         return None
-    found = tuple(_storage(e.args[k], known) for k in at)
+    found = tuple(storage(e.args[k], known) for k in at)
     return None if None in found else found
 
 
@@ -216,7 +144,7 @@ def _named(name: str, fn, tuples: list, fns: dict) -> dict:
     """A fresh name for each copy: the function's, `$`, and what each place stores."""
     names = {}
     for storages in tuples:
-        parts = [s or _unwrapped(_unwrapped(fn.params[k].type).inner).name
+        parts = [s or unwrapped(unwrapped(fn.params[k].type).inner).name
                  for k, s in zip(_place_params(fn), storages)]
         stem = f"{name}${'_'.join(parts)}"
         fresh, k = stem, 0

@@ -38,6 +38,51 @@ def params_in_returned_tuples(fn) -> dict:
                 for v in values] for j, ty in enumerate(ret.elems) if is_state_type(ty)}
 
 
+def params_given_back(fns) -> dict:
+    """Which state parameter each state element of the tuple each function returns is at
+    some of its returns, another value at the others: the function's name -> {the element's
+    index -> the parameter's}. An element is a parameter's where a tuple literal returns that
+    parameter's variable, or a call returns its tuple whose element is at some returns the
+    state parameter the call gives that variable; one that may be either of two parameters
+    is left out (lower-pins refuses it)."""
+    fns = {fn.name: fn for fn in fns}
+    possible = {name: {} for name in fns}  # name -> {element: the parameters it may be}
+    changed = True
+    while changed:
+        changed = False
+        for name, fn in fns.items():
+            for j, k in _gives_back(fn, possible):
+                if k not in possible[name].setdefault(j, set()):
+                    possible[name][j].add(k)
+                    changed = True
+    return {name: {j: next(iter(ks)) for j, ks in found.items() if len(ks) == 1}
+            for name, found in possible.items()
+            if any(len(ks) == 1 for ks in found.values())}
+
+
+def _gives_back(fn, possible: dict):
+    """(element, parameter) for each state parameter a return of `fn` may give back in its
+    tuple, a call's as `possible` has it so far."""
+    ret = fn.ret
+    if ret is None or ret._prod != "TupleType" \
+            or any(n._prod == "Closure" for n in descendants(fn.body)):
+        return
+    params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
+    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    values += [fn.body.value] if fn.body.value is not None else []  # else it ends returning
+    for v in values:
+        if v is not None and v._prod == "Tuple" and len(v.elems) == len(ret.elems):
+            yield from ((j, params[x.name]) for j, x in enumerate(v.elems)
+                        if is_state_type(ret.elems[j]) and x._prod == "Local"
+                        and x.name in params)
+        elif v is not None and v._prod == "Call" and v.callee._prod == "Global" \
+                and v.callee.name in possible:
+            for j, ks in possible[v.callee.name].items():
+                args = [v.args[k] for k in ks if k < len(v.args)]
+                yield from ((j, params[a.name]) for a in args
+                            if a._prod == "Local" and a.name in params)
+
+
 def topo_key(topo) -> tuple:
     """A topology written out, as a key: two are the same topology when their keys are."""
     return (topo.name, *((b._prod, getattr(b, "value", None), getattr(b, "name", None))

@@ -204,8 +204,10 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     # a closure, a variable holding one, an `if` choosing one or a call returning one
     ("let f = |x: i32| x + 1;\n    let show = |h| { print(h); 0 };\n"
      "    let pair = (f, 1);\n    print(show(pair.0));", "printing a closure"),
-    # one a `let` binds copy-closures-into-kernels makes again in the kernel
-    ("let mut f = |x: i32| x;\n    f = |x: i32| x + 1;\n"
+    # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
+    # `let mut` binds choose-closures-in-kernels binds so, but for a closure reading what is
+    # bound after the variable
+    ("let mut f = |x: i32| x;\n    let m = 1;\n    f = |x: i32| x + m;\n"
      "    let r = spawn on(Topology::CPU) { f(2) };\n    print(r);",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),

@@ -19,9 +19,9 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
 # Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_parameter_in_a_tuple_returned_through_a_call": [
-               ("again", "a tuple returned through a call of a function that returns its "
-                         "state parameter in it at some returns")]}
+REFUSED = {"e5010_own_state_in_a_tuple_returned_through_a_call": [
+               ("made", "a tuple returned through a call giving back in it states other than "
+                        "the parameters its function gives back there")]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -97,8 +97,8 @@ def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_parameter_in_a_tuple_returned_through_a_call.vx")
-    assert native[:2] == (0, "6\n") and "W5001" in native[2]
+    native = run_cli(CASES / "e5010_own_state_in_a_tuple_returned_through_a_call.vx")
+    assert native[:2] == (0, "4\n3\n") and "W5001" in native[2]
 
 
 def test_a_state_parameter_returned_in_a_tuple_at_some_returns_says_which_it_is():
@@ -109,6 +109,27 @@ def test_a_state_parameter_returned_in_a_tuple_at_some_returns_says_which_it_is(
     # The caller's name of it holds a reference to its own `held`, or to the variable's.
     assert "let mut pair_0_held_ref: ~&mut bool = &mut pair_0_held;\n" \
            "    if pair.0.3 {\n        pair_0_held_ref = &mut t_held;\n    }" in text
+
+
+def test_a_tuple_returned_through_a_call_carries_the_callees_flag():
+    text = _lowered("parameter_in_a_tuple_returned_through_a_call")
+    # The callee's flag says whether its element is the state the call gives it, which is
+    # the function's parameter there.
+    assert "fn third(s: HardwareState<i32, Topology::NPU>, y: i32) -> ((i32, bool, bool, " \
+           "bool), i32) {\n    @again(y + 1, (s.0, s.1, s.2))\n}" in text
+
+
+def test_a_tuple_returned_through_a_call_without_the_flag_its_function_needs_is_refused():
+    ran = run_front("fn own(y: i32) -> (HardwareState<i32, Topology::NPU>, i32) {\n"
+                    "    let n = y.try_pin(Topology::NPU);\n    (n, y)\n}\n\n"
+                    "fn again(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
+                    "(HardwareState<i32, Topology::NPU>, i32) {\n"
+                    "    if y > 5 {\n        return own(y);\n    }\n    (s, y + 1)\n}\n\n"
+                    "fn main() {\n    let t = 3.try_pin(Topology::NPU);\n"
+                    "    let pair = again(t, 3);\n    print(pair.1);\n}\n", lower_pins)
+    assert [d.message for d in ran.diagnostics.items] == [
+        "native code does not lower a tuple returned through a call giving back in it states "
+        "other than the parameters its function gives back there (in 'again')"]
 
 
 def test_a_let_mut_state_a_function_may_give_back_in_a_tuple_is_refused():

@@ -1,0 +1,105 @@
+"""What a place a reference or raw pointer names stores: an element of a tensor of a narrow
+type (`f8e4m3`, a byte), or a value of its value type. Native code reads and writes through
+a reference as one machine type, so specialize-storages and split-chosen-storages ask which
+places a reference may name; and a copy of a tree whose nodes are its own, as those passes
+make of code they write twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..nanopass import Node, descendants
+from ..values.literals import TYPE_WRAPPERS
+from ..values.narrow import NARROW_TYPES
+
+# The productions binding or naming a function's locals, and their fields that do.
+_LOCAL_NAMES = {"Let": ("name",), "LetState": ("name", "took", "held"), "For": ("var",),
+                "Param": ("name",), "PBind": ("name",), "Local": ("name",)}
+
+
+@dataclass
+class Known:
+    """What the places of one function's references and pointers store, where known."""
+
+    stores: dict  # a local bound to a place (a parameter, a `let`) -> what the place stores
+    types: dict  # each local -> its type as written
+
+
+def known_places(fn, stores: dict) -> Known:
+    """What the places of the function's references and pointers store, where known: those
+    `stores` gives (its parameters'), and those of the `let`s binding such a place that no
+    assignment changes."""
+    known = Known(dict(stores), {p.name: p.type for p in fn.params})
+    assigned = set()
+    for n in descendants(fn.body):
+        if n._prod in ("Let", "Param"):
+            known.types[n.name] = n.type
+        elif n._prod == "Assign" and n.target._prod == "Local":
+            assigned.add(n.target.name)
+    for n in descendants(fn.body):
+        if n._prod == "Let" and n.name not in assigned:
+            found = storage(n.value, known)
+            if found is not None:
+                known.stores[n.name] = found
+    return known
+
+
+def unwrapped(ty):
+    while ty is not None and ty._prod in TYPE_WRAPPERS:
+        ty = ty.inner
+    return ty
+
+
+def tensor_storage(ty) -> str | None:
+    """What an element of a tensor of type `ty` (or a reference to one) stores: a narrow
+    type's name, "" its value type, None for a type that is no tensor's."""
+    ty = unwrapped(ty)
+    if ty is not None and ty._prod == "BorrowType":
+        ty = unwrapped(ty.inner)
+    if ty is None or ty._prod != "TensorType":
+        return None
+    return ty.elem.name if ty.elem._prod == "Scalar" and ty.elem.name in NARROW_TYPES else ""
+
+
+def storage(e, known: Known) -> str | None:
+    """What the place a reference or pointer `e` names stores, or None where not known."""
+    if e._prod == "Local":
+        return known.stores.get(e.name)
+    if e._prod == "AsPtr" and e.value._prod == "Local":
+        return tensor_storage(known.types.get(e.value.name))
+    if e._prod != "Borrow":
+        return None
+    place = e.value
+    if place._prod == "Local":
+        return ""  # a variable's cell, of its own type
+    if place._prod == "Deref" and place.value._prod == "Local":
+        return known.stores.get(place.value.name)
+    if place._prod == "Index":
+        while place._prod == "Index":
+            place = place.base
+        if place._prod == "Local":
+            return tensor_storage(known.types.get(place.name))
+    return None
+
+
+def fresh_copy(node, renamed: dict | None = None):
+    """A copy of `node` made of nodes of its own (the passes after these note what they find
+    of a node by its id(), and each copy's may differ), each local of `renamed` named anew."""
+    renamed = renamed or {}
+    fields = {}
+    for name in node._fields:
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            fields[name] = fresh_copy(value, renamed)
+        elif isinstance(value, tuple):
+            fields[name] = tuple(fresh_copy(v, renamed) if isinstance(v, Node) else v
+                                 for v in value)
+        elif name in _LOCAL_NAMES.get(node._prod, ()) and value in renamed:
+            fields[name] = renamed[value]
+    return node.replace(**fields)
+
+
+def bound_locals(node) -> list:
+    """The locals `node` binds, in order."""
+    return [getattr(n, f) for n in descendants(node) if n._prod != "Local"
+            for f in _LOCAL_NAMES.get(n._prod, ())]
