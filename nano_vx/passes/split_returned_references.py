@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, children, descendants
 from ..scalars.aggregates import (Shapes, Tree, concrete, fresh_item, is_tensor, lent,
-                                  strip)
+                                  live_items, strip)
 
 
 @dataclass
@@ -26,9 +26,10 @@ Make a function that returns a `&mut` to a struct or tuple, choosing among place
 each read or write of a part of what a call returns calls the part's function.
 
 `fn pick(p: &mut Pair, first: bool) -> &mut Point { if first { &mut p.a } else { &mut p.b }
-}` is `pick$x` returning `if first { &mut p.a.x } else { &mut p.b.x }` and `pick$y`, and
-`let r = pick(&mut q, false); r.x = 5;` is `*pick$x(&mut q, false) = 5;`: native code
-returns one value, where the reference is one per part. A part's function computes again
+}` is `pick$x` returning `if first { &mut p.a.x } else { &mut p.b.x }`, and `let r =
+pick(&mut q, false); r.x = 5;` is `*pick$x(&mut q, false) = 5;`: native code returns one
+value, where the reference is one per part (`pick$y` is made only where a `.y` is read or
+written). A part's function computes again
 what the function computed once, so it is written only where that is the same: a body
 that is such a choice alone, by conditions that read no reference and cannot stop, and
 calls whose arguments say the same each time (literals, variables never assigned,
@@ -65,7 +66,9 @@ def _program(run, program):
                       for path, ty in _leaves(split[item.name])]
         else:
             items.append(item)
-    return made.replace(items=tuple(items))
+    # A part no call reads or writes (`same$y` where only `.x` is) is dead code in the IL.
+    made_parts = {name for parts in st.parts.values() for name in parts.values()}
+    return made.replace(items=live_items(items, made_parts))
 
 
 def _scalars(shape: Tree) -> bool:
