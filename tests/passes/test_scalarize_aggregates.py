@@ -160,8 +160,8 @@ fn main() {{
 @pytest.mark.parametrize("case, says", [
     ("e5010_tensor_part_assigned_and_read_whole",
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
-    ("e5010_mut_reference_made_to_refer_elsewhere",
-     "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
+    ("e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere",
+     "a `&mut` to an aggregate holding a tensor made to refer elsewhere or chosen by an `if`"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
