@@ -44,10 +44,12 @@ NOT_LOWERED = {
     # another local too (native code copies into the buffer, which the other would see).
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_part_assigned_and_read_whole.vx",
     # A `&mut` to a struct holding a tensor made to refer to another (the tensor part would
-    # be a buffer a second local holds); one a function returns, passed whole.
+    # be a buffer a second local holds); one a function returns choosing by what its
+    # parameter holds (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere.vx",
-    "tests/passes/cases/scalarize_aggregates/e5010_mut_reference_returned_passed_whole.vx",
+    "tests/passes/cases/scalarize_aggregates/"
+    "e5010_mut_reference_returned_chosen_by_what_it_refers_to.vx",
     # A counter copied into two variables, the first then assigned another.
     "tests/passes/cases/type_scalars/e5010_counter_copied_twice_then_assigned.vx",
     # A closure reading a variable of a loop's body holding a closure value, assigned to a

@@ -70,7 +70,7 @@ reference naming one place is that place already (inline-aggregate-references); 
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
 aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
 making each refer to b's part (E5010 for one holding a tensor), and a function returning a
-`&mut` one that split-returned-references left is E5010.
+`&mut` one that split-returned-references and inline-returned-references left is E5010.
 """, state=State)
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, children, descendants
-from ..scalars.aggregates import (Shapes, Tree, concrete, fresh_item, is_tensor, lent,
-                                  live_items, strip)
+from ..scalars.aggregates import Shapes, Tree, fresh_item, live_items
+from ..scalars.returned_references import returned_parts
 
 
 @dataclass
@@ -35,7 +35,7 @@ that is such a choice alone, by conditions that read no reference and cannot sto
 calls whose arguments say the same each time (literals, variables never assigned,
 references to places: while the reference lives nothing else changes them); every call of
 the function so used, its result's parts alone read or written (a function otherwise
-stays, E5010 in scalarize-aggregates).
+stays, for inline-returned-references, else E5010 in scalarize-aggregates).
 """, state=State)
 
 
@@ -43,9 +43,7 @@ stays, E5010 in scalarize-aggregates).
 def _program(run, program):
     st, shapes = run.state, Shapes(program)
     fns = [i for i in program.items if i._prod == "Fn"]
-    split = {fn.name: shape for fn in fns
-             if lent(fn.ret) and (shape := shapes.of(fn.ret)) is not None
-             and _choosing(fn) and _scalars(shape)}
+    split = {fn.name: shape for fn in fns if (shape := returned_parts(fn, shapes)) is not None}
     if not split:
         return program
     uses = {name: [] for name in split}
@@ -71,63 +69,11 @@ def _program(run, program):
     return made.replace(items=live_items(items, made_parts))
 
 
-def _scalars(shape: Tree) -> bool:
-    """A struct or tuple of scalars and such (an enum's tag is no place a reference names)."""
-    if shape.kind == "leaf":
-        return concrete(shape.leaf) and not is_tensor(shape.leaf)
-    return shape.kind in ("struct", "tuple") and all(_scalars(p) for _, p in shape.parts)
-
-
 def _leaves(shape: Tree, path: tuple = ()) -> list:
     """Each leaf's path of labels and its type."""
     if shape.kind == "leaf":
         return [(path, shape.leaf)]
     return [x for label, p in shape.parts for x in _leaves(p, (*path, label))]
-
-
-def _choosing(fn) -> bool:
-    """Whether fn's body is a choice among places of its `&mut` parameters alone."""
-    mutable = {p.name for p in fn.params if lent(p.type)}
-    values = {p.name for p in fn.params if strip(p.type) is None or
-              strip(p.type)._prod != "BorrowType"}
-    return not fn.body.stmts and fn.body.value is not None and \
-        _chooses(fn.body.value, mutable, values)
-
-
-def _chooses(e, mutable: set, values: set) -> bool:
-    p = e._prod
-    if p == "IfExpr":
-        return _settled(e.cond, values) and all(
-            not b.stmts and b.value is not None and _chooses(b.value, mutable, values)
-            for b in (e.then, e.orelse))
-    if p == "Borrow":
-        return e.mutable and _rooted(e.value, mutable)
-    return p == "Local" and e.name in mutable
-
-
-def _rooted(e, mutable: set) -> bool:
-    """Whether e is a place reached from a `&mut` parameter: `p.a`, `(*p).a.0`, `*p`."""
-    while e._prod in ("FieldGet", "TupleGet"):
-        e = e.base
-    if e._prod == "Deref":
-        e = e.value
-    return e._prod == "Local" and e.name in mutable
-
-
-_QUIET = frozenset("== != < <= > >= && ||".split())
-
-
-def _settled(e, values: set) -> bool:
-    """Whether the condition e reads only parameters by value and literals, and cannot stop."""
-    p = e._prod
-    if p in ("Int", "Float", "Bool"):
-        return True
-    if p == "Local":
-        return e.name in values
-    if p == "Unary":
-        return e.op == "!" and _settled(e.operand, values)
-    return p == "Binary" and e.op in _QUIET and _settled(e.left, values) and \
-        _settled(e.right, values)
 
 
 def _find_uses(fn, split: dict, uses: dict) -> None:
