@@ -54,17 +54,12 @@ def test_a_program_whose_results_are_read_by_parts_comes_out_as_it_went_in():
 # names, so the call stays, and so does its function.
 NOT_A_PLACE = """
     // IL: Lmatched
-    struct Point {
-        x: i32,
-        y: i32,
+    struct Two {
+        a: (i32, i32),
+        b: (i32, i32),
     }
 
-    struct Pair {
-        a: Point,
-        b: Point,
-    }
-
-    fn pick(p: &mut Pair, first: bool) -> &mut Pair {
+    fn pick(p: &mut Two, first: bool) -> &mut Two {
         if first {
             p
         } else {
@@ -72,7 +67,7 @@ NOT_A_PLACE = """
         }
     }
 
-    fn either(p: &mut Pair, first: bool) -> &mut Point {
+    fn either(p: &mut Two, first: bool) -> &mut (i32, i32) {
         if first {
             &mut p.a
         } else {
@@ -81,10 +76,10 @@ NOT_A_PLACE = """
     }
 
     fn main() {
-        let mut q: Pair = Pair { a: Point { x: 1, y: 2 }, b: Point { x: 3, y: 4 } };
-        let r: &mut Point = @either(@pick(&mut q, true), false);
-        r.x = 5;
-        @print(q.b.x);
+        let mut q: Two = Two { a: (1, 2), b: (3, 4) };
+        let r: &mut (i32, i32) = @either(@pick(&mut q, true), false);
+        r.0 = 5;
+        @print(q.b.0);
     }
 """
 
