@@ -42,6 +42,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
@@ -82,11 +83,13 @@ from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
+from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -215,6 +218,7 @@ BACK_END = [
     lower_pin_matches,
     spread_hardware_states,
     halt_closure_prints,
+    choose_closures_in_kernels,
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
@@ -234,12 +238,14 @@ BACK_END = [
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,
+    lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
     erase_raw_pointers,
+    hold_operands_before_moved_reads,
     track_moved_captures,
     erase_tensor_references,
     box_returned_locals,

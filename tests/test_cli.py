@@ -57,6 +57,13 @@ def test_the_console_script_is_installed():
     assert done.returncode == 0 and "resolve-names" in done.stdout
 
 
+@pytest.mark.slow
+def test_python_dash_m_runs_the_command(prog):
+    done = subprocess.run([sys.executable, "-m", "nano_vx", str(prog(HELLO))],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "42\n", "")
+
+
 def test_a_program_runs_and_prints(prog):
     code, out, err = run(prog(HELLO))
     assert (code, out, err) == (0, "42\n", "")
@@ -134,6 +141,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
+    assert rows[names.index("lend-uninit-pointers")] == [
+        "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("mark-uninit-closures")] == [
@@ -148,6 +157,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("specialize-storages")] == [
         "specialize-storages", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
+    chosen = names.index("choose-closures-in-kernels")
+    assert rows[chosen:chosen + 2] == [
+        ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
+        ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
+    held = names.index("hold-operands-before-moved-reads")
+    assert rows[held:held + 2] == [
+        ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
+        ["track-moved-captures", "rewrite", "Lsafe", "Lsafe"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 

@@ -1,5 +1,5 @@
 """A small process that runs native code for a big one (jit.use_runner): the big process
-compiles, sends the runner the object code MCJIT made, its print sites and the write end of
+compiles, sends the runner the object code MCJIT made, its sites and the write end of
 a pipe; the runner forks a child that loads the code and runs main, reporting to the pipe
 (runtime.py) as a fork of the big process would; the runner then sends the child's wait
 status. A fork of the runner is cheap where one of a test process of 400 MB or more costs
@@ -35,8 +35,10 @@ from .errors import BackendBug
 
 _LENGTH = struct.Struct("=Q")
 _STATUS = struct.Struct("=i")
-# What vx_print reads of a print site (values/sites.py, printed).
+# What vx_print reads of a print site (values/sites.py, printed), and vx_stop of a stop site
+# (whether its message reads words from the child's memory, runtime.py).
 PrintSite = namedtuple("PrintSite", "kind type text dims")
+StopSite = namedtuple("StopSite", "message")
 
 # This process's runner: the process, and the socket to it.
 _current: dict = {}
@@ -78,8 +80,8 @@ class _Runner:
 
     def send(self, native) -> int:
         """Send the program and a pipe's write end; the read end, for the child's reports."""
-        sites = {i: PrintSite(s.kind, s.type, s.text, tuple(s.dims))
-                 for i, s in native.sites.items() if s._prod == "PrintSite"}
+        sites = {i: PrintSite(s.kind, s.type, s.text, tuple(s.dims)) if s._prod == "PrintSite"
+                 else StopSite(s.message) for i, s in native.sites.items()}
         request = pickle.dumps((native.code, native.result, sites))
         read_end, write_end = os.pipe()
         try:

@@ -12,7 +12,9 @@ import itertools
 from dataclasses import dataclass
 
 from ..values.numbers import INT_TYPES
-from ..values.tensors import ADDRESS_LIMIT, count_split
+from ..languages.lmlir import Lmlir as M
+from ..values.sites import WORDS
+from ..values.tensors import ADDRESS_LIMIT, count_groups
 from .machine_types import MACHINE, Tensor, element_bytes, mtype, signed, vx_type
 from .transfer_attributes import route_text, slot_text
 
@@ -121,21 +123,26 @@ class Sizes:
 def checked_sizes(b, given: list, tensor: Tensor, what: str) -> Sizes:
     """The sizes of a `?` tensor whose extents are the values `given` (ssa, Vx type): a
     negative extent, then more than 2**63 elements, stop (E9006) as make_tensor does. The
-    count is one product of at most 64 bits or two (count_split: type-scalars refused
-    extents two do not hold), whose product is checked without computing it past 64 bits."""
+    count is a product of products of at most 64 bits each (count_groups), checked without
+    computing it past 64 bits."""
     wide = [b.to_i64(v, t) for v, t in given]
     for n, (_, t), d in zip(wide, given, tensor.dims):
         if signed(t) and d is None:  # a static extent is given as its number
             b.check(b.op("Compare", "cmpi", "sge", n, b.const(0, "i64"), "i64"), "E9006",
                     "a tensor extent must not be negative, found {a}", t, n)
-    k = count_split([d.bit_length() if d is not None else INT_TYPES[t].bits - signed(t)
-                     for (_, t), d in zip(given, tensor.dims)])
-    count = element_count(b, wide[:k])
-    if k == len(wide):
+    groups, start = [], 0
+    for n in count_groups([d.bit_length() if d is not None else INT_TYPES[t].bits - signed(t)
+                           for (_, t), d in zip(given, tensor.dims)]):
+        groups.append(element_count(b, wide[start:start + n]))
+        start += n
+    if len(groups) == 1:
+        count = groups[0]
         b.check(b.op("Compare", "cmpi", "ule", count, b.const(ADDRESS_LIMIT, "i64"), "i64"),
                 "E9006", "a tensor of {a} elements is too large to address", "u64", count)
+    elif len(groups) == 2:
+        count = _checked_product(b, *groups)
     else:
-        count = _checked_product(b, count, element_count(b, wide[k:]))
+        count = _checked_products(b, groups)
     # Its bytes must fit an address, where the interpreter, which stores only what is
     # written, has no bound: memref.alloc would multiply past 64 bits without a word.
     size = element_bytes(tensor.elem)
@@ -159,6 +166,38 @@ def _checked_product(b, first: str, rest: str) -> str:
     b.check(b.op("Arith", "ori", none, within, "i1"), "E9006",
             "a tensor of {a*b} elements is too large to address", "u64", first, rest)
     return b.op("Arith", "muli", first, rest, "i64")
+
+
+def _checked_products(b, groups: list) -> str:
+    """The product of three or more i64 values that each fit 64 bits unsigned, after the
+    stop (E9006) of one past 2**63, which prints it whole from the values, written to a
+    stack buffer (a count past what two words hold)."""
+    limit, one, zero = (b.const(v, "i64") for v in (ADDRESS_LIMIT, 1, 0))
+    none = b.op("Compare", "cmpi", "eq", groups[0], zero, "i64")
+    past, running = None, groups[0]
+    for g in groups[1:]:
+        # running * g <= 2**63 when g is 0 or running <= 2**63 // g; once past, running
+        # wraps, but past stays set, and only a 0 among the groups makes the count small
+        bound = b.op("Arith", "divui", limit, b.op("Arith", "maxui", g, one, "i64"), "i64")
+        over = b.op("Compare", "cmpi", "ugt", running, bound, "i64")
+        past = over if past is None else b.op("Arith", "ori", past, over, "i1")
+        none = b.op("Arith", "ori", none, b.op("Compare", "cmpi", "eq", g, zero, "i64"), "i1")
+        running = b.op("Arith", "muli", running, g, "i64")
+    fits = b.op("Arith", "xori", past, b.const(1, "i1"), "i1")
+    fail, cont = b.new_block(), b.new_block()
+    b.end("CondBr", b.op("Arith", "ori", none, fits, "i1"), cont.label, (), fail.label, ())
+    b.enter(fail)
+    words = f"memref<{len(groups)}xi64>"
+    buffer = b.fresh()
+    b.entry_ops.append(M["Alloca"](buffer, words, span=b.span))
+    for k, g in enumerate(groups):
+        b.store(g, buffer, (b.const(k, "index"),), words, "i64")
+    address = b.op("Convert", "arith.index_cast", b.op("Pointer", buffer, words), "index",
+                   "i64")
+    b.stop("E9006", f"a tensor of {WORDS} elements is too large to address", "u64", address,
+           b.const(len(groups), "i64"))
+    b.enter(cont)
+    return running
 
 
 def tensor_lit(b, e):

@@ -211,6 +211,8 @@ line("LetState", "name mutable type value took held topo",
 expr("StatePart", "state part", "state_part {part} of {state:ATOM}", prec=CLOSURE)
 # lower-pins' and tag-places' `print` of a value the interpreter stops on.
 line("Halt", "code message", "halt {code}, {message};")
+# erase-variable-extents' stop showing a value it computes.
+expr("HaltWith", "code message value", "halt_with({code}, {message}, {value})", prec=POSTFIX)
 # lower-pins' `match` on a state: its value, whether it took a pin and the place of its `held`.
 expr("PinMatch", "value took held topo arms",
      "pin_match {value:HEADER} on {topo}, took {took:HEADER}, held {held:HEADER} {{",

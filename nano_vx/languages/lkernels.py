@@ -11,7 +11,9 @@ Lkernels = Lscheduled.extend(
     remove={"Expr": ["Spawn"]},
     add={
         "Expr": [prod("Launch", "kernel: iname, topo: Topo, args: Expr*",
-                      "run the kernel function on the topology with the values it captures; "
-                      "its value is placed there, as a spawn's was")],
+                      "run the kernel function on the topology with the values it captures "
+                      "(a variable moved away given as such, which stops the kernel where it "
+                      "reads it, as the spawn's body stopped); its value is placed there, as a "
+                      "spawn's was")],
     },
 )

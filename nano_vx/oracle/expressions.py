@@ -825,11 +825,16 @@ class ExprMixin:
         """An outlined spawn: its kernel called with what the body captured, its value
         pinned where it ran, as the spawn's was."""
         topo, holds, span = self.topo(node.topo, sc), self.holds, node.span
-        args = [self.expr(a, sc) for a in node.args]
         kernel = self.functions[node.kernel]
         # The variables given: the spawn's body moved them, not copies.
         given = [(i, frame_getter(at[0]), at[1]) for i, a in enumerate(node.args)
                  if a._prod == "Local" and (at := sc.lookup(a.name)) is not None]
+        # and read them where it read them: a moved one's mark is given, which stops the
+        # kernel where it reads it, not the launch.
+        args = [self.expr(a, sc) for a in node.args]
+        for i, frame, slot in given:
+            if sc.bound_state(node.args[i].name) is None:
+                args[i] = lambda f, frame=frame, slot=slot: frame(f)[slot]
 
         def launch(f):
             where = topo(f)

@@ -12,7 +12,7 @@ from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor
 from .blocks import run_blocks
 from .references import referent
-from .scope import Escape, FnScope, Launcher, stray
+from .scope import Escape, FnScope, Launcher, Moved, stray
 
 
 class TypeGiven:
@@ -88,7 +88,7 @@ def invoke(interp, code: Code, parent, args, targs, span):
     if targs:
         _bind_targs(code, f, targs, span)
     for (slot, conform, binds), v in zip(code.params, args):
-        f[slot] = conform(v) if conform is not None else v
+        f[slot] = v if conform is None or type(v) is Moved else conform(v)
         for k, cslot in binds:
             if f[cslot] is None:  # a generic binds from the first argument naming it
                 f[cslot] = _shown_by(code, k, referent(v, span), span)

@@ -270,7 +270,7 @@ class _Machine:
         return ()
 
     def vx_stop(self, args, span):
-        raise stopped(self.site(args[0], "StopSite", span), args[1], args[2])
+        raise stopped(self.site(args[0], "StopSite", span), args[1], args[2], self.read(span))
 
     def vx_check_alloc(self, args, span):
         site = self.site(args[0], "StopSite", span)

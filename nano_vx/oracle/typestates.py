@@ -18,7 +18,7 @@ reference, so that a pin given back through one name is seen given back through 
 from __future__ import annotations
 
 from ..values.literals import scalar_hint
-from ..values.numbers import Placed, describe, unplace
+from ..values.numbers import Placed, TInt, describe, unplace
 from ..values.places import CPU_DRAM, Topo
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
@@ -149,6 +149,16 @@ class TypestateMixin:
 
         def halt(f):
             stop(code, span, message)
+        return halt
+
+    @EXPRESSIONS.on("HaltWith")
+    def x_HaltWith(self, node, sc, hint):
+        code, span, message, value = node.code, node.span, node.message, \
+            self.expr(node.value, sc)
+
+        def halt(f):
+            v = value(f)
+            stop(code, span, message.replace("{a}", str(v.v if type(v) is TInt else v)))
         return halt
 
     @STATEMENTS.on("ReleasePin")

@@ -23,7 +23,7 @@ class State:
     held: dict = field(default_factory=dict)  # a copy -> the type of the variable it copies
     assigned: set = field(default_factory=set)  # the locals the function assigns
     visible: dict = field(default_factory=dict)  # id(assignment) -> the locals in scope there
-    apart: dict = field(default_factory=dict)  # an assigned f -> (its copy g, the `if` there)
+    apart: dict = field(default_factory=dict)  # an assigned f -> [(its copy, flag, cells)]
 
 
 capture_environments = Pass("capture-environments", L, L, """
@@ -47,11 +47,14 @@ closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the
 `*c` (a `&mut` of it c itself). Another call of m, or an assignment to f, makes another
 value with another cell (or the same c refilled, the value it held gone with f's old value).
 `let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
-names count in one cell, as in the interpreter they share one frame. When f is assigned (and
-g, its one copy, is bound where f is assigned), g keeps the value f held: it copies what the
-value only reads, and takes a reference to each cell, f's `&mut c`, which the first
-assignment to f in g's scope moves into a cell of g's own before it fills c anew (`if shares
-{ c1 = c; r = &mut c1; shares = false; }`), each `g(x)` becoming `g(x, r)`.
+names count in one cell, as in the interpreter they share one frame. When f is assigned (each
+assignment in the function's own body or in the closure binding each copy), a copy g keeps the
+value f held: it copies what the value only reads, and takes a reference to each cell, f's
+`&mut c`, which the first assignment to f in g's scope moves into a cell of g's own before it
+fills c anew (`if shares { c1 = c; r = &mut c1; } shares = false;`), each `g(x)` becoming
+`g(x, r)`. The copies in scope there still sharing c hold one value: the first of them takes
+the cell, the others its reference (`if shares2 { if shares { r2 = r; } else { .. } }`); a
+copy of a copy passes the references the copy passes.
 """, state=State)
 
 
@@ -126,9 +129,9 @@ def _apart(st: State, let) -> tuple:
     """`let g = f;` of an f assigned another value later: g calls the same value, sharing its
     cells until f is assigned, then keeps them. So g holds a copy of each value f's copies
     hold (the value changes none) and a reference to each cell, f's until an assignment to f
-    in g's scope first moves what the cell holds into one of g's own (`_assign`)."""
+    in g's scope first moves what the cell holds into one of g's own (`_moves`)."""
     g, f, span = let.name, let.value.name, let.span
-    made, passed, moves = [], [], []
+    made, passed, cells = [], [], []
     for copy in st.kept[f]:
         ty, mine = st.held[copy], _fresh(st, copy)
         if copy not in st.cells:
@@ -139,23 +142,42 @@ def _apart(st: State, let) -> tuple:
         made += [L["Let"](mine, True, ty, zero(ty, span), span=span),
                  L["Let"](ref, True, L["BorrowType"](ty, True, span=span),
                           L["Borrow"](L["Local"](copy, span=span), True, span=span), span=span)]
-        moves += [L["Assign"](L["Local"](mine, span=span), "=", L["Local"](copy, span=span),
-                              span=span),
-                  L["Assign"](L["Local"](ref, span=span), "=",
-                              L["Borrow"](L["Local"](mine, span=span), True, span=span),
-                              span=span)]
+        cells.append((copy, mine, ref))
         passed.append(ref)  # a reference already: passed as it is
     st.kept[g], st.typed[g] = passed, st.typed[f]
-    if not moves:  # the value changes nothing: g's copies are all it needs
+    if not cells:  # the value changes nothing: g's copies are all it needs
         return (*made, let.replace(type=st.typed[f]))
     shares = unused_name("shares", st.taken)
-    moves.append(L["Assign"](L["Local"](shares, span=span), "=", L["Bool"](False, span=span),
-                             span=span))
-    st.apart[f] = (g, L["If"](L["Local"](shares, span=span), False,
-                              L["Block"](tuple(moves), None, span=span), None, span=span))
+    st.apart.setdefault(f, []).append((g, shares, cells))
     flag = L["Let"](shares, True, L["Scalar"]("bool", span=span), L["Bool"](True, span=span),
                     span=span)
     return (flag, *made, let.replace(type=st.typed[f]))
+
+
+def _moves(parts, span) -> tuple:
+    """What an assignment to f does first for the copies of f in scope there (`_apart`'s, in
+    the order bound): each still sharing f's cells holds the value f holds, so the first of
+    them moves each cell into its own and the others take its references, as the
+    interpreter's copies of one value share its frame; none shares f's cells after."""
+    def local(name):
+        return L["Local"](name, span=span)
+
+    def assign(name, value):
+        return L["Assign"](local(name), "=", value, span=span)
+
+    def block(stmts):
+        return L["Block"](tuple(stmts), None, span=span)
+
+    stmts = []
+    for i, (_, shares, cells) in enumerate(parts):
+        taken = block(stmt for copy, mine, ref in cells for stmt in (
+            assign(mine, local(copy)), assign(ref, L["Borrow"](local(mine), True, span=span))))
+        for _, first, firsts in reversed(parts[:i]):
+            taken = block([L["If"](local(first), False, block(
+                assign(ref, local(theirs)) for (_, _, ref), (_, _, theirs) in zip(cells, firsts)),
+                taken, span=span)])
+        stmts.append(L["If"](local(shares), False, taken, None, span=span))
+    return (*stmts, *(assign(shares, L["Bool"](False, span=span)) for _, shares, _ in parts))
 
 
 def _maker(run, let):
@@ -199,8 +221,8 @@ def _assign(run, node):
         return (run.rebuild(node),)
     span = node.span
     lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
-    g, move = st.apart.get(target.name, (None, None))
-    kept = (move,) if g is not None and g in st.visible[id(node)] else ()
+    parts = [part for part in st.apart.get(target.name, ()) if part[0] in st.visible[id(node)]]
+    kept = _moves(parts, span) if parts else ()
     return (*kept, node.replace(value=value.replace(args=run.walk_seq(value.args) + lent)))
 
 

@@ -4,7 +4,7 @@ Same IL: a kernel given a closure bound by a `let` is given what the closure rea
 binds the same closure first, so that the interpreter runs the output as it ran the input (the
 kernel's call of it reads the launching frame's variables: those the copies or the kernel's
 body change through a reference, the others as they were at the launch, which nothing changes
-while the kernel runs)."""
+while the kernel runs, and a copy's move of one moves the launcher's)."""
 
 from __future__ import annotations
 
@@ -39,35 +39,22 @@ not the kernel's copies of them: a variable a copied closure assigns or lends `&
 counter's) is given as a `&mut` of the launcher's, which the copies read and write through,
 as they do one the kernel is given as a `&mut` already (outline-kernels gives so each variable
 the spawn's body changes, itself or through a closure it calls). A closure bound by a `let mut`, or reading one, stays passed,
-and type-scalars refuses it. One that moves a variable it captures (`transfer(t, ..)`), or
-reads one that does, stays passed too, and is refused here (E5010): the interpreter's closure
-moves the launcher's `t`, so that a later call stops (E9004), where a copy would move the
-kernel's own `t`; the interpreter's `transfer` moves only a variable it names, not one a
-`&mut` reaches, and track-moved-captures keeps the moved-flag in the launcher alone.
+and type-scalars refuses it (choose-closures-in-kernels, before this pass, gives a kernel
+the closures such a variable may hold, each bound by a `let`, where it can). One that moves a variable it captures (`transfer(t, ..)`) is
+copied as well, the kernel given `t`: the launch gives the launcher's variable (moved
+already, its mark, which stops the copy where it reads it) and the copy's move of the
+kernel's `t` moves the launcher's, so that a later call stops (E9004) as the interpreter's
+closure does (track-moved-captures lends the kernel the launcher's moved-flag). Where the
+kernel reaches `t` by `&mut`, the copy's `transfer` of `*t` would move nothing (the
+interpreter's `transfer` moves only a variable it names): that is refused (E5010).
 """, state=State)
 
 
-def _moving(lets: dict) -> dict:
-    """Each closure of `lets` that moves a variable around it, or reads a closure that does
-    -> that `transfer`: a kernel's copy of it would move the kernel's copy of the variable,
-    where the interpreter's closure moves the launcher's (its moved mark, or natively its
-    moved-flag, which track-moved-captures keeps in the launcher's frame alone)."""
-    moving = {name: moves[0] for name, let in lets.items()
-              if (moves := moves_around(let.value))}
-    while True:
-        more = {name: moving[read] for name, let in lets.items() if name not in moving
-                for read in captures(let.value) if read in moving}
-        if not more:
-            return moving
-        moving.update(more)
-
-
-def _copyable(lets: dict, moving: dict) -> dict:
+def _copyable(lets: dict) -> dict:
     """Each local a `let` binds to a closure a kernel may make again -> that `let`: one bound
-    by a `let` (not `let mut`), moving nothing around it, reading only closures a kernel may
-    make again."""
+    by a `let` (not `let mut`), reading only closures a kernel may make again."""
     closures = set(lets)
-    copyable = {name for name in closures if not lets[name].mutable and name not in moving}
+    copyable = {name for name in closures if not lets[name].mutable}
     while True:
         kept = {name for name in copyable
                 if closures.intersection(captures(lets[name].value)) <= copyable}
@@ -88,26 +75,35 @@ def _copy(copied: dict, name: str, copyable: dict, types: dict) -> None:
 
 @copy_closures_into_kernels.on("Program")
 def _program(run, program):
-    st = run.state
+    st, launcher = run.state, {}
     for fn in (i for i in program.items if i._prod == "Fn"):
         lets = {n.name: n for n in descendants(fn)
                 if n._prod == "Let" and n.value._prod == "Closure"}
-        moving = _moving(lets)
-        copyable = _copyable(lets, moving)
+        copyable = _copyable(lets)
         types = {n.name: n.type for n in descendants(fn) if n._prod in ("Param", "Let")}
         for launch in (n for n in descendants(fn) if n._prod == "Launch"):
             for arg in launch.args:
-                if arg._prod == "Local" and arg.name in moving:
-                    moved = display_name(moving[arg.name].value.name)
-                    refuse(run.ctx.diagnostics, fn.name, launch,
-                           f"a call, in a spawn body, of '{display_name(arg.name)}', a closure "
-                           f"moving '{moved}' of the launching frame (a kernel's copy of it "
-                           f"would move the kernel's own '{moved}')")
-                elif arg._prod == "Local" and arg.name in copyable:
+                if arg._prod == "Local" and arg.name in copyable:
                     _copy(st.copied.setdefault(launch.kernel, {}), arg.name, copyable, types)
+                    launcher[launch.kernel] = (fn.name, launch)
     for kernel in (i for i in program.items if i._prod == "Fn" and i.name in st.copied):
         _rename(st, kernel)
+        _refuse_moves_through_references(run, kernel.name, *launcher[kernel.name])
     return run.rebuild(program) if st.copied else program
+
+
+def _refuse_moves_through_references(run, kernel: str, fn: str, launch) -> None:
+    """E5010 for a copy moving a variable the kernel reaches by `&mut`: the interpreter's
+    `transfer` moves only a variable it names, so the copy's would not move the launcher's."""
+    st = run.state
+    for name, (let, _) in st.copied[kernel].items():
+        for n in moves_around(let.value):
+            if n.value.name in st.shared[kernel]:
+                moved = display_name(n.value.name)
+                refuse(run.ctx.diagnostics, fn, launch,
+                       f"a call, in a spawn body, of '{display_name(name)}', a closure moving "
+                       f"'{moved}', which the kernel reaches by `&mut` (a `transfer` through it "
+                       f"would not move the launching frame's '{moved}')")
 
 
 def _rename(st: State, kernel) -> None:

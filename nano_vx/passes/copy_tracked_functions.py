@@ -10,7 +10,7 @@ from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import NOT_FOLLOWED, lent_tensor, names_given
+from ..scalars.tensor_names import NOT_FOLLOWED, lent_tensor, names_given, sized_by_parameters
 
 # The operand of each expression that is computed before the rest of it.
 _FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
@@ -43,10 +43,11 @@ one, a parameter of a copy given one, the result of such a call) calls `f$writte
 for each set of parameters so given; `let r = f(..)` of a function returning a tensor whose
 flags it can hand on (one it made, one a call of such a function returned, or a parameter
 given one by value, whose caller's name for it is moved) calls one whose callers keep the
-flags of the tensor it returns (its extents must be static, as the caller makes those
-flags). Such a call that a statement computes first without a `let` naming its result
-(`print(f()[0])`, `g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition,
-computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
+flags of the tensor it returns (the caller makes those flags before the call: its extents
+are static, or its `?` extents the function's parameters or numbers, whose bits add up to 63
+at most, the tensor one `let` at the top of its body makes, the only one it returns). Such a
+call that a statement computes first without a `let` naming its result (`print(f()[0])`,
+`g(f(), 1)`, `return f()`, `if f()[0] > 0 {..}`; a `while`'s condition, computed each turn, as an `if !c { break; }` at the top of its body) is given one of its own
 just before the statement (one a block's value computes first, after the block's
 statements; a function's body's value is returned, and named so too): it runs where it ran,
 and its caller has a name to keep the flags by. One computed after the left operand of an
@@ -337,6 +338,9 @@ def _returns_tracked(fn, given: frozenset, state: _Copying) -> bool:
             returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
                 [fn.body.value]
             state.returning[key] = any(_handed_on(v, tracked, kept, state) for v in returned)
+        elif ret is not None and ret._prod == "TensorType" and fn.ret._prod != "BorrowType":
+            # of `?` extents: the caller sizes the flags from its call's arguments
+            state.returning[key] = sized_by_parameters(fn) is not None
     return state.returning[key]
 
 

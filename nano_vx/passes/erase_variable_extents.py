@@ -1,11 +1,13 @@
 """erase-variable-extents: Lsplit -> Lsplit.
 
 Same IL: a tensor sized by a variable becomes one of `?` extents given them as it is made
-(`Tensor<i32, [?]>::fill([n], v)`), a form Lsplit has; an extent the pass leaves (a division
-by a variable, a literal's) still names its variable, so no production goes."""
+(`Tensor<i32, [?]>::fill([n], v)`), a form Lsplit has, a division by a variable checked by
+Lsplit's `HaltWith`; an extent the pass leaves (a literal's) still names its variable, so no
+production goes."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
@@ -35,12 +37,19 @@ before allocating as the interpreter does (E9006) and bounds-checks, prints and 
 tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits, dividing only by a number other than 0 (the interpreter stops on a
-division by zero with a message of its own); any other extent stays as written, which
-type-scalars refuses (E5010).
+of at most 64 bits. A division by other than a number but 0 compares its divisor with 0
+first and stops as the interpreter does, in its words, showing the dividend: `[if m == 0 {
+halt_with("E9006", "extent arithmetic {a} / 0 divides by zero", n) } else { n / m }]`; where
+the dividend and the divisor could both stop, the interpreter's order (the dividend first)
+is not that one, and any other extent stays as written, which type-scalars refuses (E5010).
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
-only written, and becomes `?` alike. A tensor literal whose extents name a variable stays:
-native code lowers only literals of known extents.
+only written, and becomes `?` alike. Native code lowers only literals of known extents: a
+tensor literal of one extent that names a variable, its elements numbers as written, is
+the literal of the extent its elements give, its first element checking, as the
+interpreter does once the elements are computed, that the extent is not negative and gives
+the elements' count (`Tensor<i32, [n]>([1, 2])` is `Tensor<i32, [2]>([if n < 0 { halt_with(
+..) } else if n != 2 { halt_with(..) } else { 1 }, 2])`), and a `let` of it is of that type;
+any other stays as written.
 """, state=State)
 
 
@@ -80,9 +89,84 @@ def _tensor_type(run, ty):
                                  for d in ty.dims))
 
 
+@erase_variable_extents.on("Let")
+def _let(run, let):
+    """A `let` of a literal whose extents _checked_literal made known is of those extents."""
+    let = run.rebuild(let)
+    lit, ty = let.value, let.type
+    if lit._prod == "TensorLit" and ty._prod == "TensorType" and \
+            all(d._prod == "DimInt" for d in lit.type.dims) and \
+            any(d._prod == "DimAny" for d in ty.dims):
+        return let.replace(type=ty.replace(dims=lit.type.dims))
+    return let
+
+
 @erase_variable_extents.on("TensorLit")
 def _tensor_lit(run, lit):
-    return lit.replace(elems=tuple(run.walk(e) for e in lit.elems))
+    elems = tuple(run.walk(e) for e in lit.elems)
+    checked = _checked_literal(run, lit, elems)
+    return lit.replace(elems=elems) if checked is None else checked
+
+
+def _checked_literal(run, lit, elems):
+    """A literal of one extent that names a variable, its elements numbers: the literal of
+    the extent its elements give, its first element checking, as the interpreter checks once
+    they are computed, that the extent is not negative and gives their count; None for any
+    other (it stays as written, which type-scalars refuses)."""
+    ty = lit.type
+    variable = [d for d in ty.dims if d._prod != "DimInt"]
+    if len(variable) != 1 or variable[0]._prod not in VARIABLE or ty.elem.name not in _ELEMENTS \
+            or not all(_number(e) for e in elems):
+        return None
+    d, others = variable[0], math.prod(x.value for x in ty.dims if x._prod == "DimInt")
+    steps = []
+    extent = _steps(run, d, steps)
+    if others == 0 or not elems or len(elems) % others or extent is None:
+        return None
+    # the count, in i64 at most, is below 2**63: never the interpreter's stop of too many
+    steps.append((extent[0] * others, extent[1] * others))
+    t = _fitting(steps)
+    if t is None:
+        return None
+
+    def stop(cond, message, value):
+        halt = L["HaltWith"]("E9006", message, value, span=ty.span)
+        halt = L["Binary"]("!=", halt, L["Int"](0, span=ty.span), span=ty.span) \
+            if ty.elem.name == "bool" else \
+            L["Cast"](halt, L["Scalar"](ty.elem.name, span=ty.span), span=ty.span)
+        return lambda rest: L["IfExpr"](cond, False, L["Block"]((), halt, span=ty.span),
+                                        L["Block"]((), rest, span=ty.span), span=ty.span)
+
+    def count():
+        n = _computed(run, d, t)
+        return n if others == 1 else \
+            L["Binary"]("*", n, L["Int"](others, span=ty.span), span=ty.span)
+    checks = [stop(L["Binary"]("!=", count(), L["Int"](len(elems), span=ty.span),
+                               span=ty.span),
+                   f"this list has {len(elems)} element(s), but the tensor has {{a}}", count())]
+    if extent[0] < 0:
+        checks.insert(0, stop(L["Binary"]("<", _computed(run, d, t), L["Int"](0, span=ty.span),
+                                          span=ty.span),
+                              "a tensor extent must not be negative, found {a}",
+                              _computed(run, d, t)))
+    first = elems[0]
+    for check in reversed(checks):
+        first = check(first)
+    given = L["DimInt"](len(elems) // others, span=d.span)
+    return lit.replace(type=ty.replace(dims=tuple(given if x is d else x for x in ty.dims)),
+                       elems=(first, *elems[1:]))
+
+
+# Element types a number converts to (`as`), or compares to 0 (bool).
+_ELEMENTS = frozenset(INT_TYPES) | frozenset({"f64", "f32", "f16", "bf16", "bool"})
+
+
+def _number(e) -> bool:
+    """Whether e is a number or bool as written (negated or not): computing it can neither
+    stop nor see what the checks before it do."""
+    if e._prod == "Unary" and e.op == "-":
+        e = e.operand
+    return e._prod in ("Int", "Float", "Bool")
 
 
 @erase_variable_extents.on("TensorNew")
@@ -112,6 +196,12 @@ def _within(run, dims):
     for d in dims:
         if not _steps(run, d, steps):
             return None
+    return _fitting(steps)
+
+
+def _fitting(steps):
+    """i32 or i64, the narrower that holds each (least, greatest) of `steps`; None when
+    neither does."""
     for t in (INT_TYPES["i32"], INT_TYPES["i64"]):
         if all(t.lo <= lo and hi <= t.hi for lo, hi in steps):
             return t
@@ -120,8 +210,8 @@ def _within(run, dims):
 
 def _steps(run, d, steps: list):
     """The least and greatest value of dimension d, added to `steps` with those of each of
-    its operands; None when a name's type is not known, or d divides by other than a number
-    but 0 (the parser writes no other operator)."""
+    its operands; None when a name's type is not known, or d divides what may stop by what
+    may stop (_checked; the parser writes no other operator)."""
     if d._prod == "DimInt":
         span = (d.value, d.value)
     elif d._prod == "DimName":
@@ -140,6 +230,12 @@ def _steps(run, d, steps: list):
             ends = [a * b for a in left for b in right]
         elif d.op == "/" and d.right._prod == "DimInt" and d.right.value != 0:
             ends = [truncating("/", a, d.right.value) for a in left]  # monotonic in a
+        elif d.op == "/" and not (_checked(d.left) and _checked(d.right)):
+            # a quotient by a divisor other than 0 is no larger than its dividend; the
+            # divisor is compared with 0 before the dividend is computed, so at most one
+            # of them may stop
+            most = max(abs(a) for a in left)
+            ends = [-most, most]
         else:
             return None
         span = (min(ends), max(ends))
@@ -147,8 +243,21 @@ def _steps(run, d, steps: list):
     return span
 
 
+def _checked(d) -> bool:
+    """Whether dimension d divides by something other than a number but 0, which the
+    interpreter checks as it computes it (a division by zero stops)."""
+    if d._prod != "DimBinary":
+        return False
+    if d.op == "/" and not (d.right._prod == "DimInt" and d.right.value != 0):
+        return True
+    return _checked(d.left) or _checked(d.right)
+
+
 def _computed(run, d, t):
-    """Dimension d as an expression of type t computing the value the interpreter gives it."""
+    """Dimension d as an expression of type t computing the value the interpreter gives it:
+    a division by a divisor that may be 0 first compares it with 0 and stops as the
+    interpreter does, showing the dividend, computed first (at most one of the two computes
+    a stop of its own: _steps)."""
     if d._prod == "DimInt":
         return L["Int"](d.value, span=d.span)
     if d._prod == "DimName":
@@ -156,5 +265,12 @@ def _computed(run, d, t):
         if run.state.types[d.name] is t:
             return local
         return L["Cast"](local, L["Scalar"](t.name, span=d.span), span=d.span)
-    return L["Binary"](d.op, _computed(run, d.left, t), _computed(run, d.right, t),
-                       span=d.span)
+    quotient = L["Binary"](d.op, _computed(run, d.left, t), _computed(run, d.right, t),
+                           span=d.span)
+    if not (d.op == "/" and _checked(d)):
+        return quotient
+    zero = L["Binary"]("==", _computed(run, d.right, t), L["Int"](0, span=d.span), span=d.span)
+    halt = L["HaltWith"]("E9006", "extent arithmetic {a} / 0 divides by zero",
+                         _computed(run, d.left, t), span=d.span)
+    return L["IfExpr"](zero, False, L["Block"]((), halt, span=d.span),
+                       L["Block"]((), quotient, span=d.span), span=d.span)

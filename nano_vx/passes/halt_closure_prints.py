@@ -28,9 +28,11 @@ interpreter makes there (E9006): it prints no closure and compares none.
 
 A variable holds a closure when a `let` or an assignment gives it a closure, another such
 variable, an `if` choosing one in an arm, or a call of a closure a `let` binds whose value is
-one, and so does a parameter of a closure a `let` binds and nothing assigns that a call of
-that variable gives one of those (the front end's types make every arm and every value of the
-variable alike, and type-scalars every argument a parameter is given). A `print`
+one, and so does a parameter of a closure a variable may hold (a `let`, an assignment or an
+argument gives it the closure, or a variable, an `if` or a call of a closure returning it)
+that a call of that variable gives one of those (the front end's
+types make every arm and every value of the variable alike, and type-scalars every argument a
+parameter is given, whichever closure the call calls). A `print`
 given another expression of those kinds (`print(if c { f } else { g })`) computes it first,
 bound by a `let` of a fresh name, then stops. The comparison is the first thing its
 statement computes (only names and literals before it), so nothing of the statement runs
@@ -54,17 +56,14 @@ def _fn(run, fn):
 
 def _holding_closures(fn, makers) -> set:
     """The locals a closure is bound or assigned to, found until none is added: a parameter of
-    a closure a `let` binds and nothing assigns is given each argument at its place of a call
-    of that name."""
-    assigned = {n.target.name for n in descendants(fn)
-                if n._prod == "Assign" and n.target._prod == "Local"}
-    given = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
+    a closure a variable may hold (`_closures_held`) is given each argument at its place of a
+    call of that variable."""
+    bindings = [(n.name, n.value) for n in descendants(fn) if n._prod == "Let"] + \
         [(n.target.name, n.value) for n in descendants(fn)
-         if n._prod == "Assign" and n.target._prod == "Local"] + \
-        [(p.name, arg) for n in descendants(fn)
-         if n._prod == "Call" and n.callee._prod == "Local" and n.callee.name in makers
-         and n.callee.name not in assigned
-         for p, arg in zip(makers[n.callee.name].params, n.args)]
+         if n._prod == "Assign" and n.target._prod == "Local"]
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    held = _closures_held(bindings, calls, makers)
+    given = bindings + _arguments(calls, held)
     closures: set = set()
     while True:
         more = {name for name, value in given
@@ -72,6 +71,44 @@ def _holding_closures(fn, makers) -> set:
         if not more:
             return closures
         closures |= more
+
+
+def _arguments(calls, held) -> list:
+    """(parameter, argument) of each closure a call's variable may hold, at each call."""
+    return [(p.name, arg) for n in calls for closure in list(held.get(n.callee.name, {}).values())
+            for p, arg in zip(closure.params, n.args)]
+
+
+def _closures_held(bindings, calls, makers) -> dict:
+    """Each local -> the closures it may hold, by id(): those a `let` or an assignment gives
+    it, and a parameter's those an argument at its place gives it, found until none is
+    added."""
+    held: dict = {}
+    while True:
+        grown = False
+        for name, value in bindings + _arguments(calls, held):
+            mine = held.setdefault(name, {})
+            for closure in _closures_of(value, makers, held):
+                grown |= id(closure) not in mine
+                mine[id(closure)] = closure
+        if not grown:
+            return held
+
+
+def _closures_of(e, makers, held) -> list:
+    """The closures an expression may be: itself, a variable's, an arm of an `if` it is, or
+    the value of a closure a `let` binds that it calls."""
+    if e._prod == "Closure":
+        return [e]
+    if e._prod == "Local":
+        return list(held.get(e.name, {}).values())
+    if e._prod == "IfExpr":
+        return [c for arm in (e.then, e.orelse) if arm.value is not None
+                for c in _closures_of(arm.value, makers, held)]
+    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in makers:
+        value = makers[e.callee.name].body.value
+        return [] if value is None else _closures_of(value, makers, held)
+    return []
 
 
 def _closure_valued(e, closures, makers) -> bool:

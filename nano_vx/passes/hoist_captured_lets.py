@@ -25,11 +25,14 @@ reads when it is called: after the block, or in a later iteration of a loop, it 
 `let` (or the loop) last stored there. lift-closures reads a closure's variables where it is
 called, so they must be in scope there: the variable becomes `let mut k: T = 0;` at the top of
 the function's body, the zero of its type (a tensor made by `::new()`, a `?` extent 0, a
-reference one to a zero bound before it), its `let` the assignment `k = ..;`, and a loop over
-it a loop over a fresh variable whose body starts by assigning it to k. type-scalars refused
-such a variable of a type without a zero. A closure a `let` of the block binds and only calls
-is not such a variable: each call calls its function, passing what it reads, so a closure
-value calling it reads those variables, which are hoisted instead. A tensor's variable is
+vector a splat of 0, a reference one to a zero bound before it, a closure value a closure of
+its type returning its result's zero, which nothing calls: each closure reading k is made
+after k's `let` ran), its `let` the assignment `k = ..;`, and a loop over it a loop over a
+fresh variable whose body starts by assigning it to k. type-scalars refused such a variable of a type without a zero.
+A closure a `let` of the block binds and only calls is not such a variable: each call calls
+its function, passing what it reads, so a closure value calling it reads those variables,
+which are hoisted instead; and a closure value kept in a hoisted variable may be called
+after the block too, so what it reads is hoisted with it. A tensor's variable is
 then a cell given a fresh tensor by each assignment, whose buffer insert-drops frees when the
 next replaces it and after the last call that may read it. A variable of a closure's own is not hoisted: each
 call of the closure has its own.
@@ -76,11 +79,27 @@ def _zero_let(st: State, name: str, ty, span) -> list:
     """`let mut name: ty` bound to its type's zero; a reference's the reference to a zero
     bound before it, which nothing reads (a closure reads it only once its `let` ran)."""
     if ty._prod != "BorrowType":
-        return [L["Let"](name, True, ty, zero(ty, span), span=span)]
+        return [L["Let"](name, True, ty, _zero(st, ty, span), span=span)]
     cell = unused_name(display_name(name), st.taken)
-    return [L["Let"](cell, ty.mutable, ty.inner, zero(ty.inner, span), span=span),
+    return [L["Let"](cell, ty.mutable, ty.inner, _zero(st, ty.inner, span), span=span),
             L["Let"](name, True, ty, L["Borrow"](L["Local"](cell, span=span), ty.mutable,
                                                  span=span), span=span)]
+
+
+def _zero(st: State, ty, span):
+    """A type's zero; a vector's a splat of its lanes' zero; a closure value's a closure of
+    its signature returning the zero of its result (a reference's to a zero its body binds),
+    never called (each closure that reads the variable is made after its `let`)."""
+    if ty._prod == "VectorType":
+        return L["Splat"](zero(ty.elem, span), ty, span=span)
+    if ty._prod != "ClosureType":
+        return zero(ty, span)
+    params = tuple(L["Param"](unused_name("_", st.taken), p, span=span) for p in ty.params)
+    if ty.ret._prod == "Scalar" and ty.ret.name == "void":
+        return L["Closure"](params, ty.ret, L["Block"]((), None, span=span), span=span)
+    lets = _zero_let(st, "zero", ty.ret, span)  # its value only: the `let` is not kept
+    body = L["Block"](tuple(lets[:-1]), lets[-1].value, span=span)
+    return L["Closure"](params, ty.ret, body, span=span)
 
 
 def _assign(name: str, value, span):

@@ -10,9 +10,9 @@ import math
 from dataclasses import dataclass, field
 
 from ..languages.lcopied import Lcopied
-from ..nanopass import Pass, child_nodes, descendants
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike, tracked_tensors
+from ..scalars.tensor_names import computes_alike, moved_whole, tracked_tensors
 
 L = Lcopied
 
@@ -31,9 +31,10 @@ A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uni
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
 `WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
-pointers, borrows and `print`): `p[k]` is `t[k / (d1 * .. )][..][k % dn]`, the tensor's
-elements taken in row-major order, and `*p` is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?`
-one could be 0 and the division stop otherwise than the read). An index of a write that
+pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is
+`t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
+is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?` one
+could be 0 and the division stop otherwise than the read). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
 a read's, whose expression has no statement to put it before, leaves the pointer as it is.
 Out of the tensor, some index is out of its extent, so native code stops with E9003 as the
@@ -52,7 +53,9 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = tracked_tensors(fn, body, run.state.fns)
-    moved = _moved(fn.body)
+    # a `&` parameter given on is only read through: its tensor stays the one it points to
+    moved = moved_whole(fn.body) - {p.name for p in fn.params if p.type is not None and
+                                    p.type._prod == "BorrowType" and not p.type.mutable}
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
             s.value.value.name in made and s.value.value.name not in moved and
@@ -109,23 +112,6 @@ def _reached(run, e):
     tensor, typed = run.state.into[name]
     k = run.walk(e.index) if e._prod == "Index" else L["Int"](0, span=e.span)
     return _element(tensor, typed, k, e.span)
-
-
-def _moved(body) -> set:
-    """The locals the function assigns whole, or might move (used other than by their
-    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
-    pointer made before points into, or may be gone."""
-    moved = set()
-    for n in descendants(body):
-        if n._prod == "Assign" and n.target._prod == "Local":
-            moved.add(n.target.name)
-        kept = {id(n.base)} if n._prod == "Index" else \
-            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
-            {id(n.receiver)} if n._prod == "MethodCall" else \
-            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
-            n.callee.name == "print" else set()
-        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
-    return moved
 
 
 def _pointer(e) -> str | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lcopied import Lcopied
 from ..nanopass import Pass, descendants
-from ..scalars.tensor_names import (lent_tensor, names_given, tracked_at,
+from ..scalars.tensor_names import (lent_tensor, named_whole, names_given, tracked_at,
                                     tracked_tensors)
 
 
@@ -26,7 +26,9 @@ A closure is marked where a `let` binds it (not `mut`), the function uses it onl
 by name, and its parameters where some call gives it a tracked tensor (made by `::uninit()`,
 a name of one, a parameter a copy's mark names, or a copy's result, or borrows of these) are
 typed tensors: each call then gives the flags beside the tensors, all set beside a tensor
-made otherwise, so the extents there must be static unless every call gives a tracked one. A closure that sees a tracked tensor rather than being given it needs no mark: it
+made otherwise, so the extents there must be static (the flags all set are made once) or
+each other call gives a local (or a borrow of one), beside which flags all set of its
+extents are made. A closure that sees a tracked tensor rather than being given it needs no mark: it
 sees the flags as it sees the tensor. Any other closure given one is left as it is, and
 track-uninit-elements refuses the call (E5010).
 """, state=_Closures)
@@ -54,8 +56,9 @@ def _fn(run, fn):
         at = [set(tracked_at(c, tracked)) for c in calls]
         given = sorted(set().union(*at))
         params = s.value.params
+        others = {k: [c.args[k] for c, ks in zip(calls, at) if k not in ks] for k in given}
         if len(calls) != len(uses) or not given or \
-                not all(_flaggable(params, k, all(k in ks for ks in at)) for k in given):
+                not all(_flaggable(params, k, others[k]) for k in given):
             continue
         run.state.given[s.name] = tuple(params[k].name for k in given)
     return run.rebuild(fn) if run.state.given else fn
@@ -73,10 +76,12 @@ def _let(run, s):
 
 
 
-def _flaggable(params, k: int, always: bool) -> bool:
-    """Whether the closure's parameter k, given a tracked tensor at some call, can take its
-    flags: a typed tensor, whose extents are static unless every call gives one (a call
-    giving another tensor gives flags all set, made at the call)."""
+def _flaggable(params, k: int, others: list) -> bool:
+    """Whether the closure's parameter k, given a tracked tensor at some call and the
+    arguments `others` at the others, can take its flags: a typed tensor, whose extents are
+    static (flags all set made once beside the closure) or each other argument is a local
+    (or a borrow of one), beside which flags all set of its extents can be made."""
     typed = lent_tensor(params[k].type) if k < len(params) else None
     return typed is not None and typed._prod == "TensorType" and \
-        (always or all(d._prod == "DimInt" for d in typed.dims))
+        (all(d._prod == "DimInt" for d in typed.dims) or
+         all(named_whole(a) is not None and a._prod != "Transfer" for a in others))

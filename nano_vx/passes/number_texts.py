@@ -43,9 +43,10 @@ part of an aggregate's literal `print` is given) stays as it is.
 
 Numbering is the whole program's or none: a program the inference refuses elsewhere, or
 one printing a string a call computes inside an expression (where no `let` can go before
-the `print`, and a choice would call once per text), is left as it is, so the interpreter
-running it after the gate's refusal meets no number where a string was; the gate refuses
-its strings in their own words.
+the `print`, and a choice would call once per text; a `print` a statement computes last,
+`let done = print(pick(b));` or `return print(pick(b));`, has one go before the statement),
+is left as it is, so the interpreter running it after the gate's refusal meets no number
+where a string was; the gate refuses its strings in their own words.
 """, state=State)
 
 
@@ -90,15 +91,28 @@ def _printed_as_written(program) -> set:
 
 
 def _unbound(fn, types: dict) -> bool:
-    """Whether a `print` inside an expression (not a statement, nor a block's value, where
-    it is bound by a `let` first) is given a string a call computes, which a choice of its
+    """Whether a `print` inside an expression (not a statement's (_SLOTS), nor a block's
+    value, where it is bound by a `let` first) is given a string a call computes, which a choice of its
     text would compute once per text."""
     at_statements = {id(b.value) for b in descendants(fn) if b._prod == "Block"} | \
-        {id(s.expr) for s in descendants(fn) if s._prod == "ExprStmt"}
+        {id(getattr(s, _printed_slot(s))) for s in descendants(fn)
+         if _printed_slot(s) is not None}
     return any(_print_call(n) is not None and id(n) not in at_statements and
                any(types[fn.name].get(id(e)) == "str" and not pure(e)
                    for e in _leaves(_print_call(n)))
                for n in descendants(fn))
+
+
+# A statement's field that may be a `print` it computes last, and its other fields a pass
+# walks (a `let` before the statement computes what the print is given as the statement did).
+_SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("value", ())}
+
+
+def _printed_slot(s) -> str | None:
+    """The field of statement s that is a `print` (_SLOTS), None for any other node."""
+    slot = _SLOTS.get(s._prod, (None,))[0]
+    value = getattr(s, slot) if slot is not None else None
+    return slot if value is not None and _print_call(value) is not None else None
 
 
 def _leaves(e) -> list:
@@ -154,10 +168,13 @@ def _fn(run, fn):
 def _block(run, block):
     stmts = []
     for s in block.stmts:
-        if s._prod == "ExprStmt" and _print_call(s.expr) is not None:
-            stmts.append(s.replace(expr=_printing(run, s.expr, stmts)))
-        else:
+        slot = _printed_slot(s)
+        if slot is None:
             stmts.append(run.walk(s))
+            continue
+        printed = _printing(run, getattr(s, slot), stmts)
+        rest = {f: run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]}
+        stmts.append(s.replace(**rest, **{slot: printed}))
     value = block.value
     if value is not None:
         value = _printing(run, value, stmts) if _print_call(value) is not None \

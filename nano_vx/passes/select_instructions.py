@@ -192,6 +192,17 @@ def _expr_stmt(run, node):
 
 # -- expressions -------------------------------------------------------------------------
 
+@lowering.on("HaltWith")
+def _halt_with(run, e):
+    """Stop here, the message showing the value; as Halt, code after it is unreachable, and
+    the value it gives there is one no run reads."""
+    b = run.state.b
+    value, t = b.lower(e.value)
+    b.stop(e.code, e.message, t, b.to_i64(value, t))
+    b.enter(b.new_block())
+    return b.const(0, t), t
+
+
 @lowering.on("Int")
 def _int(run, e):
     return run.state.b.const(e.value, e.type), e.type

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
-from ..nanopass.verify import child_nodes
 from ..scalars import refuse
-from ..scalars.closures import bound_in, captures, moves_around
+from ..scalars.closures import bound_in
+from ..nanopass.verify import child_nodes
+from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, given, late_reads
 
-_EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
-# What computing does nothing a check before the statement could come too early for: a
-# closure is made, its body runs when it is called (a block of its own).
-_LEAVES = frozenset("Local Int Float Bool Str Global Closure".split())
+_LITERALS = frozenset("Int Float Bool Str".split())
+# The expression a statement computes first.
+_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
 # The expressions each statement computes itself, in order (its blocks are blocks of their
 # own); an assignment computes its value before the place it writes.
 _COMPUTES = {"ExprStmt": ("expr",), "Let": ("value",), "If": ("cond",), "Return": ("value",),
@@ -32,8 +32,15 @@ class State:
     flags: dict = field(default_factory=dict)  # a variable a closure may move -> its flag
     sites: dict = field(default_factory=dict)  # id() of each transfer of one -> its number
     stops: dict = field(default_factory=dict)  # such a variable -> (number, message) of each
-    launched: dict = field(default_factory=dict)  # kernel -> the indices of the parameters
-    # it moves, itself or through the kernels it launches
+    found: object = None  # the variables of each function given a flag, the flags lent
+    numbers: dict = field(default_factory=dict)  # id() of each transfer of a flagged variable
+    # -> its number, within the flag of the function that binds the variable
+    reached: dict = field(default_factory=dict)  # (function, variable) -> the transfers its
+    # flag numbers (the function's own, then those of the kernels it lends the flag, in
+    # order), and a lent flag those of the flag it is
+    ref: set = field(default_factory=set)  # the flags of the function walked that are
+    # references to its launcher's
+    fns: dict = field(default_factory=dict)  # the program's functions by name
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -50,91 +57,97 @@ preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 
 a value again), and a statement reading t (a block's value alike) by a check of each n,
 `if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
 check runs where the read does only when the read is the first thing its statement computes
-(names and literals, other such reads, before it): a read after anything else (a call, an
-element, an operator), or on the right of `&&` or `||`, or in a loop's condition, is refused
-(E5010), and so is a reference to t (the interpreter stops where the reference is read, which
+(names and literals, other such reads, before it), which hold-operands-before-moved-reads
+makes it where it can: a read after anything else (a reference to an element or literals
+alone, what an assignment computes first), or in a loop's condition, is refused (E5010), and
+so is a reference to t (the interpreter stops where the reference is read, which
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
-the tensor itself); the default action then runs the program in the interpreter. lift-closures then
+the tensor itself), but one lent first to a function whose body first reads an element
+through it (`total(&t)`, `total` starting `x[0] + ..`, any other argument a literal, its
+result no reference): that read is checked before the statement, its stop placed there, in
+the function; the default action then runs the program in the interpreter. lift-closures then
 passes the flag by reference to a closure that moves t, and by value to one that reads it.
 
 A launch moves the variable it gives a kernel that moves its parameter (itself, or through
-the kernels it launches), as the spawn's body did in the launching frame; native code's kernel
-moves its own copy, which no flag of the launcher sees, so a variable so moved that a closure
-of the launcher reads (after the launch: a read the checker does not see) is refused (E5010).
+the kernels it launches), as the spawn's body did in the launching frame, where native code's
+kernel moves its own copy; so a variable so moved that a closure of the launcher reads (after
+the launch: a read the checker does not see) is flagged. A kernel given a flagged variable is
+lent the launcher's flag: a `&mut i32` parameter after the others, given `&mut t_moved` (or,
+by a kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter
+set (numbered after the launcher's own, in the order of the launches) and its reads check:
+the launch gives the variable moved or not, as the interpreter's does, whose kernel stops
+where it reads a moved one.
 """, state=State)
 
 
 @track_moved_captures.on("Program")
 def _program(run, program):
-    run.state.launched = _moved_by_kernels([i for i in program.items if i._prod == "Fn"])
+    st = run.state
+    st.found = found = flagged_variables(program)
+    st.fns = fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
+                for name, fn in fns.items()}
+    st.reached = {(name, var): _reached(st, fns, launches, name, var)
+                  for name in fns for var in found.flagged[name]}
+    for (name, var), reached in st.reached.items():
+        if var not in found.lent.get(name, ()):
+            st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
+    st.reached = {key: st.reached[_root(st, key)] for key in st.reached}
     return run.rebuild(program)
 
 
-def _moved_by_kernels(fns) -> dict:
-    """Each function -> the indices of the parameters it moves (a `transfer` of one, in its
-    body or a closure of it), or gives to a kernel moving them: a launch moves the variable
-    it gives, as the spawn's body, run in the launching frame, did."""
-    moved = {}
-    for fn in fns:
-        transferred = {n.value.name for n in descendants(fn.body)
-                       if n._prod == "Transfer" and n.value._prod == "Local"}
-        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
-    launches = {fn.name: [n for n in descendants(fn.body) if n._prod == "Launch"] for fn in fns}
-    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns}
-    while True:
-        more = {name: {params[name][launch.args[i].name] for launch in launches[name]
-                       for i in moved.get(launch.kernel, ()) if i < len(launch.args)
-                       and launch.args[i]._prod == "Local"
-                       and launch.args[i].name in params[name]} - moved[name]
-                for name in moved}
-        if not any(more.values()):
-            return moved
-        for name, indices in more.items():
-            moved[name] |= indices
+def _root(st: State, key: tuple) -> tuple:
+    """The function and the variable whose flag the flag of `key` is, lent."""
+    while key in st.found.origin:
+        key = st.found.origin[key]
+    return key
 
 
-def _refuse_kernel_moves(run, fn) -> None:
-    """E5010 for a variable a launch gives a kernel that moves it, read by a closure of fn:
-    native code moves the kernel's copy, and no moved-flag of fn's sees it."""
-    read = {name for c in descendants(fn.body) if c._prod == "Closure" for name in captures(c)}
-    for launch in (n for n in descendants(fn.body) if n._prod == "Launch"):
-        for i in sorted(run.state.launched.get(launch.kernel, ())):
-            arg = launch.args[i]
-            if arg._prod == "Local" and arg.name in read:
-                refuse(run.ctx.diagnostics, fn.name, launch,
-                       f"a move, in a spawn body, of '{display_name(arg.name)}', which a "
-                       f"closure reads (the kernel moves its own copy)")
+def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
+    """The transfers the flag of `var` in function `name` numbers: its own (in source order),
+    then those of each kernel it lends the flag, in the order of their launches."""
+    reached = [n for n in descendants(fns[name].body)
+               if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name == var]
+    for launch in launches[name]:
+        for _, var_given, param in given(fns, launch):
+            if var_given == var and param in st.found.lent.get(launch.kernel, ()):
+                reached += _reached(st, fns, launches, launch.kernel, param)
+    return reached
 
 
 @track_moved_captures.on("Fn")
 def _fn(run, fn):
     st = run.state
-    _refuse_kernel_moves(run, fn)
-    moved = _moved_captures(fn)
+    moved = st.found.flagged.get(fn.name)
     if not moved:
         return fn
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
-    st.sites, st.stops = {}, {name: [] for name in moved}
-    for n in descendants(fn.body):
-        if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved:
-            name = n.value.name
-            st.sites[id(n)] = number = len(st.stops[name]) + 1
-            st.stops[name].append((number, f"use of '{display_name(name)}' after it moved to "
-                                           f"Memory::{n.dest.name} at {n.span}"))
+    st.ref = set(st.found.lent.get(fn.name, ()))
+    st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
+                if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved}
+    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(n.value.name)}' after it "
+                        f"moved to Memory::{n.dest.name} at {n.span}")
+                       for n in st.reached[(fn.name, name)]] for name in moved}
     body = run.walk(fn.body)
-    return fn.replace(body=_flagged_first(st, [p.name for p in fn.params], body))
+    lent = tuple(L["Param"](st.flags[p], L["BorrowType"](L["Scalar"]("i32", span=fn.span),
+                                                            True, span=fn.span), span=fn.span)
+                 for p in st.found.lent.get(fn.name, ()))
+    return fn.replace(params=fn.params + lent,
+                      body=_flagged_first(st, [p.name for p in fn.params], body))
 
 
-def _moved_captures(fn) -> set:
-    """The variables a closure of fn moves but does not bind, and those fn moves that a
-    closure reads: the checker does not see a closure's read after the move."""
-    closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
-    read = {name for c in closures for name in captures(c)}
-    return {n.value.name for c in closures for n in moves_around(c)} | \
-        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-         and n.value._prod == "Local" and n.value.name in read}
+@track_moved_captures.on("Launch")
+def _launch(run, launch):
+    """A launch lending its kernel flags: the launcher's, or the reference it was lent."""
+    st, span = run.state, launch.span
+    launch = run.rebuild(launch)
+    lent = []
+    for i in st.found.lent.get(launch.kernel, {}).values():
+        flag = L["Local"](st.flags[launch.args[i].name], span=span)
+        lent.append(flag if launch.args[i].name in st.ref else L["Borrow"](flag, True, span=span))
+    return launch.replace(args=launch.args + tuple(lent)) if lent else launch
 
 
 def _flag_let(st: State, name: str, span):
@@ -142,14 +155,21 @@ def _flag_let(st: State, name: str, span):
                     span=span)
 
 
+def _flag(st: State, name: str, span):
+    """The flag of `name`: a local, or the launcher's, through the reference a kernel is lent."""
+    flag = L["Local"](st.flags[name], span=span)
+    return L["Deref"](flag, span=span) if name in st.ref else flag
+
+
 def _set(st: State, name: str, number: int, span):
-    return L["Assign"](L["Local"](st.flags[name], span=span), "=", L["Int"](number, span=span),
-                       span=span)
+    return L["Assign"](_flag(st, name, span), "=", L["Int"](number, span=span), span=span)
 
 
 def _flagged_first(st: State, names, block):
-    """block, its statements first binding the flags of those of `names` that have one."""
-    lets = tuple(_flag_let(st, n, block.span) for n in names if n in st.flags)
+    """block, its statements first binding the flags of those of `names` that have one of
+    their own."""
+    lets = tuple(_flag_let(st, n, block.span) for n in names
+                 if n in st.flags and n not in st.ref)
     return block.replace(stmts=lets + block.stmts) if lets else block
 
 
@@ -194,19 +214,19 @@ def _before(run, at, exprs) -> list:
             continue
         if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
             continue  # written, not read
-        _collect(st, e, events, False)
+        collect(st.flags, st.found.lent, st.sites, e, events)
     lent = [e for e in events if e[0] == "lent"]
-    if lent:
+    read = _read_by_the_callee(st, events) if len(lent) == 1 else None
+    if lent and read is None:
         refuse(run.ctx.diagnostics, st.fn, lent[0][2],
                f"a reference to '{display_name(lent[0][1])}', which a closure may move")
         return []
+    if read is not None:  # checked as the read the callee makes first
+        events = [("read", lent[0][1], read, False)] + events[1:]
     reads = [e for e in events if e[0] == "read"]
     if not reads:
         return []
-    first_op = next((i for i, e in enumerate(events) if e[0] == "op"), len(events))
-    late = [e for i, e in enumerate(events) if e[0] == "read" and i > first_op and
-            not _checked_before(events[:i], e[1])]
-    late += [e for e in reads if e[3]]
+    late = late_reads(events) + [e for e in reads if e[3]]
     moves = [e for e in events if e[0] == "move"]
     late += [e for e in moves if sum(r[1] == e[1] for r in reads) > 1]
     if late:
@@ -220,7 +240,7 @@ def _before(run, at, exprs) -> list:
             continue
         checked.add(name)
         for number, message in st.stops[name]:
-            flag = L["Local"](st.flags[name], span=node.span)
+            flag = _flag(st, name, node.span)
             cond = L["Binary"]("==", flag, L["Int"](number, span=node.span), span=node.span)
             halt = L["Block"]((L["Halt"]("E9004", message, span=node.span),), None,
                               span=node.span)
@@ -229,44 +249,42 @@ def _before(run, at, exprs) -> list:
     return out
 
 
-def _checked_before(events, name) -> bool:
-    """Whether the check of an earlier read of `name` holds for a read after `events`: no
-    call (of a closure that may move it) came between."""
-    reads = [i for i, e in enumerate(events) if e[0] == "read" and e[1] == name]
-    return bool(reads) and not any(e[0] == "op" and e[2]._prod in ("Call", "Launch")
-                                   for e in events[reads[0]:])
+def _read_by_the_callee(st: State, events: list):
+    """The read through the reference a statement lends first, when the function it is lent
+    to reads through it first: `total(&t)` of a `total` whose body starts computing `x[0]`,
+    the call's other arguments literals (nothing runs between the statement's start and that
+    read, where the interpreter stops, in the callee) and its result no reference."""
+    if len(events) < 2 or events[1][0] != "op":
+        return None
+    borrow, call = events[0][2], events[1][2]
+    fn = st.fns.get(call.callee.name) if call._prod == "Call" and \
+        call.callee._prod == "Global" else None
+    at = [i for i, a in enumerate(call.args) if a is borrow] if fn is not None else []
+    if not at or len(fn.params) != len(call.args) or \
+            getattr(fn.ret, "_prod", None) == "BorrowType" or \
+            any(a is not borrow and a._prod not in _LITERALS for a in call.args):
+        return None
+    return _first_read(fn.body, fn.params[at[0]].name)
 
 
-def _collect(st: State, e, events: list, conditional: bool) -> None:
-    """The events of computing e, in order: ("read", variable, node, conditional) of a
-    flagged variable, ("lent", ...) of a reference to one (the interpreter reads it only
-    where the reference is read), ("move", variable, transfer, conditional) of one, ("op",
-    ...) of any other computation."""
-    prod = e._prod
-    if prod == "Local":
-        if e.name in st.flags:
-            events.append(("read", e.name, e, conditional))
-        return
-    if prod == "Borrow" and e.value._prod == "Local" and e.value.name in st.flags:
-        events.append(("lent", e.value.name, e, conditional))
-        return
-    if prod in _LEAVES or prod not in _EXPRS:
-        return
-    if prod == "IfExpr":
-        _collect(st, e.cond, events, conditional)
-    elif prod == "Binary" and e.op in ("&&", "||"):
-        _collect(st, e.left, events, conditional)
-        _collect(st, e.right, events, True)
-    else:
-        for c in child_nodes(e):
-            _collect(st, c, events, conditional)
-    if id(e) in st.sites:
-        events.append(("move", e.value.name, e, conditional))
-    events.append(("op", None, e, conditional))
+def _first_read(body, name: str):
+    """The element read through `name` that a function's body computes first, if it is."""
+    first = body.stmts[0] if body.stmts else None
+    node = body.value if first is None else getattr(first, _FIRST.get(first._prod, ""), None)
+    while node is not None:
+        base = node
+        while base._prod == "Index":
+            base = base.base
+        if node._prod == "Index" and base._prod == "Local" and base.name == name:
+            return node
+        if node._prod not in IN_ORDER:
+            return None
+        node = next((c for c in child_nodes(node) if c._prod not in LEAVES), None)
+    return None
 
 
 def _events(st: State, e) -> list:
     """The reads of flagged variables, and references to them, computing e makes."""
     events: list = []
-    _collect(st, e, events, False)
+    collect(st.flags, st.found.lent, st.sites, e, events)
     return [ev for ev in events if ev[0] in ("read", "lent")]

@@ -12,7 +12,8 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
-                                    named_whole, names_given, tracked_at, written_copy)
+                                    named_whole, names_given, sized_by_parameters, tracked_at,
+                                    written_copy)
 from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
 
 
@@ -34,6 +35,9 @@ class _Tracked:
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
     closures: dict = field(default_factory=dict)  # a marked closure's `let` -> the closure
     all_set: dict = field(default_factory=dict)  # its parameter given others -> flags all set
+    # a local given such a parameter of `?` extents -> (flags all set made beside it, its
+    # type, whether it is assigned whole: the flags are then made again after each assignment)
+    all_set_of: dict = field(default_factory=dict)
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
@@ -50,10 +54,13 @@ the elements as they are) share its flags, and so do the closures that see it: t
 flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
 closure mark-uninit-closures marked, takes, after
 its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
-from each tracked tensor it is given, the tensor's flags (all set, made there, for a tensor
-made otherwise given a closure there); one whose callers keep the flags
-of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`,
-which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+from each tracked tensor it is given, the tensor's flags (all set for a tensor made
+otherwise given a closure there: made beside the closure for static extents, else beside
+the local given, a parameter or a `let`'s never assigned whole); one whose callers keep the flags
+of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`
+(of `?` extents, sized from the call's arguments, each that computes something computed into
+a `let` first, and a local before one, a negative one made 0, where the function stops as it
+did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a tensor whose extents before its
 last two are `?` or have more than 64 values together: a stop site names the last two
@@ -126,7 +133,8 @@ def _fn(run, fn):
                 state.dims[p.name] = lent_tensor(p.type).dims
                 state.elems[p.name] = lent_tensor(p.type).elem
                 state.ranks[p.name] = len(state.dims[p.name])
-    state.all_set = _all_set_given(fn.body, state)
+    state.all_set, state.all_set_of = _all_set_given(fn, lets, state)
+    fn = fn.replace(body=_params_all_set(fn.body, fn.params, state))
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -139,6 +147,15 @@ def _fn(run, fn):
 
 @track_uninit_elements.on("Let", splice=True)
 def _let(run, s):
+    """The `let` rewritten, followed, for a local given a marked closure's parameter of `?`
+    extents, by the flags all set of its extents that the call gives beside it."""
+    out = _let_tracked(run, s)
+    if s.name not in run.state.all_set_of:
+        return out
+    return (*(out if isinstance(out, tuple) else (out,)), _all_set_let(s.name, run.state, s.span))
+
+
+def _let_tracked(run, s):
     flags = run.state.flags
     if _is_uninit(s.value) and s.name in flags:
         made = s.value
@@ -160,16 +177,68 @@ def _let(run, s):
         all_set = tuple(Lwritten["Let"](run.state.all_set[p.name], False, _flags_type(p.type),
                                         _all_set(p.type, s.span), span=s.span)
                         for p in made.params if p.name in run.state.all_set)
-        return (*all_set, s.replace(value=made.replace(params=made.params + params,
-                                                       body=run.walk(made.body))))
+        body = run.walk(_params_all_set(made.body, made.params, run.state))
+        return (*all_set, s.replace(value=made.replace(params=made.params + params, body=body)))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
-        ret = lent_tensor(s.type) if s.type is not None else \
-            lent_tensor(run.state.fns[s.value.callee.name].ret)
+        ret = lent_tensor(run.state.fns[s.value.callee.name].ret)
         typed = _flags_type(ret)
-        made = Lwritten["TensorNew"](typed.replace(place=None), "new", (), span=s.span)
-        return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
-                s.replace(value=_copied_call(run, s.value, flags[s.name])))
+        call, named, extents = s.value, (), ()
+        if any(d._prod != "DimInt" for d in ret.dims):
+            named, call = _arguments_named(run, call)
+            extents = (_sized_as_made(call, run.state.fns[call.callee.name], s.span),)
+        made = Lwritten["TensorNew"](typed.replace(place=None), "new", extents, span=s.span)
+        return (*named, s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
+                s.replace(value=_copied_call(run, call, flags[s.name])))
     return run.rebuild(s)
+
+
+def _arguments_named(run, call):
+    """The call's arguments that compute something each computed into a `let` first, in
+    order, so that the flags can be sized from them before the call (and a local before one
+    of them read there too, which it might change): the `let`s, and the call of their
+    locals."""
+    computing = [k for k, a in enumerate(call.args)
+                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
+                 a._prod == "Borrow" and a.value._prod != "Local"]
+    named, args = [], []
+    for k, a in enumerate(call.args):
+        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
+                a._prod == "Local" and a.name in run.state.flags:
+            args.append(a)
+            continue
+        name = run.state.used.fresh("argument")
+        named.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=a.span),
+                                    run.walk(a), span=a.span))
+        args.append(Lwritten["Local"](name, span=a.span))
+    return tuple(named), call.replace(args=tuple(args))
+
+
+def _sized_as_made(call, fn, span):
+    """The extents of the tensor `fn` makes and returns (copy-tracked-functions saw that its
+    `?` ones are its parameters or numbers), from the call's arguments: a negative one 0
+    (the flags are then made, and the function stops where it makes the tensor, as it did)."""
+    at = {p.name: a for p, a in zip(fn.params, call.args)}
+    zero = Lwritten["Int"](0, span=span)
+
+    def given(e):
+        if e._prod == "Cast":
+            return e.replace(value=given(e.value))
+        return at[e.name] if e._prod == "Local" else e
+
+    extents = []
+    for e in sized_by_parameters(fn).value.args[0].elems:
+        n = given(e)
+        if n._prod != "Int":
+            n = Lwritten["IfExpr"](Lwritten["Binary"](">=", n, zero, span=span), False,
+                                   Lwritten["Block"]((), n, span=span),
+                                   Lwritten["Block"]((), zero, span=span), span=span)
+        extents.append(n)
+    return Lwritten["ArrayLit"](tuple(extents), span=span)
+
+
+@track_uninit_elements.on("Closure")
+def _closure(run, e):
+    return run.rebuild(e.replace(body=_params_all_set(e.body, e.params, run.state)))
 
 
 @track_uninit_elements.on("WrittenCopy", splice=True)
@@ -179,6 +248,12 @@ def _mark(run, s):
 
 @track_uninit_elements.on("Assign", splice=True)
 def _assign(run, s):
+    state = run.state
+    if s.target._prod == "Local" and s.target.name in state.all_set_of:
+        # a tensor of other extents, maybe: its flags all set are made again
+        flags = Lwritten["Local"](state.all_set_of[s.target.name][0], span=s.span)
+        return (run.rebuild(s), Lwritten["Assign"](
+            flags, "=", _all_set_beside_made(s.target.name, state, s.span), span=s.span))
     base, indices = element_of(s.target)
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
@@ -234,10 +309,7 @@ def _print(run, s):
     row = _reindexed(call.args[0], settled)
     printed = s.replace(expr=call.replace(args=(row,))) if lets else s
     span = call.span
-    extents = [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
-               Lwritten["MethodCall"](Lwritten["Local"](t.name, span=span), "extent",
-                                      (Lwritten["Int"](k, span=span),), span=span)
-               for k, d in enumerate(state.dims[t.name]) if k >= len(indices)]
+    extents = _extent_reads(state.dims[t.name], t.name, span)[len(indices):]
     static = all(n._prod == "Int" for n in extents)
     if static and math.prod(n.value for n in extents) > PRINT_LIMIT:
         return (*lets, printed)
@@ -306,7 +378,8 @@ def _copied_call(run, e, out: str | None):
                        state.fns.get(e.callee.name) if e.callee._prod == "Global" else None)
     copy = written_copy(made) if made is not None else None
     places = [k for k, p in enumerate(made.params) if p.name in copy.given] if copy else []
-    given = [state.flags[args[k].name] if k in at else state.all_set.get(made.params[k].name)
+    given = [state.flags[args[k].name] if k in at else
+             state.all_set.get(made.params[k].name) or _all_set_beside(args[k], state)
              for k in places]
     if copy is None or copy.returned != (out is not None) or not set(at) <= set(places) or \
             None in given:
@@ -459,31 +532,103 @@ def _extents(value, name: str) -> tuple:
     each `?` extent read from the tensor made, and each static one as its type says it."""
     if not value.args:
         return ()
-    span = value.span
-    reads = [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
-             Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
-                                    (Lwritten["Int"](k, span=span),), span=span)
-             for k, d in enumerate(value.type.dims)]
-    return (Lwritten["ArrayLit"](tuple(reads), span=span),)
+    reads = _extent_reads(value.type.dims, name, value.span)
+    return (Lwritten["ArrayLit"](tuple(reads), span=value.span),)
 
 
-def _all_set_given(body, state: _Tracked) -> dict:
-    """The parameters of marked closures that a call gives a tensor made otherwise (of
-    static extents, mark-uninit-closures saw to it), each with the local of flags all set
-    made once beside the closure, which such a call gives."""
-    found = {}
-    for c in descendants(body):
+def _extent_reads(dims, name: str, span) -> list:
+    """The extents of the tensor of the local `name`: each static one as its type says it,
+    each `?` one read from the tensor."""
+    return [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
+            Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
+                                   (Lwritten["Int"](k, span=span),), span=span)
+            for k, d in enumerate(dims)]
+
+
+def _all_set_given(fn, lets, state: _Tracked) -> tuple[dict, dict]:
+    """The parameters of marked closures of static extents that a call gives a tensor made
+    otherwise, each with the local of flags all set made once beside the closure, which
+    such a call gives; and the locals such a call gives a parameter of `?` extents, each
+    with the local of flags all set of its extents made beside it (where it is a parameter,
+    a closure's too, or a `let`'s whose type is known: else none, and the call is refused),
+    its type and
+    whether it is assigned whole."""
+    found, beside = {}, {}
+    params = [*fn.params, *(p for n in descendants(fn.body) if n._prod == "Closure"
+                            for p in n.params)]
+    declared = {p.name: p.type for p in params} | {s.name: _type_of(s, state) for s in lets}
+    assigned = {n.target.name for n in descendants(fn.body)
+                if n._prod == "Assign" and n.target._prod == "Local"}
+    for c in descendants(fn.body):
         if c._prod == "Call" and c.callee._prod == "Local" and c.callee.name in state.closures:
             closure = state.closures[c.callee.name]
             at = tracked_at(c, state.flags)
             for k, p in enumerate(closure.params):
-                if p.name in written_copy(closure).given and k not in at and p.name not in found:
-                    found[p.name] = state.used.fresh(f"{display_name(p.name)}_all_written")
-    return found
+                if p.name not in written_copy(closure).given or k in at:
+                    continue
+                if all(d._prod == "DimInt" for d in lent_tensor(p.type).dims):
+                    if p.name not in found:
+                        found[p.name] = state.used.fresh(f"{display_name(p.name)}_all_written")
+                    continue
+                name = named_whole(c.args[k])
+                typed = lent_tensor(declared.get(name))
+                if typed is not None and typed._prod == "TensorType" and name not in beside:
+                    beside[name] = (state.used.fresh(f"{display_name(name)}_all_written"), typed,
+                                    name in assigned)
+    return found, beside
+
+
+def _type_of(s, state: _Tracked):
+    """The type of the local a `let` binds, where it is written or its value says it (a
+    constructor's, a function's result: the `let` naming a temporary has none written)."""
+    if s.type is not None and s.type._prod != "OpaqueType":
+        return s.type
+    v = s.value
+    if v._prod == "TensorNew":
+        return v.type
+    if v._prod == "Call" and v.callee._prod == "Global" and v.callee.name in state.fns:
+        return state.fns[v.callee.name].ret
+    return None
+
+
+def _all_set_beside(arg, state: _Tracked) -> str | None:
+    """The flags all set made beside the local a call gives, if any."""
+    made = state.all_set_of.get(named_whole(arg))
+    return made[0] if made is not None else None
+
+
+def _params_all_set(body, params, state: _Tracked):
+    """The body of a function or closure that makes first (after a copy's mark) the flags all
+    set beside each of its parameters given a marked closure's parameter of `?` extents."""
+    made = tuple(_all_set_let(p.name, state, p.span) for p in params
+                 if p.name in state.all_set_of)
+    if not made:
+        return body
+    at = 1 if body.stmts and body.stmts[0]._prod == "WrittenCopy" else 0
+    return body.replace(stmts=body.stmts[:at] + made + body.stmts[at:])
+
+
+def _all_set_let(name: str, state: _Tracked, span):
+    """`let x_all_written = Tensor<bool, [..]>::fill([x.extent(0), ..], true);` of the
+    local x's extents, read from x where they are `?`."""
+    flags, typed, assigned = state.all_set_of[name]
+    return Lwritten["Let"](flags, assigned, _flags_type(typed),
+                           _all_set_beside_made(name, state, span), span=span)
+
+
+def _all_set_beside_made(name: str, state: _Tracked, span):
+    """The flags all set of the extents of the local x, as it is: read from x where `?`."""
+    _, typed, _ = state.all_set_of[name]
+    made = _all_set(typed, span)
+    if any(d._prod != "DimInt" for d in typed.dims):
+        made = made.replace(args=(Lwritten["ArrayLit"](
+            tuple(_extent_reads(typed.dims, name, span)), span=span), *made.args))
+    return made
 
 
 def _all_set(t, span):
-    """`Tensor<bool, [..]>::fill(true)` of the static extents of a tensor of type t."""
+    """`Tensor<bool, [..]>::fill(true)` of the extents of a tensor of type t (given first
+    where some are `?`)."""
     return Lwritten["TensorNew"](_flags_type(t).replace(place=None), "fill",
                                  (Lwritten["Bool"](True, span=span),), span=span)
 

@@ -25,7 +25,7 @@ def returned_closures(fn) -> dict:
     only called, each call the value of a `let` (or of an assignment `f = ..` to a variable
     such a `let` binds) of a variable otherwise only called or copied by a `let` into a
     variable likewise used (the copy not assigned: it names the same value; of one assigned,
-    one copy only called, see _copied_apart) -> (the name of
+    see _copied_apart) -> (the name of
     that closure, what it reads of the parameters and the `let`s of that closure's body,
     those of them the value assigns or lends `&mut`). What the closure around it does to
     them ends before it returns the value (its body's last value), and nothing but the value
@@ -107,19 +107,19 @@ def _copies(f, parents, uses, targets) -> list | None:
 
 
 def _copied_apart(f, copies, parents, uses) -> bool:
-    """Whether the copy of a variable f that is assigned (one at most) keeps the value it was
-    given once f is assigned another: it is only called, and bound in the closure (or the
-    function) that assigns f, so each assignment to f it outlives sees it in scope, where
-    capture-environments gives it a copy of f's environment of its own."""
+    """Whether the copies of a variable f that is assigned keep the value each was given once
+    f is assigned another: each assignment to f that may run while a copy is alive (a copy is
+    only called, or copied by a `let` likewise, all in its scope) sees it in scope, where
+    capture-environments gives it a copy of f's environment of its own (one for the copies
+    holding one value). So each assignment is in the closure binding the copy (or the
+    function), or in the function's own body, which does not run while a closure does."""
     if not copies:
         return True
-    if len(copies) > 1 or any(not (parents[id(u)]._prod == "Call" and parents[id(u)].callee is u)
-                              for u in uses.get(copies[0], ())):
-        return False
-    home = _closure_around(next(parents[id(n)] for n in uses[f]
-                                if parents[id(n)]._prod == "Let"), parents)
-    return all(_closure_around(parents[id(n)], parents) is home for n in uses[f]
-               if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n)
+    homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
+             if parents[id(n)]._prod == "Let"}
+    return all(around is None or homes == {around}
+               for around in (_closure_around(parents[id(n)], parents) for n in uses[f]
+                              if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n))
 
 
 def _closure_around(node, parents):
@@ -189,18 +189,36 @@ def block_variables(fn) -> set:
 
 
 def outliving_variables(fn) -> set:
-    """The block_variables a closure value may read once their block is over: those read by
-    a closure neither only called where its `let` names it nor confined, or by such a closure
-    it calls (the variable naming that closure is not read: its calls call its function)."""
+    """The block_variables a closure value may read once their block is over (see
+    outliving_closures)."""
+    return outliving_closures(fn)[1]
+
+
+def outliving_closures(fn) -> tuple[set, set]:
+    """id() of each closure value that may be called once a block whose variables it reads is
+    over, and the block_variables it may read then: those read by a closure neither only
+    called where its `let` names it nor confined, or by such a closure it calls (the variable
+    naming that closure is not read: its calls call its function), and those read by a
+    confined closure going into such a variable (a closure value kept in it, called where the
+    value reading the variable is)."""
     lets = block_variables(fn)
     direct = direct_closures(fn)
     ids = {id(c) for c in direct.values()}
     reads = {id(c): read_through(captures(c), direct) for c in descendants(fn)
              if c._prod == "Closure" and id(c) not in ids}
     values = [c for c in descendants(fn) if id(c) in reads and lets.intersection(reads[id(c)])]
-    confined = confined_closures(fn) if values else set()
-    return {name for c in values if id(c) not in confined for name in reads[id(c)]
-            if name in lets}
+    confined = confined_closures(fn) if values else {}
+    kept = {id(c) for c in values if id(c) not in confined}
+    held = {name for key in kept for name in reads[key] if name in lets}
+    grown = True
+    while grown:
+        grown = False
+        for key in (id(c) for c in values if id(c) not in kept):
+            if held.intersection(confined[key]):
+                kept.add(key)
+                held |= lets.intersection(reads[key])
+                grown = True
+    return kept, held
 
 
 def by_reference(closure, lent: bool = True) -> list[str]:
@@ -287,10 +305,11 @@ def _visible_at(fn, wanted) -> dict:
     return seen
 
 
-def confined_closures(fn) -> set:
+def confined_closures(fn) -> dict:
     """id() of each closure whose value stays where every variable it reads is in scope: it
     goes only into `let`s bound where they all are (as the `let`'s value, an arm of an `if`
-    that is one, or assigned to the variable), and from those only to calls of it."""
+    that is one, or assigned to the variable), and from those only to calls of it -> the
+    variables of those `let`s."""
     parents: dict = {}
     for n in descendants(fn):
         for c in child_nodes(n):
@@ -304,23 +323,28 @@ def confined_closures(fn) -> set:
             reads.setdefault(n.name, []).append(n)
     scopes = _visible_at(fn, lambda n: n._prod == "Let")
     closures = [n for n in descendants(fn) if n._prod == "Closure"]
-    return {id(c) for c in closures
-            if _stays(c, set(captures(c)), parents, lets, reads, scopes)}
+    found = {}
+    for c in closures:
+        sunk = _stays(c, set(captures(c)), parents, lets, reads, scopes)
+        if sunk is not None:
+            found[id(c)] = sunk
+    return found
 
 
-def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
+def _stays(closure, read: set, parents, lets, reads, scopes) -> set | None:
+    """The variables a confined closure's value goes into, or None for one not confined."""
     todo, sunk = [closure], set()
     while todo:
         e = todo.pop()
         p = parents.get(id(e))
         if p is None:
-            return False
+            return None
         if p._prod == "Call" and p.callee is e:
             continue
         if p._prod == "Block" and p.value is e:
             arms = parents.get(id(p))
             if arms is None or arms._prod != "IfExpr" or p not in (arms.then, arms.orelse):
-                return False
+                return None
             todo.append(arms)
             continue
         if p._prod == "Let" and p.value is e:
@@ -328,14 +352,14 @@ def _stays(closure, read: set, parents, lets, reads, scopes) -> bool:
         elif p._prod == "Assign" and p.value is e and p.target._prod == "Local":
             sink = lets.get(p.target.name)
         else:
-            return False
+            return None
         scope = scopes.get(id(sink)) if sink is not None else None
         if scope is None or not all(n in scope for n in read):
-            return False
+            return None
         if sink.name not in sunk:
             sunk.add(sink.name)
             todo += reads.get(sink.name, [])
-    return True
+    return sunk
 
 
 def binder_types(fn) -> dict:

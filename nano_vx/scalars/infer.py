@@ -6,19 +6,20 @@ from __future__ import annotations
 from ..languages.lsrc import CONTRACTS
 from ..languages.lpinned import Lpinned
 from ..languages.lsafe import Lsafe
+from ..languages.lsplit import Lsplit
 from ..languages.lwritten import Lwritten
 from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures, read_through, returned_closures)
+                       direct_closures, outliving_closures, read_through, returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
-                    scalar_of, show, unbounded_count, unify)
+                    scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -80,15 +81,19 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, a tensor's (`::new()`, each `?` extent 0), or a reference's to such a
-    scalar (a reference to a zero bound beside it)."""
+    than a string, a tensor's (`::new()`, each `?` extent 0), a vector's (a splat of 0), a
+    reference's to such a scalar or vector (a reference to a zero bound beside it), or a
+    closure's returning nothing or such a zero (a closure of its signature returning it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
-        if isinstance(t, Tensor):
+        if isinstance(t, (Tensor, Vector)):
             return None
-        if isinstance(t, Ref) and scalar(t.target) is None:
+        if isinstance(t, Ref) and (scalar(t.target) is None or
+                                   isinstance(find(t.target), Vector)):
+            return None
+        if isinstance(t, Closure) and (find(t.ret) == "void" or bad(t.ret) is None):
             return None
         return scalar(t)
     return bad
@@ -134,7 +139,7 @@ def _printed_text(t):
 # The rules read Lpinned and every IL of the back end before Lscalars, which only remove
 # but for Lwritten's ReadWritten and Lsafe's Flatten.
 STATEMENTS = Rules(Lpinned)
-EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe)
+EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 
 
 class Infer:
@@ -162,10 +167,12 @@ class Infer:
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
 
     def confined(self) -> set:
-        """id() of each closure whose value stays where what it reads is in scope, asked only
-        of a function with a closure value reading a block's variable."""
+        """id() of each closure whose value stays where what it reads is in scope (not kept in
+        a variable a closure value may read once its block is over), asked only of a function
+        with a closure value reading a block's variable."""
         if self.confined_ids is None:
-            self.confined_ids = confined_closures(self.item_node)
+            kept = outliving_closures(self.item_node)[0]
+            self.confined_ids = set(confined_closures(self.item_node)) - kept
         return self.confined_ids
 
     def returned(self) -> dict:
@@ -376,6 +383,7 @@ class Infer:
     def _halt(self, s):
         pass  # a stop: it computes no value to type
 
+
     # -- expressions -------------------------------------------------------------------
 
     @EXPRESSIONS.on("IfExpr")
@@ -446,6 +454,10 @@ class Infer:
         self.judge(e, bad_binary, e.op, t)
         self.note(e, t)
         return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("HaltWith")
+    def _halt_with(self, e):
+        return self.note(e, unify(self.expr(e.value), Var("int"), e.value))
 
     @EXPRESSIONS.on("Unary")
     def _unary(self, e):
@@ -640,13 +652,12 @@ class Infer:
 
     def extents_list(self, given, t):
         """A `?` tensor's extents, one integer type for all: an array literal native code
-        reads element by element, whose element count must be counted in two 64-bit words (unbounded_count)."""
+        reads element by element."""
         for d, x in zip(t.dims, given.elems):
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem
         unify(extent, Var("int"), given)
-        self.judge(given, unbounded_count, extent, t.dims)
 
     @EXPRESSIONS.on("Transfer")
     def _transfer(self, e):

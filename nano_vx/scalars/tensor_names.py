@@ -1,10 +1,14 @@
-"""What settle-written-tensors, index-uninit-pointers, copy-tracked-functions,
-mark-uninit-closures and track-uninit-elements read off the tree alike: the tensor an element
-names, the tensor a `let` gives another name (and all the names so given), a tensor
-parameter's type, whether an index computes the same twice, the mark opening a copy of a
-function, the tensors a function tracks, and where a call is given them."""
+"""What settle-written-tensors, copy-tracked-functions, lend-uninit-pointers,
+index-uninit-pointers, mark-uninit-closures and track-uninit-elements read off the tree alike:
+the tensor an element names, the tensor a `let` gives another name (and all the names so
+given), a tensor parameter's type, whether an index computes the same twice, the mark opening
+a copy of a function, the tensors a function tracks, where a call is given them, the locals
+a function might move, and the tensor a function makes of its parameters' extents and
+returns."""
 
 from __future__ import annotations
+
+from ..nanopass import child_nodes, descendants
 
 # What E5010 says native code does not lower, where the written-flags of a tensor made by
 # `::uninit()` are not followed (copy-tracked-functions, track-uninit-elements).
@@ -95,3 +99,64 @@ def tracked_at(call, tracked) -> tuple:
     """The positions of the call's arguments that are locals `tracked` (or borrows of them)."""
     args = [a.value if a._prod == "Borrow" else a for a in call.args]
     return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in tracked)
+
+
+def moved_whole(body) -> set:
+    """The locals the function assigns whole, or might move (used other than by their
+    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
+    pointer made before points into, or may be gone."""
+    moved = set()
+    for n in descendants(body):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            moved.add(n.target.name)
+        kept = {id(n.base)} if n._prod == "Index" else \
+            {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
+            {id(n.receiver)} if n._prod == "MethodCall" else \
+            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
+            n.callee.name == "print" else set()
+        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
+    return moved
+
+
+# The bits of an integer's value (its sign's not counted) by type.
+_VALUE_BITS = {"i8": 7, "u8": 8, "i16": 15, "u16": 16, "i32": 31, "u32": 32, "i64": 63,
+               "u64": 64}
+
+
+def sized_by_parameters(fn):
+    """The `let t = Tensor<..>::uninit([..])` at the top of the function's body whose `?`
+    extents are its parameters or numbers, as they are or cast (computing nothing that could
+    stop), which is the only tensor it returns, under t's names: a caller can size t's flags
+    from the arguments of its call before it, and they never stop where t would not (their
+    element count, as t's, cannot pass 2^63: the extents' bits add up to 63 at most; a
+    negative extent makes flags of none, and t stops). Else None."""
+    lets = [s for s in fn.body.stmts if s._prod == "Let" and s.value._prod == "TensorNew" and
+            s.value.ctor == "uninit"]
+    if len(lets) != 1 or not lets[0].value.args:
+        return None
+    bits = [_bits(e, fn) for e in lets[0].value.args[0].elems]
+    if None in bits or sum(bits) > 63:
+        return None
+    made = lets[0]
+    names = {made.name} | {name for name, _ in names_given(
+        [n for n in descendants(fn.body) if n._prod == "Let"], {made.name})}
+    returned = [n.value for n in descendants(fn.body) if n._prod == "Return"] + \
+        ([fn.body.value] if fn.body.value is not None else [])
+    if any(v is None or v._prod != "Local" or v.name not in names for v in returned) or \
+            any(n._prod == "Assign" and n.target._prod == "Local" and n.target.name in names
+                for n in descendants(fn.body)):
+        return None
+    return made
+
+
+def _bits(e, fn) -> int | None:
+    """The bits of the extent `e`'s value, a number's or a parameter's (cast, the type cast
+    to), else None."""
+    if e._prod == "Int":
+        return max(e.value, 1).bit_length()
+    typed = e.type if e._prod == "Cast" else next(
+        (p.type for p in fn.params if e._prod == "Local" and p.name == e.name), None)
+    if e._prod == "Cast" and _bits(e.value, fn) is None or typed is None or \
+            typed._prod != "Scalar":
+        return None
+    return _VALUE_BITS.get(typed.name)

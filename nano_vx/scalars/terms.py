@@ -9,7 +9,6 @@ from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.narrow import NARROW_TYPES, value_type
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
-from ..values.tensors import count_split
 
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 BITWISE = frozenset({"&", "|", "^"})
@@ -348,16 +347,3 @@ def bad_cast(source, target):
     if (target == "bool") != (find(source) == "bool") and (target == "bool" or target in FLOATS):
         return f"a cast of {show(source)} to {show(target)}"
     return None
-
-
-def unbounded_count(extent, dims: tuple):
-    """Extents whose element count native code cannot compute without overflow: it counts
-    a `?` tensor's elements as two products of 64 bits at most (count_split), to stop as
-    the interpreter does past 2**63 and print the count. `?` extents of type `extent` have
-    its bits (less a signed type's sign), a number in `dims` its own."""
-    t = INT_TYPES.get(find(extent), INT_TYPES["i32"])  # an integer nothing fixes is an i32
-    if count_split([t.bits - t.signed if d is None else d.bit_length() for d in dims]) \
-            is not None:
-        return None
-    return (f"a tensor of `?` extents of type {t.name} whose element count two 64-bit "
-            f"products may not hold")

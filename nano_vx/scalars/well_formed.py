@@ -20,7 +20,7 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, narrow_of, scalar_of, show, unbounded_count, unify)
+                    bad_negation, find, narrow_of, scalar_of, show, unify)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -262,6 +262,7 @@ class Check:
     def _halt(self, s):
         pass  # a code and a message: nothing to type
 
+
     @STATEMENTS.on("If")
     def _if(self, s):
         unify(self.expr(s.cond), "bool", s.cond)
@@ -357,6 +358,10 @@ class Check:
         if what is not None:
             raise Mismatch(e, what)
         return "bool" if e.op in _COMPARE else t
+
+    @EXPRESSIONS.on("HaltWith")
+    def _halt_with(self, e):
+        return unify(self.expr(e.value), Var("int"), e.value)
 
     @EXPRESSIONS.on("Unary")
     def _unary(self, e):
@@ -575,9 +580,6 @@ class Check:
             if extents is None or extents.elem not in INT_TYPES or \
                     extents.dims != (len(t.dims),):
                 raise Mismatch(given, f"extents other than a literal of {len(t.dims)} integers")
-            unbounded = unbounded_count(extents.elem, t.dims)
-            if unbounded is not None:
-                raise Mismatch(given, unbounded)
         for a in e.args[sized:]:
             unify(self.expr(a), t.elem, a)
         return t

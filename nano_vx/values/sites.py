@@ -8,6 +8,7 @@ disagree about how a value looks.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import struct
@@ -175,9 +176,16 @@ def _record(template: str, payload: int, read) -> str:
     return "".join(out) + template[end:]
 
 
-def stopped(site, a: int, b: int) -> RuntimeStop:
-    """The stop vx_stop(site, a, b) means."""
+# A count past what two words hold: the product of the b unsigned words at address a.
+WORDS = "{a[0]*..*a[b-1]}"
+
+
+def stopped(site, a: int, b: int, read=None) -> RuntimeStop:
+    """The stop vx_stop(site, a, b) means; `read(address, nbytes)` gives the bytes of WORDS."""
     message = site.message
+    if WORDS in message:
+        words = struct.unpack(f"={b}Q", read(_U64.wrap(a), 8 * b))
+        message = message.replace(WORDS, str(math.prod(words)))
     if site.operand is not None:
         # `{a*b}`: a count two words hold, the product of its halves (unsigned), past 64 bits
         message = message.replace("{a*b}", str(_U64.wrap(a) * _U64.wrap(b)))

@@ -22,15 +22,18 @@ WRITTEN_SITES = 64
 ADDRESS_LIMIT = 1 << 63
 
 
-def count_split(bits: list[int]) -> int | None:
-    """Where native code splits a tensor's extents, whose values have at most `bits` bits
-    each, to count its elements in two 64-bit words that cannot overflow: the products of
-    the first k extents and of the rest, each of at most 64 bits. k is the longest such
-    prefix; None when the rest would still pass 64 bits."""
-    total, k = 0, 0
-    while k < len(bits) and total + bits[k] <= 64:
-        total, k = total + bits[k], k + 1
-    return k if sum(bits[k:]) <= 64 else None
+def count_groups(bits: list[int]) -> list[int]:
+    """How native code splits a tensor's extents, whose values have at most `bits` bits
+    each, to count its elements in 64-bit words that cannot overflow: the number of
+    extents of each group, taken in order, the product of each of at most 64 bits."""
+    groups, total = [], 65
+    for n in bits:
+        if total + n > 64:
+            groups.append(0)
+            total = 0
+        groups[-1] += 1
+        total += n
+    return groups
 
 
 class _Uninit:

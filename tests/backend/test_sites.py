@@ -138,6 +138,20 @@ def test_a_stop_prints_the_product_of_its_operands_past_64_bits():
         f"a tensor of {((1 << 64) - 1) << 32} elements is too large to address"
 
 
+def test_a_stop_prints_the_product_of_the_words_its_operands_point_to():
+    site = StopSite(8, "E9006", "a tensor of {a[0]*..*a[b-1]} elements is too large to "
+                                "address", "u64")
+    words = struct.pack("=3Q", (1 << 64) - 1, 3, 1 << 63)
+    reads = []
+
+    def read(address, nbytes):
+        reads.append((address, nbytes))
+        return words[:nbytes]
+    assert stopped(site, 4096, 3, read).message == \
+        f"a tensor of {((1 << 64) - 1) * 3 << 63} elements is too large to address"
+    assert reads == [(4096, 24)]
+
+
 def test_a_stop_without_operands_keeps_its_message():
     site = StopSite(6, "E9002", "assumption failed in a kernel: {x}", None)
     assert stopped(site, 7, 8).message == "assumption failed in a kernel: {x}"

@@ -67,7 +67,20 @@ def test_a_copy_of_a_value_assigned_anew_takes_the_cell_it_shares_at_the_assignm
     # only the assignment in its scope moves the cell into its own
     assert text.count("if shares {") == 1
     assert "if shares {\n            n#4 = n#3;\n            n#5 = &mut n#4;\n" \
-        "            shares = false;\n        }\n        c = counter(100i32" in text
+        "        }\n        shares = false;\n        c = counter(100i32" in text
+
+
+def test_copies_of_one_value_share_the_cell_the_first_of_them_takes():
+    text = to_text(run_front(CASES / "copied_twice.vx", capture_environments).after)
+    # a copy of a copy passes the reference the copy passes
+    assert "@print(d(1i32, n#5));\n    @print(e(1i32, n#7));\n    @print(f(1i32, n#5));" in text
+    # the second copy takes the first's reference when both shared the cell, and a copy made
+    # after the assignment a reference to the new value's cell
+    assert "    if shares#1 {\n        if shares {\n            n#7 = n#5;\n        } else {\n" \
+        "            n#6 = n#3;\n            n#7 = &mut n#6;\n        }\n    }\n" \
+        "    shares = false;\n    shares#1 = false;\n    c = counter(9i32, &mut n#3);" in text
+    assert "let mut n#9: ~&mut i32 = &mut n#3;\n    let g: fn(i32, &mut i32) -> i32 = c;" in text
+    assert "        } else if shares#1 {\n            n#9 = n#7;\n" in text
 
 
 # Hand-written Lscalars: a maker whose returned closure holds a closure of its own reading

@@ -85,6 +85,30 @@ def test_a_result_no_let_can_name_is_refused(items, body):
     assert ran.diagnostics.codes() == ["E5010"]
 
 
+def _returning(params: str, extents: str) -> list:
+    """The codes copy-tracked-functions reports of a function returning a tensor of `?`
+    extents it makes, called from a `let`."""
+    ran = run_front(f"fn make({params}) -> Tensor<i8, [?, 3]> {{\n"
+                    f"  let mut t = Tensor<i8, [?, 3]>::uninit([{extents}, 3]);\n"
+                    f"  t[0][0] = 1;\n  t\n}}\n"
+                    "fn main() {\n  let a = make(2);\n  print(a[0][0]);\n}\n",
+                    copy_tracked_functions)
+    return ran.diagnostics.codes()
+
+
+def test_a_result_of_unknown_extents_is_copied_where_its_caller_can_size_its_flags():
+    # a parameter, whose count (31 and 2 bits) cannot pass 2^63: the flags never stop first
+    assert _returning("n: i32", "n") == []
+
+
+@pytest.mark.parametrize("params, extents", [
+    ("n: i64", "n"),  # 63 and 2 bits: the flags could stop (E9006) where the tensor does
+    ("n: i32", "n + 1"),  # computed: might stop before the function runs
+])
+def test_a_result_whose_caller_cannot_size_its_flags_first_is_refused(params, extents):
+    assert _returning(params, extents) == ["E5010"]
+
+
 # Hand-written Lsplit: a function returning a tensor it made, called from a `let`, and a
 # function given one, called twice alike: one copy each, the functions themselves gone.
 BOTH = """

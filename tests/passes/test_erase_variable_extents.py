@@ -33,14 +33,13 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-@pytest.mark.parametrize("case", ["e5010_divided_by_a_variable"])
+@pytest.mark.parametrize("case", ["e5010_divided_on_both_sides"])
 def test_what_native_code_does_not_make_stops_in_the_interpreter_after_w5001(case):
     assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9006")
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_three_i64_extents", "a tensor of `?` extents of type i64"),
-    ("e5010_literal", "a tensor whose extents are not integers")])
+    ("e5010_literal_of_two_variable_extents", "a tensor whose extents are not integers")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
@@ -77,9 +76,27 @@ def test_a_generic_structs_field_keeps_its_const_parameter():
     assert decl is next(i for i in ran.before.items if i._prod == "StructDecl")
 
 
-def test_a_divisor_not_known_stays_as_written_for_type_scalars_to_refuse():
-    make = _fns("e5010_divided_by_a_variable")["make"]
-    assert "Tensor<i32, [n / m]>::fill(1)" in make
+def test_a_divisor_not_known_is_compared_with_0_first_and_stops_as_the_interpreter():
+    make = _fns("divided_by_a_variable")["make"]
+    assert "Tensor<i32, [?]>::fill([if m as i64 == 0 {\n        halt_with(\"E9006\", " \
+           "\"extent arithmetic {a} / 0 divides by zero\", n as i64)\n    } else {\n" \
+           "        n as i64 / m as i64\n    }], 1)" in make
+
+
+def test_a_literal_is_of_the_extent_its_elements_give_its_first_element_checking_it():
+    make = _fns("literal")["make"]
+    assert "let t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>([if n < 0 {" in make
+    assert 'halt_with("E9006", "this list has 2 element(s), but the tensor has {a}", n) as i32' \
+        in make
+    small = _fns("literal")["small"]
+    assert "b as i32 + 1 < 0" not in small  # a u8 plus 1 is never negative
+    two = _fns("e5010_literal_of_two_variable_extents")["make"]
+    assert "Tensor<i32, [n, m]>([1, 2, 3, 4, 5, 6])" in two
+
+
+def test_a_divisor_and_a_dividend_that_may_both_stop_stay_as_written_for_type_scalars():
+    make = _fns("e5010_divided_on_both_sides")["make"]
+    assert "Tensor<i32, [a / b / (m / k)]>::fill(2)" in make
 
 
 # Hand-written Lsplit: a local extent assigned after the tensor is made, a loop variable's

@@ -74,13 +74,22 @@ def test_a_closure_parameter_printed_is_a_stop_after_the_print_before_it():
     assert run_cli(CASES / "closure_parameter_printed.vx")[:2] == (1, "1\n")
 
 
-def test_a_parameter_of_an_assigned_closure_printed_stays_refused():
-    case = CASES / "e5010_assigned_closure_parameter_printed.vx"
+def test_a_parameter_of_an_assigned_made_or_passed_closure_printed_is_a_stop():
+    for case in ("assigned_closure_parameter_printed", "made_closure_parameter_printed",
+                 "closure_argument_parameter_printed"):
+        text = to_text(run_front(CASES / f"{case}.vx", halt_closure_prints).after)
+        assert "halt \"E9006\", \"cannot print a value of type closure\";\n" in text
+        assert "@print(h)" not in text
+
+
+def test_a_parameter_given_a_closure_a_tuple_holds_printed_stays_refused():
+    case = CASES / "e5010_parameter_given_a_tuples_closure_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
     assert native[:2] == (1, "1\n")
     assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
-    assert_native_as_interpreted(CASES / "e5010_assigned_closure_parameter_printed_repaired.vx")
+    assert_native_as_interpreted(
+        CASES / "e5010_parameter_given_a_tuples_closure_printed_repaired.vx")
 
 
 HANDWRITTEN = """

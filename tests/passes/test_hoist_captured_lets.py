@@ -122,6 +122,39 @@ LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
 """
 
 
+# Hand-written Lscalars: a variable of a loop's body holding a closure value returning a
+# closure value (an `if` may assign it another), read by a closure value after the loop:
+# bound at the top to a closure of its type returning a closure of its result's type, and
+# the variable the values read with it.
+LOOP_CLOSURE_READ_AFTER = """
+    // IL: Lscalars
+    fn main() -> void {
+        let mut g: fn(i32) -> i32 = |x: i32| -> i32 {
+            x
+        };
+        for i: i32 in 0i32..3i32 {
+            let k: i32 = i *[i32] 10i32;
+            let mut pick: fn(i32) -> fn(i32) -> i32 = |y: i32| -> fn(i32) -> i32 {
+                |z: i32| -> i32 {
+                    z +[i32] k
+                }
+            };
+            if i > 1i32 {
+                pick = |y#1: i32| -> fn(i32) -> i32 {
+                    |z#1: i32| -> i32 {
+                        z#1 *[i32] k
+                    }
+                };
+            }
+            g = |x#1: i32| -> i32 {
+                pick(x#1)(x#1)
+            };
+        }
+        @print(g(1i32));
+    }
+"""
+
+
 @pytest.mark.parametrize("program,shown,printed", [
     (LOOP_READ_AFTER, ["for i#2: i32 in 0i32..3i32 {\n        i = i#2;\n        i#1 = "], "23\n"),
     (BLOCK_TENSOR_READ_AFTER, ["let mut t: Tensor<f32, [3]> = Tensor<f32, [3]>::new();",
@@ -129,7 +162,11 @@ LOOP_TENSOR_OF_UNKNOWN_EXTENTS = """
     (LOOP_TENSOR_OF_UNKNOWN_EXTENTS,
      ["let mut t: Tensor<i32, [?, 2]> = Tensor<i32, [?, 2]>::new(Tensor<i32, [2]>([0i32, 2i32]));"],
      "3\n"),
-], ids=["loop_variable", "blocks_tensor", "tensor_of_unknown_extents"])
+    (LOOP_CLOSURE_READ_AFTER,
+     ["let mut k: i32 = 0i32;",
+      "let mut pick: fn(i32) -> fn(i32) -> i32 = |_: i32| -> fn(i32) -> i32 {\n"
+      "        |_#1: i32| -> i32 {\n            0i32\n        }\n    };"], "20\n"),
+], ids=["loop_variable", "blocks_tensor", "tensor_of_unknown_extents", "blocks_closure_value"])
 def test_handwritten_variables_read_after_their_block(program, shown, printed, run_pass,
                                                       snapshot_txt):
     ran = run_pass("hoist-captured-lets", program)
@@ -150,3 +187,22 @@ def test_a_closure_the_body_only_calls_is_not_hoisted_but_what_it_reads_is():
     main = run_front(CASES / "through_called_closures.vx", hoist_captured_lets).after.items[0]
     hoisted = [s.name for s in main.body.stmts if s._prod == "Let"][:3]
     assert sorted(hoisted) == ["c", "i", "k"]
+
+
+@pytest.mark.parametrize("case,shown", [
+    # what the closures kept in them read is bound first too
+    ("closure_values",
+     ["    let mut add: ~fn(f64) -> f64 = |_: f64| -> f64 {\n        0.0f64\n    };\n",
+      "    let mut show: ~fn() -> void = || -> void {};\n",
+      "    let mut k: f64 = 0.0f64;\n    let mut s: ~i32 = 0i32;\n",
+      "        add = |x#1: f64| -> f64 {\n"]),
+    ("closure_returning_a_reference",
+     ["    let mut h: ~fn(i32) -> &mut i32 = |_: i32| -> &mut i32 {\n"
+      "        let mut zero: ~i32 = 0i32;\n        &mut zero\n    };\n"]),
+    ("vector",
+     ["    let mut v: <2 x f32> = splat::<2 x f32>(0.0f32);\n",
+      "    let r#1: ~<2 x f32> = splat::<2 x f32>(0.0f32);\n    let mut r: ~&<2 x f32> = &r#1;\n"]),
+])
+def test_a_closure_value_or_a_vector_is_bound_first_to_a_zero_of_its_type(case, shown):
+    text = to_text(run_front(CASES / f"{case}.vx", hoist_captured_lets).after)
+    assert all(line in text for line in shown)

@@ -44,6 +44,18 @@ def test_an_element_of_a_tensor_of_three_dimensions_is_reached_by_its_strides():
     assert "as_mut_ptr" not in text
 
 
+def test_a_pointer_into_a_reference_parameter_given_on_is_its_tensors_elements():
+    # a `&` only lends the tensor on: it stays the one the pointer points into
+    text = to_text(run_front(
+        "fn peek(t: &Tensor<i32, [2, 2]>) -> i32 {\n  t[0][0]\n}\n"
+        "fn show(t: &Tensor<i32, [2, 2]>) {\n  let p = t.as_ptr();\n  print(peek(t));\n"
+        "  print(unsafe { p[3] });\n}\n"
+        "fn main() {\n  let mut t = Tensor<i32, [2, 2]>::uninit();\n  t[0][0] = 1;\n"
+        "  show(&t);\n}\n", index_uninit_pointers).after)
+    assert "t[3 as i64 / 2][3 as i64 % 2]" in text
+    assert "as_ptr" not in text
+
+
 @pytest.mark.parametrize("body", [
     # given on to a function, into a tensor made otherwise, a `?` extent after the first,
     # read at an index computed by a call, into a tensor then moved

@@ -41,11 +41,12 @@ TRACKED = "let mut t = Tensor<i32, [2]>::uninit();\nt[0] = 1;\n"
 
 
 @pytest.mark.parametrize("body", [
-    # seeing the tensor, given it and one made otherwise of `?` extents, handed on, mutable
+    # seeing the tensor, given it and by value one of `?` extents no local names, handed on,
+    # mutable
     TRACKED + "let at = |i: i32| t[i];\nprint(at(0));",
     "let n = 2;\nlet mut t = Tensor<i32, [?]>::uninit([n]);\nt[0] = 1;\n"
-    "let u = Tensor<i32, [?]>::fill([n], 5);\nlet at = |x: &Tensor<i32, [?]>, i: i32| x[i];\n"
-    "print(at(&u, 1));\nprint(at(&t, 0));",
+    "let at = |x: Tensor<i32, [?]>, i: i32| x[i];\n"
+    "print(at(Tensor<i32, [?]>::fill([n], 5), 1));\nprint(at(t, 0));",
     TRACKED + "let at = |x: &Tensor<i32, [2]>| x[0];\nlet g = at;\nprint(g(&t));",
     TRACKED + "let mut at = |x: &Tensor<i32, [2]>| x[0];\nprint(at(&t));",
 ])

@@ -68,12 +68,18 @@ def test_a_variant_not_taken_holds_an_empty_string_no_read_sees():
     assert "@say(0, " in text and '""' in text
 
 
+def test_a_print_a_let_binds_has_its_string_bound_before_the_let():
+    text = to_text(run_front(CASES / "printed_as_a_let_value.vx", number_texts).after)
+    assert 'let text: ~_ = @pick(true);\n    let done: ~void = @print(if text == 0 {' in text
+    assert 'let text: ~_ = @pick(c);\n        return @print(if text == 0 {' in text
+
+
 def test_a_string_printed_inside_an_expression_leaves_the_strings_for_the_gate(tmp_path):
-    case = CASES / "e5010_printed_inside_an_expression.vx"
+    case = CASES / "e5010_printed_as_an_argument.vx"
     ran = run_front(case, number_texts)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
-    assert (status, printed) == (0, "yes\n")
+    assert (status, printed) == (0, "7\nyes\n1\n")
     assert "a function returning a string (in 'pick')" in err
     assert "a string printed other than as written (in 'main')" in err
     assert "struct or generic type" not in err

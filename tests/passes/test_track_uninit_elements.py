@@ -107,6 +107,32 @@ def test_a_closure_given_a_tensor_made_otherwise_is_given_flags_all_set_made_onc
     assert "@print(at(&u, 1, x_all_written));\n    @print(at(&t, 1, t_written));" in text
 
 
+def test_a_closure_given_a_local_of_unknown_extents_is_given_flags_all_set_made_beside_it():
+    text = to_text(run_front(CASES.parent / "mark_uninit_closures" /
+                             "given_others_of_unknown_extents.vx", track_uninit_elements).after)
+    # beside a parameter, as the function (or closure) starts; beside a `let`, after it
+    assert "-> i32 {\n    let u_all_written: Tensor<bool, [?], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [?]>::fill([u.extent(0)], true);" in text
+    assert "let y_all_written: Tensor<bool, [?], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [?]>::fill([y.extent(0)], true);\n        at(y, " in text
+    assert "= &w;\n        let v_all_written: Tensor<bool, [?], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [?]>::fill([v.extent(0)], true);\n        s += at(v, k, v_all_written);" \
+        in text
+    # made again after the local is assigned a tensor, maybe of other extents
+    assert "z = Tensor<i32, [?]>::fill([4], 20);\n    z_all_written = " \
+           "Tensor<bool, [?]>::fill([z.extent(0)], true);" in text
+
+
+def test_the_flags_of_a_result_of_unknown_extents_are_sized_from_the_arguments():
+    text = to_text(run_front(CASES.parent / "copy_tracked_functions" /
+                             "returned_of_unknown_extents.vx", track_uninit_elements).after)
+    # an argument computing something is computed first, in order; a negative extent: none
+    assert "let argument#1: ~_ = @g(2);\n    let argument#2: ~_ = @g(3) as i64;\n" \
+           "    let mut b_written: Tensor<bool, [?, 3], Memory::CPU_DRAM> = " \
+           "Tensor<bool, [?, 3]>::new([if argument#1 >= 0 {" in text
+    assert "@make$written(argument#1, argument#2, b_written);" in text
+
+
 # Hand-written Lcopied: a tensor written in part, its written element read; the write sets its
 # flag and the read checks it.
 PART = """

@@ -1,0 +1,158 @@
+"""Which variables native code gives a moved-flag, and what computing an expression does to
+them, in order: what track-moved-captures checks before a statement, and what
+hold-operands-before-moved-reads holds in `let`s first, so that the check comes where the read
+is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..languages.lsafe import Lsafe as L
+from ..nanopass import descendants
+from ..nanopass.verify import child_nodes
+from .closures import captures, moves_around
+
+_EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
+# What computing does nothing a check before the statement could come too early for: a
+# closure is made, its body runs when it is called (a block of its own).
+LEAVES = frozenset("Local Int Float Bool Str Global Closure".split())
+# The productions that compute their operands in the order of their fields, each whole.
+IN_ORDER = frozenset("Call MethodCall Index Binary Transfer Cast Unary Deref Tuple ArrayLit "
+                     "VecLit TensorLit".split())
+
+
+@dataclass
+class Flags:
+    launched: dict  # function -> the indices of the parameters it moves, itself or through
+    # the kernels it launches
+    flagged: dict  # function -> the variables given a flag
+    lent: dict  # kernel -> its parameters whose flag is the launcher's, lent `&mut` -> their
+    # indices, in order
+    origin: dict  # (kernel, parameter) lent a flag -> the (launcher, variable) whose flag it is
+
+
+def flagged_variables(program) -> Flags:
+    """The variables of each function a closure moves, or reads when it (or a kernel it
+    launches) moves them, and the kernels given one, which are lent the launcher's flag."""
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
+                for name, fn in fns.items()}
+    launched = _moved_by_kernels(fns, launches)
+    flags = Flags(launched, {name: _moved_captures(fn, launches[name], launched)
+                             for name, fn in fns.items()}, {}, {})
+    _lend(flags, fns, launches)
+    return flags
+
+
+def _moved_by_kernels(fns: dict, launches: dict) -> dict:
+    """Each function -> the indices of the parameters it moves (a `transfer` of one, in its
+    body or a closure of it), or gives to a kernel moving them: a launch moves the variable
+    it gives, as the spawn's body, run in the launching frame, did."""
+    moved = {}
+    for fn in fns.values():
+        transferred = {n.value.name for n in descendants(fn.body)
+                       if n._prod == "Transfer" and n.value._prod == "Local"}
+        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
+    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
+    while True:
+        more = {name: {params[name][launch.args[i].name] for launch in launches[name]
+                       for i in moved.get(launch.kernel, ()) if i < len(launch.args)
+                       and launch.args[i]._prod == "Local"
+                       and launch.args[i].name in params[name]} - moved[name]
+                for name in moved}
+        if not any(more.values()):
+            return moved
+        for name, indices in more.items():
+            moved[name] |= indices
+
+
+def _moved_captures(fn, launches, launched) -> set:
+    """The variables a closure of fn moves but does not bind, and those fn moves (itself, or
+    a kernel it launches) that a closure reads: the checker does not see a closure's read
+    after the move."""
+    closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
+    read = {name for c in closures for name in captures(c)}
+    by_kernels = {launch.args[i].name for launch in launches
+                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)
+                  and launch.args[i]._prod == "Local"}
+    return {n.value.name for c in closures for n in moves_around(c)} | \
+        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
+         and n.value._prod == "Local" and n.value.name in read} | (by_kernels & read)
+
+
+def given(fns: dict, launch):
+    """(index, the launcher's variable, the kernel's parameter) of each variable given."""
+    params = fns[launch.kernel].params
+    return [(i, arg.name, params[i].name) for i, arg in enumerate(launch.args)
+            if arg._prod == "Local" and i < len(params)]
+
+
+def _lend(flags: Flags, fns: dict, launches: dict) -> None:
+    """Lend a kernel given a flagged variable the launcher's flag: the interpreter's launch
+    gives the variable, moved or not, and its kernel's move of it moves the launcher's, so a
+    read the launcher's flag checks (a closure's) stops after it, where native code's kernel
+    has a copy of the variable, which says neither."""
+    lent: dict = {}
+    grew = True
+    while grew:
+        grew = False
+        for name in fns:
+            for launch in launches[name]:
+                for _, var, param in given(fns, launch):
+                    if var in flags.flagged[name] and param not in lent.get(launch.kernel, ()):
+                        lent.setdefault(launch.kernel, set()).add(param)
+                        flags.origin[(launch.kernel, param)] = (name, var)
+                        flags.flagged[launch.kernel].add(param)
+                        grew = True
+    flags.lent = {kernel: {p.name: i for i, p in enumerate(fns[kernel].params) if p.name in params}
+                  for kernel, params in lent.items()}
+
+
+def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False) -> None:
+    """The events of computing e, in order: ("read", variable, node, conditional) of a
+    `flagged` variable, ("lent", ...) of a reference to one (the interpreter reads it only
+    where the reference is read), ("move", variable, transfer, conditional) of one (a
+    transfer whose id() `sites` holds), ("op", ...) of any other computation."""
+    prod = e._prod
+    if prod == "Local":
+        if e.name in flagged:
+            events.append(("read", e.name, e, conditional))
+        return
+    if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
+        if e.value.name in flagged:
+            events.append(("lent", e.value.name, e, conditional))
+        return
+    if prod in LEAVES or prod not in _EXPRS:
+        return
+    if prod == "Launch":  # a variable given is read by the kernel, which checks the flag lent
+        indices = lent.get(e.kernel, {}).values()
+        for i, c in enumerate(e.args):
+            if i not in indices:
+                collect(flagged, lent, sites, c, events, conditional)
+    elif prod == "IfExpr":
+        collect(flagged, lent, sites, e.cond, events, conditional)
+    elif prod == "Binary" and e.op in ("&&", "||"):
+        collect(flagged, lent, sites, e.left, events, conditional)
+        collect(flagged, lent, sites, e.right, events, True)
+    else:
+        for c in child_nodes(e):
+            collect(flagged, lent, sites, c, events, conditional)
+    if id(e) in sites:
+        events.append(("move", e.value.name, e, conditional))
+    events.append(("op", None, e, conditional))
+
+
+def late_reads(events: list) -> list:
+    """The reads of `events` after a computation that is no such read: a check before the
+    statement would come too early for them."""
+    first_op = next((i for i, e in enumerate(events) if e[0] == "op"), len(events))
+    return [e for i, e in enumerate(events) if e[0] == "read" and i > first_op and
+            not _checked_before(events[:i], e[1])]
+
+
+def _checked_before(events, name) -> bool:
+    """Whether the check of an earlier read of `name` holds for a read after `events`: no
+    call (of a closure that may move it) came between."""
+    reads = [i for i, e in enumerate(events) if e[0] == "read" and e[1] == name]
+    return bool(reads) and not any(e[0] == "op" and e[2]._prod in ("Call", "Launch")
+                                   for e in events[reads[0]:])
