@@ -31,8 +31,8 @@ assignment gives it to a local.
 else { &mut q.b }; shift(r, 1);`: native code returns one value, where the reference is one
 per part, and a `&mut` local bound to a choice of places is one local per part
 (scalarize-aggregates). It is for what split-returned-references left: a result passed on
-or assigned whole, or arguments that change while it lives (the choice is made once, where
-the call was). A `&mut` argument must be a local or a reference to a local's place, which
+or assigned whole, arguments that change while it lives, conditions reading through the
+`&mut` parameters (the choice is made once, where the call was). A `&mut` argument must be a local or a reference to a local's place, which
 the choice names as the call did; an argument by value more than a literal or a local is
 held in a `let` first, computed once as the call computed it. A function no call calls any
 more is dropped, and one called otherwise stays (E5010 in scalarize-aggregates).
@@ -43,7 +43,7 @@ more is dropped, and one called otherwise stays (E5010 in scalarize-aggregates).
 def _program(run, program):
     st, shapes = run.state, Shapes(program)
     st.fns = {i.name: i for i in program.items
-              if i._prod == "Fn" and returned_parts(i, shapes) is not None}
+              if i._prod == "Fn" and returned_parts(i, shapes, reading=True) is not None}
     if not st.fns:
         return program
     made = run.rebuild(program)

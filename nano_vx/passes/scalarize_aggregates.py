@@ -273,6 +273,8 @@ def _rebind(run, e, rep: Tree, shape: Tree) -> list:
 
 def _places(run, e, shape: Tree) -> list:
     """The `&mut` to each scalar part of the place the `&mut` aggregate e names."""
+    if e._prod == "Call":
+        raise Refused(e, "a `&mut` to an aggregate a function returns")
     given = _parts(run, e)
     if given.form() != shape.form():
         raise Refused(e, "a `&mut` to an aggregate that is no variable's")

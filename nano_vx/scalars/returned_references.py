@@ -8,12 +8,13 @@ from __future__ import annotations
 from .aggregates import Shapes, Tree, concrete, is_tensor, lent, strip
 
 
-def returned_parts(fn, shapes: Shapes) -> Tree | None:
+def returned_parts(fn, shapes: Shapes, reading: bool = False) -> Tree | None:
     """The shape of what fn returns a `&mut` to, where fn is such a choice and that is a
-    struct or tuple of scalars; None otherwise."""
+    struct or tuple of scalars; None otherwise. Its conditions read only its parameters by
+    value, or, `reading`, also scalars through its `&mut` ones (a choice made once)."""
     if not lent(fn.ret) or (shape := shapes.of(fn.ret)) is None:
         return None
-    return shape if _choosing(fn) and _scalars(shape) else None
+    return shape if _choosing(fn, reading) and _scalars(shape) else None
 
 
 def _scalars(shape: Tree) -> bool:
@@ -23,20 +24,20 @@ def _scalars(shape: Tree) -> bool:
     return shape.kind in ("struct", "tuple") and all(_scalars(p) for _, p in shape.parts)
 
 
-def _choosing(fn) -> bool:
+def _choosing(fn, reading: bool) -> bool:
     """Whether fn's body is a choice among places of its `&mut` parameters alone."""
     mutable = {p.name for p in fn.params if lent(p.type)}
     values = {p.name for p in fn.params if strip(p.type) is None or
               strip(p.type)._prod != "BorrowType"}
     return not fn.body.stmts and fn.body.value is not None and \
-        _chooses(fn.body.value, mutable, values)
+        _chooses(fn.body.value, mutable, values, mutable if reading else set())
 
 
-def _chooses(e, mutable: set, values: set) -> bool:
+def _chooses(e, mutable: set, values: set, read: set) -> bool:
     p = e._prod
     if p == "IfExpr":
-        return _settled(e.cond, values) and all(
-            not b.stmts and b.value is not None and _chooses(b.value, mutable, values)
+        return _settled(e.cond, values, read) and all(
+            not b.stmts and b.value is not None and _chooses(b.value, mutable, values, read)
             for b in (e.then, e.orelse))
     if p == "Borrow":
         return e.mutable and _rooted(e.value, mutable)
@@ -55,16 +56,19 @@ def _rooted(e, mutable: set) -> bool:
 _QUIET = frozenset("== != < <= > >= && ||".split())
 
 
-def _settled(e, values: set) -> bool:
-    """Whether the condition e reads only parameters by value and literals, and cannot stop."""
+def _settled(e, values: set, read: set) -> bool:
+    """Whether the condition e reads only parameters by value, places through the `&mut`
+    parameters of `read` and literals, and cannot stop."""
     p = e._prod
     if p in ("Int", "Float", "Bool"):
         return True
     if p == "Local":
         return e.name in values
+    if p in ("FieldGet", "TupleGet"):
+        return _rooted(e, read)
     if p == "Unary":
-        return e.op == "!" and _settled(e.operand, values)
-    return p == "Binary" and e.op in _QUIET and _settled(e.left, values) and \
-        _settled(e.right, values)
+        return e.op == "!" and _settled(e.operand, values, read)
+    return p == "Binary" and e.op in _QUIET and _settled(e.left, values, read) and \
+        _settled(e.right, values, read)
 
 
