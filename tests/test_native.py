@@ -62,6 +62,11 @@ NOT_LOWERED = {
     # A closure moving a variable it captures, called in a `spawn` body that assigns it: a
     # `transfer` through the kernel's `&mut` of it would not move the launcher's.
     "tests/passes/cases/copy_closures_into_kernels/e5010_moving_what_the_kernel_changes.vx",
+    # A `spawn` body assigning a tensor of the launcher whole and moving it: the kernel
+    # assigns it through its `&mut` and has a `transfer` (type-scalars).
+    "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn.vx",
+    "tests/passes/cases/outline_kernels/assigned_then_moved_on_one_path.vx",
+    "tests/passes/cases/outline_kernels/assigned_then_moved_read_by_a_closure.vx",
     # A struct a `spawn` body changes and uses whole: its kernel would take an aggregate.
     "tests/passes/cases/split_kernel_aggregates/e5010_used_whole.vx",
     # A `spawn` with a value assigning a whole tensor of the launcher: the kernel returns
