@@ -4,6 +4,7 @@ variable, which its `spawn` body assigned, reaches that variable as `*p`, and a 
 
 import io
 import textwrap
+from string import Template
 
 import pytest
 
@@ -29,48 +30,44 @@ def run_il(text: str):
     return out.getvalue(), None
 
 
-# `let r = spawn on(Topology::CPU) { t = ..; let a = transfer(t, ..); a[0] };`, outlined; the
-# inner launch gives on the `*t` of the `t` the outer kernel was lent.
-LENT = """
+# `let r = spawn on(Topology::CPU) { t = ..; let a = transfer(t, ..); a[0] };`, outlined
+# (`$launch` the launch); in GIVEN_ON the move is an inner spawn's, given on the `*t` of the
+# `t` the outer kernel was lent.
+MAIN = """
     // IL: Lkernels
     fn main() {
         let mut t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1);
         let second: ~_ = || {
             t[1]
         };
-        let r: ~Pinned<i32, Topology::CPU> = launch main$kernel0 on(Topology::CPU)(&mut t);
+        let r: ~$launch;
         @print(r);
         @print(second());
-    }
-
-    fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {
-        *t = Tensor<i32, [2]>::fill(2);
-        let a: Tensor<i32, [2], Memory::NPU_HBM> = transfer[sync, CPU_DRAM -> NPU_HBM (50), cost 50](*t, Memory::NPU_HBM);
-        a[0]
     }
 """
+MOVE = "transfer[sync, CPU_DRAM -> NPU_HBM (50), cost 50]"
 
-GIVEN_ON = """
-    // IL: Lkernels
-    fn main() {
-        let mut t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1);
-        let second: ~_ = || {
-            t[1]
-        };
-        let r: ~Pinned<Pinned<i32, Topology::CPU>, Topology::CPU> = launch main$kernel1 on(Topology::CPU)(&mut t);
-        @print(r);
-        @print(second());
-    }
-
-    fn main$kernel0(t: Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {
-        let a: Tensor<i32, [2], Memory::NPU_HBM> = transfer[sync, CPU_DRAM -> NPU_HBM (50), cost 50](t, Memory::NPU_HBM);
+LENT = Template(MAIN).substitute(
+    launch="Pinned<i32, Topology::CPU> = launch main$kernel0 on(Topology::CPU)(&mut t)") + f"""
+    fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {{
+        *t = Tensor<i32, [2]>::fill(2);
+        let a: Tensor<i32, [2], Memory::NPU_HBM> = {MOVE}(*t, Memory::NPU_HBM);
         a[0]
-    }
+    }}
+"""
 
-    fn main$kernel1(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {
+GIVEN_ON = Template(MAIN).substitute(
+    launch="Pinned<Pinned<i32, Topology::CPU>, Topology::CPU> = "
+           "launch main$kernel1 on(Topology::CPU)(&mut t)") + f"""
+    fn main$kernel0(t: Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {{
+        let a: Tensor<i32, [2], Memory::NPU_HBM> = {MOVE}(t, Memory::NPU_HBM);
+        a[0]
+    }}
+
+    fn main$kernel1(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {{
         *t = Tensor<i32, [2]>::fill(2);
         launch main$kernel0 on(Topology::CPU)(*t)
-    }
+    }}
 """
 
 
