@@ -842,7 +842,8 @@ class ExprMixin:
         for i, frame, slot in given:
             if sc.bound_state(node.args[i].name) is None:
                 args[i] = lambda f, frame=frame, slot=slot: frame(f)[slot]
-        # A kernel's `*t` given on, of the `t` it was lent: the variable that `t` stands for.
+        # A kernel's `*t` given on, of the `t` it was lent: the variable that `t` stands for;
+        # and its `t` given on, the `&mut` of that variable, which the other kernel is lent.
         given_on = [(i, frame_getter(at[0]), at[1]) for i, a in enumerate(node.args)
                     if _lent_deref(a, sc) and (at := sc.lookup(a.value.name)) is not None]
         lent = [i for i, a in enumerate(node.args) if a._prod == "Borrow" and a.mutable
@@ -851,10 +852,12 @@ class ExprMixin:
         def launch(f):
             where = topo(f)
             places = {i: (frame(f), slot) for i, frame, slot in given}
+            lends = lent + [i for i, (fr, slot) in places.items()
+                            if lent_place(fr, slot) is not None]
             for i, frame, slot in given_on:
                 if (place := lent_place(frame(f), slot)) is not None:
                     places[i] = place
-            return _pinned(kernel.launch([a(f) for a in args], places, lent, span), where,
+            return _pinned(kernel.launch([a(f) for a in args], places, lends, span), where,
                            holds)
         return launch
 

@@ -70,8 +70,25 @@ GIVEN_ON = Template(MAIN).substitute(
     }}
 """
 
+# The inner spawn assigns `t` too: the outer kernel gives its reference on, lending the
+# inner one the launcher's `t`.
+LENT_ON = Template(MAIN).substitute(
+    launch="Pinned<i32, Topology::CPU> = launch main$kernel1 on(Topology::CPU)(&mut t)") + f"""
+    fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {{
+        *t = Tensor<i32, [2]>::fill(1);
+        let a: Tensor<i32, [2], Memory::NPU_HBM> = {MOVE}(*t, Memory::NPU_HBM);
+        a[0]
+    }}
 
-@pytest.mark.parametrize("text", [LENT, GIVEN_ON], ids=["lent", "given_on"])
+    fn main$kernel1(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {{
+        *t = Tensor<i32, [2]>::fill(2);
+        let inner: ~Pinned<i32, Topology::CPU> = launch main$kernel0 on(Topology::CPU)(t);
+        inner + 1
+    }}
+"""
+
+
+@pytest.mark.parametrize("text", [LENT, GIVEN_ON, LENT_ON], ids=["lent", "given_on", "lent_on"])
 def test_a_transfer_through_the_mut_a_kernel_is_lent_moves_the_launchers_variable(text):
     printed, stop = run_il(text)
     assert printed == "2\n"

@@ -96,6 +96,8 @@ def _stop(tree) -> tuple:
                                          ("moved_by_an_inner_spawn", ":7:21"),
                                          ("assigned_then_moved_read_by_a_closure", ":7:21"),
                                          ("assigned_then_moved_by_an_inner_spawn", ":7:21"),
+                                         ("assigned_then_moved_by_an_inner_spawn_assigning_it",
+                                          ":8:21"),
                                          ("assigned_then_moved_on_one_path", ":6:21")])
 def test_a_kernel_moves_the_launchers_variable(case, place):
     """A move in the kernel, or by a closure it is given, moves the launching frame's `t`, as
