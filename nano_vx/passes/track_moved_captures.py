@@ -110,16 +110,14 @@ def _refuse_moves_through_lent(run, fns: dict, launches: dict) -> None:
         for launch in launches[name]:
             kernel = fns[launch.kernel]
             for i in through[launch.kernel]:
-                arg = launch.args[i]
-                if arg._prod != "Borrow" or arg.value._prod != "Local":
-                    continue
-                param = kernel.params[i].name
-                if arg.value.name in read or any(
+                arg, param = launch.args[i], kernel.params[i].name
+                lent = arg._prod == "Borrow" and arg.value._prod == "Local"
+                if lent and arg.value.name in read or any(
                         param in captures(c) for c in descendants(kernel.body)
                         if c._prod == "Closure"):
                     refuse(run.ctx.diagnostics, name, launch,
-                           f"a kernel moving '{display_name(arg.value.name)}' through the "
-                           f"`&mut` its launch lends, which a closure reads")
+                           f"a kernel moving '{display_name(param)}' through the `&mut` its "
+                           f"launch lends, which a closure reads")
 
 
 def _moved_through(fns: dict, launches: dict, launched: dict) -> dict:

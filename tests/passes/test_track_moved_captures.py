@@ -88,6 +88,17 @@ def test_a_kernel_moving_what_a_closure_reads_through_a_lent_reference_is_refuse
     assert_native_as_interpreted(CASES / "e5010_moved_through_a_lent_reference_repaired.vx")
 
 
+def test_an_inner_kernel_moving_what_its_closure_reads_through_a_lent_reference_is_refused():
+    """The inner kernel is given on the outer one's `&mut x`, and its closure reads `*x` after
+    its `transfer(*x, ..)` moved the launcher's `x`: the interpreter stops at that read."""
+    ran = run_front("fn main() {\n  let mut x = 3;\n  let r = spawn on(Topology::CPU) {\n"
+                    "    x = 4;\n    let inner = spawn on(Topology::CPU) { x = 6; let g = || x "
+                    "+ 1; let y = transfer(x, Memory::NPU_HBM); y + g() };\n    inner + 1\n  "
+                    "};\n  print(r);\n}\n", track_moved_captures)
+    assert ran.diagnostics.codes() == ["E5010"]
+    assert "a kernel moving 'x' through the `&mut`" in ran.diagnostics.items[0].message
+
+
 def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():
     """The launch moves the launcher's variable (through the kernel it launches, here), so
     the kernel sets the launcher's flag, through a `&mut` it is lent and lends on."""
