@@ -68,6 +68,7 @@ from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
+from .passes.erase_unit_lets import erase_unit_lets
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -223,6 +224,7 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    erase_unit_lets,
     instantiate_aggregate_forms,
     expand_aggregate_prints,
     split_returned_references,
