@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, zero
+from ..scalars.closures import bound_in, reference_to_zero
 
 
 @dataclass
@@ -21,7 +20,7 @@ class State:
 start_chosen_references = Pass("start-chosen-references", L, L, """
 Make each `let` of a reference that an `if` chooses a `let mut` of the reference to a zero
 bound before it, which the `if` then assigns: `let r = if c { &mut a } else { &mut t[i] };`
-is `let mut r_zero = 0; let mut r = &mut r_zero; r = if c { &mut a } else { &mut t[i] };`.
+is `let mut r#1 = 0; let mut r = &mut r#1; r = if c { &mut a } else { &mut t[i] };`.
 
 explicate-control starts a variable an `if` gives its value at its type's zero, and each arm
 assigns it; a reference has no zero, so it is given one, a variable nothing else reads. A
@@ -45,14 +44,8 @@ def _fn(run, fn):
 def _let(run, let):
     if not _chosen(let):
         return (run.rebuild(let),)
-    span, ty = let.span, let.type
-    cell = unused_name(f"{display_name(let.name)}_zero", run.state.taken)
-    start = ty.inner
-    value = L["Splat"](zero(start.elem, span), start, span=span) \
-        if start._prod == "VectorType" else zero(start, span)
-    borrow = L["Borrow"](L["Local"](cell, span=span), ty.mutable, span=span)
-    return (L["Let"](cell, ty.mutable, start, value, span=span),
-            L["Let"](let.name, True, ty, borrow, span=span),
+    span = let.span
+    return (*reference_to_zero(let.name, let.type, run.state.taken, span),
             L["Assign"](L["Local"](let.name, span=span), "=", run.walk(let.value), span=span))
 
 

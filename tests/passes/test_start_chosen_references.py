@@ -34,10 +34,10 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 def test_the_reference_starts_at_a_zero_of_its_own_and_the_if_assigns_it():
     text = to_text(run_front(CASES / "chosen.vx", start_chosen_references).after)
-    assert "    let q_zero: ~f32 = 0.0f32;\n    let mut q: ~&f32 = &q_zero;\n" \
+    assert "    let q#2: ~f32 = 0.0f32;\n    let mut q: ~&f32 = &q#2;\n" \
            "    q = if c {\n        &t[1i32]\n    } else {\n        &x\n    };\n" in text
-    assert "        let mut r_zero: ~i32 = 0i32;\n        let mut r: ~&mut i32 = " \
-           "&mut r_zero;\n" in text
+    assert "        let mut r#1: ~i32 = 0i32;\n        let mut r: ~&mut i32 = &mut r#1;\n" \
+        in text
 
 
 def test_a_function_without_one_is_left_as_it_is():
@@ -52,14 +52,14 @@ def test_a_function_without_one_is_left_as_it_is():
 TAKEN = """
 // IL: Lscalars
 fn main() -> void {
-    let mut r_zero: i32 = 3i32;
+    let mut r#1: i32 = 3i32;
     let mut u: <2 x f32> = splat::<2 x f32>(1.0f32);
     let mut w: <2 x f32> = splat::<2 x f32>(2.0f32);
-    let c: bool = r_zero > 1i32;
+    let c: bool = r#1 > 1i32;
     let r: &mut i32 = if c {
-        &mut r_zero
+        &mut r#1
     } else {
-        &mut r_zero
+        &mut r#1
     };
     *r = 4i32;
     let v: &<2 x f32> = if c {
@@ -67,7 +67,7 @@ fn main() -> void {
     } else {
         &w
     };
-    @print(r_zero);
+    @print(r#1);
     @print(*v);
 }
 """
@@ -76,8 +76,8 @@ fn main() -> void {
 def test_handwritten_the_zero_takes_a_name_of_its_own(run_pass, snapshot_txt):
     ran = run_pass("start-chosen-references", TAKEN)
     assert ran.codes == []
-    assert "let mut r_zero#1: i32 = 0i32;\n    let mut r: &mut i32 = &mut r_zero#1;\n" \
+    assert "let mut r#2: i32 = 0i32;\n    let mut r: &mut i32 = &mut r#2;\n" \
            in ran.dump
-    assert "let v_zero: <2 x f32> = splat::<2 x f32>(0.0f32);\n" in ran.dump
+    assert "let v#1: <2 x f32> = splat::<2 x f32>(0.0f32);\n" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "4\n<1, 1>\n"
     assert ran.dump == snapshot_txt
