@@ -18,17 +18,18 @@ class State:
 
 
 start_chosen_references = Pass("start-chosen-references", L, L, """
-Make each `let` of a reference that an `if` chooses a `let mut` of the reference to a zero
-bound before it, which the `if` then assigns: `let r = if c { &mut a } else { &mut t[i] };`
-is `let mut r#1 = 0; let mut r = &mut r#1; r = if c { &mut a } else { &mut t[i] };`.
+Make each `let` of a reference that an `if` chooses a `let mut` of a reference to a zero bound
+before it, which the `if` then assigns.
 
-explicate-control starts a variable an `if` gives its value at its type's zero, and each arm
-assigns it; a reference has no zero, so it is given one, a variable nothing else reads. A
-reference to a variable's cell and one to an element of a tensor are the same machine value
-(a memref of rank 0 at an offset), so the variable holds either, and only the arm taken
-makes its reference (an element's index is checked there, as the interpreter checks it). A
-reference to an element of a tensor of a narrow type (a byte) has no such zero: type-scalars
-refuses it.
+`let r = if c { &mut a } else { &mut t[i] };` is `let mut r#1 = 0; let mut r = &mut r#1; r =
+if c { &mut a } else { &mut t[i] };`. explicate-control starts a variable an `if` gives its
+value at its type's zero, and each arm assigns it; a reference has no zero, so it is given
+one, a variable nothing else reads. A reference to a variable's cell and one to an element
+of a tensor are the same machine value (a memref of rank 0 at an offset), so the variable
+holds either, and only the arm taken makes its reference (an element's index is checked
+there, as the interpreter checks it). A `match` is an `if` chain by now (lower-matches). A
+reference to an element of a tensor of a narrow type (a byte) has no such zero:
+type-scalars refuses it.
 """, state=State)
 
 
