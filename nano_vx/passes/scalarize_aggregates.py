@@ -67,8 +67,11 @@ values, as `Point` does: while it lives the borrow rules forbid any write to wha
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
-aggregate local does; a `&mut` one left, and a function returning a `&mut` one that
-split-returned-references left, are E5010.
+aggregate local does; a `&mut` one an `if` with plain arms chooses is a `&mut` per scalar
+part, as a parameter's, each chosen by the condition, bound once to a `let` before them
+(`let r_chosen = c; let r_x = if r_chosen { &mut a_x } else { &mut b_x };`); any other
+`&mut` one left (one holding a tensor, made to refer elsewhere), and a function returning a
+`&mut` one that split-returned-references left, are E5010.
 """, state=State)
 
 
@@ -208,6 +211,8 @@ def _let(run, let):
     shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
+    if lent(let.type) and not let.mutable and let.value._prod == "IfExpr":
+        return _chosen_lent(run, let, shape)
     if lent(let.type):
         raise Refused(let, "a `&mut` to an aggregate made to refer elsewhere, or to what is "
                            "no variable's")
@@ -225,6 +230,30 @@ def _let(run, let):
     return tuple(L["Let"](n, let.mutable, t if concrete(t) else L["OpaqueType"](span=let.span),
                           x, span=let.span)
                  for n, t, x in zip(names, shape.leaves(), parts.leaves()))
+
+
+def _chosen_lent(run, let, shape: Tree) -> tuple:
+    """A `&mut` to an aggregate that an `if` with plain arms chooses between places of
+    variables: a `&mut` per scalar part, as a parameter's, each chosen by the condition,
+    computed once first (borrowing a variable computes nothing)."""
+    choice, st, span = let.value, run.state, let.span
+    arms = (choice.then, choice.orelse)
+    if any(arm.stmts or arm.value._prod == "IfExpr" for arm in arms) or not all(
+            concrete(t) and not is_tensor(t) for t in shape.leaves()):
+        raise Refused(let, "a `&mut` to an aggregate an `if` chooses other than between "
+                           "variables of scalar fields")
+    places = [_parts(run, arm.value).leaves() for arm in arms]
+    chosen = st.names.fresh(f"{let.name.split('#')[0]}_chosen")
+    lets = [L["Let"](chosen, False, L["Scalar"]("bool", span=span), run.walk(choice.cond),
+                     span=span)]
+    rep, names = fresh_locals(st.names, let.name, shape, span)
+    for k, (name, t) in enumerate(zip(names, shape.leaves())):
+        then, orelse = (arm.replace(value=_lent_part(leaves[k], t))
+                        for arm, leaves in zip(arms, places))
+        pick = choice.replace(cond=L["Local"](chosen, span=span), then=then, orelse=orelse)
+        lets.append(L["Let"](name, False, L["BorrowType"](t, True, span=span), pick, span=span))
+    st.env[let.name] = rep.rebuilt(iter(L["Deref"](x, span=span) for x in rep.leaves()))
+    return tuple(lets)
 
 
 @scalarize_aggregates.on("Assign", splice=True)
