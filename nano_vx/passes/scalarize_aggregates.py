@@ -240,7 +240,7 @@ def _chosen_lent(run, let, shape: Tree) -> tuple:
     arms = (choice.then, choice.orelse)
     if any(arm.stmts or arm.value._prod == "IfExpr" for arm in arms) or not all(
             concrete(t) and not is_tensor(t) for t in shape.leaves()):
-        raise Refused(let, "a `&mut` to an aggregate an `if` chooses other than between "
+        raise Refused(let, "a `&mut` to an aggregate an `if` chooses other than between two "
                            "variables of scalar fields")
     places = [_parts(run, arm.value).leaves() for arm in arms]
     chosen = st.names.fresh(f"{let.name.split('#')[0]}_chosen")

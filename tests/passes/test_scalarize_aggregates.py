@@ -163,8 +163,8 @@ fn main() {{
     ("e5010_mut_reference_made_to_refer_elsewhere",
      "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
     ("e5010_mut_reference_chosen_with_a_tensor_part",
-     "a `&mut` to an aggregate an `if` chooses other than between variables of scalar "
-     "fields"),
+     "a `&mut` to an aggregate an `if` chooses other than between two variables of "
+     "scalar fields"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
