@@ -91,6 +91,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
+from .passes.inline_returned_references import inline_returned_references
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -226,6 +227,7 @@ BACK_END = [
     instantiate_aggregate_forms,
     expand_aggregate_prints,
     split_returned_references,
+    inline_returned_references,
     inline_aggregate_references,
     split_kernel_aggregates,
     scalarize_aggregates,

@@ -131,8 +131,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("lower-matches") + 1] == [
         "instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 1:inline + 2] == [
+    assert rows[inline - 2:inline + 2] == [
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")

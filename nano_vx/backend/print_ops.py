@@ -211,7 +211,9 @@ def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
     (the buffer is row-major and contiguous)."""
     rest = tensor.dims[len(indices):]
     row = Tensor(tensor.elem, rest)
-    if not row.static:
+    if not row.static or None in tensor.dims[1:len(indices)]:
+        # where it starts is known only as the program runs: a `?` extent past the first
+        # scales the indices before it
         _print_sized_row(b, span, ref, indices, tensor)
         return
     if row.size > PRINT_LIMIT:
@@ -232,7 +234,8 @@ def print_row(b, span, ref: str, indices: tuple, tensor: Tensor):
 
 
 def _print_sized_row(b, span, ref: str, indices: tuple, tensor: Tensor):
-    """A row of `?` extents (`t[i]` of a `Tensor<f32, [2, ?]>`): where it starts and what it
+    """A row of `?` extents (`t[i]` of a `Tensor<f32, [2, ?]>`), or one past a `?` extent
+    after the first (`t[i][j]` of a `Tensor<f32, [2, ?, 2]>`): where it starts and what it
     holds are known only as the program runs, so it prints as a record of one tensor, its
     address and its `?` extents in the slots, after the stop (E9006) for one of more
     elements than a print shows."""

@@ -4,7 +4,7 @@ process that waits for it (jit.py; runner.py's runner forks the child, and its p
 the reports).
 
 A report is a frame: a tag byte, the payload's length (8 bytes), the payload.
-  P  text printed (UTF-8)            S  a stop: site, a, b (=iqq), the words its WORDS reads
+  P  text printed (UTF-8)            S  a stop: site, a, b (=iqq), the words it reads
   R  main's value (=q)               E  the child failed in Python: its traceback (UTF-8)
 """
 
@@ -21,7 +21,7 @@ import traceback
 from typing import TextIO
 
 from .errors import BackendBug
-from ..values.sites import WORDS, allocation_limit, printed, stopped
+from ..values.sites import allocation_limit, printed, reads_words, stopped
 
 _FRAME = struct.Struct("=cQ")
 _STOP = struct.Struct("=iqq")
@@ -91,7 +91,7 @@ def _print(site: int, payload: int) -> None:
 
 def _stop(site: int, a: int, b: int) -> None:
     # The words are in the child's memory: they go with the stop to the parent.
-    words = ctypes.string_at(a, 8 * b) if WORDS in _run["sites"][site].message else b""
+    words = ctypes.string_at(a, 8 * b) if reads_words(_run["sites"][site].message) else b""
     send(b"S", _STOP.pack(site, a, b) + words)
     os._exit(0)
 

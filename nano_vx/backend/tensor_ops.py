@@ -8,12 +8,11 @@ attributes)."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from ..values.numbers import INT_TYPES
 from ..languages.lmlir import Lmlir as M
-from ..values.sites import WORDS
+from ..values.sites import INDICES, WORDS
 from ..values.tensors import ADDRESS_LIMIT, count_groups
 from .machine_types import MACHINE, Tensor, element_bytes, mtype, signed, vx_type
 from .transfer_attributes import route_text, slot_text
@@ -28,37 +27,32 @@ def element(b, e):
 def written_element(b, e):
     """An element of a tensor made by `uninit()` (Lwritten's `ReadWritten`): its indices
     checked, then the same element of its written-flags, a stop (E9005) where no write set
-    it, as the interpreter stops on an element never written; then the element. A stop site
-    shows two indices, the last two: the ones before, of static extents (at most
-    WRITTEN_SITES combinations, track-uninit-elements saw to it), choose among stop sites
-    that show them written out."""
+    it, as the interpreter stops on an element never written; then the element. The stop
+    names the element by all its indices, written to a stack buffer for its INDICES."""
     ref, indices, tensor = access(b, e.element)
     flags, mask = b.lower(e.flags)
     written = b.load(flags, indices, mask.mtype, "bool")
-    wide = [b.op("Convert", "arith.index_cast", i, "index", "i64") for i in indices]
-    lead, last = wide[:-2], wide[-2:]
-    shown_at = "".join(f"[{{{k}}}]" for k in "ab"[:len(last)])
-
-    def said(values) -> str:
-        return f"read of element {''.join(f'[{v}]' for v in values)}{shown_at}, never " \
-               f"written, of a tensor made with ::uninit()"
-    if not lead:
-        b.check(written, "E9005", said(()), "i64", *last)
-        return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
     fail, cont = b.new_block(), b.new_block()
     b.end("CondBr", written, cont.label, (), fail.label, ())
     b.enter(fail)
-    *others, final = itertools.product(*(range(d) for d in tensor.dims[:len(lead)]))
-    for values in others:
-        elsewhere = None
-        for i, v in zip(lead, values):
-            differs = b.op("Compare", "cmpi", "ne", i, b.const(v, "i64"), "i64")
-            elsewhere = differs if elsewhere is None else \
-                b.op("Arith", "ori", elsewhere, differs, "i1")
-        b.check(elsewhere, "E9005", said(values), "i64", *last)
-    b.stop("E9005", said(final), "i64", *last)
+    wide = [b.op("Convert", "arith.index_cast", i, "index", "i64") for i in indices]
+    b.stop("E9005", f"read of element {INDICES}, never written, of a tensor made with "
+                    f"::uninit()", None, *_words_buffer(b, wide))
     b.enter(cont)
     return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
+
+
+def _words_buffer(b, words: list) -> tuple:
+    """The i64 values `words` written to a stack buffer: its address and their number, the
+    operands of a stop whose message reads them."""
+    memref = f"memref<{len(words)}xi64>"
+    buffer = b.fresh()
+    b.entry_ops.append(M["Alloca"](buffer, memref, span=b.span))
+    for k, w in enumerate(words):
+        b.store(w, buffer, (b.const(k, "index"),), memref, "i64")
+    address = b.op("Convert", "arith.index_cast", b.op("Pointer", buffer, memref), "index",
+                   "i64")
+    return address, b.const(len(words), "i64")
 
 
 def access(b, e, row=False):
@@ -187,15 +181,8 @@ def _checked_products(b, groups: list) -> str:
     fail, cont = b.new_block(), b.new_block()
     b.end("CondBr", b.op("Arith", "ori", none, fits, "i1"), cont.label, (), fail.label, ())
     b.enter(fail)
-    words = f"memref<{len(groups)}xi64>"
-    buffer = b.fresh()
-    b.entry_ops.append(M["Alloca"](buffer, words, span=b.span))
-    for k, g in enumerate(groups):
-        b.store(g, buffer, (b.const(k, "index"),), words, "i64")
-    address = b.op("Convert", "arith.index_cast", b.op("Pointer", buffer, words), "index",
-                   "i64")
-    b.stop("E9006", f"a tensor of {WORDS} elements is too large to address", "u64", address,
-           b.const(len(groups), "i64"))
+    b.stop("E9006", f"a tensor of {WORDS} elements is too large to address", "u64",
+           *_words_buffer(b, groups))
     b.enter(cont)
     return running
 

@@ -14,6 +14,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
 from ..placement.typer import written
+from ..scalars.aggregates import Names
 from ..values.numbers import INT_TYPES, truncating
 
 VARIABLE = frozenset({"DimName", "DimBinary"})
@@ -22,6 +23,7 @@ VARIABLE = frozenset({"DimName", "DimBinary"})
 @dataclass
 class State:
     types: dict = field(default_factory=dict)  # a local's name -> its fixed integer type
+    names: Names | None = None  # fresh names of the function being rebuilt
 
 
 erase_variable_extents = Pass("erase-variable-extents", L, L, """
@@ -37,19 +39,24 @@ before allocating as the interpreter does (E9006) and bounds-checks, prints and 
 tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits. A division by other than a number but 0 compares its divisor with 0
-first and stops as the interpreter does, in its words, showing the dividend: `[if m == 0 {
-halt_with("E9006", "extent arithmetic {a} / 0 divides by zero", n) } else { n / m }]`; where
-the dividend and the divisor could both stop, the interpreter's order (the dividend first)
-is not that one, and any other extent stays as written, which type-scalars refuses (E5010).
+of at most 64 bits. A division by other than a number but 0 computes its dividend, then
+its divisor (each with its own stops), then compares the divisor with 0 and stops as the
+interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
+"extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
+written, which type-scalars refuses (E5010).
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
 only written, and becomes `?` alike. Native code lowers only literals of known extents: a
 tensor literal of one extent that names a variable, its elements numbers as written, is
 the literal of the extent its elements give, its first element checking, as the
 interpreter does once the elements are computed, that the extent is not negative and gives
 the elements' count (`Tensor<i32, [n]>([1, 2])` is `Tensor<i32, [2]>([if n < 0 { halt_with(
-..) } else if n != 2 { halt_with(..) } else { 1 }, 2])`), and a `let` of it is of that type;
-any other stays as written.
+..) } else if n != 2 { halt_with(..) } else { 1 }, 2])`), and a `let` of it is of that type.
+The `let` of a literal of several such extents, its elements numbers (which do not say its
+extents: the interpreter reads them as one row-major list), is the statements computing
+what the interpreter computes, in its order and words: each extent bound to a local, each
+checked not negative, their count checked to be the elements' (before anything is
+allocated), then the `let` of `::new([extent, extent#1])`, then a write of each element
+(`t[k / extent#1][k % extent#1] = ..`). Any other literal stays as written.
 """, state=State)
 
 
@@ -62,7 +69,7 @@ def _declaration(run, decl):
 
 @erase_variable_extents.on("Fn")
 def _fn(run, fn):
-    run.state.types = _types(fn)
+    run.state.types, run.state.names = _types(fn), Names(fn)
     return run.rebuild(fn)
 
 
@@ -99,6 +106,87 @@ def _let(run, let):
             any(d._prod == "DimAny" for d in ty.dims):
         return let.replace(type=ty.replace(dims=lit.type.dims))
     return let
+
+
+@erase_variable_extents.on("Block")
+def _block(run, block):
+    stmts = []
+    for stmt in block.stmts:
+        spread = _spread(run, stmt)
+        stmts += [run.walk(stmt)] if spread is None else spread
+    value = run.walk(block.value) if block.value is not None else None
+    return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _spread(run, let):
+    """A `let` of a literal of several extents naming variables, its elements numbers, as
+    the statements computing what the interpreter computes, in its order and words: each
+    extent (with its stops) bound to a local, each checked not negative, their count
+    checked to be the elements' (stops as the interpreter's, all before anything is
+    allocated), then the `let` of the tensor `::new()` makes of the extents, then a write of
+    each element (`t[k / m][k % m] = ..`). None for any other statement (a literal of one
+    such extent is _checked_literal's; one elsewhere, of elements other than numbers, or of
+    a count that might pass i64 stays as written)."""
+    lit = let.value if let._prod == "Let" else None
+    if lit is None or lit._prod != "TensorLit" or \
+            sum(d._prod in VARIABLE for d in lit.type.dims) < 2 or \
+            lit.type.elem.name not in _ELEMENTS or not lit.elems or \
+            not all(_number(e) for e in lit.elems):
+        return None
+    ty, span, steps = lit.type, lit.span, []
+    bounds = [_steps(run, d, steps) for d in ty.dims]
+    if None in bounds:
+        return None
+    # the count, once no extent was found negative
+    t = _fitting(steps + [(0, math.prod(max(hi, 0) for _, hi in bounds))])
+    if t is None:
+        return None
+    # each extent: its number as written, else the local it is bound to
+    names = [d.value if d._prod == "DimInt" else run.state.names.fresh("extent")
+             for d in ty.dims]
+
+    def extents(names):
+        return _product([L["Int"](x, span=span) if isinstance(x, int) else
+                         L["Local"](x, span=span) for x in names], span)
+    stmts = [L["Let"](name, False, L["Scalar"](t.name, span=span), _computed(run, d, t),
+                      span=span) for name, d in zip(names, ty.dims) if isinstance(name, str)]
+    stmts += [_stop(L["Binary"]("<", extents([name]), L["Int"](0, span=span), span=span),
+                    "a tensor extent must not be negative, found {a}", extents([name]), span)
+              for name, (lo, _) in zip(names, bounds) if lo < 0]
+    n = len(lit.elems)
+    stmts.append(_stop(L["Binary"]("!=", extents(names), L["Int"](n, span=span), span=span),
+                       f"this list has {n} element(s), but the tensor has {{a}}",
+                       extents(names), span))
+    given = L["ArrayLit"](tuple(extents([name]) for name in names), span=span)
+    stmts.append(let.replace(type=run.walk(let.type),
+                             value=L["TensorNew"](run.walk(ty), "new", (given,), span=span)))
+    for k, e in enumerate(lit.elems):
+        target = L["Local"](let.name, span=span)
+        for j, name in enumerate(names):
+            index = L["Int"](k, span=span) if j == len(names) - 1 else \
+                L["Binary"]("/", L["Int"](k, span=span), extents(names[j + 1:]), span=span)
+            if j:  # the first index is below its extent: k is below the count
+                index = L["Binary"]("%", index, extents([name]), span=span)
+            target = L["Index"](target, index, span=span)
+        stmts.append(L["Assign"](target, "=", e, span=e.span))
+    return stmts
+
+
+def _stop(cond, message: str, value, span):
+    """`if cond { halt_with("E9006", message, value); }`."""
+    halt = L["ExprStmt"](L["HaltWith"]("E9006", message, value, span=span), span=span)
+    return L["ExprStmt"](L["IfExpr"](cond, False, L["Block"]((halt,), None, span=span),
+                                     L["Block"]((), None, span=span), span=span), span=span)
+
+
+def _product(factors: list, span):
+    """factors multiplied, 1 for none."""
+    if not factors:
+        return L["Int"](1, span=span)
+    out = factors[0]
+    for f in factors[1:]:
+        out = L["Binary"]("*", out, f, span=span)
+    return out
 
 
 @erase_variable_extents.on("TensorLit")
@@ -210,8 +298,7 @@ def _fitting(steps):
 
 def _steps(run, d, steps: list):
     """The least and greatest value of dimension d, added to `steps` with those of each of
-    its operands; None when a name's type is not known, or d divides what may stop by what
-    may stop (_checked; the parser writes no other operator)."""
+    its operands; None when a name's type is not known."""
     if d._prod == "DimInt":
         span = (d.value, d.value)
     elif d._prod == "DimName":
@@ -228,36 +315,28 @@ def _steps(run, d, steps: list):
             ends = [a + sign * b for a in left for b in right]
         elif d.op == "*":
             ends = [a * b for a in left for b in right]
-        elif d.op == "/" and d.right._prod == "DimInt" and d.right.value != 0:
+        elif not _checked(d):  # `/` (the parser writes no other operator) by a number
             ends = [truncating("/", a, d.right.value) for a in left]  # monotonic in a
-        elif d.op == "/" and not (_checked(d.left) and _checked(d.right)):
-            # a quotient by a divisor other than 0 is no larger than its dividend; the
-            # divisor is compared with 0 before the dividend is computed, so at most one
-            # of them may stop
+        else:  # a quotient by a divisor other than 0 is no larger than its dividend
             most = max(abs(a) for a in left)
             ends = [-most, most]
-        else:
-            return None
         span = (min(ends), max(ends))
     steps.append(span)
     return span
 
 
 def _checked(d) -> bool:
-    """Whether dimension d divides by something other than a number but 0, which the
+    """Whether d, a DimBinary, divides by something other than a number but 0, which the
     interpreter checks as it computes it (a division by zero stops)."""
-    if d._prod != "DimBinary":
-        return False
-    if d.op == "/" and not (d.right._prod == "DimInt" and d.right.value != 0):
-        return True
-    return _checked(d.left) or _checked(d.right)
+    return d.op == "/" and not (d.right._prod == "DimInt" and d.right.value != 0)
 
 
 def _computed(run, d, t):
     """Dimension d as an expression of type t computing the value the interpreter gives it:
-    a division by a divisor that may be 0 first compares it with 0 and stops as the
-    interpreter does, showing the dividend, computed first (at most one of the two computes
-    a stop of its own: _steps)."""
+    a division by a divisor that may be 0 computes the dividend, then the divisor, each with
+    its own stops, as the interpreter does, and then compares the divisor with 0 and stops
+    as the interpreter does, showing the dividend (computed again: it reads only locals, and
+    stopped the first time if it stops): `n / (if m == 0 { halt_with(.., n) } else { m })`."""
     if d._prod == "DimInt":
         return L["Int"](d.value, span=d.span)
     if d._prod == "DimName":
@@ -265,12 +344,12 @@ def _computed(run, d, t):
         if run.state.types[d.name] is t:
             return local
         return L["Cast"](local, L["Scalar"](t.name, span=d.span), span=d.span)
-    quotient = L["Binary"](d.op, _computed(run, d.left, t), _computed(run, d.right, t),
-                           span=d.span)
-    if not (d.op == "/" and _checked(d)):
-        return quotient
-    zero = L["Binary"]("==", _computed(run, d.right, t), L["Int"](0, span=d.span), span=d.span)
-    halt = L["HaltWith"]("E9006", "extent arithmetic {a} / 0 divides by zero",
-                         _computed(run, d.left, t), span=d.span)
-    return L["IfExpr"](zero, False, L["Block"]((), halt, span=d.span),
-                       L["Block"]((), quotient, span=d.span), span=d.span)
+    left, right = _computed(run, d.left, t), _computed(run, d.right, t)
+    if _checked(d):
+        zero = L["Binary"]("==", right, L["Int"](0, span=d.span), span=d.span)
+        halt = L["HaltWith"]("E9006", "extent arithmetic {a} / 0 divides by zero",
+                             _computed(run, d.left, t), span=d.span)
+        right = L["IfExpr"](zero, False, L["Block"]((), halt, span=d.span),
+                            L["Block"]((), _computed(run, d.right, t), span=d.span),
+                            span=d.span)
+    return L["Binary"](d.op, left, right, span=d.span)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars.aggregate_types import call_shapes, program_types
-from ..scalars.aggregates import Tree, fresh_item
+from ..scalars.aggregates import Tree, fresh_item, live_items, referred
 
 
 @dataclass
@@ -32,7 +32,8 @@ the function's name. A recursive call handing the parameter on calls the copy it
 call handing on the parameter of a function that takes several forms says no form and is
 left as it is, until the copies of that function say theirs (a round later); one putting
 the parameter in an aggregate makes a deeper form each time, copied for a few rounds, and
-the rest stay (E5010 in scalarize-aggregates).
+the rest stay (E5010 in scalarize-aggregates). A function it copied that no call calls
+any more is dropped.
 """, state=State)
 
 
@@ -47,6 +48,8 @@ def _program(run, program):
     st = run.state
     origin: dict = {}  # a copy -> the function it copies
     named: dict = {}  # function -> {form: the function or copy that takes it}
+    # Functions something else calls: one uncalled in the input is left as it was.
+    called = {n for i in program.items for n in referred(i) - {i.name}}
     for _ in range(ROUNDS):
         shapes, sigs = program_types(program)
         fns = [i for i in program.items if i._prod == "Fn"]
@@ -82,7 +85,10 @@ def _program(run, program):
             items.append(item)
             items += [item.replace(name=c) for c in made_now.get(item.name, ())]
         program = made.replace(items=tuple(items))
-    return program
+    # A function whose calls all went to its copies (its first form taken from a call a later
+    # round sent elsewhere) is dead code in the IL.
+    items = live_items(program.items, set(origin) | (set(named) & called))
+    return program if len(items) == len(program.items) else program.replace(items=items)
 
 
 def _handed_on(fn, call, given) -> bool:

@@ -34,6 +34,7 @@ class State:
     lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
     filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
     fills: dict = field(default_factory=dict)  # function name -> the `filled` of its own
+    rebound: dict = field(default_factory=dict)  # a `&mut` aggregate local -> its `&mut`s, shape
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -67,11 +68,9 @@ values, as `Point` does: while it lives the borrow rules forbid any write to wha
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
-aggregate local does; a `&mut` one an `if` with plain arms chooses is a `&mut` per scalar
-part, as a parameter's, each chosen by the condition, bound once to a `let` before them
-(`let r_chosen = c; let r_x = if r_chosen { &mut a_x } else { &mut b_x };`); any other
-`&mut` one left (one holding a tensor, made to refer elsewhere), and a function returning a
-`&mut` one that split-returned-references left, are E5010.
+aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
+making each refer to b's part (E5010 for one holding a tensor), and a function returning a
+`&mut` one that split-returned-references and inline-returned-references left is E5010.
 """, state=State)
 
 
@@ -95,7 +94,7 @@ def _fn(run, fn):
     if not holds_aggregates(fn, st.sigs):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
-    st.lent_tensors, st.filled = {}, set()
+    st.lent_tensors, st.filled, st.rebound = {}, set(), {}
     st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
         else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
@@ -211,11 +210,8 @@ def _let(run, let):
     shape = merged(_shape(run, let.value), st.shapes.of(let.type))
     if shape is None:
         return (run.rebuild(let),)
-    if lent(let.type) and not let.mutable and let.value._prod == "IfExpr":
-        return _chosen_lent(run, let, shape)
     if lent(let.type):
-        raise Refused(let, "a `&mut` to an aggregate made to refer elsewhere, or to what is "
-                           "no variable's")
+        return _lent_local(run, let, shape)
     if let.value._prod in ("Call", "IfExpr"):
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
@@ -232,32 +228,63 @@ def _let(run, let):
                  for n, t, x in zip(names, shape.leaves(), parts.leaves()))
 
 
-def _chosen_lent(run, let, shape: Tree) -> tuple:
-    """A `&mut` to an aggregate that an `if` with plain arms chooses between places of
-    variables: a `&mut` per scalar part, as a parameter's, each chosen by the condition,
-    computed once first (borrowing a variable computes nothing)."""
-    choice, st, span = let.value, run.state, let.span
-    arms = (choice.then, choice.orelse)
-    if any(arm.stmts or arm.value._prod == "IfExpr" for arm in arms) or not all(
-            concrete(t) and not is_tensor(t) for t in shape.leaves()):
-        raise Refused(let, "a `&mut` to an aggregate an `if` chooses other than between two "
-                           "variables of scalar fields")
-    places = [_parts(run, arm.value).leaves() for arm in arms]
-    chosen = st.names.fresh(f"{let.name.split('#')[0]}_chosen")
-    lets = [L["Let"](chosen, False, L["Scalar"]("bool", span=span), run.walk(choice.cond),
-                     span=span)]
-    rep, names = fresh_locals(st.names, let.name, shape, span)
-    for k, (name, t) in enumerate(zip(names, shape.leaves())):
-        then, orelse = (arm.replace(value=_lent_part(leaves[k], t))
-                        for arm, leaves in zip(arms, places))
-        pick = choice.replace(cond=L["Local"](chosen, span=span), then=then, orelse=orelse)
-        lets.append(L["Let"](name, False, L["BorrowType"](t, True, span=span), pick, span=span))
-    st.env[let.name] = rep.rebuilt(iter(L["Deref"](x, span=span) for x in rep.leaves()))
-    return tuple(lets)
+def _lent_local(run, let, shape: Tree) -> tuple:
+    """A `&mut` aggregate local inline-aggregate-references left (made to refer elsewhere,
+    chosen by an `if`): a `&mut` local per scalar part, each read and written through, which
+    an assignment of the local makes refer to the new place's part."""
+    st = run.state
+    if any(is_tensor(t) for t in shape.leaves()):
+        raise Refused(let, "a `&mut` to an aggregate holding a tensor made to refer elsewhere "
+                           "or chosen by an `if`")
+    if any(not concrete(t) for t in shape.leaves()):
+        raise Refused(let, "a `&mut` to an aggregate whose field types are generic parameters")
+    first = _start(let.value)  # a place to start from, which an `if` then changes
+    if first is None:
+        raise Refused(let.value, "a `&mut` to an aggregate chosen by an `if` each of whose "
+                                 "arms runs statements first")
+    rep, names = fresh_locals(st.names, let.name, shape, let.span)
+    st.rebound[let.name] = rep, shape
+    st.env[let.name] = rep.rebuilt(L["Deref"](x, span=let.span) for x in rep.leaves())
+    lets = tuple(L["Let"](n, let.mutable or first is not let.value,
+                          L["BorrowType"](t, True, span=let.span), r, span=let.span)
+                 for n, t, r in zip(names, shape.leaves(), _places(run, first, shape)))
+    return (*lets, *_rebind(run, let.value, rep, shape)) if first is not let.value else lets
+
+
+def _start(e):
+    """A place e may name that an arm of no statements names, declared outside e."""
+    if e._prod != "IfExpr":
+        return e
+    return next((found for b in (e.then, e.orelse)
+                 if not b.stmts and (found := _start(b.value)) is not None), None)
+
+
+def _rebind(run, e, rep: Tree, shape: Tree) -> list:
+    """Statements making each `&mut` local of rep refer to its part of the place e names."""
+    if e._prod == "IfExpr":
+        arms = []
+        for b in (e.then, e.orelse):
+            body = _block(run, b.replace(value=None))
+            arms.append(body.replace(stmts=(*body.stmts, *_rebind(run, b.value, rep, shape))))
+        return [L["If"](run.walk(e.cond), False, *arms, span=e.span)]
+    return [L["Assign"](x, "=", r, span=e.span)
+            for x, r in zip(rep.leaves(), _places(run, e, shape))]
+
+
+def _places(run, e, shape: Tree) -> list:
+    """The `&mut` to each scalar part of the place the `&mut` aggregate e names."""
+    if e._prod == "Call":
+        raise Refused(e, "a `&mut` to an aggregate a function returns")
+    given = _parts(run, e)
+    if given.form() != shape.form():
+        raise Refused(e, "a `&mut` to an aggregate that is no variable's")
+    return [_lent_part(x, t) for x, t in zip(given.leaves(), shape.leaves())]
 
 
 @scalarize_aggregates.on("Assign", splice=True)
 def _assign(run, node):
+    if node.target._prod == "Local" and node.target.name in run.state.rebound:
+        return tuple(_rebind(run, node.value, *run.state.rebound[node.target.name]))
     if _shape(run, node.target) is None:
         made = run.rebuild(node)
         if _lent_tensor(run, made.target):

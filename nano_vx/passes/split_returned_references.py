@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, children, descendants
-from ..scalars.aggregates import (Shapes, Tree, concrete, fresh_item, is_tensor, lent,
-                                  strip)
+from ..scalars.aggregates import Shapes, Tree, fresh_item, live_items
+from ..scalars.returned_references import returned_parts
 
 
 @dataclass
@@ -26,15 +26,16 @@ Make a function that returns a `&mut` to a struct or tuple, choosing among place
 each read or write of a part of what a call returns calls the part's function.
 
 `fn pick(p: &mut Pair, first: bool) -> &mut Point { if first { &mut p.a } else { &mut p.b }
-}` is `pick$x` returning `if first { &mut p.a.x } else { &mut p.b.x }` and `pick$y`, and
-`let r = pick(&mut q, false); r.x = 5;` is `*pick$x(&mut q, false) = 5;`: native code
-returns one value, where the reference is one per part. A part's function computes again
+}` is `pick$x` returning `if first { &mut p.a.x } else { &mut p.b.x }`, and `let r =
+pick(&mut q, false); r.x = 5;` is `*pick$x(&mut q, false) = 5;`: native code returns one
+value, where the reference is one per part (`pick$y` is made only where a `.y` is read or
+written). A part's function computes again
 what the function computed once, so it is written only where that is the same: a body
 that is such a choice alone, by conditions that read no reference and cannot stop, and
 calls whose arguments say the same each time (literals, variables never assigned,
 references to places: while the reference lives nothing else changes them); every call of
 the function so used, its result's parts alone read or written (a function otherwise
-stays, E5010 in scalarize-aggregates).
+stays, for inline-returned-references, else E5010 in scalarize-aggregates).
 """, state=State)
 
 
@@ -42,9 +43,7 @@ stays, E5010 in scalarize-aggregates).
 def _program(run, program):
     st, shapes = run.state, Shapes(program)
     fns = [i for i in program.items if i._prod == "Fn"]
-    split = {fn.name: shape for fn in fns
-             if lent(fn.ret) and (shape := shapes.of(fn.ret)) is not None
-             and _choosing(fn) and _scalars(shape)}
+    split = {fn.name: shape for fn in fns if (shape := returned_parts(fn, shapes)) is not None}
     if not split:
         return program
     uses = {name: [] for name in split}
@@ -65,14 +64,9 @@ def _program(run, program):
                       for path, ty in _leaves(split[item.name])]
         else:
             items.append(item)
-    return made.replace(items=tuple(items))
-
-
-def _scalars(shape: Tree) -> bool:
-    """A struct or tuple of scalars and such (an enum's tag is no place a reference names)."""
-    if shape.kind == "leaf":
-        return concrete(shape.leaf) and not is_tensor(shape.leaf)
-    return shape.kind in ("struct", "tuple") and all(_scalars(p) for _, p in shape.parts)
+    # A part no call reads or writes (`same$y` where only `.x` is) is dead code in the IL.
+    made_parts = {name for parts in st.parts.values() for name in parts.values()}
+    return made.replace(items=live_items(items, made_parts))
 
 
 def _leaves(shape: Tree, path: tuple = ()) -> list:
@@ -80,51 +74,6 @@ def _leaves(shape: Tree, path: tuple = ()) -> list:
     if shape.kind == "leaf":
         return [(path, shape.leaf)]
     return [x for label, p in shape.parts for x in _leaves(p, (*path, label))]
-
-
-def _choosing(fn) -> bool:
-    """Whether fn's body is a choice among places of its `&mut` parameters alone."""
-    mutable = {p.name for p in fn.params if lent(p.type)}
-    values = {p.name for p in fn.params if strip(p.type) is None or
-              strip(p.type)._prod != "BorrowType"}
-    return not fn.body.stmts and fn.body.value is not None and \
-        _chooses(fn.body.value, mutable, values)
-
-
-def _chooses(e, mutable: set, values: set) -> bool:
-    p = e._prod
-    if p == "IfExpr":
-        return _settled(e.cond, values) and all(
-            not b.stmts and b.value is not None and _chooses(b.value, mutable, values)
-            for b in (e.then, e.orelse))
-    if p == "Borrow":
-        return e.mutable and _rooted(e.value, mutable)
-    return p == "Local" and e.name in mutable
-
-
-def _rooted(e, mutable: set) -> bool:
-    """Whether e is a place reached from a `&mut` parameter: `p.a`, `(*p).a.0`, `*p`."""
-    while e._prod in ("FieldGet", "TupleGet"):
-        e = e.base
-    if e._prod == "Deref":
-        e = e.value
-    return e._prod == "Local" and e.name in mutable
-
-
-_QUIET = frozenset("== != < <= > >= && ||".split())
-
-
-def _settled(e, values: set) -> bool:
-    """Whether the condition e reads only parameters by value and literals, and cannot stop."""
-    p = e._prod
-    if p in ("Int", "Float", "Bool"):
-        return True
-    if p == "Local":
-        return e.name in values
-    if p == "Unary":
-        return e.op == "!" and _settled(e.operand, values)
-    return p == "Binary" and e.op in _QUIET and _settled(e.left, values) and \
-        _settled(e.right, values)
 
 
 def _find_uses(fn, split: dict, uses: dict) -> None:

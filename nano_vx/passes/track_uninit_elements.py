@@ -14,7 +14,7 @@ from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
                                     named_whole, names_given, sized_by_parameters, tracked_at,
                                     written_copy)
-from ..values.tensors import PRINT_LIMIT, WRITTEN_SITES
+from ..values.tensors import PRINT_LIMIT
 
 
 @dataclass
@@ -62,9 +62,8 @@ of what it returns takes one more, `r`'s flags made by the caller of `let r = f$
 a `let` first, and a local before one, a negative one made 0, where the function stops as it
 did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was lent, a row not printed, a tensor whose extents before its
-last two are `?` or have more than 64 values together: a stop site names the last two
-indices, and one per value of those before) is refused (E5010), and the default action runs
+return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
+element to index) is refused (E5010), and the default action runs
 the program in the interpreter. An index of a write or of a row printed that might not
 compute the same twice (a call, an element, a local the statement might change) is computed
 once, into a `let`, first. A tensor settle-written-tensors found written before any read is
@@ -159,8 +158,6 @@ def _let_tracked(run, s):
     flags = run.state.flags
     if _is_uninit(s.value) and s.name in flags:
         made = s.value
-        if not _flaggable(made.type):
-            _refuse(run, made)
         bool_ = Lwritten["Scalar"]("bool", span=s.span)
         typed = s.type if s.type is not None and s.type._prod == "TensorType" else made.type
         flags_made = made.replace(type=made.type.replace(elem=bool_), ctor="new",
@@ -490,15 +487,6 @@ def _tracked_result(value, state: _Tracked) -> bool:
         return False
     copy = written_copy(state.fns[value.callee.name])
     return copy is not None and copy.returned
-
-
-def _flaggable(t) -> bool:
-    """Whether native code can stop on an element of a tensor of type t, naming it: a stop
-    site shows the last two indices, and the extents before them are static and have at
-    most WRITTEN_SITES values together, one site each."""
-    lead = t.dims[:-2]
-    return len(t.dims) > 0 and all(d._prod == "DimInt" for d in lead) and \
-        math.prod(d.value for d in lead) <= WRITTEN_SITES
 
 
 def _is_uninit(value) -> bool:

@@ -185,6 +185,26 @@ def fresh_item(wanted: str, taken: set) -> str:
     return name
 
 
+def referred(tree) -> set:
+    """The names of the functions tree calls or launches, or takes as a value."""
+    return {n.name if n._prod == "Global" else n.kernel for n in descendants(tree)
+            if n._prod == "Global" or n._prod == "Launch"}
+
+
+def live_items(items, droppable: set) -> tuple:
+    """`items` less each function named in `droppable` (never `main`) that nothing but itself
+    refers to; again until none is, a function dropped having maybe been all that called
+    another."""
+    items = list(items)
+    refs = {id(i): referred(i) for i in items}
+    while True:
+        kept = [i for i in items if i._prod != "Fn" or i.name not in droppable
+                or i.name == "main" or any(i.name in refs[id(o)] for o in items if o is not i)]
+        if len(kept) == len(items):
+            return tuple(items)
+        items = kept
+
+
 def fresh_locals(names: Names, base: str, shape: Tree, span):
     """A tree of reads of new locals for a value of `shape`, named after `base`, and their
     names: `p_x`, `p_y`."""

@@ -176,16 +176,25 @@ def _record(template: str, payload: int, read) -> str:
     return "".join(out) + template[end:]
 
 
-# A count past what two words hold: the product of the b unsigned words at address a.
+# A stop's message may read b unsigned words at address a: WORDS is their product (a count
+# past what two words hold), INDICES each in brackets (an element's indices, of any rank).
 WORDS = "{a[0]*..*a[b-1]}"
+INDICES = "{[a[0]]..[a[b-1]]}"
+
+
+def reads_words(message: str) -> bool:
+    """Whether a stop of this message reads the words its operands point to."""
+    return WORDS in message or INDICES in message
 
 
 def stopped(site, a: int, b: int, read=None) -> RuntimeStop:
-    """The stop vx_stop(site, a, b) means; `read(address, nbytes)` gives the bytes of WORDS."""
+    """The stop vx_stop(site, a, b) means; `read(address, nbytes)` gives the bytes of the
+    words WORDS or INDICES reads."""
     message = site.message
-    if WORDS in message:
+    if reads_words(message):
         words = struct.unpack(f"={b}Q", read(_U64.wrap(a), 8 * b))
-        message = message.replace(WORDS, str(math.prod(words)))
+        message = message.replace(WORDS, str(math.prod(words))) \
+                         .replace(INDICES, "".join(f"[{w}]" for w in words))
     if site.operand is not None:
         # `{a*b}`: a count two words hold, the product of its halves (unsigned), past 64 bits
         message = message.replace("{a*b}", str(_U64.wrap(a) * _U64.wrap(b)))

@@ -15,10 +15,6 @@ from .numbers import TFloat, TInt, describe, format_scalar
 from .stops import stop, wrong_kind
 
 PRINT_LIMIT = 4096  # print refuses larger tensors rather than materialise them
-# Native code stops on an element of a tensor made by uninit() never written with a site
-# that shows its last two indices: those before are written out in the site's message, one
-# site for each of their values, and a tensor with more of those than this is not followed.
-WRITTEN_SITES = 64
 ADDRESS_LIMIT = 1 << 63
 
 

@@ -152,6 +152,15 @@ def test_a_stop_prints_the_product_of_the_words_its_operands_point_to():
     assert reads == [(4096, 24)]
 
 
+def test_a_stop_prints_the_words_its_operands_point_to_as_an_element_s_indices():
+    site = StopSite(9, "E9005", "read of element {[a[0]]..[a[b-1]]}, never written, of a "
+                                "tensor made with ::uninit()", None)
+    words = struct.pack("=5Q", 7, 8, 0, 1, 4000000000)
+    assert stopped(site, 4096, 5, lambda address, nbytes: words[:nbytes]).message == \
+        "read of element [7][8][0][1][4000000000], never written, of a tensor made with " \
+        "::uninit()"
+
+
 def test_a_stop_without_operands_keeps_its_message():
     site = StopSite(6, "E9002", "assumption failed in a kernel: {x}", None)
     assert stopped(site, 7, 8).message == "assumption failed in a kernel: {x}"

@@ -40,6 +40,15 @@ def test_a_program_whose_calls_agree_comes_out_as_it_went_in():
     assert ran.after is ran.before
 
 
+def test_a_function_copied_that_no_call_calls_any_more_is_dropped():
+    source = (CASES / "original_left_uncalled.vx").read_text()
+    ran = run_front(source.replace("fn main", "fn spare(c: Cell<i32>) -> i32 { c.n }\nfn main"),
+                    instantiate_aggregate_forms)
+    fns = [i.name for i in ran.after.items if i._prod == "Fn"]
+    # `spare`, which nothing called before either, stays.
+    assert fns == ["show$2", "show$3", "wrap", "wrap$2", "spare", "main"]
+
+
 def test_each_form_calls_a_copy_of_its_own():
     ran = run_front(CASES / "forms_read_printed_and_returned.vx", instantiate_aggregate_forms)
     fns = {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}

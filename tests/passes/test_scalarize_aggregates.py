@@ -160,25 +160,23 @@ fn main() {{
 @pytest.mark.parametrize("case, says", [
     ("e5010_tensor_part_assigned_and_read_whole",
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
-    ("e5010_mut_reference_made_to_refer_elsewhere",
-     "a `&mut` to an aggregate made to refer elsewhere, or to what is no variable's"),
-    ("e5010_mut_reference_chosen_with_a_tensor_part",
-     "a `&mut` to an aggregate an `if` chooses other than between two variables of "
-     "scalar fields"),
+    ("e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere",
+     "a `&mut` to an aggregate holding a tensor made to refer elsewhere or chosen by an `if`"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
 
 
 def test_a_mut_reference_returned_is_refused_in_the_function_and_where_it_is_bound():
-    # split-returned-references made no function per part: the reference is passed whole.
-    ran = run_front(CASES / "e5010_mut_reference_returned_passed_whole.vx",
+    # The function prints before it chooses: neither split nor written at the call.
+    ran = run_front(CASES / "e5010_mut_reference_returned_by_a_function_printing_first.vx",
                     scalarize_aggregates)
     assert [(d.code, d.message.split(" (in ")[1]) for d in ran.diagnostics.items] == \
-        [("E5010", "'pick')"), ("E5010", "'main')")]
+        [("E5010", "'loud')"), ("E5010", "'main')")]
     assert "a function returning a `&mut` to an aggregate" in ran.diagnostics.items[0].message
-    repaired = run_front(CASES / "e5010_mut_reference_returned_passed_whole_repaired.vx",
-                         scalarize_aggregates)
+    repaired = run_front(
+        CASES / "e5010_mut_reference_returned_by_a_function_printing_first_repaired.vx",
+        scalarize_aggregates)
     assert not repaired.diagnostics.items, repaired.diagnostics.render()
 
 

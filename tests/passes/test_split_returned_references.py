@@ -40,11 +40,17 @@ def test_a_program_returning_no_reference_to_an_aggregate_comes_out_as_it_went_i
 
 
 def test_each_part_is_a_function_of_its_own():
-    ran = run_front(CASES / "mut_reference_returned.vx", split_returned_references)
+    ran = run_front(CASES / "references_returned.vx", split_returned_references)
     fns = {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}
-    assert sorted(fns) == ["main", "pick$x", "pick$y"]
     assert "-> &mut i32" in fns["pick$x"] and "&mut p.a.x" in fns["pick$x"]
     assert "&mut p.b.y" in fns["pick$y"]
+    assert "pick" not in fns
+
+
+def test_a_part_no_call_reads_or_writes_has_no_function():
+    ran = run_front(CASES / "mut_reference_returned.vx", split_returned_references)
+    fns = {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}
+    assert sorted(fns) == ["main", "pick$x"]
     assert "*@pick$x(&mut q, false) = 5;" in fns["main"] and "let r" not in fns["main"]
 
 
