@@ -122,6 +122,7 @@ from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
+from .passes.start_chosen_references import start_chosen_references
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -254,6 +255,7 @@ BACK_END = [
     erase_tensor_references,
     box_returned_locals,
     type_scalars,
+    start_chosen_references,
     hoist_captured_lets,
     capture_environments,
     lift_closures,
