@@ -91,16 +91,43 @@ def _printed_as_written(program) -> set:
 
 
 def _unbound(fn, types: dict) -> bool:
-    """Whether a `print` inside an expression (not a statement's (_SLOTS), nor a block's
-    value, where it is bound by a `let` first) is given a string a call computes, which a choice of its
-    text would compute once per text."""
-    at_statements = {id(b.value) for b in descendants(fn) if b._prod == "Block"} | \
-        {id(getattr(s, _printed_slot(s))) for s in descendants(fn)
-         if _printed_slot(s) is not None}
+    """Whether a `print` inside an expression (not one a statement (_SLOTS) or a block's
+    value computes first (_path), where it is bound by a `let` first) is given a string a
+    call computes, which a choice of its text would compute once per text."""
+    tops = [b.value for b in descendants(fn) if b._prod == "Block" and b.value is not None] + \
+        [getattr(s, _printed_slot(s)) for s in descendants(fn) if _printed_slot(s) is not None]
+    at_statements = {id(path[-1]) for path in map(_path, tops) if path is not None}
     return any(_print_call(n) is not None and id(n) not in at_statements and
-               any(types[fn.name].get(id(e)) == "str" and not pure(e)
-                   for e in _leaves(_print_call(n)))
-               for n in descendants(fn))
+               _computed_string(n, types[fn.name]) for n in descendants(fn))
+
+
+def _computed_string(call, types: dict) -> bool:
+    """Whether `print` call is given a string a call computes (types: the function's)."""
+    return any(types.get(id(e)) == "str" and not pure(e) for e in _leaves(_print_call(call)))
+
+
+def _path(e) -> list | None:
+    """The nodes from e down to a `print` e computes before any other call it makes: e
+    itself, or an argument of a call of a function or a closure variable, or an operand of
+    an operator other than `&&` and `||` (each computed, in order, after those before it);
+    None where there is none."""
+    if _print_call(e) is not None:
+        return [e]
+    for operand in _operands(e):
+        path = _path(operand)
+        if path is not None:
+            return [e, *path]
+    return None
+
+
+def _operands(e) -> tuple:
+    """e's operands, each computed, in order, whenever e is: a call's arguments, an
+    operator's operands; none for any other node."""
+    if e._prod == "Call" and e.callee._prod in ("Global", "Local"):
+        return e.args
+    if e._prod == "Binary" and e.op not in ("&&", "||"):
+        return e.left, e.right
+    return ()
 
 
 # A statement's field that may be a `print` it computes last, and its other fields a pass
@@ -109,10 +136,11 @@ _SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("val
 
 
 def _printed_slot(s) -> str | None:
-    """The field of statement s that is a `print` (_SLOTS), None for any other node."""
+    """The field of statement s that computes a `print` first (_SLOTS, _path), None for any
+    other node."""
     slot = _SLOTS.get(s._prod, (None,))[0]
     value = getattr(s, slot) if slot is not None else None
-    return slot if value is not None and _print_call(value) is not None else None
+    return slot if value is not None and _path(value) is not None else None
 
 
 def _leaves(e) -> list:
@@ -172,14 +200,46 @@ def _block(run, block):
         if slot is None:
             stmts.append(run.walk(s))
             continue
-        printed = _printing(run, getattr(s, slot), stmts)
+        printed = _hoisted(run, _path(getattr(s, slot)), stmts)
         rest = {f: run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]}
         stmts.append(s.replace(**rest, **{slot: printed}))
-    value = block.value
-    if value is not None:
-        value = _printing(run, value, stmts) if _print_call(value) is not None \
-            else run.walk(value)
+    value, path = block.value, _path(block.value) if block.value is not None else None
+    if path is not None:
+        value = _hoisted(run, path, stmts)
+    elif value is not None:
+        value = run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _hoisted(run, path: list, lets: list):
+    """path[0], which computes the `print` path[-1] first (_path); where that print is given
+    a string a call computes, that string is bound to `lets` after each operand computed
+    before it on the path (a `let` each, but of a number as written), so that all compute
+    in their order."""
+    e, rest = path[0], path[1:]
+    if not rest:
+        return _printing(run, e, lets)
+    if not _computed_string(path[-1], run.state.types[run.state.item]):
+        return run.walk(e)
+    operands, before = [], True
+    for operand in _operands(e):
+        if operand is rest[0]:
+            operands.append(_hoisted(run, rest, lets))
+            before = False
+        else:
+            operands.append(_bound(run, operand, lets) if before else run.walk(operand))
+    return e.replace(args=tuple(operands)) if e._prod == "Call" else \
+        e.replace(left=operands[0], right=operands[1])
+
+
+def _bound(run, e, lets: list):
+    """e, bound to `lets` first unless a number as written."""
+    e = run.walk(e)
+    if e._prod in ("Int", "Float", "Bool"):
+        return e
+    name = run.state.names.fresh("arg")
+    lets.append(L["Let"](name, False, L["OpaqueType"](span=e.span), e, span=e.span))
+    return L["Local"](name, span=e.span)
 
 
 @number_texts.on("Call")
