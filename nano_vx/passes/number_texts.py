@@ -41,12 +41,18 @@ inference says, run to type strings as it types any scalar. A `print` chooses am
 texts its value may hold (Flow); a string printed where it is written (`print("hi")`, or a
 part of an aggregate's literal `print` is given) stays as it is.
 
+A `print` of a string a call computes that a statement (an expression statement, a `let`,
+a `return`, an `if`'s condition) or a block's value computes whenever it is computed, as
+an argument of a call or an operand (but right of `&&` or `||`), has a `let` go before the
+statement for each operand computed before it (a print before it too) and then for its
+string, so that each computes once, in its order: `g(tick(), print(pick(b)))` is `let arg =
+tick(); let text = pick(b); g(arg, print(..))`.
+
 Numbering is the whole program's or none: a program the inference refuses elsewhere, or
-one printing a string a call computes inside an expression (where no `let` can go before
-the `print`, and a choice would call once per text; a `print` a statement computes last,
-`let done = print(pick(b));` or `return print(pick(b));`, has one go before the statement),
-is left as it is, so the interpreter running it after the gate's refusal meets no number
-where a string was; the gate refuses its strings in their own words.
+one printing a string a call computes where no `let` goes before the `print` (a `while`'s
+condition, right of `&&`, an assignment; a choice would call once per text), is left as it is,
+so the interpreter running it after the gate's refusal meets no number where a string was;
+the gate refuses its strings in their own words.
 """, state=State)
 
 
@@ -91,28 +97,47 @@ def _printed_as_written(program) -> set:
 
 
 def _unbound(fn, types: dict) -> bool:
-    """Whether a `print` inside an expression (not a statement's (_SLOTS), nor a block's
-    value, where it is bound by a `let` first) is given a string a call computes, which a choice of its
-    text would compute once per text."""
-    at_statements = {id(b.value) for b in descendants(fn) if b._prod == "Block"} | \
-        {id(getattr(s, _printed_slot(s))) for s in descendants(fn)
-         if _printed_slot(s) is not None}
+    """Whether a `print` inside an expression (not one a statement (_SLOTS) or a block's
+    value computes on its way (_reached), where it is bound by a `let` first) is given a
+    string a call computes, which a choice of its text would compute once per text (types:
+    each function's)."""
+    types = types[fn.name]
+    tops = [b.value for b in descendants(fn) if b._prod == "Block" and b.value is not None] + \
+        [getattr(s, _SLOTS[s._prod][0]) for s in descendants(fn) if s._prod in _SLOTS]
+    at_statements = {id(p) for top in tops if top is not None for p in _reached(top, types)}
     return any(_print_call(n) is not None and id(n) not in at_statements and
-               any(types[fn.name].get(id(e)) == "str" and not pure(e)
-                   for e in _leaves(_print_call(n)))
-               for n in descendants(fn))
+               _computed_string(n, types) for n in descendants(fn))
 
 
-# A statement's field that may be a `print` it computes last, and its other fields a pass
-# walks (a `let` before the statement computes what the print is given as the statement did).
-_SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("value", ())}
+def _computed_string(call, types: dict) -> bool:
+    """Whether `print` call is given a string a call computes (types: the function's)."""
+    return any(types.get(id(e)) == "str" and not pure(e) for e in _leaves(_print_call(call)))
 
 
-def _printed_slot(s) -> str | None:
-    """The field of statement s that is a `print` (_SLOTS), None for any other node."""
-    slot = _SLOTS.get(s._prod, (None,))[0]
-    value = getattr(s, slot) if slot is not None else None
-    return slot if value is not None and _print_call(value) is not None else None
+def _reached(e, types: dict) -> list:
+    """The `print`s given a string a call computes that e computes whenever it is computed:
+    e itself, or one an argument of a call of a function or a closure variable, or an operand
+    of an operator other than `&&` and `||` computes (each computed, in order, after those
+    before it); not one inside such a print's own argument."""
+    if _print_call(e) is not None and _computed_string(e, types):
+        return [e]
+    return [p for operand in _operands(e) for p in _reached(operand, types)]
+
+
+def _operands(e) -> tuple:
+    """e's operands, each computed, in order, whenever e is: a call's arguments, an
+    operator's operands, an `if`'s condition; none for any other node."""
+    if e._prod == "Call" and e.callee._prod in ("Global", "Local"):
+        return e.args
+    if e._prod == "Binary" and e.op not in ("&&", "||"):
+        return e.left, e.right
+    return (e.cond,) if e._prod == "IfExpr" else ()
+
+
+# A statement's field that may compute `print`s (_reached), and its other fields a pass
+# walks (`let`s before the statement compute what the prints are given as the statement did).
+_SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("value", ()),
+          "If": ("cond", ("then", "orelse"))}
 
 
 def _leaves(e) -> list:
@@ -166,20 +191,49 @@ def _fn(run, fn):
 
 @number_texts.on("Block")
 def _block(run, block):
+    types = run.state.types[run.state.item]
     stmts = []
     for s in block.stmts:
-        slot = _printed_slot(s)
-        if slot is None:
+        slot = _SLOTS.get(s._prod, (None,))[0]
+        value = getattr(s, slot) if slot is not None else None
+        if value is None or not _reached(value, types):
             stmts.append(run.walk(s))
             continue
-        printed = _printing(run, getattr(s, slot), stmts)
-        rest = {f: run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]}
+        printed = _ordered(run, value, stmts)
+        rest = {f: getattr(s, f) and run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]}
         stmts.append(s.replace(**rest, **{slot: printed}))
     value = block.value
     if value is not None:
-        value = _printing(run, value, stmts) if _print_call(value) is not None \
-            else run.walk(value)
+        value = _ordered(run, value, stmts) if _reached(value, types) else run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _ordered(run, e, lets: list):
+    """e, each `print` it computes on its way (_reached) given its string by a `let` in
+    `lets`, after a `let` each for what e computes before that print (but a number as
+    written; a print before it too), so that all compute in their order."""
+    types = run.state.types[run.state.item]
+    if _print_call(e) is not None and _computed_string(e, types):
+        return _printing(run, e, lets)
+    operands = []
+    reaching = [bool(_reached(operand, types)) for operand in _operands(e)]
+    last = max(i for i, reaches in enumerate(reaching) if reaches)
+    for i, operand in enumerate(_operands(e)):
+        rebuilt = _ordered(run, operand, lets) if reaching[i] else run.walk(operand)
+        operands.append(_bound(run, rebuilt, lets) if i < last else rebuilt)
+    if e._prod == "IfExpr":
+        return e.replace(cond=operands[0], then=run.walk(e.then), orelse=run.walk(e.orelse))
+    return e.replace(args=tuple(operands)) if e._prod == "Call" else \
+        e.replace(left=operands[0], right=operands[1])
+
+
+def _bound(run, e, lets: list):
+    """e (rebuilt), bound to `lets` first unless a number as written."""
+    if e._prod in ("Int", "Float", "Bool"):
+        return e
+    name = run.state.names.fresh("arg")
+    lets.append(L["Let"](name, False, L["OpaqueType"](span=e.span), e, span=e.span))
+    return L["Local"](name, span=e.span)
 
 
 @number_texts.on("Call")
