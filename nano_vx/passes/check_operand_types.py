@@ -232,6 +232,11 @@ def _match_value(run, node):
 
 @check_operand_types.on("ArrayLit")
 def _array(run, node):
+    if not node.elems:
+        refuse(run, "E3018", node.span, "an empty array literal has no element type or length "
+                                        "to give the tensor",
+               help=["write `Tensor<T, [0]>::new()`"])
+        return
     run.descend(node)
     _elements(run, node.elems, None)
 

@@ -23,8 +23,8 @@ a list of the wrong shape is E3018, one value for a shaped tensor E3023.
 - `Tensor<T, [..]>(x)` for anything but a list is E3023: one value for every element is
   `::fill(x)`; `Tensor<T>()` gives no shape (E3023).
 
-An array literal `[a, b]` elsewhere is a tensor of scalars, so it needs an element (E3018) and
-its elements are not lists (E3018).
+An array literal `[a, b]` elsewhere is a tensor of scalars, so its elements are not lists
+(E3018); check-operand-types refuses an empty one, which a dump read after this pass may hold.
 """)
 
 
@@ -61,9 +61,6 @@ def _call(run, call):
 @desugar_tensor_constructors.on("ArrayLit")
 def _array(run, node):
     report = run.ctx.diagnostics.error
-    if not node.elems:
-        report("E3018", node.span, "an empty array literal has no element type or length to "
-                                   "give the tensor", help=["write `Tensor<T, [0]>::new()`"])
     nested = next((e for e in node.elems if e._prod == "ArrayLit"), None)
     if nested is not None:
         report("E3018", nested.span, "an array literal holds scalars; a nested list "

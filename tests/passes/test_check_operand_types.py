@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from nano_vx.cli import main as cli_main
 from nano_vx.passes.check_operand_types import check_operand_types
 from front import assert_judged, assert_refused_from_the_command_line, run_front
 
@@ -26,6 +27,8 @@ REFUSED = {
                                 "topologies and memory spaces"),
     "text_elements": ("E3018", "a tensor holds numbers or bools, but this element is str"),
     "tuple_elements": ("E3018", "a tensor holds numbers or bools, but this element is a tuple"),
+    "empty_array": ("E3018", "an empty array literal has no element type or length to give "
+                             "the tensor"),
     "tensor_arithmetic": ("E3030", "`+` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, "
                                    "a tensor: it takes two numbers of one type"),
     "vector_lanes": ("E3004", "`+` is given <4 x f32> and <2 x f32>: it takes two vectors of "
@@ -261,3 +264,24 @@ def test_an_index_that_is_no_integer_is_refused_from_the_command_line(tmp_path, 
     repaired = tmp_path / "index_repaired.vx"
     repaired.write_text(case.read_text().replace("1.5", "1"))
     assert_refused_from_the_command_line(case, "E3030", capsys)
+
+
+# A dump read after desugar-tensor-constructors may hold an empty list (the fuzzer's mutation
+# of one): this pass refuses it, as it would any list whose element type it cannot tell, where
+# the interpreter would otherwise be given a list of no element.
+EMPTY_LIST_IN_A_DUMP = """// IL: Lresolved
+fn main() {
+    assert([] == 42);
+    @print(1);
+}
+// after: resolve-names
+"""
+
+
+def test_handwritten_an_empty_list_in_a_dump_is_refused(tmp_path, capsys):
+    dump = tmp_path / "after-resolve-names.txt"
+    dump.write_text(EMPTY_LIST_IN_A_DUMP)
+    assert cli_main([str(dump)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error[E3018]: an empty array literal has no element type or length "
+                          "to give the tensor\n"), err

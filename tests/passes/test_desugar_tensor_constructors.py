@@ -20,8 +20,6 @@ REFUSED = {
                              "all have the same extents"),
     "wrong_extents": ("E3018", "this list has extents [2], not [3] as the tensor's type "
                                "writes"),
-    "empty_array": ("E3018", "an empty array literal has no element type or length to give "
-                             "the tensor"),
     "nested_array": ("E3018", "an array literal holds scalars; a nested list initialises a "
                               "tensor"),
 }
