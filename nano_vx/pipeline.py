@@ -68,6 +68,7 @@ from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
+from .passes.erase_unit_lets import erase_unit_lets
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -121,6 +122,7 @@ from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
+from .passes.start_chosen_references import start_chosen_references
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -223,6 +225,7 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    erase_unit_lets,
     instantiate_aggregate_forms,
     expand_aggregate_prints,
     split_returned_references,
@@ -252,6 +255,7 @@ BACK_END = [
     erase_tensor_references,
     box_returned_locals,
     type_scalars,
+    start_chosen_references,
     hoist_captured_lets,
     capture_environments,
     lift_closures,

@@ -129,6 +129,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
     assert rows[names.index("lower-matches") + 1] == [
+        "erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("erase-unit-lets") + 1] == [
         "instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
     assert rows[inline - 2:inline + 2] == [
@@ -166,6 +168,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[held:held + 2] == [
         ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
         ["track-moved-captures", "rewrite", "Lsafe", "Lsafe"]]
+    typed = names.index("type-scalars")
+    assert rows[typed:typed + 2] == [
+        ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
+        ["start-chosen-references", "rewrite", "Lscalars", "Lscalars"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 

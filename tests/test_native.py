@@ -63,9 +63,17 @@ NOT_LOWERED = {
     # A closure a `let mut` binds, called in a `spawn` body, given one reading a variable
     # bound after it.
     "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
-    # A closure moving a variable it captures, called in a `spawn` body that assigns it: a
-    # `transfer` through the kernel's `&mut` of it would not move the launcher's.
-    "tests/passes/cases/copy_closures_into_kernels/e5010_moving_what_the_kernel_changes.vx",
+    # A closure moving a variable it captures, called in a `spawn` body that assigns it
+    # (the kernel's tensor assigned whole through its `&mut`: type-scalars) or lends it `&mut`
+    # (the `&mut` of a variable a closure moves: track-moved-captures).
+    "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_changes.vx",
+    "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_lends.vx",
+    # A `spawn` body assigning a tensor of the launcher whole and moving it: the kernel
+    # assigns it through its `&mut` and has a `transfer` (type-scalars).
+    "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn.vx",
+    "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn_assigning_it.vx",
+    "tests/passes/cases/outline_kernels/assigned_then_moved_on_one_path.vx",
+    "tests/passes/cases/outline_kernels/assigned_then_moved_read_by_a_closure.vx",
     # A struct a `spawn` body changes and uses whole: its kernel would take an aggregate.
     "tests/passes/cases/split_kernel_aggregates/e5010_used_whole.vx",
     # A `spawn` with a value assigning a whole tensor of the launcher: the kernel returns
@@ -77,9 +85,16 @@ NOT_LOWERED = {
     # A string a call computes, printed where the print is an argument: number-texts leaves
     # the program's strings as they are.
     "tests/passes/cases/number_texts/e5010_printed_as_an_argument.vx",
+    # A variable an `if` of () binds, read other than printed or bound (its `let` starts it
+    # at its type's zero, and () has none); two values of type () compared.
+    "tests/passes/cases/type_scalars/e5010_unit_if_given_to_a_closure.vx",
+    "tests/passes/cases/type_scalars/e5010_units_compared.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type (an assignment may make it refer to another place).
     "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_between_two_storages.vx",
+    # A reference an `if` chooses between elements of a tensor of a narrow type: a byte,
+    # which no variable holds to start the reference at.
+    "tests/passes/cases/type_scalars/e5010_reference_chosen_between_narrow_elements.vx",
     # A closure given a tensor made by ::uninit() at one call and, at another, one of `?`
     # extents, by value, that no local names: no flags all set are made for it.
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_a_value_of_unknown_extents.vx",
@@ -92,6 +107,9 @@ NOT_LOWERED = {
     # A tensor literal of two extents naming variables, printed where written: only one a
     # `let` binds is made of its extents.
     "tests/passes/cases/erase_variable_extents/e5010_literal_of_two_variable_extents_printed.vx",
+    # Extent arithmetic that might leave i64 (`2 * j` of an i64 loop variable): the
+    # interpreter's is unbounded.
+    "tests/passes/cases/erase_variable_extents/e5010_loop_variable_of_i64.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents it computes: its caller
     # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/e5010_returned_of_extents_computed_inside.vx",
@@ -101,6 +119,9 @@ NOT_LOWERED = {
     # A tensor a closure moves, lent to a function that prints before it reads through the
     # reference: the interpreter stops where the reference is read, in the function.
     "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call_printing_first.vx",
+    # A kernel moving, through the `&mut` its launch lends, a variable a closure reads: no
+    # moved-flag is lent through that reference.
+    "tests/passes/cases/track_moved_captures/e5010_moved_through_a_lent_reference.vx",
 }
 
 

@@ -22,6 +22,6 @@ def builtin(b, e, fns: dict):
 def call(b, e, fns: dict):
     """A call of a function of the program, or its launch with the topology it runs on."""
     ret = vx_type(fns[e.callee].ret)
-    args = tuple(b.lower(a)[0] for a in e.args)
+    args = tuple(v for v, t in map(b.lower, e.args) if t != "void")  # () is no operand
     topology = e.launch.name if e.launch is not None else None
     return b.call(e.callee, args, topology, ret, not e.nests), ret

@@ -257,8 +257,9 @@ class FunctionBuilder:
     # -- locals ----------------------------------------------------------------------
 
     def bind(self, local: str, ssa: str, t, span):
-        """A local's value: kept as the SSA value, or stored in its cell."""
-        if local in self.in_cells:
+        """A local's value: kept as the SSA value, or stored in its cell; one of type ()
+        is none, and needs no cell even when assigned."""
+        if local in self.in_cells and t != "void":
             if local not in self.cells:
                 cell = ssa_name(local) + ".cell"
                 self.entry_ops.append(M["Alloca"](cell, cell_type(t), span=span))

@@ -21,10 +21,14 @@ from .vector_ops import combine
 
 def bind_parameters(b, params) -> tuple:
     """A function's arguments, one per parameter, each bound as its local; a NoAliasParam's
-    is NoAlias."""
+    is NoAlias. A parameter of type () (a closure's given a `print`) has none: its value is
+    nothing at run time."""
     args = []
     for prm in params:
         t = vx_type(prm.type)
+        if t == "void":
+            b.bind(prm.name, "", t, prm.span)
+            continue
         ssa = ssa_name(prm.name)
         noalias = prm._prod == "NoAliasParam"
         args.append(Lmlir["NoAlias" if noalias else "Arg"](ssa, mtype(t), span=prm.span))

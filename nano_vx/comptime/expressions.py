@@ -300,7 +300,8 @@ class ExprMixin:
             name, span, guarded = d.name, d.span, self.guarded
 
             def extent(frame):
-                v = self.const(name, span) if name in self.consts else runtime(name)
+                v = self.const(name, span) if name in self.consts \
+                    else runtime(display_name(name))
                 return v if type(v) is Unknown else guarded(to_index, v, span)
             return extent
         return self.operation(d.op, d.span, self.dim(d.left), self.dim(d.right))

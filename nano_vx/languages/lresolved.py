@@ -1,4 +1,4 @@
-"""Lresolved: removes `Var` (and `ReturnValue`, now the Local `return`); adds `Local` (unique per function), `Global`; binders take `uname`s."""
+"""Lresolved: removes `Var` (and `ReturnValue`, now the Local `return`); adds `Local` (unique per function), `Global`; binders and extents take `uname`s."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ Lresolved = Ltransfers.extend(
     "Lresolved",
     "Ltransfers with names resolved: Local(x#n) for locals, unique per function; Global for items",
     terminals=[Terminal("uname", is_uname, "a local's unique name: x, x#1, x#2, ...")],
-    remove={"Expr": ["Var", "ReturnValue"], "Stmt": ["Let", "For"], "Param": ["Param"], "Pattern": ["PBind"]},
+    remove={"Expr": ["Var", "ReturnValue"], "Stmt": ["Let", "For"], "Param": ["Param"], "Pattern": ["PBind"],
+            "Dim": ["DimName"]},
     add={
         "Expr": [
             prod("Local", "name: uname", "a local variable or parameter of this function; "
@@ -53,5 +54,7 @@ Lresolved = Ltransfers.extend(
         ],
         "Param": [prod("Param", "name: uname, type: Type?")],
         "Pattern": [prod("PBind", "name: uname")],
+        "Dim": [prod("DimName", "name: uname", "a local's unique name, or a const item's or a "
+                                                "const generic's as written")],
     },
 )

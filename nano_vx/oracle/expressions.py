@@ -31,7 +31,7 @@ from ..values.vectors import Vector
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
 from .references import Part, Pointer, Ref, as_ref, referent
-from .scope import Escape, Moved, frame_getter, move, reader
+from .scope import Escape, Moved, frame_getter, lent_place, move, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -782,15 +782,22 @@ class ExprMixin:
     def transfer(self, source, dest, sc, span):
         """Move a value into space `dest`; a variable it came from is gone afterwards."""
         value = self.expr(source, sc)
-        slot_frame = None
+        slot_frame = through = None
         if source._prod in ("Var", "Local") and sc.lookup(source.name) is not None:
             depth, slot = sc.lookup(source.name)
             slot_frame, name = frame_getter(depth), display_name(source.name)
+        elif _lent_deref(source, sc):
+            # `*t` of a kernel's `t` the launch lent `&mut` of the launcher's (outline-kernels):
+            # the spawn's body moved that variable (see lent_place).
+            depth, slot = sc.lookup(source.value.name)
+            through, name = frame_getter(depth), display_name(source.value.name)
 
         def transferred(f):
             v = value(f)
             if slot_frame is not None:
                 move(slot_frame(f), slot, Moved(name, dest, span))
+            elif through is not None and (place := lent_place(through(f), slot)) is not None:
+                move(*place, Moved(name, dest, span))
             if type(v) is Tensor:
                 return v.placed(dest, None)
             return Placed(unplace(v), dest, None)
@@ -835,11 +842,23 @@ class ExprMixin:
         for i, frame, slot in given:
             if sc.bound_state(node.args[i].name) is None:
                 args[i] = lambda f, frame=frame, slot=slot: frame(f)[slot]
+        # A kernel's `*t` given on, of the `t` it was lent: the variable that `t` stands for;
+        # and its `t` given on, the `&mut` of that variable, which the other kernel is lent.
+        given_on = [(i, frame_getter(at[0]), at[1]) for i, a in enumerate(node.args)
+                    if _lent_deref(a, sc) and (at := sc.lookup(a.value.name)) is not None]
+        lent = [i for i, a in enumerate(node.args) if a._prod == "Borrow" and a.mutable
+                and a.value._prod == "Local" and sc.lookup(a.value.name) is not None]
 
         def launch(f):
             where = topo(f)
             places = {i: (frame(f), slot) for i, frame, slot in given}
-            return _pinned(kernel.launch([a(f) for a in args], places, span), where, holds)
+            lends = lent + [i for i, (fr, slot) in places.items()
+                            if lent_place(fr, slot) is not None]
+            for i, frame, slot in given_on:
+                if (place := lent_place(frame(f), slot)) is not None:
+                    places[i] = place
+            return _pinned(kernel.launch([a(f) for a in args], places, lends, span), where,
+                           holds)
         return launch
 
     @EXPRESSIONS.on("Comptime")
@@ -938,6 +957,13 @@ class ExprMixin:
             return self.unsupported(node, "Reachable<A, B> of an undeclared place")
         answer = model.route(src, dst) is not None
         return lambda f: answer
+
+
+def _lent_deref(e, sc) -> bool:
+    """Whether e is `*p` of a variable: of a kernel parameter lent `&mut` of the launcher's,
+    it stands for that variable (whether p is one is known when the kernel runs)."""
+    return (e._prod == "Deref" and e.value._prod in ("Var", "Local")
+            and sc.lookup(e.value.name) is not None)
 
 
 def _pinned(v, where, holds):

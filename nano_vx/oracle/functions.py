@@ -188,11 +188,13 @@ class FnValue:
     def call(self, args, targs, span):
         return invoke(self.interp, self.compiled(), None, args, targs, span)
 
-    def launch(self, args, places: dict, span):
+    def launch(self, args, places: dict, lent, span):
         """Called as a kernel, `places` the launching frame's variable (frame, slot) each
-        argument (by its index) is: a move of its parameter moves it too."""
+        argument (by its index) is: a move of its parameter moves it too; `lent` the indices
+        of the arguments that are `&mut` of a launching frame's variable."""
         code = self.compiled()
-        launcher = Launcher({code.params[i][0]: place for i, place in places.items()})
+        launcher = Launcher({code.params[i][0]: place for i, place in places.items()},
+                            frozenset(code.params[i][0] for i in lent))
         return invoke(self.interp, code, launcher, args, (), span)
 
 

@@ -70,12 +70,14 @@ class Launcher:
     """Slot 0 of a kernel's frame (a top-level function's holds nothing else): the launching
     frame's variable each of its parameters was given, by the parameter's slot. A spawn's
     body ran in the launching frame, so a `transfer` of a parameter moves that variable too,
-    where and when it moves the parameter."""
+    where and when it moves the parameter; and a `transfer(*p)` of a parameter the launch
+    lent `&mut v` (outline-kernels' way of giving a variable the body assigns) moves `v`."""
 
-    __slots__ = ("places",)
+    __slots__ = ("places", "lent")
 
-    def __init__(self, places: dict):
+    def __init__(self, places: dict, lent: frozenset = frozenset()):
         self.places = places  # parameter slot -> (launching frame, its slot)
+        self.lent = lent  # the slots of the parameters given `&mut` of a launcher's variable
 
 
 def move(frame: list, slot: int, mark: Moved) -> None:
@@ -83,6 +85,19 @@ def move(frame: list, slot: int, mark: Moved) -> None:
     frame[slot] = mark
     if type(frame[0]) is Launcher and slot in frame[0].places:
         move(*frame[0].places[slot], mark)
+
+
+def lent_place(frame: list, slot: int):
+    """The launching frame's variable, as (frame, slot), that the kernel parameter in `slot`
+    of `frame` was lent `&mut` of; None for any other variable. `*p` of such a parameter is
+    that variable, not a place a reference reached: Vx's `transfer(*p, ..)` copies, but a
+    spawn body's `transfer(t, ..)` of a `t` it also assigns is the kernel's `transfer(*t, ..)`
+    and moves the launcher's `t`."""
+    launcher = frame[0]
+    if type(launcher) is not Launcher or slot not in launcher.lent:
+        return None
+    ref = frame[slot]
+    return ref.holder, ref.key
 
 
 def moved_stop(m: Moved, span):

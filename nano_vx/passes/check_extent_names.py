@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..languages.lresolved import display_name
 from ..languages.ltyped import Ltyped
 from ..nanopass import Analysis, descendants
 from ..placement.typer import show
@@ -13,8 +14,9 @@ Refuse a tensor extent that names a variable or a `const` whose type is not an i
 An extent is a count of elements: `Tensor<i32, [n]>` with n a bool, a float or a reference
 `&i32` would only stop the program when the constructor ran (the interpreter reads the name
 as it is, a reference included, and finds no integer). A name the function binds is judged by
-the type of that binding (names are unique in a function, and an extent names a binding as
-written, as the interpreter reads it); one it does not bind, by the `const` item's type. A
+the type of that binding (names are unique in a function, and resolve-names gave the extent
+the name of the binding in scope, which the interpreter reads); one it does not bind, by the
+`const` item's type. A
 binding whose type is not known here (`OpaqueType`) is not judged, nor is a struct's or an
 enum's field: its extents name the declaration's `const` parameters, which a `const` item of
 the same name does not change.
@@ -57,18 +59,19 @@ def _not_an_integer(ty) -> bool:
 
 
 def _refuse(run, dim, ty, kind: str):
+    name = display_name(dim.name)
     if kind == "constant":
-        repair = f"give the constant an integer type: `const {dim.name}: i32 = ..;`"
+        repair = f"give the constant an integer type: `const {name}: i32 = ..;`"
     elif ty._prod == "BorrowType":
-        repair = f"read the integer it refers to into a variable: `let m = *{dim.name};`, " \
+        repair = f"read the integer it refers to into a variable: `let m = *{name};`, " \
                  f"then `[m]`"
     elif ty._prod == "Scalar":
-        repair = f"convert it into an integer variable: `let m = {dim.name} as i32;`, " \
+        repair = f"convert it into an integer variable: `let m = {name} as i32;`, " \
                  f"then `[m]`"
     else:
         repair = "name an integer variable or constant, or write the number"
     run.ctx.diagnostics.error(
         "E3026", dim.span,
-        f"the extent `{dim.name}` names the {kind} '{dim.name}', of type {show(ty)}, "
+        f"the extent `{name}` names the {kind} '{name}', of type {show(ty)}, "
         f"not an integer",
-        help=[repair], extent=dim.name, type=show(ty))
+        help=[repair], extent=name, type=show(ty))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lresolved import Lresolved
+from ..languages.lresolved import Lresolved, display_name
 from ..nanopass import Analysis, descendants
 
 
@@ -52,7 +52,8 @@ def _applied(run, node):
     for param, arg in zip(decl.generics, args):
         if param._prod != "ConstParam":
             continue
-        unknown = [n for n in _names(arg) if n not in run.state.known | run.state.generics]
+        unknown = [display_name(n) for n in _names(arg)
+                   if n not in run.state.known | run.state.generics]
         if unknown:
             run.ctx.diagnostics.error(
                 "E3047", arg.span or node.span,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..languages.lresolved import Lresolved
+from ..languages.lresolved import Lresolved, display_name
 from ..nanopass import Analysis
 from ..placement.typer import show
 
@@ -62,7 +62,7 @@ def _lanes_written(d) -> str:
     if d._prod == "DimInt":
         return str(d.value)
     if d._prod == "DimName":
-        return f"'{d.name}', a name"
+        return f"'{display_name(d.name)}', a name"
     if d._prod == "DimAny":
         return "`?`, known only when the program runs"
     return "arithmetic"

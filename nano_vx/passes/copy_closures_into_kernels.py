@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars import refuse
-from ..scalars.closures import bound_in, captures, changed_around, moves_around
+from ..scalars.closures import bound_in, captures, changed_around
 
 
 @dataclass
@@ -45,8 +44,10 @@ copied as well, the kernel given `t`: the launch gives the launcher's variable (
 already, its mark, which stops the copy where it reads it) and the copy's move of the
 kernel's `t` moves the launcher's, so that a later call stops (E9004) as the interpreter's
 closure does (track-moved-captures lends the kernel the launcher's moved-flag). Where the
-kernel reaches `t` by `&mut`, the copy's `transfer` of `*t` would move nothing (the
-interpreter's `transfer` moves only a variable it names): that is refused (E5010).
+kernel reaches `t` by `&mut` (the spawn's body assigns or lends it), the copy's `transfer` of
+`*t` moves the launcher's `t` in the interpreter (a `transfer` through the `&mut` a launch
+lends), and native code refuses the kernel later: its tensor assigned whole through the
+reference (type-scalars) or the `&mut` of a variable a closure moves (track-moved-captures).
 """, state=State)
 
 
@@ -75,7 +76,7 @@ def _copy(copied: dict, name: str, copyable: dict, types: dict) -> None:
 
 @copy_closures_into_kernels.on("Program")
 def _program(run, program):
-    st, launcher = run.state, {}
+    st = run.state
     for fn in (i for i in program.items if i._prod == "Fn"):
         lets = {n.name: n for n in descendants(fn)
                 if n._prod == "Let" and n.value._prod == "Closure"}
@@ -85,25 +86,9 @@ def _program(run, program):
             for arg in launch.args:
                 if arg._prod == "Local" and arg.name in copyable:
                     _copy(st.copied.setdefault(launch.kernel, {}), arg.name, copyable, types)
-                    launcher[launch.kernel] = (fn.name, launch)
     for kernel in (i for i in program.items if i._prod == "Fn" and i.name in st.copied):
         _rename(st, kernel)
-        _refuse_moves_through_references(run, kernel.name, *launcher[kernel.name])
     return run.rebuild(program) if st.copied else program
-
-
-def _refuse_moves_through_references(run, kernel: str, fn: str, launch) -> None:
-    """E5010 for a copy moving a variable the kernel reaches by `&mut`: the interpreter's
-    `transfer` moves only a variable it names, so the copy's would not move the launcher's."""
-    st = run.state
-    for name, (let, _) in st.copied[kernel].items():
-        for n in moves_around(let.value):
-            if n.value.name in st.shared[kernel]:
-                moved = display_name(n.value.name)
-                refuse(run.ctx.diagnostics, fn, launch,
-                       f"a call, in a spawn body, of '{display_name(name)}', a closure moving "
-                       f"'{moved}', which the kernel reaches by `&mut` (a `transfer` through it "
-                       f"would not move the launching frame's '{moved}')")
 
 
 def _rename(st: State, kernel) -> None:

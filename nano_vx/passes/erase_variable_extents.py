@@ -14,7 +14,9 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
 from ..placement.typer import written
+from ..scalars import infer_program
 from ..scalars.aggregates import Names
+from ..scalars.terms import decide
 from ..values.numbers import INT_TYPES, truncating
 
 VARIABLE = frozenset({"DimName", "DimBinary"})
@@ -24,6 +26,9 @@ VARIABLE = frozenset({"DimName", "DimBinary"})
 class State:
     types: dict = field(default_factory=dict)  # a local's name -> its fixed integer type
     names: Names | None = None  # fresh names of the function being rebuilt
+    # function -> {local: its integer type}, of the locals whose type the front end left to
+    # inference, as native code's inference settles it; None while drafting (see _program)
+    settled: dict | None = None
 
 
 erase_variable_extents = Pass("erase-variable-extents", L, L, """
@@ -43,7 +48,10 @@ of at most 64 bits. A division by other than a number but 0 computes its dividen
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
 "extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
-written, which type-scalars refuses (E5010).
+written, which type-scalars refuses (E5010). A name's type is its declaration's, or, for a
+`let` whose type the front end left to inference (`let n = 3;`, i32 but for what the program
+does with it) and a loop's variable, the one native code's inference settles on, which is
+that of the value the interpreter holds in it.
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
 only written, and becomes `?` alike. Native code lowers only literals of known extents: a
 tensor literal of one extent that names a variable, its elements numbers as written, is
@@ -67,23 +75,55 @@ def _declaration(run, decl):
     return decl
 
 
+@erase_variable_extents.on("Program")
+def _program(run, program):
+    """The program rebuilt twice: first as a draft, each name of an inferred type read as a
+    number of one byte (cast to the type computing its extent, which fixes nothing of the
+    name's type), so that native code's inference, which types no extent naming a variable,
+    types the whole program and settles those names' types; then for real, with them. A
+    function the inference refuses (for another reason) settles none: its extents over
+    them stay as written."""
+    if not any(node._prod in VARIABLE for node in descendants(program)):
+        return program
+    run.state.settled = None
+    inferred = infer_program(run.rebuild(program), texts=True)
+    run.state.settled = {
+        name: {local: INT_TYPES.get(decide(t)) for local, t in infer.env.items()}
+        for name, infer in inferred.items.items() if name not in inferred.refused}
+    return run.rebuild(program)
+
+
 @erase_variable_extents.on("Fn")
 def _fn(run, fn):
     run.state.types, run.state.names = _types(fn), Names(fn)
+    settled = run.state.settled
+    for name, t in run.state.types.items():
+        if t is _INFERRED:
+            run.state.types[name] = _DRAFT if settled is None else \
+                settled.get(fn.name, {}).get(name)
     return run.rebuild(fn)
+
+
+_INFERRED = object()  # a name whose type the front end left to inference
+_DRAFT = INT_TYPES["i8"]  # such a name's type in the draft: one no extent is computed in
 
 
 def _types(fn) -> dict:
     """Each parameter's and `let`'s integer type as written (names are unique in a
-    function); a name bound otherwise has none: a loop variable, or a `let` whose type was
-    inferred (`~i32`), which type-scalars may still widen."""
+    function), _INFERRED for a loop variable's and a `let`'s whose type the front end left
+    to inference (`~i32`), which native code's inference may settle otherwise (a `let mut`
+    later assigned an `i64`)."""
     types = {}
     for node in descendants(fn):
         if node._prod in ("Param", "Let") and node.type is not None:
-            fixed = node.type._prod == "Scalar" and (node._prod == "Param" or written(node))
-            types[node.name] = INT_TYPES.get(node.type.name) if fixed else None
+            if node.type._prod != "Scalar":
+                types[node.name] = None
+            elif node._prod == "Param" or written(node):
+                types[node.name] = INT_TYPES.get(node.type.name)
+            else:
+                types[node.name] = _INFERRED
         elif node._prod == "For":
-            types[node.var] = None
+            types[node.var] = _INFERRED
     return types
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass
-from ..scalars.aggregate_types import Shaped, shape_of
-from ..scalars.aggregate_values import pure
+from ..scalars.aggregate_types import Shaped
+from ..scalars.temporaries import named_first
 
 
 expand_lazy_conditions = Pass("expand-lazy-conditions", L, L, """
@@ -39,55 +39,10 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-def _aggregate(run, e) -> bool:
-    st = run.state
-    return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
-
-
-def _named_first(run, e) -> bool:
-    """Whether name-temporaries computes a part of e by a `let` before e's statement (none of
-    a closure's or an `unsafe` block's body: their blocks hold their `let`s)."""
-    p = e._prod
-    if p == "MatchValue" or p in ("Call", "IfExpr") and _aggregate(run, e):
-        return True
-    if p == "IfExpr" and (e.then.stmts or e.orelse.stmts):
-        return True
-    if p == "StructLit" and _out_of_order(run, e):
-        return True
-    if p in ("Closure", "Unsafe"):
-        return False
-    return any(_named_first(run, c) for c in _parts(e))
-
-
-def _out_of_order(run, e) -> bool:
-    """Whether the struct literal e, written out of its declaration's order, has a field a
-    call computes: scalarize-aggregates computes them in the declaration's order."""
-    shape = run.state.shapes.of(L["NamedType"](e.name, span=e.span))
-    return shape is not None and [f.name for f in e.fields] != [k for k, _ in shape.parts] \
-        and any(not pure(f.value) and not _aggregate(run, f.value) for f in e.fields)
-
-
-def _parts(e) -> list:
-    """e's expressions, and those of an `if`'s arms."""
-    found = []
-    for name in e._fields:
-        child = getattr(e, name)
-        for c in child if isinstance(child, tuple) else (child,):
-            if not hasattr(c, "_prod"):
-                continue
-            if c._prod == "FieldInit":
-                found.append(c.value)
-            elif c._prod == "Block" and e._prod == "IfExpr":
-                found += [x for x in (c.value,) if x is not None]
-            elif c._prod in L.productions and L.productions[c._prod][0].name == "Expr":
-                found.append(c)
-    return found
-
-
 @expand_lazy_conditions.on("Binary")
 def _binary(run, e):
     e = run.rebuild(e)
-    if e.op not in ("&&", "||") or not _named_first(run, e.right):
+    if e.op not in ("&&", "||") or not named_first(run.state, e.right):
         return e
     constant = L["Bool"](e.op == "||", span=e.span)
     then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
@@ -101,7 +56,7 @@ def _arm(x):
 @expand_lazy_conditions.on("While")
 def _while(run, node):
     node = run.rebuild(node)
-    if not _named_first(run, node.cond):
+    if not named_first(run.state, node.cond):
         return node
     # The condition's `let`s then run once per turn, where it did.
     span, name = node.cond.span, run.state.names.fresh("cond")

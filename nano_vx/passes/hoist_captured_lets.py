@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, outliving_variables, zero
+from ..scalars.closures import bound_in, outliving_variables, reference_to_zero, zero
 
 
 @dataclass
@@ -80,10 +80,7 @@ def _zero_let(st: State, name: str, ty, span) -> list:
     bound before it, which nothing reads (a closure reads it only once its `let` ran)."""
     if ty._prod != "BorrowType":
         return [L["Let"](name, True, ty, _zero(st, ty, span), span=span)]
-    cell = unused_name(display_name(name), st.taken)
-    return [L["Let"](cell, ty.mutable, ty.inner, _zero(st, ty.inner, span), span=span),
-            L["Let"](name, True, ty, L["Borrow"](L["Local"](cell, span=span), ty.mutable,
-                                                 span=span), span=span)]
+    return reference_to_zero(name, ty, st.taken, span)
 
 
 def _zero(st: State, ty, span):

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.aggregate_types import Shaped, settled, shape_of
-from ..scalars.aggregate_values import pure
+from ..scalars.aggregate_types import Shaped, settled
 from ..scalars.aggregates import Refused
 from ..scalars.function_locals import changed_locals, tensor_locals
+from ..scalars.temporaries import held_aggregate, held_field, holds_statements, reordered
 
 
 @dataclass
@@ -69,11 +69,6 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
-
-
-def _aggregate(run, e) -> bool:
-    st = run.state
-    return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
 
 
 _AFTER = "an aggregate computed after a call of the same statement ran"
@@ -165,7 +160,7 @@ def _stored(run, e):
     `if` whose arms hold statements is held in a local first, as only a variable's value may
     be one."""
     out = _in_place(run, e)
-    if out._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+    if holds_statements(out):
         return _held(run, out, len(run.state.pending), "cond")
     return out
 
@@ -184,7 +179,7 @@ def _in_place(run, e):
     named."""
     if e._prod == "MatchValue":
         out = _matched(run, e)
-    elif _moved(e) or e._prod == "IfExpr" and _aggregate(run, e):
+    elif _moved(e) or held_aggregate(run.state, e):
         out = _in_order(run, e)
     elif e._prod == "IfExpr":
         return _in_order(run, e)  # the `let`s its arms need run in them
@@ -284,10 +279,10 @@ def _call(run, e):
     st = run.state
     before = st.effects
     out = _in_order(run, e)
-    if _moved(e) and st.every or e._prod in ("Call", "IfExpr") and _aggregate(run, e):
+    if _moved(e) and st.every or held_aggregate(st, e):
         st.effects = before  # what the call computes moves with it
         return _temp(run, e, out)
-    if e._prod == "IfExpr" and (out.then.stmts or out.orelse.stmts):
+    if holds_statements(out):
         # An `if` with statements in its arms is a statement's value, not a part of one.
         st.effects = before
         return _temp(run, e, out, "cond")
@@ -323,15 +318,14 @@ def _match(run, e):
 
 @name_temporaries.on("StructLit")
 def _struct(run, e):
-    shape = run.state.shapes.of(L["NamedType"](e.name, span=e.span))
-    if shape is None or [f.name for f in e.fields] == [k for k, _ in shape.parts]:
+    if not reordered(run.state, e):
         return _in_order(run, e)
 
     # scalarize-aggregates computes the fields in the declaration's order.
     def field(x):
         before = run.state.effects
         value = run.walk(x)
-        if pure(x) or _aggregate(run, x):
+        if not held_field(run.state, x):
             return value
         run.state.effects = before  # its calls move with it
         return _temp(run, x, value)

@@ -68,7 +68,9 @@ unique within its item: the first `x` stays `x`, the next is `x#1`, then
 `x#2`, so a shadowing `let` can no longer be confused with the variable it hides; `return`
 in an `ensures` is the local `return`, the function's result. An unknown
 name is E2001 and becomes a `Global`, so the tree stays valid and later passes do not report
-it again. `Memory::X`, `Topology::X`, type and dimension names are not variables. A name of
+it again. `Memory::X`, `Topology::X` and type names are not variables; a name in an extent
+(`Tensor<i32, [n]>`) reads the local in scope as any use of the name does, and takes its
+unique name (a const item's or a const generic's stays as written). A name of
 the program shadows a builtin: `splat(v)`, which the parser reads as the vector builtin, is a
 call when a function or a local of the program is named `splat`.
 
@@ -265,15 +267,19 @@ def _var(run, node):
 @resolve_names.on("DimName")
 def _dim_name(run, node):
     """An extent in a function's body (`Tensor<i32, [n]>`) names a variable, a const item or
-    a const generic: one naming none of them is E2001, as a read of it would be. (It keeps the
-    name as written: a shadowed variable's extent is not renamed yet.)"""
+    a const generic: one naming none of them is E2001, as a read of it would be. One naming a
+    local names the binding in scope, as any other use of the name does: after `let n = true;
+    let n = 3;`, `[n]` is `[n#1]`."""
     st = run.state
+    unique = st.scopes.lookup(node.name)
+    if unique is not None:
+        return Lresolved["DimName"](unique, span=node.span)
     inside = len(st.scopes.stack) > 1  # a block of a body; a signature's or a field's is not
-    if inside and st.scopes.lookup(node.name) is None and node.name not in st.globals \
-            and node.name not in st.generics and not st.deferring:
+    if inside and node.name not in st.globals and node.name not in st.generics \
+            and not st.deferring:
         undefined(run.ctx.diagnostics, node.name, node.span,
                   near=st.scopes.visible() | st.globals)
-    return node
+    return Lresolved["DimName"](node.name, span=node.span)
 
 
 @resolve_names.on("Splat")

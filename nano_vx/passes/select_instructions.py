@@ -131,18 +131,20 @@ def _stop(run, node):
 def _let(run, node):
     b = run.state.b
     value, t = b.lower(node.value)
-    if t != "void":
-        if node.name not in b.in_cells:
-            value = b.rename(value, ssa_name(node.name))
-        b.bind(node.name, value, t, node.span)
+    if t != "void" and node.name not in b.in_cells:
+        value = b.rename(value, ssa_name(node.name))
+    b.bind(node.name, value, t, node.span)
 
 
 @lowering.on("Assign")
 def _assign(run, node):
     """A store into the place assigned: a tensor's element, what a reference points to, or
     a local's cell (backend/places.py)."""
-    target = node.target
-    assign(run.state.b, node, _cell(run, node, target.name) if target._prod == "Local" else None)
+    b, target = run.state.b, node.target
+    if target._prod == "Local" and b.values.get(target.name, ("", None))[1] == "void":
+        b.lower(node.value)  # a variable of type () holds nothing: only its value is computed
+        return
+    assign(b, node, _cell(run, node, target.name) if target._prod == "Local" else None)
 
 
 def _cell(run, node, local: str):

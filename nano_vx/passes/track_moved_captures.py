@@ -12,7 +12,7 @@ from ..languages.lresolved import display_name, unused_name
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, captures
 from ..nanopass.verify import child_nodes
 from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, given, late_reads
 
@@ -76,7 +76,9 @@ lent the launcher's flag: a `&mut i32` parameter after the others, given `&mut t
 by a kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter
 set (numbered after the launcher's own, in the order of the launches) and its reads check:
 the launch gives the variable moved or not, as the interpreter's does, whose kernel stops
-where it reads a moved one.
+where it reads a moved one. A kernel lent `&mut t` (its spawn's body assigns `t`) whose
+`transfer(*t, ..)` moves the launcher's `t`, where a closure reads `t`, is refused (E5010):
+no flag is lent through that reference.
 """, state=State)
 
 
@@ -87,6 +89,7 @@ def _program(run, program):
     st.fns = fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
+    _refuse_moves_through_lent(run, fns, launches)
     st.reached = {(name, var): _reached(st, fns, launches, name, var)
                   for name in fns for var in found.flagged[name]}
     for (name, var), reached in st.reached.items():
@@ -94,6 +97,51 @@ def _program(run, program):
             st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
     st.reached = {key: st.reached[_root(st, key)] for key in st.reached}
     return run.rebuild(program)
+
+
+def _refuse_moves_through_lent(run, fns: dict, launches: dict) -> None:
+    """E5010 for a launch lending `&mut v` to a kernel that moves v through it, where a
+    closure reads v (of the launcher's, or the kernel's reading its parameter): the
+    interpreter's launch moves v so (a spawn's body assigning `v` and then moving it), and
+    native code lends no moved-flag through that reference."""
+    through = _moved_through(fns, launches, run.state.found.launched)
+    for name, fn in fns.items():
+        read = {n for c in descendants(fn.body) if c._prod == "Closure" for n in captures(c)}
+        for launch in launches[name]:
+            kernel = fns[launch.kernel]
+            for i in through[launch.kernel]:
+                arg, param = launch.args[i], kernel.params[i].name
+                lent = arg._prod == "Borrow" and arg.value._prod == "Local"
+                if lent and arg.value.name in read or any(
+                        param in captures(c) for c in descendants(kernel.body)
+                        if c._prod == "Closure"):
+                    refuse(run.ctx.diagnostics, name, launch,
+                           f"a kernel moving '{display_name(param)}' through the `&mut` its "
+                           f"launch lends, which a closure reads")
+
+
+def _moved_through(fns: dict, launches: dict, launched: dict) -> dict:
+    """Each function -> the indices of its parameters whose place it moves: a `transfer` of
+    `*p` (in its body or a closure of it), or `p` given on to a kernel that does, or `*p` to
+    one that moves its parameter."""
+    moved = {}
+    for fn in fns.values():
+        through = {n.value.value.name for n in descendants(fn.body) if n._prod == "Transfer"
+                   and n.value._prod == "Deref" and n.value.value._prod == "Local"}
+        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in through}
+    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
+    while True:
+        more = {name: {params[name][a.name] for launch in launches[name]
+                       for i, arg in enumerate(launch.args)
+                       if i in moved[launch.kernel] and arg._prod == "Local"
+                       or i in launched.get(launch.kernel, ()) and arg._prod == "Deref"
+                       for a in [arg if arg._prod == "Local" else arg.value]
+                       if a._prod == "Local" and a.name in params[name]} - moved[name]
+                for name in moved}
+        if not any(more.values()):
+            return moved
+        for name, indices in more.items():
+            moved[name] |= indices
 
 
 def _root(st: State, key: tuple) -> tuple:

@@ -11,6 +11,7 @@ from ..dump.text import to_text
 from ..languages import Lerased
 from ..nanopass import descendants, with_span
 from ..values.sizes import extent
+from .typer import show
 from .types import OPAQUE
 
 
@@ -67,7 +68,7 @@ class _Binder:
             if value is None:
                 self._refuse(targ.span, f"'{g.name}' of '{fn.name}' is "
                                         f"{_kind(g, named=False)}, but this call gives it "
-                                        f"`{to_text(targ).strip()}`")
+                                        f"`{show(targ)}`")
                 return False
             self.binding[g.name], self.by[g.name] = value, 0
         return True

@@ -22,7 +22,7 @@ from ..dump.text import to_text
 from ..languages.linstances import as_written, fit_instances
 from ..languages.lsrc import BINARY_OPS
 from ..nanopass import Handlers, descendants, lineage
-from ..languages.lresolved import Lresolved
+from ..languages.lresolved import Lresolved, display_name
 from ..languages.ltyped import Ltyped
 from ..languages.lrouted import Lrouted
 from ..values.math import MATH
@@ -169,6 +169,9 @@ def show(ty) -> str:
     for name in sorted({n.name for n in descendants(ty) if n._prod == "NamedType"
                         and "$" in n.name}, key=len, reverse=True):
         text = re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", lambda _: as_written(name), text)
+    # An extent names a local by its unique name (`n#1`); a message says the name written.
+    for name in {n.name for n in descendants(ty) if n._prod == "DimName" and "#" in n.name}:
+        text = re.sub(rf"(?<![\w#]){re.escape(name)}(?![\w#])", display_name(name), text)
     return text
 
 

@@ -3,6 +3,7 @@ called where their `let` names them, what each reads of the variables around it.
 
 from __future__ import annotations
 
+from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
 from ..values.numbers import INT_TYPES
@@ -410,3 +411,15 @@ def zero(ty, span):
         return L["Int" if ty.name in INT_TYPES else "Float"](
             0 if ty.name in INT_TYPES else 0.0, ty.name, span=span)
     return None
+
+
+def reference_to_zero(name: str, ty, taken: set, span) -> list:
+    """`let mut name: ty` of a reference to a scalar or a vector, bound to a reference to its
+    target's zero (a vector's a splat of its lanes' zero), which a `let` of a name not in
+    `taken` binds before it and nothing else reads."""
+    cell, target = unused_name(display_name(name), taken), ty.inner
+    value = L["Splat"](zero(target.elem, span), target, span=span) \
+        if target._prod == "VectorType" else zero(target, span)
+    borrow = L["Borrow"](L["Local"](cell, span=span), ty.mutable, span=span)
+    return [L["Let"](cell, ty.mutable, target, value, span=span),
+            L["Let"](name, True, ty, borrow, span=span)]

@@ -99,6 +99,22 @@ def _zero_held(what: str):
     return bad
 
 
+def _chosen_reference(t) -> bool:
+    """A reference an `if` chooses that start-chosen-references starts at a zero of its
+    own: one to a scalar or a vector held as its type (an element of a tensor of a narrow
+    type is a byte, which no variable holds)."""
+    t = decide(t)
+    return isinstance(t, Ref) and not t.held and (
+        isinstance(t.target, Vector) or isinstance(t.target, str) and t.target not in
+        ("void", "str"))
+
+
+def _chosen_refused(t) -> str:
+    if isinstance(t, Ref) and decide(t).held:
+        return "an `if` choosing a reference to an element of a tensor of a narrow type"
+    return "an `if` whose value is not a scalar"
+
+
 def _referenced(t):
     """A reference to a variable its calls type (a closure's parameter): native code makes one
     to a scalar's cell, or a vector's, only."""
@@ -213,8 +229,9 @@ class Infer:
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
-                        and t.kind != "any" or isinstance(t, (Closure, Vector))):
-                    raise Mismatch(let.value, "an `if` whose value is not a scalar")
+                        and t.kind != "any" or isinstance(t, (Closure, Vector))
+                        or _chosen_reference(t)):
+                    raise Mismatch(let.value, _chosen_refused(t))
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
             for node in descendants(item):

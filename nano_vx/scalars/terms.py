@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..dump.text import to_text
 from ..values.sizes import tensor_bytes
 from ..values.literals import TYPE_WRAPPERS
 from ..values.narrow import NARROW_TYPES, value_type
@@ -281,10 +282,11 @@ def scalar_of(ty, node):
             elem = value_type(ty.elem.name)
         else:
             elem = scalar_of(ty.elem, node)
+        if not isinstance(elem, str):
+            raise Mismatch(node, f"a tensor of {show(elem)}")
         # A `?` extent is None: native code reads it from the buffer (memref.dim).
-        if not isinstance(elem, str) or any(d._prod not in ("DimInt", "DimAny")
-                                            for d in ty.dims):
-            raise Mismatch(node, "a tensor whose extents are not integers")
+        if any(d._prod not in ("DimInt", "DimAny") for d in ty.dims):
+            raise Mismatch(node, _variable_extents(node, ty.dims))
         size = tensor_bytes(ty)
         if size is not None and size >= 1 << 63:  # its bytes do not fit a 64-bit address
             raise Mismatch(node, f"a tensor of {size} bytes, more than an address reaches")
@@ -305,6 +307,17 @@ def _narrow_scalar(ty) -> str | None:
     while ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     return ty.name if ty._prod == "Scalar" and ty.name in NARROW_TYPES else None
+
+
+def _variable_extents(node, dims) -> str:
+    """What erase-variable-extents leaves naming a variable: a literal it does not make of
+    known extents, or a constructor's extent arithmetic it cannot show stays within i64 (the
+    interpreter's is unbounded: computed natively, it could wrap where that does not)."""
+    if node._prod == "TensorLit":
+        return "a tensor literal whose extents name variables (it makes literals of known " \
+               "extents)"
+    shown = ", ".join(to_text(d).strip() for d in dims)
+    return f"extent arithmetic that might leave i64 (`[{shown}]`)"
 
 
 def decide(t):

@@ -119,7 +119,7 @@ class Check:
 
     def params(self, name: str) -> list:
         fn = self.sigs.fns[name]
-        return [typed(p.type, p) for p in fn.params]
+        return [typed(p.type, p, void=True) for p in fn.params]  # a closure's given a print
 
     def constant(self, name: str, seen: set):
         """A constant's type, its value typed (select-instructions computes a constant where
@@ -329,8 +329,6 @@ class Check:
         t = self.env.get(e.name)
         if t is None:
             raise Mismatch(e, f"the variable '{e.name}', which is not bound here")
-        if find(t) == "void":
-            raise Mismatch(e, f"the variable '{e.name}', which holds no value")
         return t
 
     @EXPRESSIONS.on("Global")
@@ -422,9 +420,9 @@ class Check:
             self.record(arg)
             return "void"
         t = find(self.index(arg, row=True) if arg._prod == "Index" else self.expr(arg))
-        if isinstance(t, (Closure, Ref)) or t == "void":
+        if isinstance(t, (Closure, Ref)):
             raise Mismatch(arg, f"a print of {show(t)}")
-        return "void"
+        return "void"  # a print of () is the interpreter's stop (select-instructions)
 
     def record(self, e):
         """The literal of an aggregate `print` is given: every part a scalar, a tensor, or
@@ -452,7 +450,7 @@ class Check:
         outer, loops = dict(self.env), self.loops
         params = []
         for p in e.params:
-            params.append(typed(p.type, p))
+            params.append(typed(p.type, p, void=True))
             self.bind(p, p.name, params[-1])
         ret, self.ret, self.loops = self.ret, typed(e.ret, e, void=True), 0
         closure = Closure(params, self.ret, e)

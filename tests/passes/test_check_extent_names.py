@@ -17,6 +17,7 @@ REFUSED = {
     "float_const_extent": ("E3026", "the extent `B` names the constant 'B', of type f32"),
     "float_parameter_extent": ("E3026", "the extent `x` names the parameter 'x', of type f32"),
     "reference_extent": ("E3026", "the extent `r` names the parameter 'r', of type &i32"),
+    "shadowed_bool_extent": ("E3026", "the extent `n` names the variable 'n', of type bool"),
 }
 
 

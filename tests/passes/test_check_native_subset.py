@@ -76,13 +76,15 @@ def test_what_native_code_does_not_lower_of_references(body, what):
 
 # erase-raw-pointers makes a pointer the tensor it points into seen as one dimension, so
 # every pointer must point into tensors of one element type as stored (specialize-storages
-# gives a parameter a copy of its function per storage, but one pointer an `if` chooses
-# between two is one variable).
+# gives a parameter a copy of its function per storage, and split-chosen-storages a `let`
+# an `if` chooses between two its rest per arm, but a `let mut` pointer assigned one of the
+# other storage is one variable).
 @pytest.mark.parametrize("program,what", [
     ("fn get(p: *const f32) -> f32 {\n    unsafe { *p }\n}\n\nfn main() {\n"
      "    let a = Tensor<f32, [2]>::fill(1.0);\n    let b = Tensor<f4e2m1, [3, 2]>::fill(2.0);\n"
-     "    let p = if a[0] > 0.0 { a.as_ptr() } else { b.as_ptr() };\n    print(get(p));\n}\n",
-     "a pointer into a tensor of f4e2m1 where one into a tensor of f32 is expected "
+     "    let mut p = a.as_ptr();\n    if a[0] > 0.0 { p = b.as_ptr(); }\n"
+     "    print(get(p));\n}\n",
+     "a pointer into a tensor of f32 where one into a tensor of f4e2m1 is expected "
      "(in 'main')"),
     ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
      "    print(p);\n}\n", "a print of a raw pointer (in 'main')"),

@@ -8,10 +8,13 @@ import pytest
 from nano_vx.dump.text import to_text
 from nano_vx.passes.copy_closures_into_kernels import copy_closures_into_kernels
 from front import (assert_interpreted_after_w5001, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_front)
+                   assert_prints_the_same, run_front)
 
 CASES = Path(__file__).parent / "cases" / "copy_closures_into_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+# Admitted here, refused by a later pass: the kernel reaches the variable its copy moves by
+# `&mut` (tests/test_native.py's NOT_LOWERED).
+REFUSED_LATER = {"moving_what_the_kernel_changes", "moving_what_the_kernel_lends"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -26,7 +29,7 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", copy_closures_into_kernels)
 
 
-@pytest.mark.parametrize("case", NAMES)
+@pytest.mark.parametrize("case", sorted(set(NAMES) - REFUSED_LATER))
 def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
@@ -74,15 +77,17 @@ def test_a_closure_moving_what_it_captures_is_made_again_given_the_variable(case
     assert "transfer" in kernel and "let send" in kernel
 
 
-def test_a_closure_moving_what_the_kernel_reaches_by_reference_runs_in_the_interpreter():
-    """The body assigns `t`, so the kernel reaches the launcher's `t` by `&mut`, through which
-    a copy's `transfer` would not move it: the closure stays passed, refused, and the
-    interpreter stops where the source stops, at the call after the launch."""
-    case = CASES / "e5010_moving_what_the_kernel_changes.vx"
-    assert_refused_then_repaired(case, copy_closures_into_kernels, "E5010",
-                                 "of 'send', a closure moving 't', which the kernel reaches by")
-    assert_interpreted_after_w5001(case, "E9004")
-    assert_native_as_interpreted(CASES / "e5010_moving_what_the_kernel_changes_repaired.vx")
+@pytest.mark.parametrize("case", sorted(REFUSED_LATER))
+def test_a_closure_moving_what_the_kernel_reaches_by_reference_moves_through_it(case):
+    """The body assigns or lends `t`, so the kernel reaches the launcher's `t` by `&mut`: the
+    copy's `transfer` of `*t` moves the launcher's `t` (the interpreter's `transfer` through
+    the `&mut` a launch lends), and the call after the launch stops where the source stops,
+    in the interpreter, which runs what native code refuses later."""
+    text = to_text(run_front(CASES / f"{case}.vx", copy_closures_into_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(&mut t);" in text
+    assert "fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {" in text
+    assert "](*t, Memory::NPU_HBM)" in text
+    assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9004")
 
 
 HANDWRITTEN = """

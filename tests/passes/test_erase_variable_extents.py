@@ -34,7 +34,9 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_literal_of_two_variable_extents_printed", "a tensor whose extents are not integers")])
+    ("e5010_literal_of_two_variable_extents_printed",
+     "a tensor literal whose extents name variables"),
+    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
@@ -138,3 +140,11 @@ def test_handwritten_an_extent_read_once_a_loop_variable_and_a_list_given(run_pa
     printed = "[]\n[0]\n[0, 0]\n[7, 7]\n[[0, 0]]\n5\n"
     assert _printed(ran.before) == _printed(ran.tree) == printed
     assert ran.dump == snapshot_txt
+
+
+def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
+    main = _fns("inferred_u8_and_default")["main"]
+    assert "Tensor<i8, [?]>::fill([n as i32 * 2], 1)" in main  # assigned a u8, a u8
+    assert "Tensor<i8, [?]>::fill([d as i64 * 2], 1)" in main  # nothing fixes it: an i32
+    loop = _fns("loop_variable")["main"]
+    assert "::fill([i as i64 + 1], i)" in loop and "::new([2 * j as i32, j as i32 - 1])" in loop

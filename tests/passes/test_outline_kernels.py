@@ -93,11 +93,17 @@ def _stop(tree) -> tuple:
                                          ("closure_moving_after_its_launch", ":6:28"),
                                          ("moved_in_the_body_read_by_a_closure", ":6:21"),
                                          ("moved_by_a_closure_of_the_body", ":6:21"),
-                                         ("moved_by_an_inner_spawn", ":7:21")])
+                                         ("moved_by_an_inner_spawn", ":7:21"),
+                                         ("assigned_then_moved_read_by_a_closure", ":7:21"),
+                                         ("assigned_then_moved_by_an_inner_spawn", ":7:21"),
+                                         ("assigned_then_moved_by_an_inner_spawn_assigning_it",
+                                          ":8:21"),
+                                         ("assigned_then_moved_on_one_path", ":6:21")])
 def test_a_kernel_moves_the_launchers_variable(case, place):
     """A move in the kernel, or by a closure it is given, moves the launching frame's `t`, as
     the spawn's body did: the program stops where it stopped, at the closure's `transfer` or
-    at a closure's read after the launch, not at the launch and not never."""
+    at a closure's read after the launch, not at the launch and not never. So does a
+    `transfer(*t, ..)` of the `&mut t` a kernel is lent because its body also assigns `t`."""
     ran = run_front(CASES / f"{case}.vx", outline_kernels)
     code, at, message = _stop(ran.before)
     assert (code, at[at.index(":"):]) == ("E9004", place)

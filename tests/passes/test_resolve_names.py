@@ -132,9 +132,17 @@ def _block(stmts):
     return st.builds(T["Block"], st.lists(stmts, max_size=4), st.none() | exprs)
 
 
+def _sized(name, mutable, extent):
+    """`let name: Tensor<i32, [extent]> = extent;`: the extent and the value read one name at
+    one place."""
+    return T["Let"](name, mutable, T["TensorType"](I32, (T["DimName"](extent),), None),
+                    T["Var"](extent))
+
+
 stmts = st.recursive(
     st.one_of(
         st.builds(T["Let"], LETTERS, st.booleans(), st.none(), exprs),
+        st.builds(_sized, LETTERS, st.booleans(), LETTERS),
         st.builds(lambda e: T["ExprStmt"](T["Call"](T["Var"]("print"), (), (e,))), exprs),
     ),
     lambda inner: st.one_of(
@@ -192,9 +200,20 @@ def test_every_binding_in_a_function_is_unique(fn):
     # Only names changed, and every Local names a binding of its function.
     assert _erase(out) == program
     assert {n.name for n in _walk(out) if n._prod == "Local"} <= set(names)
-    # E2001 exactly once per use of a name that is neither local nor global.
+    # E2001 exactly once per use of a name that is neither local nor global (an extent's
+    # too: a sized `let`'s value reads the name its extent does).
     unknown = [n for n in _walk(out) if n._prod == "Global" and n.name not in ("f", "print")]
+    unknown += [n for n in _walk(out) if n._prod == "Let" and n.type is not None
+                and n.value._prod == "Global"]
     assert ctx.diagnostics.codes() == ["E2001"] * len(unknown)
+
+
+@settings(max_examples=50, deadline=None)
+@given(fns)
+def test_an_extent_names_the_binding_a_read_of_its_name_there_names(fn):
+    out = resolve_names(T["Program"]((fn,)), Compilation(Source("generated.vx", "")))
+    sized = [n for n in _walk(out) if n._prod == "Let" and n.type is not None]
+    assert [n.type.dims[0].name for n in sized] == [n.value.name for n in sized]
 
 
 

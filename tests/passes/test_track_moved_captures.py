@@ -8,7 +8,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_moved_captures import track_moved_captures
-from front import (_printed, assert_native_as_interpreted,
+from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
                    assert_prints_the_same, assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_moved_captures"
@@ -75,6 +75,28 @@ def test_a_reference_to_a_variable_a_closure_moves_is_refused():
     assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_printing_first.vx",
                                  track_moved_captures, "E5010",
                                  "a reference to 't', which a closure may move")
+
+
+def test_a_kernel_moving_what_a_closure_reads_through_a_lent_reference_is_refused():
+    """The interpreter's launch moves the launcher's `x` with the kernel's `transfer(*x, ..)`
+    of the `&mut x` it is lent, and the closure's read after the launch stops there; no
+    moved-flag is lent through that reference."""
+    case = CASES / "e5010_moved_through_a_lent_reference.vx"
+    assert_refused_then_repaired(case, track_moved_captures, "E5010",
+                                 "a kernel moving 'x' through the `&mut` its launch lends")
+    assert_interpreted_after_w5001(case, "E9004")
+    assert_native_as_interpreted(CASES / "e5010_moved_through_a_lent_reference_repaired.vx")
+
+
+def test_an_inner_kernel_moving_what_its_closure_reads_through_a_lent_reference_is_refused():
+    """The inner kernel is given on the outer one's `&mut x`, and its closure reads `*x` after
+    its `transfer(*x, ..)` moved the launcher's `x`: the interpreter stops at that read."""
+    ran = run_front("fn main() {\n  let mut x = 3;\n  let r = spawn on(Topology::CPU) {\n"
+                    "    x = 4;\n    let inner = spawn on(Topology::CPU) { x = 6; let g = || x "
+                    "+ 1; let y = transfer(x, Memory::NPU_HBM); y + g() };\n    inner + 1\n  "
+                    "};\n  print(r);\n}\n", track_moved_captures)
+    assert ran.diagnostics.codes() == ["E5010"]
+    assert "a kernel moving 'x' through the `&mut`" in ran.diagnostics.items[0].message
 
 
 def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():

@@ -1,0 +1,56 @@
+"""start-chosen-references: Lscalars -> Lscalars.
+
+Same IL: the `if` is computed where the `let` computed it, each arm making the reference it
+chose, so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lscalars import Lscalars as L
+from ..nanopass import Pass, descendants
+from ..scalars.closures import bound_in, reference_to_zero
+
+
+@dataclass
+class State:
+    taken: set = field(default_factory=set)  # the names of the function's locals
+
+
+start_chosen_references = Pass("start-chosen-references", L, L, """
+Make each `let` of a reference that an `if` chooses a `let mut` of a reference to a zero bound
+before it, which the `if` then assigns.
+
+`let r = if c { &mut a } else { &mut t[i] };` is `let mut r#1 = 0; let mut r = &mut r#1; r =
+if c { &mut a } else { &mut t[i] };`. explicate-control starts a variable an `if` gives its
+value at its type's zero, and each arm assigns it; a reference has no zero, so it is given
+one, a variable nothing else reads. A reference to a variable's cell and one to an element
+of a tensor are the same machine value (a memref of rank 0 at an offset), so the variable
+holds either, and only the arm taken makes its reference (an element's index is checked
+there, as the interpreter checks it). A `match` is an `if` chain by now (lower-matches). A
+reference to an element of a tensor of a narrow type (a byte) has no such zero:
+type-scalars refuses it.
+""", state=State)
+
+
+@start_chosen_references.on("Fn")
+def _fn(run, fn):
+    if not any(_chosen(n) for n in descendants(fn.body)):
+        return fn
+    run.state.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    return run.rebuild(fn)
+
+
+@start_chosen_references.on("Let", splice=True)
+def _let(run, let):
+    if not _chosen(let):
+        return (run.rebuild(let),)
+    span = let.span
+    return (*reference_to_zero(let.name, let.type, run.state.taken, span),
+            L["Assign"](L["Local"](let.name, span=span), "=", run.walk(let.value), span=span))
+
+
+def _chosen(s) -> bool:
+    """`s` is a `let` of a reference an `if` chooses (type-scalars admits only one to a
+    scalar or a vector held as its type)."""
+    return s._prod == "Let" and s.value._prod == "IfExpr" and s.type._prod == "BorrowType"

@@ -1,0 +1,71 @@
+"""What name-temporaries holds in a local of its own, computed by a `let` before the statement
+that computes it; expand-lazy-conditions asks the same of a condition that may not run, or
+runs once per turn, where that `let` cannot go."""
+
+from __future__ import annotations
+
+from ..languages.lassumed import Lassumed as L
+from .aggregate_types import Shaped, shape_of
+from .aggregate_values import pure
+
+
+def makes_aggregate(st: Shaped, e) -> bool:
+    """Whether e computes a struct, a tuple or an enum."""
+    return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
+
+
+def held_aggregate(st: Shaped, e) -> bool:
+    """Whether e is a call or an `if` that makes an aggregate: held, so that what
+    scalarize-aggregates splits is a local."""
+    return e._prod in ("Call", "IfExpr") and makes_aggregate(st, e)
+
+
+def holds_statements(e) -> bool:
+    """Whether e is an `if` whose arms hold statements: a statement's value, not a part of
+    one."""
+    return e._prod == "IfExpr" and bool(e.then.stmts or e.orelse.stmts)
+
+
+def reordered(st: Shaped, lit) -> bool:
+    """Whether the struct literal lit is written out of its declaration's order, the order in
+    which scalarize-aggregates computes its fields."""
+    shape = st.shapes.of(L["NamedType"](lit.name, span=lit.span))
+    return shape is not None and [f.name for f in lit.fields] != [k for k, _ in shape.parts]
+
+
+def held_field(st: Shaped, value) -> bool:
+    """Whether the value of a field of a reordered struct literal is held, so that its calls
+    run in the order written: a call computes it (an aggregate's parts are held already)."""
+    return not pure(value) and not makes_aggregate(st, value)
+
+
+def named_first(st: Shaped, e) -> bool:
+    """Whether a part of e is computed by a `let` before e's statement: a `match` value, an
+    aggregate a call or an `if` makes, an `if` whose arms hold statements, a held field of a
+    reordered struct literal (none of a closure's or an `unsafe` block's body: their blocks
+    hold their `let`s)."""
+    p = e._prod
+    if p == "MatchValue" or held_aggregate(st, e) or holds_statements(e):
+        return True
+    if p == "StructLit" and reordered(st, e) and any(held_field(st, f.value) for f in e.fields):
+        return True
+    if p in ("Closure", "Unsafe"):
+        return False
+    return any(named_first(st, c) for c in _parts(e))
+
+
+def _parts(e) -> list:
+    """e's expressions, and those of an `if`'s arms."""
+    found = []
+    for name in e._fields:
+        child = getattr(e, name)
+        for c in child if isinstance(child, tuple) else (child,):
+            if not hasattr(c, "_prod"):
+                continue
+            if c._prod == "FieldInit":
+                found.append(c.value)
+            elif c._prod == "Block" and e._prod == "IfExpr":
+                found += [x for x in (c.value,) if x is not None]
+            elif c._prod in L.productions and L.productions[c._prod][0].name == "Expr":
+                found.append(c)
+    return found
