@@ -33,7 +33,10 @@ call handing on the parameter of a function that takes several forms says no for
 left as it is, until the copies of that function say theirs (a round later); one putting
 the parameter in an aggregate makes a deeper form each time, copied for a few rounds, and
 the rest stay (E5010 in scalarize-aggregates). A function it copied that no call calls
-any more is dropped.
+any more is dropped, and so is one that no call reaches (from `main`, a launch, a value)
+whose parameter holds an erased field: no call gives that field a type or a form (the
+struct's scalar arguments are erased, `Cell<i32>` is `Cell`), and the interpreter never runs
+it.
 """, state=State)
 
 
@@ -48,7 +51,8 @@ def _program(run, program):
     st = run.state
     origin: dict = {}  # a copy -> the function it copies
     named: dict = {}  # function -> {form: the function or copy that takes it}
-    # Functions something else calls: one uncalled in the input is left as it was.
+    # Functions something else calls: one uncalled in the input is left as it was, unless
+    # it is formless (below).
     called = {n for i in program.items for n in referred(i) - {i.name}}
     for _ in range(ROUNDS):
         shapes, sigs = program_types(program)
@@ -86,8 +90,12 @@ def _program(run, program):
             items += [item.replace(name=c) for c in made_now.get(item.name, ())]
         program = made.replace(items=tuple(items))
     # A function whose calls all went to its copies (its first form taken from a call a later
-    # round sent elsewhere) is dead code in the IL.
-    items = live_items(program.items, set(origin) | (set(named) & called))
+    # round sent elsewhere) is dead code in the IL, and so is one no call reaches whose
+    # parameter holds an erased field: no call gives it a form, so it has no copy.
+    _, sigs = program_types(program)
+    formless = {f for f, sig in sigs.items()
+                if any(None in s.leaves() for s in sig.params if s is not None)}
+    items = live_items(program.items, set(origin) | (set(named) & called) | formless)
     return program if len(items) == len(program.items) else program.replace(items=items)
 
 

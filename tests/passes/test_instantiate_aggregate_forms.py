@@ -42,11 +42,19 @@ def test_a_program_whose_calls_agree_comes_out_as_it_went_in():
 
 def test_a_function_copied_that_no_call_calls_any_more_is_dropped():
     source = (CASES / "original_left_uncalled.vx").read_text()
-    ran = run_front(source.replace("fn main", "fn spare(c: Cell<i32>) -> i32 { c.n }\nfn main"),
+    ran = run_front(source.replace("fn main", "fn spare(k: i32) -> i32 { k }\nfn main"),
                     instantiate_aggregate_forms)
     fns = [i.name for i in ran.after.items if i._prod == "Fn"]
-    # `spare`, which nothing called before either, stays.
+    # `spare`, which nothing called before either, stays: it takes no erased field.
     assert fns == ["show$2", "show$3", "wrap", "wrap$2", "spare", "main"]
+
+
+def test_a_function_no_call_reaches_taking_an_erased_field_is_dropped():
+    ran = run_front(CASES / "uncalled_generic_parameters.vx", instantiate_aggregate_forms)
+    fns = [i.name for i in ran.after.items if i._prod == "Fn"]
+    # `outer` passes its cell on to `inner`, which nothing else calls; `kept` takes an
+    # instance, whose field is typed, and `used` is called.
+    assert fns == ["kept", "used", "main"]
 
 
 def test_each_form_calls_a_copy_of_its_own():
