@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, coerce
 
+# The hint of a value assigned to a place (`x = ..`, `*r += ..`, `t[i] = ..`): its literals
+# take the scalar type the place holds, known only as the program runs (`held_type`).
+PLACE = "the place's type"
+
 # Types that mark a value without changing its scalar type.
 TYPE_WRAPPERS = ("PinnedType", "VerifiedType", "RefType")
 
@@ -19,6 +23,32 @@ def scalar_hint(ty) -> str | None:
     while ty is not None and ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     return ty.name if ty is not None and ty._prod == "Scalar" else None
+
+
+def literal_hint(ty):
+    """What a type fixes for the literals of the expression it annotates: its scalar type, or
+    for a tuple type one such hint per element (`let p: (i64, i32) = (1 << 40, 0)`)."""
+    if ty is not None and ty._prod == "TupleType":
+        return tuple(literal_hint(e) for e in ty.elems)
+    return scalar_hint(ty)
+
+
+def held_type(v) -> str | None:
+    """What a place holding `v` fixes for the literals assigned to it: a typed integer's or
+    float's scalar type (an untyped one, i32 or f64, fixes none), per element of a tuple."""
+    if type(v) is tuple:
+        return tuple(held_type(e) for e in v)
+    return v.t.name if type(v) is TInt or type(v) is TFloat else None
+
+
+def run_placed(owner, run, arg, place_type):
+    """`run(arg)`, compiled under the hint PLACE, where the place written holds `place_type`:
+    `owner` (the interpreter or the compile-time evaluator) keeps it while `run` runs."""
+    outer, owner.place_type = owner.place_type, place_type
+    try:
+        return run(arg)
+    finally:
+        owner.place_type = outer
 
 
 def literal(value, hint, span):
