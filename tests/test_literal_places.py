@@ -7,15 +7,11 @@ i32 it would be 256)."""
 
 from __future__ import annotations
 
-import io
-import tempfile
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nano_vx.cli import main
+from test_native_property import _runs
 
 # The integer types a place holds, with their bits and signedness.
 _TYPES = {"i8": (8, True), "u8": (8, False), "i16": (16, True), "u32": (32, False),
@@ -96,20 +92,8 @@ def _programs(draw):
     return text, "".join(f"{line}\n" for line in expected)
 
 
-def _runs(text: str):
-    """(status, stdout, stderr) of the native run and of --action interpret."""
-    runs = []
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "places.vx"
-        path.write_text(text)
-        for args in ((), ("--action", "interpret")):
-            out, err = io.StringIO(), io.StringIO()
-            runs.append((main([str(path), *args], stdout=out, stderr=err), out.getvalue(),
-                         err.getvalue()))
-    return runs
-
-
 def _agree(text: str, expected: str):
+    """Native code and the interpreter print `expected`, as a Rust program would."""
     native, interpreted = _runs(text)
     assert native == interpreted, text
     assert native == (0, expected, ""), text
