@@ -381,7 +381,7 @@ class StmtMixin(ExprMixin):
         """`*param = value`: the tensor handed to the caller through its out-parameter."""
         param = Lparted["Local"](node.param, span=node.span)
         return self._assign_through(Lparted["Deref"](param, span=node.span), "=",
-                                    self.expr(node.value, sc), sc, node.span)
+                                    self.placed(node.value, sc), sc, node.span)
 
     @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node, sc):
