@@ -22,6 +22,8 @@ _PLACES = {
     "let": ("", "let v{k}: {T} = {E};\n  print(v{k});"),
     "assign": ("", "let mut v{k}: {T} = 0;\n  v{k} = {E};\n  print(v{k});"),
     "compound": ("", "let mut v{k}: {T} = 0;\n  v{k} += {E};\n  print(v{k});"),
+    "beside": ("", "let y{k}: {T} = 0;\n  let mut v{k}: {T} = 1;\n  v{k} = y{k} + ({E});\n"
+                   "  print(v{k});"),
     "inferred": ("", "let w{k} = 0{T};\n  let mut v{k} = w{k};\n  v{k} = {E};\n  print(v{k});"),
     "deref": ("fn set{k}(r: &mut {T}) {{ *r = {E}; }}",
               "let mut v{k}: {T} = 0;\n  set{k}(&mut v{k});\n  print(v{k});"),

@@ -3,8 +3,9 @@
 Each production of the Expr nonterminal of any IL in the chain has a method registered in
 EXPRESSIONS; a production only some ILs have (Var before resolve-names, Local and Global
 after) is handled per its meaning, so one compiler serves every IL. `hint` is the scalar type
-the context fixes (a typed `let`, a parameter, a return), which an integer or float literal
-under it takes.
+the context fixes (a typed `let`, a parameter, a return; a tuple of them for a tuple type;
+PLACE for the place an assignment writes, known as it runs), which an integer or float
+literal under it takes.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from ..languages.lparted import Lparted
 from ..languages.lsrc import assertion_message, malloc_constructor
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
-from ..values.literals import PLACE, adopt, held_type, literal_hint, run_placed
+from ..values.literals import PLACE, adopt, held_type, literal_hint, run_placed, typed_by_place
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
@@ -164,6 +164,9 @@ class StmtMixin(ExprMixin):
         """The value an assignment writes, run given the scalar type of the place it writes:
         its unsuffixed literals take that type, as Rust infers them (`x = 1 << 40` for an
         i64 x shifts an i64)."""
+        if not typed_by_place(value):
+            plain = self.expr(value, sc)
+            return lambda f, place_type: plain(f)
         run = self.expr(value, sc, PLACE)
         return lambda f, place_type: run_placed(self, run, f, place_type)
 
