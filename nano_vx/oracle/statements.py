@@ -217,8 +217,13 @@ class StmtMixin(ExprMixin):
             new = v if op == "=" else arith(binop, old, v, span)
             return new if type(new) is type(old) else adopt(old, new)  # as a variable's does
 
+        # The value runs first, then the root: the place's type types the value's literals
+        # where reading the root first changes nothing (a variable, or `*` of one), not where
+        # a call gives the reference (`(*pick(&mut q)).y = ..`).
+        named = root._prod != "Deref" or root.value._prod in ("Var", "Local")
+
         def assign(f):
-            v = value(f, held_type(part_of(cell(f)[0], path, span)))
+            v = value(f, held_type(part_of(cell(f)[0], path, span)) if named else None)
             held, put = cell(f)
             put(with_part(held, path, lambda old: changed(old, v), span))
         return assign
