@@ -56,6 +56,7 @@ class Evaluator(ExprMixin, StmtMixin, RegionMixin, ArithmeticMixin, PlacementMix
         self.codes: dict = {}  # id(Fn or Closure node) -> its Code, compiled once
         # While a body compiles: the scalar type `return` converts to, for literal typing.
         self.returns: str | None = None
+        self.place_type = None  # the scalar type of the place an assignment writes (PLACE)
         self._fresh()
 
     def _fresh(self):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..languages import Lresolved, Ltyped
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
-from ..values.literals import literal, negated_literal, scalar_hint
+from ..values.literals import PLACE, literal, negated_literal, scalar_hint
 from ..values.math import MATH
 from ..values.numbers import describe, to_index, unplace
 from ..values.places import CPU_DRAM, NONE_TOPO, MemValue, SomeTopo, Topo
@@ -74,6 +74,9 @@ class ExprMixin:
 
     @EXPRESSIONS.on("Int", "Float")
     def x_Int(self, node, hint):
+        if hint == PLACE:  # the type of the place being assigned, as it runs
+            value, span = node.value, node.span
+            return lambda frame: literal(value, self.place_type, span)
         return constant(node.value if hint is None else literal(node.value, hint, node.span))
 
     @EXPRESSIONS.on("Bool", "Str")
@@ -127,7 +130,9 @@ class ExprMixin:
     def operand(self, node, hint=None):
         """A right operand: its closure, or the value of a literal (arithmetic.Literal)."""
         closure = self.expr(node, hint)
-        return Literal(closure(None)) if node._prod in _LITERALS else closure
+        if node._prod in _LITERALS and hint != PLACE:
+            return Literal(closure(None))
+        return closure
 
     def logic(self, node):
         left, right = self.condition(node.left), self.condition(node.right)
@@ -221,12 +226,12 @@ class ExprMixin:
     def x_Comptime(self, node, hint):
         # Reached inside a function called while compiling, or a comptime lambda's body:
         # the evaluator already runs at compile time, so the block is just a block.
-        return self.value_block(node.body)
+        return self.value_block(node.body, hint)
 
     @EXPRESSIONS.on("IfExpr")
     def x_IfExpr(self, node, hint):
         cond, span = self.condition(node.cond), node.span
-        then, orelse = self.value_block(node.then), self.value_block(node.orelse)
+        then, orelse = self.value_block(node.then, hint), self.value_block(node.orelse, hint)
 
         def if_(frame):
             c = cond(frame)

@@ -10,7 +10,7 @@ from operator import itemgetter
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
-from ..values.literals import adopt, scalar_hint
+from ..values.literals import PLACE, adopt, held_type, run_placed, scalar_hint
 from ..values.numbers import TInt, coerce, to_index, unplace
 from ..values.tensors import Tensor
 from .errors import (cannot_finish, depends, failed_assert, failed_precondition, writes_outside,
@@ -54,10 +54,11 @@ class StmtMixin:
             return None
         return run
 
-    def value_block(self, block):
-        """A block used as a value: `f(frame) ->` its value (None when it has none)."""
+    def value_block(self, block, hint=None):
+        """A block used as a value: `f(frame) ->` its value (None when it has none), whose
+        literals take the type `hint` fixes."""
         body = [(self.stmt(s), s.span) for s in block.stmts]
-        value = self.expr(block.value) if block.value is not None else None
+        value = self.expr(block.value, hint) if block.value is not None else None
 
         def run(frame):
             for s, span in body:
@@ -135,16 +136,18 @@ class StmtMixin:
         if root._prod != "Local":
             return refuse(span, f"an assignment to {root._prod}")
         if target is not root:
-            return self.assign_element(node, self.expr(node.value))
+            return self.assign_element(node, self.expr(node.value, PLACE), self.expr(root))
+        # Its literals take the type the variable holds (`x = 1 << 40` for an i64 x).
         if node.op == "=":
-            value = self.expr(node.value)
+            value = self.expr(node.value, PLACE)
         else:  # `x += e` is `x = x + e`
             value = self.operation(node.op[:-1], span, self.expr(root),
-                                   self.operand(node.value))
+                                   self.operand(node.value, PLACE))
         name, shown = root.name, display_name(root.name)
 
         def assign(frame):
-            v = value(frame)
+            place = frame.vars if name in frame.vars else frame.holder(name)
+            v = run_placed(self, value, frame, held_type(place[name]) if place else None)
             held = frame.vars
             if name not in held:
                 held = frame.holder(name)
@@ -158,7 +161,7 @@ class StmtMixin:
             held[name] = v
         return assign
 
-    def assign_element(self, node, value):
+    def assign_element(self, node, value, whole):
         indexed, span, guarded = self.indexed(node.target), node.span, self.guarded
         read = self.expr(node.target) if node.op != "=" else None
         # The old value and the new one, as a pair: `apply((old, v))`.
@@ -166,7 +169,9 @@ class StmtMixin:
             if node.op != "=" else None
 
         def assign(frame):
-            v = value(frame)
+            tensor = unplace(whole(frame))  # its element type types the value's literals
+            v = run_placed(self, value, frame, tensor.store.elem if type(tensor) is Tensor
+                           else None)
             tensor, indices = indexed(frame)
             if type(tensor) is Unknown:
                 return  # a tensor unknown as a whole stays unknown

@@ -3,8 +3,9 @@
 Each production of the Expr nonterminal of any IL in the chain has a method registered in
 EXPRESSIONS; a production only some ILs have (Var before resolve-names, Local and Global
 after) is handled per its meaning, so one compiler serves every IL. `hint` is the scalar type
-the context fixes (a typed `let`, a parameter, a return), which an integer or float literal
-under it takes.
+the context fixes (a typed `let`, a parameter, a return; a tuple of them for a tuple type;
+PLACE for the place an assignment writes, known as it runs), which an integer or float
+literal under it takes.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ..languages.lblocks import Lblocks
 from ..languages.lcalls import Lcalls
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
-from ..values.literals import literal, scalar_hint
+from ..values.literals import PLACE, literal, literal_hint, run_placed
 from ..values.numbers import (
     I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
     logical_not, negate, to_index, unplace,
@@ -91,6 +92,9 @@ class ExprMixin:
     def x_Int(self, node, sc, hint):
         if "type" in node._fields:  # Lscalars on: the type the compiler decided
             hint = node.type
+        elif hint == PLACE:  # the type of the place being assigned, as it runs
+            value, span = node.value, node.span
+            return lambda f: literal(value, self.place_type, span)
         v = literal(node.value, hint, node.span)
         return lambda f: v
 
@@ -363,7 +367,7 @@ class ExprMixin:
         """Call what `fn` gives; `fixed`, the function a direct call names, types the literals
         passed to it by its parameters' types."""
         targs = [self.garg(a, sc) for a in targs]
-        hints = [scalar_hint(p.type) for p in fixed.node.params] if fixed is not None else ()
+        hints = [literal_hint(p.type) for p in fixed.node.params] if fixed is not None else ()
         args = [self.expr(a, sc, hints[i] if i < len(hints) else None)
                 for i, a in enumerate(args)]
 
@@ -526,7 +530,17 @@ class ExprMixin:
 
     @EXPRESSIONS.on("Tuple")
     def x_Tuple(self, node, sc, hint):
-        elems = [self.expr(e, sc) for e in node.elems]
+        n = len(node.elems)
+        if hint == PLACE:  # each element takes the type of the place's element
+            elems = [self.expr(e, sc, PLACE) for e in node.elems]
+
+            def placed_tuple(f):
+                held = self.place_type
+                types = held if type(held) is tuple and len(held) == n else (None,) * n
+                return tuple(unplace(run_placed(self, e, f, t)) for e, t in zip(elems, types))
+            return placed_tuple
+        hints = hint if type(hint) is tuple and len(hint) == n else (None,) * n
+        elems = [self.expr(e, sc, h) for e, h in zip(node.elems, hints)]
         return lambda f: tuple(unplace(e(f)) for e in elems)
 
     @EXPRESSIONS.on("TupleGet")

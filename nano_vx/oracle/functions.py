@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..values.sizes import ELEMENT_BYTES, elements_bytes
 from ..values.control import Return
 from ..values.numbers import describe, unplace
-from ..values.literals import scalar_hint
+from ..values.literals import literal_hint
 from ..values.stops import stop, too_deep, wrong_kind
 from ..values.structs import EnumValue, StructValue
 from ..values.tensors import Tensor
@@ -44,7 +44,7 @@ class Code:
 
 def compile_code(interp, name, generics, params, ret, body, parent: FnScope | None,
                  self_type: str | None = None) -> Code:
-    sc = FnScope(parent, scalar_hint(ret))
+    sc = FnScope(parent, literal_hint(ret))
     if self_type is not None:
         sc.self_type = self_type
     gens, const_slots = [], {}

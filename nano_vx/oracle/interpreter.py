@@ -89,6 +89,7 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.out = out
         self.check_contracts = check_contracts
         self.depth = 0
+        self.place_type = None  # the scalar type of the place an assignment writes (PLACE)
         self.max_depth = max_depth
         self.functions: dict[str, FnValue] = {}
         self.consts: dict[str, _Const] = {}

@@ -13,13 +13,13 @@ from ..languages.lparted import Lparted
 from ..languages.lsrc import assertion_message, malloc_constructor
 from ..nanopass import Handlers
 from ..values.control import BREAK, CONTINUE, Return
-from ..values.literals import adopt, scalar_hint
+from ..values.literals import PLACE, adopt, held_type, literal_hint, run_placed, typed_by_place
 from ..values.numbers import TInt, arith, describe, to_index, unplace, wrap32
 from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
 from .expressions import INTERPRETED, ExprMixin
 from .functions import run_body
-from .references import Pointer, Ref, as_ref, referent, with_part
+from .references import Pointer, Ref, as_ref, part_of, referent, with_part
 from .scope import Escape, Moved, frame_getter, moved_stop
 
 # Ldrops' one statement, Drop, runs here too; its other productions are the blocks' ILs'.
@@ -84,7 +84,7 @@ class StmtMixin(ExprMixin):
         # Before desugar-malloc, `malloc(n)` under a tensor type is that tensor, uninitialised.
         ctor = malloc_constructor(node) if sc.lookup("malloc") is None \
             and "malloc" not in self.functions else None
-        value = self.expr(ctor or node.value, sc, scalar_hint(node.type))
+        value = self.expr(ctor or node.value, sc, literal_hint(node.type))
         conform = self.conformer(node.type, node.span)
         slot = sc.declare(node.name)  # after the value: `let x = x + 1` reads the outer x
         if conform is None:
@@ -123,7 +123,7 @@ class StmtMixin(ExprMixin):
     @STATEMENTS.on("Assign")
     def s_Assign(self, node, sc):
         target, op, span = node.target, node.op, node.span
-        value = self.expr(node.value, sc)
+        value = self.placed(node.value, sc)
         to_place = _PLACES.get(target._prod)
         if to_place is not None:
             return to_place(self, target, op, value, sc, span)
@@ -134,7 +134,7 @@ class StmtMixin(ExprMixin):
         if op == "=":
             def assign(f):
                 fr = f if depth == 0 else frame(f)
-                new = value(f)
+                new = value(f, held_type(fr[slot]))
                 old = fr[slot]
                 if type(new) is not type(old):
                     new = adopt(old, new)
@@ -145,7 +145,8 @@ class StmtMixin(ExprMixin):
 
         def compound(f):
             fr = f if depth == 0 else frame(f)
-            old, v = fr[slot], value(f)
+            old = fr[slot]
+            v = value(f, held_type(old))
             if fast is not None and type(old) is int and type(v) is int:
                 r = fast(old, v)
                 if -2147483648 <= r <= 2147483647:
@@ -159,6 +160,16 @@ class StmtMixin(ExprMixin):
             fr[slot] = new
         return compound
 
+    def placed(self, value, sc):
+        """The value an assignment writes, run given the scalar type of the place it writes:
+        its unsuffixed literals take that type, as Rust infers them (`x = 1 << 40` for an
+        i64 x shifts an i64)."""
+        if not typed_by_place(value):
+            plain = self.expr(value, sc)
+            return lambda f, place_type: plain(f)
+        run = self.expr(value, sc, PLACE)
+        return lambda f, place_type: run_placed(self, run, f, place_type)
+
     @_PLACES.on("Deref")
     def _assign_through(self, target, op, value, sc, span):
         """`*p = v`, `*p += v`: the place p names takes the value."""
@@ -166,7 +177,7 @@ class StmtMixin(ExprMixin):
 
         def assign(f):
             r = as_ref(ref(f), span)
-            new = value(f)
+            new = value(f, _held(r))
             if op != "=":
                 new = arith(binop, r.get(span), new, span)
             r.set(new, span)
@@ -206,8 +217,13 @@ class StmtMixin(ExprMixin):
             new = v if op == "=" else arith(binop, old, v, span)
             return new if type(new) is type(old) else adopt(old, new)  # as a variable's does
 
+        # The value runs first, then the root: the place's type types the value's literals
+        # where reading the root first changes nothing (a variable, or `*` of one), not where
+        # a call gives the reference (`(*pick(&mut q)).y = ..`).
+        named = root._prod != "Deref" or root.value._prod in ("Var", "Local")
+
         def assign(f):
-            v = value(f)
+            v = value(f, held_type(part_of(cell(f)[0], path, span)) if named else None)
             held, put = cell(f)
             put(with_part(held, path, lambda old: changed(old, v), span))
         return assign
@@ -221,7 +237,7 @@ class StmtMixin(ExprMixin):
             t = base(f)
             if type(t) is Pointer and len(indices) == 1:  # `p[i] = v`: i elements on
                 at = t.at(to_index(indices[0](f), span))
-                new = value(f)
+                new = value(f, _held(at))
                 at.set(new if op == "=" else arith(binop, at.get(span), new, span), span)
                 return
             t = referent(t, span)
@@ -230,7 +246,7 @@ class StmtMixin(ExprMixin):
             off = t.locate([to_index(i(f), span) for i in indices], span)
             if type(off) is not int:
                 wrong_kind(span, "assignment to a whole row of a tensor; assign its elements")
-            new = value(f)
+            new = value(f, t.store.elem)
             if op != "=":
                 new = arith(binop, t.read(off, span), new, span)
             t.write(off, new, span)
@@ -373,7 +389,7 @@ class StmtMixin(ExprMixin):
         """`*param = value`: the tensor handed to the caller through its out-parameter."""
         param = Lparted["Local"](node.param, span=node.span)
         return self._assign_through(Lparted["Deref"](param, span=node.span), "=",
-                                    self.expr(node.value, sc), sc, node.span)
+                                    self.placed(node.value, sc), sc, node.span)
 
     @STATEMENTS.on("ComptimeStmt")
     def s_ComptimeStmt(self, node, sc):
@@ -410,3 +426,13 @@ class StmtMixin(ExprMixin):
                     return r
             return None
         return unroll
+
+
+def _held(r):
+    """The scalar type of the place a reference or pointer names, found without reading it
+    (an element never written may be assigned)."""
+    if type(r) is Pointer:
+        return r.tensor.store.elem
+    if type(r.holder) is Tensor:
+        return r.holder.store.elem
+    return held_type(r.holder[r.key])

@@ -1,6 +1,7 @@
 """How a literal takes its type from its context, as Rust infers it: the scalar type an
-annotation fixes (`scalar_hint`), an unsuffixed literal under it (`literal`), and an untyped
-value assigned to a typed variable (`adopt`).
+annotation fixes (`scalar_hint`; per element of a tuple, `literal_hint`), the type of the
+place an assignment writes (`PLACE`, `held_type`, `run_placed`), an unsuffixed literal under
+it (`literal`), and an untyped value assigned to a typed variable (`adopt`).
 
 The interpreter and the compile-time evaluator both type literals this way, so `let x: u8 =
 ..` wraps at 8 bits while compiling as it does when the program runs.
@@ -8,7 +9,12 @@ The interpreter and the compile-time evaluator both type literals this way, so `
 
 from __future__ import annotations
 
+from ..nanopass import descendants
 from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, coerce
+
+# The hint of a value assigned to a place (`x = ..`, `*r += ..`, `t[i] = ..`): its literals
+# take the scalar type the place holds, known only as the program runs (`held_type`).
+PLACE = "the place's type"
 
 # Types that mark a value without changing its scalar type.
 TYPE_WRAPPERS = ("PinnedType", "VerifiedType", "RefType")
@@ -19,6 +25,52 @@ def scalar_hint(ty) -> str | None:
     while ty is not None and ty._prod in TYPE_WRAPPERS:
         ty = ty.inner
     return ty.name if ty is not None and ty._prod == "Scalar" else None
+
+
+def literal_hint(ty):
+    """What a type fixes for the literals of the expression it annotates: its scalar type, or
+    for a tuple type one such hint per element (`let p: (i64, i32) = (1 << 40, 0)`)."""
+    if ty is not None and ty._prod == "TupleType":
+        return tuple(literal_hint(e) for e in ty.elems)
+    return scalar_hint(ty)
+
+
+def held_type(v) -> str | None:
+    """What a place holding `v` fixes for the literals assigned to it: a typed integer's or
+    float's scalar type (an untyped one, i32 or f64, fixes none), per element of a tuple."""
+    if type(v) is tuple:
+        return tuple(held_type(e) for e in v)
+    return v.t.name if type(v) is TInt or type(v) is TFloat else None
+
+
+def typed_by_place(value) -> bool:
+    """Whether the place an assignment writes types a literal of `value` that nothing in it
+    types: one of an operator over literals alone (`x = 1 << 40`), or an element of a tuple.
+    A literal alone (`x = 5`) takes the place's type as `adopt` stores it, and one beside a
+    typed operand (`x = x + 1`) that operand's, so such a value runs without PLACE."""
+    return any(n._prod == "Tuple" or n._prod in ("Binary", "Unary") and _of_literals(n)
+               for n in descendants(value))
+
+
+def _of_literals(e) -> bool:
+    """Whether e is an untyped literal or an operator over such literals alone."""
+    if e._prod in ("Int", "Float"):
+        return "type" not in e._fields
+    if e._prod == "Binary":
+        return _of_literals(e.left) and _of_literals(e.right)
+    return e._prod == "Unary" and _of_literals(e.operand)
+
+
+def run_placed(owner, run, arg, place_type):
+    """`run(arg)`, compiled under the hint PLACE, where the place written holds `place_type`:
+    `owner` (the interpreter or the compile-time evaluator) keeps it while `run` runs."""
+    if place_type is None and owner.place_type is None:  # an untyped place, outside any other
+        return run(arg)
+    outer, owner.place_type = owner.place_type, place_type
+    try:
+        return run(arg)
+    finally:
+        owner.place_type = outer
 
 
 def literal(value, hint, span):
