@@ -388,7 +388,7 @@ class ExprMixin:
         owner = self.named_type(node.type, sc)
         fixed = self.functions.get(f"{owner}::{node.fn}")
         if fixed is None:
-            args, variant = [self.expr(a, sc) for a in node.args], node.fn
+            args, variant = self.variant_args(owner, node.fn, node.args, sc), node.fn
             return lambda f: EnumValue(owner, variant, tuple(unplace(a(f)) for a in args))
         return self.call(lambda f: fixed, fixed, node.targs, node.args, sc, node.span)
 
@@ -674,9 +674,16 @@ class ExprMixin:
     @EXPRESSIONS.on("EnumValue")
     def x_EnumValue(self, node, sc, hint):
         # Until resolve-type-paths a variant that carries values is a PathCall.
-        args = [self.expr(a, sc) for a in getattr(node, "args", ())]
         enum, variant = self.named_type(node.enum, sc), node.variant
+        args = self.variant_args(enum, variant, getattr(node, "args", ()), sc)
         return lambda f: EnumValue(enum, variant, tuple(unplace(a(f)) for a in args))
+
+    def variant_args(self, enum, variant, args, sc):
+        """A variant's values; `E::Q(3000000000)` of an i64 value is an i64, as a struct
+        literal's field is of its field's type."""
+        hints = self.variant_fields.get((enum, variant), ())
+        return [self.expr(a, sc, hints[k] if k < len(hints) else None)
+                for k, a in enumerate(args)]
 
     @EXPRESSIONS.on("VariantIs")
     def x_VariantIs(self, node, sc, hint):

@@ -97,6 +97,8 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         # A struct's field names, in order, each with the scalar type its literals take.
         self.struct_fields: dict[str, dict] = {}
+        # A variant's values, `(enum, variant)` -> the scalar type each one's literal takes.
+        self.variant_fields: dict[tuple, tuple] = {}
         self.items = tuple(_items(program))
         self._model = None
         # Before desugar-traits: an impl of a trait also declares the defaults it leaves.
@@ -135,6 +137,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                     self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
             self.struct_fields[item.name] = {f.name: scalar_hint(f.type) for f in item.fields}
+        elif kind == "EnumDecl":
+            for v in item.variants:
+                self.variant_fields[item.name, v.name] = tuple(map(scalar_hint, v.fields))
         # MemoryDecl has no run-time effect.
 
     def _print(self, args, span):

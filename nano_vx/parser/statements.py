@@ -72,11 +72,14 @@ _LET_TUPLE = Build(
     kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
     - EXPR - SEMI,
     lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
-_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - INVARIANTS - BLOCK,
+# A statement that ends with its block may have a `;` after it, as in Rust (`while c { .. };`).
+_OPT_SEMI = Optional(Literal(";")).suppress()
+_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - INVARIANTS - BLOCK
+             + _OPT_SEMI,
              lambda sp, t: Lsrc["For"](t[0], t[1], t[2], guarded(t[3], t[4]), span=sp))
-_WHILE = Build(kw("while") - EXPR - INVARIANTS - BLOCK,
+_WHILE = Build(kw("while") - EXPR - INVARIANTS - BLOCK + _OPT_SEMI,
                lambda sp, t: Lsrc["While"](t[0], guarded(t[1], t[2]), span=sp))
-_LOOP = Build(kw("loop") - INVARIANTS - BLOCK,
+_LOOP = Build(kw("loop") - INVARIANTS - BLOCK + _OPT_SEMI,
               lambda sp, t: Lsrc["Loop"](guarded(t[0], t[1]), span=sp))
 
 _IF_HEAD = Build(kw("if") + Optional(Keyword("comptime")) - EXPR - BLOCK,
@@ -281,11 +284,11 @@ def _unroll(sp, t):
 
 _UNROLL_BODY = Build(LBRACE - BAR - IDENT - BAR - BODY - RBRACE,
                      lambda sp, t: (t[0], Lsrc["Block"](t[1][0], t[1][1], span=sp)))
-_UNROLL = Build(kw("unroll") - kw("across") - LPAR - TOPO - RPAR - _UNROLL_BODY
-                + Optional(Literal(";")).suppress(), _unroll)
+_UNROLL = Build(kw("unroll") - kw("across") - LPAR - TOPO - RPAR - _UNROLL_BODY + _OPT_SEMI,
+                _unroll)
 _ITEM_STMT = Build(ITEM, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp))
 # `{ .. }` as a statement, as in Rust: a block with its own scope (`;` after it optional).
-_BLOCK_STMT = Build(BLOCK + Optional(Literal(";")).suppress(),
+_BLOCK_STMT = Build(BLOCK + _OPT_SEMI,
                     lambda sp, t: Lsrc["BlockStmt"](t[0], span=sp))
 
 

@@ -26,10 +26,11 @@ program runs: no compile-time check can rule either out, so a `match` on it says
 happens in both cases. The message names each arm that is missing. A `match` in the body of
 an `unroll across` is in every copy of it, and refused once.
 
-A `match` on a value covers every value too: on an enum, each variant has a case (one whose
-pattern takes whatever the variant carries); on a bool, `true` and `false`; on anything else
-(an integer), a case `_` or a name takes what the others do not list. A case `_` or a name
-covers everything.
+A `match` on a value covers every value too: on an enum, each variant, by the cases whose
+patterns together cover what it carries, nested patterns included (`Wrap(Inner::A(_))` and
+`Wrap(Inner::B)` cover `Wrap`); on a bool, `true` and `false`; on anything else (an integer),
+a case `_` or a name takes what the others do not list. A case `_` or a name covers
+everything.
 """, state=State, skip=DESCRIPTIONS)
 
 # What each arm is for, as the help of a refusal says it.
@@ -74,12 +75,13 @@ def _match_value(run, node):
     if any(_takes_all(p) for p in patterns):
         return
     variants = [p for p in patterns if p._prod == "PVariant"]
-    bools = {p.value.value for p in patterns if p._prod == "PLit" and p.value._prod == "Bool"}
+    bools = _bools(patterns)
     if variants and variants[0].enum in run.state.enums:
         enum = variants[0].enum
-        covered = {p.variant for p in variants if all(_takes_all(a) for a in p.args)}
+        rows = [(p,) for p in patterns]
         missing = [f"`{enum}::{v.name}{'(..)' if v.fields else ''}`"
-                   for v in run.state.enums[enum].variants if v.name not in covered]
+                   for v in run.state.enums[enum].variants
+                   if not _covers(run.state.enums, _variant_rows(rows, v))]
         if not missing:
             return
         message = f"this `match` on a `{enum}` has no case for {', '.join(missing)}"
@@ -106,3 +108,42 @@ def _alternatives(p):
 
 def _takes_all(p) -> bool:
     return p._prod in ("PWild", "PBind") or p._prod == "POr" and any(map(_takes_all, p.alts))
+
+
+# A case's patterns nest (`Outer::Wrap(Inner::A(n))`): the cases cover a value when, column by
+# column, each variant (or bool) the first column may hold is covered by the cases that
+# match it there, on the rest of the row and what the variant carries (Maranget's
+# usefulness, for exhaustiveness alone). An integer is covered only by a pattern taking all.
+
+
+def _covers(enums, rows) -> bool:
+    """Whether `rows`, tuples of patterns for a value's parts in order, cover every value."""
+    rows = [(alt, *row[1:]) for row in rows for alt in _alternatives(row[0])] \
+        if rows and rows[0] else rows
+    if not rows:
+        return False
+    if not rows[0]:
+        return True
+    heads = [row[0] for row in rows]
+    variant = next((h for h in heads if h._prod == "PVariant"), None)
+    if variant is not None and variant.enum in enums:
+        return all(_covers(enums, _variant_rows(rows, v)) for v in enums[variant.enum].variants)
+    bools = _bools(heads)
+    if bools:
+        return all(_covers(enums, [row[1:] for row in rows if _takes_all(row[0])
+                                   or row[0]._prod == "PLit" and row[0].value.value == b])
+                   for b in (True, False))
+    return _covers(enums, [row[1:] for row in rows if _takes_all(row[0])])
+
+
+def _variant_rows(rows, variant):
+    """The rows that match `variant` in their first column, that column replaced by what it
+    carries."""
+    return [(*(row[0].args if row[0]._prod == "PVariant" else (row[0],) * len(variant.fields)),
+             *row[1:])
+            for row in rows
+            if _takes_all(row[0]) or row[0]._prod == "PVariant" and row[0].variant == variant.name]
+
+
+def _bools(patterns) -> set:
+    return {p.value.value for p in patterns if p._prod == "PLit" and p.value._prod == "Bool"}

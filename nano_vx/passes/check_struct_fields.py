@@ -12,7 +12,7 @@ from ..placement.ownership import owns_data
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import CheckingTyper
 from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
-from ..placement.types import TEXT, Machine, placed
+from ..placement.types import HOST, TEXT, Machine, placed
 
 
 @dataclass
@@ -58,6 +58,15 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.scope, st.where = st.scopes[node.name], Where.of(node, st.typer)
+    run.descend(node)
+
+
+@check_struct_fields.on("ConstItem")
+def _const(run, node):
+    """A constant's value is computed on the host, where no local is in scope."""
+    st = run.state
+    st.scope = Scope(st.typer)
+    st.where = Where([HOST], [st.typer.machine.holds(HOST)])
     run.descend(node)
 
 

@@ -103,6 +103,8 @@ class _Binder:
                 binding.setdefault(topo, found.topo)
         if k in ("PinnedType", "HardwareStateType", "VerifiedType", "RefType", "BorrowType"):
             return self._deduce(param.inner, found.inner, i, arg)
+        if k == "TupleType":  # `p: (A, B)` given a `(i32, f64)`
+            return all(self._deduce(p, f, i, arg) for p, f in zip(param.elems, found.elems))
         return True
 
     def _twice(self, name, i, other, arg) -> None:

@@ -571,7 +571,9 @@ class Infer:
             self.bind(p, p.name, t)
             params.append(t)
         ret = self.note(e, Var("any"))
+        outer, self.ret = self.ret, ret  # a `return` in its body is the closure's
         self.block(e.body, ret)
+        self.ret = outer
         if e.body.value is None:
             unify(ret, "void", e)
         if not self.texts:

@@ -195,6 +195,11 @@ def test_semicolon_optional_after_block_like_statements():
     assert stmts[0].expr == N["Spawn"](Topo("GPU"), N["Block"]((), None))
 
 
+def test_semicolon_allowed_after_loops_as_in_rust():
+    with_semi = body("for i in 0..2 { }; while b { }; loop { break; }; { };").stmts
+    assert with_semi == body("for i in 0..2 { } while b { } loop { break; } { }").stmts
+
+
 # -- expressions ---------------------------------------------------------------------------
 
 

@@ -20,6 +20,8 @@ REFUSED = {
     "unrolled": ("E3020", "has no `Saturated(..)` arm"),
     "enum_variant_missing": ("E3020", "this `match` on a `Shape` has no case for "
                                       "`Shape::Rect(..)`"),
+    "nested_variant_missing": ("E3020", "this `match` on a `Outer` has no case for "
+                                        "`Outer::Wrap(..)`, `Outer::Pair(..)`"),
     "bool_case_missing": ("E3020", "this `match` on a bool has no case for `false`"),
     "integer_rest_missing": ("E3020", "this `match` does not cover every value: no case takes "
                                       "the ones it does not list"),

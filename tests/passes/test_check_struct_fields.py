@@ -18,6 +18,8 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "missing_field": ("E3013", "this `Point` does not give its field 'y'"),
     "unknown_field": ("E2005", "struct 'Point' has no field 'z'"),
+    "constant_field_mistyped": ("E3012", "field 'count' of 'Sample' is u8, but this value is "
+                                         "{float}"),
     "mistyped_field": ("E3012", "field 'count' of 'Sample' is u8, but this value is {float}"),
     "read_unknown_field": ("E2005", "struct 'Point' has no field 'z'"),
     "generic_disagreement": ("E3012", "field 'b' of 'Pair' is T, and field 'a' made T = "

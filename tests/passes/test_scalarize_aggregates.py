@@ -162,6 +162,7 @@ fn main() {{
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
     ("e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere",
      "a `&mut` to an aggregate holding a tensor made to refer elsewhere or chosen by an `if`"),
+    ("e5010_constant_holding_aggregate", "a constant holding an aggregate"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)
