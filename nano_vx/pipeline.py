@@ -4,6 +4,7 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
@@ -240,6 +241,7 @@ BACK_END = [
     split_chosen_storages,
     specialize_storages,
     number_texts,
+    assign_chosen_tensors,
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,

@@ -196,8 +196,8 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
     path = prog("""fn main() {
-  let x = Tensor<f32, [4]>::fill(1.5);
-  let y = Tensor<f32, [4]>::fill(2.5);
+  let x = Tensor<f32, [?]>::fill([4], 1.5);
+  let y = Tensor<f32, [?]>::fill([4], 2.5);
   let state = if x[0] > 1.0 { x.try_pin(Topology::GPU) } else { y.try_pin(Topology::GPU) };
   match state {
     Available(p) => { print(1); }

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..comptime import ComptimeError, Evaluator
 from ..languages import Lmono
 from ..languages.lresolved import display_name
 from ..nanopass import Pass, descendants
 from ..values.sizes import extent
 from ..values.constants import const_item_value, int_value, written
+from ..values.numbers import INT_TYPES, TInt
 
 L = Lmono
 
@@ -26,8 +28,9 @@ Write each extent that names an integer `const` item as its number; a `spawn on`
 that is not a compile-time integer is 0 (W1030).
 
 `Tensor<f32, [N, N]>` with `const N: i32 = 1024` is `Tensor<f32, [1024, 1024]>`. A const's value is an integer literal or arithmetic (`+ - * / %`, a minus, a cast to an
-integer type) over literals and other consts; extent arithmetic around it folds too (`[N *
-2]`). An extent whose name is not such a const (a local's, a const holding anything else, or
+integer type) over literals and other consts, or a `comptime` block, run here by the
+evaluator desugar-comptime folds it with (one that cannot finish stays a name, for that pass
+to report); extent arithmetic around it folds too (`[N * 2]`). An extent whose name is not such a const (a local's, a const holding anything else, or
 one that folds to zero or less) stays as it is written. From here on a tensor's size is known
 wherever its extents are: the capacity checks count it, and native code gives it a memref of
 static shape. The IL stays Lmono: a name may still stand in an extent afterwards (a local's, a
@@ -36,15 +39,31 @@ float const's), so no production goes.
 The unit index of `spawn on(Topology::X[i])` must be known the same way (a literal, a const,
 a const generic's value, arithmetic over those): any other index falls back to 0, with
 W1030 naming the expression, which is then not evaluated.
-""", state=State)
+""", state=State, requires=("model",))
 
 
 @fold_const_extents.on("Program")
 def _program(run, program):
     consts = run.state.consts = {i.name: i for i in program.items if i._prod == "ConstItem"}
+    evaluator = Evaluator(program, model=run.ctx.model)
+    for name, item in consts.items():
+        if item.value is not None and item.value._prod == "Comptime":
+            run.state.values[name] = _folded(evaluator, item)
     for name in consts:
         const_item_value(name, consts, run.state.values)
     return run.rebuild(program)
+
+
+def _folded(evaluator, item) -> int | None:
+    """The integer a const's `comptime` block folds to, when its type holds it; None when
+    the block cannot finish (desugar-comptime reports why) or gives anything else."""
+    try:
+        value = evaluator.fold(item.value.body, item.value.span)
+    except ComptimeError:
+        return None
+    value = value.v if isinstance(value, TInt) else value
+    t = INT_TYPES.get(item.type.name) if item.type._prod == "Scalar" else None
+    return value if t is not None and type(value) is int and t.lo <= value <= t.hi else None
 
 
 @fold_const_extents.on("Fn")

@@ -174,7 +174,7 @@ def _changed(block, captured: list, types: dict, closures: dict) -> list[str]:
     (one bound by a `let`, and those that closure reads). The spawn's body ran in the
     launching frame, so the kernel reaches them through a `&mut` of the launcher's. A
     tensor's element is written in its buffer, which the launch shares, so an element of one
-    alone changes no variable."""
+    (or one a raw pointer reaches, `p[i] = v`) alone changes no variable."""
     changed, seen, todo = set(), set(), [block]
     while todo:
         node = todo.pop()
@@ -187,8 +187,8 @@ def _changed(block, captured: list, types: dict, closures: dict) -> list[str]:
 
 
 def _written(node, types: dict) -> set:
-    """The locals node assigns or lends `&mut`, but a tensor of which only an element, and a
-    reference of which only a part of what it refers to."""
+    """The locals node assigns or lends `&mut`, but a tensor (or a raw pointer) of which only
+    an element, and a reference of which only a part of what it refers to."""
     places = [n.target for n in descendants(node) if n._prod == "Assign"] + \
         [n.value for n in descendants(node) if n._prod == "Borrow" and n.mutable]
     written = set()
@@ -201,8 +201,8 @@ def _written(node, types: dict) -> set:
         kind = getattr(types.get(place.name), "_prod", None) if place._prod == "Local" \
             else None
         # A part written through a reference changes what it refers to, not the reference.
-        if place._prod == "Local" and not (element and kind == "TensorType") and not (
-                part and kind == "BorrowType"):
+        if place._prod == "Local" and not (element and kind in ("TensorType", "PtrType")) \
+                and not (part and kind == "BorrowType"):
             written.add(place.name)
     return written
 

@@ -156,3 +156,12 @@ def test_handwritten_a_second_run_changes_nothing(run_pass):
 def _prints(text: str) -> str:
     """What hand-written IL prints under the reference interpreter."""
     return _printed(read_dump(textwrap.dedent(text).lstrip())[1])
+
+
+def test_a_const_a_comptime_block_computes_folds_and_one_that_cannot_finish_stays_a_name():
+    ran = run_front(CASES / "comptime_consts.vx", fold_const_extents)
+    dims = {tuple(d.value for d in n.dims) for n in ran.nodes("TensorType")}
+    assert dims == {(6,), (12,), (2, 6)}
+    stuck = ("const D: i32 = comptime { 1 / 0 };\n"
+             "fn main() { let t = Tensor<i32, [D]>::new(); print(t); }\n")
+    assert [d.name for d in run_front(stuck, fold_const_extents).nodes("DimName")] == ["D"]

@@ -60,11 +60,14 @@ def test_inner_spawns_are_outlined_first_and_a_loop_counter_is_passed_untyped():
                            "t: Tensor<i32, [4], Memory::CPU_DRAM>"], "(&mut sum, &mut last, t)"),
     ("lent_mut", ["n: &mut i32"], "(&mut n)"),
     ("written_by_a_closure_it_calls", ["count: _", "n: &mut i32"], "(count, &mut n)"),
+    ("written_through_a_pointer", ["p: *mut i32 in Memory::CPU_DRAM", "n: &mut i32"],
+     "(p, &mut n)"),
 ])
 def test_a_kernel_is_given_a_mut_of_each_launcher_variable_its_body_changes(case, params, args):
     """The spawn's body ran in the launching frame: what it assigns, lends `&mut`, or a
     closure it calls assigns, the kernel writes through a `&mut` of the launcher's; a tensor
-    whose elements alone it writes is given as it is (the launch shares its buffer)."""
+    whose elements alone it writes, or a pointer it writes through, is given as it is (the
+    launch shares the buffer)."""
     text = to_text(run_front(CASES / f"{case}.vx", outline_kernels).after)
     assert f"fn main$kernel0({', '.join(params)}) on Topology::" in text
     assert f"launch main$kernel0 on(Topology::CPU){args}" in text

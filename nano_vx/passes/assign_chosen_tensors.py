@@ -1,0 +1,57 @@
+"""assign-chosen-tensors: Lsplit -> Lsplit."""
+
+from __future__ import annotations
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass
+
+assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
+Write a `let` of a tensor of static extents that an `if` chooses as a `let mut` of a new
+tensor that each arm assigns its value.
+
+`let t = if c { a } else { b };` is `let mut t: T = T::new(); if c { t = a; } else { t =
+b; }`: explicate-control starts the variable of an `if` value at its type's zero, which a
+tensor has only as a buffer, so this pass makes that buffer here, as desugar-deferred-lets
+makes the one of a `let t: T;` (mapped lazily: no page of it is touched). An `else if` chain
+assigns in each of its arms, and an arm that ends without a value (a `return`, a stop)
+assigns nothing. A tensor of `?` extents has no `::new()` without its extents, and stays an
+`if` value, which check-native-subset refuses.
+""")
+
+
+@assign_chosen_tensors.on("Block")
+def _block(run, block):
+    out = run.rebuild(block)
+    if not any(_chosen(s) for s in out.stmts):
+        return out
+    stmts = []
+    for s in out.stmts:
+        if not _chosen(s):
+            stmts.append(s)
+            continue
+        made = L["TensorNew"](s.type, "new", (), span=s.span)
+        stmts.append(s.replace(mutable=True, value=made))
+        stmts.append(_assigning(s.value, s.name, s.span))
+    return out.replace(stmts=tuple(stmts))
+
+
+def _chosen(s) -> bool:
+    return s._prod == "Let" and s.value._prod == "IfExpr" and not s.value.comptime \
+        and s.type._prod == "TensorType" and all(d._prod == "DimInt" for d in s.type.dims)
+
+
+def _assigning(choice, name, span):
+    """The `if` statement whose arms assign `name` what the arms of the `if` value give."""
+    return L["If"](choice.cond, False, _arm(choice.then, name, span),
+                   _arm(choice.orelse, name, span), span=choice.span)
+
+
+def _arm(block, name, span):
+    value = block.value
+    if value is None:
+        return block
+    if value._prod == "IfExpr" and not value.comptime:
+        last = _assigning(value, name, span)
+    else:
+        last = L["Assign"](L["Local"](name, span=span), "=", value, span=value.span)
+    return block.replace(stmts=(*block.stmts, last), value=None)
