@@ -46,7 +46,8 @@ read of x is an error naming x and the transfer that moved it. Passing x by valu
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
 holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
 data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
-into the field, and `S { f: x }` or `(x, 1)` into the value it makes. `&x` lends it
+into the field, and `S { f: x }` or `(x, 1)` into the value it makes; a block whose value is x (an arm of
+an `if` or a `match`, a closure's body) moves it out. `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
 it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
@@ -86,6 +87,10 @@ def _block(run, node, moved):
         moved = run.walk(s, moved)
     if moved is not None and node.value is not None:
         moved = run.walk(node.value, moved)
+        # A block's value is moved out of it (an `if`'s or a `match`'s arm, a closure's
+        # body): on that path the local is gone, as after `let t = a;`.
+        if moved is not None and _owning_local(run, node.value):
+            moved = moved.set(node.value.name, node)
     return moved
 
 
@@ -275,6 +280,10 @@ def _report(run, use, mover):
         went = f"into {what}"
         repair = f"read it through {what}"
         data = {"moved_into": mover.name if mover._prod == "StructLit" else "tuple"}
+    elif mover._prod == "Block":
+        went = "out as the value of its block"
+        repair = "read it where that value went"
+        data = {"moved_into": "block value"}
     elif mover._prod == "Transfer":
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
