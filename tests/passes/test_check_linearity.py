@@ -392,3 +392,60 @@ def test_a_tensor_put_in_a_field_a_struct_or_a_tuple_is_moved_into_it(body, mess
     assert (d.code, d.message, d.help) == ("E4001", f"use of moved value 't': {message}", [help])
     repaired = text.replace("+ t[1]", "").replace("print(t[0])", "print(p.0[0])")
     assert not run_front(repaired, check_linearity).diagnostics.items
+
+
+def test_the_value_of_an_if_arm_moves_the_tensor_it_names():
+    diag, repaired = _refused_and_repaired(
+        "arm_value", (7, "a"),
+        "use of moved value 'a': it was moved out as the value of its block at line 6, column 18")
+    assert _moved(diag) == ((6, 20, "a"), "'a' moved here")
+    assert diag.help == ["read it where that value went, or give 'a' a new value before this use"]
+    assert diag.data == {"name": "a", "moved_into": "block value",
+                         "moved_at": {"line": 6, "column": 18}}
+    assert repaired.prints() == ("[1, 1]\n[1, 1]\n1\n",) * 2
+
+
+T = "let a = Tensor<i32, [2]>::fill(1);\nlet c = true;\nlet n = 2;\n"
+NEW = "Tensor<i32, [2]>::fill(2)"
+
+
+@pytest.mark.parametrize("body, moved_at", [
+    # else-if, the arm moving in the middle; a nested `if`; a match, as an `if` chain.
+    (f"let t = if c {{ {NEW} }} else if n > 1 {{ a }} else {{ {NEW} }};\nprint(a);", (5, 58)),
+    (f"let t = if c {{ if n > 1 {{ a }} else {{ {NEW} }} }} else {{ {NEW} }};\nprint(a);",
+     (5, 25)),
+    (f"let t = match n {{ 1 => {NEW}, _ => a }};\nprint(a);", (5, 56)),
+    (f"let t = match n {{ 1 => {NEW}, _ => {{ let k = 3; a }} }};\nprint(a);", (5, 56)),
+    # An `if` whose value is dropped still moves what its arm gives; so does a closure
+    # returning what it captures, where it is made.
+    (f"print(if c {{ a }} else {{ {NEW} }});\nprint(a);", (5, 12)),
+    ("let f = || a;\nprint(a);", (5, 12)),
+    # In a loop, the arm moves the outer tensor on the first iteration.
+    (f"for i in 0..2 {{\nlet t = if c {{ a }} else {{ {NEW} }};\n}}", (6, 14)),
+])
+def test_an_arm_or_a_body_whose_value_is_an_owning_local_moves_it(body, moved_at):
+    [(_, message)] = _moves(T + body)
+    assert message.startswith("use of moved value 'a': it was moved out as the value of its "
+                              "block")
+    assert message.endswith("at line %d, column %d" % moved_at)
+
+
+@pytest.mark.parametrize("body", [
+    # Each arm reads what it gives, or gives a copy: scalars, references, Copy structs.
+    f"let t = if c {{ a }} else {{ {NEW} }};\nprint(t);",
+    "let k = 3;\nlet m = if c { k } else { 0 };\nprint(k + m);",
+    "let r = if c { &a } else { &a };\nprint(r[0]);\nprint(a);",
+    # `return a;` leaves: nothing after it on that path reads a.
+    "if c { return; }\nprint(a);",
+    # A new value after the move is a new tensor to read.
+    f"let mut b = {NEW};\nlet t = if c {{ b }} else {{ {NEW} }};\nb = {NEW};\nprint(b);",
+])
+def test_an_arm_that_gives_a_copy_or_a_loan_moves_nothing(body):
+    assert _moves(T + body) == []
+
+
+def test_a_function_returning_its_parameter_from_an_arm_moves_it_out():
+    text = ("fn pick(c: bool, a: Tensor<i32, [2]>) -> Tensor<i32, [2]> {\n"
+            "  if c { return a; }\n  if !c { a } else { Tensor<i32, [2]>::fill(2) }\n}\n"
+            "fn main() { print(pick(true, Tensor<i32, [2]>::fill(1))); }\n")
+    assert not run_front(text, check_linearity).diagnostics.items
