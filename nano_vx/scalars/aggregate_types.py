@@ -34,22 +34,26 @@ def program_types(program) -> tuple:
     struct's erased parameter was is typed (or, holding an aggregate, given its shape) as
     what the function returns puts there, and a parameter's as every call of the function
     gives it alike (the type argument of the signature, erased, said no more: the
-    interpreter holds there what it is given). Again
+    interpreter holds there what it is given), and an enum's payload's as every value of
+    the enum the program makes puts it alike (Shapes.payloads). Again
     while that types a leaf anew, since a parameter typed types what the function returns,
-    and a result its callers' locals, and they the calls they make."""
+    and a result its callers' locals, and they the calls they make and the enum values."""
     shapes = Shapes(program)
     fns = [fn for fn in program.items if fn._prod == "Fn"]
     sigs = {fn.name: Sig([shapes.of(p.type) for p in fn.params], shapes.of(fn.ret))
             for fn in fns}
-    if any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
-           if s is not None):
+    erased = {name: shape for name, d in shapes.enums.items()
+              if None in (shape := shapes.of(L["NamedType"](name, span=d.span))).leaves()}
+    if erased or any(None in s.leaves() for sig in sigs.values()
+                     for s in (*sig.params, sig.out) if s is not None):
         given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
         while True:
             typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
             calls = _given(fns, typed, shapes)
-            if typed == sigs and calls == given:
+            payloads = _payloads(fns, typed, shapes, erased)
+            if typed == sigs and calls == given and payloads == shapes.payloads:
                 break
-            sigs, given = typed, calls
+            sigs, given, shapes.payloads = typed, calls, payloads
     for fn in fns:
         sigs[fn.name].result = _result_leaf(fn, sigs[fn.name].out)
     return shapes, sigs
@@ -99,16 +103,59 @@ def _called(x, lets: dict) -> bool:
 def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
     """fn's Sig, its leaves typed as far as `sigs` and what its calls give say."""
     sig = sigs[fn.name]
-    called = [s if s is None else _alike(s, given.get((fn.name, k), []))
-              for k, s in enumerate(sig.params)]
+    called = [s if s is None else _alike(s.filled(shapes.of(p.type)),
+                                         given.get((fn.name, k), []))
+              for k, (s, p) in enumerate(zip(sig.params, fn.params))]
     out = sig.out
     if out is not None:
+        out = out.filled(shapes.of(fn.ret))
         scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
         for value in [fn.body.value] + [n.value for n in descendants(fn.body)
                                         if n._prod == "Return"]:
             if value is not None:
                 out = _value_shape(value, out, scope)
     return Sig(called, out)
+
+
+def _payloads(fns: list, sigs: dict, shapes: Shapes, erased: dict) -> dict:
+    """enum name -> the shape `erased` gives it (as declared), each erased field of a
+    variant's payload typed as every value of the enum the program makes puts there alike
+    (_value_shape). An erased field of a variant no value is made of holds nothing any read
+    sees, which the interpreter never runs: an i32, which `0` starts. The
+    literal a `print` is given makes none: it is printed as it is, its other variants holding
+    nothing, and expand-aggregate-prints writes there the reads of the payload printed."""
+    found: dict = {}  # (enum, variant, k) -> the shape each value gives payload k
+    for fn in fns:
+        scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+        shown = {id(x) for n in descendants(fn.body) if (arg := printed(n, sigs)) is not None
+                 for x in _literal(arg)}
+        for e in descendants(fn.body):
+            if e._prod == "EnumValue" and e.enum in erased and id(e) not in shown:
+                declared = dict(erased[e.enum].parts).get(e.variant)
+                for k, (a, (_, part)) in enumerate(zip(e.args, declared.parts)
+                                                   if declared is not None else ()):
+                    found.setdefault((e.enum, e.variant, k), []).append(
+                        _value_shape(a, part, scope))
+    made = {(name, label) for name, label, _ in found}
+    return {name: Tree("enum", name, tuple(
+        (label, v if v.kind != "variant" else Tree("variant", label, tuple(
+            (k, _alike(part, found.get((name, label, k), [])) if (name, label) in made
+             else part.rebuilt(iter(t or _UNSEEN for t in part.leaves())))
+            for k, part in v.parts)))
+        for label, v in shape.parts)) for name, shape in erased.items()}
+
+
+_UNSEEN = L["Scalar"]("i32", span=None)
+
+
+def _literal(e) -> list:
+    """The nodes of the literal e is, down to what it holds that is no literal: a struct's,
+    a tuple's, an enum value's and an `if`'s choosing among them."""
+    p = e._prod
+    parts = [f.value for f in e.fields] if p == "StructLit" else e.elems if p == "Tuple" \
+        else e.args if p == "EnumValue" else (e.then.value, e.orelse.value) \
+        if p == "IfExpr" and e.then.value is not None and e.orelse is not None else ()
+    return [e, *(x for part in parts if part is not None for x in _literal(part))]
 
 
 def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
@@ -162,25 +209,10 @@ def _alike(shape: Tree, found: list) -> Tree:
         if first.kind == "leaf":
             return first if all(f == first for f in found) else shape
         form = Tree(first.kind, first.name, tuple((k, Tree("leaf")) for k, _ in first.parts))
-    if any(f.kind != form.kind or _labels(f) != _labels(form) for f in found):
+    if any(f.kind != form.kind or f.labels() != form.labels() for f in found):
         return shape
     return Tree(form.kind, form.name, tuple((k, _alike(part, [f.part(k) for f in found]))
                                             for k, part in form.parts))
-
-
-def _labels(shape: Tree) -> list:
-    return [k for k, _ in shape.parts]
-
-
-def _filled(shape: Tree, found: Tree) -> Tree:
-    """shape, each leaf not typed given found's part in its place (a type, or the shape of
-    an aggregate an erased field holds), where the two agree in form."""
-    if shape.kind == "leaf":
-        return found if shape.leaf is None else shape
-    if found.kind != shape.kind or _labels(found) != _labels(shape):
-        return shape
-    return Tree(shape.kind, shape.name, tuple((k, _filled(part, found.part(k)))
-                                              for k, part in shape.parts))
 
 
 def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
@@ -204,7 +236,7 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
         return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
                                          for x, (k, part) in zip(e.elems, shape.parts)))
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
-    return _filled(shape, found) if found is not None else shape
+    return shape.filled(found) if found is not None else shape
 
 
 # What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
