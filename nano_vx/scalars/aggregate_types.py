@@ -225,7 +225,7 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
             return shape
         found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
         return _value_shape(e, found, scope) if found is not None else \
-            Tree("leaf", leaf=_leaf_type(e, scope.written))
+            Tree("leaf", leaf=_leaf_type(e, scope))
     p = e._prod
     if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
         given = {f.name: f.value for f in e.fields}
@@ -245,16 +245,23 @@ _LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}
 _ARITHMETIC = frozenset("+ - * / %".split())
 
 
-def _leaf_type(x, written: dict):
-    """The type of the scalar or tensor x: a local's written one, a tensor made or a literal
-    (`-k` included, or one cast, or arithmetic on such of one type); None for any other
-    value."""
+def _leaf_type(x, scope: _Scope):
+    """The type of the scalar or tensor x: a local's written one, a field's its aggregate's
+    shape says, a tensor made or a literal (`-k` included, or one cast, or arithmetic on
+    such of one type); None for any other value."""
     if x._prod == "Local":
-        return written.get(x.name)
+        return scope.written.get(x.name)
+    if x._prod in ("FieldGet", "TupleGet", "VariantField"):
+        base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
+        if base is not None and x._prod == "VariantField":
+            base = dict(base.parts).get(x.variant)
+        part = dict(base.parts).get(x.field if x._prod == "FieldGet" else x.index) \
+            if base is not None else None
+        return part.leaf if part is not None and part.kind == "leaf" else None
     if x._prod in ("TensorNew", "TensorLit", "Cast"):
         return x.type if concrete(x.type) else None
     if x._prod == "Binary" and x.op in _ARITHMETIC:
-        left, right = _leaf_type(x.left, written), _leaf_type(x.right, written)
+        left, right = _leaf_type(x.left, scope), _leaf_type(x.right, scope)
         return left if left is not None and left == right and \
             strip(left)._prod == "Scalar" else None
     if x._prod == "Unary" and x.op == "-" and x.operand._prod in ("Int", "Float"):
