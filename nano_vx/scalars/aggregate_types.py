@@ -123,10 +123,15 @@ def _payloads(fns: list, sigs: dict, shapes: Shapes, erased: dict) -> dict:
     (_value_shape). An erased field of a variant no value is made of holds nothing any read
     sees, which the interpreter never runs: an i32, which `0` starts. The
     literal a `print` is given makes none: it is printed as it is, its other variants holding
-    nothing, and expand-aggregate-prints writes there the reads of the payload printed."""
+    nothing, and expand-aggregate-prints writes there the reads of the payload printed. A
+    field a value puts there read off a value of the same variant at the same place says
+    nothing of it (`Slot::Full(Cell { n: c.n + 1, v: c.v })`), as a recursive call handing
+    a parameter on says nothing of it: it holds what the others put there."""
     found: dict = {}  # (enum, variant, k) -> the shape each value gives payload k
     for fn in fns:
         scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+        lets = {n.name: n.value for n in descendants(fn.body)
+                if n._prod == "Let" and not n.mutable}
         shown = {id(x) for n in descendants(fn.body) if (arg := printed(n, sigs)) is not None
                  for x in _literal(arg)}
         for e in descendants(fn.body):
@@ -134,8 +139,13 @@ def _payloads(fns: list, sigs: dict, shapes: Shapes, erased: dict) -> dict:
                 declared = dict(erased[e.enum].parts).get(e.variant)
                 for k, (a, (_, part)) in enumerate(zip(e.args, declared.parts)
                                                    if declared is not None else ()):
-                    found.setdefault((e.enum, e.variant, k), []).append(
-                        _value_shape(a, part, scope))
+                    given = _value_shape(a, part, scope)
+                    if len(given.leaves()) == len(part.leaves()):
+                        given = given.rebuilt(iter(
+                            _ITSELF if _rereads(x, lets, e, k, path, scope) else t
+                            for t, x, path in zip(given.leaves(), _leaf_values(a, part),
+                                                  _label_paths(part))))
+                    found.setdefault((e.enum, e.variant, k), []).append(given)
     made = {(name, label) for name, label, _ in found}
     return {name: Tree("enum", name, tuple(
         (label, v if v.kind != "variant" else Tree("variant", label, tuple(
@@ -146,6 +156,33 @@ def _payloads(fns: list, sigs: dict, shapes: Shapes, erased: dict) -> dict:
 
 
 _UNSEEN = L["Scalar"]("i32", span=None)
+_ITSELF = object()  # a leaf of a payload a value puts there read off the same place
+
+
+def _label_paths(shape: Tree) -> list:
+    """Each leaf's labels from the root of shape down."""
+    if shape.kind == "leaf":
+        return [()]
+    return [(label, *p) for label, part in shape.parts for p in _label_paths(part)]
+
+
+def _rereads(x, lets: dict, e, k: int, path: tuple, scope: _Scope) -> bool:
+    """Whether x reads the leaf at `path` of payload k of a value of the enum value e's
+    variant (through fields and `let`s that are not `mut`)."""
+    labels: list = []
+    while x is not None:
+        if x._prod in ("FieldGet", "TupleGet"):
+            labels.insert(0, x.field if x._prod == "FieldGet" else x.index)
+            x = x.base
+        elif x._prod == "Local" and x.name in lets:
+            x = lets[x.name]
+        else:
+            break
+    if x is None or x._prod != "VariantField" or (x.variant, x.index, tuple(labels)) != \
+            (e.variant, k, path):
+        return False
+    base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
+    return base is not None and base.kind == "enum" and base.name == e.enum
 
 
 def _literal(e) -> list:
@@ -201,7 +238,8 @@ def _alike(shape: Tree, found: list) -> Tree:
     """shape filled as every call gives it alike (found: each call's shape): a leaf not typed
     by the type every call gives it, a generic struct's erased field by the shape of the
     aggregate every call puts there, its leaves typed so; as it is where one differs or says
-    nothing."""
+    nothing (_ITSELF says nothing)."""
+    found = [f for f in found if f.leaf is not _ITSELF]
     if not found or shape.kind == "leaf" and shape.leaf is not None:
         return shape
     first, form = found[0], shape
