@@ -285,8 +285,8 @@ _ARITHMETIC = frozenset("+ - * / %".split())
 
 def _leaf_type(x, scope: _Scope):
     """The type of the scalar or tensor x: a local's written one, a field's its aggregate's
-    shape says, a tensor made or a literal (`-k` included, or one cast, or arithmetic on
-    such of one type); None for any other value."""
+    shape says, a tensor made or a literal (or one cast, or arithmetic on such of one type,
+    or `-` or `!` of one); None for any other value."""
     if x._prod == "Local":
         return scope.written.get(x.name)
     if x._prod in ("FieldGet", "TupleGet", "VariantField"):
@@ -302,8 +302,9 @@ def _leaf_type(x, scope: _Scope):
         left, right = _leaf_type(x.left, scope), _leaf_type(x.right, scope)
         return left if left is not None and left == right and \
             strip(left)._prod == "Scalar" else None
-    if x._prod == "Unary" and x.op == "-" and x.operand._prod in ("Int", "Float"):
-        x = x.operand
+    if x._prod == "Unary" and x.op in ("-", "!"):
+        operand = _leaf_type(x.operand, scope)
+        return operand if operand is not None and strip(operand)._prod == "Scalar" else None
     name = _LITERALS.get(x._prod)
     return L["Scalar"](name, span=x.span) if name is not None else None
 
