@@ -27,8 +27,9 @@ field a copy per form: `touch(Cell { v: Point { .. } })` calls `touch`, `touch(C
 
 The field's type is a generic parameter, erased, and the interpreter holds there whatever
 it is given; scalarize-aggregates splits a parameter into the scalars of one form (what
-every call gives it alike), so each form needs a function of its own. The first form keeps
-the function's name. A recursive call handing the parameter on calls the copy it is in; a
+every call gives it alike), so each form needs a function of its own, and so does each type
+of a scalar or tensor put in the field itself (`show(Cell { v: 16 })` and `show(Cell { v:
+2.5 })`: the field's local has one type). The first form keeps the function's name. A recursive call handing the parameter on calls the copy it is in; a
 call handing on the parameter of a function that takes several forms says no form and is
 left as it is, until the copies of that function say theirs (a round later); one putting
 the parameter in an aggregate makes a deeper form each time, copied for a few rounds, and
@@ -108,14 +109,15 @@ def _handed_on(fn, call, given) -> bool:
 
 def _skeleton(given: Tree | None, declared: Tree | None):
     """What tells two forms of an aggregate apart, given where `declared` is: kinds and
-    labels, not leaf types nor names (an instance of a generic struct is taken apart as the
-    struct); OPEN where an erased field is given a leaf of no type, which
-    says nothing of its form (a parameter that takes several, handed on)."""
+    labels, not names (an instance of a generic struct is taken apart as the struct), and
+    the type of a scalar or tensor an erased field is given, since the function's local of
+    it has one type; OPEN where an erased field is given a leaf of no type, which says
+    nothing of its form (a parameter that takes several, handed on)."""
     if given is None:
         return None
     if declared is not None and declared.kind == "leaf" and declared.leaf is None:
         if given.kind == "leaf":
-            return OPEN if given.leaf is None else None
+            return OPEN if given.leaf is None else given.leaf
         declared = None
     if given.kind == "leaf":
         return None

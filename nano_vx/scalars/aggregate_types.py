@@ -34,22 +34,26 @@ def program_types(program) -> tuple:
     struct's erased parameter was is typed (or, holding an aggregate, given its shape) as
     what the function returns puts there, and a parameter's as every call of the function
     gives it alike (the type argument of the signature, erased, said no more: the
-    interpreter holds there what it is given). Again
+    interpreter holds there what it is given), and an enum's payload's as every value of
+    the enum the program makes puts it alike (Shapes.payloads). Again
     while that types a leaf anew, since a parameter typed types what the function returns,
-    and a result its callers' locals, and they the calls they make."""
+    and a result its callers' locals, and they the calls they make and the enum values."""
     shapes = Shapes(program)
     fns = [fn for fn in program.items if fn._prod == "Fn"]
     sigs = {fn.name: Sig([shapes.of(p.type) for p in fn.params], shapes.of(fn.ret))
             for fn in fns}
-    if any(None in s.leaves() for sig in sigs.values() for s in (*sig.params, sig.out)
-           if s is not None):
+    erased = {name: shape for name, d in shapes.enums.items()
+              if None in (shape := shapes.of(L["NamedType"](name, span=d.span))).leaves()}
+    if erased or any(None in s.leaves() for sig in sigs.values()
+                     for s in (*sig.params, sig.out) if s is not None):
         given: dict = {}  # (callee, k) -> the leaf types each call gives parameter k
         while True:
             typed = {fn.name: _sig(fn, sigs, given, shapes) for fn in fns}
             calls = _given(fns, typed, shapes)
-            if typed == sigs and calls == given:
+            payloads = _payloads(fns, typed, shapes, erased)
+            if typed == sigs and calls == given and payloads == shapes.payloads:
                 break
-            sigs, given = typed, calls
+            sigs, given, shapes.payloads = typed, calls, payloads
     for fn in fns:
         sigs[fn.name].result = _result_leaf(fn, sigs[fn.name].out)
     return shapes, sigs
@@ -99,16 +103,96 @@ def _called(x, lets: dict) -> bool:
 def _sig(fn, sigs: dict, given: dict, shapes: Shapes) -> Sig:
     """fn's Sig, its leaves typed as far as `sigs` and what its calls give say."""
     sig = sigs[fn.name]
-    called = [s if s is None else _alike(s, given.get((fn.name, k), []))
-              for k, s in enumerate(sig.params)]
+    called = [s if s is None else _alike(s.filled(shapes.of(p.type)),
+                                         given.get((fn.name, k), []))
+              for k, (s, p) in enumerate(zip(sig.params, fn.params))]
     out = sig.out
     if out is not None:
+        out = out.filled(shapes.of(fn.ret))
         scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
         for value in [fn.body.value] + [n.value for n in descendants(fn.body)
                                         if n._prod == "Return"]:
             if value is not None:
                 out = _value_shape(value, out, scope)
     return Sig(called, out)
+
+
+def _payloads(fns: list, sigs: dict, shapes: Shapes, erased: dict) -> dict:
+    """enum name -> the shape `erased` gives it (as declared), each erased field of a
+    variant's payload typed as every value of the enum the program makes puts there alike
+    (_value_shape). An erased field of a variant no value is made of holds nothing any read
+    sees, which the interpreter never runs: an i32, which `0` starts. The
+    literal a `print` is given makes none: it is printed as it is, its other variants holding
+    nothing, and expand-aggregate-prints writes there the reads of the payload printed. A
+    field a value puts there read off a value of the same variant at the same place says
+    nothing of it (`Slot::Full(Cell { n: c.n + 1, v: c.v })`), as a recursive call handing
+    a parameter on says nothing of it: it holds what the others put there."""
+    found: dict = {}  # (enum, variant, k) -> the shape each value gives payload k
+    for fn in fns:
+        scope = _Scope(shapes, sigs, local_shapes(fn, shapes, sigs), _written(fn))
+        lets = {n.name: n.value for n in descendants(fn.body)
+                if n._prod == "Let" and not n.mutable}
+        shown = {id(x) for n in descendants(fn.body) if (arg := printed(n, sigs)) is not None
+                 for x in _literal(arg)}
+        for e in descendants(fn.body):
+            if e._prod == "EnumValue" and e.enum in erased and id(e) not in shown:
+                declared = dict(erased[e.enum].parts).get(e.variant)
+                for k, (a, (_, part)) in enumerate(zip(e.args, declared.parts)
+                                                   if declared is not None else ()):
+                    given = _value_shape(a, part, scope)
+                    if len(given.leaves()) == len(part.leaves()):
+                        given = given.rebuilt(iter(
+                            _ITSELF if _rereads(x, lets, e, k, path, scope) else t
+                            for t, x, path in zip(given.leaves(), _leaf_values(a, part),
+                                                  _label_paths(part))))
+                    found.setdefault((e.enum, e.variant, k), []).append(given)
+    made = {(name, label) for name, label, _ in found}
+    return {name: Tree("enum", name, tuple(
+        (label, v if v.kind != "variant" else Tree("variant", label, tuple(
+            (k, _alike(part, found.get((name, label, k), [])) if (name, label) in made
+             else part.rebuilt(iter(t or _UNSEEN for t in part.leaves())))
+            for k, part in v.parts)))
+        for label, v in shape.parts)) for name, shape in erased.items()}
+
+
+_UNSEEN = L["Scalar"]("i32", span=None)
+_ITSELF = object()  # a leaf of a payload a value puts there read off the same place
+
+
+def _label_paths(shape: Tree) -> list:
+    """Each leaf's labels from the root of shape down."""
+    if shape.kind == "leaf":
+        return [()]
+    return [(label, *p) for label, part in shape.parts for p in _label_paths(part)]
+
+
+def _rereads(x, lets: dict, e, k: int, path: tuple, scope: _Scope) -> bool:
+    """Whether x reads the leaf at `path` of payload k of a value of the enum value e's
+    variant (through fields and `let`s that are not `mut`)."""
+    labels: list = []
+    while x is not None:
+        if x._prod in ("FieldGet", "TupleGet"):
+            labels.insert(0, x.field if x._prod == "FieldGet" else x.index)
+            x = x.base
+        elif x._prod == "Local" and x.name in lets:
+            x = lets[x.name]
+        else:
+            break
+    if x is None or x._prod != "VariantField" or (x.variant, x.index, tuple(labels)) != \
+            (e.variant, k, path):
+        return False
+    base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
+    return base is not None and base.kind == "enum" and base.name == e.enum
+
+
+def _literal(e) -> list:
+    """The nodes of the literal e is, down to what it holds that is no literal: a struct's,
+    a tuple's, an enum value's and an `if`'s choosing among them."""
+    p = e._prod
+    parts = [f.value for f in e.fields] if p == "StructLit" else e.elems if p == "Tuple" \
+        else e.args if p == "EnumValue" else (e.then.value, e.orelse.value) \
+        if p == "IfExpr" and e.then.value is not None and e.orelse is not None else ()
+    return [e, *(x for part in parts if part is not None for x in _literal(part))]
 
 
 def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
@@ -154,7 +238,8 @@ def _alike(shape: Tree, found: list) -> Tree:
     """shape filled as every call gives it alike (found: each call's shape): a leaf not typed
     by the type every call gives it, a generic struct's erased field by the shape of the
     aggregate every call puts there, its leaves typed so; as it is where one differs or says
-    nothing."""
+    nothing (_ITSELF says nothing)."""
+    found = [f for f in found if f.leaf is not _ITSELF]
     if not found or shape.kind == "leaf" and shape.leaf is not None:
         return shape
     first, form = found[0], shape
@@ -162,25 +247,10 @@ def _alike(shape: Tree, found: list) -> Tree:
         if first.kind == "leaf":
             return first if all(f == first for f in found) else shape
         form = Tree(first.kind, first.name, tuple((k, Tree("leaf")) for k, _ in first.parts))
-    if any(f.kind != form.kind or _labels(f) != _labels(form) for f in found):
+    if any(f.kind != form.kind or f.labels() != form.labels() for f in found):
         return shape
     return Tree(form.kind, form.name, tuple((k, _alike(part, [f.part(k) for f in found]))
                                             for k, part in form.parts))
-
-
-def _labels(shape: Tree) -> list:
-    return [k for k, _ in shape.parts]
-
-
-def _filled(shape: Tree, found: Tree) -> Tree:
-    """shape, each leaf not typed given found's part in its place (a type, or the shape of
-    an aggregate an erased field holds), where the two agree in form."""
-    if shape.kind == "leaf":
-        return found if shape.leaf is None else shape
-    if found.kind != shape.kind or _labels(found) != _labels(shape):
-        return shape
-    return Tree(shape.kind, shape.name, tuple((k, _filled(part, found.part(k)))
-                                              for k, part in shape.parts))
 
 
 def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
@@ -193,7 +263,7 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
             return shape
         found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
         return _value_shape(e, found, scope) if found is not None else \
-            Tree("leaf", leaf=_leaf_type(e, scope.written))
+            Tree("leaf", leaf=_leaf_type(e, scope))
     p = e._prod
     if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
         given = {f.name: f.value for f in e.fields}
@@ -204,7 +274,7 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
         return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
                                          for x, (k, part) in zip(e.elems, shape.parts)))
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
-    return _filled(shape, found) if found is not None else shape
+    return shape.filled(found) if found is not None else shape
 
 
 # What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
@@ -213,20 +283,28 @@ _LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}
 _ARITHMETIC = frozenset("+ - * / %".split())
 
 
-def _leaf_type(x, written: dict):
-    """The type of the scalar or tensor x: a local's written one, a tensor made or a literal
-    (`-k` included, or one cast, or arithmetic on such of one type); None for any other
-    value."""
+def _leaf_type(x, scope: _Scope):
+    """The type of the scalar or tensor x: a local's written one, a field's its aggregate's
+    shape says, a tensor made or a literal (or one cast, or arithmetic on such of one type,
+    or `-` or `!` of one); None for any other value."""
     if x._prod == "Local":
-        return written.get(x.name)
+        return scope.written.get(x.name)
+    if x._prod in ("FieldGet", "TupleGet", "VariantField"):
+        base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
+        if base is not None and x._prod == "VariantField":
+            base = dict(base.parts).get(x.variant)
+        part = dict(base.parts).get(x.field if x._prod == "FieldGet" else x.index) \
+            if base is not None else None
+        return part.leaf if part is not None and part.kind == "leaf" else None
     if x._prod in ("TensorNew", "TensorLit", "Cast"):
         return x.type if concrete(x.type) else None
     if x._prod == "Binary" and x.op in _ARITHMETIC:
-        left, right = _leaf_type(x.left, written), _leaf_type(x.right, written)
+        left, right = _leaf_type(x.left, scope), _leaf_type(x.right, scope)
         return left if left is not None and left == right and \
             strip(left)._prod == "Scalar" else None
-    if x._prod == "Unary" and x.op == "-" and x.operand._prod in ("Int", "Float"):
-        x = x.operand
+    if x._prod == "Unary" and x.op in ("-", "!"):
+        operand = _leaf_type(x.operand, scope)
+        return operand if operand is not None and strip(operand)._prod == "Scalar" else None
     name = _LITERALS.get(x._prod)
     return L["Scalar"](name, span=x.span) if name is not None else None
 

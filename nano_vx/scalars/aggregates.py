@@ -64,8 +64,21 @@ class Tree:
             return None
         return self.kind, tuple((label, p.form()) for label, p in self.parts)
 
+    def labels(self) -> list:
+        return [label for label, _ in self.parts]
+
     def variants(self) -> list:
         return [(label, p) for label, p in self.parts if label != TAG]
+
+    def filled(self, found: "Tree") -> "Tree":
+        """This tree, each leaf not typed given found's part in its place (a type, or the
+        shape of an aggregate an erased field holds), where the two agree in form."""
+        if self.kind == "leaf":
+            return found if self.leaf is None else self
+        if found.kind != self.kind or found.labels() != self.labels():
+            return self
+        return Tree(self.kind, self.name, tuple((k, part.filled(found.part(k)))
+                                                for k, part in self.parts))
 
 
 def strip(ty):
@@ -80,6 +93,10 @@ class Shapes:
     def __init__(self, program):
         self.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
         self.enums = {i.name: i for i in program.items if i._prod == "EnumDecl"}
+        # enum name -> its shape, the erased fields of its variants typed as every value of
+        # the program puts them (aggregate_types.program_types): what the other variants'
+        # zeros are, which the declaration, its struct arguments erased, does not say.
+        self.payloads: dict = {}
 
     def of(self, ty, seen: frozenset = frozenset()) -> Tree | None:
         """The shape of a type node; None for a scalar, a tensor, what no declaration names.
@@ -100,10 +117,12 @@ class Shapes:
                                                  for f in self.structs[ty.name].fields))
         if ty.name in self.enums:
             tag = (TAG, Tree("leaf", leaf=L["Scalar"]("i32", span=ty.span)))
-            return Tree("enum", ty.name, (tag, *(
+            shape = Tree("enum", ty.name, (tag, *(
                 (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen))
                                                        for k, t in enumerate(v.fields))))
                 for v in self.enums[ty.name].variants)))
+            typed = self.payloads.get(ty.name)
+            return shape if typed is None else shape.filled(typed)
         return None
 
     def _part(self, ty, seen) -> Tree:
