@@ -118,6 +118,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
+from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
@@ -232,6 +233,7 @@ BACK_END = [
     inline_returned_references,
     inline_aggregate_references,
     split_kernel_aggregates,
+    split_closure_aggregates,
     scalarize_aggregates,
     return_kernel_tensors,
     hand_on_lent_tensors,

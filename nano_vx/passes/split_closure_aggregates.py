@@ -1,0 +1,159 @@
+"""split-closure-aggregates: Lmatched -> Lmatched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lmatched import Lmatched as L
+from ..languages.lresolved import display_name, unused_name
+from ..nanopass import Pass, descendants
+from ..scalars.closures import direct_closures
+
+
+@dataclass
+class State:
+    structs: dict = field(default_factory=dict)  # a struct's name -> its fields
+    split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
+    taken: set = field(default_factory=set)  # the function's locals
+
+
+split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
+Give a closure bound by a `let` (not `let mut`) and only called by that name each struct or
+tuple parameter it takes as one parameter per scalar part, and each call the parts of its
+argument, so that scalarize-aggregates finds no closure taking an aggregate.
+
+`let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
+y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
+is reading it once: a variable, a field or an element of one, or a literal of those and
+constants (a negative one too) (`t((3, 4))` is `t(3, 4)`); a closure with a call given another, with a parameter
+of a generic struct, an enum, or a part that is no scalar is left whole, for
+scalarize-aggregates to refuse.
+""", state=State)
+
+
+@split_closure_aggregates.on("Program")
+def _program(run, program):
+    run.state.structs = {item.name: item.fields for item in program.items
+                         if item._prod == "StructDecl"}
+    return run.rebuild(program)
+
+
+@split_closure_aggregates.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    st.split = {}
+    for name, closure in direct_closures(fn).items():
+        parts = [_parts(st.structs, p.type) for p in closure.params]
+        if name not in lets or not any(parts) or any(
+                p is False for p in parts) or not all(
+                _plain(a) for c in calls if c.callee.name == name
+                for a, p in zip(c.args, parts) if p):
+            continue
+        st.split[name] = parts
+    if not st.split:
+        return fn
+    st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
+    return run.rebuild(fn)
+
+
+def _parts(structs: dict, ty):
+    """The (path, scalar type) of each part of a struct or tuple type; None for a scalar's
+    type, False for an aggregate left whole."""
+    if ty is None:
+        return False
+    if ty._prod == "Scalar":
+        return None
+    if ty._prod == "TupleType":
+        labelled = [(k, t) for k, t in enumerate(ty.elems)]
+    elif ty._prod == "NamedType" and ty.name in structs:
+        labelled = [(f.name, f.type) for f in structs[ty.name]]
+    else:
+        return False
+    found = []
+    for label, t in labelled:
+        inner = _parts(structs, t)
+        if inner is False:
+            return False
+        found += [((label,), t)] if inner is None else \
+            [((label,) + path, leaf) for path, leaf in inner]
+    return found
+
+
+def _plain(e) -> bool:
+    """Whether reading e's parts one by one reads what reading it once would."""
+    if e._prod in ("Local", "Int", "Float", "Bool"):
+        return True
+    if e._prod in ("FieldGet", "TupleGet"):
+        return _plain(e.base)
+    if e._prod == "Unary":  # a negative constant
+        return e.op == "-" and e.operand._prod in ("Int", "Float")
+    if e._prod == "StructLit":
+        return all(_plain(f.value) for f in e.fields)
+    if e._prod == "Tuple":
+        return all(_plain(x) for x in e.elems)
+    return False
+
+
+def _part(e, path: tuple):
+    """The expression of e's part at path."""
+    for label in path:
+        if e._prod == "StructLit":
+            e = next(f.value for f in e.fields if f.name == label)
+        elif e._prod == "Tuple":
+            e = e.elems[label]
+        elif isinstance(label, int):
+            e = L["TupleGet"](e, label, span=e.span)
+        else:
+            e = L["FieldGet"](e, label, span=e.span)
+    return e
+
+
+def _literal(ty, path: tuple, locals_: dict, structs: dict, span):
+    """The literal of type ty whose parts are the locals `locals_` names by path."""
+    if ty._prod == "Scalar":
+        return L["Local"](locals_[path], span=span)
+    if ty._prod == "TupleType":
+        return L["Tuple"](tuple(_literal(t, path + (k,), locals_, structs, span)
+                                for k, t in enumerate(ty.elems)), span=span)
+    return L["StructLit"](ty.name, tuple(
+        L["FieldInit"](f.name, _literal(f.type, path + (f.name,), locals_, structs, span),
+                       span=span) for f in structs[ty.name]), span=span)
+
+
+@split_closure_aggregates.on("Let")
+def _let(run, let):
+    st = run.state
+    if let.name not in st.split or let.value._prod != "Closure":
+        return run.rebuild(let)
+    closure = let.value
+    params, lets = [], []
+    for p, parts in zip(closure.params, st.split[let.name]):
+        if not parts:
+            params.append(p)
+            continue
+        locals_ = {}
+        for path, ty in parts:
+            name = unused_name("_".join([display_name(p.name)] + [str(x) for x in path]),
+                               st.taken)
+            locals_[path] = name
+            params.append(L["Param"](name, ty, span=p.span))
+        lets.append(L["Let"](p.name, False, p.type,
+                             _literal(p.type, (), locals_, st.structs, p.span), span=p.span))
+    body = run.walk(closure.body)
+    body = body.replace(stmts=tuple(lets) + body.stmts)
+    return let.replace(value=closure.replace(params=tuple(params), body=body))
+
+
+@split_closure_aggregates.on("Call")
+def _call(run, call):
+    parts = run.state.split.get(call.callee.name) if call.callee._prod == "Local" else None
+    if parts is None:
+        return run.rebuild(call)
+    args = []
+    for a, split in zip(call.args, parts):
+        a = run.walk(a)
+        args += [_part(a, path) for path, _ in split] if split else [a]
+    return call.replace(args=tuple(args))
