@@ -59,22 +59,27 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-def _parts(structs: dict, ty):
-    """The (path, scalar type) of each part of a struct or tuple type; None for a scalar's
-    type, False for an aggregate left whole."""
+def _parts(structs: dict, ty, whole: bool = True):
+    """The (path, scalar type) of each part of a struct or tuple type; None for a type of no
+    parts (a scalar's, a tensor's, a reference to a scalar), False for an aggregate left whole.
+    A part of an aggregate (not `whole`) is a scalar or an aggregate split in turn."""
     if ty is None:
         return False
-    if ty._prod == "Scalar":
-        return None
     if ty._prod == "TupleType":
-        labelled = [(k, t) for k, t in enumerate(ty.elems)]
+        labelled = list(enumerate(ty.elems))
     elif ty._prod == "NamedType" and ty.name in structs:
         labelled = [(f.name, f.type) for f in structs[ty.name]]
-    else:
+    elif ty._prod == "Scalar":
+        return None
+    elif not whole or ty._prod == "NamedType":  # an enum, or a generic struct's erased field
         return False
+    elif ty._prod == "BorrowType":
+        return None if ty.inner._prod == "Scalar" else False
+    else:
+        return None
     found = []
     for label, t in labelled:
-        inner = _parts(structs, t)
+        inner = _parts(structs, t, False)
         if inner is False:
             return False
         found += [((label,), t)] if inner is None else \
