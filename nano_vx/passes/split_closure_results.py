@@ -8,6 +8,7 @@ from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.closures import direct_closures
+from ..scalars.signatures import written
 
 _ARITHMETIC = frozenset("+ - * / %".split())
 _COMPARE = frozenset("== != < <= > >= && ||".split())
@@ -31,7 +32,8 @@ out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
 v_x, y: v_y };`, and `print(mk(1))` prints such a literal. The result's type is what the
 value says alone: a struct literal's, a variable's written type, a tuple of those or of
-arithmetic on them. A closure with a `return`, a call used otherwise, a result of another
+arithmetic on them (not a type
+inference gave a `let`, a default that may yet change). A closure with a `return`, a call used otherwise, a result of another
 type (an enum, a generic struct, a part that is no scalar) is left whole, for
 scalarize-aggregates to refuse.
 """, state=State)
@@ -48,7 +50,9 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
-    types = {n.name: n.type for n in descendants(fn) if n._prod in ("Let", "Param")}
+    # A type inference gave a `let` is only a default that may yet change: not these.
+    types = {n.name: n.type for n in descendants(fn)
+             if n._prod == "Param" or (n._prod == "Let" and written(n))}
     st.split = {}
     for name, closure in direct_closures(fn).items():
         ty = _type_of(closure.body.value, types, st.structs)
@@ -59,8 +63,8 @@ def _fn(run, fn):
             st.split[name] = (ty, parts)
     if not st.split:
         return fn
-    st.taken = set(types) | {n.var for n in descendants(fn) if n._prod == "For"} | \
-        {n.name for n in descendants(fn) if n._prod == "PBind"}
+    st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
     return run.rebuild(fn)
 
 
