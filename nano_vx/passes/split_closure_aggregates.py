@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
-from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
+from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
 from ..scalars.closures import direct_closures
 
 
@@ -25,16 +25,15 @@ argument, so that scalarize-aggregates finds no closure taking an aggregate.
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
 is reading it once: a variable, a field or an element of one, or a literal of those and
-constants (a negative one too) (`t((3, 4))` is `t(3, 4)`); a closure with a call given another, with a parameter
-of a generic struct, an enum, or a part that is no scalar is left whole, for
-scalarize-aggregates to refuse.
+constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
+another, with a parameter of a generic struct, an enum, or a part that is no scalar is left
+whole, for scalarize-aggregates to refuse.
 """, state=State)
 
 
 @split_closure_aggregates.on("Program")
 def _program(run, program):
-    run.state.structs = {item.name: item.fields for item in program.items
-                         if item._prod == "StructDecl"}
+    run.state.structs = struct_fields(program)
     return run.rebuild(program)
 
 
@@ -45,7 +44,7 @@ def _fn(run, fn):
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split = {}
     for name, closure in direct_closures(fn).items():
-        parts = [_parts(st.structs, p.type) for p in closure.params]
+        parts = [aggregate_parts(st.structs, p.type) for p in closure.params]
         if name not in lets or not any(parts) or any(
                 p is False for p in parts) or not all(
                 _plain(a) for c in calls if c.callee.name == name
@@ -57,34 +56,6 @@ def _fn(run, fn):
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
         {n.var for n in descendants(fn) if n._prod == "For"}
     return run.rebuild(fn)
-
-
-def _parts(structs: dict, ty, whole: bool = True):
-    """The (path, scalar type) of each part of a struct or tuple type; None for a type of no
-    parts (a scalar's, a tensor's, a reference to a scalar), False for an aggregate left whole.
-    A part of an aggregate (not `whole`) is a scalar or an aggregate split in turn."""
-    if ty is None:
-        return False
-    if ty._prod == "TupleType":
-        labelled = list(enumerate(ty.elems))
-    elif ty._prod == "NamedType" and ty.name in structs:
-        labelled = [(f.name, f.type) for f in structs[ty.name]]
-    elif ty._prod == "Scalar":
-        return None
-    elif not whole or ty._prod == "NamedType":  # an enum, or a generic struct's erased field
-        return False
-    elif ty._prod == "BorrowType":
-        return None if ty.inner._prod == "Scalar" else False
-    else:
-        return None
-    found = []
-    for label, t in labelled:
-        inner = _parts(structs, t, False)
-        if inner is False:
-            return False
-        found += [((label,), t)] if inner is None else \
-            [((label,) + path, leaf) for path, leaf in inner]
-    return found
 
 
 def _plain(e) -> bool:
@@ -116,18 +87,6 @@ def _part(e, path: tuple):
     return e
 
 
-def _literal(ty, path: tuple, locals_: dict, structs: dict, span):
-    """The literal of type ty whose parts are the locals `locals_` names by path."""
-    if ty._prod == "Scalar":
-        return L["Local"](locals_[path], span=span)
-    if ty._prod == "TupleType":
-        return L["Tuple"](tuple(_literal(t, path + (k,), locals_, structs, span)
-                                for k, t in enumerate(ty.elems)), span=span)
-    return L["StructLit"](ty.name, tuple(
-        L["FieldInit"](f.name, _literal(f.type, path + (f.name,), locals_, structs, span),
-                       span=span) for f in structs[ty.name]), span=span)
-
-
 @split_closure_aggregates.on("Let")
 def _let(run, let):
     st = run.state
@@ -139,14 +98,10 @@ def _let(run, let):
         if not parts:
             params.append(p)
             continue
-        locals_ = {}
-        for path, ty in parts:
-            name = unused_name("_".join([display_name(p.name)] + [str(x) for x in path]),
-                               st.taken)
-            locals_[path] = name
-            params.append(L["Param"](name, ty, span=p.span))
+        names = part_names(p.name, parts, st.taken)
+        params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
         lets.append(L["Let"](p.name, False, p.type,
-                             _literal(p.type, (), locals_, st.structs, p.span), span=p.span))
+                             parts_literal(p.type, (), names, st.structs, p.span), span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
     return let.replace(value=closure.replace(params=tuple(params), body=body))

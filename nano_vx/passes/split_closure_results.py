@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
-from ..languages.lresolved import display_name, unused_name
+from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
+from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
 from ..scalars.closures import direct_closures
 from ..scalars.signatures import written
 
@@ -32,17 +33,16 @@ out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
 v_x, y: v_y };`, and `print(mk(1))` prints such a literal. The result's type is what the
 value says alone: a struct literal's, a variable's written type, a tuple of those or of
-arithmetic on them (not a type
-inference gave a `let`, a default that may yet change). A closure with a `return`, a call used otherwise, a result of another
-type (an enum, a generic struct, a part that is no scalar) is left whole, for
-scalarize-aggregates to refuse.
+arithmetic on them (not the type inference gave a `let`: a default that may yet change).
+A closure with a `return`, a call used otherwise, a result of another type (an enum, a
+generic struct, a part that is no scalar) is left whole, for scalarize-aggregates to
+refuse.
 """, state=State)
 
 
 @split_closure_results.on("Program")
 def _program(run, program):
-    run.state.structs = {item.name: item.fields for item in program.items
-                         if item._prod == "StructDecl"}
+    run.state.structs = struct_fields(program)
     return run.rebuild(program)
 
 
@@ -56,7 +56,7 @@ def _fn(run, fn):
     st.split = {}
     for name, closure in direct_closures(fn).items():
         ty = _type_of(closure.body.value, types, st.structs)
-        parts = _parts(st.structs, ty) if ty is not None else None
+        parts = aggregate_parts(st.structs, ty)
         if name in lets and parts and not any(n._prod == "Return"
                                               for n in descendants(closure.body)) \
                 and _calls_kept(fn, name):
@@ -121,49 +121,11 @@ def _part_type(ty, e, structs: dict):
     return None
 
 
-def _parts(structs: dict, ty):
-    """The (path, scalar type) of each part of a struct or tuple type; None for a scalar's
-    type or an aggregate left whole."""
-    if ty._prod == "TupleType":
-        labelled = list(enumerate(ty.elems))
-    elif ty._prod == "NamedType" and ty.name in structs:
-        labelled = [(f.name, f.type) for f in structs[ty.name]]
-    else:
-        return None
-    found = []
-    for label, t in labelled:
-        if t._prod == "Scalar":
-            found.append(((label,), t))
-            continue
-        inner = _parts(structs, t)
-        if inner is None:
-            return None
-        found += [((label,) + path, leaf) for path, leaf in inner]
-    return found
-
-
 def _get(e, path: tuple):
     for label in path:
         e = L["TupleGet"](e, label, span=e.span) if isinstance(label, int) else \
             L["FieldGet"](e, label, span=e.span)
     return e
-
-
-def _literal(ty, path: tuple, locals_: dict, structs: dict, span):
-    """The literal of type ty whose parts are the locals `locals_` names by path."""
-    if ty._prod == "Scalar":
-        return L["Local"](locals_[path], span=span)
-    if ty._prod == "TupleType":
-        return L["Tuple"](tuple(_literal(t, path + (k,), locals_, structs, span)
-                                for k, t in enumerate(ty.elems)), span=span)
-    return L["StructLit"](ty.name, tuple(
-        L["FieldInit"](f.name, _literal(f.type, path + (f.name,), locals_, structs, span),
-                       span=span) for f in structs[ty.name]), span=span)
-
-
-def _names(st: State, base: str, parts: list) -> dict:
-    return {path: unused_name("_".join([display_name(base)] + [str(x) for x in path]),
-                              st.taken) for path, _ in parts}
 
 
 def _zero(ty, span):
@@ -179,7 +141,7 @@ def _closure(run, let):
     ty, parts = st.split[let.name]
     closure, span = let.value, let.value.span
     out = unused_name("out", st.taken)
-    outs = _names(st, out, parts)
+    outs = part_names(out, parts, st.taken)
     params = [L["Param"](outs[path], L["BorrowType"](leaf, True, span=span), span=span)
               for path, leaf in parts]
     body = run.walk(closure.body)
@@ -197,13 +159,14 @@ def _called(run, call, base: str):
     st = run.state
     ty, parts = st.split[call.callee.name]
     span = call.span
-    names = _names(st, base, parts)
+    names = part_names(base, parts, st.taken)
     lets = [L["Let"](names[path], True, leaf, _zero(leaf, span), span=span)
             for path, leaf in parts]
     lent = [L["Borrow"](L["Local"](names[path], span=span), True, span=span)
             for path, _ in parts]
     made = call.replace(args=tuple(run.walk(a) for a in call.args) + tuple(lent))
-    return lets + [L["ExprStmt"](made, span=span)], ty, _literal(ty, (), names, st.structs, span)
+    literal = parts_literal(ty, (), names, st.structs, span)
+    return lets + [L["ExprStmt"](made, span=span)], ty, literal
 
 
 def _split_call(run, e) -> bool:
