@@ -119,6 +119,8 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
+from .passes.split_closure_aggregates import split_closure_aggregates
+from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
@@ -227,6 +229,8 @@ BACK_END = [
     tag_places,
     lower_matches,
     erase_unit_lets,
+    split_closure_results,
+    split_closure_aggregates,
     instantiate_aggregate_forms,
     expand_aggregate_prints,
     split_returned_references,

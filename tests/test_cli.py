@@ -130,8 +130,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                                                   "Lmatched"]
     assert rows[names.index("lower-matches") + 1] == [
         "erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]
-    assert rows[names.index("erase-unit-lets") + 1] == [
-        "instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]
+    unit = names.index("erase-unit-lets")
+    assert rows[unit + 1:unit + 4] == [
+        ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
+        ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
     assert rows[inline - 2:inline + 2] == [
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],

@@ -504,7 +504,8 @@ def _whole(run, e):
 def _closure(run, e):
     st = run.state
     if any(st.shapes.of(p.type) for p in e.params):
-        raise Refused(e, "a closure taking an aggregate")
+        raise Refused(e, "a closure taking an aggregate other than one a `let` binds, "
+                         "only called by name, given variables, their fields or literals")
     out, ret, st.out, st.ret = st.out, st.ret, None, None  # its `return` is its own
     made = run.rebuild(e)
     st.out, st.ret = out, ret

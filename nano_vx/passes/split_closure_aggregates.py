@@ -1,0 +1,119 @@
+"""split-closure-aggregates: Lmatched -> Lmatched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lmatched import Lmatched as L
+from ..nanopass import Pass, descendants
+from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
+from ..scalars.closures import direct_closures
+
+
+@dataclass
+class State:
+    structs: dict = field(default_factory=dict)  # a struct's name -> its fields
+    split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
+    taken: set = field(default_factory=set)  # the function's locals
+
+
+split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
+Give a closure bound by a `let` (not `let mut`) and only called by that name each struct or
+tuple parameter it takes as one parameter per scalar part, and each call the parts of its
+argument, so that scalarize-aggregates finds no closure taking an aggregate.
+
+`let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
+y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
+is reading it once: a variable, a field or an element of one, or a literal of those and
+constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
+another, with a parameter of a generic struct, an enum, or a part that is no scalar is left
+whole, for scalarize-aggregates to refuse.
+""", state=State)
+
+
+@split_closure_aggregates.on("Program")
+def _program(run, program):
+    run.state.structs = struct_fields(program)
+    return run.rebuild(program)
+
+
+@split_closure_aggregates.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    st.split = {}
+    for name, closure in direct_closures(fn).items():
+        parts = [aggregate_parts(st.structs, p.type) for p in closure.params]
+        if name not in lets or not any(parts) or any(
+                p is False for p in parts) or not all(
+                _plain(a) for c in calls if c.callee.name == name
+                for a, p in zip(c.args, parts) if p):
+            continue
+        st.split[name] = parts
+    if not st.split:
+        return fn
+    st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
+    return run.rebuild(fn)
+
+
+def _plain(e) -> bool:
+    """Whether reading e's parts one by one reads what reading it once would."""
+    if e._prod in ("Local", "Int", "Float", "Bool"):
+        return True
+    if e._prod in ("FieldGet", "TupleGet"):
+        return _plain(e.base)
+    if e._prod == "Unary":  # a negative constant
+        return e.op == "-" and e.operand._prod in ("Int", "Float")
+    if e._prod == "StructLit":
+        return all(_plain(f.value) for f in e.fields)
+    if e._prod == "Tuple":
+        return all(_plain(x) for x in e.elems)
+    return False
+
+
+def _part(e, path: tuple):
+    """The expression of e's part at path."""
+    for label in path:
+        if e._prod == "StructLit":
+            e = next(f.value for f in e.fields if f.name == label)
+        elif e._prod == "Tuple":
+            e = e.elems[label]
+        elif isinstance(label, int):
+            e = L["TupleGet"](e, label, span=e.span)
+        else:
+            e = L["FieldGet"](e, label, span=e.span)
+    return e
+
+
+@split_closure_aggregates.on("Let")
+def _let(run, let):
+    st = run.state
+    if let.name not in st.split or let.value._prod != "Closure":
+        return run.rebuild(let)
+    closure = let.value
+    params, lets = [], []
+    for p, parts in zip(closure.params, st.split[let.name]):
+        if not parts:
+            params.append(p)
+            continue
+        names = part_names(p.name, parts, st.taken)
+        params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
+        lets.append(L["Let"](p.name, False, p.type,
+                             parts_literal(p.type, (), names, st.structs, p.span), span=p.span))
+    body = run.walk(closure.body)
+    body = body.replace(stmts=tuple(lets) + body.stmts)
+    return let.replace(value=closure.replace(params=tuple(params), body=body))
+
+
+@split_closure_aggregates.on("Call")
+def _call(run, call):
+    parts = run.state.split.get(call.callee.name) if call.callee._prod == "Local" else None
+    if parts is None:
+        return run.rebuild(call)
+    args = []
+    for a, split in zip(call.args, parts):
+        a = run.walk(a)
+        args += [_part(a, path) for path, _ in split] if split else [a]
+    return call.replace(args=tuple(args))

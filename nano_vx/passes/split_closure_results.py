@@ -1,0 +1,192 @@
+"""split-closure-results: Lmatched -> Lmatched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lmatched import Lmatched as L
+from ..languages.lresolved import unused_name
+from ..nanopass import Pass, descendants
+from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
+from ..scalars.closures import direct_closures
+from ..scalars.signatures import written
+
+_ARITHMETIC = frozenset("+ - * / %".split())
+_COMPARE = frozenset("== != < <= > >= && ||".split())
+
+
+@dataclass
+class State:
+    structs: dict = field(default_factory=dict)  # a struct's name -> its fields
+    split: dict = field(default_factory=dict)  # a closure's local -> (its result's type, parts)
+    taken: set = field(default_factory=set)  # the function's locals
+
+
+split_closure_results = Pass("split-closure-results", L, L, """
+Make a closure bound by a `let` (not `let mut`) and only called by that name, whose value is
+a struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
+each call the value of a `let` or a `print` give it variables of its own to write, so that
+scalarize-aggregates finds no block whose value is an aggregate.
+
+`let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
+out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
+let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
+v_x, y: v_y };`, and `print(mk(1))` prints such a literal. The result's type is what the
+value says alone: a struct literal's, a variable's written type, a tuple of those or of
+arithmetic on them (not the type inference gave a `let`: a default that may yet change).
+A closure with a `return`, a call used otherwise, a result of another type (an enum, a
+generic struct, a part that is no scalar) is left whole, for scalarize-aggregates to
+refuse.
+""", state=State)
+
+
+@split_closure_results.on("Program")
+def _program(run, program):
+    run.state.structs = struct_fields(program)
+    return run.rebuild(program)
+
+
+@split_closure_results.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
+    # A type inference gave a `let` is only a default that may yet change: not these.
+    types = {n.name: n.type for n in descendants(fn)
+             if n._prod == "Param" or (n._prod == "Let" and written(n))}
+    st.split = {}
+    for name, closure in direct_closures(fn).items():
+        ty = _type_of(closure.body.value, types, st.structs)
+        parts = aggregate_parts(st.structs, ty)
+        if name in lets and parts and not any(n._prod == "Return"
+                                              for n in descendants(closure.body)) \
+                and _calls_kept(fn, name):
+            st.split[name] = (ty, parts)
+    if not st.split:
+        return fn
+    st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
+    return run.rebuild(fn)
+
+
+def _calls_kept(fn, name: str) -> bool:
+    """Whether each call of the closure is a `let`'s value or the one argument of a `print`
+    statement."""
+    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"} | \
+        {id(n.expr.args[0]) for n in descendants(fn) if n._prod == "ExprStmt" and _print(n)}
+    return all(id(n) in kept for n in descendants(fn) if n._prod == "Call"
+               and n.callee._prod == "Local" and n.callee.name == name)
+
+
+def _print(stmt) -> bool:
+    e = stmt.expr
+    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
+        and len(e.args) == 1
+
+
+def _type_of(e, types: dict, structs: dict):
+    """e's type where e alone says it, else None."""
+    if e is None:
+        return None
+    if e._prod == "Local":
+        ty = types.get(e.name)
+        return ty if ty is not None and ty._prod in ("Scalar", "TupleType", "NamedType") \
+            else None
+    if e._prod == "StructLit":
+        return L["NamedType"](e.name, span=e.span) if e.name in structs else None
+    if e._prod == "Tuple":
+        elems = [_type_of(x, types, structs) for x in e.elems]
+        return None if None in elems else L["TupleType"](tuple(elems), span=e.span)
+    if e._prod == "Cast":
+        return e.type
+    if e._prod in ("FieldGet", "TupleGet"):
+        return _part_type(_type_of(e.base, types, structs), e, structs)
+    if e._prod == "Binary" and e.op in _COMPARE:
+        return L["Scalar"]("bool", span=e.span)
+    if e._prod == "Binary" and e.op in _ARITHMETIC:
+        left = _type_of(e.left, types, structs)
+        right = _type_of(e.right, types, structs)
+        if left is not None and left._prod == "Scalar" and (
+                right == left or (right is None and e.right._prod in ("Int", "Float"))):
+            return left
+    return None
+
+
+def _part_type(ty, e, structs: dict):
+    """The type of the field or element e reads of a value of type ty."""
+    if ty is not None and ty._prod == "TupleType" and e._prod == "TupleGet" \
+            and e.index < len(ty.elems):
+        return ty.elems[e.index]
+    if ty is not None and ty._prod == "NamedType" and e._prod == "FieldGet":
+        return next((f.type for f in structs.get(ty.name, ()) if f.name == e.field), None)
+    return None
+
+
+def _get(e, path: tuple):
+    for label in path:
+        e = L["TupleGet"](e, label, span=e.span) if isinstance(label, int) else \
+            L["FieldGet"](e, label, span=e.span)
+    return e
+
+
+def _zero(ty, span):
+    if ty.name == "bool":
+        return L["Bool"](False, span=span)
+    return L["Float"](0.0, span=span) if ty.name.startswith(("f", "bf")) else \
+        L["Int"](0, span=span)
+
+
+def _closure(run, let):
+    """The closure of `let`, writing its result through `&mut` parameters."""
+    st = run.state
+    ty, parts = st.split[let.name]
+    closure, span = let.value, let.value.span
+    out = unused_name("out", st.taken)
+    outs = part_names(out, parts, st.taken)
+    params = [L["Param"](outs[path], L["BorrowType"](leaf, True, span=span), span=span)
+              for path, leaf in parts]
+    body = run.walk(closure.body)
+    writes = [L["Assign"](L["Deref"](L["Local"](outs[path], span=span), span=span), "=",
+                          _get(L["Local"](out, span=span), path), span=span)
+              for path, _ in parts]
+    body = body.replace(stmts=body.stmts + (L["Let"](out, False, ty, body.value, span=span),)
+                        + tuple(writes), value=None)
+    return let.replace(value=closure.replace(params=closure.params + tuple(params), body=body))
+
+
+def _called(run, call, base: str):
+    """The statements that call the closure with variables of their own to write, and the
+    literal of what it wrote."""
+    st = run.state
+    ty, parts = st.split[call.callee.name]
+    span = call.span
+    names = part_names(base, parts, st.taken)
+    lets = [L["Let"](names[path], True, leaf, _zero(leaf, span), span=span)
+            for path, leaf in parts]
+    lent = [L["Borrow"](L["Local"](names[path], span=span), True, span=span)
+            for path, _ in parts]
+    made = call.replace(args=tuple(run.walk(a) for a in call.args) + tuple(lent))
+    literal = parts_literal(ty, (), names, st.structs, span)
+    return lets + [L["ExprStmt"](made, span=span)], ty, literal
+
+
+def _split_call(run, e) -> bool:
+    return e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in run.state.split
+
+
+@split_closure_results.on("Let", splice=True)
+def _let(run, let):
+    if let.name in run.state.split and let.value._prod == "Closure":
+        return (_closure(run, let),)
+    if not _split_call(run, let.value):
+        return (run.rebuild(let),)
+    stmts, ty, literal = _called(run, let.value, let.name)
+    return tuple(stmts) + (let.replace(type=ty, value=literal),)
+
+
+@split_closure_results.on("ExprStmt", splice=True)
+def _expr_stmt(run, stmt):
+    if not (_print(stmt) and _split_call(run, stmt.expr.args[0])):
+        return (run.rebuild(stmt),)
+    call = stmt.expr.args[0]
+    stmts, _, literal = _called(run, call, call.callee.name)
+    return tuple(stmts) + (stmt.replace(expr=stmt.expr.replace(args=(literal,))),)

@@ -1,0 +1,58 @@
+"""The scalar parts of a struct or tuple a closure takes or returns, as split-closure-results
+and split-closure-aggregates give them one by one, and the literal that puts them together."""
+
+from __future__ import annotations
+
+from ..languages.lmatched import Lmatched as L
+from ..languages.lresolved import display_name, unused_name
+
+
+def struct_fields(program) -> dict:
+    """Each struct's name -> its fields."""
+    return {item.name: item.fields for item in program.items if item._prod == "StructDecl"}
+
+
+def aggregate_parts(structs: dict, ty, whole: bool = True):
+    """The (path, scalar type) of each part of a struct or tuple type; None for a type of no
+    parts (a scalar's, a tensor's, a reference to a scalar), False for an aggregate left whole.
+    A part of an aggregate (not `whole`) is a scalar or an aggregate split in turn."""
+    if ty is None:
+        return False
+    if ty._prod == "TupleType":
+        labelled = list(enumerate(ty.elems))
+    elif ty._prod == "NamedType" and ty.name in structs:
+        labelled = [(f.name, f.type) for f in structs[ty.name]]
+    elif ty._prod == "Scalar":
+        return None
+    elif not whole or ty._prod == "NamedType":  # an enum, or a generic struct's erased field
+        return False
+    elif ty._prod == "BorrowType":
+        return None if ty.inner._prod == "Scalar" else False
+    else:
+        return None
+    found = []
+    for label, t in labelled:
+        inner = aggregate_parts(structs, t, False)
+        if inner is False:
+            return False
+        found += [((label,), t)] if inner is None else \
+            [((label,) + path, leaf) for path, leaf in inner]
+    return found
+
+
+def part_names(base: str, parts: list, taken: set) -> dict:
+    """Each part's path -> a new local named after base and the path: `q_from_x`."""
+    return {path: unused_name("_".join([display_name(base)] + [str(x) for x in path]), taken)
+            for path, _ in parts}
+
+
+def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
+    """The literal of type ty whose parts are the locals `names` names by path."""
+    if ty._prod == "Scalar":
+        return L["Local"](names[path], span=span)
+    if ty._prod == "TupleType":
+        return L["Tuple"](tuple(parts_literal(t, path + (k,), names, structs, span)
+                                for k, t in enumerate(ty.elems)), span=span)
+    return L["StructLit"](ty.name, tuple(
+        L["FieldInit"](f.name, parts_literal(f.type, path + (f.name,), names, structs, span),
+                       span=span) for f in structs[ty.name]), span=span)

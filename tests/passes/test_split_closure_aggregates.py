@@ -1,0 +1,75 @@
+"""split-closure-aggregates: a closure bound by `let` and only called takes each struct or
+tuple parameter as its scalar parts; native code runs each case as the interpreter does."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
+from nano_vx.passes.split_closure_aggregates import split_closure_aggregates
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "split_closure_aggregates"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", split_closure_aggregates)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", split_closure_aggregates)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def _closure_params(case: str) -> list:
+    ran = run_front(CASES / f"{case}.vx", split_closure_aggregates)
+    return [[p.name for p in n.params] for n in ran.nodes() if n._prod == "Closure"]
+
+
+def test_each_aggregate_parameter_is_one_per_scalar_part():
+    assert _closure_params("struct_and_tuple_parameters") == [["q_x", "q_y"], ["a_0", "a_1"]]
+    assert _closure_params("nested_with_captures") == [
+        ["s_from_x", "s_from_y", "s_to_x", "s_to_y", "s_on", "w"],
+        ["pair_0_x", "pair_0_y", "pair_1"]]
+
+
+def test_a_closure_assigned_anew_is_left_whole_then_refused():
+    assert _closure_params("e5010_closure_assigned_anew") == [["q"], ["q#1"]]
+    assert_refused_then_repaired(CASES / "e5010_closure_assigned_anew.vx",
+                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
+
+
+HANDWRITTEN = """
+    // IL: Lmatched
+    struct P {
+        x: i32,
+        y: i32,
+    }
+
+    fn main() {
+        let p: P = P { x: 1, y: 2 };
+        let s: ~_ = |q: P| {
+            q.x + q.y
+        };
+        @print(s(p));
+        @print(s(P { x: 3, y: -4 }));
+    }
+"""
+
+
+def test_handwritten_a_struct_parameter_is_its_fields(run_pass, snapshot_txt):
+    ran = run_pass("split-closure-aggregates", HANDWRITTEN)
+    assert ran.codes == []
+    assert "s(p.x, p.y)" in ran.dump and "s(3, -4)" in ran.dump
+    assert ran.dump == snapshot_txt

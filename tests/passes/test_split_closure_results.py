@@ -1,0 +1,76 @@
+"""split-closure-results: a closure bound by `let` and only called, whose value is a struct or
+a tuple, writes its result's scalar parts through `&mut` parameters its calls give it;
+native code runs each case as the interpreter does."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
+from nano_vx.passes.split_closure_results import split_closure_results
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "split_closure_results"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", split_closure_results)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", split_closure_results)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def _valued_closures(case: str) -> int:
+    ran = run_front(CASES / f"{case}.vx", split_closure_results)
+    return sum(1 for n in ran.nodes() if n._prod == "Closure" and n.body.value is not None)
+
+
+def test_no_closure_is_left_with_an_aggregate_value():
+    assert _valued_closures("called_in_a_block") == 0
+    assert _valued_closures("struct_and_tuple_results") == 0
+
+
+def test_a_closure_choosing_its_result_is_left_whole_then_refused():
+    assert _valued_closures("e5010_closure_choosing_its_result") == 1
+    assert_refused_then_repaired(CASES / "e5010_closure_choosing_its_result.vx",
+                                 scalarize_aggregates, "E5010",
+                                 "an aggregate as the value of a block")
+
+
+HANDWRITTEN = """
+    // IL: Lmatched
+    struct P {
+        x: i32,
+        y: i32,
+    }
+
+    fn main() {
+        let mk: ~_ = |a: i32| {
+            P { x: a, y: 2 }
+        };
+        let v: ~_ = mk(5);
+        @print(v.x + v.y);
+        @print(mk(1));
+    }
+"""
+
+
+def test_handwritten_a_struct_result_is_written_through_its_fields(run_pass, snapshot_txt):
+    ran = run_pass("split-closure-results", HANDWRITTEN)
+    assert ran.codes == []
+    assert "mk(5, &mut v_x, &mut v_y);" in ran.dump
+    assert "@print(P { x: mk_x, y: mk_y });" in ran.dump
+    assert ran.dump == snapshot_txt
