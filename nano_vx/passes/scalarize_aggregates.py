@@ -223,6 +223,8 @@ def _let(run, let):
     if lent(let.type):
         return _lent_local(run, let, shape)
     if let.value._prod in ("Call", "IfExpr"):
+        # its leaves typed as its arms put them where nothing else does (local_shapes)
+        shape = st.types.get(let.name, shape)
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
         return (*lets, *_store(run, let.value, rep))

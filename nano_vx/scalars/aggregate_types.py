@@ -255,7 +255,8 @@ def _alike(shape: Tree, found: list) -> Tree:
 
 def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     """shape, each leaf not typed filled as the value e says: by the type of the local,
-    tensor or literal a literal writes there (_leaf_type), and, where a generic struct's
+    tensor or literal a literal writes there (_leaf_type), or every arm of an `if` or a
+    `match` writes there alike, and, where a generic struct's
     erased field holds an aggregate, by that aggregate's shape (a literal's, an aggregate
     local's or a call's), filled so in turn."""
     if shape.kind == "leaf":
@@ -273,6 +274,10 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     if p == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
         return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
                                          for x, (k, part) in zip(e.elems, shape.parts)))
+    arms = [e.then.value, e.orelse.value] if p == "IfExpr" and e.orelse is not None \
+        else [c.body.value for c in e.cases] if p == "MatchValue" else []
+    if arms and None not in arms:
+        return _alike(shape, [_value_shape(x, shape, scope) for x in arms])
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
     return shape.filled(found) if found is not None else shape
 
