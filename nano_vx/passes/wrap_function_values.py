@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..languages.lresolved import unused_name
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
+from ..scalars.closures import bound_in
 
 
 @dataclass
@@ -43,7 +45,7 @@ def _program(run, program):
 def _fn(run, fn):
     if any(n._prod == "Halt" and n.code == "E9006" for n in descendants(fn)):
         return fn
-    run.state.taken = {n.name for n in descendants(fn) if n._prod in ("Local", "Param")}
+    run.state.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     return run.rebuild(fn)
 
 
@@ -61,16 +63,8 @@ def _global(run, e):
         return e
     span, params, args = e.span, [], []
     for p in fn.params:
-        name = _fresh(run.state.taken, p.name.split("#")[0])
+        name = unused_name(p.name.split("#")[0], run.state.taken)
         params.append(L["Param"](name, p.type, span=span))
         args.append(L["Local"](name, span=span))
     call = L["Call"](e, tuple(args), span=span)
     return L["Closure"](tuple(params), L["Block"]((), call, span=span), span=span)
-
-
-def _fresh(taken: set, name: str) -> str:
-    n = 1
-    while f"{name}#{n}" in taken:
-        n += 1
-    taken.add(f"{name}#{n}")
-    return f"{name}#{n}"

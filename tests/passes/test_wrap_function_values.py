@@ -38,7 +38,7 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 def test_each_function_value_is_a_closure_and_a_callee_stays():
     ran = run_front(CASES / "called.vx", wrap_function_values)
     main = to_text(next(i for i in ran.after.items if i._prod == "Fn" and i.name == "main"))
-    assert "let f: ~_ = |a#1: i32, b#1: i32| {\n        @add(a#1, b#1)\n    };" in main
+    assert "let f: ~_ = |a: i32, b: i32| {\n        @add(a, b)\n    };" in main
     assert "let h: ~_ = || {\n        @hello()\n    };" in main
 
 
@@ -77,6 +77,6 @@ HANDWRITTEN = """
 def test_handwritten_a_value_is_a_closure_with_fresh_parameters(run_pass, snapshot_txt):
     ran = run_pass("wrap-function-values", HANDWRITTEN)
     assert ran.codes == []
-    assert "|a#1: i32, b#1: i32|" in ran.dump and "@print(@add(1, 1));" in ran.dump
+    assert "|a#1: i32, b: i32|" in ran.dump and "@print(@add(1, 1));" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "7\n2\n"
     assert ran.dump == snapshot_txt
