@@ -135,6 +135,7 @@ from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.wrap_function_values import wrap_function_values
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -246,6 +247,7 @@ BACK_END = [
     specialize_storages,
     number_texts,
     assign_chosen_tensors,
+    wrap_function_values,
     check_native_subset,
     settle_written_tensors,
     copy_tracked_functions,

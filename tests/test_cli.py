@@ -156,6 +156,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
+    assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
     assert rows[names.index("erase-variable-extents")] == [
         "erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("erase-variable-extents") < gate
