@@ -1,4 +1,8 @@
-"""assign-chosen-tensors: Lsplit -> Lsplit."""
+"""assign-chosen-tensors: Lsplit -> Lsplit.
+
+Same IL: the `let mut` and the assignments its arms make are Lsplit's own statements, and the
+variable holds what the `if` chose when the arms are done, so the interpreter runs the output as
+it ran the input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""split-closure-aggregates: Lmatched -> Lmatched."""
+"""split-closure-aggregates: Lmatched -> Lmatched.
+
+Same IL: a closure given an aggregate's scalar parts rebuilds it with a literal at its start,
+so its body reads the value it read before, and the interpreter runs the output as it ran the
+input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""split-closure-results: Lmatched -> Lmatched."""
+"""split-closure-results: Lmatched -> Lmatched.
+
+Same IL: the parts a closure writes through its `&mut` parameters are read back into the
+literal its call's `let` binds, the value the call gave before, so the interpreter runs the
+output as it ran the input."""
 
 from __future__ import annotations
 

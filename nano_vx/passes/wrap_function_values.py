@@ -1,4 +1,7 @@
-"""wrap-function-values: Lsplit, a rewrite in the same IL."""
+"""wrap-function-values: Lsplit -> Lsplit.
+
+Same IL: a closure calling a function with its own parameters computes what the function
+computes, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
