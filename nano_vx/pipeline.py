@@ -48,6 +48,7 @@ from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
+from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -136,6 +137,7 @@ from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
 from .passes.wrap_function_values import wrap_function_values
+from .passes.write_out_kernel_values import write_out_kernel_values
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -239,6 +241,8 @@ BACK_END = [
     inline_aggregate_references,
     split_kernel_aggregates,
     scalarize_aggregates,
+    write_out_kernel_values,
+    defer_kernel_moves,
     return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
