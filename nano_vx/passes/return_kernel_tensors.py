@@ -70,7 +70,7 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
     """The index of the one `&mut` tensor parameter fn's body assigns whole, if fn may
     return it instead."""
     body = fn.body
-    if body.value is not None or fn.ret is not None or any(
+    if body.value is not None and not _unit(body.value) or fn.ret is not None or any(
             n._prod in ("Return", "Closure") for n in descendants(body)):
         return None
     assigned = {n.target.value.name for n in descendants(body)
@@ -80,9 +80,19 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
                  if n._prod == "Launch" and n.kernel in returned
                  for k in [returned[n.kernel]] if n.args[k]._prod == "Local"}
     found = [k for k, p in enumerate(fn.params)
-             if p.name in assigned and lent(p.type) and is_tensor(strip(p.type).inner)
+             if p.name in assigned and lent(p.type) and _buffer(strip(p.type).inner)
              and not _moved(fns, body, L["Deref"](L["Local"](p.name)))]
     return found[0] if len(found) == 1 else None
+
+
+def _unit(e) -> bool:
+    """A value of no use, such as a body ending `unsafe { .. }`: a statement as well."""
+    return e._prod == "Unsafe" and e.body.value is None
+
+
+def _buffer(ty) -> bool:
+    """A tensor, or a raw pointer, which native code holds as the tensor it points into."""
+    return is_tensor(ty) or strip(ty)._prod == "PtrType"
 
 
 def _moved(fns: dict, body, place) -> bool:
@@ -103,8 +113,10 @@ def _fn(run, fn):
     tensor = strip(p.type).inner
     params = fn.params[:k] + (p.replace(type=tensor),) + fn.params[k + 1:]
     body = run.walk(fn.body)
+    last = () if body.value is None else (L["ExprStmt"](body.value, span=body.value.span),)
     return fn.replace(params=params, ret=tensor,
-                      body=body.replace(value=L["Local"](p.name, span=fn.span)))
+                      body=body.replace(stmts=body.stmts + last,
+                                        value=L["Local"](p.name, span=fn.span)))
 
 
 @return_kernel_tensors.on("Deref")
