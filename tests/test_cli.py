@@ -142,9 +142,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 3] == [
+    assert rows[split:split + 5] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
+        ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
+        ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]

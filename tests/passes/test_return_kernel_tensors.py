@@ -48,11 +48,20 @@ def test_a_kernel_with_a_value_returns_the_tensor_and_writes_the_value():
     assert "    *value = t[0] + 1;\n    t\n}" in text
 
 
-def test_a_reassigned_raw_pointer_is_returned():
-    text = to_text(run_front(CASES / "pointer_reassigned.vx", return_kernel_tensors).after)
-    assert "    p = launch main$kernel0 on(Topology::CPU)(p, u);\n" in text
-    # The body's last `unsafe { .. }`, its value, is a statement before the pointer.
-    assert "        p[2] = 6;\n    };\n    p\n}" in text
+def test_a_body_ending_in_an_unsafe_block_makes_it_a_statement():
+    text = to_text(run_front(CASES / "ending_unsafe.vx", return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t, p);\n" in text
+    assert "        p[1] = t[0] + 1;\n    };\n    t\n}" in text
+
+
+def test_a_reassigned_raw_pointer_is_left_and_refused_then_repaired():
+    case = CASES / "e5010_pointer_reassigned.vx"
+    ran = run_front(case, return_kernel_tensors)
+    assert ran.after is ran.before
+    status, printed, err = run_cli(case)
+    assert "a reference to *mut i32" in err and "warning[W5001]" in err
+    assert (status, printed) == run_cli(case, "--action", "interpret")[:2]
+    assert_native_as_interpreted(case.with_name("e5010_pointer_reassigned_repaired.vx"))
 
 
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
