@@ -34,10 +34,11 @@ the tensor the kernel's `t` holds when it ends, the buffer it was given (whose e
 kernel wrote there) or the one it assigned, as the interpreter's does. A kernel launched
 in another's body whose `t` the other was given as `&mut` is done first, so that the
 other assigns its `t` whole in turn. It is done for one tensor per kernel, whose launch is a
-statement of its own, and whose body has no value, no `return` and no closure (where the
-launcher's variable would be read while the kernel runs), and does not move the tensor
-(with a `transfer`, or giving it to a kernel that moves it: defer-kernel-moves leaves the
-kernel's moves to its launcher); others stay refused.
+statement of its own, and whose body has no value (write-out-kernel-values writes a
+scalar one through a `&mut`; a body ending `unsafe { .. }` has it as a statement), no
+`return` and no closure (where the launcher's variable would be read while the kernel
+runs), and does not move the tensor (with a `transfer`, or giving it to a kernel that moves
+it: defer-kernel-moves leaves the kernel's moves to its launcher); others stay refused.
 """, state=State)
 
 
