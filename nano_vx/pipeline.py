@@ -47,6 +47,7 @@ from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
+from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.desugar_comptime import desugar_comptime
@@ -239,6 +240,7 @@ BACK_END = [
     split_returned_references,
     inline_returned_references,
     inline_aggregate_references,
+    copy_read_kernel_aggregates,
     split_kernel_aggregates,
     scalarize_aggregates,
     write_out_kernel_values,
