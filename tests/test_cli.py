@@ -136,10 +136,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 2:inline + 2] == [
+    assert rows[inline - 2:inline + 3] == [
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
+        ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
     assert rows[split:split + 5] == [

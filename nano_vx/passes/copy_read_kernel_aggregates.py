@@ -94,13 +94,12 @@ def _lending(fn, name: str) -> list:
 
 
 def _read_only(s, name: str) -> bool:
-    """Whether statement s names the aggregate of `name` only to read it."""
-    if s._prod == "Assign" and any(n._prod == "Local" and n.name == name
-                                   for n in descendants(s.target)):
-        return False
-    return not any(n._prod == "Borrow" and n.mutable and any(
-        m._prod == "Local" and m.name == name for m in descendants(n.value))
-        for n in descendants(s))
+    """Whether statement s names the aggregate of `name` only to read it: no assignment to
+    it (in a block inside too) and no `&mut` of it or of a part."""
+    return not any((n._prod == "Assign" and n.target or
+                    n._prod == "Borrow" and n.mutable and n.value) and any(
+        m._prod == "Local" and m.name == name for m in descendants(
+            n.target if n._prod == "Assign" else n.value)) for n in descendants(s))
 
 
 def _literal(shape, base):
