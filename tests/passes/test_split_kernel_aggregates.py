@@ -9,8 +9,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.split_kernel_aggregates import split_kernel_aggregates
-from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
-                   run_front)
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "split_kernel_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
