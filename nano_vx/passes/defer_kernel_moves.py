@@ -176,13 +176,14 @@ def _stmt(run, s):
 
 @defer_kernel_moves.on("Assign", splice=True)
 def _assign(run, s):
-    if s.value._prod == "Launch":
-        return _launched(run, s, s.value)
-    s = run.rebuild(s)
+    """An assignment of the tensor clears its flag, after what the launch it may be the
+    value of moves."""
     base = _base(s.target) if s.op == "=" else None
+    done = _launched(run, s, s.value)
+    done = done if isinstance(done, tuple) else (done,)
     if base is not None and base.name in run.state.mine:
-        return (s, _set(run.state.mine[base.name], 0, s.span))
-    return s
+        return (*done, _set(run.state.mine[base.name], 0, s.span))
+    return done
 
 
 def _base(e):
