@@ -50,10 +50,6 @@ NOT_LOWERED = {
     "e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_by_a_function_printing_first.vx",
-    # A closure taking an aggregate bound by a `let mut`, and one whose value is an `if`
-    # choosing a struct (a closure returns one value; split-closure-* leave them whole).
-    "tests/passes/cases/split_closure_aggregates/e5010_closure_assigned_anew.vx",
-    "tests/passes/cases/split_closure_results/e5010_closure_choosing_its_result.vx",
     # A constant holding a struct or a tuple (native code's constants are scalars).
     "tests/passes/cases/scalarize_aggregates/e5010_constant_holding_aggregate.vx",
     # An `if` choosing a literal or a local of no written type (typed only after the split).

@@ -27,7 +27,8 @@ class State(Shaped):
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
-Give each struct, tuple or enum a call or an `if` makes inside an expression, each `match`
+Give each struct, tuple or enum a call (of a closure too, one a `let` binds to a closure
+whose value is one) or an `if` makes inside an expression, each `match`
 inside one, and each value a `match` is on, a local of its own, computed by a `let` before
 the statement (E5010 where that would change when calls run).
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
-from ..scalars.closures import direct_closures
 
 
 @dataclass
@@ -44,13 +43,13 @@ def _program(run, program):
 @split_closure_aggregates.on("Fn")
 def _fn(run, fn):
     st = run.state
-    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split = {}
-    for name, closure in direct_closures(fn).items():
-        parts = [aggregate_parts(st.structs, p.type) for p in closure.params]
-        if name not in lets or not any(parts) or any(
-                p is False for p in parts) or not all(
+    for name, closures in _closures(fn).items():
+        each = [[aggregate_parts(st.structs, p.type) for p in c.params] for c in closures]
+        parts = each[0]
+        if not any(parts) or any(p is False for p in parts) or \
+                any(other != parts for other in each) or not all(
                 _plain(a) for c in calls if c.callee.name == name
                 for a, p in zip(c.args, parts) if p):
             continue
@@ -60,6 +59,36 @@ def _fn(run, fn):
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
         {n.var for n in descendants(fn) if n._prod == "For"}
     return run.rebuild(fn)
+
+
+def _closures(fn) -> dict:
+    """The locals a `let` binds to a closure, each only called by name or, bound by a `let
+    mut`, given another closure by an assignment: local -> its closures."""
+    found = {n.name: [n.value] for n in descendants(fn)
+             if n._prod == "Let" and n.value._prod == "Closure"}
+    mutable = {n.name for n in descendants(fn) if n._prod == "Let" and n.mutable}
+    used = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
+    for n in descendants(fn):
+        if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in found:
+            if n.target.name in mutable and n.op == "=" and n.value._prod == "Closure":
+                found[n.target.name].append(n.value)
+                used.add(id(n.target))
+            else:
+                found.pop(n.target.name)
+    # A copy `let ordered = s` (name-temporaries holds a callee so) calls what s holds.
+    copies = {n.name: n.value.name for n in descendants(fn) if n._prod == "Let"
+              and not n.mutable and n.value._prod == "Local" and n.value.name in found}
+    used |= {id(n.value) for n in descendants(fn) if n._prod == "Let" and n.name in copies}
+    for copy, name in copies.items():
+        found.setdefault(copy, found[name])
+    for n in descendants(fn):
+        if n._prod == "Local" and id(n) not in used:
+            found.pop(n.name, None)
+    for copy, name in copies.items():
+        if copy not in found:
+            found.pop(name, None)
+    return {name: closures for name, closures in found.items()
+            if copies.get(name, name) in found}
 
 
 def _plain(e) -> bool:
@@ -93,12 +122,24 @@ def _part(e, path: tuple):
 
 @split_closure_aggregates.on("Let")
 def _let(run, let):
-    st = run.state
-    if let.name not in st.split or let.value._prod != "Closure":
+    if let.name not in run.state.split or let.value._prod != "Closure":
         return run.rebuild(let)
-    closure = let.value
+    return let.replace(value=_closure(run, let.value, run.state.split[let.name]))
+
+
+@split_closure_aggregates.on("Assign")
+def _assign(run, assign):
+    target = assign.target
+    if target._prod != "Local" or target.name not in run.state.split:
+        return run.rebuild(assign)
+    return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))
+
+
+def _closure(run, closure, split: list):
+    """closure taking each aggregate parameter's parts, which it puts together first."""
+    st = run.state
     params, lets = [], []
-    for p, parts in zip(closure.params, st.split[let.name]):
+    for p, parts in zip(closure.params, split):
         if not parts:
             params.append(p)
             continue
@@ -108,7 +149,7 @@ def _let(run, let):
                              parts_literal(p.type, (), names, st.structs, p.span), span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
-    return let.replace(value=closure.replace(params=tuple(params), body=body))
+    return closure.replace(params=tuple(params), body=body)
 
 
 @split_closure_aggregates.on("Call")

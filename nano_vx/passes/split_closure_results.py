@@ -29,18 +29,18 @@ class State:
 split_closure_results = Pass("split-closure-results", L, L, """
 Make a closure bound by a `let` (not `let mut`) and only called by that name, whose value is
 a struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
-each call the value of a `let` or a `print` give it variables of its own to write, so that
-scalarize-aggregates finds no block whose value is an aggregate.
+each call, the value of a `let` (name-temporaries gave each other call one), give it
+variables of its own to write, so that scalarize-aggregates finds no block whose value is an
+aggregate.
 
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
-v_x, y: v_y };`, and `print(mk(1))` prints such a literal. The result's type is what the
-value says alone: a struct literal's, a variable's written type, a tuple of those or of
-arithmetic on them (not the type inference gave a `let`: a default that may yet change).
-A closure with a `return`, a call used otherwise, a result of another type (an enum, a
-generic struct, a part that is no scalar) is left whole, for scalarize-aggregates to
-refuse.
+v_x, y: v_y };`. The result's type is what the value says alone: a struct literal's, a
+variable's written type, a tuple of those, of `bool` literals or of arithmetic on them, an
+`if` whose arms say the same one (not the type inference gave a `let`: a default that may
+yet change). A closure with a `return`, a result of another type (an enum, a generic
+struct, a part that is no scalar) is left whole, for scalarize-aggregates to refuse.
 """, state=State)
 
 
@@ -73,18 +73,11 @@ def _fn(run, fn):
 
 
 def _calls_kept(fn, name: str) -> bool:
-    """Whether each call of the closure is a `let`'s value or the one argument of a `print`
-    statement."""
-    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"} | \
-        {id(n.expr.args[0]) for n in descendants(fn) if n._prod == "ExprStmt" and _print(n)}
+    """Whether each call of the closure is a `let`'s value (name-temporaries gives one that is
+    part of an expression a `let` of its own)."""
+    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"}
     return all(id(n) in kept for n in descendants(fn) if n._prod == "Call"
                and n.callee._prod == "Local" and n.callee.name == name)
-
-
-def _print(stmt) -> bool:
-    e = stmt.expr
-    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
-        and len(e.args) == 1
 
 
 def _type_of(e, types: dict, structs: dict):
@@ -102,16 +95,23 @@ def _type_of(e, types: dict, structs: dict):
         return None if None in elems else L["TupleType"](tuple(elems), span=e.span)
     if e._prod == "Cast":
         return e.type
+    if e._prod == "Bool":
+        return L["Scalar"]("bool", span=e.span)
+    if e._prod == "IfExpr":
+        arms = [_type_of(b.value, types, structs) if b is not None else None
+                for b in (e.then, e.orelse)]
+        return arms[0] if arms[0] == arms[1] else None
     if e._prod in ("FieldGet", "TupleGet"):
         return _part_type(_type_of(e.base, types, structs), e, structs)
     if e._prod == "Binary" and e.op in _COMPARE:
         return L["Scalar"]("bool", span=e.span)
     if e._prod == "Binary" and e.op in _ARITHMETIC:
-        left = _type_of(e.left, types, structs)
-        right = _type_of(e.right, types, structs)
-        if left is not None and left._prod == "Scalar" and (
-                right == left or (right is None and e.right._prod in ("Int", "Float"))):
-            return left
+        # A literal operand takes the other's type.
+        typed = [_type_of(x, types, structs) for x in (e.left, e.right)
+                 if x._prod not in ("Int", "Float")]
+        if typed and typed[0] is not None and typed[0]._prod == "Scalar" and \
+                all(t == typed[0] for t in typed):
+            return typed[0]
     return None
 
 
@@ -185,12 +185,3 @@ def _let(run, let):
         return (run.rebuild(let),)
     stmts, ty, literal = _called(run, let.value, let.name)
     return tuple(stmts) + (let.replace(type=ty, value=literal),)
-
-
-@split_closure_results.on("ExprStmt", splice=True)
-def _expr_stmt(run, stmt):
-    if not (_print(stmt) and _split_call(run, stmt.expr.args[0])):
-        return (run.rebuild(stmt),)
-    call = stmt.expr.args[0]
-    stmts, _, literal = _called(run, call, call.callee.name)
-    return tuple(stmts) + (stmt.replace(expr=stmt.expr.replace(args=(literal,))),)

@@ -418,9 +418,16 @@ class Shaped:
     sigs: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
     names: Names | None = None
+    # The current function's locals a `let` binds to a closure whose value is an aggregate.
+    results: set = field(default_factory=set)
 
     def enter_program(self, program) -> None:
         self.shapes, self.sigs = program_types(program)
 
     def enter_function(self, fn) -> None:
         self.env, self.names = local_shapes(fn, self.shapes, self.sigs), Names(fn)
+        self.results = {n.name for n in descendants(fn.body) if n._prod == "Let"
+                        and not n.mutable and n.value._prod == "Closure"
+                        and n.value.body.value is not None
+                        and shape_of(n.value.body.value, self.shapes, self.sigs,
+                                     self.env.get) is not None}
