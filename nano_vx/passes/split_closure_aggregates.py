@@ -21,9 +21,10 @@ class State:
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
-Give a closure bound by a `let` (not `let mut`) and only called by that name each struct or
-tuple parameter it takes as one parameter per scalar part, and each call the parts of its
-argument, so that scalarize-aggregates finds no closure taking an aggregate.
+Give a closure bound by a `let` and only called by that name (or by a copy's, `let ordered =
+s`), each struct or tuple parameter it takes as one parameter per scalar part, and each call
+the parts of its argument, so that scalarize-aggregates finds no closure taking an aggregate;
+a `let mut` variable's closures, the one it binds and each an assignment gives it, all so.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
