@@ -70,9 +70,10 @@ NOT_LOWERED = {
     # `function` where it stops): wrap-function-values leaves both to the refusal.
     "tests/passes/cases/wrap_function_values/e5010_taking_a_struct.vx",
     "tests/passes/cases/wrap_function_values/e5010_printed.vx",
-    # A closure a `let mut` binds, called in a `spawn` body, given one reading a variable
-    # bound after it.
-    "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body written before
+    # the `let` of a variable another closure it is given reads.
+    "tests/passes/cases/choose_closures_in_kernels/"
+    "e5010_launched_by_a_closure_before_another_is_bound.vx",
     # A closure moving a variable it captures, called in a `spawn` body that assigns it
     # (the kernel's tensor assigned whole through its `&mut`: type-scalars) or lends it `&mut`
     # (the `&mut` of a variable a closure moves: track-moved-captures).
