@@ -58,9 +58,6 @@ NOT_LOWERED = {
     "tests/passes/cases/check_struct_fields/constant_field_mistyped_repaired.vx",
     # A counter copied into a second variable, the first then assigned another by a closure.
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
-    # A closure reading a variable of a loop's body holding a closure value returning a raw
-    # pointer, called after the loop (no zero binds it before the loop).
-    "tests/passes/cases/type_scalars/e5010_blocks_closure_returning_a_pointer.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state of the caller's own (the tuple would hold its `held`).
     "tests/passes/cases/lower_pins/e5010_own_state_in_a_tuple_returned_through_a_call.vx",
