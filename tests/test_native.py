@@ -56,7 +56,8 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_literal_chosen_beside_a_local_of_inferred_type.vx",
     "tests/passes/cases/check_struct_fields/constant_field_mistyped_repaired.vx",
-    # A counter copied into a second variable, the first then assigned another by a closure.
+    # A counter copied into a second variable, the first then assigned another by a closure
+    # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state of the caller's own (the tuple would hold its `held`).
