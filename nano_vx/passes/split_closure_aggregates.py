@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
+from ..scalars.closure_parts import (aggregate_parts, called_closures, part_names,
+                                     parts_literal, struct_fields)
 
 
 @dataclass
@@ -46,7 +47,7 @@ def _fn(run, fn):
     st = run.state
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split = {}
-    for name, closures in _closures(fn).items():
+    for name, closures in called_closures(fn).items():
         each = [[aggregate_parts(st.structs, p.type) for p in c.params] for c in closures]
         parts = each[0]
         if not any(parts) or any(p is False for p in parts) or \
@@ -60,36 +61,6 @@ def _fn(run, fn):
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
         {n.var for n in descendants(fn) if n._prod == "For"}
     return run.rebuild(fn)
-
-
-def _closures(fn) -> dict:
-    """The locals a `let` binds to a closure, each only called by name or, bound by a `let
-    mut`, given another closure by an assignment: local -> its closures."""
-    found = {n.name: [n.value] for n in descendants(fn)
-             if n._prod == "Let" and n.value._prod == "Closure"}
-    mutable = {n.name for n in descendants(fn) if n._prod == "Let" and n.mutable}
-    used = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
-    for n in descendants(fn):
-        if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in found:
-            if n.target.name in mutable and n.op == "=" and n.value._prod == "Closure":
-                found[n.target.name].append(n.value)
-                used.add(id(n.target))
-            else:
-                found.pop(n.target.name)
-    # A copy `let ordered = s` (name-temporaries holds a callee so) calls what s holds.
-    copies = {n.name: n.value.name for n in descendants(fn) if n._prod == "Let"
-              and not n.mutable and n.value._prod == "Local" and n.value.name in found}
-    used |= {id(n.value) for n in descendants(fn) if n._prod == "Let" and n.name in copies}
-    for copy, name in copies.items():
-        found.setdefault(copy, found[name])
-    for n in descendants(fn):
-        if n._prod == "Local" and id(n) not in used:
-            found.pop(n.name, None)
-    for copy, name in copies.items():
-        if copy not in found:
-            found.pop(name, None)
-    return {name: closures for name, closures in found.items()
-            if copies.get(name, name) in found}
 
 
 def _plain(e) -> bool:

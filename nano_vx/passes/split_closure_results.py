@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
-from ..scalars.closures import direct_closures
+from ..scalars.closure_parts import (aggregate_parts, called_closures, part_names,
+                                     parts_literal, struct_fields)
 from ..scalars.signatures import written
 
 _ARITHMETIC = frozenset("+ - * / %".split())
@@ -27,11 +27,12 @@ class State:
 
 
 split_closure_results = Pass("split-closure-results", L, L, """
-Make a closure bound by a `let` (not `let mut`) and only called by that name, whose value is
-a struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
+Make a closure bound by a `let` and only called by that name (or a copy's), whose value is a
+struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
 each call, the value of a `let` (name-temporaries gave each other call one), give it
 variables of its own to write, so that scalarize-aggregates finds no block whose value is an
-aggregate.
+aggregate; a `let mut` variable's closures, the one it binds and each an assignment gives
+it, all so.
 
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
@@ -53,16 +54,15 @@ def _program(run, program):
 @split_closure_results.on("Fn")
 def _fn(run, fn):
     st = run.state
-    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
     # A type inference gave a `let` is only a default that may yet change: not these.
     types = {n.name: n.type for n in descendants(fn)
              if n._prod == "Param" or (n._prod == "Let" and written(n))}
     st.split = {}
-    for name, closure in direct_closures(fn).items():
-        ty = _type_of(closure.body.value, types, st.structs)
+    for name, closures in called_closures(fn).items():
+        ty = _type_of(closures[0].body.value, types, st.structs)
         parts = aggregate_parts(st.structs, ty)
-        if name in lets and parts and not any(n._prod == "Return"
-                                              for n in descendants(closure.body)) \
+        if parts and all(_type_of(c.body.value, types, st.structs) == ty and not any(
+                n._prod == "Return" for n in descendants(c.body)) for c in closures) \
                 and _calls_kept(fn, name):
             st.split[name] = (ty, parts)
     if not st.split:
@@ -139,11 +139,11 @@ def _zero(ty, span):
         L["Int"](0, span=span)
 
 
-def _closure(run, let):
-    """The closure of `let`, writing its result through `&mut` parameters."""
+def _closure(run, closure, split: tuple):
+    """closure writing its result through `&mut` parameters."""
     st = run.state
-    ty, parts = st.split[let.name]
-    closure, span = let.value, let.value.span
+    ty, parts = split
+    span = closure.span
     out = unused_name("out", st.taken)
     outs = part_names(out, parts, st.taken)
     params = [L["Param"](outs[path], L["BorrowType"](leaf, True, span=span), span=span)
@@ -154,7 +154,7 @@ def _closure(run, let):
               for path, _ in parts]
     body = body.replace(stmts=body.stmts + (L["Let"](out, False, ty, body.value, span=span),)
                         + tuple(writes), value=None)
-    return let.replace(value=closure.replace(params=closure.params + tuple(params), body=body))
+    return closure.replace(params=closure.params + tuple(params), body=body)
 
 
 def _called(run, call, base: str):
@@ -180,8 +180,16 @@ def _split_call(run, e) -> bool:
 @split_closure_results.on("Let", splice=True)
 def _let(run, let):
     if let.name in run.state.split and let.value._prod == "Closure":
-        return (_closure(run, let),)
+        return (let.replace(value=_closure(run, let.value, run.state.split[let.name])),)
     if not _split_call(run, let.value):
         return (run.rebuild(let),)
     stmts, ty, literal = _called(run, let.value, let.name)
     return tuple(stmts) + (let.replace(type=ty, value=literal),)
+
+
+@split_closure_results.on("Assign")
+def _assign(run, assign):
+    target = assign.target
+    if target._prod != "Local" or target.name not in run.state.split:
+        return run.rebuild(assign)
+    return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))

@@ -427,7 +427,7 @@ class Shaped:
     def enter_function(self, fn) -> None:
         self.env, self.names = local_shapes(fn, self.shapes, self.sigs), Names(fn)
         self.results = {n.name for n in descendants(fn.body) if n._prod == "Let"
-                        and not n.mutable and n.value._prod == "Closure"
+                        and n.value._prod == "Closure"
                         and n.value.body.value is not None
                         and shape_of(n.value.body.value, self.shapes, self.sigs,
                                      self.env.get) is not None}

@@ -1,10 +1,12 @@
 """The scalar parts of a struct or tuple a closure takes or returns, as split-closure-results
-and split-closure-aggregates give them one by one, and the literal that puts them together."""
+and split-closure-aggregates give them one by one, the literal that puts them together, and
+the closures a local only called may hold."""
 
 from __future__ import annotations
 
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name, unused_name
+from ..nanopass import descendants
 
 
 def struct_fields(program) -> dict:
@@ -56,3 +58,33 @@ def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
     return L["StructLit"](ty.name, tuple(
         L["FieldInit"](f.name, parts_literal(f.type, path + (f.name,), names, structs, span),
                        span=span) for f in structs[ty.name]), span=span)
+
+
+def called_closures(fn) -> dict:
+    """The locals a `let` binds to a closure, each only called by name or, bound by a `let
+    mut`, given another closure by an assignment: local -> its closures."""
+    found = {n.name: [n.value] for n in descendants(fn)
+             if n._prod == "Let" and n.value._prod == "Closure"}
+    mutable = {n.name for n in descendants(fn) if n._prod == "Let" and n.mutable}
+    used = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
+    for n in descendants(fn):
+        if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in found:
+            if n.target.name in mutable and n.op == "=" and n.value._prod == "Closure":
+                found[n.target.name].append(n.value)
+                used.add(id(n.target))
+            else:
+                found.pop(n.target.name)
+    # A copy `let ordered = s` (name-temporaries holds a callee so) calls what s holds.
+    copies = {n.name: n.value.name for n in descendants(fn) if n._prod == "Let"
+              and not n.mutable and n.value._prod == "Local" and n.value.name in found}
+    used |= {id(n.value) for n in descendants(fn) if n._prod == "Let" and n.name in copies}
+    for copy, name in copies.items():
+        found.setdefault(copy, found[name])
+    for n in descendants(fn):
+        if n._prod == "Local" and id(n) not in used:
+            found.pop(n.name, None)
+    for copy, name in copies.items():
+        if copy not in found:
+            found.pop(name, None)
+    return {name: closures for name, closures in found.items()
+            if copies.get(name, name) in found}

@@ -40,6 +40,7 @@ def test_no_closure_is_left_with_an_aggregate_value():
     assert _valued_closures("called_in_a_block") == 0
     assert _valued_closures("struct_and_tuple_results") == 0
     assert _valued_closures("closure_choosing_its_result") == 0
+    assert _valued_closures("closure_assigned_anew") == 0
 
 
 HANDWRITTEN = """
