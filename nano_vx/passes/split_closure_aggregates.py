@@ -22,10 +22,10 @@ class State:
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
-Give a closure bound by a `let` and only called by that name (or by a copy's, `let ordered =
-s`), each struct or tuple parameter it takes as one parameter per scalar part, and each call
-the parts of its argument, so that scalarize-aggregates finds no closure taking an aggregate;
-a `let mut` variable's closures, the one it binds and each an assignment gives it, all so.
+Give each closure a local only called may hold (a `let` or an assignment gives it the closure
+or another such local: `let mut f = f_0; f = f_1;`), each struct or tuple parameter it takes
+as one parameter per scalar part, and each call the parts of its argument, so that
+scalarize-aggregates finds no closure taking an aggregate.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
@@ -102,7 +102,8 @@ def _let(run, let):
 @split_closure_aggregates.on("Assign")
 def _assign(run, assign):
     target = assign.target
-    if target._prod != "Local" or target.name not in run.state.split:
+    if target._prod != "Local" or target.name not in run.state.split or \
+            assign.value._prod != "Closure":
         return run.rebuild(assign)
     return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))
 

@@ -27,12 +27,11 @@ class State:
 
 
 split_closure_results = Pass("split-closure-results", L, L, """
-Make a closure bound by a `let` and only called by that name (or a copy's), whose value is a
-struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
-each call, the value of a `let` (name-temporaries gave each other call one), give it
-variables of its own to write, so that scalarize-aggregates finds no block whose value is an
-aggregate; a `let mut` variable's closures, the one it binds and each an assignment gives
-it, all so.
+Make each closure a local only called may hold (a `let` or an assignment gives it the closure
+or another such local), whose value is a struct or a tuple, write its result's scalar parts
+through one `&mut` parameter each, and each call, the value of a `let` (name-temporaries gave
+each other call one), give it variables of its own to write, so that scalarize-aggregates
+finds no block whose value is an aggregate.
 
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
@@ -190,6 +189,7 @@ def _let(run, let):
 @split_closure_results.on("Assign")
 def _assign(run, assign):
     target = assign.target
-    if target._prod != "Local" or target.name not in run.state.split:
+    if target._prod != "Local" or target.name not in run.state.split or \
+            assign.value._prod != "Closure":
         return run.rebuild(assign)
     return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))

@@ -61,30 +61,46 @@ def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
 
 
 def called_closures(fn) -> dict:
-    """The locals a `let` binds to a closure, each only called by name or, bound by a `let
-    mut`, given another closure by an assignment: local -> its closures."""
-    found = {n.name: [n.value] for n in descendants(fn)
-             if n._prod == "Let" and n.value._prod == "Closure"}
-    mutable = {n.name for n in descendants(fn) if n._prod == "Let" and n.mutable}
+    """The locals that only ever hold closures written in fn and are only called: local -> the
+    closures it may hold. Such locals are bound by a `let` to a closure or to another of
+    them, and only called or assigned a closure or another of them (`let mut f = f_0; f =
+    f_1;`, as choose-closures-in-kernels writes, or `let ordered = s;`, as name-temporaries
+    holds a callee); those holding one another's closures may hold them all, a group."""
+    lets = [n for n in descendants(fn) if n._prod == "Let"]
+    group = {n.name: n.name for n in lets}
+
+    def find(name):
+        while group[name] != name:
+            name = group[name]
+        return name
+
+    closures: dict = {}
+    ok = {n.name for n in lets if n.value._prod in ("Closure", "Local")}
     used = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
-    for n in descendants(fn):
-        if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in found:
-            if n.target.name in mutable and n.op == "=" and n.value._prod == "Closure":
-                found[n.target.name].append(n.value)
-                used.add(id(n.target))
-            else:
-                found.pop(n.target.name)
-    # A copy `let ordered = s` (name-temporaries holds a callee so) calls what s holds.
-    copies = {n.name: n.value.name for n in descendants(fn) if n._prod == "Let"
-              and not n.mutable and n.value._prod == "Local" and n.value.name in found}
-    used |= {id(n.value) for n in descendants(fn) if n._prod == "Let" and n.name in copies}
-    for copy, name in copies.items():
-        found.setdefault(copy, found[name])
+    bindings = [(n.name, n.value, None) for n in lets] + \
+        [(n.target.name, n.value, n) for n in descendants(fn)
+         if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in group]
+    for name, value, assign in bindings:
+        if assign is not None:
+            used.add(id(assign.target))
+            if assign.op != "=" or value._prod not in ("Closure", "Local"):
+                ok.discard(name)
+        if value._prod == "Closure":
+            closures.setdefault(name, []).append(value)
+        elif value._prod == "Local" and value.name in group:
+            used.add(id(value))
+            group[find(name)] = find(value.name)
+        else:
+            ok.discard(name)
     for n in descendants(fn):
         if n._prod == "Local" and id(n) not in used:
-            found.pop(n.name, None)
-    for copy, name in copies.items():
-        if copy not in found:
-            found.pop(name, None)
-    return {name: closures for name, closures in found.items()
-            if copies.get(name, name) in found}
+            ok.discard(n.name)
+    members: dict = {}
+    for name in group:
+        members.setdefault(find(name), []).append(name)
+    found = {}
+    for names in members.values():
+        held = [c for name in names for c in closures.get(name, ())]
+        if held and all(name in ok for name in names):
+            found.update((name, held) for name in names)
+    return found
