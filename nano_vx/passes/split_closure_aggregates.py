@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import (aggregate_parts, called_closures, part_names,
-                                     parts_literal, struct_fields)
+from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
+                                     part_names, parts_literal, struct_fields)
 
 
 @dataclass
@@ -92,20 +92,13 @@ def _part(e, path: tuple):
     return e
 
 
-@split_closure_aggregates.on("Let")
-def _let(run, let):
-    if let.name not in run.state.split or let.value._prod != "Closure":
-        return run.rebuild(let)
-    return let.replace(value=_closure(run, let.value, run.state.split[let.name]))
-
-
-@split_closure_aggregates.on("Assign")
-def _assign(run, assign):
-    target = assign.target
-    if target._prod != "Local" or target.name not in run.state.split or \
-            assign.value._prod != "Closure":
-        return run.rebuild(assign)
-    return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))
+@split_closure_aggregates.on("Let", "Assign")
+def _given(run, node):
+    """A `let` or an assignment giving a closure to a local whose closures are split."""
+    split = given_split(node, run.state.split)
+    if split is None:
+        return run.rebuild(node)
+    return node.replace(value=_closure(run, node.value, split))
 
 
 def _closure(run, closure, split: list):

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import (aggregate_parts, called_closures, part_names,
-                                     parts_literal, struct_fields)
+from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
+                                     part_names, parts_literal, struct_fields)
 from ..scalars.signatures import written
 
 _ARITHMETIC = frozenset("+ - * / %".split())
@@ -178,8 +178,9 @@ def _split_call(run, e) -> bool:
 
 @split_closure_results.on("Let", splice=True)
 def _let(run, let):
-    if let.name in run.state.split and let.value._prod == "Closure":
-        return (let.replace(value=_closure(run, let.value, run.state.split[let.name])),)
+    split = given_split(let, run.state.split)
+    if split is not None:
+        return (let.replace(value=_closure(run, let.value, split)),)
     if not _split_call(run, let.value):
         return (run.rebuild(let),)
     stmts, ty, literal = _called(run, let.value, let.name)
@@ -188,8 +189,6 @@ def _let(run, let):
 
 @split_closure_results.on("Assign")
 def _assign(run, assign):
-    target = assign.target
-    if target._prod != "Local" or target.name not in run.state.split or \
-            assign.value._prod != "Closure":
-        return run.rebuild(assign)
-    return assign.replace(value=_closure(run, assign.value, run.state.split[target.name]))
+    split = given_split(assign, run.state.split)
+    return run.rebuild(assign) if split is None else \
+        assign.replace(value=_closure(run, assign.value, split))

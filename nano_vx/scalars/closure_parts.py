@@ -104,3 +104,11 @@ def called_closures(fn) -> dict:
         if held and all(name in ok for name in names):
             found.update((name, held) for name in names)
     return found
+
+
+def given_split(node, split: dict):
+    """What `split` holds of the local a `let` or an assignment gives a closure written there,
+    else None."""
+    name = node.name if node._prod == "Let" else \
+        node.target.name if node.target._prod == "Local" else None
+    return split.get(name) if node.value._prod == "Closure" else None
