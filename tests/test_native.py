@@ -50,21 +50,15 @@ NOT_LOWERED = {
     "e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_by_a_function_printing_first.vx",
-    # A closure taking an aggregate bound by a `let mut`, and one whose value is an `if`
-    # choosing a struct (a closure returns one value; split-closure-* leave them whole).
-    "tests/passes/cases/split_closure_aggregates/e5010_closure_assigned_anew.vx",
-    "tests/passes/cases/split_closure_results/e5010_closure_choosing_its_result.vx",
     # A constant holding a struct or a tuple (native code's constants are scalars).
     "tests/passes/cases/scalarize_aggregates/e5010_constant_holding_aggregate.vx",
     # An `if` choosing a literal or a local of no written type (typed only after the split).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_literal_chosen_beside_a_local_of_inferred_type.vx",
     "tests/passes/cases/check_struct_fields/constant_field_mistyped_repaired.vx",
-    # A counter copied into a second variable, the first then assigned another by a closure.
+    # A counter copied into a second variable, the first then assigned another by a closure
+    # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
-    # A closure reading a variable of a loop's body holding a closure value returning a raw
-    # pointer, called after the loop (no zero binds it before the loop).
-    "tests/passes/cases/type_scalars/e5010_blocks_closure_returning_a_pointer.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state of the caller's own (the tuple would hold its `held`).
     "tests/passes/cases/lower_pins/e5010_own_state_in_a_tuple_returned_through_a_call.vx",
@@ -74,9 +68,10 @@ NOT_LOWERED = {
     # `function` where it stops): wrap-function-values leaves both to the refusal.
     "tests/passes/cases/wrap_function_values/e5010_taking_a_struct.vx",
     "tests/passes/cases/wrap_function_values/e5010_printed.vx",
-    # A closure a `let mut` binds, called in a `spawn` body, given one reading a variable
-    # bound after it.
-    "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body written before
+    # the `let` of a variable another closure it is given reads.
+    "tests/passes/cases/choose_closures_in_kernels/"
+    "e5010_launched_by_a_closure_before_another_is_bound.vx",
     # A closure moving a variable it captures, called in a `spawn` body that assigns it
     # (the move stays in the kernel's closure, its tensor assigned whole through its `&mut`:
     # type-scalars) or lends it `&mut` (the `&mut` of a variable a closure moves:

@@ -418,9 +418,31 @@ class Shaped:
     sigs: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
     names: Names | None = None
+    # The current function's locals a `let` binds to a closure whose value is an aggregate,
+    # and its parameters a launch gives one.
+    results: set = field(default_factory=set)
+    launched: dict = field(default_factory=dict)  # a kernel -> those of its parameters
 
     def enter_program(self, program) -> None:
         self.shapes, self.sigs = program_types(program)
+        self.launched = {}
+        fns = {i.name: i for i in program.items if i._prod == "Fn"}
+        for fn in fns.values():
+            launches = [n for n in descendants(fn.body) if n._prod == "Launch"]
+            if not launches:
+                continue
+            results = self._results(fn, local_shapes(fn, self.shapes, self.sigs))
+            for launch in launches:
+                kernel = fns.get(launch.kernel)
+                self.launched.setdefault(launch.kernel, set()).update(
+                    p.name for p, a in zip(kernel.params if kernel else (), launch.args)
+                    if a._prod == "Local" and a.name in results)
 
     def enter_function(self, fn) -> None:
         self.env, self.names = local_shapes(fn, self.shapes, self.sigs), Names(fn)
+        self.results = self._results(fn, self.env) | self.launched.get(fn.name, set())
+
+    def _results(self, fn, env: dict) -> set:
+        return {n.name for n in descendants(fn.body) if n._prod == "Let"
+                and n.value._prod == "Closure" and n.value.body.value is not None
+                and shape_of(n.value.body.value, self.shapes, self.sigs, env.get) is not None}

@@ -20,9 +20,6 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_blocks_closure_returning_a_pointer":
-               "a closure used as a value that captures 'h', a variable of a block inside its "
-               "function holding a closure",
            "e5010_mutable_reference_chosen_between_two_storages":
                "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
                "is expected",
