@@ -249,10 +249,13 @@ class _Builder:
 
 
 def _zero(ty, span):
-    """The zero of a scalar type, or the vector of its lanes' zero."""
+    """The zero of a scalar type, or the vector of its lanes' zero; () has one value, the
+    empty tuple, which holds nothing."""
     if ty._prod == "VectorType":
         return L["Splat"](_zero(ty.elem, span), ty, span=span)
     scalar = ty.name
+    if scalar == "void":
+        return L["Tuple"]((), span=span)
     if scalar == "bool":
         return L["Bool"](False, span=span)
     if scalar.startswith(("f", "bf")):

@@ -228,7 +228,7 @@ class Infer:
                 raise Mismatch(item, "a function returning a string")
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
-                if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
+                if not (isinstance(t, str) or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
                         or _chosen_reference(t)):
                     raise Mismatch(let.value, _chosen_refused(t))
