@@ -85,6 +85,7 @@ from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
+from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
@@ -116,6 +117,7 @@ from .passes.parse import parse_pass
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
@@ -232,6 +234,7 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    halt_unit_operations,
     erase_unit_lets,
     split_closure_results,
     split_closure_aggregates,
@@ -246,6 +249,7 @@ BACK_END = [
     write_out_kernel_values,
     defer_kernel_moves,
     return_kernel_tensors,
+    return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,

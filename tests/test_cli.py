@@ -128,8 +128,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
-    assert rows[names.index("lower-matches") + 1] == [
-        "erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("lower-matches") + 1:names.index("lower-matches") + 3] == [
+        ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
+        ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
     assert rows[unit + 1:unit + 4] == [
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
@@ -149,6 +150,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
+    assert rows[split + 5] == ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
