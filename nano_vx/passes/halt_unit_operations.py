@@ -43,6 +43,9 @@ _COMPUTES = {"ExprStmt": "expr", "Let": "value", "If": "cond", "While": "cond",
 def _fn(run, fn):
     run.state.units = {n.name for n in descendants(fn) if n._prod == "Let"
                        and n.type._prod == "Scalar" and n.type.name == "void"}
+    if not any(n._prod in ("Binary", "Unary") and _stop(run, n) is not None
+               for n in descendants(fn)):
+        return fn
     return run.rebuild(fn)
 
 
