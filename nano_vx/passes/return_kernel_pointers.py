@@ -11,7 +11,7 @@ from ..scalars.aggregates import strip
 
 return_kernel_pointers = Pass("return-kernel-pointers", L, L, """
 Give a kernel whose value a `let` binds to a raw pointer (`let p = spawn on(..) {
-u.as_mut_ptr() };`) the pointer's type as its result type.
+u.as_mut_ptr() };`), or assigns to one, the pointer's type as its result type.
 
 The `let`'s type is the pointer pinned where the kernel ran, `Pinned<*mut i32, ..>`, and a
 pin is the interpreter's to know: native code holds the pointer as the tensor it points into,
@@ -23,12 +23,15 @@ where the launcher reads the pointer, before scalar inference meets the kernel's
 
 @return_kernel_pointers.on("Program")
 def _program(run, program):
+    pointers = {n.name: strip(n.type) for n in descendants(program) if n._prod == "Let"
+                and n.type is not None and strip(n.type)._prod == "PtrType"}
     returned = {}
     for n in descendants(program):
-        if n._prod == "Let" and n.value._prod == "Launch" and n.type is not None:
-            pointer = strip(n.type)
-            if pointer._prod == "PtrType":
-                returned[n.value.kernel] = pointer
+        if n._prod == "Let" and n.value._prod == "Launch" and n.name in pointers:
+            returned[n.value.kernel] = pointers[n.name]
+        elif n._prod == "Assign" and n.value._prod == "Launch" and \
+                n.target._prod == "Local" and n.target.name in pointers:
+            returned[n.value.kernel] = pointers[n.target.name]
     if not returned:
         return program
     items = tuple(i.replace(ret=returned[i.name]) if i._prod == "Fn" and i.name in returned
