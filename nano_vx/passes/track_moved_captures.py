@@ -14,7 +14,8 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.closures import bound_in, captures
 from ..nanopass.verify import child_nodes
-from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, given, late_reads
+from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, given,
+                                   late_reads, quiet_references)
 
 _LITERALS = frozenset("Int Float Bool Str".split())
 # The expression a statement computes first.
@@ -41,6 +42,7 @@ class State:
     ref: set = field(default_factory=set)  # the flags of the function walked that are
     # references to its launcher's
     fns: dict = field(default_factory=dict)  # the program's functions by name
+    quiet: frozenset = frozenset()  # the references of the function walked that cannot stop
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -58,8 +60,10 @@ a value again), and a statement reading t (a block's value alike) by a check of 
 `if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
 check runs where the read does only when the read is the first thing its statement computes
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
-makes it where it can: a read after anything else (a reference to an element or literals
-alone, what an assignment computes first), or in a loop's condition, is refused (E5010), and
+makes it where it can (a reference to an element at literal indices within its extents
+cannot stop, and counts for nothing): a read after anything else (a reference to an element
+at another index, or literals alone, what an assignment computes first), or in a loop's
+condition, is refused (E5010), and
 so is a reference to t (the interpreter stops where the reference is read, which
 may be in another function; erase-tensor-references, after this pass, makes a tensor's one
 the tensor itself), but one lent first to a function whose body first reads an element
@@ -171,6 +175,7 @@ def _fn(run, fn):
         return fn
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
+    st.quiet = quiet_references(fn, moved)
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
     st.ref = set(st.found.lent.get(fn.name, ()))
     st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
@@ -262,7 +267,7 @@ def _before(run, at, exprs) -> list:
             continue
         if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
             continue  # written, not read
-        collect(st.flags, st.found.lent, st.sites, e, events)
+        collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet)
     lent = [e for e in events if e[0] == "lent"]
     read = _read_by_the_callee(st, events) if len(lent) == 1 else None
     if lent and read is None:
@@ -334,5 +339,5 @@ def _first_read(body, name: str):
 def _events(st: State, e) -> list:
     """The reads of flagged variables, and references to them, computing e makes."""
     events: list = []
-    collect(st.flags, st.found.lent, st.sites, e, events)
+    collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet)
     return [ev for ev in events if ev[0] in ("read", "lent")]

@@ -108,12 +108,41 @@ def _lend(flags: Flags, fns: dict, launches: dict) -> None:
                   for kernel, params in lent.items()}
 
 
-def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False) -> None:
+def quiet_references(fn, flagged) -> frozenset:
+    """The id() of each reference fn makes to an element that cannot stop the program: of a
+    variable given a tensor type of constant extents (none of `flagged`, which may have
+    moved), at literal indices within them (`&u[1]` of a `Tensor<i32, [2]>`). A check before
+    the statement making it comes neither too early nor too late for it."""
+    types = {n.name: n.type for n in descendants(fn) if n._prod in ("Param", "Let")}
+    quiet = set()
+    for n in descendants(fn.body):
+        if n._prod != "Borrow":
+            continue
+        indices, base = [], n.value
+        while base._prod == "Index":
+            indices.insert(0, base.index)
+            base = base.base
+        t = types.get(base.name) if base._prod == "Local" and base.name not in flagged else None
+        while t is not None and t._prod == "BorrowType":
+            t = t.inner
+        if indices and t is not None and t._prod == "TensorType" and \
+                len(indices) <= len(t.dims) and all(
+                    i._prod == "Int" and d._prod == "DimInt" and 0 <= i.value < d.value
+                    for i, d in zip(indices, t.dims)):
+            quiet.add(id(n))
+    return frozenset(quiet)
+
+
+def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False,
+            quiet: frozenset = frozenset()) -> None:
     """The events of computing e, in order: ("read", variable, node, conditional) of a
     `flagged` variable, ("lent", ...) of a reference to one (the interpreter reads it only
     where the reference is read), ("move", variable, transfer, conditional) of one (a
-    transfer whose id() `sites` holds), ("op", ...) of any other computation."""
+    transfer whose id() `sites` holds), ("op", ...) of any other computation but the
+    references whose id() `quiet` holds, which compute nothing that can stop."""
     prod = e._prod
+    if id(e) in quiet:
+        return
     if prod == "Local":
         if e.name in flagged:
             events.append(("read", e.name, e, conditional))
@@ -128,15 +157,15 @@ def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = Fal
         indices = lent.get(e.kernel, {}).values()
         for i, c in enumerate(e.args):
             if i not in indices:
-                collect(flagged, lent, sites, c, events, conditional)
+                collect(flagged, lent, sites, c, events, conditional, quiet)
     elif prod == "IfExpr":
-        collect(flagged, lent, sites, e.cond, events, conditional)
+        collect(flagged, lent, sites, e.cond, events, conditional, quiet)
     elif prod == "Binary" and e.op in ("&&", "||"):
-        collect(flagged, lent, sites, e.left, events, conditional)
-        collect(flagged, lent, sites, e.right, events, True)
+        collect(flagged, lent, sites, e.left, events, conditional, quiet)
+        collect(flagged, lent, sites, e.right, events, True, quiet)
     else:
         for c in child_nodes(e):
-            collect(flagged, lent, sites, c, events, conditional)
+            collect(flagged, lent, sites, c, events, conditional, quiet)
     if id(e) in sites:
         events.append(("move", e.value.name, e, conditional))
     events.append(("op", None, e, conditional))

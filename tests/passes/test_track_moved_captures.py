@@ -58,8 +58,8 @@ def test_a_function_without_a_closure_that_moves_is_left_as_it_is():
     assert plain.after is plain.before
 
 
-def test_a_read_after_a_reference_to_an_element_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference.vx",
+def test_a_read_after_a_reference_to_an_element_at_a_variable_index_is_refused():
+    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference_at_a_variable_index.vx",
                                  track_moved_captures, "E5010",
                                  "a read of 't', which a closure may move")
 
