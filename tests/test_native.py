@@ -78,10 +78,8 @@ NOT_LOWERED = {
     # bound after it.
     "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
     # A closure moving a variable it captures, called in a `spawn` body that assigns it
-    # (the kernel's tensor assigned whole through its `&mut`: type-scalars) or lends it `&mut`
-    # (the `&mut` of a variable a closure moves: track-moved-captures).
+    # (the kernel's tensor assigned whole through its `&mut`: type-scalars).
     "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_changes.vx",
-    "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_lends.vx",
     # A `spawn` body assigning a tensor of the launcher whole and moving it: the kernel
     # assigns it through its `&mut` and has a `transfer` (type-scalars).
     "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn.vx",
@@ -136,9 +134,6 @@ NOT_LOWERED = {
     # A tensor a closure moves, lent to a function that prints before it reads through the
     # reference: the interpreter stops where the reference is read, in the function.
     "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call_printing_first.vx",
-    # A kernel moving, through the `&mut` its launch lends, a variable a closure reads: no
-    # moved-flag is lent through that reference.
-    "tests/passes/cases/track_moved_captures/e5010_moved_through_a_lent_reference.vx",
 }
 
 

@@ -12,10 +12,11 @@ from ..languages.lresolved import display_name, unused_name
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.closures import bound_in, captures
+from ..scalars.closures import bound_in
 from ..nanopass.verify import child_nodes
 from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, given,
-                                   late_reads, quiet_references)
+                                   given_name, late_reads, moved_name, quiet_references,
+                                   through_references)
 
 _LITERALS = frozenset("Int Float Bool Str".split())
 # The expression a statement computes first.
@@ -43,6 +44,7 @@ class State:
     # references to its launcher's
     fns: dict = field(default_factory=dict)  # the program's functions by name
     quiet: frozenset = frozenset()  # the references of the function walked that cannot stop
+    through: frozenset = frozenset()  # its flagged variables that are references parameters
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -53,7 +55,8 @@ E5010 for a read it cannot check).
 
 The checker refuses a use after a move it sees (E4001), but not the move of a closure called
 twice, or in a loop, nor a closure's read after a move: the interpreter's frame then holds the
-moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable) is followed by
+moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable) is
+followed by
 `let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in source order, is
 preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 0;` (t holds
 a value again), and a statement reading t (a block's value alike) by a check of each n,
@@ -80,9 +83,11 @@ lent the launcher's flag: a `&mut i32` parameter after the others, given `&mut t
 by a kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter
 set (numbered after the launcher's own, in the order of the launches) and its reads check:
 the launch gives the variable moved or not, as the interpreter's does, whose kernel stops
-where it reads a moved one. A kernel lent `&mut t` (its spawn's body assigns `t`) whose
-`transfer(*t, ..)` moves the launcher's `t`, where a closure reads `t`, is refused (E5010):
-no flag is lent through that reference.
+where it reads a moved one. A kernel given `&mut t` (its spawn's body assigns `t`, or lends
+it) is lent the flag beside it alike: its `transfer(*t, ..)` (a copied closure's too) moves
+the launcher's `t` and sets the flag, `*t = ..` clears it, `*t` and `t[i]` read and check it,
+and `t` alone lends it (to a function whose body first reads an element through it, or first
+assigns one, `x[0] = ..`, where the interpreter stops on the assignment).
 """, state=State)
 
 
@@ -93,7 +98,6 @@ def _program(run, program):
     st.fns = fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
-    _refuse_moves_through_lent(run, fns, launches)
     st.reached = {(name, var): _reached(st, fns, launches, name, var)
                   for name in fns for var in found.flagged[name]}
     for (name, var), reached in st.reached.items():
@@ -101,51 +105,6 @@ def _program(run, program):
             st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
     st.reached = {key: st.reached[_root(st, key)] for key in st.reached}
     return run.rebuild(program)
-
-
-def _refuse_moves_through_lent(run, fns: dict, launches: dict) -> None:
-    """E5010 for a launch lending `&mut v` to a kernel that moves v through it, where a
-    closure reads v (of the launcher's, or the kernel's reading its parameter): the
-    interpreter's launch moves v so (a spawn's body assigning `v` and then moving it), and
-    native code lends no moved-flag through that reference."""
-    through = _moved_through(fns, launches, run.state.found.launched)
-    for name, fn in fns.items():
-        read = {n for c in descendants(fn.body) if c._prod == "Closure" for n in captures(c)}
-        for launch in launches[name]:
-            kernel = fns[launch.kernel]
-            for i in through[launch.kernel]:
-                arg, param = launch.args[i], kernel.params[i].name
-                lent = arg._prod == "Borrow" and arg.value._prod == "Local"
-                if lent and arg.value.name in read or any(
-                        param in captures(c) for c in descendants(kernel.body)
-                        if c._prod == "Closure"):
-                    refuse(run.ctx.diagnostics, name, launch,
-                           f"a kernel moving '{display_name(param)}' through the `&mut` its "
-                           f"launch lends, which a closure reads")
-
-
-def _moved_through(fns: dict, launches: dict, launched: dict) -> dict:
-    """Each function -> the indices of its parameters whose place it moves: a `transfer` of
-    `*p` (in its body or a closure of it), or `p` given on to a kernel that does, or `*p` to
-    one that moves its parameter."""
-    moved = {}
-    for fn in fns.values():
-        through = {n.value.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-                   and n.value._prod == "Deref" and n.value.value._prod == "Local"}
-        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in through}
-    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
-    while True:
-        more = {name: {params[name][a.name] for launch in launches[name]
-                       for i, arg in enumerate(launch.args)
-                       if i in moved[launch.kernel] and arg._prod == "Local"
-                       or i in launched.get(launch.kernel, ()) and arg._prod == "Deref"
-                       for a in [arg if arg._prod == "Local" else arg.value]
-                       if a._prod == "Local" and a.name in params[name]} - moved[name]
-                for name in moved}
-        if not any(more.values()):
-            return moved
-        for name, indices in more.items():
-            moved[name] |= indices
 
 
 def _root(st: State, key: tuple) -> tuple:
@@ -159,7 +118,7 @@ def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
     """The transfers the flag of `var` in function `name` numbers: its own (in source order),
     then those of each kernel it lends the flag, in the order of their launches."""
     reached = [n for n in descendants(fns[name].body)
-               if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name == var]
+               if n._prod == "Transfer" and moved_name(n.value) == var]
     for launch in launches[name]:
         for _, var_given, param in given(fns, launch):
             if var_given == var and param in st.found.lent.get(launch.kernel, ()):
@@ -176,11 +135,12 @@ def _fn(run, fn):
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
     st.quiet = quiet_references(fn, moved)
+    st.through = through_references(fn, moved)
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
     st.ref = set(st.found.lent.get(fn.name, ()))
     st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
-                if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved}
-    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(n.value.name)}' after it "
+                if n._prod == "Transfer" and moved_name(n.value) in moved}
+    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(moved_name(n.value))}' after it "
                         f"moved to Memory::{n.dest.name} at {n.span}")
                        for n in st.reached[(fn.name, name)]] for name in moved}
     body = run.walk(fn.body)
@@ -198,8 +158,9 @@ def _launch(run, launch):
     launch = run.rebuild(launch)
     lent = []
     for i in st.found.lent.get(launch.kernel, {}).values():
-        flag = L["Local"](st.flags[launch.args[i].name], span=span)
-        lent.append(flag if launch.args[i].name in st.ref else L["Borrow"](flag, True, span=span))
+        var = given_name(launch.args[i])
+        flag = L["Local"](st.flags[var], span=span)
+        lent.append(flag if var in st.ref else L["Borrow"](flag, True, span=span))
     return launch.replace(args=launch.args + tuple(lent)) if lent else launch
 
 
@@ -247,14 +208,24 @@ def _block(run, block):
         stmts.append(s)
         if s._prod == "Let" and s.name in st.flags:
             stmts.append(_flag_let(st, s.name, s.span))
-        elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
-                s.target.name in st.flags:
-            stmts.append(_set(st, s.target.name, 0, s.span))
+        elif _written(st, s) is not None:
+            stmts.append(_set(st, _written(st, s), 0, s.span))
     value = block.value
     if value is not None:
         stmts += _before(run, block, [value])
         value = run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _written(st: State, s):
+    """The flagged variable an assignment gives a value again (`t = ..`, `*t = ..` through a
+    reference parameter), if it is one."""
+    if s._prod != "Assign" or s.op != "=":
+        return None
+    name = s.target.name if s.target._prod == "Local" else \
+        moved_name(s.target) if s.target._prod == "Deref" and moved_name(s.target) in st.through \
+        else None
+    return name if name in st.flags else None
 
 
 def _before(run, at, exprs) -> list:
@@ -265,9 +236,10 @@ def _before(run, at, exprs) -> list:
     for e in exprs:
         if e is None:
             continue
-        if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
+        if e is getattr(at, "target", None) and _written(st, at) is not None:
             continue  # written, not read
-        collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet)
+        collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet,
+                through=st.through)
     lent = [e for e in events if e[0] == "lent"]
     read = _read_by_the_callee(st, events) if len(lent) == 1 else None
     if lent and read is None:
@@ -321,8 +293,11 @@ def _read_by_the_callee(st: State, events: list):
 
 
 def _first_read(body, name: str):
-    """The element read through `name` that a function's body computes first, if it is."""
+    """The element read (or assigned, the assignment where the stop is) through `name` that a
+    function's body computes first, if it is."""
     first = body.stmts[0] if body.stmts else None
+    if first is not None and first._prod == "Assign":
+        return first if first.op == "=" and _element_of(first.target, name) else None
     node = body.value if first is None else getattr(first, _FIRST.get(first._prod, ""), None)
     while node is not None:
         base = node
@@ -336,8 +311,22 @@ def _first_read(body, name: str):
     return None
 
 
+def _element_of(place, name: str) -> bool:
+    """Whether place is an element through `name` at indices computing nothing (`x[0]`): the
+    interpreter's assignment to it stops first, where the assignment is, when what `name`
+    names has moved."""
+    if place._prod != "Index":
+        return False
+    while place._prod == "Index":
+        if place.index._prod not in LEAVES:
+            return False
+        place = place.base
+    return place._prod == "Local" and place.name == name
+
+
 def _events(st: State, e) -> list:
     """The reads of flagged variables, and references to them, computing e makes."""
     events: list = []
-    collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet)
+    collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet,
+                through=st.through)
     return [ev for ev in events if ev[0] in ("read", "lent")]

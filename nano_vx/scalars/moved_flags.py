@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import descendants
 from ..nanopass.verify import child_nodes
-from .closures import captures, moves_around
+from .closures import bound_in, captures, moves_around
 
 _EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
 # What computing does nothing a check before the statement could come too early for: a
@@ -44,21 +44,35 @@ def flagged_variables(program) -> Flags:
     return flags
 
 
+def moved_name(e):
+    """The variable a `transfer` of e moves: `t`, or through a reference, `*t`; else None."""
+    if e._prod == "Deref":
+        e = e.value
+    return e.name if e._prod == "Local" else None
+
+
+def given_name(arg):
+    """The launcher's variable a launch's argument gives its kernel: `t`, `&mut t` (which the
+    kernel changes, or moves, through) or `*t` (of a reference the launcher was given)."""
+    if arg._prod in ("Borrow", "Deref"):
+        arg = arg.value
+    return arg.name if arg._prod == "Local" else None
+
+
 def _moved_by_kernels(fns: dict, launches: dict) -> dict:
-    """Each function -> the indices of the parameters it moves (a `transfer` of one, in its
-    body or a closure of it), or gives to a kernel moving them: a launch moves the variable
-    it gives, as the spawn's body, run in the launching frame, did."""
+    """Each function -> the indices of the parameters it moves (a `transfer` of one, or of
+    the place a reference one names, in its body or a closure of it), or gives to a kernel
+    moving them: a launch moves the variable it gives, as the spawn's body, run in the
+    launching frame, did."""
     moved = {}
     for fn in fns.values():
-        transferred = {n.value.name for n in descendants(fn.body)
-                       if n._prod == "Transfer" and n.value._prod == "Local"}
+        transferred = {moved_name(n.value) for n in descendants(fn.body) if n._prod == "Transfer"}
         moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
     params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
     while True:
-        more = {name: {params[name][launch.args[i].name] for launch in launches[name]
+        more = {name: {params[name][given_name(launch.args[i])] for launch in launches[name]
                        for i in moved.get(launch.kernel, ()) if i < len(launch.args)
-                       and launch.args[i]._prod == "Local"
-                       and launch.args[i].name in params[name]} - moved[name]
+                       and given_name(launch.args[i]) in params[name]} - moved[name]
                 for name in moved}
         if not any(more.values()):
             return moved
@@ -67,24 +81,33 @@ def _moved_by_kernels(fns: dict, launches: dict) -> dict:
 
 
 def _moved_captures(fn, launches, launched) -> set:
-    """The variables a closure of fn moves but does not bind, and those fn moves (itself, or
-    a kernel it launches) that a closure reads: the checker does not see a closure's read
-    after the move."""
+    """The variables a closure of fn moves but does not bind (or the places references it
+    does not bind name), and those fn moves (itself, or a kernel it launches) that a closure
+    reads: the checker does not see a closure's read after the move."""
     closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
     read = {name for c in closures for name in captures(c)}
-    by_kernels = {launch.args[i].name for launch in launches
-                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)
-                  and launch.args[i]._prod == "Local"}
+    by_kernels = {given_name(launch.args[i]) for launch in launches
+                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)}
+    around = {moved_name(n.value) for c in closures for n in descendants(c.body)
+              if n._prod == "Transfer" and n.value._prod == "Deref"} - \
+        {name for c in closures for name in bound_in(c)}
     return {n.value.name for c in closures for n in moves_around(c)} | \
-        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-         and n.value._prod == "Local" and n.value.name in read} | (by_kernels & read)
+        {moved_name(n.value) for n in descendants(fn.body) if n._prod == "Transfer"
+         and moved_name(n.value) in read} | (by_kernels & read) | (around - {None})
 
 
 def given(fns: dict, launch):
     """(index, the launcher's variable, the kernel's parameter) of each variable given."""
     params = fns[launch.kernel].params
-    return [(i, arg.name, params[i].name) for i, arg in enumerate(launch.args)
-            if arg._prod == "Local" and i < len(params)]
+    return [(i, given_name(arg), params[i].name) for i, arg in enumerate(launch.args)
+            if given_name(arg) is not None and i < len(params)]
+
+
+def through_references(fn, flagged) -> frozenset:
+    """Those of `flagged` that are fn's reference parameters: `*p` and `p[i]` read the
+    variable they name, `p` alone lends it."""
+    return frozenset(p.name for p in fn.params if p.name in flagged
+                     and p.type is not None and p.type._prod == "BorrowType")
 
 
 def _lend(flags: Flags, fns: dict, launches: dict) -> None:
@@ -134,41 +157,52 @@ def quiet_references(fn, flagged) -> frozenset:
 
 
 def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False,
-            quiet: frozenset = frozenset()) -> None:
+            quiet: frozenset = frozenset(), through: frozenset = frozenset()) -> None:
     """The events of computing e, in order: ("read", variable, node, conditional) of a
     `flagged` variable, ("lent", ...) of a reference to one (the interpreter reads it only
     where the reference is read), ("move", variable, transfer, conditional) of one (a
     transfer whose id() `sites` holds), ("op", ...) of any other computation but the
-    references whose id() `quiet` holds, which compute nothing that can stop."""
-    prod = e._prod
-    if id(e) in quiet:
-        return
-    if prod == "Local":
-        if e.name in flagged:
-            events.append(("read", e.name, e, conditional))
-        return
-    if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
-        if e.value.name in flagged:
-            events.append(("lent", e.value.name, e, conditional))
-        return
-    if prod in LEAVES or prod not in _EXPRS:
-        return
-    if prod == "Launch":  # a variable given is read by the kernel, which checks the flag lent
-        indices = lent.get(e.kernel, {}).values()
-        for i, c in enumerate(e.args):
-            if i not in indices:
-                collect(flagged, lent, sites, c, events, conditional, quiet)
-    elif prod == "IfExpr":
-        collect(flagged, lent, sites, e.cond, events, conditional, quiet)
-    elif prod == "Binary" and e.op in ("&&", "||"):
-        collect(flagged, lent, sites, e.left, events, conditional, quiet)
-        collect(flagged, lent, sites, e.right, events, True, quiet)
-    else:
-        for c in child_nodes(e):
-            collect(flagged, lent, sites, c, events, conditional, quiet)
-    if id(e) in sites:
-        events.append(("move", e.value.name, e, conditional))
-    events.append(("op", None, e, conditional))
+    references whose id() `quiet` holds, which compute nothing that can stop. Those of
+    `flagged` that `through` holds are references: `*p` and `p[i]` read, `p` lends."""
+    def walk(e, conditional):
+        prod = e._prod
+        if id(e) in quiet:
+            return
+        if prod == "Local":
+            if e.name in flagged:
+                events.append(("lent" if e.name in through else "read", e.name, e, conditional))
+            return
+        if prod == "Borrow" and e.value._prod == "Deref" and moved_name(e.value) in through:
+            events.append(("lent", moved_name(e.value), e, conditional))
+            return
+        if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
+            if e.value.name in flagged:
+                events.append(("lent", e.value.name, e, conditional))
+            return
+        if prod in LEAVES or prod not in _EXPRS:
+            return
+        base = e.value if prod == "Deref" else e.base if prod == "Index" else None
+        if base is not None and base._prod == "Local" and base.name in through:
+            events.append(("read", base.name, base, conditional))
+            if prod == "Index":
+                walk(e.index, conditional)
+        elif prod == "Launch":  # a variable given is read by the kernel, which checks the flag
+            indices = lent.get(e.kernel, {}).values()
+            for i, c in enumerate(e.args):
+                if i not in indices:
+                    walk(c, conditional)
+        elif prod == "IfExpr":
+            walk(e.cond, conditional)
+        elif prod == "Binary" and e.op in ("&&", "||"):
+            walk(e.left, conditional)
+            walk(e.right, True)
+        else:
+            for c in child_nodes(e):
+                walk(c, conditional)
+        if id(e) in sites:
+            events.append(("move", moved_name(e.value), e, conditional))
+        events.append(("op", None, e, conditional))
+    walk(e, conditional)
 
 
 def late_reads(events: list) -> list:
