@@ -65,14 +65,25 @@ def test_a_read_after_a_reference_to_an_element_at_a_variable_index_is_refused()
 
 
 def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read():
-    """The interpreter stops in the callee, at `x[0]`: the check before the statement lending
-    `t` stops with that place."""
+    """The interpreter stops in the callee, at `x[0]`: the check in the copy of the callee
+    stops with that place."""
     ran = run_front(CASES / "lent_to_a_call.vx", track_moved_captures)
     assert (4, 41) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
 
 
-def test_a_reference_to_a_variable_a_closure_moves_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_printing_first.vx",
+def test_a_reference_lent_to_a_function_printing_first_is_checked_in_a_copy_of_it():
+    """The interpreter stops in the callee, at `x[0]`, after its print: the call is of a copy
+    of `total` given the flag, which checks it before that statement."""
+    ran = run_front(CASES / "lent_to_a_call_printing_first.vx", track_moved_captures)
+    text = to_text(ran.after)
+    assert "@print(@total$checking_x(&t, t_moved));" in text
+    assert "fn total$checking_x(x: &Tensor<i32, [2], Memory::CPU_DRAM>, x_moved: i32) -> i32 {\n"\
+           "    @print(5);\n    if x_moved == 1 {" in text
+    assert {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")} == {(4, 51), (8, 46)}
+
+
+def test_a_reference_lent_to_a_function_reading_it_first_in_a_loop_is_refused():
+    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_reading_it_in_a_loop.vx",
                                  track_moved_captures, "E5010",
                                  "a reference to 't', which a closure may move")
 
