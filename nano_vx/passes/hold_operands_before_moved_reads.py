@@ -66,7 +66,7 @@ def _fn(run, fn):
         return fn
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.quiet = quiet_references(fn, st.flagged)
-    st.through = through_references(fn, st.flagged)
+    st.through = through_references(fn, st.found)
     return run.rebuild(fn)
 
 

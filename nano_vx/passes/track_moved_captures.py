@@ -128,7 +128,7 @@ def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
     """The transfers the flag of `var` in function `name` numbers: its own (in source order),
     then those of each kernel it lends the flag, in the order of their launches."""
     reached = [n for n in descendants(fns[name].body)
-               if n._prod == "Transfer" and moved_name(n.value) == var]
+               if n._prod == "Transfer" and moved_name(n.value, name in st.found.kernels) == var]
     for launch in launches[name]:
         for _, var_given, param in given(fns, launch):
             if var_given == var and param in st.found.lent.get(launch.kernel, ()):
@@ -145,11 +145,12 @@ def _fn(run, fn):
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
     st.quiet = quiet_references(fn, moved)
-    st.through = through_references(fn, moved)
+    st.through = through_references(fn, st.found)
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
     st.ref = set(st.found.lent.get(fn.name, ()))
+    kernel = fn.name in st.found.kernels
     st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
-                if n._prod == "Transfer" and moved_name(n.value) in moved}
+                if n._prod == "Transfer" and moved_name(n.value, kernel) in moved}
     st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(moved_name(n.value))}' after it "
                         f"moved to Memory::{n.dest.name} at {n.span}")
                        for n in st.reached[(fn.name, name)]] for name in moved}

@@ -29,6 +29,7 @@ class Flags:
     lent: dict  # kernel -> its parameters whose flag is the launcher's, lent `&mut` -> their
     # indices, in order
     origin: dict  # (kernel, parameter) lent a flag -> the (launcher, variable) whose flag it is
+    kernels: frozenset  # the functions launches run
 
 
 def flagged_variables(program) -> Flags:
@@ -37,16 +38,20 @@ def flagged_variables(program) -> Flags:
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
-    launched = _moved_by_kernels(fns, launches)
-    flags = Flags(launched, {name: _moved_captures(fn, launches[name], launched)
-                             for name, fn in fns.items()}, {}, {})
+    kernels = frozenset(launch.kernel for named in launches.values() for launch in named)
+    launched = _moved_by_kernels(fns, launches, kernels)
+    flags = Flags(launched, {name: _moved_captures(fn, launches[name], launched,
+                                                   name in kernels)
+                             for name, fn in fns.items()}, {}, {}, kernels)
     _lend(flags, fns, launches)
     return flags
 
 
-def moved_name(e):
-    """The variable a `transfer` of e moves: `t`, or through a reference, `*t`; else None."""
-    if e._prod == "Deref":
+def moved_name(e, kernel: bool = True):
+    """The variable a `transfer` of e moves: `t`, or through a reference, `*t`, in a kernel
+    (the interpreter's launch moves the launcher's variable so; elsewhere it copies); else
+    None."""
+    if e._prod == "Deref" and kernel:
         e = e.value
     return e.name if e._prod == "Local" else None
 
@@ -59,14 +64,15 @@ def given_name(arg):
     return arg.name if arg._prod == "Local" else None
 
 
-def _moved_by_kernels(fns: dict, launches: dict) -> dict:
-    """Each function -> the indices of the parameters it moves (a `transfer` of one, or of
-    the place a reference one names, in its body or a closure of it), or gives to a kernel
-    moving them: a launch moves the variable it gives, as the spawn's body, run in the
-    launching frame, did."""
+def _moved_by_kernels(fns: dict, launches: dict, kernels: set) -> dict:
+    """Each function -> the indices of the parameters it moves (a `transfer` of one, or, a
+    kernel, of the place a reference one names, in its body or a closure of it), or gives to
+    a kernel moving them: a launch moves the variable it gives, as the spawn's body, run in
+    the launching frame, did."""
     moved = {}
     for fn in fns.values():
-        transferred = {moved_name(n.value) for n in descendants(fn.body) if n._prod == "Transfer"}
+        transferred = {moved_name(n.value, fn.name in kernels) for n in descendants(fn.body)
+                       if n._prod == "Transfer"}
         moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
     params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
     while True:
@@ -80,20 +86,20 @@ def _moved_by_kernels(fns: dict, launches: dict) -> dict:
             moved[name] |= indices
 
 
-def _moved_captures(fn, launches, launched) -> set:
-    """The variables a closure of fn moves but does not bind (or the places references it
-    does not bind name), and those fn moves (itself, or a kernel it launches) that a closure
-    reads: the checker does not see a closure's read after the move."""
+def _moved_captures(fn, launches, launched, kernel: bool) -> set:
+    """The variables a closure of fn moves but does not bind (or, a kernel's, the places
+    references it does not bind name), and those fn moves (itself, or a kernel it launches)
+    that a closure reads: the checker does not see a closure's read after the move."""
     closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
     read = {name for c in closures for name in captures(c)}
     by_kernels = {given_name(launch.args[i]) for launch in launches
                   for i in launched.get(launch.kernel, ()) if i < len(launch.args)}
-    around = {moved_name(n.value) for c in closures for n in descendants(c.body)
+    around = {moved_name(n.value, kernel) for c in closures for n in descendants(c.body)
               if n._prod == "Transfer" and n.value._prod == "Deref"} - \
         {name for c in closures for name in bound_in(c)}
     return {n.value.name for c in closures for n in moves_around(c)} | \
-        {moved_name(n.value) for n in descendants(fn.body) if n._prod == "Transfer"
-         and moved_name(n.value) in read} | (by_kernels & read) | (around - {None})
+        {moved_name(n.value, kernel) for n in descendants(fn.body) if n._prod == "Transfer"
+         and moved_name(n.value, kernel) in read} | (by_kernels & read) | (around - {None})
 
 
 def given(fns: dict, launch):
@@ -103,9 +109,10 @@ def given(fns: dict, launch):
             if given_name(arg) is not None and i < len(params)]
 
 
-def through_references(fn, flagged) -> frozenset:
-    """Those of `flagged` that are fn's reference parameters: `*p` and `p[i]` read the
+def through_references(fn, flags: Flags) -> frozenset:
+    """The flagged reference parameters of fn, a kernel: `*p` and `p[i]` read the launcher's
     variable they name, `p` alone lends it."""
+    flagged = flags.flagged.get(fn.name, ()) if fn.name in flags.kernels else ()
     return frozenset(p.name for p in fn.params if p.name in flagged
                      and p.type is not None and p.type._prod == "BorrowType")
 
