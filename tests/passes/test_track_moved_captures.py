@@ -103,8 +103,8 @@ def test_a_kernel_moving_through_a_lent_reference_is_lent_the_launchers_flag_bes
 
 def test_a_reference_a_kernel_lends_on_is_checked_where_the_callee_assigns_through_it():
     """`bump(t)` in the kernel lends the `&mut t` it was lent: the interpreter's `bump` stops
-    at its first statement, an assignment to an element through it, where the check before
-    the call places its stop."""
+    at its first statement, an assignment to an element through it, before computing its
+    value: the call is of a copy of `bump` given the flag, which checks it there."""
     ran = run_front(CASES / "lent_on_by_a_kernel_to_a_call_assigning_first.vx",
                     track_moved_captures)
     assert (5, 5) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
