@@ -14,6 +14,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import fresh_item
 from ..scalars.closures import bound_in
+from ..scalars.storages import fresh_copy
 from ..nanopass.verify import child_nodes
 from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, given,
                                    given_name, late_reads, moved_name, quiet_references,
@@ -333,9 +334,10 @@ def _copy_checking(st: State, fn, param: str, var: str):
                    for number, message in st.stops[var])
     name = fresh_item(f"{fn.name}$checking_{display_name(param)}",
                       {c.name for c in st.copies.values()} | set(st.fns))
-    return fn.replace(name=name, params=fn.params + (L["Param"](flag, L["Scalar"](
+    # Nodes of its own: the passes after this one note what they find of a node by its id().
+    return fresh_copy(fn.replace(name=name, params=fn.params + (L["Param"](flag, L["Scalar"](
         "i32", span=fn.span), span=fn.span),), body=fn.body.replace(
-        stmts=stmts[:k] + checks + stmts[k:]))
+        stmts=stmts[:k] + checks + stmts[k:])))
 
 
 @track_moved_captures.on("Call")
