@@ -8,8 +8,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_moved_captures import track_moved_captures
-from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_front)
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_moved_captures"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
