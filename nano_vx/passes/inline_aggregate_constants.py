@@ -20,6 +20,7 @@ class State:
     consts: dict = field(default_factory=dict)  # aggregate constant name -> its ConstItem
     values: dict = field(default_factory=dict)  # its value, its reads of the others inlined
     refused: set = field(default_factory=set)
+    scalars: dict = field(default_factory=dict)  # every other constant's name -> its value
 
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
@@ -31,11 +32,14 @@ each read instead, which the passes after take apart as any other (`ORIGIN.x` is
 y: 3 }.x`). The interpreter computes the value once, at the first read, and every read sees
 it: computed again at each read, a value made only of literals, operators and other
 constants is the same, and a run that stops in it stops at the first read as well. A call
-may print or run for as long as it likes, so a value calling a function is refused, and so is
-one holding a tensor, whose buffer every read shares (a write through one copy shows in the
-others). A number literal, alone or in arithmetic, is cast to the type the constant gives
-it, which the interpreter converts the value to: in `const T: (i64, f32) = (1, 0.5);` no
-context at the read would say it.
+may print or run for as long as it likes, so a value calling a function is refused; so is one
+that may stop the run (an integer division by other than a literal, a shift by other than a
+small one, an index), where a read of one part computes only that part; and one holding a
+tensor, whose buffer every read shares (a write through one copy shows in the others). The interpreter types the value's numbers as it computes it: a struct's or an
+enum's literal gives its scalar fields' literals their types, and the whole is then
+converted to the constant's type, a number or a tuple's elements. No context at the read
+says those types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5
+as f32)`.
 """, state=State)
 
 
@@ -45,6 +49,8 @@ def _program(run, program):
     st.shapes = Shapes(program)
     st.consts = {i.name: i for i in program.items if i._prod == "ConstItem"
                  and i.value is not None and st.shapes.of(i.type) is not None}
+    st.scalars = {i.name: i.value for i in program.items if i._prod == "ConstItem"
+                  and i.value is not None and i.name not in st.consts}
     made = run.rebuild(program)
     return made.replace(items=tuple(
         i for i in made.items if i.name not in st.consts or i._prod != "ConstItem"
@@ -65,14 +71,45 @@ def _global(run, e):
         return e
     if item.name not in st.values:
         value = run.walk(item.value)  # the constants it reads, inlined first
-        made = [n for n in descendants(value) if n._prod in ("Call", "MethodCall", "Launch")]
+        computed = _computed(value, st.scalars)
+        made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
         if made:
             return _refused(run, item, made[0], "a constant holding an aggregate whose value "
                                                 "calls a function")
+        stops = [n for n in computed if _may_stop(n)]
+        if stops:
+            return _refused(run, item, stops[0], "a constant holding an aggregate whose value "
+                                                 "may stop the program")
         if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()):
             return _refused(run, item, item.value, "a constant holding a tensor in an aggregate")
-        st.values[item.name] = _typed(st.shapes, value, item.type)
+        st.values[item.name] = _typed(st.shapes, value, item.type, True)
     return st.values[item.name]
+
+
+def _computed(value, scalars: dict) -> list:
+    """The nodes computing value, and those of the other constants it reads: the interpreter
+    computes them with it, once."""
+    nodes, seen, todo = [], set(), [value]
+    while todo:
+        for n in descendants(todo.pop()):
+            nodes.append(n)
+            if n._prod == "Global" and n.name in scalars and n.name not in seen:
+                seen.add(n.name)
+                todo.append(scalars[n.name])
+    return nodes
+
+
+def _may_stop(e) -> bool:
+    """Whether e may stop the run (E9001, E9003, E9006): the interpreter computes the whole
+    value at the first read, where a read of one part would not compute the others."""
+    if e._prod == "Index":
+        return True
+    if e._prod != "Binary" or e.op not in ("/", "%", "<<", ">>"):
+        return False
+    k = e.right
+    if e.op in ("<<", ">>"):
+        return k._prod != "Int" or k.value >= 8  # below every integer type's width
+    return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
 
 
 def _refused(run, item, node, what):
@@ -81,29 +118,39 @@ def _refused(run, item, node, what):
     return L["Global"](item.name, span=node.span)
 
 
-def _typed(shapes, e, ty):
-    """e with each number literal in it cast to the scalar type `ty` gives its place."""
-    ty = strip(ty)
-    if ty is None:
-        return e
-    p = e._prod
-    if p == "Tuple" and ty._prod == "TupleType" and len(ty.elems) == len(e.elems):
-        return e.replace(elems=tuple(_typed(shapes, x, t) for x, t in zip(e.elems, ty.elems)))
+def _typed(shapes, e, ty=None, conform=False):
+    """e with its numbers typed as the interpreter types them in a constant's value: a
+    struct's or an enum's literal gives each scalar field's literals its type, and the value
+    is converted to the constant's type (`conform`), a number to its scalar type and a tuple
+    literal element by element."""
+    p, ty = e._prod, strip(ty)
     if p == "StructLit" and e.name in shapes.structs:
         types = {f.name: f.type for f in shapes.structs[e.name].fields}
         return e.replace(fields=tuple(f.replace(value=_typed(shapes, f.value, types.get(f.name)))
                                       for f in e.fields))
     if p == "EnumValue" and e.enum in shapes.enums:
-        fields = {v.name: v.fields for v in shapes.enums[e.enum].variants}.get(e.variant, ())
-        if len(fields) == len(e.args):
-            return e.replace(args=tuple(_typed(shapes, x, t) for x, t in zip(e.args, fields)))
+        types = {v.name: v.fields for v in shapes.enums[e.enum].variants}.get(e.variant, ())
+        return e.replace(args=tuple(_typed(shapes, x, types[k] if k < len(types) else None)
+                                    for k, x in enumerate(e.args)))
+    if p == "Tuple":
+        types = ty.elems if conform and ty is not None and ty._prod == "TupleType" else ()
+        return e.replace(elems=tuple(
+            _typed(shapes, x, types[k] if len(types) == len(e.elems) else None, conform)
+            for k, x in enumerate(e.elems)))
+    if ty is None or ty._prod != "Scalar" or ty.name not in INT_TYPES and ty.name not in FLOAT_TYPES:
         return e
-    if ty._prod != "Scalar" or ty.name not in INT_TYPES and ty.name not in FLOAT_TYPES:
-        return e
+    return L["Cast"](e, ty, span=e.span) if conform else _hinted(e, ty)
+
+
+def _hinted(e, ty):
+    """e with each literal its type `ty` reaches (through arithmetic) cast to it."""
+    p = e._prod
     if p in ("Int", "Float"):
         return L["Cast"](e, ty, span=e.span)
     if p == "Unary" and e.op == "-":
-        return e.replace(operand=_typed(shapes, e.operand, ty))
-    if p == "Binary" and e.op in ("+", "-", "*", "/", "%"):
-        return e.replace(left=_typed(shapes, e.left, ty), right=_typed(shapes, e.right, ty))
+        return e.replace(operand=_hinted(e.operand, ty))
+    if p == "Binary" and e.op in ("+", "-", "*", "/", "%", "&", "|", "^"):
+        return e.replace(left=_hinted(e.left, ty), right=_hinted(e.right, ty))
+    if p == "Binary" and e.op in ("<<", ">>"):  # the amount has a type of its own
+        return e.replace(left=_hinted(e.left, ty))
     return e
