@@ -25,21 +25,23 @@ class State:
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
-the constant (E5010 for one whose value calls a function or holds a tensor).
+the constant (E5010 for one whose value calls a function, may stop the run or holds a
+tensor).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
 y: 3 }.x`). The interpreter computes the value once, at the first read, and every read sees
-it: computed again at each read, a value made only of literals, operators and other
-constants is the same, and a run that stops in it stops at the first read as well. A call
-may print or run for as long as it likes, so a value calling a function is refused; so is one
-that may stop the run (an integer division by other than a literal, a shift by other than a
-small one, an index), where a read of one part computes only that part; and one holding a
-tensor, whose buffer every read shares (a write through one copy shows in the others). The interpreter types the value's numbers as it computes it: a struct's or an
-enum's literal gives its scalar fields' literals their types, and the whole is then
-converted to the constant's type, a number or a tuple's elements. No context at the read
-says those types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5
-as f32)`.
+it; computed again at each read, a value made of literals, operators and other constants is
+the same. A call may print or run for as long as it likes, so a value calling a function is
+refused (here or through a scalar constant it reads); so is one that may stop the run (an
+integer division by other than a literal, a shift by other than a small literal, an index),
+which the interpreter computes whole at the first read where a read of one part computes
+only that part; and one holding a tensor, whose buffer every read shares (a write through a
+copy shows in the constant).
+The interpreter types the value's numbers as it computes it: a struct's or an enum's
+literal gives its scalar fields' literals their types, and the whole is then converted to
+the constant's type, a number or a tuple's elements. No context at a read says those
+types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5 as f32)`.
 """, state=State)
 
 
@@ -137,16 +139,16 @@ def _typed(shapes, e, ty=None, conform=False):
         return e.replace(elems=tuple(
             _typed(shapes, x, types[k] if len(types) == len(e.elems) else None, conform)
             for k, x in enumerate(e.elems)))
-    if ty is None or ty._prod != "Scalar" or ty.name not in INT_TYPES and ty.name not in FLOAT_TYPES:
+    if ty is None or ty._prod != "Scalar" or ty.name not in {**INT_TYPES, **FLOAT_TYPES}:
         return e
-    return L["Cast"](e, ty, span=e.span) if conform else _hinted(e, ty)
+    return _cast(e, ty) if conform else _hinted(e, ty)
 
 
 def _hinted(e, ty):
     """e with each literal its type `ty` reaches (through arithmetic) cast to it."""
     p = e._prod
     if p in ("Int", "Float"):
-        return L["Cast"](e, ty, span=e.span)
+        return _cast(e, ty)
     if p == "Unary" and e.op == "-":
         return e.replace(operand=_hinted(e.operand, ty))
     if p == "Binary" and e.op in ("+", "-", "*", "/", "%", "&", "|", "^"):
@@ -154,3 +156,11 @@ def _hinted(e, ty):
     if p == "Binary" and e.op in ("<<", ">>"):  # the amount has a type of its own
         return e.replace(left=_hinted(e.left, ty))
     return e
+
+
+def _cast(e, ty):
+    """e as a `ty`; a literal of the type an unsuffixed one has already, and a scalar
+    constant, typed as its declaration says, are left as they are."""
+    if (e._prod, ty.name) in (("Int", "i32"), ("Float", "f64")) or e._prod == "Global":
+        return e
+    return L["Cast"](e, ty, span=e.span)
