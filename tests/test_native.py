@@ -60,9 +60,9 @@ NOT_LOWERED = {
     "tests/passes/cases/inline_aggregate_constants/e5010_calling_a_function.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_that_may_stop.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor.vx",
-    # An `if` choosing a literal or a local of no written type (typed only after the split).
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_literal_chosen_beside_a_local_of_inferred_type.vx",
+    # An `if` choosing a literal or a local of no written type, a later use fixing the
+    # local to another type than the literal's, which the part chosen has.
+    "tests/passes/cases/type_scalars/e5010_literal_chosen_beside_a_local_a_later_use_types.vx",
     # A counter copied into a second variable, the first then assigned another by a closure.
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
     # A closure reading a variable of a loop's body holding a closure value returning a raw
