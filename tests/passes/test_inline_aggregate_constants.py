@@ -62,15 +62,18 @@ def test_a_constant_not_inlined_is_refused_then_repaired(case, says):
                                  says)
 
 
-# Hand-written Lassumed: a constant read by a scalar constant that divides by another, read
-# only through the first: the interpreter computes the division at the first read.
-STOPPING_THROUGH_A_SCALAR = """
+# Hand-written Lassumed.
+POINT = """
     // IL: Lassumed
     struct P {
         x: i32,
         y: i32,
     }
+"""
 
+# A constant reading a scalar constant that divides by another, read only through the first:
+# the interpreter computes the division at the first read.
+STOPPING_THROUGH_A_SCALAR = POINT + """
     const Z: i32 = 0;
 
     const Q: i32 = 7 / @Z;
@@ -83,13 +86,7 @@ STOPPING_THROUGH_A_SCALAR = """
 """
 
 # The same constant read twice, its value not a division: inlined at both reads, once made.
-READ_TWICE = """
-    // IL: Lassumed
-    struct P {
-        x: i32,
-        y: i32,
-    }
-
+READ_TWICE = POINT + """
     const K: i32 = 4;
 
     const O: P = P { x: @K, y: 3 };
