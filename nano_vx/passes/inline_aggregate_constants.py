@@ -73,19 +73,29 @@ def _global(run, e):
         return e
     if item.name not in st.values:
         value = run.walk(item.value)  # the constants it reads, inlined first
-        computed = _computed(value, st.scalars)
-        made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
-        if made:
-            return _refused(run, item, made[0], "a constant holding an aggregate whose value "
-                                                "calls a function")
-        stops = [n for n in computed if _may_stop(n)]
-        if stops:
-            return _refused(run, item, stops[0], "a constant holding an aggregate whose value "
-                                                 "may stop the program")
-        if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()):
-            return _refused(run, item, item.value, "a constant holding a tensor in an aggregate")
+        problem = _problem(value, item, st)
+        if problem is not None:
+            st.refused.add(item.name)
+            refuse(run.ctx.diagnostics, item.name, *problem)
+            return e
         st.values[item.name] = _typed(st.shapes, value, item.type, True)
     return st.values[item.name]
+
+
+def _problem(value, item, st) -> tuple | None:
+    """The node that keeps the constant `item` of value `value` from being a literal at each
+    read, and why; None for none."""
+    computed = _computed(value, st.scalars)
+    made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
+    if made:
+        return made[0], "a constant holding an aggregate whose value calls a function"
+    stops = [n for n in computed if _may_stop(n)]
+    if stops:
+        return stops[0], "a constant holding an aggregate whose value may stop the program"
+    if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
+            any(n._prod in ("TensorNew", "TensorLit") for n in computed):
+        return item.value, "a constant holding a tensor in an aggregate"
+    return None
 
 
 def _computed(value, scalars: dict) -> list:
@@ -112,12 +122,6 @@ def _may_stop(e) -> bool:
     if e.op in ("<<", ">>"):
         return k._prod != "Int" or k.value >= 8  # below every integer type's width
     return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
-
-
-def _refused(run, item, node, what):
-    run.state.refused.add(item.name)
-    refuse(run.ctx.diagnostics, item.name, node, what)
-    return L["Global"](item.name, span=node.span)
 
 
 def _typed(shapes, e, ty=None, conform=False):
