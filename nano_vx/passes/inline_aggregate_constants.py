@@ -41,7 +41,9 @@ copy shows in the constant).
 The interpreter types the value's numbers as it computes it: a struct's or an enum's
 literal gives its scalar fields' literals their types, and the whole is then converted to
 the constant's type, a number or a tuple's elements. No context at a read says those
-types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5 as f32)`.
+types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5 as f32)`. A
+generic struct's literal is one of the instance the constant's type names (`Box2 { .. }` of
+a `Box2<(i32, bool)>` is a `Box2$(i32,bool)`), as a `let` of that type would make it.
 """, state=State)
 
 
@@ -130,6 +132,9 @@ def _typed(shapes, e, ty=None, conform=False):
     is converted to the constant's type (`conform`), a number to its scalar type and a tuple
     literal element by element."""
     p, ty = e._prod, strip(ty)
+    if p == "StructLit" and ty is not None and ty._prod == "NamedType" and \
+            ty.name.split("$")[0] == e.name and ty.name in shapes.structs:
+        e = e.replace(name=ty.name)  # `Cell { .. }` of a `Cell<(i32, bool)>`: its instance's
     if p == "StructLit" and e.name in shapes.structs:
         types = {f.name: f.type for f in shapes.structs[e.name].fields}
         return e.replace(fields=tuple(f.replace(value=_typed(shapes, f.value, types.get(f.name)))
