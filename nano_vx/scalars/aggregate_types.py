@@ -286,9 +286,10 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
 
 def _arm_shape(x, shape: Tree, scope: _Scope) -> Tree:
     """shape filled as the arm x of an `if` or a `match` says, a scalar local of no written
-    type it puts somewhere (or arithmetic on it) saying nothing there: type-scalars solves that local's type after
-    the split, as what the other arms put there (`let k = 9; if c { (k, true) } else { (7,
-    false) }` holds an i32, and a later use fixing k to another type is refused there)."""
+    type it puts somewhere (or arithmetic on it) saying nothing there: type-scalars solves
+    that local's type after the split, as what the other arms put there (`let k = 9; if c {
+    (k, true) } else { (7, false) }` holds an i32, and a later use fixing k to another type
+    is refused there)."""
     found = _value_shape(x, shape, scope)
     return found.rebuilt(iter(
         _ITSELF if t is None and v is not None and _untyped(v, scope) else t
