@@ -97,6 +97,7 @@ from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.mark_uninit_closures import mark_uninit_closures
+from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
@@ -217,6 +218,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_aggregate_constants,
     expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
