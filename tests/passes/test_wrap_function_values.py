@@ -50,12 +50,15 @@ def test_a_function_value_printed_is_wrapped_and_the_stop_names_a_function():
         assert f"cannot print a value of type {stop}" in err
 
 
-def test_a_function_value_chosen_given_a_struct_stays_refused_before_it_is_wrapped():
-    # scalarize-aggregates, before this pass, takes the struct apart only for a call by name.
-    case = CASES / "e5010_chosen_taking_a_struct.vx"
-    assert_refused_then_repaired(case, scalarize_aggregates, "E5010", "an aggregate passed")
-    assert run_cli(case)[:2] == run_cli(case, "--action", "interpret")[:2]
-    assert_native_as_interpreted(CASES / "e5010_chosen_taking_a_struct_repaired.vx")
+def test_a_function_value_given_or_returning_a_struct_stays_refused_before_it_is_wrapped():
+    # scalarize-aggregates, before this pass, takes the struct apart only for a call by name,
+    # and refuses a value that would call the function as it was.
+    for name in ("e5010_chosen_taking_a_struct", "e5010_chosen_returning_a_struct"):
+        case = CASES / f"{name}.vx"
+        assert_refused_then_repaired(case, scalarize_aggregates, "E5010", "a function taking "
+                                     "or returning an aggregate used as a value")
+        assert run_cli(case)[:2] == run_cli(case, "--action", "interpret")[:2]
+        assert_native_as_interpreted(CASES / f"{name}_repaired.vx")
 
 
 HANDWRITTEN = """
