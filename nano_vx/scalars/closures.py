@@ -12,8 +12,13 @@ from ..values.numbers import INT_TYPES
 def direct_closures(fn) -> dict:
     """The locals bound by `let` to a closure and used only as the callee of a call, never
     assigned: local -> its closure. Every other closure is a value."""
-    lets = {n.name: n.value for n in descendants(fn)
-            if n._prod == "Let" and n.value._prod == "Closure"}
+    return only_called(fn, lambda value: value._prod == "Closure")
+
+
+def only_called(fn, bound) -> dict:
+    """The locals bound by `let` to a value `bound(value)` accepts and used only as the
+    callee of a call, never assigned: local -> its value."""
+    lets = {n.name: n.value for n in descendants(fn) if n._prod == "Let" and bound(n.value)}
     called = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
     for n in descendants(fn):
         if n._prod == "Local" and id(n) not in called:
