@@ -16,6 +16,7 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, d
                                   strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
+from ..scalars.storages import fresh_copy
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -503,7 +504,7 @@ def _get(run, e):
     part = _parts(run, e)
     if part.kind != "leaf":
         raise Refused(e, "an aggregate used as a scalar")
-    return part.leaf
+    return fresh_copy(part.leaf)  # each read a node of its own: later passes key on id()
 
 
 @scalarize_aggregates.on("Local", "StructLit", "Tuple", "EnumValue")
