@@ -94,6 +94,7 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
+from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -254,6 +255,7 @@ BACK_END = [
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    make_all_set_flags,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

@@ -3,11 +3,12 @@ index-uninit-pointers, mark-uninit-closures and track-uninit-elements read off t
 the tensor an element names, the tensor a `let` gives another name (and all the names so
 given), a tensor parameter's type, whether an index computes the same twice, the mark opening
 a copy of a function, the tensors a function tracks, where a call is given them, the locals
-a function might move, and the tensor a function makes of its parameters' extents and
-returns."""
+a function might move, the tensor a function makes of its parameters' extents and
+returns, and the type and extents of a tensor's written-flags (make-all-set-flags too)."""
 
 from __future__ import annotations
 
+from ..languages.lcopied import Lcopied
 from ..nanopass import child_nodes, descendants
 
 # What E5010 says native code does not lower, where the written-flags of a tensor made by
@@ -75,6 +76,22 @@ def written_copy(fn):
     """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
     stmts = fn.body.stmts
     return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
+
+
+def flags_type(t):
+    """The type of the written-flags of a tensor of type t (through the reference it is lent
+    by): a bool tensor of its extents."""
+    tensor = lent_tensor(t)
+    return tensor.replace(elem=Lcopied["Scalar"]("bool", span=tensor.span))
+
+
+def extent_reads(dims, name: str, span) -> list:
+    """The extents of the tensor of the local `name`: each static one as its type says it,
+    each `?` one read from the tensor."""
+    return [Lcopied["Int"](d.value, span=span) if d._prod == "DimInt" else
+            Lcopied["MethodCall"](Lcopied["Local"](name, span=span), "extent",
+                                  (Lcopied["Int"](k, span=span),), span=span)
+            for k, d in enumerate(dims)]
 
 
 def tracked_tensors(fn, body, fns) -> dict:
