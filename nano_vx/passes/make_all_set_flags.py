@@ -9,8 +9,8 @@ from ..languages.lcopied import Lcopied
 from ..languages.lresolved import display_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (extent_reads, flags_type, lent_tensor, named_whole,
-                                    names_given, tracked_at, tracked_tensors, written_copy)
+from ..scalars.tensor_names import (extent_reads, flagged_tensors, flags_type, lent_tensor,
+                                    named_whole, tracked_at, written_copy)
 
 
 @dataclass
@@ -54,10 +54,7 @@ def _fn(run, fn):
                       if s.value._prod == "Closure" and written_copy(s.value) is not None}
     if not state.closures:
         return fn
-    tracked = set(tracked_tensors(fn, nodes, state.fns))
-    tracked |= {name for name, _ in names_given(lets, tracked)}
-    state.tracked = tracked | {p.name for c in state.closures.values() for p in c.params
-                               if p.name in written_copy(c).given}
+    state.tracked = set(flagged_tensors(fn, nodes, state.fns))
     state.once, state.beside = _all_set_given(fn, nodes, lets, state)
     if not state.once and not state.beside:
         return fn

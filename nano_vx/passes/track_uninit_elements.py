@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..languages.lresolved import display_name
@@ -11,10 +10,10 @@ from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, extent_reads,
-                                    flags_type, lent_tensor, named_whole, names_given,
-                                    sized_by_parameters, tracked_at, written_copy)
-from ..values.tensors import PRINT_LIMIT
+from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, extent_reads, flags_type,
+                                    lent_tensor, named_whole, names_given, printed_tensor,
+                                    reindexed, settled, sized_by_parameters, tracked_at,
+                                    written_copy)
 
 
 @dataclass
@@ -43,9 +42,8 @@ Give each tensor made by `uninit()` a written-flag per element, set by each writ
 of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
 `ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
 element's flag (at the statement, as the interpreter stops there), then writes it and sets
-the flag; `print(t)` and `print(t[i])` first check each flag of what they print, in order
-(none where the print refuses the tensor for its size, decided as the program runs for `?`
-extents), a print a block gives as its value (`|| print(t[1])`) made a statement for it. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
+the flag; `print(t)` and `print(t[i])` are left as they are, read-printed-elements having
+read each element they print before them. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
 the elements as they are) share its flags, and so do the closures that see it: they see the
 flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
 closure mark-uninit-closures marked, takes, after
@@ -60,7 +58,7 @@ did), which it writes the flags of what it returns to (all set for a tensor made
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
 element to index) is refused (E5010), and the default action runs
-the program in the interpreter. An index of a write or of a row printed that might not
+the program in the interpreter. An index of a write that might not
 compute the same twice (a call, an element, a local the statement might change) is computed
 once, into a `let`, first. A tensor settle-written-tensors found written before any read is
 made by `new()` by then and costs nothing here.
@@ -228,8 +226,9 @@ def _assign(run, s):
         return run.rebuild(s)
     # The value might change a local an index reads before the flag is set: such an index,
     # as one that might compute otherwise anyway, is computed once first, as it is there.
-    lets, indices = _settled(run, indices, set(run.state.flags) | run.state.assigned)
-    target = _reindexed(s.target, indices)
+    lets, indices = settled(indices, set(run.state.flags) | run.state.assigned,
+                            run.state.used.fresh, run.walk)
+    target = reindexed(s.target, indices)
     mark = Lwritten["Local"](flags, span=base.span)
     for i in indices:
         mark = Lwritten["Index"](mark, i, span=s.target.span)
@@ -250,76 +249,13 @@ def _assign(run, s):
             s.replace(target=target, value=Lwritten["Local"](value, span=span))) + written
 
 
-@track_uninit_elements.on("Block")
-def _block(run, b):
-    """A block whose value prints a tracked tensor or a row of one (`|| print(t[1])`) gives
-    nothing: it prints by a statement, whose flags are checked before it."""
-    if b.value is not None and _printed_whole(b.value, run.state) is not None:
-        b = b.replace(stmts=b.stmts + (Lwritten["ExprStmt"](b.value, span=b.value.span),),
-                      value=None)
-    return run.rebuild(b)
-
-
-@track_uninit_elements.on("ExprStmt", splice=True)
+@track_uninit_elements.on("ExprStmt")
 def _print(run, s):
-    """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
-    each flag is checked first, in that order, so that the first never written stops the
-    program, at the print, as it does there. A row's index is computed again for each flag,
-    or, one that might compute otherwise (a call, an element), once into a `let` first. What
-    the interpreter refuses to print for its size (E9006) it reads nothing of: the checks
-    run only for what it prints, decided as the program runs for `?` extents."""
-    call, state = s.expr, run.state
-    t = _printed_whole(call, state)
-    if t is None:
-        return run.rebuild(s)
-    _, indices = element_of(call.args[0])
-    lets, settled = _settled(run, indices, set(state.flags))  # nothing runs between
-    row = _reindexed(call.args[0], settled)
-    printed = s.replace(expr=call.replace(args=(row,))) if lets else s
-    span = call.span
-    extents = extent_reads(state.dims[t.name], t.name, span)[len(indices):]
-    static = all(n._prod == "Int" for n in extents)
-    if static and math.prod(n.value for n in extents) > PRINT_LIMIT:
-        return (*lets, printed)
-    names = [state.used.fresh("at") for _ in extents]
-    element = row
-    for name in names:
-        element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
-    check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
-        element, Lwritten["Local"](state.flags[t.name], span=span), span=span), span=span)
-    for name, n in reversed(list(zip(names, extents))):
-        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), n,
-                                Lwritten["Block"]((check,), None, span=span), span=span)
-    if not static:
-        check = Lwritten["If"](_printable(extents, span), False,
-                               Lwritten["Block"]((check,), None, span=span), None, span=span)
-    return (*lets, check, printed)
-
-
-def _printed_whole(e, state: _Tracked):
-    """The tracked local `e` prints whole or a row of (`print(t)`, `print(t[i])`), else None."""
-    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and
-            len(e.args) == 1):
-        return None
-    t, indices = element_of(e.args[0])
-    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
-        return None
-    return t
-
-
-def _printable(extents: list, span):
-    """Whether the interpreter prints a tensor of these extents, not past PRINT_LIMIT: each
-    extent, and the count up to it, at most the limit (so the count never overflows)."""
-    limit = Lwritten["Int"](PRINT_LIMIT, span=span)
-    count = cond = None
-    for n in extents:
-        count = n if count is None else Lwritten["Binary"]("*", count, n, span=span)
-        fits = Lwritten["Binary"]("<=", count, limit, span=span)
-        if count is not n:
-            fits = Lwritten["Binary"]("&&", Lwritten["Binary"]("<=", n, limit, span=span), fits,
-                                      span=span)
-        cond = fits if cond is None else Lwritten["Binary"]("&&", cond, fits, span=span)
-    return cond
+    """`print(t)` and `print(t[i])`: read-printed-elements read their elements before it,
+    each checked as any."""
+    if printed_tensor(s.expr, run.state.ranks) is not None:
+        return s
+    return run.rebuild(s)
 
 
 @track_uninit_elements.on("Call", "Launch")
@@ -468,28 +404,6 @@ def _tracked_result(value, state: _Tracked) -> bool:
 
 def _is_uninit(value) -> bool:
     return value._prod == "TensorNew" and value.ctor == "uninit"
-
-
-def _settled(run, indices: list, changing: set) -> tuple[list, list]:
-    """The indices, each that might not compute the same again (with the locals `changing`
-    changed in between) computed once into a `let`: the `let`s, and the indices to use."""
-    lets, settled = [], []
-    for i in indices:
-        if computes_alike(i, changing):
-            settled.append(i)
-        else:
-            name = run.state.used.fresh("index")
-            lets.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=i.span),
-                                        run.walk(i), span=i.span))
-            settled.append(Lwritten["Local"](name, span=i.span))
-    return lets, settled
-
-
-def _reindexed(e, indices: list):
-    """The index chain `e` with its indices, outermost first, replaced by `indices`."""
-    if e._prod != "Index":
-        return e
-    return e.replace(base=_reindexed(e.base, indices[:-1]), index=indices[-1])
 
 
 def _extents(value, name: str) -> tuple:

@@ -112,6 +112,56 @@ def tracked_tensors(fn, body, fns) -> dict:
     return tracked
 
 
+def flagged_tensors(fn, nodes, fns) -> dict:
+    """The locals whose written-flags track-uninit-elements keeps in the function `fn` (whose
+    body's nodes are `nodes`, the program's functions `fns` by name), each with its tensor's
+    type: those it tracks, the names they are given, and the parameters the mark of a closure
+    mark-uninit-closures marked names."""
+    flagged = tracked_tensors(fn, nodes, fns)
+    for name, source in names_given([n for n in nodes if n._prod == "Let"], list(flagged)):
+        flagged[name] = flagged[source]
+    for c in nodes:
+        if c._prod == "Closure" and written_copy(c) is not None:
+            flagged |= {p.name: lent_tensor(p.type) for p in c.params
+                        if p.name in written_copy(c).given}
+    return flagged
+
+
+def printed_tensor(e, ranks: dict):
+    """The local of `ranks` (a local -> its tensor's rank) that `e` prints whole or a row of
+    (`print(t)`, `print(t[i])`), else None."""
+    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and
+            len(e.args) == 1):
+        return None
+    t, indices = element_of(e.args[0])
+    if t is None or t.name not in ranks or len(indices) >= ranks[t.name]:
+        return None
+    return t
+
+
+def settled(indices: list, changing: set, fresh, walk) -> tuple[list, list]:
+    """The indices, each that might not compute the same again (with the locals `changing`
+    changed in between) computed once, `walk`ed, into a `let` of a name `fresh` gives: the
+    `let`s, and the indices to use."""
+    lets, kept = [], []
+    for i in indices:
+        if computes_alike(i, changing):
+            kept.append(i)
+        else:
+            name = fresh("index")
+            lets.append(Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=i.span), walk(i),
+                                       span=i.span))
+            kept.append(Lcopied["Local"](name, span=i.span))
+    return lets, kept
+
+
+def reindexed(e, indices: list):
+    """The index chain `e` with its indices, outermost first, replaced by `indices`."""
+    if e._prod != "Index":
+        return e
+    return e.replace(base=reindexed(e.base, indices[:-1]), index=indices[-1])
+
+
 def tracked_at(call, tracked) -> tuple:
     """The positions of the call's arguments that are locals `tracked` (or borrows of them)."""
     args = [a.value if a._prod == "Borrow" else a for a in call.args]
