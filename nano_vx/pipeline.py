@@ -132,6 +132,7 @@ from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
 from .passes.track_moved_captures import track_moved_captures
+from .passes.name_sizing_arguments import name_sizing_arguments
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
@@ -258,6 +259,7 @@ BACK_END = [
     mark_uninit_closures,
     make_all_set_flags,
     read_printed_elements,
+    name_sizing_arguments,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

@@ -38,30 +38,30 @@ class _Tracked:
 track_uninit_elements = Pass("track-uninit-elements", Lallset, Lwritten, """
 Give each tensor made by `uninit()` a written-flag per element, set by each write and checked by each read, so that native code stops where the interpreter stops on an element never written (E9005; E5010 for a use it does not follow).
 
-`let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
-of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
-`ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
-element's flag (at the statement, as the interpreter stops there), then writes it and sets
-the flag; `print(t)` and `print(t[i])` are left as they are, read-printed-elements having
-read each element they print before them. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
-the elements as they are) share its flags, and so do the closures that see it: they see the
-flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
-closure mark-uninit-closures marked, takes, after
-its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
-from each tracked tensor it is given, the tensor's flags (for a tensor made otherwise given
-a closure there, the flags all set `AllWritten` gives beside it, which make-all-set-flags
-made); one whose callers keep the flags
-of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`
-(of `?` extents, sized from the call's arguments, each that computes something computed into
-a `let` first, and a local before one, a negative one made 0, where the function stops as it
-did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+`let t = Tensor<T, [..]>::uninit(..)` is followed by
+`let t_written = Tensor<bool, [..]>::new(..)` of its extents; each `t[i][j] = v` by
+`t_written[i][j] = true`; each read `t[i][j]` is `ReadWritten(t[i][j], t_written)`;
+`t[i] += v` computes v into a `let`, checks the element's flag (at the statement, as the
+interpreter stops there), then writes it and sets the flag; `print(t)` and `print(t[i])` are
+left as they are, read-printed-elements having read each element they print before them. The
+names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves the elements as
+they are) share its flags, and so do the closures that see it: they see the flags as they
+see the tensor, when they are called. A copy copy-tracked-functions made, or a closure
+mark-uninit-closures marked, takes, after its own parameters, the flags of each parameter
+its `WrittenCopy` names, and a call of it, from each tracked tensor it is given, the
+tensor's flags (for a tensor made otherwise given a closure there, the flags all set
+`AllWritten` gives beside it, which make-all-set-flags made); one whose callers keep the
+flags of what it returns takes one more, `r`'s flags made by the caller of
+`let r = f$written(..)` (of `?` extents, sized from the call's arguments, which
+name-sizing-arguments named, a negative one made 0, where the function stops as it did),
+which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
-element to index) is refused (E5010), and the default action runs
-the program in the interpreter. An index of a write that might not
-compute the same twice (a call, an element, a local the statement might change) is computed
-once, into a `let`, first. A tensor settle-written-tensors found written before any read is
-made by `new()` by then and costs nothing here.
+element to index) is refused (E5010), and the default action runs the program in the
+interpreter. An index of a write that might not compute the same twice (a call, an element,
+a local the statement might change) is computed once, into a `let`, first. A tensor
+settle-written-tensors found written before any read is made by `new()` by then and costs
+nothing here.
 """, state=_Tracked)
 
 
@@ -159,35 +159,14 @@ def _let(run, s):
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
         ret = lent_tensor(run.state.fns[s.value.callee.name].ret)
         typed = flags_type(ret)
-        call, named, extents = s.value, (), ()
+        call, extents = s.value, ()
         if any(d._prod != "DimInt" for d in ret.dims):
-            named, call = _arguments_named(run, call)
+            # from the arguments, each computing something a `let`'s by now, as they were
             extents = (_sized_as_made(call, run.state.fns[call.callee.name], s.span),)
         made = Lwritten["TensorNew"](typed.replace(place=None), "new", extents, span=s.span)
-        return (*named, s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
+        return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
                 s.replace(value=_copied_call(run, call, flags[s.name])))
     return run.rebuild(s)
-
-
-def _arguments_named(run, call):
-    """The call's arguments that compute something each computed into a `let` first, in
-    order, so that the flags can be sized from them before the call (and a local before one
-    of them read there too, which it might change): the `let`s, and the call of their
-    locals."""
-    computing = [k for k, a in enumerate(call.args)
-                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
-                 a._prod == "Borrow" and a.value._prod != "Local"]
-    named, args = [], []
-    for k, a in enumerate(call.args):
-        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
-                a._prod == "Local" and a.name in run.state.flags:
-            args.append(a)
-            continue
-        name = run.state.used.fresh("argument")
-        named.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=a.span),
-                                    run.walk(a), span=a.span))
-        args.append(Lwritten["Local"](name, span=a.span))
-    return tuple(named), call.replace(args=tuple(args))
 
 
 def _sized_as_made(call, fn, span):
