@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lallset import Lallset
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import flagged_tensors, lent_tensor, written_copy
+from ..scalars.tensor_names import computed_first, flagged_tensors, lent_tensor, written_copy
 
 
 @dataclass
@@ -52,19 +52,8 @@ def _let(run, s):
     call = s.value
     if not _sized(call, run.state.fns):
         return run.rebuild(s)
-    computing = [k for k, a in enumerate(call.args)
-                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
-                 a._prod == "Borrow" and a.value._prod != "Local"]
-    named, args = [], []
-    for k, a in enumerate(call.args):
-        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
-                a._prod == "Local" and a.name in run.state.flagged:
-            args.append(run.walk(a))
-            continue
-        name = run.state.used.fresh("argument")
-        named.append(Lallset["Let"](name, False, Lallset["OpaqueType"](span=a.span),
-                                    run.walk(a), span=a.span))
-        args.append(Lallset["Local"](name, span=a.span))
+    state = run.state
+    named, args = computed_first(call.args, state.flagged, state.used.fresh, run.walk)
     return (*named, s.replace(value=call.replace(args=tuple(args))))
 
 

@@ -155,6 +155,28 @@ def settled(indices: list, changing: set, fresh, walk) -> tuple[list, list]:
     return lets, kept
 
 
+def computed_first(args, kept, fresh, walk) -> tuple[list, list]:
+    """The arguments `args` (of a call, in order), each that computes something, and each
+    local before one but the locals `kept` (that one might change it), computed in order
+    into a `let` of a name `fresh` gives, its value `walk`ed; a literal, a borrow, and what
+    comes after the last one computing something stay as they are: the `let`s, and the
+    arguments to use."""
+    computing = [k for k, a in enumerate(args)
+                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
+                 a._prod == "Borrow" and a.value._prod != "Local"]
+    lets, used = [], []
+    for k, a in enumerate(args):
+        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
+                a._prod == "Local" and a.name in kept:
+            used.append(walk(a))
+            continue
+        name = fresh("argument")
+        lets.append(Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=a.span), walk(a),
+                                   span=a.span))
+        used.append(Lcopied["Local"](name, span=a.span))
+    return lets, used
+
+
 def reindexed(e, indices: list):
     """The index chain `e` with its indices, outermost first, replaced by `indices`."""
     if e._prod != "Index":
