@@ -31,12 +31,18 @@ Make written-flags all set for each tensor made otherwise that a call gives a pa
 A closure's parameter whose written-flags its callers keep is given, at some call, a tensor
 whose flags are not kept (one not made by `::uninit()`, nor named, given or returned as such
 one): every element of that tensor is written, and the call gives flags all set. For a
-parameter of static extents they are made once, `let x_all_written = Tensor<bool, [..]>::
-fill(true);` just before the closure's `let`; for one of `?` extents, beside the local the
-call gives (a parameter, a closure's too, as the function or closure starts; a `let`'s whose
-type is known, after it, and again after each assignment of the local, maybe of other
-extents), sized from it. A call given a tensor beside which none is made (of an unknown
-type, or not a local) gives none, and track-uninit-elements refuses it (E5010).
+parameter of static extents they are made once,
+`let x_all_written = Tensor<bool, [..]>::fill(true);` just before the closure's `let`; for
+one of `?` extents, beside the local the call gives (a parameter, a closure's too, as the
+function or closure starts; a `let`'s whose type is known, after it, and again after each
+assignment of the local, maybe of other extents), sized from it. A value no local names (a
+call's result, by value) that the statement (a `let`, an assignment of a local, an
+expression statement, a `return`) or a block's value computes first, nothing before it but
+the arguments before it, is computed into a `let` first with those (each computing
+something, and a local before one), as the call computed them, and its flags made beside
+it. A call given a tensor beside which none is made (of an unknown type, a borrow of a
+value, or a value computed after something else of its statement that might stop first)
+gives none, and track-uninit-elements refuses it (E5010).
 """, state=_AllSet)
 
 
