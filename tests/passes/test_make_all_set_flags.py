@@ -9,7 +9,6 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.make_all_set_flags import make_all_set_flags
-from nano_vx.passes.track_uninit_elements import track_uninit_elements
 from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
                    run_front)
 
@@ -68,27 +67,6 @@ def test_flags_of_a_copy_s_parameter_are_made_after_its_mark():
                              make_all_set_flags).after)
     assert "    written copy (t);\n    let u_all_written: Tensor<bool, [?], Memory::CPU_DRAM>" \
            in text
-
-
-def test_a_value_no_local_names_computed_first_is_named_first_with_the_arguments_before():
-    text = to_text(run_front(CASES / "e9005_given_values_no_local_names.vx",
-                             make_all_set_flags).after)
-    assert "let argument: ~_ = @g(0);\n    let argument#1: ~_ = @make(3);\n" \
-           "    let argument_all_written: Tensor<bool, [?], Memory::CPU_DRAM> = " \
-           "Tensor<bool, [?]>::fill([argument#1.extent(0)], true);\n" \
-           "    let r: ~_ = at(argument, all_written[argument_all_written] argument#1) + 5;" in text
-    # a block's value: after the block's statements
-    assert "    let argument#11: ~_ = @g(1);\n    let argument#12: ~_ = @make(5);\n" in text
-    assert "at(argument#11, all_written[argument_all_written#13] argument#12) + at(1, t)\n}" \
-        in text
-
-
-def test_a_value_no_local_names_computed_after_something_else_is_given_none_and_refused():
-    case = CASES.parent / "track_uninit_elements" / \
-        "e5010_closure_given_a_value_of_unknown_extents_after_another.vx"
-    text = to_text(run_front(case, make_all_set_flags).after)
-    assert "+ at(@make(4), 2)" in text
-    assert run_front(case, track_uninit_elements).diagnostics.codes() == ["E5010"]
 
 
 # Hand-written Lcopied: a marked closure given a tensor made by ::uninit() at one call and one
