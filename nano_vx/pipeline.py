@@ -97,7 +97,9 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
+from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
+from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -135,6 +137,8 @@ from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
 from .passes.track_moved_captures import track_moved_captures
+from .passes.name_sizing_arguments import name_sizing_arguments
+from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
@@ -264,6 +268,10 @@ BACK_END = [
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    name_closure_temporaries,
+    make_all_set_flags,
+    read_printed_elements,
+    name_sizing_arguments,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
