@@ -112,6 +112,9 @@ NOT_LOWERED = {
     # A reference an `if` chooses between elements of a tensor of a narrow type: a byte,
     # which no variable holds to start the reference at.
     "tests/passes/cases/type_scalars/e5010_reference_chosen_between_narrow_elements.vx",
+    # A reference to a tensor an `if` chooses between calls' results: no arm names a variable
+    # to start the reference at without computing anything.
+    "tests/passes/cases/type_scalars/e5010_reference_to_a_tensor_chosen_between_calls.vx",
     # A closure given a tensor made by ::uninit() at one call and, at another, one of `?`
     # extents, by value, that no local names: no flags all set are made for it.
     "tests/passes/cases/track_uninit_elements/e5010_closure_given_a_value_of_unknown_extents.vx",

@@ -109,9 +109,12 @@ def _chosen_reference(t) -> bool:
         ("void", "str"))
 
 
-def _chosen_refused(t) -> str:
+def _chosen_refused(t, let) -> str:
     if isinstance(t, Ref) and decide(t).held:
         return "an `if` choosing a reference to an element of a tensor of a narrow type"
+    if isinstance(t, Tensor) and let.type._prod == "BorrowType":
+        # assign-chosen-tensors starts one at a variable an arm names, which computes nothing
+        return "an `if` choosing a reference to a tensor none of whose arms names a variable"
     return "an `if` whose value is not a scalar"
 
 
@@ -231,7 +234,7 @@ class Infer:
                 if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
                         or _chosen_reference(t)):
-                    raise Mismatch(let.value, _chosen_refused(t))
+                    raise Mismatch(let.value, _chosen_refused(t, let))
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
             for node in descendants(item):

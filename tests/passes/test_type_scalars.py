@@ -30,7 +30,9 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_tensor_of_dynamic_extent_an_if_chooses": "an `if` whose value is not a scalar",
            "e5010_units_compared": "'==' on void",
            "e5010_reference_chosen_between_narrow_elements":
-               "an `if` choosing a reference to an element of a tensor of a narrow type"}
+               "an `if` choosing a reference to an element of a tensor of a narrow type",
+           "e5010_reference_to_a_tensor_chosen_between_calls":
+               "an `if` choosing a reference to a tensor none of whose arms names a variable"}
 
 
 @pytest.mark.parametrize("case", NAMES)
