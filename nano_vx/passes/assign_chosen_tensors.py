@@ -12,9 +12,9 @@ from ..scalars.closures import bound_in
 from ..scalars.storages import fresh_copy
 
 assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
-Write a `let` of a tensor of static extents, or of a reference to a tensor, that an `if`
-chooses as a `let mut` that each arm assigns its value, started at a new tensor or at a place
-an arm names.
+Write a `let` of a tensor of static extents, or of a reference or raw pointer to a tensor,
+that an `if` chooses as a `let mut` that each arm assigns its value, started at a new tensor
+or at a place an arm names.
 
 `let t = if c { a } else { b };` is `let mut t: T = T::new(); if c { t = a; } else { t =
 b; }`: explicate-control starts the variable of an `if` value at its type's zero, which a
@@ -24,7 +24,7 @@ it back at once, since every arm assigns the variable before anything reads it).
 to a tensor needs no buffer of its own: `let r = if c { &mut a } else { &mut b };` is `let
 mut r = &mut a; if c { r = &mut a; } else { r = &mut b; }`, started at the first place an arm
 names that is bound before the `if` (a variable, a reference variable, or what one refers
-to), which computes nothing. An `else if` chain assigns in each of its arms, and an arm that
+to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer variable. An `else if` chain assigns in each of its arms, and an arm that
 ends without a value (a `return`, a stop) assigns nothing. A tensor of `?` extents has no
 `::new()` without its extents, and a reference none of whose arms names such a place (each a
 call, say) no start that computes nothing: each stays an `if` value, which
@@ -56,7 +56,8 @@ def _start(s):
         if all(d._prod == "DimInt" for d in s.type.dims):
             return L["TensorNew"](s.type, "new", (), span=s.span)
         return None
-    if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType":
+    if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType" or \
+            s.type._prod == "PtrType":
         bound = bound_in(s.value)
         return next((fresh_copy(p) for p in _values(s.value) if _place(p, bound)), None)
     return None
@@ -73,8 +74,8 @@ def _values(e) -> list:
 
 def _place(e, bound: set) -> bool:
     """`e` names a place without computing anything, through a variable not bound inside the
-    `if`: `x`, `&mut x` or `&mut *x`."""
-    if e._prod == "Borrow":
+    `if`: `x`, `&mut x`, `&mut *x` or `x.as_mut_ptr()`."""
+    if e._prod in ("Borrow", "AsPtr"):
         e = e.value.value if e.value._prod == "Deref" else e.value
     return e._prod == "Local" and e.name not in bound
 

@@ -71,15 +71,15 @@ def test_handwritten_a_tensor_of_a_dynamic_extent_and_a_scalar_stay_if_values(ru
     assert ran.dump == snapshot_txt
 
 
-@pytest.mark.parametrize("case", ["chosen_references", "references_in_a_loop"])
-def test_a_reference_to_a_tensor_starts_at_a_place_an_arm_names_and_makes_no_tensor(case):
+@pytest.mark.parametrize("case", ["chosen_pointers", "chosen_references", "references_in_a_loop"])
+def test_a_reference_or_pointer_starts_at_a_place_an_arm_names_and_makes_no_tensor(case):
     ran = run_front(CASES / f"{case}.vx", assign_chosen_tensors)
     assert not [n for n in ran.nodes() if n._prod == "IfExpr"]
     assert [n for n in ran.nodes() if n._prod == "TensorNew"] == \
         [n for n in descendants(ran.before) if n._prod == "TensorNew"]
     starts = [s.value for s in ran.nodes() if s._prod == "Let" and s.mutable
-              and s.type._prod == "BorrowType"]
-    assert starts and all(e._prod in ("Borrow", "Local") for e in starts)
+              and s.type._prod in ("BorrowType", "PtrType")]
+    assert starts and all(e._prod in ("Borrow", "AsPtr", "Local") for e in starts)
 
 
 # Hand-written Lsplit: a reference to a tensor whose arms are calls has no place to start at
