@@ -29,8 +29,9 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_unit_if_given_to_a_closure": "an `if` whose value is not a scalar",
            "e5010_tensor_of_dynamic_extent_an_if_chooses": "an `if` whose value is not a scalar",
            "e5010_units_compared": "'==' on void",
-           "e5010_reference_chosen_between_narrow_elements":
-               "an `if` choosing a reference to an element of a tensor of a narrow type",
+           "e5010_reference_to_narrow_elements_of_a_dynamic_extent":
+               "an `if` choosing a reference to an element of a tensor of a narrow type, none "
+               "of whose arms borrows it of a tensor of static extents, none 0",
            "e5010_reference_to_a_tensor_chosen_between_calls":
                "an `if` choosing a reference to a tensor none of whose arms names a variable"}
 
