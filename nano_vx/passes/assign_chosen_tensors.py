@@ -7,9 +7,9 @@ it ran the input."""
 from __future__ import annotations
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars.closures import bound_in
-from ..scalars.storages import fresh_copy
+from ..scalars.storages import chosen_values, fresh_copy
 
 assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
 Write a `let` of a tensor of static extents, or of a reference or raw pointer to a tensor,
@@ -59,17 +59,8 @@ def _start(s):
     if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType" or \
             s.type._prod == "PtrType":
         bound = bound_in(s.value)
-        return next((fresh_copy(p) for p in _values(s.value) if _place(p, bound)), None)
+        return next((fresh_copy(p) for p in chosen_values(s.value) if _place(p, bound)), None)
     return None
-
-
-def _values(e) -> list:
-    """The values an `if` (and each `else if`) may give."""
-    if e is None:
-        return []
-    if e._prod != "IfExpr" or e.comptime:
-        return [e]
-    return _values(e.then.value) + _values(e.orelse.value)
 
 
 def _place(e, bound: set) -> bool:

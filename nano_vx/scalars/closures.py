@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
+from .storages import chosen_values
 from ..values.numbers import INT_TYPES
 
 
@@ -429,14 +430,8 @@ def chosen_elements(choice) -> list:
     """The tensors bound outside an `if` whose elements it (and each `else if`) chooses a
     reference to, by name, each with the number of indices its place gives: `&mut t[i][j]`
     is ("t", 2)."""
-    inside, found, todo = bound_in(choice), [], [choice]
-    while todo:
-        e = todo.pop(0)
-        if e is None:
-            continue
-        if e._prod == "IfExpr":
-            todo += [e.then.value, e.orelse.value]
-            continue
+    inside, found = bound_in(choice), []
+    for e in chosen_values(choice):
         place, rank = e.value if e._prod == "Borrow" else e, 0
         while place._prod == "Index":
             place, rank = place.base, rank + 1
