@@ -24,10 +24,11 @@ it back at once, since every arm assigns the variable before anything reads it).
 to a tensor needs no buffer of its own: `let r = if c { &mut a } else { &mut b };` is `let
 mut r = &mut a; if c { r = &mut a; } else { r = &mut b; }`, started at the first place an arm
 names that is bound before the `if` (a variable, a reference variable, or what one refers
-to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer variable. An `else if` chain assigns in each of its arms, and an arm that
-ends without a value (a `return`, a stop) assigns nothing. A tensor of `?` extents has no
-`::new()` without its extents, and a reference none of whose arms names such a place (each a
-call, say) no start that computes nothing: each stays an `if` value, which
+to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer
+variable. An `else if` chain assigns in each of its arms, and an arm that ends without a
+value (a `return`, a stop) assigns nothing. A tensor of `?` extents has no `::new()` without
+its extents, and a reference or pointer none of whose arms names such a place (each a call,
+say) no start that computes nothing: each stays an `if` value, which
 check-native-subset refuses.
 """)
 

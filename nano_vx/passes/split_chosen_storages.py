@@ -34,9 +34,9 @@ only as the program runs: it is `if c { let r = &mut t[1]; set(r, 1.3); } else {
 &mut x; set(r#1, 1.3); }` (the `if` the block's value where the block has one), the second
 arm's copy of the rest binding its locals under names of its own. An `else if` chooses the
 same way, arm by arm. A `let mut` reference is left as it is (an assignment may make it
-refer to another place), and so is a function with more than four such `let`s (the rest of
-a block is written once per place chosen, and a `let` in it splits each copy again);
-type-scalars refuses them.
+refer to another place: rebind-chosen-references made a `let` of each one it could), and so
+is a function with more than four such `let`s (the rest of a block is written once per
+place chosen, and a `let` in it splits each copy again); type-scalars refuses them.
 """, state=State)
 
 

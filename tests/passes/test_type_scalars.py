@@ -23,7 +23,7 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_blocks_closure_returning_a_pointer":
                "a closure used as a value that captures 'h', a variable of a block inside its "
                "function holding a closure",
-           "e5010_mutable_reference_chosen_between_two_storages":
+           "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
                "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
                "is expected",
            "e5010_unit_if_given_to_a_closure": "an `if` whose value is not a scalar",
