@@ -219,14 +219,19 @@ def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
 
 
 # A tensor an `if` chooses by value on every turn: assign-chosen-tensors starts its variable at
-# a buffer of its own, which insert-drops gives back at once, as it does the one chosen.
+# a buffer of its own, which insert-drops gives back at once, as it does the one chosen, made
+# in the arm or by a local of the arm, written first (its buffer moves to the variable).
 CHOSEN = """
 fn main() {
     let mut i = 0;
     let mut s = 0.0f32;
     while i < 20000 {
-        let t = if i % 2 == 0 {
+        let t = if i % 3 == 0 {
             Tensor<f32, [262144]>::new()
+        } else if i % 3 == 1 {
+            let u = Tensor<f32, [262144]>::fill(2.0f32);
+            u[i] = 3.0f32;
+            u
         } else {
             Tensor<f32, [262144]>::fill(2.0f32)
         };
