@@ -79,16 +79,14 @@ def _chosen(s, known: Known) -> bool:
 def _assigned_in_turn(name: str, rest: tuple, value) -> bool:
     """Whether `name` is assigned in `rest` (the statements after its `let`, then the block's
     value) only by statements of their own, `name = v;`, and neither borrowed nor read by a
-    closure."""
-    assigned = False
+    closure (a `let mut` never assigned is a `let`)."""
     for s in rest:
         if s._prod == "Assign" and s.target._prod == "Local" and s.target.name == name:
             if s.op != "=" or _touches(s.value, name):
                 return False
-            assigned = True
         elif _touches(s, name):
             return False
-    return assigned and (value is None or not _touches(value, name))
+    return value is None or not _touches(value, name)
 
 
 def _touches(node, name: str) -> bool:
