@@ -47,7 +47,9 @@ from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
+from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
+from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -95,6 +97,7 @@ from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.mark_uninit_closures import mark_uninit_closures
+from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
@@ -137,6 +140,7 @@ from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
 from .passes.wrap_function_values import wrap_function_values
+from .passes.write_out_kernel_values import write_out_kernel_values
 
 PIPELINE = Pipeline([
     parse_pass,
@@ -215,6 +219,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_aggregate_constants,
     expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
@@ -238,8 +243,11 @@ BACK_END = [
     split_returned_references,
     inline_returned_references,
     inline_aggregate_references,
+    copy_read_kernel_aggregates,
     split_kernel_aggregates,
     scalarize_aggregates,
+    write_out_kernel_values,
+    defer_kernel_moves,
     return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,

@@ -50,21 +50,18 @@ NOT_LOWERED = {
     "e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_by_a_function_printing_first.vx",
-    # A closure taking an aggregate bound by a `let mut`, and one whose value is an `if`
-    # choosing a struct (a closure returns one value; split-closure-* leave them whole).
-    "tests/passes/cases/split_closure_aggregates/e5010_closure_assigned_anew.vx",
-    "tests/passes/cases/split_closure_results/e5010_closure_choosing_its_result.vx",
-    # A constant holding a struct or a tuple (native code's constants are scalars).
-    "tests/passes/cases/scalarize_aggregates/e5010_constant_holding_aggregate.vx",
-    # An `if` choosing a literal or a local of no written type (typed only after the split).
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_literal_chosen_beside_a_local_of_inferred_type.vx",
-    "tests/passes/cases/check_struct_fields/constant_field_mistyped_repaired.vx",
-    # A counter copied into a second variable, the first then assigned another by a closure.
+    # A constant holding an aggregate whose value calls a function (called once, at the
+    # first read), may stop the run (computed whole at the first read) or holds a tensor
+    # (whose buffer every read shares): inline-aggregate-constants makes the others literals.
+    "tests/passes/cases/inline_aggregate_constants/e5010_calling_a_function.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_that_may_stop.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor.vx",
+    # An `if` choosing a literal or a local of no written type, a later use fixing the
+    # local to another type than the literal's, which the part chosen has.
+    "tests/passes/cases/type_scalars/e5010_literal_chosen_beside_a_local_a_later_use_types.vx",
+    # A counter copied into a second variable, the first then assigned another by a closure
+    # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
-    # A closure reading a variable of a loop's body holding a closure value returning a raw
-    # pointer, called after the loop (no zero binds it before the loop).
-    "tests/passes/cases/type_scalars/e5010_blocks_closure_returning_a_pointer.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state of the caller's own (the tuple would hold its `held`).
     "tests/passes/cases/lower_pins/e5010_own_state_in_a_tuple_returned_through_a_call.vx",
@@ -74,25 +71,22 @@ NOT_LOWERED = {
     # `function` where it stops): wrap-function-values leaves both to the refusal.
     "tests/passes/cases/wrap_function_values/e5010_taking_a_struct.vx",
     "tests/passes/cases/wrap_function_values/e5010_printed.vx",
-    # A closure a `let mut` binds, called in a `spawn` body, given one reading a variable
-    # bound after it.
-    "tests/passes/cases/choose_closures_in_kernels/e5010_reading_a_later_variable.vx",
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body written before
+    # the `let` of a variable another closure it is given reads.
+    "tests/passes/cases/choose_closures_in_kernels/"
+    "e5010_launched_by_a_closure_before_another_is_bound.vx",
     # A closure moving a variable it captures, called in a `spawn` body that assigns it
-    # (the kernel's tensor assigned whole through its `&mut`: type-scalars) or lends it `&mut`
-    # (the `&mut` of a variable a closure moves: track-moved-captures).
+    # (the move stays in the kernel's closure, its tensor assigned whole through its `&mut`:
+    # type-scalars) or lends it `&mut` (the `&mut` of a variable a closure moves:
+    # track-moved-captures).
     "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_changes.vx",
     "tests/passes/cases/copy_closures_into_kernels/moving_what_the_kernel_lends.vx",
-    # A `spawn` body assigning a tensor of the launcher whole and moving it: the kernel
-    # assigns it through its `&mut` and has a `transfer` (type-scalars).
-    "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn.vx",
-    "tests/passes/cases/outline_kernels/assigned_then_moved_by_an_inner_spawn_assigning_it.vx",
-    "tests/passes/cases/outline_kernels/assigned_then_moved_on_one_path.vx",
-    "tests/passes/cases/outline_kernels/assigned_then_moved_read_by_a_closure.vx",
-    # A struct a `spawn` body changes and uses whole: its kernel would take an aggregate.
-    "tests/passes/cases/split_kernel_aggregates/e5010_used_whole.vx",
-    # A `spawn` with a value assigning a whole tensor of the launcher: the kernel returns
-    # the value, not the tensor.
-    "tests/passes/cases/return_kernel_tensors/e5010_with_a_value.vx",
+    # A `spawn` body assigning a tensor of the launcher whole and calling a closure that
+    # moves it: the move stays in the kernel's closure (type-scalars).
+    "tests/passes/cases/defer_kernel_moves/e5010_moved_by_a_closure_of_the_kernel.vx",
+    # A struct a `spawn` body changes and lends whole in the statement that changes it: its
+    # kernel would take an aggregate (scalarize-aggregates).
+    "tests/passes/cases/copy_read_kernel_aggregates/e5010_changed_in_the_lending_statement.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
@@ -103,6 +97,8 @@ NOT_LOWERED = {
     # at its type's zero, and () has none); two values of type () compared.
     "tests/passes/cases/type_scalars/e5010_unit_if_given_to_a_closure.vx",
     "tests/passes/cases/type_scalars/e5010_units_compared.vx",
+    # A raw pointer a `spawn` gives as its value (a placed pointer has no machine type).
+    "tests/passes/cases/type_scalars/e5010_pointer_a_spawn_gives.vx",
     # A tensor of a `?` extent an `if` chooses: no buffer can start it before an arm gives
     # its extent.
     "tests/passes/cases/type_scalars/e5010_tensor_of_dynamic_extent_an_if_chooses.vx",

@@ -34,9 +34,11 @@ the tensor the kernel's `t` holds when it ends, the buffer it was given (whose e
 kernel wrote there) or the one it assigned, as the interpreter's does. A kernel launched
 in another's body whose `t` the other was given as `&mut` is done first, so that the
 other assigns its `t` whole in turn. It is done for one tensor per kernel, whose launch is a
-statement of its own, and whose body has no value, no `return`, no closure and no
-`transfer` (where the launcher's variable would be read, or moved, while the kernel runs);
-others stay refused.
+statement of its own, and whose body has no value (write-out-kernel-values writes a
+scalar one through a `&mut`; a body ending `unsafe { .. }` has it as a statement), no
+`return` and no closure (where the launcher's variable would be read while the kernel
+runs), and does not move the tensor (with a `transfer`, or giving it to a kernel that moves
+it: defer-kernel-moves leaves the kernel's moves to its launcher); others stay refused.
 """, state=State)
 
 
@@ -58,19 +60,19 @@ def _program(run, program):
     while changed:
         changed = False
         for name in sorted(alone - returned.keys()):
-            k = _returns(fns[name], returned)
+            k = _returns(fns[name], returned, fns)
             if k is not None:
                 returned[name] = k
                 changed = True
     return run.rebuild(program)
 
 
-def _returns(fn, returned: dict) -> int | None:
+def _returns(fn, returned: dict, fns: dict) -> int | None:
     """The index of the one `&mut` tensor parameter fn's body assigns whole, if fn may
     return it instead."""
     body = fn.body
-    if body.value is not None or fn.ret is not None or any(
-            n._prod in ("Return", "Closure", "Transfer") for n in descendants(body)):
+    if body.value is not None and not _unit(body.value) or fn.ret is not None or any(
+            n._prod in ("Return", "Closure") for n in descendants(body)):
         return None
     assigned = {n.target.value.name for n in descendants(body)
                 if n._prod == "Assign" and n.op == "=" and n.target._prod == "Deref"
@@ -79,8 +81,27 @@ def _returns(fn, returned: dict) -> int | None:
                  if n._prod == "Launch" and n.kernel in returned
                  for k in [returned[n.kernel]] if n.args[k]._prod == "Local"}
     found = [k for k, p in enumerate(fn.params)
-             if p.name in assigned and lent(p.type) and is_tensor(strip(p.type).inner)]
+             if p.name in assigned and lent(p.type) and _buffer(strip(p.type).inner)
+             and not _moved(fns, body, L["Deref"](L["Local"](p.name)))]
     return found[0] if len(found) == 1 else None
+
+
+def _unit(e) -> bool:
+    """A value of no use, such as a body ending `unsafe { .. }`: a statement as well."""
+    return e._prod == "Unsafe" and e.body.value is None
+
+
+def _buffer(ty) -> bool:
+    """A tensor, or a raw pointer, which native code holds as the tensor it points into."""
+    return is_tensor(ty) or strip(ty)._prod == "PtrType"
+
+
+def _moved(fns: dict, body, place) -> bool:
+    """Whether body moves the tensor `place` names: a `transfer` of it, or a launch given it
+    of a kernel that moves its parameter."""
+    return any(n._prod == "Transfer" and n.value == place or n._prod == "Launch" and any(
+        a == place and _moved(fns, fns[n.kernel].body, L["Local"](fns[n.kernel].params[j].name))
+        for j, a in enumerate(n.args)) for n in descendants(body))
 
 
 @return_kernel_tensors.on("Fn")
@@ -93,8 +114,10 @@ def _fn(run, fn):
     tensor = strip(p.type).inner
     params = fn.params[:k] + (p.replace(type=tensor),) + fn.params[k + 1:]
     body = run.walk(fn.body)
+    last = () if body.value is None else (L["ExprStmt"](body.value, span=body.value.span),)
     return fn.replace(params=params, ret=tensor,
-                      body=body.replace(value=L["Local"](p.name, span=fn.span)))
+                      body=body.replace(stmts=body.stmts + last,
+                                        value=L["Local"](p.name, span=fn.span)))
 
 
 @return_kernel_tensors.on("Deref")

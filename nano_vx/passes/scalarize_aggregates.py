@@ -88,16 +88,6 @@ def _program(run, program):
     return made
 
 
-@scalarize_aggregates.on("ConstItem")
-def _const(run, item):
-    """A constant is one global value of native code, a scalar: one holding an aggregate
-    would be a value per part, which its uses would have to read instead."""
-    if item.value is not None and _shape(run, item.value) is not None:
-        refuse(run.ctx.diagnostics, item.name, item.value, "a constant holding an aggregate")
-        return item
-    return run.rebuild(item)
-
-
 @scalarize_aggregates.on("Fn")
 def _fn(run, fn):
     st, sig = run.state, run.state.sigs[fn.name]

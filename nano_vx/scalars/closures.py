@@ -50,9 +50,10 @@ def returned_closures(fn) -> dict:
             {s.name for s in outer.body.stmts if s._prod == "Let"}
         env = [v for v in captures(inner) if v in own]
         calls = [parents[id(n)] for n in uses.get(name, ())]
-        if env and _kept(calls, parents, uses):
-            changed = _changed(inner)
-            found[id(inner)] = (name, env, [v for v in env if v in changed])
+        changed = _changed(inner)
+        cells = [v for v in env if v in changed]
+        if env and _kept(calls, parents, uses, (fn, cells)):
+            found[id(inner)] = (name, env, cells)
     return found
 
 
@@ -63,9 +64,10 @@ def _changed(node) -> set:
     return {p.name for p in places if p._prod == "Local"}
 
 
-def _kept(calls, parents, uses) -> bool:
+def _kept(calls, parents, uses, made) -> bool:
     """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
-    binds, and each local so bound is otherwise only called or copied (`_copies`)."""
+    binds, and each local so bound is otherwise only called or copied (`_copies`); made is
+    (the function, the value's cells)."""
     sites = [parents.get(id(c)) for c in calls]
     let_bound, targets = set(), set()
     for call, site in zip(calls, sites):
@@ -83,7 +85,7 @@ def _kept(calls, parents, uses) -> bool:
     while todo:
         f = todo.pop()
         copies = _copies(f, parents, uses, targets)
-        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses):
+        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses, made):
             return False
         for name in copies:
             if name not in seen:
@@ -108,20 +110,40 @@ def _copies(f, parents, uses, targets) -> list | None:
     return copies
 
 
-def _copied_apart(f, copies, parents, uses) -> bool:
+def _copied_apart(f, copies, parents, uses, made) -> bool:
     """Whether the copies of a variable f that is assigned keep the value each was given once
     f is assigned another: each assignment to f that may run while a copy is alive (a copy is
     only called, or copied by a `let` likewise, all in its scope) sees it in scope, where
     capture-environments gives it a copy of f's environment of its own (one for the copies
     holding one value). So each assignment is in the closure binding the copy (or the
-    function), or in the function's own body, which does not run while a closure does."""
+    function), or in the function's own body, which does not run while a closure does, or
+    in closures a `let` binds and only calls, inside that one, seeing every copy (each is
+    called only in its `let`'s scope, where the copies are alive), where the value changes
+    no cell (made: the function, its cells), whose reference a copy would hold in a variable
+    such a closure assigns: a reference to a reference."""
     if not copies:
         return True
     homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
              if parents[id(n)]._prod == "Let"}
-    return all(around is None or homes == {around}
-               for around in (_closure_around(parents[id(n)], parents) for n in uses[f]
-                              if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n))
+    assigns = [parents[id(n)] for n in uses[f]
+               if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n]
+    direct, visible = None, None
+    for assign in assigns:
+        around = _closure_around(assign, parents)
+        if around is None or homes == {around}:
+            continue
+        fn, cells = made
+        if cells:
+            return False
+        direct = direct or {id(c) for c in direct_closures(fn).values()}
+        while around is not None and id(around) in direct and {around} != homes:
+            around = _closure_around(around, parents)
+        if homes != {around}:
+            return False
+        visible = visible or visible_at_assignments(fn)
+        if not all(copy in visible[id(assign)] for copy in copies):
+            return False
+    return True
 
 
 def _closure_around(node, parents):

@@ -82,14 +82,14 @@ def _scalar_held(what: str):
 
 def _zero_held(what: str):
     """A variable hoist-captured-lets binds at its function's top to a zero: a scalar's other
-    than a string, a tensor's (`::new()`, each `?` extent 0), a vector's (a splat of 0), a
+    than a string, a tensor's or a raw pointer's (`::new()`, each `?` extent 0), a vector's (a splat of 0), a
     reference's to such a scalar or vector (a reference to a zero bound beside it), or a
     closure's returning nothing or such a zero (a closure of its signature returning it)."""
     scalar = _scalar_held(what)
 
     def bad(t):
         t = find(t)
-        if isinstance(t, (Tensor, Vector)):
+        if isinstance(t, (Tensor, Vector, Ptr)):  # a raw pointer is held as a tensor
             return None
         if isinstance(t, Ref) and (scalar(t.target) is None or
                                    isinstance(find(t.target), Vector)):

@@ -42,15 +42,22 @@ def test_the_launcher_is_given_the_tensor_the_kernel_ends_with():
     assert "    t = launch main$kernel1 on(Topology::CPU)(t);\n    t[0] = 4;\n    t\n" in text
 
 
-def test_a_kernel_with_a_value_is_left_and_refused_then_repaired():
-    case = CASES / "e5010_with_a_value.vx"
-    ran = run_front(case, return_kernel_tensors)
-    assert ran.after is ran.before
-    status, printed, err = run_cli(case)
-    assert "an assignment of a whole tensor through a reference" in err
-    assert "warning[W5001]" in err
-    assert (status, printed) == run_cli(case, "--action", "interpret")[:2]
-    assert_native_as_interpreted(case.with_name("e5010_with_a_value_repaired.vx"))
+def test_a_kernel_with_a_value_returns_the_tensor_and_writes_the_value():
+    text = to_text(run_front(CASES / "with_a_value.vx", return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t, &mut x_value);\n" in text
+    assert "    *value = t[0] + 1;\n    t\n}" in text
+
+
+def test_a_body_ending_in_an_unsafe_block_makes_it_a_statement():
+    text = to_text(run_front(CASES / "ending_unsafe.vx", return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t, p);\n" in text
+    assert "        p[1] = t[0] + 1;\n    };\n    t\n}" in text
+
+
+def test_a_raw_pointer_the_kernel_reassigns_is_returned_to_the_launcher():
+    text = to_text(run_front(CASES / "pointer_reassigned.vx", return_kernel_tensors).after)
+    assert "    p = launch main$kernel0 on(Topology::CPU)(p, u);\n" in text
+    assert "    p\n}" in text
 
 
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
