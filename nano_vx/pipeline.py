@@ -117,6 +117,7 @@ from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
+from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -257,6 +258,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
     number_texts,
