@@ -119,20 +119,18 @@ def test_a_tuple_returned_through_a_call_carries_the_callees_flag():
            "bool), i32) {\n    @again(y + 1, (s.0, s.1, s.2))\n}" in text
 
 
-def test_a_tuple_returned_through_a_call_given_an_own_state_holds_its_held_where_flagged():
-    text = _lowered("own_state_in_a_tuple_returned_through_a_call")
-    assert "fn made(y: i32) -> ((i32, bool, bool), i32) {" in text
+def test_a_tuple_returned_through_a_call_not_giving_on_the_callees_flag_resolves_it():
+    # Given a state of the function's own, the element holds its `held` where the flag says
+    # the element is it; an element the callee does not flag is never the parameter there.
+    made = _lowered("own_state_in_a_tuple_returned_through_a_call")
+    resolved = _lowered("flag_resolved_through_a_call")
+    assert "fn made(y: i32) -> ((i32, bool, bool), i32) {" in made
     assert "let mut paired_returned_0_held: ~bool = paired_returned.0.2;\n" \
            "        if paired_returned.0.3 {\n            paired_returned_0_held = t_held;\n" \
            "        }\n        return ((paired_returned.0.0, paired_returned.0.1, " \
-           "paired_returned_0_held), paired_returned.1);" in text
-
-
-def test_a_tuple_returned_through_a_call_its_function_flags_and_the_callee_does_not():
-    # The callee's element is never the function's parameter there.
-    text = _lowered("flag_resolved_through_a_call")
+           "paired_returned_0_held), paired_returned.1);" in made
     assert "return ((own_returned.0.0, own_returned.0.1, own_returned.0.2, false), " \
-           "own_returned.1);" in text
+           "own_returned.1);" in resolved
 
 
 def test_a_tuple_returned_through_a_call_given_a_parameter_not_given_back_there_is_refused():
