@@ -67,9 +67,8 @@ its three values (its `held` by reference); an assignment of such a `let mut` st
 is left as it is. A `let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns
 each (the state it replaced keeps its pin, as in the interpreter). A `let mut` state is
 refused copied by another name, which would see the state assigned after it, or assigned in
-the `Available` arm of a `match` on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
-interpreter makes there (E9006: it prints no state), and so is that of a tuple holding one
-that computes nothing first. A hardware state used otherwise (in a tuple other than returned,
+the `Available` arm of a `match` on it (halt-state-prints has made a `print` of a state
+the interpreter's stop). A hardware state used otherwise (in a tuple other than returned,
 a parameter's or a chosen one returned, a tuple holding one used whole or its state read
 other than by a `let`) is refused, and so is a topology whose index is computed in place or
 is a `let mut`.
@@ -479,31 +478,9 @@ def _closure(run, node):
 
 @lower_pins.on("ExprStmt")
 def _expr_stmt(run, node):
-    """`print(s)` of a state: the stop the interpreter makes there, which prints no state."""
-    e = node.expr
-    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
-            and len(e.args) == 1 and _state_computing_nothing(run, e.args[0]):
-        return L["Halt"]("E9006", "cannot print a value of type HardwareState", span=e.span)
-    if _tuple_call(run, e):
-        run.state.allowed.add(id(e))
+    if _tuple_call(run, node.expr):
+        run.state.allowed.add(id(node.expr))  # a tuple holding states dropped keeps its pins
     return run.rebuild(node)
-
-
-def _state_computing_nothing(run, e) -> bool:
-    """Whether `e` is a state, or a tuple holding one, whose making computes nothing that
-    could stop the program first: a state variable, a tuple a call returned bound to one, a
-    tuple literal of variables, literals and such states, or `try_pin` of a variable on a
-    topology written out."""
-    if e._prod == "Local":
-        return e.name in run.state.states or e.name in run.state.held_tuples
-    if e._prod == "Tuple":
-        states = [_state_computing_nothing(run, x) for x in e.elems]
-        return any(states) and all(
-            held or x._prod in ("Local", "Int", "Float", "Bool", "Str")
-            for x, held in zip(e.elems, states))
-    return is_try_pin(e) and e.receiver._prod == "Local" and len(e.args) == 1 \
-        and e.args[0]._prod == "TopoRef" \
-        and all(b is None or b._prod == "Int" for b in (e.args[0].index, e.args[0].end))
 
 
 @lower_pins.on("Local")

@@ -89,13 +89,6 @@ def test_a_tuple_returned_used_otherwise_is_refused(body, what):
         ("E5010", f"native code does not lower {what} (in 'main')")]
 
 
-def test_a_state_printed_is_the_stop_the_interpreter_makes_there():
-    halts = [n for n in run_front(CASES / "printed.vx", lower_pins).nodes()
-             if n._prod == "Halt"]
-    assert [(n.code, n.message) for n in halts] == \
-        [("E9006", "cannot print a value of type HardwareState")] * 3
-
-
 def test_a_refused_program_runs_in_the_interpreter_as_written():
     native = run_cli(CASES / "e5010_chosen_state_in_a_tuple_returned_through_a_call.vx")
     assert native[:2] == (0, "4\n3\n") and "W5001" in native[2]
