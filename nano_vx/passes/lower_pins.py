@@ -172,13 +172,13 @@ def _passed_on(run, e, given_back: dict) -> tuple:
     the function flags that the callee does not is never its parameter here."""
     st = run.state
     callee = st.given_back.get(e.callee.name, {})
-    kept = {j for j, k in callee.items() if j in given_back and _is_state(run, e.args[k])
-            and st.states[e.args[k].name].param == st.fn_params[given_back[j]]}
+    given = {j: st.states[e.args[k].name] for j, k in callee.items() if _is_state(run, e.args[k])}
+    kept = {j for j, state in given.items()
+            if j in given_back and state.param == st.fn_params[given_back[j]]}
     if kept == callee.keys() == given_back.keys():
         return (), run.walk(e)
-    own = {j: st.states[e.args[k].name] for j, k in callee.items() if j not in kept
-           and _is_state(run, e.args[k]) and st.states[e.args[k].name].param is None
-           and not st.states[e.args[k].name].by_ref}
+    own = {j: state for j, state in given.items()
+           if j not in kept and state.param is None and not state.by_ref}
     if kept | own.keys() != callee.keys():
         raise Refused(e, "a tuple returned through a call giving back in it a state held by "
                          "reference other than the parameter its function gives back there")
