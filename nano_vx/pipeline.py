@@ -86,6 +86,7 @@ from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
+from .passes.halt_state_prints import halt_state_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
@@ -233,6 +234,7 @@ BACK_END = [
     forward_returned_states,
     split_state_tuples,
     hold_states_by_reference,
+    halt_state_prints,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,

@@ -123,8 +123,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                         ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
                         ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 4] == [
+    assert rows[held:held + 5] == [
         ["hold-states-by-reference", "rewrite", "Lassumed", "Lheld"],
+        ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-pins", "rewrite", "Lheld", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
