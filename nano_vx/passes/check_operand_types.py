@@ -47,8 +47,8 @@ Refuse an operator given operands of types it does not take (E3030, E3004, E3005
 Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
 of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
 `& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor, whose elements
-are what an operator takes: `t[i] + u[i]`; a struct, tuple or enum for `==` and `!=`, which
-Vx defines on none of them) is E3030.
+are what an operator takes, a comparison's too: `t[i] + u[i]`; a struct, tuple or enum for
+`==` and `!=`, which Vx defines on none of them) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
 Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and another
@@ -121,9 +121,9 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                    help=["compare the fields or elements one by one: `a.x == b.x && ..`"],
                    operator=op, found=aggregate)
             return
-        if op not in RELATIONAL and not literal(t) and value_type(t)._prod == "TensorType":
-            # An operator has no elementwise meaning on a tensor (Rust's has none on arrays
-            # either): the elements are what it takes.
+        if not literal(t) and value_type(t)._prod == "TensorType":
+            # An operator has no elementwise meaning on a tensor, nor a comparison one on two
+            # (Vx defines no equality of tensors): the elements are what it takes.
             refuse(run, "E3030", expr.span, f"`{written_op}` does not apply to {show(t)}, a "
                                             f"tensor: it takes {_said(op)}",
                    help=["apply it to the elements: `t[i] op u[i]`".replace("op", op)],
