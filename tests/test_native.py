@@ -102,9 +102,6 @@ NOT_LOWERED = {
     # at its type's zero, and () has none); two values of type () compared.
     "tests/passes/cases/type_scalars/e5010_unit_if_given_to_a_closure.vx",
     "tests/passes/cases/type_scalars/e5010_units_compared.vx",
-    # A tensor of a `?` extent an `if` chooses: no buffer can start it before an arm gives
-    # its extent.
-    "tests/passes/cases/type_scalars/e5010_tensor_of_dynamic_extent_an_if_chooses.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type (an assignment may make it refer to another place).
     "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_between_two_storages.vx",

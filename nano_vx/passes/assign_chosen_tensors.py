@@ -10,16 +10,17 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 
 assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
-Write a `let` of a tensor of static extents that an `if` chooses as a `let mut` of a new
-tensor that each arm assigns its value.
+Write a `let` of a tensor that an `if` chooses as a `let mut` of a new tensor that each arm
+assigns its value.
 
 `let t = if c { a } else { b };` is `let mut t: T = T::new(); if c { t = a; } else { t =
 b; }`: explicate-control starts the variable of an `if` value at its type's zero, which a
 tensor has only as a buffer, so this pass makes that buffer here, as desugar-deferred-lets
 makes the one of a `let t: T;` (mapped lazily: no page of it is touched). An `else if` chain
 assigns in each of its arms, and an arm that ends without a value (a `return`, a stop)
-assigns nothing. A tensor of `?` extents has no `::new()` without its extents, and stays an
-`if` value, which check-native-subset refuses.
+assigns nothing. A tensor of `?` extents, whose extents no arm has given yet, starts empty,
+each `?` extent 0 (`T::new([0, 3])`): an arm's assignment gives the variable its own tensor,
+extents and all, as the interpreter's does.
 """)
 
 
@@ -33,7 +34,7 @@ def _block(run, block):
         if not _chosen(s):
             stmts.append(s)
             continue
-        made = L["TensorNew"](s.type, "new", (), span=s.span)
+        made = L["TensorNew"](s.type, "new", _empty(s.type), span=s.span)
         stmts.append(s.replace(mutable=True, value=made))
         stmts.append(_assigning(s.value, s.name, s.span))
     return out.replace(stmts=tuple(stmts))
@@ -41,7 +42,17 @@ def _block(run, block):
 
 def _chosen(s) -> bool:
     return s._prod == "Let" and s.value._prod == "IfExpr" and not s.value.comptime \
-        and s.type._prod == "TensorType" and all(d._prod == "DimInt" for d in s.type.dims)
+        and s.type._prod == "TensorType" and \
+        all(d._prod in ("DimInt", "DimAny") for d in s.type.dims)
+
+
+def _empty(ty) -> tuple:
+    """`::new()`'s arguments for a tensor of type ty holding no element when an extent is
+    `?`: the list of its extents, each `?` one 0; none for static extents."""
+    if all(d._prod == "DimInt" for d in ty.dims):
+        return ()
+    return (L["ArrayLit"](tuple(L["Int"](d.value if d._prod == "DimInt" else 0, span=d.span)
+                                for d in ty.dims), span=ty.span),)
 
 
 def _assigning(choice, name, span):
