@@ -148,3 +148,11 @@ def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
     assert "Tensor<i8, [?]>::fill([d as i64 * 2], 1)" in main  # nothing fixes it: an i32
     loop = _fns("loop_variable")["main"]
     assert "::fill([i as i64 + 1], i)" in loop and "::new([2 * j as i32, j as i32 - 1])" in loop
+
+
+def test_an_extent_naming_a_const_not_folded_reads_the_const():
+    main = _fns("const_extents")["main"]
+    assert "Tensor<i32, [?, 4]>::fill([@Z, 4], 1)" in main
+    assert "Tensor<i32, [?, 2]>::new([@E * 5, 2])" in main
+    assert "Tensor<i32, [?]>::fill([@Z + 3], 9)" in main
+    assert "Tensor<i32, [?, 2]>::new([@N as i32 * 3, 2])" in _fns("negative_const_in_arithmetic")["main"]
