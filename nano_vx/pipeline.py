@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
@@ -248,6 +249,7 @@ BACK_END = [
     return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_extent_literals,
     erase_variable_extents,
     split_chosen_storages,
     specialize_storages,
