@@ -108,6 +108,7 @@ from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
@@ -253,6 +254,7 @@ BACK_END = [
     erase_variable_extents,
     split_chosen_storages,
     specialize_storages,
+    move_printing_loop_conditions,
     number_texts,
     assign_chosen_tensors,
     wrap_function_values,
