@@ -73,6 +73,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.erase_unit_lets import erase_unit_lets
+from .passes.erase_unaddressable_extents import erase_unaddressable_extents
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -252,6 +253,7 @@ BACK_END = [
     copy_out_tensors,
     bind_extent_literals,
     erase_variable_extents,
+    erase_unaddressable_extents,
     split_chosen_storages,
     specialize_storages,
     move_printing_loop_conditions,

@@ -161,9 +161,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
     extents = names.index("erase-variable-extents")
-    assert rows[extents - 1:extents + 1] == [
+    assert rows[extents - 1:extents + 2] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],
-        ["erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]]
+        ["erase-variable-extents", "rewrite", "Lsplit", "Lsplit"],
+        ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("erase-variable-extents") < gate
     assert rows[names.index("specialize-storages") - 1:names.index("specialize-storages") + 1] \
         == [["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],

@@ -47,7 +47,8 @@ other arguments, reading the variable then (one assigned later does not change t
 with unbounded integers. A `?` constructor's list of extents is computed at the same point
 in the same order, and native code already reads a `?` extent from the buffer, checks it
 before allocating as the interpreter does (E9006) and bounds-checks, prints and frees the
-tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
+tensor by it; so the variable extent needs no lowering of its own (a number past i32
+beside such names is given as an i64, `3000000000 as i64`: alone it is an i32, and wraps). Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
 of at most 64 bits. A division by other than a number but 0 computes its dividend, then
@@ -326,10 +327,18 @@ def _tensor_new(run, new):
             return new.replace(args=args)
         extents = tuple(_computed(run, d, within) for d in ty.dims)
     else:  # each read as the interpreter reads it, whatever its integer type
-        extents = tuple(_read(run, d) if d._prod == "DimName"
-                        else L["Int"](d.value, span=d.span) for d in ty.dims)
+        extents = tuple(_read(run, d) if d._prod == "DimName" else _number_of(d)
+                        for d in ty.dims)
     given = L["ArrayLit"](extents, span=ty.span)
     return new.replace(type=run.walk(ty), args=(given, *args))
+
+
+def _number_of(d):
+    """The number of DimInt d, an i64 past i32 (a literal alone is an i32 and would wrap)."""
+    n = L["Int"](d.value, span=d.span)
+    if d.value <= INT_TYPES["i32"].hi:
+        return n
+    return L["Cast"](n, L["Scalar"]("i64", span=d.span), span=d.span)
 
 
 def _within(run, dims):

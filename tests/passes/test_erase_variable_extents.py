@@ -36,7 +36,9 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 @pytest.mark.parametrize("case, what", [
     ("e5010_literal_of_two_variable_extents_after_a_call",
      "a tensor literal whose extents name variables"),
-    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)")])
+    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)"),
+    ("e5010_static_extent_past_i32_beside_a_variable",
+     "an extent other than the 3000000000 its tensor's type says")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
