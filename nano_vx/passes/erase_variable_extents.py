@@ -51,7 +51,7 @@ tensor by it; so the variable extent needs no lowering of its own (a number past
 beside such names is given as an i64, `3000000000 as i64`: alone it is an i32, and wraps). Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits. A division by other than a number but 0 computes its dividend, then
+of at most 64 bits; so are names of several types in one list, which holds one type. A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
 "extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
@@ -321,7 +321,9 @@ def _tensor_new(run, new):
         return new.replace(type=run.walk(ty), args=args)
     if any(d._prod == "DimAny" for d in ty.dims):  # the list gives every extent already
         return new.replace(type=run.walk(ty), args=args)
-    if any(d._prod == "DimBinary" for d in ty.dims):
+    # names of several types: one list holds one type, the narrower that holds them all
+    mixed = len({run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}) > 1
+    if any(d._prod == "DimBinary" for d in ty.dims) or mixed and _within(run, ty.dims):
         within = _within(run, ty.dims)
         if within is None:
             return new.replace(args=args)
