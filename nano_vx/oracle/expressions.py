@@ -314,7 +314,7 @@ class ExprMixin:
             base, indices = self.index_chain(value, sc)
 
             def element(f):
-                t = referent(base(f), span)
+                t = referent(unplace(base(f)), span)
                 if type(t) is not Tensor:
                     wrong_kind(span, f"cannot index a value of type {describe(t)}")
                 where = t.locate([to_index(i(f), span) for i in indices], span)
@@ -631,6 +631,8 @@ class ExprMixin:
 
         def index(f):
             t = base(f)
+            if type(t) is Placed:  # a pointer a spawn gave reads like the pointer
+                t = t.value
             if type(t) is Pointer and len(indices) == 1:  # `p[i]`: i elements on
                 return t.at(to_index(indices[0](f), span)).get(span)
             if type(t) is Ref:
@@ -642,6 +644,11 @@ class ExprMixin:
             where = t.locate([to_index(i(f), span) for i in indices], span)
             return t.read(where, span) if type(where) is int else where
         return index
+
+    @EXPRESSIONS.on("AllWritten")
+    def x_AllWritten(self, node, sc, hint):
+        """The argument it gives: the flags all set beside it are for native code's checks."""
+        return self.expr(node.value, sc, hint)
 
     @EXPRESSIONS.on("ReadWritten")
     def x_ReadWritten(self, node, sc, hint):

@@ -11,7 +11,7 @@ every reference to it, as in Rust (where the borrow checker makes sure no one ca
 from __future__ import annotations
 
 from ..values.literals import adopt
-from ..values.numbers import describe
+from ..values.numbers import describe, unplace
 from ..values.stops import stop, wrong_kind
 from ..values.structs import StructValue
 from ..values.tensors import Tensor
@@ -91,8 +91,9 @@ def referent(v, span):
 
 
 def as_ref(v, span) -> Ref | Pointer:
-    """`v` as the reference (or raw pointer) `*v` dereferences; anything else stops the
-    run."""
+    """`v` as the reference (or raw pointer) `*v` dereferences (one a spawn gave, placed,
+    included); anything else stops the run."""
+    v = unplace(v)
     if type(v) is not Ref and type(v) is not Pointer:
         wrong_kind(span, f"cannot dereference a value of type {describe(v)}")
     return v

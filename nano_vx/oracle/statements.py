@@ -234,7 +234,7 @@ class StmtMixin(ExprMixin):
         binop = op[:-1]
 
         def assign(f):
-            t = base(f)
+            t = unplace(base(f))
             if type(t) is Pointer and len(indices) == 1:  # `p[i] = v`: i elements on
                 at = t.at(to_index(indices[0](f), span))
                 new = value(f, _held(at))

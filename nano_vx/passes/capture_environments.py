@@ -48,8 +48,9 @@ closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the
 value with another cell (or the same c refilled, the value it held gone with f's old value).
 `let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
 names count in one cell, as in the interpreter they share one frame. When f is assigned (each
-assignment in the function's own body or in the closure binding each copy), a copy g keeps the
-value f held: it copies what the value only reads, and takes a reference to each cell, f's
+assignment in the function's own body or in the closure binding each copy, or, of a value
+with no cell, in closures a `let` binds and only calls inside those, seeing every copy), a
+copy g keeps the value f held: it copies what the value only reads, and takes a reference to each cell, f's
 `&mut c`, which the first assignment to f in g's scope moves into a cell of g's own before it
 fills c anew (`if shares { c1 = c; r = &mut c1; } shares = false;`), each `g(x)` becoming
 `g(x, r)`. The copies in scope there still sharing c hold one value: the first of them takes

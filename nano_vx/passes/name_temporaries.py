@@ -31,9 +31,10 @@ Give each struct, tuple or enum a call or an `if` makes inside an expression, ea
 inside one, and each value a `match` is on, a local of its own, computed by a `let` before
 the statement (E5010 where that would change when calls run).
 
-`g(f(1))` and `f(1).x` of an `f` returning a struct are `let agg = f(1); g(agg)` and `let agg
-= f(1); agg.x`: what scalarize-aggregates splits then is only ever a local, a literal, or a
-call, `if` or `match` whose value a statement stores; and `match f(1) { .. }` is `let
+`g(f(1))` and `f(1).x` of an `f` returning a struct (a closure too, a `let` binding it to
+one whose value is one) are `let agg = f(1); g(agg)` and `let agg = f(1); agg.x`: what
+scalarize-aggregates splits then is only ever a local, a literal, or a call, `if` or `match`
+whose value a statement stores; and `match f(1) { .. }` is `let
 matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of
 a struct literal written out of its declaration's order is held in a local too when a call
 computes it, so that the calls run in the order written. When a call of the statement that stays in place would have run before

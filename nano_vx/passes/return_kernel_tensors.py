@@ -81,7 +81,7 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
                  if n._prod == "Launch" and n.kernel in returned
                  for k in [returned[n.kernel]] if n.args[k]._prod == "Local"}
     found = [k for k, p in enumerate(fn.params)
-             if p.name in assigned and lent(p.type) and is_tensor(strip(p.type).inner)
+             if p.name in assigned and lent(p.type) and _buffer(strip(p.type).inner)
              and not _moved(fns, body, L["Deref"](L["Local"](p.name)))]
     return found[0] if len(found) == 1 else None
 
@@ -89,6 +89,11 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
 def _unit(e) -> bool:
     """A value of no use, such as a body ending `unsafe { .. }`: a statement as well."""
     return e._prod == "Unsafe" and e.body.value is None
+
+
+def _buffer(ty) -> bool:
+    """A tensor, or a raw pointer, which native code holds as the tensor it points into."""
+    return is_tensor(ty) or strip(ty)._prod == "PtrType"
 
 
 def _moved(fns: dict, body, place) -> bool:

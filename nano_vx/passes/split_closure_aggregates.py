@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
-from ..scalars.closures import direct_closures
+from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
+                                     part_names, parts_literal, struct_fields)
 
 
 @dataclass
@@ -22,9 +22,10 @@ class State:
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
-Give a closure bound by a `let` (not `let mut`) and only called by that name each struct or
-tuple parameter it takes as one parameter per scalar part, and each call the parts of its
-argument, so that scalarize-aggregates finds no closure taking an aggregate.
+Give each closure a local only called may hold (a `let` or an assignment gives it the closure
+or another such local: `let mut f = f_0; f = f_1;`), each struct or tuple parameter it takes
+as one parameter per scalar part, and each call the parts of its argument, so that
+scalarize-aggregates finds no closure taking an aggregate.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An argument is split where reading its parts twice
@@ -44,13 +45,13 @@ def _program(run, program):
 @split_closure_aggregates.on("Fn")
 def _fn(run, fn):
     st = run.state
-    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split = {}
-    for name, closure in direct_closures(fn).items():
-        parts = [aggregate_parts(st.structs, p.type) for p in closure.params]
-        if name not in lets or not any(parts) or any(
-                p is False for p in parts) or not all(
+    for name, closures in called_closures(fn).items():
+        each = [[aggregate_parts(st.structs, p.type) for p in c.params] for c in closures]
+        parts = each[0]
+        if not any(parts) or any(p is False for p in parts) or \
+                any(other != parts for other in each) or not all(
                 _plain(a) for c in calls if c.callee.name == name
                 for a, p in zip(c.args, parts) if p):
             continue
@@ -91,14 +92,20 @@ def _part(e, path: tuple):
     return e
 
 
-@split_closure_aggregates.on("Let")
-def _let(run, let):
+@split_closure_aggregates.on("Let", "Assign")
+def _given(run, node):
+    """A `let` or an assignment giving a closure to a local whose closures are split."""
+    split = given_split(node, run.state.split)
+    if split is None:
+        return run.rebuild(node)
+    return node.replace(value=_closure(run, node.value, split))
+
+
+def _closure(run, closure, split: list):
+    """closure taking each aggregate parameter's parts, which it puts together first."""
     st = run.state
-    if let.name not in st.split or let.value._prod != "Closure":
-        return run.rebuild(let)
-    closure = let.value
     params, lets = [], []
-    for p, parts in zip(closure.params, st.split[let.name]):
+    for p, parts in zip(closure.params, split):
         if not parts:
             params.append(p)
             continue
@@ -108,7 +115,7 @@ def _let(run, let):
                              parts_literal(p.type, (), names, st.structs, p.span), span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
-    return let.replace(value=closure.replace(params=tuple(params), body=body))
+    return closure.replace(params=tuple(params), body=body)
 
 
 @split_closure_aggregates.on("Call")

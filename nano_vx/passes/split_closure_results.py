@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import aggregate_parts, part_names, parts_literal, struct_fields
-from ..scalars.closures import direct_closures
+from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
+                                     part_names, parts_literal, struct_fields)
 from ..scalars.signatures import written
 
 _ARITHMETIC = frozenset("+ - * / %".split())
@@ -27,20 +27,20 @@ class State:
 
 
 split_closure_results = Pass("split-closure-results", L, L, """
-Make a closure bound by a `let` (not `let mut`) and only called by that name, whose value is
-a struct or a tuple, write its result's scalar parts through one `&mut` parameter each, and
-each call the value of a `let` or a `print` give it variables of its own to write, so that
-scalarize-aggregates finds no block whose value is an aggregate.
+Make each closure a local only called may hold (a `let` or an assignment gives it the closure
+or another such local), whose value is a struct or a tuple, write its result's scalar parts
+through one `&mut` parameter each, and each call, the value of a `let` (name-temporaries gave
+each other call one), give it variables of its own to write, so that scalarize-aggregates
+finds no block whose value is an aggregate.
 
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
-v_x, y: v_y };`, and `print(mk(1))` prints such a literal. The result's type is what the
-value says alone: a struct literal's, a variable's written type, a tuple of those or of
-arithmetic on them (not the type inference gave a `let`: a default that may yet change).
-A closure with a `return`, a call used otherwise, a result of another type (an enum, a
-generic struct, a part that is no scalar) is left whole, for scalarize-aggregates to
-refuse.
+v_x, y: v_y };`. The result's type is what the value says alone: a struct literal's, a
+variable's written type, a tuple of those, of `bool` literals or of arithmetic on them, an
+`if` whose arms say the same one (not the type inference gave a `let`: a default that may
+yet change). A closure with a `return`, a result of another type (an enum, a generic
+struct, a part that is no scalar) is left whole, for scalarize-aggregates to refuse.
 """, state=State)
 
 
@@ -53,16 +53,15 @@ def _program(run, program):
 @split_closure_results.on("Fn")
 def _fn(run, fn):
     st = run.state
-    lets = {n.name for n in descendants(fn) if n._prod == "Let" and not n.mutable}
     # A type inference gave a `let` is only a default that may yet change: not these.
     types = {n.name: n.type for n in descendants(fn)
              if n._prod == "Param" or (n._prod == "Let" and written(n))}
     st.split = {}
-    for name, closure in direct_closures(fn).items():
-        ty = _type_of(closure.body.value, types, st.structs)
+    for name, closures in called_closures(fn).items():
+        ty = _type_of(closures[0].body.value, types, st.structs)
         parts = aggregate_parts(st.structs, ty)
-        if name in lets and parts and not any(n._prod == "Return"
-                                              for n in descendants(closure.body)) \
+        if parts and all(_type_of(c.body.value, types, st.structs) == ty and not any(
+                n._prod == "Return" for n in descendants(c.body)) for c in closures) \
                 and _calls_kept(fn, name):
             st.split[name] = (ty, parts)
     if not st.split:
@@ -73,18 +72,11 @@ def _fn(run, fn):
 
 
 def _calls_kept(fn, name: str) -> bool:
-    """Whether each call of the closure is a `let`'s value or the one argument of a `print`
-    statement."""
-    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"} | \
-        {id(n.expr.args[0]) for n in descendants(fn) if n._prod == "ExprStmt" and _print(n)}
+    """Whether each call of the closure is a `let`'s value (name-temporaries gives one that is
+    part of an expression a `let` of its own)."""
+    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"}
     return all(id(n) in kept for n in descendants(fn) if n._prod == "Call"
                and n.callee._prod == "Local" and n.callee.name == name)
-
-
-def _print(stmt) -> bool:
-    e = stmt.expr
-    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
-        and len(e.args) == 1
 
 
 def _type_of(e, types: dict, structs: dict):
@@ -102,16 +94,23 @@ def _type_of(e, types: dict, structs: dict):
         return None if None in elems else L["TupleType"](tuple(elems), span=e.span)
     if e._prod == "Cast":
         return e.type
+    if e._prod == "Bool":
+        return L["Scalar"]("bool", span=e.span)
+    if e._prod == "IfExpr":
+        arms = [_type_of(b.value, types, structs) if b is not None else None
+                for b in (e.then, e.orelse)]
+        return arms[0] if arms[0] == arms[1] else None
     if e._prod in ("FieldGet", "TupleGet"):
         return _part_type(_type_of(e.base, types, structs), e, structs)
     if e._prod == "Binary" and e.op in _COMPARE:
         return L["Scalar"]("bool", span=e.span)
     if e._prod == "Binary" and e.op in _ARITHMETIC:
-        left = _type_of(e.left, types, structs)
-        right = _type_of(e.right, types, structs)
-        if left is not None and left._prod == "Scalar" and (
-                right == left or (right is None and e.right._prod in ("Int", "Float"))):
-            return left
+        # A literal operand takes the other's type.
+        typed = [_type_of(x, types, structs) for x in (e.left, e.right)
+                 if x._prod not in ("Int", "Float")]
+        if typed and typed[0] is not None and typed[0]._prod == "Scalar" and \
+                all(t == typed[0] for t in typed):
+            return typed[0]
     return None
 
 
@@ -139,11 +138,11 @@ def _zero(ty, span):
         L["Int"](0, span=span)
 
 
-def _closure(run, let):
-    """The closure of `let`, writing its result through `&mut` parameters."""
+def _closure(run, closure, split: tuple):
+    """closure writing its result through `&mut` parameters."""
     st = run.state
-    ty, parts = st.split[let.name]
-    closure, span = let.value, let.value.span
+    ty, parts = split
+    span = closure.span
     out = unused_name("out", st.taken)
     outs = part_names(out, parts, st.taken)
     params = [L["Param"](outs[path], L["BorrowType"](leaf, True, span=span), span=span)
@@ -154,7 +153,7 @@ def _closure(run, let):
               for path, _ in parts]
     body = body.replace(stmts=body.stmts + (L["Let"](out, False, ty, body.value, span=span),)
                         + tuple(writes), value=None)
-    return let.replace(value=closure.replace(params=closure.params + tuple(params), body=body))
+    return closure.replace(params=closure.params + tuple(params), body=body)
 
 
 def _called(run, call, base: str):
@@ -179,18 +178,17 @@ def _split_call(run, e) -> bool:
 
 @split_closure_results.on("Let", splice=True)
 def _let(run, let):
-    if let.name in run.state.split and let.value._prod == "Closure":
-        return (_closure(run, let),)
+    split = given_split(let, run.state.split)
+    if split is not None:
+        return (let.replace(value=_closure(run, let.value, split)),)
     if not _split_call(run, let.value):
         return (run.rebuild(let),)
     stmts, ty, literal = _called(run, let.value, let.name)
     return tuple(stmts) + (let.replace(type=ty, value=literal),)
 
 
-@split_closure_results.on("ExprStmt", splice=True)
-def _expr_stmt(run, stmt):
-    if not (_print(stmt) and _split_call(run, stmt.expr.args[0])):
-        return (run.rebuild(stmt),)
-    call = stmt.expr.args[0]
-    stmts, _, literal = _called(run, call, call.callee.name)
-    return tuple(stmts) + (stmt.replace(expr=stmt.expr.replace(args=(literal,))),)
+@split_closure_results.on("Assign")
+def _assign(run, assign):
+    split = given_split(assign, run.state.split)
+    return run.rebuild(assign) if split is None else \
+        assign.replace(value=_closure(run, assign.value, split))

@@ -53,10 +53,11 @@ def _program(run, program):
 
 def _writes_out(fn) -> bool:
     """A kernel whose value may go through a parameter: one with a value, given a `&mut` of
-    a tensor, and no `return` (whose value is the kernel's too)."""
+    a tensor or a raw pointer, and no `return` (whose value is the kernel's too)."""
     return fn.ret is None and fn.body.value is not None and \
         not any(n._prod == "Return" for n in descendants(fn.body)) and \
-        any(lent(p.type) and is_tensor(strip(p.type).inner) for p in fn.params)
+        any(lent(p.type) and (is_tensor(strip(p.type).inner) or
+                              strip(p.type).inner._prod == "PtrType") for p in fn.params)
 
 
 @write_out_kernel_values.on("Fn")

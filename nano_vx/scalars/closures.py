@@ -6,14 +6,20 @@ from __future__ import annotations
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
+from .storages import chosen_values
 from ..values.numbers import INT_TYPES
 
 
 def direct_closures(fn) -> dict:
     """The locals bound by `let` to a closure and used only as the callee of a call, never
     assigned: local -> its closure. Every other closure is a value."""
-    lets = {n.name: n.value for n in descendants(fn)
-            if n._prod == "Let" and n.value._prod == "Closure"}
+    return only_called(fn, lambda value: value._prod == "Closure")
+
+
+def only_called(fn, bound) -> dict:
+    """The locals bound by `let` to a value `bound(value)` accepts and used only as the
+    callee of a call, never assigned: local -> its value."""
+    lets = {n.name: n.value for n in descendants(fn) if n._prod == "Let" and bound(n.value)}
     called = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
     for n in descendants(fn):
         if n._prod == "Local" and id(n) not in called:
@@ -49,9 +55,10 @@ def returned_closures(fn) -> dict:
             {s.name for s in outer.body.stmts if s._prod == "Let"}
         env = [v for v in captures(inner) if v in own]
         calls = [parents[id(n)] for n in uses.get(name, ())]
-        if env and _kept(calls, parents, uses):
-            changed = _changed(inner)
-            found[id(inner)] = (name, env, [v for v in env if v in changed])
+        changed = _changed(inner)
+        cells = [v for v in env if v in changed]
+        if env and _kept(calls, parents, uses, (fn, cells)):
+            found[id(inner)] = (name, env, cells)
     return found
 
 
@@ -62,9 +69,10 @@ def _changed(node) -> set:
     return {p.name for p in places if p._prod == "Local"}
 
 
-def _kept(calls, parents, uses) -> bool:
+def _kept(calls, parents, uses, made) -> bool:
     """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
-    binds, and each local so bound is otherwise only called or copied (`_copies`)."""
+    binds, and each local so bound is otherwise only called or copied (`_copies`); made is
+    (the function, the value's cells)."""
     sites = [parents.get(id(c)) for c in calls]
     let_bound, targets = set(), set()
     for call, site in zip(calls, sites):
@@ -82,7 +90,7 @@ def _kept(calls, parents, uses) -> bool:
     while todo:
         f = todo.pop()
         copies = _copies(f, parents, uses, targets)
-        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses):
+        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses, made):
             return False
         for name in copies:
             if name not in seen:
@@ -107,20 +115,40 @@ def _copies(f, parents, uses, targets) -> list | None:
     return copies
 
 
-def _copied_apart(f, copies, parents, uses) -> bool:
+def _copied_apart(f, copies, parents, uses, made) -> bool:
     """Whether the copies of a variable f that is assigned keep the value each was given once
     f is assigned another: each assignment to f that may run while a copy is alive (a copy is
     only called, or copied by a `let` likewise, all in its scope) sees it in scope, where
     capture-environments gives it a copy of f's environment of its own (one for the copies
     holding one value). So each assignment is in the closure binding the copy (or the
-    function), or in the function's own body, which does not run while a closure does."""
+    function), or in the function's own body, which does not run while a closure does, or
+    in closures a `let` binds and only calls, inside that one, seeing every copy (each is
+    called only in its `let`'s scope, where the copies are alive), where the value changes
+    no cell (made: the function, its cells), whose reference a copy would hold in a variable
+    such a closure assigns: a reference to a reference."""
     if not copies:
         return True
     homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
              if parents[id(n)]._prod == "Let"}
-    return all(around is None or homes == {around}
-               for around in (_closure_around(parents[id(n)], parents) for n in uses[f]
-                              if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n))
+    assigns = [parents[id(n)] for n in uses[f]
+               if parents[id(n)]._prod == "Assign" and parents[id(n)].target is n]
+    direct, visible = None, None
+    for assign in assigns:
+        around = _closure_around(assign, parents)
+        if around is None or homes == {around}:
+            continue
+        fn, cells = made
+        if cells:
+            return False
+        direct = direct or {id(c) for c in direct_closures(fn).values()}
+        while around is not None and id(around) in direct and {around} != homes:
+            around = _closure_around(around, parents)
+        if homes != {around}:
+            return False
+        visible = visible or visible_at_assignments(fn)
+        if not all(copy in visible[id(assign)] for copy in copies):
+            return False
+    return True
 
 
 def _closure_around(node, parents):
@@ -423,3 +451,28 @@ def reference_to_zero(name: str, ty, taken: set, span) -> list:
     borrow = L["Borrow"](L["Local"](cell, span=span), ty.mutable, span=span)
     return [L["Let"](cell, ty.mutable, target, value, span=span),
             L["Let"](name, True, ty, borrow, span=span)]
+
+
+def chosen_elements(choice) -> list:
+    """The tensors bound outside an `if` whose elements it (and each `else if`) chooses a
+    reference to, by name, each with the number of indices its place gives: `&mut t[i][j]`
+    is ("t", 2)."""
+    inside, found = bound_in(choice), []
+    for e in chosen_values(choice):
+        place, rank = e.value if e._prod == "Borrow" else e, 0
+        while place._prod == "Index":
+            place, rank = place.base, rank + 1
+        if e._prod == "Borrow" and rank and place._prod == "Local" and \
+                place.name not in inside:
+            found.append((place.name, rank))
+    return found
+
+
+def reference_to_first(name: str, ty, tensor: str, rank: int, span):
+    """`let mut name: ty` bound to a reference to the first element of `tensor`, whose
+    `rank` extents the caller knows are static and none 0, so that no index check stops
+    there."""
+    place = L["Local"](tensor, span=span)
+    for _ in range(rank):
+        place = L["Index"](place, L["Int"](0, "i32", span=span), span=span)
+    return L["Let"](name, True, ty, L["Borrow"](place, ty.mutable, span=span), span=span)

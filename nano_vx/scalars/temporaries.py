@@ -10,7 +10,10 @@ from .aggregate_values import pure
 
 
 def makes_aggregate(st: Shaped, e) -> bool:
-    """Whether e computes a struct, a tuple or an enum."""
+    """Whether e computes a struct, a tuple or an enum (a closure's call: one its `let` binds
+    to a closure whose value is one)."""
+    if e._prod == "Call" and e.callee._prod == "Local":
+        return e.callee.name in st.results
     return shape_of(e, st.shapes, st.sigs, st.env.get) is not None
 
 

@@ -126,3 +126,21 @@ fn main() {
     print(t[1]);
 }
 """) == "6\n3\n"
+
+
+def test_a_raw_pointer_a_spawn_gives_is_indexed_and_dereferenced_like_the_pointer():
+    """A spawn's value is placed (`Pinned<*mut i32, ..>`), read like the value inside it."""
+    assert output("""
+fn main() {
+    let mut u = Tensor<i32, [3]>::fill(0);
+    let p = spawn on(Topology::CPU) { u.as_mut_ptr() };
+    unsafe {
+        p[0] = 1;
+        p[2] += 5;
+        print(p[2]);
+        *p = 4;
+        print(*p);
+    }
+    print(u);
+}
+""") == "5\n4\n[4, 0, 5]\n"

@@ -41,10 +41,20 @@ def test_the_kernel_is_given_the_number_and_the_closures():
     assert "let mut f: ~_ = f_0;\n    if f_which == 1 {\n        f = f_1;\n    }\n    f(5)" in text
 
 
-def test_a_closure_reading_a_variable_bound_after_its_own_stays_passed():
-    """Its `let` beside the variable's would come before the variable it reads: the kernel
-    is given the closure value, which native code refuses, and the interpreter runs it."""
-    case = CASES / "e5010_reading_a_later_variable.vx"
+def test_a_closure_reading_a_later_variable_is_bound_after_it():
+    text = to_text(run_front(CASES / "reading_a_later_variable.vx",
+                             choose_closures_in_kernels).after)
+    assert "let m: ~i32 = 5;\n    let f_1: ~_ = |x#1: i32| {" in text
+    text = to_text(run_front(CASES / "launched_before_a_closure_is_bound.vx",
+                             choose_closures_in_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(f_which, f_0);" in text
+    assert "launch main$kernel1 on(Topology::CPU)(f_which, f_0, f_1);" in text
+
+
+def test_a_launch_in_a_closure_before_a_closure_is_bound_stays_passed():
+    """The closure launching the kernel may be called after `m`'s `let`: the kernel is given
+    the closure value, which native code refuses, and the interpreter runs it."""
+    case = CASES / "e5010_launched_by_a_closure_before_another_is_bound.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010",
                                  "a closure passed to a function")
     ran = run_front(case, choose_closures_in_kernels)

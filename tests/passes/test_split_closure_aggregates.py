@@ -6,10 +6,8 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
-from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from nano_vx.passes.split_closure_aggregates import split_closure_aggregates
-from front import (assert_native_as_interpreted, assert_prints_the_same,
-                   assert_refused_then_repaired, run_front)
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "split_closure_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -44,10 +42,8 @@ def test_each_aggregate_parameter_is_one_per_scalar_part():
         ["pair_0_x", "pair_0_y", "pair_1"]]
 
 
-def test_a_closure_assigned_anew_is_left_whole_then_refused():
-    assert _closure_params("e5010_closure_assigned_anew") == [["q"], ["q#1"]]
-    assert_refused_then_repaired(CASES / "e5010_closure_assigned_anew.vx",
-                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
+def test_a_closure_assigned_anew_takes_the_parts_as_the_first_did():
+    assert _closure_params("closure_assigned_anew") == [["q_x", "q_y"], ["q_x#1", "q_y#1"]]
 
 
 HANDWRITTEN = """
