@@ -43,6 +43,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
@@ -85,6 +86,7 @@ from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
+from .passes.halt_state_prints import halt_state_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
@@ -96,7 +98,9 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
+from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
+from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -114,6 +118,7 @@ from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
+from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -134,6 +139,8 @@ from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
 from .passes.track_moved_captures import track_moved_captures
+from .passes.name_sizing_arguments import name_sizing_arguments
+from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
@@ -219,6 +226,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     inline_aggregate_constants,
+    call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
@@ -226,6 +234,7 @@ BACK_END = [
     forward_returned_states,
     split_state_tuples,
     hold_states_by_reference,
+    halt_state_prints,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
@@ -251,6 +260,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     erase_variable_extents,
+    rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
     number_texts,
@@ -262,6 +272,10 @@ BACK_END = [
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    name_closure_temporaries,
+    make_all_set_flags,
+    read_printed_elements,
+    name_sizing_arguments,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

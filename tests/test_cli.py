@@ -119,11 +119,13 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:2] == [["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:3] == [["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
+                        ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
                         ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 4] == [
+    assert rows[held:held + 5] == [
         ["hold-states-by-reference", "rewrite", "Lassumed", "Lheld"],
+        ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-pins", "rewrite", "Lheld", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
@@ -154,8 +156,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
-    assert rows[names.index("mark-uninit-closures")] == [
-        "mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"]
+    marked = names.index("mark-uninit-closures")
+    assert rows[marked:marked + 6] == [
+        ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
+        ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
+        ["make-all-set-flags", "rewrite", "Lcopied", "Lallset"],
+        ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
+        ["name-sizing-arguments", "rewrite", "Lallset", "Lallset"],
+        ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
     gate = names.index("check-native-subset")
@@ -164,8 +172,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("erase-variable-extents")] == [
         "erase-variable-extents", "rewrite", "Lsplit", "Lsplit"]
     assert names.index("erase-variable-extents") < gate
-    assert rows[names.index("specialize-storages") - 1:names.index("specialize-storages") + 1] \
-        == [["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[names.index("specialize-storages") - 2:names.index("specialize-storages") + 1] \
+        == [["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+            ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     chosen = names.index("choose-closures-in-kernels")

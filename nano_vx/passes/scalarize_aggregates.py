@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
@@ -17,6 +17,7 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, d
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
 from ..scalars.literal_hints import UNFIXED, hinted, settled
+from ..scalars.storages import fresh_copy
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -72,6 +73,8 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
 making each refer to b's part (E5010 for one holding a tensor), and a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
+A function taking or returning an aggregate named other than as a callee is E5010: its value
+would call it as it was.
 """, state=State)
 
 
@@ -81,12 +84,32 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
+    valued = _aggregate_function_value(program, st.sigs)
+    if valued is not None:
+        refuse(run.ctx.diagnostics, *valued, "a function taking or returning an aggregate "
+                                             "used as a value")
+        return program
     made = run.rebuild(program)
     shared = shared_fill(made, st.fills, st.sigs)
     if shared is not None:
         refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
                                              "whole, whose buffer another may hold")
     return made
+
+
+def _aggregate_function_value(program, sigs):
+    """(the function, the node) of a function taking or returning an aggregate named other
+    than as a callee: its value would call it as it was, not as its parts (E5010)."""
+    for fn in program.items:
+        if fn._prod != "Fn":
+            continue
+        callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
+        for n in descendants(fn):
+            sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
+            if sig is not None and (any(shape is not None for shape in sig.params)
+                                    or sig.out is not None):
+                return fn.name, n
+    return None
 
 
 @scalarize_aggregates.on("Fn")
@@ -482,7 +505,8 @@ def _get(run, e):
     part = _parts(run, e)
     if part.kind != "leaf":
         raise Refused(e, "an aggregate used as a scalar")
-    return _hinted_leaf(run, e, part.leaf)
+    # Each read a node of its own: later passes key on id().
+    return fresh_copy(_hinted_leaf(run, e, part.leaf))
 
 
 def _hinted_leaf(run, e, leaf):

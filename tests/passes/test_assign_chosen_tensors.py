@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
 from nano_vx.passes.assign_chosen_tensors import assign_chosen_tensors
 from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
@@ -67,4 +68,54 @@ def test_handwritten_a_tensor_of_a_dynamic_extent_and_a_scalar_stay_if_values(ru
     ran = run_pass("assign-chosen-tensors", HANDWRITTEN)
     assert ran.codes == []
     assert ran.dump.count("= if c {") == 2 and "let mut" not in ran.dump
+    assert ran.dump == snapshot_txt
+
+
+@pytest.mark.parametrize("case", ["chosen_pointers", "chosen_references", "references_in_a_loop"])
+def test_a_reference_or_pointer_starts_at_a_place_an_arm_names_and_makes_no_tensor(case):
+    ran = run_front(CASES / f"{case}.vx", assign_chosen_tensors)
+    assert not [n for n in ran.nodes() if n._prod == "IfExpr"]
+    assert [n for n in ran.nodes() if n._prod == "TensorNew"] == \
+        [n for n in descendants(ran.before) if n._prod == "TensorNew"]
+    starts = [s.value for s in ran.nodes() if s._prod == "Let" and s.mutable
+              and s.type._prod in ("BorrowType", "PtrType")]
+    assert starts and all(e._prod in ("Borrow", "AsPtr", "Local") for e in starts)
+
+
+# Hand-written Lsplit: a reference to a tensor whose arms are calls has no place to start at
+# that computes nothing, and stays an `if` value (check-native-subset refuses it); one whose
+# only place is a variable bound in its arm starts at the other arm's.
+REFERENCES = """
+    // IL: Lsplit
+    fn first(p: &mut Tensor<i32, [2], Memory::CPU_DRAM>) -> &mut Tensor<i32, [2], Memory::CPU_DRAM> {
+        p
+    }
+
+    fn main() {
+        let c: ~bool = true;
+        let mut a: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1);
+        let mut b: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2);
+        let r: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = if c {
+            @first(&mut a)
+        } else {
+            @first(&mut b)
+        };
+        let q: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = if c {
+            let mut d: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(3);
+            &mut d
+        } else {
+            &mut b
+        };
+        @print(r);
+        @print(q);
+    }
+"""
+
+
+def test_handwritten_a_reference_starts_only_at_a_place_bound_before_its_if(run_pass,
+                                                                             snapshot_txt):
+    ran = run_pass("assign-chosen-tensors", REFERENCES)
+    assert ran.codes == []
+    assert ran.dump.count("= if c {") == 1
+    assert "let mut q: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = &mut b;" in ran.dump
     assert ran.dump == snapshot_txt

@@ -202,10 +202,11 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
 # A closure value is a number within the function that makes it; what it cannot be there.
 @pytest.mark.parametrize("body,what", [
     # one a variable holds printed, or two compared first in their statement,
-    # halt-closure-prints makes a stop; a parameter only where an argument it is given is
-    # a closure, a variable holding one, an `if` choosing one or a call returning one
-    ("let f = |x: i32| x + 1;\n    let show = |h| { print(h); 0 };\n"
-     "    let pair = (f, 1);\n    print(show(pair.0));", "printing a closure"),
+    # halt-closure-prints makes a stop; a parameter only where the arguments it is given
+    # are all closures or all functions (the interpreter names each kind)
+    ("fn add(a: i32, b: i32) -> i32 { a + b }\n"
+     "    let show = |h, y: i32| { print(h(y, y)); print(h); };\n"
+     "    show(|a: i32, b: i32| a * b, 2);\n    show(add, 1);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
     # written before the `let` of what a closure it is given reads
