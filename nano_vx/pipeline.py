@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
@@ -43,6 +44,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
@@ -72,6 +74,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.erase_unit_lets import erase_unit_lets
+from .passes.erase_unaddressable_extents import erase_unaddressable_extents
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -85,6 +88,7 @@ from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
+from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
@@ -97,7 +101,10 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_returned_references import inline_returned_references
+from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
+from .passes.name_closure_temporaries import name_closure_temporaries
+from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
@@ -108,12 +115,14 @@ from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
+from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -135,6 +144,8 @@ from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
 from .passes.track_moved_captures import track_moved_captures
+from .passes.name_sizing_arguments import name_sizing_arguments
+from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
@@ -219,6 +230,8 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_aggregate_constants,
+    call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,
     name_borrowed_temporaries,
@@ -226,6 +239,7 @@ BACK_END = [
     forward_returned_states,
     split_state_tuples,
     hold_states_by_reference,
+    halt_state_prints,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
@@ -252,9 +266,13 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_extent_literals,
     erase_variable_extents,
+    erase_unaddressable_extents,
+    rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
+    move_printing_loop_conditions,
     number_texts,
     assign_chosen_tensors,
     wrap_function_values,
@@ -264,6 +282,10 @@ BACK_END = [
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    name_closure_temporaries,
+    make_all_set_flags,
+    read_printed_elements,
+    name_sizing_arguments,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

@@ -265,6 +265,8 @@ expr("Index", "base index", Slot("base", _indexed), "[{index}]", prec=POSTFIX)
 # or returns.
 line("WrittenCopy", "given returned", "written copy ({given})", Flag("returned", " -> returned"),
      ";")
+# Lallset's tensor made otherwise given a marked closure, with its flags all set.
+expr("AllWritten", "value flags", "all_written[{flags}] {value:POSTFIX}", prec=UNARY)
 # Lwritten's read of an element of a tensor made by `uninit()`, checked against its flags.
 expr("ReadWritten", "element flags", "written[{flags}] {element:POSTFIX}", prec=UNARY)
 expr("FieldGet", "base field", Slot("base", _dotted), ".{field}", prec=POSTFIX)

@@ -1,16 +1,17 @@
 """Lwritten: adds `ReadWritten`, an element of a tensor made by `uninit()` read only once its
-written-flag says it was written; removes `WrittenCopy`: the flags are parameters now."""
+written-flag says it was written; removes `WrittenCopy` and `AllWritten`: the flags are
+parameters and arguments now."""
 
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lcopied import Lcopied
+from .lallset import Lallset
 
-Lwritten = Lcopied.extend(
+Lwritten = Lallset.extend(
     "Lwritten",
-    "Lcopied with each read of an element of a tensor made by `uninit()` that may not be "
+    "Lallset with each read of an element of a tensor made by `uninit()` that may not be "
     "written checked against the tensor's written-flags",
-    remove={"Stmt": ["WrittenCopy"]},
+    remove={"Stmt": ["WrittenCopy"], "Expr": ["AllWritten"]},
     add={"Expr": [prod("ReadWritten", "element: Expr, flags: Expr",
                        "the element `element` (an index of each dimension) reads, after the "
                        "same element of `flags`, a bool tensor of its extents set by each "

@@ -645,6 +645,11 @@ class ExprMixin:
             return t.read(where, span) if type(where) is int else where
         return index
 
+    @EXPRESSIONS.on("AllWritten")
+    def x_AllWritten(self, node, sc, hint):
+        """The argument it gives: the flags all set beside it are for native code's checks."""
+        return self.expr(node.value, sc, hint)
+
     @EXPRESSIONS.on("ReadWritten")
     def x_ReadWritten(self, node, sc, hint):
         """The element, once the same element of the flags says it was written: the check

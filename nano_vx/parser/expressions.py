@@ -393,8 +393,12 @@ class Operand(_Custom):
                 while len(toks) == 1 and s[end - 1].isspace():  # looking for `(` went past
                     end -= 1
                 at = Span(source, node.span.start, end)
-                if toks[0][0].isdigit():  # `t.0`
-                    node = Lsrc["TupleGet"](node, int(toks[0]), span=at)
+                if toks[0][0].isdigit():  # `t.0`; `t.0(a)` calls the part, no method `0`
+                    part_end = skip_ws(s, i + 1) + len(toks[0])
+                    part = Lsrc["TupleGet"](node, int(toks[0]),
+                                            span=Span(source, node.span.start, part_end))
+                    node = part if len(toks) == 1 else \
+                        Lsrc["Call"](part, (), tuple(toks[1]), span=at)
                 elif len(toks) > 1 and toks[0] in _POINTERS and not toks[1]:
                     node = Lsrc["AsPtr"](node, toks[0] == "as_mut_ptr", span=at)
                 else:

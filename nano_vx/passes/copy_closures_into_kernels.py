@@ -46,8 +46,9 @@ kernel's `t` moves the launcher's, so that a later call stops (E9004) as the int
 closure does (track-moved-captures lends the kernel the launcher's moved-flag). Where the
 kernel reaches `t` by `&mut` (the spawn's body assigns or lends it), the copy's `transfer` of
 `*t` moves the launcher's `t` in the interpreter (a `transfer` through the `&mut` a launch
-lends), and native code refuses the kernel later: its tensor assigned whole through the
-reference (type-scalars) or the `&mut` of a variable a closure moves (track-moved-captures).
+lends), as it does in native code, whose kernel is lent the launcher's moved-flag beside the
+reference (track-moved-captures); one whose tensor is assigned whole through the reference is
+refused later (type-scalars).
 """, state=State)
 
 

@@ -25,8 +25,10 @@ may hand the buffer on, and the local is not owned: where ownership is not clear
 buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
-or a local bound to a fresh tensor and read nowhere else (`h.t = t;` after
-scalarize-aggregates: the buffer moves to the cell, and the local owns nothing), unless an
+or a local bound to a fresh tensor in the block of the assignment and read nowhere else
+but before it there, where the buffer stays its own (`h.t = t;` after scalarize-aggregates,
+`t = u;` after `u[0] = 1;` in an arm assign-chosen-tensors wrote: the buffer moves to the
+cell, and the local owns nothing), unless an
 assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
 inside the statement, where no drop can go). The owned locals of each function are left
 on the compilation for insert-drops.
@@ -43,7 +45,7 @@ def _program(run, node):
 def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets = frozenset(fresh_lets(fn, fresh_results))
-    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets))
+    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, keeping))
     # Not into a cell, which may be given a new buffer while a reference to the old lives.
     refs = element_borrows(fn, lets)
     watched = fresh | set(refs)
@@ -58,10 +60,12 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     return fresh - escaped - {refs[r] for r in escaped if r in refs}
 
 
-def _moved_into_cells(fn, lets: frozenset) -> frozenset:
-    """The fresh locals `lets` read once, by an assignment to a cell later in the block of
-    their `let` (`h.t = t;` after scalarize-aggregates; a loop around the assignment alone
-    would give the cell one buffer twice): the buffer is the cell's from then on, and
+def _moved_into_cells(fn, lets: frozenset, keeping: frozenset) -> frozenset:
+    """The fresh locals `lets` read last by an assignment to a cell later in the block of
+    their `let` (`h.t = t;` after scalarize-aggregates, `t = u;` in an arm of an `if` that
+    assign-chosen-tensors wrote; a loop around the assignment alone would give the cell one
+    buffer twice), read before it only in that block and where the buffer stays theirs (an
+    element read or written, `u[0] = 1;`): the buffer is the cell's from then on, and
     nothing else names it."""
     reads: dict = {}
     for blk in fn.blocks:
@@ -71,15 +75,21 @@ def _moved_into_cells(fn, lets: frozenset) -> frozenset:
                     reads.setdefault(n.name, []).append(n)
     moved = set()
     for blk in fn.blocks:
-        bound = set()
+        bound, before = set(), {}  # the locals bound so far, and their reads so far
         for s in blk.stmts:
+            if (s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
+                    and s.value._prod == "Local" and s.value.name in bound
+                    and s.value.name in lets
+                    and len(reads[s.value.name]) == before.get(s.value.name, 0) + 1):
+                moved.add(s.value.name)
+            escaped: set = set()
+            _escapes(s, lets, {}, keeping, escaped)
+            for n in descendants(s):
+                if n._prod == "Local" and n.name in bound:
+                    before[n.name] = before.get(n.name, 0) + 1
+            bound -= escaped
             if s._prod == "Let":
                 bound.add(s.name)
-            elif (s._prod == "Assign" and s.op == "=" and s.target._prod == "Local"
-                  and s.value._prod == "Local" and s.value.name in bound
-                  and s.value.name in lets and len(reads[s.value.name]) == 1
-                  and reads[s.value.name][0] is s.value):
-                moved.add(s.value.name)
     return frozenset(moved)
 
 

@@ -13,7 +13,8 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..nanopass.verify import child_nodes
 from ..scalars.closures import bound_in
-from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, late_reads
+from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, late_reads,
+                                   quiet_references, through_references)
 
 # The statements computing one expression first, and its field.
 _ONE_VALUE = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
@@ -24,6 +25,8 @@ class State:
     found: object = None  # the variables of each function given a moved-flag, the flags lent
     flagged: set = field(default_factory=set)  # those of the function walked
     taken: set = field(default_factory=set)  # the names of the function walked
+    quiet: frozenset = frozenset()  # its references that cannot stop (quiet_references)
+    through: frozenset = frozenset()  # its flagged reference parameters (through_references)
 
 
 hold_operands_before_moved_reads = Pass("hold-operands-before-moved-reads", L, L, """
@@ -41,10 +44,11 @@ the statement, in order, and read by its local: `keep(u[0], transfer(t, ..))` is
 `let operand = u[0];` then `keep(operand, transfer(t, ..))`. A read on the right of `&&`
 (`||`) runs only after the left, and only when it is true (false): the operator is held as
 `let operand = if a { b } else { false };` (`if a { true } else { b }`), whose arm reads the
-variable first. An operand that is a reference to an element (it would be a reference
-local), or of literals alone (its type is its context's), and a read in another statement
-(an assignment, a loop's condition), are left as they are, and track-moved-captures refuses
-them (E5010).
+variable first. A reference to an element at literal indices within its extents (`&u[1]`
+of a `Tensor<i32, [2]>`) cannot stop, and stays where it is. An operand that is another
+reference to an element (it would be a reference local), or of literals alone (its type is
+its context's), and a read in another statement (an assignment, a loop's condition), are
+left as they are, and track-moved-captures refuses them (E5010).
 """, state=State)
 
 
@@ -61,6 +65,8 @@ def _fn(run, fn):
     if not st.flagged:
         return fn
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    st.quiet = quiet_references(fn, st.flagged)
+    st.through = through_references(fn, st.found)
     return run.rebuild(fn)
 
 
@@ -88,7 +94,7 @@ def _hoisted(st: State, e) -> tuple[list, object]:
     held = []
     while True:
         events: list = []
-        collect(st.flagged, st.found.lent, {}, e, events)
+        collect(st.flagged, st.found.lent, {}, e, events, quiet=st.quiet, through=st.through)
         late = {id(ev[2]) for ev in late_reads(events)}
         late = next((ev for ev in events if ev[0] == "read" and (ev[3] or id(ev[2]) in late)),
                     None)
@@ -132,13 +138,14 @@ def _operands_held(st: State, path: list, lets: list):
         if c is on_path:
             break
         before.append(c)
-    if any(c._prod == "Borrow" or node._prod == "Call" and c is node.callee and
-           c._prod not in LEAVES or c._prod not in LEAVES and
+    if any(c._prod == "Borrow" and id(c) not in st.quiet or
+           node._prod == "Call" and c is node.callee and c._prod not in LEAVES or
+           c._prod not in LEAVES and
            not any(n._prod in ("Local", "Global") for n in descendants(c)) for c in before):
         return None
     swap = {}
     for c in before:
-        if c._prod not in LEAVES:
+        if c._prod not in LEAVES and id(c) not in st.quiet:
             name = unused_name("operand", st.taken)
             st.taken.add(name)
             lets.append(L["Let"](name, False, L["OpaqueType"](span=c.span), c, span=c.span))

@@ -28,7 +28,7 @@ a name of one, a parameter a copy's mark names, or a copy's result, or borrows o
 typed tensors: each call then gives the flags beside the tensors, all set beside a tensor
 made otherwise, so the extents there must be static (the flags all set are made once) or
 each other call gives a local (or a borrow of one), beside which flags all set of its
-extents are made. A closure that sees a tracked tensor rather than being given it needs no mark: it
+extents are made, or a value no local names, which make-all-set-flags names first. A closure that sees a tracked tensor rather than being given it needs no mark: it
 sees the flags as it sees the tensor. Any other closure given one is left as it is, and
 track-uninit-elements refuses the call (E5010).
 """, state=_Closures)
@@ -80,8 +80,10 @@ def _flaggable(params, k: int, others: list) -> bool:
     """Whether the closure's parameter k, given a tracked tensor at some call and the
     arguments `others` at the others, can take its flags: a typed tensor, whose extents are
     static (flags all set made once beside the closure) or each other argument is a local
-    (or a borrow of one), beside which flags all set of its extents can be made."""
+    (or a borrow of one), beside which flags all set of its extents can be made, or a value
+    no local names (a call's result), which make-all-set-flags names first."""
     typed = lent_tensor(params[k].type) if k < len(params) else None
     return typed is not None and typed._prod == "TensorType" and \
         (all(d._prod == "DimInt" for d in typed.dims) or
-         all(named_whole(a) is not None and a._prod != "Transfer" for a in others))
+         all(named_whole(a) is not None and a._prod != "Transfer" or
+             named_whole(a) is None and a._prod != "Borrow" for a in others))

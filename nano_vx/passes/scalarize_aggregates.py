@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
@@ -16,6 +16,8 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, d
                                   strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
+from ..scalars.literal_hints import UNFIXED, hinted, settled
+from ..scalars.storages import fresh_copy
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -71,6 +73,8 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
 making each refer to b's part (E5010 for one holding a tensor), and a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
+A function taking or returning an aggregate named other than as a callee is E5010: its value
+would call it as it was.
 """, state=State)
 
 
@@ -80,6 +84,11 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
+    valued = _aggregate_function_value(program, st.sigs)
+    if valued is not None:
+        refuse(run.ctx.diagnostics, *valued, "a function taking or returning an aggregate "
+                                             "used as a value")
+        return program
     made = run.rebuild(program)
     shared = shared_fill(made, st.fills, st.sigs)
     if shared is not None:
@@ -88,14 +97,19 @@ def _program(run, program):
     return made
 
 
-@scalarize_aggregates.on("ConstItem")
-def _const(run, item):
-    """A constant is one global value of native code, a scalar: one holding an aggregate
-    would be a value per part, which its uses would have to read instead."""
-    if item.value is not None and _shape(run, item.value) is not None:
-        refuse(run.ctx.diagnostics, item.name, item.value, "a constant holding an aggregate")
-        return item
-    return run.rebuild(item)
+def _aggregate_function_value(program, sigs):
+    """(the function, the node) of a function taking or returning an aggregate named other
+    than as a callee: its value would call it as it was, not as its parts (E5010)."""
+    for fn in program.items:
+        if fn._prod != "Fn":
+            continue
+        callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
+        for n in descendants(fn):
+            sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
+            if sig is not None and (any(shape is not None for shape in sig.params)
+                                    or sig.out is not None):
+                return fn.name, n
+    return None
 
 
 @scalarize_aggregates.on("Fn")
@@ -236,7 +250,7 @@ def _let(run, let):
     rep, names = fresh_locals(st.names, let.name, parts, let.span)
     st.env[let.name] = rep
     return tuple(L["Let"](n, let.mutable, t if concrete(t) else L["OpaqueType"](span=let.span),
-                          x, span=let.span)
+                          x if t is not None else settled(L, x), span=let.span)
                  for n, t, x in zip(names, shape.leaves(), parts.leaves()))
 
 
@@ -491,7 +505,28 @@ def _get(run, e):
     part = _parts(run, e)
     if part.kind != "leaf":
         raise Refused(e, "an aggregate used as a scalar")
-    return part.leaf
+    # Each read a node of its own: later passes key on id().
+    return fresh_copy(_hinted_leaf(run, e, part.leaf))
+
+
+def _hinted_leaf(run, e, leaf):
+    """The scalar part `leaf` that e reads, its literals typed as the field or the variant's
+    value it is read from types them (the interpreter typed them so in the literal it is
+    read from: `S { a: 1000000 * 10000, .. }.a` of an `a: i64` is an i64); the part of a
+    local is a local already typed so."""
+    base = _base_shape(run, e)
+    label = e.field if e._prod == "FieldGet" else e.index
+    if base is not None and base.part(label).kind == "leaf" and base.part(label).leaf is None:
+        return settled(L, leaf)  # a tuple literal's element
+    ty = strip(_leaf(base, label))
+    return hinted(L, leaf, ty) if ty is not None and ty._prod == "Scalar" else leaf
+
+
+def _base_shape(run, e):
+    """The shape of what the field or element e reads is read from: a variant's, for e a
+    variant's value."""
+    base = _shape(run, e.base)
+    return base.part(e.variant) if base is not None and e._prod == "VariantField" else base
 
 
 @scalarize_aggregates.on("Local", "StructLit", "Tuple", "EnumValue")
@@ -512,10 +547,6 @@ def _closure(run, e):
     made = run.rebuild(e)
     st.out, st.ret = out, ret
     return made
-
-
-# The type an unsuffixed literal is where nothing fixes its type.
-_UNFIXED = {"Int": "i32", "Float": "f64"}
 
 
 def _leaf(shape, label):
@@ -540,7 +571,7 @@ def _record(run, e, ty=None):
         return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
                                     for k, x in enumerate(e.args)))
     if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
-            and ty.name != _UNFIXED[p]:
+            and ty.name != UNFIXED[p]:
         return L["Cast"](e, ty, span=e.span)
     if p == "IfExpr":  # an enum's variant, chosen by its tag
         return e.replace(cond=run.walk(e.cond),

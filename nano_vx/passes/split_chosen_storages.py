@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.storages import Known, bound_locals, fresh_copy, known_places, storage
+from ..scalars.storages import (Known, bound_locals, chosen_between_storages, fresh_copy,
+                                known_places)
 
 
 @dataclass
@@ -33,9 +34,9 @@ only as the program runs: it is `if c { let r = &mut t[1]; set(r, 1.3); } else {
 &mut x; set(r#1, 1.3); }` (the `if` the block's value where the block has one), the second
 arm's copy of the rest binding its locals under names of its own. An `else if` chooses the
 same way, arm by arm. A `let mut` reference is left as it is (an assignment may make it
-refer to another place), and so is a function with more than four such `let`s (the rest of
-a block is written once per place chosen, and a `let` in it splits each copy again);
-type-scalars refuses them.
+refer to another place: rebind-chosen-references made a `let` of each one it could), and so
+is a function with more than four such `let`s (the rest of a block is written once per
+place chosen, and a `let` in it splits each copy again); type-scalars refuses them.
 """, state=State)
 
 
@@ -72,19 +73,7 @@ def _block(run, block):
 
 def _chosen(run, s) -> bool:
     """`s` is an immutable `let` of a place an `if` chooses among places of two storages."""
-    if s._prod != "Let" or s.mutable or s.value._prod != "IfExpr":
-        return False
-    found = {storage(e, run.state.known) for e in _places(s.value)}
-    return len(found - {None}) > 1
-
-
-def _places(e) -> list:
-    """The values an `if` (and each `else if`) may give."""
-    if e is None:
-        return []
-    if e._prod != "IfExpr":
-        return [e]
-    return _places(e.then.value) + _places(e.orelse.value)
+    return chosen_between_storages(s, run.state.known) and not s.mutable
 
 
 def _arm(run, arm, let, block, at: int, copied: bool):

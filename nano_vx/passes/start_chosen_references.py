@@ -9,17 +9,21 @@ from dataclasses import dataclass, field
 
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, reference_to_zero
+from ..scalars.closures import (binder_types, bound_in, chosen_elements, reference_to_first,
+                                reference_to_zero)
+from ..values.narrow import NARROW_TYPES
 
 
 @dataclass
 class State:
     taken: set = field(default_factory=set)  # the names of the function's locals
+    types: dict = field(default_factory=dict)  # each local of the function -> its type
 
 
 start_chosen_references = Pass("start-chosen-references", L, L, """
 Make each `let` of a reference that an `if` chooses a `let mut` of a reference to a zero bound
-before it, which the `if` then assigns.
+before it, or to the first element of a tensor an arm borrows one of, which the `if` then
+assigns.
 
 `let r = if c { &mut a } else { &mut t[i] };` is `let mut r#1 = 0; let mut r = &mut r#1; r =
 if c { &mut a } else { &mut t[i] };`. explicate-control starts a variable an `if` gives its
@@ -28,8 +32,10 @@ one, a variable nothing else reads. A reference to a variable's cell and one to 
 of a tensor are the same machine value (a memref of rank 0 at an offset), so the variable
 holds either, and only the arm taken makes its reference (an element's index is checked
 there, as the interpreter checks it). A `match` is an `if` chain by now (lower-matches). A
-reference to an element of a tensor of a narrow type (a byte) has no such zero:
-type-scalars refuses it.
+reference to an element of a tensor of a narrow type is to a byte, which no variable holds:
+`let r = if c { &mut t[1] } else { &mut t[2] };` starts at `&mut t[0]`, the first element
+of a tensor an arm borrows one of, whose extents are static and none 0 (type-scalars
+refuses any other), so that no index check stops there.
 """, state=State)
 
 
@@ -38,6 +44,7 @@ def _fn(run, fn):
     if not any(_chosen(n) for n in descendants(fn.body)):
         return fn
     run.state.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    run.state.types = binder_types(fn)
     return run.rebuild(fn)
 
 
@@ -46,11 +53,25 @@ def _let(run, let):
     if not _chosen(let):
         return (run.rebuild(let),)
     span = let.span
-    return (*reference_to_zero(let.name, let.type, run.state.taken, span),
+    target = let.type.inner
+    if target._prod == "Scalar" and target.name in NARROW_TYPES:
+        tensor, rank = next((name, rank) for name, rank in chosen_elements(let.value)
+                            if _first_in_bounds(run.state.types.get(name), rank))
+        start = [reference_to_first(let.name, let.type, tensor, rank, span)]
+    else:
+        start = reference_to_zero(let.name, let.type, run.state.taken, span)
+    return (*start,
             L["Assign"](L["Local"](let.name, span=span), "=", run.walk(let.value), span=span))
 
 
 def _chosen(s) -> bool:
     """`s` is a `let` of a reference an `if` chooses (type-scalars admits only one to a
-    scalar or a vector held as its type)."""
+    scalar or a vector held as its type, or to an element of a tensor of a narrow type whose
+    first element _first_in_bounds finds)."""
     return s._prod == "Let" and s.value._prod == "IfExpr" and s.type._prod == "BorrowType"
+
+
+def _first_in_bounds(ty, rank: int) -> bool:
+    """A tensor of `rank` static extents, none 0: its first element is in bounds."""
+    return ty is not None and ty._prod == "TensorType" and len(ty.dims) == rank and all(
+        d._prod == "DimInt" and d.value > 0 for d in ty.dims)

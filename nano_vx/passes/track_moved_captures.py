@@ -12,11 +12,14 @@ from ..languages.lresolved import display_name, unused_name
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.closures import bound_in, captures
+from ..scalars.aggregates import fresh_item
+from ..scalars.closures import bound_in
+from ..scalars.storages import fresh_copy
 from ..nanopass.verify import child_nodes
-from ..scalars.moved_flags import IN_ORDER, LEAVES, collect, flagged_variables, given, late_reads
+from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, given,
+                                   given_name, late_reads, moved_name, quiet_references,
+                                   through_references)
 
-_LITERALS = frozenset("Int Float Bool Str".split())
 # The expression a statement computes first.
 _FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
 # The expressions each statement computes itself, in order (its blocks are blocks of their
@@ -41,6 +44,11 @@ class State:
     ref: set = field(default_factory=set)  # the flags of the function walked that are
     # references to its launcher's
     fns: dict = field(default_factory=dict)  # the program's functions by name
+    quiet: frozenset = frozenset()  # the references of the function walked that cannot stop
+    through: frozenset = frozenset()  # its flagged variables that are reference parameters
+    copies: dict = field(default_factory=dict)  # (function, variable, callee, index) -> the
+    # copy of the callee checking, where it reads through that parameter, the flag it is given
+    redirected: dict = field(default_factory=dict)  # id() of a call -> (copy, variable)
 
 
 track_moved_captures = Pass("track-moved-captures", L, L, """
@@ -51,22 +59,27 @@ E5010 for a read it cannot check).
 
 The checker refuses a use after a move it sees (E4001), but not the move of a closure called
 twice, or in a loop, nor a closure's read after a move: the interpreter's frame then holds the
-moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable) is followed by
-`let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in source order, is
-preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by `t_moved = 0;` (t holds
-a value again), and a statement reading t (a block's value alike) by a check of each n,
+moved mark the move left, and the read stops. `let t = ..;` (a parameter, a loop variable)
+is followed by `let mut t_moved: i32 = 0;`; the n-th `transfer(t, ..)` of the function, in
+source order, is preceded by `t_moved = n;`, a plain assignment `t = ..;` followed by
+`t_moved = 0;` (t holds a value again), and a statement reading t (a block's value alike)
+by a check of each n,
 `if t_moved == n { halt E9004 }`, with the message naming where that transfer moved t. So the
 check runs where the read does only when the read is the first thing its statement computes
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
-makes it where it can: a read after anything else (a reference to an element or literals
-alone, what an assignment computes first), or in a loop's condition, is refused (E5010), and
-so is a reference to t (the interpreter stops where the reference is read, which
-may be in another function; erase-tensor-references, after this pass, makes a tensor's one
-the tensor itself), but one lent first to a function whose body first reads an element
-through it (`total(&t)`, `total` starting `x[0] + ..`, any other argument a literal, its
-result no reference): that read is checked before the statement, its stop placed there, in
-the function; the default action then runs the program in the interpreter. lift-closures then
-passes the flag by reference to a closure that moves t, and by value to one that reads it.
+makes it where it can (a reference to an element at literal indices within its extents
+cannot stop, and counts for nothing): a read after anything else (a reference to an element
+at another index, or literals alone, what an assignment computes first), or in a loop's
+condition, is refused (E5010), and so is a reference to t (the interpreter stops where the
+reference is read, which may be in another function; erase-tensor-references, after this
+pass, makes a tensor's one the tensor itself) but one lent to a function (`total(&t)`) whose
+body reads through it first in a statement of its own, after statements not naming it, and
+neither moves through it nor lends it on: the call is of a copy of the function given the
+flag (by value: the function cannot move t), which checks it before that statement, where
+the interpreter stops (`total` starting `print(5); x[0] + ..`; a first statement assigning
+an element, `x[0] = ..`, stops before computing its value, where the assignment is).
+lift-closures then passes the flag by reference to a closure that moves t, and by value to
+one that reads it.
 
 A launch moves the variable it gives a kernel that moves its parameter (itself, or through
 the kernels it launches), as the spawn's body did in the launching frame, where native code's
@@ -76,9 +89,10 @@ lent the launcher's flag: a `&mut i32` parameter after the others, given `&mut t
 by a kernel lent it, the reference itself), which the kernel's `transfer`s of its parameter
 set (numbered after the launcher's own, in the order of the launches) and its reads check:
 the launch gives the variable moved or not, as the interpreter's does, whose kernel stops
-where it reads a moved one. A kernel lent `&mut t` (its spawn's body assigns `t`) whose
-`transfer(*t, ..)` moves the launcher's `t`, where a closure reads `t`, is refused (E5010):
-no flag is lent through that reference.
+where it reads a moved one. A kernel given `&mut t` (its spawn's body assigns `t`, or lends
+it) is lent the flag beside it alike: its `transfer(*t, ..)` (a copied closure's too) moves
+the launcher's `t` and sets the flag, `*t = ..` clears it, `*t` and `t[i]` read and check it,
+and `t` alone lends it (to a copy of a function, as above).
 """, state=State)
 
 
@@ -89,59 +103,19 @@ def _program(run, program):
     st.fns = fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
-    _refuse_moves_through_lent(run, fns, launches)
     st.reached = {(name, var): _reached(st, fns, launches, name, var)
                   for name in fns for var in found.flagged[name]}
     for (name, var), reached in st.reached.items():
         if var not in found.lent.get(name, ()):
             st.numbers.update((id(n), number) for number, n in enumerate(reached, 1))
     st.reached = {key: st.reached[_root(st, key)] for key in st.reached}
-    return run.rebuild(program)
-
-
-def _refuse_moves_through_lent(run, fns: dict, launches: dict) -> None:
-    """E5010 for a launch lending `&mut v` to a kernel that moves v through it, where a
-    closure reads v (of the launcher's, or the kernel's reading its parameter): the
-    interpreter's launch moves v so (a spawn's body assigning `v` and then moving it), and
-    native code lends no moved-flag through that reference."""
-    through = _moved_through(fns, launches, run.state.found.launched)
-    for name, fn in fns.items():
-        read = {n for c in descendants(fn.body) if c._prod == "Closure" for n in captures(c)}
-        for launch in launches[name]:
-            kernel = fns[launch.kernel]
-            for i in through[launch.kernel]:
-                arg, param = launch.args[i], kernel.params[i].name
-                lent = arg._prod == "Borrow" and arg.value._prod == "Local"
-                if lent and arg.value.name in read or any(
-                        param in captures(c) for c in descendants(kernel.body)
-                        if c._prod == "Closure"):
-                    refuse(run.ctx.diagnostics, name, launch,
-                           f"a kernel moving '{display_name(param)}' through the `&mut` its "
-                           f"launch lends, which a closure reads")
-
-
-def _moved_through(fns: dict, launches: dict, launched: dict) -> dict:
-    """Each function -> the indices of its parameters whose place it moves: a `transfer` of
-    `*p` (in its body or a closure of it), or `p` given on to a kernel that does, or `*p` to
-    one that moves its parameter."""
-    moved = {}
-    for fn in fns.values():
-        through = {n.value.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-                   and n.value._prod == "Deref" and n.value.value._prod == "Local"}
-        moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in through}
-    params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
-    while True:
-        more = {name: {params[name][a.name] for launch in launches[name]
-                       for i, arg in enumerate(launch.args)
-                       if i in moved[launch.kernel] and arg._prod == "Local"
-                       or i in launched.get(launch.kernel, ()) and arg._prod == "Deref"
-                       for a in [arg if arg._prod == "Local" else arg.value]
-                       if a._prod == "Local" and a.name in params[name]} - moved[name]
-                for name in moved}
-        if not any(more.values()):
-            return moved
-        for name, indices in more.items():
-            moved[name] |= indices
+    program = run.rebuild(program)
+    if not st.copies:
+        return program
+    items = []
+    for item in program.items:
+        items += [item] + [copy for key, copy in st.copies.items() if key[2] == item.name]
+    return program.replace(items=tuple(items))
 
 
 def _root(st: State, key: tuple) -> tuple:
@@ -155,7 +129,7 @@ def _reached(st: State, fns: dict, launches: dict, name: str, var: str) -> list:
     """The transfers the flag of `var` in function `name` numbers: its own (in source order),
     then those of each kernel it lends the flag, in the order of their launches."""
     reached = [n for n in descendants(fns[name].body)
-               if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name == var]
+               if n._prod == "Transfer" and moved_name(n.value, name in st.found.kernels) == var]
     for launch in launches[name]:
         for _, var_given, param in given(fns, launch):
             if var_given == var and param in st.found.lent.get(launch.kernel, ()):
@@ -171,11 +145,14 @@ def _fn(run, fn):
         return fn
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.fn = fn.name
+    st.quiet = quiet_references(fn, moved)
+    st.through = through_references(fn, st.found)
     st.flags = {name: unused_name(f"{display_name(name)}_moved", taken) for name in moved}
     st.ref = set(st.found.lent.get(fn.name, ()))
+    kernel = fn.name in st.found.kernels
     st.sites = {id(n): st.numbers[id(n)] for n in descendants(fn.body)
-                if n._prod == "Transfer" and n.value._prod == "Local" and n.value.name in moved}
-    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(n.value.name)}' after it "
+                if n._prod == "Transfer" and moved_name(n.value, kernel) in moved}
+    st.stops = {name: [(st.numbers[id(n)], f"use of '{display_name(moved_name(n.value))}' after it "
                         f"moved to Memory::{n.dest.name} at {n.span}")
                        for n in st.reached[(fn.name, name)]] for name in moved}
     body = run.walk(fn.body)
@@ -193,8 +170,9 @@ def _launch(run, launch):
     launch = run.rebuild(launch)
     lent = []
     for i in st.found.lent.get(launch.kernel, {}).values():
-        flag = L["Local"](st.flags[launch.args[i].name], span=span)
-        lent.append(flag if launch.args[i].name in st.ref else L["Borrow"](flag, True, span=span))
+        var = given_name(launch.args[i])
+        flag = L["Local"](st.flags[var], span=span)
+        lent.append(flag if var in st.ref else L["Borrow"](flag, True, span=span))
     return launch.replace(args=launch.args + tuple(lent)) if lent else launch
 
 
@@ -242,14 +220,24 @@ def _block(run, block):
         stmts.append(s)
         if s._prod == "Let" and s.name in st.flags:
             stmts.append(_flag_let(st, s.name, s.span))
-        elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
-                s.target.name in st.flags:
-            stmts.append(_set(st, s.target.name, 0, s.span))
+        elif _written(st, s) is not None:
+            stmts.append(_set(st, _written(st, s), 0, s.span))
     value = block.value
     if value is not None:
         stmts += _before(run, block, [value])
         value = run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _written(st: State, s):
+    """The flagged variable an assignment gives a value again (`t = ..`, `*t = ..` through a
+    reference parameter), if it is one."""
+    if s._prod != "Assign" or s.op != "=":
+        return None
+    name = s.target.name if s.target._prod == "Local" else \
+        moved_name(s.target) if s.target._prod == "Deref" and moved_name(s.target) in st.through \
+        else None
+    return name if name in st.flags else None
 
 
 def _before(run, at, exprs) -> list:
@@ -260,17 +248,17 @@ def _before(run, at, exprs) -> list:
     for e in exprs:
         if e is None:
             continue
-        if at._prod == "Assign" and e is at.target and e._prod == "Local" and at.op == "=":
+        if e is getattr(at, "target", None) and _written(st, at) is not None:
             continue  # written, not read
-        collect(st.flags, st.found.lent, st.sites, e, events)
-    lent = [e for e in events if e[0] == "lent"]
-    read = _read_by_the_callee(st, events) if len(lent) == 1 else None
-    if lent and read is None:
-        refuse(run.ctx.diagnostics, st.fn, lent[0][2],
-               f"a reference to '{display_name(lent[0][1])}', which a closure may move")
+        collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet,
+                through=st.through)
+    unchecked = next((e for e in events if e[0] == "lent" and
+                      not _checked_in_a_copy(st, exprs, e)), None)
+    if unchecked is not None:
+        refuse(run.ctx.diagnostics, st.fn, unchecked[2],
+               f"a reference to '{display_name(unchecked[1])}', which a closure may move")
         return []
-    if read is not None:  # checked as the read the callee makes first
-        events = [("read", lent[0][1], read, False)] + events[1:]
+    events = [e for e in events if e[0] != "lent"]
     reads = [e for e in events if e[0] == "read"]
     if not reads:
         return []
@@ -287,43 +275,98 @@ def _before(run, at, exprs) -> list:
         if name in checked:
             continue
         checked.add(name)
-        for number, message in st.stops[name]:
-            flag = _flag(st, name, node.span)
-            cond = L["Binary"]("==", flag, L["Int"](number, span=node.span), span=node.span)
-            halt = L["Block"]((L["Halt"]("E9004", message, span=node.span),), None,
-                              span=node.span)
-            out.append(L["If"](cond, False, halt, None, span=node.span))
+        out += [_check(_flag(st, name, node.span), number, message, node.span)
+                for number, message in st.stops[name]]
     out += [_set(st, name, st.sites[id(node)], node.span) for _, name, node, _ in moves]
     return out
 
 
-def _read_by_the_callee(st: State, events: list):
-    """The read through the reference a statement lends first, when the function it is lent
-    to reads through it first: `total(&t)` of a `total` whose body starts computing `x[0]`,
-    the call's other arguments literals (nothing runs between the statement's start and that
-    read, where the interpreter stops, in the callee) and its result no reference."""
-    if len(events) < 2 or events[1][0] != "op":
-        return None
-    borrow, call = events[0][2], events[1][2]
-    fn = st.fns.get(call.callee.name) if call._prod == "Call" and \
+def _check(flag, number: int, message: str, span):
+    """`if flag == number { halt E9004 }`: the stop of a read after the move numbered so."""
+    cond = L["Binary"]("==", flag, L["Int"](number, span=span), span=span)
+    halt = L["Block"]((L["Halt"]("E9004", message, span=span),), None, span=span)
+    return L["If"](cond, False, halt, None, span=span)
+
+
+def _checked_in_a_copy(st: State, exprs, event) -> bool:
+    """Whether the reference `event` lends is an argument of a call whose callee (flagged
+    nothing itself, its result no reference) reads through it first in a statement of its
+    body, after statements not naming it (`total(&t)`, `total` starting `print(5); x[0] +
+    ..`): the call is then of a copy of the callee given the flag, which checks it before
+    that statement, where the interpreter stops (E9004, naming the caller's variable)."""
+    node, var = event[2], event[1]
+    call = next((n for e in exprs if e is not None for n in descendants(e)
+                 if n._prod == "Call" and any(a is node for a in n.args)), None)
+    fn = st.fns.get(call.callee.name) if call is not None and \
         call.callee._prod == "Global" else None
-    at = [i for i, a in enumerate(call.args) if a is borrow] if fn is not None else []
-    if not at or len(fn.params) != len(call.args) or \
-            getattr(fn.ret, "_prod", None) == "BorrowType" or \
-            any(a is not borrow and a._prod not in _LITERALS for a in call.args):
+    if fn is None or st.found.flagged.get(fn.name) or len(fn.params) != len(call.args) or \
+            getattr(fn.ret, "_prod", None) == "BorrowType":
+        return False
+    index = next(i for i, a in enumerate(call.args) if a is node)
+    key = (st.fn, var, fn.name, index)
+    if key not in st.copies:
+        copy = _copy_checking(st, fn, fn.params[index].name, var)
+        if copy is None:
+            return False
+        st.copies[key] = copy
+    st.redirected[id(call)] = (st.copies[key].name, var)
+    return True
+
+
+def _copy_checking(st: State, fn, param: str, var: str):
+    """fn given `param`'s flag last, checking it before the first statement naming `param`,
+    which reads through it first; None where it does not, or where fn moves through it or
+    lends it on (which would move the caller's variable, its flag not set)."""
+    through = {id(n.value) for n in descendants(fn.body) if n._prod == "Deref"} | \
+        {id(n.base) for n in descendants(fn.body) if n._prod == "Index"}
+    if any(n._prod == "Local" and n.name == param and id(n) not in through or
+           n._prod == "Transfer" and moved_name(n.value) == param for n in descendants(fn.body)):
         return None
-    return _first_read(fn.body, fn.params[at[0]].name)
+    stmts = fn.body.stmts
+    k = next((i for i, s in enumerate(stmts) if any(
+        n._prod == "Local" and n.name == param for n in descendants(s))), len(stmts))
+    read = _first_read(fn.body.replace(stmts=stmts[k:]), param)
+    if read is None:
+        return None
+    taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    flag, span = unused_name(f"{display_name(param)}_moved", taken), read.span
+    checks = tuple(_check(L["Local"](flag, span=span), number, message, span)
+                   for number, message in st.stops[var])
+    name = fresh_item(f"{fn.name}$checking_{display_name(param)}",
+                      {c.name for c in st.copies.values()} | set(st.fns))
+    # Nodes of its own: the passes after this one note what they find of a node by its id().
+    return fresh_copy(fn.replace(name=name, params=fn.params + (L["Param"](flag, L["Scalar"](
+        "i32", span=fn.span), span=fn.span),), body=fn.body.replace(
+        stmts=stmts[:k] + checks + stmts[k:])))
+
+
+@track_moved_captures.on("Call")
+def _call(run, call):
+    """A call of a callee reading through the reference it is lent late: of its copy, given
+    the flag."""
+    st = run.state
+    redirect = st.redirected.get(id(call))
+    call = run.rebuild(call)
+    if redirect is None:
+        return call
+    copy, var = redirect
+    return call.replace(callee=call.callee.replace(name=copy),
+                        args=call.args + (_flag(st, var, call.span),))
 
 
 def _first_read(body, name: str):
-    """The element read through `name` that a function's body computes first, if it is."""
+    """The element (or `*name`) read, or assigned (the assignment where the stop is), through
+    `name` that a function's body computes first, if it is."""
     first = body.stmts[0] if body.stmts else None
+    if first is not None and first._prod == "Assign":
+        return first if first.op == "=" and _element_of(first.target, name) else None
     node = body.value if first is None else getattr(first, _FIRST.get(first._prod, ""), None)
     while node is not None:
         base = node
         while base._prod == "Index":
             base = base.base
-        if node._prod == "Index" and base._prod == "Local" and base.name == name:
+        base = base.value if base._prod == "Deref" else base
+        if node._prod in ("Index", "Deref") and base._prod == "Local" and base.name == name:
             return node
         if node._prod not in IN_ORDER:
             return None
@@ -331,8 +374,22 @@ def _first_read(body, name: str):
     return None
 
 
+def _element_of(place, name: str) -> bool:
+    """Whether place is an element through `name` at indices computing nothing (`x[0]`): the
+    interpreter's assignment to it stops first, where the assignment is, when what `name`
+    names has moved."""
+    if place._prod != "Index":
+        return False
+    while place._prod == "Index":
+        if place.index._prod not in LEAVES:
+            return False
+        place = place.base
+    return place._prod == "Local" and place.name == name
+
+
 def _events(st: State, e) -> list:
     """The reads of flagged variables, and references to them, computing e makes."""
     events: list = []
-    collect(st.flags, st.found.lent, st.sites, e, events)
+    collect(st.flags, st.found.lent, st.sites, e, events, quiet=st.quiet,
+                through=st.through)
     return [ev for ev in events if ev[0] in ("read", "lent")]

@@ -1,20 +1,19 @@
-"""track-uninit-elements: Lcopied -> Lwritten."""
+"""track-uninit-elements: Lallset -> Lwritten."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..languages.lresolved import display_name
-from ..languages.lcopied import Lcopied
+from ..languages.lallset import Lallset
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (NOT_FOLLOWED, computes_alike, element_of, lent_tensor,
-                                    named_whole, names_given, sized_by_parameters, tracked_at,
+from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, extent_reads, flags_type,
+                                    lent_tensor, named_whole, names_given, printed_tensor,
+                                    reindexed, settled, sized_by_parameters, tracked_at,
                                     written_copy)
-from ..values.tensors import PRINT_LIMIT
 
 
 @dataclass
@@ -34,40 +33,35 @@ class _Tracked:
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
     closures: dict = field(default_factory=dict)  # a marked closure's `let` -> the closure
-    all_set: dict = field(default_factory=dict)  # its parameter given others -> flags all set
-    # a local given such a parameter of `?` extents -> (flags all set made beside it, its
-    # type, whether it is assigned whole: the flags are then made again after each assignment)
-    all_set_of: dict = field(default_factory=dict)
 
 
-track_uninit_elements = Pass("track-uninit-elements", Lcopied, Lwritten, """
+track_uninit_elements = Pass("track-uninit-elements", Lallset, Lwritten, """
 Give each tensor made by `uninit()` a written-flag per element, set by each write and checked by each read, so that native code stops where the interpreter stops on an element never written (E9005; E5010 for a use it does not follow).
 
-`let t = Tensor<T, [..]>::uninit(..)` is followed by `let t_written = Tensor<bool, [..]>::new(..)`
-of its extents; each `t[i][j] = v` by `t_written[i][j] = true`; each read `t[i][j]` is
-`ReadWritten(t[i][j], t_written)`; `t[i] += v` computes v into a `let`, checks the
-element's flag (at the statement, as the interpreter stops there), then writes it and sets
-the flag; `print(t)` and `print(t[i])` first check each flag of what they print, in order
-(none where the print refuses the tensor for its size, decided as the program runs for `?`
-extents), a print a block gives as its value (`|| print(t[1])`) made a statement for it. The names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves
-the elements as they are) share its flags, and so do the closures that see it: they see the
-flags as they see the tensor, when they are called. A copy copy-tracked-functions made, or a
-closure mark-uninit-closures marked, takes, after
-its own parameters, the flags of each parameter its `WrittenCopy` names, and a call of it,
-from each tracked tensor it is given, the tensor's flags (all set for a tensor made
-otherwise given a closure there: made beside the closure for static extents, else beside
-the local given, a parameter or a `let`'s never assigned whole); one whose callers keep the flags
-of what it returns takes one more, `r`'s flags made by the caller of `let r = f$written(..)`
-(of `?` extents, sized from the call's arguments, each that computes something computed into
-a `let` first, and a local before one, a negative one made 0, where the function stops as it
-did), which it writes the flags of what it returns to (all set for a tensor made otherwise) at
+`let t = Tensor<T, [..]>::uninit(..)` is followed by
+`let t_written = Tensor<bool, [..]>::new(..)` of its extents; each `t[i][j] = v` by
+`t_written[i][j] = true`; each read `t[i][j]` is `ReadWritten(t[i][j], t_written)`;
+`t[i] += v` computes v into a `let`, checks the element's flag (at the statement, as the
+interpreter stops there), then writes it and sets the flag; `print(t)` and `print(t[i])` are
+left as they are, read-printed-elements having read each element they print before them. The
+names the tensor is given (`let u = t;`, a borrow, a `transfer`, which moves the elements as
+they are) share its flags, and so do the closures that see it: they see the flags as they
+see the tensor, when they are called. A copy copy-tracked-functions made, or a closure
+mark-uninit-closures marked, takes, after its own parameters, the flags of each parameter
+its `WrittenCopy` names, and a call of it, from each tracked tensor it is given, the
+tensor's flags (for a tensor made otherwise given a closure there, the flags all set
+`AllWritten` gives beside it, which make-all-set-flags made); one whose callers keep the
+flags of what it returns takes one more, `r`'s flags made by the caller of
+`let r = f$written(..)` (of `?` extents, sized from the call's arguments, which
+name-sizing-arguments named, a negative one made 0, where the function stops as it did),
+which it writes the flags of what it returns to (all set for a tensor made otherwise) at
 each `return`. What else would see its elements (a call or launch of something else, a
 return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
-element to index) is refused (E5010), and the default action runs
-the program in the interpreter. An index of a write or of a row printed that might not
-compute the same twice (a call, an element, a local the statement might change) is computed
-once, into a `let`, first. A tensor settle-written-tensors found written before any read is
-made by `new()` by then and costs nothing here.
+element to index) is refused (E5010), and the default action runs the program in the
+interpreter. An index of a write that might not compute the same twice (a call, an element,
+a local the statement might change) is computed once, into a `let`, first. A tensor
+settle-written-tensors found written before any read is made by `new()` by then and costs
+nothing here.
 """, state=_Tracked)
 
 
@@ -132,8 +126,6 @@ def _fn(run, fn):
                 state.dims[p.name] = lent_tensor(p.type).dims
                 state.elems[p.name] = lent_tensor(p.type).elem
                 state.ranks[p.name] = len(state.dims[p.name])
-    state.all_set, state.all_set_of = _all_set_given(fn, lets, state)
-    fn = fn.replace(body=_params_all_set(fn.body, fn.params, state))
     state.assigned = {n.target.name for n in descendants(fn.body)
                       if n._prod == "Assign" and n.target._prod == "Local"} | \
         {n.value.name for n in descendants(fn.body)
@@ -146,15 +138,6 @@ def _fn(run, fn):
 
 @track_uninit_elements.on("Let", splice=True)
 def _let(run, s):
-    """The `let` rewritten, followed, for a local given a marked closure's parameter of `?`
-    extents, by the flags all set of its extents that the call gives beside it."""
-    out = _let_tracked(run, s)
-    if s.name not in run.state.all_set_of:
-        return out
-    return (*(out if isinstance(out, tuple) else (out,)), _all_set_let(s.name, run.state, s.span))
-
-
-def _let_tracked(run, s):
     flags = run.state.flags
     if _is_uninit(s.value) and s.name in flags:
         made = s.value
@@ -169,45 +152,21 @@ def _let_tracked(run, s):
         return s  # another name of the tensor: the same flags
     if s.name in run.state.closures:  # it takes the flags of each tensor given, after them
         made = s.value
-        params = tuple(p.replace(name=flags[p.name], type=_flags_type(p.type))
+        params = tuple(p.replace(name=flags[p.name], type=flags_type(p.type))
                        for p in made.params if p.name in written_copy(made).given)
-        all_set = tuple(Lwritten["Let"](run.state.all_set[p.name], False, _flags_type(p.type),
-                                        _all_set(p.type, s.span), span=s.span)
-                        for p in made.params if p.name in run.state.all_set)
-        body = run.walk(_params_all_set(made.body, made.params, run.state))
-        return (*all_set, s.replace(value=made.replace(params=made.params + params, body=body)))
+        body = run.walk(made.body)
+        return s.replace(value=made.replace(params=made.params + params, body=body))
     if s.name in run.state.results:  # the flags of the tensor the call returns, written there
         ret = lent_tensor(run.state.fns[s.value.callee.name].ret)
-        typed = _flags_type(ret)
-        call, named, extents = s.value, (), ()
+        typed = flags_type(ret)
+        call, extents = s.value, ()
         if any(d._prod != "DimInt" for d in ret.dims):
-            named, call = _arguments_named(run, call)
+            # from the arguments, each computing something a `let`'s by now, as they were
             extents = (_sized_as_made(call, run.state.fns[call.callee.name], s.span),)
         made = Lwritten["TensorNew"](typed.replace(place=None), "new", extents, span=s.span)
-        return (*named, s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
+        return (s.replace(name=flags[s.name], mutable=True, type=typed, value=made),
                 s.replace(value=_copied_call(run, call, flags[s.name])))
     return run.rebuild(s)
-
-
-def _arguments_named(run, call):
-    """The call's arguments that compute something each computed into a `let` first, in
-    order, so that the flags can be sized from them before the call (and a local before one
-    of them read there too, which it might change): the `let`s, and the call of their
-    locals."""
-    computing = [k for k, a in enumerate(call.args)
-                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
-                 a._prod == "Borrow" and a.value._prod != "Local"]
-    named, args = [], []
-    for k, a in enumerate(call.args):
-        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
-                a._prod == "Local" and a.name in run.state.flags:
-            args.append(a)
-            continue
-        name = run.state.used.fresh("argument")
-        named.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=a.span),
-                                    run.walk(a), span=a.span))
-        args.append(Lwritten["Local"](name, span=a.span))
-    return tuple(named), call.replace(args=tuple(args))
 
 
 def _sized_as_made(call, fn, span):
@@ -233,11 +192,6 @@ def _sized_as_made(call, fn, span):
     return Lwritten["ArrayLit"](tuple(extents), span=span)
 
 
-@track_uninit_elements.on("Closure")
-def _closure(run, e):
-    return run.rebuild(e.replace(body=_params_all_set(e.body, e.params, run.state)))
-
-
 @track_uninit_elements.on("WrittenCopy", splice=True)
 def _mark(run, s):
     return ()  # the parameters it asks for are made: it says nothing more
@@ -245,20 +199,15 @@ def _mark(run, s):
 
 @track_uninit_elements.on("Assign", splice=True)
 def _assign(run, s):
-    state = run.state
-    if s.target._prod == "Local" and s.target.name in state.all_set_of:
-        # a tensor of other extents, maybe: its flags all set are made again
-        flags = Lwritten["Local"](state.all_set_of[s.target.name][0], span=s.span)
-        return (run.rebuild(s), Lwritten["Assign"](
-            flags, "=", _all_set_beside_made(s.target.name, state, s.span), span=s.span))
     base, indices = element_of(s.target)
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
     # The value might change a local an index reads before the flag is set: such an index,
     # as one that might compute otherwise anyway, is computed once first, as it is there.
-    lets, indices = _settled(run, indices, set(run.state.flags) | run.state.assigned)
-    target = _reindexed(s.target, indices)
+    lets, indices = settled(indices, set(run.state.flags) | run.state.assigned,
+                            run.state.used.fresh, run.walk)
+    target = reindexed(s.target, indices)
     mark = Lwritten["Local"](flags, span=base.span)
     for i in indices:
         mark = Lwritten["Index"](mark, i, span=s.target.span)
@@ -279,76 +228,13 @@ def _assign(run, s):
             s.replace(target=target, value=Lwritten["Local"](value, span=span))) + written
 
 
-@track_uninit_elements.on("Block")
-def _block(run, b):
-    """A block whose value prints a tracked tensor or a row of one (`|| print(t[1])`) gives
-    nothing: it prints by a statement, whose flags are checked before it."""
-    if b.value is not None and _printed_whole(b.value, run.state) is not None:
-        b = b.replace(stmts=b.stmts + (Lwritten["ExprStmt"](b.value, span=b.value.span),),
-                      value=None)
-    return run.rebuild(b)
-
-
-@track_uninit_elements.on("ExprStmt", splice=True)
+@track_uninit_elements.on("ExprStmt")
 def _print(run, s):
-    """`print(t)` reads every element in order, and `print(t[i])` every element of its row:
-    each flag is checked first, in that order, so that the first never written stops the
-    program, at the print, as it does there. A row's index is computed again for each flag,
-    or, one that might compute otherwise (a call, an element), once into a `let` first. What
-    the interpreter refuses to print for its size (E9006) it reads nothing of: the checks
-    run only for what it prints, decided as the program runs for `?` extents."""
-    call, state = s.expr, run.state
-    t = _printed_whole(call, state)
-    if t is None:
-        return run.rebuild(s)
-    _, indices = element_of(call.args[0])
-    lets, settled = _settled(run, indices, set(state.flags))  # nothing runs between
-    row = _reindexed(call.args[0], settled)
-    printed = s.replace(expr=call.replace(args=(row,))) if lets else s
-    span = call.span
-    extents = _extent_reads(state.dims[t.name], t.name, span)[len(indices):]
-    static = all(n._prod == "Int" for n in extents)
-    if static and math.prod(n.value for n in extents) > PRINT_LIMIT:
-        return (*lets, printed)
-    names = [state.used.fresh("at") for _ in extents]
-    element = row
-    for name in names:
-        element = Lwritten["Index"](element, Lwritten["Local"](name, span=span), span=span)
-    check = Lwritten["ExprStmt"](Lwritten["ReadWritten"](
-        element, Lwritten["Local"](state.flags[t.name], span=span), span=span), span=span)
-    for name, n in reversed(list(zip(names, extents))):
-        check = Lwritten["For"](name, Lwritten["Int"](0, span=span), n,
-                                Lwritten["Block"]((check,), None, span=span), span=span)
-    if not static:
-        check = Lwritten["If"](_printable(extents, span), False,
-                               Lwritten["Block"]((check,), None, span=span), None, span=span)
-    return (*lets, check, printed)
-
-
-def _printed_whole(e, state: _Tracked):
-    """The tracked local `e` prints whole or a row of (`print(t)`, `print(t[i])`), else None."""
-    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and
-            len(e.args) == 1):
-        return None
-    t, indices = element_of(e.args[0])
-    if t is None or t.name not in state.flags or len(indices) >= state.ranks[t.name]:
-        return None
-    return t
-
-
-def _printable(extents: list, span):
-    """Whether the interpreter prints a tensor of these extents, not past PRINT_LIMIT: each
-    extent, and the count up to it, at most the limit (so the count never overflows)."""
-    limit = Lwritten["Int"](PRINT_LIMIT, span=span)
-    count = cond = None
-    for n in extents:
-        count = n if count is None else Lwritten["Binary"]("*", count, n, span=span)
-        fits = Lwritten["Binary"]("<=", count, limit, span=span)
-        if count is not n:
-            fits = Lwritten["Binary"]("&&", Lwritten["Binary"]("<=", n, limit, span=span), fits,
-                                      span=span)
-        cond = fits if cond is None else Lwritten["Binary"]("&&", cond, fits, span=span)
-    return cond
+    """`print(t)` and `print(t[i])`: read-printed-elements read their elements before it,
+    each checked as any."""
+    if printed_tensor(s.expr, run.state.ranks) is not None:
+        return s
+    return run.rebuild(s)
 
 
 @track_uninit_elements.on("Call", "Launch")
@@ -376,13 +262,14 @@ def _copied_call(run, e, out: str | None):
     copy = written_copy(made) if made is not None else None
     places = [k for k, p in enumerate(made.params) if p.name in copy.given] if copy else []
     given = [state.flags[args[k].name] if k in at else
-             state.all_set.get(made.params[k].name) or _all_set_beside(args[k], state)
-             for k in places]
-    if copy is None or copy.returned != (out is not None) or not set(at) <= set(places) or \
-            None in given:
-        _refuse(run, e)  # no copy or marked closure made for these arguments
-        return e
+             args[k].flags.name if args[k]._prod == "AllWritten" else None for k in places]
+    refused = copy is None or copy.returned != (out is not None) or \
+        not set(at) <= set(places) or None in given
+    if refused:
+        _refuse(run, e)  # no copy or marked closure made for these arguments, first
     walked = tuple(a if k in at else run.walk(a) for k, a in enumerate(e.args))
+    if refused:
+        return e.replace(args=walked)  # (an argument's flags all set go)
     flags = tuple(Lwritten["Local"](name, span=args[k].span) for k, name in zip(places, given))
     if out is not None:
         flags += (Lwritten["Local"](out, span=e.span),)
@@ -418,6 +305,11 @@ def _return(run, s):
         copy = Lwritten["For"](name, Lwritten["Int"](0, span=span), end,
                                Lwritten["Block"]((copy,), None, span=span), span=span)
     return (copy, s if tracked else run.rebuild(s))
+
+
+@track_uninit_elements.on("AllWritten")
+def _all_written(run, e):
+    return run.walk(e.value)  # the flags it names are given by the call, after its arguments
 
 
 @track_uninit_elements.on("Index")
@@ -473,10 +365,10 @@ def _flags_taken(fn, copy, state: _Tracked):
     given = [p for p in fn.params if p.name in copy.given]
     state.params = {p.name: used.fresh(f"{display_name(p.name)}_written") for p in given}
     params = tuple(fn.params) + tuple(p.replace(name=state.params[p.name],
-                                                type=_flags_type(p.type)) for p in given)
+                                                type=flags_type(p.type)) for p in given)
     if copy.returned:
         state.out = used.fresh("result_written")
-        params += (Lwritten["Param"](state.out, _flags_type(fn.ret), span=fn.ret.span),)
+        params += (Lwritten["Param"](state.out, flags_type(fn.ret), span=fn.ret.span),)
     return fn.replace(params=params)
 
 
@@ -493,135 +385,10 @@ def _is_uninit(value) -> bool:
     return value._prod == "TensorNew" and value.ctor == "uninit"
 
 
-def _settled(run, indices: list, changing: set) -> tuple[list, list]:
-    """The indices, each that might not compute the same again (with the locals `changing`
-    changed in between) computed once into a `let`: the `let`s, and the indices to use."""
-    lets, settled = [], []
-    for i in indices:
-        if computes_alike(i, changing):
-            settled.append(i)
-        else:
-            name = run.state.used.fresh("index")
-            lets.append(Lwritten["Let"](name, False, Lwritten["OpaqueType"](span=i.span),
-                                        run.walk(i), span=i.span))
-            settled.append(Lwritten["Local"](name, span=i.span))
-    return lets, settled
-
-
-def _reindexed(e, indices: list):
-    """The index chain `e` with its indices, outermost first, replaced by `indices`."""
-    if e._prod != "Index":
-        return e
-    return e.replace(base=_reindexed(e.base, indices[:-1]), index=indices[-1])
-
-
 def _extents(value, name: str) -> tuple:
     """The arguments of `new` for flags of a tensor's extents: none for static ones, else
     each `?` extent read from the tensor made, and each static one as its type says it."""
     if not value.args:
         return ()
-    reads = _extent_reads(value.type.dims, name, value.span)
+    reads = extent_reads(value.type.dims, name, value.span)
     return (Lwritten["ArrayLit"](tuple(reads), span=value.span),)
-
-
-def _extent_reads(dims, name: str, span) -> list:
-    """The extents of the tensor of the local `name`: each static one as its type says it,
-    each `?` one read from the tensor."""
-    return [Lwritten["Int"](d.value, span=span) if d._prod == "DimInt" else
-            Lwritten["MethodCall"](Lwritten["Local"](name, span=span), "extent",
-                                   (Lwritten["Int"](k, span=span),), span=span)
-            for k, d in enumerate(dims)]
-
-
-def _all_set_given(fn, lets, state: _Tracked) -> tuple[dict, dict]:
-    """The parameters of marked closures of static extents that a call gives a tensor made
-    otherwise, each with the local of flags all set made once beside the closure, which
-    such a call gives; and the locals such a call gives a parameter of `?` extents, each
-    with the local of flags all set of its extents made beside it (where it is a parameter,
-    a closure's too, or a `let`'s whose type is known: else none, and the call is refused),
-    its type and
-    whether it is assigned whole."""
-    found, beside = {}, {}
-    params = [*fn.params, *(p for n in descendants(fn.body) if n._prod == "Closure"
-                            for p in n.params)]
-    declared = {p.name: p.type for p in params} | {s.name: _type_of(s, state) for s in lets}
-    assigned = {n.target.name for n in descendants(fn.body)
-                if n._prod == "Assign" and n.target._prod == "Local"}
-    for c in descendants(fn.body):
-        if c._prod == "Call" and c.callee._prod == "Local" and c.callee.name in state.closures:
-            closure = state.closures[c.callee.name]
-            at = tracked_at(c, state.flags)
-            for k, p in enumerate(closure.params):
-                if p.name not in written_copy(closure).given or k in at:
-                    continue
-                if all(d._prod == "DimInt" for d in lent_tensor(p.type).dims):
-                    if p.name not in found:
-                        found[p.name] = state.used.fresh(f"{display_name(p.name)}_all_written")
-                    continue
-                name = named_whole(c.args[k])
-                typed = lent_tensor(declared.get(name))
-                if typed is not None and typed._prod == "TensorType" and name not in beside:
-                    beside[name] = (state.used.fresh(f"{display_name(name)}_all_written"), typed,
-                                    name in assigned)
-    return found, beside
-
-
-def _type_of(s, state: _Tracked):
-    """The type of the local a `let` binds, where it is written or its value says it (a
-    constructor's, a function's result: the `let` naming a temporary has none written)."""
-    if s.type is not None and s.type._prod != "OpaqueType":
-        return s.type
-    v = s.value
-    if v._prod == "TensorNew":
-        return v.type
-    if v._prod == "Call" and v.callee._prod == "Global" and v.callee.name in state.fns:
-        return state.fns[v.callee.name].ret
-    return None
-
-
-def _all_set_beside(arg, state: _Tracked) -> str | None:
-    """The flags all set made beside the local a call gives, if any."""
-    made = state.all_set_of.get(named_whole(arg))
-    return made[0] if made is not None else None
-
-
-def _params_all_set(body, params, state: _Tracked):
-    """The body of a function or closure that makes first (after a copy's mark) the flags all
-    set beside each of its parameters given a marked closure's parameter of `?` extents."""
-    made = tuple(_all_set_let(p.name, state, p.span) for p in params
-                 if p.name in state.all_set_of)
-    if not made:
-        return body
-    at = 1 if body.stmts and body.stmts[0]._prod == "WrittenCopy" else 0
-    return body.replace(stmts=body.stmts[:at] + made + body.stmts[at:])
-
-
-def _all_set_let(name: str, state: _Tracked, span):
-    """`let x_all_written = Tensor<bool, [..]>::fill([x.extent(0), ..], true);` of the
-    local x's extents, read from x where they are `?`."""
-    flags, typed, assigned = state.all_set_of[name]
-    return Lwritten["Let"](flags, assigned, _flags_type(typed),
-                           _all_set_beside_made(name, state, span), span=span)
-
-
-def _all_set_beside_made(name: str, state: _Tracked, span):
-    """The flags all set of the extents of the local x, as it is: read from x where `?`."""
-    _, typed, _ = state.all_set_of[name]
-    made = _all_set(typed, span)
-    if any(d._prod != "DimInt" for d in typed.dims):
-        made = made.replace(args=(Lwritten["ArrayLit"](
-            tuple(_extent_reads(typed.dims, name, span)), span=span), *made.args))
-    return made
-
-
-def _all_set(t, span):
-    """`Tensor<bool, [..]>::fill(true)` of the extents of a tensor of type t (given first
-    where some are `?`)."""
-    return Lwritten["TensorNew"](_flags_type(t).replace(place=None), "fill",
-                                 (Lwritten["Bool"](True, span=span),), span=span)
-
-
-def _flags_type(t):
-    """The type of the flags of a tensor parameter of type t: a bool tensor of its extents."""
-    tensor = lent_tensor(t)
-    return tensor.replace(elem=Lwritten["Scalar"]("bool", span=tensor.span))

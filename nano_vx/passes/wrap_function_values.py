@@ -26,9 +26,9 @@ Make each function used as a value (not called) a closure calling it: `let f = a
 
 A function keeps its function values as they are, for check-native-subset to refuse (E5010),
 where native code would not lower the closures (scalar inference refuses the function with
-them), and where halt-closure-prints made a stop on printing or comparing a closure: the
-interpreter, which runs a refused program, names a function value `function` where it
-stops, not `closure`.
+them): the interpreter, which runs a refused program, names a function value `function`
+where it stops on printing or comparing one, not `closure`. halt-closure-prints has already
+made each stop it makes name what the interpreter names.
 """, state=State)
 
 
@@ -46,8 +46,6 @@ def _program(run, program):
 
 @wrap_function_values.on("Fn")
 def _fn(run, fn):
-    if any(n._prod == "Halt" and n.code == "E9006" for n in descendants(fn)):
-        return fn
     run.state.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     return run.rebuild(fn)
 

@@ -16,7 +16,7 @@ CODE = "E1007"
 # The front end's ILs after check-tensor-constructors' (Ltyped): the passes that read them
 # take its verdict as given, and so does one after it that reads Ltyped.
 CONSTRUCTORS_CHECKED = frozenset({"Lfolded", "Lrouted", "Lscheduled", "Lkernels", "Lassumed",
-                                  "Lmatched", "Lparted", "Lsplit", "Lcopied", "Lwritten", "Lnocontracts", "Lnative", "Lsafe"})
+                                  "Lmatched", "Lparted", "Lsplit", "Lcopied", "Lallset", "Lwritten", "Lnocontracts", "Lnative", "Lsafe"})
 
 
 def typed_languages() -> tuple:

@@ -22,11 +22,13 @@ class Sig:
 @dataclass
 class _Scope:
     """What types a value of one function: the program's shapes and signatures, the
-    function's aggregate locals' shapes and the written types of its other locals."""
+    function's aggregate locals' shapes and the written types of its other locals (and,
+    for a `let`'s value, those of its scalar locals of no written type: _arm_shape)."""
     shapes: Shapes
     sigs: dict
     env: dict
     written: dict
+    untyped: frozenset = frozenset()
 
 
 def program_types(program) -> tuple:
@@ -277,9 +279,34 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     arms = [e.then.value, e.orelse.value] if p == "IfExpr" and e.orelse is not None \
         else [c.body.value for c in e.cases] if p == "MatchValue" else []
     if arms and None not in arms:
-        return _alike(shape, [_value_shape(x, shape, scope) for x in arms])
+        return _alike(shape, [_arm_shape(x, shape, scope) for x in arms])
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
     return shape.filled(found) if found is not None else shape
+
+
+def _arm_shape(x, shape: Tree, scope: _Scope) -> Tree:
+    """shape filled as the arm x of an `if` or a `match` says, a scalar local of no written
+    type it puts somewhere (or arithmetic on it) saying nothing there: type-scalars solves
+    that local's type after the split, as what the other arms put there (`let k = 9; if c {
+    (k, true) } else { (7, false) }` holds an i32, and a later use fixing k to another type
+    is refused there)."""
+    found = _value_shape(x, shape, scope)
+    return found.rebuilt(iter(
+        _ITSELF if t is None and v is not None and _untyped(v, scope) else t
+        for t, v in zip(found.leaves(), _leaf_values(x, found))))
+
+
+def _untyped(v, scope: _Scope) -> bool:
+    """Whether v is a scalar local of no written type, or arithmetic on such locals and
+    unsuffixed literals, which take its type."""
+    if v._prod == "Local":
+        return v.name in scope.untyped
+    if v._prod == "Unary" and v.op == "-":
+        return _untyped(v.operand, scope)
+    if v._prod != "Binary" or v.op not in _ARITHMETIC:
+        return False
+    sides = [x for x in (v.left, v.right) if x._prod not in ("Int", "Float")]
+    return bool(sides) and all(_untyped(x, scope) for x in sides)
 
 
 # What an unsuffixed literal is when nothing fixes its type: the interpreter computes with it
@@ -348,7 +375,10 @@ def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:
     """The shape of each aggregate local, parameter and pattern name of fn, by name, a
     `let`'s leaves typed as its value puts them where its type does not say."""
     env = {p.name: s for p, s in zip(fn.params, sigs[fn.name].params) if s is not None}
-    scope = _Scope(shapes, sigs, env, _written(fn))
+    written = _written(fn)
+    untyped = frozenset(n.name for n in descendants(fn.body) if n._prod == "Let"
+                        and n.name not in written and strip(n.type)._prod == "Scalar")
+    scope = _Scope(shapes, sigs, env, written, untyped)
     for node in descendants(fn.body):
         if node._prod == "Let":
             found = merged(shape_of(node.value, shapes, sigs, env.get), shapes.of(node.type))

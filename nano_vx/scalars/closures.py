@@ -6,14 +6,20 @@ from __future__ import annotations
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
+from .storages import chosen_values
 from ..values.numbers import INT_TYPES
 
 
 def direct_closures(fn) -> dict:
     """The locals bound by `let` to a closure and used only as the callee of a call, never
     assigned: local -> its closure. Every other closure is a value."""
-    lets = {n.name: n.value for n in descendants(fn)
-            if n._prod == "Let" and n.value._prod == "Closure"}
+    return only_called(fn, lambda value: value._prod == "Closure")
+
+
+def only_called(fn, bound) -> dict:
+    """The locals bound by `let` to a value `bound(value)` accepts and used only as the
+    callee of a call, never assigned: local -> its value."""
+    lets = {n.name: n.value for n in descendants(fn) if n._prod == "Let" and bound(n.value)}
     called = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
     for n in descendants(fn):
         if n._prod == "Local" and id(n) not in called:
@@ -445,3 +451,28 @@ def reference_to_zero(name: str, ty, taken: set, span) -> list:
     borrow = L["Borrow"](L["Local"](cell, span=span), ty.mutable, span=span)
     return [L["Let"](cell, ty.mutable, target, value, span=span),
             L["Let"](name, True, ty, borrow, span=span)]
+
+
+def chosen_elements(choice) -> list:
+    """The tensors bound outside an `if` whose elements it (and each `else if`) chooses a
+    reference to, by name, each with the number of indices its place gives: `&mut t[i][j]`
+    is ("t", 2)."""
+    inside, found = bound_in(choice), []
+    for e in chosen_values(choice):
+        place, rank = e.value if e._prod == "Borrow" else e, 0
+        while place._prod == "Index":
+            place, rank = place.base, rank + 1
+        if e._prod == "Borrow" and rank and place._prod == "Local" and \
+                place.name not in inside:
+            found.append((place.name, rank))
+    return found
+
+
+def reference_to_first(name: str, ty, tensor: str, rank: int, span):
+    """`let mut name: ty` bound to a reference to the first element of `tensor`, whose
+    `rank` extents the caller knows are static and none 0, so that no index check stops
+    there."""
+    place = L["Local"](tensor, span=span)
+    for _ in range(rank):
+        place = L["Index"](place, L["Int"](0, "i32", span=span), span=span)
+    return L["Let"](name, True, ty, L["Borrow"](place, ty.mutable, span=span), span=span)

@@ -12,8 +12,9 @@ from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import (block_variables, bound_in, by_reference, captures, confined_closures,
-                       direct_closures, outliving_closures, read_through, returned_closures)
+from .closures import (block_variables, bound_in, by_reference, captures, chosen_elements,
+                       confined_closures, direct_closures, outliving_closures, read_through,
+                       returned_closures)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -109,9 +110,13 @@ def _chosen_reference(t) -> bool:
         ("void", "str"))
 
 
-def _chosen_refused(t) -> str:
+def _chosen_refused(t, let) -> str:
     if isinstance(t, Ref) and decide(t).held:
-        return "an `if` choosing a reference to an element of a tensor of a narrow type"
+        return "an `if` choosing a reference to an element of a tensor of a narrow type, " \
+               "none of whose arms borrows it of a tensor of static extents, none 0"
+    if isinstance(t, Tensor) and let.type._prod == "BorrowType":
+        # assign-chosen-tensors starts one at a variable an arm names, which computes nothing
+        return "an `if` choosing a reference to a tensor none of whose arms names a variable"
     return "an `if` whose value is not a scalar"
 
 
@@ -203,7 +208,14 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                unify(self.expr(item.value), scalar_of(item.type, item), item)
+                t = scalar_of(item.type, item)
+                if isinstance(t, Vector) and any(  # no memref.global holds a vector
+                        n._prod == "Call" and n.callee._prod == "Global"
+                        and n.callee.name in self.sigs.fns for n in descendants(item.value)):
+                    raise Mismatch(item, "a constant holding a vector whose value calls a "
+                                         "function (computed once, at its first read, only "
+                                         "for a scalar)")
+                unify(self.expr(item.value), t, item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
@@ -230,8 +242,8 @@ class Infer:
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
-                        or _chosen_reference(t)):
-                    raise Mismatch(let.value, _chosen_refused(t))
+                        or _chosen_reference(t) or self.first_element(let, t)):
+                    raise Mismatch(let.value, _chosen_refused(t, let))
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
             for node in descendants(item):
@@ -240,6 +252,20 @@ class Infer:
         except Mismatch as bad:
             return bad.node, bad.what
         return None
+
+    def first_element(self, let, t) -> bool:
+        """`let` binds a reference to an element of a tensor of a narrow type (a byte) that
+        an `if` chooses, and an arm borrows it of a tensor of static extents, none 0:
+        start-chosen-references starts it at that tensor's first element, which no index
+        check stops."""
+        if not (isinstance(t, Ref) and decide(t).held):
+            return False
+        for name, rank in chosen_elements(let.value):
+            held = find(self.env[name]) if name in self.env else None
+            if isinstance(held, Tensor) and len(held.dims) == rank and all(
+                    isinstance(d, int) and d > 0 for d in held.dims):
+                return True
+        return False
 
     def returned_places(self, fn):
         """A reference returned names a place that outlives the call: an element of a

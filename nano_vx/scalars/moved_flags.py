@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..languages.lsafe import Lsafe as L
 from ..nanopass import descendants
 from ..nanopass.verify import child_nodes
-from .closures import captures, moves_around
+from .closures import bound_in, captures, moves_around
 
 _EXPRS = frozenset(p.name for p in L.nonterminals["Expr"].productions)
 # What computing does nothing a check before the statement could come too early for: a
@@ -29,6 +29,7 @@ class Flags:
     lent: dict  # kernel -> its parameters whose flag is the launcher's, lent `&mut` -> their
     # indices, in order
     origin: dict  # (kernel, parameter) lent a flag -> the (launcher, variable) whose flag it is
+    kernels: frozenset  # the functions launches run
 
 
 def flagged_variables(program) -> Flags:
@@ -37,28 +38,47 @@ def flagged_variables(program) -> Flags:
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     launches = {name: [n for n in descendants(fn.body) if n._prod == "Launch"]
                 for name, fn in fns.items()}
-    launched = _moved_by_kernels(fns, launches)
-    flags = Flags(launched, {name: _moved_captures(fn, launches[name], launched)
-                             for name, fn in fns.items()}, {}, {})
+    kernels = frozenset(launch.kernel for named in launches.values() for launch in named)
+    launched = _moved_by_kernels(fns, launches, kernels)
+    flags = Flags(launched, {name: _moved_captures(fn, launches[name], launched,
+                                                   name in kernels)
+                             for name, fn in fns.items()}, {}, {}, kernels)
     _lend(flags, fns, launches)
     return flags
 
 
-def _moved_by_kernels(fns: dict, launches: dict) -> dict:
-    """Each function -> the indices of the parameters it moves (a `transfer` of one, in its
-    body or a closure of it), or gives to a kernel moving them: a launch moves the variable
-    it gives, as the spawn's body, run in the launching frame, did."""
+def moved_name(e, kernel: bool = True):
+    """The variable a `transfer` of e moves: `t`, or through a reference, `*t`, in a kernel
+    (the interpreter's launch moves the launcher's variable so; elsewhere it copies); else
+    None."""
+    if e._prod == "Deref" and kernel:
+        e = e.value
+    return e.name if e._prod == "Local" else None
+
+
+def given_name(arg):
+    """The launcher's variable a launch's argument gives its kernel: `t`, `&mut t` (which the
+    kernel changes, or moves, through) or `*t` (of a reference the launcher was given)."""
+    if arg._prod in ("Borrow", "Deref"):
+        arg = arg.value
+    return arg.name if arg._prod == "Local" else None
+
+
+def _moved_by_kernels(fns: dict, launches: dict, kernels: set) -> dict:
+    """Each function -> the indices of the parameters it moves (a `transfer` of one, or, a
+    kernel, of the place a reference one names, in its body or a closure of it), or gives to
+    a kernel moving them: a launch moves the variable it gives, as the spawn's body, run in
+    the launching frame, did."""
     moved = {}
     for fn in fns.values():
-        transferred = {n.value.name for n in descendants(fn.body)
-                       if n._prod == "Transfer" and n.value._prod == "Local"}
+        transferred = {moved_name(n.value, fn.name in kernels) for n in descendants(fn.body)
+                       if n._prod == "Transfer"}
         moved[fn.name] = {i for i, p in enumerate(fn.params) if p.name in transferred}
     params = {fn.name: {p.name: i for i, p in enumerate(fn.params)} for fn in fns.values()}
     while True:
-        more = {name: {params[name][launch.args[i].name] for launch in launches[name]
+        more = {name: {params[name][given_name(launch.args[i])] for launch in launches[name]
                        for i in moved.get(launch.kernel, ()) if i < len(launch.args)
-                       and launch.args[i]._prod == "Local"
-                       and launch.args[i].name in params[name]} - moved[name]
+                       and given_name(launch.args[i]) in params[name]} - moved[name]
                 for name in moved}
         if not any(more.values()):
             return moved
@@ -66,25 +86,35 @@ def _moved_by_kernels(fns: dict, launches: dict) -> dict:
             moved[name] |= indices
 
 
-def _moved_captures(fn, launches, launched) -> set:
-    """The variables a closure of fn moves but does not bind, and those fn moves (itself, or
-    a kernel it launches) that a closure reads: the checker does not see a closure's read
-    after the move."""
+def _moved_captures(fn, launches, launched, kernel: bool) -> set:
+    """The variables a closure of fn moves but does not bind (or, a kernel's, the places
+    references it does not bind name), and those fn moves (itself, or a kernel it launches)
+    that a closure reads: the checker does not see a closure's read after the move."""
     closures = [c for c in descendants(fn.body) if c._prod == "Closure"]
     read = {name for c in closures for name in captures(c)}
-    by_kernels = {launch.args[i].name for launch in launches
-                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)
-                  and launch.args[i]._prod == "Local"}
+    by_kernels = {given_name(launch.args[i]) for launch in launches
+                  for i in launched.get(launch.kernel, ()) if i < len(launch.args)}
+    around = {moved_name(n.value, kernel) for c in closures for n in descendants(c.body)
+              if n._prod == "Transfer" and n.value._prod == "Deref"} - \
+        {name for c in closures for name in bound_in(c)}
     return {n.value.name for c in closures for n in moves_around(c)} | \
-        {n.value.name for n in descendants(fn.body) if n._prod == "Transfer"
-         and n.value._prod == "Local" and n.value.name in read} | (by_kernels & read)
+        {moved_name(n.value, kernel) for n in descendants(fn.body) if n._prod == "Transfer"
+         and moved_name(n.value, kernel) in read} | (by_kernels & read) | (around - {None})
 
 
 def given(fns: dict, launch):
     """(index, the launcher's variable, the kernel's parameter) of each variable given."""
     params = fns[launch.kernel].params
-    return [(i, arg.name, params[i].name) for i, arg in enumerate(launch.args)
-            if arg._prod == "Local" and i < len(params)]
+    return [(i, given_name(arg), params[i].name) for i, arg in enumerate(launch.args)
+            if given_name(arg) is not None and i < len(params)]
+
+
+def through_references(fn, flags: Flags) -> frozenset:
+    """The flagged reference parameters of fn, a kernel: `*p` and `p[i]` read the launcher's
+    variable they name, `p` alone lends it."""
+    flagged = flags.flagged.get(fn.name, ()) if fn.name in flags.kernels else ()
+    return frozenset(p.name for p in fn.params if p.name in flagged
+                     and p.type is not None and p.type._prod == "BorrowType")
 
 
 def _lend(flags: Flags, fns: dict, launches: dict) -> None:
@@ -108,38 +138,78 @@ def _lend(flags: Flags, fns: dict, launches: dict) -> None:
                   for kernel, params in lent.items()}
 
 
-def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False) -> None:
+def quiet_references(fn, flagged) -> frozenset:
+    """The id() of each reference fn makes to an element that cannot stop the program: of a
+    variable given a tensor type of constant extents (none of `flagged`, which may have
+    moved), at literal indices within them (`&u[1]` of a `Tensor<i32, [2]>`). A check before
+    the statement making it comes neither too early nor too late for it."""
+    types = {n.name: n.type for n in descendants(fn) if n._prod in ("Param", "Let")}
+    quiet = set()
+    for n in descendants(fn.body):
+        if n._prod != "Borrow":
+            continue
+        indices, base = [], n.value
+        while base._prod == "Index":
+            indices.insert(0, base.index)
+            base = base.base
+        t = types.get(base.name) if base._prod == "Local" and base.name not in flagged else None
+        while t is not None and t._prod == "BorrowType":
+            t = t.inner
+        if indices and t is not None and t._prod == "TensorType" and \
+                len(indices) <= len(t.dims) and all(
+                    i._prod == "Int" and d._prod == "DimInt" and 0 <= i.value < d.value
+                    for i, d in zip(indices, t.dims)):
+            quiet.add(id(n))
+    return frozenset(quiet)
+
+
+def collect(flagged, lent: dict, sites, e, events: list, conditional: bool = False,
+            quiet: frozenset = frozenset(), through: frozenset = frozenset()) -> None:
     """The events of computing e, in order: ("read", variable, node, conditional) of a
     `flagged` variable, ("lent", ...) of a reference to one (the interpreter reads it only
     where the reference is read), ("move", variable, transfer, conditional) of one (a
-    transfer whose id() `sites` holds), ("op", ...) of any other computation."""
-    prod = e._prod
-    if prod == "Local":
-        if e.name in flagged:
-            events.append(("read", e.name, e, conditional))
-        return
-    if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
-        if e.value.name in flagged:
-            events.append(("lent", e.value.name, e, conditional))
-        return
-    if prod in LEAVES or prod not in _EXPRS:
-        return
-    if prod == "Launch":  # a variable given is read by the kernel, which checks the flag lent
-        indices = lent.get(e.kernel, {}).values()
-        for i, c in enumerate(e.args):
-            if i not in indices:
-                collect(flagged, lent, sites, c, events, conditional)
-    elif prod == "IfExpr":
-        collect(flagged, lent, sites, e.cond, events, conditional)
-    elif prod == "Binary" and e.op in ("&&", "||"):
-        collect(flagged, lent, sites, e.left, events, conditional)
-        collect(flagged, lent, sites, e.right, events, True)
-    else:
-        for c in child_nodes(e):
-            collect(flagged, lent, sites, c, events, conditional)
-    if id(e) in sites:
-        events.append(("move", e.value.name, e, conditional))
-    events.append(("op", None, e, conditional))
+    transfer whose id() `sites` holds), ("op", ...) of any other computation but the
+    references whose id() `quiet` holds, which compute nothing that can stop. Those of
+    `flagged` that `through` holds are references: `*p` and `p[i]` read, `p` lends."""
+    def walk(e, conditional):
+        prod = e._prod
+        if id(e) in quiet:
+            return
+        if prod == "Local":
+            if e.name in flagged:
+                events.append(("lent" if e.name in through else "read", e.name, e, conditional))
+            return
+        if prod == "Borrow" and e.value._prod == "Deref" and moved_name(e.value) in through:
+            events.append(("lent", moved_name(e.value), e, conditional))
+            return
+        if prod == "Borrow" and e.value._prod == "Local":  # lending a variable computes nothing
+            if e.value.name in flagged:
+                events.append(("lent", e.value.name, e, conditional))
+            return
+        if prod in LEAVES or prod not in _EXPRS:
+            return
+        base = e.value if prod == "Deref" else e.base if prod == "Index" else None
+        if base is not None and base._prod == "Local" and base.name in through:
+            events.append(("read", base.name, base, conditional))
+            if prod == "Index":
+                walk(e.index, conditional)
+        elif prod == "Launch":  # a variable given is read by the kernel, which checks the flag
+            indices = lent.get(e.kernel, {}).values()
+            for i, c in enumerate(e.args):
+                if i not in indices:
+                    walk(c, conditional)
+        elif prod == "IfExpr":
+            walk(e.cond, conditional)
+        elif prod == "Binary" and e.op in ("&&", "||"):
+            walk(e.left, conditional)
+            walk(e.right, True)
+        else:
+            for c in child_nodes(e):
+                walk(c, conditional)
+        if id(e) in sites:
+            events.append(("move", moved_name(e.value), e, conditional))
+        events.append(("op", None, e, conditional))
+    walk(e, conditional)
 
 
 def late_reads(events: list) -> list:

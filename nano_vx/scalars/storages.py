@@ -82,6 +82,23 @@ def storage(e, known: Known) -> str | None:
     return None
 
 
+def chosen_values(e) -> list:
+    """The values an `if` (and each `else if`) may give."""
+    if e is None:
+        return []
+    if e._prod != "IfExpr":
+        return [e]
+    return chosen_values(e.then.value) + chosen_values(e.orelse.value)
+
+
+def chosen_between_storages(s, known: Known) -> bool:
+    """`s` is a `let` of a place an `if` chooses among places of two storages."""
+    if s._prod != "Let" or s.value._prod != "IfExpr":
+        return False
+    found = {storage(e, known) for e in chosen_values(s.value)}
+    return len(found - {None}) > 1
+
+
 def fresh_copy(node, renamed: dict | None = None):
     """A copy of `node` made of nodes of its own (the passes after these note what they find
     of a node by its id(), and each copy's may differ), each local of `renamed` named anew."""

@@ -3,11 +3,12 @@ index-uninit-pointers, mark-uninit-closures and track-uninit-elements read off t
 the tensor an element names, the tensor a `let` gives another name (and all the names so
 given), a tensor parameter's type, whether an index computes the same twice, the mark opening
 a copy of a function, the tensors a function tracks, where a call is given them, the locals
-a function might move, and the tensor a function makes of its parameters' extents and
-returns."""
+a function might move, the tensor a function makes of its parameters' extents and
+returns, and the type and extents of a tensor's written-flags (make-all-set-flags too)."""
 
 from __future__ import annotations
 
+from ..languages.lcopied import Lcopied
 from ..nanopass import child_nodes, descendants
 
 # What E5010 says native code does not lower, where the written-flags of a tensor made by
@@ -77,6 +78,22 @@ def written_copy(fn):
     return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
 
 
+def flags_type(t):
+    """The type of the written-flags of a tensor of type t (through the reference it is lent
+    by): a bool tensor of its extents."""
+    tensor = lent_tensor(t)
+    return tensor.replace(elem=Lcopied["Scalar"]("bool", span=tensor.span))
+
+
+def extent_reads(dims, name: str, span) -> list:
+    """The extents of the tensor of the local `name`: each static one as its type says it,
+    each `?` one read from the tensor."""
+    return [Lcopied["Int"](d.value, span=span) if d._prod == "DimInt" else
+            Lcopied["MethodCall"](Lcopied["Local"](name, span=span), "extent",
+                                  (Lcopied["Int"](k, span=span),), span=span)
+            for k, d in enumerate(dims)]
+
+
 def tracked_tensors(fn, body, fns) -> dict:
     """The locals of tensors the function `fn` (whose body's nodes are `body`, the program's
     functions `fns` by name) tracks the elements of, each with its type: made by
@@ -93,6 +110,78 @@ def tracked_tensors(fn, body, fns) -> dict:
         if copy is not None and copy.returned:
             tracked[s.name] = lent_tensor(fns[callee.name].ret)
     return tracked
+
+
+def flagged_tensors(fn, nodes, fns) -> dict:
+    """The locals whose written-flags track-uninit-elements keeps in the function `fn` (whose
+    body's nodes are `nodes`, the program's functions `fns` by name), each with its tensor's
+    type: those it tracks, the names they are given, and the parameters the mark of a closure
+    mark-uninit-closures marked names."""
+    flagged = tracked_tensors(fn, nodes, fns)
+    for name, source in names_given([n for n in nodes if n._prod == "Let"], list(flagged)):
+        flagged[name] = flagged[source]
+    for c in nodes:
+        if c._prod == "Closure" and written_copy(c) is not None:
+            flagged |= {p.name: lent_tensor(p.type) for p in c.params
+                        if p.name in written_copy(c).given}
+    return flagged
+
+
+def printed_tensor(e, ranks: dict):
+    """The local of `ranks` (a local -> its tensor's rank) that `e` prints whole or a row of
+    (`print(t)`, `print(t[i])`), else None."""
+    if not (e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and
+            len(e.args) == 1):
+        return None
+    t, indices = element_of(e.args[0])
+    if t is None or t.name not in ranks or len(indices) >= ranks[t.name]:
+        return None
+    return t
+
+
+def settled(indices: list, changing: set, fresh, walk) -> tuple[list, list]:
+    """The indices, each that might not compute the same again (with the locals `changing`
+    changed in between) computed once, `walk`ed, into a `let` of a name `fresh` gives: the
+    `let`s, and the indices to use."""
+    lets, kept = [], []
+    for i in indices:
+        if computes_alike(i, changing):
+            kept.append(i)
+        else:
+            name = fresh("index")
+            lets.append(Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=i.span), walk(i),
+                                       span=i.span))
+            kept.append(Lcopied["Local"](name, span=i.span))
+    return lets, kept
+
+
+def computed_first(args, kept, fresh, walk) -> tuple[list, list]:
+    """The arguments `args` (of a call, in order), each that computes something, and each
+    local before one but the locals `kept` (that one might change it), computed in order
+    into a `let` of a name `fresh` gives, its value `walk`ed; a literal, a borrow, and what
+    comes after the last one computing something stay as they are: the `let`s, and the
+    arguments to use."""
+    computing = [k for k, a in enumerate(args)
+                 if a._prod not in ("Local", "Int", "Bool", "Float", "Borrow") or
+                 a._prod == "Borrow" and a.value._prod != "Local"]
+    lets, used = [], []
+    for k, a in enumerate(args):
+        if not computing or k > computing[-1] or a._prod in ("Int", "Bool", "Float", "Borrow") or \
+                a._prod == "Local" and a.name in kept:
+            used.append(walk(a))
+            continue
+        name = fresh("argument")
+        lets.append(Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=a.span), walk(a),
+                                   span=a.span))
+        used.append(Lcopied["Local"](name, span=a.span))
+    return lets, used
+
+
+def reindexed(e, indices: list):
+    """The index chain `e` with its indices, outermost first, replaced by `indices`."""
+    if e._prod != "Index":
+        return e
+    return e.replace(base=reindexed(e.base, indices[:-1]), index=indices[-1])
 
 
 def tracked_at(call, tracked) -> tuple:

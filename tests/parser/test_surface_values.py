@@ -46,6 +46,7 @@ FORMS = [
     ("let t = (1, 2.5, (true, x));", "    let t = (1, 2.5, (true, x));"),
     ("let (a, b) = t;", "    let (a, b) = t;"),
     ("print(t.0 + t.2.1);", "    print(t.0 + t.2.1);"),
+    ("print(t.0(2, 3) + t.1 . 0());", "    print(t.0(2, 3) + t.1.0());"),
     ("let u: (i32, (f32, bool)) = (1, (x, true));",
      "    let u: (i32, (f32, bool)) = (1, (x, true));"),
     ("let g = f<(N + 1)>(x);", "    let g = f<N + 1>(x);"),
@@ -73,6 +74,14 @@ def test_each_form_reads_prints_and_reads_back(text, printed):
     assert all(n._prod != "TensorLit" for n in descendants(tree))  # the parser reads, only
     again, said = _parse(printed)
     assert said == [] and again == tree
+
+
+def test_a_tuple_part_given_arguments_is_called_not_read():
+    tree, said = _parse("print(t.0(2, 3));")
+    call = next(n for n in descendants(tree) if n._prod == "Call" and n.callee._prod != "Var")
+    assert said == [] and call.callee._prod == "TupleGet" and len(call.args) == 2
+    assert (call.callee.span.start, call.callee.span.end) == \
+        (call.span.start, call.span.start + len("t.0"))
 
 
 def test_an_if_ending_a_block_is_its_value_and_a_semicolon_keeps_it_a_statement():

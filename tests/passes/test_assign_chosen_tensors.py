@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
 from nano_vx.passes.assign_chosen_tensors import assign_chosen_tensors
 from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
@@ -38,9 +39,9 @@ def test_no_tensor_is_left_an_if_value_and_each_arm_assigns():
     assert len(assigned) == 5 and len(set(assigned)) == 2
 
 
-# Hand-written Lsplit: a tensor of a `?` extent, which has no `::new()` without its extents,
-# stays an `if` value (check-native-subset refuses it); the scalar `if` value beside it is
-# explicate-control's to lower, and stays too.
+# Hand-written Lsplit: a tensor of a `?` extent, which no arm has given before the `if`,
+# starts empty (`::new([0])`) and each arm assigns it; the scalar `if` value beside it is
+# explicate-control's to lower, and stays.
 HANDWRITTEN = """
     // IL: Lsplit
     fn main() {
@@ -62,9 +63,59 @@ HANDWRITTEN = """
 """
 
 
-def test_handwritten_a_tensor_of_a_dynamic_extent_and_a_scalar_stay_if_values(run_pass,
-                                                                             snapshot_txt):
+def test_handwritten_a_tensor_of_a_dynamic_extent_starts_empty_and_a_scalar_stays(
+        run_pass, snapshot_txt):
     ran = run_pass("assign-chosen-tensors", HANDWRITTEN)
     assert ran.codes == []
-    assert ran.dump.count("= if c {") == 2 and "let mut" not in ran.dump
+    assert ran.dump.count("= if c {") == 1 and "::new([0]);" in ran.dump
+    assert ran.dump == snapshot_txt
+
+
+@pytest.mark.parametrize("case", ["chosen_pointers", "chosen_references", "references_in_a_loop"])
+def test_a_reference_or_pointer_starts_at_a_place_an_arm_names_and_makes_no_tensor(case):
+    ran = run_front(CASES / f"{case}.vx", assign_chosen_tensors)
+    assert not [n for n in ran.nodes() if n._prod == "IfExpr"]
+    assert [n for n in ran.nodes() if n._prod == "TensorNew"] == \
+        [n for n in descendants(ran.before) if n._prod == "TensorNew"]
+    starts = [s.value for s in ran.nodes() if s._prod == "Let" and s.mutable
+              and s.type._prod in ("BorrowType", "PtrType")]
+    assert starts and all(e._prod in ("Borrow", "AsPtr", "Local") for e in starts)
+
+
+# Hand-written Lsplit: a reference to a tensor whose arms are calls has no place to start at
+# that computes nothing, and stays an `if` value (check-native-subset refuses it); one whose
+# only place is a variable bound in its arm starts at the other arm's.
+REFERENCES = """
+    // IL: Lsplit
+    fn first(p: &mut Tensor<i32, [2], Memory::CPU_DRAM>) -> &mut Tensor<i32, [2], Memory::CPU_DRAM> {
+        p
+    }
+
+    fn main() {
+        let c: ~bool = true;
+        let mut a: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1);
+        let mut b: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2);
+        let r: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = if c {
+            @first(&mut a)
+        } else {
+            @first(&mut b)
+        };
+        let q: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = if c {
+            let mut d: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(3);
+            &mut d
+        } else {
+            &mut b
+        };
+        @print(r);
+        @print(q);
+    }
+"""
+
+
+def test_handwritten_a_reference_starts_only_at_a_place_bound_before_its_if(run_pass,
+                                                                             snapshot_txt):
+    ran = run_pass("assign-chosen-tensors", REFERENCES)
+    assert ran.codes == []
+    assert ran.dump.count("= if c {") == 1
+    assert "let mut q: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = &mut b;" in ran.dump
     assert ran.dump == snapshot_txt

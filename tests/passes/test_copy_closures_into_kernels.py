@@ -12,9 +12,10 @@ from front import (assert_interpreted_after_w5001, assert_native_as_interpreted,
 
 CASES = Path(__file__).parent / "cases" / "copy_closures_into_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
-# Admitted here, refused by a later pass: the kernel reaches the variable its copy moves by
-# `&mut` (tests/test_native.py's NOT_LOWERED).
-REFUSED_LATER = {"moving_what_the_kernel_changes", "moving_what_the_kernel_lends"}
+# The kernel reaches the variable its copy moves by `&mut`.
+BY_REFERENCE = {"moving_what_the_kernel_changes", "moving_what_the_kernel_lends"}
+# Admitted here, refused by a later pass (tests/test_native.py's NOT_LOWERED).
+REFUSED_LATER = {"moving_what_the_kernel_changes"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -77,16 +78,19 @@ def test_a_closure_moving_what_it_captures_is_made_again_given_the_variable(case
     assert "transfer" in kernel and "let send" in kernel
 
 
-@pytest.mark.parametrize("case", sorted(REFUSED_LATER))
+@pytest.mark.parametrize("case", sorted(BY_REFERENCE))
 def test_a_closure_moving_what_the_kernel_reaches_by_reference_moves_through_it(case):
     """The body assigns or lends `t`, so the kernel reaches the launcher's `t` by `&mut`: the
     copy's `transfer` of `*t` moves the launcher's `t` (the interpreter's `transfer` through
-    the `&mut` a launch lends), and the call after the launch stops where the source stops,
-    in the interpreter, which runs what native code refuses later."""
+    the `&mut` a launch lends), and the call after the launch stops where the source stops."""
     text = to_text(run_front(CASES / f"{case}.vx", copy_closures_into_kernels).after)
     assert "launch main$kernel0 on(Topology::CPU)(&mut t);" in text
     assert "fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {" in text
     assert "](*t, Memory::NPU_HBM)" in text
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_LATER))
+def test_the_interpreter_runs_what_native_code_refuses_later(case):
     assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9004")
 
 

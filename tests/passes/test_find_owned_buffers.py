@@ -51,11 +51,20 @@ def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_cal
 
 
 def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from_its_own():
-    # not shared, given keep, which is read before, nor given, whose buffer is taker's;
-    # moved is, as name-made-tensors has named the copy on the way (`made`): the cell is
-    # given a copy of `made`, not one of its own (the hand-written IL below keeps a cell
-    # made from its own)
-    assert _owned("cells")["main"] == {"fresh", "taker", "moved", "made"}
+    # shared is, given keep, which only an element read reads before; not keep nor given,
+    # whose buffers are shared's and taker's; moved is, as name-made-tensors has named the
+    # copy on the way (`made`): the cell is given a copy of `made`, not one of its own (the
+    # hand-written IL below keeps a cell made from its own)
+    assert _owned("cells")["main"] == {"fresh", "shared", "taker", "moved", "made"}
+
+
+def test_a_local_an_element_of_which_is_lent_before_it_is_assigned_to_a_cell_stays_unowned():
+    # The reference might outlive the statement: the buffer is not known to move whole.
+    ran = run_front("fn main() {\n  let mut cell = Tensor<i32, [2]>::fill(1);\n"
+                    "  let u = Tensor<i32, [2]>::fill(2);\n  {\n    let w = &u[0];\n"
+                    "    print(*w);\n  }\n  cell = u;\n  print(cell[0]);\n}\n",
+                    find_owned_buffers)
+    assert not {"cell", "u"} & ran.ctx.owned_buffers["main"]
 
 
 # Hand-written Lcells: a local bound twice is never owned, nor one an `if` value may hand

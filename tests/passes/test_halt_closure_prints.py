@@ -82,14 +82,47 @@ def test_a_parameter_of_an_assigned_made_or_passed_closure_printed_is_a_stop():
         assert "@print(h)" not in text
 
 
-def test_a_parameter_given_a_closure_a_tuple_holds_printed_stays_refused():
-    case = CASES / "e5010_parameter_given_a_tuples_closure_printed.vx"
+def test_a_parameter_given_a_closure_a_tuple_holds_printed_is_a_stop():
+    text = to_text(run_front(CASES / "parameter_given_a_tuples_closure_printed.vx",
+                             halt_closure_prints).after)
+    assert "@print(y);\n        halt \"E9006\", \"cannot print a value of type closure\";" in text
+
+
+def test_a_function_printed_or_compared_is_a_stop_naming_a_function():
+    halts = [(n.message, n.span.line) for n in
+             run_front(CASES / "function_printed.vx", halt_closure_prints).nodes()
+             if n._prod == "Halt"]
+    assert halts == [("cannot print a value of type function", line) for line in (12, 15, 21, 26)]
+    compared = [n.message for n in
+                run_front(CASES / "function_or_closure_compared.vx", halt_closure_prints).nodes()
+                if n._prod == "Halt"]
+    assert "cannot apply '!=' to function and function" in compared
+    assert {"cannot apply '==' to function and function",
+            "cannot apply '==' to closure and function"} <= set(compared)
+
+
+def test_a_function_chosen_with_a_closure_is_flagged_and_the_stop_names_what_it_holds():
+    text = to_text(run_front(CASES / "function_chosen_with_a_closure_printed.vx",
+                             halt_closure_prints).after)
+    assert "let mut f_is_function: ~bool = false;\n        let f: ~_ = if i % 2 == 0 {\n" \
+        "            f_is_function = true;\n            @add\n" in text
+    assert "if f_is_function {\n                halt \"E9006\", \"cannot print a value of type " \
+        "function\";\n            } else {\n                halt \"E9006\", \"cannot print a value " \
+        "of type closure\";" in text
+    assert "g_is_function = false;\n        g = |a#1" in text
+    assert "let mut h_is_function: ~bool = g_is_function;" in text
+    assert run_cli(CASES / "function_chosen_with_a_closure_printed.vx")[:2] == (
+        1, "3\n-2\n5\n9\n7\n147\n")
+
+
+def test_a_parameter_given_a_function_and_a_closure_printed_stays_refused():
+    case = CASES / "e5010_parameter_given_a_function_and_a_closure_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
-    assert native[:2] == (1, "1\n")
     assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
+    assert native[:2] == run_cli(case, "--action", "interpret")[:2]
     assert_native_as_interpreted(
-        CASES / "e5010_parameter_given_a_tuples_closure_printed_repaired.vx")
+        CASES / "e5010_parameter_given_a_function_and_a_closure_printed_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -162,9 +162,6 @@ fn main() {{
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
     ("e5010_mut_reference_to_a_tensor_holder_made_to_refer_elsewhere",
      "a `&mut` to an aggregate holding a tensor made to refer elsewhere or chosen by an `if`"),
-    ("e5010_constant_holding_aggregate", "a constant holding an aggregate"),
-    ("e5010_literal_chosen_beside_a_local_of_inferred_type",
-     "an aggregate computed in place whose fields are not all scalars of known types"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", scalarize_aggregates, "E5010", says)

@@ -81,3 +81,11 @@ def test_handwritten_the_zero_takes_a_name_of_its_own(run_pass, snapshot_txt):
     assert "let v#1: <2 x f32> = splat::<2 x f32>(0.0f32);\n" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "4\n<1, 1>\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_reference_to_a_narrow_element_starts_at_the_first_element_an_arm_names():
+    # A byte of f8e4m3 no variable holds; a bf16 is a scalar type of its own, with a zero.
+    text = to_text(run_front(CASES / "narrow_elements.vx", start_chosen_references).after)
+    assert "        let mut r: ~&mut f8e4m3 = &mut m[0i32][0i32];\n        r = if c {\n" in text
+    assert "        let mut w: ~&f8e4m3 = &t[0i32];\n" in text
+    assert "    let mut r#1: ~bf16 = 0.0bf16;\n    let mut r: ~&mut bf16 = &mut r#1;\n" in text

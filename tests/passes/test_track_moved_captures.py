@@ -8,8 +8,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.track_moved_captures import track_moved_captures
-from front import (_printed, assert_interpreted_after_w5001, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_front)
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "track_moved_captures"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -58,45 +58,56 @@ def test_a_function_without_a_closure_that_moves_is_left_as_it_is():
     assert plain.after is plain.before
 
 
-def test_a_read_after_a_reference_to_an_element_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference.vx",
+def test_a_read_after_a_reference_to_an_element_at_a_variable_index_is_refused():
+    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference_at_a_variable_index.vx",
                                  track_moved_captures, "E5010",
                                  "a read of 't', which a closure may move")
 
 
 def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read():
-    """The interpreter stops in the callee, at `x[0]`: the check before the statement lending
-    `t` stops with that place."""
+    """The interpreter stops in the callee, at `x[0]`: the check in the copy of the callee
+    stops with that place."""
     ran = run_front(CASES / "lent_to_a_call.vx", track_moved_captures)
     assert (4, 41) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
 
 
-def test_a_reference_to_a_variable_a_closure_moves_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_printing_first.vx",
+def test_a_reference_lent_to_a_function_printing_first_is_checked_in_a_copy_of_it():
+    """The interpreter stops in the callee, at `x[0]`, after its print: the call is of a copy
+    of `total` given the flag, which checks it before that statement."""
+    ran = run_front(CASES / "lent_to_a_call_printing_first.vx", track_moved_captures)
+    text = to_text(ran.after)
+    assert "@print(@total$checking_x(&t, t_moved));" in text
+    assert "fn total$checking_x(x: &Tensor<i32, [2], Memory::CPU_DRAM>, x_moved: i32) -> i32 {\n"\
+           "    @print(5);\n    if x_moved == 1 {" in text
+    assert {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")} == {(4, 51), (8, 46)}
+
+
+def test_a_reference_lent_to_a_function_reading_it_first_in_a_loop_is_refused():
+    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_reading_it_in_a_loop.vx",
                                  track_moved_captures, "E5010",
                                  "a reference to 't', which a closure may move")
 
 
-def test_a_kernel_moving_what_a_closure_reads_through_a_lent_reference_is_refused():
+def test_a_kernel_moving_through_a_lent_reference_is_lent_the_launchers_flag_beside_it():
     """The interpreter's launch moves the launcher's `x` with the kernel's `transfer(*x, ..)`
-    of the `&mut x` it is lent, and the closure's read after the launch stops there; no
-    moved-flag is lent through that reference."""
-    case = CASES / "e5010_moved_through_a_lent_reference.vx"
-    assert_refused_then_repaired(case, track_moved_captures, "E5010",
-                                 "a kernel moving 'x' through the `&mut` its launch lends")
-    assert_interpreted_after_w5001(case, "E9004")
-    assert_native_as_interpreted(CASES / "e5010_moved_through_a_lent_reference_repaired.vx")
+    of the `&mut x` it is lent, and the closure's read after the launch stops there: the
+    kernel is lent the launcher's flag beside the reference, which its assignment of `*x`
+    clears and its `transfer` sets."""
+    text = to_text(run_front(CASES / "moved_through_a_lent_reference.vx",
+                             track_moved_captures).after)
+    assert "launch main$kernel0 on(Topology::CPU)(&mut x, &mut x_moved);" in text
+    assert "fn main$kernel0(x: &mut i32, x_moved: &mut i32) on Topology::CPU {" in text
+    assert "*x = 4;\n    *x_moved = 0;\n" in text
+    assert "*x_moved = 1;\n    let y" in text
 
 
-def test_an_inner_kernel_moving_what_its_closure_reads_through_a_lent_reference_is_refused():
-    """The inner kernel is given on the outer one's `&mut x`, and its closure reads `*x` after
-    its `transfer(*x, ..)` moved the launcher's `x`: the interpreter stops at that read."""
-    ran = run_front("fn main() {\n  let mut x = 3;\n  let r = spawn on(Topology::CPU) {\n"
-                    "    x = 4;\n    let inner = spawn on(Topology::CPU) { x = 6; let g = || x "
-                    "+ 1; let y = transfer(x, Memory::NPU_HBM); y + g() };\n    inner + 1\n  "
-                    "};\n  print(r);\n}\n", track_moved_captures)
-    assert ran.diagnostics.codes() == ["E5010"]
-    assert "a kernel moving 'x' through the `&mut`" in ran.diagnostics.items[0].message
+def test_a_reference_a_kernel_lends_on_is_checked_where_the_callee_assigns_through_it():
+    """`bump(t)` in the kernel lends the `&mut t` it was lent: the interpreter's `bump` stops
+    at its first statement, an assignment to an element through it, before computing its
+    value: the call is of a copy of `bump` given the flag, which checks it there."""
+    ran = run_front(CASES / "lent_on_by_a_kernel_to_a_call_assigning_first.vx",
+                    track_moved_captures)
+    assert (5, 5) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
 
 
 def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():

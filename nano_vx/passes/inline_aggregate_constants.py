@@ -1,0 +1,154 @@
+"""inline-aggregate-constants: Lassumed -> Lassumed.
+
+Same IL: a constant's read is its value, which the interpreter computes where the read is,
+as it computed it at the first read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lassumed import Lassumed as L
+from ..nanopass import Pass, descendants
+from ..scalars import refuse
+from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.literal_hints import cast, hinted
+from ..values.numbers import FLOAT_TYPES, INT_TYPES
+
+
+@dataclass
+class State:
+    shapes: Shapes | None = None
+    consts: dict = field(default_factory=dict)  # aggregate constant name -> its ConstItem
+    values: dict = field(default_factory=dict)  # its value, its reads of the others inlined
+    refused: set = field(default_factory=set)
+    scalars: dict = field(default_factory=dict)  # every other constant's name -> its value
+
+
+inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
+Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
+the constant (E5010 for one whose value calls a function, may stop the run or holds a
+tensor).
+
+Native code makes a constant one global scalar; one holding an aggregate is a literal at
+each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
+y: 3 }.x`). The interpreter computes the value once, at the first read, and every read sees
+it; computed again at each read, a value made of literals, operators and other constants is
+the same. A call may print or run for as long as it likes, so a value calling a function is
+refused (here or through a scalar constant it reads); so is one that may stop the run (an
+integer division by other than a literal, a shift by other than a small literal, an index),
+which the interpreter computes whole at the first read where a read of one part computes
+only that part; and one holding a tensor, whose buffer every read shares (a write through a
+copy shows in the constant).
+The interpreter types the value's numbers as it computes it: a struct's or an enum's
+literal gives its scalar fields' literals their types, and the whole is then converted to
+the constant's type, a number or a tuple's elements. No context at a read says those
+types, so each is a cast: `const T: (i64, f32) = (1, 0.5);` is `(1 as i64, 0.5 as f32)`. A
+generic struct's literal is one of the instance the constant's type names (`Box2 { .. }` of
+a `Box2<(i32, bool)>` is a `Box2$(i32,bool)`), as a `let` of that type would make it.
+""", state=State)
+
+
+@inline_aggregate_constants.on("Program")
+def _program(run, program):
+    st = run.state
+    st.shapes = Shapes(program)
+    st.consts = {i.name: i for i in program.items if i._prod == "ConstItem"
+                 and i.value is not None and st.shapes.of(i.type) is not None}
+    st.scalars = {i.name: i.value for i in program.items if i._prod == "ConstItem"
+                  and i.value is not None and i.name not in st.consts}
+    made = run.rebuild(program)
+    return made.replace(items=tuple(
+        i for i in made.items if i.name not in st.consts or i._prod != "ConstItem"
+        or i.name in st.refused))
+
+
+@inline_aggregate_constants.on("ConstItem")
+def _const(run, item):
+    """An aggregate constant's value is walked where it is read: unread, it is dropped."""
+    return item if item.name in run.state.consts else run.rebuild(item)
+
+
+@inline_aggregate_constants.on("Global")
+def _global(run, e):
+    st = run.state
+    item = st.consts.get(e.name)
+    if item is None or item.name in st.refused:
+        return e
+    if item.name not in st.values:
+        value = run.walk(item.value)  # the constants it reads, inlined first
+        problem = _problem(value, item, st)
+        if problem is not None:
+            st.refused.add(item.name)
+            refuse(run.ctx.diagnostics, item.name, *problem)
+            return e
+        st.values[item.name] = _typed(st.shapes, value, item.type, True)
+    return st.values[item.name]
+
+
+def _problem(value, item, st) -> tuple | None:
+    """The node that keeps the constant `item` of value `value` from being a literal at each
+    read, and why; None for none."""
+    computed = _computed(value, st.scalars)
+    made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
+    if made:
+        return made[0], "a constant holding an aggregate whose value calls a function"
+    stops = [n for n in computed if _may_stop(n)]
+    if stops:
+        return stops[0], "a constant holding an aggregate whose value may stop the program"
+    if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
+            any(n._prod in ("TensorNew", "TensorLit") for n in computed):
+        return item.value, "a constant holding a tensor in an aggregate"
+    return None
+
+
+def _computed(value, scalars: dict) -> list:
+    """The nodes computing value, and those of the other constants it reads: the interpreter
+    computes them with it, once."""
+    nodes, seen, todo = [], set(), [value]
+    while todo:
+        for n in descendants(todo.pop()):
+            nodes.append(n)
+            if n._prod == "Global" and n.name in scalars and n.name not in seen:
+                seen.add(n.name)
+                todo.append(scalars[n.name])
+    return nodes
+
+
+def _may_stop(e) -> bool:
+    """Whether e may stop the run (E9001, E9003, E9006): the interpreter computes the whole
+    value at the first read, where a read of one part would not compute the others."""
+    if e._prod == "Index":
+        return True
+    if e._prod != "Binary" or e.op not in ("/", "%", "<<", ">>"):
+        return False
+    k = e.right
+    if e.op in ("<<", ">>"):
+        return k._prod != "Int" or k.value >= 8  # below every integer type's width
+    return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
+
+
+def _typed(shapes, e, ty=None, conform=False):
+    """e with its numbers typed as the interpreter types them in a constant's value: a
+    struct's or an enum's literal gives each scalar field's literals its type, and the value
+    is converted to the constant's type (`conform`), a number to its scalar type and a tuple
+    literal element by element."""
+    p, ty = e._prod, strip(ty)
+    if p == "StructLit" and ty is not None and ty._prod == "NamedType" and \
+            ty.name.split("$")[0] == e.name and ty.name in shapes.structs:
+        e = e.replace(name=ty.name)  # `Cell { .. }` of a `Cell<(i32, bool)>`: its instance's
+    if p == "StructLit" and e.name in shapes.structs:
+        types = {f.name: f.type for f in shapes.structs[e.name].fields}
+        return e.replace(fields=tuple(f.replace(value=_typed(shapes, f.value, types.get(f.name)))
+                                      for f in e.fields))
+    if p == "EnumValue" and e.enum in shapes.enums:
+        types = {v.name: v.fields for v in shapes.enums[e.enum].variants}.get(e.variant, ())
+        return e.replace(args=tuple(_typed(shapes, x, types[k] if k < len(types) else None)
+                                    for k, x in enumerate(e.args)))
+    if p == "Tuple":
+        types = ty.elems if conform and ty is not None and ty._prod == "TupleType" else ()
+        return e.replace(elems=tuple(
+            _typed(shapes, x, types[k] if len(types) == len(e.elems) else None, conform)
+            for k, x in enumerate(e.elems)))
+    if ty is None or ty._prod != "Scalar" or ty.name not in {**INT_TYPES, **FLOAT_TYPES}:
+        return e
+    return cast(L, e, ty) if conform else hinted(L, e, ty)
