@@ -19,9 +19,16 @@ from .transfer_attributes import route_text, slot_text
 
 
 def element(b, e):
-    """`t[i][j]`: the element's (ssa, Vx type)."""
-    ref, indices, tensor = access(b, e)
-    return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
+    """`t[i][j]`: the element's (ssa, Vx type); `t[i]` of a rank-2 t, a row lent to a
+    function (`&t[i]`, the reference erased), a buffer of its own that is a view of t's:
+    (memref, Tensor)."""
+    ref, indices, tensor = access(b, e, row=True)
+    if len(indices) == len(tensor.dims):
+        return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
+    row = Tensor(tensor.elem, tensor.dims[len(indices):])
+    sizes = tuple(b.op("Dim", ref, b.const(k, "index"), tensor.mtype)
+                  for k, d in enumerate(tensor.dims) if k >= len(indices) and d is None)
+    return b.op("Row", ref, indices, sizes, tensor.mtype, row.mtype), row
 
 
 def written_element(b, e):
@@ -58,7 +65,7 @@ def _words_buffer(b, words: list) -> tuple:
 def access(b, e, row=False):
     """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
     extent after all are computed, as the interpreter does) and the tensor type. Only a
-    printed one may select a row (check-native-subset refused the rest)."""
+    printed or lent one may select a row (check-native-subset refused the rest)."""
     chain = []
     while e._prod == "Index":
         chain.append(e.index)

@@ -85,6 +85,39 @@ def memref_shape(mtype: str) -> tuple[tuple[int | None, ...], str]:
     return tuple(None if d == "?" else int(d) for d in m.group(1).split("x")[:-1]), m.group(2)
 
 
+def _row(op) -> str:
+    """A row as a buffer of its own: memref.subview gives the row at an offset into the
+    tensor's buffer; in the LLVM descriptor (the memref's own once finalize-memref-to-llvm
+    runs, so reconcile-unrealized-casts erases both casts) the aligned pointer moves to that
+    offset and the offset becomes 0, a memref of the row's identity layout, as every tensor
+    a function is given."""
+    dims, elem = memref_shape(op.type)
+    sizes = iter(op.sizes)
+    extents = [str(d) if d is not None else f"%{next(sizes)}" for d in dims]
+    strides, stride = [], 1
+    for d in reversed(dims):
+        strides.insert(0, "?" if stride is None else str(stride))
+        stride = None if stride is None or d is None else stride * d
+    shape = "".join(f"{'?' if d is None else d}x" for d in dims)
+    view = f"memref<{shape}{elem}, strided<[{', '.join(strides)}], offset: ?>>"
+    rank = len(dims)
+    llvm = f"!llvm.struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>"
+    n, name = len(op.indices), f"%row{op.result}_"
+    offsets = ", ".join([f"%{i}" for i in op.indices] + ["0"] * rank)
+    return "\n".join((
+        f"{name}view = memref.subview %{op.ref}[{offsets}] [{', '.join(['1'] * n + extents)}] "
+        f"[{', '.join(['1'] * (n + rank))}] : {op.source} to {view}",
+        f"{name}d = builtin.unrealized_conversion_cast {name}view : {view} to {llvm}",
+        f"{name}base = llvm.extractvalue {name}d[1] : {llvm}",
+        f"{name}offset = llvm.extractvalue {name}d[2] : {llvm}",
+        f"{name}first = llvm.getelementptr {name}base[{name}offset] : (!llvm.ptr, i64) -> "
+        f"!llvm.ptr, {elem}",
+        f"{name}zero = llvm.mlir.constant(0 : i64) : i64",
+        f"{name}moved = llvm.insertvalue {name}first, {name}d[1] : {llvm}",
+        f"{name}own = llvm.insertvalue {name}zero, {name}moved[2] : {llvm}",
+        f"%{op.result} = builtin.unrealized_conversion_cast {name}own : {llvm} to {op.type}"))
+
+
 def site_comments(program) -> list[str]:
     """What each print and stop site means, as `//` lines (MLIR has no operation for them);
     read_sites reads them back."""
@@ -254,6 +287,8 @@ def _op(op, signatures) -> str:
         ones = ", ".join("1" for _ in op.indices)
         return (f"%{op.result} = memref.subview %{op.ref}[{_values(op.indices)}] [{ones}] "
                 f"[{ones}] : {op.source} to {op.type}")
+    if p == "Row":
+        return _row(op)
     if p == "Pointer":
         return (f"%{op.result} = memref.extract_aligned_pointer_as_index %{op.ref} : "
                 f"{op.type} -> index")

@@ -152,6 +152,11 @@ NONTERMINALS = [
              "static extent as one of `?` extent"),
         prod("Subview", "result: ssa, ref: ssa, indices: ssa*, source: mtype, type: mtype",
              "memref.subview of one element, of rank 0: the place `&t[i]` names"),
+        prod("Row", "result: ssa, ref: ssa, indices: ssa*, sizes: ssa*, source: mtype, "
+                    "type: mtype",
+             "a row `t[i]` as a buffer of its own: memref.subview of the row, its aligned "
+             "pointer moved to the row's first element in the LLVM descriptor, of offset 0; "
+             "sizes: the row's `?` extents, in order"),
         prod("Transfer", "result: ssa, value: ssa, type: mtype, source: name?, dest: name, "
                          "route: string?, slot: string?",
              "vx.transfer: the value moved into space `dest` (a tensor is copied into a "

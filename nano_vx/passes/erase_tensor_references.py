@@ -36,9 +36,12 @@ def _program(run, program):
 
 @erase_tensor_references.on("Borrow", "Deref")
 def _reference(run, node):
-    if id(node) in run.state.tensors:
-        return run.walk(node.value)
-    return run.rebuild(node)
+    if id(node) not in run.state.tensors:
+        return run.rebuild(node)
+    if node._prod == "Borrow" and node.value._prod == "Index":
+        # A row lent (`&t[i]`): its index checked where the interpreter points, at the `&`.
+        return run.walk(node.value).replace(span=node.span)
+    return run.walk(node.value)
 
 
 @erase_tensor_references.on("BorrowType")

@@ -42,7 +42,7 @@ with the same E5010, and its function left out.
 
 @type_scalars.on("Program")
 def _program(run, program):
-    inferred = infer_program(program)
+    inferred = infer_program(program, erased=True)
     report_refused(run.ctx.diagnostics, inferred)
     refused = inferred.refused
     # Solved only once every item is inferred: a launch's type is the kernel's body's, and

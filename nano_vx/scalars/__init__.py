@@ -21,15 +21,16 @@ class Inferred:
     refused: dict  # item name -> (node, what native code does not lower), in program order
 
 
-def infer_program(program, texts: bool = False) -> Inferred:
+def infer_program(program, texts: bool = False, erased: bool = False) -> Inferred:
     """Infer every function and constant of `program`, in order: a kernel's parameters are
     what the launch before it passes. `texts`: type the strings a variable, a parameter or a
-    result holds (number-texts reads where they are), rather than refuse them."""
+    result holds (number-texts reads where they are), rather than refuse them; `erased`:
+    references to tensors are erased (a row lent is `t[i]`)."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
         if item._prod in ("Fn", "ConstItem"):
-            infer = items[item.name] = Infer(sigs, item, texts)
+            infer = items[item.name] = Infer(sigs, item, texts, erased)
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem

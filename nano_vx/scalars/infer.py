@@ -19,8 +19,8 @@ from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
-                    bad_binary, bad_cast, bad_negation, decide, find, narrow_of, reference_to,
-                    scalar_of, show, unify)
+                    bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
+                    reference_to, scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -166,9 +166,10 @@ EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 class Infer:
     """Types flow over one item: every literal, operator, cast, binder gets a type term."""
 
-    def __init__(self, sigs: Signatures, item, texts: bool = False):
-        """`texts`: type strings held anywhere, for number-texts, rather than refuse them."""
-        self.sigs, self.item_node, self.texts = sigs, item, texts
+    def __init__(self, sigs: Signatures, item, texts: bool = False, erased: bool = False):
+        """`texts`: type strings held anywhere, for number-texts, rather than refuse them;
+        `erased`: erase-tensor-references has run (a row lent is `t[i]`, lent_row)."""
+        self.sigs, self.item_node, self.texts, self.erased = sigs, item, texts, erased
         self.printed_terms: dict = {}  # id() of each value printed -> its type term
         self.env: dict = {}  # local -> type term
         self.terms: dict = {}  # id(node) -> type term
@@ -337,16 +338,26 @@ class Infer:
             raise Mismatch(e, UNLOWERED.get(e._prod, e._prod))
         return rule(self, e)
 
-    def call(self, e, params, ret, outside=False):
-        """`outside`: the callee is a function of the program, not a closure."""
+    def call(self, e, params, ret, outside=False, rows=False):
+        """`outside`: the callee is a function of the program, not a closure; `rows`: one
+        the host calls, which may be lent a row."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
         for arg, p in zip(e.args, params):
-            t = unify(self.expr(arg), p, arg)
+            t = unify(self.argument(arg) if rows else self.expr(arg), p, arg)
             if outside:
                 self.judge(arg, _closure_outside, t)
         return ret
+
+    def argument(self, arg):
+        """An argument of a call of a function of the program: a row of a local it lends
+        is a tensor (lent_row)."""
+        index = lent_row(arg, self.expr, self.erased)
+        if index is None:
+            return self.expr(arg)
+        row = self.index(index, row=True)
+        return row if index is arg else self.note(arg, row)
 
     def topo(self, ref):
         for child in child_nodes(ref):
@@ -540,7 +551,7 @@ class Infer:
                 return "void"
         if callee._prod == "Global" and callee.name in self.sigs.fns:
             return self.call(e, self.sigs.params(callee.name), self.sigs.ret(callee.name),
-                             outside=True)
+                             outside=True, rows=True)
         if callee._prod == "Global" and callee.name in MATH:
             # check-calls judged the count and kinds: the result is the arguments' one type.
             t = Var("float" if callee.name in FLOAT_ONLY else "any")
@@ -641,7 +652,7 @@ class Infer:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or lent."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
         if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
@@ -654,7 +665,7 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed")
+            raise Mismatch(e, "a row of a tensor used other than printed or lent to a function")
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("ArrayLit")

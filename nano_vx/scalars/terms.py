@@ -360,3 +360,24 @@ def bad_cast(source, target):
     if (target == "bool") != (find(source) == "bool") and (target == "bool" or target in FLOATS):
         return f"a cast of {show(source)} to {show(target)}"
     return None
+
+
+
+
+def lent_row(arg, type_of, erased: bool):
+    """The index chain of a row of a local a call lends (`&t[i]`, `&mut t[i]`; `t[i]` where
+    erase-tensor-references `erased` the reference), the local typed by `type_of`; None for
+    any other argument. The local's buffer outlives the call (a temporary's would be
+    dropped), so native code gives the callee a view of it (a memref of the row), as the
+    interpreter gives a view; a row bound, or given by value, which may be handed back,
+    could outlive its tensor."""
+    if not erased and arg._prod != "Borrow":
+        return None
+    index = root = arg if erased else arg.value
+    depth = 0
+    while root._prod == "Index":
+        root, depth = root.base, depth + 1
+    if not depth or root._prod != "Local":
+        return None
+    t = find(type_of(root))
+    return index if isinstance(t, Tensor) and depth < len(t.dims) else None

@@ -20,7 +20,7 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, narrow_of, scalar_of, show, unify)
+                    bad_negation, find, lent_row, narrow_of, scalar_of, show, unify)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -183,13 +183,19 @@ class Check:
             raise Mismatch(e, f"a value of type {show(t)} where {wanted} is expected")
         return t
 
-    def call(self, e, params, ret):
+    def call(self, e, params, ret, rows=False):
+        """`rows`: the callee is a function of the program the host calls, which may be lent
+        a row of a local (lent_row)."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
         for arg, p in zip(e.args, params):
-            unify(self.expr(arg), p, arg)
+            unify(self.argument(arg) if rows else self.expr(arg), p, arg)
         return ret
+
+    def argument(self, arg):
+        index = lent_row(arg, self.expr, True)  # Lscalars: the references are erased
+        return self.expr(arg) if index is None else self.index(index, row=True)
 
     def topo(self, ref):
         for child in (ref.index, ref.end):
@@ -395,7 +401,8 @@ class Check:
             raise Mismatch(e, "a call of something other than a function or a closure")
         name = callee.name
         if name in self.sigs.fns:
-            return self.call(e, self.params(name), typed(self.sigs.fns[name].ret, e, True))
+            return self.call(e, self.params(name), typed(self.sigs.fns[name].ret, e, True),
+                             rows=True)
         if name == "print":
             return self.print(e)
         if name in ARITY:
@@ -493,7 +500,7 @@ class Check:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or lent."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         self.scalar(e.index, "int")
         if not isinstance(base, Tensor):
@@ -501,7 +508,7 @@ class Check:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed")
+            raise Mismatch(e, "a row of a tensor used other than printed or lent to a function")
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("Flatten")

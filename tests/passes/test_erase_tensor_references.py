@@ -7,7 +7,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.erase_tensor_references import erase_tensor_references
-from front import _printed, assert_prints_the_same, run_front
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "erase_tensor_references"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -30,6 +30,14 @@ def test_only_the_references_to_scalars_stay():
     kept = [to_text(n).strip() for n in ran.nodes() if n._prod in ("Borrow", "Deref")]
     assert kept == ["*n", "&mut n", "&n", "*p"]
     assert [to_text(n).strip() for n in ran.nodes("BorrowType")] == ["&mut i64", "&i64"]
+
+
+def test_a_row_lent_is_the_row_where_its_borrow_stood_and_runs_natively():
+    ran = run_front(CASES / "lent_rows.vx", erase_tensor_references)
+    assert not [n for n in ran.nodes() if n._prod in ("Borrow", "Deref")]
+    spans = [n.span for n in ran.nodes("Index")]
+    assert "&m[1]" in [s.source.text[s.start:s.end] for s in spans]
+    assert_native_as_interpreted(CASES / "lent_rows.vx")
 
 
 # Hand-written Lsafe: a reference to a reference to a tensor, read through twice, and a
