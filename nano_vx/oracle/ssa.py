@@ -230,7 +230,10 @@ class _Machine:
         self.next_address = 1 << 16
 
     def address(self, m: Memref) -> int:
+        """The address of m's first cell: its buffer's, or past it for a view of a row."""
         root = m.root
+        if type(m.cells) is _Element:
+            return self.address(root) + m.cells.at * _cell_size(root.type.elem)
         if root.address is None:
             root.address = self.next_address
             self.buffers[root.address] = root
@@ -879,6 +882,27 @@ def _subview(machine, node, slot):
     return subview
 
 
+def _row(machine, node, slot):
+    """A row as a buffer of its own: the cells from the row's first (its index checked as a
+    load's), of the row's type (its `?` extents the buffer's); its address that cell's."""
+    r, ref, span = slot(node.result), slot(node.ref), node.span
+    idx, t = [slot(i) for i in node.indices], _memref_type(node, node.type)
+
+    def row(f):
+        m = f[ref]
+        cells, at = (m.cells.cells, m.cells.at) if type(m.cells) is _Element else (m.cells, 0)
+        for k, (s, n, stride) in enumerate(zip(idx, m.type.shape, m.type.strides)):
+            i = f[s]
+            if not 0 <= i < n:
+                internal(span, f"index {i} of dimension {k} of a buffer of {n}: "
+                               f"select-instructions checks the bounds")
+            at += i * stride
+        shape = m.type.shape[len(idx):]
+        f[r] = Memref(_Element(cells, at), MemrefType(shape, t.elem) if t.dynamic else t,
+                      m.root)
+    return row
+
+
 def _pointer(machine, node, slot):
     r, ref, address = slot(node.result), slot(node.ref), machine.address
 
@@ -934,7 +958,7 @@ def _assume(machine, node, slot):
 
 _OPS = {"Constant": _constant, "Arith": _arith, "Math": _math, "Compare": _compare, "Convert": _convert,
         "Alloca": _alloc, "Alloc": _alloc, "Dim": _dim, "Dealloc": _dealloc, "GetGlobal": _get_global, "Load": _load, "Store": _store,
-        "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Pointer": _pointer,
-        "Transfer": _transfer, "Call": _call,
+        "Collapse": _collapse, "Cast": _cast, "Subview": _subview, "Row": _row,
+        "Pointer": _pointer, "Transfer": _transfer, "Call": _call,
         "Assume": _assume, "FromElements": _from_elements, "Broadcast": _broadcast,
         "Extract": _extract}

@@ -165,6 +165,12 @@ def _difference(op, back) -> str:
     return ", ".join(extra) or f"{len(op.operands)} operands, {len(op.results)} results"
 
 
+# The operations of a row (Lmlir's Row), in the order select-instructions writes them.
+_ROW = ("memref.subview", "builtin.unrealized_conversion_cast", "llvm.extractvalue",
+        "llvm.extractvalue", "llvm.getelementptr", "llvm.mlir.constant", "llvm.insertvalue",
+        "llvm.insertvalue", "builtin.unrealized_conversion_cast")
+
+
 class _Walk:
     """An MLIR module's operations into Lmlir items; each value named by its place."""
 
@@ -232,8 +238,34 @@ class _Walk:
         args = () if b == 0 else tuple(M["Arg"](self.names[a], str(a.type), span=None)
                                         for a in block.arguments)
         ops = [op.operation for op in block.operations]
-        return M["Block"](f"bb{b}", args, tuple(_held(op, self.op) for op in ops[:-1]),
-                          _held(ops[-1], self.term), span=self.span(ops[-1]))
+        body, k = [], 0
+        while k < len(ops) - 1:
+            if ops[k].name == "memref.subview" and tuple(o.name for o in ops[k:k + 9]) == _ROW:
+                body.append(_held(ops[k], self.row, ops[k:k + 9]))
+                k += 9
+            else:
+                body.append(_held(ops[k], self.op))
+                k += 1
+        return M["Block"](f"bb{b}", args, tuple(body), _held(ops[-1], self.term),
+                          span=self.span(ops[-1]))
+
+    def row(self, op, group):
+        """A row as select-instructions writes it (mlir_text's _row): `group` its nine
+        operations, each given what the one before it made, as there (_same_again checks
+        their types and positions)."""
+        from mlir import ir
+
+        made = [self.values(g.results) for g in group]
+        wired = [(0,), (1,), (1,), (2, 3), (), (1, 4), (6, 5), (7,)]
+        for g, given in zip(group[1:], wired):
+            if self.values(g.operands) != tuple(made[i][0] for i in given):
+                raise Refused(g, "a row whose descriptor is not its subview's")
+        source, view = ir.MemRefType(op.operands[0].type), ir.MemRefType(op.results[0].type)
+        given = source.rank - view.rank
+        operands = self.values(op.operands)
+        return M["Row"](made[8][0], operands[0], operands[1:1 + given], operands[1 + given:],
+                        str(op.operands[0].type), str(group[8].results[0].type),
+                        span=self.span(op))
 
     def values(self, values) -> tuple:
         return tuple(self.names[v] for v in values)

@@ -6,6 +6,7 @@ text shows it (nano_vx/resume/mlir.py)."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -241,3 +242,36 @@ def test_pointers_seen_flat_read_back_and_run(tmp_path):
     path = tmp_path / "p.mlir"
     path.write_text(text)
     assert run(path) == run(case, "--action", "interpret")
+
+
+# A row lent to a function (select-instructions' Row: a subview and its descriptor moved to
+# the row's first element, nine operations) reads back as one Row, and runs in both the
+# Lmlir interpreter and native code; its descriptor taken from elsewhere is refused.
+LENT_ROW = Path(__file__).parents[1] / "passes" / "cases" / "select_instructions" / \
+    "lent_rows.vx"
+
+
+@pytest.fixture
+def row_dump(tmp_path) -> Path:
+    run(LENT_ROW, "--dump-after", "select-instructions", "--dump-dir", tmp_path / "d",
+        "--action", "check")
+    [path] = (tmp_path / "d").iterdir()
+    return path
+
+
+def test_a_lent_row_reads_back_as_one_row_and_runs(row_dump):
+    diagnostics = Diagnostics()
+    language, back = read_dump(row_dump.read_text(), row_dump.name, diagnostics)
+    assert language.name == "Lmlir", diagnostics.render()
+    rows = [op for item in back.items if item._prod == "Func" for block in item.blocks
+            for op in block.ops if op._prod == "Row"]
+    assert len(rows) == 4
+    expected = run(LENT_ROW, "--action", "interpret")
+    assert run(row_dump) == run(row_dump, "--action", "interpret") == expected
+
+
+def test_a_row_whose_descriptor_is_not_its_subviews_is_refused(row_dump):
+    row = re.search(r"%(row\d+)_own = llvm\.insertvalue", row_dump.read_text()).group(1)
+    wrong = edited(row_dump, f"%{row}_own = llvm.insertvalue %{row}_zero, %{row}_moved[2]",
+                   f"%{row}_own = llvm.insertvalue %{row}_zero, %{row}_d[2]")
+    assert "a row whose descriptor is not its subview's" in refused(wrong)
