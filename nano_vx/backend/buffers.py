@@ -110,19 +110,35 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
 
 
 def element_borrows(fn, owners) -> dict:
-    """The references of `fn` bound once, outside a cell, to an element of one of the locals
-    `owners` (`let r = &t[i];`, `&mut` too): reference -> the local whose buffer it points
-    into, which stays alive as long as the reference is read."""
+    """The references of `fn` bound once, outside a cell, to a place in one of the locals
+    `owners` or in what such a reference names (borrowed_place): reference -> the local
+    whose buffer it points into, which stays alive as long as the reference is read."""
     cells, out = frozenset(fn.cells), {}
-    for name, (s, *more) in _lets(fn).items():
-        if more or name in cells or s.value._prod != "Borrow" or s.value.value._prod != "Index":
-            continue
-        base = s.value.value
-        while base._prod == "Index":
-            base = base.base
-        if base._prod == "Local" and base.name in owners:
-            out[name] = base.name
+    lets = [(name, s) for name, (s, *more) in _lets(fn).items()
+            if not more and name not in cells and borrowed_place(s) is not None]
+    grew = True
+    while grew:  # a row's row, bound after it (`let q = &r[1];`)
+        grew = False
+        for name, s in lets:
+            base = borrowed_place(s)
+            while base._prod == "Index":
+                base = base.base
+            if name not in out and base._prod == "Local" and (base.name in owners or
+                                                              base.name in out):
+                out[name], grew = out.get(base.name, base.name), True
     return out
+
+
+def borrowed_place(let):
+    """The place whose reference `let` binds: `let r = &t[i];`'s element, `&mut` too, or
+    a row (`let r = t[i];` of a tensor, erase-tensor-references having erased its `&`:
+    check-native-subset admits no other row bound); None for any other `let`."""
+    value = let.value
+    if value._prod == "Borrow" and value.value._prod == "Index":
+        return value.value
+    if value._prod == "Index" and isinstance(vx_type(let.type), Tensor):
+        return value
+    return None
 
 
 def fresh_cells(fn, fresh: frozenset, made: frozenset = frozenset()) -> set:

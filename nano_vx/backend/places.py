@@ -57,7 +57,7 @@ def borrow(b, e, cell=None):
     if e.value._prod == "Deref":
         return b.lower(e.value.value)
     if e.value._prod == "Index":
-        ref, indices, tensor = access(b, e.value)
+        ref, indices, tensor = access(b, e.value, view=True)
         place = Ref(tensor.elem)
         return b.op("Subview", ref, indices, tensor.mtype, place.mtype), place
     cell, t = cell

@@ -22,7 +22,7 @@ def element(b, e):
     """`t[i][j]`: the element's (ssa, Vx type); `t[i]` of a rank-2 t, a row lent to a
     function (`&t[i]`, the reference erased), a buffer of its own that is a view of t's:
     (memref, Tensor)."""
-    ref, indices, tensor = access(b, e, row=True)
+    ref, indices, tensor = access(b, e, row=True, view=True)
     if len(indices) == len(tensor.dims):
         return b.load(ref, indices, tensor.mtype, tensor.elem), tensor.value
     row = Tensor(tensor.elem, tensor.dims[len(indices):])
@@ -62,10 +62,12 @@ def _words_buffer(b, words: list) -> tuple:
     return address, b.const(len(words), "i64")
 
 
-def access(b, e, row=False):
+def access(b, e, row=False, view=False):
     """An index `t[i][j]`: the memref, the indices (as `index`, each checked against its
     extent after all are computed, as the interpreter does) and the tensor type. Only a
-    printed or lent one may select a row (check-native-subset refused the rest)."""
+    printed or lent one may select a row (check-native-subset refused the rest). `view`:
+    the row selected (the element, where `row` is False) is a view whose offsets are the
+    indices (checked_indices clamps them)."""
     chain = []
     while e._prod == "Index":
         chain.append(e.index)
@@ -74,7 +76,8 @@ def access(b, e, row=False):
     if len(chain) != len(tensor.dims) and not row:
         raise AssertionError("an index that selects a row reached select-instructions")
     values = [b.lower(i) for i in reversed(chain)]
-    return ref, checked_indices(b, values, ref, tensor), tensor
+    view = view and (not row or len(chain) < len(tensor.dims))
+    return ref, checked_indices(b, values, ref, tensor, view), tensor
 
 
 def flatten(b, e):
@@ -275,9 +278,13 @@ def extent(b, ref: str, tensor: Tensor, k: int) -> str:
     return b.op("Convert", "arith.index_cast", dim, "index", "i64")
 
 
-def checked_indices(b, values: list, ref: str, tensor: Tensor) -> tuple:
+def checked_indices(b, values: list, ref: str, tensor: Tensor, view: bool = False) -> tuple:
     """Indices (ssa, Vx type) as `index` values, each checked against its extent; the
-    checks come after every index is computed, as the interpreter makes them."""
+    checks come after every index is computed, as the interpreter makes them. `view`: they
+    are a memref.subview's offsets, each clamped to its extent, which changes nothing once
+    the check passed: expand-strided-metadata folds constant offsets into the view's
+    static offset, and one out of range (a -1 only the stop's branch would see) is refused
+    there as a negative offset."""
     out = []
     for k, (value, t) in enumerate(values):
         wide, d = b.to_i64(value, t), tensor.dims[k]
@@ -289,6 +296,8 @@ def checked_indices(b, values: list, ref: str, tensor: Tensor) -> tuple:
         else:  # the index read as its type's sign says, beside an extent below 2**63
             b.check(inside, "E9003", f"index {{a}} is out of bounds for dimension {k} of "
                                      f"extent {{b}}", "u64" if t == "u64" else "i64", wide, n)
+        if view:
+            wide = b.op("Arith", "minui", wide, n, "i64")
         out.append(b.op("Convert", "arith.index_cast", wide, "i64", "index"))
     return tuple(out)
 

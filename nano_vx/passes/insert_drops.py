@@ -46,8 +46,8 @@ def _fn(run, node):
 # -- where each owned local dies ---------------------------------------------------------
 
 def _reads(node, owned: dict) -> set:
-    """The owned locals a statement or exit reads, a reference to an element of one
-    (`owned` maps it to the tensor) reading the tensor (an assignment to a cell does not
+    """The owned locals a statement or exit reads, a reference to an element or a row of
+    one (`owned` maps it to the tensor) reading the tensor (an assignment to a cell does not
     read it: it gives it a new tensor)."""
     if node._prod == "Assign" and node.target._prod == "Local":
         node = node.value
@@ -68,7 +68,7 @@ class _Liveness:
     def __init__(self, fn, owned: frozenset, names):
         self.fn, self.owned, self.fresh_name = fn, owned, names
         self.labels = {b.label for b in fn.blocks}
-        # find-owned-buffers owns a tensor an element of which is borrowed only when the
+        # find-owned-buffers owns a tensor a place in which is borrowed only when the
         # reference is not handed on: its reads are the last uses of the buffer.
         reading = {**element_borrows(fn, owned), **{name: name for name in owned}}
         self.reads = {b.label: [_reads(s, reading) for s in b.stmts] for b in fn.blocks}

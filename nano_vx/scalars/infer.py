@@ -350,12 +350,13 @@ class Infer:
                 self.judge(arg, _closure_outside, t)
         return ret
 
-    def argument(self, arg):
-        """An argument of a call of a function of the program: a row of a local it lends
-        is a tensor (lent_row)."""
+    def argument(self, arg, bound=False):
+        """An argument of a call of a function of the program, or what a `let` binds or an
+        assignment gives a variable (`bound`: a value, as `value` takes it): a row of a
+        local it lends or borrows is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, self.erased)
         if index is None:
-            return self.expr(arg)
+            return self.value(arg) if bound else self.expr(arg)
         row = self.index(index, row=True)
         return row if index is arg else self.note(arg, row)
 
@@ -368,7 +369,7 @@ class Infer:
 
     @STATEMENTS.on("Let")
     def _let(self, s):
-        t = self.value(s.value)
+        t = self.argument(s.value, bound=True)
         if s.value._prod == "IfExpr":
             self.if_lets.append(s)
         if written(s):
@@ -390,7 +391,8 @@ class Infer:
             unify(target, Var("int"), s)
             unify(self.expr(s.value), Var("int"), s.value)
         else:
-            value = self.value(s.value) if s.target._prod == "Local" else self.expr(s.value)
+            value = self.argument(s.value, bound=True) if s.target._prod == "Local" \
+                else self.expr(s.value)
             unify(target, value, s)
 
     @STATEMENTS.on("For")
@@ -652,7 +654,7 @@ class Infer:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or lent."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or borrowed."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
         if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
@@ -665,7 +667,8 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed or lent to a function")
+            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function "
+                              "or borrowed by a `let`")
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("ArrayLit")

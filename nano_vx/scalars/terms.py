@@ -362,22 +362,24 @@ def bad_cast(source, target):
     return None
 
 
-
-
 def lent_row(arg, type_of, erased: bool):
-    """The index chain of a row of a local a call lends (`&t[i]`, `&mut t[i]`; `t[i]` where
-    erase-tensor-references `erased` the reference), the local typed by `type_of`; None for
-    any other argument. The local's buffer outlives the call (a temporary's would be
-    dropped), so native code gives the callee a view of it (a memref of the row), as the
-    interpreter gives a view; a row bound, or given by value, which may be handed back,
-    could outlive its tensor."""
+    """The index chain of a row of a local a call lends or a `let` borrows (`&t[i]`,
+    `&mut t[i]`; `t[i]` where erase-tensor-references `erased` the reference; `(*p)[i]` of
+    a local p referring to one), the tensor typed by `type_of`; None for anything else. The
+    loan keeps the local's buffer there while the call runs or the reference lives (a
+    temporary's would be dropped), so native code gives a view of it (a memref of the row),
+    as the interpreter does; a row bound or given by value, which the interpreter keeps
+    viewing the old buffer after a move or a new value of its tensor, could outlive it."""
     if not erased and arg._prod != "Borrow":
         return None
     index = root = arg if erased else arg.value
     depth = 0
     while root._prod == "Index":
         root, depth = root.base, depth + 1
+    tensor = root
+    while root._prod == "Deref":  # `(*p)[i]`: p refers to a tensor that outlives it
+        root = root.value
     if not depth or root._prod != "Local":
         return None
-    t = find(type_of(root))
+    t = find(type_of(tensor))
     return index if isinstance(t, Tensor) and depth < len(t.dims) else None

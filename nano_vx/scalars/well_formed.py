@@ -194,6 +194,8 @@ class Check:
         return ret
 
     def argument(self, arg):
+        """An argument of a call of a function of the program, or what a variable is given:
+        a row of a local lent or borrowed is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, True)  # Lscalars: the references are erased
         return self.expr(arg) if index is None else self.index(index, row=True)
 
@@ -207,7 +209,7 @@ class Check:
     @STATEMENTS.on("Let")
     def _let(self, s):
         t = typed(s.type, s, void=True)
-        unify(self.expr(s.value), t, s)
+        unify(self.argument(s.value), t, s)
         self.bind(s, s.name, t)
 
     @STATEMENTS.on("Assign")
@@ -225,7 +227,8 @@ class Check:
             raise Mismatch(s, f"'{s.op}' on {show(target)}")
         if isinstance(target, str) and target != "void":  # () is assigned a computation
             self.scalar(s.target)
-        unify(self.expr(s.value), target, s)
+        unify(self.argument(s.value) if s.target._prod == "Local" else self.expr(s.value),
+              target, s)
         if s.op != "=":
             what = bad_binary(s.op[:-1], target)
             if what is not None:
@@ -500,7 +503,7 @@ class Check:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or lent."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or borrowed."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         self.scalar(e.index, "int")
         if not isinstance(base, Tensor):
@@ -508,7 +511,8 @@ class Check:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed or lent to a function")
+            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function "
+                              "or borrowed by a `let`")
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("Flatten")

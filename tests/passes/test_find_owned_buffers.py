@@ -44,6 +44,13 @@ def test_a_buffer_an_element_of_which_is_borrowed_is_owned_unless_the_reference_
     assert _owned("places")["main"] == {"lent", "written", "read"}
 
 
+def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_is_handed_on():
+    # not returned, whose row is lent to a function returning a reference, nor named, whose
+    # row's reference is bound to another name, nor held, a row of which a `let mut` holds;
+    # written through a row of its row, read through an element of that
+    assert _owned("rows")["main"] == {"read", "written"}
+
+
 def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_callers():
     owned = _owned("made_in_cells")
     assert owned["main"] == {"lent", "s"}

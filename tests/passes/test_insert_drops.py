@@ -8,7 +8,7 @@ import pytest
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.insert_drops import insert_drops
-from front import assert_prints_the_same, run_front
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "insert_drops"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -122,6 +122,15 @@ def test_a_tensor_an_element_of_which_is_borrowed_is_dropped_after_the_reference
     body = _blocks("borrowed_elements", "main")["bb4"].stmts
     assert [s._prod for s in body[-4:]] == ["Assign", "Drop", "Drop", "Assign"]
     assert {s.name for s in body[-3:-1]} == {"m", "t"}  # after `*w` and `*r` are read
+
+
+def test_a_tensor_a_row_of_which_is_borrowed_is_dropped_after_the_row_and_its_places():
+    turn = next(b for b in _blocks("borrowed_rows", "main").values()
+                if any(s._prod == "Drop" for s in b.stmts)).stmts
+    # after `total(r)` and `*e` are read, in the turn that made t
+    assert [s._prod for s in turn[-4:]] == ["Assign", "Drop", "Drop", "Assign"]
+    assert {s.name for s in turn[-3:-1]} == {"other", "t"}
+    assert_native_as_interpreted(CASES / "borrowed_rows.vx")
 
 
 def test_a_struct_field_given_a_tensor_read_nowhere_else_owns_it():

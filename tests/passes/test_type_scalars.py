@@ -14,7 +14,8 @@ from nano_vx.nanopass import LanguageError
 from nano_vx.passes.type_scalars import type_scalars
 from nano_vx.scalars.infer import EXPRESSIONS
 from nano_vx.scalars.rules import Rules
-from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+                   run_front)
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
@@ -35,8 +36,15 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a constant holding a vector whose value calls a function",
            "e5010_tuple_literal_element_used_as_another_type":
                "a value of type i32 where i64 is expected",
-           "e5010_row_bound_by_a_let":
-               "a row of a tensor used other than printed or lent to a function"}
+           "e5010_row_bound_by_value":
+               "a row of a tensor used other than printed, lent to a function or borrowed by "
+               "a `let`",
+           "e5010_row_lent_to_a_closure":
+               "a row of a tensor used other than printed, lent to a function or borrowed by "
+               "a `let`",
+           "e5010_row_of_a_temporary_lent":
+               "a row of a tensor used other than printed, lent to a function or borrowed by "
+               "a `let`"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -50,6 +58,13 @@ def test_output(case, snapshot_txt, snapshot_dot):
 @pytest.mark.parametrize("case", NAMES + [f"{c}_repaired" for c in REFUSED])
 def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", type_scalars)
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_what_native_code_does_not_lower_runs_in_the_interpreter_saying_why(case):
+    status, printed, err = run_cli(CASES / f"{case}.vx")
+    assert f"does not lower {REFUSED[case]}" in " ".join(err.split())
+    assert (status, printed) == run_cli(CASES / f"{case}.vx", "--action", "interpret")[:2]
 
 
 def test_closures_that_stay_where_their_variables_are_run_natively():
@@ -190,6 +205,16 @@ def test_handwritten_vectors(run_pass, snapshot_txt):
     assert "v[lane 1i32] + 1u8" in ran.text and "@print(t[1i32]);" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "<4, 13>\n14\n7\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_row_lent_or_borrowed_by_a_let_is_a_view_of_its_tensor_and_runs_natively():
+    after = run_front(CASES / "rows_borrowed_by_lets.vx", type_scalars).after
+    main = next(i for i in after.items if i._prod == "Fn" and i.name == "main")
+    lets = {s.name: s for s in main.body.stmts if s._prod == "Let"}
+    assert to_text(lets["w"].type).startswith("Tensor<i64, [2, 3]")
+    assert lets["w"].value._prod == "Index"  # the reference erased: c[1], a view of c
+    assert_native_as_interpreted(CASES / "rows_borrowed_by_lets.vx")
+    assert_native_as_interpreted(CASES / "lent_rows.vx")
 
 
 def test_vectors_of_every_kind_of_lane_run_natively():
