@@ -7,6 +7,7 @@ from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.check_aggregate_function_values import check_aggregate_function_values
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -251,6 +252,7 @@ BACK_END = [
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
+    check_aggregate_function_values,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,

@@ -72,6 +72,8 @@ NOT_LOWERED = {
     # would call it as it was, not as its parts.
     "tests/passes/cases/wrap_function_values/e5010_chosen_taking_a_struct.vx",
     "tests/passes/cases/wrap_function_values/e5010_chosen_returning_a_struct.vx",
+    "tests/passes/cases/check_aggregate_function_values/e5010_chosen_taking_a_tuple.vx",
+    "tests/passes/cases/check_aggregate_function_values/e5010_chosen_returning_an_enum.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body written before
     # the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"

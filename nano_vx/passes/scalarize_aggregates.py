@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
@@ -72,8 +72,8 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
 making each refer to b's part (E5010 for one holding a tensor), and a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
-A function taking or returning an aggregate named other than as a callee is E5010: its value
-would call it as it was.
+A function taking or returning an aggregate is called by name only
+(check-aggregate-function-values refused any other use).
 """, state=State)
 
 
@@ -83,32 +83,12 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
-    valued = _aggregate_function_value(program, st.sigs)
-    if valued is not None:
-        refuse(run.ctx.diagnostics, *valued, "a function taking or returning an aggregate "
-                                             "used as a value")
-        return program
     made = run.rebuild(program)
     shared = shared_fill(made, st.fills, st.sigs)
     if shared is not None:
         refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
                                              "whole, whose buffer another may hold")
     return made
-
-
-def _aggregate_function_value(program, sigs):
-    """(the function, the node) of a function taking or returning an aggregate named other
-    than as a callee: its value would call it as it was, not as its parts (E5010)."""
-    for fn in program.items:
-        if fn._prod != "Fn":
-            continue
-        callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
-        for n in descendants(fn):
-            sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
-            if sig is not None and (any(shape is not None for shape in sig.params)
-                                    or sig.out is not None):
-                return fn.name, n
-    return None
 
 
 @scalarize_aggregates.on("Fn")
