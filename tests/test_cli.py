@@ -148,9 +148,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[split:split + 5] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
+        ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
-        ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
-        ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"]]
+        ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [

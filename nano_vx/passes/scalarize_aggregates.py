@@ -507,34 +507,16 @@ def _closure(run, e):
     return made
 
 
-# The type an unsuffixed literal is where nothing fixes its type.
-_UNFIXED = {"Int": "i32", "Float": "f64"}
-
-
-def _leaf(shape, label):
-    """The type of `shape`'s part `label` when that part is a scalar's, else None."""
-    part = shape.part(label) if shape is not None else None
-    return part.leaf if part is not None and part.kind == "leaf" else None
-
-
-def _record(run, e, ty=None):
-    """The literal `print` is given (expand-aggregate-prints wrote it) with its scalars'; an
-    unsuffixed literal given to a field or a variant's value of type `ty` is of that type, as
-    `let x: u64 = ..` makes it (else it would be an i32 or an f64)."""
+def _record(run, e):
+    """The literal `print` is given (expand-aggregate-prints wrote it, cast-printed-literals
+    typed its numbers) with its scalars'."""
     p = e._prod
     if p == "StructLit":
-        shape = _shape(run, e)
-        return e.replace(fields=tuple(f.replace(value=_record(run, f.value, _leaf(shape, f.name)))
-                                      for f in e.fields))
+        return e.replace(fields=tuple(f.replace(value=_record(run, f.value)) for f in e.fields))
     if p == "Tuple":
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
-        variant = _shape(run, e).part(e.variant)
-        return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
-                                    for k, x in enumerate(e.args)))
-    if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
-            and ty.name != _UNFIXED[p]:
-        return L["Cast"](e, ty, span=e.span)
+        return e.replace(args=tuple(_record(run, x) for x in e.args))
     if p == "IfExpr":  # an enum's variant, chosen by its tag
         return e.replace(cond=run.walk(e.cond),
                          then=e.then.replace(value=_record(run, e.then.value)),

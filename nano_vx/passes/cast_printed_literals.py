@@ -1,0 +1,95 @@
+"""cast-printed-literals: Lmatched -> Lmatched.
+
+Same IL: a cast of an unsuffixed literal to the type its field gives it is what the
+interpreter computes of the literal there, so it runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lmatched import Lmatched as L
+from ..nanopass import Pass
+from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
+                                       shape_of)
+from ..scalars.aggregates import Shapes
+
+
+@dataclass
+class State:
+    shapes: Shapes | None = None
+    sigs: dict = field(default_factory=dict)  # function name -> Sig
+    types: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+
+
+cast_printed_literals = Pass("cast-printed-literals", L, L, """
+Make each unsuffixed number that the literal a `print` is given puts in a field, or a
+variant's value, of another scalar type a cast to that type.
+
+expand-aggregate-prints wrote the literal; scalarize-aggregates keeps its form, made of
+scalars, where no declaration says its fields' types any more: `print(Wide { n: 5 })` of an
+`n: u64` is `print(Wide { n: 5 as u64 })`, as `let n: u64 = 5` makes it (else native code
+would print an i32, or an f64 where the field is an f32). A literal given a tuple's element
+has its own type already: no declaration says another.
+""", state=State)
+
+
+@cast_printed_literals.on("Program")
+def _program(run, program):
+    run.state.shapes, run.state.sigs = program_types(program)
+    return run.rebuild(program)
+
+
+@cast_printed_literals.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    if not holds_aggregates(fn, st.sigs):
+        return fn
+    st.types = local_shapes(fn, st.shapes, st.sigs)
+    return run.rebuild(fn)
+
+
+@cast_printed_literals.on("ExprStmt")
+def _expr_stmt(run, node):
+    e = node.expr
+    arg = printed(e, run.state.sigs)
+    if arg is not None and _shape(run, arg) is not None:
+        return node.replace(expr=e.replace(args=(_record(run, arg),)))
+    return run.rebuild(node)
+
+
+def _shape(run, e):
+    st = run.state
+    return shape_of(e, st.shapes, st.sigs, st.types.get)
+
+
+# The type an unsuffixed literal is where nothing fixes its type.
+_UNFIXED = {"Int": "i32", "Float": "f64"}
+
+
+def _leaf(shape, label):
+    """The type of `shape`'s part `label` when that part is a scalar's, else None."""
+    part = shape.part(label) if shape is not None else None
+    return part.leaf if part is not None and part.kind == "leaf" else None
+
+
+def _record(run, e, ty=None):
+    """The literal e, an unsuffixed literal given to a field or a variant's value of type `ty`
+    cast to that type."""
+    p = e._prod
+    if p == "StructLit":
+        shape = _shape(run, e)
+        return e.replace(fields=tuple(f.replace(value=_record(run, f.value, _leaf(shape, f.name)))
+                                      for f in e.fields))
+    if p == "Tuple":
+        return e.replace(elems=tuple(_record(run, x) for x in e.elems))
+    if p == "EnumValue":
+        variant = _shape(run, e).part(e.variant)
+        return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
+                                    for k, x in enumerate(e.args)))
+    if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
+            and ty.name != _UNFIXED[p]:
+        return L["Cast"](e, ty, span=e.span)
+    if p == "IfExpr":  # an enum's variant, chosen by its tag
+        return e.replace(then=e.then.replace(value=_record(run, e.then.value)),
+                         orelse=e.orelse.replace(value=_record(run, e.orelse.value)))
+    return e
