@@ -12,13 +12,10 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  copy_elements, fresh_locals, is_tensor, lent, out_parameters,
-                                  strip)
+                                  copy_elements, fresh_locals, is_tensor, lent, out_parameters)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
 from ..scalars.storages import fresh_copy
-from ..scalars.terms import FLOATS
-from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -29,7 +26,6 @@ class State:
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
     copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
-    ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
     lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
@@ -54,8 +50,8 @@ A field of a generic struct (its type arguments erased) is typed as what puts it
 one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
 parameter's as every call gives it alike, instantiate-aggregate-forms having copied a
 function per form its calls give, else E5010); one holding an f64 or an i32, as an
-unsuffixed literal is, returned as another float or integer type is cast to it, as the
-interpreter converts it.
+unsuffixed literal is, returned as another float or integer type is cast to it already
+(cast-returned-generic-fields).
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
 enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
@@ -98,8 +94,6 @@ def _fn(run, fn):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
     st.lent_tensors, st.filled, st.rebound = {}, set(), {}
-    st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
-        else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -120,8 +114,7 @@ def _fn(run, fn):
         if sig.out is None:
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
-            return fn.replace(params=tuple(params), body=body.replace(
-                value=_returned(run, fn.body.value, body.value)))
+            return fn.replace(params=tuple(params), body=body)
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
@@ -308,7 +301,7 @@ def _return(run, node):
     if node.value is None:
         return (run.rebuild(node),)
     if out is None:
-        return (node.replace(value=_returned(run, node.value, run.walk(node.value))),)
+        return (node.replace(value=run.walk(node.value)),)
     result = next((x for x in out.leaves() if x._prod == "Local"), None)
     return (*_store(run, node.value, out), L["Return"](result, span=node.span))
 
@@ -359,26 +352,6 @@ def _store(run, e, dest: Tree) -> list:
         puts += [L["GiveBack"](d.value.name, v, span=x.span)] if _copied(run, d) else \
             _fill(run, d, v) if _lent_tensor(run, d) else [L["Assign"](d, "=", v, span=v.span)]
     return [*lets, *puts]
-
-
-def _returned(run, e, made):
-    """What a function returning a scalar returns, made of e: a field of a generic struct
-    holding an f64 (or an i32), as an unsuffixed literal is, converted to the result's other
-    float (or integer) type, as the interpreter converts such a value returned."""
-    ret, p = run.state.ret, e._prod if e is not None else None
-    if ret is None or p not in ("FieldGet", "TupleGet", "VariantField"):
-        return made
-    base = _shape(run, e.base)
-    if base is not None and p == "VariantField":
-        base = dict(base.parts).get(e.variant)
-    part = dict(base.parts).get(e.field if p == "FieldGet" else e.index) \
-        if base is not None else None
-    held = strip(part.leaf) if part is not None and part.kind == "leaf" else None
-    if held is None or held._prod != "Scalar" or held.name == ret.name or not (
-            held.name == "f64" and ret.name in FLOATS or
-            held.name == "i32" and ret.name in INT_TYPES):
-        return made
-    return L["Cast"](made, ret, span=e.span)
 
 
 def _lent_tensor(run, place) -> bool:
@@ -501,9 +474,9 @@ def _closure(run, e):
     if any(st.shapes.of(p.type) for p in e.params):
         raise Refused(e, "a closure taking an aggregate other than one a `let` binds, "
                          "only called by name, given variables, their fields or literals")
-    out, ret, st.out, st.ret = st.out, st.ret, None, None  # its `return` is its own
+    out, st.out = st.out, None  # its `return` is its own
     made = run.rebuild(e)
-    st.out, st.ret = out, ret
+    st.out = out
     return made
 
 
