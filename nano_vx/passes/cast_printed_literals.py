@@ -5,20 +5,9 @@ interpreter computes of the literal there, so it runs the output as it ran the i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
-from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
-                                       shape_of)
-from ..scalars.aggregates import Shapes
-
-
-@dataclass
-class State:
-    shapes: Shapes | None = None
-    sigs: dict = field(default_factory=dict)  # function name -> Sig
-    types: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+from ..scalars.aggregate_types import Typed, holds_aggregates, printed
 
 
 cast_printed_literals = Pass("cast-printed-literals", L, L, """
@@ -30,12 +19,12 @@ scalars, where no declaration says its fields' types any more: `print(Wide { n: 
 `n: u64` is `print(Wide { n: 5 as u64 })`, as `let n: u64 = 5` makes it (else native code
 would print an i32, or an f64 where the field is an f32). A literal given a tuple's element
 has its own type already: no declaration says another.
-""", state=State)
+""", state=Typed)
 
 
 @cast_printed_literals.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    run.state.enter_program(program)
     return run.rebuild(program)
 
 
@@ -44,7 +33,7 @@ def _fn(run, fn):
     st = run.state
     if not holds_aggregates(fn, st.sigs):
         return fn
-    st.types = local_shapes(fn, st.shapes, st.sigs)
+    st.enter_function(fn)
     return run.rebuild(fn)
 
 
@@ -52,14 +41,9 @@ def _fn(run, fn):
 def _expr_stmt(run, node):
     e = node.expr
     arg = printed(e, run.state.sigs)
-    if arg is not None and _shape(run, arg) is not None:
+    if arg is not None and run.state.shape(arg) is not None:
         return node.replace(expr=e.replace(args=(_record(run, arg),)))
     return run.rebuild(node)
-
-
-def _shape(run, e):
-    st = run.state
-    return shape_of(e, st.shapes, st.sigs, st.types.get)
 
 
 # The type an unsuffixed literal is where nothing fixes its type.
@@ -77,13 +61,13 @@ def _record(run, e, ty=None):
     cast to that type."""
     p = e._prod
     if p == "StructLit":
-        shape = _shape(run, e)
+        shape = run.state.shape(e)
         return e.replace(fields=tuple(f.replace(value=_record(run, f.value, _leaf(shape, f.name)))
                                       for f in e.fields))
     if p == "Tuple":
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
-        variant = _shape(run, e).part(e.variant)
+        variant = run.state.shape(e).part(e.variant)
         return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
                                     for k, x in enumerate(e.args)))
     if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \

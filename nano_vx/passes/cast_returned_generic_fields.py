@@ -5,21 +5,18 @@ cast says, so it runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
-from ..scalars.aggregate_types import holds_aggregates, local_shapes, program_types, shape_of
-from ..scalars.aggregates import Shapes, strip
+from ..scalars.aggregate_types import Typed, holds_aggregates
+from ..scalars.aggregates import strip
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
 
 @dataclass
-class State:
-    shapes: Shapes | None = None
-    sigs: dict = field(default_factory=dict)  # function name -> Sig
-    types: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+class State(Typed):
     ret: object = None  # its result's type when that is a scalar's
 
 
@@ -36,7 +33,7 @@ is its own, and is left.
 
 @cast_returned_generic_fields.on("Program")
 def _program(run, program):
-    run.state.shapes, run.state.sigs = program_types(program)
+    run.state.enter_program(program)
     return run.rebuild(program)
 
 
@@ -46,7 +43,8 @@ def _fn(run, fn):
     ret = strip(fn.ret)
     if not holds_aggregates(fn, st.sigs) or ret is None or ret._prod != "Scalar":
         return fn
-    st.ret, st.types = ret, local_shapes(fn, st.shapes, st.sigs)
+    st.ret = ret
+    st.enter_function(fn)
     body = run.walk(fn.body)
     value = _returned(run, fn.body.value, body.value)
     if value is not body.value:
@@ -77,7 +75,7 @@ def _returned(run, e, made):
     ret, p = st.ret, e._prod if e is not None else None
     if ret is None or p not in ("FieldGet", "TupleGet", "VariantField"):
         return made
-    base = shape_of(e.base, st.shapes, st.sigs, st.types.get)
+    base = st.shape(e.base)
     if base is not None and p == "VariantField":
         base = dict(base.parts).get(e.variant)
     part = dict(base.parts).get(e.field if p == "FieldGet" else e.index) \
