@@ -65,8 +65,10 @@ values, as `Point` does: while it lives the borrow rules forbid any write to wha
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
-aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
-making each refer to b's part (E5010 for one holding a tensor), and a function returning a
+aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
+the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
+function given one filling its tensor part is E5010 where another local may hold the
+buffer, as for a `&mut` parameter; a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
 (check-aggregate-function-values refused any other use).
@@ -228,12 +230,11 @@ def _let(run, let):
 
 def _lent_local(run, let, shape: Tree) -> tuple:
     """A `&mut` aggregate local inline-aggregate-references left (made to refer elsewhere,
-    chosen by an `if`): a `&mut` local per scalar part, each read and written through, which
-    an assignment of the local makes refer to the new place's part."""
+    chosen by an `if`): a `&mut` local per part, each read and written through, which an
+    assignment of the local makes refer to the new place's part (a tensor part's refers to
+    the variable holding the buffer: a whole tensor assigned through it reaches that
+    variable, which check-native-subset refuses)."""
     st = run.state
-    if any(is_tensor(t) for t in shape.leaves()):
-        raise Refused(let, "a `&mut` to an aggregate holding a tensor made to refer elsewhere "
-                           "or chosen by an `if`")
     if any(not concrete(t) for t in shape.leaves()):
         raise Refused(let, "a `&mut` to an aggregate whose field types are generic parameters")
     first = _start(let.value)  # a place to start from, which an `if` then changes
@@ -270,13 +271,14 @@ def _rebind(run, e, rep: Tree, shape: Tree) -> list:
 
 
 def _places(run, e, shape: Tree) -> list:
-    """The `&mut` to each scalar part of the place the `&mut` aggregate e names."""
+    """The `&mut` to each part of the place the `&mut` aggregate e names."""
     if e._prod == "Call":
         raise Refused(e, "a `&mut` to an aggregate a function returns")
     given = _parts(run, e)
     if given.form() != shape.form():
         raise Refused(e, "a `&mut` to an aggregate that is no variable's")
-    return [_lent_part(x, t) for x, t in zip(given.leaves(), shape.leaves())]
+    # a tensor part's too: the local refers to the variable holding the buffer
+    return [_reference(x) for x in given.leaves()]
 
 
 @scalarize_aggregates.on("Assign", splice=True)
@@ -407,8 +409,11 @@ def _call(run, e, outs=()):
 def _lent_part(x, ty):
     """What a `&mut` aggregate parameter's part of type ty is given, x being the part's place:
     its reference, or the tensor itself."""
-    if is_tensor(ty):
-        return x
+    return x if is_tensor(ty) else _reference(x)
+
+
+def _reference(x):
+    """The `&mut` to the place x of a part."""
     if x._prod == "Deref" and x.value._prod == "Local":
         return x.value
     if x._prod == "Local":
