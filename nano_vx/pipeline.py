@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.cast_printed_literals import cast_printed_literals
@@ -76,6 +77,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.erase_unit_lets import erase_unit_lets
+from .passes.erase_unaddressable_extents import erase_unaddressable_extents
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -89,6 +91,7 @@ from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
+from .passes.halt_state_prints import halt_state_prints
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
@@ -114,6 +117,7 @@ from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
@@ -236,6 +240,7 @@ BACK_END = [
     forward_returned_states,
     split_state_tuples,
     hold_states_by_reference,
+    halt_state_prints,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
@@ -263,10 +268,13 @@ BACK_END = [
     return_kernel_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_extent_literals,
     erase_variable_extents,
+    erase_unaddressable_extents,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
+    move_printing_loop_conditions,
     number_texts,
     assign_chosen_tensors,
     wrap_function_values,

@@ -8,6 +8,8 @@ from __future__ import annotations
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars.aggregate_types import Typed, holds_aggregates, printed
+from ..scalars.aggregates import leaf_type
+from ..scalars.literal_hints import cast
 
 
 cast_printed_literals = Pass("cast-printed-literals", L, L, """
@@ -46,33 +48,22 @@ def _expr_stmt(run, node):
     return run.rebuild(node)
 
 
-# The type an unsuffixed literal is where nothing fixes its type.
-_UNFIXED = {"Int": "i32", "Float": "f64"}
-
-
-def _leaf(shape, label):
-    """The type of `shape`'s part `label` when that part is a scalar's, else None."""
-    part = shape.part(label) if shape is not None else None
-    return part.leaf if part is not None and part.kind == "leaf" else None
-
-
 def _record(run, e, ty=None):
     """The literal e, an unsuffixed literal given to a field or a variant's value of type `ty`
     cast to that type."""
     p = e._prod
     if p == "StructLit":
         shape = run.state.shape(e)
-        return e.replace(fields=tuple(f.replace(value=_record(run, f.value, _leaf(shape, f.name)))
-                                      for f in e.fields))
+        return e.replace(fields=tuple(
+            f.replace(value=_record(run, f.value, leaf_type(shape, f.name))) for f in e.fields))
     if p == "Tuple":
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
         variant = run.state.shape(e).part(e.variant)
-        return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
+        return e.replace(args=tuple(_record(run, x, leaf_type(variant, k))
                                     for k, x in enumerate(e.args)))
-    if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
-            and ty.name != _UNFIXED[p]:
-        return L["Cast"](e, ty, span=e.span)
+    if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar":
+        return cast(L, e, ty)
     if p == "IfExpr":  # an enum's variant, chosen by its tag
         return e.replace(then=e.then.replace(value=_record(run, e.then.value)),
                          orelse=e.orelse.replace(value=_record(run, e.orelse.value)))
