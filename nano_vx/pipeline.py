@@ -8,6 +8,9 @@ from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.cast_printed_literals import cast_printed_literals
+from .passes.cast_returned_generic_fields import cast_returned_generic_fields
+from .passes.check_aggregate_function_values import check_aggregate_function_values
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -259,6 +262,9 @@ BACK_END = [
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
+    check_aggregate_function_values,
+    cast_printed_literals,
+    cast_returned_generic_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
