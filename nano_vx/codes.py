@@ -145,10 +145,13 @@ _ENTRIES = [
     Code("E3006", "a logical operator on a value that is not a bool",
          "`&&` and `||` take two bools; `!` takes a bool, or an integer whose bits it flips "
          "(as in Rust), never a float. Write the comparison you mean (`n != 0`)."),
-    Code("E3007", "an `if` whose branches differ in type, or a condition that is not a bool",
+    Code("E3007", "an `if` or `match` whose arms differ in type, or a condition that is not a "
+         "bool",
          "An `if` used as a value gives the value of the branch that runs, so its branches "
          "must agree on one type (an unsuffixed literal takes the other branch's); a branch "
-         "that leaves by `return`, `break` or `continue` has no value to agree. The "
+         "that leaves by `return`, `break` or `continue` has no value to agree. So do the "
+         "arms of a `match` used as a value, a name a pattern binds having the type of what "
+         "it binds. The "
          "condition of `if`, `while` and `assert` must be a bool: a number is not true or "
          "false, so write the comparison (`n != 0`)."),
     Code("E3008", "an integer literal out of range for its type",
