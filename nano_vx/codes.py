@@ -363,7 +363,7 @@ _ENTRIES = [
          "it now. Scalars and references are copied, and `&x` lends x without moving it. A "
          "move on one branch of an `if` counts after the `if`, and a move inside a loop of a "
          "variable declared outside it is a use on the next iteration. A field that owns "
-         "data (`s.t`) moves the same ways: then it is gone, and so is s as a whole, while s's "
+         "data (`s.t`, a tuple's `p.0`) moves the same ways: then it is gone, and so is s as a whole, while s's "
          "other fields stay. Use the transferred "
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),

@@ -1,12 +1,13 @@
 """check-linearity: Lrouted, a flow analysis (the tree is unchanged).
 
 The value threaded through the walk is the set of moved locals at each program point: a map
-from a moved local's unique name, or a field path of one (the tuple `("s#1", "t")` for `s.t`),
-to what moved it (a `transfer`, or a call it was passed to by value), or None where control
-cannot reach (after `return`, `break`, `continue`). The map is
+from a moved local's unique name, or a field path of one (the tuple `("s#1", "t")` for `s.t`,
+`("p#1", 0)` for `p.0`), to what moved it (a `transfer`, or a call it was passed to by value),
+or None where control cannot reach (after `return`, `break`, `continue`). The map is
 persistent, so each branch starts from the same map without copying it: the walk stays
 linear in the length of a function that moves many locals and branches often. Only a `let`
-or an assignment `x = ..` takes a name out (x has a fresh value), so the join of two branches
+or an assignment `x = ..` (`s.t = ..`) takes a name (a path, and the paths under it) out, so
+the join of two branches
 is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
 loop body is walked twice, the second time from the state its first pass left, so a move of an
 outer variable is a use-after-move on the next iteration.
@@ -52,7 +53,7 @@ holding one): the callee has it now. `let y = x;` and `y = x;` move x into y whe
 data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
 into the field, and `S { f: x }` or `(x, 1)` into the value it makes; a block whose value is x (an arm of
 an `if` or a `match`, a closure's body) moves it out. A field that owns data, `s.t`, moves the
-same ways, as Rust moves it: then `s.t` is gone, and so is s as a whole (a use of s reads
+same ways, as Rust moves it (and so does a tuple's element, `p.0`): then `s.t` is gone, and so is s as a whole (a use of s reads
 what it no longer holds), while its other fields stay; `s.t = ..` gives the field a fresh
 value, and with it s. `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
@@ -86,11 +87,11 @@ def _key(path: tuple):
 
 
 def _path(node) -> tuple | None:
-    """The local and fields a read names (`s.a.b`: ("s#1", "a", "b")), None for any other
+    """The local and fields a read names (`s.a.0`: ("s#1", "a", 0)), None for any other
     expression."""
     fields = []
-    while node._prod == "FieldGet":
-        fields.append(node.field)
+    while node._prod in ("FieldGet", "TupleGet"):
+        fields.append(node.field if node._prod == "FieldGet" else node.index)
         node = node.base
     return (node.name, *reversed(fields)) if node._prod == "Local" else None
 
@@ -166,8 +167,12 @@ def _type(run, path: tuple):
     where a field is read through a reference (a move out of a loan is not this pass's)."""
     t = run.state.types.get(path[0])
     for name in path[1:]:
-        decl = run.state.movers.types.get(t.name) if t is not None and \
-            t._prod == "NamedType" else None
+        if t is None:
+            return None
+        if isinstance(name, int):  # an element of a tuple
+            t = t.elems[name] if t._prod == "TupleType" and name < len(t.elems) else None
+            continue
+        decl = run.state.movers.types.get(t.name) if t._prod == "NamedType" else None
         if decl is None or decl._prod != "StructDecl":
             return None
         t = next((f.type for f in decl.fields if f.name == name), None)
@@ -303,9 +308,10 @@ def _local(run, node, moved):
     return _use(run, node, node.name, moved)
 
 
-@check_linearity.on("FieldGet")
+@check_linearity.on("FieldGet", "TupleGet")
 def _field_get(run, node, moved):
-    """`s.a`: a use of the path, and not of s whole (another field of s may be gone)."""
+    """`s.a` (`p.0`): a use of the path, and not of s whole (another field of s may be
+    gone)."""
     path = _path(node)
     if path is None:
         return run.walk(node.base, moved)
@@ -342,7 +348,7 @@ def _use(run, node, key, moved, *, parts=True):
 def _shown(key) -> str:
     """A local or a field path as the programmer wrote it: `s.t`."""
     return display_name(key) if isinstance(key, str) else \
-        ".".join((display_name(key[0]), *key[1:]))
+        ".".join((display_name(key[0]), *map(str, key[1:])))
 
 
 def _report(run, use, key, gone_key, mover):

@@ -490,6 +490,9 @@ def test_a_struct_a_field_was_moved_out_of_is_not_used_whole():
     ("let o = O { s: S { t: [1, 2], u: [3, 4], n: 1 } }; let a = o.s.t; print(o.s.u); "
      "print(o.s);", ["o.s.t"]),
     ("let o = O { s: S { t: [1, 2], u: [3, 4], n: 1 } }; let a = o.s; print(o.s.t);", ["o.s"]),
+    ("let p = ([1, 2], 3); let a = p.0; print(p.1); print(p.0);", ["p.0"]),
+    ("let p = ([1, 2], S { t: [1, 2], u: [3, 4], n: 1 }); let a = p.1.t; print(p.1.n); "
+     "print(p);", ["p.1.t"]),
 ])
 def test_a_field_that_owns_data_moves_as_a_variable_does(body, refused):
     # The name each refusal gives is what moved: for a struct used whole, its field.
