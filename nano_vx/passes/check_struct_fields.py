@@ -19,16 +19,17 @@ from ..placement.types import HOST, TEXT, Machine, placed
 class State:
     typer: Typer | None = None
     structs: dict = field(default_factory=dict)  # name -> StructDecl
+    enums: dict = field(default_factory=dict)  # name -> EnumDecl
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None
     where: Where | None = None
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3013), a field of another type (E3012), a field
-a value has not (E2005: not its struct's, a field of a value that has none, `.i` past a
-tuple's end), a literal of no struct (E2001), and a Copy struct's generic field given a value
-that moves (E3031).
+Refuse a struct literal without every field (E3013), a field or a variant's value of another
+type (E3012), a field a value has not (E2005: not its struct's, a field of a value that has
+none, `.i` past a tuple's end), a literal of no struct (E2001), and a Copy struct's generic
+field given a value that moves (E3031).
 
 A field a literal gives twice is E2008, a name declared twice.
 
@@ -42,6 +43,13 @@ that is no struct is E2001. A generic struct that implements `Copy` (`impl<T> Co
 W<T> {}`) is copied wherever it is used, so what its parameters stand for must copy too:
 desugar-traits judges the fields as written, and this check the values an instance gives
 them (a tensor, or a struct without `Copy`, for a field of type T is E3031).
+
+`E::V(a, b)` gives the values variant V carries, each of the type it declares, as a field is
+given: a struct where V carries a tuple, or a number where it carries a struct, is E3012.
+resolve-names counted them (E2004).
+
+What a value's type leaves unknown is not refused, but its kind is known all the same: a
+tuple of unsuffixed literals is no struct, whatever its elements become.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -50,6 +58,7 @@ def _program(run, node):
     st = run.state
     st.typer = CheckingTyper(node, Machine(run.ctx.model))  # which knows a string is text
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.enums = {i.name: i for i in node.items if i._prod == "EnumDecl"}
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
 
@@ -110,11 +119,7 @@ def _literal(run, lit):
 
 
 def _judge(run, struct: str, declared, value, bound: dict) -> None:
-    st = run.state
-    here = st.where.here[-1]
-    found = st.scope.typer.of(value, here)
-    expected = placed(declared.type, here, st.typer.machine) if declared.type else OPAQUE
-    conflict = _unify(expected, found, bound, st.structs, declared.name)
+    expected, found, conflict = _given(run, declared.type, value, bound, declared.name)
     if conflict is None:
         return
     run.ctx.diagnostics.error(
@@ -122,6 +127,34 @@ def _judge(run, struct: str, declared, value, bound: dict) -> None:
         f"field '{declared.name}' of '{as_written(struct)}' is {show(expected)}{conflict}, "
         f"but this value is {show(found)}", struct=struct, field=declared.name,
         expected=show(expected), found=show(found))
+
+
+def _given(run, declared, value, bound: dict, by: str):
+    """The type a slot declared `declared` takes here, the type of `value`, and what
+    `_unify` says of the two."""
+    st = run.state
+    here = st.where.here[-1]
+    found = st.scope.typer.of(value, here)
+    expected = placed(declared, here, st.typer.machine) if declared else OPAQUE
+    return expected, found, _unify(expected, found, bound, st.structs, by)
+
+
+@check_struct_fields.on("EnumValue")
+def _variant(run, node):
+    run.descend(node)
+    decl = run.state.enums.get(node.enum)
+    variant = next((v for v in decl.variants if v.name == node.variant), None) if decl else None
+    if variant is None:
+        return
+    named = f"{node.enum}::{node.variant}"
+    for index, (declared, value) in enumerate(zip(variant.fields, node.args)):
+        expected, found, conflict = _given(run, declared, value, {}, str(index))
+        if conflict is not None:
+            run.ctx.diagnostics.error(
+                "E3012", value.span,
+                f"value {index + 1} of '{named}' is {show(expected)}{conflict}, but this "
+                f"value is {show(found)}", struct=named, field=str(index),
+                expected=show(expected), found=show(found))
 
 
 def _copied(run, struct: str, declared, value) -> None:
@@ -171,6 +204,8 @@ def _unify(expected, found, bound, structs, by):
         if conflict is not None or fits(found, expected.replace(inner=found.inner)):
             return conflict
         return ""
+    if _other_shape(expected, value_type(found)):
+        return ""
     if known(expected):
         return None if fits(found, expected) else ""
     found = value_type(found)
@@ -191,6 +226,22 @@ def _unify(expected, found, bound, structs, by):
     if kind == "DimInt":
         return None if found is OPAQUE or found == expected else ""
     return None  # a shape this check does not take apart: not refused
+
+
+# The kinds of value whose kind a type shows even where its parts are not known.
+_KINDS = frozenset({"Scalar", "NamedType", "TupleType", "VectorType", "TensorType"})
+
+
+def _other_shape(expected, found) -> bool:
+    """A value of another kind than the slot's (a tuple where a struct goes), or a tuple of
+    another length: refused even where `fits` would not judge the parts it does not know."""
+    if literal(found) or literal(expected):
+        return False
+    if expected._prod not in _KINDS or found._prod not in _KINDS:
+        return False
+    if expected._prod == found._prod == "TupleType":
+        return len(expected.elems) != len(found.elems)
+    return expected._prod != found._prod
 
 
 # Types whose values have no fields to read (a struct's do; `t.shape` of a tensor is E3024,
