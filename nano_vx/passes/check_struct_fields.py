@@ -125,7 +125,7 @@ def _judge(run, struct: str, declared, value, bound: dict) -> None:
     run.ctx.diagnostics.error(
         "E3012", value.span,
         f"field '{declared.name}' of '{as_written(struct)}' is {show(expected)}{conflict}, "
-        f"but this value is {show(found)}", struct=struct, field=declared.name,
+        f"but this value is {_given_shown(found)}", struct=struct, field=declared.name,
         expected=show(expected), found=show(found))
 
 
@@ -153,7 +153,7 @@ def _variant(run, node):
             run.ctx.diagnostics.error(
                 "E3012", value.span,
                 f"value {index + 1} of '{named}' is {show(expected)}{conflict}, but this "
-                f"value is {show(found)}", struct=named, field=str(index),
+                f"value is {_given_shown(found)}", struct=named, field=str(index),
                 expected=show(expected), found=show(found))
 
 
@@ -299,6 +299,12 @@ def _element(run, get):
         return
     run.ctx.diagnostics.error("E2005", get.span, message, help=[why], struct=shown,
                               field=str(get.index))
+
+
+def _given_shown(t) -> str:
+    """A value's type as a message names it, a tuple whose parts are not all known by its
+    length (`(_, _)` would say less)."""
+    return show(t) if known(t) else _shown(t)
 
 
 def _shown(t) -> str:

@@ -1,6 +1,6 @@
-"""check-struct-fields: a struct literal that misses a field (E3013), a field of another type
-(E3012), a field a value has not (E2005), a field given twice (E2008), a literal of no struct
-(E2001)."""
+"""check-struct-fields: a struct literal that misses a field (E3013), a field or a variant's
+value of another type (E3012), a field a value has not (E2005), a field given twice (E2008),
+a literal of no struct (E2001)."""
 
 import tempfile
 from pathlib import Path
@@ -39,6 +39,16 @@ REFUSED = {
     "tuple_field": ("E2005", "a tuple of 2 elements has no field 'foo': only a struct has fields"),
     "tuple_index": ("E2005", "a tuple of 2 elements has no element 5"),
     "element_assigned_past_the_end": ("E2005", "the tuple (i32, i32) has no element 2"),
+    "variant_struct_payload": ("E3012", "value 1 of 'Slot::Full' is Cell, but this value is "
+                                        "{float}"),
+    "variant_tuple_payload": ("E3012", "value 2 of 'Pair::Two' is (i32, i32), but this value "
+                                       "is {integer}"),
+    "variant_scalar_payload": ("E3012", "value 1 of 'Reading::Level' is i32, but this value "
+                                        "is bool"),
+    "struct_field_given_tuple": ("E3012", "field 'from' of 'Segment' is Point, but this value "
+                                          "is a tuple of 2 elements"),
+    "tuple_field_of_another_length": ("E3012", "field 'corner' of 'Box3' is (i32, i32, i32), "
+                                               "but this value is a tuple of 2 elements"),
 }
 
 
