@@ -11,7 +11,8 @@ from ..nanopass import Analysis, descendants
 from ..placement.ownership import owns_data
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import CheckingTyper
-from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
+from ..placement.typer import (OPAQUE, Typer, fits, known, literal, other_kind, show,
+                               value_type)
 from ..placement.types import HOST, TEXT, Machine, placed
 
 
@@ -204,7 +205,7 @@ def _unify(expected, found, bound, structs, by):
         if conflict is not None or fits(found, expected.replace(inner=found.inner)):
             return conflict
         return ""
-    if _other_shape(expected, value_type(found)):
+    if other_kind(value_type(found), expected):
         return ""
     if known(expected):
         return None if fits(found, expected) else ""
@@ -226,22 +227,6 @@ def _unify(expected, found, bound, structs, by):
     if kind == "DimInt":
         return None if found is OPAQUE or found == expected else ""
     return None  # a shape this check does not take apart: not refused
-
-
-# The kinds of value whose kind a type shows even where its parts are not known.
-_KINDS = frozenset({"Scalar", "NamedType", "TupleType", "VectorType", "TensorType"})
-
-
-def _other_shape(expected, found) -> bool:
-    """A value of another kind than the slot's (a tuple where a struct goes), or a tuple of
-    another length: refused even where `fits` would not judge the parts it does not know."""
-    if literal(found) or literal(expected):
-        return False
-    if expected._prod not in _KINDS or found._prod not in _KINDS:
-        return False
-    if expected._prod == found._prod == "TupleType":
-        return len(expected.elems) != len(found.elems)
-    return expected._prod != found._prod
 
 
 # Types whose values have no fields to read (a struct's do; `t.shape` of a tensor is E3024,

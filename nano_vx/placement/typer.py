@@ -136,14 +136,32 @@ def known(t) -> bool:
         n._prod in ("OpaqueType", "DimName", "DimBinary") for n in descendants(t))
 
 
+# The kinds of value whose kind a type shows even where its parts are not known.
+_KINDS = frozenset({"Scalar", "NamedType", "TupleType", "VectorType", "TensorType"})
+
+
+def other_kind(found, expected) -> bool:
+    """Whether a value of type `found` is of another kind than `expected` (a tuple where a
+    struct goes, a tensor where a scalar does) or a tuple of another length: what shows even
+    where the parts of either are not known (a tuple of unsuffixed literals)."""
+    if literal(found) or literal(expected):
+        return False
+    if expected._prod not in _KINDS or found._prod not in _KINDS:
+        return False
+    if expected._prod == found._prod == "TupleType":
+        return len(expected.elems) != len(found.elems)
+    return expected._prod != found._prod
+
+
 def fits(found, expected) -> bool:
     """Whether a value of type `found` may stand where `expected` is: the same type (the
     memory space of a tensor is part of it), or an unsuffixed literal (or a variable bound to
     one, `expected` then) and a type of its kind. Where a plain scalar is expected, a scalar
     moved or pinned elsewhere gives its value, as it does to arithmetic; a generic struct
-    erased and an instance of it fit each other. What is not known is not refused."""
+    erased and an instance of it fit each other. What is not known is not refused, but for its
+    kind (`other_kind`)."""
     if not (known(found) and known(expected)):
-        return True
+        return not other_kind(found, expected)
     if literal(expected) or expected._prod == "Scalar":
         found = value_type(found)
     if literal(found) or literal(expected):
