@@ -1,5 +1,6 @@
 """Lheld: adds `LetState` and `StatePart`, a hardware state whose `held` is a reference bound
-from parts its function computes, and `TakePin`, the pin `try_pin` takes alone."""
+from parts its function computes, `TakePin`, the pin `try_pin` takes alone, and `Halt`, a
+`print` the interpreter stops on."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from .lassumed import Lassumed
 Lheld = Lassumed.extend(
     "Lheld",
     "Lassumed with a hardware state bound from the parts its `let`s compute, its `held` a "
-    "reference to another state's or a cell of its own, a state's parts read, and a pin taken",
+    "reference to another state's or a cell of its own, a state's parts read, a pin taken, "
+    "and a `print` the interpreter stops on as that stop",
     add={
         "Expr": [
             prod("TakePin", "topo: name, replicas: int",
@@ -25,6 +27,9 @@ Lheld = Lassumed.extend(
                  "binds the hardware state `name` on `topo`: its value of type `type`, and "
                  "the locals bound around it that say whether it took a pin (`took`) and "
                  "hold a `&mut` to the bool that says it still holds it (`held`)"),
+            prod("Halt", "code: string, message: string",
+                 "stops the program with this run-time diagnostic, at this node's span: a "
+                 "`print` of a value the interpreter does not print"),
         ],
     },
 )

@@ -1,5 +1,5 @@
 """Ltaken: adds `PinMatch`, a `match` on a hardware state told where the state keeps its
-parts, and `Halt`, a `print` the interpreter stops on."""
+parts."""
 
 from __future__ import annotations
 
@@ -10,18 +10,12 @@ from .lheld import Lheld
 # function it refuses as it was, for the interpreter, and the native-code gate refuses it again.
 Ltaken = Lheld.extend(
     "Ltaken",
-    "Lheld with a `match` on a hardware state on the values the state is made of, and a "
-    "`print` the interpreter stops on as that stop",
+    "Lheld with a `match` on a hardware state on the values the state is made of",
     add={
         "Expr": [
             prod("PinMatch", "value: Expr, took: Expr, held: Expr, topo: Topo, arms: Arm*",
                  "a `match` on a hardware state: its value, whether it took a pin, the bool "
                  "that says it still holds it (a place) and the topology it pins on"),
-        ],
-        "Stmt": [
-            prod("Halt", "code: string, message: string",
-                 "stops the program with this run-time diagnostic, at this node's span: a "
-                 "`print` of a value the interpreter does not print"),
         ],
     },
 )

@@ -57,18 +57,18 @@ some returns the state parameter the function is given holds a fourth value, whe
 (`(s.0, s.1, false, true)` there), and the caller's `held` of it is a `&mut` to its own or,
 when it is, to the `held` of the variable it gave, so that either name gives the pin back
 once; a function returning such a tuple through a call is given the flag by the callee,
-where the call gives the same element the state parameter the function gives back there
-(a state of its own given there is refused: the tuple would have to hold that state's
-`held` in place of the flag). A
+where the call gives the same element the state parameter the function gives back there;
+given there a state of its own, which dies with it, the element holds that state's `held`
+where the flag says it is it (a state held by reference is refused there), and an element
+the callee does not flag is never the function's parameter there (its flag `false`). A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
 its three values (its `held` by reference); an assignment of such a `let mut` state's value
 is left as it is. A `let mut s` state's three are `let mut`s, and `s = x.try_pin(T);` assigns
 each (the state it replaced keeps its pin, as in the interpreter). A `let mut` state is
 refused copied by another name, which would see the state assigned after it, or assigned in
-the `Available` arm of a `match` on it. `print(s)` (or of `x.try_pin(T)`) is the stop the
-interpreter makes there (E9006: it prints no state), and so is that of a tuple holding one
-that computes nothing first. A hardware state used otherwise (in a tuple other than returned,
+the `Available` arm of a `match` on it (halt-state-prints has made a `print` of a state
+the interpreter's stop). A hardware state used otherwise (in a tuple other than returned,
 a parameter's or a chosen one returned, a tuple holding one used whole or its state read
 other than by a `let`) is refused, and so is a topology whose index is computed in place or
 is a `let mut`.
@@ -106,9 +106,9 @@ def _fn(run, fn):
                 check_static(ty.topo)
         body = fn.body
         walked = run.walk(body.replace(value=None))
-        value = _returned(run, body.value) if body.value is not None else None
+        before, value = _returned(run, body.value) if body.value is not None else ((), None)
         return fn.replace(ret=_spread(fn.ret, st.given_back.get(fn.name, ())),
-                          body=walked.replace(value=value))
+                          body=walked.replace(stmts=walked.stmts + before, value=value))
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
@@ -143,39 +143,67 @@ def _tuple_call(run, e) -> bool:
         and e.callee.name in run.state.tuples
 
 
-def _returned(run, e):
-    """The value a function returning a state, or a tuple holding states, returns: each
-    state as `(value, took, held)`."""
+def _returned(run, e) -> tuple:
+    """What a function returning a state, or a tuple holding states, returns: the statements
+    computing it and its value, each state as `(value, took, held)`."""
     ret = run.state.ret
     if is_state_type(ret):
-        return _as_tuple(run, e)
+        return (), _as_tuple(run, e)
     if not _state_indices(ret):
-        return run.walk(e)
+        return (), run.walk(e)
     given_back = run.state.given_back.get(run.state.fn, {})
     if _tuple_call(run, e):
-        _passed_on(run, e, given_back)
         run.state.allowed.add(id(e))
-        return run.walk(e)
+        return _passed_on(run, e, given_back)
     if e._prod != "Tuple" or len(e.elems) != len(ret.elems):
         raise Refused(e, "a tuple holding a hardware state returned other than as a tuple "
                          "literal or a call")
-    return e.replace(elems=tuple(
+    return (), e.replace(elems=tuple(
         _flagged(run, x, given_back[j]) if j in given_back else
         _as_tuple(run, x) if is_state_type(t) else run.walk(x)
         for j, (x, t) in enumerate(zip(e.elems, ret.elems))))
 
 
-def _passed_on(run, e, given_back: dict):
-    """A call's tuple returned as it is: each element that is at some of the callee's returns
-    the state it is given, its flag saying so, must be where the function returns it the
-    parameter the call gives there, and no other element may be."""
+def _passed_on(run, e, given_back: dict) -> tuple:
+    """A call's tuple returned on. An element the callee flags (it is at some returns the
+    state the call gives it) keeps its flag where the function flags it with the parameter
+    the call gives there; given a state of the function's own, which dies with it, the
+    element holds that state's `held` when the flag says it is that state; and an element
+    the function flags that the callee does not is never its parameter here."""
     st = run.state
     callee = st.given_back.get(e.callee.name, {})
-    if callee.keys() != given_back.keys() or any(
-            not _is_state(run, e.args[k]) or st.states[e.args[k].name].param
-            != st.fn_params[given_back[j]] for j, k in callee.items()):
-        raise Refused(e, "a tuple returned through a call giving back in it states other "
-                         "than the parameters its function gives back there")
+    given = {j: st.states[e.args[k].name] for j, k in callee.items() if _is_state(run, e.args[k])}
+    kept = {j for j, state in given.items()
+            if j in given_back and state.param == st.fn_params[given_back[j]]}
+    if kept == callee.keys() == given_back.keys():
+        return (), run.walk(e)
+    own = {j: state for j, state in given.items()
+           if j not in kept and state.param is None and not state.by_ref}
+    if kept | own.keys() != callee.keys():
+        raise Refused(e, "a tuple returned through a call giving back in it a state held by "
+                         "reference other than the parameter its function gives back there")
+    span, boolean = e.span, L["Scalar"]("bool", span=e.span)
+    made = st.names.fresh(f"{e.callee.name}_returned")
+    before = [L["Let"](made, False, _spread(st.tuples[e.callee.name], callee), run.walk(e),
+                       span=span)]
+    elems = []
+    for j, t in enumerate(st.ret.elems):
+        element = L["TupleGet"](L["Local"](made, span=span), j, span=span)
+        if j in kept or not is_state_type(t):
+            elems.append(element)
+            continue
+        parts = [L["TupleGet"](element, i, span=span) for i in range(3)]
+        if j in own:
+            held = st.names.fresh(f"{e.callee.name}_returned_{j}_held")
+            give = L["Assign"](L["Local"](held, span=span), "=", own[j].held_place(span),
+                               span=span)
+            before += [L["Let"](held, True, boolean, parts[2], span=span),
+                       L["If"](L["TupleGet"](element, 3, span=span), False,
+                               L["Block"]((give,), None, span=span), None, span=span)]
+            parts[2] = L["Local"](held, span=span)
+        flag = (L["Bool"](False, span=span),) if j in given_back else ()
+        elems.append(L["Tuple"]((*parts, *flag), span=span))
+    return tuple(before), L["Tuple"](tuple(elems), span=span)
 
 
 def _flagged(run, e, k: int):
@@ -260,7 +288,8 @@ def _makes_a_state(run, e) -> bool:
 def _statement(run, node):
     value = node.value
     if node._prod == "Return":
-        return (node.replace(value=value if value is None else _returned(run, value)),)
+        before, value = ((), None) if value is None else _returned(run, value)
+        return (*before, node.replace(value=value))
     if _tuple_call(run, value):
         return _bind_tuple(run, node)
     element = _element_state(run, value)
@@ -449,31 +478,9 @@ def _closure(run, node):
 
 @lower_pins.on("ExprStmt")
 def _expr_stmt(run, node):
-    """`print(s)` of a state: the stop the interpreter makes there, which prints no state."""
-    e = node.expr
-    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" \
-            and len(e.args) == 1 and _state_computing_nothing(run, e.args[0]):
-        return L["Halt"]("E9006", "cannot print a value of type HardwareState", span=e.span)
-    if _tuple_call(run, e):
-        run.state.allowed.add(id(e))
+    if _tuple_call(run, node.expr):
+        run.state.allowed.add(id(node.expr))  # a tuple holding states dropped keeps its pins
     return run.rebuild(node)
-
-
-def _state_computing_nothing(run, e) -> bool:
-    """Whether `e` is a state, or a tuple holding one, whose making computes nothing that
-    could stop the program first: a state variable, a tuple a call returned bound to one, a
-    tuple literal of variables, literals and such states, or `try_pin` of a variable on a
-    topology written out."""
-    if e._prod == "Local":
-        return e.name in run.state.states or e.name in run.state.held_tuples
-    if e._prod == "Tuple":
-        states = [_state_computing_nothing(run, x) for x in e.elems]
-        return any(states) and all(
-            held or x._prod in ("Local", "Int", "Float", "Bool", "Str")
-            for x, held in zip(e.elems, states))
-    return is_try_pin(e) and e.receiver._prod == "Local" and len(e.args) == 1 \
-        and e.args[0]._prod == "TopoRef" \
-        and all(b is None or b._prod == "Int" for b in (e.args[0].index, e.args[0].end))
 
 
 @lower_pins.on("Local")
