@@ -115,9 +115,6 @@ NOT_LOWERED = {
     # that might stop first: no flags all set are made for it.
     "tests/passes/cases/track_uninit_elements/"
     "e5010_closure_given_a_value_of_unknown_extents_after_another.vx",
-    # A raw pointer given to a function, into a tensor made by ::uninit() whose extents after
-    # the first are `?` (one could be 0): the copy given the tensor cannot name the element.
-    "tests/passes/cases/track_uninit_elements/e5010_pointer_passed_on_of_unknown_inner_extents.vx",
     # A mutable one given to a function writing through it and giving it on: the tensor lent
     # on by `&mut` might be assigned whole there.
     "tests/passes/cases/track_uninit_elements/e5010_pointer_written_and_given_on.vx",

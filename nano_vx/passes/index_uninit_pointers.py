@@ -33,8 +33,9 @@ the same function (or given to a copy copy-tracked-functions made, by a paramete
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
 pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is
 `t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
-is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?` one
-could be 0 and the division stop otherwise than the read). An index of a write that
+is `t[0]..[0]`; the `let` goes. A `?` extent after the first is read from t, and taken as 1
+where it is 0: t then has no element, and the index at that extent, 0, is out of it (a
+static 0 leaves the pointer as it is). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
 a read's, whose expression has no statement to put it before, leaves the pointer as it is.
 Out of the tensor, some index is out of its extent, so native code stops with E9003 as the
@@ -122,25 +123,48 @@ def _pointer(e) -> str | None:
 
 def _unflattened(typed) -> bool:
     """Whether an element k on in row-major order is an element at indices computed from k:
-    the extents after the first static and not 0."""
+    no static extent after the first is 0."""
     return len(typed.dims) > 0 and \
-        all(d._prod == "DimInt" and d.value > 0 for d in typed.dims[1:])
+        all(d._prod != "DimInt" or d.value > 0 for d in typed.dims[1:])
 
 
 def _element(tensor: str, typed, k, span):
     """`t[k / (d1 * ..)]..[k % dn]`: the element k on in t's row-major order (each index of
     k taken as an i64, so that no stride overflows k's own type); `t[k]` for a rank 1 t."""
-    dims = [d.value for d in typed.dims[1:]]
+    dims = [_extent(tensor, j, d, span) for j, d in enumerate(typed.dims) if j > 0]
     element = L["Local"](tensor, span=span)
     if not dims:
         return L["Index"](element, k, span=span)
     wide = L["Cast"](k, L["Scalar"]("i64", span=span), span=span)
     for n, d in enumerate([None, *dims]):
-        stride = math.prod(dims[n:])
-        i = wide if stride == 1 else L["Binary"]("/", wide, L["Int"](stride, span=span),
-                                                 span=span)
+        stride = _product(dims[n:], span)
+        i = wide if stride._prod == "Int" and stride.value == 1 else \
+            L["Binary"]("/", wide, stride, span=span)
         if d is not None:
-            i = L["Binary"]("%", i, L["Int"](d, span=span), span=span)
+            i = L["Binary"]("%", i, d, span=span)
         element = L["Index"](element, i, span=span)
     return element
 
+
+def _extent(tensor: str, j: int, d, span):
+    """The extent j of t: a static one as its type says it, a `?` one read from t, 1 where
+    it is 0 (so that no division by it stops otherwise than the read)."""
+    if d._prod == "DimInt":
+        return L["Int"](d.value, span=span)
+    read = L["MethodCall"](L["Local"](tensor, span=span), "extent", (L["Int"](j, span=span),),
+                           span=span)
+    zero, one = L["Int"](0, span=span), L["Int"](1, span=span)
+    return L["IfExpr"](L["Binary"](">", read, zero, span=span), False,
+                       L["Block"]((), read, span=span), L["Block"]((), one, span=span),
+                       span=span)
+
+
+def _product(factors: list, span):
+    """The product of the extents `factors`: the static ones multiplied out, first."""
+    static = L["Int"](math.prod(f.value for f in factors if f._prod == "Int"), span=span)
+    out = static
+    for f in factors:
+        if f._prod != "Int":
+            out = f if out is static and static.value == 1 else \
+                L["Binary"]("*", out, f, span=span)
+    return out
