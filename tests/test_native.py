@@ -115,9 +115,6 @@ NOT_LOWERED = {
     # flags all set are made for it.
     "tests/passes/cases/track_uninit_elements/"
     "e5010_closure_given_a_value_of_unknown_extents_right_of_and.vx",
-    # A mutable one given to a function writing through it and giving it on: the tensor lent
-    # on by `&mut` might be assigned whole there.
-    "tests/passes/cases/track_uninit_elements/e5010_pointer_written_and_given_on.vx",
     # A tensor literal of two extents naming variables, printed where written: only one a
     # `let` binds is made of its extents.
     "tests/passes/cases/erase_variable_extents/e5010_literal_of_two_variable_extents_printed.vx",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..languages.lcopied import Lcopied
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike, moved_whole, tracked_tensors
+from ..scalars.tensor_names import computes_alike, lent_on, moved_whole, tracked_tensors
 
 L = Lcopied
 
@@ -22,6 +22,7 @@ class _Pointers:
     into: dict = field(default_factory=dict)  # a pointer local -> (its tensor's local, type)
     used: Names | None = None  # the function's names, for the new ones
     fns: dict = field(default_factory=dict)  # the program's functions by name
+    kept: set = field(default_factory=set)  # the `&mut` parameters given on, never moved
 
 
 index_uninit_pointers = Pass("index-uninit-pointers", Lcopied, Lcopied, """
@@ -31,7 +32,9 @@ A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uni
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
 `WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
-pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is
+pointers, borrows and `print`, or a `&` parameter, which only lends it on, or a `&mut` one
+given on only to parameters never moved either, as a copy lend-uninit-pointers made gives
+it on to itself): `p[k]` is
 `t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
 is `t[0]..[0]`; the `let` goes. A `?` extent after the first is read from t, and taken as 1
 where it is 0: t then has no element, and the index at that extent, 0, is out of it (a
@@ -47,6 +50,7 @@ track-uninit-elements refuses it (E5010).
 @index_uninit_pointers.on("Program")
 def _program(run, program):
     run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    run.state.kept = lent_on(run.state.fns)
     return run.rebuild(program)
 
 
@@ -54,8 +58,9 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = tracked_tensors(fn, body, run.state.fns)
-    # a `&` parameter given on is only read through: its tensor stays the one it points to
-    moved = moved_whole(fn.body) - {p.name for p in fn.params if p.type is not None and
+    # a `&` parameter given on is only read through, and a `&mut` one given on only where it
+    # is never moved: its tensor stays the one it points to
+    moved = moved_whole(fn.body, run.state.kept) - {p.name for p in fn.params if p.type is not None and
                                     p.type._prod == "BorrowType" and not p.type.mutable}
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and

@@ -81,6 +81,17 @@ def test_any_other_pointer_is_left_as_it_is(body):
     assert "as_ptr()" in _main(body)
 
 
+def test_a_pointer_into_a_mut_parameter_given_on_where_it_is_moved_is_left_as_it_is():
+    # `let r = t;` in the callee: the tensor the pointer was made from may not be t's after
+    text = to_text(run_front(
+        "fn keep(t: &mut Tensor<i32, [2]>) {\n  let r = t;\n  r[1] = 4;\n}\n"
+        "fn g(t: &mut Tensor<i32, [2]>) {\n  let p = t.as_mut_ptr();\n  keep(t);\n"
+        "  unsafe { p[0] = 1; }\n  print(t[0]);\n}\n"
+        "fn main() {\n  let mut t = Tensor<i32, [2]>::uninit();\n  g(&mut t);\n}\n",
+        index_uninit_pointers).after)
+    assert "as_mut_ptr()" in text
+
+
 # Hand-written Lcopied: a pointer into a tensor of two dimensions made by ::uninit(), written
 # and read through; each is the tensor's element, and the `let` of the pointer goes.
 POINTED = """
