@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.check_calls import check_calls
@@ -73,6 +74,7 @@ from .passes.erase_raw_pointers import erase_raw_pointers
 from .passes.erase_struct_arguments import erase_struct_arguments
 from .passes.erase_tensor_references import erase_tensor_references
 from .passes.erase_unit_lets import erase_unit_lets
+from .passes.erase_unaddressable_extents import erase_unaddressable_extents
 from .passes.erase_variable_extents import erase_variable_extents
 from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
@@ -87,6 +89,7 @@ from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
+from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
@@ -113,6 +116,7 @@ from .passes.lower_pins import lower_pins
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
+from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_temporaries import name_temporaries
@@ -123,6 +127,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
@@ -244,6 +249,7 @@ BACK_END = [
     copy_closures_into_kernels,
     tag_places,
     lower_matches,
+    halt_unit_operations,
     erase_unit_lets,
     split_closure_results,
     split_closure_aggregates,
@@ -258,12 +264,16 @@ BACK_END = [
     write_out_kernel_values,
     defer_kernel_moves,
     return_kernel_tensors,
+    return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_extent_literals,
     erase_variable_extents,
+    erase_unaddressable_extents,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
+    move_printing_loop_conditions,
     number_texts,
     assign_chosen_tensors,
     wrap_function_values,

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
-from .machine_types import BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, cell_type, mtype, signed, wrap
+from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, cell_type,
+                            mtype, signed, wrap)
 
 M = Lmlir
 
@@ -28,6 +29,7 @@ class ModuleBuilder:
         self.sites: list = []
         self.runtime: dict = {}  # runtime function -> its Declare
         self.pin_counts: dict = {}  # topology kind -> the Global counting its pins held
+        self.const_globals: dict = {}  # a constant's name -> its state's and value's Globals
 
     def declare(self, name: str):
         if name not in self.runtime:
@@ -41,6 +43,17 @@ class ModuleBuilder:
             self.pin_counts[topo] = M["Global"](name, runtime_abi.PINS_TYPE, 0, span=self.span)
         return name
 
+    def const_cells(self, name: str, t: str) -> tuple:
+        """The names of the globals holding whether the constant `name` of Vx scalar type t
+        is computed yet, and its value once it is."""
+        state, value = runtime_abi.CONST_STATE_PREFIX + name, runtime_abi.CONST_PREFIX + name
+        if name not in self.const_globals:
+            zero = 0.0 if STORED[t].startswith(("f", "bf")) else 0
+            self.const_globals[name] = (
+                M["Global"](state, runtime_abi.CONST_STATE_TYPE, 0, span=self.span),
+                M["Global"](value, cell_type(t), zero, span=self.span))
+        return state, value
+
     def site(self, prod: str, span, *fields) -> int:
         site_id = len(self.sites)
         self.sites.append(M[prod](site_id, *fields, span=span))
@@ -49,7 +62,8 @@ class ModuleBuilder:
     def module(self, funcs: list):
         depth = M["Global"](runtime_abi.DEPTH, runtime_abi.DEPTH_TYPE, runtime_abi.DEPTH_START,
                             span=self.span)
-        items = [depth, *self.pin_counts.values(), *self.runtime.values(), *funcs, *self.sites]
+        items = [depth, *self.pin_counts.values(),
+                 *(g for pair in self.const_globals.values() for g in pair), *self.runtime.values(), *funcs, *self.sites]
         return M["Module"](tuple(items), span=self.span)
 
 

@@ -22,3 +22,10 @@ DEPTH_START = 1
 # PINS_PREFIX + the kind's name, starting at 0.
 PINS_PREFIX = "vx_pins_"
 PINS_TYPE = "memref<i64>"
+
+# The memref.globals of a constant whose value calls a function (backend/const_cells.py):
+# CONST_PREFIX + its name holds its value once computed, CONST_STATE_PREFIX + its name whether
+# it is, starting at 0 (not yet).
+CONST_PREFIX = "vx_const_"
+CONST_STATE_PREFIX = "vx_const_state_"
+CONST_STATE_TYPE = "memref<i8>"

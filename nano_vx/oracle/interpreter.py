@@ -13,7 +13,7 @@ from ..model import build_model
 from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
 from ..values.vectors import Vector
-from ..values.literals import scalar_hint
+from ..values.literals import literal_hint, scalar_hint
 from ..values.math import MATH, apply
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
 from ..values.structs import EnumValue, StructValue
@@ -136,10 +136,10 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                 self.functions[f"{item.type.name}::{fn.name}"] = FnValue(
                     self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
-            self.struct_fields[item.name] = {f.name: scalar_hint(f.type) for f in item.fields}
+            self.struct_fields[item.name] = {f.name: literal_hint(f.type) for f in item.fields}
         elif kind == "EnumDecl":
             for v in item.variants:
-                self.variant_fields[item.name, v.name] = tuple(map(scalar_hint, v.fields))
+                self.variant_fields[item.name, v.name] = tuple(map(literal_hint, v.fields))
         # MemoryDecl has no run-time effect.
 
     def _print(self, args, span):

@@ -51,8 +51,13 @@ def _fold_dims(sp, t):
     return out
 
 
+# A literal with a type after it (`2i32`, `0xFFu8`) is no dimension, so `x << 2i32` and
+# `x < 2u8` read as the comparison or shift they are, and the attempt at a generic call
+# fails without reporting it as one.
+_SUFFIXED_INT = Regex(r"(?:[0-9][0-9_]*(?:[iu](?:8|16|32|64)|b?f(?:16|32|64))"
+                      r"|0[xX][0-9A-Fa-f_]+[iu](?:8|16|32|64))(?![0-9A-Za-z_])")
 DIM = Forward().set_name("a dimension")
-_dim_atom = (Build(INT_TOKEN, _dim_int)
+_dim_atom = (~_SUFFIXED_INT + Build(INT_TOKEN, _dim_int)
              | Build(IDENT, lambda sp, t: Lsrc["DimName"](t[0], span=sp))
              | Build(Literal("?"), lambda sp, t: Lsrc["DimAny"](span=sp))
              | (LPAR + DIM + RPAR)).set_name("a dimension")

@@ -12,24 +12,25 @@ from ..scalars.closures import bound_in
 from ..scalars.storages import chosen_values, fresh_copy
 
 assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
-Write a `let` of a tensor of static extents, or of a reference or raw pointer to a tensor,
-that an `if` chooses as a `let mut` that each arm assigns its value, started at a new tensor
-or at a place an arm names.
+Write a `let` of a tensor, or of a reference or raw pointer to a tensor, that an `if`
+chooses as a `let mut` that each arm assigns its value, started at a new tensor or at a
+place an arm names.
 
 `let t = if c { a } else { b };` is `let mut t: T = T::new(); if c { t = a; } else { t =
 b; }`: explicate-control starts the variable of an `if` value at its type's zero, which a
 tensor has only as a buffer, so this pass makes that buffer here, as desugar-deferred-lets
 makes the one of a `let t: T;` (mapped lazily: no page of it is touched; insert-drops gives
-it back at once, since every arm assigns the variable before anything reads it). A reference
-to a tensor needs no buffer of its own: `let r = if c { &mut a } else { &mut b };` is `let
-mut r = &mut a; if c { r = &mut a; } else { r = &mut b; }`, started at the first place an arm
-names that is bound before the `if` (a variable, a reference variable, or what one refers
-to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer
+it back at once, since every arm assigns the variable before anything reads it); one of `?`
+extents, whose extents no arm has given yet, starts empty, each `?` extent 0 (`T::new([0,
+3])`): an arm's assignment gives the variable its own tensor, extents and all, as the
+interpreter's does. A reference to a tensor needs no buffer of its own: `let r = if c {
+&mut a } else { &mut b };` is `let mut r = &mut a; if c { r = &mut a; } else { r = &mut b;
+}`, started at the first place an arm names that is bound before the `if` (a variable, a
+reference variable, or what one refers to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer
 variable. An `else if` chain assigns in each of its arms, and an arm that ends without a
-value (a `return`, a stop) assigns nothing. A tensor of `?` extents has no `::new()` without
-its extents, and a reference or pointer none of whose arms names such a place (each a call,
-say) no start that computes nothing: each stays an `if` value, which
-check-native-subset refuses.
+value (a `return`, a stop) assigns nothing. A reference or pointer none of whose arms names
+such a place (each a call, say) has no start that computes nothing: it stays an `if` value,
+which check-native-subset refuses.
 """)
 
 
@@ -54,14 +55,23 @@ def _start(s):
     if s._prod != "Let" or s.value._prod != "IfExpr" or s.value.comptime:
         return None
     if s.type._prod == "TensorType":
-        if all(d._prod == "DimInt" for d in s.type.dims):
-            return L["TensorNew"](s.type, "new", (), span=s.span)
+        if all(d._prod in ("DimInt", "DimAny") for d in s.type.dims):
+            return L["TensorNew"](s.type, "new", _empty(s.type), span=s.span)
         return None
     if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType" or \
             s.type._prod == "PtrType":
         bound = bound_in(s.value)
         return next((fresh_copy(p) for p in chosen_values(s.value) if _place(p, bound)), None)
     return None
+
+
+def _empty(ty) -> tuple:
+    """`::new()`'s arguments for a tensor of type ty holding no element when an extent is
+    `?`: the list of its extents, each `?` one 0; none for static extents."""
+    if all(d._prod == "DimInt" for d in ty.dims):
+        return ()
+    return (L["ArrayLit"](tuple(L["Int"](d.value if d._prod == "DimInt" else 0, span=d.span)
+                                for d in ty.dims), span=ty.span),)
 
 
 def _place(e, bound: set) -> bool:

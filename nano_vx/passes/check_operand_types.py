@@ -47,14 +47,15 @@ Refuse an operator given operands of types it does not take (E3030, E3004, E3005
 Arithmetic takes numbers, `& | ^` integers or bools, `<< >>` an integer shifted by an integer
 of any type, and unary `-` a signed number; an operand of another type (a bool, a float for
 `& | ^`, text, a reference, which is read through first: `*p + 1`; a tensor, whose elements
-are what an operator takes: `t[i] + u[i]`; a struct, tuple or enum for `==` and `!=`, which
-Vx defines on none of them) is E3030.
+are what an operator takes, a comparison's too: `t[i] + u[i]`; a struct, tuple or enum for
+`==` and `!=`, which Vx defines on none of them) is E3030.
 Arithmetic and `& | ^` take their two operands of one type (E3004). A compound assignment
 (`x += v`) is judged as its operator.
 Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and another
 vector, or a number, is E3004 (`splat(x)` makes the number a vector), and every other operator
 on a vector E3030 (a comparison E3005).
-An index of a tensor or a raw pointer (`t[i]`) is an integer (E3030).
+An index of a tensor or a raw pointer (`t[i]`) is an integer, and what `[..]` reads is a
+tensor, a raw pointer or a vector: not a number, text, a tuple or a struct (E3030).
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -121,9 +122,9 @@ def _operator(run, node, written_op: str, operand, other) -> None:
                    help=["compare the fields or elements one by one: `a.x == b.x && ..`"],
                    operator=op, found=aggregate)
             return
-        if op not in RELATIONAL and not literal(t) and value_type(t)._prod == "TensorType":
-            # An operator has no elementwise meaning on a tensor (Rust's has none on arrays
-            # either): the elements are what it takes.
+        if not literal(t) and value_type(t)._prod == "TensorType":
+            # An operator has no elementwise meaning on a tensor, nor a comparison one on two
+            # (Vx defines no equality of tensors): the elements are what it takes.
             refuse(run, "E3030", expr.span, f"`{written_op}` does not apply to {show(t)}, a "
                                             f"tensor: it takes {_said(op)}",
                    help=["apply it to the elements: `t[i] op u[i]`".replace("op", op)],
@@ -202,6 +203,18 @@ def _index(run, node):
     base = value_type(type_of(run, node.base))
     while not literal(base) and base._prod == "BorrowType":
         base = value_type(base.inner)
+    if kind(base) in ("int", "float", "bool", "text") or \
+            not literal(base) and base._prod in ("TupleType", "NamedType"):
+        # A number has no elements (`x[0]` of an i32, `t[0][0]` of a rank-1 tensor), and a
+        # tuple's or a struct's are read by their names.
+        tuple = not literal(base) and base._prod == "TupleType"
+        said = _aggregate(node.base, base) or show(base)
+        refuse(run, "E3030", node.span,
+               f"`[..]` takes a tensor, a raw pointer or a vector, but `{quoted(node.base)}` "
+               f"is {said}", help=[f"read an element by its position: "
+                                   f"`{quoted(node.base)}.0`"] if tuple else [],
+               operator="[]", found=said)
+        return
     if literal(base) or base._prod not in ("TensorType", "PtrType"):
         return
     t = value_type(type_of(run, node.index))

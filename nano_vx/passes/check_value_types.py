@@ -9,7 +9,7 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.type_checking import (Checking, cast_help, each_item, enter, quoted, refuse,
                                        type_of)
-from ..placement.typer import fits, kind, known, show, value_type
+from ..placement.typer import fits, kind, known, literal, show, value_type
 from ..placement.types import VOID
 
 
@@ -106,6 +106,16 @@ def _assign(run, node):
     if node.op != "=":
         return  # an operator's operands: check-operand-types judges them
     target, found = type_of(run, node.target), type_of(run, node.value)
+    if node.target._prod == "Index" and not literal(target) and \
+            value_type(target)._prod == "TensorType":
+        # A row is read (printed, indexed) but not written whole: its elements are.
+        written_as = quoted(node.target)
+        refuse(run, "E3001", node.target.span,
+               f"`{written_as}` is a row of a tensor, {show(target)}: a row is not assigned "
+               f"whole",
+               help=[f"assign its elements: `{written_as}[j] = {quoted(node.value)}[j]`"],
+               target=written_as, expected=show(target), found=show(found))
+        return
     if fits(found, target) or fits(found, value_type(target)):
         return
     written_as = quoted(node.target)

@@ -27,8 +27,9 @@ storage.
 "cannot print a value of type ()"; `let s = if c { print(5) } else { print(6) };` (a `match`
 lower-matches wrote as one) is the `if` statement. A variable is erased when the front end
 typed its `let` `()` and each read of it is one of those: a `print`, a `let` of another such
-variable, or a statement of its own; one read otherwise (given to a closure, held in a tuple,
-compared) keeps its `let`, for the passes after to lower or refuse.
+variable, or a statement of its own (an `if` statement's arm's value too); one read
+otherwise (given to a closure, held in a tuple) keeps its `let`, for the passes after to
+lower or refuse (halt-unit-operations made each comparison of one a stop before).
 """, state=State)
 
 
@@ -108,7 +109,17 @@ def _expr_stmt(run, node):
     arg = _printed(node.expr)
     if arg is not None and _erased_local(run, arg):
         return (L["Halt"]("E9006", _UNIT_PRINTED, span=node.expr.span),)
-    return () if _erased_local(run, node.expr) else (run.rebuild(node),)
+    if _erased_local(run, node.expr) or _chooses_erased(run, node.expr):
+        return _computed(run, node.expr)
+    return (run.rebuild(node),)
+
+
+def _chooses_erased(run, e) -> bool:
+    """Whether e is an `if` an arm of which gives an erased variable (or such an `if`)."""
+    return e._prod == "IfExpr" and any(
+        arm.value is not None and (_erased_local(run, arm.value) or
+                                   _chooses_erased(run, arm.value))
+        for arm in (e.then, e.orelse))
 
 
 def _computed(run, e) -> tuple:

@@ -17,6 +17,7 @@ from ..placement.typer import written
 from ..scalars import infer_program
 from ..scalars.aggregates import Names
 from ..scalars.terms import decide
+from ..values.constants import const_item_value
 from ..values.numbers import INT_TYPES, truncating
 
 VARIABLE = frozenset({"DimName", "DimBinary"})
@@ -25,6 +26,11 @@ VARIABLE = frozenset({"DimName", "DimBinary"})
 @dataclass
 class State:
     types: dict = field(default_factory=dict)  # a local's name -> its fixed integer type
+    # an integer const item's name -> (its type, its value or None): an extent naming one
+    # that fold-const-extents left (a value not above 0) is read from the item as the
+    # interpreter reads it
+    consts: dict = field(default_factory=dict)
+    globals: dict = field(default_factory=dict)  # those no local of the function hides
     names: Names | None = None  # fresh names of the function being rebuilt
     # function -> {local: its integer type}, of the locals whose type the front end left to
     # inference, as native code's inference settles it; None while drafting (see _program)
@@ -41,17 +47,20 @@ other arguments, reading the variable then (one assigned later does not change t
 with unbounded integers. A `?` constructor's list of extents is computed at the same point
 in the same order, and native code already reads a `?` extent from the buffer, checks it
 before allocating as the interpreter does (E9006) and bounds-checks, prints and frees the
-tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
+tensor by it; so the variable extent needs no lowering of its own (a number past i32
+beside such names is given as an i64, `3000000000 as i64`: alone it is an i32, and wraps). Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits. A division by other than a number but 0 computes its dividend, then
+of at most 64 bits; so are names of several types in one list, which holds one type. A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
 "extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
 written, which type-scalars refuses (E5010). A name's type is its declaration's, or, for a
 `let` whose type the front end left to inference (`let n = 3;`, i32 but for what the program
 does with it) and a loop's variable, the one native code's inference settles on, which is
-that of the value the interpreter holds in it.
+that of the value the interpreter holds in it; an integer `const` no local hides (one
+fold-const-extents left, its value not above 0) is read from the item (`@N`), its type the
+item's and its bounds its value.
 Elsewhere (a `let`'s or a parameter's type) an extent is not computed by the interpreter,
 only written, and becomes `?` alike. Native code lowers only literals of known extents: a
 tensor literal of one extent that names a variable, its elements numbers as written, is
@@ -85,6 +94,10 @@ def _program(run, program):
     them stay as written."""
     if not any(node._prod in VARIABLE for node in descendants(program)):
         return program
+    items = {i.name: i for i in program.items if i._prod == "ConstItem"}
+    run.state.consts = {name: (INT_TYPES[i.type.name], const_item_value(name, items))
+                        for name, i in items.items()
+                        if i.type._prod == "Scalar" and i.type.name in INT_TYPES}
     run.state.settled = None
     inferred = infer_program(run.rebuild(program), texts=True)
     run.state.settled = {
@@ -96,6 +109,10 @@ def _program(run, program):
 @erase_variable_extents.on("Fn")
 def _fn(run, fn):
     run.state.types, run.state.names = _types(fn), Names(fn)
+    bound = {n.name for n in descendants(fn) if n._prod in ("Param", "Let")} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
+    run.state.globals = {name: c for name, c in run.state.consts.items() if name not in bound}
+    run.state.types.update({name: t for name, (t, _) in run.state.globals.items()})
     settled = run.state.settled
     for name, t in run.state.types.items():
         if t is _INFERRED:
@@ -304,16 +321,26 @@ def _tensor_new(run, new):
         return new.replace(type=run.walk(ty), args=args)
     if any(d._prod == "DimAny" for d in ty.dims):  # the list gives every extent already
         return new.replace(type=run.walk(ty), args=args)
-    if any(d._prod == "DimBinary" for d in ty.dims):
+    # names of several types: one list holds one type, the narrower that holds them all
+    mixed = len({run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}) > 1
+    if any(d._prod == "DimBinary" for d in ty.dims) or mixed and _within(run, ty.dims):
         within = _within(run, ty.dims)
         if within is None:
             return new.replace(args=args)
         extents = tuple(_computed(run, d, within) for d in ty.dims)
     else:  # each read as the interpreter reads it, whatever its integer type
-        extents = tuple(L["Local"](d.name, span=d.span) if d._prod == "DimName"
-                        else L["Int"](d.value, span=d.span) for d in ty.dims)
+        extents = tuple(_read(run, d) if d._prod == "DimName" else _number_of(d)
+                        for d in ty.dims)
     given = L["ArrayLit"](extents, span=ty.span)
     return new.replace(type=run.walk(ty), args=(given, *args))
+
+
+def _number_of(d):
+    """The number of DimInt d, an i64 past i32 (a literal alone is an i32 and would wrap)."""
+    n = L["Int"](d.value, span=d.span)
+    if d.value <= INT_TYPES["i32"].hi:
+        return n
+    return L["Cast"](n, L["Scalar"]("i64", span=d.span), span=d.span)
 
 
 def _within(run, dims):
@@ -345,7 +372,8 @@ def _steps(run, d, steps: list):
         t = run.state.types.get(d.name)
         if t is None:
             return None
-        span = (t.lo, t.hi)
+        value = run.state.globals.get(d.name, (t, None))[1]
+        span = (t.lo, t.hi) if value is None else (value, value)
     else:
         left, right = _steps(run, d.left, steps), _steps(run, d.right, steps)
         if left is None or right is None:
@@ -380,7 +408,7 @@ def _computed(run, d, t):
     if d._prod == "DimInt":
         return L["Int"](d.value, span=d.span)
     if d._prod == "DimName":
-        local = L["Local"](d.name, span=d.span)
+        local = _read(run, d)
         if run.state.types[d.name] is t:
             return local
         return L["Cast"](local, L["Scalar"](t.name, span=d.span), span=d.span)
@@ -393,3 +421,9 @@ def _computed(run, d, t):
                             L["Block"]((), _computed(run, d.right, t), span=d.span),
                             span=d.span)
     return L["Binary"](d.op, left, right, span=d.span)
+
+
+
+def _read(run, d):
+    """The expression reading the name of DimName d: its local, else the const item."""
+    return L["Global" if d.name in run.state.globals else "Local"](d.name, span=d.span)

@@ -24,7 +24,8 @@ that increments it. `break`, `continue` and `return` end their block; what follo
 can never run and is dropped, as are blocks no jump reaches. A function's trailing value is
 its `return`. An `if` used as a value (check-native-subset admits it where its value goes straight
 to a `let`, an assignment, a `return` or nowhere) is a branch whose arms each deliver their
-own value there; a `let` of one starts at its type's zero (a vector's: zero in every lane).
+own value there; a `let` of one starts at its type's zero (a vector's: zero in every lane;
+`()`'s: `()`, which holds nothing).
 One inside a larger expression, whose arms are plain values, is a `select` of the arm the
 condition picks. Blocks are labelled bb0 (the entry), bb1, ... in the order of the source
 they come from.
@@ -136,8 +137,8 @@ class _Builder:
     def s_Let(self, stmt):
         if stmt.value._prod != "IfExpr":
             return self.simple(stmt)
-        # The variable starts at its type's zero (check-native-subset admits only a scalar or
-        # a vector here), then each arm assigns its value.
+        # The variable starts at its type's zero (check-native-subset admits only a scalar, a
+        # vector or () here), then each arm assigns its value.
         ty, span = self.run.walk(stmt.type), stmt.span
         self.stmts.append(L["Let"](stmt.name, True, ty, _zero(ty, span), span=span))
         target = L["Local"](stmt.name, span=span)
@@ -249,10 +250,13 @@ class _Builder:
 
 
 def _zero(ty, span):
-    """The zero of a scalar type, or the vector of its lanes' zero."""
+    """The zero of a scalar type, or the vector of its lanes' zero; () has one value, the
+    empty tuple, which holds nothing."""
     if ty._prod == "VectorType":
         return L["Splat"](_zero(ty.elem, span), ty, span=span)
     scalar = ty.name
+    if scalar == "void":
+        return L["Tuple"]((), span=span)
     if scalar == "bool":
         return L["Bool"](False, span=span)
     if scalar.startswith(("f", "bf")):

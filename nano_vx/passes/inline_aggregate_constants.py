@@ -11,6 +11,7 @@ from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.literal_hints import cast, hinted
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 
@@ -150,26 +151,4 @@ def _typed(shapes, e, ty=None, conform=False):
             for k, x in enumerate(e.elems)))
     if ty is None or ty._prod != "Scalar" or ty.name not in {**INT_TYPES, **FLOAT_TYPES}:
         return e
-    return _cast(e, ty) if conform else _hinted(e, ty)
-
-
-def _hinted(e, ty):
-    """e with each literal its type `ty` reaches (through arithmetic) cast to it."""
-    p = e._prod
-    if p in ("Int", "Float"):
-        return _cast(e, ty)
-    if p == "Unary" and e.op == "-":
-        return e.replace(operand=_hinted(e.operand, ty))
-    if p == "Binary" and e.op in ("+", "-", "*", "/", "%", "&", "|", "^"):
-        return e.replace(left=_hinted(e.left, ty), right=_hinted(e.right, ty))
-    if p == "Binary" and e.op in ("<<", ">>"):  # the amount has a type of its own
-        return e.replace(left=_hinted(e.left, ty))
-    return e
-
-
-def _cast(e, ty):
-    """e as a `ty`; a literal of the type an unsuffixed one has already, and a scalar
-    constant, typed as its declaration says, are left as they are."""
-    if (e._prod, ty.name) in (("Int", "i32"), ("Float", "f64")) or e._prod == "Global":
-        return e
-    return L["Cast"](e, ty, span=e.span)
+    return cast(L, e, ty) if conform else hinted(L, e, ty)

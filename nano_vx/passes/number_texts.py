@@ -49,8 +49,9 @@ string, so that each computes once, in its order: `g(tick(), print(pick(b)))` is
 tick(); let text = pick(b); g(arg, print(..))`.
 
 Numbering is the whole program's or none: a program the inference refuses elsewhere, or
-one printing a string a call computes where no `let` goes before the `print` (a `while`'s
-condition, right of `&&`, an assignment; a choice would call once per text), is left as it is,
+one printing a string a call computes where no `let` goes before the `print` (right of
+`&&`, an assignment; a choice would call once per text; a `while`'s condition
+move-printing-loop-conditions made an `if`'s), is left as it is,
 so the interpreter running it after the gate's refusal meets no number where a string was;
 the gate refuses its strings in their own words.
 """, state=State)

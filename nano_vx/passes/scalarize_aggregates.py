@@ -16,6 +16,7 @@ from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, d
                                   strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
+from ..scalars.literal_hints import UNFIXED, hinted, settled
 from ..scalars.storages import fresh_copy
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
@@ -249,7 +250,7 @@ def _let(run, let):
     rep, names = fresh_locals(st.names, let.name, parts, let.span)
     st.env[let.name] = rep
     return tuple(L["Let"](n, let.mutable, t if concrete(t) else L["OpaqueType"](span=let.span),
-                          x, span=let.span)
+                          x if t is not None else settled(L, x), span=let.span)
                  for n, t, x in zip(names, shape.leaves(), parts.leaves()))
 
 
@@ -504,7 +505,28 @@ def _get(run, e):
     part = _parts(run, e)
     if part.kind != "leaf":
         raise Refused(e, "an aggregate used as a scalar")
-    return fresh_copy(part.leaf)  # each read a node of its own: later passes key on id()
+    # Each read a node of its own: later passes key on id().
+    return fresh_copy(_hinted_leaf(run, e, part.leaf))
+
+
+def _hinted_leaf(run, e, leaf):
+    """The scalar part `leaf` that e reads, its literals typed as the field or the variant's
+    value it is read from types them (the interpreter typed them so in the literal it is
+    read from: `S { a: 1000000 * 10000, .. }.a` of an `a: i64` is an i64); the part of a
+    local is a local already typed so."""
+    base = _base_shape(run, e)
+    label = e.field if e._prod == "FieldGet" else e.index
+    if base is not None and base.part(label).kind == "leaf" and base.part(label).leaf is None:
+        return settled(L, leaf)  # a tuple literal's element
+    ty = strip(_leaf(base, label))
+    return hinted(L, leaf, ty) if ty is not None and ty._prod == "Scalar" else leaf
+
+
+def _base_shape(run, e):
+    """The shape of what the field or element e reads is read from: a variant's, for e a
+    variant's value."""
+    base = _shape(run, e.base)
+    return base.part(e.variant) if base is not None and e._prod == "VariantField" else base
 
 
 @scalarize_aggregates.on("Local", "StructLit", "Tuple", "EnumValue")
@@ -525,10 +547,6 @@ def _closure(run, e):
     made = run.rebuild(e)
     st.out, st.ret = out, ret
     return made
-
-
-# The type an unsuffixed literal is where nothing fixes its type.
-_UNFIXED = {"Int": "i32", "Float": "f64"}
 
 
 def _leaf(shape, label):
@@ -553,7 +571,7 @@ def _record(run, e, ty=None):
         return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
                                     for k, x in enumerate(e.args)))
     if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
-            and ty.name != _UNFIXED[p]:
+            and ty.name != UNFIXED[p]:
         return L["Cast"](e, ty, span=e.span)
     if p == "IfExpr":  # an enum's variant, chosen by its tag
         return e.replace(cond=run.walk(e.cond),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backend.call_ops import builtin, call
+from ..backend.const_cells import read_once
 from ..backend.machine_types import mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
@@ -16,7 +17,7 @@ from ..backend.tensor_ops import (element, extent_of, flatten, tensor_lit, tenso
 from ..backend.vector_ops import vector
 from ..languages.lmlir import Lmlir
 from ..languages.lcalls import Lcalls
-from ..nanopass import Analysis, Pass
+from ..nanopass import Analysis, Pass, descendants
 from ..scalars.block_scopes import successors
 from ..values.numbers import FLOAT_TYPES
 
@@ -42,7 +43,9 @@ exit is such a block. A `Drop` is a memref.dealloc, a NoAliasParam a NoAlias arg
 `&&` and `||` branch when their right side could stop or has effects, else they are
 arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's, calls
 backend/call_ops.py's (`print` calls vx_print with a print site saying how to read the
-value); `assume` is llvm.intr.assume. A `const` is computed where it is used. The blocks
+value); `assume` is llvm.intr.assume. A `const` is computed where it is read, unless its value
+calls a function: then at its first read, as the interpreter computes it, and kept in a
+memref.global for the reads after (backend/const_cells.py). The blocks
 come in the order code went into them, those that stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering()).module)
 
@@ -51,6 +54,7 @@ come in the order code went into them, those that stop last.
 class _Lowering:
     fns: dict = field(default_factory=dict)  # name -> Fn
     consts: dict = field(default_factory=dict)  # name -> ConstItem
+    once: set = field(default_factory=set)  # the constants whose value calls a function
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
     labels: dict = field(default_factory=dict)  # its Lcalls labels -> the builder's
@@ -67,6 +71,9 @@ def _program(run, node):
     s, module = run.state, ModuleBuilder(node.span)
     s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
     s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
+    s.once = {name for name, i in s.consts.items()  # a vector's the gate refused
+              if i.value is not None and isinstance(vx_type(i.type), str)
+              and any(d._prod == "CallFn" for d in descendants(i.value))}
     s.module = module.module([_function(run, fn, module) for fn in s.fns.values()])
 
 
@@ -223,6 +230,8 @@ def _bool(run, e):
 
 @lowering.on("Str", "StructLit", "Tuple", "EnumValue")
 def _str(run, e):
+    if e._prod == "Tuple" and not e.elems:
+        return "", "void"  # the value of type () a variable starts at (explicate-control)
     raise AssertionError(f"{e._prod} outside print reached select-instructions")
 
 
@@ -243,7 +252,11 @@ def _local(run, e):
 
 @lowering.on("Global")
 def _global(run, e):
-    return run.state.b.lower(run.state.consts[e.name].value)
+    s = run.state
+    value = s.consts[e.name].value
+    if e.name in s.once:
+        return read_once(s.b, e.name, vx_type(s.consts[e.name].type), lambda: s.b.lower(value))
+    return s.b.lower(value)
 
 
 @lowering.on("Binary")

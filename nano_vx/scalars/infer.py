@@ -208,7 +208,14 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                unify(self.expr(item.value), scalar_of(item.type, item), item)
+                t = scalar_of(item.type, item)
+                if isinstance(t, Vector) and any(  # no memref.global holds a vector
+                        n._prod == "Call" and n.callee._prod == "Global"
+                        and n.callee.name in self.sigs.fns for n in descendants(item.value)):
+                    raise Mismatch(item, "a constant holding a vector whose value calls a "
+                                         "function (computed once, at its first read, only "
+                                         "for a scalar)")
+                unify(self.expr(item.value), t, item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
@@ -233,7 +240,7 @@ class Infer:
                 raise Mismatch(item, "a function returning a string")
             for let in self.if_lets:  # explicate-control starts each at its type's zero
                 t = find(self.terms[id(let)])
-                if not (isinstance(t, str) and t != "void" or isinstance(t, Var)
+                if not (isinstance(t, str) or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
                         or _chosen_reference(t) or self.first_element(let, t)):
                     raise Mismatch(let.value, _chosen_refused(t, let))

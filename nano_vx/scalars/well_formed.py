@@ -217,7 +217,7 @@ class Check:
         if not isinstance(target, str) and s.op != "=" and \
                 not (isinstance(target, Vector) and s.op[:-1] in _LANEWISE):
             raise Mismatch(s, f"'{s.op}' on {show(target)}")
-        if isinstance(target, str):
+        if isinstance(target, str) and target != "void":  # () is assigned a computation
             self.scalar(s.target)
         unify(self.expr(s.value), target, s)
         if s.op != "=":
@@ -468,6 +468,13 @@ class Check:
                                   "one nor leaves")
             self.block(arm, t)
         return t
+
+    @SELECT.on("Tuple")
+    def _unit(self, e):
+        """The value of type () a variable an `if` gives one starts at (explicate-control)."""
+        if e.elems:
+            raise Mismatch(e, "the expression Tuple")
+        return "void"
 
     @SELECT.on("Select")
     def _select(self, e):

@@ -32,6 +32,20 @@ fn main() {
 """) == "6000000000\n6000000000\n1000000000000\n"
 
 
+def test_a_tuple_literal_in_a_field_or_a_variant_of_tuple_type_takes_its_element_types():
+    # As a `let` of the tuple type gives them: an i64 that does not wrap, an f32.
+    assert output("""
+struct P { t: (i64, f32), k: u8 }
+enum E { A((i64, f32)), B }
+fn main() {
+    let p = P { t: (1000000 * 10000, 0.1), k: 250 };
+    print(p.t.0);
+    print(p.t.1 + 0.2);
+    match E::A((1 << 40, 0.1)) { E::A(t) => { print(t.0); print(t.1 + 0.2); }, E::B => print(0) }
+}
+""") == "10000000000\n0.3\n1099511627776\n0.3\n"
+
+
 def test_division_truncates_toward_zero():
     assert output("""
 fn main() {

@@ -422,6 +422,18 @@ def test_an_unknown_or_misplaced_suffix_is_e1006(text):
     assert diags.codes() == ["E1006"]
 
 
+# `a <` before a literal is first tried as the start of a generic call `a<2>(..)`; a
+# literal with a suffix is no dimension, so that attempt fails quietly.
+@pytest.mark.parametrize("text,tree", [
+    ("a << 2i32", B("<<", V("a"), N["Suffixed"](Int(2), "i32"))),
+    ("a < 0xFFu8", B("<", V("a"), N["Suffixed"](Int(255), "u8"))),
+    ("a < 10f32", B("<", V("a"), N["Suffixed"](N["Float"](10.0), "f32"))),
+    ("a < 0x1f32", B("<", V("a"), Int(0x1F32))),
+])
+def test_a_suffixed_literal_after_a_less_than_is_compared_or_shifted(text, tree):
+    assert expr(text) == tree
+
+
 # -- bitwise operators and shifts, with Rust's precedence -----------------------------------
 
 

@@ -39,9 +39,9 @@ def test_no_tensor_is_left_an_if_value_and_each_arm_assigns():
     assert len(assigned) == 5 and len(set(assigned)) == 2
 
 
-# Hand-written Lsplit: a tensor of a `?` extent, which has no `::new()` without its extents,
-# stays an `if` value (check-native-subset refuses it); the scalar `if` value beside it is
-# explicate-control's to lower, and stays too.
+# Hand-written Lsplit: a tensor of a `?` extent, which no arm has given before the `if`,
+# starts empty (`::new([0])`) and each arm assigns it; the scalar `if` value beside it is
+# explicate-control's to lower, and stays.
 HANDWRITTEN = """
     // IL: Lsplit
     fn main() {
@@ -63,11 +63,11 @@ HANDWRITTEN = """
 """
 
 
-def test_handwritten_a_tensor_of_a_dynamic_extent_and_a_scalar_stay_if_values(run_pass,
-                                                                             snapshot_txt):
+def test_handwritten_a_tensor_of_a_dynamic_extent_starts_empty_and_a_scalar_stays(
+        run_pass, snapshot_txt):
     ran = run_pass("assign-chosen-tensors", HANDWRITTEN)
     assert ran.codes == []
-    assert ran.dump.count("= if c {") == 2 and "let mut" not in ran.dump
+    assert ran.dump.count("= if c {") == 1 and "::new([0]);" in ran.dump
     assert ran.dump == snapshot_txt
 
 

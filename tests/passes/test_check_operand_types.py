@@ -31,6 +31,12 @@ REFUSED = {
                              "the tensor"),
     "tensor_arithmetic": ("E3030", "`+` does not apply to Tensor<f32, [2], Memory::CPU_DRAM>, "
                                    "a tensor: it takes two numbers of one type"),
+    "scalar_indexed": ("E3030", "`[..]` takes a tensor, a raw pointer or a vector, but `t[0]` "
+                                "is i32"),
+    "tuple_indexed": ("E3030", "`[..]` takes a tensor, a raw pointer or a vector, but `t` is a "
+                               "tuple"),
+    "tensor_equality": ("E3030", "`==` does not apply to Tensor<i32, [2], Memory::CPU_DRAM>, "
+                                 "a tensor: it takes two numbers or two bools of one type"),
     "vector_lanes": ("E3004", "`+` is given <4 x f32> and <2 x f32>: it takes two vectors of "
                               "one type (of one lane count and one lane type), or two numbers"),
     "mixed_elements": ("E3018", "this element is i32, but the list holds f32 (the tensor's "

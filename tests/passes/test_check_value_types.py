@@ -20,6 +20,8 @@ REFUSED = {
     "bare_return": ("E3002", "'first_positive' returns i32, but this `return;` gives no value"),
     "text_let": ("E3001", "'count' is declared i32, but its value is str"),
     "text_typed": ("E3001", "'greeting' is declared str, but its value is {integer}"),
+    "row_assigned": ("E3001", "`m[0]` is a row of a tensor, Tensor<f32, [2], Memory::CPU_DRAM>: "
+                              "a row is not assigned whole"),
     "element_mismatch": ("E3001", "`pair.0` is i32, but the value assigned to it is {float}"),
     "main_result": ("E3009", "'main' returns f64, but its result is the program's exit "
                              "status, an integer"),

@@ -76,3 +76,28 @@ def test_handwritten_an_if_of_unit_values_is_a_statement(run_pass, snapshot_txt)
     assert "void" not in ran.dump
     assert ran.dump.count("halt ") == 1
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Lmatched, as halt-unit-operations leaves an operand of a comparison it stops
+# on: an `if` whose arm gives an erased variable, computed as a statement.
+CHOSEN_OPERAND = """
+    // IL: Lmatched
+    fn main() {
+        let c: ~i32 = 3;
+        let s: ~void = @print(1);
+        (if c > 5 {
+            @print(3)
+        } else {
+            s
+        });
+        halt "E9006", "cannot apply '<' to () and ()";
+    }
+"""
+
+
+def test_handwritten_an_if_statement_choosing_an_erased_variable_computes_nothing_there(
+        run_pass, snapshot_txt):
+    ran = run_pass("erase-unit-lets", CHOSEN_OPERAND)
+    assert ran.codes == []
+    assert "void" not in ran.dump and " s\n" not in ran.dump
+    assert ran.dump == snapshot_txt

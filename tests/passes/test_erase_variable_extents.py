@@ -34,9 +34,11 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_literal_of_two_variable_extents_printed",
+    ("e5010_literal_of_two_variable_extents_after_a_call",
      "a tensor literal whose extents name variables"),
-    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)")])
+    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)"),
+    ("e5010_static_extent_past_i32_beside_a_variable",
+     "an extent other than the 3000000000 its tensor's type says")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
@@ -87,8 +89,8 @@ def test_a_literal_is_of_the_extent_its_elements_give_its_first_element_checking
         in make
     small = _fns("literal")["small"]
     assert "b as i32 + 1 < 0" not in small  # a u8 plus 1 is never negative
-    printed = _fns("e5010_literal_of_two_variable_extents_printed")["make"]
-    assert "Tensor<i32, [n, m]>([1, 2, 3, 4, 5, 6])" in printed
+    after = _fns("e5010_literal_of_two_variable_extents_after_a_call")["main"]
+    assert "Tensor<i32, [n, n + 1]>([1, 2])" in after
 
 
 def test_a_let_of_a_literal_of_two_such_extents_checks_them_then_writes_each_element():
@@ -148,3 +150,11 @@ def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
     assert "Tensor<i8, [?]>::fill([d as i64 * 2], 1)" in main  # nothing fixes it: an i32
     loop = _fns("loop_variable")["main"]
     assert "::fill([i as i64 + 1], i)" in loop and "::new([2 * j as i32, j as i32 - 1])" in loop
+
+
+def test_an_extent_naming_a_const_not_folded_reads_the_const():
+    main = _fns("const_extents")["main"]
+    assert "Tensor<i32, [?, 4]>::fill([@Z, 4], 1)" in main
+    assert "Tensor<i32, [?, 2]>::new([@E * 5, 2])" in main
+    assert "Tensor<i32, [?]>::fill([@Z + 3], 9)" in main
+    assert "Tensor<i32, [?, 2]>::new([@N as i32 * 3, 2])" in _fns("negative_const_in_arithmetic")["main"]

@@ -152,3 +152,30 @@ def test_handwritten_a_vector_chosen_by_an_if_starts_at_zero(run_pass, snapshot_
     assert "let mut v: <2 x f64> = splat::<2 x f64>(0.0f64);" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "3\n<1.5, 2.5>\n"
     assert ran.dump == snapshot_txt
+
+
+# Hand-written Llifted: a variable of type () an `if` binds, given to a function: it starts
+# at (), the value that holds nothing, and each arm assigns it its `print`.
+UNIT_CHOSEN = """
+    // IL: Llifted
+    fn take(u: void) -> i32 {
+        return 7i32;
+    }
+
+    fn main() -> void {
+        let c: ~i32 = 2i32;
+        let s: ~void = if c > 1i32 {
+            @print(1i32)
+        } else {
+            @print(2i32)
+        };
+        @print(@take(s));
+    }
+"""
+
+
+def test_handwritten_a_variable_of_unit_type_an_if_binds_starts_at_unit(run_pass, snapshot_txt):
+    ran = run_pass("explicate-control", UNIT_CHOSEN)
+    assert ran.codes == []
+    assert "let mut s: ~void = ();" in ran.text and "s = @print(2i32);" in ran.text
+    assert ran.dump == snapshot_txt

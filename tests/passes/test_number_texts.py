@@ -84,14 +84,18 @@ def test_prints_that_are_arguments_have_what_comes_before_them_bound_first():
         "    @print(h(arg, arg#2, arg#3, @print(if text#4 == 0 {" in text
     # an `if`'s condition: its print's string is bound before the `if`
     assert "let text#5: ~_ = @pick(1);\n    if g(@print(if text#5 == 0 {" in text
+    # a loop's condition, tested first in its body: bound before that test, on each turn
+    loop = to_text(run_front(CASES / "printed_in_a_loops_condition.vx", number_texts).after)
+    assert "while true {\n        let arg: ~_ = i;\n        let text: ~_ = @pick(i);\n" \
+        "        if arg + g(@print(if text == 0 {" in loop
 
 
 def test_a_string_printed_where_no_let_goes_leaves_the_strings_for_the_gate():
-    case = CASES / "e5010_printed_where_no_let_goes.vx"
+    case = CASES / "e5010_printed_right_of_and.vx"
     ran = run_front(case, number_texts)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
-    assert (status, printed) == (0, "0\nzero\n1\none\n2\nmany\n2\n")
+    assert (status, printed) == (0, "1\nmany\n1\n2\nmany\n2\n")
     assert "a function returning a string (in 'pick')" in err
     assert "a string printed other than as written (in 'main')" in err
 

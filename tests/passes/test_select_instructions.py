@@ -319,3 +319,14 @@ def test_an_element_never_written_stops_naming_all_its_indices_in_lmlir(case):
     module = run_front(path, select_instructions).after
     assert {s.message for s in _sites(module, "StopSite") if s.code == "E9005"} == \
         {"read of element {[a[0]]..[a[b-1]]}, never written, of a tensor made with ::uninit()"}
+
+
+def test_a_constant_calling_a_function_is_kept_in_a_global_once_computed():
+    module = _module("constants_calling_functions")
+    globals_ = {i.name: i.type for i in _sites(module, "Global")}
+    # B and D, reading A, are computed where they are read; A and C call f.
+    assert {n: t for n, t in globals_.items() if n.startswith("vx_const")} == {
+        "vx_const_state_A": "memref<i8>", "vx_const_A": "memref<i32>",
+        "vx_const_state_C": "memref<i8>", "vx_const_C": "memref<f32>"}
+    messages = [s.message for s in _sites(module, "StopSite")]
+    assert "the constant 'A' depends on itself" in messages

@@ -23,16 +23,17 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
                "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
                "is expected",
-           "e5010_unit_if_given_to_a_closure": "an `if` whose value is not a scalar",
-           "e5010_tensor_of_dynamic_extent_an_if_chooses": "an `if` whose value is not a scalar",
-           "e5010_units_compared": "'==' on void",
+           "e5010_units_compared_right_of_and": "'==' on void",
            "e5010_reference_to_narrow_elements_of_a_dynamic_extent":
                "an `if` choosing a reference to an element of a tensor of a narrow type, none "
                "of whose arms borrows it of a tensor of static extents, none 0",
            "e5010_reference_to_a_tensor_chosen_between_calls":
                "an `if` choosing a reference to a tensor none of whose arms names a variable",
-           "e5010_pointer_a_spawn_gives": "indexing _",
            "e5010_literal_chosen_beside_a_local_a_later_use_types":
+               "a value of type i32 where i64 is expected",
+           "e5010_vector_constant_calling_a_function":
+               "a constant holding a vector whose value calls a function",
+           "e5010_tuple_literal_element_used_as_another_type":
                "a value of type i32 where i64 is expected"}
 
 

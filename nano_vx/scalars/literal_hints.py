@@ -1,0 +1,64 @@
+"""The type a place gives the unsuffixed literals of the value put there, as the interpreter
+gives it (a struct's field, an enum variant's value, a constant's declared type): written
+out as casts, for where the value is taken out of that place before type-scalars sees it
+(`S { a: 1000000 * 10000, .. }.a` of an `a: i64` is `1000000 as i64 * 10000 as i64`)."""
+
+from __future__ import annotations
+
+# The type an unsuffixed literal is where nothing fixes its type.
+UNFIXED = {"Int": "i32", "Float": "f64"}
+
+
+def hinted(lang, e, ty):
+    """e with each literal the scalar type `ty` reaches cast to it."""
+    if e._prod in ("Int", "Float"):
+        return cast(lang, e, ty)
+    return _through(e, lambda x: hinted(lang, x, ty)) or e
+
+
+def cast(lang, e, ty):
+    """e as a `ty`; a literal of the type an unsuffixed one has already, and a scalar
+    constant, typed as its declaration says, are left as they are."""
+    if UNFIXED.get(e._prod) == ty.name or e._prod == "Global":
+        return e
+    return lang["Cast"](e, ty, span=e.span)
+
+
+def settled(lang, e):
+    """e, a value nothing types but its own literals (a tuple literal's element: the
+    interpreter gives it no type from where it is used), computed as those literals are
+    typed alone: `(1000000 * 10000, 0.1).0` is an i32, which a later use of another type
+    does not change (type-scalars refuses such a use). A lone literal is left as it is: its
+    value is the same in any type it takes."""
+    kinds = _literal_kinds(e)
+    if e._prod in ("Int", "Float") or kinds is None or len(kinds) != 1:
+        return e
+    return lang["Cast"](e, lang["Scalar"](UNFIXED[kinds.pop()], span=e.span), span=e.span)
+
+
+def _literal_kinds(e) -> set | None:
+    """The kinds of literal ("Int", "Float") that type e, when nothing else does: None
+    when something else (a variable, a call, a cast) reaches e's type."""
+    if e._prod in ("Int", "Float"):
+        return {e._prod}
+    found = []
+    if _through(e, lambda x: found.append(_literal_kinds(x)) or x) is None or None in found:
+        return None
+    return set().union(*found)
+
+
+def _through(e, f):
+    """e with f applied to each operand its type reaches, as the interpreter passes a type
+    on: through arithmetic (a shift's amount has a type of its own) and the values of an
+    `if`'s arms; None for an e that passes its type to none."""
+    p = e._prod
+    if p == "Unary" and e.op == "-":
+        return e.replace(operand=f(e.operand))
+    if p == "Binary" and e.op in ("+", "-", "*", "/", "%", "&", "|", "^"):
+        return e.replace(left=f(e.left), right=f(e.right))
+    if p == "Binary" and e.op in ("<<", ">>"):
+        return e.replace(left=f(e.left))
+    if p == "IfExpr" and e.then.value is not None and e.orelse.value is not None:
+        return e.replace(then=e.then.replace(value=f(e.then.value)),
+                         orelse=e.orelse.replace(value=f(e.orelse.value)))
+    return None
