@@ -19,11 +19,15 @@ asked its extents, printed, transferred (copied) or passed to a function whose r
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
 an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
 those ways or read and written through (`*r`): the buffer then lives as long as the
-reference is read (insert-drops counts its reads as the tensor's). Any other use (returned,
-bound to another name, passed to a function that may return an argument or a reference, an
-element borrowed in any other way or by a reference handed on, an arm of an `if` value)
-may hand the buffer on, and the local is not owned: where ownership is not clear, the
-buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+reference is read (insert-drops counts its reads as the tensor's), or bound or assigned
+whole to another local (a reference to a tensor is the tensor by now: `let r = &mut t;`, a
+reference an `if` chooses, `r = &mut u;`, a move) used in those ways, whose reads count
+alike, as long as none may be read on a way that skips the local's `let` or be live where
+that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
+loop's turn and read it on the next). Any other use (returned, passed to a function that
+may return an argument or a reference, an element borrowed in any other way or by a
+reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
+owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else

@@ -16,7 +16,9 @@ Drop each tensor a function owns where it is dead: a loop that makes one per tur
 A function owns the buffer of a local that find-owned-buffers found made for it and kept by
 nothing else; a buffer that may be handed on is never dropped, nor is a parameter's.
 
-An owned local dies where the liveness of the function's blocks says it is read no more:
+An owned local dies where the liveness of the function's blocks says it is read no more,
+a read of a local holding its buffer (a reference to it or to an element, a move) counting
+as its own:
 after the statement that reads it last in its block (a local made and never read, at once);
 on an edge out of a branch toward a block that does not read it, at the start of that block
 when the edge is its only way in, else in a block of its own put on the edge; before a
