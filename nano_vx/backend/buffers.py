@@ -34,7 +34,8 @@ def place_results(program) -> frozenset:
 def fresh_results(program) -> frozenset:
     """The functions whose every `return` hands on a buffer the call made: the greatest set
     in which each returns only fresh tensors, or locals bound once to one (a call of a
-    function of the set included), so a recursive one counts on itself."""
+    function of the set included) or to such a local (a move), so a recursive one counts on
+    itself."""
     names = tensor_results(program)
     fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
     fresh = frozenset(fn.name for fn in fns)
@@ -63,8 +64,24 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     if not returned:
         return True
     lets = fresh_lets(fn, fresh)  # once, not once per `return`
-    made = frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets))
+    made = _moved(fn, frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets)))
     return all(_made_fresh(e, made) for e in returned)
+
+
+def _moved(fn, made: frozenset) -> frozenset:
+    """`made` and the locals bound once, outside a cell, to one of them or to such a local
+    (`let b = a;`): each holds the buffer it was bound to, and that alone."""
+    cells, out = frozenset(fn.cells), set(made)
+    moves = {name: s.value.name for name, (s, *more) in _lets(fn).items()
+             if not more and name not in cells and s.value._prod == "Local"}
+    changed = True
+    while changed:  # along chains of moves, however they are ordered
+        changed = False
+        for name, of in moves.items():
+            if of in out and name not in out:
+                out.add(name)
+                changed = True
+    return frozenset(out)
 
 
 def _made_fresh(e, made: frozenset) -> bool:

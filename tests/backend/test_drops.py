@@ -318,6 +318,36 @@ def test_a_tensor_borrowed_whole_on_every_turn_is_given_back_after_the_reference
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# A tensor a function makes, moves to another name and returns, on every turn: the call
+# hands on a buffer it made, so the caller owns it, and the move in the caller too.
+MOVED = """
+fn make(n: i32) -> Tensor<f32, [262144]> {
+    let a = Tensor<f32, [262144]>::new();
+    let b = a;
+    b[0] = n as f32;
+    b
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        let t = make(1);
+        let u = t;
+        s = s + u[0];
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_tensor_moved_on_every_turn_is_given_back_by_its_last_owner(tmp_path):
+    code, out, err, peak = _run_bounded(tmp_path, MOVED)
+    assert (code, out) == (0, "20000\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # A reference kept past its tensor's turn (Vx admits it): the tensor of one turn is read on
 # the next through `kept`, so it is never given back, and the program prints what it
 # interprets (2,000 turns leak 2 GiB: 20 suffice to show no buffer read is freed).
