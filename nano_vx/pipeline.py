@@ -94,6 +94,7 @@ from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
+from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
@@ -284,6 +285,7 @@ BACK_END = [
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,
     index_uninit_pointers,

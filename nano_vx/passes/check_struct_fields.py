@@ -11,8 +11,7 @@ from ..nanopass import Analysis, descendants
 from ..placement.ownership import owns_data
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import CheckingTyper
-from ..placement.typer import (OPAQUE, Typer, fits, known, literal, other_kind, show,
-                               value_type)
+from ..placement.typer import OPAQUE, Typer, fits, known, literal, show, value_type
 from ..placement.types import HOST, TEXT, Machine, placed
 
 
@@ -20,7 +19,8 @@ from ..placement.types import HOST, TEXT, Machine, placed
 class State:
     typer: Typer | None = None
     structs: dict = field(default_factory=dict)  # name -> StructDecl
-    enums: dict = field(default_factory=dict)  # name -> EnumDecl
+    variants: dict = field(default_factory=dict)  # (enum, variant) -> Variant
+    types: frozenset = frozenset()  # the names no generic parameter has: structs, enums, str
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None
     where: Where | None = None
@@ -46,11 +46,12 @@ desugar-traits judges the fields as written, and this check the values an instan
 them (a tensor, or a struct without `Copy`, for a field of type T is E3031).
 
 `E::V(a, b)` gives the values variant V carries, each of the type it declares, as a field is
-given: a struct where V carries a tuple, or a number where it carries a struct, is E3012.
-resolve-names counted them (E2004).
+given: `Shape::Circle(true)` for `Circle(f32)`, a number where V carries a struct, or a struct
+where it carries a tuple, is E3012. resolve-names counted them (E2004).
 
 What a value's type leaves unknown is not refused, but its kind is known all the same: a
-tuple of unsuffixed literals is no struct, whatever its elements become.
+tuple of unsuffixed literals is no struct, and a tuple of two no tuple of three, whatever its
+elements become (`fits` judges that).
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -59,7 +60,10 @@ def _program(run, node):
     st = run.state
     st.typer = CheckingTyper(node, Machine(run.ctx.model))  # which knows a string is text
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
-    st.enums = {i.name: i for i in node.items if i._prod == "EnumDecl"}
+    st.variants = {(i.name, v.name): v for i in node.items if i._prod == "EnumDecl"
+                   for v in i.variants}
+    st.types = frozenset({*st.structs, TEXT.name,
+                          *(i.name for i in node.items if i._prod == "EnumDecl")})
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
 
@@ -137,33 +141,33 @@ def _given(run, declared, value, bound: dict, by: str):
     here = st.where.here[-1]
     found = st.scope.typer.of(value, here)
     expected = placed(declared, here, st.typer.machine) if declared else OPAQUE
-    return expected, found, _unify(expected, found, bound, st.structs, by)
+    return expected, found, _unify(expected, found, bound, st.types, by)
 
 
 @check_struct_fields.on("EnumValue")
 def _variant(run, node):
+    """Each value of `E::V(..)` of the type V declares there (their count is resolve-names')."""
     run.descend(node)
-    decl = run.state.enums.get(node.enum)
-    variant = next((v for v in decl.variants if v.name == node.variant), None) if decl else None
+    variant = run.state.variants.get((node.enum, node.variant))
     if variant is None:
         return
     named = f"{node.enum}::{node.variant}"
-    for index, (declared, value) in enumerate(zip(variant.fields, node.args)):
-        expected, found, conflict = _given(run, declared, value, {}, str(index))
+    for i, (declared, value) in enumerate(zip(variant.fields, node.args), 1):
+        expected, found, conflict = _given(run, declared, value, {}, str(i))
         if conflict is not None:
             run.ctx.diagnostics.error(
                 "E3012", value.span,
-                f"value {index + 1} of '{named}' is {show(expected)}{conflict}, but this "
-                f"value is {_given_shown(found)}", struct=named, field=str(index),
-                expected=show(expected), found=show(found))
+                f"value {i} of '{named}' is {show(expected)}{conflict}, but this value is "
+                f"{_given_shown(found)}", struct=named, field=str(i), expected=show(expected),
+                found=show(found))
 
 
 def _copied(run, struct: str, declared, value) -> None:
     """E3031 for a value that moves given to a field of a Copy struct whose type names a
-    generic parameter (a name no struct has): the instance would copy what must move."""
+    generic parameter (a name no type has): the instance would copy what must move."""
     st = run.state
     if declared.type is None or not any(
-            n._prod == "NamedType" and n.name not in st.structs
+            n._prod == "NamedType" and n.name not in st.types
             for n in descendants(declared.type)):
         return
     found = value_type(st.scope.typer.of(value, st.where.here[-1]))
@@ -178,15 +182,15 @@ def _copied(run, struct: str, declared, value) -> None:
         name=struct)
 
 
-def _unify(expected, found, bound, structs, by):
+def _unify(expected, found, bound, types, by):
     """None when a value of type `found` fits a field of type `expected`; else what the
     message adds. A generic struct's parameters are erased (monomorphize), so a name in a
-    field's type that is no struct is one of them: the first field that shows it binds it
+    field's type that is no type (`types`) is one of them: the first field that shows it binds it
     (`bound`: name -> (type or extent, field)), and every other field must agree."""
     if expected is OPAQUE or literal(expected):
         return None if fits(found, expected) else ""
     kind = expected._prod
-    if kind in ("NamedType", "DimName") and (kind == "DimName" or expected.name not in structs):
+    if kind in ("NamedType", "DimName") and (kind == "DimName" or expected.name not in types):
         if not known(found):
             return None
         prior = bound.get(expected.name)
@@ -201,14 +205,14 @@ def _unify(expected, found, bound, structs, by):
         return f", and field '{prior[1]}' made {expected.name} = {show(prior[0])}"
     if kind == "PinnedType" and not literal(found) and found._prod == "PinnedType":
         # `Pinned<T, Topology::X>`: the unit is the field's own, T is bound like any other
-        conflict = _unify(expected.inner, found.inner, bound, structs, by)
+        conflict = _unify(expected.inner, found.inner, bound, types, by)
         if conflict is not None or fits(found, expected.replace(inner=found.inner)):
             return conflict
         return ""
-    if other_kind(value_type(found), expected):
+    if not fits(found, expected):
         return ""
     if known(expected):
-        return None if fits(found, expected) else ""
+        return None
     found = value_type(found)
     if not known(found) and (literal(found) or found._prod == "OpaqueType"):
         return None
@@ -220,7 +224,7 @@ def _unify(expected, found, bound, structs, by):
         for want, got in ((expected.elem, found.elem), *zip(expected.dims, found.dims)):
             if want._prod == "DimName":
                 got = got if got._prod == "DimInt" else OPAQUE
-            conflict = _unify(want, got, bound, structs, by)
+            conflict = _unify(want, got, bound, types, by)
             if conflict is not None:
                 return conflict
         return None
