@@ -143,6 +143,7 @@ from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
+from .passes.state_block_prints import state_block_prints
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -257,6 +258,7 @@ BACK_END = [
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,
+    state_block_prints,
     expand_aggregate_prints,
     split_returned_references,
     inline_returned_references,
