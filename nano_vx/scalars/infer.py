@@ -186,6 +186,10 @@ class Infer:
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
+        # id() of each closure only called whose body is typed at its first call (or at the
+        # end), for indexing or dereferencing a parameter of no written type: `|q| unsafe {
+        # q[1] }` reads the tensor or the pointer a call gives q -> (the closure, its result)
+        self.later: dict = {}
 
     def confined(self) -> set:
         """id() of each closure whose value stays where what it reads is in scope (not kept in
@@ -228,6 +232,8 @@ class Infer:
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            while self.later:
+                self.closure_body(*self.later.pop(next(iter(self.later))))
             if isinstance(find(self.ret), Ref):
                 self.returned_places(item)
             for node, bad, terms in self.judged:
@@ -553,9 +559,18 @@ class Infer:
                 closure = unify(closure, Closure([Var("any") for _ in e.args], Var("any"),
                                                  None), e)
             if isinstance(closure, Closure):
-                return self.call(e, closure.params, closure.ret)
+                ret = self.call(e, closure.params, closure.ret)
+                later = self.later.pop(id(self.direct_lets.get(callee.name)), None)
+                if later is not None:
+                    self.closure_body(*later)
+                return ret
         raise Mismatch(e, "a call of something other than a function or a closure "
                           "a variable holds")
+
+    def closure_body(self, e, ret):
+        outer, self.ret = self.ret, ret  # a `return` in its body is the closure's
+        self.block(e.body, ret)
+        self.ret = outer
 
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
@@ -597,9 +612,10 @@ class Infer:
             self.bind(p, p.name, t)
             params.append(t)
         ret = self.note(e, Var("any"))
-        outer, self.ret = self.ret, ret  # a `return` in its body is the closure's
-        self.block(e.body, ret)
-        self.ret = outer
+        if id(e) in self.direct and _indexes_untyped(e):
+            self.later[id(e)] = (e, ret)
+        else:
+            self.closure_body(e, ret)
         if e.body.value is None:
             unify(ret, "void", e)
         if not self.texts:
@@ -811,3 +827,10 @@ class Infer:
         self.topo(e.topo)
         return self.note(e, self.expr(e.value))
 
+
+def _indexes_untyped(closure) -> bool:
+    """Whether closure's body indexes or dereferences a parameter of no written type."""
+    untyped = {p.name for p in closure.params if p.type is None}
+    read = (n.base if n._prod == "Index" else n.value for n in descendants(closure.body)
+            if n._prod in ("Index", "Deref"))
+    return any(x._prod == "Local" and x.name in untyped for x in read)

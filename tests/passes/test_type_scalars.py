@@ -54,6 +54,11 @@ def test_closures_that_stay_where_their_variables_are_run_natively():
     assert_native_as_interpreted(CASES / "confined_closures.vx")
 
 
+def test_a_closure_indexing_a_parameter_of_no_written_type_runs_natively():
+    # its body is typed at its first call, which says what the parameter is
+    assert_native_as_interpreted(CASES / "closure_indexing_an_untyped_parameter.vx")
+
+
 def _lets(case: str) -> dict:
     after = run_front(CASES / f"{case}.vx", type_scalars).after
     main = next(i for i in after.items if i._prod == "Fn" and i.name == "main")
