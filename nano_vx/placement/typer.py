@@ -141,9 +141,15 @@ def fits(found, expected) -> bool:
     memory space of a tensor is part of it), or an unsuffixed literal (or a variable bound to
     one, `expected` then) and a type of its kind. Where a plain scalar is expected, a scalar
     moved or pinned elsewhere gives its value, as it does to arithmetic; a generic struct
-    erased and an instance of it fit each other. What is not known is not refused."""
+    erased and an instance of it fit each other. What is not known is not refused, but a
+    tuple's arity is known even when its elements are not (those of a tuple of literals), and
+    each element that is known is judged."""
+    tuples = not (literal(found) or literal(expected)) and \
+        found._prod == expected._prod == "TupleType"
+    if tuples and len(found.elems) != len(expected.elems):
+        return False
     if not (known(found) and known(expected)):
-        return True
+        return not tuples or all(fits(f, e) for f, e in zip(found.elems, expected.elems))
     if literal(expected) or expected._prod == "Scalar":
         found = value_type(found)
     if literal(found) or literal(expected):

@@ -74,6 +74,14 @@ def test_a_string_is_no_argument_of_a_number(call, message):
     assert not run_front(repaired, check_calls).diagnostics.items
 
 
+def test_a_tuple_of_literals_of_another_arity_is_no_argument_of_a_tuple():
+    text = "fn first(p: (i32, i32)) -> i32 { p.0 }\nfn main() { print(first(ARG)); }\n"
+    [d] = run_front(text.replace("ARG", "(1, 2, 3)"), check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", "argument 1 of 'first' is (_, _, _), but its "
+                                            "parameter 'p' is (i32, i32)")
+    assert not run_front(text.replace("ARG", "(1, 2)"), check_calls).diagnostics.items
+
+
 def test_a_variable_bound_to_a_string_holds_text():
     text = 'fn scale(x: f32) -> f32 { x * 2.0 }\nfn main() { let s = "s"; print(scale(s)); }\n'
     [d] = run_front(text, check_calls).diagnostics.items
