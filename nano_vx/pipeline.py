@@ -71,6 +71,7 @@ from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
+from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
@@ -275,6 +276,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    drop_uncalled_closures,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,

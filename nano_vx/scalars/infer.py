@@ -14,7 +14,7 @@ from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, chosen_elements,
                        confined_closures, direct_closures, outliving_closures, read_through,
-                       returned_closures)
+                       returned_closures, typed_by_calls)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -186,10 +186,13 @@ class Infer:
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
-        # id() of each closure only called whose body is typed at its first call (or at the
-        # end), for indexing or dereferencing a parameter of no written type: `|q| unsafe {
-        # q[1] }` reads the tensor or the pointer a call gives q -> (the closure, its result)
-        self.later: dict = {}
+        # id() of each closure only called whose body is typed at its first call, for
+        # indexing or dereferencing a parameter of no written type (typed_by_calls): `|q|
+        # unsafe { q[1] }` reads the tensor or the pointer a call gives q. One named only
+        # where nothing calls it (drop-uncalled-closures drops one nothing names) is typed
+        # at the end, and refused there: no call says what q is.
+        self.deferred: set = set()
+        self.later: dict = {}  # id() of each of those not typed yet -> (it, its result)
 
     def confined(self) -> set:
         """id() of each closure whose value stays where what it reads is in scope (not kept in
@@ -224,6 +227,7 @@ class Infer:
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
             self.direct = {id(c) for c in self.direct_lets.values()}
+            self.deferred = typed_by_calls(self.direct_lets)
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -612,7 +616,7 @@ class Infer:
             self.bind(p, p.name, t)
             params.append(t)
         ret = self.note(e, Var("any"))
-        if id(e) in self.direct and _indexes_untyped(e):
+        if id(e) in self.deferred:
             self.later[id(e)] = (e, ret)
         else:
             self.closure_body(e, ret)
@@ -827,10 +831,3 @@ class Infer:
         self.topo(e.topo)
         return self.note(e, self.expr(e.value))
 
-
-def _indexes_untyped(closure) -> bool:
-    """Whether closure's body indexes or dereferences a parameter of no written type."""
-    untyped = {p.name for p in closure.params if p.type is None}
-    read = (n.base if n._prod == "Index" else n.value for n in descendants(closure.body)
-            if n._prod in ("Index", "Deref"))
-    return any(x._prod == "Local" and x.name in untyped for x in read)
