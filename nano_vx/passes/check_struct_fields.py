@@ -185,8 +185,9 @@ def _copied(run, struct: str, declared, value) -> None:
 def _unify(expected, found, bound, types, by):
     """None when a value of type `found` fits a field of type `expected`; else what the
     message adds. A generic struct's parameters are erased (monomorphize), so a name in a
-    field's type that is no type (`types`) is one of them: the first field that shows it binds it
-    (`bound`: name -> (type or extent, field)), and every other field must agree."""
+    field's type that no type has (`types`: a struct, an enum, str) is one of them: the first
+    field that shows it binds it (`bound`: name -> (type or extent, field)), and every other
+    field must agree."""
     if expected is OPAQUE or literal(expected):
         return None if fits(found, expected) else ""
     kind = expected._prod
