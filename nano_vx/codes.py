@@ -145,10 +145,13 @@ _ENTRIES = [
     Code("E3006", "a logical operator on a value that is not a bool",
          "`&&` and `||` take two bools; `!` takes a bool, or an integer whose bits it flips "
          "(as in Rust), never a float. Write the comparison you mean (`n != 0`)."),
-    Code("E3007", "an `if` whose branches differ in type, or a condition that is not a bool",
+    Code("E3007", "an `if` or `match` whose arms differ in type, or a condition that is not a "
+         "bool",
          "An `if` used as a value gives the value of the branch that runs, so its branches "
          "must agree on one type (an unsuffixed literal takes the other branch's); a branch "
-         "that leaves by `return`, `break` or `continue` has no value to agree. The "
+         "that leaves by `return`, `break` or `continue` has no value to agree. So do the "
+         "arms of a `match` used as a value, a name a pattern binds having the type of what "
+         "it binds. The "
          "condition of `if`, `while` and `assert` must be a bool: a number is not true or "
          "false, so write the comparison (`n != 0`)."),
     Code("E3008", "an integer literal out of range for its type",
@@ -204,11 +207,13 @@ _ENTRIES = [
          "A `match` on a value covers every value as well: each variant of an enum, `true` "
          "and `false` of a bool, and for an integer a last case `_ => ..` (or a name) that "
          "takes what the others do not list; the message names what no case covers."),
-    Code("E3012", "a struct field given a value of another type",
+    Code("E3012", "a struct field or a variant's value given a value of another type",
          "A struct literal gives each field a value of the field's declared type (an "
-         "unsuffixed literal fits any type of its kind). The message names the struct, the "
-         "field and both types. A field whose type is a generic parameter of the struct "
-         "takes any value, but every field naming that parameter takes the same type."),
+         "unsuffixed literal fits any type of its kind), and `E::V(..)` each value V carries "
+         "one of the type V declares. The message names the struct or the variant, the "
+         "field or the value's position and both types. A field whose type is a generic "
+         "parameter of the struct takes any value, but every field naming that parameter "
+         "takes the same type."),
     Code("E3013", "a struct literal that misses a field",
          "`S { a: 1, b: t }` builds a value of struct S, so it gives every field S declares: "
          "the message names the ones missing. (A struct has no default values.)"),
@@ -359,7 +364,9 @@ _ENTRIES = [
          "moves it too when x owns data (a tensor, or a struct holding one): the callee has "
          "it now. Scalars and references are copied, and `&x` lends x without moving it. A "
          "move on one branch of an `if` counts after the `if`, and a move inside a loop of a "
-         "variable declared outside it is a use on the next iteration. Use the transferred "
+         "variable declared outside it is a use on the next iteration. A field that owns "
+         "data (`s.t`, a tuple's `p.0`) moves the same ways: then it is gone, and so is s as a whole, while s's "
+         "other fields stay. Use the transferred "
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of

@@ -8,6 +8,9 @@ from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.cast_printed_literals import cast_printed_literals
+from .passes.cast_returned_generic_fields import cast_returned_generic_fields
+from .passes.check_aggregate_function_values import check_aggregate_function_values
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -68,6 +71,7 @@ from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
+from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
@@ -91,6 +95,7 @@ from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
+from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
@@ -139,6 +144,7 @@ from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
+from .passes.state_block_prints import state_block_prints
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -253,12 +259,16 @@ BACK_END = [
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,
+    state_block_prints,
     expand_aggregate_prints,
     split_returned_references,
     inline_returned_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
+    check_aggregate_function_values,
+    cast_printed_literals,
+    cast_returned_generic_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
@@ -266,6 +276,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    drop_uncalled_closures,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
@@ -278,6 +289,7 @@ BACK_END = [
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,
     index_uninit_pointers,

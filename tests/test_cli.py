@@ -139,6 +139,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
+    assert rows[names.index("expand-aggregate-prints") - 1] == [
+        "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
     assert rows[inline - 2:inline + 3] == [
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
@@ -147,13 +149,17 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 5] == [
+    assert rows[split:split + 10] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
+        ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
+        ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
+        ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
-        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
-    assert rows[split + 5] == ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"]
+        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
+        ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],
+        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
@@ -168,9 +174,13 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
+    assert rows[names.index("copy-tracked-functions") - 1] == [
+        "hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("bind-extent-literals") - 1] == [
+        "drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]
     extents = names.index("erase-variable-extents")
     assert rows[extents - 1:extents + 2] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import (borrowed_place, element_borrows, fresh_cells, fresh_lets,
-                               fresh_results, keeping_calls, keeps_nothing)
-from ..backend.machine_types import Tensor, vx_type
+from ..backend.buffers import (borrowers, defines, fresh_cells, fresh_lets, fresh_results,
+                               keeping_calls, keeps_nothing, live_in, reads, tensor_ranks,
+                               viewed)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
+from ..scalars.block_scopes import successors
 
 find_owned_buffers = Analysis("find-owned-buffers", Lcells, """
 Find the tensor locals whose buffer each function owns: made for it, and kept by nothing else.
@@ -17,14 +18,17 @@ tensor literal, a transfer (which copies into a fresh buffer) or a call of a fun
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
 asked its extents, printed, transferred (copied) or passed to a function whose result is no tensor and no
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
-an element or a row of it borrowed by a `let` (`let r = &t[i];`, and a place borrowed from
-r in turn) whose reference is used only in those ways or read and written through (`*r`,
-`r[j]`): the buffer then lives as long as the reference is read (insert-drops counts its
-reads as the tensor's). Any other use (returned, bound to another name, passed to a
-function that may return an argument or a reference, or a row of it so passed, an
-element borrowed in any other way or by a reference handed on, an arm of an `if` value)
-may hand the buffer on, and the local is not owned: where ownership is not clear, the
-buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
+those ways or read and written through (`*r`): the buffer then lives as long as the
+reference is read (insert-drops counts its reads as the tensor's), or bound or assigned
+whole, or a row of it, to another local (a reference to a tensor is the tensor by now:
+`let r = &mut t;`, `let r = &mut t[i];`, a reference an `if` chooses, `r = &mut u;`, a
+move) used in those ways, whose reads count alike, as long as none may be read on a way that skips the local's `let` or be live where
+that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
+loop's turn and read it on the next). Any other use (returned, passed to a function that
+may return an argument or a reference, or a row of it so passed, an element borrowed in
+any other way or by a reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
+owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
@@ -46,10 +50,10 @@ def _program(run, node):
 
 def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
-    lets, ranks = frozenset(fresh_lets(fn, fresh_results)), _ranks(fn)
+    lets, ranks = frozenset(fresh_lets(fn, fresh_results)), tensor_ranks(fn)
     fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, keeping, ranks))
     # Not into a cell, which may be given a new buffer while a reference to the old lives.
-    refs = element_borrows(fn, lets)
+    refs = borrowers(fn, lets, fresh)
     watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
@@ -59,7 +63,29 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    return fresh - escaped - {refs[r] for r in escaped if r in refs}
+    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]}
+    return owned - _outlived(fn, owned, refs)
+
+
+def _outlived(fn, owned: frozenset, refs: dict) -> set:
+    """The locals of `owned` a local holding their buffer (`refs`) may outlive: read where
+    the function may not have made the buffer yet (on a way that skips its `let`), or live
+    where a `let` makes the owner a new one, holding the old (a cell set to a tensor of the
+    turn and read on the next, which Vx admits). Dropping the owner where it and what holds
+    its buffer are read no more would free a buffer still read."""
+    holders = {r: {o for o in ows if o in owned} for r, ows in refs.items()}
+    reading = {**{o: {o} for o in owned},
+               **{r: {r} | ows for r, ows in holders.items() if ows}}
+    live = live_in(fn, reading)
+    out = set(owned & live[fn.blocks[0].label])
+    for b in fn.blocks:
+        now = set().union(*(live.get(t, set()) for t in successors(b)), reads(b.exit, reading))
+        for s in reversed(b.stmts):
+            if s._prod == "Let" and s.name in owned and any(
+                    s.name in holders.get(r, ()) for r in now):
+                out.add(s.name)
+            now = (now - defines(s)) | reads(s, reading)
+    return out
 
 
 def _moved_into_cells(fn, lets: frozenset, keeping: frozenset, ranks: dict) -> frozenset:
@@ -96,8 +122,9 @@ def _moved_into_cells(fn, lets: frozenset, keeping: frozenset, ranks: dict) -> f
 
 
 def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict, out: set):
-    """Add to `out` the fresh locals and element references (`refs`) `node` reads where
-    their buffer may outlive the read; `ranks` are the tensor locals' (_ranks)."""
+    """Add to `out` the fresh locals and the locals holding one's buffer or a place in it
+    (`refs`) `node` reads where their buffer may outlive the read; `ranks` are the tensor
+    locals' (tensor_ranks)."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -107,11 +134,17 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict
                 out.add(n.name)
             continue
         kids = child_nodes(n)
+        held = viewed(n.value, ranks) if kind in ("Let", "Assign") else None
+        if held is not None and _given(n) in refs and (
+                held.name in refs or any(held.name in o for o in refs.values())):
+            stack.extend(_indices(n.value))  # a row's
+            continue  # the buffer held by one more local, whose reads are watched
         if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
             kids = _lent(n.value, ranks)  # or a row: a view of the tensor's buffer
-        elif kind == "Let" and n.name in refs:  # the place borrowed the tensor lives for
-            kids = _indices(borrowed_place(n))
-        elif kind == "Let":  # a row a cell holds: a view of the tensor's buffer
+        elif kind == "Let" and n.name in refs and n.value._prod == "Borrow":
+            # the element borrow the tensor lives for
+            kids = _indices(n.value.value)
+        elif kind == "Let":  # a row: a view of the tensor's buffer
             kids = [part for k in kids for part in _lent(k, ranks)]
         elif kind == "Deref" and n.value._prod == "Local" and n.value.name in refs:
             continue  # read or written through: the place is used, not handed on
@@ -132,23 +165,17 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict
         stack.extend(kids)
 
 
-def _ranks(fn) -> dict:
-    """The rank of each tensor local of `fn` a `let` binds or a parameter names: `t[i]` of
-    one of a higher rank is a row, a view of t's buffer."""
-    typed = [*fn.params, *(s for blk in fn.blocks for s in blk.stmts if s._prod == "Let")]
-    return {v.name: len(t.dims) for v in typed if isinstance(t := vx_type(v.type), Tensor)}
+def _given(n) -> str | None:
+    """The local a `let` binds or an assignment gives a new value, if a local."""
+    return n.name if n._prod == "Let" else \
+        n.target.name if n.target._prod == "Local" and n.op == "=" else None
 
 
-def _lent(arg, ranks: dict) -> list:
-    """What a value that may be kept reads: of a row `t[i]` (its `&` erased), a view of
-    t's buffer, t itself, and the indices; any other, itself."""
-    indices = _indices(arg)
-    base = arg
-    while base._prod == "Index":
-        base = base.base
-    if base._prod == "Local" and 0 < len(indices) < ranks.get(base.name, 0):
-        return [base, *indices]
-    return [arg]
+def _lent(e, ranks: dict) -> list:
+    """What a value that may be kept reads: of a row `t[i]`, a view of t's buffer, t
+    itself and the indices; of anything else, itself."""
+    held = viewed(e, ranks)
+    return [held, *_indices(e)] if held is not None and held is not e else [e]
 
 
 def _indices(place) -> list:
