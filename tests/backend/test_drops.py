@@ -309,57 +309,33 @@ HOLDERS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(HOLDERS))
-def test_a_tensor_borrowed_whole_on_every_turn_is_given_back_after_the_reference(
-        tmp_path, case):
-    printed, body = HOLDERS[case]
-    code, out, err, peak = _run_bounded(tmp_path, BORROWED_WHOLE.replace("BODY", body))
+# A tensor of the turn a row of which is borrowed on every turn: written through a `let`,
+# read through an element of the row, lent to a function, re-pointed to another row: each
+# buffer lives as long as a row of it is read (a row is a view of it).
+BORROWED_ROWS = BORROWED_WHOLE.replace("[262144]>::new()", "[2, 131072]>::new()") \
+    .replace("[262144]", "[131072]").replace("a[0] =", "a[1][0] =").replace("b[0] =", "b[1][0] =")
+ROWS = {
+    "written": ("20000", "let r = &mut a[1]; r[0] = 2.0f32; s = s + r[0] - 1.0f32;"),
+    "element of a row": ("40000", "let p = &b[1]; let q = &p[0]; s = s + *q;"),
+    "lent": ("40000", "bump(&mut a[1], 0); s = s + a[1][0];"),
+    "re-pointed": ("60000", "let mut r = &mut a[0]; r[0] = 1.0f32; s = s + r[0]; "
+                            "r = &mut b[1]; s = s + r[0] + a[1][0] - 1.0f32;"),
+}
+
+
+@pytest.mark.parametrize("rows,case", [(False, c) for c in sorted(HOLDERS)] +
+                         [(True, c) for c in sorted(ROWS)])
+def test_a_tensor_borrowed_whole_or_by_a_row_on_every_turn_is_given_back_after_the_reference(
+        tmp_path, rows, case):
+    printed, body = (ROWS if rows else HOLDERS)[case]
+    program = BORROWED_ROWS if rows else BORROWED_WHOLE
+    code, out, err, peak = _run_bounded(tmp_path, program.replace("BODY", body))
     assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
 # A tensor a function makes, moves to another name and returns, on every turn: the call
 # hands on a buffer it made, so the caller owns it, and the move in the caller too.
-# A tensor of the turn a row of which is borrowed on every turn: written through a `let`,
-# read through a row of the row, lent to a function, re-pointed to a row of another tensor
-# of the turn: each buffer lives as long as a row of it is read (a row is a view of it).
-BORROWED_ROWS = """
-fn bump(r: &mut Tensor<f32, [131072]>, i: i32) {
-    r[i] = r[i] + 1.0f32;
-}
-
-fn main() {
-    let mut i = 0;
-    let mut s = 0.0f32;
-    while i < 20000 {
-        let mut a = Tensor<f32, [2, 131072]>::new();
-        let mut b = Tensor<f32, [2, 2, 65536]>::new();
-        a[1][0] = 1.0f32;
-        b[1][1][0] = 2.0f32;
-        BODY
-        i = i + 1;
-    }
-    print(s);
-}
-"""
-ROWS = {
-    "written": ("20000", "let r = &mut a[1]; r[0] = 2.0f32; s = s + r[0] - 1.0f32;"),
-    "row of a row": ("40000", "let p = &b[1]; let q = &p[1]; s = s + q[0];"),
-    "lent": ("40000", "bump(&mut a[1], 0); s = s + a[1][0];"),
-    "re-pointed": ("40000", "let mut r = &mut a[0]; r[0] = 1.0f32; s = s + r[0]; "
-                            "r = &mut a[1]; s = s + r[0] + b[1][1][0] - 2.0f32;"),
-}
-
-
-@pytest.mark.parametrize("case", sorted(ROWS))
-def test_a_tensor_a_row_of_which_is_borrowed_on_every_turn_is_given_back_after_the_row(
-        tmp_path, case):
-    printed, body = ROWS[case]
-    code, out, err, peak = _run_bounded(tmp_path, BORROWED_ROWS.replace("BODY", body))
-    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
-    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
-
-
 MOVED = """
 fn make(n: i32) -> Tensor<f32, [262144]> {
     let a = Tensor<f32, [262144]>::new();
