@@ -342,6 +342,12 @@ def test_a_lent_row_is_a_view_of_its_tensors_buffer():
     assert_native_as_interpreted(CASES / "lent_rows.vx")
 
 
+def test_rows_borrowed_by_lets_run_in_lmlir_as_written():
+    # a `let`'s row, a row of it, one a `let mut` is made to refer to: each a Row
+    assert_prints_the_same(CASES.parent / "type_scalars" / "rows_borrowed_by_lets.vx",
+                           select_instructions)
+
+
 # A view (a row lent or borrowed, an element's place) at an index outside its extent that
 # MLIR folds to a constant: its offset is clamped once the index is checked, so the stop is
 # the interpreter's rather than a negative offset expand-strided-metadata refuses.
