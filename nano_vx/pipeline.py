@@ -33,6 +33,7 @@ from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
+from .passes.collapse_reference_chains import collapse_reference_chains
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
 from .passes.check_shared_writes import check_shared_writes
@@ -230,6 +231,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    collapse_reference_chains,
     inline_aggregate_constants,
     call_functions_by_name,
     expand_lazy_conditions,
