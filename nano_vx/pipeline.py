@@ -34,6 +34,7 @@ from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
+from .passes.decide_placement_queries import decide_placement_queries
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
 from .passes.check_shared_writes import check_shared_writes
@@ -248,6 +249,7 @@ BACK_END = [
     halt_closure_prints,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
+    decide_placement_queries,
     tag_places,
     lower_matches,
     halt_unit_operations,

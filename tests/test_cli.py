@@ -189,6 +189,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[chosen:chosen + 2] == [
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
+    decided = names.index("decide-placement-queries")
+    assert rows[decided:decided + 2] == [
+        ["decide-placement-queries", "rewrite", "Lpinned", "Lpinned"],
+        ["tag-places", "rewrite", "Lpinned", "Lpinned"]]
     held = names.index("hold-operands-before-moved-reads")
     assert rows[held:held + 2] == [
         ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
