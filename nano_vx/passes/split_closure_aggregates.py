@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
+from ..scalars.aggregates import zero
 from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
                                      part_names, parts_literal, struct_fields)
 
@@ -55,7 +56,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
-    st.split = {}
+    st.split, st.enums_taken = {}, {}
     for name, closures in called_closures(fn).items():
         each = [[_parts(st, p.type) for p in c.params] for c in closures]
         parts = each[0]
@@ -141,11 +142,9 @@ def _variant_part(e, path: tuple, ty, enum):
 
 
 def _zero(ty, span):
-    if ty.name == "bool":
-        return L["Bool"](False, span=span)
-    if ty.name.startswith("f") or ty.name == "bf16":
-        return L["Cast"](L["Float"](0.0, span=span), ty, span=span)
-    return L["Cast"](L["Int"](0, span=span), ty, span=span)
+    """The zero of the scalar type ty, a number cast to it as the parameter types it."""
+    made = zero(ty, span)
+    return made if ty.name == "bool" else L["Cast"](made, ty, span=span)
 
 
 def _variants_literal(st, ty, names: dict, span):
