@@ -145,10 +145,13 @@ _ENTRIES = [
     Code("E3006", "a logical operator on a value that is not a bool",
          "`&&` and `||` take two bools; `!` takes a bool, or an integer whose bits it flips "
          "(as in Rust), never a float. Write the comparison you mean (`n != 0`)."),
-    Code("E3007", "an `if` whose branches differ in type, or a condition that is not a bool",
+    Code("E3007", "an `if` or `match` whose arms differ in type, or a condition that is not a "
+         "bool",
          "An `if` used as a value gives the value of the branch that runs, so its branches "
          "must agree on one type (an unsuffixed literal takes the other branch's); a branch "
-         "that leaves by `return`, `break` or `continue` has no value to agree. The "
+         "that leaves by `return`, `break` or `continue` has no value to agree. So do the "
+         "arms of a `match` used as a value, a name a pattern binds having the type of what "
+         "it binds. The "
          "condition of `if`, `while` and `assert` must be a bool: a number is not true or "
          "false, so write the comparison (`n != 0`)."),
     Code("E3008", "an integer literal out of range for its type",
@@ -359,7 +362,9 @@ _ENTRIES = [
          "moves it too when x owns data (a tensor, or a struct holding one): the callee has "
          "it now. Scalars and references are copied, and `&x` lends x without moving it. A "
          "move on one branch of an `if` counts after the `if`, and a move inside a loop of a "
-         "variable declared outside it is a use on the next iteration. Use the transferred "
+         "variable declared outside it is a use on the next iteration. A field that owns "
+         "data (`s.t`, a tuple's `p.0`) moves the same ways: then it is gone, and so is s as a whole, while s's "
+         "other fields stay. Use the transferred "
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of

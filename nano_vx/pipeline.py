@@ -8,6 +8,9 @@ from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.cast_printed_literals import cast_printed_literals
+from .passes.cast_returned_generic_fields import cast_returned_generic_fields
+from .passes.check_aggregate_function_values import check_aggregate_function_values
 from .passes.check_calls import check_calls
 from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
@@ -93,6 +96,7 @@ from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
+from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
@@ -263,6 +267,9 @@ BACK_END = [
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
+    check_aggregate_function_values,
+    cast_printed_literals,
+    cast_returned_generic_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
@@ -282,6 +289,7 @@ BACK_END = [
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,
     index_uninit_pointers,

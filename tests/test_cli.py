@@ -148,13 +148,17 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 5] == [
+    assert rows[split:split + 10] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
+        ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
+        ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
+        ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
-        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"]]
-    assert rows[split + 5] == ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"]
+        ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
+        ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],
+        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
@@ -169,6 +173,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
+    assert rows[names.index("copy-tracked-functions") - 1] == [
+        "hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]

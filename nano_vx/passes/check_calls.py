@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis
+from ..nanopass import Analysis, descendants
 from ..placement.scopes import Scope, Where, scopes_of
 from ..placement.type_checking import NOT_SCALARS, CheckingTyper
 from ..placement.typer import (OPAQUE, Typer, common, fits, kind, known, literal, show,
@@ -22,14 +22,16 @@ class State:
     functions: dict = field(default_factory=dict)  # name -> Fn node
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None  # the current function's locals
+    closures: dict = field(default_factory=dict)  # local -> the Closure a `let` binds it to
     where: Where | None = None  # where the code being walked runs
 
 
 check_calls = Analysis("check-calls", Lrouted, """
 Refuse a call that does not match its callee (E3010, E3003, E6029) or that runs it elsewhere (E6001).
 
-A call of a function of the program passes as many arguments as it has parameters (E3010),
-each of the parameter's type (E3003): the same scalar (an unsuffixed literal fits any integer
+A call of a function of the program, or of the closure a variable is bound to (by a `let`
+that is not `mut`), passes as many arguments as it has parameters (E3010), each of the
+parameter's type where the parameter has one written (E3003): the same scalar (an unsuffixed literal fits any integer
 or any float type), the same tensor element type, extents and memory space. A raw pointer
 fits a parameter of its element type pointing into the same space (a `*mut` fits a `*const`);
 a pointer into a device's memory passed where the parameter wants host memory (a parameter
@@ -61,6 +63,10 @@ def _fn(run, node):
     st = run.state
     st.scope = st.scopes[node.name]
     st.where = Where.of(node, st.typer)
+    # A variable bound once to a closure holds that closure wherever it is called (locals are
+    # unique within a function); one `let mut` may come to hold another.
+    st.closures = {n.name: n.value for n in descendants(node) if n._prod == "Let"
+                   and not n.mutable and n.value._prod == "Closure"}
     run.descend(node)
 
 
@@ -87,9 +93,12 @@ def _let(run, node):
 @check_calls.on("Call")
 def _call(run, node):
     fn = _callee(run, node)
+    closure = run.state.closures.get(node.callee.name) if node.callee._prod == "Local" else None
     if fn is not None and run.state.scope is not None:
         _topology(run, node, fn)
-        _arguments(run, node, fn)
+        _arguments(run, node, fn.name, fn.params)
+    elif closure is not None and run.state.scope is not None:
+        _arguments(run, node, node.callee.name.partition("#")[0], closure.params)
     elif node.callee._prod == "Global" and node.callee.name in MATH \
             and run.state.scope is not None:
         _math(run, node, node.callee.name)
@@ -174,32 +183,34 @@ def _base(topology: str) -> str:
     return topology.split("[", 1)[0].strip()
 
 
-def _arguments(run, call, fn) -> None:
-    params, args = fn.params, call.args
+def _arguments(run, call, name: str, params) -> None:
+    """The arguments of a call of `name` (a function, or the closure a variable holds) that
+    takes `params`."""
+    args = call.args
     if len(params) != len(args):
         wanted = ", ".join(show(p.type) for p in params)
         run.ctx.diagnostics.error(
             "E3010", call.span,
-            f"'{fn.name}' takes {len(params)} argument{'s' * (len(params) != 1)} "
+            f"'{name}' takes {len(params)} argument{'s' * (len(params) != 1)} "
             f"({wanted}), but this call passes {len(args)}",
-            callee=fn.name, expected=len(params), found=len(args))
+            callee=name, expected=len(params), found=len(args))
         return
     st = run.state
     for i, (param, arg) in enumerate(zip(params, args), 1):
         if param.type is None:
             continue
         found = st.scope.typer.of(arg, st.where.here[-1])
-        if fits(found, param.type) or _pointer_fits(run, fn, i, arg, found, param.type):
+        if fits(found, param.type) or _pointer_fits(run, name, i, arg, found, param.type):
             continue
         run.ctx.diagnostics.error(
             "E3003", arg.span,
-            f"argument {i} of '{fn.name}' is {show(found)}, but its parameter "
+            f"argument {i} of '{name}' is {show(found)}, but its parameter "
             f"'{param.name.partition('#')[0]}' is {show(param.type)}",
-            callee=fn.name, argument=i, expected=show(param.type), found=show(found))
+            callee=name, argument=i, expected=show(param.type), found=show(found))
 
 
 
-def _pointer_fits(run, fn, i, arg, found, wanted) -> bool:
+def _pointer_fits(run, name, i, arg, found, wanted) -> bool:
     """A raw pointer passed for a raw pointer: a `*mut` fits a `*const` (as in Rust), and
     the spaces must agree (E6029 when they do not: the callee would dereference memory of
     another space)."""
@@ -211,11 +222,11 @@ def _pointer_fits(run, fn, i, arg, found, wanted) -> bool:
         wants = "host memory" if here.name == host else f"Memory::{here.name}"
         run.ctx.diagnostics.error(
             "E6029", arg.span,
-            f"argument {i} of '{fn.name}' is a pointer into Memory::{there.name}, but the "
+            f"argument {i} of '{name}' is a pointer into Memory::{there.name}, but the "
             f"parameter wants a pointer into {wants}",
             help=[f"transfer the tensor into {wants} first and take the pointer there "
                   f"(`transfer(t, Memory::{here.name}).as_ptr()`)"],
-            callee=fn.name, argument=i, found=there.name, expected=here.name)
+            callee=name, argument=i, found=there.name, expected=here.name)
         return True
     return fits(found.replace(mutable=wanted.mutable), wanted) \
         and (found.mutable or not wanted.mutable)

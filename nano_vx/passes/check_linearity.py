@@ -1,11 +1,13 @@
 """check-linearity: Lrouted, a flow analysis (the tree is unchanged).
 
 The value threaded through the walk is the set of moved locals at each program point: a map
-from a moved local's unique name to what moved it (a `transfer`, or a call it was passed to by
-value), or None where control cannot reach (after `return`, `break`, `continue`). The map is
+from a moved local's unique name, or a field path of one (the tuple `("s#1", "t")` for `s.t`,
+`("p#1", 0)` for `p.0`), to what moved it (a `transfer`, or a call it was passed to by value),
+or None where control cannot reach (after `return`, `break`, `continue`). The map is
 persistent, so each branch starts from the same map without copying it: the walk stays
 linear in the length of a function that moves many locals and branches often. Only a `let`
-or an assignment `x = ..` takes a name out (x has a fresh value), so the join of two branches
+or an assignment `x = ..` (`s.t = ..`) takes a name (a path, and the paths under it) out, so
+the join of two branches
 is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
 loop body is walked twice, the second time from the state its first pass left, so a move of an
 outer variable is a use-after-move on the next iteration.
@@ -32,6 +34,9 @@ class State:
     # The current function's locals -> their types, each added where the walk meets its
     # binding: before any use, since a name is unique within its function.
     types: dict = field(default_factory=dict)
+    # The current function's locals -> the field paths of each that were moved somewhere: a
+    # use of the local whole is a use of each, and a new value for it gives each a new one.
+    paths: dict[str, set] = field(default_factory=dict)
     loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
@@ -39,7 +44,7 @@ class State:
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
-Refuse a use of a local after `transfer`, a call or a `let` consumed it (E4001).
+Refuse a use of a local, or of a field of one, after `transfer`, a call or a `let` consumed it (E4001).
 
 `transfer(x, M)` moves a uniquely owned local: x is gone from its old space, and any later
 read of x is an error naming x and the transfer that moved it. Passing x by value to a
@@ -47,7 +52,10 @@ function of the program (or a closure) moves it too when x owns data (a tensor, 
 holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
 data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
 into the field, and `S { f: x }` or `(x, 1)` into the value it makes; a block whose value is x (an arm of
-an `if` or a `match`, a closure's body) moves it out. `&x` lends it
+an `if` or a `match`, a closure's body) moves it out. A field that owns data, `s.t`, moves the
+same ways, as Rust moves it (and so does a tuple's element, `p.0`): then `s.t` is gone, and so is s as a whole (a use of s reads
+what it no longer holds), while its other fields stay; `s.t = ..` gives the field a fresh
+value, and with it s. `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
 it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
@@ -63,9 +71,43 @@ def _join(a: PersistentMap | None, b: PersistentMap | None) -> PersistentMap | N
     return a.union(b)
 
 
-def _fresh(moved: PersistentMap | None, name: str) -> PersistentMap | None:
-    """The state after `name` gets a new value."""
-    return None if moved is None else moved.remove(name)
+def _fresh(run, moved: PersistentMap | None, key) -> PersistentMap | None:
+    """The state after `key` (a local, or a field path of one) gets a new value, and with it
+    every field under it."""
+    if moved is None:
+        return None
+    for path in _under(run, key):
+        moved = moved.remove(path)
+    return moved.remove(key)
+
+
+def _key(path: tuple):
+    """The key a path is moved under: a local's name alone, else the path."""
+    return path[0] if len(path) == 1 else path
+
+
+def _path(node) -> tuple | None:
+    """The local and fields a read names (`s.a.0`: ("s#1", "a", 0)), None for any other
+    expression."""
+    fields = []
+    while node._prod in ("FieldGet", "TupleGet"):
+        fields.append(node.field if node._prod == "FieldGet" else node.index)
+        node = node.base
+    return (node.name, *reversed(fields)) if node._prod == "Local" else None
+
+
+def _under(run, key) -> list:
+    """The field paths moved somewhere in the function that lie under `key`."""
+    path = (key,) if isinstance(key, str) else key
+    return [p for p in run.state.paths.get(path[0], ())
+            if len(p) > len(path) and p[:len(path)] == path]
+
+
+def _moved(run, moved, key, mover):
+    """The state after `mover` moved `key`."""
+    if not isinstance(key, str):
+        run.state.paths.setdefault(key[0], set()).add(key)
+    return moved.set(key, mover)
 
 
 @check_linearity.on("Program")
@@ -74,6 +116,7 @@ def _program(run, node, moved):
     for item in node.items:
         if item._prod == "Fn":
             run.state.types = {p.name: p.type for p in item.params}
+            run.state.paths = {}
             run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
@@ -89,8 +132,9 @@ def _block(run, node, moved):
         moved = run.walk(node.value, moved)
         # A block's value is moved out of it (an `if`'s or a `match`'s arm, a closure's
         # body): on that path the local is gone, as after `let t = a;`.
-        if moved is not None and _owning_local(run, node.value):
-            moved = moved.set(node.value.name, node)
+        key = _owning(run, node.value) if moved is not None else None
+        if key is not None:
+            moved = _moved(run, moved, key, node)
     return moved
 
 
@@ -99,30 +143,53 @@ def _let(run, node, moved):
     """`let b = a;` (and `b = a;`) moves a when a owns data (a tensor, a struct without
     Copy, a tuple holding one): b has it now, and a is gone."""
     run.state.types[node.name] = node.type
-    moved = run.walk(node.value, moved)
-    if moved is not None and _owning_local(run, node.value):
-        moved = moved.set(node.value.name, node)
-    return _fresh(moved, node.name)
+    return _fresh(run, _move_value(run, node.value, node, moved), node.name)
 
 
-def _owning_local(run, value) -> bool:
-    if value._prod != "Local":
-        return False
-    t = run.state.types.get(value.name)
-    return t is not None and owns_data(t, run.state.movers.types)
+def _move_value(run, value, mover, moved):
+    """The state after `value` is read and, when it is a local or a field that owns data,
+    moved by `mover`."""
+    moved = run.walk(value, moved)
+    key = _owning(run, value) if moved is not None else None
+    return moved if key is None else _moved(run, moved, key, mover)
+
+
+def _owning(run, value):
+    """The key `value` moves under when it is a local, or a field of a struct a local holds,
+    that owns data; else None."""
+    path = _path(value)
+    t = _type(run, path) if path is not None else None
+    return _key(path) if t is not None and owns_data(t, run.state.movers.types) else None
+
+
+def _type(run, path: tuple):
+    """The declared type of a local or a field path of one; None where it is not known, or
+    where a field is read through a reference (a move out of a loan is not this pass's)."""
+    t = run.state.types.get(path[0])
+    for name in path[1:]:
+        if t is None:
+            return None
+        if isinstance(name, int):  # an element of a tuple
+            t = t.elems[name] if t._prod == "TupleType" and name < len(t.elems) else None
+            continue
+        decl = run.state.movers.types.get(t.name) if t._prod == "NamedType" else None
+        if decl is None or decl._prod != "StructDecl":
+            return None
+        t = next((f.type for f in decl.fields if f.name == name), None)
+    return t
 
 
 @check_linearity.on("Assign")
 def _assign(run, node, moved):
-    if node.target._prod == "Local" and node.op == "=":
-        moved = run.walk(node.value, moved)
-        if moved is not None and _owning_local(run, node.value):
-            moved = moved.set(node.value.name, node)
-        return _fresh(moved, node.target.name)
+    path = _path(node.target)
+    if path is not None and node.op == "=":
+        # `s.t = ..` writes the field without reading it, but s must still hold its others.
+        for k in range(1, len(path)):
+            moved = _use(run, node.target, _key(path[:k]), moved, parts=False)
+        # `h.t = t;`: the field has t now
+        return _fresh(run, _move_value(run, node.value, node, moved), _key(path))
     moved = run.walk(node.value, run.walk(node.target, moved))
-    if moved is not None and node.op == "=" and _owning_local(run, node.value):
-        moved = moved.set(node.value.name, node)  # `h.t = t;`: the field has it now
-    return moved
+    return _move_value(run, node.value, node, moved) if node.op == "=" else moved
 
 
 @check_linearity.on("If", "IfExpr")
@@ -176,7 +243,7 @@ def _loop(run, body, cond, moved, fresh=None):
             moved = run.walk(cond, moved)
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)
         run.state.loops.append([])
-        end = run.walk(body, _fresh(moved, fresh) if fresh else moved)
+        end = run.walk(body, _fresh(run, moved, fresh) if fresh else moved)
         early = run.state.loops.pop()  # the states at each `break` and `continue`
         exits.extend(early)
         for e in (end, *early):
@@ -212,11 +279,10 @@ def _call(run, node, moved):
     """The arguments in order, each argument that owns data moved as soon as it is passed:
     `f(t, t[0])` reads t after the call has it."""
     moved = run.walk(node.callee, moved)
-    movers = run.state.movers.moved(node, run.state.types)
+    movers = run.state.movers
+    takes = movers.takes_ownership(node)
     for arg in node.args:
-        moved = run.walk(arg, moved)
-        if moved is not None and arg in movers:
-            moved = moved.set(arg.name, node)
+        moved = _move_value(run, arg, node, moved) if takes else run.walk(arg, moved)
     return moved
 
 
@@ -225,9 +291,7 @@ def _aggregate(run, node, moved):
     """`S { t: t }` and `(t, 1)` move each part that owns data into the value they make."""
     parts = [f.value for f in node.fields] if node._prod == "StructLit" else node.elems
     for part in parts:
-        moved = run.walk(part, moved)
-        if moved is not None and _owning_local(run, part):
-            moved = moved.set(part.name, node)
+        moved = _move_value(run, part, node, moved)
     return moved
 
 
@@ -241,27 +305,63 @@ def _transfer(run, node, moved):
 
 @check_linearity.on("Local")
 def _local(run, node, moved):
-    mover = moved.get(node.name) if moved is not None else None
-    if mover is not None:
+    return _use(run, node, node.name, moved)
+
+
+@check_linearity.on("FieldGet", "TupleGet")
+def _field_get(run, node, moved):
+    """`s.a` (`p.0`): a use of the path, and not of s whole (another field of s may be
+    gone)."""
+    path = _path(node)
+    if path is None:
+        return run.walk(node.base, moved)
+    return _use(run, node, _key(path), moved)
+
+
+def _use(run, node, key, moved, *, parts=True):
+    """A use at `node` of `key`, a local or a field path of one: refused after a move of it
+    or of what holds it, and, with `parts`, of a field under it."""
+    if moved is None:
+        return None
+    path = (key,) if isinstance(key, str) else key
+    found = next(((path[:k], m) for k in range(1, len(path) + 1)
+                  if (m := moved.get(_key(path[:k]))) is not None), None)
+    if found is not None:
+        # What was moved, as the use reads it: `s` of `s.t`, after a move of s.
+        for _ in range(len(path) - len(found[0])):
+            node = node.base
+        key, path = _key(found[0]), found[0]
+    elif parts:
+        found = next(((p, m) for p in _under(run, key) if (m := moved.get(p)) is not None),
+                     None)
+    if found is not None:
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
-        key = (node.span if node.span is not None else id(node), display_name(node.name))
-        if not run.state.reported.again(key, copy=node.name):
-            _report(run, node, mover)
-            run.state.reported.said(key, run.ctx.diagnostics.items[-1], copy=node.name)
+        gone, mover = _key(found[0]), found[1]
+        said = (node.span if node.span is not None else id(node), _shown(key))
+        if not run.state.reported.again(said, copy=path[0]):
+            _report(run, node, key, gone, mover)
+            run.state.reported.said(said, run.ctx.diagnostics.items[-1], copy=path[0])
     return moved
 
 
-def _report(run, use, mover):
-    """E4001 at `use`, naming what moved the local: a Transfer or a Call."""
-    x = display_name(use.name)
+def _shown(key) -> str:
+    """A local or a field path as the programmer wrote it: `s.t`."""
+    return display_name(key) if isinstance(key, str) else \
+        ".".join((display_name(key[0]), *map(str, key[1:])))
+
+
+def _report(run, use, key, gone_key, mover):
+    """E4001 at `use` of `key`, naming what moved `gone_key` (key, what holds it, or a field
+    under it): a Transfer, a Call, a `let`, an assignment, an aggregate or a block."""
+    x = _shown(gone_key)
     where = mover.span
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "the move"
     parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
              "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
     gone = mover.value if parts is None else \
-        next(a for a in parts() if a._prod == "Local" and a.name == use.name)
+        next(a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key)
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
     when = " in an earlier iteration of the loop" if again else ""
@@ -270,7 +370,8 @@ def _report(run, use, mover):
             display_name(mover.target.name) if mover.target._prod == "Local" else \
             quoted(mover.target)
         went = f"into '{to}'"
-        struct = getattr(run.state.types.get(use.name), "_prod", None) == "NamedType"
+        path = (gone_key,) if isinstance(gone_key, str) else gone_key
+        struct = getattr(_type(run, path), "_prod", None) == "NamedType"
         lend = mover._prod == "Let" or mover.target._prod == "Local"  # a field holds no loan
         repair = f"read it through '{to}'" + (f", lend it (`&{x}`)" if lend else "") + \
             (", implement `Copy` for its struct" if struct else "")
@@ -296,9 +397,12 @@ def _report(run, use, mover):
     # The move drawn under its line; a move the text does not hold is told in a note.
     moved = [Label(gone.span, f"'{x}' moved here{when and ', in an earlier iteration'}")] \
         if gone.span is not None else []
+    # A use of s whole after a move of its field s.t reads what s no longer holds.
+    partly = f"partially moved value '{_shown(key)}': '{x}'" if gone_key in _under(run, key) \
+        else f"moved value '{x}': it"
     run.ctx.diagnostics.error(
         "E4001", use.span,
-        f"use of moved value '{x}': it was moved {went}{when} at line {line}, column {col}",
+        f"use of {partly} was moved {went}{when} at line {line}, column {col}",
         labels=moved, notes=[] if moved else [f"'{x}' moved here, at {line}:{col}: `{text}`"],
         help=[f"{repair}, or give '{x}' a new value before this use"],
         name=x, **data, moved_at={"line": line, "column": col})

@@ -19,6 +19,7 @@ from ..placement.types import HOST, TEXT, Machine, placed
 class State:
     typer: Typer | None = None
     structs: dict = field(default_factory=dict)  # name -> StructDecl
+    variants: dict = field(default_factory=dict)  # (enum, variant) -> Variant
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None
     where: Where | None = None
@@ -28,7 +29,8 @@ check_struct_fields = Analysis("check-struct-fields", Lrouted, """
 Refuse a struct literal without every field (E3013), a field of another type (E3012), a field
 a value has not (E2005: not its struct's, a field of a value that has none, `.i` past a
 tuple's end), a literal of no struct (E2001), and a Copy struct's generic field given a value
-that moves (E3031).
+that moves (E3031). An enum variant's values are its fields: `Shape::Circle(true)` for
+`Circle(f32)` is E3012 too.
 
 A field a literal gives twice is E2008, a name declared twice.
 
@@ -50,6 +52,8 @@ def _program(run, node):
     st = run.state
     st.typer = CheckingTyper(node, Machine(run.ctx.model))  # which knows a string is text
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.variants = {(i.name, v.name): v for i in node.items if i._prod == "EnumDecl"
+                   for v in i.variants}
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
 
@@ -107,6 +111,27 @@ def _literal(run, lit):
                f"{'s' * (len(missing) > 1)} "
                f"{', '.join(repr(m) for m in missing)}",
                help=["a struct literal gives every field"], struct=lit.name, missing=missing)
+
+
+@check_struct_fields.on("EnumValue")
+def _variant(run, node):
+    """Each value of `E::V(..)` of the type V declares there (their count is resolve-names')."""
+    run.descend(node)
+    st = run.state
+    variant = st.variants.get((node.enum, node.variant))
+    if variant is None or len(variant.fields) != len(node.args):
+        return
+    here = st.where.here[-1]
+    for i, (declared, value) in enumerate(zip(variant.fields, node.args), 1):
+        expected = placed(declared, here, st.typer.machine)
+        found = st.scope.typer.of(value, here)
+        if fits(found, expected):
+            continue
+        run.ctx.diagnostics.error(
+            "E3012", value.span,
+            f"value {i} of '{node.enum}::{node.variant}' is {show(expected)}, but this value "
+            f"is {show(found)}", struct=node.enum, field=str(i), expected=show(expected),
+            found=show(found))
 
 
 def _judge(run, struct: str, declared, value, bound: dict) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..languages.lcopied import Lcopied
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import computes_alike, moved_whole, tracked_tensors
+from ..scalars.tensor_names import computes_alike, lent_on, moved_whole, tracked_tensors
 
 L = Lcopied
 
@@ -22,6 +22,7 @@ class _Pointers:
     into: dict = field(default_factory=dict)  # a pointer local -> (its tensor's local, type)
     used: Names | None = None  # the function's names, for the new ones
     fns: dict = field(default_factory=dict)  # the program's functions by name
+    kept: set = field(default_factory=set)  # the `&mut` parameters given on, never moved
 
 
 index_uninit_pointers = Pass("index-uninit-pointers", Lcopied, Lcopied, """
@@ -31,10 +32,13 @@ A pointer `let p = t.as_ptr();` (or `as_mut_ptr`) into a tensor t made by `::uni
 the same function (or given to a copy copy-tracked-functions made, by a parameter its
 `WrittenCopy` names, or returned by a call of a copy that hands on its flags), used only as
 `p[k]` and `*p`, and t never assigned whole nor moved (used only by its elements, extents,
-pointers, borrows and `print`, or a `&` parameter, which only lends it on): `p[k]` is
+pointers, borrows and `print`, or a `&` parameter, which only lends it on, or a `&mut` one
+given on only to parameters never moved either, as a copy lend-uninit-pointers made gives
+it on to itself): `p[k]` is
 `t[k / (d1 * .. )][..][k % dn]`, the tensor's elements taken in row-major order, and `*p`
-is `t[0]..[0]`; the `let` goes. Its extents after the first are static and not 0 (a `?` one
-could be 0 and the division stop otherwise than the read). An index of a write that
+is `t[0]..[0]`; the `let` goes. A `?` extent after the first is read from t, and taken as 1
+where it is 0: t then has no element, and the index at that extent, 0, is out of it (a
+static 0 leaves the pointer as it is). An index of a write that
 might not compute the same twice (a call, an element) is computed once into a `let` first;
 a read's, whose expression has no statement to put it before, leaves the pointer as it is.
 Out of the tensor, some index is out of its extent, so native code stops with E9003 as the
@@ -46,6 +50,7 @@ track-uninit-elements refuses it (E5010).
 @index_uninit_pointers.on("Program")
 def _program(run, program):
     run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    run.state.kept = lent_on(run.state.fns)
     return run.rebuild(program)
 
 
@@ -53,8 +58,9 @@ def _program(run, program):
 def _fn(run, fn):
     body = list(descendants(fn.body))
     made = tracked_tensors(fn, body, run.state.fns)
-    # a `&` parameter given on is only read through: its tensor stays the one it points to
-    moved = moved_whole(fn.body) - {p.name for p in fn.params if p.type is not None and
+    # a `&` parameter given on is only read through, and a `&mut` one given on only where it
+    # is never moved: its tensor stays the one it points to
+    moved = moved_whole(fn.body, run.state.kept) - {p.name for p in fn.params if p.type is not None and
                                     p.type._prod == "BorrowType" and not p.type.mutable}
     lets = {s.name: s for s in body if s._prod == "Let" and not s.mutable and
             s.value._prod == "AsPtr" and s.value.value._prod == "Local" and
@@ -122,25 +128,48 @@ def _pointer(e) -> str | None:
 
 def _unflattened(typed) -> bool:
     """Whether an element k on in row-major order is an element at indices computed from k:
-    the extents after the first static and not 0."""
+    no static extent after the first is 0."""
     return len(typed.dims) > 0 and \
-        all(d._prod == "DimInt" and d.value > 0 for d in typed.dims[1:])
+        all(d._prod != "DimInt" or d.value > 0 for d in typed.dims[1:])
 
 
 def _element(tensor: str, typed, k, span):
     """`t[k / (d1 * ..)]..[k % dn]`: the element k on in t's row-major order (each index of
     k taken as an i64, so that no stride overflows k's own type); `t[k]` for a rank 1 t."""
-    dims = [d.value for d in typed.dims[1:]]
+    dims = [_extent(tensor, j, d, span) for j, d in enumerate(typed.dims) if j > 0]
     element = L["Local"](tensor, span=span)
     if not dims:
         return L["Index"](element, k, span=span)
     wide = L["Cast"](k, L["Scalar"]("i64", span=span), span=span)
     for n, d in enumerate([None, *dims]):
-        stride = math.prod(dims[n:])
-        i = wide if stride == 1 else L["Binary"]("/", wide, L["Int"](stride, span=span),
-                                                 span=span)
+        stride = _product(dims[n:], span)
+        i = wide if stride._prod == "Int" and stride.value == 1 else \
+            L["Binary"]("/", wide, stride, span=span)
         if d is not None:
-            i = L["Binary"]("%", i, L["Int"](d, span=span), span=span)
+            i = L["Binary"]("%", i, d, span=span)
         element = L["Index"](element, i, span=span)
     return element
 
+
+def _extent(tensor: str, j: int, d, span):
+    """The extent j of t: a static one as its type says it, a `?` one read from t, 1 where
+    it is 0 (so that no division by it stops otherwise than the read)."""
+    if d._prod == "DimInt":
+        return L["Int"](d.value, span=span)
+    read = L["MethodCall"](L["Local"](tensor, span=span), "extent", (L["Int"](j, span=span),),
+                           span=span)
+    zero, one = L["Int"](0, span=span), L["Int"](1, span=span)
+    return L["IfExpr"](L["Binary"](">", read, zero, span=span), False,
+                       L["Block"]((), read, span=span), L["Block"]((), one, span=span),
+                       span=span)
+
+
+def _product(factors: list, span):
+    """The product of the extents `factors`: the static ones multiplied out, first."""
+    static = L["Int"](math.prod(f.value for f in factors if f._prod == "Int"), span=span)
+    out = static
+    for f in factors:
+        if f._prod != "Int":
+            out = f if out is static and static.value == 1 else \
+                L["Binary"]("*", out, f, span=span)
+    return out

@@ -23,18 +23,21 @@ class _Temporaries:
 
 
 name_closure_temporaries = Pass("name-closure-temporaries", Lcopied, Lcopied, """
-Compute into a `let` first each tensor of `?` extents no local names that a call gives a parameter of a closure mark-uninit-closures marked, where nothing before it computes anything else, so that make-all-set-flags makes its flags all set beside the local.
+Compute into a `let` first each tensor of `?` extents no local names that a call gives a parameter of a closure mark-uninit-closures marked, after what its statement computes before it, held in `let`s first, so that make-all-set-flags makes its flags all set beside the local.
 
 A call of a marked closure giving, by value, a tensor made otherwise that no local names (a
-call's result) at a parameter of `?` extents whose written-flags its callers keep, which its
+call's result) at a parameter of `?` extents whose written-flags its callers keep, in its
 statement (a `let`, an assignment of a local, an expression statement, a `return`) or a
-block's value computes first (before it, nothing but the callees of calls it is the first
-argument of, the left operands and the like it is the first part of, and the call's
-arguments before it), has its arguments up to the last such tensor computed into `let`s
-before the statement, in order, as the call computed them: each that computes something,
-and a local before one (which it might change); the tensor's `let` is typed as the
-parameter. One computed after something else of its statement, which might stop the program
-first, is left as it is, and track-uninit-elements refuses the call (E5010).
+block's value, has its arguments up to the last such tensor computed into `let`s before the
+statement, in order, as the call computed them: each that computes something, and a local
+before one (which it might change); the tensor's `let` is typed as the parameter. What the
+statement computes before the call (the callees of calls it is an argument of, the
+operands of operations before it, the arguments of calls before it) is computed so first:
+an operand before one naming something is held in a `let` (but a literal, a borrow and a
+tracked local), after what it names itself, so that each runs where it ran and a stop
+comes where it came. A call that may not be computed (right of `&&` or `||`), or computed
+after other than such operands (an index of an element), is left as it is, and
+track-uninit-elements refuses it (E5010).
 """, state=_Temporaries)
 
 
@@ -92,19 +95,26 @@ _FIRST = {"Binary": "left", "Unary": "operand", "Cast": "value", "Index": "base"
 
 
 def _named_first(run, e) -> tuple[tuple, object]:
-    """The expression with the call of a marked closure it computes first (nothing computed
-    before but its callee) given tensors no local names at parameters of `?` extents: its
-    arguments up to the last such one computed into `let`s first, in order, as the call
-    computed them. The `let`s, and the expression with the call of their locals."""
-    if e._prod in _FIRST:
-        named, first = _named_first(run, getattr(e, _FIRST[e._prod]))
-        return named, e.replace(**{_FIRST[e._prod]: first}) if named else e
-    if e._prod != "Call" or e.callee._prod not in ("Global", "Local") or not e.args:
-        return (), e
+    """The expression with each call of a marked closure given tensors no local names at
+    parameters of `?` extents that it computes, with only operands before it (the left one
+    of an operation, the arguments of a call before it, each held in a `let` first): that
+    call's arguments up to the last such one computed into `let`s first, in order, as the
+    call computed them. The `let`s, and the expression with the call of their locals."""
     state, places = run.state, _temporaries(e, run.state)
     if not places:
-        named, first = _named_first(run, e.args[0])
-        return named, e.replace(args=(first, *e.args[1:])) if named else e
+        parts = _parts(e)
+        later = [k for k, v in enumerate(parts) if k and _pending(v, state)]
+        named, values = (), []
+        for k, v in enumerate(parts[:(later or [0])[-1] + 1]):
+            found, v = _named_first(run, v)
+            held, v = _held(run, v) if later and k < later[-1] else ((), v)
+            named, values = named + found + held, values + [v]
+        if not named:
+            return (), e
+        if e._prod == "Call":
+            return named, e.replace(args=(*values, *e.args[len(values):]))
+        return named, e.replace(**dict(zip(("left", "right") if e._prod == "Binary" else
+                                           (_FIRST[e._prod],), values)))
     lets, args = computed_first(e.args[:places[-1] + 1], state.tracked, state.used.fresh,
                                 lambda a: a)
     params = state.closures[e.callee.name].params
@@ -112,6 +122,34 @@ def _named_first(run, e) -> tuple[tuple, object]:
     named = tuple(s.replace(type=typed.get(s.name, s.type), value=run.walk(s.value))
                   for s in lets)
     return named, e.replace(args=(*args, *e.args[places[-1] + 1:]))
+
+
+def _parts(e) -> list:
+    """The operands of `e` computed in order, one after another, before it: the first of
+    `_FIRST`, both of an operation whose right one is always computed, a call's arguments."""
+    if e._prod == "Binary" and e.op not in ("&&", "||"):
+        return [e.left, e.right]
+    if e._prod in _FIRST:
+        return [getattr(e, _FIRST[e._prod])]
+    if e._prod == "Call" and e.callee._prod in ("Global", "Local"):
+        return list(e.args)
+    return []
+
+
+def _pending(e, state: _Temporaries) -> bool:
+    """Whether `_named_first` names something of `e`."""
+    return bool(_temporaries(e, state)) or any(_pending(v, state) for v in _parts(e))
+
+
+def _held(run, e) -> tuple[tuple, object]:
+    """An operand computed before a call named after it, held in a `let` first (a literal, a
+    borrow and a tracked local as they are): the `let`, and the operand to use."""
+    if e._prod in ("Int", "Bool", "Float", "Str", "Borrow") or \
+            e._prod == "Local" and e.name in run.state.tracked:
+        return (), e
+    name = run.state.used.fresh("operand")
+    return (Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=e.span), run.walk(e),
+                           span=e.span),), Lcopied["Local"](name, span=e.span)
 
 
 def _temporaries(e, state: _Temporaries) -> list:

@@ -6,20 +6,18 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
-                                  copy_elements, fresh_locals, is_tensor, lent, out_parameters,
-                                  strip)
+                                  copy_elements, fresh_locals, is_tensor, leaf_type, lent,
+                                  out_parameters, strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
-from ..scalars.literal_hints import UNFIXED, hinted, settled
+from ..scalars.literal_hints import hinted, settled
 from ..scalars.storages import fresh_copy
-from ..scalars.terms import FLOATS
-from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -30,7 +28,6 @@ class State:
     env: dict = field(default_factory=dict)  # aggregate local -> its Tree of reads
     out: Tree | None = None  # the current function's out-parameters, as places
     copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
-    ret: object = None  # its result's type when that is a scalar's
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
     lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
@@ -56,8 +53,8 @@ A field of a generic struct (its type arguments erased) is typed as what puts it
 one holding an aggregate split as that aggregate's shape (scalars/aggregate_types.py: a
 parameter's as every call gives it alike, instantiate-aggregate-forms having copied a
 function per form its calls give, else E5010); one holding an f64 or an i32, as an
-unsuffixed literal is, returned as another float or integer type is cast to it, as the
-interpreter converts it.
+unsuffixed literal is, returned as another float or integer type is cast to it already
+(cast-returned-generic-fields).
 The literal a `print` is given keeps its form, made of scalars, each `if` in it choosing an
 enum's variant a test of its tag. What is
 split is a local, a literal, or the call or `if` a statement stores (name-temporaries named
@@ -71,11 +68,13 @@ values, as `Point` does: while it lives the borrow rules forbid any write to wha
 so its values are what a read through it sees, and the callee needs no cell. A `let` of a
 reference naming one place is that place already (inline-aggregate-references); a `&` one
 left (made to refer elsewhere, chosen by an `if`) holds the values it refers to, as an
-aggregate local does; a `&mut` one left is a `&mut` local per scalar part, `r = &mut b`
-making each refer to b's part (E5010 for one holding a tensor), and a function returning a
+aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
+the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
+function given one filling its tensor part is E5010 where another local may hold the
+buffer, as for a `&mut` parameter; a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
-A function taking or returning an aggregate named other than as a callee is E5010: its value
-would call it as it was.
+A function taking or returning an aggregate is called by name only
+(check-aggregate-function-values refused any other use).
 """, state=State)
 
 
@@ -85,32 +84,12 @@ def _program(run, program):
     st.shapes, st.sigs = program_types(program)
     st.lent = {fn.name: [lent(p.type) for p in fn.params]
                for fn in program.items if fn._prod == "Fn"}
-    valued = _aggregate_function_value(program, st.sigs)
-    if valued is not None:
-        refuse(run.ctx.diagnostics, *valued, "a function taking or returning an aggregate "
-                                             "used as a value")
-        return program
     made = run.rebuild(program)
     shared = shared_fill(made, st.fills, st.sigs)
     if shared is not None:
         refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
                                              "whole, whose buffer another may hold")
     return made
-
-
-def _aggregate_function_value(program, sigs):
-    """(the function, the node) of a function taking or returning an aggregate named other
-    than as a callee: its value would call it as it was, not as its parts (E5010)."""
-    for fn in program.items:
-        if fn._prod != "Fn":
-            continue
-        callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
-        for n in descendants(fn):
-            sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
-            if sig is not None and (any(shape is not None for shape in sig.params)
-                                    or sig.out is not None):
-                return fn.name, n
-    return None
 
 
 @scalarize_aggregates.on("Fn")
@@ -120,8 +99,6 @@ def _fn(run, fn):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
     st.lent_tensors, st.filled, st.rebound = {}, set(), {}
-    st.ret = strip(fn.ret) if strip(fn.ret) is not None and strip(fn.ret)._prod == "Scalar" \
-        else None
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -142,8 +119,7 @@ def _fn(run, fn):
         if sig.out is None:
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
-            return fn.replace(params=tuple(params), body=body.replace(
-                value=_returned(run, fn.body.value, body.value)))
+            return fn.replace(params=tuple(params), body=body)
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
@@ -257,12 +233,11 @@ def _let(run, let):
 
 def _lent_local(run, let, shape: Tree) -> tuple:
     """A `&mut` aggregate local inline-aggregate-references left (made to refer elsewhere,
-    chosen by an `if`): a `&mut` local per scalar part, each read and written through, which
-    an assignment of the local makes refer to the new place's part."""
+    chosen by an `if`): a `&mut` local per part, each read and written through, which an
+    assignment of the local makes refer to the new place's part (a tensor part's refers to
+    the variable holding the buffer: a whole tensor assigned through it reaches that
+    variable, which check-native-subset refuses)."""
     st = run.state
-    if any(is_tensor(t) for t in shape.leaves()):
-        raise Refused(let, "a `&mut` to an aggregate holding a tensor made to refer elsewhere "
-                           "or chosen by an `if`")
     if any(not concrete(t) for t in shape.leaves()):
         raise Refused(let, "a `&mut` to an aggregate whose field types are generic parameters")
     first = _start(let.value)  # a place to start from, which an `if` then changes
@@ -299,13 +274,14 @@ def _rebind(run, e, rep: Tree, shape: Tree) -> list:
 
 
 def _places(run, e, shape: Tree) -> list:
-    """The `&mut` to each scalar part of the place the `&mut` aggregate e names."""
+    """The `&mut` to each part of the place the `&mut` aggregate e names."""
     if e._prod == "Call":
         raise Refused(e, "a `&mut` to an aggregate a function returns")
     given = _parts(run, e)
     if given.form() != shape.form():
         raise Refused(e, "a `&mut` to an aggregate that is no variable's")
-    return [_lent_part(x, t) for x, t in zip(given.leaves(), shape.leaves())]
+    # a tensor part's too: the local refers to the variable holding the buffer
+    return [_reference(x) for x in given.leaves()]
 
 
 @scalarize_aggregates.on("Assign", splice=True)
@@ -330,7 +306,7 @@ def _return(run, node):
     if node.value is None:
         return (run.rebuild(node),)
     if out is None:
-        return (node.replace(value=_returned(run, node.value, run.walk(node.value))),)
+        return (node.replace(value=run.walk(node.value)),)
     result = next((x for x in out.leaves() if x._prod == "Local"), None)
     return (*_store(run, node.value, out), L["Return"](result, span=node.span))
 
@@ -381,26 +357,6 @@ def _store(run, e, dest: Tree) -> list:
         puts += [L["GiveBack"](d.value.name, v, span=x.span)] if _copied(run, d) else \
             _fill(run, d, v) if _lent_tensor(run, d) else [L["Assign"](d, "=", v, span=v.span)]
     return [*lets, *puts]
-
-
-def _returned(run, e, made):
-    """What a function returning a scalar returns, made of e: a field of a generic struct
-    holding an f64 (or an i32), as an unsuffixed literal is, converted to the result's other
-    float (or integer) type, as the interpreter converts such a value returned."""
-    ret, p = run.state.ret, e._prod if e is not None else None
-    if ret is None or p not in ("FieldGet", "TupleGet", "VariantField"):
-        return made
-    base = _shape(run, e.base)
-    if base is not None and p == "VariantField":
-        base = dict(base.parts).get(e.variant)
-    part = dict(base.parts).get(e.field if p == "FieldGet" else e.index) \
-        if base is not None else None
-    held = strip(part.leaf) if part is not None and part.kind == "leaf" else None
-    if held is None or held._prod != "Scalar" or held.name == ret.name or not (
-            held.name == "f64" and ret.name in FLOATS or
-            held.name == "i32" and ret.name in INT_TYPES):
-        return made
-    return L["Cast"](made, ret, span=e.span)
 
 
 def _lent_tensor(run, place) -> bool:
@@ -456,8 +412,11 @@ def _call(run, e, outs=()):
 def _lent_part(x, ty):
     """What a `&mut` aggregate parameter's part of type ty is given, x being the part's place:
     its reference, or the tensor itself."""
-    if is_tensor(ty):
-        return x
+    return x if is_tensor(ty) else _reference(x)
+
+
+def _reference(x):
+    """The `&mut` to the place x of a part."""
     if x._prod == "Deref" and x.value._prod == "Local":
         return x.value
     if x._prod == "Local":
@@ -519,7 +478,7 @@ def _hinted_leaf(run, e, leaf):
     label = e.field if e._prod == "FieldGet" else e.index
     if base is not None and base.part(label).kind == "leaf" and base.part(label).leaf is None:
         return settled(L, leaf)  # a tuple literal's element
-    ty = strip(_leaf(base, label))
+    ty = strip(leaf_type(base, label))
     return hinted(L, leaf, ty) if ty is not None and ty._prod == "Scalar" else leaf
 
 
@@ -544,36 +503,22 @@ def _closure(run, e):
     if any(st.shapes.of(p.type) for p in e.params):
         raise Refused(e, "a closure taking an aggregate other than one a `let` binds, "
                          "only called by name, given variables, their fields or literals")
-    out, ret, st.out, st.ret = st.out, st.ret, None, None  # its `return` is its own
+    out, st.out = st.out, None  # its `return` is its own
     made = run.rebuild(e)
-    st.out, st.ret = out, ret
+    st.out = out
     return made
 
 
-def _leaf(shape, label):
-    """The type of `shape`'s part `label` when that part is a scalar's, else None."""
-    part = shape.part(label) if shape is not None else None
-    return part.leaf if part is not None and part.kind == "leaf" else None
-
-
-def _record(run, e, ty=None):
-    """The literal `print` is given (expand-aggregate-prints wrote it) with its scalars'; an
-    unsuffixed literal given to a field or a variant's value of type `ty` is of that type, as
-    `let x: u64 = ..` makes it (else it would be an i32 or an f64)."""
+def _record(run, e):
+    """The literal `print` is given (expand-aggregate-prints wrote it, cast-printed-literals
+    typed its numbers) with its scalars'."""
     p = e._prod
     if p == "StructLit":
-        shape = _shape(run, e)
-        return e.replace(fields=tuple(f.replace(value=_record(run, f.value, _leaf(shape, f.name)))
-                                      for f in e.fields))
+        return e.replace(fields=tuple(f.replace(value=_record(run, f.value)) for f in e.fields))
     if p == "Tuple":
         return e.replace(elems=tuple(_record(run, x) for x in e.elems))
     if p == "EnumValue":
-        variant = _shape(run, e).part(e.variant)
-        return e.replace(args=tuple(_record(run, x, _leaf(variant, k))
-                                    for k, x in enumerate(e.args)))
-    if p in ("Int", "Float") and ty is not None and ty._prod == "Scalar" \
-            and ty.name != UNFIXED[p]:
-        return L["Cast"](e, ty, span=e.span)
+        return e.replace(args=tuple(_record(run, x) for x in e.args))
     if p == "IfExpr":  # an enum's variant, chosen by its tag
         return e.replace(cond=run.walk(e.cond),
                          then=e.then.replace(value=_record(run, e.then.value)),

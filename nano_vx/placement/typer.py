@@ -141,9 +141,15 @@ def fits(found, expected) -> bool:
     memory space of a tensor is part of it), or an unsuffixed literal (or a variable bound to
     one, `expected` then) and a type of its kind. Where a plain scalar is expected, a scalar
     moved or pinned elsewhere gives its value, as it does to arithmetic; a generic struct
-    erased and an instance of it fit each other. What is not known is not refused."""
+    erased and an instance of it fit each other. What is not known is not refused, but a
+    tuple's arity is known even when its elements are not (those of a tuple of literals), and
+    each element that is known is judged."""
+    tuples = not (literal(found) or literal(expected)) and \
+        found._prod == expected._prod == "TupleType"
+    if tuples and len(found.elems) != len(expected.elems):
+        return False
     if not (known(found) and known(expected)):
-        return True
+        return not tuples or all(fits(f, e) for f, e in zip(found.elems, expected.elems))
     if literal(expected) or expected._prod == "Scalar":
         found = value_type(found)
     if literal(found) or literal(expected):
@@ -200,6 +206,7 @@ class Typer:
                           if i._prod == "Fn"}
         self.consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
         self.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
+        self.enums = {i.name: i for i in program.items if i._prod == "EnumDecl"}
         self.env: dict[str, object] = {}  # unique local name -> its type
         self.bound_in: dict[str, str | None] = {}  # unique local name -> the space it was bound in
 
@@ -367,11 +374,24 @@ class Typer:
         declare, or whose type names a generic parameter (erased from Lmono on) or a const."""
         decl = self.structs.get(struct)
         field = next((f for f in decl.fields if f.name == name), None) if decl else None
-        if field is None or field.type is None or any(
+        return self._declared(field.type if field is not None else None, here)
+
+    def carried_type(self, enum: str, variant: str, index: int, here):
+        """The declared type of what a variant carries at `index` (what a pattern binds
+        there); OPAQUE as for a field."""
+        decl = self.enums.get(enum)
+        found = next((v for v in decl.variants if v.name == variant), None) if decl else None
+        return self._declared(found.fields[index] if found is not None and
+                              index < len(found.fields) else None, here)
+
+    def _declared(self, ty, here):
+        """A declared type as a value made `here` has it; OPAQUE for none, or one that names a
+        generic parameter (erased from Lmono on), a const, or a type that is no struct."""
+        if ty is None or any(
                 n._prod == "DimName" or n._prod == "NamedType" and n.name not in self.structs
-                for n in descendants(field.type)):
+                for n in descendants(ty)):
             return OPAQUE
-        return placed(field.type, here, self.machine)
+        return placed(ty, here, self.machine)
 
     @TYPE_RULES.on("EnumValue")
     def t_EnumValue(self, e, here):
@@ -379,8 +399,7 @@ class Typer:
 
     @TYPE_RULES.on("MatchValue")
     def t_MatchValue(self, e, here):
-        """The cases' agreed type; a name a pattern binds is not known here, so neither is a
-        value that reads it."""
+        """The cases' agreed type (a name a pattern binds has the type bind-locals gave it)."""
         return self.agreed([c.body for c in e.cases], here, OPAQUE)
 
     @TYPE_RULES.on("Tuple")

@@ -440,6 +440,26 @@ def printed(e, sigs: dict):
 
 
 @dataclass
+class Typed:
+    """The state of a pass that reads the shapes of values: the program's shapes and
+    signatures (`enter_program`), and the current function's aggregate locals' shapes
+    (`enter_function`)."""
+    shapes: Shapes | None = None
+    sigs: dict = field(default_factory=dict)  # function name -> Sig
+    types: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
+
+    def enter_program(self, program) -> None:
+        self.shapes, self.sigs = program_types(program)
+
+    def enter_function(self, fn) -> None:
+        self.types = local_shapes(fn, self.shapes, self.sigs)
+
+    def shape(self, e) -> Tree | None:
+        """The shape of e's value, None for a scalar or a tensor."""
+        return shape_of(e, self.shapes, self.sigs, self.types.get)
+
+
+@dataclass
 class Shaped:
     """The state of a pass that names the aggregates a function computes: the program's shapes
     and signatures (`enter_program`), and the function being rebuilt's aggregate locals'

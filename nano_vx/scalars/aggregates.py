@@ -81,6 +81,12 @@ class Tree:
                                                 for k, part in self.parts))
 
 
+def leaf_type(shape: Tree | None, label):
+    """The type of `shape`'s part `label` when that part is a leaf, else None."""
+    part = shape.part(label) if shape is not None else None
+    return part.leaf if part is not None and part.kind == "leaf" else None
+
+
 def strip(ty):
     while ty is not None and ty._prod in TYPE_WRAPPERS:
         ty = ty.inner

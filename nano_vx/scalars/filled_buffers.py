@@ -16,7 +16,9 @@ def shared_fill(program, fills: dict, sigs: dict):
     fills: function -> the names of its parameters it copies a tensor into.
 
     A local may be such a buffer when it is filled, passed where a parameter that may be one
-    is taken, given such a parameter by a call, or bound to one (each direction, to closure).
+    is taken, given such a parameter by a call, or bound to one (each direction, to closure);
+    a `&mut` local referring to a tensor (scalarize-aggregates' part of a `&mut` aggregate
+    made to refer elsewhere) stands for each it is made to refer to.
     Each of those may be read only by its elements, in a `print`, or passed on so, and made
     only by a tensor constructor or from another of them: a tensor read whole could be the
     buffer, which the copy changes where the interpreter's replacing the tensor leaves it."""
@@ -35,15 +37,16 @@ def shared_fill(program, fills: dict, sigs: dict):
             for call in calls[f]:
                 g = call.callee.name
                 for j, a in enumerate(call.args[:len(params[g])]):
-                    if a._prod != "Local":
+                    name = _named(a)
+                    if name is None:
                         continue
                     if (g, params[g][j]) in held:
-                        held.add((f, a.name))
-                    if (f, a.name) in held:
+                        held.add((f, name))
+                    if (f, name) in held:
                         held.add((g, params[g][j]))
             for n in binds[f]:
-                if (f, _bound(n)) in held and n.value._prod == "Local":
-                    held.add((f, n.value.name))
+                if (f, _bound(n)) in held and _named(n.value) is not None:
+                    held.add((f, _named(n.value)))
         grown = len(held) > before
     for f, fn in fns.items():
         mine = {x for g, x in held if g == f}
@@ -73,18 +76,18 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             return at
         if p == "ExprStmt" and printed(node.expr, sigs) is not None:
             shown = True
-        elif p == "Index" and node.base._prod == "Local":
+        elif p == "Index" and _named(node.base) is not None:
             stack.append((node.index, shown, at))
             continue
         elif p == "Call" and node.callee._prod == "Global" and node.callee.name in params:
             names = params[node.callee.name]
             stack.extend((a, shown, at) for j, a in enumerate(node.args)
-                         if not (a._prod == "Local" and j < len(names)
+                         if not (_named(a) is not None and j < len(names)
                                  and (node.callee.name, names[j]) in held))
             continue
         elif p in ("Let", "Assign") and _bound(node) in mine:
-            if node.value._prod == "Local":
-                continue  # the local it is made from is one of `mine` too
+            if _named(node.value) is not None:
+                continue  # the local it is made from, or refers to, is one of `mine` too
             if node.value._prod not in MADE:
                 return node
             continue
@@ -97,3 +100,10 @@ def _bound(node):
     if node._prod == "Let":
         return node.name
     return node.target.name if node.target._prod == "Local" else None
+
+
+def _named(e):
+    """The local e reads or refers to: `x`, `*x` or `&mut x`; None for another expression."""
+    if e._prod in ("Deref", "Borrow") and e.value._prod == "Local":
+        return e.value.name
+    return e.name if e._prod == "Local" else None

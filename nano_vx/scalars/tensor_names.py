@@ -190,21 +190,39 @@ def tracked_at(call, tracked) -> tuple:
     return tuple(k for k, a in enumerate(args) if a._prod == "Local" and a.name in tracked)
 
 
-def moved_whole(body) -> set:
+def moved_whole(body, kept=frozenset()) -> set:
     """The locals the function assigns whole, or might move (used other than by their
-    elements, extents, pointers, borrows and `print`): their buffer may not be the one a
-    pointer made before points into, or may be gone."""
+    elements, extents, pointers, borrows and `print`, or given to a call at a position of
+    `kept`, pairs of a function's name and a parameter's index, `lent_on`'s): their buffer
+    may not be the one a pointer made before points into, or may be gone."""
     moved = set()
     for n in descendants(body):
         if n._prod == "Assign" and n.target._prod == "Local":
             moved.add(n.target.name)
-        kept = {id(n.base)} if n._prod == "Index" else \
+        kept_here = {id(n.base)} if n._prod == "Index" else \
             {id(n.value)} if n._prod in ("AsPtr", "Borrow") else \
             {id(n.receiver)} if n._prod == "MethodCall" else \
-            {id(a) for a in n.args} if n._prod == "Call" and n.callee._prod == "Global" and \
-            n.callee.name == "print" else set()
-        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept}
+            {id(a) for k, a in enumerate(n.args) if n.callee.name == "print" or
+             (n.callee.name, k) in kept} if n._prod == "Call" and n.callee._prod == "Global" \
+            else set()
+        moved |= {c.name for c in child_nodes(n) if c._prod == "Local" and id(c) not in kept_here}
     return moved
+
+
+def lent_on(fns: dict) -> set:
+    """The `&mut` tensor parameters (each a pair of its function's name, of the program's
+    functions `fns` by name, and its index) that their function never assigns whole nor
+    moves: used by their elements, extents, pointers, borrows and `print`, and given on only
+    at such parameters (the most there are: a function giving one on to itself keeps it)."""
+    kept = {(name, k) for name, fn in fns.items() for k, p in enumerate(fn.params)
+            if p.type is not None and p.type._prod == "BorrowType" and p.type.mutable and
+            lent_tensor(p.type)._prod == "TensorType"}
+    while True:
+        moved = {name: moved_whole(fns[name].body, kept) for name in {n for n, _ in kept}}
+        still = {(name, k) for name, k in kept if fns[name].params[k].name not in moved[name]}
+        if still == kept:
+            return kept
+        kept = still
 
 
 # The bits of an integer's value (its sign's not counted) by type.

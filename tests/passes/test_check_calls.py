@@ -1,6 +1,6 @@
 """check-calls: argument counts (E3010) and types (E3003) that do not match the callee (a
-function of the program, a math built-in, `print`, a tensor's `::fill`), calls across
-topologies (E6001)."""
+function of the program, the closure a variable holds, a math built-in, `print`, a tensor's
+`::fill`), calls across topologies (E6001)."""
 
 from pathlib import Path
 
@@ -14,6 +14,8 @@ CASES = Path(__file__).parent / "cases" / "check_calls"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "arity": ("E3010", "'add' takes 2 arguments (i32, i32), but this call passes 3"),
+    "closure_arity": ("E3010", "'step' takes 1 argument (i32), but this call passes 2"),
+    "closure_argument": ("E3003", "argument 1 of 'half' is bool, but its parameter 'x' is f64"),
     "space": ("E3003", "argument 1 of 'total' is Tensor<f32, [4], Memory::GPU_HBM>, but its "
                        "parameter 'x' is Tensor<f32, [4], Memory::CPU_DRAM>"),
     "extent": ("E3003", "argument 1 of 'first' is Tensor<i32, [8], Memory::CPU_DRAM>"),
@@ -70,6 +72,14 @@ def test_a_string_is_no_argument_of_a_number(call, message):
     assert (d.code, d.message) == ("E3003", message)
     repaired = text.replace("CALL", call.replace('"s"', "1.5"))
     assert not run_front(repaired, check_calls).diagnostics.items
+
+
+def test_a_tuple_of_literals_of_another_arity_is_no_argument_of_a_tuple():
+    text = "fn first(p: (i32, i32)) -> i32 { p.0 }\nfn main() { print(first(ARG)); }\n"
+    [d] = run_front(text.replace("ARG", "(1, 2, 3)"), check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", "argument 1 of 'first' is (_, _, _), but its "
+                                            "parameter 'p' is (i32, i32)")
+    assert not run_front(text.replace("ARG", "(1, 2)"), check_calls).diagnostics.items
 
 
 def test_a_variable_bound_to_a_string_holds_text():
@@ -153,3 +163,18 @@ def test_a_generic_struct_erased_and_an_instance_of_it_fit_each_other():
     said = [(d.code, d.message) for d in run_front(INSTANCES, check_calls).diagnostics.items]
     assert said == [("E3003", "argument 1 of 'get' is Cell<Other>, but its parameter 'c' is "
                               "Cell<Point>")]
+
+
+@pytest.mark.parametrize("bound, call, said", [
+    ("let f = |x| x + 1;", "f(1, 2)", ("E3010", "'f' takes 1 argument (_), but this call passes 2")),
+    ("let f = |x| x + 1;", "f(true)", None),
+    ("let f = |x: i32, y: i32| x + y;", "f(1)",
+     ("E3010", "'f' takes 2 arguments (i32, i32), but this call passes 1")),
+    ("let f = |x: i32, y: i32| x + y;", "f(1, 2)", None),
+    ("let g = |x: i32| x + 1; let f = |y: i32| g(y, y);", "f(1)",
+     ("E3010", "'g' takes 1 argument (i32), but this call passes 2")),
+])
+def test_a_closure_a_variable_holds_is_called_as_it_takes(bound, call, said):
+    text = f"fn main() {{ {bound} print({call}); }}\n"
+    found = [(d.code, d.message) for d in run_front(text, check_calls).diagnostics.items]
+    assert found == ([said] if said else [])

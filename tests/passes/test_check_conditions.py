@@ -1,6 +1,6 @@
-"""check-conditions: a condition that is not a bool (a string among them), and an `if` used as
-a value whose branches differ in type (E3007), each refused with a message that names the
-types, and the repaired program admitted."""
+"""check-conditions: a condition that is not a bool (a string among them), and an `if` or a
+`match` used as a value whose arms differ in type (E3007), each refused with a message that
+names the types, and the repaired program admitted."""
 
 from pathlib import Path
 
@@ -15,6 +15,10 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 REFUSED = {
     "if_branches": ("E3007", "the branches of this `if` are {float} and {integer}: an `if` "
                              "used as a value gives one type"),
+    "match_arms": ("E3007", "the arms of this `match` are i32 and {float}: a `match` used "
+                            "as a value gives one type"),
+    "number_match_arms": ("E3007", "the arms of this `match` are {integer} and {float}: a "
+                                   "`match` used as a value gives one type"),
     "text_condition": ("E3007", "the condition of `if` is str, not a bool"),
 }
 
@@ -108,3 +112,19 @@ def test_handwritten_an_inferred_literal_is_no_condition(run_pass):
     assert [d.message for d in ran.diagnostics.items] == [
         "the condition of `while` is {integer}, not a bool",
         "the condition of `if` is i32, not a bool"]
+
+
+@pytest.mark.parametrize("cases, agreed", [
+    ("E::A(x) => x, _ => 1.5", False),
+    ("E::A(x) => x, _ => 1", True),
+    ("E::W(p) => p.x, _ => 1.5", False),
+    ("E::W(p) => p.x, E::A(x) => x, E::B => 0", True),
+    ("E::A(7) => 2, E::A(x) => x + 1, _ => 0", True),
+    ("E::B => 1.5, other => 0.5", True),
+    ("E::B => 1.5, other => other", False),
+])
+def test_a_name_a_pattern_binds_has_the_type_of_what_it_binds(cases, agreed):
+    text = ("struct P { x: i32 }\nenum E { A(i32), B, W(P) }\n"
+            f"fn main() {{\n  let e = E::A(3);\n  let v = match e {{ {cases} }};\n  print(v);\n}}\n")
+    found = run_front(text, check_conditions).diagnostics.items
+    assert [d.code for d in found] == ([] if agreed else ["E3007"])

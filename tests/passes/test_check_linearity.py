@@ -449,3 +449,54 @@ def test_a_function_returning_its_parameter_from_an_arm_moves_it_out():
             "  if c { return a; }\n  if !c { a } else { Tensor<i32, [2]>::fill(2) }\n}\n"
             "fn main() { print(pick(true, Tensor<i32, [2]>::fill(1))); }\n")
     assert not run_front(text, check_linearity).diagnostics.items
+
+
+def test_a_tensor_moved_out_of_a_field_is_gone_and_the_other_fields_stay():
+    diag, repaired = _refused_and_repaired(
+        "field_moved", (9, "s.t"), "use of moved value 's.t': it was moved into 'u' at line 6, "
+                                   "column 5")
+    assert diag.data["name"] == "s.t"
+    assert _moved(diag) == ((6, 13, "s.t"), "'s.t' moved here")
+    before, after = repaired.prints()
+    assert after == before == "[1, 2]\n3\n[4, 5]\n"
+
+
+def test_a_struct_a_field_was_moved_out_of_is_not_used_whole():
+    diag, repaired = _refused_and_repaired(
+        "field_moved_partly", (15, "s"), "use of partially moved value 's': 's.t' was moved "
+                                         "into the call of 'total' at line 14, column 11")
+    assert diag.help == ["lend it instead (`&s.t`, with 'total' taking a reference), or give "
+                         "'s.t' a new value before this use"]
+    before, after = repaired.prints()
+    assert after == before == "3\n3\n"
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.t; let b = s.u; print(s.n);", []),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.n; print(s.t); print(s);", []),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.t; print(s.t[0]);", ["s.t"]),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.t; print(&s.t);", ["s.t"]),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s; print(s.t);", ["s"]),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.t; let b = s;", ["s.t"]),
+    ("let mut s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = s.t; "
+     "s = S { t: [5, 6], u: [7, 8], n: 2 }; print(s);", []),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let a = if s.n > 0 { s.t } else { s.u }; "
+     "print(s.u);", ["s.u"]),
+    ("let s = S { t: [1, 2], u: [3, 4], n: 1 }; let p = (s.t, 1); print(p.1); print(s.t);",
+     ["s.t"]),
+    ("let mut s = S { t: [1, 2], u: [3, 4], n: 1 }; for i in 0..2 { let a = s.t; }", ["s.t"]),
+    ("let mut s = S { t: [1, 2], u: [3, 4], n: 1 }; "
+     "for i in 0..2 { let a = s.t; s.t = [i, i]; } print(s);", []),
+    ("let o = O { s: S { t: [1, 2], u: [3, 4], n: 1 } }; let a = o.s.t; print(o.s.u); "
+     "print(o.s);", ["o.s.t"]),
+    ("let o = O { s: S { t: [1, 2], u: [3, 4], n: 1 } }; let a = o.s; print(o.s.t);", ["o.s"]),
+    ("let p = ([1, 2], 3); let a = p.0; print(p.1); print(p.0);", ["p.0"]),
+    ("let p = ([1, 2], S { t: [1, 2], u: [3, 4], n: 1 }); let a = p.1.t; print(p.1.n); "
+     "print(p);", ["p.1.t"]),
+])
+def test_a_field_that_owns_data_moves_as_a_variable_does(body, refused):
+    # The name each refusal gives is what moved: for a struct used whole, its field.
+    text = ("struct S { t: Tensor<i32, [2]>, u: Tensor<i32, [2]>, n: i32 }\n"
+            f"struct O {{ s: S }}\nfn main() {{ {body} }}\n")
+    said = run_front(text, check_linearity).diagnostics.items
+    assert [(d.code, d.data["name"]) for d in said] == [("E4001", name) for name in refused]

@@ -1,6 +1,6 @@
 """check-struct-fields: a struct literal that misses a field (E3013), a field of another type
 (E3012), a field a value has not (E2005), a field given twice (E2008), a literal of no struct
-(E2001)."""
+(E2001); an enum variant given a value of another type (E3012)."""
 
 import tempfile
 from pathlib import Path
@@ -38,6 +38,8 @@ REFUSED = {
                               "value is Pinned<i32, Topology::GPU>"),
     "tuple_field": ("E2005", "a tuple of 2 elements has no field 'foo': only a struct has fields"),
     "tuple_index": ("E2005", "a tuple of 2 elements has no element 5"),
+    "mistyped_variant_value": ("E3012", "value 1 of 'Shape::Circle' is f32, but this value "
+                                        "is bool"),
     "element_assigned_past_the_end": ("E2005", "the tuple (i32, i32) has no element 2"),
 }
 

@@ -1,8 +1,9 @@
 """name-closure-temporaries: a tensor of `?` extents no local names that a call gives a marked
 closure's parameter, which its statement (or a block's value) computes first, is computed
-into a `let` first with the arguments before it, as the call computed them, so that
-make-all-set-flags makes its flags all set beside the local; one computed after something
-else of its statement is left as it is, and track-uninit-elements refuses the call."""
+into a `let` first with the arguments before it, as the call computed them (and the operands
+computed before the call, held in `let`s first), so that make-all-set-flags makes its flags
+all set beside the local; one that may not be computed (right of `&&`) is left as it is, and
+track-uninit-elements refuses the call."""
 
 from pathlib import Path
 
@@ -49,11 +50,21 @@ def test_a_value_computed_first_is_named_first_with_the_arguments_before_it():
     assert "at(argument#7, argument#8) + at(1, t)\n}" in text
 
 
-def test_a_value_computed_after_something_else_is_left_as_it_is_and_refused():
+def test_a_value_computed_after_operands_is_named_once_they_are_held_in_lets():
     case = CASES.parent / "track_uninit_elements" / \
-        "e5010_closure_given_a_value_of_unknown_extents_after_another.vx"
+        "closure_given_a_value_of_unknown_extents_after_another.vx"
     text = to_text(run_front(case, name_closure_temporaries).after)
-    assert "@print(at(argument, 1) + at(@make(4), 2));" in text
+    assert "= @make(3);\n    let operand: ~_ = at(argument, 1);\n" \
+           "    let argument#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(4);\n" \
+           "    @print(operand + at(argument#1, 2));" in text
+    assert run_front(case, track_uninit_elements).diagnostics.codes() == []
+
+
+def test_a_value_right_of_and_is_left_as_it_is_and_refused():
+    case = CASES.parent / "track_uninit_elements" / \
+        "e5010_closure_given_a_value_of_unknown_extents_right_of_and.vx"
+    text = to_text(run_front(case, name_closure_temporaries).after)
+    assert "@print(ok && at(@make(3), 1) > 2);" in text
     assert run_front(case, track_uninit_elements).diagnostics.codes() == ["E5010"]
 
 
