@@ -11,11 +11,14 @@ from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
+from ..values.literals import TYPE_WRAPPERS
 
 
 @dataclass
 class State:
     returns: dict = field(default_factory=dict)  # each function's name -> its result type
+    structs: dict = field(default_factory=dict)  # each struct's name -> its fields' types
+    locals: dict = field(default_factory=dict)  # each function's name -> its locals' types
     types: dict = field(default_factory=dict)  # each local of the function -> its type
 
 
@@ -28,8 +31,10 @@ a reference the reference (`**rr` is `*rr`, `fn f(p: &&i32) -> i32 { **p }` is `
 Native code makes a reference the address of a scalar's cell, and a reference has no cell:
 type-scalars refuses a reference to one. A chain whose outer or inner reference is `&mut`
 stays, for type-scalars to refuse (a write through `&mut &i32` makes the inner reference
-refer elsewhere), and so does one read from a field, an element or a closure's call, whose
-type no `let`, parameter or function result says here.
+refer elsewhere). Every type is collapsed, so every dereference and shared borrow must be
+too where it meets a chain: a program with a chain and a dereference or a shared borrow of
+what no `let`, parameter, function result, field or element type says here (a closure's
+call) is left whole, for type-scalars to refuse.
 """, state=State)
 
 
@@ -42,33 +47,74 @@ def _shared(ty) -> bool:
     return ty is not None and ty._prod == "BorrowType" and not ty.mutable
 
 
+def _known(ty) -> bool:
+    return ty is not None and not any(n._prod == "OpaqueType" for n in descendants(ty))
+
+
 @collapse_reference_chains.on("Program")
 def _program(run, program):
-    run.state.returns = {item.name: item.ret for item in program.items if item._prod == "Fn"}
+    st = run.state
+    fns = [item for item in program.items if item._prod == "Fn"]
+    st.returns = {fn.name: fn.ret for fn in fns}
+    st.structs = {item.name: {f.name: f.type for f in item.fields}
+                  for item in program.items if item._prod == "StructDecl"}
+    st.locals = {fn.name: {n.name: n.type for n in descendants(fn)
+                           if n._prod in ("Let", "Param")} for fn in fns}
+    met = []  # the type of what each dereference and shared borrow reads, None if unsaid
+    for fn in fns:
+        st.types = st.locals[fn.name]
+        met += [_type(st, n.value) for n in descendants(fn)
+                if n._prod == "Deref" or n._prod == "Borrow" and not n.mutable]
+    if not any(_chain(n) for n in descendants(program)) and not any(map(_shared, met)):
+        return program
+    if not all(map(_known, met)):
+        return program
     return run.rebuild(program)
 
 
 @collapse_reference_chains.on("Fn")
 def _fn(run, fn):
-    if not any(_chain(n) or n._prod == "Borrow" for n in descendants(fn)):
-        return fn  # `f(&r)` is a chain, though no type here says one
-    run.state.types = {n.name: n.type for n in descendants(fn) if n._prod in ("Let", "Param")}
+    run.state.types = run.state.locals[fn.name]
     return run.rebuild(fn)
 
 
-def _type(run, e):
-    """The type of e where a `let`, a parameter or a function's result says it, else None."""
+_LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}  # what `&5` reads: no reference
+
+
+def _type(st, e):
+    """The type of e where a `let`, a parameter, a function's result, a struct's field or
+    an element's type says it (or an arm's value), else None."""
     if e._prod == "Local":
-        return run.state.types.get(e.name)
-    if e._prod == "Deref":
-        ref = _type(run, e.value)
-        return ref.inner if ref is not None and ref._prod == "BorrowType" else None
+        return st.types.get(e.name)
     if e._prod == "Borrow":
-        inner = _type(run, e.value)
+        inner = _type(st, e.value)
         return None if inner is None else L["BorrowType"](inner, e.mutable, span=e.span)
     if e._prod == "Call" and e.callee._prod == "Global":
-        return run.state.returns.get(e.callee.name)
-    return None
+        return st.returns.get(e.callee.name)
+    if e._prod in ("IfExpr", "MatchValue", "Match"):  # each arm's value has its type
+        blocks = (e.then, e.orelse) if e._prod == "IfExpr" else \
+            [c.body for c in (e.cases if e._prod == "MatchValue" else e.arms)]
+        return next(filter(_known, (_type(st, b.value) for b in blocks
+                                    if b.value is not None)), None)
+    if e._prod in _LITERALS:
+        return L["Scalar"](_LITERALS[e._prod], span=e.span)
+    if e._prod not in ("Deref", "FieldGet", "TupleGet", "Index"):
+        return None
+    outer = _type(st, e.value if e._prod == "Deref" else e.base)
+    if e._prod == "Deref":
+        return outer.inner if outer is not None and outer._prod == "BorrowType" else None
+    while outer is not None and outer._prod in ("BorrowType", *TYPE_WRAPPERS):
+        outer = outer.inner  # a field or an element read through references
+    if outer is None:
+        return None
+    if e._prod == "FieldGet":
+        return st.structs.get(outer.name, {}).get(e.field) if outer._prod == "NamedType" \
+            else None
+    if e._prod == "TupleGet":
+        return outer.elems[e.index] if outer._prod == "TupleType" and \
+            e.index < len(outer.elems) else None
+    return outer.elem if outer._prod in ("TensorType", "VectorType") else \
+        outer.inner if outer._prod == "PtrType" else None
 
 
 @collapse_reference_chains.on("BorrowType")
@@ -81,13 +127,13 @@ def _borrow_type(run, ty):
 
 @collapse_reference_chains.on("Borrow")
 def _borrow(run, e):
-    if not e.mutable and _shared(_type(run, e.value)):
+    if not e.mutable and _shared(_type(run.state, e.value)):
         return run.walk(e.value)
     return run.rebuild(e)
 
 
 @collapse_reference_chains.on("Deref")
 def _deref(run, e):
-    if _chain(_type(run, e.value)):
+    if _chain(_type(run.state, e.value)):
         return run.walk(e.value)
     return run.rebuild(e)

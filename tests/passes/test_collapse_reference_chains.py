@@ -1,5 +1,6 @@
 """collapse-reference-chains: a shared reference to a shared reference is the inner
-reference; a chain through a `&mut` stays, for type-scalars to refuse."""
+reference; a chain through a `&mut` stays, for type-scalars to refuse, and so does every
+chain of a program that dereferences what no type there says."""
 
 from pathlib import Path
 
@@ -43,6 +44,18 @@ def test_no_reference_to_a_reference_is_left():
 def test_a_mut_reference_to_a_reference_stays_for_check_native_subset_to_refuse():
     assert_refused_then_repaired(CASES / "e5010_mut_reference_to_a_reference.vx",
                                  check_native_subset, "E5010", "a reference to a reference")
+
+
+def test_a_dereference_no_type_says_leaves_every_chain_for_check_native_subset_to_refuse():
+    assert_refused_then_repaired(
+        CASES / "e5010_dereference_of_a_closure_call_beside_a_chain.vx", check_native_subset,
+        "E5010", "a reference to a reference")
+
+
+def test_chains_read_from_parts_are_collapsed_each_where_its_type_says():
+    main = to_text(run_front(CASES / "chains_read_from_parts.vx",
+                             collapse_reference_chains).after)
+    assert "&&" not in main and "**" not in main
 
 
 HANDWRITTEN = """
