@@ -1,5 +1,6 @@
 """decide-placement-queries: a variable's `.topology()` compared with `Some(Topology::X)` or
-`None` is the `bool` its type decides; a query used otherwise stays for the gate to refuse."""
+`None` is the `bool` its type decides, also through a variable a `let` binds to it; a query
+used otherwise stays for the gate to refuse."""
 
 from pathlib import Path
 
@@ -32,14 +33,15 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_no_query_is_left():
-    after = to_text(run_front(CASES / "queries_compared.vx", decide_placement_queries).after)
+@pytest.mark.parametrize("case", ["queries_compared", "query_bound_by_let"])
+def test_no_query_is_left(case):
+    after = to_text(run_front(CASES / f"{case}.vx", decide_placement_queries).after)
     assert ".topology()" not in after
 
 
-def test_a_query_bound_by_let_is_left_for_the_gate_to_refuse():
-    assert_refused_then_repaired(CASES / "e5010_query_bound_by_let.vx", check_native_subset,
-                                 "E5010", "the method call .topology()")
+def test_a_query_a_variable_is_assigned_is_left_for_the_gate_to_refuse():
+    assert_refused_then_repaired(CASES / "e5010_query_assigned_to_a_variable.vx",
+                                 check_native_subset, "E5010", "the method call .topology()")
 
 
 HANDWRITTEN = """
@@ -52,6 +54,10 @@ HANDWRITTEN = """
         @print(s.topology() == Some(Topology::NPU[0]));
         @print(s.topology() == Some(Topology::NPU[1]));
         @print(s.topology());
+        let p: _ = t.topology();
+        @print(p != None);
+        let q: _ = s.topology();
+        @print(q);
     }
 """
 
@@ -61,4 +67,5 @@ def test_handwritten_each_comparison_is_what_the_type_decides(run_pass, snapshot
     assert ran.codes == []
     assert "@print(true);\n    @print(true);\n    @print(false);\n    @print(true);" in ran.dump
     assert "@print(s.topology());" in ran.dump
+    assert "let p" not in ran.dump and "let q: _ = s.topology();\n    @print(q);" in ran.dump
     assert ran.dump == snapshot_txt
