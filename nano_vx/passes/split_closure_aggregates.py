@@ -18,7 +18,7 @@ from ..scalars.closure_parts import (aggregate_parts, called_closures, given_spl
 @dataclass
 class State:
     structs: dict = field(default_factory=dict)  # a struct's name -> its fields
-    enums: dict = field(default_factory=dict)  # an enum of scalar payloads' name -> its variants
+    enums: dict = field(default_factory=dict)  # an enum of split payloads' name -> its variants
     split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
     taken: set = field(default_factory=set)  # the function's locals
@@ -32,8 +32,8 @@ scalarize-aggregates finds no closure taking an aggregate.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An enum's parts are, per variant, whether the value
-holds it (but the last's, held where no other is) and what it carries, zero where it holds
-another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
+holds it (but the last's, held where no other is) and the scalar parts of what it carries
+(a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
 is reading it once: a variable, a field or an element of one, or a literal of those and
@@ -45,10 +45,11 @@ variant carrying a tensor) is left whole, for scalarize-aggregates to refuse.
 
 @split_closure_aggregates.on("Program")
 def _program(run, program):
-    run.state.structs = struct_fields(program)
+    structs = run.state.structs = struct_fields(program)
     run.state.enums = {item.name: item.variants for item in program.items
                        if item._prod == "EnumDecl" and item.variants and all(
-                           t._prod == "Scalar" for v in item.variants for t in v.fields)}
+                           t._prod == "Scalar" or aggregate_parts(structs, t)
+                           for v in item.variants for t in v.fields)}
     return run.rebuild(program)
 
 
@@ -76,14 +77,15 @@ def _fn(run, fn):
 
 def _parts(st, ty):
     """aggregate_parts of ty, an enum's too: per variant, whether the value holds it (a
-    `bool` at the variant's label, but for the last, held where no other is), then what it
-    carries (at the variant's label and its index)."""
+    `bool` at the variant's label, but for the last, held where no other is), then the
+    scalar parts of what it carries (at the variant's label, its index and their path)."""
     if _enum(st, ty) is None:
         return aggregate_parts(st.structs, ty)
     last = st.enums[ty.name][-1]
     return [part for v in st.enums[ty.name]
             for part in [((v.name,), L["Scalar"]("bool", span=ty.span))] * (v is not last) +
-            [((v.name, k), t) for k, t in enumerate(v.fields)]]
+            [((v.name, k) + path, leaf) for k, t in enumerate(v.fields)
+             for path, leaf in aggregate_parts(st.structs, t) or [((), t)]]]
 
 
 def _enum(st, ty):
@@ -127,17 +129,16 @@ def _part(e, path: tuple, ty=None, enum=None):
 
 
 def _variant_part(e, path: tuple, ty, enum):
-    variant, index = path[0], path[1] if len(path) > 1 else None
+    variant, index, rest = path[0], path[1] if len(path) > 1 else None, path[2:]
     if e._prod == "EnumValue":
         if index is None:
             return L["Bool"](e.variant == variant, span=e.span)
-        return e.args[index] if e.variant == variant else _zero(ty, e.span)
+        return _part(e.args[index], rest) if e.variant == variant else _zero(ty, e.span)
     held = L["VariantIs"](e, enum, variant, span=e.span)
     if index is None:
         return held
-    return L["IfExpr"](held, False,
-                       L["Block"]((), L["VariantField"](e, enum, variant, index, span=e.span),
-                                  span=e.span),
+    carried = _part(L["VariantField"](e, enum, variant, index, span=e.span), rest)
+    return L["IfExpr"](held, False, L["Block"]((), carried, span=e.span),
                        L["Block"]((), _zero(ty, e.span), span=e.span), span=e.span)
 
 
@@ -154,8 +155,8 @@ def _variants_literal(st, ty, names: dict, span):
 
     def value(v):
         return L["EnumValue"](ty.name, v.name, tuple(
-            L["Local"](names[(v.name, k)], span=span) for k in range(len(v.fields))),
-            span=span)
+            parts_literal(t, (v.name, k), names, st.structs, span)
+            for k, t in enumerate(v.fields)), span=span)
     made = value(last)
     for v in reversed(tested):
         made = L["IfExpr"](L["Local"](names[(v.name,)], span=span), False,

@@ -51,6 +51,12 @@ def test_an_enum_parameter_is_which_variant_it_holds_and_what_each_carries():
         ["f_On", "p_x", "p_y"]]
 
 
+def test_an_enum_parameter_carrying_aggregates_is_the_scalar_parts_of_each():
+    assert _closure_params("enum_parameters_carrying_aggregates") == [
+        ["s_Pt", "s_Pt_0_x", "s_Pt_0_y", "s_Line", "s_Line_0_a_x", "s_Line_0_a_y",
+         "s_Line_0_b_x", "s_Line_0_b_y", "s_Line_1", "s_Pair", "s_Pair_0_0", "s_Pair_0_1", "w"]]
+
+
 def test_an_enum_parameter_carrying_a_tensor_is_left_whole_then_refused():
     assert_refused_then_repaired(CASES / "e5010_enum_parameter_carrying_a_tensor.vx",
                                  scalarize_aggregates, "E5010", "a closure taking an aggregate")
