@@ -64,9 +64,20 @@ def test_refused_from_the_command_line(case, capsys):
     ("let r: (i32, i32) = (1, 2, 3);", "'r' is declared (i32, i32), but its value is (_, _, _)"),
     ("let r: (i32, (bool, u8)) = (1, (true, 2, 3));",
      "'r' is declared (i32, (bool, u8)), but its value is (_, (bool, _, _))"),
+    ("let x: i32 = (1, 2);", "'x' is declared i32, but its value is (_, _)"),
 ])
 def test_each_place_a_value_goes_is_judged(body, message):
     assert _only(f"fn main() {{ {body} }}") == ("E3001", message)
+
+
+def test_a_tuple_of_literals_is_no_struct():
+    """Its elements have no type yet, but it is a tuple all the same (admitted, it stopped in
+    scalarize-aggregates)."""
+    text = "struct P { x: f32, y: f32 }\nfn main() { let p: P = VALUE; print(p.x); }\n"
+    assert _only(text.replace("VALUE", "(1.0, 2.0)")) == \
+        ("E3001", "'p' is declared P, but its value is (_, _)")
+    assert not run_front(text.replace("VALUE", "P { x: 1.0, y: 2.0 }"),
+                         check_value_types).diagnostics.items
 
 
 @pytest.mark.parametrize("text, code, message", [
