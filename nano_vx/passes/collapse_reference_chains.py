@@ -34,7 +34,7 @@ stays, for type-scalars to refuse (a write through `&mut &i32` makes the inner r
 refer elsewhere). Every type is collapsed, so every dereference and shared borrow must be
 too where it meets a chain: a program with a chain and a dereference or a shared borrow of
 what no `let`, parameter, function result, field or element type says here (a closure's
-call) is left whole, for type-scalars to refuse.
+call, a closure's parameter of no written type) is left whole, for type-scalars to refuse.
 """, state=State)
 
 
