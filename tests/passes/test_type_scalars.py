@@ -45,6 +45,9 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a `let`",
            "e5010_row_of_a_temporary_lent":
                "a row of a tensor used other than printed, lent to a function or borrowed by "
+               "a `let`",
+           "e5010_row_returned_by_a_function":
+               "a row of a tensor used other than printed, lent to a function or borrowed by "
                "a `let`"}
 
 
