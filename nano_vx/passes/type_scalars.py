@@ -97,8 +97,10 @@ def _param(run, param):
 @type_scalars.on("Let")
 def _let(run, let):
     ty = _decided(run, let)
-    # A tensor's inferred type is kept: it says which space the tensor is in.
-    placed = isinstance(ty, Tensor) and let.type._prod != "OpaqueType"
+    # A tensor's inferred type is kept: it says which space the tensor is in; not a
+    # reference's whose tensor the front left open (`~&mut _` of `&mut h.t` through a
+    # `&mut` to a struct), which says nothing erase-tensor-references could erase.
+    placed = isinstance(ty, Tensor) and let.type._prod not in ("OpaqueType", "BorrowType")
     keep = run.walk(let.type) if written(let) or placed else None
     return L["Let"](let.name, let.mutable, _type_node(ty, let.span, keep), run.walk(let.value),
                     span=let.span)

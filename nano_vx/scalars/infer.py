@@ -689,7 +689,9 @@ class Infer:
         if not row:
             raise Mismatch(e, "a row of a tensor used other than printed, lent to a function "
                               "or borrowed by a `let`")
-        return Tensor(base.elem, base.dims[1:], None)
+        # the row's type as its tensor's is written, in the tensor's space, for its `let`
+        row = None if base.node is None else base.node.replace(dims=base.node.dims[1:])
+        return Tensor(base.elem, base.dims[1:], row)
 
     @EXPRESSIONS.on("ArrayLit")
     def _array_lit(self, e):

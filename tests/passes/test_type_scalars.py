@@ -226,6 +226,16 @@ def test_a_row_lent_or_borrowed_by_a_let_is_a_view_of_its_tensor_and_runs_native
     assert_native_as_interpreted(CASES / "lent_rows.vx")
 
 
+def test_a_reference_to_a_tensor_of_a_type_left_open_takes_the_tensors_type():
+    after = run_front(CASES / "references_into_a_field_through_a_reference.vx",
+                      type_scalars).after
+    set_ = next(i for i in after.items if i._prod == "Fn" and i.name == "set")
+    lets = {s.name: to_text(s.type).strip() for s in set_.body.stmts if s._prod == "Let"}
+    assert lets == {"k": "i32", "whole": "Tensor<i32, [2, 3], Memory::CPU_DRAM>",
+                    "row": "Tensor<i32, [3], Memory::CPU_DRAM>"}
+    assert_native_as_interpreted(CASES / "references_into_a_field_through_a_reference.vx")
+
+
 def test_vectors_of_every_kind_of_lane_run_natively():
     assert_native_as_interpreted(CASES / "half_lanes.vx")
     assert_native_as_interpreted(CASES / "vectors.vx")
