@@ -79,7 +79,7 @@ def _program(run, program):
     for key in sorted(flagged):
         for s in own[key]:
             number += 1
-            st.sites[id(s.value)] = number
+            st.sites[id(_moving(s))] = number
 
     def reached(key):
         return own[key] + [s for k in sorted(lends[key]) for s in reached(k)]
@@ -110,9 +110,52 @@ def _movable(fn, param, arg) -> bool:
                               or arg._prod == "Local")
             or is_tensor(param.type) and arg._prod == "Deref" and arg.value._prod == "Local"):
         return False
-    sites = {id(s.value) for s in _sites(fn, param)}
-    return not any(n._prod == "Closure" or n._prod == "Transfer" and _at(
-        n.value, param.name, _lent(param)) and id(n) not in sites for n in descendants(fn.body))
+    sites = {id(_moving(s)) for s in _sites(fn, param)}
+    return _called_last(fn, param) and not any(
+        n._prod == "Transfer" and _at(n.value, param.name, _lent(param)) and id(n) not in sites
+        for n in descendants(fn.body))
+
+
+def _called_last(fn, param) -> bool:
+    """Whether the closures of fn naming `param` may be left to number their moves: the
+    interpreter stops on a read of `*t` after such a move, which the copy this pass moves
+    would not. So a closure that moves it is bound by a `let` of the body, called once, by a
+    statement of the body (in no loop), after which nothing names `t` or a closure naming it
+    until a statement assigns `t` whole, and it moves `t` once; a closure that only reads it
+    is called before that statement (or after the assignment)."""
+    closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
+    naming = [c for c in closures if any(
+        n._prod == "Local" and n.name == param.name for n in descendants(c))]
+    sites = {id(s) for s in _sites(fn, param)}
+    moving = [c for c in naming if any(id(n) in sites for n in descendants(c))]
+    if not moving:
+        return not closures
+    stmts = fn.body.stmts
+    bound = {s.value: s.name for s in stmts if s._prod == "Let" and s.value._prod == "Closure"}
+    if len(moving) != 1 or moving[0] not in bound or sum(
+            n._prod == "Transfer" for n in descendants(moving[0])) != 1:
+        return False
+    names = {param.name} | {bound[c] for c in naming if c in bound}
+    if len(naming) != sum(c in bound for c in naming):
+        return False
+    uses = [i for i, s in enumerate(stmts) for n in descendants(s)
+            if n._prod == "Local" and n.name == bound[moving[0]]]
+    if len(uses) != 1:
+        return False
+    call = stmts[uses[0]]
+    value = call.expr if call._prod == "ExprStmt" else call.value \
+        if call._prod in ("Let", "Assign") else None
+    rest = (call.target,) if call._prod == "Assign" else ()
+    for s in stmts[uses[0] + 1:]:
+        if s._prod == "Assign" and s.op == "=" and _at(s.target, param.name, _lent(param)):
+            rest += (s.value,)  # `t` holds a value again
+            break
+        rest += (s,)
+    else:
+        rest += () if fn.body.value is None else (fn.body.value,)
+    return value is not None and value._prod == "Call" and value.callee._prod == "Local" \
+        and not any(n._prod == "Local" and n.name in names
+                    for r in rest for n in descendants(r))
 
 
 def _at(e, name, through: bool) -> bool:
@@ -123,9 +166,16 @@ def _at(e, name, through: bool) -> bool:
 
 
 def _sites(fn, param) -> list:
-    """The `let`s of fn whose value moves the tensor of `param`."""
-    return [s for s in descendants(fn.body) if s._prod == "Let" and
-            s.value._prod == "Transfer" and _at(s.value.value, param.name, _lent(param))]
+    """The `let`s of fn (or of a closure) whose value moves the tensor of `param`, and the
+    blocks of its closures whose value does."""
+    return [s for s in descendants(fn.body) if _moving(s) is not None and
+            _at(_moving(s).value, param.name, _lent(param))]
+
+
+def _moving(s):
+    """The `transfer` that is the value of the `let` s or of the closure s."""
+    e = s.value if s._prod == "Let" else s.body.value if s._prod == "Closure" else None
+    return e if e is not None and e._prod == "Transfer" else None
 
 
 def _lends(fn, param) -> set:
@@ -159,14 +209,31 @@ def _set(flag: str, number: int, span):
 
 @defer_kernel_moves.on("Let", splice=True)
 def _let(run, s):
-    st = run.state
-    if id(s.value) in st.sites:
-        p, span = _base(s.value.value).name, s.span
-        sent = unused_name(f"{display_name(p)}_sent", st.taken)
-        return (_set(st.mine[p], st.sites[id(s.value)], span),
-                L["Let"](sent, False, st.types[p], s.value.value, span=span),
-                s.replace(value=s.value.replace(value=L["Local"](sent, span=span))))
+    if id(s.value) in run.state.sites:
+        *before, value = _sent(run.state, s.value, s.span)
+        return (*before, s.replace(value=value))
     return _launched(run, s, s.value)
+
+
+@defer_kernel_moves.on("Closure")
+def _moving_closure(run, e):
+    """A closure whose value moves the tensor: its block's statements number the move."""
+    body = e.body
+    if body.value is None or id(body.value) not in run.state.sites:
+        return run.rebuild(e)
+    *before, value = _sent(run.state, body.value, body.value.span)
+    body = run.walk(body.replace(value=None))
+    return e.replace(body=body.replace(stmts=body.stmts + tuple(before), value=value))
+
+
+def _sent(st, move, span) -> tuple:
+    """The statements numbering the move `transfer(*t, M)` in t's flag and copying `*t`,
+    then the move of the copy."""
+    p = _base(move.value).name
+    sent = unused_name(f"{display_name(p)}_sent", st.taken)
+    return (_set(st.mine[p], st.sites[id(move)], span),
+            L["Let"](sent, False, st.types[p], move.value, span=span),
+            move.replace(value=L["Local"](sent, span=span)))
 
 
 @defer_kernel_moves.on("ExprStmt", splice=True)
@@ -212,10 +279,12 @@ def _launched(run, s, e):
                                span=span))
         flags.append(L["Borrow"](L["Local"](flag, span=span), True, span=span))
         for site in st.reached[(e.kernel, j)]:
+            move = _moving(site)
             cond = L["Binary"]("==", L["Local"](flag, span=span),
-                               L["Int"](st.sites[id(site.value)], span=span), span=span)
-            moved = site.replace(name=unused_name("_", st.taken),
-                                 value=site.value.replace(value=place))
+                               L["Int"](st.sites[id(move)], span=span), span=span)
+            moved = site.replace(name=unused_name("_", st.taken), value=move.replace(
+                value=place)) if site._prod == "Let" else L["ExprStmt"](
+                    move.replace(value=place), span=move.span)
             after.append(L["If"](cond, False, L["Block"]((moved,), None, span=span), None,
                                  span=span))
     s = run.rebuild(s)

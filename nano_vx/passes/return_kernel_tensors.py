@@ -72,7 +72,12 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
     return it instead."""
     body = fn.body
     if body.value is not None and not _unit(body.value) or fn.ret is not None or any(
-            n._prod in ("Return", "Closure") for n in descendants(body)):
+            n._prod == "Return" for n in descendants(body)):
+        return None
+    # A closure given to the kernel may read the launcher's variable while the kernel runs;
+    # one the kernel makes reads the kernel's.
+    if any(n._prod == "Closure" for n in descendants(body)) and any(
+            strip(p.type)._prod == "OpaqueType" for p in fn.params):
         return None
     assigned = {n.target.value.name for n in descendants(body)
                 if n._prod == "Assign" and n.op == "=" and n.target._prod == "Deref"

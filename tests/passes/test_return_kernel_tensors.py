@@ -61,15 +61,16 @@ def test_a_raw_pointer_the_kernel_reassigns_is_returned_to_the_launcher():
 
 
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
-# of, and one whose body makes a closure (which would read the launcher's variable where
-# it is called): both are left as they are.
+# of, and one given a closure (which may read the launcher's variable where it is called):
+# both are left as they are.
 LEFT = """
     // IL: Lparted
     fn main() {
         let mut t: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(1);
         let mut u: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(2);
+        let f: ~_ = || { 1 };
         launch main$kernel0 on(Topology::CPU)(&mut t, &mut u);
-        launch main$kernel1 on(Topology::CPU)(&mut t);
+        launch main$kernel1 on(Topology::CPU)(&mut t, f);
         @print(t);
         @print(u);
     }
@@ -79,9 +80,9 @@ LEFT = """
         *u = Tensor<i32, [2]>::fill(4);
     }
 
-    fn main$kernel1(t: &mut Tensor<i32, [2]>) on Topology::CPU {
-        let f: ~_ = || { 1 };
-        *t = Tensor<i32, [2]>::fill(f());
+    fn main$kernel1(t: &mut Tensor<i32, [2]>, f: _) on Topology::CPU {
+        let g: ~_ = || { f() };
+        *t = Tensor<i32, [2]>::fill(g());
     }
 """
 
@@ -99,5 +100,14 @@ def test_handwritten_one_tensor_is_returned(run_pass):
     text = to_text(ran.tree)
     assert "    t = launch main$kernel0 on(Topology::CPU)(t, &mut u);\n" in text
     assert "    t = Tensor<i32, [2]>::fill(3);\n    t\n}" in text
-    assert "launch main$kernel1 on(Topology::CPU)(&mut t);" in text
+    assert "launch main$kernel1 on(Topology::CPU)(&mut t, f);" in text
     assert _printed(ran.tree) == "[1, 1]\n[2, 2]\n"
+
+
+def test_handwritten_a_closure_the_kernel_makes_reads_its_tensor(run_pass):
+    ran = run_pass("return-kernel-tensors", LEFT.replace(", f);", ");").replace(
+        ", f: _", "").replace("f() }", "(*t)[0] + 4 }"))
+    text = to_text(ran.tree)
+    assert "    t = launch main$kernel1 on(Topology::CPU)(t);\n" in text
+    assert "    let g: ~_ = || {\n        t[0] + 4\n    };\n" in text
+    assert _printed(ran.tree) == _printed(ran.before) == "[7, 7]\n[4, 4]\n"
