@@ -117,45 +117,101 @@ def _movable(fn, param, arg) -> bool:
 
 
 def _called_last(fn, param) -> bool:
-    """Whether the closures of fn naming `param` may be left to number their moves: the
-    interpreter stops on a read of `*t` after such a move, which the copy this pass moves
-    would not. So a closure that moves it is bound by a `let` of the body, called once, by a
-    statement of the body (in no loop), after which nothing names `t` or a closure naming it
-    until a statement assigns `t` whole, and it moves `t` once; a closure that only reads it
-    is called before that statement (or after the assignment)."""
+    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered.
+
+    The copy this pass moves leaves `*t` readable where the interpreter's move of `*t` stops
+    a later read of it. The front end refuses such a read after a move written in the body
+    (E4001), but not after a closure's, so fn may have closures only if none moves `t`, or
+    one, `mover`, does and nothing can read `t` after its move:
+    - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
+      value, or a `let` of its block after which the block is quiet;
+    - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
+      `let x = mover(..);`, `x = mover(..);`), so the move happens at most once;
+    - after that statement fn's body is quiet.
+    A block is quiet after a statement when nothing after it names what may reach `t`
+    (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
+    again (that statement's value is read before, so it is looked at too)."""
     closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
-    naming = [c for c in closures if any(
-        n._prod == "Local" and n.name == param.name for n in descendants(c))]
     sites = {id(s) for s in _sites(fn, param)}
-    moving = [c for c in naming if any(id(n) in sites for n in descendants(c))]
-    if not moving:
+    movers = [c for c in closures if any(id(n) in sites for n in descendants(c))]
+    if not movers:
         return not closures
+    mover = movers[0]
     stmts = fn.body.stmts
-    bound = {s.value: s.name for s in stmts if s._prod == "Let" and s.value._prod == "Closure"}
-    if len(moving) != 1 or moving[0] not in bound or sum(
-            n._prod == "Transfer" for n in descendants(moving[0])) != 1:
+    name = next((s.name for s in stmts if s._prod == "Let" and s.value is mover), None)
+    block = mover.body
+    at = len(block.stmts) if id(mover) in sites else next(
+        (i for i, s in enumerate(block.stmts) if id(s) in sites), None)
+    uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
+    calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
+    if len(movers) != 1 or name is None or at is None or uses != 1 or len(calls) != 1 or \
+            sum(n._prod == "Transfer" for n in descendants(mover)) != 1:
         return False
-    names = {param.name} | {bound[c] for c in naming if c in bound}
-    if len(naming) != sum(c in bound for c in naming):
-        return False
-    uses = [i for i, s in enumerate(stmts) for n in descendants(s)
-            if n._prod == "Local" and n.name == bound[moving[0]]]
-    if len(uses) != 1:
-        return False
-    call = stmts[uses[0]]
-    value = call.expr if call._prod == "ExprStmt" else call.value \
-        if call._prod in ("Let", "Assign") else None
-    rest = (call.target,) if call._prod == "Assign" else ()
-    for s in stmts[uses[0] + 1:]:
+    reaching = _reaching(fn, param.name)
+    return _quiet(block, at, reaching, param) and _quiet(fn.body, calls[0], reaching, param)
+
+
+def _callee(s):
+    """The name of the local the statement s calls as its whole expression, if it does."""
+    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
+    if e is not None and e._prod == "Call" and e.callee._prod == "Local":
+        return e.callee.name
+    return None
+
+
+def _quiet(block, at: int, names: set, param) -> bool:
+    """Whether nothing after statement `at` of block (the block's value too) names one of
+    `names`, up to a statement assigning `param`'s tensor whole, whose value is read first;
+    `at` past the statements is the block's value, which nothing follows."""
+    if at == len(block.stmts):
+        return True
+    rest = [block.stmts[at].target] if block.stmts[at]._prod == "Assign" else []
+    for s in block.stmts[at + 1:]:
         if s._prod == "Assign" and s.op == "=" and _at(s.target, param.name, _lent(param)):
-            rest += (s.value,)  # `t` holds a value again
+            rest.append(s.value)
             break
-        rest += (s,)
+        rest.append(s)
     else:
-        rest += () if fn.body.value is None else (fn.body.value,)
-    return value is not None and value._prod == "Call" and value.callee._prod == "Local" \
-        and not any(n._prod == "Local" and n.name in names
-                    for r in rest for n in descendants(r))
+        rest += [] if block.value is None else [block.value]
+    return not any(n._prod == "Local" and n.name in names for r in rest for n in descendants(r))
+
+
+def _reaching(fn, name: str) -> set:
+    """`name` and the variables of fn that may reach its value later: each a `let` or an
+    assignment gives a value that may hold one (`_holds`), and the parameters of fn's
+    closures once a call gives an argument that may hold one, until nothing is new."""
+    closures = {s.name: s.value for s in descendants(fn.body)
+                if s._prod == "Let" and s.value._prod == "Closure"}
+    params = {p.name for c in closures.values() for p in c.params} | {
+        p.name for n in descendants(fn.body) if n._prod == "Closure" for p in n.params}
+    names = {name}
+    while True:
+        found = set(names)
+        for n in descendants(fn.body):
+            if n._prod == "Let" and _holds(n.value, found, closures):
+                found.add(n.name)
+            elif n._prod == "Assign" and _holds(n.value, found, closures):
+                found |= {m.name for m in descendants(n.target) if m._prod == "Local"}
+            elif n._prod == "Call" and n.callee._prod != "Global" and any(
+                    _holds(a, found, closures) for a in n.args):
+                found |= params
+        if found == names:
+            return names
+        names = found
+
+
+def _holds(e, names: set, closures: dict) -> bool:
+    """Whether the value of e may reach a variable of `names` (a closure naming one, the
+    variable itself, a reference to it..): whether it names one, unless it is a number or a
+    moved tensor, or the value of a closure of `closures` whose value is not."""
+    if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
+        return False
+    if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
+        return False
+    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in closures:
+        value = closures[e.callee.name].body.value
+        return value is not None and _holds(value, names, closures)
+    return True
 
 
 def _at(e, name, through: bool) -> bool:

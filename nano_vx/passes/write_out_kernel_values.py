@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lparted import Lparted as L
 from ..nanopass import Pass, descendants
+from ..scalars import infer_program
 from ..scalars.aggregates import is_tensor, lent, strip
 from ..scalars.closures import bound_in
-from ..scalars import infer_program
-from ..scalars.terms import decide
-from ..values.numbers import FLOAT_TYPES, INT_TYPES
-
+from ..scalars.terms import FLOATS, decide
+from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -78,7 +77,7 @@ def _settled(program, kernels: dict) -> dict:
     settled = {}
     for name, fn in kernels.items():
         t = None if name in inferred.refused else decide(inferred.items[name].ret)
-        if t in INT_TYPES or t in FLOAT_TYPES or t == "bool":
+        if t in INT_TYPES or t in FLOATS or t == "bool":
             settled[name] = L["Scalar"](t, span=fn.body.value.span)
     return settled
 
@@ -119,7 +118,7 @@ def _let(run, s):
     var = unused_name(f"{display_name(s.name)}_value", st.taken)
     # A value no read sees: the kernel writes the variable before the `let` reads it.
     zero = L["Bool"](False, span=span) if ty.name == "bool" else \
-        L["Float"](0.0, span=span) if ty.name in FLOAT_TYPES else L["Int"](0, span=span)
+        L["Float"](0.0, span=span) if ty.name in FLOATS else L["Int"](0, span=span)
     launch = run.walk(s.value)
     given = L["Borrow"](L["Local"](var, span=span), True, span=span)
     return (L["Let"](var, True, ty, zero, span=span),
