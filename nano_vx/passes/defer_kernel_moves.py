@@ -18,9 +18,9 @@ from ..scalars.closures import bound_in
 @dataclass
 class State:
     flagged: dict = field(default_factory=dict)  # kernel -> its flagged parameters' indices
-    sites: dict = field(default_factory=dict)  # id() of each `let`'s transfer -> its number
-    reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites' `let`s its
-    # flag numbers: its own, then those of the kernels it gives its parameter
+    sites: dict = field(default_factory=dict)  # id() of each site's transfer -> its number
+    reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites (`let`s and
+    # closures) its flag numbers: its own, then those of the kernels it gives its parameter
     mine: dict = field(default_factory=dict)  # the walked function's flagged parameters ->
     # their flags
     types: dict = field(default_factory=dict)  # those parameters -> the tensor types
@@ -42,10 +42,12 @@ kernel it launches that it lends `t` is lent `t_moved` too, and `launch k(&mut t
 `if t_moved == n { let _ = transfer(t, M); }` for each move n the flag numbers: the
 interpreter's launch moved the launcher's `t` where the kernel moved `*t`, and after it
 nothing but a closure of the launcher reads it, whose read stops with the message that
-names the kernel's `transfer`. It is done for a kernel launched once by a statement (a
-`let`'s value or its own), lent a variable or a reference, whose body has no closure (which
-may read `*t` between the move and the launch's end) and moves `*t` only as a `let`'s
-value, and whose launches lending `t` are of such kernels; others stay as they are.
+names the kernel's `transfer`. A closure of the kernel whose block's value moves `*t`
+numbers its move the same way, in its block. It is done for a kernel launched once by a
+statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
+only as a `let`'s value or a closure's, whose closures cannot read `*t` after a move (the
+copy leaves it readable, where the interpreter stops: `_called_last`), and whose launches
+lending `t` are of such kernels; others stay as they are.
 """, state=State)
 
 
@@ -127,7 +129,8 @@ def _called_last(fn, param) -> bool:
       value, or a `let` of its block after which the block is quiet;
     - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
       `let x = mover(..);`, `x = mover(..);`), so the move happens at most once;
-    - after that statement fn's body is quiet.
+    - after that statement fn's body is quiet, and so after each move of `t` by a `let` not
+      in `mover`, which is a statement of fn's body (one in a block under it is not seen).
     A block is quiet after a statement when nothing after it names what may reach `t`
     (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
     again (that statement's value is read before, so it is looked at too)."""
@@ -147,8 +150,12 @@ def _called_last(fn, param) -> bool:
     if len(movers) != 1 or name is None or at is None or uses != 1 or len(calls) != 1 or \
             sum(n._prod == "Transfer" for n in descendants(mover)) != 1:
         return False
+    lets = [i for i, s in enumerate(stmts) if id(s) in sites]
+    if len(lets) != len(sites - {id(n) for n in descendants(mover)}):
+        return False
     reaching = _reaching(fn, param.name)
-    return _quiet(block, at, reaching, param) and _quiet(fn.body, calls[0], reaching, param)
+    return _quiet(block, at, reaching, param) and all(
+        _quiet(fn.body, i, reaching, param) for i in [calls[0], *lets])
 
 
 def _callee(s):
@@ -181,7 +188,7 @@ def _reaching(fn, name: str) -> set:
     assignment gives a value that may hold one (`_holds`), and the parameters of fn's
     closures once a call gives an argument that may hold one, until nothing is new."""
     closures = {s.name: s.value for s in descendants(fn.body)
-                if s._prod == "Let" and s.value._prod == "Closure"}
+                if s._prod == "Let" and not s.mutable and s.value._prod == "Closure"}
     params = {p.name for c in closures.values() for p in c.params} | {
         p.name for n in descendants(fn.body) if n._prod == "Closure" for p in n.params}
     names = {name}
@@ -203,7 +210,8 @@ def _reaching(fn, name: str) -> set:
 def _holds(e, names: set, closures: dict) -> bool:
     """Whether the value of e may reach a variable of `names` (a closure naming one, the
     variable itself, a reference to it..): whether it names one, unless it is a number or a
-    moved tensor, or the value of a closure of `closures` whose value is not."""
+    moved tensor, or the value of a call of a closure of `closures` (each bound by a `let`
+    that is not `mut`) whose value may not."""
     if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
         return False
     if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
@@ -222,14 +230,14 @@ def _at(e, name, through: bool) -> bool:
 
 
 def _sites(fn, param) -> list:
-    """The `let`s of fn (or of a closure) whose value moves the tensor of `param`, and the
-    blocks of its closures whose value does."""
+    """The sites of fn moving the tensor of `param`: the `let`s (of its body or of a
+    closure's) whose value does, and the closures whose block's value does."""
     return [s for s in descendants(fn.body) if _moving(s) is not None and
             _at(_moving(s).value, param.name, _lent(param))]
 
 
 def _moving(s):
-    """The `transfer` that is the value of the `let` s or of the closure s."""
+    """The `transfer` that is the value of the `let` s or of the closure s's block."""
     e = s.value if s._prod == "Let" else s.body.value if s._prod == "Closure" else None
     return e if e is not None and e._prod == "Transfer" else None
 
