@@ -37,8 +37,9 @@ other assigns its `t` whole in turn. It is done for one tensor per kernel, whose
 statement of its own, and whose body has no value (write-out-kernel-values writes a
 scalar one through a `&mut`; a body ending `unsafe { .. }` has it as a statement), no
 `return` and no parameter given a closure (which may read the launcher's variable while
-the kernel runs; a closure the kernel makes reads the kernel's), and does not move the tensor (with a `transfer`, or giving it to a kernel that moves
-it: defer-kernel-moves leaves the kernel's moves to its launcher); others stay refused.
+the kernel runs; a closure the kernel makes reads the kernel's), and does not move the
+tensor (with a `transfer`, or giving it to a kernel that moves it: defer-kernel-moves
+leaves the kernel's moves to its launcher); others stay refused.
 """, state=State)
 
 

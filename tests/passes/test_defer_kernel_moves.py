@@ -83,7 +83,9 @@ CLOSURE = """
 
     fn main$kernel0(t: &mut Tensor<i32, [2]>, s: &mut i32) on Topology::CPU {
         let peek: ~_ = || { (*t)[0] };
-        let send: ~_ = || { transfer[sync, CPU_DRAM -> NPU_HBM (50), cost 50](*t, Memory::NPU_HBM) };
+        let send: ~_ = || {
+            transfer[sync, CPU_DRAM -> NPU_HBM (50), cost 50](*t, Memory::NPU_HBM)
+        };
         *t = Tensor<i32, [2]>::fill(2);
         let a: Tensor<i32, [2]> = send();
         *s = a[0];
@@ -111,7 +113,7 @@ READ_AFTER = {
         (CALL, "        let twice: ~_ = |f| { f()[0] + f()[0] };\n"
                "        let a: i32 = twice(send);\n"),
         (READ, "        *s = a;\n")],
-    "in the closure's block": [("{ " + MOVE + " }",
+    "in the closure's block": [("{\n            " + MOVE + "\n        }",
                                 "{ let m: Tensor<i32, [2]> = " + MOVE + "; m[1] + peek() }"),
                                (CALL + READ, "        *s = send();\n")],
     "after a move of the body": [

@@ -60,6 +60,27 @@ def test_a_raw_pointer_the_kernel_reassigns_is_returned_to_the_launcher():
     assert "    p\n}" in text
 
 
+
+def test_closures_the_kernel_makes_read_the_tensor_it_returns():
+    text = to_text(run_front(CASES / "read_by_a_closure_of_the_kernel.vx",
+                             return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t);\n" in text
+    kernel = text[text.index("fn main$kernel0"):]
+    assert "    let peek: ~_ = || {\n        t[0] + 1\n    };\n" in kernel
+    assert "        t[1] = t[1] + 10;\n" in kernel and kernel.endswith("    t\n}\n")
+
+
+def test_a_kernel_given_a_closure_is_left_and_refused_then_repaired():
+    """The closure given reads the launcher's `t`, which a kernel returning `t` would have
+    taken: its read would see the tensor before the kernel's assignment."""
+    case = CASES / "e5010_given_a_closure.vx"
+    ran = run_front(case, return_kernel_tensors)
+    assert ran.after is ran.before
+    status, printed, err = run_cli(case)
+    assert "warning[W5001]" in err and "a closure passed to a function" in err
+    assert (status, printed) == run_cli(case, "--action", "interpret")[:2] == (0, "5\n5\n")
+    assert_native_as_interpreted(case.with_name("e5010_given_a_closure_repaired.vx"))
+
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
 # of, and one given a closure (which may read the launcher's variable where it is called):
 # both are left as they are.
