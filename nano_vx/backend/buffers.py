@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..nanopass.verify import descendants
+from ..scalars.block_scopes import successors
 from .machine_types import Ref, Tensor, vx_type
 
 FRESH = frozenset({"TensorNew", "TensorLit", "Transfer"})
@@ -33,7 +34,8 @@ def place_results(program) -> frozenset:
 def fresh_results(program) -> frozenset:
     """The functions whose every `return` hands on a buffer the call made: the greatest set
     in which each returns only fresh tensors, or locals bound once to one (a call of a
-    function of the set included), so a recursive one counts on itself."""
+    function of the set included) or to such a local (a move), so a recursive one counts on
+    itself."""
     names = tensor_results(program)
     fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
     fresh = frozenset(fn.name for fn in fns)
@@ -62,8 +64,24 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     if not returned:
         return True
     lets = fresh_lets(fn, fresh)  # once, not once per `return`
-    made = frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets))
+    made = _moved(fn, frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets)))
     return all(_made_fresh(e, made) for e in returned)
+
+
+def _moved(fn, made: frozenset) -> frozenset:
+    """`made` and the locals bound once, outside a cell, to one of them or to such a local
+    (`let b = a;`): each holds the buffer it was bound to, and that alone."""
+    cells, out = frozenset(fn.cells), set(made)
+    moves = {name: s.value.name for name, (s, *more) in _lets(fn).items()
+             if not more and name not in cells and s.value._prod == "Local"}
+    changed = True
+    while changed:  # along chains of moves, however they are ordered
+        changed = False
+        for name, of in moves.items():
+            if of in out and name not in out:
+                out.add(name)
+                changed = True
+    return frozenset(out)
 
 
 def _made_fresh(e, made: frozenset) -> bool:
@@ -109,20 +127,77 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
             and makes_fresh(s.value, fresh)}
 
 
-def element_borrows(fn, owners) -> dict:
-    """The references of `fn` bound once, outside a cell, to an element of one of the locals
-    `owners` (`let r = &t[i];`, `&mut` too): reference -> the local whose buffer it points
-    into, which stays alive as long as the reference is read."""
+def borrowers(fn, owners, own=frozenset()) -> dict:
+    """The locals of `fn` that may hold the buffer of one of the locals `owners`, or a place
+    in it, each with the owners whose buffers it may hold: one bound or assigned (`=`) an
+    owner or another such local whole (a reference to a tensor is the tensor by now, and a
+    move names the buffer it moves), or a reference bound once, outside a cell, to an
+    element of one (`let r = &t[i];`). A local of `owners` or of `own` (a cell given
+    buffers of its own) holds none: what it is given moves to it."""
     cells, out = frozenset(fn.cells), {}
-    for name, (s, *more) in _lets(fn).items():
-        if more or name in cells or s.value._prod != "Borrow" or s.value.value._prod != "Index":
-            continue
-        base = s.value.value
-        while base._prod == "Index":
-            base = base.base
-        if base._prod == "Local" and base.name in owners:
-            out[name] = base.name
+    whole = []  # (local, the local it is given)
+    for name, lets in _lets(fn).items():
+        s = lets[0]
+        if len(lets) == 1 and name not in cells and s.value._prod == "Borrow" \
+                and s.value.value._prod == "Index":
+            base = s.value.value
+            while base._prod == "Index":
+                base = base.base
+            if base._prod == "Local":
+                whole.append((name, base.name))
+    for blk in fn.blocks:
+        for s in blk.stmts:
+            if s._prod == "Let" and s.value._prod == "Local":
+                whole.append((s.name, s.value.name))
+            elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" \
+                    and s.value._prod == "Local":
+                whole.append((s.target.name, s.value.name))
+    whole = [(to, of) for to, of in whole if to not in owners and to not in own]
+    changed = True
+    while changed:  # along chains of names, however they are ordered
+        changed = False
+        for to, of in whole:
+            held = {of} if of in owners else out.get(of, frozenset())
+            if not held <= out.get(to, frozenset()):
+                out[to], changed = out.get(to, frozenset()) | held, True
     return out
+
+
+def reads(node, reading: dict) -> set:
+    """What a statement or an exit reads of the names `reading` gives each local (an
+    assignment to a local does not read it: it gives it a new value)."""
+    if node._prod == "Assign" and node.target._prod == "Local":
+        node = node.value
+    return {r for n in descendants(node) if n._prod == "Local" and n.name in reading
+            for r in reading[n.name]}
+
+
+def defines(stmt) -> set:
+    """What a statement gives a new value: a `let`'s local, an assigned local."""
+    if stmt._prod == "Let":
+        return {stmt.name}
+    return {stmt.target.name} if stmt._prod == "Assign" and stmt.target._prod == "Local" \
+        else set()
+
+
+def live_in(fn, reading: dict) -> dict:
+    """Label -> the names (those `reading` gives the locals it reads as) live into each
+    block of `fn`: read on a way from its start before a statement defines them."""
+    exit_reads = {b.label: reads(b.exit, reading) for b in fn.blocks}
+    stmt_reads = {b.label: [reads(s, reading) for s in b.stmts] for b in fn.blocks}
+    live = {b.label: set() for b in fn.blocks}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(fn.blocks):
+            now = set(exit_reads[b.label])
+            for t in successors(b):
+                now |= live.get(t, set())
+            for s, read in zip(reversed(b.stmts), reversed(stmt_reads[b.label])):
+                now = (now - defines(s)) | read
+            if now != live[b.label]:
+                live[b.label], changed = now, True
+    return live
 
 
 def fresh_cells(fn, fresh: frozenset, made: frozenset = frozenset()) -> set:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import (element_borrows, fresh_cells, fresh_lets, fresh_results,
-                               keeping_calls, keeps_nothing)
+from ..backend.buffers import (borrowers, defines, fresh_cells, fresh_lets, fresh_results,
+                               keeping_calls, keeps_nothing, live_in, reads)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
+from ..scalars.block_scopes import successors
 
 find_owned_buffers = Analysis("find-owned-buffers", Lcells, """
 Find the tensor locals whose buffer each function owns: made for it, and kept by nothing else.
@@ -18,11 +19,15 @@ asked its extents, printed, transferred (copied) or passed to a function whose r
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
 an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
 those ways or read and written through (`*r`): the buffer then lives as long as the
-reference is read (insert-drops counts its reads as the tensor's). Any other use (returned,
-bound to another name, passed to a function that may return an argument or a reference, an
-element borrowed in any other way or by a reference handed on, an arm of an `if` value)
-may hand the buffer on, and the local is not owned: where ownership is not clear, the
-buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+reference is read (insert-drops counts its reads as the tensor's), or bound or assigned
+whole to another local (a reference to a tensor is the tensor by now: `let r = &mut t;`, a
+reference an `if` chooses, `r = &mut u;`, a move) used in those ways, whose reads count
+alike, as long as none may be read on a way that skips the local's `let` or be live where
+that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
+loop's turn and read it on the next). Any other use (returned, passed to a function that
+may return an argument or a reference, an element borrowed in any other way or by a
+reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
+owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
@@ -47,7 +52,7 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
     lets = frozenset(fresh_lets(fn, fresh_results))
     fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, keeping))
     # Not into a cell, which may be given a new buffer while a reference to the old lives.
-    refs = element_borrows(fn, lets)
+    refs = borrowers(fn, lets, fresh)
     watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
@@ -57,7 +62,29 @@ def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    return fresh - escaped - {refs[r] for r in escaped if r in refs}
+    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]}
+    return owned - _outlived(fn, owned, refs)
+
+
+def _outlived(fn, owned: frozenset, refs: dict) -> set:
+    """The locals of `owned` a local holding their buffer (`refs`) may outlive: read where
+    the function may not have made the buffer yet (on a way that skips its `let`), or live
+    where a `let` makes the owner a new one, holding the old (a cell set to a tensor of the
+    turn and read on the next, which Vx admits). Dropping the owner where it and what holds
+    its buffer are read no more would free a buffer still read."""
+    holders = {r: {o for o in ows if o in owned} for r, ows in refs.items()}
+    reading = {**{o: {o} for o in owned},
+               **{r: {r} | ows for r, ows in holders.items() if ows}}
+    live = live_in(fn, reading)
+    out = set(owned & live[fn.blocks[0].label])
+    for b in fn.blocks:
+        now = set().union(*(live.get(t, set()) for t in successors(b)), reads(b.exit, reading))
+        for s in reversed(b.stmts):
+            if s._prod == "Let" and s.name in owned and any(
+                    s.name in holders.get(r, ()) for r in now):
+                out.add(s.name)
+            now = (now - defines(s)) | reads(s, reading)
+    return out
 
 
 def _moved_into_cells(fn, lets: frozenset, keeping: frozenset) -> frozenset:
@@ -94,8 +121,8 @@ def _moved_into_cells(fn, lets: frozenset, keeping: frozenset) -> frozenset:
 
 
 def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
-    """Add to `out` the fresh locals and element references (`refs`) `node` reads where
-    their buffer may outlive the read."""
+    """Add to `out` the fresh locals and the locals holding one's buffer or a place in it
+    (`refs`) `node` reads where their buffer may outlive the read."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -105,9 +132,13 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
                 out.add(n.name)
             continue
         kids = child_nodes(n)
+        if kind in ("Let", "Assign") and _given(n) in refs and n.value._prod == "Local" \
+                and (n.value.name in refs or any(n.value.name in o for o in refs.values())):
+            continue  # the buffer held by one more local, whose reads are watched
         if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
             kids = [n.value]
-        elif kind == "Let" and n.name in refs:  # the element borrow the tensor lives for
+        elif kind == "Let" and n.name in refs and n.value._prod == "Borrow":
+            # the element borrow the tensor lives for
             kids = _indices(n.value.value)
         elif kind == "Deref" and n.value._prod == "Local" and n.value.name in refs:
             continue  # read or written through: the place is used, not handed on
@@ -124,6 +155,12 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, out: set):
         elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
         stack.extend(kids)
+
+
+def _given(n) -> str | None:
+    """The local a `let` binds or an assignment gives a new value, if a local."""
+    return n.name if n._prod == "Let" else \
+        n.target.name if n.target._prod == "Local" and n.op == "=" else None
 
 
 def _indices(place) -> list:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import element_borrows
+from ..backend.buffers import borrowers, defines, live_in, reads
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
@@ -16,7 +16,9 @@ Drop each tensor a function owns where it is dead: a loop that makes one per tur
 A function owns the buffer of a local that find-owned-buffers found made for it and kept by
 nothing else; a buffer that may be handed on is never dropped, nor is a parameter's.
 
-An owned local dies where the liveness of the function's blocks says it is read no more:
+An owned local dies where the liveness of the function's blocks says it is read no more,
+a read of a local holding its buffer (a reference to it or to an element, a move) counting
+as its own:
 after the statement that reads it last in its block (a local made and never read, at once);
 on an edge out of a branch toward a block that does not read it, at the start of that block
 when the edge is its only way in, else in a block of its own put on the edge; before a
@@ -45,54 +47,25 @@ def _fn(run, node):
 
 # -- where each owned local dies ---------------------------------------------------------
 
-def _reads(node, owned: dict) -> set:
-    """The owned locals a statement or exit reads, a reference to an element of one
-    (`owned` maps it to the tensor) reading the tensor (an assignment to a cell does not
-    read it: it gives it a new tensor)."""
-    if node._prod == "Assign" and node.target._prod == "Local":
-        node = node.value
-    return {owned[n.name] for n in descendants(node) if n._prod == "Local" and n.name in owned}
-
-
-def _defines(stmt) -> set:
-    """What a statement gives a new tensor: a `let`'s local, an assigned cell."""
-    if stmt._prod == "Let":
-        return {stmt.name}
-    return {stmt.target.name} if stmt._prod == "Assign" and stmt.target._prod == "Local" \
-        else set()
-
-
 class _Liveness:
     """The owned locals live into each block of one function, and the blocks with drops."""
 
     def __init__(self, fn, owned: frozenset, names):
         self.fn, self.owned, self.fresh_name = fn, owned, names
         self.labels = {b.label for b in fn.blocks}
-        # find-owned-buffers owns a tensor an element of which is borrowed only when the
-        # reference is not handed on: its reads are the last uses of the buffer.
-        reading = {**element_borrows(fn, owned), **{name: name for name in owned}}
-        self.reads = {b.label: [_reads(s, reading) for s in b.stmts] for b in fn.blocks}
-        self.exit_reads = {b.label: _reads(b.exit, reading) for b in fn.blocks}
-        self.live_in = {b.label: set() for b in fn.blocks}
-        changed = True
-        while changed:
-            changed = False
-            for b in reversed(fn.blocks):
-                live = self._block_in(b)
-                if live != self.live_in[b.label]:
-                    self.live_in[b.label], changed = live, True
+        # find-owned-buffers owns a tensor whose buffer another local holds (a reference to
+        # it or to an element, a move) only when that local is not handed on, and lives no
+        # longer than the owner: its reads are the last uses of the buffer.
+        reading = {**borrowers(fn, owned, owned), **{name: {name} for name in owned}}
+        self.reads = {b.label: [reads(s, reading) for s in b.stmts] for b in fn.blocks}
+        self.exit_reads = {b.label: reads(b.exit, reading) for b in fn.blocks}
+        self.live_in = live_in(fn, reading)
 
     def held(self, b) -> set:
         """What is live at the end of block b's statements: read by its exit or after it."""
         live = set(self.exit_reads[b.label])
         for t in successors(b):
             live |= self.live_in.get(t, set())
-        return live
-
-    def _block_in(self, b) -> set:
-        live = self.held(b)
-        for s, reads in zip(reversed(b.stmts), reversed(self.reads[b.label])):
-            live = (live - _defines(s)) | reads
         return live
 
     def place_drops(self) -> tuple:
@@ -135,10 +108,10 @@ class _Liveness:
     def _within(self, b) -> tuple:
         """Block b's statements, each followed by the drops of what it read (or made) last."""
         live, out = self.held(b), []
-        for s, reads in zip(reversed(b.stmts), reversed(self.reads[b.label])):
-            out.extend(reversed(_drops((reads | _defines(s) & self.owned) - live, s.span)))
+        for s, read in zip(reversed(b.stmts), reversed(self.reads[b.label])):
+            out.extend(reversed(_drops((read | defines(s) & self.owned) - live, s.span)))
             out.append(s)
-            live = (live - _defines(s)) | reads
+            live = (live - defines(s)) | read
         return tuple(reversed(out))
 
     def _before_return(self, b, stmts: tuple, held: set):

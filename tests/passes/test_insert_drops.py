@@ -7,6 +7,7 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass.verify import descendants
 from nano_vx.passes.insert_drops import insert_drops
 from front import assert_prints_the_same, run_front
 
@@ -122,6 +123,21 @@ def test_a_tensor_an_element_of_which_is_borrowed_is_dropped_after_the_reference
     body = _blocks("borrowed_elements", "main")["bb4"].stmts
     assert [s._prod for s in body[-4:]] == ["Assign", "Drop", "Drop", "Assign"]
     assert {s.name for s in body[-3:-1]} == {"m", "t"}  # after `*w` and `*r` are read
+
+
+def test_a_tensor_borrowed_whole_is_dropped_after_the_last_read_of_what_holds_it():
+    assert _dropped("borrowed_whole")["main"] == ["a", "a", "b", "b"]  # `continue`, the end
+    holders = {"a", "b", "r", "c", "p"}
+    for blk in _blocks("borrowed_whole", "main").values():
+        stmts = [s._prod for s in blk.stmts]
+        if "Drop" not in stmts:
+            continue
+        after = blk.stmts[stmts.index("Drop"):]
+        assert not any(n._prod == "Local" and n.name in holders
+                       for s in after if s._prod != "Drop" for n in descendants(s))
+        before = [n.name for s in blk.stmts[:stmts.index("Drop")] for n in descendants(s)
+                  if n._prod == "Local"]
+        assert "c" in before  # the `if`'s reference, read last on both ways
 
 
 def test_a_struct_field_given_a_tensor_read_nowhere_else_owns_it():
