@@ -45,9 +45,9 @@ nothing but a closure of the launcher reads it, whose read stops with the messag
 names the kernel's `transfer`. A closure of the kernel whose block's value moves `*t`
 numbers its move the same way, in its block. It is done for a kernel launched once by a
 statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
-only as a `let`'s value or a closure's, whose closures cannot read `*t` after a move (the
-copy leaves it readable, where the interpreter stops: `_called_last`), and whose launches
-lending `t` are of such kernels; others stay as they are.
+only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
+leaves it readable, where the interpreter stops: `_unread_after_moves`), and whose
+launches lending `t` are of such kernels; others stay as they are.
 """, state=State)
 
 
@@ -113,18 +113,19 @@ def _movable(fn, param, arg) -> bool:
             or is_tensor(param.type) and arg._prod == "Deref" and arg.value._prod == "Local"):
         return False
     sites = {id(_moving(s)) for s in _sites(fn, param)}
-    return _called_last(fn, param) and not any(
+    return _unread_after_moves(fn, param) and not any(
         n._prod == "Transfer" and _at(n.value, param.name, _lent(param)) and id(n) not in sites
         for n in descendants(fn.body))
 
 
-def _called_last(fn, param) -> bool:
-    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered.
+def _unread_after_moves(fn, param) -> bool:
+    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered: whether
+    nothing can read `t` after a move of it, with closures about.
 
     The copy this pass moves leaves `*t` readable where the interpreter's move of `*t` stops
     a later read of it. The front end refuses such a read after a move written in the body
-    (E4001), but not after a closure's, so fn may have closures only if none moves `t`, or
-    one, `mover`, does and nothing can read `t` after its move:
+    (E4001), but not one through a closure, nor one after a closure's move, so fn may have
+    closures only if none moves `t`, or one, `mover`, does and:
     - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
       value, or a `let` of its block after which the block is quiet;
     - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
@@ -139,22 +140,21 @@ def _called_last(fn, param) -> bool:
     movers = [c for c in closures if any(id(n) in sites for n in descendants(c))]
     if not movers:
         return not closures
-    mover = movers[0]
-    stmts = fn.body.stmts
+    if len(movers) != 1 or sum(n._prod == "Transfer" for n in descendants(movers[0])) != 1:
+        return False
+    mover, stmts = movers[0], fn.body.stmts
     name = next((s.name for s in stmts if s._prod == "Let" and s.value is mover), None)
-    block = mover.body
-    at = len(block.stmts) if id(mover) in sites else next(
-        (i for i, s in enumerate(block.stmts) if id(s) in sites), None)
+    # Where its block moves `t`: past its statements for its value, else a `let` of it.
+    at = len(mover.body.stmts) if id(mover) in sites else next(
+        (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
     uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
     calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
-    if len(movers) != 1 or name is None or at is None or uses != 1 or len(calls) != 1 or \
-            sum(n._prod == "Transfer" for n in descendants(mover)) != 1:
-        return False
     lets = [i for i, s in enumerate(stmts) if id(s) in sites]
-    if len(lets) != len(sites - {id(n) for n in descendants(mover)}):
+    if name is None or at is None or uses != 1 or len(calls) != 1 or \
+            len(lets) != len(sites - {id(n) for n in descendants(mover)}):
         return False
     reaching = _reaching(fn, param.name)
-    return _quiet(block, at, reaching, param) and all(
+    return _quiet(mover.body, at, reaching, param) and all(
         _quiet(fn.body, i, reaching, param) for i in [calls[0], *lets])
 
 
