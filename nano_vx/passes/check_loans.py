@@ -34,11 +34,15 @@ class State:
     blocks: list = field(default_factory=list)  # the open Block nodes, as frames
     temporary: list[Loan] = field(default_factory=list)  # lent to the calls being evaluated
     releasing: list[str] = field(default_factory=list)  # the variables `x = ..` is assigning
+    loops: list = field(default_factory=list)  # the open loops, each with its body's frame
+    dangling: dict[str, tuple] = field(default_factory=dict)  # holder -> (loan, its end)
+    written: object = None  # the variable an assignment gives a part of, which it does not read
     reported: OncePerPlace = field(default_factory=OncePerPlace)
 
 
 check_loans = Analysis("check-loans", Lrouted, """
-Refuse conflicting loans (E4002, E4003) and changes to a lent variable (E4004).
+Refuse conflicting loans (E4002, E4003), changes to a lent variable (E4004), and a reference
+read after the variable it names has gone (E4005).
 
 A loan is what `&x` or `&mut x` takes of a variable x (`&t[i]` and `&t.f` take all of t, as
 Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). How long it lasts
@@ -60,6 +64,15 @@ them: Rust's E0502 for a mutable borrow) is E4004 (E0506, E0505). A write throug
 (`*p = ..`) changes what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
 lent variable are not refused: with loans that last to the end of their block, that would
 refuse `let p = &mut x; *p = 5; print(x);`, which Rust admits because p is not used again.
+
+A struct or a tuple holds the loans of its fields' values (`Holder { t: &mut x }`, `(&x, 1)`),
+and assigning a part of a variable (`h.t = &mut y;`) adds the value's loans to those the
+variable holds. When a block ends, a loan of a variable it declared that a variable of an
+outer block still holds dangles: a later read of that holder is E4005 (Rust's E0597), and so
+is a read of it in a loop the block is inside, which the next turn reaches first, unless the
+loop's body gives the holder a new value (`h = ..`) before. Giving the holder a new value
+ends the dangling loan; a borrow through a reference (`&*p`, `&p[i]`) names what p names, so
+it does not dangle with p.
 """, skip=DESCRIPTIONS, state=State)
 
 
@@ -81,6 +94,9 @@ def _carried(st: State, e) -> list[Loan]:
         if ret is None or ret._prod != "BorrowType":
             return []
         return [loan for a in e.args for loan in _carried(st, a)]
+    if kind in ("StructLit", "Tuple"):
+        parts = (f.value for f in e.fields) if kind == "StructLit" else e.elems
+        return [loan for part in parts for loan in _carried(st, part)]
     if kind in ("Match", "MatchValue"):
         return [loan for arm in (e.arms if kind == "Match" else e.cases)
                 if arm.body.value is not None for loan in _carried(st, arm.body.value)]
@@ -116,8 +132,31 @@ def _block(run, node):
     st.frames.append([])
     st.blocks.append(node)
     run.descend(node)
+    _outlived(run, len(st.frames) - 1)
     st.blocks.pop()
     st.frames.pop()
+
+
+@check_loans.on("While")
+def _while(run, node):
+    st = run.state
+    st.loops.append((len(st.frames), node))
+    run.descend(node)
+    st.loops.pop()
+
+
+@check_loans.on("For")
+def _for(run, node):
+    st = run.state
+    st.declared[node.var] = len(st.frames)  # the loop's variable lives in its body
+    _while(run, node)
+
+
+@check_loans.on("Local")
+def _local(run, node):
+    st = run.state
+    if node.name in st.dangling and node is not st.written:
+        _dangles(run, node, node.name)
 
 
 @check_loans.on("Closure")
@@ -135,10 +174,13 @@ def _let(run, node):
     _hold(st, node.name, _carried(st, node.value))
 
 
-def _hold(st: State, name: str, loans: list[Loan]) -> None:
-    """`name` holds `loans` (and no longer those it held) to the end of its block."""
-    for frame in st.frames:
-        frame[:] = [loan for loan in frame if loan.held_by != name]
+def _hold(st: State, name: str, loans: list[Loan], keep: bool = False) -> None:
+    """`name` holds `loans` (and, unless it `keep`s them, no longer those it held) to the end
+    of its block."""
+    if not keep:
+        st.dangling.pop(name, None)
+        for frame in st.frames:
+            frame[:] = [loan for loan in frame if loan.held_by != name]
     depth = st.declared.get(name, len(st.frames) - 1)
     line, col = _end(st, depth)
     ends = f"held by '{display_name(name)}' until the end of its block, at {line}:{col}"
@@ -156,13 +198,26 @@ def _assign(run, node):
     if fresh:
         st.releasing.pop()
     else:
+        # `h.t = ..` writes a part of h without reading h; `h.t[i] = ..` reads h.t.
+        st.written = _part_of(target) if node.op == "=" else None
         run.walk(target)  # the indices, and what they borrow
+        st.written = None
     x = root(target)
     if x is not None and st.types.through(target) is None:
         what = f"'{display_name(x)}'" if target._prod == "Local" else f"`{_text(target)}`"
         _changed(run, target, x, f"assign to {what}")
     if fresh:
         _hold(st, target.name, _carried(st, node.value))
+    elif (whole := _part_of(target)) is not None and whole is not target:
+        _hold(st, whole.name, _carried(st, node.value), keep=True)
+
+
+def _part_of(place):
+    """The variable `place` is, or a field or a tuple's element of (`h`, `h.t`, `p.0.f`),
+    else None."""
+    while place._prod in ("FieldGet", "TupleGet"):
+        place = place.base
+    return place if place._prod == "Local" else None
 
 
 @check_loans.on("Call")
@@ -206,6 +261,74 @@ def _borrow(run, node):
     elif not node.mutable:
         if mutable:
             _conflict(run, "E4003", node, mutable[0], f"cannot borrow '{shown}' as shared")
+
+
+# -- references outliving what they name -------------------------------------------------------
+
+
+def _outlived(run, depth: int) -> None:
+    """The block of frame `depth` ends: each loan of a variable it declared that a variable
+    of an outer block holds dangles, and a read of it in a loop around the block is E4005."""
+    st = run.state
+    line, col = _end(st, depth)
+    for frame in st.frames[:depth]:
+        gone = [loan for loan in frame if st.declared.get(loan.root) == depth
+                and st.types.through(loan.borrow.value) is None]
+        frame[:] = [loan for loan in frame if loan not in gone]
+        for loan in gone:
+            st.dangling.setdefault(loan.held_by, (loan, (line, col)))
+            around = [loop for at, loop in st.loops if st.declared.get(loan.held_by, 0) < at <= depth]
+            read = _first_read(around[0], loan.held_by) if around else None
+            if read is not None:
+                _dangles(run, read, loan.held_by)
+
+
+def _first_read(loop, name: str):
+    """The first read of `name` a turn of `loop` makes, unless its body gives `name` a new
+    value before; None when it makes none."""
+    if loop._prod == "While" and (found := _read_in(loop.cond, name)) is not None:
+        return found
+    for stmt in (*loop.body.stmts, *([loop.body.value] if loop.body.value else [])):
+        if stmt._prod == "Assign" and stmt.op == "=" and stmt.target._prod == "Local" \
+                and stmt.target.name == name:
+            return _read_in(stmt.value, name)
+        if (found := _read_in(stmt, name)) is not None:
+            return found
+    return None
+
+
+def _read_in(node, name: str):
+    if node._prod == "Local" and node.name == name:
+        return node
+    if node._prod == "Assign" and _part_of(node.target) is not None:
+        found = _read_in(node.value, name)
+        if found is not None or _part_of(node.target).name == name:
+            return found
+    for child in child_nodes(node):
+        if (found := _read_in(child, name)) is not None:
+            return found
+    return None
+
+
+def _dangles(run, at, holder: str) -> None:
+    """E4005 at `at`, a read of `holder`, which holds a loan of a variable that has gone."""
+    st = run.state
+    loan, (line, col) = st.dangling[holder]
+    key = (loan.borrow.span if loan.borrow.span is not None else id(loan.borrow), "E4005")
+    if st.reported.again(key, copy=loan.root):
+        return
+    x, h = display_name(loan.root), display_name(holder)
+    at_line, at_col = _line_col(at)
+    run.ctx.diagnostics.error(
+        "E4005", at.span,
+        f"'{x}' does not live long enough: its block ends at {line}:{col}, and '{h}' still "
+        f"holds `{_text(loan.borrow)}` when it is read here, at {at_line}:{at_col}",
+        labels=[Label(loan.borrow.span, f"'{x}' borrowed here")]
+        if loan.borrow.span is not None else [],
+        help=[f"declare '{x}' in the block of '{h}' (or an outer one), or give '{h}' a new "
+              f"value before the end of the block of '{x}'"],
+        name=x, holder=h, ends={"line": line, "column": col})
+    st.reported.said(key, run.ctx.diagnostics.items[-1], copy=loan.root)
 
 
 # -- reports ----------------------------------------------------------------------------------
