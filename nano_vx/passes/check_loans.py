@@ -26,6 +26,16 @@ class Loan:
 
 
 @dataclass
+class Turns:
+    """An open loop: the frame of its body, and the holders a `continue` or a `break` leaves
+    dangling (for the next turn, or after the loop)."""
+    at: int
+    node: object
+    next: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+
+
+@dataclass
 class State:
     movers: Movers | None = None
     types: DeclaredTypes = field(default_factory=DeclaredTypes)
@@ -34,7 +44,8 @@ class State:
     blocks: list = field(default_factory=list)  # the open Block nodes, as frames
     temporary: list[Loan] = field(default_factory=list)  # lent to the calls being evaluated
     releasing: list[str] = field(default_factory=list)  # the variables `x = ..` is assigning
-    loops: list = field(default_factory=list)  # the open loops, each with its body's frame
+    structs: dict = field(default_factory=dict)  # struct -> its fields' types, by name
+    loops: list[Turns] = field(default_factory=list)  # the open loops, innermost last
     dangling: dict[str, tuple] = field(default_factory=dict)  # holder -> (loan, its end)
     written: object = None  # the variable an assignment gives a part of, which it does not read
     reported: OncePerPlace = field(default_factory=OncePerPlace)
@@ -86,7 +97,9 @@ def _carried(st: State, e) -> list[Loan]:
     kind = e._prod
     if kind == "Borrow":
         x = root(e.value)
-        return [Loan(x, e.mutable, e)] if x is not None else []
+        ref = st.types.through(e.value)
+        return ([Loan(x, e.mutable, e)] if x is not None else []) + \
+            (_carried(st, ref) if ref is not None else [])
     if kind == "Local":
         return [loan for frame in st.frames for loan in frame if loan.held_by == e.name]
     if kind == "Call":
@@ -97,11 +110,37 @@ def _carried(st: State, e) -> list[Loan]:
     if kind in ("StructLit", "Tuple"):
         parts = (f.value for f in e.fields) if kind == "StructLit" else e.elems
         return [loan for part in parts for loan in _carried(st, part)]
+    if kind in ("FieldGet", "TupleGet"):  # a part of a holder: what the holder holds, if any
+        return _carried(st, e.base) if _refers(st, _part_type(st, e)) else []
     if kind in ("Match", "MatchValue"):
         return [loan for arm in (e.arms if kind == "Match" else e.cases)
                 if arm.body.value is not None for loan in _carried(st, arm.body.value)]
     return [loan for child in child_nodes(e) if child._prod == "Block"
             and child.value is not None for loan in _carried(st, child.value)]
+
+
+def _part_type(st: State, e):
+    """The declared type of a variable or of a part of one (`h.t`, `p.0`), else None."""
+    if e._prod == "Local":
+        return st.types.locals.get(e.name)
+    base = _part_type(st, e.base) if e._prod in ("FieldGet", "TupleGet") else None
+    if base is not None and e._prod == "TupleGet" and base._prod == "TupleType":
+        return base.elems[e.index] if e.index < len(base.elems) else None
+    if base is not None and e._prod == "FieldGet" and base._prod == "NamedType":
+        return st.structs.get(base.name, {}).get(e.field)
+    return None
+
+
+def _refers(st: State, t, seen: frozenset = frozenset()) -> bool:
+    """Whether a value of type `t` may hold a reference."""
+    if t is None:
+        return False
+    if t._prod == "BorrowType":
+        return True
+    if t._prod == "TupleType":
+        return any(_refers(st, elem, seen) for elem in t.elems)
+    fields = st.structs.get(t.name, {}) if t._prod == "NamedType" and t.name not in seen else {}
+    return any(_refers(st, ft, seen | {t.name}) for ft in fields.values())
 
 
 def _live(st: State, x: str) -> list[Loan]:
@@ -119,9 +158,12 @@ def _program(run, node):
     st = run.state
     st.movers = Movers(node)
     st.types = DeclaredTypes.of(node)
+    st.structs = {item.name: {f.name: f.type for f in item.fields}
+                  for item in node.items if item._prod == "StructDecl"}
     for fn in (item for item in node.items if item._prod == "Fn"):
         st.types.enter(fn)
         st.declared = {p.name: 0 for p in fn.params}
+        st.dangling = {}
         run.walk(fn.body)
     st.reported.note_copies()
 
@@ -137,26 +179,58 @@ def _block(run, node):
     st.frames.pop()
 
 
-@check_loans.on("While")
-def _while(run, node):
+@check_loans.on("While", "For")
+def _loop(run, node):
     st = run.state
-    st.loops.append((len(st.frames), node))
+    if node._prod == "For":
+        st.declared[node.var] = len(st.frames)  # the loop's variable lives in its body
+    before = dict(st.dangling)
+    st.loops.append(Turns(len(st.frames), node))
     run.descend(node)
-    st.loops.pop()
+    turns = st.loops.pop()
+    # The next turn reads what this one left dangling unless it gives the holder a new value
+    # first; after the loop, what any turn (or none) left dangles.
+    for holder, dangling in {**turns.next, **st.dangling}.items():
+        if st.declared.get(holder, 0) < turns.at:
+            read, _ = _first_read((node.body,) if node._prod == "For" else
+                                  (node.cond, node.body), holder)
+            if read is not None:
+                _dangles(run, read, holder, dangling)
+    st.dangling = {**turns.after, **before, **st.dangling}
 
 
-@check_loans.on("For")
-def _for(run, node):
+@check_loans.on("Break", "Continue")
+def _leave(run, node):
     st = run.state
-    st.declared[node.var] = len(st.frames)  # the loop's variable lives in its body
-    _while(run, node)
+    turns = st.loops[-1]
+    leaving = {loan.held_by: (loan, _end(st, st.declared[loan.root]))
+               for frame in st.frames[:turns.at] for loan in frame
+               if st.declared.get(loan.root, -1) >= turns.at and _names_root(st, loan)}
+    (turns.next if node._prod == "Continue" else turns.after).update(
+        {**leaving, **st.dangling})
+
+
+@check_loans.on("If", "IfExpr", "Match", "MatchValue")
+def _branches(run, node):
+    """What a branch leaves dangling dangles after the `if` or `match`, whatever another
+    branch gives the holder."""
+    st = run.state
+    run.walk(node.scrutinee if node._prod in ("Match", "MatchValue") else node.cond)
+    before, after = st.dangling, {}
+    ways = {"Match": "arms", "MatchValue": "cases"}.get(node._prod)
+    for way in (getattr(node, ways) if ways else [node.then, node.orelse]):
+        if way is not None:
+            st.dangling = dict(before)
+            run.walk(way)
+            after.update(st.dangling)
+    st.dangling = {**before, **after} if ways is None and node.orelse is None else after
 
 
 @check_loans.on("Local")
 def _local(run, node):
     st = run.state
     if node.name in st.dangling and node is not st.written:
-        _dangles(run, node, node.name)
+        _dangles(run, node, node.name, st.dangling[node.name])
 
 
 @check_loans.on("Closure")
@@ -268,52 +342,75 @@ def _borrow(run, node):
 
 def _outlived(run, depth: int) -> None:
     """The block of frame `depth` ends: each loan of a variable it declared that a variable
-    of an outer block holds dangles, and a read of it in a loop around the block is E4005."""
+    of an outer block holds dangles."""
     st = run.state
-    line, col = _end(st, depth)
+    ends = _end(st, depth)
     for frame in st.frames[:depth]:
         gone = [loan for loan in frame if st.declared.get(loan.root) == depth
-                and st.types.through(loan.borrow.value) is None]
+                and _names_root(st, loan)]
         frame[:] = [loan for loan in frame if loan not in gone]
         for loan in gone:
-            st.dangling.setdefault(loan.held_by, (loan, (line, col)))
-            around = [loop for at, loop in st.loops if st.declared.get(loan.held_by, 0) < at <= depth]
-            read = _first_read(around[0], loan.held_by) if around else None
-            if read is not None:
-                _dangles(run, read, loan.held_by)
+            st.dangling.setdefault(loan.held_by, (loan, ends))
 
 
-def _first_read(loop, name: str):
-    """The first read of `name` a turn of `loop` makes, unless its body gives `name` a new
-    value before; None when it makes none."""
-    if loop._prod == "While" and (found := _read_in(loop.cond, name)) is not None:
-        return found
-    for stmt in (*loop.body.stmts, *([loop.body.value] if loop.body.value else [])):
-        if stmt._prod == "Assign" and stmt.op == "=" and stmt.target._prod == "Local" \
-                and stmt.target.name == name:
-            return _read_in(stmt.value, name)
-        if (found := _read_in(stmt, name)) is not None:
-            return found
-    return None
+def _names_root(st: State, loan: Loan) -> bool:
+    """Whether `loan` names its root variable: a borrow through a reference p (`&*p`,
+    `&p[i]`) names what p names, whose loans it carries, and does not end with p."""
+    return st.types.through(loan.borrow.value) is None
 
 
-def _read_in(node, name: str):
-    if node._prod == "Local" and node.name == name:
-        return node
-    if node._prod == "Assign" and _part_of(node.target) is not None:
-        found = _read_in(node.value, name)
-        if found is not None or _part_of(node.target).name == name:
-            return found
-    for child in child_nodes(node):
-        if (found := _read_in(child, name)) is not None:
-            return found
-    return None
+_UNSURE = frozenset({"Binary", "Closure", "While", "For", "Spawn"})  # may not run a part
 
 
-def _dangles(run, at, holder: str) -> None:
-    """E4005 at `at`, a read of `holder`, which holds a loan of a variable that has gone."""
+def _first_read(parts, name: str):
+    """The first read of `name` running `parts` in turn may make before it gives `name` a
+    new value (`name = ..`) or leaves, and whether every way through them does one of those:
+    (the read or None, surely given)."""
+    for part in parts:
+        read, given = _first_read_in(part, name)
+        if read is not None or given:
+            return read, given
+    return None, False
+
+
+def _first_read_in(node, name: str):
+    kind = node._prod
+    if kind == "Local":
+        return (node if node.name == name else None), False
+    if kind in ("Return", "Break", "Continue"):
+        return _first_read(child_nodes(node), name)[0], True
+    if kind == "Assign":
+        read, given = _first_read((node.value,), name)
+        if read is not None or given:
+            return read, given
+        whole = _part_of(node.target) if node.op == "=" else None
+        if whole is None:  # `x += ..`, `t[i] = ..` read the target
+            return _first_read((node.target,), name)
+        # `h.t = ..` writes a part of h without reading it, and gives h no new value whole.
+        return None, whole is node.target and whole.name == name
+    if kind in ("If", "IfExpr", "Match", "MatchValue"):
+        read, given = _first_read((node.cond if kind.startswith("If") else node.scrutinee,),
+                                  name)
+        if read is not None or given:
+            return read, given
+        ways = ([node.then, node.orelse] if kind.startswith("If") else
+                [arm.body for arm in (node.arms if kind == "Match" else node.cases)])
+        found = [_first_read((way,), name) if way is not None else (None, False)
+                 for way in ways]
+        read = next((r for r, _ in found if r is not None), None)
+        return read, read is None and bool(found) and all(given for _, given in found)
+    if kind == "Block":
+        return _first_read((*node.stmts, *([node.value] if node.value is not None else [])),
+                           name)
+    read, given = _first_read(child_nodes(node), name)
+    return read, given and kind not in _UNSURE
+
+
+def _dangles(run, at, holder: str, dangling: tuple) -> None:
+    """E4005 at `at`, a read of `holder`, which holds `dangling`, a loan of a variable that
+    has gone, and where its block ends."""
     st = run.state
-    loan, (line, col) = st.dangling[holder]
+    loan, (line, col) = dangling
     key = (loan.borrow.span if loan.borrow.span is not None else id(loan.borrow), "E4005")
     if st.reported.again(key, copy=loan.root):
         return
