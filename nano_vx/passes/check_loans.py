@@ -195,7 +195,7 @@ def _loop(run, node):
             read, _ = _first_read((node.body,) if node._prod == "For" else
                                   (node.cond, node.body), holder)
             if read is not None:
-                _dangles(run, read, holder, dangling)
+                _dangles(run, read, holder, dangling, "the next turn reads it")
     st.dangling = {**turns.after, **before, **st.dangling}
 
 
@@ -213,7 +213,7 @@ def _leave(run, node):
 @check_loans.on("If", "IfExpr", "Match", "MatchValue")
 def _branches(run, node):
     """What a branch leaves dangling dangles after the `if` or `match`, whatever another
-    branch gives the holder."""
+    branch gives the holder; not what one that leaves (`return`, `break`) does."""
     st = run.state
     run.walk(node.scrutinee if node._prod in ("Match", "MatchValue") else node.cond)
     before, after = st.dangling, {}
@@ -222,7 +222,9 @@ def _branches(run, node):
         if way is not None:
             st.dangling = dict(before)
             run.walk(way)
-            after.update(st.dangling)
+            body = way.body if ways else way
+            if not (body.value is None and body.stmts and body.stmts[-1]._prod in _LEAVES):
+                after.update(st.dangling)
     st.dangling = {**before, **after} if ways is None and node.orelse is None else after
 
 
@@ -359,6 +361,7 @@ def _names_root(st: State, loan: Loan) -> bool:
     return st.types.through(loan.borrow.value) is None
 
 
+_LEAVES = frozenset({"Return", "Break", "Continue"})
 _UNSURE = frozenset({"Binary", "Closure", "While", "For", "Spawn"})  # may not run a part
 
 
@@ -377,7 +380,7 @@ def _first_read_in(node, name: str):
     kind = node._prod
     if kind == "Local":
         return (node if node.name == name else None), False
-    if kind in ("Return", "Break", "Continue"):
+    if kind in _LEAVES:
         return _first_read(child_nodes(node), name)[0], True
     if kind == "Assign":
         read, given = _first_read((node.value,), name)
@@ -406,7 +409,7 @@ def _first_read_in(node, name: str):
     return read, given and kind not in _UNSURE
 
 
-def _dangles(run, at, holder: str, dangling: tuple) -> None:
+def _dangles(run, at, holder: str, dangling: tuple, read: str = "it is read") -> None:
     """E4005 at `at`, a read of `holder`, which holds `dangling`, a loan of a variable that
     has gone, and where its block ends."""
     st = run.state
@@ -419,7 +422,7 @@ def _dangles(run, at, holder: str, dangling: tuple) -> None:
     run.ctx.diagnostics.error(
         "E4005", at.span,
         f"'{x}' does not live long enough: its block ends at {line}:{col}, and '{h}' still "
-        f"holds `{_text(loan.borrow)}` when it is read here, at {at_line}:{at_col}",
+        f"holds `{_text(loan.borrow)}` when {read}, at {at_line}:{at_col}",
         labels=[Label(loan.borrow.span, f"'{x}' borrowed here")]
         if loan.borrow.span is not None else [],
         help=[f"declare '{x}' in the block of '{h}' (or an outer one), or give '{h}' a new "
