@@ -394,8 +394,8 @@ _ENTRIES = [
          "A reference to x (or a struct or tuple holding one) given to a variable of a block "
          "outside x's, `r = &x;` or `h.t = &mut x;`, outlives x: when x's block ends, the "
          "reference names a variable that is gone. Reading the holder after that (or in a loop "
-         "around x's block, whose next turn reads it before x is made again) is refused, as "
-         "Rust's E0597 refuses it. The message names x, where its block ends and the read. "
+         "around x's block, whose next turn reads it before giving it a new value) is refused, "
+         "as Rust's E0597 refuses it. The message names x, where its block ends and the read. "
          "Declare x in the holder's block or an outer one, or give the holder a new value "
          "(`r = &y;`) before it is read again. A reborrow through a reference (`&*p`, `&p[i]`) "
          "names what p names, and does not end with p."),

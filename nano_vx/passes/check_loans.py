@@ -30,7 +30,6 @@ class Turns:
     """An open loop: the frame of its body, and the holders a `continue` or a `break` leaves
     dangling (for the next turn, or after the loop)."""
     at: int
-    node: object
     next: dict = field(default_factory=dict)
     after: dict = field(default_factory=dict)
 
@@ -83,7 +82,10 @@ outer block still holds dangles: a later read of that holder is E4005 (Rust's E0
 is a read of it in a loop the block is inside, which the next turn reaches first, unless the
 loop's body gives the holder a new value (`h = ..`) before. Giving the holder a new value
 ends the dangling loan; a borrow through a reference (`&*p`, `&p[i]`) names what p names, so
-it does not dangle with p.
+it does not dangle with p. Each way counts on its own: what one branch of an `if` or a
+`match` leaves dangling dangles after it whatever another branch does (not what a branch
+that returns or leaves the loop does), a `continue` carries what it leaves dangling to the
+next turn and a `break` past the loop, and a loop that may not run keeps what dangled before.
 """, skip=DESCRIPTIONS, state=State)
 
 
@@ -185,7 +187,7 @@ def _loop(run, node):
     if node._prod == "For":
         st.declared[node.var] = len(st.frames)  # the loop's variable lives in its body
     before = dict(st.dangling)
-    st.loops.append(Turns(len(st.frames), node))
+    st.loops.append(Turns(len(st.frames)))
     run.descend(node)
     turns = st.loops.pop()
     # The next turn reads what this one left dangling unless it gives the holder a new value
