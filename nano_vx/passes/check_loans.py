@@ -93,17 +93,17 @@ next turn and a `break` past the loop, and a loop that may not run keeps what da
 
 
 def _carried(st: State, e) -> list[Loan]:
-    """The loans the value of `e` carries: a borrow's own, a reference variable's, those a
-    call returning a reference takes from its arguments, those of the branch values of an
-    `if` or `match`."""
+    """The loans the value of `e` carries: a borrow's own (and those of what it reaches), a
+    reference variable's, those a call returning a reference takes from its arguments, a
+    struct's or tuple's parts', those of the branch values of an `if` or `match`."""
     kind = e._prod
-    if kind == "Borrow":
+    if kind == "Borrow":  # and what is reached through it: what x or the reference holds
         x = root(e.value)
         ref = st.types.through(e.value)
         return ([Loan(x, e.mutable, e)] if x is not None else []) + \
-            (_carried(st, ref) if ref is not None else [])
+            (_carried(st, ref) if ref is not None else _held(st, x))
     if kind == "Local":
-        return [loan for frame in st.frames for loan in frame if loan.held_by == e.name]
+        return _held(st, e.name)
     if kind == "Call":
         ret = st.types.results.get(e.callee.name) if e.callee._prod == "Global" else None
         if ret is None or ret._prod != "BorrowType":
@@ -119,6 +119,11 @@ def _carried(st: State, e) -> list[Loan]:
                 if arm.body.value is not None for loan in _carried(st, arm.body.value)]
     return [loan for child in child_nodes(e) if child._prod == "Block"
             and child.value is not None for loan in _carried(st, child.value)]
+
+
+def _held(st: State, name: str | None) -> list[Loan]:
+    return [loan for frame in st.frames for loan in frame if loan.held_by == name] \
+        if name is not None else []
 
 
 def _part_type(st: State, e):

@@ -264,6 +264,12 @@ HOLDER = "struct Holder {\n    t: &i32,\n    n: i32,\n}\n"
      "print(*r);", HOLDER, [("E4005", 13)]),
     ("let mut n = 0;\n{\nlet a = 2;\nlet h = Holder { t: &a, n: 3 };\nn = h.n;\n}\nprint(n);",
      HOLDER, []),
+    # A struct in a struct holds what its fields hold; a reference to a holder reaches it.
+    ("let x = 1;\nlet mut o = (Holder { t: &x, n: 0 }, 1);\n{\nlet a = 2;\no.0.t = &a;\n}\n"
+     "let h = o.0;\nprint(*h.t);", HOLDER, [("E4005", 12)]),
+    ("let x = 1;\nlet mut h = Holder { t: &x, n: 0 };\nlet mut r = &x;\n{\nlet a = 2;\n"
+     "h.t = &a;\nr = get(&h);\n}\nprint(*r);",
+     HOLDER + "fn get(h: &Holder) -> &i32 {\nh.t\n}\n", [("E4005", 17)]),
     # A call returning a reference holds its argument's loan.
     ("let t = Tensor<i32, [2]>::fill(1);\nlet mut r = first(&t);\n{\n"
      "let u = Tensor<i32, [2]>::fill(2);\nr = first(&u);\n}\nprint(*r);", FIRST, [("E4005", 9)]),
