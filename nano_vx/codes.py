@@ -207,11 +207,13 @@ _ENTRIES = [
          "A `match` on a value covers every value as well: each variant of an enum, `true` "
          "and `false` of a bool, and for an integer a last case `_ => ..` (or a name) that "
          "takes what the others do not list; the message names what no case covers."),
-    Code("E3012", "a struct field given a value of another type",
+    Code("E3012", "a struct field or a variant's value given a value of another type",
          "A struct literal gives each field a value of the field's declared type (an "
-         "unsuffixed literal fits any type of its kind). The message names the struct, the "
-         "field and both types. A field whose type is a generic parameter of the struct "
-         "takes any value, but every field naming that parameter takes the same type."),
+         "unsuffixed literal fits any type of its kind), and `E::V(..)` each value V carries "
+         "one of the type V declares. The message names the struct or the variant, the "
+         "field or the value's position and both types. A field whose type is a generic "
+         "parameter of the struct takes any value, but every field naming that parameter "
+         "takes the same type."),
     Code("E3013", "a struct literal that misses a field",
          "`S { a: 1, b: t }` builds a value of struct S, so it gives every field S declares: "
          "the message names the ones missing. (A struct has no default values.)"),

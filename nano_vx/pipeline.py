@@ -71,6 +71,7 @@ from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
+from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
@@ -143,6 +144,7 @@ from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
+from .passes.state_block_prints import state_block_prints
 from .passes.schedule_sub_spaces import schedule_sub_spaces
 from .passes.select_instructions import select_instructions
 from .passes.summarize_working_sets import summarize_working_sets
@@ -257,6 +259,7 @@ BACK_END = [
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,
+    state_block_prints,
     expand_aggregate_prints,
     split_returned_references,
     inline_returned_references,
@@ -273,6 +276,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    drop_uncalled_closures,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,

@@ -139,6 +139,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
+    assert rows[names.index("expand-aggregate-prints") - 1] == [
+        "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
     assert rows[inline - 2:inline + 3] == [
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
@@ -177,6 +179,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("bind-extent-literals") - 1] == [
+        "drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]
     extents = names.index("erase-variable-extents")
     assert rows[extents - 1:extents + 2] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],

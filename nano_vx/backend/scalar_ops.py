@@ -120,14 +120,30 @@ def cast(b, value: str, source: str, target: str) -> str:
 
 
 def math_builtin(b, name: str, args: list):
-    """A math built-in: one `math` op, or arith's max and min (maxnumf, whose NaN loses
-    to a number, as the interpreter's does). Its operands have one type (type-scalars)."""
+    """A math built-in: one `math` op, or arith's max and min of integers. Its operands
+    have one type (type-scalars)."""
     t = args[0][1]
     m, float_ = MACHINE[t], kind(t) == "float"
+    if name in ("max", "min") and float_:
+        return _float_extremum(b, name, args[0][0], args[1][0], t), t
     if name in ("max", "min"):
-        op = f"{name}numf" if float_ else f"{name}{'si' if signed(t) else 'ui'}"
-        return b.op("Arith", op, args[0][0], args[1][0], m), t
+        return b.op("Arith", f"{name}{'si' if signed(t) else 'ui'}", args[0][0], args[1][0],
+                    m), t
     if name == "abs" and not float_ and not signed(t):
         return args[0][0], t  # an unsigned number is its own absolute value
     op = {"abs": "absf" if float_ else "absi"}.get(name, name)
     return b.op("Math", op, args[0][0], m), t
+
+
+def _float_extremum(b, name: str, x: str, y: str, t: str) -> str:
+    """max(x, y) or min(x, y) of floats as the interpreter picks: y when it beats x or x is
+    a NaN, else x, so a NaN loses to a number and of two equal numbers, -0.0 and 0.0, the
+    first is the value. (arith.maxnumf leaves which zero to the machine: x86 gives the
+    second.)"""
+    beats = compare(b, ">" if name == "max" else "<", y, x, t)
+    nan = b.op("Compare", "cmpf", "une", x, x, MACHINE[t])
+    take_y = b.op("Arith", "ori", beats, nan, "i1")
+    join = b.new_block((b.arg(MACHINE[t]),))
+    b.end("CondBr", take_y, join.label, (y,), join.label, (x,))
+    b.enter(join)
+    return join.args[0].name

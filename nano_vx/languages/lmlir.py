@@ -34,7 +34,7 @@ _MEMREF = re.compile(rf"memref<(([0-9]+|\?)x)*{_ELEMENT}>\Z|memref<memref<(([0-9
 
 ARITH_OPS = frozenset(
     "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui "
-    "addf subf mulf divf remf maxsi minsi maxui minui maxnumf minnumf".split())
+    "addf subf mulf divf remf maxsi minsi maxui minui".split())
 MATH_OPS = frozenset("exp log sqrt absf absi".split())
 COMPARE_OPS = frozenset({"cmpi", "cmpf"})
 PREDICATES = {

@@ -28,7 +28,7 @@ from ..languages.lmlir import PREDICATES, Lmlir
 from ..values.numbers import (
     FLOAT_TYPES, IntType, _float_op, float_to_int, int_to_float, truncating,
 )
-from ..values.math import float_fn, pick
+from ..values.math import float_fn
 from ..values.narrow import MLIR_FLOATS, narrow_float_bits, narrow_float_value
 from ..values.stops import stop, too_deep, wrong_kind
 
@@ -576,13 +576,9 @@ def _arith(machine, node, slot):
 
 
 def _extremum(node, r, a, b, t):
-    """arith.maxnumf/minnumf (a NaN loses to a number), maxsi/minsi and maxui/minui (the
-    operands read signed or unsigned, the one picked kept as it was)."""
+    """arith's maxsi/minsi and maxui/minui (the operands read signed or unsigned, the one
+    picked kept as it was)."""
     name, how = node.op[:3], node.op[3:]
-    if how == "numf":
-        def number(f):
-            f[r] = pick(name, f[a], f[b])
-        return number
     read = t.signed if how == "si" else (lambda v: v & t.mask)
     better = operator.gt if name == "max" else operator.lt
 

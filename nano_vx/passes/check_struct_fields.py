@@ -19,16 +19,18 @@ from ..placement.types import HOST, TEXT, Machine, placed
 class State:
     typer: Typer | None = None
     structs: dict = field(default_factory=dict)  # name -> StructDecl
+    variants: dict = field(default_factory=dict)  # (enum, variant) -> Variant
+    types: frozenset = frozenset()  # the names no generic parameter has: structs, enums, str
     scopes: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None
     where: Where | None = None
 
 
 check_struct_fields = Analysis("check-struct-fields", Lrouted, """
-Refuse a struct literal without every field (E3013), a field of another type (E3012), a field
-a value has not (E2005: not its struct's, a field of a value that has none, `.i` past a
-tuple's end), a literal of no struct (E2001), and a Copy struct's generic field given a value
-that moves (E3031).
+Refuse a struct literal without every field (E3013), a field or a variant's value of another
+type (E3012), a field a value has not (E2005: not its struct's, a field of a value that has
+none, `.i` past a tuple's end), a literal of no struct (E2001), and a Copy struct's generic
+field given a value that moves (E3031).
 
 A field a literal gives twice is E2008, a name declared twice.
 
@@ -42,6 +44,14 @@ that is no struct is E2001. A generic struct that implements `Copy` (`impl<T> Co
 W<T> {}`) is copied wherever it is used, so what its parameters stand for must copy too:
 desugar-traits judges the fields as written, and this check the values an instance gives
 them (a tensor, or a struct without `Copy`, for a field of type T is E3031).
+
+`E::V(a, b)` gives the values variant V carries, each of the type it declares, as a field is
+given: `Shape::Circle(true)` for `Circle(f32)`, a number where V carries a struct, or a struct
+where it carries a tuple, is E3012. resolve-names counted them (E2004).
+
+What a value's type leaves unknown is not refused, but its kind is known all the same: a
+tuple of unsuffixed literals is no struct, and a tuple of two no tuple of three, whatever its
+elements become (`fits` judges that).
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 
@@ -50,6 +60,10 @@ def _program(run, node):
     st = run.state
     st.typer = CheckingTyper(node, Machine(run.ctx.model))  # which knows a string is text
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.variants = {(i.name, v.name): v for i in node.items if i._prod == "EnumDecl"
+                   for v in i.variants}
+    st.types = frozenset({*st.structs, TEXT.name,
+                          *(i.name for i in node.items if i._prod == "EnumDecl")})
     st.scopes = scopes_of(node, st.typer)
     run.descend(node)
 
@@ -110,26 +124,50 @@ def _literal(run, lit):
 
 
 def _judge(run, struct: str, declared, value, bound: dict) -> None:
-    st = run.state
-    here = st.where.here[-1]
-    found = st.scope.typer.of(value, here)
-    expected = placed(declared.type, here, st.typer.machine) if declared.type else OPAQUE
-    conflict = _unify(expected, found, bound, st.structs, declared.name)
+    expected, found, conflict = _given(run, declared.type, value, bound, declared.name)
     if conflict is None:
         return
     run.ctx.diagnostics.error(
         "E3012", value.span,
         f"field '{declared.name}' of '{as_written(struct)}' is {show(expected)}{conflict}, "
-        f"but this value is {show(found)}", struct=struct, field=declared.name,
+        f"but this value is {_given_shown(found)}", struct=struct, field=declared.name,
         expected=show(expected), found=show(found))
+
+
+def _given(run, declared, value, bound: dict, by: str):
+    """The type a slot declared `declared` takes here, the type of `value`, and what
+    `_unify` says of the two."""
+    st = run.state
+    here = st.where.here[-1]
+    found = st.scope.typer.of(value, here)
+    expected = placed(declared, here, st.typer.machine) if declared else OPAQUE
+    return expected, found, _unify(expected, found, bound, st.types, by)
+
+
+@check_struct_fields.on("EnumValue")
+def _variant(run, node):
+    """Each value of `E::V(..)` of the type V declares there (their count is resolve-names')."""
+    run.descend(node)
+    variant = run.state.variants.get((node.enum, node.variant))
+    if variant is None:
+        return
+    named = f"{node.enum}::{node.variant}"
+    for i, (declared, value) in enumerate(zip(variant.fields, node.args), 1):
+        expected, found, conflict = _given(run, declared, value, {}, str(i))
+        if conflict is not None:
+            run.ctx.diagnostics.error(
+                "E3012", value.span,
+                f"value {i} of '{named}' is {show(expected)}{conflict}, but this value is "
+                f"{_given_shown(found)}", struct=named, field=str(i), expected=show(expected),
+                found=show(found))
 
 
 def _copied(run, struct: str, declared, value) -> None:
     """E3031 for a value that moves given to a field of a Copy struct whose type names a
-    generic parameter (a name no struct has): the instance would copy what must move."""
+    generic parameter (a name no type has): the instance would copy what must move."""
     st = run.state
     if declared.type is None or not any(
-            n._prod == "NamedType" and n.name not in st.structs
+            n._prod == "NamedType" and n.name not in st.types
             for n in descendants(declared.type)):
         return
     found = value_type(st.scope.typer.of(value, st.where.here[-1]))
@@ -144,15 +182,16 @@ def _copied(run, struct: str, declared, value) -> None:
         name=struct)
 
 
-def _unify(expected, found, bound, structs, by):
+def _unify(expected, found, bound, types, by):
     """None when a value of type `found` fits a field of type `expected`; else what the
     message adds. A generic struct's parameters are erased (monomorphize), so a name in a
-    field's type that is no struct is one of them: the first field that shows it binds it
-    (`bound`: name -> (type or extent, field)), and every other field must agree."""
+    field's type that no type has (`types`: a struct, an enum, str) is one of them: the first
+    field that shows it binds it (`bound`: name -> (type or extent, field)), and every other
+    field must agree."""
     if expected is OPAQUE or literal(expected):
         return None if fits(found, expected) else ""
     kind = expected._prod
-    if kind in ("NamedType", "DimName") and (kind == "DimName" or expected.name not in structs):
+    if kind in ("NamedType", "DimName") and (kind == "DimName" or expected.name not in types):
         if not known(found):
             return None
         prior = bound.get(expected.name)
@@ -167,12 +206,14 @@ def _unify(expected, found, bound, structs, by):
         return f", and field '{prior[1]}' made {expected.name} = {show(prior[0])}"
     if kind == "PinnedType" and not literal(found) and found._prod == "PinnedType":
         # `Pinned<T, Topology::X>`: the unit is the field's own, T is bound like any other
-        conflict = _unify(expected.inner, found.inner, bound, structs, by)
+        conflict = _unify(expected.inner, found.inner, bound, types, by)
         if conflict is not None or fits(found, expected.replace(inner=found.inner)):
             return conflict
         return ""
+    if not fits(found, expected):
+        return ""
     if known(expected):
-        return None if fits(found, expected) else ""
+        return None
     found = value_type(found)
     if not known(found) and (literal(found) or found._prod == "OpaqueType"):
         return None
@@ -184,7 +225,7 @@ def _unify(expected, found, bound, structs, by):
         for want, got in ((expected.elem, found.elem), *zip(expected.dims, found.dims)):
             if want._prod == "DimName":
                 got = got if got._prod == "DimInt" else OPAQUE
-            conflict = _unify(want, got, bound, structs, by)
+            conflict = _unify(want, got, bound, types, by)
             if conflict is not None:
                 return conflict
         return None
@@ -248,6 +289,12 @@ def _element(run, get):
         return
     run.ctx.diagnostics.error("E2005", get.span, message, help=[why], struct=shown,
                               field=str(get.index))
+
+
+def _given_shown(t) -> str:
+    """A value's type as a message names it, a tuple whose parts are not all known by its
+    length (`(_, _)` would say less)."""
+    return show(t) if known(t) else _shown(t)
 
 
 def _shown(t) -> str:

@@ -16,6 +16,30 @@ def direct_closures(fn) -> dict:
     return only_called(fn, lambda value: value._prod == "Closure")
 
 
+def typed_by_calls(closures: dict) -> set:
+    """id() of each closure of `closures` (the locals only called -> their closures) whose
+    body indexes or dereferences a parameter of no written type, or gives one to a call of
+    such a closure: only a call of it says whether that is a raw pointer or a tensor."""
+    found: set = set()
+    while True:
+        more = {id(c) for c in closures.values()
+                if id(c) not in found and _reads_untyped(c, closures, found)}
+        if not more:
+            return found
+        found |= more
+
+
+def _reads_untyped(closure, closures: dict, found: set) -> bool:
+    untyped = {p.name for p in closure.params if p.type is None}
+    for n in descendants(closure.body):
+        read = (n.base,) if n._prod == "Index" else (n.value,) if n._prod == "Deref" else \
+            n.args if n._prod == "Call" and n.callee._prod == "Local" and \
+            id(closures.get(n.callee.name)) in found else ()
+        if any(x._prod == "Local" and x.name in untyped for x in read):
+            return True
+    return False
+
+
 def only_called(fn, bound) -> dict:
     """The locals bound by `let` to a value `bound(value)` accepts and used only as the
     callee of a call, never assigned: local -> its value."""

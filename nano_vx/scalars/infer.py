@@ -14,7 +14,7 @@ from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
 from .closures import (block_variables, bound_in, by_reference, captures, chosen_elements,
                        confined_closures, direct_closures, outliving_closures, read_through,
-                       returned_closures)
+                       returned_closures, typed_by_calls)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
@@ -186,6 +186,13 @@ class Infer:
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
+        # id() of each closure only called whose body is typed at its first call, for
+        # indexing or dereferencing a parameter of no written type (typed_by_calls): `|q|
+        # unsafe { q[1] }` reads the tensor or the pointer a call gives q. One named only
+        # where nothing calls it (drop-uncalled-closures drops one nothing names) is typed
+        # at the end, and refused there: no call says what q is.
+        self.deferred: set = set()
+        self.later: dict = {}  # id() of each of those not typed yet -> (it, its result)
 
     def confined(self) -> set:
         """id() of each closure whose value stays where what it reads is in scope (not kept in
@@ -220,6 +227,7 @@ class Infer:
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
             self.direct = {id(c) for c in self.direct_lets.values()}
+            self.deferred = typed_by_calls(self.direct_lets)
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -228,6 +236,8 @@ class Infer:
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
             self.block(item.body, self.ret)
+            while self.later:
+                self.closure_body(*self.later.pop(next(iter(self.later))))
             if isinstance(find(self.ret), Ref):
                 self.returned_places(item)
             for node, bad, terms in self.judged:
@@ -553,9 +563,18 @@ class Infer:
                 closure = unify(closure, Closure([Var("any") for _ in e.args], Var("any"),
                                                  None), e)
             if isinstance(closure, Closure):
-                return self.call(e, closure.params, closure.ret)
+                ret = self.call(e, closure.params, closure.ret)
+                later = self.later.pop(id(self.direct_lets.get(callee.name)), None)
+                if later is not None:
+                    self.closure_body(*later)
+                return ret
         raise Mismatch(e, "a call of something other than a function or a closure "
                           "a variable holds")
+
+    def closure_body(self, e, ret):
+        outer, self.ret = self.ret, ret  # a `return` in its body is the closure's
+        self.block(e.body, ret)
+        self.ret = outer
 
     def printed(self, e):
         """What `print` is given: a value, or the literal of an aggregate of scalars that
@@ -597,9 +616,10 @@ class Infer:
             self.bind(p, p.name, t)
             params.append(t)
         ret = self.note(e, Var("any"))
-        outer, self.ret = self.ret, ret  # a `return` in its body is the closure's
-        self.block(e.body, ret)
-        self.ret = outer
+        if id(e) in self.deferred:
+            self.later[id(e)] = (e, ret)
+        else:
+            self.closure_body(e, ret)
         if e.body.value is None:
             unify(ret, "void", e)
         if not self.texts:

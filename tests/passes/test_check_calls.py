@@ -74,6 +74,25 @@ def test_a_string_is_no_argument_of_a_number(call, message):
     assert not run_front(repaired, check_calls).diagnostics.items
 
 
+def test_a_tuple_of_literals_of_another_arity_is_no_argument_of_a_tuple():
+    text = "fn first(p: (i32, i32)) -> i32 { p.0 }\nfn main() { print(first(ARG)); }\n"
+    [d] = run_front(text.replace("ARG", "(1, 2, 3)"), check_calls).diagnostics.items
+    assert (d.code, d.message) == ("E3003", "argument 1 of 'first' is (_, _, _), but its "
+                                            "parameter 'p' is (i32, i32)")
+    assert not run_front(text.replace("ARG", "(1, 2)"), check_calls).diagnostics.items
+
+
+def test_a_tuple_of_literals_is_no_argument_of_a_struct_or_a_scalar():
+    text = ("struct P { x: f32, y: f32 }\nfn norm(p: P) -> f32 { p.x + p.y }\n"
+            "fn first(n: i32) -> i32 { n }\nfn main() { print(norm(POINT)); print(first(ONE)); }\n")
+    wrong = run_front(text.replace("POINT", "(1.0, 2.0)").replace("ONE", "(1, 2)"), check_calls)
+    assert [(d.code, d.message) for d in wrong.diagnostics.items] == [
+        ("E3003", "argument 1 of 'norm' is (_, _), but its parameter 'p' is P"),
+        ("E3003", "argument 1 of 'first' is (_, _), but its parameter 'n' is i32")]
+    repaired = text.replace("POINT", "P { x: 1.0, y: 2.0 }").replace("ONE", "1")
+    assert not run_front(repaired, check_calls).diagnostics.items
+
+
 def test_a_variable_bound_to_a_string_holds_text():
     text = 'fn scale(x: f32) -> f32 { x * 2.0 }\nfn main() { let s = "s"; print(scale(s)); }\n'
     [d] = run_front(text, check_calls).diagnostics.items

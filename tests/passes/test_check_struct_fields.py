@@ -1,6 +1,6 @@
-"""check-struct-fields: a struct literal that misses a field (E3013), a field of another type
-(E3012), a field a value has not (E2005), a field given twice (E2008), a literal of no struct
-(E2001)."""
+"""check-struct-fields: a struct literal that misses a field (E3013), a field or a variant's
+value of another type (E3012), a field a value has not (E2005), a field given twice (E2008),
+a literal of no struct (E2001)."""
 
 import tempfile
 from pathlib import Path
@@ -38,7 +38,21 @@ REFUSED = {
                               "value is Pinned<i32, Topology::GPU>"),
     "tuple_field": ("E2005", "a tuple of 2 elements has no field 'foo': only a struct has fields"),
     "tuple_index": ("E2005", "a tuple of 2 elements has no element 5"),
+    "mistyped_variant_value": ("E3012", "value 1 of 'Shape::Circle' is f32, but this value "
+                                        "is bool"),
     "element_assigned_past_the_end": ("E2005", "the tuple (i32, i32) has no element 2"),
+    "variant_struct_payload": ("E3012", "value 1 of 'Slot::Full' is Cell, but this value is "
+                                        "{float}"),
+    "variant_tuple_payload": ("E3012", "value 2 of 'Pair::Two' is (i32, i32), but this value "
+                                       "is a tuple of 3 elements"),
+    "variant_enum_payload": ("E3012", "value 1 of 'Alarm::Raised' is Level, but this value "
+                                      "is {integer}"),
+    "enum_field_given_a_number": ("E3012", "field 'level' of 'Reading' is Level, but this "
+                                           "value is {integer}"),
+    "variant_tuple_for_struct": ("E3012", "value 1 of 'Marker::At' is Point, but this value "
+                                          "is a tuple of 2 elements"),
+    "struct_field_given_tuple": ("E3012", "field 'from' of 'Segment' is Point, but this value "
+                                          "is a tuple of 2 elements"),
 }
 
 
@@ -72,6 +86,15 @@ def test_a_string_is_no_value_of_a_number_field():
     [d] = run_front(text, check_struct_fields).diagnostics.items
     assert (d.code, d.message) == ("E3012", "field 'a' of 'S' is i32, but this value is str")
     assert not run_front(text.replace('"x"', "1"), check_struct_fields).diagnostics.items
+
+
+def test_a_number_is_no_value_of_a_string_field():
+    """str is a type, no generic parameter that takes any value."""
+    text = 'struct S { a: str }\nfn main() { let s = S { a: 1 }; print(s.a); }\n'
+    [d] = run_front(text, check_struct_fields).diagnostics.items
+    assert (d.code, d.message) == ("E3012", "field 'a' of 'S' is str, but this value is "
+                                            "{integer}")
+    assert not run_front(text.replace("1", '"x"'), check_struct_fields).diagnostics.items
 
 
 def test_a_field_of_a_generic_parameter_takes_any_value():

@@ -23,6 +23,7 @@ REFUSED = {
     "row_assigned": ("E3001", "`m[0]` is a row of a tensor, Tensor<f32, [2], Memory::CPU_DRAM>: "
                               "a row is not assigned whole"),
     "element_mismatch": ("E3001", "`pair.0` is i32, but the value assigned to it is {float}"),
+    "tuple_arity": ("E3001", "`span` is (_, _), but the value assigned to it is (_, _, _)"),
     "main_result": ("E3009", "'main' returns f64, but its result is the program's exit "
                              "status, an integer"),
 }
@@ -60,9 +61,23 @@ def test_refused_from_the_command_line(case, capsys):
     ("let mut s = \"a\"; s = 1;", "`s` is str, but the value assigned to it is {integer}"),
     ("let s = \"a\"; let f: f32 = s;", "'f' is declared f32, but its value is str"),
     ("let s: str = \"a\"; let f: bool = s;", "'f' is declared bool, but its value is str"),
+    ("let r: (i32, i32) = (1, 2, 3);", "'r' is declared (i32, i32), but its value is (_, _, _)"),
+    ("let r: (i32, (bool, u8)) = (1, (true, 2, 3));",
+     "'r' is declared (i32, (bool, u8)), but its value is (_, (bool, _, _))"),
+    ("let x: i32 = (1, 2);", "'x' is declared i32, but its value is (_, _)"),
 ])
 def test_each_place_a_value_goes_is_judged(body, message):
     assert _only(f"fn main() {{ {body} }}") == ("E3001", message)
+
+
+def test_a_tuple_of_literals_is_no_struct():
+    """Its elements have no type yet, but it is a tuple all the same (admitted, it stopped in
+    scalarize-aggregates)."""
+    text = "struct P { x: f32, y: f32 }\nfn main() { let p: P = VALUE; print(p.x); }\n"
+    assert _only(text.replace("VALUE", "(1.0, 2.0)")) == \
+        ("E3001", "'p' is declared P, but its value is (_, _)")
+    assert not run_front(text.replace("VALUE", "P { x: 1.0, y: 2.0 }"),
+                         check_value_types).diagnostics.items
 
 
 @pytest.mark.parametrize("text, code, message", [
@@ -74,6 +89,8 @@ def test_each_place_a_value_goes_is_judged(body, message):
      "'g' has no result type, but its body ends in a value of type i32"),
     ("fn f() -> i32 { return \"7\"; }\nfn main() { print(f()); }", "E3002",
      "'f' returns i32, but this `return` gives str"),
+    ("fn f() -> (i32, i32) { (1, 2, 3) }\nfn main() { print(f()); }", "E3002",
+     "'f' returns (i32, i32), but its body ends in (_, _, _)"),
     ("const N: i32 = 2.5;\nfn main() { print(N); }", "E3001",
      "constant 'N' is declared i32, but its value is {float}"),
     ("fn main() -> bool { true }", "E3009",

@@ -34,7 +34,8 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_vector_constant_calling_a_function":
                "a constant holding a vector whose value calls a function",
            "e5010_tuple_literal_element_used_as_another_type":
-               "a value of type i32 where i64 is expected"}
+               "a value of type i32 where i64 is expected",
+           "e5010_closure_value_indexing_an_untyped_parameter": "indexing _"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -52,6 +53,11 @@ def test_the_output_prints_what_the_input_printed(case):
 
 def test_closures_that_stay_where_their_variables_are_run_natively():
     assert_native_as_interpreted(CASES / "confined_closures.vx")
+
+
+def test_a_closure_indexing_a_parameter_of_no_written_type_runs_natively():
+    # its body is typed at its first call, which says what the parameter is
+    assert_native_as_interpreted(CASES / "closure_indexing_an_untyped_parameter.vx")
 
 
 def _lets(case: str) -> dict:

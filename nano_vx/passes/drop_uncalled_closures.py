@@ -1,0 +1,54 @@
+"""drop-uncalled-closures: Lsplit -> Lsplit.
+
+Same IL: making a closure computes nothing and the interpreter never runs the body of one
+nothing calls, so it runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass, descendants
+from ..scalars.closures import direct_closures, typed_by_calls
+
+
+@dataclass
+class State:
+    dropped: frozenset = frozenset()  # the locals of the function whose `let`s go
+
+
+drop_uncalled_closures = Pass("drop-uncalled-closures", L, L, """
+Drop each `let` of a closure that nothing names, whose body indexes or dereferences a
+parameter of no written type, or gives one to a closure that does.
+
+type-scalars types such a body at the closure's first call, which says whether the
+parameter is a raw pointer or a tensor (`let get = |q| unsafe { q[1] };`): with no call,
+nothing says it, and nothing runs the body either. One named only in the body of one
+dropped goes too.
+""", state=State)
+
+
+@drop_uncalled_closures.on("Fn")
+def _fn(run, fn):
+    run.state.dropped = _uncalled(fn)
+    return run.rebuild(fn) if run.state.dropped else fn
+
+
+@drop_uncalled_closures.on("Let", splice=True)
+def _let(run, let):
+    return () if let.name in run.state.dropped else (run.rebuild(let),)
+
+
+def _uncalled(fn) -> frozenset:
+    """The locals of fn bound to such closures, named nowhere but in those dropped."""
+    closures = direct_closures(fn)
+    found = typed_by_calls(closures)
+    typed = {name for name, closure in closures.items() if id(closure) in found}
+    dropped: set = set()
+    while typed - dropped:
+        hidden = {id(n) for name in dropped for n in descendants(closures[name])}
+        named = {n.name for n in descendants(fn) if n._prod == "Local" and id(n) not in hidden}
+        if not typed - named - dropped:
+            break
+        dropped |= typed - named
+    return frozenset(dropped)

@@ -1,0 +1,66 @@
+"""drop-uncalled-closures: a closure nothing names, indexing or dereferencing a parameter of
+no written type, goes, so that no call is missing to type it; native code runs each case as
+the interpreter does."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.drop_uncalled_closures import drop_uncalled_closures
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "drop_uncalled_closures"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", drop_uncalled_closures)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", drop_uncalled_closures)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_only_the_closures_nothing_calls_that_no_written_type_says_go():
+    ran = run_front(CASES / "closures_nothing_calls.vx", drop_uncalled_closures)
+    closures = {n.name for n in ran.nodes("Let") if n.value._prod == "Closure"}
+    assert closures == {"typed", "get"}
+    assert ran.after is not ran.before
+
+
+def test_a_program_without_such_closures_is_left_as_it_is():
+    ran = run_front("fn main() {\n    let f = |x| x + 1;\n    let g = |q: i32| q;\n"
+                    "    print(f(1));\n}\n", drop_uncalled_closures)
+    assert ran.after is ran.before
+
+
+HANDWRITTEN = """
+    // IL: Lsplit
+    fn main() {
+        let t: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(3);
+        let at: ~_ = |q, i: i32| {
+            q[i]
+        };
+        let second: ~_ = |r| {
+            at(r, 1)
+        };
+        @print(t[0]);
+    }
+"""
+
+
+def test_handwritten_a_closure_only_a_dropped_closure_names_goes_too(run_pass, snapshot_txt):
+    ran = run_pass("drop-uncalled-closures", HANDWRITTEN)
+    assert ran.codes == []
+    assert "let at" not in ran.dump and "let second" not in ran.dump
+    assert ran.dump == snapshot_txt
