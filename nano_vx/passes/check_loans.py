@@ -55,8 +55,10 @@ Refuse conflicting loans (E4002, E4003), changes to a lent variable (E4004), and
 read after the variable it names has gone (E4005).
 
 A loan is what `&x` or `&mut x` takes of a variable x (`&t[i]` and `&t.f` take all of t, as
-Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). How long it lasts
-is lexical, read off the text:
+Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). A borrow also
+carries the loans of what it reaches: what the reference p holds for `&*p`, what x holds for
+`&x` when x is a reference or holds one. How long a loan lasts is lexical, read off the
+text:
 
 - a loan that a `let` binds (`let p = &mut x;`, also through a call that returns a
   reference, `let r = first(&t);`, a copy of a reference, `let q = p;`, or an `if` or
