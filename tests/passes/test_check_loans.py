@@ -144,6 +144,14 @@ def test_the_data_of_a_conflict_names_the_variable_and_the_loan():
         "name": "total", "borrowed_at": {"line": 4, "column": 17}, "loan": "shared"}
 
 
+def test_the_data_of_a_dangling_read_names_the_variable_its_holder_and_its_end():
+    ran = run_front(CASES / "read_on_the_next_turn.vx", check_loans)
+    [diag] = ran.diagnostics.items
+    assert diag.data == {"name": "a", "holder": "r", "ends": {"line": 12, "column": 5}}
+    [label] = diag.labels
+    assert (label.span.line, label.span.col, label.text) == (10, 13, "'a' borrowed here")
+
+
 def _codes(body: str, prelude: str = "") -> list[tuple[str, int]]:
     ran = run_front(f"{prelude}fn main() {{\n{body}\n}}\n", check_loans)
     return [(d.code, d.span.line) for d in ran.diagnostics.items]
