@@ -36,6 +36,8 @@ from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_vector_types import check_vector_types
+from .passes.collapse_reference_chains import collapse_reference_chains
+from .passes.decide_placement_queries import decide_placement_queries
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
 from .passes.check_shared_writes import check_shared_writes
@@ -236,6 +238,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    collapse_reference_chains,
     inline_aggregate_constants,
     call_functions_by_name,
     expand_lazy_conditions,
@@ -252,6 +255,7 @@ BACK_END = [
     halt_closure_prints,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
+    decide_placement_queries,
     tag_places,
     lower_matches,
     halt_unit_operations,

@@ -119,7 +119,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:3] == [["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:4] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+                        ["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
                         ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
                         ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
     held = names.index("hold-states-by-reference")
@@ -198,6 +199,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[chosen:chosen + 2] == [
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
+    decided = names.index("decide-placement-queries")
+    assert rows[decided:decided + 2] == [
+        ["decide-placement-queries", "rewrite", "Lpinned", "Lpinned"],
+        ["tag-places", "rewrite", "Lpinned", "Lpinned"]]
     held = names.index("hold-operands-before-moved-reads")
     assert rows[held:held + 2] == [
         ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],

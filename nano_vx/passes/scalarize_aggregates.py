@@ -41,7 +41,8 @@ Replace each struct, tuple and enum value by the scalars it is made of (E5010 fo
 cannot).
 
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag
-(the index of its variant) and the fields of every variant, those of the others zero; a field
+(the index of its variant) and the fields of every variant, those of the others zero (a
+tensor's one `::new()` makes, unfilled: no read sees it); a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
 tensor, its result: the first that a value it returns puts a call's result in (which may

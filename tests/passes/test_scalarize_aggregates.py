@@ -271,3 +271,9 @@ def test_handwritten_a_vector_field_is_one_leaf(run_pass, snapshot_txt):
     assert "splat::<2 x f32>(0.0)" in ran.text  # the Arrow payload of a Dot
     assert _printed(ran.before) == _printed(ran.tree) == "Body { at: <3, 2.5>, mass: 3 }\n"
     assert ran.dump == snapshot_txt
+
+
+def test_an_enum_variant_carrying_a_tensor_of_unknown_extents_is_refused_then_repaired():
+    assert_refused_then_repaired(
+        CASES / "e5010_enum_variant_carrying_a_tensor_of_unknown_extents.vx",
+        scalarize_aggregates, "E5010", "an enum whose other variants hold what has no zero")

@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from nano_vx.passes.split_closure_aggregates import split_closure_aggregates
-from front import assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "split_closure_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -40,6 +42,24 @@ def test_each_aggregate_parameter_is_one_per_scalar_part():
     assert _closure_params("nested_with_captures") == [
         ["s_from_x", "s_from_y", "s_to_x", "s_to_y", "s_on", "w"],
         ["pair_0_x", "pair_0_y", "pair_1"]]
+
+
+def test_an_enum_parameter_is_which_variant_it_holds_and_what_each_carries():
+    assert _closure_params("enum_parameters") == [
+        ["s_Sq", "s_Sq_0", "s_Rect_0", "s_Rect_1"],
+        ["o_Add", "o_Add_0", "o_Add_1", "o_Neg", "o_Neg_0", "k"],
+        ["f_On", "p_x", "p_y"]]
+
+
+def test_an_enum_parameter_carrying_aggregates_is_the_scalar_parts_of_each():
+    assert _closure_params("enum_parameters_carrying_aggregates") == [
+        ["s_Pt", "s_Pt_0_x", "s_Pt_0_y", "s_Line", "s_Line_0_a_x", "s_Line_0_a_y",
+         "s_Line_0_b_x", "s_Line_0_b_y", "s_Line_1", "s_Pair", "s_Pair_0_0", "s_Pair_0_1", "w"]]
+
+
+def test_an_enum_parameter_carrying_a_tensor_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_enum_parameter_carrying_a_tensor.vx",
+                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
 def test_a_closure_assigned_anew_takes_the_parts_as_the_first_did():
