@@ -392,6 +392,15 @@ _ENTRIES = [
          "taken while a shared loan of x lasts (`let p = &x; let q = &mut x;`, `f(&x, &mut "
          "x)`): writing through it would change x under the shared reference. Reading x is "
          "allowed. Assign through the reference instead (`*p = ..`), or end the loan first."),
+    Code("E4005", "a reference read after the variable it names has gone",
+         "A reference to x (or a struct or tuple holding one) given to a variable of a block "
+         "outside x's, `r = &x;` or `h.t = &mut x;`, outlives x: when x's block ends, the "
+         "reference names a variable that is gone. Reading the holder after that (or in a loop "
+         "around x's block, whose next turn reads it before giving it a new value) is refused, "
+         "as Rust's E0597 refuses it. The message names x, where its block ends and the read. "
+         "Declare x in the holder's block or an outer one, or give the holder a new value "
+         "(`r = &y;`) before it is read again. A reborrow through a reference (`&*p`, `&p[i]`) "
+         "names what p names, and does not end with p."),
     Code("E4006", "a write through a shared reference",
          "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
          "refused. Take a mutable reference (`&mut x`, a parameter of type `&mut T`) where "
