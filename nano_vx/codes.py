@@ -370,9 +370,11 @@ _ENTRIES = [
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of
-    # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4006 is check-shared-writes').
+    # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4005 is
+    # check-dangling-references', E4006 check-shared-writes').
     # The split follows Rust's: E0499 -> E4002, E0502 -> E4003 (a shared borrow) or E4004 (a
-    # mutable one), E0506 and E0505 -> E4004, E0594 and E0596 (through a `&`) -> E4006.
+    # mutable one), E0506 and E0505 -> E4004, E0597 -> E4005, E0594 and E0596 (through a `&`)
+    # -> E4006.
     Code("E4002", "a mutable borrow while another mutable borrow lasts",
          "`&mut x` needs x to itself: no other mutable loan of x may last where it is taken. "
          "A loan bound by `let p = &mut x;` lasts to the end of the block holding the `let`, "
