@@ -48,8 +48,9 @@ class Holdings:
         self.blocks.append(block)
 
     def close(self) -> list[Loan]:
-        """The innermost block ends, and with it the loans of the variables it declared: those
-        a variable of an outer block holds dangle, and are returned, in the order held."""
+        """The innermost block ends, and with it the loans of the variables it declared (not a
+        borrow through a reference, which names what the reference names): those a variable of
+        an outer block holds dangle, and are returned, in the order held."""
         depth = len(self.frames) - 1
         dangling = []
         for frame in self.frames[:depth]:
