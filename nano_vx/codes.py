@@ -370,9 +370,11 @@ _ENTRIES = [
          "value under its new name, lend x to the function (`f(&x)`, with a parameter of type "
          "`&T`), or assign x a new value first (`x = ...`)."),
     # A loan (`&x`, `&mut x`) lasts, lexically, from the `let` that binds it to the end of
-    # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4006 is check-shared-writes').
+    # that `let`'s block, or, passed as an argument, while its call runs (check-loans; E4005 is
+    # check-dangling-references', E4006 check-shared-writes').
     # The split follows Rust's: E0499 -> E4002, E0502 -> E4003 (a shared borrow) or E4004 (a
-    # mutable one), E0506 and E0505 -> E4004, E0594 and E0596 (through a `&`) -> E4006.
+    # mutable one), E0506 and E0505 -> E4004, E0597 -> E4005, E0594 and E0596 (through a `&`)
+    # -> E4006.
     Code("E4002", "a mutable borrow while another mutable borrow lasts",
          "`&mut x` needs x to itself: no other mutable loan of x may last where it is taken. "
          "A loan bound by `let p = &mut x;` lasts to the end of the block holding the `let`, "
@@ -392,6 +394,15 @@ _ENTRIES = [
          "taken while a shared loan of x lasts (`let p = &x; let q = &mut x;`, `f(&x, &mut "
          "x)`): writing through it would change x under the shared reference. Reading x is "
          "allowed. Assign through the reference instead (`*p = ..`), or end the loan first."),
+    Code("E4005", "a reference read after the variable it names has gone",
+         "A reference to x (or a struct or tuple holding one) given to a variable of a block "
+         "outside x's, `r = &x;` or `h.t = &mut x;`, outlives x: when x's block ends, the "
+         "reference names a variable that is gone. Reading the holder after that (or in a loop "
+         "around x's block, whose next turn reads it before giving it a new value) is refused, "
+         "as Rust's E0597 refuses it. The message names x, where its block ends and the read. "
+         "Declare x in the holder's block or an outer one, or give the holder a new value "
+         "(`r = &y;`) before it is read again. A reborrow through a reference (`&*p`, `&p[i]`) "
+         "names what p names, and does not end with p."),
     Code("E4006", "a write through a shared reference",
          "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
          "refused. Take a mutable reference (`&mut x`, a parameter of type `&mut T`) where "

@@ -16,6 +16,7 @@ from .passes.check_capacity import check_capacity
 from .passes.check_casts import check_casts
 from .passes.check_conditions import check_conditions
 from .passes.check_constants import check_constants
+from .passes.check_dangling_references import check_dangling_references
 from .passes.check_declared_tiles import check_declared_tiles
 from .passes.check_definite_assignment import check_definite_assignment
 from .passes.check_deferred_names import check_deferred_names
@@ -220,6 +221,7 @@ PIPELINE = Pipeline([
     check_shared_writes,
     check_unsafe,
     check_loans,
+    check_dangling_references,
     check_visibility,
     check_region_results,
     check_calls,

@@ -99,6 +99,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
     assert rows["check-capacity"][4:] == ["model,working_sets", "-"]
     assert rows["check-method-calls"] == [
         "check-method-calls", "analysis", "Lresolved", "Lresolved", "-", "-"]
+    assert rows["check-dangling-references"] == [
+        "check-dangling-references", "analysis", "Lrouted", "Lrouted", "-", "-"]
 
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():

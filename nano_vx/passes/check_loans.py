@@ -10,28 +10,16 @@ from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
-from ..nanopass.verify import child_nodes
+from ..placement.loans import Holdings, Loan, line_col
 from ..placement.ownership import Movers, callee_name
-from ..placement.references import DeclaredTypes, root
+from ..placement.references import root
 from ..values.constants import written
-
-
-@dataclass(frozen=True)
-class Loan:
-    root: str  # the unique name of the borrowed variable
-    mutable: bool
-    borrow: object  # the Borrow node that took it
-    held_by: str | None = None  # the variable that holds it, else a temporary
-    ends: str = ""  # where it ends, as a note says it
 
 
 @dataclass
 class State:
     movers: Movers | None = None
-    types: DeclaredTypes = field(default_factory=DeclaredTypes)
-    frames: list[list[Loan]] = field(default_factory=list)  # per open block, the loans held
-    declared: dict[str, int] = field(default_factory=dict)  # local -> the frame declaring it
-    blocks: list = field(default_factory=list)  # the open Block nodes, as frames
+    holdings: Holdings = field(default_factory=Holdings)  # the loans the variables hold
     temporary: list[Loan] = field(default_factory=list)  # lent to the calls being evaluated
     releasing: list[str] = field(default_factory=list)  # the variables `x = ..` is assigning
     reported: OncePerPlace = field(default_factory=OncePerPlace)
@@ -41,8 +29,10 @@ check_loans = Analysis("check-loans", Lrouted, """
 Refuse conflicting loans (E4002, E4003) and changes to a lent variable (E4004).
 
 A loan is what `&x` or `&mut x` takes of a variable x (`&t[i]` and `&t.f` take all of t, as
-Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). How long it lasts
-is lexical, read off the text:
+Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). A borrow also
+carries the loans of what it reaches: what the reference p holds for `&*p`, what x holds for
+`&x` when x is a reference or holds one. How long a loan lasts is lexical, read off the
+text:
 
 - a loan that a `let` binds (`let p = &mut x;`, also through a call that returns a
   reference, `let r = first(&t);`, a copy of a reference, `let q = p;`, or an `if` or
@@ -60,38 +50,21 @@ them: Rust's E0502 for a mutable borrow) is E4004 (E0506, E0505). A write throug
 (`*p = ..`) changes what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
 lent variable are not refused: with loans that last to the end of their block, that would
 refuse `let p = &mut x; *p = 5; print(x);`, which Rust admits because p is not used again.
+
+A struct or a tuple holds the loans of its fields' values (`Holder { t: &mut x }`, `(&x, 1)`),
+and assigning a part of a variable (`h.t = &mut y;`) adds the value's loans to those the
+variable holds. When a block ends, so do the loans of the variables it declared (a reference
+that still holds one, read after, is check-dangling-references' E4005).
 """, skip=DESCRIPTIONS, state=State)
 
 
-# -- loans: what a borrow takes, what a value carries ---------------------------------------
-
-
-def _carried(st: State, e) -> list[Loan]:
-    """The loans the value of `e` carries: a borrow's own, a reference variable's, those a
-    call returning a reference takes from its arguments, those of the branch values of an
-    `if` or `match`."""
-    kind = e._prod
-    if kind == "Borrow":
-        x = root(e.value)
-        return [Loan(x, e.mutable, e)] if x is not None else []
-    if kind == "Local":
-        return [loan for frame in st.frames for loan in frame if loan.held_by == e.name]
-    if kind == "Call":
-        ret = st.types.results.get(e.callee.name) if e.callee._prod == "Global" else None
-        if ret is None or ret._prod != "BorrowType":
-            return []
-        return [loan for a in e.args for loan in _carried(st, a)]
-    if kind in ("Match", "MatchValue"):
-        return [loan for arm in (e.arms if kind == "Match" else e.cases)
-                if arm.body.value is not None for loan in _carried(st, arm.body.value)]
-    return [loan for child in child_nodes(e) if child._prod == "Block"
-            and child.value is not None for loan in _carried(st, child.value)]
+# -- loans that last here -------------------------------------------------------------------
 
 
 def _live(st: State, x: str) -> list[Loan]:
     """The loans of `x` that last here, oldest first (not those of a variable being given a
     new value: they end with the assignment)."""
-    return [loan for loans in (*st.frames, st.temporary) for loan in loans
+    return [loan for loans in (*st.holdings.frames, st.temporary) for loan in loans
             if loan.root == x and loan.held_by not in st.releasing]
 
 
@@ -102,47 +75,31 @@ def _live(st: State, x: str) -> list[Loan]:
 def _program(run, node):
     st = run.state
     st.movers = Movers(node)
-    st.types = DeclaredTypes.of(node)
+    st.holdings = Holdings.of(node)
     for fn in (item for item in node.items if item._prod == "Fn"):
-        st.types.enter(fn)
-        st.declared = {p.name: 0 for p in fn.params}
+        st.holdings.enter(fn)
         run.walk(fn.body)
     st.reported.note_copies()
 
 
 @check_loans.on("Block")
 def _block(run, node):
-    st = run.state
-    st.frames.append([])
-    st.blocks.append(node)
+    holdings = run.state.holdings
+    holdings.open(node)
     run.descend(node)
-    st.blocks.pop()
-    st.frames.pop()
+    holdings.close()
 
 
 @check_loans.on("Closure")
 def _closure(run, node):
-    run.state.types.bind(node.params)
+    run.state.holdings.types.bind(node.params)
     run.descend(node)
 
 
 @check_loans.on("Let")
 def _let(run, node):
-    st = run.state
     run.walk(node.value)
-    st.types.locals[node.name] = node.type
-    st.declared[node.name] = len(st.frames) - 1
-    _hold(st, node.name, _carried(st, node.value))
-
-
-def _hold(st: State, name: str, loans: list[Loan]) -> None:
-    """`name` holds `loans` (and no longer those it held) to the end of its block."""
-    for frame in st.frames:
-        frame[:] = [loan for loan in frame if loan.held_by != name]
-    depth = st.declared.get(name, len(st.frames) - 1)
-    line, col = _end(st, depth)
-    ends = f"held by '{display_name(name)}' until the end of its block, at {line}:{col}"
-    st.frames[depth].extend(replace(loan, held_by=name, ends=ends) for loan in loans)
+    run.state.holdings.let(node)
 
 
 @check_loans.on("Assign")
@@ -158,18 +115,17 @@ def _assign(run, node):
     else:
         run.walk(target)  # the indices, and what they borrow
     x = root(target)
-    if x is not None and st.types.through(target) is None:
+    if x is not None and st.holdings.types.through(target) is None:
         what = f"'{display_name(x)}'" if target._prod == "Local" else f"`{_text(target)}`"
         _changed(run, target, x, f"assign to {what}")
-    if fresh:
-        _hold(st, target.name, _carried(st, node.value))
+    st.holdings.assigned(node)
 
 
 @check_loans.on("Call")
 def _call(run, node):
     st = run.state
     run.walk(node.callee)
-    movers = st.movers.moved(node, st.types.locals)
+    movers = st.movers.moved(node, st.holdings.types.locals)
     lent = len(st.temporary)
     for arg in node.args:
         run.walk(arg)
@@ -177,7 +133,7 @@ def _call(run, node):
             _changed(run, arg, arg.name, f"move '{display_name(arg.name)}' into the call of "
                                          f"'{callee_name(node)}'")
         ends = f"lent to `{_text(node)}` until it returns"
-        st.temporary.extend(replace(loan, ends=ends) for loan in _carried(st, arg))
+        st.temporary.extend(replace(loan, ends=ends) for loan in st.holdings.carried(arg))
     del st.temporary[lent:]
 
 
@@ -227,7 +183,7 @@ def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
         return
     x = display_name(loan.root)
     kind = "mutable" if loan.mutable else "shared"
-    line, col = _line_col(loan.borrow)
+    line, col = line_col(loan.borrow)
     taken = f"`{_text(loan.borrow)}`"
     if loan.held_by is None:
         repair = f"the loan {taken} ends when its call returns: do this after the call"
@@ -244,14 +200,5 @@ def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
     said.said(key, run.ctx.diagnostics.items[-1], copy=loan.root)
 
 
-def _line_col(node) -> tuple[int, int]:
-    return node.span.source.line_col(node.span.start) if node.span is not None else (0, 0)
-
-
 def _text(node) -> str:
     return written(node).strip()
-
-
-def _end(st: State, depth: int):
-    block = st.blocks[depth]
-    return block.span.source.line_col(block.span.end - 1) if block.span is not None else (0, 0)

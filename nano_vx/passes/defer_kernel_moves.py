@@ -18,9 +18,9 @@ from ..scalars.closures import bound_in
 @dataclass
 class State:
     flagged: dict = field(default_factory=dict)  # kernel -> its flagged parameters' indices
-    sites: dict = field(default_factory=dict)  # id() of each `let`'s transfer -> its number
-    reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites' `let`s its
-    # flag numbers: its own, then those of the kernels it gives its parameter
+    sites: dict = field(default_factory=dict)  # id() of each site's transfer -> its number
+    reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites (`let`s and
+    # closures) its flag numbers: its own, then those of the kernels it gives its parameter
     mine: dict = field(default_factory=dict)  # the walked function's flagged parameters ->
     # their flags
     types: dict = field(default_factory=dict)  # those parameters -> the tensor types
@@ -42,10 +42,12 @@ kernel it launches that it lends `t` is lent `t_moved` too, and `launch k(&mut t
 `if t_moved == n { let _ = transfer(t, M); }` for each move n the flag numbers: the
 interpreter's launch moved the launcher's `t` where the kernel moved `*t`, and after it
 nothing but a closure of the launcher reads it, whose read stops with the message that
-names the kernel's `transfer`. It is done for a kernel launched once by a statement (a
-`let`'s value or its own), lent a variable or a reference, whose body has no closure (which
-may read `*t` between the move and the launch's end) and moves `*t` only as a `let`'s
-value, and whose launches lending `t` are of such kernels; others stay as they are.
+names the kernel's `transfer`. A closure of the kernel whose block's value moves `*t`
+numbers its move the same way, in its block. It is done for a kernel launched once by a
+statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
+only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
+leaves it readable, where the interpreter stops: `_unread_after_moves`), and whose
+launches lending `t` are of such kernels; others stay as they are.
 """, state=State)
 
 
@@ -79,7 +81,7 @@ def _program(run, program):
     for key in sorted(flagged):
         for s in own[key]:
             number += 1
-            st.sites[id(s.value)] = number
+            st.sites[id(_moving(s))] = number
 
     def reached(key):
         return own[key] + [s for k in sorted(lends[key]) for s in reached(k)]
@@ -110,9 +112,114 @@ def _movable(fn, param, arg) -> bool:
                               or arg._prod == "Local")
             or is_tensor(param.type) and arg._prod == "Deref" and arg.value._prod == "Local"):
         return False
-    sites = {id(s.value) for s in _sites(fn, param)}
-    return not any(n._prod == "Closure" or n._prod == "Transfer" and _at(
-        n.value, param.name, _lent(param)) and id(n) not in sites for n in descendants(fn.body))
+    sites = {id(_moving(s)) for s in _sites(fn, param)}
+    return _unread_after_moves(fn, param) and not any(
+        n._prod == "Transfer" and _at(n.value, param.name, _lent(param)) and id(n) not in sites
+        for n in descendants(fn.body))
+
+
+def _unread_after_moves(fn, param) -> bool:
+    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered: whether
+    nothing can read `t` after a move of it, with closures about.
+
+    The copy this pass moves leaves `*t` readable where the interpreter's move of `*t` stops
+    a later read of it. The front end refuses such a read after a move written in the body
+    (E4001), but not one through a closure, nor one after a closure's move, so fn may have
+    closures only if none moves `t`, or one, `mover`, does and:
+    - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
+      value, or a `let` of its block after which the block is quiet;
+    - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
+      `let x = mover(..);`, `x = mover(..);`), so the move happens at most once;
+    - after that statement fn's body is quiet, and so after each move of `t` by a `let` not
+      in `mover`, which is a statement of fn's body (one in a block under it is not seen).
+    A block is quiet after a statement when nothing after it names what may reach `t`
+    (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
+    again (that statement's value is read before, so it is looked at too)."""
+    closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
+    sites = {id(s) for s in _sites(fn, param)}
+    movers = [c for c in closures if any(id(n) in sites for n in descendants(c))]
+    if not movers:
+        return not closures
+    if len(movers) != 1 or sum(n._prod == "Transfer" for n in descendants(movers[0])) != 1:
+        return False
+    mover, stmts = movers[0], fn.body.stmts
+    name = next((s.name for s in stmts if s._prod == "Let" and s.value is mover), None)
+    # Where its block moves `t`: past its statements for its value, else a `let` of it.
+    at = len(mover.body.stmts) if id(mover) in sites else next(
+        (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
+    uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
+    calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
+    lets = [i for i, s in enumerate(stmts) if id(s) in sites]
+    if name is None or at is None or uses != 1 or len(calls) != 1 or \
+            len(lets) != len(sites - {id(n) for n in descendants(mover)}):
+        return False
+    reaching = _reaching(fn, param.name)
+    return _quiet(mover.body, at, reaching, param) and all(
+        _quiet(fn.body, i, reaching, param) for i in [calls[0], *lets])
+
+
+def _callee(s):
+    """The name of the local the statement s calls as its whole expression, if it does."""
+    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
+    if e is not None and e._prod == "Call" and e.callee._prod == "Local":
+        return e.callee.name
+    return None
+
+
+def _quiet(block, at: int, names: set, param) -> bool:
+    """Whether nothing after statement `at` of block (the block's value too) names one of
+    `names`, up to a statement assigning `param`'s tensor whole, whose value is read first;
+    `at` past the statements is the block's value, which nothing follows."""
+    if at == len(block.stmts):
+        return True
+    rest = [block.stmts[at].target] if block.stmts[at]._prod == "Assign" else []
+    for s in block.stmts[at + 1:]:
+        if s._prod == "Assign" and s.op == "=" and _at(s.target, param.name, _lent(param)):
+            rest.append(s.value)
+            break
+        rest.append(s)
+    else:
+        rest += [] if block.value is None else [block.value]
+    return not any(n._prod == "Local" and n.name in names for r in rest for n in descendants(r))
+
+
+def _reaching(fn, name: str) -> set:
+    """`name` and the variables of fn that may reach its value later: each a `let` or an
+    assignment gives a value that may hold one (`_holds`), and the parameters of fn's
+    closures once a call gives an argument that may hold one, until nothing is new."""
+    closures = {s.name: s.value for s in descendants(fn.body)
+                if s._prod == "Let" and not s.mutable and s.value._prod == "Closure"}
+    params = {p.name for c in closures.values() for p in c.params} | {
+        p.name for n in descendants(fn.body) if n._prod == "Closure" for p in n.params}
+    names = {name}
+    while True:
+        found = set(names)
+        for n in descendants(fn.body):
+            if n._prod == "Let" and _holds(n.value, found, closures):
+                found.add(n.name)
+            elif n._prod == "Assign" and _holds(n.value, found, closures):
+                found |= {m.name for m in descendants(n.target) if m._prod == "Local"}
+            elif n._prod == "Call" and n.callee._prod != "Global" and any(
+                    _holds(a, found, closures) for a in n.args):
+                found |= params
+        if found == names:
+            return names
+        names = found
+
+
+def _holds(e, names: set, closures: dict) -> bool:
+    """Whether the value of e may reach a variable of `names` (a closure naming one, the
+    variable itself, a reference to it..): whether it names one, unless it is a number or a
+    moved tensor, or the value of a call of a closure of `closures` (each bound by a `let`
+    that is not `mut`) whose value may not."""
+    if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
+        return False
+    if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
+        return False
+    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in closures:
+        value = closures[e.callee.name].body.value
+        return value is not None and _holds(value, names, closures)
+    return True
 
 
 def _at(e, name, through: bool) -> bool:
@@ -123,9 +230,16 @@ def _at(e, name, through: bool) -> bool:
 
 
 def _sites(fn, param) -> list:
-    """The `let`s of fn whose value moves the tensor of `param`."""
-    return [s for s in descendants(fn.body) if s._prod == "Let" and
-            s.value._prod == "Transfer" and _at(s.value.value, param.name, _lent(param))]
+    """The sites of fn moving the tensor of `param`: the `let`s (of its body or of a
+    closure's) whose value does, and the closures whose block's value does."""
+    return [s for s in descendants(fn.body) if _moving(s) is not None and
+            _at(_moving(s).value, param.name, _lent(param))]
+
+
+def _moving(s):
+    """The `transfer` that is the value of the `let` s or of the closure s's block."""
+    e = s.value if s._prod == "Let" else s.body.value if s._prod == "Closure" else None
+    return e if e is not None and e._prod == "Transfer" else None
 
 
 def _lends(fn, param) -> set:
@@ -159,14 +273,31 @@ def _set(flag: str, number: int, span):
 
 @defer_kernel_moves.on("Let", splice=True)
 def _let(run, s):
-    st = run.state
-    if id(s.value) in st.sites:
-        p, span = _base(s.value.value).name, s.span
-        sent = unused_name(f"{display_name(p)}_sent", st.taken)
-        return (_set(st.mine[p], st.sites[id(s.value)], span),
-                L["Let"](sent, False, st.types[p], s.value.value, span=span),
-                s.replace(value=s.value.replace(value=L["Local"](sent, span=span))))
+    if id(s.value) in run.state.sites:
+        *before, value = _sent(run.state, s.value, s.span)
+        return (*before, s.replace(value=value))
     return _launched(run, s, s.value)
+
+
+@defer_kernel_moves.on("Closure")
+def _moving_closure(run, e):
+    """A closure whose value moves the tensor: its block's statements number the move."""
+    body = e.body
+    if body.value is None or id(body.value) not in run.state.sites:
+        return run.rebuild(e)
+    *before, value = _sent(run.state, body.value, body.value.span)
+    body = run.walk(body.replace(value=None))
+    return e.replace(body=body.replace(stmts=body.stmts + tuple(before), value=value))
+
+
+def _sent(st, move, span) -> tuple:
+    """The statements numbering the move `transfer(*t, M)` in t's flag and copying `*t`,
+    then the move of the copy."""
+    p = _base(move.value).name
+    sent = unused_name(f"{display_name(p)}_sent", st.taken)
+    return (_set(st.mine[p], st.sites[id(move)], span),
+            L["Let"](sent, False, st.types[p], move.value, span=span),
+            move.replace(value=L["Local"](sent, span=span)))
 
 
 @defer_kernel_moves.on("ExprStmt", splice=True)
@@ -212,10 +343,12 @@ def _launched(run, s, e):
                                span=span))
         flags.append(L["Borrow"](L["Local"](flag, span=span), True, span=span))
         for site in st.reached[(e.kernel, j)]:
+            move = _moving(site)
             cond = L["Binary"]("==", L["Local"](flag, span=span),
-                               L["Int"](st.sites[id(site.value)], span=span), span=span)
-            moved = site.replace(name=unused_name("_", st.taken),
-                                 value=site.value.replace(value=place))
+                               L["Int"](st.sites[id(move)], span=span), span=span)
+            moved = site.replace(name=unused_name("_", st.taken), value=move.replace(
+                value=place)) if site._prod == "Let" else L["ExprStmt"](
+                    move.replace(value=place), span=move.span)
             after.append(L["If"](cond, False, L["Block"]((moved,), None, span=span), None,
                                  span=span))
     s = run.rebuild(s)

@@ -71,8 +71,9 @@ def _outlived(fn, owned: frozenset, refs: dict) -> set:
     """The locals of `owned` a local holding their buffer (`refs`) may outlive: read where
     the function may not have made the buffer yet (on a way that skips its `let`), or live
     where a `let` makes the owner a new one, holding the old (a cell set to a tensor of the
-    turn and read on the next, which Vx admits). Dropping the owner where it and what holds
-    its buffer are read no more would free a buffer still read."""
+    turn and read on the next, as a raw pointer may be; check-dangling-references refuses
+    that of a reference, E4005). Dropping the owner where it and what holds its buffer are read no more
+    would free a buffer still read."""
     holders = {r: {o for o in ows if o in owned} for r, ows in refs.items()}
     reading = {**{o: {o} for o in owned},
                **{r: {r} | ows for r, ows in holders.items() if ows}}

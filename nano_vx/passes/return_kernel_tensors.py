@@ -36,9 +36,10 @@ in another's body whose `t` the other was given as `&mut` is done first, so that
 other assigns its `t` whole in turn. It is done for one tensor per kernel, whose launch is a
 statement of its own, and whose body has no value (write-out-kernel-values writes a
 scalar one through a `&mut`; a body ending `unsafe { .. }` has it as a statement), no
-`return` and no closure (where the launcher's variable would be read while the kernel
-runs), and does not move the tensor (with a `transfer`, or giving it to a kernel that moves
-it: defer-kernel-moves leaves the kernel's moves to its launcher); others stay refused.
+`return` and no parameter given a closure (which may read the launcher's variable while
+the kernel runs; a closure the kernel makes reads the kernel's), and does not move the
+tensor (with a `transfer`, or giving it to a kernel that moves it: defer-kernel-moves
+leaves the kernel's moves to its launcher); others stay refused.
 """, state=State)
 
 
@@ -72,7 +73,11 @@ def _returns(fn, returned: dict, fns: dict) -> int | None:
     return it instead."""
     body = fn.body
     if body.value is not None and not _unit(body.value) or fn.ret is not None or any(
-            n._prod in ("Return", "Closure") for n in descendants(body)):
+            n._prod == "Return" for n in descendants(body)):
+        return None
+    # A closure given to the kernel may read the launcher's variable while the kernel runs;
+    # one the kernel makes reads the kernel's.
+    if any(getattr(strip(p.type), "_prod", None) == "OpaqueType" for p in fn.params):
         return None
     assigned = {n.target.value.name for n in descendants(body)
                 if n._prod == "Assign" and n.op == "=" and n.target._prod == "Deref"

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lparted import Lparted as L
 from ..nanopass import Pass, descendants
+from ..scalars import infer_program
 from ..scalars.aggregates import is_tensor, lent, strip
 from ..scalars.closures import bound_in
-from ..values.numbers import FLOAT_TYPES
-
+from ..scalars.terms import FLOATS, decide
+from ..values.numbers import INT_TYPES
 
 
 @dataclass
@@ -43,12 +44,42 @@ def _program(run, program):
     named = {n.name for n in descendants(program) if n._prod == "Global"}
     launches = [n for n in descendants(program) if n._prod == "Launch"]
     lets = [s for s in descendants(program) if s._prod == "Let" and s.value._prod == "Launch"]
+    found = {}
     for s in lets:
         k, ty = fns[s.value.kernel], strip(s.type)
-        if k.name not in named and ty is not None and ty._prod == "Scalar" and \
-                sum(n.kernel == k.name for n in launches) == 1 and _writes_out(k):
-            run.state.written[k.name] = ty
+        if k.name not in named and ty is not None and ty._prod in ("Scalar", "OpaqueType") \
+                and sum(n.kernel == k.name for n in launches) == 1 and _writes_out(k):
+            found[k.name] = ty
+    opaque = {name for name, ty in found.items() if ty._prod == "OpaqueType"}
+    settled = _settled(program, {name: fns[name] for name in opaque}) if opaque else {}
+    run.state.written = {name: settled.get(name) if name in opaque else ty
+                         for name, ty in found.items() if name not in opaque or
+                         settled.get(name) is not None}
     return run.rebuild(program)
+
+
+def _settled(program, kernels: dict) -> dict:
+    """The scalar type native code's inference gives each kernel's value, for the `let`s
+    the front end left it to (a closure's result, `Pinned<_, ..>`): inferred on a draft whose
+    kernels leave out their assignments of a whole tensor through a reference, which fix
+    no type (the tensor's is the parameter's) and which inference refuses until
+    return-kernel-tensors makes the kernel return it."""
+    def drafted(item):
+        if item.name not in kernels:
+            return item
+        tensors = {p.name for p in item.params if lent(p.type) and is_tensor(strip(p.type).inner)}
+        return item.replace(body=item.body.replace(stmts=tuple(
+            s for s in item.body.stmts if not (
+                s._prod == "Assign" and s.op == "=" and s.target._prod == "Deref"
+                and s.target.value._prod == "Local" and s.target.value.name in tensors))))
+
+    inferred = infer_program(program.replace(items=tuple(drafted(i) for i in program.items)))
+    settled = {}
+    for name, fn in kernels.items():
+        t = None if name in inferred.refused else decide(inferred.items[name].ret)
+        if t in INT_TYPES or t in FLOATS or t == "bool":
+            settled[name] = L["Scalar"](t, span=fn.body.value.span)
+    return settled
 
 
 def _writes_out(fn) -> bool:
@@ -87,7 +118,7 @@ def _let(run, s):
     var = unused_name(f"{display_name(s.name)}_value", st.taken)
     # A value no read sees: the kernel writes the variable before the `let` reads it.
     zero = L["Bool"](False, span=span) if ty.name == "bool" else \
-        L["Float"](0.0, span=span) if ty.name in FLOAT_TYPES else L["Int"](0, span=span)
+        L["Float"](0.0, span=span) if ty.name in FLOATS else L["Int"](0, span=span)
     launch = run.walk(s.value)
     given = L["Borrow"](L["Local"](var, span=span), True, span=span)
     return (L["Let"](var, True, ty, zero, span=span),

@@ -1,6 +1,7 @@
 """References and the places they reach, as the borrow checks read them: the variable a place
 borrows from, the reference a write goes through, and the declared type of a reference
-expression. Shared by check-shared-writes (E4006) and check-loans (E4002-E4004)."""
+expression. Shared by check-shared-writes (E4006), check-loans (E4002-E4004) and
+check-dangling-references (E4005), the last two through placement/loans.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """check-loans: conflicting loans (E4002, E4003), a lent variable changed or borrowed mutably
-under a shared loan (E4004), each loan lasting lexically. A write through a shared reference (E4006) is check-shared-writes'."""
+under a shared loan (E4004), each loan lasting lexically. A reference read after the variable
+it names has gone (E4005) is check-dangling-references', a write through a shared reference
+(E4006) check-shared-writes'."""
 
 from pathlib import Path
 

@@ -7,15 +7,12 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.copy_closures_into_kernels import copy_closures_into_kernels
-from front import (assert_interpreted_after_w5001, assert_native_as_interpreted,
-                   assert_prints_the_same, run_front)
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "copy_closures_into_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
 # The kernel reaches the variable its copy moves by `&mut`.
 BY_REFERENCE = {"moving_what_the_kernel_changes", "moving_what_the_kernel_lends"}
-# Admitted here, refused by a later pass (tests/test_native.py's NOT_LOWERED).
-REFUSED_LATER = {"moving_what_the_kernel_changes"}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -30,7 +27,7 @@ def test_the_output_prints_what_the_input_printed(case):
     assert_prints_the_same(CASES / f"{case}.vx", copy_closures_into_kernels)
 
 
-@pytest.mark.parametrize("case", sorted(set(NAMES) - REFUSED_LATER))
+@pytest.mark.parametrize("case", NAMES)
 def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
@@ -87,11 +84,6 @@ def test_a_closure_moving_what_the_kernel_reaches_by_reference_moves_through_it(
     assert "launch main$kernel0 on(Topology::CPU)(&mut t);" in text
     assert "fn main$kernel0(t: &mut Tensor<i32, [2], Memory::CPU_DRAM>) on Topology::CPU {" in text
     assert "](*t, Memory::NPU_HBM)" in text
-
-
-@pytest.mark.parametrize("case", sorted(REFUSED_LATER))
-def test_the_interpreter_runs_what_native_code_refuses_later(case):
-    assert_interpreted_after_w5001(CASES / f"{case}.vx", "E9004")
 
 
 HANDWRITTEN = """

@@ -60,16 +60,38 @@ def test_a_raw_pointer_the_kernel_reassigns_is_returned_to_the_launcher():
     assert "    p\n}" in text
 
 
+
+def test_closures_the_kernel_makes_read_the_tensor_it_returns():
+    text = to_text(run_front(CASES / "read_by_a_closure_of_the_kernel.vx",
+                             return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t);\n" in text
+    kernel = text[text.index("fn main$kernel0"):]
+    assert "    let peek: ~_ = || {\n        t[0] + 1\n    };\n" in kernel
+    assert "        t[1] = t[1] + 10;\n" in kernel and kernel.endswith("    t\n}\n")
+
+
+def test_a_kernel_given_a_closure_is_left_and_refused_then_repaired():
+    """The closure given reads the launcher's `t`, which a kernel returning `t` would have
+    taken: its read would see the tensor before the kernel's assignment."""
+    case = CASES / "e5010_given_a_closure.vx"
+    ran = run_front(case, return_kernel_tensors)
+    assert ran.after is ran.before
+    status, printed, err = run_cli(case)
+    assert "warning[W5001]" in err and "a closure passed to a function" in err
+    assert (status, printed) == run_cli(case, "--action", "interpret")[:2] == (0, "5\n5\n")
+    assert_native_as_interpreted(case.with_name("e5010_given_a_closure_repaired.vx"))
+
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
-# of, and one whose body makes a closure (which would read the launcher's variable where
-# it is called): both are left as they are.
+# of, and one given a closure (which may read the launcher's variable where it is called):
+# both are left as they are.
 LEFT = """
     // IL: Lparted
     fn main() {
         let mut t: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(1);
         let mut u: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(2);
+        let f: ~_ = || { 1 };
         launch main$kernel0 on(Topology::CPU)(&mut t, &mut u);
-        launch main$kernel1 on(Topology::CPU)(&mut t);
+        launch main$kernel1 on(Topology::CPU)(&mut t, f);
         @print(t);
         @print(u);
     }
@@ -79,9 +101,9 @@ LEFT = """
         *u = Tensor<i32, [2]>::fill(4);
     }
 
-    fn main$kernel1(t: &mut Tensor<i32, [2]>) on Topology::CPU {
-        let f: ~_ = || { 1 };
-        *t = Tensor<i32, [2]>::fill(f());
+    fn main$kernel1(t: &mut Tensor<i32, [2]>, f: _) on Topology::CPU {
+        let g: ~_ = || { f() };
+        *t = Tensor<i32, [2]>::fill(g());
     }
 """
 
@@ -99,5 +121,14 @@ def test_handwritten_one_tensor_is_returned(run_pass):
     text = to_text(ran.tree)
     assert "    t = launch main$kernel0 on(Topology::CPU)(t, &mut u);\n" in text
     assert "    t = Tensor<i32, [2]>::fill(3);\n    t\n}" in text
-    assert "launch main$kernel1 on(Topology::CPU)(&mut t);" in text
+    assert "launch main$kernel1 on(Topology::CPU)(&mut t, f);" in text
     assert _printed(ran.tree) == "[1, 1]\n[2, 2]\n"
+
+
+def test_handwritten_a_closure_the_kernel_makes_reads_its_tensor(run_pass):
+    ran = run_pass("return-kernel-tensors", LEFT.replace(", f);", ");").replace(
+        ", f: _", "").replace("f() }", "(*t)[0] + 4 }"))
+    text = to_text(ran.tree)
+    assert "    t = launch main$kernel1 on(Topology::CPU)(t);\n" in text
+    assert "    let g: ~_ = || {\n        t[0] + 4\n    };\n" in text
+    assert _printed(ran.tree) == _printed(ran.before) == "[7, 7]\n[4, 4]\n"

@@ -44,6 +44,17 @@ def test_the_launcher_binds_what_the_kernel_writes():
         "    t[0] as i64 + 1\n}" in text
 
 
+
+def test_a_value_of_a_type_left_to_inference_is_written_as_inference_settles_it():
+    text = to_text(run_front(CASES / "values_left_to_inference.vx",
+                             write_out_kernel_values).after)
+    assert "    let mut x_value: f64 = 0.0;\n" \
+        "    launch main$kernel0 on(Topology::CPU)(&mut t, &mut x_value);\n" \
+        "    let x: ~Pinned<_, Topology::CPU> = x_value;\n" in text
+    assert "    let mut n_value: i32 = 0;\n" in text
+    assert "fn main$kernel1(t: &mut Tensor<f64, [2], Memory::CPU_DRAM>, value: &mut i32) " \
+        "on Topology::CPU {\n" in text and "    *value = count(4);\n}" in text
+
 # Hand-written Lparted: a kernel lent a tensor whose value a `print` takes (no `let` to
 # bind it), one launched twice, and one whose value is a tensor: all are left.
 LEFT = """
@@ -92,3 +103,13 @@ def test_handwritten_a_value_let_binds_is_written(run_pass):
         "    let a: i32 = a_value;\n" in text
     assert "@print(launch main$kernel0 on(Topology::CPU)(&mut t));" in text
     assert _printed(ran.tree) == "2\n3\n[6, 6]\n"
+
+
+def test_handwritten_a_value_left_to_inference_that_is_a_tensor_is_left(run_pass):
+    ran = run_pass("write-out-kernel-values", LEFT.replace(
+        "        let u: Tensor<i32, [2]> = launch", "        let u: ~_ = launch").replace(
+        "        Tensor<i32, [2]>::fill(6)\n",
+        "        let f: ~_ = || { Tensor<i32, [2]>::fill(6) };\n        f()\n"))
+    assert "let u: ~_ = launch main$kernel2 on(Topology::CPU)(&mut t);" in to_text(ran.tree)
+    assert ran.tree == ran.before
+    assert _printed(ran.tree) == "2\n7\n[6, 6]\n"
