@@ -26,8 +26,8 @@ whole, or a row of it, to another local (a reference to a tensor is the tensor b
 move) used in those ways, whose reads count alike, as long as none may be read on a way that skips the local's `let` or be live where
 that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
 loop's turn and read it on the next). Any other use (returned, passed to a function that
-may return an argument or a reference, or a row of it so passed, an element borrowed in
-any other way or by a reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
+may return an argument or a reference, or a row of it so passed or returned, an element
+borrowed in any other way or by a reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
 owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
@@ -161,7 +161,7 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict
             kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
         elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
             kids = [k for k in kids if k._prod != "Local"]
-        elif kind == "Call":  # a row lent may come back
+        elif kind in ("Call", "Return"):  # a row lent may come back; one returned goes
             kids = [part for k in kids for part in _lent(k, ranks)]
         stack.extend(kids)
 

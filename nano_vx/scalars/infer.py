@@ -236,7 +236,7 @@ class Infer:
             self.block_variables = block_variables(item)
             for p, t in zip(item.params, self.sigs.params(item.name)):
                 self.bind(p, p.name, t)
-            self.block(item.body, self.ret)
+            self.block(item.body, self.ret, result=True)
             while self.later:
                 self.closure_body(*self.later.pop(next(iter(self.later))))
             if isinstance(find(self.ret), Ref):
@@ -320,14 +320,15 @@ class Infer:
         if what is not None:
             raise Mismatch(node, what)
 
-    def block(self, block, value_type=None):
+    def block(self, block, value_type=None, result=False):
+        """`result`: the block is a function's body, its value the function's result."""
         for s in block.stmts:
             rule = STATEMENTS.get(s._prod)
             if rule is None:
                 raise Mismatch(s, f"the statement {s._prod}")
             rule(self, s)
         if block.value is not None:
-            t = self.value(block.value)
+            t = self.argument(block.value, bound=True) if result else self.value(block.value)
             if value_type is not None:
                 unify(t, value_type, block.value)
 
@@ -361,9 +362,9 @@ class Infer:
         return ret
 
     def argument(self, arg, bound=False):
-        """An argument of a call of a function of the program, or what a `let` binds or an
-        assignment gives a variable (`bound`: a value, as `value` takes it): a row of a
-        local it lends or borrows is a tensor (lent_row)."""
+        """An argument of a call of a function of the program, or what a `let` binds, an
+        assignment gives a variable or a function returns (`bound`: a value, as `value`
+        takes it): a row of a local it lends or borrows is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, self.erased)
         if index is None:
             return self.value(arg) if bound else self.expr(arg)
@@ -430,7 +431,7 @@ class Infer:
 
     @STATEMENTS.on("Return")
     def _return(self, s):
-        t = self.value(s.value) if s.value is not None else "void"
+        t = self.argument(s.value, bound=True) if s.value is not None else "void"
         unify(t, self.ret, s)
 
     @STATEMENTS.on("ExprStmt")
@@ -687,8 +688,8 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function "
-                              "or borrowed by a `let`")
+            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function, "
+                              "borrowed by a `let` or returned")
         # the row's type as its tensor's is written, in the tensor's space, for its `let`
         row = None if base.node is None else base.node.replace(dims=base.node.dims[1:])
         return Tensor(base.elem, base.dims[1:], row)

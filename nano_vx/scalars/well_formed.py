@@ -113,7 +113,7 @@ class Check:
         if item.on is not None:
             self.topo(item.on)
         if "body" in item._fields:
-            self.block(item.body, self.ret)
+            self.block(item.body, self.ret, result=True)
         else:
             check_blocks(self, item)
 
@@ -149,12 +149,13 @@ class Check:
         self.bound.add(name)
         self.env[name] = t
 
-    def block(self, block, value_type=None):
+    def block(self, block, value_type=None, result=False):
+        """`result`: the block is a function's body, its value the function's result."""
         outer = dict(self.env)
         for s in block.stmts:
             self.stmt(s)
         if block.value is not None:
-            t = self.expr(block.value)
+            t = self.argument(block.value) if result else self.expr(block.value)
             if value_type is not None:
                 unify(t, value_type, block.value)
         self.env = outer
@@ -194,8 +195,8 @@ class Check:
         return ret
 
     def argument(self, arg):
-        """An argument of a call of a function of the program, or what a variable is given:
-        a row of a local lent or borrowed is a tensor (lent_row)."""
+        """An argument of a call of a function of the program, what a variable is given or
+        a function returns: a row of a local lent or borrowed is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, True)  # Lscalars: the references are erased
         return self.expr(arg) if index is None else self.index(index, row=True)
 
@@ -282,7 +283,7 @@ class Check:
     @STATEMENTS.on("Return")
     def _return(self, s):
         if s.value is not None:
-            unify(self.expr(s.value), self.ret, s)
+            unify(self.argument(s.value), self.ret, s)
 
     @STATEMENTS.on("ExprStmt")
     def _expr_stmt(self, s):
@@ -511,8 +512,8 @@ class Check:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function "
-                              "or borrowed by a `let`")
+            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function, "
+                              "borrowed by a `let` or returned")
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("Flatten")

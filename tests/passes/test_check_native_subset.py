@@ -42,7 +42,8 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     ("let s = \"no\"; let f = || s; let g = |u| 1; let i = 0;"
      " if i < 2 && g(print(f())) > 0 { print(1); }", "a variable holding a string"),
     ("let t = Tensor<i32, [2, 2]>::new(); let r = t[0];",
-     "a row of a tensor used other than printed, lent to a function or borrowed by a `let`"),
+     "a row of a tensor used other than printed, lent to a function, borrowed by a `let` "
+     "or returned"),
     ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
     ("let k = |a, b| a & b; print(k(1.5, 1.0));", "'&' on f64"),
 ])

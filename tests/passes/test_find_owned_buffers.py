@@ -57,7 +57,9 @@ def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_may_come_ba
     # not returned, whose row is lent to a function returning a reference; written through
     # a row of its row, read through an element of that; named, whose row's reference is
     # bound to another name, and held, whose rows a `let mut` is made to refer to
-    assert _owned("rows")["main"] == {"read", "written", "named", "held"}
+    owned = _owned("rows")
+    assert owned["main"] == {"read", "written", "named", "held"}
+    assert owned["made"] == frozenset()  # a row of `own` is its result
 
 
 def test_a_tensor_passed_to_a_function_returning_only_what_it_made_stays_the_callers():

@@ -19,6 +19,8 @@ from front import (_printed, assert_native_as_interpreted, assert_prints_the_sam
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
+ROW = "a row of a tensor used other than printed, lent to a function, borrowed by a `let` or " \
+    "returned"
 REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
@@ -37,18 +39,10 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_tuple_literal_element_used_as_another_type":
                "a value of type i32 where i64 is expected",
            "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
-           "e5010_row_bound_by_value":
-               "a row of a tensor used other than printed, lent to a function or borrowed by "
-               "a `let`",
-           "e5010_row_lent_to_a_closure":
-               "a row of a tensor used other than printed, lent to a function or borrowed by "
-               "a `let`",
-           "e5010_row_of_a_temporary_lent":
-               "a row of a tensor used other than printed, lent to a function or borrowed by "
-               "a `let`",
-           "e5010_row_returned_by_a_function":
-               "a row of a tensor used other than printed, lent to a function or borrowed by "
-               "a `let`"}
+           "e5010_row_bound_by_value": ROW,
+           "e5010_row_lent_to_a_closure": ROW,
+           "e5010_row_of_a_temporary_lent": ROW,
+           "e5010_row_chosen_by_an_if_and_returned": ROW}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -234,6 +228,14 @@ def test_a_reference_to_a_tensor_of_a_type_left_open_takes_the_tensors_type():
     assert lets == {"k": "i32", "whole": "Tensor<i32, [2, 3], Memory::CPU_DRAM>",
                     "row": "Tensor<i32, [3], Memory::CPU_DRAM>"}
     assert_native_as_interpreted(CASES / "references_into_a_field_through_a_reference.vx")
+
+
+def test_a_row_a_function_returns_is_a_view_of_its_tensor_and_runs_natively():
+    after = run_front(CASES / "rows_returned_by_functions.vx", type_scalars).after
+    fns = {i.name: i for i in after.items if i._prod == "Fn"}
+    assert to_text(fns["row"].ret).startswith("Tensor<i32, [3]")
+    assert fns["row"].body.value._prod == "Index"  # `&mut m[i]`, the reference erased
+    assert_native_as_interpreted(CASES / "rows_returned_by_functions.vx")
 
 
 def test_vectors_of_every_kind_of_lane_run_natively():
