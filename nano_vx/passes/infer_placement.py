@@ -31,10 +31,17 @@ written with their spaces, and each `Transfer` records the space its value leave
 
 @infer_placement.on("Program")
 def _program(run, node):
-    run.state.machine = machine = Machine(run.ctx.model)
-    run.state.typer = Typer(node, machine)
-    run.state.here = [machine.host_space]
-    return run.rebuild(node)
+    st = run.state
+    st.machine = Machine(run.ctx.model)
+    st.here = [st.machine.host_space]
+    base, items = Typer(node, st.machine), []
+    for item in node.items:
+        # resolve-names makes a local's name unique within its function only, so each item
+        # binds its own: a name it binds without a type here (a `match` pattern's) must not
+        # find another function's local of that name.
+        st.typer = base.fresh()
+        items.append(run.walk(item))
+    return node.replace(items=tuple(items))
 
 
 @infer_placement.on("Fn")
