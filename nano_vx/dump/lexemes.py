@@ -70,9 +70,12 @@ def read_string(text: str, pos: int):
 def _read_iname(text: str, pos: int, path: bool = True):
     """`stage$i32`, `id$Tensor<f32,[4],CPU_DRAM>`: a name (`Point::new` too, when `path`),
     then `$` arguments whose brackets balance (a `,` inside `<..>` or `[..]` belongs to the
-    name, one outside it does not, and so does a `$` inside them: `Cell$<Cell$Point>`); a
-    tuple argument is in `(..)`, `Pair$(i32,Point)`, where `@f$i32(x)` is a call. A `.` belongs to it only inside a number (`scale$2.5`,
-    not `@f$i32.as_ptr()`), a `:` only as a path's `::` (not `struct Cell$Point: Copy`)."""
+    name, one outside it does not, and so does a `$` inside them: `Cell$<Cell$Point>`, and
+    an extent's `?`, `#` or operator: `id$Tensor<i32,[?,n#1+1]>`); a reference or pointer
+    argument starts with its `&` or `*`, `id$&mut-i32`, where `@f$i32 * x` is a product; a
+    tuple argument is in `(..)`, `Pair$(i32,Point)`, where `@f$i32(x)` is a call. A `.`
+    belongs to it only inside a number (`scale$2.5`, not `@f$i32.as_ptr()`), a `:` only as
+    a path's `::` (not `struct Cell$Point: Copy`)."""
     m = re.compile(rf"{_WORD}(::{_WORD})?" if path else _WORD).match(text, pos)
     if m is None:
         return None
@@ -88,7 +91,8 @@ def _read_iname(text: str, pos: int, path: bool = True):
                     break
                 depth -= 1
             elif c == "," and depth == 0 or not (c.isalnum() or c in "_,.:-" or
-                                                 c == "$" and depth) \
+                                                 c in "$?#+/%" and depth or
+                                                 c in "&*" and (depth or text[j - 1] in "$&*")) \
                     or text.startswith("..", j):
                 break
             elif c == "." and not text[j + 1:j + 2].isdigit():

@@ -10,9 +10,11 @@ from .lresolved import Lresolved
 # An instance is named by its generic and its arguments, each after a `$`: `stage$i32`,
 # `scores$4`, `pipeline$GPU$CPU$Island`, `f$NPU[0]`, `id$Tensor<f32,[4],CPU_DRAM>`,
 # `Cell$Point`, `Pair$(i32,Point)`, `Cell$<Cell$Point>` (an argument naming an instance in
-# `<..>`). A `.` is one only inside a number (`scale$2.5`) and a `:`
-# only a path's `::`, so that what follows a name (`.as_ptr()`, `: Copy`) is not read into it.
-_ARGUMENTS = r"(\$(?:[A-Za-z0-9_\[\]<>,()-]|::|\.(?=[0-9]))+)*\Z"
+# `<..>`), `id$&i32`, `id$&mut-i32`, `id$*const-f32-in-Memory::CPU_DRAM`,
+# `id$Tensor<i32,[?,n#1+1]>` (any type a parameter binds, its words joined by a `-`). A `.`
+# is one only inside a number (`scale$2.5`) and a `:` only a path's `::`, so that what
+# follows a name (`.as_ptr()`, `: Copy`) is not read into it.
+_ARGUMENTS = r"(\$(?:[A-Za-z0-9_\[\]<>,()&*?#+/%-]|::|\.(?=[0-9]))+)*\Z"
 _INAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)?" + _ARGUMENTS)
 # An instance of a generic struct keeps a parameter nothing gives erased (scalarize-aggregates
 # types its field by what the literal puts there), and its name spells that argument `_`:

@@ -43,6 +43,7 @@ def as_written(name: str) -> str:
 
 
 def _shown_argument(text: str) -> str:
+    text = _JOINED.sub(lambda m: m.group().replace("-", " "), text)
     if text.startswith("<"):  # an instance: `<Cell$Point>`
         return _shown_argument(text[1:-1])
     if text.startswith("("):
@@ -50,6 +51,19 @@ def _shown_argument(text: str) -> str:
     if "<" in text and "$" not in text.split("<", 1)[0]:  # a tensor: `Tensor<i32,[2]>`
         return text.replace(",", ", ")
     return as_written(text)
+
+
+# A name holds no space, so the words of a type argument are joined by a `-` there, which
+# no type writes between two words: `&mut i32` is `&mut-i32`, `*const f32 in Memory::X`
+# is `*const-f32-in-Memory::X` (`mut`, `const` and `in` are keywords, so no name is one).
+_JOINED = re.compile(r"\b(?:mut|const)-|-in-")
+_SPACED = re.compile(r"\b(mut|const)\s+|\s+in\s+")
+
+
+def spelled_type(text: str) -> str:
+    """A type's text as an instance name spells it: `i32`, `Tensor<f32,[4],CPU_DRAM>`,
+    `(i32,Point)`, `&mut-i32`."""
+    return "".join(_SPACED.sub(lambda m: f"{m[1]}-" if m[1] else "-in-", text).split())
 
 
 def _split(text: str, sep: str = "$") -> list[str]:

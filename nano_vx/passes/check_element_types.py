@@ -61,9 +61,13 @@ def _program(run, node):
 @check_element_types.on("Fn")
 def _fn(run, node):
     st = run.state
+    # A local's name is unique within its function only: each function binds its own, so
+    # that a name bound here without a type (a `match` pattern's) finds no other's local.
+    program, st.typer = st.typer, st.typer.fresh()
     st.here.append(st.typer.functions[node.name].space)
     run.descend(node)
     st.here.pop()
+    st.typer = program
 
 
 @check_element_types.on("Spawn")

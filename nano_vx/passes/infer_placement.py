@@ -24,17 +24,25 @@ on the host, the spawned topology's inside `spawn on`, the declared one in `fn .
 `transfer(x, M)` is x's type in M; a call has the callee's declared return type, so a space
 crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`; `x.try_pin(τ)` is
 `HardwareState<T, τ>`, whose `match` binds `Available(p)` as `Pinned<T, τ>` (a tensor in τ's
-space) and `Saturated(v)` as `Verified<T>`. Parameter and return types are
+space) and `Saturated(v)` as `Verified<T>`; a name any other `match` pattern binds has the
+type of what the matched value holds there. Parameter and return types are
 written with their spaces, and each `Transfer` records the space its value leaves (`src`).
 """, state=State, requires=("model",))
 
 
 @infer_placement.on("Program")
 def _program(run, node):
-    run.state.machine = machine = Machine(run.ctx.model)
-    run.state.typer = Typer(node, machine)
-    run.state.here = [machine.host_space]
-    return run.rebuild(node)
+    st = run.state
+    st.machine = Machine(run.ctx.model)
+    st.here = [st.machine.host_space]
+    base, items = Typer(node, st.machine), []
+    for item in node.items:
+        # resolve-names makes a local's name unique within its function only, so each item
+        # binds its own: a name it binds without a type here (a `match` pattern's) must not
+        # find another function's local of that name.
+        st.typer = base.fresh()
+        items.append(run.walk(item))
+    return node.replace(items=tuple(items))
 
 
 @infer_placement.on("Fn")
@@ -98,6 +106,21 @@ def _match(run, node):
         binding = Ltyped["Param"](b.name, ty, span=b.span)
         arms.append(Ltyped["Arm"](arm.variant, binding, run.walk(arm.body), span=arm.span))
     return Ltyped["Match"](scrutinee, arms, span=node.span)
+
+
+@infer_placement.on("MatchValue")
+def _match_value(run, node):
+    """Each name a case's pattern binds gets the type of what the matched value holds there
+    (`Typer.pattern_bindings`), so that a `let` of it has that type."""
+    scrutinee = run.walk(node.scrutinee)
+    typer, here = run.state.typer, run.state.here[-1]
+    matched = settle(typer.of(scrutinee, here))
+    cases = []
+    for case in node.cases:
+        for name, ty in typer.pattern_bindings(case.pattern, matched, here):
+            typer.bind(name, ty, here)
+        cases.append(run.walk(case))
+    return node.replace(scrutinee=scrutinee, cases=tuple(cases))
 
 
 @infer_placement.on("Transfer")

@@ -6,7 +6,7 @@ topologies it was made for. monomorphize makes the instances."""
 from __future__ import annotations
 
 from ..dump.text import to_text
-from ..languages.linstances import Linstances, topology_name
+from ..languages.linstances import Linstances, spelled_type, topology_name
 
 
 def instance_name(fn, binding: dict) -> str:
@@ -26,12 +26,12 @@ def concrete_bound(bound, binding: dict):
 
 
 def _spelled(value) -> str:
-    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`; one
-    naming an instance in `<..>`, so that its arguments are told from the outer one's
-    (`Cell$<Cell$Point>`, `Two$<Cell$Point>$i32`)."""
+    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`,
+    `&mut-i32`; one naming an instance in `<..>`, so that its arguments are told from the
+    outer one's (`Cell$<Cell$Point>`, `Two$<Cell$Point>$i32`)."""
     if type(value) in (int, float):
         return str(value)
     if value._prod == "TopoRef":
         return topology_name(value)
-    text = "".join(to_text(value).split())
+    text = spelled_type(to_text(value))
     return f"<{text}>" if "$" in text else text

@@ -125,19 +125,9 @@ def _match_value(run, node):
     run.walk(node.scrutinee)
     matched = scope.type_of(node.scrutinee, scope.here[-1])
     for case in node.cases:
-        _bind_pattern(scope, case.pattern, matched)
+        for name, ty in scope.typer.pattern_bindings(case.pattern, matched, scope.here[-1]):
+            scope.bind(name, ty)
         run.walk(case.body)
-
-
-def _bind_pattern(scope: Scope, pattern, ty) -> None:
-    """Bind the names `pattern` binds in a value of type `ty`: a name the whole of it, a
-    variant's patterns what the enum declares it carries (`|` binds none)."""
-    if pattern._prod == "PBind":
-        scope.bind(pattern.name, ty)
-    elif pattern._prod == "PVariant":
-        for k, arg in enumerate(pattern.args):
-            _bind_pattern(scope, arg, scope.typer.carried_type(pattern.enum, pattern.variant, k,
-                                                               scope.here[-1]))
 
 
 @_bind_locals.on("Spawn")

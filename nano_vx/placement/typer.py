@@ -407,6 +407,16 @@ class Typer:
         return self._declared(found.fields[index] if found is not None and
                               index < len(found.fields) else None, here)
 
+    def pattern_bindings(self, pattern, ty, here):
+        """Each name `pattern` binds in a value of type `ty`, with its type: a name the whole
+        of it, a variant's patterns what the enum declares it carries (`|` binds none)."""
+        if pattern._prod == "PBind":
+            yield pattern.name, ty
+        elif pattern._prod == "PVariant":
+            for k, arg in enumerate(pattern.args):
+                yield from self.pattern_bindings(
+                    arg, self.carried_type(pattern.enum, pattern.variant, k, here), here)
+
     def _declared(self, ty, here):
         """A declared type as a value made `here` has it; OPAQUE for none, or one that names a
         generic parameter (erased from Lmono on), a const, or a type that is no struct."""
@@ -422,7 +432,8 @@ class Typer:
 
     @TYPE_RULES.on("MatchValue")
     def t_MatchValue(self, e, here):
-        """The cases' agreed type (a name a pattern binds has the type bind-locals gave it)."""
+        """The cases' agreed type (a name a pattern binds has the type its binder gave it,
+        from `pattern_bindings`)."""
         return self.agreed([c.body for c in e.cases], here, OPAQUE)
 
     @TYPE_RULES.on("Tuple")

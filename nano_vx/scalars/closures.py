@@ -196,10 +196,11 @@ def _returns(block) -> bool:
 
 
 def bound_in(node) -> set:
-    """The locals bound inside a node: parameters of its closures, lets, loop variables."""
+    """The locals bound inside a node: parameters of its closures, lets, loop variables,
+    the bindings of its `match` patterns."""
     bound = set()
     for n in descendants(node):
-        if n._prod in ("Param", "Let"):
+        if n._prod in ("Param", "Let", "PBind"):
             bound.add(n.name)
         elif n._prod == "For":
             bound.add(n.var)

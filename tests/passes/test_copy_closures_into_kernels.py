@@ -109,3 +109,8 @@ def test_handwritten_a_kernel_makes_the_closure_it_was_given(run_pass, snapshot_
     assert "launch main$kernel0 on(Topology::CPU)(k);" in ran.dump
     assert "fn main$kernel0(k: i32) on Topology::CPU {" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+def test_the_names_a_copied_closure_binds_in_its_patterns_are_not_given_to_the_kernel():
+    text = to_text(run_front(CASES / "matching_closure.vx", copy_closures_into_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(out, k);" in text

@@ -170,3 +170,15 @@ def test_handwritten_undeclared_places_leave_tensors_unplaced(run_pass, snapshot
     assert spawn.body.stmts[0].type.place is None  # the tensor made on Ghost
     assert transfer.src.name == "Ghost"
     assert ran.dump == snapshot_txt
+
+
+def test_a_name_is_typed_by_the_local_of_its_own_function_not_one_of_another():
+    path = CASES / "names_of_other_functions.vx"
+    assert _lets(run_front(path, infer_placement))["u"] != "Two"
+    assert not run_front(path, check_value_types).diagnostics.items
+
+
+def test_a_name_a_pattern_binds_has_the_type_the_matched_value_holds_there():
+    lets = _lets(run_front(CASES / "match_bindings.vx", infer_placement))
+    assert lets["u"] == "Tensor<i32, [4], Memory::GPU_HBM>"
+    assert (lets["j"], lets["n"]) == ("i32", "i32")

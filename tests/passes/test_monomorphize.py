@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.languages.linstances import Linstances, as_written
 from nano_vx.passes.monomorphize import MAX_DEPTH, monomorphize
+from nano_vx.resume.read import read_dump
 from front import (_printed, assert_prints_the_same, assert_refused_from_the_command_line,
                    assert_refused_then_repaired, run_front)
 
@@ -115,6 +117,19 @@ def test_an_instance_over_a_tensor_type_is_named_by_that_type():
                     "fn main() { print(id(Tensor<f32, [2]>::fill(1.5))[1]); }", monomorphize)
     assert ran.after.items[0].name == "id$Tensor<f32,[2],Memory::CPU_DRAM>"
     assert ran.prints() == ("1.5\n", "1.5\n")
+
+
+def test_an_instance_over_a_reference_or_a_pointer_has_a_name_that_reads_back():
+    ran = run_front(CASES / "reference_arguments.vx", monomorphize)
+    names = [i.name for i in ran.after.items if i._prod == "Fn"]
+    assert names == ["id$&i32", "id$&mut-i32", "id$*mut-f32-in-Memory::CPU_DRAM",
+                     "id$*const-f32-in-Memory::CPU_DRAM", "id$Tensor<i32,[?],Memory::CPU_DRAM>",
+                     "id$<&mut-Cell$Point>", "first$&f64$&i32", "main"]
+    text = to_text(ran.after, Linstances)
+    assert to_text(read_dump(text)[1], Linstances) == text
+    assert [as_written(n) for n in names[1:3]] == ["id<&mut i32>",
+                                                   "id<*mut f32 in Memory::CPU_DRAM>"]
+    assert as_written(names[5]) == "id<&mut Cell<Point>>"
 
 
 @pytest.mark.parametrize("written, instance", [

@@ -41,7 +41,7 @@ def test_fields_written_out_of_order_run_their_calls_as_written():
 def test_a_match_on_a_computed_value_reads_a_local_and_a_nested_one_is_a_lets_value():
     ran = run_front(CASES / "match_scrutinees.vx", name_temporaries)
     text = to_text(ran.after)
-    assert "let agg: ~_ = @read(0);\n    let n: ~_ = match agg {" in text
+    assert "let agg: ~_ = @read(0);\n    let n: i32 = match agg {" in text
     assert "let agg#2: ~_ = match agg#1 {" in text  # inside `1 + ..`
     assert "let agg#3: ~_ = @twice(1);\n    let agg#4: ~_ = @read(2);\n" in text
 
