@@ -15,12 +15,13 @@ from .typer import show
 from .types import OPAQUE
 
 
-def binding(call, fn, found, diagnostics, consts=None) -> dict | None:
+def binding(call, fn, found, diagnostics, consts=None, erased=frozenset()) -> dict | None:
     """Each generic parameter of `fn` -> a type, a TopoRef, or a number, for `call`, whose
     arguments' types are `found` (settled; OPAQUE where unknown); None when some parameter
     cannot be bound (reported). `consts(name)` is the value of an integer `const` item, which
-    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None."""
-    return _Binder(call, fn, diagnostics, consts).bind(found)
+    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None. `erased` names the
+    generic structs, whose arguments erase-struct-arguments dropped from `fn`'s parameters."""
+    return _Binder(call, fn, diagnostics, consts, erased).bind(found)
 
 
 def count(n: int) -> str:
@@ -29,8 +30,9 @@ def count(n: int) -> str:
 
 
 class _Binder:
-    def __init__(self, call, fn, diagnostics, consts=None):
+    def __init__(self, call, fn, diagnostics, consts=None, erased=frozenset()):
         self.call, self.fn, self.diagnostics, self.consts = call, fn, diagnostics, consts
+        self.erased = erased
         self.kinds = {g.name: g for g in fn.generics}
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
@@ -46,15 +48,38 @@ class _Binder:
                 return None
         missing = [g for g in fn.generics if g.name not in self.binding]
         if missing:
-            g = missing[0]
+            self._undetermined(missing[0])
+            return None
+        return self.binding
+
+    def _undetermined(self, g) -> None:
+        fn, call = self.fn, self.call
+        order = f"in the order {', '.join(_kind(g) for g in fn.generics)}"
+        structs = [(i, p, t.name) for i, p in enumerate(fn.params, 1) if p.type is not None
+                   for t in descendants(p.type) if t._prod == "NamedType" and t.name in
+                   self.erased]
+        if not structs:
             self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
                                     f"determined by this call: no argument's type names it and "
                                     f"no generic argument gives it", code="E3016",
-                         help=[f"write the generic arguments out, {_written_out(fn.name)}, in "
-                               f"the order {', '.join(_kind(g) for g in fn.generics)}"],
+                         help=[f"write the generic arguments out, {_written_out(fn.name)}, "
+                               f"{order}"],
                          parameter=g.name, callee=fn.name)
-            return None
-        return self.binding
+            return
+        # `fn swap<T>(p: Pair<T>)`: the written type names T, but a generic struct's
+        # arguments are erased, so the value passed cannot say what T is.
+        i, param, struct = structs[0]
+        example = f": {_example(fn, struct)}" if len(fn.generics) == 1 and \
+            g._prod == "TypeParam" and not g.topology else ""
+        self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
+                                f"determined by this call: argument {i} is a '{struct}', a "
+                                f"generic struct, whose arguments a value does not keep",
+                     code="E3016",
+                     notes=[f"a generic struct's scalar and const parameters are erased: "
+                            f"'{param.name}' is a '{struct}' whatever its arguments"],
+                     help=[f"write the generic arguments out, {_written_out(fn.name)}, "
+                           f"{order}, as the argument's type gives them{example}"],
+                     parameter=g.name, callee=fn.name, struct=struct, argument=i)
 
     def _explicit(self) -> bool:
         """Bind what `f<..>` writes, in the order of the generic parameters."""
@@ -152,6 +177,13 @@ def _written_out(name):
     if owner:
         return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
     return f"`{name}<..>(..)`"
+
+
+def _example(fn, struct) -> str:
+    """A call written out, `swap<f64>(..)` for a `Pair<f64>`, in the form `fn` takes."""
+    owner, _, name = fn.name.rpartition("::")
+    written = f"{owner}<f64>::{name}(..)" if owner else f"{fn.name}<f64>(..)"
+    return f"`{written}` for a `{struct}<f64>`"
 
 
 def _parameter(g) -> str:

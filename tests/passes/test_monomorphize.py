@@ -26,6 +26,9 @@ REFUSED = {
                              "argument's type names it and no generic argument gives it"),
     "free_width": ("E3016", "type parameter 'T' of 'free_width' is not determined by this call: "
                             "no argument's type names it and no generic argument gives it"),
+    "erased_struct_argument": ("E3016", "type parameter 'T' of 'swap' is not determined by "
+                                        "this call: argument 1 is a 'Pair', a generic struct, "
+                                        "whose arguments a value does not keep"),
     "float_const_extent": ("E3026", "in 'ones$2.5' the extent `X` names the const parameter "
                                     "'X', of type f32, not an integer"),
     "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
