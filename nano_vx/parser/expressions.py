@@ -66,7 +66,8 @@ def _calls_with_generics(s, j) -> bool:
 
 class NameExpr(_Custom):
     """A name, with generic arguments when `<...>(` follows it (else `<` is less-than), or
-    a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`."""
+    a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`; Rust's turbofish writes the generic
+    arguments of a call the same way, `f::<4>(x)`, `Pair::<i32>::new(1, 2)`."""
 
     def __init__(self):
         super().__init__([GARGS, _TYPE_PATH, _STRUCT_BODY, _TURBOFISH])
@@ -83,12 +84,12 @@ class NameExpr(_Custom):
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
         if s.startswith("::", i) and s.startswith("<", skip_ws(s, i + 2)):
-            i, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
-            i = skip_ws(s, i)
-            if not _STRUCT_START.match(s, i):
-                raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic "
-                                           "arguments", self)
-            return self.struct_literal(s, loc, m.group(), tuple(toks[-1]), i, do_actions)
+            end, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
+            found = self.after_arguments(s, loc, var, tuple(toks[-1]), end, do_actions)
+            if found is None:
+                raise ParseSyntaxException(s, skip_ws(s, end), "Expected '(' (a call) or '{' "
+                                           "(a struct literal) after generic arguments", self)
+            return found
         if _STRUCT_START.match(s, i):
             return self.struct_literal(s, loc, m.group(), (), i, do_actions)
         if s.startswith("::", i) and _NAME_RE.match(s, skip_ws(s, i + 2)):
@@ -113,7 +114,13 @@ class NameExpr(_Custom):
             end, toks = GARGS._parse(s, i, do_actions, callPreParse=False)
         except ParseException:
             return var.span.end, [var]
-        targs, j = tuple(toks[0]), skip_ws(s, end)
+        found = self.after_arguments(s, loc, var, tuple(toks[0]), end, do_actions)
+        return (var.span.end, [var]) if found is None else found
+
+    def after_arguments(self, s, loc, var, targs, end, do_actions):
+        """What follows a name's generic arguments, ending at `end`: a call, a struct
+        literal or a call through the type; None when none does."""
+        j = skip_ws(s, end)
         if s[j:j + 1] == "(":
             return end, [GenericCallee(var, targs)]
         if _STRUCT_START.match(s, j):
@@ -121,7 +128,7 @@ class NameExpr(_Custom):
         try:
             end, toks = _TYPE_PATH._parse(s, j, do_actions, callPreParse=False)
         except ParseException:
-            return var.span.end, [var]
+            return None
         return self.path_call(s, loc, var.name, targs, toks[0], skip_ws(s, end), do_actions)
 
     def struct_literal(self, s, loc, name, targs, i, do_actions):
