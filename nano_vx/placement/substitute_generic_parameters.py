@@ -20,6 +20,7 @@ class Substitution:
     name: str  # the instance's
     fn: object  # the generic
     argument: int = 0  # > 0 inside a generic argument of a call: a value, not an extent
+    part: int = 0  # > 0 inside the arithmetic of an extent: `N - K` of `[N - K + 1]`
 
 
 substitute = Pass("substitute-generic-parameters", Lerased, Lerased, """
@@ -30,9 +31,10 @@ of that type), a topology's the topology, a const's uses as a value
 its literal (cast to its type unless it is i32, or f64 for a float const) and its uses in
 extents the number, with the extent arithmetic around it folded (`[N * 2]` is `[8]` for N =
 4); `f<S>(..)` naming the const is a dimension. An extent in a type that folds to zero, a
-negative number or a division by zero is E3047, naming the instance; a generic argument of a
-call (`f<N - 1>()`) is a value and may be zero or negative. A float const in an extent
-is E3026.
+negative number or a division by zero is E3047, naming the instance, and so is a const bound
+to a negative number as a whole extent, `[N]` (a part of its arithmetic may be zero or
+negative: `[N - K + 1]` for N = K is `[1]`); a generic argument of a call (`f<N - 1>()`) is a
+value and may be zero or negative. A float const in an extent is E3026.
 """, state=Substitution)
 
 
@@ -77,16 +79,26 @@ def _dim_name(run, node):
             help=[f"make it an integer parameter (`const {node.name}: i32`), or convert it "
                   f"into an integer variable: `let m = {node.name} as i32;`, then `[m]`"],
             extent=node.name, type=shown, instance=run.state.name)
+    if type(bound) is int and bound < 0 and not run.state.argument and not run.state.part:
+        run.ctx.diagnostics.error(
+            "E3047", node.span,
+            f"in '{run.state.name}' the extent `{node.name}` is {bound}; an extent must not be "
+            f"negative", help=["call the generic with arguments that keep every extent "
+                               "positive"],
+            instance=run.state.name)
     return Lerased["DimInt"](bound, span=node.span) if type(bound) is int else node
 
 
 @substitute.on("DimBinary")
 def _dim_binary(run, node):
+    # Only the whole extent counts elements: a part of it may be zero or negative.
+    run.state.part += 1
     out = run.rebuild(node)
+    run.state.part -= 1
     if out.left._prod != "DimInt" or out.right._prod != "DimInt":
         return out
     n = extent(out)
-    if n is not None and (n > 0 or run.state.argument):
+    if n is not None and (n > 0 or run.state.argument or run.state.part):
         return Lerased["DimInt"](n, span=node.span)
     value = "a division by zero" if n is None else str(n)
     run.ctx.diagnostics.error(

@@ -106,6 +106,28 @@ def test_generic_arguments_that_do_not_fit_are_refused(call, says):
     assert d.code == "E3047" and says in d.message, d.message
 
 
+def test_a_part_of_an_extents_arithmetic_may_be_zero():
+    # `[N - K + 1]` for N = K is `[1]`: only the whole extent counts elements.
+    ran = run_front("fn w<const N: i32, const K: i32>() -> i32 {\n"
+                    "    let t = Tensor<i32, [N - K + 1]>::fill(3); t[0] }\n"
+                    "fn main() { print(w<4, 4>()); }", monomorphize)
+    assert ran.diagnostics.codes() == []
+    assert ran.prints() == ("3\n", "3\n")
+
+
+def test_a_const_bound_to_a_negative_number_is_no_extent():
+    d = _refused("fn zeros<const N: i32>() -> i32 { let t = Tensor<f32, [N]>::new(); N }\n"
+                 "fn main() { print(zeros<-2>()); }")
+    assert (d.code, d.message) == ("E3047", "in 'zeros$-2' the extent `N` is -2; an extent "
+                                            "must not be negative")
+
+
+def test_a_const_bound_to_a_negative_number_is_a_value_in_the_body():
+    ran = run_front("fn f<const N: i32>() -> i32 { let t = Tensor<f32, [N + 3]>::new(); N }\n"
+                    "fn main() { print(f<-2>()); }", monomorphize)
+    assert ran.prints() == ("-2\n", "-2\n")
+
+
 def test_a_generic_function_named_but_not_called_is_refused():
     d = _refused("fn id<T>(x: T) -> T { x }\nfn main() { let f = id; print(id(1)); }")
     assert (d.code, d.message) == ("E3047", "'id' is generic, so it can only be called: each "
