@@ -196,6 +196,17 @@ def test_a_method_receiver_says_vx_has_no_methods_and_how_to_write_the_parameter
     assert not fine.items
 
 
+def test_a_generic_enum_says_enums_take_no_generic_parameters():
+    # Rust's `enum Opt<T>`: one error, at the parameters, and the rest of the program is read.
+    _, d = parse_text("enum Opt<T> { Has(T), Empty }\nfn main() { let x = 1 }")
+    first, second = d.sorted()
+    assert (first.code, first.span.line, first.span.col) == ("E1001", 1, 9)
+    assert first.message == ("an enum takes no generic parameters: generic enums are not in "
+                             "the language nano-vx reads (a struct may be generic)")
+    assert "expected ';'" in second.message
+    assert diags("enum OptI32 { Has(i32), Empty }") == []
+
+
 def test_a_parameter_named_self_with_a_type_is_a_parameter():
     _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
                       "fn main() {}")
