@@ -147,7 +147,8 @@ TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).
 KEYWORD_TYPE = Dispatch(_TYPE_TABLE, None, "a type")
 
-# -- generic arguments: `f<4>(a)`, `f<2.5>(x)`, `f<i32>(x)`, `f<Topology::GPU>(p)`, `Pair<f32, 4>`
+# -- generic arguments: `f<4>(a)`, `f<2.5>(x)`, `f<true>()`, `f<i32>(x)`, `f<Topology::GPU>(p)`,
+# `Pair<f32, 4>`
 
 
 def _garg(sp, t):
@@ -167,7 +168,9 @@ _FLOAT_ARG = Build(Regex(r"-?[0-9]+\.[0-9]+(?![0-9A-Za-z_.])"),
 # no `<` stays a dimension, resolved later.
 _APPLIED_ARG = Build(IDENT + _TYPE_ARGS,
                      lambda sp, t: Lsrc["AppliedType"](t[0], tuple(t[1]), span=sp))
-GARG = _FLOAT_ARG | Build(TOPO | KEYWORD_TYPE | _APPLIED_ARG | DIM | _NEGATED_DIM, _garg)
+_BOOL_ARG = Build(Regex(r"(?:true|false)(?![A-Za-z0-9_])"),
+                  lambda sp, t: Lsrc["BoolArg"](t[0] == "true", span=sp))
+GARG = _FLOAT_ARG | _BOOL_ARG | Build(TOPO | KEYWORD_TYPE | _APPLIED_ARG | DIM | _NEGATED_DIM, _garg)
 GARGS = Group(LT + GARG + ZeroOrMore(COMMA + GARG) + Optional(COMMA) + GT)
 # No commitment: `x as T < y` is a comparison when no `>` closes the list.
 _TYPE_ARGS <<= GARGS

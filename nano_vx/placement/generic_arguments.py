@@ -151,6 +151,10 @@ class _Binder:
 def _written(g, targ, consts=None):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
+        if g.type._prod == "Scalar" and g.type.name == "bool":
+            return targ.value if targ._prod == "BoolArg" else None
+        if targ._prod == "BoolArg":
+            return None
         if targ._prod == "TypeArg" and targ.type._prod == "NamedType":  # a bare name
             value = consts(targ.type.name) if consts is not None else None
         else:

@@ -41,7 +41,7 @@ value and may be zero or negative. A float const in an extent is E3026.
 @substitute.on("NamedType")
 def _named(run, node):
     bound = run.state.binding.get(node.name)
-    return bound if bound is not None and type(bound) is not int else node
+    return bound if bound is not None and type(bound) not in (int, bool) else node
 
 
 @substitute.on("Global")
@@ -50,8 +50,8 @@ def _global(run, node):
     is (of the scalar T is, which names none: check-deferred-names says so)."""
     param, _, fn = node.name.partition("::")
     bound = run.state.binding.get(param) if fn else None
-    if bound is None or type(bound) in (int, float) or bound._prod not in ("NamedType",
-                                                                            "Scalar"):
+    if bound is None or type(bound) in (int, float, bool) or \
+            bound._prod not in ("NamedType", "Scalar"):
         return node
     return Lerased["Global"](f"{bound.name}::{fn}", span=node.span)
 
@@ -59,7 +59,8 @@ def _global(run, node):
 @substitute.on("TopoRef")
 def _topo(run, node):
     bound = run.state.binding.get(node.name)
-    if bound is None or type(bound) is int or bound._prod != "TopoRef" or node.index is not None:
+    if bound is None or type(bound) in (int, float, bool) or bound._prod != "TopoRef" or \
+            node.index is not None:
         return run.rebuild(node)
     return Lerased["TopoRef"](bound.name, bound.index, bound.end, span=node.span)
 
@@ -113,6 +114,8 @@ def _dim_binary(run, node):
 @substitute.on("Local")
 def _local(run, node):
     bound = run.state.binding.get(node.name)
+    if type(bound) is bool:
+        return Lerased["Bool"](bound, span=node.span)
     if type(bound) not in (int, float):
         return node
     const = next(g for g in run.state.fn.generics if g.name == node.name)
@@ -136,10 +139,12 @@ def _dim_arg(run, node):
 @substitute.on("TypeArg")
 def _type_arg(run, node):
     # `f<S>(x)` inside a generic with `const S`: a bare name is a dimension, or, a float
-    # const's, the float it is bound to.
+    # or a bool const's, the float or the bool it is bound to.
     bound = run.state.binding.get(node.type.name) if node.type._prod == "NamedType" else None
     if type(bound) is int:
         return Lerased["DimArg"](Lerased["DimInt"](bound, span=node.span), span=node.span)
     if type(bound) is float:
         return Lerased["FloatArg"](bound, span=node.span)
+    if type(bound) is bool:
+        return Lerased["BoolArg"](bound, span=node.span)
     return run.rebuild(node)

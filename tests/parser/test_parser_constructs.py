@@ -262,6 +262,11 @@ def test_a_const_argument_may_be_negative_the_minus_negating_its_first_term():
     assert expr("a < -3") == B("<", V("a"), N["Unary"]("-", Int(3)))
 
 
+def test_a_bool_const_argument_is_true_or_false():
+    assert expr("f<true, false>()").targs == (N["BoolArg"](True), N["BoolArg"](False))
+    assert expr("f<truth>()").targs == (N["TypeArg"](N["NamedType"]("truth")),)
+
+
 def test_a_shape_takes_no_negative_extent():
     _, diags = parse_text("fn main() { let t = Tensor<f32, [-3]>::new(); }")
     assert diags.codes() == ["E1001"]

@@ -128,6 +128,28 @@ def test_a_const_bound_to_a_negative_number_is_a_value_in_the_body():
     assert ran.prints() == ("-2\n", "-2\n")
 
 
+def test_a_bool_const_makes_an_instance_per_value_and_is_a_value_in_the_body():
+    ran = run_front("fn flag<const B: bool>() -> i32 { if comptime B { 1 } else { 0 } }\n"
+                    "fn pick<const B: bool>(a: i32, b: i32) -> i32 { let q = B; "
+                    "if q { a } else { flag<B>() + b } }\n"
+                    "fn main() { print(pick<true>(3, 4)); print(pick<false>(3, 4)); }",
+                    monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == [
+        "flag$true", "flag$false", "pick$true", "pick$false", "main"]
+    assert ran.prints() == ("3\n4\n", "3\n4\n")
+
+
+@pytest.mark.parametrize("call, says", [
+    ("flag<1>()", "'B' of 'flag' is a const bool, but this call gives it `1`"),
+    ("num<true>()", "'N' of 'num' is a const i32, but this call gives it `true`"),
+])
+def test_a_bool_const_takes_true_or_false_and_only_it_does(call, says):
+    d = _refused("fn flag<const B: bool>() -> i32 { if comptime B { 1 } else { 0 } }\n"
+                 "fn num<const N: i32>() -> i32 { N }\n"
+                 f"fn main() {{ print({call}); }}")
+    assert (d.code, d.message) == ("E3047", says)
+
+
 def test_a_generic_function_named_but_not_called_is_refused():
     d = _refused("fn id<T>(x: T) -> T { x }\nfn main() { let f = id; print(id(1)); }")
     assert (d.code, d.message) == ("E3047", "'id' is generic, so it can only be called: each "
