@@ -179,8 +179,21 @@ _IF = Build(IfChain(_IF_HEAD, BLOCK) + Optional(Literal(";")),
 IF_EXPR <<= Build(IfChain(_IF_HEAD, BLOCK), _if_expr)
 _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
                 lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
-_BREAK = Build(kw("break") - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
-_CONTINUE = Build(kw("continue") - SEMI, lambda sp, t: Lsrc["Continue"](span=sp))
+# Rust's loop labels, `'outer: for ..` and `break 'outer;`: Vx has none. Each is refused
+# where it is written, and the loop or the `break` read without it, so the rest still parses.
+def _label(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                f"loop labels are not in the language nano-vx reads: `{t[0]}` names no loop, "
+                f"and `break` and `continue` leave the innermost one",
+                help=("to leave an outer loop, set a flag the outer loop's condition reads, or "
+                      "put the loops in a function and `return` from it",))
+    return t[0]
+
+
+_LABEL = Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _label)
+_BREAK = Build(kw("break") + Optional(_LABEL) - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
+_CONTINUE = Build(kw("continue") + Optional(_LABEL) - SEMI,
+                  lambda sp, t: Lsrc["Continue"](span=sp))
 _ASSERT = Build(
     kw("assert") - LPAR - EXPR - Group(Optional(COMMA - STRING_TEXT))
     - punct(")", "',' or ')'") - SEMI,
@@ -298,7 +311,10 @@ def _decl_or_expr(decl):
     return Build(decl, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
 
 
+_LABELLED = Build(_LABEL + COLON - (_FOR | _WHILE | _LOOP), lambda sp, t: t[-1])
+
 _STMT <<= Dispatch({
+    "'": _LABELLED,
     "let": _LET_TUPLE | _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF,
     "return": ReturnOrResult(_RETURN, _EXPR_LINE),
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,

@@ -207,6 +207,17 @@ def test_a_generic_enum_says_enums_take_no_generic_parameters():
     assert diags("enum OptI32 { Has(i32), Empty }") == []
 
 
+def test_a_loop_label_says_vx_has_none_where_each_is_written():
+    # Rust's `'outer:` and `break 'outer;`: one error at each label, the loops still read.
+    got = diags("fn main() {\n  'outer: for i in 0..3 {\n    while true { break 'outer; }\n"
+                "    loop { continue 'outer; }\n  }\n}")
+    assert [(c, line, col) for c, line, col, _ in got] == [
+        ("E1001", 2, 3), ("E1001", 3, 24), ("E1001", 4, 21)]
+    assert got[0][3] == ("loop labels are not in the language nano-vx reads: `'outer` names no "
+                         "loop, and `break` and `continue` leave the innermost one")
+    assert diags("fn main() { for i in 0..3 { while true { break; } } }") == []
+
+
 def test_a_parameter_named_self_with_a_type_is_a_parameter():
     _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
                       "fn main() {}")
