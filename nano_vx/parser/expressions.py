@@ -64,6 +64,9 @@ def _calls_with_generics(s, j) -> bool:
     return True
 
 
+_RUST_PRINTS = frozenset({"println", "eprintln", "eprint"})
+
+
 class NameExpr(_Custom):
     """A name, with generic arguments when `<...>(` follows it (else `<` is less-than), or
     a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`; Rust's turbofish writes the generic
@@ -80,6 +83,14 @@ class NameExpr(_Custom):
         if m.group() == "print" and s.startswith("!", m.end()) and \
                 s.startswith("(", skip_ws(s, m.end() + 1)):
             # `print!(x)`, as the public Vx compiler's users write it, is `print(x)`.
+            return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
+        if m.group() in _RUST_PRINTS and s.startswith("!", m.end()):
+            # Rust's printing macros take a format string; Vx's `print` one value.
+            state.error("E1001", loc, m.end() + 1,
+                        f"`{m.group()}!` is Rust's macro, not Vx's: `print(x)` prints one "
+                        f"value and a newline, with no format string",
+                        help=("write `print(x);` for each value: `println!(\"{}\", x)` is "
+                              "`print(x);`",))
             return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())

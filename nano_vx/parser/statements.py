@@ -74,8 +74,20 @@ _LET_TUPLE = Build(
     lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
 # A statement that ends with its block may have a `;` after it, as in Rust (`while c { .. };`).
 _OPT_SEMI = Optional(Literal(";")).suppress()
-_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - INVARIANTS - BLOCK
-             + _OPT_SEMI,
+
+
+def _inclusive(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "an inclusive range `a..=b` is not in the language nano-vx reads: `a..b` runs "
+                "from a to b - 1",
+                help=("write the end one past the last value: `a..b + 1`",))
+    return t[0]
+
+
+# `0..=n`, Rust's inclusive range: refused at its `=`, and read as `0..n` so the loop parses.
+_INCLUSIVE = Optional(Build(Literal("="), _inclusive)).suppress()
+_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - _INCLUSIVE - EXPR - INVARIANTS
+             - BLOCK + _OPT_SEMI,
              lambda sp, t: Lsrc["For"](t[0], t[1], t[2], guarded(t[3], t[4]), span=sp))
 _WHILE = Build(kw("while") - EXPR - INVARIANTS - BLOCK + _OPT_SEMI,
                lambda sp, t: Lsrc["While"](t[0], guarded(t[1], t[2]), span=sp))

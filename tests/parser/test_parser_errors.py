@@ -75,6 +75,10 @@ def diags(text):
      "`Saturated(v) => { .. }`, each binding a name"),
     ("fn main() { match n { 0 => 1 2 } }", "fn main() { match n { 0 => 1, _ => 2 } }", "E1001",
      "expected '=>', found '}'"),
+    ("fn main() { for i in 0..=3 { print(i); } }", "fn main() { for i in 0..3 + 1 { print(i); } }",
+     "E1001", "an inclusive range `a..=b` is not in the language nano-vx reads"),
+    ('fn main() { println!("{}", 3); }', "fn main() { print(3); }", "E1001",
+     "`println!` is Rust's macro, not Vx's: `print(x)` prints one value and a newline"),
 ])
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
