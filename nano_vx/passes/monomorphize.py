@@ -69,8 +69,10 @@ clauses name the topologies. Instances are made from the calls of the non-generi
 functions, then from the calls of the instances, so a generic function nothing calls
 disappears unchecked. A generic parameter neither written nor deduced is E3016 ("type
 parameter 'T' of 'f' is not determined by this call"), a generic argument that does not fit
-its parameter E3047; an instantiation more than 64 generic calls deep (polymorphic
-recursion) is E3032, naming the chain. Each function's body, an instance's or not, is pruned
+its parameter E3047, and an integer const bound to a number outside its type (`f<300>()` for
+`const N: u8`, or a tensor of 300 given for its extent) E3008, as the literal would be; an
+instantiation more than 64 generic calls deep (polymorphic recursion) is E3032, naming the
+chain. Each function's body, an instance's or not, is pruned
 (the helper rewrite prune-comptime-branches) before its calls are walked: the branch an `if
 comptime` does not take asks for no instance, so a recursion over a const can stop at a base
 case, and no check after this pass sees the branch (what a kept branch names,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from ..dump.text import to_text
 from ..languages import Lerased
 from ..nanopass import descendants, with_span
+from ..values.literal_ranges import holders, refuse_out_of_range
+from ..values.numbers import INT_TYPES
 from ..values.sizes import extent
 from .typer import show
 from .types import OPAQUE
@@ -36,6 +38,7 @@ class _Binder:
         self.kinds = {g.name: g for g in fn.generics}
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
+        self.spans = {}  # a const's parameter -> where what bound it is written
 
     def bind(self, found) -> dict | None:
         fn, call = self.fn, self.call
@@ -50,7 +53,25 @@ class _Binder:
         if missing:
             self._undetermined(missing[0])
             return None
-        return self.binding
+        return self.binding if self._in_range() else None
+
+    def _in_range(self) -> bool:
+        """Whether each integer const is bound to a number its type holds: `f<300>()` for
+        `const N: u8` is refused as the literal `300` would be (E3008), not wrapped."""
+        for g in self.fn.generics:
+            t = INT_TYPES.get(g.type.name) if g._prod == "ConstParam" and \
+                g.type._prod == "Scalar" else None
+            value = self.binding[g.name]
+            if t is None or type(value) is not int or t.lo <= value <= t.hi:
+                continue
+            fits = holders(value, t)
+            refuse_out_of_range(
+                self.diagnostics, self.spans.get(g.name, self.call.span), str(value), t,
+                notes=[f"it is given to '{g.name}' of '{self.fn.name}', a const {t.name}"],
+                help=[f"give '{g.name}' a value its type holds, or make it a const "
+                      f"{fits[0].name}" if fits else f"give '{g.name}' a value its type holds"])
+            return False
+        return True
 
     def _undetermined(self, g) -> None:
         fn, call = self.fn, self.call
@@ -96,6 +117,7 @@ class _Binder:
                                         f"`{show(targ)}`")
                 return False
             self.binding[g.name], self.by[g.name] = value, 0
+            self.spans[g.name] = targ.span
         return True
 
     def _deduce(self, param, found, i, arg) -> bool:
@@ -118,6 +140,7 @@ class _Binder:
                     continue
                 if d.name not in binding:
                     binding[d.name], self.by[d.name] = value, i
+                    self.spans[d.name] = arg.span
                 elif binding[d.name] != value:
                     self._twice(d.name, i, value, arg)
                     return False

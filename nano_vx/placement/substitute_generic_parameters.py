@@ -34,7 +34,7 @@ extents the number, with the extent arithmetic around it folded (`[N * 2]` is `[
 negative number or a division by zero is E3047, naming the instance, and so is a const bound
 to a negative number as a whole extent, `[N]` (a part of its arithmetic may be zero or
 negative: `[N - K + 1]` for N = K is `[1]`); a generic argument of a call (`f<N - 1>()`) is a
-value and may be zero or negative. A float const in an extent is E3026.
+value and may be zero or negative. A float or a bool const in an extent is E3026.
 """, state=Substitution)
 
 
@@ -67,10 +67,10 @@ def _topo(run, node):
 
 @substitute.on("DimName")
 def _dim_name(run, node):
-    """A float const in an extent counts no elements: the interpreter would find no such
-    name there when the constructor ran (E3026); in a generic argument it is a value."""
+    """A float or a bool const in an extent counts no elements: the interpreter would find no
+    such name there when the constructor ran (E3026); in a generic argument it is a value."""
     bound = run.state.binding.get(node.name)
-    if type(bound) is float and not run.state.argument:
+    if type(bound) in (float, bool) and not run.state.argument:
         const = next(g for g in run.state.fn.generics if g.name == node.name)
         shown = to_text(const.type).strip()
         run.ctx.diagnostics.error(

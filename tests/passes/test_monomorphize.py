@@ -150,6 +150,27 @@ def test_a_bool_const_takes_true_or_false_and_only_it_does(call, says):
     assert (d.code, d.message) == ("E3047", says)
 
 
+@pytest.mark.parametrize("call, value, type_", [
+    ("small<300>()", "300", "u8"), ("big<-1>()", "-1", "u64"),
+    ("wide<2147483648>()", "2147483648", "i32"), ("sized(Tensor<f32, [300]>::new())", "300", "u8"),
+])
+def test_an_integer_const_bound_outside_its_type_is_e3008_not_wrapped(call, value, type_):
+    d = _refused("fn small<const N: u8>() -> u8 { N }\nfn big<const N: u64>() -> u64 { N }\n"
+                 "fn wide<const N: i32>() -> i32 { N }\n"
+                 "fn sized<const N: u8>(t: Tensor<f32, [N]>) -> u8 { N }\n"
+                 f"fn main() {{ print({call}); }}")
+    assert d.code == "E3008"
+    assert d.message.startswith(f"literal out of range for `{type_}`: `{value}` does not fit")
+
+
+def test_a_bool_const_in_an_extent_is_e3026():
+    ran = run_front("fn f<const B: bool>() -> i32 { let t = Tensor<f32, [B]>::new(); 1 }\n"
+                    "fn main() { print(f<true>()); }", monomorphize)
+    [d] = ran.diagnostics.items
+    assert (d.code, d.message) == ("E3026", "in 'f$true' the extent `B` names the const "
+                                            "parameter 'B', of type bool, not an integer")
+
+
 def test_a_generic_function_named_but_not_called_is_refused():
     d = _refused("fn id<T>(x: T) -> T { x }\nfn main() { let f = id; print(id(1)); }")
     assert (d.code, d.message) == ("E3047", "'id' is generic, so it can only be called: each "
