@@ -68,9 +68,11 @@ def _let(sp, t):
 _LET = Build(
     kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE))
     - Group(Optional(EQUALS - EXPR)) - SEMI, _let)
+# `let (a, mut b) = t;`: a binding's `mut` is read as a `let`'s is, and, as it, not enforced.
+_TUPLE_BINDING = Optional(Keyword("mut")).suppress() + IDENT
 _LET_TUPLE = Build(
-    kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
-    - EXPR - SEMI,
+    kw("let") + LPAR - Group(_TUPLE_BINDING + ZeroOrMore(COMMA + _TUPLE_BINDING)
+                             + Optional(COMMA)) - RPAR - EQUALS - EXPR - SEMI,
     lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
 # A statement that ends with its block may have a `;` after it, as in Rust (`while c { .. };`).
 _OPT_SEMI = Optional(Literal(";")).suppress()

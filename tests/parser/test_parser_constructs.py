@@ -267,6 +267,11 @@ def test_a_bool_const_argument_is_true_or_false():
     assert expr("f<truth>()").targs == (N["TypeArg"](N["NamedType"]("truth")),)
 
 
+def test_a_tuple_let_reads_a_bindings_mut_as_a_let_does():
+    assert stmt("let (a, mut b) = t;") == N["LetTuple"](("a", "b"), V("t"))
+    assert stmt("let (mut a, b,) = t;") == N["LetTuple"](("a", "b"), V("t"))
+
+
 def test_a_shape_takes_no_negative_extent():
     _, diags = parse_text("fn main() { let t = Tensor<f32, [-3]>::new(); }")
     assert diags.codes() == ["E1001"]
