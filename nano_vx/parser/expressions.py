@@ -340,7 +340,21 @@ _SPLAT = Build(kw("splat") + Group(Optional(PATH + FollowedBy(Literal("<")) - VE
                lambda sp, t: Lsrc["Splat"](t[1], t[0][0] if len(t[0]) else None, span=sp),
                "a splat")
 
+
+
+def _loop_value(sp, t):
+    """`let x = loop { .. break v; }`: Rust's loop as a value, which Vx's `loop` is not."""
+    state.error("E1001", sp.start, sp.start + len("loop"),
+                "a `loop` is a statement in Vx, not a value: its `break` carries none",
+                help=("declare the variable first and assign it before `break`: `let mut x = "
+                      "0; loop { ..; x = v; break; }`",))
+    return Lsrc["Int"](0, span=sp)
+
+
+_LOOP_VALUE = Build(kw("loop") + BLOCK, _loop_value)
+
 _PRIMARY_TABLE = {
+    "loop": _LOOP_VALUE,
     "vec": _VEC | _NAME_EXPR, "splat": _SPLAT | _NAME_EXPR,
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "unsafe": UNSAFE, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,

@@ -205,7 +205,20 @@ def _label(sp, t):
 
 
 _LABEL = Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _label)
-_BREAK = Build(kw("break") + Optional(_LABEL) - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
+
+
+def _break_value(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "a `break` carries no value in Vx: a `loop` is a statement, not a value",
+                help=("assign the value to a variable declared before the loop, then "
+                      "`break;`",))
+    return t[0]
+
+
+# `break v;`, Rust's loop value: refused, and read as `break;`.
+_BREAK_VALUE = Build(~Literal(";") + EXPR, _break_value)
+_BREAK = Build(kw("break") + Optional(_LABEL) + Optional(_BREAK_VALUE) - SEMI,
+               lambda sp, t: Lsrc["Break"](span=sp))
 _CONTINUE = Build(kw("continue") + Optional(_LABEL) - SEMI,
                   lambda sp, t: Lsrc["Continue"](span=sp))
 _ASSERT = Build(

@@ -79,12 +79,20 @@ def diags(text):
      "E1001", "an inclusive range `a..=b` is not in the language nano-vx reads"),
     ('fn main() { println!("{}", 3); }', "fn main() { print(3); }", "E1001",
      "`println!` is Rust's macro, not Vx's: `print(x)` prints one value and a newline"),
+    ("fn main() { loop { break 5; } }", "fn main() { loop { break; } }", "E1001",
+     "a `break` carries no value in Vx: a `loop` is a statement, not a value"),
 ])
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
     assert [c for c, *_ in got] == [code], got
     assert message in got[0][3] and len(got[0][3]) < 200
     assert diags(good) == []
+
+
+def test_a_loop_as_a_value_says_a_loop_is_a_statement():
+    got = diags("fn main() { let x = loop { break; }; print(x); }")
+    assert [(c, line, col) for c, line, col, _ in got] == [("E1001", 1, 21)]
+    assert got[0][3] == "a `loop` is a statement in Vx, not a value: its `break` carries none"
 
 
 def test_a_missing_semicolon_is_reported_after_the_statement():
