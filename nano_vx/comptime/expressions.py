@@ -41,6 +41,14 @@ _RUN_TIME_ONLY = {
 }
 
 
+# Values the evaluator does not compute (yet): numbers, bools, text and tensors it does.
+_NOT_COMPUTED = {
+    "StructLit": "a struct value", "Tuple": "a tuple", "TupleGet": "a tuple's element",
+    "EnumValue": "an enum value", "MatchValue": "a `match`", "VecLit": "a vector",
+    "Splat": "a vector", "Borrow": "a reference", "Deref": "a reference",
+}
+
+
 # The operators whose value is always a bool or an unknown.
 _BOOLEAN = frozenset({"==", "!=", "<", "<=", ">", ">=", "&&", "||"})
 _LITERALS = frozenset({"Int", "Float", "Bool", "Str"})  # their closures read no frame
@@ -63,7 +71,10 @@ class ExprMixin:
     def expr(self, node, hint=None):
         method = self.expressions.get(node._prod)
         if method is None:  # nothing without a handler has a compile-time value
-            return refuse(node.span, f"it holds {node._prod}")
+            what = _NOT_COMPUTED.get(node._prod, node._prod)
+            return refuse(node.span, f"it holds {what}, which the compile-time evaluator "
+                                     f"does not compute (it computes numbers, bools, strings "
+                                     f"and tensors)")
         return method(self, node, hint)
 
     @EXPRESSIONS.on(*_RUN_TIME_ONLY)

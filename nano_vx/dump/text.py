@@ -363,6 +363,7 @@ expr("TypeArg", "type", "{type}")
 # A bare name is a type argument: a dimension named alone is written in the generic form.
 expr("DimArg", "dim", "{dim}", when=lambda n: n.dim._prod != "DimName")
 expr("FloatArg", "value", "{value}", when=lambda n: math.isfinite(n.value))
+expr("BoolArg", "value", Flag("value", "true", "false"))
 expr("TopoArg", "topo", "{topo}")
 expr("MemRef", "name", "Memory::{name}")
 expr("TopoRef", "name index end",
@@ -379,8 +380,21 @@ expr("VerifiedType", "inner", "Verified<{inner}>")
 expr("HardwareStateType", "inner topo", "HardwareState<{inner}, {topo}>")
 expr("RefType", "inner mem", "Ref<{inner}, {mem}>")
 expr("BorrowType", "inner mutable", Flag("mutable", "&mut ", "&"), "{inner}")
+
+
+def _ends_in_place(t) -> bool:
+    """Whether the type `t` is written ending in a pointer's ` in {place}`."""
+    while t._prod in ("BorrowType", "PtrType"):
+        if t._prod == "PtrType" and t.place is not None:
+            return True
+        t = t.inner
+    return False
+
+
+# A pointer to a type that ends in a place, `*const *const f32 in Memory::A`, would not say
+# whose the place is: it is written in the generic form.
 expr("PtrType", "inner mutable place", Flag("mutable", "*mut ", "*const "), "{inner}",
-     Opt(" in {place}"))
+     Opt(" in {place}"), when=lambda n: not _ends_in_place(n.inner))
 # A type placement inference leaves open, written as Rust writes a type left to the compiler
 # (`let f: _ = |x| ..`).
 expr("OpaqueType", "", "_")

@@ -218,6 +218,7 @@ NONTERMINALS = [
         prod("DimArg", "dim: Dim"),
         prod("TopoArg", "topo: Topo", "a topology parameter's argument, `f<Topology::GPU>(p)`"),
         prod("FloatArg", "value: float", "a float const parameter's argument, `f<2.5>(x)`"),
+        prod("BoolArg", "value: bool", "a bool const parameter's argument, `f<true>(x)`"),
     )),
     Nonterminal("Mem", (prod("MemRef", "name: name"),)),
     Nonterminal("Topo", (prod("TopoRef", "name: name, index: Expr?, end: Expr?"),)),

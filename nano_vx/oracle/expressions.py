@@ -415,13 +415,13 @@ class ExprMixin:
         return size_of
 
     def garg(self, node, sc):
-        """A generic argument: an extent or a float for a const parameter, None for a type
+        """A generic argument: an extent, a float or a bool for a const parameter, None for a type
         or a topology."""
         if node._prod == "DimArg":
             return self.dim(node.dim, sc)
         if node._prod == "TopoArg":
             return lambda f: None
-        if node._prod == "FloatArg":
+        if node._prod in ("FloatArg", "BoolArg"):
             value = node.value
             return lambda f: value
         ty = node.type

@@ -312,7 +312,9 @@ class StmtMixin(ExprMixin):
                     wrong_kind(span, f"a range needs integer bounds, found {describe(a)} and "
                                      f"{describe(b)}")
                 make = lambda i: TInt(i, t)  # noqa: E731 - the loop variable takes the type
-                a, b = to_index(a, span), to_index(b, span)
+                # An untyped bound, a literal, takes the other's type, as an operand does:
+                # `z..18446744073709551615` for a u64 z ends at the u64, not the i32 -1.
+                a, b = (t.wrap(v) if type(v) is int else to_index(v, span) for v in (a, b))
             else:
                 a, b = wrap32(a), wrap32(b)
             for i in range(a, b):

@@ -64,9 +64,13 @@ def _calls_with_generics(s, j) -> bool:
     return True
 
 
+_RUST_PRINTS = frozenset({"println", "eprintln", "eprint"})
+
+
 class NameExpr(_Custom):
     """A name, with generic arguments when `<...>(` follows it (else `<` is less-than), or
-    a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`."""
+    a struct literal `S { a: 1 }`, `S::<f32> { a: 1.0 }`; Rust's turbofish writes the generic
+    arguments of a call the same way, `f::<4>(x)`, `Pair::<i32>::new(1, 2)`."""
 
     def __init__(self):
         super().__init__([GARGS, _TYPE_PATH, _STRUCT_BODY, _TURBOFISH])
@@ -80,15 +84,23 @@ class NameExpr(_Custom):
                 s.startswith("(", skip_ws(s, m.end() + 1)):
             # `print!(x)`, as the public Vx compiler's users write it, is `print(x)`.
             return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
+        if m.group() in _RUST_PRINTS and s.startswith("!", m.end()):
+            # Rust's printing macros take a format string; Vx's `print` one value.
+            state.error("E1001", loc, m.end() + 1,
+                        f"`{m.group()}!` is Rust's macro, not Vx's: `print(x)` prints one "
+                        f"value and a newline, with no format string",
+                        help=("write `print(x);` for each value: `println!(\"{}\", x)` is "
+                              "`print(x);`",))
+            return m.end() + 1, [Lsrc["Var"]("print", span=state.span(loc, m.end() + 1))]
         var = Lsrc["Var"](m.group(), span=state.span(loc, m.end()))
         i = skip_ws(s, m.end())
         if s.startswith("::", i) and s.startswith("<", skip_ws(s, i + 2)):
-            i, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
-            i = skip_ws(s, i)
-            if not _STRUCT_START.match(s, i):
-                raise ParseSyntaxException(s, i, "Expected '{' after a struct's generic "
-                                           "arguments", self)
-            return self.struct_literal(s, loc, m.group(), tuple(toks[-1]), i, do_actions)
+            end, toks = _TURBOFISH._parse(s, i, do_actions, callPreParse=False)
+            found = self.after_arguments(s, loc, var, tuple(toks[-1]), end, do_actions)
+            if found is None:
+                raise ParseSyntaxException(s, skip_ws(s, end), "Expected '(' (a call) or '{' "
+                                           "(a struct literal) after generic arguments", self)
+            return found
         if _STRUCT_START.match(s, i):
             return self.struct_literal(s, loc, m.group(), (), i, do_actions)
         if s.startswith("::", i) and _NAME_RE.match(s, skip_ws(s, i + 2)):
@@ -113,7 +125,13 @@ class NameExpr(_Custom):
             end, toks = GARGS._parse(s, i, do_actions, callPreParse=False)
         except ParseException:
             return var.span.end, [var]
-        targs, j = tuple(toks[0]), skip_ws(s, end)
+        found = self.after_arguments(s, loc, var, tuple(toks[0]), end, do_actions)
+        return (var.span.end, [var]) if found is None else found
+
+    def after_arguments(self, s, loc, var, targs, end, do_actions):
+        """What follows a name's generic arguments, ending at `end`: a call, a struct
+        literal or a call through the type; None when none does."""
+        j = skip_ws(s, end)
         if s[j:j + 1] == "(":
             return end, [GenericCallee(var, targs)]
         if _STRUCT_START.match(s, j):
@@ -121,7 +139,7 @@ class NameExpr(_Custom):
         try:
             end, toks = _TYPE_PATH._parse(s, j, do_actions, callPreParse=False)
         except ParseException:
-            return var.span.end, [var]
+            return None
         return self.path_call(s, loc, var.name, targs, toks[0], skip_ws(s, end), do_actions)
 
     def struct_literal(self, s, loc, name, targs, i, do_actions):
@@ -322,7 +340,21 @@ _SPLAT = Build(kw("splat") + Group(Optional(PATH + FollowedBy(Literal("<")) - VE
                lambda sp, t: Lsrc["Splat"](t[1], t[0][0] if len(t[0]) else None, span=sp),
                "a splat")
 
+
+
+def _loop_value(sp, t):
+    """`let x = loop { .. break v; }`: Rust's loop as a value, which Vx's `loop` is not."""
+    state.error("E1001", sp.start, sp.start + len("loop"),
+                "a `loop` is a statement in Vx, not a value: its `break` carries none",
+                help=("declare the variable first and assign it before `break`: `let mut x = "
+                      "0; loop { ..; x = v; break; }`",))
+    return Lsrc["Int"](0, span=sp)
+
+
+_LOOP_VALUE = Build(kw("loop") + BLOCK, _loop_value)
+
 _PRIMARY_TABLE = {
+    "loop": _LOOP_VALUE,
     "vec": _VEC | _NAME_EXPR, "splat": _SPLAT | _NAME_EXPR,
     "true": _TRUE, "false": _FALSE, "transfer": _TRANSFER, "spawn": SPAWN, "match": MATCH,
     "comptime": COMPTIME, "unsafe": UNSAFE, "grad": _GRAD, "vjp": _VJP, "jvp": _JVP, "Reachable": _REACHABLE,

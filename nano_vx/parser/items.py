@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pyparsing import Group, Keyword, Literal, Optional, ZeroOrMore
+from pyparsing import FollowedBy, Group, Keyword, Literal, Optional, ZeroOrMore
 
 from ..languages.lsrc import Lsrc, contract_clauses
 from .contracts import FN_CONTRACTS, guarded
@@ -85,10 +85,22 @@ STRUCT = Build(kw("struct") - IDENT - _GENERICS - LBRACE - _PARAMS - punct("}", 
 _VARIANT = Build(ANY_NAME + Group(Optional(LPAR - Optional(TYPE + ZeroOrMore(COMMA + TYPE)
                                                          + Optional(COMMA)) - RPAR)),
                  lambda sp, t: Lsrc["Variant"](t[0], tuple(t[1]), span=sp), "a variant")
-ENUM = Build(kw("enum") - IDENT - LBRACE
+def _generic_enum(sp, t):
+    """`enum Opt<T>`: Rust's generic enum, which Vx has not; refused, and the enum read without
+    its parameters so the rest of the program still parses."""
+    state.error("E1001", sp.start, sp.end,
+                "an enum takes no generic parameters: generic enums are not in the language "
+                "nano-vx reads (a struct may be generic)",
+                help=("write one enum per type it holds (`enum OptI32 { Has(i32), Empty }`), "
+                      "or a generic struct",))
+    return ()
+
+
+ENUM = Build(kw("enum") - IDENT - Optional(Build(FollowedBy(LT) + _GENERICS, _generic_enum))
+             - LBRACE
              - Group(Optional(_VARIANT + ZeroOrMore(COMMA + _VARIANT) + Optional(COMMA)))
              - punct("}", "',' or '}'"),
-             lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[1]), span=sp))
+             lambda sp, t: Lsrc["EnumDecl"](t[0], tuple(t[-1]), span=sp))
 
 # `impl<T> Pair<T> { .. }` holds functions only; `impl Trait for Type { .. }` implements a
 # trait: the trait is a name, so the word before `for` tells the two apart.

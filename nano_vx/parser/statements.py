@@ -68,14 +68,28 @@ def _let(sp, t):
 _LET = Build(
     kw("let") - Optional(Keyword("mut")) - IDENT - Group(Optional(COLON - TYPE))
     - Group(Optional(EQUALS - EXPR)) - SEMI, _let)
+# `let (a, mut b) = t;`: a binding's `mut` is read as a `let`'s is, and, as it, not enforced.
+_TUPLE_BINDING = Optional(Keyword("mut")).suppress() + IDENT
 _LET_TUPLE = Build(
-    kw("let") + LPAR - Group(IDENT + ZeroOrMore(COMMA + IDENT) + Optional(COMMA)) - RPAR - EQUALS
-    - EXPR - SEMI,
+    kw("let") + LPAR - Group(_TUPLE_BINDING + ZeroOrMore(COMMA + _TUPLE_BINDING)
+                             + Optional(COMMA)) - RPAR - EQUALS - EXPR - SEMI,
     lambda sp, t: Lsrc["LetTuple"](tuple(t[0]), t[1], span=sp))
 # A statement that ends with its block may have a `;` after it, as in Rust (`while c { .. };`).
 _OPT_SEMI = Optional(Literal(";")).suppress()
-_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - EXPR - INVARIANTS - BLOCK
-             + _OPT_SEMI,
+
+
+def _inclusive(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "an inclusive range `a..=b` is not in the language nano-vx reads: `a..b` runs "
+                "from a to b - 1",
+                help=("write the end one past the last value: `a..b + 1`",))
+    return t[0]
+
+
+# `0..=n`, Rust's inclusive range: refused at its `=`, and read as `0..n` so the loop parses.
+_INCLUSIVE = Optional(Build(Literal("="), _inclusive)).suppress()
+_FOR = Build(kw("for") - IDENT - kw("in") - EXPR - DOTDOT - _INCLUSIVE - EXPR - INVARIANTS
+             - BLOCK + _OPT_SEMI,
              lambda sp, t: Lsrc["For"](t[0], t[1], t[2], guarded(t[3], t[4]), span=sp))
 _WHILE = Build(kw("while") - EXPR - INVARIANTS - BLOCK + _OPT_SEMI,
                lambda sp, t: Lsrc["While"](t[0], guarded(t[1], t[2]), span=sp))
@@ -179,8 +193,34 @@ _IF = Build(IfChain(_IF_HEAD, BLOCK) + Optional(Literal(";")),
 IF_EXPR <<= Build(IfChain(_IF_HEAD, BLOCK), _if_expr)
 _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
                 lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
-_BREAK = Build(kw("break") - SEMI, lambda sp, t: Lsrc["Break"](span=sp))
-_CONTINUE = Build(kw("continue") - SEMI, lambda sp, t: Lsrc["Continue"](span=sp))
+# Rust's loop labels, `'outer: for ..` and `break 'outer;`: Vx has none. Each is refused
+# where it is written, and the loop or the `break` read without it, so the rest still parses.
+def _label(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                f"loop labels are not in the language nano-vx reads: `{t[0]}` names no loop, "
+                f"and `break` and `continue` leave the innermost one",
+                help=("to leave an outer loop, set a flag the outer loop's condition reads, or "
+                      "put the loops in a function and `return` from it",))
+    return t[0]
+
+
+_LABEL = Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _label)
+
+
+def _break_value(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "a `break` carries no value in Vx: a `loop` is a statement, not a value",
+                help=("assign the value to a variable declared before the loop, then "
+                      "`break;`",))
+    return t[0]
+
+
+# `break v;`, Rust's loop value: refused, and read as `break;`.
+_BREAK_VALUE = Build(~Literal(";") + EXPR, _break_value)
+_BREAK = Build(kw("break") + Optional(_LABEL) + Optional(_BREAK_VALUE) - SEMI,
+               lambda sp, t: Lsrc["Break"](span=sp))
+_CONTINUE = Build(kw("continue") + Optional(_LABEL) - SEMI,
+                  lambda sp, t: Lsrc["Continue"](span=sp))
 _ASSERT = Build(
     kw("assert") - LPAR - EXPR - Group(Optional(COMMA - STRING_TEXT))
     - punct(")", "',' or ')'") - SEMI,
@@ -298,7 +338,10 @@ def _decl_or_expr(decl):
     return Build(decl, lambda sp, t: Lsrc["ItemStmt"](t[0], span=sp)) | _EXPR_LINE
 
 
+_LABELLED = Build(_LABEL + COLON - (_FOR | _WHILE | _LOOP), lambda sp, t: t[-1])
+
 _STMT <<= Dispatch({
+    "'": _LABELLED,
     "let": _LET_TUPLE | _LET, "for": _FOR, "while": _WHILE, "loop": _LOOP, "if": _IF,
     "return": ReturnOrResult(_RETURN, _EXPR_LINE),
     "break": _BREAK, "continue": _CONTINUE, "assert": _ASSERT, "unroll": _UNROLL,

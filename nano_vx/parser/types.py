@@ -64,6 +64,17 @@ _dim_atom = (~_SUFFIXED_INT + Build(INT_TOKEN, _dim_int)
 _dim_mul = Build(_dim_atom + ZeroOrMore(Regex(r"[*/]") + _dim_atom), _fold_dims)
 DIM <<= Build(_dim_mul + ZeroOrMore(Regex(r"[+-](?![=>])") + _dim_mul), _fold_dims)
 
+
+def _negated(sp, t):
+    zero = Lsrc["DimInt"](0, span=sp)
+    return _fold_dims(sp, [Lsrc["DimBinary"]("-", zero, t[0], span=sp), *t[1:]])
+
+
+# A const argument may be negative, `f<-3>()`, as `f<0 - 3>()` is: the `-` negates the first
+# term. An extent in a tensor's shape has no such form: it is positive.
+_NEGATED_DIM = Build(Literal("-").suppress() + _dim_mul
+                     + ZeroOrMore(Regex(r"[+-](?![=>])") + _dim_mul), _negated)
+
 DIMS = Group(DIM + ZeroOrMore(COMMA + DIM) + Optional(COMMA))
 
 # -- types --------------------------------------------------------------------------------
@@ -136,7 +147,8 @@ TYPE <<= Dispatch(_TYPE_TABLE, NAMED_TYPE, "a type")
 # type: `f<T>(x)` names a type parameter, and a const parameter is resolved later).
 KEYWORD_TYPE = Dispatch(_TYPE_TABLE, None, "a type")
 
-# -- generic arguments: `f<4>(a)`, `f<2.5>(x)`, `f<i32>(x)`, `f<Topology::GPU>(p)`, `Pair<f32, 4>`
+# -- generic arguments: `f<4>(a)`, `f<2.5>(x)`, `f<true>()`, `f<i32>(x)`, `f<Topology::GPU>(p)`,
+# `Pair<f32, 4>`
 
 
 def _garg(sp, t):
@@ -156,7 +168,9 @@ _FLOAT_ARG = Build(Regex(r"-?[0-9]+\.[0-9]+(?![0-9A-Za-z_.])"),
 # no `<` stays a dimension, resolved later.
 _APPLIED_ARG = Build(IDENT + _TYPE_ARGS,
                      lambda sp, t: Lsrc["AppliedType"](t[0], tuple(t[1]), span=sp))
-GARG = _FLOAT_ARG | Build(TOPO | KEYWORD_TYPE | _APPLIED_ARG | DIM, _garg)
+_BOOL_ARG = Build(Regex(r"(?:true|false)(?![A-Za-z0-9_])"),
+                  lambda sp, t: Lsrc["BoolArg"](t[0] == "true", span=sp))
+GARG = _FLOAT_ARG | _BOOL_ARG | Build(TOPO | KEYWORD_TYPE | _APPLIED_ARG | DIM | _NEGATED_DIM, _garg)
 GARGS = Group(LT + GARG + ZeroOrMore(COMMA + GARG) + Optional(COMMA) + GT)
 # No commitment: `x as T < y` is a comparison when no `>` closes the list.
 _TYPE_ARGS <<= GARGS

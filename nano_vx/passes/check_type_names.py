@@ -14,7 +14,8 @@ of the function or struct it is written in, or `str`; the scalar types, tensors 
 built-in types are read as types of their own by the parser. Any other name is a misspelling
 or a type the program forgot to declare, which would otherwise stand for a type of no values
 (refused, if at all, only where a value meets it). A `let`'s annotation is not judged here: it
-sits in a body, where an `if comptime` branch not taken may name what does not exist.
+sits in a body, where an `if comptime` branch not taken may name what does not exist, and
+check-deferred-names judges it once monomorphize has pruned that branch.
 """)
 
 # The names of types a program uses without declaring them.

@@ -22,6 +22,7 @@ class State:
     typer: Typer | None = None
     scopes: dict[str, Scope] = field(default_factory=dict)  # every function's locals
     scope: Scope | None = None  # the current function's
+    fn: str = ""  # the current function's name
     where: Where | None = None  # where the code being walked runs
     spawns: list = field(default_factory=list)  # the enclosing `spawn on` nodes
     transferred: set[int] = field(default_factory=set)  # values a transfer takes (not reads)
@@ -61,6 +62,7 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.scope = st.scopes[node.name]
+    st.fn = node.name
     st.where = Where.of(node, st.typer)
     run.descend(node)
 
@@ -229,8 +231,14 @@ def _judge(run, space, value: str | None, at, note=None, pointer=False):
     # read at the same place is one error, however many copies hold it.
     if st.said.again((at.span, message)):
         return
+    notes = [note] if note else []
+    if "$" in st.fn:
+        # A function the compiler made (an instance of a generic, `run$NPU[1]`, or a
+        # derivative): its body is one the program wrote once, which only this copy of it
+        # reads where its reader cannot see.
+        notes.append(f"the read is in '{st.fn}'")
     diag = run.ctx.diagnostics.error(
-        "E6003", at.span, message, notes=[note] if note else [], help=repair,
+        "E6003", at.span, message, notes=notes, help=repair,
         value=value, space=space, reader=reader, sees=list(sees), fix=home, cost=cost,
         path=path)
     st.said.said((at.span, message), diag)

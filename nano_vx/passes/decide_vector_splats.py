@@ -25,7 +25,8 @@ Give each `splat(v)` its vector type, from where its value goes (E3016 where not
 function's type parameter is fixed by its call: the type of a `let` (`let s: <4 x f32> =
 splat(x)`), of the variable assigned, of a struct's field, of a parameter of the called
 function, of the function's result (`return splat(x)` and a body's value), or the other
-operand of `+ - * /` when that one is a vector (`v * splat(2.0)`). A splat with no such place
+operand of `+ - * /` when that one is a vector (`v * splat(2.0)`, a vector moved by
+`transfer` or pinned by `spawn on` included). A splat with no such place
 (`let s = splat(1.0);`) has no lane count to make, and is refused. The type is written into
 the node (`splat::<4 x f32>(x)`), so that infer-placement, the checks and the interpreter
 after it know the lanes; the types read are the ones written (this runs before
@@ -139,6 +140,10 @@ def _type_of(st: State, expr):
         return expr.type
     if kind == "Binary" and expr.op in LANEWISE:
         return _vector_of(st, expr.left) or _vector_of(st, expr.right)
+    if kind == "Transfer":  # a vector moved keeps its lanes, in another space
+        return _type_of(st, expr.value)
+    if kind == "Spawn":  # the block's value, pinned where it ran
+        return _type_of(st, expr.body.value) if expr.body.value is not None else None
     if kind == "Call" and expr.callee._prod == "Global" and expr.callee.name in st.fns:
         return st.fns[expr.callee.name].ret
     if kind == "FieldGet":

@@ -25,7 +25,8 @@ For each k in a..b-1 the block becomes `spawn on(Topology::N[k]) { let i = k; S 
 expression statement. The index is evaluated in the calling scope, so the spawned topology's
 index is the literal k. `Topology::N[a]` (no range end) is the single index a. The bounds must
 be compile-time integers: literals, `const` items, and + - * of those; anything else is E3050
-and the statement is dropped. A body is copied once per index of its own range times the
+and the statement is dropped (a const generic parameter too, whose value only an instance
+knows, made later: the message says so). A body is copied once per index of its own range times the
 indices of every `unroll across` around it: more than 4096 copies, counted before any is
 made, is E3051 (three nested ranges of 64 would make 262,144).
 """, state=State)
@@ -77,10 +78,7 @@ def _unroll(run, node):
             continue
         value = fold(expr, run.state.consts, lambda: _hidden(run))
         if value is None:
-            run.ctx.diagnostics.error(
-                "E3050", expr.span,
-                f"the bound `{written(expr)}` of `unroll across` is not a compile-time "
-                f"integer constant", bound=written(expr))
+            _not_constant(run, expr)
             return ()
         bounds.append(value)
     start, end = bounds
@@ -159,6 +157,29 @@ def fold(expr, consts, hidden, _seen=frozenset()):
         # A const item's value lives at the top level, where no local hides anything.
         return fold(consts[expr.name], consts, frozenset, _seen | {expr.name})
     return None
+
+
+def _not_constant(run, expr) -> None:
+    fn = run.state.fn
+    generics = {g.name for g in fn.generics if g._prod == "ConstParam"} if fn else set()
+    named = [n.name for n in descendants(expr) if n._prod == "Var" and n.name in generics]
+    if not named:
+        run.ctx.diagnostics.error(
+            "E3050", expr.span,
+            f"the bound `{written(expr)}` of `unroll across` is not a compile-time integer "
+            f"constant", bound=written(expr))
+        return
+    # A const generic is known while compiling, but only per instance, and the copies are
+    # made before monomorphize makes the instances.
+    run.ctx.diagnostics.error(
+        "E3050", expr.span,
+        f"the bound `{written(expr)}` of `unroll across` names the const parameter "
+        f"'{named[0]}' of '{fn.name}', which is not known yet where the copies are made",
+        notes=["`unroll across` makes its copies before each instance of a generic function "
+               "is made, so its bounds are literals, `const` items and arithmetic on them"],
+        help=["write the bounds with literals or `const` items, or write a `for` loop "
+              "around a `spawn on` (its unit is then 0, W1030)"],
+        bound=written(expr), parameter=named[0])
 
 
 def binders(fn):

@@ -42,6 +42,7 @@ class State:
     functions: frozenset[str] = frozenset()  # the other functions' names
     items: frozenset[str] = frozenset()  # every item's name, and the builtins
     consts: object = None  # an integer const item's name -> its value (None: not one)
+    erased: frozenset[str] = frozenset()  # the generic structs, their arguments erased
     instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
     made: dict[str, object] = field(default_factory=dict)  # instance name -> its Fn
     todo: deque = field(default_factory=deque)  # Requests
@@ -68,8 +69,10 @@ clauses name the topologies. Instances are made from the calls of the non-generi
 functions, then from the calls of the instances, so a generic function nothing calls
 disappears unchecked. A generic parameter neither written nor deduced is E3016 ("type
 parameter 'T' of 'f' is not determined by this call"), a generic argument that does not fit
-its parameter E3047; an instantiation more than 64 generic calls deep (polymorphic
-recursion) is E3032, naming the chain. Each function's body, an instance's or not, is pruned
+its parameter E3047, and an integer const bound to a number outside its type (`f<300>()` for
+`const N: u8`, or a tensor of 300 given for its extent) E3008, as the literal would be; an
+instantiation more than 64 generic calls deep (polymorphic recursion) is E3032, naming the
+chain. Each function's body, an instance's or not, is pruned
 (the helper rewrite prune-comptime-branches) before its calls are walked: the branch an `if
 comptime` does not take asks for no instance, so a recursion over a const can stop at a base
 case, and no check after this pass sees the branch (what a kept branch names,
@@ -89,6 +92,7 @@ def _program(run, node):
     st.generics = {f.name: f for f in fns if f.generics}
     st.functions = frozenset(f.name for f in fns if not f.generics)
     st.items = frozenset(i.name for i in node.items) | BUILTINS
+    st.erased = frozenset(i.name for i in node.items if i._prod == "StructDecl" and i.generics)
     items, memo = {i.name: i for i in node.items if i._prod == "ConstItem"}, {}
     st.consts = lambda name: const_item_value(name, items, memo) if name in items else None
     walked = {}
@@ -242,7 +246,8 @@ def _instance(run, call, fn, args) -> str | None:
     the call's generic arguments cannot be worked out (reported)."""
     st = run.state
     found = [settle(st.typer.of(arg, st.here[-1])) for _, arg in zip(fn.params, args)]
-    binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics, st.consts)
+    binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics, st.consts,
+                                        st.erased)
     if binding is None:
         return None
     name = instance_name(fn, binding)

@@ -10,17 +10,20 @@ from __future__ import annotations
 from ..dump.text import to_text
 from ..languages import Lerased
 from ..nanopass import descendants, with_span
+from ..values.literal_ranges import holders, refuse_out_of_range
+from ..values.numbers import INT_TYPES
 from ..values.sizes import extent
 from .typer import show
 from .types import OPAQUE
 
 
-def binding(call, fn, found, diagnostics, consts=None) -> dict | None:
+def binding(call, fn, found, diagnostics, consts=None, erased=frozenset()) -> dict | None:
     """Each generic parameter of `fn` -> a type, a TopoRef, or a number, for `call`, whose
     arguments' types are `found` (settled; OPAQUE where unknown); None when some parameter
     cannot be bound (reported). `consts(name)` is the value of an integer `const` item, which
-    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None."""
-    return _Binder(call, fn, diagnostics, consts).bind(found)
+    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None. `erased` names the
+    generic structs, whose arguments erase-struct-arguments dropped from `fn`'s parameters."""
+    return _Binder(call, fn, diagnostics, consts, erased).bind(found)
 
 
 def count(n: int) -> str:
@@ -29,11 +32,13 @@ def count(n: int) -> str:
 
 
 class _Binder:
-    def __init__(self, call, fn, diagnostics, consts=None):
+    def __init__(self, call, fn, diagnostics, consts=None, erased=frozenset()):
         self.call, self.fn, self.diagnostics, self.consts = call, fn, diagnostics, consts
+        self.erased = erased
         self.kinds = {g.name: g for g in fn.generics}
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
+        self.spans = {}  # a const's parameter -> where what bound it is written
 
     def bind(self, found) -> dict | None:
         fn, call = self.fn, self.call
@@ -46,15 +51,56 @@ class _Binder:
                 return None
         missing = [g for g in fn.generics if g.name not in self.binding]
         if missing:
-            g = missing[0]
+            self._undetermined(missing[0])
+            return None
+        return self.binding if self._in_range() else None
+
+    def _in_range(self) -> bool:
+        """Whether each integer const is bound to a number its type holds: `f<300>()` for
+        `const N: u8` is refused as the literal `300` would be (E3008), not wrapped."""
+        for g in self.fn.generics:
+            t = INT_TYPES.get(g.type.name) if g._prod == "ConstParam" and \
+                g.type._prod == "Scalar" else None
+            value = self.binding[g.name]
+            if t is None or type(value) is not int or t.lo <= value <= t.hi:
+                continue
+            fits = holders(value, t)
+            refuse_out_of_range(
+                self.diagnostics, self.spans.get(g.name, self.call.span), str(value), t,
+                notes=[f"it is given to '{g.name}' of '{self.fn.name}', a const {t.name}"],
+                help=[f"give '{g.name}' a value its type holds, or make it a const "
+                      f"{fits[0].name}" if fits else f"give '{g.name}' a value its type holds"])
+            return False
+        return True
+
+    def _undetermined(self, g) -> None:
+        fn, call = self.fn, self.call
+        order = f"in the order {', '.join(_kind(g) for g in fn.generics)}"
+        structs = [(i, p, t.name) for i, p in enumerate(fn.params, 1) if p.type is not None
+                   for t in descendants(p.type) if t._prod == "NamedType" and t.name in
+                   self.erased]
+        if not structs:
             self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
                                     f"determined by this call: no argument's type names it and "
                                     f"no generic argument gives it", code="E3016",
-                         help=[f"write the generic arguments out, {_written_out(fn.name)}, in "
-                               f"the order {', '.join(_kind(g) for g in fn.generics)}"],
+                         help=[f"write the generic arguments out, {_written_out(fn.name)}, "
+                               f"{order}"],
                          parameter=g.name, callee=fn.name)
-            return None
-        return self.binding
+            return
+        # `fn swap<T>(p: Pair<T>)`: the written type names T, but a generic struct's
+        # arguments are erased, so the value passed cannot say what T is.
+        i, param, struct = structs[0]
+        example = f": {_example(fn, struct)}" if len(fn.generics) == 1 and \
+            g._prod == "TypeParam" and not g.topology else ""
+        self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
+                                f"determined by this call: argument {i} is a '{struct}', a "
+                                f"generic struct, whose arguments a value does not keep",
+                     code="E3016",
+                     notes=[f"a generic struct's scalar and const parameters are erased: "
+                            f"'{param.name}' is a '{struct}' whatever its arguments"],
+                     help=[f"write the generic arguments out, {_written_out(fn.name)}, "
+                           f"{order}, as the argument's type gives them{example}"],
+                     parameter=g.name, callee=fn.name, struct=struct, argument=i)
 
     def _explicit(self) -> bool:
         """Bind what `f<..>` writes, in the order of the generic parameters."""
@@ -71,6 +117,7 @@ class _Binder:
                                         f"`{show(targ)}`")
                 return False
             self.binding[g.name], self.by[g.name] = value, 0
+            self.spans[g.name] = targ.span
         return True
 
     def _deduce(self, param, found, i, arg) -> bool:
@@ -93,6 +140,7 @@ class _Binder:
                     continue
                 if d.name not in binding:
                     binding[d.name], self.by[d.name] = value, i
+                    self.spans[d.name] = arg.span
                 elif binding[d.name] != value:
                     self._twice(d.name, i, value, arg)
                     return False
@@ -126,6 +174,10 @@ class _Binder:
 def _written(g, targ, consts=None):
     """What a written generic argument binds `g` to, or None when it cannot be that."""
     if g._prod == "ConstParam":
+        if g.type._prod == "Scalar" and g.type.name == "bool":
+            return targ.value if targ._prod == "BoolArg" else None
+        if targ._prod == "BoolArg":
+            return None
         if targ._prod == "TypeArg" and targ.type._prod == "NamedType":  # a bare name
             value = consts(targ.type.name) if consts is not None else None
         else:
@@ -152,6 +204,13 @@ def _written_out(name):
     if owner:
         return f"`{owner}<..>::{fn}(..)` (the type's first, then `{owner}<..>::{fn}<..>(..)`)"
     return f"`{name}<..>(..)`"
+
+
+def _example(fn, struct) -> str:
+    """A call written out, `swap<f64>(..)` for a `Pair<f64>`, in the form `fn` takes."""
+    owner, _, name = fn.name.rpartition("::")
+    written = f"{owner}<f64>::{name}(..)" if owner else f"{fn.name}<f64>(..)"
+    return f"`{written}` for a `{struct}<f64>`"
 
 
 def _parameter(g) -> str:

@@ -26,9 +26,11 @@ def concrete_bound(bound, binding: dict):
 
 
 def _spelled(value) -> str:
-    """A generic argument as an instance name spells it: `i32`, `4`, `GPU`, `NPU[0]`,
+    """A generic argument as an instance name spells it: `i32`, `4`, `true`, `GPU`, `NPU[0]`,
     `&mut-i32`; one naming an instance in `<..>`, so that its arguments are told from the
     outer one's (`Cell$<Cell$Point>`, `Two$<Cell$Point>$i32`)."""
+    if type(value) is bool:
+        return "true" if value else "false"
     if type(value) in (int, float):
         return str(value)
     if value._prod == "TopoRef":

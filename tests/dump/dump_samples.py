@@ -101,6 +101,7 @@ EXAMPLES = {
     "DimArg": lambda: L["DimArg"](L["DimInt"](8)),
     "TopoArg": lambda: L["TopoArg"](topo("NPU", i(1))),
     "FloatArg": lambda: L["FloatArg"](-2.5),
+    "BoolArg": lambda: L["BoolArg"](True),
     "MemRef": lambda: mem("GPU_HBM"),
     "TopoRef": lambda: topo("NPU", i(0), i(4)),
     "Scalar": lambda: f32(),
@@ -257,7 +258,7 @@ def program():
                  L["Call"](var("f"), (L["TypeArg"](L["HardwareStateType"](
                      L["VerifiedType"](L["NamedType"]("T")), topo("GPU"))),
                      L["DimArg"](EXAMPLES["DimBinary"]()), EXAMPLES["TopoArg"](),
-                     EXAMPLES["FloatArg"]()), ())),
+                     EXAMPLES["FloatArg"](), EXAMPLES["BoolArg"]()), ())),
         L["Let"]("r", False, EXAMPLES["BorrowType"](), EXAMPLES["Borrow"]()),
         L["Let"]("q", False, EXAMPLES["PtrType"](), EXAMPLES["AsPtr"]()),
         L["Let"]("u", False, EXAMPLES["TupleType"](), EXAMPLES["Tuple"]()),

@@ -46,6 +46,20 @@ fn main() {
 """) == "10000000000\n0.3\n1099511627776\n0.3\n"
 
 
+def test_a_literal_bound_of_a_range_takes_the_other_bounds_type():
+    # `z..18446744073709551615` of a u64 z ends at the u64's largest value, not at the i32 -1.
+    assert output("""
+fn main() {
+    let z: u64 = 18446744073709551614;
+    for i in z..18446744073709551615 { print(i); }
+    let w: u32 = 4294967294;
+    for i in w..4294967295 { print(i); }
+    let n: i64 = -3000000000;
+    for i in -3000000002..n { print(i); }
+}
+""") == "18446744073709551614\n4294967294\n-3000000002\n-3000000001\n"
+
+
 def test_division_truncates_toward_zero():
     assert output("""
 fn main() {

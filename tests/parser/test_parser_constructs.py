@@ -231,6 +231,52 @@ def test_calls_generic_calls_methods_index_fields():
     assert expr("x.f[0]") == N["Index"](N["FieldGet"](V("x"), "f"), Int(0))
 
 
+def Dim(text):
+    """The dimension `f<text>()` gives."""
+    (targ,) = expr(f"f<{text}>()").targs
+    return targ.dim
+
+
+@pytest.mark.parametrize("text", ["f::<4>(a)", "f :: < 4 > (a)"])
+def test_a_call_may_give_its_generic_arguments_with_a_turbofish(text):
+    assert expr(text) == N["Call"](V("f"), (N["DimArg"](N["DimInt"](4)),), (V("a"),))
+
+
+def test_a_call_through_a_type_may_give_the_types_arguments_with_a_turbofish():
+    assert expr("Pair::<i32>::new(1, 2)") == N["PathCall"](
+        "Pair", (N["TypeArg"](I32),), "new", (), (Int(1), Int(2)))
+
+
+def test_a_turbofish_followed_by_neither_a_call_nor_a_struct_literal_says_what_may_follow():
+    _, diags = parse_text("fn main() { let x = f::<4>; }")
+    assert diags.codes() == ["E1001"]
+    assert "expected '(' (a call) or '{' (a struct literal) after generic arguments" in \
+        diags.items[0].message
+
+
+def test_a_const_argument_may_be_negative_the_minus_negating_its_first_term():
+    zero = N["DimInt"](0)
+    assert Dim("-3") == N["DimBinary"]("-", zero, N["DimInt"](3))
+    assert Dim("-2 * 3 + 1") == N["DimBinary"]("+", N["DimBinary"](
+        "-", zero, N["DimBinary"]("*", N["DimInt"](2), N["DimInt"](3))), N["DimInt"](1))
+    assert expr("a < -3") == B("<", V("a"), N["Unary"]("-", Int(3)))
+
+
+def test_a_bool_const_argument_is_true_or_false():
+    assert expr("f<true, false>()").targs == (N["BoolArg"](True), N["BoolArg"](False))
+    assert expr("f<truth>()").targs == (N["TypeArg"](N["NamedType"]("truth")),)
+
+
+def test_a_tuple_let_reads_a_bindings_mut_as_a_let_does():
+    assert stmt("let (a, mut b) = t;") == N["LetTuple"](("a", "b"), V("t"))
+    assert stmt("let (mut a, b,) = t;") == N["LetTuple"](("a", "b"), V("t"))
+
+
+def test_a_shape_takes_no_negative_extent():
+    _, diags = parse_text("fn main() { let t = Tensor<f32, [-3]>::new(); }")
+    assert diags.codes() == ["E1001"]
+
+
 def test_tensor_constructors_and_placements():
     def ty(place=None, dims=(N["DimInt"](4), N["DimInt"](4))):
         return N["TensorType"](F32, dims, place)

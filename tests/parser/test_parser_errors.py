@@ -75,12 +75,24 @@ def diags(text):
      "`Saturated(v) => { .. }`, each binding a name"),
     ("fn main() { match n { 0 => 1 2 } }", "fn main() { match n { 0 => 1, _ => 2 } }", "E1001",
      "expected '=>', found '}'"),
+    ("fn main() { for i in 0..=3 { print(i); } }", "fn main() { for i in 0..3 + 1 { print(i); } }",
+     "E1001", "an inclusive range `a..=b` is not in the language nano-vx reads"),
+    ('fn main() { println!("{}", 3); }', "fn main() { print(3); }", "E1001",
+     "`println!` is Rust's macro, not Vx's: `print(x)` prints one value and a newline"),
+    ("fn main() { loop { break 5; } }", "fn main() { loop { break; } }", "E1001",
+     "a `break` carries no value in Vx: a `loop` is a statement, not a value"),
 ])
 def test_code_and_repair(bad, good, code, message):
     got = diags(bad)
     assert [c for c, *_ in got] == [code], got
     assert message in got[0][3] and len(got[0][3]) < 200
     assert diags(good) == []
+
+
+def test_a_loop_as_a_value_says_a_loop_is_a_statement():
+    got = diags("fn main() { let x = loop { break; }; print(x); }")
+    assert [(c, line, col) for c, line, col, _ in got] == [("E1001", 1, 21)]
+    assert got[0][3] == "a `loop` is a statement in Vx, not a value: its `break` carries none"
 
 
 def test_a_missing_semicolon_is_reported_after_the_statement():
@@ -194,6 +206,28 @@ def test_a_method_receiver_says_vx_has_no_methods_and_how_to_write_the_parameter
     _, fine = parse_text(f"struct V {{ x: i32 }}\nimpl V {{\n  fn get({typed}, k: i32) -> i32 "
                          f"{{ k }}\n}}\nfn main() {{}}")
     assert not fine.items
+
+
+def test_a_generic_enum_says_enums_take_no_generic_parameters():
+    # Rust's `enum Opt<T>`: one error, at the parameters, and the rest of the program is read.
+    _, d = parse_text("enum Opt<T> { Has(T), Empty }\nfn main() { let x = 1 }")
+    first, second = d.sorted()
+    assert (first.code, first.span.line, first.span.col) == ("E1001", 1, 9)
+    assert first.message == ("an enum takes no generic parameters: generic enums are not in "
+                             "the language nano-vx reads (a struct may be generic)")
+    assert "expected ';'" in second.message
+    assert diags("enum OptI32 { Has(i32), Empty }") == []
+
+
+def test_a_loop_label_says_vx_has_none_where_each_is_written():
+    # Rust's `'outer:` and `break 'outer;`: one error at each label, the loops still read.
+    got = diags("fn main() {\n  'outer: for i in 0..3 {\n    while true { break 'outer; }\n"
+                "    loop { continue 'outer; }\n  }\n}")
+    assert [(c, line, col) for c, line, col, _ in got] == [
+        ("E1001", 2, 3), ("E1001", 3, 24), ("E1001", 4, 21)]
+    assert got[0][3] == ("loop labels are not in the language nano-vx reads: `'outer` names no "
+                         "loop, and `break` and `continue` leave the innermost one")
+    assert diags("fn main() { for i in 0..3 { while true { break; } } }") == []
 
 
 def test_a_parameter_named_self_with_a_type_is_a_parameter():

@@ -13,7 +13,8 @@ from front import (assert_prints_the_same, assert_refused_from_the_command_line,
 
 CASES = Path(__file__).parent / "cases" / "check_deferred_names"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"kept_branch_names_nothing": (
+REFUSED = {"body_type_names_nothing": ("E3029", "the type 'usize' in 'main' names no type"),
+           "kept_branch_names_nothing": (
     "E2001", "cannot find value 'helper_that_does_not_exist' in this scope"),
     "route_kept_names_nothing": ("E2001", "cannot find value 'stage_on_the_gpu' in this scope"),
     "trait_method_of_a_scalar": ("E2001", "cannot find value 'i32::area' in this scope")}
@@ -53,6 +54,28 @@ def test_a_kept_branch_that_names_what_does_not_exist_is_e2001():
                        "it"]
     assert (d.span.line, d.span.col) == (5, 20)
     assert d.data == {"name": "helper_that_does_not_exist"}
+
+
+@pytest.mark.parametrize("body, name", [
+    ("let n: usize = 3; print(n);", "usize"),
+    ("let n = 3; print(n as isize);", "isize"),
+    ("let t = Tensor<usize, [2]>::new(); print(t);", "usize"),
+    ("let f = |x: Strin| x; print(0);", "Strin"),
+    ("let p: (i32, Pointt) = (1, 2); print(0);", "Pointt"),
+])
+def test_a_type_in_a_body_that_names_nothing_is_e3029_where_it_is_written(body, name):
+    ran = run_front(f"fn main() {{ {body} }}", check_deferred_names)
+    [d] = ran.diagnostics.items
+    assert (d.code, d.message) == ("E3029", f"the type '{name}' in 'main' names no type")
+    start = d.span.start
+    assert d.span.source.text[start:start + len(name)] == name
+
+
+def test_a_type_in_a_generic_instance_body_is_judged_with_the_instance_named():
+    ran = run_front("fn f<T>(x: T) -> T { let y: Tt = x; y }\nfn main() { print(f(1)); }",
+                    check_deferred_names)
+    [d] = ran.diagnostics.items
+    assert (d.code, d.message) == ("E3029", "the type 'Tt' in 'f$i32' names no type")
 
 
 def test_the_branch_monomorphize_prunes_is_not_judged():

@@ -51,6 +51,18 @@ def test_a_capture_is_judged_against_the_spawned_topology():
     assert d.notes[0].startswith("'t' is captured by the `spawn on` at 4:5")
 
 
+def test_a_read_in_an_instance_of_a_generic_names_the_instance():
+    # `run<GPU>` reads `x` where the GPU sees it; only `run<NPU[1]>` cannot.
+    ran = run_front("fn run<A: Topology>(x: i32) -> i32 {\n"
+                    "  let p = spawn on(Topology::A) { x * 2 };\n"
+                    "  transfer(p, Memory::CPU_DRAM)\n}\n"
+                    "fn main() { print(run<GPU>(4)); print(run<Topology::NPU[1]>(5)); }",
+                    check_visibility)
+    [d] = ran.diagnostics.items
+    assert d.message.startswith("'x' lives in CPU_DRAM but NPU sees only [NPU_HBM]")
+    assert d.notes[-1] == "the read is in 'run$NPU[1]'"
+
+
 def test_the_value_an_available_arm_binds_lives_on_the_pinned_topology():
     [d] = _refused("pinned")
     assert d.message == ("'p' lives in GPU_HBM but CPU sees only [CPU_DRAM, NPU_HBM]; insert "

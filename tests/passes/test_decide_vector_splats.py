@@ -28,6 +28,12 @@ def test_every_splat_of_the_contexts_is_given_its_type():
     assert ran.prints()[1] == "<6, 6, 6, 6>\n<3, 3, 3, 3>\n<0, 0, 0, 0>\n"
 
 
+def test_a_splat_beside_a_vector_moved_or_pinned_takes_its_type():
+    ran = run_front(CASES / "placed.vx", decide_vector_splats)
+    assert [to_text(s.type).strip() for s in ran.nodes("Splat")] == ["<4 x f32>", "<2 x f64>"]
+    assert ran.prints()[1] == "<2, 4, 6, 8>\n<1, 3>\n"
+
+
 def test_an_undetermined_splat_is_refused_and_a_typed_let_repairs_it(capsys):
     assert_refused_then_repaired(CASES / "undetermined.vx", decide_vector_splats, "E3016",
                                  "the vector type of this `splat` is not determined")

@@ -109,6 +109,20 @@ def test_an_unknown_loop_is_checked_but_its_writes_are_unknown(front):
     assert "depends on `n`" in ran.diagnostics.items[0].message
 
 
+@pytest.mark.parametrize("value, what", [
+    ("let p = P { x: 3 }; 1", "a struct value"), ("let q = (1, 2.5); 1", "a tuple"),
+    ("let e = E::A; 1", "an enum value"), ("let v = vec<2 x i32>(1, 2); 1", "a vector"),
+])
+def test_a_value_the_evaluator_does_not_compute_is_named_in_words(front, value, what):
+    ran = front("struct P { x: i32 }\nenum E { A, B }\n"
+                f"fn main() {{ let a = comptime {{ {value} }}; print(a); }}", desugar_comptime)
+    [d] = ran.diagnostics.items
+    assert d.code == "E3033"
+    assert d.message == (f"this comptime block cannot be finished while compiling: it holds "
+                         f"{what}, which the compile-time evaluator does not compute (it "
+                         f"computes numbers, bools, strings and tensors)")
+
+
 def test_the_dump_shows_literals_and_no_comptime(capsys):
     path = Path(__file__).parents[2] / "examples" / "tour.vx"
     assert cli_main([str(path), "--action", "check", "--dump-after=desugar-comptime"]) == 0

@@ -93,6 +93,17 @@ def test_a_local_hiding_a_const_item_is_not_constant(front):
     assert spanned == "N"
 
 
+def test_a_const_generic_bound_says_it_is_not_known_where_the_copies_are_made(front):
+    diag, spanned = _e3050(front, "fn lanes<const N: i32>() -> i32 {\n"
+                                  "  unroll across(Topology::NPU[0..N + 1]) { |i| print(i); }\n"
+                                  "  N\n}\nfn main() { print(lanes<2>()); }\n")
+    assert diag.message == ("the bound `N + 1` of `unroll across` names the const parameter "
+                            "'N' of 'lanes', which is not known yet where the copies are made")
+    assert spanned == "N + 1"
+    assert diag.help == ["write the bounds with literals or `const` items, or write a `for` "
+                         "loop around a `spawn on` (its unit is then 0, W1030)"]
+
+
 def test_a_backwards_range_is_e3050(front):
     diag, spanned = _e3050(front, "fn main() { unroll across(Topology::NPU[3..1]) "
                                   "{ |i| print(i); } }\n")

@@ -28,6 +28,9 @@ REFUSED = {
                              "argument's type names it and no generic argument gives it"),
     "free_width": ("E3016", "type parameter 'T' of 'free_width' is not determined by this call: "
                             "no argument's type names it and no generic argument gives it"),
+    "erased_struct_argument": ("E3016", "type parameter 'T' of 'swap' is not determined by "
+                                        "this call: argument 1 is a 'Pair', a generic struct, "
+                                        "whose arguments a value does not keep"),
     "float_const_extent": ("E3026", "in 'ones$2.5' the extent `X` names the const parameter "
                                     "'X', of type f32, not an integer"),
     "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
@@ -103,6 +106,71 @@ def test_generic_arguments_that_do_not_fit_are_refused(call, says):
                  "fn g(t: Tensor<i32, [4]>) -> i32 { 1 }\n"
                  f"fn main() {{ let t = Tensor<i32, [4]>::fill(1); print({call}); }}")
     assert d.code == "E3047" and says in d.message, d.message
+
+
+def test_a_part_of_an_extents_arithmetic_may_be_zero():
+    # `[N - K + 1]` for N = K is `[1]`: only the whole extent counts elements.
+    ran = run_front("fn w<const N: i32, const K: i32>() -> i32 {\n"
+                    "    let t = Tensor<i32, [N - K + 1]>::fill(3); t[0] }\n"
+                    "fn main() { print(w<4, 4>()); }", monomorphize)
+    assert ran.diagnostics.codes() == []
+    assert ran.prints() == ("3\n", "3\n")
+
+
+def test_a_const_bound_to_a_negative_number_is_no_extent():
+    d = _refused("fn zeros<const N: i32>() -> i32 { let t = Tensor<f32, [N]>::new(); N }\n"
+                 "fn main() { print(zeros<-2>()); }")
+    assert (d.code, d.message) == ("E3047", "in 'zeros$-2' the extent `N` is -2; an extent "
+                                            "must not be negative")
+
+
+def test_a_const_bound_to_a_negative_number_is_a_value_in_the_body():
+    ran = run_front("fn f<const N: i32>() -> i32 { let t = Tensor<f32, [N + 3]>::new(); N }\n"
+                    "fn main() { print(f<-2>()); }", monomorphize)
+    assert ran.prints() == ("-2\n", "-2\n")
+
+
+def test_a_bool_const_makes_an_instance_per_value_and_is_a_value_in_the_body():
+    ran = run_front("fn flag<const B: bool>() -> i32 { if comptime B { 1 } else { 0 } }\n"
+                    "fn pick<const B: bool>(a: i32, b: i32) -> i32 { let q = B; "
+                    "if q { a } else { flag<B>() + b } }\n"
+                    "fn main() { print(pick<true>(3, 4)); print(pick<false>(3, 4)); }",
+                    monomorphize)
+    assert [i.name for i in ran.after.items if i._prod == "Fn"] == [
+        "flag$true", "flag$false", "pick$true", "pick$false", "main"]
+    assert ran.prints() == ("3\n4\n", "3\n4\n")
+
+
+@pytest.mark.parametrize("call, says", [
+    ("flag<1>()", "'B' of 'flag' is a const bool, but this call gives it `1`"),
+    ("num<true>()", "'N' of 'num' is a const i32, but this call gives it `true`"),
+])
+def test_a_bool_const_takes_true_or_false_and_only_it_does(call, says):
+    d = _refused("fn flag<const B: bool>() -> i32 { if comptime B { 1 } else { 0 } }\n"
+                 "fn num<const N: i32>() -> i32 { N }\n"
+                 f"fn main() {{ print({call}); }}")
+    assert (d.code, d.message) == ("E3047", says)
+
+
+@pytest.mark.parametrize("call, value, type_", [
+    ("small<300>()", "300", "u8"), ("big<-1>()", "-1", "u64"),
+    ("wide<2147483648>()", "2147483648", "i32"), ("sized(Tensor<f32, [300]>::new())", "300", "u8"),
+])
+def test_an_integer_const_bound_outside_its_type_is_e3008_not_wrapped(call, value, type_):
+    d = _refused("fn small<const N: u8>() -> u8 { N }\nfn big<const N: u64>() -> u64 { N }\n"
+                 "fn wide<const N: i32>() -> i32 { N }\n"
+                 "fn sized<const N: u8>(t: Tensor<f32, [N]>) -> u8 { N }\n"
+                 f"fn main() {{ print({call}); }}")
+    assert d.code == "E3008"
+    assert d.message.startswith(f"literal out of range for `{type_}`: `{value}` does not fit")
+
+
+def test_a_bool_const_in_an_extent_is_e3026():
+    ran = run_front("fn f<const B: bool>() -> i32 { let t = Tensor<f32, [B]>::new(); 1 }\n"
+                    "fn main() { print(f<true>()); }", monomorphize)
+    [d] = ran.diagnostics.items
+    assert (d.code, d.message) == ("E3026", "in 'f$true' the extent `B` names the const "
+                                            "parameter 'B', of type bool, not an integer")
 
 
 def test_a_generic_function_named_but_not_called_is_refused():
