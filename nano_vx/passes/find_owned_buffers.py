@@ -23,12 +23,18 @@ those ways or read and written through (`*r`): the buffer then lives as long as 
 reference is read (insert-drops counts its reads as the tensor's), or bound or assigned
 whole, or a row of it, to another local (a reference to a tensor is the tensor by now:
 `let r = &mut t;`, `let r = &mut t[i];`, a reference an `if` chooses, `r = &mut u;`, a
-move) used in those ways, whose reads count alike, as long as none may be read on a way that skips the local's `let` or be live where
-that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
-loop's turn and read it on the next). Any other use (returned, passed to a function that
-may return an argument or a reference, or a row of it so passed or returned, an element
-borrowed in any other way or by a reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
-owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+move) used in those ways, whose reads count alike, or lent (whole, a row, an element,
+through such a local) to a function that may return it or a place in it: what the call
+returns is read or written through, an element of it read, its extents asked, copied or
+passed where the local could be, in the statement (`*first(&t)`, `view(&t)[i]`), or lent
+to another such call, or bound or assigned, or a row of it, to a local used so (`let r =
+first(&t);`), which holds the buffer as a move does, as long as none may be read on a way
+that skips the local's `let` or be live where that `let` makes a new buffer (Vx lets a
+variable of an outer block point at a tensor of a loop's turn and read it on the next).
+Any other use (returned, a row of it returned, what such a call returns handed on
+otherwise, an element borrowed in any other way or by a reference handed on, an arm of an
+`if` value) may hand the buffer on, and the local is not owned: where ownership is not
+clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
