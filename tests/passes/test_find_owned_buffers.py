@@ -65,12 +65,13 @@ def test_a_tensor_borrowed_whole_is_owned_unless_the_reference_is_handed_on_or_o
     assert owned["grown"] == owned["moved"] == frozenset()  # returned, through a move too
 
 
-def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_may_come_back():
-    # not returned, whose row is lent to a function returning a reference; written through
-    # a row of its row, read through an element of that; named, whose row's reference is
-    # bound to another name, and held, whose rows a `let mut` is made to refer to
+def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_is_returned():
+    # returned too, whose row is lent to a function returning a reference, what it returns
+    # read; written through a row of its row, read through an element of that; named,
+    # whose row's reference is bound to another name, and held, whose rows a `let mut` is
+    # made to refer to
     owned = _owned("rows")
-    assert owned["main"] == {"read", "written", "named", "held"}
+    assert owned["main"] == {"read", "written", "named", "held", "returned"}
     assert owned["made"] == frozenset()  # a row of `own` is its result
 
 
