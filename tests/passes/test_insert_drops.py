@@ -68,6 +68,10 @@ def test_a_tensor_lent_to_a_call_that_may_return_it_dies_after_the_results_last_
     assert "at_once" in last_read["at_once"] and "v" in last_read["whole"]
 
 
+def test_a_tensor_a_row_of_which_is_lent_to_a_call_that_may_return_it_is_dropped():
+    assert _dropped("lent_rows")["main"] == ["m", "n"]
+
+
 def test_a_return_computes_its_value_before_dropping_what_it_reads():
     blocks = _blocks("returns", "first_positive")
     early = next(b for b in blocks.values() if b.exit._prod == "Return")
