@@ -59,6 +59,66 @@ def keeps_nothing(n, keeping: frozenset) -> bool:
     return name is not None and name not in keeping
 
 
+def kept_ranks(program) -> dict:
+    """The functions a call of which may hand on an argument's buffer (keeping_calls), each
+    with the rank of the tensor it returns, or returns a reference to (0: a scalar's place):
+    the depth of the indices that read an element of what it returns."""
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    return {name: len(t.dims) if isinstance(t := vx_type(fns[name].ret), Tensor) else 0
+            for name in keeping_calls(program)}
+
+
+def hands_on(n, keeping) -> bool:
+    """A call of a named function that may hand on an argument's buffer or a place in it
+    (`keeping`)."""
+    return n._prod == "Call" and n.callee._prod == "Global" and n.callee.name in keeping
+
+
+def lent(e, kept: dict, ranks: dict) -> tuple[list, list]:
+    """The locals whose buffer, or a place in it, the value of `e` may be, and what else `e`
+    computes (indices, other arguments, all of an expression of another kind), which may
+    hand buffers on in its own ways. The locals: a local itself or a row of it (`t[i]`, a
+    view of t's buffer; `ranks`, tensor_ranks, say which), the tensor of an element borrowed
+    (`&t[i]`) or reborrowed (`&*r`), and those the arguments of a call that may hand one on
+    give, of what it returns or of a row of that (`kept`, kept_ranks, say which)."""
+    names, rest, stack = [], [], [e]
+    while stack:
+        x = stack.pop()
+        base, depth = x, 0
+        while base._prod == "Index":
+            base, depth = base.base, depth + 1
+        if base._prod == "Local" and (not depth or depth < ranks.get(base.name, 0)):
+            names.append(base.name)
+            rest.extend(indices(x))
+        elif hands_on(base, kept) and (not depth or depth < kept[base.callee.name]):
+            stack.extend(base.args)
+            rest.extend(indices(x))
+        elif x._prod == "Borrow" and x.value._prod == "Deref":
+            stack.append(x.value.value)
+        elif x._prod == "Borrow" and x.value._prod == "Index":
+            rest.extend(indices(x.value))
+            stack.append(place_of(x.value))
+        else:
+            rest.append(x)
+    return names, rest
+
+
+def indices(place) -> list:
+    """The index expressions of an element's place `t[i][j]`."""
+    out = []
+    while place._prod == "Index":
+        out.append(place.index)
+        place = place.base
+    return out
+
+
+def place_of(e):
+    """What an index `t[i][j]` reads into: `t`."""
+    while e._prod == "Index":
+        e = e.base
+    return e
+
+
 def _returns_fresh(fn, fresh: frozenset) -> bool:
     returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
     if not returned:
@@ -127,31 +187,30 @@ def fresh_lets(fn, fresh: frozenset) -> dict:
             and makes_fresh(s.value, fresh)}
 
 
-def borrowers(fn, owners, own=frozenset()) -> dict:
+def borrowers(fn, owners, own: frozenset, kept: dict) -> dict:
     """The locals of `fn` that may hold the buffer of one of the locals `owners`, or a place
     in it, each with the owners whose buffers it may hold: one bound or assigned (`=`) an
     owner or another such local whole (a reference to a tensor is the tensor by now, and a
-    move names the buffer it moves) or a row of one (viewed), or a reference bound once,
-    outside a cell, to an element of one (`let r = &t[i];`). A local of `owners` or of
-    `own` (a cell given buffers of its own) holds none: what it is given moves to it."""
+    move names the buffer it moves) or a row of one, or what a call that may hand on an
+    argument's buffer (`kept`, kept_ranks) returns of one (`let r = first(&t);`: the
+    argument's buffer or a place in it, of any argument lent; lent), or a reference bound
+    once, outside a cell, to an element of one (`let r = &t[i];`). A local of `owners` or
+    of `own` (a cell given buffers of its own) holds none: what it is given moves to it."""
     cells, out, ranks = frozenset(fn.cells), {}, tensor_ranks(fn)
     whole = []  # (local, the local it is given)
     for name, lets in _lets(fn).items():
         s = lets[0]
         if len(lets) == 1 and name not in cells and s.value._prod == "Borrow" \
                 and s.value.value._prod == "Index":
-            base = s.value.value
-            while base._prod == "Index":
-                base = base.base
+            base = place_of(s.value.value)
             if base._prod == "Local":
                 whole.append((name, base.name))
     for blk in fn.blocks:
         for s in blk.stmts:
-            if s._prod == "Let" and (held := viewed(s.value, ranks)) is not None:
-                whole.append((s.name, held.name))
-            elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" \
-                    and (held := viewed(s.value, ranks)) is not None:
-                whole.append((s.target.name, held.name))
+            to = s.name if s._prod == "Let" else s.target.name if (
+                s._prod == "Assign" and s.op == "=" and s.target._prod == "Local") else None
+            if to is not None and s.value._prod != "Borrow":  # an element's: bound once
+                whole.extend((to, of) for of in lent(s.value, kept, ranks)[0])
     whole = [(to, of) for to, of in whole if to not in owners and to not in own]
     changed = True
     while changed:  # along chains of names, however they are ordered
@@ -167,18 +226,6 @@ def tensor_ranks(fn) -> dict:
     """The rank of each tensor local of `fn` a `let` binds or a parameter names."""
     typed = [*fn.params, *(s for blk in fn.blocks for s in blk.stmts if s._prod == "Let")]
     return {v.name: len(t.dims) for v in typed if isinstance(t := vx_type(v.type), Tensor)}
-
-
-def viewed(e, ranks: dict):
-    """The local whose buffer `e` is, whole or in part: a local itself, or t of a row
-    `t[i]` (a view of t's buffer; a row is given only where it was borrowed, its `&`
-    erased by now), `ranks` giving t's rank (tensor_ranks); None for anything else."""
-    base, depth = e, 0
-    while base._prod == "Index":
-        base, depth = base.base, depth + 1
-    if base._prod != "Local" or depth and depth >= ranks.get(base.name, 0):
-        return None
-    return base
 
 
 def reads(node, reading: dict) -> set:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..backend.buffers import (borrowers, defines, fresh_cells, fresh_lets, fresh_results,
-                               keeping_calls, keeps_nothing, live_in, reads, tensor_ranks,
-                               viewed)
+                               hands_on, indices, keeps_nothing, kept_ranks, lent, live_in,
+                               place_of, reads, tensor_ranks)
 from ..languages.lcells import Lcells
 from ..nanopass import Analysis
 from ..nanopass.verify import child_nodes, descendants
@@ -23,12 +23,18 @@ those ways or read and written through (`*r`): the buffer then lives as long as 
 reference is read (insert-drops counts its reads as the tensor's), or bound or assigned
 whole, or a row of it, to another local (a reference to a tensor is the tensor by now:
 `let r = &mut t;`, `let r = &mut t[i];`, a reference an `if` chooses, `r = &mut u;`, a
-move) used in those ways, whose reads count alike, as long as none may be read on a way that skips the local's `let` or be live where
-that `let` makes a new buffer (Vx lets a variable of an outer block point at a tensor of a
-loop's turn and read it on the next). Any other use (returned, passed to a function that
-may return an argument or a reference, or a row of it so passed or returned, an element
-borrowed in any other way or by a reference handed on, an arm of an `if` value) may hand the buffer on, and the local is not
-owned: where ownership is not clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
+move) used in those ways, whose reads count alike, or lent (whole, a row, an element,
+through such a local) to a function that may return it or a place in it: what the call
+returns is read or written through, an element of it read, its extents asked, copied or
+passed where the local could be, in the statement (`*first(&t)`, `view(&t)[i]`), or lent
+to another such call, or bound or assigned, or a row of it, to a local used so (`let r =
+first(&t);`), which holds the buffer as a move does, as long as none may be read on a way
+that skips the local's `let` or be live where that `let` makes a new buffer (Vx lets a
+variable of an outer block point at a tensor of a loop's turn and read it on the next).
+Any other use (returned, a row of it returned, what such a call returns handed on
+otherwise, an element borrowed in any other way or by a reference handed on, an arm of an
+`if` value) may hand the buffer on, and the local is not owned: where ownership is not
+clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
 callee cannot tell a buffer lent to it from one it owns). A tensor variable assigned after
 its `let` (a cell) is owned when its `let` and every assignment give it a fresh tensor,
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
@@ -43,22 +49,22 @@ on the compilation for insert-drops.
 
 @find_owned_buffers.on("Program")
 def _program(run, node):
-    keeping, fresh = keeping_calls(node), fresh_results(node)
-    run.ctx.owned_buffers = {fn.name: _owned(fn, keeping, fresh)
+    kept, fresh = kept_ranks(node), fresh_results(node)
+    run.ctx.owned_buffers = {fn.name: _owned(fn, kept, fresh)
                              for fn in node.items if fn._prod == "Fn"}
 
 
-def _owned(fn, keeping: frozenset, fresh_results: frozenset) -> frozenset:
+def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets, ranks = frozenset(fresh_lets(fn, fresh_results)), tensor_ranks(fn)
-    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, keeping, ranks))
+    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, kept, ranks))
     # Not into a cell, which may be given a new buffer while a reference to the old lives.
-    refs = borrowers(fn, lets, fresh)
+    refs = borrowers(fn, lets, fresh, kept)
     watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            _escapes(node, watched, refs, keeping, ranks, escaped)
+            _escapes(node, watched, refs, kept, ranks, escaped)
             if node._prod == "Assign" and node.target._prod == "Local" and any(
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
@@ -89,7 +95,7 @@ def _outlived(fn, owned: frozenset, refs: dict) -> set:
     return out
 
 
-def _moved_into_cells(fn, lets: frozenset, keeping: frozenset, ranks: dict) -> frozenset:
+def _moved_into_cells(fn, lets: frozenset, kept: dict, ranks: dict) -> frozenset:
     """The fresh locals `lets` read last by an assignment to a cell later in the block of
     their `let` (`h.t = t;` after scalarize-aggregates, `t = u;` in an arm of an `if` that
     assign-chosen-tensors wrote; a loop around the assignment alone would give the cell one
@@ -112,7 +118,7 @@ def _moved_into_cells(fn, lets: frozenset, keeping: frozenset, ranks: dict) -> f
                     and len(reads[s.value.name]) == before.get(s.value.name, 0) + 1):
                 moved.add(s.value.name)
             escaped: set = set()
-            _escapes(s, lets, {}, keeping, ranks, escaped)
+            _escapes(s, lets, {}, kept, ranks, escaped)
             for n in descendants(s):
                 if n._prod == "Local" and n.name in bound:
                     before[n.name] = before.get(n.name, 0) + 1
@@ -122,10 +128,10 @@ def _moved_into_cells(fn, lets: frozenset, keeping: frozenset, ranks: dict) -> f
     return frozenset(moved)
 
 
-def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict, out: set):
+def _escapes(node, fresh: frozenset, refs: dict, kept: dict, ranks: dict, out: set):
     """Add to `out` the fresh locals and the locals holding one's buffer or a place in it
-    (`refs`) `node` reads where their buffer may outlive the read; `ranks` are the tensor
-    locals' (tensor_ranks)."""
+    (`refs`) `node` reads where their buffer may outlive the read; `kept` are the calls that
+    may hand on an argument's (kept_ranks), `ranks` the tensor locals' (tensor_ranks)."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -135,57 +141,53 @@ def _escapes(node, fresh: frozenset, refs: dict, keeping: frozenset, ranks: dict
                 out.add(n.name)
             continue
         kids = child_nodes(n)
-        held = viewed(n.value, ranks) if kind in ("Let", "Assign") else None
-        if held is not None and _given(n) in refs and (
-                held.name in refs or any(held.name in o for o in refs.values())):
-            stack.extend(_indices(n.value))  # a row's
-            continue  # the buffer held by one more local, whose reads are watched
-        if kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
-            kids = _lent(n.value, ranks)  # or a row: a view of the tensor's buffer
-        elif kind == "Let" and n.name in refs and n.value._prod == "Borrow":
-            # the element borrow the tensor lives for
-            kids = _indices(n.value.value)
-        elif kind == "Let":  # a row: a view of the tensor's buffer
-            kids = [part for k in kids for part in _lent(k, ranks)]
-        elif kind == "Deref" and n.value._prod == "Local" and n.value.name in refs:
-            continue  # read or written through: the place is used, not handed on
+        holder = _given(n) if kind in ("Let", "Assign") else None
+        names, rest = lent(n.value, kept, ranks) if holder in refs else ((), ())
+        if holder in refs and all(m in refs or m in refs[holder] for m in names if m in fresh):
+            # the buffer held by one more local, whose reads are watched: a local, a row, an
+            # element borrowed, what a call lent the tensor returns (`let r = first(&t);`)
+            kids = rest
+        elif kind == "Assign" and n.target._prod == "Local":  # a cell given a fresh tensor
+            kids = _handed(n.value, kept, ranks, fresh, out)  # or a view of a buffer
+        elif kind in ("Let", "Return") or kind == "Call" and not keeps_nothing(n, kept):
+            # what may be kept: a row lent may come back, one returned goes
+            kids = [r for k in kids for r in _handed(k, kept, ranks, fresh, out)]
+        elif kind == "Deref":  # read or written through: the place is used, not handed on
+            kids = lent(n.value, kept, ranks)[1]
+        elif kind == "ExprStmt":  # the value, a place a call lent the tensor returns, unread
+            kids = lent(n.expr, kept, ranks)[1]
         elif kind == "Borrow" and n.value._prod == "Deref":  # `&*r`: the place handed on
             kids = [n.value.value]
         elif kind == "Borrow" and n.value._prod == "Index":
-            kids = _indices(n.value)  # the place of an element may outlive the statement
-            place = n.value
-            while place._prod == "Index":
-                place = place.base
-            kids.append(place)
+            # the place of an element may outlive the statement
+            kids = [*indices(n.value), place_of(n.value)]
+        elif kind == "Index" and hands_on(call := place_of(n), kept) \
+                and len(indices(n)) == kept[call.callee.name]:
+            # an element read of what a call lent the tensor returns
+            kids = indices(n) + lent(call, kept, ranks)[1]
         elif kind in ("Index", "Transfer", "Extent"):  # an element or extent read; a copy
-            kids = [k for k in kids if not (k._prod == "Local" and k is _held(n))]
-        elif kind in ("Call", "Launch") and keeps_nothing(n, keeping):
-            kids = [k for k in kids if k._prod != "Local"]
-        elif kind in ("Call", "Return"):  # a row lent may come back; one returned goes
-            kids = [part for k in kids for part in _lent(k, ranks)]
+            held = _held(n)
+            kids = [k for k in kids if k is not held] + (
+                [held] if kind == "Index" and held._prod != "Local"
+                else lent(held, kept, ranks)[1])
+        elif kind in ("Call", "Launch") and keeps_nothing(n, kept):
+            # what an argument lends (a place a call lent the tensor returns) dies with it
+            kids = [r for k in kids for r in lent(k, kept, ranks)[1]]
         stack.extend(kids)
+
+
+def _handed(e, kept: dict, ranks: dict, fresh: frozenset, out: set) -> list:
+    """Add to `out` the fresh locals whose buffer the value of `e`, which may be kept, may
+    be (lent), and give what else it computes."""
+    names, rest = lent(e, kept, ranks)
+    out.update(m for m in names if m in fresh)
+    return rest
 
 
 def _given(n) -> str | None:
     """The local a `let` binds or an assignment gives a new value, if a local."""
     return n.name if n._prod == "Let" else \
         n.target.name if n.target._prod == "Local" and n.op == "=" else None
-
-
-def _lent(e, ranks: dict) -> list:
-    """What a value that may be kept reads: of a row `t[i]`, a view of t's buffer, t
-    itself and the indices; of anything else, itself."""
-    held = viewed(e, ranks)
-    return [held, *_indices(e)] if held is not None and held is not e else [e]
-
-
-def _indices(place) -> list:
-    """The index expressions of an element's place `t[i][j]`."""
-    out = []
-    while place._prod == "Index":
-        out.append(place.index)
-        place = place.base
-    return out
 
 
 def _held(n):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import borrowers, defines, live_in, reads
+from ..backend.buffers import borrowers, defines, kept_ranks, live_in, reads
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
@@ -17,8 +17,8 @@ A function owns the buffer of a local that find-owned-buffers found made for it 
 nothing else; a buffer that may be handed on is never dropped, nor is a parameter's.
 
 An owned local dies where the liveness of the function's blocks says it is read no more,
-a read of a local holding its buffer (a reference to it, to a row or to an element, a move)
-counting as its own:
+a read of a local holding its buffer (a reference to it, to a row or to an element, a move,
+what a call it was lent to returns) counting as its own:
 after the statement that reads it last in its block (a local made and never read, at once);
 on an edge out of a branch toward a block that does not read it, at the start of that block
 when the edge is its only way in, else in a block of its own put on the edge; before a
@@ -34,15 +34,16 @@ Drop = Ldrops["Drop"]
 
 @insert_drops.on("Program")
 def _program(run, node):
-    return node.replace(items=tuple(_fn(run, i) if i._prod == "Fn" else i
+    kept = kept_ranks(node)
+    return node.replace(items=tuple(_fn(run, i, kept) if i._prod == "Fn" else i
                                     for i in node.items))
 
 
-def _fn(run, node):
+def _fn(run, node, kept: dict):
     owned = run.ctx.owned_buffers.get(node.name, frozenset())
     if not owned:
         return node
-    return node.replace(blocks=_Liveness(node, owned, _FreshNames(node)).place_drops())
+    return node.replace(blocks=_Liveness(node, owned, kept, _FreshNames(node)).place_drops())
 
 
 # -- where each owned local dies ---------------------------------------------------------
@@ -50,13 +51,14 @@ def _fn(run, node):
 class _Liveness:
     """The owned locals live into each block of one function, and the blocks with drops."""
 
-    def __init__(self, fn, owned: frozenset, names):
+    def __init__(self, fn, owned: frozenset, kept: dict, names):
         self.fn, self.owned, self.fresh_name = fn, owned, names
         self.labels = {b.label for b in fn.blocks}
         # find-owned-buffers owns a tensor whose buffer another local holds (a reference to
-        # it, a row or an element, a move) only when that local is not handed on, and lives
-        # no longer than the owner: its reads are the last uses of the buffer.
-        reading = {**borrowers(fn, owned, owned), **{name: {name} for name in owned}}
+        # it, a row or an element, a move, what a call lent it returns) only when that local
+        # is not handed on, and lives no longer than the owner: its reads are the last uses
+        # of the buffer.
+        reading = {**borrowers(fn, owned, owned, kept), **{name: {name} for name in owned}}
         self.reads = {b.label: [reads(s, reading) for s in b.stmts] for b in fn.blocks}
         self.exit_reads = {b.label: reads(b.exit, reading) for b in fn.blocks}
         self.live_in = live_in(fn, reading)

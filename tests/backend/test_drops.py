@@ -334,6 +334,53 @@ def test_a_tensor_borrowed_whole_or_by_a_row_on_every_turn_is_given_back_after_t
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# A tensor of the turn lent on every turn to a function that may return it, or a place in
+# it: what the call returns is read at once, bound and read later, passed on to another such
+# call, written through, a view of the whole tensor, moved back by value; each buffer lives
+# as long as that result is read (and b, made beside it, is given back at once).
+LENT = """
+fn first(t: &Tensor<f32, [262144]>) -> &f32 {
+    &t[0]
+}
+
+fn slot(t: &mut Tensor<f32, [262144]>, i: i32) -> &mut f32 {
+    &mut t[i]
+}
+
+fn same(r: &f32) -> &f32 {
+    r
+}
+
+fn view(t: &Tensor<f32, [262144]>) -> &Tensor<f32, [262144]> {
+    t
+}
+
+fn kept(t: Tensor<f32, [262144]>) -> Tensor<f32, [262144]> {
+    t
+}
+""" + BORROWED_WHOLE
+RESULTS = {
+    "read at once": ("20000", "s = s + *first(&a);"),
+    "bound": ("20000", "let r = first(&a); let c = Tensor<f32, [262144]>::new(); "
+                       "s = s + c[i * 13] + *r;"),
+    "passed on": ("40000", "let q = same(first(&a)); s = s + *same(q) + *q;"),
+    "written through": ("20000", "*slot(&mut a, i * 13 + 1) = 2.0f32; "
+                                 "s = s + a[i * 13 + 1] - a[0];"),
+    "a view": ("20000", "let v = view(&a); "
+                        "s = s + v[0] + view(&a)[i * 13 + 1] + view(&a)[0] - 1.0f32;"),
+    "moved back": ("20000", "let m = kept(a); s = s + m[0];"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RESULTS))
+def test_a_tensor_lent_to_a_call_that_may_return_it_is_given_back_after_the_result(
+        tmp_path, case):
+    printed, body = RESULTS[case]
+    code, out, err, peak = _run_bounded(tmp_path, LENT.replace("BODY", body))
+    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # A tensor a function makes, moves to another name and returns, on every turn: the call
 # hands on a buffer it made, so the caller owns it, and the move in the caller too.
 MOVED = """

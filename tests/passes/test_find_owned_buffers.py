@@ -25,40 +25,53 @@ def test_output(case, snapshot_txt):
     assert ran.ctx.describe("owned_buffers") == snapshot_txt
 
 
-def test_a_buffer_read_copied_or_lent_stays_its_locals_and_one_handed_on_is_nobodys():
+def test_a_buffer_read_copied_lent_or_passed_to_a_call_that_may_return_it_stays_its_locals():
     owned = _owned("kept_or_handed_on")
-    # not passed nor back; named is, its buffer held by alias, which is only read (and
-    # alias, not fresh, owns nothing); `made` is the inner copy name-made-tensors named
-    assert owned["main"] == {"read", "copied", "copy", "lent", "made", "named"}
+    # passed too, its buffer held by back (not fresh, so it owns nothing), only read; named,
+    # its buffer held by alias, which is only read; `made` is the inner copy
+    # name-made-tensors named
+    assert owned["main"] == {"read", "copied", "copy", "lent", "made", "named", "passed"}
     assert owned["total"] == owned["same"] == frozenset()  # a parameter is the caller's
 
 
 def test_a_call_result_is_owned_when_the_callee_returns_only_buffers_it_made():
     owned = _owned("made_by_calls")
-    assert owned["main"] == {"m", "a"}  # not p, handed to `either`, nor e, which may be p
+    # p, handed to `either`, whose result e may be p (e, which may be the fresh one `either`
+    # made, owns nothing)
+    assert owned["main"] == {"m", "a", "p"}
     assert owned["made"] == {"scratch"}  # `out` is returned: the caller's
 
 
-def test_a_buffer_an_element_of_which_is_borrowed_is_owned_unless_the_reference_is_handed_on():
-    # not passed (to a place result), nor returned or through, whose reference is handed to
-    # a function returning one; named is, its reference bound to another name only read
-    assert _owned("places")["main"] == {"lent", "written", "read", "named"}
+def test_a_buffer_an_element_of_which_is_borrowed_is_owned_while_the_reference_is_read():
+    # passed (to a place result), returned and through too, whose reference is handed to a
+    # function returning one, the result read; named, its reference bound to another name
+    # only read
+    assert _owned("places")["main"] == {"lent", "written", "read", "named", "passed",
+                                        "returned", "through"}
+
+
+def test_a_buffer_lent_to_a_call_that_may_return_it_is_nobodys_once_the_result_may_outlive_it():
+    owned = _owned("lent_to_calls")
+    # not turn, whose result is read after the loop, nor cell, whose result is bound
+    assert owned["main"] == {"at_once", "bound", "moved"}
+    assert owned["grown"] == frozenset()  # the result is returned
 
 
 def test_a_tensor_borrowed_whole_is_owned_unless_the_reference_is_handed_on_or_outlives_it():
     owned = _owned("borrowed_whole")
-    # not passed, lent to `pick`, which returns a reference; m is, as `moved` returns only
-    # what it made, moved to another name on the way
-    assert owned["main"] == {"a", "b", "g", "m", "outer", "read"}
+    # passed too, lent to `pick`, which returns a reference, read; m, as `moved` returns
+    # only what it made, moved to another name on the way
+    assert owned["main"] == {"a", "b", "g", "m", "outer", "passed", "read"}
     assert owned["grown"] == owned["moved"] == frozenset()  # returned, through a move too
 
 
-def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_may_come_back():
-    # not returned, whose row is lent to a function returning a reference; written through
-    # a row of its row, read through an element of that; named, whose row's reference is
-    # bound to another name, and held, whose rows a `let mut` is made to refer to
+def test_a_buffer_a_row_of_which_is_borrowed_is_owned_unless_the_row_is_returned():
+    # returned too, whose row is lent to a function returning a reference, what it returns
+    # read; written through a row of its row, read through an element of that; named,
+    # whose row's reference is bound to another name, and held, whose rows a `let mut` is
+    # made to refer to
     owned = _owned("rows")
-    assert owned["main"] == {"read", "written", "named", "held"}
+    assert owned["main"] == {"read", "written", "named", "held", "returned"}
     assert owned["made"] == frozenset()  # a row of `own` is its result
 
 

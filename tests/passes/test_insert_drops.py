@@ -47,10 +47,29 @@ def test_every_way_out_of_a_turn_drops_what_the_turn_made():
     assert _dropped("loops")["main"] == ["before", "before", "row", "t", "t", "t", "unused"]
 
 
-def test_a_buffer_handed_on_is_never_dropped():
+def test_a_buffer_handed_to_a_call_that_may_return_it_is_dropped_after_the_result():
     dropped = _dropped("moves")
-    assert dropped["main"] == ["back", "dev", "host"]  # not kept, again nor alias
+    assert dropped["main"] == ["back", "dev", "host", "kept"]  # not again nor alias
     assert dropped["sum"] == dropped["same"] == []  # a parameter is the caller's
+
+
+def test_a_tensor_lent_to_a_call_that_may_return_it_dies_after_the_results_last_read():
+    dropped = _dropped("lent_to_calls")
+    assert dropped["main"] == ["at_once", "bound", "later", "passed", "whole", "written"]
+    assert dropped["grown"] == []  # made is returned, through `kept`
+    turn = next(b for b in _blocks("lent_to_calls", "main").values()
+                if any(s._prod == "Drop" for s in b.stmts))
+    last_read = {}  # a dropped local -> the locals the statement before its drop reads
+    for before, s in zip(turn.stmts, turn.stmts[1:]):
+        if s._prod == "Drop":
+            last_read[s.name] = last_read.get(before.name) if before._prod == "Drop" else {
+                n.name for n in descendants(before) if n._prod == "Local"}
+    assert {"r", "q"} <= last_read["bound"] == last_read["passed"]  # the results read
+    assert "at_once" in last_read["at_once"] and "v" in last_read["whole"]
+
+
+def test_a_tensor_a_row_of_which_is_lent_to_a_call_that_may_return_it_is_dropped():
+    assert _dropped("lent_rows")["main"] == ["m", "n"]
 
 
 def test_a_return_computes_its_value_before_dropping_what_it_reads():
