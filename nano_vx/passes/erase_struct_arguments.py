@@ -53,15 +53,18 @@ numbers for its `const` parameters, is instantiated instead (its fields then che
 its arguments by check-struct-fields), one struct per list of arguments, named as a
 function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declared after
 its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
-literal takes the arguments it writes, the `let` that binds it writes (`let c: Cell<Point> = Cell {
-.. };`) or the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`),
-a literal in its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
-`Cell<Cell<Point>>`, whose instance is `Cell$<Cell$Point>`),
-else the ones its fields give: a struct literal, an enum value, a local of a known struct, a
+literal takes the arguments it writes, else those of the type it is given as, where one is
+written and names no parameter of its function: the `let` that binds it (`let c:
+Cell<Point> = Cell { .. };`), the parameter it is passed to (`get(Cell { .. })` for `fn
+get(c: Cell<Point>)`), the function's result it is returned as, the field of a struct
+that is not generic or the variant's value it is given to (through the arms of an `if` or
+a `match`, an `unsafe` block's value and a tuple's elements, as the interpreter hands a
+type on), a literal in its field those its field's parameter is given (`Cell { v: Cell {
+.. } }` as a `Cell<Cell<Point>>`, whose instance is `Cell$<Cell$Point>`), else the ones
+its fields give: a struct literal, an enum value, a local of a known struct, a
 call of a function returning one or an `if` choosing one given a field of type `T` makes `T`
-that struct. Scalar arguments stay erased: a field of type `T` holds what the literal
-computes (`Cell { v: 1.0 / 3.0 }` passed as a `Cell<f32>` holds an f64), as the interpreter
-did before. So a literal whose fields give some of its arguments, one of them an aggregate,
+that struct. Scalar arguments stay erased, but type the literals given their fields (below).
+So a literal whose fields give some of its arguments, one of them an aggregate,
 is an instance keeping the others erased, spelled `_` (`Two { a: 1.5, b: Point { .. } }` is
 a `Two$_$Point { a: A, b: Point }`), which fits where an instance of other arguments there
 is asked for (`Two<f64, Point>`). One whose fields give no aggregate stays the erased
@@ -69,10 +72,15 @@ struct, which fits where an instance of it is asked for and the reverse (a gener
 function's `Cell<T>` is erased): an erased field holding an aggregate is split as the values
 put there say (scalars/aggregate_types.py).
 
-What the arguments say of a literal's fields is kept: an unsuffixed integer given to a field
-of type `T`, where the literal's own arguments (or the `let` it is bound by, `let p: P<i64> =
-P { v: 3000000000 };`) make T an integer type, is cast to it, as `3000000000i64` would be;
-without the arguments it would be an i32 and wrap. An integer the type cannot hold is E3008.
+What the arguments say of a literal's fields is kept, where they make T a scalar type: each
+unsuffixed literal of a field of type `T` that T reaches, as a `let`'s type reaches the
+literals of its value (through arithmetic and an `if`'s arms), an integer given an integer
+type or a float a float type, is cast to it, as `0.1f32` or `3000000000i64` would be:
+`let c: Cell<f32> = Cell { v: 0.1 + 0.2 };` sums two f32s, and `bump(Cell { v: 250 })` for
+`fn bump(c: Cell<u8>)` passes a u8 (the interpreter types them so from the arguments;
+without the casts they would be an f64 and an i32 after the erasure). An integer the type
+cannot hold is E3008. A struct assigned is left: its literals take the types of what the
+variable holds, as the interpreter and type-scalars both give them.
 """, state=State)
 
 
