@@ -792,21 +792,20 @@ class ExprMixin:
             order = dict.fromkeys(fi.name for fi in node.fields)
         if order is None:
             return self.unsupported(node, f"a literal of `{name}`, which is no struct")
-        if hint == PLACE:  # each field takes the type of what the place holds there
-            given = [(fi.name, self.expr(fi.value, sc, PLACE)) for fi in node.fields]
+        # In written order; `S { a: 250 }` of a u8 field is a u8, as `let a: u8 = 250` is, and
+        # a field of type `T` of a `Cell<u8>` too. One nothing types, of a struct assigned,
+        # takes the type of what the place holds there (`c = Cell { v: 250 }`).
+        hints = order | self.argument_hints(node, name, hint)
+        placed = hint == PLACE
+        given = [(fi.name, self.expr(fi.value, sc, PLACE if placed and hints.get(fi.name) is None
+                                     else hints.get(fi.name))) for fi in node.fields]
 
-            def field_values(f):
-                held = self.place_type
-                types = dict(held.fields) if type(held) is Held and held.name == name else {}
-                return {k: run_placed(self, v, f, types.get(k, order.get(k))) for k, v in given}
-        else:
-            # In written order; `S { a: 250 }` of a u8 field is a u8, as `let a: u8 = 250` is.
-            hints = order | self.argument_hints(node, name, hint)
-            given = [(fi.name, self.expr(fi.value, sc, hints.get(fi.name)))
-                     for fi in node.fields]
-
-            def field_values(f):
+        def field_values(f):
+            if not placed:
                 return {k: v(f) for k, v in given}
+            held = self.place_type
+            types = dict(held.fields) if type(held) is Held and held.name == name else {}
+            return {k: run_placed(self, v, f, types.get(k)) for k, v in given}
 
         def build(f):
             values = field_values(f)

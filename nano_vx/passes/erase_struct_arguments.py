@@ -209,10 +209,10 @@ def _given_as(run, value, ty):
 
 
 def _fixed(ty, fn):
-    """ty (Lresolved, or None), where it names none of the generic parameters of the
-    function fn, else None: `Cell<T>` leaves T erased, its field holding what the literal puts
-    there (the interpreter's hint for it is none), and the literal the instance its own
-    fields give."""
+    """ty (Lresolved, or None), where it names none of the generic parameters of fn, a
+    function or a struct, else None: `Cell<T>` leaves T erased, its field holding what the
+    literal puts there (the interpreter's hint for it is none), and the literal the instance
+    its own fields give."""
     names = {g.name for g in fn.generics} if fn is not None else ()
     return None if ty is None or any(n._prod in ("NamedType", "DimName") and n.name in names
                                      for n in descendants(ty)) else ty
@@ -254,7 +254,7 @@ def _literal(run, node, args):
             # `Cell { v: Cell { v: p } }` as a `Cell<Cell<Point>>`: the inner literal takes
             # the argument its field's parameter is given, `Cell<Point>`'s.
             given = given.replace(value=_literal(run, v, inner.args))
-        elif ty is not None and not decl.generics:  # `Holder { c: Cell { .. } }`
+        elif _fixed(ty, decl) is not None:  # `Holder { c: Cell { .. } }`
             given = given.replace(value=_given_as(run, v, ty))
         else:
             given = run.walk(given)
