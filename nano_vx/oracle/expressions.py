@@ -17,7 +17,9 @@ from ..languages.lblocks import Lblocks
 from ..languages.lcalls import Lcalls
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
-from ..values.literals import PLACE, literal, literal_hint, run_placed
+from ..values.literals import (
+    PLACE, Applied, Held, applied_hint, literal, literal_hint, run_placed,
+)
 from ..values.numbers import (
     I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
     logical_not, negate, to_index, unplace,
@@ -790,16 +792,39 @@ class ExprMixin:
             order = dict.fromkeys(fi.name for fi in node.fields)
         if order is None:
             return self.unsupported(node, f"a literal of `{name}`, which is no struct")
-        # In written order; `S { a: 250 }` of a u8 field is a u8, as `let a: u8 = 250` is.
-        given = [(fi.name, self.expr(fi.value, sc, order.get(fi.name))) for fi in node.fields]
+        # In written order; `S { a: 250 }` of a u8 field is a u8, as `let a: u8 = 250` is, and
+        # a field of type `T` of a `Cell<u8>` too. One nothing types, of a struct assigned,
+        # takes the type of what the place holds there (`c = Cell { v: 250 }`).
+        hints = order | self.argument_hints(node, name, hint)
+        placed = hint == PLACE
+        given = [(fi.name, self.expr(fi.value, sc, PLACE if placed and hints.get(fi.name) is None
+                                     else hints.get(fi.name))) for fi in node.fields]
+
+        def field_values(f):
+            if not placed:
+                return {k: v(f) for k, v in given}
+            held = self.place_type
+            types = dict(held.fields) if type(held) is Held and held.name == name else {}
+            return {k: run_placed(self, v, f, types.get(k)) for k, v in given}
 
         def build(f):
-            values = {k: v(f) for k, v in given}
+            values = field_values(f)
             if set(values) != set(order):
                 wrong_kind(span, f"`{name} {{ .. }}` gives fields {sorted(values)}, not "
                                  f"{sorted(order)}")
             return StructValue(name, {k: values[k] for k in order})
         return build
+
+    def argument_hints(self, node, name, hint) -> dict:
+        """What the literals given each field of a type parameter's type take: the argument
+        the literal writes there (`Cell::<u8> { .. }`), else the one the type it is given as
+        writes (`let c: Cell<u8> = Cell { .. };`), as Rust infers the struct's arguments."""
+        targs = getattr(node, "targs", ())
+        applied = applied_hint(name, targs) if targs else hint
+        if type(applied) is not Applied or applied.name != name:
+            return {}
+        return {f: applied.args[i] for f, i in self.struct_params.get(name, {}).items()
+                if i < len(applied.args)}
 
     # -- places ----------------------------------------------------------------------------
 

@@ -97,6 +97,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         # A struct's field names, in order, each with the scalar type its literals take.
         self.struct_fields: dict[str, dict] = {}
+        # A generic struct's fields of a type parameter's type, each with that parameter's
+        # index: the literals given it take the type the struct's argument there fixes.
+        self.struct_params: dict[str, dict] = {}
         # A variant's values, `(enum, variant)` -> the scalar type each one's literal takes.
         self.variant_fields: dict[tuple, tuple] = {}
         self.items = tuple(_items(program))
@@ -137,6 +140,10 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                     self, fn, item.generics, item.type.name)
         elif kind == "StructDecl":
             self.struct_fields[item.name] = {f.name: literal_hint(f.type) for f in item.fields}
+            params = [g.name for g in getattr(item, "generics", ())]
+            self.struct_params[item.name] = {
+                f.name: params.index(f.type.name) for f in item.fields
+                if f.type._prod == "NamedType" and f.type.name in params}
         elif kind == "EnumDecl":
             for v in item.variants:
                 self.variant_fields[item.name, v.name] = tuple(map(literal_hint, v.fields))

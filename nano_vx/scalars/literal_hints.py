@@ -13,7 +13,7 @@ def hinted(lang, e, ty):
     """e with each literal the scalar type `ty` reaches cast to it."""
     if e._prod in ("Int", "Float"):
         return cast(lang, e, ty)
-    return _through(e, lambda x: hinted(lang, x, ty)) or e
+    return through(e, lambda x: hinted(lang, x, ty)) or e
 
 
 def cast(lang, e, ty):
@@ -42,12 +42,12 @@ def _literal_kinds(e) -> set | None:
     if e._prod in ("Int", "Float"):
         return {e._prod}
     found = []
-    if _through(e, lambda x: found.append(_literal_kinds(x)) or x) is None or None in found:
+    if through(e, lambda x: found.append(_literal_kinds(x)) or x) is None or None in found:
         return None
     return set().union(*found)
 
 
-def _through(e, f):
+def through(e, f):
     """e with f applied to each operand its type reaches, as the interpreter passes a type
     on: through arithmetic (a shift's amount has a type of its own) and the values of an
     `if`'s arms; None for an e that passes its type to none."""

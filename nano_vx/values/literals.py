@@ -9,8 +9,11 @@ The interpreter and the compile-time evaluator both type literals this way, so `
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..nanopass import descendants
 from .numbers import FLOAT_TYPES, INT_TYPES, TFloat, TInt, coerce
+from .structs import StructValue
 
 # The hint of a value assigned to a place (`x = ..`, `*r += ..`, `t[i] = ..`): its literals
 # take the scalar type the place holds, known only as the program runs (`held_type`).
@@ -27,19 +30,48 @@ def scalar_hint(ty) -> str | None:
     return ty.name if ty is not None and ty._prod == "Scalar" else None
 
 
+@dataclass(frozen=True)
+class Applied:
+    """What a generic struct's type (`Cell<f32>`, or `Cell::<f32> { .. }` written on its
+    literal) fixes for the literals of a literal of it: per argument, the hint a field of that
+    parameter's type takes (None for a `const` argument)."""
+    name: str
+    args: tuple
+
+
+def applied_hint(name, args) -> Applied:
+    """The hint of the struct `name` given the generic arguments `args` (GArgs)."""
+    return Applied(name, tuple(literal_hint(a.type) if a._prod == "TypeArg" else None
+                               for a in args))
+
+
 def literal_hint(ty):
     """What a type fixes for the literals of the expression it annotates: its scalar type, or
-    for a tuple type one such hint per element (`let p: (i64, i32) = (1 << 40, 0)`)."""
+    for a tuple type one such hint per element (`let p: (i64, i32) = (1 << 40, 0)`), for a
+    generic struct applied to arguments what they fix (`let c: Cell<u8> = Cell { v: 250 }`)."""
     if ty is not None and ty._prod == "TupleType":
         return tuple(literal_hint(e) for e in ty.elems)
+    if ty is not None and ty._prod == "AppliedType":
+        return applied_hint(ty.name, ty.args)
     return scalar_hint(ty)
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a place holding a struct fixes for the literals of a struct literal assigned to
+    it: per field, (its name, what the value held there fixes)."""
+    name: str
+    fields: tuple
 
 
 def held_type(v) -> str | None:
     """What a place holding `v` fixes for the literals assigned to it: a typed integer's or
-    float's scalar type (an untyped one, i32 or f64, fixes none), per element of a tuple."""
+    float's scalar type (an untyped one, i32 or f64, fixes none), per element of a tuple, per
+    field of a struct (`Held`: a `Cell<u8>`'s field holds a u8, whatever the type erased)."""
     if type(v) is tuple:
         return tuple(held_type(e) for e in v)
+    if type(v) is StructValue:
+        return Held(v.name, tuple((k, held_type(e)) for k, e in v.fields.items()))
     return v.t.name if type(v) is TInt or type(v) is TFloat else None
 
 
@@ -48,8 +80,8 @@ def typed_by_place(value) -> bool:
     types: one of an operator over literals alone (`x = 1 << 40`), or an element of a tuple.
     A literal alone (`x = 5`) takes the place's type as `adopt` stores it, and one beside a
     typed operand (`x = x + 1`) that operand's, so such a value runs without PLACE."""
-    return any(n._prod == "Tuple" or n._prod in ("Binary", "Unary") and _of_literals(n)
-               for n in descendants(value))
+    return any(n._prod in ("Tuple", "StructLit") or
+               n._prod in ("Binary", "Unary") and _of_literals(n) for n in descendants(value))
 
 
 def _of_literals(e) -> bool:

@@ -70,7 +70,8 @@ def test_handwritten_a_struct_applied_to_itself_inside_a_tuple(run_pass, snapsho
     """)
     assert ran.codes == []
     assert "fn get(c: (Cell, i32)) -> i32 {" in ran.text
-    assert "let c = Cell { v: Cell { v: 41 as i32 } };" in ran.text  # T of the inner is i32
+    # T of the inner is i32, which an unsuffixed integer is already: no cast.
+    assert "let c = Cell { v: Cell { v: 41 } };" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "42\n"
     assert ran.dump == snapshot_txt
 
@@ -87,11 +88,12 @@ fn main() {
 """
 
 
-def test_an_integer_given_to_a_field_of_type_t_takes_the_type_the_arguments_give_t(tmp_path):
+def test_a_literal_given_to_a_field_of_type_t_takes_the_type_the_arguments_give_t(tmp_path):
     ran = run_front(WIDE, erase_struct_arguments)
     assert not ran.diagnostics.items
     casts = [to_text(n).strip() for n in ran.nodes("Cast")]
-    assert casts == ["3000000000 as i64", "18446744073709551615 as u64", "-128 as i8"]
+    assert casts == ["3000000000 as i64", "1.5 as f32", "18446744073709551615 as u64",
+                     "-128 as i8"]
     case = tmp_path / "wide.vx"
     case.write_text(WIDE)
     assert run_cli(case, "--action", "interpret") == (0, "3000000001\n"
@@ -150,8 +152,9 @@ def test_handwritten_an_instance_holding_an_instance(run_pass, snapshot_txt):
     assert ran.codes == []
     assert [i.name for i in ran.tree.items if i._prod == "StructDecl"] == \
         ["Point", "Cell", "Cell$Point", "Pair", "Pair$Point"]
-    # The inner literal takes `Cell<i32>`'s argument from the `let`: its 1 is an i32's.
-    assert "let c: Cell = Cell { v: Cell { v: 1 as i32 } };" in ran.text
+    # The inner literal takes `Cell<i32>`'s argument from the `let`: its 1 is an i32's, as
+    # an unsuffixed integer is.
+    assert "let c: Cell = Cell { v: Cell { v: 1 } };" in ran.text
     assert _printed(ran.before) == _printed(ran.tree) == "5\n"
     assert ran.dump == snapshot_txt
 
@@ -187,3 +190,52 @@ def test_the_output_reads_back(case, run_pass):
     again = run_pass("monomorphize", "// IL: Lerased\n" + to_text(ran.after))
     assert again.codes == []
     assert _printed(again.tree) == ran.prints()[0]
+
+
+SCALARS = """struct Cell<T> { v: T }
+
+fn bump(c: Cell<u8>) -> u8 { c.v + 10 }
+
+fn main() {
+  let c: Cell<f32> = Cell { v: 0.1 + 0.2 };
+  print(c.v);
+  print(bump(Cell { v: 250 }));
+  let e = Cell::<i64> { v: -(1000000 * 10000) };
+  print(e.v);
+}
+"""
+
+
+def test_the_literals_a_scalar_argument_reaches_take_its_type_as_under_a_typed_let(tmp_path):
+    # `0.1 + 0.2` is summed in f32, as `let x: f32 = 0.1 + 0.2;` is, and the parameter's u8
+    # makes 250 one that wraps: native code then lowers `bump`, its field a u8.
+    ran = run_front(SCALARS, erase_struct_arguments)
+    assert not ran.diagnostics.items
+    assert [to_text(n).strip() for n in ran.nodes("StructLit")] == \
+        ["Cell { v: 0.1 as f32 + 0.2 as f32 }", "Cell { v: 250 as u8 }",
+         "Cell { v: -(1000000 as i64 * 10000 as i64) }"]
+    case = tmp_path / "scalars.vx"
+    case.write_text(SCALARS)
+    assert run_cli(case, "--action", "interpret") == (0, "0.3\n4\n-10000000000\n", "")
+    assert_native_as_interpreted(case)
+
+
+@pytest.mark.parametrize("given", ["bump(Cell { v: 300 })", "bump(Cell { v: 200 + 300 })",
+                                   "bump(Cell { v: -1 })"])
+def test_an_integer_a_parameters_argument_cannot_hold_is_refused(given):
+    text = f"struct Cell<T> {{ v: T }}\nfn bump(c: Cell<u8>) -> u8 {{ c.v }}\n" \
+           f"fn main() {{\n  print({given});\n}}\n"
+    [d] = run_front(text, erase_struct_arguments).diagnostics.items
+    assert d.code == "E3008" and "`u8`" in d.message
+
+
+def test_a_closures_return_is_not_its_functions():
+    # The closure returns a `Cell` of an f64 sum: only `make`'s last value is a Cell<f32>.
+    text = ("struct Cell<T> { v: T }\n\nfn make() -> Cell<f32> {\n"
+            "  let g = |x: f64| {\n    return Cell { v: x + 0.1 };\n  };\n"
+            "  print(g(0.5).v);\n  Cell { v: 0.1 + 0.2 }\n}\n\n"
+            "fn main() {\n  print(make().v);\n}\n")
+    ran = run_front(text, erase_struct_arguments)
+    assert [to_text(n).strip() for n in ran.nodes("StructLit")] == \
+        ["Cell { v: x + 0.1 }", "Cell { v: 0.1 as f32 + 0.2 as f32 }"]
+    assert ran.prints() == ("0.6\n0.3\n", "0.6\n0.3\n")

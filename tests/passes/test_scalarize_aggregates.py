@@ -66,13 +66,13 @@ def test_a_struct_returned_holding_two_tensors_returns_one_and_gives_back_the_ot
     assert "give_back ret_cols = cols;" in to_text(grid)
 
 
-def test_a_generic_field_only_a_literal_types_is_the_literals_type():
+def test_a_generic_field_only_a_literal_types_is_the_type_the_result_gives_the_literal():
     ran = run_front(CASES / "literal_fields.vx", scalarize_aggregates)
     make = next(i for i in ran.after.items if i.name == "make")
     mixed = next(i for i in ran.after.items if i.name == "mixed")
-    assert [to_text(p.type).strip() for p in make.params] == ["&mut f64", "&mut f64"]
+    assert [to_text(p.type).strip() for p in make.params] == ["&mut f32", "&mut f32"]
     assert [to_text(p.type).strip() for p in mixed.params][1:] == \
-        ["&mut i32", "&mut f32", "&mut bool"]
+        ["&mut i64", "&mut f32", "&mut bool"]
 
 
 def test_a_generic_structs_fields_are_typed_as_its_calls_give_them():
