@@ -13,7 +13,7 @@ from .lexical import (ANY_NAME, ARROW, COLON, COMMA, EQUALS, GT, IDENT, LBRACE, 
                       kw, punct)
 from .refs import BLOCK, EXPR, ITEM, TYPE
 
-from .types import TOPO
+from .types import LIFETIME, TOPO
 
 
 
@@ -43,8 +43,10 @@ _TYPE_PARAM = Build(IDENT + Optional(COLON - Keyword("Topology").set_name(
     "`T::m(x)` resolves for each instance)")),
                     lambda sp, t: Lsrc["TypeParam"](t[0], len(t) > 1, span=sp))
 _GPARAM = (_CONST_PARAM | _TYPE_PARAM).set_name("a generic parameter")
-_GENERICS = Group(Optional(LT - _GPARAM + ZeroOrMore(COMMA + _GPARAM) + Optional(COMMA)
-                           - punct(">", "',' or '>'")))
+# A lifetime among them, `<'a, T>`, is refused (types.LIFETIME) and read as absent; so is
+# a list of lifetimes alone, `<'a>`.
+_GPARAMS = (LIFETIME | _GPARAM) + ZeroOrMore(COMMA + (LIFETIME | _GPARAM)) + Optional(COMMA)
+_GENERICS = Group(Optional(LT - _GPARAMS - punct(">", "',' or '>'")))
 
 # `Transfer<A, B>` is the older spelling of the bound, still in users' programs.
 _BOUND = Build((kw("Reachable") | kw("Transfer")) - LT - IDENT - COMMA - IDENT - GT,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, ZeroOrMore
+from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, Suppress, ZeroOrMore
 
 from ..languages.lsrc import NARROW, SCALARS, SPELLINGS, Lsrc
 from . import state
@@ -116,9 +116,23 @@ _hwstate = Build(kw("HardwareState") - LT - TYPE - COMMA - TOPO - GT,
                  lambda sp, t: Lsrc["HardwareStateType"](t[0], t[1], span=sp))
 _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
              lambda sp, t: Lsrc["RefType"](t[0], t[1], span=sp))
+# Rust's lifetimes, `fn f<'a>(x: &'a S) -> &'a S`: Vx has none, a loan being read off the
+# text (check-loans, check-dangling-references). Each is refused where it is written, and read
+# as absent, so the rest still parses.
+def _lifetime(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                f"lifetimes are not in the language nano-vx reads: `{t[0]}` names none, and a "
+                f"reference is written without one",
+                help=("drop the lifetime: `&S` and `&mut S` for a reference, and no `'a` among "
+                      "the generic parameters",))
+    return t[0]
+
+
+LIFETIME = Suppress(Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _lifetime)).set_name(
+    "a lifetime")
 # `&T`, `&mut T`; `&&T` is a reference to a reference, as in Rust (the table dispatches on
 # one character at a time).
-_borrow = Build(Literal("&") - Optional(Keyword("mut")) - TYPE,
+_borrow = Build(Literal("&") - Optional(LIFETIME) - Optional(Keyword("mut")) - TYPE,
                 lambda sp, t: Lsrc["BorrowType"](t[-1], len(t) == 3, span=sp))
 # `*const T`, `*mut T`: a raw pointer.
 _POINTER_KIND = (Keyword("const") | Keyword("mut")).set_name("'const' or 'mut' (`*const T`, "

@@ -230,6 +230,21 @@ def test_a_loop_label_says_vx_has_none_where_each_is_written():
     assert diags("fn main() { for i in 0..3 { while true { break; } } }") == []
 
 
+def test_a_lifetime_says_vx_has_none_where_each_is_written():
+    # Rust's `<'a>` and `&'a S`, `&'a mut i32`: one error at each lifetime, which is read as
+    # absent, so the signature still parses (the first was "expected a generic parameter",
+    # and a reference's was no word of lifetimes).
+    got = diags("struct S { a: i32 }\nfn pick<'a>(x: &'a S, y: &S) -> &'a S { x }\n"
+                "fn bump<'b, T>(x: &'b mut i32, v: T) -> T { *x += 1; v }\nfn main() {}")
+    assert [(c, line, col) for c, line, col, _ in got] == [
+        ("E1001", 2, 9), ("E1001", 2, 17), ("E1001", 2, 34), ("E1001", 3, 9),
+        ("E1001", 3, 20)]
+    assert got[0][3] == ("lifetimes are not in the language nano-vx reads: `'a` names none, "
+                         "and a reference is written without one")
+    assert diags("struct S { a: i32 }\nfn pick(x: &S, y: &S) -> &S { x }\n"
+                 "fn bump<T>(x: &mut i32, v: T) -> T { *x += 1; v }\nfn main() {}") == []
+
+
 def test_a_parameter_named_self_with_a_type_is_a_parameter():
     _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
                       "fn main() {}")
