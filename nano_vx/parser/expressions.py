@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pyparsing import (FollowedBy, Forward, Group, Keyword, Literal, Optional, ParseException,
-                       ParseSyntaxException, Regex, ZeroOrMore)
+                       ParseSyntaxException, Regex, Suppress, ZeroOrMore)
 
 from ..languages.lsrc import Lsrc
 from ..source import Span
@@ -214,7 +214,30 @@ def _case_body(sp, t):
     return body if body._nt == "Block" else Lsrc["Block"]((), body, span=body.span)
 
 
-_CASE = Build(_PATTERN - punct("=>", "'=>'") - Build(BLOCK | EXPR, _case_body),
+def _guard(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "a case of a `match` takes no guard (`if ..` after its pattern) in Vx",
+                help=("test the condition inside the case, `n => if c { .. } else { .. }`, or "
+                      "match on the condition itself",))
+    return t[0]
+
+
+def _assigned(sp, t):
+    if len(t) > 1:
+        text = sp.source.text[sp.start:sp.end] if sp.source is not None else "x = v"
+        state.error("E1001", sp.start, sp.end,
+                    "an assignment is a statement in Vx, not a value a case can give",
+                    help=(f"make the case a block: `=> {{ {text}; }}`",))
+    return t[0]
+
+
+# Rust's guard, `n if n < 0 =>`, and its assignment as a case's value, `0 => s.0 += 1,`:
+# refused where written, and read without them, so the rest of the `match` still parses.
+_GUARD = Suppress(Build(kw("if") - EXPR, _guard))
+_CASE_VALUE = Build(EXPR + Optional(Regex(r"(?:<<|>>|[+\-*/%&|^])?=(?![=>])") - EXPR),
+                    _assigned)
+_CASE = Build(_PATTERN + Optional(_GUARD) - punct("=>", "'=>'")
+              - Build(BLOCK | _CASE_VALUE, _case_body),
               lambda sp, t: Lsrc["Case"](t[0], t[1], span=sp))
 _CASES = Group(Optional(_CASE + ZeroOrMore(Optional(COMMA) + _CASE) + Optional(COMMA)))
 

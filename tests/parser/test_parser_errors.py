@@ -245,6 +245,24 @@ def test_a_lifetime_says_vx_has_none_where_each_is_written():
                  "fn bump<T>(x: &mut i32, v: T) -> T { *x += 1; v }\nfn main() {}") == []
 
 
+def test_a_case_guard_or_an_assignment_as_a_case_value_says_what_vx_takes():
+    # Rust's `n if n < 0 =>` and `0 => s.0 += 1,`: each refused where written (they were
+    # "expected '=>', found 'if'" and "expected a pattern or '}', found '+='"), and the rest
+    # of the `match` read.
+    got = diags("fn main() {\n  let v = -3;\n  let mut s = (0, 0);\n"
+                "  let k = match v { n if n < 0 => -1, _ => 1 };\n"
+                "  match v { 0 => s.0 += 1, 1 => s.1 = 2, _ => {} }\n}")
+    assert [(c, line, col) for c, line, col, _ in got] == [
+        ("E1001", 4, 23), ("E1001", 5, 18), ("E1001", 5, 33)]
+    assert got[0][3] == "a case of a `match` takes no guard (`if ..` after its pattern) in Vx"
+    assert got[1][3] == "an assignment is a statement in Vx, not a value a case can give"
+    _, d = parse_text("fn main() {\n  let mut s = (0, 0);\n  match 1 { 0 => s.0 += 1, _ => {} }\n}")
+    assert d.sorted()[0].help == ["make the case a block: `=> { s.0 += 1; }`"]
+    assert diags("fn main() {\n  let v = -3;\n  let mut s = (0, 0);\n"
+                 "  let k = match v { n => if n < 0 { -1 } else { 1 } };\n"
+                 "  match v { 0 => { s.0 += 1; }, 1 => { s.1 = 2; }, _ => {} }\n}") == []
+
+
 def test_a_parameter_named_self_with_a_type_is_a_parameter():
     _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
                       "fn main() {}")
