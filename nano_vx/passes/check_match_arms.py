@@ -30,7 +30,8 @@ A `match` on a value covers every value too: on an enum, each variant, by the ca
 patterns together cover what it carries, nested patterns included (`Wrap(Inner::A(_))` and
 `Wrap(Inner::B)` cover `Wrap`); on a bool, `true` and `false`; on anything else (an integer),
 a case `_` or a name takes what the others do not list. A case `_` or a name covers
-everything.
+everything. The message names, for each variant not covered, a value no case takes
+(`Outer::Wrap(Inner::B)`), since a case may take the variant in part.
 """, state=State, skip=DESCRIPTIONS)
 
 # What each arm is for, as the help of a refusal says it.
@@ -79,9 +80,10 @@ def _match_value(run, node):
     if variants and variants[0].enum in run.state.enums:
         enum = variants[0].enum
         rows = [(p,) for p in patterns]
-        missing = [f"`{enum}::{v.name}{'(..)' if v.fields else ''}`"
-                   for v in run.state.enums[enum].variants
-                   if not _covers(run.state.enums, _variant_rows(rows, v))]
+        enums = run.state.enums
+        missing = [f"`{_variant(enum, v, w)}`" for v in enums[enum].variants
+                   for w in [_witness(enums, _variant_rows(rows, v), len(v.fields))]
+                   if w is not None]
         if not missing:
             return
         message = f"this `match` on a `{enum}` has no case for {', '.join(missing)}"
@@ -114,26 +116,46 @@ def _takes_all(p) -> bool:
 # column, each variant (or bool) the first column may hold is covered by the cases that
 # match it there, on the rest of the row and what the variant carries (Maranget's
 # usefulness, for exhaustiveness alone). An integer is covered only by a pattern taking all.
+# What is not covered is named by a value no case takes (`Outer::Wrap(Inner::B)`), as Rust
+# names one, rather than by the variant alone, which some case may take in part.
 
 
-def _covers(enums, rows) -> bool:
-    """Whether `rows`, tuples of patterns for a value's parts in order, cover every value."""
-    rows = [(alt, *row[1:]) for row in rows for alt in _alternatives(row[0])] \
-        if rows and rows[0] else rows
+def _witness(enums, rows, n: int) -> list[str] | None:
+    """None when `rows`, tuples of n patterns for a value's parts in order, cover every
+    value; else the patterns of one value's n parts that no row takes (`_` for any)."""
+    rows = [(alt, *row[1:]) for row in rows for alt in _alternatives(row[0])] if n else rows
     if not rows:
-        return False
-    if not rows[0]:
-        return True
+        return ["_"] * n
+    if n == 0:
+        return None
     heads = [row[0] for row in rows]
     variant = next((h for h in heads if h._prod == "PVariant"), None)
     if variant is not None and variant.enum in enums:
-        return all(_covers(enums, _variant_rows(rows, v)) for v in enums[variant.enum].variants)
+        for v in enums[variant.enum].variants:
+            k = len(v.fields)
+            w = _witness(enums, _variant_rows(rows, v), k + n - 1)
+            if w is not None:
+                return [_variant(variant.enum, v, w[:k]), *w[k:]]
+        return None
     bools = _bools(heads)
     if bools:
-        return all(_covers(enums, [row[1:] for row in rows if _takes_all(row[0])
-                                   or row[0]._prod == "PLit" and row[0].value.value == b])
-                   for b in (True, False))
-    return _covers(enums, [row[1:] for row in rows if _takes_all(row[0])])
+        for b in (True, False):
+            w = _witness(enums, [row[1:] for row in rows if _takes_all(row[0])
+                                 or row[0]._prod == "PLit" and row[0].value.value == b], n - 1)
+            if w is not None:
+                return ["true" if b else "false", *w]
+        return None
+    w = _witness(enums, [row[1:] for row in rows if _takes_all(row[0])], n - 1)
+    return None if w is None else ["_", *w]
+
+
+def _variant(enum: str, v, parts: list[str]) -> str:
+    """The variant v of enum carrying the patterns parts: `E::V`, `E::V(..)` when each
+    takes anything, else `E::V(a, b)`."""
+    if not v.fields:
+        return f"{enum}::{v.name}"
+    return f"{enum}::{v.name}(..)" if all(p == "_" for p in parts) else \
+        f"{enum}::{v.name}({', '.join(parts)})"
 
 
 def _variant_rows(rows, variant):

@@ -21,7 +21,10 @@ REFUSED = {
     "enum_variant_missing": ("E3020", "this `match` on a `Shape` has no case for "
                                       "`Shape::Rect(..)`"),
     "nested_variant_missing": ("E3020", "this `match` on a `Outer` has no case for "
-                                        "`Outer::Wrap(..)`, `Outer::Pair(..)`"),
+                                        "`Outer::Wrap(Inner::B)`, "
+                                        "`Outer::Pair(false, Inner::B)`"),
+    "deep_variant_missing": ("E3020", "this `match` on a `Out` has no case for "
+                                      "`Out::W(In::B, In::C(..))`, `Out::Z(false, false)`"),
     "bool_case_missing": ("E3020", "this `match` on a bool has no case for `false`"),
     "integer_rest_missing": ("E3020", "this `match` does not cover every value: no case takes "
                                       "the ones it does not list"),
