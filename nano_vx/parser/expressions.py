@@ -204,7 +204,22 @@ _P_HW = Build(Regex(_HW.pattern) + _P_ARGS,
 _P_PATH = Build(IDENT + PATH - ANY_NAME + _P_ARGS,
                 lambda sp, t: Lsrc["PVariant"](t[0], t[1], tuple(t[2]), span=sp))
 _P_BIND = Build(IDENT, lambda sp, t: Lsrc["PBind"](t[0], span=sp))
-_P_ATOM = (_P_WILD | _P_BOOL | _P_INT | _P_HW | _P_PATH | _P_BIND).set_name("a pattern")
+
+
+def _tuple_pattern(sp, t):
+    state.error("E1001", sp.start, sp.end,
+                "a tuple pattern is not in the language nano-vx reads: a pattern is `_`, a "
+                "literal, a name, a variant with patterns for what it carries, or `a | b`",
+                help=("match on one element and then on the next inside its cases, or bind "
+                      "the tuple to a name and test its elements (`p.0`, `p.1`)",))
+    return Lsrc["PWild"](span=sp)
+
+
+# Rust's `(0, _) =>`: refused, and read as `_` so the rest of the `match` still parses.
+_P_TUPLE = Build(LPAR - Optional(_PATTERN + ZeroOrMore(COMMA + _PATTERN) + Optional(COMMA))
+                 - punct(")", "',' or ')'"), _tuple_pattern)
+_P_ATOM = (_P_WILD | _P_BOOL | _P_INT | _P_HW | _P_PATH | _P_BIND | _P_TUPLE).set_name(
+    "a pattern")
 _PATTERN <<= Build(_P_ATOM + ZeroOrMore(BAR + _P_ATOM),
                    lambda sp, t: t[0] if len(t) == 1 else Lsrc["POr"](tuple(t), span=sp))
 

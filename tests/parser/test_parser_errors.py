@@ -263,6 +263,17 @@ def test_a_case_guard_or_an_assignment_as_a_case_value_says_what_vx_takes():
                  "  match v { 0 => { s.0 += 1; }, 1 => { s.1 = 2; }, _ => {} }\n}") == []
 
 
+def test_a_tuple_pattern_says_what_a_pattern_is():
+    # Rust's `(0, _) =>`: refused where written (it was "expected a pattern or '}', found
+    # '('"), nested ones too, and the rest of the `match` read.
+    got = diags("fn main() {\n  let v = 3;\n  let x = match (v, 1) { (0, _) => 0, _ => 1 };\n"
+                "  let y = match v { 1 | (2, 3) => 0, _ => 1 };\n}")
+    assert [(c, line, col) for c, line, col, _ in got] == [("E1001", 3, 26), ("E1001", 4, 25)]
+    assert got[0][3].startswith("a tuple pattern is not in the language nano-vx reads")
+    assert diags("fn main() {\n  let v = 3;\n  let p = (v, 1);\n"
+                 "  let x = match p.0 { 0 => 0, _ => 1 };\n}") == []
+
+
 def test_a_parameter_named_self_with_a_type_is_a_parameter():
     _, d = parse_text("struct V { x: i32 }\nimpl V {\n  fn get(self: V) -> i32 { self.x }\n}\n"
                       "fn main() {}")
