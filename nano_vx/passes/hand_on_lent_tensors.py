@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lparted import Lparted as L
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import is_tensor
+from ..scalars.aggregates import Names, is_tensor
 
 
 @dataclass
@@ -18,6 +18,7 @@ class State:
     # gets, "value" or "reference")}
     lent: dict = field(default_factory=dict)
     gone: set = field(default_factory=set)  # the current function's out-parameters that go
+    names: Names | None = None  # the current function's fresh locals
 
 
 hand_on_lent_tensors = Pass("hand-on-lent-tensors", L, L, """
@@ -36,6 +37,13 @@ gave of it, `let b = pick(x);`, of a function returning at every return the tens
 parameter hands it, `fn pick(x: &mut T) -> T { *x }`), and every call hands over a variable
 (or passes on a reference one holds) and takes the tensor into a variable of its own; a
 function named other than in such a call keeps its out-parameters.
+
+A local the call's statement assigns (`p_a = swap(p_a, p_b);`, of `fn swap(p: Pair) -> Pair
+{ Pair { a: p.b, b: p.a } }`) or that one handed tensor goes to may be one that hands
+another over: what it handed is then held first, in a `let` of its own, before the call for a
+tensor moved in (`let held = p_a; p_a = swap(p_a, p_b); p_b = held;`), after it for a `&mut`
+one (which the call may have given a new tensor), and the call's result is held too where it
+would replace a `&mut` one before that is handed on.
 """, state=State)
 
 
@@ -170,7 +178,7 @@ def _taker(arg):
 def _fn(run, fn):
     st = run.state
     outs = st.lent.get(fn.name, {})
-    st.gone = {fn.params[k].name for k in outs}
+    st.gone, st.names = {fn.params[k].name for k in outs}, Names(fn)
     made = run.rebuild(fn)
     return made.replace(params=tuple(p for k, p in enumerate(made.params) if k not in outs)) \
         if outs else made
@@ -187,9 +195,32 @@ def _call(run, stmt):
     if not _called(stmt, run.state.lent):
         return (made,)
     call = made.value if made._prod == "Assign" else made.expr
-    outs = run.state.lent[call.callee.name]
-    handed = [L["Assign"](_taker(call.args[out]), "=", _lender(call.args[k], how),
-                          span=stmt.span) for out, (k, how) in sorted(outs.items())]
-    call = call.replace(args=tuple(a for j, a in enumerate(call.args) if j not in outs))
-    return (made.replace(value=call) if made._prod == "Assign" else made.replace(expr=call),
-            *handed)
+    outs = sorted(run.state.lent[call.callee.name].items())
+    span = stmt.span
+    target = made.target.name if made._prod == "Assign" and made.target._prod == "Local" \
+        else None
+    takers = [_taker(call.args[out]) for out, _ in outs]
+    before, after, handed, result = [], [], [], None
+    for i, (out, (k, how)) in enumerate(outs):
+        lender = _lender(call.args[k], how)
+        root = lender.name if lender._prod == "Local" else lender.value.name
+        clobbered = {t.name for t in takers[:i]}
+        if how == "value":
+            clobbered.add(target)
+        elif root == target:
+            result = result or run.state.names.fresh("result")
+        if root in clobbered:
+            held = run.state.names.fresh("handed")
+            (before if how == "value" else after).append(
+                L["Let"](held, False, L["OpaqueType"](span=span), lender, span=span))
+            lender = L["Local"](held, span=span)
+        handed.append(L["Assign"](takers[i], "=", lender, span=span))
+    call = call.replace(args=tuple(a for j, a in enumerate(call.args)
+                                   if j not in dict(outs)))
+    if result is not None:
+        return (*before, L["Let"](result, False, L["OpaqueType"](span=span), call, span=span),
+                *after, *handed,
+                made.replace(value=L["Local"](result, span=span)))
+    return (*before,
+            made.replace(value=call) if made._prod == "Assign" else made.replace(expr=call),
+            *after, *handed)
