@@ -51,6 +51,16 @@ class _Custom(ParserElement):
         return self
 
 
+def refused(message: str, help: tuple[str, ...]) -> Callable:
+    """A Build action refusing what it matched, something of Rust's that Vx has not, with
+    E1001 (`{0}` in message names it as written), and reading it as its first token, so the
+    rest still parses."""
+    def refuse(sp, t):
+        state.error("E1001", sp.start, sp.end, message.format(t[0]), help=help)
+        return t[0]
+    return refuse
+
+
 class Build(_Custom):
     """Match `expr` and return `fn(span, tokens)` as the single token."""
 

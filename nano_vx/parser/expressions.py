@@ -17,7 +17,7 @@ from ..languages.lsrc import Lsrc
 from ..source import Span
 from . import state
 from .contracts import RESULT_VALUE
-from .elements import Binary, Build, Dispatch, _Custom, skip_ws
+from .elements import Binary, Build, Dispatch, _Custom, refused, skip_ws
 from .lexical import (_IDENT_RE, ANY_NAME, BAR, COLON, COMMA, DOT, GT, IDENT, LBRACE, LBRACK, LPAR,
                       LT, NUMBER, OROR, PATH, RBRACK, RPAR, STRING, kw, punct)
 from .refs import BLOCK, EXPR, IF_EXPR, TYPE
@@ -229,17 +229,15 @@ def _case_body(sp, t):
     return body if body._nt == "Block" else Lsrc["Block"]((), body, span=body.span)
 
 
-def _guard(sp, t):
-    state.error("E1001", sp.start, sp.end,
-                "a case of a `match` takes no guard (`if ..` after its pattern) in Vx",
-                help=("test the condition inside the case, `n => if c { .. } else { .. }`, or "
-                      "match on the condition itself",))
-    return t[0]
+_guard = refused(
+    "a case of a `match` takes no guard (`if ..` after its pattern) in Vx",
+    help=("test the condition inside the case, `n => if c { .. } else { .. }`, or match on "
+          "the condition itself",))
 
 
 def _assigned(sp, t):
     if len(t) > 1:
-        text = sp.source.text[sp.start:sp.end] if sp.source is not None else "x = v"
+        text = sp.source.text[sp.start:sp.end]
         state.error("E1001", sp.start, sp.end,
                     "an assignment is a statement in Vx, not a value a case can give",
                     help=(f"make the case a block: `=> {{ {text}; }}`",))

@@ -14,7 +14,7 @@ from ..source import Span
 from . import recovery, state
 from .contracts import INVARIANTS, ReturnOrResult, guarded
 from .declarations import MEMORY_DECL, TOPOLOGY_DECL
-from .elements import Build, Dispatch, _Custom, skip_ws
+from .elements import Build, Dispatch, _Custom, refused, skip_ws
 from .expressions import COMPTIME, MATCH, SPAWN, UNSAFE
 from .limits import MAX_DEPTH, TooDeep
 from .lexical import (BAR, COLON, COMMA, DOTDOT, EQUALS, IDENT, LBRACE, LPAR, RBRACE, RPAR,
@@ -195,26 +195,17 @@ _RETURN = Build(kw("return") - Group(Optional(EXPR)) - SEMI,
                 lambda sp, t: Lsrc["Return"](t[0][0] if t[0] else None, span=sp))
 # Rust's loop labels, `'outer: for ..` and `break 'outer;`: Vx has none. Each is refused
 # where it is written, and the loop or the `break` read without it, so the rest still parses.
-def _label(sp, t):
-    state.error("E1001", sp.start, sp.end,
-                f"loop labels are not in the language nano-vx reads: `{t[0]}` names no loop, "
-                f"and `break` and `continue` leave the innermost one",
-                help=("to leave an outer loop, set a flag the outer loop's condition reads, or "
-                      "put the loops in a function and `return` from it",))
-    return t[0]
-
-
+_label = refused(
+    "loop labels are not in the language nano-vx reads: `{0}` names no loop, and `break` and "
+    "`continue` leave the innermost one",
+    help=("to leave an outer loop, set a flag the outer loop's condition reads, or put the "
+          "loops in a function and `return` from it",))
 _LABEL = Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _label)
 
 
-def _break_value(sp, t):
-    state.error("E1001", sp.start, sp.end,
-                "a `break` carries no value in Vx: a `loop` is a statement, not a value",
-                help=("assign the value to a variable declared before the loop, then "
-                      "`break;`",))
-    return t[0]
-
-
+_break_value = refused(
+    "a `break` carries no value in Vx: a `loop` is a statement, not a value",
+    help=("assign the value to a variable declared before the loop, then `break;`",))
 # `break v;`, Rust's loop value: refused, and read as `break;`.
 _BREAK_VALUE = Build(~Literal(";") + EXPR, _break_value)
 _BREAK = Build(kw("break") + Optional(_LABEL) + Optional(_BREAK_VALUE) - SEMI,

@@ -6,7 +6,7 @@ from pyparsing import Forward, Group, Keyword, Literal, Optional, Regex, Suppres
 
 from ..languages.lsrc import NARROW, SCALARS, SPELLINGS, Lsrc
 from . import state
-from .elements import Build, Dispatch
+from .elements import Build, Dispatch, refused
 from .lexical import (ANY_NAME, COMMA, DOTDOT, GT, IDENT, INT_TOKEN, LBRACK, LPAR, LT, PATH, is_int,
                       RBRACK, RPAR, kw, read_int, shown)
 from .refs import EXPR, TYPE
@@ -119,15 +119,11 @@ _ref = Build(kw("Ref") - LT - TYPE - COMMA - MEM - GT,
 # Rust's lifetimes, `fn f<'a>(x: &'a S) -> &'a S`: Vx has none, a loan being read off the
 # text (check-loans, check-dangling-references). Each is refused where it is written, and read
 # as absent, so the rest still parses.
-def _lifetime(sp, t):
-    state.error("E1001", sp.start, sp.end,
-                f"lifetimes are not in the language nano-vx reads: `{t[0]}` names none, and a "
-                f"reference is written without one",
-                help=("drop the lifetime: `&S` and `&mut S` for a reference, and no `'a` among "
-                      "the generic parameters",))
-    return t[0]
-
-
+_lifetime = refused(
+    "lifetimes are not in the language nano-vx reads: `{0}` names none, and a reference is "
+    "written without one",
+    help=("drop the lifetime: `&S` and `&mut S` for a reference, and no `'a` among the generic "
+          "parameters",))
 LIFETIME = Suppress(Build(Regex(r"'[A-Za-z_][A-Za-z0-9_]*"), _lifetime)).set_name(
     "a lifetime")
 # `&T`, `&mut T`; `&&T` is a reference to a reference, as in Rust (the table dispatches on
