@@ -39,9 +39,11 @@ class _Binder:
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
         self.spans = {}  # a const's parameter -> where what bound it is written
+        self.found = ()  # the arguments' types, as bind is given them
 
     def bind(self, found) -> dict | None:
         fn, call = self.fn, self.call
+        self.found = found
         if not self._explicit():
             return None
         for i, (param, arg, ty) in enumerate(zip(fn.params, call.args, found), 1):
@@ -79,6 +81,25 @@ class _Binder:
         structs = [(i, p, t.name) for i, p in enumerate(fn.params, 1) if p.type is not None
                    for t in descendants(p.type) if t._prod == "NamedType" and t.name in
                    self.erased]
+        # `first((3, 4))` for `fn first<T>(p: (T, T))`: the parameter names T, but a tuple of
+        # unsuffixed literals has no type yet, its elements taking theirs from where it goes
+        # (nor has a closure's parameter written without one).
+        unknown = [i for i, (p, ty) in enumerate(zip(fn.params, self.found), 1)
+                   if p.type is not None and any(n._prod == "NamedType" and n.name == g.name
+                                                 for n in descendants(p.type))
+                   and any(n._prod == "OpaqueType" for n in descendants(ty))]
+        if unknown and not structs:
+            self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
+                                    f"determined by this call: argument {unknown[0]}, whose "
+                                    f"parameter's type names it, has no type known yet",
+                         code="E3016",
+                         notes=["a tuple of unsuffixed literals, `(3, 4)`, has no type of its "
+                                "own (its elements take theirs from where it goes), nor has a "
+                                "closure's parameter written without one"],
+                         help=[f"write the generic arguments out, {_written_out(fn.name)}, "
+                               f"{order}, or give the literals a suffix (`3i32`)"],
+                         parameter=g.name, callee=fn.name, argument=unknown[0])
+            return
         if not structs:
             self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
                                     f"determined by this call: no argument's type names it and "

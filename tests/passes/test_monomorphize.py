@@ -31,6 +31,9 @@ REFUSED = {
     "erased_struct_argument": ("E3016", "type parameter 'T' of 'swap' is not determined by "
                                         "this call: argument 1 is a 'Pair', a generic struct, "
                                         "whose arguments a value does not keep"),
+    "literal_tuple_argument": ("E3016", "type parameter 'T' of 'first' is not determined by "
+                                        "this call: argument 1, whose parameter's type names "
+                                        "it, has no type known yet"),
     "float_const_extent": ("E3026", "in 'ones$2.5' the extent `X` names the const parameter "
                                     "'X', of type f32, not an integer"),
     "runaway": ("E3032", "instantiating 'depth' went 64 generic calls deep and was stopped: "
