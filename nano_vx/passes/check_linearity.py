@@ -269,9 +269,18 @@ def _leave(run, node, moved):
 
 @check_linearity.on("Spawn", "Closure")
 def _body(run, node, moved):
-    if node._prod == "Closure":
-        run.state.types.update((p.name, p.type) for p in node.params)
-    return run.walk(node.body, moved) or moved
+    if node._prod != "Closure":
+        return run.walk(node.body, moved) or moved
+    run.state.types.update((p.name, p.type) for p in node.params)
+    # Each call gives the parameters new values: what the body moves of them is not moved
+    # for the next call (a closure written in a loop's body is walked once per pass).
+    params = [p.name for p in node.params]
+    for name in params:
+        moved = _fresh(run, moved, name)
+    after = run.walk(node.body, moved) or moved
+    for name in params:
+        after = _fresh(run, after, name)
+    return after
 
 
 @check_linearity.on("Call")

@@ -139,6 +139,23 @@ def test_a_for_variable_is_a_fresh_value_each_time_round():
     assert not run_front(text, check_linearity).diagnostics.items
 
 
+@pytest.mark.parametrize("closure", [
+    "|x: Tensor<i32, [2]>| x",
+    "|x: Tensor<i32, [2]>| { let y = x; y }",
+])
+def test_a_closure_parameter_is_a_fresh_value_at_each_call(closure):
+    # A closure written in a loop's body returning (moving) its parameter: each turn's call
+    # gives it a new value. Moving it twice within one call is still refused.
+    text = ("fn main() {\n    for i in 0..2 {\n        let f = CLOSURE;\n"
+            "        let u = f(Tensor<i32, [2]>::fill(i));\n        print(u[0]);\n    }\n}\n")
+    ran = run_front(text.replace("CLOSURE", closure), check_linearity)
+    assert not ran.diagnostics.items
+    twice = run_front(text.replace("CLOSURE", "|x: Tensor<i32, [2]>| { let y = x; x }"),
+                      check_linearity)
+    [d] = twice.diagnostics.items
+    assert d.code == "E4001" and "earlier iteration" not in d.message
+
+
 def test_nested_loops_that_move_nothing_are_walked_once_each(monkeypatch):
     # Each loop walks its body twice to see the next iteration; without moves the second
     # walk repeats the first and is skipped, so nested loops cost their number, not 2^depth
