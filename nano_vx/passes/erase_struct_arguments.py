@@ -57,7 +57,8 @@ its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32,
 literal takes the arguments it writes, else those of the type it is given as, where one is
 written and names no parameter of its function: the `let` that binds it (`let c:
 Cell<Point> = Cell { .. };`), the parameter it is passed to (`get(Cell { .. })` for `fn
-get(c: Cell<Point>)`), the function's result it is returned as, the field of a struct
+get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p: P<T>)`, whose call writes T,
+passes a `P<i64>`), the function's result it is returned as, the field of a struct
 that is not generic or the variant's value it is given to (through the arms of an `if` or
 a `match`, an `unsafe` block's value and a tuple's elements, as the interpreter hands a
 type on), a literal in its field those its field's parameter is given (`Cell { v: Cell {
