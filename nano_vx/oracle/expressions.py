@@ -367,9 +367,15 @@ class ExprMixin:
 
     def call(self, fn, fixed, targs, args, sc, span):
         """Call what `fn` gives; `fixed`, the function a direct call names, types the literals
-        passed to it by its parameters' types."""
+        passed to it by its parameters' types, with the generic arguments the call writes
+        for its parameters (`px::<i64>(P { x: 3000000000, .. })` passes an i64)."""
+        hints = ()
+        if fixed is not None:
+            bound = {g.name: literal_hint(a.type) for g, a in
+                     zip(getattr(fixed.node, "generics", ()), targs)
+                     if g._prod == "TypeParam" and a._prod == "TypeArg"}
+            hints = [literal_hint(p.type, bound) for p in fixed.node.params]
         targs = [self.garg(a, sc) for a in targs]
-        hints = [literal_hint(p.type) for p in fixed.node.params] if fixed is not None else ()
         args = [self.expr(a, sc, hints[i] if i < len(hints) else None)
                 for i, a in enumerate(args)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
+from ..derivatives.code import rebuild
 from ..languages.lerased import ERASED
 from ..nanopass import Pass, descendants
 from ..placement.instances import instance_name
@@ -56,7 +57,8 @@ its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32,
 literal takes the arguments it writes, else those of the type it is given as, where one is
 written and names no parameter of its function: the `let` that binds it (`let c:
 Cell<Point> = Cell { .. };`), the parameter it is passed to (`get(Cell { .. })` for `fn
-get(c: Cell<Point>)`), the function's result it is returned as, the field of a struct
+get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p: P<T>)`, whose call writes T,
+passes a `P<i64>`), the function's result it is returned as, the field of a struct
 that is not generic or the variant's value it is given to (through the arms of an `if` or
 a `match`, an `unsafe` block's value and a tuple's elements, as the interpreter hands a
 type on), a literal in its field those its field's parameter is given (`Cell { v: Cell {
@@ -171,12 +173,23 @@ def _enum_value(run, node):
 
 @erase_struct_arguments.on("Call")
 def _call(run, node):
-    """`get(Cell { .. })`: a literal passed takes the arguments its parameter writes."""
+    """`get(Cell { .. })`: a literal passed takes the arguments its parameter writes, with
+    the generic arguments the call writes for the callee's (`px::<i64>(P { .. })` for `fn
+    px<T>(p: P<T>)` passes a `P<i64>`, as the interpreter hints it)."""
     st = run.state
     fn = st.callees.get(node.callee.name) if node.callee._prod == "Global" else None
     if fn is None:
         return run.rebuild(node)
-    args = tuple(_given_as(run, a, _fixed(p.type, fn)) for a, p in zip(node.args, fn.params))
+    bound = {g.name: a.type for g, a in zip(fn.generics, node.targs)
+             if g._prod == "TypeParam" and a._prod == "TypeArg"}
+
+    def written(ty):
+        """ty with the callee's parameters the call binds replaced; None where it still names
+        one of the callee's, or one of the caller's a written argument names."""
+        if ty is not None and bound:
+            ty = rebuild(ty, lambda n: bound.get(n.name) if n._prod == "NamedType" else None)
+        return _fixed(_fixed(ty, fn), st.fn)
+    args = tuple(_given_as(run, a, written(p.type)) for a, p in zip(node.args, fn.params))
     return Lerased["Call"](run.walk(node.callee), run.walk_seq(node.targs),
                            args + run.walk_seq(node.args[len(args):]), span=node.span)
 
