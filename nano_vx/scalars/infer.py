@@ -634,8 +634,9 @@ class Infer:
             self.later[id(e)] = (e, ret)
         else:
             self.closure_body(e, ret)
-        if e.body.value is None:
-            unify(ret, "void", e)
+        stmts = e.body.stmts
+        if e.body.value is None and not (stmts and stmts[-1]._prod == "Return"):
+            unify(ret, "void", e)  # its end is reached: it gives ()
         if not self.texts:
             self.judge(e, _held_text, Closure(params, ret, e))
         # lift-closures passes what a closure assigns or lends by reference, a scalar's cell
