@@ -156,6 +156,7 @@ from .passes.track_moved_captures import track_moved_captures
 from .passes.name_sizing_arguments import name_sizing_arguments
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
+from .passes.type_generic_field_literals import type_generic_field_literals
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
@@ -187,6 +188,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     check_struct_arguments,
     check_vector_types,
+    type_generic_field_literals,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,
