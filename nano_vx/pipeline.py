@@ -159,6 +159,7 @@ from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.wrap_aggregate_function_values import wrap_aggregate_function_values
 from .passes.wrap_function_values import wrap_function_values
 from .passes.write_out_kernel_values import write_out_kernel_values
 
@@ -262,6 +263,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    wrap_aggregate_function_values,
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,

@@ -26,8 +26,7 @@ def _program(run, program):
         callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
         for n in descendants(fn):
             sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
-            if sig is not None and (any(shape is not None for shape in sig.params)
-                                    or sig.out is not None):
+            if sig is not None and sig.aggregate:
                 refuse(run.ctx.diagnostics, fn.name, n, "a function taking or returning an "
                                                         "aggregate used as a value")
                 return
