@@ -8,6 +8,7 @@ from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import descendants
 from .aggregates import zero
+from .storages import chosen_values
 
 
 def struct_fields(program) -> dict:
@@ -146,25 +147,11 @@ def _zero(ty, span):
     return made if ty.name == "bool" else L["Cast"](made, ty, span=span)
 
 
-def chosen(value):
-    """The values an `if` chooses among, each arm's value (an `else if` chooses on), else
-    None: `if c { f_0 } else { |a: i32| a }`."""
-    if value._prod != "IfExpr" or value.orelse is None:
-        return None
-    found = []
-    for arm in (value.then, value.orelse):
-        if arm.value is None:
-            return None
-        inner = chosen(arm.value)
-        found += [arm.value] if inner is None else inner
-    return found
-
-
 def rechoose(value, arm, walk):
-    """value, a choice `chosen` accepts, each arm's value v made arm(v) and its condition
-    walk(cond); any other value arm(value)."""
-    if chosen(value) is None:
-        return arm(value)
+    """value, each value v an `if` (and each `else if`) may give made arm(v), and each
+    condition walk(cond)."""
+    if value is None or value._prod != "IfExpr":
+        return value if value is None else arm(value)
     return value.replace(cond=walk(value.cond), then=value.then.replace(
         value=rechoose(value.then.value, arm, walk)), orelse=value.orelse.replace(
         value=rechoose(value.orelse.value, arm, walk)))
@@ -196,7 +183,7 @@ def called_closures(fn, held=lambda value: value._prod == "Closure") -> dict:
             used.add(id(assign.target))
             if assign.op != "=":
                 ok.discard(name)
-        for each in chosen(value) or [value]:
+        for each in chosen_values(value):
             if held(each):
                 closures.setdefault(name, []).append(each)
             elif each._prod == "Local" and each.name in group:
@@ -223,5 +210,5 @@ def given_split(node, split: dict):
     or an `if` choosing one, else None."""
     name = node.name if node._prod == "Let" else \
         node.target.name if node.target._prod == "Local" else None
-    return split.get(name) if any(v._prod == "Closure" for v in chosen(node.value) or
-                                  [node.value]) else None
+    return split.get(name) if any(v._prod == "Closure" for v in chosen_values(node.value)) \
+        else None
