@@ -54,6 +54,7 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
+from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
@@ -255,6 +256,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_closures_per_argument_kind,
     halt_closure_prints,
     choose_closures_in_kernels,
     copy_closures_into_kernels,

@@ -78,9 +78,10 @@ NOT_LOWERED = {
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose (its `held` is a reference the tuple would hold).
     "tests/passes/cases/lower_pins/e5010_chosen_state_in_a_tuple_returned_through_a_call.vx",
-    # A parameter of a closure given a function and a closure, printed: no flag says which.
+    # A parameter of a closure given a closure and another closure's parameter, printed: no
+    # flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
-    "e5010_parameter_given_a_function_and_a_closure_printed.vx",
+    "e5010_parameter_given_a_parameter_and_a_closure_printed.vx",
     # A function given a struct, given to a closure (no local only called holds it), and
     # functions given a `&mut` to a struct chosen by an `if` (a closure taking the reference
     # whole): a value of such a function would call it as it was, not as its parts.
