@@ -54,6 +54,7 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
+from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
@@ -160,6 +161,7 @@ from .passes.type_generic_field_literals import type_generic_field_literals
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.wrap_aggregate_function_values import wrap_aggregate_function_values
 from .passes.wrap_function_values import wrap_function_values
 from .passes.write_out_kernel_values import write_out_kernel_values
 
@@ -256,6 +258,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_closures_per_argument_kind,
     halt_closure_prints,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
@@ -264,6 +267,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    wrap_aggregate_function_values,
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,
