@@ -134,6 +134,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
@@ -291,6 +292,7 @@ BACK_END = [
     specialize_storages,
     move_printing_loop_conditions,
     number_texts,
+    return_chosen_rows,
     assign_chosen_tensors,
     wrap_function_values,
     check_native_subset,

@@ -40,7 +40,6 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a value of type i32 where i64 is expected",
            "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
            "e5010_row_of_a_temporary_lent": ROW,
-           "e5010_row_chosen_by_an_if_and_returned": ROW,
            "e5010_row_chosen_by_an_if_for_a_let": ROW}
 
 
