@@ -126,6 +126,7 @@ from .passes.monomorphize import monomorphize
 from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
+from .passes.name_row_temporaries import name_row_temporaries
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -293,6 +294,7 @@ BACK_END = [
     move_printing_loop_conditions,
     number_texts,
     return_chosen_rows,
+    name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,
     check_native_subset,

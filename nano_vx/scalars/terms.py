@@ -369,8 +369,8 @@ def lent_row(arg, type_of, erased: bool):
     made `&t[i]` `t[i]`). Native code gives a view of the local's buffer (a memref of the
     row), as the interpreter does: find-owned-buffers counts the row's reads as the local's,
     and drops no buffer a row of which outlives its local (a row by value read after a new
-    value of its tensor, one returned). A temporary's is refused: it would be dropped after
-    its statement."""
+    value of its tensor, one returned). A temporary's, which name-row-temporaries left in
+    place, is refused: it would be dropped after its statement."""
     index = root = arg.value if arg._prod == "Borrow" and not erased else arg
     depth = 0
     while root._prod == "Index":
