@@ -20,7 +20,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify)
+                    reference_to, scalar_of, show, unify, unlowered_row)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -690,8 +690,7 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, given or lent to a "
-                              "function, bound by a `let` or returned")
+            raise Mismatch(e, unlowered_row(e))
         # the row's type as its tensor's is written, in the tensor's space, for its `let`
         row = None if base.node is None else base.node.replace(dims=base.node.dims[1:])
         return Tensor(base.elem, base.dims[1:], row)

@@ -382,3 +382,15 @@ def lent_row(arg, type_of, erased: bool):
         return None
     t = find(type_of(tensor))
     return index if isinstance(t, Tensor) and depth < len(t.dims) else None
+
+
+def unlowered_row(index) -> str:
+    """Why the row `index` (`t[i]`) is not lowered where lent_row does not find it: it is
+    of a tensor no variable names (which name-row-temporaries left), or used where no row
+    is lowered."""
+    while index._prod == "Index":
+        index = index.base
+    if index._prod not in ("Local", "Deref"):
+        return "a row of a tensor no variable names used other than printed"
+    return ("a row of a tensor used other than printed, given or lent to a function, bound "
+            "by a `let` or returned")

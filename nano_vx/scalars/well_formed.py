@@ -20,7 +20,8 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, lent_row, narrow_of, scalar_of, show, unify)
+                    bad_negation, find, lent_row, narrow_of, scalar_of, show, unify,
+                    unlowered_row)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -514,8 +515,7 @@ class Check:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, given or lent to a "
-                              "function, bound by a `let` or returned")
+            raise Mismatch(e, unlowered_row(e))
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("Flatten")
