@@ -127,6 +127,7 @@ from .passes.monomorphize import monomorphize
 from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
+from .passes.name_row_temporaries import name_row_temporaries
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -135,6 +136,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
@@ -297,6 +299,8 @@ BACK_END = [
     specialize_storages,
     move_printing_loop_conditions,
     number_texts,
+    return_chosen_rows,
+    name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,
     check_native_subset,

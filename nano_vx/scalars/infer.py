@@ -20,7 +20,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify)
+                    reference_to, scalar_of, show, unify, unlowered_row)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -350,8 +350,8 @@ class Infer:
         return rule(self, e)
 
     def call(self, e, params, ret, outside=False, rows=False):
-        """`outside`: the callee is a function of the program, not a closure; `rows`: one
-        the host calls, which may be lent a row."""
+        """`outside`: the callee is a function of the program, not a closure; `rows`: a call,
+        not a launch of a kernel, which may be given or lent a row."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
@@ -362,9 +362,9 @@ class Infer:
         return ret
 
     def argument(self, arg, bound=False):
-        """An argument of a call of a function of the program, or what a `let` binds, an
-        assignment gives a variable or a function returns (`bound`: a value, as `value`
-        takes it): a row of a local it lends or borrows is a tensor (lent_row)."""
+        """An argument of a call of a function or a closure of the program, or what a `let`
+        binds, an assignment gives a variable or a function returns (`bound`: a value, as
+        `value` takes it): a row of a local it lends or gives is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, self.erased)
         if index is None:
             return self.value(arg) if bound else self.expr(arg)
@@ -577,7 +577,7 @@ class Infer:
                 closure = unify(closure, Closure([Var("any") for _ in e.args], Var("any"),
                                                  None), e)
             if isinstance(closure, Closure):
-                ret = self.call(e, closure.params, closure.ret)
+                ret = self.call(e, closure.params, closure.ret, rows=True)
                 later = self.later.pop(id(self.direct_lets.get(callee.name)), None)
                 if later is not None:
                     self.closure_body(*later)
@@ -676,7 +676,8 @@ class Infer:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or borrowed."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed, or bound,
+        given or returned (lent_row)."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
         if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
@@ -689,8 +690,7 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function, "
-                              "borrowed by a `let` or returned")
+            raise Mismatch(e, unlowered_row(e))
         # the row's type as its tensor's is written, in the tensor's space, for its `let`
         row = None if base.node is None else base.node.replace(dims=base.node.dims[1:])
         return Tensor(base.elem, base.dims[1:], row)

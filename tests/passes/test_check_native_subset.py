@@ -41,9 +41,9 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     # their own words
     ("let s = \"no\"; let f = || s; let g = |u| 1; let i = 0;"
      " if i < 2 && g(print(f())) > 0 { print(1); }", "a variable holding a string"),
-    ("let t = Tensor<i32, [2, 2]>::new(); let r = t[0];",
-     "a row of a tensor used other than printed, lent to a function, borrowed by a `let` "
-     "or returned"),
+    ("let t = Tensor<i32, [2, 2]>::new(); let c = true; let r = if c { t[0] } else { t[1] };",
+     "a row of a tensor used other than printed, given or lent to a function, bound by a "
+     "`let` or returned"),
     ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
     ("let k = |a, b| a & b; print(k(1.5, 1.0));", "'&' on f64"),
 ])
