@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.cast_printed_literals import cast_printed_literals
@@ -100,6 +101,7 @@ from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
@@ -283,6 +285,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     drop_uncalled_closures,
+    hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
@@ -300,6 +303,7 @@ BACK_END = [
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    branch_closure_operands,
     name_closure_temporaries,
     make_all_set_flags,
     read_printed_elements,

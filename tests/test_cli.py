@@ -168,8 +168,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     marked = names.index("mark-uninit-closures")
-    assert rows[marked:marked + 6] == [
+    assert rows[marked:marked + 7] == [
         ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
+        ["branch-closure-operands", "rewrite", "Lcopied", "Lcopied"],
         ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
         ["make-all-set-flags", "rewrite", "Lcopied", "Lallset"],
         ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
@@ -182,8 +183,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("bind-extent-literals") - 1] == [
-        "drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("hold-operands-before-extent-literals") - 1:
+                names.index("bind-extent-literals")] == [
+        ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
+        ["hold-operands-before-extent-literals", "rewrite", "Lsplit", "Lsplit"]]
     extents = names.index("erase-variable-extents")
     assert rows[extents - 1:extents + 2] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],

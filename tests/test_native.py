@@ -117,20 +117,6 @@ NOT_LOWERED = {
     # A reference to a tensor an `if` chooses between calls' results: no arm names a variable
     # to start the reference at without computing anything.
     "tests/passes/cases/type_scalars/e5010_reference_to_a_tensor_chosen_between_calls.vx",
-    # A closure given a tensor made by ::uninit() at one call and, at another, one of `?`
-    # extents, by value, that no local names, right of `&&` (it may not be computed): no
-    # flags all set are made for it.
-    "tests/passes/cases/track_uninit_elements/"
-    "e5010_closure_given_a_value_of_unknown_extents_right_of_and.vx",
-    # A tensor literal of two extents naming variables, computed after a call of its
-    # statement: only one a `let` binds is made of its extents, and one bound before the
-    # statement would be made before the call.
-    "tests/passes/cases/erase_variable_extents/"
-    "e5010_literal_of_two_variable_extents_after_a_call.vx",
-    # A static extent past i32 beside one naming a variable: the list would give it as an
-    # i64, where native code wants a static extent as written.
-    "tests/passes/cases/erase_variable_extents/"
-    "e5010_static_extent_past_i32_beside_a_variable.vx",
     # Extent arithmetic that might leave i64 (`2 * j` of an i64 loop variable): the
     # interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/e5010_loop_variable_of_i64.vx",

@@ -47,11 +47,12 @@ other arguments, reading the variable then (one assigned later does not change t
 with unbounded integers. A `?` constructor's list of extents is computed at the same point
 in the same order, and native code already reads a `?` extent from the buffer, checks it
 before allocating as the interpreter does (E9006) and bounds-checks, prints and frees the
-tensor by it; so the variable extent needs no lowering of its own (a number past i32
-beside such names is given as an i64, `3000000000 as i64`: alone it is an i32, and wraps). Arithmetic is computed
+tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
 in i32, or else i64, where the bounds of the names' types show that no step of it leaves
 that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits; so are names of several types in one list, which holds one type. A division by other than a number but 0 computes its dividend, then
+of at most 64 bits; so are names of several types in one list, which holds one type, and
+names beside a number their type does not hold (`[n, 3000000000]` of an i32 n is `[n as
+i64, 3000000000 as i64]`: a number past i32 alone is an i32, and wraps). A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
 "extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
@@ -321,22 +322,27 @@ def _tensor_new(run, new):
         return new.replace(type=run.walk(ty), args=args)
     if any(d._prod == "DimAny" for d in ty.dims):  # the list gives every extent already
         return new.replace(type=run.walk(ty), args=args)
-    # names of several types: one list holds one type, the narrower that holds them all
-    mixed = len({run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}) > 1
-    if any(d._prod == "DimBinary" for d in ty.dims) or mixed and _within(run, ty.dims):
+    # one list holds one type: names of several types, or a number their type does not
+    # hold (`[n, 3000000000]` of an i32 n, `[b, 300]` of a u8 b), are computed in the
+    # narrower of i32 and i64 that holds them all
+    types = {run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}
+    held = len(types) == 1 and all(
+        None in types or next(iter(types)).lo <= d.value <= next(iter(types)).hi
+        for d in ty.dims if d._prod == "DimInt")
+    if any(d._prod == "DimBinary" for d in ty.dims) or not held:
         within = _within(run, ty.dims)
         if within is None:
             return new.replace(args=args)
         extents = tuple(_computed(run, d, within) for d in ty.dims)
     else:  # each read as the interpreter reads it, whatever its integer type
-        extents = tuple(_read(run, d) if d._prod == "DimName" else _number_of(d)
+        extents = tuple(_read(run, d) if d._prod == "DimName" else L["Int"](d.value, span=d.span)
                         for d in ty.dims)
     given = L["ArrayLit"](extents, span=ty.span)
     return new.replace(type=run.walk(ty), args=(given, *args))
 
 
 def _number_of(d):
-    """The number of DimInt d, an i64 past i32 (a literal alone is an i32 and would wrap)."""
+    """The number of DimInt d, an i64 past i32 (a literal alone is an i32, and wraps)."""
     n = L["Int"](d.value, span=d.span)
     if d.value <= INT_TYPES["i32"].hi:
         return n
@@ -406,7 +412,7 @@ def _computed(run, d, t):
     as the interpreter does, showing the dividend (computed again: it reads only locals, and
     stopped the first time if it stops): `n / (if m == 0 { halt_with(.., n) } else { m })`."""
     if d._prod == "DimInt":
-        return L["Int"](d.value, span=d.span)
+        return _number_of(d)
     if d._prod == "DimName":
         local = _read(run, d)
         if run.state.types[d.name] is t:
