@@ -146,6 +146,7 @@ from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
+from .passes.split_sizing_calls import split_sizing_calls
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
@@ -298,6 +299,7 @@ BACK_END = [
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,

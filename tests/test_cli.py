@@ -178,8 +178,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
-    assert rows[names.index("copy-tracked-functions") - 1] == [
-        "hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("copy-tracked-functions") - 2:
+                names.index("copy-tracked-functions")] == [
+        ["split-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
+        ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
