@@ -34,7 +34,8 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_loop_variable_of_i64", "extent arithmetic that might leave i64 (`[2 * j]`)")])
+    ("e5010_loop_variable_of_i64_from_a_negative_start",
+     "extent arithmetic that might leave i64 (`[2 * j + 6]`)")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert "warning[W5001]" in err and what in err
@@ -145,6 +146,14 @@ def test_handwritten_an_extent_read_once_a_loop_variable_and_a_list_given(run_pa
     printed = "[]\n[0]\n[0, 0]\n[7, 7]\n[[0, 0]]\n5\n"
     assert _printed(ran.before) == _printed(ran.tree) == printed
     assert ran.dump == snapshot_txt
+
+
+def test_a_loop_variable_from_a_number_is_at_least_it():
+    assert "Tensor<i32, [?]>::new([2 * j as u64])" in _fns("loop_variable_of_i64")["main"]
+    halves = _fns("loop_variable_of_i64_near_the_top")["halves"]
+    assert "Tensor<f32, [?, ?]>::new([j / 2, j - 3])" in halves  # at least 3: i64 holds it
+    assert "Tensor<i32, [2 * j + 6]>::new()" in \
+        _fns("e5010_loop_variable_of_i64_from_a_negative_start")["main"]
 
 
 def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
