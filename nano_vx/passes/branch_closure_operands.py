@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from ..languages.lcopied import Lcopied as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.held_first import held_before
 from ..scalars.tensor_names import written_copy
+
 
 @dataclass
 class State:
@@ -41,37 +43,18 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-# The field of a statement its computation starts with.
-_FIRST = {"ExprStmt": "expr", "Let": "value", "Return": "value", "If": "cond"}
-
-
 @branch_closure_operands.on("Block")
 def _block(run, block):
-    block = run.rebuild(block)
-    stmts, changed = [], False
-    for stmt in block.stmts:
-        field_ = _FIRST.get(stmt._prod)
-        value = getattr(stmt, field_) if field_ else None
-        if value is not None and stmt._prod == "Let" and _branched(run, value) is not None:
-            stmt, changed = stmt.replace(value=_branched(run, value)), True
-        elif value is not None:
-            held, value = _held(run, value)
-            if held:
-                stmt, changed = stmt.replace(**{field_: value}), True
-                stmts += held
-        stmts.append(stmt)
-    value = block.value
-    if value is not None:
-        held, value = _held(run, value)
-        stmts += held
-        changed = changed or bool(held)
-    return block.replace(stmts=tuple(stmts), value=value) if changed else block
+    return held_before(run.rebuild(block), lambda stmt, e: _held(run, e, stmt))
 
 
-def _held(run, e) -> tuple[list, object]:
+def _held(run, e, stmt=None) -> tuple[list, object]:
     """The `let` of the `if` of such an operator e computes before anything else, and e
-    reading its local; ([], e) when it computes none first."""
+    reading its local (a `let`'s whole value the `if` itself, with none); ([], e) when it
+    computes none first."""
     branched = _branched(run, e)
+    if branched is not None and stmt is not None and stmt._prod == "Let" and stmt.value is e:
+        return [], branched
     if branched is not None:
         name = run.state.names.fresh("operand")
         let = L["Let"](name, False, L["Scalar"]("bool", span=e.span), branched, span=e.span)

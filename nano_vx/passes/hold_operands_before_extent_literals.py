@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.held_first import held_before
 
 VARIABLE = frozenset({"DimName", "DimBinary"})
 
@@ -49,26 +50,11 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-# The field of a statement its computation starts with.
-_FIRST = {"ExprStmt": "expr", "Let": "value", "Return": "value"}
-
-
 @hold_operands_before_extent_literals.on("Block")
 def _block(run, block):
-    block = run.rebuild(block)
-    stmts, changed = [], False
-    for stmt in block.stmts:
-        field = _FIRST.get(stmt._prod)
-        held, value = _held(run, getattr(stmt, field)) if field else ([], None)
-        if held:
-            stmt, changed = stmt.replace(**{field: value}), True
-        stmts += [*held, stmt]
-    value = block.value
-    if value is not None:
-        held, value = _held(run, value)
-        stmts += held
-        changed = changed or bool(held)
-    return block.replace(stmts=tuple(stmts), value=value) if changed else block
+    # bind-extent-literals binds no literal an `if`'s condition computes
+    return held_before(run.rebuild(block), lambda _, e: _held(run, e),
+                       frozenset({"ExprStmt", "Let", "Return"}))
 
 
 def _held(run, e) -> tuple[list, object]:

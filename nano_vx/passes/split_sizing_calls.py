@@ -7,11 +7,13 @@ writing them through `&mut` parameters, one taking their values as parameters, a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..languages.lresolved import display_name
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import Names, fresh_item, referred
+from ..scalars.aggregates import Names, fresh_item
+from ..scalars.sizing import binds_call, opening_lets, with_copies
 from ..scalars.tensor_names import computed_first
 from ..values.numbers import INT_TYPES
 
@@ -53,15 +55,10 @@ def _program(run, program):
     state.copies = {name: (fresh_item(f"{name}$extents", taken),
                            fresh_item(f"{name}$measured", taken)) for name in state.opened}
     items = [run.walk(i) for i in program.items]
-    called = {n for i in items for n in referred(i)} | {"main"}
-    walked = {i.name: i for i in items if i._prod == "Fn"}  # a copy calls copies as f did
-    copies = [copy for name, (extents, measured) in state.copies.items() if extents in called
-              for copy in _copies(walked[name], state.opened[name], extents, measured)]
-    if not copies:
-        return program
-    return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
-                                       i.name not in state.opened or i.name in called) +
-                           tuple(copies))
+    return with_copies(program, items, {
+        name: (extents, partial(_copies, lets=state.opened[name], extents=extents,
+                                measured=measured))
+        for name, (extents, measured) in state.copies.items()})
 
 
 @split_sizing_calls.on("Fn")
@@ -94,58 +91,19 @@ def _let(run, s):
 
 def _split(s, state: State) -> bool:
     """Whether `s` is a `let r = f(..)` of a function whose opening `let`s are split off."""
-    return s._prod == "Let" and s.value._prod == "Call" and \
-        s.value.callee._prod == "Global" and s.value.callee.name in state.opened and \
-        len(s.value.args) == len(state.fns[s.value.callee.name].params)
+    return binds_call(s, state.fns, state.opened)
 
 
 def _opening(fn) -> list | None:
-    """The `let`s of integers computed with calls opening the body of the function (which
-    takes scalars only), which the tensor of `?` extents it makes next by `uninit()` and
-    returns (of `?` extents) names an extent of, else None."""
-    ret = fn.ret
-    if ret is None or ret._prod != "TensorType" or all(d._prod == "DimInt" for d in ret.dims) \
-            or any(p.type is None or p.type._prod != "Scalar" for p in fn.params):
+    """The `let`s of integers computed with calls opening the body of the function, which
+    takes scalars only, as opening_lets finds them; None unless one calls."""
+    if any(p.type is None or p.type._prod != "Scalar" for p in fn.params):
         return None
-    known = {p.name for p in fn.params}
-    lets = []
-    for s in fn.body.stmts:
-        if s._prod != "Let" or s.mutable or s.type._prod != "Scalar" or \
-                s.type.name not in INT_TYPES or not _computed(s.value, known):
-            break
-        lets.append(s)
-        known.add(s.name)
-    rest = fn.body.stmts[len(lets):]
-    made = rest[0].value if rest and rest[0]._prod == "Let" else None
-    if not any(n._prod == "Call" for s in lets for n in descendants(s.value)) or \
-            made is None or made._prod != "TensorNew" or made.ctor != "uninit" or \
-            not made.args or made.args[0]._prod != "ArrayLit":
-        return None
-    names = {s.name for s in lets}
-    if not any(n._prod == "Local" and n.name in names
-               for e in made.args[0].elems for n in descendants(e)):
+    lets = opening_lets(fn, calls=True)
+    if lets is None or any(s.type.name not in INT_TYPES for s in lets) or \
+            not any(n._prod == "Call" for s in lets for n in descendants(s.value)):
         return None
     return lets
-
-
-def _computed(e, known: set) -> bool:
-    """Whether `e` is integer arithmetic, with calls of functions, on numbers and the locals
-    `known`."""
-    kind = e._prod
-    if kind == "Int":
-        return True
-    if kind == "Local":
-        return e.name in known
-    if kind == "Binary":
-        return e.op in ("+", "-", "*", "/", "%") and \
-            _computed(e.left, known) and _computed(e.right, known)
-    if kind == "Unary":
-        return e.op == "-" and _computed(e.operand, known)
-    if kind == "Cast":
-        return e.type._prod == "Scalar" and _computed(e.value, known)
-    if kind == "Call":
-        return e.callee._prod == "Global" and all(_computed(a, known) for a in e.args)
-    return False
 
 
 def _copies(fn, lets: list, extents: str, measured: str) -> list:
