@@ -43,8 +43,8 @@ def test_a_local_before_a_held_call_is_held_before_it():
 
 
 # Hand-written Lsplit: arguments before a literal reached through a cast and a method's
-# receiver are held; a literal after a borrow, one right of an operator, one of one variable
-# extent and one after reads only are left as they are.
+# receiver are held, and an operator's left operand before it; a literal after a borrow, one
+# right of `&&`, one of one variable extent and one after reads only are left as they are.
 HANDWRITTEN = """
     // IL: Lsplit
     fn main() {
@@ -53,6 +53,7 @@ HANDWRITTEN = """
         @print(@pair(@shown(1), Tensor<i32, [n, n]>([1, 2, 3, 4]).extent(0)) as i64);
         @print(@pair(&mut x, Tensor<i32, [n, n]>([1, 2, 3, 4])));
         @print(@shown(1) + @pair(@shown(2), Tensor<i32, [n, n]>([1, 2, 3, 4])));
+        @print(@shown(1) > 0 && @pair(@shown(2), Tensor<i32, [n, n]>([1, 2, 3, 4])) > 0);
         @print(@pair(@shown(1), Tensor<i32, [n]>([1, 2])));
         @print(@pair(n, Tensor<i32, [n, n]>([1, 2, 3, 4])));
     }
@@ -62,5 +63,5 @@ HANDWRITTEN = """
 def test_handwritten_only_arguments_on_the_way_to_a_literal_are_held(run_pass, snapshot_txt):
     ran = run_pass("hold-operands-before-extent-literals", HANDWRITTEN)
     assert ran.codes == []
-    assert ran.dump.count("let argument") == 1
+    assert ran.dump.count("let argument") == 3
     assert ran.dump == snapshot_txt
