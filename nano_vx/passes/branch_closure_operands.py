@@ -29,7 +29,12 @@ makes its flags all set beside it; right of `&&` or `||` the call runs only when
 operand says so, and a `let` before the statement would compute it always. As the value
 of an arm it runs just as often, and the arm's block holds the `let`:
 `print(ok && at(make(3), 1) > 2)` is `print(if ok { at(make(3), 1) > 2 } else { false })`,
-which computes, prints and stops as the operator did.
+which computes, prints and stops as the operator did. An operator a statement computes
+first (a `let`'s value, an expression statement's, a `return`'s, an `if` statement's
+condition, a block's value, and on the way down to it the left operand of an operator, `!`'s,
+a cast's, an `if` value's condition, an argument after constants) is held by a `let` of
+its own before the statement (a `let`'s whole value is the `if`); a chain of them is an `if`
+per operand. Any other is left as it is, and track-uninit-elements refuses it (E5010).
 """, state=State)
 
 
@@ -68,8 +73,8 @@ def _held(run, e, stmt=None) -> tuple[list, object]:
             return [], e
         held, arg = _held(run, e.args[k])
         return held, e.replace(args=(*e.args[:k], arg, *e.args[k + 1:])) if held else e
-    field_ = _ON_THE_WAY.get(kind)
-    if field_ is None or kind == "Binary" and e.op in ("&&", "||"):
+    field_ = _ON_THE_WAY.get(kind)  # the left of `&&` and `||` too, which is always computed
+    if field_ is None:
         return [], e
     held, value = _held(run, getattr(e, field_))
     return held, e.replace(**{field_: value}) if held else e
@@ -78,7 +83,8 @@ def _held(run, e, stmt=None) -> tuple[list, object]:
 # What computes nothing, and reads nothing anything changes.
 _CONSTANT = frozenset({"Global", "Int", "Float", "Bool"})
 # The operand an expression computes first.
-_ON_THE_WAY = {"Binary": "left", "Unary": "operand", "Cast": "value", "Index": "base"}
+_ON_THE_WAY = {"Binary": "left", "Unary": "operand", "Cast": "value", "Index": "base",
+               "IfExpr": "cond"}
 
 
 def _branched(run, e):
