@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.cast_printed_literals import cast_printed_literals
@@ -101,6 +102,7 @@ from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
@@ -147,6 +149,7 @@ from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_returned_references import split_returned_references
+from .passes.split_sizing_calls import split_sizing_calls
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
@@ -291,6 +294,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     drop_uncalled_closures,
+    hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
@@ -305,11 +309,13 @@ BACK_END = [
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    branch_closure_operands,
     name_closure_temporaries,
     make_all_set_flags,
     read_printed_elements,

@@ -737,6 +737,9 @@ class Infer:
         """A `?` tensor's extents, one integer type for all: an array literal native code
         reads element by element."""
         for d, x in zip(t.dims, given.elems):
+            if x._prod == "Cast" and x.type._prod == "Scalar" and x.type.name == "i64":
+                # a number past i32, which alone would be an i32 (erase-variable-extents)
+                x = x.value
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem
