@@ -60,9 +60,6 @@ NOT_LOWERED = {
     "tests/passes/cases/inline_aggregate_constants/e5010_calling_a_function.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_that_may_stop.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor.vx",
-    # A constant holding a vector whose value calls a function (computed once, at its
-    # first read, and kept in a global only for a scalar).
-    "tests/passes/cases/type_scalars/e5010_vector_constant_calling_a_function.vx",
     # An element of a tuple literal computed in the type its literals make it alone (as the
     # interpreter computes it), used where another type is expected.
     "tests/passes/cases/type_scalars/e5010_tuple_literal_element_used_as_another_type.vx",

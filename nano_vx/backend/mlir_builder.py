@@ -15,7 +15,7 @@ from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
 from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, cell_type,
-                            mtype, signed, wrap)
+                            Vector, mtype, signed, wrap)
 
 M = Lmlir
 
@@ -44,11 +44,13 @@ class ModuleBuilder:
         return name
 
     def const_cells(self, name: str, t: str) -> tuple:
-        """The names of the globals holding whether the constant `name` of Vx scalar type t
-        is computed yet, and its value once it is."""
+        """The names of the globals holding whether the constant `name` of Vx scalar or
+        vector type t is computed yet, and its value once it is."""
         state, value = runtime_abi.CONST_STATE_PREFIX + name, runtime_abi.CONST_PREFIX + name
         if name not in self.const_globals:
-            zero = 0.0 if STORED[t].startswith(("f", "bf")) else 0
+            # MLIR starts no vector cell at a value: the first read stores one before a load
+            zero = None if isinstance(t, Vector) else \
+                0.0 if STORED[t].startswith(("f", "bf")) else 0
             self.const_globals[name] = (
                 M["Global"](state, runtime_abi.CONST_STATE_TYPE, 0, span=self.span),
                 M["Global"](value, cell_type(t), zero, span=self.span))

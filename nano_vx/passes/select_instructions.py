@@ -71,9 +71,8 @@ def _program(run, node):
     s, module = run.state, ModuleBuilder(node.span)
     s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
     s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
-    s.once = {name for name, i in s.consts.items()  # a vector's the gate refused
-              if i.value is not None and isinstance(vx_type(i.type), str)
-              and any(d._prod == "CallFn" for d in descendants(i.value))}
+    s.once = {name for name, i in s.consts.items()
+              if i.value is not None and any(d._prod == "CallFn" for d in descendants(i.value))}
     s.module = module.module([_function(run, fn, module) for fn in s.fns.values()])
 
 
