@@ -93,6 +93,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.max_depth = max_depth
         self.functions: dict[str, FnValue] = {}
         self.consts: dict[str, _Const] = {}
+        # A constant split-computed-constants split -> its parts once its function wrote
+        # them, or None while it runs.
+        self.const_parts: dict[str, list | None] = {}
         self.holds = dict(BUILTIN_HOLDS)
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         # A struct's field names, in order, each with the scalar type its literals take.

@@ -1,4 +1,4 @@
-"""inline-aggregate-constants: Lassumed -> Lassumed.
+"""inline-aggregate-constants: Lconstparts -> Lconstparts.
 
 Same IL: a constant's read is its value, which the interpreter computes where the read is,
 as it computed it at the first read."""
@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
-from ..nanopass import Pass, descendants
+from ..languages.lconstparts import Lconstparts as L
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.constant_values import calls, computed, may_stop
 from ..scalars.literal_hints import cast, hinted
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
@@ -88,43 +89,17 @@ def _global(run, e):
 def _problem(value, item, st) -> tuple | None:
     """The node that keeps the constant `item` of value `value` from being a literal at each
     read, and why; None for none."""
-    computed = _computed(value, st.scalars)
-    made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
+    nodes = computed(value, st.scalars)
+    made = calls(nodes)
     if made:
         return made[0], "a constant holding an aggregate whose value calls a function"
-    stops = [n for n in computed if _may_stop(n)]
+    stops = [n for n in nodes if may_stop(n)]
     if stops:
         return stops[0], "a constant holding an aggregate whose value may stop the program"
     if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
-            any(n._prod in ("TensorNew", "TensorLit") for n in computed):
+            any(n._prod in ("TensorNew", "TensorLit") for n in nodes):
         return item.value, "a constant holding a tensor in an aggregate"
     return None
-
-
-def _computed(value, scalars: dict) -> list:
-    """The nodes computing value, and those of the other constants it reads: the interpreter
-    computes them with it, once."""
-    nodes, seen, todo = [], set(), [value]
-    while todo:
-        for n in descendants(todo.pop()):
-            nodes.append(n)
-            if n._prod == "Global" and n.name in scalars and n.name not in seen:
-                seen.add(n.name)
-                todo.append(scalars[n.name])
-    return nodes
-
-
-def _may_stop(e) -> bool:
-    """Whether e may stop the run (E9001, E9003, E9006): the interpreter computes the whole
-    value at the first read, where a read of one part would not compute the others."""
-    if e._prod == "Index":
-        return True
-    if e._prod != "Binary" or e.op not in ("/", "%", "<<", ">>"):
-        return False
-    k = e.right
-    if e.op in ("<<", ">>"):
-        return k._prod != "Int" or k.value >= 8  # below every integer type's width
-    return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
 
 
 def _typed(shapes, e, ty=None, conform=False):

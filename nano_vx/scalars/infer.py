@@ -499,6 +499,10 @@ class Infer:
             return scalar_of(self.sigs.consts[e.name].type, e)
         raise Mismatch(e, "a function used as a value")
 
+    @EXPRESSIONS.on("ConstPart")
+    def _const_part(self, e):
+        return Var("any")  # its constant's type, which the constant's item gives it
+
     @EXPRESSIONS.on("Binary")
     def _binary(self, e):
         if e.op in _LOGIC:
