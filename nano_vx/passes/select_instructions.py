@@ -257,13 +257,18 @@ def _local(run, e):
 def _global(run, e):
     s = run.state
     value = s.consts[e.name].value
-    if value._prod == "ConstPart":
-        parts = s.parts[value.constant]
-        return read_part(s.b, value.constant, [parts[k] for k in sorted(parts)], value.part,
-                         value.fill)
+    if value._prod == "ConstPart":  # where the read is, which a stop there points at
+        return _const_part(run, value)
     if e.name in s.once:
         return read_once(s.b, e.name, vx_type(s.consts[e.name].type), lambda: s.b.lower(value))
     return s.b.lower(value)
+
+
+@lowering.on("ConstPart")
+def _const_part(run, e):
+    s = run.state
+    parts = s.parts[e.constant]
+    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill)
 
 
 @lowering.on("Binary")
