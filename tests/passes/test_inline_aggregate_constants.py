@@ -56,6 +56,8 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 @pytest.mark.parametrize("case, says", [
     ("e5010_enum_calling_a_function",
      "a constant holding an aggregate whose value calls a function"),
+    ("e5010_generic_struct_calling_a_function",
+     "a constant holding an aggregate whose value calls a function"),
     ("e5010_holding_a_tensor", "a constant holding a tensor in an aggregate"),
 ])
 def test_a_constant_not_inlined_is_refused_then_repaired(case, says):
