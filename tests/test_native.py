@@ -54,11 +54,9 @@ NOT_LOWERED = {
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_by_a_function_printing_first.vx",
-    # A constant holding an enum whose value calls a function (its variant known only at
-    # the first read: split-computed-constants splits a struct or a tuple), or a generic
-    # struct's (its fields' type erased), or holding a tensor (whose buffer every read
-    # shares): inline-aggregate-constants refuses them.
-    "tests/passes/cases/inline_aggregate_constants/e5010_enum_calling_a_function.vx",
+    # A constant holding a generic struct whose value calls a function (its fields' type
+    # erased: split-computed-constants splits the others), or holding a tensor (whose
+    # buffer every read shares): inline-aggregate-constants refuses both.
     "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_calling_a_function.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor.vx",
     # An element of a tuple literal computed in the type its literals make it alone (as the

@@ -27,8 +27,8 @@ class State:
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
-the constant (E5010 for one holding a tensor, or an enum or a generic struct whose value
-calls a function or may stop the run).
+the constant (E5010 for one holding a tensor, or a generic struct whose value calls a
+function or may stop the run).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
@@ -37,11 +37,10 @@ it; computed again at each read, a value made of literals, operators and other c
 the same. A call may print or run for as long as it likes, and a value that may stop the
 run (an integer division by other than a literal, a shift by other than a small literal, an
 index) the interpreter computes whole at the first read, where a read of one part computes
-only that part: split-computed-constants made a struct or a tuple of scalars computing
-such a value (here or through a scalar constant it reads) a constant per part, and one
-left, an enum's (whose variant no literal of parts says) or a generic struct's whose field
-no type says, is refused; so is one holding a tensor, whose buffer every read shares (a
-write through a copy shows in the constant).
+only that part: split-computed-constants made a struct, a tuple or an enum of scalars
+computing such a value (here or through a scalar constant it reads) a constant per part,
+and one left, a generic struct's whose field no type says, is refused; so is one holding a
+tensor, whose buffer every read shares (a write through a copy shows in the constant).
 The interpreter types the value's numbers as it computes it: a struct's or an enum's
 literal gives its scalar fields' literals their types, and the whole is then converted to
 the constant's type, a number or a tuple's elements. No context at a read says those

@@ -1,8 +1,8 @@
-"""split-computed-constants: a constant holding a struct or a tuple whose value calls a
-function or may stop the run is a constant per scalar part, which a function computing the
-whole value fills at the first read of any part; each read of the constant is the literal of
-its parts. The program prints what it printed (and stops where it stopped), and native code
-prints it too."""
+"""split-computed-constants: a constant holding a struct, a tuple or an enum whose value
+calls a function or may stop the run is a constant per scalar part, which a function
+computing the whole value fills at the first read of any part; each read of the constant is
+the literal of its parts. The program prints what it printed (and stops where it stopped),
+and native code prints it too."""
 
 from pathlib import Path
 
@@ -19,7 +19,7 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 
 
 def _split_left(tree) -> list:
-    """The constants holding a struct or a tuple whose value calls a function: none is left."""
+    """The constants holding an aggregate whose value calls a function: none is left."""
     return [i.name for i in tree.items if i._prod == "ConstItem" and i.type._prod != "Scalar"
             and i.type._prod != "VectorType" and calls(descendants(i.value))]
 
