@@ -116,6 +116,7 @@ from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
@@ -250,6 +251,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     collapse_reference_chains,
+    split_computed_constants,
     inline_aggregate_constants,
     call_functions_by_name,
     expand_lazy_conditions,

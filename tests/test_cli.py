@@ -123,13 +123,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:4] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
-                        ["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
-                        ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
-                        ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
+    assert rows[:5] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+                        ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
+                        ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                        ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
+                        ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
     assert rows[held:held + 5] == [
-        ["hold-states-by-reference", "rewrite", "Lassumed", "Lheld"],
+        ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-pins", "rewrite", "Lheld", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],

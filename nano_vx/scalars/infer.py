@@ -216,14 +216,7 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                t = scalar_of(item.type, item)
-                if isinstance(t, Vector) and any(  # no memref.global holds a vector
-                        n._prod == "Call" and n.callee._prod == "Global"
-                        and n.callee.name in self.sigs.fns for n in descendants(item.value)):
-                    raise Mismatch(item, "a constant holding a vector whose value calls a "
-                                         "function (computed once, at its first read, only "
-                                         "for a scalar)")
-                unify(self.expr(item.value), t, item)
+                unify(self.expr(item.value), scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
@@ -505,6 +498,10 @@ class Infer:
         if e.name in self.sigs.consts:
             return scalar_of(self.sigs.consts[e.name].type, e)
         raise Mismatch(e, "a function used as a value")
+
+    @EXPRESSIONS.on("ConstPart")
+    def _const_part(self, e):
+        return Var("any")  # its constant's type, which the constant's item gives it
 
     @EXPRESSIONS.on("Binary")
     def _binary(self, e):
