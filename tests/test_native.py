@@ -97,9 +97,6 @@ NOT_LOWERED = {
     # A `spawn` body assigning a tensor whole and calling a closure the kernel is given (an
     # `if` chose it): a closure passed to a function (check-native-subset).
     "tests/passes/cases/return_kernel_tensors/e5010_given_a_closure.vx",
-    # A struct a `spawn` body changes and lends whole in the statement that changes it: its
-    # kernel would take an aggregate (scalarize-aggregates).
-    "tests/passes/cases/copy_read_kernel_aggregates/e5010_changed_in_the_lending_statement.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
