@@ -58,6 +58,7 @@ from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -255,6 +256,7 @@ BACK_END = [
     lower_pin_matches,
     spread_hardware_states,
     halt_closure_prints,
+    delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     decide_placement_queries,

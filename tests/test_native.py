@@ -87,10 +87,10 @@ NOT_LOWERED = {
     "tests/passes/cases/wrap_function_values/e5010_chosen_returning_a_struct.vx",
     "tests/passes/cases/check_aggregate_function_values/e5010_chosen_taking_a_tuple.vx",
     "tests/passes/cases/check_aggregate_function_values/e5010_chosen_returning_an_enum.vx",
-    # A closure a `let mut` binds, called in a `spawn` body in a closure's body written before
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body called before
     # the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_before_another_is_bound.vx",
+    "e5010_launched_by_a_closure_called_before_another_is_bound.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling twice a closure
     # that moves it: the second call stops, so the move stays in the kernel (type-scalars).
     "tests/passes/cases/defer_kernel_moves/e5010_moved_by_a_closure_called_twice.vx",
