@@ -4,6 +4,7 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.box_returned_locals import box_returned_locals
@@ -256,6 +257,7 @@ BACK_END = [
     lower_pin_matches,
     spread_hardware_states,
     halt_closure_prints,
+    assign_chosen_closures,
     delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,

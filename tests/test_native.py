@@ -94,9 +94,6 @@ NOT_LOWERED = {
     # A `spawn` body assigning a tensor of the launcher whole and calling twice a closure
     # that moves it: the second call stops, so the move stays in the kernel (type-scalars).
     "tests/passes/cases/defer_kernel_moves/e5010_moved_by_a_closure_called_twice.vx",
-    # A `spawn` body assigning a tensor whole and calling a closure the kernel is given (an
-    # `if` chose it): a closure passed to a function (check-native-subset).
-    "tests/passes/cases/return_kernel_tensors/e5010_given_a_closure.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
