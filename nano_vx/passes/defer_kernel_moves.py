@@ -19,11 +19,14 @@ from ..scalars.closures import bound_in
 class State:
     flagged: dict = field(default_factory=dict)  # kernel -> its flagged parameters' indices
     sites: dict = field(default_factory=dict)  # id() of each site's transfer -> its number
+    closed: set = field(default_factory=set)  # id() of each such transfer in a closure
     reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites (`let`s and
     # closures) its flag numbers: its own, then those of the kernels it gives its parameter
     mine: dict = field(default_factory=dict)  # the walked function's flagged parameters ->
     # their flags
     types: dict = field(default_factory=dict)  # those parameters -> the tensor types
+    stops: dict = field(default_factory=dict)  # those parameters -> (number, message) of the
+    # stop of a read after each move their flag numbers
     taken: set = field(default_factory=set)  # the walked function's names
 
 
@@ -43,7 +46,9 @@ kernel it launches that it lends `t` is lent `t_moved` too, and `launch k(&mut t
 interpreter's launch moved the launcher's `t` where the kernel moved `*t`, and after it
 nothing but a closure of the launcher reads it, whose read stops with the message that
 names the kernel's `transfer`. A closure of the kernel whose block's value moves `*t`
-numbers its move the same way, in its block. It is done for a kernel launched once by a
+numbers its move the same way, in its block, after `if *t_moved == m { halt E9004 }` for
+each move m the flag numbers: called again, its read of `*t` stops where the interpreter's
+does, naming where `t` moved. It is done for a kernel launched once by a
 statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
 only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
 leaves it readable, where the interpreter stops: `_unread_after_moves`), and whose
@@ -82,6 +87,8 @@ def _program(run, program):
         for s in own[key]:
             number += 1
             st.sites[id(_moving(s))] = number
+    st.closed = {id(n) for c in descendants(program) if c._prod == "Closure"
+                 for n in descendants(c.body) if id(n) in st.sites}
 
     def reached(key):
         return own[key] + [s for k in sorted(lends[key]) for s in reached(k)]
@@ -128,10 +135,12 @@ def _unread_after_moves(fn, param) -> bool:
     closures only if none moves `t`, or one, `mover`, does and:
     - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
       value, or a `let` of its block after which the block is quiet;
-    - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
-      `let x = mover(..);`, `x = mover(..);`), so the move happens at most once;
-    - after that statement fn's body is quiet, and so after each move of `t` by a `let` not
-      in `mover`, which is a statement of fn's body (one in a block under it is not seen).
+    - fn names `mover` only as the callee of a statement's whole expression (`mover(..);`,
+      `let x = mover(..);`, `x = mover(..);`): a later call's read of `t` after a move is
+      the copy's, which stop-repeated-kernel-moves checks against the flag (E9004);
+    - after each such statement fn's body is quiet but for those calls, and so after each
+      move of `t` by a `let` not in `mover`, which is a statement of fn's body (one in a
+      block under it is not seen).
     A block is quiet after a statement when nothing after it names what may reach `t`
     (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
     again (that statement's value is read before, so it is looked at too)."""
@@ -150,12 +159,12 @@ def _unread_after_moves(fn, param) -> bool:
     uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
     calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
     lets = [i for i, s in enumerate(stmts) if id(s) in sites]
-    if name is None or at is None or uses != 1 or len(calls) != 1 or \
+    if name is None or at is None or not calls or uses != len(calls) or \
             len(lets) != len(sites - {id(n) for n in descendants(mover)}):
         return False
     reaching = _reaching(fn, param.name)
     return _quiet(mover.body, at, reaching, param) and all(
-        _quiet(fn.body, i, reaching, param) for i in [calls[0], *lets])
+        _quiet(fn.body, i, reaching - {name}, param) for i in [*calls, *lets])
 
 
 def _callee(s):
@@ -258,6 +267,12 @@ def _fn(run, fn):
                                               st.taken) for i in indices}
     st.types = {fn.params[i].name: strip(fn.params[i].type).inner if _lent(fn.params[i])
                 else fn.params[i].type for i in indices}
+    st.stops = {}
+    for i in indices:
+        name = fn.params[i].name
+        st.stops[name] = [(st.sites[id(m)], f"use of '{display_name(name)}' after it moved "
+                           f"to Memory::{m.dest.name} at {m.span}")
+                          for m in map(_moving, st.reached[(fn.name, i)])]
     span = fn.span
     flags = tuple(L["Param"](st.mine[fn.params[i].name],
                              L["BorrowType"](L["Scalar"]("i32", span=span), True, span=span),
@@ -291,11 +306,16 @@ def _moving_closure(run, e):
 
 
 def _sent(st, move, span) -> tuple:
-    """The statements numbering the move `transfer(*t, M)` in t's flag and copying `*t`,
-    then the move of the copy."""
-    p = _base(move.value).name
+    """The statements stopping, in a closure, where t's flag says it moved (the closure
+    called again reads it: E9004), numbering the move `transfer(*t, M)` in t's flag and
+    copying `*t`, then the move of the copy."""
+    p, at = _base(move.value).name, move.value.span
     sent = unused_name(f"{display_name(p)}_sent", st.taken)
-    return (_set(st.mine[p], st.sites[id(move)], span),
+    flag = L["Deref"](L["Local"](st.mine[p], span=at), span=at)
+    return (*(L["If"](L["Binary"]("==", flag, L["Int"](n, span=at), span=at), False, L["Block"](
+        (L["Halt"]("E9004", message, span=at),), None, span=at), None, span=at)
+        for n, message in (st.stops[p] if id(move) in st.closed else ())),
+            _set(st.mine[p], st.sites[id(move)], span),
             L["Let"](sent, False, st.types[p], move.value, span=span),
             move.replace(value=L["Local"](sent, span=span)))
 
