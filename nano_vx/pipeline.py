@@ -55,6 +55,7 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
+from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
@@ -158,9 +159,11 @@ from .passes.track_moved_captures import track_moved_captures
 from .passes.name_sizing_arguments import name_sizing_arguments
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
+from .passes.type_generic_field_literals import type_generic_field_literals
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.wrap_aggregate_function_values import wrap_aggregate_function_values
 from .passes.wrap_function_values import wrap_function_values
 from .passes.write_out_kernel_values import write_out_kernel_values
 
@@ -189,6 +192,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     check_struct_arguments,
     check_vector_types,
+    type_generic_field_literals,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,
@@ -256,6 +260,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_closures_per_argument_kind,
     halt_closure_prints,
     assign_chosen_closures,
     delay_launching_closures,
@@ -266,6 +271,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    wrap_aggregate_function_values,
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,

@@ -101,6 +101,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
         "check-method-calls", "analysis", "Lresolved", "Lresolved", "-", "-"]
     assert rows["check-dangling-references"] == [
         "check-dangling-references", "analysis", "Lrouted", "Lrouted", "-", "-"]
+    assert rows["type-generic-field-literals"] == [
+        "type-generic-field-literals", "rewrite", "Lresolved", "Lresolved", "-", "-"]
 
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():
@@ -138,7 +140,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 4] == [
+    assert rows[unit + 1:unit + 5] == [
+        ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]

@@ -135,10 +135,11 @@ def _unread_after_moves(fn, param) -> bool:
     closures only if none moves `t`, or one, `mover`, does and:
     - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
       value, or a `let` of its block after which the block is quiet;
-    - fn names `mover` only as the callee of a statement's whole expression (`mover(..);`,
-      `let x = mover(..);`, `x = mover(..);`): a later call's read of `t` after a move is
-      the copy's, which stop-repeated-kernel-moves checks against the flag (E9004);
-    - after each such statement fn's body is quiet but for those calls, and so after each
+    - fn names `mover` only in statements whose whole expression calls it (`mover(..);`,
+      `let x = mover(..);`, `x = mover(..);`) or calls a closure given it, whose body names
+      nothing else that may reach `t` (`call(mover)`, `call` being `|g| g()`): a later call's
+      read of `t` after a move is the copy's, which checks the flag first (E9004);
+    - after each such statement fn's body is quiet but for those statements, and so after each
       move of `t` by a `let` not in `mover`, which is a statement of fn's body (one in a
       block under it is not seen).
     A block is quiet after a statement when nothing after it names what may reach `t`
@@ -157,14 +158,43 @@ def _unread_after_moves(fn, param) -> bool:
     at = len(mover.body.stmts) if id(mover) in sites else next(
         (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
     uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
-    calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
+    calls = [i for i, s in enumerate(stmts) if _callee(s) == name or _hands(s, name)]
     lets = [i for i, s in enumerate(stmts) if id(s) in sites]
-    if name is None or at is None or not calls or uses != len(calls) or \
+    if name is None or at is None or not calls or uses != sum(
+            n._prod == "Local" and n.name == name for i in calls
+            for n in descendants(stmts[i])) or \
             len(lets) != len(sites - {id(n) for n in descendants(mover)}):
         return False
     reaching = _reaching(fn, param.name)
+    handing = {_callee(stmts[i]) for i in calls} - {name}
     return _quiet(mover.body, at, reaching, param) and all(
-        _quiet(fn.body, i, reaching - {name}, param) for i in [*calls, *lets])
+        _hands_only(stmts, i, name, reaching) for i in calls) and all(
+        _quiet(fn.body, i, reaching - {name} - handing, param) for i in [*calls, *lets])
+
+
+def _hands(s, name: str) -> bool:
+    """Whether s's whole expression calls a local given the local `name` (`call(send)`)."""
+    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
+    return e is not None and e._prod == "Call" and e.callee._prod == "Local" and any(
+        a._prod == "Local" and a.name == name for a in e.args)
+
+
+def _hands_only(stmts, i: int, name: str, reaching: set) -> bool:
+    """Whether statement i calls `name` itself, or a closure a `let` binds whose body names
+    of `reaching` only its parameters, given of `reaching` only `name`: what it does after
+    calling it reads nothing the move left (a copy) and keeps nothing that may."""
+    s = stmts[i]
+    callee = _callee(s)
+    if callee == name:
+        return True
+    e = s.expr if s._prod == "ExprStmt" else s.value
+    c = next((x.value for x in stmts[:i] if x._prod == "Let" and x.name == callee and
+              not x.mutable and x.value._prod == "Closure"), None)
+    return c is not None and not any(
+        n._prod == "Local" and n.name in reaching - {p.name for p in c.params}
+        for n in descendants(c.body)) and not any(
+        n._prod == "Local" and n.name in reaching - {name}
+        for a in e.args for n in descendants(a))
 
 
 def _callee(s):
@@ -220,13 +250,21 @@ def _holds(e, names: set, closures: dict) -> bool:
     """Whether the value of e may reach a variable of `names` (a closure naming one, the
     variable itself, a reference to it..): whether it names one, unless it is a number or a
     moved tensor, or the value of a call of a closure of `closures` (each bound by a `let`
-    that is not `mut`) whose value may not."""
+    that is not `mut`) whose value may not, or that calls the closure it is given that
+    way."""
     if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
         return False
     if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
         return False
     if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in closures:
-        value = closures[e.callee.name].body.value
+        c = closures[e.callee.name]
+        value, params = c.body.value, [p.name for p in c.params]
+        if value is not None and value._prod == "Call" and not value.args and \
+                not c.body.stmts and value.callee._prod == "Local" and \
+                value.callee.name in params:  # `|g| g()`: the value of the closure it is given
+            given = e.args[params.index(value.callee.name)]
+            value = closures[given.name].body.value if given._prod == "Local" and \
+                given.name in closures else given
         return value is not None and _holds(value, names, closures)
     return True
 

@@ -207,10 +207,13 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
 @pytest.mark.parametrize("body,what", [
     # one a variable holds printed, or two compared first in their statement,
     # halt-closure-prints makes a stop; a parameter only where the arguments it is given
-    # are all closures or all functions (the interpreter names each kind)
+    # are all closures or all functions, or each call's argument clearly is one or the
+    # other (copy-closures-per-argument-kind copies the closure per kind): not a parameter
+    # of another closure (the interpreter names each kind)
     ("fn add(a: i32, b: i32) -> i32 { a + b }\n"
      "    let show = |h, y: i32| { print(h(y, y)); print(h); };\n"
-     "    show(|a: i32, b: i32| a * b, 2);\n    show(add, 1);", "printing a closure"),
+     "    let pass = |g, y: i32| show(g, y);\n"
+     "    pass(add, 1);\n    show(|a: i32, b: i32| a * b, 2);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
     # written before the `let` of what a closure it is given reads
