@@ -4,6 +4,7 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
@@ -60,6 +61,7 @@ from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -267,6 +269,8 @@ BACK_END = [
     spread_hardware_states,
     copy_closures_per_argument_kind,
     halt_closure_prints,
+    assign_chosen_closures,
+    delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     decide_placement_queries,
