@@ -216,9 +216,10 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
      "    pass(add, 1);\n    show(|a: i32, b: i32| a * b, 2);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
-    # written before the `let` of what a closure it is given reads
+    # called before the `let` of what a closure it is given reads (delay-launching-closures
+    # moves the launching closure's `let` down to its first use, which is before it here)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
-     "    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
+     "    print(run());\n    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"
