@@ -103,11 +103,12 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed right of `&&` in an `if`'s condition, where no `let`
-    # goes before the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_right_of_and.vx",
-    # Two values of type () compared after something else their statement computes.
-    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and.vx",
+    # A string a call computes, printed in an assignment's value, where no `let` goes before
+    # the print: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment.vx",
+    # Two values of type () compared right of `&&` given to a call: the `if` the `&&` is
+    # holds the stop's statements inside a larger expression.
+    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in an arm: the place it names depends on the way taken.
     "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_then_assigned_in_an_arm.vx",
