@@ -63,12 +63,6 @@ NOT_LOWERED = {
     # A constant holding a vector whose value calls a function (computed once, at its
     # first read, and kept in a global only for a scalar).
     "tests/passes/cases/type_scalars/e5010_vector_constant_calling_a_function.vx",
-    # An element of a tuple literal computed in the type its literals make it alone (as the
-    # interpreter computes it), used where another type is expected.
-    "tests/passes/cases/type_scalars/e5010_tuple_literal_element_used_as_another_type.vx",
-    # An `if` choosing a literal or a local of no written type, a later use fixing the
-    # local to another type than the literal's, which the part chosen has.
-    "tests/passes/cases/type_scalars/e5010_literal_chosen_beside_a_local_a_later_use_types.vx",
     # A closure indexing a parameter of no written type, used as a value: typed where it is
     # written, where no call says whether the parameter is a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/e5010_closure_value_indexing_an_untyped_parameter.vx",

@@ -18,9 +18,9 @@ from .closures import (block_variables, bound_in, by_reference, captures, chosen
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
-                    bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify)
+from .terms import (DYNAMIC, FLOATS, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var,
+                    Vector, bad_binary, bad_cast, bad_negation, decide, find, lent_row,
+                    narrow_of, reference_to, scalar_of, show, unify)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -538,7 +538,15 @@ class Infer:
 
     @EXPRESSIONS.on("Cast")
     def _cast(self, e):
-        source, target = self.expr(e.value), scalar_of(e.type, e)
+        source = self.expr(e.value)
+        if e.type._prod == "OpaqueType":
+            # `x as _`: to the type of what it meets, of x's kind (cast-plain-values asks
+            # which); noted at the type, the cast's own note being its source's.
+            t = find(source)
+            floating = t in FLOATS if isinstance(t, str) else getattr(t, "kind", "") == "float"
+            target = self.note(e.type, Var("float" if floating else "int"))
+        else:
+            target = scalar_of(e.type, e)
         if isinstance(target, Ptr):
             raise Mismatch(e, "a cast to a raw pointer")
         self.judge(e, bad_cast, source, target)

@@ -33,12 +33,8 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "an `if` choosing a reference to a tensor none of whose arms names a variable",
            "e5010_units_compared_right_of_and_inside_a_call":
                "an `if` value with statements in its arms inside a larger expression",
-           "e5010_literal_chosen_beside_a_local_a_later_use_types":
-               "a value of type i32 where i64 is expected",
            "e5010_vector_constant_calling_a_function":
                "a constant holding a vector whose value calls a function",
-           "e5010_tuple_literal_element_used_as_another_type":
-               "a value of type i32 where i64 is expected",
            "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
            "e5010_row_bound_by_value": ROW,
            "e5010_row_lent_to_a_closure": ROW,

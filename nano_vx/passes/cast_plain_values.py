@@ -1,0 +1,115 @@
+"""cast-plain-values: Lsplit -> Lsplit.
+
+Same IL: each use of a plain value is cast to the type the interpreter converts it to there,
+so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass, descendants
+from ..scalars import infer_program
+from ..scalars.literal_hints import UNFIXED, literal_kinds
+from ..scalars.signatures import written
+
+
+@dataclass
+class State:
+    opening: bool = True  # the first walk opens each use; the second casts it as decided
+    plain: set = field(default_factory=set)  # the plain locals of the function walked
+    decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
+    own: dict = field(default_factory=dict)  # id() of an open cast's type -> the value's type
+
+
+cast_plain_values = Pass("cast-plain-values", L, L, """
+Make each use of a value the interpreter holds as a plain i32 or f64 that meets another type
+a cast to that type, in a function native code's inference refuses otherwise: a local bound
+without a written type to literals alone (`let k = 9;`), one of type i32 or f64 (a part of a
+tuple scalarize-aggregates split), a tuple literal's element computed from literals alone
+(`(1000000 * 10000, 0.5).0`, which scalarize-aggregates casts to the i32 it is).
+
+The interpreter holds such a value as the i32 (or f64) its literals make it, and converts it
+to the type of what it meets, as `as` does (an integer wraps, a float rounds): the variable
+it is given (`let y: i64 = k;`), the other operand, the parameter it is passed as. Native
+code's inference gives a variable one type for all its uses, so it refuses a function whose
+uses of one want different types (E5010). Here each use is first cast to a type the
+inference decides (`k as _`), the value keeping the type of its literals; where a use meets
+another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
+meets the same, dropped. A function the inference types as it is, or still refuses after,
+keeps its form.
+""", state=State)
+
+
+@cast_plain_values.on("Program")
+def _program(run, program):
+    refused = infer_program(program).refused
+    fns = {item.name for item in program.items if item._prod == "Fn" and item.name in refused}
+    if not fns:
+        return program
+    opened = program.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
+                                         for i in program.items))
+    trial = infer_program(opened)
+    if fns & set(trial.refused) or not set(trial.refused) <= set(refused):
+        return program
+    st = run.state
+    for item in opened.items:
+        if getattr(item, "name", None) in fns:
+            solved = trial.items[item.name].solved()
+            for cast in descendants(item):
+                if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
+                    # the inference notes a cast's source at the cast, its target at its type
+                    st.decided[id(cast.type)] = solved[id(cast.type)]
+                    st.own[id(cast.type)] = solved[id(cast)]
+    st.opening = False
+    return opened.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
+                                      for i in opened.items))
+
+
+@cast_plain_values.on("Fn")
+def _fn(run, fn):
+    if run.state.opening:
+        run.state.plain = {n.name for n in descendants(fn) if n._prod == "Let" and _plain(n)}
+    return run.rebuild(fn)
+
+
+def _plain(let) -> bool:
+    """Whether the interpreter holds a plain i32 or f64 in the local `let` binds: one of
+    those types it writes (what else the front end lets a program assign it converts), or
+    literals of one kind alone that nothing assigns another value."""
+    if written(let):
+        return let.type._prod == "Scalar" and let.type.name in UNFIXED.values()
+    kinds = literal_kinds(let.value)
+    return not let.mutable and kinds is not None and len(kinds) == 1
+
+
+@cast_plain_values.on("Local")
+def _local(run, node):
+    if run.state.opening and node.name in run.state.plain:
+        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span)
+    return node
+
+
+@cast_plain_values.on("Borrow", "Transfer")
+def _place(run, node):
+    # A local borrowed or moved is a place, not a value its use converts.
+    return node if node.value._prod == "Local" else run.rebuild(node)
+
+
+@cast_plain_values.on("Cast")
+def _cast(run, node):
+    st = run.state
+    if st.opening:
+        node = run.rebuild(node)
+        settled = node.type._prod == "Scalar" and node.value._prod not in ("Int", "Float") \
+            and literal_kinds(node.value) is not None \
+            and {UNFIXED[k] for k in literal_kinds(node.value)} == {node.type.name}
+        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span) if settled \
+            else node
+    if node.type._prod != "OpaqueType":
+        return run.rebuild(node)
+    value = run.walk(node.value)
+    target = st.decided[id(node.type)]
+    if target == st.own[id(node.type)]:
+        return value
+    return L["Cast"](value, L["Scalar"](target, span=node.span), span=node.span)
