@@ -35,7 +35,7 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "an `if` value with statements in its arms inside a larger expression",
            "e5010_vector_constant_calling_a_function":
                "a constant holding a vector whose value calls a function",
-           "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
+           "e5010_closure_value_indexing_an_untyped_parameter_never_called": "indexing _",
            "e5010_row_bound_by_value": ROW,
            "e5010_row_lent_to_a_closure": ROW,
            "e5010_row_of_a_temporary_lent": ROW,
