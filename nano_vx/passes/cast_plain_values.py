@@ -96,6 +96,14 @@ def _place(run, node):
     return node if node.value._prod == "Local" else run.rebuild(node)
 
 
+@cast_plain_values.on("Assign")
+def _assign(run, node):
+    # so is a local assigned
+    if node.target._prod != "Local":
+        return run.rebuild(node)
+    return node.replace(value=run.walk(node.value))
+
+
 @cast_plain_values.on("Cast")
 def _cast(run, node):
     st = run.state

@@ -40,6 +40,10 @@ def test_each_use_meeting_another_type_is_cast_and_the_others_stay():
     element = to_text(run_front(CASES / "tuple_literal_element_used_as_another_type.vx",
                                 cast_plain_values).after)
     assert "let x: i64 = (1000000 * 10000) as i32 as i64;" in element
+    assigned = to_text(run_front(CASES / "assigned_beside_plain_values.vx",
+                                 cast_plain_values).after)
+    assert "acc += k;" in assigned and "acc = acc + 1;" in assigned
+    assert "w += k as i64;" in assigned
 
 
 def test_a_program_the_inference_types_keeps_its_form():
