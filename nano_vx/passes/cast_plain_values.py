@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass, child_nodes, descendants
 from ..scalars import infer_program
 from ..scalars.literal_hints import UNFIXED, literal_kinds
 from ..scalars.signatures import written
@@ -37,7 +37,9 @@ uses of one want different types (E5010). Here each use is first cast to a type 
 inference decides (`k as _`), the value keeping the type of its literals; where a use meets
 another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
 meets the same, dropped. A function the inference types as it is, or still refuses after,
-keeps its form.
+keeps its form, and so does one where such a use meets another type as an operand of
+arithmetic on plain values (`let y: i64 = k * j;`, `-k`), which the interpreter computes in
+i32 (or f64) before converting the result, where the casts would compute it in the i64.
 """, state=State)
 
 
@@ -54,13 +56,18 @@ def _program(run, program):
         return program
     st = run.state
     for item in opened.items:
-        if getattr(item, "name", None) in fns:
-            solved = trial.items[item.name].solved()
-            for cast in descendants(item):
-                if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
-                    # the inference notes a cast's source at the cast, its target at its type
-                    st.decided[id(cast.type)] = solved[id(cast.type)]
-                    st.own[id(cast.type)] = solved[id(cast)]
+        if getattr(item, "name", None) not in fns:
+            continue
+        solved = trial.items[item.name].solved()
+        parents = {id(c): n for n in descendants(item) for c in child_nodes(n)}
+        for cast in descendants(item):
+            if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
+                # the inference notes a cast's source at the cast, its target at its type
+                st.decided[id(cast.type)] = solved[id(cast.type)]
+                st.own[id(cast.type)] = solved[id(cast)]
+                if st.decided[id(cast.type)] != st.own[id(cast.type)] and \
+                        not _converted_alone(cast, parents):
+                    return program
     st.opening = False
     return opened.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
                                       for i in opened.items))
@@ -71,6 +78,31 @@ def _fn(run, fn):
     if run.state.opening:
         run.state.plain = {n.name for n in descendants(fn) if n._prod == "Let" and _plain(n)}
     return run.rebuild(fn)
+
+
+def _converted_alone(cast, parents: dict) -> bool:
+    """Whether the interpreter converts the plain value the open `cast` is given where it
+    meets its context, as the cast does: not where it is an operand of arithmetic on plain
+    values (a literal, another such value, an `if` or arithmetic that may give one), which
+    the interpreter computes in i32 (or f64) first, nor negated, which it negates so."""
+    node = cast
+    while True:
+        parent = parents.get(id(node))
+        p = parent._prod if parent is not None else None
+        if p == "Block" and parent.value is node or p in ("IfExpr", "Unsafe"):
+            node = parent  # an arm's value, or an `unsafe` block's: what the `if` gives
+            continue
+        if p == "Unary":
+            return parent.op not in ("-", "!")
+        if p == "Binary" and parent.op not in ("&&", "||"):
+            other = parent.right if parent.left is node else parent.left
+            return other._prod in _TYPED and not (other._prod == "Cast" and
+                                                   other.type._prod == "OpaqueType")
+        return True
+
+
+# Operands of a type of their own: a plain value meeting one is converted to it.
+_TYPED = ("Local", "Global", "Call", "Index", "Cast", "MethodCall", "Deref", "Extent")
 
 
 def _plain(let) -> bool:
