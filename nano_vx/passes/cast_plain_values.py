@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, child_nodes, descendants
 from ..scalars import infer_program
-from ..scalars.literal_hints import UNFIXED, literal_kinds
+from ..scalars.literal_hints import UNFIXED, literal_kinds, through
 from ..scalars.signatures import written
 
 
@@ -18,16 +18,17 @@ from ..scalars.signatures import written
 class State:
     opening: bool = True  # the first walk opens each use; the second casts it as decided
     plain: set = field(default_factory=set)  # the plain locals of the function walked
+    plains: dict = field(default_factory=dict)  # function name -> its plain locals
     decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
     own: dict = field(default_factory=dict)  # id() of an open cast's type -> the value's type
 
 
 cast_plain_values = Pass("cast-plain-values", L, L, """
 Make each use of a value the interpreter holds as a plain i32 or f64 that meets another type
-a cast to that type, in a function native code's inference refuses otherwise: a local bound
-without a written type to literals alone (`let k = 9;`), one of type i32 or f64 (a part of a
-tuple scalarize-aggregates split), a tuple literal's element computed from literals alone
-(`(1000000 * 10000, 0.5).0`, which scalarize-aggregates casts to the i32 it is).
+a cast to that type, in a function native code's inference refuses otherwise: a local of no
+written type given only such values (`let k = 9;`, `let y = k;`), one of type i32 or f64 (a
+part of a tuple scalarize-aggregates split), a loop's variable counting between them, a
+tuple literal's element of literals (`(1000000 * 10000, 0.5).0`, cast to the i32 it is).
 
 The interpreter holds such a value as the i32 (or f64) its literals make it, and converts it
 to the type of what it meets, as `as` does (an integer wraps, a float rounds): the variable
@@ -39,7 +40,8 @@ another type than the value's, the cast is written (`let y: i64 = k as i64;`), a
 meets the same, dropped. A function the inference types as it is, or still refuses after,
 keeps its form, and so does one where such a use meets another type as an operand of
 arithmetic on plain values (`let y: i64 = k * j;`, `-k`), which the interpreter computes in
-i32 (or f64) before converting the result, where the casts would compute it in the i64.
+i32 (or f64) before converting the result, where the casts would compute it in the i64, or
+where a plain local would still be of another type.
 """, state=State)
 
 
@@ -60,6 +62,11 @@ def _program(run, program):
             continue
         solved = trial.items[item.name].solved()
         parents = {id(c): n for n in descendants(item) for c in child_nodes(n)}
+        plain = st.plains[item.name]
+        if any(n._prod in ("Let", "For") and getattr(n, "name", getattr(n, "var", None)) in
+               plain and solved.get(id(n), "i32") not in UNFIXED.values()
+               for n in descendants(item)):
+            return program  # a plain local of another type: not one native code keeps so
         for cast in descendants(item):
             if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
                 # the inference notes a cast's source at the cast, its target at its type
@@ -71,13 +78,6 @@ def _program(run, program):
     st.opening = False
     return opened.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
                                       for i in opened.items))
-
-
-@cast_plain_values.on("Fn")
-def _fn(run, fn):
-    if run.state.opening:
-        run.state.plain = {n.name for n in descendants(fn) if n._prod == "Let" and _plain(n)}
-    return run.rebuild(fn)
 
 
 def _converted_alone(cast, parents: dict) -> bool:
@@ -105,14 +105,59 @@ def _converted_alone(cast, parents: dict) -> bool:
 _TYPED = ("Local", "Global", "Call", "Index", "Cast", "MethodCall", "Deref", "Extent")
 
 
-def _plain(let) -> bool:
-    """Whether the interpreter holds a plain i32 or f64 in the local `let` binds: one of
-    those types it writes (what else the front end lets a program assign it converts), or
-    literals of one kind alone that nothing assigns another value."""
-    if written(let):
-        return let.type._prod == "Scalar" and let.type.name in UNFIXED.values()
-    kinds = literal_kinds(let.value)
-    return not let.mutable and kinds is not None and len(kinds) == 1
+@cast_plain_values.on("Fn")
+def _fn(run, fn):
+    if run.state.opening:
+        run.state.plain = run.state.plains[fn.name] = _plain_locals(fn)
+    return run.rebuild(fn)
+
+
+def _plain_locals(fn) -> set:
+    """The locals in which the interpreter holds a plain i32 or f64: one of those types a
+    `let` writes (what else the front end lets a program give it, it converts), or one of no
+    written type whose `let` and every assignment give it plain values (a literal, another
+    such local, arithmetic or an `if` of those), and a loop's variable counting between
+    plain values."""
+    lets = [n for n in descendants(fn) if n._prod == "Let"]
+    assigned: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            assigned.setdefault(n.target.name, []).append(n.value)
+    typed = {n.name for n in lets if written(n) and n.type._prod == "Scalar"
+             and n.type.name in UNFIXED.values()}
+    plain = typed | {n.name for n in lets if not written(n)} | \
+        {n.var for n in descendants(fn) if n._prod == "For"}
+    while True:  # the greatest set whose values are plain: `m = m + 1` keeps m plain
+        kept = typed | {n.name for n in lets if n.name in plain and _plain_value(n.value, plain)
+                        and all(_plain_value(v, plain) for v in assigned.get(n.name, ()))} | \
+            {n.var for n in descendants(fn) if n._prod == "For" and n.var in plain and
+             _plain_value(n.start, plain) and _plain_value(n.end, plain)}
+        if kept == plain:
+            return plain
+        plain = kept
+
+
+def _plain_value(e, plain: set) -> bool:
+    """Whether e gives a plain value: a number as written, a plain local, a tuple literal's
+    element of literals that scalarize-aggregates cast to the type they make it, or
+    arithmetic or an `if` of those."""
+    if e._prod in ("Int", "Float"):
+        return True
+    if e._prod == "Local":
+        return e.name in plain
+    if _settled(e):
+        return True
+    parts = []
+    return through(e, lambda x: parts.append(_plain_value(x, plain)) or x) is not None and \
+        all(parts)
+
+
+def _settled(e) -> bool:
+    """Whether e is arithmetic on literals cast to the type those literals make it."""
+    if e._prod != "Cast" or e.type._prod != "Scalar" or e.value._prod in ("Int", "Float"):
+        return False
+    kinds = literal_kinds(e.value)
+    return kinds is not None and {UNFIXED[k] for k in kinds} == {e.type.name}
 
 
 @cast_plain_values.on("Local")
@@ -141,11 +186,8 @@ def _cast(run, node):
     st = run.state
     if st.opening:
         node = run.rebuild(node)
-        settled = node.type._prod == "Scalar" and node.value._prod not in ("Int", "Float") \
-            and literal_kinds(node.value) is not None \
-            and {UNFIXED[k] for k in literal_kinds(node.value)} == {node.type.name}
-        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span) if settled \
-            else node
+        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span) \
+            if _settled(node) else node
     if node.type._prod != "OpaqueType":
         return run.rebuild(node)
     value = run.walk(node.value)
