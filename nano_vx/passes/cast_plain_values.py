@@ -39,9 +39,10 @@ inference decides (`k as _`), the value keeping the type of its literals; where 
 another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
 meets the same, dropped. A function the inference types as it is, or still refuses after,
 keeps its form, and so does one where such a use meets another type as an operand of
-arithmetic on plain values (`let y: i64 = k * j;`, `-k`), which the interpreter computes in
-i32 (or f64) before converting the result, where the casts would compute it in the i64, or
-where a plain local would still be of another type.
+arithmetic on plain values (`let y: i64 = k * j;`, `-k`) or through a closure's parameter
+or result (`let q: i64 = h(k);`), which the interpreter computes in i32 (or f64) before
+converting the result, where the casts would compute it in the i64, or where a plain local
+would still be of another type.
 """, state=State)
 
 
@@ -63,6 +64,8 @@ def _program(run, program):
         solved = trial.items[item.name].solved()
         parents = {id(c): n for n in descendants(item) for c in child_nodes(n)}
         plain = st.plains[item.name]
+        untyped = {p.name for n in descendants(item) if n._prod == "Closure"
+                   for p in n.params if p.type is None}
         if any(n._prod in ("Let", "For") and getattr(n, "name", getattr(n, "var", None)) in
                plain and solved.get(id(n), "i32") not in UNFIXED.values()
                for n in descendants(item)):
@@ -73,18 +76,20 @@ def _program(run, program):
                 st.decided[id(cast.type)] = solved[id(cast.type)]
                 st.own[id(cast.type)] = solved[id(cast)]
                 if st.decided[id(cast.type)] != st.own[id(cast.type)] and \
-                        not _converted_alone(cast, parents):
+                        not _converted_alone(cast, parents, untyped):
                     return program
     st.opening = False
     return opened.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
                                       for i in opened.items))
 
 
-def _converted_alone(cast, parents: dict) -> bool:
+def _converted_alone(cast, parents: dict, untyped: set) -> bool:
     """Whether the interpreter converts the plain value the open `cast` is given where it
     meets its context, as the cast does: not where it is an operand of arithmetic on plain
-    values (a literal, another such value, an `if` or arithmetic that may give one), which
-    the interpreter computes in i32 (or f64) first, nor negated, which it negates so."""
+    values (a literal, another such value, an `if`, arithmetic, a closure's call or a
+    closure's parameter of no written type (`untyped`) that may give one), which the interpreter computes in i32 (or f64) first, nor negated, which it
+    negates so, nor a closure's result or argument (or a kernel's), which the interpreter
+    converts only where the call's result, or the parameter, meets a type."""
     node = cast
     while True:
         parent = parents.get(id(node))
@@ -92,13 +97,24 @@ def _converted_alone(cast, parents: dict) -> bool:
         if p == "Block" and parent.value is node or p in ("IfExpr", "Unsafe"):
             node = parent  # an arm's value, or an `unsafe` block's: what the `if` gives
             continue
+        if p in ("Closure", "Launch") or p == "Return" and _in_closure(parent, parents) or \
+                p == "Call" and parent.callee._prod == "Local":
+            return False
         if p == "Unary":
             return parent.op not in ("-", "!")
         if p == "Binary" and parent.op not in ("&&", "||"):
             other = parent.right if parent.left is node else parent.left
             return other._prod in _TYPED and not (other._prod == "Cast" and
-                                                   other.type._prod == "OpaqueType")
+                                                   other.type._prod == "OpaqueType") and \
+                not (other._prod == "Call" and other.callee._prod == "Local") and \
+                not (other._prod == "Local" and other.name in untyped)
         return True
+
+
+def _in_closure(node, parents: dict) -> bool:
+    while node is not None and node._prod != "Closure":
+        node = parents.get(id(node))
+    return node is not None
 
 
 # Operands of a type of their own: a plain value meeting one is converted to it.

@@ -49,10 +49,12 @@ def test_each_use_meeting_another_type_is_cast_and_the_others_stay():
 def test_plain_values_computed_together_before_they_meet_another_type_keep_their_form():
     # the interpreter computes `k * j` as i32s, then converts the product: a cast of each
     # operand would compute it in the i64
-    case = Path(__file__).parent / "cases" / "type_scalars" / \
-        "e5010_plain_values_multiplied_then_given_an_i64.vx"
-    ran = run_front(case, cast_plain_values)
-    assert ran.after is ran.before
+    # and so does a closure's body on what it is given
+    for name in ("e5010_plain_values_multiplied_then_given_an_i64",
+                 "e5010_plain_value_given_to_a_closure_then_an_i64"):
+        case = Path(__file__).parent / "cases" / "type_scalars" / f"{name}.vx"
+        ran = run_front(case, cast_plain_values)
+        assert ran.after is ran.before
 
 
 def test_a_program_the_inference_types_keeps_its_form():

@@ -31,6 +31,8 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "of whose arms borrows it of a tensor of static extents, none 0",
            "e5010_reference_to_a_tensor_chosen_between_calls":
                "an `if` choosing a reference to a tensor none of whose arms names a variable",
+           "e5010_plain_value_given_to_a_closure_then_an_i64":
+               "a value of type i32 where i64 is expected",
            "e5010_plain_values_multiplied_then_given_an_i64":
                "a value of type i32 where i64 is expected",
            "e5010_units_compared_right_of_and_inside_a_call":
