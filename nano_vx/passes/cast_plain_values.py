@@ -39,10 +39,10 @@ inference decides (`k as _`), the value keeping the type of its literals; where 
 another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
 meets the same, dropped. A function the inference types as it is, or still refuses after,
 keeps its form, and so does one where such a use meets another type as an operand of
-arithmetic on plain values (`let y: i64 = k * j;`, `-k`) or through a closure's parameter
-or result (`let q: i64 = h(k);`), which the interpreter computes in i32 (or f64) before
-converting the result, where the casts would compute it in the i64, or where a plain local
-would still be of another type.
+arithmetic on plain values (`let y: i64 = k * j;`, `-k`, `k << n`) or through a closure's
+parameter or result (`let q: i64 = h(k);`), which the interpreter computes in i32 (or f64)
+before converting the result, where the casts would compute it in the i64, or where a plain
+local would still be of another type.
 """, state=State)
 
 
@@ -87,9 +87,10 @@ def _converted_alone(cast, parents: dict, untyped: set) -> bool:
     """Whether the interpreter converts the plain value the open `cast` is given where it
     meets its context, as the cast does: not where it is an operand of arithmetic on plain
     values (a literal, another such value, an `if`, arithmetic, a closure's call or a
-    closure's parameter of no written type (`untyped`) that may give one), which the interpreter computes in i32 (or f64) first, nor negated, which it
-    negates so, nor a closure's result or argument (or a kernel's), which the interpreter
-    converts only where the call's result, or the parameter, meets a type."""
+    closure's parameter of no written type, `untyped`, that may give one), or shifted,
+    which the interpreter computes in i32 (or f64) first, nor negated, which it negates
+    so, nor a closure's result or argument (or a kernel's), which the interpreter converts
+    only where the call's result, or the parameter, meets a type."""
     node = cast
     while True:
         parent = parents.get(id(node))
@@ -102,6 +103,8 @@ def _converted_alone(cast, parents: dict, untyped: set) -> bool:
             return False
         if p == "Unary":
             return parent.op not in ("-", "!")
+        if p == "Binary" and parent.op in ("<<", ">>"):
+            return parent.right is node  # a shift is of its left's type: the plain i32
         if p == "Binary" and parent.op not in ("&&", "||"):
             other = parent.right if parent.left is node else parent.left
             return other._prod in _TYPED and not (other._prod == "Cast" and
