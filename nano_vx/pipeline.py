@@ -10,6 +10,7 @@ from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.cast_plain_values import cast_plain_values
 from .passes.cast_printed_literals import cast_printed_literals
 from .passes.cast_returned_generic_fields import cast_returned_generic_fields
 from .passes.check_aggregate_function_values import check_aggregate_function_values
@@ -313,6 +314,7 @@ BACK_END = [
     name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,
+    cast_plain_values,
     check_native_subset,
     settle_written_tensors,
     split_sizing_calls,

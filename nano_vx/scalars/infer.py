@@ -18,9 +18,9 @@ from .closures import (block_variables, bound_in, by_reference, captures, chosen
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
-                    bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify, unlowered_row)
+from .terms import (DYNAMIC, FLOATS, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var,
+                    Vector, bad_binary, bad_cast, bad_negation, decide, find, lent_row,
+                    narrow_of, reference_to, scalar_of, show, unify, unlowered_row)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -187,11 +187,12 @@ class Infer:
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
-        # id() of each closure only called whose body is typed at its first call, for
-        # indexing or dereferencing a parameter of no written type (typed_by_calls): `|q|
-        # unsafe { q[1] }` reads the tensor or the pointer a call gives q. One named only
-        # where nothing calls it (drop-uncalled-closures drops one nothing names) is typed
-        # at the end, and refused there: no call says what q is.
+        # id() of each closure a `let` binds whose body is typed at its first call (one only
+        # called) or once the function is (a value, typed by the calls through the variables
+        # given it), for indexing or dereferencing a parameter of no written type
+        # (typed_by_calls): `|q| unsafe { q[1] }` reads the tensor or the pointer a call
+        # gives q. One no call reaches (drop-uncalled-closures drops one nothing names) is
+        # refused there: no call says what q is.
         self.deferred: set = set()
         self.later: dict = {}  # id() of each of those not typed yet -> (it, its result)
 
@@ -221,7 +222,8 @@ class Infer:
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
             self.direct = {id(c) for c in self.direct_lets.values()}
-            self.deferred = typed_by_calls(self.direct_lets)
+            self.deferred = typed_by_calls({n.name: n.value for n in descendants(item)
+                                            if n._prod == "Let" and n.value._prod == "Closure"})
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -535,7 +537,15 @@ class Infer:
 
     @EXPRESSIONS.on("Cast")
     def _cast(self, e):
-        source, target = self.expr(e.value), scalar_of(e.type, e)
+        source = self.expr(e.value)
+        if e.type._prod == "OpaqueType":
+            # `x as _`: to the type of what it meets, of x's kind (cast-plain-values asks
+            # which); noted at the type, the cast's own note being its source's.
+            t = find(source)
+            floating = t in FLOATS if isinstance(t, str) else getattr(t, "kind", "") == "float"
+            target = self.note(e.type, Var("float" if floating else "int"))
+        else:
+            target = scalar_of(e.type, e)
         if isinstance(target, Ptr):
             raise Mismatch(e, "a cast to a raw pointer")
         self.judge(e, bad_cast, source, target)

@@ -37,10 +37,10 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),
     ("let g = |b| b as f32; print(g(true));", "a cast of bool to f32"),
     # number-texts leaves the strings of a program printing one a call computes where no
-    # `let` can go before it (right of an `if` condition's `&&`); the gate refuses them in
-    # their own words
-    ("let s = \"no\"; let f = || s; let g = |u| 1; let i = 0;"
-     " if i < 2 && g(print(f())) > 0 { print(1); }", "a variable holding a string"),
+    # `let` can go before it (in an assignment's value); the gate refuses them in their own
+    # words
+    ("let s = \"no\"; let f = || s; let g = |u| 1; let mut k = 0;"
+     " k = k + g(print(f())); print(k);", "a variable holding a string"),
     ("let t = Tensor<i32, [2, 2]>::new(); let c = true; let r = if c { t[0] } else { t[1] };",
      "a row of a tensor used other than printed, given or lent to a function, bound by a "
      "`let` or returned"),
