@@ -108,6 +108,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
+from .passes.inline_borrowed_references import inline_borrowed_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -240,6 +241,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_borrowed_references,
     collapse_reference_chains,
     inline_aggregate_constants,
     call_functions_by_name,

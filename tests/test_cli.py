@@ -121,7 +121,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:4] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:5] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                        ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
                         ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
                         ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
