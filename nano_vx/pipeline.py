@@ -87,6 +87,7 @@ from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
+from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -259,6 +260,7 @@ BACK_END = [
     halt_closure_prints,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
+    flag_assigned_placement_queries,
     decide_placement_queries,
     tag_places,
     lower_matches,

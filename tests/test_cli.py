@@ -203,7 +203,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")
-    assert rows[decided:decided + 2] == [
+    assert rows[decided - 1:decided + 2] == [
+        ["flag-assigned-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["decide-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["tag-places", "rewrite", "Lpinned", "Lpinned"]]
     held = names.index("hold-operands-before-moved-reads")

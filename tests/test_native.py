@@ -157,9 +157,10 @@ NOT_LOWERED = {
     # no tensor to hold of extents its type says.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_enum_variant_carrying_a_tensor_of_unknown_extents.vx",
-    # A placement query a `let mut` holds and that is assigned another: native code holds
-    # no placement (check-native-subset).
-    "tests/passes/cases/decide_placement_queries/e5010_query_assigned_to_a_variable.vx",
+    # Two placement queries `let mut`s hold, assigned others and compared with each other:
+    # native code holds no placement (check-native-subset).
+    "tests/passes/cases/flag_assigned_placement_queries/"
+    "e5010_query_variable_compared_with_another.vx",
     # A `&mut` to a reference moved into another local, written through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
