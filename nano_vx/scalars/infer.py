@@ -116,7 +116,8 @@ def _chosen_refused(t, let) -> str:
                "none of whose arms borrows it of a tensor of static extents, none 0"
     if isinstance(t, Tensor) and let.type._prod == "BorrowType":
         # assign-chosen-tensors starts one at a variable an arm names, which computes nothing
-        return "an `if` choosing a reference to a tensor none of whose arms names a variable"
+        return "an `if` choosing a reference to a tensor none of whose arms names a variable " \
+               "nothing assigns"
     return "an `if` whose value is not a scalar"
 
 

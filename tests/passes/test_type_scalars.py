@@ -30,8 +30,9 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_reference_to_narrow_elements_of_a_dynamic_extent":
                "an `if` choosing a reference to an element of a tensor of a narrow type, none "
                "of whose arms borrows it of a tensor of static extents, none 0",
-           "e5010_reference_to_a_tensor_chosen_between_calls":
-               "an `if` choosing a reference to a tensor none of whose arms names a variable",
+           "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
+               "an `if` choosing a reference to a tensor none of whose arms names a variable "
+               "nothing assigns",
            "e5010_literal_chosen_beside_a_local_a_later_use_types":
                "a value of type i32 where i64 is expected",
            "e5010_vector_constant_calling_a_function":
