@@ -111,9 +111,6 @@ NOT_LOWERED = {
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in an arm: the place it names depends on the way taken.
     "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_then_assigned_in_an_arm.vx",
-    # A reference an `if` chooses between elements of a tensor of a narrow type of a `?`
-    # extent: a byte, which no variable holds, and its first element may not be there.
-    "tests/passes/cases/type_scalars/e5010_reference_to_narrow_elements_of_a_dynamic_extent.vx",
     # A reference to a tensor an `if` chooses between calls' results borrowing only variables
     # the function assigns: no arm names one to start the reference at computing nothing.
     "tests/passes/cases/type_scalars/"

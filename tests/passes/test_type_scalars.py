@@ -27,9 +27,6 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
                "is expected",
            "e5010_units_compared_right_of_and": "'==' on void",
-           "e5010_reference_to_narrow_elements_of_a_dynamic_extent":
-               "an `if` choosing a reference to an element of a tensor of a narrow type, none "
-               "of whose arms borrows it of a tensor of static extents, none 0",
            "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
                "an `if` choosing a reference to a tensor none of whose arms names a variable "
                "nothing assigns",
