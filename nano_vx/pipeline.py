@@ -56,6 +56,7 @@ from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
+from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.desugar_comptime import desugar_comptime
@@ -290,6 +291,7 @@ BACK_END = [
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
+    copy_rest_into_assigning_arms,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,

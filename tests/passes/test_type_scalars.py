@@ -23,9 +23,6 @@ ROW = "a row of a tensor used other than printed, lent to a function, borrowed b
     "returned"
 REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
-               "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
-               "is expected",
            "e5010_units_compared_right_of_and": "'==' on void",
            "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
                "an `if` choosing a reference to a tensor none of whose arms names a variable "
