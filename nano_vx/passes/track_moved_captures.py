@@ -69,7 +69,7 @@ check runs where the read does only when the read is the first thing its stateme
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
 makes it where it can (a reference to an element at literal indices within its extents
 cannot stop, and counts for nothing): a read after anything else (a reference to an element
-at another index, or literals alone, what an assignment computes first), or in a loop's
+through a dereference, or literals alone, what an assignment computes first), or in a loop's
 condition, is refused (E5010), and so is a reference to t (the interpreter stops where the
 reference is read, which may be in another function; erase-tensor-references, after this
 pass, makes a tensor's one the tensor itself) but one lent to a function (`total(&t)`) whose

@@ -58,10 +58,10 @@ def test_a_function_without_a_closure_that_moves_is_left_as_it_is():
     assert plain.after is plain.before
 
 
-def test_a_read_after_a_reference_to_an_element_at_a_variable_index_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference_at_a_variable_index.vx",
-                                 track_moved_captures, "E5010",
-                                 "a read of 't', which a closure may move")
+def test_a_read_after_a_reference_to_an_element_through_a_dereference_is_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_read_after_a_reference_through_a_dereference.vx",
+        track_moved_captures, "E5010", "a read of 't', which a closure may move")
 
 
 def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read():
