@@ -76,8 +76,10 @@ NOT_LOWERED = {
     # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose (its `held` is a reference the tuple would hold).
-    "tests/passes/cases/lower_pins/e5010_chosen_state_in_a_tuple_returned_through_a_call.vx",
+    # is given, given a state an `if` chose beside the function's parameter (its `held` may
+    # be a reference to the caller's, which the tuple would share).
+    "tests/passes/cases/lower_pins/"
+    "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a function and a closure, printed: no flag says which.
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_function_and_a_closure_printed.vx",

@@ -37,8 +37,8 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 def test_each_assignment_is_followed_by_the_rest_of_its_block():
     main = to_text(run_front(CASES / "mutable_reference_chosen_then_assigned_in_an_arm.vx",
                              copy_rest_into_assigning_arms).after)
-    assert "        if c {\n            r = &mut y;\n            @set(r, 2.5);\n        } else {\n" \
-        "            @set(r, 2.5);\n        }\n    }\n" in main
+    assert "        if c {\n            r = &mut y;\n            @set(r, 2.5);\n" \
+        "        } else {\n            @set(r, 2.5);\n        }\n    }\n" in main
 
 
 def test_the_rest_of_a_block_with_a_value_makes_the_if_its_value():
