@@ -60,6 +60,7 @@ from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
+from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_launching_closures import delay_launching_closures
@@ -92,6 +93,7 @@ from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
+from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -114,6 +116,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
+from .passes.inline_borrowed_references import inline_borrowed_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -253,6 +256,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_borrowed_references,
     collapse_reference_chains,
     split_computed_constants,
     inline_aggregate_constants,
@@ -274,6 +278,7 @@ BACK_END = [
     delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
+    flag_assigned_placement_queries,
     decide_placement_queries,
     tag_places,
     lower_matches,
@@ -305,6 +310,7 @@ BACK_END = [
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
+    copy_rest_into_assigning_arms,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,

@@ -123,7 +123,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:5] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:6] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                        ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
                         ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
                         ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
@@ -200,8 +201,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["erase-variable-extents", "rewrite", "Lsplit", "Lsplit"],
         ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("erase-variable-extents") < gate
-    assert rows[names.index("specialize-storages") - 2:names.index("specialize-storages") + 1] \
-        == [["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[names.index("specialize-storages") - 3:names.index("specialize-storages") + 1] \
+        == [["copy-rest-into-assigning-arms", "rewrite", "Lsplit", "Lsplit"],
+            ["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
@@ -217,7 +219,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")
-    assert rows[decided:decided + 2] == [
+    assert rows[decided - 1:decided + 2] == [
+        ["flag-assigned-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["decide-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["tag-places", "rewrite", "Lpinned", "Lpinned"]]
     held = names.index("hold-operands-before-moved-reads")

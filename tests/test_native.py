@@ -67,8 +67,10 @@ NOT_LOWERED = {
     # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose (its `held` is a reference the tuple would hold).
-    "tests/passes/cases/lower_pins/e5010_chosen_state_in_a_tuple_returned_through_a_call.vx",
+    # is given, given a state an `if` chose beside the function's parameter (its `held` may
+    # be a reference to the caller's, which the tuple would share).
+    "tests/passes/cases/lower_pins/"
+    "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a closure and another closure's parameter, printed: no
     # flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
@@ -102,14 +104,14 @@ NOT_LOWERED = {
     # holds the stop's statements inside a larger expression.
     "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, then assigned in an arm: the place it names depends on the way taken.
-    "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_then_assigned_in_an_arm.vx",
-    # A reference an `if` chooses between elements of a tensor of a narrow type of a `?`
-    # extent: a byte, which no variable holds, and its first element may not be there.
-    "tests/passes/cases/type_scalars/e5010_reference_to_narrow_elements_of_a_dynamic_extent.vx",
-    # A reference to a tensor an `if` chooses between calls' results: no arm names a variable
-    # to start the reference at without computing anything.
-    "tests/passes/cases/type_scalars/e5010_reference_to_a_tensor_chosen_between_calls.vx",
+    # value type, then assigned in an arm of an `if` another arm of which returns: the place
+    # it names after the `if` depends on the way taken.
+    "tests/passes/cases/copy_rest_into_assigning_arms/"
+    "e5010_assigned_in_an_arm_beside_one_returning.vx",
+    # A reference to a tensor an `if` chooses between calls' results borrowing only variables
+    # the function assigns: no arm names one to start the reference at computing nothing.
+    "tests/passes/cases/type_scalars/"
+    "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
     # variable from -3): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
@@ -120,11 +122,14 @@ NOT_LOWERED = {
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_read_at_once.vx",
     # A variable a closure reads that a `transfer` moves, read after a reference to an
-    # element at a variable index: its moved-flag's check would come before the index's.
-    "tests/passes/cases/track_moved_captures/e5010_read_after_a_reference_at_a_variable_index.vx",
+    # element through a dereference: its moved-flag's check would come before the index's.
+    "tests/passes/cases/track_moved_captures/"
+    "e5010_read_after_a_reference_through_a_dereference.vx",
     # A tensor a closure moves, lent to a function that reads through the reference first in
-    # a loop: the interpreter stops there, where no check before a statement of it stops.
-    "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call_reading_it_in_a_loop.vx",
+    # a loop's condition: the interpreter stops there, where no check before a statement
+    # stops.
+    "tests/passes/cases/track_moved_captures/"
+    "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
     # A row of a tensor no variable names, after a call in its statement: bound to a local
     # first, the tensor would be made before the call.
     "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
@@ -136,15 +141,18 @@ NOT_LOWERED = {
     # no tensor to hold of extents its type says.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_enum_variant_carrying_a_tensor_of_unknown_extents.vx",
-    # A placement query a `let mut` holds and that is assigned another: native code holds
-    # no placement (check-native-subset).
-    "tests/passes/cases/decide_placement_queries/e5010_query_assigned_to_a_variable.vx",
-    # A `&mut` to a reference, written through: a reference has no cell (type-scalars).
-    "tests/passes/cases/collapse_reference_chains/e5010_mut_reference_to_a_reference.vx",
-    # A closure call's result dereferenced beside a chain: no type says whether it is one,
-    # so every chain of the program stays (type-scalars).
+    # Two placement queries `let mut`s hold, assigned others and compared with each other:
+    # native code holds no placement (check-native-subset).
+    "tests/passes/cases/flag_assigned_placement_queries/"
+    "e5010_query_variable_compared_with_another.vx",
+    # A `&mut` to a reference moved into another local, written through: a reference has
+    # no cell (type-scalars).
+    "tests/passes/cases/inline_borrowed_references/"
+    "e5010_mut_reference_to_a_reference_passed_on.vx",
+    # A call of a closure of an untyped parameter dereferenced beside a chain: no type says
+    # whether it is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_dereference_of_a_closure_call_beside_a_chain.vx",
+    "e5010_dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain.vx",
 }
 
 

@@ -12,7 +12,7 @@ from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import (block_variables, bound_in, by_reference, captures, chosen_elements,
+from .closures import (block_variables, bound_in, by_reference, captures,
                        confined_closures, direct_closures, outliving_closures, read_through,
                        returned_closures, typed_by_calls)
 from .returned import returned_locals, returned_values
@@ -102,21 +102,20 @@ def _zero_held(what: str):
 
 def _chosen_reference(t) -> bool:
     """A reference an `if` chooses that start-chosen-references starts at a zero of its
-    own: one to a scalar or a vector held as its type (an element of a tensor of a narrow
-    type is a byte, which no variable holds)."""
+    own: one to a scalar or a vector held as its type, or to an element of a tensor of a
+    narrow type (a byte, which no variable holds: an element of a tensor, an arm's or one
+    of its own)."""
     t = decide(t)
-    return isinstance(t, Ref) and not t.held and (
-        isinstance(t.target, Vector) or isinstance(t.target, str) and t.target not in
-        ("void", "str"))
+    return isinstance(t, Ref) and (t.held or isinstance(t.target, Vector) or
+                                   isinstance(t.target, str) and t.target not in
+                                   ("void", "str"))
 
 
 def _chosen_refused(t, let) -> str:
-    if isinstance(t, Ref) and decide(t).held:
-        return "an `if` choosing a reference to an element of a tensor of a narrow type, " \
-               "none of whose arms borrows it of a tensor of static extents, none 0"
     if isinstance(t, Tensor) and let.type._prod == "BorrowType":
         # assign-chosen-tensors starts one at a variable an arm names, which computes nothing
-        return "an `if` choosing a reference to a tensor none of whose arms names a variable"
+        return "an `if` choosing a reference to a tensor none of whose arms names a variable " \
+               "nothing assigns"
     return "an `if` whose value is not a scalar"
 
 
@@ -248,7 +247,7 @@ class Infer:
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
-                        or _chosen_reference(t) or self.first_element(let, t)):
+                        or _chosen_reference(t)):
                     raise Mismatch(let.value, _chosen_refused(t, let))
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
@@ -258,20 +257,6 @@ class Infer:
         except Mismatch as bad:
             return bad.node, bad.what
         return None
-
-    def first_element(self, let, t) -> bool:
-        """`let` binds a reference to an element of a tensor of a narrow type (a byte) that
-        an `if` chooses, and an arm borrows it of a tensor of static extents, none 0:
-        start-chosen-references starts it at that tensor's first element, which no index
-        check stops."""
-        if not (isinstance(t, Ref) and decide(t).held):
-            return False
-        for name, rank in chosen_elements(let.value):
-            held = find(self.env[name]) if name in self.env else None
-            if isinstance(held, Tensor) and len(held.dims) == rank and all(
-                    isinstance(d, int) and d > 0 for d in held.dims):
-                return True
-        return False
 
     def returned_places(self, fn):
         """A reference returned names a place that outlives the call: an element of a
