@@ -143,6 +143,7 @@ from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
@@ -269,6 +270,7 @@ BACK_END = [
     expand_aggregate_prints,
     split_returned_references,
     inline_returned_references,
+    split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
