@@ -134,6 +134,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
@@ -277,6 +278,7 @@ BACK_END = [
     check_aggregate_function_values,
     cast_printed_literals,
     cast_returned_generic_fields,
+    return_assigned_tensor_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
