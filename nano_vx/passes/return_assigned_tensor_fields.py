@@ -175,7 +175,7 @@ def _fn(run, fn):
     body = rebuild(made.body, put)
     stmts = body.stmts if body.value is None else \
         (*body.stmts, L["ExprStmt"](body.value, span=body.value.span))
-    start = L["Let"](held, True, ty, L["Local"](given, span=span), span=span)
+    start = L["Let"](held, True, ty, L["Local"](given, span=p.span), span=p.span)
     return made.replace(params=(*made.params, L["Param"](given, ty, span=p.span)), ret=ty,
                         body=body.replace(stmts=(start, *stmts),
                                           value=L["Local"](held, span=span)))
