@@ -142,6 +142,7 @@ from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_closure_aggregates import split_closure_aggregates
+from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_repointed_references import split_repointed_references
@@ -269,6 +270,7 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    split_choice_statements,
     split_returned_references,
     inline_returned_references,
     split_repointed_references,

@@ -47,12 +47,12 @@ NOT_LOWERED = {
     "e5010_tensor_part_assigned_and_read_whole_by_a_function_with_a_result.vx",
     # A `&mut` to a struct holding a tensor that an `if` makes to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
-    # reference); one a function returns printing before it chooses (neither computed again
-    # per part nor written at the call).
+    # reference); one a function returns from a `return` in its statements (neither
+    # computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_an_if.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_by_a_function_printing_first.vx",
+    "e5010_mut_reference_returned_by_a_function_returning_early.vx",
     # A constant holding an aggregate whose value calls a function (called once, at the
     # first read), may stop the run (computed whole at the first read) or holds a tensor
     # (whose buffer every read shares): inline-aggregate-constants makes the others literals.
