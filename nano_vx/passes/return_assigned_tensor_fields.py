@@ -33,8 +33,8 @@ The interpreter's assignment makes the caller's field hold the new tensor, and a
 another local holds keeps what it held; scalarize-aggregates would copy the new tensor into
 the buffer the caller lends (E5010 where another may hold it). A function whose parameter
 is used otherwise than by its fields (`g.width`, `&mut g.cells`) or given to such a function
-in that place (which the caller then is too), that is called otherwise than as a statement,
-or whose call lends it no variable's place or a parameter, stays.
+in that place (which the caller then is too), that is called otherwise than as a statement
+or inside a closure, or whose call lends it no variable's place or a parameter, stays.
 """, state=State)
 
 
@@ -53,9 +53,12 @@ def _program(run, program):
         for n in descendants(caller.body):
             if n._prod == "Call" and n.callee._prod == "Global" and n.callee.name in fns:
                 calls[n.callee.name].append((n, caller))
+    # A closure assigning the field it captures is one native code does not lower.
+    enclosed = {id(n) for c in descendants(program) if c._prod == "Closure"
+                for n in descendants(c.body)}
     stays = {name for name, fn in fns.items()
              if fn.on is not None or fn.ret is not None or named.get(name, 0) != len(calls[name])
-             or any(id(c) not in stated or len(c.args) != len(fn.params)
+             or any(id(c) not in stated or id(c) in enclosed or len(c.args) != len(fn.params)
                     for c, _ in calls[name])}
     grown = True
     while grown:
