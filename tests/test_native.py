@@ -36,10 +36,8 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a variable alive while a closure assigns the first anew (the
 # assignment does not see the copy).
 NOT_LOWERED = {
-    # Ever deeper forms, at each recursive call; two forms handed between two functions.
+    # Ever deeper forms, at each recursive call.
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_generic_holding_aggregate_handed_between_functions.vx",
     # A struct's tensor assigned whole through a `&mut` to the struct by a function with a
     # result of its own, its buffer held by another local too (native code copies into the
     # buffer, which the other would see).
