@@ -117,17 +117,19 @@ def _block(run, block):
     st = run.state
     if not any(s._prod == "Let" and s.name in st.split for s in block.stmts):
         return run.rebuild(block)
-    stmts, rename, types = [], {}, {}
+    stmts, rename, types, starts = [], {}, {}, {}
     for s in block.stmts:
         if s._prod == "Let" and s.name in st.split:
-            types[s.name] = s.type
+            types[s.name], starts[s.name] = s.type, s.span
             stmts.append(run.walk(s.replace(mutable=False, value=substitute(s.value, rename))))
             continue
         if s._prod == "Assign" and s.target._prod == "Local" and s.target.name in types:
             value = run.walk(substitute(s.value, rename))
             rename[s.target.name] = st.names.fresh(s.target.name)
-            stmts.append(L["Let"](rename[s.target.name], False, types[s.target.name], value,
-                                  span=s.span))
+            ty = types[s.target.name]
+            # A type inference chose is marked by its `let`'s span (`~T`): this one's too.
+            ty = ty.replace(span=s.span) if ty.span == starts[s.target.name] else ty
+            stmts.append(L["Let"](rename[s.target.name], False, ty, value, span=s.span))
             continue
         stmts.append(run.walk(substitute(s, rename)))
     value = block.value

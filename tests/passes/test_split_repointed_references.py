@@ -37,8 +37,8 @@ def test_each_place_a_reference_is_given_is_a_let_of_its_own():
     main = to_text(run_front(CASES / "tensor_holder_passed_on.vx",
                              split_repointed_references).after)
     assert "let mut" not in main.split("let mut b")[1].split("let mut o1")[0]
-    assert "let r#1: &mut Grid = &mut b;" in main and "@reset(r#1, r#1.width);" in main
-    assert "let q#2: &mut Outer = &mut o2;" in main and "u#3.0 = " in main
+    assert "let r#1: ~&mut Grid = &mut b;" in main and "@reset(r#1, r#1.width);" in main
+    assert "let q#2: ~&mut Outer = &mut o2;" in main and "u#3.0 = " in main
 
 
 def test_a_reference_re_pointed_in_a_nested_block_or_only_indexed_stays():
