@@ -13,37 +13,47 @@ from dataclasses import dataclass, field
 from ..derivatives.code import rebuild
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import Names, concrete, is_tensor, lent, strip
+from ..scalars.aggregates import Names, Shapes, concrete, is_tensor, lent, strip
 
 
 @dataclass
 class State:
     given: dict = field(default_factory=dict)  # a function rewritten -> (parameter index, field)
+    fns: dict = field(default_factory=dict)  # the program's functions by name, as they came
     structs: dict = field(default_factory=dict)  # the program's structs by name
+    names: Names | None = None  # the fresh locals of the function walked
 
 
 return_assigned_tensor_fields = Pass("return-assigned-tensor-fields", L, L, """
-Make a function without a result that assigns whole the tensor of a field of the struct a
-`&mut` parameter refers to take that tensor as a parameter of its own and return it as it
-leaves it, and each call assign what it returns to the field: `fn reset(g: &mut Grid) {
-g.cells = t; }` is `fn reset(g: &mut Grid, cells: T) -> T { let mut cells#1 = cells;
-cells#1 = t; cells#1 }`, and `reset(&mut h);` is `h.cells = reset(&mut h, h.cells);`.
+Make a function that assigns whole the tensor of a field of the struct a `&mut` parameter
+refers to take that tensor as a parameter of its own and return it as it leaves it, and each
+call assign what it returns to the field: `fn reset(g: &mut Grid) { g.cells = t; }` is `fn
+reset(g: &mut Grid, cells: T) -> T { let mut cells#1 = cells; cells#1 = t; cells#1 }`, and
+`reset(&mut h);` is `h.cells = reset(&mut h, h.cells);`. A function with a result of its own
+(scalars, no reference) returns a tuple of it and the tensor, which the call takes apart:
+`let w = f(&mut h);` is `let returned = f(&mut h, h.cells); h.cells = returned.1; let w =
+returned.0;`.
 
 The interpreter's assignment makes the caller's field hold the new tensor, and a buffer
 another local holds keeps what it held; scalarize-aggregates would copy the new tensor into
 the buffer the caller lends (E5010 where another may hold it). A function whose parameter
 is used otherwise than by its fields (`g.width`, `&mut g.cells`) or given to such a function
 in that place (which the caller then is too), that is called otherwise than as a statement
-or inside a closure, or whose call lends it no variable's place or a parameter, stays.
+or what a `let` or an assignment to a local stores, or inside a closure, or whose call lends
+it no variable's place or a parameter, stays.
 """, state=State)
 
 
 @return_assigned_tensor_fields.on("Program")
 def _program(run, program):
     st = run.state
-    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    fns = st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     st.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
-    stated = {id(n.expr) for n in descendants(program) if n._prod == "ExprStmt"}
+    shapes = Shapes(program)
+    # What a statement stores or drops whole: a call there is one the assignment can follow.
+    stated = {id(n.expr) for n in descendants(program) if n._prod == "ExprStmt"} | \
+        {id(n.value) for n in descendants(program) if n._prod == "Let" or
+         n._prod == "Assign" and n.op == "=" and n.target._prod == "Local"}
     named = {}  # a function -> how often the program names it
     for n in descendants(program):
         if n._prod == "Global" and n.name in fns:
@@ -57,7 +67,8 @@ def _program(run, program):
     enclosed = {id(n) for c in descendants(program) if c._prod == "Closure"
                 for n in descendants(c.body)}
     stays = {name for name, fn in fns.items()
-             if fn.on is not None or fn.ret is not None or named.get(name, 0) != len(calls[name])
+             if fn.on is not None or not _returnable(fn.ret, shapes)
+             or named.get(name, 0) != len(calls[name])
              or any(id(c) not in stated or id(c) in enclosed or len(c.args) != len(fn.params)
                     for c, _ in calls[name])}
     grown = True
@@ -72,6 +83,19 @@ def _program(run, program):
                 st.given[name] = found
                 grown = True
     return run.rebuild(program) if st.given else program
+
+
+def _returnable(ret, shapes: Shapes) -> bool:
+    """Whether a function with the result type ret can return a tensor too, beside it: it
+    has none, or one that holds no tensor and is no reference (scalarize-aggregates then
+    writes it through out-parameters, the tensor the function's result)."""
+    if ret is None:
+        return True
+    if strip(ret)._prod == "Scalar":
+        return True
+    shape = shapes.of(ret)
+    return shape is not None and strip(ret)._prod != "BorrowType" and \
+        all(concrete(t) and not is_tensor(t) for t in shape.leaves())
 
 
 def _assigned(fn, structs: dict, given: dict):
@@ -156,32 +180,40 @@ def _lends_a_place(arg, caller) -> bool:
 
 @return_assigned_tensor_fields.on("Fn")
 def _fn(run, fn):
+    run.state.names = Names(fn)
     made = run.rebuild(fn)
     if fn.name not in run.state.given:
         return made
     k, name = run.state.given[fn.name]
     p = fn.params[k]
     ty = _field_type(run, p, name)
-    names = Names(fn)
-    given, held = names.fresh(name), names.fresh(name)
-    span = fn.span
+    given, held = run.state.names.fresh(name), run.state.names.fresh(name)
+
+    def both(value):
+        """What a return gives back: the tensor, beside the function's value if it has one
+        (computed first, as it was before the tensor is read)."""
+        tensor = L["Local"](held, span=value.span if value is not None else fn.span)
+        return tensor if fn.ret is None else L["Tuple"]((value, tensor), span=value.span)
 
     def put(n):
         if n._prod == "Closure":
             return n  # its `return` is its own, and it reads no field of p
         if n._prod == "FieldGet" and n.field == name and _root(n.base) == p.name:
             return L["Local"](held, span=n.span)
-        if n._prod == "Return" and n.value is None:
-            return n.replace(value=L["Local"](held, span=n.span))
+        if n._prod == "Return":
+            return n.replace(value=both(rebuild(n.value, put) if n.value is not None else None))
         return None
 
     body = rebuild(made.body, put)
-    stmts = body.stmts if body.value is None else \
-        (*body.stmts, L["ExprStmt"](body.value, span=body.value.span))
+    if fn.ret is None:
+        stmts, value = body.stmts if body.value is None else \
+            (*body.stmts, L["ExprStmt"](body.value, span=body.value.span)), both(None)
+    else:
+        stmts, value = body.stmts, both(body.value) if body.value is not None else None
     start = L["Let"](held, True, ty, L["Local"](given, span=p.span), span=p.span)
-    return made.replace(params=(*made.params, L["Param"](given, ty, span=p.span)), ret=ty,
-                        body=body.replace(stmts=(start, *stmts),
-                                          value=L["Local"](held, span=span)))
+    ret = ty if fn.ret is None else L["TupleType"]((fn.ret, ty), span=fn.ret.span)
+    return made.replace(params=(*made.params, L["Param"](given, ty, span=p.span)), ret=ret,
+                        body=body.replace(stmts=(start, *stmts), value=value))
 
 
 def _field_type(run, p, name: str):
@@ -189,16 +221,43 @@ def _field_type(run, p, name: str):
     return next(f.type for f in run.state.structs[struct].fields if f.name == name)
 
 
-@return_assigned_tensor_fields.on("ExprStmt")
+@return_assigned_tensor_fields.on("ExprStmt", splice=True)
 def _expr_stmt(run, node):
-    call = node.expr
+    return _assigning(run, node, node.expr, lambda value: node.replace(expr=value))
+
+
+@return_assigned_tensor_fields.on("Let", splice=True)
+def _let(run, node):
+    return _assigning(run, node, node.value, lambda value: node.replace(value=value))
+
+
+@return_assigned_tensor_fields.on("Assign", splice=True)
+def _assign(run, node):
+    if node.op != "=" or node.target._prod != "Local":
+        return (run.rebuild(node),)
+    return _assigning(run, node, node.value, lambda value: node.replace(value=value))
+
+
+def _assigning(run, node, call, stored) -> tuple:
+    """The statement `node` storing (or dropping) `call`, written so that the field the call
+    lends gets the tensor the function returns, and `node` what else it returns; `stored`
+    makes node's statement store another value."""
+    st = run.state
     if call._prod != "Call" or call.callee._prod != "Global" or \
-            call.callee.name not in run.state.given:
-        return run.rebuild(node)
-    k, name = run.state.given[call.callee.name]
+            call.callee.name not in st.given:
+        return (run.rebuild(node),)
+    k, name = st.given[call.callee.name]
     args = run.walk_seq(call.args)
-    arg = args[k]
-    base = arg.value if arg._prod == "Borrow" else arg
-    target = L["FieldGet"](base, name, span=arg.span)
-    read = L["FieldGet"](base, name, span=arg.span)
-    return L["Assign"](target, "=", call.replace(args=(*args, read)), span=node.span)
+    base = args[k].value if args[k]._prod == "Borrow" else args[k]
+    span = node.span
+    made = call.replace(args=(*args, L["FieldGet"](base, name, span=args[k].span)))
+    target = L["FieldGet"](base, name, span=args[k].span)
+    if st.fns[call.callee.name].ret is None:
+        return (L["Assign"](target, "=", made, span=span),)
+    pair = L["Let"](st.names.fresh("returned"), False, L["OpaqueType"](span=span), made,
+                    span=span)
+    both = L["Local"](pair.name, span=span)
+    put = L["Assign"](target, "=", L["TupleGet"](both, 1, span=span), span=span)
+    if node._prod == "ExprStmt":
+        return pair, put
+    return pair, put, stored(L["TupleGet"](L["Local"](pair.name, span=span), 0, span=span))

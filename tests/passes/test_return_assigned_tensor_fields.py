@@ -1,7 +1,8 @@
-"""return-assigned-tensor-fields: a function without a result assigning whole a tensor field of
-the struct a `&mut` parameter refers to takes the tensor and returns it, each call assigning
-the field; one with a result, assigning two, or passing its parameter whole to a function not
-rewritten stays; the program prints what it printed, and native code prints it too."""
+"""return-assigned-tensor-fields: a function assigning whole a tensor field of the struct a
+`&mut` parameter refers to takes the tensor and returns it (beside its result), each call
+assigning the field; one called where its result is passed on, assigning two, or passing its
+parameter whole to a function not rewritten stays; the program prints what it printed, and
+native code prints it too."""
 
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_a_caller_passing_its_parameter_on_is_rewritten_too():
     assert "a.cells = @outer(&mut a, a.cells);" in fns["main"]
 
 
-def test_a_function_with_a_result_two_fields_or_its_parameter_passed_whole_stays():
+def test_a_call_passed_on_two_fields_or_a_parameter_passed_whole_stays():
     ran = run_front(CASES / "kept.vx", return_assigned_tensor_fields)
     assert ran.after is ran.before
 
@@ -87,3 +88,13 @@ def test_handwritten_the_call_assigns_the_field_what_the_function_returns(
     assert _printed(ran.before) == _printed(ran.tree) == \
         "[1, 1]\nGrid { cells: [5, 5], width: 5 }\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_function_with_a_result_returns_it_beside_the_tensor_and_the_let_takes_them_apart():
+    fns = {i.name: to_text(i) for i in run_front(CASES / "with_a_result.vx",
+                                                 return_assigned_tensor_fields).after.items
+           if i._prod == "Fn"}
+    assert "-> (Point, Tensor<f32, [3]" in fns["step"]
+    assert "return (Point { x: k, y: 0 }, cells#1);" in fns["step"]
+    assert "let returned: ~_ = @step(&mut g, 3, g.cells);\n    g.cells = returned.1;\n" \
+           "    let p: Point = returned.0;" in fns["main"]
