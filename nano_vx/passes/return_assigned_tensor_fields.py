@@ -29,12 +29,11 @@ Make a function that assigns whole the tensor of a field of the struct a `&mut` 
 refers to take that tensor as a parameter of its own and return it as it leaves it, and each
 call assign what it returns to the field: `fn reset(g: &mut Grid) { g.cells = t; }` is `fn
 reset(g: &mut Grid, cells: T) -> T { let mut cells#1 = cells; cells#1 = t; cells#1 }`, and
-`reset(&mut h);` is `h.cells = reset(&mut h, h.cells);`. A function with a result of its own
-(scalars, no reference) returns a tuple of it and the tensor, which the call takes apart:
-`let w = f(&mut h);` is `let returned = f(&mut h, h.cells); h.cells = returned.1; let w =
-returned.0;`.
+`reset(&mut h);` is `h.cells = reset(&mut h, h.cells);`.
 
-The interpreter's assignment makes the caller's field hold the new tensor, and a buffer
+A function with a result of its own (scalars, no reference) returns a tuple of it and the
+tensor, which the call takes apart: `let w = f(&mut h);` is `let returned = f(&mut h,
+h.cells); h.cells = returned.1; let w = returned.0;`. The interpreter's assignment makes the caller's field hold the new tensor, and a buffer
 another local holds keeps what it held; scalarize-aggregates would copy the new tensor into
 the buffer the caller lends (E5010 where another may hold it). A function whose parameter
 is used otherwise than by its fields (`g.width`, `&mut g.cells`) or given to such a function
