@@ -4,8 +4,10 @@ every IL they pass through."""
 from __future__ import annotations
 
 from .nanopass import Pipeline
+from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
 from .passes.cast_printed_literals import cast_printed_literals
@@ -54,10 +56,12 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
+from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -100,6 +104,7 @@ from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.infer_placement import infer_placement
@@ -113,6 +118,7 @@ from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
 from .passes.lift_closures import lift_closures
@@ -126,6 +132,7 @@ from .passes.monomorphize import monomorphize
 from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
+from .passes.name_row_temporaries import name_row_temporaries
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -135,6 +142,7 @@ from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
+from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
 from .passes.scalarize_aggregates import scalarize_aggregates
@@ -147,6 +155,7 @@ from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
+from .passes.split_sizing_calls import split_sizing_calls
 from .passes.split_state_tuples import split_state_tuples
 from .passes.spread_hardware_states import spread_hardware_states
 from .passes.start_chosen_references import start_chosen_references
@@ -159,9 +168,11 @@ from .passes.track_moved_captures import track_moved_captures
 from .passes.name_sizing_arguments import name_sizing_arguments
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
+from .passes.type_generic_field_literals import type_generic_field_literals
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
+from .passes.wrap_aggregate_function_values import wrap_aggregate_function_values
 from .passes.wrap_function_values import wrap_function_values
 from .passes.write_out_kernel_values import write_out_kernel_values
 
@@ -190,6 +201,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     check_struct_arguments,
     check_vector_types,
+    type_generic_field_literals,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,
@@ -244,6 +256,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     collapse_reference_chains,
+    split_computed_constants,
     inline_aggregate_constants,
     call_functions_by_name,
     expand_lazy_conditions,
@@ -257,7 +270,10 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_closures_per_argument_kind,
     halt_closure_prints,
+    assign_chosen_closures,
+    delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     decide_placement_queries,
@@ -265,6 +281,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    wrap_aggregate_function_values,
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,
@@ -289,6 +306,7 @@ BACK_END = [
     hand_on_lent_tensors,
     copy_out_tensors,
     drop_uncalled_closures,
+    hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
@@ -297,15 +315,19 @@ BACK_END = [
     specialize_storages,
     move_printing_loop_conditions,
     number_texts,
+    return_chosen_rows,
+    name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,
     check_native_subset,
     settle_written_tensors,
+    split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,
     lend_uninit_pointers,
     index_uninit_pointers,
     mark_uninit_closures,
+    branch_closure_operands,
     name_closure_temporaries,
     make_all_set_flags,
     read_printed_elements,

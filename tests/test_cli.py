@@ -101,6 +101,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
         "check-method-calls", "analysis", "Lresolved", "Lresolved", "-", "-"]
     assert rows["check-dangling-references"] == [
         "check-dangling-references", "analysis", "Lrouted", "Lrouted", "-", "-"]
+    assert rows["type-generic-field-literals"] == [
+        "type-generic-field-literals", "rewrite", "Lresolved", "Lresolved", "-", "-"]
 
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():
@@ -121,13 +123,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:4] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
-                        ["inline-aggregate-constants", "rewrite", "Lassumed", "Lassumed"],
-                        ["call-functions-by-name", "rewrite", "Lassumed", "Lassumed"],
-                        ["expand-lazy-conditions", "rewrite", "Lassumed", "Lassumed"]]
+    assert rows[:5] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+                        ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
+                        ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                        ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
+                        ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
     assert rows[held:held + 5] == [
-        ["hold-states-by-reference", "rewrite", "Lassumed", "Lheld"],
+        ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-pins", "rewrite", "Lheld", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
@@ -138,7 +141,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 4] == [
+    assert rows[unit + 1:unit + 5] == [
+        ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
@@ -173,8 +177,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     marked = names.index("mark-uninit-closures")
-    assert rows[marked:marked + 6] == [
+    assert rows[marked:marked + 7] == [
         ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
+        ["branch-closure-operands", "rewrite", "Lcopied", "Lcopied"],
         ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
         ["make-all-set-flags", "rewrite", "Lcopied", "Lallset"],
         ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
@@ -182,13 +187,17 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
-    assert rows[names.index("copy-tracked-functions") - 1] == [
-        "hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("copy-tracked-functions") - 2:
+                names.index("copy-tracked-functions")] == [
+        ["split-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
+        ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
     assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("bind-extent-literals") - 1] == [
-        "drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("hold-operands-before-extent-literals") - 1:
+                names.index("bind-extent-literals")] == [
+        ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
+        ["hold-operands-before-extent-literals", "rewrite", "Lsplit", "Lsplit"]]
     extents = names.index("erase-variable-extents")
     assert rows[extents - 1:extents + 2] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],
@@ -202,8 +211,13 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[names.index("number-texts") - 1] == [
         "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("assign-chosen-tensors") - 2:names.index("assign-chosen-tensors")] \
+        == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
+            ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
-    assert rows[chosen:chosen + 2] == [
+    assert rows[chosen - 2:chosen + 2] == [
+        ["assign-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
+        ["delay-launching-closures", "rewrite", "Lpinned", "Lpinned"],
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")
@@ -242,14 +256,14 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
     path = prog("""fn main() {
-  let last: i64 = 3;
-  for j in 1..last {
-    print(Tensor<i32, [2 * j]>::new().extent(0));
+  let last: i64 = 0;
+  for j in -3..last {
+    print(Tensor<i32, [2 * j + 6]>::new().extent(0));
   }
 }""")
     code, out, err = run(path)
-    assert (code, out) == (0, "2\n4\n") and "warning[W5001]" in err
-    assert run(path, "--action", "interpret") == (0, "2\n4\n", "")
+    assert (code, out) == (0, "0\n2\n4\n") and "warning[W5001]" in err
+    assert run(path, "--action", "interpret") == (0, "0\n2\n4\n", "")
     code, out, err = run(path, "--action", "emit-mlir")
     assert (code, out) == (1, "") and "error[E5010]" in err
 

@@ -5,7 +5,7 @@ distinct parameters noalias.
 
 A buffer is fresh when the `let` that binds it makes it: a constructor, a tensor literal, a
 transfer (native code copies into a buffer of the destination) or a call of a function whose
-every `return` hands on a fresh buffer of its own."""
+every `return` hands on a fresh buffer of its own, or a row of one."""
 
 from __future__ import annotations
 
@@ -145,6 +145,11 @@ def _moved(fn, made: frozenset) -> frozenset:
 
 
 def _made_fresh(e, made: frozenset) -> bool:
+    """A tensor returned is fresh, or a local bound to one, or a row of such a local: the
+    row's memref keeps the buffer's own address, so the caller that drops it gives back the
+    whole buffer, which the function never drops (a row of it is returned)."""
+    if e is not None and e._prod == "Index":
+        e = place_of(e)
     return e is not None and (e._prod in FRESH or e._prod == "Local" and e.name in made)
 
 

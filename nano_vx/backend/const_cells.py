@@ -2,31 +2,55 @@
 the interpreter computes it (the call prints once, whichever read comes first), and kept in
 a memref.global that the reads after load. A second global says whether the value is not
 computed yet, being computed or computed: a read while it is being computed is the
-constant depending on itself, which the interpreter stops on (E9006)."""
+constant depending on itself, which the interpreter stops on (E9006). A constant
+split-computed-constants split into parts has one such state and a global per part, which
+the first read of any part fills by calling the constant's function with a reference to
+each."""
 
 from __future__ import annotations
 
-from .machine_types import cell_type
+from .machine_types import Ref, cell_type
 from .runtime_abi import CONST_STATE_TYPE as STATE_TYPE
 
 COMPUTING, DONE = 1, 2  # the state global starts at 0: not computed yet
 
 
-def read_once(b, name: str, t: str, compute):
-    """The value of the constant `name` of Vx scalar type t; compute() lowers its value
-    (ssa, Vx type) in the block open when the state says it is the first read."""
-    state_name, value_name = b.module.const_cells(name, t)
-    state = b.op("GetGlobal", state_name, STATE_TYPE)
-    cell = b.op("GetGlobal", value_name, cell_type(t))
+def read_once(b, name: str, t, compute):
+    """The value of the constant `name` of Vx scalar or vector type t; compute() lowers its
+    value (ssa, Vx type) in the block open when the state says it is the first read."""
+    return _once(b, name, [(name, t)], 0, lambda cells: compute(), stores=True)
+
+
+def read_part(b, name: str, parts: list, k: int, fill: str):
+    """Part k of the constant `name`, whose parts are (global's name, Vx type) in order; its
+    first read, of any part, calls the function `fill` with a reference to each part's
+    global, as deep in calls as the interpreter's read of the whole constant computes it."""
+    def compute(cells):
+        places = tuple(b.op("Cast", cell, Ref(t).cell, Ref(t).mtype) for cell, t in cells)
+        b.emit("Call", (), fill, places, None)
+        return b.load(cells[k][0], (), cell_type(cells[k][1]), cells[k][1]), cells[k][1]
+
+    return _once(b, name, parts, k, compute, stores=False)
+
+
+def _once(b, name: str, parts: list, k: int, compute, stores: bool):
+    """Part k of the constant `name` whose parts' globals are (name, Vx type): loaded when
+    the constant's state says it is computed, else compute(cells)'s value, which is stored
+    into part k's global when `stores`."""
+    state = b.op("GetGlobal", b.module.const_state(name), STATE_TYPE)
+    cells = [(b.op("GetGlobal", b.module.const_value(part, t), cell_type(t)), t)
+             for part, t in parts]
     now = b.op("Load", state, (), STATE_TYPE)
     done = b.op("Compare", "cmpi", "eq", now, b.const(DONE, "i8"), "i8")
+    cell, t = cells[k]
 
     def first():
         fresh = b.op("Compare", "cmpi", "ne", now, b.const(COMPUTING, "i8"), "i8")
         b.check(fresh, "E9006", f"the constant '{name}' depends on itself")
         b.emit("Store", b.const(COMPUTING, "i8"), state, (), STATE_TYPE)
-        value, _ = compute()
-        b.store(value, cell, (), cell_type(t), t)
+        value, _ = compute(cells)
+        if stores:
+            b.store(value, cell, (), cell_type(t), t)
         b.emit("Store", b.const(DONE, "i8"), state, (), STATE_TYPE)
         return value, t
 

@@ -15,7 +15,7 @@ from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
 from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, cell_type,
-                            mtype, signed, wrap)
+                            Vector, mtype, signed, wrap)
 
 M = Lmlir
 
@@ -29,7 +29,7 @@ class ModuleBuilder:
         self.sites: list = []
         self.runtime: dict = {}  # runtime function -> its Declare
         self.pin_counts: dict = {}  # topology kind -> the Global counting its pins held
-        self.const_globals: dict = {}  # a constant's name -> its state's and value's Globals
+        self.const_globals: dict = {}  # a constant's state's or value's global -> its Global
 
     def declare(self, name: str):
         if name not in self.runtime:
@@ -43,16 +43,24 @@ class ModuleBuilder:
             self.pin_counts[topo] = M["Global"](name, runtime_abi.PINS_TYPE, 0, span=self.span)
         return name
 
-    def const_cells(self, name: str, t: str) -> tuple:
-        """The names of the globals holding whether the constant `name` of Vx scalar type t
-        is computed yet, and its value once it is."""
-        state, value = runtime_abi.CONST_STATE_PREFIX + name, runtime_abi.CONST_PREFIX + name
-        if name not in self.const_globals:
-            zero = 0.0 if STORED[t].startswith(("f", "bf")) else 0
-            self.const_globals[name] = (
-                M["Global"](state, runtime_abi.CONST_STATE_TYPE, 0, span=self.span),
-                M["Global"](value, cell_type(t), zero, span=self.span))
-        return state, value
+    def const_state(self, name: str) -> str:
+        """The name of the global holding whether the constant `name` is computed yet."""
+        state = runtime_abi.CONST_STATE_PREFIX + name
+        if state not in self.const_globals:
+            self.const_globals[state] = M["Global"](state, runtime_abi.CONST_STATE_TYPE, 0,
+                                                    span=self.span)
+        return state
+
+    def const_value(self, name: str, t) -> str:
+        """The name of the global holding the value of the constant `name`, of Vx scalar or
+        vector type t, once it is computed."""
+        value = runtime_abi.CONST_PREFIX + name
+        if value not in self.const_globals:
+            # MLIR starts no vector cell at a value: the first read stores one before a load
+            zero = None if isinstance(t, Vector) else \
+                0.0 if STORED[t].startswith(("f", "bf")) else 0
+            self.const_globals[value] = M["Global"](value, cell_type(t), zero, span=self.span)
+        return value
 
     def site(self, prod: str, span, *fields) -> int:
         site_id = len(self.sites)
@@ -63,7 +71,7 @@ class ModuleBuilder:
         depth = M["Global"](runtime_abi.DEPTH, runtime_abi.DEPTH_TYPE, runtime_abi.DEPTH_START,
                             span=self.span)
         items = [depth, *self.pin_counts.values(),
-                 *(g for pair in self.const_globals.values() for g in pair), *self.runtime.values(), *funcs, *self.sites]
+                 *self.const_globals.values(), *self.runtime.values(), *funcs, *self.sites]
         return M["Module"](tuple(items), span=self.span)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lrouted import Lrouted
-from ..nanopass import descendants
+from ..nanopass import descendants, rebuild
 from ..placement.typer import FLOAT_LIT, INT_LIT, literal, value_type
 
 L = Lrouted
@@ -217,26 +217,6 @@ def copy_into(b: Build, names: Names, dst, src, dims, op: str = "=") -> list:
     index as tensors."""
     return loop_nest(b, names, dims,
                      lambda ix: [b.assign(b.index(dst, ix), b.index(src, ix), op)])
-
-
-def rebuild(node, replace):
-    """`node` with each subtree for which `replace` gives a node replaced by it (`replace`
-    may rebuild below it); what nothing replaced is shared, not copied."""
-    new = replace(node)
-    if new is not None:
-        return new
-    changed = {}
-    for f in node._fields:
-        v = getattr(node, f)
-        if hasattr(v, "_prod"):
-            r = rebuild(v, replace)
-            if r is not v:
-                changed[f] = r
-        elif type(v) is tuple and v and hasattr(v[0], "_prod"):
-            r = tuple(rebuild(x, replace) for x in v)
-            if any(a is not b for a, b in zip(r, v)):
-                changed[f] = r
-    return node.replace(**changed) if changed else node
 
 
 def substitute(node, rename: dict):

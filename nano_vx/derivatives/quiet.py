@@ -10,8 +10,8 @@ The reference interpreter's rule agrees: it evaluates f with its output going no
 
 from __future__ import annotations
 
-from ..nanopass import descendants
-from .code import generated_name, is_print, rebuild
+from ..nanopass import descendants, rebuild
+from .code import generated_name, is_print
 
 
 class Silencer:

@@ -46,8 +46,8 @@ def to_mlir_text(program) -> str:
     lines.append("module {")
     for item in program.items:
         if item._prod == "Global":
-            lines.append(f'  memref.global "private" {symbol(item.name)} : {item.type} = '
-                         f"dense<{item.value}>")
+            start = "uninitialized" if item.value is None else f"dense<{item.value}>"
+            lines.append(f'  memref.global "private" {symbol(item.name)} : {item.type} = {start}')
         elif item._prod == "Declare":
             lines.append(f"  func.func private {symbol(item.name)}({', '.join(item.args)})"
                          f"{_results(item.results)}")

@@ -209,6 +209,9 @@ line("LetState", "name mutable type value took held topo",
      "let_state ", Flag("mutable", "mut "), "{name}: {type} on {topo}, took {took}, "
      "held {held} = {value};")
 expr("StatePart", "state part", "state_part {part} of {state:ATOM}", prec=CLOSURE)
+# split-computed-constants' part of a constant, which its function computes with the others.
+expr("ConstPart", "constant fill part", "const_part {part} of {constant} by {fill}",
+     prec=CLOSURE)
 # lower-pins' and tag-places' `print` of a value the interpreter stops on.
 line("Halt", "code message", "halt {code}, {message};")
 # erase-variable-extents' stop showing a value it computes.

@@ -5,11 +5,11 @@ from parts its function computes, `TakePin`, the pin `try_pin` takes alone, and 
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lassumed import Lassumed
+from .lconstparts import Lconstparts
 
-Lheld = Lassumed.extend(
+Lheld = Lconstparts.extend(
     "Lheld",
-    "Lassumed with a hardware state bound from the parts its `let`s compute, its `held` a "
+    "Lconstparts with a hardware state bound from the parts its `let`s compute, its `held` a "
     "reference to another state's or a cell of its own, a state's parts read, a pin taken, "
     "and a `print` the interpreter stops on as that stop",
     add={

@@ -101,9 +101,9 @@ NONTERMINALS = [
              "func.func; topology: the device a kernel runs on (the vx.topology attribute)"),
         prod("Declare", "name: name, args: mtype*, results: mtype*",
              "func.func private: a function of the runtime"),
-        prod("Global", "name: name, type: mtype, value: number",
+        prod("Global", "name: name, type: mtype, value: number?",
              "memref.global: a cell the whole program shares, starting at `value` (the depth "
-             "of nested calls)"),
+             "of nested calls), or at nothing (a vector, written before it is read)"),
         prod("PrintSite", "id: int, kind: printkind, type: scalar?, text: string?, dims: int*",
              "what vx_print(id, payload) prints: an integer, float or bool of `type` (the "
              "payload holds its bits), the string `text`, or a tensor of `type` and `dims` "

@@ -7,6 +7,7 @@ from .language import Field, Language, LanguageError, Nonterminal, Production, T
 from .nodes import Node, NodeError
 from .passes import Pass, PassError, PassRun
 from .pipeline import Pipeline, PipelineError
+from .rebuild import rebuild
 from .show import diff_languages, show_language
 from .spans import with_span
 from .verify import VerifyError, child_nodes, children, descendants, path_to, verify
@@ -15,6 +16,6 @@ __all__ = [
     "Analysis", "AnalysisRun", "DispatchError", "Field", "Handlers", "Language",
     "LanguageError", "Node", "NodeError", "Nonterminal", "Pass", "PassError", "PassRun",
     "Pipeline", "PipelineError", "Production", "Terminal", "VerifyError", "child_nodes",
-    "children", "descendants", "diff_languages", "lineage", "path_to", "prod", "show_language",
-    "verify", "with_span",
+    "children", "descendants", "diff_languages", "lineage", "path_to", "prod", "rebuild",
+    "show_language", "verify", "with_span",
 ]

@@ -127,6 +127,25 @@ class ExprMixin:
             return self.state_of_parts(bound, sc, node.span)
         return self.name_value(node.name, sc, node.span)
 
+    @EXPRESSIONS.on("ConstPart")
+    def x_ConstPart(self, node, sc, hint):
+        constant, fill, part, span = node.constant, node.fill, node.part, node.span
+        computed = self.const_parts
+
+        def read(f):
+            if constant not in computed:
+                computed[constant] = None
+                fn = self.functions[fill]
+                parts = [None] * len(fn.node.params)
+                self.depth -= 1  # the value is computed where it is read: no call deeper
+                fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
+                self.depth += 1
+                computed[constant] = parts
+            if computed[constant] is None:
+                wrong_kind(span, f"the constant '{constant}' depends on itself")
+            return computed[constant][part]
+        return read
+
     def name_value(self, name, sc, span):
         loc = sc.lookup(name)
         if loc is not None:

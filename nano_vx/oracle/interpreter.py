@@ -45,7 +45,8 @@ class _Const:
     def get(self, span):
         if self.state == "done":
             return self.value
-        if self.state == "running":
+        # A part of a constant split-computed-constants split: the constant says it, by name.
+        if self.state == "running" and self.node.value._prod != "ConstPart":
             wrong_kind(span, f"the constant '{self.node.name}' depends on itself")
         self.state = "running"
         sc = FnScope()
@@ -93,6 +94,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         self.max_depth = max_depth
         self.functions: dict[str, FnValue] = {}
         self.consts: dict[str, _Const] = {}
+        # A constant split-computed-constants split -> its parts once its function wrote
+        # them, or None while it runs.
+        self.const_parts: dict[str, list | None] = {}
         self.holds = dict(BUILTIN_HOLDS)
         self.replicas: dict[str, int] = {}  # a topology's pins held at once, when not 1
         # A struct's field names, in order, each with the scalar type its literals take.

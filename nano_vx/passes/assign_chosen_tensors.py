@@ -29,8 +29,9 @@ interpreter's does. A reference to a tensor needs no buffer of its own: `let r =
 reference variable, or what one refers to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer
 variable. An `else if` chain assigns in each of its arms, and an arm that ends without a
 value (a `return`, a stop) assigns nothing. A reference or pointer none of whose arms names
-such a place (each a call, say) has no start that computes nothing: it stays an `if` value,
-which check-native-subset refuses.
+such a place (each a call, say) has no start that computes nothing, and a row (`if c { t[0] }
+else { t[1] }`) would leave the new tensor nobody's: each stays an `if` value, which
+check-native-subset refuses.
 """)
 
 
@@ -55,7 +56,10 @@ def _start(s):
     if s._prod != "Let" or s.value._prod != "IfExpr" or s.value.comptime:
         return None
     if s.type._prod == "TensorType":
-        if all(d._prod in ("DimInt", "DimAny") for d in s.type.dims):
+        # A row would leave the new tensor nobody's (a row is a view of its tensor's buffer,
+        # which the variable does not own): it stays an `if` value, which the gate refuses.
+        if all(d._prod in ("DimInt", "DimAny") for d in s.type.dims) and \
+                not any(v._prod == "Index" for v in chosen_values(s.value)):
             return L["TensorNew"](s.type, "new", _empty(s.type), span=s.span)
         return None
     if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType" or \

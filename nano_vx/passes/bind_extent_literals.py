@@ -30,7 +30,8 @@ and a write per element, which need a statement of their own to go before. So
 3, 4]); print(literal);`. Only a literal the statement computes before anything else is
 bound (a `let`'s value, a statement's expression, a block's value, and through the first
 argument of a call of a function that is not a local, a number or a const read, a method's
-receiver, an element's base or a cast), so nothing the statement does runs before it
+receiver, an element's base, a cast, and the first operand of an operator that computes
+something, `&&`'s and `||`'s left), so nothing the statement does runs before it
 either way; and only a literal of elements that only read (numbers, locals), so that
 computing it first changes none of the reads it came after; any other stays where it is written,
 which type-scalars refuses (E5010).
@@ -113,4 +114,8 @@ def _first(e):
         return e.base, lambda v: e.replace(base=v)
     if kind == "Cast":
         return e.value, lambda v: e.replace(value=v)
+    if kind == "Binary":  # the right one once the left only reads, but `&&`'s and `||`'s
+        if e.left._prod not in _READS or e.op in ("&&", "||"):
+            return e.left, lambda v: e.replace(left=v)
+        return e.right, lambda v: e.replace(right=v)
     return None, None

@@ -1,4 +1,4 @@
-"""call-functions-by-name: Lassumed -> Lassumed.
+"""call-functions-by-name: Lconstparts -> Lconstparts.
 
 Same IL: a call through a variable that only ever names one function calls what the call of
 that function by its name calls, and naming a function computes nothing, so the interpreter
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass
 from ..scalars.closures import only_called
 

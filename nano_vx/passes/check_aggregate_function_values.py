@@ -12,8 +12,9 @@ Refuse a function taking or returning a struct, tuple or enum named other than a
 (E5010): its value would call it as it was, not as its parts.
 
 scalarize-aggregates takes such a function's parameters and result apart, and each call by
-name with them; a value of it (`let f = if c { spare } else { other };`, which
-wrap-function-values would wrap in a closure later) would still call the function whole.
+name with them; a value of it that wrap-aggregate-function-values left (given to a closure,
+returned, printed, or taking a reference to an aggregate: `apply(spare, c)`), which
+wrap-function-values would wrap in a closure later, would still call the function whole.
 """)
 
 
@@ -26,8 +27,7 @@ def _program(run, program):
         callees = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
         for n in descendants(fn):
             sig = sigs.get(n.name) if n._prod == "Global" and id(n) not in callees else None
-            if sig is not None and (any(shape is not None for shape in sig.params)
-                                    or sig.out is not None):
+            if sig is not None and sig.aggregate:
                 refuse(run.ctx.diagnostics, fn.name, n, "a function taking or returning an "
                                                         "aggregate used as a value")
                 return

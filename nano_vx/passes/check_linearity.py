@@ -41,6 +41,22 @@ class State:
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
     reported: OncePerPlace = field(default_factory=OncePerPlace)
+    # Per closure whose body is walked: the keys moved meanwhile (a closure inside another
+    # moves for both).
+    recording: list[list] = field(default_factory=list)
+    # By id of a closure: the keys its body moves of the variables around it, and the ids
+    # of what moves them there.
+    captured: dict[int, tuple] = field(default_factory=dict)
+    # A local holding a closure whose body moves what it captures -> its _Called key and
+    # its `captured`.
+    once: dict[str, tuple] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Called:
+    """The key under which the last call of a closure that moves a variable it captures is
+    kept: a second call moves that variable again, unless it has a new value by then."""
+    closure: int  # id of the Closure
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
@@ -58,7 +74,12 @@ what it no longer holds), while its other fields stay; `s.t = ..` gives the fiel
 value, and with it s. `&x` lends it
 and moves nothing; scalars, enums and references are copied; the builtins (`print`) only read. A move on one branch of an `if` or in one arm
 of a `match` counts after it (as in Rust); a move inside a loop of a variable declared outside
-it is a use-after-move on the next iteration. `x = ..` gives x a fresh value. A use in the
+it is a use-after-move on the next iteration. A closure sees its variables when it is called,
+so one whose body moves a variable around it (`|| consume(t)`, `|| t`) moves it at every
+call: a second call of the closure a variable holds is a use of t after the first moved
+it, unless t was given a new value in between (Rust refuses the second call of such an
+`FnOnce`; the body's moves count from where the closure is written, as in Rust).
+`x = ..` gives x a fresh value. A use in the
 body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
 
@@ -107,6 +128,8 @@ def _moved(run, moved, key, mover):
     """The state after `mover` moved `key`."""
     if not isinstance(key, str):
         run.state.paths.setdefault(key[0], set()).add(key)
+    for keys in run.state.recording:
+        keys.append((key, mover))
     return moved.set(key, mover)
 
 
@@ -116,7 +139,7 @@ def _program(run, node, moved):
     for item in node.items:
         if item._prod == "Fn":
             run.state.types = {p.name: p.type for p in item.params}
-            run.state.paths = {}
+            run.state.paths, run.state.once = {}, {}
             run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
@@ -143,7 +166,21 @@ def _let(run, node, moved):
     """`let b = a;` (and `b = a;`) moves a when a owns data (a tensor, a struct without
     Copy, a tuple holding one): b has it now, and a is gone."""
     run.state.types[node.name] = node.type
-    return _fresh(run, _move_value(run, node.value, node, moved), node.name)
+    moved = _fresh(run, _move_value(run, node.value, node, moved), node.name)
+    _hold(run, node.name, node.value)
+    return moved
+
+
+def _hold(run, name, value):
+    """Note that the local `name` now holds `value`: a closure that moves what it
+    captures, or another local's such closure, is called through it."""
+    st = run.state
+    if value._prod == "Closure" and st.captured.get(id(value), ((),))[0]:
+        st.once[name] = (_Called(id(value)), *st.captured[id(value)])
+    elif value._prod == "Local" and value.name in st.once:
+        st.once[name] = st.once[value.name]
+    else:
+        st.once.pop(name, None)
 
 
 def _move_value(run, value, mover, moved):
@@ -187,7 +224,10 @@ def _assign(run, node, moved):
         for k in range(1, len(path)):
             moved = _use(run, node.target, _key(path[:k]), moved, parts=False)
         # `h.t = t;`: the field has t now
-        return _fresh(run, _move_value(run, node.value, node, moved), _key(path))
+        moved = _fresh(run, _move_value(run, node.value, node, moved), _key(path))
+        if len(path) == 1:
+            _hold(run, path[0], node.value)
+        return moved
     moved = run.walk(node.value, run.walk(node.target, moved))
     return _move_value(run, node.value, node, moved) if node.op == "=" else moved
 
@@ -275,9 +315,15 @@ def _body(run, node, moved):
     # Each call gives the parameters new values: what the body moves of them is not moved
     # for the next call (a closure written in a loop's body is walked once per pass).
     params = [p.name for p in node.params]
+    around = set(run.state.types) - set(params)
     for name in params:
         moved = _fresh(run, moved, name)
+    run.state.recording.append([])
     after = run.walk(node.body, moved) or moved
+    keys = [(k, m) for k, m in run.state.recording.pop()
+            if (k if isinstance(k, str) else k[0]) in around]
+    run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _ in keys)),
+                                    frozenset(id(m) for _, m in keys))
     for name in params:
         after = _fresh(run, after, name)
     return after
@@ -292,7 +338,22 @@ def _call(run, node, moved):
     takes = movers.takes_ownership(node)
     for arg in node.args:
         moved = _move_value(run, arg, node, moved) if takes else run.walk(arg, moved)
-    return moved
+    once = run.state.once.get(node.callee.name) if node.callee._prod == "Local" else None
+    return moved if once is None or moved is None else _call_once(run, node, once, moved)
+
+
+def _call_once(run, node, once, moved):
+    """A call of a closure whose body moves the variables `keys` around it: each moved
+    again, refused after an earlier call of it where nothing gave it a new value since (the
+    first call moves what the closure's body was already counted as moving where it is
+    written)."""
+    called, keys, inside = once
+    earlier = moved.get(called)
+    for key in keys:
+        if earlier is not None:
+            moved = _use(run, node, key, moved, by=(inside, earlier))
+        moved = _moved(run, moved, key, node)
+    return moved.set(called, node)
 
 
 @check_linearity.on("StructLit", "Tuple")
@@ -308,7 +369,7 @@ def _aggregate(run, node, moved):
 def _transfer(run, node, moved):
     moved = run.walk(node.value, moved)
     if moved is not None and node.value._prod == "Local":
-        moved = moved.set(node.value.name, node)
+        moved = _moved(run, moved, node.value.name, node)
     return moved
 
 
@@ -327,18 +388,20 @@ def _field_get(run, node, moved):
     return _use(run, node, _key(path), moved)
 
 
-def _use(run, node, key, moved, *, parts=True):
+def _use(run, node, key, moved, *, parts=True, by=None):
     """A use at `node` of `key`, a local or a field path of one: refused after a move of it
-    or of what holds it, and, with `parts`, of a field under it."""
+    or of what holds it, and, with `parts`, of a field under it; `by` is told as what moved
+    it (the earlier call of a closure, where a join kept the move its body was counted as)."""
     if moved is None:
         return None
     path = (key,) if isinstance(key, str) else key
     found = next(((path[:k], m) for k in range(1, len(path) + 1)
                   if (m := moved.get(_key(path[:k]))) is not None), None)
     if found is not None:
-        # What was moved, as the use reads it: `s` of `s.t`, after a move of s.
+        # What was moved, as the use reads it: `s` of `s.t`, after a move of s (a call of
+        # a closure moving `s.t` uses it where it is called).
         for _ in range(len(path) - len(found[0])):
-            node = node.base
+            node = node.base if node._prod in ("FieldGet", "TupleGet") else node
         key, path = _key(found[0]), found[0]
     elif parts:
         found = next(((p, m) for p in _under(run, key) if (m := moved.get(p)) is not None),
@@ -347,6 +410,8 @@ def _use(run, node, key, moved, *, parts=True):
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
         gone, mover = _key(found[0]), found[1]
+        if by is not None and id(mover) in by[0]:
+            mover = by[1]
         said = (node.span if node.span is not None else id(node), _shown(key))
         if not run.state.reported.again(said, copy=path[0]):
             _report(run, node, key, gone, mover)
@@ -369,8 +434,9 @@ def _report(run, use, key, gone_key, mover):
     text = where.source.text[where.start:where.end] if where is not None else "the move"
     parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
              "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
+    # A call of a closure moves what its body moves, no argument of it.
     gone = mover.value if parts is None else \
-        next(a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key)
+        next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
     when = " in an earlier iteration of the loop" if again else ""
@@ -398,6 +464,11 @@ def _report(run, use, key, gone_key, mover):
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
         data = {"moved_to": mover.dest.name}
+    elif gone is mover:
+        callee = display_name(mover.callee.name)
+        went = f"by the call of '{callee}', whose body moves it,"
+        repair = f"call '{callee}' once"
+        data = {"moved_by_calling": callee}
     else:
         callee = callee_name(mover)
         went = f"into the call of '{callee}'"

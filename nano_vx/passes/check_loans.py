@@ -12,7 +12,7 @@ from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.loans import Holdings, Loan, line_col
 from ..placement.ownership import Movers, callee_name
-from ..placement.references import root
+from ..placement.references import overlap, place_path, root, shown_place
 from ..values.constants import written
 
 
@@ -28,8 +28,10 @@ class State:
 check_loans = Analysis("check-loans", Lrouted, """
 Refuse conflicting loans (E4002, E4003) and changes to a lent variable (E4004).
 
-A loan is what `&x` or `&mut x` takes of a variable x (`&t[i]` and `&t.f` take all of t, as
-Rust's indexing borrows the whole; `&*p` reborrows through p, a loan of p). A borrow also
+A loan is what `&x` or `&mut x` takes of a variable x, or of a part of it: `&s.v` takes the
+field v of s (and what is in it), which a loan of s or of s.v.x overlaps and one of s.w does
+not, as in Rust; `&t[i]` takes all of t, as Rust's indexing borrows the whole (`&s.t[i]` all
+of s.t); `&*p` reborrows through p, a loan of p. A borrow also
 carries the loans of what it reaches: what the reference p holds for `&*p`, what x holds for
 `&x` when x is a reference or holds one. How long a loan lasts is lexical, read off the
 text:
@@ -42,7 +44,7 @@ text:
 - any other loan (an argument `f(&mut x)`, `print(&x)`) lasts while the rest of the call's
   arguments are evaluated and the call runs, and ends when it returns.
 
-While a loan of x lasts, as in Rust's borrow checker: a `&mut x` while a mutable loan lasts
+While a loan of x (of a part overlapping the one at hand) lasts, as in Rust's borrow checker: a `&mut x` while a mutable loan lasts
 is E4002 (Rust's E0499); a `&x` while the loan is mutable is E4003 (E0502); assigning to x or
 to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it by `transfer`, passing it by value
 to a function, or taking `&mut x` while only shared loans last (a way to write to x under
@@ -61,11 +63,11 @@ that still holds one, read after, is check-dangling-references' E4005).
 # -- loans that last here -------------------------------------------------------------------
 
 
-def _live(st: State, x: str) -> list[Loan]:
-    """The loans of `x` that last here, oldest first (not those of a variable being given a
-    new value: they end with the assignment)."""
+def _live(st: State, x: str, path: tuple = ()) -> list[Loan]:
+    """The loans of `x` that last here and overlap its part `path`, oldest first (not those
+    of a variable being given a new value: they end with the assignment)."""
     return [loan for loans in (*st.holdings.frames, st.temporary) for loan in loans
-            if loan.root == x and loan.held_by not in st.releasing]
+            if loan.root == x and overlap(loan.path, path) and loan.held_by not in st.releasing]
 
 
 # -- the walk --------------------------------------------------------------------------------
@@ -117,7 +119,7 @@ def _assign(run, node):
     x = root(target)
     if x is not None and st.holdings.types.through(target) is None:
         what = f"'{display_name(x)}'" if target._prod == "Local" else f"`{_text(target)}`"
-        _changed(run, target, x, f"assign to {what}")
+        _changed(run, target, x, f"assign to {what}", place_path(target))
     st.holdings.assigned(node)
 
 
@@ -152,8 +154,9 @@ def _borrow(run, node):
     x = root(node.value)
     if x is None:
         return
-    live = _live(st, x)
-    shown = display_name(x)
+    path = place_path(node.value)
+    live = _live(st, x, path)
+    shown = shown_place(display_name(x), path)
     mutable = [loan for loan in live if loan.mutable]
     if node.mutable and live:
         # Against shared loans only, `&mut x` is the start of a write to their owner: E4004.
@@ -167,9 +170,9 @@ def _borrow(run, node):
 # -- reports ----------------------------------------------------------------------------------
 
 
-def _changed(run, at, x: str, what: str) -> None:
-    """E4004 at `at` when a loan of `x` lasts here."""
-    live = _live(run.state, x)
+def _changed(run, at, x: str, what: str, path: tuple = ()) -> None:
+    """E4004 at `at` when a loan of `x` overlapping its part `path` lasts here."""
+    live = _live(run.state, x, path)
     if live:
         _conflict(run, "E4004", at, live[0], f"cannot {what}")
 
@@ -181,7 +184,7 @@ def _conflict(run, code: str, at, loan: Loan, what: str) -> None:
     said = run.state.reported
     if said.again(key, copy=loan.root):
         return
-    x = display_name(loan.root)
+    x = shown_place(display_name(loan.root), loan.path)
     kind = "mutable" if loan.mutable else "shared"
     line, col = line_col(loan.borrow)
     taken = f"`{_text(loan.borrow)}`"

@@ -11,19 +11,24 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lparted import Lparted as L
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import is_tensor, lent, strip
+from ..scalars.aggregates import is_tensor, strip
 from ..scalars.closures import bound_in
+from ..scalars.kernel_moves import (at_tensor, lent_tensor, moving, moving_sites,
+                                   unread_after_moves)
 
 
 @dataclass
 class State:
     flagged: dict = field(default_factory=dict)  # kernel -> its flagged parameters' indices
     sites: dict = field(default_factory=dict)  # id() of each site's transfer -> its number
+    closed: set = field(default_factory=set)  # id() of each such transfer in a closure
     reached: dict = field(default_factory=dict)  # (kernel, index) -> the sites (`let`s and
     # closures) its flag numbers: its own, then those of the kernels it gives its parameter
     mine: dict = field(default_factory=dict)  # the walked function's flagged parameters ->
     # their flags
     types: dict = field(default_factory=dict)  # those parameters -> the tensor types
+    stops: dict = field(default_factory=dict)  # those parameters -> (number, message) of the
+    # stop of a read after each move their flag numbers
     taken: set = field(default_factory=set)  # the walked function's names
 
 
@@ -43,10 +48,12 @@ kernel it launches that it lends `t` is lent `t_moved` too, and `launch k(&mut t
 interpreter's launch moved the launcher's `t` where the kernel moved `*t`, and after it
 nothing but a closure of the launcher reads it, whose read stops with the message that
 names the kernel's `transfer`. A closure of the kernel whose block's value moves `*t`
-numbers its move the same way, in its block. It is done for a kernel launched once by a
+numbers its move the same way, in its block, after `if *t_moved == m { halt E9004 }` for
+each move m the flag numbers: called again, its read of `*t` stops where the interpreter's
+does, naming where `t` moved. It is done for a kernel launched once by a
 statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
 only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
-leaves it readable, where the interpreter stops: `_unread_after_moves`), and whose
+leaves it readable, where the interpreter stops: `scalars/kernel_moves.py`), and whose
 launches lending `t` are of such kernels; others stay as they are.
 """, state=State)
 
@@ -64,24 +71,26 @@ def _program(run, program):
     cands = {(name, i) for name in given for i, p in enumerate(fns[name].params)
              if _movable(fns[name], p, given[name].args[i])}
     lends = {key: _lends(fns[key[0]], fns[key[0]].params[key[1]]) for key in cands}
-    own = {key: _sites(fns[key[0]], fns[key[0]].params[key[1]]) for key in cands}
+    own = {key: moving_sites(fns[key[0]], fns[key[0]].params[key[1]]) for key in cands}
     while True:  # a kernel giving its tensor to one that may not number its moves
         out = {key for key in cands if not lends[key] <= cands}
         if not out:
             break
         cands -= out
-    moving = _closure({key for key in cands if own[key]}, cands,
+    moved = _closure({key for key in cands if own[key]}, cands,
                       lambda key: {k for k in cands if key in lends[k]})
     # A kernel given a tensor by value numbers its moves only where its launcher does.
-    flagged = _closure({key for key in moving if _lent(fns[key[0]].params[key[1]])}, cands,
-                       lambda key: lends[key])
+    flagged = _closure({key for key in moved if lent_tensor(fns[key[0]].params[key[1]])},
+                       cands, lambda key: lends[key])
     for name, i in sorted(flagged):
         st.flagged.setdefault(name, []).append(i)
     number = 0
     for key in sorted(flagged):
         for s in own[key]:
             number += 1
-            st.sites[id(_moving(s))] = number
+            st.sites[id(moving(s))] = number
+    st.closed = {id(n) for c in descendants(program) if c._prod == "Closure"
+                 for n in descendants(c.body) if id(n) in st.sites}
 
     def reached(key):
         return own[key] + [s for k in sorted(lends[key]) for s in reached(k)]
@@ -100,146 +109,19 @@ def _closure(start: set, within: set, step) -> set:
     return found
 
 
-def _lent(param) -> bool:
-    return lent(param.type) and is_tensor(strip(param.type).inner)
-
-
 def _movable(fn, param, arg) -> bool:
     """Whether fn's moves of the tensor `param` may be numbered in a flag: one lent it (the
     variable or the reference given on) or given by value the place a reference names."""
     if fn.on is None or not (
-            _lent(param) and (arg._prod == "Borrow" and arg.value._prod == "Local"
+            lent_tensor(param) and (arg._prod == "Borrow" and arg.value._prod == "Local"
                               or arg._prod == "Local")
             or is_tensor(param.type) and arg._prod == "Deref" and arg.value._prod == "Local"):
         return False
-    sites = {id(_moving(s)) for s in _sites(fn, param)}
-    return _unread_after_moves(fn, param) and not any(
-        n._prod == "Transfer" and _at(n.value, param.name, _lent(param)) and id(n) not in sites
+    sites = {id(moving(s)) for s in moving_sites(fn, param)}
+    return unread_after_moves(fn, param) and not any(
+        n._prod == "Transfer" and at_tensor(n.value, param.name, lent_tensor(param))
+        and id(n) not in sites
         for n in descendants(fn.body))
-
-
-def _unread_after_moves(fn, param) -> bool:
-    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered: whether
-    nothing can read `t` after a move of it, with closures about.
-
-    The copy this pass moves leaves `*t` readable where the interpreter's move of `*t` stops
-    a later read of it. The front end refuses such a read after a move written in the body
-    (E4001), but not one through a closure, nor one after a closure's move, so fn may have
-    closures only if none moves `t`, or one, `mover`, does and:
-    - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
-      value, or a `let` of its block after which the block is quiet;
-    - fn names `mover` once, as the callee of a statement's whole expression (`mover(..);`,
-      `let x = mover(..);`, `x = mover(..);`), so the move happens at most once;
-    - after that statement fn's body is quiet, and so after each move of `t` by a `let` not
-      in `mover`, which is a statement of fn's body (one in a block under it is not seen).
-    A block is quiet after a statement when nothing after it names what may reach `t`
-    (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
-    again (that statement's value is read before, so it is looked at too)."""
-    closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
-    sites = {id(s) for s in _sites(fn, param)}
-    movers = [c for c in closures if any(id(n) in sites for n in descendants(c))]
-    if not movers:
-        return not closures
-    if len(movers) != 1 or sum(n._prod == "Transfer" for n in descendants(movers[0])) != 1:
-        return False
-    mover, stmts = movers[0], fn.body.stmts
-    name = next((s.name for s in stmts if s._prod == "Let" and s.value is mover), None)
-    # Where its block moves `t`: past its statements for its value, else a `let` of it.
-    at = len(mover.body.stmts) if id(mover) in sites else next(
-        (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
-    uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
-    calls = [i for i, s in enumerate(stmts) if _callee(s) == name]
-    lets = [i for i, s in enumerate(stmts) if id(s) in sites]
-    if name is None or at is None or uses != 1 or len(calls) != 1 or \
-            len(lets) != len(sites - {id(n) for n in descendants(mover)}):
-        return False
-    reaching = _reaching(fn, param.name)
-    return _quiet(mover.body, at, reaching, param) and all(
-        _quiet(fn.body, i, reaching, param) for i in [calls[0], *lets])
-
-
-def _callee(s):
-    """The name of the local the statement s calls as its whole expression, if it does."""
-    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
-    if e is not None and e._prod == "Call" and e.callee._prod == "Local":
-        return e.callee.name
-    return None
-
-
-def _quiet(block, at: int, names: set, param) -> bool:
-    """Whether nothing after statement `at` of block (the block's value too) names one of
-    `names`, up to a statement assigning `param`'s tensor whole, whose value is read first;
-    `at` past the statements is the block's value, which nothing follows."""
-    if at == len(block.stmts):
-        return True
-    rest = [block.stmts[at].target] if block.stmts[at]._prod == "Assign" else []
-    for s in block.stmts[at + 1:]:
-        if s._prod == "Assign" and s.op == "=" and _at(s.target, param.name, _lent(param)):
-            rest.append(s.value)
-            break
-        rest.append(s)
-    else:
-        rest += [] if block.value is None else [block.value]
-    return not any(n._prod == "Local" and n.name in names for r in rest for n in descendants(r))
-
-
-def _reaching(fn, name: str) -> set:
-    """`name` and the variables of fn that may reach its value later: each a `let` or an
-    assignment gives a value that may hold one (`_holds`), and the parameters of fn's
-    closures once a call gives an argument that may hold one, until nothing is new."""
-    closures = {s.name: s.value for s in descendants(fn.body)
-                if s._prod == "Let" and not s.mutable and s.value._prod == "Closure"}
-    params = {p.name for c in closures.values() for p in c.params} | {
-        p.name for n in descendants(fn.body) if n._prod == "Closure" for p in n.params}
-    names = {name}
-    while True:
-        found = set(names)
-        for n in descendants(fn.body):
-            if n._prod == "Let" and _holds(n.value, found, closures):
-                found.add(n.name)
-            elif n._prod == "Assign" and _holds(n.value, found, closures):
-                found |= {m.name for m in descendants(n.target) if m._prod == "Local"}
-            elif n._prod == "Call" and n.callee._prod != "Global" and any(
-                    _holds(a, found, closures) for a in n.args):
-                found |= params
-        if found == names:
-            return names
-        names = found
-
-
-def _holds(e, names: set, closures: dict) -> bool:
-    """Whether the value of e may reach a variable of `names` (a closure naming one, the
-    variable itself, a reference to it..): whether it names one, unless it is a number or a
-    moved tensor, or the value of a call of a closure of `closures` (each bound by a `let`
-    that is not `mut`) whose value may not."""
-    if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
-        return False
-    if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
-        return False
-    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in closures:
-        value = closures[e.callee.name].body.value
-        return value is not None and _holds(value, names, closures)
-    return True
-
-
-def _at(e, name, through: bool) -> bool:
-    """Whether e is the tensor the parameter `name` holds, or refers to if `through`."""
-    if through:
-        return e._prod == "Deref" and e.value._prod == "Local" and e.value.name == name
-    return e._prod == "Local" and e.name == name
-
-
-def _sites(fn, param) -> list:
-    """The sites of fn moving the tensor of `param`: the `let`s (of its body or of a
-    closure's) whose value does, and the closures whose block's value does."""
-    return [s for s in descendants(fn.body) if _moving(s) is not None and
-            _at(_moving(s).value, param.name, _lent(param))]
-
-
-def _moving(s):
-    """The `transfer` that is the value of the `let` s or of the closure s's block."""
-    e = s.value if s._prod == "Let" else s.body.value if s._prod == "Closure" else None
-    return e if e is not None and e._prod == "Transfer" else None
 
 
 def _lends(fn, param) -> set:
@@ -256,8 +138,14 @@ def _fn(run, fn):
     indices = st.flagged.get(fn.name, [])
     st.mine = {fn.params[i].name: unused_name(f"{display_name(fn.params[i].name)}_moved",
                                               st.taken) for i in indices}
-    st.types = {fn.params[i].name: strip(fn.params[i].type).inner if _lent(fn.params[i])
+    st.types = {fn.params[i].name: strip(fn.params[i].type).inner if lent_tensor(fn.params[i])
                 else fn.params[i].type for i in indices}
+    st.stops = {}
+    for i in indices:
+        name = fn.params[i].name
+        st.stops[name] = [(st.sites[id(m)], f"use of '{display_name(name)}' after it moved "
+                           f"to Memory::{m.dest.name} at {m.span}")
+                          for m in map(moving, st.reached[(fn.name, i)])]
     span = fn.span
     flags = tuple(L["Param"](st.mine[fn.params[i].name],
                              L["BorrowType"](L["Scalar"]("i32", span=span), True, span=span),
@@ -291,11 +179,16 @@ def _moving_closure(run, e):
 
 
 def _sent(st, move, span) -> tuple:
-    """The statements numbering the move `transfer(*t, M)` in t's flag and copying `*t`,
-    then the move of the copy."""
-    p = _base(move.value).name
+    """The statements stopping, in a closure, where t's flag says it moved (the closure
+    called again reads it: E9004), numbering the move `transfer(*t, M)` in t's flag and
+    copying `*t`, then the move of the copy."""
+    p, at = _base(move.value).name, move.value.span
     sent = unused_name(f"{display_name(p)}_sent", st.taken)
-    return (_set(st.mine[p], st.sites[id(move)], span),
+    flag = L["Deref"](L["Local"](st.mine[p], span=at), span=at)
+    return (*(L["If"](L["Binary"]("==", flag, L["Int"](n, span=at), span=at), False, L["Block"](
+        (L["Halt"]("E9004", message, span=at),), None, span=at), None, span=at)
+        for n, message in (st.stops[p] if id(move) in st.closed else ())),
+            _set(st.mine[p], st.sites[id(move)], span),
             L["Let"](sent, False, st.types[p], move.value, span=span),
             move.replace(value=L["Local"](sent, span=span)))
 
@@ -343,7 +236,7 @@ def _launched(run, s, e):
                                span=span))
         flags.append(L["Borrow"](L["Local"](flag, span=span), True, span=span))
         for site in st.reached[(e.kernel, j)]:
-            move = _moving(site)
+            move = moving(site)
             cond = L["Binary"]("==", L["Local"](flag, span=span),
                                L["Int"](st.sites[id(move)], span=span), span=span)
             moved = site.replace(name=unused_name("_", st.taken), value=move.replace(

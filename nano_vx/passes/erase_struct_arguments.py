@@ -5,31 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
-from ..derivatives.code import rebuild
 from ..languages.lerased import ERASED
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..placement.instances import instance_name
-from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
-from ..scalars.literal_hints import cast, through
-from ..scalars.terms import FLOATS
-from ..values.numbers import INT_TYPES
+from ..placement.struct_literal_arguments import literal_arguments
 
 
 @dataclass
 class State:
     structs: dict = field(default_factory=dict)  # name -> StructDecl
     enums: frozenset[str] = frozenset()
-    variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
     fns: dict = field(default_factory=dict)  # name -> Fn, the non-generic ones
-    callees: dict = field(default_factory=dict)  # name -> Fn, every one
-    fn: object = None  # the function walked
+    given: dict = field(default_factory=dict)  # id of a literal -> the GArgs it is built with
     instances: dict = field(default_factory=dict)  # generic -> {instance name: StructDecl}
     binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type,
     # N -> its number
     known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
-    result: object = None  # the result type (Lresolved) of the function whose body is walked
-    # (but a closure's), and that body
-    body: object = None
 
 
 _ERASED = Lerased["NamedType"](ERASED, span=None)  # an instance's parameter nothing gives
@@ -54,35 +45,19 @@ numbers for its `const` parameters, is instantiated instead (its fields then che
 its arguments by check-struct-fields), one struct per list of arguments, named as a
 function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declared after
 its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
-literal takes the arguments it writes, else those of the type it is given as, where one is
-written and names no parameter of its function: the `let` that binds it (`let c:
-Cell<Point> = Cell { .. };`), the parameter it is passed to (`get(Cell { .. })` for `fn
-get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p: P<T>)`, whose call writes T,
-passes a `P<i64>`), the function's result it is returned as, the field of a struct
-that is not generic or the variant's value it is given to (through the arms of an `if` or
-a `match`, an `unsafe` block's value and a tuple's elements, as the interpreter hands a
-type on), a literal in its field those its field's parameter is given (`Cell { v: Cell {
-.. } }` as a `Cell<Cell<Point>>`, whose instance is `Cell$<Cell$Point>`), else the ones
-its fields give: a struct literal, an enum value, a local of a known struct, a
-call of a function returning one or an `if` choosing one given a field of type `T` makes `T`
-that struct. Scalar arguments stay erased, but type the literals given their fields (below).
-So a literal whose fields give some of its arguments, one of them an aggregate,
-is an instance keeping the others erased, spelled `_` (`Two { a: 1.5, b: Point { .. } }` is
-a `Two$_$Point { a: A, b: Point }`), which fits where an instance of other arguments there
-is asked for (`Two<f64, Point>`). One whose fields give no aggregate stays the erased
-struct, which fits where an instance of it is asked for and the reverse (a generic
-function's `Cell<T>` is erased): an erased field holding an aggregate is split as the values
-put there say (scalars/aggregate_types.py).
-
-What the arguments say of a literal's fields is kept, where they make T a scalar type: each
-unsuffixed literal of a field of type `T` that T reaches, as a `let`'s type reaches the
-literals of its value (through arithmetic and an `if`'s arms), an integer given an integer
-type or a float a float type, is cast to it, as `0.1f32` or `3000000000i64` would be:
-`let c: Cell<f32> = Cell { v: 0.1 + 0.2 };` sums two f32s, and `bump(Cell { v: 250 })` for
-`fn bump(c: Cell<u8>)` passes a u8 (the interpreter types them so from the arguments;
-without the casts they would be an f64 and an i32 after the erasure). An integer the type
-cannot hold is E3008. A struct assigned is left: its literals take the types of what the
-variable holds, as the interpreter and type-scalars both give them.
+literal is built with the arguments it writes, else those of the type it is given as (a
+`let`, a parameter, a result, a field, a variant's value:
+placement/struct_literal_arguments.py; `Cell { v: Cell { .. } }` as a `Cell<Cell<Point>>`
+is a `Cell$<Cell$Point>`), else the ones its fields give: a struct literal, an enum value, a
+local of a known struct, a call of a function returning one or an `if` choosing one given a
+field of type `T` makes `T` that struct. Scalar arguments stay erased (type-generic-field-
+literals typed the literals they reach). So a literal whose fields give some of its
+arguments, one of them an aggregate, is an instance keeping the others erased, spelled `_`
+(`Two { a: 1.5, b: Point { .. } }` is a `Two$_$Point { a: A, b: Point }`), which fits where
+an instance of other arguments there is asked for (`Two<f64, Point>`). One whose fields give
+no aggregate stays the erased struct, which fits where an instance of it is asked for and
+the reverse (a generic function's `Cell<T>` is erased): an erased field holding an aggregate
+is split as the values put there say (scalars/aggregate_types.py).
 """, state=State)
 
 
@@ -91,10 +66,8 @@ def _program(run, node):
     st = run.state
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
     st.enums = frozenset(i.name for i in node.items if i._prod == "EnumDecl")
-    st.variants = {(i.name, v.name): v.fields for i in node.items if i._prod == "EnumDecl"
-                   for v in i.variants}
     st.fns = {i.name: i for i in node.items if i._prod == "Fn" and not i.generics}
-    st.callees = {i.name: i for i in node.items if i._prod == "Fn"}
+    st.given = literal_arguments(node)
     items = [run.walk(i) for i in node.items]
     out = []  # an instance goes right after its generic
     for item, walked in zip(node.items, items):
@@ -106,12 +79,8 @@ def _program(run, node):
 
 @erase_struct_arguments.on("Fn")
 def _fn(run, node):
-    st = run.state
-    st.fn, st.known = node, {}
-    st.result, st.body = _fixed(node.ret, node), node.body
-    out = run.rebuild(node)
-    st.result = st.body = None
-    return out
+    run.state.known = {}
+    return run.rebuild(node)
 
 
 @erase_struct_arguments.on("Param")
@@ -124,177 +93,27 @@ def _param(run, node):
 
 @erase_struct_arguments.on("Let")
 def _let(run, node):
-    """`let p: P<i64> = P { .. };`: the literal takes the arguments its `let` writes."""
-    st = run.state
-    ty = run.walk(node.type) if node.type is not None else None
-    out = Lerased["Let"](node.name, node.mutable, ty,
-                         _given_as(run, node.value, _fixed(node.type, st.fn)), span=node.span)
+    out = run.rebuild(node)
     made = out.type if out.type is not None else out.value
     if made is not None and made._prod in ("NamedType", "StructLit"):
-        st.known[node.name] = made.name
+        run.state.known[node.name] = made.name
     return out
-
-
-@erase_struct_arguments.on("Return")
-def _return(run, node):
-    """`return Cell { .. };` takes the arguments the function's result writes."""
-    value = node.value
-    return Lerased["Return"](_given_as(run, value, run.state.result) if value is not None
-                             else None, span=node.span)
-
-
-@erase_struct_arguments.on("Block")
-def _block(run, node):
-    """The value a function's body ends with takes the arguments its result writes, as a
-    `return`'s does."""
-    st = run.state
-    return _arm(run, node, st.result) if node is st.body else run.rebuild(node)
-
-
-@erase_struct_arguments.on("Closure")
-def _closure(run, node):
-    """A closure's `return` is its own, of a type no one writes."""
-    st = run.state
-    result, st.result = st.result, None
-    out = run.rebuild(node)
-    st.result = result
-    return out
-
-
-@erase_struct_arguments.on("EnumValue")
-def _enum_value(run, node):
-    """`Slot::Full(Cell { .. })`: a literal a variant carries takes the arguments its type
-    there writes."""
-    types = run.state.variants.get((node.enum, node.variant), ())
-    args = tuple(_given_as(run, a, t) for a, t in zip(node.args, types))
-    return Lerased["EnumValue"](node.enum, node.variant,
-                                args + run.walk_seq(node.args[len(args):]), span=node.span)
-
-
-@erase_struct_arguments.on("Call")
-def _call(run, node):
-    """`get(Cell { .. })`: a literal passed takes the arguments its parameter writes, with
-    the generic arguments the call writes for the callee's (`px::<i64>(P { .. })` for `fn
-    px<T>(p: P<T>)` passes a `P<i64>`, as the interpreter hints it)."""
-    st = run.state
-    fn = st.callees.get(node.callee.name) if node.callee._prod == "Global" else None
-    if fn is None:
-        return run.rebuild(node)
-    bound = {g.name: a.type for g, a in zip(fn.generics, node.targs)
-             if g._prod == "TypeParam" and a._prod == "TypeArg"}
-
-    def written(ty):
-        """ty with the callee's parameters the call binds replaced; None where it still names
-        one of the callee's, or one of the caller's a written argument names."""
-        if ty is not None and bound:
-            ty = rebuild(ty, lambda n: bound.get(n.name) if n._prod == "NamedType" else None)
-        return _fixed(_fixed(ty, fn), st.fn)
-    args = tuple(_given_as(run, a, written(p.type)) for a, p in zip(node.args, fn.params))
-    return Lerased["Call"](run.walk(node.callee), run.walk_seq(node.targs),
-                           args + run.walk_seq(node.args[len(args):]), span=node.span)
-
-
-def _given_as(run, value, ty):
-    """value walked, as a value of the type ty (Lresolved, or None): a struct literal that
-    writes no arguments takes those ty writes for it, through what the interpreter hands a
-    type on to (the arms of an `if` or a `match`, an `unsafe` block's value, a tuple's
-    elements)."""
-    p = value._prod
-    if ty is not None and ty._prod == "TupleType" and p == "Tuple" and \
-            len(ty.elems) == len(value.elems):
-        return Lerased["Tuple"](tuple(_given_as(run, e, t) for e, t in
-                                      zip(value.elems, ty.elems)), span=value.span)
-    if ty is None or ty._prod != "AppliedType":
-        return run.walk(value)
-    if p == "StructLit" and not value.targs and ty.name == value.name:
-        return _literal(run, value, ty.args)
-    if p == "IfExpr":
-        return Lerased["IfExpr"](run.walk(value.cond), value.comptime,
-                                 _arm(run, value.then, ty), _arm(run, value.orelse, ty),
-                                 span=value.span)
-    if p == "MatchValue":
-        cases = tuple(Lerased["Case"](run.walk(c.pattern), _arm(run, c.body, ty), span=c.span)
-                      for c in value.cases)
-        return Lerased["MatchValue"](run.walk(value.scrutinee), cases, span=value.span)
-    if p == "Unsafe":
-        return Lerased["Unsafe"](_arm(run, value.body, ty), span=value.span)
-    return run.walk(value)
-
-
-def _fixed(ty, fn):
-    """ty (Lresolved, or None), where it names none of the generic parameters of fn, a
-    function or a struct, else None: `Cell<T>` leaves T erased, its field holding what the
-    literal puts there (the interpreter's hint for it is none), and the literal the instance
-    its own fields give."""
-    names = {g.name for g in fn.generics} if fn is not None else ()
-    return None if ty is None or any(n._prod in ("NamedType", "DimName") and n.name in names
-                                     for n in descendants(ty)) else ty
-
-
-def _arm(run, block, ty):
-    """A block whose value is one of the type ty."""
-    value = block.value
-    return Lerased["Block"](run.walk_seq(block.stmts),
-                            _given_as(run, value, ty) if value is not None else None,
-                            span=block.span)
 
 
 @erase_struct_arguments.on("StructLit")
 def _struct_lit(run, node):
-    return _literal(run, node, node.targs)
-
-
-def _literal(run, node, args):
-    """node with the arguments args (GArgs, or none)."""
+    """node as a literal of its instance, where the arguments it is built with (written, or
+    the type's it is given as) ask for one, or the fields it is given do."""
     st = run.state
-    decl = st.structs.get(node.name)
-    scalars = {}  # a type parameter -> the scalar type the arguments give it
-    if decl is not None and len(args) == len(decl.generics):
-        scalars = {g.name: a.type for g, a in zip(decl.generics, args)
-                   if g._prod == "TypeParam" and a._prod == "TypeArg"
-                   and a.type._prod == "Scalar"}
-    declared = {f.name: f.type for f in decl.fields} if decl is not None else {}
-    applied = {g.name: a.type for g, a in zip(decl.generics, args) if a._prod == "TypeArg"
-               and a.type._prod == "AppliedType"} \
-        if decl is not None and len(args) == len(decl.generics) else {}
-    fields = []
-    for given in node.fields:
-        ty = declared.get(given.name)
-        inner = applied.get(ty.name) if ty is not None and ty._prod == "NamedType" else None
-        v = given.value
-        if inner is not None and v._prod == "StructLit" and not v.targs and \
-                v.name == inner.name:
-            # `Cell { v: Cell { v: p } }` as a `Cell<Cell<Point>>`: the inner literal takes
-            # the argument its field's parameter is given, `Cell<Point>`'s.
-            given = given.replace(value=_literal(run, v, inner.args))
-        elif _fixed(ty, decl) is not None:  # `Holder { c: Cell { .. } }`
-            given = given.replace(value=_given_as(run, v, ty))
-        else:
-            given = run.walk(given)
-        if ty is not None and ty._prod == "NamedType" and ty.name in scalars:
-            given = given.replace(value=_typed(run, given.value, scalars[ty.name]))
-        fields.append(given)
+    decl, args = st.structs.get(node.name), st.given.get(id(node), node.targs)
+    fields = run.walk_seq(node.fields)
     name = node.name
     if decl is not None and decl.generics:
         if len(args) == len(decl.generics):
             name = _instance(run, decl, _arguments(run, args)) or name
         else:
             name = _instance(run, decl, _given(run, decl, fields), partial=True) or name
-    return Lerased["StructLit"](name, tuple(fields), span=node.span)
-
-
-def _typed(run, value, scalar):
-    """value with each unsuffixed literal of scalar's kind that scalar reaches cast to it, as
-    the interpreter types the literals under a `let` of that type (`-128` one literal, as
-    `-128i8` would be): without it an integer would be an i32 and wrap, a float an f64 and
-    round otherwise. An integer the type cannot hold is E3008."""
-    if integer_literal(value) is not None:
-        if scalar.name in INT_TYPES and _fits(run, value, scalar):
-            return cast(Lerased, value, scalar)
-        return value
-    if value._prod == "Float":
-        return cast(Lerased, value, scalar) if scalar.name in FLOATS else value
-    return through(value, lambda e: _typed(run, e, scalar)) or value
+    return Lerased["StructLit"](name, fields, span=node.span)
 
 
 def _given(run, decl, fields) -> list:
@@ -377,20 +196,6 @@ def _concrete(st, ty) -> bool:
         return ty.place is None and _concrete(st, ty.elem) and \
             all(d._prod == "DimInt" for d in ty.dims)
     return ty._prod == "TupleType" and all(_concrete(st, t) for t in ty.elems)
-
-
-def _fits(run, value, scalar) -> bool:
-    """Whether the integer literal `value` fits the integer type `scalar`; E3008 when it does
-    not."""
-    t, n = INT_TYPES[scalar.name], integer_literal(value)
-    if t.lo <= n <= t.hi:
-        return True
-    text = value.span.source.text[value.span.start:value.span.end] if value.span else str(n)
-    wider = holders(n, t)
-    refuse_out_of_range(run.ctx.diagnostics, value.span, text, t,
-                        help=[f"use a type that holds it, such as `{wider[0].name}`"] if wider
-                        else ["no integer type holds it"])
-    return False
 
 
 @erase_struct_arguments.on("AppliedType")

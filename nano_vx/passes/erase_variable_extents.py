@@ -35,6 +35,7 @@ class State:
     # function -> {local: its integer type}, of the locals whose type the front end left to
     # inference, as native code's inference settles it; None while drafting (see _program)
     settled: dict | None = None
+    floors: dict = field(default_factory=dict)  # a loop variable's name -> its range's start
 
 
 erase_variable_extents = Pass("erase-variable-extents", L, L, """
@@ -47,11 +48,13 @@ other arguments, reading the variable then (one assigned later does not change t
 with unbounded integers. A `?` constructor's list of extents is computed at the same point
 in the same order, and native code already reads a `?` extent from the buffer, checks it
 before allocating as the interpreter does (E9006) and bounds-checks, prints and frees the
-tensor by it; so the variable extent needs no lowering of its own (a number past i32
-beside such names is given as an i64, `3000000000 as i64`: alone it is an i32, and wraps). Arithmetic is computed
-in i32, or else i64, where the bounds of the names' types show that no step of it leaves
-that type (so it wraps nowhere, as unbounded integers do not), over names of fixed types
-of at most 64 bits; so are names of several types in one list, which holds one type. A division by other than a number but 0 computes its dividend, then
+tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
+in i32, or else i64, or else u64, where the bounds of the names' types show that no step of
+it leaves that type (so it wraps nowhere, as unbounded integers do not; a loop's variable
+nothing assigns or borrows `&mut` is at least its range's start when that is a number, so
+`2 * j` of an i64 j from 1 is computed in u64), over names of fixed types of at most 64 bits; so are names of several types in one list, which holds one type, and
+names beside a number their type does not hold (`[n, 3000000000]` of an i32 n is `[n as
+i64, 3000000000 as i64]`: a number past i32 alone is an i32, and wraps). A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
 "extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
@@ -113,12 +116,31 @@ def _fn(run, fn):
         {n.var for n in descendants(fn) if n._prod == "For"}
     run.state.globals = {name: c for name, c in run.state.consts.items() if name not in bound}
     run.state.types.update({name: t for name, (t, _) in run.state.globals.items()})
+    run.state.floors = _floors(fn)
     settled = run.state.settled
     for name, t in run.state.types.items():
         if t is _INFERRED:
             run.state.types[name] = _DRAFT if settled is None else \
                 settled.get(fn.name, {}).get(name)
     return run.rebuild(fn)
+
+
+def _floors(fn) -> dict:
+    """Each loop variable's least value, its range's start, where that is a number and
+    nothing assigns the variable (or borrows it `&mut`): `for j in 1..n` holds j >= 1."""
+    changed = {n.target.name for n in descendants(fn) if n._prod == "Assign" and
+               n.target._prod == "Local"} | \
+        {n.value.name for n in descendants(fn) if n._prod == "Borrow" and n.mutable and
+         n.value._prod == "Local"}
+    floors = {}
+    for node in descendants(fn):
+        if node._prod == "For" and node.var not in changed:
+            start, sign = node.start, 1
+            if start._prod == "Unary" and start.op == "-":
+                start, sign = start.operand, -1
+            if start._prod == "Int":
+                floors[node.var] = sign * start.value
+    return floors
 
 
 _INFERRED = object()  # a name whose type the front end left to inference
@@ -321,22 +343,27 @@ def _tensor_new(run, new):
         return new.replace(type=run.walk(ty), args=args)
     if any(d._prod == "DimAny" for d in ty.dims):  # the list gives every extent already
         return new.replace(type=run.walk(ty), args=args)
-    # names of several types: one list holds one type, the narrower that holds them all
-    mixed = len({run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}) > 1
-    if any(d._prod == "DimBinary" for d in ty.dims) or mixed and _within(run, ty.dims):
+    # one list holds one type: names of several types, or a number their type does not
+    # hold (`[n, 3000000000]` of an i32 n, `[b, 300]` of a u8 b), are computed in the
+    # narrower of i32 and i64 that holds them all
+    types = {run.state.types.get(d.name) for d in ty.dims if d._prod == "DimName"}
+    held = len(types) == 1 and all(
+        None in types or next(iter(types)).lo <= d.value <= next(iter(types)).hi
+        for d in ty.dims if d._prod == "DimInt")
+    if any(d._prod == "DimBinary" for d in ty.dims) or not held:
         within = _within(run, ty.dims)
         if within is None:
             return new.replace(args=args)
         extents = tuple(_computed(run, d, within) for d in ty.dims)
     else:  # each read as the interpreter reads it, whatever its integer type
-        extents = tuple(_read(run, d) if d._prod == "DimName" else _number_of(d)
+        extents = tuple(_read(run, d) if d._prod == "DimName" else L["Int"](d.value, span=d.span)
                         for d in ty.dims)
     given = L["ArrayLit"](extents, span=ty.span)
     return new.replace(type=run.walk(ty), args=(given, *args))
 
 
 def _number_of(d):
-    """The number of DimInt d, an i64 past i32 (a literal alone is an i32 and would wrap)."""
+    """The number of DimInt d, an i64 past i32 (a literal alone is an i32, and wraps)."""
     n = L["Int"](d.value, span=d.span)
     if d.value <= INT_TYPES["i32"].hi:
         return n
@@ -355,9 +382,9 @@ def _within(run, dims):
 
 
 def _fitting(steps):
-    """i32 or i64, the narrower that holds each (least, greatest) of `steps`; None when
-    neither does."""
-    for t in (INT_TYPES["i32"], INT_TYPES["i64"]):
+    """i32, i64 or u64, the first that holds each (least, greatest) of `steps`; None when
+    none does."""
+    for t in (INT_TYPES["i32"], INT_TYPES["i64"], INT_TYPES["u64"]):
         if all(t.lo <= lo and hi <= t.hi for lo, hi in steps):
             return t
     return None
@@ -373,7 +400,8 @@ def _steps(run, d, steps: list):
         if t is None:
             return None
         value = run.state.globals.get(d.name, (t, None))[1]
-        span = (t.lo, t.hi) if value is None else (value, value)
+        floor = max(t.lo, run.state.floors.get(d.name, t.lo))
+        span = (floor, t.hi) if value is None else (value, value)
     else:
         left, right = _steps(run, d.left, steps), _steps(run, d.right, steps)
         if left is None or right is None:
@@ -406,7 +434,7 @@ def _computed(run, d, t):
     as the interpreter does, showing the dividend (computed again: it reads only locals, and
     stopped the first time if it stops): `n / (if m == 0 { halt_with(.., n) } else { m })`."""
     if d._prod == "DimInt":
-        return L["Int"](d.value, span=d.span)
+        return _number_of(d)
     if d._prod == "DimName":
         local = _read(run, d)
         if run.state.types[d.name] is t:

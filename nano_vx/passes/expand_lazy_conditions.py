@@ -1,11 +1,11 @@
-"""expand-lazy-conditions: Lassumed -> Lassumed.
+"""expand-lazy-conditions: Lconstparts -> Lconstparts.
 
 Same IL: a short circuit is the `if` it means and a loop's condition is computed at the top of
 its body, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass
 from ..scalars.aggregate_types import Shaped
 from ..scalars.temporaries import named_first

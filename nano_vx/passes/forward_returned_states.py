@@ -1,4 +1,4 @@
-"""forward-returned-states: Lassumed -> Lassumed.
+"""forward-returned-states: Lconstparts -> Lconstparts.
 
 Same IL: a call of a function that gives back the hardware state it is given runs as it ran,
 and its result is the state given, still in the caller's variable, so the interpreter runs
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type, params_in_returned_tuples

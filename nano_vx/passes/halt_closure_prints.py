@@ -46,7 +46,8 @@ expression of those kinds (`print(if c { f } else { g })`) computes it first, bo
 the stop; it becomes `false` in a statement kept after the stop (other than an
 expression's), which never runs but keeps what it binds bound. Any other closure printed or
 compared stays for type-scalars, which refuses it (E5010), and so does one of either kind
-that no flag follows (a parameter's).
+that no flag follows (a parameter's, where copy-closures-per-argument-kind made no copy of
+its closure per kind).
 """, state=State)
 
 

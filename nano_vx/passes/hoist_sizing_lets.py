@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name
 from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import Names, fresh_item, referred
+from ..scalars.aggregates import Names, fresh_item
+from ..scalars.sizing import binds_call, opening_lets, with_copies
 from ..scalars.tensor_names import computed_first
 
 L = Lsplit
@@ -44,21 +45,15 @@ def _program(run, program):
     state = run.state
     state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     state.opened = {name: lets for name, fn in state.fns.items()
-                    if (lets := _opening(fn)) is not None}
+                    if (lets := opening_lets(fn, calls=False)) is not None}
     if not state.opened:
         return program
     taken = {i.name for i in program.items if hasattr(i, "name")}
     state.copies = {name: fresh_item(f"{name}$sized", taken) for name in state.opened}
     items = [run.walk(i) for i in program.items]
-    called = {n for i in items for n in referred(i)} | {"main"}
-    walked = {i.name: i for i in items if i._prod == "Fn"}  # a copy calls copies as f did
-    copies = [_copy(walked[name], state.opened[name], copy)
-              for name, copy in state.copies.items() if copy in called]
-    if not copies:
-        return program
-    return program.replace(items=tuple(i for i in items if i._prod != "Fn" or
-                                       i.name not in state.opened or i.name in called) +
-                           tuple(copies))
+    return with_copies(program, items, {
+        name: (copy, lambda fn, lets=state.opened[name], copy=copy: [_copy(fn, lets, copy)])
+        for name, copy in state.copies.items()})
 
 
 @hoist_sizing_lets.on("Fn")
@@ -90,9 +85,7 @@ def _let(run, s):
 
 def _hoisted(s, state: _Hoisting) -> bool:
     """Whether `s` is a `let r = f(..)` of a function whose opening `let`s are hoisted."""
-    return s._prod == "Let" and s.value._prod == "Call" and \
-        s.value.callee._prod == "Global" and s.value.callee.name in state.opened and \
-        len(s.value.args) == len(state.fns[s.value.callee.name].params)
+    return binds_call(s, state.fns, state.opened)
 
 
 def _given(e, given: dict):
@@ -108,50 +101,6 @@ def _given(e, given: dict):
     if e._prod == "Cast":
         return e.replace(value=_given(e.value, given))
     return e
-
-
-def _opening(fn) -> list | None:
-    """The `let`s of integer arithmetic opening the function's body, which the tensor of `?`
-    extents it makes next by `uninit()` and returns (of `?` extents) names an extent of,
-    else None."""
-    ret = fn.ret
-    if ret is None or ret._prod != "TensorType" or all(d._prod == "DimInt" for d in ret.dims):
-        return None
-    known = {p.name for p in fn.params if p.type is not None and p.type._prod == "Scalar"}
-    lets = []
-    for s in fn.body.stmts:
-        if s._prod != "Let" or s.mutable or s.type is None or s.type._prod != "Scalar" or \
-                not _arithmetic(s.value, known):
-            break
-        lets.append(s)
-        known.add(s.name)
-    rest = fn.body.stmts[len(lets):]
-    made = rest[0].value if rest and rest[0]._prod == "Let" else None
-    if not lets or made is None or made._prod != "TensorNew" or made.ctor != "uninit" or \
-            not made.args or made.args[0]._prod != "ArrayLit":
-        return None
-    names = {s.name for s in lets}
-    if not any(n._prod == "Local" and n.name in names
-               for e in made.args[0].elems for n in descendants(e)):
-        return None
-    return lets
-
-
-def _arithmetic(e, known: set) -> bool:
-    """Whether `e` is integer arithmetic on numbers and the locals `known`."""
-    kind = e._prod
-    if kind == "Int":
-        return True
-    if kind == "Local":
-        return e.name in known
-    if kind == "Binary":
-        return e.op in ("+", "-", "*", "/", "%") and \
-            _arithmetic(e.left, known) and _arithmetic(e.right, known)
-    if kind == "Unary":
-        return e.op == "-" and _arithmetic(e.operand, known)
-    if kind == "Cast":
-        return e.type._prod == "Scalar" and _arithmetic(e.value, known)
-    return False
 
 
 def _copy(fn, lets: list, name: str):

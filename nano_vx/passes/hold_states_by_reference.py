@@ -1,10 +1,10 @@
-"""hold-states-by-reference: Lassumed -> Lheld."""
+"""hold-states-by-reference: Lconstparts -> Lheld."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed
+from ..languages.lconstparts import Lconstparts
 from ..languages.lheld import Lheld as L
 from ..nanopass import Pass
 from ..scalars import refuse
@@ -23,7 +23,7 @@ class State:
     changing: frozenset = frozenset()  # the function's `let mut` locals
 
 
-hold_states_by_reference = Pass("hold-states-by-reference", Lassumed, L, """
+hold_states_by_reference = Pass("hold-states-by-reference", Lconstparts, L, """
 Bind each `let mut` copy of a hardware state, and each state an `if` chooses, with a `&mut` to
 the bool that says the state it shares still holds its pin, so that matching either name gives
 the pin back once (E5010 for a state chosen between two topologies).

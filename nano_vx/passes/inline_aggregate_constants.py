@@ -1,4 +1,4 @@
-"""inline-aggregate-constants: Lassumed -> Lassumed.
+"""inline-aggregate-constants: Lconstparts -> Lconstparts.
 
 Same IL: a constant's read is its value, which the interpreter computes where the read is,
 as it computed it at the first read."""
@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
-from ..nanopass import Pass, descendants
+from ..languages.lconstparts import Lconstparts as L
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.constant_values import calls, computed, may_stop
 from ..scalars.literal_hints import cast, hinted
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
@@ -26,19 +27,20 @@ class State:
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
-the constant (E5010 for one whose value calls a function, may stop the run or holds a
-tensor).
+the constant (E5010 for one holding a tensor, or a generic struct whose value calls a
+function or may stop the run).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
 y: 3 }.x`). The interpreter computes the value once, at the first read, and every read sees
 it; computed again at each read, a value made of literals, operators and other constants is
-the same. A call may print or run for as long as it likes, so a value calling a function is
-refused (here or through a scalar constant it reads); so is one that may stop the run (an
-integer division by other than a literal, a shift by other than a small literal, an index),
-which the interpreter computes whole at the first read where a read of one part computes
-only that part; and one holding a tensor, whose buffer every read shares (a write through a
-copy shows in the constant).
+the same. A call may print or run for as long as it likes, and a value that may stop the
+run (an integer division by other than a literal, a shift by other than a small literal, an
+index) the interpreter computes whole at the first read, where a read of one part computes
+only that part: split-computed-constants made a struct, a tuple or an enum of scalars
+computing such a value (here or through a scalar constant it reads) a constant per part,
+and one left, a generic struct's whose field no type says, is refused; so is one holding a
+tensor, whose buffer every read shares (a write through a copy shows in the constant).
 The interpreter types the value's numbers as it computes it: a struct's or an enum's
 literal gives its scalar fields' literals their types, and the whole is then converted to
 the constant's type, a number or a tuple's elements. No context at a read says those
@@ -88,43 +90,17 @@ def _global(run, e):
 def _problem(value, item, st) -> tuple | None:
     """The node that keeps the constant `item` of value `value` from being a literal at each
     read, and why; None for none."""
-    computed = _computed(value, st.scalars)
-    made = [n for n in computed if n._prod in ("Call", "MethodCall", "Launch")]
+    nodes = computed(value, st.scalars)
+    made = calls(nodes)
     if made:
         return made[0], "a constant holding an aggregate whose value calls a function"
-    stops = [n for n in computed if _may_stop(n)]
+    stops = [n for n in nodes if may_stop(n)]
     if stops:
         return stops[0], "a constant holding an aggregate whose value may stop the program"
     if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
-            any(n._prod in ("TensorNew", "TensorLit") for n in computed):
+            any(n._prod in ("TensorNew", "TensorLit") for n in nodes):
         return item.value, "a constant holding a tensor in an aggregate"
     return None
-
-
-def _computed(value, scalars: dict) -> list:
-    """The nodes computing value, and those of the other constants it reads: the interpreter
-    computes them with it, once."""
-    nodes, seen, todo = [], set(), [value]
-    while todo:
-        for n in descendants(todo.pop()):
-            nodes.append(n)
-            if n._prod == "Global" and n.name in scalars and n.name not in seen:
-                seen.add(n.name)
-                todo.append(scalars[n.name])
-    return nodes
-
-
-def _may_stop(e) -> bool:
-    """Whether e may stop the run (E9001, E9003, E9006): the interpreter computes the whole
-    value at the first read, where a read of one part would not compute the others."""
-    if e._prod == "Index":
-        return True
-    if e._prod != "Binary" or e.op not in ("/", "%", "<<", ">>"):
-        return False
-    k = e.right
-    if e.op in ("<<", ">>"):
-        return k._prod != "Int" or k.value >= 8  # below every integer type's width
-    return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
 
 
 def _typed(shapes, e, ty=None, conform=False):

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..derivatives.code import rebuild
 from ..languages.lmatched import Lmatched as L
-from ..nanopass import Pass
+from ..nanopass import Pass, rebuild
 from ..scalars.aggregates import Names, Shapes, lent, live_items
 from ..scalars.returned_references import quiet, returned_parts
 

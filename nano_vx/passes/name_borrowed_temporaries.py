@@ -1,4 +1,4 @@
-"""name-borrowed-temporaries: Lassumed -> Lassumed.
+"""name-borrowed-temporaries: Lconstparts -> Lconstparts.
 
 Same IL: each value borrowed is computed by a `let` of its own just before the statement that
 borrowed it, where that computes it in the same order, so the interpreter runs the output as
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.function_locals import assigned_locals, lent_locals, tensor_locals

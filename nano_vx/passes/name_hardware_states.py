@@ -1,4 +1,4 @@
-"""name-hardware-states: Lassumed -> Lassumed.
+"""name-hardware-states: Lconstparts -> Lconstparts.
 
 Same IL: each hardware state is computed by a `let` of its own just before the statement that
 used it, what ran before it in that statement held in a local before it, in order, so the
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type, state_params

@@ -1,4 +1,4 @@
-"""name-temporaries: Lassumed -> Lassumed.
+"""name-temporaries: Lconstparts -> Lconstparts.
 
 Same IL: each moved value is computed by a `let` of its own just before the statement that
 used it, in the order the statement computed it, so the interpreter runs the output as it
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import Shaped, settled

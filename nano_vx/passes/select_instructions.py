@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..backend.call_ops import builtin, call
-from ..backend.const_cells import read_once
+from ..backend.const_cells import read_once, read_part
 from ..backend.machine_types import mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
@@ -55,6 +55,7 @@ class _Lowering:
     fns: dict = field(default_factory=dict)  # name -> Fn
     consts: dict = field(default_factory=dict)  # name -> ConstItem
     once: set = field(default_factory=set)  # the constants whose value calls a function
+    parts: dict = field(default_factory=dict)  # split constant -> its parts' (name, type)
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
     labels: dict = field(default_factory=dict)  # its Lcalls labels -> the builder's
@@ -71,9 +72,11 @@ def _program(run, node):
     s, module = run.state, ModuleBuilder(node.span)
     s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
     s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
-    s.once = {name for name, i in s.consts.items()  # a vector's the gate refused
-              if i.value is not None and isinstance(vx_type(i.type), str)
-              and any(d._prod == "CallFn" for d in descendants(i.value))}
+    s.once = {name for name, i in s.consts.items()
+              if i.value is not None and any(d._prod == "CallFn" for d in descendants(i.value))}
+    for name, i in s.consts.items():
+        if i.value is not None and i.value._prod == "ConstPart":
+            s.parts.setdefault(i.value.constant, {})[i.value.part] = (name, vx_type(i.type))
     s.module = module.module([_function(run, fn, module) for fn in s.fns.values()])
 
 
@@ -254,9 +257,18 @@ def _local(run, e):
 def _global(run, e):
     s = run.state
     value = s.consts[e.name].value
+    if value._prod == "ConstPart":  # where the read is, which a stop there points at
+        return _const_part(run, value)
     if e.name in s.once:
         return read_once(s.b, e.name, vx_type(s.consts[e.name].type), lambda: s.b.lower(value))
     return s.b.lower(value)
+
+
+@lowering.on("ConstPart")
+def _const_part(run, e):
+    s = run.state
+    parts = s.parts[e.constant]
+    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill)
 
 
 @lowering.on("Binary")

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import (aggregate_parts, called_closures, given_split,
-                                     part_names, parts_literal, struct_fields)
+from ..scalars.closure_parts import (Parts, called_closures, given_split, part, part_names,
+                                     rechoose)
 from ..scalars.signatures import written
 
 _ARITHMETIC = frozenset("+ - * / %".split())
@@ -21,32 +21,37 @@ _COMPARE = frozenset("== != < <= > >= && ||".split())
 
 @dataclass
 class State:
-    structs: dict = field(default_factory=dict)  # a struct's name -> its fields
+    parts: Parts | None = None  # the program's structs and enums, as closures take them apart
+    results: dict = field(default_factory=dict)  # a function's name -> its result's type
     split: dict = field(default_factory=dict)  # a closure's local -> (its result's type, parts)
     taken: set = field(default_factory=set)  # the function's locals
 
 
 split_closure_results = Pass("split-closure-results", L, L, """
-Make each closure a local only called may hold (a `let` or an assignment gives it the closure
-or another such local), whose value is a struct or a tuple, write its result's scalar parts
-through one `&mut` parameter each, and each call, the value of a `let` (name-temporaries gave
-each other call one), give it variables of its own to write, so that scalarize-aggregates
-finds no block whose value is an aggregate.
+Make each closure a local only called may hold (a `let` or an assignment gives it the closure,
+another such local or an `if` choosing among those), whose value is a struct, a tuple or an
+enum, write its result's scalar parts through one `&mut` parameter each, and each call, the
+value of a `let` (name-temporaries gave each other call one), give it variables of its own
+to write, so that scalarize-aggregates finds no block whose value is an aggregate.
 
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
-v_x, y: v_y };`. The result's type is what the value says alone: a struct literal's, a
-variable's written type, a tuple of those, of `bool` literals or of arithmetic on them, an
-`if` whose arms say the same one (not the type inference gave a `let`: a default that may
-yet change). A closure with a `return`, a result of another type (an enum, a generic
-struct, a part that is no scalar) is left whole, for scalarize-aggregates to refuse.
+v_x, y: v_y };`. An enum's parts are split-closure-aggregates': per variant, whether the
+value holds it and what it carries, zero where it holds another. The result's type is what
+the value says alone: a struct literal's, an enum value's, a variable's written type, the
+written result of the function a call calls, a tuple of those, of `bool` literals or of
+arithmetic on them, an `if` whose arms say the same one (not the type inference gave a
+`let`: a default that may yet change). A closure with a `return`, a result of another type
+(a generic struct, an enum carrying a tensor, a part that is no scalar) is left whole, for
+scalarize-aggregates to refuse.
 """, state=State)
 
 
 @split_closure_results.on("Program")
 def _program(run, program):
-    run.state.structs = struct_fields(program)
+    run.state.parts = Parts(program)
+    run.state.results = {item.name: item.ret for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
 
@@ -58,9 +63,9 @@ def _fn(run, fn):
              if n._prod == "Param" or (n._prod == "Let" and written(n))}
     st.split = {}
     for name, closures in called_closures(fn).items():
-        ty = _type_of(closures[0].body.value, types, st.structs)
-        parts = aggregate_parts(st.structs, ty)
-        if parts and all(_type_of(c.body.value, types, st.structs) == ty and not any(
+        ty = _type_of(closures[0].body.value, types, st)
+        parts = st.parts.of(ty)
+        if parts and all(_type_of(c.body.value, types, st) == ty and not any(
                 n._prod == "Return" for n in descendants(c.body)) for c in closures) \
                 and _calls_kept(fn, name):
             st.split[name] = (ty, parts)
@@ -79,34 +84,39 @@ def _calls_kept(fn, name: str) -> bool:
                and n.callee._prod == "Local" and n.callee.name == name)
 
 
-def _type_of(e, types: dict, structs: dict):
+def _type_of(e, types: dict, st: State):
     """e's type where e alone says it, else None."""
+    structs = st.parts.structs
     if e is None:
         return None
+    if e._prod == "Call" and e.callee._prod == "Global":
+        return st.results.get(e.callee.name)
     if e._prod == "Local":
         ty = types.get(e.name)
         return ty if ty is not None and ty._prod in ("Scalar", "TupleType", "NamedType") \
             else None
     if e._prod == "StructLit":
         return L["NamedType"](e.name, span=e.span) if e.name in structs else None
+    if e._prod == "EnumValue":
+        return L["NamedType"](e.enum, span=e.span)
     if e._prod == "Tuple":
-        elems = [_type_of(x, types, structs) for x in e.elems]
+        elems = [_type_of(x, types, st) for x in e.elems]
         return None if None in elems else L["TupleType"](tuple(elems), span=e.span)
     if e._prod == "Cast":
         return e.type
     if e._prod == "Bool":
         return L["Scalar"]("bool", span=e.span)
     if e._prod == "IfExpr":
-        arms = [_type_of(b.value, types, structs) if b is not None else None
+        arms = [_type_of(b.value, types, st) if b is not None else None
                 for b in (e.then, e.orelse)]
         return arms[0] if arms[0] == arms[1] else None
     if e._prod in ("FieldGet", "TupleGet"):
-        return _part_type(_type_of(e.base, types, structs), e, structs)
+        return _part_type(_type_of(e.base, types, st), e, structs)
     if e._prod == "Binary" and e.op in _COMPARE:
         return L["Scalar"]("bool", span=e.span)
     if e._prod == "Binary" and e.op in _ARITHMETIC:
         # A literal operand takes the other's type.
-        typed = [_type_of(x, types, structs) for x in (e.left, e.right)
+        typed = [_type_of(x, types, st) for x in (e.left, e.right)
                  if x._prod not in ("Int", "Float")]
         if typed and typed[0] is not None and typed[0]._prod == "Scalar" and \
                 all(t == typed[0] for t in typed):
@@ -122,13 +132,6 @@ def _part_type(ty, e, structs: dict):
     if ty is not None and ty._prod == "NamedType" and e._prod == "FieldGet":
         return next((f.type for f in structs.get(ty.name, ()) if f.name == e.field), None)
     return None
-
-
-def _get(e, path: tuple):
-    for label in path:
-        e = L["TupleGet"](e, label, span=e.span) if isinstance(label, int) else \
-            L["FieldGet"](e, label, span=e.span)
-    return e
 
 
 def _zero(ty, span):
@@ -149,11 +152,19 @@ def _closure(run, closure, split: tuple):
               for path, leaf in parts]
     body = run.walk(closure.body)
     writes = [L["Assign"](L["Deref"](L["Local"](outs[path], span=span), span=span), "=",
-                          _get(L["Local"](out, span=span), path), span=span)
-              for path, _ in parts]
+                          part(L["Local"](out, span=span), path, leaf, st.parts.enum(ty)),
+                          span=span)
+              for path, leaf in parts]
     body = body.replace(stmts=body.stmts + (L["Let"](out, False, ty, body.value, span=span),)
                         + tuple(writes), value=None)
     return closure.replace(params=closure.params + tuple(params), body=body)
+
+
+def _closures(run, value, split: tuple):
+    """value, a closure or an `if` choosing closures, each closure writing its result through
+    `&mut` parameters."""
+    return rechoose(value, lambda v: _closure(run, v, split) if v._prod == "Closure" else v,
+                    run.walk)
 
 
 def _called(run, call, base: str):
@@ -168,7 +179,7 @@ def _called(run, call, base: str):
     lent = [L["Borrow"](L["Local"](names[path], span=span), True, span=span)
             for path, _ in parts]
     made = call.replace(args=tuple(run.walk(a) for a in call.args) + tuple(lent))
-    literal = parts_literal(ty, (), names, st.structs, span)
+    literal = st.parts.literal(ty, names, span)
     return lets + [L["ExprStmt"](made, span=span)], ty, literal
 
 
@@ -180,7 +191,7 @@ def _split_call(run, e) -> bool:
 def _let(run, let):
     split = given_split(let, run.state.split)
     if split is not None:
-        return (let.replace(value=_closure(run, let.value, split)),)
+        return (let.replace(value=_closures(run, let.value, split)),)
     if not _split_call(run, let.value):
         return (run.rebuild(let),)
     stmts, ty, literal = _called(run, let.value, let.name)
@@ -191,4 +202,4 @@ def _let(run, let):
 def _assign(run, assign):
     split = given_split(assign, run.state.split)
     return run.rebuild(assign) if split is None else \
-        assign.replace(value=_closure(run, assign.value, split))
+        assign.replace(value=_closures(run, assign.value, split))

@@ -1,4 +1,4 @@
-"""split-state-tuples: Lassumed -> Lassumed.
+"""split-state-tuples: Lconstparts -> Lconstparts.
 
 Same IL: each element of a tuple split is computed where the tuple computed it, in order, and
 read where the tuple's element was, so the interpreter runs the output as it ran the input."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lassumed import Lassumed as L
+from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..languages.lresolved import unused_name
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, calling_closure
 
 
 @dataclass
@@ -62,10 +61,4 @@ def _global(run, e):
     fn = run.state.fns.get(e.name)
     if fn is None:
         return e
-    span, params, args = e.span, [], []
-    for p in fn.params:
-        name = unused_name(p.name.split("#")[0], run.state.taken)
-        params.append(L["Param"](name, p.type, span=span))
-        args.append(L["Local"](name, span=span))
-    call = L["Call"](e, tuple(args), span=span)
-    return L["Closure"](tuple(params), L["Block"]((), call, span=span), span=span)
+    return calling_closure(L, fn, e, run.state.taken)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from ..languages.lresolved import display_name
 from ..nanopass.verify import child_nodes
-from .references import DeclaredTypes, root
+from .references import DeclaredTypes, place_path, root
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class Loan:
     borrow: object  # the Borrow node that took it
     held_by: str | None = None  # the variable that holds it, else a temporary
     ends: str = ""  # where it ends, as a note says it
+    path: tuple = ()  # the part of root borrowed (place_path's): ("v",) for `&s.v`
 
 
 @dataclass
@@ -103,8 +104,8 @@ class Holdings:
         if kind == "Borrow":  # and what is reached through it: what x or the reference holds
             x = root(e.value)
             ref = self.types.through(e.value)
-            return ([Loan(x, e.mutable, e)] if x is not None else []) + \
-                (self.carried(ref) if ref is not None else self.held(x))
+            own = [Loan(x, e.mutable, e, path=place_path(e.value))] if x is not None else []
+            return own + (self.carried(ref) if ref is not None else self.held(x))
         if kind == "Local":
             return self.held(e.name)
         if kind == "Call":

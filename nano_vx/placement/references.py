@@ -16,6 +16,32 @@ def root(place) -> str | None:
     return place.name if place._prod == "Local" else None
 
 
+def place_path(place) -> tuple:
+    """The fields and tuple elements a place names below the variable it borrows from:
+    ("v", "x") for `s.v.x`, (0,) for `p.0`; () for the whole (`s`, and `s.t[i]` of a tensor
+    field is ("t",): indexing borrows the whole tensor, as in Rust; a reborrow `*p` is all of
+    what it reborrows)."""
+    path = []
+    while place._prod in ("Index", "FieldGet", "TupleGet", "Deref"):
+        if place._prod in ("Index", "Deref"):
+            path = []
+        else:
+            path.append(place.field if place._prod == "FieldGet" else place.index)
+        place = place.value if place._prod == "Deref" else place.base
+    return tuple(reversed(path))
+
+
+def overlap(a: tuple, b: tuple) -> bool:
+    """Whether the parts `a` and `b` of one variable (place_path's) share a place: one holds
+    the other (`s` and `s.v`, `s.v` and `s.v.x`); `s.v` and `s.w` are apart."""
+    return a[:len(b)] == b[:len(a)]
+
+
+def shown_place(x: str, path: tuple) -> str:
+    """The variable x's part `path` as the programmer writes it: `s.v.0`."""
+    return ".".join((x, *map(str, path)))
+
+
 @dataclass
 class DeclaredTypes:
     """The types a program declares, as far as a borrow check needs them: each function's

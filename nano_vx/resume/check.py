@@ -15,7 +15,7 @@ from ..source import Span
 CODE = "E1007"
 # The front end's ILs after check-tensor-constructors' (Ltyped): the passes that read them
 # take its verdict as given, and so does one after it that reads Ltyped.
-CONSTRUCTORS_CHECKED = frozenset({"Lfolded", "Lrouted", "Lscheduled", "Lkernels", "Lassumed",
+CONSTRUCTORS_CHECKED = frozenset({"Lfolded", "Lrouted", "Lscheduled", "Lkernels", "Lassumed", "Lconstparts",
                                   "Lmatched", "Lparted", "Lsplit", "Lcopied", "Lallset", "Lwritten", "Lnocontracts", "Lnative", "Lsafe"})
 
 

@@ -196,8 +196,10 @@ class _Walk:
     def global_(self, op):
         from mlir import ir
 
-        if "initial_value" not in op.attributes:
-            raise Refused(op, "a memref.global with no initial value")
+        if "initial_value" not in op.attributes:  # a vector's cell, written before it is read
+            return M["Global"](_string(op, "sym_name"),
+                               str(ir.TypeAttr(op.attributes["type"]).value), None,
+                               span=self.span(op))
         value = op.attributes["initial_value"]
         if not ir.DenseElementsAttr(value).is_splat:
             raise Refused(op, "a memref.global whose elements are not one value")

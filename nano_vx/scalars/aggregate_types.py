@@ -18,6 +18,12 @@ class Sig:
     out: Tree | None = None  # the result's shape, when it is an aggregate
     result: int | None = None  # the leaf of `out` returned as the function's result, a tensor
 
+    @property
+    def aggregate(self) -> bool:
+        """Whether the function takes or returns an aggregate, which scalarize-aggregates
+        takes apart."""
+        return self.out is not None or any(shape is not None for shape in self.params)
+
 
 @dataclass
 class _Scope:

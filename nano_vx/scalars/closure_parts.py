@@ -1,12 +1,14 @@
-"""The scalar parts of a struct or tuple a closure takes or returns, as split-closure-results
-and split-closure-aggregates give them one by one, the literal that puts them together, and
-the closures a local only called may hold."""
+"""The scalar parts of a struct, tuple or enum a closure takes or returns, as
+split-closure-results and split-closure-aggregates give them one by one, the literal that
+puts them together, and the closures a local only called may hold."""
 
 from __future__ import annotations
 
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import descendants
+from .aggregates import zero
+from .storages import chosen_values
 
 
 def struct_fields(program) -> dict:
@@ -60,12 +62,108 @@ def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
                        span=span) for f in structs[ty.name]), span=span)
 
 
-def called_closures(fn) -> dict:
-    """The locals that only ever hold closures written in fn and are only called: local -> the
-    closures it may hold. Such locals are bound by a `let` to a closure or to another of
-    them, and only called or assigned a closure or another of them (`let mut f = f_0; f =
-    f_1;`, as choose-closures-in-kernels writes, or `let ordered = s;`, as name-temporaries
-    holds a callee); those holding one another's closures may hold them all, a group."""
+class Parts:
+    """The parts of a program's structs, tuples and enums, an enum's where every variant
+    carries scalars, structs or tuples."""
+
+    def __init__(self, program):
+        self.structs = struct_fields(program)
+        self.enums = {item.name: item.variants for item in program.items
+                      if item._prod == "EnumDecl" and item.variants and all(
+                          t._prod == "Scalar" or aggregate_parts(self.structs, t)
+                          for v in item.variants for t in v.fields)}
+
+    def of(self, ty):
+        """aggregate_parts of ty, an enum's too: per variant, whether the value holds it (a
+        `bool` at the variant's label, but for the last, held where no other is), then the
+        scalar parts of what it carries (at the variant's label, its index and their path)."""
+        if self.enum(ty) is None:
+            return aggregate_parts(self.structs, ty)
+        last = self.enums[ty.name][-1]
+        return [part for v in self.enums[ty.name]
+                for part in [((v.name,), L["Scalar"]("bool", span=ty.span))] * (v is not last)
+                + [((v.name, k) + path, leaf) for k, t in enumerate(v.fields)
+                   for path, leaf in aggregate_parts(self.structs, t) or [((), t)]]]
+
+    def enum(self, ty):
+        """The name of ty, an enum whose values are split, else None."""
+        return ty.name if ty is not None and ty._prod == "NamedType" and ty.name in self.enums \
+            else None
+
+    def literal(self, ty, names: dict, span):
+        """The value of type ty whose parts the locals `names` names by path; an enum's
+        chooses its variant: `if s_Sq { Shape::Sq(s_Sq_0) } else { Shape::Rect(s_Rect_0,
+        s_Rect_1) }`."""
+        if self.enum(ty) is None:
+            return parts_literal(ty, (), names, self.structs, span)
+        *tested, last = self.enums[ty.name]
+
+        def value(v):
+            return L["EnumValue"](ty.name, v.name, tuple(
+                parts_literal(t, (v.name, k), names, self.structs, span)
+                for k, t in enumerate(v.fields)), span=span)
+        made = value(last)
+        for v in reversed(tested):
+            made = L["IfExpr"](L["Local"](names[(v.name,)], span=span), False,
+                               L["Block"]((), value(v), span=span),
+                               L["Block"]((), made, span=span), span=span)
+        return made
+
+
+def part(e, path: tuple, ty=None, enum=None):
+    """The expression of e's part at path, of type ty, of e an enum value of the enum `enum`
+    else None: a variant's value not held is zero, what no read sees."""
+    if enum is not None:
+        return _variant_part(e, path, ty, enum)
+    for label in path:
+        if e._prod == "StructLit":
+            e = next(f.value for f in e.fields if f.name == label)
+        elif e._prod == "Tuple":
+            e = e.elems[label]
+        elif isinstance(label, int):
+            e = L["TupleGet"](e, label, span=e.span)
+        else:
+            e = L["FieldGet"](e, label, span=e.span)
+    return e
+
+
+def _variant_part(e, path: tuple, ty, enum):
+    variant, index, rest = path[0], path[1] if len(path) > 1 else None, path[2:]
+    if e._prod == "EnumValue":
+        if index is None:
+            return L["Bool"](e.variant == variant, span=e.span)
+        return part(e.args[index], rest) if e.variant == variant else _zero(ty, e.span)
+    held = L["VariantIs"](e, enum, variant, span=e.span)
+    if index is None:
+        return held
+    carried = part(L["VariantField"](e, enum, variant, index, span=e.span), rest)
+    return L["IfExpr"](held, False, L["Block"]((), carried, span=e.span),
+                       L["Block"]((), _zero(ty, e.span), span=e.span), span=e.span)
+
+
+def _zero(ty, span):
+    """The zero of the scalar type ty, a number cast to it as the parameter types it."""
+    made = zero(ty, span)
+    return made if ty.name == "bool" else L["Cast"](made, ty, span=span)
+
+
+def rechoose(value, arm, walk):
+    """value, each value v an `if` (and each `else if`) may give made arm(v), and each
+    condition walk(cond)."""
+    if value is None or value._prod != "IfExpr":
+        return value if value is None else arm(value)
+    return value.replace(cond=walk(value.cond), then=value.then.replace(
+        value=rechoose(value.then.value, arm, walk)), orelse=value.orelse.replace(
+        value=rechoose(value.orelse.value, arm, walk)))
+
+
+def called_closures(fn, held=lambda value: value._prod == "Closure") -> dict:
+    """The locals that only ever hold closures written in fn (the values `held` accepts) and
+    are only called: local -> the closures it may hold. Such locals are bound by a `let` to a
+    closure, to another of them or to an `if` choosing among those, and only called or
+    assigned one of those (`let mut f = f_0; f = f_1;`, as choose-closures-in-kernels writes,
+    or `let ordered = s;`, as name-temporaries holds a callee); those holding one another's
+    closures may hold them all, a group."""
     lets = [n for n in descendants(fn) if n._prod == "Let"]
     group = {n.name: n.name for n in lets}
 
@@ -75,7 +173,7 @@ def called_closures(fn) -> dict:
         return name
 
     closures: dict = {}
-    ok = {n.name for n in lets if n.value._prod in ("Closure", "Local")}
+    ok = set(group)
     used = {id(n.callee) for n in descendants(fn) if n._prod == "Call"}
     bindings = [(n.name, n.value, None) for n in lets] + \
         [(n.target.name, n.value, n) for n in descendants(fn)
@@ -83,15 +181,16 @@ def called_closures(fn) -> dict:
     for name, value, assign in bindings:
         if assign is not None:
             used.add(id(assign.target))
-            if assign.op != "=" or value._prod not in ("Closure", "Local"):
+            if assign.op != "=":
                 ok.discard(name)
-        if value._prod == "Closure":
-            closures.setdefault(name, []).append(value)
-        elif value._prod == "Local" and value.name in group:
-            used.add(id(value))
-            group[find(name)] = find(value.name)
-        else:
-            ok.discard(name)
+        for each in chosen_values(value):
+            if held(each):
+                closures.setdefault(name, []).append(each)
+            elif each._prod == "Local" and each.name in group:
+                used.add(id(each))
+                group[find(name)] = find(each.name)
+            else:
+                ok.discard(name)
     for n in descendants(fn):
         if n._prod == "Local" and id(n) not in used:
             ok.discard(n.name)
@@ -108,7 +207,8 @@ def called_closures(fn) -> dict:
 
 def given_split(node, split: dict):
     """What `split` holds of the local a `let` or an assignment gives a closure written there,
-    else None."""
+    or an `if` choosing one, else None."""
     name = node.name if node._prod == "Let" else \
         node.target.name if node.target._prod == "Local" else None
-    return split.get(name) if node.value._prod == "Closure" else None
+    return split.get(name) if any(v._prod == "Closure" for v in chosen_values(node.value)) \
+        else None

@@ -195,6 +195,19 @@ def _returns(block) -> bool:
     return False
 
 
+def calling_closure(lang, fn, callee, taken: set):
+    """The closure of the language lang calling fn (named by callee, a `Global`) with
+    parameters of its own, named as fn's and not in taken (which grows): `|a: i32, b: i32|
+    add(a, b)`."""
+    span, params, args = callee.span, [], []
+    for p in fn.params:
+        name = unused_name(p.name.split("#")[0], taken)
+        params.append(lang["Param"](name, p.type, span=span))
+        args.append(lang["Local"](name, span=span))
+    call = lang["Call"](callee, tuple(args), span=span)
+    return lang["Closure"](tuple(params), lang["Block"]((), call, span=span), span=span)
+
+
 def bound_in(node) -> set:
     """The locals bound inside a node: parameters of its closures, lets, loop variables,
     the bindings of its `match` patterns."""

@@ -20,7 +20,7 @@ from .rules import Rules
 from .signatures import Signatures, is_literal, written
 from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
                     bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify)
+                    reference_to, scalar_of, show, unify, unlowered_row)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -216,14 +216,7 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                t = scalar_of(item.type, item)
-                if isinstance(t, Vector) and any(  # no memref.global holds a vector
-                        n._prod == "Call" and n.callee._prod == "Global"
-                        and n.callee.name in self.sigs.fns for n in descendants(item.value)):
-                    raise Mismatch(item, "a constant holding a vector whose value calls a "
-                                         "function (computed once, at its first read, only "
-                                         "for a scalar)")
-                unify(self.expr(item.value), t, item)
+                unify(self.expr(item.value), scalar_of(item.type, item), item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
@@ -350,8 +343,8 @@ class Infer:
         return rule(self, e)
 
     def call(self, e, params, ret, outside=False, rows=False):
-        """`outside`: the callee is a function of the program, not a closure; `rows`: one
-        the host calls, which may be lent a row."""
+        """`outside`: the callee is a function of the program, not a closure; `rows`: a call,
+        not a launch of a kernel, which may be given or lent a row."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
@@ -362,9 +355,9 @@ class Infer:
         return ret
 
     def argument(self, arg, bound=False):
-        """An argument of a call of a function of the program, or what a `let` binds, an
-        assignment gives a variable or a function returns (`bound`: a value, as `value`
-        takes it): a row of a local it lends or borrows is a tensor (lent_row)."""
+        """An argument of a call of a function or a closure of the program, or what a `let`
+        binds, an assignment gives a variable or a function returns (`bound`: a value, as
+        `value` takes it): a row of a local it lends or gives is a tensor (lent_row)."""
         index = lent_row(arg, self.expr, self.erased)
         if index is None:
             return self.value(arg) if bound else self.expr(arg)
@@ -506,6 +499,10 @@ class Infer:
             return scalar_of(self.sigs.consts[e.name].type, e)
         raise Mismatch(e, "a function used as a value")
 
+    @EXPRESSIONS.on("ConstPart")
+    def _const_part(self, e):
+        return Var("any")  # its constant's type, which the constant's item gives it
+
     @EXPRESSIONS.on("Binary")
     def _binary(self, e):
         if e.op in _LOGIC:
@@ -577,7 +574,7 @@ class Infer:
                 closure = unify(closure, Closure([Var("any") for _ in e.args], Var("any"),
                                                  None), e)
             if isinstance(closure, Closure):
-                ret = self.call(e, closure.params, closure.ret)
+                ret = self.call(e, closure.params, closure.ret, rows=True)
                 later = self.later.pop(id(self.direct_lets.get(callee.name)), None)
                 if later is not None:
                     self.closure_body(*later)
@@ -676,7 +673,8 @@ class Infer:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or borrowed."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed, or bound,
+        given or returned (lent_row)."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         unify(self.expr(e.index), Var("int"), e.index)
         if isinstance(base, Ptr):  # `p[i]`: element i of the tensor p points into
@@ -689,8 +687,7 @@ class Infer:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function, "
-                              "borrowed by a `let` or returned")
+            raise Mismatch(e, unlowered_row(e))
         # the row's type as its tensor's is written, in the tensor's space, for its `let`
         row = None if base.node is None else base.node.replace(dims=base.node.dims[1:])
         return Tensor(base.elem, base.dims[1:], row)
@@ -737,6 +734,9 @@ class Infer:
         """A `?` tensor's extents, one integer type for all: an array literal native code
         reads element by element."""
         for d, x in zip(t.dims, given.elems):
+            if x._prod == "Cast" and x.type._prod == "Scalar" and x.type.name == "i64":
+                # a number past i32, which alone would be an i32 (erase-variable-extents)
+                x = x.value
             if d is not None and (x._prod != "Int" or x.value != d):
                 raise Mismatch(x, f"an extent other than the {d} its tensor's type says")
         extent = find(self.expr(given)).elem

@@ -363,17 +363,15 @@ def bad_cast(source, target):
 
 
 def lent_row(arg, type_of, erased: bool):
-    """The index chain of a row of a local a call lends, a `let` borrows or a function
-    returns (`&t[i]`, `&mut t[i]`; `t[i]` where erase-tensor-references `erased` the
-    reference; `(*p)[i]` of a local p referring to one), the tensor typed by `type_of`; None
-    for anything else. The loan keeps the local's buffer there while the call runs or the
-    reference lives (a temporary's would be dropped; one returned, find-owned-buffers never
-    drops), so native code gives a view of it (a memref of the row), as the interpreter
-    does; a row bound or given by value, which the interpreter keeps viewing the old buffer
-    after a move or a new value of its tensor, could outlive it."""
-    if not erased and arg._prod != "Borrow":
-        return None
-    index = root = arg if erased else arg.value
+    """The index chain of a row of a local a call is lent or given, a `let` binds or a
+    function returns (`&t[i]`, `&mut t[i]`, `t[i]`; `(*p)[i]` of a local p referring to one),
+    the tensor typed by `type_of`; None for anything else (`erased`: erase-tensor-references
+    made `&t[i]` `t[i]`). Native code gives a view of the local's buffer (a memref of the
+    row), as the interpreter does: find-owned-buffers counts the row's reads as the local's,
+    and drops no buffer a row of which outlives its local (a row by value read after a new
+    value of its tensor, one returned). A temporary's, which name-row-temporaries left in
+    place, is refused: it would be dropped after its statement."""
+    index = root = arg.value if arg._prod == "Borrow" and not erased else arg
     depth = 0
     while root._prod == "Index":
         root, depth = root.base, depth + 1
@@ -384,3 +382,15 @@ def lent_row(arg, type_of, erased: bool):
         return None
     t = find(type_of(tensor))
     return index if isinstance(t, Tensor) and depth < len(t.dims) else None
+
+
+def unlowered_row(index) -> str:
+    """Why the row `index` (`t[i]`) is not lowered where lent_row does not find it: it is
+    of a tensor no variable names (which name-row-temporaries left), or used where no row
+    is lowered."""
+    while index._prod == "Index":
+        index = index.base
+    if index._prod not in ("Local", "Deref"):
+        return "a row of a tensor no variable names used other than printed"
+    return ("a row of a tensor used other than printed, given or lent to a function, bound "
+            "by a `let` or returned")

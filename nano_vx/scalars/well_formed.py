@@ -20,7 +20,8 @@ from .block_scopes import check_blocks
 from .rules import Rules
 from .signatures import Signatures
 from .terms import (FLOATS, Closure, Mismatch, Ref, Tensor, Var, Vector, bad_binary, bad_cast,
-                    bad_negation, find, lent_row, narrow_of, scalar_of, show, unify)
+                    bad_negation, find, lent_row, narrow_of, scalar_of, show, unify,
+                    unlowered_row)
 
 STATEMENTS = Rules(Lscalars)  # Lscalars' statements; `Return` is also Lblocks' exit
 EXPRESSIONS = Rules(Lscalars)
@@ -185,8 +186,8 @@ class Check:
         return t
 
     def call(self, e, params, ret, rows=False):
-        """`rows`: the callee is a function of the program the host calls, which may be lent
-        a row of a local (lent_row)."""
+        """`rows`: a call, not a launch of a kernel, which may be given or lent a row of a
+        local (lent_row)."""
         if len(params) != len(e.args):
             raise Mismatch(e, f"a call with {len(e.args)} arguments of a function taking "
                               f"{len(params)}")
@@ -195,8 +196,9 @@ class Check:
         return ret
 
     def argument(self, arg):
-        """An argument of a call of a function of the program, what a variable is given or
-        a function returns: a row of a local lent or borrowed is a tensor (lent_row)."""
+        """An argument of a call of a function or a closure of the program, what a variable
+        is given or a function returns: a row of a local lent or given is a tensor
+        (lent_row)."""
         index = lent_row(arg, self.expr, True)  # Lscalars: the references are erased
         return self.expr(arg) if index is None else self.index(index, row=True)
 
@@ -400,7 +402,7 @@ class Check:
             closure = find(self.expr(callee))
             if not isinstance(closure, Closure):
                 raise Mismatch(e, f"a call of {show(closure)}")
-            return self.call(e, closure.params, closure.ret)
+            return self.call(e, closure.params, closure.ret, rows=True)
         if callee._prod != "Global":
             raise Mismatch(e, "a call of something other than a function or a closure")
         name = callee.name
@@ -504,7 +506,8 @@ class Check:
         return self.index(e.element)
 
     def index(self, e, row=False):
-        """An element; a row (`t[i]` of a rank-2 t) only where it is printed or borrowed."""
+        """An element; a row (`t[i]` of a rank-2 t) only where it is printed, or bound,
+        given or returned (lent_row)."""
         base = find(self.index(e.base, True) if e.base._prod == "Index" else self.expr(e.base))
         self.scalar(e.index, "int")
         if not isinstance(base, Tensor):
@@ -512,8 +515,7 @@ class Check:
         if len(base.dims) == 1:
             return base.elem
         if not row:
-            raise Mismatch(e, "a row of a tensor used other than printed, lent to a function, "
-                              "borrowed by a `let` or returned")
+            raise Mismatch(e, unlowered_row(e))
         return Tensor(base.elem, base.dims[1:], None)
 
     @EXPRESSIONS.on("Flatten")

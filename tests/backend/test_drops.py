@@ -429,3 +429,46 @@ def test_a_program_leaving_tensors_every_way_prints_natively_what_it_interprets(
     native = _run(path)
     assert "W5001" not in native[2]  # it ran natively
     assert native == _run(path, "--action", "interpret")
+
+
+# A row on every turn, a view of its tensor's buffer: bound by value, of a tensor no variable
+# names lent to a function, lent to a closure, returned by a function whose tensor it is (the
+# caller then owns the buffer). The tensor goes back after the row's last read.
+ROWS_READ = """
+fn fresh(i: i32) -> Tensor<f32, [2, 131072]> {
+    let t = Tensor<f32, [2, 131072]>::new();
+    t[1][i] = 1.0f32;
+    t
+}
+
+fn at(r: &Tensor<f32, [131072]>, i: i32) -> f32 {
+    r[i]
+}
+
+fn second(i: i32) -> Tensor<f32, [131072]> {
+    let t = fresh(i);
+    t[1]
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    let f = |r: &Tensor<f32, [131072]>, k: i32| r[k];
+    while i < 20000 {
+        READ
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+READS = {"bound by value": "let t = fresh(i); let r = t[1]; s = s + r[i];",
+         "of a temporary": "s = s + at(&fresh(i)[1], i);",
+         "lent to a closure": "let t = fresh(i); s = s + f(&t[1], i);",
+         "returned": "let r = second(i); s = s + r[i];"}
+
+
+@pytest.mark.parametrize("case", sorted(READS))
+def test_a_tensor_a_row_of_which_is_read_is_given_back_after_the_row(tmp_path, case):
+    code, out, err, peak = _run_bounded(tmp_path, ROWS_READ.replace("READ", READS[case]))
+    assert (code, out) == (0, "20000\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"

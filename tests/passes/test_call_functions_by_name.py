@@ -45,7 +45,7 @@ def test_a_variable_assigned_chosen_or_copied_stays_a_function_value():
 
 
 HANDWRITTEN = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn add(a: i32, b: i32) -> i32 {
         a + b
     }

@@ -517,3 +517,56 @@ def test_a_field_that_owns_data_moves_as_a_variable_does(body, refused):
             f"struct O {{ s: S }}\nfn main() {{ {body} }}\n")
     said = run_front(text, check_linearity).diagnostics.items
     assert [(d.code, d.data["name"]) for d in said] == [("E4001", name) for name in refused]
+
+
+def test_a_second_call_of_a_closure_moving_what_it_captures_is_a_use_after_the_first():
+    diag, repaired = _refused_and_repaired(
+        "closure_called_twice", (11, "g()"),
+        "use of moved value 't': it was moved by the call of 'g', whose body moves it, at "
+        "line 10, column 11")
+    assert _moved(diag) == ((10, 11, "g()"), "'t' moved here")
+    assert diag.help == ["call 'g' once, or give 't' a new value before this use"]
+    assert diag.data == {"name": "t", "moved_by_calling": "g",
+                         "moved_at": {"line": 10, "column": 11}}
+    assert repaired.prints() == ("2\n4\n6\n6\n",) * 2
+
+
+ONCE = """fn consume(t: Tensor<i32, [2]>) -> i32 {{ t[0] }}
+
+struct S {{ t: Tensor<i32, [2]>, n: i32 }}
+
+fn main() {{
+  let mut t = Tensor<i32, [2]>::fill(1);
+  let mut s = S {{ t: Tensor<i32, [2]>::fill(2), n: 3 }};
+  {body}
+}}
+"""
+
+
+@pytest.mark.parametrize("body, refused", [
+    # A call in a loop moves t again on the next turn, and an `if`'s call counts after it.
+    ("let g = || consume(t); for i in 0..2 { print(g()); }",
+     "by the call of 'g', whose body moves it, in an earlier iteration of the loop"),
+    ("let g = || consume(t); if s.n > 2 { print(g()); } print(g());", "by the call of 'g'"),
+    # Another name for the closure is the same closure; a field moves as a variable does.
+    ("let g = || consume(t); let h = g; print(h()); print(g());", "by the call of 'h'"),
+    ("let g = || consume(s.t); print(g()); print(g());", "value 's.t'"),
+    ("let g = || t; let a = g(); let b = g();", "by the call of 'g'"),
+    # What the body moves after the first call is told as what moved it.
+    ("let g = || consume(t); print(g()); t = Tensor<i32, [2]>::fill(4); print(consume(t)); "
+     "print(g());", "into the call of 'consume' at line 8"),
+    ("let g = || consume(t); print(g()); t = Tensor<i32, [2]>::fill(4); print(g());", None),
+    ("let g = || { let u = Tensor<i32, [2]>::fill(5); consume(u) }; print(g()); print(g());",
+     None),
+    ("let g = || consume(t); let mut k = g; k = || 7; print(k()); print(k()); print(g());",
+     None),
+    ("let g = |u: Tensor<i32, [2]>| consume(u); print(g(t)); print(g(s.t));", None),
+])
+def test_what_a_second_call_of_a_closure_moves(body, refused):
+    ran = run_front(ONCE.format(body=body), check_linearity)
+    codes = [(d.code, d.message) for d in ran.diagnostics.items]
+    if refused is None:
+        assert codes == []
+    else:
+        [(code, message)] = codes
+        assert code == "E4001" and refused in message, message

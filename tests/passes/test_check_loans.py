@@ -41,9 +41,9 @@ REFUSED = {
         "end the loan `&count` before this: put it and the uses of 'seen' in a block `{ .. }` "
         "of their own"),
     "element_assigned_while_borrowed": (
-        "E4004", (5, "pair.1"),
-        "cannot assign to `pair.1`: 'pair' is already borrowed (shared) at line 4, column 17",
-        "the loan `&pair.0` is held by 'first' until the end of its block, at 7:1",
+        "E4004", (6, "pair.0"),
+        "cannot assign to `pair.0`: 'pair.0' is already borrowed (shared) at line 5, column 17",
+        "the loan `&pair.0` is held by 'first' until the end of its block, at 8:1",
         "end the loan `&pair.0` before this: put it and the uses of 'first' in a block `{ .. }` "
         "of their own"),
     "moved_while_borrowed": (
@@ -215,3 +215,35 @@ def test_handwritten_a_value_match_carries_its_cases_loans(run_pass, snapshot_tx
         ("E4002", "cannot borrow 'x' as mutable: 'x' is already borrowed (mutable) at line 7, "
                   "column 13")]
     assert ran.dump == snapshot_txt
+
+
+PARTS = """struct P {{ x: i32, y: i32 }}
+struct S {{ v: i32, w: i32, p: P, t: Tensor<i32, [2]> }}
+
+fn main() {{
+    let mut s = S {{ v: 1, w: 2, p: P {{ x: 3, y: 4 }}, t: Tensor<i32, [2]>::fill(5) }};
+    let a = {first};
+    {then};
+    print(a);
+}}
+"""
+
+
+@pytest.mark.parametrize("first, then, code", [
+    ("&mut s.v", "let b = &s.w", None),
+    ("&mut s.p.x", "let b = &mut s.p.y", None),
+    ("&s.p", "s.v = 7", None),
+    ("&mut s.t", "s.p.x = 7", None),
+    ("&mut s.v", "let b = &s", "E4003"),
+    ("&mut s.p", "let b = &s.p.x", "E4003"),
+    ("&mut s.t", "let b = &s.t[1]", "E4003"),
+    ("&s", "let b = &mut s.v", "E4004"),
+    ("&mut s.v", "let b = &mut s.v", "E4002"),
+    ("&s.p.x", "s.p = P { x: 0, y: 0 }", "E4004"),
+    ("&s.v", "s = S { v: 0, w: 0, p: P { x: 0, y: 0 }, t: Tensor<i32, [2]>::fill(0) }",
+     "E4004"),
+    ("&s.t", "s.t[0] = 9", "E4004"),
+])
+def test_loans_of_parts_of_a_variable_conflict_only_where_the_parts_overlap(first, then, code):
+    ran = run_front(PARTS.format(first=first, then=then), check_loans)
+    assert [d.code for d in ran.diagnostics.items] == ([code] if code else [])

@@ -41,9 +41,9 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     # their own words
     ("let s = \"no\"; let f = || s; let g = |u| 1; let i = 0;"
      " if i < 2 && g(print(f())) > 0 { print(1); }", "a variable holding a string"),
-    ("let t = Tensor<i32, [2, 2]>::new(); let r = t[0];",
-     "a row of a tensor used other than printed, lent to a function, borrowed by a `let` "
-     "or returned"),
+    ("let t = Tensor<i32, [2, 2]>::new(); let c = true; let r = if c { t[0] } else { t[1] };",
+     "a row of a tensor used other than printed, given or lent to a function, bound by a "
+     "`let` or returned"),
     ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
     ("let k = |a, b| a & b; print(k(1.5, 1.0));", "'&' on f64"),
 ])
@@ -207,15 +207,19 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
 @pytest.mark.parametrize("body,what", [
     # one a variable holds printed, or two compared first in their statement,
     # halt-closure-prints makes a stop; a parameter only where the arguments it is given
-    # are all closures or all functions (the interpreter names each kind)
+    # are all closures or all functions, or each call's argument clearly is one or the
+    # other (copy-closures-per-argument-kind copies the closure per kind): not a parameter
+    # of another closure (the interpreter names each kind)
     ("fn add(a: i32, b: i32) -> i32 { a + b }\n"
      "    let show = |h, y: i32| { print(h(y, y)); print(h); };\n"
-     "    show(|a: i32, b: i32| a * b, 2);\n    show(add, 1);", "printing a closure"),
+     "    let pass = |g, y: i32| show(g, y);\n"
+     "    pass(add, 1);\n    show(|a: i32, b: i32| a * b, 2);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
-    # written before the `let` of what a closure it is given reads
+    # called before the `let` of what a closure it is given reads (delay-launching-closures
+    # moves the launching closure's `let` down to its first use, which is before it here)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
-     "    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
+     "    print(run());\n    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
      "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"

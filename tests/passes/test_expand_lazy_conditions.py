@@ -51,10 +51,10 @@ def test_other_conditions_keep_their_form():
     assert "@print(k > 5 || f(2) > 1);" in text
 
 
-# Hand-written Lassumed: an aggregate a call makes in a loop's condition, which runs once per
+# Hand-written Lconstparts: an aggregate a call makes in a loop's condition, which runs once per
 # turn: tested in the loop's body, it is computed once per turn there.
 IN_A_CONDITION = """
-    // IL: Lassumed
+    // IL: Lconstparts
     struct P {
         x: i32,
     }

@@ -75,10 +75,10 @@ def test_a_function_not_always_giving_back_its_state_is_left_as_it_was(text):
     assert ran.after == ran.before
 
 
-# Hand-written Lassumed: a function giving back its state by `return`, whose call is the value
+# Hand-written Lconstparts: a function giving back its state by `return`, whose call is the value
 # of another function's body.
 BODY = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn again(s: HardwareState<i32, Topology::NPU>) -> HardwareState<i32, Topology::NPU> {
         return s;
     }

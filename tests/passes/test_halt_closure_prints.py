@@ -115,14 +115,25 @@ def test_a_function_chosen_with_a_closure_is_flagged_and_the_stop_names_what_it_
         1, "3\n-2\n5\n9\n7\n147\n")
 
 
-def test_a_parameter_given_a_function_and_a_closure_printed_stays_refused():
-    case = CASES / "e5010_parameter_given_a_function_and_a_closure_printed.vx"
+def test_a_parameter_given_a_function_and_a_closure_in_copies_of_its_closure_is_stopped():
+    # copy-closures-per-argument-kind gave the closure a copy per kind: each print is a stop.
+    case = CASES / "parameter_given_a_function_and_a_closure_printed.vx"
+    text = to_text(run_front(case, halt_closure_prints).after)
+    assert text.count("cannot print a value of type closure") == 1
+    assert text.count("cannot print a value of type function") == 1
+    assert "show_function(@add, 1);" in text
+    native = run_cli(case)
+    assert "W5001" not in native[2] and "cannot print a value of type closure" in native[2]
+
+
+def test_a_parameter_given_another_parameter_and_a_closure_printed_stays_refused():
+    case = CASES / "e5010_parameter_given_a_parameter_and_a_closure_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
     assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
     assert native[:2] == run_cli(case, "--action", "interpret")[:2]
     assert_native_as_interpreted(
-        CASES / "e5010_parameter_given_a_function_and_a_closure_printed_repaired.vx")
+        CASES / "e5010_parameter_given_a_parameter_and_a_closure_printed_repaired.vx")
 
 
 HANDWRITTEN = """

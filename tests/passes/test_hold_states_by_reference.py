@@ -111,10 +111,10 @@ def test_a_state_shared_otherwise_is_refused(body, what):
     assert ran.after == ran.before
 
 
-# Hand-written Lassumed: a state chosen between two `try_pin`s holds its pin in its own cell
+# Hand-written Lconstparts: a state chosen between two `try_pin`s holds its pin in its own cell
 # alone, and the take of each branch counts the topology's declared `replicas`.
 CHOSEN = """
-    // IL: Lassumed
+    // IL: Lconstparts
     Topology Pool { memory: Memory::CPU_DRAM, replicas: 2 }
 
     fn main() {

@@ -120,10 +120,10 @@ def test_a_closure_variable_a_call_assigns_is_read_before_the_arguments_that_cal
     assert run_cli(CASES / "through_a_closure_a_call_assigns.vx") == (0, "2\n6\n30\n", "")
 
 
-# Hand-written Lassumed: a temporary borrowed inside another borrowed one; the inner is named
+# Hand-written Lconstparts: a temporary borrowed inside another borrowed one; the inner is named
 # first, as it runs first.
 NESTED = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn sum(a: &i32, b: &i32) -> i32 {
         *a + *b
     }

@@ -64,10 +64,10 @@ def test_a_state_made_inside_an_operation_stays_in_place():
     assert [n.receiver.name for n in _made_in_place(ran)] == ["y"]
 
 
-# Hand-written Lassumed: a state made in a call's argument, and a `match` on `try_pin` that is
+# Hand-written Lconstparts: a state made in a call's argument, and a `match` on `try_pin` that is
 # the value of main's body, which nothing reads: the state is named, the `match` a statement.
 IN_PLACE = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn report(s: HardwareState<i32, Topology::NPU>) -> i32 {
         match s {
             Available(p: Pinned<i32, Topology::NPU>) => {

@@ -65,11 +65,11 @@ def test_what_runs_before_a_held_call_is_held_first_in_the_order_it_runs():
     assert re.search(r"\+ t\[agg#\d+\]", text) and "= t;" not in text
 
 
-# Hand-written Lassumed: a tuple a call makes in a loop's condition, computed in its body (as
+# Hand-written Lconstparts: a tuple a call makes in a loop's condition, computed in its body (as
 # expand-lazy-conditions writes it), once per turn; and one left in the condition, which this
 # pass cannot compute before its statement without running it once only.
 IN_THE_BODY = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn pair(v: i32) -> (i32, i32) {
         (v, v + 1)
     }
@@ -103,12 +103,12 @@ def test_handwritten_an_aggregate_left_in_a_loop_condition_is_refused(run_pass):
     assert ran.codes == ["E5010"]
 
 
-# Hand-written Lassumed: a short circuit whose right computes a tuple a call makes, left as
+# Hand-written Lconstparts: a short circuit whose right computes a tuple a call makes, left as
 # written (expand-lazy-conditions would have written it as the `if` it means); and one whose
 # right runs a call in place before such a tuple. Neither right may be named before its
 # statement, as it may not run.
 SHORT_CIRCUIT = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn pair(v: i32) -> (i32, i32) {
         (v, v + 1)
     }

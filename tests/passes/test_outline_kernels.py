@@ -92,8 +92,8 @@ def _stop(tree) -> tuple:
     return stopped.value.code, str(stopped.value.span), stopped.value.message
 
 
-@pytest.mark.parametrize("case, place", [("closure_moving_before_its_launch", ":6:28"),
-                                         ("closure_moving_after_its_launch", ":6:28"),
+@pytest.mark.parametrize("case, place", [("closure_moving_before_its_launch", ":8:28"),
+                                         ("closure_moving_after_its_launch", ":8:28"),
                                          ("moved_in_the_body_read_by_a_closure", ":6:21"),
                                          ("moved_by_a_closure_of_the_body", ":6:21"),
                                          ("moved_by_an_inner_spawn", ":7:21"),

@@ -9,7 +9,7 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.return_kernel_tensors import return_kernel_tensors
-from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
                    run_front)
 
 CASES = Path(__file__).parent / "cases" / "return_kernel_tensors"
@@ -70,16 +70,13 @@ def test_closures_the_kernel_makes_read_the_tensor_it_returns():
     assert "        t[1] = t[1] + 10;\n" in kernel and kernel.endswith("    t\n}\n")
 
 
-def test_a_kernel_given_a_closure_is_left_and_refused_then_repaired():
-    """The closure given reads the launcher's `t`, which a kernel returning `t` would have
-    taken: its read would see the tensor before the kernel's assignment."""
-    case = CASES / "e5010_given_a_closure.vx"
-    ran = run_front(case, return_kernel_tensors)
-    assert ran.after is ran.before
-    status, printed, err = run_cli(case)
-    assert "warning[W5001]" in err and "a closure passed to a function" in err
-    assert (status, printed) == run_cli(case, "--action", "interpret")[:2] == (0, "5\n5\n")
-    assert_native_as_interpreted(case.with_name("e5010_given_a_closure_repaired.vx"))
+def test_a_closure_an_if_chose_is_made_by_the_kernel_which_returns_the_tensor():
+    text = to_text(run_front(CASES / "given_a_closure.vx", return_kernel_tensors).after)
+    assert "    t = launch main$kernel0 on(Topology::CPU)(t, &mut r, f_which);\n" in text
+    kernel = text[text.index("fn main$kernel0"):]
+    assert "    let f_0: ~_ = || {\n        t[0]\n    };\n" in kernel
+    assert kernel.endswith("    t\n}\n")
+
 
 # Hand-written Lparted: a kernel assigning two tensors whole, which it could not return both
 # of, and one given a closure (which may read the launcher's variable where it is called):

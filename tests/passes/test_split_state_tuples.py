@@ -85,10 +85,10 @@ def test_a_tuple_used_whole_or_holding_no_state_is_left_as_it_was(body):
     assert ran.after == ran.before
 
 
-# Hand-written Lassumed: a `let mut` tuple read by its elements, its state matched: each
+# Hand-written Lconstparts: a `let mut` tuple read by its elements, its state matched: each
 # element a `let mut` (lower-pins makes the state's a copy sharing t's pin).
 MUTABLE = """
-    // IL: Lassumed
+    // IL: Lconstparts
     fn main() {
         let y: i32 = 3;
         let t: HardwareState<i32, Topology::NPU> = y.try_pin(Topology::NPU);

@@ -68,7 +68,7 @@ def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read
     """The interpreter stops in the callee, at `x[0]`: the check in the copy of the callee
     stops with that place."""
     ran = run_front(CASES / "lent_to_a_call.vx", track_moved_captures)
-    assert (4, 41) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
+    assert (6, 41) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
 
 
 def test_a_reference_lent_to_a_function_printing_first_is_checked_in_a_copy_of_it():
@@ -79,7 +79,7 @@ def test_a_reference_lent_to_a_function_printing_first_is_checked_in_a_copy_of_i
     assert "@print(@total$checking_x(&t, t_moved));" in text
     assert "fn total$checking_x(x: &Tensor<i32, [2], Memory::CPU_DRAM>, x_moved: i32) -> i32 {\n"\
            "    @print(5);\n    if x_moved == 1 {" in text
-    assert {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")} == {(4, 51), (8, 46)}
+    assert {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")} == {(6, 51), (10, 46)}
 
 
 def test_a_reference_lent_to_a_function_reading_it_first_in_a_loop_is_refused():
@@ -107,7 +107,7 @@ def test_a_reference_a_kernel_lends_on_is_checked_where_the_callee_assigns_throu
     value: the call is of a copy of `bump` given the flag, which checks it there."""
     ran = run_front(CASES / "lent_on_by_a_kernel_to_a_call_assigning_first.vx",
                     track_moved_captures)
-    assert (5, 5) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
+    assert (7, 5) in {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")}
 
 
 def test_a_kernel_moving_a_flagged_variable_is_lent_the_launchers_flag():

@@ -19,8 +19,8 @@ from front import (_printed, assert_native_as_interpreted, assert_prints_the_sam
 
 CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
-ROW = "a row of a tensor used other than printed, lent to a function, borrowed by a `let` or " \
-    "returned"
+ROW = "a row of a tensor used other than printed, given or lent to a function, bound by a " \
+    "`let` or returned"
 REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
@@ -34,15 +34,12 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "an `if` choosing a reference to a tensor none of whose arms names a variable",
            "e5010_literal_chosen_beside_a_local_a_later_use_types":
                "a value of type i32 where i64 is expected",
-           "e5010_vector_constant_calling_a_function":
-               "a constant holding a vector whose value calls a function",
            "e5010_tuple_literal_element_used_as_another_type":
                "a value of type i32 where i64 is expected",
            "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
-           "e5010_row_bound_by_value": ROW,
-           "e5010_row_lent_to_a_closure": ROW,
-           "e5010_row_of_a_temporary_lent": ROW,
-           "e5010_row_chosen_by_an_if_and_returned": ROW}
+           "e5010_row_of_a_temporary_after_a_call":
+               "a row of a tensor no variable names used other than printed",
+           "e5010_row_chosen_by_an_if_for_a_let": ROW}
 
 
 @pytest.mark.parametrize("case", NAMES)

@@ -7,10 +7,9 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
-from nano_vx.passes.check_aggregate_function_values import check_aggregate_function_values
 from nano_vx.passes.wrap_function_values import wrap_function_values
-from front import (_printed, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_cli, run_front)
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
+                   run_front)
 
 CASES = Path(__file__).parent / "cases" / "wrap_function_values"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -48,18 +47,6 @@ def test_a_function_value_printed_is_wrapped_and_the_stop_names_a_function():
         status, _, err = run_cli(CASES / f"{case}.vx")
         assert status == 1 and "W5001" not in err
         assert f"cannot print a value of type {stop}" in err
-
-
-def test_a_function_value_given_or_returning_a_struct_stays_refused_before_it_is_wrapped():
-    # scalarize-aggregates, before this pass, takes the struct apart only for a call by name;
-    # check-aggregate-function-values refuses a value that would call the function as it was.
-    for name in ("e5010_chosen_taking_a_struct", "e5010_chosen_returning_a_struct"):
-        case = CASES / f"{name}.vx"
-        assert_refused_then_repaired(case, check_aggregate_function_values, "E5010",
-                                     "a function taking or returning an aggregate used as a "
-                                     "value")
-        assert run_cli(case)[:2] == run_cli(case, "--action", "interpret")[:2]
-        assert_native_as_interpreted(CASES / f"{name}_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -1,0 +1,164 @@
+"""name-row-temporaries: Lsplit -> Lsplit.
+
+Same IL: the tensor is computed by a `let` just before its statement, where nothing the
+statement computed before it could see the difference, so the interpreter runs the output as
+it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass
+from ..scalars.aggregates import Names
+from ..scalars.function_locals import lent_locals
+
+# What reads nothing a call may change, and stops nowhere: it may run after the tensor's call.
+LITERALS = ("Int", "Float", "Bool", "Str", "Global")
+# What runs its parts in the order of its fields before it computes its own value.
+IN_ORDER = ("Call", "Borrow", "Index", "Binary", "Unary", "Cast", "Tuple")
+
+
+@dataclass
+class State:
+    results: dict = field(default_factory=dict)  # function name -> its result type
+    names: Names | None = None
+    lent: set = field(default_factory=set)  # the locals a call may change
+
+
+name_row_temporaries = Pass("name-row-temporaries", L, L, """
+Give each tensor that no variable names and a row of which a statement takes (`&made()[1]`,
+`made()[1]`) a local of its own, computed by a `let` before the statement, where the statement
+computes nothing before it but names and literals, so that the row is one of a local, which
+native code lowers.
+
+`print(total(&made()[1]));` is `let made = made(); print(total(&made[1]));`: the row is a view
+of the tensor's buffer, which a tensor no variable names would not keep past its statement;
+bound to a local, find-owned-buffers drops it after the row's last read. The tensor is a
+call of a function of the program returning a tensor (or a reference to one), or a
+constructor; only where what the statement runs before it is literals, functions and
+variables no call may change (none lent `&mut`, none a closure assigns), so that the
+statement runs its parts in the order written: elsewhere (`g(a / b, &made()[1])`, whose
+division may stop before the call) it stays, and check-native-subset refuses it. The
+statements are a `let`, an expression statement, a `return`, an assignment to a variable
+and a block's value; an `if`'s or a `while`'s condition keeps its tensors.
+""", state=State)
+
+
+@name_row_temporaries.on("Program")
+def _program(run, program):
+    run.state.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    return run.rebuild(program)
+
+
+@name_row_temporaries.on("Fn")
+def _fn(run, fn):
+    run.state.names, run.state.lent = Names(fn), lent_locals(fn)
+    return run.rebuild(fn)
+
+
+@name_row_temporaries.on("Let", "Return", "ExprStmt", "Assign", splice=True)
+def _statement(run, node):
+    node = run.rebuild(node)
+    slot = "expr" if node._prod == "ExprStmt" else "value"
+    value = getattr(node, slot)
+    if value is None or node._prod == "Assign" and node.target._prod != "Local":
+        return (node,)
+    named = _named(run, value)
+    if named is None:
+        return (node,)
+    let, value = named
+    return (let, node.replace(**{slot: value}))
+
+
+@name_row_temporaries.on("Block")
+def _block(run, block):
+    block = run.rebuild(block)
+    named = _named(run, block.value) if block.value is not None else None
+    if named is None:
+        return block
+    let, value = named
+    return block.replace(stmts=(*block.stmts, let), value=value)
+
+
+def _named(run, e):
+    """The `let` of the first tensor e takes a row of and e reading its local, or None when
+    e takes none or computes what could see the difference before it."""
+    found = _first(run, e)
+    if not isinstance(found, tuple):
+        return None
+    tensor, ty = found
+    name = run.state.names.fresh("made")
+    local = L["Local"](name, span=tensor.span)
+    let = L["Let"](name, False, ty, tensor, span=tensor.span)
+    return let, _replaced(e, tensor, local)
+
+
+def _first(run, e):
+    """The tensor no variable names and its type, when e takes a row of it first of all it
+    computes; True when e computes nothing that matters to the order (names, literals and
+    borrows of them); False when it computes something before any such tensor (a call, an
+    index that may stop, an operator)."""
+    row = _row_of(run, e)
+    if row is not None:
+        return row
+    if e._prod in LITERALS or e._prod == "Local" and e.name not in run.state.lent:
+        return True
+    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
+            e.args and e.args[0]._prod == "Index":
+        return False  # a row printed is lowered where it is
+    if e._prod == "Index":  # the tensor, then its indices, innermost first
+        parts, root = [], e
+        while root._prod == "Index":
+            parts.insert(0, root.index)
+            root = root.base
+        parts.insert(0, root)
+    elif e._prod in IN_ORDER and not (e._prod == "Binary" and e.op in ("&&", "||")):
+        parts = [c for name in e._fields
+                 for c in (getattr(e, name) if isinstance(getattr(e, name), tuple)
+                           else (getattr(e, name),))
+                 if hasattr(c, "_prod") and c._nt == "Expr"]
+    else:
+        return False
+    for part in parts:
+        found = _first(run, part)
+        if found is not True:
+            return found
+    return e._prod == "Borrow"  # the rest computed something once its parts ran
+
+
+def _row_of(run, e):
+    """(tensor, its type) when e is a row (`t[i]`, `t[i][j]` of a rank-3 t) of a tensor a
+    call of a function of the program or a constructor makes, else None."""
+    root, depth = e, 0
+    while root._prod == "Index":
+        root, depth = root.base, depth + 1
+    if root._prod in ("TensorNew", "TensorLit"):
+        ty = root.type
+    elif root._prod == "Call" and root.callee._prod == "Global":
+        ty = run.state.results.get(root.callee.name)
+    else:
+        return None
+    inner = ty.inner if ty is not None and ty._prod == "BorrowType" else ty
+    if inner is None or inner._prod != "TensorType" or not 0 < depth < len(inner.dims):
+        return None
+    return root, ty
+
+
+def _replaced(e, old, new):
+    """e with the node `old` (found by identity) replaced by `new`."""
+    if e is old:
+        return new
+    fields = {}
+    for name in e._fields:
+        child = getattr(e, name)
+        if isinstance(child, tuple):
+            changed = tuple(_replaced(c, old, new) if hasattr(c, "_prod") else c
+                            for c in child)
+            if any(a is not b for a, b in zip(changed, child)):
+                fields[name] = changed
+        elif hasattr(child, "_prod"):
+            changed = _replaced(child, old, new)
+            if changed is not child:
+                fields[name] = changed
+    return e.replace(**fields) if fields else e

@@ -1,0 +1,166 @@
+"""split-computed-constants: Lassumed -> Lconstparts.
+
+A constant whose value calls a function or may stop is computed once, at its first read, and
+whole: a function computing it and writing each scalar part through a `&mut`, called by the
+first read of any part, keeps both, where a literal at each read (inline-aggregate-constants)
+would compute it again at each read, or only the part read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..backend.machine_types import MACHINE
+from ..languages.lassumed import Lassumed
+from ..languages.lconstparts import Lconstparts as L
+from ..languages.lresolved import unused_name
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import TAG, Shapes, Tree, strip
+from ..scalars.constant_values import calls, computed, may_stop
+
+
+@dataclass
+class State:
+    parts: dict = field(default_factory=dict)  # a split constant's name -> its parts' names
+
+
+split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
+Make each constant holding a struct, a tuple or an enum of scalars and vectors whose value
+calls a function or may stop the run one constant per scalar part, all computed by a
+function at the first read of any of them, and each read of the constant the literal of its
+parts.
+
+The interpreter computes a constant's value once, at its first read, and whole: a call in it
+prints once, and a value that stops stops at that read, whichever part it reads. Native code
+keeps a scalar constant in a global, and an aggregate is its scalar parts: here each part is
+a constant (`C_x`, `C_0_1`, an enum's `C_tag` and `C_Some_0`) whose value is a `ConstPart`,
+and a function `C$fill` computes the value as a `let` of the constant's type and writes each
+part through a `&mut` (an enum's tag, the index of its variant, and that variant's parts, in
+a `match`). The first read of any part calls it (select-instructions: one flag for the whole
+constant, one global per part), every read after reads the part's global. A read of `C` is
+`P { x: C_x, y: C_y }`, an enum's an `if` on its tag choosing the literal of its variant
+(their spans the read's, where a read while the value computes stops, E9006), which the
+passes after take apart as any literal. A constant holding a tensor, or a generic
+aggregate's field of erased type, or one whose value neither calls nor may stop, is
+inline-aggregate-constants' to inline or refuse.
+""", state=State)
+
+
+def _splits(shape: Tree) -> bool:
+    """Whether a constant of this shape is split here: a struct, a tuple or an enum of such,
+    down to scalars and vectors of scalars, each a global of its own."""
+    if shape.kind == "leaf":
+        ty = strip(shape.leaf)
+        if ty is not None and ty._prod == "VectorType":
+            ty = strip(ty.elem)
+        return ty is not None and ty._prod == "Scalar" and ty.name in MACHINE
+    return shape.kind in ("struct", "tuple", "enum", "variant") and \
+        all(_splits(p) for _, p in shape.parts)
+
+
+@split_computed_constants.on("Program")
+def _program(run, program):
+    st, shapes = run.state, Shapes(program)
+    consts = [i for i in program.items if i._prod == "ConstItem" and i.value is not None]
+    scalars = {i.name: i.value for i in consts if shapes.of(i.type) is None}
+    taken = {i.name for i in program.items if "name" in i._fields}
+    split = {}
+    for item in consts:
+        shape = shapes.of(item.type)
+        if shape is None or not _splits(shape):
+            continue
+        nodes = computed(item.value, scalars)
+        if calls(nodes) or any(map(may_stop, nodes)):
+            names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
+            st.parts[item.name] = shape.rebuilt(iter(names))
+            split[item.name] = shape
+    if not split:
+        return program
+    made = run.rebuild(program)  # the reads, in the functions and the constants' values
+    items = []
+    for item in made.items:
+        if item._prod == "ConstItem" and item.name in split:
+            items.extend(_split(item, split[item.name], st.parts[item.name].leaves(),
+                                _unused(f"{item.name}$fill", taken)))
+        else:
+            items.append(item)
+    return made.replace(items=tuple(items))
+
+
+@split_computed_constants.on("Global")
+def _global(run, e):
+    parts = run.state.parts.get(e.name)
+    return e if parts is None else _literal(parts, e.span)
+
+
+def _unused(base: str, taken: set) -> str:
+    name, n = base, 0
+    while name in taken:
+        n += 1
+        name = f"{base}{n}"
+    taken.add(name)
+    return name
+
+
+def _literal(parts: Tree, span):
+    """The literal of the constant whose parts' names `parts` holds, reading each; an enum's
+    is an `if` on its tag choosing the literal of its variant."""
+    if parts.kind == "leaf":
+        return L["Global"](parts.leaf, span=span)
+    if parts.kind == "enum":
+        tag = parts.part(TAG).leaf
+        chosen = None
+        for k, (label, v) in reversed(list(enumerate(parts.variants()))):
+            made = L["EnumValue"](parts.name, label, tuple(_literal(p, span) for _, p in v.parts),
+                                  span=span)
+            chosen = made if chosen is None else L["IfExpr"](
+                L["Binary"]("==", L["Global"](tag, span=span), L["Int"](k, span=span),
+                            span=span), False,
+                L["Block"]((), made, span=span), L["Block"]((), chosen, span=span), span=span)
+        return chosen
+    made = [(label, _literal(p, span)) for label, p in parts.parts]
+    if parts.kind == "struct":
+        return L["StructLit"](parts.name, tuple(L["FieldInit"](label, v, span=span)
+                                                for label, v in made), span=span)
+    return L["Tuple"](tuple(v for _, v in made), span=span)
+
+
+def _writes(shape: Tree, base, params, taken: set) -> list:
+    """The statements writing each scalar part of the value `base` of this shape through the
+    next of `params` (an iterator of their names, in order); an enum's a `match` on it that
+    writes its variant's index as its tag, then the variant's parts."""
+    sp = base.span
+    if shape.kind == "leaf":
+        return [L["Assign"](L["Deref"](L["Local"](next(params), span=sp), span=sp), "=", base,
+                            span=sp)]
+    if shape.kind != "enum":
+        get = L["FieldGet"] if shape.kind == "struct" else L["TupleGet"]
+        return [w for label, p in shape.parts
+                for w in _writes(p, get(base, label, span=sp), params, taken)]
+    tag, cases = next(params), []
+    for k, (label, v) in enumerate(shape.variants()):
+        bound = [unused_name("payload", taken) for _ in v.parts]
+        body = [L["Assign"](L["Deref"](L["Local"](tag, span=sp), span=sp), "=",
+                            L["Int"](k, span=sp), span=sp)]
+        body += [w for (_, p), b in zip(v.parts, bound)
+                 for w in _writes(p, L["Local"](b, span=sp), params, taken)]
+        pattern = L["PVariant"](shape.name, label, tuple(L["PBind"](b, span=sp) for b in bound),
+                                span=sp)
+        cases.append(L["Case"](pattern, L["Block"](tuple(body), None, span=sp), span=sp))
+    return [L["ExprStmt"](L["MatchValue"](base, tuple(cases), span=sp), span=sp)]
+
+
+def _split(item, shape: Tree, names: list, fill: str) -> list:
+    """The function computing the constant `item` and writing its parts, and a constant per
+    part, named `names`, reading what it wrote."""
+    sp = item.span
+    taken = {n.name for n in descendants(item.value)
+             if n._prod in ("Local", "Let", "Param", "PBind")}
+    value = unused_name("value", taken)
+    params = [L["Param"](unused_name("part", taken), L["BorrowType"](ty, True, span=sp),
+                         span=sp) for ty in shape.leaves()]
+    stmts = [L["Let"](value, False, item.type, item.value, span=sp),
+             *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params), taken)]
+    fn = L["Fn"](fill, tuple(params), None, None, (), L["Block"](tuple(stmts), None, span=sp),
+                 span=sp)
+    return [fn, *(L["ConstItem"](name, ty, L["ConstPart"](item.name, fill, k, span=sp), span=sp)
+                  for k, (name, ty) in enumerate(zip(names, shape.leaves())))]

@@ -1,0 +1,92 @@
+"""type-generic-field-literals: Lresolved -> Lresolved.
+
+Same IL: a literal cast to the type it would have had (`0.1 as f32` is the interpreter's
+`0.1f32`) is computed as before, so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages import Lresolved as L
+from ..nanopass import Pass
+from ..placement.struct_literal_arguments import literal_arguments
+from ..scalars.literal_hints import cast, through
+from ..scalars.terms import FLOATS
+from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
+from ..values.numbers import INT_TYPES
+
+
+@dataclass
+class State:
+    structs: dict = field(default_factory=dict)  # name -> StructDecl
+    given: dict = field(default_factory=dict)  # id of a literal -> the GArgs it is built with
+
+
+type_generic_field_literals = Pass("type-generic-field-literals", L, L, """
+Cast each unsuffixed literal given to a generic struct's field of type `T` to the scalar type
+the struct's arguments make T, as `0.1f32` or `3000000000i64` would be written.
+
+The arguments are those the literal writes or those of the type it is given as (a `let`, a
+parameter, a call's written generic arguments, a result, a field, a variant's value:
+placement/struct_literal_arguments.py). erase-struct-arguments then drops them, and without
+the casts `let c: Cell<f32> = Cell { v: 0.1 + 0.2 };` would sum two f64s and `bump(Cell { v:
+250 })` for `fn bump(c: Cell<u8>)` pass an i32, where the interpreter types them from the
+arguments: an f32 sum, a u8 that wraps. T reaches the literals a `let`'s type reaches in its
+value (through arithmetic and an `if`'s arms), an integer cast where T is an integer type, a
+float where T is a float type. An integer the type cannot hold is E3008.
+""", state=State)
+
+
+@type_generic_field_literals.on("Program")
+def _program(run, node):
+    st = run.state
+    st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.given = literal_arguments(node)
+    return run.rebuild(node)
+
+
+@type_generic_field_literals.on("StructLit")
+def _struct_lit(run, node):
+    st = run.state
+    out = run.rebuild(node)
+    decl, args = st.structs.get(node.name), st.given.get(id(node), node.targs)
+    if decl is None or len(args) != len(decl.generics):
+        return out
+    scalars = {g.name: a.type for g, a in zip(decl.generics, args)
+               if g._prod == "TypeParam" and a._prod == "TypeArg" and a.type._prod == "Scalar"}
+    declared = {f.name: f.type for f in decl.fields}
+    fields = []
+    for given in out.fields:
+        ty = declared.get(given.name)
+        if ty is not None and ty._prod == "NamedType" and ty.name in scalars:
+            given = given.replace(value=_typed(run, given.value, scalars[ty.name]))
+        fields.append(given)
+    return out.replace(fields=tuple(fields))
+
+
+def _typed(run, value, scalar):
+    """value with each unsuffixed literal of scalar's kind that scalar reaches cast to it, as
+    the interpreter types the literals under a `let` of that type (`-128` one literal, as
+    `-128i8` would be): without it an integer would be an i32 and wrap, a float an f64 and
+    round otherwise."""
+    if integer_literal(value) is not None:
+        if scalar.name in INT_TYPES and _fits(run, value, scalar):
+            return cast(L, value, scalar)
+        return value
+    if value._prod == "Float":
+        return cast(L, value, scalar) if scalar.name in FLOATS else value
+    return through(value, lambda e: _typed(run, e, scalar)) or value
+
+
+def _fits(run, value, scalar) -> bool:
+    """Whether the integer literal `value` fits the integer type `scalar`; E3008 when it does
+    not."""
+    t, n = INT_TYPES[scalar.name], integer_literal(value)
+    if t.lo <= n <= t.hi:
+        return True
+    text = value.span.source.text[value.span.start:value.span.end] if value.span else str(n)
+    wider = holders(n, t)
+    refuse_out_of_range(run.ctx.diagnostics, value.span, text, t,
+                        help=[f"use a type that holds it, such as `{wider[0].name}`"] if wider
+                        else ["no integer type holds it"])
+    return False

@@ -1,0 +1,187 @@
+"""The generic arguments each struct literal of a program is built with: those it writes
+(`Cell::<f32> { .. }`), else those of the type it is given as, where one is written and names
+no generic parameter of its function. type-generic-field-literals types the literals of its
+scalar fields by them; erase-struct-arguments makes the instance its aggregate ones ask for.
+
+A literal is given as a type by the `let` that binds it (`let c: Cell<Point> = Cell { .. };`),
+the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`; `px<i64>(P {
+.. })` for `fn px<T>(p: P<T>)`, whose call writes T, passes a `P<i64>`), the function's result
+it is returned as (by `return` or the body's value; a closure's `return` is its own, of a type
+no one writes), the field of a struct that is not generic or the variant's value it is given
+to, or a literal in its field those its field's parameter is given (`Cell { v: Cell { .. } }`
+as a `Cell<Cell<Point>>`). The type is handed on through the arms of an `if` or a `match`, an
+`unsafe` block's value and a tuple's elements, as the interpreter hands a type on. A literal
+assigned takes nothing: it takes the types of what its variable holds, as the interpreter and
+type-scalars both give them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages import Lresolved
+from ..nanopass import Analysis, descendants, rebuild
+
+
+def literal_arguments(program) -> dict[int, tuple]:
+    """id of each struct literal of program (Lresolved) -> the GArgs it is built with, for
+    the literals that write none and are given as a type that writes them (while program
+    lives: the keys are its nodes')."""
+    return _arguments.collect(program).given
+
+
+def fixed(ty, item):
+    """ty (Lresolved, or None), where it names none of the generic parameters of item (a
+    function or a struct, or None), else None: `Cell<T>` in a generic function says nothing
+    of the literal, which keeps its own fields' types."""
+    names = {g.name for g in item.generics} if item is not None else ()
+    return None if ty is None or any(n._prod in ("NamedType", "DimName") and n.name in names
+                                     for n in descendants(ty)) else ty
+
+
+@dataclass
+class _State:
+    given: dict = field(default_factory=dict)  # id of a literal -> its GArgs
+    structs: dict = field(default_factory=dict)  # name -> StructDecl
+    variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
+    callees: dict = field(default_factory=dict)  # name -> Fn
+    fn: object = None  # the function walked
+    result: object = None  # its result type, where its body's values are returned (not in
+    # a closure), and that body
+    body: object = None
+
+
+_arguments = Analysis("struct-literal-arguments", Lresolved, """
+The generic arguments each struct literal is built with, written or from the type it is
+given as (a helper of type-generic-field-literals and erase-struct-arguments).
+""", state=_State)
+
+
+@_arguments.on("Program")
+def _program(run, node):
+    st = run.state
+    st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
+    st.variants = {(i.name, v.name): v.fields for i in node.items if i._prod == "EnumDecl"
+                   for v in i.variants}
+    st.callees = {i.name: i for i in node.items if i._prod == "Fn"}
+    run.descend(node)
+
+
+@_arguments.on("Fn")
+def _fn(run, node):
+    st = run.state
+    st.fn, st.result, st.body = node, fixed(node.ret, node), node.body
+    run.descend(node)
+    st.result = st.body = None
+
+
+@_arguments.on("Let")
+def _let(run, node):
+    _given_as(run, node.value, fixed(node.type, run.state.fn))
+
+
+@_arguments.on("Return")
+def _return(run, node):
+    if node.value is not None:
+        _given_as(run, node.value, run.state.result)
+
+
+@_arguments.on("Block")
+def _block(run, node):
+    st = run.state
+    _arm(run, node, st.result) if node is st.body else run.descend(node)
+
+
+@_arguments.on("Closure")
+def _closure(run, node):
+    st = run.state
+    result, st.result = st.result, None
+    run.descend(node)
+    st.result = result
+
+
+@_arguments.on("EnumValue")
+def _enum_value(run, node):
+    types = run.state.variants.get((node.enum, node.variant), ())
+    for i, a in enumerate(node.args):
+        _given_as(run, a, types[i] if i < len(types) else None)
+
+
+@_arguments.on("Call")
+def _call(run, node):
+    st = run.state
+    fn = st.callees.get(node.callee.name) if node.callee._prod == "Global" else None
+    if fn is None:
+        run.descend(node)
+        return
+    bound = {g.name: a.type for g, a in zip(fn.generics, node.targs)
+             if g._prod == "TypeParam" and a._prod == "TypeArg"}
+
+    def written(ty):
+        """ty with the callee's parameters the call binds replaced; None where it still names
+        one of the callee's, or one of the caller's a written argument names."""
+        if ty is not None and bound:
+            ty = rebuild(ty, lambda n: bound.get(n.name) if n._prod == "NamedType" else None)
+        return fixed(fixed(ty, fn), st.fn)
+    run.walk(node.callee)
+    for i, a in enumerate(node.args):
+        _given_as(run, a, written(fn.params[i].type) if i < len(fn.params) else None)
+
+
+@_arguments.on("StructLit")
+def _struct_lit(run, node):
+    _literal(run, node, node.targs)
+
+
+def _given_as(run, value, ty):
+    """Walk value, a value of the type ty (Lresolved, or None)."""
+    p = value._prod
+    if ty is not None and ty._prod == "TupleType" and p == "Tuple" and \
+            len(ty.elems) == len(value.elems):
+        for e, t in zip(value.elems, ty.elems):
+            _given_as(run, e, t)
+    elif ty is None or ty._prod != "AppliedType":
+        run.walk(value)
+    elif p == "StructLit" and not value.targs and ty.name == value.name:
+        _literal(run, value, ty.args)
+    elif p == "IfExpr":
+        run.walk(value.cond)
+        _arm(run, value.then, ty)
+        _arm(run, value.orelse, ty)
+    elif p == "MatchValue":
+        run.walk(value.scrutinee)
+        for c in value.cases:
+            run.walk(c.pattern)
+            _arm(run, c.body, ty)
+    elif p == "Unsafe":
+        _arm(run, value.body, ty)
+    else:
+        run.walk(value)
+
+
+def _arm(run, block, ty):
+    """Walk block, whose value is one of the type ty."""
+    for s in block.stmts:
+        run.walk(s)
+    if block.value is not None:
+        _given_as(run, block.value, ty)
+
+
+def _literal(run, node, args):
+    """Walk node, a literal built with the arguments args (GArgs, or none)."""
+    st = run.state
+    if args:
+        st.given[id(node)] = args
+    decl = st.structs.get(node.name)
+    declared = {f.name: f.type for f in decl.fields} if decl is not None else {}
+    applied = {g.name: a.type for g, a in zip(decl.generics, args) if a._prod == "TypeArg"
+               and a.type._prod == "AppliedType"} \
+        if decl is not None and len(args) == len(decl.generics) else {}
+    for given in node.fields:
+        ty = declared.get(given.name)
+        inner = applied.get(ty.name) if ty is not None and ty._prod == "NamedType" else None
+        v = given.value
+        if inner is not None and v._prod == "StructLit" and not v.targs and \
+                v.name == inner.name:
+            _literal(run, v, inner.args)
+        else:
+            _given_as(run, v, fixed(ty, decl))

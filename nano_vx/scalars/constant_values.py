@@ -1,0 +1,38 @@
+"""What a constant's value computes, as the interpreter computes it once, at the first read:
+the nodes it runs (its own and those of the other constants it reads) and whether one of them
+may stop the run."""
+
+from __future__ import annotations
+
+from ..nanopass import descendants
+
+
+def computed(value, scalars: dict) -> list:
+    """The nodes computing value, and those of the other constants it reads (scalars: name ->
+    value of each constant followed): the interpreter computes them with it, once."""
+    nodes, seen, todo = [], set(), [value]
+    while todo:
+        for n in descendants(todo.pop()):
+            nodes.append(n)
+            if n._prod == "Global" and n.name in scalars and n.name not in seen:
+                seen.add(n.name)
+                todo.append(scalars[n.name])
+    return nodes
+
+
+def calls(nodes) -> list:
+    """The calls among nodes: each may print or run for as long as it likes."""
+    return [n for n in nodes if n._prod in ("Call", "MethodCall", "Launch")]
+
+
+def may_stop(e) -> bool:
+    """Whether e may stop the run (E9001, E9003, E9006): an integer division by other than a
+    literal, a shift by other than a small literal, an index."""
+    if e._prod == "Index":
+        return True
+    if e._prod != "Binary" or e.op not in ("/", "%", "<<", ">>"):
+        return False
+    k = e.right
+    if e.op in ("<<", ">>"):
+        return k._prod != "Int" or k.value >= 8  # below every integer type's width
+    return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)

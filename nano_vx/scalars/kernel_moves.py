@@ -1,0 +1,179 @@
+"""What a kernel's moves of a tensor its launch lends it leave readable, read off the tree:
+defer-kernel-moves moves a copy instead, which leaves the tensor readable where the
+interpreter's move stops a later read, so it asks here whether anything can read it after
+a move but the moving closure's own calls, which check its flag."""
+
+from __future__ import annotations
+
+from ..nanopass import descendants
+from .aggregates import is_tensor, lent, strip
+
+
+def lent_tensor(param) -> bool:
+    """Whether the parameter is a reference to a tensor."""
+    return lent(param.type) and is_tensor(strip(param.type).inner)
+
+
+def unread_after_moves(fn, param) -> bool:
+    """Whether fn's closures let its moves of `param`'s tensor `t` be numbered: whether
+    nothing can read `t` after a move of it, with closures about.
+
+    The copy defer-kernel-moves moves leaves `*t` readable where the interpreter's move of `*t` stops
+    a later read of it. The front end refuses such a read after a move written in the body
+    (E4001), but not one through a closure, nor one after a closure's move, so fn may have
+    closures only if none moves `t`, or one, `mover`, does and:
+    - `mover` is bound by a `let` of fn's body and holds one `transfer`, of `t`: its block's
+      value, or a `let` of its block after which the block is quiet;
+    - fn names `mover` only in statements whose whole expression calls it (`mover(..);`,
+      `let x = mover(..);`, `x = mover(..);`) or calls a closure given it, whose body names
+      nothing else that may reach `t` (`call(mover)`, `call` being `|g| g()`): a later call's
+      read of `t` after a move is the copy's, which checks the flag first (E9004);
+    - after each such statement fn's body is quiet but for those statements, and so after each
+      move of `t` by a `let` not in `mover`, which is a statement of fn's body (one in a
+      block under it is not seen).
+    A block is quiet after a statement when nothing after it names what may reach `t`
+    (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
+    again (that statement's value is read before, so it is looked at too)."""
+    closures = [n for n in descendants(fn.body) if n._prod == "Closure"]
+    sites = {id(s) for s in moving_sites(fn, param)}
+    movers = [c for c in closures if any(id(n) in sites for n in descendants(c))]
+    if not movers:
+        return not closures
+    if len(movers) != 1 or sum(n._prod == "Transfer" for n in descendants(movers[0])) != 1:
+        return False
+    mover, stmts = movers[0], fn.body.stmts
+    name = next((s.name for s in stmts if s._prod == "Let" and s.value is mover), None)
+    # Where its block moves `t`: past its statements for its value, else a `let` of it.
+    at = len(mover.body.stmts) if id(mover) in sites else next(
+        (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
+    uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
+    calls = [i for i, s in enumerate(stmts) if _callee(s) == name or _hands(s, name)]
+    lets = [i for i, s in enumerate(stmts) if id(s) in sites]
+    if name is None or at is None or not calls or uses != sum(
+            n._prod == "Local" and n.name == name for i in calls
+            for n in descendants(stmts[i])) or \
+            len(lets) != len(sites - {id(n) for n in descendants(mover)}):
+        return False
+    reaching = _reaching(fn, param.name)
+    handing = {_callee(stmts[i]) for i in calls} - {name}
+    return _quiet(mover.body, at, reaching, param) and all(
+        _hands_only(stmts, i, name, reaching) for i in calls) and all(
+        _quiet(fn.body, i, reaching - {name} - handing, param) for i in [*calls, *lets])
+
+
+def _hands(s, name: str) -> bool:
+    """Whether s's whole expression calls a local given the local `name` (`call(send)`)."""
+    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
+    return e is not None and e._prod == "Call" and e.callee._prod == "Local" and any(
+        a._prod == "Local" and a.name == name for a in e.args)
+
+
+def _hands_only(stmts, i: int, name: str, reaching: set) -> bool:
+    """Whether statement i calls `name` itself, or a closure a `let` binds whose body names
+    of `reaching` only its parameters, given of `reaching` only `name`: what it does after
+    calling it reads nothing the move left (a copy) and keeps nothing that may."""
+    s = stmts[i]
+    callee = _callee(s)
+    if callee == name:
+        return True
+    e = s.expr if s._prod == "ExprStmt" else s.value
+    c = next((x.value for x in stmts[:i] if x._prod == "Let" and x.name == callee and
+              not x.mutable and x.value._prod == "Closure"), None)
+    return c is not None and not any(
+        n._prod == "Local" and n.name in reaching - {p.name for p in c.params}
+        for n in descendants(c.body)) and not any(
+        n._prod == "Local" and n.name in reaching - {name}
+        for a in e.args for n in descendants(a))
+
+
+def _callee(s):
+    """The name of the local the statement s calls as its whole expression, if it does."""
+    e = s.expr if s._prod == "ExprStmt" else s.value if s._prod in ("Let", "Assign") else None
+    if e is not None and e._prod == "Call" and e.callee._prod == "Local":
+        return e.callee.name
+    return None
+
+
+def _quiet(block, at: int, names: set, param) -> bool:
+    """Whether nothing after statement `at` of block (the block's value too) names one of
+    `names`, up to a statement assigning `param`'s tensor whole, whose value is read first;
+    `at` past the statements is the block's value, which nothing follows."""
+    if at == len(block.stmts):
+        return True
+    rest = [block.stmts[at].target] if block.stmts[at]._prod == "Assign" else []
+    for s in block.stmts[at + 1:]:
+        if s._prod == "Assign" and s.op == "=" and \
+                at_tensor(s.target, param.name, lent_tensor(param)):
+            rest.append(s.value)
+            break
+        rest.append(s)
+    else:
+        rest += [] if block.value is None else [block.value]
+    return not any(n._prod == "Local" and n.name in names for r in rest for n in descendants(r))
+
+
+def _reaching(fn, name: str) -> set:
+    """`name` and the variables of fn that may reach its value later: each a `let` or an
+    assignment gives a value that may hold one (`_holds`), and the parameters of fn's
+    closures once a call gives an argument that may hold one, until nothing is new."""
+    closures = {s.name: s.value for s in descendants(fn.body)
+                if s._prod == "Let" and not s.mutable and s.value._prod == "Closure"}
+    params = {p.name for c in closures.values() for p in c.params} | {
+        p.name for n in descendants(fn.body) if n._prod == "Closure" for p in n.params}
+    names = {name}
+    while True:
+        found = set(names)
+        for n in descendants(fn.body):
+            if n._prod == "Let" and _holds(n.value, found, closures):
+                found.add(n.name)
+            elif n._prod == "Assign" and _holds(n.value, found, closures):
+                found |= {m.name for m in descendants(n.target) if m._prod == "Local"}
+            elif n._prod == "Call" and n.callee._prod != "Global" and any(
+                    _holds(a, found, closures) for a in n.args):
+                found |= params
+        if found == names:
+            return names
+        names = found
+
+
+def _holds(e, names: set, closures: dict) -> bool:
+    """Whether the value of e may reach a variable of `names` (a closure naming one, the
+    variable itself, a reference to it..): whether it names one, unless it is a number or a
+    moved tensor, or the value of a call of a closure of `closures` (each bound by a `let`
+    that is not `mut`) whose value may not, or that calls the closure it is given that
+    way."""
+    if not any(n._prod == "Local" and n.name in names for n in descendants(e)):
+        return False
+    if e._prod in ("Binary", "Unary", "Cast", "Index", "Transfer"):
+        return False
+    if e._prod == "Call" and e.callee._prod == "Local" and e.callee.name in closures:
+        c = closures[e.callee.name]
+        value, params = c.body.value, [p.name for p in c.params]
+        if value is not None and value._prod == "Call" and not value.args and \
+                not c.body.stmts and value.callee._prod == "Local" and \
+                value.callee.name in params:  # `|g| g()`: the value of the closure it is given
+            given = e.args[params.index(value.callee.name)]
+            value = closures[given.name].body.value if given._prod == "Local" and \
+                given.name in closures else given
+        return value is not None and _holds(value, names, closures)
+    return True
+
+
+def at_tensor(e, name, through: bool) -> bool:
+    """Whether e is the tensor the parameter `name` holds, or refers to if `through`."""
+    if through:
+        return e._prod == "Deref" and e.value._prod == "Local" and e.value.name == name
+    return e._prod == "Local" and e.name == name
+
+
+def moving_sites(fn, param) -> list:
+    """The sites of fn moving the tensor of `param`: the `let`s (of its body or of a
+    closure's) whose value does, and the closures whose block's value does."""
+    return [s for s in descendants(fn.body) if moving(s) is not None and
+            at_tensor(moving(s).value, param.name, lent_tensor(param))]
+
+
+def moving(s):
+    """The `transfer` that is the value of the `let` s or of the closure s's block."""
+    e = s.value if s._prod == "Let" else s.body.value if s._prod == "Closure" else None
+    return e if e is not None and e._prod == "Transfer" else None

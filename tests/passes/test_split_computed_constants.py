@@ -1,0 +1,76 @@
+"""split-computed-constants: a constant holding a struct, a tuple or an enum whose value
+calls a function or may stop the run is a constant per scalar part, which a function
+computing the whole value fills at the first read of any part; each read of the constant is
+the literal of its parts. The program prints what it printed (and stops where it stopped),
+and native code prints it too."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
+from nano_vx.scalars.constant_values import calls
+from nano_vx.passes.split_computed_constants import split_computed_constants
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "split_computed_constants"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+def _split_left(tree) -> list:
+    """The constants holding an aggregate whose value calls a function: none is left."""
+    return [i.name for i in tree.items if i._prod == "ConstItem" and i.type._prod != "Scalar"
+            and i.type._prod != "VectorType" and calls(descendants(i.value))]
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", split_computed_constants)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert _split_left(ran.after) == []
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", split_computed_constants)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_a_read_is_the_literal_of_the_parts_and_the_function_fills_them():
+    text = to_text(run_front(CASES / "calling_a_function.vx", split_computed_constants).after)
+    assert "fn C$fill(part: &mut i32, part#1: &mut i32) {" in text
+    assert "const C_x: i32 = const_part 0 of C by C$fill;" in text
+    assert "@print(P { x: @C_x, y: @C_y }.y);" in text
+    assert "const C: P" not in text
+
+
+# Hand-written Lassumed: a tuple constant whose value divides by a constant (which may be
+# zero), and one of literals only, which inline-aggregate-constants inlines instead.
+DIVIDING = """
+    // IL: Lassumed
+    const Z: i32 = 2;
+
+    const Q: (i32, bool) = (7 / @Z, true);
+
+    const O: (i32, bool) = (1, false);
+
+    fn main() {
+        @print(@Q.0);
+        @print(@O.0);
+    }
+"""
+
+
+def test_handwritten_a_value_that_may_stop_is_split_and_literals_are_left(run_pass):
+    ran = run_pass("split-computed-constants", DIVIDING)
+    assert ran.codes == []
+    assert "const Q_0: i32 = const_part 0 of Q by Q$fill;" in ran.dump
+    assert "@print((@Q_0, @Q_1).0);" in ran.dump
+    assert "const O: (i32, bool) = (1, false);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "3\n1\n"
