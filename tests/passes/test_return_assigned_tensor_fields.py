@@ -16,6 +16,12 @@ CASES = Path(__file__).parent / "cases" / "return_assigned_tensor_fields"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 
 
+def _functions(case: str) -> dict:
+    """Each function of the case after the pass, by name, as text."""
+    ran = run_front(CASES / f"{case}.vx", return_assigned_tensor_fields)
+    return {i.name: to_text(i) for i in ran.after.items if i._prod == "Fn"}
+
+
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt):
     ran = run_front(CASES / f"{case}.vx", return_assigned_tensor_fields)
@@ -34,18 +40,14 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 
 
 def test_the_function_returns_the_tensor_at_each_return_and_the_call_assigns_it():
-    fns = {i.name: to_text(i) for i in run_front(CASES / "returned_field.vx",
-                                                 return_assigned_tensor_fields).after.items
-           if i._prod == "Fn"}
+    fns = _functions("returned_field")
     assert "fn reset(g: &mut Grid, k: i32, cells: Tensor<i32, [3]" in fns["reset"]
     assert "return cells#1;" in fns["reset"] and "g.cells" not in fns["reset"]
     assert "g.cells = @reset(&mut g, i, g.cells);" in fns["main"]
 
 
 def test_a_caller_passing_its_parameter_on_is_rewritten_too():
-    fns = {i.name: to_text(i) for i in run_front(CASES / "handed_through_callers.vx",
-                                                 return_assigned_tensor_fields).after.items
-           if i._prod == "Fn"}
+    fns = _functions("handed_through_callers")
     assert "cells#1 = @reset(g, cells#1);" in fns["outer"]
     assert "a.cells = @outer(&mut a, a.cells);" in fns["main"]
 
@@ -91,9 +93,7 @@ def test_handwritten_the_call_assigns_the_field_what_the_function_returns(
 
 
 def test_a_function_with_a_result_returns_it_beside_the_tensor_and_the_let_takes_them_apart():
-    fns = {i.name: to_text(i) for i in run_front(CASES / "with_a_result.vx",
-                                                 return_assigned_tensor_fields).after.items
-           if i._prod == "Fn"}
+    fns = _functions("with_a_result")
     assert "-> (Point, Tensor<f32, [3]" in fns["step"]
     assert "return (Point { x: k, y: 0 }, cells#1);" in fns["step"]
     assert "let returned: ~_ = @step(&mut g, 3, g.cells);\n    g.cells = returned.1;\n" \
