@@ -49,10 +49,11 @@ def _program(run, program):
     fns = st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     st.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
     shapes = Shapes(program)
-    # What a statement stores or drops whole: a call there is one the assignment can follow.
-    stated = {id(n.expr) for n in descendants(program) if n._prod == "ExprStmt"} | \
-        {id(n.value) for n in descendants(program) if n._prod == "Let" or
-         n._prod == "Assign" and n.op == "=" and n.target._prod == "Local"}
+    # What a statement drops or stores whole: a call there is one the assignment can follow
+    # (stored, one with a result: a `let` of `()` is gone by now, erase-unit-lets).
+    dropped = {id(n.expr) for n in descendants(program) if n._prod == "ExprStmt"}
+    stored = {id(n.value) for n in descendants(program) if n._prod == "Let" or
+              n._prod == "Assign" and n.op == "=" and n.target._prod == "Local"}
     named = {}  # a function -> how often the program names it
     for n in descendants(program):
         if n._prod == "Global" and n.name in fns:
@@ -68,7 +69,8 @@ def _program(run, program):
     stays = {name for name, fn in fns.items()
              if fn.on is not None or not _returnable(fn.ret, shapes)
              or named.get(name, 0) != len(calls[name])
-             or any(id(c) not in stated or id(c) in enclosed or len(c.args) != len(fn.params)
+             or any(id(c) not in (dropped if fn.ret is None else dropped | stored)
+                    or id(c) in enclosed or len(c.args) != len(fn.params)
                     for c, _ in calls[name])}
     grown = True
     while grown:
