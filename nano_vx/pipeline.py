@@ -145,6 +145,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
@@ -153,8 +154,10 @@ from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_closure_aggregates import split_closure_aggregates
+from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
 from .passes.split_state_tuples import split_state_tuples
@@ -290,14 +293,17 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    split_choice_statements,
     split_returned_references,
     inline_returned_references,
+    split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
     check_aggregate_function_values,
     cast_printed_literals,
     cast_returned_generic_fields,
+    return_assigned_tensor_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,

@@ -149,19 +149,24 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("expand-aggregate-prints") + 1] == [
+        "split-choice-statements", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 2:inline + 3] == [
+    assert rows[inline - 4:inline + 3] == [
+        ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"],
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-repointed-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 10] == [
+    assert rows[split:split + 11] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
         ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
+        ["return-assigned-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],

@@ -36,24 +36,21 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a variable alive while a closure assigns the first anew (the
 # assignment does not see the copy).
 NOT_LOWERED = {
-    # Ever deeper forms, at each recursive call; two forms handed between two functions.
+    # Ever deeper forms, at each recursive call.
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
+    # Two tensors of a struct assigned whole through a `&mut` to the struct, one's buffer
+    # held by another local too (native code copies into the buffer, which the other would
+    # see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_generic_holding_aggregate_handed_between_functions.vx",
-    # A struct's tensor assigned whole through a `&mut` to the struct, its buffer held by
-    # another local too (native code copies into the buffer, which the other would see).
-    "tests/passes/cases/scalarize_aggregates/e5010_tensor_part_assigned_and_read_whole.vx",
-    # A `&mut` to a struct holding a tensor made to refer to another, given to a function
-    # filling the tensor whose buffer another local holds (the copy would change it), or
-    # assigning it whole itself (native code assigns no whole tensor through a reference);
-    # one a function returns printing before it chooses (neither computed again per part
-    # nor written at the call).
+    "e5010_two_tensor_parts_assigned_and_one_read_whole.vx",
+    # A `&mut` to a struct holding a tensor that an `if` makes to refer to another, the
+    # tensor assigned whole through it (native code assigns no whole tensor through a
+    # reference); one a function returns from a `return` in its statements (neither
+    # computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_holder_filled_through_a_reference_another_holds.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_an_if.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere.vx",
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_by_a_function_printing_first.vx",
+    "e5010_mut_reference_returned_by_a_function_returning_early.vx",
     # A constant holding a generic struct whose value calls a function (its fields' type
     # erased: split-computed-constants splits the others), or holding a tensor (whose
     # buffer every read shares): inline-aggregate-constants refuses both.
