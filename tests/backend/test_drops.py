@@ -472,3 +472,56 @@ def test_a_tensor_a_row_of_which_is_read_is_given_back_after_the_row(tmp_path, c
     code, out, err, peak = _run_bounded(tmp_path, ROWS_READ.replace("READ", READS[case]))
     assert (code, out) == (0, "20000\n") and "W5001" not in err, err
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+# A tensor made in an argument on every turn and lent to a function returning a place in it
+# (name-borrowed-temporaries names it, and the buffer lives as long as what the call returns
+# is read), and a tensor variable given on every turn a tensor a function makes from its old
+# one (name-made-tensors names the new one first, so the old one is dropped before the
+# variable takes it).
+MADE_FROM = """
+fn first(t: &Tensor<f32, [262144]>) -> &f32 {
+    &t[0]
+}
+
+fn made(i: i32) -> Tensor<f32, [262144]> {
+    let t = Tensor<f32, [262144]>::new();
+    t[0] = 1.0f32;
+    t
+}
+
+fn grown(t: Tensor<f32, [262144]>) -> Tensor<f32, [262144]> {
+    let u = Tensor<f32, [262144]>::new();
+    u[0] = t[0] + 1.0f32;
+    u
+}
+
+fn scaled(t: &Tensor<f32, [262144]>) -> Tensor<f32, [262144]> {
+    let u = Tensor<f32, [262144]>::new();
+    u[0] = t[0] + 1.0f32;
+    u
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    let mut t = Tensor<f32, [262144]>::new();
+    while i < 20000 {
+        BODY
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+FROM = {"a temporary lent": ("20000", "s = s + *first(&made(i));"),
+        "a temporary lent, bound": ("20000", "let r = first(&made(i)); s = s + *r;"),
+        "given by value": ("20000", "t = grown(t); s = t[0];"),
+        "lent": ("20000", "t = scaled(&t); s = t[0];")}
+
+
+@pytest.mark.parametrize("case", sorted(FROM))
+def test_a_tensor_made_for_a_call_or_from_its_variable_is_given_back(tmp_path, case):
+    printed, body = FROM[case]
+    code, out, err, peak = _run_bounded(tmp_path, MADE_FROM.replace("BODY", body))
+    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"

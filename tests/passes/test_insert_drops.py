@@ -83,8 +83,9 @@ def test_a_return_computes_its_value_before_dropping_what_it_reads():
 
 def test_a_tensor_variable_given_a_new_tensor_drops_the_one_it_held():
     # and v: name-made-tensors has named the copy made on the way, `made`, so the cell is
-    # given a tensor made from `made`, not from its own (dropped after the copy reads it)
-    assert _dropped("reassigned")["main"] == ["made", "t", "t", "u", "u", "v", "v"]
+    # given a tensor made from `made`, not from its own (dropped after the copy reads it);
+    # w, given `grown(w)`, is given `made#1`, which read its old tensor last
+    assert _dropped("reassigned")["main"] == ["made", "t", "t", "u", "u", "v", "v", "w", "w"]
 
 
 def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_own():
