@@ -519,12 +519,17 @@ FROM = {"a temporary lent": ("20000", "s = s + *first(&made(i));"),
         "lent": ("20000", "t = scaled(&t); s = t[0];")}
 
 
+def _assert_given_back(tmp_path, program: str, printed: str):
+    """The program runs natively in the bound and prints `printed`."""
+    code, out, err, peak = _run_bounded(tmp_path, program)
+    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 @pytest.mark.parametrize("case", sorted(FROM))
 def test_a_tensor_made_for_a_call_or_from_its_variable_is_given_back(tmp_path, case):
     printed, body = FROM[case]
-    code, out, err, peak = _run_bounded(tmp_path, MADE_FROM.replace("BODY", body))
-    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
-    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+    _assert_given_back(tmp_path, MADE_FROM.replace("BODY", body), printed)
 
 
 # A tensor variable given a new tensor on every turn while a local bound to its old one, or
@@ -565,6 +570,4 @@ TAKERS = {"a row": ("20000", "let r = m[1]; m = Tensor<f32, [2, 131072]>::new();
 def test_a_tensor_variable_given_a_new_tensor_while_its_old_one_is_held_gives_both_back(
         tmp_path, case):
     printed, body = TAKERS[case]
-    code, out, err, peak = _run_bounded(tmp_path, TAKEN.replace("BODY", body))
-    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
-    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+    _assert_given_back(tmp_path, TAKEN.replace("BODY", body), printed)
