@@ -48,9 +48,14 @@ def enum_value(shape: Tree, e, args: list) -> Tree:
 
 
 def _new_tensor(ty, span):
-    """The tensor `::new()` makes of ty, of extents all known, else None: what stands for a
-    variant's tensor that no read sees, and is dropped with the value."""
+    """The tensor `::new()` makes of ty, each `?` extent 0 (an empty buffer), else None: what
+    stands for a variant's tensor that no read sees, and is dropped with the value."""
     ty = strip(ty)
-    if ty is None or ty._prod != "TensorType" or any(d._prod != "DimInt" for d in ty.dims):
+    if ty is None or ty._prod != "TensorType" or \
+            any(d._prod not in ("DimInt", "DimAny") for d in ty.dims):
         return None
-    return L["TensorNew"](ty, "new", (), span=span)
+    if all(d._prod == "DimInt" for d in ty.dims):
+        return L["TensorNew"](ty, "new", (), span=span)
+    extents = L["ArrayLit"](tuple(L["Int"](d.value if d._prod == "DimInt" else 0, span=span)
+                                  for d in ty.dims), span=span)
+    return L["TensorNew"](ty, "new", (extents,), span=span)

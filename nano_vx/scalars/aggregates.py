@@ -104,35 +104,37 @@ class Shapes:
         # zeros are, which the declaration, its struct arguments erased, does not say.
         self.payloads: dict = {}
 
-    def of(self, ty, seen: frozenset = frozenset()) -> Tree | None:
+    def of(self, ty, seen: frozenset = frozenset(), typed=None) -> Tree | None:
         """The shape of a type node; None for a scalar, a tensor, what no declaration names.
-        A reference's is its referent's: scalarize-aggregates takes it apart as well."""
+        A reference's is its referent's: scalarize-aggregates takes it apart as well. A
+        leaf's type is kept where `typed` (else `concrete`) holds of it."""
+        typed = typed or concrete
         ty = strip(ty)
         if ty is not None and ty._prod == "BorrowType":
             ty = strip(ty.inner)
         if ty is None:
             return None
         if ty._prod == "TupleType":
-            return Tree("tuple", None, tuple((k, self._part(t, seen))
+            return Tree("tuple", None, tuple((k, self._part(t, seen, typed))
                                              for k, t in enumerate(ty.elems)))
         if ty._prod != "NamedType" or ty.name in seen:
             return None
         seen = seen | {ty.name}
         if ty.name in self.structs:
-            return Tree("struct", ty.name, tuple((f.name, self._part(f.type, seen))
+            return Tree("struct", ty.name, tuple((f.name, self._part(f.type, seen, typed))
                                                  for f in self.structs[ty.name].fields))
         if ty.name in self.enums:
             tag = (TAG, Tree("leaf", leaf=L["Scalar"]("i32", span=ty.span)))
             shape = Tree("enum", ty.name, (tag, *(
-                (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen))
+                (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen, typed))
                                                        for k, t in enumerate(v.fields))))
                 for v in self.enums[ty.name].variants)))
-            typed = self.payloads.get(ty.name)
-            return shape if typed is None else shape.filled(typed)
+            found = self.payloads.get(ty.name)
+            return shape if found is None else shape.filled(found)
         return None
 
-    def _part(self, ty, seen) -> Tree:
-        return self.of(ty, seen) or Tree("leaf", leaf=ty if concrete(ty) else None)
+    def _part(self, ty, seen, typed) -> Tree:
+        return self.of(ty, seen, typed) or Tree("leaf", leaf=ty if typed(ty) else None)
 
 
 def lent(ty) -> bool:
@@ -153,6 +155,14 @@ def concrete(ty) -> bool:
         return True  # check-vector-types refused a vector of other lanes than a scalar's
     return ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" and \
         all(d._prod == "DimInt" for d in ty.dims)
+
+
+def sized(ty) -> bool:
+    """A tensor of scalars whose extents are integers or `?`: a type a parameter of native
+    code may be given, and whose `?` extents a value may make 0."""
+    ty = strip(ty)
+    return ty is not None and ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" \
+        and all(d._prod in ("DimInt", "DimAny") for d in ty.dims)
 
 
 def zero(ty, span):
