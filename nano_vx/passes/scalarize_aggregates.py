@@ -114,7 +114,7 @@ def _fn(run, fn):
             if mutable:
                 params += _lent_parameter(run, p, shape)
                 continue
-            shape = _sized(run, shape, p.type)
+            shape = _sized(run, shape)
             st.env[p.name], names = fresh_locals(st.names, p.name, shape, p.span)
             params += [L["Param"](n, t if concrete(t) or sized(t) else None, span=p.span)
                        for n, t in zip(names, shape.leaves())]
@@ -122,7 +122,7 @@ def _fn(run, fn):
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
-        if any(sized(t) for t in _sized(run, sig.out, fn.ret).leaves() if not concrete(t)):
+        if any(sized(t) for t in _sized(run, sig.out).leaves() if not concrete(t)):
             raise Refused(fn, "a function returning an aggregate holding a tensor of `?` "
                               "extents, which its out-parameter has none to start from")
         if None in sig.out.leaves():
@@ -195,18 +195,21 @@ def _parts(run, e) -> Tree:
         given = {f.name: _part(run, f.value) for f in e.fields}
         return Tree("struct", e.name, tuple((k, given[k]) for k, _ in shape.parts))
     if p == "EnumValue":
-        shape = _sized(run, _shape(run, e), L["NamedType"](e.enum, span=e.span))
+        shape = _sized(run, _shape(run, e))
         return enum_value(shape, e, [_part(run, a) for a in e.args])
     raise Refused(e, "an aggregate made here")
 
 
-def _sized(run, shape: Tree, ty) -> Tree:
-    """shape, each leaf of no type known that ty declares a tensor of `?` extents given that
-    type: a parameter's, and an empty buffer where another variant of an enum holds it."""
-    written = run.state.shapes.of(ty, typed=sized)
+def _sized(run, shape: Tree | None) -> Tree | None:
+    """shape, each leaf its struct or enum declares a tensor of `?` extents given that type
+    (which no shape keeps, and a variant no value is made of holds an i32 in): a part's
+    type, and an empty buffer where another variant of an enum holds it."""
+    if shape is None or shape.kind not in ("struct", "enum"):
+        return shape
+    written = run.state.shapes.of(L["NamedType"](shape.name, span=None), typed=sized)
     if written is None or written.form() != shape.form():
         return shape
-    return shape.rebuilt(iter(t if t is not None else w
+    return shape.rebuilt(iter(w if sized(w) else t
                               for t, w in zip(shape.leaves(), written.leaves())))
 
 
@@ -224,14 +227,14 @@ def _block(run, block):
 @scalarize_aggregates.on("Let", splice=True)
 def _let(run, let):
     st = run.state
-    shape = merged(_shape(run, let.value), st.shapes.of(let.type))
+    shape = _sized(run, merged(_shape(run, let.value), st.shapes.of(let.type)))
     if shape is None:
         return (run.rebuild(let),)
     if lent(let.type):
         return _lent_local(run, let, shape)
     if let.value._prod in ("Call", "IfExpr"):
         # its leaves typed as its arms put them where nothing else does (local_shapes)
-        shape = st.types.get(let.name, shape)
+        shape = _sized(run, st.types.get(let.name, shape))
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
         return (*lets, *_store(run, let.value, rep))

@@ -182,6 +182,19 @@ def zero(ty, span):
     return L["Int"](0, span=span)
 
 
+def unread_tensor(ty, span):
+    """The tensor `::new()` makes of ty, each `?` extent 0 (an empty buffer), else None: what
+    stands for a variant's tensor that no read sees, and is dropped with the value."""
+    if not sized(ty):
+        return None
+    ty = strip(ty)
+    if all(d._prod == "DimInt" for d in ty.dims):
+        return L["TensorNew"](ty, "new", (), span=span)
+    extents = L["ArrayLit"](tuple(L["Int"](d.value if d._prod == "DimInt" else 0, span=span)
+                                  for d in ty.dims), span=span)
+    return L["TensorNew"](ty, "new", (extents,), span=span)
+
+
 class Names:
     """Fresh local names in one function: `wanted`, else `wanted#1`, `wanted#2`, ..."""
 
@@ -280,10 +293,9 @@ def out_parameters(names: Names, shape: Tree, k: int | None, span):
 
 def start_value(ty, span):
     """What a local of type `ty` starts from before it is written: its zero, or a new tensor
-    of a tensor type of integer extents; None for any other type."""
-    if concrete(ty) and strip(ty)._prod == "TensorType":
-        return L["TensorNew"](ty, "new", (), span=span)
-    return zero(ty, span)
+    of a tensor type of integer extents (an empty buffer where one is `?`); None for any
+    other type."""
+    return unread_tensor(ty, span) or zero(ty, span)
 
 
 def is_tensor(ty) -> bool:

@@ -274,10 +274,6 @@ def test_handwritten_a_vector_field_is_one_leaf(run_pass, snapshot_txt):
 
 
 def test_a_function_returning_an_enum_of_a_tensor_of_unknown_extents_is_refused_then_repaired():
-    # its caller's locals for the result, of no type to start from, are refused too
-    case = CASES / "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx"
-    made, called = run_front(case, scalarize_aggregates).diagnostics.items
-    assert made.code == called.code == "E5010"
-    assert "a tensor of `?` extents" in made.message
-    repaired = run_front(case.with_name(f"{case.stem}_repaired.vx"), scalarize_aggregates)
-    assert not repaired.diagnostics.items, repaired.diagnostics.render()
+    assert_refused_then_repaired(
+        CASES / "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
+        scalarize_aggregates, "E5010", "a tensor of `?` extents")
