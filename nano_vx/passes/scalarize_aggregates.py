@@ -13,7 +13,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
                                   copy_elements, fresh_locals, is_tensor, leaf_type, lent,
-                                  out_parameters, strip)
+                                  out_parameters, sized, strip)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
 from ..scalars.literal_hints import hinted, settled
@@ -42,7 +42,8 @@ cannot).
 
 A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum's is its tag
 (the index of its variant) and the fields of every variant, those of the others zero (a
-tensor's one `::new()` makes, unfilled: no read sees it); a field
+tensor's one `::new()` makes, unfilled, a `?` extent 0: no read sees it); a part of `?`
+extents is typed as its declaration writes it; a field
 read is the field's local, a `VariantIs` a test of the tag. A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
 tensor, its result: the first that a value it returns puts a call's result in (which may
@@ -113,13 +114,17 @@ def _fn(run, fn):
             if mutable:
                 params += _lent_parameter(run, p, shape)
                 continue
+            shape = _sized(run, shape)
             st.env[p.name], names = fresh_locals(st.names, p.name, shape, p.span)
-            params += [L["Param"](n, t if concrete(t) else None, span=p.span)
+            params += [L["Param"](n, t if concrete(t) or sized(t) else None, span=p.span)
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
+        if any(sized(t) for t in _sized(run, sig.out).leaves() if not concrete(t)):
+            raise Refused(fn, "a function returning an aggregate holding a tensor of `?` "
+                              "extents, which its out-parameter has none to start from")
         if None in sig.out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
@@ -190,8 +195,22 @@ def _parts(run, e) -> Tree:
         given = {f.name: _part(run, f.value) for f in e.fields}
         return Tree("struct", e.name, tuple((k, given[k]) for k, _ in shape.parts))
     if p == "EnumValue":
-        return enum_value(_shape(run, e), e, [_part(run, a) for a in e.args])
+        shape = _sized(run, _shape(run, e))
+        return enum_value(shape, e, [_part(run, a) for a in e.args])
     raise Refused(e, "an aggregate made here")
+
+
+def _sized(run, shape: Tree | None) -> Tree | None:
+    """shape, each leaf its struct or enum declares a tensor of `?` extents given that type
+    (which no shape keeps, and a variant no value is made of holds an i32 in): a part's
+    type, and an empty buffer where another variant of an enum holds it."""
+    if shape is None or shape.kind not in ("struct", "enum"):
+        return shape
+    written = run.state.shapes.of(L["NamedType"](shape.name, span=None), typed=sized)
+    if written is None or written.form() != shape.form():
+        return shape
+    return shape.rebuilt(iter(w if sized(w) else t
+                              for t, w in zip(shape.leaves(), written.leaves())))
 
 
 def _part(run, x) -> Tree:
@@ -208,14 +227,14 @@ def _block(run, block):
 @scalarize_aggregates.on("Let", splice=True)
 def _let(run, let):
     st = run.state
-    shape = merged(_shape(run, let.value), st.shapes.of(let.type))
+    shape = _sized(run, merged(_shape(run, let.value), st.shapes.of(let.type)))
     if shape is None:
         return (run.rebuild(let),)
     if lent(let.type):
         return _lent_local(run, let, shape)
     if let.value._prod in ("Call", "IfExpr"):
         # its leaves typed as its arms put them where nothing else does (local_shapes)
-        shape = st.types.get(let.name, shape)
+        shape = _sized(run, st.types.get(let.name, shape))
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
         return (*lets, *_store(run, let.value, rep))

@@ -20,6 +20,7 @@ class State:
     split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
     taken: set = field(default_factory=set)  # the function's locals
+    reads: dict = field(default_factory=dict)  # a parameter read by its parts -> their names
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
@@ -36,8 +37,12 @@ holds it (but the last's, held where no other is) and the scalar parts of what i
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
 is reading it once: a variable, a field or an element of one, or a literal of those and
 constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
-another, with a parameter of a generic struct, or a part that is no scalar (an enum's
-variant carrying a tensor) is left whole, for scalarize-aggregates to refuse.
+another, or with a parameter of a generic struct, is left whole, for scalarize-aggregates
+to refuse. An enum a variant of which carries a tensor is its tensors too (another
+variant's, one no read sees: an empty buffer where a `?` extent is): put together again,
+those would be buffers no one drops, so its closure reads it only by its parts (`b is
+Buf::Full` is `b_Full`, `b.Buf::Full.0` is `b_Full_0`) and each call gives an enum value
+written there, else it is left whole.
 """, state=State)
 
 
@@ -57,8 +62,10 @@ def _fn(run, fn):
         parts = each[0]
         if not any(parts) or any(p is False for p in parts) or \
                 any(other != parts for other in each) or not all(
-                _plain(a) for c in calls if c.callee.name == name
-                for a, p in zip(c.args, parts) if p):
+                _giveable(a, q, st.parts) for c in calls if c.callee.name == name
+                for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
+                _read_by_parts(c.body, p.name) for c in closures for p in c.params
+                if st.parts.carries_tensor(p.type)):
             continue
         st.split[name] = parts
         st.enums_taken[name] = [st.parts.enum(p.type) for p in closures[0].params]
@@ -69,20 +76,39 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-def _plain(e) -> bool:
-    """Whether reading e's parts one by one reads what reading it once would."""
+def _read_by_parts(body, name: str) -> bool:
+    """Whether body reads the parameter `name` only by the variant it holds and what that
+    carries: an enum carrying a tensor is not put together again, the literal's other
+    variants' tensors being buffers no one would drop."""
+    bases = {id(n.base) for n in descendants(body) if n._prod in ("VariantIs", "VariantField")}
+    return not any(getattr(n, "name", None) == name or getattr(n, "var", None) == name
+                   for n in descendants(body) if n._prod in ("Let", "Param", "PBind", "For")) \
+        and all(id(n) in bases for n in descendants(body)
+                if n._prod == "Local" and n.name == name)
+
+
+def _giveable(a, param, parts: Parts) -> bool:
+    """Whether a call may give the parts of a for param: a value of an enum carrying a
+    tensor only as a literal (a variable's tensor part is chosen by the variant it holds,
+    between its own and a buffer the call would make that no one drops)."""
+    return _plain(a, parts) and (a._prod == "EnumValue" or not parts.carries_tensor(param.type))
+
+
+def _plain(e, parts: Parts) -> bool:
+    """Whether reading e's parts one by one reads what reading it once would: an enum value
+    computes each value it carries that is one part once, in the order written."""
     if e._prod in ("Local", "Int", "Float", "Bool"):
         return True
     if e._prod in ("FieldGet", "TupleGet"):
-        return _plain(e.base)
+        return _plain(e.base, parts)
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
     if e._prod == "StructLit":
-        return all(_plain(f.value) for f in e.fields)
+        return all(_plain(f.value, parts) for f in e.fields)
     if e._prod == "Tuple":
-        return all(_plain(x) for x in e.elems)
+        return all(_plain(x, parts) for x in e.elems)
     if e._prod == "EnumValue":
-        return all(_plain(x) for x in e.args)
+        return all(_plain(x, parts) or parts.one_part(e, k) for k, x in enumerate(e.args))
     return False
 
 
@@ -107,11 +133,24 @@ def _closure(run, closure, split: list):
             continue
         names = part_names(p.name, parts, st.taken)
         params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
+        if st.parts.carries_tensor(p.type):
+            st.reads[p.name] = names
+            continue
         lets.append(L["Let"](p.name, False, p.type, st.parts.literal(p.type, names, p.span),
                              span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
+    for p in closure.params:
+        st.reads.pop(p.name, None)
     return closure.replace(params=tuple(params), body=body)
+
+
+@split_closure_aggregates.on("VariantIs", "VariantField")
+def _variant(run, e):
+    names = run.state.reads.get(e.base.name) if e.base._prod == "Local" else None
+    if names is None:
+        return run.rebuild(e)
+    return run.state.parts.variant_read(e, names)
 
 
 @split_closure_aggregates.on("Call")

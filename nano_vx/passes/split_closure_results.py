@@ -65,8 +65,9 @@ def _fn(run, fn):
     for name, closures in called_closures(fn).items():
         ty = _type_of(closures[0].body.value, types, st)
         parts = st.parts.of(ty)
-        if parts and all(_type_of(c.body.value, types, st) == ty and not any(
-                n._prod == "Return" for n in descendants(c.body)) for c in closures) \
+        if parts and not st.parts.carries_tensor(ty) and all(
+                _type_of(c.body.value, types, st) == ty and not any(
+                    n._prod == "Return" for n in descendants(c.body)) for c in closures) \
                 and _calls_kept(fn, name):
             st.split[name] = (ty, parts)
     if not st.split:

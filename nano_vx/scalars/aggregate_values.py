@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
-from .aggregates import TAG, Refused, Tree, concrete, strip, zero
+from .aggregates import TAG, Refused, Tree, concrete, unread_tensor, zero
 
 
 def pure(e) -> bool:
@@ -40,17 +40,8 @@ def enum_value(shape: Tree, e, args: list) -> Tree:
         if label == e.variant:
             parts.append((label, Tree("variant", label, tuple(enumerate(args)))))
             continue
-        zeros = [zero(t, e.span) or _new_tensor(t, e.span) for t in v.leaves()]
+        zeros = [zero(t, e.span) or unread_tensor(t, e.span) for t in v.leaves()]
         if None in zeros:
             raise Refused(e, "an enum whose other variants hold what has no zero")
         parts.append((label, v.rebuilt(iter(zeros))))
     return Tree("enum", e.enum, tuple(parts))
-
-
-def _new_tensor(ty, span):
-    """The tensor `::new()` makes of ty, of extents all known, else None: what stands for a
-    variant's tensor that no read sees, and is dropped with the value."""
-    ty = strip(ty)
-    if ty is None or ty._prod != "TensorType" or any(d._prod != "DimInt" for d in ty.dims):
-        return None
-    return L["TensorNew"](ty, "new", (), span=span)

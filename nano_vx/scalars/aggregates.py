@@ -104,35 +104,37 @@ class Shapes:
         # zeros are, which the declaration, its struct arguments erased, does not say.
         self.payloads: dict = {}
 
-    def of(self, ty, seen: frozenset = frozenset()) -> Tree | None:
+    def of(self, ty, seen: frozenset = frozenset(), typed=None) -> Tree | None:
         """The shape of a type node; None for a scalar, a tensor, what no declaration names.
-        A reference's is its referent's: scalarize-aggregates takes it apart as well."""
+        A reference's is its referent's: scalarize-aggregates takes it apart as well. A
+        leaf's type is kept where `typed` (else `concrete`) holds of it."""
+        typed = typed or concrete
         ty = strip(ty)
         if ty is not None and ty._prod == "BorrowType":
             ty = strip(ty.inner)
         if ty is None:
             return None
         if ty._prod == "TupleType":
-            return Tree("tuple", None, tuple((k, self._part(t, seen))
+            return Tree("tuple", None, tuple((k, self._part(t, seen, typed))
                                              for k, t in enumerate(ty.elems)))
         if ty._prod != "NamedType" or ty.name in seen:
             return None
         seen = seen | {ty.name}
         if ty.name in self.structs:
-            return Tree("struct", ty.name, tuple((f.name, self._part(f.type, seen))
+            return Tree("struct", ty.name, tuple((f.name, self._part(f.type, seen, typed))
                                                  for f in self.structs[ty.name].fields))
         if ty.name in self.enums:
             tag = (TAG, Tree("leaf", leaf=L["Scalar"]("i32", span=ty.span)))
             shape = Tree("enum", ty.name, (tag, *(
-                (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen))
+                (v.name, Tree("variant", v.name, tuple((k, self._part(t, seen, typed))
                                                        for k, t in enumerate(v.fields))))
                 for v in self.enums[ty.name].variants)))
-            typed = self.payloads.get(ty.name)
-            return shape if typed is None else shape.filled(typed)
+            found = self.payloads.get(ty.name)
+            return shape if found is None else shape.filled(found)
         return None
 
-    def _part(self, ty, seen) -> Tree:
-        return self.of(ty, seen) or Tree("leaf", leaf=ty if concrete(ty) else None)
+    def _part(self, ty, seen, typed) -> Tree:
+        return self.of(ty, seen, typed) or Tree("leaf", leaf=ty if typed(ty) else None)
 
 
 def lent(ty) -> bool:
@@ -155,6 +157,14 @@ def concrete(ty) -> bool:
         all(d._prod == "DimInt" for d in ty.dims)
 
 
+def sized(ty) -> bool:
+    """A tensor of scalars whose extents are integers or `?`: a type a parameter of native
+    code may be given, and whose `?` extents a value may make 0."""
+    ty = strip(ty)
+    return ty is not None and ty._prod == "TensorType" and strip(ty.elem)._prod == "Scalar" \
+        and all(d._prod in ("DimInt", "DimAny") for d in ty.dims)
+
+
 def zero(ty, span):
     """The literal a local of scalar, string or vector type `ty` starts from (a vector's: its
     lane type's zero in every lane), None for any other type."""
@@ -170,6 +180,19 @@ def zero(ty, span):
     if ty.name.startswith("f") or ty.name == "bf16":
         return L["Float"](0.0, span=span)
     return L["Int"](0, span=span)
+
+
+def unread_tensor(ty, span):
+    """The tensor `::new()` makes of ty, each `?` extent 0 (an empty buffer), else None: what
+    stands for a variant's tensor that no read sees, and is dropped with the value."""
+    if not sized(ty):
+        return None
+    ty = strip(ty)
+    if all(d._prod == "DimInt" for d in ty.dims):
+        return L["TensorNew"](ty, "new", (), span=span)
+    extents = L["ArrayLit"](tuple(L["Int"](d.value if d._prod == "DimInt" else 0, span=span)
+                                  for d in ty.dims), span=span)
+    return L["TensorNew"](ty, "new", (extents,), span=span)
 
 
 class Names:
@@ -270,10 +293,9 @@ def out_parameters(names: Names, shape: Tree, k: int | None, span):
 
 def start_value(ty, span):
     """What a local of type `ty` starts from before it is written: its zero, or a new tensor
-    of a tensor type of integer extents; None for any other type."""
-    if concrete(ty) and strip(ty)._prod == "TensorType":
-        return L["TensorNew"](ty, "new", (), span=span)
-    return zero(ty, span)
+    of a tensor type of integer extents (an empty buffer where one is `?`); None for any
+    other type."""
+    return unread_tensor(ty, span) or zero(ty, span)
 
 
 def is_tensor(ty) -> bool:

@@ -4,10 +4,12 @@ puts them together, and the closures a local only called may hold."""
 
 from __future__ import annotations
 
+from functools import reduce
+
 from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import descendants
-from .aggregates import zero
+from .aggregates import sized, unread_tensor, zero
 from .storages import chosen_values
 
 
@@ -52,7 +54,7 @@ def part_names(base: str, parts: list, taken: set) -> dict:
 
 def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
     """The literal of type ty whose parts are the locals `names` names by path."""
-    if ty._prod == "Scalar":
+    if ty._prod in ("Scalar", "TensorType"):
         return L["Local"](names[path], span=span)
     if ty._prod == "TupleType":
         return L["Tuple"](tuple(parts_literal(t, path + (k,), names, structs, span)
@@ -64,13 +66,13 @@ def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
 
 class Parts:
     """The parts of a program's structs, tuples and enums, an enum's where every variant
-    carries scalars, structs or tuples."""
+    carries scalars, tensors of integer or `?` extents, structs or tuples."""
 
     def __init__(self, program):
         self.structs = struct_fields(program)
         self.enums = {item.name: item.variants for item in program.items
                       if item._prod == "EnumDecl" and item.variants and all(
-                          t._prod == "Scalar" or aggregate_parts(self.structs, t)
+                          t._prod == "Scalar" or sized(t) or aggregate_parts(self.structs, t)
                           for v in item.variants for t in v.fields)}
 
     def of(self, ty):
@@ -84,6 +86,35 @@ class Parts:
                 for part in [((v.name,), L["Scalar"]("bool", span=ty.span))] * (v is not last)
                 + [((v.name, k) + path, leaf) for k, t in enumerate(v.fields)
                    for path, leaf in aggregate_parts(self.structs, t) or [((), t)]]]
+
+    def one_part(self, value, k: int) -> bool:
+        """Whether the k-th value the enum value `value` carries is one part: a scalar or a
+        tensor."""
+        fields = next((v.fields for v in self.enums.get(value.enum, ())
+                       if v.name == value.variant), None)
+        return fields is not None and (fields[k]._prod == "Scalar" or sized(fields[k]))
+
+    def carries_tensor(self, ty) -> bool:
+        """Whether ty is an enum whose values are split a variant of which carries a tensor."""
+        return self.enum(ty) is not None and any(
+            sized(t) for v in self.enums[ty.name] for t in v.fields)
+
+    def variant_read(self, e, names: dict):
+        """What e, a `VariantIs` or a `VariantField` of a value whose parts the locals `names`
+        names by path, reads of them: `s is Shape::Sq` is `s_Sq`, the last variant's test
+        that no other is held, `s.Shape::Rect.1` is `s_Rect_1`."""
+        span, variants = e.span, self.enums[e.enum]
+        if e._prod == "VariantField":
+            carried = next(v for v in variants if v.name == e.variant).fields[e.index]
+            return parts_literal(carried, (e.variant, e.index), names, self.structs, span)
+        *tested, last = variants
+        if e.variant != last.name:
+            return L["Local"](names[(e.variant,)], span=span)
+        held = [L["Local"](names[(v.name,)], span=span) for v in tested]
+        if not held:
+            return L["Bool"](True, span=span)
+        return L["Unary"]("!", reduce(lambda a, b: L["Binary"]("||", a, b, span=span), held),
+                          span=span)
 
     def enum(self, ty):
         """The name of ty, an enum whose values are split, else None."""
@@ -142,7 +173,10 @@ def _variant_part(e, path: tuple, ty, enum):
 
 
 def _zero(ty, span):
-    """The zero of the scalar type ty, a number cast to it as the parameter types it."""
+    """The zero of the scalar type ty, a number cast to it as the parameter types it; of a
+    tensor type, a tensor no read sees (an empty buffer where an extent is `?`)."""
+    if sized(ty):
+        return unread_tensor(ty, span)
     made = zero(ty, span)
     return made if ty.name == "bool" else L["Cast"](made, ty, span=span)
 

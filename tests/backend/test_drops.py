@@ -106,6 +106,41 @@ def test_a_tensor_an_element_of_which_is_borrowed_is_given_back_after_the_refere
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# An enum value carrying a tensor given to a function or a closure on every turn, and one of
+# another variant: the tensor it holds for the variant it does not hold (an empty buffer of
+# a `?` extent) is given back too. One call a statement: name-made-tensors names no tensor
+# made after a call of its statement.
+CARRIED = """
+enum Buf { Empty, Full(Tensor<f32, [DIMS]>) }
+
+fn first(b: Buf) -> f32 {
+    match b { Buf::Empty => 0.0f32, Buf::Full(t) => t[7] }
+}
+
+fn main() {
+    let second = |b: Buf| match b { Buf::Empty => 0.0f32, Buf::Full(t) => t[7] };
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        s = s + first(Buf::Full(Tensor<f32, [DIMS]>::fill(EXTENTS1.0f32)));
+        s = s + second(Buf::Full(Tensor<f32, [DIMS]>::fill(EXTENTS1.0f32)));
+        s = s + first(Buf::Empty);
+        s = s + second(Buf::Empty);
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+@pytest.mark.parametrize("dims,extents", [("262144", ""), ("?", "[262144], ")])
+def test_a_tensor_an_enum_value_carries_is_given_back_after_its_call(tmp_path, dims, extents):
+    code, out, err, peak = _run_bounded(
+        tmp_path, CARRIED.replace("DIMS", dims).replace("EXTENTS", extents))
+    assert (code, out) == (0, "40000\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # A tensor made for a call on every turn, and one copied twice. 2,000 turns are enough: were
 # either copy kept, 2 GiB of them with the compiler's own mappings pass LIMIT (as
 # test_the_bound_catches_buffers_that_are_kept shows at that number of turns); each turn

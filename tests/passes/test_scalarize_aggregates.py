@@ -287,7 +287,7 @@ def test_handwritten_a_vector_field_is_one_leaf(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-def test_an_enum_variant_carrying_a_tensor_of_unknown_extents_is_refused_then_repaired():
+def test_a_function_returning_an_enum_of_a_tensor_of_unknown_extents_is_refused_then_repaired():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_variant_carrying_a_tensor_of_unknown_extents.vx",
-        scalarize_aggregates, "E5010", "an enum whose other variants hold what has no zero")
+        CASES / "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
+        scalarize_aggregates, "E5010", "a tensor of `?` extents")

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from nano_vx.passes.split_closure_aggregates import split_closure_aggregates
 from front import (assert_native_as_interpreted, assert_prints_the_same,
@@ -57,8 +58,22 @@ def test_an_enum_parameter_carrying_aggregates_is_the_scalar_parts_of_each():
          "s_Line_0_b_x", "s_Line_0_b_y", "s_Line_1", "s_Pair", "s_Pair_0_0", "s_Pair_0_1", "w"]]
 
 
-def test_an_enum_parameter_carrying_a_tensor_is_left_whole_then_refused():
-    assert_refused_then_repaired(CASES / "e5010_enum_parameter_carrying_a_tensor.vx",
+def test_an_enum_parameter_carrying_a_tensor_is_read_by_its_parts():
+    assert _closure_params("enum_parameter_carrying_a_tensor") == [
+        ["b_Empty", "b_Full", "b_Full_0", "b_Rows_0", "b_Rows_1", "k"]]
+    ran = run_front(CASES / "enum_parameter_carrying_a_tensor.vx", split_closure_aggregates)
+    [closure] = ran.nodes("Closure")
+    assert not any(n._prod in ("VariantIs", "VariantField") for n in descendants(closure))
+
+
+def test_an_enum_parameter_carrying_a_tensor_given_a_variable_is_left_whole_then_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_enum_parameter_carrying_a_tensor_given_a_variable.vx",
+        scalarize_aggregates, "E5010", "a closure taking an aggregate")
+
+
+def test_an_enum_parameter_carrying_a_tensor_used_whole_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_enum_parameter_carrying_a_tensor_used_whole.vx",
                                  scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
