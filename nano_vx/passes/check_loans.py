@@ -47,7 +47,7 @@ text:
 While a loan of x (of a part overlapping the one at hand) lasts, as in Rust's borrow checker: a `&mut x` while a mutable loan lasts
 is E4002 (Rust's E0499); a `&x` while the loan is mutable is E4003 (E0502); assigning to x or
 to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it or a part that owns data (by
-`transfer`, passing it by value to a function, `let u = x;`, `u = x;`), or taking `&mut x` while only shared loans last (a way to write to x under
+`transfer`, passing it by value to a function, `let u = x;`, `u = x;`, `(x, 1)`), or taking `&mut x` while only shared loans last (a way to write to x under
 them: Rust's E0502 for a mutable borrow) is E4004 (E0506, E0505). A write through a reference
 (`*p = ..`) changes what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
 lent variable are not refused: with loans that last to the end of their block, that would
@@ -139,6 +139,15 @@ def _call(run, node):
         ends = f"lent to `{_text(node)}` until it returns"
         st.temporary.extend(replace(loan, ends=ends) for loan in st.holdings.carried(arg))
     del st.temporary[lent:]
+
+
+@check_loans.on("StructLit", "Tuple")
+def _aggregate(run, node):
+    """`(t, 1)` and `S { f: t }` move each part that owns data into the value they make."""
+    into = f"into the '{node.name}' value" if node._prod == "StructLit" else "into the tuple"
+    for part in [f.value for f in node.fields] if node._prod == "StructLit" else node.elems:
+        run.walk(part)
+        _moves(run, part, into)
 
 
 @check_loans.on("Transfer")

@@ -273,6 +273,9 @@ fn main() {{
     ("&s.t", "let v = s.u", None),
     ("&mut s.t", "print(keep(s.u))", None),
     ("&s.t", "let v = s.n", None),
+    ("&t", "let v = (t, 1)", "E4004"),
+    ("&s.t", "let v = S { t: s.u, u: s.t, n: 1 }", "E4004"),
+    ("&s.t", "let v = (s.u, s.n)", None),
 ])
 def test_a_part_moves_only_while_no_loan_of_it_lasts(first, then, code):
     ran = run_front(MOVES.format(first=first, then=then), check_loans)
