@@ -50,8 +50,8 @@ class State:
     # By id of a closure: the keys its body moves of the variables around it, and the ids
     # of what moves them there.
     captured: dict[int, tuple] = field(default_factory=dict)
-    # A local holding a closure whose body moves what it captures -> the closure's id and
-    # its `captured`.
+    # A local holding a closure whose body moves what it captures -> per closure it may
+    # hold (an `if` may choose between two), the closure's id and its `captured`.
     once: dict[str, tuple] = field(default_factory=dict)
     # A key a closure's call moved -> the _Called keys noting those calls, which a new value
     # for the key takes out.
@@ -186,14 +186,27 @@ def _let(run, node, moved):
 
 def _hold(run, name, value):
     """Note that the local `name` now holds `value`: a closure that moves what it
-    captures, or another local's such closure, is called through it."""
-    st = run.state
-    if value._prod == "Closure" and st.captured.get(id(value), ((),))[0]:
-        st.once[name] = (id(value), *st.captured[id(value)])
-    elif value._prod == "Local" and value.name in st.once:
-        st.once[name] = st.once[value.name]
+    captures, another local's such closure, or one of those an `if` or a `match` chooses, is
+    called through it."""
+    held = _held(run, value)
+    if held:
+        run.state.once[name] = held
     else:
-        st.once.pop(name, None)
+        run.state.once.pop(name, None)
+
+
+def _held(run, value) -> tuple:
+    """The closures moving what they capture that `value` may be, as `once` keeps them."""
+    st = run.state
+    if value is None:
+        return ()
+    if value._prod == "Closure" and st.captured.get(id(value), ((),))[0]:
+        return ((id(value), *st.captured[id(value)]),)
+    if value._prod == "Local":
+        return st.once.get(value.name, ())
+    arms = (value.then, value.orelse) if value._prod == "IfExpr" else \
+        [case.body for case in value.cases] if value._prod == "MatchValue" else ()
+    return tuple({one[0]: one for arm in arms for one in _held(run, arm.value)}.values())
 
 
 def _move_value(run, value, mover, moved):
@@ -355,8 +368,10 @@ def _call(run, node, moved):
     takes = movers.takes_ownership(node)
     for arg in node.args:
         moved = _move_value(run, arg, node, moved) if takes else run.walk(arg, moved)
-    once = run.state.once.get(node.callee.name) if node.callee._prod == "Local" else None
-    return moved if once is None or moved is None else _call_once(run, node, once, moved)
+    held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
+    for once in held if moved is not None else ():
+        moved = _call_once(run, node, once, moved)
+    return moved
 
 
 def _call_once(run, node, once, moved):

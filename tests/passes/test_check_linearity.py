@@ -593,6 +593,11 @@ fn main() {{
      "t = Tensor<i32, [2]>::fill(i); } print(g());", "by the call of 'g', whose body moves it, at"),
     ("let g = || consume(t); for i in 0..3 { if i == 2 { continue; } print(g()); }",
      "in an earlier iteration of the loop"),
+    # A closure an `if` or a `match` chooses may be the one that moves t.
+    ("let g = || consume(t); let h = if s.n > 2 { g } else { || 5 }; print(h()); print(h());",
+     "by the call of 'h'"),
+    ("let g = || consume(t); let h = match s.n { 1 => || 3, _ => g }; print(h()); "
+     "t = Tensor<i32, [2]>::fill(4); print(h());", None),
 ])
 def test_what_a_second_call_of_a_closure_moves(body, refused):
     ran = run_front(ONCE.format(body=body), check_linearity)
