@@ -9,8 +9,9 @@ linear in the length of a function that moves many locals and branches often. On
 or an assignment `x = ..` (`s.t = ..`) takes a name (a path, and the paths under it) out, so
 the join of two branches
 is their union: a value moved on either branch counts as moved after the `if`, as in Rust. A
-loop body is walked twice, the second time from the state its first pass left, so a move of an
-outer variable is a use-after-move on the next iteration.
+loop body is walked twice, the second time from the state its first pass left (at its end or a
+`continue`; a `break` goes on after the loop only), so a move of an outer variable is a
+use-after-move on the next iteration.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ class State:
     # The current function's locals -> the field paths of each that were moved somewhere: a
     # use of the local whole is a use of each, and a new value for it gives each a new one.
     paths: dict[str, set] = field(default_factory=dict)
-    loops: list[list] = field(default_factory=list)  # per enclosing loop: states leaving early
+    # Per enclosing loop: the states leaving a turn early, each with whether it goes on to
+    # the next turn (a `continue`).
+    loops: list[list] = field(default_factory=list)
     # By (span, name as written): the copies `unroll across` makes share their body's spans,
     # and each copy's locals have unique names of their own.
     reported: OncePerPlace = field(default_factory=OncePerPlace)
@@ -47,16 +50,24 @@ class State:
     # By id of a closure: the keys its body moves of the variables around it, and the ids
     # of what moves them there.
     captured: dict[int, tuple] = field(default_factory=dict)
-    # A local holding a closure whose body moves what it captures -> its _Called key and
-    # its `captured`.
+    # A local holding a closure whose body moves what it captures -> per closure it may
+    # hold (an `if` may choose between two), the closure's id and its `captured`.
     once: dict[str, tuple] = field(default_factory=dict)
+    # A key a closure's call moved -> the _Called keys noting those calls, which a new value
+    # for the key takes out.
+    calls: dict = field(default_factory=dict)
+    # By id of a closure: the locals around it, as its first walk met them (a closure in a
+    # loop's body is walked again with its own locals known from the first walk).
+    around: dict[int, set] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class _Called:
-    """The key under which the last call of a closure that moves a variable it captures is
-    kept: a second call moves that variable again, unless it has a new value by then."""
+    """The key under which the last call of a closure that moved `key`, a variable it
+    captures, is kept until `key` has a new value: a second call meanwhile moves it again.
+    One per variable, so that a join keeps each call with the move it made."""
     closure: int  # id of the Closure
+    key: object
 
 
 check_linearity = Analysis("check-linearity", Lrouted, """
@@ -97,9 +108,11 @@ def _fresh(run, moved: PersistentMap | None, key) -> PersistentMap | None:
     every field under it."""
     if moved is None:
         return None
-    for path in _under(run, key):
+    for path in (*_under(run, key), key):
+        for called in run.state.calls.get(path, ()):
+            moved = moved.remove(called)
         moved = moved.remove(path)
-    return moved.remove(key)
+    return moved
 
 
 def _key(path: tuple):
@@ -139,7 +152,7 @@ def _program(run, node, moved):
     for item in node.items:
         if item._prod == "Fn":
             run.state.types = {p.name: p.type for p in item.params}
-            run.state.paths, run.state.once = {}, {}
+            run.state.paths, run.state.once, run.state.calls = {}, {}, {}
             run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
@@ -173,14 +186,27 @@ def _let(run, node, moved):
 
 def _hold(run, name, value):
     """Note that the local `name` now holds `value`: a closure that moves what it
-    captures, or another local's such closure, is called through it."""
-    st = run.state
-    if value._prod == "Closure" and st.captured.get(id(value), ((),))[0]:
-        st.once[name] = (_Called(id(value)), *st.captured[id(value)])
-    elif value._prod == "Local" and value.name in st.once:
-        st.once[name] = st.once[value.name]
+    captures, another local's such closure, or one of those an `if` or a `match` chooses, is
+    called through it."""
+    held = _held(run, value)
+    if held:
+        run.state.once[name] = held
     else:
-        st.once.pop(name, None)
+        run.state.once.pop(name, None)
+
+
+def _held(run, value) -> tuple:
+    """The closures moving what they capture that `value` may be, as `once` keeps them."""
+    st = run.state
+    if value is None:
+        return ()
+    if value._prod == "Closure" and st.captured.get(id(value), ((),))[0]:
+        return ((id(value), *st.captured[id(value)]),)
+    if value._prod == "Local":
+        return st.once.get(value.name, ())
+    arms = (value.then, value.orelse) if value._prod == "IfExpr" else \
+        [case.body for case in value.cases] if value._prod == "MatchValue" else ()
+    return tuple({one[0]: one for arm in arms for one in _held(run, arm.value)}.values())
 
 
 def _move_value(run, value, mover, moved):
@@ -284,9 +310,10 @@ def _loop(run, body, cond, moved, fresh=None):
         exits.append(moved)  # the loop may stop here (a false condition, an empty range)
         run.state.loops.append([])
         end = run.walk(body, _fresh(run, moved, fresh) if fresh else moved)
-        early = run.state.loops.pop()  # the states at each `break` and `continue`
-        exits.extend(early)
-        for e in (end, *early):
+        # The states at each `break` and `continue`: only a `continue` goes on to a next turn.
+        early = run.state.loops.pop()
+        exits.extend(e for _, e in early)
+        for e in (end, *(e for again, e in early if again)):
             moved = _join(moved, e)
     for e in exits:
         moved = _join(moved, e)
@@ -303,7 +330,7 @@ def _return(run, node, moved):
 @check_linearity.on("Break", "Continue")
 def _leave(run, node, moved):
     if run.state.loops:
-        run.state.loops[-1].append(moved)
+        run.state.loops[-1].append((node._prod == "Continue", moved))
     return None
 
 
@@ -315,7 +342,7 @@ def _body(run, node, moved):
     # Each call gives the parameters new values: what the body moves of them is not moved
     # for the next call (a closure written in a loop's body is walked once per pass).
     params = [p.name for p in node.params]
-    around = set(run.state.types) - set(params)
+    around = run.state.around.setdefault(id(node), set(run.state.types) - set(params))
     for name in params:
         moved = _fresh(run, moved, name)
     run.state.recording.append([])
@@ -326,6 +353,9 @@ def _body(run, node, moved):
                                     frozenset(id(m) for _, m in keys))
     for name in params:
         after = _fresh(run, after, name)
+    # The closure is made anew here (again on a loop's next turn): no call of it yet.
+    for key in run.state.captured[id(node)][0] if after is not None else ():
+        after = after.remove(_Called(id(node), key))
     return after
 
 
@@ -338,22 +368,25 @@ def _call(run, node, moved):
     takes = movers.takes_ownership(node)
     for arg in node.args:
         moved = _move_value(run, arg, node, moved) if takes else run.walk(arg, moved)
-    once = run.state.once.get(node.callee.name) if node.callee._prod == "Local" else None
-    return moved if once is None or moved is None else _call_once(run, node, once, moved)
+    held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
+    for once in held if moved is not None else ():
+        moved = _call_once(run, node, once, moved)
+    return moved
 
 
 def _call_once(run, node, once, moved):
     """A call of a closure whose body moves the variables `keys` around it: each moved
-    again, refused after an earlier call of it where nothing gave it a new value since (the
-    first call moves what the closure's body was already counted as moving where it is
+    again, refused after an earlier call of it, or another move, where nothing gave it a new
+    value since (not after the move the closure's body was counted as where it is
     written)."""
-    called, keys, inside = once
-    earlier = moved.get(called)
+    closure, keys, inside = once
     for key in keys:
-        if earlier is not None:
-            moved = _use(run, node, key, moved, by=(inside, earlier))
-        moved = _moved(run, moved, key, node)
-    return moved.set(called, node)
+        called = _Called(closure, key)
+        earlier = moved.get(called)
+        moved = _use(run, node, key, moved, by=(inside, earlier))
+        run.state.calls.setdefault(key, set()).add(called)
+        moved = _moved(run, moved, key, node).set(called, node)
+    return moved
 
 
 @check_linearity.on("StructLit", "Tuple")
@@ -390,8 +423,9 @@ def _field_get(run, node, moved):
 
 def _use(run, node, key, moved, *, parts=True, by=None):
     """A use at `node` of `key`, a local or a field path of one: refused after a move of it
-    or of what holds it, and, with `parts`, of a field under it; `by` is told as what moved
-    it (the earlier call of a closure, where a join kept the move its body was counted as)."""
+    or of what holds it, and, with `parts`, of a field under it. For a call of a closure,
+    `by` is the ids of the moves its body was counted as where it is written, and its earlier
+    call: such a move is told as that call, and is no use after a move without one."""
     if moved is None:
         return None
     path = (key,) if isinstance(key, str) else key
@@ -411,6 +445,8 @@ def _use(run, node, key, moved, *, parts=True, by=None):
         # tells the copies apart.
         gone, mover = _key(found[0]), found[1]
         if by is not None and id(mover) in by[0]:
+            if by[1] is None:
+                return moved  # the move its body was counted as where it is written
             mover = by[1]
         said = (node.span if node.span is not None else id(node), _shown(key))
         if not run.state.reported.again(said, copy=path[0]):

@@ -11,7 +11,7 @@ from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis
 from ..placement.loans import Holdings, Loan, line_col
-from ..placement.ownership import Movers, callee_name
+from ..placement.ownership import Movers, callee_name, owns_data
 from ..placement.references import overlap, place_path, root, shown_place
 from ..values.constants import written
 
@@ -46,8 +46,8 @@ text:
 
 While a loan of x (of a part overlapping the one at hand) lasts, as in Rust's borrow checker: a `&mut x` while a mutable loan lasts
 is E4002 (Rust's E0499); a `&x` while the loan is mutable is E4003 (E0502); assigning to x or
-to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it by `transfer`, passing it by value
-to a function, or taking `&mut x` while only shared loans last (a way to write to x under
+to part of it (`x = ..`, `x += ..`, `x[i] = ..`), moving it or a part that owns data (by
+`transfer`, passing it by value to a function, `let u = x;`, `u = x;`, `(x, 1)`), or taking `&mut x` while only shared loans last (a way to write to x under
 them: Rust's E0502 for a mutable borrow) is E4004 (E0506, E0505). A write through a reference
 (`*p = ..`) changes what p names, not p. Each message names the loan in the way and how long it lasts. Reads of a
 lent variable are not refused: with loans that last to the end of their block, that would
@@ -101,6 +101,7 @@ def _closure(run, node):
 @check_loans.on("Let")
 def _let(run, node):
     run.walk(node.value)
+    _moves(run, node.value, f"into '{display_name(node.name)}'")
     run.state.holdings.let(node)
 
 
@@ -112,6 +113,8 @@ def _assign(run, node):
     if fresh:  # `p = &mut x;` may take again what p held: p's old loans end here
         st.releasing.append(target.name)
     run.walk(node.value)  # first, as Rust does: `x = f(&x)` lends x only for the call
+    if node.op == "=":
+        _moves(run, node.value, f"into `{_text(target)}`")
     if fresh:
         st.releasing.pop()
     else:
@@ -127,16 +130,24 @@ def _assign(run, node):
 def _call(run, node):
     st = run.state
     run.walk(node.callee)
-    movers = st.movers.moved(node, st.holdings.types.locals)
+    takes = st.movers.takes_ownership(node)
     lent = len(st.temporary)
     for arg in node.args:
         run.walk(arg)
-        if arg in movers:
-            _changed(run, arg, arg.name, f"move '{display_name(arg.name)}' into the call of "
-                                         f"'{callee_name(node)}'")
+        if takes:
+            _moves(run, arg, f"into the call of '{callee_name(node)}'")
         ends = f"lent to `{_text(node)}` until it returns"
         st.temporary.extend(replace(loan, ends=ends) for loan in st.holdings.carried(arg))
     del st.temporary[lent:]
+
+
+@check_loans.on("StructLit", "Tuple")
+def _aggregate(run, node):
+    """`(t, 1)` and `S { f: t }` move each part that owns data into the value they make."""
+    into = f"into the '{node.name}' value" if node._prod == "StructLit" else "into the tuple"
+    for part in [f.value for f in node.fields] if node._prod == "StructLit" else node.elems:
+        run.walk(part)
+        _moves(run, part, into)
 
 
 @check_loans.on("Transfer")
@@ -165,6 +176,20 @@ def _borrow(run, node):
     elif not node.mutable:
         if mutable:
             _conflict(run, "E4003", node, mutable[0], f"cannot borrow '{shown}' as shared")
+
+
+def _moves(run, value, into: str) -> None:
+    """E4004 when `value` is a variable, or a part of one, that owns data (so it is moved
+    `into` where it goes) while a loan of it lasts; a part read through a reference is no
+    variable's."""
+    st = run.state
+    x = root(value)
+    if value._prod not in ("Local", "FieldGet", "TupleGet") or x is None \
+            or st.holdings.types.through(value) is not None \
+            or not owns_data(st.holdings.part_type(value), st.movers.types):
+        return
+    path = place_path(value)
+    _changed(run, value, x, f"move '{shown_place(display_name(x), path)}' {into}", path)
 
 
 # -- reports ----------------------------------------------------------------------------------

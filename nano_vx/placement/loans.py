@@ -117,7 +117,7 @@ class Holdings:
             parts = (f.value for f in e.fields) if kind == "StructLit" else e.elems
             return [loan for part in parts for loan in self.carried(part)]
         if kind in ("FieldGet", "TupleGet"):  # a part of a holder: what the holder holds, if any
-            return self.carried(e.base) if self._refers(self._part_type(e)) else []
+            return self.carried(e.base) if self._refers(self.part_type(e)) else []
         if kind in ("Match", "MatchValue"):
             return [loan for arm in (e.arms if kind == "Match" else e.cases)
                     if arm.body.value is not None for loan in self.carried(arm.body.value)]
@@ -133,11 +133,11 @@ class Holdings:
         `&p[i]`) names what p names, whose loans it carries, and does not end with p."""
         return self.types.through(loan.borrow.value) is None
 
-    def _part_type(self, e):
+    def part_type(self, e):
         """The declared type of a variable or of a part of one (`h.t`, `p.0`), else None."""
         if e._prod == "Local":
             return self.types.locals.get(e.name)
-        base = self._part_type(e.base) if e._prod in ("FieldGet", "TupleGet") else None
+        base = self.part_type(e.base) if e._prod in ("FieldGet", "TupleGet") else None
         if base is not None and e._prod == "TupleGet" and base._prod == "TupleType":
             return base.elems[e.index] if e.index < len(base.elems) else None
         if base is not None and e._prod == "FieldGet" and base._prod == "NamedType":

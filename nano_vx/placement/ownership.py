@@ -58,12 +58,6 @@ class Movers:
         return callee._prod == "Local" or callee._prod == "Global" \
             and callee.name in self.functions
 
-    def moved(self, call, types: dict) -> list:
-        if not self.takes_ownership(call):
-            return []
-        return [a for a in call.args
-                if a._prod == "Local" and owns_data(types.get(a.name), self.types)]
-
 
 def callee_name(call) -> str:
     """The function a call calls, as the programmer wrote it (`stage`, not `stage$i32`)."""

@@ -133,6 +133,22 @@ def test_a_use_in_every_copy_of_an_unrolled_body_is_one_error():
     assert diag.notes == ["this applies to each of the 4 copies of this code that `unroll across` makes"]
 
 
+@pytest.mark.parametrize("loop, refused", [
+    # A `break` leaves the loop: what was moved before it is not moved on a next turn.
+    ("for i in 0..3 { print(consume(t)); if i == 1 { break; } t = Tensor<i32, [2]>::fill(i); }",
+     False),
+    ("for i in 0..3 { if i == 1 { print(consume(t)); break; } } print(t);", True),
+    # A `continue` goes on to the next turn.
+    ("for i in 0..3 { print(consume(t)); if i == 1 { continue; } t = Tensor<i32, [2]>::fill(i); }",
+     True),
+])
+def test_a_break_goes_on_after_the_loop_and_a_continue_to_the_next_turn(loop, refused):
+    text = ("fn consume(t: Tensor<i32, [2]>) -> i32 { t[0] + t[1] }\n"
+            f"fn main() {{\n    let mut t = Tensor<i32, [2]>::fill(1);\n    {loop}\n}}\n")
+    codes = [d.code for d in run_front(text, check_linearity).diagnostics.items]
+    assert codes == (["E4001"] if refused else [])
+
+
 def test_a_for_variable_is_a_fresh_value_each_time_round():
     text = ("fn main() {\n    for i in 0..3 {\n        let k = transfer(i, Memory::NPU_HBM);\n"
             "    }\n}\n")
@@ -561,6 +577,27 @@ fn main() {{
     ("let g = || consume(t); let mut k = g; k = || 7; print(k()); print(k()); print(g());",
      None),
     ("let g = |u: Tensor<i32, [2]>| consume(u); print(g(t)); print(g(s.t));", None),
+    # A closure's own local is no variable around it, also on a loop's second walk; a
+    # closure written in a loop's body is a new one, not yet called, on each turn.
+    ("for i in 0..2 { let g = || { let u = Tensor<i32, [2]>::fill(i); consume(u) }; "
+     "print(g()); print(g()); }", None),
+    ("for i in 0..2 { let g = || consume(t); print(g()); t = Tensor<i32, [2]>::fill(i); }",
+     None),
+    # Each way into the call gives t a new value after any earlier call: a `continue` or a
+    # `break` before the call is no second call.
+    ("let g = || consume(t); for i in 0..3 { if i == 2 { continue; } print(g()); "
+     "t = Tensor<i32, [2]>::fill(i); }", None),
+    ("let g = || consume(t); for i in 0..3 { if i == 1 { break; } print(g()); "
+     "t = Tensor<i32, [2]>::fill(i); } print(g());", None),
+    ("let g = || consume(t); for i in 0..3 { print(g()); if i == 1 { break; } "
+     "t = Tensor<i32, [2]>::fill(i); } print(g());", "by the call of 'g', whose body moves it, at"),
+    ("let g = || consume(t); for i in 0..3 { if i == 2 { continue; } print(g()); }",
+     "in an earlier iteration of the loop"),
+    # A closure an `if` or a `match` chooses may be the one that moves t.
+    ("let g = || consume(t); let h = if s.n > 2 { g } else { || 5 }; print(h()); print(h());",
+     "by the call of 'h'"),
+    ("let g = || consume(t); let h = match s.n { 1 => || 3, _ => g }; print(h()); "
+     "t = Tensor<i32, [2]>::fill(4); print(h());", None),
 ])
 def test_what_a_second_call_of_a_closure_moves(body, refused):
     ran = run_front(ONCE.format(body=body), check_linearity)

@@ -247,3 +247,36 @@ fn main() {{
 def test_loans_of_parts_of_a_variable_conflict_only_where_the_parts_overlap(first, then, code):
     ran = run_front(PARTS.format(first=first, then=then), check_loans)
     assert [d.code for d in ran.diagnostics.items] == ([code] if code else [])
+
+
+MOVES = """fn keep(t: Tensor<i32, [2]>) -> i32 {{ t[0] }}
+struct S {{ t: Tensor<i32, [2]>, u: Tensor<i32, [2]>, n: i32 }}
+
+fn main() {{
+    let mut s = S {{ t: Tensor<i32, [2]>::fill(1), u: Tensor<i32, [2]>::fill(2), n: 3 }};
+    let mut t = Tensor<i32, [2]>::fill(4);
+    let a = {first};
+    {then};
+    print(a[0]);
+}}
+"""
+
+
+@pytest.mark.parametrize("first, then, code", [
+    # A part that owns data moves (into a call, a `let`, an assignment) only while no loan
+    # of it lasts: the loan would read what the move gave away.
+    ("&mut s.t", "print(keep(s.t))", "E4004"),
+    ("&s.t", "let v = s.t", "E4004"),
+    ("&t", "let v = t", "E4004"),
+    ("&t", "s.u = t", "E4004"),
+    ("&s.t", "let v = s", "E4004"),
+    ("&s.t", "let v = s.u", None),
+    ("&mut s.t", "print(keep(s.u))", None),
+    ("&s.t", "let v = s.n", None),
+    ("&t", "let v = (t, 1)", "E4004"),
+    ("&s.t", "let v = S { t: s.u, u: s.t, n: 1 }", "E4004"),
+    ("&s.t", "let v = (s.u, s.n)", None),
+])
+def test_a_part_moves_only_while_no_loan_of_it_lasts(first, then, code):
+    ran = run_front(MOVES.format(first=first, then=then), check_loans)
+    assert [d.code for d in ran.diagnostics.items] == ([code] if code else [])
