@@ -34,8 +34,8 @@ holds it (but the last's, held where no other is) and the scalar parts of what i
 (a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
-is reading it once: a variable, a field or an element of one, or a literal of those and
-constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
+is reading it once: a variable, a constant (one a call computes too), a field or an element
+of one, or a literal of those and constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
 another, with a parameter of a generic struct, or a part that is no scalar (an enum's
 variant carrying a tensor) is left whole, for scalarize-aggregates to refuse.
 """, state=State)
@@ -70,8 +70,10 @@ def _fn(run, fn):
 
 
 def _plain(e) -> bool:
-    """Whether reading e's parts one by one reads what reading it once would."""
-    if e._prod in ("Local", "Int", "Float", "Bool"):
+    """Whether reading e's parts one by one reads what reading it once would: a constant's
+    (a `Global`, or a part split-computed-constants made of one) is computed at its first
+    read, once."""
+    if e._prod in ("Local", "Global", "Int", "Float", "Bool"):
         return True
     if e._prod in ("FieldGet", "TupleGet"):
         return _plain(e.base)
