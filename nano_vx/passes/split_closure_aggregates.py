@@ -34,8 +34,8 @@ holds it (but the last's, held where no other is) and the scalar parts of what i
 (a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
-is reading it once: a variable, a constant (one a call computes too), a field or an element
-of one, or a literal of those and constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
+is reading it once: a variable, what a reference variable refers to, a constant (one a call
+computes too), a field or an element of one, or a literal of those and constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
 another, with a parameter of a generic struct, or a part that is no scalar (an enum's
 variant carrying a tensor) is left whole, for scalarize-aggregates to refuse.
 """, state=State)
@@ -77,6 +77,8 @@ def _plain(e) -> bool:
         return True
     if e._prod in ("FieldGet", "TupleGet"):
         return _plain(e.base)
+    if e._prod == "Deref":  # what a reference local refers to
+        return e.value._prod == "Local"
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
     if e._prod == "StructLit":

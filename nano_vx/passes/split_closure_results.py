@@ -201,13 +201,14 @@ def _let(run, let):
 
 
 def _plain_assign(node) -> bool:
-    """Whether node is `place = value;` of a place whose location computes nothing (a local or
-    its fields and elements), so the call may run before it as the interpreter runs it."""
+    """Whether node is `place = value;` of a place whose location computes nothing (a local,
+    what a reference local refers to, their fields and elements), so the call may run before
+    it as the interpreter runs it."""
     if node._prod != "Assign" or node.op != "=":
         return False
     place = node.target
-    while place._prod in ("FieldGet", "TupleGet"):
-        place = place.base
+    while place._prod in ("FieldGet", "TupleGet", "Deref"):
+        place = place.value if place._prod == "Deref" else place.base
     return place._prod == "Local"
 
 
