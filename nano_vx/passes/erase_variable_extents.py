@@ -135,10 +135,14 @@ def _floors(fn) -> dict:
     floors = {}
     for node in descendants(fn):
         if node._prod == "For" and node.var not in changed:
-            start, sign = node.start, 1
+            start, ty = node.start, None
+            if start._prod == "Cast" and start.type._prod == "Scalar" and \
+                    start.type.name in INT_TYPES:  # `1i64`, in its type's range
+                start, ty = start.value, INT_TYPES[start.type.name]
+            sign = 1
             if start._prod == "Unary" and start.op == "-":
                 start, sign = start.operand, -1
-            if start._prod == "Int":
+            if start._prod == "Int" and (ty is None or ty.lo <= sign * start.value <= ty.hi):
                 floors[node.var] = sign * start.value
     return floors
 

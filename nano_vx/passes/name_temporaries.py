@@ -32,7 +32,7 @@ inside one, and each value a `match` is on, a local of its own, computed by a `l
 the statement (E5010 where that would change when calls run).
 
 `g(f(1))` and `f(1).x` of an `f` returning a struct (a closure too, a `let` binding it to
-one whose value is one) are `let agg = f(1); g(agg)` and `let agg = f(1); agg.x`: what
+one whose value is one, or to an `if` choosing among those and such functions) are `let agg = f(1); g(agg)` and `let agg = f(1); agg.x`: what
 scalarize-aggregates splits then is only ever a local, a literal, or a call, `if` or `match`
 whose value a statement stores; and `match f(1) { .. }` is `let
 matched = f(1); match matched { .. }`, which lower-matches tests once per case. A field of

@@ -168,6 +168,11 @@ def _bind_param(run, node):
     run.state.bound.add(node.name)
 
 
+@_uses.on("PBind")
+def _bind_pattern(run, node):
+    run.state.bound.add(node.name)
+
+
 def _changed(block, captured: list, types: dict, closures: dict) -> list[str]:
     """The captured locals the block changes: assigns (the whole, a field, an element) or
     lends `&mut`, itself, in a spawn of it, or through a closure of the launcher it calls

@@ -35,14 +35,14 @@ holds it (but the last's, held where no other is) and the scalar parts of what i
 (a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
-is reading it once: a variable, a field or an element of one, or a literal of those and
-constants, a negative one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given
-another, or with a parameter of a generic struct, is left whole, for scalarize-aggregates
-to refuse. An enum a variant of which carries a tensor is its tensors too (another
-variant's, one no read sees: an empty buffer where a `?` extent is): put together again,
-those would be buffers no one drops, so its closure reads it only by its parts (`b is
-Buf::Full` is `b_Full`, `b.Buf::Full.0` is `b_Full_0`) and each call gives an enum value
-written there, else it is left whole.
+is reading it once: a variable, what a reference variable refers to, a constant (one a call
+computes too), a field or an element of one, or a literal of those and constants, a negative
+one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given another, or with a parameter
+of a generic struct, is left whole, for scalarize-aggregates to refuse. An enum a variant of
+which carries a tensor is its tensors too (another variant's, one no read sees: an empty
+buffer where a `?` extent is): put together again, those would be buffers no one drops, so
+its closure reads it only by its parts (`b is Buf::Full` is `b_Full`, `b.Buf::Full.0` is
+`b_Full_0`) and each call gives an enum value written there, else it is left whole.
 """, state=State)
 
 
@@ -95,12 +95,16 @@ def _giveable(a, param, parts: Parts) -> bool:
 
 
 def _plain(e, parts: Parts) -> bool:
-    """Whether reading e's parts one by one reads what reading it once would: an enum value
-    computes each value it carries that is one part once, in the order written."""
-    if e._prod in ("Local", "Int", "Float", "Bool"):
+    """Whether reading e's parts one by one reads what reading it once would: a constant's
+    (a `Global`, or a part split-computed-constants made of one) is computed at its first
+    read, once; an enum value computes each value it carries that is one part once, in the
+    order written."""
+    if e._prod in ("Local", "Global", "Int", "Float", "Bool"):
         return True
     if e._prod in ("FieldGet", "TupleGet"):
         return _plain(e.base, parts)
+    if e._prod == "Deref":  # what a reference local refers to
+        return e.value._prod == "Local"
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
     if e._prod == "StructLit":

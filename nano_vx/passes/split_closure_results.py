@@ -37,7 +37,8 @@ to write, so that scalarize-aggregates finds no block whose value is an aggregat
 `let mk = |a: i32| P { x: a, y: 2 }; let v = mk(1);` is `let mk = |a: i32, out_x: &mut i32,
 out_y: &mut i32| { let out: P = P { x: a, y: 2 }; *out_x = out.x; *out_y = out.y; };
 let mut v_x: i32 = 0; let mut v_y: i32 = 0; mk(1, &mut v_x, &mut v_y); let v: P = P { x:
-v_x, y: v_y };`. An enum's parts are split-closure-aggregates': per variant, whether the
+v_x, y: v_y };`; a call assigned to a local or to a field or element of one (`t = mk(1);`)
+assigns it that literal so. An enum's parts are split-closure-aggregates': per variant, whether the
 value holds it and what it carries, zero where it holds another. The result's type is what
 the value says alone: a struct literal's, an enum value's, a variable's written type, the
 written result of the function a call calls, a tuple of those, of `bool` literals or of
@@ -79,8 +80,9 @@ def _fn(run, fn):
 
 def _calls_kept(fn, name: str) -> bool:
     """Whether each call of the closure is a `let`'s value (name-temporaries gives one that is
-    part of an expression a `let` of its own)."""
-    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let"}
+    part of an expression a `let` of its own) or a plain assignment's to a place computing
+    nothing (`p = step(p);`)."""
+    kept = {id(n.value) for n in descendants(fn) if n._prod == "Let" or _plain_assign(n)}
     return all(id(n) in kept for n in descendants(fn) if n._prod == "Call"
                and n.callee._prod == "Local" and n.callee.name == name)
 
@@ -199,8 +201,24 @@ def _let(run, let):
     return tuple(stmts) + (let.replace(type=ty, value=literal),)
 
 
-@split_closure_results.on("Assign")
+def _plain_assign(node) -> bool:
+    """Whether node is `place = value;` of a place whose location computes nothing (a local,
+    what a reference local refers to, their fields and elements), so the call may run before
+    it as the interpreter runs it."""
+    if node._prod != "Assign" or node.op != "=":
+        return False
+    place = node.target
+    while place._prod in ("FieldGet", "TupleGet", "Deref"):
+        place = place.value if place._prod == "Deref" else place.base
+    return place._prod == "Local"
+
+
+@split_closure_results.on("Assign", splice=True)
 def _assign(run, assign):
     split = given_split(assign, run.state.split)
-    return run.rebuild(assign) if split is None else \
-        assign.replace(value=_closures(run, assign.value, split))
+    if split is not None:
+        return (assign.replace(value=_closures(run, assign.value, split)),)
+    if not (_plain_assign(assign) and _split_call(run, assign.value)):
+        return (run.rebuild(assign),)
+    stmts, _, literal = _called(run, assign.value, "result")
+    return tuple(stmts) + (assign.replace(target=run.walk(assign.target), value=literal),)

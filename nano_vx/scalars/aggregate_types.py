@@ -478,8 +478,9 @@ class Shaped:
     sigs: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)  # the current function's aggregate locals' shapes
     names: Names | None = None
-    # The current function's locals a `let` binds to a closure whose value is an aggregate,
-    # and its parameters a launch gives one.
+    # The current function's locals a `let` binds to a closure whose value is an aggregate
+    # (or a function returning one, or an `if` choosing among those), and its parameters a
+    # launch gives one.
     results: set = field(default_factory=set)
     launched: dict = field(default_factory=dict)  # a kernel -> those of its parameters
 
@@ -504,5 +505,16 @@ class Shaped:
 
     def _results(self, fn, env: dict) -> set:
         return {n.name for n in descendants(fn.body) if n._prod == "Let"
-                and n.value._prod == "Closure" and n.value.body.value is not None
-                and shape_of(n.value.body.value, self.shapes, self.sigs, env.get) is not None}
+                and self._gives_aggregate(n.value, env)}
+
+    def _gives_aggregate(self, v, env: dict) -> bool:
+        """Whether v is a closure whose value is an aggregate, a function returning one, or an
+        `if` choosing among those (which wrap-aggregate-function-values makes closures)."""
+        if v._prod == "Closure":
+            return v.body.value is not None and \
+                shape_of(v.body.value, self.shapes, self.sigs, env.get) is not None
+        if v._prod == "Global":
+            return v.name in self.sigs and self.sigs[v.name].out is not None
+        return v._prod == "IfExpr" and v.orelse is not None and all(
+            b.value is not None and self._gives_aggregate(b.value, env)
+            for b in (v.then, v.orelse))

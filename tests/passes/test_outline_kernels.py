@@ -138,3 +138,8 @@ def test_handwritten_a_kernel_name_already_taken(run_pass, snapshot_txt):
     assert [item.name for item in ran.tree.items] == ["main$kernel0", "main", "main$kernel1"]
     assert _printed(ran.before) == _printed(ran.tree) == "7\n1\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_name_a_pattern_binds_in_the_body_is_no_capture():
+    assert [[p.name for p in k.params] for k in kernels("match_binding_in_the_body").values()] \
+        == [["n"], ["n"], ["n"]]
