@@ -12,7 +12,7 @@ from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import Shaped, settled
-from ..scalars.aggregates import Refused
+from ..scalars.aggregates import Names, Refused
 from ..scalars.function_locals import changed_locals, tensor_locals
 from ..scalars.temporaries import held_aggregate, held_field, holds_statements, reordered
 
@@ -70,6 +70,28 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
+
+
+@name_temporaries.on("ConstItem")
+def _const(run, const):
+    """A constant's value has no statements to hold a `let` in: one that needs a local is
+    refused, and left as it was, which the interpreter runs in its place."""
+    st = run.state
+    st.env, st.names, st.results = {}, Names(const), set()
+    st.changed, st.tensors = set(), set()
+    saved = st.pending
+    st.pending = []
+    try:
+        value = _in_place(run, const.value) if const.value is not None else None
+        if st.pending:
+            raise Refused(const.value, "a constant whose value needs a local of its own (a "
+                                       "struct a call makes, or an `if` holding statements)")
+    except Refused as bad:
+        refuse(run.ctx.diagnostics, const.name, bad.node, bad.what)
+        return const
+    finally:
+        st.pending = saved
+    return const.replace(value=value)
 
 
 _AFTER = "an aggregate computed after a call of the same statement ran"
