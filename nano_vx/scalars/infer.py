@@ -234,10 +234,6 @@ class Infer:
                 self.closure_body(*self.later.pop(next(iter(self.later))))
             if isinstance(find(self.ret), Ref):
                 self.returned_places(item)
-            for node, bad, terms in self.judged:
-                what = bad(*(decide(t) for t in terms))
-                if what is not None:
-                    raise Mismatch(node, what)
             if isinstance(find(self.ret), Closure):
                 raise Mismatch(item, "a function returning a closure")
             if find(self.ret) == "str" and not self.texts:
@@ -255,6 +251,16 @@ class Infer:
                     self.topo(node)
         except Mismatch as bad:
             return bad.node, bad.what
+        return None
+
+    def judgement(self):
+        """None when each node judged passes, else (node, what native code does not lower);
+        asked once every item is inferred: a launch's value is its kernel's body's, which an
+        item after the launch's types."""
+        for node, bad, terms in self.judged:
+            what = bad(*(decide(t) for t in terms))
+            if what is not None:
+                return node, what
         return None
 
     def first_element(self, let, t) -> bool:
