@@ -216,7 +216,12 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                unify(self.expr(item.value), scalar_of(item.type, item), item)
+                t = scalar_of(item.type, item)
+                if isinstance(find(t), Tensor):
+                    # The interpreter computes it once: every read, and every write through
+                    # a variable given it, shares its one buffer, which no global holds.
+                    raise Mismatch(item.value, "a constant holding a tensor")
+                unify(self.expr(item.value), t, item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
