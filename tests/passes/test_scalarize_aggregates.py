@@ -96,6 +96,17 @@ def test_a_generic_struct_holding_ever_deeper_aggregates_is_refused_then_repaire
                                  "a generic struct holding an aggregate")
 
 
+def test_a_constant_binding_a_struct_in_an_arm_is_refused_and_left_as_it_was():
+    # its parts would need `let`s where a constant's value has no statements
+    case = CASES / "e5010_constant_binding_a_struct_in_an_if.vx"
+    assert_refused_then_repaired(case, scalarize_aggregates, "E5010",
+                                 "a constant whose value binds a struct")
+    ran = run_front(case, scalarize_aggregates)
+    [before] = [i for i in ran.before.items if i._prod == "ConstItem"]
+    [after] = [i for i in ran.after.items if i._prod == "ConstItem"]
+    assert after is before
+
+
 def test_a_generic_struct_holding_an_aggregate_handed_between_functions_is_refused():
     ran = run_front(CASES / "e5010_generic_holding_aggregate_handed_between_functions.vx",
                     scalarize_aggregates)
