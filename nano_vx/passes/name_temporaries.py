@@ -50,7 +50,9 @@ turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loo
 and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch
 and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
-M); let ordered = agg[0]; let agg#1 = f(1); ..`).
+M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
+`let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
+statements to hold one.
 """, state=State)
 
 

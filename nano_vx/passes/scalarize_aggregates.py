@@ -74,7 +74,8 @@ function given one filling its tensor part is E5010 where another local may hold
 buffer, as for a `&mut` parameter; a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
-(check-aggregate-function-values refused any other use).
+(check-aggregate-function-values refused any other use). A constant whose value binds an
+aggregate in an `if`'s arm is refused: its value has no statements for the parts' `let`s.
 """, state=State)
 
 
