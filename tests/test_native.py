@@ -62,10 +62,11 @@ NOT_LOWERED = {
     # A constant holding a tensor itself (check-native-subset): every read shares the one
     # buffer its first read makes, which no global holds.
     "tests/passes/cases/type_scalars/e5010_constant_holding_a_tensor.vx",
-    # A constant's value reading a field of a struct a call makes (name-temporaries), or
-    # binding one in an `if`'s arm (scalarize-aggregates): it has no statements for a `let`.
+    # A constant's value reading a field of a struct a call makes, or binding a variable in
+    # an `if`'s arm (name-temporaries): it has no statements for a `let`.
     "tests/passes/cases/name_temporaries/e5010_constant_reading_a_field_of_a_call.vx",
-    "tests/passes/cases/scalarize_aggregates/e5010_constant_binding_a_struct_in_an_if.vx",
+    "tests/passes/cases/name_temporaries/e5010_constant_binding_a_struct_in_an_if.vx",
+    "tests/passes/cases/check_visibility/constant_binding_in_an_arm.vx",
     # An element of a tuple literal computed in the type its literals make it alone (as the
     # interpreter computes it), used where another type is expected.
     "tests/passes/cases/type_scalars/e5010_tuple_literal_element_used_as_another_type.vx",

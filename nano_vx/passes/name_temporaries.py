@@ -52,7 +52,7 @@ and `try_pin` of such a statement is held in a local with its calls, in order, a
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
 `let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
-statements to hold one.
+statements to hold one, and so is one binding a variable in an `if`'s arm.
 """, state=State)
 
 
@@ -81,18 +81,22 @@ def _const(run, const):
     st = run.state
     st.env, st.names, st.results = {}, Names(const), set()
     st.changed, st.tensors = set(), set()
-    saved = st.pending
-    st.pending = []
+    saved = st.pending, st.effects, st.every
+    st.pending, st.effects, st.every = [], False, False
     try:
+        bound = next((n for n in descendants(const) if n._prod == "Let"), None)
+        if bound is not None:
+            # The passes after this one hold a function's locals, not a constant's.
+            raise Refused(bound, "a constant whose value binds a variable (in an `if`'s arm)")
         value = _in_place(run, const.value) if const.value is not None else None
         if st.pending:
-            raise Refused(const.value, "a constant whose value needs a local of its own (a "
-                                       "struct a call makes, or an `if` holding statements)")
+            raise Refused(const.value, "a constant whose value needs a local of its own (an "
+                                       "aggregate a call makes, a part of which it reads)")
     except Refused as bad:
         refuse(run.ctx.diagnostics, const.name, bad.node, bad.what)
         return const
     finally:
-        st.pending = saved
+        st.pending, st.effects, st.every = saved
     return const.replace(value=value)
 
 

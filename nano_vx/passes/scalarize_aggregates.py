@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched
 from ..languages.lparted import Lparted as L
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars import refuse
 from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, program_types,
                                        shape_of)
@@ -74,8 +74,7 @@ function given one filling its tensor part is E5010 where another local may hold
 buffer, as for a `&mut` parameter; a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
-(check-aggregate-function-values refused any other use). A constant whose value binds an
-aggregate in an `if`'s arm is refused: its value has no statements for the parts' `let`s.
+(check-aggregate-function-values refused any other use).
 """, state=State)
 
 
@@ -91,24 +90,6 @@ def _program(run, program):
         refuse(run.ctx.diagnostics, *shared, "a tensor part of a `&mut` aggregate assigned "
                                              "whole, whose buffer another may hold")
     return made
-
-
-@scalarize_aggregates.on("ConstItem")
-def _const(run, const):
-    """A constant's value, split as a body with no local of its own: a `let` of an aggregate
-    in it (in an `if`'s arm) is refused, as it has no statements before it to split it in."""
-    st = run.state
-    st.env, st.types, st.out, st.names = {}, {}, None, Names(const)
-    bound = next((n for n in descendants(const) if n._prod == "Let"
-                  and shape_of(n.value, st.shapes, st.sigs, st.types.get) is not None), None)
-    try:
-        if bound is not None:
-            raise Refused(bound, "a constant whose value binds a struct, a tuple or an enum "
-                                 "to a variable")
-        return run.rebuild(const)
-    except Refused as bad:
-        refuse(run.ctx.diagnostics, const.name, bad.node, bad.what)
-        return const
 
 
 @scalarize_aggregates.on("Fn")

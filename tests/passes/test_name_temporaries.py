@@ -161,3 +161,10 @@ def test_a_constant_whose_value_needs_a_local_is_refused_and_left_as_it_was():
     assert_constant_refused_as_it_was(CASES / "e5010_constant_reading_a_field_of_a_call.vx",
                                       name_temporaries,
                                       "a constant whose value needs a local of its own")
+
+
+def test_a_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
+    # the passes after hold a function's locals, not a constant's
+    assert_constant_refused_as_it_was(CASES / "e5010_constant_binding_a_struct_in_an_if.vx",
+                                      name_temporaries,
+                                      "a constant whose value binds a variable")

@@ -10,8 +10,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
-from front import (_printed, assert_constant_refused_as_it_was, assert_native_as_interpreted,
-                   assert_prints_the_same, assert_refused_then_repaired, run_cli, run_front)
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_cli, run_front)
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -94,12 +94,6 @@ def test_a_generic_struct_holding_ever_deeper_aggregates_is_refused_then_repaire
     assert_refused_then_repaired(CASES / "e5010_generic_holding_ever_deeper_aggregates.vx",
                                  scalarize_aggregates, "E5010",
                                  "a generic struct holding an aggregate")
-
-
-def test_a_constant_binding_a_struct_in_an_arm_is_refused_and_left_as_it_was():
-    # its parts would need `let`s where a constant's value has no statements
-    assert_constant_refused_as_it_was(CASES / "e5010_constant_binding_a_struct_in_an_if.vx",
-                                      scalarize_aggregates, "a constant whose value binds a struct")
 
 
 def test_a_generic_struct_holding_an_aggregate_handed_between_functions_is_refused():
