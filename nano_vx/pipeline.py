@@ -10,6 +10,7 @@ from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.cast_plain_values import cast_plain_values
 from .passes.cast_printed_literals import cast_printed_literals
 from .passes.cast_returned_generic_fields import cast_returned_generic_fields
 from .passes.check_aggregate_function_values import check_aggregate_function_values
@@ -59,6 +60,7 @@ from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
+from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_launching_closures import delay_launching_closures
@@ -91,6 +93,7 @@ from .passes.expand_aggregate_prints import expand_aggregate_prints
 from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
+from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -113,6 +116,7 @@ from .passes.explicate_calls import explicate_calls
 from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
+from .passes.inline_borrowed_references import inline_borrowed_references
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -141,6 +145,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
@@ -149,8 +154,10 @@ from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
 from .passes.split_closure_aggregates import split_closure_aggregates
+from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
 from .passes.split_state_tuples import split_state_tuples
@@ -252,6 +259,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    inline_borrowed_references,
     collapse_reference_chains,
     split_computed_constants,
     inline_aggregate_constants,
@@ -273,6 +281,7 @@ BACK_END = [
     delay_launching_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
+    flag_assigned_placement_queries,
     decide_placement_queries,
     tag_places,
     lower_matches,
@@ -284,14 +293,17 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    split_choice_statements,
     split_returned_references,
     inline_returned_references,
+    split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
     split_kernel_aggregates,
     check_aggregate_function_values,
     cast_printed_literals,
     cast_returned_generic_fields,
+    return_assigned_tensor_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
@@ -304,6 +316,7 @@ BACK_END = [
     bind_extent_literals,
     erase_variable_extents,
     erase_unaddressable_extents,
+    copy_rest_into_assigning_arms,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
@@ -313,6 +326,7 @@ BACK_END = [
     name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,
+    cast_plain_values,
     check_native_subset,
     settle_written_tensors,
     split_sizing_calls,

@@ -123,7 +123,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:5] == [["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:6] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                        ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
                         ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
                         ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
@@ -148,19 +149,24 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("expand-aggregate-prints") + 1] == [
+        "split-choice-statements", "rewrite", "Lmatched", "Lmatched"]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 2:inline + 3] == [
+    assert rows[inline - 4:inline + 3] == [
+        ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"],
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-repointed-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 10] == [
+    assert rows[split:split + 11] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
         ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
+        ["return-assigned-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
@@ -188,7 +194,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 1] == ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[gate - 2:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+                                   ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 1:
                 names.index("bind-extent-literals")] == [
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
@@ -199,8 +206,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["erase-variable-extents", "rewrite", "Lsplit", "Lsplit"],
         ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("erase-variable-extents") < gate
-    assert rows[names.index("specialize-storages") - 2:names.index("specialize-storages") + 1] \
-        == [["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[names.index("specialize-storages") - 3:names.index("specialize-storages") + 1] \
+        == [["copy-rest-into-assigning-arms", "rewrite", "Lsplit", "Lsplit"],
+            ["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
@@ -216,7 +224,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")
-    assert rows[decided:decided + 2] == [
+    assert rows[decided - 1:decided + 2] == [
+        ["flag-assigned-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["decide-placement-queries", "rewrite", "Lpinned", "Lpinned"],
         ["tag-places", "rewrite", "Lpinned", "Lpinned"]]
     held = names.index("hold-operands-before-moved-reads")

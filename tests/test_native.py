@@ -36,24 +36,21 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a variable alive while a closure assigns the first anew (the
 # assignment does not see the copy).
 NOT_LOWERED = {
-    # Ever deeper forms, at each recursive call; two forms handed between two functions.
+    # Ever deeper forms, at each recursive call.
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
+    # Two tensors of a struct assigned whole through a `&mut` to the struct, one's buffer
+    # held by another local too (native code copies into the buffer, which the other would
+    # see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_generic_holding_aggregate_handed_between_functions.vx",
-    # A struct's tensor assigned whole through a `&mut` to the struct, its buffer held by
-    # another local too (native code copies into the buffer, which the other would see).
-    "tests/passes/cases/scalarize_aggregates/e5010_tensor_part_assigned_and_read_whole.vx",
-    # A `&mut` to a struct holding a tensor made to refer to another, given to a function
-    # filling the tensor whose buffer another local holds (the copy would change it), or
-    # assigning it whole itself (native code assigns no whole tensor through a reference);
-    # one a function returns printing before it chooses (neither computed again per part
-    # nor written at the call).
+    "e5010_two_tensor_parts_assigned_and_one_read_whole.vx",
+    # A `&mut` to a struct holding a tensor that an `if` makes to refer to another, the
+    # tensor assigned whole through it (native code assigns no whole tensor through a
+    # reference); one a function returns from a `return` in its statements (neither
+    # computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_holder_filled_through_a_reference_another_holds.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_an_if.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere.vx",
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_by_a_function_printing_first.vx",
+    "e5010_mut_reference_returned_by_a_function_returning_early.vx",
     # A constant holding a generic struct whose value calls a function (its fields' type
     # erased: split-computed-constants splits the others), or holding a tensor (whose
     # buffer every read shares): inline-aggregate-constants refuses both.
@@ -67,21 +64,18 @@ NOT_LOWERED = {
     "tests/passes/cases/name_temporaries/e5010_constant_reading_a_field_of_a_call.vx",
     "tests/passes/cases/name_temporaries/e5010_constant_binding_a_struct_in_an_if.vx",
     "tests/passes/cases/check_visibility/constant_binding_in_an_arm.vx",
-    # An element of a tuple literal computed in the type its literals make it alone (as the
-    # interpreter computes it), used where another type is expected.
-    "tests/passes/cases/type_scalars/e5010_tuple_literal_element_used_as_another_type.vx",
-    # An `if` choosing a literal or a local of no written type, a later use fixing the
-    # local to another type than the literal's, which the part chosen has.
-    "tests/passes/cases/type_scalars/e5010_literal_chosen_beside_a_local_a_later_use_types.vx",
-    # A closure indexing a parameter of no written type, used as a value: typed where it is
-    # written, where no call says whether the parameter is a raw pointer or a tensor.
-    "tests/passes/cases/type_scalars/e5010_closure_value_indexing_an_untyped_parameter.vx",
+    # A closure indexing a parameter of no written type, given to a variable nothing calls:
+    # no call says whether the parameter is a raw pointer or a tensor.
+    "tests/passes/cases/type_scalars/"
+    "e5010_closure_value_indexing_an_untyped_parameter_never_called.vx",
     # A counter copied into a second variable, the first then assigned another by a closure
     # (the copy's reference to its cell would be a variable that closure assigns).
     "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose (its `held` is a reference the tuple would hold).
-    "tests/passes/cases/lower_pins/e5010_chosen_state_in_a_tuple_returned_through_a_call.vx",
+    # is given, given a state an `if` chose beside the function's parameter (its `held` may
+    # be a reference to the caller's, which the tuple would share).
+    "tests/passes/cases/lower_pins/"
+    "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a closure and another closure's parameter, printed: no
     # flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
@@ -102,20 +96,27 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed right of `&&` in an `if`'s condition, where no `let`
-    # goes before the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_right_of_and.vx",
-    # Two values of type () compared after something else their statement computes.
-    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and.vx",
+    # A string a call computes, printed in an assignment's value, where no `let` goes before
+    # the print: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment.vx",
+    # Two locals bound to literals multiplied and given to an i64, beside a use as an i32:
+    # the interpreter multiplies the i32s and converts the product.
+    "tests/passes/cases/type_scalars/e5010_plain_values_multiplied_then_given_an_i64.vx",
+    # A local bound to a literal given to a closure of an untyped parameter whose result goes
+    # to an i64: the interpreter computes the body on the i32 and converts its result.
+    "tests/passes/cases/type_scalars/e5010_plain_value_given_to_a_closure_then_an_i64.vx",
+    # Two values of type () compared right of `&&` given to a call: the `if` the `&&` is
+    # holds the stop's statements inside a larger expression.
+    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, then assigned in an arm: the place it names depends on the way taken.
-    "tests/passes/cases/type_scalars/e5010_mutable_reference_chosen_then_assigned_in_an_arm.vx",
-    # A reference an `if` chooses between elements of a tensor of a narrow type of a `?`
-    # extent: a byte, which no variable holds, and its first element may not be there.
-    "tests/passes/cases/type_scalars/e5010_reference_to_narrow_elements_of_a_dynamic_extent.vx",
-    # A reference to a tensor an `if` chooses between calls' results: no arm names a variable
-    # to start the reference at without computing anything.
-    "tests/passes/cases/type_scalars/e5010_reference_to_a_tensor_chosen_between_calls.vx",
+    # value type, then assigned in an arm of an `if` another arm of which returns: the place
+    # it names after the `if` depends on the way taken.
+    "tests/passes/cases/copy_rest_into_assigning_arms/"
+    "e5010_assigned_in_an_arm_beside_one_returning.vx",
+    # A reference to a tensor an `if` chooses between calls' results borrowing only variables
+    # the function assigns: no arm names one to start the reference at computing nothing.
+    "tests/passes/cases/type_scalars/"
+    "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
     # variable from -3): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
@@ -126,11 +127,14 @@ NOT_LOWERED = {
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_read_at_once.vx",
     # A variable a closure reads that a `transfer` moves, read after a reference to an
-    # element at a variable index: its moved-flag's check would come before the index's.
-    "tests/passes/cases/track_moved_captures/e5010_read_after_a_reference_at_a_variable_index.vx",
+    # element through a dereference: its moved-flag's check would come before the index's.
+    "tests/passes/cases/track_moved_captures/"
+    "e5010_read_after_a_reference_through_a_dereference.vx",
     # A tensor a closure moves, lent to a function that reads through the reference first in
-    # a loop: the interpreter stops there, where no check before a statement of it stops.
-    "tests/passes/cases/track_moved_captures/e5010_lent_to_a_call_reading_it_in_a_loop.vx",
+    # a loop's condition: the interpreter stops there, where no check before a statement
+    # stops.
+    "tests/passes/cases/track_moved_captures/"
+    "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
     # A row of a tensor no variable names, after a call in its statement: bound to a local
     # first, the tensor would be made before the call.
     "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
@@ -142,15 +146,18 @@ NOT_LOWERED = {
     # no tensor to hold of extents its type says.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_enum_variant_carrying_a_tensor_of_unknown_extents.vx",
-    # A placement query a `let mut` holds and that is assigned another: native code holds
-    # no placement (check-native-subset).
-    "tests/passes/cases/decide_placement_queries/e5010_query_assigned_to_a_variable.vx",
-    # A `&mut` to a reference, written through: a reference has no cell (type-scalars).
-    "tests/passes/cases/collapse_reference_chains/e5010_mut_reference_to_a_reference.vx",
-    # A closure call's result dereferenced beside a chain: no type says whether it is one,
-    # so every chain of the program stays (type-scalars).
+    # Two placement queries `let mut`s hold, assigned others and compared with each other:
+    # native code holds no placement (check-native-subset).
+    "tests/passes/cases/flag_assigned_placement_queries/"
+    "e5010_query_variable_compared_with_another.vx",
+    # A `&mut` to a reference moved into another local, written through: a reference has
+    # no cell (type-scalars).
+    "tests/passes/cases/inline_borrowed_references/"
+    "e5010_mut_reference_to_a_reference_passed_on.vx",
+    # A call of a closure of an untyped parameter dereferenced beside a chain: no type says
+    # whether it is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_dereference_of_a_closure_call_beside_a_chain.vx",
+    "e5010_dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain.vx",
 }
 
 

@@ -6,10 +6,18 @@ it ran the input."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.closures import bound_in
 from ..scalars.storages import chosen_values, fresh_copy
+
+
+@dataclass
+class State:
+    types: dict = field(default_factory=dict)  # each local of the function -> its type
+    assigned: set = field(default_factory=set)  # the locals the function assigns
 
 assign_chosen_tensors = Pass("assign-chosen-tensors", L, L, """
 Write a `let` of a tensor, or of a reference or raw pointer to a tensor, that an `if`
@@ -27,22 +35,34 @@ interpreter's does. A reference to a tensor needs no buffer of its own: `let r =
 &mut a } else { &mut b };` is `let mut r = &mut a; if c { r = &mut a; } else { r = &mut b;
 }`, started at the first place an arm names that is bound before the `if` (a variable, a
 reference variable, or what one refers to), which computes nothing; a raw pointer alike, at `a.as_mut_ptr()` or a pointer
-variable. An `else if` chain assigns in each of its arms, and an arm that ends without a
-value (a `return`, a stop) assigns nothing. A reference or pointer none of whose arms names
-such a place (each a call, say) has no start that computes nothing, and a row (`if c { t[0] }
-else { t[1] }`) would leave the new tensor nobody's: each stays an `if` value, which
-check-native-subset refuses.
-""")
+variable. A reference none of whose arms is such a place (each a call, say) starts at a
+variable of its tensor's type an arm borrows (`&mut a` in `first(&mut a, &mut b)`), or a
+reference variable of its type an arm names, which nothing assigns: such a variable is
+there before the `if`, unmoved (a borrow or a use of a moved one is refused). An `else if`
+chain assigns in each of its arms, and an arm that ends without a value (a `return`, a
+stop) assigns nothing. A reference or pointer none of whose arms names such a place has no
+start that computes nothing, and a row (`if c { t[0] } else { t[1] }`) would leave the new
+tensor nobody's: each stays an `if` value, which check-native-subset refuses.
+""", state=State)
+
+
+@assign_chosen_tensors.on("Fn")
+def _fn(run, fn):
+    nodes = list(descendants(fn))
+    run.state.types = {n.name: n.type for n in nodes if n._prod in ("Let", "Param")}
+    run.state.assigned = {n.target.name for n in nodes
+                          if n._prod == "Assign" and n.target._prod == "Local"}
+    return run.rebuild(fn)
 
 
 @assign_chosen_tensors.on("Block")
 def _block(run, block):
     out = run.rebuild(block)
-    if not any(_start(s) is not None for s in out.stmts):
+    if not any(_start(run.state, s) is not None for s in out.stmts):
         return out
     stmts = []
     for s in out.stmts:
-        start = _start(s)
+        start = _start(run.state, s)
         if start is None:
             stmts.append(s)
             continue
@@ -51,7 +71,7 @@ def _block(run, block):
     return out.replace(stmts=tuple(stmts))
 
 
-def _start(s):
+def _start(st, s):
     """What the variable of `s` starts at when `s` is a `let` this pass writes, else None."""
     if s._prod != "Let" or s.value._prod != "IfExpr" or s.value.comptime:
         return None
@@ -65,8 +85,21 @@ def _start(s):
     if s.type._prod == "BorrowType" and s.type.inner._prod == "TensorType" or \
             s.type._prod == "PtrType":
         bound = bound_in(s.value)
-        return next((fresh_copy(p) for p in chosen_values(s.value) if _place(p, bound)), None)
+        named = next((p for p in chosen_values(s.value) if _place(p, bound)), None)
+        if named is None and s.type._prod == "BorrowType":
+            named = next((e for e in descendants(s.value) if _of_type(st, e, s.type, bound)),
+                         None)
+        return None if named is None else fresh_copy(named)
     return None
+
+
+def _of_type(st, e, ty, bound: set) -> bool:
+    """`e` is `&mut x` (`&x`) of a variable of the tensor type ty refers to, or a reference
+    variable of type ty, x bound before the `if` and never assigned."""
+    if e._prod == "Borrow" and e.mutable == ty.mutable:
+        e, ty = e.value, ty.inner
+    return e._prod == "Local" and e.name not in bound and e.name not in st.assigned and \
+        st.types.get(e.name) == ty
 
 
 def _empty(ty) -> tuple:

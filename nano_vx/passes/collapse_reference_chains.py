@@ -20,6 +20,8 @@ class State:
     structs: dict = field(default_factory=dict)  # each struct's name -> its fields' types
     locals: dict = field(default_factory=dict)  # each function's name -> its locals' types
     types: dict = field(default_factory=dict)  # each local of the function -> its type
+    lets: dict = field(default_factory=dict)  # each function's name -> its lets' values
+    values: dict = field(default_factory=dict)  # each local a `let` of it binds -> its value
 
 
 collapse_reference_chains = Pass("collapse-reference-chains", L, L, """
@@ -33,8 +35,9 @@ type-scalars refuses a reference to one. A chain whose outer or inner reference 
 stays, for type-scalars to refuse (a write through `&mut &i32` makes the inner reference
 refer elsewhere). Every type is collapsed, so every dereference and shared borrow must be
 too where it meets a chain: a program with a chain and a dereference or a shared borrow of
-what no `let`, parameter, function result, field or element type says here (a closure's
-call, a closure's parameter of no written type) is left whole, for type-scalars to refuse.
+what no `let`, parameter, function result, field or element type, nor the value a closure
+a `let` binds ends its body with, says here (a call of a closure a parameter holds, a
+closure's parameter of no written type) is left whole, for type-scalars to refuse.
 """, state=State)
 
 
@@ -60,9 +63,11 @@ def _program(run, program):
                   for item in program.items if item._prod == "StructDecl"}
     st.locals = {fn.name: {n.name: n.type for n in descendants(fn)
                            if n._prod in ("Let", "Param")} for fn in fns}
+    st.lets = {fn.name: {n.name: n.value for n in descendants(fn) if n._prod == "Let"}
+               for fn in fns}
     met = []  # the type of what each dereference and shared borrow reads, None if unsaid
     for fn in fns:
-        st.types = st.locals[fn.name]
+        st.types, st.values = st.locals[fn.name], st.lets[fn.name]
         met += [_type(st, n.value) for n in descendants(fn)
                 if n._prod == "Deref" or n._prod == "Borrow" and not n.mutable]
     if not any(_chain(n) for n in descendants(program)) and not any(map(_shared, met)):
@@ -74,7 +79,7 @@ def _program(run, program):
 
 @collapse_reference_chains.on("Fn")
 def _fn(run, fn):
-    run.state.types = run.state.locals[fn.name]
+    run.state.types, run.state.values = run.state.locals[fn.name], run.state.lets[fn.name]
     return run.rebuild(fn)
 
 
@@ -85,12 +90,20 @@ def _type(st, e):
     """The type of e where a `let`, a parameter, a function's result, a struct's field or
     an element's type says it (or an arm's value), else None."""
     if e._prod == "Local":
-        return st.types.get(e.name)
+        ty = st.types.get(e.name)
+        if _known(ty) or e.name not in st.values:
+            return ty
+        return _type(st, st.values[e.name]) or ty  # a `let` of a type unsaid: its value's
     if e._prod == "Borrow":
         inner = _type(st, e.value)
         return None if inner is None else L["BorrowType"](inner, e.mutable, span=e.span)
     if e._prod == "Call" and e.callee._prod == "Global":
         return st.returns.get(e.callee.name)
+    if e._prod == "Call" and e.callee._prod == "Local":
+        closure = st.values.get(e.callee.name)
+        if closure is None or closure._prod != "Closure" or closure.body.value is None:
+            return None
+        return _type(st, closure.body.value)  # the value the closure's body ends with
     if e._prod in ("IfExpr", "MatchValue", "Match"):  # each arm's value has its type
         blocks = (e.then, e.orelse) if e._prod == "IfExpr" else \
             [c.body for c in (e.cases if e._prod == "MatchValue" else e.arms)]

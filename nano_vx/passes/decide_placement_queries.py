@@ -31,8 +31,9 @@ the value lives, which its type says: a tensor's space, a pinned value's topolog
 for any other. A variable a `let` binds to such a query and that is only compared so is
 compared the same way, and its `let` goes (`let p = t.topology(); p == None` is `false`).
 A query of another expression, of a type placing it where no number or name says, or used
-otherwise (printed, a variable it is bound to printed or assigned) is left, and the
-native-code gate refuses it.
+otherwise (printed, a variable it is bound to printed or assigned, which
+flag-assigned-placement-queries makes flags where it can) is left, and the native-code
+gate refuses it.
 """, state=State, requires=("model",))
 
 

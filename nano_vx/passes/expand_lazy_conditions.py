@@ -5,10 +5,18 @@ its body, so the interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..languages.lconstparts import Lconstparts as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import Shaped
+from ..scalars.aggregate_values import pure
 from ..scalars.temporaries import named_first
+
+
+@dataclass
+class State(Shaped):
+    units: set = field(default_factory=set)  # the function's locals a `let` types ()
 
 
 expand_lazy_conditions = Pass("expand-lazy-conditions", L, L, """
@@ -16,14 +24,19 @@ Write `a && b` as `if a { b } else { false }` (`a || b` as `if a { true } else {
 `while c { B }` as `while true { let cond = c; if !cond { break } B }` where b or c computes
 what name-temporaries gives a `let` before its statement: a struct, tuple or enum a call or
 an `if` makes, a `match`, a struct literal's field a call computes out of its declaration's
-order, an `if` with statements in its arms.
+order, an `if` with statements in its arms. So too where b prints what halt-unit-operations
+or number-texts needs a statement of its own for: a `print`'s value given to an operator
+(`c > 1 && print(1) == print(2)`, stopped on first in its statement), or a `print` of a
+value a call computes (a string, bound by a `let` before its statement); such a condition of
+an `if` statement is a `let` before it, whose value may hold the arm's statements.
 
 b may not run at all and c runs once per turn, so the `let` cannot go before their statement:
 it goes into the `if`'s arm, which runs only when b did, and into the loop's body, which
 computes c where the loop did, once per turn (`a && f(1).x` is `if a { f(1).x } else { false
 }`, whose arm name-temporaries makes `{ let agg = f(1); agg.x }`). Other conditions keep their
-form.
-""", state=Shaped)
+form, and so does a `&&` or `||` whose left is a value of type (): halt-unit-operations stops
+on it, its right never computed.
+""", state=State)
 
 
 @expand_lazy_conditions.on("Program")
@@ -36,27 +49,71 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.enter_function(fn)
+    st.units = {n.name for n in descendants(fn) if n._prod == "Let"
+                and n.type._prod == "Scalar" and n.type.name == "void"}
     return run.rebuild(fn)
 
 
 @expand_lazy_conditions.on("Binary")
 def _binary(run, e):
     e = run.rebuild(e)
-    if e.op not in ("&&", "||") or not named_first(run.state, e.right):
+    if e.op not in ("&&", "||") or not (named_first(run.state, e.right) or
+                                         _lazy_print(run, e)):
         return e
     constant = L["Bool"](e.op == "||", span=e.span)
     then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
     return L["IfExpr"](e.left, False, _arm(then), _arm(orelse), span=e.span)
 
 
+def _lazy_print(run, e) -> bool:
+    """Whether e is a `&&` or `||` whose right side prints as _prints says, and whose left is
+    no value of type ()."""
+    if e._prod != "Binary" or e.op not in ("&&", "||") or not _prints(e.right):
+        return False
+    left = e.left
+    return not (_print_call(left) or left._prod == "Local" and left.name in run.state.units)
+
+
+def _prints(e) -> bool:
+    """Whether e (not a closure's body in it: that body's statements hold it) gives a
+    `print`'s value to an operator, or prints a value a call computes."""
+    inside = {id(n) for c in descendants(e) if c._prod == "Closure" for n in descendants(c)}
+    return any(id(n) not in inside and _printing(n) for n in descendants(e))
+
+
+def _printing(e) -> bool:
+    if e._prod == "Call":
+        return _print_call(e) and not pure(e.args[0])
+    operands = (e.left, e.right) if e._prod == "Binary" else \
+        (e.operand,) if e._prod == "Unary" else ()
+    return any(_print_call(x) for x in operands)
+
+
+def _print_call(e) -> bool:
+    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
+        len(e.args) == 1
+
+
 def _arm(x):
     return L["Block"]((), x, span=x.span)
 
 
+@expand_lazy_conditions.on("If", splice=True)
+def _if(run, node):
+    rebuilt = run.rebuild(node)
+    if not _lazy_print(run, node.cond):
+        return (rebuilt,)
+    # Its arm's statements then have a place: a `let`'s value, computed where the `if` was.
+    span, name = node.cond.span, run.state.names.fresh("cond")
+    test = L["Let"](name, False, L["OpaqueType"](span=span), rebuilt.cond, span=span)
+    return test, rebuilt.replace(cond=L["Local"](name, span=span))
+
+
 @expand_lazy_conditions.on("While")
 def _while(run, node):
+    lazy = _lazy_print(run, node.cond)
     node = run.rebuild(node)
-    if not named_first(run.state, node.cond):
+    if not (lazy or named_first(run.state, node.cond)):
         return node
     # The condition's `let`s then run once per turn, where it did.
     span, name = node.cond.span, run.state.names.fresh("cond")

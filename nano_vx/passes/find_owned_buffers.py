@@ -29,8 +29,9 @@ returns is read or written through, an element of it read, its extents asked, co
 passed where the local could be, in the statement (`*first(&t)`, `view(&t)[i]`), or lent
 to another such call, or bound or assigned, or a row of it, to a local used so (`let r =
 first(&t);`), which holds the buffer as a move does, as long as none may be read on a way
-that skips the local's `let` or be live where that `let` makes a new buffer (Vx lets a
-variable of an outer block point at a tensor of a loop's turn and read it on the next).
+that skips the local's `let` or be live where that `let`, or an assignment of a cell,
+makes a new buffer (Vx lets a variable of an outer block point at a tensor of a loop's turn
+and read it on the next; a row of a cell read after the cell is given a new tensor).
 Any other use (returned, a row of it returned, what such a call returns handed on
 otherwise, an element borrowed in any other way or by a reference handed on, an arm of an
 `if` value) may hand the buffer on, and the local is not owned: where ownership is not
@@ -42,8 +43,11 @@ but before it there, where the buffer stays its own (`h.t = t;` after scalarize-
 `t = u;` after `u[0] = 1;` in an arm assign-chosen-tensors wrote: the buffer moves to the
 cell, and the local owns nothing), unless an
 assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
-inside the statement, where no drop can go). The owned locals of each function are left
-on the compilation for insert-drops.
+inside the statement, where no drop can go). A local bound once to such a cell's buffer,
+whole or a row (`let u = m;`, `let r = m[1];`), where the cell is read no more before it is
+given a new one, takes that buffer and owns it (the cell owns the others), when nothing
+else of the cell may hold its buffer. The owned locals of each function are left on the
+compilation for insert-drops.
 """, provides=("owned_buffers",))
 
 
@@ -57,28 +61,36 @@ def _program(run, node):
 def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets, ranks = frozenset(fresh_lets(fn, fresh_results)), tensor_ranks(fn)
-    fresh = lets | fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, kept, ranks))
-    # Not into a cell, which may be given a new buffer while a reference to the old lives.
-    refs = borrowers(fn, lets, fresh, kept)
+    cells = fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, kept, ranks))
+    taken = _taken_from_cells(fn, frozenset(cells), kept, ranks)
+    lets |= frozenset(taken)
+    fresh = lets | cells
+    refs = borrowers(fn, fresh, fresh, kept)
     watched = fresh | set(refs)
     escaped: set = set()
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
-            _escapes(node, watched, refs, kept, ranks, escaped)
+            # a `let` taking a cell's buffer moves it: the cell holds it no more
+            for part in (indices(node.value) if node._prod == "Let" and node.name in taken
+                         else (node,)):
+                _escapes(part, watched, refs, kept, ranks, escaped)
             if node._prod == "Assign" and node.target._prod == "Local" and any(
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
     owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]}
-    return owned - _outlived(fn, owned, refs)
+    owned -= _outlived(fn, owned, refs)
+    # a cell whose buffer a local not owned takes may not drop it either
+    return owned - {cell for name, cell in taken.items() if name not in owned}
 
 
 def _outlived(fn, owned: frozenset, refs: dict) -> set:
     """The locals of `owned` a local holding their buffer (`refs`) may outlive: read where
     the function may not have made the buffer yet (on a way that skips its `let`), or live
-    where a `let` makes the owner a new one, holding the old (a cell set to a tensor of the
-    turn and read on the next, as a raw pointer may be; check-dangling-references refuses
-    that of a reference, E4005). Dropping the owner where it and what holds its buffer are read no more
+    where a `let` or an assignment makes the owner a new one, holding the old (a cell set to
+    a tensor of the turn and read on the next, as a raw pointer may be; a row of a cell read
+    after the cell is given a new tensor; check-dangling-references refuses that of a
+    reference, E4005). Dropping the owner where it and what holds its buffer are read no more
     would free a buffer still read."""
     holders = {r: {o for o in ows if o in owned} for r, ows in refs.items()}
     reading = {**{o: {o} for o in owned},
@@ -88,11 +100,55 @@ def _outlived(fn, owned: frozenset, refs: dict) -> set:
     for b in fn.blocks:
         now = set().union(*(live.get(t, set()) for t in successors(b)), reads(b.exit, reading))
         for s in reversed(b.stmts):
-            if s._prod == "Let" and s.name in owned and any(
-                    s.name in holders.get(r, ()) for r in now):
-                out.add(s.name)
+            out.update(o for o in defines(s) & owned
+                       if any(o in holders.get(r, ()) for r in now))
             now = (now - defines(s)) | reads(s, reading)
     return out
+
+
+def _taken_from_cells(fn, cells: frozenset, kept: dict, ranks: dict) -> dict:
+    """The locals bound once, outside a cell, to the buffer of one of the fresh cells
+    `cells`, whole or a row (`let u = m;`, `let r = m[1];`), where the cell is read no more
+    before it is given a new one (nor ever, on any way on): the buffer is theirs from then
+    on, and they own it as a local bound to a fresh tensor does (a row's memref keeps the
+    buffer's address), and the cell owns the others. Only of a cell read nowhere else but
+    where its buffer stays its own, so that nothing else holds the buffer taken. Each
+    with its cell."""
+    reading = {c: {c} for c in cells}
+    live, bound = live_in(fn, reading), {}
+    for b in fn.blocks:
+        for s in b.stmts:
+            if s._prod == "Let":
+                bound[s.name] = bound.get(s.name, 0) + 1
+    taking: dict = {}  # the cell -> the `let`s taking its buffer
+    for b in fn.blocks:
+        now = set().union(*(live.get(t, set()) for t in successors(b)), reads(b.exit, reading))
+        for s in reversed(b.stmts):
+            cell = _cell_taken(s, ranks)
+            if cell in cells and cell not in now and bound[s.name] == 1 \
+                    and s.name not in fn.cells:
+                taking.setdefault(cell, []).append(s)
+            now = (now - defines(s)) | reads(s, reading)
+    taken = {}
+    for cell, by in taking.items():
+        escaped: set = set()
+        for b in fn.blocks:
+            for node in (*b.stmts, b.exit):
+                if not any(node is s for s in by):
+                    _escapes(node, frozenset({cell}), {}, kept, ranks, escaped)
+        if not escaped:
+            taken.update((s.name, cell) for s in by)
+    return taken
+
+
+def _cell_taken(s, ranks: dict) -> str | None:
+    """The local a `let` binds whole or a row of (`let u = m;`, `let r = m[i];`), if one."""
+    if s._prod != "Let":
+        return None
+    base, depth = s.value, 0
+    while base._prod == "Index":
+        base, depth = base.base, depth + 1
+    return base.name if base._prod == "Local" and depth < ranks.get(base.name, 0) else None
 
 
 def _moved_into_cells(fn, lets: frozenset, kept: dict, ranks: dict) -> frozenset:

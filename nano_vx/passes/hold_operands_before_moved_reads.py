@@ -45,10 +45,12 @@ the statement, in order, and read by its local: `keep(u[0], transfer(t, ..))` is
 (`||`) runs only after the left, and only when it is true (false): the operator is held as
 `let operand = if a { b } else { false };` (`if a { true } else { b }`), whose arm reads the
 variable first. A reference to an element at literal indices within its extents (`&u[1]`
-of a `Tensor<i32, [2]>`) cannot stop, and stays where it is. An operand that is another
-reference to an element (it would be a reference local), or of literals alone (its type is
-its context's), and a read in another statement (an assignment, a loop's condition), are
-left as they are, and track-moved-captures refuses them (E5010).
+of a `Tensor<i32, [2]>`) cannot stop, and stays where it is; one to an element of a
+variable no closure moves at other indices (`&u[i]`) is held as any operand, a reference
+local locating the element (its index checked there). An operand that is another
+reference (through a dereference, `&(*v)[i]`), or of literals alone (its type is its
+context's), and a read in another statement (an assignment, a loop's condition), are left
+as they are, and track-moved-captures refuses them (E5010).
 """, state=State)
 
 
@@ -138,7 +140,7 @@ def _operands_held(st: State, path: list, lets: list):
         if c is on_path:
             break
         before.append(c)
-    if any(c._prod == "Borrow" and id(c) not in st.quiet or
+    if any(c._prod == "Borrow" and id(c) not in st.quiet and not _element(st, c) or
            node._prod == "Call" and c is node.callee and c._prod not in LEAVES or
            c._prod not in LEAVES and
            not any(n._prod in ("Local", "Global") for n in descendants(c)) for c in before):
@@ -155,6 +157,15 @@ def _operands_held(st: State, path: list, lets: list):
         return None
     swap[id(on_path)] = below
     return _with_children(node, swap)
+
+
+def _element(st: State, e) -> bool:
+    """`e` is `&u[i]` (`&mut u[i][j]`) of a variable no closure moves: held by a `let`, it
+    locates the element (an index out of bounds stops there) before the read."""
+    base, indexed = e.value, False
+    while base._prod == "Index":
+        base, indexed = base.base, True
+    return indexed and base._prod == "Local" and base.name not in st.flagged
 
 
 def _choice_held(st: State, node, path: list, lets: list):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, rebuild
 from ..scalars.aggregates import Names, Shapes, lent, live_items
-from ..scalars.returned_references import returned_parts
+from ..scalars.returned_references import quiet, returned_parts
 
 
 @dataclass
@@ -86,12 +86,12 @@ def _choice(run, e) -> tuple:
         return (), e
     fn = st.fns[e.callee.name]
     if len(e.args) != len(fn.params) or not all(
-            _quiet(a) for p, a in zip(fn.params, e.args) if lent(p.type)):
+            quiet(a) for p, a in zip(fn.params, e.args) if lent(p.type)):
         return (), e
     st.inlined.add(fn.name)
     given, held = {}, []
     for p, a in zip(fn.params, e.args):
-        if not _quiet(a):
+        if not quiet(a):
             held.append(L["Let"](st.names.fresh(p.name), False, p.type, a, span=a.span))
             a = L["Local"](held[-1].name, span=a.span)
         given[p.name] = a
@@ -108,18 +108,3 @@ def _choice(run, e) -> tuple:
         return None
 
     return tuple(held), rebuild(fn.body.value, put)
-
-
-def _quiet(a) -> bool:
-    """Whether a reads the same where the choice reads it as where the call did, and does
-    nothing else: a literal, a local, or a reference to a variable or a part of one."""
-    if a._prod in ("Int", "Float", "Bool", "Local"):
-        return True
-    if a._prod != "Borrow":
-        return False
-    place = a.value
-    while place._prod in ("FieldGet", "TupleGet"):
-        place = place.base
-    if place._prod == "Deref":
-        place = place.value
-    return place._prod == "Local"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..backend.buffers import borrowers, defines, kept_ranks, live_in, reads
+from ..backend.buffers import borrowers, defines, kept_ranks, live_in, place_of, reads
 from ..backend.machine_types import vx_type
 from ..languages.lcells import Lcells
 from ..languages.ldrops import Ldrops
@@ -25,6 +25,8 @@ when the edge is its only way in, else in a block of its own put on the edge; be
 `return`, after the returned value is computed into a new local when it reads the local. So
 an early `return`, a `break` and a `continue` drop what they leave behind. A block that
 stops ends the program, which gives everything back.
+An owned local bound to an owned cell's buffer, whole or a row, takes it: the cell is not
+dropped there, and the local drops it after its last read.
 A tensor made for a call and bound to no local has a local of its own by now
 (name-made-tensors), so it is owned and dropped as any other.
 """, requires=("owned_buffers",))
@@ -111,10 +113,20 @@ class _Liveness:
         """Block b's statements, each followed by the drops of what it read (or made) last."""
         live, out = self.held(b), []
         for s, read in zip(reversed(b.stmts), reversed(self.reads[b.label])):
-            out.extend(reversed(_drops((read | defines(s) & self.owned) - live, s.span)))
+            dying = (read | defines(s) & self.owned) - live - self._taken(s)
+            out.extend(reversed(_drops(dying, s.span)))
             out.append(s)
             live = (live - defines(s)) | read
         return tuple(reversed(out))
+
+    def _taken(self, s) -> set:
+        """The owned local whose buffer a `let` of an owned local takes, whole or a row
+        (`let u = m;`, `let r = m[1];` of a cell m read no more before it is given a new
+        one): the buffer moves, and the cell does not drop it."""
+        if s._prod != "Let" or s.name not in self.owned:
+            return set()
+        base = place_of(s.value)
+        return {base.name} if base._prod == "Local" and base.name in self.owned else set()
 
     def _before_return(self, b, stmts: tuple, held: set):
         """Drop what a `return` reads (`held`, the locals its value reads), after computing

@@ -31,7 +31,9 @@ every call gives it alike), so each form needs a function of its own, and so doe
 of a scalar or tensor put in the field itself (`show(Cell { v: 16 })` and `show(Cell { v:
 2.5 })`: the field's local has one type). The first form keeps the function's name. A recursive call handing the parameter on calls the copy it is in; a
 call handing on the parameter of a function that takes several forms says no form and is
-left as it is, until the copies of that function say theirs (a round later); one putting
+left as it is, until the copies of that function say theirs (a round later), a copy
+handing on its parameter giving it the form the copy takes (`pong` calling back the `ping`
+that calls it: each copy of `pong` calls the copy of `ping` of its own form); one putting
 the parameter in an aggregate makes a deeper form each time, copied for a few rounds, and
 the rest stay (E5010 in scalarize-aggregates). A function it copied that no call calls
 any more is dropped, and so is one that no call reaches (from `main`, a launch, a value)
@@ -71,6 +73,7 @@ def _program(run, program):
                         st.callee[fn.name, id(call)] = fn.name
                     continue
                 form = tuple(_skeleton(s, d) for s, d in zip(given, written[first]))
+                form = _own(form, call, fn, named.get(origin.get(fn.name, fn.name), {}))
                 if _open(form):
                     continue  # a form some call will say, the function's it is in
                 forms = named.setdefault(first, {})
@@ -105,6 +108,19 @@ def _handed_on(fn, call, given) -> bool:
     parameters on as it is: a recursion whose form is fn's own, which calls fn itself."""
     return any(s is not None and a._prod == "Local" and a.name == p.name
                for a, p, s in zip(call.args, fn.params, given))
+
+
+def _own(form: tuple, call, fn, forms: dict) -> tuple:
+    """form, each part that says no form where the call hands on a parameter of fn as it is
+    the form fn itself takes there: one a call gave it, which a function taking the
+    parameter back (`ping` calling `pong` calling `ping`) cannot say otherwise."""
+    own = next((k for k, name in forms.items() if name == fn.name), None)
+    if own is None:
+        return form
+    index = {p.name: j for j, p in enumerate(fn.params)}
+    return tuple(own[index[a.name]] if _open(f) and a._prod == "Local" and a.name in index
+                 and not _open(own[index[a.name]]) else f
+                 for f, a in zip(form, call.args))
 
 
 def _skeleton(given: Tree | None, declared: Tree | None):

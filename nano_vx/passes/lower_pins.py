@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lheld import Lheld
 from ..languages.ltaken import Ltaken as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import (HeldState, check_static, is_state_type, is_try_pin,
@@ -33,6 +33,8 @@ class State:
     changing: frozenset = frozenset()  # the function's `let mut` locals
     reassigned: set = field(default_factory=set)  # its states bound with `let mut`
     shared: set = field(default_factory=set)  # its `let mut` states bound by `LetState`
+    held_values: dict = field(default_factory=dict)  # a local bound or assigned a `held`
+    # reference (a `let_state`'s) -> the values it is given
 
 
 lower_pins = Pass("lower-pins", Lheld, L, """
@@ -59,7 +61,8 @@ when it is, to the `held` of the variable it gave, so that either name gives the
 once; a function returning such a tuple through a call is given the flag by the callee,
 where the call gives the same element the state parameter the function gives back there;
 given there a state of its own, which dies with it, the element holds that state's `held`
-where the flag says it is it (a state held by reference is refused there), and an element
+where the flag says it is it (one an `if` chose among states of its own alike, its `held`
+a reference to one of theirs; one that may be the parameter's is refused there), and an element
 the callee does not flag is never the function's parameter there (its flag `false`). A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
@@ -94,6 +97,11 @@ def _fn(run, fn):
     st.fn, st.fn_params = fn.name, [p.name for p in fn.params]
     st.reassigned, st.shared, st.held_tuples = set(), set(), {}
     st.changing = mutable_locals(fn)
+    st.held_values = {}
+    for n in descendants(fn.body):
+        if n._prod == "Let" or n._prod == "Assign" and n.target._prod == "Local":
+            st.held_values.setdefault(n.name if n._prod == "Let" else n.target.name,
+                                      []).append(n.value)
     try:
         for p in fn.params:
             if is_state_type(p.type):
@@ -177,8 +185,8 @@ def _passed_on(run, e, given_back: dict) -> tuple:
             if j in given_back and state.param == st.fn_params[given_back[j]]}
     if kept == callee.keys() == given_back.keys():
         return (), run.walk(e)
-    own = {j: state for j, state in given.items()
-           if j not in kept and state.param is None and not state.by_ref}
+    own = {j: state for j, state in given.items() if j not in kept and
+           state.param is None and (not state.by_ref or _own_held(st, state))}
     if kept | own.keys() != callee.keys():
         raise Refused(e, "a tuple returned through a call giving back in it a state held by "
                          "reference other than the parameter its function gives back there")
@@ -204,6 +212,19 @@ def _passed_on(run, e, given_back: dict) -> tuple:
         flag = (L["Bool"](False, span=span),) if j in given_back else ()
         elems.append(L["Tuple"]((*parts, *flag), span=span))
     return tuple(before), L["Tuple"](tuple(elems), span=span)
+
+
+def _own_held(st: State, state) -> bool:
+    """A state an `if` chose whose `held` refers only to bools of its function's own: one
+    of its own, or a state's not given to it (which die with it, as a state of its own)."""
+    def own(v):
+        if v._prod == "Borrow":
+            return v.value._prod == "Local" and v.value.name not in st.states
+        held = st.states.get(v.state.name) if v._prod == "StatePart" and v.part == 2 and \
+            v.state._prod == "Local" else None
+        return held is not None and held.param is None and not held.by_ref
+    values = st.held_values.get(state.held)
+    return bool(values) and all(map(own, values))
 
 
 def _flagged(run, e, k: int):

@@ -24,7 +24,9 @@ is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::ne
 `transfer(x, A);`, a call of a function returning only what it made) is its `let made`
 alone, which nothing reads, so insert-drops drops it at once. A `return`'s value and a
 branch's condition are computed after their block's statements: what they make is named
-last in the block.
+last in the block. A tensor variable given a tensor made from its own (`t = f(t)` of an `f`
+returning only what it made, `t = f(&t)`) is given a `let made` of it first, `t = made;`:
+the `let` reads the old tensor last, so it is dropped there, before the cell takes the new.
 """)
 
 Let, Local = Lcells["Let"], Lcells["Local"]
@@ -64,6 +66,8 @@ class _Made:
                 # A statement that is only a tensor made drops it: nothing can keep it.
                 discarded = s._prod == "ExprStmt"
                 value = self._named(getattr(s, field), lets, names, types, discarded)
+                if s._prod == "Assign" and s.op == "=":
+                    value = self._made_from_own(s.target.name, value, lets, names, types)
                 stmts.extend(lets)
                 named = named or bool(lets)
                 if discarded and lets and value is not s.expr and value._prod == "Local":
@@ -118,6 +122,19 @@ class _Made:
             if not stack:
                 return node
             stack[-1][2].append(node)
+
+    def _made_from_own(self, cell: str, value, lets: list, names, types: dict):
+        """`value`, given to `cell`, or a local bound to it first when it is a tensor made
+        from the cell's own (`t = f(t)` of an `f` returning only what it made): the buffer
+        replaced is then read last by that `let`, where it can be dropped, before the cell
+        is given the new one."""
+        ty = self._type(value, types)
+        if ty is None or not any(n._prod == "Local" and n.name == cell
+                                 for n in descendants(value)):
+            return value
+        name = names.fresh("made")
+        lets.append(Let(name, False, ty, value, span=value.span))
+        return Local(name, span=value.span)
 
     def _held(self, reads: list, lets: list, names, types: dict) -> bool:
         """Whether each of `reads` is held in a local, its `let` appended to `lets`, in order;

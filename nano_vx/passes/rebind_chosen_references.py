@@ -27,10 +27,12 @@ so that split-chosen-storages finds each bound once.
 `let mut r = if c { &mut t[1] } else { &mut x }; set(r, 1.3); r = &mut y; set(r, 2.5);` is
 `let r = if c { .. } else { .. }; set(r, 1.3); let r#1 = &mut y; set(r#1, 2.5);`: each
 assignment a statement of the block the `let` is in, the place named after it is the one it
-gave, whichever way the program came, so a name of its own for each is the same program.
-An assignment anywhere else (in an arm, a loop, a closure) or a borrow of the variable
-itself leaves it as it is: which place it names after that depends on the way taken, and
-type-scalars refuses it.
+gave, whichever way the program came, so a name of its own for each is the same program;
+so too in the arms of an `if` that is the last statement of the block or its value
+(copy-rest-into-assigning-arms copies what follows an assigning `if` into its arms), each
+arm's from the name the `if` met. An assignment anywhere else (in an arm of another `if`,
+a loop, a closure) or a borrow of the variable itself leaves it as it is: which place it
+names after that depends on the way taken, and type-scalars refuses it.
 """, state=State)
 
 
@@ -57,19 +59,40 @@ def _block(run, block):
 def _rebound(run, block, at: int):
     """The block with the `let` at `at` and each assignment after it a `let` of its own."""
     let = block.stmts[at]
-    name, stmts = let.name, [let.replace(mutable=False)]
-    for s in block.stmts[at + 1:]:
+    stmts, value = _in_turn(run, let, block.stmts[at + 1:], block.value, let.name)
+    return block.replace(stmts=block.stmts[:at] + (let.replace(mutable=False), *stmts),
+                         value=value)
+
+
+def _in_turn(run, let, rest: tuple, value, name: str):
+    """`rest` and `value`, the variable of `let` named `name` there, each assignment of it a
+    `let` of its own, and so in each arm of an `if` assigning it (the last statement)."""
+    stmts = []
+    for s in rest:
         if s._prod == "Assign" and s.target._prod == "Local" and s.target.name == let.name:
-            value = fresh_copy(s.value, {let.name: name})
+            value_of = fresh_copy(s.value, {let.name: name})
             name = run.state.names.fresh(let.name.split("#")[0])
             # Inferred where the `let`'s was (an inferred type carries its `let`'s span).
             ty = fresh_copy(let.type)
             ty = ty.replace(span=s.span) if let.type.span == let.span else ty
-            stmts.append(L["Let"](name, False, ty, value, span=s.span))
+            stmts.append(L["Let"](name, False, ty, value_of, span=s.span))
+        elif s._prod == "If" and _touches(s, let.name):
+            stmts.append(_arms_in_turn(run, let, s, name))
         else:
             stmts.append(fresh_copy(s, {let.name: name}))
-    value = fresh_copy(block.value, {let.name: name}) if block.value is not None else None
-    return block.replace(stmts=block.stmts[:at] + tuple(stmts), value=value)
+    if value is not None and value._prod == "IfExpr" and _touches(value, let.name):
+        return stmts, _arms_in_turn(run, let, value, name)
+    return stmts, fresh_copy(value, {let.name: name}) if value is not None else None
+
+
+def _arms_in_turn(run, let, choice, name: str):
+    """The `if` (statement or value) its arms assigning the variable in turn."""
+    arms = {}
+    for field, arm in (("then", choice.then), ("orelse", choice.orelse)):
+        if arm is not None:
+            inner, last = _in_turn(run, let, arm.stmts, arm.value, name)
+            arms[field] = arm.replace(stmts=tuple(inner), value=last)
+    return choice.replace(cond=fresh_copy(choice.cond, {let.name: name}), **arms)
 
 
 def _chosen(s, known: Known) -> bool:
@@ -78,15 +101,27 @@ def _chosen(s, known: Known) -> bool:
 
 def _assigned_in_turn(name: str, rest: tuple, value) -> bool:
     """Whether `name` is assigned in `rest` (the statements after its `let`, then the block's
-    value) only by statements of their own, `name = v;`, and neither borrowed nor read by a
-    closure (a `let mut` never assigned is a `let`)."""
-    for s in rest:
+    value) only by statements of their own, `name = v;`, there or in the arms of an `if`
+    that is the last of them or the value (copy-rest-into-assigning-arms copied what
+    followed it into each), and neither borrowed nor read by a closure (a `let mut` never
+    assigned is a `let`)."""
+    for at, s in enumerate(rest):
         if s._prod == "Assign" and s.target._prod == "Local" and s.target.name == name:
             if s.op != "=" or _touches(s.value, name):
                 return False
+        elif s._prod == "If" and at == len(rest) - 1 and value is None:
+            return _arms_assign_in_turn(name, s)
         elif _touches(s, name):
             return False
+    if value is not None and value._prod == "IfExpr":
+        return _arms_assign_in_turn(name, value)
     return value is None or not _touches(value, name)
+
+
+def _arms_assign_in_turn(name: str, choice) -> bool:
+    return not choice.comptime and not _touches(choice.cond, name) and all(
+        _assigned_in_turn(name, arm.stmts, arm.value)
+        for arm in (choice.then, choice.orelse) if arm is not None)
 
 
 def _touches(node, name: str) -> bool:

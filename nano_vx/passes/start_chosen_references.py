@@ -8,10 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lscalars import Lscalars as L
+from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.closures import (binder_types, bound_in, chosen_elements, reference_to_first,
                                 reference_to_zero)
 from ..values.narrow import NARROW_TYPES
+from ..values.places import CPU_DRAM
 
 
 @dataclass
@@ -34,8 +36,10 @@ holds either, and only the arm taken makes its reference (an element's index is 
 there, as the interpreter checks it). A `match` is an `if` chain by now (lower-matches). A
 reference to an element of a tensor of a narrow type is to a byte, which no variable holds:
 `let r = if c { &mut t[1] } else { &mut t[2] };` starts at `&mut t[0]`, the first element
-of a tensor an arm borrows one of, whose extents are static and none 0 (type-scalars
-refuses any other), so that no index check stops there.
+of a tensor an arm borrows one of, whose extents are static and none 0, so that no index
+check stops there; where no such tensor is there (extents `?` or 0, or arms naming
+references), at the element of a tensor of one element of its own, made by `::new()`
+(mapped lazily: nothing touches it).
 """, state=State)
 
 
@@ -55,13 +59,30 @@ def _let(run, let):
     span = let.span
     target = let.type.inner
     if target._prod == "Scalar" and target.name in NARROW_TYPES:
-        tensor, rank = next((name, rank) for name, rank in chosen_elements(let.value)
-                            if _first_in_bounds(run.state.types.get(name), rank))
-        start = [reference_to_first(let.name, let.type, tensor, rank, span)]
+        start = _narrow_start(run.state, let)
     else:
         start = reference_to_zero(let.name, let.type, run.state.taken, span)
     return (*start,
             L["Assign"](L["Local"](let.name, span=span), "=", run.walk(let.value), span=span))
+
+
+def _narrow_start(st, let) -> list:
+    """The `let mut` of a reference to an element of a tensor of a narrow type: to the first
+    element of a tensor an arm borrows one of, of static extents none 0, else to the one
+    element of a tensor of its own (of the space of one an arm borrows, if any), bound before
+    it, so that no index check stops there."""
+    span, found = let.span, [(name, rank) for name, rank in chosen_elements(let.value)
+                             if _tensor(st.types.get(name), rank)]
+    first = next(((name, rank) for name, rank in found if _first_in_bounds(st.types[name])),
+                 None)
+    if first is not None:
+        return [reference_to_first(let.name, let.type, *first, span)]
+    cell, one = unused_name(display_name(let.name), st.taken), (L["DimInt"](1, span=span),)
+    own = st.types[found[0][0]].replace(dims=one) if found else \
+        L["TensorType"](let.type.inner, one, L["MemRef"](CPU_DRAM, span=span), span=span)
+    made = L["TensorNew"](own.replace(place=None), "new", (), span=span)
+    return [L["Let"](cell, let.type.mutable, own, made, span=span),
+            reference_to_first(let.name, let.type, cell, 1, span)]
 
 
 def _chosen(s) -> bool:
@@ -71,7 +92,10 @@ def _chosen(s) -> bool:
     return s._prod == "Let" and s.value._prod == "IfExpr" and s.type._prod == "BorrowType"
 
 
-def _first_in_bounds(ty, rank: int) -> bool:
-    """A tensor of `rank` static extents, none 0: its first element is in bounds."""
-    return ty is not None and ty._prod == "TensorType" and len(ty.dims) == rank and all(
-        d._prod == "DimInt" and d.value > 0 for d in ty.dims)
+def _tensor(ty, rank: int) -> bool:
+    return ty is not None and ty._prod == "TensorType" and len(ty.dims) == rank
+
+
+def _first_in_bounds(ty) -> bool:
+    """A tensor of static extents, none 0: its first element is in bounds."""
+    return all(d._prod == "DimInt" and d.value > 0 for d in ty.dims)

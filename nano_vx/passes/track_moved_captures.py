@@ -21,7 +21,8 @@ from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables,
                                    through_references)
 
 # The expression a statement computes first.
-_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond"}
+_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond",
+          "Assign": "value"}
 # The expressions each statement computes itself, in order (its blocks are blocks of their
 # own); an assignment computes its value before the place it writes.
 _COMPUTES = {"ExprStmt": ("expr",), "Let": ("value",), "If": ("cond",), "Return": ("value",),
@@ -69,7 +70,7 @@ check runs where the read does only when the read is the first thing its stateme
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
 makes it where it can (a reference to an element at literal indices within its extents
 cannot stop, and counts for nothing): a read after anything else (a reference to an element
-at another index, or literals alone, what an assignment computes first), or in a loop's
+through a dereference, or literals alone, what an assignment computes first), or in a loop's
 condition, is refused (E5010), and so is a reference to t (the interpreter stops where the
 reference is read, which may be in another function; erase-tensor-references, after this
 pass, makes a tensor's one the tensor itself) but one lent to a function (`total(&t)`) whose
@@ -77,7 +78,12 @@ body reads through it first in a statement of its own, after statements not nami
 neither moves through it nor lends it on: the call is of a copy of the function given the
 flag (by value: the function cannot move t), which checks it before that statement, where
 the interpreter stops (`total` starting `print(5); x[0] + ..`; a first statement assigning
-an element, `x[0] = ..`, stops before computing its value, where the assignment is).
+an element, `x[0] = ..`, stops before computing its value, where the assignment is). Such a
+statement may be in the body of a loop or an arm of an `if` whose head does not name the
+reference: the copy checks before the first such statement of each block, and before the
+first after the loop or the `if` (which may have run no turn, or taken the other arm); a
+first read in a loop's (or an `if`'s) head, or a statement naming it otherwise (a closure
+reading it), is refused.
 lift-closures then passes the flag by reference to a closure that moves t, and by value to
 one that reads it.
 
@@ -322,22 +328,60 @@ def _copy_checking(st: State, fn, param: str, var: str):
     if any(n._prod == "Local" and n.name == param and id(n) not in through or
            n._prod == "Transfer" and moved_name(n.value) == param for n in descendants(fn.body)):
         return None
-    stmts = fn.body.stmts
-    k = next((i for i, s in enumerate(stmts) if any(
-        n._prod == "Local" and n.name == param for n in descendants(s))), len(stmts))
-    read = _first_read(fn.body.replace(stmts=stmts[k:]), param)
-    if read is None:
-        return None
     taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
-    flag, span = unused_name(f"{display_name(param)}_moved", taken), read.span
-    checks = tuple(_check(L["Local"](flag, span=span), number, message, span)
-                   for number, message in st.stops[var])
+    flag = unused_name(f"{display_name(param)}_moved", taken)
+
+    def checks(read):
+        return tuple(_check(L["Local"](flag, span=read.span), number, message, read.span)
+                     for number, message in st.stops[var])
+    try:
+        body = _checked(fn.body, param, checks)
+    except _Unchecked:
+        return None
+    if body is fn.body:
+        return None
     name = fresh_item(f"{fn.name}$checking_{display_name(param)}",
                       {c.name for c in st.copies.values()} | set(st.fns))
     # Nodes of its own: the passes after this one note what they find of a node by its id().
     return fresh_copy(fn.replace(name=name, params=fn.params + (L["Param"](flag, L["Scalar"](
-        "i32", span=fn.span), span=fn.span),), body=fn.body.replace(
-        stmts=stmts[:k] + checks + stmts[k:])))
+        "i32", span=fn.span), span=fn.span),), body=body))
+
+
+class _Unchecked(Exception):
+    """A statement naming the parameter that neither reads through it first nor is a loop or
+    an `if` whose blocks do so, past a condition not naming it."""
+
+
+def _names(node, name: str) -> bool:
+    return any(n._prod == "Local" and n.name == name for n in descendants(node))
+
+
+def _checked(block, param: str, checks):
+    """The block with the checks before each statement that may be the first to read
+    through `param` (the first naming it, which reads through it first, and so in the blocks
+    of a loop or an `if` naming it, the statements after one running only where the blocks
+    did not: a loop may run no turn); the block itself where nothing names it."""
+    stmts = []
+    for at, s in enumerate(block.stmts):
+        if not _names(s, param):
+            stmts.append(s)
+            continue
+        read = _first_read(block.replace(stmts=block.stmts[at:]), param)
+        if read is not None:
+            return block.replace(stmts=(*stmts, *checks(read), *block.stmts[at:]))
+        heads = {"For": ("start", "end"), "While": ("cond",), "If": ("cond",)}.get(s._prod)
+        if heads is None or any(_names(getattr(s, h), param) for h in heads):
+            raise _Unchecked
+        arms = ("then", "orelse") if s._prod == "If" else ("body",)
+        stmts.append(s.replace(**{arm: _checked(getattr(s, arm), param, checks)
+                                  for arm in arms if getattr(s, arm) is not None}))
+    if block.value is not None and _names(block.value, param):
+        read = _first_read(block.replace(stmts=()), param)
+        if read is None:
+            raise _Unchecked
+        return block.replace(stmts=(*stmts, *checks(read)))
+    unchanged = all(a is b for a, b in zip(stmts, block.stmts))
+    return block if unchanged else block.replace(stmts=tuple(stmts))
 
 
 @track_moved_captures.on("Call")
@@ -356,9 +400,10 @@ def _call(run, call):
 
 def _first_read(body, name: str):
     """The element (or `*name`) read, or assigned (the assignment where the stop is), through
-    `name` that a function's body computes first, if it is."""
+    `name` that a function's body computes first, if it is (a variable's assignment computes
+    its value first)."""
     first = body.stmts[0] if body.stmts else None
-    if first is not None and first._prod == "Assign":
+    if first is not None and first._prod == "Assign" and first.target._prod != "Local":
         return first if first.op == "=" and _element_of(first.target, name) else None
     node = body.value if first is None else getattr(first, _FIRST.get(first._prod, ""), None)
     while node is not None:

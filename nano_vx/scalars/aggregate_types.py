@@ -206,15 +206,19 @@ def _literal(e) -> list:
 def _given(fns: list, sigs: dict, shapes: Shapes) -> dict:
     """(callee, k) -> the shape each call of the program gives the callee's aggregate
     parameter k, its leaves filled as its argument says (_value_shape). A recursive call
-    handing the parameter on says nothing of it."""
+    handing the parameter on says nothing of it, nor does a call handing on a parameter of
+    its caller whose form nothing says yet (`pong(c)` in `ping(c)`, which `pong` calls
+    back: what the other calls give `ping` says it)."""
     given: dict = {}
     for fn in fns:
+        params = {p.name for p in fn.params}
         for call, forms in call_shapes(fn, shapes, sigs):
             for k, shape in enumerate(forms):
                 a = call.args[k]
                 if shape is not None and not (
                         call.callee.name == fn.name and a._prod == "Local" and
-                        a.name == fn.params[k].name):
+                        a.name == fn.params[k].name) and not (
+                        a._prod == "Local" and a.name in params and None in shape.leaves()):
                     given.setdefault((call.callee.name, k), []).append(shape)
     return given
 

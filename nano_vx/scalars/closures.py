@@ -17,7 +17,7 @@ def direct_closures(fn) -> dict:
 
 
 def typed_by_calls(closures: dict) -> set:
-    """id() of each closure of `closures` (the locals only called -> their closures) whose
+    """id() of each closure of `closures` (locals -> the closures their `let`s bind) whose
     body indexes or dereferences a parameter of no written type, or gives one to a call of
     such a closure: only a call of it says whether that is a raw pointer or a tensor."""
     found: set = set()

@@ -12,15 +12,15 @@ from ..nanopass import child_nodes, descendants
 from ..values.constructors import TAKES
 from ..values.literals import TYPE_WRAPPERS
 from ..values.math import FLOAT_ONLY, MATH
-from .closures import (block_variables, bound_in, by_reference, captures, chosen_elements,
+from .closures import (block_variables, bound_in, by_reference, captures,
                        confined_closures, direct_closures, outliving_closures, read_through,
                        returned_closures, typed_by_calls)
 from .returned import returned_locals, returned_values
 from .rules import Rules
 from .signatures import Signatures, is_literal, written
-from .terms import (DYNAMIC, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var, Vector,
-                    bad_binary, bad_cast, bad_negation, decide, find, lent_row, narrow_of,
-                    reference_to, scalar_of, show, unify, unlowered_row)
+from .terms import (DYNAMIC, FLOATS, UNLOWERED, Closure, Mismatch, Ptr, Ref, Tensor, Var,
+                    Vector, bad_binary, bad_cast, bad_negation, decide, find, lent_row,
+                    narrow_of, reference_to, scalar_of, show, unify, unlowered_row)
 
 _COMPARE = frozenset("== != < <= > >=".split())
 _LOGIC = frozenset({"&&", "||"})
@@ -102,21 +102,20 @@ def _zero_held(what: str):
 
 def _chosen_reference(t) -> bool:
     """A reference an `if` chooses that start-chosen-references starts at a zero of its
-    own: one to a scalar or a vector held as its type (an element of a tensor of a narrow
-    type is a byte, which no variable holds)."""
+    own: one to a scalar or a vector held as its type, or to an element of a tensor of a
+    narrow type (a byte, which no variable holds: an element of a tensor, an arm's or one
+    of its own)."""
     t = decide(t)
-    return isinstance(t, Ref) and not t.held and (
-        isinstance(t.target, Vector) or isinstance(t.target, str) and t.target not in
-        ("void", "str"))
+    return isinstance(t, Ref) and (t.held or isinstance(t.target, Vector) or
+                                   isinstance(t.target, str) and t.target not in
+                                   ("void", "str"))
 
 
 def _chosen_refused(t, let) -> str:
-    if isinstance(t, Ref) and decide(t).held:
-        return "an `if` choosing a reference to an element of a tensor of a narrow type, " \
-               "none of whose arms borrows it of a tensor of static extents, none 0"
     if isinstance(t, Tensor) and let.type._prod == "BorrowType":
         # assign-chosen-tensors starts one at a variable an arm names, which computes nothing
-        return "an `if` choosing a reference to a tensor none of whose arms names a variable"
+        return "an `if` choosing a reference to a tensor none of whose arms names a variable " \
+               "nothing assigns"
     return "an `if` whose value is not a scalar"
 
 
@@ -187,11 +186,12 @@ class Infer:
         self.inner: set = set()  # the locals bound inside closures
         self.top: set = set()  # the parameters and the locals the body's own `let`s bind
         self.block_variables: set = set()  # bound in a block or a loop, outside closures
-        # id() of each closure only called whose body is typed at its first call, for
-        # indexing or dereferencing a parameter of no written type (typed_by_calls): `|q|
-        # unsafe { q[1] }` reads the tensor or the pointer a call gives q. One named only
-        # where nothing calls it (drop-uncalled-closures drops one nothing names) is typed
-        # at the end, and refused there: no call says what q is.
+        # id() of each closure a `let` binds whose body is typed at its first call (one only
+        # called) or once the function is (a value, typed by the calls through the variables
+        # given it), for indexing or dereferencing a parameter of no written type
+        # (typed_by_calls): `|q| unsafe { q[1] }` reads the tensor or the pointer a call
+        # gives q. One no call reaches (drop-uncalled-closures drops one nothing names) is
+        # refused there: no call says what q is.
         self.deferred: set = set()
         self.later: dict = {}  # id() of each of those not typed yet -> (it, its result)
 
@@ -226,7 +226,8 @@ class Infer:
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
             self.direct = {id(c) for c in self.direct_lets.values()}
-            self.deferred = typed_by_calls(self.direct_lets)
+            self.deferred = typed_by_calls({n.name: n.value for n in descendants(item)
+                                            if n._prod == "Let" and n.value._prod == "Closure"})
             self.inner = set().union(*(bound_in(n) for n in descendants(item)
                                        if n._prod == "Closure"))
             self.top = {p.name for p in item.params} | \
@@ -247,7 +248,7 @@ class Infer:
                 t = find(self.terms[id(let)])
                 if not (isinstance(t, str) or isinstance(t, Var)
                         and t.kind != "any" or isinstance(t, (Closure, Vector))
-                        or _chosen_reference(t) or self.first_element(let, t)):
+                        or _chosen_reference(t)):
                     raise Mismatch(let.value, _chosen_refused(t, let))
             # A topology's index is an integer wherever it is written: in a type, in `on`, in
             # a bound, at a launch (those the body's walk met are typed already).
@@ -267,20 +268,6 @@ class Infer:
             if what is not None:
                 return node, what
         return None
-
-    def first_element(self, let, t) -> bool:
-        """`let` binds a reference to an element of a tensor of a narrow type (a byte) that
-        an `if` chooses, and an arm borrows it of a tensor of static extents, none 0:
-        start-chosen-references starts it at that tensor's first element, which no index
-        check stops."""
-        if not (isinstance(t, Ref) and decide(t).held):
-            return False
-        for name, rank in chosen_elements(let.value):
-            held = find(self.env[name]) if name in self.env else None
-            if isinstance(held, Tensor) and len(held.dims) == rank and all(
-                    isinstance(d, int) and d > 0 for d in held.dims):
-                return True
-        return False
 
     def returned_places(self, fn):
         """A reference returned names a place that outlives the call: an element of a
@@ -546,7 +533,15 @@ class Infer:
 
     @EXPRESSIONS.on("Cast")
     def _cast(self, e):
-        source, target = self.expr(e.value), scalar_of(e.type, e)
+        source = self.expr(e.value)
+        if e.type._prod == "OpaqueType":
+            # `x as _`: to the type of what it meets, of x's kind (cast-plain-values asks
+            # which); noted at the type, the cast's own note being its source's.
+            t = find(source)
+            floating = t in FLOATS if isinstance(t, str) else getattr(t, "kind", "") == "float"
+            target = self.note(e.type, Var("float" if floating else "int"))
+        else:
+            target = scalar_of(e.type, e)
         if isinstance(target, Ptr):
             raise Mismatch(e, "a cast to a raw pointer")
         self.judge(e, bad_cast, source, target)

@@ -30,19 +30,19 @@ def settled(lang, e):
     typed alone: `(1000000 * 10000, 0.1).0` is an i32, which a later use of another type
     does not change (type-scalars refuses such a use). A lone literal is left as it is: its
     value is the same in any type it takes."""
-    kinds = _literal_kinds(e)
+    kinds = literal_kinds(e)
     if e._prod in ("Int", "Float") or kinds is None or len(kinds) != 1:
         return e
     return lang["Cast"](e, lang["Scalar"](UNFIXED[kinds.pop()], span=e.span), span=e.span)
 
 
-def _literal_kinds(e) -> set | None:
+def literal_kinds(e) -> set | None:
     """The kinds of literal ("Int", "Float") that type e, when nothing else does: None
     when something else (a variable, a call, a cast) reaches e's type."""
     if e._prod in ("Int", "Float"):
         return {e._prod}
     found = []
-    if through(e, lambda x: found.append(_literal_kinds(x)) or x) is None or None in found:
+    if through(e, lambda x: found.append(literal_kinds(x)) or x) is None or None in found:
         return None
     return set().union(*found)
 

@@ -72,3 +72,18 @@ def _settled(e, values: set, read: set) -> bool:
         _settled(e.right, values, read)
 
 
+
+
+def quiet(a) -> bool:
+    """Whether a reads the same wherever a call's argument is read again, and does nothing
+    else: a literal, a local, or a reference to a variable or a part of one."""
+    if a._prod in ("Int", "Float", "Bool", "Local"):
+        return True
+    if a._prod != "Borrow":
+        return False
+    place = a.value
+    while place._prod in ("FieldGet", "TupleGet"):
+        place = place.base
+    if place._prod == "Deref":
+        place = place.value
+    return place._prod == "Local"

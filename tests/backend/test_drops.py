@@ -472,3 +472,102 @@ def test_a_tensor_a_row_of_which_is_read_is_given_back_after_the_row(tmp_path, c
     code, out, err, peak = _run_bounded(tmp_path, ROWS_READ.replace("READ", READS[case]))
     assert (code, out) == (0, "20000\n") and "W5001" not in err, err
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+# A tensor made in an argument on every turn and lent to a function returning a place in it
+# (name-borrowed-temporaries names it, and the buffer lives as long as what the call returns
+# is read), and a tensor variable given on every turn a tensor a function makes from its old
+# one (name-made-tensors names the new one first, so the old one is dropped before the
+# variable takes it).
+MADE_FROM = """
+fn first(t: &Tensor<f32, [262144]>) -> &f32 {
+    &t[0]
+}
+
+fn made(i: i32) -> Tensor<f32, [262144]> {
+    let t = Tensor<f32, [262144]>::new();
+    t[0] = 1.0f32;
+    t
+}
+
+fn grown(t: Tensor<f32, [262144]>) -> Tensor<f32, [262144]> {
+    let u = Tensor<f32, [262144]>::new();
+    u[0] = t[0] + 1.0f32;
+    u
+}
+
+fn scaled(t: &Tensor<f32, [262144]>) -> Tensor<f32, [262144]> {
+    let u = Tensor<f32, [262144]>::new();
+    u[0] = t[0] + 1.0f32;
+    u
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    let mut t = Tensor<f32, [262144]>::new();
+    while i < 20000 {
+        BODY
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+FROM = {"a temporary lent": ("20000", "s = s + *first(&made(i));"),
+        "a temporary lent, bound": ("20000", "let r = first(&made(i)); s = s + *r;"),
+        "given by value": ("20000", "t = grown(t); s = t[0];"),
+        "lent": ("20000", "t = scaled(&t); s = t[0];")}
+
+
+def _assert_given_back(tmp_path, program: str, printed: str):
+    """The program runs natively in the bound and prints `printed`."""
+    code, out, err, peak = _run_bounded(tmp_path, program)
+    assert (code, out) == (0, f"{printed}\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
+@pytest.mark.parametrize("case", sorted(FROM))
+def test_a_tensor_made_for_a_call_or_from_its_variable_is_given_back(tmp_path, case):
+    printed, body = FROM[case]
+    _assert_given_back(tmp_path, MADE_FROM.replace("BODY", body), printed)
+
+
+# A tensor variable given a new tensor on every turn while a local bound to its old one, or
+# to a row of it, is still read: that local takes the old buffer and gives it back after
+# its last read (a row gives back all of it); the variable gives back the ones it keeps.
+# And one a row or an element of which is borrowed, the variable read after: the reference's
+# reads are the variable's, and each buffer goes back before the variable takes the next.
+TAKEN = """
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    let mut m = Tensor<f32, [2, 131072]>::new();
+    while i < 20000 {
+        BODY
+        i = i + 1;
+    }
+    print(s + m[1][0]);
+}
+"""
+TAKERS = {"a row": ("20000", "let r = m[1]; m = Tensor<f32, [2, 131072]>::new(); "
+                             "m[1][0] = 1.0f32; s = s + r[0];"),
+          "moved": ("20000", "let u = m; m = Tensor<f32, [2, 131072]>::new(); "
+                             "u[1][0] = 1.0f32; s = s + u[1][0];"),
+          "a row borrowed": ("20000", "{ let r = &mut m[1]; r[0] = 1.0f32; s = s + r[0]; } "
+                                      "m = Tensor<f32, [2, 131072]>::new();"),
+          "of the turn": ("20000", "let mut a = Tensor<f32, [2, 131072]>::new(); "
+                                   "let r = a[1]; a = Tensor<f32, [2, 131072]>::new(); "
+                                   "a[1][0] = 1.0f32; s = s + r[0] + a[1][0];"),
+          "a row borrowed, then read": ("20000", "{ let r = &mut m[1]; r[0] = 1.0f32; } "
+                                                 "s = s + m[1][0]; "
+                                                 "m = Tensor<f32, [2, 131072]>::new();"),
+          "an element borrowed": ("20000", "{ let r = &mut m[1][0]; *r = 1.0f32; } "
+                                           "{ let e = &m[1][0]; s = s + *e; } "
+                                           "m = Tensor<f32, [2, 131072]>::new();")}
+
+
+@pytest.mark.parametrize("case", sorted(TAKERS))
+def test_a_tensor_variable_given_a_new_tensor_while_its_old_one_is_held_gives_both_back(
+        tmp_path, case):
+    printed, body = TAKERS[case]
+    _assert_given_back(tmp_path, TAKEN.replace("BODY", body), printed)

@@ -82,9 +82,10 @@ def test_a_reference_or_pointer_starts_at_a_place_an_arm_names_and_makes_no_tens
     assert starts and all(e._prod in ("Borrow", "AsPtr", "Local") for e in starts)
 
 
-# Hand-written Lsplit: a reference to a tensor whose arms are calls has no place to start at
-# that computes nothing, and stays an `if` value (check-native-subset refuses it); one whose
-# only place is a variable bound in its arm starts at the other arm's.
+# Hand-written Lsplit: a reference to a tensor whose arms are calls borrowing only variables
+# the function assigns has no place to start at that computes nothing, and stays an `if`
+# value (check-native-subset refuses it), one borrowing a variable nothing assigns starts at
+# it; one whose only place is a variable bound in its arm starts at the other arm's.
 REFERENCES = """
     // IL: Lsplit
     fn first(p: &mut Tensor<i32, [2], Memory::CPU_DRAM>) -> &mut Tensor<i32, [2], Memory::CPU_DRAM> {
@@ -108,6 +109,15 @@ REFERENCES = """
         };
         @print(r);
         @print(q);
+        let e: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(4);
+        let s: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = if c {
+            @first(&mut a)
+        } else {
+            @first(&mut e)
+        };
+        @print(s);
+        a = Tensor<i32, [2]>::fill(5);
+        b = Tensor<i32, [2]>::fill(6);
     }
 """
 
@@ -118,4 +128,14 @@ def test_handwritten_a_reference_starts_only_at_a_place_bound_before_its_if(run_
     assert ran.codes == []
     assert ran.dump.count("= if c {") == 1
     assert "let mut q: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = &mut b;" in ran.dump
+    assert "let mut s: ~&mut Tensor<i32, [2], Memory::CPU_DRAM> = &mut e;" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+def test_a_reference_chosen_between_calls_starts_at_a_variable_an_arm_borrows():
+    main = to_text(run_front(CASES / "reference_to_a_tensor_chosen_between_calls.vx",
+                             assign_chosen_tensors).after)
+    assert "let mut r: &mut Tensor<i32, [3], Memory::CPU_DRAM> = &mut a;" in main
+    given = to_text(run_front(CASES / "reference_chosen_between_calls_given_parameters.vx",
+                              assign_chosen_tensors).after)
+    assert "let mut r: &mut Tensor<i32, [3], Memory::CPU_DRAM> = p;" in given

@@ -7,10 +7,8 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
-from nano_vx.passes.check_native_subset import check_native_subset
 from nano_vx.passes.decide_placement_queries import decide_placement_queries
-from front import (assert_native_as_interpreted, assert_prints_the_same,
-                   assert_refused_then_repaired, run_front)
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "decide_placement_queries"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -37,11 +35,6 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 def test_no_query_is_left(case):
     after = to_text(run_front(CASES / f"{case}.vx", decide_placement_queries).after)
     assert ".topology()" not in after
-
-
-def test_a_query_a_variable_is_assigned_is_left_for_the_gate_to_refuse():
-    assert_refused_then_repaired(CASES / "e5010_query_assigned_to_a_variable.vx",
-                                 check_native_subset, "E5010", "the method call .topology()")
 
 
 HANDWRITTEN = """

@@ -42,6 +42,16 @@ def test_a_short_circuit_needing_a_let_is_the_if_it_means_and_a_loop_tests_in_it
     assert "let cond#1: ~_ = if n < 10 {" in text
 
 
+def test_a_print_right_of_and_is_the_if_it_means_an_ifs_condition_a_let():
+    text = to_text(run_front(CASES / "units_compared_right_of_and.vx",
+                             expand_lazy_conditions).after)
+    assert "let u: ~bool = if c > 1 {\n        @print(1) == @print(2)\n    } else {" in text
+    assert "let cond#1: ~_ = if c > 5 {" in text and "if cond#1 {" in text
+    strings = to_text(run_front(CASES / "string_printed_right_of_and.vx",
+                                expand_lazy_conditions).after)
+    assert "let cond: ~_ = if i > 0 {\n            @seen(@print(@pick(i))) == 1" in strings
+
+
 def test_other_conditions_keep_their_form():
     text = to_text(run_front(CASES / "other_conditions.vx", expand_lazy_conditions).after)
     assert "let b: ~bool = k > 0 && @id(k) > 1;" in text

@@ -52,8 +52,9 @@ def test_a_buffer_an_element_of_which_is_borrowed_is_owned_while_the_reference_i
 
 def test_a_buffer_lent_to_a_call_that_may_return_it_is_nobodys_once_the_result_may_outlive_it():
     owned = _owned("lent_to_calls")
-    # not turn, whose result is read after the loop, nor cell, whose result is bound
-    assert owned["main"] == {"at_once", "bound", "moved"}
+    # not turn, whose result is read after the loop; cell, whose result is bound, is: it is
+    # read no more when the cell is given a new buffer
+    assert owned["main"] == {"at_once", "bound", "moved", "cell"}
     assert owned["grown"] == frozenset()  # the result is returned
 
 
@@ -87,6 +88,16 @@ def test_a_cell_is_owned_when_each_tensor_it_is_given_is_fresh_and_not_made_from
     # copy on the way (`made`): the cell is given a copy of `made`, not one of its own (the
     # hand-written IL below keeps a cell made from its own)
     assert _owned("cells")["main"] == {"fresh", "shared", "taker", "moved", "made"}
+
+
+def test_a_local_taking_a_cells_buffer_owns_it_and_the_cell_the_others():
+    owned = _owned("taken_from_cells")
+    # u and r take m's buffer (m read no more before it is given a new one); w and read are
+    # not taken: v is read after read's `let`, so nothing of v is owned
+    assert owned["main"] == {"m", "u", "r"}
+    assert owned["rows"] == {"m", "r"}
+    assert owned["kept"] == frozenset()  # r is returned: the cell may not drop what it took
+    assert owned["second"] == frozenset()  # a parameter's row is the caller's
 
 
 def test_a_local_an_element_of_which_is_lent_before_it_is_assigned_to_a_cell_stays_its_own():

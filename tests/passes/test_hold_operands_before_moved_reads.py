@@ -46,14 +46,16 @@ def test_a_read_on_the_right_of_and_is_held_as_an_if_whose_arm_reads_it():
     assert "t[0] > 0\n        } else {\n            false\n        };\n        operand\n" in text
 
 
-@pytest.mark.parametrize("value", ["keep(2 * 3, t[0])", "keep2(&u[1], t[0])"])
+@pytest.mark.parametrize("value", ["keep(2 * 3, t[0])", "keep2(&u[1], t[0])",
+                                   "keep2(&(*v)[c], t[0])"])
 def test_a_read_no_operand_held_would_make_first_is_left_as_it_is(value):
-    """A read after literals alone (typed by where they are) or after a reference to an
-    element (held, a reference local): track-moved-captures refuses it."""
+    """A read after literals alone (typed by where they are), after a reference to an element
+    that cannot stop (the read is first already) or after one through a dereference:
+    track-moved-captures refuses the first and the last."""
     text = ("fn keep(a: i64, x: i32) -> bool { a > 0 }\n"
             "fn keep2(a: &i32, x: i32) -> bool { *a > 0 }\n"
             "fn main() {\n  let t = Tensor<i32, [2]>::fill(1);\n"
-            "  let u = Tensor<i32, [2]>::fill(2);\n  let c = 1;\n"
+            "  let u = Tensor<i32, [2]>::fill(2);\n  let v = &u;\n  let c = 1;\n"
             f"  let peek = || {value};\n  print(peek());\n"
             "  let a = transfer(t, Memory::NPU_HBM);\n}\n")
     ran = run_front(text, hold_operands_before_moved_reads)
@@ -90,3 +92,10 @@ def test_handwritten_operands_held_in_order(run_pass, snapshot_txt):
     assert "operand + t[0]" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree)
     assert ran.dump == snapshot_txt
+
+
+def test_a_reference_to_an_element_at_a_variable_index_is_held_before_the_read():
+    text = to_text(run_front(CASES / "past_references_at_variable_indices.vx",
+                             hold_operands_before_moved_reads).after)
+    assert "let operand: ~_ = &u[k];\n        let operand#1: ~_ = &u[@look(&u, k + 1)];\n" \
+        "        @pick(operand, operand#1, t[1])\n" in text

@@ -83,8 +83,24 @@ def test_a_return_computes_its_value_before_dropping_what_it_reads():
 
 def test_a_tensor_variable_given_a_new_tensor_drops_the_one_it_held():
     # and v: name-made-tensors has named the copy made on the way, `made`, so the cell is
-    # given a tensor made from `made`, not from its own (dropped after the copy reads it)
-    assert _dropped("reassigned")["main"] == ["made", "t", "t", "u", "u", "v", "v"]
+    # given a tensor made from `made`, not from its own (dropped after the copy reads it);
+    # w, given `grown(w)`, is given `made#1`, which read its old tensor last
+    assert _dropped("reassigned")["main"] == ["made", "t", "t", "u", "u", "v", "v", "w", "w"]
+
+
+def test_a_local_taking_a_cells_buffer_drops_it_and_the_cell_does_not():
+    dropped = _dropped("taken_from_cells")
+    assert dropped["main"] == ["m", "r", "u"] and dropped["rows"] == ["m", "r"]
+    turn = _blocks("taken_from_cells", "main")["bb2"]
+    assert [s._prod for s in turn.stmts] == ["Let", "Let", "Assign", "Assign", "Drop"]
+    assert turn.stmts[-1].name == "u"  # after its last read, not after m's
+
+
+def test_a_tensor_variable_held_by_a_local_read_no_more_when_it_is_given_the_next_drops_each():
+    # not n, a row of which is read after n is given a new tensor: that buffer leaks
+    assert _dropped("held_cells")["main"] == ["m", "m"]
+    turn = _blocks("held_cells", "main")["bb2"]
+    assert [s._prod for s in turn.stmts][-2:] == ["Drop", "Assign"]  # after c's and x's reads
 
 
 def test_a_drop_on_an_edge_into_a_block_with_other_ways_in_gets_a_block_of_its_own():

@@ -69,6 +69,17 @@ def test_a_tensor_made_in_a_return_or_a_condition_is_named_before_the_exit():
     assert sorted(e._prod for e in made) == ["Branch", "Branch", "Return"]
 
 
+def test_a_tensor_made_from_the_variable_it_is_given_is_named_first():
+    ran = run_front(CASES / "made_from_its_own.vx", name_made_tensors)
+    text = to_text(ran.after)
+    assert "let made: Tensor<i32, [4], Memory::CPU_DRAM> = @grown(t);\n    t = made;" in text
+    assert "= @scaled(t, k + 2i32);\n    t = made#1;" in text
+    # `same` may return its argument: u's old tensor may be its new one
+    assert "u = @same(u);" in text
+    assert "let made#2: Tensor<i32, [4], Memory::CPU_DRAM> = @grown(u);\n" \
+        "    u = @grown(made#2);" in text
+
+
 # Hand-written Lcells: the inner copy of a copy of a copy is named, and so is the tensor an
 # element of which is read; the local `made` already has gets the next name, and a row read
 # of a tensor (a view of its buffer) is not named.

@@ -91,11 +91,11 @@ def test_prints_that_are_arguments_have_what_comes_before_them_bound_first():
 
 
 def test_a_string_printed_where_no_let_goes_leaves_the_strings_for_the_gate():
-    case = CASES / "e5010_printed_right_of_and.vx"
+    case = CASES / "e5010_printed_in_an_assignment.vx"
     ran = run_front(case, number_texts)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
-    assert (status, printed) == (0, "1\nmany\n1\n2\nmany\n2\n")
+    assert (status, printed) == (0, "0\nzero\n1\nmany\n2\nmany\n3\n")
     assert "a function returning a string (in 'pick')" in err
     assert "a string printed other than as written (in 'main')" in err
 

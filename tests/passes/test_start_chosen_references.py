@@ -89,3 +89,10 @@ def test_a_reference_to_a_narrow_element_starts_at_the_first_element_an_arm_name
     assert "        let mut r: ~&mut f8e4m3 = &mut m[0i32][0i32];\n        r = if c {\n" in text
     assert "        let mut w: ~&f8e4m3 = &t[0i32];\n" in text
     assert "    let mut r#1: ~bf16 = 0.0bf16;\n    let mut r: ~&mut bf16 = &mut r#1;\n" in text
+
+
+def test_a_reference_to_a_narrow_element_of_no_tensor_of_static_extents_starts_at_its_own():
+    text = to_text(run_front(CASES / "reference_to_narrow_elements_of_a_dynamic_extent.vx",
+                             start_chosen_references).after)
+    assert "let mut r#1: Tensor<f8e4m3, [1], Memory::CPU_DRAM> = " \
+        "Tensor<f8e4m3, [1]>::new();\n        let mut r: ~&mut f8e4m3 = &mut r#1[0i32];" in text

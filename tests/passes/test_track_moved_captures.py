@@ -58,10 +58,10 @@ def test_a_function_without_a_closure_that_moves_is_left_as_it_is():
     assert plain.after is plain.before
 
 
-def test_a_read_after_a_reference_to_an_element_at_a_variable_index_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_read_after_a_reference_at_a_variable_index.vx",
-                                 track_moved_captures, "E5010",
-                                 "a read of 't', which a closure may move")
+def test_a_read_after_a_reference_to_an_element_through_a_dereference_is_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_read_after_a_reference_through_a_dereference.vx",
+        track_moved_captures, "E5010", "a read of 't', which a closure may move")
 
 
 def test_a_reference_lent_to_a_function_reading_it_first_is_checked_at_that_read():
@@ -82,10 +82,19 @@ def test_a_reference_lent_to_a_function_printing_first_is_checked_in_a_copy_of_i
     assert {(halt.span.line, halt.span.col) for halt in ran.nodes("Halt")} == {(6, 51), (10, 46)}
 
 
-def test_a_reference_lent_to_a_function_reading_it_first_in_a_loop_is_refused():
-    assert_refused_then_repaired(CASES / "e5010_lent_to_a_call_reading_it_in_a_loop.vx",
-                                 track_moved_captures, "E5010",
-                                 "a reference to 't', which a closure may move")
+def test_a_reference_lent_to_a_function_reading_it_first_in_a_loop_condition_is_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
+        track_moved_captures, "E5010", "a reference to 't', which a closure may move")
+
+
+def test_a_reference_lent_to_a_function_reading_it_in_a_loop_is_checked_there_and_after():
+    text = to_text(run_front(CASES / "lent_to_a_call_reading_it_in_a_loop_that_may_not_run.vx",
+                             track_moved_captures).after)
+    copy = text[text.index("fn total$checking_x"):text.index("fn main")]
+    assert copy.count("if x_moved == 1 {") == 2
+    assert copy.index("@print(i);") < copy.index("if x_moved") < copy.index("s += x[i];")
+    assert copy.index("@print(6);") < copy.rindex("if x_moved") < copy.index("s + x[1]")
 
 
 def test_a_kernel_moving_through_a_lent_reference_is_lent_the_launchers_flag_beside_it():

@@ -23,20 +23,16 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
     "`let` or returned"
 REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_mutable_reference_chosen_then_assigned_in_an_arm":
-               "a reference to a place of f32 where one to an element of a tensor of f8e4m3 "
-               "is expected",
-           "e5010_units_compared_right_of_and": "'==' on void",
-           "e5010_reference_to_narrow_elements_of_a_dynamic_extent":
-               "an `if` choosing a reference to an element of a tensor of a narrow type, none "
-               "of whose arms borrows it of a tensor of static extents, none 0",
-           "e5010_reference_to_a_tensor_chosen_between_calls":
-               "an `if` choosing a reference to a tensor none of whose arms names a variable",
-           "e5010_literal_chosen_beside_a_local_a_later_use_types":
+           "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
+               "an `if` choosing a reference to a tensor none of whose arms names a variable "
+               "nothing assigns",
+           "e5010_plain_value_given_to_a_closure_then_an_i64":
                "a value of type i32 where i64 is expected",
-           "e5010_tuple_literal_element_used_as_another_type":
+           "e5010_plain_values_multiplied_then_given_an_i64":
                "a value of type i32 where i64 is expected",
-           "e5010_closure_value_indexing_an_untyped_parameter": "indexing _",
+           "e5010_units_compared_right_of_and_inside_a_call":
+               "an `if` value with statements in its arms inside a larger expression",
+           "e5010_closure_value_indexing_an_untyped_parameter_never_called": "indexing _",
            "e5010_row_of_a_temporary_after_a_call":
                "a row of a tensor no variable names used other than printed",
            "e5010_row_chosen_by_an_if_for_a_let": ROW,

@@ -1,0 +1,92 @@
+"""copy-rest-into-assigning-arms: what follows an `if` statement an arm of which assigns a
+`let mut` reference chosen between places of two storages is copied into each arm (the `if`
+the block's value where it has one); an `if` an arm of which leaves early stays, for
+type-scalars to refuse; the program prints what it printed, and native code prints it too."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.check_native_subset import check_native_subset
+from nano_vx.passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
+
+CASES = Path(__file__).parent / "cases" / "copy_rest_into_assigning_arms"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", copy_rest_into_assigning_arms)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", copy_rest_into_assigning_arms)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_each_assignment_is_followed_by_the_rest_of_its_block():
+    main = to_text(run_front(CASES / "mutable_reference_chosen_then_assigned_in_an_arm.vx",
+                             copy_rest_into_assigning_arms).after)
+    assert "        if c {\n            r = &mut y;\n            @set(r, 2.5);\n" \
+        "        } else {\n            @set(r, 2.5);\n        }\n    }\n" in main
+
+
+def test_the_rest_of_a_block_with_a_value_makes_the_if_its_value():
+    pick = to_text(run_front(CASES / "assigned_before_the_value_of_a_function.vx",
+                             copy_rest_into_assigning_arms).after.items[1])
+    assert pick.endswith("    if d {\n        r = &mut y;\n        @print(t);\n        *r * 2.0\n"
+                         "    } else {\n        @print(t);\n        *r * 2.0\n    }\n}\n")
+
+
+def test_an_arm_leaving_early_leaves_it_for_check_native_subset_to_refuse():
+    assert_refused_then_repaired(CASES / "e5010_assigned_in_an_arm_beside_one_returning.vx",
+                                 check_native_subset, "E5010",
+                                 "a reference to a place of f32 where one to an element of a "
+                                 "tensor of f8e4m3 is expected")
+
+
+# Hand-written Lsplit: the second arm's copy of the rest binds its local anew; an `if` that
+# assigns a reference no `if` chose between two storages stays.
+HANDWRITTEN = """
+    // IL: Lsplit
+    fn main() {
+        let mut t: Tensor<f8e4m3, [2], Memory::CPU_DRAM> = Tensor<f8e4m3, [2]>::fill(1.0);
+        let mut x: f32 = 0.0;
+        let mut y: f32 = 2.0;
+        let c: bool = x < 1.0;
+        let mut r: &mut f32 = if c {
+            &mut t[1]
+        } else {
+            &mut x
+        };
+        if c {
+            r = &mut y;
+        }
+        let k: f32 = *r;
+        *r = k + 1.0;
+        let mut s: &mut f32 = &mut x;
+        if c {
+            s = &mut y;
+        }
+        *s = 4.0;
+    }
+"""
+
+
+def test_handwritten_the_copy_of_the_rest_binds_its_own_names(run_pass, snapshot_txt):
+    ran = run_pass("copy-rest-into-assigning-arms", HANDWRITTEN)
+    assert ran.codes == []
+    assert "    } else {\n        let k#1: f32 = *r;\n        *r = k#1 + 1.0;\n" in ran.dump
+    assert "        if c {\n            s = &mut y;\n        }\n        *s = 4.0;\n" in ran.dump
+    assert "        if c {\n            s#2 = &mut y;\n        }\n        *s#2 = 4.0;\n" in ran.dump
+    assert ran.dump == snapshot_txt
