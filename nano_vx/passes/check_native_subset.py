@@ -18,7 +18,8 @@ parameter or a result, or printed other than as written), differentiation, a clo
 the closure or the block around it that may be called where it is over, a reference to a
 temporary name-borrowed-temporaries left, a reference returned that may name a local of its function, raw
 pointers native code cannot hold as the tensor they point into seen as one dimension
-(erase-raw-pointers), and
+(erase-raw-pointers), a constant that is a tensor (every read shares the buffer its
+first read makes), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
 a bitwise operator on floats, a cast to bool). The program is correct: the default action
 runs the tree this pass read in the reference interpreter instead, with W5001.

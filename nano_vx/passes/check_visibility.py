@@ -67,6 +67,12 @@ def _fn(run, node):
     run.descend(node)
 
 
+@check_visibility.on("ConstItem")
+def _const(run, node):
+    """A constant's value runs on no topology of its own and reads no variable: only
+    constants, literals and calls (each function's reads are checked in the function)."""
+
+
 @check_visibility.on("Spawn")
 def _spawn(run, node):
     st = run.state

@@ -12,7 +12,7 @@ from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import Shaped, settled
-from ..scalars.aggregates import Refused
+from ..scalars.aggregates import Names, Refused
 from ..scalars.function_locals import changed_locals, tensor_locals
 from ..scalars.temporaries import held_aggregate, held_field, holds_statements, reordered
 
@@ -50,7 +50,9 @@ turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loo
 and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch
 and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
-M); let ordered = agg[0]; let agg#1 = f(1); ..`).
+M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
+`let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
+statements to hold one, and so is one binding a variable in an `if`'s arm.
 """, state=State)
 
 
@@ -70,6 +72,32 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
+
+
+@name_temporaries.on("ConstItem")
+def _const(run, const):
+    """A constant's value has no statements to hold a `let` in: one that needs a local is
+    refused, and left as it was, which the interpreter runs in its place."""
+    st = run.state
+    st.env, st.names, st.results = {}, Names(const), set()
+    st.changed, st.tensors = set(), set()
+    saved = st.pending, st.effects, st.every
+    st.pending, st.effects, st.every = [], False, False
+    try:
+        bound = next((n for n in descendants(const) if n._prod == "Let"), None)
+        if bound is not None:
+            # The passes after this one hold a function's locals, not a constant's.
+            raise Refused(bound, "a constant whose value binds a variable (in an `if`'s arm)")
+        value = _in_place(run, const.value) if const.value is not None else None
+        if st.pending:
+            raise Refused(const.value, "a constant whose value needs a local of its own (an "
+                                       "aggregate a call makes, a part of which it reads)")
+    except Refused as bad:
+        refuse(run.ctx.diagnostics, const.name, bad.node, bad.what)
+        return const
+    finally:
+        st.pending, st.effects, st.every = saved
+    return const.replace(value=value)
 
 
 _AFTER = "an aggregate computed after a call of the same statement ran"

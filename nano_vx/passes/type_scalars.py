@@ -90,8 +90,12 @@ def _param(run, param):
     given = param.type is not None and param.type._prod != "OpaqueType" and not (
         param.type._prod == "BorrowType" and param.type.inner._prod == "OpaqueType")
     keep = run.walk(param.type) if given else None
-    return L["Param"](param.name, _type_node(_decided(run, param), param.span, keep),
-                      span=param.span)
+    decided = _decided(run, param)
+    if keep is not None and keep._prod == "PinnedType" and keep.inner._prod == "OpaqueType":
+        # A kernel's parameter given a launch's value the front end left open (the result of
+        # a closure's call): its value's type is the one decided.
+        keep = keep.replace(inner=_type_node(decided, param.span))
+    return L["Param"](param.name, _type_node(decided, param.span, keep), span=param.span)
 
 
 @type_scalars.on("Let")

@@ -34,6 +34,10 @@ def infer_program(program, texts: bool = False, erased: bool = False) -> Inferre
             problem = infer.item()
             if problem is not None:
                 refused[item.name] = problem
+    for name, infer in items.items():
+        problem = None if name in refused else infer.judgement()
+        if problem is not None:
+            refused[name] = problem
     return Inferred(sigs, items, {name: refused[name] for name in items if name in refused})
 
 

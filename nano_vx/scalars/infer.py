@@ -216,7 +216,12 @@ class Infer:
         item = self.item_node
         try:
             if item._prod == "ConstItem":
-                unify(self.expr(item.value), scalar_of(item.type, item), item)
+                t = scalar_of(item.type, item)
+                if isinstance(find(t), Tensor):
+                    # The interpreter computes it once: every read, and every write through
+                    # a variable given it, shares its one buffer, which no global holds.
+                    raise Mismatch(item.value, "a constant holding a tensor")
+                unify(self.expr(item.value), t, item)
                 return None
             self.ret = self.sigs.ret(item.name)
             self.direct_lets = direct_closures(item)
@@ -235,10 +240,6 @@ class Infer:
                 self.closure_body(*self.later.pop(next(iter(self.later))))
             if isinstance(find(self.ret), Ref):
                 self.returned_places(item)
-            for node, bad, terms in self.judged:
-                what = bad(*(decide(t) for t in terms))
-                if what is not None:
-                    raise Mismatch(node, what)
             if isinstance(find(self.ret), Closure):
                 raise Mismatch(item, "a function returning a closure")
             if find(self.ret) == "str" and not self.texts:
@@ -256,6 +257,16 @@ class Infer:
                     self.topo(node)
         except Mismatch as bad:
             return bad.node, bad.what
+        return None
+
+    def judgement(self):
+        """None when each node judged passes, else (node, what native code does not lower);
+        asked once every item is inferred: a launch's value is its kernel's body's, which an
+        item after the launch's types."""
+        for node, bad, terms in self.judged:
+            what = bad(*(decide(t) for t in terms))
+            if what is not None:
+                return node, what
         return None
 
     def returned_places(self, fn):

@@ -9,7 +9,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.name_temporaries import name_temporaries
-from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_constant_refused_as_it_was, run_front)
 
 CASES = Path(__file__).parent / "cases" / "name_temporaries"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -152,3 +153,18 @@ def test_an_if_with_statements_in_its_arms_inside_an_expression_is_held_in_a_loc
     assert "let agg#1: ~_ = @bump(&mut y);\n    let cond: ~_ = if y > 5 {\n        " \
         "let agg#2: ~_ = @make(&mut y);\n        agg#2.x\n    } else {\n        2\n    };\n" \
         "    @print(agg#1 * cond);" in text
+
+
+def test_a_constant_whose_value_needs_a_local_is_refused_and_left_as_it_was():
+    # a constant's value has no statements a `let` could go before: the interpreter runs the
+    # constant as it was written (W5001), not one reading a local no `let` binds
+    assert_constant_refused_as_it_was(CASES / "e5010_constant_reading_a_field_of_a_call.vx",
+                                      name_temporaries,
+                                      "a constant whose value needs a local of its own")
+
+
+def test_a_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
+    # the passes after hold a function's locals, not a constant's
+    assert_constant_refused_as_it_was(CASES / "e5010_constant_binding_a_struct_in_an_if.vx",
+                                      name_temporaries,
+                                      "a constant whose value binds a variable")
