@@ -134,8 +134,9 @@ _ENTRIES = [
          "and negating an unsigned integer are refused, as Rust refuses them. `==` and `!=` "
          "compare numbers, bools, topologies and memory spaces: Vx defines no equality of a "
          "struct, a tuple or an enum, so comparing one is refused (compare the fields one by "
-         "one). An index of a tensor or a raw pointer, `t[i]`, is an integer. The message "
-         "names the operator and the type it does not take."),
+         "one). An index of a tensor or a raw pointer, `t[i]`, is an integer, and `*` reads "
+         "through a reference or a raw pointer only. The message names the operator and the "
+         "type it does not take."),
     Code("E3005", "a comparison of values of different types",
          "`== != < <= > >=` compare two values of one type: comparing an i32 with an i64, an "
          "integer with a float or a bool with a number is refused (an unsuffixed literal "

@@ -55,7 +55,9 @@ Two vectors of one type (`<4 x f32>`) take `+ - * /`, lane by lane; a vector and
 vector, or a number, is E3004 (`splat(x)` makes the number a vector), and every other operator
 on a vector E3030 (a comparison E3005).
 An index of a tensor or a raw pointer (`t[i]`) is an integer, and what `[..]` reads is a
-tensor, a raw pointer or a vector: not a number, text, a tuple or a struct (E3030).
+tensor, a raw pointer or a vector: not a number, text, a tuple or a struct (E3030); what `*`
+reads through is a reference or a raw pointer (E3030: a `match` on a `&E` binds its payload
+by value, so `*k` of an i32 binding is refused).
 A comparison takes two numbers or two bools of one type, and a `match` case on an enum names
 a variant of that enum (E3005); `&&`, `||` take bools and `!` a bool or an integer, whose
 bits it flips (E3006). A string is taken by no operator. An unsuffixed literal takes the
@@ -193,6 +195,21 @@ def _unary(run, node):
         why = f"{show(t)} is unsigned" if k == "int" else "it negates a number"
         refuse(run, "E3030", node.span, f"`-` does not apply to {show(t)}: {why}",
                operator="-", found=show(t))
+
+
+@check_operand_types.on("Deref")
+def _deref(run, node):
+    """`*p` reads through a reference or a raw pointer: not a number, text, a tuple, a struct
+    or a tensor (a `match` on a `&E` binds its payload by value: `*k` of an i32 binding)."""
+    run.descend(node)
+    t = value_type(type_of(run, node.value))
+    if kind(t) in ("int", "float", "bool", "text") or \
+            not literal(t) and t._prod in ("TupleType", "NamedType", "TensorType"):
+        said = _aggregate(node.value, t) or show(t)
+        refuse(run, "E3030", node.span,
+               f"`*` takes a reference or a raw pointer, but `{quoted(node.value)}` is {said}",
+               help=[f"use `{quoted(node.value)}` itself: it is a value, not a reference"],
+               operator="*", found=said)
 
 
 @check_operand_types.on("Index")

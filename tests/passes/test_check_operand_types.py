@@ -151,6 +151,42 @@ def test_arithmetic_on_a_reference_is_refused_and_reading_through_it_admitted():
     assert not run_front(text.replace("p + 1", "*p + 1"), check_operand_types).diagnostics.items
 
 
+DEREF = """enum Dir {{ N, S(i32) }}
+struct P {{ x: i32 }}
+
+fn get(d: &Dir) -> i32 {{
+  match d {{
+    Dir::S(k) => {read},
+    Dir::N => 0,
+  }}
+}}
+
+fn main() {{
+  let x = 5;
+  let t = Tensor<i32, [2]>::fill(3);
+  let p = P {{ x: 1 }};
+  let r = &x;
+  print(get(&Dir::S(4)));
+  print({other});
+}}
+"""
+
+
+@pytest.mark.parametrize("read, other, refused", [
+    ("*k", "*r", ["`*` takes a reference or a raw pointer, but `k` is i32"]),
+    ("k", "*x", ["`*` takes a reference or a raw pointer, but `x` is {integer}"]),
+    ("k", "*t", ["`*` takes a reference or a raw pointer, but `t` is Tensor<i32, [2], Memory::CPU_DRAM>"]),
+    ("k", "*p", ["`*` takes a reference or a raw pointer, but `p` is P, a struct or an enum"]),
+    ("k", "*r + x", []),
+])
+def test_only_a_reference_or_a_raw_pointer_is_read_through(read, other, refused):
+    # A `match` on a `&Dir` binds its payload by value: the interpreter stops at `*k` with
+    # E9006 "cannot dereference a value of type i32"; the check refuses it while compiling.
+    ran = run_front(DEREF.format(read=read, other=other), check_operand_types)
+    assert [d.message for d in ran.diagnostics.items] == refused
+    assert all(d.code == "E3030" for d in ran.diagnostics.items)
+
+
 SHAPES = "enum Shape { Circle, Square }\nenum Light { On, Off }\n"
 
 
