@@ -20,11 +20,12 @@ temporary name-borrowed-temporaries left, a reference returned that may name a l
 pointers native code cannot hold as the tensor they point into seen as one dimension
 (erase-raw-pointers), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
-a bitwise operator on floats, a cast to bool). The program is correct: the default action
+a bitwise operator on floats, a cast to bool, a local the interpreter holds as a plain i32 or
+f64 that a later use types otherwise where cast-plain-values could not cast its uses). The program is correct: the default action
 runs the tree this pass read in the reference interpreter instead, with W5001.
 """)
 
 
 @check_native_subset.on("Program")
 def _program(run, program):
-    report_refused(run.ctx.diagnostics, infer_program(program))
+    report_refused(run.ctx.diagnostics, infer_program(program, plain=True))
