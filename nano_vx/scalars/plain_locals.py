@@ -51,8 +51,8 @@ def retyped_plain_local(fn, solved: dict, plain: set):
     unseen = _retyped_alone(fn, {name: solved[id(n)] for name, n in retyped.items()})
     for name, n in retyped.items():
         if name not in unseen:
-            return n, (f"'{name}', a plain value a later use types as {solved[id(n)]} (the "
-                       f"interpreter computes with it in the type of its literals)")
+            return n, (f"'{name}', which the interpreter holds as the i32 or f64 of its "
+                       f"literals, computed with as the {solved[id(n)]} a later use types it")
     return None
 
 
