@@ -71,8 +71,10 @@ def _retyped_alone(fn, retyped: dict) -> set:
             defs.setdefault(n.var, []).extend((n.start, n.end))
         elif n._prod == "Assign" and n.target._prod == "Local" and n.target.name in retyped:
             defs.setdefault(n.target.name, []).append(n.value)
+    untyped = {(len(c.params), i) for c in descendants(fn) if c._prod == "Closure"
+               for i, q in enumerate(c.params) if q.type is None}
     kept = {name for name in retyped if all(
-        _counted_alone(use, parents.get(id(use))) for use in descendants(fn)
+        _counted_alone(use, parents.get(id(use)), untyped) for use in descendants(fn)
         if use._prod == "Local" and use.name == name)}
     while True:
         narrowed = {name for name in kept if all(
@@ -91,8 +93,10 @@ def _held(e, ty) -> bool:
     return e._prod == "Float" and ty in FLOAT_TYPES
 
 
-def _counted_alone(use, parent) -> bool:
-    """Whether `use`, a local, is where only its value counts: not an operand of arithmetic."""
+def _counted_alone(use, parent, untyped: set) -> bool:
+    """Whether `use`, a local, is where only its value counts: not an operand of arithmetic,
+    nor a closure's argument but for a parameter of a written type; `untyped`: (how many
+    parameters, which) of each parameter of no written type of the function's closures."""
     if parent is None:
         return False
     p = parent._prod
@@ -100,6 +104,11 @@ def _counted_alone(use, parent) -> bool:
         return parent.op in ("==", "!=", "<", "<=", ">", ">=")
     if p == "Assign":
         return parent.value is use
+    if p == "Call" and parent.callee._prod == "Local":
+        # a closure computes with a parameter of no written type in the type the call gives
+        # it: one of its function's of as many parameters may be the one called
+        at = next(i for i, a in enumerate(parent.args) if a is use)
+        return (len(parent.args), at) not in untyped
     return p in ("Let", "Call", "Index", "Cast", "For", "Return")
 
 
