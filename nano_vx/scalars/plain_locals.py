@@ -48,6 +48,8 @@ def retyped_plain_local(fn, solved: dict, plain: set):
     retyped = {getattr(n, "name", getattr(n, "var", None)): n for n in descendants(fn)
                if n._prod in ("Let", "For") and getattr(n, "name", getattr(n, "var", None))
                in plain and solved.get(id(n), "i32") not in UNFIXED.values()}
+    if not retyped:
+        return None
     unseen = _retyped_alone(fn, {name: solved[id(n)] for name, n in retyped.items()})
     for name, n in retyped.items():
         if name not in unseen:
