@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, child_nodes, descendants
 from ..scalars import infer_program
-from ..scalars.literal_hints import UNFIXED, literal_kinds, through
-from ..scalars.signatures import written
+from ..scalars.plain_locals import plain_locals, retyped_plain_local, settled_cast
 
 
 @dataclass
@@ -25,7 +24,9 @@ class State:
 
 cast_plain_values = Pass("cast-plain-values", L, L, """
 Make each use of a value the interpreter holds as a plain i32 or f64 that meets another type
-a cast to that type, in a function native code's inference refuses otherwise: a local of no
+a cast to that type, in a function native code's inference refuses otherwise, or would type
+such a local by a later use as another type where that shows (`let y: i64 = k;` beside `k *
+1000000000`, which wraps in i32 as the interpreter computes it): a local of no
 written type given only such values (`let k = 9;`, `let y = k;`), one of type i32 or f64 (a
 part of a tuple scalarize-aggregates split), a loop's variable counting between them, a
 tuple literal's element of literals (`(1000000 * 10000, 0.5).0`, cast to the i32 it is).
@@ -34,11 +35,13 @@ The interpreter holds such a value as the i32 (or f64) its literals make it, and
 to the type of what it meets, as `as` does (an integer wraps, a float rounds): the variable
 it is given (`let y: i64 = k;`), the other operand, the parameter it is passed as. Native
 code's inference gives a variable one type for all its uses, so it refuses a function whose
-uses of one want different types (E5010). Here each use is first cast to a type the
+uses of one want different types (E5010), and the gate refuses one whose plain local it
+would type otherwise (`let y: i64 = k;` makes k an i64), but for a local only given
+literals that type holds and never computed with (scalars/plain_locals.py). Here each use is first cast to a type the
 inference decides (`k as _`), the value keeping the type of its literals; where a use meets
 another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
-meets the same, dropped. A function the inference types as it is, or still refuses after,
-keeps its form, and so does one where such a use meets another type as an operand of
+meets the same, dropped. A function the inference (and the gate) types as it is, or still
+refuses after, keeps its form, and so does one where such a use meets another type as an operand of
 arithmetic on plain values (`let y: i64 = k * j;`, `-k`, `k << n`) or through a closure's
 parameter or result (`let q: i64 = h(k);`), which the interpreter computes in i32 (or f64)
 before converting the result, where the casts would compute it in the i64, or where a plain
@@ -48,39 +51,45 @@ local would still be of another type.
 
 @cast_plain_values.on("Program")
 def _program(run, program):
-    refused = infer_program(program).refused
+    refused = set(infer_program(program, plain=True).refused)
     fns = {item.name for item in program.items if item._prod == "Fn" and item.name in refused}
+    opened = {i.name: run.walk(i) for i in program.items if getattr(i, "name", None) in fns}
+    while fns:  # drop each function opening does not let native code keep as it is
+        trial = infer_program(program.replace(items=tuple(
+            opened[i.name] if getattr(i, "name", None) in fns else i for i in program.items)),
+            plain=True)
+        if not set(trial.refused) <= refused:
+            return program
+        kept = {name for name in fns - set(trial.refused)
+                if _kept(run.state, opened[name], trial.items[name].solved())}
+        if kept == fns:
+            break
+        fns = kept
     if not fns:
         return program
-    opened = program.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
-                                         for i in program.items))
-    trial = infer_program(opened)
-    if fns & set(trial.refused) or not set(trial.refused) <= set(refused):
-        return program
-    st = run.state
-    for item in opened.items:
-        if getattr(item, "name", None) not in fns:
-            continue
-        solved = trial.items[item.name].solved()
-        parents = {id(c): n for n in descendants(item) for c in child_nodes(n)}
-        plain = st.plains[item.name]
-        untyped = {p.name for n in descendants(item) if n._prod == "Closure"
-                   for p in n.params if p.type is None}
-        if any(n._prod in ("Let", "For") and getattr(n, "name", getattr(n, "var", None)) in
-               plain and solved.get(id(n), "i32") not in UNFIXED.values()
-               for n in descendants(item)):
-            return program  # a plain local of another type: not one native code keeps so
-        for cast in descendants(item):
-            if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
-                # the inference notes a cast's source at the cast, its target at its type
-                st.decided[id(cast.type)] = solved[id(cast.type)]
-                st.own[id(cast.type)] = solved[id(cast)]
-                if st.decided[id(cast.type)] != st.own[id(cast.type)] and \
-                        not _converted_alone(cast, parents, untyped):
-                    return program
-    st.opening = False
-    return opened.replace(items=tuple(run.walk(i) if getattr(i, "name", None) in fns else i
-                                      for i in opened.items))
+    run.state.opening = False
+    return program.replace(items=tuple(run.walk(opened[i.name]) if getattr(i, "name", None)
+                                       in fns else i for i in program.items))
+
+
+def _kept(st, fn, solved: dict) -> bool:
+    """Whether the opened fn, of the `solved` types, computes as the interpreter does: its
+    plain locals of their own types, and each open cast that converts converting as the
+    interpreter does; notes each cast's decision."""
+    if retyped_plain_local(fn, solved, st.plains[fn.name]) is not None:
+        return False
+    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    untyped = {p.name for n in descendants(fn) if n._prod == "Closure"
+               for p in n.params if p.type is None}
+    for cast in descendants(fn):
+        if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
+            # the inference notes a cast's source at the cast, its target at its type
+            st.decided[id(cast.type)] = solved[id(cast.type)]
+            st.own[id(cast.type)] = solved[id(cast)]
+            if st.decided[id(cast.type)] != st.own[id(cast.type)] and \
+                    not _converted_alone(cast, parents, untyped):
+                return False
+    return True
 
 
 def _converted_alone(cast, parents: dict, untyped: set) -> bool:
@@ -127,56 +136,8 @@ _TYPED = ("Local", "Global", "Call", "Index", "Cast", "MethodCall", "Deref", "Ex
 @cast_plain_values.on("Fn")
 def _fn(run, fn):
     if run.state.opening:
-        run.state.plain = run.state.plains[fn.name] = _plain_locals(fn)
+        run.state.plain = run.state.plains[fn.name] = plain_locals(fn)
     return run.rebuild(fn)
-
-
-def _plain_locals(fn) -> set:
-    """The locals in which the interpreter holds a plain i32 or f64: one of those types a
-    `let` writes (what else the front end lets a program give it, it converts), or one of no
-    written type whose `let` and every assignment give it plain values (a literal, another
-    such local, arithmetic or an `if` of those), and a loop's variable counting between
-    plain values."""
-    lets = [n for n in descendants(fn) if n._prod == "Let"]
-    assigned: dict = {}
-    for n in descendants(fn):
-        if n._prod == "Assign" and n.target._prod == "Local":
-            assigned.setdefault(n.target.name, []).append(n.value)
-    typed = {n.name for n in lets if written(n) and n.type._prod == "Scalar"
-             and n.type.name in UNFIXED.values()}
-    plain = typed | {n.name for n in lets if not written(n)} | \
-        {n.var for n in descendants(fn) if n._prod == "For"}
-    while True:  # the greatest set whose values are plain: `m = m + 1` keeps m plain
-        kept = typed | {n.name for n in lets if n.name in plain and _plain_value(n.value, plain)
-                        and all(_plain_value(v, plain) for v in assigned.get(n.name, ()))} | \
-            {n.var for n in descendants(fn) if n._prod == "For" and n.var in plain and
-             _plain_value(n.start, plain) and _plain_value(n.end, plain)}
-        if kept == plain:
-            return plain
-        plain = kept
-
-
-def _plain_value(e, plain: set) -> bool:
-    """Whether e gives a plain value: a number as written, a plain local, a tuple literal's
-    element of literals that scalarize-aggregates cast to the type they make it, or
-    arithmetic or an `if` of those."""
-    if e._prod in ("Int", "Float"):
-        return True
-    if e._prod == "Local":
-        return e.name in plain
-    if _settled(e):
-        return True
-    parts = []
-    return through(e, lambda x: parts.append(_plain_value(x, plain)) or x) is not None and \
-        all(parts)
-
-
-def _settled(e) -> bool:
-    """Whether e is arithmetic on literals cast to the type those literals make it."""
-    if e._prod != "Cast" or e.type._prod != "Scalar" or e.value._prod in ("Int", "Float"):
-        return False
-    kinds = literal_kinds(e.value)
-    return kinds is not None and {UNFIXED[k] for k in kinds} == {e.type.name}
 
 
 @cast_plain_values.on("Local")
@@ -206,7 +167,7 @@ def _cast(run, node):
     if st.opening:
         node = run.rebuild(node)
         return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span) \
-            if _settled(node) else node
+            if settled_cast(node) else node
     if node.type._prod != "OpaqueType":
         return run.rebuild(node)
     value = run.walk(node.value)

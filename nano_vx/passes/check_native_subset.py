@@ -21,11 +21,12 @@ pointers native code cannot hold as the tensor they point into seen as one dimen
 (erase-raw-pointers), a constant that is a tensor (every read shares the buffer its
 first read makes), and
 what native code would compute differently from the interpreter (`-` on an unsigned integer,
-a bitwise operator on floats, a cast to bool). The program is correct: the default action
+a bitwise operator on floats, a cast to bool, a local the interpreter holds as a plain i32 or
+f64 that a later use types otherwise where cast-plain-values could not cast its uses). The program is correct: the default action
 runs the tree this pass read in the reference interpreter instead, with W5001.
 """)
 
 
 @check_native_subset.on("Program")
 def _program(run, program):
-    report_refused(run.ctx.diagnostics, infer_program(program))
+    report_refused(run.ctx.diagnostics, infer_program(program, plain=True))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .infer import Infer
+from .plain_locals import plain_locals, retyped_plain_local
 from .signatures import Signatures
 
 
@@ -21,17 +22,22 @@ class Inferred:
     refused: dict  # item name -> (node, what native code does not lower), in program order
 
 
-def infer_program(program, texts: bool = False, erased: bool = False) -> Inferred:
+def infer_program(program, texts: bool = False, erased: bool = False,
+                  plain: bool = False) -> Inferred:
     """Infer every function and constant of `program`, in order: a kernel's parameters are
     what the launch before it passes. `texts`: type the strings a variable, a parameter or a
     result holds (number-texts reads where they are), rather than refuse them; `erased`:
-    references to tensors are erased (a row lent is `t[i]`)."""
+    references to tensors are erased (a row lent is `t[i]`); `plain`: refuse a function
+    where a local the interpreter holds as a plain i32 or f64 is typed otherwise by a later
+    use, whose arithmetic native code would compute in that type (plain_locals)."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
         if item._prod in ("Fn", "ConstItem"):
             infer = items[item.name] = Infer(sigs, item, texts, erased)
             problem = infer.item()
+            if problem is None and plain and item._prod == "Fn":
+                problem = retyped_plain_local(item, infer.solved(), plain_locals(item))
             if problem is not None:
                 refused[item.name] = problem
     for name, infer in items.items():

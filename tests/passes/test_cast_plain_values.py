@@ -1,6 +1,7 @@
 """cast-plain-values: a value the interpreter holds as a plain i32 or f64 (a local bound to
 literals, a tuple literal's element) is cast where it meets another type, in a function the
-inference refuses otherwise; the program prints what it printed, natively too."""
+inference refuses otherwise or would type such a local otherwise where that shows; the
+program prints what it printed, natively too."""
 
 from pathlib import Path
 
@@ -51,7 +52,10 @@ def test_plain_values_computed_together_before_they_meet_another_type_keep_their
     # operand would compute it in the i64
     # and so does a closure's body on what it is given
     for name in ("e5010_plain_values_multiplied_then_given_an_i64",
-                 "e5010_plain_value_given_to_a_closure_then_an_i64"):
+                 "e5010_plain_value_given_to_a_closure_then_an_i64",
+                 "e5010_plain_local_multiplied_then_given_an_i64",
+                 "e5010_plain_local_given_to_a_closure_then_an_i64",
+                 "e5010_plain_local_shifted_then_given_an_i64"):
         case = Path(__file__).parent / "cases" / "type_scalars" / f"{name}.vx"
         ran = run_front(case, cast_plain_values)
         assert ran.after is ran.before
@@ -60,6 +64,11 @@ def test_plain_values_computed_together_before_they_meet_another_type_keep_their
 def test_a_program_the_inference_types_keeps_its_form():
     ran = run_front(Path(__file__).parent / "cases" / "type_scalars" / "units_compared.vx",
                     cast_plain_values)
+    assert ran.after is ran.before
+    # a loop's counter between literals typed i64 by a closure's i64 parameter it is passed
+    # to, never computed with: no use tells the i64 from the interpreter's i32
+    ran = run_front(Path(__file__).parent / "cases" / "type_scalars" /
+                    "closure_values_indexing_untyped_parameters.vx", cast_plain_values)
     assert ran.after is ran.before
 
 
