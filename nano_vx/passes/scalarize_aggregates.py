@@ -237,7 +237,7 @@ def _let(run, let):
         shape = _sized(run, st.types.get(let.name, shape))
         rep, lets = declared_locals(run.state.names, let.name, shape, let)
         st.env[let.name] = rep
-        return (*lets, *_store(run, let.value, rep))
+        return (*lets, *_store(run, let.value, rep, shape))
     parts = _parts(run, let.value)
     if len(parts.leaves()) != len(shape.leaves()):
         shape = st.types[let.name]  # an erased field holding an aggregate, split as it holds
@@ -316,7 +316,7 @@ def _assign(run, node):
         return (made,)
     if node.op != "=":
         raise Refused(node, f"'{node.op}' on an aggregate")
-    return tuple(_store(run, node.value, _parts(run, node.target)))
+    return tuple(_store(run, node.value, _parts(run, node.target), _shape(run, node.target)))
 
 
 @scalarize_aggregates.on("Return", splice=True)
@@ -340,11 +340,12 @@ def _expr_stmt(run, node):
     if shape is None:
         return (run.rebuild(node),)
     rep, lets = declared_locals(run.state.names, "dropped", shape, e)
-    return (*lets, *_store(run, e, rep))
+    return (*lets, *_store(run, e, rep, shape))
 
 
-def _store(run, e, dest: Tree) -> list:
-    """Statements computing e into the places of `dest` (locals, or out-parameters)."""
+def _store(run, e, dest: Tree, shape: Tree | None = None) -> list:
+    """Statements computing e into the places of `dest` (locals, or out-parameters), of the
+    types `shape` gives them where it is known."""
     p = e._prod
     if p == "Call" and e.callee._prod == "Global" and e.callee.name in run.state.sigs:
         k, places = run.state.sigs[e.callee.name].result, dest.leaves()
@@ -360,18 +361,23 @@ def _store(run, e, dest: Tree) -> list:
         return [L["Assign"](places[k], "=", call, span=e.span)]
     if p == "IfExpr":
         cond = run.walk(e.cond)
-        return [L["If"](cond, False, _arm(run, e.then, dest), _arm(run, e.orelse, dest),
-                        span=e.span)]
+        return [L["If"](cond, False, _arm(run, e.then, dest, shape),
+                        _arm(run, e.orelse, dest, shape), span=e.span)]
     parts = _parts(run, e)
     if len(parts.leaves()) != len(dest.leaves()):
         raise Refused(e, "a generic struct holding an aggregate")
     lets, puts = [], []
-    for d, x in zip(dest.leaves(), parts.leaves()):
+    types = shape.leaves() if shape is not None and len(shape.leaves()) == len(parts.leaves()) \
+        else [None] * len(parts.leaves())
+    for d, x, ty in zip(dest.leaves(), parts.leaves(), types):
         v = x  # a local given back as it is: copy-out-tensors copies it if no one else holds it
         if not (_copied(run, d) and x._prod == "Local"):
             # Every field is computed before any is written: `p = Point { x: p.y, y: p.x }`.
-            lets.append(L["Let"](run.state.names.fresh("agg"), False,
-                                 L["OpaqueType"](span=e.span), x, span=e.span))
+            # A scalar part's `let` has the type of the place it goes to, which typed its
+            # literals (`v = (1 << 40, 1)` of a `(i64, i32)` shifts an i64).
+            typed = ty if ty is not None and ty._prod == "Scalar" else \
+                L["OpaqueType"](span=e.span)
+            lets.append(L["Let"](run.state.names.fresh("agg"), False, typed, x, span=e.span))
             v = L["Local"](lets[-1].name, span=e.span)
         puts += [L["GiveBack"](d.value.name, v, span=x.span)] if _copied(run, d) else \
             _fill(run, d, v) if _lent_tensor(run, d) else [L["Assign"](d, "=", v, span=v.span)]
@@ -400,11 +406,11 @@ def _copied(run, place) -> bool:
     return place._prod == "Deref" and place.value.name in run.state.copied
 
 
-def _arm(run, block, dest):
+def _arm(run, block, dest, shape: Tree | None = None):
     body = _block(run, block.replace(value=None))
     if block.value is None:
         return body
-    return body.replace(stmts=body.stmts + tuple(_store(run, block.value, dest)))
+    return body.replace(stmts=body.stmts + tuple(_store(run, block.value, dest, shape)))
 
 
 def _call(run, e, outs=()):
