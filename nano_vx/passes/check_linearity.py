@@ -417,7 +417,7 @@ class _HandedOn:
     those calls, told as that call's."""
     call: object
     closure: object  # the argument: the closure, or a local holding it
-    _prod = "HandedOn"
+    _prod = None  # no node: a move this pass notes, told by `_report`
 
     @property
     def span(self):
@@ -556,10 +556,11 @@ def _report(run, use, key, gone_key, mover):
              "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
     # A call of a closure moves what its body moves, no argument of it; a call given the
     # closure, with it.
-    gone = mover.closure if mover._prod == "HandedOn" else mover.value if parts is None else \
+    handed = isinstance(mover, _HandedOn)
+    gone = mover.closure if handed else mover.value if parts is None else \
         next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
     # One call given a closure that calls it more than once moves what it moves again.
-    twice = mover._prod == "HandedOn" and use is mover
+    twice = handed and use is mover
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and \
         use.span.start <= gone.span.start and not twice
@@ -588,7 +589,7 @@ def _report(run, use, key, gone_key, mover):
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
         data = {"moved_to": mover.dest.name}
-    elif mover._prod == "HandedOn":
+    elif handed:
         callee = display_name(mover.call.callee.name)
         held = mover.closure._prod == "Local"
         closure = f"'{display_name(mover.closure.name)}'" if held else "the closure"
