@@ -69,9 +69,9 @@ NOT_LOWERED = {
     # tensor.
     "tests/passes/cases/type_scalars/"
     "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
-    # A counter copied into a second variable, the first then assigned another by a closure
-    # (the copy's reference to its cell would be a variable that closure assigns).
-    "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
+    # A counter copied into a second variable after the closure assigning the first another
+    # (the assignment does not see the copy, which it would give the cell they share).
+    "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose beside the function's parameter (its `held` may
     # be a reference to the caller's, which the tuple would share).

@@ -21,7 +21,7 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 ROW = "a row of a tensor used other than printed, given or lent to a function, bound by a " \
     "`let` or returned"
-REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
+REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
                "an `if` choosing a reference to a tensor none of whose arms names a variable "
