@@ -593,8 +593,9 @@ def _report(run, use, key, gone_key, mover):
         callee = display_name(mover.call.callee.name)
         held = mover.closure._prod == "Local"
         closure = f"'{display_name(mover.closure.name)}'" if held else "the closure"
-        went = f"by '{callee}', which calls {closure} it is given" + \
-            (" more than once" if twice else "") + ", whose body moves it,"
+        went = (f"by '{callee}', which may call {closure} it is given more than once"
+                if twice else f"by '{callee}', which calls {closure} it is given") + \
+            ", whose body moves it,"
         repair = f"give '{callee}' a closure it may call again" if twice else \
             f"give '{callee}' {closure} once"
         data = {"moved_by_calling": display_name(mover.closure.name) if held else "closure",

@@ -612,7 +612,7 @@ fn main() {{
      "t = Tensor<i32, [2]>::fill(4); print(h());", None),
     # A closure given a closure calls it as often as its body does: twice, or in a loop.
     ("let g = || consume(t); let twice = |h| h() + h(); print(twice(g));",
-     "by 'twice', which calls 'g' it is given more than once, whose body moves it, at"),
+     "by 'twice', which may call 'g' it is given more than once, whose body moves it, at"),
     ("let g = || consume(t); let each = |h| { let mut k = 0; for i in 0..2 { k += h(); } k }; "
      "print(each(g));", "more than once"),
     ("let once = |h| h(); print(once(|| consume(t))); print(once(|| consume(t)));",
