@@ -168,10 +168,10 @@ NOT_LOWERED = {
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
     "e5010_mut_reference_to_a_reference_copied_into_a_closure.vx",
-    # A call of a closure of an untyped parameter dereferenced beside a chain: no type says
-    # whether it is one, so every chain of the program stays (type-scalars).
+    # A closure dereferencing its untyped parameter beside a chain: no type says whether it
+    # is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
 }
 
 
