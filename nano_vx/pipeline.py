@@ -153,6 +153,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
+from .passes.split_chosen_tensor_references import split_chosen_tensor_references
 from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
@@ -325,6 +326,7 @@ BACK_END = [
     return_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    split_chosen_tensor_references,
     wrap_function_values,
     cast_plain_values,
     check_native_subset,
