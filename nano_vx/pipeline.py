@@ -62,6 +62,7 @@ from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
+from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
@@ -294,6 +295,7 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    defer_early_returned_references,
     split_choice_statements,
     split_returned_references,
     inline_returned_references,

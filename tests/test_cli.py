@@ -149,8 +149,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
-    assert rows[names.index("expand-aggregate-prints") + 1] == [
-        "split-choice-statements", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("expand-aggregate-prints") + 1:
+                names.index("expand-aggregate-prints") + 3] == [
+        ["defer-early-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
     assert rows[inline - 4:inline + 3] == [
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"],
