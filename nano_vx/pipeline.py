@@ -61,6 +61,7 @@ from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_k
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
@@ -299,6 +300,7 @@ BACK_END = [
     split_choice_statements,
     split_returned_references,
     inline_returned_references,
+    copy_rest_into_repointing_arms,
     split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,

@@ -154,10 +154,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["defer-early-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 4:inline + 3] == [
+    assert rows[inline - 5:inline + 3] == [
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"],
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["copy-rest-into-repointing-arms", "rewrite", "Lmatched", "Lmatched"],
         ["split-repointed-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
