@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import lent, strip
+from ..scalars.function_locals import changed_locals, computed_from
 from ..scalars.storages import bound_locals
 
 defer_early_returned_references = Pass("defer-early-returned-references", L, L, """
@@ -45,7 +46,7 @@ def _fn(run, fn):
     last, before = s.then.stmts[-1], s.then.stmts[:-1]
     if last._prod != "Return" or last.value is None or \
             any(n._prod == "Return" for t in before for n in descendants(t)) or \
-            not _steady(s.cond, _values(fn)):
+            not computed_from(s.cond, _values(fn)):
         return fn
     orelse = s.orelse if s.orelse is not None else L["Block"]((), None, span=s.span)
     rest = orelse.replace(stmts=orelse.stmts + body.stmts[at + 1:])
@@ -61,29 +62,9 @@ def _fn(run, fn):
 
 def _values(fn) -> set:
     """fn's parameters by value that nothing in its body assigns or lends."""
-    touched = {_root(n.target) for n in descendants(fn.body) if n._prod == "Assign"} | \
-        {_root(n.value) for n in descendants(fn.body) if n._prod == "Borrow" and n.mutable}
-    return {p.name for p in fn.params if p.name not in touched and
+    changed = changed_locals(fn)
+    return {p.name for p in fn.params if p.name not in changed and
             (strip(p.type) is None or strip(p.type)._prod not in ("BorrowType", "PtrType"))}
-
-
-def _root(e):
-    """The local a place is a part of, through fields, elements and `*`; None for another."""
-    while e._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
-        e = e.base if e._prod != "Deref" else e.value
-    return e.name if e._prod == "Local" else None
-
-
-def _steady(e, values: set) -> bool:
-    """Whether the condition e reads only literals and the locals of `values`."""
-    p = e._prod
-    if p in ("Int", "Float", "Bool"):
-        return True
-    if p == "Local":
-        return e.name in values
-    if p == "Unary":
-        return _steady(e.operand, values)
-    return p == "Binary" and _steady(e.left, values) and _steady(e.right, values)
 
 
 def _reads(e) -> set:
