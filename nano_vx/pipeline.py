@@ -61,7 +61,9 @@ from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_k
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
+from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
@@ -153,6 +155,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
+from .passes.split_chosen_tensor_references import split_chosen_tensor_references
 from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
@@ -295,9 +298,11 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    defer_early_returned_references,
     split_choice_statements,
     split_returned_references,
     inline_returned_references,
+    copy_rest_into_repointing_arms,
     split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
@@ -327,6 +332,7 @@ BACK_END = [
     return_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    split_chosen_tensor_references,
     wrap_function_values,
     cast_plain_values,
     check_native_subset,

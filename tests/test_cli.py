@@ -150,13 +150,16 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
-    assert rows[names.index("expand-aggregate-prints") + 1] == [
-        "split-choice-statements", "rewrite", "Lmatched", "Lmatched"]
+    assert rows[names.index("expand-aggregate-prints") + 1:
+                names.index("expand-aggregate-prints") + 3] == [
+        ["defer-early-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
-    assert rows[inline - 4:inline + 3] == [
+    assert rows[inline - 5:inline + 3] == [
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"],
         ["split-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-returned-references", "rewrite", "Lmatched", "Lmatched"],
+        ["copy-rest-into-repointing-arms", "rewrite", "Lmatched", "Lmatched"],
         ["split-repointed-references", "rewrite", "Lmatched", "Lmatched"],
         ["inline-aggregate-references", "rewrite", "Lmatched", "Lmatched"],
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
@@ -215,9 +218,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[names.index("number-texts") - 1] == [
         "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("assign-chosen-tensors") - 2:names.index("assign-chosen-tensors")] \
+    assert rows[names.index("assign-chosen-tensors") - 2:names.index("assign-chosen-tensors") + 2] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
-            ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"]]
+            ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
+            ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
+            ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
     assert rows[chosen - 2:chosen + 2] == [
         ["assign-chosen-closures", "rewrite", "Lpinned", "Lpinned"],

@@ -40,19 +40,20 @@ NOT_LOWERED = {
     # `Cell<i32>` it is declared: admitted only because a generic struct's scalar arguments
     # are erased, not checked).
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
-    # Two tensors of a struct assigned whole through a `&mut` to the struct, one's buffer
-    # held by another local too (native code copies into the buffer, which the other would
-    # see).
+    # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
+    # buffer held by another local too (native code copies into the buffer, which the other
+    # would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_one_read_whole.vx",
-    # A `&mut` to a struct holding a tensor that an `if` makes to refer to another, the
-    # tensor assigned whole through it (native code assigns no whole tensor through a
-    # reference); one a function returns from a `return` in its statements (neither
-    # computed again per part nor written at the call).
+    "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
+    # A `&mut` to a struct holding a tensor that an `if` and a statement after it make to
+    # refer to another, the tensor assigned whole through it (native code assigns no whole
+    # tensor through a reference); one a function returns from a `return` in its statements
+    # on a condition read through it (neither computed again per part nor written at the
+    # call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_an_if.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_twice.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_by_a_function_returning_early.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
     # A constant holding a generic struct whose value calls a function (its fields' type
     # erased: split-computed-constants splits the others), or holding a tensor (whose
     # buffer every read shares): inline-aggregate-constants refuses both.
@@ -117,14 +118,15 @@ NOT_LOWERED = {
     # holds the stop's statements inside a larger expression.
     "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, then assigned in an arm of an `if` another arm of which returns: the place
-    # it names after the `if` depends on the way taken.
+    # value type, then assigned in an arm of an `if` another arm of which may return before
+    # its end: the place it names after the `if` depends on the way taken.
     "tests/passes/cases/copy_rest_into_assigning_arms/"
-    "e5010_assigned_in_an_arm_beside_one_returning.vx",
-    # A reference to a tensor an `if` chooses between calls' results borrowing only variables
-    # the function assigns: no arm names one to start the reference at computing nothing.
+    "e5010_assigned_in_an_arm_returning_inside_another.vx",
+    # A `let mut` reference to a tensor an `if` chooses between calls' results borrowing only
+    # variables the function assigns: no arm names one to start the reference at computing
+    # nothing, and an assignment may make it refer elsewhere.
     "tests/passes/cases/type_scalars/"
-    "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
+    "e5010_mut_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
     # variable from -3): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
@@ -164,14 +166,14 @@ NOT_LOWERED = {
     # native code holds no placement (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
     "e5010_query_variable_compared_with_another.vx",
-    # A `&mut` to a reference moved into another local, written through: a reference has
+    # A `&mut` to a reference copied into a local a closure writes through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
-    "e5010_mut_reference_to_a_reference_passed_on.vx",
-    # A call of a closure of an untyped parameter dereferenced beside a chain: no type says
-    # whether it is one, so every chain of the program stays (type-scalars).
+    "e5010_mut_reference_to_a_reference_copied_into_a_closure.vx",
+    # A closure dereferencing its untyped parameter beside a chain: no type says whether it
+    # is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
 }
 
 
