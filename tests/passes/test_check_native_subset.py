@@ -56,8 +56,8 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
 @pytest.mark.parametrize("body,what", [
     ("let x: i32 = 1;\n    let p = &x;\n    print(p == p);", "'==' on &i32"),
     ("let x = 1.5;\n    let p = &x;\n    print(-p);", "'-' on &{float}"),
-    ("let x = 1;\n    let mut p = &x;\n    let q = &mut p;\n    let r = q;",
-     "a reference to a reference"),
+    ("let x = 1;\n    let y = 2;\n    let mut p = &x;\n    let q = &mut p;\n    let r = q;\n"
+     "    let f = || { *r = &y; };\n    f();", "a reference to a reference"),
     # A temporary after a call, in an index of a tensor the statement computes
     # (name-borrowed-temporaries cannot move it ahead of that call).
     ("let g = |n: i32| n * 2;\n    print(Tensor<i32, [2]>::fill(g(3))[*&(0 + 1)]);",
