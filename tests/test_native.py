@@ -96,9 +96,9 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in an assignment's value, where no `let` goes before
-    # the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment.vx",
+    # A string a call computes, printed in the value of an assignment to an element, where no
+    # `let` goes before the print: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
     # Two locals bound to literals multiplied and given to an i64, beside a use as an i32:
     # the interpreter multiplies the i32s and converts the product.
     "tests/passes/cases/type_scalars/e5010_plain_values_multiplied_then_given_an_i64.vx",
