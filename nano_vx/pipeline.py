@@ -110,6 +110,7 @@ from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.index_chosen_rows import index_chosen_rows
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
@@ -323,6 +324,7 @@ BACK_END = [
     move_printing_loop_conditions,
     number_texts,
     return_chosen_rows,
+    index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
     wrap_function_values,

@@ -146,8 +146,9 @@ NOT_LOWERED = {
     # A row of a tensor no variable names, after a call in its statement: bound to a local
     # first, the tensor would be made before the call.
     "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
-    # A row an `if` chooses for a `let`: its variable would start at a tensor nobody owns.
-    "tests/passes/cases/type_scalars/e5010_row_chosen_by_an_if_for_a_let.vx",
+    # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
+    # variable would start at a tensor nobody owns.
+    "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",
     # A closure using whole an enum it takes a variant of which carries a tensor: put together
     # again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
