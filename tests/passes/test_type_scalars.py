@@ -42,7 +42,7 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_units_compared_right_of_and_inside_a_call":
                "an `if` value with statements in its arms inside a larger expression",
            "e5010_closure_value_indexing_an_untyped_parameter_never_called": "indexing _",
-           "e5010_row_of_a_temporary_after_a_call":
+           "e5010_row_of_a_temporary_after_a_shift_of_literals":
                "a row of a tensor no variable names used other than printed",
            "e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let": ROW,
            "e5010_constant_holding_a_tensor": "a constant holding a tensor"}
