@@ -113,9 +113,6 @@ NOT_LOWERED = {
     # A local bound to a literal given to a closure of an untyped parameter whose result goes
     # to an i64: the interpreter computes the body on the i32 and converts its result.
     "tests/passes/cases/type_scalars/e5010_plain_value_given_to_a_closure_then_an_i64.vx",
-    # Two values of type () compared right of `&&` given to a call: the `if` the `&&` is
-    # holds the stop's statements inside a larger expression.
-    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in an arm of an `if` another arm of which returns: the place
     # it names after the `if` depends on the way taken.
