@@ -138,6 +138,7 @@ from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_row_temporaries import name_row_temporaries
+from .passes.name_sizing_calls import name_sizing_calls
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -331,6 +332,7 @@ BACK_END = [
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
+    name_sizing_calls,
     split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,

@@ -188,8 +188,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
-    assert rows[names.index("copy-tracked-functions") - 2:
+    assert rows[names.index("copy-tracked-functions") - 3:
                 names.index("copy-tracked-functions")] == [
+        ["name-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["split-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
