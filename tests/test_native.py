@@ -158,10 +158,10 @@ NOT_LOWERED = {
     # tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
-    # Two placement queries `let mut`s hold, assigned others and compared with each other:
-    # native code holds no placement (check-native-subset).
+    # A placement query a `let mut` holds, assigned another, compared with a query of a
+    # call's result: native code holds no placement (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_another.vx",
+    "e5010_query_variable_compared_with_a_query_of_a_call.vx",
     # A `&mut` to a reference moved into another local, written through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
