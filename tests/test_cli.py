@@ -261,11 +261,14 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 
 
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
-    path = prog("""fn main() {
-  let last: i64 = 0;
+    path = prog("""fn show(last: i64) {
   for j in -3..last {
     print(Tensor<i32, [2 * j + 6]>::new().extent(0));
   }
+}
+
+fn main() {
+  show(0);
 }""")
     code, out, err = run(path)
     assert (code, out) == (0, "0\n2\n4\n") and "warning[W5001]" in err

@@ -50,18 +50,18 @@ def test_each_call_computed_first_is_named_and_one_after_an_operand_stays():
 # statement that is the call alone (its tensor read by nothing: it stays).
 HANDWRITTEN = """
     // IL: Lsplit
-    fn twice(n: i32) -> i32 {
-        n * 2
+    fn more(k: i32) -> i32 {
+        k + 3
     }
 
-    fn make(n: i32) -> Tensor<i32, [?], Memory::CPU_DRAM> {
-        let m: i32 = @twice(n);
-        let mut t: Tensor<i32, [?], Memory::CPU_DRAM> = Tensor<i32, [?]>::uninit([m]);
-        t[m - 1] = 1;
+    fn make(n: i32) -> Tensor<i8, [?], Memory::CPU_DRAM> {
+        let m: i32 = @more(n);
+        let mut t: Tensor<i8, [?], Memory::CPU_DRAM> = Tensor<i8, [?]>::uninit([m]);
+        t[m - 1] = 2;
         t
     }
 
-    fn handed(n: i32) -> Tensor<i32, [?], Memory::CPU_DRAM> {
+    fn handed(n: i32) -> Tensor<i8, [?], Memory::CPU_DRAM> {
         @make(n);
         if n > 2 {
             return @make(n);
@@ -75,8 +75,8 @@ def test_handwritten_a_returned_call_and_a_body_value_are_named(run_pass, snapsh
     ran = run_pass("name-sizing-calls", HANDWRITTEN)
     assert ran.codes == []
     assert "    @make(n);\n" in ran.dump
-    assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(n);\n" \
+    assert "let sized: Tensor<i8, [?], Memory::CPU_DRAM> = @make(n);\n" \
         "        return sized;" in ran.dump
-    assert "let sized#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(n + 1);\n    sized#1\n" \
+    assert "let sized#1: Tensor<i8, [?], Memory::CPU_DRAM> = @make(n + 1);\n    sized#1\n" \
         in ran.dump
     assert ran.dump == snapshot_txt
