@@ -112,6 +112,7 @@ from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.index_chosen_rows import index_chosen_rows
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
@@ -139,6 +140,7 @@ from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_row_temporaries import name_row_temporaries
+from .passes.name_sizing_calls import name_sizing_calls
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -330,6 +332,7 @@ BACK_END = [
     move_printing_loop_conditions,
     number_texts,
     return_chosen_rows,
+    index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
     split_chosen_tensor_references,
@@ -337,6 +340,7 @@ BACK_END = [
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
+    name_sizing_calls,
     split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,

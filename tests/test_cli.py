@@ -192,8 +192,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
-    assert rows[names.index("copy-tracked-functions") - 2:
+    assert rows[names.index("copy-tracked-functions") - 3:
                 names.index("copy-tracked-functions")] == [
+        ["name-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["split-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
@@ -218,8 +219,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[names.index("number-texts") - 1] == [
         "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("assign-chosen-tensors") - 2:names.index("assign-chosen-tensors") + 2] \
+    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 2] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
+            ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
             ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
@@ -265,11 +267,14 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 
 
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
-    path = prog("""fn main() {
-  let last: i64 = 0;
+    path = prog("""fn show(last: i64) {
   for j in -3..last {
     print(Tensor<i32, [2 * j + 6]>::new().extent(0));
   }
+}
+
+fn main() {
+  show(0);
 }""")
     code, out, err = run(path)
     assert (code, out) == (0, "0\n2\n4\n") and "warning[W5001]" in err

@@ -97,9 +97,9 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in an assignment's value, where no `let` goes before
-    # the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment.vx",
+    # A string a call computes, printed in the value of an assignment to an element, where no
+    # `let` goes before the print: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
     # Two locals bound to literals multiplied and given to an i64, beside a use as an i32:
     # the interpreter multiplies the i32s and converts the product.
     "tests/passes/cases/type_scalars/e5010_plain_values_multiplied_then_given_an_i64.vx",
@@ -114,9 +114,6 @@ NOT_LOWERED = {
     # A local bound to a literal given to a closure of an untyped parameter whose result goes
     # to an i64: the interpreter computes the body on the i32 and converts its result.
     "tests/passes/cases/type_scalars/e5010_plain_value_given_to_a_closure_then_an_i64.vx",
-    # Two values of type () compared right of `&&` given to a call: the `if` the `&&` is
-    # holds the stop's statements inside a larger expression.
-    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in an arm of an `if` another arm of which may return before
     # its end: the place it names after the `if` depends on the way taken.
@@ -128,14 +125,14 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/"
     "e5010_mut_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
-    # variable from -3): the interpreter's is unbounded.
+    # variable from -3 to a parameter): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
-    "e5010_loop_variable_of_i64_from_a_negative_start.vx",
+    "e5010_loop_variable_of_i64_below_a_parameter.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # at once (no `let` binds the call, so split-sizing-calls leaves it): its caller cannot
-    # size the written-flags before the call.
+    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_at_once.vx",
+    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
     # A variable a closure reads that a `transfer` moves, read after a reference to an
     # element through a dereference: its moved-flag's check would come before the index's.
     "tests/passes/cases/track_moved_captures/"
@@ -145,11 +142,12 @@ NOT_LOWERED = {
     # stops.
     "tests/passes/cases/track_moved_captures/"
     "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
-    # A row of a tensor no variable names, after a call in its statement: bound to a local
-    # first, the tensor would be made before the call.
-    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
-    # A row an `if` chooses for a `let`: its variable would start at a tensor nobody owns.
-    "tests/passes/cases/type_scalars/e5010_row_chosen_by_an_if_for_a_let.vx",
+    # A row of a tensor no variable names, after a shift of literals given to an i64: bound to
+    # a local first, the shift would be an i32's.
+    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_shift_of_literals.vx",
+    # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
+    # variable would start at a tensor nobody owns.
+    "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",
     # A closure using whole an enum it takes a variant of which carries a tensor: put together
     # again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
@@ -162,10 +160,10 @@ NOT_LOWERED = {
     # tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
-    # Two placement queries `let mut`s hold, assigned others and compared with each other:
-    # native code holds no placement (check-native-subset).
+    # A placement query a `let mut` holds, assigned another, compared with a query of a
+    # call's result: native code holds no placement (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_another.vx",
+    "e5010_query_variable_compared_with_a_query_of_a_call.vx",
     # A `&mut` to a reference copied into a local a closure writes through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"

@@ -47,8 +47,8 @@ before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loop it means,
-and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch
-and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
+and an `if` whose arms hold statements (or give such an `if`) is held in a local of its
+own. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
 `let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no

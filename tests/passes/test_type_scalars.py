@@ -39,13 +39,11 @@ REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
            "e5010_plain_local_shifted_then_given_an_i64":
                "'k', which the interpreter holds as the i32 or f64 of its literals, computed "
                "with as the i64 a later use types it",
-           "e5010_units_compared_right_of_and_inside_a_call":
-               "an `if` value with statements in its arms inside a larger expression",
            "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called":
                "indexing _",
-           "e5010_row_of_a_temporary_after_a_call":
+           "e5010_row_of_a_temporary_after_a_shift_of_literals":
                "a row of a tensor no variable names used other than printed",
-           "e5010_row_chosen_by_an_if_for_a_let": ROW,
+           "e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let": ROW,
            "e5010_constant_holding_a_tensor": "a constant holding a tensor"}
 
 
