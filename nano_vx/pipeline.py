@@ -122,6 +122,7 @@ from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.outline_constant_values import outline_constant_values
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -263,6 +264,7 @@ BACK_END = [
     collapse_reference_chains,
     split_computed_constants,
     inline_aggregate_constants,
+    outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,

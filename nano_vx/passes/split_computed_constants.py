@@ -25,9 +25,9 @@ class State:
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
 Make each constant holding a struct, a tuple or an enum of scalars and vectors whose value
-calls a function or may stop the run one constant per scalar part, all computed by a
-function at the first read of any of them, and each read of the constant the literal of its
-parts.
+calls a function, may stop the run or binds a variable one constant per scalar part, all
+computed by a function at the first read of any of them, and each read of the constant the
+literal of its parts.
 
 The interpreter computes a constant's value once, at its first read, and whole: a call in it
 prints once, and a value that stops stops at that read, whichever part it reads. Native code
@@ -39,9 +39,11 @@ a `match`). The first read of any part calls it (select-instructions: one flag f
 constant, one global per part), every read after reads the part's global. A read of `C` is
 `P { x: C_x, y: C_y }`, an enum's an `if` on its tag choosing the literal of its variant
 (their spans the read's, where a read while the value computes stops, E9006), which the
-passes after take apart as any literal. A constant holding a tensor, or a generic
-aggregate's field of erased type, or one whose value neither calls nor may stop, is
-inline-aggregate-constants' to inline or refuse.
+passes after take apart as any literal. A value binding a variable (in an `if`'s arm) is
+computed so too: a literal at each read would bind its local again at each read of one
+function. A constant holding a tensor, or a generic aggregate's field of erased type, or one
+whose value neither calls, nor may stop, nor binds, is inline-aggregate-constants' to inline
+or refuse.
 """, state=State)
 
 
@@ -69,7 +71,8 @@ def _program(run, program):
         if shape is None or not _splits(shape):
             continue
         nodes = computed(item.value, scalars)
-        if calls(nodes) or any(map(may_stop, nodes)):
+        if calls(nodes) or any(map(may_stop, nodes)) or \
+                any(n._prod == "Let" for n in descendants(item.value)):
             names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
             st.parts[item.name] = shape.rebuilt(iter(names))
             split[item.name] = shape
