@@ -37,8 +37,9 @@ def _outlined(item, st: Shaped) -> bool:
     ty = strip(item.type)
     if ty is not None and ty._prod == "VectorType":
         ty = strip(ty.elem)
-    if ty is None or ty._prod != "Scalar" or ty.name not in MACHINE or item.value is None \
-            or item.value._prod == "ConstPart":
+    text = ty is not None and ty._prod == "NamedType" and ty.name == "str"
+    if not text and (ty is None or ty._prod != "Scalar" or ty.name not in MACHINE) or \
+            item.value is None or item.value._prod == "ConstPart":
         return False
     return any(n._prod == "Let" for n in descendants(item.value)) or \
         named_first(st, item.value)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..backend.call_ops import builtin, call
 from ..backend.const_cells import read_once, read_part
-from ..backend.machine_types import mtype, vx_type
+from ..backend.machine_types import Tensor, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
@@ -72,8 +72,10 @@ def _program(run, node):
     s, module = run.state, ModuleBuilder(node.span)
     s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
     s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
+    module.const_types = {name: vx_type(i.type) for name, i in s.consts.items()}
     s.once = {name for name, i in s.consts.items()
-              if i.value is not None and any(d._prod == "CallFn" for d in descendants(i.value))}
+              if i.value is not None and (isinstance(vx_type(i.type), Tensor) or any(
+                  d._prod == "CallFn" for d in descendants(i.value)))}
     for name, i in s.consts.items():
         if i.value is not None and i.value._prod == "ConstPart":
             s.parts.setdefault(i.value.constant, {})[i.value.part] = (name, vx_type(i.type))
