@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.aggregates import Shapes, strip
 from ..scalars.constant_values import calls, computed, may_stop
 from ..scalars.literal_hints import cast, hinted
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
@@ -102,9 +102,9 @@ def _problem(value, item, st) -> tuple | None:
     bound = [n for n in descendants(value) if n._prod == "Let"]
     if bound:  # inlined at two reads of one function, it would bind one local twice
         return bound[0], "a constant holding an aggregate whose value binds a variable"
-    if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
-            any(n._prod in ("TensorNew", "TensorLit") for n in nodes):
-        return item.value, "a constant holding a tensor in an aggregate"
+    made = [n for n in descendants(value) if n._prod in ("TensorNew", "TensorLit")]
+    if made:  # a part of the literal hoist-constant-tensors made a constant of its own
+        return made[0], "a constant holding a tensor it makes other than as a part of its literal"
     return None
 
 

@@ -10,7 +10,7 @@ from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import Shaped
-from ..scalars.aggregates import strip
+from ..scalars.aggregates import fresh_item, strip
 from ..scalars.temporaries import named_first
 
 outline_constant_values = Pass("outline-constant-values", L, L, """
@@ -53,7 +53,7 @@ def _program(run, program):
     items = []
     for item in program.items:
         if item._prod == "ConstItem" and _outlined(item, st):
-            items.extend(_fill(item, unused_name(f"{item.name}$fill", taken)))
+            items.extend(_fill(item, fresh_item(f"{item.name}$fill", taken)))
         else:
             items.append(item)
     return program.replace(items=tuple(items)) if len(items) > len(program.items) else program
