@@ -72,7 +72,8 @@ cond`): only a statement's whole value may have statements in its arms. A `while
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
 ordered so stays in place (the native-code gate refuses it): in an index of a tensor the
-statement computes, or after a launch on a unit it computes.
+statement computes, or after a launch on a unit it computes. A constant's value, which has
+no statements, is left as it is.
 """, state=State)
 
 
@@ -81,6 +82,13 @@ def _fn(run, fn):
     st = run.state
     st.names, st.lent, st.tensors = Names(fn), lent_locals(fn), tensor_locals(fn)
     return run.rebuild(fn)
+
+
+@name_borrowed_temporaries.on("ConstItem")
+def _const(run, item):
+    """A constant's value has no statements to hold a `let` in: it is left as it is, a
+    temporary it borrows the native-code gate's to refuse."""
+    return item
 
 
 @name_borrowed_temporaries.on("Let", "Return", "ExprStmt", "If", splice=True)

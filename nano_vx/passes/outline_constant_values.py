@@ -14,26 +14,29 @@ from ..scalars.aggregates import fresh_item, strip
 from ..scalars.temporaries import named_first
 
 outline_constant_values = Pass("outline-constant-values", L, L, """
-Make each scalar constant whose value binds a variable or needs a local of its own (a
-struct, a tuple or an enum a call or an `if` makes, a part of which it reads) computed by a
-function at its first read: `const X: i32 = make().x + 1;` is `fn X$fill(part: &mut i32) {
+Make each constant holding a scalar, a vector or a string whose value binds a variable,
+borrows a value (a temporary, all a constant's value can borrow) or needs a local of its own
+(a struct, a tuple or an enum a call or an `if` makes, a part of which it reads) computed by
+a function at its first read: `const X: i32 = make().x + 1;` is `fn X$fill(part: &mut i32) {
 let value: i32 = make().x + 1; *part = value; }` and `const X: i32 = const_part 0 of X by
 X$fill;`.
 
-A constant's value has no statements to hold a `let`, which name-temporaries gives such a
-value, and the passes after it hold a function's locals, not a constant's. The interpreter
-computes a constant's value once, at its first read, in no call of its own (a call in it
-prints once, a stop in it stops at that read): a constant split-computed-constants made a
-part of an aggregate constant is computed so, by a function called at its first read as deep
-in calls as the read (select-instructions), so such a constant here is a part of itself,
-filled by a function whose body is a `let` of its value, which name-temporaries then takes
-apart as any function's.
+A constant's value has no statements to hold the `let` name-temporaries or
+name-borrowed-temporaries gives such a value, and the passes after them hold a function's
+locals, not a constant's. The interpreter computes a constant's value once, at its first
+read, in no call of its own (a call in it prints once, a stop in it stops at that read, as
+deep in calls as the read): split-computed-constants computes the parts of an aggregate
+constant so, by a function the first read of any part calls at the read's depth
+(select-instructions), and such a constant here is the one part of itself, filled by a
+function whose body is a `let` of its value, which the passes after take apart as any
+function's. A constant holding a tensor is left as it is: its buffer, which every read
+shares, a `&mut` parameter cannot give back.
 """)
 
 
 def _outlined(item, st: Shaped) -> bool:
-    """Whether the constant `item` is computed by a function: a scalar (or a vector of them)
-    whose value binds a variable or needs a `let` before its statement."""
+    """Whether the constant `item` is computed by a function: a scalar, a vector or a string
+    whose value binds a variable, borrows or needs a `let` before its statement."""
     ty = strip(item.type)
     if ty is not None and ty._prod == "VectorType":
         ty = strip(ty.elem)
@@ -41,7 +44,7 @@ def _outlined(item, st: Shaped) -> bool:
     if not text and (ty is None or ty._prod != "Scalar" or ty.name not in MACHINE) or \
             item.value is None or item.value._prod == "ConstPart":
         return False
-    return any(n._prod == "Let" for n in descendants(item.value)) or \
+    return any(n._prod in ("Let", "Borrow") for n in descendants(item.value)) or \
         named_first(st, item.value)
 
 
