@@ -53,11 +53,12 @@ class ModuleBuilder:
         return state
 
     def const_value(self, name: str, t) -> str:
-        """The name of the global holding the value of the constant `name`, of Vx scalar or
-        vector type t, once it is computed."""
+        """The name of the global holding the value of the constant `name`, of Vx scalar,
+        vector or tensor type t (a tensor's buffer), once it is computed."""
         value = runtime_abi.CONST_PREFIX + name
         if value not in self.const_globals:
-            # MLIR starts no vector cell at a value: the first read stores one before a load
+            # MLIR starts no vector or tensor cell at a value: the first read stores one
+            # before a load
             zero = None if isinstance(t, (Vector, Tensor)) else \
                 0.0 if STORED[t].startswith(("f", "bf")) else 0
             self.const_globals[value] = M["Global"](value, cell_type(t), zero, span=self.span)
