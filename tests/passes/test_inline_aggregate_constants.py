@@ -56,7 +56,7 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_generic_struct_calling_a_function",
+    ("e5010_generic_struct_literal_calling_a_function",
      "a constant holding an aggregate whose value calls a function"),
     ("e5010_generic_struct_binding_a_variable",
      "a constant holding an aggregate whose value binds a variable"),
