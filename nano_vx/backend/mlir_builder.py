@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
-from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, Tensor, cell_type,
-                            Vector, mtype, signed, wrap)
+from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, Tensor,
+                            Vector, cell_type, mtype, signed, wrap)
 
 M = Lmlir
 
