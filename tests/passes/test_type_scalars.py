@@ -45,6 +45,8 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_row_of_a_temporary_after_a_call":
                "a row of a tensor no variable names used other than printed",
            "e5010_row_chosen_by_an_if_for_a_let": ROW,
+           "e5010_row_of_a_temporary_after_a_constant_that_prints":
+               "a row of a tensor no variable names used other than printed",
            "e5010_constant_holding_an_uninit_tensor":
                "a constant holding a tensor that may be made by ::uninit()"}
 
