@@ -124,7 +124,9 @@ from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
+from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.outline_constant_values import outline_constant_values
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -268,7 +270,9 @@ BACK_END = [
     inline_borrowed_references,
     collapse_reference_chains,
     split_computed_constants,
+    hoist_constant_tensors,
     inline_aggregate_constants,
+    outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
-from ..scalars.aggregates import Names
+from ..scalars.aggregates import Names, strip
+from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import lent_locals
 from ..values.literals import typed_by_place
 
@@ -25,6 +26,8 @@ class State:
     results: dict = field(default_factory=dict)  # function name -> its result type
     names: Names | None = None
     lent: set = field(default_factory=set)  # the locals a call may change
+    constants: dict = field(default_factory=dict)  # a constant holding a tensor -> its type
+    acting: set = field(default_factory=set)  # the constants whose first read may act
 
 
 name_row_temporaries = Pass("name-row-temporaries", L, L, """
@@ -36,8 +39,10 @@ bound by a `let` of its own too, so that the row is one of a local, which native
 `print(total(&made()[1]));` is `let made = made(); print(total(&made[1]));`: the row is a view
 of the tensor's buffer, which a tensor no variable names would not keep past its statement;
 bound to a local, find-owned-buffers drops it after the row's last read. The tensor is a
-call of a function of the program returning a tensor (or a reference to one), or a
-constructor; only where what the statement runs before it is literals, functions and
+call of a function of the program returning a tensor (or a reference to one), a
+constructor, or a constant's (`&T[0]`: bound so, its buffer stays its global's); only where
+what the statement runs before it is literals, functions, constants whose first read
+prints and stops nowhere and
 variables no call may change (none lent `&mut`, none a closure assigns), so that the
 statement runs its parts in the order written, or where each part computed before the
 tensor that is more than those is one a `let` holds as it is: a call of a function of the
@@ -55,7 +60,11 @@ tensors.
 
 @name_row_temporaries.on("Program")
 def _program(run, program):
-    run.state.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st = run.state
+    st.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st.constants = {i.name: i.type for i in program.items
+                    if i._prod == "ConstItem" and strip(i.type)._prod == "TensorType"}
+    st.acting = acting_constants(program)
     return run.rebuild(program)
 
 
@@ -165,6 +174,8 @@ def _first(run, e):
     row = _row_of(run, e)
     if row is not None:
         return row
+    if e._prod == "Global" and e.name in run.state.acting:
+        return False  # its first read may print or stop, where it is
     if e._prod in LITERALS or e._prod == "Local" and e.name not in run.state.lent:
         return True
     if _printed_row(e):
@@ -203,7 +214,8 @@ def _parts(e) -> list | None:
 
 def _row_of(run, e):
     """(tensor, its type) when e is a row (`t[i]`, `t[i][j]` of a rank-3 t) of a tensor a
-    call of a function of the program or a constructor makes, else None."""
+    call of a function of the program or a constructor makes, or a constant holds, else
+    None."""
     root, depth = e, 0
     while root._prod == "Index":
         root, depth = root.base, depth + 1
@@ -211,6 +223,8 @@ def _row_of(run, e):
         ty = root.type
     elif root._prod == "Call" and root.callee._prod == "Global":
         ty = run.state.results.get(root.callee.name)
+    elif root._prod == "Global" and root.name in run.state.constants:
+        ty = run.state.constants[root.name]  # its buffer, which its global keeps
     else:
         return None
     inner = ty.inner if ty is not None and ty._prod == "BorrowType" else ty
