@@ -134,15 +134,6 @@ NOT_LOWERED = {
     # size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_read_at_once.vx",
-    # A variable a closure reads that a `transfer` moves, read after a reference to an
-    # element through a dereference: its moved-flag's check would come before the index's.
-    "tests/passes/cases/track_moved_captures/"
-    "e5010_read_after_a_reference_through_a_dereference.vx",
-    # A tensor a closure moves, lent to a function that reads through the reference first in
-    # a loop's condition: the interpreter stops there, where no check before a statement
-    # stops.
-    "tests/passes/cases/track_moved_captures/"
-    "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
     # A row of a tensor no variable names, after a call in its statement: bound to a local
     # first, the tensor would be made before the call.
     "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
