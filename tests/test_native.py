@@ -86,10 +86,10 @@ NOT_LOWERED = {
     "tests/passes/cases/check_aggregate_function_values/e5010_given_to_a_closure.vx",
     "tests/passes/cases/check_aggregate_function_values/"
     "e5010_chosen_taking_a_reference_to_a_struct.vx",
-    # A closure a `let mut` binds, called in a `spawn` body in a closure's body called before
-    # the `let` of a variable another closure it is given reads.
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that another
+    # closure calls before the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_called_before_another_is_bound.vx",
+    "e5010_launched_by_a_closure_named_by_another_called_before_another_is_bound.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
     # that moves it, the loop reading it: a later turn's read may be after the move.
     "tests/passes/cases/defer_kernel_moves/"
