@@ -47,8 +47,9 @@ def _program(run, program):
 
 
 def _bound_again(fn, kernels: dict, names: set, copies: dict):
-    """fn's body with each closure `_closures_to_bind` finds bound again before each call of
-    it after the `let` of a variable its closures read."""
+    """fn's body with each closure `_closures_to_bind` finds bound again before each
+    statement (or the body's value) calling it after the `let` of a variable its closures
+    read."""
     stmts = fn.body.stmts
     closures = _closures_to_bind(fn)
     if not closures:
@@ -57,7 +58,8 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
     now = {}  # each such closure bound -> the name it is called by now
     stale = set()  # those bound before the `let` of a variable their closures read
     out = []
-    for s in stmts:
+    value = () if fn.body.value is None else (fn.body.value,)
+    for s in stmts + value:
         for name in sorted(stale & now.keys()):
             if _names(s, name):
                 now[name] = unused_name(display_name(name), taken)
@@ -71,6 +73,8 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
             if s.name in closures:
                 now[s.name] = s.name
             stale |= {name for name in now if s.name in closures[name][1]}
+    if value:
+        return fn.body.replace(stmts=tuple(out[:-1]), value=out[-1])
     return fn.body.replace(stmts=tuple(out))
 
 

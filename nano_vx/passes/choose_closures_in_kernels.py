@@ -119,8 +119,8 @@ def _choose(st: State, fn, taken: set) -> None:
 
 
 def _runs_until(fn, at: int, launch) -> float:
-    """The last statement of fn's body a launch in the body of a closure its statement `at`
-    binds may run in: the last calling the closure, where fn names it only as the callee of
+    """The last statement of fn's body (past them, its value) a launch in the body of a
+    closure its statement `at` binds may run in: the last calling the closure, where fn names it only as the callee of
     calls outside closures (the launch not in a closure of its own); else any later one.
     An assignment giving the variable a closure bound after `at` comes after the `let`s of
     what that closure reads: a call before that cannot see it."""
@@ -133,7 +133,8 @@ def _runs_until(fn, at: int, launch) -> float:
     callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
     later = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
              for n in descendants(c.body)}
-    named = [(i, n) for i, t in enumerate(stmts) for n in descendants(t)
+    value = () if fn.body.value is None else (fn.body.value,)
+    named = [(i, n) for i, t in enumerate(stmts + value) for n in descendants(t)
              if n._prod == "Local" and n.name == s.name]
     if any(id(n) not in callees or id(n) in later for _, n in named):
         return float("inf")

@@ -43,43 +43,46 @@ def test_each_let_a_closure_reads_starts_a_copy_at_the_next_call():
     assert "fn main$kernel0_2(f: _, y: i32) on Topology::CPU {" in text
 
 
-# Hand-written Lpinned: `go` called before and after the `let` of `m`, which the closure
-# `f` is given reads (bound again); `twice`, naming `early`, called likewise (neither is
-# bound again: `twice` launches nothing, and `early` is named inside it); `plain` launches
-# a kernel given no `let mut` closure (left).
+# Hand-written Lpinned: `go` called in a `let` before the `let` of `n`, which the closure `g`
+# is given reads, and in the body's value after it (bound again there); `both`, naming
+# `late`, called likewise (neither is bound again: `both` launches nothing, and `late` is
+# named inside it); `one` launches a kernel given no `let mut` closure (left).
 HANDWRITTEN = """
     // IL: Lpinned
+    fn work(k: i32) -> i32 {
+        let mut g: ~_ = |a: i32| {
+            a - k
+        };
+        let go: ~_ = |b: i32| {
+            launch work$kernel0 on(Topology::CPU)(g, b)
+        };
+        let late: ~_ = |b#1: i32| {
+            launch work$kernel0 on(Topology::CPU)(g, b#1)
+        };
+        let both: ~_ = |c: i32| {
+            late(c) * late(c)
+        };
+        let one: ~_ = |c#1: i32| {
+            launch work$kernel1 on(Topology::CPU)(k, c#1)
+        };
+        let first: i32 = go(1) + both(1) + one(1);
+        let n: ~i32 = first;
+        g = |a#1: i32| {
+            a#1 * n
+        };
+        go(2) - both(2) - one(2)
+    }
+
+    fn work$kernel0(g: _, b: i32) on Topology::CPU {
+        g(b)
+    }
+
+    fn work$kernel1(k: i32, c: i32) on Topology::CPU {
+        k * c
+    }
+
     fn main() {
-        let k: ~i32 = 2;
-        let mut f: ~_ = |x: i32| {
-            x + k
-        };
-        let go: ~_ = |y: i32| {
-            launch main$kernel0 on(Topology::CPU)(f, y)
-        };
-        let early: ~_ = |y: i32| {
-            launch main$kernel0 on(Topology::CPU)(f, y)
-        };
-        let twice: ~_ = |y: i32| {
-            early(y) + early(y)
-        };
-        let plain: ~_ = |y: i32| {
-            launch main$kernel1 on(Topology::CPU)(k, y)
-        };
-        @print(go(1) + twice(1) + plain(1));
-        let m: ~i32 = 5;
-        f = |x#1: i32| {
-            x#1 * m
-        };
-        @print(go(5) + twice(5) + plain(5));
-    }
-
-    fn main$kernel0(f: _, y: i32) on Topology::CPU {
-        f(y)
-    }
-
-    fn main$kernel1(k: i32, y: i32) on Topology::CPU {
-        k + y
+        @print(work(3));
     }
 """
 
@@ -87,8 +90,8 @@ HANDWRITTEN = """
 def test_handwritten_only_a_closure_called_by_name_is_bound_again(run_pass, snapshot_txt):
     ran = run_pass("bind-launching-closures-again", HANDWRITTEN)
     assert ran.codes == []
-    assert "    let go#1: ~_ = |y#1: i32| {\n        launch main$kernel0_1 on(Topology::CPU)" \
-        "(f, y#1)\n    };\n    @print(go#1(5) + twice(5) + plain(5));\n" in ran.dump
+    assert "    let go#1: ~_ = |b#2: i32| {\n        launch work$kernel0_1 on(Topology::CPU)" \
+        "(g, b#2)\n    };\n    go#1(2) - both(2) - one(2)\n}" in ran.dump
     assert ran.dump.count("let ") == HANDWRITTEN.count("let ") + 1
-    assert _printed(ran.before) == _printed(ran.tree) == "12\n82\n"
+    assert _printed(ran.before) == _printed(ran.tree) == "-96\n"
     assert ran.dump == snapshot_txt

@@ -57,20 +57,16 @@ def test_a_closure_the_kernel_calls_once_numbers_its_move_in_its_block():
         "(t, Memory::NPU_HBM);\n    }\n" in text
 
 
-def test_a_closure_called_twice_stops_where_its_flag_says_the_tensor_moved():
-    text = to_text(run_front(CASES / "moved_by_a_closure_called_twice.vx",
-                             defer_kernel_moves).after)
+@pytest.mark.parametrize("case,calls", [
+    ("moved_by_a_closure_called_twice",
+     "    let a: ~_ = call(send);\n    let b: ~_ = call(send);\n"),
+    ("moved_by_a_closure_called_in_a_loop", "    while i < 2 {\n        let a: ~_ = call(send);\n"),
+])
+def test_a_closure_called_again_stops_where_its_flag_says_the_tensor_moved(case, calls):
+    text = to_text(run_front(CASES / f"{case}.vx", defer_kernel_moves).after)
     assert "    let send: ~_ = || {\n        if *t_moved == 1 {\n            halt \"E9004\", " \
         "\"use of 't' after it moved to Memory::NPU_HBM at " in text
-    assert "    let a: ~_ = call(send);\n    let b: ~_ = call(send);\n" in text
-
-
-def test_a_closure_called_in_a_loop_stops_on_the_turn_after_its_move():
-    text = to_text(run_front(CASES / "moved_by_a_closure_called_in_a_loop.vx",
-                             defer_kernel_moves).after)
-    assert "    let send: ~_ = || {\n        if *t_moved == 1 {\n            halt \"E9004\", " \
-        "\"use of 't' after it moved to Memory::NPU_HBM at " in text
-    assert "    while i < 2 {\n        let a: ~_ = call(send);\n" in text
+    assert calls in text
 
 
 def test_a_closure_called_in_a_loop_reading_the_tensor_is_left_and_refused_then_repaired():
