@@ -53,6 +53,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.bind_launching_closures_again import bind_launching_closures_again
 from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
@@ -289,6 +290,7 @@ BACK_END = [
     halt_closure_prints,
     assign_chosen_closures,
     delay_launching_closures,
+    bind_launching_closures_again,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     flag_assigned_placement_queries,
