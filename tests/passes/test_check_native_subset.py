@@ -219,11 +219,11 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
      "    show(|a: i32, b: i32| a * b, 2);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
-    # called before the `let` of what a closure it is given reads (delay-launching-closures
-    # moves the launching closure's `let` down to its first use, which is before it here)
+    # another closure calls before the `let` of what a closure it is given reads (bind-
+    # launching-closures-again binds only a launching closure called by name)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
-     "    print(run());\n    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
-     "a closure passed to a function"),
+     "    let again = || run();\n    print(again());\n    let m = 1;\n"
+     "    f = |x: i32| x + m;\n    print(again());", "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"
      "    let same = n > 1 && f == g;\n    print(same);", "'==' on a closure"),
