@@ -9,9 +9,10 @@ from ..languages.ltaken import Ltaken as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
-from ..scalars.hardware_states import (HeldState, check_static, is_state_type, is_try_pin,
-                                       made_topo, mutable_locals, params_given_back,
-                                       returned_topo, state_params, take_pin, topo_key)
+from ..scalars.hardware_states import (HeldState, check_static, chosen_params, is_state_type,
+                                       is_try_pin, made_topo, mutable_locals,
+                                       params_given_back, returned_topo, returned_tuples,
+                                       state_params, take_pin, topo_key)
 
 
 @dataclass
@@ -35,6 +36,11 @@ class State:
     shared: set = field(default_factory=set)  # its `let mut` states bound by `LetState`
     held_values: dict = field(default_factory=dict)  # a local bound or assigned a `held`
     # reference (a `let_state`'s) -> the values it is given
+    # a state an `if` chose that a return gives back where the function flags the parameter
+    # it may be -> that parameter
+    beside: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)  # its `held` -> (the parameter, the bool that
+    # says its `held` is that parameter's)
 
 
 lower_pins = Pass("lower-pins", Lheld, L, """
@@ -61,9 +67,13 @@ when it is, to the `held` of the variable it gave, so that either name gives the
 once; a function returning such a tuple through a call is given the flag by the callee,
 where the call gives the same element the state parameter the function gives back there;
 given there a state of its own, which dies with it, the element holds that state's `held`
-where the flag says it is it (one an `if` chose among states of its own alike, its `held`
-a reference to one of theirs; one that may be the parameter's is refused there), and an element
-the callee does not flag is never the function's parameter there (its flag `false`). A
+where the flag says it is it (one an `if` chose among states of its own alike, its `held` a
+reference to one of theirs), and an element the callee does not flag is never the
+function's parameter there (its flag `false`). A state an `if` chose (or a `let mut` copy)
+between the parameter and states of its own, which a return gives back where its function
+flags that parameter, has a flag of its own, `u_given`, set beside each `held` it is given:
+returned in the tuple it is `(u, u_took, *u_held, u_given)`, and given to such a call the
+element is the parameter where the callee's flag and `u_given` both say so. A
 `let_state` (hold-states-by-reference's `let mut` copy or state an `if` chooses) binds a state
 whose `held` is the `&mut bool` its function computes, and a `state_part` of a state is one of
 its three values (its `held` by reference); an assignment of such a `let mut` state's value
@@ -97,7 +107,8 @@ def _fn(run, fn):
     st.fn, st.fn_params = fn.name, [p.name for p in fn.params]
     st.reassigned, st.shared, st.held_tuples = set(), set(), {}
     st.changing = mutable_locals(fn)
-    st.held_values = {}
+    st.held_values, st.flags = {}, {}
+    st.beside = _chosen_given_back(st, fn)
     for n in descendants(fn.body):
         if n._prod == "Let" or n._prod == "Assign" and n.target._prod == "Local":
             st.held_values.setdefault(n.name if n._prod == "Let" else n.target.name,
@@ -120,6 +131,27 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return fn
+
+
+def _chosen_given_back(st: State, fn) -> dict:
+    """The states an `if` chose beside one state parameter that a return gives back where the
+    function flags that parameter (as a tuple's element, or to a call flagging it): each ->
+    that parameter."""
+    given_back, chosen = st.given_back.get(fn.name, {}), chosen_params(fn)
+    found = {}
+    for v in returned_tuples(fn) or ():
+        if v is not None and v._prod == "Tuple":
+            pairs = [(j, v.elems[j]) for j in given_back if j < len(v.elems)]
+        elif v is not None and v._prod == "Call" and v.callee._prod == "Global":
+            pairs = [(j, v.args[k]) for j, k in st.given_back.get(v.callee.name, {}).items()
+                     if j in given_back and k < len(v.args)]
+        else:
+            continue
+        for j, x in pairs:
+            param = fn.params[given_back[j]].name
+            if x._prod == "Local" and chosen.get(x.name) == {param}:
+                found[x.name] = param
+    return found
 
 
 def _state_indices(ty) -> frozenset:
@@ -187,7 +219,9 @@ def _passed_on(run, e, given_back: dict) -> tuple:
         return (), run.walk(e)
     own = {j: state for j, state in given.items() if j not in kept and
            state.param is None and (not state.by_ref or _own_held(st, state))}
-    if kept | own.keys() != callee.keys():
+    beside = {j: state for j, state in given.items() if j in given_back and j not in kept
+              and _beside(st, state, st.fn_params[given_back[j]])}
+    if kept | own.keys() | beside.keys() != callee.keys():
         raise Refused(e, "a tuple returned through a call giving back in it a state held by "
                          "reference other than the parameter its function gives back there")
     span, boolean = e.span, L["Scalar"]("bool", span=e.span)
@@ -201,30 +235,48 @@ def _passed_on(run, e, given_back: dict) -> tuple:
             elems.append(element)
             continue
         parts = [L["TupleGet"](element, i, span=span) for i in range(3)]
-        if j in own:
-            held = st.names.fresh(f"{e.callee.name}_returned_{j}_held")
-            give = L["Assign"](L["Local"](held, span=span), "=", own[j].held_place(span),
-                               span=span)
-            before += [L["Let"](held, True, boolean, parts[2], span=span),
-                       L["If"](L["TupleGet"](element, 3, span=span), False,
-                               L["Block"]((give,), None, span=span), None, span=span)]
-            parts[2] = L["Local"](held, span=span)
         flag = (L["Bool"](False, span=span),) if j in given_back else ()
+        if j in own or j in beside:
+            state = own.get(j) or beside[j]
+            held = st.names.fresh(f"{e.callee.name}_returned_{j}_held")
+            give = [L["Assign"](L["Local"](held, span=span), "=", state.held_place(span),
+                                span=span)]
+            before.append(L["Let"](held, True, boolean, parts[2], span=span))
+            if j in beside:
+                # The state given is the parameter where its own flag says so.
+                gave = st.names.fresh(f"{e.callee.name}_returned_{j}_given")
+                before.append(L["Let"](gave, True, boolean, flag[0], span=span))
+                give.append(L["Assign"](L["Local"](gave, span=span), "=",
+                                        L["Local"](st.flags[state.held][1], span=span),
+                                        span=span))
+                flag = (L["Local"](gave, span=span),)
+            before.append(L["If"](L["TupleGet"](element, 3, span=span), False,
+                                  L["Block"](tuple(give), None, span=span), None, span=span))
+            parts[2] = L["Local"](held, span=span)
         elems.append(L["Tuple"]((*parts, *flag), span=span))
     return tuple(before), L["Tuple"](tuple(elems), span=span)
 
 
-def _own_held(st: State, state) -> bool:
+def _own_held(st: State, state, param=None) -> bool:
     """A state an `if` chose whose `held` refers only to bools of its function's own: one
-    of its own, or a state's not given to it (which die with it, as a state of its own)."""
+    of its own, or a state's not given to it (which die with it, as a state of its own),
+    or else the `held` of the state parameter `param`."""
     def own(v):
         if v._prod == "Borrow":
             return v.value._prod == "Local" and v.value.name not in st.states
         held = st.states.get(v.state.name) if v._prod == "StatePart" and v.part == 2 and \
             v.state._prod == "Local" else None
-        return held is not None and held.param is None and not held.by_ref
+        return held is not None and (held.param is None and not held.by_ref
+                                     or param is not None and held.param == param)
     values = st.held_values.get(state.held)
     return bool(values) and all(map(own, values))
+
+
+def _beside(st: State, state, param: str) -> bool:
+    """`state` is one an `if` chose beside the state parameter `param`, whose flag says
+    which it is, and otherwise among states of its function's own."""
+    return state.held in st.flags and st.flags[state.held][0] == param \
+        and _own_held(st, state, param)
 
 
 def _flagged(run, e, k: int):
@@ -237,6 +289,10 @@ def _flagged(run, e, k: int):
         state = st.states[e.name]
         return L["Tuple"]((_value(run, e), state.part(1, span), L["Bool"](False, span=span),
                            L["Bool"](True, span=span)), span=span)
+    if _is_state(run, e) and _beside(st, st.states[e.name], param):
+        state = st.states[e.name]
+        return L["Tuple"]((e, state.part(1, span), state.held_place(span),
+                           L["Local"](st.flags[state.held][1], span=span)), span=span)
     own = _as_tuple(run, e)
     if own._prod != "Tuple":
         raise Refused(e, "a hardware state returned other than as a variable where its "
@@ -313,6 +369,8 @@ def _statement(run, node):
         return (*before, node.replace(value=value))
     if _tuple_call(run, value):
         return _bind_tuple(run, node)
+    if node.name in run.state.flags:
+        return (node.replace(value=run.walk(value)), _given(run, node, node.name))
     element = _element_state(run, value)
     if element is not None:
         # Another name of the state the tuple holds, as the interpreter's element is.
@@ -332,6 +390,9 @@ def _let_state(run, node):
     """A state whose `held` is the `&mut bool` bound after it: its value is the local."""
     st = run.state
     st.states[node.name] = HeldState(node.took, node.held, None, node.topo, True)
+    if node.name in st.beside:
+        st.flags[node.held] = (st.beside[node.name],
+                               st.names.fresh(f"{node.name.split('#')[0]}_given"))
     if node.mutable:
         st.reassigned.add(node.name)
         st.shared.add(node.name)
@@ -400,6 +461,8 @@ def _assign(run, node):
     pin the state it held took left held, as the interpreter leaves it; of a `let_state`'s,
     its value, whose parts hold-states-by-reference assigns beside it."""
     st, target, span = run.state, node.target, node.span
+    if target._prod == "Local" and target.name in st.flags:
+        return (run.rebuild(node), _given(run, node, target.name))
     if not _is_state(run, target):
         return (run.rebuild(node),)
     state, value = st.states[target.name], node.value
@@ -416,6 +479,18 @@ def _assign(run, node):
         raise Refused(node, "a hardware state assigned one of another topology")
     return (*before, *(L["Assign"](L["Local"](n, span=span), "=", part, span=span)
                        for n, part in zip((target.name, state.took, state.held), parts)))
+
+
+def _given(run, node, held: str):
+    """Beside a `let` or an assignment of the `held` of a state an `if` chose, the same of
+    the bool that says it is the parameter's."""
+    param, flag = run.state.flags[held]
+    value, span = node.value, node.span
+    given = L["Bool"](value._prod == "StatePart" and value.state._prod == "Local"
+                      and value.state.name == param, span=span)
+    if node._prod == "Let":
+        return L["Let"](flag, True, L["Scalar"]("bool", span=span), given, span=span)
+    return L["Assign"](L["Local"](flag, span=span), "=", given, span=span)
 
 
 def _not_reassigned(run, local):
