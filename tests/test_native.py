@@ -74,7 +74,7 @@ NOT_LOWERED = {
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose between two parameters (one flag cannot say
     # which of the caller's variables it is).
-    "tests/passes/cases/lower_pins/"
+    "tests/passes/cases/lower_state_tuples/"
     "e5010_state_chosen_between_two_parameters_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a closure and another closure's parameter, printed: no
     # flag says which kind that parameter holds.

@@ -1,6 +1,7 @@
 """Hardware states (what `try_pin` gives) as native code holds them: the three values lower-pins
-makes of each, which parameters of a function are states, and what lower-pins and
-hold-states-by-reference both ask of a state made: its topology, and the pin it takes."""
+makes of each, which parameters of a function are states and which a tuple it returns may
+give back, the type of those values (lower-state-tuples and lower-pins), and what lower-pins
+and hold-states-by-reference both ask of a state made: its topology, and the pin it takes."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def params_given_back(fns) -> dict:
     parameter's variable (or a state an `if` chose that may be it), or a call returns its
     tuple whose element is at some returns the state parameter the call gives that variable
     (or such a state); one that may be either of two parameters
-    is left out (lower-pins refuses it)."""
+    is left out (lower-state-tuples refuses it)."""
     fns = {fn.name: fn for fn in fns}
     possible = {name: {} for name in fns}  # name -> {element: the parameters it may be}
     changed = True
@@ -154,6 +155,40 @@ def take_pin(model, topo, span):
     declared = model.topology_of(topo.name)
     replicas = declared.replicas if declared is not None else 1
     return L["TakePin"](topo.name, replicas, span=span)
+
+
+def state_indices(ty) -> frozenset:
+    """The elements of a tuple type that are hardware states."""
+    if ty is None or ty._prod != "TupleType":
+        return frozenset()
+    return frozenset(i for i, t in enumerate(ty.elems) if is_state_type(t))
+
+
+def spread(ty, flagged=()):
+    """The type of what native code holds for a value of type `ty`: a hardware state (or
+    each a tuple holds) as its value, whether it took a pin and whether it holds it, and for
+    the elements of `flagged`, whether it is the state parameter given back."""
+    boolean = L["Scalar"]("bool", span=ty.span)
+    if is_state_type(ty):
+        return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
+
+    def element(j, t):
+        if not is_state_type(t):
+            return t
+        parts = spread(t)
+        return parts.replace(elems=parts.elems + (boolean,)) if j in flagged else parts
+    return ty.replace(elems=tuple(element(j, t) for j, t in enumerate(ty.elems)))
+
+
+def check_returned(state, shared: bool, e) -> None:
+    """A state a function returns (None for a value that is no state's variable) is one it
+    made: one given to it, a `let mut` copy (`shared`) or one an `if` chose is refused."""
+    if state is None:
+        raise Refused(e, "a hardware state returned other than as a variable or a call")
+    if state.by_ref:
+        raise Refused(e, "a hardware state given to its function returned" if state.param
+                      else "a `let mut` copy of a hardware state returned" if shared
+                      else "a hardware state chosen by an `if` returned")
 
 
 @dataclass(frozen=True)
