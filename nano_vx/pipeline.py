@@ -136,6 +136,7 @@ from .passes.lower_matches import lower_matches
 from .passes.hold_states_by_reference import hold_states_by_reference
 from .passes.lower_pin_matches import lower_pin_matches
 from .passes.lower_pins import lower_pins
+from .passes.lower_state_tuples import lower_state_tuples
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
@@ -283,6 +284,7 @@ BACK_END = [
     split_state_tuples,
     hold_states_by_reference,
     halt_state_prints,
+    lower_state_tuples,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
