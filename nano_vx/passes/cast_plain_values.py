@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass, child_nodes, descendants
+from ..nanopass import Pass, descendants
 from ..scalars import infer_program
-from ..scalars.plain_locals import plain_locals, retyped_plain_local, settled_cast
+from ..scalars.literal_hints import UNFIXED
+from ..scalars.plain_locals import plain_locals, retyped_plain_local
+from ..scalars.plain_units import Contexts
 
 
 @dataclass
@@ -18,6 +20,8 @@ class State:
     opening: bool = True  # the first walk opens each use; the second casts it as decided
     plain: set = field(default_factory=set)  # the plain locals of the function walked
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
+    fns: dict = field(default_factory=dict)  # function name -> its Fn
+    units: set = field(default_factory=set)  # id() of each unit of the function walked
     decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
     own: dict = field(default_factory=dict)  # id() of an open cast's type -> the value's type
 
@@ -52,6 +56,7 @@ local would still be of another type.
 @cast_plain_values.on("Program")
 def _program(run, program):
     refused = set(infer_program(program, plain=True).refused)
+    run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     fns = {item.name for item in program.items if item._prod == "Fn" and item.name in refused}
     opened = {i.name: run.walk(i) for i in program.items if getattr(i, "name", None) in fns}
     while fns:  # drop each function opening does not let native code keep as it is
@@ -74,40 +79,40 @@ def _program(run, program):
 
 def _kept(st, fn, solved: dict) -> bool:
     """Whether the opened fn, of the `solved` types, computes as the interpreter does: its
-    plain locals of their own types, and each open cast that converts converting as the
-    interpreter does; notes each cast's decision."""
+    plain locals of their own types, and each open cast that converts converting a plain
+    value as the interpreter does; notes each cast's decision."""
     if retyped_plain_local(fn, solved, st.plains[fn.name]) is not None:
         return False
-    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    contexts = Contexts(fn, st.fns, st.plains[fn.name])
     untyped = {p.name for n in descendants(fn) if n._prod == "Closure"
                for p in n.params if p.type is None}
     for cast in descendants(fn):
         if cast._prod == "Cast" and cast.type._prod == "OpaqueType":
             # the inference notes a cast's source at the cast, its target at its type
-            st.decided[id(cast.type)] = solved[id(cast.type)]
-            st.own[id(cast.type)] = solved[id(cast)]
-            if st.decided[id(cast.type)] != st.own[id(cast.type)] and \
-                    not _converted_alone(cast, parents, untyped):
+            target = st.decided[id(cast.type)] = solved[id(cast.type)]
+            own = st.own[id(cast.type)] = solved[id(cast)]
+            if target != own and not (own in UNFIXED.values() and
+                                      _converted_alone(cast, target, contexts, untyped)):
                 return False
     return True
 
 
-def _converted_alone(cast, parents: dict, untyped: set) -> bool:
-    """Whether the interpreter converts the plain value the open `cast` is given where it
-    meets its context, as the cast does: not where it is an operand of arithmetic on plain
-    values (a literal, another such value, an `if`, arithmetic, a closure's call or a
-    closure's parameter of no written type, `untyped`, that may give one), or shifted,
-    which the interpreter computes in i32 (or f64) first, nor negated, which it negates
-    so, nor a closure's result or argument (or a kernel's), which the interpreter converts
-    only where the call's result, or the parameter, meets a type."""
+def _converted_alone(cast, target: str, contexts, untyped: set) -> bool:
+    """Whether the interpreter converts the plain value the open `cast` is given to `target`
+    where it meets its context, as the cast does: where it is given (a variable, a
+    parameter, a result) or meets an operand the interpreter computes as a `target`; not
+    where it is negated, which the interpreter negates in the plain type, nor a closure's
+    result or argument (or a kernel's), which the interpreter converts only where the
+    call's result, or the parameter, meets a type; `untyped`: the closures' parameters of
+    no written type."""
     node = cast
     while True:
-        parent = parents.get(id(node))
+        parent = contexts.parents.get(id(node))
         p = parent._prod if parent is not None else None
         if p == "Block" and parent.value is node or p in ("IfExpr", "Unsafe"):
             node = parent  # an arm's value, or an `unsafe` block's: what the `if` gives
             continue
-        if p in ("Closure", "Launch") or p == "Return" and _in_closure(parent, parents) or \
+        if p in ("Closure", "Launch") or p == "Return" and contexts.in_closure(parent) or \
                 p == "Call" and parent.callee._prod == "Local":
             return False
         if p == "Unary":
@@ -116,35 +121,32 @@ def _converted_alone(cast, parents: dict, untyped: set) -> bool:
             return parent.right is node  # a shift is of its left's type: the plain i32
         if p == "Binary" and parent.op not in ("&&", "||"):
             other = parent.right if parent.left is node else parent.left
-            return other._prod in _TYPED and not (other._prod == "Cast" and
-                                                   other.type._prod == "OpaqueType") and \
-                not (other._prod == "Call" and other.callee._prod == "Local") and \
-                not (other._prod == "Local" and other.name in untyped)
+            return contexts.typed(other, contexts.operands_hint(parent), target, untyped)
         return True
-
-
-def _in_closure(node, parents: dict) -> bool:
-    while node is not None and node._prod != "Closure":
-        node = parents.get(id(node))
-    return node is not None
-
-
-# Operands of a type of their own: a plain value meeting one is converted to it.
-_TYPED = ("Local", "Global", "Call", "Index", "Cast", "MethodCall", "Deref", "Extent")
 
 
 @cast_plain_values.on("Fn")
 def _fn(run, fn):
-    if run.state.opening:
-        run.state.plain = run.state.plains[fn.name] = plain_locals(fn)
+    st = run.state
+    if st.opening:
+        st.plain = st.plains[fn.name] = plain_locals(fn)
+        st.units = Contexts(fn, st.fns, st.plain).units()
     return run.rebuild(fn)
 
 
 @cast_plain_values.on("Local")
 def _local(run, node):
-    if run.state.opening and node.name in run.state.plain:
-        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span)
-    return node
+    return _opened(node) if run.state.opening and id(node) in run.state.units else node
+
+
+@cast_plain_values.on("Binary", "Unary", "IfExpr", "Call")
+def _unit(run, node):
+    rebuilt = run.rebuild(node)
+    return _opened(rebuilt) if run.state.opening and id(node) in run.state.units else rebuilt
+
+
+def _opened(node):
+    return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span)
 
 
 @cast_plain_values.on("Borrow", "Transfer")
@@ -165,9 +167,7 @@ def _assign(run, node):
 def _cast(run, node):
     st = run.state
     if st.opening:
-        node = run.rebuild(node)
-        return L["Cast"](node, L["OpaqueType"](span=node.span), span=node.span) \
-            if settled_cast(node) else node
+        return _opened(run.rebuild(node)) if id(node) in st.units else run.rebuild(node)
     if node.type._prod != "OpaqueType":
         return run.rebuild(node)
     value = run.walk(node.value)

@@ -47,15 +47,37 @@ def test_each_use_meeting_another_type_is_cast_and_the_others_stay():
     assert "w += k as i64;" in assigned
 
 
-def test_plain_values_computed_together_before_they_meet_another_type_keep_their_form():
+def test_plain_values_computed_together_are_cast_as_a_whole_where_they_meet_another_type():
     # the interpreter computes `k * j` as i32s, then converts the product: a cast of each
-    # operand would compute it in the i64
-    # and so does a closure's body on what it is given
-    for name in ("e5010_plain_values_multiplied_then_given_an_i64",
-                 "e5010_plain_value_given_to_a_closure_then_an_i64",
-                 "e5010_plain_local_multiplied_then_given_an_i64",
-                 "e5010_plain_local_given_to_a_closure_then_an_i64",
-                 "e5010_plain_local_shifted_then_given_an_i64"):
+    # operand would compute it in the i64; and so does a closure's body on what it is given
+    cases = Path(__file__).parent / "cases" / "type_scalars"
+    written = {"plain_values_multiplied_then_given_an_i64": ["let y: i64 = (k * j) as i64;"],
+               "plain_local_multiplied_then_given_an_i64": [
+                   "let y: i64 = (k * j) as i64;", "let z: i64 = k as i64 * 1000000000;"],
+               "plain_local_shifted_then_given_an_i64": [
+                   "let y: i64 = k as i64;", "let big: i64 = (k << 30) as i64;"],
+               "plain_local_given_to_a_closure_then_an_i64": ["let y: i64 = h(k) as i64;"],
+               "plain_value_given_to_a_closure_then_an_i64": ["let q: i64 = h(k) as i64;"]}
+    for name, lines in written.items():
+        text = to_text(run_front(cases / f"{name}.vx", cast_plain_values).after)
+        assert all(line in text for line in lines), (name, text)
+    # a literal takes the type of its context where the interpreter gives it one (a `let`'s,
+    # a result's), none beside a comparison or in an assignment's value of a variable
+    compared = to_text(run_front(CASES / "plain_product_compared_with_an_i64.vx",
+                                 cast_plain_values).after)
+    assert "@print((k * 1000000000) as i64 == y);" in compared
+    assigned = to_text(run_front(CASES / "plain_products_assigned_to_i64_places.vx",
+                                 cast_plain_values).after)
+    assert "w = (k * 1000000000) as i64;" in assigned and "t[2] = (k * 2) as i64;" in assigned
+    given = to_text(run_front(CASES / "plain_products_given_an_i64.vx", cast_plain_values).after)
+    assert "let w: i64 = 2 * k as i64 * j as i64;" in given
+    assert "let z: i64 = (k * j) as i64 * 2;" in given and "@print(k * j);" in given
+
+
+def test_a_closure_computing_otherwise_than_its_calls_show_keeps_its_form():
+    # given a plain i32 and an i64, or binding a local to arithmetic on what it is given
+    for name in ("e5010_closure_given_a_plain_value_and_an_i64",
+                 "e5010_closure_binding_its_plain_parameter_then_an_i64"):
         case = Path(__file__).parent / "cases" / "type_scalars" / f"{name}.vx"
         ran = run_front(case, cast_plain_values)
         assert ran.after is ran.before
