@@ -17,7 +17,7 @@ from ..scalars.plain_units import Contexts
 
 @dataclass
 class State:
-    opening: bool = True  # the first walk opens each use; the second casts it as decided
+    opening: bool = True  # the first walk opens each unit; the second casts it as decided
     plain: set = field(default_factory=set)  # the plain locals of the function walked
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
     fns: dict = field(default_factory=dict)  # function name -> its Fn
@@ -27,29 +27,37 @@ class State:
 
 
 cast_plain_values = Pass("cast-plain-values", L, L, """
-Make each use of a value the interpreter holds as a plain i32 or f64 that meets another type
-a cast to that type, in a function native code's inference refuses otherwise, or would type
+Make each value the interpreter computes as a plain i32 or f64 that meets another type a
+cast to that type, in a function native code's inference refuses otherwise, or would type
 such a local by a later use as another type where that shows (`let y: i64 = k;` beside `k *
 1000000000`, which wraps in i32 as the interpreter computes it): a local of no
 written type given only such values (`let k = 9;`, `let y = k;`), one of type i32 or f64 (a
 part of a tuple scalarize-aggregates split), a loop's variable counting between them, a
-tuple literal's element of literals (`(1000000 * 10000, 0.5).0`, cast to the i32 it is).
+tuple literal's element of literals (`(1000000 * 10000, 0.5).0`, cast to the i32 it is),
+and arithmetic, a shift or an `if` on those, cast as a whole (`let y: i64 = (k * j) as
+i64;`), and a closure's call on them (`h(k) as i64`).
 
 The interpreter holds such a value as the i32 (or f64) its literals make it, and converts it
 to the type of what it meets, as `as` does (an integer wraps, a float rounds): the variable
-it is given (`let y: i64 = k;`), the other operand, the parameter it is passed as. Native
-code's inference gives a variable one type for all its uses, so it refuses a function whose
-uses of one want different types (E5010), and the gate refuses one whose plain local it
-would type otherwise (`let y: i64 = k;` makes k an i64), but for a local only given
-literals that type holds and never computed with (scalars/plain_locals.py). Here each use is first cast to a type the
-inference decides (`k as _`), the value keeping the type of its literals; where a use meets
-another type than the value's, the cast is written (`let y: i64 = k as i64;`), and where it
-meets the same, dropped. A function the inference (and the gate) types as it is, or still
-refuses after, keeps its form, and so does one where such a use meets another type as an operand of
-arithmetic on plain values (`let y: i64 = k * j;`, `-k`, `k << n`) or through a closure's
-parameter or result (`let q: i64 = h(k);`), which the interpreter computes in i32 (or f64)
-before converting the result, where the casts would compute it in the i64, or where a plain
-local would still be of another type.
+it is given (`let y: i64 = k;`), the other operand, the parameter it is passed as.
+Arithmetic between such values, and with the literals their context gives no type (an
+operand of a comparison, a closure's body, an assignment's value but an operator of
+literals alone), it computes in i32 (or f64) before the result meets another type; a literal
+a `let`, a parameter or a result types is of that type, and so is what meets it (`let z:
+i64 = k * 1000000000;` multiplies in the i64). Native code's inference gives a variable one
+type for all its uses, so it refuses a function whose uses of one want different types
+(E5010), and the gate refuses one whose plain local it would type otherwise (`let y: i64 =
+k;` makes k an i64), but for a local only given literals that type holds and never computed
+with (scalars/plain_locals.py). Here each greatest such value, a unit
+(scalars/plain_units.py), is first cast to a type the inference decides (`(k * j) as _`),
+the value keeping the type of its literals; where it meets another type than its own, the
+cast is written (`let y: i64 = (k * j) as i64;`), and where it meets the same, dropped. A
+function the inference (and the gate) types as it is, or still refuses after, keeps its
+form, and so does one where a unit meets another type where the interpreter would not
+convert it so: negated, given to a closure's parameter or as a closure's result (a closure
+also given an i64, `h(t)`, computes in the i64), beside a literal the inference types
+otherwise than the interpreter's context, or where a plain local would still be of another
+type.
 """, state=State)
 
 
