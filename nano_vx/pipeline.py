@@ -177,6 +177,7 @@ from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
 from .passes.verify_seams import verify_seams
 from .passes.wrap_aggregate_function_values import wrap_aggregate_function_values
+from .passes.number_aggregate_function_values import number_aggregate_function_values
 from .passes.wrap_function_values import wrap_function_values
 from .passes.write_out_kernel_values import write_out_kernel_values
 
@@ -288,6 +289,7 @@ BACK_END = [
     halt_unit_operations,
     erase_unit_lets,
     wrap_aggregate_function_values,
+    number_aggregate_function_values,
     split_closure_results,
     split_closure_aggregates,
     instantiate_aggregate_forms,

@@ -64,28 +64,26 @@ NOT_LOWERED = {
     "tests/passes/cases/name_temporaries/e5010_constant_reading_a_field_of_a_call.vx",
     "tests/passes/cases/name_temporaries/e5010_constant_binding_a_struct_in_an_if.vx",
     "tests/passes/cases/check_visibility/constant_binding_in_an_arm.vx",
-    # A closure indexing a parameter of no written type, given to a variable nothing calls:
-    # no call says whether the parameter is a raw pointer or a tensor.
+    # A closure indexing a parameter of no written type, given to a variable then assigned
+    # another, nothing calling it: no call says whether the parameter is a raw pointer or a
+    # tensor.
     "tests/passes/cases/type_scalars/"
-    "e5010_closure_value_indexing_an_untyped_parameter_never_called.vx",
-    # A counter copied into a second variable, the first then assigned another by a closure
-    # (the copy's reference to its cell would be a variable that closure assigns).
-    "tests/passes/cases/type_scalars/e5010_counter_copied_then_assigned_by_a_closure.vx",
+    "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
+    # A counter copied into a second variable after the closure assigning the first another
+    # (the assignment does not see the copy, which it would give the cell they share).
+    "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose beside the function's parameter (its `held` may
     # be a reference to the caller's, which the tuple would share).
     "tests/passes/cases/lower_pins/"
     "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call.vx",
-    # A parameter of a closure given a closure and another closure's parameter, printed: no
-    # flag says which kind that parameter holds.
+    # A parameter of a closure given a parameter of another closure given both kinds,
+    # printed: no flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
-    "e5010_parameter_given_a_parameter_and_a_closure_printed.vx",
-    # A function given a struct, given to a closure (no local only called holds it), and
-    # functions given a `&mut` to a struct chosen by an `if` (a closure taking the reference
-    # whole): a value of such a function would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/e5010_given_to_a_closure.vx",
-    "tests/passes/cases/check_aggregate_function_values/"
-    "e5010_chosen_taking_a_reference_to_a_struct.vx",
+    "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx",
+    # A function given a struct, given to a closure that gives it on to another (no local
+    # only called holds it): its value would call it as it was, not as its parts.
+    "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body called before
     # the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"

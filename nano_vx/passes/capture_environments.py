@@ -8,7 +8,7 @@ from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
 from ..scalars.closures import binder_types, bound_in, returned_closures, \
-    visible_at_assignments, zero
+    visible_at_assignments, visible_at_lets, zero
 
 
 @dataclass
@@ -22,8 +22,8 @@ class State:
     taken: set = field(default_factory=set)  # the names of its locals
     held: dict = field(default_factory=dict)  # a copy -> the type of the variable it copies
     assigned: set = field(default_factory=set)  # the locals the function assigns
-    visible: dict = field(default_factory=dict)  # id(assignment) -> the locals in scope there
-    apart: dict = field(default_factory=dict)  # an assigned f -> [(its copy, flag, cells)]
+    visible: dict = field(default_factory=dict)  # id(assignment or let) -> locals in scope
+    apart: dict = field(default_factory=dict)  # an assigned f -> [(its copy, `at`, cells)]
 
 
 capture_environments = Pass("capture-environments", L, L, """
@@ -48,14 +48,16 @@ closure takes `&mut c`, each `f(x)` becoming `f(x, &mut c)`, and its uses of the
 value with another cell (or the same c refilled, the value it held gone with f's old value).
 `let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
 names count in one cell, as in the interpreter they share one frame. When f is assigned (each
-assignment in the function's own body or in the closure binding each copy, or, of a value
-with no cell, in closures a `let` binds and only calls inside those, seeing every copy), a
-copy g keeps the value f held: it copies what the value only reads, and takes a reference to each cell, f's
-`&mut c`, which the first assignment to f in g's scope moves into a cell of g's own before it
-fills c anew (`if shares { c1 = c; r = &mut c1; } shares = false;`), each `g(x)` becoming
-`g(x, r)`. The copies in scope there still sharing c hold one value: the first of them takes
-the cell, the others its reference (`if shares2 { if shares { r2 = r; } else { .. } }`); a
-copy of a copy passes the references the copy passes.
+assignment in the function's own body or in the closure binding each copy, or in closures a
+`let` binds and only calls inside those, seeing every copy), a copy g keeps the value f
+held: it copies what the value only reads, and numbers the cell it calls with, 0 for f's c
+until the first assignment to f in g's scope moves what c holds into a cell of g's own
+before it fills c anew (`if at == 0 { c1 = c; at = 1; }`), each `g(x)` becoming `g(x, if at
+== 0 { &mut c } else { &mut c1 })`. The copies in scope there still sharing c hold one
+value: the first of them takes the cell, the others its number (`if at2 == 0 { if at == 0
+{ at2 = 1; } else { .. } }`); a copy of a copy passes the cells the copy passes. A number
+rather than a reference held in a variable: a closure assigning f would assign that
+variable, which lift-closures would pass as a reference to a reference.
 """, state=State)
 
 
@@ -70,7 +72,7 @@ def _fn(run, fn):
     st.cells, st.held, st.apart = set(), {}, {}
     st.assigned = {n.target.name for n in descendants(fn)
                    if n._prod == "Assign" and n.target._prod == "Local"}
-    st.visible = visible_at_assignments(fn)
+    st.visible = {**visible_at_assignments(fn), **visible_at_lets(fn)}
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
     st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env], cells)
                  for key, (maker, env, cells) in returned.items()}
@@ -93,9 +95,28 @@ def _env_types(st: State, env, cells, span) -> list:
 
 
 def _passed(st: State, copies, span) -> tuple:
-    """A value's environment at a call of it: each copy, a cell lent."""
-    return tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) if c in st.cells
+    """A value's environment at a call of it: each copy, a cell lent, a cell a copy of an
+    assigned variable holds the one its number says (`_apart`)."""
+    return tuple(_chosen_cell(*c, span) if isinstance(c, tuple) else
+                 L["Borrow"](L["Local"](c, span=span), True, span=span) if c in st.cells
                  else L["Local"](c, span=span) for c in copies)
+
+
+def _chosen_cell(at: str, cells: list, span):
+    """`&mut` of the cell numbered by `at` of cells (number, cell): `if at == 0 { &mut n }
+    else { &mut n1 }`."""
+    *tested, (_, last) = cells
+    chosen = L["Borrow"](L["Local"](last, span=span), True, span=span)
+    for k, cell in reversed(tested):
+        chosen = L["IfExpr"](_is(at, k, span), False, L["Block"]((), L["Borrow"](
+            L["Local"](cell, span=span), True, span=span), span=span),
+            L["Block"]((), chosen, span=span), span=span)
+    return chosen
+
+
+def _is(at: str, k: int, span):
+    return L["Binary"]("==", "i32", L["Local"](at, span=span), L["Int"](k, "i32", span=span),
+                       span=span)
 
 
 @capture_environments.on("Let", splice=True)
@@ -129,9 +150,16 @@ def _let(run, let):
 def _apart(st: State, let) -> tuple:
     """`let g = f;` of an f assigned another value later: g calls the same value, sharing its
     cells until f is assigned, then keeps them. So g holds a copy of each value f's copies
-    hold (the value changes none) and a reference to each cell, f's until an assignment to f
-    in g's scope first moves what the cell holds into one of g's own (`_moves`)."""
+    hold (the value changes none) and, for each cell, a number `at`: 0 while it shares f's,
+    then k, the k-th copy of f's cell of its own, which an assignment to f in g's scope first
+    moves what the cell holds into (`_moves`). Each call of g lends the cell `at` numbers,
+    of f's and of the copies of f in scope at g's `let` (a copy's number is never one out
+    of scope there, whose `let` no assignment sees beside g's)."""
     g, f, span = let.name, let.value.name, let.span
+    parts = st.apart.setdefault(f, [])
+    seen = [(k, theirs) for k, (other, _, theirs) in enumerate(parts, 1)
+            if other in st.visible[id(let)]]
+    at = unused_name("at", st.taken) if any(c in st.cells for c in st.kept[f]) else None
     made, passed, cells = [], [], []
     for copy in st.kept[f]:
         ty, mine = st.held[copy], _fresh(st, copy)
@@ -139,27 +167,26 @@ def _apart(st: State, let) -> tuple:
             made.append(L["Let"](mine, False, ty, L["Local"](copy, span=span), span=span))
             passed.append(mine)
             continue
-        ref = _fresh(st, copy)
-        made += [L["Let"](mine, True, ty, zero(ty, span), span=span),
-                 L["Let"](ref, True, L["BorrowType"](ty, True, span=span),
-                          L["Borrow"](L["Local"](copy, span=span), True, span=span), span=span)]
-        cells.append((copy, mine, ref))
-        passed.append(ref)  # a reference already: passed as it is
+        made.append(L["Let"](mine, True, ty, zero(ty, span), span=span))
+        passed.append((at, [(0, copy)] + [(k, theirs[len(cells)][1]) for k, theirs in seen]
+                       + [(len(parts) + 1, mine)]))
+        cells.append((copy, mine))
     st.kept[g], st.typed[g] = passed, st.typed[f]
-    if not cells:  # the value changes nothing: g's copies are all it needs
+    if at is None:  # the value changes nothing: g's copies are all it needs
         return (*made, let.replace(type=st.typed[f]))
-    shares = unused_name("shares", st.taken)
-    st.apart.setdefault(f, []).append((g, shares, cells))
-    flag = L["Let"](shares, True, L["Scalar"]("bool", span=span), L["Bool"](True, span=span),
-                    span=span)
-    return (flag, *made, let.replace(type=st.typed[f]))
+    parts.append((g, at, cells))
+    number = L["Let"](at, True, L["Scalar"]("i32", span=span), L["Int"](0, "i32", span=span),
+                      span=span)
+    return (number, *made, let.replace(type=st.typed[f]))
 
 
 def _moves(parts, span) -> tuple:
     """What an assignment to f does first for the copies of f in scope there (`_apart`'s, in
-    the order bound): each still sharing f's cells holds the value f holds, so the first of
-    them moves each cell into its own and the others take its references, as the
-    interpreter's copies of one value share its frame; none shares f's cells after."""
+    the order bound, each with its number k): each still sharing f's cells (its `at` 0) holds
+    the value f holds, so the first of them moves each cell into its own and the others
+    number that one, as the interpreter's copies of one value share its frame; none shares
+    f's cells after. The last is seen to first, so that each sees the `at`s of those before
+    it as they were."""
     def local(name):
         return L["Local"](name, span=span)
 
@@ -169,16 +196,18 @@ def _moves(parts, span) -> tuple:
     def block(stmts):
         return L["Block"](tuple(stmts), None, span=span)
 
+    def number(k):
+        return L["Int"](k, "i32", span=span)
+
     stmts = []
-    for i, (_, shares, cells) in enumerate(parts):
-        taken = block(stmt for copy, mine, ref in cells for stmt in (
-            assign(mine, local(copy)), assign(ref, L["Borrow"](local(mine), True, span=span))))
-        for _, first, firsts in reversed(parts[:i]):
-            taken = block([L["If"](local(first), False, block(
-                assign(ref, local(theirs)) for (_, _, ref), (_, _, theirs) in zip(cells, firsts)),
-                taken, span=span)])
-        stmts.append(L["If"](local(shares), False, taken, None, span=span))
-    return (*stmts, *(assign(shares, L["Bool"](False, span=span)) for _, shares, _ in parts))
+    for i, (k, at, cells) in reversed(list(enumerate(parts))):
+        taken = block([*(assign(mine, local(copy)) for copy, mine in cells),
+                       assign(at, number(k))])
+        for first, their_at, _ in reversed(parts[:i]):
+            taken = block([L["If"](_is(their_at, 0, span), False,
+                                   block([assign(at, number(first))]), taken, span=span)])
+        stmts.append(L["If"](_is(at, 0, span), False, taken, None, span=span))
+    return tuple(stmts)
 
 
 def _maker(run, let):
@@ -222,7 +251,8 @@ def _assign(run, node):
         return (run.rebuild(node),)
     span = node.span
     lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
-    parts = [part for part in st.apart.get(target.name, ()) if part[0] in st.visible[id(node)]]
+    parts = [(k, at, cells) for k, (g, at, cells) in enumerate(st.apart.get(target.name, ()), 1)
+             if g in st.visible[id(node)]]
     kept = _moves(parts, span) if parts else ()
     return (*kept, node.replace(value=value.replace(args=run.walk_seq(value.args) + lent)))
 

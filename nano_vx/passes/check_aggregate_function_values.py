@@ -12,9 +12,10 @@ Refuse a function taking or returning a struct, tuple or enum named other than a
 (E5010): its value would call it as it was, not as its parts.
 
 scalarize-aggregates takes such a function's parameters and result apart, and each call by
-name with them; a value of it that wrap-aggregate-function-values left (given to a closure,
-returned, printed, or taking a reference to an aggregate: `apply(spare, c)`), which
-wrap-function-values would wrap in a closure later, would still call the function whole.
+name with them; a value of it that wrap-aggregate-function-values and
+number-aggregate-function-values left (given on by a closure, returned: `let apply = |g, c:
+Cell| inner(g, c);`), which wrap-function-values would wrap in a closure later, would still
+call the function whole.
 """)
 
 

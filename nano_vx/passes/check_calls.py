@@ -8,7 +8,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
 from ..nanopass import Analysis, descendants
 from ..placement.scopes import Scope, Where, scopes_of
-from ..placement.type_checking import NOT_SCALARS, CheckingTyper
+from ..placement.type_checking import NOT_SCALARS, CheckingTyper, loose_scopes
 from ..placement.typer import (OPAQUE, Typer, common, fits, kind, known, literal, show,
                                value_type)
 from ..placement.types import Machine, element_value
@@ -21,7 +21,9 @@ class State:
     typer: Typer | None = None
     functions: dict = field(default_factory=dict)  # name -> Fn node
     scopes: dict[str, Scope] = field(default_factory=dict)
+    plains: dict[str, Scope] = field(default_factory=dict)
     scope: Scope | None = None  # the current function's locals
+    plain: Scope | None = None  # the same, a local bound to a literal of the literal's type
     closures: dict = field(default_factory=dict)  # local -> the Closure a `let` binds it to
     where: Where | None = None  # where the code being walked runs
 
@@ -31,8 +33,9 @@ Refuse a call that does not match its callee (E3010, E3003, E6029) or that runs 
 
 A call of a function of the program, or of the closure a variable is bound to (by a `let`
 that is not `mut`), passes as many arguments as it has parameters (E3010), each of the
-parameter's type where the parameter has one written (E3003): the same scalar (an unsuffixed literal fits any integer
-or any float type), the same tensor element type, extents and memory space. A raw pointer
+parameter's type where the parameter has one written (E3003): the same scalar (an unsuffixed literal, and a local bound to one
+without a written type, fits any integer or any float type: the interpreter converts the
+local's i32 or f64 to the parameter's type, as a `let` of that type does), the same tensor element type, extents and memory space. A raw pointer
 fits a parameter of its element type pointing into the same space (a `*mut` fits a `*const`);
 a pointer into a device's memory passed where the parameter wants host memory (a parameter
 written `*const T` points there) is E6029. A function's result used as a value must exist
@@ -54,6 +57,7 @@ def _program(run, node):
     st.machine = Machine(run.ctx.model)
     st.typer = CheckingTyper(node, st.machine)  # which knows a string is text
     st.scopes = scopes_of(node, st.typer)
+    st.plains = loose_scopes(node, run.ctx.model)
     st.functions = {i.name: i for i in node.items if i._prod == "Fn"}
     run.descend(node)
 
@@ -61,7 +65,7 @@ def _program(run, node):
 @check_calls.on("Fn")
 def _fn(run, node):
     st = run.state
-    st.scope = st.scopes[node.name]
+    st.scope, st.plain = st.scopes[node.name], st.plains[node.name]
     st.where = Where.of(node, st.typer)
     # A variable bound once to a closure holds that closure wherever it is called (locals are
     # unique within a function); one `let mut` may come to hold another.
@@ -200,7 +204,8 @@ def _arguments(run, call, name: str, params) -> None:
         if param.type is None:
             continue
         found = st.scope.typer.of(arg, st.where.here[-1])
-        if fits(found, param.type) or _pointer_fits(run, name, i, arg, found, param.type):
+        if fits(found, param.type) or _converts(run, arg, param.type) or \
+                _pointer_fits(run, name, i, arg, found, param.type):
             continue
         run.ctx.diagnostics.error(
             "E3003", arg.span,
@@ -208,6 +213,16 @@ def _arguments(run, call, name: str, params) -> None:
             f"'{param.name.partition('#')[0]}' is {show(param.type)}",
             callee=name, argument=i, expected=show(param.type), found=show(found))
 
+
+
+def _converts(run, arg, wanted) -> bool:
+    """A local bound to an unsuffixed literal, without a written type, holds the literal's
+    i32 (f64), which converts to the scalar type of the parameter it is given, as it converts
+    to the type of a `let` it is given to."""
+    if arg._prod != "Local" or wanted._prod != "Scalar":
+        return False
+    plain = run.state.plain.typer.of(arg, run.state.where.here[-1])
+    return literal(plain) and fits(plain, wanted)
 
 
 def _pointer_fits(run, name, i, arg, found, wanted) -> bool:

@@ -23,7 +23,7 @@ from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lunrolled import OncePerPlace
 from ..languages.lresolved import display_name
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis
+from ..nanopass import Analysis, child_nodes
 from ..placement.ownership import Movers, callee_name, owns_data
 from ..placement.persistent_map import PersistentMap
 from ..placement.type_checking import quoted
@@ -47,9 +47,13 @@ class State:
     # Per closure whose body is walked: the keys moved meanwhile (a closure inside another
     # moves for both).
     recording: list[list] = field(default_factory=list)
-    # By id of a closure: the keys its body moves of the variables around it, and the ids
-    # of what moves them there.
+    # By id of a closure: the keys its body moves of the variables around it, the ids of
+    # what moves them there, and those of the keys it moves otherwise than by `transfer`.
     captured: dict[int, tuple] = field(default_factory=dict)
+    # By id of a closure: how often a call of it calls each parameter, at most 2 (many).
+    calling: dict[int, tuple] = field(default_factory=dict)
+    # A local holding a closure -> the ids of the closures it may hold.
+    closures: dict[str, frozenset] = field(default_factory=dict)
     # A local holding a closure whose body moves what it captures -> per closure it may
     # hold (an `if` may choose between two), the closure's id and its `captured`.
     once: dict[str, tuple] = field(default_factory=dict)
@@ -89,7 +93,11 @@ it is a use-after-move on the next iteration. A closure sees its variables when 
 so one whose body moves a variable around it (`|| consume(t)`, `|| t`) moves it at every
 call: a second call of the closure a variable holds is a use of t after the first moved
 it, unless t was given a new value in between (Rust refuses the second call of such an
-`FnOnce`; the body's moves count from where the closure is written, as in Rust).
+`FnOnce`; the body's moves count from where the closure is written, as in Rust). A
+closure given such a closure calls it as often as its body calls that parameter (twice for
+a call in a loop, for one handed on, and for any closure that is itself a parameter): `keep(g)`
+twice with `keep = |h| h()` moves t twice (Rust moves the `FnOnce` into the call). A move
+by `transfer` through a closure handed on is checked when it runs (E9004).
 `x = ..` gives x a fresh value. A use in the
 body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
@@ -137,12 +145,15 @@ def _under(run, key) -> list:
             if len(p) > len(path) and p[:len(path)] == path]
 
 
-def _moved(run, moved, key, mover):
-    """The state after `mover` moved `key`."""
+def _moved(run, moved, key, mover, transferred=None):
+    """The state after `mover` moved `key`; `transferred`: whether by a `transfer` (a call
+    of a closure moves by one when its body does)."""
     if not isinstance(key, str):
         run.state.paths.setdefault(key[0], set()).add(key)
+    if transferred is None:
+        transferred = mover._prod == "Transfer"
     for keys in run.state.recording:
-        keys.append((key, mover))
+        keys.append((key, mover, transferred))
     return moved.set(key, mover)
 
 
@@ -153,6 +164,7 @@ def _program(run, node, moved):
         if item._prod == "Fn":
             run.state.types = {p.name: p.type for p in item.params}
             run.state.paths, run.state.once, run.state.calls = {}, {}, {}
+            run.state.closures = {}
             run.walk(item.body, PersistentMap())
     run.state.reported.note_copies()
     return moved
@@ -193,6 +205,24 @@ def _hold(run, name, value):
         run.state.once[name] = held
     else:
         run.state.once.pop(name, None)
+    closures = _closures(run, value)
+    if closures:
+        run.state.closures[name] = closures
+    else:
+        run.state.closures.pop(name, None)
+
+
+def _closures(run, value) -> frozenset:
+    """The ids of the closures `value` may be."""
+    if value is None:
+        return frozenset()
+    if value._prod == "Closure":
+        return frozenset((id(value),))
+    if value._prod == "Local":
+        return run.state.closures.get(value.name, frozenset())
+    arms = (value.then, value.orelse) if value._prod == "IfExpr" else \
+        [case.body for case in value.cases] if value._prod == "MatchValue" else ()
+    return frozenset().union(*(_closures(run, arm.value) for arm in arms))
 
 
 def _held(run, value) -> tuple:
@@ -347,10 +377,12 @@ def _body(run, node, moved):
         moved = _fresh(run, moved, name)
     run.state.recording.append([])
     after = run.walk(node.body, moved) or moved
-    keys = [(k, m) for k, m in run.state.recording.pop()
+    keys = [(k, m, by) for k, m, by in run.state.recording.pop()
             if (k if isinstance(k, str) else k[0]) in around]
-    run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _ in keys)),
-                                    frozenset(id(m) for _, m in keys))
+    run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _, _ in keys)),
+                                    frozenset(id(m) for _, m, _ in keys),
+                                    frozenset(k for k, _, by in keys if not by))
+    run.state.calling[id(node)] = tuple(_times_called(node.body, name) for name in params)
     for name in params:
         after = _fresh(run, after, name)
     # The closure is made anew here (again on a loop's next turn): no call of it yet.
@@ -371,21 +403,73 @@ def _call(run, node, moved):
     held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
     for once in held if moved is not None else ():
         moved = _call_once(run, node, once, moved)
+    for i, arg in enumerate(node.args):
+        for closure, _, inside, plain in _held(run, arg) if moved is not None else ():
+            handed = _HandedOn(node, arg)
+            for _ in range(_calls_of_argument(run, node, i)):
+                moved = _call_once(run, handed, (closure, plain, inside, plain), moved)
     return moved
 
 
+@dataclass(frozen=True, eq=False)
+class _HandedOn:
+    """A closure moving what it captures, given to a call that calls it: the moves of
+    those calls, told as that call's."""
+    call: object
+    closure: object  # the argument: the closure, or a local holding it
+    _prod = None  # no node: a move this pass notes, told by `_report`
+
+    @property
+    def span(self):
+        return self.call.span
+
+
+def _calls_of_argument(run, call, i: int) -> int:
+    """How often `call` calls its argument i, at most 2: what the closures its callee may be
+    do with their parameter i; a callee no walk has met (a closure's parameter) may call it
+    any number of times. A function of the program takes no closure, nor a builtin calls
+    one."""
+    if call.callee._prod != "Local":
+        return 0
+    held = run.state.closures.get(call.callee.name)
+    if held is None:
+        return 2
+    return max((run.state.calling[c][i] for c in held
+                if c in run.state.calling and i < len(run.state.calling[c])), default=0)
+
+
+def _times_called(body, name: str) -> int:
+    """How often a run of `body` calls the closure its parameter `name` holds, at most 2: a
+    call in a loop, or in a closure inside it, may come again, and a closure handed on or
+    bound to another name may be called there as often as the other likes."""
+    count = 0
+    stack = [(body, False)]
+    while stack:
+        node, again = stack.pop()
+        if node._prod == "Call" and node.callee._prod == "Local" and \
+                node.callee.name == name:
+            count += 2 if again else 1
+            stack.extend((a, again) for a in node.args)
+            continue
+        if node._prod == "Local" and node.name == name:
+            return 2
+        again = again or node._prod in ("While", "For", "Closure")
+        stack.extend((c, again) for c in child_nodes(node))
+    return min(count, 2)
+
+
 def _call_once(run, node, once, moved):
-    """A call of a closure whose body moves the variables `keys` around it: each moved
-    again, refused after an earlier call of it, or another move, where nothing gave it a new
-    value since (not after the move the closure's body was counted as where it is
-    written)."""
-    closure, keys, inside = once
+    """A call of a closure whose body moves the variables `keys` around it (`plain`: those
+    it moves otherwise than by `transfer`): each moved again, refused after an earlier call
+    of it, or another move, where nothing gave it a new value since (not after the move the
+    closure's body was counted as where it is written)."""
+    closure, keys, inside, plain = once
     for key in keys:
         called = _Called(closure, key)
         earlier = moved.get(called)
         moved = _use(run, node, key, moved, by=(inside, earlier))
         run.state.calls.setdefault(key, set()).add(called)
-        moved = _moved(run, moved, key, node).set(called, node)
+        moved = _moved(run, moved, key, node, key not in plain).set(called, node)
     return moved
 
 
@@ -470,11 +554,16 @@ def _report(run, use, key, gone_key, mover):
     text = where.source.text[where.start:where.end] if where is not None else "the move"
     parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
              "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
-    # A call of a closure moves what its body moves, no argument of it.
-    gone = mover.value if parts is None else \
+    # A call of a closure moves what its body moves, no argument of it; a call given the
+    # closure, with it.
+    handed = isinstance(mover, _HandedOn)
+    gone = mover.closure if handed else mover.value if parts is None else \
         next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
+    # One call given a closure that calls it more than once moves what it moves again.
+    twice = handed and use is mover
     # A use that is not after the move in the text was reached through a loop's back edge.
-    again = gone.span is not None and use.span is not None and use.span.start <= gone.span.start
+    again = gone.span is not None and use.span is not None and \
+        use.span.start <= gone.span.start and not twice
     when = " in an earlier iteration of the loop" if again else ""
     if mover._prod in ("Let", "Assign"):
         to = display_name(mover.name) if mover._prod == "Let" else \
@@ -500,6 +589,17 @@ def _report(run, use, key, gone_key, mover):
         went = f"to Memory::{mover.dest.name}"
         repair = f"read the value where it went (`let y = transfer({x}, ..);` then `y`)"
         data = {"moved_to": mover.dest.name}
+    elif handed:
+        callee = display_name(mover.call.callee.name)
+        held = mover.closure._prod == "Local"
+        closure = f"'{display_name(mover.closure.name)}'" if held else "the closure"
+        went = (f"by '{callee}', which may call {closure} it is given more than once"
+                if twice else f"by '{callee}', which calls {closure} it is given") + \
+            ", whose body moves it,"
+        repair = f"give '{callee}' a closure it may call again" if twice else \
+            f"give '{callee}' {closure} once"
+        data = {"moved_by_calling": display_name(mover.closure.name) if held else "closure",
+                "handed_to": callee}
     elif gone is mover:
         callee = display_name(mover.callee.name)
         went = f"by the call of '{callee}', whose body moves it,"

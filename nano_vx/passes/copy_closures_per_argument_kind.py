@@ -21,6 +21,7 @@ _FUNCTION, _CLOSURE = "function", "closure"
 class State:
     fns: frozenset = frozenset()  # the program's functions: a `Global` naming one is a value
     callee: dict = field(default_factory=dict)  # id() of a call -> the copy it calls
+    told: dict = field(default_factory=dict)  # a parameter every call gives one kind -> it
     copies: dict = field(default_factory=dict)  # a closure's local -> its copies' names
     taken: set = field(default_factory=set)  # the names of the function's locals
 
@@ -34,8 +35,10 @@ halt-closure-prints knows which kind each parameter holds where it prints or com
 `let show = |h, y: i32| { print(h); }; show(|a: i32| a, 2); show(add, 1);` binds `let
 show_function = |h#1, y#1: i32| { print(h#1); };` after `show`, and the second call is
 `show_function(add, 1)`: the interpreter names each `function` or `closure`. An argument's
-kind is known when it is a closure written there, a function named, or a local a `let`
-(not `mut`) binds to either; a closure one of whose calls gives another is left as it is.
+kind is known when it is a closure written there, a function named, a local a `let` (not
+`mut`) binds to either, or a parameter of such a closure every call of which gives it one
+kind (`let pass = |g, y: i32| show(g, y); pass(add, 1);`: g is a function); a closure one of
+whose calls gives another is left as it is.
 """, state=State)
 
 
@@ -52,7 +55,9 @@ def _fn(run, fn):
     bound = {n.name: n.value for n in descendants(fn) if n._prod == "Let" and not n.mutable}
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
-    for name, closure in direct_closures(fn).items():
+    closures = direct_closures(fn)
+    st.told = _told(st, bound, calls, closures)
+    for name, closure in closures.items():
         named = _named(closure)
         given = {id(call): [_kind(st, bound, a) if p.name in named else None
                             for p, a in zip(closure.params, call.args)]
@@ -69,6 +74,23 @@ def _fn(run, fn):
     return run.rebuild(fn) if st.callee else fn
 
 
+def _told(st, bound: dict, calls, closures: dict) -> dict:
+    """Each parameter of the closures every call of which gives it an argument of one known
+    kind -> that kind, found until none is added: an argument may be such a parameter."""
+    st.told = {}
+    while True:
+        told = {}
+        for name, closure in closures.items():
+            given = [call.args for call in calls if call.callee.name == name]
+            for k, param in enumerate(closure.params):
+                kinds = {_kind(st, bound, args[k]) for args in given}
+                if len(kinds) == 1 and None not in kinds:
+                    told[param.name] = kinds.pop()
+        if told == st.told:
+            return told
+        st.told = told
+
+
 def _named(closure) -> set:
     """The parameters of closure its body names other than as the callee of a call."""
     callees = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
@@ -79,6 +101,8 @@ def _named(closure) -> set:
 
 def _kind(st, bound: dict, e):
     """Which kind e is, if it is told where it is written, else None."""
+    if e._prod == "Local" and e.name in st.told:
+        return st.told[e.name]
     if e._prod == "Local" and e.name in bound:
         e = bound[e.name]
     if e._prod == "Closure":

@@ -1,7 +1,8 @@
 """drop-uncalled-closures: Lsplit -> Lsplit.
 
-Same IL: making a closure computes nothing and the interpreter never runs the body of one
-nothing calls, so it runs the output as it ran the input."""
+Same IL: making a closure, or copying one into another variable, computes nothing and the
+interpreter never runs the body of one nothing calls, so it runs the output as it ran the
+input."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import direct_closures, typed_by_calls
+from ..scalars.closures import typed_by_calls
 
 
 @dataclass
@@ -24,7 +25,8 @@ parameter of no written type, or gives one to a closure that does.
 type-scalars types such a body at the closure's first call, which says whether the
 parameter is a raw pointer or a tensor (`let get = |q| unsafe { q[1] };`): with no call,
 nothing says it, and nothing runs the body either. One named only in the body of one
-dropped goes too.
+dropped goes too, and so does a `let` copying such a closure into a variable nothing names
+(`let f = get;`, f never named), and then the closure it copies, if nothing else names it.
 """, state=State)
 
 
@@ -40,15 +42,19 @@ def _let(run, let):
 
 
 def _uncalled(fn) -> frozenset:
-    """The locals of fn bound to such closures, named nowhere but in those dropped."""
-    closures = direct_closures(fn)
+    """The locals of fn bound to such closures, or to copies of them, named nowhere but in
+    the `let`s dropped."""
+    lets = {n.name: n.value for n in descendants(fn) if n._prod == "Let"}
+    closures = {name: value for name, value in lets.items() if value._prod == "Closure"}
     found = typed_by_calls(closures)
-    typed = {name for name, closure in closures.items() if id(closure) in found}
+    held = {name for name, closure in closures.items() if id(closure) in found}
+    while more := {name for name, value in lets.items()
+                   if value._prod == "Local" and value.name in held} - held:
+        held |= more
     dropped: set = set()
-    while typed - dropped:
-        hidden = {id(n) for name in dropped for n in descendants(closures[name])}
+    while True:
+        hidden = {id(n) for name in dropped for n in descendants(lets[name])}
         named = {n.name for n in descendants(fn) if n._prod == "Local" and id(n) not in hidden}
-        if not typed - named - dropped:
-            break
-        dropped |= typed - named
-    return frozenset(dropped)
+        if not held - named - dropped:
+            return frozenset(dropped)
+        dropped |= held - named

@@ -32,8 +32,9 @@ split-closure-aggregates then take apart as any closure: `let f = if c { spare }
 scalarize-aggregates takes such a function's parameters and result apart, and each call of it
 by name; the closure's call is one. Any other value of such a function (given to a closure,
 returned, printed), and one of a function taking a reference to an aggregate or a generic
-struct, which those passes would leave whole, stays for check-aggregate-function-values to
-refuse (E5010).
+struct, which those passes would leave whole, stays, for number-aggregate-function-values to
+number where a local only called holds it, or for check-aggregate-function-values to refuse
+(E5010).
 """, state=State)
 
 

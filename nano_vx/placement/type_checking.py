@@ -71,6 +71,13 @@ def _typed(program, model) -> tuple:
     return _last[2:]
 
 
+def loose_scopes(program, model) -> dict[str, Scope]:
+    """Every function's locals as the type checks bind them: a local bound to an unsuffixed
+    literal without a written type has the literal's type (`{integer}`), whatever its uses
+    make it."""
+    return _typed(program, model)[2]
+
+
 def each_item(run, program, *, constant=None) -> None:
     """Walk the value of each constant (on the host, with no locals), handing the item to
     `constant` after it, then each function (whose handler calls `enter`)."""

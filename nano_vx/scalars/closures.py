@@ -81,7 +81,7 @@ def returned_closures(fn) -> dict:
         calls = [parents[id(n)] for n in uses.get(name, ())]
         changed = _changed(inner)
         cells = [v for v in env if v in changed]
-        if env and _kept(calls, parents, uses, (fn, cells)):
+        if env and _kept(calls, parents, uses, fn):
             found[id(inner)] = (name, env, cells)
     return found
 
@@ -93,10 +93,10 @@ def _changed(node) -> set:
     return {p.name for p in places if p._prod == "Local"}
 
 
-def _kept(calls, parents, uses, made) -> bool:
+def _kept(calls, parents, uses, fn) -> bool:
     """Whether each call is the value of a `let`, or of an assignment to a local such a `let`
-    binds, and each local so bound is otherwise only called or copied (`_copies`); made is
-    (the function, the value's cells)."""
+    binds, and each local so bound is otherwise only called or copied (`_copies`) in the
+    function fn."""
     sites = [parents.get(id(c)) for c in calls]
     let_bound, targets = set(), set()
     for call, site in zip(calls, sites):
@@ -114,7 +114,7 @@ def _kept(calls, parents, uses, made) -> bool:
     while todo:
         f = todo.pop()
         copies = _copies(f, parents, uses, targets)
-        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses, made):
+        if copies is None or f in assigned and not _copied_apart(f, copies, parents, uses, fn):
             return False
         for name in copies:
             if name not in seen:
@@ -139,7 +139,7 @@ def _copies(f, parents, uses, targets) -> list | None:
     return copies
 
 
-def _copied_apart(f, copies, parents, uses, made) -> bool:
+def _copied_apart(f, copies, parents, uses, fn) -> bool:
     """Whether the copies of a variable f that is assigned keep the value each was given once
     f is assigned another: each assignment to f that may run while a copy is alive (a copy is
     only called, or copied by a `let` likewise, all in its scope) sees it in scope, where
@@ -147,9 +147,7 @@ def _copied_apart(f, copies, parents, uses, made) -> bool:
     holding one value). So each assignment is in the closure binding the copy (or the
     function), or in the function's own body, which does not run while a closure does, or
     in closures a `let` binds and only calls, inside that one, seeing every copy (each is
-    called only in its `let`'s scope, where the copies are alive), where the value changes
-    no cell (made: the function, its cells), whose reference a copy would hold in a variable
-    such a closure assigns: a reference to a reference."""
+    called only in its `let`'s scope, where the copies are alive)."""
     if not copies:
         return True
     homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
@@ -161,9 +159,6 @@ def _copied_apart(f, copies, parents, uses, made) -> bool:
         around = _closure_around(assign, parents)
         if around is None or homes == {around}:
             continue
-        fn, cells = made
-        if cells:
-            return False
         direct = direct or {id(c) for c in direct_closures(fn).values()}
         while around is not None and id(around) in direct and {around} != homes:
             around = _closure_around(around, parents)
@@ -323,6 +318,11 @@ def visible_at_calls(fn) -> dict:
 def visible_at_assignments(fn) -> dict:
     """id() of each assignment -> the locals in scope there, as visible_at_calls."""
     return _visible_at(fn, lambda n: n._prod == "Assign")
+
+
+def visible_at_lets(fn) -> dict:
+    """id() of each `let` -> the locals in scope there (not the one it binds)."""
+    return _visible_at(fn, lambda n: n._prod == "Let")
 
 
 class Scope:

@@ -60,27 +60,33 @@ def test_what_the_maker_assigns_before_it_returns_the_value_is_in_the_copy():
 
 def test_a_copy_of_a_value_assigned_anew_takes_the_cell_it_shares_at_the_assignment():
     text = to_text(run_front(CASES / "copied_then_assigned.vx", capture_environments).after)
-    # the copy reads through a reference to the first name's cell, and copies what the value
-    # only reads
-    assert "let mut n#5: ~&mut i32 = &mut n#3;\n        let s#4: i32 = s#3;" in text
-    assert "d(y, n#5, s#4)" in text
+    # the copy numbers the cell it calls with, the first name's until the assignment, and
+    # copies what the value only reads
+    assert "let mut at: ~i32 = 0i32;\n        let mut n#4: i32 = 0i32;\n" \
+        "        let s#4: i32 = s#3;" in text
+    assert "d(y, if at == 0i32 {\n                &mut n#3\n            } else {\n" \
+        "                &mut n#4\n            }, s#4)" in text
     # only the assignment in its scope moves the cell into its own
-    assert text.count("if shares {") == 1
-    assert "if shares {\n            n#4 = n#3;\n            n#5 = &mut n#4;\n" \
-        "        }\n        shares = false;\n        c = counter(100i32" in text
+    assert text.count("if at == 0i32 {\n            n#4") == 1
+    assert "if at == 0i32 {\n            n#4 = n#3;\n            at = 1i32;\n" \
+        "        }\n        c = counter(100i32" in text
 
 
 def test_copies_of_one_value_share_the_cell_the_first_of_them_takes():
     text = to_text(run_front(CASES / "copied_twice.vx", capture_environments).after)
-    # a copy of a copy passes the reference the copy passes
-    assert "@print(d(1i32, n#5));\n    @print(e(1i32, n#7));\n    @print(f(1i32, n#5));" in text
-    # the second copy takes the first's reference when both shared the cell, and a copy made
-    # after the assignment a reference to the new value's cell
-    assert "    if shares#1 {\n        if shares {\n            n#7 = n#5;\n        } else {\n" \
-        "            n#6 = n#3;\n            n#7 = &mut n#6;\n        }\n    }\n" \
-        "    shares = false;\n    shares#1 = false;\n    c = counter(9i32, &mut n#3);" in text
-    assert "let mut n#9: ~&mut i32 = &mut n#3;\n    let g: fn(i32, &mut i32) -> i32 = c;" in text
-    assert "        } else if shares#1 {\n            n#9 = n#7;\n" in text
+    # a copy of a copy passes the cell the copy passes
+    chosen = "if at == 0i32 {\n        &mut n#3\n    } else {\n        &mut n#4\n    }"
+    assert f"@print(f(1i32, {chosen}));\n    if at#1" in text
+    # the second copy numbers the first's cell when both shared the cell, each seeing the
+    # numbers of those before it as they were, and a copy made after the assignment numbers
+    # the new value's cell
+    assert "    if at#1 == 0i32 {\n        if at == 0i32 {\n            at#1 = 1i32;\n" \
+        "        } else {\n            n#5 = n#3;\n            at#1 = 2i32;\n        }\n" \
+        "    }\n    if at == 0i32 {\n        n#4 = n#3;\n        at = 1i32;\n    }\n" \
+        "    c = counter(9i32, &mut n#3);" in text
+    assert "let mut at#2: ~i32 = 0i32;\n    let mut n#6: i32 = 0i32;\n" \
+        "    let g: fn(i32, &mut i32) -> i32 = c;" in text
+    assert "        } else if at#1 == 0i32 {\n            at#2 = 2i32;\n" in text
 
 
 # Hand-written Lscalars: a maker whose returned closure holds a closure of its own reading

@@ -53,6 +53,12 @@ def test_literals_fit_and_instances_take_their_arguments():
     assert_prints_the_same(CASES / "literals_and_generics.vx", check_calls)
 
 
+def test_a_local_bound_to_a_literal_converts_to_the_parameter_it_is_given():
+    ran = run_front(CASES / "plain_locals_given_to_typed_parameters.vx", check_calls)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert ran.prints() == ("15000000000\n0.33333334\n0.3333333333333333\n",) * 2
+
+
 def test_an_instance_is_judged_with_its_parameters_made_concrete():
     # T binds to i32 from the first argument; the second is then a float for an i32.
     text = (CASES / "literals_and_generics.vx").read_text().replace("pick(1, 2)",

@@ -547,6 +547,18 @@ def test_a_second_call_of_a_closure_moving_what_it_captures_is_a_use_after_the_f
     assert repaired.prints() == ("2\n4\n6\n6\n",) * 2
 
 
+def test_a_closure_handed_to_another_is_called_there():
+    diag, repaired = _refused_and_repaired(
+        "closure_handed_on_twice", (8, "keep(g)"),
+        "use of moved value 't': it was moved by 'keep', which calls 'g' it is given, whose "
+        "body moves it, at line 7, column 17")
+    assert _moved(diag) == ((7, 22, "g"), "'t' moved here")
+    assert diag.help == ["give 'keep' 'g' once, or give 't' a new value before this use"]
+    assert diag.data == {"name": "t", "moved_by_calling": "g", "handed_to": "keep",
+                         "moved_at": {"line": 7, "column": 17}}
+    assert repaired.prints() == ("2\n2\n3\n",) * 2
+
+
 ONCE = """fn consume(t: Tensor<i32, [2]>) -> i32 {{ t[0] }}
 
 struct S {{ t: Tensor<i32, [2]>, n: i32 }}
@@ -598,6 +610,30 @@ fn main() {{
      "by the call of 'h'"),
     ("let g = || consume(t); let h = match s.n { 1 => || 3, _ => g }; print(h()); "
      "t = Tensor<i32, [2]>::fill(4); print(h());", None),
+    # A closure given a closure calls it as often as its body does: twice, or in a loop.
+    ("let g = || consume(t); let twice = |h| h() + h(); print(twice(g));",
+     "by 'twice', which may call 'g' it is given more than once, whose body moves it, at"),
+    ("let g = || consume(t); let each = |h| { let mut k = 0; for i in 0..2 { k += h(); } k }; "
+     "print(each(g));", "more than once"),
+    ("let once = |h| h(); print(once(|| consume(t))); print(once(|| consume(t)));",
+     "by 'once', which calls the closure it is given"),
+    ("let g = || consume(t); let once = |h| h(); print(once(g)); print(g());",
+     "by 'once', which calls 'g' it is given"),
+    ("let g = || consume(t); let once = |h| h(); print(g()); print(once(g));",
+     "by the call of 'g'"),
+    # A closure handed on, or given to a closure that is itself a parameter, may be called
+    # any number of times.
+    ("let g = || consume(t); let on = |h| { let k = h; k() }; print(on(g));", "more than once"),
+    ("let g = || consume(t); let via = |c, h| c(h); print(via(|k| k(), g));", "more than once"),
+    # Called once per call, with a new value between, or never: admitted.
+    ("let g = || consume(t); let once = |h| h(); print(once(g)); "
+     "t = Tensor<i32, [2]>::fill(4); print(once(g));", None),
+    ("let g = || consume(t); let skip = |h, n| n; print(skip(g, 1)); print(skip(g, 2));", None),
+    ("let g = || consume(t); let pick = |h, n| if n > 1 { h() } else { 0 }; "
+     "print(pick(g, 2));", None),
+    # A closure that only transfers what it captures is checked when it runs (E9004).
+    ("let g = || transfer(t, Memory::NPU_HBM); let once = |h| h(); let a = once(g); "
+     "let b = once(g);", None),
 ])
 def test_what_a_second_call_of_a_closure_moves(body, refused):
     ran = run_front(ONCE.format(body=body), check_linearity)
@@ -607,3 +643,4 @@ def test_what_a_second_call_of_a_closure_moves(body, refused):
     else:
         [(code, message)] = codes
         assert code == "E4001" and refused in message, message
+

@@ -44,6 +44,13 @@ def test_only_a_parameter_given_both_kinds_and_named_otherwise_makes_copies():
     assert ran.after is ran.before
 
 
+def test_a_parameter_every_call_gives_one_kind_tells_the_kind_it_gives():
+    ran = run_front(CASES / "parameters_given_told_parameters.vx", copy_closures_per_argument_kind)
+    calls = {n.callee.name for n in descendants(ran.after)
+             if n._prod == "Call" and n.callee._prod == "Local"}
+    assert {"show", "show_closure"} <= calls
+
+
 HANDWRITTEN = """
     // IL: Lpinned
     fn add(a: i32, b: i32) -> i32 {

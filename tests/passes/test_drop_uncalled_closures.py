@@ -38,6 +38,11 @@ def test_only_the_closures_nothing_calls_that_no_written_type_says_go():
     assert ran.after is not ran.before
 
 
+def test_copies_nothing_names_go_with_the_closure_they_copy():
+    ran = run_front(CASES / "closure_copies_nothing_calls.vx", drop_uncalled_closures)
+    assert {n.name for n in ran.nodes("Let")} == {"a", "k", "at", "copy", "read"}
+
+
 def test_a_program_without_such_closures_is_left_as_it_is():
     ran = run_front("fn main() {\n    let f = |x| x + 1;\n    let g = |q: i32| q;\n"
                     "    print(f(1));\n}\n", drop_uncalled_closures)

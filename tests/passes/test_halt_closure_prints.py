@@ -126,14 +126,24 @@ def test_a_parameter_given_a_function_and_a_closure_in_copies_of_its_closure_is_
     assert "W5001" not in native[2] and "cannot print a value of type closure" in native[2]
 
 
-def test_a_parameter_given_another_parameter_and_a_closure_printed_stays_refused():
-    case = CASES / "e5010_parameter_given_a_parameter_and_a_closure_printed.vx"
+def test_a_parameter_given_another_parameter_every_call_gives_a_function_stops_natively():
+    case = CASES / "parameter_given_a_parameter_and_a_closure_printed.vx"
+    text = to_text(run_front(case, halt_closure_prints).after)
+    assert text.count("cannot print a value of type closure") == 1
+    assert text.count("cannot print a value of type function") == 1
+    native = run_cli(case)
+    assert "W5001" not in native[2] and "cannot print a value of type closure" in native[2]
+    assert native == run_cli(case, "--action", "interpret")
+
+
+def test_a_parameter_given_a_parameter_given_both_kinds_printed_stays_refused():
+    case = CASES / "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
-    assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
+    assert "W5001" in native[2] and "cannot print a value of type function" in native[2]
     assert native[:2] == run_cli(case, "--action", "interpret")[:2]
     assert_native_as_interpreted(
-        CASES / "e5010_parameter_given_a_parameter_and_a_closure_printed_repaired.vx")
+        CASES / "e5010_parameter_given_a_parameter_given_both_kinds_printed_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -23,7 +23,7 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
     "`let` or returned"
 PLAIN = "'k', which the interpreter holds as the i32 or f64 of its literals, computed with " \
     "as the i64 a later use types it"
-REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
+REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
                "an `if` choosing a reference to a tensor none of whose arms names a variable "
@@ -32,7 +32,8 @@ REFUSED = {"e5010_counter_copied_then_assigned_by_a_closure":
            "e5010_closure_binding_its_plain_parameter_then_an_i64": PLAIN,
            "e5010_units_compared_right_of_and_inside_a_call":
                "an `if` value with statements in its arms inside a larger expression",
-           "e5010_closure_value_indexing_an_untyped_parameter_never_called": "indexing _",
+           "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called":
+               "indexing _",
            "e5010_row_of_a_temporary_after_a_call":
                "a row of a tensor no variable names used other than printed",
            "e5010_row_chosen_by_an_if_for_a_let": ROW,
