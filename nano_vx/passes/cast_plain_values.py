@@ -18,7 +18,6 @@ from ..scalars.plain_units import Contexts
 @dataclass
 class State:
     opening: bool = True  # the first walk opens each unit; the second casts it as decided
-    plain: set = field(default_factory=set)  # the plain locals of the function walked
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
     fns: dict = field(default_factory=dict)  # function name -> its Fn
     units: set = field(default_factory=set)  # id() of each unit of the function walked
@@ -137,8 +136,8 @@ def _converted_alone(cast, target: str, contexts, untyped: set) -> bool:
 def _fn(run, fn):
     st = run.state
     if st.opening:
-        st.plain = st.plains[fn.name] = plain_locals(fn)
-        st.units = Contexts(fn, st.fns, st.plain).units()
+        st.plains[fn.name] = plain_locals(fn)
+        st.units = Contexts(fn, st.fns, st.plains[fn.name]).units()
     return run.rebuild(fn)
 
 

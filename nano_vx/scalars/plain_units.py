@@ -118,9 +118,9 @@ class Contexts:
         if p == "Assign" and parent.value is node and parent.target._prod == "Local":
             # the type the place holds: a plain local's fixes none
             let = self.lets.get(parent.target.name)
-            held = scalar_hint(let.type) if let is not None else UNKNOWN
-            return None if held in UNFIXED.values() or parent.target.name in self.plain \
-                else held
+            holds = scalar_hint(let.type) if let is not None else UNKNOWN
+            return None if holds in UNFIXED.values() or parent.target.name in self.plain \
+                else holds
         return UNKNOWN
 
     def in_closure(self, node) -> bool:
