@@ -61,7 +61,9 @@ from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_k
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_tracked_functions import copy_tracked_functions
+from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
@@ -110,6 +112,7 @@ from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.index_chosen_rows import index_chosen_rows
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
@@ -121,7 +124,9 @@ from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
+from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.outline_constant_values import outline_constant_values
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -137,6 +142,7 @@ from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_row_temporaries import name_row_temporaries
+from .passes.name_sizing_calls import name_sizing_calls
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -153,6 +159,7 @@ from .passes.scalarize_aggregates import scalarize_aggregates
 from .passes.settle_written_tensors import settle_written_tensors
 from .passes.specialize_storages import specialize_storages
 from .passes.split_chosen_storages import split_chosen_storages
+from .passes.split_chosen_tensor_references import split_chosen_tensor_references
 from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
@@ -263,7 +270,9 @@ BACK_END = [
     inline_borrowed_references,
     collapse_reference_chains,
     split_computed_constants,
+    hoist_constant_tensors,
     inline_aggregate_constants,
+    outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,
@@ -295,9 +304,11 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    defer_early_returned_references,
     split_choice_statements,
     split_returned_references,
     inline_returned_references,
+    copy_rest_into_repointing_arms,
     split_repointed_references,
     inline_aggregate_references,
     copy_read_kernel_aggregates,
@@ -325,12 +336,15 @@ BACK_END = [
     move_printing_loop_conditions,
     number_texts,
     return_chosen_rows,
+    index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    split_chosen_tensor_references,
     wrap_function_values,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
+    name_sizing_calls,
     split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,

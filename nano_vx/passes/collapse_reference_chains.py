@@ -7,7 +7,7 @@ reference the output holds instead is the reference the outer one would find."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
@@ -37,7 +37,9 @@ refer elsewhere). Every type is collapsed, so every dereference and shared borro
 too where it meets a chain: a program with a chain and a dereference or a shared borrow of
 what no `let`, parameter, function result, field or element type, nor the value a closure
 a `let` binds ends its body with, says here (a call of a closure a parameter holds, a
-closure's parameter of no written type) is left whole, for type-scalars to refuse.
+closure's parameter of no written type read in its body) is left whole, for type-scalars
+to refuse; a call of a closure whose body ends with such a parameter (`let id = |p| p;
+*id(r)`) reads the type of what the call gives it.
 """, state=State)
 
 
@@ -103,7 +105,11 @@ def _type(st, e):
         closure = st.values.get(e.callee.name)
         if closure is None or closure._prod != "Closure" or closure.body.value is None:
             return None
-        return _type(st, closure.body.value)  # the value the closure's body ends with
+        # The value the closure's body ends with, each parameter of no written type of the
+        # type of what this call gives it (`|p| p` gives back its argument).
+        given = {p.name: _type(st, a) for p, a in zip(closure.params, e.args)
+                 if not _known(p.type)}
+        return _type(replace(st, types={**st.types, **given}), closure.body.value)
     if e._prod in ("IfExpr", "MatchValue", "Match"):  # each arm's value has its type
         blocks = (e.then, e.orelse) if e._prod == "IfExpr" else \
             [c.body for c in (e.cases if e._prod == "MatchValue" else e.arms)]

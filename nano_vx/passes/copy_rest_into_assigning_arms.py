@@ -1,7 +1,8 @@
 """copy-rest-into-assigning-arms: Lsplit -> Lsplit.
 
-Same IL: an `if` statement none of whose arms leaves early runs one arm and then what
-followed it, so each arm followed by its copy of the rest is the same program."""
+Same IL: an `if` statement each of whose arms either ends leaving (`return`, `break`,
+`continue`) or leaves nowhere runs one arm and then, unless it left, what followed it, so
+each arm that does not leave followed by its copy of the rest is the same program."""
 
 from __future__ import annotations
 
@@ -30,10 +31,12 @@ place `r` names after the `if` depends on the arm taken, and native code reads t
 reference as one machine type, so rebind-chosen-references then makes each assignment, a
 statement of its arm's block, a `let` of its own. The second arm's copy binds its locals
 under names of their own; where the block has a value, the `if` becomes the block's value,
-each arm ending with its copy of it. Only an `if` in the block of the reference's `let`
-(or, so copied, in an arm) is written so, one whose arms do not leave early (`return`,
-`break`, `continue`) and that is not the block's last; and a function with more than four
-is left as it is (each writes the rest of its block twice), for type-scalars to refuse.
+each arm ending with its copy of it. An arm whose last statement leaves (`if c { r = &mut x;
+} else { return 7; }`) never reaches the rest and is left as it is. Only an `if` in the block
+of the reference's `let` (or, so copied, in an arm) is written so, one whose other arms
+leave nowhere (a `return`, `break` or `continue` inside them is left as it is) and that is
+not the block's last; and a function with more than four is left as it is (each writes the
+rest of its block twice), for type-scalars to refuse.
 """, state=State)
 
 
@@ -56,15 +59,22 @@ def _fn(run, fn):
 
 
 def _assigning(s, held: set):
-    """The reference of `held` an arm of the `if` statement s assigns by a statement of its
-    own, none of its arms leaving early, else None."""
-    if s._prod != "If" or s.comptime or any(n._prod in _LEAVING for n in descendants(s)):
+    """The reference of `held` an arm of the `if` statement s that leaves nowhere assigns by
+    a statement of its own, each other arm leaving nowhere or ending leaving, else None."""
+    if s._prod != "If" or s.comptime:
         return None
-    arms = [arm for arm in (s.then, s.orelse) if arm is not None]
-    if any(arm.value is not None for arm in arms):
+    arms = [arm for arm in (s.then, s.orelse) if arm is not None and not _leaves(arm)]
+    if any(arm.value is not None or any(n._prod in _LEAVING for n in descendants(arm))
+           for arm in arms):
         return None
     return next((n.target.name for arm in arms for n in arm.stmts if n._prod == "Assign"
                  and n.target._prod == "Local" and n.target.name in held), None)
+
+
+def _leaves(arm) -> bool:
+    """Whether the arm's last statement leaves it, so what follows the `if` never runs
+    after it."""
+    return arm.value is None and bool(arm.stmts) and arm.stmts[-1]._prod in _LEAVING
 
 
 @copy_rest_into_assigning_arms.on("Block")
@@ -98,6 +108,9 @@ def _copied(run, stmts: tuple, value, bound: frozenset):
 
 
 def _arm(run, arm, rest, bound: frozenset):
-    """The arm followed by `rest`, so written again where it assigns in turn."""
+    """The arm followed by `rest`, so written again where it assigns in turn; an arm that
+    leaves as it is."""
+    if _leaves(arm):
+        return arm
     stmts, value = _copied(run, arm.stmts + rest.stmts, rest.value, bound)
     return arm.replace(stmts=stmts, value=value)

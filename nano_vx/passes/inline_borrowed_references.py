@@ -25,8 +25,9 @@ Native code makes a reference the address of a scalar's cell, and a reference ha
 so type-scalars refuses a reference to one (collapse-reference-chains makes a chain of
 shared references its inner one). A `let` binding `&mut r` or `&r` (r a reference with
 `&mut` on one side of the chain) whose local is only ever dereferenced (so never assigned
-either) names r as long as it lives, so it goes. One passed on, lent, or read by a closure
-(whose captures would change) stays, for type-scalars to refuse.
+either) names r as long as it lives, so it goes, and so does a `let` copying such a local
+(`let again = rr; *again = &y;`), itself only dereferenced. One passed on, lent, or read by
+a closure (whose captures would change) stays, for type-scalars to refuse.
 """, state=State)
 
 
@@ -42,12 +43,24 @@ def _fn(run, fn):
              n.value._prod == "Borrow" and n.value.value._prod == "Local" and
              _borrow(types.get(n.value.value.name)) and
              (n.value.mutable or types[n.value.value.name].mutable)}
+    copies = {n.name: n.value for n in nodes if n._prod == "Let" and n.value._prod == "Local"}
+    while grown := {name: named[v.name] for name, v in copies.items()
+                    if v.name in named and name not in named}:
+        named |= grown
     derefs = {id(n.value) for n in nodes if n._prod == "Deref"}
     in_closures = {n.name for c in nodes if c._prod == "Closure" for n in descendants(c)
                    if n._prod == "Local"}
-    passed = {n.name for n in nodes if n._prod == "Local" and id(n) not in derefs}
-    run.state.named = {name: r for name, r in named.items()
-                       if name not in passed and name not in in_closures}
+    while True:
+        # A copy `let again = rr;` that goes is no use of rr; one that stays passes rr on.
+        going = {id(v) for name, v in copies.items() if name in named}
+        passed = {n.name for n in nodes if n._prod == "Local" and id(n) not in derefs
+                  and id(n) not in going}
+        left = {name: r for name, r in named.items()
+                if name not in passed and name not in in_closures}
+        if left == named:
+            break
+        named = left
+    run.state.named = named
     return run.rebuild(fn) if run.state.named else fn
 
 

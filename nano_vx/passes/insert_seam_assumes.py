@@ -8,6 +8,7 @@ from ..languages.lsrc import contract_clauses, nested_blocks
 from ..languages.lkernels import Lkernels
 from ..languages.lassumed import Lassumed
 from ..nanopass import Pass
+from ..scalars.function_locals import computed_from
 
 L = Lassumed
 
@@ -64,7 +65,7 @@ def _required(run, fn, fixed: set[str]) -> list:
     """The conditions of `fn`'s `requires` that every call was proved to establish."""
     proved = run.ctx.proved_requires.get(fn.name, frozenset())
     clauses = [c for c in contract_clauses(fn.body) if c._prod == "Requires"]
-    return [c.cond for i, c in enumerate(clauses) if i in proved and _carried(c.cond, fixed)]
+    return [c.cond for i, c in enumerate(clauses) if i in proved and computed_from(c.cond, fixed)]
 
 
 def _immutable_params(fn) -> set[str]:
@@ -79,7 +80,7 @@ def _proofs(block, fixed: set[str], proved: list, launches: dict, params: dict) 
     fixed = set(fixed)
     for stmt in block.stmts:
         kind = stmt._prod
-        if kind == "Assert" and _carried(stmt.cond, fixed):
+        if kind == "Assert" and computed_from(stmt.cond, fixed):
             proved.append(stmt.cond)
         elif kind == "Let" and not stmt.mutable:
             fixed.add(stmt.name)
@@ -92,21 +93,6 @@ def _proofs(block, fixed: set[str], proved: list, launches: dict, params: dict) 
             launches.setdefault(launch.kernel, []).append(here)
         for inner in nested_blocks(stmt):
             _proofs(inner, fixed, proved, launches, params)
-
-
-def _carried(cond, fixed: set[str]) -> bool:
-    """A condition the kernel can re-check with what it receives: literals, fixed locals,
-    arithmetic, comparisons and logic only."""
-    kind = cond._prod
-    if kind in ("Int", "Float", "Bool"):
-        return True
-    if kind == "Local":
-        return cond.name in fixed
-    if kind == "Unary":
-        return _carried(cond.operand, fixed)
-    if kind == "Binary":
-        return _carried(cond.left, fixed) and _carried(cond.right, fixed)
-    return False
 
 
 def _renamed(cond, names: dict):

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.storages import (Known, bound_locals, chosen_between_storages, fresh_copy,
-                                known_places)
+from ..scalars.storages import Known, chosen_between_storages, known_places, split_into_arms
 
 
 @dataclass
@@ -58,17 +57,9 @@ def _block(run, block):
     at = next((i for i, s in enumerate(block.stmts) if _chosen(run, s)), None)
     if at is None:
         return run.rebuild(block)
-    let, span = block.stmts[at], block.span
-    choice = let.value
-    arms = (_arm(run, choice.then, let, block, at, False),
-            _arm(run, choice.orelse, let, block, at, True))
-    if block.value is None:
-        split = block.replace(stmts=block.stmts[:at] + (
-            L["If"](choice.cond, False, *arms, span=choice.span),))
-    else:
-        split = block.replace(stmts=block.stmts[:at], value=choice.replace(
-            then=arms[0], orelse=arms[1]))
-    return run.rebuild(split.replace(span=span))
+    split = split_into_arms(block, at, run.state.names.fresh, lambda renamed: _note(
+        run.state.known, renamed))
+    return run.rebuild(split.replace(span=block.span))
 
 
 def _chosen(run, s) -> bool:
@@ -76,20 +67,9 @@ def _chosen(run, s) -> bool:
     return chosen_between_storages(s, run.state.known) and not s.mutable
 
 
-def _arm(run, arm, let, block, at: int, copied: bool):
-    """The arm of the `if`: its statements, the `let` of its value, then what followed the
-    `let` in the block (a copy of its own, its locals renamed, in the second arm)."""
-    rest, value, name, ty = block.stmts[at + 1:], block.value, let.name, let.type
-    if copied:
-        st = run.state
-        bound = [name] + bound_locals(block.replace(stmts=rest))
-        renamed = {old: st.names.fresh(old.split("#")[0]) for old in bound}
-        for old, new in renamed.items():
-            for found in (st.known.types, st.known.stores):
-                if old in found:
-                    found[new] = found[old]
-        rest = tuple(fresh_copy(s, renamed) for s in rest)
-        value = fresh_copy(value, renamed) if value is not None else None
-        name, ty = renamed[name], fresh_copy(ty)
-    bound = let.replace(name=name, type=ty, value=arm.value)
-    return arm.replace(stmts=(*arm.stmts, bound, *rest), value=value)
+def _note(known: Known, renamed: dict) -> None:
+    """What each local renamed stores and its type, under its new name too."""
+    for old, new in renamed.items():
+        for found in (known.types, known.stores):
+            if old in found:
+                found[new] = found[old]

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from ..derivatives.code import substitute
 from ..languages.lmatched import Lmatched as L
-from ..nanopass import Pass, children, descendants
-from ..scalars.aggregates import Names, Shapes, is_tensor, strip
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import Names, Shapes, strip
+from ..scalars.whole_tensors import assigned_whole, parents_of
 
 
 @dataclass
@@ -32,8 +33,9 @@ inline-aggregate-references writes each as the place it names.
 scalarize-aggregates makes such a reference a `&mut` per part, the tensor's referring to
 the variable holding the buffer, through which native code assigns no whole tensor, nor
 tells a buffer another local holds from the one it lends. A reference assigned inside a
-nested block (a loop's turn, an arm), lent, or read by a closure (which may run after a
-later assignment) stays.
+nested block (a loop's turn, an arm: copy-rest-into-repointing-arms made a `let` of one an
+arm of an `if` gives it alone), lent, or read by a closure (which may run after a later
+assignment) stays.
 """, state=State)
 
 
@@ -60,12 +62,12 @@ def _repointed(fn, shapes: Shapes) -> set:
     it (a read of it, or of an element, or an element's write, reads or writes the tensor
     it refers to then, through the `&mut` per part as each scalar's)."""
     lets, nested, kept = {}, set(), set()
-    parents = {id(c): n for n in descendants(fn.body) for _, _, c in children(n)}
+    parents = parents_of(fn)
     for n in descendants(fn.body):
         if n._prod == "Block":
             for s in n.stmts:
                 if s._prod == "Let" and s.mutable and _reference(s.type) and \
-                        _whole(fn, s.name, shapes.of(s.type), parents):
+                        assigned_whole(fn, s.name, shapes.of(s.type), parents):
                     lets[s.name] = n
         elif n._prod == "Borrow" and n.value._prod == "Local":
             kept.add(n.value.name)
@@ -80,31 +82,6 @@ def _repointed(fn, shapes: Shapes) -> set:
                     if s.op != "=" or lets[s.target.name] is not n:
                         nested.add(s.target.name)
     return assigned - nested - kept
-
-
-def _whole(fn, name: str, shape, parents: dict) -> bool:
-    """Whether fn assigns whole through the reference `name` to a value of `shape` a tensor of
-    it or a part holding one, lends such a part, or passes the reference on: a tensor it
-    reaches may then be assigned whole."""
-    if shape is None or not any(is_tensor(t) for t in shape.leaves()):
-        return False
-    for n in descendants(fn.body):
-        if n._prod != "Local" or n.name != name:
-            continue
-        at, part = n, shape
-        if parents.get(id(at)) is not None and parents[id(at)]._prod == "Deref":
-            at = parents[id(at)]
-        while (up := parents.get(id(at))) is not None and up._prod in ("FieldGet", "TupleGet") \
-                and up.base is at and part.kind != "leaf":
-            part, at = part.part(up.field if up._prod == "FieldGet" else up.index), up
-        up = parents.get(id(at))
-        if not any(is_tensor(t) for t in part.leaves()) or up is None:
-            continue
-        if up._prod == "Assign" and up.target is at is not n or \
-                up._prod == "Borrow" and part.kind != "leaf" or \
-                up._prod == "Call" and any(a is n for a in up.args):
-            return True
-    return False
 
 
 def _reference(ty) -> bool:

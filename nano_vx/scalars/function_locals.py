@@ -1,6 +1,6 @@
 """What a pass asks of a function's locals before it computes a part of a statement at another
 point than the program did: which may hold another value than their `let` gave them, which a
-call may change, which name a tensor."""
+call may change, which name a tensor, and whether a condition reads only such as keep it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,21 @@ def _root(place) -> str | None:
     while place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
         place = place.value if place._prod == "Deref" else place.base
     return place.name if place._prod == "Local" else None
+
+
+def computed_from(cond, fixed: set) -> bool:
+    """Whether the condition reads only literals and the locals of `fixed`, by arithmetic,
+    comparisons and logic: computed again, it reads what it read."""
+    kind = cond._prod
+    if kind in ("Int", "Float", "Bool"):
+        return True
+    if kind == "Local":
+        return cond.name in fixed
+    if kind == "Unary":
+        return computed_from(cond.operand, fixed)
+    if kind == "Binary":
+        return computed_from(cond.left, fixed) and computed_from(cond.right, fixed)
+    return False
 
 
 def changed_locals(fn) -> set:

@@ -1,13 +1,16 @@
 """What a place a reference or raw pointer names stores: an element of a tensor of a narrow
 type (`f8e4m3`, a byte), or a value of its value type. Native code reads and writes through
 a reference as one machine type, so specialize-storages and split-chosen-storages ask which
-places a reference may name; and a copy of a tree whose nodes are its own, as those passes
-make of code they write twice."""
+places a reference may name; a copy of a tree whose nodes are its own, as those passes make
+of code they write twice; and a `let` of what an `if` chooses written as that `if` choosing
+between `let`s, each arm followed by the rest of its block."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from ..languages.lsplit import Lsplit as L
 from ..nanopass import Node, descendants
 from ..values.literals import TYPE_WRAPPERS
 from ..values.narrow import NARROW_TYPES
@@ -120,3 +123,42 @@ def bound_locals(node) -> list:
     """The locals `node` binds, in order."""
     return [getattr(n, f) for n in descendants(node) if n._prod != "Local"
             for f in _LOCAL_NAMES.get(n._prod, ())]
+
+
+def split_into_arms(block, at: int, fresh: Callable[[str], str],
+                    note: Callable[[dict], None] = lambda renamed: None):
+    """`block` with its `let` at `at`, of a value an `if` chooses, written as that `if`
+    choosing between the `let`s of its arms' values, each arm followed by what followed the
+    `let` in the block: the `if` the block's value where the block has one, the second arm's
+    copy of the rest binding its locals under names `fresh` makes (`note` is told each old
+    name's new one), an arm without a value (it leaves) as it is."""
+    let = block.stmts[at]
+    choice = let.value
+    arms = (_arm(choice.then, let, block, at, {}),
+            _arm(choice.orelse, let, block, at, _renamed(let, block, at, fresh, note)))
+    if block.value is None:
+        return block.replace(stmts=block.stmts[:at] + (
+            L["If"](choice.cond, False, *arms, span=choice.span),))
+    return block.replace(stmts=block.stmts[:at], value=choice.replace(
+        then=arms[0], orelse=arms[1]))
+
+
+def _renamed(let, block, at: int, fresh, note) -> dict:
+    rest = block.replace(stmts=block.stmts[at + 1:])
+    renamed = {old: fresh(old.split("#")[0]) for old in [let.name] + bound_locals(rest)}
+    note(renamed)
+    return renamed
+
+
+def _arm(arm, let, block, at: int, renamed: dict):
+    """The arm: its statements, the `let` of its value, then what followed the `let` in the
+    block, its locals those of `renamed` named anew (a copy of its own where any is)."""
+    if arm.value is None:
+        return arm
+    rest, value = block.stmts[at + 1:], block.value
+    if renamed:
+        rest = tuple(fresh_copy(s, renamed) for s in rest)
+        value = fresh_copy(value, renamed) if value is not None else None
+    bound = let.replace(name=renamed.get(let.name, let.name),
+                        type=fresh_copy(let.type) if renamed else let.type, value=arm.value)
+    return arm.replace(stmts=(*arm.stmts, bound, *rest), value=value)

@@ -37,11 +37,12 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),
     ("let g = |b| b as f32; print(g(true));", "a cast of bool to f32"),
     # number-texts leaves the strings of a program printing one a call computes where no
-    # `let` can go before it (in an assignment's value); the gate refuses them in their own
-    # words
-    ("let s = \"no\"; let f = || s; let g = |u| 1; let mut k = 0;"
-     " k = k + g(print(f())); print(k);", "a variable holding a string"),
-    ("let t = Tensor<i32, [2, 2]>::new(); let c = true; let r = if c { t[0] } else { t[1] };",
+    # `let` can go before it (in the value of an assignment to an element); the gate refuses
+    # them in their own words
+    ("let s = \"no\"; let f = || s; let g = |u| 1; let mut k = [0, 0];"
+     " k[1] = g(print(f())); print(k);", "a variable holding a string"),
+    ("let t = Tensor<i32, [2, 2]>::new(); let u = Tensor<i32, [2, 2]>::new(); let c = true;"
+     " let r = if c { t[0] } else { u[1] };",
      "a row of a tensor used other than printed, given or lent to a function, bound by a "
      "`let` or returned"),
     ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
@@ -56,8 +57,8 @@ def test_what_native_code_would_compute_differently_is_refused(text, what):
 @pytest.mark.parametrize("body,what", [
     ("let x: i32 = 1;\n    let p = &x;\n    print(p == p);", "'==' on &i32"),
     ("let x = 1.5;\n    let p = &x;\n    print(-p);", "'-' on &{float}"),
-    ("let x = 1;\n    let mut p = &x;\n    let q = &mut p;\n    let r = q;",
-     "a reference to a reference"),
+    ("let x = 1;\n    let y = 2;\n    let mut p = &x;\n    let q = &mut p;\n    let r = q;\n"
+     "    let f = || { *r = &y; };\n    f();", "a reference to a reference"),
     # A temporary after a call, in an index of a tensor the statement computes
     # (name-borrowed-temporaries cannot move it ahead of that call).
     ("let g = |n: i32| n * 2;\n    print(Tensor<i32, [2]>::fill(g(3))[*&(0 + 1)]);",

@@ -1,7 +1,8 @@
 """collapse-reference-chains: a shared reference to a shared reference is the inner
-reference (a closure's call of the type of the value its body ends with); a chain through a
-`&mut` stays, for type-scalars to refuse, and so does every chain of a program that
-dereferences what no type there says."""
+reference (a closure's call of the type of the value its body ends with, a parameter of no
+written type there of the type of what the call gives it); a chain through a `&mut` stays,
+for type-scalars to refuse, and so does every chain of a program that dereferences what no
+type there says."""
 
 from pathlib import Path
 
@@ -44,13 +45,15 @@ def test_no_reference_to_a_reference_is_left():
 
 def test_a_dereference_no_type_says_leaves_every_chain_for_check_native_subset_to_refuse():
     assert_refused_then_repaired(
-        CASES / "e5010_dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain.vx",
+        CASES / "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
         check_native_subset, "E5010", "a reference to a reference")
 
 
 def test_a_closure_call_has_the_type_of_the_value_its_body_ends_with():
     for case in ("dereference_of_a_closure_call_beside_a_chain",
-                 "closure_giving_a_reference_to_a_reference"):
+                 "closure_giving_a_reference_to_a_reference",
+                 "dereference_of_a_closure_of_an_untyped_parameter_beside_a_chain",
+                 "closure_of_an_untyped_parameter_given_a_chain_and_its_inner_reference"):
         main = to_text(run_front(CASES / f"{case}.vx", collapse_reference_chains).after)
         assert "&&" not in main and "**" not in main
 

@@ -1,7 +1,7 @@
 """copy-rest-into-assigning-arms: what follows an `if` statement an arm of which assigns a
 `let mut` reference chosen between places of two storages is copied into each arm (the `if`
-the block's value where it has one); an `if` an arm of which leaves early stays, for
-type-scalars to refuse; the program prints what it printed, and native code prints it too."""
+the block's value where it has one), but into an arm ending leaving; an `if` an arm of which
+leaves before its end stays, for type-scalars to refuse; the program prints what it printed, and native code prints it too."""
 
 from pathlib import Path
 
@@ -48,8 +48,14 @@ def test_the_rest_of_a_block_with_a_value_makes_the_if_its_value():
                          "    } else {\n        @print(t);\n        *r * 2.0\n    }\n}\n")
 
 
-def test_an_arm_leaving_early_leaves_it_for_check_native_subset_to_refuse():
-    assert_refused_then_repaired(CASES / "e5010_assigned_in_an_arm_beside_one_returning.vx",
+def test_an_arm_ending_leaving_is_not_given_the_rest():
+    run = to_text(run_front(CASES / "assigned_in_an_arm_beside_one_returning.vx",
+                            copy_rest_into_assigning_arms).after.items[1])
+    assert "    } else {\n        return 7;\n    }\n}\n" in run
+
+
+def test_an_arm_leaving_before_its_end_leaves_it_for_check_native_subset_to_refuse():
+    assert_refused_then_repaired(CASES / "e5010_assigned_in_an_arm_returning_inside_another.vx",
                                  check_native_subset, "E5010",
                                  "a reference to a place of f32 where one to an element of a "
                                  "tensor of f8e4m3 is expected")

@@ -190,11 +190,11 @@ def test_a_tensor_holders_mut_local_refers_to_the_variable_holding_the_buffer():
 
 
 def test_a_tensor_assigned_whole_through_a_mut_local_is_split_and_then_refused():
-    # Made to refer elsewhere in an `if` (split-repointed-references splits only a block's
-    # own statements), scalarize-aggregates lowers it to an assignment through the tensor
-    # part's `&mut`, which native code does not lower (check-native-subset).
+    # Made to refer elsewhere in an `if` and again after it (copy-rest-into-repointing-arms
+    # writes one assignment only), scalarize-aggregates lowers it to an assignment through
+    # the tensor part's `&mut`, which native code does not lower (check-native-subset).
     case = CASES / ("e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere"
-                    "_in_an_if.vx")
+                    "_twice.vx")
     ran = run_front(case, scalarize_aggregates)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert "*r_cells = " in to_text(ran.after)
@@ -206,14 +206,12 @@ def test_a_tensor_assigned_whole_through_a_mut_local_is_split_and_then_refused()
 
 def test_a_mut_reference_returned_is_refused_in_the_function_and_where_it_is_bound():
     # The function returns from its statements: neither split nor written at the call.
-    ran = run_front(CASES / "e5010_mut_reference_returned_by_a_function_returning_early.vx",
-                    scalarize_aggregates)
+    early = "e5010_mut_reference_returned_early_on_a_condition_read_through_it"
+    ran = run_front(CASES / f"{early}.vx", scalarize_aggregates)
     assert [(d.code, d.message.split(" (in ")[1]) for d in ran.diagnostics.items] == \
         [("E5010", "'early')"), ("E5010", "'main')")]
     assert "a function returning a `&mut` to an aggregate" in ran.diagnostics.items[0].message
-    repaired = run_front(
-        CASES / "e5010_mut_reference_returned_by_a_function_returning_early_repaired.vx",
-        scalarize_aggregates)
+    repaired = run_front(CASES / f"{early}_repaired.vx", scalarize_aggregates)
     assert not repaired.diagnostics.items, repaired.diagnostics.render()
 
 
