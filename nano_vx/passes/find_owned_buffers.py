@@ -68,8 +68,12 @@ def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     refs = borrowers(fn, fresh, fresh, kept)
     watched = fresh | set(refs)
     escaped: set = set()
+    returned = _returned_cells(fn, cells)
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
+            if node._prod == "Return" and node.value is not None and \
+                    node.value._prod == "Local" and node.value.name in returned:
+                continue  # its last buffer handed to the caller: insert-drops keeps it
             # a `let` taking a cell's buffer moves it: the cell holds it no more
             for part in (indices(node.value) if node._prod == "Let" and node.name in taken
                          else (node,)):
@@ -82,6 +86,21 @@ def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     owned -= _outlived(fn, owned, refs)
     # a cell whose buffer a local not owned takes may not drop it either
     return owned - {cell for name, cell in taken.items() if name not in owned}
+
+
+def _returned_cells(fn, cells: set) -> set:
+    """The cells of `cells` read nowhere but by a `return` of them whole (a function's
+    result local, which scalarize-aggregates starts from a tensor every way out replaces):
+    owned, each buffer dies when the next is given, and the one returned is the caller's."""
+    reading = {c: {c} for c in cells}
+    found = set(cells)
+    for blk in fn.blocks:
+        exit = blk.exit
+        whole = exit._prod == "Return" and exit.value is not None and \
+            exit.value._prod == "Local"
+        for node in (*blk.stmts, *(() if whole else (exit,))):
+            found -= reads(node, reading)
+    return found
 
 
 def _outlived(fn, owned: frozenset, refs: dict) -> set:

@@ -130,8 +130,13 @@ class _Liveness:
 
     def _before_return(self, b, stmts: tuple, held: set):
         """Drop what a `return` reads (`held`, the locals its value reads), after computing
-        the value into a new local."""
+        the value into a new local; but for the cell it returns whole, whose buffer is the
+        caller's (find-owned-buffers owns it for the buffers it held before)."""
         ret, span = b.exit, b.exit.span
+        if ret.value is not None and ret.value._prod == "Local":
+            held = held - {ret.value.name}
+            if not held:
+                return stmts, ret
         if vx_type(self.fn.ret) == "void":
             computed = Ldrops["ExprStmt"](ret.value, span=span)
             return stmts + (computed,) + _drops(held, span), ret.replace(value=None)

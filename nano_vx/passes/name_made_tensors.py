@@ -117,7 +117,7 @@ class _Made:
                 node = Local(name, span=node.span)
             elif kind == "Deref" and stack:
                 reads.append([stack[-1][2], len(stack[-1][2])])
-            elif kind not in _PURE:
+            elif kind not in _PURE and not _literal_cast(node):
                 clean = False
             if not stack:
                 return node
@@ -187,6 +187,13 @@ class _Made:
             return ty.replace(place=dest) if ty is not None and ty._prod == "TensorType" \
                 else None
         return e.type if e.type._prod == "TensorType" else None
+
+
+def _literal_cast(e) -> bool:
+    """Whether e is a literal cast to a type (`0 as i32`, the zero of a part a value of an
+    enum holding another variant gives): it computes nothing seen."""
+    return e._prod == "Cast" and e.type._prod == "Scalar" and \
+        e.value._prod in ("Int", "Float", "Bool")
 
 
 def _calls(e) -> bool:

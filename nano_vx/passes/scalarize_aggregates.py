@@ -122,14 +122,15 @@ def _fn(run, fn):
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
-        if any(sized(t) for t in _sized(run, sig.out).leaves() if not concrete(t)):
+        k, out = sig.result, _sized(run, sig.out)
+        if any(sized(t) for j, t in enumerate(out.leaves()) if not concrete(t) and j != k):
             raise Refused(fn, "a function returning an aggregate holding a tensor of `?` "
-                              "extents, which its out-parameter has none to start from")
-        if None in sig.out.leaves():
+                              "extents beside its result, which its out-parameter has none "
+                              "to start from")
+        if None in out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        k = sig.result
-        st.out, held, outs = out_parameters(st.names, sig.out, k, fn.span)
+        st.out, held, outs = out_parameters(st.names, out, k, fn.span)
         params += outs
         st.copied = {p.name for p in outs if is_tensor(p.type.inner)}
         places = st.out.leaves()
@@ -139,7 +140,7 @@ def _fn(run, fn):
                             value=places[k] if k is not None else None)
         st.fills[fn.name] = st.filled
         return fn.replace(params=tuple(params), body=body,
-                          ret=sig.out.leaves()[k] if k is not None else None)
+                          ret=out.leaves()[k] if k is not None else None)
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return as_matches(fn, st.shapes)
@@ -481,6 +482,21 @@ def _variant_is(run, e):
     rep = _parts(run, e.base)
     tag = L["Int"](variant_index(rep, e.variant, e), span=e.span)
     return L["Binary"]("==", rep.part(TAG).leaf, tag, span=e.span)
+
+
+@scalarize_aggregates.on("IfExpr")
+def _if(run, e):
+    """`if b is E::V { b.E::V.k } else { T::new() }`, the tensor part a call gives a closure
+    of an enum variable b (split-closure-aggregates), is b's part, which holds a tensor no
+    read sees where b holds another variant: no buffer is made for the call."""
+    held, arm, other = e.cond, e.then.value, e.orelse.value
+    if held._prod == "VariantIs" and arm is not None and arm._prod == "VariantField" \
+            and not e.then.stmts and not e.orelse.stmts and held.base._prod == "Local" \
+            and arm.base == held.base and arm.variant == held.variant \
+            and other is not None and other._prod == "TensorNew" and other.ctor == "new" \
+            and _shape(run, held.base) is not None:
+        return _get(run, arm)
+    return run.rebuild(e)
 
 
 @scalarize_aggregates.on("FieldGet", "TupleGet", "VariantField")
