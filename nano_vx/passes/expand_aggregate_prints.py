@@ -19,7 +19,10 @@ Shape::Dot { Shape::Dot } else if ... else { Shape::Rect(p.Shape::Rect.0, p.Shap
 })`, and a struct holding two enums holds an `if` for each, so the literal grows with the
 variants, not with their combinations. Native code prints such a literal as one line, a
 record print site with a hole per scalar or tensor and a choice per `if`. A value computed
-by more than reads of locals is held in a local first.
+by more than reads of locals is held in a local first, but for an `if` on a local choosing
+such values, a literal of this form already (split-closure-aggregates prints so an enum a
+closure takes apart): held in a local, the tensors of its variants would be put together
+again in one, a buffer made for each variant not held that no one drops.
 """, state=Shaped)
 
 

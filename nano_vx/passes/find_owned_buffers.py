@@ -32,7 +32,9 @@ first(&t);`), which holds the buffer as a move does, as long as none may be read
 that skips the local's `let` or be live where that `let`, or an assignment of a cell,
 makes a new buffer (Vx lets a variable of an outer block point at a tensor of a loop's turn
 and read it on the next; a row of a cell read after the cell is given a new tensor).
-Any other use (returned, a row of it returned, what such a call returns handed on
+Any other use (returned, but a cell read only by a `return` of it, which insert-drops
+does not drop there: each buffer it is given dies when it is given the next, and the last
+is the caller's; a row of it returned, what such a call returns handed on
 otherwise, an element borrowed in any other way or by a reference handed on, an arm of an
 `if` value) may hand the buffer on, and the local is not owned: where ownership is not
 clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a

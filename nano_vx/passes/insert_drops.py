@@ -22,7 +22,9 @@ what a call it was lent to returns) counting as its own:
 after the statement that reads it last in its block (a local made and never read, at once);
 on an edge out of a branch toward a block that does not read it, at the start of that block
 when the edge is its only way in, else in a block of its own put on the edge; before a
-`return`, after the returned value is computed into a new local when it reads the local. So
+`return`, after the returned value is computed into a new local when it reads the local,
+but for the cell it returns whole (owned for the buffers it held before, the last one the
+caller's). So
 an early `return`, a `break` and a `continue` drop what they leave behind. A block that
 stops ends the program, which gives everything back.
 An owned local bound to an owned cell's buffer, whole or a row, takes it: the cell is not

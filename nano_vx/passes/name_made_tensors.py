@@ -16,8 +16,8 @@ that find-owned-buffers finds it owned and insert-drops drops it after its state
 name holds: nothing could give them back. Each gets `let made = ..;` just before its
 statement, when what takes it cannot keep it (a transfer, which copies, an element or an
 extent read, or a call whose result cannot be the argument's buffer) and nothing the statement does before
-making it can be seen (a local, a literal or a read through a reference; other tensors so
-named), so moving it first changes no order; a read through a reference before a call that
+making it can be seen (a local, a literal, a literal cast, `0 as i32`, or a read through a
+reference; other tensors so named), so moving it first changes no order; a read through a reference before a call that
 makes one is held in a local first (`f(*r, make(r))` is `let read = *r; let made =
 make(r); f(read, made)`), since the call may write where it reads. A tensor indexed to a row is not named: the row
 is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,

@@ -44,9 +44,10 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 (the index of its variant) and the fields of every variant, those of the others zero (a
 tensor's one `::new()` makes, unfilled, a `?` extent 0: no read sees it); a part of `?`
 extents is typed as its declaration writes it; a field
-read is the field's local, a `VariantIs` a test of the tag. A function returning an
+read is the field's local, a `VariantIs` a test of the tag (and `if b is E::V { b.E::V.0 }
+else { T::new() }`, what a closure is given of a variable, b's part). A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
-tensor, its result: the first that a value it returns puts a call's result in (which may
+tensor (one of `?` extents too, starting from an empty buffer), its result: the first that a value it returns puts a call's result in (which may
 be a buffer someone else holds), handed on as the buffer itself, else its first
 (scalars/aggregate_types.py); another it gives back whole (`GiveBack`), which
 copy-out-tensors copies. Its call passes the caller's locals.
