@@ -16,7 +16,7 @@ Find the tensor locals whose buffer each function owns: made for it, and kept by
 A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
-asked its extents, printed, transferred (copied) or passed to a function whose result is no tensor and no
+asked its extents, printed (a part of an aggregate's literal too), transferred (copied) or passed to a function whose result is no tensor and no
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
 an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
 those ways or read and written through (`*r`): the buffer then lives as long as the
@@ -248,9 +248,24 @@ def _escapes(node, fresh: frozenset, refs: dict, kept: dict, ranks: dict, out: s
                 [held] if kind == "Index" and held._prod != "Local"
                 else lent(held, kept, ranks)[1])
         elif kind in ("Call", "Launch") and keeps_nothing(n, kept):
-            # what an argument lends (a place a call lent the tensor returns) dies with it
-            kids = [r for k in kids for r in lent(k, kept, ranks)[1]]
+            # what an argument lends (a place a call lent the tensor returns) dies with it,
+            # and so does each part of the literal a `print` of an aggregate is given
+            kids = [r for k in kids for part in _record_parts(k)
+                    for r in lent(part, kept, ranks)[1]]
         stack.extend(kids)
+
+
+def _record_parts(e) -> list:
+    """The parts of e, a literal of an aggregate a `print` is given (expand-aggregate-prints
+    wrote it: a `Select` on the variant of each enum it holds), which it reads and keeps
+    none of; e itself when it is none."""
+    if e._prod == "Select":
+        return [e.cond, *_record_parts(e.then), *_record_parts(e.orelse)]
+    if e._prod in ("EnumValue", "Tuple", "StructLit"):
+        parts = e.args if e._prod == "EnumValue" else e.elems if e._prod == "Tuple" else \
+            [f.value for f in e.fields]
+        return [x for part in parts for x in _record_parts(part)]
+    return [e]
 
 
 def _handed(e, kept: dict, ranks: dict, fresh: frozenset, out: set) -> list:

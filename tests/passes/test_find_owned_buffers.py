@@ -144,3 +144,7 @@ def test_handwritten_a_local_bound_twice_or_chosen_by_an_if_value(run_pass, snap
 
 def test_a_buffer_asked_its_extents_stays_its_locals():
     assert _owned("extents_asked")["main"] == {"t", "u", "made"}
+
+
+def test_a_tensor_printed_in_an_aggregates_literal_stays_its_locals():
+    assert _owned("printed_in_literals")["main"] == {"r_data", "b_Full_0", "e_Full_0"}
