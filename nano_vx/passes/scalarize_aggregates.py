@@ -13,7 +13,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
                                   copy_elements, fresh_locals, is_tensor, leaf_type, lent,
-                                  out_parameters, sized, strip)
+                                  out_parameters, sized, strip, unread_tensor)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
 from ..scalars.literal_hints import hinted, settled
@@ -494,7 +494,8 @@ def _if(run, e):
     if held._prod == "VariantIs" and arm is not None and arm._prod == "VariantField" \
             and not e.then.stmts and not e.orelse.stmts and held.base._prod == "Local" \
             and arm.base == held.base and arm.variant == held.variant \
-            and other is not None and other._prod == "TensorNew" and other.ctor == "new" \
+            and other is not None and other._prod == "TensorNew" \
+            and other == unread_tensor(other.type, other.span) \
             and _shape(run, held.base) is not None:
         return _get(run, arm)
     return run.rebuild(e)
