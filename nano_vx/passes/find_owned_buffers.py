@@ -43,7 +43,8 @@ its `let` (a cell) is owned when its `let` and every assignment give it a fresh 
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
 but before it there, where the buffer stays its own (`h.t = t;` after scalarize-aggregates,
 `t = u;` after `u[0] = 1;` in an arm assign-chosen-tensors wrote: the buffer moves to the
-cell, and the local owns nothing), unless an
+cell, and the local owns nothing; a local taking another cell's buffer so too, `let agg =
+out; ret = agg;`, the cell it takes it from owning the others), unless an
 assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
 inside the statement, where no drop can go). A local bound once to such a cell's buffer,
 whole or a row (`let u = m;`, `let r = m[1];`), where the cell is read no more before it is
@@ -63,8 +64,14 @@ def _program(run, node):
 def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets, ranks = frozenset(fresh_lets(fn, fresh_results)), tensor_ranks(fn)
-    cells = fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, kept, ranks))
+    moved = _moved_into_cells(fn, lets, kept, ranks)
+    cells = fresh_cells(fn, fresh_results, moved)
     taken = _taken_from_cells(fn, frozenset(cells), kept, ranks)
+    # a local taking a cell's buffer and moving it on into another cell (`let agg = out;
+    # ret = agg;`, scalarize-aggregates storing a variable into a function's result): the
+    # buffer is that cell's from then on, and the local owns nothing
+    passed = _moved_into_cells(fn, frozenset(taken), kept, ranks)
+    cells = fresh_cells(fn, fresh_results, moved | passed) if passed else cells
     lets |= frozenset(taken)
     fresh = lets | cells
     refs = borrowers(fn, fresh, fresh, kept)
@@ -76,6 +83,8 @@ def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
             if node._prod == "Return" and node.value is not None and \
                     node.value._prod == "Local" and node.value.name in returned:
                 continue  # its last buffer handed to the caller: insert-drops keeps it
+            if _passed_on(node, passed, cells):
+                continue  # the buffer moves to the cell, which insert-drops drops
             # a `let` taking a cell's buffer moves it: the cell holds it no more
             for part in (indices(node.value) if node._prod == "Let" and node.name in taken
                          else (node,)):
@@ -84,10 +93,27 @@ def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]}
+    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]} - passed
     owned -= _outlived(fn, owned, refs)
-    # a cell whose buffer a local not owned takes may not drop it either
-    return owned - {cell for name, cell in taken.items() if name not in owned}
+    # a cell whose buffer a local not owned takes may not drop it either, unless that local
+    # passes it on to a cell owned
+    owned -= {cell for name, cell in taken.items() if name not in owned and not (
+        name in passed and all(c in owned for c in _given_to(fn, name)))}
+    return owned
+
+
+def _passed_on(node, passed: frozenset, cells) -> bool:
+    """Whether node is the assignment of a local of `passed` to a cell of `cells`."""
+    return node._prod == "Assign" and node.op == "=" and node.target._prod == "Local" \
+        and node.target.name in cells and node.value._prod == "Local" \
+        and node.value.name in passed
+
+
+def _given_to(fn, name: str) -> set:
+    """The cells the local `name` is assigned to."""
+    return {s.target.name for b in fn.blocks for s in b.stmts
+            if s._prod == "Assign" and s.target._prod == "Local" and s.value._prod == "Local"
+            and s.value.name == name}
 
 
 def _returned_cells(fn, cells: set) -> set:

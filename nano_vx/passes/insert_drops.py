@@ -62,7 +62,8 @@ class _Liveness:
         # it, a row or an element, a move, what a call lent it returns) only when that local
         # is not handed on, and lives no longer than the owner: its reads are the last uses
         # of the buffer.
-        reading = {**borrowers(fn, owned, owned, kept), **{name: {name} for name in owned}}
+        self.holders = borrowers(fn, owned, owned, kept)
+        reading = {**self.holders, **{name: {name} for name in owned}}
         self.reads = {b.label: [reads(s, reading) for s in b.stmts] for b in fn.blocks}
         self.exit_reads = {b.label: reads(b.exit, reading) for b in fn.blocks}
         self.live_in = live_in(fn, reading)
@@ -124,7 +125,12 @@ class _Liveness:
     def _taken(self, s) -> set:
         """The owned local whose buffer a `let` of an owned local takes, whole or a row
         (`let u = m;`, `let r = m[1];` of a cell m read no more before it is given a new
-        one): the buffer moves, and the cell does not drop it."""
+        one), or an owned cell is given from a local holding it (`let agg = out; ret =
+        agg;`, find-owned-buffers owning the cell `ret` for it): the buffer moves, and the
+        local it moves from does not drop it."""
+        if s._prod == "Assign" and s.target._prod == "Local" and s.target.name in self.owned \
+                and s.value._prod == "Local" and s.value.name not in self.owned:
+            return self.holders.get(s.value.name, set()) & self.owned
         if s._prod != "Let" or s.name not in self.owned:
             return set()
         base = place_of(s.value)

@@ -148,3 +148,11 @@ def test_a_buffer_asked_its_extents_stays_its_locals():
 
 def test_a_tensor_printed_in_an_aggregates_literal_stays_its_locals():
     assert _owned("printed_in_literals")["main"] == {"r_data", "b_Full_0", "e_Full_0"}
+
+
+def test_a_cells_buffer_passed_on_to_the_result_cell_is_owned_by_both_cells():
+    # out_Ok_0's buffers dropped where it is given the next, its last taken by a local
+    # scalarize-aggregates binds and passed on to ret_Ok_0, which returns it
+    owned = _owned("enum_built_in_a_variable_returned")
+    assert owned["load"] == {"out_Ok_0", "ret_Ok_0"}
+    assert {"agg_Ok_0", "agg_Ok_0#3", "r_Ok_0"} <= owned["main"]
