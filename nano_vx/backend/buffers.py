@@ -34,8 +34,8 @@ def place_results(program) -> frozenset:
 def fresh_results(program) -> frozenset:
     """The functions whose every `return` hands on a buffer the call made: the greatest set
     in which each returns only fresh tensors, or locals bound once to one (a call of a
-    function of the set included) or to such a local (a move), so a recursive one counts on
-    itself."""
+    function of the set included) or to such a local (a move), or cells given only those
+    (a local bound to such a cell too), so a recursive one counts on itself."""
     names = tensor_results(program)
     fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
     fresh = frozenset(fn.name for fn in fns)
@@ -123,9 +123,12 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
     if not returned:
         return True
-    lets = fresh_lets(fn, fresh)  # once, not once per `return`
-    made = _moved(fn, frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets)))
-    return all(_made_fresh(e, made) for e in returned)
+    made = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
+    while True:  # a cell given a local bound to another's buffer holds a fresh one too
+        more = _moved(fn, made | fresh_cells(fn, fresh, made))
+        if more == made:
+            return all(_made_fresh(e, made) for e in returned)
+        made = more
 
 
 def _moved(fn, made: frozenset) -> frozenset:
