@@ -50,6 +50,16 @@ class State:
     # By id of a closure: the keys its body moves of the variables around it, the ids of
     # what moves them there, and those of the keys it moves otherwise than by `transfer`.
     captured: dict[int, tuple] = field(default_factory=dict)
+    # Per closure whose body is walked: the keys it reads, and those it gave a new value
+    # before (a read of those reads the closure's own value).
+    reading: list[tuple[list, set]] = field(default_factory=list)
+    # By id of a closure: the keys of the variables around it that its body reads (or
+    # writes an element of) without moving them, each a use at every call of it, with
+    # whether the use is of the fields under the key too (`_use`'s `parts`).
+    reads: dict[int, list] = field(default_factory=dict)
+    # The (key, id of its mover) of each move by `transfer`, itself or a closure's call
+    # whose body transfers: a closure's read after it is checked when it runs (E9004).
+    transferred: set = field(default_factory=set)
     # By id of a closure: how often a call of it calls each parameter, at most 2 (many).
     calling: dict[int, tuple] = field(default_factory=dict)
     # A local holding a closure -> the ids of the closures it may hold.
@@ -97,7 +107,11 @@ it, unless t was given a new value in between (Rust refuses the second call of s
 closure given such a closure calls it as often as its body calls that parameter (twice for
 a call in a loop, for one handed on, and for any closure that is itself a parameter): `keep(g)`
 twice with `keep = |h| h()` moves t twice (Rust moves the `FnOnce` into the call). A move
-by `transfer` through a closure handed on is checked when it runs (E9004).
+by `transfer` through a closure handed on is checked when it runs (E9004). A call of a
+closure (or of one given it) reads what its body reads of the variables around it, unless
+the body gave them a new value first: a use of each there, refused after a move other than
+by `transfer` (`let u = t;` then `r()` of `r = || t[0]`); after a `transfer` the read is
+checked when it runs (E9004).
 `x = ..` gives x a fresh value. A use in the
 body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
@@ -116,6 +130,8 @@ def _fresh(run, moved: PersistentMap | None, key) -> PersistentMap | None:
     every field under it."""
     if moved is None:
         return None
+    for _, fresh in run.state.reading:
+        fresh.add(key)
     for path in (*_under(run, key), key):
         for called in run.state.calls.get(path, ()):
             moved = moved.remove(called)
@@ -154,6 +170,8 @@ def _moved(run, moved, key, mover, transferred=None):
         transferred = mover._prod == "Transfer"
     for keys in run.state.recording:
         keys.append((key, mover, transferred))
+    if transferred:
+        run.state.transferred.add((key, id(mover)))
     return moved.set(key, mover)
 
 
@@ -376,9 +394,14 @@ def _body(run, node, moved):
     for name in params:
         moved = _fresh(run, moved, name)
     run.state.recording.append([])
+    run.state.reading.append(([], set()))
     after = run.walk(node.body, moved) or moved
     keys = [(k, m, by) for k, m, by in run.state.recording.pop()
             if (k if isinstance(k, str) else k[0]) in around]
+    moves = {k for k, _, _ in keys}
+    run.state.reads[id(node)] = list(dict.fromkeys(
+        (k, parts) for k, parts in run.state.reading.pop()[0]
+        if (k if isinstance(k, str) else k[0]) in around and k not in moves))
     run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _, _ in keys)),
                                     frozenset(id(m) for _, m, _ in keys),
                                     frozenset(k for k, _, by in keys if not by))
@@ -403,11 +426,27 @@ def _call(run, node, moved):
     held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
     for once in held if moved is not None else ():
         moved = _call_once(run, node, once, moved)
+    if node.callee._prod == "Local":
+        moved = _reads(run, node, run.state.closures.get(node.callee.name, ()), moved)
     for i, arg in enumerate(node.args):
+        if _calls_of_argument(run, node, i):
+            moved = _reads(run, node, _closures(run, arg), moved)
         for closure, _, inside, plain in _held(run, arg) if moved is not None else ():
             handed = _HandedOn(node, arg)
             for _ in range(_calls_of_argument(run, node, i)):
                 moved = _call_once(run, handed, (closure, plain, inside, plain), moved)
+    return moved
+
+
+def _reads(run, call, closures, moved):
+    """A call of one of `closures` (or of a closure given them) reads what their bodies read
+    of the variables around them, as they are at the call: a use of each, refused after a
+    move of it (`let r = || t[0]; let u = t; r()`). The interpreter and native code stop
+    such a read after a `transfer` when it happens (E9004, track-moved-captures), which
+    may not: that one is left to the run."""
+    for closure in closures:
+        for key, parts in run.state.reads.get(closure, ()):
+            moved = _use(run, call, key, moved, parts=parts, run_checks=True)
     return moved
 
 
@@ -505,13 +544,17 @@ def _field_get(run, node, moved):
     return _use(run, node, _key(path), moved)
 
 
-def _use(run, node, key, moved, *, parts=True, by=None):
+def _use(run, node, key, moved, *, parts=True, by=None, run_checks=False):
     """A use at `node` of `key`, a local or a field path of one: refused after a move of it
     or of what holds it, and, with `parts`, of a field under it. For a call of a closure,
     `by` is the ids of the moves its body was counted as where it is written, and its earlier
-    call: such a move is told as that call, and is no use after a move without one."""
+    call: such a move is told as that call, and is no use after a move without one. With
+    `run_checks`, a use after a move by `transfer` is left to the run (E9004)."""
     if moved is None:
         return None
+    for reads, fresh in run.state.reading:
+        if key not in fresh:
+            reads.append((key, parts))
     path = (key,) if isinstance(key, str) else key
     found = next(((path[:k], m) for k in range(1, len(path) + 1)
                   if (m := moved.get(_key(path[:k]))) is not None), None)
@@ -528,6 +571,8 @@ def _use(run, node, key, moved, *, parts=True, by=None):
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
         gone, mover = _key(found[0]), found[1]
+        if run_checks and (gone, id(mover)) in run.state.transferred:
+            return moved
         if by is not None and id(mover) in by[0]:
             if by[1] is None:
                 return moved  # the move its body was counted as where it is written
@@ -560,7 +605,7 @@ def _report(run, use, key, gone_key, mover):
     gone = mover.closure if handed else mover.value if parts is None else \
         next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
     # One call given a closure that calls it more than once moves what it moves again.
-    twice = handed and use is mover
+    twice = handed and getattr(use, "call", None) is mover.call
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and \
         use.span.start <= gone.span.start and not twice

@@ -644,3 +644,49 @@ def test_what_a_second_call_of_a_closure_moves(body, refused):
         [(code, message)] = codes
         assert code == "E4001" and refused in message, message
 
+
+
+def test_a_call_of_a_closure_reads_what_its_body_reads_where_it_is_called():
+    diag, repaired = _refused_and_repaired(
+        "closure_reads_after_move", (7, "read()"),
+        "use of moved value 't': it was moved into 'u' at line 6, column 5")
+    assert _moved(diag) == ((6, 13, "t"), "'t' moved here")
+    assert repaired.prints() == ("8\n[4, 4]\n",) * 2
+    diag, repaired = _refused_and_repaired(
+        "closure_handed_reads_after_move", (12, "twice(write)"),
+        "use of moved value 't': it was moved into the call of 'eat' at line 11, column 11")
+    assert repaired.prints() == ("4\n[2, 4]\n",) * 2
+
+
+@pytest.mark.parametrize("body, refused", [
+    # What the closure reads or writes an element of is used at each call, and not before.
+    ("let r = || t[0]; let u = t; print(r());", "into 'u'"),
+    ("let w = |v: i32| { t[1] = v; }; print(consume(t)); w(3);", "into the call of 'consume'"),
+    ("let r = || t[0]; let u = t; let k = 1;", None),
+    ("let r = || s.t[0]; let u = s.t; print(r());", "value 's.t'"),
+    ("let r = || s.n; let u = s.t; print(r());", None),
+    # After a `transfer` the read is checked when it runs (E9004), as the closure might
+    # not reach it.
+    ("let r = || t[0]; let d = transfer(t, Memory::NPU_HBM); print(r());", None),
+    # Through another closure that calls it, by name or given it, or one an `if` chose.
+    ("let r = || t[0]; let q = || r() + 1; let u = t; print(q());", "into 'u'"),
+    ("let r = || t[0]; let app = |h| h(); let u = t; print(app(r));", "into 'u'"),
+    ("let r = || t[0]; let skip = |h, n| n; let u = t; print(skip(r, 1));", None),
+    ("let r = || t[0]; let h = if s.n > 1 { r } else { || 2 }; let u = t; print(h());",
+     "into 'u'"),
+    # A new value in between, or one the closure gives t before it reads it.
+    ("let r = || t[0]; let u = t; t = Tensor<i32, [2]>::fill(4); print(r());", None),
+    ("let r = || { t = Tensor<i32, [2]>::fill(4); t[0] }; let u = t; print(r());", None),
+    ("let r = || t[0]; for i in 0..2 { print(r()); let u = t; t = u; }", None),
+    # On a loop's next turn both the call and the move use what the turn before moved.
+    ("let r = || t[0]; for i in 0..2 { print(r()); let u = t; }",
+     "in an earlier iteration of the loop"),
+])
+def test_what_a_call_of_a_closure_reads(body, refused):
+    ran = run_front(ONCE.format(body=body), check_linearity)
+    codes = [(d.code, d.message) for d in ran.diagnostics.items]
+    if refused is None:
+        assert codes == []
+    else:
+        assert codes and all(code == "E4001" and refused in message
+                             for code, message in codes), codes
