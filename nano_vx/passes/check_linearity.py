@@ -92,8 +92,9 @@ read of x is an error naming x and the transfer that moved it. Passing x by valu
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
 holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
 data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
-into the field, and `S { f: x }` or `(x, 1)` into the value it makes; a block whose value is x (an arm of
-an `if` or a `match`, a closure's body) moves it out. A field that owns data, `s.t`, moves the
+into the field, and `S { f: x }`, `(x, 1)` or `E::V(x)` into the value it makes; a block whose value is x (an arm of
+an `if` or a `match`, a closure's body) moves it out, and so does a `match` case binding what
+owns data of the local it matches (`E::V(u) => ..`). A field that owns data, `s.t`, moves the
 same ways, as Rust moves it (and so does a tuple's element, `p.0`): then `s.t` is gone, and so is s as a whole (a use of s reads
 what it no longer holds), while its other fields stay; `s.t = ..` gives the field a fresh
 value, and with it s. `&x` lends it
@@ -324,10 +325,31 @@ def _match(run, node, moved):
         [case.body for case in node.cases]
     if moved is None or not bodies:
         return moved
+    # A case that binds what owns data (`E::T(u) => ..` of a tensor) moves it out of the
+    # scrutinee, as `let u = ..;` would: on that path the local is gone.
+    key = _owning(run, node.scrutinee) if node._prod == "MatchValue" else None
     out = None
-    for body in bodies:
-        out = _join(out, run.walk(body, moved))
+    for i, body in enumerate(bodies):
+        taken = key is not None and _binds_data(run, node.cases[i].pattern,
+                                                _type(run, _path(node.scrutinee)))
+        out = _join(out, run.walk(body, _moved(run, moved, key, node) if taken else moved))
     return out
+
+
+def _binds_data(run, pattern, ty) -> bool:
+    """Whether `pattern`, matching a value of type `ty`, binds a name to a part of it that
+    owns data."""
+    if pattern._prod == "PBind":
+        return owns_data(ty, run.state.movers.types)
+    if pattern._prod == "POr":
+        return any(_binds_data(run, alt, ty) for alt in pattern.alts)
+    if pattern._prod != "PVariant":
+        return False
+    decl = run.state.movers.types.get(pattern.enum)
+    variant = next((v for v in decl.variants if v.name == pattern.variant), None) \
+        if decl is not None and decl._prod == "EnumDecl" else None
+    return variant is not None and any(
+        _binds_data(run, arg, field) for arg, field in zip(pattern.args, variant.fields))
 
 
 @check_linearity.on("For")
@@ -512,10 +534,12 @@ def _call_once(run, node, once, moved):
     return moved
 
 
-@check_linearity.on("StructLit", "Tuple")
+@check_linearity.on("StructLit", "Tuple", "EnumValue")
 def _aggregate(run, node, moved):
-    """`S { t: t }` and `(t, 1)` move each part that owns data into the value they make."""
-    parts = [f.value for f in node.fields] if node._prod == "StructLit" else node.elems
+    """`S { t: t }`, `(t, 1)` and `E::T(t)` move each part that owns data into the value
+    they make."""
+    parts = [f.value for f in node.fields] if node._prod == "StructLit" else \
+        node.elems if node._prod == "Tuple" else node.args
     for part in parts:
         moved = _move_value(run, part, node, moved)
     return moved
@@ -598,11 +622,13 @@ def _report(run, use, key, gone_key, mover):
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "the move"
     parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
-             "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
+             "StructLit": lambda: [f.value for f in mover.fields],
+             "EnumValue": lambda: mover.args}.get(mover._prod)
     # A call of a closure moves what its body moves, no argument of it; a call given the
     # closure, with it.
     handed = isinstance(mover, _HandedOn)
-    gone = mover.closure if handed else mover.value if parts is None else \
+    gone = mover.closure if handed else mover.scrutinee if mover._prod == "MatchValue" else \
+        mover.value if parts is None else \
         next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
     # One call given a closure that calls it more than once moves what it moves again.
     twice = handed and getattr(use, "call", None) is mover.call
@@ -621,11 +647,17 @@ def _report(run, use, key, gone_key, mover):
         repair = f"read it through '{to}'" + (f", lend it (`&{x}`)" if lend else "") + \
             (", implement `Copy` for its struct" if struct else "")
         data = {"moved_into": to}
-    elif mover._prod in ("StructLit", "Tuple"):
-        what = f"the '{mover.name}' value" if mover._prod == "StructLit" else "the tuple"
+    elif mover._prod in ("StructLit", "Tuple", "EnumValue"):
+        name = mover.name if mover._prod == "StructLit" else \
+            f"{mover.enum}::{mover.variant}" if mover._prod == "EnumValue" else "tuple"
+        what = "the tuple" if mover._prod == "Tuple" else f"the '{name}' value"
         went = f"into {what}"
         repair = f"read it through {what}"
-        data = {"moved_into": mover.name if mover._prod == "StructLit" else "tuple"}
+        data = {"moved_into": name}
+    elif mover._prod == "MatchValue":
+        went = "out by a case of the 'match'"
+        repair = "read it through the name that case binds"
+        data = {"moved_into": "match"}
     elif mover._prod == "Block":
         went = "out as the value of its block"
         repair = "read it where that value went"

@@ -690,3 +690,47 @@ def test_what_a_call_of_a_closure_reads(body, refused):
     else:
         assert codes and all(code == "E4001" and refused in message
                              for code, message in codes), codes
+
+
+def test_a_variant_moves_what_it_carries_and_a_case_binding_it_moves_it_out():
+    diag, repaired = _refused_and_repaired(
+        "moved_into_variant", (8, "t"),
+        "use of moved value 't': it was moved into the 'E::Held' value at line 7, column 13")
+    assert diag.data["moved_into"] == "E::Held"
+    assert repaired.prints() == ("[5, 1]\n",) * 2
+    diag, repaired = _refused_and_repaired(
+        "moved_out_by_match", (12, "e"),
+        "use of moved value 'e': it was moved out by a case of the 'match' at line 7, "
+        "column 17")
+    assert _moved(diag) == ((7, 23, "e"), "'e' moved here")
+    assert repaired.prints() == ("3\n",) * 2
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("let e = E::T(t); print(t);", "into the 'E::T' value"),
+    ("let e = E::P(t, 1); let f = E::T(t);", "into the 'E::P' value"),
+    ("let e = E::T(t); let f = e; print(e);", "into 'f'"),
+    ("match E::T(t) { E::T(u) => print(u), _ => print(0) } print(t);", "into the 'E::T'"),
+    # A case binding what owns data moves the scrutinee on its path; `_`, a scalar or a
+    # case of another variant moves nothing.
+    ("let e = E::T(t); match e { E::T(u) => print(u), _ => print(0) } print(e);",
+     "out by a case of the 'match'"),
+    ("let e = E::T(t); match e { x => print(1) } print(e);", "moved into"),
+    ("let e = E::P(t, 1); match e { E::P(_, k) => print(k), _ => print(0) } print(e);", None),
+    ("let e = E::T(t); match e { E::N(k) => print(k), _ => print(0) } print(e);", None),
+    ("let e = E::T(t); let a = match e { E::T(u) => u[0], _ => 0 }; "
+     "let b = match e { E::T(u) => u[1], _ => 0 };", "out by a case of the 'match'"),
+    ("let mut e = E::T(t); for i in 0..2 { match e { E::T(u) => print(u), _ => print(0) } "
+     "e = E::N(i); }", None),
+    ("let e = E::T(t); for i in 0..2 { match e { E::T(u) => print(u), _ => print(0) } }",
+     "in an earlier iteration of the loop"),
+])
+def test_what_an_enum_value_and_a_match_move(body, refused):
+    text = ("enum E { T(Tensor<i32, [2]>), P(Tensor<i32, [2]>, i32), N(i32) }\n"
+            f"fn main() {{ let t = Tensor<i32, [2]>::fill(1); {body} }}\n")
+    codes = [(d.code, d.message) for d in run_front(text, check_linearity).diagnostics.items]
+    if refused is None:
+        assert codes == []
+    else:
+        assert codes and all(code == "E4001" and refused in message
+                             for code, message in codes), codes
