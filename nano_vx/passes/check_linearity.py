@@ -642,7 +642,10 @@ def _report(run, use, key, gone_key, mover):
             quoted(mover.target)
         went = f"into '{to}'"
         path = (gone_key,) if isinstance(gone_key, str) else gone_key
-        struct = getattr(_type(run, path), "_prod", None) == "NamedType"
+        t = _type(run, path)
+        # An enum takes no `Copy` while what it carries moves (E3031).
+        struct = getattr(t, "_prod", None) == "NamedType" and \
+            getattr(run.state.movers.types.get(t.name), "_prod", None) == "StructDecl"
         lend = mover._prod == "Let" or mover.target._prod == "Local"  # a field holds no loan
         repair = f"read it through '{to}'" + (f", lend it (`&{x}`)" if lend else "") + \
             (", implement `Copy` for its struct" if struct else "")

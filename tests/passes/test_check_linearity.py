@@ -734,3 +734,11 @@ def test_what_an_enum_value_and_a_match_move(body, refused):
     else:
         assert codes and all(code == "E4001" and refused in message
                              for code, message in codes), codes
+
+
+def test_the_help_for_a_moved_enum_names_no_copy_for_a_struct():
+    text = ("enum E { T(Tensor<i32, [2]>), N(i32) }\n"
+            "fn main() { let e = E::N(1); let f = e; print(e); }\n")
+    [diag] = run_front(text, check_linearity).diagnostics.items
+    assert diag.help == ["read it through 'f', lend it (`&e`), or give 'e' a new value "
+                         "before this use"]
