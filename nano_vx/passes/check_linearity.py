@@ -50,6 +50,16 @@ class State:
     # By id of a closure: the keys its body moves of the variables around it, the ids of
     # what moves them there, and those of the keys it moves otherwise than by `transfer`.
     captured: dict[int, tuple] = field(default_factory=dict)
+    # Per closure whose body is walked: the keys it reads, and those it gave a new value
+    # before (a read of those reads the closure's own value).
+    reading: list[tuple[list, set]] = field(default_factory=list)
+    # By id of a closure: the keys of the variables around it that its body reads (or
+    # writes an element of) without moving them, each a use at every call of it, with
+    # whether the use is of the fields under the key too (`_use`'s `parts`).
+    reads: dict[int, list] = field(default_factory=dict)
+    # The (key, id of its mover) of each move by `transfer`, itself or a closure's call
+    # whose body transfers: a closure's read after it is checked when it runs (E9004).
+    transferred: set = field(default_factory=set)
     # By id of a closure: how often a call of it calls each parameter, at most 2 (many).
     calling: dict[int, tuple] = field(default_factory=dict)
     # A local holding a closure -> the ids of the closures it may hold.
@@ -82,8 +92,9 @@ read of x is an error naming x and the transfer that moved it. Passing x by valu
 function of the program (or a closure) moves it too when x owns data (a tensor, a struct
 holding one): the callee has it now. `let y = x;` and `y = x;` move x into y when it owns
 data, a tensor or a struct without `Copy` (one with `Copy` is copied), and so does `h.f = x;`
-into the field, and `S { f: x }` or `(x, 1)` into the value it makes; a block whose value is x (an arm of
-an `if` or a `match`, a closure's body) moves it out. A field that owns data, `s.t`, moves the
+into the field, and `S { f: x }`, `(x, 1)` or `E::V(x)` into the value it makes; a block whose value is x (an arm of
+an `if` or a `match`, a closure's body) moves it out, and so does a `match` case binding what
+owns data of the local it matches (`E::V(u) => ..`). A field that owns data, `s.t`, moves the
 same ways, as Rust moves it (and so does a tuple's element, `p.0`): then `s.t` is gone, and so is s as a whole (a use of s reads
 what it no longer holds), while its other fields stay; `s.t = ..` gives the field a fresh
 value, and with it s. `&x` lends it
@@ -97,7 +108,11 @@ it, unless t was given a new value in between (Rust refuses the second call of s
 closure given such a closure calls it as often as its body calls that parameter (twice for
 a call in a loop, for one handed on, and for any closure that is itself a parameter): `keep(g)`
 twice with `keep = |h| h()` moves t twice (Rust moves the `FnOnce` into the call). A move
-by `transfer` through a closure handed on is checked when it runs (E9004).
+by `transfer` through a closure handed on is checked when it runs (E9004). A call of a
+closure (or of one given it) reads what its body reads of the variables around it, unless
+the body gave them a new value first: a use of each there, refused after a move other than
+by `transfer` (`let u = t;` then `r()` of `r = || t[0]`); after a `transfer` the read is
+checked when it runs (E9004).
 `x = ..` gives x a fresh value. A use in the
 body of an `unroll across` is in every copy of it, and refused once.
 """, flow=True, skip=DESCRIPTIONS, state=State)
@@ -116,6 +131,8 @@ def _fresh(run, moved: PersistentMap | None, key) -> PersistentMap | None:
     every field under it."""
     if moved is None:
         return None
+    for _, fresh in run.state.reading:
+        fresh.add(key)
     for path in (*_under(run, key), key):
         for called in run.state.calls.get(path, ()):
             moved = moved.remove(called)
@@ -154,6 +171,8 @@ def _moved(run, moved, key, mover, transferred=None):
         transferred = mover._prod == "Transfer"
     for keys in run.state.recording:
         keys.append((key, mover, transferred))
+    if transferred:
+        run.state.transferred.add((key, id(mover)))
     return moved.set(key, mover)
 
 
@@ -306,10 +325,31 @@ def _match(run, node, moved):
         [case.body for case in node.cases]
     if moved is None or not bodies:
         return moved
+    # A case that binds what owns data (`E::T(u) => ..` of a tensor) moves it out of the
+    # scrutinee, as `let u = ..;` would: on that path the local is gone.
+    key = _owning(run, node.scrutinee) if node._prod == "MatchValue" else None
     out = None
-    for body in bodies:
-        out = _join(out, run.walk(body, moved))
+    for i, body in enumerate(bodies):
+        taken = key is not None and _binds_data(run, node.cases[i].pattern,
+                                                _type(run, _path(node.scrutinee)))
+        out = _join(out, run.walk(body, _moved(run, moved, key, node) if taken else moved))
     return out
+
+
+def _binds_data(run, pattern, ty) -> bool:
+    """Whether `pattern`, matching a value of type `ty`, binds a name to a part of it that
+    owns data."""
+    if pattern._prod == "PBind":
+        return owns_data(ty, run.state.movers.types)
+    if pattern._prod == "POr":
+        return any(_binds_data(run, alt, ty) for alt in pattern.alts)
+    if pattern._prod != "PVariant":
+        return False
+    decl = run.state.movers.types.get(pattern.enum)
+    variant = next((v for v in decl.variants if v.name == pattern.variant), None) \
+        if decl is not None and decl._prod == "EnumDecl" else None
+    return variant is not None and any(
+        _binds_data(run, arg, field) for arg, field in zip(pattern.args, variant.fields))
 
 
 @check_linearity.on("For")
@@ -376,9 +416,14 @@ def _body(run, node, moved):
     for name in params:
         moved = _fresh(run, moved, name)
     run.state.recording.append([])
+    run.state.reading.append(([], set()))
     after = run.walk(node.body, moved) or moved
     keys = [(k, m, by) for k, m, by in run.state.recording.pop()
             if (k if isinstance(k, str) else k[0]) in around]
+    moves = {k for k, _, _ in keys}
+    run.state.reads[id(node)] = list(dict.fromkeys(
+        (k, parts) for k, parts in run.state.reading.pop()[0]
+        if (k if isinstance(k, str) else k[0]) in around and k not in moves))
     run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _, _ in keys)),
                                     frozenset(id(m) for _, m, _ in keys),
                                     frozenset(k for k, _, by in keys if not by))
@@ -403,11 +448,27 @@ def _call(run, node, moved):
     held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
     for once in held if moved is not None else ():
         moved = _call_once(run, node, once, moved)
+    if node.callee._prod == "Local":
+        moved = _reads(run, node, run.state.closures.get(node.callee.name, ()), moved)
     for i, arg in enumerate(node.args):
+        if _calls_of_argument(run, node, i):
+            moved = _reads(run, node, _closures(run, arg), moved)
         for closure, _, inside, plain in _held(run, arg) if moved is not None else ():
             handed = _HandedOn(node, arg)
             for _ in range(_calls_of_argument(run, node, i)):
                 moved = _call_once(run, handed, (closure, plain, inside, plain), moved)
+    return moved
+
+
+def _reads(run, call, closures, moved):
+    """A call of one of `closures` (or of a closure given them) reads what their bodies read
+    of the variables around them, as they are at the call: a use of each, refused after a
+    move of it (`let r = || t[0]; let u = t; r()`). The interpreter and native code stop
+    such a read after a `transfer` when it happens (E9004, track-moved-captures), which
+    may not: that one is left to the run."""
+    for closure in closures:
+        for key, parts in run.state.reads.get(closure, ()):
+            moved = _use(run, call, key, moved, parts=parts, run_checks=True)
     return moved
 
 
@@ -473,10 +534,12 @@ def _call_once(run, node, once, moved):
     return moved
 
 
-@check_linearity.on("StructLit", "Tuple")
+@check_linearity.on("StructLit", "Tuple", "EnumValue")
 def _aggregate(run, node, moved):
-    """`S { t: t }` and `(t, 1)` move each part that owns data into the value they make."""
-    parts = [f.value for f in node.fields] if node._prod == "StructLit" else node.elems
+    """`S { t: t }`, `(t, 1)` and `E::T(t)` move each part that owns data into the value
+    they make."""
+    parts = [f.value for f in node.fields] if node._prod == "StructLit" else \
+        node.elems if node._prod == "Tuple" else node.args
     for part in parts:
         moved = _move_value(run, part, node, moved)
     return moved
@@ -505,13 +568,17 @@ def _field_get(run, node, moved):
     return _use(run, node, _key(path), moved)
 
 
-def _use(run, node, key, moved, *, parts=True, by=None):
+def _use(run, node, key, moved, *, parts=True, by=None, run_checks=False):
     """A use at `node` of `key`, a local or a field path of one: refused after a move of it
     or of what holds it, and, with `parts`, of a field under it. For a call of a closure,
     `by` is the ids of the moves its body was counted as where it is written, and its earlier
-    call: such a move is told as that call, and is no use after a move without one."""
+    call: such a move is told as that call, and is no use after a move without one. With
+    `run_checks`, a use after a move by `transfer` is left to the run (E9004)."""
     if moved is None:
         return None
+    for reads, fresh in run.state.reading:
+        if key not in fresh:
+            reads.append((key, parts))
     path = (key,) if isinstance(key, str) else key
     found = next(((path[:k], m) for k in range(1, len(path) + 1)
                   if (m := moved.get(_key(path[:k]))) is not None), None)
@@ -528,6 +595,8 @@ def _use(run, node, key, moved, *, parts=True, by=None):
         # A loop is walked twice, so one copy's use may be met twice: its unique name
         # tells the copies apart.
         gone, mover = _key(found[0]), found[1]
+        if run_checks and (gone, id(mover)) in run.state.transferred:
+            return moved
         if by is not None and id(mover) in by[0]:
             if by[1] is None:
                 return moved  # the move its body was counted as where it is written
@@ -553,14 +622,16 @@ def _report(run, use, key, gone_key, mover):
     line, col = where.source.line_col(where.start) if where is not None else (0, 0)
     text = where.source.text[where.start:where.end] if where is not None else "the move"
     parts = {"Call": lambda: mover.args, "Tuple": lambda: mover.elems,
-             "StructLit": lambda: [f.value for f in mover.fields]}.get(mover._prod)
+             "StructLit": lambda: [f.value for f in mover.fields],
+             "EnumValue": lambda: mover.args}.get(mover._prod)
     # A call of a closure moves what its body moves, no argument of it; a call given the
     # closure, with it.
     handed = isinstance(mover, _HandedOn)
-    gone = mover.closure if handed else mover.value if parts is None else \
+    gone = mover.closure if handed else mover.scrutinee if mover._prod == "MatchValue" else \
+        mover.value if parts is None else \
         next((a for a in parts() if _path(a) is not None and _key(_path(a)) == gone_key), mover)
     # One call given a closure that calls it more than once moves what it moves again.
-    twice = handed and use is mover
+    twice = handed and getattr(use, "call", None) is mover.call
     # A use that is not after the move in the text was reached through a loop's back edge.
     again = gone.span is not None and use.span is not None and \
         use.span.start <= gone.span.start and not twice
@@ -571,16 +642,25 @@ def _report(run, use, key, gone_key, mover):
             quoted(mover.target)
         went = f"into '{to}'"
         path = (gone_key,) if isinstance(gone_key, str) else gone_key
-        struct = getattr(_type(run, path), "_prod", None) == "NamedType"
+        t = _type(run, path)
+        # An enum takes no `Copy` while what it carries moves (E3031).
+        struct = getattr(t, "_prod", None) == "NamedType" and \
+            getattr(run.state.movers.types.get(t.name), "_prod", None) == "StructDecl"
         lend = mover._prod == "Let" or mover.target._prod == "Local"  # a field holds no loan
         repair = f"read it through '{to}'" + (f", lend it (`&{x}`)" if lend else "") + \
             (", implement `Copy` for its struct" if struct else "")
         data = {"moved_into": to}
-    elif mover._prod in ("StructLit", "Tuple"):
-        what = f"the '{mover.name}' value" if mover._prod == "StructLit" else "the tuple"
+    elif mover._prod in ("StructLit", "Tuple", "EnumValue"):
+        name = mover.name if mover._prod == "StructLit" else \
+            f"{mover.enum}::{mover.variant}" if mover._prod == "EnumValue" else "tuple"
+        what = "the tuple" if mover._prod == "Tuple" else f"the '{name}' value"
         went = f"into {what}"
         repair = f"read it through {what}"
-        data = {"moved_into": mover.name if mover._prod == "StructLit" else "tuple"}
+        data = {"moved_into": name}
+    elif mover._prod == "MatchValue":
+        went = "out by a case of the 'match'"
+        repair = "read it through the name that case binds"
+        data = {"moved_into": "match"}
     elif mover._prod == "Block":
         went = "out as the value of its block"
         repair = "read it where that value went"

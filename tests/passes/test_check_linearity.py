@@ -644,3 +644,100 @@ def test_what_a_second_call_of_a_closure_moves(body, refused):
         [(code, message)] = codes
         assert code == "E4001" and refused in message, message
 
+
+
+def test_a_call_of_a_closure_reads_what_its_body_reads_where_it_is_called():
+    diag, repaired = _refused_and_repaired(
+        "closure_reads_after_move", (7, "read()"),
+        "use of moved value 't': it was moved into 'u' at line 6, column 5")
+    assert _moved(diag) == ((6, 13, "t"), "'t' moved here")
+    assert repaired.prints() == ("8\n[4, 4]\n",) * 2
+    diag, repaired = _refused_and_repaired(
+        "closure_handed_reads_after_move", (12, "twice(write)"),
+        "use of moved value 't': it was moved into the call of 'eat' at line 11, column 11")
+    assert repaired.prints() == ("4\n[2, 4]\n",) * 2
+
+
+@pytest.mark.parametrize("body, refused", [
+    # What the closure reads or writes an element of is used at each call, and not before.
+    ("let r = || t[0]; let u = t; print(r());", "into 'u'"),
+    ("let w = |v: i32| { t[1] = v; }; print(consume(t)); w(3);", "into the call of 'consume'"),
+    ("let r = || t[0]; let u = t; let k = 1;", None),
+    ("let r = || s.t[0]; let u = s.t; print(r());", "value 's.t'"),
+    ("let r = || s.n; let u = s.t; print(r());", None),
+    # After a `transfer` the read is checked when it runs (E9004), as the closure might
+    # not reach it.
+    ("let r = || t[0]; let d = transfer(t, Memory::NPU_HBM); print(r());", None),
+    # Through another closure that calls it, by name or given it, or one an `if` chose.
+    ("let r = || t[0]; let q = || r() + 1; let u = t; print(q());", "into 'u'"),
+    ("let r = || t[0]; let app = |h| h(); let u = t; print(app(r));", "into 'u'"),
+    ("let r = || t[0]; let skip = |h, n| n; let u = t; print(skip(r, 1));", None),
+    ("let r = || t[0]; let h = if s.n > 1 { r } else { || 2 }; let u = t; print(h());",
+     "into 'u'"),
+    # A new value in between, or one the closure gives t before it reads it.
+    ("let r = || t[0]; let u = t; t = Tensor<i32, [2]>::fill(4); print(r());", None),
+    ("let r = || { t = Tensor<i32, [2]>::fill(4); t[0] }; let u = t; print(r());", None),
+    ("let r = || t[0]; for i in 0..2 { print(r()); let u = t; t = u; }", None),
+    # On a loop's next turn both the call and the move use what the turn before moved.
+    ("let r = || t[0]; for i in 0..2 { print(r()); let u = t; }",
+     "in an earlier iteration of the loop"),
+])
+def test_what_a_call_of_a_closure_reads(body, refused):
+    _refused_as(ONCE.format(body=body), refused)
+
+
+def _refused_as(text, refused):
+    """`text` admitted (`refused` None), or refused only with E4001s saying `refused`."""
+    codes = [(d.code, d.message) for d in run_front(text, check_linearity).diagnostics.items]
+    if refused is None:
+        assert codes == []
+    else:
+        assert codes and all(code == "E4001" and refused in message
+                             for code, message in codes), codes
+
+
+def test_a_variant_moves_what_it_carries_and_a_case_binding_it_moves_it_out():
+    diag, repaired = _refused_and_repaired(
+        "moved_into_variant", (8, "t"),
+        "use of moved value 't': it was moved into the 'E::Held' value at line 7, column 13")
+    assert diag.data["moved_into"] == "E::Held"
+    assert repaired.prints() == ("[5, 1]\n",) * 2
+    diag, repaired = _refused_and_repaired(
+        "moved_out_by_match", (12, "e"),
+        "use of moved value 'e': it was moved out by a case of the 'match' at line 7, "
+        "column 17")
+    assert _moved(diag) == ((7, 23, "e"), "'e' moved here")
+    assert repaired.prints() == ("3\n",) * 2
+
+
+@pytest.mark.parametrize("body, refused", [
+    ("let e = E::T(t); print(t);", "into the 'E::T' value"),
+    ("let e = E::P(t, 1); let f = E::T(t);", "into the 'E::P' value"),
+    ("let e = E::T(t); let f = e; print(e);", "into 'f'"),
+    ("match E::T(t) { E::T(u) => print(u), _ => print(0) } print(t);", "into the 'E::T'"),
+    # A case binding what owns data moves the scrutinee on its path; `_`, a scalar or a
+    # case of another variant moves nothing.
+    ("let e = E::T(t); match e { E::T(u) => print(u), _ => print(0) } print(e);",
+     "out by a case of the 'match'"),
+    ("let e = E::T(t); match e { x => print(1) } print(e);", "moved into"),
+    ("let e = E::P(t, 1); match e { E::P(_, k) => print(k), _ => print(0) } print(e);", None),
+    ("let e = E::T(t); match e { E::N(k) => print(k), _ => print(0) } print(e);", None),
+    ("let e = E::T(t); let a = match e { E::T(u) => u[0], _ => 0 }; "
+     "let b = match e { E::T(u) => u[1], _ => 0 };", "out by a case of the 'match'"),
+    ("let mut e = E::T(t); for i in 0..2 { match e { E::T(u) => print(u), _ => print(0) } "
+     "e = E::N(i); }", None),
+    ("let e = E::T(t); for i in 0..2 { match e { E::T(u) => print(u), _ => print(0) } }",
+     "in an earlier iteration of the loop"),
+])
+def test_what_an_enum_value_and_a_match_move(body, refused):
+    text = ("enum E { T(Tensor<i32, [2]>), P(Tensor<i32, [2]>, i32), N(i32) }\n"
+            f"fn main() {{ let t = Tensor<i32, [2]>::fill(1); {body} }}\n")
+    _refused_as(text, refused)
+
+
+def test_the_help_for_a_moved_enum_names_no_copy_for_a_struct():
+    text = ("enum E { T(Tensor<i32, [2]>), N(i32) }\n"
+            "fn main() { let e = E::N(1); let f = e; print(e); }\n")
+    [diag] = run_front(text, check_linearity).diagnostics.items
+    assert diag.help == ["read it through 'f', lend it (`&e`), or give 'e' a new value "
+                         "before this use"]
