@@ -123,9 +123,40 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
     if not returned:
         return True
-    lets = fresh_lets(fn, fresh)  # once, not once per `return`
-    made = _moved(fn, frozenset(lets) | fresh_cells(fn, fresh, frozenset(lets)))
+    lets = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
+    made = lets | fresh_cells(fn, fresh, lets)
+    made = _moved(fn, made | _returned_fresh_cells(fn, fresh, made))
     return all(_made_fresh(e, made) for e in returned)
+
+
+def _returned_fresh_cells(fn, fresh: frozenset, made: frozenset) -> frozenset:
+    """The tensor cells of `fn` that a `return` finds holding only fresh tensors or buffers
+    of the locals `made`: every `let` or assignment of the cell whose value a `return` may
+    hand on gives it one. Its `let` may give it another buffer that an assignment replaces
+    on every way to a `return` (return-assigned-tensor-fields' `let mut t#1 = t;` of a
+    function assigning the field whole): the call still returns only what it made."""
+    cells = frozenset(fn.cells)
+    given: dict = {}  # a cell -> the values of its definitions a `return` may hand on
+    live = {b.label: set() for b in fn.blocks}
+    changed = True
+    while changed:  # the cells a `return` may read before a definition, at each block's start
+        changed = False
+        for b in reversed(fn.blocks):
+            now = set().union(*(live.get(t, set()) for t in successors(b)))
+            if b.exit._prod == "Return" and b.exit.value is not None:
+                held = place_of(b.exit.value) if b.exit.value._prod == "Index" \
+                    else b.exit.value
+                if held._prod == "Local" and held.name in cells:
+                    now.add(held.name)
+            for s in reversed(b.stmts):
+                for name in defines(s) & now:
+                    given.setdefault(name, []).append(s.value)
+                now -= defines(s)
+            if now != live[b.label]:
+                live[b.label], changed = now, True
+    return frozenset(name for name, values in given.items()
+                     if all(makes_fresh(v, fresh) or v._prod == "Local" and v.name in made
+                            for v in values))
 
 
 def _moved(fn, made: frozenset) -> frozenset:
