@@ -124,39 +124,45 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     if not returned:
         return True
     lets = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
-    made = lets | fresh_cells(fn, fresh, lets)
-    made = _moved(fn, made | _returned_fresh_cells(fn, fresh, made))
-    return all(_made_fresh(e, made) for e in returned)
+    made, handed = lets | fresh_cells(fn, fresh, lets), _handed_definitions(fn)
+    while True:  # a cell moved to a local moved to a cell, however they are ordered
+        more = _moved(fn, made | {cell for cell, values in handed.items() if all(
+            makes_fresh(v, fresh) or v._prod == "Local" and v.name in made for v in values)})
+        if more == made:
+            return all(_made_fresh(e, made) for e in returned)
+        made = more
 
 
-def _returned_fresh_cells(fn, fresh: frozenset, made: frozenset) -> frozenset:
-    """The tensor cells of `fn` that a `return` finds holding only fresh tensors or buffers
-    of the locals `made`: every `let` or assignment of the cell whose value a `return` may
-    hand on gives it one. Its `let` may give it another buffer that an assignment replaces
-    on every way to a `return` (return-assigned-tensor-fields' `let mut t#1 = t;` of a
-    function assigning the field whole): the call still returns only what it made."""
-    cells = frozenset(fn.cells)
-    given: dict = {}  # a cell -> the values of its definitions a `return` may hand on
+def _handed_definitions(fn) -> dict:
+    """Each tensor cell of `fn` with the values of its `let` and assignments that what hands
+    its buffer on may find it holding: a `return`, or a `let` or an assignment of it whole or
+    a row. Its `let` may give it a buffer an assignment replaces on every way to those
+    (return-assigned-tensor-fields' `let mut t#1 = t;` of a function assigning the field
+    whole): what the call returns is then never that one."""
+    cells, ranks = frozenset(fn.cells), tensor_ranks(fn)
+
+    def handing(node) -> set:
+        held = node.value if node._prod in ("Return", "Let") or node._prod == "Assign" \
+            and node.op == "=" else None
+        depth = 0
+        while held is not None and held._prod == "Index":
+            held, depth = held.base, depth + 1
+        return {held.name} if held is not None and held._prod == "Local" \
+            and held.name in cells and (not depth or depth < ranks.get(held.name, 0)) else set()
+    given: dict = {}
     live = {b.label: set() for b in fn.blocks}
     changed = True
-    while changed:  # the cells a `return` may read before a definition, at each block's start
+    while changed:  # the cells handed on before a definition, at each block's start
         changed = False
         for b in reversed(fn.blocks):
-            now = set().union(*(live.get(t, set()) for t in successors(b)))
-            if b.exit._prod == "Return" and b.exit.value is not None:
-                held = place_of(b.exit.value) if b.exit.value._prod == "Index" \
-                    else b.exit.value
-                if held._prod == "Local" and held.name in cells:
-                    now.add(held.name)
+            now = set().union(*(live.get(t, set()) for t in successors(b)), handing(b.exit))
             for s in reversed(b.stmts):
                 for name in defines(s) & now:
-                    given.setdefault(name, []).append(s.value)
-                now -= defines(s)
+                    given.setdefault(name, {})[id(s)] = s.value
+                now = (now - defines(s)) | handing(s)
             if now != live[b.label]:
                 live[b.label], changed = now, True
-    return frozenset(name for name, values in given.items()
-                     if all(makes_fresh(v, fresh) or v._prod == "Local" and v.name in made
-                            for v in values))
+    return {name: list(values.values()) for name, values in given.items()}
 
 
 def _moved(fn, made: frozenset) -> frozenset:
