@@ -139,8 +139,10 @@ def _handed_definitions(fn) -> dict:
     its buffer on may find it holding: a `return`, or a `let` or an assignment of it whole or
     a row. Its `let` may give it a buffer an assignment replaces on every way to those
     (return-assigned-tensor-fields' `let mut t#1 = t;` of a function assigning the field
-    whole): what the call returns is then never that one."""
-    cells, ranks = frozenset(fn.cells), tensor_ranks(fn)
+    whole): what the call returns is then never that one. A parameter kept in a cell is none
+    of them: the buffer it was given may be what is handed on."""
+    lets, ranks = _lets(fn), tensor_ranks(fn)
+    cells = frozenset(c for c in fn.cells if c in lets)
 
     def handing(node) -> set:
         held = node.value if node._prod in ("Return", "Let") or node._prod == "Assign" \
@@ -163,7 +165,9 @@ def _handed_definitions(fn) -> dict:
                 now = (now - defines(s)) | handing(s)
             if now != live[b.label]:
                 live[b.label], changed = now, True
-    return {name: list(values.values()) for name, values in given.items()}
+    # one handed on where its `let` may not have run yet may hold any buffer
+    return {name: list(values.values()) for name, values in given.items()
+            if name not in live[fn.blocks[0].label]}
 
 
 def _moved(fn, made: frozenset) -> frozenset:
