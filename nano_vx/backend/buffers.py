@@ -121,53 +121,65 @@ def place_of(e):
 
 
 def _returns_fresh(fn, fresh: frozenset) -> bool:
-    returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
-    if not returned:
+    exits = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
+    if not exits:
         return True
     lets = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
     made, handed = lets | fresh_cells(fn, fresh, lets), _handed_definitions(fn)
-    while True:  # a cell moved to a local moved to a cell, however they are ordered
-        more = _moved(fn, made | {cell for cell, values in handed.items() if all(
-            makes_fresh(v, fresh) or v._prod == "Local" and v.name in made for v in values)})
-        if more == made:
-            return all(_made_fresh(e, made) for e in returned)
-        made = more
+    bound = [s for blk in fn.blocks for s in blk.stmts
+             if s._prod == "Let" and id(s) in handed and s.name not in fn.cells]
+    good = set(handed)
+    while True:  # the greatest: a cell moved to a local moved to a cell, in any order
+        held = _moved(fn, made | {s.name for s in bound if id(s) in good})
+        kept = {n for n, defs in handed.items() if all(
+            makes_fresh(d.value, fresh) or d.value._prod == "Local" and d.value.name in held
+            or id(d) in good for d in defs)}
+        if kept == good:
+            return all(id(e) in good or _made_fresh(e.value, held) for e in exits)
+        good = kept
 
 
 def _handed_definitions(fn) -> dict:
-    """Each tensor cell of `fn` with the values of its `let` and assignments that what hands
-    its buffer on may find it holding: a `return`, or a `let` or an assignment of it whole or
-    a row. Its `let` may give it a buffer an assignment replaces on every way to those
-    (return-assigned-tensor-fields' `let mut t#1 = t;` of a function assigning the field
-    whole): what the call returns is then never that one. A parameter kept in a cell is none
-    of them: the buffer it was given may be what is handed on."""
+    """What hands a tensor cell of `fn` on, whole or a row (a `return`, a `let` or an
+    assignment of it), by id, each with the `let`s and assignments of the cell whose buffer
+    it may find there. The cell's `let` may give it a buffer an assignment replaces on every
+    way there (return-assigned-tensor-fields' `let mut t#1 = t;` of a function assigning the
+    field whole): what it hands on is then never that one. A parameter kept in a cell is no
+    such cell: the buffer it was given may be what is handed on."""
     lets, ranks = _lets(fn), tensor_ranks(fn)
     cells = frozenset(c for c in fn.cells if c in lets)
 
-    def handing(node) -> set:
+    def handing(node) -> str | None:
         held = node.value if node._prod in ("Return", "Let") or node._prod == "Assign" \
             and node.op == "=" else None
         depth = 0
         while held is not None and held._prod == "Index":
             held, depth = held.base, depth + 1
-        return {held.name} if held is not None and held._prod == "Local" \
-            and held.name in cells and (not depth or depth < ranks.get(held.name, 0)) else set()
+        return held.name if held is not None and held._prod == "Local" and held.name in \
+            cells and (not depth or depth < ranks.get(held.name, 0)) else None
     given: dict = {}
-    live = {b.label: set() for b in fn.blocks}
+    live = {b.label: {} for b in fn.blocks}  # at a block's start: cell -> the ids handing it
     changed = True
-    while changed:  # the cells handed on before a definition, at each block's start
+    while changed:
         changed = False
         for b in reversed(fn.blocks):
-            now = set().union(*(live.get(t, set()) for t in successors(b)), handing(b.exit))
-            for s in reversed(b.stmts):
-                for name in defines(s) & now:
-                    given.setdefault(name, {})[id(s)] = s.value
-                now = (now - defines(s)) | handing(s)
+            now: dict = {}
+            for t in successors(b):
+                for cell, by in live.get(t, {}).items():
+                    now[cell] = now.get(cell, frozenset()) | by
+            for node in (b.exit, *reversed(b.stmts)):
+                for cell in defines(node) if node is not b.exit else ():
+                    for n in now.pop(cell, ()):
+                        given.setdefault(n, {})[id(node)] = node
+                cell = handing(node)
+                if cell is not None:
+                    now[cell] = now.get(cell, frozenset()) | {id(node)}
+                    given.setdefault(id(node), {})
             if now != live[b.label]:
                 live[b.label], changed = now, True
-    # one handed on where its `let` may not have run yet may hold any buffer
-    return {name: list(values.values()) for name, values in given.items()
-            if name not in live[fn.blocks[0].label]}
+    # a cell handed on where its `let` may not have run yet may hold any buffer
+    unknown = {n for by in live[fn.blocks[0].label].values() for n in by}
+    return {n: list(defs.values()) for n, defs in given.items() if n not in unknown}
 
 
 def _moved(fn, made: frozenset) -> frozenset:
