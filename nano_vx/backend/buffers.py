@@ -5,8 +5,8 @@ distinct parameters noalias.
 
 A buffer is fresh when the `let` that binds it makes it: a constructor, a tensor literal, a
 transfer (native code copies into a buffer of the destination) or a call of a function whose
-every `return` hands on a fresh buffer of its own, or a row of one (a cell that holds one
-wherever it is handed on counts, whatever its `let` gave it)."""
+every `return` hands on a fresh buffer of its own, or a row of one (a cell handed on where
+only such a buffer reaches it counts, whatever its `let` gave it)."""
 
 from __future__ import annotations
 

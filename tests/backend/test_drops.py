@@ -256,7 +256,7 @@ def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
 # A function assigning a struct's tensor field whole through a `&mut`, called on every turn:
 # return-assigned-tensor-fields gives it the field's tensor and assigns back what it returns,
 # only buffers it made, so the caller drops the one the call replaces (were it kept, 20,000
-# of 1 MiB would pass LIMIT). The field read before it is assigned, too.
+# of 1 MiB would pass LIMIT). The field read before it is assigned, or held by a `let`, too.
 ASSIGNED = """
 struct Holder {
     t: Tensor<f32, [262144]>,
@@ -283,8 +283,9 @@ fn main() {
 """
 
 
-@pytest.mark.parametrize("read", ["", "h.n = h.n + (h.t[i * 13] as i32);"],
-                         ids=["assigned", "read_then_assigned"])
+@pytest.mark.parametrize("read", ["", "h.n = h.n + (h.t[i * 13] as i32);",
+                                  "let old = h.t; h.n = h.n + (old[i * 13] as i32);"],
+                         ids=["assigned", "read_then_assigned", "held_then_assigned"])
 def test_a_struct_field_a_function_assigns_whole_is_given_back_after_the_call(tmp_path, read):
     code, out, err, peak = _run_bounded(tmp_path, ASSIGNED.replace("READ", read))
     assert (code, out) == (0, "20000\n") and "W5001" not in err, err
