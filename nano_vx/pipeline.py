@@ -53,6 +53,7 @@ from .passes.check_value_types import check_value_types
 from .passes.check_visibility import check_visibility
 from .passes.check_region_results import check_region_results
 from .passes.check_where_clauses import check_where_clauses
+from .passes.bind_launching_closures_again import bind_launching_closures_again
 from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
@@ -112,6 +113,7 @@ from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.index_chosen_rows import index_chosen_rows
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
 from .passes.explicate_calls import explicate_calls
@@ -123,7 +125,9 @@ from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
+from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.outline_constant_values import outline_constant_values
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -132,6 +136,7 @@ from .passes.lower_matches import lower_matches
 from .passes.hold_states_by_reference import hold_states_by_reference
 from .passes.lower_pin_matches import lower_pin_matches
 from .passes.lower_pins import lower_pins
+from .passes.lower_state_tuples import lower_state_tuples
 from .passes.name_made_tensors import name_made_tensors
 from .passes.load_machine_files import load_machine_files
 from .passes.monomorphize import monomorphize
@@ -139,6 +144,7 @@ from .passes.move_printing_loop_conditions import move_printing_loop_conditions
 from .passes.name_borrowed_temporaries import name_borrowed_temporaries
 from .passes.name_hardware_states import name_hardware_states
 from .passes.name_row_temporaries import name_row_temporaries
+from .passes.name_sizing_calls import name_sizing_calls
 from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
@@ -266,7 +272,9 @@ BACK_END = [
     inline_borrowed_references,
     collapse_reference_chains,
     split_computed_constants,
+    hoist_constant_tensors,
     inline_aggregate_constants,
+    outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
     name_temporaries,
@@ -276,6 +284,7 @@ BACK_END = [
     split_state_tuples,
     hold_states_by_reference,
     halt_state_prints,
+    lower_state_tuples,
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
@@ -283,6 +292,7 @@ BACK_END = [
     halt_closure_prints,
     assign_chosen_closures,
     delay_launching_closures,
+    bind_launching_closures_again,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     flag_assigned_placement_queries,
@@ -330,6 +340,7 @@ BACK_END = [
     move_printing_loop_conditions,
     number_texts,
     return_chosen_rows,
+    index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
     split_chosen_tensor_references,
@@ -337,6 +348,7 @@ BACK_END = [
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
+    name_sizing_calls,
     split_sizing_calls,
     hoist_sizing_lets,
     copy_tracked_functions,

@@ -123,17 +123,20 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:6] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:8] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
                         ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
+                        ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
                         ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                        ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
                         ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                         ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 5] == [
+    assert rows[held:held + 6] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
-        ["lower-pins", "rewrite", "Lheld", "Ltaken"],
+        ["lower-state-tuples", "rewrite", "Lheld", "Lread"],
+        ["lower-pins", "rewrite", "Lread", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
@@ -192,8 +195,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
-    assert rows[names.index("copy-tracked-functions") - 2:
+    assert rows[names.index("copy-tracked-functions") - 3:
                 names.index("copy-tracked-functions")] == [
+        ["name-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["split-sizing-calls", "rewrite", "Lsplit", "Lsplit"],
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
@@ -218,15 +222,17 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[names.index("number-texts") - 1] == [
         "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("assign-chosen-tensors") - 2:names.index("assign-chosen-tensors") + 2] \
+    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 2] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
+            ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
             ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
-    assert rows[chosen - 2:chosen + 2] == [
+    assert rows[chosen - 3:chosen + 2] == [
         ["assign-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
         ["delay-launching-closures", "rewrite", "Lpinned", "Lpinned"],
+        ["bind-launching-closures-again", "rewrite", "Lpinned", "Lpinned"],
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")
@@ -265,11 +271,14 @@ def test_emit_mlir_and_emit_llvm_print_the_module_and_O_sets_the_level(prog):
 
 
 def test_a_program_native_code_does_not_lower_runs_in_the_interpreter_after_w5001(prog):
-    path = prog("""fn main() {
-  let last: i64 = 0;
+    path = prog("""fn show(last: i64) {
   for j in -3..last {
     print(Tensor<i32, [2 * j + 6]>::new().extent(0));
   }
+}
+
+fn main() {
+  show(0);
 }""")
     code, out, err = run(path)
     assert (code, out) == (0, "0\n2\n4\n") and "warning[W5001]" in err

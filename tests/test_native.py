@@ -54,19 +54,23 @@ NOT_LOWERED = {
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_twice.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
-    # A constant holding a generic struct whose value calls a function (its fields' type
-    # erased: split-computed-constants splits the others), or holding a tensor (whose
-    # buffer every read shares): inline-aggregate-constants refuses both.
-    "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_calling_a_function.vx",
-    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor.vx",
-    # A constant holding a tensor itself (check-native-subset): every read shares the one
-    # buffer its first read makes, which no global holds.
-    "tests/passes/cases/type_scalars/e5010_constant_holding_a_tensor.vx",
-    # A constant's value reading a field of a struct a call makes, or binding a variable in
-    # an `if`'s arm (name-temporaries): it has no statements for a `let`.
-    "tests/passes/cases/name_temporaries/e5010_constant_reading_a_field_of_a_call.vx",
-    "tests/passes/cases/name_temporaries/e5010_constant_binding_a_struct_in_an_if.vx",
-    "tests/passes/cases/check_visibility/constant_binding_in_an_arm.vx",
+    # A constant holding a generic struct's literal whose value calls a function, or
+    # binding a variable (its fields' type erased: split-computed-constants splits the
+    # others, and one a call returns whole), or a struct holding a tensor a call or an `if`
+    # makes (not a part of its literal, which hoist-constant-tensors makes a constant):
+    # inline-aggregate-constants refuses them.
+    "tests/passes/cases/inline_aggregate_constants/"
+    "e5010_generic_struct_literal_calling_a_function.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_binding_a_variable.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor_a_call_makes.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor_an_if_makes.vx",
+    # A constant holding a tensor that may be made by ::uninit() (check-native-subset): no
+    # global holds its elements' written-flags.
+    "tests/passes/cases/type_scalars/e5010_constant_holding_an_uninit_tensor.vx",
+    # A constant holding a tensor whose value reads a field of a struct a call makes, or
+    # binds a variable (name-temporaries): no function computes a tensor constant's value.
+    "tests/passes/cases/name_temporaries/e5010_tensor_constant_reading_a_field_of_a_call.vx",
+    "tests/passes/cases/name_temporaries/e5010_tensor_constant_binding_a_variable.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, nothing calling it: no call says whether the parameter is a raw pointer or a
     # tensor.
@@ -76,10 +80,10 @@ NOT_LOWERED = {
     # (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose beside the function's parameter (its `held` may
-    # be a reference to the caller's, which the tuple would share).
-    "tests/passes/cases/lower_pins/"
-    "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call.vx",
+    # is given, given a state an `if` chose between two parameters (one flag cannot say
+    # which of the caller's variables it is).
+    "tests/passes/cases/lower_state_tuples/"
+    "e5010_state_chosen_between_two_parameters_in_a_tuple_returned_through_a_call.vx",
     # A parameter of a closure given a parameter of another closure given both kinds,
     # printed: no flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
@@ -87,36 +91,27 @@ NOT_LOWERED = {
     # A function given a struct, given to a closure that gives it on to another (no local
     # only called holds it): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
-    # A closure a `let mut` binds, called in a `spawn` body in a closure's body called before
-    # the `let` of a variable another closure it is given reads.
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that another
+    # closure calls before the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_called_before_another_is_bound.vx",
+    "e5010_launched_by_a_closure_named_by_another_called_before_another_is_bound.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
-    # that moves it: a call not a statement of the body, so the move stays in the kernel.
-    "tests/passes/cases/defer_kernel_moves/e5010_moved_by_a_closure_called_in_a_loop.vx",
+    # that moves it, the loop reading it: a later turn's read may be after the move.
+    "tests/passes/cases/defer_kernel_moves/"
+    "e5010_moved_by_a_closure_called_in_a_loop_reading_it.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in an assignment's value, where no `let` goes before
-    # the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment.vx",
-    # Two locals bound to literals multiplied and given to an i64, beside a use as an i32:
-    # the interpreter multiplies the i32s and converts the product.
-    "tests/passes/cases/type_scalars/e5010_plain_values_multiplied_then_given_an_i64.vx",
-    # Locals bound to literals multiplied and given to an i64 (no use as an i32 besides):
-    # the inference would type them as the i64, which the interpreter does not.
-    "tests/passes/cases/type_scalars/e5010_plain_local_multiplied_then_given_an_i64.vx",
-    # A local bound to a literal given to a closure of an untyped parameter whose result goes
-    # to an i64 (no use as an i32 besides): the inference would type the body's i64.
-    "tests/passes/cases/type_scalars/e5010_plain_local_given_to_a_closure_then_an_i64.vx",
-    # A local bound to a literal shifted for an i64: the interpreter shifts the i32.
-    "tests/passes/cases/type_scalars/e5010_plain_local_shifted_then_given_an_i64.vx",
-    # A local bound to a literal given to a closure of an untyped parameter whose result goes
-    # to an i64: the interpreter computes the body on the i32 and converts its result.
-    "tests/passes/cases/type_scalars/e5010_plain_value_given_to_a_closure_then_an_i64.vx",
-    # Two values of type () compared right of `&&` given to a call: the `if` the `&&` is
-    # holds the stop's statements inside a larger expression.
-    "tests/passes/cases/type_scalars/e5010_units_compared_right_of_and_inside_a_call.vx",
+    # A string a call computes, printed in the value of an assignment to an element, where no
+    # `let` goes before the print: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
+    # A closure of an untyped parameter given a plain i32 and an i64: native code types its
+    # parameter once, where the interpreter computes its body on what each call gives.
+    "tests/passes/cases/type_scalars/e5010_closure_given_a_plain_value_and_an_i64.vx",
+    # A closure binding a local to arithmetic on its untyped parameter, given a plain i32,
+    # its result given to an i64: cast-plain-values tells a plain result only from the body's
+    # value.
+    "tests/passes/cases/type_scalars/e5010_closure_binding_its_plain_parameter_then_an_i64.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in an arm of an `if` another arm of which may return before
     # its end: the place it names after the `if` depends on the way taken.
@@ -128,44 +123,34 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/"
     "e5010_mut_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
-    # variable from -3): the interpreter's is unbounded.
+    # variable from -3 to a parameter): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
-    "e5010_loop_variable_of_i64_from_a_negative_start.vx",
+    "e5010_loop_variable_of_i64_below_a_parameter.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # at once (no `let` binds the call, so split-sizing-calls leaves it): its caller cannot
-    # size the written-flags before the call.
+    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_at_once.vx",
-    # A variable a closure reads that a `transfer` moves, read after a reference to an
-    # element through a dereference: its moved-flag's check would come before the index's.
-    "tests/passes/cases/track_moved_captures/"
-    "e5010_read_after_a_reference_through_a_dereference.vx",
-    # A tensor a closure moves, lent to a function that reads through the reference first in
-    # a loop's condition: the interpreter stops there, where no check before a statement
-    # stops.
-    "tests/passes/cases/track_moved_captures/"
-    "e5010_lent_to_a_call_reading_it_in_a_loop_condition.vx",
-    # A row of a tensor no variable names, after a call in its statement: bound to a local
-    # first, the tensor would be made before the call.
-    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_call.vx",
-    # A row an `if` chooses for a `let`: its variable would start at a tensor nobody owns.
-    "tests/passes/cases/type_scalars/e5010_row_chosen_by_an_if_for_a_let.vx",
-    # A closure using whole an enum it takes a variant of which carries a tensor: put together
-    # again, its other variants' tensors would be buffers no one drops.
+    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
+    # A row of a tensor no variable names, after a shift of literals given to an i64: bound to
+    # a local first, the shift would be an i32's.
+    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_shift_of_literals.vx",
+    # The same after a constant whose first read prints (its value calls).
+    "tests/passes/cases/type_scalars/"
+    "e5010_row_of_a_temporary_after_a_constant_that_prints.vx",
+    # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
+    # variable would start at a tensor nobody owns.
+    "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",
+    # A closure handing on whole an enum it takes a variant of which carries a tensor: put
+    # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
-    "e5010_enum_parameter_carrying_a_tensor_used_whole.vx",
-    # ... or given a variable: the call would choose its tensor part between the variable's
-    # and a buffer it makes for another variant, that no one drops.
-    "tests/passes/cases/split_closure_aggregates/"
-    "e5010_enum_parameter_carrying_a_tensor_given_a_variable.vx",
-    # A function returning an enum a variant of which carries a tensor of `?` extents: no
-    # tensor of extents its type says for its out-parameter to start from.
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
-    # Two placement queries `let mut`s hold, assigned others and compared with each other:
-    # native code holds no placement (check-native-subset).
+    "e5010_enum_parameter_carrying_a_tensor_handed_on_whole.vx",
+    # A function returning an aggregate holding a tensor of `?` extents beside its result:
+    # no tensor of extents its type says for its out-parameter to start from.
+    "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
+    # A placement query a `let mut` holds, assigned another, compared with a query of a
+    # call's result: native code holds no placement (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_another.vx",
+    "e5010_query_variable_compared_with_a_query_of_a_call.vx",
     # A `&mut` to a reference copied into a local a closure writes through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"

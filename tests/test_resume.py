@@ -292,3 +292,16 @@ def test_a_program_of_dynamic_extents_resumes_from_the_last_dump_of_each_il(tmp_
     run(program, "--dump-dir", tmp_path, "--dump-after", "all", "--action", "emit-mlir")
     for f in _language_changes(sorted(tmp_path.iterdir())):
         assert run(f)[:2] == whole[:2], f.name
+
+
+def test_the_uninitialized_globals_of_vector_and_tensor_constants_read_back(tmp_path):
+    # A vector's or a tensor's constant global starts `uninitialized` (a unit attribute, not
+    # a dense value): the first read stores it.
+    for program in (ROOT / "tests/passes/cases/type_scalars/vector_constant_calling_a_function.vx",
+                    ROOT / "tests/passes/cases/type_scalars/constant_holding_a_tensor.vx"):
+        whole = run(program)
+        mlir = tmp_path / f"{program.stem}.mlir"
+        code, text, _ = run(program, "--action", "emit-mlir")
+        assert code == 0 and "= uninitialized" in text
+        mlir.write_text(text)
+        assert run(mlir)[:2] == whole[:2]

@@ -35,8 +35,8 @@ def place_results(program) -> frozenset:
 def fresh_results(program) -> frozenset:
     """The functions whose every `return` hands on a buffer the call made: the greatest set
     in which each returns only fresh tensors, or locals bound once to one (a call of a
-    function of the set included) or to such a local (a move), so a recursive one counts on
-    itself."""
+    function of the set included) or to such a local (a move), or cells given only those
+    (a local bound to such a cell too), so a recursive one counts on itself."""
     names = tensor_results(program)
     fns = [i for i in program.items if i._prod == "Fn" and i.name in names]
     fresh = frozenset(fn.name for fn in fns)
@@ -124,13 +124,18 @@ def _returns_fresh(fn, fresh: frozenset) -> bool:
     exits = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
     if not exits:
         return True
-    lets = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
-    made, handed = lets | fresh_cells(fn, fresh, lets), _handed_definitions(fn)
+    lets, handed = frozenset(fresh_lets(fn, fresh)), _handed_definitions(fn)
     bound = [s for blk in fn.blocks for s in blk.stmts
              if s._prod == "Let" and id(s) in handed and s.name not in fn.cells]
     good = set(handed)
     while True:  # the greatest: a cell moved to a local moved to a cell, in any order
-        held = _moved(fn, made | {s.name for s in bound if id(s) in good})
+        held = lets
+        while True:  # a cell given a local bound to another's buffer holds a fresh one too
+            more = _moved(fn, held | fresh_cells(fn, fresh, held)
+                          | {s.name for s in bound if id(s) in good})
+            if more == held:
+                break
+            held = more
         kept = {n for n, defs in handed.items() if all(
             makes_fresh(d.value, fresh) or d.value._prod == "Local" and d.value.name in held
             or id(d) in good for d in defs)}

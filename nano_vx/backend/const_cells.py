@@ -1,11 +1,12 @@
-"""A constant whose value calls a function, in native code: computed at its first read, as
-the interpreter computes it (the call prints once, whichever read comes first), and kept in
-a memref.global that the reads after load. A second global says whether the value is not
-computed yet, being computed or computed: a read while it is being computed is the
-constant depending on itself, which the interpreter stops on (E9006). A constant
-split-computed-constants split into parts has one such state and a global per part, which
-the first read of any part fills by calling the constant's function with a reference to
-each."""
+"""A constant whose value calls a function, or that holds a tensor, in native code:
+computed at its first read, as the interpreter computes it (the call prints once, whichever
+read comes first), and kept in a memref.global that the reads after load (a tensor's holds
+its buffer, which every read then shares, as the interpreter's reads share it). A second
+global says whether the value is not computed yet, being computed or computed: a read
+while it is being computed is the constant depending on itself, which the interpreter
+stops on (E9006). A constant split-computed-constants split into parts has one such state
+and a global per part, which the first read of any part fills by calling the constant's
+function with a reference to each."""
 
 from __future__ import annotations
 

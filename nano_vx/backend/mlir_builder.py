@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from ..languages.lmlir import Lmlir
 from . import runtime_abi
 from ..values.stops import MAX_CALL_DEPTH, too_deep
-from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, cell_type,
-                            Vector, mtype, signed, wrap)
+from .machine_types import (BITS, MACHINE, NARROW, NARROW_BITS, NARROW_INTS, STORED, Tensor,
+                            Vector, cell_type, mtype, signed, wrap)
 
 M = Lmlir
 
@@ -30,6 +30,7 @@ class ModuleBuilder:
         self.runtime: dict = {}  # runtime function -> its Declare
         self.pin_counts: dict = {}  # topology kind -> the Global counting its pins held
         self.const_globals: dict = {}  # a constant's state's or value's global -> its Global
+        self.const_types: dict = {}  # a constant's name -> its Vx type
 
     def declare(self, name: str):
         if name not in self.runtime:
@@ -52,12 +53,13 @@ class ModuleBuilder:
         return state
 
     def const_value(self, name: str, t) -> str:
-        """The name of the global holding the value of the constant `name`, of Vx scalar or
-        vector type t, once it is computed."""
+        """The name of the global holding the value of the constant `name`, of Vx scalar,
+        vector or tensor type t (a tensor's buffer), once it is computed."""
         value = runtime_abi.CONST_PREFIX + name
         if value not in self.const_globals:
-            # MLIR starts no vector cell at a value: the first read stores one before a load
-            zero = None if isinstance(t, Vector) else \
+            # MLIR starts no vector or tensor cell at a value: the first read stores one
+            # before a load
+            zero = None if isinstance(t, (Vector, Tensor)) else \
                 0.0 if STORED[t].startswith(("f", "bf")) else 0
             self.const_globals[value] = M["Global"](value, cell_type(t), zero, span=self.span)
         return value

@@ -54,6 +54,8 @@ def _indexed(b, e, fns: dict) -> Tensor:
         return (b.cells.get(e.name) or b.values[e.name])[1]
     if e._prod == "CallFn":
         return vx_type(fns[e.callee].ret)
+    if e._prod == "Global":  # a constant holding a tensor
+        return b.module.const_types[e.name]
     return vx_type(e.type)
 
 

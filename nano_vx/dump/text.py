@@ -209,6 +209,12 @@ line("LetState", "name mutable type value took held topo",
      "let_state ", Flag("mutable", "mut "), "{name}: {type} on {topo}, took {took}, "
      "held {held} = {value};")
 expr("StatePart", "state part", "state_part {part} of {state:ATOM}", prec=CLOSURE)
+# lower-state-tuples' states: a part of one read where it stands, and one bound from the parts
+# of an element of a tuple a call returned.
+expr("StateRead", "state part", "state_read {part} of {state:ATOM}", prec=CLOSURE)
+line("LetElement", "name type value took held by_ref topo",
+     "let_element {name}: {type} on {topo}, took {took}, held ", Flag("by_ref", "*"),
+     "{held} = {value};")
 # split-computed-constants' part of a constant, which its function computes with the others.
 expr("ConstPart", "constant fill part", "const_part {part} of {constant} by {fill}",
      prec=CLOSURE)

@@ -18,8 +18,8 @@ Lnative = Lnocontracts.extend(
     "memory-space values or differentiation",
     remove={
         "Expr": ["Match", "FieldGet", "MatchValue", "TupleGet", "SomeTopo", "NoneTopo", "Grad",
-                 "Vjp", "Jvp", "Mem", "Topo", "StatePart"],
-        "Stmt": ["LetState"],
+                 "Vjp", "Jvp", "Mem", "Topo", "StatePart", "StateRead"],
+        "Stmt": ["LetState", "LetElement"],
         "Arm": ["Arm"],
         "Case": ["Case"],
         "Pattern": ["PWild", "PLit", "PBind", "PVariant", "POr"],

@@ -4,13 +4,14 @@ parts."""
 from __future__ import annotations
 
 from ..nanopass import prod
-from .lheld import Lheld
+from .lread import Lread
 
-# `Match`, `Arm`, `HardwareStateType`, `LetState` and `StatePart` stay: lower-pins leaves a
-# function it refuses as it was, for the interpreter, and the native-code gate refuses it again.
-Ltaken = Lheld.extend(
+# `Match`, `Arm`, `HardwareStateType`, `LetState`, `StatePart`, `StateRead` and `LetElement`
+# stay: lower-pins leaves a function it refuses as it was, for the interpreter, and the
+# native-code gate refuses it again.
+Ltaken = Lread.extend(
     "Ltaken",
-    "Lheld with a `match` on a hardware state on the values the state is made of",
+    "Lread with a `match` on a hardware state on the values the state is made of",
     add={
         "Expr": [
             prod("PinMatch", "value: Expr, took: Expr, held: Expr, topo: Topo, arms: Arm*",

@@ -24,7 +24,7 @@ from ..values.stops import stop, wrong_kind
 from ..values.tensors import Tensor
 from .expressions import EXPRESSIONS
 from .references import Ref, as_ref
-from .scope import reader
+from .scope import frame_getter, reader
 from .statements import STATEMENTS
 
 
@@ -91,7 +91,7 @@ class TypestateMixin:
                                  Ref([True], 0, True))
         return try_pin
 
-    @STATEMENTS.on("LetState")
+    @STATEMENTS.on("LetState", "LetElement")
     def s_LetState(self, node, sc):
         """The state's value in its variable; the scope keeps the `LetState`, which tells a
         read of the name where the other two parts are."""
@@ -108,10 +108,16 @@ class TypestateMixin:
     def state_of_parts(self, node, sc, span):
         """A read of the name the `LetState` `node` bound: Available iff its `took` is true,
         with its value (pinned, as `try_pin` pins it), its pin given back through the `&mut`
-        its `held` holds. Both are bound after the `LetState`, so they are looked up here."""
+        its `held` holds. Both are bound after the `LetState`, so they are looked up here.
+        A `LetElement`'s `held` is the bool itself, unless `by_ref`: its pin is given back
+        through that local's cell."""
         depth, slot = sc.lookup(node.name)
         value = reader(depth, slot, span)
         took, held = (self.name_value(name, sc, span) for name in (node.took, node.held))
+        if not getattr(node, "by_ref", True):
+            at = sc.lookup(node.held)
+            held = (lambda frame, cell: lambda f: Ref(frame(f), cell, True))(
+                frame_getter(at[0]), at[1])
         topo, holds = self.topo(node.topo, sc), self.holds
 
         def state(f):
@@ -121,15 +127,21 @@ class TypestateMixin:
             return HardwareState("Saturated", value(f), where, ref)
         return state
 
-    @EXPRESSIONS.on("StatePart")
+    @EXPRESSIONS.on("StatePart", "StateRead")
     def x_StatePart(self, node, sc, hint):
+        """A part of a state: the third the very reference to the bool that says it still
+        holds its pin, or read where it stands (`state_read`), that bool."""
         state, part, span = self.expr(node.state, sc), node.part, node.span
+        read_held, word = node._prod == "StateRead", \
+            "state_read" if node._prod == "StateRead" else "state_part"
 
         def read(f):
             s = state(f)
             if type(s) is not HardwareState:
-                wrong_kind(span, f"`state_part` takes a hardware state, found {describe(s)}")
-            return (s.value, s.variant == "Available", s.held)[part]
+                wrong_kind(span, f"`{word}` takes a hardware state, found {describe(s)}")
+            if part == 2:
+                return s.held.get(span) if read_held else s.held
+            return (s.value, s.variant == "Available")[part]
         return read
 
     # lower-pins and lower-pin-matches write try_pin and its match with these three.

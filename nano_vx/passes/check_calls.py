@@ -33,9 +33,10 @@ Refuse a call that does not match its callee (E3010, E3003, E6029) or that runs 
 
 A call of a function of the program, or of the closure a variable is bound to (by a `let`
 that is not `mut`), passes as many arguments as it has parameters (E3010), each of the
-parameter's type where the parameter has one written (E3003): the same scalar (an unsuffixed literal, and a local bound to one
-without a written type, fits any integer or any float type: the interpreter converts the
-local's i32 or f64 to the parameter's type, as a `let` of that type does), the same tensor element type, extents and memory space. A raw pointer
+parameter's type where the parameter has one written (E3003): the same scalar (an unsuffixed literal, a local bound to one
+without a written type, and arithmetic on those, fits any integer or any float type: the
+interpreter converts the local's i32 or f64 to the parameter's type, as a `let` of that type
+does), the same tensor element type, extents and memory space. A raw pointer
 fits a parameter of its element type pointing into the same space (a `*mut` fits a `*const`);
 a pointer into a device's memory passed where the parameter wants host memory (a parameter
 written `*const T` points there) is E6029. A function's result used as a value must exist
@@ -218,8 +219,9 @@ def _arguments(run, call, name: str, params) -> None:
 def _converts(run, arg, wanted) -> bool:
     """A local bound to an unsuffixed literal, without a written type, holds the literal's
     i32 (f64), which converts to the scalar type of the parameter it is given, as it converts
-    to the type of a `let` it is given to."""
-    if arg._prod != "Local" or wanted._prod != "Scalar":
+    to the type of a `let` it is given to; so does arithmetic on such locals and literals,
+    computed in the i32 (f64) first where the literals take no type from the parameter."""
+    if wanted._prod != "Scalar":
         return False
     plain = run.state.plain.typer.of(arg, run.state.where.here[-1])
     return literal(plain) and fits(plain, wanted)

@@ -43,9 +43,12 @@ calls the same closures; that needs each assigned to the variable as a closure w
 there (`f = |..| ..`, not `f = g` nor `f += ..`) and reading only parameters and variables
 the function's body itself binds, and the variable never lent (a kernel whose body assigns
 it is given it `&mut`, through which it may hold another closure). A launch before a
-closure's `let` runs before the assignment giving it, and its kernel is not given it (one
-in a closure's body may run later: its variable is left as it is). Otherwise the kernel is
-given the closure value, which type-scalars refuses (E5010).
+closure's `let` runs before the assignment giving it, and its kernel is not given it; so
+does one in the body of a closure a `let` binds that the body names only as the callee of
+calls outside closures, all before that `let` (bind-launching-closures-again binds such a
+closure again for the calls after it); one in another closure's body may run later: its
+variable is left as it is. Otherwise the kernel is given the closure value, which
+type-scalars refuses (E5010).
 """, state=State)
 
 
@@ -96,7 +99,9 @@ def _choose(st: State, fn, taken: set) -> None:
         # in scope): its kernel is not given it (but a launch in a closure's body may run
         # later).
         places = [max([at] + [bound[v] for v in captures(c) if v in bound]) for c in closures]
-        if any(inside and where <= max(places) for _, where, inside in launched[let.name]):
+        if any(inside and any(where <= place < _runs_until(fn, where, launch)
+                              for place in places)
+               for launch, where, inside in launched[let.name]):
             continue
         base = display_name(let.name)
         names = [unused_name(f"{base}_{i}", taken) for i in range(len(closures))]
@@ -111,6 +116,29 @@ def _choose(st: State, fn, taken: set) -> None:
             for i, a in enumerate(launch.args):
                 if a._prod == "Local" and a.name == let.name:
                     st.kernels.setdefault(launch.kernel, {})[i] = (numbered, which)
+
+
+def _runs_until(fn, at: int, launch) -> float:
+    """The last statement of fn's body (past them, its value) a launch in the body of a
+    closure its statement `at` binds may run in: the last calling the closure, where fn names it only as the callee of
+    calls outside closures (the launch not in a closure of its own); else any later one.
+    An assignment giving the variable a closure bound after `at` comes after the `let`s of
+    what that closure reads: a call before that cannot see it."""
+    stmts = fn.body.stmts
+    s = stmts[at]
+    if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or any(
+            n is launch for c in descendants(s.value.body) if c._prod == "Closure"
+            for n in descendants(c)):
+        return float("inf")
+    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
+    later = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
+             for n in descendants(c.body)}
+    value = () if fn.body.value is None else (fn.body.value,)
+    named = [(i, n) for i, t in enumerate(stmts + value) for n in descendants(t)
+             if n._prod == "Local" and n.name == s.name]
+    if any(id(n) not in callees or id(n) in later for _, n in named):
+        return float("inf")
+    return max([at] + [i for i, _ in named])
 
 
 def _number(which: str, i: int, span):

@@ -10,12 +10,8 @@ from ..languages.lsplit import Lsplit
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
+from ..scalars.first_parts import NOTHING, first_found, first_part, part, replaced_first
 from ..scalars.tensor_names import NOT_FOLLOWED, lent_tensor, names_given, sized_by_parameters
-
-# The operand of each expression that is computed before the rest of it.
-_FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
-          "MethodCall": "receiver", "IfExpr": "cond"}
-
 
 @dataclass
 class _Copying:
@@ -144,7 +140,8 @@ def _statement(run, s):
             arms = (right, other) if op.op == "&&" else (other, right)
             first = Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=span),
                                    Lcopied["IfExpr"](op.left, False, *arms, span=span), span=span)
-            rest = s.replace(**{field: _replaced(value, op, Lcopied["Local"](name, span=span))})
+            rest = s.replace(**{field: replaced_first(value, op,
+                                                      Lcopied["Local"](name, span=span))})
             return (*_spliced(_statement(run, first)), *_spliced(_statement(run, rest)))
         # `f()[0] + f()[1]`: what is computed before the call (which may stop the program
         # before the call runs) is computed into a `let` first, and then the call named.
@@ -152,7 +149,8 @@ def _statement(run, s):
         name = state.used.fresh("operand")
         first = Lcopied["Let"](name, False, Lcopied["OpaqueType"](span=left.span), left,
                                span=left.span)
-        rest = s.replace(**{field: _replaced(value, left, Lcopied["Local"](name, span=left.span))})
+        rest = s.replace(**{field: replaced_first(value, left,
+                                                  Lcopied["Local"](name, span=left.span))})
         return (*_spliced(_statement(run, first)), *_spliced(_statement(run, rest)))
     name = state.used.fresh("result")
     state.tracked.add(name)
@@ -160,7 +158,7 @@ def _statement(run, s):
                            _copied(run, call, True), span=call.span)
     if call is value and s._prod == "ExprStmt":  # `f();`: the tensor is dropped once named
         return (named,)
-    rest = s.replace(**{field: _replaced(value, call, Lcopied["Local"](name, span=call.span))})
+    rest = s.replace(**{field: replaced_first(value, call, Lcopied["Local"](name, span=call.span))})
     # which may call another such function, given this one
     return (named, *_spliced(_statement(run, rest)))
 
@@ -197,7 +195,7 @@ def _block(run, b):
         name = state.used.fresh("result")
         state.tracked.add(name)
         named = Lcopied["Let"](name, False, state.fns[call.callee.name].ret, call, span=call.span)
-        return _block(run, b.replace(stmts=b.stmts + (named,), value=_replaced(
+        return _block(run, b.replace(stmts=b.stmts + (named,), value=replaced_first(
             b.value, call, Lcopied["Local"](name, span=call.span))))
     if b.value is not None and _computed_before(b.value, state) is not None:
         # `{ ..; a || f()[0] > 0 }`: the value is a `let`'s, which names what it must
@@ -208,34 +206,9 @@ def _block(run, b):
     return run.rebuild(b)  # a block's whole value: handed on where the block's is
 
 
-# Operands that compute nothing: what is computed after one is computed first.
-_NOTHING = ("Local", "Int", "Float", "Bool")
-
-
-def _first_part(e) -> str | None:
-    """The field of `e` holding the part of it computed before anything else, if any (with
-    the index of an argument: `args.0`)."""
-    if e._prod == "Binary" and e.left._prod in _NOTHING and e.op not in ("&&", "||"):
-        return "right"  # (the right of `&&` or `||` may not be computed at all)
-    if e._prod in _FIRST:
-        return _FIRST[e._prod]
-    if e._prod == "Call" and e.callee._prod == "Global" and e.args:
-        return "args.0"
-    return None
-
-
-def _part(e, field: str):
-    return e.args[0] if field == "args.0" else getattr(e, field)
-
-
 def _first(e, state: _Copying):
     """The call returning a tracked tensor that `e` computes before anything else, if any."""
-    while not _tracked_result(e, state):
-        field = _first_part(e)
-        if field is None:
-            return None
-        e = _part(e, field)
-    return e
+    return first_found(e, lambda x: _tracked_result(x, state))
 
 
 def _computed_before(e, state: _Copying):
@@ -244,23 +217,13 @@ def _computed_before(e, state: _Copying):
     whose right operand may not be computed, or another whose left operand computes
     something."""
     while True:
-        if e._prod == "Binary" and (e.op in ("&&", "||") or e.left._prod not in _NOTHING) and \
+        if e._prod == "Binary" and (e.op in ("&&", "||") or e.left._prod not in NOTHING) and \
                 any(_tracked_result(n, state) for n in (e.right, *descendants(e.right))):
             return e
-        field = _first_part(e)
+        field = first_part(e)
         if field is None:
             return None
-        e = _part(e, field)
-
-
-def _replaced(e, old, new):
-    """`e` with `old`, the part _first found, replaced by `new`."""
-    if e is old:
-        return new
-    field = _first_part(e)
-    if field == "args.0":
-        return e.replace(args=(_replaced(e.args[0], old, new),) + tuple(e.args[1:]))
-    return e.replace(**{field: _replaced(getattr(e, field), old, new)})
+        e = part(e, field)
 
 
 @copy_tracked_functions.on("Call", "Launch")

@@ -27,8 +27,8 @@ statement that names it, so that choose-closures-in-kernels finds the launch aft
 is `let m = 5; f = |x: i32| x * m; let run = |y: i32| spawn on(T) { f(y) };
 print(run(5));`: the closure given `f` reads `m`, so choose-closures-in-kernels binds it
 after `m`'s `let`, which the kernel `run` launches can now be given. A closure named
-before that `let` (`print(run(1)); let m = 5; ..`) stays where it is, and its kernel is
-given the closure value, which native code refuses (E5010).
+before that `let` (`print(run(1)); let m = 5; ..`) stays where it is, and
+bind-launching-closures-again binds it again before the calls after it.
 """, state=State)
 
 

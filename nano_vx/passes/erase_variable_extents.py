@@ -36,6 +36,7 @@ class State:
     # inference, as native code's inference settles it; None while drafting (see _program)
     settled: dict | None = None
     floors: dict = field(default_factory=dict)  # a loop variable's name -> its range's start
+    ceilings: dict = field(default_factory=dict)  # -> its range's end, less 1
 
 
 erase_variable_extents = Pass("erase-variable-extents", L, L, """
@@ -51,8 +52,10 @@ before allocating as the interpreter does (E9006) and bounds-checks, prints and 
 tensor by it; so the variable extent needs no lowering of its own. Arithmetic is computed
 in i32, or else i64, or else u64, where the bounds of the names' types show that no step of
 it leaves that type (so it wraps nowhere, as unbounded integers do not; a loop's variable
-nothing assigns or borrows `&mut` is at least its range's start when that is a number, so
-`2 * j` of an i64 j from 1 is computed in u64), over names of fixed types of at most 64 bits; so are names of several types in one list, which holds one type, and
+nothing assigns or borrows `&mut` is at least its range's start and below its end, where
+each is a number or a local a `let` (not `mut`) binds to one, so `2 * j` of an i64 j from 1
+is computed in u64, and `2 * j + 6` of j in `-3..last` of a `let last: i64 = 2;` in i32),
+over names of fixed types of at most 64 bits; so are names of several types in one list, which holds one type, and
 names beside a number their type does not hold (`[n, 3000000000]` of an i32 n is `[n as
 i64, 3000000000 as i64]`: a number past i32 alone is an i32, and wraps). A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
@@ -116,7 +119,7 @@ def _fn(run, fn):
         {n.var for n in descendants(fn) if n._prod == "For"}
     run.state.globals = {name: c for name, c in run.state.consts.items() if name not in bound}
     run.state.types.update({name: t for name, (t, _) in run.state.globals.items()})
-    run.state.floors = _floors(fn)
+    run.state.floors, run.state.ceilings = _loop_bounds(fn)
     settled = run.state.settled
     for name, t in run.state.types.items():
         if t is _INFERRED:
@@ -125,26 +128,41 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-def _floors(fn) -> dict:
-    """Each loop variable's least value, its range's start, where that is a number and
-    nothing assigns the variable (or borrows it `&mut`): `for j in 1..n` holds j >= 1."""
-    changed = {n.target.name for n in descendants(fn) if n._prod == "Assign" and
+def _loop_bounds(fn) -> tuple[dict, dict]:
+    """Each loop variable's least and greatest value, its range's start and its end less 1,
+    where that is a number, or a local a `let` (not `mut`) binds to one, and nothing assigns
+    the variable (or borrows it `&mut`): `for j in 1..n` holds j >= 1, and `for j in
+    -3..last` of a `let last: i64 = 2;` holds j <= 1."""
+    nodes = list(descendants(fn))
+    changed = {n.target.name for n in nodes if n._prod == "Assign" and
                n.target._prod == "Local"} | \
-        {n.value.name for n in descendants(fn) if n._prod == "Borrow" and n.mutable and
+        {n.value.name for n in nodes if n._prod == "Borrow" and n.mutable and
          n.value._prod == "Local"}
-    floors = {}
-    for node in descendants(fn):
+    # names are unique in a function: a `let` not `mut` of a number holds it wherever read
+    numbers = {n.name: value for n in nodes if n._prod == "Let" and not n.mutable and
+               (value := _number_at(n.value)) is not None}
+    floors, ceilings = {}, {}
+    for node in nodes:
         if node._prod == "For" and node.var not in changed:
-            start, ty = node.start, None
-            if start._prod == "Cast" and start.type._prod == "Scalar" and \
-                    start.type.name in INT_TYPES:  # `1i64`, in its type's range
-                start, ty = start.value, INT_TYPES[start.type.name]
-            sign = 1
-            if start._prod == "Unary" and start.op == "-":
-                start, sign = start.operand, -1
-            if start._prod == "Int" and (ty is None or ty.lo <= sign * start.value <= ty.hi):
-                floors[node.var] = sign * start.value
-    return floors
+            for bound, found, less in ((node.start, floors, 0), (node.end, ceilings, 1)):
+                value = numbers.get(bound.name) if bound._prod == "Local" else \
+                    _number_at(bound)
+                if value is not None:
+                    found[node.var] = value - less
+    return floors, ceilings
+
+
+def _number_at(e) -> int | None:
+    """The number e is as written (`3`, `-3`, `1i64` in its type's range), else None."""
+    ty = None
+    if e._prod == "Cast" and e.type._prod == "Scalar" and e.type.name in INT_TYPES:
+        e, ty = e.value, INT_TYPES[e.type.name]
+    sign = 1
+    if e._prod == "Unary" and e.op == "-":
+        e, sign = e.operand, -1
+    if e._prod == "Int" and (ty is None or ty.lo <= sign * e.value <= ty.hi):
+        return sign * e.value
+    return None
 
 
 _INFERRED = object()  # a name whose type the front end left to inference
@@ -405,7 +423,8 @@ def _steps(run, d, steps: list):
             return None
         value = run.state.globals.get(d.name, (t, None))[1]
         floor = max(t.lo, run.state.floors.get(d.name, t.lo))
-        span = (floor, t.hi) if value is None else (value, value)
+        ceiling = min(t.hi, run.state.ceilings.get(d.name, t.hi))
+        span = (floor, max(floor, ceiling)) if value is None else (value, value)
     else:
         left, right = _steps(run, d.left, steps), _steps(run, d.right, steps)
         if left is None or right is None:

@@ -19,7 +19,10 @@ Shape::Dot { Shape::Dot } else if ... else { Shape::Rect(p.Shape::Rect.0, p.Shap
 })`, and a struct holding two enums holds an `if` for each, so the literal grows with the
 variants, not with their combinations. Native code prints such a literal as one line, a
 record print site with a hole per scalar or tensor and a choice per `if`. A value computed
-by more than reads of locals is held in a local first.
+by more than reads of locals is held in a local first, but for an `if` on a local choosing
+such values, a literal of this form already (split-closure-aggregates prints so an enum a
+closure takes apart): held in a local, the tensors of its variants would be put together
+again in one, a buffer made for each variant not held that no one drops.
 """, state=Shaped)
 
 
@@ -44,19 +47,31 @@ def _expr_stmt(run, node):
     if shape is None:
         return (run.rebuild(node),)
     arg, held = run.walk(arg), []
-    if not settled(arg):
+    if not settled(arg) and not _chosen(arg):
         name, span = st.names.fresh("printed"), arg.span
         held.append(L["Let"](name, False, L["OpaqueType"](span=span), arg, span=span))
         arg = L["Local"](name, span=span)
     return (*held, node.replace(expr=e.replace(args=(_literal(arg, shape),))))
 
 
+def _chosen(e) -> bool:
+    """Whether e is an `if` on a local choosing settled values, with no statements: a
+    literal of this form already (split-closure-aggregates prints an enum it takes apart
+    so), whose arms hold no value in a local would make a copy of."""
+    if e._prod != "IfExpr" or e.cond._prod != "Local" or e.then.stmts or e.orelse.stmts:
+        return False
+    return all(settled(b.value) or _chosen(b.value) for b in (e.then, e.orelse))
+
+
 def _literal(e, shape):
     """The literal e's value is, an `if` on the variant of each enum it holds choosing that
-    enum's literal. e is settled: reading it again computes nothing."""
+    enum's literal. e is settled (reading it again computes nothing) or _chosen."""
     if shape is None or shape.kind == "leaf":
         return e
     p, span = e._prod, e.span
+    if p == "IfExpr":
+        return e.replace(then=e.then.replace(value=_literal(e.then.value, shape)),
+                         orelse=e.orelse.replace(value=_literal(e.orelse.value, shape)))
     if shape.kind == "enum":
         if p == "EnumValue":
             return _variant(shape.name, e.variant, e.args, shape.part(e.variant), span)

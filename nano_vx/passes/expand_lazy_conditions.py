@@ -11,12 +11,15 @@ from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import Shaped
 from ..scalars.aggregate_values import pure
-from ..scalars.temporaries import named_first
+from ..scalars.temporaries import holds_statements, named_first
 
 
 @dataclass
 class State(Shaped):
     units: set = field(default_factory=set)  # the function's locals a `let` types ()
+    # id() of each expression of the function whose value goes straight to a variable, the
+    # result or nowhere: where an `if` may hold statements in its arms
+    placed: set = field(default_factory=set)
 
 
 expand_lazy_conditions = Pass("expand-lazy-conditions", L, L, """
@@ -28,7 +31,11 @@ order, an `if` with statements in its arms. So too where b prints what halt-unit
 or number-texts needs a statement of its own for: a `print`'s value given to an operator
 (`c > 1 && print(1) == print(2)`, stopped on first in its statement), or a `print` of a
 value a call computes (a string, bound by a `let` before its statement); such a condition of
-an `if` statement is a `let` before it, whose value may hold the arm's statements.
+an `if` statement is a `let` before it, whose value may hold the arm's statements, and such
+a `&&` inside a larger expression (`print(c > 1 && print(1) == print(2))`) computes its
+right in a `let` of the arm's own (`if c > 1 { let right = print(1) == print(2); right }
+else { false }`), so that name-temporaries, holding an `if` with statements in its arms in
+a local before its statement, gives the statements those passes write a place.
 
 b may not run at all and c runs once per turn, so the `let` cannot go before their statement:
 it goes into the `if`'s arm, which runs only when b did, and into the loop's body, which
@@ -51,18 +58,58 @@ def _fn(run, fn):
     st.enter_function(fn)
     st.units = {n.name for n in descendants(fn) if n._prod == "Let"
                 and n.type._prod == "Scalar" and n.type.name == "void"}
+    st.placed = _placed(fn)
     return run.rebuild(fn)
+
+
+# Each statement's field whose value goes straight where it goes, or to a `let` of its own
+# (_if, _while).
+_PLACED = {"Let": "value", "Return": "value", "Assign": "value", "ExprStmt": "expr",
+           "If": "cond", "While": "cond"}
+
+
+def _placed(fn) -> set:
+    """id() of each expression of fn placed so (_PLACED), or a block's value: a block that
+    is a statement's or a function's, or an arm of an `if` value itself placed (parents
+    come first in descendants)."""
+    nodes = list(descendants(fn))
+    arms = {id(arm) for n in nodes if n._prod == "IfExpr" for arm in (n.then, n.orelse)}
+    placed = set()
+    for n in nodes:
+        if n._prod in _PLACED:
+            placed.add(id(getattr(n, _PLACED[n._prod])))
+        elif n._prod == "Block" and id(n) not in arms and n.value is not None:
+            placed.add(id(n.value))
+        elif n._prod == "IfExpr" and id(n) in placed:
+            placed.update(id(arm.value) for arm in (n.then, n.orelse) if arm.value is not None)
+    return placed
 
 
 @expand_lazy_conditions.on("Binary")
 def _binary(run, e):
+    placed = id(e) in run.state.placed
     e = run.rebuild(e)
-    if e.op not in ("&&", "||") or not (named_first(run.state, e.right) or
-                                         _lazy_print(run, e)):
+    if e.op not in ("&&", "||"):
         return e
-    constant = L["Bool"](e.op == "||", span=e.span)
-    then, orelse = (e.right, constant) if e.op == "&&" else (constant, e.right)
-    return L["IfExpr"](e.left, False, _arm(then), _arm(orelse), span=e.span)
+    lazy = _lazy_print(run, e)
+    if not (lazy or named_first(run.state, e.right)):
+        return e
+    constant = _arm(L["Bool"](e.op == "||", span=e.span))
+    right = _stated(run, e.right) if not placed and (lazy or holds_statements(e.right)) \
+        else _arm(e.right)
+    then, orelse = (right, constant) if e.op == "&&" else (constant, right)
+    return L["IfExpr"](e.left, False, then, orelse, span=e.span)
+
+
+def _stated(run, right):
+    """The arm computing the right side by a `let` of its own, `{ let right = print(1) ==
+    print(2); right }`, for an `if` inside a larger expression whose right prints (or is an
+    `if` holding statements, a `&&` of such a right): the `if` then holds a statement
+    already, so name-temporaries holds it in a local before its statement, where the
+    statements halt-unit-operations or number-texts give that arm have a place."""
+    span, name = right.span, run.state.names.fresh("right")
+    let = L["Let"](name, False, L["Scalar"]("bool", span=span), right, span=span)
+    return L["Block"]((let,), L["Local"](name, span=span), span=span)
 
 
 def _lazy_print(run, e) -> bool:

@@ -16,7 +16,7 @@ Find the tensor locals whose buffer each function owns: made for it, and kept by
 A function owns the buffer of a local bound once (not a cell) to a tensor constructor, a
 tensor literal, a transfer (which copies into a fresh buffer) or a call of a function that
 returns only buffers it made (backend/buffers.py), as long as the local is only indexed,
-asked its extents, printed, transferred (copied) or passed to a function whose result is no tensor and no
+asked its extents, printed (a part of an aggregate's literal too), transferred (copied) or passed to a function whose result is no tensor and no
 reference, or a tensor the call made: none of those can keep the buffer past the call, or
 an element of it borrowed by a `let` (`let r = &t[i];`) whose reference is used only in
 those ways or read and written through (`*r`): the buffer then lives as long as the
@@ -32,7 +32,9 @@ first(&t);`), which holds the buffer as a move does, as long as none may be read
 that skips the local's `let` or be live where that `let`, or an assignment of a cell,
 makes a new buffer (Vx lets a variable of an outer block point at a tensor of a loop's turn
 and read it on the next; a row of a cell read after the cell is given a new tensor).
-Any other use (returned, a row of it returned, what such a call returns handed on
+Any other use (returned, but a cell read only by a `return` of it, which insert-drops
+does not drop there: each buffer it is given dies when it is given the next, and the last
+is the caller's; a row of it returned, what such a call returns handed on
 otherwise, an element borrowed in any other way or by a reference handed on, an arm of an
 `if` value) may hand the buffer on, and the local is not owned: where ownership is not
 clear, the buffer leaks rather than dangles. Parameters are never owned (a reference to a tensor was erased to the tensor, so a
@@ -41,7 +43,8 @@ its `let` (a cell) is owned when its `let` and every assignment give it a fresh 
 or a local bound to a fresh tensor in the block of the assignment and read nowhere else
 but before it there, where the buffer stays its own (`h.t = t;` after scalarize-aggregates,
 `t = u;` after `u[0] = 1;` in an arm assign-chosen-tensors wrote: the buffer moves to the
-cell, and the local owns nothing), unless an
+cell, and the local owns nothing; a local taking another cell's buffer so too, `let agg =
+out; ret = agg;`, the cell it takes it from owning the others), unless an
 assignment makes the new tensor from the old one (`t = f(t)`: the tensor replaced dies
 inside the statement, where no drop can go). A local bound once to such a cell's buffer,
 whole or a row (`let u = m;`, `let r = m[1];`), where the cell is read no more before it is
@@ -61,15 +64,27 @@ def _program(run, node):
 def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
     """The locals bound once to a fresh tensor and used only where the buffer stays theirs."""
     lets, ranks = frozenset(fresh_lets(fn, fresh_results)), tensor_ranks(fn)
-    cells = fresh_cells(fn, fresh_results, _moved_into_cells(fn, lets, kept, ranks))
+    moved = _moved_into_cells(fn, lets, kept, ranks)
+    cells = fresh_cells(fn, fresh_results, moved)
     taken = _taken_from_cells(fn, frozenset(cells), kept, ranks)
+    # a local taking a cell's buffer and moving it on into another cell (`let agg = out;
+    # ret = agg;`, scalarize-aggregates storing a variable into a function's result): the
+    # buffer is that cell's from then on, and the local owns nothing
+    passed = _moved_into_cells(fn, frozenset(taken), kept, ranks)
+    cells = fresh_cells(fn, fresh_results, moved | passed) if passed else cells
     lets |= frozenset(taken)
     fresh = lets | cells
     refs = borrowers(fn, fresh, fresh, kept)
     watched = fresh | set(refs)
     escaped: set = set()
+    returned = _returned_cells(fn, cells)
     for blk in fn.blocks:
         for node in (*blk.stmts, blk.exit):
+            if node._prod == "Return" and node.value is not None and \
+                    node.value._prod == "Local" and node.value.name in returned:
+                continue  # its last buffer handed to the caller: insert-drops keeps it
+            if _passed_on(node, passed, cells):
+                continue  # the buffer moves to the cell, which insert-drops drops
             # a `let` taking a cell's buffer moves it: the cell holds it no more
             for part in (indices(node.value) if node._prod == "Let" and node.name in taken
                          else (node,)):
@@ -78,10 +93,42 @@ def _owned(fn, kept: dict, fresh_results: frozenset) -> frozenset:
                     n._prod == "Local" and n.name == node.target.name
                     for n in descendants(node.value)):  # `t = f(t)`
                 escaped.add(node.target.name)
-    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]}
+    owned = fresh - escaped - {o for r in escaped if r in refs for o in refs[r]} - passed
     owned -= _outlived(fn, owned, refs)
-    # a cell whose buffer a local not owned takes may not drop it either
-    return owned - {cell for name, cell in taken.items() if name not in owned}
+    # a cell whose buffer a local not owned takes may not drop it either, unless that local
+    # passes it on to a cell owned
+    owned -= {cell for name, cell in taken.items() if name not in owned and not (
+        name in passed and all(c in owned for c in _given_to(fn, name)))}
+    return owned
+
+
+def _passed_on(node, passed: frozenset, cells) -> bool:
+    """Whether node is the assignment of a local of `passed` to a cell of `cells`."""
+    return node._prod == "Assign" and node.op == "=" and node.target._prod == "Local" \
+        and node.target.name in cells and node.value._prod == "Local" \
+        and node.value.name in passed
+
+
+def _given_to(fn, name: str) -> set:
+    """The cells the local `name` is assigned to."""
+    return {s.target.name for b in fn.blocks for s in b.stmts
+            if s._prod == "Assign" and s.target._prod == "Local" and s.value._prod == "Local"
+            and s.value.name == name}
+
+
+def _returned_cells(fn, cells: set) -> set:
+    """The cells of `cells` read nowhere but by a `return` of them whole (a function's
+    result local, which scalarize-aggregates starts from a tensor every way out replaces):
+    owned, each buffer dies when the next is given, and the one returned is the caller's."""
+    reading = {c: {c} for c in cells}
+    found = set(cells)
+    for blk in fn.blocks:
+        exit = blk.exit
+        whole = exit._prod == "Return" and exit.value is not None and \
+            exit.value._prod == "Local"
+        for node in (*blk.stmts, *(() if whole else (exit,))):
+            found -= reads(node, reading)
+    return found
 
 
 def _outlived(fn, owned: frozenset, refs: dict) -> set:
@@ -227,9 +274,24 @@ def _escapes(node, fresh: frozenset, refs: dict, kept: dict, ranks: dict, out: s
                 [held] if kind == "Index" and held._prod != "Local"
                 else lent(held, kept, ranks)[1])
         elif kind in ("Call", "Launch") and keeps_nothing(n, kept):
-            # what an argument lends (a place a call lent the tensor returns) dies with it
-            kids = [r for k in kids for r in lent(k, kept, ranks)[1]]
+            # what an argument lends (a place a call lent the tensor returns) dies with it,
+            # and so does each part of the literal a `print` of an aggregate is given
+            kids = [r for k in kids for part in _record_parts(k)
+                    for r in lent(part, kept, ranks)[1]]
         stack.extend(kids)
+
+
+def _record_parts(e) -> list:
+    """The parts of e, a literal of an aggregate a `print` is given (expand-aggregate-prints
+    wrote it: a `Select` on the variant of each enum it holds), which it reads and keeps
+    none of; e itself when it is none."""
+    if e._prod == "Select":
+        return [e.cond, *_record_parts(e.then), *_record_parts(e.orelse)]
+    if e._prod in ("EnumValue", "Tuple", "StructLit"):
+        parts = e.args if e._prod == "EnumValue" else e.elems if e._prod == "Tuple" else \
+            [f.value for f in e.fields]
+        return [x for part in parts for x in _record_parts(part)]
+    return [e]
 
 
 def _handed(e, kept: dict, ranks: dict, fresh: frozenset, out: set) -> list:

@@ -26,9 +26,13 @@ compared with `Some(Topology::X)` or `None`, a `bool` flag per option it is comp
 
 Native code holds no placement at run time; decide-placement-queries decides each
 comparison of a query of a variable with an option, and the flags make every comparison of
-the variable one of those. A variable given a query of what no variable names (which a flag
-per option would compute again), or used otherwise (printed, passed on, compared with
-another query) stays, for the native-code gate to refuse.
+the variable one of those. A comparison of the variable with another such variable, or with
+a query of a variable (`p != q`, `p == d.topology()`), is the `bool` the interpreter
+computes whatever each holds: two placement queries are never equal (values/places.py's
+`same` equals a placement only to an option), so `==` is `false` and `!=` `true`; a
+variable compared only so needs no flag, and its `let` and assignments go. A variable given
+a query of what no variable names (which a flag per option would compute again), or used
+otherwise (printed, passed on) stays, for the native-code gate to refuse.
 """, state=State)
 
 
@@ -55,22 +59,47 @@ def _fn(run, fn):
     for n in nodes:
         if n._prod == "Assign" and n.target._prod == "Local" and not _query(n.value):
             held.discard(n.target.name)
+    # a variable used otherwise stays (for the gate), and then so does one compared with it
+    while True:
+        options, seen = _uses(nodes, held)
+        unseen = {n.name for n in nodes if n._prod == "Local" and n.name in held and
+                  id(n) not in seen}
+        if not unseen:
+            break
+        held -= unseen
+    names = Names(fn)
+    run.state.flags = {name: [(option, names.fresh(name)) for option in options[name]]
+                       for name in held}
+    return run.rebuild(fn) if run.state.flags else fn
+
+
+def _uses(nodes, held) -> tuple[dict, set]:
+    """The options each variable of `held` is compared with, and the ids of the variables'
+    uses as a comparison's side or a target."""
     options: dict = {name: [] for name in held}
-    seen = set()  # the ids of the variables' uses as a comparison's side or a target
+    seen = set()
     for n in nodes:
         if n._prod == "Assign" and n.target._prod == "Local":
             seen.add(id(n.target))
+        if _queries_compared(n, held):
+            seen.update(id(side) for side in (n.left, n.right))
         for name in held:
             option = _compared(n, name)
             if option is not None:
                 seen.update(id(side) for side in (n.left, n.right))
                 if option not in options[name]:
                     options[name].append(option)
-    held -= {n.name for n in nodes if n._prod == "Local" and id(n) not in seen}
-    names = Names(fn)
-    run.state.flags = {name: [(option, names.fresh(name)) for option in options[name]]
-                       for name in held if options[name]}
-    return run.rebuild(fn) if run.state.flags else fn
+    return options, seen
+
+
+def _queries_compared(e, held) -> bool:
+    """Whether e compares (`==`, `!=`) two placement queries, one side at least a variable
+    of `held`, the other one too or a query of a variable."""
+    if e._prod != "Binary" or e.op not in ("==", "!="):
+        return False
+    sides = (e.left, e.right)
+    return any(x._prod == "Local" and x.name in held for x in sides) and \
+        all(x._prod == "Local" and x.name in held or _query(x) for x in sides)
 
 
 def _is(option, query):
@@ -98,6 +127,8 @@ def _assign(run, node):
 
 @flag_assigned_placement_queries.on("Binary")
 def _binary(run, e):
+    if _queries_compared(e, run.state.flags):
+        return L["Bool"](e.op == "!=", span=e.span)
     for name, flags in run.state.flags.items():
         option = _compared(e, name)
         if option is not None:

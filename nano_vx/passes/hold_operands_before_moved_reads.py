@@ -46,11 +46,11 @@ the statement, in order, and read by its local: `keep(u[0], transfer(t, ..))` is
 `let operand = if a { b } else { false };` (`if a { true } else { b }`), whose arm reads the
 variable first. A reference to an element at literal indices within its extents (`&u[1]`
 of a `Tensor<i32, [2]>`) cannot stop, and stays where it is; one to an element of a
-variable no closure moves at other indices (`&u[i]`) is held as any operand, a reference
-local locating the element (its index checked there). An operand that is another
-reference (through a dereference, `&(*v)[i]`), or of literals alone (its type is its
-context's), and a read in another statement (an assignment, a loop's condition), are left
-as they are, and track-moved-captures refuses them (E5010).
+variable no closure moves at other indices (`&u[i]`), or through a reference naming none
+(`&(*v)[i]`), is held as any operand, a reference local locating the element (its index
+checked there). An operand that is another reference, or of literals alone (its type is
+its context's), and a read in another statement (an assignment, a loop's condition), are
+left as they are, and track-moved-captures refuses them (E5010).
 """, state=State)
 
 
@@ -160,11 +160,16 @@ def _operands_held(st: State, path: list, lets: list):
 
 
 def _element(st: State, e) -> bool:
-    """`e` is `&u[i]` (`&mut u[i][j]`) of a variable no closure moves: held by a `let`, it
-    locates the element (an index out of bounds stops there) before the read."""
+    """`e` is `&u[i]` (`&mut u[i][j]`) of a variable no closure moves, or an element through
+    a reference naming none (`&(*v)[i]`, `&(*same(&u))[i]`: a reference to a flagged variable
+    is lent where it is made, which track-moved-captures checks or refuses there): held by a
+    `let`, it locates the element (an index out of bounds stops there) before the read."""
     base, indexed = e.value, False
     while base._prod == "Index":
         base, indexed = base.base, True
+    if base._prod == "Deref":
+        return indexed and not any(n._prod == "Local" and n.name in st.flagged
+                                   for n in descendants(base))
     return indexed and base._prod == "Local" and base.name not in st.flagged
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lconstparts import Lconstparts as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars import refuse
-from ..scalars.aggregates import Shapes, is_tensor, strip
+from ..scalars.aggregates import Shapes, strip
 from ..scalars.constant_values import calls, computed, may_stop
 from ..scalars.literal_hints import cast, hinted
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
@@ -27,8 +27,8 @@ class State:
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
-the constant (E5010 for one holding a tensor, or a generic struct whose value calls a
-function or may stop the run).
+the constant (E5010 for one making a tensor other than as a part of its literal, or a
+generic struct whose value calls a function, may stop the run or binds a variable).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
@@ -39,8 +39,12 @@ run (an integer division by other than a literal, a shift by other than a small 
 index) the interpreter computes whole at the first read, where a read of one part computes
 only that part: split-computed-constants made a struct, a tuple or an enum of scalars
 computing such a value (here or through a scalar constant it reads) a constant per part,
-and one left, a generic struct's whose field no type says, is refused; so is one holding a
-tensor, whose buffer every read shares (a write through a copy shows in the constant).
+and one left, a generic struct's whose field no type says, is refused (so is one whose
+value binds a variable, which a literal at two reads of one function would bind twice). A
+tensor's buffer every read shares (a write through a copy shows in the constant):
+hoist-constant-tensors made each tensor a part of the literal makes a constant of its own,
+which select-instructions keeps in a global, and a value making one otherwise (in an `if`'s
+arm, say) is refused, as a literal at each read would make it again at each read.
 The interpreter types the value's numbers as it computes it: a struct's or an enum's
 literal gives its scalar fields' literals their types, and the whole is then converted to
 the constant's type, a number or a tuple's elements. No context at a read says those
@@ -97,9 +101,12 @@ def _problem(value, item, st) -> tuple | None:
     stops = [n for n in nodes if may_stop(n)]
     if stops:
         return stops[0], "a constant holding an aggregate whose value may stop the program"
-    if any(is_tensor(t) for t in st.shapes.of(item.type).leaves()) or \
-            any(n._prod in ("TensorNew", "TensorLit") for n in nodes):
-        return item.value, "a constant holding a tensor in an aggregate"
+    bound = [n for n in descendants(value) if n._prod == "Let"]
+    if bound:  # inlined at two reads of one function, it would bind one local twice
+        return bound[0], "a constant holding an aggregate whose value binds a variable"
+    made = [n for n in descendants(value) if n._prod in ("TensorNew", "TensorLit")]
+    if made:  # a part of the literal hoist-constant-tensors made a constant of its own
+        return made[0], "a constant holding a tensor it makes other than as a part of its literal"
     return None
 
 

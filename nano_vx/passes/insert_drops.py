@@ -22,7 +22,9 @@ what a call it was lent to returns) counting as its own:
 after the statement that reads it last in its block (a local made and never read, at once);
 on an edge out of a branch toward a block that does not read it, at the start of that block
 when the edge is its only way in, else in a block of its own put on the edge; before a
-`return`, after the returned value is computed into a new local when it reads the local. So
+`return`, after the returned value is computed into a new local when it reads the local,
+but for the cell it returns whole (owned for the buffers it held before, the last one the
+caller's). So
 an early `return`, a `break` and a `continue` drop what they leave behind. A block that
 stops ends the program, which gives everything back.
 An owned local bound to an owned cell's buffer, whole or a row, takes it: the cell is not
@@ -60,7 +62,8 @@ class _Liveness:
         # it, a row or an element, a move, what a call lent it returns) only when that local
         # is not handed on, and lives no longer than the owner: its reads are the last uses
         # of the buffer.
-        reading = {**borrowers(fn, owned, owned, kept), **{name: {name} for name in owned}}
+        self.holders = borrowers(fn, owned, owned, kept)
+        reading = {**self.holders, **{name: {name} for name in owned}}
         self.reads = {b.label: [reads(s, reading) for s in b.stmts] for b in fn.blocks}
         self.exit_reads = {b.label: reads(b.exit, reading) for b in fn.blocks}
         self.live_in = live_in(fn, reading)
@@ -122,7 +125,12 @@ class _Liveness:
     def _taken(self, s) -> set:
         """The owned local whose buffer a `let` of an owned local takes, whole or a row
         (`let u = m;`, `let r = m[1];` of a cell m read no more before it is given a new
-        one): the buffer moves, and the cell does not drop it."""
+        one), or an owned cell is given from a local holding it (`let agg = out; ret =
+        agg;`, find-owned-buffers owning the cell `ret` for it): the buffer moves, and the
+        local it moves from does not drop it."""
+        if s._prod == "Assign" and s.target._prod == "Local" and s.target.name in self.owned \
+                and s.value._prod == "Local" and s.value.name not in self.owned:
+            return self.holders.get(s.value.name, set()) & self.owned
         if s._prod != "Let" or s.name not in self.owned:
             return set()
         base = place_of(s.value)
@@ -130,8 +138,13 @@ class _Liveness:
 
     def _before_return(self, b, stmts: tuple, held: set):
         """Drop what a `return` reads (`held`, the locals its value reads), after computing
-        the value into a new local."""
+        the value into a new local; but for the cell it returns whole, whose buffer is the
+        caller's (find-owned-buffers owns it for the buffers it held before)."""
         ret, span = b.exit, b.exit.span
+        if ret.value is not None and ret.value._prod == "Local":
+            held = held - {ret.value.name}
+            if not held:
+                return stmts, ret
         if vx_type(self.fn.ret) == "void":
             computed = Ldrops["ExprStmt"](ret.value, span=span)
             return stmts + (computed,) + _drops(held, span), ret.replace(value=None)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
+from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import assigned_locals, lent_locals, tensor_locals
 
 SIMPLE = ("Local", "Global", "Int", "Float", "Bool", "Str")
@@ -32,6 +33,7 @@ class State:
     tensors: set = field(default_factory=set)  # the locals naming a tensor
     before: list | None = None  # the `let`s of the statement being walked
     simple: bool = True  # what the statement ran so far is names and literals
+    acting: set = field(default_factory=set)  # the constants whose first read may act
     pure: bool = True  # what the statement ran so far calls nothing (nor holds an `if`)
     read: set = field(default_factory=set)  # the locals the statement read so far
 
@@ -72,7 +74,10 @@ cond`): only a statement's whole value may have statements in its arms. A `while
 turn: one borrowing a temporary is `while true { if !cond { break; } body }`, whose `if` names
 it at the top of each turn (where a `continue` goes back to). One after a call that cannot be
 ordered so stays in place (the native-code gate refuses it): in an index of a tensor the
-statement computes, or after a launch on a unit it computes.
+statement computes, or after a launch on a unit it computes. A constant whose first read
+computes it, printing or stopping (its value calls or may stop), is read as a call runs: a
+temporary after it is named only with the read held first (`let ordered = X;`). A
+constant's value, which has no statements, is left as it is.
 """, state=State)
 
 
@@ -81,6 +86,19 @@ def _fn(run, fn):
     st = run.state
     st.names, st.lent, st.tensors = Names(fn), lent_locals(fn), tensor_locals(fn)
     return run.rebuild(fn)
+
+
+@name_borrowed_temporaries.on("Program")
+def _program(run, program):
+    run.state.acting = acting_constants(program)
+    return run.rebuild(program)
+
+
+@name_borrowed_temporaries.on("ConstItem")
+def _const(run, item):
+    """A constant's value has no statements to hold a `let` in: it is left as it is, a
+    temporary it borrows the native-code gate's to refuse."""
+    return item
 
 
 @name_borrowed_temporaries.on("Let", "Return", "ExprStmt", "If", splice=True)
@@ -228,8 +246,8 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
     if p == "Closure":  # made, it reads its variables only when it is called
         return e
     if not _temporaries(e):
-        if p in SIMPLE and p != "Local":  # a literal, or a function or constant
-            return e
+        if p in SIMPLE and p != "Local" and not (p == "Global" and e.name in run.state.acting):
+            return e  # a literal, or a function or constant (read where it is, no effect)
         return _held(run, e, lets, "ordered", False)
     if p == "StructLit":
         return e.replace(fields=tuple(f.replace(value=_in_order(run, f.value, left, lets))
@@ -351,8 +369,10 @@ def _named(run, e, top: bool = False):
             fields[name] = tuple(_named(run, c) if _is_expr(c) else c for c in child)
         elif _is_expr(child):
             fields[name] = _named(run, child)
-    st.simple = st.simple and e._prod in SIMPLE
-    st.pure = st.pure and e._prod not in CALLS
+    # A constant whose first read may print or stop runs as a call would, there.
+    acts = e._prod == "Global" and e.name in st.acting
+    st.simple = st.simple and e._prod in SIMPLE and not acts
+    st.pure = st.pure and e._prod not in CALLS and not acts
     if e._prod == "Local":
         st.read.add(e.name)
     return e.replace(**fields) if fields else e

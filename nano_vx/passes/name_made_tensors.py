@@ -16,8 +16,8 @@ that find-owned-buffers finds it owned and insert-drops drops it after its state
 name holds: nothing could give them back. Each gets `let made = ..;` just before its
 statement, when what takes it cannot keep it (a transfer, which copies, an element or an
 extent read, or a call whose result cannot be the argument's buffer) and nothing the statement does before
-making it can be seen (a local, a literal or a read through a reference; other tensors so
-named), so moving it first changes no order; a read through a reference before a call that
+making it can be seen (a local, a literal, a literal cast, `0 as i32`, or a read through a
+reference; other tensors so named), so moving it first changes no order; a read through a reference before a call that
 makes one is held in a local first (`f(*r, make(r))` is `let read = *r; let made =
 make(r); f(read, made)`), since the call may write where it reads. A tensor indexed to a row is not named: the row
 is a view of its buffer. A statement that is only a tensor made (`Tensor<..>::new();`,
@@ -117,7 +117,7 @@ class _Made:
                 node = Local(name, span=node.span)
             elif kind == "Deref" and stack:
                 reads.append([stack[-1][2], len(stack[-1][2])])
-            elif kind not in _PURE:
+            elif kind not in _PURE and not _literal_cast(node):
                 clean = False
             if not stack:
                 return node
@@ -187,6 +187,13 @@ class _Made:
             return ty.replace(place=dest) if ty is not None and ty._prod == "TensorType" \
                 else None
         return e.type if e.type._prod == "TensorType" else None
+
+
+def _literal_cast(e) -> bool:
+    """Whether e is a literal cast to a type (`0 as i32`, the zero of a part a value of an
+    enum holding another variant gives): it computes nothing seen."""
+    return e._prod == "Cast" and e.type._prod == "Scalar" and \
+        e.value._prod in ("Int", "Float", "Bool")
 
 
 def _calls(e) -> bool:

@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass
-from ..scalars.aggregates import Names
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import Names, strip
+from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import lent_locals
+from ..values.literals import typed_by_place
 
 # What reads nothing a call may change, and stops nowhere: it may run after the tensor's call.
 LITERALS = ("Int", "Float", "Bool", "Str", "Global")
@@ -24,30 +26,45 @@ class State:
     results: dict = field(default_factory=dict)  # function name -> its result type
     names: Names | None = None
     lent: set = field(default_factory=set)  # the locals a call may change
+    constants: dict = field(default_factory=dict)  # a constant holding a tensor -> its type
+    acting: set = field(default_factory=set)  # the constants whose first read may act
 
 
 name_row_temporaries = Pass("name-row-temporaries", L, L, """
 Give each tensor that no variable names and a row of which a statement takes (`&made()[1]`,
 `made()[1]`) a local of its own, computed by a `let` before the statement, where the statement
-computes nothing before it but names and literals, so that the row is one of a local, which
-native code lowers.
+computes nothing before it but names and literals, or what it computes before the tensor is
+bound by a `let` of its own too, so that the row is one of a local, which native code lowers.
 
 `print(total(&made()[1]));` is `let made = made(); print(total(&made[1]));`: the row is a view
 of the tensor's buffer, which a tensor no variable names would not keep past its statement;
 bound to a local, find-owned-buffers drops it after the row's last read. The tensor is a
-call of a function of the program returning a tensor (or a reference to one), or a
-constructor; only where what the statement runs before it is literals, functions and
+call of a function of the program returning a tensor (or a reference to one), a
+constructor, or a constant's (`&T[0]`: bound so, its buffer stays its global's); only where
+what the statement runs before it is literals, functions, constants whose first read
+prints and stops nowhere and
 variables no call may change (none lent `&mut`, none a closure assigns), so that the
-statement runs its parts in the order written: elsewhere (`g(a / b, &made()[1])`, whose
-division may stop before the call) it stays, and check-native-subset refuses it. The
-statements are a `let`, an expression statement, a `return`, an assignment to a variable
-and a block's value; an `if`'s or a `while`'s condition keeps its tensors.
+statement runs its parts in the order written, or where each part computed before the
+tensor that is more than those is one a `let` holds as it is: a call of a function of the
+program returning a value, a cast, an element or row of a variable, or an operator none of
+whose literals is typed by where its value goes (`g(a / b, &made()[1])` is `let arg = a /
+b; let made = made(); g(arg, &made[1])`; `1 << 40` given to an i64 is not). Elsewhere (a
+variable a call may change, read before the call; `1 << 40`) it stays, and
+check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+turn, the next after what the statement computes up to it. The statements are a `let`, an
+expression statement, a `return`, an assignment to a variable (a compound one's variable
+one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
+tensors.
 """, state=State)
 
 
 @name_row_temporaries.on("Program")
 def _program(run, program):
-    run.state.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st = run.state
+    st.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st.constants = {i.name: i.type for i in program.items
+                    if i._prod == "ConstItem" and strip(i.type)._prod == "TensorType"}
+    st.acting = acting_constants(program)
     return run.rebuild(program)
 
 
@@ -62,36 +79,91 @@ def _statement(run, node):
     node = run.rebuild(node)
     slot = "expr" if node._prod == "ExprStmt" else "value"
     value = getattr(node, slot)
-    if value is None or node._prod == "Assign" and node.target._prod != "Local":
+    # `k += ..` reads k first: a call the `let`s make first must not be able to change it
+    if value is None or node._prod == "Assign" and (
+            node.target._prod != "Local" or node.op != "=" and
+            node.target.name in run.state.lent):
         return (node,)
-    named = _named(run, value)
-    if named is None:
-        return (node,)
-    let, value = named
-    return (let, node.replace(**{slot: value}))
+    lets, value = _all_named(run, value)
+    return (*lets, node.replace(**{slot: value})) if lets else (node,)
 
 
 @name_row_temporaries.on("Block")
 def _block(run, block):
     block = run.rebuild(block)
-    named = _named(run, block.value) if block.value is not None else None
-    if named is None:
+    if block.value is None:
         return block
-    let, value = named
-    return block.replace(stmts=(*block.stmts, let), value=value)
+    lets, value = _all_named(run, block.value)
+    return block.replace(stmts=(*block.stmts, *lets), value=value) if lets else block
+
+
+def _all_named(run, e):
+    """The `let`s of each tensor e takes a row of (_named), in turn, and e reading their
+    locals: once the first is named, the next is the first e takes of what is left."""
+    lets = []
+    while (named := _named(run, e)) is not None:
+        lets, e = lets + named[0], named[1]
+    return lets, e
 
 
 def _named(run, e):
-    """The `let` of the first tensor e takes a row of and e reading its local, or None when
-    e takes none or computes what could see the difference before it."""
+    """The `let`s of what e computes before the first tensor it takes a row of (_held) and
+    of that tensor, and e reading their locals, or None when e takes none or computes before
+    it what no `let` can hold."""
+    held = []
     found = _first(run, e)
+    if found is False:
+        found = _held(run, e, held)
     if not isinstance(found, tuple):
         return None
     tensor, ty = found
+    lets = []
+    for part in held:
+        name = run.state.names.fresh("arg")
+        lets.append(L["Let"](name, False, L["OpaqueType"](span=part.span), part,
+                             span=part.span))
+        e = _replaced(e, part, L["Local"](name, span=part.span))
     name = run.state.names.fresh("made")
-    local = L["Local"](name, span=tensor.span)
-    let = L["Let"](name, False, ty, tensor, span=tensor.span)
-    return let, _replaced(e, tensor, local)
+    lets.append(L["Let"](name, False, ty, tensor, span=tensor.span))
+    return lets, _replaced(e, tensor, L["Local"](name, span=tensor.span))
+
+
+def _held(run, e, held: list):
+    """The tensor no variable names and its type that e takes a row of first, each part of
+    e computed before it that computes something added to `held`, in order, to be computed
+    by a `let` before the statement (`both(said(), &made()[1])` is `let arg = said(); let
+    made = made(); both(arg, &made[1])`); None when there is no such tensor or a part before
+    it is not _holdable."""
+    row = _row_of(run, e)
+    if row is not None or _printed_row(e):
+        return row
+    parts = _parts(e)
+    for k, part in enumerate(parts or ()):
+        if not any(_row_of(run, n) is not None for n in descendants(part)):
+            continue
+        for before in parts[:k]:
+            if _first(run, before) is not True:
+                if not _holdable(run, before):
+                    return None
+                held.append(before)
+        return _first(run, part) if _first(run, part) is not False else \
+            _held(run, part, held)
+    return None
+
+
+def _holdable(run, e) -> bool:
+    """Whether a `let` holds what e gives as e gives it where it is: a call of a function of
+    the program that returns a value, a cast, an element or row of a variable, or an
+    operator none of whose literals takes its type from where the value goes (`1 << 40`
+    given to an i64 parameter)."""
+    if e._prod == "Call":
+        return e.callee._prod == "Global" and run.state.results.get(e.callee.name) is not None
+    if e._prod == "Index":
+        return all(_holdable(run, n) or n._prod in LITERALS or n._prod == "Local"
+                   for n in (e.base, e.index))
+    if e._prod in ("Binary", "Unary"):
+        return not (e._prod == "Binary" and e.op in ("&&", "||")) and not typed_by_place(e)
+    return e._prod == "Cast"
 
 
 def _first(run, e):
@@ -102,23 +174,14 @@ def _first(run, e):
     row = _row_of(run, e)
     if row is not None:
         return row
+    if e._prod == "Global" and e.name in run.state.acting:
+        return False  # its first read may print or stop, where it is
     if e._prod in LITERALS or e._prod == "Local" and e.name not in run.state.lent:
         return True
-    if e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
-            e.args and e.args[0]._prod == "Index":
+    if _printed_row(e):
         return False  # a row printed is lowered where it is
-    if e._prod == "Index":  # the tensor, then its indices, innermost first
-        parts, root = [], e
-        while root._prod == "Index":
-            parts.insert(0, root.index)
-            root = root.base
-        parts.insert(0, root)
-    elif e._prod in IN_ORDER and not (e._prod == "Binary" and e.op in ("&&", "||")):
-        parts = [c for name in e._fields
-                 for c in (getattr(e, name) if isinstance(getattr(e, name), tuple)
-                           else (getattr(e, name),))
-                 if hasattr(c, "_prod") and c._nt == "Expr"]
-    else:
+    parts = _parts(e)
+    if parts is None:
         return False
     for part in parts:
         found = _first(run, part)
@@ -127,9 +190,32 @@ def _first(run, e):
     return e._prod == "Borrow"  # the rest computed something once its parts ran
 
 
+def _printed_row(e) -> bool:
+    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name == "print" and \
+        bool(e.args) and e.args[0]._prod == "Index"
+
+
+def _parts(e) -> list | None:
+    """e's parts in the order it computes them before its own value, None for an e that
+    computes otherwise (`&&`, an `if`)."""
+    if e._prod == "Index":  # the tensor, then its indices, innermost first
+        parts, root = [], e
+        while root._prod == "Index":
+            parts.insert(0, root.index)
+            root = root.base
+        return [root, *parts]
+    if e._prod in IN_ORDER and not (e._prod == "Binary" and e.op in ("&&", "||")):
+        return [c for name in e._fields
+                for c in (getattr(e, name) if isinstance(getattr(e, name), tuple)
+                          else (getattr(e, name),))
+                if hasattr(c, "_prod") and c._nt == "Expr"]
+    return None
+
+
 def _row_of(run, e):
     """(tensor, its type) when e is a row (`t[i]`, `t[i][j]` of a rank-3 t) of a tensor a
-    call of a function of the program or a constructor makes, else None."""
+    call of a function of the program or a constructor makes, or a constant holds, else
+    None."""
     root, depth = e, 0
     while root._prod == "Index":
         root, depth = root.base, depth + 1
@@ -137,6 +223,8 @@ def _row_of(run, e):
         ty = root.type
     elif root._prod == "Call" and root.callee._prod == "Global":
         ty = run.state.results.get(root.callee.name)
+    elif root._prod == "Global" and root.name in run.state.constants:
+        ty = run.state.constants[root.name]  # its buffer, which its global keeps
     else:
         return None
     inner = ty.inner if ty is not None and ty._prod == "BorrowType" else ty

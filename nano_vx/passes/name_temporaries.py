@@ -13,6 +13,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregate_types import Shaped, settled
 from ..scalars.aggregates import Names, Refused
+from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import changed_locals, tensor_locals
 from ..scalars.temporaries import held_aggregate, held_field, holds_statements, reordered
 
@@ -24,6 +25,7 @@ class State(Shaped):
     every: bool = False  # every call of this statement is held in a local, in order
     changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
     tensors: set = field(default_factory=set)  # the locals naming a tensor
+    acting: set = field(default_factory=set)  # the constants whose first read may act
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -43,12 +45,13 @@ part the statement computes before the last `let` it needs is held in a local fi
 order the interpreter runs them (a call's arguments, an operator's operands, a literal's
 parts as written, an element's base then its index, an element assigned located before its
 value, its reference then taken into a local first, the reference `*r = v` assigns through
-before v), unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
+before v; a constant too whose first read computes it, printing or stopping there),
+unless nothing a call does can change it: `f(y, g(&mut y), h().x)` is `let ordered =
 y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`. What
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loop it means,
-and an `if` whose arms hold statements is held in a local of its own. Each `transfer`, launch
-and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
+and an `if` whose arms hold statements (or give such an `if`) is held in a local of its
+own. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
 `let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
@@ -59,6 +62,7 @@ statements to hold one, and so is one binding a variable in an `if`'s arm.
 @name_temporaries.on("Program")
 def _program(run, program):
     run.state.enter_program(program)
+    run.state.acting = acting_constants(program)
     return run.rebuild(program)
 
 
@@ -283,7 +287,8 @@ _PLACES = ("Local", "FieldGet", "TupleGet", "Deref")
 
 
 def _unchanged(run, e) -> bool:
-    """Whether no call can change what e computes: literals, functions and constants, a
+    """Whether no call can change what e computes: literals, functions and constants (but
+    one whose first read may print or stop, which must come where it came), a
     local no one assigns or lends `&mut` (those this pass makes), a closure (it reads its variables when called), a reference to a
     variable or its field, and what only combines those (a new tensor too: nothing can
     reach it before it is made)."""
@@ -297,7 +302,9 @@ def _unchanged(run, e) -> bool:
              "VecLit", "Splat"):
         return not (p == "Binary" and e.op in ("&&", "||")) and \
             all(_unchanged(run, x) for x in _parts(e))
-    return p in ("Int", "Float", "Bool", "Str", "Global", "Closure")
+    if p == "Global":  # a constant computed at its first read, which may print or stop
+        return e.name not in run.state.acting
+    return p in ("Int", "Float", "Bool", "Str", "Closure")
 
 
 _MOVED = ("Call", "Launch", "Transfer")

@@ -13,6 +13,7 @@ from ..scalars import infer_program
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names
 from ..scalars.terms import find
+from ..values.literals import typed_by_place
 
 
 @dataclass
@@ -22,6 +23,7 @@ class State:
     flow: Flow | None = None  # the texts each place may hold
     item: str | None = None  # the item being rebuilt
     names: Names | None = None  # fresh names of the function being rebuilt
+    fn: object = None  # the function being rebuilt
 
 
 number_texts = Pass("number-texts", L, L, """
@@ -42,7 +44,8 @@ texts its value may hold (Flow); a string printed where it is written (`print("h
 part of an aggregate's literal `print` is given) stays as it is.
 
 A `print` of a string a call computes that a statement (an expression statement, a `let`,
-a `return`, an `if`'s condition) or a block's value computes whenever it is computed, as
+a `return`, an `if`'s condition, the value of an assignment to a local that nothing the value
+calls could change, `k = k + g(print(pick(i)))`) or a block's value computes whenever it is computed, as
 an argument of a call or an operand (but right of `&&` or `||`), has a `let` go before the
 statement for each operand computed before it (a print before it too) and then for its
 string, so that each computes once, in its order: `g(tick(), print(pick(b)))` is `let arg =
@@ -50,7 +53,7 @@ tick(); let text = pick(b); g(arg, print(..))`.
 
 Numbering is the whole program's or none: a program the inference refuses elsewhere, or
 one printing a string a call computes where no `let` goes before the `print` (right of
-`&&`, an assignment; a choice would call once per text; a `while`'s condition
+`&&`, an assignment to another place; a choice would call once per text; a `while`'s condition
 move-printing-loop-conditions made an `if`'s), is left as it is,
 so the interpreter running it after the gate's refusal meets no number where a string was;
 the gate refuses its strings in their own words.
@@ -104,7 +107,7 @@ def _unbound(fn, types: dict) -> bool:
     each function's)."""
     types = types[fn.name]
     tops = [b.value for b in descendants(fn) if b._prod == "Block" and b.value is not None] + \
-        [getattr(s, _SLOTS[s._prod][0]) for s in descendants(fn) if s._prod in _SLOTS]
+        [getattr(s, _slot(s, fn)) for s in descendants(fn) if _slot(s, fn) is not None]
     at_statements = {id(p) for top in tops if top is not None for p in _reached(top, types)}
     return any(_print_call(n) is not None and id(n) not in at_statements and
                _computed_string(n, types) for n in descendants(fn))
@@ -138,7 +141,29 @@ def _operands(e) -> tuple:
 # A statement's field that may compute `print`s (_reached), and its other fields a pass
 # walks (`let`s before the statement compute what the prints are given as the statement did).
 _SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("value", ()),
-          "If": ("cond", ("then", "orelse"))}
+          "If": ("cond", ("then", "orelse")), "Assign": ("value", ("target",))}
+
+
+def _slot(s, fn) -> str | None:
+    """The field of statement s that may compute `print`s (_SLOTS), None for none. An
+    assignment's value is one only where it is all the statement computes before its write:
+    its place a local (a compound assignment, `k += ..`, reads k before its value: one that
+    nothing the value calls could change, no closure capturing it and no `&mut` lending it),
+    and no literal in it typed by the place (`x = (1 << 40) + ..` of an i64 x), which a
+    `let` before the statement would type otherwise."""
+    if s._prod not in _SLOTS:
+        return None
+    if s._prod != "Assign":
+        return _SLOTS[s._prod][0]
+    if fn is None or s.target._prod != "Local" or typed_by_place(s.value):
+        return None
+    name = s.target.name
+    changed = s.op != "=" and (
+        any(n._prod == "Local" and n.name == name for c in descendants(fn)
+            if c._prod == "Closure" for n in descendants(c)) or
+        any(n._prod == "Borrow" and n.mutable and n.value._prod == "Local" and
+            n.value.name == name for n in descendants(fn)))
+    return None if changed else "value"
 
 
 def _leaves(e) -> list:
@@ -186,7 +211,7 @@ def _str(run, node):
 
 @number_texts.on("Fn")
 def _fn(run, fn):
-    run.state.names = Names(fn)
+    run.state.names, run.state.fn = Names(fn), fn
     return run.rebuild(fn)
 
 
@@ -195,7 +220,7 @@ def _block(run, block):
     types = run.state.types[run.state.item]
     stmts = []
     for s in block.stmts:
-        slot = _SLOTS.get(s._prod, (None,))[0]
+        slot = _slot(s, run.state.fn)
         value = getattr(s, slot) if slot is not None else None
         if value is None or not _reached(value, types):
             stmts.append(run.walk(s))

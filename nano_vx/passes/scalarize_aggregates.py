@@ -13,7 +13,7 @@ from ..scalars.aggregate_types import (holds_aggregates, local_shapes, printed, 
 from ..scalars.aggregate_values import enum_value, merged, variant_index
 from ..scalars.aggregates import (TAG, Names, Refused, Shapes, Tree, concrete, declared_locals,
                                   copy_elements, fresh_locals, is_tensor, leaf_type, lent,
-                                  out_parameters, sized, strip)
+                                  out_parameters, sized, strip, unread_tensor)
 from ..scalars.enum_reads import as_matches
 from ..scalars.filled_buffers import shared_fill
 from ..scalars.literal_hints import hinted, settled
@@ -44,9 +44,10 @@ A local or parameter `p: Point` becomes one per field, `p_x` and `p_y`; an enum'
 (the index of its variant) and the fields of every variant, those of the others zero (a
 tensor's one `::new()` makes, unfilled, a `?` extent 0: no read sees it); a part of `?`
 extents is typed as its declaration writes it; a field
-read is the field's local, a `VariantIs` a test of the tag. A function returning an
+read is the field's local, a `VariantIs` a test of the tag (and `if b is E::V { b.E::V.0 }
+else { T::new() }`, what a closure is given of a variable, b's part). A function returning an
 aggregate takes one `&mut` out-parameter per field instead and writes them, but for one
-tensor, its result: the first that a value it returns puts a call's result in (which may
+tensor (one of `?` extents too, starting from an empty buffer), its result: the first that a value it returns puts a call's result in (which may
 be a buffer someone else holds), handed on as the buffer itself, else its first
 (scalars/aggregate_types.py); another it gives back whole (`GiveBack`), which
 copy-out-tensors copies. Its call passes the caller's locals.
@@ -122,14 +123,15 @@ def _fn(run, fn):
             body = _block(run, fn.body)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
-        if any(sized(t) for t in _sized(run, sig.out).leaves() if not concrete(t)):
+        k, out = sig.result, _sized(run, sig.out)
+        if any(sized(t) for j, t in enumerate(out.leaves()) if not concrete(t) and j != k):
             raise Refused(fn, "a function returning an aggregate holding a tensor of `?` "
-                              "extents, which its out-parameter has none to start from")
-        if None in sig.out.leaves():
+                              "extents beside its result, which its out-parameter has none "
+                              "to start from")
+        if None in out.leaves():
             raise Refused(fn, "a function returning an aggregate whose field types are "
                               "generic parameters no local of it says")
-        k = sig.result
-        st.out, held, outs = out_parameters(st.names, sig.out, k, fn.span)
+        st.out, held, outs = out_parameters(st.names, out, k, fn.span)
         params += outs
         st.copied = {p.name for p in outs if is_tensor(p.type.inner)}
         places = st.out.leaves()
@@ -139,7 +141,7 @@ def _fn(run, fn):
                             value=places[k] if k is not None else None)
         st.fills[fn.name] = st.filled
         return fn.replace(params=tuple(params), body=body,
-                          ret=sig.out.leaves()[k] if k is not None else None)
+                          ret=out.leaves()[k] if k is not None else None)
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return as_matches(fn, st.shapes)
@@ -481,6 +483,22 @@ def _variant_is(run, e):
     rep = _parts(run, e.base)
     tag = L["Int"](variant_index(rep, e.variant, e), span=e.span)
     return L["Binary"]("==", rep.part(TAG).leaf, tag, span=e.span)
+
+
+@scalarize_aggregates.on("IfExpr")
+def _if(run, e):
+    """`if b is E::V { b.E::V.k } else { T::new() }`, the tensor part a call gives a closure
+    of an enum variable b (split-closure-aggregates), is b's part, which holds a tensor no
+    read sees where b holds another variant: no buffer is made for the call."""
+    held, arm, other = e.cond, e.then.value, e.orelse.value
+    if held._prod == "VariantIs" and arm is not None and arm._prod == "VariantField" \
+            and not e.then.stmts and not e.orelse.stmts and held.base._prod == "Local" \
+            and arm.base == held.base and arm.variant == held.variant \
+            and other is not None and other._prod == "TensorNew" \
+            and other == unread_tensor(other.type, other.span) \
+            and _shape(run, held.base) is not None:
+        return _get(run, arm)
+    return run.rebuild(e)
 
 
 @scalarize_aggregates.on("FieldGet", "TupleGet", "VariantField")

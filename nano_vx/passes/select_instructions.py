@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..backend.call_ops import builtin, call
 from ..backend.const_cells import read_once, read_part
-from ..backend.machine_types import mtype, vx_type
+from ..backend.machine_types import Tensor, mtype, vx_type
 from ..backend.mlir_builder import FunctionBuilder, ModuleBuilder, ssa_name
 from ..backend.pins import release_pin, take_pin
 from ..backend.places import assign, bind_parameters, borrow, read_local, read_referent
@@ -44,8 +44,9 @@ exit is such a block. A `Drop` is a memref.dealloc, a NoAliasParam a NoAlias arg
 arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's, calls
 backend/call_ops.py's (`print` calls vx_print with a print site saying how to read the
 value); `assume` is llvm.intr.assume. A `const` is computed where it is read, unless its value
-calls a function: then at its first read, as the interpreter computes it, and kept in a
-memref.global for the reads after (backend/const_cells.py). The blocks
+calls a function or it holds a tensor: then at its first read, as the interpreter computes
+it, and kept in a memref.global for the reads after (backend/const_cells.py), a tensor's
+buffer, which every read shares. The blocks
 come in the order code went into them, those that stop last.
 """, run=lambda tree, ctx: lowering.collect(tree, ctx, state=_Lowering()).module)
 
@@ -54,7 +55,7 @@ come in the order code went into them, those that stop last.
 class _Lowering:
     fns: dict = field(default_factory=dict)  # name -> Fn
     consts: dict = field(default_factory=dict)  # name -> ConstItem
-    once: set = field(default_factory=set)  # the constants whose value calls a function
+    once: set = field(default_factory=set)  # those whose value calls a function, or a tensor
     parts: dict = field(default_factory=dict)  # split constant -> its parts' (name, type)
     b: FunctionBuilder | None = None  # the function being lowered
     ret: object = None  # its result's Vx type
@@ -72,8 +73,10 @@ def _program(run, node):
     s, module = run.state, ModuleBuilder(node.span)
     s.fns = {i.name: i for i in node.items if i._prod == "Fn"}
     s.consts = {i.name: i for i in node.items if i._prod == "ConstItem"}
+    module.const_types = {name: vx_type(i.type) for name, i in s.consts.items()}
     s.once = {name for name, i in s.consts.items()
-              if i.value is not None and any(d._prod == "CallFn" for d in descendants(i.value))}
+              if i.value is not None and (isinstance(vx_type(i.type), Tensor) or any(
+                  d._prod == "CallFn" for d in descendants(i.value)))}
     for name, i in s.consts.items():
         if i.value is not None and i.value._prod == "ConstPart":
             s.parts.setdefault(i.value.constant, {})[i.value.part] = (name, vx_type(i.type))

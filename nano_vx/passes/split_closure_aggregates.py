@@ -20,7 +20,8 @@ class State:
     split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
     taken: set = field(default_factory=set)  # the function's locals
-    reads: dict = field(default_factory=dict)  # a parameter read by its parts -> their names
+    reads: dict = field(default_factory=dict)  # a parameter read by its parts -> names, type
+    fns: set = field(default_factory=set)  # the program's functions
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
@@ -42,13 +43,17 @@ of a generic struct, is left whole, for scalarize-aggregates to refuse. An enum 
 which carries a tensor is its tensors too (another variant's, one no read sees: an empty
 buffer where a `?` extent is): put together again, those would be buffers no one drops, so
 its closure reads it only by its parts (`b is Buf::Full` is `b_Full`, `b.Buf::Full.0` is
-`b_Full_0`) and each call gives an enum value written there, else it is left whole.
+`b_Full_0`, `print(b)` prints the literal of its parts, `if b_Empty { Buf::Empty } else {
+Buf::Full(b_Full_0) }`) and each call gives an enum value written there or a variable (whose
+tensor part scalarize-aggregates gives as the variable holds it, whatever variant it holds:
+no buffer is made for the call), else it is left whole.
 """, state=State)
 
 
 @split_closure_aggregates.on("Program")
 def _program(run, program):
     run.state.parts = Parts(program)
+    run.state.fns = {item.name for item in program.items if item._prod == "Fn"}
     return run.rebuild(program)
 
 
@@ -78,9 +83,11 @@ def _fn(run, fn):
 
 def _read_by_parts(body, name: str) -> bool:
     """Whether body reads the parameter `name` only by the variant it holds and what that
-    carries: an enum carrying a tensor is not put together again, the literal's other
-    variants' tensors being buffers no one would drop."""
+    carries, or prints it: an enum carrying a tensor is not put together again, the
+    literal's other variants' tensors being buffers no one would drop (a `print` is given
+    the literal of its parts)."""
     bases = {id(n.base) for n in descendants(body) if n._prod in ("VariantIs", "VariantField")}
+    bases |= {id(n.args[0]) for n in descendants(body) if _printed(n) is not None}
     return not any(getattr(n, "name", None) == name or getattr(n, "var", None) == name
                    for n in descendants(body) if n._prod in ("Let", "Param", "PBind", "For")) \
         and all(id(n) in bases for n in descendants(body)
@@ -89,9 +96,11 @@ def _read_by_parts(body, name: str) -> bool:
 
 def _giveable(a, param, parts: Parts) -> bool:
     """Whether a call may give the parts of a for param: a value of an enum carrying a
-    tensor only as a literal (a variable's tensor part is chosen by the variant it holds,
-    between its own and a buffer the call would make that no one drops)."""
-    return _plain(a, parts) and (a._prod == "EnumValue" or not parts.carries_tensor(param.type))
+    tensor only as a literal or a variable, whose tensor part scalarize-aggregates gives as
+    the variable's own part, whatever variant it holds (another's part of a value made
+    elsewhere would be a buffer made for the call, that no one drops)."""
+    return _plain(a, parts) and (a._prod in ("EnumValue", "Local")
+                                 or not parts.carries_tensor(param.type))
 
 
 def _plain(e, parts: Parts) -> bool:
@@ -138,7 +147,7 @@ def _closure(run, closure, split: list):
         names = part_names(p.name, parts, st.taken)
         params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
         if st.parts.carries_tensor(p.type):
-            st.reads[p.name] = names
+            st.reads[p.name] = names, p.type
             continue
         lets.append(L["Let"](p.name, False, p.type, st.parts.literal(p.type, names, p.span),
                              span=p.span))
@@ -151,14 +160,26 @@ def _closure(run, closure, split: list):
 
 @split_closure_aggregates.on("VariantIs", "VariantField")
 def _variant(run, e):
-    names = run.state.reads.get(e.base.name) if e.base._prod == "Local" else None
-    if names is None:
+    read = run.state.reads.get(e.base.name) if e.base._prod == "Local" else None
+    if read is None:
         return run.rebuild(e)
-    return run.state.parts.variant_read(e, names)
+    return run.state.parts.variant_read(e, read[0])
+
+
+def _printed(call):
+    """The local the built-in `print` call `call` prints, else None."""
+    if call._prod == "Call" and call.callee._prod == "Global" and call.callee.name == "print" \
+            and len(call.args) == 1 and call.args[0]._prod == "Local":
+        return call.args[0]
+    return None
 
 
 @split_closure_aggregates.on("Call")
 def _call(run, call):
+    st, shown = run.state, _printed(call)
+    if shown is not None and shown.name in st.reads and "print" not in st.fns:
+        names, ty = st.reads[shown.name]
+        return call.replace(args=(st.parts.literal(ty, names, shown.span),))
     parts = run.state.split.get(call.callee.name) if call.callee._prod == "Local" else None
     if parts is None:
         return run.rebuild(call)

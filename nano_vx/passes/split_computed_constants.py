@@ -14,6 +14,7 @@ from ..languages.lassumed import Lassumed
 from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
+from ..scalars.aggregate_types import program_types, shape_of
 from ..scalars.aggregates import TAG, Shapes, Tree, strip
 from ..scalars.constant_values import calls, computed, may_stop
 
@@ -25,9 +26,9 @@ class State:
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
 Make each constant holding a struct, a tuple or an enum of scalars and vectors whose value
-calls a function or may stop the run one constant per scalar part, all computed by a
-function at the first read of any of them, and each read of the constant the literal of its
-parts.
+calls a function, may stop the run or binds a variable one constant per scalar part, all
+computed by a function at the first read of any of them, and each read of the constant the
+literal of its parts.
 
 The interpreter computes a constant's value once, at its first read, and whole: a call in it
 prints once, and a value that stops stops at that read, whichever part it reads. Native code
@@ -39,9 +40,14 @@ a `match`). The first read of any part calls it (select-instructions: one flag f
 constant, one global per part), every read after reads the part's global. A read of `C` is
 `P { x: C_x, y: C_y }`, an enum's an `if` on its tag choosing the literal of its variant
 (their spans the read's, where a read while the value computes stops, E9006), which the
-passes after take apart as any literal. A constant holding a tensor, or a generic
-aggregate's field of erased type, or one whose value neither calls nor may stop, is
-inline-aggregate-constants' to inline or refuse.
+passes after take apart as any literal. A value binding a variable (in an `if`'s arm) is
+computed so too: a literal at each read would bind its local again at each read of one
+function. A generic struct's field of erased type (`const G: Pair<f64> = two();`) is typed
+as what the function the value calls puts there (aggregate_types.program_types: `two`'s
+literal's f64s), the value the interpreter holds there. A constant holding a tensor, or a
+generic aggregate's field no call says (a literal's: `Pair { a: half(), b: 2.5 }`), or one
+whose value neither calls, nor may stop, nor binds, is inline-aggregate-constants' to inline
+or refuse.
 """, state=State)
 
 
@@ -63,13 +69,20 @@ def _program(run, program):
     consts = [i for i in program.items if i._prod == "ConstItem" and i.value is not None]
     scalars = {i.name: i.value for i in consts if shapes.of(i.type) is None}
     taken = {i.name for i in program.items if "name" in i._fields}
-    split = {}
+    split, sigs = {}, None
     for item in consts:
         shape = shapes.of(item.type)
+        if shape is not None and None in shape.leaves():
+            # A generic struct's erased field: typed as what the function a call returning
+            # the whole value puts there, as the interpreter holds it.
+            sigs = sigs if sigs is not None else program_types(program)[1]
+            found = shape_of(item.value, shapes, sigs, lambda name: None)
+            shape = shape.filled(found) if found is not None else shape
         if shape is None or not _splits(shape):
             continue
         nodes = computed(item.value, scalars)
-        if calls(nodes) or any(map(may_stop, nodes)):
+        if calls(nodes) or any(map(may_stop, nodes)) or \
+                any(n._prod == "Let" for n in descendants(item.value)):
             names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
             st.parts[item.name] = shape.rebuilt(iter(names))
             split[item.name] = shape

@@ -21,7 +21,7 @@ from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables,
                                    through_references)
 
 # The expression a statement computes first.
-_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond",
+_FIRST = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond", "While": "cond",
           "Assign": "value"}
 # The expressions each statement computes itself, in order (its blocks are blocks of their
 # own); an assignment computes its value before the place it writes.
@@ -69,9 +69,8 @@ by a check of each n,
 check runs where the read does only when the read is the first thing its statement computes
 (names and literals, other such reads, before it), which hold-operands-before-moved-reads
 makes it where it can (a reference to an element at literal indices within its extents
-cannot stop, and counts for nothing): a read after anything else (a reference to an element
-through a dereference, or literals alone, what an assignment computes first), or in a loop's
-condition, is refused (E5010), and so is a reference to t (the interpreter stops where the
+cannot stop, and counts for nothing): a read after anything else (literals alone, what an
+assignment computes first), or in a loop's condition, is refused (E5010), and so is a reference to t (the interpreter stops where the
 reference is read, which may be in another function; erase-tensor-references, after this
 pass, makes a tensor's one the tensor itself) but one lent to a function (`total(&t)`) whose
 body reads through it first in a statement of its own, after statements not naming it, and
@@ -82,8 +81,10 @@ an element, `x[0] = ..`, stops before computing its value, where the assignment 
 statement may be in the body of a loop or an arm of an `if` whose head does not name the
 reference: the copy checks before the first such statement of each block, and before the
 first after the loop or the `if` (which may have run no turn, or taken the other arm); a
-first read in a loop's (or an `if`'s) head, or a statement naming it otherwise (a closure
-reading it), is refused.
+`while` (an `if`) whose condition reads through it first is checked before, where its
+condition first runs (the callee cannot move t: the flag stays as it is given); a read
+later in a loop's (or an `if`'s) head, or a statement naming it otherwise (a closure reading
+it), is refused.
 lift-closures then passes the flag by reference to a closure that moves t, and by value to
 one that reads it.
 

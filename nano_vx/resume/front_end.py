@@ -68,7 +68,8 @@ def _second_binding(fn):
     function, and the back end makes each one SSA value or one cell)."""
     seen: set = set()
     for node in descendants(fn):
-        if node._prod in ("Let", "LetState", "For", "PBind", "Param", "NoAliasParam"):
+        if node._prod in ("Let", "LetState", "LetElement", "For", "PBind", "Param",
+                          "NoAliasParam"):
             name = _bound(node)
             if name in seen:
                 return node
@@ -81,11 +82,11 @@ def _first_unscoped(node, bound: set):
     prod = node._prod
     if prod == "Local":
         return None if node.name in bound else node
-    if prod in ("Let", "LetState"):
+    if prod in ("Let", "LetState", "LetElement"):
         # A `let_state`'s topology is read where it stands; its `took` and `held` are bound by
         # the `let`s after it.
         found = _first_unscoped(node.value, bound) or \
-            (_first_unscoped(node.topo, bound) if prod == "LetState" else None)
+            (_first_unscoped(node.topo, bound) if prod != "Let" else None)
         bound.add(node.name)
         return found
     if prod in _SCOPES:

@@ -196,7 +196,9 @@ class _Walk:
     def global_(self, op):
         from mlir import ir
 
-        if "initial_value" not in op.attributes:  # a vector's cell, written before it is read
+        # A vector's or a tensor's cell, written before it is read: `uninitialized`, a unit
+        if "initial_value" not in op.attributes or \
+                isinstance(op.attributes["initial_value"], ir.UnitAttr):
             return M["Global"](_string(op, "sym_name"),
                                str(ir.TypeAttr(op.attributes["type"]).value), None,
                                span=self.span(op))

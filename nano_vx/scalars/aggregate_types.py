@@ -63,7 +63,9 @@ def program_types(program) -> tuple:
                 break
             sigs, given, shapes.payloads = typed, calls, payloads
     for fn in fns:
-        sigs[fn.name].result = _result_leaf(fn, sigs[fn.name].out)
+        out, written = sigs[fn.name].out, shapes.of(fn.ret, typed=is_tensor)
+        sigs[fn.name].result = _result_leaf(
+            fn, written if out is not None and written.form() == out.form() else out)
     return shapes, sigs
 
 

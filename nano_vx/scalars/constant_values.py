@@ -36,3 +36,14 @@ def may_stop(e) -> bool:
     if e.op in ("<<", ">>"):
         return k._prod != "Int" or k.value >= 8  # below every integer type's width
     return not (k._prod == "Float" or k._prod == "Int" and k.value != 0)
+
+
+def acting_constants(program) -> set:
+    """The constants whose first read may print or stop there: their value (or that of a
+    constant it reads) calls, a `ConstPart`'s function too, or may stop. A pass that moves
+    a call before such a read moves the read's effect after it."""
+    values = {i.name: i.value for i in program.items
+              if i._prod == "ConstItem" and i.value is not None}
+    return {name for name, value in values.items()
+            if calls(nodes := computed(value, values))
+            or any(n._prod == "ConstPart" or may_stop(n) for n in nodes)}

@@ -1,6 +1,7 @@
 """Hardware states (what `try_pin` gives) as native code holds them: the three values lower-pins
-makes of each, which parameters of a function are states, and what lower-pins and
-hold-states-by-reference both ask of a state made: its topology, and the pin it takes."""
+makes of each, which parameters of a function are states and which a tuple it returns may
+give back, the type of those values (lower-state-tuples and lower-pins), and what lower-pins
+and hold-states-by-reference both ask of a state made: its topology, and the pin it takes."""
 
 from __future__ import annotations
 
@@ -25,13 +26,9 @@ def params_in_returned_tuples(fn) -> dict:
     the element's index -> the parameter's index at each return, None where it is another
     value. Empty unless every return is a tuple literal of the result's length (and the
     function has no closure, whose `return` is not the function's)."""
-    ret = fn.ret
-    if ret is None or ret._prod != "TupleType" \
-            or any(n._prod == "Closure" for n in descendants(fn.body)):
-        return {}
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    values += [fn.body.value] if fn.body.value is not None else []  # else it ends returning
-    if any(v is None or v._prod != "Tuple" or len(v.elems) != len(ret.elems) for v in values):
+    ret, values = fn.ret, returned_tuples(fn)
+    if values is None or any(v is None or v._prod != "Tuple" or len(v.elems) != len(ret.elems)
+                             for v in values):
         return {}
     params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
     return {j: [params.get(v.elems[j].name) if v.elems[j]._prod == "Local" else None
@@ -42,9 +39,10 @@ def params_given_back(fns) -> dict:
     """Which state parameter each state element of the tuple each function returns is at
     some of its returns, another value at the others: the function's name -> {the element's
     index -> the parameter's}. An element is a parameter's where a tuple literal returns that
-    parameter's variable, or a call returns its tuple whose element is at some returns the
-    state parameter the call gives that variable; one that may be either of two parameters
-    is left out (lower-pins refuses it)."""
+    parameter's variable (or a state an `if` chose that may be it), or a call returns its
+    tuple whose element is at some returns the state parameter the call gives that variable
+    (or such a state); one that may be either of two parameters
+    is left out (lower-state-tuples refuses it)."""
     fns = {fn.name: fn for fn in fns}
     possible = {name: {} for name in fns}  # name -> {element: the parameters it may be}
     changed = True
@@ -62,25 +60,51 @@ def params_given_back(fns) -> dict:
 
 def _gives_back(fn, possible: dict):
     """(element, parameter) for each state parameter a return of `fn` may give back in its
-    tuple, a call's as `possible` has it so far."""
-    ret = fn.ret
-    if ret is None or ret._prod != "TupleType" \
-            or any(n._prod == "Closure" for n in descendants(fn.body)):
-        return
+    tuple, a call's as `possible` has it so far: a variable is the parameter's, or a state
+    an `if` chose that may be it."""
+    ret, values = fn.ret, returned_tuples(fn)
     params = {p.name: i for i, p in enumerate(fn.params) if is_state_type(p.type)}
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
-    values += [fn.body.value] if fn.body.value is not None else []  # else it ends returning
-    for v in values:
+    chosen = chosen_params(fn)
+
+    def given(x):
+        if x._prod != "Local":
+            return ()
+        return (params[x.name],) if x.name in params else \
+            tuple(params[p] for p in chosen.get(x.name, ()))
+    for v in values or ():
         if v is not None and v._prod == "Tuple" and len(v.elems) == len(ret.elems):
-            yield from ((j, params[x.name]) for j, x in enumerate(v.elems)
-                        if is_state_type(ret.elems[j]) and x._prod == "Local"
-                        and x.name in params)
+            yield from ((j, k) for j, x in enumerate(v.elems) if is_state_type(ret.elems[j])
+                        for k in given(x))
         elif v is not None and v._prod == "Call" and v.callee._prod == "Global" \
                 and v.callee.name in possible:
             for j, ks in possible[v.callee.name].items():
-                args = [v.args[k] for k in ks if k < len(v.args)]
-                yield from ((j, params[a.name]) for a in args
-                            if a._prod == "Local" and a.name in params)
+                yield from ((j, k) for i in ks if i < len(v.args) for k in given(v.args[i]))
+
+
+def returned_tuples(fn):
+    """What the returns of a function returning a tuple return (None for a missing value),
+    or None for another function or one with a closure, whose `return` is not its own."""
+    if fn.ret is None or fn.ret._prod != "TupleType" \
+            or any(n._prod == "Closure" for n in descendants(fn.body)):
+        return None
+    values = [n.value for n in descendants(fn.body) if n._prod == "Return"]
+    return values + ([fn.body.value] if fn.body.value is not None else [])  # else it ends
+
+
+def chosen_params(fn) -> dict:
+    """The state parameters each state an `if` chose (a `let_state`) may be: its name -> the
+    names of the parameters whose `held` its own `held` is given."""
+    params = {p.name for p in fn.params if is_state_type(p.type)}
+    helds = {n.held: n.name for n in descendants(fn.body) if n._prod == "LetState"}
+    found = {}
+    for n in descendants(fn.body):
+        name = n.name if n._prod == "Let" else \
+            n.target.name if n._prod == "Assign" and n.target._prod == "Local" else None
+        v = n.value if name in helds else None
+        if v is not None and v._prod == "StatePart" and v.part == 2 \
+                and v.state._prod == "Local" and v.state.name in params:
+            found.setdefault(helds[name], set()).add(v.state.name)
+    return found
 
 
 def topo_key(topo) -> tuple:
@@ -131,6 +155,40 @@ def take_pin(model, topo, span):
     declared = model.topology_of(topo.name)
     replicas = declared.replicas if declared is not None else 1
     return L["TakePin"](topo.name, replicas, span=span)
+
+
+def state_indices(ty) -> frozenset:
+    """The elements of a tuple type that are hardware states."""
+    if ty is None or ty._prod != "TupleType":
+        return frozenset()
+    return frozenset(i for i, t in enumerate(ty.elems) if is_state_type(t))
+
+
+def spread(ty, flagged=()):
+    """The type of what native code holds for a value of type `ty`: a hardware state (or
+    each a tuple holds) as its value, whether it took a pin and whether it holds it, and for
+    the elements of `flagged`, whether it is the state parameter given back."""
+    boolean = L["Scalar"]("bool", span=ty.span)
+    if is_state_type(ty):
+        return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
+
+    def element(j, t):
+        if not is_state_type(t):
+            return t
+        parts = spread(t)
+        return parts.replace(elems=parts.elems + (boolean,)) if j in flagged else parts
+    return ty.replace(elems=tuple(element(j, t) for j, t in enumerate(ty.elems)))
+
+
+def check_returned(state, shared: bool, e) -> None:
+    """A state a function returns (None for a value that is no state's variable) is one it
+    made: one given to it, a `let mut` copy (`shared`) or one an `if` chose is refused."""
+    if state is None:
+        raise Refused(e, "a hardware state returned other than as a variable or a call")
+    if state.by_ref:
+        raise Refused(e, "a hardware state given to its function returned" if state.param
+                      else "a `let mut` copy of a hardware state returned" if shared
+                      else "a hardware state chosen by an `if` returned")
 
 
 @dataclass(frozen=True)

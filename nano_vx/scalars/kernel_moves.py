@@ -6,6 +6,7 @@ a move but the moving closure's own calls, which check its flag."""
 from __future__ import annotations
 
 from ..nanopass import descendants
+from ..nanopass.verify import child_nodes
 from .aggregates import is_tensor, lent, strip
 
 
@@ -27,10 +28,12 @@ def unread_after_moves(fn, param) -> bool:
     - fn names `mover` only in statements whose whole expression calls it (`mover(..);`,
       `let x = mover(..);`, `x = mover(..);`) or calls a closure given it, whose body names
       nothing else that may reach `t` (`call(mover)`, `call` being `|g| g()`): a later call's
-      read of `t` after a move is the copy's, which checks the flag first (E9004);
-    - after each such statement fn's body is quiet but for those statements, and so after each
-      move of `t` by a `let` not in `mover`, which is a statement of fn's body (one in a
-      block under it is not seen).
+      read of `t` after a move is the copy's, which checks the flag first (E9004); such a
+      statement may be one of a block under fn's body (a loop's, an `if`'s arm);
+    - after each such statement fn's body is quiet but for those statements (the block
+      holding it, and each around it, after it; a loop around it all through, which runs
+      again), and so after each move of `t` by a `let` not in `mover`, which is a statement
+      of fn's body (one in a block under it is not seen).
     A block is quiet after a statement when nothing after it names what may reach `t`
     (`_reaching`), up to a statement assigning `t` whole, after which `t` holds a value
     again (that statement's value is read before, so it is looked at too)."""
@@ -47,18 +50,64 @@ def unread_after_moves(fn, param) -> bool:
     at = len(mover.body.stmts) if id(mover) in sites else next(
         (i for i, s in enumerate(mover.body.stmts) if id(s) in sites), None)
     uses = sum(n._prod == "Local" and n.name == name for n in descendants(fn.body))
-    calls = [i for i, s in enumerate(stmts) if _callee(s) == name or _hands(s, name)]
-    lets = [i for i, s in enumerate(stmts) if id(s) in sites]
+    calls = [path for path in _placed(fn.body, ())
+             if _callee(_at(path)) == name or _hands(_at(path), name)]
+    lets = [((fn.body, i),) for i, s in enumerate(stmts) if id(s) in sites]
     if name is None or at is None or not calls or uses != sum(
-            n._prod == "Local" and n.name == name for i in calls
-            for n in descendants(stmts[i])) or \
+            n._prod == "Local" and n.name == name for path in calls
+            for n in descendants(_at(path))) or \
             len(lets) != len(sites - {id(n) for n in descendants(mover)}):
         return False
     reaching = _reaching(fn, param.name)
-    handing = {_callee(stmts[i]) for i in calls} - {name}
+    handing = {_callee(_at(path)) for path in calls} - {name}
+    calling = {id(_at(path)) for path in calls}
     return _quiet(mover.body, at, reaching, param) and all(
-        _hands_only(stmts, i, name, reaching) for i in calls) and all(
-        _quiet(fn.body, i, reaching - {name} - handing, param) for i in [*calls, *lets])
+        _hands_only(stmts[:path[0][1]], _at(path), name, reaching) for path in calls) and all(
+        _quiet_after(path, reaching - {name} - handing, param, calling)
+        for path in [*calls, *lets])
+
+
+def _placed(block, path: tuple):
+    """The path, (block, index) from fn's body down, of each statement of block and of the
+    blocks of its statements (a loop's, an `if`'s arms; not a closure's)."""
+    for i, s in enumerate(block.stmts):
+        here = (*path, (block, i))
+        yield here
+        for f in ("then", "orelse", "body"):
+            inner = getattr(s, f, None)
+            if inner is not None and inner._prod == "Block":
+                yield from _placed(inner, here)
+
+
+def _at(path: tuple):
+    block, i = path[-1]
+    return block.stmts[i]
+
+
+def _quiet_after(path: tuple, names: set, param, calling: set) -> bool:
+    """Whether nothing after the statement `path` leads to names one of `names` (`_quiet` in
+    each block around it), and nothing of a loop around it but the statements whose id()
+    `calling` holds, which a later turn runs again, and the places of assignments of
+    `param`'s tensor whole (written, not read: it holds a value again)."""
+    for depth, (block, i) in enumerate(path):
+        s = block.stmts[i]
+        written = {id(n.target) for n in descendants(s) if n._prod == "Assign" and
+                   n.op == "=" and at_tensor(n.target, param.name, lent_tensor(param))}
+        if depth < len(path) - 1 and s._prod in ("While", "For", "Loop") and any(
+                n._prod == "Local" and n.name in names
+                for n in _outside(s, calling | written)):
+            return False
+        if not _quiet(block, i, names, param):
+            return False
+    return True
+
+
+def _outside(node, skipped: set):
+    """The nodes under node but those under a node whose id() `skipped` holds."""
+    for c in child_nodes(node):
+        if id(c) not in skipped:
+            yield c
+            yield from _outside(c, skipped)
 
 
 def _hands(s, name: str) -> bool:
@@ -68,16 +117,16 @@ def _hands(s, name: str) -> bool:
         a._prod == "Local" and a.name == name for a in e.args)
 
 
-def _hands_only(stmts, i: int, name: str, reaching: set) -> bool:
-    """Whether statement i calls `name` itself, or a closure a `let` binds whose body names
-    of `reaching` only its parameters, given of `reaching` only `name`: what it does after
-    calling it reads nothing the move left (a copy) and keeps nothing that may."""
-    s = stmts[i]
+def _hands_only(before, s, name: str, reaching: set) -> bool:
+    """Whether statement s calls `name` itself, or a closure a `let` of `before` (the
+    statements of fn's body before it) binds whose body names of `reaching` only its
+    parameters, given of `reaching` only `name`: what it does after calling it reads nothing
+    the move left (a copy) and keeps nothing that may."""
     callee = _callee(s)
     if callee == name:
         return True
     e = s.expr if s._prod == "ExprStmt" else s.value
-    c = next((x.value for x in stmts[:i] if x._prod == "Let" and x.name == callee and
+    c = next((x.value for x in before if x._prod == "Let" and x.name == callee and
               not x.mutable and x.value._prod == "Closure"), None)
     return c is not None and not any(
         n._prod == "Local" and n.name in reaching - {p.name for p in c.params}

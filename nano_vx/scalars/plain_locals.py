@@ -80,14 +80,14 @@ def _retyped_alone(fn, retyped: dict) -> set:
         if use._prod == "Local" and use.name == name)}
     while True:
         narrowed = {name for name in kept if all(
-            _held(v, retyped[name]) or v._prod == "Local" and v.name in kept and
+            held(v, retyped[name]) or v._prod == "Local" and v.name in kept and
             retyped[v.name] == retyped[name] for v in defs.get(name, ()))}
         if narrowed == kept:
             return kept
         kept = narrowed
 
 
-def _held(e, ty) -> bool:
+def held(e, ty) -> bool:
     """Whether e is a literal the scalar type `ty` holds as the interpreter converts it."""
     value = integer_literal(e)
     if value is not None:
@@ -118,7 +118,7 @@ def _plain_value(e, plain: set) -> bool:
     """Whether e gives a plain value: a number as written, a plain local, a tuple literal's
     element of literals that scalarize-aggregates cast to the type they make it, or
     arithmetic or an `if` of those."""
-    if e._prod == "Float" or e._prod == "Int" and e.value <= INT_TYPES["i32"].hi:
+    if e._prod == "Float" or integer_literal(e) is not None and held(e, "i32"):
         return True  # a greater one is a pass's, typed by where it was written
     if e._prod == "Local":
         return e.name in plain

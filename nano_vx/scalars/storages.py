@@ -16,7 +16,8 @@ from ..values.literals import TYPE_WRAPPERS
 from ..values.narrow import NARROW_TYPES
 
 # The productions binding or naming a function's locals, and their fields that do.
-_LOCAL_NAMES = {"Let": ("name",), "LetState": ("name", "took", "held"), "For": ("var",),
+_LOCAL_NAMES = {"Let": ("name",), "LetState": ("name", "took", "held"),
+                "LetElement": ("name",), "For": ("var",),
                 "Param": ("name",), "PBind": ("name",), "Local": ("name",)}
 
 

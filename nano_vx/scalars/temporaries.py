@@ -24,9 +24,11 @@ def held_aggregate(st: Shaped, e) -> bool:
 
 
 def holds_statements(e) -> bool:
-    """Whether e is an `if` whose arms hold statements: a statement's value, not a part of
-    one."""
-    return e._prod == "IfExpr" and bool(e.then.stmts or e.orelse.stmts)
+    """Whether e is an `if` whose arms hold statements, or give such an `if` (`if d { if c {
+    let x = ..; x } else { .. } } else { .. }`): a statement's value, not a part of one."""
+    return e._prod == "IfExpr" and (
+        bool(e.then.stmts or e.orelse.stmts) or
+        any(arm.value is not None and holds_statements(arm.value) for arm in (e.then, e.orelse)))
 
 
 def reordered(st: Shaped, lit) -> bool:

@@ -21,6 +21,7 @@ UNLOWERED = {
     "Grad": "grad", "Vjp": "vjp", "Jvp": "jvp", "TopoRef": "a topology value",
     "MemRef": "a memory-space value", "NamedType": "a struct or generic type",
     "HardwareStateType": "a hardware state", "StatePart": "a hardware state",
+    "StateRead": "a hardware state",
     "Tuple": "a tuple", "TupleGet": "a tuple", "TupleType": "a tuple",
     "StructLit": "a struct value", "EnumValue": "an enum value",
     "MatchValue": "a `match` on a value",

@@ -56,7 +56,8 @@ def test_literals_fit_and_instances_take_their_arguments():
 def test_a_local_bound_to_a_literal_converts_to_the_parameter_it_is_given():
     ran = run_front(CASES / "plain_locals_given_to_typed_parameters.vx", check_calls)
     assert not ran.diagnostics.items, ran.diagnostics.render()
-    assert ran.prints() == ("15000000000\n0.33333334\n0.3333333333333333\n",) * 2
+    assert ran.prints() == ("15000000000\n0.33333334\n0.3333333333333333\n1410065408\n"
+                            "5000000000\n",) * 2
 
 
 def test_an_instance_is_judged_with_its_parameters_made_concrete():

@@ -37,11 +37,12 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),
     ("let g = |b| b as f32; print(g(true));", "a cast of bool to f32"),
     # number-texts leaves the strings of a program printing one a call computes where no
-    # `let` can go before it (in an assignment's value); the gate refuses them in their own
-    # words
-    ("let s = \"no\"; let f = || s; let g = |u| 1; let mut k = 0;"
-     " k = k + g(print(f())); print(k);", "a variable holding a string"),
-    ("let t = Tensor<i32, [2, 2]>::new(); let c = true; let r = if c { t[0] } else { t[1] };",
+    # `let` can go before it (in the value of an assignment to an element); the gate refuses
+    # them in their own words
+    ("let s = \"no\"; let f = || s; let g = |u| 1; let mut k = [0, 0];"
+     " k[1] = g(print(f())); print(k);", "a variable holding a string"),
+    ("let t = Tensor<i32, [2, 2]>::new(); let u = Tensor<i32, [2, 2]>::new(); let c = true;"
+     " let r = if c { t[0] } else { u[1] };",
      "a row of a tensor used other than printed, given or lent to a function, bound by a "
      "`let` or returned"),
     ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
@@ -218,11 +219,11 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
      "    show(|a: i32, b: i32| a * b, 2);", "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
-    # called before the `let` of what a closure it is given reads (delay-launching-closures
-    # moves the launching closure's `let` down to its first use, which is before it here)
+    # another closure calls before the `let` of what a closure it is given reads (bind-
+    # launching-closures-again binds only a launching closure called by name)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
-     "    print(run());\n    let m = 1;\n    f = |x: i32| x + m;\n    print(run());",
-     "a closure passed to a function"),
+     "    let again = || run();\n    print(again());\n    let m = 1;\n"
+     "    f = |x: i32| x + m;\n    print(again());", "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"
      "    let same = n > 1 && f == g;\n    print(same);", "'==' on a closure"),

@@ -58,17 +58,28 @@ def test_a_launch_in_a_closure_bound_before_a_closure_it_is_given_is_given_it():
     assert "launch main$kernel0 on(Topology::CPU)(f_which, y, f_0, f_1)" in text
 
 
-def test_a_launch_in_a_closure_called_before_a_closure_is_bound_stays_passed():
-    """The closure launching the kernel is called before `m`'s `let` and after it: the
-    kernel is given the closure value, which native code refuses, and the interpreter runs
-    it."""
-    case = CASES / "e5010_launched_by_a_closure_called_before_another_is_bound.vx"
+def test_a_launch_in_a_closure_called_before_a_closure_is_bound_is_given_those_before():
+    """The closure launching the kernel is called before `m`'s `let`, and bound again after
+    it (bind-launching-closures-again): the first kernel, run while `f` holds the first
+    closure, is given that one; the copy, bound after the second, is given both."""
+    text = to_text(run_front(CASES / "launched_by_a_closure_called_before_another_is_bound.vx",
+                             choose_closures_in_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(f_which, y, f_0)" in text
+    assert "launch main$kernel0_1 on(Topology::CPU)(f_which, y#1, f_0, f_1)" in text
+
+
+def test_a_launch_in_a_closure_another_names_before_a_closure_is_bound_stays_passed():
+    """The closure launching the kernel is named by `twice`, called before `m`'s `let` and
+    after it: the kernel is given the closure value, which native code refuses, and the
+    interpreter runs it."""
+    case = CASES / ("e5010_launched_by_a_closure_named_by_another_called_before_another_is_"
+                    "bound.vx")
     assert_refused_then_repaired(case, check_native_subset, "E5010",
                                  "a closure passed to a function")
     ran = run_front(case, choose_closures_in_kernels)
     assert "launch main$kernel0 on(Topology::CPU)(f, y)" in to_text(ran.after)
     native = run_cli(case)
-    assert native[:2] == (0, "3\n25\n") and "a closure passed to a function" in native[2]
+    assert native[:2] == (0, "6\n50\n") and "a closure passed to a function" in native[2]
 
 
 def test_a_variable_a_kernel_assigns_is_left_as_it_is():

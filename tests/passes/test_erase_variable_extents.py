@@ -34,7 +34,7 @@ def test_native_code_runs_it_as_the_interpreter_does(case):
 
 
 @pytest.mark.parametrize("case, what", [
-    ("e5010_loop_variable_of_i64_from_a_negative_start",
+    ("e5010_loop_variable_of_i64_below_a_parameter",
      "extent arithmetic that might leave i64 (`[2 * j + 6]`)")])
 def test_what_native_code_does_not_make_is_named_by_w5001(case, what):
     status, printed, err = run_cli(CASES / f"{case}.vx")
@@ -149,11 +149,18 @@ def test_handwritten_an_extent_read_once_a_loop_variable_and_a_list_given(run_pa
 
 
 def test_a_loop_variable_from_a_number_is_at_least_it():
-    assert "Tensor<i32, [?]>::new([2 * j as u64])" in _fns("loop_variable_of_i64")["main"]
+    assert "Tensor<i32, [?]>::new([2 * j as u64])" in _fns("loop_variable_of_i64")["doubled"]
     halves = _fns("loop_variable_of_i64_near_the_top")["halves"]
     assert "Tensor<f32, [?, ?]>::new([j / 2, j - 3])" in halves  # at least 3: i64 holds it
     assert "Tensor<i32, [2 * j + 6]>::new()" in \
-        _fns("e5010_loop_variable_of_i64_from_a_negative_start")["main"]
+        _fns("e5010_loop_variable_of_i64_below_a_parameter")["show"]
+
+
+def test_a_loop_variable_below_a_number_is_at_most_it_less_1():
+    main = _fns("loop_variable_of_i64_from_a_negative_start")["main"]
+    assert "Tensor<i32, [?]>::new([2 * j as i32 + 6])" in main  # j in -3..=1 of `last`
+    assert "::fill([j#1 as i32 + 3], 4)" in main  # `2i64`
+    assert "::fill([j#2 * 2 - 6000000000 as i64], 1)" in main  # an i64 past i32
 
 
 def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
@@ -161,7 +168,7 @@ def test_a_name_of_an_inferred_type_is_computed_as_native_code_settles_it():
     assert "Tensor<i8, [?]>::fill([n as i32 * 2], 1)" in main  # assigned a u8, a u8
     assert "Tensor<i8, [?]>::fill([d as i64 * 2], 1)" in main  # nothing fixes it: an i32
     loop = _fns("loop_variable")["main"]
-    assert "::fill([i as i64 + 1], i)" in loop and "::new([2 * j as i32, j as i32 - 1])" in loop
+    assert "::fill([i + 1], i)" in loop and "::new([2 * j as i32, j as i32 - 1])" in loop
 
 
 def test_an_extent_naming_a_const_not_folded_reads_the_const():

@@ -52,6 +52,20 @@ def test_a_print_right_of_and_is_the_if_it_means_an_ifs_condition_a_let():
     assert "let cond: ~_ = if i > 0 {\n            @seen(@print(@pick(i))) == 1" in strings
 
 
+def test_a_print_right_of_and_inside_a_larger_expression_is_computed_by_a_let_in_its_arm():
+    text = to_text(run_front(CASES / "units_compared_right_of_and_inside_expressions.vx",
+                             expand_lazy_conditions).after)
+    assert "@print(@f(@g(), if c < 1 {\n        let right: ~bool = @print(1) == @print(2);\n" \
+        "        right\n    } else {\n        false\n    }));" in text
+    # the right of another `&&` is an `if` that holds a statement: computed by a `let` too
+    assert "let right#6: ~bool = if c > 0 {\n            let right#5: ~bool = @print(7) ==" \
+        in text
+    # where the `if` is the value of a statement, its right stays as it is
+    stated = to_text(run_front(CASES / "units_compared_right_of_and.vx",
+                               expand_lazy_conditions).after)
+    assert "let right" not in stated
+
+
 def test_other_conditions_keep_their_form():
     text = to_text(run_front(CASES / "other_conditions.vx", expand_lazy_conditions).after)
     assert "let b: ~bool = k > 0 && @id(k) > 1;" in text

@@ -42,8 +42,16 @@ def test_each_option_compared_has_its_flag():
     assert "@print(!p#2);" in main
 
 
-def test_a_query_variable_compared_with_another_is_left_for_the_gate_to_refuse():
-    assert_refused_then_repaired(CASES / "e5010_query_variable_compared_with_another.vx",
+def test_query_variables_compared_with_each_other_are_never_equal():
+    main = to_text(run_front(CASES / "query_variable_compared_with_another.vx",
+                             flag_assigned_placement_queries).after)
+    assert "@print(false);" in main and main.count("@print(true);") == 2
+    # q, compared only with queries, has no flag; p keeps the one of its option
+    assert "q" not in main.replace("equ", "") and "let mut p#1: ~bool" in main
+
+
+def test_a_query_variable_compared_with_a_query_of_a_call_is_left_for_the_gate_to_refuse():
+    assert_refused_then_repaired(CASES / "e5010_query_variable_compared_with_a_query_of_a_call.vx",
                                  check_native_subset, "E5010", "the method call .topology()")
 
 

@@ -47,15 +47,16 @@ def test_a_read_on_the_right_of_and_is_held_as_an_if_whose_arm_reads_it():
 
 
 @pytest.mark.parametrize("value", ["keep(2 * 3, t[0])", "keep2(&u[1], t[0])",
-                                   "keep2(&(*v)[c], t[0])"])
+                                   "keep2(&(*same(&t))[c], t[0])"])
 def test_a_read_no_operand_held_would_make_first_is_left_as_it_is(value):
     """A read after literals alone (typed by where they are), after a reference to an element
-    that cannot stop (the read is first already) or after one through a dereference:
-    track-moved-captures refuses the first and the last."""
+    that cannot stop (the read is first already) or after one through a reference to `t`
+    (lent where it is made): track-moved-captures refuses the first and the last."""
     text = ("fn keep(a: i64, x: i32) -> bool { a > 0 }\n"
             "fn keep2(a: &i32, x: i32) -> bool { *a > 0 }\n"
+            "fn same(r: &Tensor<i32, [2]>) -> &Tensor<i32, [2]> { r }\n"
             "fn main() {\n  let t = Tensor<i32, [2]>::fill(1);\n"
-            "  let u = Tensor<i32, [2]>::fill(2);\n  let v = &u;\n  let c = 1;\n"
+            "  let u = Tensor<i32, [2]>::fill(2);\n  let c = 1;\n"
             f"  let peek = || {value};\n  print(peek());\n"
             "  let a = transfer(t, Memory::NPU_HBM);\n}\n")
     ran = run_front(text, hold_operands_before_moved_reads)

@@ -1,8 +1,9 @@
 """inline-aggregate-constants: each read of a constant holding a struct, a tuple or an enum
 is its value, its numbers typed as the interpreter types them, and the constant is gone; a
-value that calls a function or may stop the run (of a generic struct's erased field:
-split-computed-constants splits the others) or holds a tensor is refused (E5010). The program prints what it
-printed, and native code prints it too."""
+value that calls a function, may stop the run or binds a variable (of a generic struct's
+erased field: split-computed-constants splits the others) or makes a tensor other than as a
+part of its literal (hoist-constant-tensors made those constants of their own) is refused
+(E5010). The program prints what it printed, and native code prints it too."""
 
 from pathlib import Path
 
@@ -18,7 +19,8 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e501
 
 
 def _aggregate_constants(tree) -> list:
-    return [i.name for i in tree.items if i._prod == "ConstItem" and i.type._prod != "Scalar"]
+    return [i.name for i in tree.items if i._prod == "ConstItem"
+            and i.type._prod not in ("Scalar", "TensorType")]
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -54,9 +56,14 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_generic_struct_calling_a_function",
+    ("e5010_generic_struct_literal_calling_a_function",
      "a constant holding an aggregate whose value calls a function"),
-    ("e5010_holding_a_tensor", "a constant holding a tensor in an aggregate"),
+    ("e5010_generic_struct_binding_a_variable",
+     "a constant holding an aggregate whose value binds a variable"),
+    ("e5010_holding_a_tensor_a_call_makes",
+     "a constant holding an aggregate whose value calls a function"),
+    ("e5010_holding_a_tensor_an_if_makes",
+     "a constant holding a tensor it makes other than as a part of its literal"),
 ])
 def test_a_constant_not_inlined_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", inline_aggregate_constants, "E5010",
@@ -110,3 +117,10 @@ def test_handwritten_a_constant_read_twice_is_its_value_twice(run_pass):
     assert "@print(P { x: @K, y: 3 }.x + P { x: @K, y: 3 }.y);" in ran.dump
     assert "const O" not in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "7\n"
+
+
+def test_a_tensor_part_is_read_from_its_own_constant_at_each_read():
+    text = to_text(run_front(CASES / "holding_a_tensor.vx", inline_aggregate_constants).after)
+    assert "const C_t: Tensor<f32, [3], Memory::CPU_DRAM> = Tensor<f32, [3]>([1.0, 2.0, 3.0]);" \
+        in text
+    assert "@print(H { t: @C_t, n: 2 }.t[0]);" in text

@@ -12,9 +12,13 @@ from nano_vx.passes.lower_pin_matches import lower_pin_matches
 from nano_vx.passes.lower_pins import lower_pins
 from front import assert_prints_the_same, run_front
 
-# lower-pins' cases: what it tells each `match` is what this pass writes out.
+# lower-pins' and lower-state-tuples' cases: what lower-pins tells each `match` is what this
+# pass writes out.
 CASES = Path(__file__).parent / "cases" / "lower_pins"
-NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
+TUPLES = Path(__file__).parent / "cases" / "lower_state_tuples"
+PATHS = {p.stem: p for d in (CASES, TUPLES) for p in d.glob("*.vx")
+         if not p.stem.startswith("e5010_")}
+NAMES = sorted(PATHS)
 ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
@@ -22,13 +26,13 @@ ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
 
 @pytest.mark.parametrize("case", NAMES)
 def test_output(case, snapshot_txt):
-    ran = run_front(CASES / f"{case}.vx", lower_pin_matches)
+    ran = run_front(PATHS[case], lower_pin_matches)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert "PinMatch" not in {n._prod for n in ran.nodes()}
     assert to_text(ran.after) == snapshot_txt
 
 
-@pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
+@pytest.mark.parametrize("path", [PATHS[c] for c in NAMES] + ELSEWHERE,
                          ids=lambda p: p.stem)
 def test_the_output_prints_what_the_input_printed(path):
     # lower-pins' output (a `pin_match`) does not run in the interpreter: its input does.

@@ -18,10 +18,8 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e501
 ELSEWHERE = [Path(__file__).parent / "cases" / p for p in (
     "infer_placement/try_pin.vx", "check_match_arms/nested_repaired.vx",
     "check_match_arms/unrolled_repaired.vx", "check_visibility/pinned_repaired.vx")]
-# Each refused case, and what repairs it (`{case}_repaired.vx`, the state matched in place).
-REFUSED = {"e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_through_a_call": [
-               ("chosen", "a tuple returned through a call giving back in it a state held by "
-                          "reference other than the parameter its function gives back there")]}
+# lower-state-tuples' cases, whose tuples this pass finds bound from their parts.
+TUPLES = Path(__file__).parent / "cases" / "lower_state_tuples"
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -41,113 +39,10 @@ def test_native_code_prints_what_the_interpreter_prints(path):
     assert_native_as_interpreted(path)
 
 
-@pytest.mark.parametrize("case", sorted(REFUSED))
-def test_a_state_used_otherwise_is_refused_and_its_function_left_as_it_was(case):
-    ran = run_front(CASES / f"{case}.vx", lower_pins)
-    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
-        ("E5010", f"native code does not lower {what} (in '{fn}')")
-        for fn, what in REFUSED[case]]
-    refused = {fn for fn, _ in REFUSED[case]}
-    assert [i for i in ran.after.items if i.name in refused] == \
-        [i for i in ran.before.items if i.name in refused]
-
-    repaired = run_front(CASES / f"{case}_repaired.vx", lower_pins)
-    assert not repaired.diagnostics.items, repaired.diagnostics.render()
-    assert "TakePin" in {n._prod for n in repaired.nodes()}
-
-
-def test_a_tuple_returned_holds_each_state_as_the_values_it_is_made_of():
-    text = _lowered("tuple_returned")
-    assert "fn pinned(y: i32) -> ((i32, bool, bool), i32) {" in text
-    assert "((s, s_took, s_held), y + 1)\n}" in text and "return (y, (n, n_took, n_held));" in text
-    assert "let pair: ((i32, bool, bool), i32) = @pinned(3);\n" \
-           "    let pair_0_took: ~bool = pair.0.1;\n    let mut pair_0_held: ~bool = pair.0.2;" \
-        in text
-    # Each `let` of the state is another name of it, sharing its pin.
-    assert "let u: i32 = pair.0.0;\n    pin_match u on Topology::NPU, took pair_0_took, " \
-           "held pair_0_held {" in text
-    assert "let agg: ~_ = @pinned(6);" in text and "@print(agg.1);" in text
-    assert "@pinned(7);" in text
-
-
-@pytest.mark.parametrize("body,what", [
-    ("let pair = pinned(3);\n    let again = pair;",
-     "a tuple holding a hardware state used other than by its elements"),
-    ("let pair = pinned(3);\n    print(pair.0 == pair.0);",
-     "a hardware state read from a tuple other than by a `let`"),
-    # name-temporaries binds the tuple the call returns before the statement.
-    ("print(pinned(3).0 == pinned(3).0);",
-     "a hardware state read from a tuple other than by a `let`"),
-    ("let again = (pinned(3), 1);",
-     "a tuple holding a hardware state used other than by its elements"),
-])
-def test_a_tuple_returned_used_otherwise_is_refused(body, what):
-    ran = run_front("fn pinned(y: i32) -> (HardwareState<i32, Topology::NPU>, i32) {\n"
-                    "    let s = y.try_pin(Topology::NPU);\n    (s, y)\n}\n\n"
-                    f"fn main() {{\n    {body}\n}}\n", lower_pins)
-    assert [(d.code, d.message) for d in ran.diagnostics.items] == [
-        ("E5010", f"native code does not lower {what} (in 'main')")]
-
-
-def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_state_chosen_beside_a_parameter_in_a_tuple_returned_"
-                             "through_a_call.vx")
-    assert native[:2] == (0, "4\n3\n1003\n") and "W5001" in native[2]
-
-
-def test_a_state_parameter_returned_in_a_tuple_at_some_returns_says_which_it_is():
-    text = _lowered("parameter_in_a_tuple_returned")
-    assert "-> ((i32, bool, bool, bool), i32) {" in text
-    assert "return ((n, n_took, n_held, false), y);" in text
-    assert "((s.0, s.1, false, true), y + 1)\n}" in text
-    # The caller's name of it holds a reference to its own `held`, or to the variable's.
-    assert "let mut pair_0_held_ref: ~&mut bool = &mut pair_0_held;\n" \
-           "    if pair.0.3 {\n        pair_0_held_ref = &mut t_held;\n    }" in text
-
-
-def test_a_tuple_returned_through_a_call_carries_the_callees_flag():
-    text = _lowered("parameter_in_a_tuple_returned_through_a_call")
-    # The callee's flag says whether its element is the state the call gives it, which is
-    # the function's parameter there.
-    assert "fn third(s: HardwareState<i32, Topology::NPU>, y: i32) -> ((i32, bool, bool, " \
-           "bool), i32) {\n    @again(y + 1, (s.0, s.1, s.2))\n}" in text
-
-
-def test_a_tuple_returned_through_a_call_not_giving_on_the_callees_flag_resolves_it():
-    # Given a state of the function's own, the element holds its `held` where the flag says
-    # the element is it; an element the callee does not flag is never the parameter there.
-    made = _lowered("own_state_in_a_tuple_returned_through_a_call")
-    resolved = _lowered("flag_resolved_through_a_call")
-    assert "fn made(y: i32) -> ((i32, bool, bool), i32) {" in made
-    assert "let mut paired_returned_0_held: ~bool = paired_returned.0.2;\n" \
-           "        if paired_returned.0.3 {\n            paired_returned_0_held = t_held;\n" \
-           "        }\n        return ((paired_returned.0.0, paired_returned.0.1, " \
-           "paired_returned_0_held), paired_returned.1);" in made
-    assert "return ((own_returned.0.0, own_returned.0.1, own_returned.0.2, false), " \
-           "own_returned.1);" in resolved
-
-
-def test_a_tuple_returned_through_a_call_given_a_parameter_not_given_back_there_is_refused():
-    ran = run_front("fn paired(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
-                    "(HardwareState<i32, Topology::NPU>, i32) {\n"
-                    "    if y > 5 {\n        let n = y.try_pin(Topology::NPU);\n"
-                    "        return (n, y);\n    }\n    (s, y + 1)\n}\n\n"
-                    "fn two(a: HardwareState<i32, Topology::NPU>, "
-                    "b: HardwareState<i32, Topology::NPU>, y: i32) -> "
-                    "(HardwareState<i32, Topology::NPU>, i32) {\n"
-                    "    if y > 3 {\n        return paired(a, y);\n    }\n    paired(b, y)\n}\n\n"
-                    "fn main() {\n    let a = 1.try_pin(Topology::NPU);\n"
-                    "    let b = 2.try_pin(Topology::NPU);\n"
-                    "    let pair = two(a, b, 3);\n    print(pair.1);\n}\n", lower_pins)
-    assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a tuple returned through a call giving back in it a state "
-        "held by reference other than the parameter its function gives back there (in 'two')"]
-
-
 def test_a_let_mut_state_a_function_may_give_back_in_a_tuple_is_refused():
     # The element would name by reference the `held` of the variable, which the state
     # assigned to it later replaces.
-    program = (CASES / "parameter_in_a_tuple_returned.vx").read_text().replace(
+    program = (TUPLES / "parameter_in_a_tuple_returned.vx").read_text().replace(
         "let t = y.try_pin(Topology::NPU);", "let mut t = y.try_pin(Topology::NPU);")
     ran = run_front(program, lower_pins)
     assert [d.message for d in ran.diagnostics.items] == [
@@ -300,11 +195,11 @@ def test_handwritten_pins_are_counted_per_topology_kind(tmp_path):
     assert native == run_cli(path, "--action", "interpret")
 
 
-# Hand-written Lheld: the topology's `replicas` come from its declaration (the memory
+# Hand-written Lread: the topology's `replicas` come from its declaration (the memory
 # model the run rebuilds from it), and the `match` is told the state's three values. It is a
 # statement, as name-hardware-states leaves one whose value nothing reads.
 DECLARED = """
-    // IL: Lheld
+    // IL: Lread
     Topology Pool { memory: Memory::CPU_DRAM, replicas: 3 }
 
     fn main() {
@@ -333,23 +228,36 @@ def test_handwritten_replicas_are_the_declarations(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-# Hand-written Lheld: a call of a function returning a tuple that holds a state, used whole
-# where no `let` binds it (name-temporaries would have bound it), is refused.
-WHOLE = """
-    // IL: Lheld
-    fn pinned(y: i32) -> (HardwareState<i32, Topology::NPU>, i32) {
+# Hand-written Lread: a state lower-state-tuples bound from an element of a tuple, and the
+# parts of one read where a tuple returns them, are the locals that hold them.
+ELEMENT = """
+    // IL: Lread
+    fn pinned(y: i32) -> (i32, (i32, bool, bool)) {
         let s: HardwareState<i32, Topology::NPU> = y.try_pin(Topology::NPU);
-        (s, y)
+        (y, (state_read 0 of s, state_read 1 of s, state_read 2 of s))
     }
 
     fn main() {
-        @print(@pinned(3).1);
+        let pair: (i32, (i32, bool, bool)) = @pinned(3);
+        let pair_1_took: bool = pair.1.1;
+        let mut pair_1_held: bool = pair.1.2;
+        let_element u: i32 on Topology::NPU, took pair_1_took, held pair_1_held = pair.1.0;
+        match u {
+            Available(p: Pinned<i32, Topology::NPU>) => {
+                @print(p);
+            }
+            Saturated(v: Verified<i32>) => {
+                @print(v + 100);
+            }
+        };
     }
 """
 
 
-def test_handwritten_a_tuple_a_call_returns_used_whole_is_refused(run_pass):
-    ran = run_pass("lower-pins", WHOLE)
-    assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a tuple holding a hardware state a call returns used "
-        "other than bound by a `let` or read by its elements (in 'main')"]
+def test_handwritten_a_state_bound_from_its_parts_is_named_by_them(run_pass, snapshot_txt):
+    ran = run_pass("lower-pins", ELEMENT)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert "(y, (s, s_took, s_held))\n}" in ran.text
+    assert "let u: i32 = pair.1.0;\n    pin_match u on Topology::NPU, took pair_1_took, " \
+           "held pair_1_held {" in ran.text
+    assert ran.dump == snapshot_txt

@@ -90,12 +90,19 @@ def test_prints_that_are_arguments_have_what_comes_before_them_bound_first():
         "        if arg + g(@print(if text == 0 {" in loop
 
 
+def test_a_print_an_assignment_computes_has_its_string_bound_before_the_assignment():
+    text = to_text(run_front(CASES / "printed_in_an_assignment.vx", number_texts).after)
+    assert "let arg: ~_ = k;\n        let text: ~_ = @pick(i);\n" \
+        "        k = arg + @seen(@print(if text == 0 {" in text
+    assert "let text#1: ~_ = @pick(k);\n        k += @seen(@print(if text#1 == 0 {" in text
+
+
 def test_a_string_printed_where_no_let_goes_leaves_the_strings_for_the_gate():
-    case = CASES / "e5010_printed_in_an_assignment.vx"
+    case = CASES / "e5010_printed_in_an_assignment_to_an_element.vx"
     ran = run_front(case, number_texts)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
-    assert (status, printed) == (0, "0\nzero\n1\nmany\n2\nmany\n3\n")
+    assert (status, printed) == (0, "0\nzero\n1\nmany\n2\nmany\n[1, 1, 1]\n")
     assert "a function returning a string (in 'pick')" in err
     assert "a string printed other than as written (in 'main')" in err
 

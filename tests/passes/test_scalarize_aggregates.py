@@ -285,7 +285,16 @@ def test_handwritten_a_vector_field_is_one_leaf(run_pass, snapshot_txt):
     assert ran.dump == snapshot_txt
 
 
-def test_a_function_returning_an_enum_of_a_tensor_of_unknown_extents_is_refused_then_repaired():
+def test_a_tensor_of_unknown_extents_returned_in_an_enum_is_the_functions_result():
+    ran = run_front(CASES / "enum_carrying_a_tensor_of_unknown_extents_returned.vx",
+                    scalarize_aggregates)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    [make] = [f for f in ran.after.items if f._prod == "Fn" and f.name == "make"]
+    assert [p.name for p in make.params] == ["n", "ret_tag"]
+    assert to_text(make.ret).strip() == "Tensor<i32, [?]>"
+
+
+def test_a_second_tensor_of_unknown_extents_returned_is_refused_then_repaired():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_carrying_a_tensor_of_unknown_extents_returned.vx",
-        scalarize_aggregates, "E5010", "a tensor of `?` extents")
+        CASES / "e5010_two_tensors_of_unknown_extents_returned.vx",
+        scalarize_aggregates, "E5010", "a tensor of `?` extents beside its result")

@@ -66,15 +66,32 @@ def test_an_enum_parameter_carrying_a_tensor_is_read_by_its_parts():
     assert not any(n._prod in ("VariantIs", "VariantField") for n in descendants(closure))
 
 
-def test_an_enum_parameter_carrying_a_tensor_given_a_variable_is_left_whole_then_refused():
+def test_an_enum_parameter_carrying_a_tensor_given_a_variable_takes_the_variables_parts():
+    ran = run_front(CASES / "enum_parameter_carrying_a_tensor_given_a_variable.vx",
+                    scalarize_aggregates)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    calls = [n for n in ran.nodes("Call") if n.callee._prod == "Local"]
+    # the variable's own tensor part, whatever variant it holds: no buffer made for a call
+    assert [a.name for c in calls for a in c.args if a._prod == "Local"] == \
+        ["b_Full_0#1", "e_Full_0"]  # b_Full_0 is the closure's parameter
+    assert not any(n._prod == "TensorNew" for c in calls for n in descendants(c))
+
+
+def test_an_enum_parameter_carrying_a_tensor_printed_prints_the_literal_of_its_parts():
+    ran = run_front(CASES / "enum_parameter_carrying_a_tensor_used_whole.vx",
+                    split_closure_aggregates)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    for closure in ran.nodes("Closure"):
+        assert not any(n._prod == "Let" for n in descendants(closure))
+        [shown] = [n.args[0] for n in descendants(closure)
+                   if n._prod == "Call" and n.callee._prod == "Global"]
+        assert shown._prod == "IfExpr" and shown.cond._prod == "Local"
+
+
+def test_an_enum_parameter_carrying_a_tensor_handed_on_whole_is_left_whole_then_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_parameter_carrying_a_tensor_given_a_variable.vx",
+        CASES / "e5010_enum_parameter_carrying_a_tensor_handed_on_whole.vx",
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
-
-
-def test_an_enum_parameter_carrying_a_tensor_used_whole_is_left_whole_then_refused():
-    assert_refused_then_repaired(CASES / "e5010_enum_parameter_carrying_a_tensor_used_whole.vx",
-                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
 def test_a_closure_assigned_anew_takes_the_parts_as_the_first_did():

@@ -1,0 +1,74 @@
+"""name-sizing-calls: Lsplit -> Lsplit.
+
+Same IL: the call is computed by a `let` just before its statement, which computed it before
+anything else, so the interpreter runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lsplit import Lsplit as L
+from ..nanopass import Pass, descendants
+from ..scalars.aggregates import Names
+from ..scalars.first_parts import first_found, replaced_first
+from ..scalars.held_first import held_before
+from ..scalars.sizing import opening_lets
+
+
+@dataclass
+class State:
+    sized: dict = field(default_factory=dict)  # each function sized so by name
+    names: Names | None = None  # the function's names, for the new ones
+
+
+name_sizing_calls = Pass("name-sizing-calls", L, L, """
+Give each call of a function returning a tensor made by `::uninit()` whose `?` extents `let`s opening its body compute, that its statement computes before anything else without a `let` naming it (`print(make(3)[0])`), a `let` of its own just before the statement, so that split-sizing-calls and hoist-sizing-lets, which split such a `let`'s call, find it.
+
+The statement is an expression statement, a `let`, a `return` or an `if`'s condition, or a
+block's value (the `let` after the block's statements); what it computes first is found
+along first parts as copy-tracked-functions finds it (an element's base, an operator's left
+operand or the right of one whose left computes nothing, a call's first argument), so the
+call runs where it ran. A call computed after something else (`g(1 + h(), make(3)[0])`),
+right of `&&` or `||`, or in a `while`'s condition stays, which copy-tracked-functions
+refuses (E5010) while the function is still called itself.
+""", state=State)
+
+
+@name_sizing_calls.on("Program")
+def _program(run, program):
+    run.state.sized = {i.name: i for i in program.items
+                       if i._prod == "Fn" and opening_lets(i, calls=True) is not None}
+    return run.rebuild(program) if run.state.sized else program
+
+
+@name_sizing_calls.on("Fn")
+def _fn(run, fn):
+    if not any(_sizing(run.state, n) for n in descendants(fn.body)):
+        return fn
+    run.state.names = Names(fn)
+    return run.rebuild(fn)
+
+
+@name_sizing_calls.on("Block")
+def _block(run, block):
+    return held_before(run.rebuild(block), lambda stmt, e: _named(run, stmt, e))
+
+
+def _named(run, stmt, e) -> tuple[list, object]:
+    """The `let`s of the calls `e` computes first, each in turn, and e reading their locals;
+    none for a `let`'s value that is the call itself, which split-sizing-calls splits, nor
+    for an expression statement's (`make(3);`), whose tensor nothing reads."""
+    lets = []
+    while (call := first_found(e, lambda x: _sizing(run.state, x))) is not None and \
+            not (call is e and stmt is not None and stmt._prod in ("Let", "ExprStmt")):
+        name = run.state.names.fresh("sized")
+        lets.append(L["Let"](name, False, run.state.sized[call.callee.name].ret, call,
+                             span=call.span))
+        e = replaced_first(e, call, L["Local"](name, span=call.span))
+    return lets, e
+
+
+def _sizing(st: State, e) -> bool:
+    """Whether e calls a function sized so, given each of its parameters."""
+    return e._prod == "Call" and e.callee._prod == "Global" and e.callee.name in st.sized \
+        and len(e.args) == len(st.sized[e.callee.name].params)

@@ -1,0 +1,50 @@
+"""What an expression computes before anything else, along its first parts (`f()[0] + 1`
+computes `f()` first): where copy-tracked-functions and name-sizing-calls find a call they
+name by a `let` before its statement, and the expression reading that `let`'s local."""
+
+from __future__ import annotations
+
+# The operand of each expression that is computed before the rest of it.
+_FIRST = {"Index": "base", "Binary": "left", "Unary": "operand", "Cast": "value",
+          "MethodCall": "receiver", "IfExpr": "cond"}
+
+# Operands that compute nothing: what is computed after one is computed first.
+NOTHING = ("Local", "Int", "Float", "Bool")
+
+
+def first_part(e) -> str | None:
+    """The field of `e` holding the part of it computed before anything else, if any (with
+    the index of an argument: `args.0`)."""
+    if e._prod == "Binary" and e.left._prod in NOTHING and e.op not in ("&&", "||"):
+        return "right"  # (the right of `&&` or `||` may not be computed at all)
+    if e._prod in _FIRST:
+        return _FIRST[e._prod]
+    if e._prod == "Call" and e.callee._prod == "Global" and e.args:
+        return "args.0"
+    return None
+
+
+def part(e, field: str):
+    """The part of `e` in `field`, as first_part names it."""
+    return e.args[0] if field == "args.0" else getattr(e, field)
+
+
+def first_found(e, found):
+    """The part `found(part)` holds of that `e` computes before anything else (e itself, or
+    along its first parts), if any."""
+    while not found(e):
+        field = first_part(e)
+        if field is None:
+            return None
+        e = part(e, field)
+    return e
+
+
+def replaced_first(e, old, new):
+    """`e` with `old`, a part first_found found, replaced by `new`."""
+    if e is old:
+        return new
+    field = first_part(e)
+    if field == "args.0":
+        return e.replace(args=(replaced_first(e.args[0], old, new),) + tuple(e.args[1:]))
+    return e.replace(**{field: replaced_first(getattr(e, field), old, new)})
