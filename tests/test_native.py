@@ -40,11 +40,11 @@ NOT_LOWERED = {
     # `Cell<i32>` it is declared: admitted only because a generic struct's scalar arguments
     # are erased, not checked).
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
-    # Two tensors of a struct assigned whole through a `&mut` to the struct, one's buffer
-    # held by another local too (native code copies into the buffer, which the other would
-    # see).
+    # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
+    # buffer held by another local too (native code copies into the buffer, which the other
+    # would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_one_read_whole.vx",
+    "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
     # A `&mut` to a struct holding a tensor that an `if` and a statement after it make to
     # refer to another, the tensor assigned whole through it (native code assigns no whole
     # tensor through a reference); one a function returns from a `return` in its statements

@@ -5,7 +5,8 @@ distinct parameters noalias.
 
 A buffer is fresh when the `let` that binds it makes it: a constructor, a tensor literal, a
 transfer (native code copies into a buffer of the destination) or a call of a function whose
-every `return` hands on a fresh buffer of its own, or a row of one."""
+every `return` hands on a fresh buffer of its own, or a row of one (a cell handed on where
+only such a buffer reaches it counts, whatever its `let` gave it)."""
 
 from __future__ import annotations
 
@@ -120,15 +121,70 @@ def place_of(e):
 
 
 def _returns_fresh(fn, fresh: frozenset) -> bool:
-    returned = [b.exit.value for b in fn.blocks if b.exit._prod == "Return"]
-    if not returned:
+    exits = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
+    if not exits:
         return True
-    made = frozenset(fresh_lets(fn, fresh))  # once, not once per `return`
-    while True:  # a cell given a local bound to another's buffer holds a fresh one too
-        more = _moved(fn, made | fresh_cells(fn, fresh, made))
-        if more == made:
-            return all(_made_fresh(e, made) for e in returned)
-        made = more
+    lets, handed = frozenset(fresh_lets(fn, fresh)), _handed_definitions(fn)
+    bound = [s for blk in fn.blocks for s in blk.stmts
+             if s._prod == "Let" and id(s) in handed and s.name not in fn.cells]
+    good = set(handed)
+    while True:  # the greatest: a cell moved to a local moved to a cell, in any order
+        held = lets
+        while True:  # a cell given a local bound to another's buffer holds a fresh one too
+            more = _moved(fn, held | fresh_cells(fn, fresh, held)
+                          | {s.name for s in bound if id(s) in good})
+            if more == held:
+                break
+            held = more
+        kept = {n for n, defs in handed.items() if all(
+            makes_fresh(d.value, fresh) or d.value._prod == "Local" and d.value.name in held
+            or id(d) in good for d in defs)}
+        if kept == good:
+            return all(id(e) in good or _made_fresh(e.value, held) for e in exits)
+        good = kept
+
+
+def _handed_definitions(fn) -> dict:
+    """What hands a tensor cell of `fn` on, whole or a row (a `return`, a `let` or an
+    assignment of it), by id, each with the `let`s and assignments of the cell whose buffer
+    it may find there. The cell's `let` may give it a buffer an assignment replaces on every
+    way there (return-assigned-tensor-fields' `let mut t#1 = t;` of a function assigning the
+    field whole): what it hands on is then never that one. A parameter kept in a cell is no
+    such cell: the buffer it was given may be what is handed on."""
+    lets, ranks = _lets(fn), tensor_ranks(fn)
+    cells = frozenset(c for c in fn.cells if c in lets)
+
+    def handing(node) -> str | None:
+        held = node.value if node._prod in ("Return", "Let") or node._prod == "Assign" \
+            and node.op == "=" else None
+        depth = 0
+        while held is not None and held._prod == "Index":
+            held, depth = held.base, depth + 1
+        return held.name if held is not None and held._prod == "Local" and held.name in \
+            cells and (not depth or depth < ranks.get(held.name, 0)) else None
+    given: dict = {}
+    live = {b.label: {} for b in fn.blocks}  # at a block's start: cell -> the ids handing it
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(fn.blocks):
+            now: dict = {}
+            for t in successors(b):
+                for cell, by in live.get(t, {}).items():
+                    now[cell] = now.get(cell, frozenset()) | by
+            for node in (b.exit, *reversed(b.stmts)):
+                for cell in defines(node) if node is not b.exit else ():
+                    for n in now.pop(cell, ()):
+                        given.setdefault(n, {})[id(node)] = node
+                cell = handing(node)
+                if cell is not None:
+                    now[cell] = now.get(cell, frozenset()) | {id(node)}
+                    given.setdefault(id(node), {})
+            if now != live[b.label]:
+                live[b.label], changed = now, True
+    # a cell handed on where its `let` may not have run yet may hold any buffer
+    unknown = {n for by in live[fn.blocks[0].label].values() for n in by}
+    return {n: list(defs.values()) for n, defs in given.items() if n not in unknown}
 
 
 def _moved(fn, made: frozenset) -> frozenset:

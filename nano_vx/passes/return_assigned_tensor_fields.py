@@ -39,7 +39,10 @@ the buffer the caller lends (E5010 where another may hold it). A function whose 
 is used otherwise than by its fields (`g.width`, `&mut g.cells`) or given to such a function
 in that place (which the caller then is too), that is called otherwise than as a statement
 or what a `let` or an assignment to a local stores, or inside a closure, or whose call lends
-it no variable's place or a parameter, stays.
+it no variable's place or a parameter, stays. Of several tensor fields it assigns whole, the
+one a `let` holds (`let old = g.cells;`) is so given and returned, the others left to
+scalarize-aggregates, which copies them into the buffers the caller lends (no other local
+holds them); one whose `let`s hold two stays.
 """, state=State)
 
 
@@ -102,7 +105,8 @@ def _returnable(ret, shapes: Shapes) -> bool:
 def _assigned(fn, structs: dict, given: dict):
     """(index, field) of the one `&mut` struct parameter of fn whose tensor field fn assigns
     whole (or lends, in its place, to a function of `given` that does), the parameter used
-    only by its fields or so lent; None when there is none or more than one."""
+    only by its fields or so lent, or of the one such field of several whose tensor a `let`
+    of fn binds; None when there is none or more than one."""
     found = []
     for k, p in enumerate(fn.params):
         ty = strip(p.type)
@@ -114,7 +118,17 @@ def _assigned(fn, structs: dict, given: dict):
         uses = _uses(fn.body, p.name, given)
         if uses is not None:
             found += [(k, f) for f in sorted(tensors & uses)]
+    if len(found) > 1:
+        # Of several, the one a `let` holds, whose buffer another local then holds: the
+        # others scalarize-aggregates copies into the buffers the caller lends.
+        found = [(k, f) for k, f in found if f in _held(fn.body, fn.params[k].name)]
     return found[0] if len(found) == 1 else None
+
+
+def _held(body, name: str) -> set:
+    """The fields of the parameter `name` whose tensor a `let` of body binds whole."""
+    return {n.value.field for n in descendants(body) if n._prod == "Let" and
+            n.value._prod == "FieldGet" and _root(n.value.base) == name}
 
 
 def _uses(body, name: str, given: dict):

@@ -253,6 +253,45 @@ def test_a_struct_field_given_a_tensor_gives_back_both(tmp_path):
     assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
 
 
+# A function assigning a struct's tensor field whole through a `&mut`, called on every turn:
+# return-assigned-tensor-fields gives it the field's tensor and assigns back what it returns,
+# only buffers it made, so the caller drops the one the call replaces (were it kept, 20,000
+# of 1 MiB would pass LIMIT). The field read before it is assigned, or held by a `let`, too.
+ASSIGNED = """
+struct Holder {
+    t: Tensor<f32, [262144]>,
+    n: i32,
+}
+
+fn reset(h: &mut Holder, i: i32) {
+    READ
+    h.t = Tensor<f32, [262144]>::new();
+    h.t[i * 13] = 1.0f32;
+}
+
+fn main() {
+    let mut h = Holder { t: Tensor<f32, [262144]>::new(), n: 0 };
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        reset(&mut h, i);
+        s = s + h.t[i * 13];
+        i = i + 1;
+    }
+    print(s + (h.n as f32));
+}
+"""
+
+
+@pytest.mark.parametrize("read", ["", "h.n = h.n + (h.t[i * 13] as i32);",
+                                  "let old = h.t; h.n = h.n + (old[i * 13] as i32);"],
+                         ids=["assigned", "read_then_assigned", "held_then_assigned"])
+def test_a_struct_field_a_function_assigns_whole_is_given_back_after_the_call(tmp_path, read):
+    code, out, err, peak = _run_bounded(tmp_path, ASSIGNED.replace("READ", read))
+    assert (code, out) == (0, "20000\n") and "W5001" not in err, err
+    assert peak < LIMIT >> 10, f"peak resident set {peak} KiB"
+
+
 # A tensor an `if` chooses by value on every turn: assign-chosen-tensors starts its variable at
 # a buffer of its own, which insert-drops gives back at once, as it does the one chosen, made
 # in the arm or by a local of the arm, written first (its buffer moves to the variable).

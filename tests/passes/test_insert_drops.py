@@ -187,3 +187,9 @@ def test_a_tensor_borrowed_whole_is_dropped_after_the_last_read_of_what_holds_it
 def test_a_struct_field_given_a_tensor_read_nowhere_else_owns_it():
     dropped = _dropped("struct_fields")
     assert dropped["moved"] == ["h_t", "h_t"]  # the one it held, then the one it was given
+
+
+def test_a_field_a_function_assigns_whole_drops_the_buffer_the_call_replaces():
+    dropped = _dropped("assigned_fields")
+    assert dropped["main"] == ["h_t", "h_t", "h_t"]  # before each call's result, and at the end
+    assert dropped["reset"] == dropped["bump"] == []  # the field's tensor given is the caller's

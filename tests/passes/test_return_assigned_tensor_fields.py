@@ -52,6 +52,14 @@ def test_a_caller_passing_its_parameter_on_is_rewritten_too():
     assert "a.cells = @outer(&mut a, a.cells);" in fns["main"]
 
 
+def test_of_two_fields_assigned_the_one_a_let_holds_is_returned():
+    ran = run_front(CASES / "two_tensor_fields_assigned_and_one_held_by_a_let.vx",
+                    return_assigned_tensor_fields)
+    out = to_text(ran.after)
+    assert "g.cells = @reset(&mut g, g.cells);" in out
+    assert "    g.more = Tensor<i32, [2]>::fill(8);\n" in out
+
+
 def test_a_call_passed_on_two_fields_or_a_parameter_passed_whole_stays():
     ran = run_front(CASES / "kept.vx", return_assigned_tensor_fields)
     assert ran.after is ran.before
