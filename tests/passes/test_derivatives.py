@@ -249,6 +249,7 @@ def test_random_smooth_programs_grad_agrees_with_central_finite_differences(prog
 # loop whose bound is a parameter, a `while`) included: a tensor of `?` extent.
 @pytest.mark.parametrize("path,fn,param,out,point", FUNCTIONS + [FORWARD_ONLY],
                          ids=IDS + ["tensors:normalize, forward"])
+@pytest.mark.slow  # tests/test_native.py runs every case both ways too
 def test_native_code_runs_the_generated_functions_as_the_interpreter_does(
         path, fn, param, out, point):
     u = [0.5, -1.0, 2.0][:out] if out else [0.75]

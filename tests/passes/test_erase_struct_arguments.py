@@ -10,8 +10,7 @@ from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
 from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
 from nano_vx.passes.monomorphize import monomorphize
-from front import (_printed, assert_native_as_interpreted, assert_prints_the_same, run_cli,
-                   run_front)
+from front import _printed, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "erase_struct_arguments"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))

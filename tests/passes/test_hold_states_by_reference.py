@@ -35,6 +35,7 @@ def test_the_output_prints_what_the_input_printed(path):
 
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + LOWER_PINS,
                          ids=lambda p: p.stem)
+@pytest.mark.slow  # tests/test_native.py runs every case both ways too
 def test_native_code_prints_what_the_interpreter_prints(path):
     assert_native_as_interpreted(path)
 

@@ -33,6 +33,7 @@ def test_the_output_prints_what_the_input_printed(case):
 
 @pytest.mark.parametrize("path", [CASES / f"{c}.vx" for c in NAMES] + ELSEWHERE,
                          ids=lambda p: p.stem)
+@pytest.mark.slow  # tests/test_native.py runs every case both ways too
 def test_native_code_prints_what_the_interpreter_prints(path):
     assert_native_as_interpreted(path)
 

@@ -27,6 +27,7 @@ def test_the_output_prints_what_the_input_printed(case):
 
 
 @pytest.mark.parametrize("case", NAMES)
+@pytest.mark.slow  # tests/test_native.py runs every case both ways too
 def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
