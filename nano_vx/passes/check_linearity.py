@@ -64,6 +64,9 @@ class State:
     calling: dict[int, tuple] = field(default_factory=dict)
     # A local holding a closure -> the ids of the closures it may hold.
     closures: dict[str, frozenset] = field(default_factory=dict)
+    # By id of a closure: the closures its body's value may be (`|| a`, `|| || t`), as
+    # `closures` and `once` keep them: a call of it gives them.
+    results: dict[int, tuple] = field(default_factory=dict)
     # A local holding a closure whose body moves what it captures -> per closure it may
     # hold (an `if` may choose between two), the closure's id and its `captured`.
     once: dict[str, tuple] = field(default_factory=dict)
@@ -108,7 +111,9 @@ it, unless t was given a new value in between (Rust refuses the second call of s
 closure given such a closure calls it as often as its body calls that parameter (twice for
 a call in a loop, for one handed on, and for any closure that is itself a parameter): `keep(g)`
 twice with `keep = |h| h()` moves t twice (Rust moves the `FnOnce` into the call). A move
-by `transfer` through a closure handed on is checked when it runs (E9004). A call of a
+by `transfer` through a closure handed on is checked when it runs (E9004). A closure a call
+of another gives back (`let g = mk();` of `mk = || r`) is the closure it gives: it moves and
+reads what that one does of the variables around the maker. A call of a
 closure (or of one given it) reads what its body reads of the variables around it, unless
 the body gave them a new value first: a use of each there, refused after a move other than
 by `transfer` (`let u = t;` then `r()` of `r = || t[0]`); after a `transfer` the read is
@@ -239,9 +244,16 @@ def _closures(run, value) -> frozenset:
         return frozenset((id(value),))
     if value._prod == "Local":
         return run.state.closures.get(value.name, frozenset())
-    arms = (value.then, value.orelse) if value._prod == "IfExpr" else \
-        [case.body for case in value.cases] if value._prod == "MatchValue" else ()
-    return frozenset().union(*(_closures(run, arm.value) for arm in arms))
+    if value._prod == "Call":
+        return frozenset().union(*(run.state.results.get(c, (frozenset(),))[0]
+                                   for c in _closures(run, value.callee)))
+    return frozenset().union(*(_closures(run, arm.value) for arm in _arms(value)))
+
+
+def _arms(value) -> list:
+    """The blocks one of which gives the value of an `if` or a `match`."""
+    return [value.then, value.orelse] if value._prod == "IfExpr" else \
+        [case.body for case in value.cases] if value._prod == "MatchValue" else []
 
 
 def _held(run, value) -> tuple:
@@ -253,9 +265,19 @@ def _held(run, value) -> tuple:
         return ((id(value), *st.captured[id(value)]),)
     if value._prod == "Local":
         return st.once.get(value.name, ())
-    arms = (value.then, value.orelse) if value._prod == "IfExpr" else \
-        [case.body for case in value.cases] if value._prod == "MatchValue" else ()
-    return tuple({one[0]: one for arm in arms for one in _held(run, arm.value)}.values())
+    if value._prod == "Call":
+        # What the closure moves around its maker, the call that made it was counted as
+        # moving already; a variable of the maker's own is one per call of it.
+        given = []
+        for maker in _closures(run, value.callee):
+            around = st.around.get(maker, set())
+            for c, keys, inside, plain in st.results.get(maker, ((), ()))[1]:
+                keys = [k for k in keys if (k if isinstance(k, str) else k[0]) in around]
+                if keys:
+                    given.append((c, keys, inside | {id(value)}, plain))
+    else:
+        given = [one for arm in _arms(value) for one in _held(run, arm.value)]
+    return tuple({one[0]: one for one in given}.values())
 
 
 def _move_value(run, value, mover, moved):
@@ -428,6 +450,8 @@ def _body(run, node, moved):
                                     frozenset(id(m) for _, m, _ in keys),
                                     frozenset(k for k, _, by in keys if not by))
     run.state.calling[id(node)] = tuple(_times_called(node.body, name) for name in params)
+    run.state.results[id(node)] = (_closures(run, node.body.value),
+                                   _held(run, node.body.value))
     for name in params:
         after = _fresh(run, after, name)
     # The closure is made anew here (again on a loop's next turn): no call of it yet.

@@ -674,6 +674,11 @@ def test_a_call_of_a_closure_reads_what_its_body_reads_where_it_is_called():
     ("let r = || t[0]; let skip = |h, n| n; let u = t; print(skip(r, 1));", None),
     ("let r = || t[0]; let h = if s.n > 1 { r } else { || 2 }; let u = t; print(h());",
      "into 'u'"),
+    # ... or one a call of another closure gives back, which moves what the first moves.
+    ("let r = || t[0]; let mk = || r; let u = t; let g = mk(); print(g());", "into 'u'"),
+    ("let r = || t[0]; let mk = || r; let g = mk(); print(g()); print(g());", None),
+    ("let mk = || || consume(t); let g = mk(); print(g()); print(g());", "by the call of 'g'"),
+    ("let mk = || || consume(t); let g = mk(); print(g());", None),
     # A new value in between, or one the closure gives t before it reads it.
     ("let r = || t[0]; let u = t; t = Tensor<i32, [2]>::fill(4); print(r());", None),
     ("let r = || { t = Tensor<i32, [2]>::fill(4); t[0] }; let u = t; print(r());", None),
