@@ -475,11 +475,13 @@ def _call(run, node, moved):
     if node.callee._prod == "Local":
         moved = _reads(run, node, run.state.closures.get(node.callee.name, ()), moved)
     for i, arg in enumerate(node.args):
-        if _calls_of_argument(run, node, i):
-            moved = _reads(run, node, _closures(run, arg), moved)
+        calls = _calls_of_argument(run, node, i)
+        if not calls:
+            continue
+        moved = _reads(run, node, _closures(run, arg), moved)
         for closure, _, inside, plain in _held(run, arg) if moved is not None else ():
             handed = _HandedOn(node, arg)
-            for _ in range(_calls_of_argument(run, node, i)):
+            for _ in range(calls):
                 moved = _call_once(run, handed, (closure, plain, inside, plain), moved)
     return moved
 
