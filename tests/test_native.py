@@ -131,12 +131,10 @@ NOT_LOWERED = {
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
-    # A row of a tensor no variable names, after a shift of literals given to an i64: bound to
-    # a local first, the shift would be an i32's.
-    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_shift_of_literals.vx",
-    # The same after a constant whose first read prints (its value calls).
-    "tests/passes/cases/type_scalars/"
-    "e5010_row_of_a_temporary_after_a_constant_that_prints.vx",
+    # A row of a tensor no variable names, after a shift of literals an operator's other
+    # operand types as an i64: bound to a local first, the shift would be an i32's.
+    "tests/passes/cases/name_row_temporaries/"
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_an_operator_types.vx",
     # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
     # variable would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",

@@ -32,11 +32,7 @@ REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
            "e5010_closure_binding_its_plain_parameter_then_an_i64": PLAIN,
            "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called":
                "indexing _",
-           "e5010_row_of_a_temporary_after_a_shift_of_literals":
-               "a row of a tensor no variable names used other than printed",
            "e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let": ROW,
-           "e5010_row_of_a_temporary_after_a_constant_that_prints":
-               "a row of a tensor no variable names used other than printed",
            "e5010_constant_holding_an_uninit_tensor":
                "a constant holding a tensor that may be made by ::uninit()"}
 
