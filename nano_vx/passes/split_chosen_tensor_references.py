@@ -31,9 +31,11 @@ else { let r#1 = first(&mut b, &mut a); r#1[0] = 5; }` (the `if` the block's val
 the block has one): each `let` binds a call's result, which native code lowers, where a
 start would compute something or name a variable that may have been moved. The second
 arm's copy of the rest binds its locals under names of its own; an arm without a value (a
-`return`) is left as it is. A `let mut` is left as it is (an assignment may make it refer
-elsewhere), and so is a function with more than four such `let`s (the rest of a block is
-written once per arm, and a `let` in it splits each copy again); type-scalars refuses them.
+`return`) is left as it is. A `let mut` is split alike: an assignment in the rest (`r =
+&mut x;`, in a loop or an `if` too) makes its arm's variable refer elsewhere, as it made the
+one `let`'s. A function with more than four such `let`s is left as it is (the rest of a
+block is written once per arm, and a `let` in it splits each copy again); type-scalars
+refuses it.
 """, state=State)
 
 
@@ -59,9 +61,8 @@ def _block(run, block):
 
 
 def _chosen(s) -> bool:
-    """`s` is an immutable `let` of a reference or raw pointer to a tensor that an `if`
-    chooses."""
-    if s._prod != "Let" or s.mutable or s.value._prod != "IfExpr" or s.value.comptime:
+    """`s` is a `let` of a reference or raw pointer to a tensor that an `if` chooses."""
+    if s._prod != "Let" or s.value._prod != "IfExpr" or s.value.comptime:
         return False
     ty = s.type
     return ty._prod == "BorrowType" and ty.inner._prod == "TensorType" or \
