@@ -44,7 +44,8 @@ stop) assigns nothing. A reference or pointer none of whose arms names such a pl
 start that computes nothing: it stays an `if` value, which split-chosen-tensor-references
 then binds in each arm (a `let mut` one too). A row (`if c { t[0]
 } else { t[1] }`) would leave the new tensor nobody's: it stays an `if` value, which
-check-native-subset refuses.
+split-chosen-tensor-references binds in each arm where a `let` binds it, and
+check-native-subset refuses elsewhere.
 """, state=State)
 
 

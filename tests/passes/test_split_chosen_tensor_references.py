@@ -1,4 +1,4 @@
-"""split-chosen-tensor-references: a reference to a tensor an `if` chooses, that
+"""split-chosen-tensor-references: a reference to a tensor (or a row) an `if` chooses, that
 assign-chosen-tensors found no place to start at, is bound in each arm, followed by the rest
 of its block; the program prints what it printed, and native code runs it as the interpreter
 does."""
@@ -36,11 +36,12 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_no_if_chooses_a_reference_to_a_tensor_for_a_let_any_more():
+def test_no_if_chooses_a_reference_to_a_tensor_or_a_row_for_a_let_any_more():
     for case in NAMES:
         after = run_front(CASES / f"{case}.vx", split_chosen_tensor_references).after
         assert not [n for n in descendants(after) if n._prod == "Let"
-                    and n.value._prod == "IfExpr" and n.type._prod == "BorrowType"], case
+                    and n.value._prod == "IfExpr"
+                    and n.type._prod in ("BorrowType", "TensorType")], case
 
 
 def test_an_arm_that_returns_is_left_as_it_is():
