@@ -91,10 +91,11 @@ NOT_LOWERED = {
     # A function given a struct, given to a closure that gives it on to another (no local
     # only called holds it): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
-    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that another
-    # closure calls before the `let` of a variable another closure it is given reads.
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
+    # closure made inside another closure calls, before the `let` of a variable another
+    # closure it is given reads: that closure may be called later.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_named_by_another_called_before_another_is_bound.vx",
+    "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
     # that moves it, the loop reading it, assigning it only on some turns: a later turn's
     # read may be after the move.
