@@ -61,6 +61,7 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
     stale = set()  # those bound before the `let` of a variable their closures read
     out = []
     value = () if fn.body.value is None else (fn.body.value,)
+
     def bind(name, span):
         """`name` bound again, after the closures it calls that are stale, bound again too."""
         for called in sorted(stale & now.keys()):
@@ -89,7 +90,7 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
 
 def _closures_to_bind(fn) -> dict:
     """Each `let` of fn's body binding a closure that launches a kernel given a variable a
-    `let mut` binds to a closure, or that calls such a closure ->  (the closure, the
+    `let mut` binds to a closure, or that calls such a closure -> (the closure, the
     variables the closures that variable is given read); each named only as the callee of
     calls outside closures or in the body of another of them (not in a closure inside it)."""
     stmts = fn.body.stmts

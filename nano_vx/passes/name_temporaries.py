@@ -59,9 +59,9 @@ M); let ordered = agg[0]; let agg#1 = f(1); ..`). What a function called by name
 whose placement is queried is held too, in a local of the function's result type, so that
 decide-placement-queries decides the query from that type (`made().topology() == None` is
 `let queried: Tensor<f32, [4], Memory::CPU_DRAM> = made(); queried.topology() == None`).
-A constant whose value would need a
-`let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
-statements to hold one, and so is one binding a variable in an `if`'s arm.
+A constant whose value would need a `let` (`const X: i32 = make().x + 1;`) is refused and
+left as it was: its value has no statements to hold one, and so is one binding a variable
+in an `if`'s arm.
 """, state=State)
 
 
@@ -296,8 +296,8 @@ _PLACES = ("Local", "FieldGet", "TupleGet", "Deref")
 
 def _unchanged(run, e) -> bool:
     """Whether no call can change what e computes: literals (an option of a topology too),
-    functions and constants (but
-    one whose first read may print or stop, which must come where it came), a
+    functions and constants (but one whose first read may print or stop, which must come
+    where it came), a
     local no one assigns or lends `&mut` (those this pass makes), a closure (it reads its variables when called), a reference to a
     variable or its field, and what only combines those (a new tensor too: nothing can
     reach it before it is made)."""
