@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
@@ -343,6 +344,7 @@ BACK_END = [
     index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    bind_chosen_row_arguments,
     split_chosen_tensor_references,
     wrap_function_values,
     cast_plain_values,

@@ -222,11 +222,12 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert names.index("specialize-storages") < names.index("number-texts") < gate
     assert rows[names.index("number-texts") - 1] == [
         "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
-    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 2] \
+    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 3] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
             ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
+            ["bind-chosen-row-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
     assert rows[chosen - 3:chosen + 2] == [

@@ -136,10 +136,10 @@ NOT_LOWERED = {
     # operand types as an i64: bound to a local first, the shift would be an i32's.
     "tests/passes/cases/name_row_temporaries/"
     "e5010_row_of_a_temporary_after_a_shift_of_literals_an_operator_types.vx",
-    # Rows of two tensors an `if` chooses as a call's argument: no index chooses between them,
-    # no `let` for each arm to bind, and its value would start at a tensor nobody owns.
+    # Rows of two tensors an `if` chooses as a closure's argument: no parameter's type for a
+    # `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function.vx",
+    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure.vx",
     # A closure handing on whole an enum it takes a variant of which carries a tensor: put
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"

@@ -29,7 +29,7 @@ REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
            "e5010_closure_binding_its_plain_parameter_then_an_i64": PLAIN,
            "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called":
                "indexing _",
-           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function": ROW,
+           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure": ROW,
            "e5010_constant_holding_an_uninit_tensor":
                "a constant holding a tensor that may be made by ::uninit()"}
 
