@@ -80,10 +80,10 @@ NOT_LOWERED = {
     # (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose between another chosen state and its own (no
-    # flag says which of the caller's variables the inner one is).
+    # is given, given a state an `if` chose between a parameter and a state read from another
+    # call's tuple (no flag says which of the caller's variables that element is).
     "tests/passes/cases/lower_state_tuples/"
-    "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_a_"
+    "e5010_state_read_from_a_tuple_chosen_beside_a_parameter_in_a_tuple_returned_through_a_"
     "call.vx",
     # A parameter of a closure given a parameter of another closure given both kinds,
     # printed: no flag says which kind that parameter holds.
