@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import lent_locals
@@ -37,7 +37,8 @@ the rest of the block: a row is a view of its tensor's buffer, and an `if` choos
 two tensors elsewhere would start at a tensor of its own that no arm gives back. The `if`
 computes its condition and its arm, which may call and change a variable, so only a statement
 reading before it what no call changes (no variable lent `&mut` or assigned by a closure, no
-constant whose first read prints or stops) has it bound so; the statements are a `let`, an
+constant whose first read prints or stops), of an `if` assigning no variable, has it bound
+so; the statements are a `let`, an
 expression statement, a `return`, an assignment `=` to a variable and a block's value, and
 the `if` is found through calls of functions, casts and operators other than `&&` and `||`,
 in the order they compute their parts. Any other stays where it is, which check-native-subset
@@ -145,8 +146,9 @@ def _chosen_row_parameter(run, call, k: int):
     if call._prod != "Call" or call.callee._prod != "Global":
         return None
     arg, types = call.args[k], run.state.params.get(call.callee.name)
+    # an arm assigning a variable might assign one the statement read before the `if`
     if arg._prod != "IfExpr" or arg.comptime or not gives_rows(arg) or types is None or \
-            k >= len(types):
+            k >= len(types) or any(n._prod == "Assign" for n in descendants(arg)):
         return None
     ty = types[k]
     return ty if ty._prod == "TensorType" or ty._prod == "BorrowType" and \
