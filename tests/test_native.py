@@ -88,9 +88,9 @@ NOT_LOWERED = {
     # printed: no flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx",
-    # A function given a struct, given to a closure that gives it on to another (no local
-    # only called holds it): its value would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
+    # A function taking a struct, given to a closure that returns it (no local only called
+    # holds it): its value would call it as it was, not as its parts.
+    "tests/passes/cases/check_aggregate_function_values/e5010_returned_by_a_closure.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that another
     # closure calls before the `let` of a variable another closure it is given reads.
     "tests/passes/cases/choose_closures_in_kernels/"
