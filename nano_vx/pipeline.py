@@ -56,6 +56,7 @@ from .passes.check_where_clauses import check_where_clauses
 from .passes.bind_launching_closures_again import bind_launching_closures_again
 from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
+from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
@@ -304,6 +305,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,
     state_block_prints,

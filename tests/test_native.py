@@ -140,10 +140,10 @@ NOT_LOWERED = {
     # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
     # variable would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",
-    # A closure handing on whole an enum it takes a variant of which carries a tensor: put
+    # A closure binding whole an enum it takes a variant of which carries a tensor: put
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
-    "e5010_enum_parameter_carrying_a_tensor_handed_on_whole.vx",
+    "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
     # A function returning an aggregate holding a tensor of `?` extents beside its result:
     # no tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
