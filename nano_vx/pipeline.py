@@ -67,6 +67,7 @@ from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arm
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
@@ -347,6 +348,7 @@ BACK_END = [
     assign_chosen_tensors,
     split_chosen_tensor_references,
     wrap_function_values,
+    delay_assigning_closures,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,

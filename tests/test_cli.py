@@ -245,6 +245,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[held:held + 2] == [
         ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
         ["track-moved-captures", "rewrite", "Lsafe", "Lsafe"]]
+    delayed = names.index("delay-assigning-closures")
+    assert rows[delayed - 1:delayed + 2] == [
+        ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+        ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
+        ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     typed = names.index("type-scalars")
     assert rows[typed:typed + 2] == [
         ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
