@@ -203,7 +203,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 2:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[gate - 3:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+                                   ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
                                    ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 1:
                 names.index("bind-extent-literals")] == [
@@ -245,11 +246,6 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[held:held + 2] == [
         ["hold-operands-before-moved-reads", "rewrite", "Lsafe", "Lsafe"],
         ["track-moved-captures", "rewrite", "Lsafe", "Lsafe"]]
-    delayed = names.index("delay-assigning-closures")
-    assert rows[delayed - 1:delayed + 2] == [
-        ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
-        ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
-        ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     typed = names.index("type-scalars")
     assert rows[typed:typed + 2] == [
         ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
