@@ -155,6 +155,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_references import return_assigned_references
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
@@ -272,6 +273,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     inline_borrowed_references,
+    return_assigned_references,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,
