@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
+from ..scalars.closures import names
 
 delay_assigning_closures = Pass("delay-assigning-closures", L, L, """
 Move the `let` of each closure that assigns a variable (or names a closure that does) copied
@@ -23,7 +24,6 @@ closure bound before the copy does not, and check-native-subset refuses the coun
 """)
 
 
-
 @delay_assigning_closures.on("Block")
 def _block(run, block):
     block = run.rebuild(block)
@@ -34,7 +34,7 @@ def _block(run, block):
     assigned = _assigned(lets)
     for let in reversed(lets):
         at = stmts.index(let)
-        later = next((j for j in range(at + 1, len(stmts)) if _names(stmts[j], let.name)),
+        later = next((j for j in range(at + 1, len(stmts)) if names(stmts[j], let.name)),
                      len(stmts))
         if any(s._prod == "Let" and s.value._prod == "Local"
                and s.value.name in assigned[let.name] for s in stmts[at + 1:later]):
@@ -49,11 +49,7 @@ def _assigned(lets: list) -> dict:
                         if n._prod == "Assign" and n.target._prod == "Local"} for let in lets}
     while True:
         more = {let.name: set().union(found[let.name], *(
-            found[other] for other in found if _names(let.value.body, other))) for let in lets}
+            found[other] for other in found if names(let.value.body, other))) for let in lets}
         if more == found:
             return found
         found = more
-
-
-def _names(node, name: str) -> bool:
-    return any(n._prod == "Local" and n.name == name for n in descendants(node))
