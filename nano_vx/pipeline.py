@@ -56,6 +56,7 @@ from .passes.check_where_clauses import check_where_clauses
 from .passes.bind_launching_closures_again import bind_launching_closures_again
 from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
+from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
@@ -66,6 +67,7 @@ from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arm
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
@@ -153,6 +155,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_references import return_assigned_references
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
@@ -270,6 +273,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     inline_borrowed_references,
+    return_assigned_references,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,
@@ -304,6 +308,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,
     state_block_prints,
@@ -345,6 +350,7 @@ BACK_END = [
     assign_chosen_tensors,
     split_chosen_tensor_references,
     wrap_function_values,
+    delay_assigning_closures,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,

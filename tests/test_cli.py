@@ -123,7 +123,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:8] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:9] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                        ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
                         ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
                         ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
@@ -145,10 +146,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 6] == [
+    assert rows[unit + 1:unit + 7] == [
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
@@ -202,7 +204,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 2:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[gate - 3:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+                                   ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
                                    ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 1:
                 names.index("bind-extent-literals")] == [

@@ -76,9 +76,10 @@ NOT_LOWERED = {
     # tensor.
     "tests/passes/cases/type_scalars/"
     "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
-    # A counter copied into a second variable after the closure assigning the first another
-    # (the assignment does not see the copy, which it would give the cell they share).
-    "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
+    # A counter copied into a second variable after a call of the closure assigning the first
+    # another (the assignment does not see the copy, which it would give the cell they share).
+    "tests/passes/cases/type_scalars/"
+    "e5010_counter_copied_after_the_closure_assigning_it_was_called.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose between another chosen state and its own (no
     # flag says which of the caller's variables the inner one is).
@@ -89,9 +90,9 @@ NOT_LOWERED = {
     # printed: no flag says which kind that parameter holds.
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx",
-    # A function given a struct, given to a closure that gives it on to another (no local
-    # only called holds it): its value would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
+    # A function taking a struct, given to a closure that returns it (no local only called
+    # holds it): its value would call it as it was, not as its parts.
+    "tests/passes/cases/check_aggregate_function_values/e5010_returned_by_a_closure.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, before the `let` of a variable another
     # closure it is given reads: that closure may be called later.
@@ -140,10 +141,10 @@ NOT_LOWERED = {
     # no `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
     "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function.vx",
-    # A closure handing on whole an enum it takes a variant of which carries a tensor: put
+    # A closure binding whole an enum it takes a variant of which carries a tensor: put
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
-    "e5010_enum_parameter_carrying_a_tensor_handed_on_whole.vx",
+    "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
     # A function returning an aggregate holding a tensor of `?` extents beside its result:
     # no tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
@@ -151,10 +152,10 @@ NOT_LOWERED = {
     # closure call's result: no declared result types it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
     "e5010_query_variable_compared_with_a_query_of_a_closure_call.vx",
-    # A `&mut` to a reference copied into a local a closure writes through: a reference has
-    # no cell (type-scalars).
+    # A `&mut` to a reference given to a closure that writes through it: a reference has no
+    # cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
-    "e5010_mut_reference_to_a_reference_copied_into_a_closure.vx",
+    "e5010_mut_reference_to_a_reference_given_to_a_closure.vx",
     # A closure dereferencing its untyped parameter beside a chain: no type says whether it
     # is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"

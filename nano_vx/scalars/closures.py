@@ -10,6 +10,11 @@ from .storages import chosen_values
 from ..values.numbers import INT_TYPES
 
 
+def names(node, name: str) -> bool:
+    """Whether the local `name` is read anywhere in node."""
+    return any(n._prod == "Local" and n.name == name for n in descendants(node))
+
+
 def direct_closures(fn) -> dict:
     """The locals bound by `let` to a closure and used only as the callee of a call, never
     assigned: local -> its closure. Every other closure is a value."""
