@@ -138,10 +138,10 @@ def _call(run, node):
         return
     name = display_name(fn.name)
     for i, (param, arg) in enumerate(zip(fn.params, node.args), 1):
-        takes = _written(run, param.type)
+        takes, shown = _written(run, param.type), display_name(param.name)
         _judge(run, "E3003", arg, takes,
-               lambda found: f"argument {i} of '{name}' is {_shown(found)}, but '{name}' "
-                             f"takes {_shown(takes)}", callee=name, argument=i)
+               lambda found: f"argument {i} of '{name}' is {_shown(found)}, but its "
+                             f"parameter '{shown}' is {_shown(takes)}", callee=name, argument=i)
 
 
 @check_struct_instances.on("EnumValue")

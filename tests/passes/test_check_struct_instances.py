@@ -19,7 +19,7 @@ REFUSED = {
     "e3002_result_of_another_instance": (
         "E3002", "'widen' returns Cell<i64>, but this value is Cell<i32>"),
     "e3003_argument_of_another_instance": (
-        "E3003", "argument 1 of 'total' is Cell<f64>, but 'total' takes Cell<i32>"),
+        "E3003", "argument 1 of 'total' is Cell<f64>, but its parameter 'c' is Cell<i32>"),
     "e3007_arms_of_other_instances": (
         "E3007", "the arms of this `if` are Cell<i32> and Cell<bool>"),
     "e3012_field_of_another_type": (
