@@ -40,9 +40,9 @@ erase-struct-arguments, which comes next but one, erases a generic struct's scal
 `Cell<bool>` given as a `Cell<i32>` would run, and stop at the first arithmetic on its field
 (E9006), or a `Cell<Cell<i32>>` held in a `Cell<i32>` would nest ever deeper at each
 recursive call. This pass judges the values before the arguments go, as Rust does: a field
-whose declared type names a parameter of its struct takes a value of the type the literal's
-arguments make it (written, else those of the type the literal is given as:
-placement/struct_literal_arguments.py), and a value given where a type is written takes one
+whose declared type names a parameter of its struct takes a value of the type the arguments
+make it, in a literal (its arguments written, else those of the type it is given as:
+placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a value given where a type is written takes one
 that differs from it nowhere inside a generic struct's arguments (any other mismatch is the
 later checks' to judge, with their codes). An unsuffixed literal fits any type of its kind.
 
@@ -109,14 +109,35 @@ def _let(run, node):
 
 @check_struct_instances.on("Assign")
 def _assign(run, node):
+    """A variable takes a value of its type, and a field of a generic struct's instance
+    whose declared type names a parameter the type the instance's arguments make it."""
     run.descend(node)
-    if node.op != "=" or node.target._prod != "Local":
+    target = node.target
+    if node.op != "=" or target._prod not in ("Local", "FieldGet"):
         return
-    held = run.state.locals.get(node.target.name)
-    name = display_name(node.target.name)
+    held = _type(run, target)
+    parametric = target._prod == "FieldGet" and _field_names_a_parameter(
+        run, _type(run, target.base), target.field)
+    name = _place(target)
     _judge(run, "E3001", node.value, held,
            lambda found: f"`{name}` is {_shown(held)}, but the value assigned to it is "
-                         f"{_shown(found)}", target=name)
+                         f"{_shown(found)}", any_mismatch=parametric, target=name)
+
+
+def _field_names_a_parameter(run, struct, name: str) -> bool:
+    decl, declared = _declared(run, struct, name)
+    return declared is not None and _names_a_parameter(declared, decl)
+
+
+def _place(e) -> str:
+    """A place as a message writes it: `x`, `x.v`, `x.0.v`."""
+    if e._prod == "Local":
+        return display_name(e.name)
+    if e._prod == "FieldGet":
+        return f"{_place(e.base)}.{e.field}"
+    if e._prod == "TupleGet":
+        return f"{_place(e.base)}.{e.index}"
+    return "_"
 
 
 @check_struct_instances.on("Return")
@@ -367,14 +388,19 @@ def _literal_type(run, lit):
     return (lit.name, *(bound.get(g.name) for g in decl.generics))
 
 
+def _declared(run, struct, name: str):
+    """The declaration of the struct of type `struct` and the type it declares its field
+    `name` of (None, None where either is not known)."""
+    decl = run.state.structs.get(struct[0]) if isinstance(struct, tuple) else None
+    declared = next((f.type for f in decl.fields if f.name == name), None) \
+        if decl is not None else None
+    return decl, declared
+
+
 def _field_type(run, struct, name: str):
     """The type of field `name` of a value of type `struct` (None where either is not
     known)."""
-    if not isinstance(struct, tuple) or struct[0] == "(":
-        return None
-    decl = run.state.structs.get(struct[0])
-    declared = next((f.type for f in decl.fields if f.name == name), None) \
-        if decl is not None else None
+    decl, declared = _declared(run, struct, name)
     if declared is None:
         return None
     return _written(run, declared, {g.name: a for g, a in zip(decl.generics, struct[1:])})

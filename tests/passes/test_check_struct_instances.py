@@ -94,6 +94,8 @@ def test_native_code_prints_what_the_interpreter_prints(case):
      "field 'v' of 'Cell<i32>' is i32, but this value is i64"),
     ("let mut a: Cell<i32> = Cell { v: 1, n: 2 }; let b: Cell<i64> = Cell { v: 1, n: 2 }; "
      "a = b;", "E3001", "`a` is Cell<i32>, but the value assigned to it is Cell<i64>"),
+    ("let mut a: Cell<i32> = Cell { v: 1, n: 2 }; a.v = true;", "E3001",
+     "`a.v` is i32, but the value assigned to it is bool"),
     # The literal in the field is built as the field's type: its own field is refused.
     ("let h = Holder { c: Cell { v: 1.5, n: 1 } };", "E3012",
      "field 'v' of 'Cell<i32>' is i32, but this value is {float}"),
