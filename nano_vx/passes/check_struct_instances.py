@@ -42,9 +42,12 @@ erase-struct-arguments, which comes next but one, erases a generic struct's scal
 recursive call. This pass judges the values before the arguments go, as Rust does: a field
 whose declared type names a parameter of its struct takes a value of the type the arguments
 make it, in a literal (its arguments written, else those of the type it is given as:
-placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a value given where a type is written takes one
-that differs from it nowhere inside a generic struct's arguments (any other mismatch is the
-later checks' to judge, with their codes). An unsuffixed literal fits any type of its kind.
+placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a
+value given where a type is written takes one that differs from it nowhere inside the
+arguments of a generic struct the erasure erases. An unsuffixed literal fits any type of its
+kind. What the checks after the erasure tell apart is theirs to judge, with their messages:
+a mismatch outside a generic struct's arguments, and one between two instances it makes
+(`Cell<Point>` and `Cell<Other>`, or a `Cell<Point>` given an `Other`).
 
 A type here is what the text says: a scalar, a struct, an enum, a tuple, a generic struct
 applied to such arguments (a `const` one to a number), or an unsuffixed literal's kind;
@@ -116,17 +119,20 @@ def _assign(run, node):
     if node.op != "=" or target._prod not in ("Local", "FieldGet"):
         return
     held = _type(run, target)
-    parametric = target._prod == "FieldGet" and _field_names_a_parameter(
-        run, _type(run, target.base), target.field)
+    erased = target._prod == "FieldGet" and _erased_field(run, _type(run, target.base),
+                                                          target.field)
     name = _place(target)
     _judge(run, "E3001", node.value, held,
            lambda found: f"`{name}` is {_shown(held)}, but the value assigned to it is "
-                         f"{_shown(found)}", any_mismatch=parametric, target=name)
+                         f"{_shown(found)}", any_mismatch=erased, target=name)
 
 
-def _field_names_a_parameter(run, struct, name: str) -> bool:
+def _erased_field(run, struct, name: str) -> bool:
+    """Whether field `name` of a value of type `struct` names a parameter of a struct whose
+    arguments erase-struct-arguments erases: what is given there is not judged after it."""
     decl, declared = _declared(run, struct, name)
-    return declared is not None and _names_a_parameter(declared, decl)
+    return declared is not None and _names_a_parameter(declared, decl) and \
+        _erased(run, struct)
 
 
 def _place(e) -> str:
@@ -204,7 +210,7 @@ def _arms(run, construct: str, blocks) -> None:
 @check_struct_instances.on("StructLit")
 def _literal(run, node):
     """Each field, given the type its struct's arguments make it: any mismatch where its
-    declared type names a parameter, else one inside a generic struct's arguments."""
+    declared type names a parameter of a struct erased, else one the erasure hides."""
     run.descend(node)
     decl = run.state.structs.get(node.name)
     if decl is None:
@@ -212,7 +218,8 @@ def _literal(run, node):
     args = node.targs or run.state.given.get(id(node), ())
     bound = _bindings(run, decl, args) if args and len(args) == len(decl.generics) else None
     declared = {f.name: f.type for f in decl.fields}
-    shown = _shown(_type(run, node))
+    made = _type(run, node)
+    shown, erased = _shown(made), _erased(run, made)
     for given in node.fields:
         ty = declared.get(given.name)
         if ty is None:
@@ -224,14 +231,14 @@ def _literal(run, node):
         _judge(run, "E3012", given.value, expected,
                lambda found: f"field '{given.name}' of '{shown}' is {_shown(expected)}, but "
                              f"this value is {_shown(found)}",
-               any_mismatch=parametric, struct=shown, field=given.name)
+               any_mismatch=parametric and erased, struct=shown, field=given.name)
 
 
 def _judge(run, code, value, expected, message, any_mismatch=False, **data) -> None:
-    """Refuse `value` where it does not fit `expected` inside a generic struct's arguments
-    (with `any_mismatch`, anywhere)."""
+    """Refuse `value` where it does not fit `expected` and erase-struct-arguments would hide
+    it (with `any_mismatch`, anywhere)."""
     found = _type(run, value)
-    if _fits(found, expected) or not (any_mismatch or _instances_differ(found, expected)):
+    if _fits(found, expected) or not (any_mismatch or _hidden(run, found, expected)):
         return
     run.ctx.diagnostics.error(
         code, value.span, message(found),
@@ -251,14 +258,29 @@ def _fits(found, expected) -> bool:
         all(_fits(f, e) for f, e in zip(found[1:], expected[1:]))
 
 
-def _instances_differ(found, expected) -> bool:
-    """Whether the two types differ inside two instances of one generic struct: what the
-    checks after erase-struct-arguments cannot tell apart."""
-    if isinstance(found, tuple) and isinstance(expected, tuple) and \
-            len(found) == len(expected) and found[0] == expected[0]:
-        return found[0] != "(" or \
-            any(_instances_differ(f, e) for f, e in zip(found[1:], expected[1:]))
-    return False
+def _hidden(run, found, expected) -> bool:
+    """Whether the two types, which do not fit, differ only where erase-struct-arguments
+    makes them one: inside the arguments of a generic struct it erases (a `Cell<i32>` and a
+    `Cell<bool>` are both `Cell`, and an erased one fits an instance). Where the two are
+    instances it makes (`Cell<Point>`, `Cell<Other>`) or differ outside a generic struct's
+    arguments, the checks after it tell them apart, with their codes."""
+    if not (isinstance(found, tuple) and isinstance(expected, tuple) and
+            len(found) == len(expected) and found[0] == expected[0]):
+        return False
+    if found[0] != "(" and (_erased(run, found) or _erased(run, expected)):
+        return True
+    return any(_hidden(run, f, e) for f, e in zip(found[1:], expected[1:]))
+
+
+def _erased(run, ty) -> bool:
+    """Whether erase-struct-arguments erases the generic struct of type ty rather than make
+    it an instance: a parameter a topology, an argument not known here, or none of them an
+    aggregate (a struct, an enum, a tuple: what this pass knows of them)."""
+    decl = run.state.structs.get(ty[0]) if isinstance(ty, tuple) else None
+    if decl is None or not decl.generics:
+        return False
+    return any(g._prod == "TypeParam" and g.topology for g in decl.generics) or \
+        None in ty[1:] or not any(isinstance(a, tuple) for a in ty[1:])
 
 
 def _join(a, b):
@@ -275,15 +297,15 @@ def _join(a, b):
 
 def _bindings(run, decl, args) -> dict:
     """A struct's generic parameters -> the types (or numbers) `args` give them."""
-    return {g.name: _argument(run, a) for g, a in zip(decl.generics, args)}
+    return dict(zip((g.name for g in decl.generics), _arguments(run, decl, args)))
 
 
-def _argument(run, arg, bound=None):
-    if arg._prod == "TypeArg":
-        return _written(run, arg.type, bound)
-    if arg._prod == "DimArg" and arg.dim._prod == "DimInt":
-        return str(arg.dim.value)
-    return None
+def _arguments(run, decl, args, bound=None) -> list:
+    """What each of `args` gives its parameter of decl: a type parameter a type, a `const`
+    one its number; None where that is not known (or not of the parameter's kind)."""
+    return [_written(run, a.type, bound) if a._prod == "TypeArg" and g._prod == "TypeParam"
+            else str(a.dim.value) if a._prod == "DimArg" and a.dim._prod == "DimInt" and
+            g._prod == "ConstParam" else None for g, a in zip(decl.generics, args)]
 
 
 def _names_a_parameter(ty, decl) -> bool:
@@ -312,7 +334,7 @@ def _written(run, ty, bound=None):
         decl = st.structs.get(ty.name)
         if decl is None or len(ty.args) != len(decl.generics):
             return None
-        return (ty.name, *(_argument(run, a, bound) for a in ty.args))
+        return (ty.name, *_arguments(run, decl, ty.args, bound))
     if kind == "TupleType":
         return ("(", *(_written(run, e, bound) for e in ty.elems))
     return None
@@ -374,7 +396,7 @@ def _literal_type(run, lit):
         return (lit.name,)
     args = lit.targs or st.given.get(id(lit), ())
     if args:
-        return (lit.name, *(_argument(run, a) for a in args)) \
+        return (lit.name, *_arguments(run, decl, args)) \
             if len(args) == len(decl.generics) else None
     # The arguments the fields bind: a parameter is the type of a value given a field of
     # type exactly that parameter.
