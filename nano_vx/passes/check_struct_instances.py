@@ -55,7 +55,8 @@ anything else (a tensor, a reference, a type that names a generic function's par
 generic struct named without its arguments) is not known here and not judged. The type of a
 value: a literal's kind; a cast's type; a local's written type, else its value's; a struct
 literal's arguments, written, else those of the type it is given as, else those its fields
-bind; an enum value's enum; a call of a function that is not generic, its written result; a
+bind; an enum value's enum; a call of a function, its written result (a generic one's, where
+the call writes its arguments); a
 field's declared type with its struct's arguments; a tuple's elements; an `if`'s or a
 `match`'s arms, where they agree; a comparison's bool; arithmetic on operands of known types.
 """, state=State, skip=DESCRIPTIONS)
@@ -160,15 +161,25 @@ def _return(run, node):
 @check_struct_instances.on("Call")
 def _call(run, node):
     run.descend(node)
-    fn = run.state.fns.get(node.callee.name) if node.callee._prod == "Global" else None
-    if fn is None or fn.generics or node.targs:
+    fn, bound = _callee(run, node)
+    if fn is None:
         return
     name = display_name(fn.name)
     for i, (param, arg) in enumerate(zip(fn.params, node.args), 1):
-        takes, shown = _written(run, param.type), display_name(param.name)
+        takes, shown = _written(run, param.type, bound), display_name(param.name)
         _judge(run, "E3003", arg, takes,
                lambda found: f"argument {i} of '{name}' is {_shown(found)}, but its "
                              f"parameter '{shown}' is {_shown(takes)}", callee=name, argument=i)
+
+
+def _callee(run, call):
+    """The function `call` calls and what its generic parameters are (those the call
+    writes, all of them): (None, None) for a call of no function or one whose arguments
+    are deduced, which monomorphize judges."""
+    fn = run.state.fns.get(call.callee.name) if call.callee._prod == "Global" else None
+    if fn is None or len(call.targs) != len(fn.generics):
+        return None, None
+    return fn, _bindings(run, fn, call.targs)
 
 
 @check_struct_instances.on("EnumValue")
@@ -296,7 +307,8 @@ def _join(a, b):
 
 
 def _bindings(run, decl, args) -> dict:
-    """A struct's generic parameters -> the types (or numbers) `args` give them."""
+    """A struct's (or a function's) generic parameters -> the types (or numbers) `args`
+    give them."""
     return dict(zip((g.name for g in decl.generics), _arguments(run, decl, args)))
 
 
@@ -372,9 +384,9 @@ def _type(run, e):
         return joined
     if kind == "FieldGet":
         return _field_type(run, _type(run, e.base), e.field)
-    if kind == "Call" and e.callee._prod == "Global":
-        fn = st.fns.get(e.callee.name)
-        return _written(run, fn.ret) if fn is not None and not fn.generics else None
+    if kind == "Call":
+        fn, bound = _callee(run, e)
+        return _written(run, fn.ret, bound) if fn is not None else None
     if kind == "Unary":
         return _type(run, e.operand)
     if kind == "Binary":

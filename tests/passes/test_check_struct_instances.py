@@ -96,6 +96,11 @@ def test_native_code_prints_what_the_interpreter_prints(case):
      "a = b;", "E3001", "`a` is Cell<i32>, but the value assigned to it is Cell<i64>"),
     ("let mut a: Cell<i32> = Cell { v: 1, n: 2 }; a.v = true;", "E3001",
      "`a.v` is i32, but the value assigned to it is bool"),
+    # A generic function's parameter, where the call writes its arguments.
+    ("let x: Cell<f64> = Cell { v: 1.5, n: 2 }; print(first<i32>(x));", "E3003",
+     "argument 1 of 'first' is Cell<f64>, but its parameter 'c' is Cell<i32>"),
+    ("let x: Cell<bool> = first<i32>(Cell { v: 1, n: 2 });", "E3001",
+     "'x' is declared Cell<bool>, but its value is Cell<i32>"),
     # The literal in the field is built as the field's type: its own field is refused.
     ("let h = Holder { c: Cell { v: 1.5, n: 1 } };", "E3012",
      "field 'v' of 'Cell<i32>' is i32, but this value is {float}"),
@@ -108,7 +113,8 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 ])
 def test_variations_are_refused(program, code, says):
     source = ("struct Cell<T> { v: T, n: i32 }\nstruct Holder { c: Cell<i32> }\n"
-              "enum Wrap { Of(Cell<u8>), Not }\n" f"fn main() {{ {program} }}\n")
+              "enum Wrap { Of(Cell<u8>), Not }\n"
+              "fn first<T>(c: Cell<T>) -> Cell<T> { c }\n" f"fn main() {{ {program} }}\n")
     ran = run_front(source, check_struct_instances)
     [diag] = ran.diagnostics.items
     assert diag.code == code and says in diag.message
