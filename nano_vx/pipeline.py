@@ -39,6 +39,7 @@ from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
+from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
 from .passes.decide_placement_queries import decide_placement_queries
@@ -218,6 +219,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     check_struct_arguments,
     check_vector_types,
+    check_struct_instances,
     type_generic_field_literals,
     erase_struct_arguments,
     monomorphize,
