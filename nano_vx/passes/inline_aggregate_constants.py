@@ -39,8 +39,9 @@ run (an integer division by other than a literal, a shift by other than a small 
 index) the interpreter computes whole at the first read, where a read of one part computes
 only that part: split-computed-constants made a struct, a tuple or an enum of scalars
 computing such a value (here or through a scalar constant it reads) a constant per part,
-and one left, a generic struct's whose field no type says, is refused (so is one whose
-value binds a variable, which a literal at two reads of one function would bind twice). A
+and one left, a generic struct's whose field its value does not type, is refused (so is
+one whose value binds a variable, which a literal at two reads of one function would bind
+twice). A
 tensor's buffer every read shares (a write through a copy shows in the constant):
 hoist-constant-tensors made each tensor a part of the literal makes a constant of its own,
 which select-instructions keeps in a global, and a value making one otherwise (in an `if`'s

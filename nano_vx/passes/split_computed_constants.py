@@ -14,7 +14,7 @@ from ..languages.lassumed import Lassumed
 from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.aggregate_types import program_types, shape_of
+from ..scalars.aggregate_types import constant_shape, program_types
 from ..scalars.aggregates import TAG, Shapes, Tree, strip
 from ..scalars.constant_values import calls, computed, may_stop
 
@@ -42,12 +42,14 @@ constant, one global per part), every read after reads the part's global. A read
 (their spans the read's, where a read while the value computes stops, E9006), which the
 passes after take apart as any literal. A value binding a variable (in an `if`'s arm) is
 computed so too: a literal at each read would bind its local again at each read of one
-function. A generic struct's field of erased type (`const G: Pair<f64> = two();`) is typed
-as what the function the value calls puts there (aggregate_types.program_types: `two`'s
-literal's f64s), the value the interpreter holds there. A constant holding a tensor, or a
-generic aggregate's field no call says (a literal's: `Pair { a: half(), b: 2.5 }`), or one
-whose value neither calls, nor may stop, nor binds, is inline-aggregate-constants' to inline
-or refuse.
+function. A generic struct's field of erased type is typed as what the value puts there
+(aggregate_types.constant_shape): what the function a call returning the whole value puts
+there (`const G: Pair<f64> = two();`, `two`'s literal's f64s), or, in a literal, the type a
+called function's result, a constant, a local's `let` or a literal is written with (`Pair
+{ a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the interpreter holds
+there. A constant holding a tensor, or a generic aggregate's field the value does not type
+(an `if` choosing it), or one whose value neither calls, nor may stop, nor binds, is
+inline-aggregate-constants' to inline or refuse.
 """, state=State)
 
 
@@ -73,11 +75,10 @@ def _program(run, program):
     for item in consts:
         shape = shapes.of(item.type)
         if shape is not None and None in shape.leaves():
-            # A generic struct's erased field: typed as what the function a call returning
-            # the whole value puts there, as the interpreter holds it.
+            # A generic struct's erased field: typed as what the value puts there, as the
+            # interpreter holds it.
             sigs = sigs if sigs is not None else program_types(program)[1]
-            found = shape_of(item.value, shapes, sigs, lambda name: None)
-            shape = shape.filled(found) if found is not None else shape
+            shape = constant_shape(item, shape, program, sigs)
         if shape is None or not _splits(shape):
             continue
         nodes = computed(item.value, scalars)
