@@ -55,7 +55,10 @@ own. Each `transfer`, launch and `try_pin` of such a statement is held in a loca
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
 `let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
-statements to hold one, and so is one binding a variable in an `if`'s arm.
+statements to hold one, and so is one binding a variable in an `if`'s arm (one of a
+scalar, a vector, a string or a tensor outline-constant-values made a function's `let`,
+and split-computed-constants an aggregate's it splits: what is left is a reference's, or
+an aggregate's inline-aggregate-constants refused).
 """, state=State)
 
 
