@@ -9,7 +9,8 @@ import pytest
 
 from nano_vx.dump.text import to_text
 from nano_vx.passes.name_temporaries import name_temporaries
-from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
+                   assert_constant_refused_as_it_was, run_front)
 
 CASES = Path(__file__).parent / "cases" / "name_temporaries"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -170,3 +171,11 @@ def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
     assert "const C: Tensor<i32, [2], Memory::CPU_DRAM> = const_part 0 of C by C$fill;" in text
     assert "let agg: ~_ = @make();\n    let value: Tensor<i32, [2], Memory::CPU_DRAM> = " \
         "agg.t;\n    value\n}" in text
+
+
+def test_a_reference_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
+    # no function computes a reference constant's value, and the passes after hold a
+    # function's locals, not a constant's
+    assert_constant_refused_as_it_was(CASES / "e5010_reference_constant_binding_a_variable.vx",
+                                      name_temporaries,
+                                      "a constant whose value binds a variable")
