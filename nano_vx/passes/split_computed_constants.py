@@ -49,12 +49,12 @@ buffer back, and the part after the others (`fn C$fill(part: &mut i32) -> Tensor
 shares, as the interpreter's reads share the one tensor the value made (a write through a
 copy, `let mut a = C; a.t[0] = 5.0;`, shows in `C.t`), so too one made in an `if`'s arm,
 which a literal at each read would make again (hoist-constant-tensors makes a constant of
-a tensor a literal makes as its part). A generic struct's field of erased type is typed as what the value puts there
-(aggregate_types.constant_shape): what the function a call returning the whole value puts
-there (`const G: Pair<f64> = two();`, `two`'s literal's f64s), or, in a literal, the type a
-called function's result, a constant, a local's `let` or a literal is written with (`Pair
-{ a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the interpreter holds
-there. A constant holding two tensors or an enum carrying one (the function returns one
+a tensor a literal makes as its part). A generic struct's field of erased type is typed as
+what the value puts there (aggregate_types.constant_shape): what the function a call
+returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's
+f64s), or, in a literal, the type a called function's result, a constant, a local's `let`
+or a literal is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two
+f64s), the value the interpreter holds there. A constant holding two tensors or an enum carrying one (the function returns one
 tensor, of whichever variant), or a generic aggregate's field the value does not type (an
 `if` choosing it), or one whose value neither calls, nor may stop, nor binds, nor makes a
 tensor other than as a part of its literal, is inline-aggregate-constants' to inline or
@@ -70,6 +70,8 @@ def _splits(shape: Tree) -> bool:
 
 
 def _parts_split(shape: Tree, variant: bool) -> bool:
+    """Whether each leaf of shape is a scalar, a vector of scalars or, outside an enum's
+    `variant`, a tensor of known extents."""
     if shape.kind == "leaf":
         ty = strip(shape.leaf)
         if ty is not None and ty._prod == "VectorType":
