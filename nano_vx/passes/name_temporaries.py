@@ -61,7 +61,9 @@ decide-placement-queries decides the query from that type (`made().topology() ==
 `let queried: Tensor<f32, [4], Memory::CPU_DRAM> = made(); queried.topology() == None`).
 A constant whose value would need a `let` (`const X: i32 = make().x + 1;`) is refused and
 left as it was: its value has no statements to hold one, and so is one binding a variable
-in an `if`'s arm.
+in an `if`'s arm (one of a scalar, a vector, a string or a tensor outline-constant-values
+made a function's `let`, and split-computed-constants an aggregate's it splits: what is left
+is a reference's, or an aggregate's inline-aggregate-constants refused).
 """, state=State)
 
 
