@@ -45,7 +45,9 @@ whose calls gives another is left as it is.
 @copy_closures_per_argument_kind.on("Program")
 def _program(run, program):
     run.state.fns = frozenset(item.name for item in program.items if item._prod == "Fn")
-    return run.rebuild(program)
+    while (copied := run.rebuild(program)) is not program:
+        program = copied
+    return program
 
 
 @copy_closures_per_argument_kind.on("Fn")
