@@ -38,9 +38,11 @@ refer elsewhere). Every type is collapsed, so every dereference and shared borro
 too where it meets a chain: a program with a chain and a dereference or a shared borrow of
 what no `let`, parameter, function result, field or element type, nor the value a closure
 a `let` binds ends its body with, says here (a call of a closure a parameter holds, a
-closure's parameter of no written type read in its body) is left whole, for type-scalars
-to refuse; a call of a closure whose body ends with such a parameter (`let id = |p| p;
-*id(r)`) reads the type of what the call gives it.
+closure's parameter of no written type whose calls give it values of different types or
+of a type unsaid) is left whole, for type-scalars to refuse; a call of a closure whose body
+ends with such a parameter (`let id = |p| p; *id(r)`) reads the type of what the call gives
+it, and such a parameter of a closure a `let` binds and that is only called, every call of
+which gives it one type (`let deref = |p| *p; deref(r)`), is of that type in its body.
 """, state=State)
 
 

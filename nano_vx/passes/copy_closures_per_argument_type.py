@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, direct_closures
+from ..scalars.closures import bound_in, direct_closures, with_copies
 from ..scalars.literal_hints import UNFIXED
 from ..scalars.plain_locals import plain_locals
-from ..scalars.storages import bound_locals, fresh_copy
 from ..values.literal_ranges import integer_literal
 from ..values.literals import scalar_hint
 
@@ -84,16 +83,11 @@ def _type(e, plain: set, declared: dict):
 
 @copy_closures_per_argument_type.on("Let", splice=True)
 def _let(run, let):
-    let = run.rebuild(let)
-    return (let,) + tuple(
-        let.replace(name=copy, value=fresh_copy(let.value, {
-            b: unused_name(display_name(b), run.state.taken) for b in bound_locals(let.value)}))
-        for copy in run.state.copies.get(let.name, ()))
+    return with_copies(run.rebuild(let), run.state.copies.get(let.name, ()), run.state.taken)
 
 
 @copy_closures_per_argument_type.on("Call")
 def _call(run, call):
-    if id(call) not in run.state.callee:
-        return run.rebuild(call)
-    return call.replace(callee=L["Local"](run.state.callee[id(call)], span=call.callee.span),
-                        args=run.walk_seq(call.args))
+    copy = run.state.callee.get(id(call))
+    rebuilt = run.rebuild(call)
+    return rebuilt if copy is None else rebuilt.replace(callee=rebuilt.callee.replace(name=copy))
