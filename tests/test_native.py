@@ -101,15 +101,13 @@ NOT_LOWERED = {
     # `let` goes before the print: number-texts leaves the program's strings as they are.
     "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, then assigned in an arm of an `if` another arm of which may return before
-    # its end: the place it names after the `if` depends on the way taken.
-    "tests/passes/cases/copy_rest_into_assigning_arms/"
-    "e5010_assigned_in_an_arm_returning_inside_another.vx",
-    # A `let mut` reference to a tensor an `if` chooses between calls' results borrowing only
-    # variables the function assigns: no arm names one to start the reference at computing
-    # nothing, and an assignment may make it refer elsewhere.
-    "tests/passes/cases/type_scalars/"
-    "e5010_mut_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables.vx",
+    # value type, then assigned in a loop: the place it names on a turn depends on the turns
+    # before it.
+    "tests/passes/cases/copy_rest_into_assigning_arms/e5010_assigned_in_a_loop.vx",
+    # Five references to tensors an `if` chooses between calls' results borrowing only
+    # variables the function assigns: each would write the rest of its block once per arm.
+    "tests/passes/cases/split_chosen_tensor_references/"
+    "e5010_five_references_chosen_between_calls_in_one_function.vx",
     # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
     # variable from -3 to a parameter): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
@@ -119,15 +117,14 @@ NOT_LOWERED = {
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
-    # A row of a tensor no variable names, after a shift of literals given to an i64: bound to
-    # a local first, the shift would be an i32's.
-    "tests/passes/cases/type_scalars/e5010_row_of_a_temporary_after_a_shift_of_literals.vx",
-    # The same after a constant whose first read prints (its value calls).
+    # A row of a tensor no variable names, after a shift of literals an operator's other
+    # operand types as an i64: bound to a local first, the shift would be an i32's.
+    "tests/passes/cases/name_row_temporaries/"
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_an_operator_types.vx",
+    # Rows of two tensors an `if` chooses as a call's argument: no index chooses between them,
+    # no `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_row_of_a_temporary_after_a_constant_that_prints.vx",
-    # Rows of two tensors an `if` chooses for a `let`: no index chooses between them, and its
-    # variable would start at a tensor nobody owns.
-    "tests/passes/cases/type_scalars/e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let.vx",
+    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function.vx",
     # A closure handing on whole an enum it takes a variant of which carries a tensor: put
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"

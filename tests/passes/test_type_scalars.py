@@ -23,14 +23,7 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
     "`let` or returned"
 REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_mut_reference_to_a_tensor_chosen_between_calls_borrowing_assigned_variables":
-               "an `if` choosing a reference to a tensor none of whose arms names a variable "
-               "nothing assigns",
-           "e5010_row_of_a_temporary_after_a_shift_of_literals":
-               "a row of a tensor no variable names used other than printed",
-           "e5010_rows_of_two_tensors_chosen_by_an_if_for_a_let": ROW,
-           "e5010_row_of_a_temporary_after_a_constant_that_prints":
-               "a row of a tensor no variable names used other than printed",
+           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function": ROW,
            "e5010_constant_holding_an_uninit_tensor":
                "a constant holding a tensor that may be made by ::uninit()"}
 
