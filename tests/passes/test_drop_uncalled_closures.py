@@ -47,7 +47,8 @@ def test_copies_nothing_names_go_with_the_closure_they_copy():
 def test_a_copy_only_assigned_goes_with_its_assignments_and_the_closures():
     for path in (CASES.parent / "type_scalars" /
                  "closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
-                 CASES / "closure_copy_assigned_in_an_if_never_called.vx"):
+                 CASES / "closure_copy_assigned_in_an_if_never_called.vx",
+                 CASES / "closure_copy_assigned_then_copied_never_called.vx"):
         ran = run_front(path, drop_uncalled_closures)
         assert {n.name for n in ran.nodes("Let")} == {"a"}
         assert not list(ran.nodes("Assign"))
