@@ -80,10 +80,11 @@ NOT_LOWERED = {
     # (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/e5010_counter_copied_after_the_closure_assigning_it.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose between two parameters (one flag cannot say
-    # which of the caller's variables it is).
+    # is given, given a state an `if` chose between another chosen state and its own (no
+    # flag says which of the caller's variables the inner one is).
     "tests/passes/cases/lower_state_tuples/"
-    "e5010_state_chosen_between_two_parameters_in_a_tuple_returned_through_a_call.vx",
+    "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_a_"
+    "call.vx",
     # A parameter of a closure given a variable a `let mut` binds to a function and then
     # assigns a closure, printed: no flag says which kind the variable holds at a call.
     "tests/passes/cases/halt_closure_prints/"
@@ -91,14 +92,16 @@ NOT_LOWERED = {
     # A function given a struct, given to a closure that gives it on to another (no local
     # only called holds it): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/e5010_given_on_by_a_closure.vx",
-    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that another
-    # closure calls before the `let` of a variable another closure it is given reads.
+    # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
+    # closure made inside another closure calls, before the `let` of a variable another
+    # closure it is given reads: that closure may be called later.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_named_by_another_called_before_another_is_bound.vx",
+    "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
-    # that moves it, the loop reading it: a later turn's read may be after the move.
+    # that moves it, the loop reading it, assigning it only on some turns: a later turn's
+    # read may be after the move.
     "tests/passes/cases/defer_kernel_moves/"
-    "e5010_moved_by_a_closure_called_in_a_loop_reading_it.vx",
+    "e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_it_again.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
@@ -138,9 +141,9 @@ NOT_LOWERED = {
     # no tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
     # A placement query a `let mut` holds, assigned another, compared with a query of a
-    # call's result: native code holds no placement (check-native-subset).
+    # closure call's result: no declared result types it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_a_query_of_a_call.vx",
+    "e5010_query_variable_compared_with_a_query_of_a_closure_call.vx",
     # A `&mut` to a reference copied into a local a closure writes through: a reference has
     # no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"

@@ -177,3 +177,10 @@ def test_a_tensor_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_i
     assert_constant_refused_as_it_was(CASES / "e5010_tensor_constant_binding_a_variable.vx",
                                       name_temporaries,
                                       "a constant whose value binds a variable")
+
+
+def test_a_tensor_a_query_is_of_is_held_in_a_local_of_its_function_result_type():
+    text = to_text(run_front(CASES / "queries_of_calls.vx", name_temporaries).after)
+    assert "let queried#5: Tensor<f32, [4], Memory::CPU_DRAM> = @made(5);\n" \
+        "    @print(None != queried#5.topology());" in text
+    assert text.index("@g()") < text.index("@made(1)")
