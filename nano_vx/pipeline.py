@@ -61,6 +61,7 @@ from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
+from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
@@ -353,6 +354,7 @@ BACK_END = [
     split_chosen_tensor_references,
     wrap_function_values,
     delay_assigning_closures,
+    copy_closures_per_argument_type,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,

@@ -70,10 +70,10 @@ NOT_LOWERED = {
     # function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/e5010_reference_constant_binding_a_variable.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
-    # another, nothing calling it: no call says whether the parameter is a raw pointer or a
-    # tensor.
+    # another, given to a closure that never calls it: no call says whether the parameter is
+    # a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/"
-    "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
+    "e5010_closure_value_assigned_given_to_a_closure_never_calling_it.vx",
     # A counter copied into a second variable after a call of the closure assigning the first
     # another (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/"
@@ -84,10 +84,10 @@ NOT_LOWERED = {
     "tests/passes/cases/lower_state_tuples/"
     "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_a_"
     "call.vx",
-    # A parameter of a closure given a parameter of another closure given both kinds,
-    # printed: no flag says which kind that parameter holds.
+    # A parameter of a closure given a variable a `let mut` binds to a function and then
+    # assigns a closure, printed: no flag says which kind the variable holds at a call.
     "tests/passes/cases/halt_closure_prints/"
-    "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx",
+    "e5010_parameter_given_a_variable_assigned_both_kinds_printed.vx",
     # A function taking a struct, given to a closure that returns it (no local only called
     # holds it): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/e5010_returned_by_a_closure.vx",
@@ -107,13 +107,6 @@ NOT_LOWERED = {
     # A string a call computes, printed in the value of an assignment to an element, where no
     # `let` goes before the print: number-texts leaves the program's strings as they are.
     "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
-    # A closure of an untyped parameter given a plain i32 and an i64: native code types its
-    # parameter once, where the interpreter computes its body on what each call gives.
-    "tests/passes/cases/type_scalars/e5010_closure_given_a_plain_value_and_an_i64.vx",
-    # A closure binding a local to arithmetic on its untyped parameter, given a plain i32,
-    # its result given to an i64: cast-plain-values tells a plain result only from the body's
-    # value.
-    "tests/passes/cases/type_scalars/e5010_closure_binding_its_plain_parameter_then_an_i64.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
     # before it.
@@ -154,10 +147,10 @@ NOT_LOWERED = {
     # cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
     "e5010_mut_reference_to_a_reference_given_to_a_closure.vx",
-    # A closure dereferencing its untyped parameter beside a chain: no type says whether it
-    # is one, so every chain of the program stays (type-scalars).
+    # A closure dereferencing its untyped parameter, given a reference and a chain: no one
+    # type says whether it is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_its_inner_reference.vx",
 }
 
 
