@@ -6,8 +6,11 @@ the input."""
 
 from __future__ import annotations
 
+import math
+
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
+from ..values.tensors import ADDRESS_LIMIT
 
 bind_assigned_starts = Pass("bind-assigned-starts", L, L, """
 Bind each tensor local that its `let` starts at a new tensor, and that its block assigns
@@ -60,9 +63,16 @@ def _assignment(stmts: list, k: int) -> int | None:
 
 def _start(e) -> bool:
     """Whether e is `::new()` of numbers: a buffer of no element written, which computes
-    nothing seen."""
-    return e._prod == "TensorNew" and e.ctor == "new" and all(
-        n._prod in ("ArrayLit", "Int") for a in e.args for n in descendants(a))
+    nothing seen (nor stops: its element count within what an address reaches)."""
+    if e._prod != "TensorNew" or e.ctor != "new" or e.type._prod != "TensorType":
+        return False
+    given = [n for a in e.args for n in descendants(a)]
+    if any(n._prod not in ("ArrayLit", "Int") for n in given):
+        return False
+    extents = [n.value for n in given if n._prod == "Int"] if e.args else \
+        [d.value if d._prod == "DimInt" else None for d in e.type.dims]
+    return None not in extents and all(v >= 0 for v in extents) \
+        and math.prod(extents) <= ADDRESS_LIMIT
 
 
 def _names(node, name: str) -> bool:

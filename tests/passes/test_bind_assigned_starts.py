@@ -93,3 +93,11 @@ def test_handwritten_only_a_start_of_new_assigned_first_in_its_block_is_bound(
     assert "let mut b: Tensor<i32, [2]> = Tensor<i32, [2]>::new();" in ran.dump
     assert "let mut c: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(3);" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+def test_a_start_too_large_to_address_stays_where_it_stops_the_run():
+    ran = run_front("const N: i64 = 10000000;\nfn main() {\n"
+                    "    let mut t: Tensor<u8, [N, N, N]> = Tensor<u8, [N, N, N]>::new();\n"
+                    "    print(1);\n    t = Tensor<u8, [N, N, N]>::new();\n"
+                    "    print(t[0][0][0]);\n}\n", bind_assigned_starts)
+    assert ran.after is ran.before
