@@ -32,30 +32,31 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
+def _drops(tree, fn: str) -> list:
+    """The locals the function `fn` of `tree` drops, in order."""
+    f = next(i for i in tree.items if i._prod == "Fn" and i.name == fn)
+    return [s.name for b in f.blocks for s in b.stmts if s._prod == "Drop"]
+
+
 def test_each_arm_of_an_enum_an_if_chooses_drops_the_starts_it_replaces():
     # one drop per part per arm: three arms, three tensor parts
     ran = run_front(CASES / "enum_chosen_by_an_if.vx", drop_replaced_buffers)
-    main = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "main")
-    added = [s.name for b in main.blocks for s in b.stmts if s._prod == "Drop"
-             and s.name.startswith("b_")]
+    added = [name for name in _drops(ran.after, "main") if name.startswith("b_")]
     assert sorted(added) == sorted(["b_Full_0", "b_Two_0", "b_Two_1"] * 3)
+    assert not any(name.startswith("b_") for name in _drops(ran.before, "main"))
 
 
 def test_a_field_assigned_whole_again_drops_the_tensor_it_replaces():
     # the first and second tensors, and each turn's of the loop but the last; never the
     # caller's, which cells#1 starts at
     ran = run_front(CASES / "field_assigned_twice.vx", drop_replaced_buffers)
-    twice = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "twice")
-    assert [s.name for b in twice.blocks for s in b.stmts if s._prod == "Drop"] == \
-        ["cells#1", "cells#1"]
+    assert _drops(ran.after, "twice") == ["cells#1", "cells#1"]
     assert ran.ctx.owned_buffers["twice"] == frozenset()
 
 
 def test_a_result_started_at_a_new_tensor_is_dropped_on_each_way_out():
     ran = run_front(CASES / "result_returned_from_several_ways.vx", drop_replaced_buffers)
-    pick = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "pick")
-    assert [s.name for b in pick.blocks for s in b.stmts if s._prod == "Drop"] == \
-        ["ret_t"] * 3
+    assert _drops(ran.after, "pick") == ["ret_t"] * 3
 
 
 # Hand-written Ldrops: a variable given tensors of its own and, once, a parameter's (so
@@ -98,6 +99,6 @@ def test_handwritten_only_a_buffer_of_its_own_used_by_its_elements_is_dropped(
     # the start, written and read by elements, before `x = fill(k)`; none before the
     # assignment after the call, after the `let` taking x, after the parameter, nor in bb2,
     # which a way without bb1 reaches holding p
-    assert [s.name for b in main.blocks for s in b.stmts if s._prod == "Drop"] == ["x"]
+    assert _drops(ran.tree, "main") == ["x"]
     assert before["bb0"].index(True) == 3
     assert ran.dump == snapshot_txt
