@@ -14,7 +14,8 @@ from ..values.tensors import ADDRESS_LIMIT
 
 bind_assigned_starts = Pass("bind-assigned-starts", L, L, """
 Bind each tensor local that its `let` starts at a new tensor, and that its block assigns
-before anything names it, by a `let` of the value assigned, where the assignment was.
+a call's result (or a local) before anything names it, by a `let` of that value, where the
+assignment was.
 
 scalarize-aggregates stores a call returning an aggregate beside a tensor as `let mut
 r_1 = Tensor<..>::new(); r_1 = f(.., &mut r_0);`: the start is a buffer nothing reads and
@@ -47,7 +48,9 @@ def _block(run, block):
 
 def _assignment(stmts: list, k: int) -> int | None:
     """The index of the statement after `stmts[k]`, a `let` of a tensor started at a new
-    one, that first names its local, when that is an assignment of a value not naming it."""
+    one, that first names its local, when that is an assignment of a call not naming it or
+    of another local (a `let` of another value, an `if` choosing rows, is not lowered as its
+    assignment is)."""
     let = stmts[k]
     if let._prod != "Let" or not _start(let.value):
         return None
@@ -55,7 +58,8 @@ def _assignment(stmts: list, k: int) -> int | None:
         s = stmts[at]
         if s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" \
                 and s.target.name == let.name:
-            return None if _names(s.value, let.name) else at
+            return at if s.value._prod in ("Call", "Local") \
+                and not _names(s.value, let.name) else None
         if _names(s, let.name):
             return None
     return None

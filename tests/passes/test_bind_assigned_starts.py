@@ -78,7 +78,9 @@ HANDWRITTEN = """
         if n > 0 {
             c = @made(2, &mut n);
         }
-        @print(a[0] + b[1] + c[0]);
+        let mut d: Tensor<i32, [2]> = Tensor<i32, [2]>::new();
+        d = if n > 1 { a } else { b };
+        @print(a[0] + b[1] + c[0] + d[1]);
     }
 """
 
@@ -86,12 +88,14 @@ HANDWRITTEN = """
 def test_handwritten_only_a_start_of_new_assigned_first_in_its_block_is_bound(
         run_pass, snapshot_txt):
     # a: assigned first, after a statement naming another local; b: its element written
-    # first; c: started at a tensor of elements, and assigned in a nested block
+    # first; c: started at a tensor of elements, and assigned in a nested block; d: given
+    # the tensor an `if` chooses
     ran = run_pass("bind-assigned-starts", HANDWRITTEN)
     assert ran.codes == []
     assert "let mut a: Tensor<i32, [2]> = @made(1, &mut n);" in ran.dump
     assert "let mut b: Tensor<i32, [2]> = Tensor<i32, [2]>::new();" in ran.dump
     assert "let mut c: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(3);" in ran.dump
+    assert "let mut d: Tensor<i32, [2]> = Tensor<i32, [2]>::new();" in ran.dump
     assert ran.dump == snapshot_txt
 
 
