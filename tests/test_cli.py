@@ -255,6 +255,16 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[typed:typed + 2] == [
         ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
         ["start-chosen-references", "rewrite", "Lscalars", "Lscalars"]]
+    starts = names.index("bind-assigned-starts")
+    assert rows[starts - 1:starts + 2] == [
+        ["copy-out-tensors", "rewrite", "Lparted", "Lsplit"],
+        ["bind-assigned-starts", "rewrite", "Lsplit", "Lsplit"],
+        ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]]
+    drops = names.index("insert-drops")
+    assert rows[drops:drops + 3] == [
+        ["insert-drops", "rewrite", "Lcells", "Ldrops"],
+        ["drop-replaced-buffers", "rewrite", "Ldrops", "Ldrops"],
+        ["explicate-calls", "rewrite", "Ldrops", "Lcalls"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 
