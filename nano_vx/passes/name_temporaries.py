@@ -63,7 +63,9 @@ and so is what a closure's call returns, in a local of no declared type, whose q
 flag-assigned-placement-queries finds compared with a query variable (never equal).
 A constant whose value would need a `let` (`const X: i32 = make().x + 1;`) is refused and
 left as it was: its value has no statements to hold one, and so is one binding a variable
-in an `if`'s arm.
+in an `if`'s arm (one of a scalar, a vector, a string or a tensor outline-constant-values
+made a function's `let`, and split-computed-constants an aggregate's it splits: what is left
+is a reference's, or an aggregate's inline-aggregate-constants refused).
 """, state=State)
 
 
