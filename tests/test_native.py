@@ -124,11 +124,11 @@ NOT_LOWERED = {
     # variable from -3 to a parameter): the interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/"
     "e5010_loop_variable_of_i64_below_a_parameter.vx",
-    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
+    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
+    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
     # A row of a tensor no variable names, after a shift of literals an operator's other
     # operand types as an i64: bound to a local first, the shift would be an i32's.
     "tests/passes/cases/name_row_temporaries/"
