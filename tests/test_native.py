@@ -104,9 +104,10 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in the value of an assignment to an element, where no
-    # `let` goes before the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
+    # A string a call computes, printed in the value of an assignment to an element of a
+    # tensor the value reads: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/"
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
     # before it.
@@ -115,15 +116,14 @@ NOT_LOWERED = {
     # variables the function assigns: each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
     "e5010_five_references_chosen_between_calls_in_one_function.vx",
-    # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
-    # variable from -3 to a parameter): the interpreter's is unbounded.
-    "tests/passes/cases/erase_variable_extents/"
-    "e5010_loop_variable_of_i64_below_a_parameter.vx",
-    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
+    # interpreter's is unbounded.
+    "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
+    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
+    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
+    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
     # A row of a tensor no variable names, after a shift of literals nothing types (printed):
     # the interpreter shifts a plain i32, which a `let` beside an i64 would not hold as such.
     "tests/passes/cases/name_row_temporaries/"
