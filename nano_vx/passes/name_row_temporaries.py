@@ -62,8 +62,7 @@ i64 parameter is `let arg: i64 = 1 << 40; ..`), or, through the operands of arit
 bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a function's
 value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`). Elsewhere (a variable
 a call may change, read before the call; `print((1 << 40) + first(&made()[1]))`, whose shift
-nothing types: the interpreter shifts a plain i32, which a `let` beside an i64 would not
-hold as such) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+only the other operand types, an i64 the interpreter knows once it has computed it) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
 one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
