@@ -13,7 +13,7 @@ from ..model import build_model
 from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
 from ..values.vectors import Vector
-from ..values.literals import literal_hint, scalar_hint
+from ..values.literals import literal_hint
 from ..values.math import MATH, apply
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
 from ..values.structs import EnumValue, StructValue
@@ -50,7 +50,7 @@ class _Const:
             wrong_kind(span, f"the constant '{self.node.name}' depends on itself")
         self.state = "running"
         sc = FnScope()
-        value = self.interp.expr(self.node.value, sc, scalar_hint(self.node.type))
+        value = self.interp.expr(self.node.value, sc, literal_hint(self.node.type))
         conform = self.interp.conformer(self.node.type, self.node.span)
         v = value([None] * sc.nslots)
         self.value = conform(v) if conform is not None else v
