@@ -56,13 +56,10 @@ NOT_LOWERED = {
     "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
     # A constant holding a generic struct's literal whose value calls a function, a field of
     # which a `match` chooses, an arm an unsuffixed literal (its type erased, and the arms
-    # put two types there), or an aggregate holding two tensors, or an enum carrying one, a
-    # call makes (the function computing it returns one tensor, of every variant):
-    # inline-aggregate-constants refuses them.
+    # put two types there), or an aggregate holding two tensors a call makes (the function
+    # computing it returns one tensor): inline-aggregate-constants refuses them.
     "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_field_a_match_chooses.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
-    "tests/passes/cases/inline_aggregate_constants/"
-    "e5010_enum_carrying_a_tensor_a_call_makes.vx",
     # A constant holding a tensor that may be made by ::uninit() (check-native-subset): no
     # global holds its elements' written-flags.
     "tests/passes/cases/type_scalars/e5010_constant_holding_an_uninit_tensor.vx",

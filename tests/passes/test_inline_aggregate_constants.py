@@ -61,8 +61,6 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
      "a constant holding an aggregate whose value calls a function"),
     ("e5010_holding_two_tensors_a_call_makes",
      "a constant holding an aggregate whose value calls a function"),
-    ("e5010_enum_carrying_a_tensor_a_call_makes",
-     "a constant holding an aggregate whose value calls a function"),
 ])
 def test_a_constant_not_inlined_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", inline_aggregate_constants, "E5010",
