@@ -19,8 +19,8 @@ class State:
 
 dereference_constants = Pass("dereference-constants", L, L, """
 Make each constant holding a `&` to a scalar whose value names nothing that may change (no
-element of a tensor, no reference a call returns) hold the scalar, `*` of its value, and
-each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
+element of a tensor, no reference a call returns or a constant left so holds) hold the
+scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
 `const R: i32 = *if c { .. };`, `*R` is `*&R`.
 
 Native code holds no reference in a global: a constant's value is a global's scalar parts,
@@ -32,29 +32,42 @@ there), is what every read through it sees, and a borrow of it at each read name
 number as the reference did; outline-constant-values then computes a value binding a
 variable or borrowing by a function at the first read, and name-borrowed-temporaries gives
 each read's borrow a local. An element of a tensor may be written through a copy of it,
-which the reference would see, and a reference a call returns may name one: such constants
-stay as they are.
+which the reference would see, and a reference a call returns or another constant holds may
+name one: such constants stay as they are.
 """, state=State)
 
 
-def _held(item, returning: set) -> bool:
-    """Whether the constant `item` holds a `&` to a machine scalar whose value names nothing
-    that may change: no element of a tensor, no call of a function in `returning`."""
+def _scalar_reference(item) -> bool:
+    """Whether the constant `item` holds a `&` to a machine scalar."""
     ty = item.type
-    if ty is None or ty._prod != "BorrowType" or ty.mutable or item.value is None or \
-            ty.inner._prod != "Scalar" or ty.inner.name not in MACHINE:
-        return False
+    return ty is not None and ty._prod == "BorrowType" and not ty.mutable and \
+        item.value is not None and ty.inner._prod == "Scalar" and ty.inner.name in MACHINE
+
+
+def _names_only_fixed(item, returning: set, referring: set) -> bool:
+    """Whether the value of the constant `item` names nothing that may change: no element of
+    a tensor, no call of a function in `returning` (of a reference), no constant in
+    `referring` (holding a reference that may name one)."""
     return not any(n._prod == "Index" or n._prod == "Call" and (
-        n.callee._prod != "Global" or n.callee.name in returning)
-        for n in descendants(item.value))
+        n.callee._prod != "Global" or n.callee.name in returning) or
+        n._prod == "Global" and n.name in referring for n in descendants(item.value))
 
 
 @dereference_constants.on("Program")
 def _program(run, program):
     st = run.state
+    consts = [i for i in program.items if i._prod == "ConstItem"]
     returning = {i.name for i in program.items if i._prod == "Fn" and i.ret is not None
-                 and i.ret._prod == "BorrowType"}
-    st.held = {i.name for i in program.items if i._prod == "ConstItem" and _held(i, returning)}
+                 and any(n._prod == "BorrowType" for n in descendants(i.ret))}
+    referring = {i.name for i in consts if i.type is not None and
+                 any(n._prod == "BorrowType" for n in descendants(i.type))}
+    candidates = [i for i in consts if _scalar_reference(i)]
+    while True:  # a constant reading one left a reference is left too
+        held = {i.name for i in candidates
+                if _names_only_fixed(i, returning, referring - st.held)}
+        if held == st.held:
+            break
+        st.held = held
     if not st.held:
         return program
     made = run.rebuild(program)
