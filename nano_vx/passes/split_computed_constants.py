@@ -93,6 +93,8 @@ def _made_apart(e, shape: Tree) -> bool:
         return any(_made_apart(f.value, shape.part(f.name)) for f in e.fields)
     elif e._prod == "Tuple" and shape.kind == "tuple":
         return any(_made_apart(x, shape.part(k)) for k, x in enumerate(e.elems))
+    elif e._prod == "EnumValue" and shape.kind == "enum" and e.variant in shape.labels():
+        return any(_made_apart(x, p) for x, (_, p) in zip(e.args, shape.part(e.variant).parts))
     return any(n._prod in ("TensorNew", "TensorLit") for n in descendants(e))
 
 
