@@ -6,6 +6,8 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_assigned_starts import bind_assigned_starts
+from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
@@ -87,6 +89,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
+from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
@@ -338,6 +341,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_assigned_starts,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,
@@ -353,6 +357,7 @@ BACK_END = [
     index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    bind_chosen_row_arguments,
     split_chosen_tensor_references,
     wrap_function_values,
     delay_assigning_closures,
@@ -392,6 +397,7 @@ BACK_END = [
     name_made_tensors,
     find_owned_buffers,
     insert_drops,
+    drop_replaced_buffers,
     explicate_calls,
     select_instructions,
 ]

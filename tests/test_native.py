@@ -80,10 +80,10 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/"
     "e5010_counter_copied_after_the_closure_assigning_it_was_called.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose between another chosen state and its own (no
-    # flag says which of the caller's variables the inner one is).
+    # is given, given a state an `if` chose between a parameter and a state read from another
+    # call's tuple (no flag says which of the caller's variables that element is).
     "tests/passes/cases/lower_state_tuples/"
-    "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_a_"
+    "e5010_state_read_from_a_tuple_chosen_beside_a_parameter_in_a_tuple_returned_through_a_"
     "call.vx",
     # A parameter of a closure given a variable a `let mut` binds to a function and then
     # assigns a closure, printed: no flag says which kind the variable holds at a call.
@@ -105,9 +105,10 @@ NOT_LOWERED = {
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent (the one not its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in the value of an assignment to an element, where no
-    # `let` goes before the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
+    # A string a call computes, printed in the value of an assignment to an element of a
+    # tensor the value reads: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/"
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
     # before it.
@@ -116,23 +117,22 @@ NOT_LOWERED = {
     # variables the function assigns: each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
     "e5010_five_references_chosen_between_calls_in_one_function.vx",
-    # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
-    # variable from -3 to a parameter): the interpreter's is unbounded.
-    "tests/passes/cases/erase_variable_extents/"
-    "e5010_loop_variable_of_i64_below_a_parameter.vx",
-    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
+    # interpreter's is unbounded.
+    "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
+    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
+    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
-    # A row of a tensor no variable names, after a shift of literals an operator's other
-    # operand types as an i64: bound to a local first, the shift would be an i32's.
+    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
+    # A row of a tensor no variable names, after a shift of literals nothing types (printed):
+    # the interpreter shifts a plain i32, which a `let` beside an i64 would not hold as such.
     "tests/passes/cases/name_row_temporaries/"
-    "e5010_row_of_a_temporary_after_a_shift_of_literals_an_operator_types.vx",
-    # Rows of two tensors an `if` chooses as a call's argument: no index chooses between them,
-    # no `let` for each arm to bind, and its value would start at a tensor nobody owns.
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_printed.vx",
+    # Rows of two tensors an `if` chooses as a closure's argument: no parameter's type for a
+    # `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function.vx",
+    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure.vx",
     # A closure binding whole an enum it takes a variant of which carries a tensor: put
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
@@ -140,10 +140,10 @@ NOT_LOWERED = {
     # A function returning an aggregate holding a tensor of `?` extents beside its result:
     # no tensor of extents its type says for its out-parameter to start from.
     "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
-    # A placement query a `let mut` holds, assigned another, compared with a query of a
-    # closure call's result: no declared result types it (check-native-subset).
+    # A query of a closure call's result compared with an option: no declared result types
+    # the local holding it, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_a_query_of_a_closure_call.vx",
+    "e5010_query_of_a_closure_call_compared_with_an_option.vx",
     # A `&mut` to a reference given to a closure that writes through it: a reference has no
     # cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
