@@ -73,6 +73,7 @@ from .passes.defer_early_returned_references import defer_early_returned_referen
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
+from .passes.dereference_constants import dereference_constants
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -284,6 +285,7 @@ BACK_END = [
     split_computed_constants,
     hoist_constant_tensors,
     inline_aggregate_constants,
+    dereference_constants,
     outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,

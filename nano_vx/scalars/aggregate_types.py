@@ -271,14 +271,17 @@ def _alike(shape: Tree, found: list) -> Tree:
 def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     """shape, each leaf not typed filled as the value e says: by the type of the local,
     tensor or literal a literal writes there (_leaf_type), or every arm of an `if` or a
-    `match` writes there alike, and, where a generic struct's
+    `match` writes there alike (a scalar one chooses too), and, where a generic struct's
     erased field holds an aggregate, by that aggregate's shape (a literal's, an aggregate
     local's or a call's), filled so in turn."""
     if shape.kind == "leaf":
         if shape.leaf is not None:
             return shape
         found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
-        return _value_shape(e, found, scope) if found is not None else \
+        if found is not None:
+            return _value_shape(e, found, scope)
+        arms = _arms(e)
+        return _alike(shape, [_arm_shape(x, shape, scope) for x in arms]) if arms else \
             Tree("leaf", leaf=_leaf_type(e, scope))
     p = e._prod
     if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
@@ -289,12 +292,19 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     if p == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
         return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
                                          for x, (k, part) in zip(e.elems, shape.parts)))
-    arms = [e.then.value, e.orelse.value] if p == "IfExpr" and e.orelse is not None \
-        else [c.body.value for c in e.cases] if p == "MatchValue" else []
-    if arms and None not in arms:
+    arms = _arms(e)
+    if arms:
         return _alike(shape, [_arm_shape(x, shape, scope) for x in arms])
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
     return shape.filled(found) if found is not None else shape
+
+
+def _arms(e) -> list:
+    """The values of the arms of e, an `if` with an `else` or a `match` each arm of which
+    has one; none for any other value."""
+    arms = [e.then.value, e.orelse.value] if e._prod == "IfExpr" and e.orelse is not None \
+        else [c.body.value for c in e.cases] if e._prod == "MatchValue" else []
+    return arms if None not in arms else []
 
 
 def _arm_shape(x, shape: Tree, scope: _Scope) -> Tree:
