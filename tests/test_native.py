@@ -45,13 +45,12 @@ NOT_LOWERED = {
     # would see).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
-    # A `&mut` to a struct holding a tensor that an `if` and a statement after it make to
-    # refer to another, the tensor assigned whole through it (native code assigns no whole
-    # tensor through a reference); one a function returns from a `return` in its statements
-    # on a condition read through it (neither computed again per part nor written at the
-    # call).
+    # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
+    # tensor assigned whole through it (native code assigns no whole tensor through a
+    # reference); one a function returns from a `return` in its statements on a condition
+    # read through it (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_twice.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
     # A constant holding a generic struct's literal whose value calls a function, or
