@@ -104,6 +104,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.give_early_return_conditions import give_early_return_conditions
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
@@ -308,6 +309,7 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    give_early_return_conditions,
     defer_early_returned_references,
     split_choice_statements,
     split_returned_references,

@@ -154,7 +154,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
     assert rows[names.index("expand-aggregate-prints") + 1:
-                names.index("expand-aggregate-prints") + 3] == [
+                names.index("expand-aggregate-prints") + 4] == [
+        ["give-early-return-conditions", "rewrite", "Lmatched", "Lmatched"],
         ["defer-early-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")

@@ -48,11 +48,11 @@ NOT_LOWERED = {
     # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
     # reference); one a function returns from a `return` in its statements on a condition
-    # read through it (neither computed again per part nor written at the call).
+    # that may stop (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
     # A constant holding a generic struct's literal whose value calls a function, or
     # binding a variable (its fields' type erased: split-computed-constants splits the
     # others, and one a call returns whole), or a struct holding a tensor a call or an `if`
