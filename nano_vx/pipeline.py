@@ -97,6 +97,7 @@ from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
+from .passes.flag_maybe_lent_tensors import flag_maybe_lent_tensors
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -328,6 +329,7 @@ BACK_END = [
     defer_kernel_moves,
     return_kernel_tensors,
     return_kernel_pointers,
+    flag_maybe_lent_tensors,
     hand_on_lent_tensors,
     copy_out_tensors,
     drop_uncalled_closures,
