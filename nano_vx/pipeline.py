@@ -59,6 +59,7 @@ from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
+from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
@@ -324,6 +325,7 @@ BACK_END = [
     cast_printed_literals,
     cast_returned_generic_fields,
     return_assigned_tensor_fields,
+    copy_held_tensor_fields,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,

@@ -41,10 +41,10 @@ NOT_LOWERED = {
     # are erased, not checked).
     "tests/passes/cases/scalarize_aggregates/e5010_generic_holding_ever_deeper_aggregates.vx",
     # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
-    # buffer held by another local too (native code copies into the buffer, which the other
-    # would see).
+    # buffer held by another local too, one lent on (native code copies into the buffer,
+    # which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
+    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_on.vx",
     # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
     # reference); one a function returns from a `return` in its statements on a condition
