@@ -131,6 +131,7 @@ from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.outline_constant_values import outline_constant_values
+from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -333,6 +334,7 @@ BACK_END = [
     return_kernel_pointers,
     flag_maybe_lent_tensors,
     hand_on_lent_tensors,
+    renew_taken_tensors,
     copy_out_tensors,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,

@@ -169,7 +169,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 13] == [
+    assert rows[split:split + 14] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
@@ -182,7 +182,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],
         ["flag-maybe-lent-tensors", "rewrite", "Lparted", "Lparted"],
-        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"]]
+        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"],
+        ["renew-taken-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [
