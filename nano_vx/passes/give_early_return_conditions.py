@@ -8,6 +8,7 @@ takes what it computed."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
@@ -48,30 +49,32 @@ _READ = ("Int", "Float", "Bool", "Local", "FieldGet", "TupleGet", "Deref", "Unar
 @give_early_return_conditions.on("Program")
 def _program(run, program):
     st, shapes = run.state, Shapes(program)
-    fns = {i.name: i for i in program.items if i._prod == "Fn"}
-    stored = [n.value for n in descendants(program)
-              if n._prod == "Let" or n._prod == "Assign" and n.target._prod == "Local"]
-    named: dict[str, int] = {}
-    for n in descendants(program):
-        if n._prod == "Global" and n.name in fns:
-            named[n.name] = named.get(n.name, 0) + 1
+    calls = [n.value for n in descendants(program) if _stores(n) and n.value._prod == "Call"
+             and n.value.callee._prod == "Global"]
+    # A function named other than as the callee of such a call (a value, a call elsewhere)
+    # is left as it is.
+    callees = {id(c.callee) for c in calls}
+    elsewhere = {n.name for n in descendants(program)
+                 if n._prod == "Global" and id(n) not in callees}
     taken = {i.name for i in program.items if hasattr(i, "name")}
-    for name, fn in fns.items():
-        calls = [c for c in stored if c._prod == "Call" and c.callee._prod == "Global"
-                 and c.callee.name == name]
-        if shapes.of(fn.ret) is not None and _returns_early(fn) and named.get(name) == len(calls) and \
-                all(len(c.args) == len(fn.params) and all(map(quiet, c.args)) for c in calls):
-            st.conds[name] = fresh_item(f"{name}$cond", taken)
+    for fn in (i for i in program.items if i._prod == "Fn"):
+        if fn.name not in elsewhere and shapes.of(fn.ret) is not None and \
+                _returns_early(fn) and all(
+                    len(c.args) == len(fn.params) and all(map(quiet, c.args))
+                    for c in calls if c.callee.name == fn.name):
+            st.conds[fn.name] = fresh_item(f"{fn.name}$cond", taken)
     if not st.conds:
         return program
     made = run.rebuild(program)
-    items = []
-    for item in made.items:
-        if item._prod == "Fn" and item.name in st.conds:
-            items += [_computer(item, st.conds[item.name]), _given(item)]
-        else:
-            items.append(item)
-    return made.replace(items=tuple(items))
+    return made.replace(items=tuple(chain.from_iterable(
+        (_computer(i, st.conds[i.name]), _given(i)) if i._prod == "Fn" and i.name in st.conds
+        else (i,) for i in made.items)))
+
+
+def _stores(s) -> bool:
+    """Whether s is a `let` or an assignment to a local, whose value a call's statement
+    computed just before can follow."""
+    return s._prod == "Let" or s._prod == "Assign" and s.target._prod == "Local"
 
 
 def _returns_early(fn) -> bool:
@@ -115,17 +118,10 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-@give_early_return_conditions.on("Let", splice=True)
-def _let(run, let):
-    made = run.rebuild(let)
-    first, value = _computed_first(run, made.value)
-    return (*first, made.replace(value=value))
-
-
-@give_early_return_conditions.on("Assign", splice=True)
-def _assign(run, node):
-    made = run.rebuild(node)
-    if node.target._prod != "Local":
+@give_early_return_conditions.on("Let", "Assign", splice=True)
+def _stored(run, s):
+    made = run.rebuild(s)
+    if not _stores(made):
         return (made,)
     first, value = _computed_first(run, made.value)
     return (*first, made.replace(value=value))
