@@ -214,8 +214,12 @@ _ENTRIES = [
          "unsuffixed literal fits any type of its kind), and `E::V(..)` each value V carries "
          "one of the type V declares. The message names the struct or the variant, the "
          "field or the value's position and both types. A field whose type is a generic "
-         "parameter of the struct takes any value, but every field naming that parameter "
-         "takes the same type."),
+         "parameter of the struct takes a value of the type the struct's arguments make it "
+         "(`Cell<i32> { v: true }` is refused), those the literal writes or those of the "
+         "type it is given as; without any, every field naming that parameter takes the same "
+         "type. A generic struct's arguments are part of its type: a `Cell<f64>` given where "
+         "a `Cell<i32>` is asked for is refused with the code of the place (E3001, E3002, "
+         "E3003, E3007)."),
     Code("E3013", "a struct literal that misses a field",
          "`S { a: 1, b: t }` builds a value of struct S, so it gives every field S declares: "
          "the message names the ones missing. (A struct has no default values.)"),

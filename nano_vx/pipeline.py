@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
@@ -39,6 +40,7 @@ from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
+from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
 from .passes.decide_placement_queries import decide_placement_queries
@@ -56,9 +58,11 @@ from .passes.check_where_clauses import check_where_clauses
 from .passes.bind_launching_closures_again import bind_launching_closures_again
 from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
+from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
+from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
 from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
@@ -67,6 +71,7 @@ from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arm
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
+from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
@@ -83,6 +88,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
+from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
@@ -157,6 +163,7 @@ from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
+from .passes.return_assigned_references import return_assigned_references
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
@@ -220,6 +227,7 @@ PIPELINE = Pipeline([
     check_memory_declarations,
     check_struct_arguments,
     check_vector_types,
+    check_struct_instances,
     type_generic_field_literals,
     erase_struct_arguments,
     monomorphize,
@@ -275,6 +283,7 @@ PIPELINE = Pipeline([
 # dump or --stop-after names one of them.
 BACK_END = [
     inline_borrowed_references,
+    return_assigned_references,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,
@@ -309,6 +318,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,
     state_block_prints,
@@ -338,6 +348,7 @@ BACK_END = [
     hand_on_lent_tensors,
     renew_taken_tensors,
     copy_out_tensors,
+    bind_assigned_starts,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,
@@ -355,6 +366,8 @@ BACK_END = [
     assign_chosen_tensors,
     split_chosen_tensor_references,
     wrap_function_values,
+    delay_assigning_closures,
+    copy_closures_per_argument_type,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
@@ -390,6 +403,7 @@ BACK_END = [
     name_made_tensors,
     find_owned_buffers,
     insert_drops,
+    drop_replaced_buffers,
     explicate_calls,
     select_instructions,
 ]

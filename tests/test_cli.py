@@ -103,6 +103,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
         "check-dangling-references", "analysis", "Lrouted", "Lrouted", "-", "-"]
     assert rows["type-generic-field-literals"] == [
         "type-generic-field-literals", "rewrite", "Lresolved", "Lresolved", "-", "-"]
+    assert rows["check-struct-instances"] == [
+        "check-struct-instances", "analysis", "Lresolved", "Lresolved", "-", "-"]
 
 
 def test_list_passes_prints_the_spatial_lane_after_the_front_end():
@@ -123,7 +125,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:8] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:9] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                        ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
                         ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
                         ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
@@ -145,10 +148,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 6] == [
+    assert rows[unit + 1:unit + 7] == [
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [
@@ -207,8 +211,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 2:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
-                                   ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
+    assert rows[gate - 4:gate] == [
+        ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+        ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
+        ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
+        ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 1:
                 names.index("bind-extent-literals")] == [
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
@@ -253,6 +260,16 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[typed:typed + 2] == [
         ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
         ["start-chosen-references", "rewrite", "Lscalars", "Lscalars"]]
+    starts = names.index("bind-assigned-starts")
+    assert rows[starts - 1:starts + 2] == [
+        ["copy-out-tensors", "rewrite", "Lparted", "Lsplit"],
+        ["bind-assigned-starts", "rewrite", "Lsplit", "Lsplit"],
+        ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]]
+    drops = names.index("insert-drops")
+    assert rows[drops:drops + 3] == [
+        ["insert-drops", "rewrite", "Lcells", "Ldrops"],
+        ["drop-replaced-buffers", "rewrite", "Ldrops", "Ldrops"],
+        ["explicate-calls", "rewrite", "Ldrops", "Lcalls"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 
 

@@ -42,9 +42,10 @@ there before the `if`, unmoved (a borrow or a use of a moved one is refused). An
 chain assigns in each of its arms, and an arm that ends without a value (a `return`, a
 stop) assigns nothing. A reference or pointer none of whose arms names such a place has no
 start that computes nothing: it stays an `if` value, which split-chosen-tensor-references
-then binds in each arm (check-native-subset refuses a `let mut` one). A row (`if c { t[0]
+then binds in each arm (a `let mut` one too). A row (`if c { t[0]
 } else { t[1] }`) would leave the new tensor nobody's: it stays an `if` value, which
-check-native-subset refuses.
+split-chosen-tensor-references binds in each arm where a `let` binds it, and
+check-native-subset refuses elsewhere.
 """, state=State)
 
 

@@ -15,17 +15,19 @@ from ..scalars.storages import fresh_copy
 
 bind_launching_closures_again = Pass("bind-launching-closures-again", L, L, """
 Bind a closure whose body launches a kernel given a variable a `let mut` binds to a closure
-again, launching copies of its kernels, before each call of it after the `let` of a
-variable that a closure the variable is given reads, so that choose-closures-in-kernels can
-give each kernel the closures bound before its closure.
+(or calls such a closure) again, launching copies of its kernels, before each call of it
+after the `let` of a variable that a closure the variable is given reads, so that
+choose-closures-in-kernels can give each kernel the closures bound before its closure.
 
 `let run = |y: i32| spawn on(T) { f(y) }; print(run(1)); let m = 5; f = |x: i32| x * m;
 print(run(5));` is `.. let run#1 = |y#1: i32| spawn on(T) { f(y#1) }; print(run#1(5));`,
 the copy's kernel a copy of the first's: the first `run`, called before `m` is bound, runs
 while `f` holds a closure bound before it, and the second is bound after the closure
-reading `m`, which its kernel can be given. It is done for a closure that the function's
-body names only as the callee of calls outside closures (a closure naming it, or a value
-of it, may call it later, holding the first kernel).
+reading `m`, which its kernel can be given. A closure calling `run` (`let twice = |y: i32|
+run(y) + run(y);`) is bound again likewise, after `run`'s copy, which its copy calls. It is
+done for a closure that the function's body names only as the callee of calls outside
+closures or in the body of another such closure (a closure made inside one naming it, or a
+value of it, may call it later, holding the first kernel).
 """)
 
 
@@ -59,14 +61,22 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
     stale = set()  # those bound before the `let` of a variable their closures read
     out = []
     value = () if fn.body.value is None else (fn.body.value,)
+
+    def bind(name, span):
+        """`name` bound again, after the closures it calls that are stale, bound again too."""
+        for called in sorted(stale & now.keys()):
+            if _names(closures[name][0].body, called):
+                bind(called, span)
+        now[name] = unused_name(display_name(name), taken)
+        out.append(L["Let"](now[name], False, L["OpaqueType"](span=span),
+                            _copy(closures[name][0], kernels, names, copies, taken, now),
+                            span=span))
+        stale.discard(name)
+
     for s in stmts + value:
         for name in sorted(stale & now.keys()):
-            if _names(s, name):
-                now[name] = unused_name(display_name(name), taken)
-                out.append(L["Let"](now[name], False, L["OpaqueType"](span=s.span),
-                                    _copy(closures[name][0], kernels, names, copies, taken),
-                                    span=s.span))
-                stale.discard(name)
+            if name in stale and _names(s, name):
+                bind(name, s.span)
         renamed = {name: now[name] for name in now if now[name] != name and _names(s, name)}
         out.append(fresh_copy(s, renamed) if renamed else s)
         if s._prod == "Let":
@@ -80,8 +90,9 @@ def _bound_again(fn, kernels: dict, names: set, copies: dict):
 
 def _closures_to_bind(fn) -> dict:
     """Each `let` of fn's body binding a closure that launches a kernel given a variable a
-    `let mut` binds to a closure, named only as the callee of calls outside closures ->
-    (the closure, the variables the closures that variable is given read)."""
+    `let mut` binds to a closure, or that calls such a closure -> (the closure, the
+    variables the closures that variable is given read); each named only as the callee of
+    calls outside closures or in the body of another of them (not in a closure inside it)."""
     stmts = fn.body.stmts
     chosen = {s.name for s in stmts if s._prod == "Let" and s.mutable
               and s.value._prod == "Closure"}
@@ -90,27 +101,43 @@ def _closures_to_bind(fn) -> dict:
         if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in chosen \
                 and n.value._prod == "Closure":
             read.setdefault(n.target.name, set()).update(captures(n.value))
-    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
-    later = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
-             for n in descendants(c.body)}
+    lets = {s.name: s.value for s in stmts if s._prod == "Let" and not s.mutable
+            and s.value._prod == "Closure"}
     found = {}
-    for s in stmts:
-        if s._prod != "Let" or s.mutable or s.value._prod != "Closure":
-            continue
-        given = {a.name for n in descendants(s.value.body) if n._prod == "Launch"
+    for name, c in lets.items():
+        given = {a.name for n in descendants(c.body) if n._prod == "Launch"
                  for a in n.args if a._prod == "Local" and a.name in read}
-        if given and all(id(n) in callees and id(n) not in later
-                         for n in descendants(fn.body)
-                         if n._prod == "Local" and n.name == s.name):
-            found[s.name] = (s.value, set().union(*(read[g] for g in given)))
-    return found
+        if given:
+            found[name] = (c, set().union(*(read[g] for g in given)))
+    while True:  # a closure calling one found is bound again with it
+        more = {name: (c, set().union(*(found[m][1] for m in found if _names(c.body, m))))
+                for name, c in lets.items() if name not in found and
+                any(_names(c.body, m) for m in found)}
+        if not more:
+            break
+        found.update(more)
+    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
+    inner = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
+             for n in descendants(c.body)}
+    while True:  # named otherwise, it (and each naming it) may call the first kernels
+        called = {id(n) for c, _ in found.values() for n in descendants(c.body)} - {
+            id(n) for c, _ in found.values() for m in descendants(c.body)
+            if m._prod == "Closure" for n in descendants(m.body)}
+        out = {name for name in found if not all(
+            id(n) in callees and (id(n) not in inner or id(n) in called)
+            for n in descendants(fn.body) if n._prod == "Local" and n.name == name)}
+        out |= {name for name, (c, _) in found.items() if any(_names(c.body, m) for m in out)}
+        if not out:
+            return found
+        found = {name: v for name, v in found.items() if name not in out}
 
 
-def _copy(closure, kernels: dict, names: set, copies: dict, taken: set):
-    """closure made of nodes of its own, its locals named anew, its launches of copies of
-    their kernels."""
-    copy = fresh_copy(closure, {b: unused_name(display_name(b), taken)
-                                for b in bound_in(closure)})
+def _copy(closure, kernels: dict, names: set, copies: dict, taken: set, now: dict):
+    """closure made of nodes of its own, its locals named anew, the closures it calls by the
+    names `now` gives them, its launches of copies of their kernels."""
+    renamed = {name: new for name, new in now.items() if new != name}
+    copy = fresh_copy(closure, {**renamed, **{b: unused_name(display_name(b), taken)
+                                              for b in bound_in(closure)}})
     return _relaunched(copy, kernels, names, copies)
 
 

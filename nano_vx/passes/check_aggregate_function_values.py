@@ -13,9 +13,9 @@ Refuse a function taking or returning a struct, tuple or enum named other than a
 
 scalarize-aggregates takes such a function's parameters and result apart, and each call by
 name with them; a value of it that wrap-aggregate-function-values and
-number-aggregate-function-values left (given on by a closure, returned: `let apply = |g, c:
-Cell| inner(g, c);`), which wrap-function-values would wrap in a closure later, would still
-call the function whole.
+number-aggregate-function-values left (returned by a closure: `let keep = |h| h;
+keep(g)(c)`), which wrap-function-values would wrap in a closure later, would still call the
+function whole.
 """)
 
 

@@ -45,9 +45,10 @@ the function's body itself binds, and the variable never lent (a kernel whose bo
 it is given it `&mut`, through which it may hold another closure). A launch before a
 closure's `let` runs before the assignment giving it, and its kernel is not given it; so
 does one in the body of a closure a `let` binds that the body names only as the callee of
-calls outside closures, all before that `let` (bind-launching-closures-again binds such a
-closure again for the calls after it); one in another closure's body may run later: its
-variable is left as it is. Otherwise the kernel is given the closure value, which
+calls outside closures (or in the body of another closure a `let` binds, named so in turn),
+all before that `let` (bind-launching-closures-again binds such a closure again for the
+calls after it); one in another closure's body may run later: its variable is left as it
+is. Otherwise the kernel is given the closure value, which
 type-scalars refuses (E5010).
 """, state=State)
 
@@ -120,25 +121,46 @@ def _choose(st: State, fn, taken: set) -> None:
 
 def _runs_until(fn, at: int, launch) -> float:
     """The last statement of fn's body (past them, its value) a launch in the body of a
-    closure its statement `at` binds may run in: the last calling the closure, where fn names it only as the callee of
-    calls outside closures (the launch not in a closure of its own); else any later one.
-    An assignment giving the variable a closure bound after `at` comes after the `let`s of
-    what that closure reads: a call before that cannot see it."""
-    stmts = fn.body.stmts
-    s = stmts[at]
+    closure its statement `at` binds may run in: the last calling the closure, where fn
+    names it only as the callee of calls outside closures or in the body of another closure
+    a `let` binds (the last calling that one, likewise), the launch not in a closure of its
+    own; else any later one. An assignment giving the variable a closure bound after `at`
+    comes after the `let`s of what that closure reads: a call before that cannot see it."""
+    s = fn.body.stmts[at]
     if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or any(
             n is launch for c in descendants(s.value.body) if c._prod == "Closure"
             for n in descendants(c)):
         return float("inf")
-    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
-    later = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
-             for n in descendants(c.body)}
-    value = () if fn.body.value is None else (fn.body.value,)
-    named = [(i, n) for i, t in enumerate(stmts + value) for n in descendants(t)
-             if n._prod == "Local" and n.name == s.name]
-    if any(id(n) not in callees or id(n) in later for _, n in named):
+    return _called_until(fn, at, set())
+
+
+def _called_until(fn, at: int, seen: set) -> float:
+    """The last statement of fn's body (past them, its value) that may call the closure a
+    `let` binds at `at`: see `_runs_until`."""
+    stmts = fn.body.stmts
+    s = stmts[at]
+    if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or at in seen:
         return float("inf")
-    return max([at] + [i for i, _ in named])
+    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
+    value = () if fn.body.value is None else (fn.body.value,)
+    until = at
+    for i, t in enumerate(stmts + value):
+        inner = {id(n): c for c in descendants(t) if c._prod == "Closure"
+                 for n in descendants(c.body)}
+        for n in descendants(t):
+            if n._prod != "Local" or n.name != s.name:
+                continue
+            if id(n) not in callees:
+                return float("inf")
+            if id(n) in inner:
+                # called in a closure's body: when that closure is called, if a `let` binds it
+                c = inner[id(n)]
+                if not (t._prod == "Let" and t.value is c and i > at):
+                    return float("inf")
+                until = max(until, _called_until(fn, i, seen | {at}))
+            else:
+                until = max(until, i)
+    return until
 
 
 def _number(which: str, i: int, span):

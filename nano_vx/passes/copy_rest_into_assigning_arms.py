@@ -1,8 +1,8 @@
 """copy-rest-into-assigning-arms: Lsplit -> Lsplit.
 
-Same IL: an `if` statement each of whose arms either ends leaving (`return`, `break`,
-`continue`) or leaves nowhere runs one arm and then, unless it left, what followed it, so
-each arm that does not leave followed by its copy of the rest is the same program."""
+Same IL: an `if` statement runs one arm and then, unless the arm left (`return`, `break`,
+`continue`), what followed it, so each arm that does not end leaving followed by its copy of
+the rest is the same program."""
 
 from __future__ import annotations
 
@@ -32,11 +32,12 @@ reference as one machine type, so rebind-chosen-references then makes each assig
 statement of its arm's block, a `let` of its own. The second arm's copy binds its locals
 under names of their own; where the block has a value, the `if` becomes the block's value,
 each arm ending with its copy of it. An arm whose last statement leaves (`if c { r = &mut x;
-} else { return 7; }`) never reaches the rest and is left as it is. Only an `if` in the block
-of the reference's `let` (or, so copied, in an arm) is written so, one whose other arms
-leave nowhere (a `return`, `break` or `continue` inside them is left as it is) and that is
-not the block's last; and a function with more than four is left as it is (each writes the
-rest of its block twice), for type-scalars to refuse.
+} else { return 7; }`) never reaches the rest and is left as it is; one that may leave
+before its end (`if x > 1.0 { return 9; } r = &mut t[0];`) leaves its copy of the rest
+unrun as it left the rest. Only an `if` in the block of the reference's `let` (or, so
+copied, in an arm) is written so, one that is not the block's last; and a function with
+more than four is left as it is (each writes the rest of its block twice), for type-scalars
+to refuse.
 """, state=State)
 
 
@@ -64,8 +65,7 @@ def _assigning(s, held: set):
     if s._prod != "If" or s.comptime:
         return None
     arms = [arm for arm in (s.then, s.orelse) if arm is not None and not _leaves(arm)]
-    if any(arm.value is not None or any(n._prod in _LEAVING for n in descendants(arm))
-           for arm in arms):
+    if any(arm.value is not None for arm in arms):
         return None
     return next((n.target.name for arm in arms for n in arm.stmts if n._prod == "Assign"
                  and n.target._prod == "Local" and n.target.name in held), None)

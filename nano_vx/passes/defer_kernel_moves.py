@@ -53,7 +53,9 @@ each move m the flag numbers: called again, its read of `*t` stops where the int
 does, naming where `t` moved. It is done for a kernel launched once by a
 statement (a `let`'s value or its own), lent a variable or a reference, that moves `*t`
 only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
-leaves it readable, where the interpreter stops: `scalars/kernel_moves.py`), and whose
+leaves it readable, where the interpreter stops: `scalars/kernel_moves.py`; a loop around
+a call of the moving closure is read only where the call's block assigns `*t` after it
+before anything leaves the block, so a later turn reads what it was given), and whose
 launches lending `t` are of such kernels; others stay as they are.
 """, state=State)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
 from ..nanopass import Pass, descendants
+from ..scalars.closures import names
 
 
 @dataclass
@@ -48,8 +49,8 @@ def _block(run, block):
     # naming it (a closure names only what is bound before it).
     for let in reversed([s for s in block.stmts if s._prod == "Let" and s.name in delayed]):
         at = stmts.index(let)
-        later = next((j for j in range(at + 1, len(stmts)) if _names(stmts[j], let.name)),
-                     None if block.value is None or not _names(block.value, let.name)
+        later = next((j for j in range(at + 1, len(stmts)) if names(stmts[j], let.name)),
+                     None if block.value is None or not names(block.value, let.name)
                      else len(stmts))
         if later is not None:
             stmts.insert(later - 1, stmts.pop(at))
@@ -65,11 +66,7 @@ def _launching(stmts: list, chosen: set) -> set:
         for n in descendants(c.body))}
     while True:
         more = {name for name, c in closures.items()
-                if name not in found and any(_names(c.body, f) for f in found)}
+                if name not in found and any(names(c.body, f) for f in found)}
         if not more:
             return found
         found |= more
-
-
-def _names(node, name: str) -> bool:
-    return any(n._prod == "Local" and n.name == name for n in descendants(node))

@@ -16,6 +16,7 @@ from ..scalars.aggregates import Names
 @dataclass
 class State:
     flags: dict = field(default_factory=dict)  # each variable flagged -> [(option, flag)]
+    copies: dict = field(default_factory=dict)  # a `let` copying such a variable -> it
 
 
 flag_assigned_placement_queries = Pass("flag-assigned-placement-queries", L, L, """
@@ -32,7 +33,9 @@ computes whatever each holds: two placement queries are never equal (values/plac
 `same` equals a placement only to an option), so `==` is `false` and `!=` `true`; a
 variable compared only so needs no flag, and its `let` and assignments go. A variable given
 a query of what no variable names (which a flag per option would compute again), or used
-otherwise (printed, passed on) stays, for the native-code gate to refuse.
+otherwise (printed, passed on) stays, for the native-code gate to refuse. A `let` copying
+such a variable (name-temporaries reads it so before a call of its statement, `let ordered
+= p;`) is one too, its flags copying the variable's.
 """, state=State)
 
 
@@ -59,17 +62,28 @@ def _fn(run, fn):
     for n in nodes:
         if n._prod == "Assign" and n.target._prod == "Local" and not _query(n.value):
             held.discard(n.target.name)
+    copies = {}
+    for n in nodes:  # in order: a copy of a copy follows it
+        if n._prod == "Let" and not n.mutable and n.value._prod == "Local" and \
+                n.value.name in held:
+            copies[n.name] = n.value.name
+            held.add(n.name)
     # a variable used otherwise stays (for the gate), and then so does one compared with it
+    # or copying it
     while True:
         options, seen = _uses(nodes, held)
         unseen = {n.name for n in nodes if n._prod == "Local" and n.name in held and
                   id(n) not in seen}
-        if not unseen:
+        unseen |= {name for name, source in copies.items() if source not in held - unseen}
+        if not (unseen & held):
             break
         held -= unseen
+    run.state.copies = {name: source for name, source in copies.items() if name in held}
+    for name, source in reversed(run.state.copies.items()):
+        options[source] += [o for o in options[name] if o not in options[source]]
     names = Names(fn)
-    run.state.flags = {name: [(option, names.fresh(name)) for option in options[name]]
-                       for name in held}
+    run.state.flags = {n.name: [(option, names.fresh(n.name)) for option in options[n.name]]
+                       for n in nodes if n._prod == "Let" and n.name in held}
     return run.rebuild(fn) if run.state.flags else fn
 
 
@@ -81,6 +95,8 @@ def _uses(nodes, held) -> tuple[dict, set]:
     for n in nodes:
         if n._prod == "Assign" and n.target._prod == "Local":
             seen.add(id(n.target))
+        if n._prod == "Let" and n.value._prod == "Local" and n.name in held:
+            seen.add(id(n.value))
         if _queries_compared(n, held):
             seen.update(id(side) for side in (n.left, n.right))
         for name in held:
@@ -112,7 +128,8 @@ def _let(run, let):
     if flags is None:
         return (run.rebuild(let),)
     return tuple(L["Let"](flag, True, L["Scalar"]("bool", span=let.span),
-                          _is(option, let.value), span=let.span) for option, flag in flags)
+                          run.walk(_is(option, let.value)), span=let.span)
+                 for option, flag in flags)
 
 
 @flag_assigned_placement_queries.on("Assign", splice=True)

@@ -33,7 +33,8 @@ call, which its arm checks in the interpreter's words at its row's place (`if k 
 halt_with("E9003", "index {a} is out of bounds for dimension 0 of extent 2", k) } else if k
 as u64 >= 2 { .. }`): the row's own check, of the chosen index, then passes. An `else if` chain chooses in
 each of its arms; an `if` an arm of which holds statements, or computes its index by a call,
-stays as written, which check-native-subset refuses.
+stays as written, which split-chosen-tensor-references binds in each arm where a `let` binds
+it, and check-native-subset refuses elsewhere.
 """, state=State)
 
 

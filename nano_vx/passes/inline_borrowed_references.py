@@ -26,8 +26,9 @@ so type-scalars refuses a reference to one (collapse-reference-chains makes a ch
 shared references its inner one). A `let` binding `&mut r` or `&r` (r a reference with
 `&mut` on one side of the chain) whose local is only ever dereferenced (so never assigned
 either) names r as long as it lives, so it goes, and so does a `let` copying such a local
-(`let again = rr; *again = &y;`), itself only dereferenced. One passed on, lent, or read by
-a closure (whose captures would change) stays, for type-scalars to refuse.
+(`let again = rr; *again = &y;`), itself only dereferenced, in a closure too (which then
+reads or assigns r: return-assigned-references makes a closure assigning it give it back).
+One passed on or lent stays, for type-scalars to refuse.
 """, state=State)
 
 
@@ -48,15 +49,12 @@ def _fn(run, fn):
                     if v.name in named and name not in named}:
         named |= grown
     derefs = {id(n.value) for n in nodes if n._prod == "Deref"}
-    in_closures = {n.name for c in nodes if c._prod == "Closure" for n in descendants(c)
-                   if n._prod == "Local"}
     while True:
         # A copy `let again = rr;` that goes is no use of rr; one that stays passes rr on.
         going = {id(v) for name, v in copies.items() if name in named}
         passed = {n.name for n in nodes if n._prod == "Local" and id(n) not in derefs
                   and id(n) not in going}
-        left = {name: r for name, r in named.items()
-                if name not in passed and name not in in_closures}
+        left = {name: r for name, r in named.items() if name not in passed}
         if left == named:
             break
         named = left

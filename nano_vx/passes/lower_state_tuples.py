@@ -18,7 +18,7 @@ from ..scalars.hardware_states import (HeldState, check_returned, check_static, 
 class State:
     returns: dict = field(default_factory=dict)  # fn -> the topology of the state it returns
     tuples: dict = field(default_factory=dict)  # fn -> the tuple holding states it returns
-    # fn -> {an element of the tuple it returns: the state parameter it gives back there at
+    # fn -> {an element of the tuple it returns: the state parameters it gives back there at
     # some returns}
     given_back: dict = field(default_factory=dict)
     allowed: set = field(default_factory=set)  # the calls of those that bind or read them
@@ -33,11 +33,11 @@ class State:
     shared: set = field(default_factory=set)  # its `let mut` states bound by `LetState`
     held_values: dict = field(default_factory=dict)  # a local bound or assigned a `held`
     # reference (a `let_state`'s) -> the values it is given
-    # a state an `if` chose that a return gives back where the function flags the parameter
-    # it may be -> that parameter
+    # a state an `if` chose that a return gives back where the function flags the parameters
+    # it may be -> those parameters
     beside: dict = field(default_factory=dict)
-    flags: dict = field(default_factory=dict)  # its `held` -> (the parameter, the bool that
-    # says its `held` is that parameter's)
+    flags: dict = field(default_factory=dict)  # its `held` -> {each parameter: the bool that
+    # says its `held` is that parameter's}
 
 
 lower_state_tuples = Pass("lower-state-tuples", Lheld, L, """
@@ -51,25 +51,26 @@ state_read 1 of s, state_read 2 of s), 1)`, which lower-pins writes `((s, s_took
 1)`; the tuple a call returns is returned on as it is. The `let pair` of its call is
 followed by `let`s of each state's `took` and `held`, read from the tuple, and `let u =
 pair.0;` binds the state `u` of those parts: `let_element u: i32 on Topology::NPU, took
-pair_0_took, held pair_0_held = pair.0.0;`. An element that is at some returns the state
-parameter the function is given holds a fourth value, whether it is (`(state_read 0 of s,
-state_read 1 of s, false, true)` there), and the caller's `held` of it is a `&mut` to its
-own or, when it is, to the `held` of the variable it gave (`state_part 2 of t`), so that
-either name gives the pin back once (`let_element` binds it `held &mut`); a function
+pair_0_took, held pair_0_held = pair.0.0;`. An element that is at some returns a state
+parameter the function is given holds a fourth value per such parameter, whether it is that
+one (`(state_read 0 of s, state_read 1 of s, false, true)` there), and the caller's `held`
+of it is a `&mut` to its own or, when it is one, to the `held` of the variable it gave for
+it (`state_part 2 of t`), so that either name gives the pin back once (`let_element` binds
+it `held &mut`); a function
 returning such a tuple through a call is given the flag by the callee, where the call gives
 the same element the state parameter the function gives back there; given there a state of
 its own, which dies with it, the element holds that state's `held` where the flag says it is
 it (one an `if` chose among states of its own alike, its `held` a reference to one of
 theirs), and an element the callee does not flag is never the function's parameter there
-(its flag `false`). A state an `if` chose (or a `let mut` copy) between the parameter and
-states of its own, which a return gives back where its function flags that parameter, has a
-flag of its own, `u_given`, set beside each `held` it is given: returned in the tuple it is
-its three values and `u_given`, and given to such a call the element is the parameter where
-the callee's flag and `u_given` both say so. A tuple holding states returned other than as a
+(its flag `false`). A state an `if` chose (or a `let mut` copy) between parameters and
+states of its own, which a return gives back where its function flags those parameters,
+has a flag of its own per parameter, `u_given`, set beside each `held` it is given:
+returned in the tuple it is its three values and those flags, and given to such a call the
+element is a parameter where the callee's flag and the state's for it both say so. A tuple holding states returned other than as a
 tuple literal or a call, one such a call returns used other than bound by a `let`, returned
 or dropped, a state read from it other than by a `let`, or the tuple used whole, is
 refused, and so is a state returned in it that the function was given, an `if` chose or a
-`let mut` copies (but as above).
+`let mut` copies (but as above: not one an `if` chose beside another chosen state).
 """, state=State)
 
 
@@ -115,23 +116,23 @@ def _fn(run, fn):
 
 
 def _chosen_given_back(st: State, fn) -> dict:
-    """The states an `if` chose beside one state parameter that a return gives back where the
-    function flags that parameter (as a tuple's element, or to a call flagging it): each ->
-    that parameter."""
+    """The states an `if` chose beside state parameters that a return gives back where the
+    function flags those parameters (as a tuple's element, or to a call flagging it): each
+    -> those parameters."""
     given_back, chosen = st.given_back.get(fn.name, {}), chosen_params(fn)
     found = {}
     for v in returned_tuples(fn) or ():
         if v is not None and v._prod == "Tuple":
             pairs = [(j, v.elems[j]) for j in given_back if j < len(v.elems)]
         elif v is not None and v._prod == "Call" and v.callee._prod == "Global":
-            pairs = [(j, v.args[k]) for j, k in st.given_back.get(v.callee.name, {}).items()
-                     if j in given_back and k < len(v.args)]
+            pairs = [(j, v.args[k]) for j, ks in st.given_back.get(v.callee.name, {}).items()
+                     if j in given_back for k in ks if k < len(v.args)]
         else:
             continue
         for j, x in pairs:
-            param = fn.params[given_back[j]].name
-            if x._prod == "Local" and chosen.get(x.name) == {param}:
-                found[x.name] = param
+            params = [fn.params[k].name for k in given_back[j]]
+            if x._prod == "Local" and chosen.get(x.name) and chosen[x.name] <= set(params):
+                found[x.name] = tuple(p for p in params if p in chosen[x.name])
     return found
 
 
@@ -155,29 +156,30 @@ def _returned(run, e) -> tuple:
         raise Refused(e, "a tuple holding a hardware state returned other than as a tuple "
                          "literal or a call")
     return (), e.replace(elems=tuple(
-        _flagged(run, x, given_back[j]) if j in given_back else
+        _flagged(run, x, [run.state.fn_params[k] for k in given_back[j]]) if j in given_back
+        else
         _as_tuple(run, x) if is_state_type(t) else run.walk(x)
         for j, (x, t) in enumerate(zip(e.elems, ret.elems))))
 
 
 def _passed_on(run, e, given_back: dict) -> tuple:
-    """A call's tuple returned on. An element the callee flags (it is at some returns the
-    state the call gives it) keeps its flag where the function flags it with the parameter
-    the call gives there; given a state of the function's own, which dies with it, the
-    element holds that state's `held` when the flag says it is that state; and an element
-    the function flags that the callee does not is never its parameter here."""
+    """A call's tuple returned on. An element the callee flags (it is at some returns one of
+    the states the call gives it) keeps its flags where the function flags it with the
+    parameters the call gives there; given a state of the function's own, which dies with
+    it, the element holds that state's `held` when the flag says it is that state; and an
+    element the function flags that the callee does not is never its parameter here."""
     st = run.state
     callee = st.given_back.get(e.callee.name, {})
-    given = {j: st.states[e.args[k].name] for j, k in callee.items() if _is_state(run, e.args[k])}
-    kept = {j for j, state in given.items()
-            if j in given_back and state.param == st.fn_params[given_back[j]]}
+    mine = {j: [st.fn_params[k] for k in ks] for j, ks in given_back.items()}
+    args = {j: [e.args[k] for k in ks] for j, ks in callee.items()}
+    states = {j: [st.states[a.name] if _is_state(run, a) else None for a in xs]
+              for j, xs in args.items()}
+    kept = {j for j, xs in states.items() if None not in xs and
+            [x.param for x in xs] == mine.get(j)}
     if kept == callee.keys() == given_back.keys():
         return (), run.walk(e)
-    own = {j: e.args[callee[j]] for j, state in given.items() if j not in kept and
-           state.param is None and (not state.by_ref or _own_held(st, state))}
-    beside = {j: e.args[callee[j]] for j, state in given.items() if j in given_back
-              and j not in kept and _beside(st, state, st.fn_params[given_back[j]])}
-    if kept | own.keys() | beside.keys() != callee.keys():
+    kinds = {j: [_kind(st, x, mine.get(j, [])) for x in xs] for j, xs in states.items()}
+    if any(None in ks for j, ks in kinds.items() if j not in kept):
         raise Refused(e, "a tuple returned through a call giving back in it a state held by "
                          "reference other than the parameter its function gives back there")
     span, boolean = e.span, L["Scalar"]("bool", span=e.span)
@@ -191,67 +193,88 @@ def _passed_on(run, e, given_back: dict) -> tuple:
             elems.append(element)
             continue
         parts = [L["TupleGet"](element, i, span=span) for i in range(3)]
-        flag = (L["Bool"](False, span=span),) if j in given_back else ()
-        if j in own or j in beside:
-            local = own.get(j) or beside[j]
+        flags = [L["Bool"](False, span=span) for _ in mine.get(j, ())]
+        if j in callee:
             held = st.names.fresh(f"{e.callee.name}_returned_{j}_held")
-            give = [L["Assign"](L["Local"](held, span=span), "=",
-                                L["StateRead"](local, 2, span=span), span=span)]
             before.append(L["Let"](held, True, boolean, parts[2], span=span))
-            if j in beside:
-                # The state given is the parameter where its own flag says so.
-                gave = st.names.fresh(f"{e.callee.name}_returned_{j}_given")
-                before.append(L["Let"](gave, True, boolean, flag[0], span=span))
-                given_flag = st.flags[st.states[local.name].held][1]
-                give.append(L["Assign"](L["Local"](gave, span=span), "=",
-                                        L["Local"](given_flag, span=span), span=span))
-                flag = (L["Local"](gave, span=span),)
-            before.append(L["If"](L["TupleGet"](element, 3, span=span), False,
-                                  L["Block"](tuple(give), None, span=span), None, span=span))
+            gave = [] if set(kinds[j]) == {"own"} else \
+                [st.names.fresh(f"{e.callee.name}_returned_{j}_given") for _ in mine[j]]
+            before += [L["Let"](g, True, boolean, f, span=span) for g, f in zip(gave, flags)]
+            for m, (local, state, kind) in enumerate(zip(args[j], states[j], kinds[j])):
+                give = [] if kind == "param" else [L["Assign"](
+                    L["Local"](held, span=span), "=", L["StateRead"](local, 2, span=span),
+                    span=span)]
+                # The state given is each parameter where it is, or its own flag says so.
+                for p, g in zip(mine.get(j, ()), gave):
+                    given = L["Bool"](state.param == p, span=span) if kind == "param" else \
+                        L["Local"](st.flags[state.held][p], span=span) \
+                        if kind == "beside" and p in st.flags[state.held] else \
+                        L["Bool"](False, span=span)
+                    give.append(L["Assign"](L["Local"](g, span=span), "=", given, span=span))
+                before.append(L["If"](L["TupleGet"](element, 3 + m, span=span), False,
+                                      L["Block"](tuple(give), None, span=span), None,
+                                      span=span))
             parts[2] = L["Local"](held, span=span)
-        elems.append(L["Tuple"]((*parts, *flag), span=span))
+            flags = [L["Local"](g, span=span) for g in gave] or flags
+        elems.append(L["Tuple"]((*parts, *flags), span=span))
     return tuple(before), L["Tuple"](tuple(elems), span=span)
 
 
-def _own_held(st: State, state, param=None) -> bool:
+def _kind(st: State, state, params: list):
+    """What a state a call is given is, where the callee may give it back in its tuple and
+    the function flags `params` there: one of those parameters, a state of its own (or one
+    an `if` chose among such), one an `if` chose beside them (`beside`), else None."""
+    if state is None:
+        return None
+    if state.param is not None:
+        return "param" if state.param in params else None
+    if not state.by_ref or _own_held(st, state):
+        return "own"
+    return "beside" if params and _beside(st, state, params) else None
+
+
+def _own_held(st: State, state, params=()) -> bool:
     """A state an `if` chose whose `held` refers only to bools of its function's own: one
     of its own, or a state's not given to it (which die with it, as a state of its own),
-    or else the `held` of the state parameter `param`."""
+    or else the `held` of one of the state parameters `params`."""
     def own(v):
         if v._prod == "Borrow":
             return v.value._prod == "Local" and v.value.name not in st.states
         held = st.states.get(v.state.name) if v._prod == "StatePart" and v.part == 2 and \
             v.state._prod == "Local" else None
         return held is not None and (held.param is None and not held.by_ref
-                                     or param is not None and held.param == param)
+                                     or held.param is not None and held.param in params)
     values = st.held_values.get(state.held)
     return bool(values) and all(map(own, values))
 
 
-def _beside(st: State, state, param: str) -> bool:
-    """`state` is one an `if` chose beside the state parameter `param`, whose flag says
+def _beside(st: State, state, params) -> bool:
+    """`state` is one an `if` chose beside state parameters among `params`, whose flags say
     which it is, and otherwise among states of its function's own."""
-    return state.held in st.flags and st.flags[state.held][0] == param \
-        and _own_held(st, state, param)
+    return state.held in st.flags and set(st.flags[state.held]) <= set(params) \
+        and _own_held(st, state, params)
 
 
-def _flagged(run, e, k: int):
-    """An element of the tuple a function returns that is at some returns the state
-    parameter k: its value, whether it took a pin, `false` and `true` for that parameter,
-    whose `held` its caller has, else the state's own and `false`."""
+def _flagged(run, e, params: list):
+    """An element of the tuple a function returns that is at some returns one of the state
+    parameters `params`: its value, whether it took a pin, `false` and, for each of those,
+    whether it is that parameter, whose `held` its caller has, else the state's own and
+    `false` for each."""
     span, st = e.span, run.state
-    param = st.fn_params[k]
-    if _is_state(run, e) and st.states[e.name].param == param:
+    if _is_state(run, e) and st.states[e.name].param in params:
         return L["Tuple"]((*_parts(e, 2), L["Bool"](False, span=span),
-                           L["Bool"](True, span=span)), span=span)
-    if _is_state(run, e) and _beside(st, st.states[e.name], param):
-        flag = st.flags[st.states[e.name].held][1]
-        return L["Tuple"]((*_parts(e, 3), L["Local"](flag, span=span)), span=span)
+                           *(L["Bool"](p == st.states[e.name].param, span=span)
+                             for p in params)), span=span)
+    if _is_state(run, e) and _beside(st, st.states[e.name], params):
+        flags = st.flags[st.states[e.name].held]
+        return L["Tuple"]((*_parts(e, 3), *(
+            L["Local"](flags[p], span=span) if p in flags else L["Bool"](False, span=span)
+            for p in params)), span=span)
     own = _as_tuple(run, e)
     if own._prod != "Tuple":
         raise Refused(e, "a hardware state returned other than as a variable where its "
                          "function's parameter may be")
-    return own.replace(elems=own.elems + (L["Bool"](False, span=span),))
+    return own.replace(elems=own.elems + tuple(L["Bool"](False, span=span) for _ in params))
 
 
 def _parts(local, count: int) -> tuple:
@@ -291,26 +314,26 @@ def _bind_tuple(run, node) -> tuple:
         elements[i] = HeldState(took, held, None, ret.elems[i].topo)
         if i in given_back:
             ref = st.names.fresh(f"{stem}_{i}_held_ref")
-            lets += _shared(element, held, ref, value.args[given_back[i]])
+            lets += _shared(element, held, ref, [value.args[k] for k in given_back[i]])
             elements[i] = HeldState(took, ref, None, ret.elems[i].topo, True)
     st.held_tuples[node.name] = elements
     return tuple(lets)
 
 
-def _shared(element, held: str, ref: str, given) -> list:
+def _shared(element, held: str, ref: str, givens: list) -> list:
     """The `let`s that make the `held` of an element a function returns the reference to the
-    caller's when it gave back the state parameter (`given`, the caller's variable), else to
-    the element's own: `let mut held_ref = &mut held; if pair.0.3 { held_ref = state_part 2 of
-    t; }` (lower-pins refuses a `let mut` variable, which the element would not see
+    caller's when it gave back a state parameter (`givens`, the caller's variables), else
+    to the element's own: `let mut held_ref = &mut held; if pair.0.3 { held_ref = state_part
+    2 of t; }` (lower-pins refuses a `let mut` variable, which the element would not see
     assigned)."""
     span = element.span
     boolean = L["Scalar"]("bool", span=span)
-    gave = L["TupleGet"](element, 3, span=span)
-    share = L["Assign"](L["Local"](ref, span=span), "=", L["StatePart"](given, 2, span=span),
-                        span=span)
     return [L["Let"](ref, True, L["BorrowType"](boolean, True, span=span),
                      L["Borrow"](L["Local"](held, span=span), True, span=span), span=span),
-            L["If"](gave, False, L["Block"]((share,), None, span=span), None, span=span)]
+            *(L["If"](L["TupleGet"](element, 3 + m, span=span), False, L["Block"](
+                (L["Assign"](L["Local"](ref, span=span), "=",
+                             L["StatePart"](given, 2, span=span), span=span),), None,
+                span=span), None, span=span) for m, given in enumerate(givens))]
 
 
 def _element_state(run, e):
@@ -352,7 +375,7 @@ def _statement(run, node):
     elif _is_state(run, value):
         st.states[node.name] = st.states[value.name]
     walked = node.replace(value=run.walk(value))
-    return (walked, _given(run, node, node.name)) if node.name in st.flags else (walked,)
+    return (walked, *_given(run, node, node.name)) if node.name in st.flags else (walked,)
 
 
 @lower_state_tuples.on("LetState")
@@ -362,8 +385,8 @@ def _let_state(run, node):
     if node.mutable:
         st.shared.add(node.name)
     if node.name in st.beside:
-        st.flags[node.held] = (st.beside[node.name],
-                               st.names.fresh(f"{node.name.split('#')[0]}_given"))
+        st.flags[node.held] = {param: st.names.fresh(f"{node.name.split('#')[0]}_given")
+                               for param in st.beside[node.name]}
     return run.rebuild(node)
 
 
@@ -371,20 +394,22 @@ def _let_state(run, node):
 def _assign(run, node):
     target = node.target
     if target._prod == "Local" and target.name in run.state.flags:
-        return (run.rebuild(node), _given(run, node, target.name))
+        return (run.rebuild(node), *_given(run, node, target.name))
     return (run.rebuild(node),)
 
 
-def _given(run, node, held: str):
+def _given(run, node, held: str) -> tuple:
     """Beside a `let` or an assignment of the `held` of a state an `if` chose, the same of
-    the bool that says it is the parameter's."""
-    param, flag = run.state.flags[held]
+    each bool that says it is a parameter's."""
     value, span = node.value, node.span
-    given = L["Bool"](value._prod == "StatePart" and value.state._prod == "Local"
-                      and value.state.name == param, span=span)
-    if node._prod == "Let":
-        return L["Let"](flag, True, L["Scalar"]("bool", span=span), given, span=span)
-    return L["Assign"](L["Local"](flag, span=span), "=", given, span=span)
+    out = []
+    for param, flag in run.state.flags[held].items():
+        given = L["Bool"](value._prod == "StatePart" and value.state._prod == "Local"
+                          and value.state.name == param, span=span)
+        out.append(L["Let"](flag, True, L["Scalar"]("bool", span=span), given, span=span)
+                   if node._prod == "Let" else
+                   L["Assign"](L["Local"](flag, span=span), "=", given, span=span))
+    return tuple(out)
 
 
 @lower_state_tuples.on("Call")

@@ -24,6 +24,7 @@ IN_ORDER = ("Call", "Borrow", "Index", "Binary", "Unary", "Cast", "Tuple")
 @dataclass
 class State:
     results: dict = field(default_factory=dict)  # function name -> its result type
+    params: dict = field(default_factory=dict)  # function name -> its parameters' types
     names: Names | None = None
     lent: set = field(default_factory=set)  # the locals a call may change
     constants: dict = field(default_factory=dict)  # a constant holding a tensor -> its type
@@ -42,15 +43,19 @@ bound to a local, find-owned-buffers drops it after the row's last read. The ten
 call of a function of the program returning a tensor (or a reference to one), a
 constructor, or a constant's (`&T[0]`: bound so, its buffer stays its global's); only where
 what the statement runs before it is literals, functions, constants whose first read
-prints and stops nowhere and
+neither prints nor stops and
 variables no call may change (none lent `&mut`, none a closure assigns), so that the
 statement runs its parts in the order written, or where each part computed before the
 tensor that is more than those is one a `let` holds as it is: a call of a function of the
-program returning a value, a cast, an element or row of a variable, or an operator none of
-whose literals is typed by where its value goes (`g(a / b, &made()[1])` is `let arg = a /
-b; let made = made(); g(arg, &made[1])`; `1 << 40` given to an i64 is not). Elsewhere (a
-variable a call may change, read before the call; `1 << 40`) it stays, and
-check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+program returning a value, a cast, an element or row of a variable, a scalar constant whose
+first read prints or stops (`total(X, &made()[1])` is `let arg = X; let made = made(); ..`),
+or an operator none of whose literals is typed by where its value goes (`g(a / b,
+&made()[1])` is `let arg = a / b; let made = made(); g(arg, &made[1])`), or one on literals
+alone given to a parameter of a scalar type, held by a `let` of that type, which types its
+literals as the parameter does (`both(1 << 40, &made()[1])` of an i64 parameter is `let
+arg: i64 = 1 << 40; ..`). Elsewhere (a variable a call may change, read before the call;
+`(1 << 40) + first(&made()[1])` of an i64 `let`, whose shift a `let` would type as an
+i32's) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
 one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
@@ -62,6 +67,7 @@ tensors.
 def _program(run, program):
     st = run.state
     st.results = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st.params = {i.name: [p.type for p in i.params] for i in program.items if i._prod == "Fn"}
     st.constants = {i.name: i.type for i in program.items
                     if i._prod == "ConstItem" and strip(i.type)._prod == "TensorType"}
     st.acting = acting_constants(program)
@@ -118,9 +124,9 @@ def _named(run, e):
         return None
     tensor, ty = found
     lets = []
-    for part in held:
+    for part, typed in held:
         name = run.state.names.fresh("arg")
-        lets.append(L["Let"](name, False, L["OpaqueType"](span=part.span), part,
+        lets.append(L["Let"](name, False, typed or L["OpaqueType"](span=part.span), part,
                              span=part.span))
         e = _replaced(e, part, L["Local"](name, span=part.span))
     name = run.state.names.fresh("made")
@@ -143,9 +149,12 @@ def _held(run, e, held: list):
             continue
         for before in parts[:k]:
             if _first(run, before) is not True:
-                if not _holdable(run, before):
+                if _holdable(run, before):
+                    held.append((before, None))
+                elif (typed := _place_type(run, e, before)) is not None:
+                    held.append((before, typed))
+                else:
                     return None
-                held.append(before)
         return _first(run, part) if _first(run, part) is not False else \
             _held(run, part, held)
     return None
@@ -163,7 +172,26 @@ def _holdable(run, e) -> bool:
                    for n in (e.base, e.index))
     if e._prod in ("Binary", "Unary"):
         return not (e._prod == "Binary" and e.op in ("&&", "||")) and not typed_by_place(e)
-    return e._prod == "Cast"
+    # a constant whose first read prints or stops: read by the `let`, before the tensor
+    return e._prod == "Cast" or e._prod == "Global" and e.name in run.state.acting and \
+        e.name not in run.state.constants
+
+
+def _place_type(run, call, arg):
+    """The scalar type of the parameter that `call`, of a function of the program, gives
+    `arg`, an operator on literals alone: a `let` of
+    that written type types its literals as the parameter does (`1 << 40` given to an i64
+    is `let arg: i64 = 1 << 40;`); None elsewhere."""
+    if call._prod != "Call" or call.callee._prod != "Global" or \
+            call.callee.name not in run.state.params or arg._prod not in ("Binary", "Unary"):
+        return None
+    if any(n._prod not in ("Binary", "Unary", "Int", "Float", "Bool")
+           or n._prod == "Binary" and n.op in ("&&", "||") for n in descendants(arg)):
+        return None
+    at = next((k for k, a in enumerate(call.args) if a is arg), None)
+    types = run.state.params[call.callee.name]
+    ty = types[at] if at is not None and at < len(types) else None
+    return ty if ty is not None and ty._prod == "Scalar" else None
 
 
 def _first(run, e):

@@ -15,7 +15,8 @@ from ..scalars.aggregate_types import Shaped, settled
 from ..scalars.aggregates import Names, Refused
 from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import changed_locals, tensor_locals
-from ..scalars.temporaries import held_aggregate, held_field, holds_statements, reordered
+from ..scalars.temporaries import held_aggregate, held_field, holds_statements, \
+    queried_temporary, reordered
 
 
 @dataclass
@@ -26,6 +27,7 @@ class State(Shaped):
     changed: set = field(default_factory=set)  # the locals a call may change: `let mut`s, ..
     tensors: set = field(default_factory=set)  # the locals naming a tensor
     acting: set = field(default_factory=set)  # the constants whose first read may act
+    returns: dict = field(default_factory=dict)  # each function -> the type it returns
 
 
 name_temporaries = Pass("name-temporaries", L, L, """
@@ -53,9 +55,15 @@ turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loo
 and an `if` whose arms hold statements (or give such an `if`) is held in a local of its
 own. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
-M); let ordered = agg[0]; let agg#1 = f(1); ..`). A constant whose value would need a
-`let` (`const X: i32 = make().x + 1;`) is refused and left as it was: its value has no
-statements to hold one, and so is one binding a variable in an `if`'s arm.
+M); let ordered = agg[0]; let agg#1 = f(1); ..`). What a function called by name returns
+whose placement is queried is held too, in a local of the function's result type, so that
+decide-placement-queries decides the query from that type (`made().topology() == None` is
+`let queried: Tensor<f32, [4], Memory::CPU_DRAM> = made(); queried.topology() == None`).
+A constant whose value would need a `let` (`const X: i32 = make().x + 1;`) is refused and
+left as it was: its value has no statements to hold one, and so is one binding a variable
+in an `if`'s arm (one of a scalar, a vector, a string or a tensor outline-constant-values
+made a function's `let`, and split-computed-constants an aggregate's it splits: what is left
+is a reference's, or an aggregate's inline-aggregate-constants refused).
 """, state=State)
 
 
@@ -63,6 +71,7 @@ statements to hold one, and so is one binding a variable in an `if`'s arm.
 def _program(run, program):
     run.state.enter_program(program)
     run.state.acting = acting_constants(program)
+    run.state.returns = {i.name: i.ret for i in program.items if i._prod == "Fn" and i.ret}
     return run.rebuild(program)
 
 
@@ -222,18 +231,19 @@ def _in_place(run, e):
     return out
 
 
-def _temp(run, x, made, base="agg"):
+def _temp(run, x, made, base="agg", type=None):
     """A read of a new local holding `made` (x's walked form), its `let` run first."""
     if run.state.effects:
         raise Refused(x, _AFTER)
-    return _held(run, made, len(run.state.pending), base)
+    return _held(run, made, len(run.state.pending), base, type)
 
 
-def _held(run, value, at: int, base: str):
-    """A read of a new local, its `let` of `value` run at `at` in the statement's `let`s."""
+def _held(run, value, at: int, base: str, type=None):
+    """A read of a new local, its `let` of `value` (of `type` when it is known) run at `at`
+    in the statement's `let`s."""
     name = run.state.names.fresh(base)
-    run.state.pending.insert(at, L["Let"](name, False, L["OpaqueType"](span=value.span), value,
-                                          span=value.span))
+    run.state.pending.insert(at, L["Let"](name, False, type or L["OpaqueType"](span=value.span),
+                                          value, span=value.span))
     return L["Local"](name, span=value.span)
 
 
@@ -287,8 +297,9 @@ _PLACES = ("Local", "FieldGet", "TupleGet", "Deref")
 
 
 def _unchanged(run, e) -> bool:
-    """Whether no call can change what e computes: literals, functions and constants (but
-    one whose first read may print or stop, which must come where it came), a
+    """Whether no call can change what e computes: literals (an option of a topology too),
+    functions and constants (but one whose first read may print or stop, which must come
+    where it came), a
     local no one assigns or lends `&mut` (those this pass makes), a closure (it reads its variables when called), a reference to a
     variable or its field, and what only combines those (a new tensor too: nothing can
     reach it before it is made)."""
@@ -304,13 +315,13 @@ def _unchanged(run, e) -> bool:
             all(_unchanged(run, x) for x in _parts(e))
     if p == "Global":  # a constant computed at its first read, which may print or stop
         return e.name not in run.state.acting
-    return p in ("Int", "Float", "Bool", "Str", "Closure")
+    return p in ("Int", "Float", "Bool", "Str", "Closure", "SomeTopo", "NoneTopo")
 
 
 _MOVED = ("Call", "Launch", "Transfer")
 
 
-@name_temporaries.on("Call", "IfExpr", "Launch", "MethodCall", "Transfer")
+@name_temporaries.on("Call", "IfExpr", "Launch", "Transfer")
 def _call(run, e):
     st = run.state
     before = st.effects
@@ -324,6 +335,20 @@ def _call(run, e):
         return _temp(run, e, out, "cond")
     st.effects = st.effects or _moved(e)
     return out
+
+
+@name_temporaries.on("MethodCall")
+def _method(run, e):
+    if not queried_temporary(e):
+        return _call(run, e)
+    # The value queried is held, and its query is a variable's: native code holds no
+    # placement, but decides a variable's from its type, the function's result.
+    st = run.state
+    before = st.effects
+    call = _in_order(run, e.receiver)
+    st.effects = before  # what the call computes moves with it
+    held = _temp(run, e.receiver, call, "queried", st.returns.get(e.receiver.callee.name))
+    return e.replace(receiver=held)
 
 
 def _moved(e) -> bool:

@@ -38,7 +38,9 @@ Such a local is a variable a `let` or an assignment gives a function, another su
 or an `if` choosing among those (one taking a reference to an aggregate, which a closure
 calling it would take whole), or a parameter of a closure a `let` binds and only calls, that
 its body only calls and each call gives a function by name (`apply(spare, c)` gives the
-number, an `i32`). scalarize-aggregates then takes each call by name apart as any.
+number, an `i32`); its body may give it on to such a parameter of another such closure
+(`let apply = |g, c: Cell| inner(g, c);`), the two numbering the same functions.
+scalarize-aggregates then takes each call by name apart as any.
 """, state=State)
 
 
@@ -75,21 +77,50 @@ def _aggregate(st, values) -> bool:
 
 def _given(st, fn) -> dict:
     """Each closure a `let` binds and only calls -> {k: (its k-th parameter, the functions
-    its calls give it)}, for each parameter its body only calls that every call gives a
-    function by name, one taking or returning an aggregate."""
-    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    its calls give it)}, for each parameter its body only calls or gives on to such a
+    parameter of another, that every call gives a function by name or such a parameter,
+    one of those functions taking or returning an aggregate. A parameter given on holds the
+    number of the one it gives it to, so the two number the same functions."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    values = {(name, k): [call.args[k] for call in calls if call.callee.name == name]
+              for name, closure in closures.items() for k in range(len(closure.params))}
+    params = {closures[name].params[k].name: (name, k) for name, k in values}
+    kept = {key for key, given in values.items() if given}
+    while True:
+        held = {closures[name].params[k].name for name, k in kept}
+        left = {key for key in kept if all(
+            _function(st, v) or v._prod == "Local" and v.name in held for v in values[key])
+            and _only_called_or_given_on(closures[key[0]], key[1], kept)}
+        if left == kept:
+            break
+        kept = left
+    linked = {key: {key} for key in kept}
+    for key in kept:
+        for v in values[key]:
+            if v._prod == "Local":
+                joined = linked[key] | linked[params[v.name]]
+                linked.update((each, joined) for each in joined)
     given = {}
-    for name, closure in direct_closures(fn).items():
-        args = [call.args for call in calls if call.callee.name == name]
-        callees = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
-        for k, param in enumerate(closure.params):
-            values = [each[k] for each in args]
-            if values and all(_function(st, v) for v in values) and _aggregate(st, values) \
-                    and not any(n._prod == "Local" and n.name == param.name
-                                and id(n) not in callees for n in descendants(closure.body)):
-                given.setdefault(name, {})[k] = (
-                    param.name, list(dict.fromkeys(v.name for v in values)))
+    for name, k in kept:
+        names = list(dict.fromkeys(v.name for key in sorted(linked[name, k])
+                                   for v in values[key] if v._prod == "Global"))
+        if any(st.fns[each].aggregate for each in names):
+            given.setdefault(name, {})[k] = (closures[name].params[k].name, names)
     return given
+
+
+def _only_called_or_given_on(closure, k: int, kept: set) -> bool:
+    """Whether the closure's k-th parameter is only a callee in its body, or the j-th
+    argument of a call of a closure a `let` binds (`inner`), (inner, j) being in `kept`."""
+    name = closure.params[k].name
+    allowed = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
+    allowed |= {id(a) for n in descendants(closure.body) if n._prod == "Call"
+                and n.callee._prod == "Local" for j, a in enumerate(n.args) if a._prod == "Local"
+                and a.name == name and (n.callee.name, j) in kept}
+    return not any(n._prod == "Local" and n.name == name and id(n) not in allowed
+                   for n in descendants(closure.body))
 
 
 @number_aggregate_function_values.on("Param")
@@ -124,7 +155,9 @@ def _call(run, call):
     if callee._prod != "Local":
         return call.replace(callee=run.walk(callee), args=args)
     given = st.given.get(callee.name, {})
-    args = tuple(_number(given[k][1], a) if k in given else a for k, a in enumerate(args))
+    # a parameter given on holds its number already
+    args = tuple(_number(given[k][1], a) if k in given and a._prod == "Global" else a
+                 for k, a in enumerate(args))
     if callee.name not in st.numbered:
         return call.replace(args=args)
     *tested, last = st.numbered[callee.name]

@@ -271,7 +271,8 @@ def _global(run, e):
 def _const_part(run, e):
     s = run.state
     parts = s.parts[e.constant]
-    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill)
+    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill,
+                     vx_type(s.fns[e.fill].ret) != "void")
 
 
 @lowering.on("Binary")

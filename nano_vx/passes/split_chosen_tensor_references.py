@@ -20,10 +20,10 @@ class State:
 
 
 split_chosen_tensor_references = Pass("split-chosen-tensor-references", L, L, """
-Write a `let` of a reference or raw pointer to a tensor that an `if` still chooses (no arm
-names a place assign-chosen-tensors could start the variable at) as that `if` choosing
-between the `let`s of its arms' values, each arm followed by what followed the `let` in its
-block.
+Write a `let` of a reference or raw pointer to a tensor, or of a row, that an `if` still
+chooses (no arm names a place assign-chosen-tensors could start the variable at) as that
+`if` choosing between the `let`s of its arms' values, each arm followed by what followed the
+`let` in its block.
 
 `let r = if c { first(&mut a, &mut b) } else { first(&mut b, &mut a) }; r[0] = 5;`, where
 the function assigns a and b anew, is `if c { let r = first(&mut a, &mut b); r[0] = 5; }
@@ -31,9 +31,15 @@ else { let r#1 = first(&mut b, &mut a); r#1[0] = 5; }` (the `if` the block's val
 the block has one): each `let` binds a call's result, which native code lowers, where a
 start would compute something or name a variable that may have been moved. The second
 arm's copy of the rest binds its locals under names of its own; an arm without a value (a
-`return`) is left as it is. A `let mut` is left as it is (an assignment may make it refer
-elsewhere), and so is a function with more than four such `let`s (the rest of a block is
-written once per arm, and a `let` in it splits each copy again); type-scalars refuses them.
+`return`) is left as it is. A `let mut` is split alike: an assignment in the rest (`r =
+&mut x;`, in a loop or an `if` too) makes its arm's variable refer elsewhere, as it made the
+one `let`'s. A row (`let r = if c { a[1] } else { b[0] };`, of two tensors, or of one
+that index-chosen-rows left: an arm holding statements or computing its index by a call)
+is a view of its tensor's buffer, which a `let` of it lowers, where the `if`'s variable
+would start at a new tensor no row gives back: each arm binds its row so. A function with
+more than four such `let`s is left as it is (the rest of a
+block is written once per arm, and a `let` in it splits each copy again); type-scalars
+refuses it.
 """, state=State)
 
 
@@ -59,10 +65,19 @@ def _block(run, block):
 
 
 def _chosen(s) -> bool:
-    """`s` is an immutable `let` of a reference or raw pointer to a tensor that an `if`
+    """`s` is a `let` of a reference or raw pointer to a tensor, or of a row, that an `if`
     chooses."""
-    if s._prod != "Let" or s.mutable or s.value._prod != "IfExpr" or s.value.comptime:
+    if s._prod != "Let" or s.value._prod != "IfExpr" or s.value.comptime:
         return False
     ty = s.type
     return ty._prod == "BorrowType" and ty.inner._prod == "TensorType" or \
-        ty._prod == "PtrType"
+        ty._prod == "PtrType" or ty._prod == "TensorType" and _rows(s.value)
+
+
+def _rows(e) -> bool:
+    """Whether the `if` e gives a row (`t[1]` of a matrix) in some arm, through an `else if`
+    chain too: a view of its tensor's buffer, which no start assign-chosen-tensors could
+    give the variable would give back."""
+    return any(arm.value is not None and (arm.value._prod == "Index" or
+                                          arm.value._prod == "IfExpr" and _rows(arm.value))
+               for arm in (e.then, e.orelse))

@@ -44,7 +44,8 @@ which carries a tensor is its tensors too (another variant's, one no read sees: 
 buffer where a `?` extent is): put together again, those would be buffers no one drops, so
 its closure reads it only by its parts (`b is Buf::Full` is `b_Full`, `b.Buf::Full.0` is
 `b_Full_0`, `print(b)` prints the literal of its parts, `if b_Empty { Buf::Empty } else {
-Buf::Full(b_Full_0) }`) and each call gives an enum value written there or a variable (whose
+Buf::Full(b_Full_0) }`; choose-given-variants made a call given it whole an `if` on the
+variant held) and each call gives an enum value written there or a variable (whose
 tensor part scalarize-aggregates gives as the variable holds it, whatever variant it holds:
 no buffer is made for the call), else it is left whole.
 """, state=State)

@@ -13,7 +13,7 @@ from ..languages.lsafe import Lsafe as L
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import fresh_item
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, names
 from ..scalars.storages import fresh_copy
 from ..nanopass.verify import child_nodes
 from ..scalars.moved_flags import (IN_ORDER, LEAVES, collect, flagged_variables, given,
@@ -353,10 +353,6 @@ class _Unchecked(Exception):
     an `if` whose blocks do so, past a condition not naming it."""
 
 
-def _names(node, name: str) -> bool:
-    return any(n._prod == "Local" and n.name == name for n in descendants(node))
-
-
 def _checked(block, param: str, checks):
     """The block with the checks before each statement that may be the first to read
     through `param` (the first naming it, which reads through it first, and so in the blocks
@@ -364,19 +360,19 @@ def _checked(block, param: str, checks):
     did not: a loop may run no turn); the block itself where nothing names it."""
     stmts = []
     for at, s in enumerate(block.stmts):
-        if not _names(s, param):
+        if not names(s, param):
             stmts.append(s)
             continue
         read = _first_read(block.replace(stmts=block.stmts[at:]), param)
         if read is not None:
             return block.replace(stmts=(*stmts, *checks(read), *block.stmts[at:]))
         heads = {"For": ("start", "end"), "While": ("cond",), "If": ("cond",)}.get(s._prod)
-        if heads is None or any(_names(getattr(s, h), param) for h in heads):
+        if heads is None or any(names(getattr(s, h), param) for h in heads):
             raise _Unchecked
         arms = ("then", "orelse") if s._prod == "If" else ("body",)
         stmts.append(s.replace(**{arm: _checked(getattr(s, arm), param, checks)
                                   for arm in arms if getattr(s, arm) is not None}))
-    if block.value is not None and _names(block.value, param):
+    if block.value is not None and names(block.value, param):
         read = _first_read(block.replace(stmts=()), param)
         if read is None:
             raise _Unchecked

@@ -38,11 +38,10 @@ def params_in_returned_tuples(fn) -> dict:
 def params_given_back(fns) -> dict:
     """Which state parameter each state element of the tuple each function returns is at
     some of its returns, another value at the others: the function's name -> {the element's
-    index -> the parameter's}. An element is a parameter's where a tuple literal returns that
-    parameter's variable (or a state an `if` chose that may be it), or a call returns its
-    tuple whose element is at some returns the state parameter the call gives that variable
-    (or such a state); one that may be either of two parameters
-    is left out (lower-state-tuples refuses it)."""
+    index -> the parameters' indices, in order}. An element is a parameter's where a tuple
+    literal returns that parameter's variable (or a state an `if` chose that may be it), or a
+    call returns its tuple whose element is at some returns the state parameter the call
+    gives that variable (or such a state)."""
     fns = {fn.name: fn for fn in fns}
     possible = {name: {} for name in fns}  # name -> {element: the parameters it may be}
     changed = True
@@ -53,9 +52,8 @@ def params_given_back(fns) -> dict:
                 if k not in possible[name].setdefault(j, set()):
                     possible[name][j].add(k)
                     changed = True
-    return {name: {j: next(iter(ks)) for j, ks in found.items() if len(ks) == 1}
-            for name, found in possible.items()
-            if any(len(ks) == 1 for ks in found.values())}
+    return {name: {j: tuple(sorted(ks)) for j, ks in found.items()}
+            for name, found in possible.items() if found}
 
 
 def _gives_back(fn, possible: dict):
@@ -167,7 +165,8 @@ def state_indices(ty) -> frozenset:
 def spread(ty, flagged=()):
     """The type of what native code holds for a value of type `ty`: a hardware state (or
     each a tuple holds) as its value, whether it took a pin and whether it holds it, and for
-    the elements of `flagged`, whether it is the state parameter given back."""
+    the elements of `flagged` (each -> the parameters it may be), whether it is each state
+    parameter given back."""
     boolean = L["Scalar"]("bool", span=ty.span)
     if is_state_type(ty):
         return L["TupleType"]((ty.inner, boolean, boolean), span=ty.span)
@@ -176,7 +175,8 @@ def spread(ty, flagged=()):
         if not is_state_type(t):
             return t
         parts = spread(t)
-        return parts.replace(elems=parts.elems + (boolean,)) if j in flagged else parts
+        return parts.replace(elems=parts.elems + (boolean,) * len(flagged[j])) \
+            if j in flagged else parts
     return ty.replace(elems=tuple(element(j, t) for j, t in enumerate(ty.elems)))
 
 

@@ -88,7 +88,12 @@ def _quiet_after(path: tuple, names: set, param, calling: set) -> bool:
     """Whether nothing after the statement `path` leads to names one of `names` (`_quiet` in
     each block around it), and nothing of a loop around it but the statements whose id()
     `calling` holds, which a later turn runs again, and the places of assignments of
-    `param`'s tensor whole (written, not read: it holds a value again)."""
+    `param`'s tensor whole (written, not read: it holds a value again). Where the block of
+    the statement assigns the tensor whole after it before anything can leave the block,
+    nothing after the block, nor a later turn of a loop around it, sees the move."""
+    block, i = path[-1]
+    if _reassigned(block, i, param):
+        return _quiet(block, i, names, param)
     for depth, (block, i) in enumerate(path):
         s = block.stmts[i]
         written = {id(n.target) for n in descendants(s) if n._prod == "Assign" and
@@ -100,6 +105,18 @@ def _quiet_after(path: tuple, names: set, param, calling: set) -> bool:
         if not _quiet(block, i, names, param):
             return False
     return True
+
+
+def _reassigned(block, at: int, param) -> bool:
+    """Whether a statement of block after `at` assigns `param`'s tensor whole, and none up to
+    it may leave the block first (`break`, `continue`, `return`)."""
+    for s in block.stmts[at + 1:]:
+        if any(n._prod in ("Break", "Continue", "Return") for n in descendants(s)):
+            return False
+        if s._prod == "Assign" and s.op == "=" and \
+                at_tensor(s.target, param.name, lent_tensor(param)):
+            return True
+    return False
 
 
 def _outside(node, skipped: set):

@@ -23,6 +23,14 @@ def held_aggregate(st: Shaped, e) -> bool:
     return e._prod in ("Call", "IfExpr") and makes_aggregate(st, e)
 
 
+def queried_temporary(e) -> bool:
+    """Whether e is `f(..).topology()`, a query of what a call of a function by name
+    returns: held, so that decide-placement-queries and flag-assigned-placement-queries find
+    a variable's query, which its type (the function's result) decides."""
+    return e._prod == "MethodCall" and e.method == "topology" and not e.args and \
+        e.receiver._prod == "Call" and e.receiver.callee._prod == "Global"
+
+
 def holds_statements(e) -> bool:
     """Whether e is an `if` whose arms hold statements, or give such an `if` (`if d { if c {
     let x = ..; x } else { .. } } else { .. }`): a statement's value, not a part of one."""
@@ -47,10 +55,11 @@ def held_field(st: Shaped, value) -> bool:
 def named_first(st: Shaped, e) -> bool:
     """Whether a part of e is computed by a `let` before e's statement: a `match` value, an
     aggregate a call or an `if` makes, an `if` whose arms hold statements, a held field of a
-    reordered struct literal (none of a closure's or an `unsafe` block's body: their blocks
-    hold their `let`s)."""
+    reordered struct literal, a tensor a placement query is of (none of a closure's or an
+    `unsafe` block's body: their blocks hold their `let`s)."""
     p = e._prod
-    if p == "MatchValue" or held_aggregate(st, e) or holds_statements(e):
+    if p == "MatchValue" or held_aggregate(st, e) or holds_statements(e) or \
+            queried_temporary(e):
         return True
     if p == "StructLit" and reordered(st, e) and any(held_field(st, f.value) for f in e.fields):
         return True

@@ -46,8 +46,9 @@ def test_each_let_a_closure_reads_starts_a_copy_at_the_next_call():
 
 # Hand-written Lpinned: `go` called in a `let` before the `let` of `n`, which the closure `g`
 # is given reads, and in the body's value after it (bound again there); `both`, naming
-# `late`, called likewise (neither is bound again: `both` launches nothing, and `late` is
-# named inside it); `one` launches a kernel given no `let mut` closure (left).
+# `late` in a closure it makes, called likewise (neither is bound again: that closure may
+# be called later, holding `late`'s kernel); `one` launches a kernel given no `let mut`
+# closure (left).
 HANDWRITTEN = """
     // IL: Lpinned
     fn work(k: i32) -> i32 {
@@ -61,7 +62,10 @@ HANDWRITTEN = """
             launch work$kernel0 on(Topology::CPU)(g, b#1)
         };
         let both: ~_ = |c: i32| {
-            late(c) * late(c)
+            let h: ~_ = || {
+                late(c)
+            };
+            h() * late(c)
         };
         let one: ~_ = |c#1: i32| {
             launch work$kernel1 on(Topology::CPU)(k, c#1)
@@ -96,3 +100,15 @@ def test_handwritten_only_a_closure_called_by_name_is_bound_again(run_pass, snap
     assert ran.dump.count("let ") == HANDWRITTEN.count("let ") + 1
     assert _printed(ran.before) == _printed(ran.tree) == "-96\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_closure_calling_one_bound_again_is_bound_again_after_it(run_pass):
+    ran = run_pass("bind-launching-closures-again", HANDWRITTEN.replace(
+        "            let h: ~_ = || {\n                late(c)\n            };\n"
+        "            h() * late(c)\n", "            late(c) * late(c)\n"))
+    assert ran.codes == []
+    assert "    let late#1: ~_ = |b#2: i32| {\n        launch work$kernel0_1 on(Topology::CPU)" \
+        "(g, b#2)\n    };\n    let both#1: ~_ = |c#2: i32| {\n        late#1(c#2) * " \
+        "late#1(c#2)\n    };\n" in ran.dump
+    assert "    go#1(2) - both#1(2) - one(2)\n}" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "-96\n"

@@ -69,12 +69,23 @@ def test_a_launch_in_a_closure_called_before_a_closure_is_bound_is_given_those_b
     assert "launch main$kernel0_1 on(Topology::CPU)(f_which, y#1, f_0, f_1)" in text
 
 
-def test_a_launch_in_a_closure_another_names_before_a_closure_is_bound_stays_passed():
+def test_a_launch_in_a_closure_another_names_before_a_closure_is_bound_is_given_those_before():
     """The closure launching the kernel is named by `twice`, called before `m`'s `let` and
-    after it: the kernel is given the closure value, which native code refuses, and the
+    after it: both are bound again after it (bind-launching-closures-again), the first
+    kernel given the closure bound before, the copy both."""
+    text = to_text(run_front(
+        CASES / "launched_by_a_closure_named_by_another_called_before_another_is_bound.vx",
+        choose_closures_in_kernels).after)
+    assert "launch main$kernel0 on(Topology::CPU)(f_which, y, f_0)" in text
+    assert "launch main$kernel0_1 on(Topology::CPU)(f_which, y#3, f_0, f_1)" in text
+    assert "@print(twice#1(5));" in text
+
+
+def test_a_launch_in_a_closure_named_in_a_closure_inside_another_stays_passed():
+    """The closure launching the kernel is named by a closure `twice` makes, which may run
+    later: the kernel is given the closure value, which native code refuses, and the
     interpreter runs it."""
-    case = CASES / ("e5010_launched_by_a_closure_named_by_another_called_before_another_is_"
-                    "bound.vx")
+    case = CASES / "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010",
                                  "a closure passed to a function")
     ran = run_front(case, choose_closures_in_kernels)

@@ -1,7 +1,8 @@
 """copy-rest-into-assigning-arms: what follows an `if` statement an arm of which assigns a
 `let mut` reference chosen between places of two storages is copied into each arm (the `if`
-the block's value where it has one), but into an arm ending leaving; an `if` an arm of which
-leaves before its end stays, for type-scalars to refuse; the program prints what it printed, and native code prints it too."""
+the block's value where it has one), but into an arm ending leaving, and into one leaving
+before its end too; an assignment in a loop stays, for check-native-subset to refuse; the
+program prints what it printed, and native code prints it too."""
 
 from pathlib import Path
 
@@ -55,8 +56,15 @@ def test_an_arm_ending_leaving_is_not_given_the_rest():
     assert "    } else {\n        return 7;\n    }\n}\n" in run
 
 
-def test_an_arm_leaving_before_its_end_leaves_it_for_check_native_subset_to_refuse():
-    assert_refused_then_repaired(CASES / "e5010_assigned_in_an_arm_returning_inside_another.vx",
+def test_an_arm_leaving_before_its_end_is_given_the_rest_after_what_may_leave():
+    run = to_text(run_front(CASES / "assigned_in_an_arm_returning_inside_another.vx",
+                            copy_rest_into_assigning_arms).after.items[1])
+    assert "        if x > 1.0 {\n            return 9;\n        }\n" \
+        "        r = &mut t[0];\n        @set(r, 4.0);\n" in run
+
+
+def test_an_assignment_in_a_loop_is_left_for_check_native_subset_to_refuse():
+    assert_refused_then_repaired(CASES / "e5010_assigned_in_a_loop.vx",
                                  check_native_subset, "E5010",
                                  "a reference to a place of f32 where one to an element of a "
                                  "tensor of f8e4m3 is expected")

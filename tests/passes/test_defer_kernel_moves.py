@@ -70,8 +70,17 @@ def test_a_closure_called_again_stops_where_its_flag_says_the_tensor_moved(case,
     assert calls in text
 
 
-def test_a_closure_called_in_a_loop_reading_the_tensor_is_left_and_refused_then_repaired():
-    case = CASES / "e5010_moved_by_a_closure_called_in_a_loop_reading_it.vx"
+def test_a_closure_called_in_a_loop_assigning_the_tensor_after_it_is_numbered():
+    text = to_text(run_front(CASES / "moved_by_a_closure_called_in_a_loop_reading_it.vx",
+                             defer_kernel_moves).after)
+    assert "        let a: ~_ = call(send);\n        s = s + a[1];\n" \
+        "        *t = Tensor<i32, [2]>::fill(s);\n        *t_moved = 0;\n" in text
+    assert "    if t_moved == 1 {\n" in text
+
+
+def test_a_closure_called_in_a_loop_reading_the_tensor_after_it_is_left_then_repaired():
+    case = CASES / ("e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_"
+                    "it_again.vx")
     ran = run_front(case, defer_kernel_moves)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
@@ -120,6 +129,13 @@ READ_AFTER = {
                                            "            *s += (*t)[1];\n"
                                            "            let a: Tensor<i32, [2]> = send();\n"
                                            "            *s += a[0];\n        }\n")],
+    "by a loop calling it, assigning it after but for a `continue`": [
+        (CALL + READ, "        while *s < 4 {\n"
+                      "            *s += (*t)[1];\n"
+                      "            let a: Tensor<i32, [2]> = send();\n"
+                      "            *s += a[0];\n"
+                      "            if *s > 2 {\n                continue;\n            }\n"
+                      "            *t = Tensor<i32, [2]>::fill(2);\n        }\n")],
     "in the closure's block": [("{\n            " + MOVE + "\n        }",
                                 "{ let m: Tensor<i32, [2]> = " + MOVE + "; m[1] + peek() }"),
                                (CALL + READ, "        *s = send();\n")],

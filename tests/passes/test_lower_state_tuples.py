@@ -1,5 +1,6 @@
 """lower-state-tuples: a tuple holding hardware states a function returns holds each state's
-three values (and, for an element that may be the state parameter given, whether it is), and
+three values (and, for an element that may be a state parameter given, whether it is each),
+and
 the caller's `let` of it binds each state from its parts; what lower-pins then makes of them
 runs natively as the interpreter runs the program."""
 
@@ -14,7 +15,8 @@ from front import assert_native_as_interpreted, assert_prints_the_same, run_cli,
 CASES = Path(__file__).parent / "cases" / "lower_state_tuples"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
 # Each refused case, and what repairs it (`{case}_repaired.vx`).
-REFUSED = {"e5010_state_chosen_between_two_parameters_in_a_tuple_returned_through_a_call": [
+REFUSED = {("e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_"
+            "a_call"): [
                ("chosen", "a tuple returned through a call giving back in it a state held by "
                           "reference other than the parameter its function gives back there")]}
 
@@ -57,8 +59,8 @@ def test_a_tuple_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_state_chosen_between_two_parameters_in_a_tuple_returned_"
-                             "through_a_call.vx")
+    native = run_cli(CASES / "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_"
+                             "returned_through_a_call.vx")
     assert native[:2] == (0, "3\n1003\n") and "W5001" in native[2]
 
 
@@ -158,21 +160,26 @@ def test_a_state_chosen_beside_the_parameter_says_whether_it_is_it():
     assert "u_held = &mut u_own;\n        u_given = false;" in assigned
 
 
-def test_a_tuple_returned_through_a_call_given_a_parameter_not_given_back_there_is_refused():
-    ran = run_front("fn paired(s: HardwareState<i32, Topology::NPU>, y: i32) -> "
-                    "(HardwareState<i32, Topology::NPU>, i32) {\n"
-                    "    if y > 5 {\n        let n = y.try_pin(Topology::NPU);\n"
-                    "        return (n, y);\n    }\n    (s, y + 1)\n}\n\n"
-                    "fn two(a: HardwareState<i32, Topology::NPU>, "
-                    "b: HardwareState<i32, Topology::NPU>, y: i32) -> "
-                    "(HardwareState<i32, Topology::NPU>, i32) {\n"
-                    "    if y > 3 {\n        return paired(a, y);\n    }\n    paired(b, y)\n}\n\n"
-                    "fn main() {\n    let a = 1.try_pin(Topology::NPU);\n"
-                    "    let b = 2.try_pin(Topology::NPU);\n"
-                    "    let pair = two(a, b, 3);\n    print(pair.1);\n}\n", lower_state_tuples)
-    assert [d.message for d in ran.diagnostics.items] == [
-        "native code does not lower a tuple returned through a call giving back in it a state "
-        "held by reference other than the parameter its function gives back there (in 'two')"]
+def test_a_state_chosen_between_two_parameters_has_a_flag_per_parameter():
+    text = _lowered("state_chosen_between_two_parameters_in_a_tuple_returned_through_a_call")
+    assert "fn chosen(a: HardwareState<i32, Topology::NPU>, b: HardwareState<i32, " \
+        "Topology::NPU>, y: i32) -> ((i32, bool, bool, bool, bool), i32) {" in text
+    assert "        u_held = state_part 2 of b;\n        u_given = false;\n" \
+        "        u_given#1 = true;\n" in text
+    assert "        paired_returned_0_given = u_given;\n" \
+        "        paired_returned_0_given#2 = u_given#1;\n" in text
+    # the caller's `let` shares the `held` of the variable it gave for each parameter
+    assert "    if pair.0.3 {\n        pair_0_held_ref = state_part 2 of t;\n    }\n" \
+        "    if pair.0.4 {\n        pair_0_held_ref = state_part 2 of k;\n    }\n" in text
+
+
+def test_a_tuple_returned_through_calls_giving_two_parameters_flags_each():
+    text = _lowered("parameters_in_a_tuple_returned_through_calls_at_two_returns")
+    assert "fn two(a: HardwareState<i32, Topology::NPU>, b: HardwareState<i32, " \
+        "Topology::NPU>, y: i32) -> ((i32, bool, bool, bool, bool), i32) {" in text
+    # at the return calling `paired(b, y)` the element is `b` where `paired`'s flag says so
+    assert "    if paired_returned#2.0.3 {\n        paired_returned_0_given#4 = false;\n" \
+        "        paired_returned_0_given#5 = true;\n    }\n" in text
 
 
 # Hand-written Lheld: a call of a function returning a tuple that holds a state, used whole

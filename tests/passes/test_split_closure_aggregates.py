@@ -89,9 +89,18 @@ def test_an_enum_parameter_carrying_a_tensor_printed_prints_the_literal_of_its_p
         assert shown._prod == "IfExpr" and shown.cond._prod == "Local"
 
 
-def test_an_enum_parameter_carrying_a_tensor_handed_on_whole_is_left_whole_then_refused():
+def test_an_enum_parameter_carrying_a_tensor_handed_on_whole_is_read_by_its_parts():
+    assert _closure_params("enum_parameter_carrying_a_tensor_handed_on_whole") == [
+        ["b_Empty", "b_Full_0"]]
+    ran = run_front(CASES / "enum_parameter_carrying_a_tensor_handed_on_whole.vx",
+                    split_closure_aggregates)
+    [closure] = ran.nodes("Closure")
+    assert not any(n._prod in ("VariantIs", "VariantField", "Let") for n in descendants(closure))
+
+
+def test_an_enum_parameter_carrying_a_tensor_bound_whole_is_left_whole_then_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_parameter_carrying_a_tensor_handed_on_whole.vx",
+        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
