@@ -64,6 +64,7 @@ from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
+from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
@@ -105,6 +106,7 @@ from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
+from .passes.flag_maybe_lent_tensors import flag_maybe_lent_tensors
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -112,6 +114,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.give_early_return_conditions import give_early_return_conditions
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
@@ -136,6 +139,7 @@ from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.outline_constant_values import outline_constant_values
+from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -175,6 +179,7 @@ from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_pure_aggregate_results import split_pure_aggregate_results
 from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
@@ -321,6 +326,7 @@ BACK_END = [
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    give_early_return_conditions,
     defer_early_returned_references,
     split_choice_statements,
     split_returned_references,
@@ -334,12 +340,16 @@ BACK_END = [
     cast_printed_literals,
     cast_returned_generic_fields,
     return_assigned_tensor_fields,
+    copy_held_tensor_fields,
+    split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
     return_kernel_tensors,
     return_kernel_pointers,
+    flag_maybe_lent_tensors,
     hand_on_lent_tensors,
+    renew_taken_tensors,
     copy_out_tensors,
     bind_assigned_starts,
     drop_uncalled_closures,

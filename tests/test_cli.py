@@ -159,7 +159,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("expand-aggregate-prints") - 1] == [
         "state-block-prints", "rewrite", "Lmatched", "Lmatched"]
     assert rows[names.index("expand-aggregate-prints") + 1:
-                names.index("expand-aggregate-prints") + 3] == [
+                names.index("expand-aggregate-prints") + 4] == [
+        ["give-early-return-conditions", "rewrite", "Lmatched", "Lmatched"],
         ["defer-early-returned-references", "rewrite", "Lmatched", "Lmatched"],
         ["split-choice-statements", "rewrite", "Lmatched", "Lmatched"]]
     inline = names.index("inline-aggregate-references")
@@ -173,18 +174,22 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 11] == [
+    assert rows[split:split + 15] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
         ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
         ["return-assigned-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
+        ["copy-held-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
+        ["split-pure-aggregate-results", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],
-        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"]]
+        ["flag-maybe-lent-tensors", "rewrite", "Lparted", "Lparted"],
+        ["hand-on-lent-tensors", "rewrite", "Lparted", "Lparted"],
+        ["renew-taken-tensors", "rewrite", "Lparted", "Lparted"]]
     assert rows[names.index("lend-uninit-pointers")] == [
         "lend-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     assert rows[names.index("index-uninit-pointers")] == [

@@ -44,19 +44,18 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_unwritten_arguments_holding_ever_deeper_"
     "aggregates.vx",
     # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
-    # buffer held by another local too (native code copies into the buffer, which the other
-    # would see).
+    # buffer held by another local too, one lent on (native code copies into the buffer,
+    # which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
-    # A `&mut` to a struct holding a tensor that an `if` and a statement after it make to
-    # refer to another, the tensor assigned whole through it (native code assigns no whole
-    # tensor through a reference); one a function returns from a `return` in its statements
-    # on a condition read through it (neither computed again per part nor written at the
-    # call).
+    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_on.vx",
+    # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
+    # tensor assigned whole through it (native code assigns no whole tensor through a
+    # reference); one a function returns from a `return` in its statements on a condition
+    # that may stop (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_twice.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
     # A constant holding a generic struct's literal whose value calls a function, a field of
     # which a `match` chooses, an arm an unsuffixed literal (its type erased, and the arms
     # put two types there), or an aggregate holding two tensors a call makes (the function
@@ -106,8 +105,9 @@ NOT_LOWERED = {
     "tests/passes/cases/defer_kernel_moves/"
     "e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_it_again.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
-    # lent (the one not its result would be copied, and a copy would not be that tensor).
-    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
+    # lent, or one a call made (the one not its result would be copied, and a copy would not
+    # be that tensor).
+    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
     # tensor the value reads: number-texts leaves the program's strings as they are.
     "tests/passes/cases/number_texts/"
@@ -140,9 +140,11 @@ NOT_LOWERED = {
     # together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
-    # A function returning an aggregate holding a tensor of `?` extents beside its result:
-    # no tensor of extents its type says for its out-parameter to start from.
-    "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
+    # A function returning an aggregate holding a tensor of `?` extents beside its result,
+    # which prints: no tensor of extents its type says for its out-parameter to start from,
+    # and a function per part would print twice.
+    "tests/passes/cases/scalarize_aggregates/"
+    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing.vx",
     # A query of a closure call's result compared with an option: no declared result types
     # the local holding it, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
