@@ -20,6 +20,7 @@ LITERALS = ("Int", "Float", "Bool", "Str", "Global")
 # The operators whose operands the type where their value goes types, as the interpreter
 # types them (a shift's left operand only).
 TYPED_BY_CONTEXT = frozenset("+ - * / % & | ^ << >>".split())
+_COMPARISONS = frozenset("== != < <= > >=".split())
 # What runs its parts in the order of its fields before it computes its own value.
 IN_ORDER = ("Call", "Borrow", "Index", "Binary", "Unary", "Cast", "Tuple")
 
@@ -60,9 +61,10 @@ alone where a scalar type types them, held by a `let` of that type, which types 
 literals as the interpreter does there: a parameter's (`both(1 << 40, &made()[1])` of an
 i64 parameter is `let arg: i64 = 1 << 40; ..`), or, through the operands of arithmetic and
 bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a function's
-value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`). Elsewhere (a variable
-a call may change, read before the call; `print((1 << 40) + first(&made()[1]))`, whose shift
-only the other operand types, an i64 the interpreter knows once it has computed it) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`), or, with no such
+type, the other operand's, a call's declared result (`print((1 << 40) + first(..))`). Elsewhere (a variable
+a call may change, read before the call; `print((1 << 40) == first(&made()[1]) + 5)`, whose
+shift only the other operand types, an i64 no declared type says) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
 one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
@@ -221,8 +223,16 @@ def _part_hint(run, e, part, hint):
         types = run.state.params.get(e.callee.name) if e.callee._prod == "Global" else None
         at = next((k for k, a in enumerate(e.args) if a is part), None)
         return types[at] if types is not None and at is not None and at < len(types) else None
-    if e._prod == "Binary" and e.op in TYPED_BY_CONTEXT:
-        return hint if part is e.left or e.op not in ("<<", ">>") else None
+    if e._prod == "Binary" and e.op in ("<<", ">>"):
+        return hint if part is e.left else None
+    if e._prod == "Binary" and (e.op in TYPED_BY_CONTEXT or e.op in _COMPARISONS):
+        if hint is not None and e.op in TYPED_BY_CONTEXT:
+            return hint
+        # Nothing around types them: the other operand's type does, which the interpreter
+        # computes first to know it, and a call's declared result says.
+        other = e.right if part is e.left else e.left
+        called = other._prod == "Call" and other.callee._prod == "Global"
+        return run.state.results.get(other.callee.name) if called else None
     return hint if e._prod == "Unary" and e.op == "-" else None
 
 
