@@ -56,11 +56,8 @@ NOT_LOWERED = {
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
-    # A constant holding a generic struct's literal whose value calls a function, a field of
-    # which a `match` chooses, an arm an unsuffixed literal (its type erased, and the arms
-    # put two types there), or an aggregate holding two tensors a call makes (the function
-    # computing it returns one tensor): inline-aggregate-constants refuses them.
-    "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_field_a_match_chooses.vx",
+    # A constant holding an aggregate holding two tensors a call makes (the function
+    # computing it returns one tensor): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
     # A constant holding a tensor that may be made by ::uninit() (check-native-subset): no
     # global holds its elements' written-flags.

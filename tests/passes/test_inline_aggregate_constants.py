@@ -57,8 +57,6 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_generic_struct_field_a_match_chooses",
-     "a constant holding an aggregate whose value calls a function"),
     ("e5010_holding_two_tensors_a_call_makes",
      "a constant holding an aggregate whose value calls a function"),
 ])
