@@ -153,6 +153,7 @@ from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.rebind_chosen_references import rebind_chosen_references
+from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -310,6 +311,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    rename_moved_enum_parameters,
     choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,

@@ -148,10 +148,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 7] == [
+    assert rows[unit + 1:unit + 8] == [
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["rename-moved-enum-parameters", "rewrite", "Lmatched", "Lmatched"],
         ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
