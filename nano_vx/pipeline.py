@@ -124,6 +124,7 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_borrowed_references import inline_borrowed_references
+from .passes.inline_identity_closures import inline_identity_closures
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -308,6 +309,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    inline_identity_closures,
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
