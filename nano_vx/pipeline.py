@@ -10,6 +10,7 @@ from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.capture_lent_references import capture_lent_references
 from .passes.cast_plain_values import cast_plain_values
 from .passes.cast_printed_literals import cast_printed_literals
 from .passes.cast_returned_generic_fields import cast_returned_generic_fields
@@ -276,6 +277,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    capture_lent_references,
     inline_borrowed_references,
     return_assigned_references,
     collapse_reference_chains,

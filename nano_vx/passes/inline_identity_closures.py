@@ -1,8 +1,8 @@
 """inline-identity-closures: Lmatched -> Lmatched.
 
 Same IL: the call computed nothing but its arguments, variables, functions and literals,
-which compute nothing and cannot stop, and gave back the one its body names, so the interpreter runs the
-output as it ran the input."""
+which compute nothing and cannot stop, and gave back the one its body names, so the
+interpreter runs the output as it ran the input."""
 
 from __future__ import annotations
 
