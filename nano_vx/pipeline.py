@@ -6,6 +6,7 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
@@ -358,6 +359,7 @@ BACK_END = [
     assign_chosen_tensors,
     split_chosen_tensor_references,
     wrap_function_values,
+    bind_assigning_closures_again,
     delay_assigning_closures,
     cast_plain_values,
     check_native_subset,

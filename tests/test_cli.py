@@ -209,7 +209,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 3:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+    assert rows[gate - 4:gate] == [["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+                                   ["bind-assigning-closures-again", "rewrite", "Lsplit",
+                                    "Lsplit"],
                                    ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
                                    ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 1:

@@ -76,10 +76,10 @@ NOT_LOWERED = {
     # tensor.
     "tests/passes/cases/type_scalars/"
     "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
-    # A counter copied into a second variable after a call of the closure assigning the first
-    # another (the assignment does not see the copy, which it would give the cell they share).
+    # A counter copied in a loop after a call of the closure, bound before the loop, assigning
+    # it another (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/"
-    "e5010_counter_copied_after_the_closure_assigning_it_was_called.vx",
+    "e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose between another chosen state and its own (no
     # flag says which of the caller's variables the inner one is).

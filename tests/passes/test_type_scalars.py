@@ -23,7 +23,7 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
     "`let` or returned"
 PLAIN = "'k', which the interpreter holds as the i32 or f64 of its literals, computed with " \
     "as the i64 a later use types it"
-REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it_was_called":
+REFUSED = {"e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_closure_given_a_plain_value_and_an_i64": PLAIN,
            "e5010_closure_binding_its_plain_parameter_then_an_i64": PLAIN,
