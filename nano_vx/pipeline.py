@@ -6,7 +6,9 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
+from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
@@ -63,6 +65,7 @@ from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
+from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
@@ -87,6 +90,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
+from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
@@ -342,6 +346,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    bind_assigned_starts,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,
@@ -357,10 +362,12 @@ BACK_END = [
     index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    bind_chosen_row_arguments,
     split_chosen_tensor_references,
     wrap_function_values,
     bind_assigning_closures_again,
     delay_assigning_closures,
+    copy_closures_per_argument_type,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
@@ -396,6 +403,7 @@ BACK_END = [
     name_made_tensors,
     find_owned_buffers,
     insert_drops,
+    drop_replaced_buffers,
     explicate_calls,
     select_instructions,
 ]

@@ -138,9 +138,9 @@ class ExprMixin:
                 fn = self.functions[fill]
                 parts = [None] * len(fn.node.params)
                 self.depth -= 1  # the value is computed where it is read: no call deeper
-                fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
+                given = fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
                 self.depth += 1
-                computed[constant] = parts
+                computed[constant] = [*parts, given]  # a tensor part: what fill returns
             if computed[constant] is None:
                 wrong_kind(span, f"the constant '{constant}' depends on itself")
             return computed[constant][part]

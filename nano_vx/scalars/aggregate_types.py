@@ -35,6 +35,7 @@ class _Scope:
     env: dict
     written: dict
     untyped: frozenset = frozenset()
+    named: dict = field(default_factory=dict)  # a constant's value's: _leaf_type
 
 
 def program_types(program) -> tuple:
@@ -333,6 +334,8 @@ def _leaf_type(x, scope: _Scope):
     or `-` or `!` of one); None for any other value."""
     if x._prod == "Local":
         return scope.written.get(x.name)
+    if x._prod == "Global" or x._prod == "Call" and x.callee._prod == "Global":
+        return scope.named.get(x.name if x._prod == "Global" else x.callee.name)
     if x._prod in ("FieldGet", "TupleGet", "VariantField"):
         base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
         if base is not None and x._prod == "VariantField":
@@ -381,6 +384,20 @@ def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
     if p == "MatchValue" and e.cases and e.cases[0].body.value is not None:
         return shape_of(e.cases[0].body.value, shapes, sigs, env)
     return None
+
+
+def constant_shape(item, shape: Tree, program, sigs: dict) -> Tree:
+    """shape, the type of the constant `item`, each leaf not typed (a generic struct's erased
+    field) filled as its value puts it: a call's by its function's written result, a
+    constant's by its written type, a local its `let`s bind by the type infer-placement gave
+    it, what the interpreter holds there (`Pair { a: half(), b: 2.5 }` of `half() -> f64`
+    holds two f64s), the rest as in a function (_value_shape)."""
+    named = {i.name: t for i in program.items if i._prod in ("Fn", "ConstItem")
+             and (t := i.ret if i._prod == "Fn" else i.type) is not None and concrete(t)}
+    written = {n.name: n.type for n in descendants(item.value)
+               if n._prod == "Let" and concrete(n.type)}
+    return _value_shape(item.value, shape, _Scope(Shapes(program), sigs, {}, written,
+                                                  named=named))
 
 
 def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
-from .storages import chosen_values
+from .storages import bound_locals, chosen_values, fresh_copy
 from ..values.numbers import INT_TYPES
 
 
@@ -43,6 +43,16 @@ def _reads_untyped(closure, closures: dict, found: set) -> bool:
         if any(x._prod == "Local" and x.name in untyped for x in read):
             return True
     return False
+
+
+def with_copies(let, copies, taken: set) -> tuple:
+    """`let` of a closure, then a `let` of a copy of it named by each of `copies`, each
+    binding its locals under names of its own, not among `taken` (which it adds to): a
+    copy made beside the closure reads what it reads where it is called."""
+    return (let,) + tuple(
+        let.replace(name=copy, value=fresh_copy(let.value, {
+            b: unused_name(display_name(b), taken) for b in bound_locals(let.value)}))
+        for copy in copies)
 
 
 def only_called(fn, bound) -> dict:

@@ -164,17 +164,19 @@ def test_a_constant_whose_value_needs_a_local_is_held_in_its_function():
     assert "let agg: ~_ = @make();\n    let value: i32 = agg.x + 1;" in text
 
 
-def test_a_tensor_constant_whose_value_needs_a_local_is_refused_and_left_as_it_was():
-    # a constant's value has no statements a `let` could go before: the interpreter runs the
-    # constant as it was written (W5001), not one reading a local no `let` binds
-    assert_constant_refused_as_it_was(CASES / "e5010_tensor_constant_reading_a_field_of_a_call.vx",
-                                      name_temporaries,
-                                      "a constant whose value needs a local of its own")
+def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
+    # outline-constant-values made the value the `let` of a function returning the tensor
+    text = to_text(run_front(CASES / "tensor_constant_reading_a_field_of_a_call.vx",
+                             name_temporaries).after)
+    assert "const C: Tensor<i32, [2], Memory::CPU_DRAM> = const_part 0 of C by C$fill;" in text
+    assert "let agg: ~_ = @make();\n    let value: Tensor<i32, [2], Memory::CPU_DRAM> = " \
+        "agg.t;\n    value\n}" in text
 
 
-def test_a_tensor_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
-    # the passes after hold a function's locals, not a constant's
-    assert_constant_refused_as_it_was(CASES / "e5010_tensor_constant_binding_a_variable.vx",
+def test_a_reference_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
+    # no function computes a reference constant's value, and the passes after hold a
+    # function's locals, not a constant's
+    assert_constant_refused_as_it_was(CASES / "e5010_reference_constant_binding_a_variable.vx",
                                       name_temporaries,
                                       "a constant whose value binds a variable")
 
