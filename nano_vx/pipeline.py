@@ -7,11 +7,13 @@ from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_assigned_starts import bind_assigned_starts
+from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.capture_lent_references import capture_lent_references
 from .passes.cast_plain_values import cast_plain_values
 from .passes.cast_printed_literals import cast_printed_literals
 from .passes.cast_returned_generic_fields import cast_returned_generic_fields
@@ -132,6 +134,7 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_borrowed_references import inline_borrowed_references
+from .passes.inline_identity_closures import inline_identity_closures
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -162,6 +165,7 @@ from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.rebind_chosen_references import rebind_chosen_references
+from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -284,6 +288,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    capture_lent_references,
     inline_borrowed_references,
     return_assigned_references,
     collapse_reference_chains,
@@ -318,9 +323,11 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    inline_identity_closures,
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    rename_moved_enum_parameters,
     choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,
@@ -370,6 +377,7 @@ BACK_END = [
     bind_chosen_row_arguments,
     split_chosen_tensor_references,
     wrap_function_values,
+    bind_assigning_closures_again,
     delay_assigning_closures,
     copy_closures_per_argument_type,
     cast_plain_values,

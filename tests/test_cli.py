@@ -125,16 +125,17 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:10] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
-                        ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
-                        ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
-                        ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
-                        ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["dereference-constants", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
+    assert rows[:11] == [["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
+                         ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["dereference-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
     assert rows[held:held + 6] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
@@ -149,10 +150,12 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 7] == [
+    assert rows[unit + 1:unit + 9] == [
+        ["inline-identity-closures", "rewrite", "Lmatched", "Lmatched"],
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["rename-moved-enum-parameters", "rewrite", "Lmatched", "Lmatched"],
         ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
@@ -212,8 +215,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 4:gate] == [
+    assert rows[gate - 5:gate] == [
         ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
+        ["bind-assigning-closures-again", "rewrite", "Lsplit", "Lsplit"],
         ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
         ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
         ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
