@@ -74,6 +74,10 @@ NOT_LOWERED = {
     # a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/"
     "e5010_closure_value_assigned_given_to_a_closure_never_calling_it.vx",
+    # A closure binding an i64 to arithmetic on its untyped parameter, given an i32: the
+    # interpreter's plain i32 takes the i64 it meets, where native code types q once as i64.
+    "tests/passes/cases/type_scalars/"
+    "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32.vx",
     # A counter copied into a second variable after a call of the closure assigning the first
     # another (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/"
