@@ -88,6 +88,7 @@ from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
+from .passes.drop_unread_closure_parameters import drop_unread_closure_parameters
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
@@ -336,6 +337,7 @@ BACK_END = [
     return_kernel_pointers,
     hand_on_lent_tensors,
     copy_out_tensors,
+    drop_unread_closure_parameters,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,

@@ -211,8 +211,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
         ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
         ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
-    assert rows[names.index("hold-operands-before-extent-literals") - 1:
+    assert rows[names.index("hold-operands-before-extent-literals") - 2:
                 names.index("bind-extent-literals")] == [
+        ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
         ["hold-operands-before-extent-literals", "rewrite", "Lsplit", "Lsplit"]]
     extents = names.index("erase-variable-extents")

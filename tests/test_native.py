@@ -70,10 +70,10 @@ NOT_LOWERED = {
     # function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/e5010_reference_constant_binding_a_variable.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
-    # another, given to a closure that never calls it: no call says whether the parameter is
-    # a raw pointer or a tensor.
+    # another, given to a closure that copies but never calls it: no call says whether the
+    # parameter is a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/"
-    "e5010_closure_value_assigned_given_to_a_closure_never_calling_it.vx",
+    "e5010_closure_value_assigned_given_to_a_closure_naming_but_never_calling_it.vx",
     # A closure binding an i64 to arithmetic on its untyped parameter, given an i32: the
     # interpreter's plain i32 takes the i64 it meets, where native code types q once as i64.
     "tests/passes/cases/type_scalars/"

@@ -24,7 +24,8 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
 REFUSED = {"e5010_counter_copied_after_the_closure_assigning_it_was_called":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function": ROW,
-           "e5010_closure_value_assigned_given_to_a_closure_never_calling_it": "indexing _",
+           "e5010_closure_value_assigned_given_to_a_closure_naming_but_never_calling_it":
+               "indexing _",
            "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32":
                "a value of type i32 where i64 is expected",
            "e5010_constant_holding_an_uninit_tensor":
