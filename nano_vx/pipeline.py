@@ -59,6 +59,7 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.copy_closures_given_chains import copy_closures_given_chains
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
@@ -278,6 +279,7 @@ PIPELINE = Pipeline([
 BACK_END = [
     inline_borrowed_references,
     return_assigned_references,
+    copy_closures_given_chains,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,

@@ -125,15 +125,16 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:9] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
-                        ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
-                        ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
-                        ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
-                        ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
-                        ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
+    assert rows[:10] == [["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["copy-closures-given-chains", "rewrite", "Lassumed", "Lassumed"],
+                         ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
+                         ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
+                         ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
     assert rows[held:held + 6] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
