@@ -155,6 +155,7 @@ from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
+from .passes.rebind_assigned_closure_variables import rebind_assigned_closure_variables
 from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
@@ -298,6 +299,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    rebind_assigned_closure_variables,
     copy_closures_per_argument_kind,
     halt_closure_prints,
     assign_chosen_closures,
