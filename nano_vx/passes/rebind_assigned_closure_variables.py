@@ -25,9 +25,9 @@ class State:
 
 rebind_assigned_closure_variables = Pass("rebind-assigned-closure-variables", L, L, """
 Write each assignment of a variable a `let mut` binds to a function or a closure, assigned
-only by statements of its own block a function named or a closure written there, as a
-`let` of a variable of its own, which the reads after it read; every `let` of it is then a
-`let`.
+only by statements of its own block a function named or a closure written there, given
+both kinds so, as a `let` of a variable of its own, which the reads after it read; the
+`let mut` of it is then a `let`.
 
 `let mut g = add; show(g, 1); g = |a: i32, b: i32| a - b; show(g, 2);` is `let g = add;
 show(g, 1); let g#1 = |a: i32, b: i32| a - b; show(g#1, 2);`, so copy-closures-per-argument-
@@ -57,23 +57,27 @@ def _value(st, e) -> bool:
 
 def _rebound(st, fn) -> frozenset:
     """The locals of fn a `let mut` binds to a function or a closure, each assignment of
-    which is a statement of the `let`'s block giving it one, that no closure names and
-    nothing borrows."""
-    found: set = set()
+    which is a statement of the `let`'s block giving it one, the `let` and the assignments
+    giving both kinds, that no closure names and nothing borrows."""
+    given: dict = {}  # each local a `let mut` binds to either kind -> the kinds it is given
     own: set = set()  # id() of each assignment that is a statement of its variable's block
     for block in (n for n in descendants(fn) if n._prod == "Block"):
         lets = {s.name for s in block.stmts if s._prod == "Let"}
-        found |= {s.name for s in block.stmts
-                  if s._prod == "Let" and s.mutable and _value(st, s.value)}
-        own |= {id(s) for s in block.stmts if s._prod == "Assign" and s.op == "=" and
-                s.target._prod == "Local" and s.target.name in lets and _value(st, s.value)}
+        for s in block.stmts:
+            if s._prod == "Let" and s.mutable and _value(st, s.value):
+                given[s.name] = {s.value._prod}
+            if s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
+                    s.target.name in lets and _value(st, s.value):
+                own.add(id(s))
+                given.get(s.target.name, set()).add(s.value._prod)
     wrong = {n.target.name for n in descendants(fn) if n._prod == "Assign" and
              n.target._prod == "Local" and id(n) not in own}
     hidden = {n.name for c in descendants(fn) if c._prod == "Closure"
               for n in descendants(c.body) if n._prod == "Local"}
     borrowed = {n.value.name for n in descendants(fn)
                 if n._prod == "Borrow" and n.value._prod == "Local"}
-    return frozenset(found - wrong - hidden - borrowed)
+    both = {name for name, kinds in given.items() if len(kinds) == 2}
+    return frozenset(both - wrong - hidden - borrowed)
 
 
 @rebind_assigned_closure_variables.on("Block")
