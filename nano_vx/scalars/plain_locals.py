@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..nanopass import child_nodes, descendants
 from ..values.literal_ranges import integer_literal
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from .closures import direct_closures
 from .literal_hints import UNFIXED, literal_kinds, through
 from .signatures import written
 
@@ -135,3 +136,50 @@ def settled_cast(e) -> bool:
         return False
     kinds = literal_kinds(e.value)
     return kinds is not None and {UNFIXED[k] for k in kinds} == {e.type.name}
+
+
+def retyped_plain_parameter(fn, solved: dict, plain: set):
+    """(node, what) for the first parameter of no written type of a closure a `let` binds
+    and that is only called, every call of which gives it a plain value, that native code's
+    inference, whose `solved` types of fn are given, types as neither i32 nor f64, and that
+    is an operand of arithmetic beside another plain operand (a plain local, a parameter
+    such as it, a literal but the value of a `let` of a written type), which the
+    interpreter computes in the plain i32 (`|q| { let m: i64 = q * q; m }` of `f(100000)`
+    wraps there), or None."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    params = {}
+    for name, closure in closures.items():
+        args = [c.args for c in calls if c.callee.name == name]
+        if not args or any(len(a) != len(closure.params) for a in args):
+            continue
+        params.update((p.name, p) for k, p in enumerate(closure.params)
+                      if p.type is None and solved.get(id(p), "i32") not in UNFIXED.values()
+                      and all(_plain_value(a[k], plain) for a in args))
+    if not params:
+        return None
+    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    for e in descendants(fn):
+        if e._prod != "Binary" or e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            continue
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if side._prod == "Local" and side.name in params and _plain_beside(
+                    other, e, parents, plain | set(params)):
+                p = params[side.name]
+                return p, (f"'{side.name}', a closure's parameter its calls give a plain "
+                           f"value, which the interpreter computes with as the i32 or f64 "
+                           f"of its literals, typed {solved[id(p)]} by a later use")
+    return None
+
+
+def _plain_beside(other, binary, parents, plain: set) -> bool:
+    """Whether `other`, the other operand of `binary`, is plain where the interpreter
+    computes it: a plain local, or a literal but where a `let` of a written type holds the
+    arithmetic and so gives the literal its type."""
+    if other._prod == "Local":
+        return other.name in plain
+    if integer_literal(other) is None and other._prod != "Float":
+        return False
+    parent = parents.get(id(binary))
+    return not (parent is not None and parent._prod == "Let" and written(parent))
