@@ -54,6 +54,20 @@ def test_what_native_code_does_not_lower_runs_in_the_interpreter_saying_why(case
     assert (status, printed) == run_cli(CASES / f"{case}.vx", "--action", "interpret")[:2]
 
 
+@pytest.mark.parametrize("body", [
+    "let m: i64 = -q * q;\n        m",
+    "let n = q;\n        let m: i64 = n * n;\n        m",
+    "let m: i64 = if q > 0 { q * q } else { 0 };\n        m",
+    "let n = q + 1;\n        let m: i64 = q * 2;\n        m + n"])
+def test_a_plain_parameter_computed_with_as_the_interpreter_does_or_refused(body, tmp_path):
+    # the interpreter computes with q, given a literal, in the plain i32 (wrapping)
+    path = tmp_path / "plain.vx"
+    path.write_text("fn main() {\n    let h = |q| {\n        " + body +
+                    "\n    };\n    print(h(2147483647));\n    print(h(100000));\n}\n")
+    native = run_cli(path)
+    assert native[:2] == run_cli(path, "--action", "interpret")[:2]
+
+
 def test_closures_that_stay_where_their_variables_are_run_natively():
     assert_native_as_interpreted(CASES / "confined_closures.vx")
 
