@@ -63,6 +63,7 @@ from .passes.call_functions_by_name import call_functions_by_name
 from .passes.choose_closures_in_kernels import choose_closures_in_kernels
 from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
+from .passes.copy_closures_given_chains import copy_closures_given_chains
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
@@ -95,6 +96,7 @@ from .passes.drop_imports import drop_imports
 from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
+from .passes.drop_unread_closure_parameters import drop_unread_closure_parameters
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
 from .passes.erase_raw_pointers import erase_raw_pointers
@@ -164,6 +166,7 @@ from .passes.name_temporaries import name_temporaries
 from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
+from .passes.rebind_assigned_closure_variables import rebind_assigned_closure_variables
 from .passes.rebind_chosen_references import rebind_chosen_references
 from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
@@ -291,6 +294,7 @@ BACK_END = [
     capture_lent_references,
     inline_borrowed_references,
     return_assigned_references,
+    copy_closures_given_chains,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,
@@ -310,6 +314,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    rebind_assigned_closure_variables,
     copy_closures_per_argument_kind,
     halt_closure_prints,
     assign_chosen_closures,
@@ -359,6 +364,7 @@ BACK_END = [
     renew_taken_tensors,
     copy_out_tensors,
     bind_assigned_starts,
+    drop_unread_closure_parameters,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,

@@ -125,9 +125,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:11] == [["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:12] == [["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
                          ["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
                          ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
+                         ["copy-closures-given-chains", "rewrite", "Lassumed", "Lassumed"],
                          ["collapse-reference-chains", "rewrite", "Lassumed", "Lassumed"],
                          ["split-computed-constants", "rewrite", "Lassumed", "Lconstparts"],
                          ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
@@ -137,13 +138,15 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                          ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                          ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 6] == [
+    assert rows[held:held + 8] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-state-tuples", "rewrite", "Lheld", "Lread"],
         ["lower-pins", "rewrite", "Lread", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
-        ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"]]
+        ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"],
+        ["rebind-assigned-closure-variables", "rewrite", "Lpinned", "Lpinned"],
+        ["copy-closures-per-argument-kind", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
                                                   "Lmatched"]
     assert rows[names.index("lower-matches") + 1:names.index("lower-matches") + 3] == [
@@ -221,8 +224,9 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
         ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
         ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
-    assert rows[names.index("hold-operands-before-extent-literals") - 1:
+    assert rows[names.index("hold-operands-before-extent-literals") - 2:
                 names.index("bind-extent-literals")] == [
+        ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
         ["hold-operands-before-extent-literals", "rewrite", "Lsplit", "Lsplit"]]
     extents = names.index("erase-variable-extents")
@@ -267,9 +271,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["type-scalars", "rewrite", "Lsafe", "Lscalars"],
         ["start-chosen-references", "rewrite", "Lscalars", "Lscalars"]]
     starts = names.index("bind-assigned-starts")
-    assert rows[starts - 1:starts + 2] == [
+    assert rows[starts - 1:starts + 3] == [
         ["copy-out-tensors", "rewrite", "Lparted", "Lsplit"],
         ["bind-assigned-starts", "rewrite", "Lsplit", "Lsplit"],
+        ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]]
     drops = names.index("insert-drops")
     assert rows[drops:drops + 3] == [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .infer import Infer
-from .plain_locals import plain_locals, retyped_plain_local
+from .plain_locals import plain_locals, retyped_plain_local, retyped_plain_parameter
 from .signatures import Signatures
 
 
@@ -29,7 +29,8 @@ def infer_program(program, texts: bool = False, erased: bool = False,
     result holds (number-texts reads where they are), rather than refuse them; `erased`:
     references to tensors are erased (a row lent is `t[i]`); `plain`: refuse a function
     where a local the interpreter holds as a plain i32 or f64 is typed otherwise by a later
-    use, whose arithmetic native code would compute in that type (plain_locals)."""
+    use, whose arithmetic native code would compute in that type, or so a closure's
+    parameter of no written type its calls give plain values (plain_locals)."""
     sigs = Signatures(program)
     items, refused = {}, {}
     for item in program.items:
@@ -37,7 +38,9 @@ def infer_program(program, texts: bool = False, erased: bool = False,
             infer = items[item.name] = Infer(sigs, item, texts, erased)
             problem = infer.item()
             if problem is None and plain and item._prod == "Fn":
-                problem = retyped_plain_local(item, infer.solved(), plain_locals(item))
+                held = plain_locals(item)
+                problem = retyped_plain_local(item, infer.solved(), held) or \
+                    retyped_plain_parameter(item, infer.solved(), held)
             if problem is not None:
                 refused[item.name] = problem
     for name, infer in items.items():

@@ -9,16 +9,17 @@ from __future__ import annotations
 from ..nanopass import child_nodes, descendants
 from ..values.literal_ranges import integer_literal
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
+from .closures import direct_closures
 from .literal_hints import UNFIXED, literal_kinds, through
 from .signatures import written
 
 
-def plain_locals(fn) -> set:
+def plain_locals(fn, seeded: frozenset = frozenset()) -> set:
     """The locals in which the interpreter holds a plain i32 or f64: one of those types a
     `let` writes (what else the front end lets a program give it, it converts), or one of no
     written type whose `let` and every assignment give it plain values (a literal, another
     such local, arithmetic or an `if` of those) and that is not lent `&mut`, and a loop's
-    variable counting between plain values."""
+    variable counting between plain values; `seeded`: names (parameters) taken as plain."""
     lets = [n for n in descendants(fn) if n._prod == "Let"]
     assigned: dict = {}
     for n in descendants(fn):
@@ -30,12 +31,12 @@ def plain_locals(fn) -> set:
     lent = {n.value.name for n in descendants(fn) if n._prod == "Borrow" and n.mutable and
             n.value._prod == "Local"}
     plain = typed | {n.name for n in lets if not written(n) and n.name not in lent} | \
-        {n.var for n in descendants(fn) if n._prod == "For"}
+        {n.var for n in descendants(fn) if n._prod == "For"} | seeded
     while True:  # the greatest set whose values are plain: `m = m + 1` keeps m plain
         kept = typed | {n.name for n in lets if n.name in plain and _plain_value(n.value, plain)
                         and all(_plain_value(v, plain) for v in assigned.get(n.name, ()))} | \
             {n.var for n in descendants(fn) if n._prod == "For" and n.var in plain and
-             _plain_value(n.start, plain) and _plain_value(n.end, plain)}
+             _plain_value(n.start, plain) and _plain_value(n.end, plain)} | seeded
         if kept == plain:
             return plain
         plain = kept
@@ -135,3 +136,63 @@ def settled_cast(e) -> bool:
         return False
     kinds = literal_kinds(e.value)
     return kinds is not None and {UNFIXED[k] for k in kinds} == {e.type.name}
+
+
+def retyped_plain_parameter(fn, solved: dict, plain: set):
+    """(node, what) for the first parameter of no written type of a closure a `let` binds
+    and that is only called, every call of which gives it a plain value, that native code's
+    inference, whose `solved` types of fn are given, types as neither i32 nor f64, and that
+    is an operand of arithmetic beside another plain operand (a plain local, a parameter
+    such as it, a literal but the value of a `let` of a written type), which the
+    interpreter computes in the plain i32 (`|q| { let m: i64 = q * q; m }` of `f(100000)`
+    wraps there), or None."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    params = {}
+    for name, closure in closures.items():
+        args = [c.args for c in calls if c.callee.name == name]
+        if not args or any(len(a) != len(closure.params) for a in args):
+            continue
+        params.update((p.name, p) for k, p in enumerate(closure.params)
+                      if p.type is None and solved.get(id(p), "i32") not in UNFIXED.values()
+                      and all(_plain_value(a[k], plain) for a in args))
+    if not params:
+        return None
+    # a local given only such parameters and plain values is plain too
+    through_params = plain_locals(fn, frozenset(params)) - plain - set(params)
+    found = retyped_plain_local(fn, solved, through_params)
+    if found is not None:
+        return found
+    parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
+    for e in descendants(fn):
+        if e._prod != "Binary" or e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            continue
+        for side, other in ((_negated(e.left), _negated(e.right)),
+                            (_negated(e.right), _negated(e.left))):
+            if side._prod == "Local" and side.name in params and _plain_beside(
+                    other, e, parents, plain | set(params)):
+                p = params[side.name]
+                return p, (f"'{side.name}', a closure's parameter its calls give a plain "
+                           f"value, which the interpreter computes with as the i32 or f64 "
+                           f"of its literals, typed {solved[id(p)]} by a later use")
+    return None
+
+
+def _negated(e):
+    """What e negates (the interpreter negates a plain value in its plain type), else e."""
+    while e._prod == "Unary" and e.op == "-":
+        e = e.operand
+    return e
+
+
+def _plain_beside(other, binary, parents, plain: set) -> bool:
+    """Whether `other`, the other operand of `binary`, is plain where the interpreter
+    computes it: a plain local, or a literal but where a `let` of a written type holds the
+    arithmetic and so gives the literal its type."""
+    if other._prod == "Local":
+        return other.name in plain
+    if integer_literal(other) is None and other._prod != "Float":
+        return False
+    parent = parents.get(id(binary))
+    return not (parent is not None and parent._prod == "Let" and written(parent))

@@ -24,7 +24,12 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
 REFUSED = {"e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure": ROW,
-           "e5010_closure_value_assigned_given_to_a_closure_never_calling_it": "indexing _",
+           "e5010_closure_value_assigned_given_to_a_closure_naming_but_never_calling_it":
+               "indexing _",
+           "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32":
+               "a value of type i32 where i64 is expected",
+           "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared":
+               "'q', a closure's parameter its calls give a plain value",
            "e5010_constant_holding_an_uninit_tensor":
                "a constant holding a tensor that may be made by ::uninit()"}
 
@@ -47,6 +52,20 @@ def test_what_native_code_does_not_lower_runs_in_the_interpreter_saying_why(case
     status, printed, err = run_cli(CASES / f"{case}.vx")
     assert f"does not lower {REFUSED[case]}" in " ".join(err.split())
     assert (status, printed) == run_cli(CASES / f"{case}.vx", "--action", "interpret")[:2]
+
+
+@pytest.mark.parametrize("body", [
+    "let m: i64 = -q * q;\n        m",
+    "let n = q;\n        let m: i64 = n * n;\n        m",
+    "let m: i64 = if q > 0 { q * q } else { 0 };\n        m",
+    "let n = q + 1;\n        let m: i64 = q * 2;\n        m + n"])
+def test_a_plain_parameter_computed_with_as_the_interpreter_does_or_refused(body, tmp_path):
+    # the interpreter computes with q, given a literal, in the plain i32 (wrapping)
+    path = tmp_path / "plain.vx"
+    path.write_text("fn main() {\n    let h = |q| {\n        " + body +
+                    "\n    };\n    print(h(2147483647));\n    print(h(100000));\n}\n")
+    native = run_cli(path)
+    assert native[:2] == run_cli(path, "--action", "interpret")[:2]
 
 
 def test_closures_that_stay_where_their_variables_are_run_natively():

@@ -1,0 +1,85 @@
+"""copy-closures-given-chains: Lassumed -> Lassumed.
+
+Same IL: a copy of a closure, bound beside it, reads what it reads where it is called, so
+each call computes what it computed, and the interpreter runs the output as it ran the
+input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..languages.lassumed import Lassumed as L
+from ..languages.lresolved import display_name, unused_name
+from ..nanopass import Pass, descendants
+from ..scalars.closures import bound_in, direct_closures, with_copies
+from ..scalars.said_types import chain, known, said_type
+
+
+@dataclass
+class State:
+    returns: dict = field(default_factory=dict)  # each function's name -> its result type
+    structs: dict = field(default_factory=dict)  # each struct's name -> its fields' types
+    types: dict = field(default_factory=dict)  # each local of the function -> its type
+    values: dict = field(default_factory=dict)  # each local a `let` of it binds -> its value
+    callee: dict = field(default_factory=dict)  # id() of a call -> the copy it calls
+    copies: dict = field(default_factory=dict)  # a closure's local -> its copies' names
+    taken: set = field(default_factory=set)  # the names of the function's locals
+
+
+copy_closures_given_chains = Pass("copy-closures-given-chains", L, L, """
+Give a closure a `let` binds and that is only called, whose calls give a parameter of no
+written type a shared reference to a shared reference (`&&i32`) at one and a value of
+another type at another, a copy of its own per set of types, bound after it, each call
+calling the copy of its arguments' types.
+
+collapse-reference-chains makes each chain the inner reference, so a parameter of no
+written type must be a chain at every call or at none: `let deref = |p| *p; deref(r);
+*deref(rr);` of `r: &i32` and `rr: &&i32` is left whole, where `deref#1`, bound after
+deref and called by the second call, is given only the chain. The type of each argument
+must be said where it is written (a `let`, a parameter, a function's result, a field or an
+element); a closure one of whose calls gives another is left as it is.
+""", state=State)
+
+
+@copy_closures_given_chains.on("Program")
+def _program(run, program):
+    st = run.state
+    st.returns = {i.name: i.ret for i in program.items if i._prod == "Fn"}
+    st.structs = {i.name: {f.name: f.type for f in i.fields}
+                  for i in program.items if i._prod == "StructDecl"}
+    return run.rebuild(program)
+
+
+@copy_closures_given_chains.on("Fn")
+def _fn(run, fn):
+    st = run.state
+    st.types = {n.name: n.type for n in descendants(fn) if n._prod in ("Let", "Param")}
+    st.values = {n.name: n.value for n in descendants(fn) if n._prod == "Let"}
+    st.callee, st.copies = {}, {}
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    for name, closure in direct_closures(fn).items():
+        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
+        given = {id(call): tuple(said_type(st, call.args[k]) for k in untyped)
+                 for call in calls if call.callee.name == name
+                 and len(call.args) == len(closure.params)}
+        kinds = list(dict.fromkeys(given.values()))
+        if not untyped or len(kinds) < 2 or not all(map(known, sum(kinds, ()))) or \
+                not any(map(chain, sum(kinds, ()))):
+            continue
+        copies = {t: unused_name(display_name(name), st.taken) for t in kinds[1:]}
+        st.copies[name] = list(copies.values())
+        st.callee.update((i, copies[t]) for i, t in given.items() if t in copies)
+    return run.rebuild(fn) if st.callee else fn
+
+
+@copy_closures_given_chains.on("Let", splice=True)
+def _let(run, let):
+    return with_copies(run.rebuild(let), run.state.copies.get(let.name, ()), run.state.taken)
+
+
+@copy_closures_given_chains.on("Call")
+def _call(run, call):
+    copy = run.state.callee.get(id(call))
+    rebuilt = run.rebuild(call)
+    return rebuilt if copy is None else rebuilt.replace(callee=rebuilt.callee.replace(name=copy))
