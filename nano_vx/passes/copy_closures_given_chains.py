@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lassumed import Lassumed as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, direct_closures, with_copies
+from ..scalars.closures import bound_in, copies_per_kind, with_copies
 from ..scalars.said_types import chain, known, said_type
 
 
@@ -55,21 +55,11 @@ def _fn(run, fn):
     st = run.state
     st.types = {n.name: n.type for n in descendants(fn) if n._prod in ("Let", "Param")}
     st.values = {n.name: n.value for n in descendants(fn) if n._prod == "Let"}
-    st.callee, st.copies = {}, {}
-    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
-    for name, closure in direct_closures(fn).items():
-        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
-        given = {id(call): tuple(said_type(st, call.args[k]) for k in untyped)
-                 for call in calls if call.callee.name == name
-                 and len(call.args) == len(closure.params)}
-        kinds = list(dict.fromkeys(given.values()))
-        if not untyped or len(kinds) < 2 or not all(map(known, sum(kinds, ()))) or \
-                not any(map(chain, sum(kinds, ()))):
-            continue
-        copies = {t: unused_name(display_name(name), st.taken) for t in kinds[1:]}
-        st.copies[name] = list(copies.values())
-        st.callee.update((i, copies[t]) for i, t in given.items() if t in copies)
+    st.copies, st.callee = copies_per_kind(
+        fn, lambda arg: said_type(st, arg),
+        lambda kinds: all(map(known, sum(kinds, ()))) and any(map(chain, sum(kinds, ()))),
+        lambda name, kind: unused_name(display_name(name), st.taken))
     return run.rebuild(fn) if st.callee else fn
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, direct_closures, with_copies
+from ..scalars.closures import bound_in, copies_per_kind, with_copies
 from ..scalars.literal_hints import UNFIXED
 from ..values.literal_ranges import integer_literal
 from ..values.literals import scalar_hint
@@ -52,24 +52,13 @@ def _program(run, program):
 @copy_closures_per_argument_type.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.callee, st.copies = {}, {}
     declared = {n.name: scalar_hint(n.type) for n in descendants(fn)
                 if n._prod in ("Let", "Param")}
-    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
-    for name, closure in direct_closures(fn).items():
-        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
-        given = {id(call): tuple(_type(call.args[k], declared, st.results) for k in untyped)
-                 for call in calls if call.callee.name == name
-                 and len(call.args) == len(closure.params)}
-        if not untyped or any(None in kind for kind in given.values()) or \
-                len(set(given.values())) < 2:
-            continue
-        first, *others = dict.fromkeys(given.values())
-        copies = {t: unused_name("_".join([display_name(name), *t]),
-                                 st.taken) for t in others}
-        st.copies[name] = list(copies.values())
-        st.callee.update((i, copies[t]) for i, t in given.items() if t != first)
+    st.copies, st.callee = copies_per_kind(
+        fn, lambda arg: _type(arg, declared, st.results),
+        lambda kinds: all(None not in kind for kind in kinds),
+        lambda name, kind: unused_name("_".join([display_name(name), *kind]), st.taken))
     return run.rebuild(fn) if st.callee else fn
 
 

@@ -55,6 +55,28 @@ def with_copies(let, copies, taken: set) -> tuple:
         for copy in copies)
 
 
+def copies_per_kind(fn, kind_of, wanted, named) -> tuple[dict, dict]:
+    """For each closure a `let` of fn binds and that is only called, the kinds its calls give
+    its parameters of no written type (`kind_of(argument)`, a tuple per call); where they
+    give two or more that `wanted(kinds)` accepts, a copy per kind after the first, named
+    `named(closure's name, kind)`, which the calls giving that kind call. Returns the
+    copies' names per closure's local and, per id() of a call, the copy it calls."""
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
+    copies, callee = {}, {}
+    for name, closure in direct_closures(fn).items():
+        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
+        given = {id(call): tuple(kind_of(call.args[k]) for k in untyped)
+                 for call in calls if call.callee.name == name
+                 and len(call.args) == len(closure.params)}
+        first, *others = dict.fromkeys(given.values()) or (None,)
+        if not untyped or not others or not wanted([first, *others]):
+            continue
+        named_by = {kind: named(name, kind) for kind in others}
+        copies[name] = list(named_by.values())
+        callee.update((i, named_by[kind]) for i, kind in given.items() if kind in named_by)
+    return copies, callee
+
+
 def only_called(fn, bound) -> dict:
     """The locals bound by `let` to a value `bound(value)` accepts and used only as the
     callee of a call, never assigned: local -> its value."""
