@@ -23,6 +23,7 @@ class State:
     enums: frozenset = frozenset()
     variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
     fns: dict = field(default_factory=dict)  # name -> Fn
+    closures: dict = field(default_factory=dict)  # a local a `let` binds a closure -> it
     given: dict = field(default_factory=dict)  # id of a literal -> the GArgs it is given
     fn: object = None  # the function walked
     locals: dict = field(default_factory=dict)  # a local of the function walked -> its type
@@ -43,7 +44,8 @@ recursive call. This pass judges the values before the arguments go, as Rust doe
 whose declared type names a parameter of its struct takes a value of the type the arguments
 make it, in a literal (its arguments written, else those of the type it is given as:
 placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a
-value given where a type is written takes one that differs from it nowhere inside the
+value given where a type is written (a parameter's too, of a function or of the closure a
+`let` binds the variable called to) takes one that differs from it nowhere inside the
 arguments of a generic struct the erasure erases. An unsuffixed literal fits any type of its
 kind. What the checks after the erasure tell apart is theirs to judge, with their messages:
 a mismatch outside a generic struct's arguments, and one between two instances it makes
@@ -78,6 +80,10 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.fn, st.locals = node, {}
+    # A variable bound once to a closure holds that closure wherever it is called (locals are
+    # unique within a function); one `let mut` may come to hold another.
+    st.closures = {n.name: n.value for n in descendants(node) if n._prod == "Let"
+                   and not n.mutable and n.value._prod == "Closure"}
     for p in node.params:
         st.locals[p.name] = _written(run, fixed(p.type, node))
     st.result = result = _written(run, fixed(node.ret, node))
@@ -162,11 +168,17 @@ def _return(run, node):
 def _call(run, node):
     run.descend(node)
     fn, bound = _callee(run, node)
-    if fn is None:
+    closure = run.state.closures.get(node.callee.name) if node.callee._prod == "Local" \
+        else None
+    if fn is None and closure is None:
         return
-    name = display_name(fn.name)
-    for i, (param, arg) in enumerate(zip(fn.params, node.args), 1):
-        takes, shown = _written(run, param.type, bound), display_name(param.name)
+    # A closure's parameters are written in the function walked, as its `let`s are.
+    name, params, bound = (display_name(fn.name), fn.params, bound) if fn is not None else \
+        (display_name(node.callee.name), closure.params, None)
+    for i, (param, arg) in enumerate(zip(params, node.args), 1):
+        takes = _written(run, fixed(param.type, run.state.fn) if fn is None else param.type,
+                         bound)
+        shown = display_name(param.name)
         _judge(run, "E3003", arg, takes,
                lambda found: f"argument {i} of '{name}' is {_shown(found)}, but its "
                              f"parameter '{shown}' is {_shown(takes)}", callee=name, argument=i)

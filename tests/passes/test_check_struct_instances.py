@@ -20,6 +20,8 @@ REFUSED = {
         "E3002", "'widen' returns Cell<i64>, but this value is Cell<i32>"),
     "e3003_argument_of_another_instance": (
         "E3003", "argument 1 of 'total' is Cell<f64>, but its parameter 'c' is Cell<i32>"),
+    "e3003_closure_argument_of_another_instance": (
+        "E3003", "argument 1 of 'total' is Cell<f64>, but its parameter 'c' is Cell<i32>"),
     "e3007_arms_of_other_instances": (
         "E3007", "the arms of this `if` are Cell<i32> and Cell<bool>"),
     "e3012_field_of_another_type": (
@@ -44,6 +46,9 @@ REFUSED_SEVERAL = {
         {"E3012"}, "field 'v' of 'Cell<i32>' is i32, but this value is {float}"),
 }
 ADMITTED = [n for n in NAMES if n not in REFUSED and n not in REFUSED_SEVERAL]
+# A closure taking a generic struct runs in the interpreter (tests/test_native.py's
+# NOT_LOWERED).
+INTERPRETED = {"e3003_closure_argument_of_another_instance_repaired"}
 
 
 @pytest.mark.parametrize("case", [n for n in NAMES if n not in REFUSED_SEVERAL])
@@ -78,7 +83,7 @@ def test_the_admitted_run_the_same_after_the_check(case):
     assert_prints_the_same(CASES / f"{case}.vx", check_struct_instances)
 
 
-@pytest.mark.parametrize("case", ADMITTED)
+@pytest.mark.parametrize("case", [n for n in ADMITTED if n not in INTERPRETED])
 @pytest.mark.slow  # tests/test_native.py runs every case both ways too
 def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
