@@ -15,6 +15,8 @@ from ..values.numbers import INT_TYPES
 _INTEGER, _FLOAT = "{integer}", "{float}"
 _KINDS = frozenset({*((_INTEGER, t) for t in INT_TYPES), *((_FLOAT, t) for t in FLOATS)})
 _TO_BOOL = frozenset("|| && == != < <= > >=".split())
+# The heads of a reference's type, `("&", Cell<i32>)`: which a place takes is not judged here.
+_REFERENCES = frozenset({"&", "&mut"})
 
 
 @dataclass
@@ -52,15 +54,17 @@ a mismatch outside a generic struct's arguments, and one between two instances i
 (`Cell<Point>` and `Cell<Other>`, or a `Cell<Point>` given an `Other`).
 
 A type here is what the text says: a scalar, a struct, an enum, a tuple, a generic struct
-applied to such arguments (a `const` one to a number), or an unsuffixed literal's kind;
-anything else (a tensor, a reference, a type that names a generic function's parameter, a
-generic struct named without its arguments) is not known here and not judged. The type of a
-value: a literal's kind; a cast's type; a local's written type, else its value's; a struct
-literal's arguments, written, else those of the type it is given as, else those its fields
-bind; an enum value's enum; a call of a function, its written result (a generic one's, where
-the call writes its arguments); a
-field's declared type with its struct's arguments; a tuple's elements; an `if`'s or a
-`match`'s arms, where they agree; a comparison's bool; arithmetic on operands of known types.
+applied to such arguments (a `const` one to a number), an unsuffixed literal's kind, or a
+reference to one of those; anything else (a tensor, a type that names a generic function's
+parameter, a generic struct named without its arguments) is not known here and not judged.
+The type of a value: a literal's kind; a cast's type; a local's written type, else its
+value's; a struct literal's arguments, written, else those of the type it is given as, else
+those its fields bind; an enum value's enum; a call of a function, its written result (a
+generic one's, where the call writes its arguments), and of the closure a `let` binds, its
+body's value; a borrow's reference and a dereference's referent; a field's declared type
+with its struct's arguments (read through a reference too); a tuple's elements; an `if`'s
+or a `match`'s arms, where they agree; a comparison's bool; arithmetic on operands of known
+types.
 """, state=State, skip=DESCRIPTIONS)
 
 
@@ -139,7 +143,7 @@ def _erased_field(run, struct, name: str) -> bool:
     arguments erase-struct-arguments erases: what is given there is not judged after it."""
     decl, declared = _declared(run, struct, name)
     return declared is not None and _names_a_parameter(declared, decl) and \
-        _erased(run, struct)
+        _erased(run, _through(struct))
 
 
 def _place(e) -> str:
@@ -277,8 +281,13 @@ def _fits(found, expected) -> bool:
     if isinstance(found, str) or isinstance(expected, str):
         return found == expected or (found, expected) in _KINDS or \
             (expected, found) in _KINDS
-    return len(found) == len(expected) and found[0] == expected[0] and \
+    return len(found) == len(expected) and _alike(found[0], expected[0]) and \
         all(_fits(f, e) for f, e in zip(found[1:], expected[1:]))
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether two types' heads are of one kind: the same, or two references."""
+    return a == b or a in _REFERENCES and b in _REFERENCES
 
 
 def _hidden(run, found, expected) -> bool:
@@ -288,7 +297,7 @@ def _hidden(run, found, expected) -> bool:
     instances it makes (`Cell<Point>`, `Cell<Other>`) or differ outside a generic struct's
     arguments, the checks after it tell them apart, with their codes."""
     if not (isinstance(found, tuple) and isinstance(expected, tuple) and
-            len(found) == len(expected) and found[0] == expected[0]):
+            len(found) == len(expected) and _alike(found[0], expected[0])):
         return False
     if found[0] != "(" and (_erased(run, found) or _erased(run, expected)):
         return True
@@ -361,6 +370,9 @@ def _written(run, ty, bound=None):
         return (ty.name, *_arguments(run, decl, ty.args, bound))
     if kind == "TupleType":
         return ("(", *(_written(run, e, bound) for e in ty.elems))
+    if kind == "BorrowType":
+        inner = _written(run, ty.inner, bound)
+        return None if inner is None else ("&mut" if ty.mutable else "&", inner)
     return None
 
 
@@ -398,7 +410,17 @@ def _type(run, e):
         return _field_type(run, _type(run, e.base), e.field)
     if kind == "Call":
         fn, bound = _callee(run, e)
-        return _written(run, fn.ret, bound) if fn is not None else None
+        if fn is not None:
+            return _written(run, fn.ret, bound)
+        closure = st.closures.get(e.callee.name) if e.callee._prod == "Local" else None
+        return _type(run, closure.body.value) \
+            if closure is not None and closure.body.value is not None else None
+    if kind == "Borrow":
+        inner = _type(run, e.value)
+        return None if inner is None else ("&mut" if e.mutable else "&", inner)
+    if kind == "Deref":
+        ref = _type(run, e.value)
+        return ref[1] if isinstance(ref, tuple) and ref[0] in _REFERENCES else None
     if kind == "Unary":
         return _type(run, e.operand)
     if kind == "Binary":
@@ -437,6 +459,7 @@ def _literal_type(run, lit):
 def _declared(run, struct, name: str):
     """The declaration of the struct of type `struct` and the type it declares its field
     `name` of (None, None where either is not known)."""
+    struct = _through(struct)
     decl = run.state.structs.get(struct[0]) if isinstance(struct, tuple) else None
     declared = next((f.type for f in decl.fields if f.name == name), None) \
         if decl is not None else None
@@ -449,7 +472,14 @@ def _field_type(run, struct, name: str):
     decl, declared = _declared(run, struct, name)
     if declared is None:
         return None
-    return _written(run, declared, {g.name: a for g, a in zip(decl.generics, struct[1:])})
+    args = _through(struct)[1:]
+    return _written(run, declared, {g.name: a for g, a in zip(decl.generics, args)})
+
+
+def _through(ty):
+    """The type of what a value of type ty names: ty, or what a reference refers to (a field
+    is read through it)."""
+    return ty[1] if isinstance(ty, tuple) and ty[0] in _REFERENCES else ty
 
 
 def _shown(ty) -> str:
@@ -460,5 +490,7 @@ def _shown(ty) -> str:
         return ty
     if ty[0] == "(":
         return f"({', '.join(map(_shown, ty[1:]))})"
+    if ty[0] in _REFERENCES:
+        return f"{ty[0]}{' ' * (ty[0] == '&mut')}{_shown(ty[1])}"
     name = display_name(ty[0])
     return name if len(ty) == 1 else f"{name}<{', '.join(map(_shown, ty[1:]))}>"
